@@ -1,0 +1,14 @@
+/**
+ * rollout-doctor command line. Each subcommand lives in ./commands/ and exports
+ * `run(argv, io)`, returning the process exit status (DESIGN.md §3):
+ * 0 no problem found, 1 problems found, 2 bad arguments or input,
+ * 3 cluster unreachable or forbidden.
+ */
+import { runCli } from './run-cli.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

@@ -1,0 +1,35 @@
+import { EXIT, UsageError, type CliIo } from './io.js';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+/** Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes client. */
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {};
+
+export function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)} ${c.summary}`);
+  return ['Usage: rollout-doctor <command> [options]', '', 'Commands:', ...lines, ''].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(usage());
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr.write(`rollout-doctor: unknown command "${name}"\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  try {
+    return await (
+      await command.load()
+    )(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * The subset of Kubernetes object fields that rollout-doctor reads, in their wire
+ * form (what `kubectl get -o json` prints: timestamps are RFC 3339 strings,
+ * quantities are strings or numbers). Every field is optional because real objects
+ * omit defaults; analyzers must cope with absence.
+ *
+ * These are deliberately our own types rather than @kubernetes/client-node's model
+ * classes: analyzers import no Kubernetes client, and the client's models turn
+ * timestamps into Date objects, which a dump never has.
+ */
+
+export type Quantity = string | number;
+export type Labels = Record<string, string>;
+
+export interface OwnerReference {
+  apiVersion?: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Labels;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+}
+
+export interface LabelSelectorRequirement {
+  key: string;
+  operator: string; // In | NotIn | Exists | DoesNotExist
+  values?: string[];
+}
+
+export interface LabelSelector {
+  matchLabels?: Labels;
+  matchExpressions?: LabelSelectorRequirement[];
+}
+
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: string; // In | NotIn | Exists | DoesNotExist | Gt | Lt
+  values?: string[];
+}
+
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+export interface PodAffinityTerm {
+  labelSelector?: LabelSelector;
+  namespaces?: string[];
+  topologyKey: string;
+}
+
+export interface Affinity {
+  nodeAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: NodeSelectorTerm[] };
+    preferredDuringSchedulingIgnoredDuringExecution?: unknown[];
+  };
+  podAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+    preferredDuringSchedulingIgnoredDuringExecution?: unknown[];
+  };
+  podAntiAffinity?: {
+    requiredDuringSchedulingIgnoredDuringExecution?: PodAffinityTerm[];
+    preferredDuringSchedulingIgnoredDuringExecution?: unknown[];
+  };
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string; // Equal (default) | Exists
+  value?: string;
+  effect?: string; // NoSchedule | PreferNoSchedule | NoExecute | '' (all)
+  tolerationSeconds?: number;
+}
+
+export interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+export interface ResourceRequirements {
+  limits?: Record<string, Quantity>;
+  requests?: Record<string, Quantity>;
+}
+
+export interface Probe {
+  httpGet?: { path?: string; port: number | string };
+  tcpSocket?: { port: number | string };
+  exec?: { command?: string[] };
+  grpc?: { port: number };
+  initialDelaySeconds?: number;
+  periodSeconds?: number;
+  timeoutSeconds?: number;
+  failureThreshold?: number;
+  successThreshold?: number;
+}
+
+export interface ContainerPort {
+  containerPort: number;
+  hostPort?: number;
+  protocol?: string;
+  hostIP?: string;
+  name?: string;
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    configMapKeyRef?: { name: string; key: string; optional?: boolean };
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+  };
+}
+
+export interface Container {
+  name: string;
+  image?: string;
+  command?: string[];
+  args?: string[];
+  ports?: ContainerPort[];
+  env?: EnvVar[];
+  envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+  resources?: ResourceRequirements;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+
+export interface Volume {
+  name: string;
+  persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
+  configMap?: { name: string };
+  secret?: { secretName: string };
+  [other: string]: unknown;
+}
+
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  nodeName?: string;
+  nodeSelector?: Labels;
+  affinity?: Affinity;
+  tolerations?: Toleration[];
+  volumes?: Volume[];
+  priority?: number;
+  priorityClassName?: string;
+  schedulerName?: string;
+  hostNetwork?: boolean;
+  restartPolicy?: string;
+  terminationGracePeriodSeconds?: number;
+}
+
+export interface PodTemplateSpec {
+  metadata?: ObjectMeta;
+  spec: PodSpec;
+}
+
+export interface ContainerStateTerminated {
+  exitCode: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  signal?: number;
+}
+
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string };
+  running?: { startedAt?: string };
+  terminated?: ContainerStateTerminated;
+}
+
+export interface ContainerStatus {
+  name: string;
+  image?: string;
+  imageID?: string;
+  ready: boolean;
+  started?: boolean;
+  restartCount: number;
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+export interface Condition {
+  type: string;
+  status: string; // "True" | "False" | "Unknown"
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  lastUpdateTime?: string;
+  lastHeartbeatTime?: string;
+}
+
+export interface Pod {
+  apiVersion?: string;
+  kind?: 'Pod';
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: {
+    phase?: string; // Pending | Running | Succeeded | Failed | Unknown
+    conditions?: Condition[];
+    containerStatuses?: ContainerStatus[];
+    initContainerStatuses?: ContainerStatus[];
+    hostIP?: string;
+    podIP?: string;
+    startTime?: string;
+    reason?: string;
+    message?: string;
+    nominatedNodeName?: string;
+  };
+}
+
+export interface RollingUpdateDeployment {
+  maxSurge?: number | string;
+  maxUnavailable?: number | string;
+}
+
+export interface DeploymentStrategy {
+  type?: string; // RollingUpdate | Recreate
+  rollingUpdate?: RollingUpdateDeployment;
+}
+
+export interface Deployment {
+  apiVersion?: string;
+  kind?: 'Deployment';
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector: LabelSelector;
+    template: PodTemplateSpec;
+    strategy?: DeploymentStrategy;
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+    progressDeadlineSeconds?: number;
+    paused?: boolean;
+  };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    updatedReplicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    unavailableReplicas?: number;
+    conditions?: Condition[];
+    collisionCount?: number;
+  };
+}
+
+export interface ReplicaSet {
+  apiVersion?: string;
+  kind?: 'ReplicaSet';
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector: LabelSelector;
+    template?: PodTemplateSpec;
+    minReadySeconds?: number;
+  };
+  status?: {
+    replicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    observedGeneration?: number;
+  };
+}
+
+export interface Node {
+  apiVersion?: string;
+  kind?: 'Node';
+  metadata: ObjectMeta;
+  spec?: {
+    taints?: Taint[];
+    unschedulable?: boolean;
+    podCIDR?: string;
+  };
+  status?: {
+    capacity?: Record<string, Quantity>;
+    allocatable?: Record<string, Quantity>;
+    conditions?: Condition[];
+    nodeInfo?: {
+      architecture?: string;
+      operatingSystem?: string;
+      osImage?: string;
+      kernelVersion?: string;
+      containerRuntimeVersion?: string;
+      kubeletVersion?: string;
+      kubeProxyVersion?: string;
+    };
+  };
+}
+
+export interface KubeEvent {
+  apiVersion?: string;
+  kind?: 'Event';
+  metadata: ObjectMeta;
+  involvedObject: { kind?: string; name?: string; namespace?: string; uid?: string; fieldPath?: string };
+  reason?: string;
+  message?: string;
+  type?: string; // Normal | Warning
+  count?: number;
+  firstTimestamp?: string;
+  lastTimestamp?: string;
+  eventTime?: string;
+  source?: { component?: string; host?: string };
+  reportingComponent?: string;
+}
+
+export interface PersistentVolumeClaim {
+  apiVersion?: string;
+  kind?: 'PersistentVolumeClaim';
+  metadata: ObjectMeta;
+  spec: {
+    accessModes?: string[];
+    volumeName?: string;
+    storageClassName?: string;
+    resources?: ResourceRequirements;
+  };
+  status?: { phase?: string; accessModes?: string[]; capacity?: Record<string, Quantity> };
+}
+
+/** Any object that came from a dump or the API, before it is sorted by kind. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}

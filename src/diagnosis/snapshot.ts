@@ -1,0 +1,65 @@
+import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSet } from './k8s.js';
+
+/** What a diagnosis is about. Only Deployments for now. */
+export interface WorkloadRef {
+  kind: 'Deployment';
+  namespace: string;
+  name: string;
+}
+
+/**
+ * A read the collector could not make (403/401, or a non-retryable failure). The
+ * analyzers turn these into findings that say which permission is missing instead of
+ * pretending the object does not exist.
+ */
+export interface AccessProblem {
+  verb: 'get' | 'list' | 'watch';
+  resource: string; // plural resource name: "events", "nodes", "pods/log", ...
+  namespace?: string; // absent for cluster-scoped resources
+  status: number; // HTTP status (401, 403, 0 for connection errors)
+  message: string;
+}
+
+/**
+ * Everything the analyzers may look at for one workload, gathered by the live
+ * collector (src/kube/collector.ts) or assembled from a dump
+ * (src/diagnosis/assemble.ts). Analyzers are pure functions of this value.
+ */
+export interface WorkloadSnapshot {
+  target: WorkloadRef;
+  /** The instant the snapshot was taken (RFC 3339); analyzers use it as "now". */
+  capturedAt: string;
+  deployment: Deployment;
+  /** ReplicaSets owned by the Deployment (ownerReferences uid), newest revision first. */
+  replicaSets: ReplicaSet[];
+  /** Pods owned by those ReplicaSets. */
+  pods: Pod[];
+  /** Events whose involvedObject is the Deployment, one of its ReplicaSets or pods. */
+  events: KubeEvent[];
+  /**
+   * Nodes that matter: every node a pod of the Deployment runs or ran on, and every
+   * node the pod template could select (nodeSelector / required node affinity).
+   * When `nodesComplete` is false the collector capped the list (for example a
+   * template that may go anywhere in a 5,000-node cluster): analyzers must not claim
+   * "no node anywhere" from an incomplete list.
+   */
+  nodes: Node[];
+  nodesComplete: boolean;
+  /** PVCs mounted by the pod template, by claim name. */
+  pvcs: PersistentVolumeClaim[];
+  /**
+   * Pods of other workloads, only on nodes the new pod may use and only when the new
+   * pod is Pending: they hold some of what it needs (GPU, cpu, memory, hostPort,
+   * a volume), so the analyzers can tell "held by our old pods" from "held by
+   * someone else".
+   */
+  otherPods: Pod[];
+  /** Previous-container log tails of crashing containers, keyed `pod/container`. */
+  logs: Record<string, string>;
+  /** Reads that failed for lack of permission; empty when everything was readable. */
+  accessProblems: AccessProblem[];
+}
+
+export function logKey(pod: string, container: string): string {
+  return `${pod}/${container}`;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Integration tests start their own redis-server and simulator per file; two
+    // cores on CI machines, so keep file parallelism modest.
+    maxWorkers: 2,
+  },
+});
