@@ -48,10 +48,12 @@ export interface WorkloadSnapshot {
   /** PVCs mounted by the pod template, by claim name. */
   pvcs: PersistentVolumeClaim[];
   /**
-   * Pods of other workloads, only on nodes the new pod may use and only when the new
-   * pod is Pending: they hold some of what it needs (GPU, cpu, memory, hostPort,
-   * a volume), so the analyzers can tell "held by our old pods" from "held by
-   * someone else".
+   * Pods of other workloads on nodes the template may use, collected only when it
+   * matters: a pod of ours is Pending, or the template asks for something scarce
+   * (an extended resource, a hostPort, a ReadWriteOnce volume, a required hostname
+   * anti-affinity). They hold some of what the new pod needs, so analyzers can tell
+   * "held by our old pods" from "held by someone else", and predict whether one
+   * more pod fits (RolloutAtRisk).
    */
   otherPods: Pod[];
   /** Previous-container log tails of crashing containers, keyed `pod/container`. */
