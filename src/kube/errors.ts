@@ -25,3 +25,34 @@ export class WorkloadNotFoundError extends Error {
     super(message);
   }
 }
+
+/** What a failed API call was trying to do, for messages that name the missing permission. */
+export interface ApiCallDescription {
+  verb: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+}
+
+/**
+ * A Kubernetes API call failed: an HTTP status from the server, or status 0 for a
+ * connection error or timeout. `reason` is the Status object's reason when the server
+ * sent one ("Forbidden", "Conflict", "NotFound", ...).
+ */
+export class KubeApiError extends ClusterError {
+  override name = 'KubeApiError';
+  constructor(
+    message: string,
+    override readonly status: number,
+    readonly call: ApiCallDescription,
+    readonly reason?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, status, options);
+  }
+
+  /** 401 or 403: the credentials are missing a permission (or are not accepted). */
+  get isAccessDenied(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}

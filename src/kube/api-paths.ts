@@ -1,0 +1,79 @@
+/**
+ * REST paths for the handful of resources rollout-doctor reads and writes. Keeping
+ * the table here means every call names its verb and resource, so a 403 can say
+ * exactly which permission is missing.
+ */
+
+const GROUP_PREFIX = {
+  core: '/api/v1',
+  apps: '/apis/apps/v1',
+} as const;
+
+export const RESOURCES = {
+  deployments: { prefix: GROUP_PREFIX.apps, namespaced: true },
+  replicasets: { prefix: GROUP_PREFIX.apps, namespaced: true },
+  pods: { prefix: GROUP_PREFIX.core, namespaced: true },
+  events: { prefix: GROUP_PREFIX.core, namespaced: true },
+  persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },
+  nodes: { prefix: GROUP_PREFIX.core, namespaced: false },
+  namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
+} as const;
+
+export type ResourceName = keyof typeof RESOURCES;
+
+/** The RBAC verbs we use; reads are retried, writes never blindly. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'patch' | 'delete';
+
+export const READ_VERBS: ReadonlySet<Verb> = new Set(['get', 'list', 'watch']);
+
+export interface ApiCall {
+  verb: Verb;
+  resource: ResourceName;
+  namespace?: string;
+  name?: string;
+  /** "log", "status", ... */
+  subresource?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** Content type of the body; patches must say which patch type they are. */
+  contentType?: string;
+  /** Overrides the client's request timeout for this call. */
+  timeoutMs?: number;
+}
+
+const METHOD: Record<Verb, string> = {
+  get: 'GET',
+  list: 'GET',
+  watch: 'GET',
+  create: 'POST',
+  patch: 'PATCH',
+  delete: 'DELETE',
+};
+
+export function methodFor(verb: Verb): string {
+  return METHOD[verb];
+}
+
+/** Path plus query string, URL-encoded (selectors contain '=' and ','). */
+export function pathFor(call: ApiCall): string {
+  const resource = RESOURCES[call.resource];
+  let path = resource.prefix;
+  if (resource.namespaced && call.namespace !== undefined) {
+    path += `/namespaces/${encodeURIComponent(call.namespace)}`;
+  }
+  path += `/${call.resource}`;
+  if (call.name !== undefined) path += `/${encodeURIComponent(call.name)}`;
+  if (call.subresource !== undefined) path += `/${call.subresource}`;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(call.query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  if (call.verb === 'watch') params.set('watch', 'true');
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** "pods/log" for RBAC messages. */
+export function rbacResource(call: Pick<ApiCall, 'resource' | 'subresource'>): string {
+  return call.subresource ? `${call.resource}/${call.subresource}` : call.resource;
+}

@@ -1,0 +1,243 @@
+/**
+ * The Kubernetes client the collector, executor, scan and rollout watcher share:
+ * kubeconfig / context / in-cluster loading, a timeout on every request, retries for
+ * reads only, and errors that name the verb and resource that failed.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { z } from 'zod';
+import { READ_VERBS, methodFor, pathFor, rbacResource, type ApiCall } from './api-paths.js';
+import { ClusterError, KubeApiError } from './errors.js';
+import {
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelay,
+  type RetryOptions,
+} from './retry-policy.js';
+import { createTransport, TransportError, type RawResponse, type Transport } from './transport.js';
+
+export interface KubeClientOptions {
+  /** Path to a kubeconfig file; otherwise KUBECONFIG, ~/.kube/config, or the in-cluster service account. */
+  kubeconfig?: string;
+  /** Context name within the kubeconfig; otherwise its current-context. */
+  context?: string;
+  /** Deadline for each HTTP exchange (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Retries for reads (default 4 attempts, 200 ms base, 5 s cap). */
+  retry?: RetryOptions;
+  /** Injected for tests: jitter source and sleep. */
+  random?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface WatchEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: Record<string, unknown>;
+}
+
+export interface KubeClient {
+  /** The API server URL, for messages. */
+  readonly server: string;
+  /** The kubeconfig context in use ("inClusterContext" in a pod). */
+  readonly context: string;
+  /** One API call returning JSON. Reads are retried on 429/5xx/connection errors; writes never are. */
+  call<T = unknown>(call: ApiCall): Promise<T>;
+  /** One API call returning text (pod logs). Retried like reads. */
+  text(call: ApiCall): Promise<string>;
+  /**
+   * A watch stream: calls onEvent per event until the server closes it or signal
+   * aborts. Resolves with the HTTP status (0 when aborted or the connection dropped).
+   */
+  watch(call: ApiCall, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<number>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+const statusBody = z.object({ reason: z.string().optional(), message: z.string().optional() }).loose();
+const watchEvent = z.object({
+  type: z.enum(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']),
+  object: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * Builds a client from a kubeconfig (explicit path, KUBECONFIG, ~/.kube/config) or
+ * the in-cluster service account. Throws ClusterError when no configuration is found
+ * or the context does not exist.
+ *
+ * @example
+ * const client = createKubeClient({ context: 'prod' });
+ * const dep = await client.call({ verb: 'get', resource: 'deployments', namespace: 'shop', name: 'checkout' });
+ */
+export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
+  const config = loadConfig(options);
+  let transport: Transport;
+  try {
+    transport = createTransport(config);
+  } catch (error) {
+    throw new ClusterError(`cannot use the kubeconfig: ${errorText(error)}`, undefined, { cause: error });
+  }
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const random = options.random ?? Math.random;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  async function exchange(call: ApiCall, accept?: string): Promise<RawResponse> {
+    const attempts = READ_VERBS.has(call.verb) ? Math.max(1, retry.attempts) : 1;
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    for (let attempt = 0; ; attempt += 1) {
+      let status: number;
+      let retryAfterMs: number | undefined;
+      let response: RawResponse | undefined;
+      let failure: unknown;
+      try {
+        response = await transport.send({
+          method: methodFor(call.verb),
+          path: pathFor(call),
+          body,
+          contentType: call.contentType,
+          accept,
+          timeoutMs: call.timeoutMs ?? timeoutMs,
+        });
+        status = response.status;
+        retryAfterMs = parseRetryAfter(headerText(response.headers['retry-after']));
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        status = 0;
+        failure = error;
+      }
+      if (response && status < 400) return response;
+      const last = attempt + 1 >= attempts || !isRetryableStatus(status);
+      if (last) throw toApiError(call, response, failure, transport.server);
+      await sleep(retryDelay(attempt, retry, retryAfterMs, random));
+    }
+  }
+
+  return {
+    server: transport.server,
+    context: config.getCurrentContext(),
+    async call<T>(call: ApiCall): Promise<T> {
+      const response = await exchange(call);
+      try {
+        return JSON.parse(response.body) as T;
+      } catch (error) {
+        throw new KubeApiError(
+          `the API server sent a response that is not JSON for ${describe(call)}`,
+          response.status,
+          callDescription(call),
+          undefined,
+          { cause: error },
+        );
+      }
+    },
+    async text(call: ApiCall): Promise<string> {
+      return (await exchange(call, '*/*')).body;
+    },
+    async watch(call, onEvent, signal) {
+      const status = await transport.stream(
+        pathFor({ ...call, verb: 'watch' }),
+        (line) => {
+          const parsed = watchEvent.safeParse(safeJson(line));
+          if (parsed.success) onEvent(parsed.data);
+        },
+        signal,
+      );
+      return status;
+    },
+  };
+}
+
+function loadConfig(options: KubeClientOptions): KubeConfig {
+  const config = new KubeConfig();
+  try {
+    if (options.kubeconfig) {
+      config.loadFromFile(options.kubeconfig);
+    } else if (process.env.KUBECONFIG || existsSync(join(homedir(), '.kube', 'config'))) {
+      config.loadFromDefault();
+    } else if (process.env.KUBERNETES_SERVICE_HOST) {
+      config.loadFromCluster();
+    } else {
+      throw new Error('no KUBECONFIG, no ~/.kube/config, and not running inside a pod');
+    }
+  } catch (error) {
+    const where = options.kubeconfig ? `kubeconfig ${options.kubeconfig}` : 'the default kubeconfig';
+    throw new ClusterError(`cannot load ${where}: ${errorText(error)}`, undefined, { cause: error });
+  }
+  if (options.context) {
+    if (!config.getContextObject(options.context)) {
+      throw new ClusterError(`context "${options.context}" is not in the kubeconfig`);
+    }
+    config.setCurrentContext(options.context);
+  }
+  if (!config.getCurrentCluster()) {
+    throw new ClusterError('no cluster configured: pass --kubeconfig, set KUBECONFIG, or run inside a pod');
+  }
+  return config;
+}
+
+function callDescription(call: ApiCall): {
+  verb: string;
+  resource: string;
+  namespace?: string;
+  name?: string;
+} {
+  return { verb: call.verb, resource: rbacResource(call), namespace: call.namespace, name: call.name };
+}
+
+/** "list events in namespace vision" */
+export function describe(call: ApiCall): string {
+  const target = call.name ? `${rbacResource(call)} ${call.name}` : rbacResource(call);
+  return call.namespace !== undefined
+    ? `${call.verb} ${target} in namespace ${call.namespace}`
+    : `${call.verb} ${target}`;
+}
+
+function toApiError(
+  call: ApiCall,
+  response: RawResponse | undefined,
+  failure: unknown,
+  server: string,
+): KubeApiError {
+  if (!response) {
+    const code = failure instanceof TransportError ? failure.code : 'ECONNERROR';
+    return new KubeApiError(
+      `cannot reach the API server at ${server} (${code}) to ${describe(call)}`,
+      0,
+      callDescription(call),
+      code,
+      { cause: failure },
+    );
+  }
+  const parsed = statusBody.safeParse(safeJson(response.body));
+  const reason = parsed.success ? parsed.data.reason : undefined;
+  const serverMessage = parsed.success ? parsed.data.message : undefined;
+  const status = response.status;
+  let message: string;
+  if (status === 401) {
+    message = `the API server did not accept our credentials (401) to ${describe(call)}`;
+  } else if (status === 403) {
+    const scope = call.namespace !== undefined ? ` in namespace ${call.namespace}` : ' (cluster-wide)';
+    message = `cannot ${call.verb} ${rbacResource(call)}${scope}: grant ${call.verb} on ${rbacResource(call)}`;
+  } else {
+    message = `${describe(call)} failed with HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}`;
+  }
+  return new KubeApiError(message, status, callDescription(call), reason);
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,252 @@
+/**
+ * Builds a WorkloadSnapshot from a live cluster with a fixed number of targeted
+ * reads, independent of cluster size:
+ *
+ *   1. get the Deployment
+ *   2. in parallel: list its ReplicaSets and Pods (label selector), list the
+ *      namespace's events (filtered to our objects here), list the nodes the template
+ *      may select (label selector, capped), get the PVCs the template mounts
+ *   3. in parallel: the nodes our pods are bound to (one hostname selector), other
+ *      workloads' pods on a few eligible nodes (only when a pod is Pending or the
+ *      template asks for something scarce), previous-container log tails of crashing
+ *      containers (bounded bytes)
+ *
+ * So the dependent chain is three round trips, and the count is 4 + up to 2 + up to
+ * MAX_OTHER_POD_NODES requests, log tails aside.
+ */
+import type {
+  Deployment,
+  KubeEvent,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  ReplicaSet,
+} from '../diagnosis/k8s.js';
+import type { AccessProblem, WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError, WorkloadNotFoundError } from './errors.js';
+import { labelSelectorString } from './label-selector.js';
+import { getObject, listObjects, type ListResult } from './list.js';
+import { collectLogTails } from './log-tails.js';
+import {
+  asksForScarce,
+  eligibleNodeSelector,
+  hostnameSelector,
+  nodesForOtherPods,
+  podNodeNames,
+} from './node-queries.js';
+import { ownedBy, revisionOf } from './ownership.js';
+import { secondaryRead } from './secondary-read.js';
+
+export interface CollectOptions {
+  onProgress?: (step: string) => void;
+  /** Bytes of previous-container log kept per crashing container (default 4096). */
+  logBytes?: number;
+}
+
+/** More eligible nodes than this and the snapshot's node list is marked incomplete. */
+export const MAX_ELIGIBLE_NODES = 500;
+/** Nodes whose other pods we read when contention matters. */
+export const MAX_OTHER_POD_NODES = 2;
+/** Event pages of 500 per namespace; a busier namespace keeps the first 1,500 events. */
+const EVENT_PAGE = 500;
+const EVENT_PAGES = 3;
+
+/**
+ * Collects the snapshot of one Deployment.
+ *
+ * @throws WorkloadNotFoundError when the Deployment does not exist.
+ * @throws KubeApiError (a ClusterError) when the Deployment itself cannot be read.
+ */
+export async function collectSnapshot(
+  client: KubeClient,
+  ref: WorkloadRef,
+  options: CollectOptions = {},
+): Promise<WorkloadSnapshot> {
+  const progress = options.onProgress ?? (() => undefined);
+  const namespace = ref.namespace;
+  progress(`reading deployment ${namespace}/${ref.name}`);
+  const deployment = await readDeployment(client, ref);
+  const capturedAt = new Date().toISOString();
+  const spec = deployment.spec.template.spec;
+  const accessProblems: AccessProblem[] = [];
+  const claimNames = (spec.volumes ?? []).flatMap((v) =>
+    v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
+  );
+  const selector = labelSelectorString(deployment.spec.selector);
+  const nodeSelector = eligibleNodeSelector(spec);
+  const listEligible = (): Promise<ListResult<Node>> =>
+    secondaryRead(accessProblems, { items: [] as Node[], truncated: true, requests: 0 }, () =>
+      listObjects<Node>(
+        client,
+        { resource: 'nodes', query: { labelSelector: nodeSelector } },
+        { limit: MAX_ELIGIBLE_NODES, maxPages: 1 },
+      ),
+    );
+  // Known from the template alone: read the eligible nodes alongside the pods. Otherwise
+  // only a Pending pod makes them worth reading (a later round).
+  const eligibleEarly = nodeSelector !== undefined || asksForScarce(spec, claimNames);
+
+  progress('reading replica sets, pods, events, eligible nodes and volumes');
+  const [replicaSetList, podList, eventList, eligible, pvcs] = await Promise.all([
+    secondaryRead(
+      accessProblems,
+      [] as ReplicaSet[],
+      async () =>
+        (
+          await listObjects<ReplicaSet>(client, {
+            resource: 'replicasets',
+            namespace,
+            query: { labelSelector: selector },
+          })
+        ).items,
+    ),
+    secondaryRead(
+      accessProblems,
+      [] as Pod[],
+      async () =>
+        (await listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }))
+          .items,
+    ),
+    secondaryRead(
+      accessProblems,
+      [] as KubeEvent[],
+      async () =>
+        (
+          await listObjects<KubeEvent>(
+            client,
+            { resource: 'events', namespace },
+            { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
+          )
+        ).items,
+    ),
+    eligibleEarly ? listEligible() : Promise.resolve(undefined),
+    Promise.all(
+      claimNames.map((name) =>
+        secondaryRead(accessProblems, undefined as PersistentVolumeClaim | undefined, async () => {
+          try {
+            return await getObject<PersistentVolumeClaim>(client, {
+              resource: 'persistentvolumeclaims',
+              namespace,
+              name,
+            });
+          } catch (error) {
+            if (error instanceof KubeApiError && error.status === 404) return undefined;
+            throw error;
+          }
+        }),
+      ),
+    ),
+  ]);
+
+  const deploymentUid = deployment.metadata.uid ?? '';
+  const replicaSets = replicaSetList
+    .filter((rs) => ownedBy(rs, deploymentUid))
+    .sort((a, b) => revisionOf(b) - revisionOf(a));
+  const rsUids = new Set(replicaSets.map((rs) => rs.metadata.uid ?? ''));
+  const pods = podList.filter((pod) =>
+    (pod.metadata.ownerReferences ?? []).some((o) => o.controller && rsUids.has(o.uid)),
+  );
+  const podUids = new Set(pods.map((p) => p.metadata.uid ?? ''));
+  const ours = new Set([deploymentUid, ...rsUids, ...podUids]);
+  const events = eventList.filter(
+    (e) => e.involvedObject.uid !== undefined && ours.has(e.involvedObject.uid),
+  );
+  const presentPvcs = pvcs.filter((p): p is PersistentVolumeClaim => p !== undefined);
+  const rwoClaims = presentPvcs.filter((p) => (p.spec.accessModes ?? []).includes('ReadWriteOnce'));
+
+  const pending = pods.some((p) => p.status?.phase === 'Pending' && !p.metadata.deletionTimestamp);
+  const wantOthers =
+    pending ||
+    asksForScarce(
+      spec,
+      rwoClaims.map((p) => p.metadata.name ?? ''),
+    );
+  const podNodes = podNodeNames(pods);
+
+  const listBound = (nodeNames: string[]): Promise<Node[]> =>
+    nodeNames.length === 0
+      ? Promise.resolve([])
+      : secondaryRead(
+          accessProblems,
+          [] as Node[],
+          async () =>
+            (
+              await listObjects<Node>(client, {
+                resource: 'nodes',
+                query: { labelSelector: hostnameSelector(nodeNames) },
+              })
+            ).items,
+        );
+  const listOthers = (nodes: readonly Node[]): Promise<Pod[][]> =>
+    Promise.all(
+      (wantOthers ? nodesForOtherPods(nodes, spec, MAX_OTHER_POD_NODES) : []).map((nodeName) =>
+        secondaryRead(
+          accessProblems,
+          [] as Pod[],
+          async () =>
+            (
+              await listObjects<Pod>(client, {
+                resource: 'pods',
+                query: {
+                  fieldSelector: `spec.nodeName=${nodeName},status.phase!=Succeeded,status.phase!=Failed`,
+                },
+              })
+            ).items,
+        ),
+      ),
+    );
+  const earlyNames = new Set((eligible?.items ?? []).map((n) => n.metadata.name ?? ''));
+  const lateEligible = eligible === undefined && pending;
+
+  progress('reading nodes, neighbouring pods and crash logs');
+  const [eligibleNodes, boundNodes, logs, earlyOthers] = await Promise.all([
+    lateEligible ? listEligible() : Promise.resolve(eligible),
+    listBound(podNodes.filter((n) => !earlyNames.has(n))),
+    collectLogTails(client, pods, accessProblems, options.logBytes ?? 4096),
+    eligible ? listOthers(eligible.items) : Promise.resolve([]),
+  ]);
+  // Only an unconstrained template with a Pending pod needs a fourth round trip.
+  const otherPodLists = lateEligible && eligibleNodes ? await listOthers(eligibleNodes.items) : earlyOthers;
+
+  const nodes = mergeNodes(eligibleNodes?.items ?? [], boundNodes);
+  const otherPods = otherPodLists.flat().filter((p) => !podUids.has(p.metadata.uid ?? ''));
+  progress('snapshot complete');
+  return {
+    target: ref,
+    capturedAt,
+    deployment,
+    replicaSets,
+    pods,
+    events,
+    nodes,
+    nodesComplete: eligibleNodes !== undefined && !eligibleNodes.truncated,
+    pvcs: presentPvcs,
+    otherPods,
+    logs,
+    accessProblems,
+  };
+}
+
+async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment> {
+  try {
+    return await getObject<Deployment>(client, {
+      resource: 'deployments',
+      namespace: ref.namespace,
+      name: ref.name,
+    });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) {
+      throw new WorkloadNotFoundError(`deployment "${ref.name}" not found in namespace "${ref.namespace}"`, [
+        ref.namespace,
+      ]);
+    }
+    throw error;
+  }
+}
+
+function mergeNodes(a: readonly Node[], b: readonly Node[]): Node[] {
+  const byName = new Map<string, Node>();
+  for (const node of [...a, ...b]) byName.set(node.metadata.name ?? '', node);
+  return [...byName.values()].sort((x, y) => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? ''));
+}

@@ -1,0 +1,19 @@
+import type { ObjectMeta } from '../diagnosis/k8s.js';
+
+/** The object's controller owner reference has this uid. */
+export function ownedBy(object: { metadata: ObjectMeta }, ownerUid: string): boolean {
+  return (object.metadata.ownerReferences ?? []).some((o) => o.controller === true && o.uid === ownerUid);
+}
+
+/** The controller owner reference, if any. */
+export function controllerOf(object: {
+  metadata: ObjectMeta;
+}): { kind: string; name: string; uid: string } | undefined {
+  return (object.metadata.ownerReferences ?? []).find((o) => o.controller === true);
+}
+
+/** `deployment.kubernetes.io/revision` as a number (0 when absent). */
+export function revisionOf(object: { metadata: ObjectMeta }): number {
+  const value = Number(object.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0);
+  return Number.isFinite(value) ? value : 0;
+}
