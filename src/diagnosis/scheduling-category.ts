@@ -1,0 +1,146 @@
+/**
+ * Categories for kube-scheduler filter reasons. The wordings below are the ones the
+ * upstream plugins have emitted since the 0/N format appeared (v1.10) up to v1.34,
+ * checked against kubernetes/kubernetes pkg/scheduler/framework/plugins/*:
+ *
+ *   NodeResourcesFit   "Insufficient <resource>", "Too many pods"
+ *   TaintToleration    "node(s) had taints that the pod didn't tolerate" (<= 1.18),
+ *                      "node(s) had taint {k: v}, that the pod didn't tolerate" (1.19-1.24),
+ *                      "node(s) had untolerated taint {k: v}" (1.25+), "node(s) had untolerated taint(s)" (1.33+)
+ *   NodeUnschedulable  "node(s) were unschedulable", "node(s) had unknown conditions"
+ *   NodeAffinity       "node(s) didn't match node selector" (old), "node(s) didn't match Pod's node affinity",
+ *                      "node(s) didn't match Pod's node affinity/selector", "...scheduler-enforced node affinity"
+ *   NodeName           "node(s) didn't match the requested node name" (older: "...requested hostname")
+ *   NodePorts          "node(s) didn't have free ports for the requested pod ports"
+ *   InterPodAffinity   "node(s) didn't match pod affinity rules", "...pod anti-affinity rules",
+ *                      "node(s) didn't satisfy existing pods anti-affinity rules", "...pod affinity/anti-affinity"
+ *   PodTopologySpread  "node(s) didn't match pod topology spread constraints" [" (missing required label)"]
+ *   VolumeBinding etc. "node(s) had volume node affinity conflict", "node(s) didn't match PersistentVolume's
+ *                      node affinity", "node(s) didn't find available persistent volumes to bind",
+ *                      "pod has unbound immediate PersistentVolumeClaims", "node(s) exceed max volume count",
+ *                      "node(s) had no available disk", "node(s) had no available volume zone", ...
+ *
+ * Decisions worth knowing:
+ * - Topology spread is grouped with pod-affinity: like anti-affinity it depends on where
+ *   other pods run, so deleting or moving pods can satisfy it. Its "(missing required
+ *   label)" variant is about node labels and goes to node-selection.
+ * - A taint the node lifecycle controller sets for a node condition
+ *   (node.kubernetes.io/unschedulable, not-ready, unreachable, *-pressure,
+ *   network-unavailable) is node-unschedulable, not taints: the fix is to repair or
+ *   uncordon the node, not to add a toleration. The taint stays in `taint`.
+ * - Node condition wordings from old predicates ("node(s) had memory pressure",
+ *   "node(s) were not ready") are node-unschedulable.
+ */
+import type { SchedulingCategory } from './scheduling-message.js';
+
+export interface Categorized {
+  category: SchedulingCategory;
+  /** For resources (and pod-count: "pods"): the resource name. */
+  resource?: string;
+  /** For taint reasons that name the taint. */
+  taint?: { key: string; value: string };
+}
+
+/** Taints the node lifecycle controller applies for node conditions and cordons. */
+const NODE_CONDITION_TAINT_KEYS = new Set([
+  'node.kubernetes.io/unschedulable',
+  'node.kubernetes.io/not-ready',
+  'node.kubernetes.io/unreachable',
+  'node.kubernetes.io/memory-pressure',
+  'node.kubernetes.io/disk-pressure',
+  'node.kubernetes.io/pid-pressure',
+  'node.kubernetes.io/network-unavailable',
+  'node.kubernetes.io/out-of-service',
+  'node.cloudprovider.kubernetes.io/uninitialized',
+  'node.cloudprovider.kubernetes.io/shutdown',
+]);
+
+const NODE_STATE_PHRASES = [
+  'were unschedulable',
+  'unknown condition',
+  'were not ready',
+  'had memory pressure',
+  'had disk pressure',
+  'had pid pressure',
+  'network unavailable',
+  'out of disk',
+  'node(s) were cordoned',
+];
+
+const POD_AFFINITY_PHRASES = [
+  'pod affinity rules',
+  'pod anti-affinity rules',
+  'pod affinity/anti-affinity',
+  'existing pods anti-affinity',
+  'pod topology spread constraints',
+  'inter-pod affinity',
+];
+
+const NODE_SELECTION_PHRASES = [
+  'node affinity',
+  'node selector',
+  'nodeselector',
+  'requested node name',
+  'requested hostname',
+  'pod affinity terms conflict',
+  'missing required label',
+  'matchnodeselector',
+];
+
+const VOLUME_PHRASES = [
+  'volume',
+  'persistentvolumeclaim',
+  'pvc(s)',
+  'pv(s)',
+  'free storage',
+  'available disk',
+  'storageclass',
+];
+
+/**
+ * Assigns a category (and resource or taint where the wording names one) to one
+ * reason as the scheduler printed it, without its count. Unknown wordings are
+ * `other`.
+ *
+ * @example categorize('Insufficient nvidia.com/gpu') // { category: 'resources', resource: 'nvidia.com/gpu' }
+ */
+export function categorize(reason: string): Categorized {
+  const text = reason.trim();
+  const lower = text.toLowerCase();
+
+  const insufficient = /^insufficient\s+(\S+)/i.exec(text);
+  if (insufficient?.[1]) {
+    const resource = insufficient[1].replace(/[.,]+$/, '');
+    return resource === 'pods' ? { category: 'pod-count', resource } : { category: 'resources', resource };
+  }
+  if (lower.startsWith('too many pods')) return { category: 'pod-count', resource: 'pods' };
+
+  if (lower.includes('taint')) {
+    const taint = parseTaint(text);
+    if (taint && NODE_CONDITION_TAINT_KEYS.has(taint.key)) return { category: 'node-unschedulable', taint };
+    return taint ? { category: 'taints', taint } : { category: 'taints' };
+  }
+  if (NODE_STATE_PHRASES.some((p) => lower.includes(p))) return { category: 'node-unschedulable' };
+  if (lower.includes('missing required label')) return { category: 'node-selection' };
+  if (POD_AFFINITY_PHRASES.some((p) => lower.includes(p))) return { category: 'pod-affinity' };
+  // Before node-selection: "volume node affinity conflict" and "didn't match PersistentVolume's
+  // node affinity" are volume problems.
+  if (VOLUME_PHRASES.some((p) => lower.includes(p))) return { category: 'volumes' };
+  if (NODE_SELECTION_PHRASES.some((p) => lower.includes(p))) return { category: 'node-selection' };
+  if (lower.includes('free ports') || lower.includes('podfitshostports') || lower.includes('host port')) {
+    return { category: 'ports' };
+  }
+  return { category: 'other' };
+}
+
+/** `{key: value}` as the taint plugin prints it (value may be empty; key alone in some forks). */
+function parseTaint(text: string): { key: string; value: string } | undefined {
+  const open = text.indexOf('{');
+  const close = text.lastIndexOf('}');
+  if (open < 0 || close <= open) return undefined;
+  const inner = text.slice(open + 1, close);
+  const colon = inner.indexOf(':');
+  const key = (colon < 0 ? inner : inner.slice(0, colon)).trim();
+  const value = colon < 0 ? '' : inner.slice(colon + 1).trim();
+  return key ? { key, value } : undefined;
+}

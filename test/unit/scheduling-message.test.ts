@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import {
+  categorize,
+  formatSchedulingMessage,
+  parseSchedulingMessage,
+  SchedulingMessageError,
+  type ParsedSchedulingMessage,
+  type SchedulingReason,
+} from '../../src/diagnosis/scheduling-message.js';
+
+const r = (count: number, reason: string, extra: Partial<SchedulingReason> = {}): SchedulingReason => ({
+  count,
+  reason,
+  category: 'other',
+  ...extra,
+});
+const NOT_HELPFUL = 'Preemption is not helpful for scheduling';
+const NO_VICTIMS = 'No preemption victims found for incoming pod';
+const AFFINITY = "node(s) didn't match Pod's node affinity/selector";
+
+// Every message here is a wording seen from a real kube-scheduler (see scheduling-category.ts).
+const cases: { name: string; message: string; expected: ParsedSchedulingMessage }[] = [
+  {
+    name: 'incident A: GPU plus selector, preemption part, trailing ".."',
+    message:
+      "0/10 nodes are available: 1 Insufficient nvidia.com/gpu, 9 node(s) didn't match Pod's node affinity/selector. preemption: 0/10 nodes are available: 1 No preemption victims found for incoming pod, 9 Preemption is not helpful for scheduling..",
+    expected: {
+      total: 10,
+      reasons: [
+        r(1, 'Insufficient nvidia.com/gpu', { category: 'resources', resource: 'nvidia.com/gpu' }),
+        r(9, AFFINITY, { category: 'node-selection' }),
+      ],
+      preemption: { total: 10, reasons: [r(1, NO_VICTIMS), r(9, NOT_HELPFUL)] },
+    },
+  },
+  {
+    name: 'old taint wording with a comma inside the reason, no preemption part (1.19-1.21)',
+    message:
+      "0/3 nodes are available: 1 node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate, 2 Insufficient cpu.",
+    expected: {
+      total: 3,
+      reasons: [
+        r(1, "node(s) had taint {node-role.kubernetes.io/master: }, that the pod didn't tolerate", {
+          category: 'taints',
+          taint: { key: 'node-role.kubernetes.io/master', value: '' },
+        }),
+        r(2, 'Insufficient cpu', { category: 'resources', resource: 'cpu' }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'new taint wording with key and value, single trailing dot',
+    message:
+      '0/2 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/master: }, 1 node(s) had untolerated taint {node: node01}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    expected: {
+      total: 2,
+      reasons: [
+        r(1, 'node(s) had untolerated taint {node-role.kubernetes.io/master: }', {
+          category: 'taints',
+          taint: { key: 'node-role.kubernetes.io/master', value: '' },
+        }),
+        r(1, 'node(s) had untolerated taint {node: node01}', {
+          category: 'taints',
+          taint: { key: 'node', value: 'node01' },
+        }),
+      ],
+      preemption: { total: 2, reasons: [r(2, NOT_HELPFUL)] },
+    },
+  },
+  {
+    name: 'oldest taint wording (<= 1.18) and the 1.33+ "taint(s)" wording',
+    message:
+      "0/4 nodes are available: 1 node(s) had taints that the pod didn't tolerate, 3 node(s) had untolerated taint(s).",
+    expected: {
+      total: 4,
+      reasons: [
+        r(1, "node(s) had taints that the pod didn't tolerate", { category: 'taints' }),
+        r(3, 'node(s) had untolerated taint(s)', { category: 'taints' }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'DRA text between the reasons and preemption, sentence-form preemption',
+    message:
+      '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.',
+    expected: {
+      total: 1,
+      reasons: [r(1, 'Insufficient cpu', { category: 'resources', resource: 'cpu' })],
+      preemption: { total: 1, reasons: [], text: 'not eligible due to preemptionPolicy=Never' },
+      notes: ['no new claims to deallocate'],
+    },
+  },
+  {
+    name: 'DRA text and a counted preemption part with anti-affinity and taint(s)',
+    message:
+      "0/6 nodes are available: 3 node(s) didn't match pod anti-affinity rules, 3 node(s) had untolerated taint(s). no new claims to deallocate, preemption: 0/6 nodes are available: 3 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+    expected: {
+      total: 6,
+      reasons: [
+        r(3, "node(s) didn't match pod anti-affinity rules", { category: 'pod-affinity' }),
+        r(3, 'node(s) had untolerated taint(s)', { category: 'taints' }),
+      ],
+      preemption: { total: 6, reasons: [r(3, NO_VICTIMS), r(3, NOT_HELPFUL)] },
+      notes: ['no new claims to deallocate'],
+    },
+  },
+  {
+    name: 'extra plugin text after the preemption part',
+    message:
+      '0/3 nodes are available: 3 Too many pods. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling., ExamplePlugin: waiting for capacity reservation.',
+    expected: {
+      total: 3,
+      reasons: [r(3, 'Too many pods', { category: 'pod-count', resource: 'pods' })],
+      preemption: { total: 3, reasons: [r(3, NOT_HELPFUL)] },
+      notes: ['ExamplePlugin: waiting for capacity reservation'],
+    },
+  },
+  {
+    name: 'PreFilter message without a count applies to every node',
+    message:
+      '0/3 nodes are available: persistentvolumeclaim "rc-missing-pvc" not found. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
+    expected: {
+      total: 3,
+      reasons: [r(3, 'persistentvolumeclaim "rc-missing-pvc" not found', { category: 'volumes' })],
+      preemption: { total: 3, reasons: [r(3, NO_VICTIMS)] },
+    },
+  },
+  {
+    name: 'unbound immediate PVC (older counted form)',
+    message: '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.',
+    expected: {
+      total: 3,
+      reasons: [r(3, 'pod has unbound immediate PersistentVolumeClaims', { category: 'volumes' })],
+      preemption: null,
+    },
+  },
+  {
+    name: 'volume reasons, ports and cordon',
+    message:
+      "0/7 nodes are available: 1 node(s) had volume node affinity conflict, 1 node(s) exceed max volume count, 1 node(s) didn't find available persistent volumes to bind, 1 node(s) didn't match PersistentVolume's node affinity, 2 node(s) didn't have free ports for the requested pod ports, 1 node(s) were unschedulable.",
+    expected: {
+      total: 7,
+      reasons: [
+        r(1, 'node(s) had volume node affinity conflict', { category: 'volumes' }),
+        r(1, 'node(s) exceed max volume count', { category: 'volumes' }),
+        r(1, "node(s) didn't find available persistent volumes to bind", { category: 'volumes' }),
+        r(1, "node(s) didn't match PersistentVolume's node affinity", { category: 'volumes' }),
+        r(2, "node(s) didn't have free ports for the requested pod ports", { category: 'ports' }),
+        r(1, 'node(s) were unschedulable', { category: 'node-unschedulable' }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'cordon as a taint is node-unschedulable, topology spread is pod-affinity',
+    message:
+      "0/2 nodes are available: 1 node(s) didn't match pod topology spread constraints, 1 node(s) had untolerated taint {node.kubernetes.io/unschedulable: }. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+    expected: {
+      total: 2,
+      reasons: [
+        r(1, "node(s) didn't match pod topology spread constraints", { category: 'pod-affinity' }),
+        r(1, 'node(s) had untolerated taint {node.kubernetes.io/unschedulable: }', {
+          category: 'node-unschedulable',
+          taint: { key: 'node.kubernetes.io/unschedulable', value: '' },
+        }),
+      ],
+      preemption: { total: 2, reasons: [r(1, NO_VICTIMS), r(1, NOT_HELPFUL)] },
+    },
+  },
+  {
+    name: 'pod affinity wordings and missing-label topology spread',
+    message:
+      "0/5 nodes are available: 1 node(s) didn't match pod affinity rules, 1 node(s) didn't satisfy existing pods anti-affinity rules, 1 node(s) didn't match pod affinity/anti-affinity, 2 node(s) didn't match pod topology spread constraints (missing required label).",
+    expected: {
+      total: 5,
+      reasons: [
+        r(1, "node(s) didn't match pod affinity rules", { category: 'pod-affinity' }),
+        r(1, "node(s) didn't satisfy existing pods anti-affinity rules", { category: 'pod-affinity' }),
+        r(1, "node(s) didn't match pod affinity/anti-affinity", { category: 'pod-affinity' }),
+        r(2, "node(s) didn't match pod topology spread constraints (missing required label)", {
+          category: 'node-selection',
+        }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'old node selection wordings',
+    message:
+      "0/3 nodes are available: 1 node(s) didn't match node selector, 1 node(s) didn't match Pod's node affinity, 1 node(s) didn't match the requested node name.",
+    expected: {
+      total: 3,
+      reasons: [
+        r(1, "node(s) didn't match node selector", { category: 'node-selection' }),
+        r(1, "node(s) didn't match Pod's node affinity", { category: 'node-selection' }),
+        r(1, "node(s) didn't match the requested node name", { category: 'node-selection' }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'unknown future reason with commas, braces and colons is kept verbatim',
+    message:
+      '0/4 nodes are available: 2 node(s) had quota {team: ml, tier: gold}: exhausted, see policy, 2 Insufficient memory.',
+    expected: {
+      total: 4,
+      reasons: [
+        r(2, 'node(s) had quota {team: ml, tier: gold}: exhausted, see policy'),
+        r(2, 'Insufficient memory', { category: 'resources', resource: 'memory' }),
+      ],
+      preemption: null,
+    },
+  },
+  {
+    name: 'empty cluster: no nodes available',
+    message: 'no nodes available to schedule pods',
+    expected: { total: 0, reasons: [], preemption: null },
+  },
+  {
+    name: 'empty cluster: 0/0 nodes',
+    message: '0/0 nodes are available: .',
+    expected: { total: 0, reasons: [], preemption: null },
+  },
+  {
+    name: 'a kubectl describe line, wrapped over several lines',
+    message: `  Warning  FailedScheduling  3m (x15 over 91m)  default-scheduler  0/2 nodes are available: 1 Insufficient memory,
+      2 Insufficient cpu.
+    preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.`,
+    expected: {
+      total: 2,
+      reasons: [
+        r(1, 'Insufficient memory', { category: 'resources', resource: 'memory' }),
+        r(2, 'Insufficient cpu', { category: 'resources', resource: 'cpu' }),
+      ],
+      preemption: { total: 2, reasons: [r(2, NO_VICTIMS)] },
+    },
+  },
+  {
+    name: 'a quoted paste from a CI log',
+    message:
+      'Unschedulable: "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.."',
+    expected: {
+      total: 1,
+      reasons: [r(1, 'Insufficient cpu', { category: 'resources', resource: 'cpu' })],
+      preemption: { total: 1, reasons: [r(1, NO_VICTIMS)] },
+    },
+  },
+  {
+    name: 'two pasted events: only the first is parsed',
+    message:
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.. 0/3 nodes are available: 3 Insufficient memory.',
+    expected: {
+      total: 3,
+      reasons: [r(3, 'Insufficient cpu', { category: 'resources', resource: 'cpu' })],
+      preemption: { total: 3, reasons: [r(3, NO_VICTIMS)] },
+    },
+  },
+  {
+    name: 'unbalanced brace in a reason does not swallow the rest',
+    message: '0/3 nodes are available: 1 node(s) had taint {broken: x, 2 Insufficient cpu.',
+    expected: {
+      total: 3,
+      reasons: [
+        r(1, 'node(s) had taint {broken: x', { category: 'taints', taint: undefined }),
+        r(2, 'Insufficient cpu', { category: 'resources', resource: 'cpu' }),
+      ],
+      preemption: null,
+    },
+  },
+];
+
+describe('parseSchedulingMessage', () => {
+  it.each(cases)('$name', ({ message, expected }) => {
+    const parsed = parseSchedulingMessage(message);
+    // toEqual treats `taint: undefined` as absent, which is what the unbalanced case means.
+    expect(parsed).toEqual(expected);
+  });
+
+  it.each([
+    ['empty input', '', /empty input/],
+    ['whitespace', '  \n\t ', /empty input/],
+    ['plain text', 'the pod is pending, please help', /not a FailedScheduling message/],
+    ['another event', 'Back-off restarting failed container app in pod x', /not a FailedScheduling message/],
+    ['absurd count', `0/${'9'.repeat(30)} nodes are available: 1 Insufficient cpu.`, /not a usable number/],
+  ])('rejects %s with a SchedulingMessageError', (_name, input, message) => {
+    expect(() => parseSchedulingMessage(input)).toThrow(SchedulingMessageError);
+    expect(() => parseSchedulingMessage(input)).toThrow(message);
+  });
+
+  it('formats a parse back to the same message', () => {
+    const message = cases[0]?.message ?? '';
+    const parsed = parseSchedulingMessage(message);
+    expect(parseSchedulingMessage(formatSchedulingMessage(parsed))).toEqual(parsed);
+  });
+});
+
+describe('categorize', () => {
+  it.each([
+    ['Insufficient ephemeral-storage', { category: 'resources', resource: 'ephemeral-storage' }],
+    ['Insufficient example.com/foo', { category: 'resources', resource: 'example.com/foo' }],
+    ['Insufficient pods', { category: 'pod-count', resource: 'pods' }],
+    ["node(s) didn't match scheduler-enforced node affinity", { category: 'node-selection' }],
+    [
+      'node(s) had untolerated taint {node.kubernetes.io/not-ready: }',
+      { category: 'node-unschedulable', taint: { key: 'node.kubernetes.io/not-ready', value: '' } },
+    ],
+    ['node(s) had memory pressure', { category: 'node-unschedulable' }],
+    ['node(s) had no available disk', { category: 'volumes' }],
+    ['cannot allocate all claims', { category: 'other' }],
+  ])('%s', (reason, expected) => {
+    expect(categorize(reason)).toEqual(expected);
+  });
+});
