@@ -137,6 +137,8 @@ export interface Container {
   readinessProbe?: Probe;
   startupProbe?: Probe;
   volumeMounts?: { name: string; mountPath: string }[];
+  /** Only on init containers: "Always" makes it a sidecar (restartable init container). */
+  restartPolicy?: string;
 }
 
 export interface Volume {
@@ -161,6 +163,8 @@ export interface PodSpec {
   hostNetwork?: boolean;
   restartPolicy?: string;
   terminationGracePeriodSeconds?: number;
+  /** RuntimeClass overhead, added to the pod's requests by the scheduler. */
+  overhead?: Record<string, Quantity>;
 }
 
 export interface PodTemplateSpec {

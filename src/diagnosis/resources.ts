@@ -1,0 +1,102 @@
+/**
+ * Resource accounting the way kube-scheduler's NodeResourcesFit plugin does it
+ * (k8s.io/component-helpers resource.PodRequests):
+ *
+ * - a container's request for a resource defaults to its limit when only the limit
+ *   is set (API defaulting for pods; a Deployment's template is not defaulted, so
+ *   we apply it here). This covers cpu/memory and extended resources such as
+ *   nvidia.com/gpu, which are usually written as limits only;
+ * - the pod's request is max(sum of app containers + sidecars, the largest init
+ *   container step), per resource, plus the RuntimeClass overhead;
+ * - amounts are integers: cpu in millicores, everything else in base units.
+ */
+import type { Container, Node, PodSpec, Quantity } from './k8s.js';
+import { schedulerAmount } from './quantity.js';
+
+/** Amounts per resource name, in scheduler units (cpu: millicores). */
+export type ResourceAmounts = Record<string, number>;
+
+/** Adds each quantity of the list to `into`, skipping malformed values. */
+function addList(into: ResourceAmounts, list: Record<string, Quantity> | undefined): void {
+  for (const [name, quantity] of Object.entries(list ?? {})) {
+    const amount = safeAmount(name, quantity);
+    if (amount !== undefined) into[name] = (into[name] ?? 0) + amount;
+  }
+}
+
+function addAmounts(into: ResourceAmounts, from: ResourceAmounts): void {
+  for (const [name, amount] of Object.entries(from)) into[name] = (into[name] ?? 0) + amount;
+}
+
+function maxInto(into: ResourceAmounts, from: ResourceAmounts): void {
+  for (const [name, amount] of Object.entries(from)) into[name] = Math.max(into[name] ?? 0, amount);
+}
+
+function safeAmount(name: string, quantity: Quantity): number | undefined {
+  try {
+    return schedulerAmount(name, quantity);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A container's effective requests: explicit requests, and the limit for every
+ * resource that has a limit but no request.
+ *
+ * @example containerRequests({name:'a', resources:{limits:{'nvidia.com/gpu':1}}}) // {'nvidia.com/gpu': 1}
+ */
+export function containerRequests(container: Container): ResourceAmounts {
+  const requests: Record<string, Quantity> = { ...container.resources?.limits, ...container.resources?.requests };
+  const amounts: ResourceAmounts = {};
+  addList(amounts, requests);
+  return amounts;
+}
+
+/** The pod's effective requests, as the scheduler computes them (see module comment). */
+export function podRequests(spec: PodSpec): ResourceAmounts {
+  const total: ResourceAmounts = {};
+  for (const container of spec.containers) addAmounts(total, containerRequests(container));
+  const sidecars: ResourceAmounts = {};
+  const initMax: ResourceAmounts = {};
+  for (const init of spec.initContainers ?? []) {
+    const own = containerRequests(init);
+    if (init.restartPolicy === 'Always') {
+      // A sidecar keeps running next to the app containers and the later init steps.
+      addAmounts(total, own);
+      addAmounts(sidecars, own);
+      maxInto(initMax, sidecars);
+    } else {
+      const step: ResourceAmounts = { ...own };
+      addAmounts(step, sidecars);
+      maxInto(initMax, step);
+    }
+  }
+  maxInto(total, initMax);
+  addList(total, spec.overhead);
+  return total;
+}
+
+/** Non-zero requests only: a zero request never blocks scheduling. */
+export function nonZero(amounts: ResourceAmounts): ResourceAmounts {
+  return Object.fromEntries(Object.entries(amounts).filter(([, amount]) => amount > 0));
+}
+
+/** The node's allocatable amounts (status.allocatable, falling back to capacity). */
+export function nodeAllocatable(node: Node): ResourceAmounts {
+  const amounts: ResourceAmounts = {};
+  addList(amounts, node.status?.allocatable ?? node.status?.capacity);
+  return amounts;
+}
+
+/**
+ * Extended resources (device plugins: "nvidia.com/gpu", "example.com/foo"): a
+ * domain-prefixed name outside kubernetes.io. They are integers and never
+ * overcommitted, which is what makes them scarce.
+ */
+export function isExtendedResource(name: string): boolean {
+  if (!name.includes('/')) return false;
+  if (name.startsWith('requests.')) return false;
+  const domain = name.slice(0, name.indexOf('/'));
+  return domain !== 'kubernetes.io' && !domain.endsWith('.kubernetes.io');
+}
