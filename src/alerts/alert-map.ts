@@ -1,0 +1,62 @@
+/**
+ * Which alerts name which workload, and through which label. The defaults cover the
+ * kubernetes-mixin alerts of DESIGN.md §6; ROLLOUT_DOCTOR_ALERT_MAP adds more.
+ */
+
+/** How to find the workload in one alert's labels. */
+export interface AlertTargetSpec {
+  /** `pod`: the label names a pod whose owning Deployment the worker resolves. */
+  kind: 'deployment' | 'pod';
+  /** Label holding the Deployment or pod name. */
+  label: string;
+}
+
+export type AlertMap = Readonly<Record<string, AlertTargetSpec>>;
+
+/**
+ * kubernetes-mixin alerts. The Deployment alerts' `container` label is the metrics
+ * exporter's sidecar, so only the `deployment` label is used for them.
+ */
+export const DEFAULT_ALERT_MAP: AlertMap = Object.freeze({
+  KubePodCrashLooping: { kind: 'pod', label: 'pod' },
+  KubePodNotReady: { kind: 'pod', label: 'pod' },
+  KubeContainerWaiting: { kind: 'pod', label: 'pod' },
+  KubeDeploymentRolloutStuck: { kind: 'deployment', label: 'deployment' },
+  KubeDeploymentReplicasMismatch: { kind: 'deployment', label: 'deployment' },
+  KubeDeploymentGenerationMismatch: { kind: 'deployment', label: 'deployment' },
+});
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_:.-]*$/;
+const LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses the ROLLOUT_DOCTOR_ALERT_MAP setting: comma-separated entries
+ * `AlertName=deployment[:label]` or `AlertName=pod[:label]` (label defaults to
+ * `deployment` / `pod`). Throws an Error naming the bad entry.
+ *
+ * @example parseAlertMap('MyAppDown=deployment:app,Crashy=pod') // { MyAppDown: {kind:'deployment',label:'app'}, ... }
+ */
+export function parseAlertMap(text: string): AlertMap {
+  const map: Record<string, AlertTargetSpec> = {};
+  for (const raw of text.split(',')) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const eq = entry.indexOf('=');
+    const name = eq > 0 ? entry.slice(0, eq).trim() : '';
+    const [kind, label, ...rest] = (eq > 0 ? entry.slice(eq + 1) : '').split(':').map((s) => s.trim());
+    if (!NAME.test(name) || (kind !== 'deployment' && kind !== 'pod') || rest.length > 0) {
+      throw new Error(`bad entry "${entry}": expected AlertName=deployment[:label] or AlertName=pod[:label]`);
+    }
+    const chosen = label === undefined || label === '' ? kind : label;
+    if (!LABEL.test(chosen)) {
+      throw new Error(`bad entry "${entry}": "${chosen}" is not a valid Prometheus label name`);
+    }
+    map[name] = { kind, label: chosen };
+  }
+  return Object.freeze(map);
+}
+
+/** The defaults with configured entries on top (configuration wins on a name clash). */
+export function mergeAlertMaps(extra: AlertMap): AlertMap {
+  return Object.freeze({ ...DEFAULT_ALERT_MAP, ...extra });
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * Job data the alert flow puts on the shared queues (src/queue owns the queues; these
+ * are the alert-specific shapes). Job data is stored in clear text in Redis: names
+ * and hashes only, never tokens.
+ */
+
+const hash = z.string().regex(/^[0-9a-f]{32}$/);
+
+/** Where a diagnosis made for an alert goes: the thread of that group and workload. */
+export const alertThreadRefSchema = z.object({
+  kind: z.literal('alert-thread'),
+  groupHash: hash.optional(),
+  workloadHash: hash,
+});
+export type AlertThreadRef = z.infer<typeof alertThreadRefSchema>;
+
+/** The workload an alert is about, as far as the app can tell without cluster access. */
+export const alertWorkloadSchema = z.object({
+  cluster: z.string().min(1),
+  namespace: z.string().min(1),
+  /** Named by a Deployment alert, or guessed from pod names (`guessed`). */
+  deployment: z.string().min(1).optional(),
+  guessed: z.boolean(),
+  /** Pods named by pod alerts: the worker reads their ownerReferences. */
+  pods: z.array(z.string().min(1)).max(20),
+});
+export type AlertWorkload = z.infer<typeof alertWorkloadSchema>;
+
+/** Notify job: open, update or resolve the Slack thread of one group and workload. */
+export const alertThreadJobSchema = z.object({
+  kind: z.literal('alert-thread'),
+  groupHash: hash,
+  workloadHash: hash,
+  channel: z.string().min(1),
+  status: z.enum(['firing', 'resolved']),
+  workload: alertWorkloadSchema,
+  alertNames: z.array(z.string()).max(50),
+  summary: z.string().max(300).optional(),
+  startsAt: z.string(),
+  endsAt: z.string().optional(),
+  externalURL: z.string().max(500).optional(),
+  truncatedAlerts: z.number().int().nonnegative(),
+  /** When the app received the notification (RFC 3339). */
+  receivedAt: z.string(),
+});
+export type AlertThreadJob = z.infer<typeof alertThreadJobSchema>;
+
+/** Diagnose request made for an alert: which workload, and which thread gets the answer. */
+export const alertDiagnosisRequestSchema = z.object({
+  workload: alertWorkloadSchema,
+  reply: alertThreadRefSchema,
+});
+export type AlertDiagnosisRequest = z.infer<typeof alertDiagnosisRequestSchema>;

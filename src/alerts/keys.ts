@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Key scheme shared by alert intake and the early-warning watch, so both find the
+ * same incident thread and the same dedup window for a workload. Alertmanager's
+ * groupKey holds braces, quotes and colons, and BullMQ job ids must not contain ':',
+ * so everything that ends up in a key or job id is hashed or restricted to [a-z0-9-].
+ */
+
+/** Short, stable hex digest (128 bits is plenty to tell groups and workloads apart). */
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/** What an incident is about, before the worker has resolved a pod to its Deployment. */
+export interface WorkloadKeyParts {
+  cluster: string;
+  namespace: string;
+  /** `Deployment` when known (or guessed from a pod name); `Pod` when the name gave no clue. */
+  kind: 'Deployment' | 'Pod';
+  name: string;
+}
+
+/** Hash identifying one workload in one cluster: the unit of dedup and of threads. */
+export function workloadHash(parts: WorkloadKeyParts): string {
+  return shortHash(`${parts.cluster}\n${parts.namespace}\n${parts.kind}\n${parts.name}`);
+}
+
+/** Hash of an Alertmanager groupKey. */
+export function groupHash(groupKey: string): string {
+  return shortHash(`group\n${groupKey}`);
+}
+
+/** Redis keys for the thread store. Redis keys may contain ':'; job ids may not. */
+export const threadKeys = {
+  thread: (threadId: string) => `rd:alerts:thread:${threadId}`,
+  byGroup: (group: string, workload: string) => `rd:alerts:by-group:${group}:${workload}`,
+  byWorkload: (workload: string) => `rd:alerts:by-workload:${workload}`,
+  firing: (threadId: string) => `rd:alerts:firing:${threadId}`,
+  creating: (threadId: string) => `rd:alerts:creating:${threadId}`,
+};
+
+/** Deduplication id of the diagnosis job for a workload (one per window, all sources). */
+export function diagnosisDedupId(workload: string): string {
+  return `alert-diagnose-${workload}`;
+}
+
+/** Deduplication id of a thread-update job (one per group, workload, status and firing episode). */
+export function threadUpdateDedupId(
+  group: string,
+  workload: string,
+  status: string,
+  episode: string,
+): string {
+  return `alert-thread-${group}-${workload}-${status}-${shortHash(episode).slice(0, 12)}`;
+}
+
+/** Deduplication id of an early-warning thread opening for a workload. */
+export function earlyWarningDedupId(workload: string, verdict: string): string {
+  return `early-warning-${workload}-${shortHash(verdict).slice(0, 12)}`;
+}
