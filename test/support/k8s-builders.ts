@@ -203,7 +203,14 @@ export function makeReplicaSet(
 }
 
 export type PodState =
-  | { phase: 'Running'; ready?: boolean }
+  | {
+      phase: 'Running';
+      ready?: boolean;
+      /** Restarts so far; with `lastExit`, the previous termination kept in lastState. */
+      restarts?: number;
+      lastExit?: { exitCode: number; reason?: string; message?: string };
+      startedAt?: string;
+    }
   | { phase: 'Pending'; scheduled?: false }
   | {
       phase: 'CrashLoopBackOff';
@@ -275,8 +282,20 @@ export function makePod(
       image: c.image,
       ready,
       started: true,
-      restartCount: 0,
-      state: { running: { startedAt: CREATED } },
+      restartCount: state.restarts ?? 0,
+      state: { running: { startedAt: state.startedAt ?? CREATED } },
+      ...(state.lastExit
+        ? {
+            lastState: {
+              terminated: {
+                ...state.lastExit,
+                reason: state.lastExit.reason ?? 'Error',
+                startedAt: '2026-11-22T02:50:00Z',
+                finishedAt: '2026-11-22T02:51:00Z',
+              },
+            },
+          }
+        : {}),
     }));
     return pod;
   }
@@ -325,7 +344,14 @@ export function makeEvent(
   involved: { kind: string; name?: string; namespace?: string; uid?: string },
   reason: string,
   message: string,
-  options: { type?: 'Normal' | 'Warning'; count?: number; component?: string } = {},
+  options: {
+    type?: 'Normal' | 'Warning';
+    count?: number;
+    component?: string;
+    /** `spec.containers{name}` for container-level kubelet events. */
+    fieldPath?: string;
+    host?: string;
+  } = {},
 ): KubeEvent {
   return {
     apiVersion: 'v1',
@@ -341,6 +367,7 @@ export function makeEvent(
       name: involved.name,
       namespace: involved.namespace,
       uid: involved.uid,
+      ...(options.fieldPath ? { fieldPath: options.fieldPath } : {}),
     },
     reason,
     message,
@@ -348,7 +375,10 @@ export function makeEvent(
     count: options.count ?? 1,
     firstTimestamp: '2026-11-22T02:40:00Z',
     lastTimestamp: '2026-11-22T02:59:30Z',
-    source: { component: options.component ?? 'default-scheduler' },
+    source: {
+      component: options.component ?? 'default-scheduler',
+      ...(options.host ? { host: options.host } : {}),
+    },
   };
 }
 

@@ -1,7 +1,26 @@
 import type { Analyzer } from '../analyzer.js';
+import { accessDenied } from './access-denied.js';
+import { configError } from './config-error.js';
+import { crashLoopOnNode } from './crash-loop-on-node.js';
+import { crashLoop } from './crash-loop.js';
+import { execFormatError } from './exec-format-error.js';
+import { imagePullFailure } from './image-pull-failure.js';
+import { oomKilled } from './oom-killed.js';
+import { probeFailure } from './probe-failure.js';
+import { progressDeadline } from './progress-deadline.js';
 
 /**
  * Every analyzer, in reporting order (the most decisive verdicts first). One module
  * per analyzer in this folder; add new ones here.
  */
-export const analyzers: readonly Analyzer[] = [];
+export const analyzers: readonly Analyzer[] = [
+  crashLoopOnNode,
+  crashLoop,
+  oomKilled,
+  execFormatError,
+  configError,
+  imagePullFailure,
+  probeFailure,
+  progressDeadline,
+  accessDenied,
+];

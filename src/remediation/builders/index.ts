@@ -1,6 +1,8 @@
 import type { Finding } from '../../diagnosis/finding.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import type { RemediationPlan } from '../plan.js';
+import { buildDeletePodsPlans } from './delete-pods.js';
+import { buildExcludeNodePlans } from './exclude-node.js';
 
 /**
  * A plan builder proposes remediations for one finding. Pure, like analyzers; it may
@@ -12,4 +14,9 @@ export type PlanBuilder = (
 ) => RemediationPlan[];
 
 /** Plan builders by the finding code they address, best plan first. */
-export const planBuilders: Partial<Record<string, PlanBuilder>> = {};
+export const planBuilders: Partial<Record<string, PlanBuilder>> = {
+  CrashLoopOnNode: (snapshot, finding) => [
+    ...buildExcludeNodePlans(snapshot, finding),
+    ...buildDeletePodsPlans(snapshot, finding),
+  ],
+};

@@ -1,0 +1,57 @@
+import type { Analyzer } from '../analyzer.js';
+import { crashPictures, templateLabel, type TemplateCrashPicture } from '../crash-distribution.js';
+import type { Evidence, Finding } from '../finding.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+
+/**
+ * CrashLoop: pods of a template crash-loop and the node is not the explanation:
+ * no pod of that template is healthy anywhere, or the crashes are not confined to
+ * nodes without a healthy sibling. Excluding a node would not help here.
+ */
+export const crashLoop: Analyzer = {
+  name: 'crash-loop',
+  analyze(snapshot) {
+    return crashPictures(snapshot)
+      .filter((p) => !p.nodeLocal)
+      .map((p) => finding(snapshot, p));
+  },
+};
+
+function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Finding, 'remediations'> {
+  const crashNodes = p.rows.filter((r) => r.crashing > 0);
+  const exit = crashNodes.find((r) => r.lastExitCode !== undefined);
+  const exitText = exit
+    ? `; last exit code ${exit.lastExitCode}${exit.lastReason ? ` (${exit.lastReason})` : ''}`
+    : '';
+  const total = p.rows.reduce((sum, r) => sum + r.pods, 0);
+  const scope =
+    p.healthyPods.length === 0
+      ? `on every node it runs on (${crashNodes.map((r) => r.node).join(', ')})`
+      : `on ${crashNodes.map((r) => r.node).join(', ')}`;
+  const why = whyNotNodeLocal(p);
+  const evidence: Evidence[] = [{ type: 'crash-table', rows: p.rows }];
+  const withLog = p.reports.find(
+    (r) => r.logTail && p.crashingPods.some((pod) => pod.metadata.name === r.pod),
+  );
+  if (withLog?.logTail)
+    evidence.push({ type: 'log', pod: withLog.pod, container: withLog.container, tail: withLog.logTail });
+  evidence.push({ type: 'note', text: why });
+  return {
+    code: 'CrashLoop',
+    severity: p.current || p.healthyPods.length === 0 ? 'critical' : 'warning',
+    summary: `${snapshot.target.name} crash-loops ${scope}: ${p.crashingPods.length} of ${total} pods of ${templateLabel(p)}${exitText}.`,
+    explanation:
+      `${why} The cause is in the container (application error, configuration, resources), not in one node; ` +
+      'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
+      'a back-off of 10s, doubling up to 5 minutes, reset only after 10 minutes of clean running.',
+    evidence,
+  };
+}
+
+function whyNotNodeLocal(p: TemplateCrashPicture): string {
+  if (p.healthyPods.length === 0) return 'No pod of this template is healthy on any node.';
+  if (p.mixedNodes.length > 0) {
+    return `Pods of the same template run healthy on the same node as crashing ones (${p.mixedNodes.join(', ')}), so the node is not the cause.`;
+  }
+  return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), so no single node explains it.`;
+}

@@ -1,0 +1,266 @@
+/**
+ * Classifies every container status of every pod into the failure kinds the
+ * lifecycle analyzers report on. Pure: reads the pod, the pod's events and the
+ * previous-container log tails from the snapshot; "now" is snapshot.capturedAt.
+ */
+import type { ContainerStateTerminated, ContainerStatus, KubeEvent, Pod } from './k8s.js';
+import { logKey, type WorkloadSnapshot } from './snapshot.js';
+
+export type FailureKind =
+  | 'crash-loop'
+  | 'oom-killed'
+  | 'exec-format-error'
+  | 'config-error'
+  | 'image-pull'
+  | 'probe-kill'
+  | 'start-error';
+
+/** A ConfigMap or Secret (or one key of it) that a container needs and cannot get. */
+export interface MissingConfigRef {
+  kind: 'ConfigMap' | 'Secret';
+  namespace?: string;
+  name: string;
+  key?: string;
+}
+
+export interface ProbeKill {
+  probe: 'liveness' | 'startup';
+  /** Kill events summed over their `count`. */
+  kills: number;
+  /** Most recent Unhealthy message for that probe, such as "Liveness probe failed: HTTP probe failed with statuscode: 500". */
+  lastFailure?: string;
+}
+
+export interface ContainerReport {
+  pod: string;
+  podUid: string;
+  node?: string;
+  templateHash?: string;
+  container: string;
+  init: boolean;
+  image?: string;
+  ready: boolean;
+  restartCount: number;
+  waitingReason?: string;
+  waitingMessage?: string;
+  /** The most recent termination: the current state when terminated, else lastState. */
+  lastTermination?: ContainerStateTerminated;
+  failures: FailureKind[];
+  missingConfig: MissingConfigRef[];
+  probeKills: ProbeKill[];
+  /** Image pull failure text (waiting message or the kubelet's Failed event). */
+  pullError?: string;
+  /** Where "exec format error" was seen (termination message, log tail or event). */
+  execFormatEvidence?: string;
+  logTail?: string;
+}
+
+const TEN_MINUTES_MS = 10 * 60 * 1000;
+const IMAGE_PULL_REASONS = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'InvalidImageName',
+  'ErrImageNeverPull',
+]);
+const START_ERROR_REASONS = new Set([
+  'RunContainerError',
+  'CreateContainerError',
+  'StartError',
+  'ContainerCannotRun',
+]);
+const EXEC_FORMAT = /exec format error/i;
+
+/** Every container (init and regular) of every pod in the snapshot, classified. */
+export function classifyContainers(snapshot: WorkloadSnapshot): ContainerReport[] {
+  const now = Date.parse(snapshot.capturedAt);
+  return snapshot.pods.flatMap((pod) =>
+    classifyPod(pod, eventsOfPod(pod, snapshot.events), snapshot.logs, now),
+  );
+}
+
+/** Events whose involvedObject is this pod (uid checked when both sides have one). */
+export function eventsOfPod(pod: Pod, events: readonly KubeEvent[]): KubeEvent[] {
+  const { name, uid, namespace } = pod.metadata;
+  return events.filter((e) => {
+    const o = e.involvedObject;
+    if (o.kind !== 'Pod' || o.name !== name) return false;
+    if (o.namespace && namespace && o.namespace !== namespace) return false;
+    return !(o.uid && uid && o.uid !== uid);
+  });
+}
+
+export function classifyPod(
+  pod: Pod,
+  podEvents: readonly KubeEvent[],
+  logs: Record<string, string>,
+  now: number,
+): ContainerReport[] {
+  const statuses = [
+    ...(pod.status?.initContainerStatuses ?? []).map((s) => ({ s, init: true })),
+    ...(pod.status?.containerStatuses ?? []).map((s) => ({ s, init: false })),
+  ];
+  return statuses.map(({ s, init }) => classifyContainer(pod, s, init, podEvents, logs, now));
+}
+
+function classifyContainer(
+  pod: Pod,
+  status: ContainerStatus,
+  init: boolean,
+  podEvents: readonly KubeEvent[],
+  logs: Record<string, string>,
+  now: number,
+): ContainerReport {
+  const podName = pod.metadata.name ?? '';
+  const events = podEvents.filter((e) => eventContainer(e) === status.name);
+  const podLevelEvents = podEvents.filter((e) => eventContainer(e) === undefined);
+  const lastTermination = status.state?.terminated ?? status.lastState?.terminated;
+  const waiting = status.state?.waiting;
+  const logTail = logs[logKey(podName, status.name)];
+  const failures: FailureKind[] = [];
+
+  if (isCrashLooping(status, now)) failures.push('crash-loop');
+  if (lastTermination?.reason === 'OOMKilled') failures.push('oom-killed');
+
+  const execFormatEvidence = [
+    lastTermination?.message,
+    waiting?.message,
+    logTail,
+    ...events.map((e) => e.message),
+  ].find((text): text is string => text !== undefined && EXEC_FORMAT.test(text));
+  if (execFormatEvidence !== undefined) failures.push('exec-format-error');
+
+  const missingConfig = dedupeRefs(
+    [waiting?.message, ...[...events, ...podLevelEvents].map((e) => e.message)].flatMap((text) =>
+      text ? findMissingConfig(text) : [],
+    ),
+  );
+  if (waiting?.reason === 'CreateContainerConfigError' || missingConfig.length > 0)
+    failures.push('config-error');
+
+  let pullError: string | undefined;
+  if (waiting?.reason && IMAGE_PULL_REASONS.has(waiting.reason)) {
+    const pullEvent = events.find(
+      (e) => e.reason === 'Failed' && /^Failed to pull image/.test(e.message ?? ''),
+    );
+    pullError = pullEvent?.message ?? waiting.message ?? waiting.reason;
+    failures.push('image-pull');
+  }
+
+  const probeKills = findProbeKills(events);
+  if (probeKills.length > 0) failures.push('probe-kill');
+
+  const startReason = waiting?.reason ?? lastTermination?.reason;
+  if (startReason && START_ERROR_REASONS.has(startReason)) failures.push('start-error');
+
+  return {
+    pod: podName,
+    podUid: pod.metadata.uid ?? '',
+    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+    ...(pod.metadata.labels?.['pod-template-hash']
+      ? { templateHash: pod.metadata.labels['pod-template-hash'] }
+      : {}),
+    container: status.name,
+    init,
+    ...(status.image ? { image: status.image } : {}),
+    ready: status.ready,
+    restartCount: status.restartCount,
+    ...(waiting?.reason ? { waitingReason: waiting.reason } : {}),
+    ...(waiting?.message ? { waitingMessage: waiting.message } : {}),
+    ...(lastTermination ? { lastTermination } : {}),
+    failures,
+    missingConfig,
+    probeKills,
+    ...(pullError ? { pullError } : {}),
+    ...(execFormatEvidence ? { execFormatEvidence } : {}),
+    ...(logTail ? { logTail } : {}),
+  };
+}
+
+/**
+ * A container is crash-looping when the kubelet holds it in CrashLoopBackOff, or it
+ * has restarted and is dead or waiting again, or it keeps restarting and the last
+ * start was less than 10 minutes ago. The kubelet resets the restart back-off
+ * (10s doubling to 300s) only after 10 minutes of clean running, so a container
+ * that has run longer than that since its last restart has recovered.
+ */
+export function isCrashLooping(status: ContainerStatus, now: number): boolean {
+  if (status.state?.waiting?.reason === 'CrashLoopBackOff') return true;
+  if (status.restartCount < 1 || !status.lastState?.terminated) return false;
+  if (status.state?.terminated || status.state?.waiting) return true;
+  const startedAt = Date.parse(status.state?.running?.startedAt ?? '');
+  if (Number.isNaN(startedAt) || Number.isNaN(now)) return status.restartCount >= 2;
+  return status.restartCount >= 2 && now - startedAt < TEN_MINUTES_MS;
+}
+
+/** The container an event is about, from `spec.containers{name}` / `spec.initContainers{name}`. */
+function eventContainer(event: KubeEvent): string | undefined {
+  const match = /^spec\.(?:initContainers|containers|ephemeralContainers)\{(.+)\}$/.exec(
+    event.involvedObject.fieldPath ?? '',
+  );
+  return match?.[1];
+}
+
+/**
+ * Parses the kubelet's wording for missing configuration, as it appears in the
+ * CreateContainerConfigError waiting message, `Failed` events and `FailedMount` events:
+ * `couldn't find key DB_HOST in ConfigMap vision/app-config`,
+ * `configmap "app-config" not found`, `secret "db-creds" not found`.
+ */
+export function findMissingConfig(text: string): MissingConfigRef[] {
+  const refs: MissingConfigRef[] = [];
+  for (const m of text.matchAll(/couldn't find key (\S+) in (ConfigMap|Secret) ([^/\s]+)\/([^\s,;]+)/g)) {
+    const [, key = '', kind, namespace = '', name = ''] = m;
+    refs.push({ kind: kind === 'Secret' ? 'Secret' : 'ConfigMap', namespace, name, key });
+  }
+  for (const m of text.matchAll(/\b(configmap|secret)s? "([^"]+)" not found/gi)) {
+    const [, kind = '', name = ''] = m;
+    refs.push({ kind: kind.toLowerCase() === 'secret' ? 'Secret' : 'ConfigMap', name });
+  }
+  return refs;
+}
+
+function dedupeRefs(refs: MissingConfigRef[]): MissingConfigRef[] {
+  const seen = new Map<string, MissingConfigRef>();
+  for (const ref of refs) seen.set(`${ref.kind}/${ref.namespace ?? ''}/${ref.name}/${ref.key ?? ''}`, ref);
+  return [...seen.values()];
+}
+
+/**
+ * Liveness and startup probe kills: the kubelet emits `Unhealthy` events
+ * ("Liveness probe failed: ...") and, when the failure threshold is reached,
+ * `Killing` ("Container api failed liveness probe, will be restarted").
+ */
+function findProbeKills(events: readonly KubeEvent[]): ProbeKill[] {
+  const kills: ProbeKill[] = [];
+  for (const probe of ['liveness', 'startup'] as const) {
+    const killEvents = events.filter(
+      (e) => e.reason === 'Killing' && new RegExp(`failed ${probe} probe`, 'i').test(e.message ?? ''),
+    );
+    const unhealthy = events
+      .filter(
+        (e) => e.reason === 'Unhealthy' && new RegExp(`^${probe} probe failed`, 'i').test(e.message ?? ''),
+      )
+      .sort((a, b) => eventTime(b) - eventTime(a));
+    if (killEvents.length === 0 && unhealthy.length === 0) continue;
+    const lastFailure = unhealthy[0]?.message;
+    kills.push({
+      probe,
+      kills: killEvents.reduce((sum, e) => sum + (e.count ?? 1), 0),
+      ...(lastFailure ? { lastFailure } : {}),
+    });
+  }
+  return kills;
+}
+
+export function eventTime(event: KubeEvent): number {
+  const t = Date.parse(event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? '');
+  return Number.isNaN(t) ? 0 : t;
+}
+
+/** A pod counts as healthy when it is Running, Ready, and none of its containers crash-loop. */
+export function isHealthyPod(pod: Pod, reports: readonly ContainerReport[]): boolean {
+  if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return false;
+  const ready = pod.status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
+  const mine = reports.filter((r) => r.podUid === (pod.metadata.uid ?? '') && r.pod === pod.metadata.name);
+  return ready && !mine.some((r) => r.failures.includes('crash-loop'));
+}

@@ -1,0 +1,46 @@
+/**
+ * delete-pods: delete the pods crash-looping on the bad node(s) so the ReplicaSet
+ * replaces them. No patch; each pod is named with the uid seen at diagnosis so the
+ * executor deletes exactly that pod (a delete precondition on uid), never a
+ * replacement that took the same name.
+ */
+import type { Finding } from '../../diagnosis/finding.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import { planId } from '../plan-id.js';
+import type { RemediationPlan } from '../plan.js';
+import { pictureOf } from './exclude-node.js';
+
+export function buildDeletePodsPlans(
+  snapshot: WorkloadSnapshot,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const picture = pictureOf(snapshot, finding);
+  if (!picture) return [];
+  const pods = picture.crashingPods
+    .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
+    .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
+    .filter((p) => p.name !== '' && p.uid !== '')
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (pods.length === 0) return [];
+  const { deployment } = snapshot;
+  const uid = deployment.metadata.uid ?? '';
+  const generation = deployment.metadata.generation ?? 0;
+  return [
+    {
+      id: planId('delete-pods', uid, generation, pods),
+      kind: 'delete-pods',
+      target: snapshot.target,
+      summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
+      impact:
+        `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
+        `does not drop. Without exclude-node first, the scheduler may put them on ${picture.badNodes.join(', ')} again; ` +
+        'after exclude-node the rollout replaces these pods anyway, so this only speeds it up.',
+      warnings: [],
+      patch: null,
+      pods,
+      preconditions: { uid, generation, fields: [] },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}

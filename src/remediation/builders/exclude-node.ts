@@ -1,0 +1,160 @@
+/**
+ * exclude-node: keep a Deployment's pods off the node(s) where they crash-loop with a
+ * required node affinity `kubernetes.io/hostname NotIn [...]`, merged into every
+ * existing required term so nothing the user set is lost.
+ *
+ * Patch choice: always an RFC 6902 JSON patch on the Deployment, so the write is
+ * conditional on the server:
+ * - `test /metadata/generation` = the generation diagnosed (any spec change since
+ *   bumps it, so a concurrent edit makes the patch fail instead of being overwritten);
+ * - with an affinity: `test` on the current `/spec/template/spec/affinity`, then
+ *   `replace` with the complete merged affinity;
+ * - without one: `add` of the new affinity. JSON patch cannot test for absence, and a
+ *   strategic merge patch would silently merge into an affinity added meanwhile; the
+ *   generation test covers that case instead.
+ *
+ * Safety: no plan unless a healthy pod of the same template runs on a node that stays
+ * eligible, every excluded node is known with its hostname label, and at least one
+ * known node stays eligible (a nodeSelector pinned to the bad node gets no plan).
+ */
+import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash-distribution.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
+import { isEligible, selectsNode } from '../../diagnosis/node-match.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import { excludeNodeFromAffinity, HOSTNAME_LABEL } from '../affinity-merge.js';
+import { planId } from '../plan-id.js';
+import type { RemediationPlan } from '../plan.js';
+import { antiAffinityOnePerNode, rollingUpdateSurges } from './template-facts.js';
+
+export const AFFINITY_PATH = '/spec/template/spec/affinity';
+
+export interface JsonPatchOp {
+  op: 'test' | 'add' | 'replace' | 'remove';
+  path: string;
+  value?: unknown;
+}
+
+/** Plans for a CrashLoopOnNode finding: at most one exclude-node plan covering all its bad nodes. */
+export function buildExcludeNodePlans(
+  snapshot: WorkloadSnapshot,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const picture = pictureOf(snapshot, finding);
+  if (!picture) return [];
+  const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
+  const hostnames = badNodes.map((n) => n?.metadata.labels?.[HOSTNAME_LABEL]);
+  if (hostnames.some((h) => h === undefined)) return [];
+  const { deployment } = snapshot;
+  const before = deployment.spec.template.spec.affinity;
+  const after = hostnames.reduce<Affinity | undefined>((a, h) => excludeNodeFromAffinity(a, h ?? ''), before);
+  if (!after) return [];
+  const patchedSpec: PodSpec = { ...deployment.spec.template.spec, affinity: after };
+
+  // Sanity: the bad nodes are really excluded and the healthy ones still allowed.
+  if (badNodes.some((n) => n && selectsNode(n, patchedSpec))) return [];
+  const eligibleAfter = snapshot.nodes.filter((n) => isEligible(n, patchedSpec));
+  const healthyStays = picture.healthyPods.some((p) =>
+    eligibleAfter.some((n) => n.metadata.name === p.spec.nodeName),
+  );
+  if (eligibleAfter.length === 0 || !healthyStays) return [];
+
+  const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, deployment.spec.template.spec));
+  const generation = deployment.metadata.generation ?? 0;
+  const uid = deployment.metadata.uid ?? '';
+  const patch = forwardPatch(generation, before, after);
+  const replicas = deployment.spec.replicas ?? 1;
+  return [
+    {
+      id: planId('exclude-node', uid, generation, patch),
+      kind: 'exclude-node',
+      target: snapshot.target,
+      summary: `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`,
+      impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas),
+      warnings: warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
+      patch: { type: 'json', body: patch },
+      preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
+      inverse: { type: 'json', body: inversePatch(before, after) },
+      addresses: finding.code,
+    },
+  ];
+}
+
+/** The node-local crash picture the finding is about (matched on its node-diff bad nodes). */
+export function pictureOf(
+  snapshot: WorkloadSnapshot,
+  finding: Omit<Finding, 'remediations'>,
+): TemplateCrashPicture | undefined {
+  const diff = finding.evidence.find((e) => e.type === 'node-diff');
+  const wanted = diff?.type === 'node-diff' ? [...diff.badNodes].sort().join(',') : undefined;
+  return crashPictures(snapshot).find(
+    (p) =>
+      p.nodeLocal &&
+      p.healthyPods.length > 0 &&
+      (wanted === undefined || [...p.badNodes].sort().join(',') === wanted),
+  );
+}
+
+function forwardPatch(generation: number, before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
+  const guard: JsonPatchOp = { op: 'test', path: '/metadata/generation', value: generation };
+  if (before === undefined) return [guard, { op: 'add', path: AFFINITY_PATH, value: after }];
+  return [
+    guard,
+    { op: 'test', path: AFFINITY_PATH, value: before },
+    { op: 'replace', path: AFFINITY_PATH, value: after },
+  ];
+}
+
+/** Restores the previous affinity exactly, and only if nobody changed it since. */
+function inversePatch(before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
+  const guard: JsonPatchOp = { op: 'test', path: AFFINITY_PATH, value: after };
+  if (before === undefined) return [guard, { op: 'remove', path: AFFINITY_PATH }];
+  return [guard, { op: 'replace', path: AFFINITY_PATH, value: before }];
+}
+
+function impactText(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  before: Node[],
+  after: Node[],
+  replicas: number,
+): string {
+  const known = snapshot.nodesComplete ? '' : ' (of the nodes collected; the cluster may have more)';
+  const strategy = snapshot.deployment.spec.strategy?.type ?? 'RollingUpdate';
+  return (
+    `${after.length} of ${before.length} eligible known node(s) stay eligible${known}: ` +
+    `${after.map((n) => n.metadata.name ?? '').join(', ')}; ${picture.badNodes.join(', ')} excluded. ` +
+    `Changing the pod template starts a new rollout (${strategy}) that replaces every pod, ${replicas} replica(s), ` +
+    'the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
+  );
+}
+
+function warnings(
+  snapshot: WorkloadSnapshot,
+  deployment: Deployment,
+  spec: PodSpec,
+  eligible: Node[],
+  replicas: number,
+): string[] {
+  const list: string[] = [];
+  const onePerNode = antiAffinityOnePerNode(spec, deployment.spec.template.metadata?.labels ?? {});
+  if (onePerNode && replicas > eligible.length) {
+    list.push(
+      `A required pod anti-affinity allows one pod per node, and only ${eligible.length} node(s) stay eligible for ` +
+        `${replicas} replicas: ${replicas - eligible.length} replica(s) will stay Pending.`,
+    );
+  } else if (onePerNode && replicas === eligible.length && rollingUpdateSurges(deployment)) {
+    list.push(
+      `A required pod anti-affinity allows one pod per node and ${eligible.length} node(s) stay eligible for ` +
+        `${replicas} replicas: the rolling update's surge pod has no free node and the rollout can stall ` +
+        '(set maxSurge 0 / maxUnavailable 1 first).',
+    );
+  } else if (eligible.length === 1 && replicas > 1) {
+    list.push(
+      `Only one node (${eligible[0]?.metadata.name ?? ''}) stays eligible: all ${replicas} replicas will run there.`,
+    );
+  }
+  if (!snapshot.nodesComplete)
+    list.push('The node list was capped: eligibility counts cover only the collected nodes.');
+  return list;
+}

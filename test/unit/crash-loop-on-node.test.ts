@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
+import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
+import type { Evidence } from '../../src/diagnosis/finding.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { CRASH_LOG, crashScenario } from '../support/crash-fixtures.js';
+import { makePod } from '../support/k8s-builders.js';
+
+function evidenceOf<T extends Evidence['type']>(
+  evidence: Evidence[],
+  type: T,
+): Extract<Evidence, { type: T }> {
+  const found = evidence.find((e) => e.type === type);
+  if (!found) throw new Error(`no ${type} evidence`);
+  return found as Extract<Evidence, { type: T }>;
+}
+
+describe('CrashLoopOnNode (seed incident B)', () => {
+  it('blames node-b when only its pod crash-loops and the same template is Ready on node-a and node-c', () => {
+    const { snapshot } = crashScenario();
+    const findings = crashLoopOnNode.analyze(snapshot);
+    expect(findings).toHaveLength(1);
+    const [finding] = findings;
+    expect(finding?.code).toBe('CrashLoopOnNode');
+    expect(finding?.severity).toBe('critical');
+    expect(finding?.summary).toContain('only on node node-b');
+    expect(finding?.summary).toContain('node-a, node-c');
+    expect(finding?.summary).toContain('last exit code 1 (Error)');
+
+    const table = evidenceOf(finding?.evidence ?? [], 'crash-table');
+    const b = table.rows.find((r) => r.node === 'node-b');
+    expect(b).toMatchObject({
+      pods: 1,
+      ready: 0,
+      restarts: 14,
+      crashing: 1,
+      lastExitCode: 1,
+      lastReason: 'Error',
+    });
+    expect(b?.logTail).toBe(CRASH_LOG);
+    expect(table.rows.find((r) => r.node === 'node-a')).toMatchObject({
+      pods: 1,
+      ready: 1,
+      restarts: 0,
+      crashing: 0,
+    });
+    expect(table.rows[0]?.node).toBe('node-b');
+
+    const diff = evidenceOf(finding?.evidence ?? [], 'node-diff');
+    expect(diff.badNodes).toEqual(['node-b']);
+    expect(diff.goodNodes).toEqual(['node-a', 'node-c']);
+    expect(diff.differences.map((d) => d.field)).toEqual(['osImage', 'kernelVersion']);
+    expect(diff.differences[1]).toEqual({
+      field: 'kernelVersion',
+      bad: '6.8.0-1009-aws',
+      good: '5.15.0-105-generic',
+    });
+
+    const log = evidenceOf(finding?.evidence ?? [], 'log');
+    expect(log).toMatchObject({ container: 'detector', tail: CRASH_LOG });
+  });
+
+  it('is not also reported as a plain CrashLoop', () => {
+    expect(crashLoop.analyze(crashScenario().snapshot)).toEqual([]);
+  });
+
+  it('names both bad nodes when two of five crash-loop', () => {
+    const { snapshot } = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c', 'node-d', 'node-e'],
+      crashing: [1, 3],
+    });
+    const [finding] = crashLoopOnNode.analyze(snapshot);
+    expect(finding?.summary).toContain('only on nodes node-b, node-d');
+    expect(evidenceOf(finding?.evidence ?? [], 'node-diff')).toMatchObject({
+      badNodes: ['node-b', 'node-d'],
+      goodNodes: ['node-a', 'node-c', 'node-e'],
+    });
+  });
+
+  it('counts a container running again after a recent crash as crashing (back-off not reset yet)', () => {
+    const scenario = crashScenario();
+    const b = scenario.pods[1];
+    if (!b?.status?.containerStatuses?.[0]) throw new Error('fixture');
+    // Restarted 2 minutes before the snapshot: the kubelet resets back-off only after 10 minutes.
+    b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:58:00Z' } };
+    expect(crashLoopOnNode.analyze(scenario.snapshot)).toHaveLength(1);
+    // Running cleanly for more than 10 minutes: recovered, nothing to report.
+    b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:40:00Z' } };
+    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
+  });
+});
+
+describe('look-alikes that are not node-local', () => {
+  it('crashing on every node is CrashLoop, not CrashLoopOnNode, and gets no exclude-node plan', () => {
+    const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1, 2] });
+    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
+    const [finding] = crashLoop.analyze(snapshot);
+    expect(finding?.code).toBe('CrashLoop');
+    expect(finding?.summary).toContain('on every node it runs on (node-a, node-b, node-c)');
+    expect(finding?.summary).toContain('3 of 3 pods');
+    const result = diagnose(snapshot);
+    expect(result.findings.map((f) => f.code)).toContain('CrashLoop');
+    expect(result.findings.map((f) => f.code)).not.toContain('CrashLoopOnNode');
+    expect(result.remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
+  });
+
+  it('one crashing pod next to a healthy pod of the same template on the same node is not node-local', () => {
+    const scenario = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [1] });
+    const sibling = makePod(scenario.replicaSet, 'z1z1z', 'node-b', { phase: 'Running' });
+    scenario.snapshot.pods.push(sibling);
+    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
+    const [finding] = crashLoop.analyze(scenario.snapshot);
+    expect(finding?.evidence.some((e) => e.type === 'note' && e.text.includes('node-b'))).toBe(true);
+    expect(diagnose(scenario.snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
+  });
+
+  it('a healthy pod of an OLD template elsewhere does not make the new template node-local', () => {
+    const scenario = crashScenario({ placement: ['node-a', 'node-b'], crashing: [0, 1] });
+    const oldRs = { ...scenario.replicaSet, metadata: { ...scenario.replicaSet.metadata } };
+    oldRs.metadata.name = 'detector-5f6b7c8d9';
+    oldRs.metadata.labels = { app: 'detector', 'pod-template-hash': '5f6b7c8d9' };
+    oldRs.metadata.annotations = { 'deployment.kubernetes.io/revision': '1' };
+    const template = structuredClone(scenario.replicaSet.spec.template);
+    if (template?.metadata?.labels) template.metadata.labels['pod-template-hash'] = '5f6b7c8d9';
+    oldRs.spec = { ...oldRs.spec, ...(template ? { template } : {}) };
+    scenario.snapshot.replicaSets.push(oldRs);
+    scenario.snapshot.pods.push(makePod(oldRs, 'o1o1o', 'node-c', { phase: 'Running' }));
+    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
+    expect(crashLoop.analyze(scenario.snapshot)).toHaveLength(1);
+  });
+
+  it('more bad nodes than good ones is CrashLoop (a node exclusion would not be a stopgap)', () => {
+    const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1] });
+    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
+    expect(crashLoop.analyze(snapshot)[0]?.summary).toContain('on node-a, node-b');
+  });
+});
