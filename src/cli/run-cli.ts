@@ -3,7 +3,16 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 /** Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes client. */
-const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {};
+const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  diagnose: {
+    summary: 'explain a stuck rollout or crashing pods of one Deployment (live or --from-file)',
+    load: async () => (await import('./commands/diagnose.js')).run,
+  },
+  'explain-scheduling': {
+    summary: 'explain one FailedScheduling message read on stdin',
+    load: async () => (await import('./commands/explain-scheduling.js')).run,
+  },
+};
 
 export function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)} ${c.summary}`);

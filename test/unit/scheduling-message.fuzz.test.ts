@@ -50,7 +50,11 @@ const message = fc
     preemption: fc.option(
       fc.oneof(
         fc.record({ total: fc.integer({ min: 0, max: 5000 }), reasons: fc.array(reason, { maxLength: 3 }) }),
-        fc.constant({ total: -1, reasons: [], text: 'not eligible due to preemptionPolicy=Never' }),
+        fc.constant({
+          total: -1,
+          reasons: [] as SchedulingReason[],
+          text: 'not eligible due to preemptionPolicy=Never',
+        }),
       ),
       { nil: null },
     ),

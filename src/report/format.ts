@@ -1,0 +1,65 @@
+/** Small text helpers shared by the report renderers: tables, indentation, optional ANSI colour. */
+
+export interface Style {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+  green(text: string): string;
+}
+
+const ansi =
+  (open: number, close: number) =>
+  (text: string): string =>
+    `\u001b[${open}m${text}\u001b[${close}m`;
+
+const plain = (text: string): string => text;
+
+export function makeStyle(color: boolean): Style {
+  if (!color) return { bold: plain, dim: plain, red: plain, yellow: plain, cyan: plain, green: plain };
+  return {
+    bold: ansi(1, 22),
+    dim: ansi(2, 22),
+    red: ansi(31, 39),
+    yellow: ansi(33, 39),
+    cyan: ansi(36, 39),
+    green: ansi(32, 39),
+  };
+}
+
+/** Left-aligned columns separated by two spaces; cells are single-line (newlines become spaces). */
+export function table(header: string[], rows: string[][]): string[] {
+  const clean = (cell: string): string => cell.replace(/\s+/g, ' ').trim();
+  const all = [header, ...rows].map((row) => row.map(clean));
+  const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  return all.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+export function indent(lines: string[], by: number): string[] {
+  const pad = ' '.repeat(by);
+  return lines.map((line) => (line ? pad + line : line));
+}
+
+/** Wraps prose at `width` columns without breaking words. */
+export function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\n+/)) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && line.length + 1 + word.length > width) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    if (line) lines.push(line);
+  }
+  return lines;
+}

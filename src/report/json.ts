@@ -1,0 +1,83 @@
+/**
+ * The JSON diagnosis of DESIGN.md §3 (`target`, `findings[{code,severity,summary,evidence}]`,
+ * `remediations[{id,kind,summary,patch:{type,body}}]`), extended with the rest of the
+ * diagnosis. Pure: the command line prints it, the Slack app may attach it.
+ */
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
+import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { Patch, Preconditions, RemediationKind } from '../remediation/plan.js';
+
+export interface JsonDiagnosis {
+  target: WorkloadRef;
+  capturedAt: string;
+  observed: Diagnosis['observed'];
+  /** True when any finding is critical or a warning (the CLI exits 1). */
+  problemsFound: boolean;
+  findings: {
+    code: FindingCode;
+    severity: Severity;
+    summary: string;
+    explanation?: string;
+    evidence: Evidence[];
+    remediations: string[];
+  }[];
+  remediations: {
+    id: string;
+    kind: RemediationKind;
+    summary: string;
+    impact: string;
+    warnings: string[];
+    patch: Patch | null;
+    pods?: { name: string; uid: string }[];
+    inverse: Patch | null;
+    preconditions: Preconditions;
+    addresses: string;
+  }[];
+  analyzerErrors: Diagnosis['analyzerErrors'];
+}
+
+/** Findings of severity critical or warning count as problems; info does not. */
+export function hasProblems(diagnosis: Diagnosis): boolean {
+  return diagnosis.findings.some((f) => f.severity === 'critical' || f.severity === 'warning');
+}
+
+/** The JSON shape, as a plain value (stable key order for diffing). */
+export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
+  return {
+    target: {
+      kind: diagnosis.target.kind,
+      namespace: diagnosis.target.namespace,
+      name: diagnosis.target.name,
+    },
+    capturedAt: diagnosis.capturedAt,
+    observed: diagnosis.observed,
+    problemsFound: hasProblems(diagnosis),
+    findings: diagnosis.findings.map((f) => ({
+      code: f.code,
+      severity: f.severity,
+      summary: f.summary,
+      ...(f.explanation ? { explanation: f.explanation } : {}),
+      evidence: f.evidence,
+      remediations: f.remediations,
+    })),
+    remediations: diagnosis.remediations.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      summary: p.summary,
+      impact: p.impact,
+      warnings: p.warnings,
+      patch: p.patch,
+      ...(p.pods ? { pods: p.pods } : {}),
+      inverse: p.inverse,
+      preconditions: p.preconditions,
+      addresses: p.addresses,
+    })),
+    analyzerErrors: diagnosis.analyzerErrors,
+  };
+}
+
+/** `toJson` as pretty-printed text with a trailing newline. */
+export function renderJson(diagnosis: Diagnosis): string {
+  return `${JSON.stringify(toJson(diagnosis), null, 2)}\n`;
+}

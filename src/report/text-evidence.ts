@@ -1,0 +1,158 @@
+/** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
+import type { ResolvedValue } from '../diagnosis/fenceposts.js';
+import type { Evidence } from '../diagnosis/finding.js';
+import type { SchedulingReason } from '../diagnosis/scheduling-message.js';
+import { indent, table, type Style } from './format.js';
+
+/** Lines for one piece of evidence, not indented. */
+export function renderEvidence(evidence: Evidence, style: Style): string[] {
+  switch (evidence.type) {
+    case 'scheduling':
+      return scheduling(evidence, style);
+    case 'strategy':
+      return strategy(evidence, style);
+    case 'node-capacity':
+      return [
+        style.bold('Capacity on the nodes the pod may use:'),
+        ...indent(
+          table(
+            ['NODE', 'RESOURCE', 'ALLOCATABLE', 'USED', 'FREE', 'HELD BY'],
+            evidence.rows.map((row) => [
+              row.node,
+              row.resource,
+              row.allocatable,
+              row.used,
+              row.free,
+              row.holders
+                .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', this Deployment' : ''})`)
+                .join('; ') || '-',
+            ]),
+          ),
+          2,
+        ),
+      ];
+    case 'crash-table':
+      return [
+        style.bold('Pods per node:'),
+        ...indent(
+          table(
+            ['NODE', 'PODS', 'READY', 'CRASHING', 'RESTARTS', 'LAST EXIT', 'REASON', 'MESSAGE'],
+            evidence.rows.map((row) => [
+              row.node,
+              String(row.pods),
+              String(row.ready),
+              String(row.crashing),
+              String(row.restarts),
+              row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
+              row.lastReason ?? '-',
+              truncate(row.lastMessage ?? '-', 60),
+            ]),
+          ),
+          2,
+        ),
+        ...evidence.rows.flatMap((row) =>
+          row.logTail
+            ? [`  last log lines on ${row.node}:`, ...indent(row.logTail.trimEnd().split('\n'), 4)]
+            : [],
+        ),
+      ];
+    case 'node-diff':
+      return [
+        style.bold(
+          `What differs between the failing node(s) ${evidence.badNodes.join(', ')} and the healthy ${evidence.goodNodes.join(', ')}:`,
+        ),
+        ...indent(
+          evidence.differences.length > 0
+            ? table(
+                ['FIELD', 'FAILING', 'HEALTHY'],
+                evidence.differences.map((d) => [d.field, d.bad, d.good]),
+              )
+            : ['no difference found in labels, node info, conditions or taints'],
+          2,
+        ),
+      ];
+    case 'condition':
+      return [
+        `${style.bold('Condition')} ${evidence.condition}=${evidence.status}` +
+          (evidence.reason ? ` (${evidence.reason})` : '') +
+          (evidence.message ? `: ${evidence.message}` : ''),
+      ];
+    case 'pods':
+      return [
+        style.bold(`${evidence.title}:`),
+        ...indent(
+          table(
+            ['POD', 'NODE', 'PHASE', 'DETAIL'],
+            evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
+          ),
+          2,
+        ),
+      ];
+    case 'log':
+      return [
+        style.bold(`Previous log of ${evidence.pod}/${evidence.container}:`),
+        ...indent(evidence.tail.trimEnd().split('\n'), 2),
+      ];
+    case 'note':
+      return [`Note: ${evidence.text}`];
+  }
+}
+
+function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: Style): string[] {
+  const lines = [style.bold(`Scheduler message for ${evidence.pod}:`), `  ${evidence.message}`];
+  const parsed = evidence.parsed;
+  if (!parsed) return [...lines, '  (the message could not be parsed)'];
+  const rows = (reasons: SchedulingReason[]): string[][] =>
+    reasons.map((r) => [
+      String(r.count),
+      r.reason,
+      r.resource ? `${r.category} (${r.resource})` : r.category,
+    ]);
+  lines.push(`  ${parsed.total} node(s) considered, none available:`);
+  if (parsed.reasons.length > 0)
+    lines.push(...indent(table(['NODES', 'REASON', 'CATEGORY'], rows(parsed.reasons)), 4));
+  for (const note of parsed.notes ?? []) lines.push(`    also: ${note}`);
+  const p = parsed.preemption;
+  if (p?.text !== undefined) lines.push(`  preemption: ${p.text}`);
+  else if (p) {
+    lines.push(`  preemption (evicting lower-priority pods) would not help on ${p.total} node(s):`);
+    lines.push(
+      ...indent(
+        table(
+          ['NODES', 'REASON'],
+          p.reasons.map((r) => [String(r.count), r.reason]),
+        ),
+        4,
+      ),
+    );
+  }
+  return lines;
+}
+
+function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Style): string[] {
+  const s = evidence.strategy;
+  const head = `${style.bold('Strategy:')} ${s.type}, replicas ${evidence.replicas}`;
+  if (s.type === 'Recreate') return [head, '  old pods are stopped before new ones start'];
+  const value = (label: string, v: ResolvedValue | null): string =>
+    v
+      ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${v.source === 'default' ? 'Kubernetes default, not set in the manifest' : 'set explicitly'})`
+      : `  ${label.padEnd(15)} -`;
+  const lines = [head, value('maxSurge', s.maxSurge), value('maxUnavailable', s.maxUnavailable)];
+  if (s.maxSurge && s.maxUnavailable && s.maxSurge.value >= 1 && s.maxUnavailable.value === 0) {
+    lines.push(
+      `  so the controller starts ${s.maxSurge.value} new pod(s) before stopping any old one ` +
+        `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${evidence.replicas} replica(s))`,
+    );
+  }
+  if ([s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string')) {
+    lines.push(
+      '  (`kubectl describe` prints the percentages unresolved; the numbers after -> are what the controller uses)',
+    );
+  }
+  return lines;
+}
+
+function truncate(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+}

@@ -1,0 +1,105 @@
+/**
+ * The plain-text diagnosis report: verdict first, then each finding's explanation and
+ * evidence, then the remediations with their exact patches. Pure (no I/O, no clock):
+ * the command line prints it and the Slack app attaches it as the full report.
+ */
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Finding, Severity } from '../diagnosis/finding.js';
+import type { Patch, RemediationPlan } from '../remediation/plan.js';
+import { indent, makeStyle, wrap, type Style } from './format.js';
+import { renderEvidence } from './text-evidence.js';
+
+export interface TextOptions {
+  /** ANSI colours (the CLI enables them on a TTY). */
+  color?: boolean;
+}
+
+const WIDTH = 100;
+
+/**
+ * Renders a diagnosis as a readable report.
+ *
+ * @example process.stdout.write(renderText(diagnose(snapshot), { color: process.stdout.isTTY }))
+ */
+export function renderText(diagnosis: Diagnosis, options: TextOptions = {}): string {
+  const style = makeStyle(options.color ?? false);
+  const { target } = diagnosis;
+  const lines: string[] = [
+    style.bold(`Deployment ${target.namespace}/${target.name}`) +
+      style.dim(`  (as of ${diagnosis.capturedAt})`),
+    '',
+    ...verdict(diagnosis, style),
+  ];
+
+  diagnosis.findings.forEach((finding, index) => {
+    lines.push('', ...findingSection(finding, index, diagnosis, style));
+  });
+
+  if (diagnosis.remediations.length > 0) {
+    lines.push('', style.bold('Remediations'));
+    diagnosis.remediations.forEach((plan, index) => lines.push('', ...remediation(plan, index, style)));
+  }
+
+  if (diagnosis.analyzerErrors.length > 0) {
+    lines.push('', style.yellow('Some checks failed; the report above is partial:'));
+    for (const e of diagnosis.analyzerErrors) lines.push(`  ${e.analyzer}: ${e.message}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function verdict(diagnosis: Diagnosis, style: Style): string[] {
+  const problems = diagnosis.findings.filter((f) => f.severity !== 'info');
+  if (diagnosis.findings.length === 0) return [style.green('No problem found.')];
+  const head = problems.length > 0 ? style.bold('Verdict') : style.green('No problem found; notes:');
+  return [
+    head,
+    ...diagnosis.findings.map((f) => `  ${severityTag(f.severity, style)} ${f.code}: ${f.summary}`),
+  ];
+}
+
+function severityTag(severity: Severity, style: Style): string {
+  if (severity === 'critical') return style.red('[CRITICAL]');
+  if (severity === 'warning') return style.yellow('[WARNING]');
+  return style.cyan('[INFO]');
+}
+
+function findingSection(finding: Finding, index: number, diagnosis: Diagnosis, style: Style): string[] {
+  const lines = [
+    style.bold(`${index + 1}. ${finding.code}`) + ` ${severityTag(finding.severity, style)}`,
+    ...indent(wrap(finding.summary, WIDTH - 3), 3),
+  ];
+  if (finding.explanation) lines.push('', ...indent(wrap(finding.explanation, WIDTH - 3), 3));
+  if (finding.evidence.length > 0) {
+    lines.push('', `   ${style.bold('Evidence')}`);
+    for (const evidence of finding.evidence) lines.push(...indent(renderEvidence(evidence, style), 5));
+  }
+  const plans = finding.remediations
+    .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))
+    .filter((i) => i >= 0)
+    .map((i) => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`);
+  if (plans.length > 0) lines.push('', `   Fix: ${plans.join(', then ')} (see Remediations)`);
+  return lines;
+}
+
+function remediation(plan: RemediationPlan, index: number, style: Style): string[] {
+  const lines = [
+    style.bold(`[${index + 1}] ${plan.kind}`) + style.dim(`  id ${plan.id}, for ${plan.addresses}`),
+    ...indent(wrap(plan.summary, WIDTH - 4), 4),
+    ...indent(wrap(`Impact: ${plan.impact}`, WIDTH - 4), 4),
+  ];
+  for (const warning of plan.warnings)
+    lines.push(...indent(wrap(style.yellow(`Warning: ${warning}`), WIDTH - 4), 4));
+  if (plan.pods && plan.pods.length > 0) {
+    lines.push(`    Pods to delete in ${plan.target.namespace}: ${plan.pods.map((p) => p.name).join(', ')}`);
+  }
+  if (plan.patch) lines.push(...patchLines('Patch', plan.patch));
+  if (plan.inverse) lines.push(...patchLines('Undo', plan.inverse));
+  return lines;
+}
+
+function patchLines(label: string, patch: Patch): string[] {
+  return [
+    `    ${label} (${patch.type} patch):`,
+    ...indent(JSON.stringify(patch.body, null, 2).split('\n'), 6),
+  ];
+}
