@@ -1,0 +1,197 @@
+/**
+ * Applies one remediation plan, once, safely: re-read the Deployment, refuse when the
+ * plan's preconditions no longer hold, recognise a plan that already landed (a job
+ * retried after a worker crash), dry-run on the server, then patch for real with the
+ * verified resourceVersion so a concurrent writer produces a 409 that we re-check
+ * instead of overwriting.
+ */
+import type { Deployment } from '../diagnosis/k8s.js';
+import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import { getObject } from './list.js';
+import { diffTouched, isAlreadyApplied, withResourceVersion, type FieldChange } from './patch-effect.js';
+import { deletePods } from './pod-deleter.js';
+import { checkPreconditions } from './preconditions.js';
+
+export type { FieldChange } from './patch-effect.js';
+
+export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
+
+export type ApplyResult =
+  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
+  | { status: 'already-applied'; reason: string }
+  | { status: 'refused'; reason: string; field?: string }
+  | { status: 'failed'; reason: string; retryable: boolean };
+
+/** Re-checks after a 409 before giving up; each round re-reads and re-verifies. */
+const MAX_CONFLICT_ROUNDS = 3;
+
+type Prepared =
+  | { kind: 'go'; live: Deployment; patch: Patch }
+  | { kind: 'done'; result: Exclude<ApplyResult, { status: 'applied' }> };
+
+async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepared> {
+  let live: Deployment;
+  try {
+    live = await getObject<Deployment>(client, {
+      resource: 'deployments',
+      namespace: plan.target.namespace,
+      name: plan.target.name,
+    });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) {
+      return {
+        kind: 'done',
+        result: { status: 'refused', reason: 'object deleted: the Deployment no longer exists' },
+      };
+    }
+    return { kind: 'done', result: failure(error) };
+  }
+  if (
+    (live.metadata.uid ?? '') === plan.preconditions.uid &&
+    plan.patch &&
+    isAlreadyApplied(live, plan.patch)
+  ) {
+    return {
+      kind: 'done',
+      result: {
+        status: 'already-applied',
+        reason: 'the live Deployment already has every value this plan sets',
+      },
+    };
+  }
+  const verdict = checkPreconditions(live, plan.preconditions);
+  if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
+  if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
+  return { kind: 'go', live, patch: withResourceVersion(plan.patch, live.metadata.resourceVersion ?? '') };
+}
+
+function sendPatch(
+  client: KubeClient,
+  plan: RemediationPlan,
+  patch: Patch,
+  dryRun: boolean,
+): Promise<Deployment> {
+  return client.call<Deployment>({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: plan.target.namespace,
+    name: plan.target.name,
+    body: patch.body,
+    contentType: PATCH_CONTENT_TYPES[patch.type],
+    query: { fieldManager: 'rollout-doctor', ...(dryRun ? { dryRun: 'All' } : {}) },
+  });
+}
+
+/** A write raced us: 409 (resourceVersion) or a failed JSON-patch test on it (422). */
+function isRace(error: unknown): boolean {
+  return error instanceof KubeApiError && error.status === 409;
+}
+
+/**
+ * Verifies the plan against the live object and asks the server what the patch
+ * would change (`dryRun=All`), without changing anything.
+ */
+export async function dryRunPlan(client: KubeClient, plan: RemediationPlan): Promise<DryRunResult> {
+  const prepared = await prepare(client, plan);
+  if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
+  if (!plan.patch) {
+    return {
+      ok: true,
+      changes: (plan.pods ?? []).map((p) => ({
+        path: `pods/${p.name}`,
+        before: 'present',
+        after: 'deleted',
+      })),
+    };
+  }
+  try {
+    const result = await sendPatch(client, plan, prepared.patch, true);
+    return { ok: true, changes: diffTouched(prepared.live, result, plan.patch) };
+  } catch (error) {
+    return { ok: false, reason: failure(error).reason };
+  }
+}
+
+/**
+ * Applies the plan: verify, dry-run, patch. Never overwrites a concurrent change: a
+ * 409 sends it back to re-read and re-verify, so the second round either refuses
+ * (the change touched what we assumed) or reports already-applied.
+ */
+export async function applyPlan(
+  client: KubeClient,
+  plan: RemediationPlan,
+  options: { onProgress?: (step: string) => void } = {},
+): Promise<ApplyResult> {
+  const progress = options.onProgress ?? (() => undefined);
+  for (let round = 0; round < MAX_CONFLICT_ROUNDS; round += 1) {
+    progress(round === 0 ? 'checking preconditions' : 'conflict: re-reading and re-checking');
+    const prepared = await prepare(client, plan);
+    if (prepared.kind === 'done') return prepared.result;
+    if (!plan.patch) {
+      progress('deleting pods');
+      return deletePods(client, plan, prepared.live);
+    }
+    try {
+      progress('server dry run');
+      await sendPatch(client, plan, prepared.patch, true);
+      progress('patching');
+      const result = await sendPatch(client, plan, prepared.patch, false);
+      return {
+        status: 'applied',
+        changes: diffTouched(prepared.live, result, plan.patch),
+        generation: result.metadata.generation ?? 0,
+        resourceVersion: result.metadata.resourceVersion ?? '',
+      };
+    } catch (error) {
+      if (isRace(error)) continue;
+      if (error instanceof KubeApiError && error.status === 422) {
+        return { status: 'refused', reason: `the API server rejected the patch: ${error.message}` };
+      }
+      return failure(error);
+    }
+  }
+  return {
+    status: 'failed',
+    reason: 'the Deployment kept changing under us (repeated 409 Conflict)',
+    retryable: true,
+  };
+}
+
+export function failure(error: unknown): { status: 'failed'; reason: string; retryable: boolean } {
+  if (error instanceof KubeApiError) {
+    const retryable = error.status === 0 || error.status === 429 || error.status >= 500;
+    return { status: 'failed', reason: error.message, retryable };
+  }
+  return {
+    status: 'failed',
+    reason: error instanceof Error ? error.message : String(error),
+    retryable: false,
+  };
+}
+
+/**
+ * A plan that undoes an applied one, with preconditions on what the apply left:
+ * same uid, the generation the apply produced, and each changed field at its new value.
+ */
+export function inversePlan(
+  plan: RemediationPlan,
+  applied: { generation: number; changes: FieldChange[] },
+): RemediationPlan | null {
+  if (!plan.inverse) return null;
+  return {
+    ...plan,
+    id: `undo-${plan.id}`,
+    summary: `Undo: ${plan.summary}`,
+    impact: 'restores the fields the remediation changed; starts a new rollout',
+    warnings: [],
+    patch: plan.inverse,
+    inverse: plan.patch,
+    preconditions: {
+      uid: plan.preconditions.uid,
+      generation: applied.generation,
+      fields: applied.changes.map((c) => ({ path: c.path, value: c.after })),
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * What a patch sets, path by path, so the executor can tell "already applied" from
+ * "still to do" and report before/after for exactly the fields a patch touches.
+ * Pure: no I/O.
+ */
+import { escapeToken, getAt, jsonEqual } from '../remediation/json-pointer.js';
+import type { Patch } from '../remediation/plan.js';
+
+/** A field a patch sets; `value` undefined means the patch removes it. */
+export interface PatchTarget {
+  path: string;
+  value: unknown;
+}
+
+export interface FieldChange {
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+const jsonPatchOp = (op: unknown): op is { op: string; path: string; value?: unknown } =>
+  op !== null &&
+  typeof op === 'object' &&
+  typeof (op as { op?: unknown }).op === 'string' &&
+  typeof (op as { path?: unknown }).path === 'string';
+
+/**
+ * The fields a patch sets. Merge and strategic-merge bodies are walked down to
+ * leaves (objects recurse; lists are leaves, because every list our plans send is
+ * replaced whole: nodeSelectorTerms and matchExpressions are atomic in a strategic
+ * merge); `null` means removal; `$`-prefixed directives are skipped. A JSON patch
+ * yields its add/replace/remove operations; `test` operations are preconditions,
+ * not effects.
+ */
+export function patchTargets(patch: Patch): PatchTarget[] {
+  if (patch.type === 'json') {
+    const ops = Array.isArray(patch.body) ? patch.body.filter(jsonPatchOp) : [];
+    return ops.flatMap((op): PatchTarget[] => {
+      if (op.op === 'add' || op.op === 'replace') return [{ path: op.path, value: op.value }];
+      if (op.op === 'remove') return [{ path: op.path, value: undefined }];
+      return [];
+    });
+  }
+  const targets: PatchTarget[] = [];
+  walk(patch.body, '', targets);
+  return targets;
+}
+
+function walk(value: unknown, path: string, out: PatchTarget[]): void {
+  if (value === null) {
+    out.push({ path, value: undefined });
+    return;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    out.push({ path, value });
+    return;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([key]) => !key.startsWith('$'));
+  if (entries.length === 0) {
+    // `{}` sets an empty object only where nothing is; it changes nothing we report.
+    return;
+  }
+  for (const [key, child] of entries) walk(child, `${path}/${escapeToken(key)}`, out);
+}
+
+/** Each target's current value in `live` next to the value the patch sets. */
+export function plannedChanges(live: unknown, targets: readonly PatchTarget[]): FieldChange[] {
+  return targets.map((t) => ({ path: t.path, before: getAt(live, t.path), after: t.value }));
+}
+
+/** The live object already holds every value the patch sets (a retry after the patch landed). */
+export function isAlreadyApplied(live: unknown, patch: Patch): boolean {
+  const targets = patchTargets(patch).filter((t) => t.path !== '/metadata/resourceVersion');
+  return targets.length > 0 && targets.every((t) => jsonEqual(getAt(live, t.path), t.value));
+}
+
+/** Before/after of the touched paths between two versions of the object; unchanged paths are left out. */
+export function diffTouched(before: unknown, after: unknown, patch: Patch): FieldChange[] {
+  const seen = new Set<string>();
+  const changes: FieldChange[] = [];
+  for (const { path } of patchTargets(patch)) {
+    if (seen.has(path) || path === '/metadata/resourceVersion') continue;
+    seen.add(path);
+    const was = getAt(before, path);
+    const now = getAt(after, path);
+    if (!jsonEqual(was, now)) changes.push({ path, before: was, after: now });
+  }
+  return changes;
+}
+
+/**
+ * The patch made conditional on the resourceVersion we verified, so the server
+ * answers 409 (merge types) or fails the test (JSON patch) if anything wrote the
+ * object between our check and our write.
+ */
+export function withResourceVersion(patch: Patch, resourceVersion: string): Patch {
+  if (patch.type === 'json') {
+    const ops = Array.isArray(patch.body) ? patch.body : [];
+    return {
+      type: 'json',
+      body: [{ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion }, ...ops],
+    };
+  }
+  const body =
+    patch.body !== null && typeof patch.body === 'object' ? (patch.body as Record<string, unknown>) : {};
+  const metadata =
+    body.metadata !== null && typeof body.metadata === 'object'
+      ? (body.metadata as Record<string, unknown>)
+      : {};
+  return { type: patch.type, body: { ...body, metadata: { ...metadata, resourceVersion } } };
+}

@@ -1,0 +1,75 @@
+/**
+ * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
+ * under the same name since diagnosis is left alone. Dry run first, like patches.
+ */
+import type { Deployment } from '../diagnosis/k8s.js';
+import type { RemediationPlan } from '../remediation/plan.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import type { ApplyResult } from './executor.js';
+import type { FieldChange } from './patch-effect.js';
+
+type Outcome = 'deleted' | 'gone' | 'replaced';
+
+async function deleteOne(
+  client: KubeClient,
+  namespace: string,
+  pod: { name: string; uid: string },
+  dryRun: boolean,
+): Promise<Outcome> {
+  try {
+    await client.call({
+      verb: 'delete',
+      resource: 'pods',
+      namespace,
+      name: pod.name,
+      body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: pod.uid } },
+      query: dryRun ? { dryRun: 'All' } : {},
+    });
+    return 'deleted';
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) return 'gone';
+    // 409: uid precondition failed, the name now belongs to a new pod.
+    if (error instanceof KubeApiError && error.status === 409) return 'replaced';
+    throw error;
+  }
+}
+
+export async function deletePods(
+  client: KubeClient,
+  plan: RemediationPlan,
+  live: Deployment,
+): Promise<ApplyResult> {
+  const namespace = plan.target.namespace;
+  const pods = plan.pods ?? [];
+  try {
+    const dry = await Promise.all(pods.map((p) => deleteOne(client, namespace, p, true)));
+    if (dry.every((o) => o !== 'deleted')) {
+      return { status: 'already-applied', reason: 'none of the pods from the diagnosis exist any more' };
+    }
+    const changes: FieldChange[] = [];
+    const outcomes = await Promise.all(
+      pods.map((p, i) =>
+        dry[i] === 'deleted' ? deleteOne(client, namespace, p, false) : Promise.resolve(dry[i] ?? 'gone'),
+      ),
+    );
+    pods.forEach((p, i) => {
+      const outcome = outcomes[i];
+      changes.push({
+        path: `pods/${p.name}`,
+        before: 'present',
+        after: outcome === 'deleted' ? 'deleted' : `skipped (${outcome})`,
+      });
+    });
+    return {
+      status: 'applied',
+      changes,
+      generation: live.metadata.generation ?? 0,
+      resourceVersion: live.metadata.resourceVersion ?? '',
+    };
+  } catch (error) {
+    const retryable =
+      error instanceof KubeApiError && (error.status === 0 || error.status === 429 || error.status >= 500);
+    return { status: 'failed', reason: error instanceof Error ? error.message : String(error), retryable };
+  }
+}

@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiCall } from '../../src/kube/api-paths.js';
+import type { KubeClient } from '../../src/kube/client.js';
+import { KubeApiError } from '../../src/kube/errors.js';
+import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
+import { diffTouched, isAlreadyApplied, patchTargets } from '../../src/kube/patch-effect.js';
+import { checkPreconditions } from '../../src/kube/preconditions.js';
+import type { Deployment } from '../../src/diagnosis/k8s.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { makeDeployment } from '../support/k8s-builders.js';
+
+const STRATEGY = '/spec/strategy';
+
+function mergeInto(target: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const [key, value] of Object.entries(patch)) {
+    const current = target[key];
+    if (value === null) delete target[key];
+    else if (typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object') {
+      mergeInto(current as Record<string, unknown>, value as Record<string, unknown>);
+    } else target[key] = structuredClone(value);
+  }
+}
+
+/** An in-memory API with resourceVersion checks on patches, enough for the executor's logic. */
+function fakeCluster(initial: Deployment) {
+  let stored = structuredClone(initial);
+  const calls: ApiCall[] = [];
+  const beforeWrite: (() => void)[] = [];
+  const pods = new Map<string, string>();
+  const client: KubeClient = {
+    server: 'fake',
+    context: 'fake',
+    async call<T>(call: ApiCall): Promise<T> {
+      calls.push(call);
+      const desc = { verb: call.verb, resource: call.resource };
+      if (call.resource === 'pods' && call.verb === 'delete') {
+        const uid = (call.body as { preconditions: { uid: string } }).preconditions.uid;
+        const live = pods.get(call.name ?? '');
+        if (live === undefined) throw new KubeApiError('not found', 404, desc);
+        if (live !== uid) throw new KubeApiError('conflict', 409, desc);
+        if (call.query?.dryRun !== 'All') pods.delete(call.name ?? '');
+        return {} as T;
+      }
+      if (call.verb === 'get') return structuredClone(stored) as T;
+      if (call.verb === 'patch') {
+        if (call.query?.dryRun !== 'All') beforeWrite.shift()?.();
+        const body = call.body as Record<string, unknown> & { metadata?: { resourceVersion?: string } };
+        if (body.metadata?.resourceVersion !== stored.metadata.resourceVersion) {
+          throw new KubeApiError('conflict', 409, desc, 'Conflict');
+        }
+        const next = structuredClone(stored) as unknown as Record<string, unknown>;
+        const { metadata: _ignored, ...rest } = body;
+        mergeInto(next, rest);
+        const result = next as unknown as Deployment;
+        if (JSON.stringify(result.spec) !== JSON.stringify(stored.spec)) {
+          result.metadata.generation = (stored.metadata.generation ?? 0) + 1;
+        }
+        result.metadata.resourceVersion = String(Number(stored.metadata.resourceVersion) + 1);
+        if (call.query?.dryRun !== 'All') stored = result;
+        return structuredClone(result) as T;
+      }
+      throw new Error(`unexpected ${call.verb}`);
+    },
+    text: () => Promise.reject(new Error('no logs')),
+    watch: () => Promise.resolve(0),
+  };
+  return {
+    client,
+    calls,
+    pods,
+    get: () => stored,
+    set: (d: Deployment) => {
+      stored = d;
+    },
+    beforeWrite,
+  };
+}
+
+function surgePlan(deployment: Deployment): RemediationPlan {
+  return {
+    id: 'set-rolling-update-abc',
+    kind: 'set-rolling-update',
+    target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+    summary: 'maxSurge 0, maxUnavailable 1',
+    impact: 'brief outage',
+    warnings: [],
+    patch: {
+      type: 'strategic-merge',
+      body: {
+        spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+      },
+    },
+    preconditions: {
+      uid: deployment.metadata.uid ?? '',
+      generation: deployment.metadata.generation ?? 0,
+      fields: [{ path: STRATEGY, value: deployment.spec.strategy }],
+    },
+    inverse: {
+      type: 'strategic-merge',
+      body: { spec: { strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } } },
+    },
+    addresses: 'RolloutSurgeDeadlock',
+  };
+}
+
+describe('patch effects', () => {
+  it('lists the leaves a merge patch sets, null as removal, skipping directives', () => {
+    expect(
+      patchTargets({
+        type: 'strategic-merge',
+        body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null, $retainKeys: ['type'] } } },
+      }),
+    ).toEqual([
+      { path: '/spec/strategy/type', value: 'Recreate' },
+      { path: '/spec/strategy/rollingUpdate', value: undefined },
+    ]);
+  });
+
+  it('lists JSON patch effects but not its tests', () => {
+    const patch = {
+      type: 'json' as const,
+      body: [
+        { op: 'test', path: '/spec/x', value: 1 },
+        { op: 'replace', path: '/spec/x', value: 2 },
+        { op: 'remove', path: '/spec/y' },
+      ],
+    };
+    expect(patchTargets(patch)).toEqual([
+      { path: '/spec/x', value: 2 },
+      { path: '/spec/y', value: undefined },
+    ]);
+    expect(isAlreadyApplied({ spec: { x: 2 } }, patch)).toBe(true);
+    expect(isAlreadyApplied({ spec: { x: 2, y: 0 } }, patch)).toBe(false);
+    expect(diffTouched({ spec: { x: 1, y: 0 } }, { spec: { x: 2 } }, patch)).toEqual([
+      { path: '/spec/x', before: 1, after: 2 },
+      { path: '/spec/y', before: 0, after: undefined },
+    ]);
+  });
+});
+
+describe('checkPreconditions', () => {
+  const deployment = makeDeployment('tracker', { namespace: 'vision', generation: 4 });
+  const plan = surgePlan(deployment);
+
+  it('accepts the object as diagnosed', () => {
+    expect(checkPreconditions(deployment, plan.preconditions)).toEqual({ ok: true });
+  });
+
+  it('names a replaced object, a newer generation, and a changed field with both values', () => {
+    expect(
+      checkPreconditions(
+        { ...deployment, metadata: { ...deployment.metadata, uid: 'other' } },
+        plan.preconditions,
+      ),
+    ).toMatchObject({ ok: false, reason: expect.stringContaining('object replaced') });
+    expect(
+      checkPreconditions(
+        { ...deployment, metadata: { ...deployment.metadata, generation: 5 } },
+        plan.preconditions,
+      ),
+    ).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('spec changed since diagnosis (generation 4 is now 5)'),
+    });
+    const changed = structuredClone(deployment);
+    changed.spec.strategy = { type: 'Recreate' };
+    expect(checkPreconditions(changed, plan.preconditions)).toEqual({
+      ok: false,
+      field: STRATEGY,
+      reason:
+        '/spec/strategy was {"type":"RollingUpdate","rollingUpdate":{"maxSurge":"25%","maxUnavailable":"25%"}} at diagnosis and is now {"type":"Recreate"}',
+    });
+  });
+});
+
+describe('applyPlan', () => {
+  it('dry-runs, then patches with the verified resourceVersion, and reports the changes', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const result = await applyPlan(cluster.client, surgePlan(deployment));
+    expect(result).toEqual({
+      status: 'applied',
+      changes: [
+        { path: '/spec/strategy/rollingUpdate/maxSurge', before: '25%', after: 0 },
+        { path: '/spec/strategy/rollingUpdate/maxUnavailable', before: '25%', after: 1 },
+      ],
+      generation: 3,
+      resourceVersion: '1001',
+    });
+    const patches = cluster.calls.filter((c) => c.verb === 'patch');
+    expect(patches.map((p) => p.query?.dryRun)).toEqual(['All', undefined]);
+    expect(patches[1]?.contentType).toBe('application/strategic-merge-patch+json');
+    expect((patches[1]?.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe(
+      '1000',
+    );
+  });
+
+  it('reports already-applied when retried after the patch landed', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = surgePlan(deployment);
+    expect((await applyPlan(cluster.client, plan)).status).toBe('applied');
+    const writes = cluster.calls.filter((c) => c.verb === 'patch').length;
+    expect(await applyPlan(cluster.client, plan)).toMatchObject({ status: 'already-applied' });
+    expect(cluster.calls.filter((c) => c.verb === 'patch')).toHaveLength(writes);
+  });
+
+  it('refuses when the object was replaced or the spec moved on', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster({ ...deployment, metadata: { ...deployment.metadata, uid: 'new-uid' } });
+    expect(await applyPlan(cluster.client, surgePlan(deployment))).toMatchObject({ status: 'refused' });
+    expect(cluster.calls.some((c) => c.verb === 'patch')).toBe(false);
+  });
+
+  it('re-checks after a 409: a status-only write is retried, a spec change is refused', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    cluster.beforeWrite.push(() => {
+      const bumped = structuredClone(cluster.get());
+      bumped.metadata.resourceVersion = '1005';
+      cluster.set(bumped);
+    });
+    expect(await applyPlan(cluster.client, surgePlan(deployment))).toMatchObject({ status: 'applied' });
+
+    const other = fakeCluster(deployment);
+    other.beforeWrite.push(() => {
+      const changed = structuredClone(other.get());
+      changed.metadata.resourceVersion = '1005';
+      changed.metadata.generation = 3;
+      changed.spec.strategy = { type: 'Recreate' };
+      other.set(changed);
+    });
+    const result = await applyPlan(other.client, surgePlan(deployment));
+    expect(result).toMatchObject({ status: 'refused', reason: expect.stringContaining('spec changed') });
+    expect(other.get().spec.strategy).toEqual({ type: 'Recreate' });
+  });
+
+  it('deletes pods with a uid precondition and skips replaced ones', async () => {
+    const deployment = makeDeployment('checkout', { namespace: 'shop' });
+    const cluster = fakeCluster(deployment);
+    cluster.pods.set('a', 'uid-a');
+    cluster.pods.set('b', 'uid-b-new');
+    const plan: RemediationPlan = {
+      ...surgePlan(deployment),
+      kind: 'delete-pods',
+      patch: null,
+      inverse: null,
+      pods: [
+        { name: 'a', uid: 'uid-a' },
+        { name: 'b', uid: 'uid-b' },
+      ],
+    };
+    expect(await dryRunPlan(cluster.client, plan)).toMatchObject({ ok: true });
+    const result = await applyPlan(cluster.client, plan);
+    expect(result).toMatchObject({
+      status: 'applied',
+      changes: [
+        { path: 'pods/a', after: 'deleted' },
+        { path: 'pods/b', after: 'skipped (replaced)' },
+      ],
+    });
+    expect([...cluster.pods.keys()]).toEqual(['b']);
+    expect(await applyPlan(cluster.client, plan)).toMatchObject({ status: 'already-applied' });
+  });
+
+  it('builds an undo plan conditioned on what the apply left', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = surgePlan(deployment);
+    const applied = await applyPlan(cluster.client, plan);
+    if (applied.status !== 'applied') throw new Error(applied.status);
+    const undo = inversePlan(plan, applied);
+    expect(undo?.preconditions.generation).toBe(3);
+    if (!undo) throw new Error('no undo');
+    expect(await applyPlan(cluster.client, undo)).toMatchObject({ status: 'applied' });
+    expect(cluster.get().spec.strategy?.rollingUpdate).toEqual({ maxSurge: '25%', maxUnavailable: '25%' });
+  });
+});
