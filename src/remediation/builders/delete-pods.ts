@@ -5,6 +5,7 @@
  * replacement that took the same name.
  */
 import type { Finding } from '../../diagnosis/finding.js';
+import { isEligible } from '../../diagnosis/node-match.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
@@ -25,6 +26,15 @@ export function buildDeletePodsPlans(
   const { deployment } = snapshot;
   const uid = deployment.metadata.uid ?? '';
   const generation = deployment.metadata.generation ?? 0;
+  const elsewhere = snapshot.nodes.filter(
+    (n) => !picture.badNodes.includes(n.metadata.name ?? '') && isEligible(n, deployment.spec.template.spec),
+  );
+  const warnings =
+    elsewhere.length === 0
+      ? [
+          `No other known node is eligible for this template: the replacements can only land on ${picture.badNodes.join(', ')} again.`,
+        ]
+      : [];
   return [
     {
       id: planId('delete-pods', uid, generation, pods),
@@ -35,7 +45,7 @@ export function buildDeletePodsPlans(
         `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
         `does not drop. Without exclude-node first, the scheduler may put them on ${picture.badNodes.join(', ')} again; ` +
         'after exclude-node the rollout replaces these pods anyway, so this only speeds it up.',
-      warnings: [],
+      warnings,
       patch: null,
       pods,
       preconditions: { uid, generation, fields: [] },

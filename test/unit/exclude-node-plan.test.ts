@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
+import type { Finding } from '../../src/diagnosis/finding.js';
+import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
+import { selectsNode } from '../../src/diagnosis/node-match.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
+import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { applyJsonPatch } from '../../sim/patch/json-patch.js';
+import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
+
+const SEED_B: CrashScenarioOptions = { placement: ['node-a', 'node-b', 'node-c'], crashing: [1] };
+
+function findingOf(snapshot: WorkloadSnapshot): Omit<Finding, 'remediations'> {
+  const [finding] = crashLoopOnNode.analyze(snapshot);
+  if (!finding) throw new Error('expected a CrashLoopOnNode finding');
+  return finding;
+}
+
+function onlyPlan(plans: RemediationPlan[]): RemediationPlan {
+  expect(plans).toHaveLength(1);
+  const [plan] = plans;
+  if (!plan) throw new Error('no plan');
+  return plan;
+}
+
+function apply(deployment: Deployment, plan: RemediationPlan, which: 'patch' | 'inverse'): Deployment {
+  const patch = plan[which];
+  expect(patch?.type).toBe('json');
+  return applyJsonPatch(deployment, patch?.body) as Deployment;
+}
+
+function withoutAffinity(d: Deployment): Deployment {
+  const copy = structuredClone(d);
+  delete copy.spec.template.spec.affinity;
+  return copy;
+}
+
+const RICH_AFFINITY: Affinity = {
+  nodeAffinity: {
+    requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [
+        { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] },
+        { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node-a', 'node-b', 'node-c'] }] },
+      ],
+    },
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      {
+        weight: 50,
+        preference: {
+          matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-west-1a'] }],
+        },
+      },
+    ],
+  },
+  podAntiAffinity: {
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      {
+        weight: 100,
+        podAffinityTerm: {
+          labelSelector: { matchLabels: { app: 'detector' } },
+          topologyKey: 'kubernetes.io/hostname',
+        },
+      },
+    ],
+  },
+};
+
+describe('exclude-node plan (seed B, no affinity yet)', () => {
+  const { snapshot, deployment } = crashScenario(SEED_B);
+  const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+
+  it('is a JSON patch guarded by the generation that adds a required NotIn on node-b', () => {
+    expect(plan.kind).toBe('exclude-node');
+    expect(plan.patch?.body).toEqual([
+      { op: 'test', path: '/metadata/generation', value: 2 },
+      {
+        op: 'add',
+        path: '/spec/template/spec/affinity',
+        value: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                {
+                  matchExpressions: [
+                    { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] },
+                  ],
+                },
+              ],
+            },
+          },
+        },
+      },
+    ]);
+    expect(plan.preconditions).toEqual({
+      uid: deployment.metadata.uid,
+      generation: 2,
+      fields: [{ path: '/spec/template/spec/affinity', value: undefined }],
+    });
+  });
+
+  it('changes nothing but the affinity, and the inverse restores the Deployment exactly', () => {
+    const patched = apply(deployment, plan, 'patch');
+    expect(withoutAffinity(patched)).toEqual(deployment);
+    const node = snapshot.nodes.find((n) => n.metadata.name === 'node-b');
+    if (!node) throw new Error('fixture');
+    expect(selectsNode(node, patched.spec.template.spec)).toBe(false);
+    expect(apply(patched, plan, 'inverse')).toEqual(deployment);
+  });
+
+  it('refuses to apply once the Deployment spec changed (generation bumped)', () => {
+    const changed = structuredClone(deployment);
+    changed.metadata.generation = 3;
+    expect(() => applyJsonPatch(changed, plan.patch?.body)).toThrow(/test failed/);
+  });
+
+  it('says how many nodes stay eligible and that every pod is replaced', () => {
+    expect(plan.impact).toContain('2 of 3 eligible known node(s) stay eligible');
+    expect(plan.impact).toContain('node-a, node-c');
+    expect(plan.impact).toMatch(/replaces every pod, 3 replica/);
+    expect(plan.warnings).toEqual([]);
+    expect(plan.summary).toContain('node-b');
+  });
+
+  it('is offered by diagnose() together with delete-pods, linked to the finding', () => {
+    const result = diagnose(snapshot);
+    const finding = result.findings.find((f) => f.code === 'CrashLoopOnNode');
+    const kinds = result.remediations.map((r) => r.kind);
+    expect(kinds).toEqual(['exclude-node', 'delete-pods']);
+    expect(finding?.remediations).toEqual(result.remediations.map((r) => r.id));
+  });
+});
+
+describe('exclude-node plan with an existing affinity and tolerations', () => {
+  const scenario = crashScenario({
+    ...SEED_B,
+    deployment: {
+      podSpec: {
+        affinity: RICH_AFFINITY,
+        tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'vision', effect: 'NoSchedule' }],
+      },
+    },
+  });
+  const plan = onlyPlan(buildExcludeNodePlans(scenario.snapshot, findingOf(scenario.snapshot)));
+
+  it('tests the current affinity, then replaces it with the complete merged affinity', () => {
+    const body = plan.patch?.body as { op: string; path: string; value?: Affinity }[];
+    expect(body.map((op) => op.op)).toEqual(['test', 'test', 'replace']);
+    expect(body[1]).toEqual({ op: 'test', path: '/spec/template/spec/affinity', value: RICH_AFFINITY });
+    const merged = body[2]?.value;
+    expect(merged?.podAntiAffinity).toEqual(RICH_AFFINITY.podAntiAffinity);
+    expect(merged?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution).toEqual(
+      RICH_AFFINITY.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution,
+    );
+    const terms =
+      merged?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+    expect(terms).toHaveLength(2);
+    for (const term of terms) {
+      expect(term.matchExpressions).toContainEqual({
+        key: 'kubernetes.io/hostname',
+        operator: 'NotIn',
+        values: ['node-b'],
+      });
+    }
+    expect(terms[1]?.matchFields).toEqual(
+      RICH_AFFINITY.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms[1]
+        ?.matchFields,
+    );
+    expect(plan.preconditions.fields).toEqual([
+      { path: '/spec/template/spec/affinity', value: RICH_AFFINITY },
+    ]);
+  });
+
+  it('keeps tolerations and every other field, and undo restores the affinity exactly', () => {
+    const patched = apply(scenario.deployment, plan, 'patch');
+    expect(patched.spec.template.spec.tolerations).toEqual(
+      scenario.deployment.spec.template.spec.tolerations,
+    );
+    expect(withoutAffinity(patched)).toEqual(withoutAffinity(scenario.deployment));
+    expect(apply(patched, plan, 'inverse')).toEqual(scenario.deployment);
+  });
+
+  it('does not apply when someone changed the affinity meanwhile', () => {
+    const changed = structuredClone(scenario.deployment);
+    changed.spec.template.spec.affinity = {};
+    expect(() => applyJsonPatch(changed, plan.patch?.body)).toThrow(/test failed/);
+  });
+});
+
+describe('exclude-node warnings and refusals', () => {
+  const oneSelfAntiAffinity: Affinity = {
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [
+        { labelSelector: { matchLabels: { app: 'detector' } }, topologyKey: 'kubernetes.io/hostname' },
+      ],
+    },
+  };
+
+  it('warns that a replica stays Pending with a one-per-node anti-affinity and too few nodes left', () => {
+    const { snapshot } = crashScenario({
+      ...SEED_B,
+      deployment: { podSpec: { affinity: oneSelfAntiAffinity } },
+    });
+    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    expect(plan.impact).toContain('2 of 3');
+    expect(plan.warnings).toEqual([expect.stringContaining('1 replica(s) will stay Pending')]);
+  });
+
+  it('warns that the surge pod has no node when eligible nodes equal replicas under a one-per-node anti-affinity', () => {
+    const { snapshot } = crashScenario({
+      ...SEED_B,
+      spareNodes: ['node-d'],
+      deployment: { podSpec: { affinity: oneSelfAntiAffinity } },
+    });
+    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    expect(plan.impact).toContain('3 of 4');
+    expect(plan.warnings).toEqual([expect.stringContaining('surge pod has no free node')]);
+  });
+
+  it('proposes nothing when the exclusion would leave no eligible node (nodeSelector pinned to the bad node)', () => {
+    const scenario = crashScenario(SEED_B);
+    // Healthy pods were scheduled before the selector changed; now only node-b carries the label.
+    scenario.deployment.spec.template.spec.nodeSelector = { 'kubernetes.io/hostname': 'node-b' };
+    expect(buildExcludeNodePlans(scenario.snapshot, findingOf(scenario.snapshot))).toEqual([]);
+    const [deletePods] = buildDeletePodsPlans(scenario.snapshot, findingOf(scenario.snapshot));
+    expect(deletePods?.warnings).toEqual([expect.stringContaining('can only land on node-b again')]);
+  });
+
+  it('never proposes exclude-node when no healthy pod of the template runs elsewhere', () => {
+    const good = crashScenario(SEED_B);
+    const forged = findingOf(good.snapshot);
+    const everywhere = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1, 2] });
+    expect(buildExcludeNodePlans(everywhere.snapshot, forged)).toEqual([]);
+    expect(buildDeletePodsPlans(everywhere.snapshot, forged)).toEqual([]);
+  });
+
+  it('proposes nothing when the bad node has no kubernetes.io/hostname label to exclude on', () => {
+    const { snapshot } = crashScenario(SEED_B);
+    const nodeB = snapshot.nodes.find((n) => n.metadata.name === 'node-b');
+    delete nodeB?.metadata.labels?.['kubernetes.io/hostname'];
+    expect(buildExcludeNodePlans(snapshot, findingOf(snapshot))).toEqual([]);
+  });
+
+  it('excludes both bad nodes in one plan when two of five crash-loop', () => {
+    const { snapshot, deployment } = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c', 'node-d', 'node-e'],
+      crashing: [1, 3],
+    });
+    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    const patched = apply(deployment, plan, 'patch');
+    const allowed = snapshot.nodes
+      .filter((n) => selectsNode(n, patched.spec.template.spec))
+      .map((n) => n.metadata.name);
+    expect(allowed).toEqual(['node-a', 'node-c', 'node-e']);
+    expect(plan.impact).toContain('3 of 5');
+  });
+});
+
+describe('delete-pods plan', () => {
+  it('names the crashing pods on the bad node with their uids, and carries no patch', () => {
+    const { snapshot, pods } = crashScenario(SEED_B);
+    const plan = onlyPlan(buildDeletePodsPlans(snapshot, findingOf(snapshot)));
+    const podB = pods[1];
+    expect(plan.kind).toBe('delete-pods');
+    expect(plan.patch).toBeNull();
+    expect(plan.inverse).toBeNull();
+    expect(plan.pods).toEqual([{ name: podB?.metadata.name, uid: podB?.metadata.uid }]);
+    expect(plan.impact).toContain('exclude-node');
+  });
+});
