@@ -149,8 +149,9 @@ function classifyContainer(
   const probeKills = findProbeKills(events);
   if (probeKills.length > 0) failures.push('probe-kill');
 
-  const startReason = waiting?.reason ?? lastTermination?.reason;
-  if (startReason && START_ERROR_REASONS.has(startReason)) failures.push('start-error');
+  if ([waiting?.reason, lastTermination?.reason].some((r) => r !== undefined && START_ERROR_REASONS.has(r))) {
+    failures.push('start-error');
+  }
 
   return {
     pod: podName,
