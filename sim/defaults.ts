@@ -1,0 +1,215 @@
+/**
+ * What the API server does to an object on every write: fill defaults (on create
+ * and update alike, like the real decoder), validate the fields rollout-doctor's
+ * patches touch, and keep generation in step with spec changes.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ResourceType } from './resources.js';
+import { apiVersionOf } from './resources.js';
+import type { SimObject } from './store.js';
+import { invalid } from './errors.js';
+import { matchesLabels, requirementsOf } from './selectors.js';
+import type { LabelSelector } from '../src/diagnosis/k8s.js';
+
+type Json = Record<string, unknown>;
+
+const GENERATION_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+
+function obj(value: unknown): Json | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function ensure(parent: Json, key: string): Json {
+  const existing = obj(parent[key]);
+  if (existing) return existing;
+  const created: Json = {};
+  parent[key] = created;
+  return created;
+}
+
+/** RFC 3339 with seconds precision, as the API server writes timestamps. */
+export function nowRfc3339(date = new Date()): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function defaultPodSpec(spec: Json): void {
+  spec['restartPolicy'] ??= 'Always';
+  spec['terminationGracePeriodSeconds'] ??= 30;
+  spec['dnsPolicy'] ??= 'ClusterFirst';
+  spec['schedulerName'] ??= 'default-scheduler';
+  spec['securityContext'] ??= {};
+  for (const list of ['containers', 'initContainers']) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    for (const c of containers as Json[]) {
+      c['terminationMessagePath'] ??= '/dev/termination-log';
+      c['terminationMessagePolicy'] ??= 'File';
+      const image = typeof c['image'] === 'string' ? c['image'] : '';
+      c['imagePullPolicy'] ??= image.endsWith(':latest') || !image.includes(':') ? 'Always' : 'IfNotPresent';
+      const resources = ensure(c, 'resources');
+      // Requests default to limits when only limits are given (API server defaulting).
+      const limits = obj(resources['limits']);
+      if (limits) {
+        const requests = ensure(resources, 'requests');
+        for (const [k, v] of Object.entries(limits)) requests[k] ??= v;
+      }
+      const ports = c['ports'];
+      if (Array.isArray(ports)) for (const p of ports as Json[]) p['protocol'] ??= 'TCP';
+    }
+  }
+}
+
+function defaultDeployment(spec: Json): void {
+  spec['replicas'] ??= 1;
+  spec['revisionHistoryLimit'] ??= 10;
+  spec['progressDeadlineSeconds'] ??= 600;
+  const strategy = ensure(spec, 'strategy');
+  strategy['type'] ??= 'RollingUpdate';
+  if (strategy['type'] === 'RollingUpdate') {
+    const ru = ensure(strategy, 'rollingUpdate');
+    ru['maxSurge'] ??= '25%';
+    ru['maxUnavailable'] ??= '25%';
+  }
+  const template = ensure(spec, 'template');
+  defaultPodSpec(ensure(template, 'spec'));
+}
+
+/** Applies API-server defaulting for the object's kind, in place. */
+export function applyDefaults(o: SimObject): void {
+  const spec = obj(o['spec']);
+  if (o.kind === 'Deployment' && spec) defaultDeployment(spec);
+  if (o.kind === 'ReplicaSet' && spec) {
+    spec['replicas'] ??= 1;
+    const template = obj(spec['template']);
+    const tspec = template && obj(template['spec']);
+    if (tspec) defaultPodSpec(tspec);
+  }
+  if (o.kind === 'Pod' && spec) {
+    defaultPodSpec(spec);
+    spec['priority'] ??= 0;
+    const status = ensure(o, 'status');
+    status['phase'] ??= 'Pending';
+    status['qosClass'] ??= 'BestEffort';
+  }
+  if (o.kind === 'PersistentVolumeClaim' && spec) spec['volumeMode'] ??= 'Filesystem';
+}
+
+function intOrPercentIsZero(v: unknown): boolean {
+  return v === 0 || v === '0' || v === '0%';
+}
+
+function validIntOrPercent(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && v >= 0;
+  return typeof v === 'string' && /^\d+%$/.test(v);
+}
+
+/** Returns 422 errors for the invalid states a patch could produce in the fields we touch. */
+export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefined): void {
+  const name = o.metadata.name;
+  const causes: { field: string; message: string }[] = [];
+  if (!/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(name) || name.length > 253) {
+    causes.push({
+      field: 'metadata.name',
+      message: `Invalid value: "${name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+    });
+  }
+  const spec = obj(o['spec']);
+  if (o.kind === 'Deployment' && spec) {
+    const strategy = obj(spec['strategy']) ?? {};
+    const ru = obj(strategy['rollingUpdate']);
+    if (strategy['type'] === 'Recreate' && ru) {
+      causes.push({
+        field: 'spec.strategy.rollingUpdate',
+        message: "Forbidden: may not be specified when strategy `type` is 'Recreate'",
+      });
+    } else if (strategy['type'] !== 'Recreate' && strategy['type'] !== 'RollingUpdate') {
+      causes.push({
+        field: 'spec.strategy.type',
+        message: `Unsupported value: "${String(strategy['type'])}": supported values: "Recreate", "RollingUpdate"`,
+      });
+    }
+    if (ru) {
+      for (const f of ['maxSurge', 'maxUnavailable']) {
+        if (!validIntOrPercent(ru[f])) {
+          causes.push({
+            field: `spec.strategy.rollingUpdate.${f}`,
+            message: `Invalid value: ${JSON.stringify(ru[f])}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+          });
+        }
+      }
+      if (intOrPercentIsZero(ru['maxSurge']) && intOrPercentIsZero(ru['maxUnavailable'])) {
+        causes.push({
+          field: 'spec.strategy.rollingUpdate.maxUnavailable',
+          message: `Invalid value: ${typeof ru['maxUnavailable'] === 'string' ? `"${ru['maxUnavailable']}"` : String(ru['maxUnavailable'])}: may not be 0 when \`maxSurge\` is 0`,
+        });
+      }
+    }
+    const replicas = spec['replicas'];
+    if (typeof replicas !== 'number' || replicas < 0 || !Number.isInteger(replicas)) {
+      causes.push({
+        field: 'spec.replicas',
+        message: `Invalid value: ${String(replicas)}: must be greater than or equal to 0`,
+      });
+    }
+  }
+  if ((o.kind === 'Deployment' || o.kind === 'ReplicaSet') && spec) {
+    const selector = obj(spec['selector']) as LabelSelector | undefined;
+    const template = obj(spec['template']);
+    const labels = obj(obj(template?.['metadata'])?.['labels']) as Record<string, string> | undefined;
+    const reqs = requirementsOf(selector);
+    if (reqs.length === 0) {
+      causes.push({
+        field: 'spec.selector',
+        message: 'Invalid value: {}: empty selector is invalid for deployment',
+      });
+    } else if (!matchesLabels(reqs, labels)) {
+      causes.push({
+        field: 'spec.template.metadata.labels',
+        message: `Invalid value: ${JSON.stringify(labels ?? {})}: \`selector\` does not match template \`labels\``,
+      });
+    }
+    const oldSpec = old ? obj(old['spec']) : undefined;
+    if (oldSpec && JSON.stringify(oldSpec['selector']) !== JSON.stringify(spec['selector'])) {
+      causes.push({
+        field: 'spec.selector',
+        message: `Invalid value: ${JSON.stringify(selector)}: field is immutable`,
+      });
+    }
+  }
+  if (causes.length > 0) throw invalid(rt, name, causes);
+}
+
+/**
+ * Sets server-owned metadata for a new object: uid, creationTimestamp, generation,
+ * apiVersion/kind, and a name from generateName.
+ */
+export function prepareCreate(rt: ResourceType, o: SimObject): void {
+  o.apiVersion = apiVersionOf(rt);
+  o.kind = rt.kind;
+  const meta = o.metadata;
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowRfc3339();
+  if (GENERATION_KINDS.has(rt.kind)) meta.generation = 1;
+  delete meta.deletionTimestamp;
+}
+
+/** Carries server-owned fields across an update and bumps generation on spec change. */
+export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): void {
+  o.apiVersion = apiVersionOf(rt);
+  o.kind = rt.kind;
+  o.metadata.uid = old.metadata.uid;
+  o.metadata.creationTimestamp = old.metadata.creationTimestamp;
+  if (old.metadata.deletionTimestamp) o.metadata.deletionTimestamp = old.metadata.deletionTimestamp;
+  if (GENERATION_KINDS.has(rt.kind)) {
+    const changed = JSON.stringify(o['spec']) !== JSON.stringify(old['spec']);
+    o.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
+  }
+}
+
+/** Name for `metadata.generateName` (5 random lowercase alphanumerics, like the API server). */
+export function generatedName(prefix: string): string {
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  let suffix = '';
+  for (let i = 0; i < 5; i += 1) suffix += alphabet[Math.floor(Math.random() * alphabet.length)] ?? 'x';
+  return `${prefix}${suffix}`;
+}

@@ -1,0 +1,202 @@
+/**
+ * The resource types the simulator serves: REST plural, kind, API group/version,
+ * scope and the short names kubectl discovers. One table drives discovery,
+ * routing and the store's kind lookups.
+ */
+export interface ResourceType {
+  plural: string;
+  singular: string;
+  kind: string;
+  group: string; // '' for the core group
+  version: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: string[];
+}
+
+const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+export const RESOURCES: readonly ResourceType[] = [
+  {
+    plural: 'namespaces',
+    singular: 'namespace',
+    kind: 'Namespace',
+    group: '',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['ns'],
+  },
+  {
+    plural: 'nodes',
+    singular: 'node',
+    kind: 'Node',
+    group: '',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['no'],
+    subresources: ['status'],
+  },
+  {
+    plural: 'pods',
+    singular: 'pod',
+    kind: 'Pod',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: ['status', 'log'],
+  },
+  {
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['ev'],
+  },
+  {
+    plural: 'configmaps',
+    singular: 'configmap',
+    kind: 'ConfigMap',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['cm'],
+  },
+  { plural: 'secrets', singular: 'secret', kind: 'Secret', group: '', version: 'v1', namespaced: true },
+  {
+    plural: 'persistentvolumeclaims',
+    singular: 'persistentvolumeclaim',
+    kind: 'PersistentVolumeClaim',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['pvc'],
+    subresources: ['status'],
+  },
+  {
+    plural: 'persistentvolumes',
+    singular: 'persistentvolume',
+    kind: 'PersistentVolume',
+    group: '',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['pv'],
+  },
+  {
+    plural: 'services',
+    singular: 'service',
+    kind: 'Service',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['svc'],
+    categories: ['all'],
+  },
+  {
+    plural: 'serviceaccounts',
+    singular: 'serviceaccount',
+    kind: 'ServiceAccount',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['sa'],
+  },
+  {
+    plural: 'deployments',
+    singular: 'deployment',
+    kind: 'Deployment',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+  },
+  {
+    plural: 'replicasets',
+    singular: 'replicaset',
+    kind: 'ReplicaSet',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: ['status', 'scale'],
+  },
+  {
+    plural: 'daemonsets',
+    singular: 'daemonset',
+    kind: 'DaemonSet',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['ds'],
+    categories: ['all'],
+  },
+  {
+    plural: 'statefulsets',
+    singular: 'statefulset',
+    kind: 'StatefulSet',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['sts'],
+    categories: ['all'],
+  },
+  {
+    plural: 'priorityclasses',
+    singular: 'priorityclass',
+    kind: 'PriorityClass',
+    group: 'scheduling.k8s.io',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['pc'],
+  },
+  {
+    plural: 'storageclasses',
+    singular: 'storageclass',
+    kind: 'StorageClass',
+    group: 'storage.k8s.io',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['sc'],
+  },
+  {
+    plural: 'events',
+    singular: 'event',
+    kind: 'Event',
+    group: 'events.k8s.io',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['ev'],
+  },
+];
+
+export { VERBS };
+
+/** apiVersion string as written in objects: `v1` or `apps/v1`. */
+export function apiVersionOf(rt: ResourceType): string {
+  return rt.group === '' ? rt.version : `${rt.group}/${rt.version}`;
+}
+
+/** Finds the resource type served at a group/version/plural path, if any. */
+export function findResource(group: string, version: string, plural: string): ResourceType | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
+}
+
+/**
+ * The storage kind for a kind name. events.k8s.io/v1 Events share storage with
+ * core v1 Events in the real API server; here they are stored as core Events.
+ */
+export function resourceForKind(kind: string): ResourceType | undefined {
+  return RESOURCES.find((r) => r.kind === kind || r.plural === kind.toLowerCase());
+}
+
+/** "deployments.apps" style qualified resource name used in error messages. */
+export function qualifiedName(rt: ResourceType): string {
+  return rt.group === '' ? rt.plural : `${rt.plural}.${rt.group}`;
+}

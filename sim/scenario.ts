@@ -1,0 +1,108 @@
+/**
+ * Scenario loading: plain Kubernetes YAML (multi-document, or a `List`) or parsed
+ * objects, stored as if created through the API (defaults, uid, timestamps) but
+ * keeping any status given, so nodes arrive with capacity and conditions.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { applyDefaults, prepareCreate, prepareUpdate } from './defaults.js';
+import { resourceForKind } from './resources.js';
+import type { SimObject, Store } from './store.js';
+import { asSimObject, ensureNamespace } from './writes.js';
+
+const objectSchema = z
+  .object({
+    apiVersion: z.string().optional(),
+    kind: z.string().min(1),
+    metadata: z.object({ name: z.string().min(1), namespace: z.string().optional() }).passthrough(),
+  })
+  .passthrough();
+
+/** Reads a scenario file into a flat object list (List items expanded). */
+export async function readScenarioFile(path: string): Promise<unknown[]> {
+  return parseScenarioText(await readFile(path, 'utf8'));
+}
+
+/** Parses multi-document YAML into a flat object list. */
+export function parseScenarioText(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const doc of parseAllDocuments(text)) {
+    if (doc.errors.length > 0) throw new Error(`scenario YAML: ${doc.errors[0]?.message ?? 'parse error'}`);
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) continue;
+    out.push(value);
+  }
+  return flatten(out);
+}
+
+function flatten(objects: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  for (const o of objects) {
+    const items = (o as { kind?: unknown; items?: unknown }).items;
+    if (
+      (o as { kind?: unknown }).kind === 'List' ||
+      (typeof (o as { kind?: unknown }).kind === 'string' &&
+        String((o as { kind: string }).kind).endsWith('List') &&
+        Array.isArray(items))
+    ) {
+      out.push(...flatten(Array.isArray(items) ? items : []));
+    } else out.push(o);
+  }
+  return out;
+}
+
+/**
+ * Stores an object directly (no faults, no validation beyond shape): replaces an
+ * existing one of the same kind/namespace/name. Returns the stored object.
+ */
+export function applyDirect(store: Store, input: unknown): SimObject {
+  const parsed = objectSchema.parse(input);
+  const rt = resourceForKind(parsed.kind);
+  if (!rt) throw new Error(`scenario: unsupported kind ${parsed.kind}`);
+  const obj = asSimObject(parsed, rt);
+  if (rt.namespaced) {
+    obj.metadata.namespace ??= 'default';
+    ensureNamespace(store, obj.metadata.namespace);
+  } else delete obj.metadata.namespace;
+  const old = store.get(rt.kind, obj.metadata.namespace, obj.metadata.name);
+  const keepUid = obj.metadata.uid;
+  const keepCreated = obj.metadata.creationTimestamp;
+  if (old) prepareUpdate(rt, obj, old);
+  else prepareCreate(rt, obj);
+  if (keepUid) obj.metadata.uid = keepUid;
+  if (keepCreated) obj.metadata.creationTimestamp = keepCreated;
+  applyDefaults(obj);
+  if (rt.kind === 'Namespace') {
+    obj.metadata.labels = {
+      'kubernetes.io/metadata.name': obj.metadata.name,
+      ...(obj.metadata.labels ?? {}),
+    };
+    obj['status'] ??= { phase: 'Active' };
+  }
+  return store.put(obj);
+}
+
+/** Loads every object of a scenario into the store, namespaces first. */
+export function loadScenario(store: Store, objects: readonly unknown[]): void {
+  const sorted = [...objects].sort((a, b) => rank(a) - rank(b));
+  for (const o of sorted) applyDirect(store, o);
+}
+
+function rank(o: unknown): number {
+  const kind = (o as { kind?: unknown }).kind;
+  const order = [
+    'Namespace',
+    'Node',
+    'PriorityClass',
+    'ConfigMap',
+    'Secret',
+    'PersistentVolume',
+    'PersistentVolumeClaim',
+    'Deployment',
+    'ReplicaSet',
+    'Pod',
+  ];
+  const i = order.indexOf(typeof kind === 'string' ? kind : '');
+  return i < 0 ? order.length : i;
+}

@@ -1,0 +1,88 @@
+/**
+ * Legacy discovery documents (/api, /apis, /api/v1, /apis/<g>/<v>, /version), the
+ * path kubectl takes when the server does not offer aggregated discovery.
+ */
+import { RESOURCES, VERBS } from '../resources.js';
+import { groupVersions } from './request-info.js';
+
+const SERVER_VERSION = {
+  major: '1',
+  minor: '31',
+  gitVersion: 'v1.31.0-sim',
+  gitCommit: '0000000000000000000000000000000000000000',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-01T00:00:00Z',
+  goVersion: 'go1.22.5',
+  compiler: 'gc',
+  platform: 'linux/amd64',
+};
+
+function resourceList(group: string, version: string): unknown {
+  const resources: unknown[] = [];
+  for (const r of RESOURCES.filter((x) => x.group === group && x.version === version)) {
+    resources.push({
+      name: r.plural,
+      singularName: r.singular,
+      namespaced: r.namespaced,
+      kind: r.kind,
+      verbs: VERBS,
+      ...(r.shortNames ? { shortNames: r.shortNames } : {}),
+      ...(r.categories ? { categories: r.categories } : {}),
+      storageVersionHash: Buffer.from(`${group}/${r.plural}`).toString('base64').slice(0, 11),
+    });
+    for (const sub of r.subresources ?? []) {
+      const subKind = sub === 'scale' ? 'Scale' : sub === 'log' ? 'Pod' : r.kind;
+      const verbs = sub === 'log' ? ['get'] : ['get', 'patch', 'update'];
+      resources.push({
+        name: `${r.plural}/${sub}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        ...(sub === 'scale' ? { group: 'autoscaling', version: 'v1' } : {}),
+        kind: subKind,
+        verbs,
+      });
+    }
+  }
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
+}
+
+function apiGroup(group: string): unknown {
+  const versions = groupVersions()
+    .filter((gv) => gv.group === group)
+    .map((gv) => ({ groupVersion: `${group}/${gv.version}`, version: gv.version }));
+  return { name: group, versions, preferredVersion: versions[0] };
+}
+
+/** The discovery document at `path`, or undefined when there is none. */
+export function discoveryDocument(path: string, serverAddress: string): unknown {
+  if (path === '/version') return SERVER_VERSION;
+  if (path === '/healthz' || path === '/readyz' || path === '/livez') return 'ok';
+  if (path === '/api') {
+    return {
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    };
+  }
+  if (path === '/apis') {
+    const groups = [...new Set(groupVersions().map((gv) => gv.group))].filter((g) => g !== '');
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(apiGroup) };
+  }
+  const core = /^\/api\/([^/]+)$/.exec(path);
+  if (core?.[1] === 'v1') return resourceList('', 'v1');
+  const named = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
+  if (named) {
+    const [, group = '', version] = named;
+    const known = groupVersions().filter((gv) => gv.group === group);
+    if (known.length === 0) return undefined;
+    if (version === undefined) return { kind: 'APIGroup', apiVersion: 'v1', ...(apiGroup(group) as object) };
+    if (!known.some((gv) => gv.version === version)) return undefined;
+    return resourceList(group, version);
+  }
+  return undefined;
+}

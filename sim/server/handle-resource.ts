@@ -1,0 +1,162 @@
+/** Dispatches one resource request (get, list, watch, create, update, patch, delete). */
+import type { ServerResponse } from 'node:http';
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { apiVersionOf } from '../resources.js';
+import type { Store } from '../store.js';
+import type { LogStore } from '../logs.js';
+import { createObject, deleteObject, updateObject } from '../writes.js';
+import { parseListQuery, runList, selects } from './list.js';
+import { patchObject } from './patch-request.js';
+import { podLog } from './pod-log.js';
+import { present } from './present.js';
+import type { ResourceRequest } from './request-info.js';
+import { toTable, wantsTable } from './table.js';
+import { serveWatch } from './watch.js';
+import { matchesLabels } from '../selectors.js';
+
+export interface HandlerInput {
+  info: ResourceRequest;
+  url: URL;
+  headers: { accept?: string; contentType?: string };
+  body: unknown;
+  res: ServerResponse;
+  stopped: Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): number {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+  return status;
+}
+
+function dryRunOf(params: URLSearchParams): boolean {
+  const values = params.getAll('dryRun');
+  for (const v of values) if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}`);
+  return values.length > 0;
+}
+
+interface DeleteBody {
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: string[];
+}
+
+/** Handles the request and returns the HTTP status sent. */
+export async function handleResource(store: Store, logs: LogStore, input: HandlerInput): Promise<number> {
+  const { info, url, res, headers } = input;
+  const { rt } = info;
+  const params = url.searchParams;
+  const ns = rt.namespaced ? info.namespace : undefined;
+  if (rt.namespaced && info.namespace === undefined && info.name !== undefined) {
+    throw notFound(rt, info.name);
+  }
+  const table = wantsTable(headers.accept);
+  switch (info.verb) {
+    case 'get': {
+      const name = info.name ?? '';
+      if (info.subresource === 'log' && rt.kind === 'Pod') {
+        const text = podLog(store, logs, rt, ns ?? '', name, params);
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(text) });
+        res.end(text);
+        return 200;
+      }
+      const obj = store.get(rt.kind, ns, name);
+      if (!obj) throw notFound(rt, name);
+      if (table) return sendJson(res, 200, toTable(rt, [obj], String(store.resourceVersion)));
+      return sendJson(res, 200, present(rt, obj));
+    }
+    case 'list': {
+      const query = parseListQuery(rt, params, ns);
+      const result = runList(store, rt, query, params);
+      const metadata = {
+        resourceVersion: String(store.resourceVersion),
+        ...(result.continueToken
+          ? { continue: result.continueToken, remainingItemCount: result.remaining }
+          : {}),
+      };
+      if (table)
+        return sendJson(res, 200, {
+          ...(toTable(rt, result.items, metadata.resourceVersion) as object),
+          metadata,
+        });
+      return sendJson(res, 200, {
+        kind: `${rt.kind}List`,
+        apiVersion: apiVersionOf(rt),
+        metadata,
+        items: result.items.map((o) => present(rt, o)),
+      });
+    }
+    case 'watch': {
+      const query = parseListQuery(rt, params, ns);
+      await serveWatch(store, rt, query, params, res, input.stopped);
+      return 200;
+    }
+    case 'create': {
+      const dryRun = dryRunOf(params);
+      const created = createObject(store, rt, input.body, ns, { dryRun });
+      return sendJson(res, 201, present(rt, created));
+    }
+    case 'update': {
+      const dryRun = dryRunOf(params);
+      const updated = updateObject(store, rt, input.body, ns, info.name ?? '', {
+        dryRun,
+        ...(info.subresource ? { subresource: info.subresource } : {}),
+      });
+      return sendJson(res, 200, present(rt, updated));
+    }
+    case 'patch': {
+      const dryRun = dryRunOf(params);
+      const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
+        dryRun,
+        ...(info.subresource ? { subresource: info.subresource } : {}),
+      });
+      return sendJson(res, 200, present(rt, patched));
+    }
+    case 'delete': {
+      const body = (input.body ?? {}) as DeleteBody;
+      const dryRun = dryRunOf(params) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
+      const propagation = params.get('propagationPolicy') ?? body.propagationPolicy ?? 'Background';
+      const gone = deleteObject(store, rt, ns, info.name ?? '', {
+        dryRun,
+        propagation,
+        ...(body.preconditions?.uid ? { preconditionUid: body.preconditions.uid } : {}),
+        ...(body.preconditions?.resourceVersion
+          ? { preconditionRv: body.preconditions.resourceVersion }
+          : {}),
+      });
+      if (rt.kind === 'Pod') return sendJson(res, 200, present(rt, gone));
+      return sendJson(res, 200, {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: {
+          name: gone.metadata.name,
+          ...(rt.group ? { group: rt.group } : {}),
+          kind: rt.plural,
+          uid: gone.metadata.uid,
+        },
+      });
+    }
+    case 'deletecollection': {
+      const query = parseListQuery(rt, params, ns);
+      const dryRun = dryRunOf(params);
+      const victims = store
+        .list(rt.kind, query.namespace, query.labelSelector)
+        .filter((o) => matchesLabels(query.labelSelector, o.metadata.labels) && selects(query, o));
+      for (const v of victims) deleteObject(store, rt, v.metadata.namespace, v.metadata.name, { dryRun });
+      return sendJson(res, 200, {
+        kind: `${rt.kind}List`,
+        apiVersion: apiVersionOf(rt),
+        metadata: { resourceVersion: String(store.resourceVersion) },
+        items: victims.map((o) => present(rt, o)),
+      });
+    }
+  }
+  throw new ApiError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+  );
+}

@@ -1,0 +1,59 @@
+/** PATCH: picks the patch algorithm from Content-Type, then writes through updateObject. */
+import { ApiError, badRequest, notFound } from '../errors.js';
+import { applyJsonPatch, JsonPatchError } from '../patch/json-patch.js';
+import { applyMergePatch } from '../patch/json-merge.js';
+import { applyStrategicPatch, StrategicPatchError } from '../patch/strategic.js';
+import type { ResourceType } from '../resources.js';
+import type { SimObject, Store } from '../store.js';
+import { updateObject } from '../writes.js';
+
+/** The patch types the API server accepts (server-side apply excluded). */
+export const PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+] as const;
+
+/** Applies a PATCH request body to the stored object. */
+export function patchObject(
+  store: Store,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  contentType: string,
+  body: unknown,
+  options: { dryRun: boolean; subresource?: string },
+): SimObject {
+  const type = contentType.split(';')[0]?.trim() ?? '';
+  if (!(PATCH_TYPES as readonly string[]).includes(type)) {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`,
+    );
+  }
+  const old = store.get(rt.kind, rt.namespaced ? namespace : undefined, name);
+  if (!old) throw notFound(rt, name);
+  let patched: unknown;
+  try {
+    if (type === 'application/json-patch+json') patched = applyJsonPatch(old, body);
+    else if (type === 'application/merge-patch+json') patched = applyMergePatch(structuredClone(old), body);
+    else patched = applyStrategicPatch(rt.kind, old, body);
+  } catch (err) {
+    if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', err.message);
+    if (err instanceof StrategicPatchError) throw badRequest(err.message);
+    throw err;
+  }
+  const result = patched as SimObject;
+  const meta = result.metadata;
+  if (meta === null || typeof meta !== 'object') throw badRequest('metadata must be an object');
+  // A patch that does not mention resourceVersion applies to whatever is stored;
+  // one that names a version acts as a precondition (409 on mismatch).
+  const patchMeta = (body as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
+  const patchRv = Array.isArray(body) ? meta.resourceVersion : patchMeta?.resourceVersion;
+  if (patchRv === undefined || patchRv === null) meta.resourceVersion = old.metadata.resourceVersion;
+  return updateObject(store, rt, result, namespace, name, {
+    dryRun: options.dryRun,
+    ...(options.subresource ? { subresource: options.subresource } : {}),
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * meta.k8s.io/v1 Table renderings for `kubectl get` (it asks for them in Accept),
+ * with the columns kube-apiserver prints for the kinds we serve.
+ */
+import type { Deployment, KubeEvent, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ResourceType } from '../resources.js';
+import type { SimObject } from '../store.js';
+
+/** True when the Accept header asks for a Table. */
+export function wantsTable(accept: string | undefined): boolean {
+  return accept !== undefined && /as=Table/.test(accept);
+}
+
+/** kubectl's short human duration (5s, 3m20s, 2d4h, ...). */
+export function humanAge(since: string | undefined, now = Date.now()): string {
+  if (!since) return '<unknown>';
+  const seconds = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  if (seconds < 120) return `${seconds}s`;
+  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
+  if (minutes < 180) return `${minutes}m`;
+  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (hours < 24 * 8) return hours % 24 === 0 ? `${days}d` : `${days}d${hours % 24}h`;
+  return `${days}d`;
+}
+
+interface Column {
+  name: string;
+  type: string;
+  format?: string;
+  priority?: number;
+}
+
+function podStatusText(pod: Pod): string {
+  if (pod.metadata.deletionTimestamp) return 'Terminating';
+  let reason = pod.status?.reason ?? pod.status?.phase ?? 'Pending';
+  for (const c of pod.status?.containerStatuses ?? []) {
+    if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
+    else if (c.state?.terminated)
+      reason = c.state.terminated.reason ?? `ExitCode:${c.state.terminated.exitCode}`;
+  }
+  return reason;
+}
+
+function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: unknown[] } {
+  const name: Column = { name: 'Name', type: 'string', format: 'name' };
+  const age: Column = { name: 'Age', type: 'string' };
+  const created = o.metadata.creationTimestamp;
+  switch (rt.kind) {
+    case 'Pod': {
+      const pod = o as unknown as Pod;
+      const statuses = pod.status?.containerStatuses ?? [];
+      const ready = statuses.filter((c) => c.ready).length;
+      const restarts = statuses.reduce((n, c) => n + c.restartCount, 0);
+      return {
+        columns: [
+          name,
+          { name: 'Ready', type: 'string' },
+          { name: 'Status', type: 'string' },
+          { name: 'Restarts', type: 'string' },
+          age,
+          { name: 'IP', type: 'string', priority: 1 },
+          { name: 'Node', type: 'string', priority: 1 },
+          { name: 'Nominated Node', type: 'string', priority: 1 },
+          { name: 'Readiness Gates', type: 'string', priority: 1 },
+        ],
+        cells: [
+          o.metadata.name,
+          `${ready}/${pod.spec.containers.length}`,
+          podStatusText(pod),
+          String(restarts),
+          humanAge(created),
+          pod.status?.podIP ?? '<none>',
+          pod.spec.nodeName ?? '<none>',
+          pod.status?.nominatedNodeName ?? '<none>',
+          '<none>',
+        ],
+      };
+    }
+    case 'Deployment': {
+      const d = o as unknown as Deployment;
+      const s = d.status ?? {};
+      return {
+        columns: [
+          name,
+          { name: 'Ready', type: 'string' },
+          { name: 'Up-to-date', type: 'integer' },
+          { name: 'Available', type: 'integer' },
+          age,
+        ],
+        cells: [
+          o.metadata.name,
+          `${s.readyReplicas ?? 0}/${d.spec.replicas ?? 1}`,
+          s.updatedReplicas ?? 0,
+          s.availableReplicas ?? 0,
+          humanAge(created),
+        ],
+      };
+    }
+    case 'ReplicaSet': {
+      const r = o as unknown as ReplicaSet;
+      return {
+        columns: [
+          name,
+          { name: 'Desired', type: 'integer' },
+          { name: 'Current', type: 'integer' },
+          { name: 'Ready', type: 'integer' },
+          age,
+        ],
+        cells: [
+          o.metadata.name,
+          r.spec.replicas ?? 0,
+          r.status?.replicas ?? 0,
+          r.status?.readyReplicas ?? 0,
+          humanAge(created),
+        ],
+      };
+    }
+    case 'Node': {
+      const n = o as unknown as Node;
+      const ready =
+        n.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True' ? 'Ready' : 'NotReady';
+      const roles = Object.keys(n.metadata.labels ?? {})
+        .filter((k) => k.startsWith('node-role.kubernetes.io/'))
+        .map((k) => k.slice('node-role.kubernetes.io/'.length));
+      return {
+        columns: [
+          name,
+          { name: 'Status', type: 'string' },
+          { name: 'Roles', type: 'string' },
+          age,
+          { name: 'Version', type: 'string' },
+        ],
+        cells: [
+          o.metadata.name,
+          n.spec?.unschedulable ? `${ready},SchedulingDisabled` : ready,
+          roles.length ? roles.join(',') : '<none>',
+          humanAge(created),
+          n.status?.nodeInfo?.kubeletVersion ?? '',
+        ],
+      };
+    }
+    case 'Event': {
+      const e = o as unknown as KubeEvent;
+      return {
+        columns: [
+          { name: 'Last Seen', type: 'string' },
+          { name: 'Type', type: 'string' },
+          { name: 'Reason', type: 'string' },
+          { name: 'Object', type: 'string' },
+          { name: 'Message', type: 'string' },
+        ],
+        cells: [
+          humanAge(e.lastTimestamp ?? created),
+          e.type ?? '',
+          e.reason ?? '',
+          `${(e.involvedObject.kind ?? '').toLowerCase()}/${e.involvedObject.name ?? ''}`,
+          e.message ?? '',
+        ],
+      };
+    }
+    case 'Namespace':
+      return {
+        columns: [name, { name: 'Status', type: 'string' }, age],
+        cells: [o.metadata.name, 'Active', humanAge(created)],
+      };
+    default:
+      return {
+        columns: [name, { name: 'Created At', type: 'date' }],
+        cells: [o.metadata.name, created ?? ''],
+      };
+  }
+}
+
+/** Builds a Table for the objects (columns from the kind, one row each). */
+export function toTable(rt: ResourceType, objects: readonly SimObject[], resourceVersion: string): unknown {
+  const blank = {
+    kind: rt.kind,
+    metadata: { name: '' },
+    spec: { containers: [], template: { spec: { containers: [] } } },
+    involvedObject: {},
+  };
+  let columns: Column[] = rowsFor(rt, blank).columns;
+  const rows = objects.map((o) => {
+    const r = rowsFor(rt, o);
+    columns = r.columns;
+    return {
+      cells: r.cells,
+      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
+    };
+  });
+  return {
+    kind: 'Table',
+    apiVersion: 'meta.k8s.io/v1',
+    metadata: { resourceVersion },
+    columnDefinitions: columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: '',
+      priority: c.priority ?? 0,
+    })),
+    rows,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Watch streams: newline-delimited JSON events over a chunked response. Without a
+ * resourceVersion (or with "0") the stream starts with synthetic ADDED events for
+ * the current state; with one it replays the change log after it, or answers an
+ * ERROR event with 410 Expired when the log no longer reaches back that far.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ResourceType } from '../resources.js';
+import { matchesLabels } from '../selectors.js';
+import type { ChangeEvent, SimObject, Store, WatchEventType } from '../store.js';
+import { selects, type ListQuery } from './list.js';
+import { present } from './present.js';
+
+/** Starts a watch; returns once the stream has ended. */
+export function serveWatch(
+  store: Store,
+  rt: ResourceType,
+  query: ListQuery,
+  params: URLSearchParams,
+  res: ServerResponse,
+  stopped: Promise<void>,
+): Promise<void> {
+  const matches = (o: SimObject): boolean =>
+    matchesLabels(query.labelSelector, o.metadata.labels) && selects(query, o);
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache',
+  });
+  const send = (type: WatchEventType | 'ERROR', object: unknown): void => {
+    res.write(`${JSON.stringify({ type, object })}\n`);
+  };
+  const translate = (e: ChangeEvent): void => {
+    if (e.kind !== rt.kind) return;
+    const now = matches(e.object);
+    const before = e.old ? matches(e.old) : false;
+    if (e.type === 'DELETED') {
+      if (before || now) send('DELETED', present(rt, e.object));
+    } else if (e.type === 'ADDED') {
+      if (now) send('ADDED', present(rt, e.object));
+    } else if (now && before) send('MODIFIED', present(rt, e.object));
+    else if (now) send('ADDED', present(rt, e.object));
+    else if (before) send('DELETED', present(rt, e.object));
+  };
+  const rvText = params.get('resourceVersion');
+  const rv = rvText ? Number(rvText) : 0;
+  if (!rvText || rv === 0 || Number.isNaN(rv)) {
+    for (const o of store.list(rt.kind, query.namespace, query.labelSelector))
+      if (matches(o)) send('ADDED', present(rt, o));
+  } else {
+    const changes = store.changesSince(rv);
+    if (!changes) {
+      send('ERROR', {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `too old resource version: ${rv} (${store.oldestResumable})`,
+        reason: 'Expired',
+        code: 410,
+      });
+      res.end();
+      return Promise.resolve();
+    }
+    for (const e of changes) translate(e);
+  }
+  const unsubscribe = store.subscribe(translate);
+  const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+  return new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      unsubscribe();
+      if (timer) clearTimeout(timer);
+      if (!res.writableEnded) res.end();
+      resolve();
+    };
+    if (timeoutSeconds > 0) timer = setTimeout(finish, timeoutSeconds * 1000);
+    res.on('close', finish);
+    void stopped.then(finish);
+  });
+}
