@@ -37,7 +37,8 @@ export const threadKeys = {
   byGroup: (group: string, workload: string) => `rd:alerts:by-group:${group}:${workload}`,
   byWorkload: (workload: string) => `rd:alerts:by-workload:${workload}`,
   firing: (threadId: string) => `rd:alerts:firing:${threadId}`,
-  creating: (threadId: string) => `rd:alerts:creating:${threadId}`,
+  creating: (workload: string) => `rd:alerts:creating:${workload}`,
+  job: (cluster: string, jobId: string) => `rd:alerts:job:${cluster}:${jobId}`,
 };
 
 /** Deduplication id of the diagnosis job for a workload (one per window, all sources). */

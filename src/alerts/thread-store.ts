@@ -1,0 +1,194 @@
+import type { Redis } from 'ioredis';
+import { shortHash, threadKeys } from './keys.js';
+
+/**
+ * Where each incident's Slack thread lives, in Redis so every app replica and the
+ * early-warning watch agree. One thread per workload while it is active; alert groups
+ * link to it, so a pod alert, a Deployment alert and an early warning for the same
+ * workload share one thread.
+ */
+
+export interface ThreadRecord {
+  threadId: string;
+  channel: string;
+  /** The root message's ts: replies use it as thread_ts, updates as ts. */
+  ts: string;
+  workloadHash: string;
+  status: 'firing' | 'resolved';
+  /** Root message headline, kept so a resolve can rewrite the root without the alert. */
+  title: string;
+}
+
+/** Another replica is posting this workload's root message right now; retry shortly. */
+export class ThreadBusyError extends Error {
+  override name = 'ThreadBusyError';
+}
+
+export interface OpenThreadInput {
+  workloadHash: string;
+  groupHash?: string;
+  channel: string;
+  title: string;
+}
+
+export interface ThreadStore {
+  /** The active thread of the workload, else the group's earlier thread (a re-fire reopens it). */
+  find(workloadHash: string, groupHash?: string): Promise<ThreadRecord | null>;
+  /**
+   * Returns the thread for the workload, posting the root message through `post` when
+   * there is none. Only one caller posts: others get ThreadBusyError until it is stored.
+   */
+  open(
+    input: OpenThreadInput,
+    post: () => Promise<string>,
+  ): Promise<{ record: ThreadRecord; created: boolean }>;
+  /** Marks the thread active for the workload again (after a resolve). */
+  reactivate(record: ThreadRecord): Promise<void>;
+  /** Records that a group fires in this thread. */
+  markFiring(threadId: string, groupHash: string): Promise<void>;
+  /** Removes a group from the firing set; returns how many groups still fire. */
+  markResolved(threadId: string, groupHash: string): Promise<number>;
+  /** Marks the thread resolved and frees the workload for a new incident thread. */
+  resolve(record: ThreadRecord): Promise<void>;
+  /** Stores the verdict and returns the previous one (atomic across replicas). */
+  swapVerdict(threadId: string, verdict: string): Promise<string | null>;
+  /**
+   * Links a diagnose job to a workload, for results whose target name was only a pod.
+   * `earlyWarning` marks a run started by the watch: its result may open a thread.
+   */
+  linkJob(cluster: string, jobId: string, workloadHash: string, earlyWarning?: boolean): Promise<void>;
+  jobLink(cluster: string, jobId: string): Promise<{ workloadHash: string; earlyWarning: boolean } | null>;
+}
+
+export interface ThreadStoreOptions {
+  /** How long thread records and links live (default 7 days). */
+  ttlSeconds?: number;
+  /** Bound on the root-message post; the creation lock expires after it. */
+  lockMs?: number;
+}
+
+// Delete the workload's active-thread pointer only if it still points at this thread.
+const CLEAR_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Creates the Redis-backed thread store. */
+export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}): ThreadStore {
+  const ttl = options.ttlSeconds ?? 7 * 24 * 3600;
+  const lockMs = options.lockMs ?? 30_000;
+
+  const load = async (threadId: string | null): Promise<ThreadRecord | null> => {
+    if (threadId === null) return null;
+    const h = await redis.hgetall(threadKeys.thread(threadId));
+    const { channel, ts, workloadHash, status, title } = h;
+    if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined)
+      return null;
+    return {
+      threadId,
+      channel,
+      ts,
+      workloadHash,
+      title,
+      status: status === 'resolved' ? 'resolved' : 'firing',
+    };
+  };
+
+  const find: ThreadStore['find'] = async (workloadHash, groupHash) => {
+    const active = await load(await redis.get(threadKeys.byWorkload(workloadHash)));
+    if (active !== null || groupHash === undefined) return active;
+    return load(await redis.get(threadKeys.byGroup(groupHash, workloadHash)));
+  };
+
+  const linkGroup = async (groupHash: string | undefined, record: ThreadRecord): Promise<void> => {
+    if (groupHash === undefined) return;
+    await redis.set(threadKeys.byGroup(groupHash, record.workloadHash), record.threadId, 'EX', ttl);
+  };
+
+  return {
+    find,
+    async open(input, post) {
+      const existing = await find(input.workloadHash, input.groupHash);
+      if (existing !== null) {
+        await linkGroup(input.groupHash, existing);
+        return { record: existing, created: false };
+      }
+      const lockKey = threadKeys.creating(input.workloadHash);
+      const token = shortHash(`${Date.now()}-${Math.random()}`);
+      if ((await redis.set(lockKey, token, 'PX', lockMs, 'NX')) !== 'OK') {
+        throw new ThreadBusyError(`thread for ${input.workloadHash} is being opened`);
+      }
+      try {
+        const again = await find(input.workloadHash, input.groupHash);
+        if (again !== null) {
+          await linkGroup(input.groupHash, again);
+          return { record: again, created: false };
+        }
+        const ts = await post();
+        const record: ThreadRecord = {
+          threadId: shortHash(`${input.workloadHash}\n${input.channel}\n${ts}`),
+          channel: input.channel,
+          ts,
+          workloadHash: input.workloadHash,
+          status: 'firing',
+          title: input.title,
+        };
+        const { threadId, ...fields } = record;
+        await redis
+          .multi()
+          .hset(threadKeys.thread(threadId), fields)
+          .expire(threadKeys.thread(threadId), ttl)
+          .set(threadKeys.byWorkload(input.workloadHash), threadId, 'EX', ttl)
+          .exec();
+        await linkGroup(input.groupHash, record);
+        return { record, created: true };
+      } finally {
+        await redis.eval(CLEAR_IF, 1, lockKey, token);
+      }
+    },
+    async reactivate(record) {
+      await redis
+        .multi()
+        .hset(threadKeys.thread(record.threadId), 'status', 'firing')
+        .expire(threadKeys.thread(record.threadId), ttl)
+        .set(threadKeys.byWorkload(record.workloadHash), record.threadId, 'EX', ttl)
+        .exec();
+    },
+    async markFiring(threadId, groupHash) {
+      await redis
+        .multi()
+        .sadd(threadKeys.firing(threadId), groupHash)
+        .expire(threadKeys.firing(threadId), ttl)
+        .exec();
+    },
+    async markResolved(threadId, groupHash) {
+      const result = await redis
+        .multi()
+        .srem(threadKeys.firing(threadId), groupHash)
+        .scard(threadKeys.firing(threadId))
+        .exec();
+      const count = result?.[1]?.[1];
+      return typeof count === 'number' ? count : 0;
+    },
+    async resolve(record) {
+      await redis.hset(threadKeys.thread(record.threadId), 'status', 'resolved');
+      await redis.eval(CLEAR_IF, 1, threadKeys.byWorkload(record.workloadHash), record.threadId);
+    },
+    async swapVerdict(threadId, verdict) {
+      const key = `${threadKeys.thread(threadId)}:verdict`;
+      const previous = (await redis.call('SET', key, verdict, 'EX', String(ttl), 'GET')) as string | null;
+      return previous;
+    },
+    async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
+      await redis.set(
+        threadKeys.job(cluster, jobId),
+        `${workloadHash}${earlyWarning ? ' early' : ''}`,
+        'EX',
+        ttl,
+      );
+    },
+    async jobLink(cluster, jobId) {
+      const value = await redis.get(threadKeys.job(cluster, jobId));
+      if (value === null) return null;
+      const [workloadHash = '', flag] = value.split(' ');
+      return { workloadHash, earlyWarning: flag === 'early' };
+    },
+  };
+}

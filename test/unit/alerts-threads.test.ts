@@ -1,0 +1,270 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEarlyWarningOpener } from '../../src/alerts/early-warning-threads.js';
+import type { AlertThreadJob } from '../../src/alerts/jobs.js';
+import { groupHash, workloadHash } from '../../src/alerts/keys.js';
+import { deliverAlertResult, type RunResult } from '../../src/alerts/results.js';
+import { handleAlertThreadJob, type SlackThreadApi } from '../../src/alerts/thread-updates.js';
+import { createThreadStore, ThreadBusyError, type ThreadStore } from '../../src/alerts/thread-store.js';
+import { verdictOf } from '../../src/alerts/verdict.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Finding } from '../../src/diagnosis/finding.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+let server: TestRedis;
+let redis: Redis;
+let store: ThreadStore;
+let calls: { method: 'post' | 'update'; args: Record<string, unknown> }[];
+let nextTs = 1;
+
+const slack: SlackThreadApi = {
+  async postMessage(args) {
+    calls.push({ method: 'post', args });
+    nextTs += 1;
+    return { ts: `1700000000.${String(nextTs).padStart(6, '0')}` };
+  },
+  async update(args) {
+    calls.push({ method: 'update', args });
+    return {};
+  },
+};
+const logger = { debug: () => undefined, info: () => undefined };
+
+const WEB = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'web' });
+const G1 = groupHash('{}:{alertname="KubePodCrashLooping"}');
+const G2 = groupHash('{}:{alertname="KubeDeploymentRolloutStuck"}');
+
+function job(overrides: Partial<AlertThreadJob> = {}): AlertThreadJob {
+  return {
+    kind: 'alert-thread',
+    groupHash: G1,
+    workloadHash: WEB,
+    channel: 'C0ALERTS',
+    status: 'firing',
+    workload: {
+      cluster: 'default',
+      namespace: 'shop',
+      deployment: 'web',
+      guessed: true,
+      pods: ['web-6d4cf56db6-x7k2p'],
+    },
+    alertNames: ['KubePodCrashLooping'],
+    summary: 'Pod shop/web-6d4cf56db6-x7k2p is crash looping',
+    startsAt: '2026-11-20T10:00:00Z',
+    truncatedAlerts: 0,
+    receivedAt: '2026-11-20T10:00:02Z',
+    ...overrides,
+  };
+}
+
+function finding(code: Finding['code'], badNodes: string[] = []): Finding {
+  return {
+    code,
+    severity: 'critical',
+    summary: `${code} summary`,
+    evidence:
+      badNodes.length > 0 ? [{ type: 'node-diff', badNodes, goodNodes: ['n2'], differences: [] }] : [],
+    remediations: [],
+  };
+}
+
+function result(findings: Finding[], jobId = 'diagnose.shop.web'): RunResult {
+  const diagnosis: Diagnosis = {
+    target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+    capturedAt: '2026-11-20T10:01:00Z',
+    observed: { uid: 'u', generation: 1, resourceVersion: '1' },
+    findings,
+    remediations: [],
+    analyzerErrors: [],
+  };
+  return { cluster: 'default', jobId, outcome: { status: 'diagnosed', diagnosis } };
+}
+
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url, { maxRetriesPerRequest: 1 });
+  store = createThreadStore(redis);
+});
+
+afterAll(async () => {
+  redis.disconnect();
+  await server.close();
+});
+
+beforeEach(async () => {
+  await redis.flushall();
+  calls = [];
+});
+
+describe('alert threads', () => {
+  it('opens one thread on the first firing; later groups for the workload join it', async () => {
+    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('opened');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args['channel']).toBe('C0ALERTS');
+    expect(String(calls[0]?.args['text'])).toContain('KubePodCrashLooping on shop/deployment/web');
+
+    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('joined');
+    expect(
+      await handleAlertThreadJob(
+        { store, slack, logger },
+        job({ groupHash: G2, alertNames: ['KubeDeploymentRolloutStuck'] }),
+      ),
+    ).toBe('joined');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('opens exactly one root message when replicas race', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, () => handleAlertThreadJob({ store, slack, logger }, job())),
+    );
+    const posts = calls.filter((c) => c.method === 'post');
+    expect(posts).toHaveLength(1);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ThreadBusyError);
+    }
+    // A retry after the busy error joins the thread the winner opened.
+    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('joined');
+  });
+
+  it('resolves only when every group of the thread resolved, then rewrites the root and posts a line', async () => {
+    await handleAlertThreadJob({ store, slack, logger }, job());
+    await handleAlertThreadJob({ store, slack, logger }, job({ groupHash: G2 }));
+    const root = await store.find(WEB);
+    const resolved = { status: 'resolved' as const, endsAt: '2026-11-20T10:30:00Z' };
+    expect(await handleAlertThreadJob({ store, slack, logger }, job(resolved))).toBe('still-firing');
+    expect(calls).toHaveLength(1);
+    expect(await handleAlertThreadJob({ store, slack, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
+      'resolved',
+    );
+    const [update, line] = calls.slice(1);
+    expect(update).toMatchObject({ method: 'update', args: { channel: 'C0ALERTS', ts: root?.ts } });
+    expect(String(update?.args['text'])).toMatch(/^Resolved: /);
+    expect(line).toMatchObject({ method: 'post', args: { thread_ts: root?.ts } });
+    expect(String(line?.args['text'])).toContain('Resolved at 2026-11-20T10:30:00Z');
+    // A duplicate resolved notification changes nothing.
+    expect(await handleAlertThreadJob({ store, slack, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
+      'already-resolved',
+    );
+    expect(calls).toHaveLength(3);
+  });
+
+  it('a re-fire after a resolve reopens the same thread', async () => {
+    await handleAlertThreadJob({ store, slack, logger }, job());
+    await handleAlertThreadJob(
+      { store, slack, logger },
+      job({ status: 'resolved', endsAt: '2026-11-20T10:30:00Z' }),
+    );
+    const before = await store.find(WEB, G1);
+    expect(before?.status).toBe('resolved');
+    expect(await store.find(WEB)).toBeNull();
+    expect(
+      await handleAlertThreadJob({ store, slack, logger }, job({ startsAt: '2026-11-20T11:00:00Z' })),
+    ).toBe('refired');
+    const after = await store.find(WEB);
+    expect(after?.ts).toBe(before?.ts);
+    expect(after?.status).toBe('firing');
+    expect(String(calls.at(-1)?.args['text'])).toContain('Firing again');
+  });
+
+  it('ignores a resolved notification for a thread it never saw', async () => {
+    expect(await handleAlertThreadJob({ store, slack, logger }, job({ status: 'resolved' }))).toBe(
+      'unknown-thread',
+    );
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('diagnosis results in alert threads', () => {
+  it('posts the first verdict, stays quiet on the same verdict, posts a changed one', async () => {
+    await handleAlertThreadJob({ store, slack, logger }, job());
+    const posted: string[] = [];
+    const deps = {
+      store,
+      logger,
+      postInThread: async (t: { channel: string; ts: string }) => void posted.push(`${t.channel}/${t.ts}`),
+    };
+    expect(await deliverAlertResult(deps, result([finding('CrashLoopOnNode', ['n1'])]))).toBe('posted');
+    expect(await deliverAlertResult(deps, result([finding('CrashLoopOnNode', ['n1'])]))).toBe('unchanged');
+    expect(await deliverAlertResult(deps, result([finding('CrashLoopOnNode', ['n1', 'n3'])]))).toBe('posted');
+    expect(posted).toHaveLength(2);
+    const root = await store.find(WEB);
+    expect(posted[0]).toBe(`C0ALERTS/${root?.ts}`);
+  });
+
+  it('finds the thread through the job link when the alert only named a pod', async () => {
+    const podWorkload = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Pod', name: 'db-0' });
+    await handleAlertThreadJob(
+      { store, slack, logger },
+      job({
+        workloadHash: podWorkload,
+        workload: { cluster: 'default', namespace: 'shop', guessed: false, pods: ['db-0'] },
+      }),
+    );
+    await store.linkJob('default', 'diagnose.shop.db-0', podWorkload);
+    let posts = 0;
+    const deps = { store, logger, postInThread: async () => void (posts += 1) };
+    expect(
+      await deliverAlertResult(deps, {
+        cluster: 'default',
+        jobId: 'diagnose.shop.db-0',
+        outcome: { status: 'failed', reason: 'pod shop/db-0 is controlled by StatefulSet db' },
+      }),
+    ).toBe('posted');
+    expect(posts).toBe(1);
+  });
+
+  it('restores the verdict when posting fails so the retry posts', async () => {
+    await handleAlertThreadJob({ store, slack, logger }, job());
+    let fail = true;
+    const deps = {
+      store,
+      logger,
+      postInThread: async () => {
+        if (fail) throw new Error('slack down');
+      },
+    };
+    await expect(deliverAlertResult(deps, result([finding('OOMKilled')]))).rejects.toThrow('slack down');
+    fail = false;
+    expect(await deliverAlertResult(deps, result([finding('OOMKilled')]))).toBe('posted');
+  });
+
+  it('a result with no thread and no early-warning mark is not posted', async () => {
+    const deps = { store, logger, postInThread: async () => undefined };
+    expect(await deliverAlertResult(deps, result([finding('CrashLoop')]))).toBe('no-thread');
+  });
+
+  it('an early-warning result opens the thread an alert later joins', async () => {
+    await store.linkJob('default', 'diagnose.shop.web', WEB, true);
+    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH' });
+    const posted: string[] = [];
+    const deps = {
+      store,
+      logger,
+      openEarlyWarning: opener,
+      postInThread: async (t: { ts: string }) => void posted.push(t.ts),
+    };
+    expect(await deliverAlertResult(deps, result([finding('RolloutSurgeDeadlock')]))).toBe('posted');
+    expect(String(calls[0]?.args['text'])).toContain(
+      'Early warning: RolloutSurgeDeadlock on shop/deployment/web',
+    );
+    expect(await handleAlertThreadJob({ store, slack, logger }, job({ groupHash: G2 }))).toBe('joined');
+    expect(calls.filter((c) => c.method === 'post')).toHaveLength(1);
+    expect(posted[0]).toBe((await store.find(WEB))?.ts);
+  });
+
+  it('an early-warning result without a deadlock or node-local crash loop opens nothing', async () => {
+    await store.linkJob('default', 'diagnose.shop.web', WEB, true);
+    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH' });
+    const deps = { store, logger, openEarlyWarning: opener, postInThread: async () => undefined };
+    expect(await deliverAlertResult(deps, result([finding('CrashLoop')]))).toBe('no-thread');
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('verdictOf', () => {
+  it('ignores order and volatile details, keeps codes and bad nodes', () => {
+    expect(verdictOf({ findings: [finding('OOMKilled'), finding('CrashLoop')] })).toBe('CrashLoop,OOMKilled');
+    expect(verdictOf({ findings: [finding('CrashLoopOnNode', ['n2', 'n1'])] })).toBe('CrashLoopOnNode@n1+n2');
+    expect(verdictOf({ findings: [] })).toBe('healthy');
+  });
+});
