@@ -1,0 +1,173 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
+import { loadObjects } from '../../src/diagnosis/dump.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
+import { hasProblems, renderJson } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const { collectFromCluster } = vi.hoisted(() => ({ collectFromCluster: vi.fn() }));
+vi.mock('../../src/kube/source.js', () => ({ collectFromCluster }));
+
+const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
+const ref: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
+const snapshot = assembleSnapshot(ref, loadObjects(readFileSync(FIXTURE, 'utf8')));
+const expected = diagnose(snapshot);
+const expectedExit = hasProblems(expected) ? 1 : 0;
+const dir = mkdtempSync(join(tmpdir(), 'rollout-doctor-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
+  it('prints the JSON diagnosis of the dump and exits by its findings', async () => {
+    const run = fakeIo();
+    const status = await runCli(
+      ['diagnose', 'deployment/vision-object-tracker', '-n', 'vision', '--from-file', FIXTURE, '-o', 'json'],
+      run.io,
+    );
+    expect(run.stderr()).toBe('');
+    const json = JSON.parse(run.stdout());
+    expect(json.target).toEqual({ kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' });
+    expect(json.capturedAt).toBe('2026-11-22T02:59:12Z');
+    expect(json.observed).toEqual({
+      uid: '6f1c2a9e-3b7d-4c1e-9a52-0d8e4f7b1c01',
+      generation: 3,
+      resourceVersion: '48213377',
+    });
+    expect(Array.isArray(json.findings)).toBe(true);
+    expect(Array.isArray(json.remediations)).toBe(true);
+    expect(run.stdout()).toBe(renderJson(expected));
+    const problems = json.findings.some((f: { severity: string }) => f.severity !== 'info');
+    expect(status).toBe(problems ? 1 : 0);
+    expect(status).toBe(expectedExit);
+  });
+
+  it.each([
+    'vision-object-tracker',
+    'deploy/vision-object-tracker',
+    'deployments/vision-object-tracker',
+    'deployment.apps/vision-object-tracker',
+  ])('accepts %s and prints the text report without colour off a TTY', async (target) => {
+    const run = fakeIo();
+    expect(await runCli(['diagnose', target, '--namespace', 'vision', '--from-file', FIXTURE], run.io)).toBe(
+      expectedExit,
+    );
+    expect(run.stdout()).toBe(renderText(expected));
+    expect(run.stdout()).toMatch(
+      /^Deployment vision\/vision-object-tracker {2}\(as of 2026-11-22T02:59:12Z\)/,
+    );
+  });
+
+  it('reads the dump from stdin with --from-file -', async () => {
+    const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
+    expect(
+      await runCli(
+        ['diagnose', 'vision-object-tracker', '-n', 'vision', '--from-file', '-', '-o', 'json'],
+        run.io,
+      ),
+    ).toBe(expectedExit);
+    expect(run.stdout()).toBe(renderJson(expected));
+  });
+
+  it('exits 2 naming the namespace when the Deployment is not in the dump', async () => {
+    const run = fakeIo();
+    expect(await runCli(['diagnose', 'deploy/vision-object-tracker', '--from-file', FIXTURE], run.io)).toBe(
+      2,
+    );
+    expect(run.stderr()).toContain('not in the dump for namespace "default"');
+    expect(run.stdout()).toBe('');
+  });
+
+  it('exits 2 naming the file and the problem for unreadable or malformed dumps', async () => {
+    const garbage = join(dir, 'notes.txt');
+    writeFileSync(garbage, 'remember to restart the tracker\n');
+    const malformed = join(dir, 'bad.yaml');
+    writeFileSync(malformed, 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {}\n');
+    for (const [file, message] of [
+      [garbage, `${garbage}: the dump is plain text`],
+      [malformed, `${malformed}: the dump (Pod "p"): spec.containers is missing`],
+      [join(dir, 'missing.yaml'), 'no such file'],
+      [dir, 'it is a directory'],
+    ] as const) {
+      const run = fakeIo();
+      expect(await runCli(['diagnose', 'web', '-n', 'shop', '--from-file', file], run.io)).toBe(2);
+      expect(run.stderr()).toContain(message);
+    }
+  });
+
+  it.each([
+    [[], 'which Deployment?'],
+    [['a', 'b'], 'expected one Deployment, got 2'],
+    [['statefulset/db'], 'only Deployments can be diagnosed, not "statefulset"'],
+    [['Web_App'], '"Web_App" is not a valid Deployment name'],
+    [['deploy/'], '"" is not a valid Deployment name'],
+    [['web', '-n', 'Bad_NS'], '"Bad_NS" is not a valid namespace'],
+    [['web', '-o', 'yaml'], '-o must be text or json, not "yaml"'],
+    [
+      ['web', '--from-file', 'x.yaml', '--context', 'prod'],
+      '--context and --kubeconfig only apply to a live cluster',
+    ],
+    [['web', '--frobnicate'], "Unknown option '--frobnicate'"],
+  ])('exits 2 on bad arguments %j', async (args, message) => {
+    const run = fakeIo();
+    expect(await runCli(['diagnose', ...args], run.io)).toBe(2);
+    expect(run.stderr()).toContain(message);
+  });
+});
+
+describe('rollout-doctor diagnose against a live cluster', () => {
+  beforeEach(() => {
+    // A function returned from beforeEach runs as teardown: keep the block form.
+    collectFromCluster.mockReset();
+  });
+
+  it('passes the source options through and prints progress only on a TTY', async () => {
+    collectFromCluster.mockImplementation(async (options: { onProgress?: (s: string) => void }) => {
+      options.onProgress?.('reading deployment');
+      return snapshot;
+    });
+    const run = fakeIo();
+    const args = [
+      'diagnose',
+      'deploy/vision-object-tracker',
+      '-n',
+      'vision',
+      '--context',
+      'prod',
+      '--kubeconfig',
+      '/k',
+    ];
+    expect(await runCli(args, run.io)).toBe(expectedExit);
+    expect(collectFromCluster).toHaveBeenCalledWith(
+      expect.objectContaining({ ref, context: 'prod', kubeconfig: '/k' }),
+    );
+    expect(run.stderr()).toBe('');
+    expect(run.stdout()).toBe(renderText(expected));
+
+    const tty = fakeIo();
+    Object.assign(tty.io.stderr, { isTTY: true });
+    await runCli(args, tty.io);
+    expect(tty.stderr()).toContain('reading deployment');
+  });
+
+  it('exits 3 when the cluster is unreachable or forbidden, 2 when the Deployment is missing', async () => {
+    collectFromCluster.mockRejectedValueOnce(
+      new ClusterError('cannot reach the API server at https://127.0.0.1:6443'),
+    );
+    const down = fakeIo();
+    expect(await runCli(['diagnose', 'web'], down.io)).toBe(3);
+    expect(down.stderr()).toContain('cannot reach the API server');
+
+    collectFromCluster.mockRejectedValueOnce(
+      new WorkloadNotFoundError('Deployment "web" not found in namespace "default"', ['default']),
+    );
+    const missing = fakeIo();
+    expect(await runCli(['diagnose', 'web'], missing.io)).toBe(2);
+    expect(missing.stderr()).toContain('not found in namespace "default"');
+  });
+});
