@@ -1,0 +1,148 @@
+/**
+ * Follows a Deployment after a remediation until the rollout completes, fails
+ * (ProgressDeadlineExceeded, or the new ReplicaSet's pods crash-loop) or the time
+ * limit passes. A watch on the Deployment wakes it early; polling every `pollMs`
+ * keeps it going when the watch drops or is not allowed.
+ */
+import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
+import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import { labelSelectorString } from './label-selector.js';
+import { getObject, listObjects } from './list.js';
+import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
+
+export type { RolloutProgress } from './rollout-status.js';
+
+export interface RolloutOutcome {
+  outcome: 'complete' | 'failed' | 'timeout';
+  summary: string;
+  reason?: string;
+}
+
+export interface WatchRolloutOptions {
+  timeoutMs: number;
+  /** The generation the remediation produced; earlier observed generations do not count. */
+  sinceGeneration?: number;
+  onProgress?: (status: RolloutProgress) => void;
+  pollMs?: number;
+}
+
+/**
+ * @example
+ * const outcome = await watchRollout(client, ref, { timeoutMs: 300_000, sinceGeneration: applied.generation });
+ */
+export async function watchRollout(
+  client: KubeClient,
+  ref: WorkloadRef,
+  options: WatchRolloutOptions,
+): Promise<RolloutOutcome> {
+  const deadline = Date.now() + options.timeoutMs;
+  const pollMs = options.pollMs ?? 1000;
+  const stop = new AbortController();
+  let wake: (() => void) | undefined;
+  let watching = false;
+  let lastMessage = '';
+  try {
+    for (;;) {
+      let deployment: Deployment;
+      try {
+        deployment = await getObject<Deployment>(client, {
+          resource: 'deployments',
+          namespace: ref.namespace,
+          name: ref.name,
+        });
+      } catch (error) {
+        if (error instanceof KubeApiError && error.status === 404) {
+          return {
+            outcome: 'failed',
+            summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
+            reason: 'deleted',
+          };
+        }
+        throw error;
+      }
+      const verdict = rolloutProgress(deployment, options.sinceGeneration);
+      if (verdict.progress.message !== lastMessage) {
+        lastMessage = verdict.progress.message;
+        options.onProgress?.(verdict.progress);
+      }
+      if (verdict.state === 'complete') return { outcome: 'complete', summary: verdict.progress.message };
+      if (verdict.state === 'failed') {
+        return { outcome: 'failed', summary: verdict.progress.message, reason: verdict.reason };
+      }
+      const crash = verdict.progress.updated > 0 ? await newPodsCrash(client, deployment) : undefined;
+      if (crash) {
+        return { outcome: 'failed', summary: `the new pods of ${ref.name} are crash-looping`, reason: crash };
+      }
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        return {
+          outcome: 'timeout',
+          summary: `gave up after ${Math.round(options.timeoutMs / 1000)} s: ${lastMessage}`,
+        };
+      }
+      if (!watching) {
+        watching = true;
+        startWatch(client, ref, deployment, stop.signal, () => wake?.());
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(pollMs, remaining));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
+function startWatch(
+  client: KubeClient,
+  ref: WorkloadRef,
+  deployment: Deployment,
+  signal: AbortSignal,
+  onChange: () => void,
+): void {
+  // Best effort: if the watch is refused or drops, polling carries on alone.
+  client
+    .watch(
+      {
+        verb: 'watch',
+        resource: 'deployments',
+        namespace: ref.namespace,
+        query: {
+          fieldSelector: `metadata.name=${ref.name}`,
+          resourceVersion: deployment.metadata.resourceVersion,
+          allowWatchBookmarks: true,
+        },
+      },
+      (event) => {
+        if (event.type === 'MODIFIED' || event.type === 'DELETED') onChange();
+      },
+      signal,
+    )
+    .catch(() => undefined);
+}
+
+async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise<string | undefined> {
+  const namespace = deployment.metadata.namespace;
+  const selector = labelSelectorString(deployment.spec.selector);
+  const [replicaSets, pods] = await Promise.all([
+    listObjects<ReplicaSet>(client, {
+      resource: 'replicasets',
+      namespace,
+      query: { labelSelector: selector },
+    }),
+    listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }),
+  ]);
+  const current = newReplicaSet(deployment, replicaSets.items);
+  if (!current) return undefined;
+  const uid = current.metadata.uid;
+  return crashLoopIn(
+    pods.items.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === uid)),
+  );
+}

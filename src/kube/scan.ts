@@ -1,0 +1,213 @@
+/**
+ * `scan`: finds Deployments that are stuck or at risk of a surge deadlock (DESIGN.md
+ * §1 D) in a namespace or the whole cluster. Deployments are listed in pages; for
+ * each page only the "interesting" ones (rollout unfinished, or a template asking
+ * for something scarce) are diagnosed, on cheap snapshots built from per-namespace
+ * lists, so the request count grows with pages and namespaces, not Deployments.
+ */
+import type {
+  Deployment,
+  KubeEvent,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  ReplicaSet,
+} from '../diagnosis/k8s.js';
+import { diagnose } from '../diagnosis/run.js';
+import type { AccessProblem } from '../diagnosis/snapshot.js';
+import type { KubeClient } from './client.js';
+import { listObjects } from './list.js';
+import { asksForScarce, nodesForOtherPods } from './node-queries.js';
+import { rolloutProgress } from './rollout-status.js';
+import { buildScanSnapshot, type NamespaceObjects } from './scan-snapshot.js';
+import { secondaryRead } from './secondary-read.js';
+
+export interface ScanEntry {
+  namespace: string;
+  name: string;
+  /** stuck: rollout unfinished with a finding; at-risk: only a prediction; problems: other findings. */
+  state: 'stuck' | 'at-risk' | 'problems';
+  rollout: string;
+  findings: { code: string; severity: string; summary: string }[];
+}
+
+export interface ScanReport {
+  scope: { namespace?: string; allNamespaces: boolean };
+  scanned: number;
+  diagnosed: number;
+  entries: ScanEntry[];
+  /** Node list capped: at-risk predictions may miss capacity elsewhere. */
+  nodesComplete: boolean;
+  accessProblems: AccessProblem[];
+}
+
+export interface ScanOptions {
+  namespace?: string;
+  allNamespaces?: boolean;
+  pageSize?: number;
+  onProgress?: (done: number, total?: number) => void;
+}
+
+const NODE_PAGE = 500;
+const NODE_PAGES = 20;
+/** Nodes whose pods a whole scan may read to predict contention. */
+const MAX_NODE_POD_LISTS = 50;
+
+/**
+ * @example
+ * const report = await scanCluster(client, { allNamespaces: true });
+ * for (const e of report.entries) console.log(e.state, `${e.namespace}/${e.name}`);
+ */
+export async function scanCluster(client: KubeClient, options: ScanOptions): Promise<ScanReport> {
+  const namespace = options.allNamespaces ? undefined : (options.namespace ?? 'default');
+  const accessProblems: AccessProblem[] = [];
+  const entries: ScanEntry[] = [];
+  let nodes: Promise<{ items: Node[]; truncated: boolean }> | undefined;
+  const podsOnNode = new Map<string, Promise<Pod[]>>();
+  let scanned = 0;
+  let diagnosed = 0;
+  let token: string | undefined;
+  do {
+    const page = await client.call<{
+      items?: Deployment[] | null;
+      metadata?: { continue?: string; remainingItemCount?: number };
+    }>({
+      verb: 'list',
+      resource: 'deployments',
+      namespace,
+      query: { limit: options.pageSize ?? 250, continue: token },
+    });
+    token = page.metadata?.continue || undefined;
+    const items = page.items ?? [];
+    scanned += items.length;
+    const remaining = page.metadata?.remainingItemCount;
+    const interesting = items.filter(isInteresting);
+    if (interesting.length > 0) {
+      nodes ??= secondaryRead(accessProblems, { items: [] as Node[], truncated: true, requests: 0 }, () =>
+        listObjects<Node>(client, { resource: 'nodes' }, { limit: NODE_PAGE, maxPages: NODE_PAGES }),
+      );
+      const nodeList = await nodes;
+      const byNamespace = groupBy(interesting, (d) => d.metadata.namespace ?? '');
+      for (const [ns, deployments] of byNamespace) {
+        const objects = await readNamespace(client, ns, deployments, accessProblems);
+        for (const deployment of deployments) {
+          const otherPods = await podsOnEligibleNodes(
+            client,
+            deployment,
+            nodeList.items,
+            podsOnNode,
+            accessProblems,
+          );
+          const snapshot = buildScanSnapshot(deployment, objects, nodeList, otherPods, accessProblems);
+          const diagnosis = diagnose(snapshot);
+          diagnosed += 1;
+          const findings = diagnosis.findings
+            .filter((f) => f.code !== 'AccessDenied')
+            .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
+          if (findings.length === 0) continue;
+          const rollout = rolloutProgress(deployment);
+          const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
+          entries.push({
+            namespace: ns,
+            name: deployment.metadata.name ?? '',
+            state: rollout.state !== 'complete' && !onlyRisk ? 'stuck' : onlyRisk ? 'at-risk' : 'problems',
+            rollout: rollout.progress.message,
+            findings,
+          });
+        }
+      }
+    }
+    options.onProgress?.(
+      scanned,
+      remaining !== undefined ? scanned + remaining : token ? undefined : scanned,
+    );
+  } while (token);
+  const nodeList = nodes ? await nodes : { truncated: false };
+  return {
+    scope: { ...(namespace !== undefined ? { namespace } : {}), allNamespaces: namespace === undefined },
+    scanned,
+    diagnosed,
+    entries,
+    nodesComplete: !nodeList.truncated,
+    accessProblems,
+  };
+}
+
+/** Worth a diagnosis: the rollout has not finished, or the template could deadlock the next one. */
+export function isInteresting(deployment: Deployment): boolean {
+  const spec = deployment.spec.template.spec;
+  const claims = (spec.volumes ?? []).flatMap((v) =>
+    v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
+  );
+  return rolloutProgress(deployment).state !== 'complete' || asksForScarce(spec, claims);
+}
+
+async function readNamespace(
+  client: KubeClient,
+  namespace: string,
+  deployments: readonly Deployment[],
+  problems: AccessProblem[],
+): Promise<NamespaceObjects> {
+  const mountsClaims = deployments.some((d) =>
+    (d.spec.template.spec.volumes ?? []).some((v) => v.persistentVolumeClaim),
+  );
+  const list = <T>(
+    resource: 'replicasets' | 'pods' | 'persistentvolumeclaims' | 'events',
+    query = {},
+  ): Promise<T[]> =>
+    secondaryRead(
+      problems,
+      [] as T[],
+      async () =>
+        (await listObjects<T>(client, { resource, namespace, query }, { limit: 500, maxPages: 20 })).items,
+    );
+  const [replicaSets, pods, events, pvcs] = await Promise.all([
+    list<ReplicaSet>('replicasets'),
+    list<Pod>('pods'),
+    list<KubeEvent>('events', { fieldSelector: 'type=Warning' }),
+    mountsClaims ? list<PersistentVolumeClaim>('persistentvolumeclaims') : Promise.resolve([]),
+  ]);
+  return { replicaSets, pods, events, pvcs };
+}
+
+async function podsOnEligibleNodes(
+  client: KubeClient,
+  deployment: Deployment,
+  nodes: readonly Node[],
+  cache: Map<string, Promise<Pod[]>>,
+  problems: AccessProblem[],
+): Promise<Pod[]> {
+  const spec = deployment.spec.template.spec;
+  if (!asksForScarce(spec, [])) return [];
+  const names = nodesForOtherPods(nodes, spec, 2);
+  const lists = names.map((name) => {
+    let pending = cache.get(name);
+    if (!pending && cache.size < MAX_NODE_POD_LISTS) {
+      pending = secondaryRead(
+        problems,
+        [] as Pod[],
+        async () =>
+          (
+            await listObjects<Pod>(client, {
+              resource: 'pods',
+              query: { fieldSelector: `spec.nodeName=${name},status.phase!=Succeeded,status.phase!=Failed` },
+            })
+          ).items,
+      );
+      cache.set(name, pending);
+    }
+    return pending ?? Promise.resolve([]);
+  });
+  return (await Promise.all(lists)).flat();
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
