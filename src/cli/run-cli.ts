@@ -12,6 +12,14 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'explain one FailedScheduling message read on stdin',
     load: async () => (await import('./commands/explain-scheduling.js')).run,
   },
+  scan: {
+    summary: 'list Deployments that are stuck or at risk of a surge deadlock (-n NS or -A)',
+    load: async () => (await import('./commands/scan.js')).run,
+  },
+  apply: {
+    summary: 'apply one remediation to a Deployment after showing the patch and confirming',
+    load: async () => (await import('./commands/apply.js')).run,
+  },
 };
 
 export function usage(): string {

@@ -1,0 +1,205 @@
+/**
+ * `rollout-doctor apply deployment/NAME -n NS --remediation KIND|ID [--yes]
+ * [--context C] [--kubeconfig F] [--timeout SECONDS]`: diagnoses live, shows the exact
+ * patch and the server's dry-run changes, asks for confirmation (y/N on a terminal,
+ * or --yes), applies, then follows the rollout. Exit: 0 applied and rolled out,
+ * 1 refused, failed or rollout did not complete, 2 bad arguments / no such
+ * remediation / no confirmation, 3 cluster unreachable or forbidden.
+ */
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import type { RemediationPlan } from '../../remediation/plan.js';
+import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
+import { ClusterError, WorkloadNotFoundError } from '../../kube/errors.js';
+import type { FieldChange } from '../../kube/patch-effect.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
+
+const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
+                             [--context C] [--kubeconfig F] [--timeout SECONDS]
+
+Diagnoses the Deployment, shows the exact patch of the chosen remediation and what the
+API server's dry run says it changes, asks for confirmation, applies it, and follows
+the rollout until it completes, fails or --timeout (default 300) passes.
+  --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
+                 rollout-restart, delete-pods) or a plan id from \`diagnose -o json\`
+  --yes          apply without asking (for scripts); without it a terminal is required
+`;
+
+export interface ApplyArgs {
+  namespace: string;
+  name: string;
+  remediation: string;
+  yes: boolean;
+  timeoutMs: number;
+  context?: string;
+  kubeconfig?: string;
+}
+
+const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function parseApplyArgs(argv: string[]): ApplyArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        namespace: { type: 'string', short: 'n' },
+        remediation: { type: 'string' },
+        yes: { type: 'boolean', short: 'y' },
+        timeout: { type: 'string' },
+        context: { type: 'string' },
+        kubeconfig: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const [target, ...extra] = positionals;
+  if (target === undefined || extra.length > 0) throw new UsageError('expected one target: deployment/NAME');
+  const slash = target.indexOf('/');
+  const kind = slash < 0 ? 'deployment' : target.slice(0, slash).toLowerCase();
+  const name = slash < 0 ? target : target.slice(slash + 1);
+  if (!['deployment', 'deployments', 'deploy', 'deployment.apps'].includes(kind)) {
+    throw new UsageError(`only Deployments can be remediated, not "${target.slice(0, slash)}"`);
+  }
+  if (!NAME.test(name) || name.length > 253) throw new UsageError(`"${name}" is not a valid Deployment name`);
+  const namespace = values.namespace ?? 'default';
+  if (!NAMESPACE.test(namespace) || namespace.length > 63)
+    throw new UsageError(`"${namespace}" is not a valid namespace`);
+  if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
+  const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError(`--timeout must be a positive number of seconds`);
+  return {
+    namespace,
+    name,
+    remediation: values.remediation,
+    yes: values.yes ?? false,
+    timeoutMs: seconds * 1000,
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+  };
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const args = parseApplyArgs(argv);
+  try {
+    return await applyCommand(args, io);
+  } catch (error) {
+    if (error instanceof WorkloadNotFoundError) {
+      io.stderr.write(`rollout-doctor apply: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof ClusterError) {
+      io.stderr.write(`rollout-doctor apply: ${error.message}\n`);
+      return EXIT.cluster;
+    }
+    throw error;
+  }
+}
+
+async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
+  const { createKubeClient } = await import('../../kube/client.js');
+  const { collectSnapshot } = await import('../../kube/collector.js');
+  const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
+  const { watchRollout } = await import('../../kube/rollout-watcher.js');
+  const { diagnose } = await import('../../diagnosis/run.js');
+  const out = (text: string): void => void io.stdout.write(text);
+  const note = (text: string): void => void io.stderr.write(`${text}\n`);
+
+  const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
+  const ref = { kind: 'Deployment' as const, namespace: args.namespace, name: args.name };
+  const diagnosis = diagnose(await collectSnapshot(client, ref));
+  const plan = choosePlan(diagnosis.remediations, args.remediation);
+  if (!plan) {
+    const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
+    note(
+      `rollout-doctor apply: no remediation "${args.remediation}" for ${args.namespace}/${args.name}; offered: ${offered}`,
+    );
+    return EXIT.usage;
+  }
+  out(describePlan(plan));
+  const dry = await dryRunPlan(client, plan);
+  if (!dry.ok) {
+    out(`Server dry run: not applicable: ${dry.reason}\n`);
+    return EXIT.problems;
+  }
+  out(`Server dry run (dryRun=All) would change:\n${formatChanges(dry.changes)}`);
+
+  if (!args.yes) {
+    if (!io.stdin.isTTY) {
+      note(
+        'rollout-doctor apply: refusing to change the cluster without confirmation: pass --yes or run on a terminal',
+      );
+      return EXIT.usage;
+    }
+    if (
+      !(await confirm(io, `Apply this to deployment/${args.name} in namespace ${args.namespace}? [y/N] `))
+    ) {
+      out('Not applied.\n');
+      return EXIT.problems;
+    }
+  }
+  const result = await applyPlan(client, plan, { onProgress: (step) => note(`… ${step}`) });
+  if (result.status === 'refused' || result.status === 'failed') {
+    out(`Not applied (${result.status}): ${result.reason}\n`);
+    return result.status === 'failed' && result.retryable ? EXIT.cluster : EXIT.problems;
+  }
+  if (result.status === 'already-applied') out(`Already applied: ${result.reason}\n`);
+  else out(`Applied (generation ${result.generation}):\n${formatChanges(result.changes)}`);
+
+  const outcome = await watchRollout(client, ref, {
+    timeoutMs: args.timeoutMs,
+    ...(result.status === 'applied' ? { sinceGeneration: result.generation } : {}),
+    onProgress: (status) => note(status.message),
+  });
+  out(`Rollout ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`);
+  return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
+}
+
+/** By exact plan id first, then the first (best) plan of that kind. */
+export function choosePlan(plans: readonly RemediationPlan[], wanted: string): RemediationPlan | undefined {
+  return plans.find((p) => p.id === wanted) ?? plans.find((p) => p.kind === wanted);
+}
+
+export function describePlan(plan: RemediationPlan): string {
+  const lines = [`Remediation ${plan.kind} (${plan.id}): ${plan.summary}`, `Impact: ${plan.impact}`];
+  for (const warning of plan.warnings) lines.push(`Warning: ${warning}`);
+  if (plan.patch) {
+    lines.push(
+      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${plan.target.namespace}:`,
+      JSON.stringify(plan.patch.body, null, 2),
+    );
+  } else {
+    lines.push(`Deletes pods in namespace ${plan.target.namespace} (each only if its uid is unchanged):`);
+    for (const pod of plan.pods ?? []) lines.push(`  ${pod.name} (uid ${pod.uid})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formatChanges(changes: readonly FieldChange[]): string {
+  if (changes.length === 0) return '  (nothing)\n';
+  const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
+  return changes.map((c) => `  ${c.path}: ${show(c.before)} -> ${show(c.after)}\n`).join('');
+}
+
+async function confirm(io: CliIo, question: string): Promise<boolean> {
+  const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
+  try {
+    io.stderr.write(question);
+    const answer = await new Promise<string>((resolve) => {
+      rl.once('line', resolve);
+      rl.once('close', () => resolve(''));
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}

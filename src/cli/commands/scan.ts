@@ -1,0 +1,118 @@
+/**
+ * `rollout-doctor scan [-n NS | -A] [--context C] [--kubeconfig F] [-o text|json]`:
+ * lists Deployments that are stuck or at risk of a surge deadlock. Exit: 0 nothing
+ * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden.
+ */
+import { parseArgs } from 'node:util';
+import { ClusterError } from '../../kube/errors.js';
+import { table } from '../../report/format.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
+import type { ScanReport } from '../../kube/scan.js';
+
+const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [-o text|json]
+
+Lists Deployments whose rollout is stuck, and those whose next rollout would deadlock
+(a surging strategy on a scarce resource with no spare on the eligible nodes).
+  -n, --namespace       namespace to scan (default "default")
+  -A, --all-namespaces  scan every namespace
+  --context, --kubeconfig  which cluster to read
+  -o, --output          text (default) or json
+Exit status: 0 nothing found, 1 Deployments listed, 2 bad arguments, 3 cluster unreachable or forbidden.
+`;
+
+interface ScanArgs {
+  namespace?: string;
+  allNamespaces: boolean;
+  output: 'text' | 'json';
+  context?: string;
+  kubeconfig?: string;
+}
+
+export function parseScanArgs(argv: string[]): ScanArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        namespace: { type: 'string', short: 'n' },
+        'all-namespaces': { type: 'boolean', short: 'A' },
+        context: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values } = parsed;
+  if (values.namespace !== undefined && values['all-namespaces']) {
+    throw new UsageError('-n and -A are exclusive: scan one namespace or all of them');
+  }
+  if (values.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(values.namespace)) {
+    throw new UsageError(`"${values.namespace}" is not a valid namespace`);
+  }
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json')
+    throw new UsageError(`-o must be text or json, not "${output}"`);
+  return {
+    allNamespaces: values['all-namespaces'] ?? false,
+    output,
+    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+  };
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (argv.includes('-h') || argv.includes('--help')) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const args = parseScanArgs(argv);
+  const { createKubeClient } = await import('../../kube/client.js');
+  const { scanCluster } = await import('../../kube/scan.js');
+  const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
+  let report: ScanReport;
+  try {
+    const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
+    report = await scanCluster(client, {
+      allNamespaces: args.allNamespaces,
+      namespace: args.namespace,
+      onProgress: (done, total) => {
+        if (stderr.isTTY)
+          stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} deployments`);
+      },
+    });
+    if (stderr.isTTY) stderr.write('\n');
+  } catch (error) {
+    if (error instanceof ClusterError) {
+      io.stderr.write(`rollout-doctor scan: ${error.message}\n`);
+      return EXIT.cluster;
+    }
+    throw error;
+  }
+  io.stdout.write(args.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderScan(report));
+  return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
+}
+
+export function renderScan(report: ScanReport): string {
+  const where = report.scope.allNamespaces ? 'all namespaces' : `namespace ${report.scope.namespace ?? ''}`;
+  const lines: string[] = [];
+  if (report.entries.length === 0) {
+    lines.push(`No stuck or at-risk Deployments in ${where} (${report.scanned} scanned).`);
+  } else {
+    const rows = report.entries.map((e) => [
+      e.state.toUpperCase(),
+      `${e.namespace}/${e.name}`,
+      e.findings.map((f) => f.code).join(','),
+      e.findings[0]?.summary ?? '',
+    ]);
+    lines.push(...table(['STATE', 'DEPLOYMENT', 'FINDINGS', 'SUMMARY'], rows));
+    lines.push('', `${report.entries.length} of ${report.scanned} Deployments in ${where} need attention.`);
+    lines.push('Run `rollout-doctor diagnose deployment/NAME -n NAMESPACE` for the evidence and fixes.');
+  }
+  if (!report.nodesComplete)
+    lines.push('Note: the node list was capped; at-risk predictions may be incomplete.');
+  for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
+  return `${lines.join('\n')}\n`;
+}
