@@ -77,7 +77,7 @@ function findingSection(finding: Finding, index: number, diagnosis: Diagnosis, s
     .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))
     .filter((i) => i >= 0)
     .map((i) => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`);
-  if (plans.length > 0) lines.push('', `   Fix: ${plans.join(', then ')} (see Remediations)`);
+  if (plans.length > 0) lines.push('', `   Fix: ${plans.join(', or ')} (best first; see Remediations)`);
   return lines;
 }
 

@@ -47,6 +47,31 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
     expect(status).toBe(expectedExit);
   });
 
+  it('gives the RolloutSurgeDeadlock verdict first, exit 1, with the strategy fix offered', async () => {
+    const run = fakeIo();
+    const args = [
+      'diagnose',
+      'deploy/vision-object-tracker',
+      '-n',
+      'vision',
+      '--from-file',
+      FIXTURE,
+      '-o',
+      'json',
+    ];
+    expect(await runCli(args, run.io)).toBe(1);
+    const json = JSON.parse(run.stdout());
+    expect(json.findings[0]).toMatchObject({ code: 'RolloutSurgeDeadlock', severity: 'critical' });
+    expect(json.findings.map((f: { code: string }) => f.code)).not.toContain('Unschedulable');
+    const kinds = json.remediations.map((r: { kind: string }) => r.kind);
+    expect(kinds).toContain('set-rolling-update');
+    const text = fakeIo();
+    await runCli(args.slice(0, -2), text.io);
+    expect(text.stdout().indexOf('[CRITICAL] RolloutSurgeDeadlock')).toBeLessThan(
+      text.stdout().indexOf('Evidence'),
+    );
+  });
+
   it.each([
     'vision-object-tracker',
     'deploy/vision-object-tracker',

@@ -122,7 +122,7 @@ describe('renderText', () => {
 
   it('prints each remediation with impact, warnings and the exact patch and undo', () => {
     expect(text).toContain('[1] set-rolling-update');
-    expect(text).toContain('Fix: [1] set-rolling-update');
+    expect(text).toContain('Fix: [1] set-rolling-update (best first; see Remediations)');
     expect(text).toContain('Impact: brief outage');
     expect(text).toContain('Warning: replicas is 1');
     const patch = text.slice(text.indexOf('Patch (strategic-merge patch):'), text.indexOf('Undo ('));
