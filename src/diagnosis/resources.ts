@@ -47,7 +47,10 @@ function safeAmount(name: string, quantity: Quantity): number | undefined {
  * @example containerRequests({name:'a', resources:{limits:{'nvidia.com/gpu':1}}}) // {'nvidia.com/gpu': 1}
  */
 export function containerRequests(container: Container): ResourceAmounts {
-  const requests: Record<string, Quantity> = { ...container.resources?.limits, ...container.resources?.requests };
+  const requests: Record<string, Quantity> = {
+    ...container.resources?.limits,
+    ...container.resources?.requests,
+  };
   const amounts: ResourceAmounts = {};
   addList(amounts, requests);
   return amounts;

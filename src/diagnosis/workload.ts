@@ -27,14 +27,14 @@ export function classifyReplicaSets(snapshot: WorkloadSnapshot): ClassifiedRepli
     (a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || 0,
   );
   const template = snapshot.deployment.spec.template;
-  let current = sets.find((rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template));
+  let current = sets.find(
+    (rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template),
+  );
   if (!current) {
     const revision = snapshot.deployment.metadata.annotations?.[REVISION];
     current = revision ? sets.find((rs) => rs.metadata.annotations?.[REVISION] === revision) : undefined;
   }
-  const old = sets
-    .filter((rs) => rs !== current)
-    .sort((a, b) => revisionOf(b) - revisionOf(a));
+  const old = sets.filter((rs) => rs !== current).sort((a, b) => revisionOf(b) - revisionOf(a));
   return current ? { current, old } : { old };
 }
 
@@ -174,5 +174,7 @@ export function eventsOfPod(events: readonly KubeEvent[], pod: Pod): KubeEvent[]
 }
 
 export function eventTime(event: KubeEvent): string {
-  return event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp ?? '';
+  return (
+    event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp ?? ''
+  );
 }

@@ -8,12 +8,17 @@ import { imagePullFailure } from './image-pull-failure.js';
 import { oomKilled } from './oom-killed.js';
 import { probeFailure } from './probe-failure.js';
 import { progressDeadline } from './progress-deadline.js';
+import { rolloutAtRisk } from './rollout-at-risk.js';
+import { surgeDeadlock } from './surge-deadlock.js';
+import { unschedulable } from './unschedulable.js';
 
 /**
  * Every analyzer, in reporting order (the most decisive verdicts first). One module
  * per analyzer in this folder; add new ones here.
  */
 export const analyzers: readonly Analyzer[] = [
+  surgeDeadlock,
+  unschedulable,
   crashLoopOnNode,
   crashLoop,
   oomKilled,
@@ -22,5 +27,6 @@ export const analyzers: readonly Analyzer[] = [
   imagePullFailure,
   probeFailure,
   progressDeadline,
+  rolloutAtRisk,
   accessDenied,
 ];

@@ -3,6 +3,8 @@ import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import type { RemediationPlan } from '../plan.js';
 import { buildDeletePodsPlans } from './delete-pods.js';
 import { buildExcludeNodePlans } from './exclude-node.js';
+import { buildRolloutRestartPlans } from './rollout-restart.js';
+import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js';
 
 /**
  * A plan builder proposes remediations for one finding. Pure, like analyzers; it may
@@ -15,6 +17,17 @@ export type PlanBuilder = (
 
 /** Plan builders by the finding code they address, best plan first. */
 export const planBuilders: Partial<Record<string, PlanBuilder>> = {
+  // The strategy plans restart in the same patch; a bare restart refuses while the
+  // deadlock stands (it would recreate the same Pending pod), so it adds nothing here
+  // unless the snapshot no longer shows the deadlock.
+  RolloutSurgeDeadlock: (snapshot, finding) => [
+    ...buildSetRollingUpdatePlans(snapshot, finding),
+    ...buildSetRecreatePlans(snapshot, finding),
+    ...buildRolloutRestartPlans(snapshot, finding),
+  ],
+  // Preventive: strategy only, nothing restarts. Unschedulable gets no plan: no
+  // strategy change makes the pod fit.
+  RolloutAtRisk: (snapshot, finding) => buildSetRollingUpdatePlans(snapshot, finding),
   CrashLoopOnNode: (snapshot, finding) => [
     ...buildExcludeNodePlans(snapshot, finding),
     ...buildDeletePodsPlans(snapshot, finding),

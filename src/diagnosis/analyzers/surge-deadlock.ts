@@ -1,0 +1,157 @@
+/**
+ * RolloutSurgeDeadlock: the rollout's new pod waits for something only the old pods
+ * of the same Deployment hold, and the strategy keeps every old pod until a new one
+ * is Ready (maxSurge ≥ 1, maxUnavailable 0). Reported only with a proof: on at
+ * least one eligible node the new pod fits once our live old pods there are gone.
+ */
+import type { Analyzer } from '../analyzer.js';
+import { capacityRows, describeBlocker } from '../capacity-rows.js';
+import type { Evidence, Finding } from '../finding.js';
+import { placementContext, type Blocker } from '../placement.js';
+import {
+  assessRollout,
+  type AttachBlock,
+  type PendingAssessment,
+  type RolloutAssessment,
+} from '../rollout-assessment.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import { nativeSignalsNote, strategyPhrase } from '../strategy-words.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+export const surgeDeadlock: Analyzer = {
+  name: 'surge-deadlock',
+  analyze(snapshot) {
+    const assessment = assessRollout(snapshot);
+    if (!assessment.surges) return [];
+    const findings: Draft[] = [];
+    const stuck = assessment.pending.filter((p) => p.verdict === 'surge-deadlock');
+    const first = stuck[0];
+    if (first) findings.push(schedulingDeadlock(snapshot, assessment, first, stuck));
+    const attach = assessment.attach.filter((a) => a.releasable);
+    const firstAttach = attach[0];
+    if (firstAttach) findings.push(attachDeadlock(snapshot, assessment, firstAttach));
+    return findings;
+  },
+};
+
+function schedulingDeadlock(
+  snapshot: WorkloadSnapshot,
+  assessment: RolloutAssessment,
+  pending: PendingAssessment,
+  all: PendingAssessment[],
+): Draft {
+  const ctx = placementContext(snapshot);
+  const name = snapshot.deployment.metadata.name ?? '';
+  const podName = pending.pod.metadata.name ?? '';
+  const freeing = pending.eligible.filter((a) => a.release !== undefined && a.release.length > 0);
+  const best = freeing[0];
+  const blocker = best?.blockers[0];
+  const holders = best?.release?.map((p) => p.metadata.name ?? '') ?? [];
+  const nodeName = best?.node.metadata.name ?? '';
+  const what = blocker ? describeBlocker(blocker) : 'what it needs';
+  const eligibleCount = pending.eligible.length;
+  const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
+  const summary = `Rollout of ${name} can never finish: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this Deployment, and ${strategy} keeps old pods until new ones are Ready.`;
+  const explanation = [
+    `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
+    eligibleCount === 1
+      ? `The new pod may run only on ${nodeName}, where an old pod of this same Deployment holds it.`
+      : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same Deployment hold it.`,
+    `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
+    `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
+    nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
+  ].join(' ');
+  const evidence: Evidence[] = [];
+  if (pending.failure) {
+    evidence.push({
+      type: 'scheduling',
+      pod: podName,
+      message: pending.failure.message,
+      parsed: pending.parsed,
+    });
+  }
+  evidence.push(
+    { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
+    { type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) },
+    {
+      type: 'pods',
+      title: 'Pending new pods and the old pods holding what they need',
+      pods: [
+        ...all.map((p) => ({
+          name: p.pod.metadata.name ?? '',
+          phase: 'Pending',
+          detail: 'new, unscheduled',
+        })),
+        ...freeing.flatMap((a) =>
+          (a.release ?? []).map((p) => ({
+            name: p.metadata.name ?? '',
+            ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
+            ...(p.status?.phase ? { phase: p.status.phase } : {}),
+            detail: 'old, holds what the new pod needs',
+          })),
+        ),
+      ],
+    },
+  );
+  return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
+}
+
+function shortWhat(blocker: Blocker): string {
+  switch (blocker.kind) {
+    case 'resource':
+      return blocker.resource;
+    case 'host-port':
+      return `host port ${blocker.port.port}`;
+    case 'anti-affinity':
+      return `place (anti-affinity on ${blocker.topologyKey})`;
+    case 'volume':
+      return `volume ${blocker.claim}`;
+  }
+}
+
+function attachDeadlock(
+  snapshot: WorkloadSnapshot,
+  assessment: RolloutAssessment,
+  block: AttachBlock,
+): Draft {
+  const name = snapshot.deployment.metadata.name ?? '';
+  const podName = block.pod.metadata.name ?? '';
+  const holders = block.holders.map((h) => `${h.metadata.name ?? ''} on ${h.spec.nodeName ?? '?'}`);
+  const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
+  const summary = `Rollout of ${name} can never finish: new pod ${podName} on ${block.node} cannot attach ReadWriteOnce volume ${block.claim}, held by old pod ${holders.join(', ')}, and ${strategy} keeps the old pod until the new one is Ready.`;
+  const event = block.events[0]?.message;
+  const explanation = [
+    `A ReadWriteOnce volume attaches to one node at a time. The new pod was scheduled to ${block.node} while the old pod still runs elsewhere with the volume attached (the kubelet reports a Multi-Attach error), so it stays in ContainerCreating.`,
+    `The old pod is removed only after the new one is Ready, which it never becomes. Letting the old pod go first (maxSurge 0 or Recreate) detaches the volume so the new pod can start.`,
+    nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
+  ].join(' ');
+  const evidence: Evidence[] = [
+    { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
+    {
+      type: 'node-capacity',
+      rows: block.holders.map((h) => ({
+        node: h.spec.nodeName ?? '',
+        resource: `volume ${block.claim} (ReadWriteOnce)`,
+        allocatable: '1',
+        used: '1',
+        free: '0',
+        holders: [{ pod: h.metadata.name ?? '', amount: '1', ownedByThisDeployment: true }],
+      })),
+    },
+    {
+      type: 'pods',
+      title: 'New pod waiting for the volume, and the old pod holding it',
+      pods: [
+        { name: podName, node: block.node, phase: 'Pending', detail: 'new, waiting to attach the volume' },
+        ...block.holders.map((h) => ({
+          name: h.metadata.name ?? '',
+          ...(h.spec.nodeName ? { node: h.spec.nodeName } : {}),
+          detail: 'old, volume attached',
+        })),
+      ],
+    },
+  ];
+  if (event) evidence.push({ type: 'note', text: `Event FailedAttachVolume: ${event}` });
+  return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
+}

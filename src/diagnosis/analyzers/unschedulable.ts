@@ -1,0 +1,184 @@
+/**
+ * Unschedulable: a pod of this Deployment is Pending and would not fit even with
+ * the old pods gone, so no strategy change helps. The finding says what would
+ * have to change instead (selector, toleration, capacity, replicas, the claim).
+ */
+import type { Analyzer } from '../analyzer.js';
+import { blockerResource, capacityRows, describeBlocker, holderNames } from '../capacity-rows.js';
+import type { Evidence, Finding } from '../finding.js';
+import { placementContext, type Blocker, type PlacementContext } from '../placement.js';
+import { formatAmount } from '../quantity.js';
+import { assessRollout, type PendingAssessment } from '../rollout-assessment.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+export const unschedulable: Analyzer = {
+  name: 'unschedulable',
+  analyze(snapshot) {
+    const { pending } = assessRollout(snapshot);
+    const stuck = pending.filter(
+      (p) => p.verdict === 'unschedulable' || (p.verdict === 'unexplained' && p.failure !== undefined),
+    );
+    const first = stuck.find((p) => p.verdict === 'unschedulable') ?? stuck[0];
+    if (!first) return [];
+    if (first.eligible.length === 0 && !snapshot.nodesComplete && !first.parsed) return [];
+    return [finding(snapshot, first, stuck)];
+  },
+};
+
+function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: PendingAssessment[]): Draft {
+  const ctx = placementContext(snapshot);
+  const podName = pending.pod.metadata.name ?? '';
+  const count = all.length;
+  const lead = `${count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`} Pending`;
+  const { cause, change } =
+    pending.verdict === 'unexplained'
+      ? unexplained(pending)
+      : pending.eligible.length === 0
+        ? noEligibleNode(snapshot, pending)
+        : noRoom(ctx, pending);
+  const evidence: Evidence[] = [];
+  if (pending.failure) {
+    evidence.push({
+      type: 'scheduling',
+      pod: podName,
+      message: pending.failure.message,
+      parsed: pending.parsed,
+    });
+  }
+  if (pending.eligible.length > 0) {
+    evidence.push({ type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) });
+  }
+  evidence.push(
+    {
+      type: 'pods',
+      title: 'Pending pods',
+      pods: all.map((p) => ({
+        name: p.pod.metadata.name ?? '',
+        phase: 'Pending',
+        detail: p.isNew ? 'new (current template)' : 'older template',
+      })),
+    },
+    { type: 'note', text: `What would have to change: ${change}` },
+  );
+  return {
+    code: 'Unschedulable',
+    severity: pending.verdict === 'unexplained' ? 'warning' : 'critical',
+    summary: `${lead}: ${cause}.`,
+    explanation: `${cause[0]?.toUpperCase() ?? ''}${cause.slice(1)}. ${
+      pending.verdict === 'unexplained'
+        ? ''
+        : 'This is not a rollout-strategy problem: the pod would not fit even if the old pods were gone, so maxSurge 0 or Recreate would only add downtime. '
+    }What would have to change: ${change}`,
+    evidence,
+  };
+}
+
+function noEligibleNode(
+  snapshot: WorkloadSnapshot,
+  pending: PendingAssessment,
+): { cause: string; change: string } {
+  const seen = `${pending.ineligible.length}${snapshot.nodesComplete ? '' : ' inspected'}`;
+  const bySelector = pending.ineligible.filter((n) => n.reasons.includes('nodeSelector/affinity'));
+  const selected = pending.ineligible.filter((n) => !n.reasons.includes('nodeSelector/affinity'));
+  const selector = describeSelector(pending);
+  if (selected.length === 0) {
+    return {
+      cause: `none of the ${seen} nodes matches its ${selector}`,
+      change: `point the ${selector} at an existing node (or label a node to match it)`,
+    };
+  }
+  const taints = [...new Set(selected.flatMap((n) => n.reasons.filter((r) => r.startsWith('taint '))))];
+  const cordoned = selected.filter((n) => n.reasons.includes('cordoned')).map((n) => n.node.metadata.name);
+  const parts: string[] = [];
+  const changes: string[] = [];
+  if (taints.length > 0) {
+    parts.push(
+      `the nodes it may use carry ${taints.map((t) => t.slice(6)).join(', ')} without a matching toleration`,
+    );
+    changes.push(
+      `add a toleration for ${taints.map((t) => t.slice(6)).join(', ')} to the pod template, or remove the taint`,
+    );
+  }
+  if (cordoned.length > 0) {
+    parts.push(`${cordoned.join(', ')} ${cordoned.length === 1 ? 'is' : 'are'} cordoned`);
+    changes.push(`uncordon ${cordoned.join(', ')} (kubectl uncordon)`);
+  }
+  const rest =
+    bySelector.length > 0 ? ` (${bySelector.length} other nodes do not match its ${selector})` : '';
+  return { cause: `${parts.join('; ')}${rest}`, change: changes.join('; ') };
+}
+
+function describeSelector(pending: PendingAssessment): string {
+  const selector = Object.entries(pending.pod.spec.nodeSelector ?? {}).map(([k, v]) => `${k}=${v}`);
+  const affinity = pending.pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (selector.length > 0)
+    return `nodeSelector ${selector.join(',')}${affinity ? ' and required node affinity' : ''}`;
+  return affinity ? 'required node affinity' : 'node selection';
+}
+
+function noRoom(ctx: PlacementContext, pending: PendingAssessment): { cause: string; change: string } {
+  const remaining = pending.eligible.flatMap((a) =>
+    a.remaining.map((b) => ({ node: a.node.metadata.name ?? '', b })),
+  );
+  const nodes = pending.eligible.map((a) => a.node.metadata.name ?? '');
+  const first = remaining[0];
+  if (!first) return { cause: 'no eligible node has room', change: 'add capacity' };
+  const b = first.b;
+  const absent =
+    b.kind === 'resource' &&
+    remaining.every((r) => r.b.kind === 'resource' && r.b.resource === b.resource && r.b.allocatable === 0);
+  if (b.kind === 'resource' && absent) {
+    const where =
+      nodes.length === 1
+        ? `${nodes[0]}, the only node it may use, has no`
+        : `none of the ${nodes.length} nodes it may use has any`;
+    return {
+      cause: `${where} ${b.resource} (it asks for ${formatAmount(b.resource, b.need)})`,
+      change: changeFor(ctx, b, pending),
+    };
+  }
+  const where =
+    nodes.length === 1
+      ? `${nodes[0]}, the only node it may use, has no`
+      : `none of the ${nodes.length} nodes it may use has`;
+  return {
+    cause: `it needs ${describeBlocker(b)} and ${where} room for it even with the old pods gone`,
+    change: changeFor(ctx, b, pending),
+  };
+}
+
+function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAssessment): string {
+  switch (blocker.kind) {
+    case 'resource': {
+      if (blocker.allocatable === 0) {
+        return `select nodes that have ${blocker.resource} (the ${describeSelector(pending)} names nodes without any), or drop the ${blocker.resource} request`;
+      }
+      const ours = blocker.holders.filter((h) => ctx.ours.has(h.pod)).length;
+      const scale =
+        ours > 0
+          ? `lower replicas (${ours} replica${ours === 1 ? '' : 's'} of this Deployment already hold it there), `
+          : '';
+      return `${scale}add ${blocker.resource} capacity to the eligible nodes, widen the node selection, or free what other workloads hold (${holderNames(blocker) || 'none'})`;
+    }
+    case 'host-port':
+      return `free ${blockerResource(blocker)} (held by ${holderNames(blocker)}), change the hostPort, or widen the node selection`;
+    case 'anti-affinity':
+      return `add nodes in new ${blocker.topologyKey} domains, lower replicas, or relax the required anti-affinity (held by ${holderNames(blocker)})`;
+    case 'volume':
+      return blocker.problem === 'in-use-rwop'
+        ? `stop ${holderNames(blocker)}, which holds ReadWriteOncePod claim ${blocker.claim}`
+        : `fix PersistentVolumeClaim ${blocker.claim} (${blocker.problem === 'unbound' ? 'check its StorageClass and provisioner events' : 'create it'})`;
+  }
+}
+
+function unexplained(pending: PendingAssessment): { cause: string; change: string } {
+  const reasons = pending.parsed?.reasons.map((r) => `${r.count} ${r.reason}`).join(', ');
+  const room = pending.eligible.filter((a) => a.blockers.length === 0).map((a) => a.node.metadata.name);
+  return {
+    cause: `the scheduler reports ${reasons ? `"${reasons}"` : `"${pending.failure?.message ?? ''}"`}, yet the snapshot shows room on ${room.slice(0, 3).join(', ')}`,
+    change:
+      'check constraints outside this analysis (topology spread, volume node affinity, resource claims, scheduler extenders); if the message is old, the pod may schedule on its next attempt',
+  };
+}

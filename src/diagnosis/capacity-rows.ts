@@ -1,0 +1,130 @@
+/**
+ * Turns placement blockers into the node-capacity evidence table and into plain
+ * words, shared by the scheduling analyzers.
+ */
+import type { NodeCapacityRow } from './finding.js';
+import type { Pod } from './k8s.js';
+import { formatHostPort } from './pod-constraints.js';
+import type { Blocker, PlacementContext } from './placement.js';
+import { formatAmount } from './quantity.js';
+import type { NodeAssessment } from './release.js';
+
+/** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
+export const MAX_ROWS_NODES = 12;
+
+/** A short name for what the blocker is about: "nvidia.com/gpu", "hostPort 8080/TCP", ... */
+export function blockerResource(blocker: Blocker): string {
+  switch (blocker.kind) {
+    case 'resource':
+      return blocker.resource;
+    case 'host-port':
+      return formatHostPort(blocker.port);
+    case 'anti-affinity':
+      return `pod anti-affinity (${blocker.topologyKey})`;
+    case 'volume':
+      return `volume ${blocker.claim} (${blocker.problem === 'in-use-rwop' ? 'ReadWriteOncePod' : blocker.problem})`;
+  }
+}
+
+function row(ctx: PlacementContext, node: string, blocker: Blocker): NodeCapacityRow {
+  const holders = blocker.holders.map((h) => ({
+    pod: h.pod.metadata.name ?? '',
+    amount: blocker.kind === 'resource' ? formatAmount(blocker.resource, h.amount) : String(h.amount),
+    ownedByThisDeployment: ctx.ours.has(h.pod),
+  }));
+  if (blocker.kind === 'resource') {
+    return {
+      node,
+      resource: blocker.resource,
+      allocatable: formatAmount(blocker.resource, blocker.allocatable),
+      used: formatAmount(blocker.resource, blocker.used),
+      free: formatAmount(blocker.resource, blocker.allocatable - blocker.used),
+      holders,
+    };
+  }
+  const exclusive = blocker.kind === 'volume' && blocker.problem !== 'in-use-rwop' ? '0' : '1';
+  return {
+    node,
+    resource: blockerResource(blocker),
+    allocatable: exclusive,
+    used: String(blocker.holders.length),
+    free: '0',
+    holders,
+  };
+}
+
+/** Rows for the nodes' blockers (nodes that fit now get one row per requested resource). */
+export function capacityRows(
+  ctx: PlacementContext,
+  incoming: Pod,
+  assessments: NodeAssessment[],
+): NodeCapacityRow[] {
+  const ordered = [...assessments].sort((a, b) => rank(a) - rank(b));
+  const rows: NodeCapacityRow[] = [];
+  for (const assessment of ordered.slice(0, MAX_ROWS_NODES)) {
+    const name = assessment.node.metadata.name ?? '';
+    if (assessment.blockers.length > 0) {
+      for (const blocker of assessment.blockers) rows.push(row(ctx, name, blocker));
+      continue;
+    }
+    const allocatable = ctx.allocatable(assessment.node);
+    const used = usedOn(ctx, name, incoming);
+    for (const [resource, need] of Object.entries(ctx.requests(incoming))) {
+      if (need <= 0) continue;
+      const total = allocatable[resource] ?? 0;
+      const inUse = used[resource] ?? 0;
+      rows.push({
+        node: name,
+        resource,
+        allocatable: formatAmount(resource, total),
+        used: formatAmount(resource, inUse),
+        free: formatAmount(resource, total - inUse),
+        holders: [],
+      });
+    }
+  }
+  return rows;
+}
+
+/** Nodes where releasing our pods makes room first, then blocked ones, then free ones. */
+function rank(assessment: NodeAssessment): number {
+  if (assessment.blockers.length === 0) return 2;
+  return assessment.release !== undefined ? 0 : 1;
+}
+
+function usedOn(ctx: PlacementContext, node: string, incoming: Pod): Record<string, number> {
+  const used: Record<string, number> = {};
+  for (const pod of ctx.occupantsByNode.get(node) ?? []) {
+    if (pod === incoming) continue;
+    for (const [resource, amount] of Object.entries(ctx.requests(pod)))
+      used[resource] = (used[resource] ?? 0) + amount;
+  }
+  return used;
+}
+
+/** "1 nvidia.com/gpu (1 allocatable, 1 in use)" and the like, for summaries. */
+export function describeBlocker(blocker: Blocker): string {
+  switch (blocker.kind) {
+    case 'resource': {
+      const { resource, need, allocatable, used } = blocker;
+      if (allocatable === 0)
+        return `${formatAmount(resource, need)} ${resource}, which the node does not have at all`;
+      return `${formatAmount(resource, need)} ${resource} (${formatAmount(resource, allocatable)} allocatable, ${formatAmount(resource, used)} in use)`;
+    }
+    case 'host-port':
+      return `${formatHostPort(blocker.port)}, already bound by ${holderNames(blocker)}`;
+    case 'anti-affinity':
+      return `no pod matching its required anti-affinity on the same ${blocker.topologyKey}, but ${holderNames(blocker)} runs there`;
+    case 'volume':
+      if (blocker.problem === 'not-found')
+        return `PersistentVolumeClaim "${blocker.claim}", which does not exist`;
+      if (blocker.problem === 'unbound')
+        return `PersistentVolumeClaim "${blocker.claim}", which is not bound to a volume`;
+      return `ReadWriteOncePod volume "${blocker.claim}", in use by ${holderNames(blocker)}`;
+  }
+}
+
+export function holderNames(blocker: Blocker): string {
+  const names = blocker.holders.map((h) => h.pod.metadata.name ?? '?');
+  return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}

@@ -1,0 +1,47 @@
+/**
+ * What kubectl itself prints for a Deployment, reproduced from its source
+ * (kubectl polymorphichelpers/rollout_status.go and describe.go), so a finding can
+ * quote the misleading line the on-call engineer is staring at and explain it.
+ */
+import type { Deployment } from './k8s.js';
+
+/**
+ * The line `kubectl rollout status deployment/NAME` prints for this status.
+ *
+ * @example kubectlRolloutStatusLine(stuckTracker) // 'Waiting for deployment "tracker" rollout to finish: 1 old replicas are pending termination...'
+ */
+export function kubectlRolloutStatusLine(deployment: Deployment): string {
+  const name = deployment.metadata.name ?? '';
+  const status = deployment.status ?? {};
+  if ((deployment.metadata.generation ?? 0) > (status.observedGeneration ?? 0)) {
+    return 'Waiting for deployment spec update to be observed...';
+  }
+  const progressing = status.conditions?.find((c) => c.type === 'Progressing');
+  if (progressing?.reason === 'ProgressDeadlineExceeded') {
+    return `error: deployment "${name}" exceeded its progress deadline`;
+  }
+  const replicas = deployment.spec.replicas;
+  const updated = status.updatedReplicas ?? 0;
+  if (replicas !== undefined && updated < replicas) {
+    return `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${replicas} new replicas have been updated...`;
+  }
+  if ((status.replicas ?? 0) > updated) {
+    return `Waiting for deployment "${name}" rollout to finish: ${(status.replicas ?? 0) - updated} old replicas are pending termination...`;
+  }
+  if ((status.availableReplicas ?? 0) < updated) {
+    return `Waiting for deployment "${name}" rollout to finish: ${status.availableReplicas ?? 0} of ${updated} updated replicas are available...`;
+  }
+  return `deployment "${name}" successfully rolled out`;
+}
+
+/**
+ * The `RollingUpdateStrategy:` value of `kubectl describe deployment`, unresolved
+ * as kubectl prints it; undefined when there is no rollingUpdate block.
+ *
+ * @example kubectlDescribeStrategyLine(tracker) // '25% max unavailable, 25% max surge'
+ */
+export function kubectlDescribeStrategyLine(deployment: Deployment): string | undefined {
+  const rolling = deployment.spec.strategy?.rollingUpdate;
+  if (!rolling) return undefined;
+  return `${String(rolling.maxUnavailable ?? '<nil>')} max unavailable, ${String(rolling.maxSurge ?? '<nil>')} max surge`;
+}

@@ -1,0 +1,235 @@
+/**
+ * Would this pod fit on that node, and if not, who holds what it needs? A model of
+ * the kube-scheduler filters that matter for stuck rollouts: NodeResourcesFit (incl.
+ * the pod count), NodePorts, InterPodAffinity (required anti-affinity, both ways),
+ * and VolumeRestrictions/VolumeBinding (ReadWriteOncePod in use, unbound or missing
+ * claims). Node selection and taints are node-match.ts. Pods are indexed by node
+ * once per snapshot, so a check costs the node's pods, not the cluster's.
+ */
+import type { Node, Pod } from './k8s.js';
+import {
+  claimNames,
+  hostPorts,
+  portsConflict,
+  requiredAntiAffinity,
+  termSelectsPod,
+  type HostPort,
+} from './pod-constraints.js';
+import { nodeAllocatable, nonZero, podRequests, type ResourceAmounts } from './resources.js';
+import type { WorkloadSnapshot } from './snapshot.js';
+import { holdsResources } from './workload.js';
+
+export interface HolderRef {
+  pod: Pod;
+  /** How much of the resource it holds (1 for ports, volumes and affinity). */
+  amount: number;
+}
+
+export type Blocker =
+  | {
+      kind: 'resource';
+      resource: string;
+      need: number;
+      allocatable: number;
+      used: number;
+      holders: HolderRef[];
+    }
+  | { kind: 'host-port'; port: HostPort; holders: HolderRef[] }
+  | { kind: 'anti-affinity'; topologyKey: string; domain: string; holders: HolderRef[] }
+  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] };
+
+export interface PlacementContext {
+  snapshot: WorkloadSnapshot;
+  nodesByName: Map<string, Node>;
+  /** Bound, non-terminal pods (ours and others) by node name. */
+  occupantsByNode: Map<string, Pod[]>;
+  /** Pods of this Deployment. */
+  ours: ReadonlySet<Pod>;
+  /** Bound pods that carry a required pod anti-affinity (checked against incoming pods). */
+  antiAffinityHolders: Pod[];
+  requests: (pod: Pod) => ResourceAmounts;
+  allocatable: (node: Node) => ResourceAmounts;
+}
+
+const contexts = new WeakMap<WorkloadSnapshot, PlacementContext>();
+
+/** The placement index of a snapshot, built once and shared by every analyzer. */
+export function placementContext(snapshot: WorkloadSnapshot): PlacementContext {
+  const cached = contexts.get(snapshot);
+  if (cached) return cached;
+  const ours = new Set(snapshot.pods);
+  const ourUids = new Set(snapshot.pods.map((p) => p.metadata.uid).filter(Boolean));
+  const others = snapshot.otherPods.filter((p) => !p.metadata.uid || !ourUids.has(p.metadata.uid));
+  const occupantsByNode = new Map<string, Pod[]>();
+  const antiAffinityHolders: Pod[] = [];
+  for (const pod of [...snapshot.pods, ...others]) {
+    if (!holdsResources(pod) || !pod.spec.nodeName) continue;
+    const list = occupantsByNode.get(pod.spec.nodeName) ?? [];
+    list.push(pod);
+    occupantsByNode.set(pod.spec.nodeName, list);
+    if (requiredAntiAffinity(pod.spec).length > 0) antiAffinityHolders.push(pod);
+  }
+  const requestCache = new Map<Pod, ResourceAmounts>();
+  const allocatableCache = new Map<Node, ResourceAmounts>();
+  const context: PlacementContext = {
+    snapshot,
+    nodesByName: new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n])),
+    occupantsByNode,
+    ours,
+    antiAffinityHolders,
+    requests: (pod) => memo(requestCache, pod, () => nonZero(podRequests(pod.spec))),
+    allocatable: (node) => memo(allocatableCache, node, () => nodeAllocatable(node)),
+  };
+  contexts.set(snapshot, context);
+  return context;
+}
+
+function memo<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
+}
+
+const NONE: ReadonlySet<Pod> = new Set();
+
+/**
+ * Everything that keeps `incoming` off `node` (selection and taints aside) with the
+ * node's current occupants minus `removed`. Empty means it fits.
+ */
+export function blockersOn(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  removed: ReadonlySet<Pod> = NONE,
+): Blocker[] {
+  const name = node.metadata.name ?? '';
+  const occupants = (ctx.occupantsByNode.get(name) ?? []).filter((p) => p !== incoming && !removed.has(p));
+  return [
+    ...resourceBlockers(ctx, incoming, node, occupants),
+    ...portBlockers(incoming, occupants),
+    ...antiAffinityBlockers(ctx, incoming, node, removed),
+    ...volumeBlockers(ctx, incoming, removed),
+  ];
+}
+
+function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Blocker[] {
+  const allocatable = ctx.allocatable(node);
+  const need: ResourceAmounts = { ...ctx.requests(incoming) };
+  if (allocatable.pods !== undefined) need.pods = 1;
+  const blockers: Blocker[] = [];
+  for (const [resource, amount] of Object.entries(need)) {
+    const holders: HolderRef[] = [];
+    let used = 0;
+    for (const pod of occupants) {
+      const held = resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
+      if (held > 0) {
+        used += held;
+        holders.push({ pod, amount: held });
+      }
+    }
+    const available = allocatable[resource] ?? 0;
+    if (amount > available - used) {
+      blockers.push({ kind: 'resource', resource, need: amount, allocatable: available, used, holders });
+    }
+  }
+  return blockers;
+}
+
+function portBlockers(incoming: Pod, occupants: Pod[]): Blocker[] {
+  const wanted = hostPorts(incoming.spec);
+  if (wanted.length === 0) return [];
+  const blockers: Blocker[] = [];
+  for (const port of wanted) {
+    const holders = occupants
+      .filter((pod) => hostPorts(pod.spec).some((held) => portsConflict(port, held)))
+      .map((pod) => ({ pod, amount: 1 }));
+    if (holders.length > 0) blockers.push({ kind: 'host-port', port, holders });
+  }
+  return blockers;
+}
+
+function antiAffinityBlockers(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  removed: ReadonlySet<Pod>,
+): Blocker[] {
+  const labels = node.metadata.labels ?? {};
+  const byKey = new Map<string, HolderRef[]>();
+  const add = (key: string, pod: Pod): void => {
+    const list = byKey.get(key) ?? [];
+    if (!list.some((h) => h.pod === pod)) list.push({ pod, amount: 1 });
+    byKey.set(key, list);
+  };
+  const inDomain = (pod: Pod, key: string): boolean => {
+    const other = ctx.nodesByName.get(pod.spec.nodeName ?? '');
+    if (pod.spec.nodeName === node.metadata.name) return labels[key] !== undefined;
+    return other !== undefined && labels[key] !== undefined && other.metadata.labels?.[key] === labels[key];
+  };
+  for (const term of requiredAntiAffinity(incoming.spec)) {
+    if (labels[term.topologyKey] === undefined) continue;
+    const candidates =
+      term.topologyKey === 'kubernetes.io/hostname'
+        ? (ctx.occupantsByNode.get(node.metadata.name ?? '') ?? [])
+        : [...ctx.occupantsByNode.values()].flat();
+    for (const pod of candidates) {
+      if (pod === incoming || removed.has(pod)) continue;
+      if (inDomain(pod, term.topologyKey) && termSelectsPod(term, incoming.metadata.namespace, pod)) {
+        add(term.topologyKey, pod);
+      }
+    }
+  }
+  for (const pod of ctx.antiAffinityHolders) {
+    if (pod === incoming || removed.has(pod)) continue;
+    for (const term of requiredAntiAffinity(pod.spec)) {
+      if (inDomain(pod, term.topologyKey) && termSelectsPod(term, pod.metadata.namespace, incoming)) {
+        add(term.topologyKey, pod);
+      }
+    }
+  }
+  return [...byKey.entries()].map(([topologyKey, holders]) => ({
+    kind: 'anti-affinity',
+    topologyKey,
+    domain: labels[topologyKey] ?? '',
+    holders,
+  }));
+}
+
+function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: ReadonlySet<Pod>): Blocker[] {
+  const { snapshot } = ctx;
+  const pvcsReadable = !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims');
+  const blockers: Blocker[] = [];
+  for (const claim of claimNames(incoming.spec)) {
+    const pvc = snapshot.pvcs.find(
+      (p) =>
+        p.metadata.name === claim &&
+        (p.metadata.namespace ?? incoming.metadata.namespace) === incoming.metadata.namespace,
+    );
+    if (!pvc) {
+      if (pvcsReadable) blockers.push({ kind: 'volume', claim, problem: 'not-found', holders: [] });
+      continue;
+    }
+    if (pvc.status?.phase && pvc.status.phase !== 'Bound') {
+      blockers.push({ kind: 'volume', claim, problem: 'unbound', holders: [] });
+      continue;
+    }
+    const modes = pvc.spec.accessModes ?? pvc.status?.accessModes ?? [];
+    if (!modes.includes('ReadWriteOncePod')) continue;
+    const holders = [...ctx.occupantsByNode.values()]
+      .flat()
+      .filter(
+        (pod) => pod !== incoming && !removed.has(pod) && usesClaim(pod, incoming.metadata.namespace, claim),
+      )
+      .map((pod) => ({ pod, amount: 1 }));
+    if (holders.length > 0) blockers.push({ kind: 'volume', claim, problem: 'in-use-rwop', holders });
+  }
+  return blockers;
+}
+
+/** The pod mounts the claim (same namespace). */
+export function usesClaim(pod: Pod, namespace: string | undefined, claim: string): boolean {
+  return pod.metadata.namespace === namespace && claimNames(pod.spec).includes(claim);
+}

@@ -1,0 +1,58 @@
+/**
+ * The proof behind a surge-deadlock verdict: on a node, would the pod fit once some
+ * of our own pods (the ones a strategy change would let go first) are gone?
+ */
+import type { Node, Pod } from './k8s.js';
+import { blockersOn, type Blocker, type PlacementContext } from './placement.js';
+import { isTerminating } from './workload.js';
+
+export interface NodeAssessment {
+  node: Node;
+  /** What keeps the pod off the node now. Empty: it fits now. */
+  blockers: Blocker[];
+  /**
+   * Releasable pods that must go before the pod fits (found greedily, few in
+   * practice). Empty when the terminating ones going is enough. Undefined when
+   * even releasing every releasable holder is not enough.
+   */
+  release?: Pod[];
+  /** What still blocks after every releasable holder is gone: what no strategy change fixes. */
+  remaining: Blocker[];
+}
+
+/**
+ * Assesses one node for `incoming`; `releasable` says which pods a strategy change
+ * would remove first (old pods of this Deployment during a rollout; every pod of it
+ * when predicting the next rollout).
+ */
+export function assessNode(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  releasable: (pod: Pod) => boolean,
+): NodeAssessment {
+  const blockers = blockersOn(ctx, incoming, node);
+  if (blockers.length === 0) return { node, blockers, release: [], remaining: [] };
+  const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(releasable);
+  const remaining = blockersOn(ctx, incoming, node, new Set(candidates));
+  if (remaining.length > 0) return { node, blockers, remaining };
+
+  const removed = new Set(candidates.filter(isTerminating));
+  if (removed.size > 0 && blockersOn(ctx, incoming, node, removed).length === 0) {
+    return { node, blockers, release: [], remaining };
+  }
+  // Greedy: first the pods that hold something in the most blockers.
+  const score = (pod: Pod): number => blockers.filter((b) => b.holders.some((h) => h.pod === pod)).length;
+  const live = candidates.filter((p) => !isTerminating(p)).sort((a, b) => score(b) - score(a));
+  const release: Pod[] = [];
+  for (const pod of live) {
+    removed.add(pod);
+    release.push(pod);
+    if (blockersOn(ctx, incoming, node, removed).length === 0) break;
+  }
+  return { node, blockers, release, remaining };
+}
+
+function uniquePods(pods: Pod[]): Pod[] {
+  return [...new Set(pods)];
+}

@@ -1,0 +1,138 @@
+/**
+ * The facts a strategy change rests on, recomputed from the snapshot so plan
+ * builders never trust a finding's text: where letting our old pods go first makes
+ * room for the new pod, and how many must go.
+ */
+import type { Pod } from './k8s.js';
+import { isEligible } from './node-match.js';
+import { claimNames } from './pod-constraints.js';
+import { placementContext, usesClaim } from './placement.js';
+import { assessNode, type NodeAssessment } from './release.js';
+import { assessRollout } from './rollout-assessment.js';
+import type { WorkloadSnapshot } from './snapshot.js';
+import { isTerminating } from './workload.js';
+
+export interface ReleaseProof {
+  /** Nodes where the new pod fits once some of our pods are gone. */
+  nodes: string[];
+  /** The fewest of our pods that must go (on the best node) before a new pod fits. */
+  release: number;
+  /** The Pending (or attach-blocked) pods a restart would replace. */
+  stuckPods: Pod[];
+  /** Live pods a strategy change would let go first, and how many sit on those nodes. */
+  releasablePods: number;
+  releasableOnNodes: number;
+}
+
+/** A pod as the next rollout would create it (not bound, in no index). */
+export function nextPod(snapshot: WorkloadSnapshot): Pod {
+  const { deployment } = snapshot;
+  const template = deployment.spec.template;
+  return {
+    metadata: {
+      name: `${deployment.metadata.name ?? ''}-<next>`,
+      ...(deployment.metadata.namespace ? { namespace: deployment.metadata.namespace } : {}),
+      labels: { ...template.metadata?.labels },
+    },
+    spec: template.spec,
+  };
+}
+
+/** Every eligible node assessed for the next rollout's first pod, with all our pods releasable. */
+export function nextRolloutAssessments(snapshot: WorkloadSnapshot): { pod: Pod; eligible: NodeAssessment[] } {
+  const ctx = placementContext(snapshot);
+  const pod = nextPod(snapshot);
+  const eligible = snapshot.nodes
+    .filter((node) => isEligible(node, pod.spec))
+    .map((node) => assessNode(ctx, pod, node, (holder) => ctx.ours.has(holder)));
+  return { pod, eligible };
+}
+
+function proofFrom(
+  assessments: NodeAssessment[],
+  stuckPods: Pod[],
+  releasable: Pod[],
+): ReleaseProof | undefined {
+  const freeing = assessments.filter((a) => a.release !== undefined && a.release.length > 0);
+  if (freeing.length === 0) return undefined;
+  const nodes = freeing.map((a) => a.node.metadata.name ?? '');
+  const live = releasable.filter((p) => p.spec.nodeName && !isTerminating(p));
+  return {
+    nodes,
+    release: Math.min(...freeing.map((a) => a.release?.length ?? 0)),
+    stuckPods,
+    releasablePods: live.length,
+    releasableOnNodes: live.filter((p) => nodes.includes(p.spec.nodeName ?? '')).length,
+  };
+}
+
+/** Proof for the rollout in progress: a surge-deadlocked Pending pod or an attach-blocked one. */
+export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
+  const assessment = assessRollout(snapshot);
+  const oldPods = [...assessment.oldPods];
+  const stuck = assessment.pending.filter((p) => p.verdict === 'surge-deadlock');
+  const first = stuck[0];
+  if (first) {
+    return proofFrom(
+      first.eligible,
+      stuck.map((p) => p.pod),
+      oldPods,
+    );
+  }
+  const attach = assessment.attach.filter((a) => a.releasable);
+  const block = attach[0];
+  if (!block) return undefined;
+  const live = block.holders.filter((h) => !isTerminating(h));
+  return {
+    nodes: [block.node],
+    release: live.length,
+    stuckPods: attach.map((a) => a.pod),
+    releasablePods: oldPods.filter((p) => p.spec.nodeName && !isTerminating(p)).length,
+    releasableOnNodes: live.length,
+  };
+}
+
+/**
+ * Proof for the next rollout (RolloutAtRisk): no room now but room once our pods go,
+ * or room only on nodes where a ReadWriteOnce volume our pods hold cannot attach.
+ */
+export function nextRolloutProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
+  const { pod, eligible } = nextRolloutAssessments(snapshot);
+  if (eligible.length === 0) return undefined;
+  const roomNow = eligible.filter((a) => a.blockers.length === 0).map((a) => a.node.metadata.name ?? '');
+  if (roomNow.length === 0) return proofFrom(eligible, [], snapshot.pods);
+  const risk = rwoRisk(snapshot, pod, roomNow);
+  if (!risk) return undefined;
+  const holders = snapshot.pods.filter((p) => p.spec.nodeName && risk.on.includes(p.spec.nodeName));
+  return {
+    nodes: risk.on,
+    release: 1,
+    stuckPods: [],
+    releasablePods: snapshot.pods.filter((p) => p.spec.nodeName && !isTerminating(p)).length,
+    releasableOnNodes: holders.length,
+  };
+}
+
+export interface RwoRisk {
+  claim: string;
+  /** Nodes where our pods hold the volume now. */
+  on: string[];
+  /** Nodes with room for a surge pod, where the volume cannot attach. */
+  elsewhere: string[];
+}
+
+/** A ReadWriteOnce claim our pods hold on some nodes while a surge pod could land on others. */
+export function rwoRisk(snapshot: WorkloadSnapshot, pod: Pod, roomOn: string[]): RwoRisk | undefined {
+  const ctx = placementContext(snapshot);
+  for (const claim of claimNames(pod.spec)) {
+    const pvc = snapshot.pvcs.find((p) => p.metadata.name === claim);
+    const modes = pvc?.spec.accessModes ?? [];
+    if (!modes.includes('ReadWriteOnce') || modes.includes('ReadWriteMany')) continue;
+    const on = [...ctx.occupantsByNode.entries()]
+      .filter(([, pods]) => pods.some((p) => ctx.ours.has(p) && usesClaim(p, pod.metadata.namespace, claim)))
+      .map(([node]) => node);
+    const elsewhere = roomOn.filter((node) => !on.includes(node));
+    if (on.length > 0 && elsewhere.length > 0) return { claim, on, elsewhere };
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+/**
+ * rollout-restart: what `kubectl rollout restart` does, the
+ * `kubectl.kubernetes.io/restartedAt` pod-template annotation set to the current
+ * time (snapshot.capturedAt), as a strategic-merge patch. No inverse: putting an
+ * older timestamp back would itself be another rollout.
+ *
+ * Refuses while a surge deadlock stands: with the strategy unchanged the restart's
+ * first new pod is Pending for the same reason (use set-rolling-update or
+ * set-recreate, which restart in the same patch).
+ */
+import { desiredReplicas, resolveStrategy } from '../../diagnosis/fenceposts.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import { currentDeadlockProof } from '../../diagnosis/surge-proof.js';
+import { planId } from '../plan-id.js';
+import type { RemediationPlan } from '../plan.js';
+import { RESTARTED_AT, RESTARTED_AT_POINTER, restartedAtValue } from './strategy-patch.js';
+
+/** A restart plan for the finding, or none when a restart cannot help. */
+export function buildRolloutRestartPlans(
+  snapshot: WorkloadSnapshot,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const { deployment } = snapshot;
+  const strategy = resolveStrategy(deployment);
+  if (strategy.type === 'RollingUpdate' && currentDeadlockProof(snapshot)) return [];
+  const restartedAt = restartedAtValue(snapshot.capturedAt);
+  const patch = {
+    type: 'strategic-merge' as const,
+    body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: restartedAt } } } } },
+  };
+  const replicas = desiredReplicas(deployment);
+  const impact =
+    strategy.type === 'Recreate'
+      ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
+      : `replaces all ${replicas} replica(s) gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;
+  const uid = deployment.metadata.uid ?? '';
+  const generation = deployment.metadata.generation ?? 0;
+  return [
+    {
+      id: planId('rollout-restart', uid, generation, patch),
+      kind: 'rollout-restart',
+      target: snapshot.target,
+      summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to ${restartedAt}.`,
+      impact,
+      warnings: deployment.spec.paused
+        ? ['The Deployment is paused: nothing restarts until `kubectl rollout resume`.']
+        : [],
+      patch,
+      preconditions: {
+        uid,
+        generation,
+        fields: [
+          {
+            path: RESTARTED_AT_POINTER,
+            value: deployment.spec.template.metadata?.annotations?.[RESTARTED_AT],
+          },
+        ],
+      },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}

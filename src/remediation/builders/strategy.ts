@@ -1,0 +1,166 @@
+/**
+ * set-rolling-update and set-recreate: let the old pods go before the new ones
+ * start. For a stuck rollout (RolloutSurgeDeadlock) the same patch also sets the
+ * restartedAt annotation, so one approval replaces the stuck Pending pod; for a
+ * prediction (RolloutAtRisk) it changes the strategy only and restarts nothing.
+ *
+ * Safety: a plan exists only when the snapshot proves that the new pod fits once
+ * our old pods are gone from an eligible node (surge-proof.ts); otherwise the
+ * change would only add downtime.
+ */
+import { desiredReplicas } from '../../diagnosis/fenceposts.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { Deployment } from '../../diagnosis/k8s.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import { currentDeadlockProof, nextRolloutProof, type ReleaseProof } from '../../diagnosis/surge-proof.js';
+import { planId } from '../plan-id.js';
+import type { RemediationPlan } from '../plan.js';
+import {
+  inverseStrategyPatch,
+  restartedAtValue,
+  strategyPatch,
+  strategyPreconditions,
+  type StrategyChange,
+} from './strategy-patch.js';
+
+type FindingDraft = Omit<Finding, 'remediations'>;
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+interface Situation {
+  proof: ReleaseProof;
+  /** Stuck rollout: restart in the same patch. Prediction: strategy only. */
+  restart: boolean;
+}
+
+function situation(snapshot: WorkloadSnapshot, finding: FindingDraft): Situation | undefined {
+  if (finding.code === 'RolloutSurgeDeadlock') {
+    const proof = currentDeadlockProof(snapshot);
+    return proof ? { proof, restart: true } : undefined;
+  }
+  if (finding.code === 'RolloutAtRisk') {
+    const proof = nextRolloutProof(snapshot);
+    return proof ? { proof, restart: false } : undefined;
+  }
+  return undefined;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function commonWarnings(deployment: Deployment, s: Situation, previous: string): string[] {
+  const warnings: string[] = [];
+  if (s.restart) {
+    const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').join(', ');
+    warnings.push(
+      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts and replaces every pod${stuck ? `, including the stuck ${stuck}` : ''}.`,
+    );
+  }
+  warnings.push(
+    `Undo restores the previous strategy (${previous}), which makes the next rollout deadlock again.`,
+  );
+  if (deployment.spec.paused)
+    warnings.push('The Deployment is paused: nothing changes until `kubectl rollout resume`.');
+  if (deployment.metadata.annotations?.[LAST_APPLIED]) {
+    warnings.push(
+      'This Deployment is managed with kubectl apply (or a GitOps tool): change the strategy in its manifest too, or the next apply puts the surge back.',
+    );
+  }
+  return warnings;
+}
+
+function describePrevious(deployment: Deployment): string {
+  const strategy = deployment.spec.strategy;
+  if (!strategy) return 'server default: RollingUpdate 25%/25%';
+  if (strategy.type === 'Recreate') return 'Recreate';
+  const r = strategy.rollingUpdate;
+  return `RollingUpdate maxSurge ${String(r?.maxSurge ?? '25%')}, maxUnavailable ${String(r?.maxUnavailable ?? '25%')}`;
+}
+
+/**
+ * RollingUpdate with maxSurge 0 and maxUnavailable 1 (more when the proof needs
+ * several old pods gone on one node), plus the restart for a stuck rollout.
+ */
+export function buildSetRollingUpdatePlans(
+  snapshot: WorkloadSnapshot,
+  finding: FindingDraft,
+): RemediationPlan[] {
+  const s = situation(snapshot, finding);
+  if (!s) return [];
+  const { deployment } = snapshot;
+  const replicas = desiredReplicas(deployment);
+  const unavailable = Math.max(1, s.proof.release);
+  if (unavailable > Math.max(replicas, 1)) return [];
+  const change: StrategyChange = {
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: unavailable } },
+    ...(s.restart ? { restartAt: restartedAtValue(snapshot.capturedAt) } : {}),
+  };
+  const patch = strategyPatch(change);
+  const warnings = commonWarnings(deployment, s, describePrevious(deployment));
+  if (unavailable > 1) {
+    warnings.push(
+      `maxUnavailable is ${unavailable}: on each node ${unavailable} old pods must go before a new one fits.`,
+    );
+  }
+  if (s.proof.releasableOnNodes < s.proof.releasablePods) {
+    warnings.push(
+      `The controller picks which old pod goes first; only ${s.proof.releasableOnNodes} of ${s.proof.releasablePods} sit on nodes where that makes room (${s.proof.nodes.join(', ')}). If it removes another, the rollout stalls one replica short.`,
+    );
+  }
+  const down = Math.min(unavailable, replicas);
+  const impact =
+    down >= replicas
+      ? `brief outage: ${down} of ${replicas} replicas down until the new pod${replicas === 1 ? ' is' : 's are'} Ready`
+      : `reduced capacity: ${down} of ${replicas} replicas down at a time until each replacement is Ready; the other ${replicas - down} keep serving`;
+  const lead = s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout';
+  return [
+    {
+      id: planId(
+        'set-rolling-update',
+        deployment.metadata.uid ?? '',
+        deployment.metadata.generation ?? 0,
+        patch,
+      ),
+      kind: 'set-rolling-update',
+      target: snapshot.target,
+      summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? ', and restart the rollout so the stuck pod is replaced' : ' (no restart)'}.`,
+      impact: `${lead}: ${impact}. No extra pod is created (maxSurge 0).`,
+      warnings,
+      patch,
+      preconditions: strategyPreconditions(deployment, s.restart),
+      inverse: inverseStrategyPatch(deployment.spec.strategy),
+      addresses: finding.code,
+    },
+  ];
+}
+
+/** Recreate: stop every old pod, then start the new ones (plus the restart for a stuck rollout). */
+export function buildSetRecreatePlans(snapshot: WorkloadSnapshot, finding: FindingDraft): RemediationPlan[] {
+  const s = situation(snapshot, finding);
+  if (!s) return [];
+  const { deployment } = snapshot;
+  const replicas = desiredReplicas(deployment);
+  const change: StrategyChange = {
+    strategy: { type: 'Recreate' },
+    ...(s.restart ? { restartAt: restartedAtValue(snapshot.capturedAt) } : {}),
+  };
+  const patch = strategyPatch(change);
+  const warnings = [
+    ...commonWarnings(deployment, s, describePrevious(deployment)),
+    'Every later rollout is a full outage too: Recreate never runs old and new pods side by side.',
+  ];
+  return [
+    {
+      id: planId('set-recreate', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, patch),
+      kind: 'set-recreate',
+      target: snapshot.target,
+      summary: `Switch to Recreate${s.restart ? ' and restart the rollout so the stuck pod is replaced' : ' (no restart)'}.`,
+      impact: `${s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout'}: outage, all ${plural(replicas, 'replica')} down from the moment the old pods stop until the new pods are Ready.`,
+      warnings,
+      patch,
+      preconditions: strategyPreconditions(deployment, s.restart),
+      inverse: inverseStrategyPatch(deployment.spec.strategy),
+      addresses: finding.code,
+    },
+  ];
+}
