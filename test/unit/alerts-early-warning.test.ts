@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { createEarlyWarningWatch, type ScanHit } from '../../src/alerts/early-warning.js';
+import { scanHits } from '../../src/alerts/early-warning-scan.js';
+import { diagnosisDedupId, workloadHash } from '../../src/alerts/keys.js';
+
+const logger = { info: () => undefined, warn: () => undefined };
+
+function hit(namespace: string, name: string, code: string): ScanHit {
+  return { namespace, name, code, summary: `${code} on ${name}` };
+}
+
+function watch(scans: Record<string, ScanHit[] | Error>) {
+  const queued: { target: { namespace: string; name: string }; dedup: { id: string; ttlMs: number } }[] = [];
+  const links: { jobId: string; hash: string }[] = [];
+  const w = createEarlyWarningWatch({
+    cluster: 'prod',
+    namespaces: Object.keys(scans),
+    intervalMs: 20,
+    windowMs: 600_000,
+    logger,
+    scan: async (ns) => {
+      const result = scans[ns];
+      if (result instanceof Error) throw result;
+      return result ?? [];
+    },
+    enqueueDiagnosis: async (target, dedup) => {
+      queued.push({ target, dedup });
+      return `diagnose.${target.namespace}.${target.name}`;
+    },
+    linkJob: async (jobId, hash) => void links.push({ jobId, hash }),
+  });
+  return { w, queued, links };
+}
+
+describe('early-warning watch', () => {
+  it('queues surge deadlocks and node-local crash loops with the alert key scheme, and nothing else', async () => {
+    const { w, queued, links } = watch({
+      shop: [
+        hit('shop', 'tracker', 'RolloutSurgeDeadlock'),
+        hit('shop', 'tracker', 'Unschedulable'),
+        hit('shop', 'api', 'CrashLoop'),
+        hit('shop', 'web', 'CrashLoopOnNode'),
+        hit('shop', 'gpu', 'RolloutAtRisk'),
+      ],
+    });
+    expect(await w.runOnce()).toBe(2);
+    expect(queued.map((q) => q.target.name)).toEqual(['tracker', 'web']);
+    const tracker = workloadHash({ cluster: 'prod', namespace: 'shop', kind: 'Deployment', name: 'tracker' });
+    // Same dedup id as an alert for the same workload: one diagnosis per window whatever the source.
+    expect(queued[0]?.dedup).toEqual({ id: diagnosisDedupId(tracker), ttlMs: 600_000 });
+    expect(links[0]).toEqual({ jobId: 'diagnose.shop.tracker', hash: tracker });
+  });
+
+  it('keeps watching the other namespaces when one scan fails', async () => {
+    const { w, queued } = watch({
+      broken: new Error('forbidden'),
+      shop: [hit('shop', 'web', 'CrashLoopOnNode')],
+    });
+    expect(await w.runOnce()).toBe(1);
+    expect(queued).toHaveLength(1);
+  });
+
+  it('runs periodically once started and stops cleanly', async () => {
+    const { w, queued } = watch({ shop: [hit('shop', 'web', 'CrashLoopOnNode')] });
+    w.start();
+    await new Promise((r) => setTimeout(r, 120));
+    await w.stop();
+    const passes = queued.length;
+    expect(passes).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(queued.length).toBe(passes);
+  });
+
+  it('is off without namespaces', async () => {
+    const { w, queued } = watch({});
+    w.start();
+    await new Promise((r) => setTimeout(r, 40));
+    await w.stop();
+    expect(queued).toEqual([]);
+  });
+
+  it('flattens scan reports into hits', () => {
+    const hits = scanHits({
+      entries: [
+        {
+          namespace: 'shop',
+          name: 'tracker',
+          state: 'stuck',
+          rollout: '1 of 1 updated',
+          findings: [
+            { code: 'RolloutSurgeDeadlock', severity: 'critical', summary: 'deadlock' },
+            { code: 'Unschedulable', severity: 'warning', summary: 'pending' },
+          ],
+        },
+      ],
+    });
+    expect(hits.map((h) => h.code)).toEqual(['RolloutSurgeDeadlock', 'Unschedulable']);
+  });
+});
