@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { unschedulable } from '../../src/diagnosis/analyzers/unschedulable.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import {
+  makeDeployment,
+  makeNode,
+  makePod,
+  makePvc,
+  makeReplicaSet,
+  makeSnapshot,
+} from '../support/k8s-builders.js';
+import { seedIncidentA, unschedulablePod } from '../support/rollout-scenarios.js';
+
+const STRATEGY_KINDS = ['set-rolling-update', 'set-recreate'];
+
+describe('Unschedulable', () => {
+  it('nodeSelector naming a node without GPUs: says what must change, proposes no strategy change', () => {
+    const snapshot = seedIncidentA({ newNodeSelector: 'cpu-node-3' });
+    const [finding] = unschedulable.analyze(snapshot);
+    expect(finding?.code).toBe('Unschedulable');
+    expect(finding?.summary).toContain('cpu-node-3, the only node it may use, has no nvidia.com/gpu');
+    expect(finding?.explanation).toContain('not a rollout-strategy problem');
+    const note = finding?.evidence.find((e) => e.type === 'note');
+    expect(note?.type === 'note' && note.text).toContain('select nodes that have nvidia.com/gpu');
+    const result = diagnose(snapshot);
+    expect(result.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+    expect(result.remediations.filter((p) => STRATEGY_KINDS.includes(p.kind))).toEqual([]);
+  });
+
+  it('replicas raised beyond capacity (no rollout): lower replicas or add capacity', () => {
+    const deployment = makeDeployment('object-tracker', {
+      namespace: 'vision',
+      replicas: 2,
+      resources: { limits: { 'nvidia.com/gpu': '1' } },
+      podSpec: { nodeSelector: { 'kubernetes.io/hostname': 'tracker-node' } },
+    });
+    const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2, replicas: 2 });
+    const running = makePod(rs, 'x2kqp', 'tracker-node', { phase: 'Running' });
+    const { pod: pending, event } = unschedulablePod(
+      makePod(rs, 'h8v2n', undefined, { phase: 'Pending' }),
+      "0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+    );
+    const snapshot = makeSnapshot({
+      deployment,
+      replicaSets: [rs],
+      pods: [running, pending],
+      events: [event],
+      nodes: [
+        makeNode('tracker-node', { allocatable: { 'nvidia.com/gpu': '1' } }),
+        makeNode('cpu-1'),
+        makeNode('cpu-2'),
+      ],
+    });
+    const result = diagnose(snapshot);
+    const finding = result.findings.find((f) => f.code === 'Unschedulable');
+    expect(finding?.summary).toContain('1 nvidia.com/gpu (1 allocatable, 1 in use)');
+    const note = finding?.evidence.find((e) => e.type === 'note');
+    expect(note?.type === 'note' && note.text).toContain(
+      'lower replicas (1 replica of this Deployment already hold',
+    );
+    expect(result.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+    expect(result.remediations.filter((p) => STRATEGY_KINDS.includes(p.kind))).toEqual([]);
+  });
+
+  it('taint without toleration: add a toleration or remove the taint', () => {
+    const snapshot = seedIncidentA({ trackerTaint: true });
+    const [finding] = unschedulable.analyze(snapshot);
+    expect(finding?.summary).toContain('dedicated=gpu:NoSchedule without a matching toleration');
+    const note = finding?.evidence.find((e) => e.type === 'note');
+    expect(note?.type === 'note' && note.text).toContain('add a toleration for dedicated=gpu:NoSchedule');
+    expect(diagnose(snapshot).remediations.filter((p) => STRATEGY_KINDS.includes(p.kind))).toEqual([]);
+  });
+
+  it('no node matches the selector at all', () => {
+    const snapshot = seedIncidentA({ newNodeSelector: 'gpu-node-99' });
+    const [finding] = unschedulable.analyze(snapshot);
+    expect(finding?.summary).toContain(
+      'none of the 10 nodes matches its nodeSelector kubernetes.io/hostname=gpu-node-99',
+    );
+  });
+
+  it('unbound PVC', () => {
+    const deployment = makeDeployment('report', {
+      namespace: 'vision',
+      podSpec: { volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] },
+    });
+    const rs = makeReplicaSet(deployment, 'abc12', { revision: 2 });
+    const { pod, event } = unschedulablePod(
+      makePod(rs, 'q1', undefined, { phase: 'Pending' }),
+      '0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+    );
+    const snapshot = makeSnapshot({
+      deployment,
+      replicaSets: [rs],
+      pods: [pod],
+      events: [event],
+      nodes: [makeNode('a'), makeNode('b'), makeNode('c')],
+      pvcs: [makePvc('data', 'vision', { phase: 'Pending' })],
+    });
+    const [finding] = unschedulable.analyze(snapshot);
+    expect(finding?.summary).toContain('PersistentVolumeClaim "data", which is not bound');
+  });
+
+  it('stays silent for the seed deadlock (the deadlock analyzer speaks)', () => {
+    expect(unschedulable.analyze(seedIncidentA())).toEqual([]);
+  });
+
+  it('reports the scheduler reasons when the snapshot shows room it cannot explain', () => {
+    const snapshot = seedIncidentA();
+    const node = snapshot.nodes.find((n) => n.metadata.name === 'tracker-node');
+    if (node?.status?.allocatable) node.status.allocatable['nvidia.com/gpu'] = '2';
+    const [finding] = unschedulable.analyze(snapshot);
+    expect(finding?.severity).toBe('warning');
+    expect(finding?.summary).toContain('1 Insufficient nvidia.com/gpu');
+    expect(finding?.summary).toContain('room on tracker-node');
+  });
+});
