@@ -73,8 +73,17 @@ const EXEC_FORMAT = /exec format error/i;
 /** Every container (init and regular) of every pod in the snapshot, classified. */
 export function classifyContainers(snapshot: WorkloadSnapshot): ContainerReport[] {
   const now = Date.parse(snapshot.capturedAt);
+  // Index pod events by name once: a snapshot can hold hundreds of pods and thousands of events.
+  const byName = new Map<string, KubeEvent[]>();
+  for (const event of snapshot.events) {
+    const name = event.involvedObject.name;
+    if (event.involvedObject.kind !== 'Pod' || !name) continue;
+    const list = byName.get(name);
+    if (list) list.push(event);
+    else byName.set(name, [event]);
+  }
   return snapshot.pods.flatMap((pod) =>
-    classifyPod(pod, eventsOfPod(pod, snapshot.events), snapshot.logs, now),
+    classifyPod(pod, eventsOfPod(pod, byName.get(pod.metadata.name ?? '') ?? []), snapshot.logs, now),
   );
 }
 

@@ -7,6 +7,7 @@ import { classifyContainers, isHealthyPod, type ContainerReport } from './contai
 import type { NodeCrashRow } from './finding.js';
 import type { Pod, ReplicaSet } from './k8s.js';
 import type { WorkloadSnapshot } from './snapshot.js';
+import { classifyReplicaSets, podsOfReplicaSet } from './workload.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */
 const CRASH_KINDS = new Set(['crash-loop', 'start-error']);
@@ -15,7 +16,7 @@ export interface TemplateCrashPicture {
   /** pod-template-hash shared by the pods ("" when the pods carry none). */
   hash: string;
   replicaSet?: ReplicaSet;
-  /** The ReplicaSet with the highest revision: the template the Deployment rolls towards. */
+  /** The Deployment's current ReplicaSet (its template is the Deployment's): the rollout target. */
   current: boolean;
   rows: NodeCrashRow[];
   /** Nodes with crashing pods of this template and no healthy one. */
@@ -34,30 +35,59 @@ export interface TemplateCrashPicture {
   nodeLocal: boolean;
 }
 
-/** One picture per pod template that has at least one crashing, scheduled pod. */
+/** One picture per pod template that has at least one crashing, scheduled pod; the current template first. */
 export function crashPictures(
   snapshot: WorkloadSnapshot,
   reports = classifyContainers(snapshot),
 ): TemplateCrashPicture[] {
-  const currentHash = templateHash(newestReplicaSet(snapshot.replicaSets));
-  const groups = new Map<string, Pod[]>();
+  const byPod = new Map<string, ContainerReport[]>();
+  for (const r of reports) {
+    const list = byPod.get(podKey(r.pod, r.podUid));
+    if (list) list.push(r);
+    else byPod.set(podKey(r.pod, r.podUid), [r]);
+  }
+  const { current, old } = classifyReplicaSets(snapshot);
+  const claimed = new Set<Pod>();
+  const groups: { hash: string; replicaSet?: ReplicaSet; pods: Pod[] }[] = [];
+  for (const rs of current ? [current, ...old] : old) {
+    const pods = podsOfReplicaSet(snapshot, rs).filter((p) => p.spec.nodeName && !claimed.has(p));
+    pods.forEach((p) => claimed.add(p));
+    groups.push({ hash: rs.metadata.labels?.['pod-template-hash'] ?? '', replicaSet: rs, pods });
+  }
+  // Pods whose ReplicaSet was not collected are grouped by their template hash.
+  const orphans = new Map<string, Pod[]>();
   for (const pod of snapshot.pods) {
-    if (!pod.spec.nodeName) continue;
+    if (!pod.spec.nodeName || claimed.has(pod)) continue;
     const hash = pod.metadata.labels?.['pod-template-hash'] ?? '';
-    groups.set(hash, [...(groups.get(hash) ?? []), pod]);
+    const list = orphans.get(hash);
+    if (list) list.push(pod);
+    else orphans.set(hash, [pod]);
+  }
+  for (const [hash, pods] of orphans) groups.push({ hash, pods });
+
+  const state = new Map<Pod, PodState>();
+  for (const pod of snapshot.pods) {
+    const mine = byPod.get(podKey(pod.metadata.name ?? '', pod.metadata.uid ?? '')) ?? [];
+    state.set(pod, { reports: mine, crashing: isCrashingPod(pod, mine), healthy: isHealthyPod(pod, mine) });
   }
   const pictures: TemplateCrashPicture[] = [];
-  for (const [hash, pods] of groups) {
-    const podReports = reports.filter((r) => pods.some((p) => isReportOf(r, p)));
-    const crashingPods = pods.filter((p) => isCrashingPod(p, podReports));
+  for (const { hash, replicaSet, pods } of groups) {
+    const crashingPods = pods.filter((p) => state.get(p)?.crashing);
     if (crashingPods.length === 0) continue;
-    const healthyPods = pods.filter((p) => isHealthyPod(p, podReports));
-    const replicaSet = snapshot.replicaSets.find((rs) => templateHash(rs) === hash);
-    pictures.push(
-      picture(hash, replicaSet, hash === currentHash, pods, crashingPods, healthyPods, podReports),
-    );
+    const isCurrent = replicaSet !== undefined && replicaSet === current;
+    pictures.push(picture(hash, replicaSet, isCurrent, pods, state));
   }
-  return pictures.sort((a, b) => Number(b.current) - Number(a.current));
+  return pictures;
+}
+
+interface PodState {
+  reports: ContainerReport[];
+  crashing: boolean;
+  healthy: boolean;
+}
+
+function podKey(name: string, uid: string): string {
+  return `${name}/${uid}`;
 }
 
 function picture(
@@ -65,23 +95,25 @@ function picture(
   replicaSet: ReplicaSet | undefined,
   current: boolean,
   pods: Pod[],
-  crashingPods: Pod[],
-  healthyPods: Pod[],
-  reports: ContainerReport[],
+  state: Map<Pod, PodState>,
 ): TemplateCrashPicture {
+  const crashingPods = pods.filter((p) => state.get(p)?.crashing);
+  const healthyPods = pods.filter((p) => state.get(p)?.healthy);
+  const reports = pods.flatMap((p) => state.get(p)?.reports ?? []);
+  const byNode = new Map<string, Pod[]>();
+  for (const pod of pods) {
+    const node = pod.spec.nodeName ?? '';
+    const list = byNode.get(node);
+    if (list) list.push(pod);
+    else byNode.set(node, [pod]);
+  }
   const nodes = [...new Set(pods.map((p) => p.spec.nodeName ?? ''))].sort();
   const crashNodes = new Set(crashingPods.map((p) => p.spec.nodeName ?? ''));
   const healthyNodes = new Set(healthyPods.map((p) => p.spec.nodeName ?? ''));
   const badNodes = nodes.filter((n) => crashNodes.has(n) && !healthyNodes.has(n));
   const goodNodes = nodes.filter((n) => healthyNodes.has(n) && !crashNodes.has(n));
   const mixedNodes = nodes.filter((n) => crashNodes.has(n) && healthyNodes.has(n));
-  const rows = nodes.map((node) =>
-    crashRow(
-      node,
-      pods.filter((p) => p.spec.nodeName === node),
-      reports,
-    ),
-  );
+  const rows = nodes.map((node) => crashRow(node, byNode.get(node) ?? [], state));
   rows.sort((a, b) => b.crashing - a.crashing || a.node.localeCompare(b.node));
   const nodeLocal =
     badNodes.length > 0 &&
@@ -103,8 +135,8 @@ function picture(
   };
 }
 
-function crashRow(node: string, pods: Pod[], reports: ContainerReport[]): NodeCrashRow {
-  const mine = reports.filter((r) => pods.some((p) => isReportOf(r, p)));
+function crashRow(node: string, pods: Pod[], state: Map<Pod, PodState>): NodeCrashRow {
+  const mine = pods.flatMap((p) => state.get(p)?.reports ?? []);
   const crashing = mine.filter((r) => r.failures.some((f) => CRASH_KINDS.has(f)));
   const latest = [...crashing].sort(
     (a, b) => finishedAt(b) - finishedAt(a) || b.restartCount - a.restartCount,
@@ -117,7 +149,7 @@ function crashRow(node: string, pods: Pod[], reports: ContainerReport[]): NodeCr
     ready: pods.filter((p) => p.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True')
       .length,
     restarts: mine.reduce((sum, r) => sum + r.restartCount, 0),
-    crashing: pods.filter((p) => isCrashingPod(p, mine)).length,
+    crashing: pods.filter((p) => state.get(p)?.crashing).length,
     ...(term ? { lastExitCode: term.exitCode } : {}),
     ...(term?.reason
       ? { lastReason: term.reason }
@@ -140,17 +172,6 @@ function isReportOf(report: ContainerReport, pod: Pod): boolean {
 function finishedAt(report: ContainerReport): number {
   const t = Date.parse(report.lastTermination?.finishedAt ?? '');
   return Number.isNaN(t) ? 0 : t;
-}
-
-function templateHash(rs: ReplicaSet | undefined): string | undefined {
-  return rs?.metadata.labels?.['pod-template-hash'];
-}
-
-/** Highest `deployment.kubernetes.io/revision`, as the Deployment controller orders them. */
-export function newestReplicaSet(replicaSets: readonly ReplicaSet[]): ReplicaSet | undefined {
-  const revision = (rs: ReplicaSet) =>
-    Number.parseInt(rs.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? '0', 10) || 0;
-  return [...replicaSets].sort((a, b) => revision(b) - revision(a))[0];
 }
 
 /** "web-7c9d8 (revision 3)" or the hash alone when the ReplicaSet was not collected. */

@@ -1,6 +1,6 @@
 import type { Analyzer } from '../analyzer.js';
-import { newestReplicaSet } from '../crash-distribution.js';
 import type { Finding } from '../finding.js';
+import { classifyReplicaSets } from '../workload.js';
 
 /**
  * ProgressDeadlineExceeded: the Deployment controller gave up waiting for the
@@ -19,7 +19,7 @@ export const progressDeadline: Analyzer = {
     // The controller writes: ReplicaSet "web-5d8f7c9b4" has timed out progressing.
     const named = /ReplicaSet "([^"]+)"/.exec(condition.message ?? '')?.[1];
     const rs =
-      snapshot.replicaSets.find((r) => r.metadata.name === named) ?? newestReplicaSet(snapshot.replicaSets);
+      snapshot.replicaSets.find((r) => r.metadata.name === named) ?? classifyReplicaSets(snapshot).current;
     const rsName = named ?? rs?.metadata.name ?? 'the new ReplicaSet';
     const desired = deployment.spec.replicas ?? 1;
     const ready = rs?.status?.readyReplicas ?? 0;

@@ -14,8 +14,8 @@ import { pictureOf } from './exclude-node.js';
 export function buildDeletePodsPlans(
   snapshot: WorkloadSnapshot,
   finding: Omit<Finding, 'remediations'>,
+  picture = pictureOf(snapshot, finding),
 ): RemediationPlan[] {
-  const picture = pictureOf(snapshot, finding);
   if (!picture) return [];
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))

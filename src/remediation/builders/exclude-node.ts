@@ -39,8 +39,8 @@ export interface JsonPatchOp {
 export function buildExcludeNodePlans(
   snapshot: WorkloadSnapshot,
   finding: Omit<Finding, 'remediations'>,
+  picture = pictureOf(snapshot, finding),
 ): RemediationPlan[] {
-  const picture = pictureOf(snapshot, finding);
   if (!picture) return [];
   const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
   const hostnames = badNodes.map((n) => n?.metadata.labels?.[HOSTNAME_LABEL]);

@@ -2,7 +2,7 @@ import type { Finding } from '../../diagnosis/finding.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import type { RemediationPlan } from '../plan.js';
 import { buildDeletePodsPlans } from './delete-pods.js';
-import { buildExcludeNodePlans } from './exclude-node.js';
+import { buildExcludeNodePlans, pictureOf } from './exclude-node.js';
 import { buildRolloutRestartPlans } from './rollout-restart.js';
 import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js';
 
@@ -28,8 +28,11 @@ export const planBuilders: Partial<Record<string, PlanBuilder>> = {
   // Preventive: strategy only, nothing restarts. Unschedulable gets no plan: no
   // strategy change makes the pod fit.
   RolloutAtRisk: (snapshot, finding) => buildSetRollingUpdatePlans(snapshot, finding),
-  CrashLoopOnNode: (snapshot, finding) => [
-    ...buildExcludeNodePlans(snapshot, finding),
-    ...buildDeletePodsPlans(snapshot, finding),
-  ],
+  CrashLoopOnNode: (snapshot, finding) => {
+    const picture = pictureOf(snapshot, finding);
+    return [
+      ...buildExcludeNodePlans(snapshot, finding, picture),
+      ...buildDeletePodsPlans(snapshot, finding, picture),
+    ];
+  },
 };
