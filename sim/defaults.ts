@@ -74,6 +74,23 @@ function defaultDeployment(spec: Json): void {
   defaultPodSpec(ensure(template, 'spec'));
 }
 
+function qosClass(spec: Json): string {
+  const containers = Array.isArray(spec['containers']) ? (spec['containers'] as Json[]) : [];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const resources = obj(c['resources']) ?? {};
+    const requests = obj(resources['requests']) ?? {};
+    const limits = obj(resources['limits']) ?? {};
+    if (Object.keys(requests).length > 0 || Object.keys(limits).length > 0) any = true;
+    for (const r of ['cpu', 'memory']) {
+      if (limits[r] === undefined || String(limits[r]) !== String(requests[r] ?? limits[r]))
+        guaranteed = false;
+    }
+  }
+  return guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort';
+}
+
 /** Applies API-server defaulting for the object's kind, in place. */
 export function applyDefaults(o: SimObject): void {
   const spec = obj(o['spec']);
@@ -89,7 +106,7 @@ export function applyDefaults(o: SimObject): void {
     spec['priority'] ??= 0;
     const status = ensure(o, 'status');
     status['phase'] ??= 'Pending';
-    status['qosClass'] ??= 'BestEffort';
+    status['qosClass'] ??= qosClass(spec);
   }
   if (o.kind === 'PersistentVolumeClaim' && spec) spec['volumeMode'] ??= 'Filesystem';
 }

@@ -1,7 +1,14 @@
 /** Registers the simulator's controllers with a manager. */
+import { deploymentController } from './deployment.js';
+import { kubeletController } from './kubelet.js';
 import type { ControllerManager } from './manager.js';
+import { replicaSetController } from './replicaset.js';
+import { schedulerController } from './scheduler.js';
 
-/** Adds every controller to the manager. */
+/** Adds every controller to the manager: deployment, replicaset, scheduler, kubelet. */
 export function startControllers(manager: ControllerManager): void {
-  void manager;
+  manager.add(deploymentController(manager.context));
+  manager.add(replicaSetController(manager.context));
+  manager.add(schedulerController(manager.context));
+  manager.add(kubeletController(manager.context));
 }

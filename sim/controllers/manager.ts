@@ -92,6 +92,11 @@ export function createControllerManager(store: Store, logs: LogStore, timeScale:
     context,
     add(controller) {
       controllers.push(controller);
+      // Objects loaded before the controller existed are its initial work.
+      for (const kind of store.kinds()) {
+        for (const object of store.list(kind))
+          controller.observe({ rv: store.resourceVersion, type: 'ADDED', kind, object });
+      }
       schedule();
     },
     async settle(timeoutMs = 10_000) {

@@ -1,0 +1,173 @@
+/**
+ * Deployment status and the Available/Progressing conditions, including
+ * ProgressDeadlineExceeded once no progress was seen for progressDeadlineSeconds.
+ */
+import type { Condition, Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import { nowRfc3339 } from '../defaults.js';
+import { resolveFenceposts } from './rollout-math.js';
+
+export type DeploymentStatus = NonNullable<Deployment['status']>;
+
+function setCondition(conditions: Condition[], next: Condition, now: string): Condition[] {
+  const existing = conditions.find((c) => c.type === next.type);
+  if (
+    existing &&
+    existing.status === next.status &&
+    existing.reason === next.reason &&
+    existing.message === next.message
+  ) {
+    return conditions.map((c) =>
+      c === existing
+        ? { ...existing, ...(next.lastUpdateTime ? { lastUpdateTime: next.lastUpdateTime } : {}) }
+        : c,
+    );
+  }
+  const merged: Condition = {
+    ...next,
+    lastUpdateTime: next.lastUpdateTime ?? now,
+    lastTransitionTime:
+      existing && existing.status === next.status ? (existing.lastTransitionTime ?? now) : now,
+  };
+  return existing ? conditions.map((c) => (c === existing ? merged : c)) : [...conditions, merged];
+}
+
+export interface StatusInput {
+  deployment: Deployment;
+  newRS: ReplicaSet | undefined;
+  newRSName: string | undefined;
+  oldRSs: ReplicaSet[];
+  createdNewRS: boolean;
+  /** Real time (ms) of the last observed progress, kept precisely by the controller. */
+  lastProgressMs: number;
+  now: number;
+  timeScale: number;
+}
+
+/** Computes the next status; `progressed` says whether progress was seen now. */
+export function computeStatus(input: StatusInput): {
+  status: DeploymentStatus;
+  progressed: boolean;
+  complete: boolean;
+} {
+  const { deployment: d, newRS, oldRSs } = input;
+  const all = [...(newRS ? [newRS] : []), ...oldRSs];
+  const sum = (f: (r: ReplicaSet) => number | undefined): number => all.reduce((n, r) => n + (f(r) ?? 0), 0);
+  const replicas = d.spec.replicas ?? 1;
+  const prev = d.status ?? {};
+  const status: DeploymentStatus = {
+    observedGeneration: d.metadata.generation ?? 1,
+    replicas: sum((r) => r.status?.replicas),
+    updatedReplicas: newRS?.status?.replicas ?? 0,
+    readyReplicas: sum((r) => r.status?.readyReplicas),
+    availableReplicas: sum((r) => r.status?.availableReplicas),
+    unavailableReplicas: 0,
+    ...(prev.collisionCount !== undefined ? { collisionCount: prev.collisionCount } : {}),
+  };
+  status.unavailableReplicas = Math.max(0, replicas - (status.availableReplicas ?? 0));
+  const rolling = d.spec.strategy?.type !== 'Recreate';
+  const maxUnavailable = rolling ? resolveFenceposts(d.spec.strategy?.rollingUpdate, replicas)[1] : 0;
+  const nowText = nowRfc3339(new Date(input.now));
+  let conditions = [...(prev.conditions ?? [])];
+  const available = (status.availableReplicas ?? 0) >= replicas - maxUnavailable;
+  conditions = setCondition(
+    conditions,
+    available
+      ? {
+          type: 'Available',
+          status: 'True',
+          reason: 'MinimumReplicasAvailable',
+          message: 'Deployment has minimum availability.',
+        }
+      : {
+          type: 'Available',
+          status: 'False',
+          reason: 'MinimumReplicasUnavailable',
+          message: 'Deployment does not have minimum availability.',
+        },
+    nowText,
+  );
+  const oldReplicas = (s: DeploymentStatus): number => (s.replicas ?? 0) - (s.updatedReplicas ?? 0);
+  const complete =
+    status.updatedReplicas === replicas &&
+    status.replicas === replicas &&
+    status.availableReplicas === replicas;
+  const progressed =
+    input.createdNewRS ||
+    (status.updatedReplicas ?? 0) > (prev.updatedReplicas ?? 0) ||
+    oldReplicas(status) < oldReplicas(prev) ||
+    (status.readyReplicas ?? 0) > (prev.readyReplicas ?? 0) ||
+    (status.availableReplicas ?? 0) > (prev.availableReplicas ?? 0);
+  const name = input.newRSName ?? '';
+  const current = conditions.find((c) => c.type === 'Progressing');
+  const deadline = d.spec.progressDeadlineSeconds;
+  if (input.createdNewRS) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'NewReplicaSetCreated',
+        message: `Created new replica set "${name}"`,
+        lastUpdateTime: nowText,
+      },
+      nowText,
+    );
+  } else if (complete) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'NewReplicaSetAvailable',
+        message: `ReplicaSet "${name}" has successfully progressed.`,
+        ...(current?.reason !== 'NewReplicaSetAvailable' ? { lastUpdateTime: nowText } : {}),
+      },
+      nowText,
+    );
+  } else if (progressed) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'ReplicaSetUpdated',
+        message: `ReplicaSet "${name}" is progressing.`,
+        lastUpdateTime: nowText,
+      },
+      nowText,
+    );
+  } else if (!current) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: 'FoundNewReplicaSet',
+        message: `Found new replica set "${name}"`,
+        lastUpdateTime: nowText,
+      },
+      nowText,
+    );
+  } else if (
+    deadline !== undefined &&
+    current.reason !== 'ProgressDeadlineExceeded' &&
+    !d.spec.paused &&
+    (input.now - input.lastProgressMs) * input.timeScale > deadline * 1000
+  ) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'False',
+        reason: 'ProgressDeadlineExceeded',
+        message: `ReplicaSet "${name}" has timed out progressing.`,
+        lastUpdateTime: nowText,
+      },
+      nowText,
+    );
+  }
+  // Keep Available before Progressing like the controller writes them.
+  conditions.sort((a, b) => (a.type === 'Available' ? -1 : b.type === 'Available' ? 1 : 0));
+  status.conditions = conditions;
+  return { status, progressed, complete };
+}

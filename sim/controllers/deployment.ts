@@ -1,0 +1,280 @@
+/**
+ * Deployment controller: finds or creates the new ReplicaSet for the current
+ * template (pod-template-hash, revision annotations), then scales new and old
+ * ReplicaSets by the RollingUpdate rules (surge/unavailable fenceposts) or
+ * Recreate (old pods gone first), prunes history, and writes status.
+ */
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import { resourceForKind } from '../resources.js';
+import type { SimObject } from '../store.js';
+import { createObject, deleteObject } from '../writes.js';
+import { computeStatus } from './deployment-status.js';
+import { recordEvent } from './events.js';
+import type { Controller, ControllerContext } from './manager.js';
+import { asPod, controllerUid, isPodActive } from './pods.js';
+import { canonicalJson, podTemplateHash, resolveFenceposts, templateWithoutHash } from './rollout-math.js';
+
+const RS_RT = resourceForKind('ReplicaSet');
+const REVISION = 'deployment.kubernetes.io/revision';
+
+function revisionOf(rs: ReplicaSet): number {
+  return Number(rs.metadata.annotations?.[REVISION] ?? '0') || 0;
+}
+
+/** Creates the Deployment controller. */
+export function deploymentController(ctx: ControllerContext): Controller {
+  const { store } = ctx;
+  const dirty = new Set<string>();
+  const lastProgress = new Map<string, number>();
+  const deadlineTimers = new Set<string>();
+
+  const writeRS = (rs: ReplicaSet, change: (copy: ReplicaSet) => void): ReplicaSet => {
+    const copy = structuredClone(rs);
+    change(copy);
+    const stored = store.get('ReplicaSet', copy.metadata.namespace, copy.metadata.name ?? '');
+    if (!stored) return rs;
+    const next = copy as unknown as SimObject;
+    if (JSON.stringify(next['spec']) !== JSON.stringify(stored['spec']))
+      next.metadata.generation = (stored.metadata.generation ?? 1) + 1;
+    return store.put(next) as unknown as ReplicaSet;
+  };
+
+  const scale = (dObj: SimObject, rs: ReplicaSet, to: number, maxSurge: number): ReplicaSet => {
+    const from = rs.spec.replicas ?? 0;
+    if (from === to) return rs;
+    const d = dObj as unknown as Deployment;
+    const updated = writeRS(rs, (copy) => {
+      copy.spec.replicas = to;
+      copy.metadata.annotations = {
+        ...(copy.metadata.annotations ?? {}),
+        'deployment.kubernetes.io/desired-replicas': String(d.spec.replicas ?? 1),
+        'deployment.kubernetes.io/max-replicas': String((d.spec.replicas ?? 1) + maxSurge),
+      };
+    });
+    recordEvent(store, {
+      involved: dObj,
+      type: 'Normal',
+      reason: 'ScalingReplicaSet',
+      message: `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name ?? ''} from ${from} to ${to}`,
+      component: 'deployment-controller',
+    });
+    return updated;
+  };
+
+  const syncOne = (key: string): void => {
+    const dObj = store.getByKey('Deployment', key);
+    if (!dObj || !RS_RT) return;
+    const d = dObj as unknown as Deployment;
+    const uid = dObj.metadata.uid ?? '';
+    const replicas = d.spec.replicas ?? 1;
+    const rolling = d.spec.strategy?.type !== 'Recreate';
+    const [maxSurge, maxUnavailable] = rolling
+      ? resolveFenceposts(d.spec.strategy?.rollingUpdate, replicas)
+      : [0, 0];
+    const owned = store
+      .ownedBy(uid)
+      .filter((o) => o.kind === 'ReplicaSet' && controllerUid(o) === uid) as unknown as ReplicaSet[];
+    const wanted = canonicalJson(templateWithoutHash(d.spec.template));
+    let newRS = owned.find((rs) => canonicalJson(templateWithoutHash(rs.spec.template)) === wanted);
+    let oldRSs = owned.filter((rs) => rs !== newRS);
+    const maxOldRevision = Math.max(0, ...oldRSs.map(revisionOf));
+    let createdNewRS = false;
+    if (!d.spec.paused) {
+      if (!newRS) {
+        const hash = podTemplateHash(d.spec.template, d.status?.collisionCount ?? 0);
+        const template = structuredClone(d.spec.template);
+        template.metadata = {
+          ...(template.metadata ?? {}),
+          labels: { ...(template.metadata?.labels ?? {}), 'pod-template-hash': hash },
+        };
+        const existingName = store.get(
+          'ReplicaSet',
+          dObj.metadata.namespace,
+          `${dObj.metadata.name}-${hash}`,
+        );
+        if (existingName) {
+          // Hash collision with a foreign ReplicaSet: bump collisionCount and retry next pass.
+          store.put({
+            ...structuredClone(dObj),
+            status: { ...(d.status ?? {}), collisionCount: (d.status?.collisionCount ?? 0) + 1 },
+          });
+          return;
+        }
+        const created = createObject(
+          store,
+          RS_RT,
+          {
+            apiVersion: 'apps/v1',
+            kind: 'ReplicaSet',
+            metadata: {
+              name: `${dObj.metadata.name}-${hash}`,
+              namespace: dObj.metadata.namespace,
+              labels: template.metadata.labels,
+              annotations: {
+                [REVISION]: String(maxOldRevision + 1),
+                'deployment.kubernetes.io/desired-replicas': String(replicas),
+                'deployment.kubernetes.io/max-replicas': String(replicas + maxSurge),
+              },
+              ownerReferences: [
+                {
+                  apiVersion: 'apps/v1',
+                  kind: 'Deployment',
+                  name: dObj.metadata.name,
+                  uid,
+                  controller: true,
+                  blockOwnerDeletion: true,
+                },
+              ],
+            },
+            spec: {
+              replicas: 0,
+              minReadySeconds: d.spec.minReadySeconds ?? 0,
+              selector: {
+                ...d.spec.selector,
+                matchLabels: { ...(d.spec.selector.matchLabels ?? {}), 'pod-template-hash': hash },
+              },
+              template,
+            },
+          },
+          dObj.metadata.namespace,
+        );
+        newRS = created as unknown as ReplicaSet;
+        createdNewRS = true;
+      } else if (revisionOf(newRS) <= maxOldRevision) {
+        newRS = writeRS(newRS, (copy) => {
+          copy.metadata.annotations = {
+            ...(copy.metadata.annotations ?? {}),
+            [REVISION]: String(maxOldRevision + 1),
+          };
+        });
+      }
+      const rsReplicas = (): number => [newRS, ...oldRSs].reduce((n, r) => n + (r?.spec.replicas ?? 0), 0);
+      if (!rolling) {
+        const oldActive = oldRSs.some((rs) => (rs.spec.replicas ?? 0) > 0);
+        if (oldActive) {
+          oldRSs = oldRSs.map((rs) => scale(dObj, rs, 0, 0));
+        } else {
+          const oldPods = oldRSs.some((rs) =>
+            store.ownedBy(rs.metadata.uid ?? '').some((p) => p.kind === 'Pod' && isPodActive(asPod(p))),
+          );
+          if (!oldPods && newRS) newRS = scale(dObj, newRS, replicas, 0);
+        }
+      } else if (newRS) {
+        const newReplicas = newRS.spec.replicas ?? 0;
+        if (newReplicas > replicas) newRS = scale(dObj, newRS, replicas, maxSurge);
+        else if (newReplicas < replicas) {
+          const room = replicas + maxSurge - rsReplicas();
+          const up = Math.min(Math.max(0, room), replicas - newReplicas);
+          if (up > 0) newRS = scale(dObj, newRS, newReplicas + up, maxSurge);
+        }
+        const oldTotal = oldRSs.reduce((n, r) => n + (r.spec.replicas ?? 0), 0);
+        if (oldTotal > 0 && newRS) {
+          const minAvailable = replicas - maxUnavailable;
+          const newUnavailable = (newRS.spec.replicas ?? 0) - (newRS.status?.availableReplicas ?? 0);
+          let budget = rsReplicas() - minAvailable - Math.max(0, newUnavailable);
+          const oldest = [...oldRSs].sort(
+            (a, b) =>
+              (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+              revisionOf(a) - revisionOf(b),
+          );
+          if (budget > 0) {
+            // First remove unhealthy old replicas, they count against nobody's availability.
+            for (const rs of oldest) {
+              if (budget <= 0) break;
+              const unhealthy = (rs.spec.replicas ?? 0) - (rs.status?.availableReplicas ?? 0);
+              const down = Math.min(budget, Math.max(0, unhealthy));
+              if (down > 0) {
+                const updated = scale(dObj, rs, (rs.spec.replicas ?? 0) - down, maxSurge);
+                oldRSs = oldRSs.map((r) => (r === rs ? updated : r));
+                budget -= down;
+              }
+            }
+            const availableTotal = [newRS, ...oldRSs].reduce(
+              (n, r) => n + (r?.status?.availableReplicas ?? 0),
+              0,
+            );
+            let total = availableTotal - minAvailable;
+            for (const rs of [...oldRSs].sort(
+              (a, b) =>
+                (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') ||
+                revisionOf(a) - revisionOf(b),
+            )) {
+              if (total <= 0) break;
+              const down = Math.min(rs.spec.replicas ?? 0, total);
+              if (down > 0) {
+                const updated = scale(dObj, rs, (rs.spec.replicas ?? 0) - down, maxSurge);
+                oldRSs = oldRSs.map((r) => (r === rs ? updated : r));
+                total -= down;
+              }
+            }
+          }
+        }
+      }
+      const limit = d.spec.revisionHistoryLimit ?? 10;
+      const idle = oldRSs
+        .filter((rs) => (rs.spec.replicas ?? 0) === 0 && (rs.status?.replicas ?? 0) === 0)
+        .sort((a, b) => revisionOf(a) - revisionOf(b));
+      for (const rs of idle.slice(0, Math.max(0, idle.length - limit))) {
+        deleteObject(store, RS_RT, rs.metadata.namespace, rs.metadata.name ?? '');
+        oldRSs = oldRSs.filter((r) => r !== rs);
+      }
+    }
+    const current = store.getByKey('Deployment', key);
+    if (!current) return;
+    const fresh = (rs: ReplicaSet): ReplicaSet =>
+      (store.get('ReplicaSet', rs.metadata.namespace, rs.metadata.name ?? '') as unknown as
+        ReplicaSet | undefined) ?? rs;
+    const now = Date.now();
+    const { status, progressed, complete } = computeStatus({
+      deployment: current as unknown as Deployment,
+      newRS: newRS ? fresh(newRS) : undefined,
+      newRSName: newRS?.metadata.name,
+      oldRSs: oldRSs.map(fresh),
+      createdNewRS,
+      lastProgressMs: lastProgress.get(uid) ?? now,
+      now,
+      timeScale: ctx.timeScale,
+    });
+    if (progressed || !lastProgress.has(uid) || complete) lastProgress.set(uid, now);
+    const deadline = d.spec.progressDeadlineSeconds;
+    if (!complete && deadline !== undefined && !deadlineTimers.has(uid)) {
+      deadlineTimers.add(uid);
+      const waitSim = deadline - ((now - (lastProgress.get(uid) ?? now)) * ctx.timeScale) / 1000;
+      ctx.after(Math.max(0.05, waitSim + 0.05), () => {
+        deadlineTimers.delete(uid);
+        dirty.add(key);
+      });
+    }
+    if (JSON.stringify(current['status']) !== JSON.stringify(status))
+      store.put({ ...structuredClone(current), status });
+  };
+
+  return {
+    name: 'deployment',
+    observe(event) {
+      const o = event.object;
+      if (event.kind === 'Deployment') {
+        if (event.type === 'DELETED') lastProgress.delete(o.metadata.uid ?? '');
+        else dirty.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+      }
+      if (event.kind === 'ReplicaSet') {
+        const ref = o.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'Deployment');
+        if (ref) dirty.add(`${o.metadata.namespace ?? ''}/${ref.name}`);
+      }
+      if (event.kind === 'Pod' && event.type === 'DELETED') {
+        // Recreate waits for old pods to be gone: a pod deletion can unblock it.
+        const rsRef = o.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'ReplicaSet');
+        const rs = rsRef ? store.get('ReplicaSet', o.metadata.namespace, rsRef.name) : undefined;
+        const ref = rs?.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'Deployment');
+        if (ref) dirty.add(`${o.metadata.namespace ?? ''}/${ref.name}`);
+      }
+    },
+    sync() {
+      if (dirty.size === 0) return false;
+      const keys = [...dirty];
+      dirty.clear();
+      for (const k of keys) syncOne(k);
+      return dirty.size > 0;
+    },
+  };
+}

@@ -1,0 +1,428 @@
+/**
+ * A kubelet stand-in for every node: starts bound pods (image pulled, container
+ * created and started, Ready after the readiness delay), or crash-loops containers
+ * that match a kube-sim rule with the kubelet's restart back-off (immediate first
+ * restart, then 10s doubling to 300s), lastState.terminated, BackOff events and
+ * previous-container logs. Also reports the two start-up failures a rollout can hit
+ * before running: Multi-Attach errors on ReadWriteOnce claims and missing
+ * ConfigMaps/Secrets.
+ */
+import type { Container, ContainerStatus, Pod } from '../../src/diagnosis/k8s.js';
+import { nowRfc3339 } from '../defaults.js';
+import type { SimObject } from '../store.js';
+import { crashRules, ruleFor, type CrashRule } from './crash-rules.js';
+import { recordEvent } from './events.js';
+import type { Controller, ControllerContext } from './manager.js';
+import { asPod, isPodActive } from './pods.js';
+
+const START_SECONDS = 1;
+const READY_SECONDS = 1;
+const MAX_BACKOFF = 300;
+
+function keyOf(o: SimObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+function ipFor(uid: string): string {
+  let h = 0;
+  for (const ch of uid) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return `10.244.${(h >>> 8) % 250}.${(h % 250) + 2}`;
+}
+
+/** Creates the kubelet controller. */
+export function kubeletController(ctx: ControllerContext): Controller {
+  const { store, logs } = ctx;
+  const queue = new Set<string>();
+  const started = new Set<string>();
+  const blocked = new Set<string>();
+
+  const current = (key: string, uid: string): SimObject | undefined => {
+    const o = store.getByKey('Pod', key);
+    return o && o.metadata.uid === uid && isPodActive(asPod(o)) ? o : undefined;
+  };
+
+  /** Rewrites one container's status and recomputes the pod's phase and conditions. */
+  const updateStatus = (key: string, uid: string, mutate: (pod: Pod) => void): SimObject | undefined => {
+    const o = current(key, uid);
+    if (!o) return undefined;
+    const copy = structuredClone(o);
+    const pod = asPod(copy);
+    mutate(pod);
+    const status = (pod.status ??= {});
+    const statuses = status.containerStatuses ?? [];
+    const allReady = statuses.length === pod.spec.containers.length && statuses.every((c) => c.ready);
+    const anyRunning = statuses.some((c) => c.state?.running || c.lastState?.terminated);
+    const now = nowRfc3339();
+    const setCond = (type: string, ok: boolean, reason?: string, message?: string): void => {
+      const conditions = (status.conditions ??= []);
+      const existing = conditions.find((c) => c.type === type);
+      const value = ok ? 'True' : 'False';
+      const next = {
+        type,
+        status: value,
+        lastProbeTime: null,
+        lastTransitionTime: existing?.status === value ? existing.lastTransitionTime : now,
+        ...(reason ? { reason } : {}),
+        ...(message ? { message } : {}),
+      };
+      status.conditions = [...conditions.filter((c) => c.type !== type), next as never];
+    };
+    const unready = statuses.filter((c) => !c.ready).map((c) => c.name);
+    const msg = unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined;
+    setCond('PodReadyToStartContainers', true);
+    setCond('Initialized', true);
+    setCond('Ready', allReady, allReady ? undefined : 'ContainersNotReady', msg);
+    setCond('ContainersReady', allReady, allReady ? undefined : 'ContainersNotReady', msg);
+    const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+    status.conditions = [...(status.conditions ?? [])].sort(
+      (a, b) => order.indexOf(a.type) - order.indexOf(b.type),
+    );
+    if (anyRunning) {
+      status.phase = 'Running';
+      status.podIP = ipFor(uid);
+      (status as { podIPs?: { ip: string }[] }).podIPs = [{ ip: status.podIP }];
+    }
+    return store.put(copy);
+  };
+
+  const setContainer = (pod: Pod, next: ContainerStatus): void => {
+    const status = (pod.status ??= {});
+    const list = (status.containerStatuses ??= []);
+    status.containerStatuses = [...list.filter((c) => c.name !== next.name), next].sort(
+      (a, b) =>
+        pod.spec.containers.findIndex((c) => c.name === a.name) -
+        pod.spec.containers.findIndex((c) => c.name === b.name),
+    );
+  };
+
+  const containerStatus = (pod: Pod, name: string): ContainerStatus | undefined =>
+    pod.status?.containerStatuses?.find((c) => c.name === name);
+
+  const runContainer = (
+    key: string,
+    uid: string,
+    c: Container,
+    node: string,
+    rule: CrashRule | undefined,
+  ): void => {
+    const obj = current(key, uid);
+    if (!obj) return;
+    const ns = obj.metadata.namespace ?? '';
+    const name = obj.metadata.name;
+    const fieldPath = `spec.containers{${c.name}}`;
+    recordEvent(store, {
+      involved: obj,
+      type: 'Normal',
+      reason: 'Pulled',
+      message: `Container image "${c.image ?? ''}" already present on machine`,
+      component: 'kubelet',
+      host: node,
+      fieldPath,
+    });
+    recordEvent(store, {
+      involved: obj,
+      type: 'Normal',
+      reason: 'Created',
+      message: `Created container: ${c.name}`,
+      component: 'kubelet',
+      host: node,
+      fieldPath,
+    });
+    recordEvent(store, {
+      involved: obj,
+      type: 'Normal',
+      reason: 'Started',
+      message: `Started container ${c.name}`,
+      component: 'kubelet',
+      host: node,
+      fieldPath,
+    });
+    const startedAt = nowRfc3339();
+    const port = c.ports?.[0]?.containerPort;
+    logs.restart(ns, name, c.name, `${startedAt} INFO starting ${c.image ?? c.name}\n`);
+    updateStatus(key, uid, (pod) => {
+      const prev = containerStatus(pod, c.name);
+      setContainer(pod, {
+        name: c.name,
+        image: c.image ?? '',
+        imageID: `${c.image ?? ''}@sha256:${'0'.repeat(64)}`,
+        ready: false,
+        started: true,
+        restartCount:
+          prev?.state?.running === undefined && prev?.lastState?.terminated
+            ? prev.restartCount
+            : (prev?.restartCount ?? 0),
+        state: { running: { startedAt } },
+        ...(prev?.lastState ? { lastState: prev.lastState } : {}),
+        containerID: `containerd://${uid.replace(/-/g, '')}${c.name.length}`,
+      } as ContainerStatus);
+    });
+    if (rule) {
+      ctx.after(rule.afterSeconds, () => crash(key, uid, c, node, rule, startedAt));
+      return;
+    }
+    const delay = READY_SECONDS + (c.readinessProbe?.initialDelaySeconds ?? 0);
+    ctx.after(
+      delay,
+      () => {
+        if (port) logs.append(ns, name, c.name, `${nowRfc3339()} INFO listening on :${port}\n`);
+        updateStatus(key, uid, (pod) => {
+          const cs = containerStatus(pod, c.name);
+          if (cs?.state?.running) setContainer(pod, { ...cs, ready: true });
+        });
+      },
+      { settles: true },
+    );
+  };
+
+  const crash = (
+    key: string,
+    uid: string,
+    c: Container,
+    node: string,
+    rule: CrashRule,
+    startedAt: string,
+  ): void => {
+    const obj = current(key, uid);
+    if (!obj) return;
+    const ns = obj.metadata.namespace ?? '';
+    const podName = obj.metadata.name;
+    if (rule.log) logs.append(ns, podName, c.name, rule.log.endsWith('\n') ? rule.log : `${rule.log}\n`);
+    const restarts = containerStatus(asPod(obj), c.name)?.restartCount ?? 0;
+    const terminated = {
+      exitCode: rule.exitCode,
+      reason: rule.reason,
+      ...(rule.message ? { message: rule.message } : {}),
+      startedAt,
+      finishedAt: nowRfc3339(),
+      containerID: `containerd://${uid.replace(/-/g, '')}`,
+    };
+    if (restarts === 0) {
+      // The kubelet restarts a container that died for the first time without delay.
+      updateStatus(key, uid, (pod) => {
+        const cs = containerStatus(pod, c.name);
+        if (cs)
+          setContainer(pod, {
+            ...cs,
+            ready: false,
+            restartCount: 1,
+            state: { running: { startedAt: nowRfc3339() } },
+            lastState: { terminated },
+          });
+      });
+      ctx.after(0.1, () => runAgain(key, uid, c, node, rule));
+      return;
+    }
+    const backoff = Math.min(10 * 2 ** (restarts - 1), MAX_BACKOFF);
+    updateStatus(key, uid, (pod) => {
+      const cs = containerStatus(pod, c.name);
+      if (!cs) return;
+      setContainer(pod, {
+        ...cs,
+        ready: false,
+        started: false,
+        state: {
+          waiting: {
+            reason: 'CrashLoopBackOff',
+            message: `back-off ${backoff}s restarting failed container=${c.name} pod=${podName}_${ns}(${uid})`,
+          },
+        },
+        lastState: { terminated },
+      });
+    });
+    const after = current(key, uid);
+    if (after) {
+      recordEvent(store, {
+        involved: after,
+        type: 'Warning',
+        reason: 'BackOff',
+        message: `Back-off restarting failed container ${c.name} in pod ${podName}_${ns}(${uid})`,
+        component: 'kubelet',
+        host: node,
+        fieldPath: `spec.containers{${c.name}}`,
+      });
+    }
+    ctx.after(backoff, () => {
+      updateStatus(key, uid, (pod) => {
+        const cs = containerStatus(pod, c.name);
+        if (cs) setContainer(pod, { ...cs, restartCount: cs.restartCount + 1 });
+      });
+      runAgain(key, uid, c, node, rule);
+    });
+  };
+
+  const runAgain = (key: string, uid: string, c: Container, node: string, rule: CrashRule): void => {
+    runContainer(key, uid, c, node, ruleFor(crashRules(store), node, c.image) ?? rule);
+  };
+
+  const startupBlocker = (
+    obj: SimObject,
+  ): { reason: string; message: string; event: string; component: string } | undefined => {
+    const pod = asPod(obj);
+    const ns = obj.metadata.namespace;
+    for (const v of pod.spec.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (!claim) continue;
+      const pvc = store.get('PersistentVolumeClaim', ns, claim);
+      const modes = (pvc?.['spec'] as { accessModes?: string[] } | undefined)?.accessModes ?? [];
+      if (!modes.includes('ReadWriteOnce')) continue;
+      const users = store
+        .list('Pod', ns)
+        .filter(
+          (p) =>
+            p.metadata.uid !== obj.metadata.uid &&
+            isPodActive(asPod(p)) &&
+            asPod(p).spec.nodeName &&
+            asPod(p).spec.nodeName !== pod.spec.nodeName &&
+            started.has(p.metadata.uid ?? ''),
+        )
+        .filter((p) =>
+          (asPod(p).spec.volumes ?? []).some((pv) => pv.persistentVolumeClaim?.claimName === claim),
+        );
+      if (users.length > 0) {
+        const volume =
+          (pvc?.['spec'] as { volumeName?: string } | undefined)?.volumeName ??
+          `pvc-${pvc?.metadata.uid ?? claim}`;
+        return {
+          reason: 'ContainerCreating',
+          message: '',
+          event: `Multi-Attach error for volume "${volume}" Volume is already used by pod(s) ${users.map((u) => u.metadata.name).join(', ')}`,
+          component: 'attachdetach-controller',
+        };
+      }
+    }
+    for (const c of pod.spec.containers) {
+      for (const e of c.env ?? []) {
+        const cm = e.valueFrom?.configMapKeyRef;
+        if (cm && !cm.optional && !store.get('ConfigMap', ns, cm.name))
+          return {
+            reason: 'CreateContainerConfigError',
+            message: `configmap "${cm.name}" not found`,
+            event: `Error: configmap "${cm.name}" not found`,
+            component: 'kubelet',
+          };
+        const sec = e.valueFrom?.secretKeyRef;
+        if (sec && !sec.optional && !store.get('Secret', ns, sec.name))
+          return {
+            reason: 'CreateContainerConfigError',
+            message: `secret "${sec.name}" not found`,
+            event: `Error: secret "${sec.name}" not found`,
+            component: 'kubelet',
+          };
+      }
+      for (const f of c.envFrom ?? []) {
+        if (f.configMapRef && !store.get('ConfigMap', ns, f.configMapRef.name))
+          return {
+            reason: 'CreateContainerConfigError',
+            message: `configmap "${f.configMapRef.name}" not found`,
+            event: `Error: configmap "${f.configMapRef.name}" not found`,
+            component: 'kubelet',
+          };
+        if (f.secretRef && !store.get('Secret', ns, f.secretRef.name))
+          return {
+            reason: 'CreateContainerConfigError',
+            message: `secret "${f.secretRef.name}" not found`,
+            event: `Error: secret "${f.secretRef.name}" not found`,
+            component: 'kubelet',
+          };
+      }
+    }
+    return undefined;
+  };
+
+  const start = (key: string): void => {
+    const obj = store.getByKey('Pod', key);
+    if (!obj || !isPodActive(asPod(obj))) return;
+    const pod = asPod(obj);
+    const uid = obj.metadata.uid ?? '';
+    const node = pod.spec.nodeName;
+    if (!node || started.has(uid)) return;
+    const blocker = startupBlocker(obj);
+    if (blocker) {
+      blocked.add(key);
+      const failed = blocker.component === 'kubelet';
+      recordEvent(store, {
+        involved: obj,
+        type: 'Warning',
+        reason: failed ? 'Failed' : 'FailedAttachVolume',
+        message: blocker.event,
+        component: blocker.component,
+        ...(failed ? { host: node } : {}),
+      });
+      const copy = structuredClone(obj);
+      const p = asPod(copy);
+      const status = (p.status ??= {});
+      status.hostIP = ipFor(node);
+      status.startTime ??= nowRfc3339();
+      status.containerStatuses = p.spec.containers.map((c) => ({
+        name: c.name,
+        image: c.image ?? '',
+        imageID: '',
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: {
+          waiting: { reason: blocker.reason, ...(blocker.message ? { message: blocker.message } : {}) },
+        },
+      }));
+      if (JSON.stringify(copy['status']) !== JSON.stringify(obj['status'])) store.put(copy);
+      return;
+    }
+    blocked.delete(key);
+    started.add(uid);
+    const rules = crashRules(store);
+    ctx.after(
+      START_SECONDS,
+      () => {
+        const o = current(key, uid);
+        if (!o) return;
+        updateStatus(key, uid, (p) => {
+          const status = (p.status ??= {});
+          status.hostIP = ipFor(node);
+          status.startTime ??= nowRfc3339();
+        });
+        for (const c of asPod(o).spec.containers)
+          runContainer(key, uid, c, node, ruleFor(rules, node, c.image));
+      },
+      { settles: true },
+    );
+  };
+
+  return {
+    name: 'kubelet',
+    observe(event) {
+      if (event.kind === 'ConfigMap' || event.kind === 'Secret') for (const k of blocked) queue.add(k);
+      if (event.kind !== 'Pod') return;
+      const o = event.object;
+      if (event.type === 'DELETED') {
+        started.delete(o.metadata.uid ?? '');
+        blocked.delete(keyOf(o));
+        logs.forgetPod(o.metadata.namespace ?? '', o.metadata.name);
+        for (const k of blocked) queue.add(k);
+        return;
+      }
+      const pod = asPod(o);
+      if (!pod.spec.nodeName || started.has(o.metadata.uid ?? '')) return;
+      if (event.type === 'ADDED' && pod.status?.phase === 'Running' && pod.status.containerStatuses?.length) {
+        // Pods that arrive running (scenario snapshots) are adopted as they are.
+        started.add(o.metadata.uid ?? '');
+        for (const c of pod.spec.containers)
+          logs.restart(
+            o.metadata.namespace ?? '',
+            o.metadata.name,
+            c.name,
+            `${nowRfc3339()} INFO running ${c.image ?? c.name}\n`,
+          );
+        return;
+      }
+      if (!event.old || !asPod(event.old).spec.nodeName) queue.add(keyOf(o));
+    },
+    sync() {
+      if (queue.size === 0) return false;
+      const keys = [...queue];
+      queue.clear();
+      for (const k of keys) start(k);
+      return queue.size > 0;
+    },
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * A kube-scheduler stand-in: filters nodes with the default plugins' rules, scores
+ * the feasible ones (spread replicas, honour preferred anti-affinity, least
+ * allocated), binds, or records FailedScheduling with the FitError wording and a
+ * PodScheduled=False condition. Preemption is tried by priority only: pods of
+ * equal or higher priority are never victims.
+ */
+import type { Node, Pod } from '../../src/diagnosis/k8s.js';
+import { resourceForKind } from '../resources.js';
+import { matchesLabels, requirementsOf } from '../selectors.js';
+import type { SimObject } from '../store.js';
+import { deleteObject } from '../writes.js';
+import { nowRfc3339 } from '../defaults.js';
+import { recordEvent } from './events.js';
+import type { Controller, ControllerContext } from './manager.js';
+import { asPod, controllerUid, isPodActive } from './pods.js';
+import {
+  filterNode,
+  fitErrorMessage,
+  podRequests,
+  type FilterResult,
+  type NodeView,
+} from './scheduler-filters.js';
+
+const POD_RT = resourceForKind('Pod');
+const RETRY_SECONDS = 60;
+
+function keyOf(o: SimObject): string {
+  return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+}
+
+function needsScheduling(o: SimObject): boolean {
+  const pod = asPod(o);
+  return (
+    !pod.spec.nodeName &&
+    (pod.spec.schedulerName ?? 'default-scheduler') === 'default-scheduler' &&
+    isPodActive(pod)
+  );
+}
+
+/** Creates the scheduler controller. */
+export function schedulerController(ctx: ControllerContext): Controller {
+  const { store } = ctx;
+  const queue = new Set<string>();
+  const unschedulable = new Set<string>();
+
+  const requeueAll = (): void => {
+    for (const k of unschedulable) queue.add(k);
+    unschedulable.clear();
+  };
+
+  const views = (): NodeView[] =>
+    store
+      .list('Node')
+      .map((n) => ({ node: n as unknown as Node, pods: store.podsOnNode(n.metadata.name).map(asPod) }));
+
+  const domainPods = (all: NodeView[]) => {
+    const cache = new Map<string, Pod[]>();
+    return (key: string, node: Node): Pod[] => {
+      const value = node.metadata.labels?.[key];
+      if (key === 'kubernetes.io/hostname' || value === undefined) {
+        return value === undefined ? [] : (all.find((v) => v.node === node)?.pods.filter(isPodActive) ?? []);
+      }
+      const k = `${key}=${value}`;
+      let pods = cache.get(k);
+      if (!pods) {
+        pods = all
+          .filter((v) => v.node.metadata.labels?.[key] === value)
+          .flatMap((v) => v.pods.filter(isPodActive));
+        cache.set(k, pods);
+      }
+      return pods;
+    };
+  };
+
+  const score = (pod: Pod, view: NodeView): number => {
+    const owner = controllerUid(pod as unknown as SimObject);
+    const active = view.pods.filter(isPodActive);
+    let s = 0;
+    if (owner) s += 100 * active.filter((p) => controllerUid(p as unknown as SimObject) === owner).length;
+    for (const term of pod.spec.affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution ??
+      []) {
+      const t = term as {
+        weight?: number;
+        podAffinityTerm?: { labelSelector?: Parameters<typeof requirementsOf>[0]; topologyKey?: string };
+      };
+      const reqs = requirementsOf(t.podAffinityTerm?.labelSelector);
+      if (t.podAffinityTerm?.topologyKey !== 'kubernetes.io/hostname') continue;
+      s += (t.weight ?? 1) * 1000 * active.filter((p) => matchesLabels(reqs, p.metadata.labels)).length;
+    }
+    const cpuCap = Number.parseFloat(String(view.node.status?.allocatable?.['cpu'] ?? '1')) * 1000 || 1000;
+    const cpuUsed = active.reduce((n, p) => n + (podRequests(p).get('cpu') ?? 0), 0);
+    return s + cpuUsed / cpuCap;
+  };
+
+  const bind = (podObj: SimObject, node: Node): void => {
+    const copy = structuredClone(podObj);
+    const pod = asPod(copy);
+    pod.spec.nodeName = node.metadata.name ?? '';
+    const status = (pod.status ??= {});
+    status.conditions = [
+      ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+      { type: 'PodScheduled', status: 'True', lastTransitionTime: nowRfc3339() },
+    ];
+    delete status.nominatedNodeName;
+    const stored = store.put(copy);
+    recordEvent(store, {
+      involved: stored,
+      type: 'Normal',
+      reason: 'Scheduled',
+      message: `Successfully assigned ${podObj.metadata.namespace ?? ''}/${podObj.metadata.name} to ${node.metadata.name ?? ''}`,
+      component: 'default-scheduler',
+    });
+  };
+
+  const preempt = (
+    pod: Pod,
+    all: NodeView[],
+    results: FilterResult[],
+    domain: ReturnType<typeof domainPods>,
+  ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
+    if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
+      return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
+    }
+    const priority = pod.spec.priority ?? 0;
+    const perNode: FilterResult[] = [];
+    let best: { node: Node; pods: Pod[] } | undefined;
+    all.forEach((view, i) => {
+      const r = results[i];
+      if (!r || r.unresolvable) {
+        perNode.push({ reasons: ['Preemption is not helpful for scheduling'], unresolvable: true });
+        return;
+      }
+      const lower = view.pods.filter((p) => isPodActive(p) && (p.spec.priority ?? 0) < priority);
+      if (lower.length === 0) {
+        perNode.push({ reasons: ['No preemption victims found for incoming pod'], unresolvable: true });
+        return;
+      }
+      const remaining = view.pods.filter((p) => !lower.includes(p));
+      const retry = filterNode(pod, { node: view.node, pods: remaining }, domain);
+      if (retry.reasons.length > 0) {
+        perNode.push(retry);
+        return;
+      }
+      // Reprieve as many victims as possible, highest priority first.
+      const victims = [...lower].sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0));
+      const kept = [...remaining];
+      const chosen: Pod[] = [];
+      for (const v of victims) {
+        if (filterNode(pod, { node: view.node, pods: [...kept, v] }, domain).reasons.length === 0)
+          kept.push(v);
+        else chosen.push(v);
+      }
+      perNode.push({ reasons: [], unresolvable: false });
+      if (!best || chosen.length < best.pods.length) best = { node: view.node, pods: chosen };
+    });
+    if (best) return { message: '', victims: best };
+    return { message: `preemption: ${fitErrorMessage(all.length, perNode)}` };
+  };
+
+  const scheduleOne = (key: string): void => {
+    const podObj = store.getByKey('Pod', key);
+    if (!podObj || !needsScheduling(podObj) || !POD_RT) return;
+    const pod = asPod(podObj);
+    const all = views();
+    const domain = domainPods(all);
+    const results = all.map((v) => filterNode(pod, v, domain));
+    const feasible = all.filter((_, i) => (results[i]?.reasons.length ?? 1) === 0);
+    if (feasible.length > 0) {
+      const ranked = feasible
+        .map((v) => ({ v, s: score(pod, v) }))
+        .sort(
+          (a, b) => a.s - b.s || (a.v.node.metadata.name ?? '').localeCompare(b.v.node.metadata.name ?? ''),
+        );
+      const chosen = ranked[0];
+      if (chosen) bind(podObj, chosen.v.node);
+      return;
+    }
+    const post = preempt(pod, all, results, domain);
+    if (post.victims) {
+      for (const victim of post.victims.pods) {
+        const victimObj = store.get('Pod', victim.metadata.namespace, victim.metadata.name ?? '');
+        if (!victimObj) continue;
+        recordEvent(store, {
+          involved: victimObj,
+          type: 'Normal',
+          reason: 'Preempted',
+          message: `Preempted by pod ${podObj.metadata.uid ?? ''} on node ${post.victims.node.metadata.name ?? ''}`,
+          component: 'default-scheduler',
+        });
+        deleteObject(store, POD_RT, victim.metadata.namespace, victim.metadata.name ?? '');
+      }
+      const copy = structuredClone(store.getByKey('Pod', key) ?? podObj);
+      const status = (asPod(copy).status ??= {});
+      status.nominatedNodeName = post.victims.node.metadata.name ?? '';
+      store.put(copy);
+      queue.add(key);
+      return;
+    }
+    const message = fitErrorMessage(all.length, results, post.message || undefined);
+    recordEvent(store, {
+      involved: podObj,
+      type: 'Warning',
+      reason: 'FailedScheduling',
+      message,
+      component: 'default-scheduler',
+    });
+    const current = store.getByKey('Pod', key);
+    if (current) {
+      const copy = structuredClone(current);
+      const status = (asPod(copy).status ??= {});
+      const existing = status.conditions?.find((c) => c.type === 'PodScheduled');
+      if (!existing || existing.status !== 'False' || existing.message !== message) {
+        status.conditions = [
+          ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+          {
+            type: 'PodScheduled',
+            status: 'False',
+            reason: 'Unschedulable',
+            message,
+            lastProbeTime: null,
+            lastTransitionTime: existing?.status === 'False' ? existing.lastTransitionTime : nowRfc3339(),
+          } as never,
+        ];
+        status.phase = 'Pending';
+        store.put(copy);
+      }
+    }
+    unschedulable.add(key);
+    ctx.after(RETRY_SECONDS, () => {
+      if (unschedulable.delete(key)) queue.add(key);
+    });
+  };
+
+  return {
+    name: 'scheduler',
+    observe(event) {
+      const o = event.object;
+      if (event.kind === 'Node') requeueAll();
+      if (event.kind !== 'Pod') return;
+      const key = keyOf(o);
+      if (event.type === 'DELETED') {
+        queue.delete(key);
+        unschedulable.delete(key);
+        if (asPod(o).spec.nodeName) requeueAll();
+        return;
+      }
+      const specChanged = !event.old || JSON.stringify(event.old['spec']) !== JSON.stringify(o['spec']);
+      const finished = event.old && isPodActive(asPod(event.old)) && !isPodActive(asPod(o));
+      if (finished) requeueAll();
+      if (needsScheduling(o)) {
+        if (specChanged) {
+          unschedulable.delete(key);
+          queue.add(key);
+        }
+      } else {
+        queue.delete(key);
+        unschedulable.delete(key);
+      }
+    },
+    sync() {
+      if (queue.size === 0) return false;
+      const pods = [...queue]
+        .map((k) => store.getByKey('Pod', k))
+        .filter((p): p is SimObject => p !== undefined)
+        .sort(
+          (a, b) =>
+            (asPod(b).spec.priority ?? 0) - (asPod(a).spec.priority ?? 0) ||
+            (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+        );
+      queue.clear();
+      for (const p of pods) scheduleOne(keyOf(p));
+      return queue.size > 0;
+    },
+  };
+}
