@@ -136,6 +136,26 @@ describe('classifyContainers', () => {
     ]);
   });
 
+  it('counts startup probe errors (the probe could not run) like failures', () => {
+    const p = pod({ phase: 'Running', ready: false, restarts: 2, lastExit: { exitCode: 143 } });
+    const report = classify(p, [
+      kubeletEvent(
+        p,
+        'Unhealthy',
+        'Startup probe errored: rpc error: code = Unknown desc = command timed out',
+        4,
+      ),
+      kubeletEvent(p, 'Killing', 'Container detector failed startup probe, will be restarted', 2),
+    ]);
+    expect(report.probeKills).toEqual([
+      {
+        probe: 'startup',
+        kills: 2,
+        lastFailure: 'Startup probe errored: rpc error: code = Unknown desc = command timed out',
+      },
+    ]);
+  });
+
   it('ignores events about another pod or another container', () => {
     const p = pod({ phase: 'Running' });
     const other = pod({ phase: 'Running' }, 'zzzzz');
