@@ -1,0 +1,156 @@
+/**
+ * The collector over HTTP against the simulator holding a static cluster (incident A
+ * mid-deadlock plus filler workloads): what it reads, how it degrades, and that the
+ * request count does not grow with the cluster.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCluster, TARGET } from '../../bench/collector.js';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
+import { collectFromCluster } from '../../src/kube/source.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'collector-it-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function clientFor(sim: Simulator, name: string): Promise<{ client: KubeClient; file: string }> {
+  const file = join(dir, name);
+  writeFileSync(file, sim.kubeconfig);
+  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  return { client, file };
+}
+
+describe('collector on a 10-node cluster', () => {
+  let sim: Simulator;
+  let client: KubeClient;
+  let file: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ scenario: generateCluster({ nodes: 10, pods: 100 }), controllers: false });
+    ({ client, file } = await clientFor(sim, 'small'));
+  });
+
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it('reads only what the diagnosis needs and finds the surge deadlock', async () => {
+    sim.clearRequests();
+    const snapshot = await collectSnapshot(client, TARGET);
+    const reads = sim.requests.map((r) => `${r.verb} ${r.resource}${r.namespace ? ` ${r.namespace}` : ''}`);
+    expect(reads.sort()).toEqual(
+      [
+        'get deployments vision',
+        'list replicasets vision',
+        'list pods vision',
+        'list events vision',
+        'list nodes',
+        'list pods',
+      ].sort(),
+    );
+    expect(snapshot.pods.map((p) => p.status?.phase).sort()).toEqual(['Pending', 'Running']);
+    expect(snapshot.replicaSets.map((rs) => rs.metadata.name)).toEqual([
+      'vision-object-tracker-7bbc65dc8c',
+      'vision-object-tracker-6d4f7b9c8',
+    ]);
+    expect(snapshot.nodes.map((n) => n.metadata.name)).toEqual(['gpu-node-1']);
+    expect(snapshot.nodesComplete).toBe(true);
+    expect(snapshot.events.map((e) => e.reason)).toEqual(['FailedScheduling']);
+    expect(snapshot.accessProblems).toEqual([]);
+    expect(diagnose(snapshot).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+  });
+
+  it('turns a 403 on events into an access problem and still diagnoses', async () => {
+    sim.addFault({ match: { verb: 'list', resource: 'events' }, status: 403, times: 1 });
+    const snapshot = await collectSnapshot(client, TARGET);
+    expect(snapshot.events).toEqual([]);
+    expect(snapshot.accessProblems).toEqual([
+      {
+        verb: 'list',
+        resource: 'events',
+        namespace: 'vision',
+        status: 403,
+        message: 'cannot list events in namespace vision: grant list on events',
+      },
+    ]);
+    expect(diagnose(snapshot).findings.map((f) => f.code)).toContain('AccessDenied');
+  });
+
+  it('retries injected 500s on reads and gets the full snapshot', async () => {
+    sim.addFault({ match: { verb: 'list', resource: 'pods', namespace: 'vision' }, status: 500, times: 2 });
+    sim.clearRequests();
+    const snapshot = await collectSnapshot(client, TARGET);
+    expect(snapshot.pods).toHaveLength(2);
+    expect(snapshot.accessProblems).toEqual([]);
+    const podLists = sim.requests.filter(
+      (r) => r.verb === 'list' && r.resource === 'pods' && r.namespace === 'vision',
+    );
+    expect(podLists.map((r) => r.status)).toEqual([500, 500, 200]);
+  });
+
+  it('fails with exit-3 errors when the Deployment itself is forbidden or the server keeps failing', async () => {
+    sim.addFault({ match: { verb: 'get', resource: 'deployments' }, status: 403, times: 1 });
+    const forbidden = await collectFromCluster({ kubeconfig: file, ref: TARGET }).catch((e: unknown) => e);
+    expect(forbidden).toBeInstanceOf(ClusterError);
+    expect((forbidden as Error).message).toBe(
+      'cannot get deployments in namespace vision: grant get on deployments',
+    );
+    sim.addFault({ match: { verb: 'get', resource: 'deployments' }, status: 503, times: 3 });
+    const failing = await collectSnapshot(client, TARGET).catch((e: unknown) => e);
+    expect(failing).toBeInstanceOf(ClusterError);
+    expect((failing as ClusterError).status).toBe(503);
+  });
+
+  it('reports a missing Deployment with the namespace searched', async () => {
+    const error = await collectFromCluster({
+      kubeconfig: file,
+      ref: { kind: 'Deployment', namespace: 'vision', name: 'nope' },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadNotFoundError);
+    expect((error as WorkloadNotFoundError).message).toBe(
+      'deployment "nope" not found in namespace "vision"',
+    );
+    expect((error as WorkloadNotFoundError).namespacesSearched).toEqual(['vision']);
+  });
+});
+
+describe('collector at scale', () => {
+  it('makes the same requests at 5,000 nodes and 100,000 pods as at 10 nodes', async () => {
+    const small = await startSimulator({
+      scenario: generateCluster({ nodes: 10, pods: 100 }),
+      controllers: false,
+    });
+    const smallClient = (await clientFor(small, 'small-2')).client;
+    await collectSnapshot(smallClient, TARGET);
+    const smallReads = small.requests.map((r) => `${r.verb} ${r.resource} ${r.query ?? ''}`).sort();
+    await small.close();
+
+    const large = await startSimulator({
+      scenario: generateCluster({ nodes: 5000, pods: 100_000 }),
+      controllers: false,
+    });
+    try {
+      const largeClient = (await clientFor(large, 'large')).client;
+      const snapshot = await collectSnapshot(largeClient, TARGET);
+      const largeReads = large.requests.map((r) => `${r.verb} ${r.resource} ${r.query ?? ''}`).sort();
+      expect(largeReads).toEqual(smallReads);
+      expect(largeReads.length).toBeLessThanOrEqual(8);
+      expect(snapshot.nodes.map((n) => n.metadata.name)).toEqual(['gpu-node-1']);
+      expect(diagnose(snapshot).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    } finally {
+      await large.close();
+    }
+  }, 120_000);
+});
