@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
+import { loadObjects } from '../../src/diagnosis/dump.js';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/diagnosis/run.js';
 import { CRASH_LOG, crashScenario } from '../support/crash-fixtures.js';
-import { makePod } from '../support/k8s-builders.js';
+import { NOW, makePod } from '../support/k8s-builders.js';
 
 function evidenceOf<T extends Evidence['type']>(
   evidence: Evidence[],
@@ -133,5 +136,25 @@ describe('look-alikes that are not node-local', () => {
     const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1] });
     expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
     expect(crashLoop.analyze(snapshot)[0]?.summary).toContain('on node-a, node-b');
+  });
+});
+
+describe('seed B from a kubectl List dump', () => {
+  it('gives the node verdict with exclude-node and delete-pods plans', () => {
+    const { snapshot, deployment, replicaSet, pods, nodes } = crashScenario();
+    const dump = stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+      items: [deployment, replicaSet, ...pods, ...nodes],
+    });
+    const assembled = assembleSnapshot(snapshot.target, loadObjects(dump), {
+      capturedAt: NOW,
+      logs: snapshot.logs,
+    });
+    const result = diagnose(assembled);
+    expect(result.findings.map((f) => f.code)).toEqual(['CrashLoopOnNode']);
+    expect(result.remediations.map((r) => r.kind)).toEqual(['exclude-node', 'delete-pods']);
+    expect(result.remediations[1]?.pods?.map((p) => p.name)).toEqual([pods[1]?.metadata.name]);
   });
 });
