@@ -43,8 +43,9 @@ export function buildDeletePodsPlans(
       summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
       impact:
         `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
-        `does not drop. Without exclude-node first, the scheduler may put them on ${picture.badNodes.join(', ')} again; ` +
-        'after exclude-node the rollout replaces these pods anyway, so this only speeds it up.',
+        `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
+        'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
+        '(generation) this plan is then refused as stale.',
       warnings,
       patch: null,
       pods,
