@@ -1,0 +1,194 @@
+/**
+ * The seed incidents reproduced live on the simulator: roll out, observe the stuck
+ * state, collect and diagnose over HTTP, apply the proposed remediation through the
+ * executor, and follow the rollout to its end. Plus refusals and injected failures.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
+import { watchRollout } from '../../src/kube/rollout-watcher.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+
+const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
+const SHOP: WorkloadRef = { kind: 'Deployment', namespace: 'shop', name: 'checkout' };
+
+let dir: string;
+let sim: Simulator | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'executor-it-'));
+});
+
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(scenario: string): Promise<{ sim: Simulator; client: KubeClient }> {
+  sim = await startSimulator({ scenario: `sim/scenarios/${scenario}.yaml`, timeScale: 50 });
+  const file = join(dir, scenario);
+  writeFileSync(file, sim.kubeconfig);
+  return {
+    sim,
+    client: createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } }),
+  };
+}
+
+function deployment(s: Simulator, ref: WorkloadRef): Deployment {
+  return s.get('Deployment', ref.namespace, ref.name) as Deployment;
+}
+
+function pods(s: Simulator, namespace: string): Pod[] {
+  return s.list('Pod', namespace) as Pod[];
+}
+
+/** Incident A: the tracker runs, then a new image deadlocks the rollout. */
+async function deadlockedTracker(): Promise<{ sim: Simulator; client: KubeClient }> {
+  const env = await start('gpu-deadlock');
+  await env.sim.settle();
+  await env.sim.waitFor(() => (deployment(env.sim, GPU).status?.availableReplicas ?? 0) === 1);
+  await env.client.call({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: GPU.namespace,
+    name: GPU.name,
+    contentType: 'application/strategic-merge-patch+json',
+    body: {
+      spec: {
+        template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
+      },
+    },
+  });
+  await env.sim.waitFor(() =>
+    (env.sim.list('Event', GPU.namespace) as { reason?: string }[]).some(
+      (e) => e.reason === 'FailedScheduling',
+    ),
+  );
+  return env;
+}
+
+async function planFor(client: KubeClient, ref: WorkloadRef, code: string): Promise<RemediationPlan> {
+  const diagnosis = diagnose(await collectSnapshot(client, ref));
+  expect(diagnosis.findings.map((f) => f.code)).toContain(code);
+  const finding = diagnosis.findings.find((f) => f.code === code);
+  const plan = diagnosis.remediations.find((p) => p.id === finding?.remediations[0]);
+  if (!plan) throw new Error(`no remediation for ${code}`);
+  return plan;
+}
+
+describe('incident A live: surge deadlock on the only GPU node', () => {
+  it('diagnoses the stuck rollout, applies the fix once, and the rollout completes', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const stuck = pods(s, GPU.namespace);
+    expect(stuck.map((p) => p.status?.phase).sort()).toEqual(['Pending', 'Running']);
+
+    const plan = await planFor(client, GPU, 'RolloutSurgeDeadlock');
+    s.clearRequests();
+    const result = await applyPlan(client, plan);
+    expect(result.status).toBe('applied');
+    const patches = s.requests.filter((r) => r.verb === 'patch');
+    expect(patches.map((p) => p.dryRun)).toEqual([true, false]);
+    if (result.status !== 'applied') return;
+    expect(result.changes).toContainEqual({
+      path: '/spec/strategy/rollingUpdate/maxSurge',
+      before: '25%',
+      after: 0,
+    });
+
+    const outcome = await watchRollout(client, GPU, {
+      timeoutMs: 15_000,
+      sinceGeneration: result.generation,
+      pollMs: 100,
+    });
+    expect(outcome.outcome).toBe('complete');
+    const running = pods(s, GPU.namespace).filter((p) => !p.metadata.deletionTimestamp);
+    expect(running.map((p) => [p.spec.nodeName, p.status?.phase, p.spec.containers[0]?.image])).toEqual([
+      ['gpu-node-1', 'Running', 'vision/boost-track-app:1.1'],
+    ]);
+
+    // A remediation job retried after a worker crash applies nothing twice.
+    s.clearRequests();
+    expect(await applyPlan(client, plan)).toMatchObject({ status: 'already-applied' });
+    expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
+  });
+
+  it('refuses when someone changed the Deployment after the diagnosis', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const plan = await planFor(client, GPU, 'RolloutSurgeDeadlock');
+    await client.call({
+      verb: 'patch',
+      resource: 'deployments',
+      namespace: GPU.namespace,
+      name: GPU.name,
+      contentType: 'application/merge-patch+json',
+      body: { spec: { replicas: 2 } },
+    });
+    expect(await dryRunPlan(client, plan)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('spec changed'),
+    });
+    s.clearRequests();
+    const result = await applyPlan(client, plan);
+    expect(result).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('spec changed since diagnosis'),
+    });
+    expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
+    expect(deployment(s, GPU).spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
+  });
+
+  it('re-checks after a 409 instead of retrying blindly, and never retries a failed write', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const plan = await planFor(client, GPU, 'RolloutSurgeDeadlock');
+
+    s.addFault({ match: { verb: 'patch', resource: 'deployments' }, status: 500, times: 1 });
+    s.clearRequests();
+    expect(await applyPlan(client, plan)).toMatchObject({ status: 'failed', retryable: true });
+    expect(s.requests.filter((r) => r.verb === 'patch')).toHaveLength(1);
+
+    s.addFault({ match: { verb: 'patch', resource: 'deployments' }, status: 409, times: 1 });
+    s.clearRequests();
+    expect(await applyPlan(client, plan)).toMatchObject({ status: 'applied' });
+    const sequence = s.requests.map((r) => `${r.verb}${r.dryRun ? ' dry' : ''} ${r.status}`);
+    expect(sequence).toEqual(['get 200', 'patch dry 409', 'get 200', 'patch dry 200', 'patch 200']);
+  });
+});
+
+describe('incident B live: crash loop on one node', () => {
+  it('excludes the bad node and the pods move off it', async () => {
+    const { sim: s, client } = await start('crashloop-node');
+    await s.settle();
+    await s.waitFor(() =>
+      pods(s, SHOP.namespace).some((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2),
+    );
+    const snapshot = await collectSnapshot(client, SHOP);
+    const crashing = snapshot.pods.find((p) => p.spec.nodeName === 'node-b');
+    expect(snapshot.logs[`${crashing?.metadata.name ?? ''}/checkout`]).toContain('SIGILL');
+
+    const plan = await planFor(client, SHOP, 'CrashLoopOnNode');
+    expect(plan.kind).toBe('exclude-node');
+    const result = await applyPlan(client, plan);
+    expect(result.status).toBe('applied');
+    const outcome = await watchRollout(client, SHOP, {
+      timeoutMs: 15_000,
+      sinceGeneration: result.status === 'applied' ? result.generation : undefined,
+      pollMs: 100,
+    });
+    expect(outcome.outcome).toBe('complete');
+    const live = pods(s, SHOP.namespace).filter((p) => !p.metadata.deletionTimestamp);
+    expect(live).toHaveLength(3);
+    expect(live.every((p) => p.spec.nodeName !== 'node-b' && p.status?.phase === 'Running')).toBe(true);
+  });
+});
