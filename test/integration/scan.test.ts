@@ -1,0 +1,147 @@
+/**
+ * scan over the simulator: finds the at-risk GPU tracker before anyone rolls out,
+ * the stuck one mid-deadlock, pages through Deployments, and reads per namespace
+ * rather than per Deployment.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateCluster } from '../../bench/collector.js';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import { ClusterError } from '../../src/kube/errors.js';
+import { scanCluster } from '../../src/kube/scan.js';
+
+let dir: string;
+let sim: Simulator | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'scan-it-'));
+});
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(
+  scenario: string | object[],
+  controllers = true,
+): Promise<{ s: Simulator; client: KubeClient }> {
+  sim = await startSimulator({ scenario, timeScale: 50, controllers });
+  const file = join(dir, `kc-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(file, sim.kubeconfig);
+  return {
+    s: sim,
+    client: createKubeClient({ kubeconfig: file, retry: { attempts: 2, baseMs: 5, maxMs: 10 } }),
+  };
+}
+
+/** A healthy Deployment whose rollout finished, with nothing scarce in its template. */
+function healthy(namespace: string, name: string): object {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, generation: 1 },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'app', image: `${name}:1` }] },
+      },
+    },
+    status: {
+      observedGeneration: 1,
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 2,
+    },
+  };
+}
+
+describe('scanCluster', () => {
+  it('predicts the GPU deadlock before the next rollout', async () => {
+    const { s, client } = await start('sim/scenarios/gpu-deadlock.yaml');
+    await s.settle();
+    await s.waitFor(
+      () =>
+        ((
+          s.get('Deployment', 'vision', 'vision-object-tracker') as {
+            status?: { availableReplicas?: number };
+          }
+        ).status?.availableReplicas ?? 0) === 1,
+    );
+    const report = await scanCluster(client, { namespace: 'vision' });
+    expect(report.entries).toEqual([
+      expect.objectContaining({
+        namespace: 'vision',
+        name: 'vision-object-tracker',
+        state: 'at-risk',
+        findings: [expect.objectContaining({ code: 'RolloutAtRisk' })],
+      }),
+    ]);
+  });
+
+  it('pages through every Deployment and reads per namespace, not per Deployment', async () => {
+    const extra = Array.from({ length: 40 }, (_, i) => healthy(`team-${i % 5}`, `web-${i}`));
+    const { s, client } = await start([...generateCluster({ nodes: 10, pods: 100 }), ...extra], false);
+    const progress: [number, number | undefined][] = [];
+    s.clearRequests();
+    const report = await scanCluster(client, {
+      allNamespaces: true,
+      pageSize: 10,
+      onProgress: (done, total) => progress.push([done, total]),
+    });
+    expect(report.scanned).toBe(41);
+    expect(report.diagnosed).toBe(1);
+    expect(report.entries.map((e) => [e.namespace, e.name, e.state, e.findings[0]?.code])).toEqual([
+      ['vision', 'vision-object-tracker', 'stuck', 'RolloutSurgeDeadlock'],
+    ]);
+    expect(progress.at(-1)?.[0]).toBe(41);
+    const deploymentPages = s.requests.filter((r) => r.resource === 'deployments');
+    expect(deploymentPages).toHaveLength(5);
+    expect(deploymentPages.every((r) => r.verb === 'list' && (r.query ?? '').includes('limit=10'))).toBe(
+      true,
+    );
+    const others = s.requests
+      .filter((r) => r.resource !== 'deployments')
+      .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? '*'}`);
+    expect(others.sort()).toEqual(
+      [
+        'list events vision',
+        'list nodes *',
+        'list pods *',
+        'list pods vision',
+        'list replicasets vision',
+      ].sort(),
+    );
+  });
+
+  it('reports a crash loop as a stuck rollout', async () => {
+    const { s, client } = await start('sim/scenarios/crashloop-node.yaml');
+    await s.settle();
+    await s.waitFor(() =>
+      (s.list('Pod', 'shop') as { status?: { containerStatuses?: { restartCount: number }[] } }[]).some(
+        (p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
+      ),
+    );
+    const report = await scanCluster(client, { namespace: 'shop' });
+    expect(report.entries.map((e) => [e.name, e.state])).toEqual([['checkout', 'stuck']]);
+    expect(report.entries[0]?.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
+  });
+
+  it('fails with a ClusterError naming the permission when Deployments cannot be listed', async () => {
+    const { s, client } = await start(generateCluster({ nodes: 2, pods: 0 }), false);
+    s.addFault({ match: { verb: 'list', resource: 'deployments' }, status: 403 });
+    const error = await scanCluster(client, { allNamespaces: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClusterError);
+    expect((error as Error).message).toBe(
+      'cannot list deployments (cluster-wide): grant list on deployments',
+    );
+  });
+});
