@@ -1,0 +1,177 @@
+/**
+ * The command line against a live (simulated) cluster, in-process: diagnose, scan
+ * and apply, with their exit statuses and the confirmation rules of apply.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import type { Deployment } from '../../src/diagnosis/k8s.js';
+
+let dir: string;
+let sim: Simulator | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'cli-live-'));
+});
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function cli(argv: string[], options: { tty?: boolean; input?: string } = {}): Promise<Run> {
+  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
+  stdin.isTTY = options.tty ?? false;
+  if (options.input !== undefined) stdin.end(options.input);
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: string[] = [];
+  const err: string[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c.toString()));
+  stderr.on('data', (c: Buffer) => err.push(c.toString()));
+  const io: CliIo = { stdin, stdout, stderr, env: {} };
+  const code = await runCli(argv, io);
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+/** Incident A mid-deadlock; returns the kubeconfig path. */
+async function deadlocked(): Promise<string> {
+  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+  const s = sim;
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(file, s.kubeconfig);
+  await s.settle();
+  const tracker = (): Deployment => s.get('Deployment', 'vision', 'vision-object-tracker') as Deployment;
+  await s.waitFor(() => (tracker().status?.availableReplicas ?? 0) === 1);
+  const next = tracker();
+  const container = next.spec.template.spec.containers[0];
+  if (container) container.image = 'vision/boost-track-app:1.1';
+  next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+  s.apply(next);
+  await s.waitFor(() =>
+    (s.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+  return file;
+}
+
+const TARGET = ['deployment/vision-object-tracker', '-n', 'vision'];
+
+describe('rollout-doctor against a live cluster', () => {
+  it('diagnose finds the deadlock (exit 1), names a missing Deployment (exit 2)', async () => {
+    const kubeconfig = await deadlocked();
+    const found = await cli(['diagnose', ...TARGET, '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(found.code).toBe(1);
+    const json = JSON.parse(found.stdout) as { findings: { code: string }[] };
+    expect(json.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    const missing = await cli(['diagnose', 'deployment/nope', '-n', 'vision', '--kubeconfig', kubeconfig]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('deployment "nope" not found in namespace "vision"');
+  });
+
+  it('exits 3 when the cluster is unreachable', async () => {
+    const file = join(dir, 'unreachable');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: x, context: {cluster: c, user: u}}]',
+        'current-context: x',
+        '',
+      ].join('\n'),
+    );
+    const scan = await cli(['scan', '-n', 'vision', '--kubeconfig', file]);
+    expect(scan.code).toBe(3);
+    expect(scan.stderr).toContain('cannot reach the API server at http://127.0.0.1:9');
+  });
+
+  it('scan lists the stuck Deployment (exit 1) and rejects -n with -A (exit 2)', async () => {
+    const kubeconfig = await deadlocked();
+    const scan = await cli(['scan', '-A', '--kubeconfig', kubeconfig]);
+    expect(scan.code).toBe(1);
+    expect(scan.stdout).toMatch(/STUCK\s+vision\/vision-object-tracker\s+RolloutSurgeDeadlock/);
+    expect(scan.stderr).toBe('');
+    expect((await cli(['scan', '-n', 'a', '-A'])).code).toBe(2);
+  });
+
+  it('apply refuses without confirmation when not on a terminal, changing nothing', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli([
+      'apply',
+      ...TARGET,
+      '--remediation',
+      'set-rolling-update',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain('"maxSurge": 0');
+    expect(run.stdout).toContain('Server dry run (dryRun=All) would change:');
+    expect(run.stderr).toContain('pass --yes or run on a terminal');
+    expect(sim?.requests.filter((r) => r.verb === 'patch' && !r.dryRun)).toEqual([]);
+  });
+
+  it('apply asks on a terminal and does nothing on "n"', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli(
+      ['apply', ...TARGET, '--remediation', 'set-rolling-update', '--kubeconfig', kubeconfig],
+      {
+        tty: true,
+        input: 'n\n',
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Apply this to deployment/vision-object-tracker in namespace vision? [y/N]');
+    expect(run.stdout).toContain('Not applied.');
+    expect(sim?.requests.filter((r) => r.verb === 'patch' && !r.dryRun)).toEqual([]);
+  });
+
+  it('apply --yes patches, follows the rollout and exits 0 when it completes', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli([
+      'apply',
+      ...TARGET,
+      '--remediation',
+      'set-rolling-update',
+      '--yes',
+      '--timeout',
+      '20',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(run.stdout).toContain('Patch (application/strategic-merge-patch+json)');
+    expect(run.stdout).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" -> 0');
+    expect(run.stdout).toContain('Rollout complete');
+    expect(run.code).toBe(0);
+  });
+
+  it('apply names the remediations on offer when the one asked for is not', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli([
+      'apply',
+      ...TARGET,
+      '--remediation',
+      'exclude-node',
+      '--yes',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no remediation "exclude-node".*offered: set-rolling-update/);
+  });
+});
