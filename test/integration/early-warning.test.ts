@@ -1,0 +1,67 @@
+/**
+ * The early-warning watch over the simulator: a node-local crash loop is queued for
+ * diagnosis on the first pass, with the dedup id an alert for the same Deployment
+ * would use, without waiting for any alert.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { createEarlyWarningWatch } from '../../src/alerts/early-warning.js';
+import { namespaceScanner } from '../../src/alerts/early-warning-scan.js';
+import { diagnosisDedupId, workloadHash } from '../../src/alerts/keys.js';
+import { createKubeClient } from '../../src/kube/client.js';
+
+let dir: string;
+let sim: Simulator;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'early-warning-it-'));
+  sim = await startSimulator({
+    scenario: 'sim/scenarios/crashloop-node.yaml',
+    timeScale: 50,
+    controllers: true,
+  });
+});
+
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('early-warning watch on a live (simulated) cluster', () => {
+  it('queues the node-local crash loop as soon as the scan sees it', async () => {
+    const file = join(dir, 'kubeconfig');
+    writeFileSync(file, sim.kubeconfig);
+    const client = createKubeClient({ kubeconfig: file, retry: { attempts: 2, baseMs: 5, maxMs: 10 } });
+    await sim.settle();
+    await sim.waitFor(() =>
+      (sim.list('Pod', 'shop') as { status?: { containerStatuses?: { restartCount: number }[] } }[]).some(
+        (p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
+      ),
+    );
+    const queued: { namespace: string; name: string; dedup: string }[] = [];
+    const watch = createEarlyWarningWatch({
+      cluster: 'default',
+      namespaces: ['shop'],
+      intervalMs: 60_000,
+      windowMs: 600_000,
+      scan: namespaceScanner(client),
+      enqueueDiagnosis: async (target, dedup) => {
+        queued.push({ ...target, dedup: dedup.id });
+        return `diagnose.${target.namespace}.${target.name}`;
+      },
+      linkJob: async () => undefined,
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    expect(await watch.runOnce()).toBe(1);
+    const hash = workloadHash({
+      cluster: 'default',
+      namespace: 'shop',
+      kind: 'Deployment',
+      name: 'checkout',
+    });
+    expect(queued).toEqual([{ namespace: 'shop', name: 'checkout', dedup: diagnosisDedupId(hash) }]);
+  });
+});
