@@ -79,7 +79,7 @@ export async function watchRollout(
       if (remaining <= 0) {
         return {
           outcome: 'timeout',
-          summary: `gave up after ${Math.round(options.timeoutMs / 1000)} s: ${lastMessage}`,
+          summary: `gave up after ${seconds(options.timeoutMs)} s: ${lastMessage}`,
         };
       }
       if (!watching) {
@@ -145,4 +145,9 @@ async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise
   return crashLoopIn(
     pods.items.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === uid)),
   );
+}
+
+/** "0.3", "12", "300": one decimal only where it matters. */
+function seconds(ms: number): string {
+  return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
 }

@@ -107,11 +107,14 @@ describe('incident A live: surge deadlock on the only GPU node', () => {
       after: 0,
     });
 
+    // Polling once a minute: only the watch can wake the watcher in time.
+    const started = Date.now();
     const outcome = await watchRollout(client, GPU, {
       timeoutMs: 15_000,
       sinceGeneration: result.generation,
-      pollMs: 100,
+      pollMs: 60_000,
     });
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(outcome.outcome).toBe('complete');
     const running = pods(s, GPU.namespace).filter((p) => !p.metadata.deletionTimestamp);
     expect(running.map((p) => [p.spec.nodeName, p.status?.phase, p.spec.containers[0]?.image])).toEqual([
@@ -163,6 +166,27 @@ describe('incident A live: surge deadlock on the only GPU node', () => {
     expect(await applyPlan(client, plan)).toMatchObject({ status: 'applied' });
     const sequence = s.requests.map((r) => `${r.verb}${r.dryRun ? ' dry' : ''} ${r.status}`);
     expect(sequence).toEqual(['get 200', 'patch dry 409', 'get 200', 'patch dry 200', 'patch 200']);
+  });
+});
+
+describe('rollout watcher', () => {
+  it('falls back to polling when the watch is refused, and reports a timeout', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    s.addFault({ match: { verb: 'watch', resource: 'deployments' }, status: 403 });
+    const stuck = await watchRollout(client, GPU, { timeoutMs: 300, pollMs: 50 });
+    expect(stuck.outcome).toBe('timeout');
+    expect(stuck.summary).toBe(
+      'gave up after 0.3 s: Waiting for deployment "vision-object-tracker" rollout to finish: 1 old replicas are pending termination...',
+    );
+    const plan = await planFor(client, GPU, 'RolloutSurgeDeadlock');
+    const result = await applyPlan(client, plan);
+    const outcome = await watchRollout(client, GPU, {
+      timeoutMs: 15_000,
+      sinceGeneration: result.status === 'applied' ? result.generation : undefined,
+      pollMs: 50,
+    });
+    expect(outcome.outcome).toBe('complete');
+    expect(s.requests.some((r) => r.verb === 'watch' && r.status === 403)).toBe(true);
   });
 });
 
