@@ -13,6 +13,7 @@ import { diagnose } from '../../src/diagnosis/run.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
+import { resolveWorkloadForPod } from '../../src/kube/owner.js';
 import { collectFromCluster } from '../../src/kube/source.js';
 
 let dir: string;
@@ -123,6 +124,18 @@ describe('collector on a 10-node cluster', () => {
       'deployment "nope" not found in namespace "vision"',
     );
     expect((error as WorkloadNotFoundError).namespacesSearched).toEqual(['vision']);
+  });
+  it('resolves a pod named by an alert to its Deployment through owner references', async () => {
+    await expect(
+      resolveWorkloadForPod(client, 'vision', 'vision-object-tracker-7bbc65dc8c-x4xs7'),
+    ).resolves.toEqual(TARGET);
+    // Filler pods point at ReplicaSets that do not exist in this static cluster.
+    await expect(resolveWorkloadForPod(client, 'team-0', 'svc-0-5c7d9-0')).rejects.toThrow(
+      'replica set "svc-0-5c7d9" of pod team-0/svc-0-5c7d9-0 no longer exists',
+    );
+    await expect(resolveWorkloadForPod(client, 'vision', 'gone')).rejects.toBeInstanceOf(
+      WorkloadNotFoundError,
+    );
   });
 });
 
