@@ -95,6 +95,22 @@ function memo<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
 
 const NONE: ReadonlySet<Pod> = new Set();
 
+/** What the incoming pod asks for, computed once per pod (it is checked against every node). */
+interface IncomingProfile {
+  need: [string, number][];
+  ports: HostPort[];
+}
+const profiles = new WeakMap<Pod, IncomingProfile>();
+
+function profileOf(ctx: PlacementContext, incoming: Pod): IncomingProfile {
+  let profile = profiles.get(incoming);
+  if (!profile) {
+    profile = { need: Object.entries(ctx.requests(incoming)), ports: hostPorts(incoming.spec) };
+    profiles.set(incoming, profile);
+  }
+  return profile;
+}
+
 /**
  * Everything that keeps `incoming` off `node` (selection and taints aside) with the
  * node's current occupants minus `removed`. Empty means it fits.
@@ -109,7 +125,7 @@ export function blockersOn(
   const occupants = (ctx.occupantsByNode.get(name) ?? []).filter((p) => p !== incoming && !removed.has(p));
   return [
     ...resourceBlockers(ctx, incoming, node, occupants),
-    ...portBlockers(incoming, occupants),
+    ...portBlockers(profileOf(ctx, incoming).ports, occupants),
     ...antiAffinityBlockers(ctx, incoming, node, removed),
     ...volumeBlockers(ctx, incoming, removed),
   ];
@@ -117,29 +133,27 @@ export function blockersOn(
 
 function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Blocker[] {
   const allocatable = ctx.allocatable(node);
-  const need: ResourceAmounts = { ...ctx.requests(incoming) };
-  if (allocatable.pods !== undefined) need.pods = 1;
+  const need = profileOf(ctx, incoming).need;
   const blockers: Blocker[] = [];
-  for (const [resource, amount] of Object.entries(need)) {
-    const holders: HolderRef[] = [];
+  for (const [resource, amount] of allocatable.pods !== undefined
+    ? [...need, ['pods', 1] as [string, number]]
+    : need) {
     let used = 0;
+    for (const pod of occupants) used += resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
+    const available = allocatable[resource] ?? 0;
+    if (amount <= available - used) continue;
+    // Only a blocked resource needs its holders listed.
+    const holders: HolderRef[] = [];
     for (const pod of occupants) {
       const held = resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
-      if (held > 0) {
-        used += held;
-        holders.push({ pod, amount: held });
-      }
+      if (held > 0) holders.push({ pod, amount: held });
     }
-    const available = allocatable[resource] ?? 0;
-    if (amount > available - used) {
-      blockers.push({ kind: 'resource', resource, need: amount, allocatable: available, used, holders });
-    }
+    blockers.push({ kind: 'resource', resource, need: amount, allocatable: available, used, holders });
   }
   return blockers;
 }
 
-function portBlockers(incoming: Pod, occupants: Pod[]): Blocker[] {
-  const wanted = hostPorts(incoming.spec);
+function portBlockers(wanted: HostPort[], occupants: Pod[]): Blocker[] {
   if (wanted.length === 0) return [];
   const blockers: Blocker[] = [];
   for (const port of wanted) {
@@ -157,6 +171,8 @@ function antiAffinityBlockers(
   node: Node,
   removed: ReadonlySet<Pod>,
 ): Blocker[] {
+  const ownTerms = requiredAntiAffinity(incoming.spec);
+  if (ownTerms.length === 0 && ctx.antiAffinityHolders.length === 0) return [];
   const labels = node.metadata.labels ?? {};
   const byKey = new Map<string, HolderRef[]>();
   const add = (key: string, pod: Pod): void => {
@@ -169,7 +185,7 @@ function antiAffinityBlockers(
     if (pod.spec.nodeName === node.metadata.name) return labels[key] !== undefined;
     return other !== undefined && labels[key] !== undefined && other.metadata.labels?.[key] === labels[key];
   };
-  for (const term of requiredAntiAffinity(incoming.spec)) {
+  for (const term of ownTerms) {
     if (labels[term.topologyKey] === undefined) continue;
     const candidates =
       term.topologyKey === 'kubernetes.io/hostname'
@@ -199,10 +215,12 @@ function antiAffinityBlockers(
 }
 
 function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: ReadonlySet<Pod>): Blocker[] {
+  const claims = claimNames(incoming.spec);
+  if (claims.length === 0) return [];
   const { snapshot } = ctx;
   const pvcsReadable = !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims');
   const blockers: Blocker[] = [];
-  for (const claim of claimNames(incoming.spec)) {
+  for (const claim of claims) {
     const pvc = snapshot.pvcs.find(
       (p) =>
         p.metadata.name === claim &&

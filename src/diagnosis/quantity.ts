@@ -95,8 +95,19 @@ export function quantityMilli(input: Quantity): number {
  * base units for everything else (memory bytes, GPUs, hugepages, ephemeral-storage).
  */
 export function schedulerAmount(resource: string, input: Quantity): number {
-  return resource === 'cpu' ? quantityMilli(input) : quantityValue(input);
+  const milli = resource === 'cpu';
+  // The same few strings ("1", "500m", "1Gi") repeat across every pod and node.
+  const key = `${milli ? 'm' : 'v'}${typeof input}${String(input)}`;
+  const cached = amountCache.get(key);
+  if (cached !== undefined) return cached;
+  const amount = milli ? quantityMilli(input) : quantityValue(input);
+  if (amountCache.size >= AMOUNT_CACHE_LIMIT) amountCache.clear();
+  amountCache.set(key, amount);
+  return amount;
 }
+
+const AMOUNT_CACHE_LIMIT = 10_000;
+const amountCache = new Map<string, number>();
 
 /**
  * Formats a scheduler amount back into a readable quantity: "500m"/"2" for cpu,

@@ -34,8 +34,12 @@ export function assessNode(
   const blockers = blockersOn(ctx, incoming, node);
   if (blockers.length === 0) return { node, blockers, release: [], remaining: [] };
   const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(releasable);
+  if (candidates.length === 0) return { node, blockers, remaining: blockers };
   const remaining = blockersOn(ctx, incoming, node, new Set(candidates));
   if (remaining.length > 0) return { node, blockers, remaining };
+  const only = candidates[0];
+  if (candidates.length === 1 && only)
+    return { node, blockers, release: isTerminating(only) ? [] : [only], remaining };
 
   const removed = new Set(candidates.filter(isTerminating));
   if (removed.size > 0 && blockersOn(ctx, incoming, node, removed).length === 0) {

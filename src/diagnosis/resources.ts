@@ -58,6 +58,10 @@ export function containerRequests(container: Container): ResourceAmounts {
 
 /** The pod's effective requests, as the scheduler computes them (see module comment). */
 export function podRequests(spec: PodSpec): ResourceAmounts {
+  const only = spec.containers[0];
+  if (spec.containers.length === 1 && only && !spec.initContainers?.length && !spec.overhead) {
+    return containerRequests(only);
+  }
   const total: ResourceAmounts = {};
   for (const container of spec.containers) addAmounts(total, containerRequests(container));
   const sidecars: ResourceAmounts = {};
