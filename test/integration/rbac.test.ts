@@ -1,0 +1,326 @@
+/**
+ * Least privilege, checked against behaviour: every request the worker's cluster
+ * code (src/kube) sends while doing everything it can do is recorded by the
+ * simulator, and deploy/worker-rbac.yaml must grant exactly that set — each used
+ * (verb, resource, apiGroup) and nothing else. The app gets no Kubernetes rights.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/demo-scenario.js';
+import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
+import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
+import { resolveWorkloadForPod } from '../../src/kube/owner.js';
+import { watchRollout } from '../../src/kube/rollout-watcher.js';
+import { scanCluster } from '../../src/kube/scan.js';
+import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
+import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
+
+const RBAC_FILE = 'deploy/worker-rbac.yaml';
+const WORKER_SA = 'rollout-doctor-worker';
+const APP_SA = 'rollout-doctor-app';
+
+let dir: string;
+const sims: Simulator[] = [];
+/** Every resource request the worker code sent, across both simulator runs. */
+const recorded: RecordedRequest[] = [];
+const applied = new Map<RemediationKind, string>();
+const dryRun = new Set<RemediationKind>();
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rbac-it-'));
+});
+
+afterAll(async () => {
+  await Promise.all(sims.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(
+  scenario: string | object[],
+  name: string,
+): Promise<{ sim: Simulator; client: KubeClient }> {
+  const sim = await startSimulator({ scenario, timeScale: 50 });
+  sims.push(sim);
+  const file = join(dir, name);
+  writeFileSync(file, sim.kubeconfig);
+  return {
+    sim,
+    client: createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } }),
+  };
+}
+
+const deployment = (s: Simulator, ref: WorkloadRef): Deployment =>
+  s.get('Deployment', ref.namespace, ref.name) as Deployment;
+const livePods = (s: Simulator, ns: string): Pod[] =>
+  (s.list('Pod', ns) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+
+/**
+ * The test's own moves (the "developer" rolling out a new image) go straight to the
+ * simulator over HTTP and are dropped from the record before the worker code runs.
+ */
+async function deadlockTracker(sim: Simulator): Promise<void> {
+  await sim.waitFor(() => (deployment(sim, TRACKER).status?.availableReplicas ?? 0) === 1, 15_000);
+  const res = await fetch(
+    `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
+    {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({
+        spec: {
+          template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
+        },
+      }),
+    },
+  );
+  expect(res.status).toBe(200);
+  await sim.waitFor(
+    () => (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
+    15_000,
+  );
+}
+
+function planOf(plans: readonly RemediationPlan[], kind: RemediationKind): RemediationPlan {
+  const plan = plans.find((p) => p.kind === kind);
+  if (!plan) throw new Error(`no ${kind} plan among ${plans.map((p) => p.kind).join(', ')}`);
+  return plan;
+}
+
+async function applyAndRecord(client: KubeClient, plan: RemediationPlan): Promise<number> {
+  const dry = await dryRunPlan(client, plan);
+  expect(dry, `dry run of ${plan.kind}`).toMatchObject({ ok: true });
+  dryRun.add(plan.kind);
+  const result = await applyPlan(client, plan);
+  applied.set(plan.kind, result.status);
+  expect(result.status, `${plan.kind}: ${'reason' in result ? result.reason : ''}`).toBe('applied');
+  return result.status === 'applied' ? result.generation : 0;
+}
+
+/** A workload with a ReadWriteOnce volume: the collector and scan then read its claim. */
+const LEDGER: WorkloadRef = { kind: 'Deployment', namespace: 'data', name: 'ledger' };
+
+function addVolumeWorkload(sim: Simulator): void {
+  sim.apply({
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'ledger-data', namespace: LEDGER.namespace },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  sim.apply({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: LEDGER.name, namespace: LEDGER.namespace },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'ledger' } },
+      template: {
+        metadata: { labels: { app: 'ledger' } },
+        spec: {
+          containers: [
+            {
+              name: 'ledger',
+              image: 'data/ledger:1.0',
+              volumeMounts: [{ name: 'data', mountPath: '/var/lib/ledger' }],
+            },
+          ],
+          volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'ledger-data' } }],
+        },
+      },
+    },
+  });
+}
+
+/** Both seed incidents in one cluster; the strategy fix is set-rolling-update. */
+async function fullRun(): Promise<void> {
+  const { sim, client } = await start(await demoScenarioObjects(), 'both');
+  addVolumeWorkload(sim);
+  await deadlockTracker(sim);
+  await sim.waitFor(
+    () =>
+      livePods(sim, 'shop').some(
+        (p) => p.spec.nodeName === BAD_NODE && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+      ),
+    15_000,
+  );
+  sim.clearRequests();
+
+  const trackerSnap = await collectSnapshot(client, TRACKER);
+  const tracker = diagnose(trackerSnap);
+  const checkoutSnap = await collectSnapshot(client, CHECKOUT);
+  const checkout = diagnose(checkoutSnap);
+  expect(tracker.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  expect(checkout.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
+  expect((await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
+  await scanCluster(client, { allNamespaces: true });
+  await scanCluster(client, { namespace: CHECKOUT.namespace });
+  const crashing = livePods(sim, 'shop').find((p) => p.spec.nodeName === BAD_NODE);
+  expect(await resolveWorkloadForPod(client, 'shop', crashing?.metadata.name ?? '')).toMatchObject(CHECKOUT);
+
+  const generation = await applyAndRecord(client, planOf(tracker.remediations, 'set-rolling-update'));
+  expect(
+    (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+
+  await applyAndRecord(client, planOf(checkout.remediations, 'delete-pods'));
+  const excluded = await applyAndRecord(client, planOf(checkout.remediations, 'exclude-node'));
+  expect(
+    (await watchRollout(client, CHECKOUT, { timeoutMs: 20_000, sinceGeneration: excluded, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+
+  // A plain restart is offered only when no deadlock stands: build it from the healthy state.
+  const finding = checkout.findings.find((f) => f.code === 'CrashLoopOnNode');
+  if (!finding) throw new Error('no CrashLoopOnNode finding');
+  const restart = buildRolloutRestartPlans(await collectSnapshot(client, CHECKOUT), finding);
+  const restarted = await applyAndRecord(client, planOf(restart, 'rollout-restart'));
+  expect(
+    (await watchRollout(client, CHECKOUT, { timeoutMs: 20_000, sinceGeneration: restarted, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  recorded.push(...sim.requests);
+}
+
+/** The other strategy fix needs its own deadlock: set-recreate on a fresh tracker. */
+async function recreateRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/gpu-deadlock.yaml', 'gpu');
+  await deadlockTracker(sim);
+  sim.clearRequests();
+  const tracker = diagnose(await collectSnapshot(client, TRACKER));
+  const generation = await applyAndRecord(client, planOf(tracker.remediations, 'set-recreate'));
+  expect(
+    (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  recorded.push(...sim.requests);
+}
+
+/** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
+function permissionOf(r: RecordedRequest): string {
+  const group = r.path.startsWith('/apis/') ? (r.path.split('/')[2] ?? '') : '';
+  return `${r.verb} ${r.subresource ? `${r.resource}/${r.subresource}` : r.resource} ${group || 'core'}`;
+}
+
+const ruleSchema = z.object({
+  apiGroups: z.array(z.string()),
+  resources: z.array(z.string()),
+  verbs: z.array(z.string()),
+  resourceNames: z.array(z.string()).optional(),
+  nonResourceURLs: z.array(z.string()).optional(),
+});
+const docSchema = z.looseObject({
+  kind: z.string(),
+  metadata: z.looseObject({ name: z.string(), namespace: z.string().optional() }),
+  rules: z.array(ruleSchema).optional(),
+  roleRef: z.object({ kind: z.string(), name: z.string(), apiGroup: z.string() }).optional(),
+  subjects: z
+    .array(z.object({ kind: z.string(), name: z.string(), namespace: z.string().optional() }))
+    .optional(),
+});
+type Doc = z.infer<typeof docSchema>;
+
+function parseDocs(text: string): Doc[] {
+  return parseAllDocuments(text)
+    .map((d) => d.toJS() as unknown)
+    .filter((d) => d !== null && d !== undefined)
+    .map((d) => docSchema.parse(d));
+}
+
+function granted(docs: readonly Doc[]): Set<string> {
+  const out = new Set<string>();
+  for (const doc of docs.filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role')) {
+    for (const rule of doc.rules ?? []) {
+      for (const group of rule.apiGroups)
+        for (const resource of rule.resources)
+          for (const verb of rule.verbs) out.add(`${verb} ${resource} ${group || 'core'}`);
+    }
+  }
+  return out;
+}
+
+describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sends', () => {
+  const docs = parseDocs(readFileSync(RBAC_FILE, 'utf8'));
+
+  it('records the worker doing everything it does: both incidents, scan, owner lookup, every remediation kind, rollout watches', async () => {
+    await fullRun();
+    await recreateRun();
+    expect([...dryRun].sort()).toEqual([
+      'delete-pods',
+      'exclude-node',
+      'rollout-restart',
+      'set-recreate',
+      'set-rolling-update',
+    ]);
+    expect([...applied.values()].every((s) => s === 'applied')).toBe(true);
+    expect(recorded.some((r) => r.dryRun)).toBe(true);
+    // Only API resources: no discovery or other non-resource URLs that RBAC would need nonResourceURLs for.
+    expect(recorded.filter((r) => r.resource === '').map((r) => r.path)).toEqual([]);
+  }, 120_000);
+
+  it('grants every (verb, resource, apiGroup) that was sent, and nothing that never was', () => {
+    expect(recorded.length).toBeGreaterThan(0);
+    const used = new Set(recorded.map(permissionOf));
+    const grants = granted(docs);
+    expect([...used].filter((p) => !grants.has(p)).sort(), 'used but not granted').toEqual([]);
+    expect([...grants].filter((p) => !used.has(p)).sort(), 'granted but never used').toEqual([]);
+    // The story of the issue, spelled out: reads, patch Deployments, delete Pods, and no create/update anywhere.
+    expect(used).toContain('patch deployments apps');
+    expect(used).toContain('delete pods core');
+    expect(used).toContain('get pods/log core');
+    expect([...used].filter((p) => /^(create|update|deletecollection) /.test(p))).toEqual([]);
+  });
+
+  it('uses no wildcards, resourceNames or nonResourceURLs, and binds the role to the worker service account only', () => {
+    const roles = docs.filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role');
+    expect(roles.length).toBeGreaterThan(0);
+    for (const rule of roles.flatMap((r) => r.rules ?? [])) {
+      expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
+      expect(rule.nonResourceURLs).toBeUndefined();
+    }
+    const bindings = docs.filter((d) => d.kind === 'ClusterRoleBinding' || d.kind === 'RoleBinding');
+    expect(bindings.length).toBeGreaterThan(0);
+    for (const b of bindings) {
+      expect(roles.map((r) => `${r.kind}/${r.metadata.name}`)).toContain(
+        `${b.roleRef?.kind ?? ''}/${b.roleRef?.name ?? ''}`,
+      );
+      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: WORKER_SA, namespace: 'rollout-doctor' }]);
+    }
+    expect(docs.some((d) => d.kind === 'ServiceAccount' && d.metadata.name === WORKER_SA)).toBe(true);
+  });
+
+  it('renders with kustomize: the worker runs as that account, the app holds no token and no binding', () => {
+    const rendered = parseAllDocuments(
+      execFileSync('kubectl', ['kustomize', 'deploy/'], { encoding: 'utf8' }),
+    )
+      .map((d) => d.toJS() as unknown)
+      .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
+    const byKindName = (kind: string, name: string): Record<string, unknown> | undefined =>
+      rendered.find((d) => d.kind === kind && (d.metadata as { name?: string } | undefined)?.name === name);
+    const podSpec = (name: string): Record<string, unknown> =>
+      (byKindName('Deployment', name)?.spec as { template?: { spec?: Record<string, unknown> } } | undefined)
+        ?.template?.spec ?? {};
+    expect(podSpec('rollout-doctor-worker').serviceAccountName).toBe(WORKER_SA);
+    expect(podSpec('rollout-doctor-app').serviceAccountName).toBe(APP_SA);
+    expect(podSpec('rollout-doctor-app').automountServiceAccountToken).toBe(false);
+    const subjects = rendered
+      .filter((d) => d.kind === 'ClusterRoleBinding' || d.kind === 'RoleBinding')
+      .flatMap((d) => (d.subjects as { name?: string; namespace?: string }[] | undefined) ?? []);
+    expect(subjects.map((s) => `${s.namespace ?? ''}/${s.name ?? ''}`)).toEqual([
+      `rollout-doctor/${WORKER_SA}`,
+    ]);
+    // The role in the rendered output is the same one the previous test checked.
+    const rolesRendered = rendered
+      .filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role')
+      .map((d) => docSchema.parse(d));
+    expect(granted(rolesRendered)).toEqual(granted(docs));
+  });
+});
