@@ -224,7 +224,8 @@ export class Store {
 
   private emit(event: ChangeEvent): void {
     this.log.push(event);
-    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+    // Trim in batches: splicing on every write would make bulk loads quadratic.
+    if (this.log.length > 2 * LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
     for (const l of this.listeners) l(event);
   }
 

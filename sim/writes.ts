@@ -30,12 +30,12 @@ function nsRt(): ResourceType {
   return NAMESPACE_RT;
 }
 
-/** Checks an input object has a usable metadata block. */
-export function asSimObject(input: unknown, rt: ResourceType): SimObject {
+/** Checks an input object has a usable metadata block; copies it unless told not to. */
+export function asSimObject(input: unknown, rt: ResourceType, copy = true): SimObject {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     throw badRequest('Object is not a JSON object');
-  const obj = structuredClone(input) as SimObject;
-  const meta = (obj.metadata ?? {}) as SimObject['metadata'];
+  const obj = (copy ? structuredClone(input) : { ...input }) as SimObject;
+  const meta = (copy ? (obj.metadata ?? {}) : { ...(obj.metadata ?? {}) }) as SimObject['metadata'];
   obj.metadata = meta;
   obj.kind = rt.kind;
   return obj;

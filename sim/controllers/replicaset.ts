@@ -3,7 +3,6 @@
  * the least useful pods first on scale-down (unscheduled, then pending, then not
  * ready, then the newest), and reports replicas/ready/available in status.
  */
-import { nowRfc3339 } from '../defaults.js';
 import { resourceForKind } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { createObject, deleteObject } from '../writes.js';

@@ -27,6 +27,7 @@ export function serveWatch(
     'Transfer-Encoding': 'chunked',
     'Cache-Control': 'no-cache',
   });
+  res.flushHeaders();
   const send = (type: WatchEventType | 'ERROR', object: unknown): void => {
     res.write(`${JSON.stringify({ type, object })}\n`);
   };
