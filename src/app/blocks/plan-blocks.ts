@@ -1,0 +1,94 @@
+import type { RemediationPlan } from '../../remediation/plan.js';
+import type { DryRunSummary } from '../../plans/store.js';
+import { ACTION } from './action-ids.js';
+import { LIMITS, codeSection, escapeMrkdwn, plain, section, truncate, type Block } from './text.js';
+
+/** Where a plan stands, as the message shows it. */
+export type PlanView =
+  | { state: 'open'; expiresAt: number; approvals?: number; required?: number }
+  | { state: 'expired' }
+  | { state: 'claimed'; approvers: string[]; at: number };
+
+function compactPatch(plan: RemediationPlan): string {
+  if (plan.patch) return JSON.stringify(plan.patch.body);
+  return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
+}
+
+function formatChange(change: { path: string; before?: unknown; after?: unknown }): string {
+  const show = (v: unknown): string => (v === undefined ? '(unset)' : truncate(JSON.stringify(v), 80));
+  return `${change.path}: ${show(change.before)} → ${show(change.after)}`;
+}
+
+/** The plan's description: summary, impact, warnings, and what the dry run says will change. */
+export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
+  const lines = [`*${escapeMrkdwn(plan.summary)}*`, `Impact: ${escapeMrkdwn(plan.impact)}`];
+  for (const w of plan.warnings.slice(0, 3)) lines.push(`:warning: ${escapeMrkdwn(w)}`);
+  let body: string;
+  if (dryRun?.ok)
+    body =
+      dryRun.changes.length === 0
+        ? 'server dry run: no field changes'
+        : `server dry run:\n${dryRun.changes.slice(0, 8).map(formatChange).join('\n')}`;
+  else if (dryRun) body = `server dry run refused: ${dryRun.reason}`;
+  else body = 'server dry run: not available';
+  body += `\n${plan.patch ? `${plan.patch.type} patch: ` : ''}${compactPatch(plan)}`;
+  return codeSection(lines.join('\n'), body);
+}
+
+/** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
+export function planButton(
+  plan: RemediationPlan,
+  index: number,
+  view: PlanView,
+  options: { undo?: boolean } = {},
+): Block {
+  const base = options.undo ? ACTION.undo : ACTION.approve;
+  const actionId = `${base}.${index}`;
+  if (view.state === 'expired') {
+    return {
+      type: 'button',
+      action_id: actionId,
+      text: plain(`Expired: ${plan.kind} (re-run)`, LIMITS.buttonText),
+      value: plan.id,
+    };
+  }
+  if (view.state === 'claimed') {
+    return {
+      type: 'button',
+      action_id: actionId,
+      text: plain(`Approved: ${plan.kind}`, LIMITS.buttonText),
+      value: plan.id,
+    };
+  }
+  const label = `${options.undo ? 'Undo' : 'Apply'}: ${plan.kind}${view.required && view.required > 1 ? ` (${view.approvals ?? 0}/${view.required} approvals)` : ''}`;
+  const confirmText = truncate(`${plan.impact}. Patch: ${compactPatch(plan)}`, LIMITS.confirmText);
+  return {
+    type: 'button',
+    action_id: actionId,
+    style: options.undo ? 'danger' : 'primary',
+    text: plain(label, LIMITS.buttonText),
+    value: plan.id,
+    confirm: {
+      title: plain(
+        `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} to ${plan.target.name}?`,
+        LIMITS.confirmTitle,
+      ),
+      text: { type: 'plain_text', text: confirmText },
+      confirm: plain(options.undo ? 'Undo it' : 'Apply it', LIMITS.confirmButton),
+      deny: plain('Cancel', LIMITS.confirmButton),
+    },
+  };
+}
+
+/** "Approved by @a and @b at 12:03 UTC" */
+export function approvalLine(plan: RemediationPlan, view: PlanView): Block | null {
+  if (view.state === 'claimed') {
+    const when = new Date(view.at).toISOString().replace('T', ' ').slice(0, 16);
+    return section(
+      `:white_check_mark: *${plan.kind}* approved by ${view.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC`,
+    );
+  }
+  if (view.state === 'expired')
+    return section(`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);
+  return null;
+}

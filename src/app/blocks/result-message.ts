@@ -1,0 +1,156 @@
+import type { Diagnosis } from '../../diagnosis/diagnosis.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { DiagnosisOutcome } from '../../queue/schemas.js';
+import type { DryRunSummary } from '../../plans/store.js';
+import { ACTION, rerunValue } from './action-ids.js';
+import { evidenceBlock } from './evidence.js';
+import { approvalLine, planButton, planSection, type PlanView } from './plan-blocks.js';
+import { LIMITS, context, escapeMrkdwn, plain, section, truncate, type Block } from './text.js';
+
+/** Slack refuses messages far below the per-block limits (~13k characters in blocks). */
+export const MAX_BLOCKS_CHARS = 11_000;
+
+export interface RenderedMessage {
+  text: string;
+  blocks: Block[];
+  /** True when evidence was cut: post the full report as a thread reply. */
+  truncated: boolean;
+}
+
+const SEVERITY_ICON: Record<string, string> = {
+  critical: ':red_circle:',
+  warning: ':large_orange_circle:',
+  info: ':large_blue_circle:',
+};
+
+function verdict(diagnosis: Diagnosis): string {
+  const t = diagnosis.target;
+  const top = diagnosis.findings[0];
+  if (!top) return `:white_check_mark: *deployment/${t.name}* in *${t.namespace}*: no problem found.`;
+  return `${SEVERITY_ICON[top.severity] ?? ''} *${top.code}*: ${escapeMrkdwn(top.summary)}`;
+}
+
+function findingBlocks(finding: Finding, withEvidence: boolean): Block[] {
+  const head = section(
+    `${SEVERITY_ICON[finding.severity] ?? ''} *${finding.code}*: ${escapeMrkdwn(finding.summary)}${finding.explanation ? `\n${escapeMrkdwn(truncate(finding.explanation, 600))}` : ''}`,
+  );
+  if (!withEvidence) return [head];
+  return [head, ...finding.evidence.map(evidenceBlock).filter((b): b is Block => b !== null)];
+}
+
+/**
+ * The result message: verdict first, evidence next, then one button per plan
+ * (confirm dialog with the exact patch and impact), Re-run and Dismiss. Evidence is
+ * dropped from the least important finding up until the message fits.
+ */
+export function renderDiagnosis(input: {
+  cluster: string;
+  diagnosis: Diagnosis;
+  dryRuns: Record<string, DryRunSummary>;
+  plans: Record<string, PlanView>;
+}): RenderedMessage {
+  const { cluster, diagnosis } = input;
+  const t = diagnosis.target;
+  const text = diagnosis.findings[0]
+    ? `deployment/${t.name} in ${t.namespace}: ${diagnosis.findings[0].code}: ${truncate(diagnosis.findings[0].summary, 200)}`
+    : `deployment/${t.name} in ${t.namespace}: no problem found`;
+  const header = [
+    section(verdict(diagnosis)),
+    context(
+      `deployment/${escapeMrkdwn(t.name)} · namespace ${escapeMrkdwn(t.namespace)} · cluster ${cluster} · captured ${diagnosis.capturedAt}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
+    ),
+  ];
+
+  const plans = diagnosis.remediations.slice(0, 20);
+  const planBlocks: Block[] = [];
+  for (const plan of plans) {
+    const view = input.plans[plan.id] ?? { state: 'expired' as const };
+    planBlocks.push(planSection(plan, input.dryRuns[plan.id]));
+    const line = approvalLine(plan, view);
+    if (line) planBlocks.push(line);
+  }
+  const buttons: Block[] = plans.map((plan, i) =>
+    planButton(plan, i, input.plans[plan.id] ?? { state: 'expired' }),
+  );
+  buttons.push({
+    type: 'button',
+    action_id: ACTION.rerun,
+    text: plain('Re-run', LIMITS.buttonText),
+    value: rerunValue(cluster, t.namespace, t.name),
+  });
+  buttons.push({
+    type: 'button',
+    action_id: ACTION.dismiss,
+    text: plain('Dismiss', LIMITS.buttonText),
+    value: 'dismiss',
+  });
+  const actions: Block = { type: 'actions', block_id: 'result_actions', elements: buttons };
+
+  const findings = diagnosis.findings;
+  // Try full evidence for all findings, then only for the first k, then none.
+  for (let withEvidence = findings.length; withEvidence >= 0; withEvidence -= 1) {
+    const body = findings.slice(0, 10).flatMap((f, i) => findingBlocks(f, i < withEvidence));
+    const truncated = withEvidence < findings.length || findings.length > 10;
+    const note = truncated
+      ? [context(':page_facing_up: Some evidence did not fit; the full report is in the thread.')]
+      : [];
+    const blocks = [...header, ...body, ...note, ...planBlocks, actions];
+    if (blocks.length <= LIMITS.blocks && JSON.stringify(blocks).length <= MAX_BLOCKS_CHARS)
+      return { text, blocks, truncated };
+  }
+  // Still too big (many plans): keep verdict, the plan buttons and a pointer to the thread.
+  const blocks = [...header, context(':page_facing_up: The full report is in the thread.'), actions];
+  return { text, blocks, truncated: true };
+}
+
+/** A finished scan or a failed diagnosis. */
+export function renderOutcome(
+  cluster: string,
+  outcome: Exclude<DiagnosisOutcome, { status: 'diagnosed' }>,
+  rerun: { namespace: string; name: string } | null,
+): RenderedMessage {
+  const buttons: Block[] = [];
+  if (rerun)
+    buttons.push({
+      type: 'button',
+      action_id: ACTION.rerun,
+      text: plain('Re-run', LIMITS.buttonText),
+      value: rerunValue(cluster, rerun.namespace, rerun.name),
+    });
+  buttons.push({
+    type: 'button',
+    action_id: ACTION.dismiss,
+    text: plain('Dismiss', LIMITS.buttonText),
+    value: 'dismiss',
+  });
+  const actions: Block = { type: 'actions', block_id: 'result_actions', elements: buttons };
+  if (outcome.status === 'failed') {
+    const text = `Diagnosis failed: ${truncate(outcome.reason, 500)}`;
+    return {
+      text,
+      blocks: [section(`:x: ${escapeMrkdwn(text)}`), context(`cluster ${cluster}`), actions],
+      truncated: false,
+    };
+  }
+  const rows = outcome.items
+    .slice(0, 20)
+    .map(
+      (i) =>
+        `• *${escapeMrkdwn(i.namespace)}/${escapeMrkdwn(i.name)}* ${i.code}: ${escapeMrkdwn(truncate(i.summary, 150))}`,
+    );
+  const text = `Scan: ${outcome.summary}`;
+  const blocks = [
+    section(`:mag: ${escapeMrkdwn(truncate(text, 500))}`),
+    ...(rows.length ? [section(rows.join('\n'))] : []),
+    ...(outcome.items.length > 20 ? [context(`… ${outcome.items.length - 20} more`)] : []),
+    context(`cluster ${cluster}`),
+    actions,
+  ];
+  return { text, blocks, truncated: false };
+}
+
+/** The "diagnosing…" message while a run is in progress. */
+export function renderProgress(progress: string): RenderedMessage {
+  const text = truncate(progress, 500);
+  return { text, blocks: [section(`:hourglass_flowing_sand: ${escapeMrkdwn(text)}`)], truncated: false };
+}

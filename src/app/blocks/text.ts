@@ -1,0 +1,66 @@
+import type { types } from '@slack/bolt';
+
+/** Small Block Kit helpers that keep every string inside Slack's limits (DESIGN.md §6). */
+
+export type Block = Record<string, unknown>;
+
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  buttonText: 75,
+  buttonValue: 2000,
+  confirmTitle: 100,
+  confirmText: 300,
+  confirmButton: 30,
+  headerText: 150,
+} as const;
+
+/** Shortens to `max` characters, ending in '…' when cut. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Escapes Slack's mrkdwn control characters in text that came from the cluster. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function section(mrkdwn: string): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) } };
+}
+
+/** A section holding a code block; cut inside the fence so the fence survives. */
+export function codeSection(title: string, body: string): Block {
+  const head = `${title}\n\`\`\``;
+  const room = LIMITS.sectionText - head.length - 4;
+  return section(`${head}${truncate(body.replace(/```/g, "'''"), room)}\`\`\``);
+}
+
+export function context(mrkdwn: string): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) }] };
+}
+
+export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: true } {
+  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+}
+
+/** Fixed-width table for a code block: columns padded to their widest cell. */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) =>
+    Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+  );
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => truncate(c, widths[i] ?? 40).padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Our builders return plain objects; Bolt's types want its block union. The shapes
+ * are checked by the Slack stand-in's Block Kit validation in tests.
+ */
+export function asSlackBlocks(blocks: Block[]): types.KnownBlock[] {
+  return blocks as unknown as types.KnownBlock[];
+}

@@ -1,0 +1,101 @@
+import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
+
+/** What `/rollout-doctor <text>` asks for, once validated. */
+export type ParsedCommand =
+  | { kind: 'help' }
+  | { kind: 'diagnose'; namespace: string; name: string; cluster: string }
+  | { kind: 'scan'; namespace: string | undefined; cluster: string }
+  | { kind: 'invalid'; problem: string };
+
+export const USAGE = [
+  '*Usage*',
+  '`/rollout-doctor NAME [-n NAMESPACE] [--cluster CLUSTER]`: why is deployment NAME stuck or crashing?',
+  '`/rollout-doctor deployment/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same',
+  '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments that are stuck or at risk',
+  '`/rollout-doctor help`: this message',
+  'NAMESPACE defaults to `default`.',
+].join('\n');
+
+/**
+ * Parses and validates the command text. Names must be DNS-1123, the cluster one
+ * this app knows; anything else is `invalid` with a sentence saying what.
+ * @example parseCommand('web -n shop', { clusters: ['default'], defaultCluster: 'default' })
+ */
+export function parseCommand(
+  text: string,
+  options: { clusters: readonly string[]; defaultCluster: string },
+): ParsedCommand {
+  const tokens = text
+    .trim()
+    .split(/\s+/)
+    .filter((t) => t !== '');
+  if (tokens.length === 0 || tokens[0] === 'help' || tokens[0] === '--help' || tokens[0] === '-h') {
+    return tokens.length <= 1 ? { kind: 'help' } : { kind: 'invalid', problem: '`help` takes no arguments.' };
+  }
+  let namespace: string | undefined;
+  let cluster: string | undefined;
+  const positional: string[] = [];
+  for (let i = 0; i < tokens.length; i += 1) {
+    const token = tokens[i] ?? '';
+    const value = tokens[i + 1];
+    const takeValue = (flag: string): string | { problem: string } =>
+      value === undefined || value.startsWith('-') ? { problem: `${flag} needs a value.` } : value;
+    if (token === '-n' || token === '--namespace') {
+      if (namespace !== undefined) return { kind: 'invalid', problem: 'the namespace is given twice.' };
+      const v = takeValue(token);
+      if (typeof v !== 'string') return { kind: 'invalid', ...v };
+      namespace = v;
+      i += 1;
+    } else if (token.startsWith('--namespace=') || token.startsWith('--cluster=')) {
+      const [flag, v = ''] = token.split('=', 2);
+      if (flag === '--namespace') namespace = v;
+      else cluster = v;
+    } else if (token === '--cluster') {
+      if (cluster !== undefined) return { kind: 'invalid', problem: 'the cluster is given twice.' };
+      const v = takeValue(token);
+      if (typeof v !== 'string') return { kind: 'invalid', ...v };
+      cluster = v;
+      i += 1;
+    } else if (token.startsWith('-')) {
+      return { kind: 'invalid', problem: `unknown option \`${token.slice(0, 40)}\`.` };
+    } else {
+      positional.push(token);
+    }
+  }
+  const chosenCluster = cluster ?? options.defaultCluster;
+  if (!clusterSchema.safeParse(chosenCluster).success || !options.clusters.includes(chosenCluster)) {
+    return {
+      kind: 'invalid',
+      problem: `unknown cluster \`${chosenCluster.slice(0, 63)}\`; known: ${options.clusters.map((c) => `\`${c}\``).join(', ')}.`,
+    };
+  }
+  if (namespace !== undefined && !namespaceSchema.safeParse(namespace).success) {
+    return {
+      kind: 'invalid',
+      problem: `\`${namespace.slice(0, 63)}\` is not a valid namespace (DNS-1123 label: lowercase letters, digits, '-').`,
+    };
+  }
+  const [first, ...rest] = positional;
+  if (first === 'scan') {
+    if (rest.length > 0) return { kind: 'invalid', problem: '`scan` takes no other arguments.' };
+    return { kind: 'scan', namespace, cluster: chosenCluster };
+  }
+  if (first === undefined) return { kind: 'invalid', problem: 'which deployment?' };
+  if (rest.length > 0) return { kind: 'invalid', problem: 'one deployment at a time.' };
+  let name = first;
+  const slash = first.indexOf('/');
+  if (slash >= 0) {
+    const kind = first.slice(0, slash).toLowerCase();
+    if (!['deployment', 'deployments', 'deploy', 'deployment.apps'].includes(kind)) {
+      return { kind: 'invalid', problem: `only Deployments are supported, not \`${kind.slice(0, 40)}\`.` };
+    }
+    name = first.slice(slash + 1);
+  }
+  if (!resourceNameSchema.safeParse(name).success) {
+    return {
+      kind: 'invalid',
+      problem: `\`${name.slice(0, 253)}\` is not a valid Deployment name (DNS-1123: lowercase letters, digits, '-', '.').`,
+    };
+  }
+  return { kind: 'diagnose', namespace: namespace ?? 'default', name, cluster: chosenCluster };
+}

@@ -1,0 +1,151 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { QueueUnavailableError } from '../../../queue/producers.js';
+import { asSlackBlocks } from '../../blocks/text.js';
+import type { AppServices } from '../../services.js';
+import { clickContext, markPlanInBlocks } from './click-context.js';
+
+type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/**
+ * Approve (or Undo) button: check the approver, claim the plan atomically, enqueue
+ * the remediation, mark the message. Every refusal is ephemeral and audited.
+ */
+export function approvePlanAction(services: AppServices) {
+  return async ({ ack, body, action, client, logger }: ActionArgs): Promise<void> => {
+    await ack();
+    const click = clickContext(body, action);
+    if (!click) return;
+    const { plans, policy, audit, producers, metrics } = services;
+    const planId = click.value;
+    const tell = (text: string): Promise<unknown> =>
+      client.chat.postEphemeral({
+        channel: click.channel,
+        user: click.user,
+        text,
+        thread_ts: click.rootTs === click.messageTs ? undefined : click.rootTs,
+      });
+
+    const stored = await plans.get(planId);
+    if (!stored) {
+      audit.record({ action: 'refusal', planId, user: click.user, reason: 'unknown-plan' });
+      await tell(
+        ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
+      );
+      return;
+    }
+    const scope = { cluster: stored.cluster, namespace: stored.plan.target.namespace };
+    const where = {
+      planId,
+      cluster: stored.cluster,
+      namespace: scope.namespace,
+      deployment: stored.plan.target.name,
+    };
+    const decision = await policy.check(click.user, scope);
+    if (!decision.allowed) {
+      audit.record({
+        action: 'refusal',
+        ...where,
+        user: click.user,
+        reason: 'not-approver',
+        detail: decision.reason,
+      });
+      const who = decision.approvers
+        .map((a) => (a.startsWith('S') ? `<!subteam^${a}>` : `<@${a}>`))
+        .join(', ');
+      await tell(
+        `:no_entry: Not applied: ${decision.reason}${who ? ` (approvers: ${who})` : ''}. Nothing was changed.`,
+      );
+      return;
+    }
+    const result = await plans.approve(planId, click.user, decision.required);
+    switch (result.status) {
+      case 'unknown':
+        audit.record({ action: 'refusal', ...where, user: click.user, reason: 'unknown-plan' });
+        await tell(':x: This plan is no longer known. Press Re-run.');
+        return;
+      case 'expired':
+        audit.record({ action: 'refusal', ...where, user: click.user, reason: 'expired' });
+        await client.chat.update({
+          channel: click.channel,
+          ts: click.messageTs,
+          text: 'Plan expired',
+          blocks: asSlackBlocks(
+            markPlanInBlocks(
+              click.blocks,
+              planId,
+              `Expired: ${stored.plan.kind} (re-run)`,
+              `:hourglass: *${stored.plan.kind}* expired; press Re-run for a fresh plan.`,
+            ),
+          ),
+        });
+        await tell(':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.');
+        return;
+      case 'already-claimed':
+        audit.record({
+          action: 'refusal',
+          ...where,
+          user: click.user,
+          reason: 'already-claimed',
+          detail: result.approvers.join(','),
+        });
+        await tell(
+          `This plan was already approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')}; it is applied once.`,
+        );
+        return;
+      case 'same-approver':
+        audit.record({ action: 'refusal', ...where, user: click.user, reason: 'same-approver' });
+        await tell('You already approved this plan; it needs another approver.');
+        return;
+      case 'recorded':
+        audit.record({
+          action: 'approval',
+          ...where,
+          kind: stored.plan.kind,
+          user: click.user,
+          result: 'recorded',
+        });
+        await tell(
+          `Approval recorded (${result.approvals}/${result.required}); waiting for another approver.`,
+        );
+        return;
+      case 'claimed': {
+        audit.record({
+          action: 'approval',
+          ...where,
+          kind: stored.plan.kind,
+          user: click.user,
+          result: 'claimed',
+        });
+        try {
+          await producers.enqueueRemediate({
+            planId,
+            cluster: stored.cluster,
+            approvedBy: result.approvers,
+            channel: click.channel,
+            messageTs: click.rootTs,
+          });
+        } catch (error) {
+          if (!(error instanceof QueueUnavailableError)) throw error;
+          logger.warn(`remediation not queued: ${error.message}`);
+          await plans.release(planId);
+          await tell(
+            ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
+          );
+          return;
+        }
+        metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
+        const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
+        const line = `:white_check_mark: *${stored.plan.kind}* approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC; applying…`;
+        await client.chat.update({
+          channel: click.channel,
+          ts: click.messageTs,
+          text: `${stored.plan.kind} approved`,
+          blocks: asSlackBlocks(
+            markPlanInBlocks(click.blocks, planId, `Approved: ${stored.plan.kind}`, line),
+          ),
+        });
+        return;
+      }
+    }
+  };
+}

@@ -1,0 +1,61 @@
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+
+/** Where a button was clicked and by whom, from a block_actions payload. */
+export interface ClickContext {
+  user: string;
+  channel: string;
+  messageTs: string;
+  /** The thread root when the click was in a thread reply (undo buttons), else the message itself. */
+  rootTs: string;
+  value: string;
+  blocks: Record<string, unknown>[];
+}
+
+export function clickContext(body: BlockAction, action: ButtonAction): ClickContext | null {
+  const channel = body.channel?.id ?? body.container.channel_id;
+  const message = body.message as
+    { ts?: string; thread_ts?: string; blocks?: Record<string, unknown>[] } | undefined;
+  const messageTs = message?.ts ?? body.container.message_ts;
+  if (typeof channel !== 'string' || typeof messageTs !== 'string' || typeof action.value !== 'string')
+    return null;
+  return {
+    user: body.user.id,
+    channel,
+    messageTs,
+    rootTs: message?.thread_ts ?? messageTs,
+    value: action.value,
+    blocks: message?.blocks ?? [],
+  };
+}
+
+/**
+ * The clicked message's blocks with the plan's button replaced by a plain label and
+ * a line above the buttons, so the message shows who approved and when.
+ */
+export function markPlanInBlocks(
+  blocks: Record<string, unknown>[],
+  planId: string,
+  label: string,
+  line: string,
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const block of blocks) {
+    if (block.type === 'actions' && Array.isArray(block.elements)) {
+      out.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+      const elements = (block.elements as Record<string, unknown>[]).map((el) =>
+        el.value === planId
+          ? {
+              type: 'button',
+              action_id: el.action_id,
+              value: planId,
+              text: { type: 'plain_text', text: label.slice(0, 75), emoji: true },
+            }
+          : el,
+      );
+      out.push({ ...block, elements });
+    } else {
+      out.push(block);
+    }
+  }
+  return out.length > 50 ? out.slice(out.length - 50) : out;
+}

@@ -1,0 +1,21 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { AppServices } from '../../services.js';
+import { clickContext } from './click-context.js';
+
+type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/** Dismiss: collapse the result to one line (buttons gone), keeping who dismissed it. */
+export function dismissResultAction(_services: AppServices) {
+  return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
+    await ack();
+    const click = clickContext(body, action);
+    if (!click) return;
+    const text = `Dismissed by <@${click.user}>.`;
+    await client.chat.update({
+      channel: click.channel,
+      ts: click.messageTs,
+      text,
+      blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }],
+    });
+  };
+}

@@ -1,0 +1,45 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { QueueUnavailableError } from '../../../queue/producers.js';
+import { parseRerunValue } from '../../blocks/action-ids.js';
+import { announceRun } from '../../announce.js';
+import type { AppServices } from '../../services.js';
+import { clickContext } from './click-context.js';
+
+type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/** Re-run: a fresh diagnosis of the same target, answered in the message's thread. */
+export function rerunDiagnosisAction(services: AppServices) {
+  return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
+    await ack();
+    const click = clickContext(body, action);
+    const target = click ? parseRerunValue(click.value) : null;
+    if (!click || !target || !services.config.clusters.includes(target.cluster)) return;
+    const addedAt = Date.now();
+    let jobId: string;
+    try {
+      ({ jobId } = await services.producers.enqueueDiagnose({
+        mode: 'deployment',
+        cluster: target.cluster,
+        target: { kind: 'Deployment', namespace: target.namespace, name: target.name },
+        requestedBy: click.user,
+      }));
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      await client.chat.postEphemeral({
+        channel: click.channel,
+        user: click.user,
+        text: ':x: The diagnosis queue is unavailable right now (Redis unreachable). Try again in a minute.',
+      });
+      return;
+    }
+    services.metrics.commands.inc({ command: 'rerun', outcome: 'queued' });
+    await announceRun(services, client, {
+      channel: click.channel,
+      cluster: target.cluster,
+      jobId,
+      addedAt,
+      threadTs: click.rootTs,
+      text: `:repeat: <@${click.user}> re-runs the diagnosis of deployment/${target.name} in ${target.namespace}…`,
+    });
+  };
+}

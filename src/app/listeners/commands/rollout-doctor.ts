@@ -1,0 +1,84 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { QueueUnavailableError } from '../../../queue/producers.js';
+import { USAGE, parseCommand } from '../../command-parse.js';
+import { announceRun } from '../../announce.js';
+import type { AppServices } from '../../services.js';
+
+type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
+
+/**
+ * `/rollout-doctor`: validate, enqueue, ack (all inside Slack's 3 s), then post the
+ * visible "diagnosing…" message and subscribe it to the run. No cluster work here.
+ */
+export function rolloutDoctorCommand(services: AppServices) {
+  return async ({ command, ack, client, respond, logger }: CommandArgs): Promise<void> => {
+    const { config, metrics, producers } = services;
+    const parsed = parseCommand(command.text, {
+      clusters: config.clusters,
+      defaultCluster: config.defaultCluster,
+    });
+    if (parsed.kind === 'help') {
+      metrics.commands.inc({ command: 'help', outcome: 'help' });
+      await ack({ response_type: 'ephemeral', text: USAGE });
+      return;
+    }
+    if (parsed.kind === 'invalid') {
+      metrics.commands.inc({ command: 'invalid', outcome: 'usage' });
+      await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}\n\n${USAGE}` });
+      return;
+    }
+    const addedAt = Date.now();
+    let jobId: string;
+    let joined: boolean;
+    try {
+      ({ jobId, joined } =
+        parsed.kind === 'diagnose'
+          ? await producers.enqueueDiagnose({
+              mode: 'deployment',
+              cluster: parsed.cluster,
+              target: { kind: 'Deployment', namespace: parsed.namespace, name: parsed.name },
+              requestedBy: command.user_id,
+            })
+          : await producers.enqueueDiagnose({
+              mode: 'scan',
+              cluster: parsed.cluster,
+              requestedBy: command.user_id,
+              ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+            }));
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      logger.warn(`queue unavailable: ${error.message}`);
+      metrics.commands.inc({ command: parsed.kind, outcome: 'queue-unavailable' });
+      await ack({
+        response_type: 'ephemeral',
+        text: ':x: The diagnosis queue is unavailable right now (Redis unreachable). Nothing was started; please try again in a minute.',
+      });
+      return;
+    }
+    metrics.commands.inc({ command: parsed.kind, outcome: joined ? 'joined' : 'queued' });
+    await ack();
+
+    const what =
+      parsed.kind === 'diagnose'
+        ? `deployment/${parsed.name} in ${parsed.namespace}`
+        : `scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
+    const text = `:stethoscope: <@${command.user_id}> asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${what} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
+    try {
+      await announceRun(services, client, {
+        channel: command.channel_id,
+        cluster: parsed.cluster,
+        jobId,
+        text,
+        addedAt,
+      });
+    } catch (error) {
+      logger.warn(
+        `could not post in ${command.channel_id}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await respond({
+        response_type: 'ephemeral',
+        text: `I could not post in this channel (invite me with \`/invite @rollout-doctor\`). The ${what} is running anyway.`,
+      });
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import type { webApi } from '@slack/bolt';
+import { asSlackBlocks } from '../blocks/text.js';
+import type { AppServices } from '../services.js';
+import type { MessageRef, SubscribeResult } from './subscriptions.js';
+import { renderRunPayload } from './render-run.js';
+
+/**
+ * Shows a run's state in the given messages; for a final result whose evidence had
+ * to be cut, posts the full plain-text report as a thread reply under each.
+ */
+export async function deliverRun(
+  services: Pick<AppServices, 'plans'>,
+  client: webApi.WebClient,
+  refs: readonly MessageRef[],
+  payload: string,
+  final: boolean,
+): Promise<void> {
+  if (refs.length === 0) return;
+  const rendered = await renderRunPayload(services.plans, payload);
+  for (const ref of refs) {
+    await client.chat.update({
+      channel: ref.channel,
+      ts: ref.ts,
+      text: rendered.text,
+      blocks: asSlackBlocks(rendered.blocks),
+    });
+    if (final && rendered.truncated && rendered.fullReport) {
+      await client.chat.postMessage({
+        channel: ref.channel,
+        thread_ts: ref.ts,
+        text: `Full report:\n\`\`\`${rendered.fullReport.slice(0, 35_000)}\`\`\``,
+      });
+    }
+  }
+}
+
+/** After subscribing a new message: catch it up with the run's current state, if any. */
+export async function applySubscribeResult(
+  services: Pick<AppServices, 'plans'>,
+  client: webApi.WebClient,
+  ref: MessageRef,
+  result: SubscribeResult,
+): Promise<void> {
+  if (result.state === 'none') return;
+  await deliverRun(services, client, [ref], result.payload, result.state === 'final');
+}

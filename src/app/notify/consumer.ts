@@ -1,0 +1,144 @@
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { webApi } from '@slack/bolt';
+import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../queue/names.js';
+import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
+import { asSlackBlocks } from '../blocks/text.js';
+import type { AppServices } from '../services.js';
+import { deliverRun } from './apply-state.js';
+import { remediationOutcomeMessage } from './outcome-message.js';
+
+/** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
+const PERMANENT_SLACK_ERRORS = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'is_archived',
+  'message_not_found',
+  'invalid_blocks',
+  'msg_too_long',
+  'invalid_auth',
+  'account_inactive',
+  'no_text',
+  'cant_update_message',
+]);
+
+/**
+ * A Web API client for the consumer that never waits out a 429 itself: the
+ * consumer turns Retry-After into a BullMQ rate limit, which pauses the whole
+ * notify queue (Slack's limits are per method and workspace, not per job).
+ */
+export function createNotifyClient(token: string, apiUrl: string | undefined): webApi.WebClient {
+  return new webApi.WebClient(token, {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+  });
+}
+
+/** Handles one notify job; exported for unit tests. */
+export async function handleNotify(
+  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger'>,
+  client: webApi.WebClient,
+  redis: Redis,
+  job: NotifyJob,
+): Promise<void> {
+  switch (job.kind) {
+    case 'message': {
+      const resolve = async (ts: string | undefined, ref: string | undefined): Promise<string | undefined> =>
+        ts ?? (ref ? ((await redis.get(`rd:msgref:${ref}`)) ?? undefined) : undefined);
+      const updateTs = await resolve(job.updateTs, job.updateRef);
+      const threadTs = await resolve(job.threadTs, job.threadRef);
+      if ((job.updateRef && !updateTs) || (job.threadRef && !threadTs))
+        throw new Error(`message ref not known yet (${job.updateRef ?? job.threadRef})`);
+      const blocks = job.blocks ? { blocks: asSlackBlocks(job.blocks) } : {};
+      if (updateTs) {
+        await client.chat.update({ channel: job.channel, ts: updateTs, text: job.text, ...blocks });
+        return;
+      }
+      const posted = await client.chat.postMessage({
+        channel: job.channel,
+        text: job.text,
+        ...blocks,
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      if (job.ref && posted.ts) await redis.set(`rd:msgref:${job.ref}`, posted.ts, 'EX', 7 * 24 * 3600);
+      return;
+    }
+    case 'diagnosis-progress':
+    case 'diagnosis-result': {
+      const final = job.kind === 'diagnosis-result';
+      const payload = JSON.stringify(job);
+      const refs = await services.subscriptions.publish(job.cluster, job.jobId, {
+        runTs: job.runTs,
+        seq: job.seq,
+        final,
+        payload,
+      });
+      if (refs === null) return; // superseded by a newer notification of the run
+      await deliverRun(services, client, refs, payload, final);
+      return;
+    }
+    case 'remediation-outcome': {
+      const message = remediationOutcomeMessage(job);
+      await client.chat.postMessage({
+        channel: job.channel,
+        thread_ts: job.messageTs,
+        text: message.text,
+        blocks: asSlackBlocks(message.blocks),
+      });
+      return;
+    }
+  }
+}
+
+function slackErrorCode(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/**
+ * Consumes `notify` in the app process. 429 → queue-wide pause for Retry-After and
+ * the job goes back without losing an attempt; 5xx/network → retry with backoff;
+ * permanent Slack errors → failed at once.
+ */
+export function startNotifyConsumer(
+  services: AppServices,
+  options: { connection: Redis; redis: Redis; client: webApi.WebClient; concurrency: number },
+): Worker<NotifyJob> {
+  const { logger, metrics } = services;
+  const worker: Worker<NotifyJob> = new Worker<NotifyJob>(
+    NOTIFY_QUEUE,
+    async (job: Job<NotifyJob>) => {
+      const parsed = notifyJobSchema.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`malformed notify job: ${parsed.error.message}`);
+      const started = performance.now();
+      try {
+        await handleNotify(services, options.client, options.redis, parsed.data);
+        metrics.jobDuration.observe(
+          { queue: NOTIFY_QUEUE, outcome: 'completed' },
+          (performance.now() - started) / 1000,
+        );
+      } catch (error) {
+        metrics.jobDuration.observe(
+          { queue: NOTIFY_QUEUE, outcome: 'error' },
+          (performance.now() - started) / 1000,
+        );
+        if (error instanceof Error && 'retryAfter' in error && typeof error.retryAfter === 'number') {
+          metrics.slackCalls.inc({ method: parsed.data.kind, outcome: 'rate-limited' });
+          logger.warn({ retryAfter: error.retryAfter }, 'Slack rate limit: pausing notify queue');
+          await worker.rateLimit(Math.max(1, error.retryAfter) * 1000);
+          throw Worker.RateLimitError();
+        }
+        const code = slackErrorCode(error);
+        if (code && PERMANENT_SLACK_ERRORS.has(code)) throw new UnrecoverableError(`Slack refused: ${code}`);
+        throw error;
+      }
+    },
+    { connection: options.connection, prefix: QUEUE_PREFIX, concurrency: options.concurrency },
+  );
+  worker.on('error', (error) => logger.error({ err: error }, 'notify consumer error'));
+  worker.on('failed', (job, error) =>
+    logger.warn({ jobId: job?.id, kind: job?.data.kind, err: error }, 'notification failed'),
+  );
+  return worker;
+}

@@ -1,0 +1,114 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Which Slack messages show which diagnosis run. Several requests for one target
+ * join one job (deterministic job id); each request's message subscribes to that
+ * job, and every progress or result notification is fanned out to all of them.
+ *
+ * Keys (cluster and job id scoped): `rd:run:<cluster>:<jobId>` (hash: run, seq,
+ * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts" for the current
+ * run), `rd:subsdone:...` (the subscribers a final result went to, for redelivery).
+ */
+
+/** A message location. */
+export interface MessageRef {
+  channel: string;
+  ts: string;
+}
+
+const TTL_SECONDS = 24 * 3600;
+
+// Subscribe: a request whose add joined a run that has since finished gets that
+// result directly; otherwise it joins the current (or next) run's subscribers.
+const SUBSCRIBE = `
+local final = redis.call('HGET', KEYS[1], 'final')
+local finishedAt = tonumber(redis.call('HGET', KEYS[1], 'finishedAt') or '0')
+local payload = redis.call('HGET', KEYS[1], 'payload')
+if final == '1' and finishedAt >= tonumber(ARGV[2]) then return {'final', payload} end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], ${TTL_SECONDS})
+if final ~= '1' and payload then return {'progress', payload} end
+return {'none'}
+`;
+
+// Publish: accept a newer run, or a newer (or the same, on retry) notification
+// of the current run unless that run already has its final result.
+const PUBLISH = `
+local cur = redis.call('HMGET', KEYS[1], 'run', 'seq', 'final')
+local run, seq, final = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3] == '1'
+local curRun, curSeq, curFinal = tonumber(cur[1]), tonumber(cur[2]), cur[3] == '1'
+if curRun ~= nil and run == curRun and curFinal then
+  if final and seq == curSeq then return redis.call('SMEMBERS', KEYS[3]) end
+  return false
+end
+if curRun ~= nil and (run < curRun or (run == curRun and not final and seq < curSeq)) then return false end
+redis.call('HSET', KEYS[1], 'run', ARGV[1], 'seq', ARGV[2], 'final', ARGV[3], 'payload', ARGV[4], 'finishedAt', final and ARGV[5] or '0')
+redis.call('EXPIRE', KEYS[1], ${TTL_SECONDS})
+if final then
+  redis.call('DEL', KEYS[3])
+  if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('RENAME', KEYS[2], KEYS[3]) redis.call('EXPIRE', KEYS[3], ${TTL_SECONDS}) end
+  return redis.call('SMEMBERS', KEYS[3])
+end
+return redis.call('SMEMBERS', KEYS[2])
+`;
+
+export type SubscribeResult = { state: 'final' | 'progress'; payload: string } | { state: 'none' };
+
+export interface Subscriptions {
+  /** `addedAt`: when this request's enqueue happened (ms), before calling. */
+  subscribe(cluster: string, jobId: string, message: MessageRef, addedAt: number): Promise<SubscribeResult>;
+  /** Returns the messages to update, or null when the notification is stale. */
+  publish(
+    cluster: string,
+    jobId: string,
+    n: { runTs: number; seq: number; final: boolean; payload: string },
+    now?: number,
+  ): Promise<MessageRef[] | null>;
+}
+
+function keys(cluster: string, jobId: string): [string, string, string] {
+  return [`rd:run:${cluster}:${jobId}`, `rd:subs:${cluster}:${jobId}`, `rd:subsdone:${cluster}:${jobId}`];
+}
+
+function toRef(member: string): MessageRef | null {
+  const slash = member.indexOf('/');
+  return slash > 0 ? { channel: member.slice(0, slash), ts: member.slice(slash + 1) } : null;
+}
+
+/** @param redis a connection the app already holds (fail-fast producer connection is fine). */
+export function createSubscriptions(redis: Redis): Subscriptions {
+  return {
+    async subscribe(cluster, jobId, message, addedAt) {
+      const [state, subs] = keys(cluster, jobId);
+      const reply = (await redis.eval(
+        SUBSCRIBE,
+        2,
+        state,
+        subs,
+        `${message.channel}/${message.ts}`,
+        String(addedAt),
+      )) as string[];
+      const [kind, payload] = reply;
+      if ((kind === 'final' || kind === 'progress') && typeof payload === 'string')
+        return { state: kind, payload };
+      return { state: 'none' };
+    },
+    async publish(cluster, jobId, n, now = Date.now()) {
+      const [state, subs, done] = keys(cluster, jobId);
+      const reply = (await redis.eval(
+        PUBLISH,
+        3,
+        state,
+        subs,
+        done,
+        String(n.runTs),
+        String(n.seq),
+        n.final ? '1' : '0',
+        n.payload,
+        String(now),
+      )) as string[] | null;
+      if (reply === null) return null;
+      return reply.map(toRef).filter((r): r is MessageRef => r !== null);
+    },
+  };
+}

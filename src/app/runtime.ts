@@ -1,0 +1,104 @@
+import type { CustomRoute } from '@slack/bolt';
+import type { Worker } from 'bullmq';
+import { createAudit } from '../audit.js';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createMetrics } from '../metrics.js';
+import { createApprovalPolicy, loadPolicyFile } from '../plans/policy.js';
+import { createPlanStore } from '../plans/store.js';
+import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { closeWorkerWithGrace } from '../queue/close.js';
+import { createProducers } from '../queue/producers.js';
+import { startSlackApp, type SlackAppHandle } from './app.js';
+import { createNotifyClient, startNotifyConsumer } from './notify/consumer.js';
+import { createSubscriptions } from './notify/subscriptions.js';
+import type { AppServices } from './services.js';
+
+export interface AppRuntime {
+  services: AppServices;
+  handle: SlackAppHandle;
+  notify: Worker;
+  /** Stops taking requests and jobs, lets running ones finish, closes connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the app process: fail-fast producer connection, plan store, policy,
+ * subscriptions, the Bolt app and the notify consumer.
+ */
+export async function startAppRuntime(
+  config: AppConfig,
+  logger: Logger,
+  options: { extraRoutes?: CustomRoute[]; host?: string; port?: number } = {},
+): Promise<AppRuntime> {
+  const redis = createProducerConnection(config.redisUrl);
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
+  const producers = createProducers({
+    connection: redis,
+    clusters: config.clusters,
+    onError: (error, queue) => logger.warn({ err: error, queue }, 'queue error'),
+  });
+  const metrics = createMetrics({
+    defaults: true,
+    collectQueueDepth: async (set) => {
+      for (const row of await producers.depths()) set(row.queue, row.state, row.count);
+    },
+  });
+  const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
+  const rules = config.policyFile ? loadPolicyFile(config.policyFile) : [];
+  let slackReady = false;
+  const services: AppServices = {
+    config,
+    logger,
+    metrics,
+    audit: createAudit(logger),
+    producers,
+    subscriptions: createSubscriptions(redis),
+    plans: createPlanStore(redis),
+    policy: createApprovalPolicy({
+      approvers: config.approvers,
+      rules,
+      cacheMs: config.usergroupCacheSeconds * 1000,
+      listGroupMembers: async (usergroup) =>
+        (await notifyClient.usergroups.users.list({ usergroup })).users ?? [],
+    }),
+    pingRedis: async () => {
+      await redis.ping();
+    },
+    slackReady: () => slackReady,
+  };
+  const handle = await startSlackApp(services, { ...options, onSlackReady: () => (slackReady = true) });
+  const workerConnection = createWorkerConnection(config.redisUrl);
+  workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
+  const notify = startNotifyConsumer(services, {
+    connection: workerConnection,
+    redis,
+    client: notifyClient,
+    concurrency: config.notifyConcurrency,
+  });
+  logger.info(
+    { mode: config.mode, url: handle.url, clusters: config.clusters },
+    'rollout-doctor app started',
+  );
+  return {
+    services,
+    handle,
+    notify,
+    async stop() {
+      const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
+        const started = Date.now();
+        await work();
+        logger.debug({ step: name, ms: Date.now() - started }, 'stopped');
+      };
+      await step('http', () => handle.stop());
+      // Bounded: after a Redis restart BullMQ's close can wait on a dead blocking
+      // call; the connections are disconnected below in any case.
+      await step('notify', () =>
+        Promise.race([closeWorkerWithGrace(notify, 5_000), new Promise((r) => setTimeout(r, 6_000).unref())]),
+      );
+      await step('producers', () => producers.close());
+      workerConnection.disconnect();
+      await closeConnection(redis);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Audit } from '../audit.js';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { PlanStore } from '../plans/store.js';
+import type { ApprovalPolicy } from '../plans/policy.js';
+import type { Producers } from '../queue/producers.js';
+import type { Subscriptions } from './notify/subscriptions.js';
+
+/** What listeners and routes need; built once in app.ts and injected (tests pass fakes). */
+export interface AppServices {
+  config: AppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  audit: Audit;
+  producers: Producers;
+  subscriptions: Subscriptions;
+  plans: PlanStore;
+  policy: ApprovalPolicy;
+  /** Redis round trip, for /readyz. */
+  pingRedis(): Promise<void>;
+  /** Set once auth.test succeeded at start. */
+  slackReady(): boolean;
+}

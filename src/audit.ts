@@ -1,0 +1,53 @@
+import type { Logger } from './logger.js';
+
+/** What happened to a remediation plan; one structured line per event. */
+export type AuditEvent =
+  | {
+      action: 'approval';
+      planId: string;
+      cluster: string;
+      namespace: string;
+      deployment: string;
+      kind: string;
+      user: string;
+      /** 'claimed' when this approval starts the change, 'recorded' when more approvers are needed. */
+      result: 'claimed' | 'recorded';
+    }
+  | {
+      action: 'refusal';
+      planId: string;
+      cluster?: string;
+      namespace?: string;
+      deployment?: string;
+      user: string;
+      reason:
+        'not-approver' | 'expired' | 'already-claimed' | 'unknown-plan' | 'same-approver' | 'self-approval';
+      detail?: string;
+    }
+  | {
+      action: 'outcome';
+      planId: string;
+      cluster: string;
+      namespace: string;
+      deployment: string;
+      kind: string;
+      approvedBy: string[];
+      outcome:
+        'applied' | 'already-applied' | 'refused' | 'failed' | 'rolled-out' | 'still-failing' | 'timeout';
+      detail?: string;
+    };
+
+/** Writes audit events as `audit: true` log lines, so they can be shipped apart from the rest. */
+export interface Audit {
+  record(event: AuditEvent): void;
+}
+
+/** @example createAudit(logger).record({ action: 'refusal', planId, user, reason: 'not-approver' }) */
+export function createAudit(logger: Logger): Audit {
+  const child = logger.child({ audit: true });
+  return {
+    record(event) {
+      child.info({ event }, `audit ${event.action} ${event.planId}`);
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+
+/**
+ * The only reader of the environment. Each process loads the part it needs:
+ * the app holds Slack credentials and no cluster settings, a worker holds cluster
+ * settings and no Slack token (DESIGN.md §2). Results are frozen.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** A missing or malformed variable; the message names every bad one. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const emptyToUndefined = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const redisUrl = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('redis://127.0.0.1:6379')
+    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'must be a redis:// or rediss:// URL'),
+);
+
+const clusterName = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('default')
+    .refine((v) => DNS1123_LABEL.test(v) && v.length <= 63, 'must be a DNS-1123 label (a-z, 0-9, -)'),
+);
+
+const clusterList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('default')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .refine((list) => list.length > 0, 'must name at least one cluster')
+    .refine(
+      (list) => list.every((c) => DNS1123_LABEL.test(c) && c.length <= 63),
+      'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
+    ),
+);
+
+const approverList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .refine(
+      (list) => list.every((id) => /^[USW][A-Z0-9]{2,}$/.test(id)),
+      'must be comma-separated Slack user ids (U…/W…) or user group ids (S…)',
+    ),
+);
+
+const positiveInt = (fallback: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
+
+const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(3000));
+
+const logLevel = z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info'));
+
+const slackApiUrl = z.preprocess(
+  emptyToUndefined,
+  z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    // WebClient joins method names onto this base: it must end with '/'.
+    .transform((v) => (v === undefined || v.endsWith('/') ? v : `${v}/`)),
+);
+
+const appSchema = z
+  .object({
+    SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
+    SLACK_SIGNING_SECRET: optionalString,
+    SLACK_APP_TOKEN: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^xapp-/, 'must be an app-level token (xapp-…)')
+        .optional(),
+    ),
+    SLACK_API_URL: slackApiUrl,
+    PORT: port,
+    REDIS_URL: redisUrl,
+    ROLLOUT_DOCTOR_CLUSTER: clusterName,
+    ROLLOUT_DOCTOR_CLUSTERS: clusterList,
+    ROLLOUT_DOCTOR_APPROVERS: approverList,
+    ROLLOUT_DOCTOR_POLICY_FILE: optionalString,
+    ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
+    ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
+    ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(4),
+    ALERTMANAGER_TOKEN: optionalString,
+    ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
+    LOG_LEVEL: logLevel,
+  })
+  .superRefine((env, ctx) => {
+    if (env.SLACK_APP_TOKEN === undefined && env.SLACK_SIGNING_SECRET === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+  });
+
+const workerSchema = z.object({
+  REDIS_URL: redisUrl,
+  ROLLOUT_DOCTOR_CLUSTER: clusterName,
+  ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
+  KUBECONFIG: optionalString,
+  KUBE_CONTEXT: optionalString,
+  ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS: positiveInt(10_000),
+  ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
+  ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
+  ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
+  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: positiveInt(300),
+  LOG_LEVEL: logLevel,
+});
+
+/** Settings of the Slack app process (`npm start`). */
+export interface AppConfig {
+  readonly mode: 'http' | 'socket';
+  readonly slack: {
+    readonly botToken: string;
+    readonly signingSecret: string | undefined;
+    readonly appToken: string | undefined;
+    /** Web API base URL ending in '/', or undefined for Slack's own. */
+    readonly apiUrl: string | undefined;
+  };
+  readonly port: number;
+  readonly redisUrl: string;
+  /** Cluster used when a command names none. */
+  readonly defaultCluster: string;
+  readonly clusters: readonly string[];
+  readonly approvers: readonly string[];
+  readonly policyFile: string | undefined;
+  readonly planTtlSeconds: number;
+  readonly usergroupCacheSeconds: number;
+  readonly notifyConcurrency: number;
+  readonly alertmanagerToken: string | undefined;
+  readonly alertChannel: string | undefined;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+}
+
+/** Settings of a worker process (`npm run worker`) serving one cluster. */
+export interface WorkerConfig {
+  readonly redisUrl: string;
+  readonly cluster: string;
+  readonly planTtlSeconds: number;
+  readonly kubeconfig: string | undefined;
+  readonly kubeContext: string | undefined;
+  readonly kubeRequestTimeoutMs: number;
+  readonly diagnoseConcurrency: number;
+  readonly remediateConcurrency: number;
+  readonly drainGraceMs: number;
+  readonly rolloutTimeoutMs: number;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+}
+
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')} ${issue.message}`);
+}
+
+/**
+ * Validates the app's environment.
+ * @throws ConfigError naming every missing or malformed variable.
+ * @example loadAppConfig(process.env).port // 3000
+ */
+export function loadAppConfig(env: Env): AppConfig {
+  const parsed = appSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const e = parsed.data;
+  const clusters = e.ROLLOUT_DOCTOR_CLUSTERS.includes(e.ROLLOUT_DOCTOR_CLUSTER)
+    ? e.ROLLOUT_DOCTOR_CLUSTERS
+    : [e.ROLLOUT_DOCTOR_CLUSTER, ...e.ROLLOUT_DOCTOR_CLUSTERS];
+  return Object.freeze({
+    mode: e.SLACK_APP_TOKEN === undefined ? 'http' : 'socket',
+    slack: Object.freeze({
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL,
+    }),
+    port: e.PORT,
+    redisUrl: e.REDIS_URL,
+    defaultCluster: e.ROLLOUT_DOCTOR_CLUSTER,
+    clusters: Object.freeze([...clusters]),
+    approvers: Object.freeze([...e.ROLLOUT_DOCTOR_APPROVERS]),
+    policyFile: e.ROLLOUT_DOCTOR_POLICY_FILE,
+    planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
+    usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
+    notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
+    alertmanagerToken: e.ALERTMANAGER_TOKEN,
+    alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
+    logLevel: e.LOG_LEVEL,
+  } satisfies AppConfig);
+}
+
+/**
+ * Validates a worker's environment. Needs no Slack variable.
+ * @throws ConfigError naming every missing or malformed variable.
+ */
+export function loadWorkerConfig(env: Env): WorkerConfig {
+  const parsed = workerSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const e = parsed.data;
+  return Object.freeze({
+    redisUrl: e.REDIS_URL,
+    cluster: e.ROLLOUT_DOCTOR_CLUSTER,
+    planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
+    kubeconfig: e.KUBECONFIG,
+    kubeContext: e.KUBE_CONTEXT,
+    kubeRequestTimeoutMs: e.ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS,
+    diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
+    remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
+    drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,
+    rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
+    logLevel: e.LOG_LEVEL,
+  } satisfies WorkerConfig);
+}

@@ -1,0 +1,69 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The app's and workers' Prometheus metrics, on a private registry (no global state). */
+export interface Metrics {
+  registry: Registry;
+  commands: Counter<'command' | 'outcome'>;
+  queueDepth: Gauge<'queue' | 'state'>;
+  jobDuration: Histogram<'queue' | 'outcome'>;
+  remediations: Counter<'kind' | 'outcome'>;
+  slackCalls: Counter<'method' | 'outcome'>;
+}
+
+/**
+ * Builds a fresh registry. `collectQueueDepth` is called on each scrape so the gauge
+ * reflects Redis at that moment.
+ */
+export function createMetrics(
+  options: {
+    collectQueueDepth?: (set: (queue: string, state: string, n: number) => void) => Promise<void>;
+    defaults?: boolean;
+  } = {},
+): Metrics {
+  const registry = new Registry();
+  if (options.defaults) collectDefaultMetrics({ register: registry, prefix: 'rollout_doctor_' });
+  const collect = options.collectQueueDepth;
+  const queueDepth = new Gauge({
+    name: 'rollout_doctor_queue_jobs',
+    help: 'Jobs per queue and state at scrape time.',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      if (!collect) return;
+      try {
+        await collect((queue, state, n) => this.set({ queue, state }, n));
+      } catch {
+        // Redis down: keep the last values; /readyz reports the outage.
+      }
+    },
+  });
+  return {
+    registry,
+    queueDepth,
+    commands: new Counter({
+      name: 'rollout_doctor_commands_total',
+      help: 'Slash commands by subcommand and outcome (queued, joined, usage, queue-unavailable).',
+      labelNames: ['command', 'outcome'] as const,
+      registers: [registry],
+    }),
+    jobDuration: new Histogram({
+      name: 'rollout_doctor_job_duration_seconds',
+      help: 'Job processing time by queue and outcome.',
+      labelNames: ['queue', 'outcome'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+      registers: [registry],
+    }),
+    remediations: new Counter({
+      name: 'rollout_doctor_remediations_total',
+      help: 'Remediation attempts by kind and outcome.',
+      labelNames: ['kind', 'outcome'] as const,
+      registers: [registry],
+    }),
+    slackCalls: new Counter({
+      name: 'rollout_doctor_slack_calls_total',
+      help: 'Slack Web API calls made by the notify consumer, by method and outcome.',
+      labelNames: ['method', 'outcome'] as const,
+      registers: [registry],
+    }),
+  };
+}

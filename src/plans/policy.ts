@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/**
+ * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
+ * (U…/W…) and user group ids (S…, resolved through usergroups.users.list and
+ * cached). The optional policy file adds per cluster/namespace rules and a
+ * two-person rule (`requiredApprovals: 2`); the most specific matching rule wins,
+ * and ROLLOUT_DOCTOR_APPROVERS applies where none matches. No approvers, no approval.
+ */
+
+const ruleSchema = z.object({
+  cluster: z.string().optional(),
+  namespace: z.string().optional(),
+  approvers: z.array(z.string().regex(/^[USW][A-Z0-9]{2,}$/)).min(1),
+  requiredApprovals: z.number().int().min(1).max(5).default(1),
+});
+export const policyFileSchema = z.object({ rules: z.array(ruleSchema) });
+export type PolicyRule = z.infer<typeof ruleSchema>;
+
+export type ApprovalDecision =
+  { allowed: true; required: number } | { allowed: false; reason: string; approvers: string[] };
+
+export interface ApprovalPolicy {
+  check(user: string, scope: { cluster: string; namespace: string }): Promise<ApprovalDecision>;
+}
+
+/** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
+export function loadPolicyFile(path: string): PolicyRule[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const parsed = policyFileSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data.rules;
+}
+
+/** The most specific rule for a scope: cluster+namespace beats namespace beats cluster. */
+export function matchRule(
+  rules: readonly PolicyRule[],
+  scope: { cluster: string; namespace: string },
+): PolicyRule | undefined {
+  const score = (r: PolicyRule): number =>
+    (r.namespace !== undefined ? 2 : 0) + (r.cluster !== undefined ? 1 : 0);
+  return rules
+    .filter(
+      (r) =>
+        (r.cluster === undefined || r.cluster === scope.cluster) &&
+        (r.namespace === undefined || r.namespace === scope.namespace),
+    )
+    .sort((a, b) => score(b) - score(a))[0];
+}
+
+/**
+ * @param listGroupMembers calls usergroups.users.list; results are cached `cacheMs`.
+ * @example createApprovalPolicy({ approvers: ['U1', 'S9'], rules: [], listGroupMembers })
+ */
+export function createApprovalPolicy(options: {
+  approvers: readonly string[];
+  rules: readonly PolicyRule[];
+  listGroupMembers: (groupId: string) => Promise<string[]>;
+  cacheMs?: number;
+  now?: () => number;
+}): ApprovalPolicy {
+  const cache = new Map<string, { members: string[]; until: number }>();
+  const now = options.now ?? Date.now;
+  const cacheMs = options.cacheMs ?? 300_000;
+  const members = async (group: string): Promise<string[]> => {
+    const hit = cache.get(group);
+    if (hit && hit.until > now()) return hit.members;
+    const list = await options.listGroupMembers(group);
+    cache.set(group, { members: list, until: now() + cacheMs });
+    return list;
+  };
+  return {
+    async check(user, scope) {
+      const rule = matchRule(options.rules, scope);
+      const approvers = rule?.approvers ?? options.approvers;
+      const required = rule?.requiredApprovals ?? 1;
+      if (approvers.includes(user)) return { allowed: true, required };
+      for (const group of approvers.filter((a) => a.startsWith('S'))) {
+        try {
+          if ((await members(group)).includes(user)) return { allowed: true, required };
+        } catch {
+          // A group we cannot resolve grants nothing; the refusal names the approvers.
+        }
+      }
+      return {
+        allowed: false,
+        reason: approvers.length === 0 ? 'no approvers are configured' : 'you are not an approver here',
+        approvers: [...approvers],
+      };
+    },
+  };
+}

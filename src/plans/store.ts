@@ -1,0 +1,154 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { RemediationPlan } from '../remediation/plan.js';
+
+/**
+ * Remediation plans stored server-side; a Slack button carries only the plan id.
+ * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
+ * user ids), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
+ * plan's expiry by a day so a late click can be told "expired", not "unknown".
+ */
+
+export interface FieldChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export type DryRunSummary = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
+
+/** A plan as stored: the plan, where it applies, and what the dry run said. */
+export interface StoredPlan {
+  plan: RemediationPlan;
+  cluster: string;
+  createdAt: number;
+  expiresAt: number;
+  dryRun?: DryRunSummary;
+  /** Set on undo plans: the plan whose effect this one reverses. */
+  undoOf?: string;
+}
+
+export type ClaimResult =
+  | { status: 'claimed'; approvers: string[]; stored: StoredPlan }
+  | { status: 'recorded'; approvals: number; required: number; stored: StoredPlan }
+  | { status: 'same-approver'; stored: StoredPlan }
+  | { status: 'already-claimed'; approvers: string[]; at: number; stored: StoredPlan }
+  | { status: 'expired'; stored: StoredPlan }
+  | { status: 'unknown' };
+
+export interface PlanStore {
+  save(stored: StoredPlan): Promise<void>;
+  get(id: string): Promise<StoredPlan | undefined>;
+  /**
+   * Records `user`'s approval and claims the plan once `required` distinct users
+   * approved, atomically: of many concurrent clicks exactly one gets 'claimed'.
+   */
+  approve(id: string, user: string, required: number, now?: number): Promise<ClaimResult>;
+  /** Who claimed it and when, if anyone. */
+  claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
+  /** Drops a claim and its approvals, when the claimed job could not be queued. */
+  release(id: string): Promise<void>;
+}
+
+const storedPlanSchema = z.object({
+  plan: z.looseObject({
+    id: z.string(),
+    kind: z.string(),
+    target: z.looseObject({ namespace: z.string(), name: z.string() }),
+  }),
+  cluster: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  dryRun: z.unknown().optional(),
+  undoOf: z.string().optional(),
+});
+
+const TOMBSTONE_SECONDS = 24 * 3600;
+
+const APPROVE = `
+local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
+if exp == nil then return {'unknown'} end
+local claim = redis.call('GET', KEYS[3])
+if claim then return {'already-claimed', claim} end
+if tonumber(ARGV[2]) > exp then return {'expired'} end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return {'same-approver'} end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('EXPIRE', KEYS[2], tonumber(ARGV[4]))
+local n = redis.call('SCARD', KEYS[2])
+if n < tonumber(ARGV[3]) then return {'recorded', tostring(n)} end
+local value = table.concat(redis.call('SMEMBERS', KEYS[2]), ',') .. '|' .. ARGV[2]
+redis.call('SET', KEYS[3], value, 'EX', tonumber(ARGV[4]))
+return {'claimed', value}
+`;
+
+function parseClaim(value: string): { approvers: string[]; at: number } {
+  const [who = '', at = '0'] = value.split('|');
+  return { approvers: who.split(',').filter((u) => u !== ''), at: Number(at) };
+}
+
+/** @example createPlanStore(redis).approve(planId, 'U123', 1) */
+export function createPlanStore(redis: Redis): PlanStore {
+  const keys = (id: string): [string, string, string] => [
+    `rd:plan:${id}`,
+    `rd:plan:${id}:approvals`,
+    `rd:plan:${id}:claim`,
+  ];
+  const get = async (id: string): Promise<StoredPlan | undefined> => {
+    const json = await redis.hget(keys(id)[0], 'json');
+    if (json === null) return undefined;
+    return storedPlanSchema.parse(JSON.parse(json)) as unknown as StoredPlan;
+  };
+  const ttlFor = (stored: StoredPlan, now: number): number =>
+    Math.max(1, Math.ceil((stored.expiresAt - now) / 1000) + TOMBSTONE_SECONDS);
+  return {
+    async save(stored) {
+      const [key] = keys(stored.plan.id);
+      // A re-run produces the same plan id for an unchanged Deployment: refresh the
+      // plan and its expiry, but keep an existing claim (it must not apply twice).
+      await redis
+        .multi()
+        .hset(key, 'json', JSON.stringify(stored), 'expiresAt', String(stored.expiresAt))
+        .expire(key, ttlFor(stored, Date.now()))
+        .exec();
+    },
+    get,
+    async approve(id, user, required, now = Date.now()) {
+      const stored = await get(id);
+      if (!stored) return { status: 'unknown' };
+      const [plan, approvals, claim] = keys(id);
+      const reply = (await redis.eval(
+        APPROVE,
+        3,
+        plan,
+        approvals,
+        claim,
+        user,
+        String(now),
+        String(required),
+        String(ttlFor(stored, now)),
+      )) as string[];
+      const [status, value = ''] = reply;
+      switch (status) {
+        case 'claimed':
+          return { status, approvers: parseClaim(value).approvers, stored };
+        case 'recorded':
+          return { status, approvals: Number(value), required, stored };
+        case 'already-claimed':
+          return { status, ...parseClaim(value), stored };
+        case 'expired':
+        case 'same-approver':
+          return { status, stored };
+        default:
+          return { status: 'unknown' };
+      }
+    },
+    async release(id) {
+      const [, approvals, claim] = keys(id);
+      await redis.del(approvals, claim);
+    },
+    async claimOf(id) {
+      const value = await redis.get(keys(id)[2]);
+      return value === null ? undefined : parseClaim(value);
+    },
+  };
+}

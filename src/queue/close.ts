@@ -1,0 +1,19 @@
+import type { Worker } from 'bullmq';
+
+/**
+ * Graceful worker shutdown: stop taking jobs and let running ones finish for up to
+ * `graceMs`; after that, force-close (unfinished jobs' locks lapse and another
+ * worker picks them up through stalled-job recovery).
+ * @returns 'drained' or 'forced'.
+ */
+export async function closeWorkerWithGrace(worker: Worker, graceMs: number): Promise<'drained' | 'forced'> {
+  let timer: NodeJS.Timeout | undefined;
+  const graceful = worker.close().then(() => 'drained' as const);
+  const deadline = new Promise<'forced'>((resolve) => {
+    timer = setTimeout(() => resolve('forced'), graceMs);
+  });
+  const result = await Promise.race([graceful, deadline]);
+  clearTimeout(timer);
+  if (result === 'forced') await worker.close(true);
+  return result;
+}

@@ -1,0 +1,25 @@
+/**
+ * Deterministic job ids. BullMQ ignores an add whose id already exists, so a second
+ * request for the same target while a diagnosis is queued or running joins it. Ids
+ * never contain ':' (BullMQ refuses them) and are never plain integers.
+ * Namespaces are DNS-1123 labels (no dots), so the first '.' after the prefix is
+ * an unambiguous separator even when the name itself contains dots.
+ */
+export function diagnoseJobId(namespace: string, name: string): string {
+  return assertJobId(`diagnose.${namespace}.${name}`);
+}
+
+/** One scan per namespace (or the whole cluster) at a time. */
+export function scanJobId(namespace: string | undefined): string {
+  return assertJobId(namespace === undefined ? 'scan.all-namespaces' : `scan.ns.${namespace}`);
+}
+
+/** One remediation job per plan, ever: retries and double clicks share it. */
+export function remediateJobId(planId: string): string {
+  return assertJobId(`remediate.${planId}`);
+}
+
+function assertJobId(id: string): string {
+  if (id.includes(':')) throw new Error(`job id must not contain ':' (${id})`);
+  return id;
+}

@@ -1,0 +1,163 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { diagnoseJobId, remediateJobId, scanJobId } from './job-ids.js';
+import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from './names.js';
+import {
+  diagnoseJobSchema,
+  notifyJobSchema,
+  remediateJobSchema,
+  type DiagnoseJob,
+  type NotifyJob,
+  type NotifyJobInput,
+  type RemediateJob,
+} from './schemas.js';
+
+/** Redis could not take the job in time: the user gets "queue unavailable". */
+export class QueueUnavailableError extends Error {
+  override name = 'QueueUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/**
+ * Diagnoses retry transient failures (cluster briefly unreachable) with backoff.
+ * Finished jobs are removed at once: a deterministic id only deduplicates while
+ * the job exists, and a later request must start a fresh run.
+ */
+export const DIAGNOSE_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: true,
+};
+
+/** A patch is retried only for transient failures; the executor refuses a stale plan. */
+export const REMEDIATE_JOB_OPTIONS: JobsOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+export const NOTIFY_JOB_OPTIONS: JobsOptions = {
+  attempts: 8,
+  backoff: { type: 'exponential', delay: 1_000 },
+  removeOnComplete: { count: 1_000 },
+  removeOnFail: { age: 24 * 3600 },
+};
+
+export interface EnqueuedDiagnosis {
+  jobId: string;
+  /** True when a run for the same target was already queued or running. */
+  joined: boolean;
+}
+
+/** Typed producers for the three queues, sharing one fail-fast connection. */
+export interface Producers {
+  enqueueDiagnose(job: DiagnoseJob): Promise<EnqueuedDiagnosis>;
+  enqueueRemediate(job: RemediateJob): Promise<{ jobId: string }>;
+  enqueueNotify(job: NotifyJobInput): Promise<void>;
+  /** Waiting/active/delayed/failed counts per queue, for /metrics. */
+  depths(): Promise<{ queue: string; state: string; count: number }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * @param connection a producer connection (`createProducerConnection`): no offline queue.
+ * @param clusters clusters whose diagnose/remediate queues this process may write to.
+ * @param timeoutMs bound on each add, so callers answer Slack in time even when Redis hangs.
+ */
+export function createProducers(options: {
+  connection: Redis;
+  clusters: readonly string[];
+  timeoutMs?: number;
+  onError?: (error: Error, queue: string) => void;
+}): Producers {
+  const { connection, timeoutMs = 1_500 } = options;
+  const queues = new Map<string, Queue>();
+  const queue = (name: string): Queue => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix: QUEUE_PREFIX });
+      q.on('error', (error) => options.onError?.(error, name));
+      queues.set(name, q);
+    }
+    return q;
+  };
+  const bounded = async <T>(work: Promise<T>, what: string): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } catch (error) {
+      if (error instanceof QueueUnavailableError) throw error;
+      throw new QueueUnavailableError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const assertKnown = (cluster: string): void => {
+    if (!options.clusters.includes(cluster)) throw new Error(`unknown cluster ${cluster}`);
+  };
+
+  return {
+    async enqueueDiagnose(input) {
+      const job = diagnoseJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId =
+        job.mode === 'deployment'
+          ? diagnoseJobId(job.target.namespace, job.target.name)
+          : scanJobId(job.namespace);
+      const q = queue(diagnoseQueueName(job.cluster));
+      return bounded(
+        (async () => {
+          // BullMQ ignores an add whose id exists; looking first tells the user they joined.
+          const existing = await q.getJob(jobId);
+          await q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId });
+          return { jobId, joined: existing !== undefined };
+        })(),
+        'enqueue diagnosis',
+      );
+    },
+    async enqueueRemediate(input) {
+      const job = remediateJobSchema.parse(input);
+      assertKnown(job.cluster);
+      const jobId = remediateJobId(job.planId);
+      await bounded(
+        queue(remediateQueueName(job.cluster)).add('remediate', job, { ...REMEDIATE_JOB_OPTIONS, jobId }),
+        'enqueue remediation',
+      );
+      return { jobId };
+    },
+    async enqueueNotify(input) {
+      const job: NotifyJob = notifyJobSchema.parse(input);
+      await bounded(queue(NOTIFY_QUEUE).add(job.kind, job, NOTIFY_JOB_OPTIONS), 'enqueue notification');
+    },
+    async depths() {
+      const names = [
+        NOTIFY_QUEUE,
+        ...options.clusters.flatMap((c) => [diagnoseQueueName(c), remediateQueueName(c)]),
+      ];
+      const rows: { queue: string; state: string; count: number }[] = [];
+      for (const name of names) {
+        const counts = await bounded(
+          queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed'),
+          'queue depth',
+        );
+        for (const [state, count] of Object.entries(counts)) rows.push({ queue: name, state, count });
+      }
+      return rows;
+    },
+    async close() {
+      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+
+/**
+ * Job payloads, shared by producers and consumers: both sides parse with these
+ * schemas, so a job written by an older or newer process fails loudly instead of
+ * half-working. Job data is stored in clear text in Redis: never put a token here.
+ */
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const namespaceSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a DNS-1123 label');
+export const resourceNameSchema = z
+  .string()
+  .max(253)
+  .regex(DNS1123_SUBDOMAIN, 'must be a DNS-1123 subdomain');
+export const clusterSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a DNS-1123 label');
+const slackId = z.string().regex(/^[A-Z0-9]+$/);
+const slackTs = z.string().regex(/^\d+\.\d+$/);
+
+export const workloadRefSchema = z.object({
+  kind: z.literal('Deployment'),
+  namespace: namespaceSchema,
+  name: resourceNameSchema,
+});
+
+/** diagnose.<cluster>: diagnose one Deployment, or scan a namespace / the cluster. */
+export const diagnoseJobSchema = z.discriminatedUnion('mode', [
+  z.object({
+    mode: z.literal('deployment'),
+    cluster: clusterSchema,
+    target: workloadRefSchema,
+    requestedBy: slackId,
+  }),
+  z.object({
+    mode: z.literal('scan'),
+    cluster: clusterSchema,
+    namespace: namespaceSchema.optional(),
+    requestedBy: slackId,
+  }),
+]);
+export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;
+
+/** remediate.<cluster>: apply one stored, approved plan. The plan itself stays in the plan store. */
+export const remediateJobSchema = z.object({
+  planId: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[^:]+$/),
+  cluster: clusterSchema,
+  approvedBy: z.array(slackId).min(1),
+  /** Where the result message lives, so outcomes go to its thread. */
+  channel: slackId,
+  messageTs: slackTs,
+});
+export type RemediateJob = z.infer<typeof remediateJobSchema>;
+
+/** A Block Kit block; the app's builders produce them, the stand-in and Slack validate them. */
+const blockSchema = z.record(z.string(), z.unknown());
+
+/** Field change reported by a server-side dry run. */
+export const fieldChangeSchema = z.object({
+  path: z.string(),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+});
+
+// The Diagnosis type is owned by the engine; check the shape the app relies on and
+// keep the rest as-is.
+const diagnosisSchema = z
+  .object({
+    target: workloadRefSchema,
+    capturedAt: z.string(),
+    observed: z.object({ uid: z.string(), generation: z.number(), resourceVersion: z.string() }),
+    findings: z.array(z.looseObject({ code: z.string(), severity: z.string(), summary: z.string() })),
+    remediations: z.array(z.looseObject({ id: z.string(), kind: z.string(), summary: z.string() })),
+    analyzerErrors: z.array(z.object({ analyzer: z.string(), message: z.string() })),
+  })
+  .loose()
+  .transform((d) => d as unknown as Diagnosis);
+
+const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('diagnosed'),
+    diagnosis: diagnosisSchema,
+    /** Per plan id: what the server-side dry run says will change, or why it could not run. */
+    dryRuns: z.record(
+      z.string(),
+      z.union([
+        z.object({ ok: z.literal(true), changes: z.array(fieldChangeSchema) }),
+        z.object({ ok: z.literal(false), reason: z.string() }),
+      ]),
+    ),
+    /** Plain-text full report (renderText), for the thread reply when blocks must be truncated. */
+    fullReport: z.string(),
+  }),
+  z.object({
+    status: z.literal('scanned'),
+    summary: z.string(),
+    items: z.array(
+      z.object({ namespace: z.string(), name: z.string(), code: z.string(), summary: z.string() }),
+    ),
+  }),
+  z.object({
+    status: z.literal('failed'),
+    /** A sentence for the user: "deployment/x not found in namespace y", "cluster unreachable". */
+    reason: z.string(),
+  }),
+]);
+export type DiagnosisOutcome = z.infer<typeof diagnosisOutcomeSchema>;
+
+const runRef = {
+  /** The diagnose job id: requests joined to the same run share it. */
+  jobId: z.string().min(1),
+  cluster: clusterSchema,
+  /** The job's creation time (ms): tells a new run apart from an earlier one with the same id. */
+  runTs: z.number().int().nonnegative(),
+  /** Monotonic per run (worker clock, ms): late progress never overwrites a result. */
+  seq: z.number().int().nonnegative(),
+};
+
+/**
+ * notify: everything the app posts to Slack. Workers never call Slack.
+ *
+ * Reuse (alerts, others): enqueue `{ kind: 'message', ... }` with `enqueueNotify()`.
+ * - post a root message: `{ kind: 'message', channel, text, blocks?, ref: 'alert.<hash>' }`;
+ *   the app remembers the posted `ts` under `ref` (7 days).
+ * - reply in its thread: `{ kind: 'message', channel, text, threadRef: 'alert.<hash>' }`
+ *   or with a known `threadTs`.
+ * - update a message: `{ kind: 'message', channel, text, blocks?, updateTs }` or `updateRef`.
+ * `text` is the plain-text fallback shown in notifications; always set it.
+ */
+export const notifyJobSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('message'),
+    channel: slackId,
+    text: z.string().min(1).max(40_000),
+    blocks: z.array(blockSchema).max(50).optional(),
+    threadTs: slackTs.optional(),
+    threadRef: z
+      .string()
+      .regex(/^[^:\s]+$/)
+      .optional(),
+    updateTs: slackTs.optional(),
+    updateRef: z
+      .string()
+      .regex(/^[^:\s]+$/)
+      .optional(),
+    ref: z
+      .string()
+      .regex(/^[^:\s]+$/)
+      .optional(),
+  }),
+  z.object({ kind: z.literal('diagnosis-progress'), ...runRef, text: z.string().min(1).max(500) }),
+  z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
+  z.object({
+    kind: z.literal('remediation-outcome'),
+    planId: z.string().min(1),
+    cluster: clusterSchema,
+    channel: slackId,
+    messageTs: slackTs,
+    stage: z.enum([
+      'applying',
+      'applied',
+      'already-applied',
+      'rolled-out',
+      'still-failing',
+      'refused',
+      'failed',
+      'timeout',
+    ]),
+    /** A sentence for the thread. */
+    detail: z.string().max(2_000),
+    /** Plan id of the stored inverse, offered as an Undo button. */
+    undoPlanId: z.string().optional(),
+    /** Offered as Re-run when the plan was refused (the Deployment changed). */
+    rerun: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
+  }),
+]);
+export type NotifyJob = z.infer<typeof notifyJobSchema>;
+export type NotifyJobInput = z.input<typeof notifyJobSchema>;

@@ -1,0 +1,147 @@
+import { Queue } from 'bullmq';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { postSigned, slashCommandBody } from '../support/slack-sign.js';
+
+const SECRET = 'test-signing-secret';
+const TOKEN = 'xoxb-test-token-123';
+
+describe('Slack app over HTTP', () => {
+  let redis: TestRedis;
+  let slack: SlackStandin;
+  let runtime: AppRuntime;
+  let events: string;
+  let queue: Queue;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    slack = await startSlackStandin({ botToken: TOKEN });
+    const config = loadAppConfig({
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redis.url,
+      ROLLOUT_DOCTOR_CLUSTERS: 'default,prod',
+      ROLLOUT_DOCTOR_APPROVERS: 'U0APPROVER',
+      LOG_LEVEL: 'debug',
+    });
+    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => (logLines.push(chunk.toString()), cb()) });
+    runtime = await startAppRuntime(config, createLogger({ level: 'debug', name: 'test' }, sink), {
+      host: '127.0.0.1',
+      port: 0,
+    });
+    events = `${runtime.handle.url}/slack/events`;
+    queue = new Queue(diagnoseQueueName('default'), { connection: { url: redis.url }, prefix: QUEUE_PREFIX });
+    queue.on('error', () => undefined); // Redis is stopped on purpose in one test
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await runtime?.stop();
+    await slack?.close();
+    await redis?.close();
+  });
+
+  const queued = async (): Promise<number> =>
+    (await queue.getJobCounts('waiting', 'active', 'delayed')).waiting ?? 0;
+
+  it('called auth.test once at start and reports ready', async () => {
+    expect(slack.callsOf('auth.test')).toHaveLength(1);
+    const res = await fetch(`${runtime.handle.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ redis: 'ok', slack: 'ok' });
+    expect((await fetch(`${runtime.handle.url}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses a bad signature, a stale and a future timestamp with a bare 401 and queues nothing', async () => {
+    const body = slashCommandBody({ text: 'web -n shop' });
+    const now = Math.floor(Date.now() / 1000);
+    for (const [secret, ts] of [
+      ['wrong-secret', now],
+      [SECRET, now - 301],
+      [SECRET, now + 301],
+    ] as const) {
+      const res = await postSigned(events, secret, body, ts);
+      expect(res.status).toBe(401);
+      expect(res.body).toBe('');
+    }
+    expect(await queued()).toBe(0);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('answers a malformed command with the ephemeral usage and queues nothing', async () => {
+    for (const text of ['Web_App', 'web -n', 'web --cluster nowhere', 'pods/x', 'a b']) {
+      const res = await postSigned(events, SECRET, slashCommandBody({ text }));
+      expect(res.status).toBe(200);
+      const json = JSON.parse(res.body) as { response_type: string; text: string };
+      expect(json.response_type).toBe('ephemeral');
+      expect(json.text).toContain('Usage');
+    }
+    expect(await queued()).toBe(0);
+  });
+
+  it('acks a valid command fast, queues one job per target and posts a visible message; a repeat joins', async () => {
+    const first = await postSigned(
+      events,
+      SECRET,
+      slashCommandBody({ text: 'deployment/web -n shop', user_id: 'U0A' }),
+    );
+    expect(first.status).toBe(200);
+    expect(first.ms).toBeLessThan(3000);
+    const second = await postSigned(
+      events,
+      SECRET,
+      slashCommandBody({ text: 'web -n shop', user_id: 'U0B' }),
+    );
+    expect(second.status).toBe(200);
+    const job = await queue.getJob('diagnose.shop.web');
+    expect(job?.data).toMatchObject({
+      mode: 'deployment',
+      cluster: 'default',
+      target: { namespace: 'shop', name: 'web' },
+      requestedBy: 'U0A',
+    });
+    expect(await queued()).toBe(1);
+    const posts = await slack.waitFor((s) =>
+      s.callsOf('chat.postMessage').length >= 2 ? s.callsOf('chat.postMessage') : false,
+    );
+    expect(String(posts[0]?.args.text)).toContain('deployment/web in shop');
+    expect(String(posts[1]?.args.text)).toContain('joining');
+  });
+
+  it('serves metrics with the command counter', async () => {
+    const text = await (await fetch(`${runtime.handle.url}/metrics`)).text();
+    expect(text).toMatch(/rollout_doctor_commands_total\{command="diagnose",outcome="queued"\} 1/);
+    expect(text).toMatch(/rollout_doctor_commands_total\{command="invalid",outcome="usage"\} 5/);
+  });
+
+  it('never logs the token or the signing secret', () => {
+    const all = logLines.join('');
+    expect(all.length).toBeGreaterThan(0);
+    expect(all).not.toContain(TOKEN);
+    expect(all).not.toContain(SECRET);
+  });
+
+  it('answers "queue unavailable" within 3 s when Redis is down, and readyz says not ready', async () => {
+    await redis.stop();
+    try {
+      const res = await postSigned(events, SECRET, slashCommandBody({ text: 'api -n shop' }));
+      expect(res.status).toBe(200);
+      expect(res.ms).toBeLessThan(3000);
+      expect(JSON.parse(res.body)).toMatchObject({
+        response_type: 'ephemeral',
+        text: expect.stringContaining('queue is unavailable'),
+      });
+      expect((await fetch(`${runtime.handle.url}/readyz`)).status).toBe(503);
+    } finally {
+      await redis.start();
+    }
+  });
+});
