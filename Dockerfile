@@ -1,0 +1,47 @@
+# syntax=docker/dockerfile:1
+# One image for the app and the worker; they differ only in their command
+# (docker-compose.yml and deploy/ name them):
+#   app:    node dist/src/app/main.js      (npm start)
+#   worker: node dist/workers/main.js      (npm run worker)
+#   CLI:    node bin/rollout-doctor.js ...
+# Node 24 is an LTS line. The undici override in package.json is only needed on
+# Node 20 and harmless here.
+
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workers ./workers
+COPY sim ./sim
+# tsconfig.build.json: rootDir "." and outDir "dist", so src/app/main.ts becomes
+# dist/src/app/main.js and workers/main.ts becomes dist/workers/main.js.
+RUN npm run build
+
+# The Kubernetes API simulator with both seed incidents, for docker-compose's
+# `demo` profile only. Test tooling: it keeps the dev dependencies (tsx) and is
+# never the image you deploy.
+FROM build AS demo-sim
+COPY scripts ./scripts
+USER 1000:1000
+EXPOSE 6443
+CMD ["npx", "--no-install", "tsx", "scripts/demo-sim.ts", "--port", "6443"]
+
+# The deployable image (the default target, last stage).
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+# The image's unprivileged "node" user, numeric so Kubernetes can verify runAsNonRoot;
+# nothing under /app is writable by it.
+USER 1000:1000
+EXPOSE 3000
+# For the app: /healthz answers while the process serves. The worker has no HTTP
+# port, so docker-compose.yml disables this check for it (Kubernetes ignores it).
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+CMD ["node", "dist/src/app/main.js"]
