@@ -7,17 +7,13 @@
  * once per snapshot, so a check costs the node's pods, not the cluster's.
  */
 import type { Node, Pod } from './k8s.js';
-import {
-  claimNames,
-  hostPorts,
-  portsConflict,
-  requiredAntiAffinity,
-  termSelectsPod,
-  type HostPort,
-} from './pod-constraints.js';
+import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
+import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
 import { nodeAllocatable, nonZero, podRequests, type ResourceAmounts } from './resources.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { holdsResources } from './workload.js';
+
+export { usesClaim } from './placement-pod-rules.js';
 
 export interface HolderRef {
   pod: Pod;
@@ -163,91 +159,4 @@ function portBlockers(wanted: HostPort[], occupants: Pod[]): Blocker[] {
     if (holders.length > 0) blockers.push({ kind: 'host-port', port, holders });
   }
   return blockers;
-}
-
-function antiAffinityBlockers(
-  ctx: PlacementContext,
-  incoming: Pod,
-  node: Node,
-  removed: ReadonlySet<Pod>,
-): Blocker[] {
-  const ownTerms = requiredAntiAffinity(incoming.spec);
-  if (ownTerms.length === 0 && ctx.antiAffinityHolders.length === 0) return [];
-  const labels = node.metadata.labels ?? {};
-  const byKey = new Map<string, HolderRef[]>();
-  const add = (key: string, pod: Pod): void => {
-    const list = byKey.get(key) ?? [];
-    if (!list.some((h) => h.pod === pod)) list.push({ pod, amount: 1 });
-    byKey.set(key, list);
-  };
-  const inDomain = (pod: Pod, key: string): boolean => {
-    const other = ctx.nodesByName.get(pod.spec.nodeName ?? '');
-    if (pod.spec.nodeName === node.metadata.name) return labels[key] !== undefined;
-    return other !== undefined && labels[key] !== undefined && other.metadata.labels?.[key] === labels[key];
-  };
-  for (const term of ownTerms) {
-    if (labels[term.topologyKey] === undefined) continue;
-    const candidates =
-      term.topologyKey === 'kubernetes.io/hostname'
-        ? (ctx.occupantsByNode.get(node.metadata.name ?? '') ?? [])
-        : [...ctx.occupantsByNode.values()].flat();
-    for (const pod of candidates) {
-      if (pod === incoming || removed.has(pod)) continue;
-      if (inDomain(pod, term.topologyKey) && termSelectsPod(term, incoming.metadata.namespace, pod)) {
-        add(term.topologyKey, pod);
-      }
-    }
-  }
-  for (const pod of ctx.antiAffinityHolders) {
-    if (pod === incoming || removed.has(pod)) continue;
-    for (const term of requiredAntiAffinity(pod.spec)) {
-      if (inDomain(pod, term.topologyKey) && termSelectsPod(term, pod.metadata.namespace, incoming)) {
-        add(term.topologyKey, pod);
-      }
-    }
-  }
-  return [...byKey.entries()].map(([topologyKey, holders]) => ({
-    kind: 'anti-affinity',
-    topologyKey,
-    domain: labels[topologyKey] ?? '',
-    holders,
-  }));
-}
-
-function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: ReadonlySet<Pod>): Blocker[] {
-  const claims = claimNames(incoming.spec);
-  if (claims.length === 0) return [];
-  const { snapshot } = ctx;
-  const pvcsReadable = !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims');
-  const blockers: Blocker[] = [];
-  for (const claim of claims) {
-    const pvc = snapshot.pvcs.find(
-      (p) =>
-        p.metadata.name === claim &&
-        (p.metadata.namespace ?? incoming.metadata.namespace) === incoming.metadata.namespace,
-    );
-    if (!pvc) {
-      if (pvcsReadable) blockers.push({ kind: 'volume', claim, problem: 'not-found', holders: [] });
-      continue;
-    }
-    if (pvc.status?.phase && pvc.status.phase !== 'Bound') {
-      blockers.push({ kind: 'volume', claim, problem: 'unbound', holders: [] });
-      continue;
-    }
-    const modes = pvc.spec.accessModes ?? pvc.status?.accessModes ?? [];
-    if (!modes.includes('ReadWriteOncePod')) continue;
-    const holders = [...ctx.occupantsByNode.values()]
-      .flat()
-      .filter(
-        (pod) => pod !== incoming && !removed.has(pod) && usesClaim(pod, incoming.metadata.namespace, claim),
-      )
-      .map((pod) => ({ pod, amount: 1 }));
-    if (holders.length > 0) blockers.push({ kind: 'volume', claim, problem: 'in-use-rwop', holders });
-  }
-  return blockers;
-}
-
-/** The pod mounts the claim (same namespace). */
-export function usesClaim(pod: Pod, namespace: string | undefined, claim: string): boolean {
-  return pod.metadata.namespace === namespace && claimNames(pod.spec).includes(claim);
 }

@@ -184,6 +184,46 @@ describe('RolloutSurgeDeadlock variants', () => {
     expect(strategy.maxSurge).toEqual({ raw: 1, value: 1, source: 'explicit' });
   });
 
+  it('required zone anti-affinity: a surge pod has no free zone until an old pod goes', () => {
+    const nodes = [
+      makeNode('a1', { labels: { 'topology.kubernetes.io/zone': 'a' } }),
+      makeNode('a2', { labels: { 'topology.kubernetes.io/zone': 'a' } }),
+      makeNode('b1', { labels: { 'topology.kubernetes.io/zone': 'b' } }),
+    ];
+    const parts = rollout('quorum', {
+      oldNodes: ['a1', 'b1'],
+      podSpec: {
+        affinity: {
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              {
+                labelSelector: { matchLabels: { app: 'quorum' } },
+                topologyKey: 'topology.kubernetes.io/zone',
+              },
+            ],
+          },
+        },
+      },
+    });
+    const pending = parts.newPods[0];
+    if (!pending) throw new Error('no pending pod');
+    const { event } = unschedulablePod(
+      pending,
+      "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.",
+    );
+    const snapshot = makeSnapshot({
+      deployment: parts.deployment,
+      replicaSets: [parts.newRs, parts.oldRs],
+      pods: [...parts.oldPods, ...parts.newPods],
+      events: [event],
+      nodes,
+    });
+    const [finding] = surgeDeadlock.analyze(snapshot);
+    expect(finding?.code).toBe('RolloutSurgeDeadlock');
+    const rows = evidence(finding?.evidence ?? [], 'node-capacity').rows;
+    expect(rows.find((r) => r.node === 'a2')?.holders.map((h) => h.pod)).toEqual(['quorum-6d4cf56db6-x2kqp']);
+  });
+
   it('cpu on a full node pool, with another workload on the nodes', () => {
     const nodes = ['pool-1', 'pool-2'].map((n) => makeNode(n, { allocatable: { cpu: '4', memory: '16Gi' } }));
     const parts = rollout('api', {
