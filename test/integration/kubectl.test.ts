@@ -1,0 +1,250 @@
+/**
+ * The real kubectl from this image against the simulator: the check that the
+ * simulator speaks real Kubernetes (discovery, tables, describe's event lookups,
+ * the three patch types, rollout restart and rollout status over a watch).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+
+const run = promisify(execFile);
+
+function whichKubectl(): string {
+  for (const dir of (process.env['PATH'] ?? '').split(':')) {
+    const candidate = join(dir, 'kubectl');
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error('kubectl not found on PATH');
+}
+
+const KUBECTL = whichKubectl();
+const VERSIONED = ['1.27', '1.33']
+  .map((v) => join(dirname(realpathSync(KUBECTL)), `kubectl.${v}`))
+  .filter((p) => existsSync(p));
+
+let dir: string;
+let crash: Simulator;
+let gpu: Simulator;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sim-kubectl-'));
+  crash = await startSimulator({ scenario: 'sim/scenarios/crashloop-node.yaml', timeScale: 50 });
+  gpu = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+  await crash.writeKubeconfig(join(dir, 'crash'));
+  await gpu.writeKubeconfig(join(dir, 'gpu'));
+  await crash.waitFor(
+    () => (crash.list('Pod', 'shop') as Pod[]).filter((p) => p.status?.phase === 'Running').length === 3,
+  );
+  await gpu.waitFor(
+    () =>
+      (gpu.get('Deployment', 'vision', 'vision-object-tracker') as Deployment).status?.availableReplicas ===
+      1,
+  );
+});
+
+afterAll(async () => {
+  await crash.close();
+  await gpu.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function kubectl(
+  config: string,
+  args: string[],
+  binary = KUBECTL,
+): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(
+      binary,
+      [
+        '--kubeconfig',
+        join(dir, config),
+        '--cache-dir',
+        join(dir, `cache-${config}-${binary.slice(-4)}`),
+        ...args,
+      ],
+      {
+        timeout: 30_000,
+      },
+    );
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
+  }
+}
+
+describe('kubectl against the simulator', () => {
+  it('gets deployments, replicasets and pods as server-side tables', async () => {
+    const out = await kubectl('crash', ['-n', 'shop', 'get', 'deploy,rs,pods', '-o', 'wide']);
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/deployment\.apps\/checkout\s+\d\/3/);
+    expect(out.stdout).toMatch(/replicaset\.apps\/checkout-\w+\s+3\s+3/);
+    expect(out.stdout).toMatch(/pod\/checkout-\S+\s+0\/1\s+(CrashLoopBackOff|Error|Running)\s+\d+.*node-b/);
+    expect(out.stdout).toMatch(/pod\/checkout-\S+\s+1\/1\s+Running\s+0 .*node-a/);
+  });
+
+  it('describes a deployment and a pod with their events', async () => {
+    const d = await kubectl('gpu', ['-n', 'vision', 'describe', 'deployment', 'vision-object-tracker']);
+    expect(d.code).toBe(0);
+    expect(d.stdout).toContain('RollingUpdateStrategy:  25% max unavailable, 25% max surge');
+    expect(d.stdout).toMatch(
+      /ScalingReplicaSet\s+.*deployment-controller\s+Scaled up replica set vision-object-tracker-\w+ from 0 to 1/,
+    );
+    const podName =
+      (crash.list('Pod', 'shop') as Pod[]).find((p) => p.spec.nodeName === 'node-b')?.metadata.name ?? '';
+    const p = await kubectl('crash', ['-n', 'shop', 'describe', 'pod', podName]);
+    expect(p.code).toBe(0);
+    expect(p.stdout).toMatch(/Last State:\s+Terminated/);
+    expect(p.stdout).toMatch(/Exit Code:\s+132/);
+    expect(p.stdout).toMatch(/Warning\s+BackOff\s+.*kubelet\s+Back-off restarting failed container checkout/);
+  });
+
+  it('patches with strategic, merge and json patch types', async () => {
+    const strategic = await kubectl('crash', [
+      '-n',
+      'shop',
+      'patch',
+      'deploy',
+      'checkout',
+      '-p',
+      '{"metadata":{"annotations":{"team":"payments"}}}',
+    ]);
+    expect(strategic.stdout).toContain('deployment.apps/checkout patched');
+    const merge = await kubectl('crash', [
+      '-n',
+      'shop',
+      'patch',
+      'deploy',
+      'checkout',
+      '--type',
+      'merge',
+      '-p',
+      '{"metadata":{"labels":{"tier":"web"}}}',
+    ]);
+    expect(merge.code).toBe(0);
+    const failing = await kubectl('crash', [
+      '-n',
+      'shop',
+      'patch',
+      'deploy',
+      'checkout',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"test","path":"/spec/replicas","value":9}]',
+    ]);
+    expect(failing.code).not.toBe(0);
+    expect(failing.stderr).toContain('test failed');
+    const json = await kubectl('crash', [
+      '-n',
+      'shop',
+      'patch',
+      'deploy',
+      'checkout',
+      '--type',
+      'json',
+      '-p',
+      '[{"op":"test","path":"/spec/replicas","value":3},{"op":"add","path":"/metadata/labels/owner","value":"shop"}]',
+    ]);
+    expect(json.code).toBe(0);
+    const d = crash.get('Deployment', 'shop', 'checkout') as Deployment;
+    expect(d.metadata.annotations?.['team']).toBe('payments');
+    expect(d.metadata.labels).toMatchObject({ tier: 'web', owner: 'shop' });
+    expect(d.metadata.generation).toBe(1);
+  });
+
+  it('excludes the bad node, restarts the rollout and waits for it with rollout status', async () => {
+    const affinity = {
+      spec: {
+        template: {
+          spec: {
+            affinity: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    {
+                      matchExpressions: [
+                        { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] },
+                      ],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(
+      (await kubectl('crash', ['-n', 'shop', 'patch', 'deploy', 'checkout', '-p', JSON.stringify(affinity)]))
+        .code,
+    ).toBe(0);
+    const restart = await kubectl('crash', ['-n', 'shop', 'rollout', 'restart', 'deployment/checkout']);
+    expect(restart.stdout).toContain('deployment.apps/checkout restarted');
+    const d = crash.get('Deployment', 'shop', 'checkout') as Deployment;
+    expect(
+      Date.parse(d.spec.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt'] ?? ''),
+    ).not.toBeNaN();
+    const status = await kubectl('crash', [
+      '-n',
+      'shop',
+      'rollout',
+      'status',
+      'deployment/checkout',
+      '--timeout',
+      '20s',
+    ]);
+    expect(status.stdout).toContain('deployment "checkout" successfully rolled out');
+    const pods = crash.list('Pod', 'shop') as Pod[];
+    expect(pods).toHaveLength(3);
+    expect(pods.every((p) => p.spec.nodeName !== 'node-b')).toBe(true);
+  });
+
+  it('rollout status times out on the GPU surge deadlock', async () => {
+    expect(
+      (await kubectl('gpu', ['-n', 'vision', 'rollout', 'restart', 'deployment/vision-object-tracker'])).code,
+    ).toBe(0);
+    const status = await kubectl('gpu', [
+      '-n',
+      'vision',
+      'rollout',
+      'status',
+      'deployment/vision-object-tracker',
+      '--timeout',
+      '2s',
+    ]);
+    expect(status.code).not.toBe(0);
+    expect(status.stdout).toContain(
+      'Waiting for deployment "vision-object-tracker" rollout to finish: 1 old replicas are pending termination...',
+    );
+    expect(status.stderr).toContain('timed out');
+    const events = await kubectl('gpu', [
+      '-n',
+      'vision',
+      'get',
+      'events',
+      '--field-selector',
+      'reason=FailedScheduling',
+    ]);
+    expect(events.stdout).toContain('0/10 nodes are available: 1 Insufficient nvidia.com/gpu');
+  });
+
+  it.each(VERSIONED)('works with %s for get and describe', async (binary) => {
+    const get = await kubectl('gpu', ['-n', 'vision', 'get', 'deploy,rs,pods'], binary);
+    expect(get.code).toBe(0);
+    expect(get.stdout).toContain('deployment.apps/vision-object-tracker');
+    const describe = await kubectl(
+      'gpu',
+      ['-n', 'vision', 'describe', 'deploy', 'vision-object-tracker'],
+      binary,
+    );
+    expect(describe.stdout).toMatch(/Progressing\s+True/);
+  });
+});
