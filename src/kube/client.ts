@@ -8,7 +8,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { READ_VERBS, methodFor, pathFor, rbacResource, type ApiCall } from './api-paths.js';
+import { callDescription, describe, toApiError } from './api-errors.js';
+import { READ_VERBS, methodFor, pathFor, type ApiCall } from './api-paths.js';
 import { ClusterError, KubeApiError } from './errors.js';
 import {
   DEFAULT_RETRY,
@@ -56,7 +57,6 @@ export interface KubeClient {
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
-const statusBody = z.object({ reason: z.string().optional(), message: z.string().optional() }).loose();
 const watchEvent = z.object({
   type: z.enum(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']),
   object: z.record(z.string(), z.unknown()),
@@ -175,55 +175,6 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
     throw new ClusterError('no cluster configured: pass --kubeconfig, set KUBECONFIG, or run inside a pod');
   }
   return config;
-}
-
-function callDescription(call: ApiCall): {
-  verb: string;
-  resource: string;
-  namespace?: string;
-  name?: string;
-} {
-  return { verb: call.verb, resource: rbacResource(call), namespace: call.namespace, name: call.name };
-}
-
-/** "list events in namespace vision" */
-export function describe(call: ApiCall): string {
-  const target = call.name ? `${rbacResource(call)} ${call.name}` : rbacResource(call);
-  return call.namespace !== undefined
-    ? `${call.verb} ${target} in namespace ${call.namespace}`
-    : `${call.verb} ${target}`;
-}
-
-function toApiError(
-  call: ApiCall,
-  response: RawResponse | undefined,
-  failure: unknown,
-  server: string,
-): KubeApiError {
-  if (!response) {
-    const code = failure instanceof TransportError ? failure.code : 'ECONNERROR';
-    return new KubeApiError(
-      `cannot reach the API server at ${server} (${code}) to ${describe(call)}`,
-      0,
-      callDescription(call),
-      code,
-      { cause: failure },
-    );
-  }
-  const parsed = statusBody.safeParse(safeJson(response.body));
-  const reason = parsed.success ? parsed.data.reason : undefined;
-  const serverMessage = parsed.success ? parsed.data.message : undefined;
-  const status = response.status;
-  let message: string;
-  if (status === 401) {
-    message = `the API server did not accept our credentials (401) to ${describe(call)}`;
-  } else if (status === 403) {
-    const scope = call.namespace !== undefined ? ` in namespace ${call.namespace}` : ' (cluster-wide)';
-    message = `cannot ${call.verb} ${rbacResource(call)}${scope}: grant ${call.verb} on ${rbacResource(call)}`;
-  } else {
-    message = `${describe(call)} failed with HTTP ${status}${serverMessage ? `: ${serverMessage}` : ''}`;
-  }
-  return new KubeApiError(message, status, callDescription(call), reason);
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {

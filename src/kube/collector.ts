@@ -28,14 +28,9 @@ import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects, type ListResult } from './list.js';
 import { collectLogTails } from './log-tails.js';
-import {
-  asksForScarce,
-  eligibleNodeSelector,
-  hostnameSelector,
-  nodesForOtherPods,
-  podNodeNames,
-} from './node-queries.js';
+import { asksForScarce, eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-queries.js';
 import { ownedBy, revisionOf } from './ownership.js';
+import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { secondaryRead } from './secondary-read.js';
 
 export interface CollectOptions {
@@ -164,37 +159,11 @@ export async function collectSnapshot(
     );
   const podNodes = podNodeNames(pods);
 
-  const listBound = (nodeNames: string[]): Promise<Node[]> =>
-    nodeNames.length === 0
-      ? Promise.resolve([])
-      : secondaryRead(
-          accessProblems,
-          [] as Node[],
-          async () =>
-            (
-              await listObjects<Node>(client, {
-                resource: 'nodes',
-                query: { labelSelector: hostnameSelector(nodeNames) },
-              })
-            ).items,
-        );
-  const listOthers = (nodes: readonly Node[]): Promise<Pod[][]> =>
-    Promise.all(
-      (wantOthers ? nodesForOtherPods(nodes, spec, MAX_OTHER_POD_NODES) : []).map((nodeName) =>
-        secondaryRead(
-          accessProblems,
-          [] as Pod[],
-          async () =>
-            (
-              await listObjects<Pod>(client, {
-                resource: 'pods',
-                query: {
-                  fieldSelector: `spec.nodeName=${nodeName},status.phase!=Succeeded,status.phase!=Failed`,
-                },
-              })
-            ).items,
-        ),
-      ),
+  const others = (nodes: readonly Node[]): Promise<Pod[]> =>
+    readPodsOnNodes(
+      client,
+      wantOthers ? nodesForOtherPods(nodes, spec, MAX_OTHER_POD_NODES) : [],
+      accessProblems,
     );
   const earlyNames = new Set((eligible?.items ?? []).map((n) => n.metadata.name ?? ''));
   const lateEligible = eligible === undefined && pending;
@@ -202,15 +171,19 @@ export async function collectSnapshot(
   progress('reading nodes, neighbouring pods and crash logs');
   const [eligibleNodes, boundNodes, logs, earlyOthers] = await Promise.all([
     lateEligible ? listEligible() : Promise.resolve(eligible),
-    listBound(podNodes.filter((n) => !earlyNames.has(n))),
+    readBoundNodes(
+      client,
+      podNodes.filter((n) => !earlyNames.has(n)),
+      accessProblems,
+    ),
     collectLogTails(client, pods, accessProblems, options.logBytes ?? 4096),
-    eligible ? listOthers(eligible.items) : Promise.resolve([]),
+    eligible ? others(eligible.items) : Promise.resolve([]),
   ]);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
-  const otherPodLists = lateEligible && eligibleNodes ? await listOthers(eligibleNodes.items) : earlyOthers;
+  const otherPodList = lateEligible && eligibleNodes ? await others(eligibleNodes.items) : earlyOthers;
 
   const nodes = mergeNodes(eligibleNodes?.items ?? [], boundNodes);
-  const otherPods = otherPodLists.flat().filter((p) => !podUids.has(p.metadata.uid ?? ''));
+  const otherPods = otherPodList.filter((p) => !podUids.has(p.metadata.uid ?? ''));
   progress('snapshot complete');
   return {
     target: ref,

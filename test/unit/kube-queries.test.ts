@@ -80,10 +80,10 @@ describe('log tails', () => {
     const deployment = makeDeployment('checkout', { namespace: 'shop', replicas: 4 });
     const rs = makeReplicaSet(deployment, 'abc');
     const pods = [
-      makePod(rs, '1', 'node-b', { phase: 'CrashLoop', restarts: 5 }),
-      makePod(rs, '2', 'node-b', { phase: 'CrashLoop', restarts: 4 }),
+      makePod(rs, '1', 'node-b', { phase: 'CrashLoopBackOff', restarts: 5 }),
+      makePod(rs, '2', 'node-b', { phase: 'CrashLoopBackOff', restarts: 4 }),
       makePod(rs, '3', 'node-a', { phase: 'Running' }),
-      makePod(rs, '4', 'node-c', { phase: 'CrashLoop', restarts: 2 }),
+      makePod(rs, '4', 'node-c', { phase: 'CrashLoopBackOff', restarts: 2 }),
     ];
     expect(pickLogTargets(pods)).toEqual([
       { pod: 'checkout-abc-1', container: 'checkout' },
@@ -126,7 +126,7 @@ describe('rollout status', () => {
     expect(newReplicaSet(d, [oldRs, newRs])?.metadata.name).toBe('web-new');
     expect(crashLoopIn([makePod(newRs, 'x', 'n1', { phase: 'Running' })])).toBeUndefined();
     expect(
-      crashLoopIn([makePod(newRs, 'x', 'n1', { phase: 'CrashLoop', restarts: 3, exitCode: 2 })]),
+      crashLoopIn([makePod(newRs, 'x', 'n1', { phase: 'CrashLoopBackOff', restarts: 3, exitCode: 2 })]),
     ).toContain('pod web-new-x on n1: container web CrashLoopBackOff, last exit 2');
   });
 });
