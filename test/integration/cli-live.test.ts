@@ -141,6 +141,18 @@ describe('rollout-doctor against a live cluster', () => {
     expect(sim?.requests.filter((r) => r.verb === 'patch' && !r.dryRun)).toEqual([]);
   });
 
+  it('apply on a terminal applies after "y"', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli(
+      ['apply', ...TARGET, '--remediation', 'set-recreate', '--timeout', '20', '--kubeconfig', kubeconfig],
+      { tty: true, input: 'y\n' },
+    );
+    expect(run.stdout).toContain('Applied (generation 3)');
+    expect(run.stdout).toContain('/spec/strategy/type: "RollingUpdate" -> "Recreate"');
+    expect(run.code).toBe(0);
+    expect(sim?.requests.filter((r) => r.verb === 'patch').map((r) => r.dryRun)).toEqual([true, true, false]);
+  });
+
   it('apply --yes patches, follows the rollout and exits 0 when it completes', async () => {
     const kubeconfig = await deadlocked();
     const run = await cli([

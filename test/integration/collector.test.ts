@@ -139,6 +139,80 @@ describe('collector on a 10-node cluster', () => {
   });
 });
 
+describe('collector on nodes whose hostname label is not their name', () => {
+  it('lists bound nodes by hostname label and fetches the odd one by name', async () => {
+    const node = (name: string, hostname: string): object => ({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': hostname } },
+      status: { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
+    });
+    const owner = (kind: string, name: string, uid: string): object[] => [
+      { apiVersion: 'apps/v1', kind, name, uid, controller: true },
+    ];
+    const pod = (name: string, nodeName: string): object => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: 'web',
+        uid: `uid-${name}`,
+        labels: { app: 'web' },
+        ownerReferences: owner('ReplicaSet', 'web-1', 'uid-rs'),
+      },
+      spec: { nodeName, containers: [{ name: 'web', image: 'web:1' }] },
+      status: { phase: 'Running' },
+    });
+    const s = await startSimulator({
+      controllers: false,
+      scenario: [
+        node('ip-10-0-0-1.ec2.internal', 'ip-10-0-0-1'),
+        node('node-x', 'node-x'),
+        node('node-y', 'node-y'),
+        {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'web', namespace: 'web', uid: 'uid-web' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: { containers: [{ name: 'web', image: 'web:1' }] },
+            },
+          },
+        },
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          metadata: {
+            name: 'web-1',
+            namespace: 'web',
+            uid: 'uid-rs',
+            labels: { app: 'web' },
+            ownerReferences: owner('Deployment', 'web', 'uid-web'),
+          },
+          spec: { replicas: 2, selector: { matchLabels: { app: 'web' } } },
+        },
+        pod('web-1-a', 'ip-10-0-0-1.ec2.internal'),
+        pod('web-1-b', 'node-x'),
+      ],
+    });
+    try {
+      const { client } = await clientFor(s, 'hostnames');
+      const snapshot = await collectSnapshot(client, { kind: 'Deployment', namespace: 'web', name: 'web' });
+      expect(snapshot.nodes.map((n) => n.metadata.name)).toEqual(['ip-10-0-0-1.ec2.internal', 'node-x']);
+      // Nothing Pending and nothing scarce: the eligible set was not needed, so it is not claimed complete.
+      expect(snapshot.nodesComplete).toBe(false);
+      expect(
+        s.requests.filter((r) => r.resource === 'nodes').map((r) => `${r.verb} ${r.name ?? ''}`),
+      ).toEqual(['list ', 'get ip-10-0-0-1.ec2.internal']);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('collector at scale', () => {
   it('makes the same requests at 5,000 nodes and 100,000 pods as at 10 nodes', async () => {
     const small = await startSimulator({
