@@ -64,28 +64,51 @@ export function buildBenchSnapshot(): WorkloadSnapshot {
  */
 export async function runAnalyzerBench(): Promise<{ name: string; value: number; unit: string }[]> {
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let findings: string[] = [];
   const base = buildBenchSnapshot();
   for (let i = 0; i < RUNS + 2; i += 1) {
     const snapshot = { ...base };
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     const result = diagnose(snapshot);
     const elapsed = performance.now() - start;
-    if (i >= 2) times.push(elapsed); // the first runs warm the JIT
+    const cpu = process.cpuUsage(cpuStart);
+    if (i >= 2) {
+      // The first runs warm the JIT.
+      times.push(elapsed);
+      cpuTimes.push((cpu.user + cpu.system) / 1000);
+    }
     findings = result.findings.map((f) => f.code);
   }
-  times.sort((a, b) => a - b);
-  const median = times[Math.floor(times.length / 2)] ?? Number.NaN;
+  const median = medianOf(times);
   if (!findings.includes('RolloutSurgeDeadlock')) {
     throw new Error(`bench snapshot did not produce the deadlock verdict: ${findings.join(',')}`);
   }
   return [
     {
-      name: `diagnose ${PODS} pods / ${NODES} nodes (median of ${RUNS})`,
+      name: `diagnose ${PODS} pods / ${NODES} nodes, wall (median of ${RUNS})`,
       value: Math.round(median * 100) / 100,
       unit: 'ms',
     },
+    {
+      // The fastest run is the least disturbed by other processes on a shared machine.
+      name: `diagnose ${PODS} pods / ${NODES} nodes, wall (fastest of ${RUNS})`,
+      value: Math.round(Math.min(...times) * 100) / 100,
+      unit: 'ms',
+    },
+    {
+      // CPU time is what the code costs; wall time also counts other processes on a busy machine.
+      name: `diagnose ${PODS} pods / ${NODES} nodes, cpu (median of ${RUNS})`,
+      value: Math.round(medianOf(cpuTimes) * 100) / 100,
+      unit: 'ms',
+    },
   ];
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
