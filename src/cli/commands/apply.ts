@@ -176,6 +176,7 @@ export function describePlan(plan: RemediationPlan): string {
     lines.push(
       `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${plan.target.namespace}:`,
       JSON.stringify(plan.patch.body, null, 2),
+      '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
     );
   } else {
     lines.push(`Deletes pods in namespace ${plan.target.namespace} (each only if its uid is unchanged):`);
