@@ -3,16 +3,21 @@
  * reads, independent of cluster size:
  *
  *   1. get the Deployment
- *   2. in parallel: list its ReplicaSets and Pods (label selector), list the
- *      namespace's events (filtered to our objects here), list the nodes the template
- *      may select (label selector, capped), get the PVCs the template mounts
- *   3. in parallel: the nodes our pods are bound to (one hostname selector), other
- *      workloads' pods on a few eligible nodes (only when a pod is Pending or the
- *      template asks for something scarce), previous-container log tails of crashing
- *      containers (bounded bytes)
+ *   2. in parallel: list its ReplicaSets and Pods (label selector); list the
+ *      namespace's events (all types: analyzers read Normal "Killing" events too;
+ *      filtered to our objects' uids here, at most 3 pages of 500); list the nodes
+ *      the template may select (label selector from nodeSelector / a single required
+ *      affinity term, capped at 500) when the template constrains nodes or asks for
+ *      something scarce; get the PVCs the template mounts
+ *   3. in parallel: the nodes our pods are bound to and the eligible list missed (one
+ *      `kubernetes.io/hostname in (...)` list); other workloads' pods on at most 2
+ *      eligible nodes (fieldSelector spec.nodeName, only when a pod is Pending or the
+ *      template asks for something scarce); previous-container log tails of crashing
+ *      containers (limitBytes/tailLines, one per node and container, at most 4)
+ *   4. only for a template with no node constraint and a Pending pod: the eligible
+ *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *
- * So the dependent chain is three round trips, and the count is 4 + up to 2 + up to
- * MAX_OTHER_POD_NODES requests, log tails aside.
+ * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail.
  */
 import type {
   Deployment,
