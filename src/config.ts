@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alerts/alert-map.js';
+import { parseNamespaceRoutes, type NamespaceRoutes } from './alerts/routing.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
@@ -91,6 +93,40 @@ const slackApiUrl = z.preprocess(
     .transform((v) => (v === undefined || v.endsWith('/') ? v : `${v}/`)),
 );
 
+/** A comma-separated setting parsed by `parse`, which throws an Error naming the bad entry. */
+const parsedList = <T>(parse: (text: string) => T) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((v, ctx) => {
+        try {
+          return parse(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+          return z.NEVER;
+        }
+      }),
+  );
+
+const namespaceList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .refine(
+      (list) => list.every((ns) => DNS1123_LABEL.test(ns) && ns.length <= 63),
+      'every namespace must be a DNS-1123 label (a-z, 0-9, -)',
+    ),
+);
+
 const appSchema = z
   .object({
     SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
@@ -114,6 +150,10 @@ const appSchema = z
     ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(4),
     ALERTMANAGER_TOKEN: optionalString,
     ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
+    ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
+    ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
+    ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
+    ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
     LOG_LEVEL: logLevel,
   })
   .superRefine((env, ctx) => {
@@ -122,6 +162,13 @@ const appSchema = z
         code: 'custom',
         path: ['SLACK_SIGNING_SECRET'],
         message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if (env.ALERTMANAGER_TOKEN !== undefined && env.ROLLOUT_DOCTOR_ALERT_CHANNEL === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROLLOUT_DOCTOR_ALERT_CHANNEL'],
+        message: 'is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
       });
     }
   });
@@ -137,6 +184,9 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
   ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
   ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: positiveInt(300),
+  ROLLOUT_DOCTOR_WATCH_NAMESPACES: namespaceList,
+  ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(60),
+  ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   LOG_LEVEL: logLevel,
 });
 
@@ -162,6 +212,13 @@ export interface AppConfig {
   readonly notifyConcurrency: number;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
+  /** Alert intake (src/alerts): mapping, routing, dedup window, body limit. */
+  readonly alerts: {
+    readonly alertMap: AlertMap;
+    readonly routes: NamespaceRoutes;
+    readonly windowMs: number;
+    readonly maxBodyBytes: number;
+  };
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -177,6 +234,12 @@ export interface WorkerConfig {
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;
   readonly rolloutTimeoutMs: number;
+  /** Early-warning watch (src/alerts/early-warning.ts); off when `namespaces` is empty. */
+  readonly watch: {
+    readonly namespaces: readonly string[];
+    readonly intervalMs: number;
+    readonly windowMs: number;
+  };
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -215,6 +278,12 @@ export function loadAppConfig(env: Env): AppConfig {
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
+    alerts: Object.freeze({
+      alertMap: mergeAlertMaps(e.ROLLOUT_DOCTOR_ALERT_MAP),
+      routes: e.ROLLOUT_DOCTOR_ALERT_ROUTES,
+      windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
+      maxBodyBytes: e.ROLLOUT_DOCTOR_ALERT_MAX_BYTES,
+    }),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
 }
@@ -238,6 +307,11 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
+    watch: Object.freeze({
+      namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),
+      intervalMs: e.ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS * 1000,
+      windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
+    }),
     logLevel: e.LOG_LEVEL,
   } satisfies WorkerConfig);
 }

@@ -1,3 +1,4 @@
+import { createAppAlerts } from '../alerts/app-intake.js';
 import type { CustomRoute } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
@@ -67,7 +68,14 @@ export async function startAppRuntime(
     },
     slackReady: () => slackReady,
   };
-  const handle = await startSlackApp(services, { ...options, onSlackReady: () => (slackReady = true) });
+  const alerts = createAppAlerts({ config, producers, redis, plans: services.plans, logger });
+  services.alerts = alerts.hooks;
+  const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes];
+  const handle = await startSlackApp(services, {
+    ...options,
+    extraRoutes,
+    onSlackReady: () => (slackReady = true),
+  });
   const workerConnection = createWorkerConnection(config.redisUrl);
   workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
   const notify = startNotifyConsumer(services, {

@@ -1,3 +1,4 @@
+import type { AlertNotifyHooks } from '../alerts/notify-hooks.js';
 import type { Audit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -21,4 +22,6 @@ export interface AppServices {
   pingRedis(): Promise<void>;
   /** Set once auth.test succeeded at start. */
   slackReady(): boolean;
+  /** Alert threads (src/alerts); absent when alert intake is not configured. */
+  alerts?: AlertNotifyHooks;
 }

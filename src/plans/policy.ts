@@ -34,6 +34,7 @@ export function loadPolicyFile(path: string): PolicyRule[] {
   } catch (error) {
     throw new Error(
       `ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
     );
   }
   const parsed = policyFileSchema.safeParse(raw);

@@ -47,6 +47,11 @@ export const NOTIFY_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 24 * 3600 },
 };
 
+/** Extra add options; ids must not contain ':'. */
+export interface EnqueueOptions {
+  deduplication?: { id: string; ttl: number };
+}
+
 export interface EnqueuedDiagnosis {
   jobId: string;
   /** True when a run for the same target was already queued or running. */
@@ -55,9 +60,10 @@ export interface EnqueuedDiagnosis {
 
 /** Typed producers for the three queues, sharing one fail-fast connection. */
 export interface Producers {
-  enqueueDiagnose(job: DiagnoseJob): Promise<EnqueuedDiagnosis>;
+  /** `deduplication`: BullMQ throttle (one job per id per ttl), used by alert storms. */
+  enqueueDiagnose(job: DiagnoseJob, options?: EnqueueOptions): Promise<EnqueuedDiagnosis>;
   enqueueRemediate(job: RemediateJob): Promise<{ jobId: string }>;
-  enqueueNotify(job: NotifyJobInput): Promise<void>;
+  enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   /** Waiting/active/delayed/failed counts per queue, for /metrics. */
   depths(): Promise<{ queue: string; state: string; count: number }[]>;
   close(): Promise<void>;
@@ -109,7 +115,7 @@ export function createProducers(options: {
   };
 
   return {
-    async enqueueDiagnose(input) {
+    async enqueueDiagnose(input, addOptions) {
       const job = diagnoseJobSchema.parse(input);
       assertKnown(job.cluster);
       const jobId =
@@ -121,7 +127,7 @@ export function createProducers(options: {
         (async () => {
           // BullMQ ignores an add whose id exists; looking first tells the user they joined.
           const existing = await q.getJob(jobId);
-          await q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId });
+          await q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId, ...addOptions });
           return { jobId, joined: existing !== undefined };
         })(),
         'enqueue diagnosis',
@@ -137,9 +143,12 @@ export function createProducers(options: {
       );
       return { jobId };
     },
-    async enqueueNotify(input) {
+    async enqueueNotify(input, addOptions) {
       const job: NotifyJob = notifyJobSchema.parse(input);
-      await bounded(queue(NOTIFY_QUEUE).add(job.kind, job, NOTIFY_JOB_OPTIONS), 'enqueue notification');
+      await bounded(
+        queue(NOTIFY_QUEUE).add(job.kind, job, { ...NOTIFY_JOB_OPTIONS, ...addOptions }),
+        'enqueue notification',
+      );
     },
     async depths() {
       const names = [

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import { alertThreadJobSchema } from '../alerts/jobs.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -32,6 +33,11 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     cluster: clusterSchema,
     target: workloadRefSchema,
     requestedBy: slackId,
+    /**
+     * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
+     * Deployment from these through ownerReferences; `target.name` is only a guess.
+     */
+    resolveFromPods: z.array(resourceNameSchema).max(20).optional(),
   }),
   z.object({
     mode: z.literal('scan'),
@@ -69,17 +75,25 @@ export const fieldChangeSchema = z.object({
 
 // The Diagnosis type is owned by the engine; check the shape the app relies on and
 // keep the rest as-is.
-const diagnosisSchema = z
-  .object({
-    target: workloadRefSchema,
-    capturedAt: z.string(),
-    observed: z.object({ uid: z.string(), generation: z.number(), resourceVersion: z.string() }),
-    findings: z.array(z.looseObject({ code: z.string(), severity: z.string(), summary: z.string() })),
-    remediations: z.array(z.looseObject({ id: z.string(), kind: z.string(), summary: z.string() })),
-    analyzerErrors: z.array(z.object({ analyzer: z.string(), message: z.string() })),
-  })
-  .loose()
-  .transform((d) => d as unknown as Diagnosis);
+const diagnosisShape = z.looseObject({
+  target: workloadRefSchema,
+  capturedAt: z.string(),
+  observed: z.object({ uid: z.string(), generation: z.number(), resourceVersion: z.string() }),
+  findings: z.array(
+    z.looseObject({
+      code: z.string(),
+      severity: z.string(),
+      summary: z.string(),
+      evidence: z.array(z.unknown()),
+    }),
+  ),
+  remediations: z.array(z.looseObject({ id: z.string(), kind: z.string(), summary: z.string() })),
+  analyzerErrors: z.array(z.object({ analyzer: z.string(), message: z.string() })),
+});
+const diagnosisSchema = z.custom<Diagnosis>(
+  (value) => diagnosisShape.safeParse(value).success,
+  'not a diagnosis',
+);
 
 const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
   z.object({
@@ -155,6 +169,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('diagnosis-progress'), ...runRef, text: z.string().min(1).max(500) }),
   z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
+  /** Alert intake: open, join or resolve an incident thread (src/alerts/thread-updates.ts). */
+  alertThreadJobSchema,
   z.object({
     kind: z.literal('remediation-outcome'),
     planId: z.string().min(1),

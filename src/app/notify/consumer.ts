@@ -37,7 +37,7 @@ export function createNotifyClient(token: string, apiUrl: string | undefined): w
 
 /** Handles one notify job; exported for unit tests. */
 export async function handleNotify(
-  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger'>,
+  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts'>,
   client: webApi.WebClient,
   redis: Redis,
   job: NotifyJob,
@@ -76,6 +76,19 @@ export async function handleNotify(
       });
       if (refs === null) return; // superseded by a newer notification of the run
       await deliverRun(services, client, refs, payload, final);
+      // Alert-triggered and early-warning runs also go into their incident thread.
+      if (job.kind === 'diagnosis-result' && services.alerts) {
+        await services.alerts.runResult(
+          client,
+          { cluster: job.cluster, jobId: job.jobId, outcome: job.outcome },
+          payload,
+        );
+      }
+      return;
+    }
+    case 'alert-thread': {
+      if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
+      await services.alerts.threadJob(client, job);
       return;
     }
     case 'remediation-outcome': {

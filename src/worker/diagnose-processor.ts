@@ -1,0 +1,132 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
+import type { Logger } from '../logger.js';
+import type { DryRunSummary, PlanStore } from '../plans/store.js';
+import type { RemediationPlan } from '../remediation/plan.js';
+import { diagnoseJobSchema, type DiagnoseJob, type NotifyJobInput } from '../queue/schemas.js';
+import { createSequence, errorMessage, isLastAttempt } from './progress.js';
+
+/** What the diagnose processor needs from the cluster and the engine; injected so tests can fake them. */
+export interface DiagnoseDeps {
+  collect(ref: WorkloadRef, onProgress: (message: string) => void): Promise<WorkloadSnapshot>;
+  diagnose(snapshot: WorkloadSnapshot): Diagnosis;
+  dryRun(plan: RemediationPlan): Promise<DryRunSummary>;
+  scan(
+    namespace: string | undefined,
+    onProgress: (done: number, total?: number) => void,
+  ): Promise<{
+    scanned: number;
+    entries: {
+      namespace: string;
+      name: string;
+      state: string;
+      findings: { code: string; summary: string }[];
+    }[];
+  }>;
+  renderText(diagnosis: Diagnosis): string;
+  plans: PlanStore;
+  planTtlMs: number;
+  notify(job: NotifyJobInput): Promise<void>;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** Errors a retry cannot change: the target is gone, or we are not allowed to look. */
+function isPermanent(error: unknown): boolean {
+  return (
+    error instanceof WorkloadNotFoundError ||
+    (error instanceof ClusterError && (error.status === 401 || error.status === 403))
+  );
+}
+
+/**
+ * Collects, diagnoses, dry-runs every plan, stores the plans, and sends the result
+ * to `notify`. Progress goes to `notify` too; the worker never calls Slack.
+ */
+export function createDiagnoseProcessor(deps: DiagnoseDeps) {
+  const now = deps.now ?? Date.now;
+  return async (job: Job<DiagnoseJob>): Promise<string> => {
+    const data = diagnoseJobSchema.parse(job.data);
+    const seq = createSequence(now);
+    const run = { jobId: job.id ?? '', cluster: data.cluster, runTs: job.timestamp };
+    const progress = (text: string): void => {
+      deps
+        .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text })
+        .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
+    };
+    try {
+      if (data.mode === 'scan') {
+        progress(`scanning ${data.namespace ? `namespace ${data.namespace}` : 'all namespaces'}…`);
+        const report = await deps.scan(data.namespace, (done, total) =>
+          progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
+        );
+        const items = report.entries.flatMap((e) =>
+          e.findings
+            .slice(0, 1)
+            .map((f) => ({
+              namespace: e.namespace,
+              name: e.name,
+              code: f.code,
+              summary: `${e.state}: ${f.summary}`,
+            })),
+        );
+        await deps.notify({
+          kind: 'diagnosis-result',
+          ...run,
+          seq: seq(),
+          outcome: {
+            status: 'scanned',
+            summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
+            items,
+          },
+        });
+        return 'scanned';
+      }
+      progress(`diagnosing deployment/${data.target.name} in ${data.target.namespace}: collecting…`);
+      const snapshot = await deps.collect(data.target, (message) =>
+        progress(`deployment/${data.target.name}: ${message}`),
+      );
+      const diagnosis = deps.diagnose(snapshot);
+      const dryRuns: Record<string, DryRunSummary> = {};
+      for (const plan of diagnosis.remediations) {
+        progress(`deployment/${data.target.name}: server-side dry run of ${plan.kind}…`);
+        dryRuns[plan.id] = await deps
+          .dryRun(plan)
+          .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
+        await deps.plans.save({
+          plan,
+          cluster: data.cluster,
+          createdAt: now(),
+          expiresAt: now() + deps.planTtlMs,
+          dryRun: dryRuns[plan.id],
+        });
+      }
+      await deps.notify({
+        kind: 'diagnosis-result',
+        ...run,
+        seq: seq(),
+        outcome: { status: 'diagnosed', diagnosis, dryRuns, fullReport: deps.renderText(diagnosis) },
+      });
+      return diagnosis.findings[0]?.code ?? 'healthy';
+    } catch (error) {
+      const permanent = isPermanent(error);
+      if (permanent || isLastAttempt(job)) {
+        const what =
+          data.mode === 'scan' ? 'scan' : `deployment/${data.target.name} in ${data.target.namespace}`;
+        await deps.notify({
+          kind: 'diagnosis-result',
+          ...run,
+          seq: seq(),
+          outcome: {
+            status: 'failed',
+            reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
+          },
+        });
+      }
+      if (permanent) throw new UnrecoverableError(errorMessage(error));
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,150 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Audit, AuditEvent } from '../audit.js';
+import type { Logger } from '../logger.js';
+import type { FieldChange, PlanStore } from '../plans/store.js';
+import type { RemediationPlan } from '../remediation/plan.js';
+import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
+import { errorMessage, isLastAttempt } from './progress.js';
+
+type ApplyResult =
+  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
+  | { status: 'already-applied'; reason: string }
+  | { status: 'refused'; reason: string; field?: string }
+  | { status: 'failed'; reason: string; retryable: boolean };
+
+/** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
+export interface RemediateDeps {
+  apply(plan: RemediationPlan): Promise<ApplyResult>;
+  watch(
+    ref: WorkloadRef,
+    sinceGeneration: number,
+  ): Promise<{ outcome: 'complete' | 'failed' | 'timeout'; summary: string; reason?: string }>;
+  /** The top finding of a fresh diagnosis, for "still failing: <finding>". */
+  currentFinding(ref: WorkloadRef): Promise<string | undefined>;
+  inverse(
+    plan: RemediationPlan,
+    applied: { generation: number; changes: FieldChange[] },
+  ): RemediationPlan | null;
+  plans: PlanStore;
+  planTtlMs: number;
+  notify(job: NotifyJobInput): Promise<void>;
+  audit: Audit;
+  onOutcome?: (kind: string, outcome: string) => void;
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * Applies one approved plan: the executor re-checks preconditions, dry-runs and
+ * patches; then the rollout is watched. Each step is a thread reply via `notify`.
+ * A retry or a re-run after a worker died finds the patch already applied and
+ * says so instead of applying twice.
+ */
+export function createRemediateProcessor(deps: RemediateDeps) {
+  const now = deps.now ?? Date.now;
+  return async (job: Job<RemediateJob>): Promise<string> => {
+    const data = remediateJobSchema.parse(job.data);
+    const stored = await deps.plans.get(data.planId);
+    const claim = await deps.plans.claimOf(data.planId);
+    const where = {
+      planId: data.planId,
+      cluster: data.cluster,
+      channel: data.channel,
+      messageTs: data.messageTs,
+    };
+    const say = (
+      stage: Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'],
+      detail: string,
+      extra: { undoPlanId?: string; rerun?: { namespace: string; name: string } } = {},
+    ): Promise<void> => deps.notify({ kind: 'remediation-outcome', ...where, stage, detail, ...extra });
+    if (!stored || !claim) {
+      await say(
+        'failed',
+        stored
+          ? 'the plan was not approved; nothing was applied.'
+          : 'the plan is no longer stored; nothing was applied. Press Re-run.',
+      );
+      throw new UnrecoverableError('plan missing or not approved');
+    }
+    const { plan } = stored;
+    const ref = plan.target;
+    const audit = (outcome: Extract<AuditEvent, { action: 'outcome' }>['outcome'], detail?: string): void => {
+      deps.audit.record({
+        action: 'outcome',
+        planId: plan.id,
+        cluster: data.cluster,
+        namespace: ref.namespace,
+        deployment: ref.name,
+        kind: plan.kind,
+        approvedBy: claim.approvers,
+        outcome,
+        ...(detail ? { detail } : {}),
+      });
+      deps.onOutcome?.(plan.kind, outcome);
+    };
+
+    let result: ApplyResult;
+    try {
+      result = await deps.apply(plan);
+    } catch (error) {
+      result = { status: 'failed', reason: errorMessage(error), retryable: true };
+    }
+    switch (result.status) {
+      case 'refused':
+        audit('refused', result.reason);
+        await say(
+          'refused',
+          `not applied: deployment/${ref.name} changed since the diagnosis (${result.reason}). Re-run for a fresh plan.`,
+          { rerun: { namespace: ref.namespace, name: ref.name } },
+        );
+        return 'refused';
+      case 'already-applied':
+        audit('already-applied', result.reason);
+        await say('already-applied', `deployment/${ref.name}: ${result.reason}`);
+        return 'already-applied';
+      case 'failed':
+        if (result.retryable && !isLastAttempt(job)) throw new Error(result.reason);
+        audit('failed', result.reason);
+        await say('failed', `${plan.kind} on deployment/${ref.name} failed: ${result.reason}`);
+        throw new UnrecoverableError(result.reason);
+      case 'applied': {
+        audit('applied');
+        const undo = deps.inverse(plan, result);
+        if (undo)
+          await deps.plans.save({
+            plan: undo,
+            cluster: data.cluster,
+            createdAt: now(),
+            expiresAt: now() + deps.planTtlMs,
+            undoOf: plan.id,
+          });
+        const changed = result.changes.map((c) => c.path).join(', ') || 'no field changes';
+        await say(
+          'applied',
+          `${plan.summary} (approved by ${claim.approvers.map((u) => `<@${u}>`).join(' and ')}; changed ${changed}). Watching the rollout…`,
+          undo ? { undoPlanId: undo.id } : {},
+        );
+        const watched = await deps.watch(ref, result.generation);
+        if (watched.outcome === 'complete') {
+          audit('rolled-out', watched.summary);
+          await say(
+            'rolled-out',
+            `deployment/${ref.name}: ${watched.summary}`,
+            undo ? { undoPlanId: undo.id } : {},
+          );
+          return 'rolled-out';
+        }
+        const finding = await deps.currentFinding(ref).catch(() => undefined);
+        const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';
+        audit(outcome, finding ?? watched.reason ?? watched.summary);
+        await say(
+          outcome,
+          `deployment/${ref.name}: ${finding ?? watched.reason ?? watched.summary}`,
+          undo ? { undoPlanId: undo.id } : {},
+        );
+        return outcome;
+      }
+    }
+  };
+}

@@ -1,0 +1,99 @@
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createAudit } from '../audit.js';
+import type { WorkerConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import { createMetrics } from '../metrics.js';
+import { createPlanStore } from '../plans/store.js';
+import { closeWorkerWithGrace } from '../queue/close.js';
+import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../queue/names.js';
+import { createProducers } from '../queue/producers.js';
+import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
+import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
+import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
+
+type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
+  Omit<RemediateDeps, 'plans' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'>;
+
+export interface WorkerRuntime {
+  diagnose: Worker<DiagnoseJob>;
+  remediate: Worker<RemediateJob>;
+  /** Stop taking jobs, let running ones finish within the grace period, close connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The diagnose and remediate workers of one cluster. `cluster` holds the Kubernetes
+ * side (real in workers/main.ts, fakes in tests). Stalled jobs (a worker died) are
+ * picked up by another worker after the lock lapses.
+ */
+export function startWorkers(
+  config: WorkerConfig,
+  logger: Logger,
+  cluster: ClusterDeps,
+  options: { lockDurationMs?: number; stalledIntervalMs?: number } = {},
+): WorkerRuntime {
+  const producerConnection: Redis = createProducerConnection(config.redisUrl, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 3,
+  });
+  producerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify producer) error'));
+  const producers = createProducers({
+    connection: producerConnection,
+    clusters: [config.cluster],
+    timeoutMs: 10_000,
+  });
+  const plans = createPlanStore(producerConnection);
+  const metrics = createMetrics();
+  const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: producers.enqueueNotify, logger };
+  const connection = createWorkerConnection(config.redisUrl);
+  connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
+  const workerOptions = {
+    connection,
+    prefix: QUEUE_PREFIX,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 2,
+  };
+  const diagnose = new Worker<DiagnoseJob>(
+    diagnoseQueueName(config.cluster),
+    createDiagnoseProcessor({ ...cluster, ...common }),
+    { ...workerOptions, concurrency: config.diagnoseConcurrency },
+  );
+  const remediate = new Worker<RemediateJob>(
+    remediateQueueName(config.cluster),
+    createRemediateProcessor({
+      ...cluster,
+      ...common,
+      audit: createAudit(logger),
+      onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
+    }),
+    { ...workerOptions, concurrency: config.remediateConcurrency },
+  );
+  for (const worker of [diagnose, remediate] as Worker[]) {
+    worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
+    worker.on('failed', (job, error) =>
+      logger.warn(
+        { queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: error },
+        'job failed',
+      ),
+    );
+    worker.on('stalled', (jobId) => logger.warn({ queue: worker.name, jobId }, 'job stalled; re-queued'));
+  }
+  logger.info({ cluster: config.cluster }, 'workers started');
+  return {
+    diagnose,
+    remediate,
+    async stop() {
+      const results = await Promise.all([
+        closeWorkerWithGrace(diagnose, config.drainGraceMs),
+        closeWorkerWithGrace(remediate, config.drainGraceMs),
+      ]);
+      logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
+      await producers.close();
+      connection.disconnect();
+      await closeConnection(producerConnection);
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { createLogger } from '../../src/logger.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { blockActionBody, postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+
+const SECRET = 'flow-secret';
+const TOKEN = 'xoxb-flow-token';
+const APPROVER = 'U0APPROVER';
+
+function planFor(name: string): RemediationPlan {
+  return {
+    id: `set-rolling-update-${name}`,
+    kind: 'set-rolling-update',
+    target: { kind: 'Deployment', namespace: 'gpu', name },
+    summary: 'Let the old pod go first: maxSurge 0, maxUnavailable 1',
+    impact: 'brief outage: 1 replica',
+    warnings: [],
+    patch: {
+      type: 'strategic-merge',
+      body: {
+        spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+      },
+    },
+    preconditions: { uid: 'uid-1', generation: 2, fields: [] },
+    inverse: {
+      type: 'strategic-merge',
+      body: { spec: { strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } } },
+    },
+    addresses: 'RolloutSurgeDeadlock',
+  };
+}
+
+function diagnosisFor(name: string): Diagnosis {
+  return {
+    target: { kind: 'Deployment', namespace: 'gpu', name },
+    capturedAt: '2026-11-20T10:00:00Z',
+    observed: { uid: 'uid-1', generation: 2, resourceVersion: '100' },
+    findings: [
+      {
+        code: 'RolloutSurgeDeadlock',
+        severity: 'critical',
+        summary: 'the new pod needs the GPU the old pod holds',
+        evidence: [{ type: 'note', text: 'one eligible node' }],
+        remediations: [planFor(name).id],
+      },
+    ],
+    remediations: [planFor(name)],
+    analyzerErrors: [],
+  };
+}
+
+describe('Slack flow: command → result → approval → patch → rolled out (fake cluster)', () => {
+  let redis: TestRedis;
+  let slack: SlackStandin;
+  let app: AppRuntime;
+  let workers: WorkerRuntime;
+  let events: string;
+  const applied: string[] = [];
+  const refuse = new Set<string>();
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    slack = await startSlackStandin({ botToken: TOKEN });
+    const logger = createLogger({ level: 'silent', name: 'flow' });
+    app = await startAppRuntime(
+      loadAppConfig({
+        SLACK_BOT_TOKEN: TOKEN,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_APPROVERS: APPROVER,
+        ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: '60',
+      }),
+      logger,
+      { host: '127.0.0.1', port: 0 },
+    );
+    events = `${app.handle.url}/slack/events`;
+    workers = startWorkers(
+      loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      logger,
+      {
+        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
+        dryRun: async () => ({
+          ok: true,
+          changes: [{ path: '/spec/strategy/rollingUpdate/maxSurge', before: '25%', after: 0 }],
+        }),
+        scan: async () => ({ scanned: 0, entries: [] }),
+        renderText: (d) => `full report of ${d.target.name}`,
+        apply: async (plan) => {
+          if (refuse.has(plan.target.name))
+            return {
+              status: 'refused',
+              reason: 'generation changed from 2 to 3',
+              field: '/metadata/generation',
+            };
+          applied.push(plan.id);
+          return {
+            status: 'applied',
+            changes: [{ path: '/spec/strategy/rollingUpdate/maxSurge', before: '25%', after: 0 }],
+            generation: 3,
+            resourceVersion: '101',
+          };
+        },
+        watch: async () => ({ outcome: 'complete', summary: 'rollout complete: 1/1 updated and available' }),
+        currentFinding: async () => undefined,
+        inverse: (plan) => ({ ...plan, id: `undo-${plan.id}`, patch: plan.inverse, inverse: plan.patch }),
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await workers?.stop();
+    await app?.stop();
+    await slack?.close();
+    await redis?.close();
+  });
+
+  const resultMessage = (name: string): Promise<StoredMessage> =>
+    slack.waitFor((s) =>
+      [...s.messages.values()].find(
+        (m) => m.text.includes(`deployment/${name}`) && m.blocks.some((b) => b.type === 'actions'),
+      ),
+    );
+
+  const click = (user: string, message: StoredMessage, actionId = 'approve_plan.0') => {
+    const actions = message.blocks.find((b) => b.type === 'actions') as {
+      elements: { action_id: string; value: string }[];
+    };
+    const button = actions.elements.find((e) => e.action_id === actionId);
+    return postSigned(
+      events,
+      SECRET,
+      blockActionBody({
+        type: 'block_actions',
+        user: { id: user, username: 'someone', team_id: 'T0001' },
+        api_app_id: 'A0001',
+        token: 'x',
+        team: { id: 'T0001', domain: 'example' },
+        container: {
+          type: 'message',
+          message_ts: message.ts,
+          channel_id: message.channel,
+          is_ephemeral: false,
+        },
+        channel: { id: message.channel, name: 'incidents' },
+        message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks },
+        response_url: 'http://127.0.0.1:9/actions/1',
+        trigger_id: '1.2.3',
+        actions: [
+          {
+            type: 'button',
+            action_id: actionId,
+            block_id: 'result_actions',
+            value: button?.value,
+            action_ts: '1',
+          },
+        ],
+      }),
+    );
+  };
+
+  it('posts the result with a confirm-guarded button showing the dry run, refuses a non-approver, applies once for two clicks, and reports rolled out', async () => {
+    expect((await postSigned(events, SECRET, slashCommandBody({ text: 'trainer -n gpu' }))).status).toBe(200);
+    const message = await resultMessage('trainer');
+    const json = JSON.stringify(message.blocks);
+    expect(json).toContain('RolloutSurgeDeadlock');
+    expect(json).toContain('maxSurge: \\"25%\\" → 0');
+    const button = (
+      message.blocks.find((b) => b.type === 'actions') as { elements: Record<string, unknown>[] }
+    ).elements[0];
+    expect(JSON.stringify(button?.confirm)).toContain('brief outage: 1 replica');
+
+    expect((await click('U0STRANGER', message)).status).toBe(200);
+    await slack.waitFor((s) => s.callsOf('chat.postEphemeral').find((c) => c.args.user === 'U0STRANGER'));
+    expect(String(slack.callsOf('chat.postEphemeral').at(-1)?.args.text)).toContain('not an approver');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(applied).toEqual([]);
+
+    await Promise.all([click(APPROVER, message), click(APPROVER, message)]);
+    const rolledOut = await slack.waitFor((s) =>
+      [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
+    );
+    expect(rolledOut.blocks.some((b) => JSON.stringify(b).includes('undo_plan'))).toBe(true);
+    expect(applied).toEqual(['set-rolling-update-trainer']);
+    expect(
+      [...slack.messages.values()].filter((m) => m.threadTs === message.ts && m.text.startsWith('applied')),
+    ).toHaveLength(1);
+    expect(JSON.stringify(slack.messages.get(`${message.channel}/${message.ts}`)?.blocks)).toContain(
+      `approved by <@${APPROVER}>`,
+    );
+  });
+
+  it('refuses a plan whose Deployment changed and offers Re-run', async () => {
+    refuse.add('drifted');
+    await postSigned(events, SECRET, slashCommandBody({ text: 'drifted -n gpu' }));
+    const message = await resultMessage('drifted');
+    await click(APPROVER, message);
+    const reply = await slack.waitFor((s) =>
+      [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('refused')),
+    );
+    expect(JSON.stringify(reply.blocks)).toContain('rerun_diagnosis');
+    expect(applied).not.toContain('set-rolling-update-drifted');
+  });
+});
