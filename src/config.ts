@@ -183,6 +183,8 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
   ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
+  ROLLOUT_DOCTOR_JOB_LOCK_MS: positiveInt(30_000),
+  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: positiveInt(30_000),
   ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: positiveInt(300),
   ROLLOUT_DOCTOR_WATCH_NAMESPACES: namespaceList,
   ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(60),
@@ -233,6 +235,10 @@ export interface WorkerConfig {
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;
+  /** BullMQ lock of a running job; a dead worker's job is re-queued once it lapses. */
+  readonly jobLockMs: number;
+  /** How often workers look for jobs whose lock lapsed (stalled: their worker died). */
+  readonly stalledIntervalMs: number;
   readonly rolloutTimeoutMs: number;
   /** Early-warning watch (src/alerts/early-warning.ts); off when `namespaces` is empty. */
   readonly watch: {
@@ -306,6 +312,8 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,
+    jobLockMs: e.ROLLOUT_DOCTOR_JOB_LOCK_MS,
+    stalledIntervalMs: e.ROLLOUT_DOCTOR_STALLED_INTERVAL_MS,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
     watch: Object.freeze({
       namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),

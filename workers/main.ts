@@ -26,19 +26,24 @@ const client = createKubeClient({
 });
 const rolloutTimeoutMs = config.rolloutTimeoutMs;
 
-const runtime = startWorkers(config, logger, {
-  collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
-  diagnose: (snapshot) => diagnose(snapshot),
-  dryRun: (plan) => dryRunPlan(client, plan),
-  scan: (namespace, onProgress) =>
-    scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
-  renderText,
-  apply: (plan) => applyPlan(client, plan),
-  watch: (ref, sinceGeneration) =>
-    watchRollout(client, ref, { timeoutMs: rolloutTimeoutMs, sinceGeneration }),
-  currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
-  inverse: inversePlan,
-});
+const runtime = startWorkers(
+  config,
+  logger,
+  {
+    collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
+    diagnose: (snapshot) => diagnose(snapshot),
+    dryRun: (plan) => dryRunPlan(client, plan),
+    scan: (namespace, onProgress) =>
+      scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
+    renderText,
+    apply: (plan) => applyPlan(client, plan),
+    watch: (ref, sinceGeneration) =>
+      watchRollout(client, ref, { timeoutMs: rolloutTimeoutMs, sinceGeneration }),
+    currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
+    inverse: inversePlan,
+  },
+  { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
+);
 
 let stopping = false;
 const shutdown = (signal: string): void => {

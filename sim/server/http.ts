@@ -23,6 +23,9 @@ export interface RecordedRequest {
   status: number;
   dryRun: boolean;
   query?: string;
+  /** performance.now() when the request arrived and when its response was done (benchmarks: dependent-chain depth). */
+  receivedAt?: number;
+  finishedAt?: number;
 }
 
 export interface HttpOptions {
@@ -87,6 +90,10 @@ export function createApiServer(options: HttpOptions): Server {
         ...(info.type === 'resource' && info.namespace !== undefined ? { namespace: info.namespace } : {}),
         ...(info.type === 'resource' && info.name !== undefined ? { name: info.name } : {}),
       };
+      record.receivedAt = performance.now();
+      res.once('close', () => {
+        record.finishedAt = performance.now();
+      });
       requests.push(record);
       try {
         const bodyText = await readBody(req);
