@@ -127,51 +127,34 @@ const namespaceList = z.preprocess(
     ),
 );
 
-const appSchema = z
-  .object({
-    SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
-    SLACK_SIGNING_SECRET: optionalString,
-    SLACK_APP_TOKEN: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .regex(/^xapp-/, 'must be an app-level token (xapp-…)')
-        .optional(),
-    ),
-    SLACK_API_URL: slackApiUrl,
-    PORT: port,
-    REDIS_URL: redisUrl,
-    ROLLOUT_DOCTOR_CLUSTER: clusterName,
-    ROLLOUT_DOCTOR_CLUSTERS: clusterList,
-    ROLLOUT_DOCTOR_APPROVERS: approverList,
-    ROLLOUT_DOCTOR_POLICY_FILE: optionalString,
-    ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
-    ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
-    ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(4),
-    ALERTMANAGER_TOKEN: optionalString,
-    ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
-    ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
-    ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
-    ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
-    ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
-    LOG_LEVEL: logLevel,
-  })
-  .superRefine((env, ctx) => {
-    if (env.SLACK_APP_TOKEN === undefined && env.SLACK_SIGNING_SECRET === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
-      });
-    }
-    if (env.ALERTMANAGER_TOKEN !== undefined && env.ROLLOUT_DOCTOR_ALERT_CHANNEL === undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['ROLLOUT_DOCTOR_ALERT_CHANNEL'],
-        message: 'is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
-      });
-    }
-  });
+const appSchema = z.object({
+  SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^xapp-/, 'must be an app-level token (xapp-…)')
+      .optional(),
+  ),
+  SLACK_API_URL: slackApiUrl,
+  PORT: port,
+  REDIS_URL: redisUrl,
+  ROLLOUT_DOCTOR_CLUSTER: clusterName,
+  ROLLOUT_DOCTOR_CLUSTERS: clusterList,
+  ROLLOUT_DOCTOR_APPROVERS: approverList,
+  ROLLOUT_DOCTOR_POLICY_FILE: optionalString,
+  ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
+  ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
+  ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(1),
+  ALERTMANAGER_TOKEN: optionalString,
+  ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
+  ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
+  ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
+  ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
+  ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
+  LOG_LEVEL: logLevel,
+});
 
 const workerSchema = z.object({
   REDIS_URL: redisUrl,
@@ -260,7 +243,16 @@ function problemsOf(error: z.ZodError): string[] {
  */
 export function loadAppConfig(env: Env): AppConfig {
   const parsed = appSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const problems = parsed.success ? [] : problemsOf(parsed.error);
+  // Checked apart from the schema so it is reported together with any other problem.
+  const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
+  if (!present('SLACK_APP_TOKEN') && !present('SLACK_SIGNING_SECRET')) {
+    problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
+  }
+  if (present('ALERTMANAGER_TOKEN') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
+    problems.push('ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)');
+  }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const clusters = e.ROLLOUT_DOCTOR_CLUSTERS.includes(e.ROLLOUT_DOCTOR_CLUSTER)
     ? e.ROLLOUT_DOCTOR_CLUSTERS

@@ -63,14 +63,12 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
           progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
         );
         const items = report.entries.flatMap((e) =>
-          e.findings
-            .slice(0, 1)
-            .map((f) => ({
-              namespace: e.namespace,
-              name: e.name,
-              code: f.code,
-              summary: `${e.state}: ${f.summary}`,
-            })),
+          e.findings.slice(0, 1).map((f) => ({
+            namespace: e.namespace,
+            name: e.name,
+            code: f.code,
+            summary: `${e.state}: ${f.summary}`,
+          })),
         );
         await deps.notify({
           kind: 'diagnosis-result',

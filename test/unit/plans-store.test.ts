@@ -1,0 +1,105 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApprovalPolicy, matchRule } from '../../src/plans/policy.js';
+import { createPlanStore, type StoredPlan } from '../../src/plans/store.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+const plan = (id: string): RemediationPlan => ({
+  id,
+  kind: 'set-recreate',
+  target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+  summary: 's',
+  impact: 'i',
+  warnings: [],
+  patch: { type: 'merge', body: {} },
+  preconditions: { uid: 'u', generation: 1, fields: [] },
+  inverse: null,
+  addresses: 'RolloutSurgeDeadlock',
+});
+
+describe('plan store', () => {
+  let redis: TestRedis;
+  let client: Redis;
+  beforeAll(async () => {
+    redis = await startRedis();
+    client = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await redis?.close();
+  });
+  const stored = (id: string, expiresAt = Date.now() + 60_000): StoredPlan => ({
+    plan: plan(id),
+    cluster: 'default',
+    createdAt: Date.now(),
+    expiresAt,
+  });
+
+  it('claims exactly once among 20 concurrent approvals', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-once'));
+    const users = Array.from({ length: 20 }, (_, i) => `U${100 + i}`);
+    const results = await Promise.all(users.map((u) => store.approve('p-once', u, 1)));
+    expect(results.filter((r) => r.status === 'claimed')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'already-claimed')).toHaveLength(19);
+  });
+
+  it('refuses an expired plan and an unknown one', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-old', Date.now() - 1));
+    expect((await store.approve('p-old', 'U1', 1)).status).toBe('expired');
+    expect((await store.approve('p-never', 'U1', 1)).status).toBe('unknown');
+    expect(await store.claimOf('p-old')).toBeUndefined();
+  });
+
+  it('needs two distinct approvers under a two-person rule', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-two'));
+    expect((await store.approve('p-two', 'U1', 2)).status).toBe('recorded');
+    expect((await store.approve('p-two', 'U1', 2)).status).toBe('same-approver');
+    const done = await store.approve('p-two', 'U2', 2);
+    expect(done.status).toBe('claimed');
+    expect((await store.claimOf('p-two'))?.approvers.sort()).toEqual(['U1', 'U2']);
+  });
+});
+
+describe('approval policy', () => {
+  it('resolves user groups (cached) and picks the most specific rule', async () => {
+    let lookups = 0;
+    const policy = createApprovalPolicy({
+      approvers: ['U1', 'S9'],
+      rules: [
+        { namespace: 'payments', approvers: ['U7'], requiredApprovals: 2 },
+        { cluster: 'prod', namespace: 'payments', approvers: ['U8'], requiredApprovals: 1 },
+      ],
+      listGroupMembers: async () => {
+        lookups += 1;
+        return ['U5'];
+      },
+    });
+    expect(await policy.check('U5', { cluster: 'default', namespace: 'shop' })).toEqual({
+      allowed: true,
+      required: 1,
+    });
+    expect(await policy.check('U5', { cluster: 'default', namespace: 'shop' })).toEqual({
+      allowed: true,
+      required: 1,
+    });
+    expect(lookups).toBe(1);
+    expect(await policy.check('U7', { cluster: 'default', namespace: 'payments' })).toEqual({
+      allowed: true,
+      required: 2,
+    });
+    expect((await policy.check('U1', { cluster: 'default', namespace: 'payments' })).allowed).toBe(false);
+    expect(
+      matchRule(
+        [
+          { namespace: 'payments', approvers: ['U7'], requiredApprovals: 2 },
+          { cluster: 'prod', namespace: 'payments', approvers: ['U8'], requiredApprovals: 1 },
+        ],
+        { cluster: 'prod', namespace: 'payments' },
+      )?.approvers,
+    ).toEqual(['U8']);
+  });
+});
