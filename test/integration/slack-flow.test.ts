@@ -209,4 +209,60 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     expect(JSON.stringify(reply.blocks)).toContain('rerun_diagnosis');
     expect(applied).not.toContain('set-rolling-update-drifted');
   });
+
+  it('refuses an expired plan: ephemeral answer, button marked expired, nothing applied', async () => {
+    const expired = { ...planFor('stale'), id: 'set-rolling-update-stale-expired' };
+    await app.services.plans.save({
+      plan: expired,
+      cluster: 'default',
+      createdAt: Date.now() - 120_000,
+      expiresAt: Date.now() - 1,
+    });
+    const posted = await slack.waitFor((s) => s.messages.size > 0 && [...s.messages.values()][0]);
+    const message: StoredMessage = {
+      ...posted,
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'approve_plan.0',
+              value: expired.id,
+              text: { type: 'plain_text', text: 'Apply' },
+            },
+          ],
+        },
+      ],
+    };
+    slack.messages.set(`${message.channel}/${message.ts}`, message);
+    await click(APPROVER, message);
+    await slack.waitFor((s) =>
+      s.callsOf('chat.postEphemeral').find((c) => String(c.args.text).includes('expired')),
+    );
+    const updated = await slack.waitFor(
+      (s) =>
+        JSON.stringify(s.messages.get(`${message.channel}/${message.ts}`)?.blocks).includes('Expired') &&
+        s.messages.get(`${message.channel}/${message.ts}`),
+    );
+    expect(JSON.stringify(updated.blocks)).toContain('Expired: set-rolling-update');
+    expect(applied).not.toContain(expired.id);
+  });
+
+  it('notify waits out a 429 Retry-After and posts once', async () => {
+    slack.failNext('chat.postMessage', 2, { status: 429, retryAfter: 1 });
+    const started = Date.now();
+    await app.services.producers.enqueueNotify({
+      kind: 'message',
+      channel: 'C0NOTIFY',
+      text: 'rate limited hello',
+    });
+    const posted = await slack.waitFor((s) => {
+      const found = [...s.messages.values()].filter((m) => m.text === 'rate limited hello');
+      return found.length > 0 && found;
+    }, 15_000);
+    expect(posted).toHaveLength(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect(slack.callsOf('chat.postMessage').filter((c) => c.status === 429)).toHaveLength(2);
+  });
 });
