@@ -84,7 +84,7 @@ function sendPatch(
   });
 }
 
-/** A write raced us: 409 (resourceVersion) or a failed JSON-patch test on it (422). */
+/** A write raced us: the resourceVersion we sent is no longer the stored one (409). */
 function isRace(error: unknown): boolean {
   return error instanceof KubeApiError && error.status === 409;
 }

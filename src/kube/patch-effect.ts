@@ -89,16 +89,18 @@ export function diffTouched(before: unknown, after: unknown, patch: Patch): Fiel
 }
 
 /**
- * The patch made conditional on the resourceVersion we verified, so the server
- * answers 409 (merge types) or fails the test (JSON patch) if anything wrote the
- * object between our check and our write.
+ * The patch made conditional on the resourceVersion we verified: a patched object
+ * that carries a resourceVersion other than the stored one is a 409 Conflict, so
+ * anything written between our check and our write makes the server refuse. For a
+ * JSON patch the same is done with a `replace` of /metadata/resourceVersion (a
+ * `test` would fail with 422, indistinguishable from a bad patch).
  */
 export function withResourceVersion(patch: Patch, resourceVersion: string): Patch {
   if (patch.type === 'json') {
     const ops = Array.isArray(patch.body) ? patch.body : [];
     return {
       type: 'json',
-      body: [{ op: 'test', path: '/metadata/resourceVersion', value: resourceVersion }, ...ops],
+      body: [...ops, { op: 'replace', path: '/metadata/resourceVersion', value: resourceVersion }],
     };
   }
   const body =

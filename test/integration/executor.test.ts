@@ -215,4 +215,27 @@ describe('incident B live: crash loop on one node', () => {
     expect(live).toHaveLength(3);
     expect(live.every((p) => p.spec.nodeName !== 'node-b' && p.status?.phase === 'Running')).toBe(true);
   });
+
+  it('guards the JSON patch with the resourceVersion: a write landing mid-apply is re-checked', async () => {
+    const { sim: s, client } = await start('crashloop-node');
+    await s.settle();
+    await s.waitFor(() =>
+      pods(s, SHOP.namespace).some((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2),
+    );
+    const plan = await planFor(client, SHOP, 'CrashLoopOnNode');
+    expect(plan.patch?.type).toBe('json');
+    // Hold the first patch (the dry run) while someone else writes the Deployment's metadata.
+    s.addFault({ match: { verb: 'patch', resource: 'deployments' }, delayMs: 300, times: 1 });
+    s.clearRequests();
+    const applying = applyPlan(client, plan);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const current = deployment(s, SHOP);
+    current.metadata.annotations = { ...current.metadata.annotations, 'team.example/owner': 'payments' };
+    s.apply(current);
+    const result = await applying;
+    expect(result.status).toBe('applied');
+    const sequence = s.requests.map((r) => `${r.verb}${r.dryRun ? ' dry' : ''} ${r.status}`);
+    expect(sequence).toEqual(['get 200', 'patch dry 409', 'get 200', 'patch dry 200', 'patch 200']);
+    expect(deployment(s, SHOP).metadata.annotations?.['team.example/owner']).toBe('payments');
+  });
 });
