@@ -250,7 +250,9 @@ export function loadAppConfig(env: Env): AppConfig {
     problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
   }
   if (present('ALERTMANAGER_TOKEN') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
-    problems.push('ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)');
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
