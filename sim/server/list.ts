@@ -78,6 +78,25 @@ function lowerBound(sorted: readonly string[], key: string): number {
   return lo;
 }
 
+/** The node a pod list is restricted to by `spec.nodeName=X`, if any. */
+function boundNode(rt: ResourceType, query: ListQuery): string | undefined {
+  if (rt.kind !== 'Pod') return undefined;
+  // `spec.nodeName=` (empty) selects unbound pods, which the node index does not hold.
+  const node = query.fieldSelector.find((f) => f.path === 'spec.nodeName' && !f.negate)?.value;
+  return node === '' ? undefined : node;
+}
+
+/**
+ * Objects that may match, from the narrowest index: pods by node (as the real API
+ * server's field index does, so `spec.nodeName=X` costs the same in any cluster size),
+ * else by namespace and labels. `selects` still applies every requirement.
+ */
+function candidates(store: Store, rt: ResourceType, query: ListQuery): SimObject[] {
+  const node = boundNode(rt, query);
+  if (node !== undefined) return store.podsOnNode(node);
+  return store.list(rt.kind, query.namespace, query.labelSelector);
+}
+
 /** Runs a list with optional paging. */
 export function runList(
   store: Store,
@@ -91,13 +110,14 @@ export function runList(
   const cont = params.get('continue');
   const start = cont ? decodeContinue(cont).start : undefined;
   if (limit <= 0 && start === undefined) {
-    const items = store.list(rt.kind, query.namespace, query.labelSelector).filter((o) => selects(query, o));
+    const items = candidates(store, rt, query).filter((o) => selects(query, o));
     items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     return { items };
   }
-  const useIndex = query.labelSelector.length > 0 || query.namespace !== undefined;
+  const useIndex =
+    query.labelSelector.length > 0 || query.namespace !== undefined || boundNode(rt, query) !== undefined;
   if (useIndex) {
-    const items = store.list(rt.kind, query.namespace, query.labelSelector).filter((o) => selects(query, o));
+    const items = candidates(store, rt, query).filter((o) => selects(query, o));
     items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const from = start === undefined ? 0 : items.findIndex((o) => keyOf(o) > start);
     const begin = from < 0 ? items.length : from;
