@@ -1,0 +1,95 @@
+/**
+ * Story 2 (seed incident B): checkout crash-loops on one node; Alertmanager's
+ * KubePodCrashLooping opens a thread with the diagnosis, a lead approves the node
+ * exclusion, the pods run on the other nodes.
+ */
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import { crashLooping, notification } from '../../test/support/alert-payloads.js';
+import { BAD_NODE, CHECKOUT } from '../demo-scenario.js';
+import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
+import { DemoError } from './redis.js';
+import { buttonsOf, findMessage } from './slack-user.js';
+
+const FIX = 'exclude-node';
+
+const livePods = (ctx: StoryContext): Pod[] =>
+  (ctx.sim.list('Pod', CHECKOUT.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+const isReady = (p: Pod): boolean =>
+  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+async function fireAlert(ctx: StoryContext, pod: string): Promise<void> {
+  const payload = notification([crashLooping(pod, CHECKOUT.namespace, { container: 'checkout' })], {
+    groupKey: `{}/{severity="warning"}:{alertname="KubePodCrashLooping", namespace="${CHECKOUT.namespace}"}`,
+  });
+  for (const a of payload.alerts) a.startsAt = new Date().toISOString();
+  const res = await fetch(`${ctx.appUrl}/alerts/alertmanager`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.alertToken}` },
+    body: JSON.stringify(payload),
+  });
+  if (res.status !== 200)
+    throw new DemoError(`the alert route answered HTTP ${res.status}: ${await res.text()}`);
+}
+
+export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
+  ctx.say('');
+  ctx.say(`▶ Story 2: checkout crash-loops, but only on ${BAD_NODE}`);
+  let crashing: Pod | undefined;
+  await waitForCluster(ctx, `no checkout pod crash-loops on ${BAD_NODE}`, () => {
+    crashing = livePods(ctx).find(
+      (p) =>
+        p.spec.nodeName === BAD_NODE &&
+        p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff',
+    );
+    return crashing ? undefined : 'waiting for CrashLoopBackOff';
+  });
+  const pod = crashing?.metadata.name ?? '';
+  ctx.say(
+    `  Alertmanager fires KubePodCrashLooping for pod ${CHECKOUT.namespace}/${pod} (POST /alerts/alertmanager, bearer token)`,
+  );
+  await fireAlert(ctx, pod);
+
+  const found = await ctx.slack
+    .waitFor(
+      () =>
+        findMessage(ctx.slack, (m) =>
+          m.channel === CHANNELS.alerts && m.threadTs
+            ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
+            : undefined,
+        ),
+      ctx.stepTimeoutMs,
+    )
+    .catch(() => {
+      throw new DemoError(
+        `no alert thread with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
+      );
+    });
+  if (!found.message.text.includes('CrashLoopOnNode')) {
+    throw new DemoError(`the checkout verdict is not CrashLoopOnNode: ${found.message.text}`);
+  }
+  ctx.done(
+    `✔ diagnosed ${CHECKOUT.namespace}/${CHECKOUT.name} from the alert: CrashLoopOnNode on ${BAD_NODE}`,
+  );
+
+  ctx.say(`  @${PEOPLE.lead} clicks "Apply: ${FIX}" in the thread and confirms`);
+  await ctx.user.click(found.message, found.found, PEOPLE.lead);
+  const root = ctx.slack.messages.get(`${found.message.channel}/${found.message.threadTs ?? ''}`);
+  if (!root) throw new DemoError('the alert thread root disappeared');
+  await waitForRolledOut(ctx, root, `${CHECKOUT.namespace}/${CHECKOUT.name}`);
+  await waitForCluster(ctx, `checkout did not settle away from ${BAD_NODE}`, () => {
+    const pods = livePods(ctx);
+    const want =
+      (ctx.sim.get('Deployment', CHECKOUT.namespace, CHECKOUT.name) as Deployment | undefined)?.spec
+        .replicas ?? 1;
+    if (pods.length !== want) return `${pods.length} pods`;
+    const bad = pods.filter((p) => p.spec.nodeName === BAD_NODE || !isReady(p));
+    return bad.length
+      ? `not ready or on ${BAD_NODE}: ${bad.map((p) => p.metadata.name).join(', ')}`
+      : undefined;
+  });
+  const pods = livePods(ctx);
+  const nodes = [...new Set(pods.map((p) => p.spec.nodeName ?? ''))].sort().join(', ');
+  ctx.done(
+    `✔ ${CHECKOUT.namespace}/${CHECKOUT.name}: ${pods.length}/${pods.length} pods ready on ${nodes}, none on ${BAD_NODE}`,
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Story 1 (seed incident A): a new image for the GPU tracker deadlocks its rollout;
+ * on-call asks `/rollout-doctor`, a lead approves the strategy fix, the rollout finishes.
+ */
+import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import { TRACKER } from '../demo-scenario.js';
+import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
+import { DemoError } from './redis.js';
+import { buttonsOf, findMessage } from './slack-user.js';
+
+const NEW_IMAGE = 'vision/boost-track-app:1.1';
+const FIX = 'set-rolling-update';
+
+const tracker = (ctx: StoryContext): Deployment | undefined =>
+  ctx.sim.get('Deployment', TRACKER.namespace, TRACKER.name) as Deployment | undefined;
+const livePods = (ctx: StoryContext): Pod[] =>
+  (ctx.sim.list('Pod', TRACKER.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+const isReady = (p: Pod): boolean =>
+  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** The developer's `kubectl set image`, straight to the API server. */
+async function shipNewImage(ctx: StoryContext): Promise<void> {
+  const path = `/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`;
+  const res = await fetch(`${ctx.sim.url}${path}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify({
+      spec: { template: { spec: { containers: [{ name: 'tracker', image: NEW_IMAGE }] } } },
+    }),
+  });
+  if (!res.ok) throw new DemoError(`could not start the tracker's rollout: HTTP ${res.status}`);
+}
+
+export async function playTrackerStory(ctx: StoryContext): Promise<void> {
+  ctx.say('');
+  ctx.say('▶ Story 1: the GPU tracker rollout that can never finish');
+  await waitForCluster(ctx, 'the tracker never became available', () =>
+    (tracker(ctx)?.status?.availableReplicas ?? 0) === 1 ? undefined : 'waiting for 1 available replica',
+  );
+  ctx.say(
+    `  A developer ships ${NEW_IMAGE} (kubectl set image deployment/${TRACKER.name} tracker=${NEW_IMAGE} -n ${TRACKER.namespace})`,
+  );
+  await shipNewImage(ctx);
+  let event: KubeEvent | undefined;
+  await waitForCluster(ctx, 'the new tracker pod was never refused by the scheduler', () => {
+    event = (ctx.sim.list('Event', TRACKER.namespace) as KubeEvent[]).find(
+      (e) => e.reason === 'FailedScheduling',
+    );
+    return event ? undefined : 'no FailedScheduling event yet';
+  });
+  ctx.say(`  The new pod stays Pending. kube-scheduler: ${event?.message ?? ''}`);
+
+  ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${TRACKER.name} -n ${TRACKER.namespace}`);
+  await ctx.user.command(`${TRACKER.name} -n ${TRACKER.namespace}`, PEOPLE.oncall, CHANNELS.incidents);
+  const result = await ctx.slack
+    .waitFor(
+      () =>
+        findMessage(ctx.slack, (m) =>
+          m.channel === CHANNELS.incidents && !m.threadTs
+            ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
+            : undefined,
+        ),
+      ctx.stepTimeoutMs,
+    )
+    .catch(() => {
+      throw new DemoError(`no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`);
+    });
+  if (!result.message.text.includes('RolloutSurgeDeadlock')) {
+    throw new DemoError(`the tracker's verdict is not RolloutSurgeDeadlock: ${result.message.text}`);
+  }
+  ctx.done(`✔ diagnosed ${TRACKER.namespace}/${TRACKER.name}: RolloutSurgeDeadlock`);
+
+  ctx.say(`  @${PEOPLE.lead} (an approver) clicks "Apply: ${FIX}" and confirms`);
+  await ctx.user.click(result.message, result.found, PEOPLE.lead);
+  await waitForRolledOut(ctx, result.message, `${TRACKER.namespace}/${TRACKER.name}`);
+  await waitForCluster(ctx, 'the tracker rollout did not finish', () => {
+    const d = tracker(ctx);
+    const pods = livePods(ctx);
+    const want = d?.spec.replicas ?? 1;
+    if ((d?.status?.observedGeneration ?? 0) < (d?.metadata.generation ?? 0)) return 'not observed yet';
+    if (
+      d?.status?.updatedReplicas !== want ||
+      d.status.availableReplicas !== want ||
+      d.status.replicas !== want
+    )
+      return `status ${JSON.stringify(d?.status ?? {})}`;
+    if (pods.length !== want || !pods.every((p) => isReady(p) && p.spec.containers[0]?.image === NEW_IMAGE))
+      return `pods ${pods.map((p) => `${p.metadata.name} ${p.status?.phase ?? ''}`).join(', ')}`;
+    return undefined;
+  });
+  const pod = livePods(ctx)[0];
+  ctx.done(
+    `✔ ${TRACKER.namespace}/${TRACKER.name}: rollout complete, ${pod?.metadata.name ?? ''} (${NEW_IMAGE}) ready on ${pod?.spec.nodeName ?? ''}`,
+  );
+}

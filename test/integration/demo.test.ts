@@ -1,0 +1,88 @@
+/**
+ * `npm run demo` as a new user runs it: a child process that starts everything
+ * (simulator, private Redis, app and worker processes, Slack stand-in), plays both
+ * incidents through signed Slack requests and an Alertmanager webhook, and exits 0
+ * only when the simulator shows both fixed. Then nothing it started is left behind.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+interface Run {
+  code: number | null;
+  out: string;
+}
+
+function runDemo(args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts', ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm run demo', () => {
+  it('plays both incidents end to end, prints the Slack messages, exits 0 and cleans up', async () => {
+    const { code, out } = await runDemo(['--timeout-seconds', '100'], { REDIS_URL: undefined });
+    expect(out, out).toContain('Demo finished: both incidents fixed');
+    expect(code).toBe(0);
+    // Story 1: the scheduler's words, the command, the verdict with its evidence and buttons, the fix rolled out.
+    expect(out).toContain('0/13 nodes are available: 1 Insufficient nvidia.com/gpu');
+    expect(out).toContain('/rollout-doctor vision-object-tracker -n vision');
+    expect(out).toContain('✔ diagnosed vision/vision-object-tracker: RolloutSurgeDeadlock');
+    expect(out).toMatch(/│ 🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish/);
+    expect(out).toMatch(/│ \[Apply: set-rolling-update\]\* \[Apply: set-recreate\]\* \[Re-run\] \[Dismiss\]/);
+    expect(out).toContain('set-rolling-update approved by @U0LEAD');
+    expect(out).toMatch(/rolled out: deployment\/vision-object-tracker/);
+    expect(out).toMatch(
+      /✔ vision\/vision-object-tracker: rollout complete, .* \(vision\/boost-track-app:1\.1\) ready on gpu-node-1/,
+    );
+    // Story 2: the alert's root message, the thread with the per-node evidence, the exclusion, healthy pods.
+    expect(out).toContain('Alertmanager fires KubePodCrashLooping for pod shop/checkout-');
+    expect(out).toMatch(/new message in #alerts\n│ .*KubePodCrashLooping/);
+    expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode on node-b');
+    expect(out).toMatch(/│ +node-b +0\/1 +\d+ +1 +132 +Error/);
+    expect(out).toMatch(/\[Apply: exclude-node\]\* \[Apply: delete-pods\]\*/);
+    expect(out).toMatch(/rolled out: deployment\/checkout/);
+    expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
+    expect(out).toMatch(/app: approval exclude-node on shop\/checkout by U0LEAD: claimed/);
+    // Cleanup: the private Redis, the app and the worker are gone, and so is the temporary directory.
+    const dir = /kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '';
+    expect(dir).not.toBe('');
+    expect(existsSync(dir)).toBe(false);
+    const redisPort = /private redis-server on port (\d+)/.exec(out)?.[1];
+    expect(redisPort).toBeDefined();
+    const probe = await fetch(`http://127.0.0.1:${redisPort ?? ''}`).then(
+      () => 'answered',
+      () => 'refused',
+    );
+    expect(probe).toBe('refused');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
+  it('fails with a clear reason and a non-zero status when it cannot finish in time', async () => {
+    const { code, out } = await runDemo(['--timeout-seconds', '3'], {});
+    expect(code).toBe(1);
+    expect(out).toContain('Demo failed: overall timeout of 3 s reached');
+    expect(out).not.toContain('Demo finished');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids.filter(alive)).toEqual([]);
+  }, 60_000);
+});
