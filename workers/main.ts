@@ -2,6 +2,7 @@ import { ConfigError, loadWorkerConfig } from '../src/config.js';
 import { diagnose } from '../src/diagnosis/run.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { collectSnapshot } from '../src/kube/collector.js';
+import { resolveWorkloadForPod } from '../src/kube/owner.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../src/kube/executor.js';
 import { watchRollout } from '../src/kube/rollout-watcher.js';
 import { scanCluster } from '../src/kube/scan.js';
@@ -36,6 +37,7 @@ const runtime = startWorkers(
     scan: (namespace, onProgress) =>
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
     renderText,
+    resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
     apply: (plan) => applyPlan(client, plan),
     watch: (ref, sinceGeneration) =>
       watchRollout(client, ref, { timeoutMs: rolloutTimeoutMs, sinceGeneration }),

@@ -24,9 +24,22 @@ export interface AlertResultDeps {
    */
   openEarlyWarning?: (result: RunResult, workloadHash: string) => Promise<ThreadRecord | null>;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  now?: () => number;
 }
 
 export type AlertResultOutcome = 'posted' | 'unchanged' | 'no-thread';
+
+/**
+ * An alert asked for this run but its thread's root message is not stored yet (the
+ * notify consumer handles the two jobs concurrently). Thrown so the notify job is
+ * retried with backoff instead of dropping the diagnosis.
+ */
+export class ThreadNotReadyError extends Error {
+  override name = 'ThreadNotReadyError';
+}
+
+/** How long after an alert linked a run its thread is still expected to appear. */
+const THREAD_EXPECTED_MS = 10 * 60 * 1000;
 
 /**
  * Delivers a diagnose run's result to the incident thread of its workload, if there
@@ -57,7 +70,13 @@ export async function deliverAlertResult(
   if (thread === null && workload !== undefined && link?.earlyWarning === true && deps.openEarlyWarning) {
     thread = await deps.openEarlyWarning(result, workload);
   }
-  if (thread === null) return 'no-thread';
+  if (thread === null) {
+    const now = deps.now?.() ?? Date.now();
+    if (link !== null && !link.earlyWarning && now - link.linkedAt < THREAD_EXPECTED_MS) {
+      throw new ThreadNotReadyError(`thread for ${result.jobId} not opened yet`);
+    }
+    return 'no-thread';
+  }
 
   const verdict =
     result.outcome.status === 'diagnosed'

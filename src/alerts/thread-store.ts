@@ -57,7 +57,10 @@ export interface ThreadStore {
    * `earlyWarning` marks a run started by the watch: its result may open a thread.
    */
   linkJob(cluster: string, jobId: string, workloadHash: string, earlyWarning?: boolean): Promise<void>;
-  jobLink(cluster: string, jobId: string): Promise<{ workloadHash: string; earlyWarning: boolean } | null>;
+  jobLink(
+    cluster: string,
+    jobId: string,
+  ): Promise<{ workloadHash: string; earlyWarning: boolean; linkedAt: number } | null>;
 }
 
 export interface ThreadStoreOptions {
@@ -66,6 +69,9 @@ export interface ThreadStoreOptions {
   /** Bound on the root-message post; the creation lock expires after it. */
   lockMs?: number;
 }
+
+/** A job link only has to outlive the run it names (results arrive within minutes). */
+const JOB_LINK_SECONDS = 3600;
 
 // Delete the workload's active-thread pointer only if it still points at this thread.
 const CLEAR_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -177,18 +183,16 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       return previous;
     },
     async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
-      await redis.set(
-        threadKeys.job(cluster, jobId),
-        `${workloadHash}${earlyWarning ? ' early' : ''}`,
-        'EX',
-        ttl,
-      );
+      const value = `${workloadHash} ${earlyWarning ? 'early' : 'alert'} ${Date.now()}`;
+      // An alert's link wins over an early warning's: its result waits for the alert thread.
+      if (earlyWarning) await redis.set(threadKeys.job(cluster, jobId), value, 'EX', JOB_LINK_SECONDS, 'NX');
+      else await redis.set(threadKeys.job(cluster, jobId), value, 'EX', JOB_LINK_SECONDS);
     },
     async jobLink(cluster, jobId) {
       const value = await redis.get(threadKeys.job(cluster, jobId));
       if (value === null) return null;
-      const [workloadHash = '', flag] = value.split(' ');
-      return { workloadHash, earlyWarning: flag === 'early' };
+      const [workloadHash = '', flag, at] = value.split(' ');
+      return { workloadHash, earlyWarning: flag === 'early', linkedAt: Number(at ?? 0) || 0 };
     },
   };
 }

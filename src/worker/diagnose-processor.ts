@@ -26,6 +26,8 @@ export interface DiagnoseDeps {
     }[];
   }>;
   renderText(diagnosis: Diagnosis): string;
+  /** The Deployment owning a pod (ownerReferences), for alert jobs that name pods. */
+  resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
   plans: PlanStore;
   planTtlMs: number;
   notify(job: NotifyJobInput): Promise<void>;
@@ -39,6 +41,31 @@ function isPermanent(error: unknown): boolean {
     error instanceof WorkloadNotFoundError ||
     (error instanceof ClusterError && (error.status === 401 || error.status === 403))
   );
+}
+
+/**
+ * Alert jobs naming pods carry `resolveFromPods`: the first pod whose owner chain
+ * leads to a Deployment names the target. When none resolves and the target name was
+ * guessed from a pod name, the guess is diagnosed; otherwise the owner error (bare pod,
+ * StatefulSet, ...) is the answer.
+ */
+async function resolveAlertTarget(
+  deps: Pick<DiagnoseDeps, 'resolvePodOwner'>,
+  data: Extract<DiagnoseJob, { mode: 'deployment' }>,
+): Promise<WorkloadRef> {
+  const pods = data.resolveFromPods ?? [];
+  if (pods.length === 0 || !deps.resolvePodOwner) return data.target;
+  let lastError: unknown;
+  for (const pod of pods) {
+    try {
+      return await deps.resolvePodOwner(data.target.namespace, pod);
+    } catch (error) {
+      if (!(error instanceof WorkloadNotFoundError)) throw error;
+      lastError = error;
+    }
+  }
+  if (!pods.includes(data.target.name)) return data.target;
+  throw lastError;
 }
 
 /**
@@ -82,14 +109,15 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         });
         return 'scanned';
       }
-      progress(`diagnosing deployment/${data.target.name} in ${data.target.namespace}: collecting…`);
-      const snapshot = await deps.collect(data.target, (message) =>
-        progress(`deployment/${data.target.name}: ${message}`),
+      const target = await resolveAlertTarget(deps, data);
+      progress(`diagnosing deployment/${target.name} in ${target.namespace}: collecting…`);
+      const snapshot = await deps.collect(target, (message) =>
+        progress(`deployment/${target.name}: ${message}`),
       );
       const diagnosis = deps.diagnose(snapshot);
       const dryRuns: Record<string, DryRunSummary> = {};
       for (const plan of diagnosis.remediations) {
-        progress(`deployment/${data.target.name}: server-side dry run of ${plan.kind}…`);
+        progress(`deployment/${target.name}: server-side dry run of ${plan.kind}…`);
         dryRuns[plan.id] = await deps
           .dryRun(plan)
           .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));

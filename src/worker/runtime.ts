@@ -1,5 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { startEarlyWarning } from '../alerts/worker-watch.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -81,11 +82,20 @@ export function startWorkers(
     );
     worker.on('stalled', (jobId) => logger.warn({ queue: worker.name, jobId }, 'job stalled; re-queued'));
   }
+  const earlyWarning = startEarlyWarning({
+    cluster: config.cluster,
+    watch: config.watch,
+    scan: cluster.scan,
+    producers,
+    redis: producerConnection,
+    logger,
+  });
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
     remediate,
     async stop() {
+      await earlyWarning?.stop();
       const results = await Promise.all([
         closeWorkerWithGrace(diagnose, config.drainGraceMs),
         closeWorkerWithGrace(remediate, config.drainGraceMs),

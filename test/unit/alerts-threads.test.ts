@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEarlyWarningOpener } from '../../src/alerts/early-warning-threads.js';
 import type { AlertThreadJob } from '../../src/alerts/jobs.js';
 import { groupHash, workloadHash } from '../../src/alerts/keys.js';
-import { deliverAlertResult, type RunResult } from '../../src/alerts/results.js';
+import { deliverAlertResult, ThreadNotReadyError, type RunResult } from '../../src/alerts/results.js';
 import { handleAlertThreadJob, type SlackThreadApi } from '../../src/alerts/thread-updates.js';
 import { createThreadStore, ThreadBusyError, type ThreadStore } from '../../src/alerts/thread-store.js';
 import { verdictOf } from '../../src/alerts/verdict.js';
@@ -226,6 +226,16 @@ describe('diagnosis results in alert threads', () => {
     await expect(deliverAlertResult(deps, result([finding('OOMKilled')]))).rejects.toThrow('slack down');
     fail = false;
     expect(await deliverAlertResult(deps, result([finding('OOMKilled')]))).toBe('posted');
+  });
+
+  it('retries a result whose alert thread is still being opened, but not a stale link', async () => {
+    await store.linkJob('default', 'diagnose.shop.web', WEB);
+    const deps = { store, logger, postInThread: async () => undefined };
+    await expect(deliverAlertResult(deps, result([finding('CrashLoop')]))).rejects.toBeInstanceOf(
+      ThreadNotReadyError,
+    );
+    const later = { ...deps, now: () => Date.now() + 11 * 60 * 1000 };
+    expect(await deliverAlertResult(later, result([finding('CrashLoop')]))).toBe('no-thread');
   });
 
   it('a result with no thread and no early-warning mark is not posted', async () => {

@@ -1,0 +1,84 @@
+import type { webApi } from '@slack/bolt';
+import type { Redis } from 'ioredis';
+import { createEarlyWarningOpener } from './early-warning-threads.js';
+import type { AlertThreadJob } from './jobs.js';
+import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
+import { createThreadStore, type ThreadStore } from './thread-store.js';
+import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
+import { asSlackBlocks } from '../app/blocks/text.js';
+import { renderRunPayload } from '../app/notify/render-run.js';
+import type { PlanStore } from '../plans/store.js';
+
+/**
+ * What the app's notify consumer calls for alert threads: `threadJob` for the
+ * `alert-thread` notify jobs, `runResult` after every finished diagnose run (the
+ * result goes into the workload's incident thread when there is one).
+ */
+export interface AlertNotifyHooks {
+  threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
+  /** `payload` is the diagnosis-result notify job as JSON (what renderRunPayload reads). */
+  runResult(client: webApi.WebClient, result: RunResult, payload: string): Promise<AlertResultOutcome>;
+}
+
+export interface AlertNotifyDeps {
+  redis: Redis;
+  plans: PlanStore;
+  channelFor: (namespace: string) => string;
+  logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  store?: ThreadStore;
+}
+
+/** Adapts Bolt's WebClient to the two calls thread handling makes. */
+export function slackThreadApi(client: webApi.WebClient): SlackThreadApi {
+  return {
+    async postMessage(args) {
+      const { blocks, ...rest } = args;
+      const posted = await client.chat.postMessage({
+        ...rest,
+        ...(blocks ? { blocks: asSlackBlocks(blocks) } : {}),
+      });
+      return posted.ts !== undefined ? { ts: posted.ts } : {};
+    },
+    async update(args) {
+      const { blocks, ...rest } = args;
+      return client.chat.update({ ...rest, ...(blocks ? { blocks: asSlackBlocks(blocks) } : {}) });
+    },
+  };
+}
+
+/** Builds the hooks over one Redis connection and the plan store (for button states). */
+export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks {
+  const store = deps.store ?? createThreadStore(deps.redis);
+  return {
+    threadJob(client, job) {
+      return handleAlertThreadJob({ store, slack: slackThreadApi(client), logger: deps.logger }, job);
+    },
+    runResult(client, result, payload) {
+      const slack = slackThreadApi(client);
+      return deliverAlertResult(
+        {
+          store,
+          logger: deps.logger,
+          openEarlyWarning: createEarlyWarningOpener({ store, slack, channelFor: deps.channelFor }),
+          postInThread: async (thread) => {
+            const rendered = await renderRunPayload(deps.plans, payload);
+            const reply = await client.chat.postMessage({
+              channel: thread.channel,
+              thread_ts: thread.ts,
+              text: rendered.text,
+              blocks: asSlackBlocks(rendered.blocks),
+            });
+            if (rendered.truncated && rendered.fullReport && reply.ts) {
+              await client.chat.postMessage({
+                channel: thread.channel,
+                thread_ts: thread.ts,
+                text: `Full report:\n\`\`\`${rendered.fullReport.slice(0, 35_000)}\`\`\``,
+              });
+            }
+          },
+        },
+        result,
+      );
+    },
+  };
+}

@@ -1,0 +1,190 @@
+import { Worker, type Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig } from '../../src/config.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import { createLogger } from '../../src/logger.js';
+import { closeConnection, createWorkerConnection } from '../../src/queue/connection.js';
+import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import type { DiagnoseJob } from '../../src/queue/schemas.js';
+import { startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+
+/**
+ * The real Alertmanager (Debian's prometheus-alertmanager) delivers to the real app
+ * (Bolt HTTP receiver, BullMQ, notify consumer) and the Slack stand-in records what
+ * the thread looks like. The cluster side is a stand-in diagnose processor that
+ * answers every job with a CrashLoopOnNode diagnosis of the resolved Deployment: this
+ * test is about the alert path, not the analyzers.
+ */
+
+const TOKEN = 'it-alertmanager-token';
+const CHANNEL = 'C0ALERTS';
+
+let redis: TestRedis;
+let slack: SlackStandin;
+let app: AppRuntime;
+let alertmanager: TestAlertmanager;
+let diagnoseWorker: Worker<DiagnoseJob>;
+let workerConnection: ReturnType<typeof createWorkerConnection>;
+const diagnoseJobs: DiagnoseJob[] = [];
+
+function diagnosisFor(job: DiagnoseJob): Diagnosis {
+  if (job.mode !== 'deployment') throw new Error('scan not expected');
+  // Owner resolution stand-in: the pod names follow <deployment>-<hash>-<suffix>.
+  const name = job.resolveFromPods?.[0]?.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, '') ?? job.target.name;
+  return {
+    target: { kind: 'Deployment', namespace: job.target.namespace, name },
+    capturedAt: new Date().toISOString(),
+    observed: { uid: 'uid-web', generation: 3, resourceVersion: '42' },
+    findings: [
+      {
+        code: 'CrashLoopOnNode',
+        severity: 'critical',
+        summary: `pods of ${name} crash only on node gpu-7`,
+        evidence: [{ type: 'node-diff', badNodes: ['gpu-7'], goodNodes: ['gpu-1'], differences: [] }],
+        remediations: [],
+      },
+    ],
+    remediations: [],
+    analyzerErrors: [],
+  };
+}
+
+function rootMessages(): StoredMessage[] {
+  return [...slack.messages.values()].filter((m) => m.channel === CHANNEL && m.threadTs === undefined);
+}
+
+function replies(root: StoredMessage): StoredMessage[] {
+  return [...slack.messages.values()].filter((m) => m.threadTs === root.ts);
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  slack = await startSlackStandin({ botToken: 'xoxb-it' });
+  const config = loadAppConfig({
+    SLACK_BOT_TOKEN: 'xoxb-it',
+    SLACK_SIGNING_SECRET: 'it-signing-secret',
+    SLACK_API_URL: slack.apiUrl,
+    REDIS_URL: redis.url,
+    PORT: '0',
+    ALERTMANAGER_TOKEN: TOKEN,
+    ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNEL,
+    ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: '600',
+    LOG_LEVEL: 'silent',
+  });
+  app = await startAppRuntime(config, createLogger({ level: 'silent', name: 'it-alerts' }), {
+    host: '127.0.0.1',
+    port: 0,
+  });
+  workerConnection = createWorkerConnection(redis.url);
+  diagnoseWorker = new Worker<DiagnoseJob>(
+    diagnoseQueueName('default'),
+    async (job: Job<DiagnoseJob>) => {
+      diagnoseJobs.push(job.data);
+      await app.services.producers.enqueueNotify({
+        kind: 'diagnosis-result',
+        jobId: job.id ?? '',
+        cluster: 'default',
+        runTs: job.timestamp,
+        seq: 1,
+        outcome: {
+          status: 'diagnosed',
+          diagnosis: diagnosisFor(job.data),
+          dryRuns: {},
+          fullReport: 'full report',
+        },
+      });
+    },
+    { connection: workerConnection, prefix: QUEUE_PREFIX },
+  );
+  diagnoseWorker.on('error', () => undefined);
+  alertmanager = await startAlertmanager({
+    webhookUrl: `${app.handle.url}/alerts/alertmanager`,
+    token: TOKEN,
+    groupBy: ['alertname', 'namespace'],
+  });
+});
+
+afterAll(async () => {
+  await alertmanager?.close();
+  await diagnoseWorker?.close();
+  if (workerConnection) await closeConnection(workerConnection);
+  await app?.stop();
+  await slack?.close();
+  await redis?.close();
+});
+
+describe('Alertmanager → Slack thread', () => {
+  it('opens a thread, posts the diagnosis in it, joins later notifications and resolves it', async () => {
+    const startsAt = new Date(Date.now() - 60_000).toISOString();
+    const crash = (pod: string, endsAt?: string) => ({
+      labels: {
+        alertname: 'KubePodCrashLooping',
+        namespace: 'shop',
+        pod,
+        container: 'app',
+        severity: 'warning',
+      },
+      annotations: { summary: `Pod shop/${pod} is crash looping` },
+      startsAt,
+      ...(endsAt !== undefined ? { endsAt } : {}),
+    });
+
+    await alertmanager.postAlerts([crash('web-6d4cf56db6-x7k2p')]);
+    const root = await until('root message', () => rootMessages()[0]);
+    expect(root.text).toContain('Firing: KubePodCrashLooping on shop/deployment/web');
+
+    const diagnosisReply = await until('diagnosis in the thread', () =>
+      replies(root).find(
+        (m) => m.text.includes('CrashLoopOnNode') || JSON.stringify(m.blocks).includes('CrashLoopOnNode'),
+      ),
+    );
+    expect(JSON.stringify(diagnosisReply.blocks)).toContain('gpu-7');
+    expect(diagnoseJobs).toHaveLength(1);
+    expect(diagnoseJobs[0]).toMatchObject({
+      mode: 'deployment',
+      cluster: 'default',
+      requestedBy: 'ALERTMANAGER',
+    });
+
+    // A second crashing pod of the same Deployment: Alertmanager re-notifies the group;
+    // same thread, no second diagnosis inside the window.
+    await alertmanager.postAlerts([crash('web-6d4cf56db6-x7k2p'), crash('web-6d4cf56db6-b9zzq')]);
+    // group_interval is 1 s and delivery takes about as long: give it time to arrive.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(rootMessages()).toHaveLength(1);
+    expect(diagnoseJobs).toHaveLength(1);
+
+    // Resolve both: the root says so and the thread gets a "resolved at" line.
+    const past = new Date(Date.now() - 1_000).toISOString();
+    await alertmanager.postAlerts([crash('web-6d4cf56db6-x7k2p', past), crash('web-6d4cf56db6-b9zzq', past)]);
+    const resolvedRoot = await until('root marked resolved', () => {
+      const m = slack.messages.get(`${CHANNEL}/${root.ts}`) ?? rootMessages()[0];
+      return m !== undefined && m.text.startsWith('Resolved:') ? m : undefined;
+    });
+    expect(resolvedRoot.ts).toBe(root.ts);
+    await until('resolved line in thread', () => replies(root).find((m) => m.text.includes('Resolved at')));
+    expect(rootMessages()).toHaveLength(1);
+  });
+
+  it('refuses a webhook with a wrong token', async () => {
+    const res = await fetch(`${app.handle.url}/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(401);
+  });
+});
