@@ -1,0 +1,113 @@
+/**
+ * The whole system on loopback for benchmarks and drills: a private redis-server,
+ * the Slack stand-in, the Kubernetes API simulator, the app (`src/app/main.ts`) and
+ * N workers (`workers/main.ts`) as child processes. Everything it starts, `close()`
+ * stops.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSimulator, type SimOptions, type Simulator } from '../../sim/index.js';
+import { freePort, startRedis, type TestRedis } from '../../test/support/redis.js';
+import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
+import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
+import { spawnEntry, type Child } from './children.js';
+
+export const STACK_SECRET = 'stack-signing-secret';
+export const STACK_TOKEN = 'xoxb-stack-token';
+export const STACK_APPROVER = 'U0APPROVER';
+
+export interface StackOptions {
+  sim: SimOptions;
+  workers?: number;
+  appendonly?: boolean;
+  appEnv?: Record<string, string>;
+  workerEnv?: Record<string, string>;
+}
+
+export interface Stack {
+  redis: TestRedis;
+  slack: SlackStandin;
+  sim: Simulator;
+  app: Child;
+  appUrl: string;
+  workers: Child[];
+  kubeconfig: string;
+  /** Starts one more worker process (added to `workers`). */
+  startWorker(env?: Record<string, string>): Promise<Child>;
+  /** Posts a signed `/rollout-doctor <text>` to the app. */
+  command(text: string, user?: string): Promise<{ status: number; body: string; ms: number }>;
+  close(): Promise<void>;
+}
+
+/** Starts every part; on failure stops what already started. */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+    cleanups.length = 0;
+  };
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-stack-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const redis = await startRedis({ appendonly: options.appendonly ?? false });
+    cleanups.push(() => redis.close());
+    const slack = await startSlackStandin({ botToken: STACK_TOKEN });
+    cleanups.push(() => slack.close());
+    const sim = await startSimulator(options.sim);
+    cleanups.push(() => sim.close());
+    const kubeconfig = join(dir, 'kubeconfig');
+    await sim.writeKubeconfig(kubeconfig);
+    const port = await freePort();
+    const app = await spawnEntry(
+      'src/app/main.ts',
+      {
+        SLACK_BOT_TOKEN: STACK_TOKEN,
+        SLACK_SIGNING_SECRET: STACK_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redis.url,
+        PORT: String(port),
+        ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
+        LOG_LEVEL: 'info',
+        ...options.appEnv,
+      },
+      { ready: /rollout-doctor app started/ },
+    );
+    cleanups.push(() => app.stop('SIGTERM'));
+    const workers: Child[] = [];
+    const startWorker = async (env: Record<string, string> = {}): Promise<Child> => {
+      const worker = await spawnEntry(
+        'workers/main.ts',
+        {
+          REDIS_URL: redis.url,
+          KUBECONFIG: kubeconfig,
+          LOG_LEVEL: 'info',
+          ...options.workerEnv,
+          ...env,
+        },
+        { ready: /workers started/ },
+      );
+      workers.push(worker);
+      return worker;
+    };
+    cleanups.push(() => Promise.all(workers.map((w) => w.stop('SIGKILL'))));
+    for (let i = 0; i < (options.workers ?? 1); i += 1) await startWorker();
+    const appUrl = `http://127.0.0.1:${port}`;
+    return {
+      redis,
+      slack,
+      sim,
+      app,
+      appUrl,
+      workers,
+      kubeconfig,
+      startWorker,
+      command: (text, user = 'U0ONCALL') =>
+        postSigned(`${appUrl}/slack/events`, STACK_SECRET, slashCommandBody({ text, user_id: user })),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `npm run bench`: runs every benchmark one after another and writes
+ * docs/benchmarks.md. Loopback only; each benchmark starts and stops its own
+ * processes and is bounded in count and time. A benchmark that fails is reported
+ * as such and the others still run.
+ */
+import { writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { runAlertBench, type AlertBenchResult } from './alerts.js';
+import { runAnalyzerBench } from './analyzers.js';
+import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
+import { runManualBench } from './kubectl-manual.js';
+import { machineInfo } from './machine.js';
+import { renderReport, type Section } from './report.js';
+import { ackSection, alertSection, analyzerSection, e2eSection, manualSection } from './sections.js';
+import { runAckBench } from './slack-ack.js';
+
+const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+const ACK_RUNS = 3;
+const ALERT_RUNS = 2;
+
+async function step<T>(name: string, work: () => Promise<T>): Promise<T | Error> {
+  const started = Date.now();
+  console.log(`bench: ${name}…`);
+  try {
+    const result = await work();
+    console.log(`bench: ${name} done in ${Math.round((Date.now() - started) / 1000)} s`);
+    return result;
+  } catch (error) {
+    console.error(`bench: ${name} failed:`, error);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function failed(title: string, error: Error): Section {
+  return {
+    title,
+    rows: [
+      {
+        figure: 'benchmark failed',
+        median: '—',
+        comparison: error.message.slice(0, 300),
+        target: '—',
+        met: false,
+      },
+    ],
+    notes: [],
+  };
+}
+
+const machine = machineInfo('npm run bench');
+const started = Date.now();
+const sections: Section[] = [];
+
+const ack = await step('slack acknowledgement', () => runAckBench({ runs: ACK_RUNS }));
+sections.push(ack instanceof Error ? failed('Slack acknowledgement', ack) : ackSection(ack, ACK_RUNS));
+
+const e2e: E2eBench | Error = await step('end-to-end diagnosis and scale', () => runE2eBench());
+sections.push(e2e instanceof Error ? failed('One diagnosis end to end', e2e) : e2eSection(e2e, LATENCY_MS));
+
+const manual = await step('kubectl by hand', () => runManualBench());
+sections.push(
+  manual instanceof Error
+    ? failed('The manual alternative', manual)
+    : manualSection(manual, e2e instanceof Error ? undefined : e2e.sizes[0]),
+);
+
+const alerts = await step('alert storm', async () => {
+  const runs: AlertBenchResult[] = [];
+  for (let i = 0; i < ALERT_RUNS; i += 1) runs.push(await runAlertBench());
+  return runs;
+});
+sections.push(alerts instanceof Error ? failed('Alert storm', alerts) : alertSection(alerts));
+
+const analyzers = await step('analyzers', () => runAnalyzerBench());
+sections.push(analyzers instanceof Error ? failed('Analyzers', analyzers) : analyzerSection(analyzers));
+
+const totalSeconds = Math.round((Date.now() - started) / 1000);
+await writeFile(OUTPUT, renderReport(machine, sections, totalSeconds));
+console.log(`bench: wrote ${OUTPUT} in ${totalSeconds} s`);
