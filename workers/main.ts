@@ -1,13 +1,7 @@
 import { ConfigError, loadWorkerConfig } from '../src/config.js';
-import { diagnose } from '../src/diagnosis/run.js';
 import { createKubeClient } from '../src/kube/client.js';
-import { collectSnapshot } from '../src/kube/collector.js';
-import { resolveWorkloadForPod } from '../src/kube/owner.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../src/kube/executor.js';
-import { watchRollout } from '../src/kube/rollout-watcher.js';
-import { scanCluster } from '../src/kube/scan.js';
 import { createLogger } from '../src/logger.js';
-import { renderText } from '../src/report/text.js';
+import { kubeClusterDeps } from '../src/worker/kube-deps.js';
 import { startWorkers } from '../src/worker/runtime.js';
 
 // Entry point of `npm run worker`: the diagnose and remediate workers of one cluster
@@ -25,25 +19,10 @@ const client = createKubeClient({
   context: config.kubeContext,
   requestTimeoutMs: config.kubeRequestTimeoutMs,
 });
-const rolloutTimeoutMs = config.rolloutTimeoutMs;
-
 const runtime = startWorkers(
   config,
   logger,
-  {
-    collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
-    diagnose: (snapshot) => diagnose(snapshot),
-    dryRun: (plan) => dryRunPlan(client, plan),
-    scan: (namespace, onProgress) =>
-      scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
-    renderText,
-    resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
-    apply: (plan) => applyPlan(client, plan),
-    watch: (ref, sinceGeneration) =>
-      watchRollout(client, ref, { timeoutMs: rolloutTimeoutMs, sinceGeneration }),
-    currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
-    inverse: inversePlan,
-  },
+  kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );
 

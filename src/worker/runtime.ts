@@ -14,7 +14,8 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
 
-type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
+/** The Kubernetes side of the workers (src/worker/kube-deps.ts for the real one). */
+export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
   Omit<RemediateDeps, 'plans' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'>;
 
 export interface WorkerRuntime {

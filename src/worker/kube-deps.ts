@@ -1,0 +1,34 @@
+import { diagnose } from '../diagnosis/run.js';
+import type { KubeClient } from '../kube/client.js';
+import { collectSnapshot } from '../kube/collector.js';
+import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';
+import { resolveWorkloadForPod } from '../kube/owner.js';
+import { watchRollout } from '../kube/rollout-watcher.js';
+import { scanCluster } from '../kube/scan.js';
+import { renderText } from '../report/text.js';
+import type { ClusterDeps } from './runtime.js';
+
+/**
+ * The real Kubernetes side of the workers: collector, diagnosis engine, executor
+ * and rollout watcher over one client. Shared by workers/main.ts and the
+ * end-to-end tests, so both run exactly the same wiring.
+ *
+ * @example
+ * startWorkers(config, logger, kubeClusterDeps(createKubeClient({ kubeconfig }), { rolloutTimeoutMs: 300_000 }));
+ */
+export function kubeClusterDeps(client: KubeClient, options: { rolloutTimeoutMs: number }): ClusterDeps {
+  return {
+    collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
+    diagnose: (snapshot) => diagnose(snapshot),
+    dryRun: (plan) => dryRunPlan(client, plan),
+    scan: (namespace, onProgress) =>
+      scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
+    renderText,
+    resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
+    apply: (plan) => applyPlan(client, plan),
+    watch: (ref, sinceGeneration) =>
+      watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
+    currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
+    inverse: inversePlan,
+  };
+}
