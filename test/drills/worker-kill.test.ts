@@ -1,0 +1,143 @@
+/**
+ * Drill: a worker process killed with SIGKILL in the middle of a diagnosis and in
+ * the middle of a remediation. The job must finish on another worker, the patch must
+ * reach the API server once, and the channel must show one result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import type { Deployment } from '../../src/diagnosis/k8s.js';
+import { blockActionBody, postSigned } from '../support/slack-sign.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+
+const NS = 'vision';
+const NAME = 'vision-object-tracker';
+const FAST_RECOVERY = {
+  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
+  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
+  ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1',
+  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
+};
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({
+    sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+    workers: 1,
+    workerEnv: FAST_RECOVERY,
+  });
+  const { sim } = stack;
+  await sim.waitFor(
+    () => ((sim.get('Deployment', NS, NAME) as Deployment).status?.availableReplicas ?? 0) === 1,
+  );
+  // A new image: the surge pod waits for the GPU the old pod holds (incident A).
+  const res = await fetch(`${sim.url}/apis/apps/v1/namespaces/${NS}/deployments/${NAME}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify({
+      spec: {
+        template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
+      },
+    }),
+  });
+  expect(res.status).toBe(200);
+  await sim.waitFor(() =>
+    (sim.list('Event', NS) as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const resultMessages = (): StoredMessage[] =>
+  [...stack.slack.messages.values()].filter((m) => JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'));
+
+function approve(message: StoredMessage): Promise<{ status: number }> {
+  const actions = message.blocks.find((b) => b.type === 'actions') as
+    { elements: { action_id: string; value?: string }[] } | undefined;
+  const button = actions?.elements.find((e) => e.action_id.startsWith('approve_plan'));
+  if (!button) throw new Error('no approve button on the result');
+  return postSigned(
+    `${stack.appUrl}/slack/events`,
+    STACK_SECRET,
+    blockActionBody({
+      type: 'block_actions',
+      user: { id: STACK_APPROVER, username: 'approver', team_id: 'T0001' },
+      api_app_id: 'A0001',
+      token: 'x',
+      team: { id: 'T0001', domain: 'example' },
+      container: {
+        type: 'message',
+        message_ts: message.ts,
+        channel_id: message.channel,
+        is_ephemeral: false,
+      },
+      channel: { id: message.channel, name: 'incidents' },
+      message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks },
+      response_url: 'http://127.0.0.1:9/actions/1',
+      trigger_id: '1.2.3',
+      actions: [
+        {
+          type: 'button',
+          action_id: button.action_id,
+          block_id: 'result_actions',
+          value: button.value,
+          action_ts: '1',
+        },
+      ],
+    }),
+  );
+}
+
+describe('worker killed with SIGKILL', () => {
+  it('mid-diagnosis: another worker finishes the job and the channel shows one result', async () => {
+    const { sim, slack } = stack;
+    // Hold the worker inside the collector long enough to kill it there.
+    sim.addFault({ match: { verb: 'list', resource: 'events' }, delayMs: 5_000, times: 1 });
+    sim.clearRequests();
+    expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
+    const victim = stack.workers[0];
+    await victim?.stop('SIGKILL');
+    await stack.startWorker();
+
+    const result = await slack.waitFor(() => resultMessages()[0], 30_000);
+    await new Promise((r) => setTimeout(r, 1_500)); // a duplicate would show up by now
+    expect(resultMessages()).toHaveLength(1);
+    const roots = slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined);
+    expect(roots).toHaveLength(1);
+    expect(result.text).not.toContain('failed');
+  }, 60_000);
+
+  it('mid-remediation after the patch: applied exactly once, one outcome thread, the rollout completes', async () => {
+    const { sim, slack } = stack;
+    const result = resultMessages()[0];
+    if (!result) throw new Error('no result from the previous drill');
+    // Slow down the rollout watch so the worker is still busy with the job when killed.
+    sim.addFault({ match: { verb: 'watch', resource: 'deployments' }, delayMs: 4_000, times: 1 });
+    sim.clearRequests();
+    expect((await approve(result)).status).toBe(200);
+    const realPatches = (): number =>
+      sim.requests.filter((r) => r.verb === 'patch' && r.resource === 'deployments' && !r.dryRun).length;
+    await sim.waitFor(() => realPatches() === 1, 20_000);
+    const victim = stack.workers.at(-1);
+    await victim?.stop('SIGKILL');
+    await stack.startWorker();
+
+    const thread = (): StoredMessage[] =>
+      [...slack.messages.values()].filter((m) => m.threadTs === result.ts);
+    await slack.waitFor(
+      () => thread().some((m) => /rolled out|already applied|already-applied/i.test(m.text)) || undefined,
+      40_000,
+    );
+    await sim.waitFor(
+      () => ((sim.get('Deployment', NS, NAME) as Deployment).status?.updatedReplicas ?? 0) === 1,
+      20_000,
+    );
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(realPatches()).toBe(1);
+    expect(thread().filter((m) => /^applied/i.test(m.text))).toHaveLength(1);
+    expect(thread().filter((m) => /^(failed|refused)/i.test(m.text))).toHaveLength(0);
+  }, 90_000);
+});
