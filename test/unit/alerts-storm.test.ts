@@ -1,0 +1,167 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppAlerts } from '../../src/alerts/app-intake.js';
+import { loadAppConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { createPlanStore } from '../../src/plans/store.js';
+import {
+  closeConnection,
+  createProducerConnection,
+  createWorkerConnection,
+} from '../../src/queue/connection.js';
+import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { createProducers, type Producers } from '../../src/queue/producers.js';
+import { crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+/**
+ * Alert storms against a real Redis: two app "replicas" (separate connections,
+ * producers and routes, as separate processes would have) take thousands of
+ * notifications for the same workloads; the cluster queue must see one diagnosis per
+ * workload per window. Counted by stand-in consumers of the real queues.
+ */
+
+const TOKEN = 'storm-token';
+const WORKLOADS = 20;
+
+interface Replica {
+  server: Server;
+  url: string;
+  connection: Redis;
+  producers: Producers;
+}
+
+let redis: TestRedis;
+const replicas: Replica[] = [];
+let workerConnection: Redis;
+let counter: Worker;
+let notifyCounter: Worker;
+const diagnosed: string[] = [];
+let threadJobs = 0;
+
+async function startReplica(windowSeconds: number): Promise<Replica> {
+  const config = loadAppConfig({
+    SLACK_BOT_TOKEN: 'xoxb-storm',
+    SLACK_SIGNING_SECRET: 'storm-secret',
+    REDIS_URL: redis.url,
+    ALERTMANAGER_TOKEN: TOKEN,
+    ROLLOUT_DOCTOR_ALERT_CHANNEL: 'C0STORM',
+    ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: String(windowSeconds),
+  });
+  const logger = createLogger({ level: 'silent', name: 'storm' });
+  const connection = createProducerConnection(redis.url);
+  const producers = createProducers({ connection, clusters: config.clusters });
+  const plans = createPlanStore(connection);
+  const route = createAppAlerts({ config, producers, redis: connection, plans, logger }).routes[0];
+  if (!route) throw new Error('route not mounted');
+  const server = createServer((req, res) => route.handler(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const replica = {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connection,
+    producers,
+  };
+  replicas.push(replica);
+  return replica;
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+  workerConnection = createWorkerConnection(redis.url);
+  counter = new Worker(
+    diagnoseQueueName('default'),
+    async (job) => {
+      diagnosed.push(String(job.id));
+    },
+    { connection: workerConnection, prefix: QUEUE_PREFIX, concurrency: 8 },
+  );
+  notifyCounter = new Worker(
+    NOTIFY_QUEUE,
+    async (job) => {
+      if (job.name === 'alert-thread') threadJobs += 1;
+    },
+    { connection: workerConnection, prefix: QUEUE_PREFIX, concurrency: 8 },
+  );
+});
+
+afterAll(async () => {
+  await counter?.close();
+  await notifyCounter?.close();
+  for (const r of replicas) {
+    r.server.closeAllConnections();
+    await new Promise((resolve) => r.server.close(resolve));
+    await r.producers.close();
+    await closeConnection(r.connection);
+  }
+  if (workerConnection) await closeConnection(workerConnection);
+  await redis?.close();
+});
+
+function body(i: number): string {
+  const w = Math.floor(i / 2) % WORKLOADS;
+  const alerts =
+    i % 2 === 0
+      ? [rolloutStuck(`svc-${w}`, 'shop')]
+      : [crashLooping(`svc-${w}-7f8b9c6d5-bx2zq`, 'shop'), crashLooping(`svc-${w}-7f8b9c6d5-cx2zq`, 'shop')];
+  const alertname = alerts[0]?.labels['alertname'] ?? '';
+  return JSON.stringify(
+    notification(alerts, { groupKey: `{}:{alertname="${alertname}", workload="svc-${w}"}` }),
+  );
+}
+
+async function post(url: string, payload: string): Promise<number> {
+  const res = await fetch(`${url}/alerts/alertmanager`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: payload,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function settle(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+  // Room for a duplicate that should not exist to show up.
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+describe('alert storms', () => {
+  it('turns 2,000 notifications over two replicas into one diagnosis per workload per window', async () => {
+    const pair = [await startReplica(600), await startReplica(600)];
+    let next = 0;
+    const statuses: number[] = [];
+    const send = async (): Promise<void> => {
+      while (next < 2_000) {
+        const i = next;
+        next += 1;
+        statuses.push(await post(pair[i % 2]?.url ?? '', body(i)));
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, send));
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    await settle(() => diagnosed.length >= WORKLOADS);
+    expect(diagnosed).toHaveLength(WORKLOADS);
+    expect(new Set(diagnosed).size).toBe(WORKLOADS);
+    // Two groups per workload (the Deployment alert and the pod alerts): one thread update each.
+    expect(threadJobs).toBe(2 * WORKLOADS);
+  });
+
+  it('starts a new diagnosis for a re-fire after the window, not within it', async () => {
+    const replica = await startReplica(1);
+    const before = diagnosed.length;
+    const payload = JSON.stringify(notification([rolloutStuck('lonely', 'other')]));
+    expect(await post(replica.url, payload)).toBe(200);
+    expect(await post(replica.url, payload)).toBe(200);
+    await settle(() => diagnosed.length > before);
+    expect(diagnosed.length - before).toBe(1);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await post(replica.url, payload)).toBe(200);
+    await settle(() => diagnosed.length > before + 1);
+    expect(diagnosed.length - before).toBe(2);
+  });
+});
