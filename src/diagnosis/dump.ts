@@ -68,7 +68,15 @@ export function loadObjects(text: string): KubeObject[] {
     const where = documents.length > 1 ? `document ${index + 1}` : 'the dump';
     const error = doc.errors[0];
     if (error) throw new DumpError(`${where} is not valid YAML or JSON: ${firstLine(error.message)}`);
-    const value: unknown = doc.toJS();
+    let value: unknown;
+    try {
+      value = doc.toJS();
+    } catch (cause) {
+      // yaml throws here (not in doc.errors) for an alias whose anchor is missing.
+      throw new DumpError(
+        `${where} is not valid YAML: ${firstLine(cause instanceof Error ? cause.message : String(cause))}`,
+      );
+    }
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
       value.forEach((item, i) => objects.push(validate(item, `${where}, element ${i}`)));
