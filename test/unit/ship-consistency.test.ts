@@ -1,0 +1,469 @@
+/**
+ * The ways to ship rollout-doctor (Dockerfile, docker-compose.yml, deploy/, README,
+ * docs/configuration.md, .env.example) must agree with the code: the same entry
+ * commands (as laid out by `npm run build`), ports, health paths and environment
+ * variables as the config schema actually reads. A renamed variable or moved entry
+ * file fails here instead of in someone's cluster.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { healthzRoute, readyzRoute } from '../../src/app/routes/health.js';
+import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The variables a loader reads, observed rather than listed: it parses a recording environment. */
+function variablesRead(load: (env: Env) => unknown): Set<string> {
+  const seen = new Set<string>();
+  const env = new Proxy({} as Env, {
+    get(_target, key) {
+      if (typeof key === 'string') seen.add(key);
+      return undefined;
+    },
+  });
+  try {
+    load(env);
+  } catch {
+    // Required variables are missing on purpose; only the names matter.
+  }
+  return seen;
+}
+
+const APP_VARS = variablesRead(loadAppConfig);
+const WORKER_VARS = variablesRead(loadWorkerConfig);
+const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
+/** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
+const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG']);
+/** Set by the platform, not by the operator: Kubernetes in every pod, the image for Node. */
+const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
+
+const text = (path: string): string => readFileSync(path, 'utf8');
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+const packageJson = z
+  .object({ scripts: z.record(z.string(), z.string()) })
+  .parse(JSON.parse(text('package.json')));
+const buildConfig = z
+  .object({
+    compilerOptions: z.object({ outDir: z.string(), rootDir: z.string() }),
+    include: z.array(z.string()),
+  })
+  .parse(JSON.parse(text('tsconfig.build.json')));
+
+/** `tsx src/app/main.ts` → src/app/main.ts. */
+function sourceEntry(script: string): string {
+  return /^tsx (\S+\.ts)$/.exec(packageJson.scripts[script] ?? '')?.[1] ?? '';
+}
+
+/** Where `npm run build` writes a source file (outDir + path under rootDir, .ts → .js). */
+function builtPath(source: string): string {
+  const { outDir, rootDir } = buildConfig.compilerOptions;
+  return join(outDir, relative(rootDir, source)).replace(/\.ts$/, '.js');
+}
+
+const APP_SOURCE = sourceEntry('start');
+const WORKER_SOURCE = sourceEntry('worker');
+const APP_ENTRY = builtPath(APP_SOURCE);
+const WORKER_ENTRY = builtPath(WORKER_SOURCE);
+const DEFAULT_PORT = loadAppConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_SIGNING_SECRET: 's' }).port;
+const DEFAULT_DRAIN_SECONDS = loadWorkerConfig({}).drainGraceMs / 1000;
+
+const envEntry = z.object({ name: z.string(), value: z.string().optional() }).loose();
+const probe = z.object({
+  httpGet: z.object({ path: z.string(), port: z.union([z.string(), z.number()]) }),
+  periodSeconds: z.number(),
+  failureThreshold: z.number(),
+});
+const container = z
+  .object({
+    command: z.array(z.string()),
+    env: z.array(envEntry).default([]),
+    envFrom: z.array(z.object({ secretRef: z.object({ name: z.string() }) })).default([]),
+    ports: z.array(z.object({ name: z.string(), containerPort: z.number() })).default([]),
+    resources: z.object({
+      requests: z.record(z.string(), z.unknown()),
+      limits: z.record(z.string(), z.unknown()),
+    }),
+    readinessProbe: probe.optional(),
+    livenessProbe: probe.optional(),
+    startupProbe: probe.optional(),
+  })
+  .loose();
+const deploymentSchema = z
+  .object({
+    kind: z.literal('Deployment'),
+    metadata: z.object({ name: z.string() }).loose(),
+    spec: z
+      .object({
+        template: z
+          .object({
+            spec: z
+              .object({
+                serviceAccountName: z.string(),
+                terminationGracePeriodSeconds: z.number(),
+                containers: z.array(container).length(1),
+              })
+              .loose(),
+          })
+          .loose(),
+      })
+      .loose(),
+  })
+  .loose();
+
+function yamlDocs(path: string): Record<string, unknown>[] {
+  return parseAllDocuments(text(path))
+    .map((d) => d.toJS() as unknown)
+    .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null);
+}
+
+function deploymentIn(path: string): z.infer<typeof deploymentSchema> {
+  const doc = yamlDocs(path).find((d) => d.kind === 'Deployment');
+  return deploymentSchema.parse(doc);
+}
+
+const envValue = (env: z.infer<typeof envEntry>[], name: string): string | undefined =>
+  env.find((e) => e.name === name)?.value;
+
+describe('entry commands', () => {
+  it('npm start and npm run worker are compiled by npm run build to the files the images run', () => {
+    for (const source of [APP_SOURCE, WORKER_SOURCE]) {
+      expect(existsSync(source), `${source} exists`).toBe(true);
+      expect(buildConfig.include.some((dir) => source.startsWith(`${dir}/`))).toBe(true);
+    }
+    expect(APP_ENTRY).toBe('dist/src/app/main.js');
+    expect(WORKER_ENTRY).toBe('dist/workers/main.js');
+    expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = text('Dockerfile');
+  const stages = dockerfile.split(/^(?=FROM )/m).filter((s) => s.startsWith('FROM '));
+  const final = stages.at(-1) ?? '';
+
+  it('is multi-stage on a Node LTS slim base, and the build stage copies everything tsconfig.build.json compiles', () => {
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    for (const stage of stages.filter((s) => /^FROM node:/.test(s))) {
+      const major = Number(/^FROM node:(\d+)-[\w-]*slim\b/.exec(stage)?.[1]);
+      expect(major % 2, 'even Node majors are the LTS lines').toBe(0);
+      expect(major).toBeGreaterThanOrEqual(22);
+    }
+    const build = stages[0] ?? '';
+    expect(build).toMatch(/RUN npm run build/);
+    for (const dir of buildConfig.include) expect(build).toContain(`COPY ${dir} ./${dir}`);
+  });
+
+  it('final stage: production dependencies only, non-root, the app command, its port and a health check', () => {
+    expect(final).toMatch(/RUN npm ci --omit=dev/);
+    expect(final).toMatch(/COPY --from=build \/app\/dist \.\/dist/);
+    const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
+    expect(['root', '0', '0:0']).not.toContain(user);
+    const cmd = /^CMD (\[.*\])$/m.exec(final)?.[1] ?? '[]';
+    expect(JSON.parse(cmd)).toEqual(['node', APP_ENTRY]);
+    expect(final).toContain(`EXPOSE ${DEFAULT_PORT}`);
+    expect(final).toMatch(/^HEALTHCHECK /m);
+    expect(final).toContain(healthzRoute().path);
+    expect(final).toContain(`process.env.PORT || ${DEFAULT_PORT}`);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  const raw = text('docker-compose.yml');
+  const compose = z
+    .object({
+      services: z.record(
+        z.string(),
+        z
+          .object({
+            command: z.array(z.string()).optional(),
+            environment: z.record(z.string(), z.string()).optional(),
+            ports: z.array(z.string()).optional(),
+            volumes: z.array(z.string()).optional(),
+            profiles: z.array(z.string()).optional(),
+            healthcheck: z.record(z.string(), z.unknown()).optional(),
+            stop_grace_period: z.string().optional(),
+            network_mode: z.string().optional(),
+          })
+          .loose(),
+      ),
+    })
+    .parse(parseYaml(raw));
+  const { redis, app, worker, simulator } = compose.services;
+
+  it('runs the same commands as the image and deploy/', () => {
+    expect(app?.command).toEqual(['node', APP_ENTRY]);
+    expect(worker?.command).toEqual(['node', WORKER_ENTRY]);
+  });
+
+  it('passes the app and the worker only variables their schemas read, and interpolates nothing unknown', () => {
+    for (const name of Object.keys(app?.environment ?? {})) expect(APP_VARS, `app: ${name}`).toContain(name);
+    for (const name of Object.keys(worker?.environment ?? {}))
+      expect(WORKER_VARS, `worker: ${name}`).toContain(name);
+    expect(Object.keys(worker?.environment ?? {}).filter((n) => n.startsWith('SLACK_'))).toEqual([]);
+    const interpolated = [...raw.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
+    for (const name of interpolated) expect([...ALL_VARS, ...COMPOSE_ONLY]).toContain(name);
+  });
+
+  it('publishes the app port the config listens on', () => {
+    const port = Number(app?.environment?.PORT);
+    expect(port).toBe(DEFAULT_PORT);
+    expect(app?.ports?.some((p) => p.endsWith(`:${port}`))).toBe(true);
+  });
+
+  it('Redis persists append-only with a health check; the worker mounts a kubeconfig read-only', () => {
+    expect(redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
+    expect(redis?.healthcheck?.test).toBeDefined();
+    expect(app?.environment?.REDIS_URL).toBe('redis://redis:6379');
+    expect(worker?.environment?.REDIS_URL).toBe('redis://redis:6379');
+    const kubeconfig = worker?.environment?.KUBECONFIG ?? '';
+    expect(worker?.volumes?.some((v) => v.endsWith(`:${kubeconfig}:ro`))).toBe(true);
+    const drain = Number(worker?.environment?.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS ?? DEFAULT_DRAIN_SECONDS);
+    expect(Number.parseInt(worker?.stop_grace_period ?? '0', 10)).toBeGreaterThan(drain);
+  });
+
+  it('the demo profile adds the simulator, reachable only from the worker, at the address of scripts/demo-kubeconfig.yaml', () => {
+    expect(simulator?.profiles).toEqual(['demo']);
+    expect(simulator?.network_mode).toBe('service:worker');
+    const port = simulator?.command?.at(-1) ?? '';
+    expect(text('scripts/demo-kubeconfig.yaml')).toContain(`server: http://127.0.0.1:${port}`);
+    expect(worker?.volumes?.join()).toContain('./scripts/demo-kubeconfig.yaml');
+    expect(existsSync(simulator?.command?.find((a) => a.endsWith('.ts')) ?? '')).toBe(true);
+  });
+});
+
+describe('deploy/', () => {
+  const app = deploymentIn('deploy/app.yaml');
+  const worker = deploymentIn('deploy/worker.yaml');
+  const appPod = app.spec.template.spec;
+  const workerPod = worker.spec.template.spec;
+  const appContainer = appPod.containers[0];
+  const workerContainer = workerPod.containers[0];
+  const drainSeconds = Number(
+    envValue(workerContainer?.env ?? [], 'ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS') ?? DEFAULT_DRAIN_SECONDS,
+  );
+
+  it('runs the same commands as the image and compose', () => {
+    expect(appContainer?.command).toEqual(['node', APP_ENTRY]);
+    expect(workerContainer?.command).toEqual(['node', WORKER_ENTRY]);
+  });
+
+  it('sets only variables the schemas read; the Secret is the app’s alone', () => {
+    for (const e of appContainer?.env ?? []) expect(APP_VARS, `app: ${e.name}`).toContain(e.name);
+    for (const e of workerContainer?.env ?? []) expect(WORKER_VARS, `worker: ${e.name}`).toContain(e.name);
+    const secret = z
+      .object({
+        metadata: z.object({ name: z.string() }).loose(),
+        stringData: z.record(z.string(), z.string()),
+      })
+      .loose()
+      .parse(yamlDocs('deploy/secret.yaml')[0]);
+    for (const key of Object.keys(secret.stringData)) expect(APP_VARS).toContain(key);
+    expect(appContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([secret.metadata.name]);
+    expect(workerContainer?.envFrom).toEqual([]);
+  });
+
+  it('listens on the configured port, with readiness on /readyz, a looser liveness on /healthz and a startup probe', () => {
+    const http = appContainer?.ports.find((p) => p.name === 'http');
+    expect(http?.containerPort).toBe(DEFAULT_PORT);
+    expect(Number(envValue(appContainer?.env ?? [], 'PORT') ?? DEFAULT_PORT)).toBe(DEFAULT_PORT);
+    const readyPath = readyzRoute({ pingRedis: async () => undefined, slackReady: () => true }).path;
+    const { readinessProbe: ready, livenessProbe: live, startupProbe: startup } = appContainer ?? {};
+    expect(ready?.httpGet).toEqual({ path: readyPath, port: 'http' });
+    expect(live?.httpGet).toEqual({ path: healthzRoute().path, port: 'http' });
+    expect(startup?.httpGet.path).toBe(healthzRoute().path);
+    if (!ready || !live) throw new Error('probes missing');
+    expect(live.periodSeconds).toBeGreaterThan(ready.periodSeconds);
+    expect(live.failureThreshold).toBeGreaterThanOrEqual(ready.failureThreshold);
+    expect(live.periodSeconds * live.failureThreshold).toBeGreaterThan(
+      ready.periodSeconds * ready.failureThreshold,
+    );
+  });
+
+  it('has requests and limits, and grace periods that cover the worker drain', () => {
+    for (const c of [appContainer, workerContainer]) {
+      expect(Object.keys(c?.resources.requests ?? {})).toEqual(expect.arrayContaining(['cpu', 'memory']));
+      expect(Object.keys(c?.resources.limits ?? {})).toContain('memory');
+    }
+    expect(workerPod.terminationGracePeriodSeconds).toBeGreaterThan(drainSeconds);
+    expect(appPod.terminationGracePeriodSeconds).toBe(workerPod.terminationGracePeriodSeconds);
+  });
+
+  it('renders with kubectl kustomize into one namespace with both service accounts and the worker RBAC', () => {
+    const rendered = parseAllDocuments(
+      execFileSync('kubectl', ['kustomize', 'deploy/'], { encoding: 'utf8' }),
+    )
+      .map((d) => d.toJS() as { kind: string; metadata: { name: string; namespace?: string } })
+      .filter((d) => d !== null);
+    const kinds = sorted(rendered.map((d) => `${d.kind}/${d.metadata.name}`));
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        'ClusterRole/rollout-doctor-worker',
+        'ClusterRoleBinding/rollout-doctor-worker',
+        'Deployment/rollout-doctor-app',
+        'Deployment/rollout-doctor-worker',
+        'Namespace/rollout-doctor',
+        'Secret/rollout-doctor-slack',
+        'Service/redis',
+        'Service/rollout-doctor-app',
+        'ServiceAccount/rollout-doctor-app',
+        'ServiceAccount/rollout-doctor-worker',
+        'StatefulSet/redis',
+      ]),
+    );
+    const clusterScoped = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding']);
+    for (const d of rendered.filter((o) => !clusterScoped.has(o.kind))) {
+      expect(d.metadata.namespace, `${d.kind}/${d.metadata.name}`).toBe('rollout-doctor');
+    }
+  });
+});
+
+describe('documentation of every variable', () => {
+  /** Rows of docs/configuration.md tables: | `NAME` | read by | default | meaning |. */
+  const rows = (): { name: string; readBy: string }[] =>
+    [...text('docs/configuration.md').matchAll(/^\|\s*`([A-Z][A-Z0-9_]*)`\s*\|([^|]*)\|/gm)].map((m) => ({
+      name: m[1] ?? '',
+      readBy: (m[2] ?? '').toLowerCase(),
+    }));
+
+  it('docs/configuration.md has one row per variable the schemas read, saying which process reads it', () => {
+    const table = rows();
+    const documented = table.map((r) => r.name).filter((n) => !COMPOSE_ONLY.has(n));
+    expect(sorted(new Set(documented))).toEqual(sorted(ALL_VARS));
+    expect(documented.length, 'no duplicate rows').toBe(new Set(documented).size);
+    for (const row of table.filter((r) => !COMPOSE_ONLY.has(r.name))) {
+      expect(row.readBy.includes('app'), `${row.name} read by app`).toBe(APP_VARS.has(row.name));
+      expect(row.readBy.includes('worker'), `${row.name} read by worker`).toBe(WORKER_VARS.has(row.name));
+    }
+    for (const name of COMPOSE_ONLY) expect(table.find((r) => r.name === name)?.readBy).toContain('compose');
+  });
+
+  it('.env.example lists exactly the variables the schemas read', () => {
+    const listed = [...text('.env.example').matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] ?? '');
+    expect(sorted(new Set(listed))).toEqual(sorted(ALL_VARS));
+  });
+
+  it('README and the docs name no variable the code does not know, and link the configuration reference', () => {
+    const readme = text('README.md');
+    expect(readme).toContain('docs/configuration.md');
+    for (const file of ['README.md', 'docs/operations.md', 'docs/security.md', 'docs/architecture.md']) {
+      const names = [...text(file).matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]);
+      const unknown = names.filter((n) => !ALL_VARS.has(n) && !COMPOSE_ONLY.has(n) && !PLATFORM.has(n));
+      expect(sorted(new Set(unknown)), file).toEqual([]);
+    }
+  });
+});
+
+describe('README commands', () => {
+  const readme = (): string => text('README.md');
+
+  it('gives the two-command quick start, the process commands, and only npm scripts that exist', () => {
+    expect(readme()).toContain('npm ci && npm run demo');
+    expect(readme()).toMatch(/^npm test\b/m);
+    for (const cmd of [
+      'npm start',
+      'npm run worker',
+      'npm run typecheck',
+      'npm run lint',
+      'npm run bench',
+      'bash .ci/run',
+    ]) {
+      expect(readme()).toContain(cmd);
+    }
+    for (const m of readme().matchAll(/npm run ([a-z][\w:-]*)/g))
+      expect(Object.keys(packageJson.scripts)).toContain(m[1]);
+    expect(existsSync('.ci/run')).toBe(true);
+  });
+
+  it('names the routes the app serves and the deploy and compose commands', () => {
+    for (const path of ['/slack/events', ALERTMANAGER_PATH, healthzRoute().path, '/readyz', '/metrics']) {
+      expect(readme()).toContain(path);
+    }
+    expect(readme()).toContain('docker compose --profile demo up');
+    expect(readme()).toContain('kubectl apply -k deploy/');
+  });
+});
+
+describe('slack/manifest.yaml', () => {
+  const manifest = z
+    .object({
+      features: z
+        .object({
+          slash_commands: z.array(z.object({ command: z.string(), url: z.string() }).loose()),
+        })
+        .loose(),
+      oauth_config: z.object({ scopes: z.object({ bot: z.array(z.string()) }) }),
+      settings: z
+        .object({ interactivity: z.object({ is_enabled: z.boolean(), request_url: z.string() }) })
+        .loose(),
+    })
+    .loose();
+  /** The bot scope each Web API method the app calls needs; a method missing here fails the test. */
+  const SCOPE_OF: Record<string, string | null> = {
+    'chat.postMessage': 'chat:write',
+    'chat.update': 'chat:write',
+    'chat.postEphemeral': 'chat:write',
+    'usergroups.users.list': 'usergroups:read',
+    'auth.test': null,
+    'views.open': null,
+  };
+  const sources = (readdirSync('src', { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => text(join('src', f)));
+
+  it('declares the command the app registers, pointing both URLs at the route Bolt serves', () => {
+    const m = manifest.parse(parseYaml(text('slack/manifest.yaml')));
+    const registered = [
+      ...text('src/app/listeners/commands/index.ts').matchAll(/app\.command\('([^']+)'/g),
+    ].map((x) => x[1]);
+    expect(m.features.slash_commands.map((c) => c.command)).toEqual(registered);
+    expect(text('src/app/app.ts')).toContain("endpoints: '/slack/events'");
+    for (const url of [
+      ...m.features.slash_commands.map((c) => c.url),
+      m.settings.interactivity.request_url,
+    ]) {
+      expect(new URL(url).pathname).toBe('/slack/events');
+    }
+    expect(m.settings.interactivity.is_enabled).toBe(true);
+  });
+
+  it('asks for exactly the bot scopes of the Web API methods the code calls', () => {
+    const methods = new Set(
+      sources.flatMap((src) =>
+        [
+          ...src.matchAll(
+            /\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+          ),
+        ].map((x) => `${x[1] ?? ''}.${x[2] ?? ''}`),
+      ),
+    );
+    expect(methods.size).toBeGreaterThan(0);
+    for (const method of methods) expect(Object.keys(SCOPE_OF), `scope of ${method}`).toContain(method);
+    const needed = new Set([
+      'commands',
+      ...[...methods].map((x) => SCOPE_OF[x]).filter((x): x is string => !!x),
+    ]);
+    const m = manifest.parse(parseYaml(text('slack/manifest.yaml')));
+    expect(sorted(m.oauth_config.scopes.bot)).toEqual(sorted(needed));
+  });
+
+  it('the README walks through installing it', () => {
+    const readme = text('README.md');
+    expect(readme).toContain('slack/manifest.yaml');
+    const m = manifest.parse(parseYaml(text('slack/manifest.yaml')));
+    for (const scope of m.oauth_config.scopes.bot) expect(readme).toContain(`\`${scope}\``);
+    for (const name of [
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'SLACK_APP_TOKEN',
+      'ROLLOUT_DOCTOR_APPROVERS',
+    ]) {
+      expect(readme).toContain(name);
+    }
+  });
+});
