@@ -35,6 +35,25 @@ export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undef
   return codeSection(lines.join('\n'), body);
 }
 
+/**
+ * The confirm dialog's text (Slack allows 300 characters): the impact and the exact
+ * patch. A long impact is cut to its first sentence before the patch is cut; a patch
+ * that cannot fit at all is named by the plan's summary and shown in full in the
+ * plan section above the buttons, instead of being cut mid-JSON.
+ */
+export function confirmDialogText(plan: RemediationPlan): string {
+  const max = LIMITS.confirmText;
+  const impact = plan.impact.replace(/\.+$/, '');
+  const patch = compactPatch(plan);
+  const full = `${impact}. Patch: ${patch}`;
+  if (full.length <= max) return full;
+  const firstSentence = /^.*?\.(?=\s|$)/.exec(impact)?.[0] ?? `${impact}.`;
+  const short = `${firstSentence} Patch: ${patch}`;
+  if (short.length <= max) return short;
+  const pointer = `${plan.summary.replace(/\.+$/, '')}. The exact ${plan.patch ? `${plan.patch.type} patch` : 'change'} is in the message above. Impact: `;
+  return truncate(`${pointer}${impact}.`, max);
+}
+
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
 export function planButton(
   plan: RemediationPlan,
@@ -61,7 +80,7 @@ export function planButton(
     };
   }
   const label = `${options.undo ? 'Undo' : 'Apply'}: ${plan.kind}${view.required && view.required > 1 ? ` (${view.approvals ?? 0}/${view.required} approvals)` : ''}`;
-  const confirmText = truncate(`${plan.impact}. Patch: ${compactPatch(plan)}`, LIMITS.confirmText);
+  const confirmText = confirmDialogText(plan);
   return {
     type: 'button',
     action_id: actionId,
