@@ -26,7 +26,7 @@ FROM build AS demo-sim
 COPY scripts ./scripts
 USER 1000:1000
 EXPOSE 6443
-CMD ["npx", "--no-install", "tsx", "scripts/demo-sim.ts", "--port", "6443"]
+CMD ["node", "--import", "tsx", "scripts/demo-sim.ts", "--port", "6443"]
 
 # The deployable image (the default target, last stage).
 FROM node:24-bookworm-slim AS runtime

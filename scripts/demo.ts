@@ -117,7 +117,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   const redis = await demoRedis(process.env.REDIS_URL);
   register('redis', () => redis.close());
   // A shared Redis may serve a real deployment: a cluster name of our own keeps our queues apart.
-  const cluster = redis.origin === 'REDIS_URL' ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
+  const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
   say(`Redis:      ${redis.origin}`);
 
   const sim = await startSimulator({ scenario: await demoScenarioObjects(), timeScale });
@@ -232,14 +232,19 @@ async function main(): Promise<number> {
 }
 
 let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    say(`\n${signal}: stopping everything the demo started…`);
-    void cleanup().then(() => process.exit(130));
-  });
-}
+const interrupt = (why: string): void => {
+  if (interrupted) return;
+  interrupted = true;
+  try {
+    say(`\n${why}: stopping everything the demo started…`);
+  } catch {
+    // stdout is gone (closed pipe): clean up silently
+  }
+  void cleanup().then(() => process.exit(130));
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
+// `npm run demo | head` closes our stdout early: still stop the processes we started.
+process.stdout.on('error', () => interrupt('stdout closed'));
 
 main().then(
   (code) => process.exit(code),

@@ -10,6 +10,8 @@ export interface DemoRedis {
   url: string;
   /** How it was found, for the terminal. */
   origin: string;
+  /** True for the Redis at REDIS_URL, which a real deployment may use too. */
+  shared: boolean;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ async function answers(url: string): Promise<boolean> {
   }
 }
 
+/** The URL without its password, for messages. */
+function masked(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
 function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
@@ -48,11 +55,16 @@ function hasRedisServer(): boolean {
  */
 export async function demoRedis(envUrl: string | undefined): Promise<DemoRedis> {
   if (envUrl && (await answers(envUrl))) {
-    return { url: envUrl, origin: 'REDIS_URL', close: async () => undefined };
+    return {
+      url: envUrl,
+      origin: `REDIS_URL (${masked(envUrl)})`,
+      shared: true,
+      close: async () => undefined,
+    };
   }
   if (!hasRedisServer()) {
     throw new DemoError(
-      `${envUrl ? `REDIS_URL (${envUrl.replace(/\/\/[^@/]*@/, '//***@')}) does not answer` : 'REDIS_URL is not set'} and no redis-server binary is on PATH. ` +
+      `${envUrl ? `REDIS_URL (${masked(envUrl)}) does not answer` : 'REDIS_URL is not set'} and no redis-server binary is on PATH. ` +
         'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL to a Redis no rollout-doctor deployment uses.',
     );
   }
@@ -60,6 +72,7 @@ export async function demoRedis(envUrl: string | undefined): Promise<DemoRedis> 
   return {
     url: redis.url,
     origin: `private redis-server on port ${redis.port}${envUrl ? ' (REDIS_URL did not answer)' : ''}`,
+    shared: false,
     close: () => redis.close(),
   };
 }

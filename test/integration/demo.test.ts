@@ -85,4 +85,13 @@ describe('npm run demo', () => {
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.filter(alive)).toEqual([]);
   }, 60_000);
+
+  it('says clearly what is missing when REDIS_URL does not answer and no redis-server is on PATH', async () => {
+    const { code, out } = await runDemo([], { REDIS_URL: 'redis://127.0.0.1:1', PATH: '/nonexistent' });
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'Demo failed: REDIS_URL (redis://127.0.0.1:1) does not answer and no redis-server binary is on PATH',
+    );
+    expect(out).toContain('apt-get install redis-server');
+  }, 60_000);
 });
