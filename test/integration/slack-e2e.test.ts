@@ -1,0 +1,404 @@
+/**
+ * End to end, as on call would live it: a signed `/rollout-doctor` for each seed
+ * incident reproduced on the Kubernetes simulator, the result message with its
+ * evidence and confirm-guarded buttons, an approver's click, the one real PATCH the
+ * simulator receives, and the "rolled out" reply in the thread, with the cluster
+ * checked afterwards. Then Undo (approval-gated), a plan refused because the
+ * Deployment changed after the diagnosis, and Re-run. App, workers (real
+ * Kubernetes wiring), Redis and the simulator are real; Slack is the stand-in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Deployment, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+
+const STRANGER = 'U0STRANGER';
+
+function deployment(h: E2eHarness, namespace: string, name: string): Deployment {
+  const found = h.sim.get('Deployment', namespace, name) as Deployment | undefined;
+  if (!found) throw new Error(`no deployment ${namespace}/${name} in the simulator`);
+  return found;
+}
+
+function livePods(h: E2eHarness, namespace: string): Pod[] {
+  return (h.sim.list('Pod', namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+}
+
+const isReady = (p: Pod): boolean =>
+  p.status?.phase === 'Running' &&
+  (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** Real (non-dry-run) writes the simulator received since request index `from`. */
+function writesSince(h: E2eHarness, from: number): { verb: string; resource: string; name?: string }[] {
+  return h.sim.requests
+    .slice(from)
+    .filter((r) => ['patch', 'create', 'delete'].includes(r.verb) && !r.dryRun)
+    .map((r) => ({ verb: r.verb, resource: r.resource, ...(r.name ? { name: r.name } : {}) }));
+}
+
+async function storedPlan(h: E2eHarness, id: string | undefined): Promise<RemediationPlan> {
+  const stored = await h.app.services.plans.get(id ?? '');
+  if (!stored) throw new Error(`plan ${String(id)} is not stored`);
+  return stored.plan;
+}
+
+/** The rollout is finished: observed, every replica updated, ready and available. */
+function rolledOut(d: Deployment): boolean {
+  const s = d.status;
+  const want = d.spec.replicas ?? 1;
+  return (
+    (s?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0) &&
+    s?.updatedReplicas === want &&
+    s.readyReplicas === want &&
+    s.availableReplicas === want &&
+    (s.replicas ?? 0) === want
+  );
+}
+
+/** Incident A live: the tracker runs on the only GPU node, then a new image deadlocks the rollout. */
+async function deadlockTracker(h: E2eHarness): Promise<void> {
+  await h.sim.settle();
+  await h.sim.waitFor(
+    () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+  );
+  const d = deployment(h, 'vision', 'vision-object-tracker');
+  const container = d.spec.template.spec.containers[0];
+  if (!container) throw new Error('tracker has no container');
+  container.image = 'vision/boost-track-app:1.1';
+  h.sim.apply(d);
+  await h.sim.waitFor(() =>
+    (h.sim.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+}
+
+/** The section describing a plan (summary, impact, server dry run, exact patch). */
+function planSectionText(message: StoredMessage, plan: RemediationPlan): string {
+  const texts = message.blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
+  const found = texts.find((t) => t.startsWith(`*${plan.summary}*`));
+  if (!found) throw new Error(`no section for plan ${plan.id}`);
+  return found;
+}
+
+/** Every approve button's confirm dialog names the impact and shows the exact patch (or points to it). */
+async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promise<RemediationPlan[]> {
+  const plans: RemediationPlan[] = [];
+  for (const button of h.buttons(message).filter((b) => b.action_id.startsWith('approve_plan'))) {
+    const plan = await storedPlan(h, button.value);
+    plans.push(plan);
+    const text = button.confirm?.text?.text ?? '';
+    expect(button.confirm?.title?.text).toBe(`Apply ${plan.kind} to ${plan.target.name}?`);
+    expect(text.length).toBeLessThanOrEqual(300);
+    const exact = plan.patch
+      ? JSON.stringify(plan.patch.body)
+      : `delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
+    // The exact patch is always in the plan's section right above the buttons.
+    expect(planSectionText(message, plan)).toContain(exact);
+    const firstSentence = plan.impact.slice(0, plan.impact.indexOf('. ') + 1);
+    if (exact.length < 200) {
+      expect(text).toContain(`Patch: ${exact}`);
+      expect(text).toContain(firstSentence);
+    } else {
+      expect(text).toContain(plan.summary.replace(/\.$/, ''));
+      expect(text).toContain(`The exact ${plan.patch?.type ?? ''} patch is in the message above.`);
+      expect(text).toContain(`Impact: ${firstSentence.slice(0, 60)}`);
+    }
+  }
+  return plans;
+}
+
+describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor to rolled out', () => {
+  const NAME = 'vision-object-tracker';
+  let h: E2eHarness;
+  let result: StoredMessage;
+  let applied: RemediationPlan;
+
+  beforeAll(async () => {
+    h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+    await deadlockTracker(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('answers the command with the verdict, the evidence, the dry-run diff and confirm-guarded buttons', async () => {
+    const ack = await h.command(`${NAME} -n vision`);
+    expect(ack).toMatchObject({ status: 200, body: '' });
+    expect(ack.ms).toBeLessThan(3000);
+    result = await h.waitForResult('vision', NAME);
+
+    expect(result.text).toMatch(/^deployment\/vision-object-tracker in vision: RolloutSurgeDeadlock: /);
+    const texts = result.blocks.map((b) => JSON.stringify(b));
+    expect(texts[0]).toContain('*RolloutSurgeDeadlock*: Rollout of vision-object-tracker can never finish');
+    const all = texts.join('\n');
+    expect(all).toMatch(/0\/10 nodes available for vision-object-tracker-/);
+    expect(all).toMatch(/1 +Insufficient nvidia.com\/gpu +resources/);
+    expect(all).toContain('maxSurge resolves to 1 (25%), maxUnavailable to 0 (25%)');
+    expect(all).toMatch(/gpu-node-1 +nvidia.com\/gpu +1 +1 +0 +vision-object-tracker-/);
+
+    expect(h.buttons(result).map((b) => [b.action_id, b.text?.text])).toEqual([
+      ['approve_plan.0', 'Apply: set-rolling-update'],
+      ['approve_plan.1', 'Apply: set-recreate'],
+      ['rerun_diagnosis', 'Re-run'],
+      ['dismiss_result', 'Dismiss'],
+    ]);
+    const plans = await checkConfirmDialogs(h, result);
+    const rolling = plans[0];
+    if (!rolling) throw new Error('no set-rolling-update plan');
+    expect(rolling.kind).toBe('set-rolling-update');
+    expect(rolling.impact).toContain('brief outage: 1 of 1 replicas down');
+    const confirm = h.buttons(result)[0]?.confirm?.text?.text ?? '';
+    expect(confirm).toContain('brief outage: 1 of 1 replicas down until the new pod is Ready.');
+    expect(confirm).toContain(`Patch: ${JSON.stringify(rolling.patch?.body)}`);
+    const section = planSectionText(result, rolling);
+    expect(section).toContain('server dry run:');
+    expect(section).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
+    expect(section).toContain('/spec/strategy/rollingUpdate/maxUnavailable: "25%" → 1');
+    expect(section).toMatch(/restartedAt: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
+    applied = rolling;
+  });
+
+  it('applies the plan on an approver click: one PATCH, "applied" then "rolled out", the GPU pod replaced', async () => {
+    const mark = h.sim.requests.length;
+    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
+    expect(done.text).toMatch(/^rolled out: deployment\/vision-object-tracker: /);
+
+    expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
+    const patches = h.sim.requests.slice(mark).filter((r) => r.verb === 'patch');
+    expect(patches.map((p) => p.dryRun)).toEqual([true, false]);
+
+    const appliedReplies = h.replies(result.ts).filter((m) => m.text.startsWith('applied'));
+    expect(appliedReplies).toHaveLength(1);
+    expect(appliedReplies[0]?.text).toContain(`approved by <@${h.approver}>`);
+    expect(appliedReplies[0]?.text).toContain('/spec/strategy/rollingUpdate/maxSurge');
+    const updated = h.message(result.channel, result.ts);
+    expect(JSON.stringify(updated?.blocks)).toContain(`*set-rolling-update* approved by <@${h.approver}>`);
+    expect(h.buttons(updated ?? result)[0]?.text?.text).toBe('Approved: set-rolling-update');
+
+    const d = deployment(h, 'vision', NAME);
+    expect(d.spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+    });
+    expect(rolledOut(d)).toBe(true);
+    const restartedAt = (
+      applied.patch?.body as { spec: { template: { metadata: { annotations: Record<string, string> } } } }
+    ).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'];
+    const pods = livePods(h, 'vision');
+    expect(
+      pods.map((p) => [
+        p.spec.nodeName,
+        isReady(p),
+        p.spec.containers[0]?.image,
+        p.metadata.annotations?.['kubectl.kubernetes.io/restartedAt'],
+      ]),
+    ).toEqual([['gpu-node-1', true, 'vision/boost-track-app:1.1', restartedAt]]);
+
+    const audit = h.audit();
+    expect(audit).toContainEqual(
+      expect.objectContaining({
+        action: 'approval',
+        planId: applied.id,
+        user: h.approver,
+        result: 'claimed',
+      }),
+    );
+    expect(audit).toContainEqual(
+      expect.objectContaining({ action: 'outcome', planId: applied.id, outcome: 'rolled-out' }),
+    );
+  });
+
+  it('Undo is approval-gated: a non-approver is refused, an approver applies the stored inverse patch', async () => {
+    const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
+    if (!reply) throw new Error('no rolled-out reply');
+    const undo = h.buttons(reply).find((b) => b.action_id === 'undo_plan.0');
+    expect(undo?.text?.text).toBe('Undo');
+    const inverse = await storedPlan(h, undo?.value);
+    expect(inverse.patch).toEqual(applied.inverse);
+    const podBefore = livePods(h, 'vision')[0]?.metadata.uid;
+
+    const mark = h.sim.requests.length;
+    expect((await h.click(reply, 'undo_plan.0', STRANGER)).status).toBe(200);
+    const refusal = await h.waitForEphemeral(STRANGER, 'Not applied');
+    expect(String(refusal.args.text)).toContain('not an approver');
+    expect(String(refusal.args.thread_ts)).toBe(result.ts);
+    expect(h.audit()).toContainEqual(
+      expect.objectContaining({
+        action: 'refusal',
+        planId: inverse.id,
+        user: STRANGER,
+        reason: 'not-approver',
+      }),
+    );
+    expect(writesSince(h, mark)).toEqual([]);
+    expect(deployment(h, 'vision', NAME).spec.strategy?.rollingUpdate?.maxSurge).toBe(0);
+
+    expect((await h.click(reply, 'undo_plan.0', h.approver)).status).toBe(200);
+    // The undo's own replies: "applied: Undo: …", then "rolled out" (Undo restores the strategy only).
+    const texts = await h.slack.waitFor(() => {
+      const all = h.replies(result.ts).map((m) => m.text);
+      const at = all.findIndex((t) => t.startsWith('applied: Undo: Let old pods go first'));
+      return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out')) && all;
+    }, 25_000);
+    expect(texts.filter((t) => t.startsWith('applied'))).toHaveLength(2);
+    expect(h.audit()).toContainEqual(
+      expect.objectContaining({ action: 'outcome', planId: inverse.id, outcome: 'rolled-out' }),
+    );
+    expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
+    const d = deployment(h, 'vision', NAME);
+    expect(d.spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
+    });
+    // The restart is not undone: the template is unchanged, so the running pod stays.
+    expect(rolledOut(d)).toBe(true);
+    expect(livePods(h, 'vision').map((p) => p.metadata.uid)).toEqual([podBefore]);
+  });
+
+  it('Re-run posts a fresh result in the thread, diagnosed from the cluster as it is now', async () => {
+    const runsBefore = h.replies(result.ts).length;
+    expect((await h.click(result, 'rerun_diagnosis', 'U0ONCALL')).status).toBe(200);
+    const fresh = await h.waitForResult('vision', NAME, { threadTs: result.ts });
+    expect(h.replies(result.ts).length).toBe(runsBefore + 1);
+    expect(fresh.ts).not.toBe(result.ts);
+    // Not stuck any more, but the strategy surges again after the Undo: the prediction.
+    expect(fresh.text).toMatch(/^deployment\/vision-object-tracker in vision: RolloutAtRisk: /);
+    const plans = await checkConfirmDialogs(h, fresh);
+    expect(plans.map((p) => p.kind)).toContain('set-rolling-update');
+    expect(plans.map((p) => p.id)).not.toContain(applied.id);
+    expect(plans[0]?.patch?.body).toEqual({
+      spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+    });
+  });
+});
+
+describe('a plan whose Deployment changed after the diagnosis', () => {
+  const NAME = 'vision-object-tracker';
+  let h: E2eHarness;
+
+  beforeAll(async () => {
+    h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+    await deadlockTracker(h);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('is refused with the reason and a Re-run, which gives a fresh plan that applies', async () => {
+    await h.command(`${NAME} -n vision`);
+    const result = await h.waitForResult('vision', NAME);
+    const stale = await storedPlan(h, h.buttons(result)[0]?.value);
+
+    // Someone edits the pod template between the result and the click.
+    const d = deployment(h, 'vision', NAME);
+    const generation = d.metadata.generation ?? 0;
+    d.spec.template.metadata = {
+      ...d.spec.template.metadata,
+      annotations: { ...d.spec.template.metadata?.annotations, 'example.com/hotfix': 'cache-size' },
+    };
+    h.sim.apply(d);
+    expect(deployment(h, 'vision', NAME).metadata.generation).toBe(generation + 1);
+
+    const mark = h.sim.requests.length;
+    await h.click(result, 'approve_plan.0', h.approver);
+    const refused = await h.waitForReply(result.ts, 'refused');
+    expect(refused.text).toContain(
+      `not applied: deployment/${NAME} changed since the diagnosis (spec changed since diagnosis (generation ${generation} is now ${generation + 1}); diagnose again). Re-run for a fresh plan.`,
+    );
+    expect(h.buttons(refused).map((b) => [b.action_id, b.value])).toEqual([
+      ['rerun_diagnosis', `default/vision/${NAME}`],
+    ]);
+    expect(writesSince(h, mark)).toEqual([]);
+    expect(deployment(h, 'vision', NAME).spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
+    expect(h.audit()).toContainEqual(
+      expect.objectContaining({ action: 'outcome', planId: stale.id, outcome: 'refused' }),
+    );
+
+    await h.click(refused, 'rerun_diagnosis', 'U0ONCALL');
+    const fresh = await h.waitForResult('vision', NAME, { threadTs: result.ts });
+    expect(fresh.text).toMatch(/RolloutSurgeDeadlock/);
+    const plan = await storedPlan(h, h.buttons(fresh)[0]?.value);
+    expect(plan.id).not.toBe(stale.id);
+    expect(plan.preconditions.generation).toBe(generation + 1);
+
+    const before = h.sim.requests.length;
+    await h.click(fresh, 'approve_plan.0', h.approver);
+    await h.waitForReply(result.ts, 'rolled out', 25_000);
+    expect(writesSince(h, before)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
+    const pods = livePods(h, 'vision');
+    expect(
+      pods.map((p) => [p.spec.nodeName, isReady(p), p.metadata.annotations?.['example.com/hotfix']]),
+    ).toEqual([['gpu-node-1', true, 'cache-size']]);
+  });
+});
+
+describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled out', () => {
+  let h: E2eHarness;
+
+  beforeAll(async () => {
+    h = await startE2e({ scenario: 'sim/scenarios/crashloop-node.yaml' });
+    await h.sim.settle();
+    await h.sim.waitFor(() =>
+      livePods(h, 'shop').some(
+        (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
+      ),
+    );
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('shows the per-node evidence, applies exclude-node once on approval, and no new pod lands on node-b', async () => {
+    expect((await h.command('checkout -n shop')).status).toBe(200);
+    const result = await h.waitForResult('shop', 'checkout');
+    expect(result.text).toMatch(
+      /^deployment\/checkout in shop: CrashLoopOnNode: checkout crash-loops only on node node-b/,
+    );
+    const all = result.blocks.map((b) => JSON.stringify(b)).join('\n');
+    expect(all).toMatch(/node-b +0\/1 +\d+ +1 +132 +Error/);
+    expect(all).toMatch(/node-a +1\/1 +0 +0/);
+    expect(all).toMatch(/osImage +Ubuntu 20.04.6 LTS +Debian GNU\/Linux 12 \(bookworm\)/);
+    expect(all).toContain('SIGILL: illegal instruction');
+
+    expect(h.buttons(result).map((b) => b.action_id)).toEqual([
+      'approve_plan.0',
+      'approve_plan.1',
+      'rerun_diagnosis',
+      'dismiss_result',
+    ]);
+    const [exclude, deletePods] = await checkConfirmDialogs(h, result);
+    expect(exclude?.kind).toBe('exclude-node');
+    expect(deletePods?.kind).toBe('delete-pods');
+    expect(h.buttons(result)[0]?.confirm?.text?.text).toContain(
+      'Keep checkout off node-b (required node affinity kubernetes.io/hostname NotIn)',
+    );
+    if (!exclude) throw new Error('no exclude-node plan');
+    expect(planSectionText(result, exclude)).toMatch(/server dry run:\n\/spec\/template\/spec\/affinity: /);
+
+    const mark = h.sim.requests.length;
+    await h.click(result, 'approve_plan.0', h.approver);
+    const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
+    expect(done.text).toMatch(/^rolled out: deployment\/checkout: /);
+    expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: 'checkout' }]);
+
+    const d = deployment(h, 'shop', 'checkout');
+    expect(rolledOut(d)).toBe(true);
+    expect(
+      d.spec.template.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+        ?.nodeSelectorTerms,
+    ).toEqual([
+      { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] },
+    ]);
+    const sets = (h.sim.list('ReplicaSet', 'shop') as ReplicaSet[]).sort(
+      (a, b) =>
+        Number(b.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0) -
+        Number(a.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0),
+    );
+    const hash = sets[0]?.metadata.labels?.['pod-template-hash'];
+    const pods = livePods(h, 'shop');
+    expect(pods).toHaveLength(3);
+    expect(pods.every((p) => p.metadata.labels?.['pod-template-hash'] === hash)).toBe(true);
+    expect(pods.every(isReady)).toBe(true);
+    expect(pods.map((p) => p.spec.nodeName)).not.toContain('node-b');
+  });
+});

@@ -1,0 +1,298 @@
+/**
+ * End-to-end harness: everything rollout-doctor needs, real except Slack and the
+ * cluster, in one test process.
+ *
+ * - a private `redis-server` (test/support/redis.ts),
+ * - the Kubernetes API simulator with a scenario (sim/),
+ * - the Slack Web API stand-in (test/support/slack-standin.ts), reached via SLACK_API_URL,
+ * - the app runtime (Bolt over HTTP, notify consumer) started in-process from an
+ *   environment parsed by loadAppConfig, exactly as `npm start` does,
+ * - the workers with the REAL Kubernetes wiring of workers/main.ts (kubeClusterDeps)
+ *   over a kubeconfig that points at the simulator,
+ *
+ * plus helpers that send slash commands and block_actions clicks signed and shaped
+ * as Slack sends them, and wait for messages on the stand-in.
+ *
+ * @example
+ *   const h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+ *   await h.command('vision-object-tracker -n vision');
+ *   const result = await h.waitForResult('vision', 'vision-object-tracker');
+ *   await h.click(result, 'approve_plan.0', h.approver);
+ *   await h.waitForReply(result.ts, 'rolled out');
+ *   await h.close();
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { AuditEvent } from '../../src/audit.js';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { createKubeClient } from '../../src/kube/client.js';
+import { createLogger } from '../../src/logger.js';
+import { kubeClusterDeps } from '../../src/worker/kube-deps.js';
+import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { startRedis, type TestRedis } from './redis.js';
+import { blockActionBody, postSigned, slashCommandBody } from './slack-sign.js';
+import { startSlackStandin, type SlackCall, type SlackStandin, type StoredMessage } from './slack-standin.js';
+
+export type { StoredMessage } from './slack-standin.js';
+
+export const E2E_SECRET = 'e2e-signing-secret';
+export const E2E_TOKEN = 'xoxb-e2e-bot-token';
+/** The configured approver (ROLLOUT_DOCTOR_APPROVERS) unless `approvers` says otherwise. */
+export const E2E_APPROVER = 'U0LEAD';
+export const E2E_CHANNEL = 'C0INCIDENT';
+
+export interface E2eOptions {
+  /** Simulator scenario file (plain Kubernetes YAML), e.g. 'sim/scenarios/gpu-deadlock.yaml'. */
+  scenario: string;
+  /** Simulator speed-up (back-off, progress deadline, kubelet delays). Default 50. */
+  timeScale?: number;
+  /** ROLLOUT_DOCTOR_APPROVERS. Default [E2E_APPROVER]. */
+  approvers?: string[];
+  /** ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS for the remediate worker. Default 20. */
+  rolloutTimeoutSeconds?: number;
+  /** Extra app / worker environment (strings, as in process.env). */
+  appEnv?: Record<string, string>;
+  workerEnv?: Record<string, string>;
+  /** Log level of app and worker; lines are kept in `logs`. Default 'info' (audit lines are info). */
+  logLevel?: string;
+}
+
+/** One button of a message, as the stand-in holds it. */
+export interface Button {
+  action_id: string;
+  value?: string;
+  text?: { type: string; text: string };
+  style?: string;
+  confirm?: { title?: { text: string }; text?: { text: string } };
+  blockId: string;
+}
+
+export interface E2eHarness {
+  sim: Simulator;
+  redis: TestRedis;
+  slack: SlackStandin;
+  app: AppRuntime;
+  workers: WorkerRuntime;
+  /** `${app url}/slack/events` */
+  eventsUrl: string;
+  approver: string;
+  channel: string;
+  /** JSON log lines of app and worker. */
+  logs: string[];
+  /** The audit events logged so far (app and worker). */
+  audit(): AuditEvent[];
+  /** A signed `/rollout-doctor <text>` as Slack posts it; returns the HTTP answer. */
+  command(
+    text: string,
+    options?: { user?: string; channel?: string },
+  ): Promise<{ status: number; body: string; ms: number }>;
+  /** The buttons of a message's actions blocks. */
+  buttons(message: StoredMessage): Button[];
+  /** A signed block_actions click on the message's button `actionId`, by `user`. */
+  click(
+    message: StoredMessage,
+    actionId: string,
+    user: string,
+  ): Promise<{ status: number; body: string; ms: number }>;
+  /** The current state of a message on the stand-in. */
+  message(channel: string, ts: string): StoredMessage | undefined;
+  /**
+   * Waits for a diagnosis result of deployment/NAME in NS (the run's message, updated
+   * in place); with `threadTs`, one posted in that thread (Re-run).
+   */
+  waitForResult(
+    namespace: string,
+    name: string,
+    options?: { threadTs?: string; timeoutMs?: number },
+  ): Promise<StoredMessage>;
+  /** Waits for a thread reply under `rootTs` whose text starts with `prefix` ('applied', 'rolled out', ...). */
+  waitForReply(rootTs: string, prefix: string, timeoutMs?: number): Promise<StoredMessage>;
+  /** Thread replies under `rootTs`, oldest first. */
+  replies(rootTs: string): StoredMessage[];
+  /** Waits for an ephemeral message to `user` whose text contains `fragment`. */
+  waitForEphemeral(user: string, fragment: string, timeoutMs?: number): Promise<SlackCall>;
+  /** Stops workers, app, stand-in, simulator and Redis; removes the temp dir. */
+  close(): Promise<void>;
+}
+
+function sinkInto(lines: string[]): Writable {
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+}
+
+/** Starts Redis, the simulator, the Slack stand-in, the app and the real-kube workers. */
+export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
+  const started: { close(): Promise<void> }[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const part of started.reverse()) await part.close().catch(() => undefined);
+  };
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-e2e-'));
+    started.push({ close: () => rm(dir, { recursive: true, force: true }) });
+    const redis = await startRedis();
+    started.push(redis);
+    const sim = await startSimulator({ scenario: options.scenario, timeScale: options.timeScale ?? 50 });
+    started.push(sim);
+    const kubeconfig = join(dir, 'kubeconfig');
+    await sim.writeKubeconfig(kubeconfig);
+    const slack = await startSlackStandin({ botToken: E2E_TOKEN });
+    started.push(slack);
+
+    const logs: string[] = [];
+    const level = options.logLevel ?? 'info';
+    const approvers = options.approvers ?? [E2E_APPROVER];
+    const app = await startAppRuntime(
+      loadAppConfig({
+        SLACK_BOT_TOKEN: E2E_TOKEN,
+        SLACK_SIGNING_SECRET: E2E_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_APPROVERS: approvers.join(','),
+        LOG_LEVEL: level,
+        ...options.appEnv,
+      }),
+      createLogger({ level, name: 'e2e-app' }, sinkInto(logs)),
+      { host: '127.0.0.1', port: 0 },
+    );
+    started.push({ close: () => app.stop() });
+    const workerConfig = loadWorkerConfig({
+      REDIS_URL: redis.url,
+      KUBECONFIG: kubeconfig,
+      ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: String(options.rolloutTimeoutSeconds ?? 20),
+      ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+      LOG_LEVEL: level,
+      ...options.workerEnv,
+    });
+    const client = createKubeClient({
+      kubeconfig: workerConfig.kubeconfig,
+      requestTimeoutMs: workerConfig.kubeRequestTimeoutMs,
+    });
+    const workers = startWorkers(
+      workerConfig,
+      createLogger({ level, name: 'e2e-worker' }, sinkInto(logs)),
+      kubeClusterDeps(client, { rolloutTimeoutMs: workerConfig.rolloutTimeoutMs }),
+      { lockDurationMs: workerConfig.jobLockMs, stalledIntervalMs: workerConfig.stalledIntervalMs },
+    );
+    started.push({ close: () => workers.stop() });
+
+    const eventsUrl = `${app.handle.url}/slack/events`;
+    const all = (): StoredMessage[] => [...slack.messages.values()];
+    const harness: E2eHarness = {
+      sim,
+      redis,
+      slack,
+      app,
+      workers,
+      eventsUrl,
+      approver: approvers[0] ?? E2E_APPROVER,
+      channel: E2E_CHANNEL,
+      logs,
+      audit: () =>
+        logs
+          .map((line) => JSON.parse(line) as { audit?: boolean; event?: AuditEvent })
+          .flatMap((entry) => (entry.audit && entry.event ? [entry.event] : [])),
+      command: (text, opts = {}) =>
+        postSigned(
+          eventsUrl,
+          E2E_SECRET,
+          slashCommandBody({
+            text,
+            user_id: opts.user ?? 'U0ONCALL',
+            channel_id: opts.channel ?? E2E_CHANNEL,
+          }),
+        ),
+      buttons: buttonsOf,
+      click: (message, actionId, user) => {
+        const button = buttonsOf(message).find((b) => b.action_id === actionId);
+        if (!button) throw new Error(`no button ${actionId} in message ${message.ts}`);
+        return postSigned(eventsUrl, E2E_SECRET, blockActionBody(blockActionPayload(message, button, user)));
+      },
+      message: (channel, ts) => slack.messages.get(`${channel}/${ts}`),
+      waitForResult: (namespace, name, opts = {}) =>
+        slack.waitFor(
+          () =>
+            all().find(
+              (m) =>
+                m.text.startsWith(`deployment/${name} in ${namespace}:`) &&
+                m.threadTs === opts.threadTs &&
+                buttonsOf(m).length > 0,
+            ),
+          opts.timeoutMs ?? 15_000,
+        ),
+      waitForReply: (rootTs, prefix, timeoutMs = 15_000) =>
+        slack.waitFor(() => all().find((m) => m.threadTs === rootTs && m.text.startsWith(prefix)), timeoutMs),
+      replies: (rootTs) => all().filter((m) => m.threadTs === rootTs),
+      waitForEphemeral: (user, fragment, timeoutMs = 10_000) =>
+        slack.waitFor(
+          (s) =>
+            s
+              .callsOf('chat.postEphemeral')
+              .find((c) => c.args.user === user && String(c.args.text).includes(fragment)),
+          timeoutMs,
+        ),
+      close: closeAll,
+    };
+    return harness;
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
+
+function buttonsOf(message: StoredMessage): Button[] {
+  return message.blocks.flatMap((block, i) =>
+    block.type === 'actions' && Array.isArray(block.elements)
+      ? (block.elements as Omit<Button, 'blockId'>[])
+          .filter((el) => (el as { type?: string }).type === 'button')
+          .map((el) => ({ ...el, blockId: typeof block.block_id === 'string' ? block.block_id : `b${i}` }))
+      : [],
+  );
+}
+
+/**
+ * A block_actions payload shaped like Slack's: Slack gives every block a block_id
+ * (random when the app set none) and echoes the message, with thread_ts for a reply.
+ */
+function blockActionPayload(message: StoredMessage, button: Button, user: string): Record<string, unknown> {
+  const blocks = message.blocks.map((b, i) => ({ block_id: `b${i}`, ...b }));
+  const thread = message.threadTs ? { thread_ts: message.threadTs } : {};
+  const { blockId, ...element } = button;
+  return {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0001' },
+    api_app_id: 'A0001',
+    token: 'deprecated-verification-token',
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...thread,
+    },
+    trigger_id: `${Date.now()}.1.abc`,
+    team: { id: 'T0001', domain: 'example' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: message.channel, name: 'incidents' },
+    message: {
+      type: 'message',
+      subtype: 'bot_message',
+      text: message.text,
+      ts: message.ts,
+      bot_id: 'B0BOT',
+      blocks,
+      ...thread,
+    },
+    state: { values: {} },
+    response_url: 'http://127.0.0.1:9/actions/T0001/1/abc',
+    actions: [{ ...element, block_id: blockId, action_ts: `${Date.now() / 1000}` }],
+  };
+}
