@@ -134,15 +134,15 @@ export function approvePlanAction(services: AppServices) {
           return;
         }
         metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
+        // An undo plan keeps the kind it reverts: say "undo of" so the mark does not read as a re-approval.
+        const what = stored.undoOf ? `undo of ${stored.plan.kind}` : stored.plan.kind;
         const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
-        const line = `:white_check_mark: *${stored.plan.kind}* approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC; applying…`;
+        const line = `:white_check_mark: *${what}* approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC; applying…`;
         await client.chat.update({
           channel: click.channel,
           ts: click.messageTs,
-          text: `${stored.plan.kind} approved`,
-          blocks: asSlackBlocks(
-            markPlanInBlocks(click.blocks, planId, `Approved: ${stored.plan.kind}`, line),
-          ),
+          text: `${what} approved`,
+          blocks: asSlackBlocks(markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line)),
         });
         return;
       }
