@@ -241,6 +241,15 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out')) && all;
     }, 25_000);
     expect(texts.filter((t) => t.startsWith('applied'))).toHaveLength(2);
+    // The clicked reply now shows who approved the undo, not a second approval of the fix.
+    const marked = h.message(reply.channel, reply.ts);
+    expect(marked?.text).toBe('undo of set-rolling-update approved');
+    expect(JSON.stringify(marked?.blocks)).toContain(
+      `*undo of set-rolling-update* approved by <@${h.approver}>`,
+    );
+    expect(h.buttons(marked ?? reply).map((b) => b.text?.text)).toEqual([
+      'Approved: undo of set-rolling-update',
+    ]);
     expect(h.audit()).toContainEqual(
       expect.objectContaining({ action: 'outcome', planId: inverse.id, outcome: 'rolled-out' }),
     );
