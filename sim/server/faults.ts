@@ -8,6 +8,8 @@ export const faultRuleSchema = z.object({
     namespace: z.string().optional(),
     name: z.string().optional(),
     subresource: z.string().optional(),
+    /** true: only `dryRun=All` requests; false: only real ones (drills fault the real PATCH alone). */
+    dryRun: z.boolean().optional(),
   }),
   status: z.number().int().min(100).max(599).optional(),
   retryAfterSeconds: z.number().nonnegative().optional(),
@@ -26,6 +28,7 @@ export interface FaultTarget {
   namespace?: string;
   name?: string;
   subresource?: string;
+  dryRun?: boolean;
 }
 
 /** Holds the active rules; `take` consumes one use of the first matching rule. */
@@ -48,7 +51,8 @@ export class FaultList {
         (m.resource === undefined || m.resource === target.resource) &&
         (m.namespace === undefined || m.namespace === target.namespace) &&
         (m.name === undefined || m.name === target.name) &&
-        (m.subresource === undefined || m.subresource === target.subresource),
+        (m.subresource === undefined || m.subresource === target.subresource) &&
+        (m.dryRun === undefined || m.dryRun === (target.dryRun ?? false)),
     );
     if (!entry) return undefined;
     entry.left -= 1;

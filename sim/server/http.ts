@@ -105,6 +105,7 @@ export function createApiServer(options: HttpOptions): Server {
             ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
             ...(info.name !== undefined ? { name: info.name } : {}),
             ...(info.subresource !== undefined ? { subresource: info.subresource } : {}),
+            dryRun: record.dryRun,
           });
           if (fault) {
             if (fault.delayMs) await sleep(fault.delayMs);
