@@ -8,67 +8,27 @@
  * Kubernetes wiring), Redis and the simulator are real; Slack is the stand-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deployment, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+import {
+  deployment,
+  isReady,
+  livePods,
+  reproduceNodeCrashLoop,
+  reproduceSurgeDeadlock,
+  rolledOut,
+  startE2e,
+  writesSince,
+  type E2eHarness,
+  type StoredMessage,
+} from '../support/e2e-harness.js';
 
 const STRANGER = 'U0STRANGER';
-
-function deployment(h: E2eHarness, namespace: string, name: string): Deployment {
-  const found = h.sim.get('Deployment', namespace, name) as Deployment | undefined;
-  if (!found) throw new Error(`no deployment ${namespace}/${name} in the simulator`);
-  return found;
-}
-
-function livePods(h: E2eHarness, namespace: string): Pod[] {
-  return (h.sim.list('Pod', namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
-}
-
-const isReady = (p: Pod): boolean =>
-  p.status?.phase === 'Running' &&
-  (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-
-/** Real (non-dry-run) writes the simulator received since request index `from`. */
-function writesSince(h: E2eHarness, from: number): { verb: string; resource: string; name?: string }[] {
-  return h.sim.requests
-    .slice(from)
-    .filter((r) => ['patch', 'create', 'delete'].includes(r.verb) && !r.dryRun)
-    .map((r) => ({ verb: r.verb, resource: r.resource, ...(r.name ? { name: r.name } : {}) }));
-}
 
 async function storedPlan(h: E2eHarness, id: string | undefined): Promise<RemediationPlan> {
   const stored = await h.app.services.plans.get(id ?? '');
   if (!stored) throw new Error(`plan ${String(id)} is not stored`);
   return stored.plan;
-}
-
-/** The rollout is finished: observed, every replica updated, ready and available. */
-function rolledOut(d: Deployment): boolean {
-  const s = d.status;
-  const want = d.spec.replicas ?? 1;
-  return (
-    (s?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0) &&
-    s?.updatedReplicas === want &&
-    s.readyReplicas === want &&
-    s.availableReplicas === want &&
-    (s.replicas ?? 0) === want
-  );
-}
-
-/** Incident A live: the tracker runs on the only GPU node, then a new image deadlocks the rollout. */
-async function deadlockTracker(h: E2eHarness): Promise<void> {
-  await h.sim.settle();
-  await h.sim.waitFor(
-    () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
-  );
-  const d = deployment(h, 'vision', 'vision-object-tracker');
-  const container = d.spec.template.spec.containers[0];
-  if (!container) throw new Error('tracker has no container');
-  container.image = 'vision/boost-track-app:1.1';
-  h.sim.apply(d);
-  await h.sim.waitFor(() =>
-    (h.sim.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
-  );
 }
 
 /** The section describing a plan (summary, impact, server dry run, exact patch). */
@@ -114,7 +74,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
 
   beforeAll(async () => {
     h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
-    await deadlockTracker(h);
+    await reproduceSurgeDeadlock(h);
   });
   afterAll(async () => {
     await h?.close();
@@ -287,7 +247,7 @@ describe('a plan whose Deployment changed after the diagnosis', () => {
 
   beforeAll(async () => {
     h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
-    await deadlockTracker(h);
+    await reproduceSurgeDeadlock(h);
   });
   afterAll(async () => {
     await h?.close();
@@ -346,12 +306,7 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
 
   beforeAll(async () => {
     h = await startE2e({ scenario: 'sim/scenarios/crashloop-node.yaml' });
-    await h.sim.settle();
-    await h.sim.waitFor(() =>
-      livePods(h, 'shop').some(
-        (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
-      ),
-    );
+    await reproduceNodeCrashLoop(h);
   });
   afterAll(async () => {
     await h?.close();

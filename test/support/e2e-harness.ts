@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { AuditEvent } from '../../src/audit.js';
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { createKubeClient } from '../../src/kube/client.js';
@@ -132,7 +133,7 @@ function sinkInto(lines: string[]): Writable {
 export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
   const started: { close(): Promise<void> }[] = [];
   const closeAll = async (): Promise<void> => {
-    for (const part of started.reverse()) await part.close().catch(() => undefined);
+    for (const part of started.splice(0).reverse()) await part.close().catch(() => undefined);
   };
   try {
     const dir = await mkdtemp(join(tmpdir(), 'rd-e2e-'));
@@ -245,6 +246,75 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     await closeAll();
     throw error;
   }
+}
+
+// Simulator helpers: the cluster side of the seed incidents and of the checks.
+
+/** The Deployment as the simulator holds it now. */
+export function deployment(h: E2eHarness, namespace: string, name: string): Deployment {
+  const found = h.sim.get('Deployment', namespace, name) as Deployment | undefined;
+  if (!found) throw new Error(`no deployment ${namespace}/${name} in the simulator`);
+  return found;
+}
+
+/** Pods of a namespace that are not being deleted. */
+export function livePods(h: E2eHarness, namespace: string): Pod[] {
+  return (h.sim.list('Pod', namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+}
+
+/** Running with the Ready condition True. */
+export const isReady = (p: Pod): boolean =>
+  p.status?.phase === 'Running' &&
+  (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+
+/** Real (non-dry-run) writes the simulator received since request index `from`. */
+export function writesSince(
+  h: E2eHarness,
+  from: number,
+): { verb: string; resource: string; name?: string }[] {
+  return h.sim.requests
+    .slice(from)
+    .filter((r) => ['patch', 'create', 'delete'].includes(r.verb) && !r.dryRun)
+    .map((r) => ({ verb: r.verb, resource: r.resource, ...(r.name ? { name: r.name } : {}) }));
+}
+
+/** The rollout is finished: observed, every replica updated, ready and available. */
+export function rolledOut(d: Deployment): boolean {
+  const s = d.status;
+  const want = d.spec.replicas ?? 1;
+  return (
+    (s?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0) &&
+    s?.updatedReplicas === want &&
+    s.readyReplicas === want &&
+    s.availableReplicas === want &&
+    (s.replicas ?? 0) === want
+  );
+}
+
+/** Seed incident A live (gpu-deadlock.yaml): the tracker runs on the only GPU node, then a new image deadlocks the rollout. */
+export async function reproduceSurgeDeadlock(h: E2eHarness): Promise<void> {
+  await h.sim.settle();
+  await h.sim.waitFor(
+    () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+  );
+  const d = deployment(h, 'vision', 'vision-object-tracker');
+  const container = d.spec.template.spec.containers[0];
+  if (!container) throw new Error('tracker has no container');
+  container.image = 'vision/boost-track-app:1.1';
+  h.sim.apply(d);
+  await h.sim.waitFor(() =>
+    (h.sim.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+}
+
+/** Seed incident B live (crashloop-node.yaml): the checkout pod on node-b has crashed at least twice. */
+export async function reproduceNodeCrashLoop(h: E2eHarness): Promise<void> {
+  await h.sim.settle();
+  await h.sim.waitFor(() =>
+    livePods(h, 'shop').some(
+      (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
+    ),
+  );
 }
 
 function buttonsOf(message: StoredMessage): Button[] {
