@@ -1,0 +1,137 @@
+/**
+ * Shared pieces of the failure drills: seed incident A made live on the simulator,
+ * counters of real writes, a rolled-out check, and replacement workers (the real
+ * Kubernetes wiring of workers/main.ts) for drills that take workers down and bring
+ * them back next to an in-process e2e harness.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Simulator } from '../../../sim/index.js';
+import { loadWorkerConfig } from '../../../src/config.js';
+import type { Deployment } from '../../../src/diagnosis/k8s.js';
+import { createKubeClient } from '../../../src/kube/client.js';
+import { createLogger } from '../../../src/logger.js';
+import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
+import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
+
+export const NS = 'vision';
+export const NAME = 'vision-object-tracker';
+
+/** The Deployment as the simulator holds it now. */
+export function deployment(sim: Simulator, namespace = NS, name = NAME): Deployment {
+  const found = sim.get('Deployment', namespace, name) as Deployment | undefined;
+  if (!found) throw new Error(`no deployment ${namespace}/${name} in the simulator`);
+  return found;
+}
+
+/** Incident A live: the tracker runs on the only GPU node, then a new image deadlocks its rollout. */
+export async function deadlockTracker(sim: Simulator): Promise<void> {
+  await sim.waitFor(() => (deployment(sim).status?.availableReplicas ?? 0) === 1, 20_000);
+  const d = deployment(sim);
+  const container = d.spec.template.spec.containers[0];
+  if (!container) throw new Error('tracker has no container');
+  container.image = 'vision/boost-track-app:1.1';
+  sim.apply(d);
+  await sim.waitFor(
+    () => (sim.list('Event', NS) as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+    20_000,
+  );
+}
+
+/** The rollout is finished: observed, every replica updated, ready and available, no old pod left. */
+export function rolledOut(d: Deployment): boolean {
+  const s = d.status;
+  const want = d.spec.replicas ?? 1;
+  return (
+    (s?.observedGeneration ?? 0) >= (d.metadata.generation ?? 0) &&
+    s?.updatedReplicas === want &&
+    s.availableReplicas === want &&
+    (s.replicas ?? 0) === want
+  );
+}
+
+/** Real (not dry-run) PATCH requests the simulator received for the tracker Deployment. */
+export function realPatches(sim: Simulator, name = NAME): number {
+  return sim.requests.filter(
+    (r) => r.verb === 'patch' && r.resource === 'deployments' && r.name === name && !r.dryRun,
+  ).length;
+}
+
+/** Resolves after `ms`: only to let a duplicate that would be a bug show up, never to wait for progress. */
+export function quietPeriod(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls `predicate` every 20 ms until it returns a value, or throws naming `what`. */
+export async function waitUntil<T>(
+  what: string,
+  predicate: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export interface DrillWorkers {
+  runtime: WorkerRuntime;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one more set of diagnose/remediate workers in this process, wired exactly as
+ * workers/main.ts wires them, against `sim` and `redisUrl`. `env` is worker
+ * environment (ROLLOUT_DOCTOR_*), parsed by loadWorkerConfig.
+ */
+export async function startDrillWorkers(
+  sim: Simulator,
+  redisUrl: string,
+  env: Record<string, string> = {},
+): Promise<DrillWorkers> {
+  const dir = await mkdtemp(join(tmpdir(), 'rd-drill-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig);
+  const config = loadWorkerConfig({
+    REDIS_URL: redisUrl,
+    KUBECONFIG: kubeconfig,
+    ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
+    ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const client = createKubeClient({
+    kubeconfig: config.kubeconfig,
+    requestTimeoutMs: config.kubeRequestTimeoutMs,
+  });
+  const runtime = startWorkers(
+    config,
+    createLogger({ level: config.logLevel, name: 'drill-worker' }, sink),
+    kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs }),
+    { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
+  );
+  let stopped = false;
+  return {
+    runtime,
+    logs,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await runtime.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
