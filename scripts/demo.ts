@@ -43,7 +43,26 @@ const bold = (line: string): string => (color ? `\u001b[1m${line}\u001b[22m` : l
 
 /** Things to undo, newest first. */
 const cleanups: { name: string; run: () => Promise<void> }[] = [];
+/** Resources being created right now (a redis-server starting, say). */
+const pending = new Set<Promise<unknown>>();
+/** Undo steps of resources that arrived after cleanup began. */
+const late: Promise<void>[] = [];
 let cleaning: Promise<void> | undefined;
+
+/**
+ * Creates a resource unless cleanup began; while it is being created an interruption
+ * waits for it, so it can be undone instead of outliving the demo.
+ */
+function starting<T>(create: () => Promise<T>): Promise<T> {
+  if (cleaning) return Promise.reject(new DemoError('interrupted'));
+  const work = create();
+  pending.add(work);
+  work.then(
+    () => pending.delete(work),
+    () => pending.delete(work),
+  );
+  return work;
+}
 
 /**
  * Registers something to undo at exit. After cleanup began (timeout, Ctrl-C) a late
@@ -51,7 +70,7 @@ let cleaning: Promise<void> | undefined;
  */
 function register(name: string, run: () => Promise<void>): void {
   if (cleaning) {
-    void run().catch(() => undefined);
+    late.push(run().catch(() => undefined));
     return;
   }
   cleanups.push({ name, run });
@@ -62,6 +81,10 @@ function cleanup(): Promise<void> {
     for (const step of cleanups.reverse()) {
       await step.run().catch((error: unknown) => say(`  (cleanup of ${step.name} failed: ${String(error)})`));
     }
+    // Whatever was still starting registers (and is undone at once) when it finishes.
+    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 10_000))]);
+    await new Promise((r) => setTimeout(r, 0));
+    await Promise.allSettled(late);
   })();
   return cleaning;
 }
@@ -111,22 +134,23 @@ async function auditLines(): Promise<string[]> {
 }
 
 async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'rollout-doctor-demo-'));
+  const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
   register('temporary directory', () => rm(dir, { recursive: true, force: true }));
 
-  const redis = await demoRedis(process.env.REDIS_URL);
+  const redis = await starting(() => demoRedis(process.env.REDIS_URL));
   register('redis', () => redis.close());
   // A shared Redis may serve a real deployment: a cluster name of our own keeps our queues apart.
   const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
   say(`Redis:      ${redis.origin}`);
 
-  const sim = await startSimulator({ scenario: await demoScenarioObjects(), timeScale });
+  const scenario = await demoScenarioObjects();
+  const sim = await starting(() => startSimulator({ scenario, timeScale }));
   register('simulator', () => sim.close());
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
   say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
 
-  const slack = await startSlackStandin({ botToken: BOT_TOKEN });
+  const slack = await starting(() => startSlackStandin({ botToken: BOT_TOKEN }));
   register('Slack stand-in', () => slack.close());
   say(`Slack:      stand-in Web API at ${slack.apiUrl}`);
   const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: say });
@@ -143,6 +167,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   const appUrl = `http://127.0.0.1:${port}`;
   const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
+    if (cleaning) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
     processes.push(proc);
     register(name, () => proc.stop());
