@@ -1,0 +1,138 @@
+/**
+ * The whole alert path with nothing faked but Slack: the real Alertmanager posts to
+ * the real app, the real worker resolves the crashing pod to its Deployment on the
+ * simulated cluster (seed incident B: checkout crash-loops on one node), diagnoses it,
+ * and the diagnosis with its buttons lands in the alert's thread on the stand-in.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { createKubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
+import { resolveWorkloadForPod } from '../../src/kube/owner.js';
+import { watchRollout } from '../../src/kube/rollout-watcher.js';
+import { scanCluster } from '../../src/kube/scan.js';
+import { createLogger } from '../../src/logger.js';
+import { renderText } from '../../src/report/text.js';
+import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+
+const TOKEN = 'live-alertmanager-token';
+const CHANNEL = 'C0LIVE';
+
+let dir: string;
+let sim: Simulator;
+let redis: TestRedis;
+let slack: SlackStandin;
+let app: AppRuntime;
+let workers: WorkerRuntime;
+let alertmanager: TestAlertmanager;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'alerts-live-'));
+  sim = await startSimulator({
+    scenario: 'sim/scenarios/crashloop-node.yaml',
+    timeScale: 50,
+    controllers: true,
+  });
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, sim.kubeconfig);
+  redis = await startRedis();
+  slack = await startSlackStandin({ botToken: 'xoxb-live' });
+  const logger = createLogger({ level: 'silent', name: 'alerts-live' });
+  app = await startAppRuntime(
+    loadAppConfig({
+      SLACK_BOT_TOKEN: 'xoxb-live',
+      SLACK_SIGNING_SECRET: 'live-secret',
+      SLACK_API_URL: slack.apiUrl,
+      REDIS_URL: redis.url,
+      ALERTMANAGER_TOKEN: TOKEN,
+      ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNEL,
+    }),
+    logger,
+    { host: '127.0.0.1', port: 0 },
+  );
+  const client = createKubeClient({ kubeconfig, retry: { attempts: 2, baseMs: 5, maxMs: 10 } });
+  workers = startWorkers(
+    loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+    logger,
+    {
+      collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
+      diagnose: (snapshot) => diagnose(snapshot),
+      dryRun: (plan) => dryRunPlan(client, plan),
+      scan: (namespace, onProgress) =>
+        scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
+      renderText,
+      resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
+      apply: (plan) => applyPlan(client, plan),
+      watch: (ref, sinceGeneration) => watchRollout(client, ref, { timeoutMs: 10_000, sinceGeneration }),
+      currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
+      inverse: inversePlan,
+    },
+  );
+  alertmanager = await startAlertmanager({
+    webhookUrl: `${app.handle.url}/alerts/alertmanager`,
+    token: TOKEN,
+  });
+});
+
+afterAll(async () => {
+  await alertmanager?.close();
+  await workers?.stop();
+  await app?.stop();
+  await slack?.close();
+  await redis?.close();
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('KubePodCrashLooping on the simulated cluster', () => {
+  it('opens a thread whose reply is the real diagnosis of the owning Deployment, with buttons', async () => {
+    await sim.settle();
+    type PodView = {
+      metadata: { name: string };
+      status?: { containerStatuses?: { restartCount: number }[] };
+    };
+    const crashingPod = (): PodView | undefined =>
+      (sim.list('Pod', 'shop') as PodView[]).find(
+        (p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
+      );
+    await sim.waitFor(() => crashingPod() !== undefined);
+    const pod = crashingPod()?.metadata.name ?? '';
+    expect(pod).not.toBe('');
+    await alertmanager.postAlerts([
+      {
+        labels: {
+          alertname: 'KubePodCrashLooping',
+          namespace: 'shop',
+          pod,
+          container: 'checkout',
+          severity: 'warning',
+        },
+        annotations: { summary: `Pod shop/${pod} is crash looping` },
+      },
+    ]);
+    const root = await slack.waitFor(
+      (s) => [...s.messages.values()].find((m) => m.channel === CHANNEL && m.threadTs === undefined),
+      20_000,
+    );
+    expect(root.text).toContain('KubePodCrashLooping on shop/deployment/checkout');
+    const reply = await slack.waitFor(
+      (s) =>
+        [...s.messages.values()].find(
+          (m) => m.threadTs === root.ts && JSON.stringify(m.blocks).includes('CrashLoopOnNode'),
+        ),
+      30_000,
+    );
+    // The remediation buttons (exclude the bad node) come with it.
+    expect(JSON.stringify(reply.blocks)).toContain('"type":"button"');
+  });
+});
