@@ -104,6 +104,21 @@ export async function handleNotify(
   }
 }
 
+/** Pauses of the notify queue for one job while Slack answers 5xx or cannot be reached. */
+const TRANSIENT_PAUSES = 8;
+const MAX_PAUSE_MS = 30_000;
+
+/**
+ * Slack answered 5xx or could not be reached. Such a job must be retried before the
+ * jobs queued after it: a delayed retry would let "rolled out" overtake "applied" in
+ * a thread.
+ */
+function isTransientSlackFailure(error: unknown): boolean {
+  const e = error as { code?: unknown; statusCode?: unknown } | null;
+  if (e?.code === 'slack_webapi_request_error') return true;
+  return e?.code === 'slack_webapi_http_error' && typeof e.statusCode === 'number' && e.statusCode >= 500;
+}
+
 function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | null)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
@@ -111,8 +126,9 @@ function slackErrorCode(error: unknown): string | undefined {
 
 /**
  * Consumes `notify` in the app process. 429 → queue-wide pause for Retry-After and
- * the job goes back without losing an attempt; 5xx/network → retry with backoff;
- * permanent Slack errors → failed at once.
+ * the job goes back without losing an attempt; Slack 5xx/network → queue-wide pause
+ * with backoff (order kept), then delayed retries; other errors → retry with
+ * backoff; permanent Slack errors → failed at once.
  */
 export function startNotifyConsumer(
   services: AppServices,
@@ -140,6 +156,14 @@ export function startNotifyConsumer(
           metrics.slackCalls.inc({ method: parsed.data.kind, outcome: 'rate-limited' });
           logger.warn({ retryAfter: error.retryAfter }, 'Slack rate limit: pausing notify queue');
           await worker.rateLimit(Math.max(1, error.retryAfter) * 1000);
+          throw Worker.RateLimitError();
+        }
+        if (isTransientSlackFailure(error) && job.attemptsStarted <= TRANSIENT_PAUSES) {
+          // Like a 429: the job goes back to the head of the queue and the queue waits,
+          // so order is kept. Past the budget it falls back to a delayed retry below.
+          const pauseMs = Math.min(MAX_PAUSE_MS, 1_000 * 2 ** Math.max(0, job.attemptsStarted - 1));
+          logger.warn({ pauseMs, kind: parsed.data.kind }, 'Slack unavailable: pausing notify queue');
+          await worker.rateLimit(pauseMs);
           throw Worker.RateLimitError();
         }
         const code = slackErrorCode(error);
