@@ -64,8 +64,25 @@ const START_ERROR_REASONS = new Set([
 ]);
 const EXEC_FORMAT = /exec format error/i;
 
-/** Every container (init and regular) of every pod in the snapshot, classified. */
-export function classifyContainers(snapshot: WorkloadSnapshot): ContainerReport[] {
+// Seven analyzers and a plan builder read the same reports: classify once per
+// snapshot. Snapshots are immutable by contract (analyzers are pure functions of
+// them), so the snapshot object is the cache key; a WeakMap lets it go with it.
+const reportCache = new WeakMap<WorkloadSnapshot, readonly ContainerReport[]>();
+
+/**
+ * Every container (init and regular) of every pod in the snapshot, classified.
+ * Computed once per snapshot object and shared (the array is frozen): do not
+ * mutate a snapshot after diagnosing it, build a new one.
+ */
+export function classifyContainers(snapshot: WorkloadSnapshot): readonly ContainerReport[] {
+  const cached = reportCache.get(snapshot);
+  if (cached) return cached;
+  const reports = Object.freeze(computeReports(snapshot));
+  reportCache.set(snapshot, reports);
+  return reports;
+}
+
+function computeReports(snapshot: WorkloadSnapshot): ContainerReport[] {
   const now = Date.parse(snapshot.capturedAt);
   // Index pod events by name once: a snapshot can hold hundreds of pods and thousands of events.
   const byName = new Map<string, KubeEvent[]>();

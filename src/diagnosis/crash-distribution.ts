@@ -35,10 +35,31 @@ export interface TemplateCrashPicture {
   nodeLocal: boolean;
 }
 
-/** One picture per pod template that has at least one crashing, scheduled pod; the current template first. */
+// The CrashLoop and CrashLoopOnNode analyzers and the exclude-node plan builder all
+// ask for the pictures of one snapshot: build them once (snapshots are immutable by
+// contract, so the object is the key).
+const pictureCache = new WeakMap<WorkloadSnapshot, readonly TemplateCrashPicture[]>();
+
+/**
+ * One picture per pod template that has at least one crashing, scheduled pod; the
+ * current template first. Without `reports`, computed once per snapshot object and
+ * shared (the array is frozen).
+ */
 export function crashPictures(
   snapshot: WorkloadSnapshot,
-  reports = classifyContainers(snapshot),
+  reports?: readonly ContainerReport[],
+): readonly TemplateCrashPicture[] {
+  if (reports !== undefined) return computePictures(snapshot, reports);
+  const cached = pictureCache.get(snapshot);
+  if (cached) return cached;
+  const pictures = Object.freeze(computePictures(snapshot, classifyContainers(snapshot)));
+  pictureCache.set(snapshot, pictures);
+  return pictures;
+}
+
+function computePictures(
+  snapshot: WorkloadSnapshot,
+  reports: readonly ContainerReport[],
 ): TemplateCrashPicture[] {
   const byPod = new Map<string, ContainerReport[]>();
   for (const r of reports) {

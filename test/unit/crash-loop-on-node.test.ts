@@ -87,9 +87,11 @@ describe('CrashLoopOnNode (seed incident B)', () => {
     // Restarted 2 minutes before the snapshot: the kubelet resets back-off only after 10 minutes.
     b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:58:00Z' } };
     expect(crashLoopOnNode.analyze(scenario.snapshot)).toHaveLength(1);
-    // Running cleanly for more than 10 minutes: recovered, nothing to report.
+    // Running cleanly for more than 10 minutes: recovered, nothing to report. Snapshots
+    // are immutable by contract (analysis is cached per snapshot object), so the
+    // changed pod goes into a new snapshot.
     b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:40:00Z' } };
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
+    expect(crashLoopOnNode.analyze({ ...scenario.snapshot })).toEqual([]);
   });
 });
 
