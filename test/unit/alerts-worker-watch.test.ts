@@ -1,0 +1,94 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workloadHash } from '../../src/alerts/keys.js';
+import { createThreadStore } from '../../src/alerts/thread-store.js';
+import { startEarlyWarning } from '../../src/alerts/worker-watch.js';
+import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
+import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { createProducers, type Producers } from '../../src/queue/producers.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+let redis: TestRedis;
+let connection: Redis;
+let producers: Producers;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  connection = createProducerConnection(redis.url);
+  producers = createProducers({ connection, clusters: ['prod'] });
+});
+
+afterAll(async () => {
+  await producers?.close();
+  if (connection) await closeConnection(connection);
+  await redis?.close();
+});
+
+describe('worker early-warning wiring', () => {
+  it('is off without namespaces', () => {
+    const watch = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: [], intervalMs: 1_000, windowMs: 60_000 },
+      scan: async () => ({ entries: [] }),
+      producers,
+      redis: connection,
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    expect(watch).toBeUndefined();
+  });
+
+  it('queues one diagnosis per deadlocked workload on its cluster queue and marks the run as an early warning', async () => {
+    const scanned: string[] = [];
+    const watch = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000 },
+      scan: async (namespace) => {
+        scanned.push(namespace);
+        return {
+          entries: [
+            {
+              namespace: 'vision',
+              name: 'tracker',
+              findings: [
+                { code: 'RolloutSurgeDeadlock', summary: 'new pod waits for the GPU the old pod holds' },
+              ],
+            },
+          ],
+        };
+      },
+      producers,
+      redis: connection,
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    expect(watch).toBeDefined();
+    // start() ran one pass; a second pass inside the window adds no job.
+    await watch?.runOnce();
+    await watch?.stop();
+    expect(scanned.length).toBeGreaterThanOrEqual(2);
+    const queue = new Queue(diagnoseQueueName('prod'), { connection, prefix: QUEUE_PREFIX });
+    const jobs = await queue.getJobs(['waiting']);
+    await queue.close();
+    expect(jobs.map((j) => [j.id, j.data])).toEqual([
+      [
+        'diagnose.vision.tracker',
+        {
+          mode: 'deployment',
+          cluster: 'prod',
+          target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+          requestedBy: 'EARLYWARNING',
+        },
+      ],
+    ]);
+    const link = await createThreadStore(connection).jobLink('prod', 'diagnose.vision.tracker');
+    expect(link).toMatchObject({
+      workloadHash: workloadHash({
+        cluster: 'prod',
+        namespace: 'vision',
+        kind: 'Deployment',
+        name: 'tracker',
+      }),
+      earlyWarning: true,
+    });
+  });
+});
