@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
 interface Run {
@@ -26,6 +27,17 @@ function runDemo(args: string[], env: Record<string, string | undefined>): Promi
     child.once('exit', (code) => resolve({ code, out }));
   });
 }
+
+/** True when something accepts TCP connections on the port (fetch cannot tell Redis from nothing). */
+const listening = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 
 const alive = (pid: number): boolean => {
   try {
@@ -67,11 +79,7 @@ describe('npm run demo', () => {
     expect(existsSync(dir)).toBe(false);
     const redisPort = /private redis-server on port (\d+)/.exec(out)?.[1];
     expect(redisPort).toBeDefined();
-    const probe = await fetch(`http://127.0.0.1:${redisPort ?? ''}`).then(
-      () => 'answered',
-      () => 'refused',
-    );
-    expect(probe).toBe('refused');
+    expect(await listening(Number(redisPort))).toBe(false);
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     expect(pids.filter(alive)).toEqual([]);
@@ -93,5 +101,30 @@ describe('npm run demo', () => {
       'Demo failed: REDIS_URL (redis://127.0.0.1:1) does not answer and no redis-server binary is on PATH',
     );
     expect(out).toContain('apt-get install redis-server');
+  }, 60_000);
+
+  it('on SIGTERM (as on Ctrl-C) stops the app, the worker and Redis it started and removes its directory', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, NO_COLOR: '1', REDIS_URL: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (/Worker: .*pid \d+;/.test(out)) resolve();
+      });
+    });
+    const redisPort = /private redis-server on port (\d+)/.exec(out)?.[1] ?? '1';
+    expect(await listening(Number(redisPort))).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    expect(out).toContain('SIGTERM: stopping everything the demo started');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    expect(pids.filter(alive)).toEqual([]);
+    expect(existsSync(/kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '/nonexistent')).toBe(false);
+    expect(await listening(Number(redisPort))).toBe(false);
   }, 60_000);
 });
