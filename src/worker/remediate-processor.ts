@@ -84,6 +84,20 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       deps.onOutcome?.(plan.kind, outcome);
     };
 
+    // Approved in time, but no worker started it before the plan expired (every worker
+    // was down): the approval was for a cluster state this old, so refuse. Only on the
+    // first start: a job handed back by a dying worker may already have patched.
+    if (now() > stored.expiresAt && !(job.attemptsStarted > 1)) {
+      const at = new Date(stored.expiresAt).toISOString().replace('T', ' ').slice(0, 19);
+      audit('refused', 'plan expired before a worker could apply it');
+      await say(
+        'refused',
+        `not applied: the plan for deployment/${ref.name} expired at ${at} UTC before a worker could apply it. Re-run for a fresh plan.`,
+        { rerun: { namespace: ref.namespace, name: ref.name } },
+      );
+      return 'refused';
+    }
+
     let result: ApplyResult;
     try {
       result = await deps.apply(plan);
