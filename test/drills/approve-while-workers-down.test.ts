@@ -1,0 +1,125 @@
+/**
+ * Drill: an approver clicks Approve while every worker is down. The app claims the
+ * plan and queues the remediation; when a worker comes back it applies the plan
+ * exactly once. If the plan expired while no worker was there, the worker refuses
+ * it cleanly (nothing patched, Re-run offered) instead of applying a stale approval.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remediateQueueName } from '../../src/queue/names.js';
+import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+import {
+  NAME,
+  NS,
+  deadlockTracker,
+  deployment,
+  quietPeriod,
+  realPatches,
+  rolledOut,
+  startDrillWorkers,
+  waitUntil,
+  type DrillWorkers,
+} from './support/drill-kit.js';
+
+const started: { close(): Promise<void> }[] = [];
+
+afterAll(async () => {
+  for (const part of started.reverse()) await part.close().catch(() => undefined);
+});
+
+/** A harness with incident A live and its diagnosis posted; then every worker stopped. */
+async function diagnosedThenWorkersDown(
+  workerEnv: Record<string, string> = {},
+): Promise<{ h: E2eHarness; result: StoredMessage }> {
+  const h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50, workerEnv });
+  started.push(h);
+  await deadlockTracker(h.sim);
+  expect((await h.command(`${NAME} -n ${NS}`)).status).toBe(200);
+  const result = await h.waitForResult(NS, NAME, { timeoutMs: 20_000 });
+  await h.workers.stop();
+  return { h, result };
+}
+
+async function waitingRemediations(h: E2eHarness): Promise<number> {
+  const rows = await h.app.services.producers.depths();
+  return rows.find((r) => r.queue === remediateQueueName('default') && r.state === 'waiting')?.count ?? 0;
+}
+
+async function comeBack(h: E2eHarness): Promise<DrillWorkers> {
+  const workers = await startDrillWorkers(h.sim, h.redis.url);
+  started.push({ close: () => workers.stop() });
+  return workers;
+}
+
+const planIdOf = (h: E2eHarness, message: StoredMessage, actionId: string): string => {
+  const id = h.buttons(message).find((b) => b.action_id === actionId)?.value;
+  if (!id) throw new Error(`no ${actionId} button`);
+  return id;
+};
+
+describe('approve while every worker is down', () => {
+  let h: E2eHarness;
+  let result: StoredMessage;
+  beforeAll(async () => {
+    ({ h, result } = await diagnosedThenWorkersDown());
+  });
+
+  it('the click is claimed and queued; a returning worker applies it exactly once', async () => {
+    const { sim } = h;
+    sim.clearRequests();
+    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    await waitUntil('remediation queued', async () => (await waitingRemediations(h)) === 1);
+    const planId = planIdOf(h, result, 'approve_plan.0');
+    expect((await h.app.services.plans.claimOf(planId))?.approvers).toEqual([h.approver]);
+    await h.slack.waitFor(() => /approved/.test(h.message(result.channel, result.ts)?.text ?? ''));
+    // A second click while nobody can apply it is told it is applied once.
+    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    await h.waitForEphemeral(h.approver, 'already approved');
+    expect(await waitingRemediations(h)).toBe(1);
+    expect(realPatches(sim)).toBe(0);
+    expect(h.replies(result.ts)).toHaveLength(0);
+
+    await comeBack(h);
+    await h.waitForReply(result.ts, 'rolled out', 40_000);
+    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await quietPeriod(1_000); // a second apply would show up by now
+    expect(realPatches(sim)).toBe(1);
+    expect(h.replies(result.ts).map((m) => m.text.split(':')[0])).toEqual(['applied', 'rolled out']);
+    expect(await waitingRemediations(h)).toBe(0);
+  }, 60_000);
+});
+
+describe('approve while every worker is down, and the plan expires meanwhile', () => {
+  const TTL_SECONDS = 4;
+  let h: E2eHarness;
+  let result: StoredMessage;
+  beforeAll(async () => {
+    ({ h, result } = await diagnosedThenWorkersDown({
+      ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: String(TTL_SECONDS),
+    }));
+  });
+
+  it('the returning worker refuses the expired plan: nothing patched, Re-run offered', async () => {
+    const { sim } = h;
+    const before = deployment(sim);
+    const planId = planIdOf(h, result, 'approve_plan.0');
+    sim.clearRequests();
+    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    await waitUntil('remediation queued', async () => (await waitingRemediations(h)) === 1);
+    const stored = await h.app.services.plans.get(planId);
+    if (!stored) throw new Error('plan not stored');
+    expect((await h.app.services.plans.claimOf(planId))?.at).toBeLessThan(stored.expiresAt);
+    await waitUntil('plan expired', () => Date.now() > stored.expiresAt + 100, (TTL_SECONDS + 5) * 1000);
+
+    await comeBack(h);
+    const refused = await h.waitForReply(result.ts, 'refused', 20_000);
+    expect(refused.text).toContain('expired');
+    expect(h.buttons(refused).map((b) => b.action_id)).toContain('rerun_diagnosis');
+    await quietPeriod(1_000);
+    expect(realPatches(sim)).toBe(0);
+    expect(sim.requests.filter((r) => r.verb === 'patch')).toHaveLength(0);
+    expect(deployment(sim).spec).toEqual(before.spec);
+    expect(deployment(sim).metadata.generation).toBe(before.metadata.generation);
+    expect(h.replies(result.ts)).toHaveLength(1);
+    expect(await waitingRemediations(h)).toBe(0);
+  }, 60_000);
+});
