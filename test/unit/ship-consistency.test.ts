@@ -210,6 +210,15 @@ describe('docker-compose.yml', () => {
     for (const name of interpolated) expect([...ALL_VARS, ...COMPOSE_ONLY]).toContain(name);
   });
 
+  it('the app offers the cluster the worker serves', () => {
+    const clusters = loadAppConfig({
+      ...interpolated(app?.environment ?? {}),
+      SLACK_BOT_TOKEN: 'xoxb-x',
+      SLACK_SIGNING_SECRET: 's',
+    }).clusters;
+    expect(clusters).toContain(loadWorkerConfig(interpolated(worker?.environment ?? {})).cluster);
+  });
+
   it('publishes the app port the config listens on', () => {
     const port = Number(app?.environment?.PORT);
     expect(port).toBe(DEFAULT_PORT);
@@ -236,6 +245,13 @@ describe('docker-compose.yml', () => {
     expect(existsSync(simulator?.command?.find((a) => a.endsWith('.ts')) ?? '')).toBe(true);
   });
 });
+
+/** Compose values with `${VAR:-default}` resolved to their defaults (an empty .env). */
+function interpolated(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]),
+  );
+}
 
 describe('deploy/', () => {
   const app = deploymentIn('deploy/app.yaml');
@@ -283,6 +299,17 @@ describe('deploy/', () => {
     expect(live.periodSeconds * live.failureThreshold).toBeGreaterThan(
       ready.periodSeconds * ready.failureThreshold,
     );
+  });
+
+  it('the app offers the cluster the worker serves', () => {
+    const env = (c: typeof appContainer): Record<string, string> =>
+      Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value ?? '']));
+    const clusters = loadAppConfig({
+      SLACK_BOT_TOKEN: 'xoxb-x',
+      SLACK_SIGNING_SECRET: 's',
+      ...env(appContainer),
+    }).clusters;
+    expect(clusters).toContain(loadWorkerConfig(env(workerContainer)).cluster);
   });
 
   it('has requests and limits, and grace periods that cover the worker drain', () => {
