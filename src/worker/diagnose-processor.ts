@@ -35,6 +35,23 @@ export interface DiagnoseDeps {
   now?: () => number;
 }
 
+/** Dry runs in flight at once for one diagnosis. */
+const DRY_RUN_CONCURRENCY = 4;
+
+/** Runs `work` for every item, at most `limit` at a time; rejects with the first failure. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  // One iterator shared by the lanes: each takes the next item when it is free.
+  const queue = items.values();
+  const lane = async (): Promise<void> => {
+    for (const item of queue) await work(item);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /** Errors a retry cannot change: the target is gone, or we are not allowed to look. */
 function isPermanent(error: unknown): boolean {
   return (
@@ -116,19 +133,24 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       );
       const diagnosis = deps.diagnose(snapshot);
       const dryRuns: Record<string, DryRunSummary> = {};
-      for (const plan of diagnosis.remediations) {
+      // Plans are independent (each dry run re-reads its target and PATCHes with
+      // dryRun=All, which changes nothing), so they run side by side: the result waits
+      // for the slowest plan, not the sum. Bounded so a long plan list cannot flood
+      // the API server.
+      await forEachLimited(diagnosis.remediations, DRY_RUN_CONCURRENCY, async (plan) => {
         progress(`deployment/${target.name}: server-side dry run of ${plan.kind}…`);
-        dryRuns[plan.id] = await deps
+        const dryRun = await deps
           .dryRun(plan)
           .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
+        dryRuns[plan.id] = dryRun;
         await deps.plans.save({
           plan,
           cluster: data.cluster,
           createdAt: now(),
           expiresAt: now() + deps.planTtlMs,
-          dryRun: dryRuns[plan.id],
+          dryRun,
         });
-      }
+      });
       await deps.notify({
         kind: 'diagnosis-result',
         ...run,
