@@ -108,7 +108,31 @@ async function applyAndRecord(client: KubeClient, plan: RemediationPlan): Promis
 /** A workload with a ReadWriteOnce volume: the collector and scan then read its claim. */
 const LEDGER: WorkloadRef = { kind: 'Deployment', namespace: 'data', name: 'ledger' };
 
+/**
+ * Its node's hostname label is not the node's name (as on some cloud providers), so the
+ * collector finds the pod's node by name rather than by label.
+ */
 function addVolumeWorkload(sim: Simulator): void {
+  sim.apply({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: 'ledger-node',
+      labels: { 'kubernetes.io/hostname': 'ip-10-0-7-12', 'kubernetes.io/os': 'linux' },
+    },
+    status: {
+      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+      nodeInfo: {
+        architecture: 'amd64',
+        operatingSystem: 'linux',
+        osImage: 'Debian GNU/Linux 12 (bookworm)',
+      },
+    },
+  });
   sim.apply({
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -125,6 +149,7 @@ function addVolumeWorkload(sim: Simulator): void {
       template: {
         metadata: { labels: { app: 'ledger' } },
         spec: {
+          nodeName: 'ledger-node',
           containers: [
             {
               name: 'ledger',
