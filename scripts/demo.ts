@@ -9,7 +9,7 @@
  * always removes what it started.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,8 @@ import { CHANNEL_NAMES, CHANNELS, PEOPLE, type StoryContext } from './demo/conte
 import { startProcess, waitForHttp, type DemoProcess } from './demo/processes.js';
 import { DemoError, demoRedis } from './demo/redis.js';
 import { startSlackPrinter } from './demo/slack-printer.js';
+import { auditLines } from './demo/audit.js';
+import { createCleanup } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
 import { playTrackerStory } from './demo/tracker-story.js';
 import { demoScenarioObjects } from './demo-scenario.js';
@@ -41,97 +43,10 @@ const say = (line: string): void => {
 };
 const bold = (line: string): string => (color ? `\u001b[1m${line}\u001b[22m` : line);
 
-/** Things to undo, newest first. */
-const cleanups: { name: string; run: () => Promise<void> }[] = [];
-/** Resources being created right now (a redis-server starting, say). */
-const pending = new Set<Promise<unknown>>();
-/** Undo steps of resources that arrived after cleanup began. */
-const late: Promise<void>[] = [];
-let cleaning: Promise<void> | undefined;
-
-/**
- * Creates a resource unless cleanup began; while it is being created an interruption
- * waits for it, so it can be undone instead of outliving the demo.
- */
-function starting<T>(create: () => Promise<T>): Promise<T> {
-  if (cleaning) return Promise.reject(new DemoError('interrupted'));
-  const work = create();
-  pending.add(work);
-  work.then(
-    () => pending.delete(work),
-    () => pending.delete(work),
-  );
-  return work;
-}
-
-/**
- * Registers something to undo at exit. After cleanup began (timeout, Ctrl-C) a late
- * arrival, say a process whose start was already under way, is undone at once.
- */
-function register(name: string, run: () => Promise<void>): void {
-  if (cleaning) {
-    late.push(run().catch(() => undefined));
-    return;
-  }
-  cleanups.push({ name, run });
-}
-
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      await step.run().catch((error: unknown) => say(`  (cleanup of ${step.name} failed: ${String(error)})`));
-    }
-    // Whatever was still starting registers (and is undone at once) when it finishes.
-    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => setTimeout(r, 10_000))]);
-    await new Promise((r) => setTimeout(r, 0));
-    await Promise.allSettled(late);
-  })();
-  return cleaning;
-}
+const cleanup = createCleanup(say);
+const { register, starting } = cleanup;
 
 const processes: DemoProcess[] = [];
-
-const auditLine = z.object({
-  event: z
-    .object({
-      action: z.string(),
-      planId: z.string(),
-      kind: z.string().optional(),
-      namespace: z.string().optional(),
-      deployment: z.string().optional(),
-      user: z.string().optional(),
-      approvedBy: z.array(z.string()).optional(),
-      result: z.string().optional(),
-      outcome: z.string().optional(),
-      reason: z.string().optional(),
-    })
-    .loose(),
-});
-
-/** Audit events the app and worker logged (`"audit":true` JSON lines, see src/audit.ts). */
-async function auditLines(): Promise<string[]> {
-  const out: string[] = [];
-  for (const proc of processes) {
-    const text = await readFile(proc.logFile, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) {
-      if (!line.includes('"audit":true')) continue;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        continue; // not a log record (a stray stderr line)
-      }
-      const parsed = auditLine.safeParse(json);
-      if (!parsed.success) continue;
-      const e = parsed.data.event;
-      const where = e.namespace && e.deployment ? ` on ${e.namespace}/${e.deployment}` : '';
-      const who = e.user ? ` by ${e.user}` : e.approvedBy ? ` (approved by ${e.approvedBy.join(', ')})` : '';
-      const result = e.result ?? e.outcome ?? e.reason ?? '';
-      out.push(`  ${proc.name}: ${e.action} ${e.kind ?? e.planId}${where}${who}: ${result}`);
-    }
-  }
-  return out;
-}
 
 async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
@@ -167,7 +82,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   const appUrl = `http://127.0.0.1:${port}`;
   const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
-    if (cleaning) throw new DemoError('interrupted');
+    if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
     processes.push(proc);
     register(name, () => proc.stop());
@@ -232,7 +147,7 @@ async function main(): Promise<number> {
   });
   try {
     await Promise.race([run(parsed.data['time-scale'], Math.min(60_000, timeoutMs)), overall]);
-    const audit = await auditLines();
+    const audit = await auditLines(processes);
     if (audit.length > 0) {
       say('');
       say('Audit events logged:');
@@ -252,7 +167,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     clearTimeout(timer);
-    await cleanup();
+    await cleanup.run();
   }
 }
 
@@ -265,7 +180,7 @@ const interrupt = (why: string): void => {
   } catch {
     // stdout is gone (closed pipe): clean up silently
   }
-  void cleanup().then(() => process.exit(130));
+  void cleanup.run().then(() => process.exit(130));
 };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
 // `npm run demo | head` closes our stdout early: still stop the processes we started.
@@ -275,6 +190,6 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     say(`demo: ${String(error)}`);
-    void cleanup().then(() => process.exit(1));
+    void cleanup.run().then(() => process.exit(1));
   },
 );
