@@ -1,0 +1,123 @@
+/**
+ * Drill: a worker process receives SIGTERM (a rolling deploy, a node drain) while a
+ * job runs. A job that ends within the drain grace period finishes in that process;
+ * one that would not is handed back (its lock lapses) and another worker finishes it.
+ * Never dropped, never doubled: the user sees exactly one result.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import type { Child } from '../../bench/lib/children.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+import {
+  NAME,
+  NS,
+  clickButton,
+  deadlockTracker,
+  deployment,
+  quietPeriod,
+  realPatches,
+  rolledOut,
+} from './support/drill-kit.js';
+
+const FAST_RECOVERY = {
+  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
+  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
+  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
+};
+
+let stack: Stack;
+let result: StoredMessage;
+
+beforeAll(async () => {
+  stack = await startStack({
+    sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+    workers: 1,
+    // The first worker drains for 1 s only: its long job is handed back.
+    workerEnv: { ...FAST_RECOVERY, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1' },
+  });
+  await deadlockTracker(stack.sim);
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const results = (): StoredMessage[] =>
+  [...stack.slack.messages.values()].filter(
+    (m) => m.threadTs === undefined && JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
+
+/** The parsed JSON log lines of a child, in order. */
+function logLines(child: Child): Record<string, unknown>[] {
+  return child
+    .output()
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+}
+
+describe('SIGTERM during a running job', () => {
+  it('a diagnosis longer than the grace period is handed back and finished by another worker', async () => {
+    const { sim, slack } = stack;
+    const first = stack.workers[0];
+    if (!first) throw new Error('no worker');
+    // Keep the first worker inside the collector well past its 1 s grace period.
+    sim.addFault({ match: { verb: 'list', resource: 'events', namespace: NS }, delayMs: 15_000, times: 1 });
+    sim.clearRequests();
+    expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
+    const second = await stack.startWorker({ ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '10' });
+
+    const stoppedAt = Date.now();
+    expect(await first.stop('SIGTERM')).toBe(0);
+    // The grace period holds: the process does not wait for the 15 s request.
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    expect(logLines(first).find((l) => l.msg === 'workers stopped')).toMatchObject({ diagnose: 'forced' });
+
+    result = await slack.waitFor(() => results()[0], 30_000);
+    await quietPeriod(1_500); // a duplicate would show up by now
+    expect(results()).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
+    expect(result.text).not.toMatch(/failed/i);
+    // The second worker found the job stalled and ran it.
+    expect(logLines(second).some((l) => l.msg === 'job stalled; re-queued')).toBe(true);
+  }, 60_000);
+
+  it('a remediation running at SIGTERM finishes inside the grace period: patched once, one outcome', async () => {
+    const { sim, slack } = stack;
+    const worker = stack.workers.at(-1);
+    if (!worker) throw new Error('no worker');
+    // Slow reads of the Deployment (the precondition check and the first rollout poll)
+    // keep the job running when the signal arrives.
+    sim.addFault({ match: { verb: 'get', resource: 'deployments', name: NAME }, delayMs: 1_500, times: 2 });
+    sim.clearRequests();
+    expect(
+      (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
+    ).toBe(200);
+    await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), 15_000);
+    expect(await worker.stop('SIGTERM', 15_000)).toBe(0);
+
+    const lines = logLines(worker);
+    const draining = lines.findIndex((l) => l.msg === 'draining');
+    const rolled = lines.findIndex((l) => JSON.stringify(l).includes('"outcome":"rolled-out"'));
+    expect(draining).toBeGreaterThanOrEqual(0);
+    expect(rolled).toBeGreaterThan(draining);
+    expect(lines.find((l) => l.msg === 'workers stopped')).toMatchObject({ remediate: 'drained' });
+
+    await slack.waitFor(
+      () =>
+        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
+      20_000,
+    );
+    expect(rolledOut(deployment(sim))).toBe(true);
+    await quietPeriod(1_000);
+    expect(realPatches(sim)).toBe(1);
+    const thread = [...slack.messages.values()].filter((m) => m.threadTs === result.ts);
+    expect(thread.map((m) => m.text.split(':')[0])).toEqual(['applied', 'rolled out']);
+  }, 60_000);
+});
