@@ -191,6 +191,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     detail: z.string().max(2_000),
     /** Plan id of the stored inverse, offered as an Undo button. */
     undoPlanId: z.string().optional(),
+    /** Who approved, as Slack user ids; the app renders them as mentions (workers know no Slack syntax). */
+    approvedBy: z.array(slackId).max(10).optional(),
     /** Offered as Re-run when the plan was refused (the Deployment changed). */
     rerun: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
   }),

@@ -56,7 +56,11 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     const say = (
       stage: Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'],
       detail: string,
-      extra: { undoPlanId?: string; rerun?: { namespace: string; name: string } } = {},
+      extra: {
+        undoPlanId?: string;
+        rerun?: { namespace: string; name: string };
+        approvedBy?: string[];
+      } = {},
     ): Promise<void> => deps.notify({ kind: 'remediation-outcome', ...where, stage, detail, ...extra });
     if (!stored || !claim) {
       await say(
@@ -134,11 +138,10 @@ export function createRemediateProcessor(deps: RemediateDeps) {
             undoOf: plan.id,
           });
         const changed = result.changes.map((c) => c.path).join(', ') || 'no field changes';
-        await say(
-          'applied',
-          `${plan.summary} (approved by ${claim.approvers.map((u) => `<@${u}>`).join(' and ')}; changed ${changed}). Watching the rollout…`,
-          undo ? { undoPlanId: undo.id } : {},
-        );
+        await say('applied', `${plan.summary} (changed ${changed}). Watching the rollout…`, {
+          approvedBy: [...claim.approvers],
+          ...(undo ? { undoPlanId: undo.id } : {}),
+        });
         const watched = await deps.watch(ref, result.generation);
         if (watched.outcome === 'complete') {
           audit('rolled-out', watched.summary);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { blockKitViolation } from '../support/slack-standin.js';
@@ -96,5 +97,36 @@ describe('result message', () => {
       blockKitViolation([{ type: 'section', text: { type: 'mrkdwn', text: 'x'.repeat(3001) } }]),
     ).toMatch(/3000/);
     expect(blockKitViolation(Array.from({ length: 51 }, () => ({ type: 'divider' })))).toMatch(/too many/);
+  });
+});
+
+describe('verdict and outcome wording', () => {
+  it('states the top finding once: as the verdict, followed by its explanation', () => {
+    const diagnosis = bigDiagnosis(2, 0);
+    const first = diagnosis.findings[0];
+    if (!first) throw new Error('fixture has findings');
+    first.explanation = 'why it happens';
+    const { blocks } = renderDiagnosis({ cluster: 'default', diagnosis, dryRuns: {}, plans: {} });
+    const json = JSON.stringify(blocks);
+    expect(json.split('crash 0 ').length - 1).toBe(1);
+    expect(json.split('crash 1 ').length - 1).toBe(1);
+    expect(json).toContain('why it happens');
+  });
+
+  it('renders approvers as Slack mentions in thread replies', () => {
+    const message = remediationOutcomeMessage({
+      kind: 'remediation-outcome',
+      planId: 'p1',
+      cluster: 'default',
+      channel: 'C1',
+      messageTs: '1.2',
+      stage: 'applied',
+      detail: 'Let old pods go first <now>',
+      approvedBy: ['U0LEAD', 'U0TWO'],
+    });
+    const section = JSON.stringify(message.blocks[0]);
+    expect(section).toContain('(approved by <@U0LEAD> and <@U0TWO>)');
+    expect(section).toContain('&lt;now&gt;');
+    expect(message.text).toContain('approved by <@U0LEAD>');
   });
 });

@@ -30,12 +30,14 @@ function verdict(diagnosis: Diagnosis): string {
   return `${SEVERITY_ICON[top.severity] ?? ''} *${top.code}*: ${escapeMrkdwn(top.summary)}`;
 }
 
-function findingBlocks(finding: Finding, withEvidence: boolean): Block[] {
-  const head = section(
-    `${SEVERITY_ICON[finding.severity] ?? ''} *${finding.code}*: ${escapeMrkdwn(finding.summary)}${finding.explanation ? `\n${escapeMrkdwn(truncate(finding.explanation, 600))}` : ''}`,
-  );
-  if (!withEvidence) return [head];
-  return [head, ...finding.evidence.map(evidenceBlock).filter((b): b is Block => b !== null)];
+/** A finding's blocks; the first finding's summary is already the verdict, so only its explanation follows. */
+function findingBlocks(finding: Finding, withEvidence: boolean, isVerdict: boolean): Block[] {
+  const summary = `${SEVERITY_ICON[finding.severity] ?? ''} *${finding.code}*: ${escapeMrkdwn(finding.summary)}`;
+  const explanation = finding.explanation ? escapeMrkdwn(truncate(finding.explanation, 600)) : '';
+  const headText = isVerdict ? explanation : [summary, explanation].filter(Boolean).join('\n');
+  const head = headText ? [section(headText)] : [];
+  if (!withEvidence) return head;
+  return [...head, ...finding.evidence.map(evidenceBlock).filter((b): b is Block => b !== null)];
 }
 
 /**
@@ -89,7 +91,7 @@ export function renderDiagnosis(input: {
   const findings = diagnosis.findings;
   // Try full evidence for all findings, then only for the first k, then none.
   for (let withEvidence = findings.length; withEvidence >= 0; withEvidence -= 1) {
-    const body = findings.slice(0, 10).flatMap((f, i) => findingBlocks(f, i < withEvidence));
+    const body = findings.slice(0, 10).flatMap((f, i) => findingBlocks(f, i < withEvidence, i === 0));
     const truncated = withEvidence < findings.length || findings.length > 10;
     const note = truncated
       ? [context(':page_facing_up: Some evidence did not fit; the full report is in the thread.')]

@@ -17,9 +17,12 @@ const HEADLINE: Record<Outcome['stage'], string> = {
 
 /** Thread reply for a remediation step; refusals offer Re-run, rolled-out/still-failing offer Undo. */
 export function remediationOutcomeMessage(job: Outcome): { text: string; blocks: Block[] } {
-  const text = `${HEADLINE[job.stage].replace(/^:[a-z_]+: /, '')}: ${truncate(job.detail, 500)}`;
+  const approval = job.approvedBy?.length
+    ? ` (approved by ${job.approvedBy.map((u) => `<@${u}>`).join(' and ')})`
+    : '';
+  const text = `${HEADLINE[job.stage].replace(/^:[a-z_]+: /, '')}: ${truncate(job.detail, 500)}${approval}`;
   const blocks: Block[] = [
-    section(`*${HEADLINE[job.stage]}*: ${escapeMrkdwn(truncate(job.detail, 1500))}`),
+    section(`*${HEADLINE[job.stage]}*: ${escapeMrkdwn(truncate(job.detail, 1500))}${approval}`),
     context(`plan ${job.planId} · cluster ${job.cluster}`),
   ];
   const buttons: Block[] = [];
