@@ -1,0 +1,49 @@
+/**
+ * What the two process entry points (`npm start`, `npm run worker`) share: a clear
+ * one-line failure instead of a stack trace when they cannot start, and a single
+ * drain on SIGTERM/SIGINT. Only entry points call these (they exit the process).
+ */
+import type { Logger } from 'pino';
+import { ConfigError } from './config.js';
+
+/** Loads configuration; a bad environment prints every bad variable and exits 2. */
+export function loadConfigOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : String(error));
+    process.exit(2);
+  }
+}
+
+/** Runs a start-up step; a failure is logged as one fatal line and exits 1. */
+export async function startOrExit<T>(logger: Logger, what: string, start: () => T | Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    logger.fatal(
+      { err: error },
+      `could not start: ${what}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    process.exit(1);
+  }
+}
+
+/** Stops once on the first SIGTERM or SIGINT, then exits 0 (1 if stopping failed). */
+export function stopOnSignals(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
