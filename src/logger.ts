@@ -68,3 +68,30 @@ export function createLogger(
     destination,
   );
 }
+
+/**
+ * Logs an error at most once per `intervalMs` for the same message, with the number
+ * of repeats suppressed since the last line. A BullMQ worker whose Redis is gone
+ * emits the same error in a tight loop; this keeps the log readable (and cheap).
+ */
+export function createRepeatLimitedErrorLog(
+  logger: Logger,
+  intervalMs = 10_000,
+  now: () => number = Date.now,
+): (error: Error, context: Record<string, unknown>, message: string) => void {
+  const last = new Map<string, { at: number; suppressed: number }>();
+  return (error, context, message) => {
+    const key = `${message}\u0000${error.message}`;
+    const seen = last.get(key);
+    const t = now();
+    if (seen && t - seen.at < intervalMs) {
+      seen.suppressed += 1;
+      return;
+    }
+    logger.error(
+      { ...context, err: error, ...(seen?.suppressed ? { repeated: seen.suppressed } : {}) },
+      message,
+    );
+    last.set(key, { at: t, suppressed: 0 });
+  };
+}

@@ -18,6 +18,18 @@ export async function closeWorkerWithGrace(worker: Worker, graceMs: number): Pro
   });
   const result = await Promise.race([graceful, deadline]);
   clearTimeout(timer);
-  await worker.close(result === 'forced');
+  // With Redis unreachable, close() waits for commands that retry forever
+  // (maxRetriesPerRequest: null); bound it so SIGTERM still ends the process. The
+  // caller then disconnects the connections, and unfinished jobs stall back to the queue.
+  let closeTimer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    worker.close(result === 'forced'),
+    new Promise<void>((resolve) => {
+      closeTimer = setTimeout(resolve, CLOSE_BOUND_MS);
+    }),
+  ]);
+  clearTimeout(closeTimer);
   return result;
 }
+
+const CLOSE_BOUND_MS = 3_000;

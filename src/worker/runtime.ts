@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { startEarlyWarning } from '../alerts/worker-watch.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';
-import type { Logger } from '../logger.js';
+import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
 import { createPlanStore } from '../plans/store.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
@@ -73,8 +73,9 @@ export function startWorkers(
     }),
     { ...workerOptions, concurrency: config.remediateConcurrency },
   );
+  const logWorkerError = createRepeatLimitedErrorLog(logger);
   for (const worker of [diagnose, remediate] as Worker[]) {
-    worker.on('error', (error) => logger.error({ err: error, queue: worker.name }, 'worker error'));
+    worker.on('error', (error) => logWorkerError(error, { queue: worker.name }, 'worker error'));
     worker.on('failed', (job, error) =>
       logger.warn(
         { queue: worker.name, jobId: job?.id, attempts: job?.attemptsMade, err: error },
