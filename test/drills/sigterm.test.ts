@@ -17,6 +17,7 @@ import {
   quietPeriod,
   realPatches,
   rolledOut,
+  waitUntil,
 } from './support/drill-kit.js';
 
 const FAST_RECOVERY = {
@@ -61,6 +62,21 @@ function logLines(child: Child): Record<string, unknown>[] {
     });
 }
 
+/**
+ * The log lines of a child that has exited, once its last line ('workers stopped')
+ * was read: 'exit' can come before the rest of stdout has been read.
+ */
+function finalLogLines(child: Child): Promise<Record<string, unknown>[]> {
+  return waitUntil(
+    'worker output read to the end',
+    () => {
+      const lines = logLines(child);
+      return lines.some((l) => l.msg === 'workers stopped') && lines;
+    },
+    5_000,
+  );
+}
+
 describe('SIGTERM during a running job', () => {
   it('a diagnosis longer than the grace period is handed back and finished by another worker', async () => {
     const { sim, slack } = stack;
@@ -77,7 +93,9 @@ describe('SIGTERM during a running job', () => {
     expect(await first.stop('SIGTERM')).toBe(0);
     // The grace period holds: the process does not wait for the 15 s request.
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
-    expect(logLines(first).find((l) => l.msg === 'workers stopped')).toMatchObject({ diagnose: 'forced' });
+    expect((await finalLogLines(first)).find((l) => l.msg === 'workers stopped')).toMatchObject({
+      diagnose: 'forced',
+    });
 
     result = await slack.waitFor(() => results()[0], 30_000);
     await quietPeriod(1_500); // a duplicate would show up by now
@@ -102,8 +120,9 @@ describe('SIGTERM during a running job', () => {
     await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), 15_000);
     expect(await worker.stop('SIGTERM', 15_000)).toBe(0);
 
-    const lines = logLines(worker);
-    const draining = lines.findIndex((l) => l.msg === 'draining');
+    const lines = await finalLogLines(worker);
+    // The entry point logs the signal it received, then drains.
+    const draining = lines.findIndex((l) => l.signal === 'SIGTERM');
     const rolled = lines.findIndex((l) => JSON.stringify(l).includes('"outcome":"rolled-out"'));
     expect(draining).toBeGreaterThanOrEqual(0);
     expect(rolled).toBeGreaterThan(draining);
