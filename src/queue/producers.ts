@@ -32,12 +32,17 @@ export const DIAGNOSE_JOB_OPTIONS: JobsOptions = {
   removeOnFail: true,
 };
 
-/** A patch is retried only for transient failures; the executor refuses a stale plan. */
+/**
+ * A patch is retried only for transient failures; the executor refuses a stale plan.
+ * A completed job is kept for a day so a repeated approval of the same plan is a
+ * no-op; a failed one (nothing applied, claim released) is removed so the plan can be
+ * approved and queued again.
+ */
 export const REMEDIATE_JOB_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 2_000 },
   removeOnComplete: { age: 24 * 3600 },
-  removeOnFail: { age: 24 * 3600 },
+  removeOnFail: true,
 };
 
 export const NOTIFY_JOB_OPTIONS: JobsOptions = {
@@ -125,10 +130,19 @@ export function createProducers(options: {
       const q = queue(diagnoseQueueName(job.cluster));
       return bounded(
         (async () => {
-          // BullMQ ignores an add whose id exists; looking first tells the user they joined.
-          const existing = await q.getJob(jobId);
-          await q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId, ...addOptions });
-          return { jobId, joined: existing !== undefined };
+          // BullMQ ignores an add whose id exists; whether the job existed tells the
+          // user they joined. EXISTS goes out now, before the add's script, on the
+          // same connection (the queue shares it), so Redis answers it first: one
+          // round trip before the ack instead of a read (HGETALL of the whole job)
+          // followed by the add.
+          // The queue's first use waits for the connection to be ready (as BullMQ's
+          // own commands do); afterwards this resolves at once.
+          await q.waitUntilReady();
+          const [existed] = await Promise.all([
+            connection.exists(q.toKey(jobId)),
+            q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId, ...addOptions }),
+          ]);
+          return { jobId, joined: existed === 1 };
         })(),
         'enqueue diagnosis',
       );

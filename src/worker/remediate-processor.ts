@@ -124,7 +124,13 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       case 'failed':
         if (result.retryable && !isLastAttempt(job)) throw new Error(result.reason);
         audit('failed', result.reason);
-        await say('failed', `${plan.kind} on deployment/${ref.name} failed: ${result.reason}`);
+        // Nothing was applied: free the claim so an approver can press Apply again
+        // once the cause is fixed (the executor re-reads and re-checks on that try).
+        await deps.plans.release(plan.id);
+        await say(
+          'failed',
+          `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; an approver can press the button again to retry until the plan expires.`,
+        );
         throw new UnrecoverableError(result.reason);
       case 'applied': {
         audit('applied');

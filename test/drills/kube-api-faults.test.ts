@@ -138,10 +138,19 @@ describe('Kubernetes API faults during a remediation', () => {
       expect(after.metadata.generation).toBe(before.metadata.generation);
       expect(after.spec).toEqual(before.spec);
       expect(repliesStarting('applied')).toHaveLength(0);
+      expect(failed.text).toContain('press the button again');
+
+      // The claim was released: the same approver can press Apply again, and the plan
+      // is queued and tried again (the API still fails here, so the Deployment stays
+      // as it was for the tests below).
+      expect((await h.click(result, 'approve_plan.1', h.approver)).status).toBe(200);
+      await h.slack.waitFor(() => repliesStarting('failed').length === 2 || undefined, 30_000);
+      expect(realPatches(sim)).toBe(6);
+      expect(deployment(sim).spec).toEqual(before.spec);
     } finally {
       sim.clearFaults();
     }
-  }, 40_000);
+  }, 60_000);
 
   it('a write throttled and then reset is retried and applied exactly once', async () => {
     const { sim } = h;
@@ -189,6 +198,6 @@ describe('Kubernetes API faults during a remediation', () => {
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
     });
-    expect(replies().filter((m) => /^(failed|refused)/.test(m.text))).toHaveLength(1); // the set-recreate drill's
+    expect(replies().filter((m) => /^(failed|refused)/.test(m.text))).toHaveLength(2); // the set-recreate drill's two tries
   }, 40_000);
 });
