@@ -128,7 +128,15 @@ async function readArgs(req: IncomingMessage): Promise<Json> {
 }
 
 /** Starts the stand-in on 127.0.0.1 and a free port. */
-export async function startSlackStandin(options: { botToken?: string } = {}): Promise<SlackStandin> {
+export async function startSlackStandin(
+  options: {
+    botToken?: string;
+    /** Socket Mode: the app-level token `apps.connections.open` requires (instead of the bot token). */
+    appToken?: string;
+    /** Socket Mode: the WebSocket URL `apps.connections.open` answers with. */
+    socketUrl?: string;
+  } = {},
+): Promise<SlackStandin> {
   const calls: SlackCall[] = [];
   const messages = new Map<string, StoredMessage>();
   const failures: {
@@ -213,6 +221,10 @@ export async function startSlackStandin(options: { botToken?: string } = {}): Pr
         if (typeof args.user !== 'string')
           return { status: 200, body: { ok: false, error: 'user_not_in_channel' } };
         return { status: 200, body: { ok: true, message_ts: nextTs() } };
+      case 'apps.connections.open':
+        return options.socketUrl
+          ? { status: 200, body: { ok: true, url: options.socketUrl } }
+          : { status: 200, body: { ok: false, error: 'not_allowed_token_type' } };
       case 'usergroups.users.list': {
         const users = usergroups.get(String(args.usergroup));
         return users
@@ -231,7 +243,9 @@ export async function startSlackStandin(options: { botToken?: string } = {}): Pr
       const auth =
         req.headers.authorization ?? (typeof args.token === 'string' ? `Bearer ${args.token}` : '');
       let result: { status: number; body: Json; headers?: Record<string, string> };
-      if (options.botToken && auth !== `Bearer ${options.botToken}`)
+      // Like Slack, apps.connections.open takes only the app-level token; every other method the bot token.
+      const expected = method === 'apps.connections.open' ? options.appToken : options.botToken;
+      if (expected && auth !== `Bearer ${expected}`)
         result = { status: 200, body: { ok: false, error: 'invalid_auth' } };
       else result = handle(method, args);
       calls.push({ method, args, status: result.status, response: result.body, at: Date.now() });
