@@ -1,3 +1,4 @@
+import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -43,9 +44,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       await command.load()
     )(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // One place maps errors to exit statuses (DESIGN.md §3): bad input or a missing
+    // Deployment 2, an unreachable or forbidding cluster 3. Anything else is a bug.
+    if (error instanceof UsageError || error instanceof WorkloadNotFoundError) {
       io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
       return EXIT.usage;
+    }
+    if (error instanceof ClusterError) {
+      io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
+      return EXIT.cluster;
     }
     throw error;
   }

@@ -7,11 +7,10 @@
  * remediation / no confirmation, 3 cluster unreachable or forbidden.
  */
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
-import { ClusterError, WorkloadNotFoundError } from '../../kube/errors.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
+import { clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
@@ -35,40 +34,20 @@ export interface ApplyArgs {
   kubeconfig?: string;
 }
 
-const NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 export function parseApplyArgs(argv: string[]): ApplyArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        namespace: { type: 'string', short: 'n' },
-        remediation: { type: 'string' },
-        yes: { type: 'boolean', short: 'y' },
-        timeout: { type: 'string' },
-        context: { type: 'string' },
-        kubeconfig: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  const [target, ...extra] = positionals;
-  if (target === undefined || extra.length > 0) throw new UsageError('expected one target: deployment/NAME');
-  const slash = target.indexOf('/');
-  const kind = slash < 0 ? 'deployment' : target.slice(0, slash).toLowerCase();
-  const name = slash < 0 ? target : target.slice(slash + 1);
-  if (!['deployment', 'deployments', 'deploy', 'deployment.apps'].includes(kind)) {
-    throw new UsageError(`only Deployments can be remediated, not "${target.slice(0, slash)}"`);
-  }
-  if (!NAME.test(name) || name.length > 253) throw new UsageError(`"${name}" is not a valid Deployment name`);
-  const namespace = values.namespace ?? 'default';
-  if (!NAMESPACE.test(namespace) || namespace.length > 63)
-    throw new UsageError(`"${namespace}" is not a valid namespace`);
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      namespace: { type: 'string', short: 'n' },
+      remediation: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      timeout: { type: 'string' },
+      context: { type: 'string' },
+      kubeconfig: { type: 'string' },
+    },
+  });
+  const { namespace, name } = deploymentRef(positionals, values.namespace, 'remediated');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
@@ -79,30 +58,16 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     remediation: values.remediation,
     yes: values.yes ?? false,
     timeoutMs: seconds * 1000,
-    ...(values.context !== undefined ? { context: values.context } : {}),
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...clusterOptions(values),
   };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
+  if (wantsHelp(argv)) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
-  const args = parseApplyArgs(argv);
-  try {
-    return await applyCommand(args, io);
-  } catch (error) {
-    if (error instanceof WorkloadNotFoundError) {
-      io.stderr.write(`rollout-doctor apply: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof ClusterError) {
-      io.stderr.write(`rollout-doctor apply: ${error.message}\n`);
-      return EXIT.cluster;
-    }
-    throw error;
-  }
+  return applyCommand(parseApplyArgs(argv), io);
 }
 
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {

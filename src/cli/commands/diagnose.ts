@@ -5,14 +5,13 @@
  * not found, 3 cluster unreachable or forbidden.
  */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { assembleSnapshot } from '../../diagnosis/assemble.js';
 import { DumpError, loadObjects } from '../../diagnosis/dump.js';
 import { diagnose } from '../../diagnosis/run.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { ClusterError, WorkloadNotFoundError } from '../../kube/errors.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
+import { clusterOptions, deploymentRef, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor diagnose deployment/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
@@ -28,16 +27,6 @@ Explains why a Deployment's rollout is stuck or its pods crash, and what would f
 Exit status: 0 no problem found, 1 problems found, 2 bad arguments or input, 3 cluster unreachable or forbidden.
 `;
 
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DEPLOYMENT_KINDS = new Set([
-  'deployment',
-  'deployments',
-  'deploy',
-  'deployment.apps',
-  'deployments.apps',
-]);
-
 interface Options {
   ref: WorkloadRef;
   output: 'text' | 'json';
@@ -47,27 +36,14 @@ interface Options {
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
+  if (wantsHelp(argv)) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   const options = parseOptions(argv);
-  let snapshot: WorkloadSnapshot;
-  try {
-    snapshot = options.fromFile
-      ? await fromFile(options.fromFile, options.ref, io)
-      : await fromCluster(options, io);
-  } catch (error) {
-    if (error instanceof WorkloadNotFoundError) {
-      io.stderr.write(`rollout-doctor diagnose: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof ClusterError) {
-      io.stderr.write(`rollout-doctor diagnose: ${error.message}\n`);
-      return EXIT.cluster;
-    }
-    throw error;
-  }
+  const snapshot: WorkloadSnapshot = options.fromFile
+    ? await fromFile(options.fromFile, options.ref, io)
+    : await fromCluster(options, io);
   const diagnosis = diagnose(snapshot);
   const color = Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'];
   io.stdout.write(options.output === 'json' ? renderJson(diagnosis) : renderText(diagnosis, { color }));
@@ -76,68 +52,25 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 /** Parses and validates the arguments; every mistake is a UsageError (exit 2). */
 export function parseOptions(argv: string[]): Options {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        namespace: { type: 'string', short: 'n' },
-        context: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        'from-file': { type: 'string' },
-        output: { type: 'string', short: 'o' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? 'which Deployment? Usage: rollout-doctor diagnose deployment/NAME -n NAMESPACE'
-        : `expected one Deployment, got ${positionals.length}: ${positionals.join(' ')}`,
-    );
-  }
-  const name = parseTarget(positionals[0] ?? '');
-  const namespace = values.namespace ?? 'default';
-  if (!DNS_LABEL.test(namespace) || namespace.length > 63) {
-    throw new UsageError(
-      `"${namespace}" is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
-    );
-  }
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not "${output}"`);
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      namespace: { type: 'string', short: 'n' },
+      context: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      'from-file': { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
+  });
+  const ref = deploymentRef(positionals, values.namespace, 'diagnosed');
+  const output = outputFormat(values.output);
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
     throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
   }
   if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
-  return {
-    ref: { kind: 'Deployment', namespace, name },
-    output,
-    ...(fromFile !== undefined ? { fromFile } : {}),
-    ...(values.context !== undefined ? { context: values.context } : {}),
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
-  };
-}
-
-/** NAME, deployment/NAME, deploy/NAME or deployments/NAME (also *.apps). */
-function parseTarget(target: string): string {
-  const slash = target.indexOf('/');
-  const kind = slash < 0 ? undefined : target.slice(0, slash).toLowerCase();
-  const name = slash < 0 ? target : target.slice(slash + 1);
-  if (kind !== undefined && !DEPLOYMENT_KINDS.has(kind)) {
-    throw new UsageError(`only Deployments can be diagnosed, not "${target.slice(0, slash)}"`);
-  }
-  if (!name || !DNS_SUBDOMAIN.test(name) || name.length > 253) {
-    throw new UsageError(
-      `"${name}" is not a valid Deployment name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
-    );
-  }
-  return name;
+  return { ref, output, ...(fromFile !== undefined ? { fromFile } : {}), ...clusterOptions(values) };
 }
 
 async function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<WorkloadSnapshot> {

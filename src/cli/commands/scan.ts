@@ -3,9 +3,8 @@
  * lists Deployments that are stuck or at risk of a surge deadlock. Exit: 0 nothing
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden.
  */
-import { parseArgs } from 'node:util';
-import { ClusterError } from '../../kube/errors.js';
 import { table } from '../../report/format.js';
+import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { ScanReport } from '../../kube/scan.js';
 
@@ -29,42 +28,29 @@ interface ScanArgs {
 }
 
 export function parseScanArgs(argv: string[]): ScanArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        namespace: { type: 'string', short: 'n' },
-        'all-namespaces': { type: 'boolean', short: 'A' },
-        context: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values } = parsed;
+  const { values } = parseCommandArgs({
+    args: argv,
+    options: {
+      namespace: { type: 'string', short: 'n' },
+      'all-namespaces': { type: 'boolean', short: 'A' },
+      context: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
+  });
   if (values.namespace !== undefined && values['all-namespaces']) {
     throw new UsageError('-n and -A are exclusive: scan one namespace or all of them');
   }
-  if (values.namespace !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(values.namespace)) {
-    throw new UsageError(`"${values.namespace}" is not a valid namespace`);
-  }
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json')
-    throw new UsageError(`-o must be text or json, not "${output}"`);
   return {
     allNamespaces: values['all-namespaces'] ?? false,
-    output,
-    ...(values.namespace !== undefined ? { namespace: values.namespace } : {}),
-    ...(values.context !== undefined ? { context: values.context } : {}),
-    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    output: outputFormat(values.output),
+    ...(values.namespace !== undefined ? { namespace: checkNamespace(values.namespace) } : {}),
+    ...clusterOptions(values),
   };
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  if (argv.includes('-h') || argv.includes('--help')) {
+  if (wantsHelp(argv)) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
@@ -72,25 +58,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { scanCluster } = await import('../../kube/scan.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
-  let report: ScanReport;
-  try {
-    const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
-    report = await scanCluster(client, {
-      allNamespaces: args.allNamespaces,
-      namespace: args.namespace,
-      onProgress: (done, total) => {
-        if (stderr.isTTY)
-          stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} deployments`);
-      },
-    });
-    if (stderr.isTTY) stderr.write('\n');
-  } catch (error) {
-    if (error instanceof ClusterError) {
-      io.stderr.write(`rollout-doctor scan: ${error.message}\n`);
-      return EXIT.cluster;
-    }
-    throw error;
-  }
+  const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
+  const report: ScanReport = await scanCluster(client, {
+    allNamespaces: args.allNamespaces,
+    namespace: args.namespace,
+    onProgress: (done, total) => {
+      if (stderr.isTTY)
+        stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} deployments`);
+    },
+  });
+  if (stderr.isTTY) stderr.write('\n');
   io.stdout.write(args.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderScan(report));
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
 }

@@ -1,0 +1,92 @@
+/**
+ * Argument parsing shared by the subcommands: every mistake becomes a UsageError
+ * (exit 2) with a sentence that says what is wrong.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import { UsageError } from './io.js';
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DEPLOYMENT_KINDS = new Set([
+  'deployment',
+  'deployments',
+  'deploy',
+  'deployment.apps',
+  'deployments.apps',
+]);
+
+/** node:util parseArgs, with its errors turned into UsageErrors. */
+export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A namespace must be a DNS-1123 label. */
+export function checkNamespace(namespace: string): string {
+  if (!DNS_LABEL.test(namespace) || namespace.length > 63) {
+    throw new UsageError(
+      `"${namespace}" is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
+    );
+  }
+  return namespace;
+}
+
+/**
+ * The one Deployment a command is about: NAME, deployment/NAME, deploy/NAME or
+ * deployments/NAME (also *.apps), in `namespace` (default "default").
+ * @example deploymentRef(['deploy/web'], 'shop', 'diagnosed') // {kind:'Deployment', namespace:'shop', name:'web'}
+ */
+export function deploymentRef(
+  positionals: string[],
+  namespace: string | undefined,
+  verb: string,
+): WorkloadRef {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? 'which Deployment? Give deployment/NAME'
+        : `expected one Deployment, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
+  }
+  const target = positionals[0] ?? '';
+  const slash = target.indexOf('/');
+  const kind = slash < 0 ? undefined : target.slice(0, slash).toLowerCase();
+  const name = slash < 0 ? target : target.slice(slash + 1);
+  if (kind !== undefined && !DEPLOYMENT_KINDS.has(kind)) {
+    throw new UsageError(`only Deployments can be ${verb}, not "${target.slice(0, slash)}"`);
+  }
+  if (!name || !DNS_SUBDOMAIN.test(name) || name.length > 253) {
+    throw new UsageError(
+      `"${name}" is not a valid Deployment name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
+    );
+  }
+  return { kind: 'Deployment', namespace: checkNamespace(namespace ?? 'default'), name };
+}
+
+/** `-o text|json`. */
+export function outputFormat(value: string | undefined): 'text' | 'json' {
+  const output = value ?? 'text';
+  if (output !== 'text' && output !== 'json')
+    throw new UsageError(`-o must be text or json, not "${output}"`);
+  return output;
+}
+
+/** The live-cluster options, present only when given. */
+export function clusterOptions(values: { context?: string; kubeconfig?: string }): {
+  context?: string;
+  kubeconfig?: string;
+} {
+  return {
+    ...(values.context !== undefined ? { context: values.context } : {}),
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+  };
+}
+
+/** True when the command was asked for its help text. */
+export function wantsHelp(argv: string[]): boolean {
+  return argv.includes('-h') || argv.includes('--help');
+}
