@@ -3,8 +3,43 @@ import { applySubscribeResult } from './notify/apply-state.js';
 import type { AppServices } from './services.js';
 
 /**
+ * Announcements in flight at once. Announcing (chat.postMessage, then the Redis
+ * subscription) happens after the ack and costs more CPU than validating,
+ * enqueueing and acking together; under a burst of commands on a busy machine,
+ * running every announcement at once made them compete with the acks still to come
+ * for the event loop, and Slack's 3-second ack window is the hard limit. Bounded,
+ * the acks go first and the visible messages follow in arrival order. A few at a
+ * time keep several hundred announcements per second possible when there is CPU.
+ */
+const ANNOUNCE_CONCURRENCY = 4;
+/** A slot is lent for at most this long, so calls hanging on Slack cannot stop the others. */
+const SLOT_MS = 10_000;
+let announcing = 0;
+const waiting: (() => void)[] = [];
+
+async function announceSlot(): Promise<() => void> {
+  if (announcing >= ANNOUNCE_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else announcing += 1;
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    clearTimeout(timer);
+    // Hand the slot straight to the next waiter (FIFO), or free it.
+    const next = waiting.shift();
+    if (next) next();
+    else announcing -= 1;
+  };
+  const timer = setTimeout(release, SLOT_MS);
+  timer.unref();
+  return release;
+}
+
+/**
  * Posts the visible "diagnosing…" message and subscribes it to the run, catching
- * up with the run's state when it already progressed or finished.
+ * up with the run's state when it already progressed or finished. Call after the
+ * ack: announcements queue (FIFO, a few at a time) behind each other, never in
+ * front of acks.
  * @returns the posted message, or null when the bot cannot post in the channel.
  */
 export async function announceRun(
@@ -19,14 +54,19 @@ export async function announceRun(
     threadTs?: string;
   },
 ): Promise<{ channel: string; ts: string } | null> {
-  const posted = await client.chat.postMessage({
-    channel: input.channel,
-    text: input.text,
-    ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
-  });
-  if (!posted.ts) return null;
-  const ref = { channel: input.channel, ts: posted.ts };
-  const state = await services.subscriptions.subscribe(input.cluster, input.jobId, ref, input.addedAt);
-  await applySubscribeResult(services, client, ref, state);
-  return ref;
+  const release = await announceSlot();
+  try {
+    const posted = await client.chat.postMessage({
+      channel: input.channel,
+      text: input.text,
+      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
+    });
+    if (!posted.ts) return null;
+    const ref = { channel: input.channel, ts: posted.ts };
+    const state = await services.subscriptions.subscribe(input.cluster, input.jobId, ref, input.addedAt);
+    await applySubscribeResult(services, client, ref, state);
+    return ref;
+  } finally {
+    release();
+  }
 }

@@ -58,6 +58,7 @@ export async function startSlackApp(
       logger: log,
       clientOptions,
       deferInitialization: true,
+      convoStore: false,
     });
     registerListeners(app, services);
     await app.init();
@@ -84,6 +85,9 @@ export async function startSlackApp(
     logger: log,
     clientOptions,
     deferInitialization: true,
+    // No listener keeps conversation state; Bolt's default in-memory store would
+    // still look every request up and reject with a new Error (a stack trace) each time.
+    convoStore: false,
   });
   registerListeners(app, services);
   app.error(async (error) => {
