@@ -2,7 +2,8 @@
  * One diagnosis end to end: a signed `/rollout-doctor` command received by the app
  * until the result is posted on the Slack stand-in, through Redis, a worker process
  * and the simulator with 20 ms added to every API request. Repeated as the cluster
- * grows (10 nodes/100 pods up to 5,000/100,000) with the worker's memory.
+ * grows (10 nodes/100 pods up to 5,000/100,000) with the worker's memory. The app
+ * and the worker run compiled with plain node, as in production (bench/lib/build.ts).
  *
  * The cluster is bench/collector.ts's static one (seed incident A mid-deadlock plus
  * filler), so the figures line up with the collector benchmark.
@@ -12,6 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { CHAIN_LENGTH, TARGET, generateCluster } from './collector.js';
 import { median, sequentialDepth } from './lib/stats.js';
+import { buildCompiled } from './lib/build.js';
 import { startStack, type Stack } from './lib/stack.js';
 
 export const LATENCY_MS = 20;
@@ -40,6 +42,8 @@ export interface SizeFigures {
   workerIdleMb: number;
   workerRssMb: number;
   workerPeakMb: number;
+  /** Idle RSS of the same worker run from source through tsx (development), when measured. */
+  tsxWorkerIdleMb?: number;
 }
 
 const COMMAND = `${TARGET.name} -n ${TARGET.namespace}`;
@@ -65,13 +69,30 @@ export async function timeOneDiagnosis(stack: Stack, timeoutMs = 30_000): Promis
   return call.at - started;
 }
 
-/** Diagnoses `runs` times (after one warm-up) on a cluster of the given size. */
-export async function measureSize(nodes: number, pods: number, runs: number): Promise<SizeFigures> {
+/**
+ * Diagnoses `runs` times (after one warm-up) on a cluster of the given size, with the
+ * app and worker compiled as in production. `compareTsx` also starts a worker from
+ * source through tsx, reads its idle memory and stops it before any diagnosis.
+ */
+export async function measureSize(
+  nodes: number,
+  pods: number,
+  runs: number,
+  options: { compareTsx?: boolean } = {},
+): Promise<SizeFigures> {
+  const compiled = await buildCompiled();
   const stack = await startStack({
     sim: { scenario: generateCluster({ nodes, pods }), controllers: false, latencyMs: LATENCY_MS },
+    compiled,
   });
   try {
     const workerIdleMb = stack.workers[0]?.memory().rssMb ?? Number.NaN;
+    let tsxWorkerIdleMb: number | undefined;
+    if (options.compareTsx) {
+      const tsxWorker = await stack.startWorker({}, { tsx: true });
+      tsxWorkerIdleMb = tsxWorker.memory().rssMb;
+      await tsxWorker.stop('SIGTERM');
+    }
     await timeOneDiagnosis(stack, 60_000); // warm-up: connections, JIT, first queue poll
     const results: DiagnosisRun[] = [];
     for (let i = 0; i < runs; i += 1) {
@@ -103,6 +124,7 @@ export async function measureSize(nodes: number, pods: number, runs: number): Pr
       workerIdleMb,
       workerRssMb: memory.rssMb,
       workerPeakMb: memory.peakMb,
+      ...(tsxWorkerIdleMb !== undefined ? { tsxWorkerIdleMb } : {}),
     };
   } finally {
     await stack.close();
@@ -125,7 +147,9 @@ export async function runE2eBench(
     { nodes: 5000, pods: 100_000, runs: 3 },
   ];
   const sizes: SizeFigures[] = [];
-  for (const size of plan) sizes.push(await measureSize(size.nodes, size.pods, size.runs));
+  for (const [i, size] of plan.entries()) {
+    sizes.push(await measureSize(size.nodes, size.pods, size.runs, { compareTsx: i === 0 }));
+  }
   const first = sizes[0];
   const last = sizes.at(-1);
   return {

@@ -3,7 +3,7 @@ import type { AlertBenchResult } from './alerts.js';
 import type { E2eBench, SizeFigures } from './e2e-diagnosis.js';
 import type { ManualBench } from './kubectl-manual.js';
 import type { Section } from './report.js';
-import type { AckBench } from './slack-ack.js';
+import { WARM_UP_SECONDS, type AckBench } from './slack-ack.js';
 import { round2 } from './lib/stats.js';
 
 const ms = (v: number): string => `${round2(v)} ms`;
@@ -44,7 +44,8 @@ export function ackSection(r: AckBench, runs: number): Section {
     ],
     notes: [
       'Open-loop load from the benchmark process (node:http, keep-alive): request i leaves at i/rate whatever earlier answers do, so a slow server shows up as latency, not as a lower offered rate.',
-      'Every real-app command names a different Deployment: each one is validated, enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in. Both apps run as child processes with the same loader; the real app logs at info.',
+      'Every real-app command names a different Deployment: each one is validated, enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in (a process of its own, so answering those posts does not slow the load generator for the real app only). Both apps are compiled with the build settings and run with plain node, as in production; the real app logs at info.',
+      `Both apps first take ${WARM_UP_SECONDS} s of the same load (not counted), so the figures are the steady state rather than V8 compiling a freshly started process.`,
       `Per run, real app p99: ${r.app.map((x) => ms(x.p99Ms)).join(', ')}; bare: ${r.bare.map((x) => ms(x.p99Ms)).join(', ')}.`,
     ],
   };
@@ -100,8 +101,8 @@ export function e2eSection(r: E2eBench, latencyMs: number): Section {
     notes: [
       'Path: signed slash command → app (child process) → Redis → worker (`workers/main.ts`, child process) → simulator → notify queue → chat.update on the Slack stand-in. Time runs from sending the command to the stand-in recording the result.',
       "The cluster is bench/collector.ts's (seed incident A mid-deadlock plus filler pods, Deployments and events in 50 other namespaces), served by the simulator without controllers.",
-      `Floor: the collector's ${small.floorMs / latencyMs - 2} dependent rounds (Deployment → ReplicaSets/pods/events → nodes) plus one dry run (re-read, then PATCH with dryRun=All); plans are independent, so a parallel dry run would cost no more. Observed depth counts requests that started only after the previous one finished: the worker dry-runs plans one after another.`,
-      'Worker memory is VmHWM/VmRSS of the worker process from /proc, which includes the tsx TypeScript loader (idle figure taken right after start).',
+      `Floor: the collector's ${small.floorMs / latencyMs - 2} dependent rounds (Deployment → ReplicaSets/pods/events → nodes) plus one dry run (re-read, then PATCH with dryRun=All); plans are independent and the worker dry-runs them side by side. Observed depth counts requests that started only after the previous one finished.`,
+      `Worker memory is VmHWM/VmRSS of the worker process from /proc (idle figure taken right after start). The app and the worker run compiled (bench/tsconfig.bench.json = the build settings) with plain node, as in the container image${small.tsxWorkerIdleMb !== undefined ? `; the same worker run from source through tsx (development) takes ${small.tsxWorkerIdleMb} MB idle` : ''}.`,
       ...r.sizes.map(
         (s) => `${sizeLabel(s)}: runs ${s.runs.map((x) => `${x.ms} ms/${x.requests} req`).join(', ')}.`,
       ),

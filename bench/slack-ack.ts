@@ -2,8 +2,12 @@
  * Slack acknowledgement latency: signed slash commands at a fixed rate (open loop,
  * 200 per second for 5 s by default) against the real app, with its Redis, and
  * against a bare Bolt app that only acks, both as child processes started the same
- * way. Every command of the real app names a different Deployment, so each one is
- * validated, enqueued in Redis and answered (no joins).
+ * way: compiled with the project's build settings and run with plain node, as in
+ * production (bench/lib/build.ts). Every command of the real app names a different
+ * Deployment, so each one is validated, enqueued in Redis and answered (no joins),
+ * then announced with chat.postMessage on the Slack stand-in, which runs in a
+ * process of its own so that answering those posts does not slow the load
+ * generator down for the real app only.
  *
  * Run: npx tsx bench/slack-ack.ts
  */
@@ -11,12 +15,13 @@ import { Agent, request } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { freePort, startRedis } from '../test/support/redis.js';
 import { signedHeaders, slashCommandBody } from '../test/support/slack-sign.js';
-import { startSlackStandin } from '../test/support/slack-standin.js';
+import { buildCompiled } from './lib/build.js';
 import { spawnEntry, type Child } from './lib/children.js';
 import { median, percentile, round2 } from './lib/stats.js';
 
 const SECRET = 'ack-bench-secret';
 const TOKEN = 'xoxb-ack-bench';
+export const WARM_UP_SECONDS = 2;
 
 export interface LoadResult {
   sent: number;
@@ -107,31 +112,44 @@ export async function runAckBench(
   const rate = options.rate ?? 200;
   const seconds = options.seconds ?? 5;
   const runs = options.runs ?? 3;
+  const compiled = await buildCompiled();
   const redis = await startRedis();
-  const slack = await startSlackStandin({ botToken: TOKEN });
   const children: Child[] = [];
   try {
+    const slack = await spawnEntry(
+      'bench/slack-standin-child.ts',
+      { SLACK_BOT_TOKEN: TOKEN },
+      {
+        ready: /slack stand-in http/,
+      },
+    );
+    children.push(slack);
+    const apiUrl = /slack stand-in (\S+)/.exec(slack.output())?.[1];
+    if (!apiUrl) throw new Error(`no stand-in URL in: ${slack.output()}`);
     const appPort = await freePort();
     const barePort = await freePort();
-    const common = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: slack.apiUrl };
+    const common = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: apiUrl };
     // LOG_LEVEL info: the production default, so logging cost is counted.
     const app = await spawnEntry(
       'src/app/main.ts',
       { ...common, REDIS_URL: redis.url, PORT: String(appPort), LOG_LEVEL: 'info' },
-      { ready: /rollout-doctor app started/ },
+      { ready: /rollout-doctor app started/, compiled },
     );
     children.push(app);
     const bare = await spawnEntry(
       'bench/bare-bolt.ts',
       { ...common, PORT: String(barePort) },
-      { ready: /bare bolt app started/ },
+      { ready: /bare bolt app started/, compiled },
     );
     children.push(bare);
     const appUrl = `http://127.0.0.1:${appPort}/slack/events`;
     const bareUrl = `http://127.0.0.1:${barePort}/slack/events`;
-    // Warm-up: JIT, connection pools, Redis scripts.
-    await sendLoad(appUrl, { rate: 50, seconds: 1, label: 'warm' });
-    await sendLoad(bareUrl, { rate: 50, seconds: 1, label: 'warm' });
+    // Warm-up, the same for both apps: 2 s at the measured rate, so the figures are
+    // the steady state of a running service (optimized code, grown heaps, open
+    // connections, loaded Redis scripts) rather than the first seconds after a
+    // start, when the larger real app is still being compiled by V8.
+    await sendLoad(appUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
+    await sendLoad(bareUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     const appResults: LoadResult[] = [];
     const bareResults: LoadResult[] = [];
     for (let run = 0; run < runs; run += 1) {
@@ -153,8 +171,7 @@ export async function runAckBench(
       ratio: round2(m(appResults, 'p99Ms') / m(bareResults, 'p99Ms')),
     };
   } finally {
-    for (const child of children) await child.stop('SIGTERM');
-    await slack.close();
+    for (const child of children.reverse()) await child.stop('SIGTERM');
     await redis.close();
   }
 }

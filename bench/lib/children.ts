@@ -1,10 +1,11 @@
 /**
  * Child processes for benchmarks and drills: the real entry points (`src/app/main.ts`,
- * `workers/main.ts`) run under Node with the tsx loader in one process each, so a pid
- * is the process itself (SIGKILL kills the worker, /proc shows its memory).
+ * `workers/main.ts`) run under Node, compiled or with the tsx loader, in one process
+ * each, so a pid is the process itself (SIGKILL kills the worker, /proc shows its memory).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -41,16 +42,23 @@ function readStatusMb(pid: number, field: string): number {
   }
 }
 
+/** Node arguments for an entry: the compiled .js under `compiled`, else the .ts through tsx. */
+export function entryArgs(entry: string, compiled?: string): string[] {
+  return compiled ? [join(compiled, entry.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', entry];
+}
+
 /**
  * Starts `entry` (a .ts path relative to the repository root) and waits until a line
- * of its output matches `ready` (or `timeoutMs` passes, which rejects).
+ * of its output matches `ready` (or `timeoutMs` passes, which rejects). With
+ * `compiled` (bench/lib/build.ts' output directory) the compiled entry runs with
+ * plain node, as in production; otherwise the source runs through tsx.
  */
 export async function spawnEntry(
   entry: string,
   env: Record<string, string>,
-  options: { ready: RegExp; timeoutMs?: number },
+  options: { ready: RegExp; timeoutMs?: number; compiled?: string },
 ): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs(entry, options.compiled), {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,8 @@
 /**
  * The whole system on loopback for benchmarks and drills: a private redis-server,
  * the Slack stand-in, the Kubernetes API simulator, the app (`src/app/main.ts`) and
- * N workers (`workers/main.ts`) as child processes. Everything it starts, `close()`
+ * N workers (`workers/main.ts`) as child processes (through tsx, or compiled with
+ * `compiled`). Everything it starts, `close()`
  * stops.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,6 +24,8 @@ export interface StackOptions {
   appendonly?: boolean;
   appEnv?: Record<string, string>;
   workerEnv?: Record<string, string>;
+  /** Run the app and workers compiled from this directory (bench/lib/build.ts), as in production; default: tsx. */
+  compiled?: string;
 }
 
 export interface Stack {
@@ -33,8 +36,8 @@ export interface Stack {
   appUrl: string;
   workers: Child[];
   kubeconfig: string;
-  /** Starts one more worker process (added to `workers`). */
-  startWorker(env?: Record<string, string>): Promise<Child>;
+  /** Starts one more worker process (added to `workers`); `tsx: true` runs the source even in a compiled stack. */
+  startWorker(env?: Record<string, string>, options?: { tsx?: boolean }): Promise<Child>;
   /** Posts a signed `/rollout-doctor <text>` to the app. */
   command(text: string, user?: string): Promise<{ status: number; body: string; ms: number }>;
   close(): Promise<void>;
@@ -71,11 +74,15 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         LOG_LEVEL: 'info',
         ...options.appEnv,
       },
-      { ready: /rollout-doctor app started/ },
+      { ready: /rollout-doctor app started/, ...(options.compiled ? { compiled: options.compiled } : {}) },
     );
     cleanups.push(() => app.stop('SIGTERM'));
     const workers: Child[] = [];
-    const startWorker = async (env: Record<string, string> = {}): Promise<Child> => {
+    const startWorker = async (
+      env: Record<string, string> = {},
+      how: { tsx?: boolean } = {},
+    ): Promise<Child> => {
+      const compiled = how.tsx ? undefined : options.compiled;
       const worker = await spawnEntry(
         'workers/main.ts',
         {
@@ -85,7 +92,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
           ...options.workerEnv,
           ...env,
         },
-        { ready: /workers started/ },
+        { ready: /workers started/, ...(compiled ? { compiled } : {}) },
       );
       workers.push(worker);
       return worker;
