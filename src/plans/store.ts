@@ -81,6 +81,13 @@ redis.call('SET', KEYS[3], value, 'EX', tonumber(ARGV[4]))
 return {'claimed', value}
 `;
 
+const SAVE = `
+redis.call('HSET', KEYS[1], 'json', ARGV[1], 'expiresAt', ARGV[2])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
+return 1
+`;
+
 function parseClaim(value: string): { approvers: string[]; at: number } {
   const [who = '', at = '0'] = value.split('|');
   return { approvers: who.split(',').filter((u) => u !== ''), at: Number(at) };
@@ -102,14 +109,18 @@ export function createPlanStore(redis: Redis): PlanStore {
     Math.max(1, Math.ceil((stored.expiresAt - now) / 1000) + TOMBSTONE_SECONDS);
   return {
     async save(stored) {
-      const [key] = keys(stored.plan.id);
       // A re-run produces the same plan id for an unchanged Deployment: refresh the
-      // plan and its expiry, but keep an existing claim (it must not apply twice).
-      await redis
-        .multi()
-        .hset(key, 'json', JSON.stringify(stored), 'expiresAt', String(stored.expiresAt))
-        .expire(key, ttlFor(stored, Date.now()))
-        .exec();
+      // plan and its expiry, keep an existing claim (it must not apply twice), and
+      // forget approvals of an unclaimed earlier copy, so every approval of a
+      // two-person rule falls inside one validity window.
+      await redis.eval(
+        SAVE,
+        3,
+        ...keys(stored.plan.id),
+        JSON.stringify(stored),
+        String(stored.expiresAt),
+        String(ttlFor(stored, Date.now())),
+      );
     },
     get,
     async approve(id, user, required, now = Date.now()) {

@@ -62,6 +62,28 @@ describe('plan store', () => {
     expect(done.status).toBe('claimed');
     expect((await store.claimOf('p-two'))?.approvers.sort()).toEqual(['U1', 'U2']);
   });
+
+  it('does not count an approval given to an expired earlier copy of the same plan', async () => {
+    const store = createPlanStore(client);
+    const now = Date.now();
+    await store.save(stored('p-stale', now + 1_000));
+    expect((await store.approve('p-stale', 'U1', 2, now)).status).toBe('recorded');
+    expect((await store.approve('p-stale', 'U2', 2, now + 2_000)).status).toBe('expired');
+    // A re-run of the unchanged Deployment saves the same plan id again.
+    await store.save(stored('p-stale', now + 60_000));
+    expect((await store.approve('p-stale', 'U2', 2, now + 3_000)).status).toBe('recorded');
+    const done = await store.approve('p-stale', 'U1', 2, now + 4_000);
+    expect(done.status).toBe('claimed');
+  });
+
+  it('keeps an existing claim when the same plan is saved again', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-keep'));
+    expect((await store.approve('p-keep', 'U1', 1)).status).toBe('claimed');
+    await store.save(stored('p-keep'));
+    expect((await store.approve('p-keep', 'U2', 1)).status).toBe('already-claimed');
+    expect((await store.claimOf('p-keep'))?.approvers).toEqual(['U1']);
+  });
 });
 
 describe('approval policy', () => {
