@@ -129,7 +129,8 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         await deps.plans.release(plan.id);
         await say(
           'failed',
-          `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; an approver can press the button again to retry until the plan expires.`,
+          `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
+          { rerun: { namespace: ref.namespace, name: ref.name } },
         );
         throw new UnrecoverableError(result.reason);
       case 'applied': {

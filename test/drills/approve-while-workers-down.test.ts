@@ -71,9 +71,10 @@ describe('approve while every worker is down', () => {
     const planId = planIdOf(h, result, 'approve_plan.0');
     expect((await h.app.services.plans.claimOf(planId))?.approvers).toEqual([h.approver]);
     await h.slack.waitFor(() => /approved/.test(h.message(result.channel, result.ts)?.text ?? ''));
-    // A second click while nobody can apply it is told it is applied once.
-    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForEphemeral(h.approver, 'already approved');
+    // The button now only reports the state: a second click while nobody can apply it
+    // is told it is applied once, and queues nothing.
+    expect((await h.click(result, 'plan_status.0', h.approver)).status).toBe(200);
+    await h.waitForEphemeral(h.approver, 'it is applied once');
     expect(await waitingRemediations(h)).toBe(1);
     expect(realPatches(sim)).toBe(0);
     expect(h.replies(result.ts)).toHaveLength(0);

@@ -138,12 +138,14 @@ describe('Kubernetes API faults during a remediation', () => {
       expect(after.metadata.generation).toBe(before.metadata.generation);
       expect(after.spec).toEqual(before.spec);
       expect(repliesStarting('applied')).toHaveLength(0);
-      expect(failed.text).toContain('press the button again');
+      expect(failed.text).toContain('press Re-run');
 
-      // The claim was released: the same approver can press Apply again, and the plan
-      // is queued and tried again (the API still fails here, so the Deployment stays
-      // as it was for the tests below).
-      expect((await h.click(result, 'approve_plan.1', h.approver)).status).toBe(200);
+      // The claim was released: Re-run gives a fresh message whose Apply button works
+      // again (the API still fails here, so the Deployment stays as it was for the
+      // tests below). The old "Approved" button only reports the state.
+      expect((await h.click(failed, 'rerun_diagnosis', h.approver)).status).toBe(200);
+      const fresh = await h.waitForResult(NS, NAME, { threadTs: result.ts });
+      expect((await h.click(fresh, 'approve_plan.1', h.approver)).status).toBe(200);
       await h.slack.waitFor(() => repliesStarting('failed').length === 2 || undefined, 30_000);
       expect(realPatches(sim)).toBe(6);
       expect(deployment(sim).spec).toEqual(before.spec);

@@ -84,7 +84,7 @@ describe('result message', () => {
     };
     expect(actions.elements.map((e) => e.action_id)).toEqual([
       'approve_plan.0',
-      'approve_plan.1',
+      'plan_status.1',
       'rerun_diagnosis',
       'dismiss_result',
     ]);

@@ -63,10 +63,12 @@ export function planButton(
 ): Block {
   const base = options.undo ? ACTION.undo : ACTION.approve;
   const actionId = `${base}.${index}`;
+  // Approved and expired plans keep a button (so the message layout stays) that only
+  // reports the state: it must never apply anything, and it has no confirm dialog.
   if (view.state === 'expired') {
     return {
       type: 'button',
-      action_id: actionId,
+      action_id: `${ACTION.status}.${index}`,
       text: plain(`Expired: ${plan.kind} (re-run)`, LIMITS.buttonText),
       value: plan.id,
     };
@@ -74,7 +76,7 @@ export function planButton(
   if (view.state === 'claimed') {
     return {
       type: 'button',
-      action_id: actionId,
+      action_id: `${ACTION.status}.${index}`,
       text: plain(`Approved: ${plan.kind}`, LIMITS.buttonText),
       value: plan.id,
     };

@@ -15,7 +15,7 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   timeout: ':hourglass: rollout not finished in time',
 };
 
-/** Thread reply for a remediation step; refusals offer Re-run, rolled-out/still-failing offer Undo. */
+/** Thread reply for a remediation step; refusals and failures offer Re-run, applied steps offer Undo. */
 export function remediationOutcomeMessage(job: Outcome): { text: string; blocks: Block[] } {
   const approval = job.approvedBy?.length
     ? ` (approved by ${job.approvedBy.map((u) => `<@${u}>`).join(' and ')})`
@@ -44,7 +44,7 @@ export function remediationOutcomeMessage(job: Outcome): { text: string; blocks:
       },
     });
   }
-  if (job.stage === 'refused' && job.rerun) {
+  if ((job.stage === 'refused' || job.stage === 'failed') && job.rerun) {
     buttons.push({
       type: 'button',
       action_id: ACTION.rerun,

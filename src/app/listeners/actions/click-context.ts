@@ -1,3 +1,4 @@
+import { ACTION, actionIndexSuffix } from '../../blocks/action-ids.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 
 /** Where a button was clicked and by whom, from a block_actions payload. */
@@ -46,7 +47,7 @@ export function markPlanInBlocks(
         el.value === planId
           ? {
               type: 'button',
-              action_id: el.action_id,
+              action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
               value: planId,
               text: { type: 'plain_text', text: label.slice(0, 75), emoji: true },
             }

@@ -1,8 +1,14 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { ACTION, APPROVE_ACTION_PATTERN, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
+import {
+  ACTION,
+  APPROVE_ACTION_PATTERN,
+  STATUS_ACTION_PATTERN,
+  UNDO_ACTION_PATTERN,
+} from '../../blocks/action-ids.js';
 import type { AppServices } from '../../services.js';
 import { approvePlanAction } from './approve-plan.js';
 import { dismissResultAction } from './dismiss-result.js';
+import { planStatusAction } from './plan-status.js';
 import { rerunDiagnosisAction } from './rerun-diagnosis.js';
 
 /** Button action_id → callback. Undo plans are stored plans too, approval-gated the same way. */
@@ -18,6 +24,10 @@ export function registerActions(app: App, services: AppServices): void {
   app.action<BlockAction<ButtonAction>>(
     { type: 'block_actions', action_id: ACTION.rerun },
     rerunDiagnosisAction(services),
+  );
+  app.action<BlockAction<ButtonAction>>(
+    { type: 'block_actions', action_id: STATUS_ACTION_PATTERN },
+    planStatusAction(services),
   );
   app.action<BlockAction<ButtonAction>>(
     { type: 'block_actions', action_id: ACTION.dismiss },
