@@ -71,6 +71,15 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       );
       throw new UnrecoverableError('plan missing or not approved');
     }
+    if (stored.cluster !== data.cluster) {
+      // Plan ids hash the object's uid, not the cluster: clusters restored from one
+      // etcd snapshot share uids. Never apply a plan diagnosed on another cluster.
+      await say(
+        'refused',
+        `not applied: this plan was made for cluster ${stored.cluster}, not ${data.cluster}. Press Re-run.`,
+      );
+      throw new UnrecoverableError('plan belongs to another cluster');
+    }
     const { plan } = stored;
     const ref = plan.target;
     const audit = (outcome: Extract<AuditEvent, { action: 'outcome' }>['outcome'], detail?: string): void => {
