@@ -176,7 +176,7 @@ export function alertSection(runs: AlertBenchResult[]): Section {
       },
     ],
     notes: [
-      'runAlertBench() from bench/alerts.ts: the app in-process with its Redis and notify consumer; the storm is offered open-loop at an even rate over 55 s (at most 256 in flight), latency measured from when each request was due; a counting worker on the diagnose queue.',
+      'runAlertBench() from bench/alerts.ts: the app in-process with its Redis and notify consumer; the storm is offered open-loop at an even rate over 55 s (at most 256 in flight, node:http keep-alive senders in the same process), latency measured from when each request was due; a counting worker on the diagnose queue.',
       `1-minute load average at the end of each run: ${runs.map((r) => r.loadAverage.toFixed(1)).join(', ')} (the p99 tail tracks CPU contention on a shared machine).`,
     ],
   };

@@ -3,7 +3,7 @@ import { createAlertIntake, type IntakeLogger } from './intake.js';
 import type { AlertDiagnosisRequest } from './jobs.js';
 import { createAlertNotifyHooks, type AlertNotifyHooks } from './notify-hooks.js';
 import { createChannelRouter } from './routing.js';
-import { createThreadStore } from './thread-store.js';
+import { JOB_LINK_SECONDS, createThreadStore, jobLinkEntry } from './thread-store.js';
 import {
   createAlertmanagerRoute,
   type AlertmanagerRoute,
@@ -11,8 +11,24 @@ import {
 } from '../app/routes/alertmanager.js';
 import type { AppConfig } from '../config.js';
 import type { PlanStore } from '../plans/store.js';
+import { diagnoseJobId } from '../queue/job-ids.js';
 import type { DiagnoseJob } from '../queue/schemas.js';
 import type { Producers } from '../queue/producers.js';
+
+// For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key
+// exists with a TTL, so BullMQ would drop the add), else 0. Then writes the job links
+// (KEYS[n+1..], values ARGV[3..], TTL ARGV[2] seconds) as ThreadStore.linkJob does.
+const OPEN_WINDOWS = `
+local n = tonumber(ARGV[1])
+local open = {}
+for i = 1, n do
+  if redis.call('PTTL', KEYS[i]) > 0 then open[i] = 1 else open[i] = 0 end
+end
+for j = n + 1, #KEYS do
+  redis.call('SET', KEYS[j], ARGV[j - n + 2], 'EX', ARGV[2])
+end
+return open
+`;
 
 /** Who "requested" an alert-triggered diagnosis, in job data and audit lines. */
 export const ALERT_REQUESTER = 'ALERTMANAGER';
@@ -29,6 +45,12 @@ export function alertDiagnoseJob(cluster: string, request: AlertDiagnosisRequest
     requestedBy: ALERT_REQUESTER,
     ...(resolve && workload.pods.length > 0 ? { resolveFromPods: workload.pods } : {}),
   };
+}
+
+/** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
+function alertJobId(cluster: string, request: AlertDiagnosisRequest): string {
+  const job = alertDiagnoseJob(cluster, request);
+  return job.mode === 'deployment' ? diagnoseJobId(job.target.namespace, job.target.name) : '';
 }
 
 /**
@@ -58,6 +80,33 @@ export function createAppAlerts(deps: {
     logger: deps.logger,
     async enqueueThreadUpdate(data, dedup) {
       await deps.producers.enqueueNotify(data, { deduplication: { id: dedup.id, ttl: dedup.ttlMs } });
+    },
+    async openWindows(work) {
+      // Only a fast path: before the connection is ready (start, reconnect) every add
+      // goes out and BullMQ waits, times out or drops duplicates as usual.
+      if (deps.redis.status !== 'ready') return work.map(() => false);
+      const dedupKeys = work.map((item) =>
+        deps.producers.dedupKey(
+          item.kind === 'thread' ? { kind: 'notify' } : { kind: 'diagnose', cluster: item.cluster },
+          item.dedup.id,
+        ),
+      );
+      // Every diagnosis is linked, queued or not, as enqueueDiagnosis does after its add.
+      const links = work.flatMap((item) =>
+        item.kind === 'diagnosis'
+          ? [jobLinkEntry(item.cluster, alertJobId(item.cluster, item.data), item.data.reply.workloadHash)]
+          : [],
+      );
+      const reply = (await deps.redis.eval(
+        OPEN_WINDOWS,
+        dedupKeys.length + links.length,
+        ...dedupKeys,
+        ...links.map((l) => l.key),
+        String(dedupKeys.length),
+        String(JOB_LINK_SECONDS),
+        ...links.map((l) => l.value),
+      )) as number[];
+      return reply.map((v) => v === 1);
     },
     async enqueueDiagnosis(cluster, request, dedup) {
       const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {

@@ -26,9 +26,21 @@ export interface AlertIntakeDeps {
   windowMs: number;
   enqueueThreadUpdate: (data: AlertThreadJob, dedup: Dedup) => Promise<void>;
   enqueueDiagnosis: (cluster: string, data: AlertDiagnosisRequest, dedup: Dedup) => Promise<void>;
+  /**
+   * Optional fast path for storms: given all of one notification's work, says in one
+   * Redis round trip which dedup windows are already open (those adds would be
+   * dropped anyway, so they are skipped) and links the diagnoses to their workloads
+   * on the way. Without it every add is sent and BullMQ drops the duplicates.
+   */
+  openWindows?: (work: readonly IntakeWork[]) => Promise<boolean[]>;
   logger: IntakeLogger;
   now?: () => Date;
 }
+
+/** One add the intake would make for a notification: a thread update or a diagnosis. */
+export type IntakeWork =
+  | { kind: 'thread'; data: AlertThreadJob; dedup: Dedup }
+  | { kind: 'diagnosis'; cluster: string; data: AlertDiagnosisRequest; dedup: Dedup };
 
 /** What one notification turned into; the route logs it, tests assert on it. */
 export interface IntakeSummary {
@@ -58,29 +70,40 @@ export function createAlertIntake(
       deps.logger.debug({ alertname: alert.alertname, reason: alert.reason }, 'alert ignored');
     }
     const receivedAt = now().toISOString();
-    const work: Promise<void>[] = [];
+    const work: IntakeWork[] = [];
     for (const target of mapped.targets) {
       const thread = threadJob(target, mapped.groupHash, payload, mapped.truncatedAlerts, receivedAt, deps);
-      work.push(
-        deps.enqueueThreadUpdate(thread, {
+      work.push({
+        kind: 'thread',
+        data: thread,
+        dedup: {
           id: threadUpdateDedupId(mapped.groupHash, target.workloadHash, target.status, target.startsAt),
           ttlMs: deps.windowMs,
-        }),
-      );
+        },
+      });
       if (target.status === 'firing') {
-        const request: AlertDiagnosisRequest = {
-          workload: thread.workload,
-          reply: { kind: 'alert-thread', groupHash: mapped.groupHash, workloadHash: target.workloadHash },
-        };
-        work.push(
-          deps.enqueueDiagnosis(target.cluster, request, {
-            id: diagnosisDedupId(target.workloadHash),
-            ttlMs: deps.windowMs,
-          }),
-        );
+        work.push({
+          kind: 'diagnosis',
+          cluster: target.cluster,
+          data: {
+            workload: thread.workload,
+            reply: { kind: 'alert-thread', groupHash: mapped.groupHash, workloadHash: target.workloadHash },
+          },
+          dedup: { id: diagnosisDedupId(target.workloadHash), ttlMs: deps.windowMs },
+        });
       }
     }
-    await Promise.all(work);
+    // In a storm nearly every notification repeats one whose adds were already made
+    // in this window: one check instead of a BullMQ script per add.
+    const open = work.length > 0 && deps.openWindows ? await deps.openWindows(work) : [];
+    await Promise.all(
+      work.map((item, i) => {
+        if (open[i] === true) return undefined;
+        return item.kind === 'thread'
+          ? deps.enqueueThreadUpdate(item.data, item.dedup)
+          : deps.enqueueDiagnosis(item.cluster, item.data, item.dedup);
+      }),
+    );
     const firing = mapped.targets.filter((t) => t.status === 'firing').length;
     return {
       targets: mapped.targets.length,

@@ -71,7 +71,24 @@ export interface ThreadStoreOptions {
 }
 
 /** A job link only has to outlive the run it names (results arrive within minutes). */
-const JOB_LINK_SECONDS = 3600;
+export const JOB_LINK_SECONDS = 3600;
+
+/**
+ * The Redis key and value linking a diagnose job to a workload (see `linkJob`), for
+ * callers that write the link inside their own script or pipeline.
+ */
+export function jobLinkEntry(
+  cluster: string,
+  jobId: string,
+  workloadHash: string,
+  earlyWarning = false,
+  now = Date.now(),
+): { key: string; value: string } {
+  return {
+    key: threadKeys.job(cluster, jobId),
+    value: `${workloadHash} ${earlyWarning ? 'early' : 'alert'} ${now}`,
+  };
+}
 
 // Delete the workload's active-thread pointer only if it still points at this thread.
 const CLEAR_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -183,10 +200,10 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       return previous;
     },
     async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
-      const value = `${workloadHash} ${earlyWarning ? 'early' : 'alert'} ${Date.now()}`;
+      const { key, value } = jobLinkEntry(cluster, jobId, workloadHash, earlyWarning);
       // An alert's link wins over an early warning's: its result waits for the alert thread.
-      if (earlyWarning) await redis.set(threadKeys.job(cluster, jobId), value, 'EX', JOB_LINK_SECONDS, 'NX');
-      else await redis.set(threadKeys.job(cluster, jobId), value, 'EX', JOB_LINK_SECONDS);
+      if (earlyWarning) await redis.set(key, value, 'EX', JOB_LINK_SECONDS, 'NX');
+      else await redis.set(key, value, 'EX', JOB_LINK_SECONDS);
     },
     async jobLink(cluster, jobId) {
       const value = await redis.get(threadKeys.job(cluster, jobId));

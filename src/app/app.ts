@@ -28,6 +28,25 @@ export function isFutureDated(req: IncomingMessage, nowMs = Date.now()): boolean
 }
 
 /**
+ * Custom routes with a fixed path, by "METHOD /path". Bolt 5.1's HTTPReceiver
+ * compiles a path-to-regexp matcher for every custom route on every request that is
+ * not a Slack event (in order, so the Alertmanager route, last, paid for four), which
+ * showed up in alert storm profiles; fixed paths are answered here instead, with the
+ * same handler and empty params. Paths with parameters still go through Bolt.
+ */
+function exactRoutes(routes: readonly CustomRoute[]): Map<string, CustomRoute['handler']> {
+  const map = new Map<string, CustomRoute['handler']>();
+  for (const route of routes) {
+    if (/[:*?(){}]/.test(route.path)) continue;
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      // A later route for the same method and path wins, as in Bolt's route table.
+      map.set(`${method.toUpperCase()} ${route.path}`, route.handler);
+    }
+  }
+  return map;
+}
+
+/**
  * Builds and starts the Bolt app: HTTP mode (POST /slack/events, signature checked
  * by Bolt plus our future-timestamp check) or Socket Mode when an app token is
  * configured. Calls auth.test once at start (Bolt's default token verification).
@@ -96,11 +115,18 @@ export async function startSlackApp(
   await app.init();
   options.onSlackReady?.();
 
+  const direct = exactRoutes(customRoutes);
   const server: Server = createServer((req, res) => {
-    if (req.method === 'POST' && (req.url ?? '').split('?')[0] === '/slack/events' && isFutureDated(req)) {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    if (req.method === 'POST' && path === '/slack/events' && isFutureDated(req)) {
       logger.warn('refused a Slack request dated in the future');
       res.writeHead(401);
       res.end();
+      return;
+    }
+    const handler = direct.get(`${req.method ?? ''} ${path}`);
+    if (handler) {
+      handler(Object.assign(req, { params: {} }), res);
       return;
     }
     receiver.requestListener(req, res);

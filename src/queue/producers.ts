@@ -69,6 +69,12 @@ export interface Producers {
   enqueueDiagnose(job: DiagnoseJob, options?: EnqueueOptions): Promise<EnqueuedDiagnosis>;
   enqueueRemediate(job: RemediateJob): Promise<{ jobId: string }>;
   enqueueNotify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
+  /**
+   * Redis key of a BullMQ deduplication window (`deduplication.id`) on the notify
+   * queue or a cluster's diagnose queue. While it exists with a TTL, an add with that
+   * id is dropped, so a caller may check it first and skip the add.
+   */
+  dedupKey(queue: { kind: 'notify' } | { kind: 'diagnose'; cluster: string }, id: string): string;
   /** Waiting/active/delayed/failed counts per queue, for /metrics. */
   depths(): Promise<{ queue: string; state: string; count: number }[]>;
   close(): Promise<void>;
@@ -163,6 +169,11 @@ export function createProducers(options: {
         queue(NOTIFY_QUEUE).add(job.kind, job, { ...NOTIFY_JOB_OPTIONS, ...addOptions }),
         'enqueue notification',
       );
+    },
+    dedupKey(target, id) {
+      if (target.kind === 'diagnose') assertKnown(target.cluster);
+      const name = target.kind === 'notify' ? NOTIFY_QUEUE : diagnoseQueueName(target.cluster);
+      return `${queue(name).keys.de}:${id}`;
     },
     async depths() {
       const names = [
