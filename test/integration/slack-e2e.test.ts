@@ -172,7 +172,10 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
     if (!reply) throw new Error('no rolled-out reply');
     const undo = h.buttons(reply).find((b) => b.action_id === 'undo_plan.0');
-    expect(undo?.text?.text).toBe('Undo');
+    // The Undo button is rendered from the stored inverse plan: its confirm dialog
+    // quotes that plan's exact patch, like every Apply button.
+    expect(undo?.text?.text).toBe('Undo: set-rolling-update');
+    expect(JSON.stringify(reply.blocks)).toContain('"maxSurge\\":\\"25%\\"');
     const inverse = await storedPlan(h, undo?.value);
     expect(inverse.patch).toEqual(applied.inverse);
     const podBefore = livePods(h, 'vision')[0]?.metadata.uid;

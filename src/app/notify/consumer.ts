@@ -92,7 +92,8 @@ export async function handleNotify(
       return;
     }
     case 'remediation-outcome': {
-      const message = remediationOutcomeMessage(job);
+      const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
+      const message = remediationOutcomeMessage(job, undo);
       await client.chat.postMessage({
         channel: job.channel,
         thread_ts: job.messageTs,

@@ -1,5 +1,7 @@
 import type { NotifyJob } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
+import { planButton, planSection } from '../blocks/plan-blocks.js';
+import type { DryRunSummary, StoredPlan } from '../../plans/store.js';
 import { LIMITS, context, escapeMrkdwn, plain, section, truncate, type Block } from '../blocks/text.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
@@ -16,7 +18,11 @@ const HEADLINE: Record<Outcome['stage'], string> = {
 };
 
 /** Thread reply for a remediation step; refusals and failures offer Re-run, applied steps offer Undo. */
-export function remediationOutcomeMessage(job: Outcome): { text: string; blocks: Block[] } {
+export function remediationOutcomeMessage(
+  job: Outcome,
+  undo?: StoredPlan,
+  now = Date.now(),
+): { text: string; blocks: Block[] } {
   const approval = job.approvedBy?.length
     ? ` (approved by ${job.approvedBy.map((u) => `<@${u}>`).join(' and ')})`
     : '';
@@ -26,23 +32,11 @@ export function remediationOutcomeMessage(job: Outcome): { text: string; blocks:
     context(`plan ${job.planId} · cluster ${job.cluster}`),
   ];
   const buttons: Block[] = [];
-  if (job.undoPlanId && job.stage !== 'applying') {
-    buttons.push({
-      type: 'button',
-      action_id: `${ACTION.undo}.0`,
-      style: 'danger',
-      text: plain('Undo', LIMITS.buttonText),
-      value: job.undoPlanId,
-      confirm: {
-        title: plain('Undo this change?', LIMITS.confirmTitle),
-        text: plain(
-          'Applies the stored inverse patch (approval required). Starts a new rollout.',
-          LIMITS.confirmText,
-        ),
-        confirm: plain('Undo it', LIMITS.confirmButton),
-        deny: plain('Cancel', LIMITS.confirmButton),
-      },
-    });
+  // Undo is a stored plan like any other: the approver sees its exact patch, the
+  // server's dry run and its impact before the confirm, and it is approval-gated.
+  if (undo && job.stage !== 'applying' && undo.expiresAt > now) {
+    blocks.push(planSection(undo.plan, undo.dryRun as DryRunSummary | undefined));
+    buttons.push(planButton(undo.plan, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
   }
   if ((job.stage === 'refused' || job.stage === 'failed') && job.rerun) {
     buttons.push({
