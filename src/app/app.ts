@@ -118,7 +118,9 @@ export async function startSlackApp(
   const direct = exactRoutes(customRoutes);
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0] ?? '';
-    if (req.method === 'POST' && path === '/slack/events' && isFutureDated(req)) {
+    // Every POST, not only the literal '/slack/events': Bolt routes on the normalised
+    // path, so '/./slack/events' would reach it without this check.
+    if (req.method === 'POST' && isFutureDated(req)) {
       logger.warn('refused a Slack request dated in the future');
       res.writeHead(401);
       res.end();

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Queue } from 'bullmq';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
-import { postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { postSigned, signedHeaders, slashCommandBody } from '../support/slack-sign.js';
 
 const SECRET = 'test-signing-secret';
 const TOKEN = 'xoxb-test-token-123';
@@ -72,6 +73,27 @@ describe('Slack app over HTTP', () => {
       expect(res.status).toBe(401);
       expect(res.body).toBe('');
     }
+    // The same future-dated request on a raw path Bolt normalises to /slack/events
+    // (fetch would normalise it before sending, so send it with node:http).
+    const { hostname, port } = new URL(events);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          path: '/./slack/events',
+          method: 'POST',
+          headers: signedHeaders(SECRET, body, now + 3_600),
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(401);
     expect(await queued()).toBe(0);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(0);
   });
