@@ -22,7 +22,13 @@ export type ApplyResult =
   | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
   | { status: 'already-applied'; reason: string }
   | { status: 'refused'; reason: string; field?: string }
-  | { status: 'failed'; reason: string; retryable: boolean };
+  | {
+      status: 'failed';
+      reason: string;
+      retryable: boolean;
+      /** The write was sent but no answer came back: it may have been applied. */
+      outcomeUnknown?: boolean;
+    };
 
 /** Re-checks after a 409 before giving up; each round re-reads and re-verifies. */
 const MAX_CONFLICT_ROUNDS = 3;
@@ -133,10 +139,12 @@ export async function applyPlan(
       progress('deleting pods');
       return deletePods(client, plan, prepared.live);
     }
+    let writing = false;
     try {
       progress('server dry run');
       await sendPatch(client, plan, prepared.patch, true);
       progress('patching');
+      writing = true;
       const result = await sendPatch(client, plan, prepared.patch, false);
       return {
         status: 'applied',
@@ -149,7 +157,10 @@ export async function applyPlan(
       if (error instanceof KubeApiError && error.status === 422) {
         return { status: 'refused', reason: `the API server rejected the patch: ${error.message}` };
       }
-      return failure(error);
+      const failed = failure(error);
+      return writing && error instanceof KubeApiError && error.status === 0
+        ? { ...failed, outcomeUnknown: true }
+        : failed;
     }
   }
   return {

@@ -11,7 +11,7 @@ type ApplyResult =
   | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
   | { status: 'already-applied'; reason: string }
   | { status: 'refused'; reason: string; field?: string }
-  | { status: 'failed'; reason: string; retryable: boolean };
+  | { status: 'failed'; reason: string; retryable: boolean; outcomeUnknown?: boolean };
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
@@ -133,12 +133,15 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       case 'failed':
         if (result.retryable && !isLastAttempt(job)) throw new Error(result.reason);
         audit('failed', result.reason);
-        // Nothing was applied: free the claim so an approver can press Apply again
-        // once the cause is fixed (the executor re-reads and re-checks on that try).
+        // Free the claim so the plan can be approved again after a Re-run. Safe even
+        // when the write's outcome is unknown: the executor re-reads first and reports
+        // already-applied instead of writing twice.
         await deps.plans.release(plan.id);
         await say(
           'failed',
-          `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
+          result.outcomeUnknown
+            ? `${plan.kind} on deployment/${ref.name}: the API server did not answer the write (${result.reason}), so it may or may not have been applied. Press Re-run to see the Deployment as it is now; a retry never applies twice.`
+            : `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
           { rerun: { namespace: ref.namespace, name: ref.name } },
         );
         throw new UnrecoverableError(result.reason);

@@ -158,8 +158,15 @@ describe('incident A live: surge deadlock on the only GPU node', () => {
 
     s.addFault({ match: { verb: 'patch', resource: 'deployments' }, status: 500, times: 1 });
     s.clearRequests();
-    expect(await applyPlan(client, plan)).toMatchObject({ status: 'failed', retryable: true });
+    const rejected = await applyPlan(client, plan);
+    expect(rejected).toMatchObject({ status: 'failed', retryable: true });
+    // The server answered (500): the write definitely did not land.
+    expect(rejected).not.toHaveProperty('outcomeUnknown');
     expect(s.requests.filter((r) => r.verb === 'patch')).toHaveLength(1);
+
+    // A real write whose connection is reset has an unknown outcome, and says so.
+    s.addFault({ match: { verb: 'patch', resource: 'deployments', dryRun: false }, reset: true, times: 1 });
+    expect(await applyPlan(client, plan)).toMatchObject({ status: 'failed', outcomeUnknown: true });
 
     s.addFault({ match: { verb: 'patch', resource: 'deployments' }, status: 409, times: 1 });
     s.clearRequests();
