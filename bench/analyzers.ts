@@ -16,7 +16,7 @@ import { rollout, unschedulablePod } from '../test/support/rollout-scenarios.js'
 const NODES = 200;
 const PODS = 500;
 const GPUS_PER_NODE = 3;
-const RUNS = 15;
+const RUNS = 31;
 
 /** The benchmark snapshot: 500 old pods + 1 pending new pod, 100 other GPU pods, 200 nodes. */
 export function buildBenchSnapshot(): WorkloadSnapshot {
