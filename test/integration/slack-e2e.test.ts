@@ -59,7 +59,7 @@ async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promi
       expect(text).toContain(firstSentence);
     } else {
       expect(text).toContain(plan.summary.replace(/\.$/, ''));
-      expect(text).toContain(`The exact ${plan.patch?.type ?? ''} patch is in the message above.`);
+      expect(text).toContain(`The exact ${plan.patch?.type ?? ''} patch is shown above the buttons`);
       expect(text).toContain(`Impact: ${firstSentence.slice(0, 60)}`);
     }
   }

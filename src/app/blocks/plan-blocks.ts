@@ -50,7 +50,7 @@ export function confirmDialogText(plan: RemediationPlan): string {
   const firstSentence = /^.*?\.(?=\s|$)/.exec(impact)?.[0] ?? `${impact}.`;
   const short = `${firstSentence} Patch: ${patch}`;
   if (short.length <= max) return short;
-  const pointer = `${plan.summary.replace(/\.+$/, '')}. The exact ${plan.patch ? `${plan.patch.type} patch` : 'change'} is in the message above. Impact: `;
+  const pointer = `${plan.summary.replace(/\.+$/, '')}. The exact ${plan.patch ? `${plan.patch.type} patch` : 'change'} is shown above the buttons (in full in the thread report when the message is cut). Impact: `;
   return truncate(`${pointer}${impact}.`, max);
 }
 
