@@ -11,15 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import { diagnose } from '../../src/diagnosis/run.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
-import { resolveWorkloadForPod } from '../../src/kube/owner.js';
-import { watchRollout } from '../../src/kube/rollout-watcher.js';
-import { scanCluster } from '../../src/kube/scan.js';
 import { createLogger } from '../../src/logger.js';
-import { renderText } from '../../src/report/text.js';
+import { kubeClusterDeps } from '../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -64,19 +58,7 @@ beforeAll(async () => {
   workers = startWorkers(
     loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
     logger,
-    {
-      collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
-      diagnose: (snapshot) => diagnose(snapshot),
-      dryRun: (plan) => dryRunPlan(client, plan),
-      scan: (namespace, onProgress) =>
-        scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
-      renderText,
-      resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
-      apply: (plan) => applyPlan(client, plan),
-      watch: (ref, sinceGeneration) => watchRollout(client, ref, { timeoutMs: 10_000, sinceGeneration }),
-      currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
-      inverse: inversePlan,
-    },
+    kubeClusterDeps(client, { rolloutTimeoutMs: 10_000 }),
   );
   alertmanager = await startAlertmanager({
     webhookUrl: `${app.handle.url}/alerts/alertmanager`,
