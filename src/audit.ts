@@ -33,7 +33,15 @@ export type AuditEvent =
       kind: string;
       approvedBy: string[];
       outcome:
-        'applied' | 'already-applied' | 'refused' | 'failed' | 'rolled-out' | 'still-failing' | 'timeout';
+        | 'applied'
+        | 'already-applied'
+        | 'refused'
+        | 'failed'
+        | 'rolled-out'
+        | 'still-failing'
+        | 'timeout'
+        /** Approved, but the job could not be queued: the claim was released, nothing applied. */
+        | 'not-queued';
       detail?: string;
     };
 

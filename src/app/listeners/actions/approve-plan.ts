@@ -128,6 +128,14 @@ export function approvePlanAction(services: AppServices) {
           if (!(error instanceof QueueUnavailableError)) throw error;
           logger.warn(`remediation not queued: ${error.message}`);
           await plans.release(planId);
+          audit.record({
+            action: 'outcome',
+            ...where,
+            kind: stored.plan.kind,
+            approvedBy: result.approvers,
+            outcome: 'not-queued',
+            detail: error.message,
+          });
           await tell(
             ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
           );
