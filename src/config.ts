@@ -42,39 +42,34 @@ const clusterName = z.preprocess(
     .refine((v) => DNS1123_LABEL.test(v) && v.length <= 63, 'must be a DNS-1123 label (a-z, 0-9, -)'),
 );
 
-const clusterList = z.preprocess(
-  emptyToUndefined,
-  z
-    .string()
-    .default('default')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-    .refine((list) => list.length > 0, 'must name at least one cluster')
-    .refine(
-      (list) => list.every((c) => DNS1123_LABEL.test(c) && c.length <= 63),
-      'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
-    ),
-);
+/** A comma-separated list (blanks dropped) whose every item passes `valid`. */
+const commaList = (fallback: string, valid: (item: string) => boolean, message: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(fallback)
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+      )
+      .refine((list) => list.every(valid), message),
+  );
 
-const approverList = z.preprocess(
-  emptyToUndefined,
-  z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-    .refine(
-      (list) => list.every((id) => /^[USW][A-Z0-9]{2,}$/.test(id)),
-      'must be comma-separated Slack user ids (U…/W…) or user group ids (S…)',
-    ),
+const isDnsLabel = (v: string): boolean => DNS1123_LABEL.test(v) && v.length <= 63;
+
+const clusterList = commaList(
+  'default',
+  isDnsLabel,
+  'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
+).refine((list) => list.length > 0, 'must name at least one cluster');
+
+const approverList = commaList(
+  '',
+  (id) => /^[USW][A-Z0-9]{2,}$/.test(id),
+  'must be comma-separated Slack user ids (U…/W…) or user group ids (S…)',
 );
 
 const positiveInt = (fallback: number) =>
@@ -110,22 +105,7 @@ const parsedList = <T>(parse: (text: string) => T) =>
       }),
   );
 
-const namespaceList = z.preprocess(
-  emptyToUndefined,
-  z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-    .refine(
-      (list) => list.every((ns) => DNS1123_LABEL.test(ns) && ns.length <= 63),
-      'every namespace must be a DNS-1123 label (a-z, 0-9, -)',
-    ),
-);
+const namespaceList = commaList('', isDnsLabel, 'every namespace must be a DNS-1123 label (a-z, 0-9, -)');
 
 const appSchema = z.object({
   SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
