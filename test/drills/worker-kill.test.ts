@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
-import { blockActionBody, postSigned } from '../support/slack-sign.js';
+import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 
 const NS = 'vision';
@@ -54,40 +54,9 @@ const resultMessages = (): StoredMessage[] =>
   [...stack.slack.messages.values()].filter((m) => JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'));
 
 function approve(message: StoredMessage): Promise<{ status: number }> {
-  const actions = message.blocks.find((b) => b.type === 'actions') as
-    { elements: { action_id: string; value?: string }[] } | undefined;
-  const button = actions?.elements.find((e) => e.action_id.startsWith('approve_plan'));
+  const button = buttonsOf(message).find((b) => b.action_id.startsWith('approve_plan'));
   if (!button) throw new Error('no approve button on the result');
-  return postSigned(
-    `${stack.appUrl}/slack/events`,
-    STACK_SECRET,
-    blockActionBody({
-      type: 'block_actions',
-      user: { id: STACK_APPROVER, username: 'approver', team_id: 'T0001' },
-      api_app_id: 'A0001',
-      token: 'x',
-      team: { id: 'T0001', domain: 'example' },
-      container: {
-        type: 'message',
-        message_ts: message.ts,
-        channel_id: message.channel,
-        is_ephemeral: false,
-      },
-      channel: { id: message.channel, name: 'incidents' },
-      message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks },
-      response_url: 'http://127.0.0.1:9/actions/1',
-      trigger_id: '1.2.3',
-      actions: [
-        {
-          type: 'button',
-          action_id: button.action_id,
-          block_id: 'result_actions',
-          value: button.value,
-          action_ts: '1',
-        },
-      ],
-    }),
-  );
+  return postClick(`${stack.appUrl}/slack/events`, STACK_SECRET, message, button.action_id, STACK_APPROVER);
 }
 
 describe('worker killed with SIGKILL', () => {

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { blockActionBody, postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 
 const SECRET = 'flow-secret';
@@ -130,42 +130,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       ),
     );
 
-  const click = (user: string, message: StoredMessage, actionId = 'approve_plan.0') => {
-    const actions = message.blocks.find((b) => b.type === 'actions') as {
-      elements: { action_id: string; value: string }[];
-    };
-    const button = actions.elements.find((e) => e.action_id === actionId);
-    return postSigned(
-      events,
-      SECRET,
-      blockActionBody({
-        type: 'block_actions',
-        user: { id: user, username: 'someone', team_id: 'T0001' },
-        api_app_id: 'A0001',
-        token: 'x',
-        team: { id: 'T0001', domain: 'example' },
-        container: {
-          type: 'message',
-          message_ts: message.ts,
-          channel_id: message.channel,
-          is_ephemeral: false,
-        },
-        channel: { id: message.channel, name: 'incidents' },
-        message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks },
-        response_url: 'http://127.0.0.1:9/actions/1',
-        trigger_id: '1.2.3',
-        actions: [
-          {
-            type: 'button',
-            action_id: actionId,
-            block_id: 'result_actions',
-            value: button?.value,
-            action_ts: '1',
-          },
-        ],
-      }),
-    );
-  };
+  const click = (user: string, message: StoredMessage, actionId = 'approve_plan.0') =>
+    postClick(events, SECRET, message, actionId, user);
 
   it('posts the result with a confirm-guarded button showing the dry run, refuses a non-approver, applies once for two clicks, and reports rolled out', async () => {
     expect((await postSigned(events, SECRET, slashCommandBody({ text: 'trainer -n gpu' }))).status).toBe(200);

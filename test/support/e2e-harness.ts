@@ -35,7 +35,7 @@ import { createLogger } from '../../src/logger.js';
 import { kubeClusterDeps } from '../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { startRedis, type TestRedis } from './redis.js';
-import { blockActionBody, postSigned, slashCommandBody } from './slack-sign.js';
+import { buttonsOf, postClick, postSigned, slashCommandBody, type Button } from './slack-sign.js';
 import { startSlackStandin, type SlackCall, type SlackStandin, type StoredMessage } from './slack-standin.js';
 
 export type { StoredMessage } from './slack-standin.js';
@@ -63,14 +63,7 @@ export interface E2eOptions {
 }
 
 /** One button of a message, as the stand-in holds it. */
-export interface Button {
-  action_id: string;
-  value?: string;
-  text?: { type: string; text: string };
-  style?: string;
-  confirm?: { title?: { text: string }; text?: { text: string } };
-  blockId: string;
-}
+export type { Button } from './slack-sign.js';
 
 export interface E2eHarness {
   sim: Simulator;
@@ -212,9 +205,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
         ),
       buttons: buttonsOf,
       click: (message, actionId, user) => {
-        const button = buttonsOf(message).find((b) => b.action_id === actionId);
-        if (!button) throw new Error(`no button ${actionId} in message ${message.ts}`);
-        return postSigned(eventsUrl, E2E_SECRET, blockActionBody(blockActionPayload(message, button, user)));
+        return postClick(eventsUrl, E2E_SECRET, message, actionId, user);
       },
       message: (channel, ts) => slack.messages.get(`${channel}/${ts}`),
       waitForResult: (namespace, name, opts = {}) =>
@@ -315,54 +306,4 @@ export async function reproduceNodeCrashLoop(h: E2eHarness): Promise<void> {
       (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2,
     ),
   );
-}
-
-function buttonsOf(message: StoredMessage): Button[] {
-  return message.blocks.flatMap((block, i) =>
-    block.type === 'actions' && Array.isArray(block.elements)
-      ? (block.elements as Omit<Button, 'blockId'>[])
-          .filter((el) => (el as { type?: string }).type === 'button')
-          .map((el) => ({ ...el, blockId: typeof block.block_id === 'string' ? block.block_id : `b${i}` }))
-      : [],
-  );
-}
-
-/**
- * A block_actions payload shaped like Slack's: Slack gives every block a block_id
- * (random when the app set none) and echoes the message, with thread_ts for a reply.
- */
-function blockActionPayload(message: StoredMessage, button: Button, user: string): Record<string, unknown> {
-  const blocks = message.blocks.map((b, i) => ({ block_id: `b${i}`, ...b }));
-  const thread = message.threadTs ? { thread_ts: message.threadTs } : {};
-  const { blockId, ...element } = button;
-  return {
-    type: 'block_actions',
-    user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0001' },
-    api_app_id: 'A0001',
-    token: 'deprecated-verification-token',
-    container: {
-      type: 'message',
-      message_ts: message.ts,
-      channel_id: message.channel,
-      is_ephemeral: false,
-      ...thread,
-    },
-    trigger_id: `${Date.now()}.1.abc`,
-    team: { id: 'T0001', domain: 'example' },
-    enterprise: null,
-    is_enterprise_install: false,
-    channel: { id: message.channel, name: 'incidents' },
-    message: {
-      type: 'message',
-      subtype: 'bot_message',
-      text: message.text,
-      ts: message.ts,
-      bot_id: 'B0BOT',
-      blocks,
-      ...thread,
-    },
-    state: { values: {} },
-    response_url: 'http://127.0.0.1:9/actions/T0001/1/abc',
-    actions: [{ ...element, block_id: blockId, action_ts: `${Date.now() / 1000}` }],
-  };
 }

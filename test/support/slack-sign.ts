@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { StoredMessage } from './slack-standin.js';
 
 /**
  * Signs a request body exactly as Slack does (v0): HMAC-SHA256 over
@@ -65,4 +66,84 @@ export async function postSigned(
   });
   const body = await res.text();
   return { status: res.status, body, ms: performance.now() - started };
+}
+
+export interface Button {
+  action_id: string;
+  value?: string;
+  text?: { type: string; text: string };
+  style?: string;
+  confirm?: { title?: { text: string }; text?: { text: string } };
+  blockId: string;
+}
+
+/** The buttons of a message's actions blocks, each with the block_id Slack would report. */
+export function buttonsOf(message: StoredMessage): Button[] {
+  return message.blocks.flatMap((block, i) =>
+    block.type === 'actions' && Array.isArray(block.elements)
+      ? (block.elements as Omit<Button, 'blockId'>[])
+          .filter((el) => (el as { type?: string }).type === 'button')
+          .map((el) => ({ ...el, blockId: typeof block.block_id === 'string' ? block.block_id : `b${i}` }))
+      : [],
+  );
+}
+
+/**
+ * A block_actions payload shaped like Slack's: Slack gives every block a block_id
+ * (random when the app set none) and echoes the message, with thread_ts for a reply.
+ */
+export function blockActionPayload(
+  message: StoredMessage,
+  button: Button,
+  user: string,
+): Record<string, unknown> {
+  const blocks = message.blocks.map((b, i) => ({ block_id: `b${i}`, ...b }));
+  const thread = message.threadTs ? { thread_ts: message.threadTs } : {};
+  const { blockId, ...element } = button;
+  return {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0001' },
+    api_app_id: 'A0001',
+    token: 'deprecated-verification-token',
+    container: {
+      type: 'message',
+      message_ts: message.ts,
+      channel_id: message.channel,
+      is_ephemeral: false,
+      ...thread,
+    },
+    trigger_id: `${Date.now()}.1.abc`,
+    team: { id: 'T0001', domain: 'example' },
+    enterprise: null,
+    is_enterprise_install: false,
+    channel: { id: message.channel, name: 'incidents' },
+    message: {
+      type: 'message',
+      subtype: 'bot_message',
+      text: message.text,
+      ts: message.ts,
+      bot_id: 'B0BOT',
+      blocks,
+      ...thread,
+    },
+    state: { values: {} },
+    response_url: 'http://127.0.0.1:9/actions/T0001/1/abc',
+    actions: [{ ...element, block_id: blockId, action_ts: `${Date.now() / 1000}` }],
+  };
+}
+
+/**
+ * Clicks the button `actionId` of a message on the Slack stand-in, exactly as Slack
+ * would deliver it to the app: a signed block_actions payload echoing the message.
+ */
+export function postClick(
+  eventsUrl: string,
+  secret: string,
+  message: StoredMessage,
+  actionId: string,
+  user: string,
+): Promise<{ status: number; body: string; ms: number }> {
+  const button = buttonsOf(message).find((b) => b.action_id === actionId);
+  if (!button) throw new Error(`no button ${actionId} in message ${message.ts}`);
+  return postSigned(eventsUrl, secret, blockActionBody(blockActionPayload(message, button, user)));
 }

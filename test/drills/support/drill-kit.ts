@@ -15,7 +15,7 @@ import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
 import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
-import { blockActionBody, postSigned } from '../../support/slack-sign.js';
+import { postClick } from '../../support/slack-sign.js';
 import type { StoredMessage } from '../../support/slack-standin.js';
 
 export const NS = 'vision';
@@ -138,17 +138,6 @@ export async function startDrillWorkers(
   };
 }
 
-/** The approve/undo/re-run button `actionId` of a message as the Slack stand-in holds it. */
-export function buttonValue(message: StoredMessage, actionId: string): string {
-  for (const block of message.blocks) {
-    if (block.type !== 'actions' || !Array.isArray(block.elements)) continue;
-    for (const element of block.elements as { action_id?: string; value?: string }[]) {
-      if (element.action_id === actionId && element.value !== undefined) return element.value;
-    }
-  }
-  throw new Error(`no button ${actionId} on message ${message.ts}`);
-}
-
 /**
  * A signed block_actions click on `message`'s button `actionId` by `user`, posted to
  * `${appUrl}/slack/events` (for drills running the app as a child process).
@@ -160,34 +149,5 @@ export function clickButton(
   actionId: string,
   user: string,
 ): Promise<{ status: number; body: string; ms: number }> {
-  return postSigned(
-    `${appUrl}/slack/events`,
-    secret,
-    blockActionBody({
-      type: 'block_actions',
-      user: { id: user, username: user.toLowerCase(), team_id: 'T0001' },
-      api_app_id: 'A0001',
-      token: 'deprecated-verification-token',
-      team: { id: 'T0001', domain: 'example' },
-      container: {
-        type: 'message',
-        message_ts: message.ts,
-        channel_id: message.channel,
-        is_ephemeral: false,
-      },
-      channel: { id: message.channel, name: 'incidents' },
-      message: { type: 'message', ts: message.ts, text: message.text, blocks: message.blocks },
-      response_url: 'http://127.0.0.1:9/actions/T0001/1/abc',
-      trigger_id: '1.2.3',
-      actions: [
-        {
-          type: 'button',
-          action_id: actionId,
-          block_id: 'result_actions',
-          value: buttonValue(message, actionId),
-          action_ts: String(Date.now() / 1000),
-        },
-      ],
-    }),
-  );
+  return postClick(`${appUrl}/slack/events`, secret, message, actionId, user);
 }
