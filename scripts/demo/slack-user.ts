@@ -3,7 +3,7 @@
  * command and a signed block_actions click on a button of a stored message.
  */
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
-import { blockActionBody, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
+import { postClick, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import { DemoError } from './redis.js';
 
 type Json = Record<string, unknown>;
@@ -52,51 +52,24 @@ export function findMessage<T>(
 
 /** Signs requests with the app's signing secret, as Slack does. */
 export function slackUser(options: { eventsUrl: string; signingSecret: string }): SlackUser {
-  const post = async (what: string, body: string): Promise<void> => {
-    const res = await postSigned(options.eventsUrl, options.signingSecret, body);
+  const check = (what: string, res: { status: number; body: string }): void => {
     if (res.status !== 200)
       throw new DemoError(`the app answered ${what} with HTTP ${res.status}: ${res.body}`);
   };
   return {
-    command: (text, user, channel) =>
-      post('the slash command', slashCommandBody({ text, user_id: user, channel_id: channel })),
-    click: (message, button, user) =>
-      post(
+    command: async (text, user, channel) =>
+      check(
+        'the slash command',
+        await postSigned(
+          options.eventsUrl,
+          options.signingSecret,
+          slashCommandBody({ text, user_id: user, channel_id: channel }),
+        ),
+      ),
+    click: async (message, button, user) =>
+      check(
         `the "${button.text}" click`,
-        blockActionBody({
-          type: 'block_actions',
-          team: { id: 'T0001', domain: 'example' },
-          user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T0001' },
-          api_app_id: 'A0001',
-          token: 'deprecated-verification-token',
-          trigger_id: '2.3.demo',
-          response_url: 'http://127.0.0.1:9/actions/T0001/1/demo',
-          container: {
-            type: 'message',
-            message_ts: message.ts,
-            channel_id: message.channel,
-            is_ephemeral: false,
-            ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
-          },
-          channel: { id: message.channel, name: 'demo' },
-          message: {
-            type: 'message',
-            ts: message.ts,
-            text: message.text,
-            blocks: message.blocks,
-            ...(message.threadTs ? { thread_ts: message.threadTs } : {}),
-          },
-          actions: [
-            {
-              type: 'button',
-              action_id: button.actionId,
-              block_id: button.blockId,
-              value: button.value,
-              text: { type: 'plain_text', text: button.text, emoji: true },
-              action_ts: `${Date.now() / 1000}`,
-            },
-          ],
-        }),
+        await postClick(options.eventsUrl, options.signingSecret, message, button.actionId, user),
       ),
   };
 }
