@@ -71,22 +71,11 @@ export function renderDiagnosis(input: {
     const line = approvalLine(plan, view);
     if (line) planBlocks.push(line);
   }
-  const buttons: Block[] = plans.map((plan, i) =>
-    planButton(plan, i, input.plans[plan.id] ?? { state: 'expired' }),
+  const actions = resultActions(
+    plans.map((plan, i) => planButton(plan, i, input.plans[plan.id] ?? { state: 'expired' })),
+    cluster,
+    t,
   );
-  buttons.push({
-    type: 'button',
-    action_id: ACTION.rerun,
-    text: plain('Re-run', LIMITS.buttonText),
-    value: rerunValue(cluster, t.namespace, t.name),
-  });
-  buttons.push({
-    type: 'button',
-    action_id: ACTION.dismiss,
-    text: plain('Dismiss', LIMITS.buttonText),
-    value: 'dismiss',
-  });
-  const actions: Block = { type: 'actions', block_id: 'result_actions', elements: buttons };
 
   const findings = diagnosis.findings;
   // Try full evidence for all findings, then only for the first k, then none.
@@ -105,27 +94,36 @@ export function renderDiagnosis(input: {
   return { text, blocks, truncated: true };
 }
 
+/** The result's actions block: the given buttons, then Re-run (when there is a target) and Dismiss. */
+function resultActions(
+  buttons: Block[],
+  cluster: string,
+  rerun: { namespace: string; name: string } | null,
+): Block {
+  const elements = [...buttons];
+  if (rerun)
+    elements.push({
+      type: 'button',
+      action_id: ACTION.rerun,
+      text: plain('Re-run', LIMITS.buttonText),
+      value: rerunValue(cluster, rerun.namespace, rerun.name),
+    });
+  elements.push({
+    type: 'button',
+    action_id: ACTION.dismiss,
+    text: plain('Dismiss', LIMITS.buttonText),
+    value: 'dismiss',
+  });
+  return { type: 'actions', block_id: 'result_actions', elements };
+}
+
 /** A finished scan or a failed diagnosis. */
 export function renderOutcome(
   cluster: string,
   outcome: Exclude<DiagnosisOutcome, { status: 'diagnosed' }>,
   rerun: { namespace: string; name: string } | null,
 ): RenderedMessage {
-  const buttons: Block[] = [];
-  if (rerun)
-    buttons.push({
-      type: 'button',
-      action_id: ACTION.rerun,
-      text: plain('Re-run', LIMITS.buttonText),
-      value: rerunValue(cluster, rerun.namespace, rerun.name),
-    });
-  buttons.push({
-    type: 'button',
-    action_id: ACTION.dismiss,
-    text: plain('Dismiss', LIMITS.buttonText),
-    value: 'dismiss',
-  });
-  const actions: Block = { type: 'actions', block_id: 'result_actions', elements: buttons };
+  const actions = resultActions([], cluster, rerun);
   if (outcome.status === 'failed') {
     const text = `Diagnosis failed: ${truncate(outcome.reason, 500)}`;
     return {
