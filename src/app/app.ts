@@ -4,6 +4,7 @@ import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import { registerListeners } from './listeners/index.js';
 import { healthzRoute, metricsRoute, readyzRoute } from './routes/health.js';
+import { slackFetch } from './slack-fetch.js';
 import type { AppServices } from './services.js';
 
 /** Slack's replay window, both directions (Bolt 5.1 only refuses stale ones). */
@@ -64,7 +65,10 @@ export async function startSlackApp(
     ...(options.extraRoutes ?? []),
   ];
   const log = boltLogger(logger);
-  const clientOptions = config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {};
+  const clientOptions = {
+    fetch: slackFetch,
+    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+  };
   const port = options.port ?? config.port;
 
   if (config.mode === 'socket') {

@@ -4,6 +4,7 @@ import { webApi } from '@slack/bolt';
 import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../queue/names.js';
 import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
 import { asSlackBlocks } from '../blocks/text.js';
+import { slackFetch } from '../slack-fetch.js';
 import type { AppServices } from '../services.js';
 import { deliverRun } from './apply-state.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
@@ -29,6 +30,7 @@ const PERMANENT_SLACK_ERRORS = new Set([
  */
 export function createNotifyClient(token: string, apiUrl: string | undefined): webApi.WebClient {
   return new webApi.WebClient(token, {
+    fetch: slackFetch,
     ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
     rejectRateLimitedCalls: true,
     retryConfig: { retries: 0 },
