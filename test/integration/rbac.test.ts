@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/demo-scenario.js';
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
+import { isCrashLooping } from '../../src/diagnosis/container-failures.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/diagnosis/run.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
@@ -169,10 +170,14 @@ async function fullRun(): Promise<void> {
   const { sim, client } = await start(await demoScenarioObjects(), 'both');
   addVolumeWorkload(sim);
   await deadlockTracker(sim);
+  // A crash loop, not one restart: right after its first restart the container runs
+  // again, and one restart alone is not a crash loop (isCrashLooping).
   await sim.waitFor(
     () =>
       livePods(sim, 'shop').some(
-        (p) => p.spec.nodeName === BAD_NODE && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
+        (p) =>
+          p.spec.nodeName === BAD_NODE &&
+          (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
       ),
     15_000,
   );
