@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for the app and the worker; they differ only in their command
 # (docker-compose.yml and deploy/ name them):
-#   app:    node dist/src/app/main.js      (npm start)
+#   app:    node <heap flags> dist/src/app/main.js   (npm start)
 #   worker: node dist/workers/main.js      (npm run worker)
 #   CLI:    node bin/rollout-doctor.js ...
 # Node 24 is an LTS line. The undici override in package.json is only needed on
@@ -44,4 +44,5 @@ EXPOSE 3000
 # port, so docker-compose.yml disables this check for it (Kubernetes ignores it).
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/src/app/main.js"]
+# Heap flags of the app: src/app/node-flags.ts.
+CMD ["node", "--min-semi-space-size=16", "--max-semi-space-size=16", "--initial-heap-size=192", "dist/src/app/main.js"]

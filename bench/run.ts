@@ -16,7 +16,7 @@ import { ackSection, alertSection, analyzerSection, e2eSection, manualSection } 
 import { runAckBench } from './slack-ack.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
-const ACK_RUNS = 3;
+const ACK_RUNS = 5;
 const ALERT_RUNS = 2;
 
 async function step<T>(name: string, work: () => Promise<T>): Promise<T | Error> {

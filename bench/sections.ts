@@ -44,7 +44,7 @@ export function ackSection(r: AckBench, runs: number): Section {
     ],
     notes: [
       'Open-loop load from the benchmark process (node:http, keep-alive): request i leaves at i/rate whatever earlier answers do, so a slow server shows up as latency, not as a lower offered rate.',
-      'Every real-app command names a different Deployment: each one is validated, enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in (a process of its own, so answering those posts does not slow the load generator for the real app only). Both apps are compiled with the build settings and run with plain node, as in production; the real app logs at info.',
+      'Every real-app command names a different Deployment: each one is validated, enqueued in Redis (BullMQ) and acked, then announced with chat.postMessage on the stand-in (a process of its own, so answering those posts does not slow the load generator for the real app only). Both apps are compiled with the build settings and run with plain node, as in production: the real app with its heap flags (src/app/node-flags.ts) and logging at info, the bare app with the defaults of node.',
       `Both apps first take ${WARM_UP_SECONDS} s of the same load (not counted), so the figures are the steady state rather than V8 compiling a freshly started process.`,
       `Per run, real app p99: ${r.app.map((x) => ms(x.p99Ms)).join(', ')}; bare: ${r.bare.map((x) => ms(x.p99Ms)).join(', ')}.`,
     ],

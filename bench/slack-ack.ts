@@ -21,7 +21,7 @@ import { median, percentile, round2 } from './lib/stats.js';
 
 const SECRET = 'ack-bench-secret';
 const TOKEN = 'xoxb-ack-bench';
-export const WARM_UP_SECONDS = 2;
+export const WARM_UP_SECONDS = 5;
 
 export interface LoadResult {
   sent: number;

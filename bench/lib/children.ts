@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -42,9 +43,17 @@ function readStatusMb(pid: number, field: string): number {
   }
 }
 
-/** Node arguments for an entry: the compiled .js under `compiled`, else the .ts through tsx. */
+/** Node flags production gives each compiled entry (the app's heap settings; the worker runs without). */
+const PRODUCTION_FLAGS: Record<string, readonly string[]> = { 'src/app/main.ts': APP_NODE_FLAGS };
+
+/**
+ * Node arguments for an entry: the compiled .js under `compiled`, started with the
+ * flags production uses for it, else the .ts through tsx (development: no flags).
+ */
 export function entryArgs(entry: string, compiled?: string): string[] {
-  return compiled ? [join(compiled, entry.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', entry];
+  return compiled
+    ? [...(PRODUCTION_FLAGS[entry] ?? []), join(compiled, entry.replace(/\.ts$/, '.js'))]
+    : ['--import', 'tsx', entry];
 }
 
 /**

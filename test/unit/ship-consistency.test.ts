@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { healthzRoute, readyzRoute } from '../../src/app/routes/health.js';
 import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
+import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 
 type Env = Record<string, string | undefined>;
@@ -165,7 +166,7 @@ describe('Dockerfile', () => {
     const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
     expect(['root', '0', '0:0']).not.toContain(user);
     const cmd = /^CMD (\[.*\])$/m.exec(final)?.[1] ?? '[]';
-    expect(JSON.parse(cmd)).toEqual(['node', APP_ENTRY]);
+    expect(JSON.parse(cmd)).toEqual(['node', ...APP_NODE_FLAGS, APP_ENTRY]);
     expect(final).toContain(`EXPOSE ${DEFAULT_PORT}`);
     expect(final).toMatch(/^HEALTHCHECK /m);
     expect(final).toContain(healthzRoute().path);
@@ -197,7 +198,7 @@ describe('docker-compose.yml', () => {
   const { redis, app, worker, simulator } = compose.services;
 
   it('runs the same commands as the image and deploy/', () => {
-    expect(app?.command).toEqual(['node', APP_ENTRY]);
+    expect(app?.command).toEqual(['node', ...APP_NODE_FLAGS, APP_ENTRY]);
     expect(worker?.command).toEqual(['node', WORKER_ENTRY]);
   });
 
@@ -265,7 +266,7 @@ describe('deploy/', () => {
   );
 
   it('runs the same commands as the image and compose', () => {
-    expect(appContainer?.command).toEqual(['node', APP_ENTRY]);
+    expect(appContainer?.command).toEqual(['node', ...APP_NODE_FLAGS, APP_ENTRY]);
     expect(workerContainer?.command).toEqual(['node', WORKER_ENTRY]);
   });
 
