@@ -7,7 +7,9 @@
  * Deployment, so each one is validated, enqueued in Redis and answered (no joins),
  * then announced with chat.postMessage on the Slack stand-in, which runs in a
  * process of its own so that answering those posts does not slow the load
- * generator down for the real app only.
+ * generator down for the real app only. The real app runs with its heap flags
+ * (src/app/node-flags.ts); a second phase sets it against the same app on Node's
+ * default heap settings, the evidence for those flags.
  *
  * Run: npx tsx bench/slack-ack.ts
  */
@@ -103,9 +105,26 @@ export interface AckBench {
   bareThroughput: number;
   /** median app p99 / median bare p99 */
   ratio: number;
+  /**
+   * The app with its heap flags (src/app/node-flags.ts) against the same app with
+   * Node's defaults, in rounds of their own after the comparison with bare Bolt.
+   */
+  heapFlags: {
+    tuned: LoadResult[];
+    defaults: LoadResult[];
+    tunedP99: number;
+    defaultsP99: number;
+    /** Peak RSS (VmHWM) of each app process at the end, in MB. */
+    tunedPeakMb: number;
+    defaultsPeakMb: number;
+  };
 }
 
-/** Runs `runs` rounds, alternating real app and bare Bolt app, and takes medians. */
+/**
+ * Runs `runs` rounds alternating the real app and a bare Bolt app, then `runs`
+ * rounds alternating the real app and the same app on Node's default heap settings,
+ * and takes medians.
+ */
 export async function runAckBench(
   options: { rate?: number; seconds?: number; runs?: number } = {},
 ): Promise<AckBench> {
@@ -126,28 +145,31 @@ export async function runAckBench(
     children.push(slack);
     const apiUrl = /slack stand-in (\S+)/.exec(slack.output())?.[1];
     if (!apiUrl) throw new Error(`no stand-in URL in: ${slack.output()}`);
-    const appPort = await freePort();
-    const barePort = await freePort();
     const common = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: apiUrl };
     // LOG_LEVEL info: the production default, so logging cost is counted.
-    const app = await spawnEntry(
-      'src/app/main.ts',
-      { ...common, REDIS_URL: redis.url, PORT: String(appPort), LOG_LEVEL: 'info' },
-      { ready: /rollout-doctor app started/, compiled },
-    );
-    children.push(app);
+    const startApp = async (nodeFlags?: readonly string[]): Promise<{ url: string; app: Child }> => {
+      const port = await freePort();
+      const app = await spawnEntry(
+        'src/app/main.ts',
+        { ...common, REDIS_URL: redis.url, PORT: String(port), LOG_LEVEL: 'info' },
+        { ready: /rollout-doctor app started/, compiled, ...(nodeFlags ? { nodeFlags } : {}) },
+      );
+      children.push(app);
+      return { url: `http://127.0.0.1:${port}/slack/events`, app };
+    };
+    const { url: appUrl, app } = await startApp();
+    const barePort = await freePort();
     const bare = await spawnEntry(
       'bench/bare-bolt.ts',
       { ...common, PORT: String(barePort) },
       { ready: /bare bolt app started/, compiled },
     );
     children.push(bare);
-    const appUrl = `http://127.0.0.1:${appPort}/slack/events`;
     const bareUrl = `http://127.0.0.1:${barePort}/slack/events`;
-    // Warm-up, the same for both apps: 2 s at the measured rate, so the figures are
-    // the steady state of a running service (optimized code, grown heaps, open
-    // connections, loaded Redis scripts) rather than the first seconds after a
-    // start, when the larger real app is still being compiled by V8.
+    // Warm-up, the same for both apps, at the measured rate: the figures are the
+    // steady state of a running service (optimized code, grown heaps, open
+    // connections, loaded Redis scripts) rather than the first thousand commands
+    // after a start, while V8 still compiles the larger real app.
     await sendLoad(appUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     await sendLoad(bareUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     const appResults: LoadResult[] = [];
@@ -155,6 +177,16 @@ export async function runAckBench(
     for (let run = 0; run < runs; run += 1) {
       appResults.push(await sendLoad(appUrl, { rate, seconds, label: `svc-r${run}` }));
       bareResults.push(await sendLoad(bareUrl, { rate, seconds, label: `svc-r${run}` }));
+    }
+    // The same app started with Node's default heap settings, alternating with the
+    // tuned one: the evidence for the flags.
+    const { url: defaultsUrl, app: defaultsApp } = await startApp([]);
+    await sendLoad(defaultsUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm-defaults' });
+    const tuned: LoadResult[] = [];
+    const defaults: LoadResult[] = [];
+    for (let run = 0; run < runs; run += 1) {
+      tuned.push(await sendLoad(appUrl, { rate, seconds, label: `tuned-r${run}` }));
+      defaults.push(await sendLoad(defaultsUrl, { rate, seconds, label: `defaults-r${run}` }));
     }
     const m = (rows: LoadResult[], key: keyof LoadResult): number => median(rows.map((r) => r[key]));
     return {
@@ -169,6 +201,14 @@ export async function runAckBench(
       bareP99: m(bareResults, 'p99Ms'),
       bareThroughput: m(bareResults, 'throughput'),
       ratio: round2(m(appResults, 'p99Ms') / m(bareResults, 'p99Ms')),
+      heapFlags: {
+        tuned,
+        defaults,
+        tunedP99: m(tuned, 'p99Ms'),
+        defaultsP99: m(defaults, 'p99Ms'),
+        tunedPeakMb: app.memory().peakMb,
+        defaultsPeakMb: defaultsApp.memory().peakMb,
+      },
     };
   } finally {
     for (const child of children.reverse()) await child.stop('SIGTERM');

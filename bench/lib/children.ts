@@ -48,11 +48,12 @@ const PRODUCTION_FLAGS: Record<string, readonly string[]> = { 'src/app/main.ts':
 
 /**
  * Node arguments for an entry: the compiled .js under `compiled`, started with the
- * flags production uses for it, else the .ts through tsx (development: no flags).
+ * flags production uses for it (or `flags`, to compare), else the .ts through tsx
+ * (development: no flags).
  */
-export function entryArgs(entry: string, compiled?: string): string[] {
+export function entryArgs(entry: string, compiled?: string, flags?: readonly string[]): string[] {
   return compiled
-    ? [...(PRODUCTION_FLAGS[entry] ?? []), join(compiled, entry.replace(/\.ts$/, '.js'))]
+    ? [...(flags ?? PRODUCTION_FLAGS[entry] ?? []), join(compiled, entry.replace(/\.ts$/, '.js'))]
     : ['--import', 'tsx', entry];
 }
 
@@ -60,14 +61,16 @@ export function entryArgs(entry: string, compiled?: string): string[] {
  * Starts `entry` (a .ts path relative to the repository root) and waits until a line
  * of its output matches `ready` (or `timeoutMs` passes, which rejects). With
  * `compiled` (bench/lib/build.ts' output directory) the compiled entry runs with
- * plain node, as in production; otherwise the source runs through tsx.
+ * plain node, as in production (`nodeFlags` replaces production's node flags for it);
+ * otherwise the source runs through tsx.
  */
 export async function spawnEntry(
   entry: string,
   env: Record<string, string>,
-  options: { ready: RegExp; timeoutMs?: number; compiled?: string },
+  options: { ready: RegExp; timeoutMs?: number; compiled?: string; nodeFlags?: readonly string[] },
 ): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, entryArgs(entry, options.compiled), {
+  const args = entryArgs(entry, options.compiled, options.nodeFlags);
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: ROOT,
     env: childEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,9 +12,10 @@
  *   it, so the short-lived request garbage that survives a scavenge no longer
  *   triggers a mark-compact every 2 to 3 seconds at 200 commands per second.
  *
- * Measured side by side at 200 commands/s (the same load sent in turn to a default
- * and a tuned app): p99 7.4 → 5.0 ms and 7.9 → 3.7 ms over six rounds each, for
- * about 20 MB more peak RSS (≈165 MB against ≈142 MB). See docs/benchmarks.md.
+ * `npm run bench` measures it (docs/benchmarks.md): the same load sent in turn to
+ * the app with these flags and to a copy on Node's defaults gave p99 3.1 against
+ * 6.3 ms and 4.3 against 6.0 ms at 200 commands/s, for about 80 MB more peak RSS
+ * (≈225 MB against ≈145 MB after a minute of that load).
  */
 export const APP_NODE_FLAGS: readonly string[] = [
   '--min-semi-space-size=16',
