@@ -7,10 +7,17 @@
  */
 import type { Deployment } from '../diagnosis/k8s.js';
 import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
+import { getAt } from '../remediation/json-pointer.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import { getObject } from './list.js';
-import { diffTouched, isAlreadyApplied, withResourceVersion, type FieldChange } from './patch-effect.js';
+import {
+  diffTouched,
+  isAlreadyApplied,
+  patchTargets,
+  withResourceVersion,
+  type FieldChange,
+} from './patch-effect.js';
 import { deletePods } from './pod-deleter.js';
 import { checkPreconditions } from './preconditions.js';
 
@@ -20,7 +27,13 @@ export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; r
 
 export type ApplyResult =
   | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
-  | { status: 'already-applied'; reason: string }
+  | {
+      status: 'already-applied';
+      reason: string;
+      /** The live generation, and the values now at the paths the plan sets (`before` unknown). */
+      generation: number;
+      changes: FieldChange[];
+    }
   | { status: 'refused'; reason: string; field?: string }
   | {
       status: 'failed';
@@ -64,6 +77,10 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
       result: {
         status: 'already-applied',
         reason: 'the live Deployment already has every value this plan sets',
+        generation: live.metadata.generation ?? 0,
+        changes: patchTargets(plan.patch)
+          .filter((t) => t.path !== '/metadata/resourceVersion')
+          .map((t) => ({ path: t.path, before: undefined, after: getAt(live, t.path) })),
       },
     };
   }

@@ -45,7 +45,12 @@ export async function deletePods(
   try {
     const dry = await Promise.all(pods.map((p) => deleteOne(client, namespace, p, true)));
     if (dry.every((o) => o !== 'deleted')) {
-      return { status: 'already-applied', reason: 'none of the pods from the diagnosis exist any more' };
+      return {
+        status: 'already-applied',
+        reason: 'none of the pods from the diagnosis exist any more',
+        generation: live.metadata.generation ?? 0,
+        changes: pods.map((p) => ({ path: `pods/${p.name}`, before: undefined, after: 'gone' })),
+      };
     }
     const changes: FieldChange[] = [];
     const outcomes = await Promise.all(

@@ -4,12 +4,13 @@ import type { Logger } from '../logger.js';
 import type { FieldChange, PlanStore } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 
 type ApplyResult =
   | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
-  | { status: 'already-applied'; reason: string }
+  | { status: 'already-applied'; reason: string; generation: number; changes: FieldChange[] }
   | { status: 'refused'; reason: string; field?: string }
   | { status: 'failed'; reason: string; retryable: boolean; outcomeUnknown?: boolean };
 
@@ -28,7 +29,7 @@ export interface RemediateDeps {
   ): RemediationPlan | null;
   plans: PlanStore;
   planTtlMs: number;
-  notify(job: NotifyJobInput): Promise<void>;
+  notify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   audit: Audit;
   onOutcome?: (kind: string, outcome: string) => void;
   logger: Logger;
@@ -61,7 +62,15 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         rerun?: { namespace: string; name: string };
         approvedBy?: string[];
       } = {},
-    ): Promise<void> => deps.notify({ kind: 'remediation-outcome', ...where, stage, detail, ...extra });
+    ): Promise<void> =>
+      deps.notify(
+        { kind: 'remediation-outcome', ...where, stage, detail, ...extra },
+        // One "applied" line per approval: a retry that finds its own change in place
+        // (after a worker died between the write and the watch) says it only once.
+        stage === 'applied'
+          ? { deduplication: { id: `applied-${data.planId}`, ttl: deps.planTtlMs } }
+          : undefined,
+      );
     if (!stored || !claim) {
       await say(
         'failed',
@@ -111,6 +120,51 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       return 'refused';
     }
 
+    /** The approved change is in the cluster: store its Undo, say so, watch the rollout. */
+    const applied = async (
+      change: { generation: number; changes: FieldChange[] },
+      note?: string,
+    ): Promise<string> => {
+      audit('applied', note);
+      const undo = deps.inverse(plan, change);
+      if (undo)
+        await deps.plans.save({
+          plan: undo,
+          cluster: data.cluster,
+          createdAt: now(),
+          expiresAt: now() + deps.planTtlMs,
+          undoOf: plan.id,
+        });
+      const changed = change.changes.map((c) => c.path).join(', ') || 'no field changes';
+      await say(
+        'applied',
+        `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). Watching the rollout…`,
+        {
+          approvedBy: [...claim.approvers],
+          ...(undo ? { undoPlanId: undo.id } : {}),
+        },
+      );
+      const watched = await deps.watch(ref, change.generation);
+      if (watched.outcome === 'complete') {
+        audit('rolled-out', watched.summary);
+        await say(
+          'rolled-out',
+          `deployment/${ref.name}: ${watched.summary}`,
+          undo ? { undoPlanId: undo.id } : {},
+        );
+        return 'rolled-out';
+      }
+      const finding = await deps.currentFinding(ref).catch(() => undefined);
+      const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';
+      audit(outcome, finding ?? watched.reason ?? watched.summary);
+      await say(
+        outcome,
+        `deployment/${ref.name}: ${finding ?? watched.reason ?? watched.summary}`,
+        undo ? { undoPlanId: undo.id } : {},
+      );
+      return outcome;
+    };
+
     let result: ApplyResult;
     try {
       result = await deps.apply(plan);
@@ -127,6 +181,12 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         );
         return 'refused';
       case 'already-applied':
+        // A retry of this approval (an earlier attempt's write got no answer, or its
+        // worker died after writing) finds its own change in place: that is the
+        // outcome of this approval, so it gets its Undo and its rollout watch. On a
+        // first attempt the change was made by someone else: only say so.
+        if (job.attemptsStarted > 1)
+          return applied(result, 'found in place on this retry: the earlier attempt wrote it');
         audit('already-applied', result.reason);
         await say('already-applied', `deployment/${ref.name}: ${result.reason}`);
         return 'already-applied';
@@ -145,42 +205,8 @@ export function createRemediateProcessor(deps: RemediateDeps) {
           { rerun: { namespace: ref.namespace, name: ref.name } },
         );
         throw new UnrecoverableError(result.reason);
-      case 'applied': {
-        audit('applied');
-        const undo = deps.inverse(plan, result);
-        if (undo)
-          await deps.plans.save({
-            plan: undo,
-            cluster: data.cluster,
-            createdAt: now(),
-            expiresAt: now() + deps.planTtlMs,
-            undoOf: plan.id,
-          });
-        const changed = result.changes.map((c) => c.path).join(', ') || 'no field changes';
-        await say('applied', `${plan.summary} (changed ${changed}). Watching the rollout…`, {
-          approvedBy: [...claim.approvers],
-          ...(undo ? { undoPlanId: undo.id } : {}),
-        });
-        const watched = await deps.watch(ref, result.generation);
-        if (watched.outcome === 'complete') {
-          audit('rolled-out', watched.summary);
-          await say(
-            'rolled-out',
-            `deployment/${ref.name}: ${watched.summary}`,
-            undo ? { undoPlanId: undo.id } : {},
-          );
-          return 'rolled-out';
-        }
-        const finding = await deps.currentFinding(ref).catch(() => undefined);
-        const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';
-        audit(outcome, finding ?? watched.reason ?? watched.summary);
-        await say(
-          outcome,
-          `deployment/${ref.name}: ${finding ?? watched.reason ?? watched.summary}`,
-          undo ? { undoPlanId: undo.id } : {},
-        );
-        return outcome;
-      }
+      case 'applied':
+        return applied(result);
     }
   };
 }

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../sim/index.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+import { buttonsOf } from '../support/slack-sign.js';
 import {
   NAME,
   NS,
@@ -190,8 +191,19 @@ describe('Kubernetes API faults during a remediation', () => {
       times: 1,
     });
     expect((await h.click(reply, 'undo_plan.0', h.approver)).status).toBe(200);
-    const done = await h.waitForReply(result.ts, 'already applied', 30_000);
-    expect(done.text).toContain(`deployment/${NAME}`);
+    // The retry finds its own write in place: it reports the Undo applied (with an
+    // Undo of its own) and watches that rollout, as if the answer had come.
+    const undoApplied = await h.slack.waitFor(
+      () => repliesStarting('applied').find((m) => m.text.includes('earlier attempt wrote it')),
+      30_000,
+    );
+    expect(undoApplied.text).toContain('Undo');
+    expect(buttonsOf(undoApplied).some((b) => b.action_id.startsWith('undo_plan'))).toBe(true);
+    await h.slack.waitFor(
+      () => repliesStarting('rolled out').find((m) => Number(m.ts) > Number(undoApplied.ts)),
+      30_000,
+    );
+    expect(repliesStarting('applied').filter((m) => m.text.includes('Undo'))).toHaveLength(1);
     await quietPeriod(1_000);
     expect(realPatches(sim)).toBe(1);
     expect(deployment(sim).metadata.generation).toBe(generation + 1);

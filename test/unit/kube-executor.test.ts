@@ -199,10 +199,26 @@ describe('applyPlan', () => {
     const deployment = makeDeployment('tracker', { namespace: 'vision' });
     const cluster = fakeCluster(deployment);
     const plan = surgePlan(deployment);
-    expect((await applyPlan(cluster.client, plan)).status).toBe('applied');
+    const first = await applyPlan(cluster.client, plan);
+    if (first.status !== 'applied') throw new Error(`expected applied, got ${first.status}`);
     const writes = cluster.calls.filter((c) => c.verb === 'patch').length;
-    expect(await applyPlan(cluster.client, plan)).toMatchObject({ status: 'already-applied' });
+    const again = await applyPlan(cluster.client, plan);
     expect(cluster.calls.filter((c) => c.verb === 'patch')).toHaveLength(writes);
+    if (again.status !== 'already-applied') throw new Error(`expected already-applied, got ${again.status}`);
+    // What an Undo needs, as the write's own answer would have given it: the live
+    // generation and the values now at every path the plan sets.
+    expect(again.generation).toBe(first.generation);
+    const after = (changes: { path: string; after?: unknown }[]) =>
+      Object.fromEntries(changes.map((c) => [c.path, c.after]));
+    expect(after(again.changes)).toMatchObject(after(first.changes));
+    // The Undo it yields checks the same object and generation, and at least every
+    // field the first answer's Undo checked (also the ones the plan set to their
+    // existing value: it cannot tell them apart, and checking them is stricter).
+    const undoFromRetry = inversePlan(plan, again)?.preconditions;
+    const undoFromWrite = inversePlan(plan, first)?.preconditions;
+    expect(undoFromRetry?.uid).toBe(undoFromWrite?.uid);
+    expect(undoFromRetry?.generation).toBe(undoFromWrite?.generation);
+    expect(undoFromRetry?.fields).toEqual(expect.arrayContaining(undoFromWrite?.fields ?? []));
   });
 
   it('refuses when the object was replaced or the spec moved on', async () => {

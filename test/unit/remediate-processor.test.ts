@@ -20,23 +20,32 @@ const plan: RemediationPlan = {
   addresses: 'RolloutSurgeDeadlock',
 };
 
-function harness(storedCluster: string) {
+function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
   const notes: NotifyJobInput[] = [];
   const applied: RemediationPlan[] = [];
+  const saved: StoredPlan[] = [];
+  const watched: number[] = [];
   const stored: StoredPlan = { plan, cluster: storedCluster, createdAt: 0, expiresAt: Date.now() + 60_000 };
   const plans = {
     get: async () => stored,
     claimOf: async () => ({ approvers: ['U0LEAD'], at: 1 }),
+    save: async (entry: StoredPlan) => {
+      saved.push(entry);
+    },
   } as unknown as PlanStore;
   const logger = createLogger({ level: 'silent', name: 'test' });
   const deps: RemediateDeps = {
     apply: async (p) => {
       applied.push(p);
-      return { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
+      return apply ? apply(p) : { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
     },
-    watch: async () => ({ outcome: 'complete', summary: 'rolled out' }),
+    watch: async (_ref, since) => {
+      watched.push(since);
+      return { outcome: 'complete', summary: 'rolled out' };
+    },
     currentFinding: async () => undefined,
-    inverse: () => null,
+    inverse: (p, change) =>
+      change.changes.length > 0 ? { ...p, id: `undo-${p.id}`, summary: `Undo: ${p.summary}` } : null,
     plans,
     planTtlMs: 60_000,
     notify: async (job) => {
@@ -45,14 +54,14 @@ function harness(storedCluster: string) {
     audit: createAudit(logger),
     logger,
   };
-  const job = (cluster: string) =>
+  const job = (cluster: string, attemptsStarted = 1) =>
     ({
       data: { planId: plan.id, cluster, approvedBy: ['U0LEAD'], channel: 'C1', messageTs: '1.1' },
-      attemptsMade: 0,
-      attemptsStarted: 1,
+      attemptsMade: attemptsStarted - 1,
+      attemptsStarted,
       opts: { attempts: 3 },
     }) as unknown as Job<RemediateJob>;
-  return { process: createRemediateProcessor(deps), job, notes, applied };
+  return { process: createRemediateProcessor(deps), job, notes, applied, saved, watched };
 }
 
 describe('remediate processor', () => {
@@ -67,5 +76,32 @@ describe('remediate processor', () => {
     await expect(h.process(h.job('prod'))).rejects.toThrow('another cluster');
     expect(h.applied).toHaveLength(0);
     expect(h.notes).toMatchObject([{ stage: 'refused', detail: expect.stringContaining('cluster staging') }]);
+  });
+
+  const inPlace: RemediateDeps['apply'] = async () => ({
+    status: 'already-applied',
+    reason: 'the live Deployment already has every value this plan sets',
+    generation: 3,
+    changes: [{ path: '/spec/strategy/type', before: undefined, after: 'Recreate' }],
+  });
+
+  it('a retry that finds its own change in place reports it applied, with Undo, and watches the rollout', async () => {
+    const h = harness('prod', inPlace);
+    await expect(h.process(h.job('prod', 2))).resolves.toBe('rolled-out');
+    expect(h.saved.map((s) => [s.plan.id, s.undoOf])).toEqual([[`undo-${plan.id}`, plan.id]]);
+    expect(h.watched).toEqual([3]);
+    expect(h.notes).toMatchObject([
+      { stage: 'applied', undoPlanId: `undo-${plan.id}`, detail: expect.stringContaining('earlier attempt') },
+      { stage: 'rolled-out', undoPlanId: `undo-${plan.id}` },
+    ]);
+  });
+
+  it("a first attempt that finds the change in place says so and offers no Undo of someone else's change", async () => {
+    const h = harness('prod', inPlace);
+    await expect(h.process(h.job('prod', 1))).resolves.toBe('already-applied');
+    expect(h.saved).toEqual([]);
+    expect(h.watched).toEqual([]);
+    expect(h.notes).toMatchObject([{ stage: 'already-applied' }]);
+    expect(h.notes[0]).not.toHaveProperty('undoPlanId');
   });
 });
