@@ -92,6 +92,26 @@ export async function sendLoad(
   };
 }
 
+/**
+ * `runs` rounds of the same load sent to `a`, then to `b` (each command names a
+ * Deployment `<label>-r<round>-<i>`); the per-round results of each.
+ */
+async function alternate(
+  a: string,
+  aLabel: string,
+  b: string,
+  bLabel: string,
+  options: { rate: number; seconds: number; runs: number },
+): Promise<[LoadResult[], LoadResult[]]> {
+  const fromA: LoadResult[] = [];
+  const fromB: LoadResult[] = [];
+  for (let run = 0; run < options.runs; run += 1) {
+    fromA.push(await sendLoad(a, { ...options, label: `${aLabel}-r${run}` }));
+    fromB.push(await sendLoad(b, { ...options, label: `${bLabel}-r${run}` }));
+  }
+  return [fromA, fromB];
+}
+
 export interface AckBench {
   rate: number;
   seconds: number;
@@ -172,22 +192,14 @@ export async function runAckBench(
     // after a start, while V8 still compiles the larger real app.
     await sendLoad(appUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
     await sendLoad(bareUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm' });
-    const appResults: LoadResult[] = [];
-    const bareResults: LoadResult[] = [];
-    for (let run = 0; run < runs; run += 1) {
-      appResults.push(await sendLoad(appUrl, { rate, seconds, label: `svc-r${run}` }));
-      bareResults.push(await sendLoad(bareUrl, { rate, seconds, label: `svc-r${run}` }));
-    }
+    const load = { rate, seconds, runs };
+    const [appResults, bareResults] = await alternate(appUrl, 'svc', bareUrl, 'svc', load);
     // The same app started with Node's default heap settings, alternating with the
     // tuned one: the evidence for the flags.
     const { url: defaultsUrl, app: defaultsApp } = await startApp([]);
     await sendLoad(defaultsUrl, { rate, seconds: WARM_UP_SECONDS, label: 'warm-defaults' });
-    const tuned: LoadResult[] = [];
-    const defaults: LoadResult[] = [];
-    for (let run = 0; run < runs; run += 1) {
-      tuned.push(await sendLoad(appUrl, { rate, seconds, label: `tuned-r${run}` }));
-      defaults.push(await sendLoad(defaultsUrl, { rate, seconds, label: `defaults-r${run}` }));
-    }
+    // Own labels: the two apps share Redis, and the same names would join runs.
+    const [tuned, defaults] = await alternate(appUrl, 'tuned', defaultsUrl, 'defaults', load);
     const m = (rows: LoadResult[], key: keyof LoadResult): number => median(rows.map((r) => r[key]));
     return {
       rate,
