@@ -7,14 +7,13 @@
  */
 import type { Deployment } from '../diagnosis/k8s.js';
 import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
-import { getAt } from '../remediation/json-pointer.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import { getObject } from './list.js';
 import {
   diffTouched,
   isAlreadyApplied,
-  patchTargets,
+  valuesInPlace,
   withResourceVersion,
   type FieldChange,
 } from './patch-effect.js';
@@ -78,9 +77,7 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
         status: 'already-applied',
         reason: 'the live Deployment already has every value this plan sets',
         generation: live.metadata.generation ?? 0,
-        changes: patchTargets(plan.patch)
-          .filter((t) => t.path !== '/metadata/resourceVersion')
-          .map((t) => ({ path: t.path, before: undefined, after: getAt(live, t.path) })),
+        changes: valuesInPlace(live, plan.patch),
       },
     };
   }

@@ -68,18 +68,28 @@ export function plannedChanges(live: unknown, targets: readonly PatchTarget[]): 
   return targets.map((t) => ({ path: t.path, before: getAt(live, t.path), after: t.value }));
 }
 
+/** The fields a patch sets, without the resourceVersion it may carry as a write guard. */
+function fieldTargets(patch: Patch): PatchTarget[] {
+  return patchTargets(patch).filter((t) => t.path !== '/metadata/resourceVersion');
+}
+
 /** The live object already holds every value the patch sets (a retry after the patch landed). */
 export function isAlreadyApplied(live: unknown, patch: Patch): boolean {
-  const targets = patchTargets(patch).filter((t) => t.path !== '/metadata/resourceVersion');
+  const targets = fieldTargets(patch);
   return targets.length > 0 && targets.every((t) => jsonEqual(getAt(live, t.path), t.value));
+}
+
+/** What `live` holds at every path the patch sets, with `before` unknown: the change of a patch that already landed. */
+export function valuesInPlace(live: unknown, patch: Patch): FieldChange[] {
+  return fieldTargets(patch).map((t) => ({ path: t.path, before: undefined, after: getAt(live, t.path) }));
 }
 
 /** Before/after of the touched paths between two versions of the object; unchanged paths are left out. */
 export function diffTouched(before: unknown, after: unknown, patch: Patch): FieldChange[] {
   const seen = new Set<string>();
   const changes: FieldChange[] = [];
-  for (const { path } of patchTargets(patch)) {
-    if (seen.has(path) || path === '/metadata/resourceVersion') continue;
+  for (const { path } of fieldTargets(patch)) {
+    if (seen.has(path)) continue;
     seen.add(path);
     const was = getAt(before, path);
     const now = getAt(after, path);

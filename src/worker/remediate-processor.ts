@@ -4,15 +4,10 @@ import type { Logger } from '../logger.js';
 import type { FieldChange, PlanStore } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { ApplyResult } from '../kube/executor.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
 import { errorMessage, isLastAttempt } from './progress.js';
-
-type ApplyResult =
-  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
-  | { status: 'already-applied'; reason: string; generation: number; changes: FieldChange[] }
-  | { status: 'refused'; reason: string; field?: string }
-  | { status: 'failed'; reason: string; retryable: boolean; outcomeUnknown?: boolean };
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
