@@ -12,6 +12,7 @@
  * - room appears once live old pods go: a surge deadlock when the strategy surges
  *   (maxSurge ≥ 1, maxUnavailable 0), else the controller is already letting them go.
  */
+import type { Evidence } from './finding.js';
 import type { KubeEvent, Node, Pod, ReplicaSet } from './k8s.js';
 import { isEligible, selectsNode, untoleratedTaints } from './node-match.js';
 import {
@@ -54,6 +55,19 @@ export interface PendingAssessment {
   eligible: NodeAssessment[];
   ineligible: IneligibleNode[];
   verdict: PendingVerdict;
+}
+
+/** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
+export function schedulingEvidence(pending: PendingAssessment): Evidence[] {
+  if (!pending.failure) return [];
+  return [
+    {
+      type: 'scheduling',
+      pod: pending.pod.metadata.name ?? '',
+      message: pending.failure.message,
+      parsed: pending.parsed,
+    },
+  ];
 }
 
 /** A new pod bound to a node but unable to attach a ReadWriteOnce volume held elsewhere. */

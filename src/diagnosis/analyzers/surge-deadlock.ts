@@ -13,6 +13,7 @@ import {
   type AttachBlock,
   type PendingAssessment,
   type RolloutAssessment,
+  schedulingEvidence,
 } from '../rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { nativeSignalsNote, strategyPhrase } from '../strategy-words.js';
@@ -62,15 +63,7 @@ function schedulingDeadlock(
     `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
     nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
   ].join(' ');
-  const evidence: Evidence[] = [];
-  if (pending.failure) {
-    evidence.push({
-      type: 'scheduling',
-      pod: podName,
-      message: pending.failure.message,
-      parsed: pending.parsed,
-    });
-  }
+  const evidence: Evidence[] = schedulingEvidence(pending);
   evidence.push(
     { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
     { type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) },

@@ -8,7 +8,7 @@ import { blockerResource, capacityRows, describeBlocker, holderNames } from '../
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement.js';
 import { formatAmount } from '../quantity.js';
-import { assessRollout, type PendingAssessment } from '../rollout-assessment.js';
+import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -38,15 +38,7 @@ function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: Pe
       : pending.eligible.length === 0
         ? noEligibleNode(snapshot, pending)
         : noRoom(ctx, pending);
-  const evidence: Evidence[] = [];
-  if (pending.failure) {
-    evidence.push({
-      type: 'scheduling',
-      pod: podName,
-      message: pending.failure.message,
-      parsed: pending.parsed,
-    });
-  }
+  const evidence: Evidence[] = schedulingEvidence(pending);
   if (pending.eligible.length > 0) {
     evidence.push({ type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) });
   }
