@@ -68,6 +68,30 @@ export interface RolloutParts {
 }
 
 /**
+ * The snapshot of `parts` with its surge pod Pending for `message` (its
+ * PodScheduled condition and a FailedScheduling event), on `nodes`; `extra` adds
+ * to or replaces the snapshot's other fields.
+ */
+export function pendingRolloutSnapshot(
+  parts: RolloutParts,
+  nodes: Node[],
+  message: string,
+  extra: Partial<WorkloadSnapshot> = {},
+): WorkloadSnapshot {
+  const pending = parts.newPods[0];
+  if (!pending) throw new Error('no pending pod');
+  const { event } = unschedulablePod(pending, message);
+  return makeSnapshot({
+    deployment: parts.deployment,
+    replicaSets: [parts.newRs, parts.oldRs],
+    pods: [...parts.oldPods, ...parts.newPods],
+    events: [event],
+    nodes,
+    ...extra,
+  });
+}
+
+/**
  * A Deployment mid-rollout: the old template ran `oldNodes.length` pods (one per
  * listed node), the new template (image bumped) has one surge pod, Pending.
  */
@@ -161,20 +185,11 @@ export function seedIncidentA(
     },
   });
   withLastApplied(parts.deployment, spec);
-  const pending = parts.newPods[0];
-  if (!pending) throw new Error('fixture has no pending pod');
   const message = tweak.trackerTaint
     ? "0/10 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 9 node(s) didn't match Pod's node affinity/selector. preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling.."
     : tweak.newNodeSelector
       ? "0/10 nodes are available: 1 Insufficient nvidia.com/gpu, 9 node(s) didn't match Pod's node affinity/selector. preemption: 0/10 nodes are available: 1 No preemption victims found for incoming pod, 9 Preemption is not helpful for scheduling.."
       : SEED_MESSAGE;
-  const { event } = unschedulablePod(pending, message);
-  const snapshot = makeSnapshot({
-    deployment: parts.deployment,
-    replicaSets: [parts.newRs, parts.oldRs],
-    pods: [...parts.oldPods, ...parts.newPods],
-    events: [event],
-    nodes,
-  });
+  const snapshot = pendingRolloutSnapshot(parts, nodes, message);
   return { ...snapshot, parts };
 }

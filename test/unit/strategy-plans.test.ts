@@ -9,8 +9,8 @@ import {
   buildSetRollingUpdatePlans,
 } from '../../src/remediation/builders/strategy.js';
 import { getAt, jsonEqual } from '../../src/remediation/json-pointer.js';
-import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
-import { rollout, seedIncidentA, unschedulablePod } from '../support/rollout-scenarios.js';
+import { makeNode } from '../support/k8s-builders.js';
+import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 
 const deadlock: Omit<Finding, 'remediations'> = {
   code: 'RolloutSurgeDeadlock',
@@ -93,19 +93,11 @@ describe('impact with more replicas', () => {
       oldNodes: ['edge-1', 'edge-2', 'edge-3'],
       ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
     });
-    const pending = parts.newPods[0];
-    if (!pending) throw new Error('no pending pod');
-    const { event } = unschedulablePod(
-      pending,
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      nodes,
       "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports.",
     );
-    const snapshot = makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: [...parts.oldPods, ...parts.newPods],
-      events: [event],
-      nodes,
-    });
     const [plan] = buildSetRollingUpdatePlans(snapshot, deadlock);
     expect(plan?.impact).toContain('1 of 3 replicas down at a time');
     expect(plan?.impact).toContain('the other 2 keep serving');

@@ -3,7 +3,7 @@ import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/diagnosis/run.js';
 import { makeEvent, makeNode, makePod, makePvc, makeSnapshot } from '../support/k8s-builders.js';
-import { rollout, seedIncidentA, unschedulablePod } from '../support/rollout-scenarios.js';
+import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 
 function evidence<T extends Evidence['type']>(list: Evidence[], type: T): Extract<Evidence, { type: T }> {
   const found = list.find((e) => e.type === type);
@@ -80,19 +80,11 @@ describe('RolloutSurgeDeadlock variants', () => {
       ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
       podSpec: { nodeSelector: { pool: 'edge' } },
     });
-    const pending = parts.newPods[0];
-    if (!pending) throw new Error('no pending pod');
-    const { event } = unschedulablePod(
-      pending,
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      nodes,
       "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
     );
-    const snapshot = makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: [...parts.oldPods, ...parts.newPods],
-      events: [event],
-      nodes,
-    });
     const [finding] = surgeDeadlock.analyze(snapshot);
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     expect(finding?.summary).toContain('hostPort 8080/TCP');
@@ -165,19 +157,11 @@ describe('RolloutSurgeDeadlock variants', () => {
         },
       },
     });
-    const pending = parts.newPods[0];
-    if (!pending) throw new Error('no pending pod');
-    const { event } = unschedulablePod(
-      pending,
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      nodes,
       "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
     );
-    const snapshot = makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: [...parts.oldPods, ...parts.newPods],
-      events: [event],
-      nodes,
-    });
     const [finding] = surgeDeadlock.analyze(snapshot);
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const strategy = evidence(finding?.evidence ?? [], 'strategy').strategy;
@@ -205,19 +189,11 @@ describe('RolloutSurgeDeadlock variants', () => {
         },
       },
     });
-    const pending = parts.newPods[0];
-    if (!pending) throw new Error('no pending pod');
-    const { event } = unschedulablePod(
-      pending,
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      nodes,
       "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.",
     );
-    const snapshot = makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: [...parts.oldPods, ...parts.newPods],
-      events: [event],
-      nodes,
-    });
     const [finding] = surgeDeadlock.analyze(snapshot);
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const rows = evidence(finding?.evidence ?? [], 'node-capacity').rows;
@@ -230,24 +206,16 @@ describe('RolloutSurgeDeadlock variants', () => {
       oldNodes: ['pool-1', 'pool-2'],
       resources: { requests: { cpu: '3', memory: '2Gi' } },
     });
-    const pending = parts.newPods[0];
-    if (!pending) throw new Error('no pending pod');
-    const { event } = unschedulablePod(
-      pending,
-      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
-    );
     const otherRs = rollout('sidecar-agent', {
       oldNodes: ['pool-1', 'pool-2'],
       resources: { requests: { cpu: '500m' } },
     });
-    const snapshot = makeSnapshot({
-      deployment: parts.deployment,
-      replicaSets: [parts.newRs, parts.oldRs],
-      pods: [...parts.oldPods, ...parts.newPods],
-      events: [event],
+    const snapshot = pendingRolloutSnapshot(
+      parts,
       nodes,
-      otherPods: otherRs.oldPods,
-    });
+      '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+      { otherPods: otherRs.oldPods },
+    );
     const [finding] = surgeDeadlock.analyze(snapshot);
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const rows = evidence(finding?.evidence ?? [], 'node-capacity').rows;
