@@ -12,6 +12,7 @@ import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../benc
 import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
+  FAST_RECOVERY,
   NAME,
   NS,
   clickButton,
@@ -22,13 +23,6 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
-
-const FAST_RECOVERY = {
-  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
-  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
-  ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1',
-  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
-};
 
 let stack: Stack;
 let appExited = false;

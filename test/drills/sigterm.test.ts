@@ -9,6 +9,7 @@ import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../benc
 import type { Child } from '../../bench/lib/children.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
+  FAST_RECOVERY,
   NAME,
   NS,
   clickButton,
@@ -19,12 +20,6 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
-
-const FAST_RECOVERY = {
-  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
-  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
-  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
-};
 
 let stack: Stack;
 let result: StoredMessage;

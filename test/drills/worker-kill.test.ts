@@ -8,15 +8,7 @@ import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../benc
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
-
-const NS = 'vision';
-const NAME = 'vision-object-tracker';
-const FAST_RECOVERY = {
-  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
-  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
-  ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1',
-  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
-};
+import { FAST_RECOVERY, NAME, NS } from './support/drill-kit.js';
 
 let stack: Stack;
 

@@ -21,6 +21,14 @@ import type { StoredMessage } from '../../support/slack-standin.js';
 export const NS = 'vision';
 export const NAME = 'vision-object-tracker';
 
+/** Worker settings for drills: locks lapse in 1.5 s and are checked twice a second, so a dead worker's job moves on quickly. */
+export const FAST_RECOVERY = {
+  ROLLOUT_DOCTOR_JOB_LOCK_MS: '1500',
+  ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: '500',
+  ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1',
+  ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',
+};
+
 /** The Deployment as the simulator holds it now. */
 export function deployment(sim: Simulator, namespace = NS, name = NAME): Deployment {
   const found = sim.get('Deployment', namespace, name) as Deployment | undefined;
