@@ -133,6 +133,8 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
+  ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
+  ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   LOG_LEVEL: logLevel,
 });
 
@@ -183,6 +185,12 @@ export interface AppConfig {
     readonly routes: NamespaceRoutes;
     readonly windowMs: number;
     readonly maxBodyBytes: number;
+  };
+  /** Limits against slow clients on the app's HTTP server (src/app/http-server.ts). */
+  readonly http: {
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly keepAliveTimeoutMs: number;
   };
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -263,6 +271,15 @@ export function loadAppConfig(env: Env): AppConfig {
       routes: e.ROLLOUT_DOCTOR_ALERT_ROUTES,
       windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
       maxBodyBytes: e.ROLLOUT_DOCTOR_ALERT_MAX_BYTES,
+    }),
+    http: Object.freeze({
+      headersTimeoutMs: e.ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS,
+      // Node requires requestTimeout >= headersTimeout (0 aside).
+      requestTimeoutMs: Math.max(
+        e.ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS,
+        e.ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS,
+      ),
+      keepAliveTimeoutMs: 5_000,
     }),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);

@@ -1,7 +1,13 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
+import {
+  routeTable,
+  slackBodyGate,
+  startHttpServer,
+  type Handler,
+  type HttpServerHandle,
+} from './http-server.js';
 import { registerListeners } from './listeners/index.js';
 import { healthzRoute, metricsRoute, readyzRoute } from './routes/health.js';
 import { slackFetch } from './slack-fetch.js';
@@ -29,25 +35,6 @@ export function isFutureDated(req: IncomingMessage, nowMs = Date.now()): boolean
 }
 
 /**
- * Custom routes with a fixed path, by "METHOD /path". Bolt 5.1's HTTPReceiver
- * compiles a path-to-regexp matcher for every custom route on every request that is
- * not a Slack event (in order, so the Alertmanager route, last, paid for four), which
- * showed up in alert storm profiles; fixed paths are answered here instead, with the
- * same handler and empty params. Paths with parameters still go through Bolt.
- */
-function exactRoutes(routes: readonly CustomRoute[]): Map<string, CustomRoute['handler']> {
-  const map = new Map<string, CustomRoute['handler']>();
-  for (const route of routes) {
-    if (/[:*?(){}]/.test(route.path)) continue;
-    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      // A later route for the same method and path wins, as in Bolt's route table.
-      map.set(`${method.toUpperCase()} ${route.path}`, route.handler);
-    }
-  }
-  return map;
-}
-
-/**
  * Builds and starts the Bolt app: HTTP mode (POST /slack/events, signature checked
  * by Bolt plus our future-timestamp check) or Socket Mode when an app token is
  * configured. Calls auth.test once at start (Bolt's default token verification).
@@ -70,14 +57,14 @@ export async function startSlackApp(
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
   };
   const port = options.port ?? config.port;
+  const { host } = options;
+  const timeouts = config.http;
 
   if (config.mode === 'socket') {
     const app = new App({
       token: config.slack.botToken,
       appToken: config.slack.appToken,
       socketMode: true,
-      customRoutes,
-      installerOptions: { port },
       logger: log,
       clientOptions,
       deferInitialization: true,
@@ -86,11 +73,17 @@ export async function startSlackApp(
     registerListeners(app, services);
     await app.init();
     options.onSlackReady?.();
+    // Bolt's Socket Mode receiver would serve customRoutes on a server of its own
+    // that crashes the process on a malformed path ('%', '//'); ours serves them.
+    const http = await startHttpServer({ routes: routeTable(customRoutes), logger, timeouts, host, port });
     await app.start();
     return {
       app,
-      url: `http://${options.host ?? '127.0.0.1'}:${port}`,
-      stop: () => app.stop() as Promise<void>,
+      url: http.url,
+      stop: async () => {
+        await http.close();
+        await (app.stop() as Promise<void>);
+      },
     };
   }
 
@@ -98,7 +91,6 @@ export async function startSlackApp(
   const receiver = new HTTPReceiver({
     signingSecret,
     endpoints: '/slack/events',
-    customRoutes,
     logger: log,
     processBeforeResponse: false,
   });
@@ -119,37 +111,19 @@ export async function startSlackApp(
   await app.init();
   options.onSlackReady?.();
 
-  const direct = exactRoutes(customRoutes);
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? '').split('?')[0] ?? '';
-    // Every POST, not only the literal '/slack/events': Bolt routes on the normalised
-    // path, so '/./slack/events' would reach it without this check.
-    if (req.method === 'POST' && isFutureDated(req)) {
+  const readSlackBody = slackBodyGate(logger).handler((req, res) => receiver.requestListener(req, res));
+  const slackEvents: Handler = (req, res) => {
+    if (isFutureDated(req)) {
       logger.warn('refused a Slack request dated in the future');
       res.writeHead(401);
       res.end();
       return;
     }
-    const handler = direct.get(`${req.method ?? ''} ${path}`);
-    if (handler) {
-      handler(Object.assign(req, { params: {} }), res);
-      return;
-    }
-    receiver.requestListener(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, options.host, () => resolve());
-  });
-  const address = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  return {
-    app,
-    url: `http://${host}:${address.port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    readSlackBody(req, res);
   };
+  // Exact paths only: Bolt sees POST /slack/events and nothing else, so its
+  // path normalising and its throw on unrouted requests are never reached.
+  const routes = routeTable(customRoutes, { '/slack/events': { POST: slackEvents } });
+  const http: HttpServerHandle = await startHttpServer({ routes, logger, timeouts, host, port });
+  return { app, url: http.url, stop: () => http.close() };
 }

@@ -1,0 +1,286 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { CustomRoute } from '@slack/bolt';
+import type { Logger } from '../logger.js';
+
+/**
+ * Largest body accepted on POST /slack/events before the signature is checked.
+ * Slack's payloads (slash commands, block_actions with a message's blocks, view
+ * submissions) are tens of KB at most; 64 KiB leaves room and caps what an
+ * unauthenticated client can make the app hold. Alertmanager has its own limit
+ * (ROLLOUT_DOCTOR_ALERT_MAX_BYTES, enforced in routes/alertmanager.ts).
+ */
+export const SLACK_MAX_BODY_BYTES = 64 * 1024;
+
+/**
+ * Unauthenticated Slack bodies read at the same time. With the body and request
+ * limits this bounds their memory to 64 x 64 KiB = 4 MiB whatever the clients do;
+ * beyond it a client gets 503 at once (Slack retries events; a user retries a click).
+ */
+export const MAX_CONCURRENT_SLACK_BODIES = 64;
+
+/** Longest path written to a log line: the rest of a scanner's path is noise. */
+const LOGGED_PATH_CHARS = 120;
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/** Path -> method -> handler. Paths match exactly (no decoding, no normalising). */
+export type RouteTable = ReadonlyMap<string, ReadonlyMap<string, Handler>>;
+
+export interface HttpTimeouts {
+  /** Time a client has to send all its headers (slowloris). */
+  headersTimeoutMs: number;
+  /** Time a client has to send the whole request, body included. */
+  requestTimeoutMs: number;
+  /** Idle time of a kept-alive connection between requests. */
+  keepAliveTimeoutMs: number;
+}
+
+export interface HttpServerHandle {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a route table from Bolt-style custom routes. Only fixed paths are allowed:
+ * a path-to-regexp pattern would bring back Bolt's decoding, which throws on '%'.
+ * A later route for the same method and path wins, as in Bolt's route table.
+ */
+export function routeTable(
+  routes: readonly CustomRoute[],
+  extra: Record<string, Record<string, Handler>> = {},
+): RouteTable {
+  const table = new Map<string, Map<string, Handler>>();
+  const add = (path: string, method: string, handler: Handler): void => {
+    if (!path.startsWith('/') || /[:*?(){}]/.test(path)) throw new Error(`route path must be fixed: ${path}`);
+    const methods = table.get(path) ?? new Map<string, Handler>();
+    methods.set(method.toUpperCase(), handler);
+    table.set(path, methods);
+  };
+  for (const route of routes) {
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
+      add(route.path, method, (req, res) => route.handler(Object.assign(req, { params: {} }), res));
+    }
+  }
+  for (const [path, methods] of Object.entries(extra)) {
+    for (const [method, handler] of Object.entries(methods)) add(path, method, handler);
+  }
+  return table;
+}
+
+/** Methods a path answers, HEAD included wherever GET is (load balancers probe with HEAD). */
+function allowed(methods: ReadonlyMap<string, Handler>): string[] {
+  const list = [...methods.keys()];
+  if (methods.has('GET') && !methods.has('HEAD')) list.push('HEAD');
+  return list.sort();
+}
+
+function plain(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  });
+  res.end(`${status}\n`);
+}
+
+/** What a log line may say about a request: its method and a short, printable path. */
+export function describeRequest(req: IncomingMessage): { method: string; path: string } {
+  const path = (req.url ?? '').split('?')[0] ?? '';
+  return {
+    method: (req.method ?? '').slice(0, 16),
+    path: path.replace(/[^\x21-\x7e]/g, '?').slice(0, LOGGED_PATH_CHARS),
+  };
+}
+
+/**
+ * The app's HTTP server: an exact-match route table, 404 for unknown paths, 405 with
+ * Allow for a known path's other methods, and no way for a request to end the
+ * process: a handler that throws or rejects answers 500, socket errors are logged
+ * without content, and malformed requests (Node's clientError) get a bare 4xx.
+ * Nothing from a request reaches stdout/stderr except through `logger`.
+ */
+export async function startHttpServer(options: {
+  routes: RouteTable;
+  logger: Logger;
+  timeouts: HttpTimeouts;
+  host?: string;
+  port: number;
+}): Promise<HttpServerHandle> {
+  const { routes, logger, timeouts } = options;
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+      // Node checks both timeouts on this interval (default 30 s): a quarter of the
+      // shorter one keeps the cut-off within 25% of what was configured.
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4),
+      ),
+    },
+    (req, res) => dispatch(routes, logger, req, res),
+  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // Malformed request line or headers, header/request timeout, oversize headers.
+    // Node's default answer is the same, but a listener is needed to keep the
+    // socket's error (which may quote the request) out of any default printing.
+    logger.debug({ code: error.code ?? 'unknown' }, 'http client error');
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => logger.error({ err: error.message }, 'http server error'));
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  // An 'error' on either stream with no listener would be thrown; a reset client is
+  // routine, so it is noted and the exchange dropped.
+  req.on('error', (error: NodeJS.ErrnoException) =>
+    logger.debug({ code: error.code }, 'http request stream error'),
+  );
+  res.on('error', (error: NodeJS.ErrnoException) =>
+    logger.debug({ code: error.code }, 'http response stream error'),
+  );
+  const failed = (error: unknown): void => {
+    logger.error(
+      { ...describeRequest(req), err: error instanceof Error ? error.message : String(error) },
+      'http handler failed',
+    );
+    if (res.headersSent) res.destroy();
+    else plain(res, 500, { connection: 'close' });
+  };
+  try {
+    // Origin-form only ('/path?query'); an absolute-form or '*' target matches nothing.
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    const methods = routes.get(path);
+    if (methods === undefined) {
+      closeAfterAnswer(req, res);
+      plain(res, 404);
+      return;
+    }
+    const method = req.method ?? '';
+    const handler = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
+    if (handler === undefined) {
+      closeAfterAnswer(req, res);
+      plain(res, 405, { allow: allowed(methods).join(', ') });
+      return;
+    }
+    const result = handler(req, res);
+    if (result instanceof Promise) result.catch(failed);
+  } catch (error) {
+    failed(error);
+  }
+}
+
+/**
+ * A refused request's body is not read: once the answer is written the connection is
+ * half-closed (the client sees the answer and the end) and destroyed shortly after,
+ * instead of Node's default of reading the rest of the body to discard it.
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.once('finish', () => {
+    if (req.complete) return;
+    req.pause();
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), 1_000).unref();
+  });
+}
+
+export interface SlackBodyGate {
+  /** Reads a Slack body within the limits, then hands the request on with `rawBody` set. */
+  handler(next: Handler): Handler;
+  /** Bodies being read now (for tests and metrics). */
+  inFlight(): number;
+}
+
+/**
+ * Reads POST /slack/events bodies itself, up to `maxBytes`, before Bolt sees them:
+ * a declared Content-Length over the limit is refused with 413 before any byte is
+ * read, a body (chunked or not) that grows past it is cut off at once, and at most
+ * `maxConcurrent` bodies are read at a time. Bolt then finds `rawBody` already set
+ * and checks the signature on it without reading the stream again.
+ */
+export function slackBodyGate(
+  logger: Logger,
+  limits: { maxBytes: number; maxConcurrent: number } = {
+    maxBytes: SLACK_MAX_BODY_BYTES,
+    maxConcurrent: MAX_CONCURRENT_SLACK_BODIES,
+  },
+): SlackBodyGate {
+  let reading = 0;
+  const refuse = (req: IncomingMessage, res: ServerResponse, status: 413 | 503, reason: string): void => {
+    logger.warn({ ...describeRequest(req), status, reason }, 'slack request refused');
+    req.pause();
+    closeAfterAnswer(req, res);
+    plain(res, status, { connection: 'close' });
+  };
+  return {
+    inFlight: () => reading,
+    handler: (next) => (req, res) => {
+      const declared = req.headers['content-length'];
+      if (declared !== undefined && Number(declared) > limits.maxBytes) {
+        refuse(req, res, 413, 'declared body over the limit');
+        return;
+      }
+      if (reading >= limits.maxConcurrent) {
+        refuse(req, res, 503, 'too many bodies being read');
+        return;
+      }
+      reading += 1;
+      let done = false;
+      const finish = (): boolean => {
+        if (done) return false;
+        done = true;
+        reading -= 1;
+        return true;
+      };
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        if (done) return;
+        size += chunk.length;
+        if (size > limits.maxBytes) {
+          finish();
+          chunks.length = 0;
+          refuse(req, res, 413, 'body over the limit');
+          return;
+        }
+        chunks.push(chunk);
+      });
+      req.once('close', () => finish());
+      req.once('end', () => {
+        if (!finish()) return;
+        Object.assign(req, { rawBody: Buffer.concat(chunks, size) });
+        const result = next(req, res);
+        if (result instanceof Promise) result.catch(() => undefined);
+      });
+    },
+  };
+}
