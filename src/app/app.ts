@@ -74,7 +74,8 @@ export async function startSlackApp(
     await app.init();
     options.onSlackReady?.();
     // Bolt's Socket Mode receiver would serve customRoutes on a server of its own
-    // that crashes the process on a malformed path ('%', '//'); ours serves them.
+    // whose async handler throws on a path such as '//' (new URL), and the unhandled
+    // rejection ends the process; ours serves them.
     const http = await startHttpServer({ routes: routeTable(customRoutes), logger, timeouts, host, port });
     await app.start();
     return {

@@ -5,6 +5,7 @@ import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { rawRequest } from '../support/raw-http.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { slashCommandBody } from '../support/slack-sign.js';
 import { startSlackSocketStandin, type SlackSocketStandin } from '../support/slack-socket-standin.js';
@@ -61,6 +62,17 @@ describe('Slack app in Socket Mode', () => {
     expect(slack.callsOf('apps.connections.open').map((c) => c.response.ok)).toEqual([true]);
     expect(slack.callsOf('auth.test').map((c) => c.response.ok)).toEqual([true]);
     expect(socket.openConnections()).toBe(1);
+  });
+
+  it('serves its routes on its own HTTP server: malformed paths get 404, /healthz keeps answering', async () => {
+    // Bolt's Socket Mode receiver served customRoutes from an async handler whose
+    // new URL('//', base) throws: the unhandled rejection ended the process.
+    const url = runtime.handle.url;
+    for (const path of ['/%', '/%zz', '//', '/', '/favicon.ico']) {
+      expect((await rawRequest(url, `GET ${path} HTTP/1.1\r\nHost: x`)).status, path).toBe(404);
+    }
+    expect((await rawRequest(url, 'POST /healthz HTTP/1.1\r\nHost: x')).status).toBe(405);
+    expect((await rawRequest(url, 'GET /healthz HTTP/1.1\r\nHost: x')).status).toBe(200);
   });
 
   it('acks a slash_commands envelope fast with its envelope_id and queues exactly one diagnosis', async () => {
