@@ -135,6 +135,8 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
+  METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
+  METRICS_HOST: optionalString,
   LOG_LEVEL: logLevel,
 });
 
@@ -192,6 +194,8 @@ export interface AppConfig {
     readonly requestTimeoutMs: number;
     readonly keepAliveTimeoutMs: number;
   };
+  /** /metrics on a port of its own (never the public one); undefined port: not served. */
+  readonly metrics: { readonly port: number | undefined; readonly host: string | undefined };
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -281,6 +285,7 @@ export function loadAppConfig(env: Env): AppConfig {
       ),
       keepAliveTimeoutMs: 5_000,
     }),
+    metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
 }

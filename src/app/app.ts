@@ -7,6 +7,7 @@ import {
   startHttpServer,
   type Handler,
   type HttpServerHandle,
+  type HttpTimeouts,
 } from './http-server.js';
 import { registerListeners } from './listeners/index.js';
 import { healthzRoute, metricsRoute, readyzRoute } from './routes/health.js';
@@ -20,6 +21,8 @@ export interface SlackAppHandle {
   app: App;
   /** Base URL in HTTP mode (`http://host:port`); routes are served there. */
   url: string;
+  /** Base URL of the metrics server (GET /metrics), when METRICS_PORT is set. */
+  metricsUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -44,13 +47,8 @@ export async function startSlackApp(
   services: AppServices,
   options: { extraRoutes?: CustomRoute[]; host?: string; port?: number; onSlackReady?: () => void } = {},
 ): Promise<SlackAppHandle> {
-  const { config, logger, metrics } = services;
-  const customRoutes: CustomRoute[] = [
-    healthzRoute(),
-    readyzRoute(services),
-    metricsRoute(metrics),
-    ...(options.extraRoutes ?? []),
-  ];
+  const { config, logger } = services;
+  const customRoutes: CustomRoute[] = [healthzRoute(), readyzRoute(services), ...(options.extraRoutes ?? [])];
   const log = boltLogger(logger);
   const clientOptions = {
     fetch: slackFetch,
@@ -77,12 +75,14 @@ export async function startSlackApp(
     // whose async handler throws on a path such as '//' (new URL), and the unhandled
     // rejection ends the process; ours serves them.
     const http = await startHttpServer({ routes: routeTable(customRoutes), logger, timeouts, host, port });
+    const metricsServer = await startMetricsServer(services, timeouts);
     await app.start();
     return {
       app,
       url: http.url,
+      metricsUrl: metricsServer?.url,
       stop: async () => {
-        await http.close();
+        await Promise.all([http.close(), metricsServer?.close()]);
         await (app.stop() as Promise<void>);
       },
     };
@@ -126,5 +126,36 @@ export async function startSlackApp(
   // path normalising and its throw on unrouted requests are never reached.
   const routes = routeTable(customRoutes, { '/slack/events': { POST: slackEvents } });
   const http: HttpServerHandle = await startHttpServer({ routes, logger, timeouts, host, port });
-  return { app, url: http.url, stop: () => http.close() };
+  const metricsServer = await startMetricsServer(services, timeouts);
+  return {
+    app,
+    url: http.url,
+    metricsUrl: metricsServer?.url,
+    stop: async () => {
+      await Promise.all([http.close(), metricsServer?.close()]);
+    },
+  };
+}
+
+/**
+ * GET /metrics on METRICS_PORT, apart from the public port: queue depths and command
+ * counts tell an outsider what the team is doing, and a port that the Service does not
+ * expose needs no token to hand out and rotate (Prometheus scrapes the pod directly).
+ */
+async function startMetricsServer(
+  services: AppServices,
+  timeouts: HttpTimeouts,
+): Promise<HttpServerHandle | undefined> {
+  const { config, logger, metrics } = services;
+  if (config.metrics.port === undefined) {
+    logger.info('METRICS_PORT is not set: /metrics is not served');
+    return undefined;
+  }
+  return startHttpServer({
+    routes: routeTable([metricsRoute(metrics)]),
+    logger,
+    timeouts,
+    ...(config.metrics.host === undefined ? {} : { host: config.metrics.host }),
+    port: config.metrics.port,
+  });
 }

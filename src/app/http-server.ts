@@ -146,7 +146,7 @@ export async function startHttpServer(options: {
       resolve();
     });
   });
-  server.on('error', (error) => logger.error({ err: error.message }, 'http server error'));
+  server.on('error', (error) => logger.error({ err: error }, 'http server error'));
   const address = server.address() as AddressInfo;
   return {
     server,
@@ -170,7 +170,7 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
   );
   const failed = (error: unknown): void => {
     logger.error(
-      { ...describeRequest(req), err: error instanceof Error ? error.message : String(error) },
+      { ...describeRequest(req), err: error instanceof Error ? error : new Error(String(error)) },
       'http handler failed',
     );
     if (res.headersSent) res.destroy();

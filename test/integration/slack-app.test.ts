@@ -32,6 +32,8 @@ describe('Slack app over HTTP', () => {
       ROLLOUT_DOCTOR_CLUSTERS: 'default,prod',
       ROLLOUT_DOCTOR_APPROVERS: 'U0APPROVER',
       LOG_LEVEL: 'debug',
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
     });
     const sink = new Writable({ write: (chunk: Buffer, _e, cb) => (logLines.push(chunk.toString()), cb()) });
     runtime = await startAppRuntime(config, createLogger({ level: 'debug', name: 'test' }, sink), {
@@ -139,8 +141,10 @@ describe('Slack app over HTTP', () => {
     expect(String(posts[1]?.args.text)).toContain('joining');
   });
 
-  it('serves metrics with the command counter', async () => {
-    const text = await (await fetch(`${runtime.handle.url}/metrics`)).text();
+  it('serves metrics with the command counter on METRICS_PORT only, not on the public port', async () => {
+    expect((await fetch(`${runtime.handle.url}/metrics`)).status).toBe(404);
+    expect(runtime.handle.metricsUrl).not.toBe(runtime.handle.url);
+    const text = await (await fetch(`${runtime.handle.metricsUrl}/metrics`)).text();
     expect(text).toMatch(/rollout_doctor_commands_total\{command="diagnose",outcome="queued"\} 1/);
     expect(text).toMatch(/rollout_doctor_commands_total\{command="invalid",outcome="usage"\} 5/);
   });
@@ -162,7 +166,10 @@ describe('Slack app over HTTP', () => {
         response_type: 'ephemeral',
         text: expect.stringContaining('queue is unavailable'),
       });
-      expect((await fetch(`${runtime.handle.url}/readyz`)).status).toBe(503);
+      const ready = await fetch(`${runtime.handle.url}/readyz`);
+      expect(ready.status).toBe(503);
+      // Only ok/unreachable: the error's text (addresses, a URL with a password) is logged instead.
+      expect(await ready.json()).toEqual({ status: 'not ready', redis: 'unreachable', slack: 'ok' });
     } finally {
       await redis.start();
     }

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   routeTable,
@@ -9,7 +10,11 @@ import {
 import { createLogger } from '../../src/logger.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
 
-const logger = createLogger({ level: 'silent', name: 'http-server-test' });
+// 'debug', not 'silent': the serializers must run on what the server logs.
+const logger = createLogger(
+  { level: 'debug', name: 'http-server-test' },
+  new Writable({ write: (_c, _e, cb) => cb() }),
+);
 const timeouts = { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 1_000 };
 let server: HttpServerHandle | undefined;
 

@@ -1,4 +1,5 @@
 import type { CustomRoute } from '@slack/bolt';
+import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 
 /** GET /healthz: the process is alive and serving. */
@@ -13,8 +14,16 @@ export function healthzRoute(): CustomRoute {
   };
 }
 
-/** GET /readyz: Redis answers and Slack credentials were verified (auth.test). 503 otherwise. */
-export function readyzRoute(checks: { pingRedis(): Promise<void>; slackReady(): boolean }): CustomRoute {
+/**
+ * GET /readyz: Redis answers and Slack credentials were verified (auth.test). 503
+ * otherwise. Served on the public port, so the body says only ok/unreachable: an
+ * error's text (a Redis URL with its password, a host name) goes to the log.
+ */
+export function readyzRoute(checks: {
+  pingRedis(): Promise<void>;
+  slackReady(): boolean;
+  logger: Pick<Logger, 'warn'>;
+}): CustomRoute {
   return {
     path: '/readyz',
     method: ['GET'],
@@ -24,7 +33,8 @@ export function readyzRoute(checks: { pingRedis(): Promise<void>; slackReady(): 
         try {
           await checks.pingRedis();
         } catch (error) {
-          redis = error instanceof Error ? error.message : 'unreachable';
+          redis = 'unreachable';
+          checks.logger.warn({ err: error }, 'readyz: redis ping failed');
         }
         const slack = checks.slackReady() ? 'ok' : 'credentials not verified';
         const ok = redis === 'ok' && slack === 'ok';
@@ -35,7 +45,7 @@ export function readyzRoute(checks: { pingRedis(): Promise<void>; slackReady(): 
   };
 }
 
-/** GET /metrics: Prometheus text format. */
+/** GET /metrics: Prometheus text format. Served only on METRICS_PORT (see app.ts). */
 export function metricsRoute(metrics: Metrics): CustomRoute {
   return {
     path: '/metrics',
