@@ -7,6 +7,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
+import { parseErrorText } from '../parse-error-text.js';
 import type { KubeObject } from './k8s.js';
 
 /** The dump is not YAML/JSON or holds a malformed object; the message names where. */
@@ -67,15 +68,14 @@ export function loadObjects(text: string): KubeObject[] {
   documents.forEach((doc, index) => {
     const where = documents.length > 1 ? `document ${index + 1}` : 'the dump';
     const error = doc.errors[0];
-    if (error) throw new DumpError(`${where} is not valid YAML or JSON: ${firstLine(error.message)}`);
+    // Position and code only: the parser's message quotes the dump, which may hold Secrets.
+    if (error) throw new DumpError(`${where} is not valid YAML or JSON: ${parseErrorText(error)}`);
     let value: unknown;
     try {
       value = doc.toJS();
     } catch (cause) {
       // yaml throws here (not in doc.errors) for an alias whose anchor is missing.
-      throw new DumpError(
-        `${where} is not valid YAML: ${firstLine(cause instanceof Error ? cause.message : String(cause))}`,
-      );
+      throw new DumpError(`${where} is not valid YAML: ${parseErrorText(cause)}`);
     }
     if (value === null || value === undefined) return;
     if (Array.isArray(value)) {
@@ -142,8 +142,4 @@ function nameOf(value: unknown): string | undefined {
   if (!meta || typeof meta !== 'object') return undefined;
   const name = (meta as { name?: unknown }).name;
   return typeof name === 'string' && name ? `"${name}"` : undefined;
-}
-
-function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? message).replace(/:\s*$/, '');
 }

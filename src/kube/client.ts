@@ -10,6 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { callDescription, describe, toApiError } from './api-errors.js';
 import { READ_VERBS, methodFor, pathFor, type ApiCall } from './api-paths.js';
+import { parseErrorText } from '../parse-error-text.js';
 import { ClusterError, KubeApiError } from './errors.js';
 import {
   DEFAULT_RETRY,
@@ -77,7 +78,7 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
   try {
     transport = createTransport(config);
   } catch (error) {
-    throw new ClusterError(`cannot use the kubeconfig: ${errorText(error)}`, undefined, { cause: error });
+    throw new ClusterError(`cannot use the kubeconfig: ${parseErrorText(error)}`);
   }
   const retry = options.retry ?? DEFAULT_RETRY;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -163,7 +164,9 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
     }
   } catch (error) {
     const where = options.kubeconfig ? `kubeconfig ${options.kubeconfig}` : 'the default kubeconfig';
-    throw new ClusterError(`cannot load ${where}: ${errorText(error)}`, undefined, { cause: error });
+    // No cause: the parser's error quotes the file (token, password), and a logged or
+    // printed cause chain would carry it along.
+    throw new ClusterError(`cannot load ${where}: ${parseErrorText(error)}`);
   }
   if (options.context) {
     if (!config.getContextObject(options.context)) {
@@ -187,8 +190,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

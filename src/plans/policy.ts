@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseErrorText } from '../parse-error-text.js';
 
 /**
  * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
@@ -32,10 +33,8 @@ export function loadPolicyFile(path: string): PolicyRule[] {
   try {
     raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(
-      `ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    // Position only, no cause: the parser's message quotes the file.
+    throw new Error(`ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${parseErrorText(error)}`);
   }
   const parsed = policyFileSchema.safeParse(raw);
   if (!parsed.success)
