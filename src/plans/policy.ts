@@ -34,6 +34,7 @@ export function loadPolicyFile(path: string): PolicyRule[] {
     raw = parseYaml(readFileSync(path, 'utf8'));
   } catch (error) {
     // Position only, no cause: the parser's message quotes the file.
+    // eslint-disable-next-line preserve-caught-error -- the cause would carry the file's content
     throw new Error(`ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${parseErrorText(error)}`);
   }
   const parsed = policyFileSchema.safeParse(raw);
