@@ -118,6 +118,18 @@ const appSchema = z.object({
       .optional(),
   ),
   SLACK_API_URL: slackApiUrl,
+  SLACK_TEAM_ID: commaList(
+    '',
+    (id) => /^[TE][A-Z0-9]{2,}$/.test(id),
+    'must be Slack team (T…) or org (E…) ids',
+  ),
+  SLACK_APP_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^A[A-Z0-9]{2,}$/, 'must be an app id (A…)')
+      .optional(),
+  ),
   PORT: port,
   REDIS_URL: redisUrl,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
@@ -168,6 +180,10 @@ export interface AppConfig {
     readonly appToken: string | undefined;
     /** Web API base URL ending in '/', or undefined for Slack's own. */
     readonly apiUrl: string | undefined;
+    /** Workspaces (T…) or orgs (E…) whose requests are served; empty: any (warned at start). */
+    readonly teamIds: readonly string[];
+    /** The only api_app_id served; undefined: any. */
+    readonly appId: string | undefined;
   };
   readonly port: number;
   readonly redisUrl: string;
@@ -258,6 +274,8 @@ export function loadAppConfig(env: Env): AppConfig {
       signingSecret: e.SLACK_SIGNING_SECRET,
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL,
+      teamIds: Object.freeze([...e.SLACK_TEAM_ID]),
+      appId: e.SLACK_APP_ID,
     }),
     port: e.PORT,
     redisUrl: e.REDIS_URL,
