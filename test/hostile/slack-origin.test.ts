@@ -64,7 +64,12 @@ const command = (fields: Record<string, string>): string => {
 
 describe('requests from another workspace or app', () => {
   it('acks and drops a slash command from another team or app; queues and posts nothing', async () => {
-    for (const fields of [{ team_id: 'T0EVIL' }, { api_app_id: 'A0EVIL' }, { team_id: '' }]) {
+    const foreign: Record<string, string>[] = [
+      { team_id: 'T0EVIL' },
+      { api_app_id: 'A0EVIL' },
+      { team_id: '' },
+    ];
+    for (const fields of foreign) {
       const res = await postSigned(events, SECRET, command(fields));
       expect(res.status).toBe(200);
       expect(res.body).toBe('');

@@ -7,6 +7,7 @@ import {
   type Handler,
   type HttpServerHandle,
 } from '../../src/app/http-server.js';
+import { readyzRoute } from '../../src/app/routes/health.js';
 import { createLogger } from '../../src/logger.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
 
@@ -48,6 +49,24 @@ describe('startHttpServer', () => {
     expect((await rawRequest(url, 'GET /throws HTTP/1.1\r\nHost: x')).status).toBe(500);
     expect((await rawRequest(url, 'GET /rejects HTTP/1.1\r\nHost: x')).status).toBe(500);
     expect((await rawRequest(url, 'GET /ok HTTP/1.1\r\nHost: x')).status).toBe(200);
+  });
+
+  it('answers 500 when a Bolt-style custom route (readyz) fails inside its promise', async () => {
+    const readyz = readyzRoute({
+      pingRedis: () => Promise.resolve(),
+      slackReady: () => {
+        throw new Error('boom');
+      },
+      logger,
+    });
+    server = await startHttpServer({
+      routes: routeTable([readyz]),
+      logger,
+      timeouts,
+      host: '127.0.0.1',
+      port: 0,
+    });
+    expect((await rawRequest(server.url, 'GET /readyz HTTP/1.1\r\nHost: x')).status).toBe(500);
   });
 
   it('answers a malformed request line with 400 (clientError)', async () => {

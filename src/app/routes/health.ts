@@ -27,8 +27,9 @@ export function readyzRoute(checks: {
   return {
     path: '/readyz',
     method: ['GET'],
-    handler: (_req, res) => {
-      void (async () => {
+    // The promise is returned so that the HTTP server answers 500 if anything in it throws.
+    handler: (_req, res) =>
+      (async () => {
         let redis = 'ok';
         try {
           await checks.pingRedis();
@@ -40,8 +41,7 @@ export function readyzRoute(checks: {
         const ok = redis === 'ok' && slack === 'ok';
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ status: ok ? 'ready' : 'not ready', redis, slack }));
-      })();
-    },
+      })(),
   };
 }
 
