@@ -289,7 +289,11 @@ describe('deploy/', () => {
     const http = appContainer?.ports.find((p) => p.name === 'http');
     expect(http?.containerPort).toBe(DEFAULT_PORT);
     expect(Number(envValue(appContainer?.env ?? [], 'PORT') ?? DEFAULT_PORT)).toBe(DEFAULT_PORT);
-    const readyPath = readyzRoute({ pingRedis: async () => undefined, slackReady: () => true, logger: console }).path;
+    const readyPath = readyzRoute({
+      pingRedis: async () => undefined,
+      slackReady: () => true,
+      logger: console,
+    }).path;
     const { readinessProbe: ready, livenessProbe: live, startupProbe: startup } = appContainer ?? {};
     expect(ready?.httpGet).toEqual({ path: readyPath, port: 'http' });
     expect(live?.httpGet).toEqual({ path: healthzRoute().path, port: 'http' });
