@@ -73,6 +73,8 @@ const PATHS = [
   '/../../etc/passwd',
   '//',
   `/${'a'.repeat(8_000)}`,
+  // Past Node's 16 KB header limit: 431 from clientError.
+  `/${'b'.repeat(20_000)}`,
   `/${'%'.repeat(2_000)}`,
   'http://evil.example/healthz',
   'http://evil.example/slack/events',
@@ -146,13 +148,14 @@ describe('slow and oversize clients', () => {
     const started = Date.now();
     const reply = readUntilClose(socket, 10_000);
     socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
-    // One header line every 100 ms, for as long as the connection stays open.
+    // One header line every 100 ms, for as long as the connection stays open. The
+    // bound is loose (a shared CI machine) but far below the 10 s the read waits.
     const trickle = setInterval(() => socket.writable && socket.write(`X-Slow-${Date.now()}: a\r\n`), 100);
     const res = await reply;
     clearInterval(trickle);
     expect(res.closed).toBe(true);
     expect(res.status === 408 || res.status === 0).toBe(true);
-    expect(Date.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS * 4);
+    expect(Date.now() - started).toBeLessThan(HEADERS_TIMEOUT_MS * 10);
     expect(await alive()).toBe(true);
   });
 
@@ -168,7 +171,7 @@ describe('slow and oversize clients', () => {
     clearInterval(trickle);
     expect(res.closed).toBe(true);
     expect(res.status === 408 || res.status === 0).toBe(true);
-    expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS * 4);
+    expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS * 5);
     expect(await alive()).toBe(true);
   });
 
