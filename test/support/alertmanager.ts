@@ -15,6 +15,12 @@ export interface TestAlertmanager {
   url: string;
   /** Posts alerts to its API v2, as Prometheus would. */
   postAlerts(alerts: PostableAlert[]): Promise<void>;
+  /**
+   * Webhook calls that got an answer (its `alertmanager_notification_latency_seconds`
+   * count: observed when the receiver replied, whatever the status). A test waits for
+   * this to grow before asserting that a notification changed nothing.
+   */
+  webhookCallsAnswered(): Promise<number>;
   /** Stops it (SIGTERM) and removes its directory. */
   close(): Promise<void>;
 }
@@ -131,6 +137,13 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<T
         body: JSON.stringify(alerts),
       });
       if (!res.ok) throw new Error(`alertmanager refused alerts: ${res.status} ${await res.text()}`);
+    },
+    async webhookCallsAnswered() {
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      const line = /^alertmanager_notification_latency_seconds_count\{integration="webhook"\} (\d+)$/m.exec(
+        metrics,
+      );
+      return Number(line?.[1] ?? 0);
     },
     close,
   };
