@@ -84,10 +84,12 @@ describe('SIGTERM during a running job', () => {
     await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
     const second = await stack.startWorker({ ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '10' });
 
-    const stoppedAt = Date.now();
+    const held = sim.requests.find((r) => r.resource === 'events');
     expect(await first.stop('SIGTERM')).toBe(0);
-    // The grace period holds: the process does not wait for the 15 s request.
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    // The grace period holds: the process exited while the simulator still held its
+    // 15 s request unanswered (status 0), so it did not wait for it. A fact, where
+    // "exited within 5 s" depended on the machine's load.
+    expect(held?.status).toBe(0);
     expect((await finalLogLines(first)).find((l) => l.msg === 'workers stopped')).toMatchObject({
       diagnose: 'forced',
     });
