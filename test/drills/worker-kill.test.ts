@@ -73,8 +73,10 @@ describe('worker killed with SIGKILL', () => {
 
   it('mid-remediation after the patch: applied exactly once, one outcome thread, the rollout completes', async () => {
     const { sim, slack } = stack;
-    const result = resultMessages()[0];
-    if (!result) throw new Error('no result from the previous drill');
+    // Its own diagnosis: this drill does not depend on the one above having run.
+    const earlier = new Set(resultMessages().map((m) => m.ts));
+    expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+    const result = await slack.waitFor(() => resultMessages().find((m) => !earlier.has(m.ts)), 30_000);
     // Slow down the rollout watch so the worker is still busy with the job when killed.
     sim.addFault({ match: { verb: 'watch', resource: 'deployments' }, delayMs: 4_000, times: 1 });
     sim.clearRequests();
