@@ -19,4 +19,18 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Type-aware rules: a promise nobody awaits or handles loses its rejection (an
+    // unhandled rejection kills the process) and its ordering; a promise handed where
+    // a void callback is expected (event emitters, Bolt listeners) is not awaited by
+    // the caller. The project service uses tsconfig.json, which covers every .ts file.
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
 );

@@ -13,6 +13,7 @@ import { runManualBench } from './kubectl-manual.js';
 import { machineInfo } from './machine.js';
 import { renderReport, type Section } from './report.js';
 import { ackSection, alertSection, analyzerSection, e2eSection, manualSection } from './sections.js';
+import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
@@ -74,6 +75,13 @@ sections.push(alerts instanceof Error ? failed('Alert storm', alerts) : alertSec
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());
 sections.push(analyzers instanceof Error ? failed('Analyzers', analyzers) : analyzerSection(analyzers));
+
+const simScale = await step('simulator at scale', () => runSimScaleBench());
+sections.push(
+  simScale instanceof Error
+    ? failed('Simulator at 1,000 nodes / 20,000 pods', simScale)
+    : simScaleSection(simScale),
+);
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);
 await writeFile(OUTPUT, renderReport(machine, sections, totalSeconds));

@@ -14,7 +14,7 @@ import {
   NS,
   deadlockTracker,
   deployment,
-  quietPeriod,
+  queuesSettled,
   realPatches,
   rolledOut,
 } from './support/drill-kit.js';
@@ -108,7 +108,7 @@ describe('Kubernetes API faults during a diagnosis', () => {
       expect(failed.text).toContain('HTTP 500');
       expect(failed.text).toContain('gave up after 3 attempts');
       // 4 attempts per read (the client) x 3 attempts per job (the queue), then stop.
-      await quietPeriod(1_500);
+      await queuesSettled(h.redis.url);
       expect(sim.requests.filter((r) => isTarget('get', 'deployments')(r) && r.name === NAME)).toHaveLength(
         12,
       );
@@ -204,7 +204,7 @@ describe('Kubernetes API faults during a remediation', () => {
       30_000,
     );
     expect(repliesStarting('applied').filter((m) => m.text.includes('Undo'))).toHaveLength(1);
-    await quietPeriod(1_000);
+    await queuesSettled(h.redis.url);
     expect(realPatches(sim)).toBe(1);
     expect(deployment(sim).metadata.generation).toBe(generation + 1);
     // Back to the defaults the Deployment had before the fix.

@@ -18,7 +18,7 @@ import {
   clickButton,
   deadlockTracker,
   deployment,
-  quietPeriod,
+  queuesSettled,
   realPatches,
   rolledOut,
   waitUntil,
@@ -130,7 +130,7 @@ describe('Redis stopped and restarted', () => {
       isResult(slack.messages.get(`${queuedRun.channel}/${queuedRun.ts}`) ?? queuedRun),
     );
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
-    await quietPeriod(1_000); // a second apply would show up by now
+    await queuesSettled(stack.redis.url); // a second apply would have happened by now
     expect(realPatches(sim)).toBe(1);
     const thread = [...slack.messages.values()].filter((m) => m.threadTs === result.ts);
     expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);

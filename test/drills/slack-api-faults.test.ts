@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
 import type { SlackCall } from '../support/slack-standin.js';
-import { NAME, NS, deadlockTracker, deployment, quietPeriod, rolledOut } from './support/drill-kit.js';
+import { NAME, NS, deadlockTracker, deployment, queuesSettled, rolledOut } from './support/drill-kit.js';
 
 let h: E2eHarness;
 let result: StoredMessage;
@@ -35,7 +35,7 @@ describe('Slack Web API faults', () => {
 
     expect((await h.command(`${NAME} -n ${NS}`)).status).toBe(200);
     result = await h.waitForResult(NS, NAME, { timeoutMs: 30_000 });
-    await quietPeriod(1_500); // a late, stale progress update would land by now
+    await queuesSettled(h.redis.url); // a late, stale progress update would have landed by now
     const refused = slack.calls.slice(from).filter((c) => c.status !== 200);
     expect(refused.map((c) => c.status)).toEqual([500, 500, 429]);
     // One message for the run, never re-posted.
@@ -59,7 +59,7 @@ describe('Slack Web API faults', () => {
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
     await h.waitForReply(result.ts, 'rolled out', 40_000);
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
-    await quietPeriod(1_500); // a duplicate reply would land by now
+    await queuesSettled(h.redis.url); // a duplicate reply would have landed by now
 
     const refused = slack.calls.slice(from).filter((c) => c.status !== 200);
     expect(refused.map((c) => c.status)).toEqual([500, 429]);

@@ -8,7 +8,7 @@ import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../benc
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
-import { FAST_RECOVERY, NAME, NS } from './support/drill-kit.js';
+import { FAST_RECOVERY, NAME, NS, queuesSettled } from './support/drill-kit.js';
 
 let stack: Stack;
 
@@ -64,7 +64,7 @@ describe('worker killed with SIGKILL', () => {
     await stack.startWorker();
 
     const result = await slack.waitFor(() => resultMessages()[0], 30_000);
-    await new Promise((r) => setTimeout(r, 1_500)); // a duplicate would show up by now
+    await queuesSettled(stack.redis.url); // a duplicate would have happened by now
     expect(resultMessages()).toHaveLength(1);
     const roots = slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined);
     expect(roots).toHaveLength(1);
@@ -73,8 +73,10 @@ describe('worker killed with SIGKILL', () => {
 
   it('mid-remediation after the patch: applied exactly once, one outcome thread, the rollout completes', async () => {
     const { sim, slack } = stack;
-    const result = resultMessages()[0];
-    if (!result) throw new Error('no result from the previous drill');
+    // Its own diagnosis: this drill does not depend on the one above having run.
+    const earlier = new Set(resultMessages().map((m) => m.ts));
+    expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+    const result = await slack.waitFor(() => resultMessages().find((m) => !earlier.has(m.ts)), 30_000);
     // Slow down the rollout watch so the worker is still busy with the job when killed.
     sim.addFault({ match: { verb: 'watch', resource: 'deployments' }, delayMs: 4_000, times: 1 });
     sim.clearRequests();
@@ -96,7 +98,7 @@ describe('worker killed with SIGKILL', () => {
       () => ((sim.get('Deployment', NS, NAME) as Deployment).status?.updatedReplicas ?? 0) === 1,
       20_000,
     );
-    await new Promise((r) => setTimeout(r, 1_500));
+    await queuesSettled(stack.redis.url);
     expect(realPatches()).toBe(1);
     expect(thread().filter((m) => /^applied/i.test(m.text))).toHaveLength(1);
     expect(thread().filter((m) => /^(failed|refused)/i.test(m.text))).toHaveLength(0);

@@ -235,7 +235,9 @@ describe('incident B live: crash loop on one node', () => {
     s.addFault({ match: { verb: 'patch', resource: 'deployments' }, delayMs: 300, times: 1 });
     s.clearRequests();
     const applying = applyPlan(client, plan);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Write once the simulator holds the dry run (it records a request on arrival, before
+    // the 300 ms hold): a signal, where a 100 ms sleep guessed the patch was in flight.
+    await s.waitFor(() => s.requests.some((r) => r.verb === 'patch' && r.dryRun));
     const current = deployment(s, SHOP);
     current.metadata.annotations = { ...current.metadata.annotations, 'team.example/owner': 'payments' };
     s.apply(current);

@@ -63,8 +63,12 @@ describe('Slack app over HTTP', () => {
     expect((await fetch(`${runtime.handle.url}/healthz`)).status).toBe(200);
   });
 
+  // Each test stands alone: they share one app, so they assert on their own targets
+  // and on changes they cause (counts before and after), never on totals left by others.
   it('refuses a bad signature, a stale and a future timestamp with a bare 401 and queues nothing', async () => {
-    const body = slashCommandBody({ text: 'web -n shop' });
+    const queuedBefore = await queued();
+    const postsBefore = slack.callsOf('chat.postMessage').length;
+    const body = slashCommandBody({ text: 'unsigned -n shop' });
     const now = Math.floor(Date.now() / 1000);
     for (const [secret, ts] of [
       ['wrong-secret', now],
@@ -97,11 +101,13 @@ describe('Slack app over HTTP', () => {
       req.end(body);
     });
     expect(status).toBe(404);
-    expect(await queued()).toBe(0);
-    expect(slack.callsOf('chat.postMessage')).toHaveLength(0);
+    expect(await queue.getJob('diagnose.shop.unsigned')).toBeUndefined();
+    expect(await queued()).toBe(queuedBefore);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(postsBefore);
   });
 
   it('answers a malformed command with the ephemeral usage and queues nothing', async () => {
+    const queuedBefore = await queued();
     for (const text of ['Web_App', 'web -n', 'web --cluster nowhere', 'pods/x', 'a b']) {
       const res = await postSigned(events, SECRET, slashCommandBody({ text }));
       expect(res.status).toBe(200);
@@ -109,10 +115,12 @@ describe('Slack app over HTTP', () => {
       expect(json.response_type).toBe('ephemeral');
       expect(json.text).toContain('Usage');
     }
-    expect(await queued()).toBe(0);
+    expect(await queued()).toBe(queuedBefore);
   });
 
   it('acks a valid command fast, queues one job per target and posts a visible message; a repeat joins', async () => {
+    const queuedBefore = await queued();
+    const postsBefore = slack.callsOf('chat.postMessage').length;
     const first = await postSigned(
       events,
       SECRET,
@@ -133,9 +141,11 @@ describe('Slack app over HTTP', () => {
       target: { namespace: 'shop', name: 'web' },
       requestedBy: 'U0A',
     });
-    expect(await queued()).toBe(1);
+    expect(await queued()).toBe(queuedBefore + 1);
     const posts = await slack.waitFor((s) =>
-      s.callsOf('chat.postMessage').length >= 2 ? s.callsOf('chat.postMessage') : false,
+      s.callsOf('chat.postMessage').length >= postsBefore + 2
+        ? s.callsOf('chat.postMessage').slice(postsBefore)
+        : false,
     );
     expect(String(posts[0]?.args.text)).toContain('deployment/web in shop');
     expect(String(posts[1]?.args.text)).toContain('joining');
@@ -144,9 +154,23 @@ describe('Slack app over HTTP', () => {
   it('serves metrics with the command counter on METRICS_PORT only, not on the public port', async () => {
     expect((await fetch(`${runtime.handle.url}/metrics`)).status).toBe(404);
     expect(runtime.handle.metricsUrl).not.toBe(runtime.handle.url);
-    const text = await (await fetch(`${runtime.handle.metricsUrl}/metrics`)).text();
-    expect(text).toMatch(/rollout_doctor_commands_total\{command="diagnose",outcome="queued"\} 1/);
-    expect(text).toMatch(/rollout_doctor_commands_total\{command="invalid",outcome="usage"\} 5/);
+    const counted = async (): Promise<{ queued: number; usage: number }> => {
+      const text = await (await fetch(`${runtime.handle.metricsUrl}/metrics`)).text();
+      const value = (labels: string): number =>
+        Number(new RegExp(`^rollout_doctor_commands_total\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+      return {
+        queued: value('command="diagnose",outcome="queued"'),
+        usage: value('command="invalid",outcome="usage"'),
+      };
+    };
+    const before = await counted();
+    expect((await postSigned(events, SECRET, slashCommandBody({ text: 'metered -n shop' }))).status).toBe(
+      200,
+    );
+    for (const text of ['Bad_Name', 'x -n']) {
+      expect((await postSigned(events, SECRET, slashCommandBody({ text }))).status).toBe(200);
+    }
+    expect(await counted()).toEqual({ queued: before.queued + 1, usage: before.usage + 2 });
   });
 
   it('never logs the token or the signing secret', () => {

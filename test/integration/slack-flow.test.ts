@@ -6,6 +6,8 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
@@ -55,6 +57,8 @@ function diagnosisFor(name: string): Diagnosis {
     analyzerErrors: [],
   };
 }
+
+const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE];
 
 describe('Slack flow: command → result → approval → patch → rolled out (fake cluster)', () => {
   let redis: TestRedis;
@@ -147,7 +151,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     expect((await click('U0STRANGER', message)).status).toBe(200);
     await slack.waitFor((s) => s.callsOf('chat.postEphemeral').find((c) => c.args.user === 'U0STRANGER'));
     expect(String(slack.callsOf('chat.postEphemeral').at(-1)?.args.text)).toContain('not an approver');
-    await new Promise((r) => setTimeout(r, 300));
+    // The refusal was posted; whatever the click set off has run once the queues idle.
+    await waitForIdleQueues(redis.url, QUEUES);
     expect(applied).toEqual([]);
 
     await Promise.all([click(APPROVER, message), click(APPROVER, message)]);
@@ -155,6 +160,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
     );
     expect(rolledOut.blocks.some((b) => JSON.stringify(b).includes('undo_plan'))).toBe(true);
+    await waitForIdleQueues(redis.url, QUEUES); // a second click's job, if any, has run too
     expect(applied).toEqual(['set-rolling-update-trainer']);
     expect(
       [...slack.messages.values()].filter((m) => m.threadTs === message.ts && m.text.startsWith('applied')),
@@ -184,7 +190,9 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       createdAt: Date.now() - 120_000,
       expiresAt: Date.now() - 1,
     });
-    const posted = await slack.waitFor((s) => s.messages.size > 0 && [...s.messages.values()][0]);
+    // A message of its own to carry the button (no reliance on an earlier test's posts).
+    await postSigned(events, SECRET, slashCommandBody({ text: 'stale -n gpu' }));
+    const posted = await resultMessage('stale');
     const message: StoredMessage = {
       ...posted,
       blocks: [
@@ -227,6 +235,10 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       const found = [...s.messages.values()].filter((m) => m.text === 'rate limited hello');
       return found.length > 0 && found;
     }, 15_000);
+    await waitForIdleQueues(redis.url, QUEUES); // a second post, if any, has happened too
+    expect(
+      slack.callsOf('chat.postMessage').filter((c) => c.args.text === 'rate limited hello'),
+    ).toHaveLength(3);
     expect(posted).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
     expect(slack.callsOf('chat.postMessage').filter((c) => c.status === 429)).toHaveLength(2);

@@ -30,13 +30,32 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `redis-server` on 127.0.0.1 with no persistence unless `appendonly` is set. */
-export async function startRedis(options: { appendonly?: boolean } = {}): Promise<TestRedis> {
-  const port = await freePort();
+export interface StartRedisOptions {
+  appendonly?: boolean;
+  /** Where candidate ports come from (tests of this helper hand out a taken one). */
+  pickPort?: () => Promise<number>;
+}
+
+/** How many fresh ports to try when the one picked was taken before redis-server bound it. */
+const BIND_ATTEMPTS = 5;
+
+/**
+ * Starts `redis-server` on 127.0.0.1 with no persistence unless `appendonly` is set.
+ *
+ * A free port is only free until someone binds it: between `freePort()` closing its
+ * probe socket and redis-server binding, another test file's server can take it. So
+ * the server only counts as started when the one answering PING reports our child's
+ * process id (INFO server), and a child that could not bind is retried on a fresh port.
+ * Without that check two files could silently share one Redis.
+ */
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
+  const pickPort = options.pickPort ?? freePort;
   const dir = await mkdtemp(join(tmpdir(), 'rd-redis-'));
+  let port = 0;
   let child: ChildProcess | undefined;
 
-  const start = async (): Promise<void> => {
+  /** Spawns redis-server on `port`; resolves once it answers as our process, else says why not. */
+  const launch = async (): Promise<'ok' | 'not-ours'> => {
     const args = [
       '--port',
       String(port),
@@ -51,9 +70,14 @@ export async function startRedis(options: { appendonly?: boolean } = {}): Promis
       '--protected-mode',
       'no',
     ];
-    child = spawn('redis-server', args, { stdio: 'ignore' });
+    const spawned = spawn('redis-server', args, { stdio: 'ignore' });
+    child = spawned;
     const deadline = Date.now() + 5_000;
     for (;;) {
+      if (spawned.exitCode !== null || spawned.signalCode !== null) {
+        child = undefined;
+        return 'not-ours'; // could not bind: the port was taken
+      }
       const probe = new Redis({
         port,
         host: '127.0.0.1',
@@ -63,37 +87,59 @@ export async function startRedis(options: { appendonly?: boolean } = {}): Promis
         retryStrategy: () => null,
       });
       probe.on('error', () => undefined); // expected while the server starts
+      let pid: number | undefined;
       try {
         await probe.connect();
-        await probe.ping();
-        probe.disconnect();
-        return;
+        const reported = /^process_id:(\d+)/m.exec(await probe.info('server'))?.[1];
+        pid = reported === undefined ? -1 : Number(reported);
       } catch {
+        pid = undefined;
+      } finally {
         probe.disconnect();
-        if (Date.now() > deadline) throw new Error(`redis-server did not start on ${port}`);
-        await new Promise((r) => setTimeout(r, 50));
       }
+      if (pid === spawned.pid) return 'ok';
+      if (pid !== undefined) {
+        // Someone else's server holds the port; ours cannot bind and is useless.
+        await stopChild();
+        return 'not-ours';
+      }
+      if (Date.now() > deadline) {
+        await stopChild();
+        throw new Error(`redis-server did not start on ${port}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const stop = async (): Promise<void> => {
+  const stopChild = async (): Promise<void> => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
       running.kill('SIGTERM');
     });
   };
+  /** Restarts on the same port and directory, as the drills need; no second port to fall back to. */
+  const start = async (): Promise<void> => {
+    if ((await launch()) !== 'ok') throw new Error(`redis-server could not take back port ${port}`);
+  };
 
-  await start();
+  for (let attempt = 1; ; attempt++) {
+    port = await pickPort();
+    if ((await launch()) === 'ok') break;
+    if (attempt >= BIND_ATTEMPTS) {
+      await rm(dir, { recursive: true, force: true });
+      throw new Error(`redis-server could not bind a free port in ${BIND_ATTEMPTS} attempts`);
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
     dir,
     start,
-    stop,
+    stop: stopChild,
     async close() {
-      await stop();
+      await stopChild();
       await rm(dir, { recursive: true, force: true });
     },
   };

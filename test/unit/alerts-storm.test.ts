@@ -15,6 +15,7 @@ import {
 import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 /**
@@ -123,11 +124,12 @@ async function post(url: string, payload: string): Promise<number> {
   return res.status;
 }
 
-async function settle(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
-  // Room for a duplicate that should not exist to show up.
-  await new Promise((r) => setTimeout(r, 300));
+/**
+ * Every post above was answered, so its intake has enqueued all it would; once both
+ * queues are idle the stand-in consumers have counted every job, duplicates included.
+ */
+async function settle(): Promise<void> {
+  await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), NOTIFY_QUEUE]);
 }
 
 describe('alert storms', () => {
@@ -144,7 +146,7 @@ describe('alert storms', () => {
     };
     await Promise.all(Array.from({ length: 16 }, send));
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    await settle(() => diagnosed.length >= WORKLOADS);
+    await settle();
     expect(diagnosed).toHaveLength(WORKLOADS);
     expect(new Set(diagnosed).size).toBe(WORKLOADS);
     // Two groups per workload (the Deployment alert and the pod alerts): one thread update each.
@@ -157,11 +159,11 @@ describe('alert storms', () => {
     const payload = JSON.stringify(notification([rolloutStuck('lonely', 'other')]));
     expect(await post(replica.url, payload)).toBe(200);
     expect(await post(replica.url, payload)).toBe(200);
-    await settle(() => diagnosed.length > before);
+    await settle();
     expect(diagnosed.length - before).toBe(1);
-    await new Promise((r) => setTimeout(r, 1_100));
+    await new Promise((r) => setTimeout(r, 1_100)); // the 1 s window passes (a Redis TTL)
     expect(await post(replica.url, payload)).toBe(200);
-    await settle(() => diagnosed.length > before + 1);
+    await settle();
     expect(diagnosed.length - before).toBe(2);
   });
 });

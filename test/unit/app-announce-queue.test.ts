@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { announceRun } from '../../src/app/announce.js';
 import type { AppServices } from '../../src/app/services.js';
 
@@ -13,6 +13,15 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
   const promise = new Promise<void>((r) => (resolve = r));
   return { promise, resolve };
 }
+
+/** Lets every settled promise chain run (setImmediate stays real under the fake timers). */
+async function drain(): Promise<void> {
+  for (let i = 0; i < 10; i += 1) await new Promise((r) => setImmediate(r));
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('announceRun', () => {
   it('posts at most 4 announcements at once, the others in arrival order as slots free up', async () => {
@@ -57,6 +66,8 @@ describe('announceRun', () => {
   });
 
   it('frees the slot when posting fails', async () => {
+    // Fake setTimeout: the 10 s safety release cannot stand in for the real one.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const client = {
       chat: {
         postMessage: async () => {
@@ -68,8 +79,50 @@ describe('announceRun', () => {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
     } as unknown as AppServices;
     const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: 't', addedAt: 0 };
+    const outcomes: string[] = [];
+    // Six at once: the last two only run if the first four give their slots back.
     for (let i = 0; i < 6; i += 1) {
-      await expect(announceRun(services, client, input)).rejects.toThrow('not_in_channel');
+      announceRun(services, client, input).then(
+        () => outcomes.push('posted'),
+        (err: Error) => outcomes.push(err.message),
+      );
     }
+    await drain();
+    expect(outcomes).toEqual(Array(6).fill('not_in_channel'));
+  });
+
+  it('lends a slot to a call hanging on Slack for 10 s at most', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const started: string[] = [];
+    const client = {
+      chat: {
+        postMessage: ({ text }: { text: string }) => {
+          started.push(text);
+          return new Promise(() => undefined); // Slack never answers
+        },
+      },
+    } as unknown as webApi.WebClient;
+    const services = {
+      subscriptions: { subscribe: async () => ({ state: 'none' }) },
+    } as unknown as AppServices;
+    for (const text of ['h1', 'h2', 'h3', 'h4', 'h5']) {
+      void announceRun(services, client, {
+        channel: 'C1',
+        cluster: 'default',
+        jobId: text,
+        text,
+        addedAt: 0,
+      });
+    }
+    await drain();
+    expect(started).toEqual(['h1', 'h2', 'h3', 'h4']);
+    vi.advanceTimersByTime(9_999);
+    await drain();
+    expect(started).toHaveLength(4);
+    vi.advanceTimersByTime(1);
+    await drain();
+    expect(started).toEqual(['h1', 'h2', 'h3', 'h4', 'h5']);
+    // Give the slots back so later files in this worker start from an empty queue.
+    vi.advanceTimersByTime(10_000);
   });
 });

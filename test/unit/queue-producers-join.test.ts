@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
@@ -32,6 +32,17 @@ beforeAll(async () => {
   queue = new Queue(diagnoseQueueName('default'), { connection, prefix: QUEUE_PREFIX });
 });
 
+// Each test stands alone: no jobs left by another test (this file's Redis is private
+// and has no workers, so emptying it is safe).
+beforeEach(async () => {
+  const admin = new Redis(redis.url);
+  try {
+    await admin.flushdb();
+  } finally {
+    admin.disconnect();
+  }
+});
+
 afterAll(async () => {
   await queue?.close();
   await producers?.close();
@@ -51,13 +62,12 @@ describe('enqueueDiagnose join detection', () => {
   });
 
   it('keeps concurrent requests for different targets apart, and one job per target', async () => {
-    const before = await queue.getWaitingCount();
     const results = await Promise.all(['a', 'b', 'c', 'a'].map((name) => request(name)));
     expect(results.slice(0, 3).every((r) => !r.joined)).toBe(true);
     expect(new Set(results.map((r) => r.jobId)).size).toBe(3);
     // Two requests for one target in the same instant both may read "not there yet";
     // the deterministic job id still makes them one job.
-    expect(await queue.getWaitingCount()).toBe(before + 3);
+    expect(await queue.getWaitingCount()).toBe(3);
   });
 
   it('starts a new run once the job is gone', async () => {

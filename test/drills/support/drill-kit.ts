@@ -13,8 +13,10 @@ import { loadWorkerConfig } from '../../../src/config.js';
 import type { Deployment } from '../../../src/diagnosis/k8s.js';
 import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
+import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../../src/queue/names.js';
 import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
+import { waitForIdleQueues } from '../../support/queue-idle.js';
 import { postClick } from '../../support/slack-sign.js';
 import type { StoredMessage } from '../../support/slack-standin.js';
 
@@ -69,9 +71,19 @@ export function realPatches(sim: Simulator, name = NAME): number {
   ).length;
 }
 
-/** Resolves after `ms`: only to let a duplicate that would be a bug show up, never to wait for progress. */
-export function quietPeriod(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Resolves once no diagnose, remediate or notify job is pending or running (stalled
+ * jobs of a killed worker count as running until another worker takes them). Every
+ * apply and every Slack message comes from one of those jobs, so after this a
+ * duplicate that would be a bug has already happened: the positive signal to wait for
+ * before asserting that something happened only once.
+ */
+export function queuesSettled(redisUrl: string, timeoutMs = 30_000): Promise<void> {
+  return waitForIdleQueues(
+    redisUrl,
+    [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE],
+    { timeoutMs },
+  );
 }
 
 /** Polls `predicate` every 20 ms until it returns a value, or throws naming `what`. */
