@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import { trusted } from '../../src/app/blocks/mrkdwn.js';
 import { describe, expect, it } from 'vitest';
 import { announceRun } from '../../src/app/announce.js';
 import type { AppServices } from '../../src/app/services.js';
@@ -40,7 +41,13 @@ describe('announceRun', () => {
     } as unknown as AppServices;
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];
     const runs = names.map((text) =>
-      announceRun(services, client, { channel: 'C1', cluster: 'default', jobId: text, text, addedAt: 0 }),
+      announceRun(services, client, {
+        channel: 'C1',
+        cluster: 'default',
+        jobId: text,
+        text: trusted(text),
+        addedAt: 0,
+      }),
     );
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual(['a', 'b', 'c', 'd']);
@@ -67,7 +74,7 @@ describe('announceRun', () => {
     const services = {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
     } as unknown as AppServices;
-    const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: 't', addedAt: 0 };
+    const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: trusted('t'), addedAt: 0 };
     for (let i = 0; i < 6; i += 1) {
       await expect(announceRun(services, client, input)).rejects.toThrow('not_in_channel');
     }

@@ -1,7 +1,11 @@
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
-import { LIMITS, codeSection, escapeMrkdwn, plain, section, truncate, type Block } from './text.js';
+import { confirmDialogText } from './confirm-text.js';
+import { asIs, joinMrkdwn, mrkdwn, userMention } from './mrkdwn.js';
+import { LIMITS, codeSection, plain, section, truncate, type Block } from './text.js';
+
+export { confirmDialogText } from './confirm-text.js';
 
 /** Where a plan stands, as the message shows it. */
 export type PlanView =
@@ -21,8 +25,8 @@ function formatChange(change: { path: string; before?: unknown; after?: unknown 
 
 /** The plan's description: summary, impact, warnings, and what the dry run says will change. */
 export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
-  const lines = [`*${escapeMrkdwn(plan.summary)}*`, `Impact: ${escapeMrkdwn(plan.impact)}`];
-  for (const w of plan.warnings.slice(0, 3)) lines.push(`:warning: ${escapeMrkdwn(w)}`);
+  const lines = [mrkdwn`*${plan.summary}*`, mrkdwn`Impact: ${plan.impact}`];
+  for (const w of plan.warnings.slice(0, 3)) lines.push(mrkdwn`:warning: ${w}`);
   let body: string;
   if (dryRun?.ok)
     body =
@@ -32,26 +36,7 @@ export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undef
   else if (dryRun) body = `server dry run refused: ${dryRun.reason}`;
   else body = 'server dry run: not available';
   body += `\n${plan.patch ? `${plan.patch.type} patch: ` : ''}${compactPatch(plan)}`;
-  return codeSection(lines.join('\n'), body);
-}
-
-/**
- * The confirm dialog's text (Slack allows 300 characters): the impact and the exact
- * patch. A long impact is cut to its first sentence before the patch is cut; a patch
- * that cannot fit at all is named by the plan's summary and shown in full in the
- * plan section above the buttons, instead of being cut mid-JSON.
- */
-export function confirmDialogText(plan: RemediationPlan): string {
-  const max = LIMITS.confirmText;
-  const impact = plan.impact.replace(/\.+$/, '');
-  const patch = compactPatch(plan);
-  const full = `${impact}. Patch: ${patch}`;
-  if (full.length <= max) return full;
-  const firstSentence = /^.*?\.(?=\s|$)/.exec(impact)?.[0] ?? `${impact}.`;
-  const short = `${firstSentence} Patch: ${patch}`;
-  if (short.length <= max) return short;
-  const pointer = `${plan.summary.replace(/\.+$/, '')}. The exact ${plan.patch ? `${plan.patch.type} patch` : 'change'} is shown above the buttons (in full in the thread report when the message is cut). Impact: `;
-  return truncate(`${pointer}${impact}.`, max);
+  return codeSection(joinMrkdwn(lines, '\n'), body);
 }
 
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
@@ -105,11 +90,10 @@ export function planButton(
 export function approvalLine(plan: RemediationPlan, view: PlanView): Block | null {
   if (view.state === 'claimed') {
     const when = new Date(view.at).toISOString().replace('T', ' ').slice(0, 16);
-    return section(
-      `:white_check_mark: *${plan.kind}* approved by ${view.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC`,
-    );
+    const who = joinMrkdwn(view.approvers.map(userMention), ' and ');
+    return section(mrkdwn`:white_check_mark: *${plan.kind}* approved by ${asIs(who)} at ${when} UTC`);
   }
   if (view.state === 'expired')
-    return section(`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);
+    return section(mrkdwn`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);
   return null;
 }

@@ -1,4 +1,6 @@
 import { ACTION, actionIndexSuffix } from '../../blocks/action-ids.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { LIMITS, plain } from '../../blocks/text.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 
 /** Where a button was clicked and by whom, from a block_actions payload. */
@@ -37,7 +39,7 @@ export function markPlanInBlocks(
   blocks: Record<string, unknown>[],
   planId: string,
   label: string,
-  line: string,
+  line: Mrkdwn,
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const block of blocks) {
@@ -49,7 +51,7 @@ export function markPlanInBlocks(
               type: 'button',
               action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
               value: planId,
-              text: { type: 'plain_text', text: label.slice(0, 75), emoji: true },
+              text: plain(label, LIMITS.buttonText),
             }
           : el,
       );

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { USAGE, parseCommand } from '../../command-parse.js';
 import { announceRun } from '../../announce.js';
@@ -60,9 +61,9 @@ export function rolloutDoctorCommand(services: AppServices) {
 
     const what =
       parsed.kind === 'diagnose'
-        ? `deployment/${parsed.name} in ${parsed.namespace}`
-        : `scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
-    const text = `:stethoscope: <@${command.user_id}> asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${what} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
+        ? mrkdwn`deployment/${parsed.name} in ${parsed.namespace}`
+        : mrkdwn`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
+    const text = mrkdwn`:stethoscope: ${asIs(userMention(command.user_id))} asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${asIs(what)} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
     try {
       await announceRun(services, client, {
         channel: command.channel_id,
