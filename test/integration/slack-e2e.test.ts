@@ -53,15 +53,10 @@ async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promi
       : `delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
     // The exact patch is always in the plan's section right above the buttons.
     expect(planSectionText(message, plan)).toContain(exact);
-    const firstSentence = plan.impact.slice(0, plan.impact.indexOf('. ') + 1);
-    if (exact.length < 200) {
-      expect(text).toContain(`Patch: ${exact}`);
-      expect(text).toContain(firstSentence);
-    } else {
-      expect(text).toContain(plan.summary.replace(/\.$/, ''));
-      expect(text).toContain(`The exact ${plan.patch?.type ?? ''} patch is shown above the buttons`);
-      expect(text).toContain(`Impact: ${firstSentence.slice(0, 60)}`);
-    }
+    // The dialog says the change in words and points to the plan section, which is there.
+    expect(text).toMatch(/^(Set the strategy|Restart|Keep|Delete) /);
+    expect(text).toContain('Exact patch and dry run: above the buttons');
+    expect(text).not.toContain('{');
   }
   return plans;
 }
