@@ -7,7 +7,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { confirmDialogText, planButton, planSection } from '../../src/app/blocks/plan-blocks.js';
-import { fullReportReply, renderDiagnosis, renderOutcome, renderProgress } from '../../src/app/blocks/result-message.js';
+import {
+  fullReportReply,
+  renderDiagnosis,
+  renderOutcome,
+  renderProgress,
+} from '../../src/app/blocks/result-message.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import { firingRoot, resolvedRoot, rootNote, threadLine, alertTitle } from '../../src/alerts/messages.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
@@ -41,7 +46,9 @@ const extraEvidence: Evidence[] = [
   },
   {
     type: 'crash-table',
-    rows: [{ node: 'node-b', pods: 1, ready: 0, restarts: 3, crashing: 1, lastExitCode: 132, lastReason: 'Error' }],
+    rows: [
+      { node: 'node-b', pods: 1, ready: 0, restarts: 3, crashing: 1, lastExitCode: 132, lastReason: 'Error' },
+    ],
   },
   { type: 'scheduling', pod: 'p', message: '0/3 nodes are available', parsed: null },
 ];
@@ -73,7 +80,10 @@ describe('Slack builders with hostile text in every field', () => {
         diagnosis.remediations.map((p) => [p.id, { ok: false as const, reason: HOSTILE }]),
       ),
       plans: Object.fromEntries(
-        diagnosis.remediations.map((p) => [p.id, { state: 'claimed' as const, approvers: ['U0LEAD', HOSTILE], at: 0 }]),
+        diagnosis.remediations.map((p) => [
+          p.id,
+          { state: 'claimed' as const, approvers: ['U0LEAD', HOSTILE], at: 0 },
+        ]),
       ),
     });
     expect(unsafeMarkup(claimed)).toEqual([]);
@@ -116,9 +126,9 @@ describe('Slack builders with hostile text in every field', () => {
       { plan, expiresAt: Date.now() + 60_000 } as never,
     );
     expect(unsafeMarkup(message)).toEqual([]);
-    expect(unsafeMarkup([planSection(plan, undefined), planButton(plan, 0, { state: 'open', expiresAt: 1 })])).toEqual(
-      [],
-    );
+    expect(
+      unsafeMarkup([planSection(plan, undefined), planButton(plan, 0, { state: 'open', expiresAt: 1 })]),
+    ).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
   });
 

@@ -21,7 +21,20 @@ const nasty = fc.oneof(
   fc
     .array(
       fc.oneof(
-        fc.constantFrom(...HOSTILE_PIECES, '<', '>', '&', '`', '```', '|', '\u001b', '\u009b', '\r', '\n', '&amp;'),
+        fc.constantFrom(
+          ...HOSTILE_PIECES,
+          '<',
+          '>',
+          '&',
+          '`',
+          '```',
+          '|',
+          '\u001b',
+          '\u009b',
+          '\r',
+          '\n',
+          '&amp;',
+        ),
         fc.string(),
       ),
     )
@@ -109,14 +122,18 @@ describe('cleanText (terminal and chat)', () => {
   });
 
   it('removes bidi controls, direction marks and invisible formatting', () => {
-    expect(cleanText('\u202Egnp.exe\u202C\u2066x\u2069\u200E\u200F\u061C\u200B\uFEFF\u00AD')).toBe('gnp.exex');
+    expect(cleanText('\u202Egnp.exe\u202C\u2066x\u2069\u200E\u200F\u061C\u200B\uFEFF\u00AD')).toBe(
+      'gnp.exex',
+    );
   });
 
   it('leaves nothing a terminal would act on (property)', () => {
     fc.assert(
       fc.property(nasty, (text) => {
         // eslint-disable-next-line no-control-regex -- finding control characters is the point
-        expect(cleanText(text)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+        expect(cleanText(text)).not.toMatch(
+          /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/,
+        );
       }),
       { numRuns: 2000 },
     );

@@ -2,7 +2,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
-import { asIs, joinMrkdwn, mrkdwn, userMention } from './mrkdwn.js';
+import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, userMention } from './mrkdwn.js';
 import { LIMITS, codeSection, plain, section, truncate, type Block } from './text.js';
 
 export { confirmDialogText } from './confirm-text.js';
@@ -13,7 +13,8 @@ export type PlanView =
   | { state: 'expired' }
   | { state: 'claimed'; approvers: string[]; at: number };
 
-function compactPatch(plan: RemediationPlan): string {
+/** The exact change on one line, as the plan section shows it. */
+export function compactPatch(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body);
   return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
 }
@@ -37,6 +38,16 @@ export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undef
   else body = 'server dry run: not available';
   body += `\n${plan.patch ? `${plan.patch.type} patch: ` : ''}${compactPatch(plan)}`;
   return codeSection(joinMrkdwn(lines, '\n'), body);
+}
+
+/**
+ * True when a rendered plan section shows the plan's whole patch. The confirm dialog
+ * points there; when a patch was too long for the section the message says so and
+ * the full report (which has every patch) goes to the thread.
+ */
+export function showsWholePatch(block: Block, plan: RemediationPlan): boolean {
+  const text = (block.text as { text?: string } | undefined)?.text ?? '';
+  return text.includes(escapeMrkdwn(compactPatch(plan)));
 }
 
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */

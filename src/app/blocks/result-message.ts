@@ -4,7 +4,7 @@ import type { DiagnosisOutcome } from '../../queue/schemas.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION, rerunValue } from './action-ids.js';
 import { evidenceBlock } from './evidence.js';
-import { approvalLine, planButton, planSection, type PlanView } from './plan-blocks.js';
+import { approvalLine, planButton, planSection, showsWholePatch, type PlanView } from './plan-blocks.js';
 import { asIs, codeBlock, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, context, plain, section, truncate, type Block } from './text.js';
 
@@ -71,9 +71,14 @@ export function renderDiagnosis(input: {
 
   const plans = diagnosis.remediations.slice(0, 20);
   const planBlocks: Block[] = [];
+  // A plan whose patch the message cannot show whole (or a plan past the 20 shown)
+  // sends the reader to the full report, so the report must then be posted.
+  let patchCut = diagnosis.remediations.length > plans.length;
   for (const plan of plans) {
     const view = input.plans[plan.id] ?? { state: 'expired' as const };
-    planBlocks.push(planSection(plan, input.dryRuns[plan.id]));
+    const block = planSection(plan, input.dryRuns[plan.id]);
+    if (!showsWholePatch(block, plan)) patchCut = true;
+    planBlocks.push(block);
     const line = approvalLine(plan, view);
     if (line) planBlocks.push(line);
   }
@@ -87,9 +92,15 @@ export function renderDiagnosis(input: {
   // Try full evidence for all findings, then only for the first k, then none.
   for (let withEvidence = findings.length; withEvidence >= 0; withEvidence -= 1) {
     const body = findings.slice(0, 10).flatMap((f, i) => findingBlocks(f, i < withEvidence, i === 0));
-    const truncated = withEvidence < findings.length || findings.length > 10;
+    const truncated = withEvidence < findings.length || findings.length > 10 || patchCut;
     const note = truncated
-      ? [context(trusted(':page_facing_up: Some evidence did not fit; the full report is in the thread.'))]
+      ? [
+          context(
+            trusted(
+              ':page_facing_up: Some evidence or a patch did not fit; the full report is in the thread.',
+            ),
+          ),
+        ]
       : [];
     const blocks = [...header, ...body, ...note, ...planBlocks, actions];
     if (blocks.length <= LIMITS.blocks && JSON.stringify(blocks).length <= MAX_BLOCKS_CHARS)

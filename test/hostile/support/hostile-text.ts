@@ -59,7 +59,17 @@ export function problemsInText(text: string): string[] {
 }
 
 /** Keys whose values are ids, not shown text. */
-const NOT_SHOWN = new Set(['action_id', 'block_id', 'value', 'channel', 'ts', 'thread_ts', 'user', 'type', 'style']);
+const NOT_SHOWN = new Set([
+  'action_id',
+  'block_id',
+  'value',
+  'channel',
+  'ts',
+  'thread_ts',
+  'user',
+  'type',
+  'style',
+]);
 
 /**
  * Every shown string in a payload, with its JSON path; `plain` marks the text of a
