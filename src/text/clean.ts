@@ -58,3 +58,16 @@ export function cleanDeep<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * JSON text with every non-ASCII control, bidi and invisible character written as a
+ * \u escape. JSON.stringify escapes only C0 controls; C1 (U+009B is CSI to some
+ * terminals) and bidi overrides would reach a terminal raw. Outside strings JSON is
+ * ASCII, so this changes no value: `-o json` stays the raw data.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(
+    /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

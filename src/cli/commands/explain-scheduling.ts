@@ -2,7 +2,7 @@
  * `rollout-doctor explain-scheduling [-o text|json]`: reads one FailedScheduling
  * message on stdin (or as arguments) and prints its structure.
  */
-import { cleanText } from '../../text/clean.js';
+import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -44,7 +44,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     throw error;
   }
   io.stdout.write(
-    output === 'json' ? `${JSON.stringify(parsed, null, 2)}\n` : cleanText(renderParsed(parsed)),
+    output === 'json'
+      ? escapeJsonControls(`${JSON.stringify(parsed, null, 2)}\n`)
+      : cleanText(renderParsed(parsed)),
   );
   return EXIT.ok;
 }

@@ -3,7 +3,7 @@
  * lists Deployments that are stuck or at risk of a surge deadlock. Exit: 0 nothing
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden.
  */
-import { cleanText } from '../../text/clean.js';
+import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
@@ -71,7 +71,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (stderr.isTTY) stderr.write('\n');
   // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
   io.stdout.write(
-    args.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : cleanText(renderScan(report)),
+    args.output === 'json'
+      ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
+      : cleanText(renderScan(report)),
   );
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
 }
