@@ -7,8 +7,7 @@ import { LIMITS } from './text.js';
  * buttons) shows the patch and the server's dry run; when the message had to drop
  * it, the full report posted in the thread lists every plan with its exact patch.
  */
-export const PATCH_POINTER =
-  'Exact patch and dry run: above the buttons (or, if the message was cut, in the full report in its thread).';
+export const PATCH_POINTER = 'Exact patch: above the buttons (or in the thread report if cut).';
 
 /** Values found anywhere in `body` under objects shaped like a NotIn node-affinity term. */
 function excludedHosts(body: unknown, out: string[] = []): string[] {
