@@ -21,6 +21,7 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump.js';
 import { diagnose } from '../../src/diagnosis/run.js';
 import { renderText } from '../../src/report/text.js';
+import { parseCommand } from '../../src/app/command-parse.js';
 import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
@@ -148,5 +149,19 @@ describe('Slack builders with hostile text in every field', () => {
       threadLine('refiring', HOSTILE),
     ];
     expect(unsafeMarkup(messages)).toEqual([]);
+  });
+
+  it('a refused slash command quotes what was typed without live markup', () => {
+    for (const text of [
+      `--x${HOSTILE}`,
+      `deploy/a -n ${HOSTILE}`,
+      `pod/${HOSTILE}`,
+      `web --cluster ${HOSTILE}`,
+      `BAD${HOSTILE}`,
+    ]) {
+      const parsed = parseCommand(text, { clusters: ['prod'], defaultCluster: 'prod' });
+      expect(parsed.kind).toBe('invalid');
+      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? parsed.problem : '' })).toEqual([]);
+    }
   });
 });

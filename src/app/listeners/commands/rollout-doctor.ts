@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
+import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { USAGE, parseCommand } from '../../command-parse.js';
 import { announceRun } from '../../announce.js';
@@ -25,7 +25,11 @@ export function rolloutDoctorCommand(services: AppServices) {
     }
     if (parsed.kind === 'invalid') {
       metrics.commands.inc({ command: 'invalid', outcome: 'usage' });
-      await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}\n\n${USAGE}` });
+      // The problem quotes what the user typed, escaped in inline code (command-parse.ts).
+      await ack({
+        response_type: 'ephemeral',
+        text: mrkdwn`:warning: ${asIs(parsed.problem)}\n\n${asIs(trusted(USAGE))}`,
+      });
       return;
     }
     const addedAt = Date.now();
