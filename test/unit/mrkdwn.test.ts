@@ -107,6 +107,9 @@ describe('escapeMrkdwn and friends (property)', () => {
   });
 });
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const TERMINAL_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 describe('cleanText (terminal and chat)', () => {
   it('removes OSC 8 links and OSC 52 clipboard writes whole, with their payload', () => {
     expect(cleanText('a\u001b]8;;https://evil\u0007click\u001b]8;;\u0007b')).toBe('aclickb');
@@ -130,10 +133,7 @@ describe('cleanText (terminal and chat)', () => {
   it('leaves nothing a terminal would act on (property)', () => {
     fc.assert(
       fc.property(nasty, (text) => {
-        // eslint-disable-next-line no-control-regex -- finding control characters is the point
-        expect(cleanText(text)).not.toMatch(
-          /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/,
-        );
+        expect(cleanText(text)).not.toMatch(TERMINAL_CONTROL);
       }),
       { numRuns: 2000 },
     );
