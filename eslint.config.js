@@ -19,4 +19,20 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Slack text objects are built only by src/app/blocks/text.ts, whose builders take
+    // the Mrkdwn brand (src/app/blocks/mrkdwn.ts): an inline { type: 'mrkdwn', text }
+    // literal would bypass the escaping.
+    files: ['src/**/*.ts'],
+    ignores: ['src/app/blocks/text.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='type'][value.value=/^(mrkdwn|plain_text)$/]",
+          message: 'Build Slack text with section/context/plain from src/app/blocks/text.ts (Mrkdwn only).',
+        },
+      ],
+    },
+  },
 );

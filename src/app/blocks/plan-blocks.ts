@@ -90,7 +90,7 @@ export function planButton(
         `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} to ${plan.target.name}?`,
         LIMITS.confirmTitle,
       ),
-      text: { type: 'plain_text', text: confirmText },
+      text: plain(confirmText, LIMITS.confirmText),
       confirm: plain(options.undo ? 'Undo it' : 'Apply it', LIMITS.confirmButton),
       deny: plain('Cancel', LIMITS.confirmButton),
     },

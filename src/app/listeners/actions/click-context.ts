@@ -1,6 +1,6 @@
 import { ACTION, actionIndexSuffix } from '../../blocks/action-ids.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { LIMITS, plain } from '../../blocks/text.js';
+import { LIMITS, plain, section } from '../../blocks/text.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 
 /** Where a button was clicked and by whom, from a block_actions payload. */
@@ -44,7 +44,7 @@ export function markPlanInBlocks(
   const out: Record<string, unknown>[] = [];
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
-      out.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+      out.push(section(line));
       const elements = (block.elements as Record<string, unknown>[]).map((el) =>
         el.value === planId
           ? {

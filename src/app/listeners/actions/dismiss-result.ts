@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
+import { asSlackBlocks, context } from '../../blocks/text.js';
 import type { AppServices } from '../../services.js';
 import { clickContext } from './click-context.js';
 
@@ -16,7 +17,7 @@ export function dismissResultAction(_services: AppServices) {
       channel: click.channel,
       ts: click.messageTs,
       text,
-      blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }],
+      blocks: asSlackBlocks([context(text)]),
     });
   };
 }
