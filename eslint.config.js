@@ -32,6 +32,13 @@ export default tseslint.config(
           selector: "Property[key.name='type'][value.value=/^(mrkdwn|plain_text)$/]",
           message: 'Build Slack text with section/context/plain from src/app/blocks/text.ts (Mrkdwn only).',
         },
+        {
+          // trusted() is for text we wrote; anything assembled at run time may carry cluster text.
+          selector:
+            "CallExpression[callee.name='trusted'] > :matches(TemplateLiteral, BinaryExpression, CallExpression, ConditionalExpression).arguments",
+          message:
+            'trusted() takes a literal we wrote; use mrkdwn`…` or escapeMrkdwn() for anything built at run time.',
+        },
       ],
     },
   },
