@@ -33,4 +33,27 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  {
+    // Slack text objects are built only by src/app/blocks/text.ts, whose builders take
+    // the Mrkdwn brand (src/app/blocks/mrkdwn.ts): an inline { type: 'mrkdwn', text }
+    // literal would bypass the escaping.
+    files: ['src/**/*.ts'],
+    ignores: ['src/app/blocks/text.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='type'][value.value=/^(mrkdwn|plain_text)$/]",
+          message: 'Build Slack text with section/context/plain from src/app/blocks/text.ts (Mrkdwn only).',
+        },
+        {
+          // trusted() is for text we wrote; anything assembled at run time may carry cluster text.
+          selector:
+            "CallExpression[callee.name='trusted'] > :matches(TemplateLiteral, BinaryExpression, CallExpression, ConditionalExpression).arguments",
+          message:
+            'trusted() takes a literal we wrote; use mrkdwn`…` or escapeMrkdwn() for anything built at run time.',
+        },
+      ],
+    },
+  },
 );

@@ -56,7 +56,9 @@ function richText(mrkdwn: string, options: RenderOptions): string[] {
   const lines: string[] = [];
   parts.forEach((part, i) => {
     if (i % 2 === 1) {
-      for (const line of part.replace(/^\n/, '').replace(/\n$/, '').split('\n')) lines.push(`    ${line}`);
+      // Slack shows &lt; &gt; &amp; inside code blocks as the characters, like in prose.
+      const code = part.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+      for (const line of code.replace(/^\n/, '').replace(/\n$/, '').split('\n')) lines.push(`    ${line}`);
     } else if (part.trim() !== '') {
       lines.push(...mrkdwnToText(part.replace(/^\n+|\n+$/g, ''), options).split('\n'));
     }

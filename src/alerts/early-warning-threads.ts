@@ -1,5 +1,6 @@
 import { EARLY_WARNING_CODES } from './early-warning.js';
-import { escapeMrkdwn } from './messages.js';
+import { escapeMrkdwn, mrkdwn, trusted, asIs } from '../app/blocks/mrkdwn.js';
+import { context, section } from '../app/blocks/text.js';
 import type { RunResult } from './results.js';
 import type { SlackThreadApi } from './thread-updates.js';
 import type { ThreadRecord, ThreadStore } from './thread-store.js';
@@ -27,16 +28,13 @@ export function createEarlyWarningOpener(
     const channel = deps.channelFor(namespace);
     const title = `${finding.code} on ${namespace}/deployment/${name} (cluster ${result.cluster})`;
     const { record } = await deps.store.open({ workloadHash, channel, title }, async () => {
-      const text = `:warning: *Early warning:* ${escapeMrkdwn(title)}\n${escapeMrkdwn(finding.summary)}`;
+      const text = mrkdwn`:warning: *Early warning:* ${title}\n${asIs(escapeMrkdwn(finding.summary))}`;
       const posted = await deps.slack.postMessage({
         channel,
-        text: `Early warning: ${title}`,
+        text: mrkdwn`Early warning: ${title}`,
         blocks: [
-          { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } },
-          {
-            type: 'context',
-            elements: [{ type: 'mrkdwn', text: 'Found by the rollout-doctor watch before any alert fired.' }],
-          },
+          section(text),
+          context(trusted('Found by the rollout-doctor watch before any alert fired.')),
         ],
       });
       if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');

@@ -1,14 +1,19 @@
+import {
+  asIs,
+  escapeMrkdwn,
+  inlineCode,
+  joinMrkdwn,
+  mrkdwn,
+  trusted,
+  type Mrkdwn,
+} from '../app/blocks/mrkdwn.js';
+import { context, section } from '../app/blocks/text.js';
 import type { AlertThreadJob } from './jobs.js';
 
-/** A Slack message as chat.postMessage / chat.update take it. */
+/** A Slack message as chat.postMessage / chat.update take it; `text` is parsed like mrkdwn. */
 export interface ThreadMessage {
-  text: string;
+  text: Mrkdwn;
   blocks: Record<string, unknown>[];
-}
-
-/** Slack mrkdwn needs &, < and > escaped in text that comes from alert labels. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** "shop/web (cluster prod)" — the workload as the root message names it. */
@@ -22,47 +27,41 @@ export function alertTitle(job: AlertThreadJob): string {
   return `${job.alertNames.join(', ')} on ${workloadLabel(job.workload)}`;
 }
 
-function section(text: string): Record<string, unknown> {
-  return { type: 'section', text: { type: 'mrkdwn', text: text.slice(0, 3000) } };
-}
-
-function context(text: string): Record<string, unknown> {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: text.slice(0, 3000) }] };
-}
-
 /** Root message of a firing incident. */
-export function firingRoot(title: string, detail: string | undefined, note?: string): ThreadMessage {
-  const lines = [`:rotating_light: *Firing:* ${escapeMrkdwn(title)}`];
+export function firingRoot(title: string, detail: string | undefined, note?: Mrkdwn): ThreadMessage {
+  const lines = [mrkdwn`:rotating_light: *Firing:* ${title}`];
   if (detail !== undefined) lines.push(escapeMrkdwn(detail));
-  const blocks = [section(lines.join('\n'))];
-  blocks.push(context(note ?? 'rollout-doctor is diagnosing; the result follows in this thread.'));
-  return { text: `Firing: ${title}`, blocks };
+  const blocks = [section(joinMrkdwn(lines, '\n'))];
+  blocks.push(context(note ?? trusted('rollout-doctor is diagnosing; the result follows in this thread.')));
+  return { text: mrkdwn`Firing: ${title}`, blocks };
 }
 
 /** Root message once every alert of the thread has resolved. */
 export function resolvedRoot(title: string, at: string): ThreadMessage {
   return {
-    text: `Resolved: ${title}`,
-    blocks: [
-      section(`:white_check_mark: *Resolved:* ~${escapeMrkdwn(title)}~`),
-      context(`Resolved at ${at}`),
-    ],
+    text: mrkdwn`Resolved: ${title}`,
+    blocks: [section(mrkdwn`:white_check_mark: *Resolved:* ~${title}~`), context(mrkdwn`Resolved at ${at}`)],
   };
 }
 
 /** The short thread line posted when an incident resolves or fires again. */
 export function threadLine(kind: 'resolved' | 'refiring', at: string): ThreadMessage {
   const text =
-    kind === 'resolved' ? `:white_check_mark: Resolved at ${at}` : `:rotating_light: Firing again at ${at}`;
+    kind === 'resolved'
+      ? mrkdwn`:white_check_mark: Resolved at ${at}`
+      : mrkdwn`:rotating_light: Firing again at ${at}`;
   return { text, blocks: [section(text)] };
 }
 
 /** Notes for the root message: truncated groups and where to see all alerts. */
-export function rootNote(job: AlertThreadJob): string | undefined {
-  const parts: string[] = [];
+export function rootNote(job: AlertThreadJob): Mrkdwn | undefined {
+  const parts: Mrkdwn[] = [];
   if (job.truncatedAlerts > 0)
-    parts.push(`Alertmanager left out ${job.truncatedAlerts} more alert(s) of this group.`);
-  if (job.externalURL !== undefined) parts.push(`<${job.externalURL}|Alertmanager>`);
+    parts.push(mrkdwn`Alertmanager left out ${job.truncatedAlerts} more alert(s) of this group.`);
+  // externalURL comes with the notification, so anyone holding the webhook token
+  // chooses it: it is shown as text (scheme defanged), never as a link whose label
+  // could say something else.
+  if (job.externalURL !== undefined) parts.push(mrkdwn`Alertmanager: ${asIs(inlineCode(job.externalURL))}`);
   if (parts.length === 0) return undefined;
-  return `rollout-doctor is diagnosing; the result follows in this thread. ${parts.join(' ')}`;
+  return mrkdwn`rollout-doctor is diagnosing; the result follows in this thread. ${asIs(joinMrkdwn(parts, ' '))}`;
 }

@@ -5,6 +5,7 @@ import type { AlertThreadJob } from './jobs.js';
 import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from './thread-store.js';
 import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
+import { fullReportReply } from '../app/blocks/result-message.js';
 import { asSlackBlocks } from '../app/blocks/text.js';
 import { renderRunPayload } from '../app/notify/render-run.js';
 import type { PlanStore } from '../plans/store.js';
@@ -72,7 +73,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
               await client.chat.postMessage({
                 channel: thread.channel,
                 thread_ts: thread.ts,
-                text: `Full report:\n\`\`\`${rendered.fullReport.slice(0, 35_000)}\`\`\``,
+                text: fullReportReply(rendered.fullReport),
               });
             }
           },

@@ -1,3 +1,4 @@
+import type { Mrkdwn } from '../app/blocks/mrkdwn.js';
 import type { AlertThreadJob } from './jobs.js';
 import {
   alertTitle,
@@ -13,7 +14,7 @@ import type { ThreadStore } from './thread-store.js';
 export interface SlackThreadApi {
   postMessage(args: {
     channel: string;
-    text: string;
+    text: Mrkdwn;
     blocks?: ThreadMessage['blocks'];
     thread_ts?: string;
   }): Promise<{
@@ -22,7 +23,7 @@ export interface SlackThreadApi {
   update(args: {
     channel: string;
     ts: string;
-    text: string;
+    text: Mrkdwn;
     blocks?: ThreadMessage['blocks'];
   }): Promise<unknown>;
 }

@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import type { Mrkdwn } from './blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/apply-state.js';
 import type { AppServices } from './services.js';
 
@@ -49,7 +50,8 @@ export async function announceRun(
     channel: string;
     cluster: string;
     jobId: string;
-    text: string;
+    /** Posted as the message text, which Slack parses like mrkdwn. */
+    text: Mrkdwn;
     addedAt: number;
     threadTs?: string;
   },

@@ -120,7 +120,7 @@ export async function startSlackApp(
       res.end();
       return;
     }
-    readSlackBody(req, res);
+    return readSlackBody(req, res);
   };
   // Exact paths only: Bolt sees POST /slack/events and nothing else, so its
   // path normalising and its throw on unrouted requests are never reached.

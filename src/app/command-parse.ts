@@ -1,3 +1,4 @@
+import { asIs, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './blocks/mrkdwn.js';
 import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
 
 /** What `/rollout-doctor <text>` asks for, once validated. */
@@ -5,7 +6,7 @@ export type ParsedCommand =
   | { kind: 'help' }
   | { kind: 'diagnose'; namespace: string; name: string; cluster: string }
   | { kind: 'scan'; namespace: string | undefined; cluster: string }
-  | { kind: 'invalid'; problem: string };
+  | { kind: 'invalid'; problem: Mrkdwn };
 
 export const USAGE = [
   '*Usage*',
@@ -30,7 +31,9 @@ export function parseCommand(
     .split(/\s+/)
     .filter((t) => t !== '');
   if (tokens.length === 0 || tokens[0] === 'help' || tokens[0] === '--help' || tokens[0] === '-h') {
-    return tokens.length <= 1 ? { kind: 'help' } : { kind: 'invalid', problem: '`help` takes no arguments.' };
+    return tokens.length <= 1
+      ? { kind: 'help' }
+      : { kind: 'invalid', problem: trusted('`help` takes no arguments.') };
   }
   let namespace: string | undefined;
   let cluster: string | undefined;
@@ -38,10 +41,11 @@ export function parseCommand(
   for (let i = 0; i < tokens.length; i += 1) {
     const token = tokens[i] ?? '';
     const value = tokens[i + 1];
-    const takeValue = (flag: string): string | { problem: string } =>
-      value === undefined || value.startsWith('-') ? { problem: `${flag} needs a value.` } : value;
+    const takeValue = (flag: string): string | { problem: Mrkdwn } =>
+      value === undefined || value.startsWith('-') ? { problem: mrkdwn`${flag} needs a value.` } : value;
     if (token === '-n' || token === '--namespace') {
-      if (namespace !== undefined) return { kind: 'invalid', problem: 'the namespace is given twice.' };
+      if (namespace !== undefined)
+        return { kind: 'invalid', problem: trusted('the namespace is given twice.') };
       const v = takeValue(token);
       if (typeof v !== 'string') return { kind: 'invalid', ...v };
       namespace = v;
@@ -51,13 +55,13 @@ export function parseCommand(
       if (flag === '--namespace') namespace = v;
       else cluster = v;
     } else if (token === '--cluster') {
-      if (cluster !== undefined) return { kind: 'invalid', problem: 'the cluster is given twice.' };
+      if (cluster !== undefined) return { kind: 'invalid', problem: trusted('the cluster is given twice.') };
       const v = takeValue(token);
       if (typeof v !== 'string') return { kind: 'invalid', ...v };
       cluster = v;
       i += 1;
     } else if (token.startsWith('-')) {
-      return { kind: 'invalid', problem: `unknown option \`${token.slice(0, 40)}\`.` };
+      return { kind: 'invalid', problem: mrkdwn`unknown option ${asIs(inlineCode(token.slice(0, 40)))}.` };
     } else {
       positional.push(token);
     }
@@ -66,35 +70,38 @@ export function parseCommand(
   if (!clusterSchema.safeParse(chosenCluster).success || !options.clusters.includes(chosenCluster)) {
     return {
       kind: 'invalid',
-      problem: `unknown cluster \`${chosenCluster.slice(0, 63)}\`; known: ${options.clusters.map((c) => `\`${c}\``).join(', ')}.`,
+      problem: mrkdwn`unknown cluster ${asIs(inlineCode(chosenCluster.slice(0, 63)))}; known: ${asIs(joinMrkdwn(options.clusters.map(inlineCode), ', '))}.`,
     };
   }
   if (namespace !== undefined && !namespaceSchema.safeParse(namespace).success) {
     return {
       kind: 'invalid',
-      problem: `\`${namespace.slice(0, 63)}\` is not a valid namespace (DNS-1123 label: lowercase letters, digits, '-').`,
+      problem: mrkdwn`${asIs(inlineCode(namespace.slice(0, 63)))} is not a valid namespace (DNS-1123 label: lowercase letters, digits, '-').`,
     };
   }
   const [first, ...rest] = positional;
   if (first === 'scan') {
-    if (rest.length > 0) return { kind: 'invalid', problem: '`scan` takes no other arguments.' };
+    if (rest.length > 0) return { kind: 'invalid', problem: trusted('`scan` takes no other arguments.') };
     return { kind: 'scan', namespace, cluster: chosenCluster };
   }
-  if (first === undefined) return { kind: 'invalid', problem: 'which deployment?' };
-  if (rest.length > 0) return { kind: 'invalid', problem: 'one deployment at a time.' };
+  if (first === undefined) return { kind: 'invalid', problem: trusted('which deployment?') };
+  if (rest.length > 0) return { kind: 'invalid', problem: trusted('one deployment at a time.') };
   let name = first;
   const slash = first.indexOf('/');
   if (slash >= 0) {
     const kind = first.slice(0, slash).toLowerCase();
     if (!['deployment', 'deployments', 'deploy', 'deployment.apps'].includes(kind)) {
-      return { kind: 'invalid', problem: `only Deployments are supported, not \`${kind.slice(0, 40)}\`.` };
+      return {
+        kind: 'invalid',
+        problem: mrkdwn`only Deployments are supported, not ${asIs(inlineCode(kind.slice(0, 40)))}.`,
+      };
     }
     name = first.slice(slash + 1);
   }
   if (!resourceNameSchema.safeParse(name).success) {
     return {
       kind: 'invalid',
-      problem: `\`${name.slice(0, 253)}\` is not a valid Deployment name (DNS-1123: lowercase letters, digits, '-', '.').`,
+      problem: mrkdwn`${asIs(inlineCode(name.slice(0, 253)))} is not a valid Deployment name (DNS-1123: lowercase letters, digits, '-', '.').`,
     };
   }
   return { kind: 'diagnose', namespace: namespace ?? 'default', name, cluster: chosenCluster };

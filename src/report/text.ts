@@ -3,6 +3,7 @@
  * evidence, then the remediations with their exact patches. Pure (no I/O, no clock):
  * the command line prints it and the Slack app attaches it as the full report.
  */
+import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import type { Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, RemediationPlan } from '../remediation/plan.js';
@@ -21,7 +22,12 @@ const WIDTH = 100;
  *
  * @example process.stdout.write(renderText(diagnose(snapshot), { color: process.stdout.isTTY }))
  */
-export function renderText(diagnosis: Diagnosis, options: TextOptions = {}): string {
+export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
+  // Cluster text (messages, logs, labels) may carry terminal escapes (OSC 8 links,
+  // OSC 52 clipboard writes, CSI, C1) or bidi overrides: cleaned before any line is
+  // built, so only our own styling reaches the terminal. The same report is posted
+  // to Slack threads, where it is escaped again as a code block.
+  const diagnosis = cleanDeep(raw);
   const style = makeStyle(options.color ?? false);
   const { target } = diagnosis;
   const lines: string[] = [

@@ -53,15 +53,10 @@ async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promi
       : `delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
     // The exact patch is always in the plan's section right above the buttons.
     expect(planSectionText(message, plan)).toContain(exact);
-    const firstSentence = plan.impact.slice(0, plan.impact.indexOf('. ') + 1);
-    if (exact.length < 200) {
-      expect(text).toContain(`Patch: ${exact}`);
-      expect(text).toContain(firstSentence);
-    } else {
-      expect(text).toContain(plan.summary.replace(/\.$/, ''));
-      expect(text).toContain(`The exact ${plan.patch?.type ?? ''} patch is shown above the buttons`);
-      expect(text).toContain(`Impact: ${firstSentence.slice(0, 60)}`);
-    }
+    // The dialog says the change in words and points to the plan section, which is there.
+    expect(text).toMatch(/^(Set the strategy|Restart|Keep|Delete) /);
+    expect(text).toContain('Exact patch: above the buttons');
+    expect(text).not.toContain('{');
   }
   return plans;
 }
@@ -108,7 +103,9 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     expect(rolling.impact).toContain('brief outage: 1 of 1 replicas down');
     const confirm = h.buttons(result)[0]?.confirm?.text?.text ?? '';
     expect(confirm).toContain('brief outage: 1 of 1 replicas down until the new pod is Ready.');
-    expect(confirm).toContain(`Patch: ${JSON.stringify(rolling.patch?.body)}`);
+    expect(confirm).toContain(
+      'Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/vision-object-tracker in ns vision.',
+    );
     const section = planSectionText(result, rolling);
     expect(section).toContain('server dry run:');
     expect(section).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
@@ -337,7 +334,7 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
     expect(exclude?.kind).toBe('exclude-node');
     expect(deletePods?.kind).toBe('delete-pods');
     expect(h.buttons(result)[0]?.confirm?.text?.text).toContain(
-      'Keep checkout off node-b (required node affinity kubernetes.io/hostname NotIn)',
+      'Keep deployment/checkout in ns shop off node node-b (required node affinity).',
     );
     if (!exclude) throw new Error('no exclude-node plan');
     expect(planSectionText(result, exclude)).toMatch(/server dry run:\n\/spec\/template\/spec\/affinity: /);

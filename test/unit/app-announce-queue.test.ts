@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { trusted } from '../../src/app/blocks/mrkdwn.js';
 import { announceRun } from '../../src/app/announce.js';
 import type { AppServices } from '../../src/app/services.js';
 
@@ -49,7 +50,13 @@ describe('announceRun', () => {
     } as unknown as AppServices;
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];
     const runs = names.map((text) =>
-      announceRun(services, client, { channel: 'C1', cluster: 'default', jobId: text, text, addedAt: 0 }),
+      announceRun(services, client, {
+        channel: 'C1',
+        cluster: 'default',
+        jobId: text,
+        text: trusted(text),
+        addedAt: 0,
+      }),
     );
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual(['a', 'b', 'c', 'd']);
@@ -78,7 +85,7 @@ describe('announceRun', () => {
     const services = {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
     } as unknown as AppServices;
-    const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: 't', addedAt: 0 };
+    const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: trusted('t'), addedAt: 0 };
     const outcomes: string[] = [];
     // Six at once: the last two only run if the first four give their slots back.
     for (let i = 0; i < 6; i += 1) {
@@ -110,7 +117,7 @@ describe('announceRun', () => {
         channel: 'C1',
         cluster: 'default',
         jobId: text,
-        text,
+        text: trusted(text),
         addedAt: 0,
       });
     }

@@ -1,5 +1,6 @@
 import type { Evidence } from '../../diagnosis/finding.js';
-import { codeSection, escapeMrkdwn, section, table, truncate, type Block } from './text.js';
+import { escapeMrkdwn, joinMrkdwn, mrkdwn, trusted } from './mrkdwn.js';
+import { codeSection, section, table, truncate, type Block } from './text.js';
 
 const MAX_ROWS = 8;
 
@@ -11,25 +12,24 @@ function more(rows: number): string {
 export function evidenceBlock(evidence: Evidence): Block | null {
   switch (evidence.type) {
     case 'scheduling': {
-      if (!evidence.parsed)
-        return codeSection(`*Scheduler* (${escapeMrkdwn(evidence.pod)})`, evidence.message);
+      if (!evidence.parsed) return codeSection(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
       const p = evidence.parsed;
       const rows = p.reasons.slice(0, MAX_ROWS).map((r) => [String(r.count), r.reason, r.category]);
       const pre = p.preemption
         ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
         : '';
       return codeSection(
-        `*Scheduler:* 0/${p.total} nodes available for ${escapeMrkdwn(evidence.pod)}`,
+        mrkdwn`*Scheduler:* 0/${p.total} nodes available for ${evidence.pod}`,
         `${table(['nodes', 'reason', 'category'], rows)}${more(p.reasons.length)}${truncate(pre, 400)}`,
       );
     }
     case 'strategy': {
       const s = evidence.strategy;
-      if (s.type === 'Recreate') return section(`*Strategy:* Recreate, replicas ${evidence.replicas}`);
+      if (s.type === 'Recreate') return section(mrkdwn`*Strategy:* Recreate, replicas ${evidence.replicas}`);
       const v = (x: typeof s.maxSurge): string =>
         x ? `${x.value} (${String(x.raw)}${x.source === 'default' ? ', default' : ''})` : 'n/a';
       return section(
-        `*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
+        mrkdwn`*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
       );
     }
     case 'node-capacity': {
@@ -44,7 +44,7 @@ export function evidenceBlock(evidence: Evidence): Block | null {
           r.holders.map((h) => h.pod + (h.ownedByThisDeployment ? ' (ours)' : '')).join(', '),
         ]);
       return codeSection(
-        '*Capacity on eligible nodes*',
+        trusted('*Capacity on eligible nodes*'),
         table(['node', 'resource', 'alloc', 'used', 'free', 'held by'], rows) + more(evidence.rows.length),
       );
     }
@@ -60,24 +60,31 @@ export function evidenceBlock(evidence: Evidence): Block | null {
           r.lastReason ?? '',
         ]);
       return codeSection(
-        '*Pods per node*',
+        trusted('*Pods per node*'),
         table(['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'], rows) + more(evidence.rows.length),
       );
     }
     case 'node-diff': {
       const rows = evidence.differences.slice(0, MAX_ROWS).map((d) => [d.field, d.bad, d.good]);
       return codeSection(
-        `*What differs on ${escapeMrkdwn(evidence.badNodes.join(', '))}*`,
+        mrkdwn`*What differs on ${evidence.badNodes.join(', ')}*`,
         table(['field', 'bad node', 'good nodes'], rows) + more(evidence.differences.length),
       );
     }
     case 'condition':
       return section(
-        `*Condition:* ${evidence.condition}=${evidence.status}${evidence.reason ? ` (${escapeMrkdwn(evidence.reason)})` : ''}${evidence.message ? `: ${escapeMrkdwn(truncate(evidence.message, 300))}` : ''}`,
+        joinMrkdwn(
+          [
+            mrkdwn`*Condition:* ${evidence.condition}=${evidence.status}`,
+            ...(evidence.reason ? [mrkdwn` (${evidence.reason})`] : []),
+            ...(evidence.message ? [mrkdwn`: ${truncate(evidence.message, 300)}`] : []),
+          ],
+          '',
+        ),
       );
     case 'log':
       return codeSection(
-        `*Previous log of ${escapeMrkdwn(evidence.pod)}/${escapeMrkdwn(evidence.container)}*`,
+        mrkdwn`*Previous log of ${evidence.pod}/${evidence.container}*`,
         evidence.tail.split('\n').slice(-8).join('\n'),
       );
     case 'note':

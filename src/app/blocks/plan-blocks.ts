@@ -1,7 +1,11 @@
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
-import { LIMITS, codeSection, escapeMrkdwn, plain, section, truncate, type Block } from './text.js';
+import { confirmDialogText } from './confirm-text.js';
+import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, userMention } from './mrkdwn.js';
+import { LIMITS, codeSection, plain, section, truncate, type Block } from './text.js';
+
+export { confirmDialogText } from './confirm-text.js';
 
 /** Where a plan stands, as the message shows it. */
 export type PlanView =
@@ -9,7 +13,8 @@ export type PlanView =
   | { state: 'expired' }
   | { state: 'claimed'; approvers: string[]; at: number };
 
-function compactPatch(plan: RemediationPlan): string {
+/** The exact change on one line, as the plan section shows it. */
+export function compactPatch(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body);
   return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
 }
@@ -21,8 +26,8 @@ function formatChange(change: { path: string; before?: unknown; after?: unknown 
 
 /** The plan's description: summary, impact, warnings, and what the dry run says will change. */
 export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
-  const lines = [`*${escapeMrkdwn(plan.summary)}*`, `Impact: ${escapeMrkdwn(plan.impact)}`];
-  for (const w of plan.warnings.slice(0, 3)) lines.push(`:warning: ${escapeMrkdwn(w)}`);
+  const lines = [mrkdwn`*${plan.summary}*`, mrkdwn`Impact: ${plan.impact}`];
+  for (const w of plan.warnings.slice(0, 3)) lines.push(mrkdwn`:warning: ${w}`);
   let body: string;
   if (dryRun?.ok)
     body =
@@ -32,26 +37,17 @@ export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undef
   else if (dryRun) body = `server dry run refused: ${dryRun.reason}`;
   else body = 'server dry run: not available';
   body += `\n${plan.patch ? `${plan.patch.type} patch: ` : ''}${compactPatch(plan)}`;
-  return codeSection(lines.join('\n'), body);
+  return codeSection(joinMrkdwn(lines, '\n'), body);
 }
 
 /**
- * The confirm dialog's text (Slack allows 300 characters): the impact and the exact
- * patch. A long impact is cut to its first sentence before the patch is cut; a patch
- * that cannot fit at all is named by the plan's summary and shown in full in the
- * plan section above the buttons, instead of being cut mid-JSON.
+ * True when a rendered plan section shows the plan's whole patch. The confirm dialog
+ * points there; when a patch was too long for the section the message says so and
+ * the full report (which has every patch) goes to the thread.
  */
-export function confirmDialogText(plan: RemediationPlan): string {
-  const max = LIMITS.confirmText;
-  const impact = plan.impact.replace(/\.+$/, '');
-  const patch = compactPatch(plan);
-  const full = `${impact}. Patch: ${patch}`;
-  if (full.length <= max) return full;
-  const firstSentence = /^.*?\.(?=\s|$)/.exec(impact)?.[0] ?? `${impact}.`;
-  const short = `${firstSentence} Patch: ${patch}`;
-  if (short.length <= max) return short;
-  const pointer = `${plan.summary.replace(/\.+$/, '')}. The exact ${plan.patch ? `${plan.patch.type} patch` : 'change'} is shown above the buttons (in full in the thread report when the message is cut). Impact: `;
-  return truncate(`${pointer}${impact}.`, max);
+export function showsWholePatch(block: Block, plan: RemediationPlan): boolean {
+  const text = (block.text as { text?: string } | undefined)?.text ?? '';
+  return text.includes(escapeMrkdwn(compactPatch(plan)));
 }
 
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
@@ -94,7 +90,7 @@ export function planButton(
         `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} to ${plan.target.name}?`,
         LIMITS.confirmTitle,
       ),
-      text: { type: 'plain_text', text: confirmText },
+      text: plain(confirmText, LIMITS.confirmText),
       confirm: plain(options.undo ? 'Undo it' : 'Apply it', LIMITS.confirmButton),
       deny: plain('Cancel', LIMITS.confirmButton),
     },
@@ -105,11 +101,10 @@ export function planButton(
 export function approvalLine(plan: RemediationPlan, view: PlanView): Block | null {
   if (view.state === 'claimed') {
     const when = new Date(view.at).toISOString().replace('T', ' ').slice(0, 16);
-    return section(
-      `:white_check_mark: *${plan.kind}* approved by ${view.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC`,
-    );
+    const who = joinMrkdwn(view.approvers.map(userMention), ' and ');
+    return section(mrkdwn`:white_check_mark: *${plan.kind}* approved by ${asIs(who)} at ${when} UTC`);
   }
   if (view.state === 'expired')
-    return section(`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);
+    return section(mrkdwn`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);
   return null;
 }

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { codeBlock, plainText, truncateMrkdwn, type Mrkdwn } from './mrkdwn.js';
 
 /** Small Block Kit helpers that keep every string inside Slack's limits (DESIGN.md §6). */
 
@@ -20,28 +21,26 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** Escapes Slack's mrkdwn control characters in text that came from the cluster. */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export { escapeMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
+
+/** A mrkdwn section; only Mrkdwn (escaped or ours) goes in (./mrkdwn.ts). */
+export function section(text: Mrkdwn): Block {
+  return { type: 'section', text: { type: 'mrkdwn', text: truncateMrkdwn(text, LIMITS.sectionText) } };
 }
 
-export function section(mrkdwn: string): Block {
-  return { type: 'section', text: { type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) } };
+/** A section holding untrusted `body` as a code block under our `title`; the fence cannot be broken. */
+export function codeSection(title: Mrkdwn, body: string): Block {
+  const room = LIMITS.sectionText - title.length - 10;
+  return section(`${title}\n${codeBlock(body, room)}` as Mrkdwn);
 }
 
-/** A section holding a code block; cut inside the fence so the fence survives. */
-export function codeSection(title: string, body: string): Block {
-  const head = `${title}\n\`\`\``;
-  const room = LIMITS.sectionText - head.length - 4;
-  return section(`${head}${truncate(body.replace(/```/g, "'''"), room)}\`\`\``);
+export function context(text: Mrkdwn): Block {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncateMrkdwn(text, LIMITS.sectionText) }] };
 }
 
-export function context(mrkdwn: string): Block {
-  return { type: 'context', elements: [{ type: 'mrkdwn', text: truncate(mrkdwn, LIMITS.sectionText) }] };
-}
-
+/** A plain_text object: Slack does not parse it, but controls and bidi characters are still removed. */
 export function plain(text: string, max: number): { type: 'plain_text'; text: string; emoji: true } {
-  return { type: 'plain_text', text: truncate(text, max), emoji: true };
+  return { type: 'plain_text', text: plainText(text, max), emoji: true };
 }
 
 /** Fixed-width table for a code block: columns padded to their widest cell. */

@@ -1,4 +1,5 @@
 import type { webApi } from '@slack/bolt';
+import { fullReportReply } from '../blocks/result-message.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
 import type { MessageRef, SubscribeResult } from './subscriptions.js';
@@ -28,7 +29,7 @@ export async function deliverRun(
       await client.chat.postMessage({
         channel: ref.channel,
         thread_ts: ref.ts,
-        text: `Full report:\n\`\`\`${rendered.fullReport.slice(0, 35_000)}\`\`\``,
+        text: fullReportReply(rendered.fullReport),
       });
     }
   }

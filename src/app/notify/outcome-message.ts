@@ -2,7 +2,16 @@ import type { NotifyJob } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
 import { planButton, planSection } from '../blocks/plan-blocks.js';
 import type { DryRunSummary, StoredPlan } from '../../plans/store.js';
-import { LIMITS, context, escapeMrkdwn, plain, section, truncate, type Block } from '../blocks/text.js';
+import {
+  asIs,
+  escapeMrkdwn,
+  joinMrkdwn,
+  mrkdwn,
+  trusted,
+  userMention,
+  type Mrkdwn,
+} from '../blocks/mrkdwn.js';
+import { LIMITS, context, plain, section, truncate, type Block } from '../blocks/text.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -22,14 +31,15 @@ export function remediationOutcomeMessage(
   job: Outcome,
   undo?: StoredPlan,
   now = Date.now(),
-): { text: string; blocks: Block[] } {
+): { text: Mrkdwn; blocks: Block[] } {
   const approval = job.approvedBy?.length
-    ? ` (approved by ${job.approvedBy.map((u) => `<@${u}>`).join(' and ')})`
-    : '';
-  const text = `${HEADLINE[job.stage].replace(/^:[a-z_]+: /, '')}: ${truncate(job.detail, 500)}${approval}`;
+    ? mrkdwn` (approved by ${asIs(joinMrkdwn(job.approvedBy.map(userMention), ' and '))})`
+    : trusted('');
+  const headline = trusted(HEADLINE[job.stage]);
+  const text = mrkdwn`${HEADLINE[job.stage].replace(/^:[a-z_]+: /, '')}: ${truncate(job.detail, 500)}${asIs(approval)}`;
   const blocks: Block[] = [
-    section(`*${HEADLINE[job.stage]}*: ${escapeMrkdwn(truncate(job.detail, 1500))}${approval}`),
-    context(`plan ${job.planId} · cluster ${job.cluster}`),
+    section(mrkdwn`*${asIs(headline)}*: ${asIs(escapeMrkdwn(truncate(job.detail, 1500)))}${asIs(approval)}`),
+    context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`),
   ];
   const buttons: Block[] = [];
   // Undo is a stored plan like any other: the approver sees its exact patch, the

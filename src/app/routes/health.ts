@@ -27,8 +27,8 @@ export function readyzRoute(checks: {
   return {
     path: '/readyz',
     method: ['GET'],
-    // The promise is returned so that the HTTP server answers 500 if anything in it throws.
-    handler: (_req, res) =>
+    handler: (_req, res) => {
+      // Bolt's route type expects a void handler, so the failure is answered here.
       (async () => {
         let redis = 'ok';
         try {
@@ -41,7 +41,12 @@ export function readyzRoute(checks: {
         const ok = redis === 'ok' && slack === 'ok';
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ status: ok ? 'ready' : 'not ready', redis, slack }));
-      })(),
+      })().catch((error: unknown) => {
+        checks.logger.warn({ err: error }, 'readyz failed');
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    },
   };
 }
 

@@ -6,6 +6,7 @@
  * 1 refused, failed or rollout did not complete, 2 bad arguments / no such
  * remediation / no confirmation, 3 cluster unreachable or forbidden.
  */
+import { cleanText } from '../../text/clean.js';
 import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
@@ -76,8 +77,9 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
   const { watchRollout } = await import('../../kube/rollout-watcher.js');
   const { diagnose } = await import('../../diagnosis/run.js');
-  const out = (text: string): void => void io.stdout.write(text);
-  const note = (text: string): void => void io.stderr.write(`${text}\n`);
+  // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
+  const out = (text: string): void => void io.stdout.write(cleanText(text));
+  const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
 
   const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
   const ref = { kind: 'Deployment' as const, namespace: args.namespace, name: args.name };

@@ -4,6 +4,7 @@
  * a saved dump. Exit: 0 no problem, 1 problems found, 2 bad arguments or input or
  * not found, 3 cluster unreachable or forbidden.
  */
+import { escapeJsonControls } from '../../text/clean.js';
 import { readFile } from 'node:fs/promises';
 import { assembleSnapshot } from '../../diagnosis/assemble.js';
 import { DumpError, loadObjects } from '../../diagnosis/dump.js';
@@ -46,7 +47,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     : await fromCluster(options, io);
   const diagnosis = diagnose(snapshot);
   const color = Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'];
-  io.stdout.write(options.output === 'json' ? renderJson(diagnosis) : renderText(diagnosis, { color }));
+  io.stdout.write(
+    options.output === 'json' ? escapeJsonControls(renderJson(diagnosis)) : renderText(diagnosis, { color }),
+  );
   return hasProblems(diagnosis) ? EXIT.problems : EXIT.ok;
 }
 

@@ -2,6 +2,7 @@
  * `rollout-doctor explain-scheduling [-o text|json]`: reads one FailedScheduling
  * message on stdin (or as arguments) and prints its structure.
  */
+import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
 import {
   parseSchedulingMessage,
@@ -42,7 +43,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof SchedulingMessageError) throw new UsageError(error.message);
     throw error;
   }
-  io.stdout.write(output === 'json' ? `${JSON.stringify(parsed, null, 2)}\n` : renderParsed(parsed));
+  io.stdout.write(
+    output === 'json'
+      ? escapeJsonControls(`${JSON.stringify(parsed, null, 2)}\n`)
+      : cleanText(renderParsed(parsed)),
+  );
   return EXIT.ok;
 }
 

@@ -3,6 +3,7 @@
  * lists Deployments that are stuck or at risk of a surge deadlock. Exit: 0 nothing
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden.
  */
+import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
@@ -68,7 +69,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     },
   });
   if (stderr.isTTY) stderr.write('\n');
-  io.stdout.write(args.output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderScan(report));
+  // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
+  io.stdout.write(
+    args.output === 'json'
+      ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
+      : cleanText(renderScan(report)),
+  );
   return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
 }
 

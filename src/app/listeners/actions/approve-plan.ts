@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import type { AppServices } from '../../services.js';
@@ -74,7 +75,7 @@ export function approvePlanAction(services: AppServices) {
               click.blocks,
               planId,
               `Expired: ${stored.plan.kind} (re-run)`,
-              `:hourglass: *${stored.plan.kind}* expired; press Re-run for a fresh plan.`,
+              mrkdwn`:hourglass: *${stored.plan.kind}* expired; press Re-run for a fresh plan.`,
             ),
           ),
         });
@@ -145,11 +146,12 @@ export function approvePlanAction(services: AppServices) {
         // An undo plan keeps the kind it reverts: say "undo of" so the mark does not read as a re-approval.
         const what = stored.undoOf ? `undo of ${stored.plan.kind}` : stored.plan.kind;
         const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
-        const line = `:white_check_mark: *${what}* approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')} at ${when} UTC; applying…`;
+        const who = joinMrkdwn(result.approvers.map(userMention), ' and ');
+        const line = mrkdwn`:white_check_mark: *${what}* approved by ${asIs(who)} at ${when} UTC; applying…`;
         await client.chat.update({
           channel: click.channel,
           ts: click.messageTs,
-          text: `${what} approved`,
+          text: mrkdwn`${what} approved`,
           blocks: asSlackBlocks(markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line)),
         });
         return;

@@ -1,4 +1,6 @@
 import { ACTION, actionIndexSuffix } from '../../blocks/action-ids.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { LIMITS, plain, section } from '../../blocks/text.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 
 /** Where a button was clicked and by whom, from a block_actions payload. */
@@ -37,19 +39,19 @@ export function markPlanInBlocks(
   blocks: Record<string, unknown>[],
   planId: string,
   label: string,
-  line: string,
+  line: Mrkdwn,
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
-      out.push({ type: 'section', text: { type: 'mrkdwn', text: line } });
+      out.push(section(line));
       const elements = (block.elements as Record<string, unknown>[]).map((el) =>
         el.value === planId
           ? {
               type: 'button',
               action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
               value: planId,
-              text: { type: 'plain_text', text: label.slice(0, 75), emoji: true },
+              text: plain(label, LIMITS.buttonText),
             }
           : el,
       );

@@ -1,4 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
+import { asSlackBlocks, context } from '../../blocks/text.js';
 import type { AppServices } from '../../services.js';
 import { clickContext } from './click-context.js';
 
@@ -10,12 +12,12 @@ export function dismissResultAction(_services: AppServices) {
     await ack();
     const click = clickContext(body, action);
     if (!click) return;
-    const text = `Dismissed by <@${click.user}>.`;
+    const text = mrkdwn`Dismissed by ${asIs(userMention(click.user))}.`;
     await client.chat.update({
       channel: click.channel,
       ts: click.messageTs,
       text,
-      blocks: [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }],
+      blocks: asSlackBlocks([context(text)]),
     });
   };
 }

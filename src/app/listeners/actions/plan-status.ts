@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import type { AppServices } from '../../services.js';
 import { clickContext } from './click-context.js';
 
@@ -19,7 +20,7 @@ export function planStatusAction(services: AppServices) {
       services.plans.claimOf(click.value),
     ]);
     const text = claim
-      ? `This plan was approved by ${claim.approvers.map((u) => `<@${u}>`).join(' and ')}; it is applied once. Its outcome is in the thread.`
+      ? mrkdwn`This plan was approved by ${asIs(joinMrkdwn(claim.approvers.map(userMention), ' and '))}; it is applied once. Its outcome is in the thread.`
       : stored && stored.expiresAt > Date.now()
         ? 'This plan is not approved any more (its last attempt failed and was released). Press Re-run for a fresh message, then approve it there.'
         : 'This plan expired. Press Re-run for a fresh diagnosis and plan.';

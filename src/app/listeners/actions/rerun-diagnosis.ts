@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { parseRerunValue } from '../../blocks/action-ids.js';
 import { announceRun } from '../../announce.js';
@@ -39,7 +40,7 @@ export function rerunDiagnosisAction(services: AppServices) {
       jobId,
       addedAt,
       threadTs: click.rootTs,
-      text: `:repeat: <@${click.user}> re-runs the diagnosis of deployment/${target.name} in ${target.namespace}…`,
+      text: mrkdwn`:repeat: ${asIs(userMention(click.user))} re-runs the diagnosis of deployment/${target.name} in ${target.namespace}…`,
     });
   };
 }

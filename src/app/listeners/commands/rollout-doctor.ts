@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { USAGE, parseCommand } from '../../command-parse.js';
 import { announceRun } from '../../announce.js';
@@ -24,7 +25,11 @@ export function rolloutDoctorCommand(services: AppServices) {
     }
     if (parsed.kind === 'invalid') {
       metrics.commands.inc({ command: 'invalid', outcome: 'usage' });
-      await ack({ response_type: 'ephemeral', text: `:warning: ${parsed.problem}\n\n${USAGE}` });
+      // The problem quotes what the user typed, escaped in inline code (command-parse.ts).
+      await ack({
+        response_type: 'ephemeral',
+        text: mrkdwn`:warning: ${asIs(parsed.problem)}\n\n${asIs(trusted(USAGE))}`,
+      });
       return;
     }
     const addedAt = Date.now();
@@ -60,9 +65,9 @@ export function rolloutDoctorCommand(services: AppServices) {
 
     const what =
       parsed.kind === 'diagnose'
-        ? `deployment/${parsed.name} in ${parsed.namespace}`
-        : `scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
-    const text = `:stethoscope: <@${command.user_id}> asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${what} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
+        ? mrkdwn`deployment/${parsed.name} in ${parsed.namespace}`
+        : mrkdwn`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
+    const text = mrkdwn`:stethoscope: ${asIs(userMention(command.user_id))} asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${asIs(what)} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
     try {
       await announceRun(services, client, {
         channel: command.channel_id,

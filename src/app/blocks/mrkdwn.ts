@@ -1,0 +1,146 @@
+import { cleanText } from '../../text/clean.js';
+
+/**
+ * Safe Slack text by construction. Slack reads `<…>` in mrkdwn (and in a message's
+ * fallback `text`) as mentions (`<!channel>`, `<@U1>`, `<!subteam^S1>`), channel
+ * links, dates and disguised links (`<https://x|Click>`). Text we did not write
+ * becomes Mrkdwn only through `escapeMrkdwn`, the `mrkdwn` template (which escapes
+ * every interpolated string) or `codeBlock`/`inlineCode`; `trusted` marks literals
+ * we wrote. Block builders take Mrkdwn, so joining raw cluster text in is a type
+ * error, not a review finding.
+ */
+export type Mrkdwn = string & { readonly __brand: 'Mrkdwn' };
+
+/** Text for plain_text objects (buttons, headers, confirm dialogs): cleaned, one line. */
+export type PlainText = string & { readonly __brand: 'PlainText' };
+
+/**
+ * The look-alike that replaces every backtick of untrusted text: U+02CB MODIFIER
+ * LETTER GRAVE ACCENT renders as a visible grave accent, but Slack does not treat it
+ * as code markup, so cluster text can neither open nor close a code span or fence.
+ */
+export const BACKTICK_LOOKALIKE = '\u02cb';
+
+/**
+ * Bare URLs auto-link in mrkdwn. A termination message saying "re-authenticate at
+ * https://evil.example" would be one click away, in a message that looks like ours,
+ * so a scheme's "://" becomes "[:]//" (the usual way to defang an indicator): still
+ * readable and copyable by hand, never a link. Bare domains without a scheme still
+ * auto-link, but a link then shows exactly its own target, which escaping `<…|…>`
+ * keeps true.
+ */
+function defangUrls(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//').replace(/\bmailto:/gi, 'mailto[:]');
+}
+
+/**
+ * `@channel`, `@here` and `@everyone` are only pings in `<!…>` form in our messages
+ * (we never send link_names), but clients and some integrations linkify the bare
+ * words; the at sign of untrusted ones becomes U+FF20 FULLWIDTH COMMERCIAL AT.
+ */
+function defangBroadcasts(text: string): string {
+  return text.replace(/@(?=(?:channel|here|everyone)\b)/gi, '\uff20');
+}
+
+function escapeEntities(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * Untrusted text as Slack mrkdwn: cleaned (control, bidi and invisible characters,
+ * terminal escapes), `&` `<` `>` escaped as Slack's formatting rules require,
+ * backticks replaced by a look-alike, scheme URLs and broadcast words defanged.
+ *
+ * @example section(mrkdwn`*Pod:* ${pod.name}`)
+ */
+export function escapeMrkdwn(text: string, options: { singleLine?: boolean } = {}): Mrkdwn {
+  const cleaned = cleanText(text, options).replace(/`/g, BACKTICK_LOOKALIKE);
+  return escapeEntities(defangBroadcasts(defangUrls(cleaned))) as Mrkdwn;
+}
+
+/** A literal we wrote, used as mrkdwn as it is. Never pass text read from elsewhere. */
+export function trusted(literal: string): Mrkdwn {
+  return literal as Mrkdwn;
+}
+
+/** Already-safe mrkdwn handed to the `mrkdwn` template, which must not escape it again. */
+export interface MrkdwnPiece {
+  readonly safe: Mrkdwn;
+}
+
+/** Marks a Mrkdwn value for the `mrkdwn` template: `mrkdwn\`${asIs(line)} and ${name}\``. */
+export function asIs(safe: Mrkdwn): MrkdwnPiece {
+  return { safe };
+}
+
+/**
+ * A value interpolated into `mrkdwn`: strings are escaped, numbers shown as digits,
+ * `asIs(m)` passes already-safe mrkdwn through. A bare Mrkdwn is refused by the type
+ * (it would be escaped twice); types are erased at runtime, so the template cannot
+ * tell a Mrkdwn string from an untrusted one and escapes every string.
+ */
+type Interpolation<T> = T extends Mrkdwn ? never : T extends string | number | MrkdwnPiece ? T : never;
+
+/**
+ * Tagged template: the literal parts are ours, every interpolated string is escaped
+ * as one line (names and reasons never need line breaks).
+ *
+ * @example mrkdwn`*${finding.code}*: ${finding.summary}`
+ */
+export function mrkdwn<T extends unknown[]>(
+  strings: TemplateStringsArray,
+  ...values: { [K in keyof T]: Interpolation<T[K]> }
+): Mrkdwn {
+  let out = strings[0] ?? '';
+  values.forEach((value: unknown, i) => {
+    const text =
+      typeof value === 'number'
+        ? String(value)
+        : typeof value === 'string'
+          ? escapeMrkdwn(value, { singleLine: true })
+          : (value as MrkdwnPiece).safe;
+    out += text + (strings[i + 1] ?? '');
+  });
+  return out as Mrkdwn;
+}
+
+/** Several Mrkdwn pieces joined by a separator we wrote. */
+export function joinMrkdwn(parts: readonly Mrkdwn[], separator: string): Mrkdwn {
+  return parts.join(separator) as Mrkdwn;
+}
+
+/** Untrusted text inside an inline code span: cannot close it, cannot mention or link. */
+export function inlineCode(text: string): Mrkdwn {
+  return `\`${escapeMrkdwn(text, { singleLine: true })}\`` as Mrkdwn;
+}
+
+/**
+ * Untrusted text as a code block. No backtick survives in the body, so the fence
+ * cannot be closed from inside; `&` `<` `>` are escaped because Slack parses
+ * mentions and links inside code blocks too. Cut to `max` characters of body.
+ */
+export function codeBlock(text: string, max = 2900): Mrkdwn {
+  const body = truncateMrkdwn(escapeMrkdwn(text.replace(/^\n+|\n+$/g, '')), max);
+  return `\`\`\`\n${body}\n\`\`\`` as Mrkdwn;
+}
+
+/**
+ * Shortens mrkdwn to `max` characters, ending in '…' when cut, never inside an
+ * escaped entity (`&amp;` cut to `&am` would show as text, not as `&`).
+ */
+export function truncateMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]{0,3}$/, '');
+  return `${cut}…` as Mrkdwn;
+}
+
+/** `<@U…>` for a Slack user id; anything that is not one (Redis is not trusted) is shown escaped. */
+export function userMention(id: string): Mrkdwn {
+  return /^[UW][A-Z0-9]{2,20}$/.test(id) ? (`<@${id}>` as Mrkdwn) : escapeMrkdwn(id, { singleLine: true });
+}
+
+/** Untrusted text for a plain_text object: cleaned, one line, cut to `max` characters. */
+export function plainText(text: string, max: number): PlainText {
+  const cleaned = cleanText(text, { singleLine: true });
+  return (cleaned.length <= max ? cleaned : `${cleaned.slice(0, Math.max(0, max - 1))}…`) as PlainText;
+}

@@ -1,0 +1,73 @@
+/**
+ * Cleaning of text we did not write (cluster objects, logs, alert labels) before it
+ * reaches a person, in Slack or on a terminal. Shared by src/app/blocks/mrkdwn.ts
+ * (Slack) and the text report (CLI), so both strip exactly the same things.
+ */
+
+/**
+ * Terminal escape sequences, 7-bit and 8-bit: OSC (ESC ] or U+009D … BEL or ST,
+ * e.g. OSC 8 hyperlinks and OSC 52 clipboard writes), DCS/SOS/PM/APC strings
+ * (ESC P, X, ^, _ or U+0090/0098/009E/009F … ST), CSI (ESC [ or U+009B, then
+ * parameters and a final byte) and two-byte ESC sequences. The string forms are
+ * removed whole so that their payload (a URL, base64 for the clipboard) does not
+ * stay behind as text.
+ */
+const ESCAPE_SEQUENCE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /(?:\u001b[\]PX^_]|[\u009d\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|(?:\u001b\[|\u009b)[\u0030-\u003f]*[\u0020-\u002f]*[\u0040-\u007e]?|\u001b[\u0020-\u002f]*[\u0030-\u007e]?/g;
+
+/**
+ * Characters that control a terminal or can make displayed text differ from what it
+ * says: C0 controls except \n and \t (BEL, backspace and CR can overwrite what was
+ * printed), DEL, C1 controls, bidirectional overrides, embeddings and isolates
+ * (U+202A-202E, U+2066-2069), direction marks (U+200E/200F, U+061C), zero-width and
+ * invisible formatting characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD, U+180E,
+ * U+115F/1160, U+3164, U+FFA0), interlinear annotation (U+FFF9-FFFB), line and
+ * paragraph separators (U+2028/2029) and Unicode tag characters (U+E0000-E007F).
+ */
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+
+/**
+ * Untrusted text made safe to show: terminal escape sequences removed whole, CRLF
+ * and lone CR turned into newlines (a lone CR would let text overwrite its own line),
+ * every other control, bidi or invisible formatting character removed. Keeps \n and
+ * \t; pass `singleLine` to turn them into spaces (names, titles, button labels).
+ *
+ * @example cleanText('ok\u001b]52;c;ZXZpbA==\u0007\u202Egnp.exe') === 'okgnp.exe'
+ */
+export function cleanText(text: string, options: { singleLine?: boolean } = {}): string {
+  const cleaned = text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+  return options.singleLine ? cleaned.replace(/[\n\t]+/g, ' ') : cleaned;
+}
+
+/** True when `text` holds nothing cleanText would remove (for tests and assertions). */
+export function isClean(text: string): boolean {
+  return cleanText(text) === text;
+}
+
+/** Every string inside a JSON-like value passed through cleanText; other values kept. */
+export function cleanDeep<T>(value: T): T {
+  if (typeof value === 'string') return cleanText(value) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => cleanDeep(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[cleanText(k)] = cleanDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * JSON text with every non-ASCII control, bidi and invisible character written as a
+ * \u escape. JSON.stringify escapes only C0 controls; C1 (U+009B is CSI to some
+ * terminals) and bidi overrides would reach a terminal raw. Outside strings JSON is
+ * ASCII, so this changes no value: `-o json` stays the raw data.
+ */
+export function escapeJsonControls(json: string): string {
+  return json.replace(
+    /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

@@ -1,0 +1,167 @@
+/**
+ * Every Slack message builder fed a diagnosis, plans, outcomes and alert jobs whose
+ * every string carries hostile text: no block, fallback text, confirm dialog or
+ * thread reply may hold a live mention, link, control or bidi character, or a
+ * breakable code fence.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { confirmDialogText, planButton, planSection } from '../../src/app/blocks/plan-blocks.js';
+import {
+  fullReportReply,
+  renderDiagnosis,
+  renderOutcome,
+  renderProgress,
+} from '../../src/app/blocks/result-message.js';
+import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { firingRoot, resolvedRoot, rootNote, threadLine, alertTitle } from '../../src/alerts/messages.js';
+import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Evidence } from '../../src/diagnosis/finding.js';
+import { loadObjects } from '../../src/diagnosis/dump.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { renderText } from '../../src/report/text.js';
+import { parseCommand } from '../../src/app/command-parse.js';
+import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
+
+const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
+const base = diagnose(
+  assembleSnapshot(
+    { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' },
+    loadObjects(readFileSync(FIXTURE, 'utf8')),
+  ),
+);
+
+/** Enums the renderers switch on; everything else is text a workload or alert could carry. */
+const STRUCTURAL = new Set(['type', 'kind', 'severity', 'source', 'category', 'state', 'status', 'id']);
+
+const extraEvidence: Evidence[] = [
+  { type: 'log', pod: 'p', container: 'c', tail: 'line one\nline two' },
+  { type: 'note', text: 'note' },
+  { type: 'condition', condition: 'Progressing', status: 'False', reason: 'r', message: 'm' },
+  {
+    type: 'node-diff',
+    badNodes: ['node-b'],
+    goodNodes: ['node-a'],
+    differences: [{ field: 'osImage', bad: 'Ubuntu', good: 'Debian' }],
+  },
+  {
+    type: 'crash-table',
+    rows: [
+      { node: 'node-b', pods: 1, ready: 0, restarts: 3, crashing: 1, lastExitCode: 132, lastReason: 'Error' },
+    ],
+  },
+  { type: 'scheduling', pod: 'p', message: '0/3 nodes are available', parsed: null },
+];
+
+function hostileDiagnosis(): Diagnosis {
+  const d = structuredClone(base);
+  const first = d.findings[0];
+  if (!first) throw new Error('fixture has no finding');
+  first.evidence.push(...extraEvidence);
+  return poison(d, STRUCTURAL);
+}
+
+describe('Slack builders with hostile text in every field', () => {
+  const diagnosis = hostileDiagnosis();
+  const plans = Object.fromEntries(
+    diagnosis.remediations.map((p) => [p.id, { state: 'open' as const, expiresAt: Date.now() + 60_000 }]),
+  );
+
+  it('the result message (blocks, fallback text, buttons, confirm dialogs) carries no live markup', () => {
+    const rendered = renderDiagnosis({ cluster: `prod ${HOSTILE}`, diagnosis, dryRuns: {}, plans });
+    expect(diagnosis.remediations.length).toBeGreaterThan(0);
+    expect(unsafeMarkup({ text: rendered.text, blocks: rendered.blocks })).toEqual([]);
+    // The hostile text did reach the message, escaped (so this test can fail).
+    expect(JSON.stringify(rendered.blocks)).toContain('&lt;!channel&gt;');
+    const claimed = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis,
+      dryRuns: Object.fromEntries(
+        diagnosis.remediations.map((p) => [p.id, { ok: false as const, reason: HOSTILE }]),
+      ),
+      plans: Object.fromEntries(
+        diagnosis.remediations.map((p) => [
+          p.id,
+          { state: 'claimed' as const, approvers: ['U0LEAD', HOSTILE], at: 0 },
+        ]),
+      ),
+    });
+    expect(unsafeMarkup(claimed)).toEqual([]);
+  });
+
+  it('the full report posted in the thread is one unbreakable code block', () => {
+    const reply = fullReportReply(renderText(diagnosis));
+    expect(unsafeMarkup({ text: reply })).toEqual([]);
+    expect(reply.split('```')).toHaveLength(3);
+  });
+
+  it('scan results, failures and progress carry no live markup', () => {
+    const scan = renderOutcome(
+      'prod',
+      {
+        status: 'scanned',
+        summary: HOSTILE,
+        items: [{ namespace: HOSTILE, name: HOSTILE, code: 'CRASH_LOOP', summary: HOSTILE }],
+      } as never,
+      { namespace: 'ns', name: 'n' },
+    );
+    const failed = renderOutcome('prod', { status: 'failed', reason: HOSTILE } as never, null);
+    expect(unsafeMarkup([scan, failed, renderProgress(HOSTILE)])).toEqual([]);
+  });
+
+  it('remediation outcome replies (detail, approvers, undo plan) carry no live markup', () => {
+    const plan = diagnosis.remediations[0];
+    if (!plan) throw new Error('no plan');
+    const message = remediationOutcomeMessage(
+      {
+        kind: 'remediation-outcome',
+        stage: 'refused',
+        detail: HOSTILE,
+        approvedBy: ['U0LEAD', HOSTILE],
+        planId: 'p1',
+        cluster: `prod ${HOSTILE}`,
+        channel: 'C1',
+        messageTs: '1.2',
+      } as never,
+      { plan, expiresAt: Date.now() + 60_000 } as never,
+    );
+    expect(unsafeMarkup(message)).toEqual([]);
+    expect(
+      unsafeMarkup([planSection(plan, undefined), planButton(plan, 0, { state: 'open', expiresAt: 1 })]),
+    ).toEqual([]);
+    expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
+  });
+
+  it('alert thread messages (title, summary, externalURL, thread lines) carry no live markup', () => {
+    const job = {
+      alertNames: [HOSTILE],
+      workload: { cluster: HOSTILE, namespace: HOSTILE, deployment: HOSTILE, pods: [] },
+      truncatedAlerts: 2,
+      externalURL: `https://evil.example/${HOSTILE}`,
+    } as never;
+    const title = alertTitle(job);
+    const messages = [
+      firingRoot(title, HOSTILE, rootNote(job)),
+      firingRoot(title, undefined),
+      resolvedRoot(title, HOSTILE),
+      threadLine('resolved', HOSTILE),
+      threadLine('refiring', HOSTILE),
+    ];
+    expect(unsafeMarkup(messages)).toEqual([]);
+  });
+
+  it('a refused slash command quotes what was typed without live markup', () => {
+    for (const text of [
+      `--x${HOSTILE}`,
+      `deploy/a -n ${HOSTILE}`,
+      `pod/${HOSTILE}`,
+      `web --cluster ${HOSTILE}`,
+      `BAD${HOSTILE}`,
+    ]) {
+      const parsed = parseCommand(text, { clusters: ['prod'], defaultCluster: 'prod' });
+      expect(parsed.kind).toBe('invalid');
+      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? parsed.problem : '' })).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PATCH_POINTER } from '../../src/app/blocks/confirm-text.js';
+import { compactPatch, confirmDialogText, planButton } from '../../src/app/blocks/plan-blocks.js';
+import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
+import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
+import { renderText } from '../../src/report/text.js';
+
+const RESTART = {
+  spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': 'T' } } } },
+};
+
+function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patch'] {
+  switch (kind) {
+    case 'set-rolling-update':
+      return strategyPatch({
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+        restartAt: 'T',
+      });
+    case 'set-recreate':
+      return strategyPatch({ strategy: { type: 'Recreate' } });
+    case 'rollout-restart':
+      return { type: 'strategic-merge', body: RESTART };
+    case 'exclude-node':
+      return {
+        type: 'json',
+        body: [
+          {
+            op: 'add',
+            path: '/spec/template/spec/affinity',
+            value: {
+              nodeAffinity: {
+                requiredDuringSchedulingIgnoredDuringExecution: {
+                  nodeSelectorTerms: [
+                    {
+                      matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: hosts }],
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        ],
+      };
+    case 'delete-pods':
+      return null;
+  }
+}
+
+function plan(
+  kind: RemediationKind,
+  name: string,
+  namespace: string,
+  items: string[],
+  impact: string,
+): RemediationPlan {
+  return {
+    id: `${kind}-1`,
+    kind,
+    target: { kind: 'Deployment', namespace, name },
+    summary: `do ${kind}`,
+    impact,
+    warnings: [],
+    patch: patchFor(kind, items),
+    ...(kind === 'delete-pods' ? { pods: items.map((n, i) => ({ name: n, uid: `u${i}` })) } : {}),
+    preconditions: { uid: 'u', generation: 1, fields: [] },
+    inverse: null,
+    addresses: 'SurgeDeadlock',
+  };
+}
+
+const dnsName = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/);
+const nsName = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/);
+
+describe('confirm dialog text', () => {
+  it('says the change in words, fits 300 characters and names whole words only, for every kind', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...REMEDIATION_KINDS),
+        dnsName,
+        nsName,
+        fc.array(dnsName, { minLength: 1, maxLength: 40 }),
+        fc.stringMatching(/^[A-Za-z0-9 ,.;()-]{0,800}$/),
+        (kind, name, ns, items, impact) => {
+          const p = plan(kind, name, ns, items, impact);
+          const text = confirmDialogText(p);
+          expect(text.length).toBeLessThanOrEqual(300);
+          expect(text.endsWith(PATCH_POINTER)).toBe(true);
+          expect(text).not.toContain('{"');
+          // Every name in the text is a whole name of the plan (never cut mid-token).
+          for (const listed of /: ([a-z0-9, -]+?)(?: and \d+ more)?\.(?: |$)/.exec(text)?.[1]?.split(', ') ??
+            [])
+            if (kind === 'delete-pods') expect(items).toContain(listed);
+          if (text.includes(`deployment/`)) expect(text).toContain(`deployment/${name} in ns ${ns}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads as the change for the usual plans', () => {
+    expect(
+      confirmDialogText(plan('set-rolling-update', 'web', 'shop', [], 'Brief outage. More words.')),
+    ).toBe(
+      `Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/web in ns shop. Impact: Brief outage. ${PATCH_POINTER}`,
+    );
+    expect(confirmDialogText(plan('exclude-node', 'web', 'shop', ['node-b'], 'x'))).toContain(
+      'Keep deployment/web in ns shop off node node-b (required node affinity).',
+    );
+    expect(confirmDialogText(plan('delete-pods', 'web', 'shop', ['web-1', 'web-2'], 'x'))).toContain(
+      'Delete 2 pod(s) of deployment/web in ns shop: web-1, web-2.',
+    );
+  });
+
+  it('points to a place that is posted: the plan section with the whole patch, else the full report in the thread', () => {
+    for (const kind of REMEDIATION_KINDS) {
+      for (const items of [
+        ['node-b'],
+        Array.from({ length: 400 }, (_, i) => `node-${i}-${'x'.repeat(20)}`),
+      ]) {
+        const p = plan(kind, 'web', 'shop', items, 'Impact.');
+        const diagnosis: Diagnosis = {
+          target: p.target,
+          capturedAt: 'T',
+          observed: { uid: 'u', generation: 1, resourceVersion: '1' },
+          findings: [],
+          remediations: [p],
+          analyzerErrors: [],
+        };
+        const rendered = renderDiagnosis({
+          cluster: 'c',
+          diagnosis,
+          dryRuns: {},
+          plans: { [p.id]: { state: 'open', expiresAt: Date.now() + 1000 } },
+        });
+        const button = planButton(p, 0, { state: 'open', expiresAt: 1 });
+        expect((button.confirm as { text: { text: string } }).text.text).toContain(PATCH_POINTER);
+        const inMessage = JSON.stringify(rendered.blocks).includes(
+          JSON.stringify(compactPatch(p)).slice(1, -1),
+        );
+        if (!inMessage) {
+          // deliverRun posts the full report exactly when the message is marked truncated.
+          expect(rendered.truncated).toBe(true);
+          const report = renderText(diagnosis).replace(/\s+/g, '');
+          if (p.patch) expect(report).toContain(JSON.stringify(p.patch.body));
+          for (const pod of p.pods ?? []) expect(report).toContain(pod.name);
+        }
+      }
+    }
+  });
+});
