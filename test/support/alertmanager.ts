@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ export interface AlertmanagerOptions {
   groupInterval?: string;
   repeatInterval?: string;
   sendResolved?: boolean;
+  /** Where candidate ports come from (the helper's own test hands out a taken one). */
+  pickPort?: () => Promise<number>;
 }
 
 const BINARY = 'prometheus-alertmanager';
@@ -55,13 +58,21 @@ const BINARY = 'prometheus-alertmanager';
 export const alertmanagerAvailable = (): boolean =>
   requireBinary(BINARY, 'apt-get install prometheus-alertmanager');
 
-/** Starts Alertmanager on a free loopback port and waits until its API answers. */
+/** How many fresh ports to try when the one picked was taken before Alertmanager bound it. */
+const BIND_ATTEMPTS = 5;
+
+/**
+ * Starts Alertmanager on a free loopback port and waits until its API answers. As with
+ * redis-server (support/redis.ts), a picked port can be taken before the bind: the
+ * instance only counts as started when the one answering serves this call's receiver
+ * name (a random suffix), and one that exited is retried on a fresh port.
+ */
 export async function startAlertmanager(options: AlertmanagerOptions): Promise<TestAlertmanager> {
   const dir = await mkdtemp(join(tmpdir(), 'rd-alertmanager-'));
-  const port = await freePort();
+  const receiver = `rollout-doctor-${randomUUID().slice(0, 8)}`;
   const config = {
     route: {
-      receiver: 'rollout-doctor',
+      receiver,
       group_by: options.groupBy ?? ['alertname', 'namespace'],
       group_wait: options.groupWait ?? '200ms',
       group_interval: options.groupInterval ?? '1s',
@@ -69,7 +80,7 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<T
     },
     receivers: [
       {
-        name: 'rollout-doctor',
+        name: receiver,
         webhook_configs: [
           {
             url: options.webhookUrl,
@@ -82,50 +93,77 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<T
   };
   const configFile = join(dir, 'alertmanager.yml');
   await writeFile(configFile, stringify(config));
-  const child: ChildProcess = spawn(
-    BINARY,
-    [
-      `--config.file=${configFile}`,
-      `--storage.path=${join(dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--cluster.listen-address=',
-      '--log.level=warn',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4_000);
-  });
-  const url = `http://127.0.0.1:${port}`;
 
+  let child: ChildProcess | undefined;
+  let stderr = '';
+  const stopChild = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGTERM');
+    });
+  };
   const close = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
-    }
+    await stopChild();
     await rm(dir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await close();
-      throw new Error(`alertmanager exited (${child.exitCode}): ${stderr}`);
+  /** Spawns on `port`; 'ok' once our instance answers, 'retry' when the port was not ours. */
+  const launch = async (port: number): Promise<'ok' | 'retry'> => {
+    const spawned = spawn(
+      BINARY,
+      [
+        `--config.file=${configFile}`,
+        `--storage.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        '--cluster.listen-address=',
+        '--log.level=warn',
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child = spawned;
+    stderr = '';
+    spawned.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4_000);
+    });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      if (spawned.exitCode !== null) {
+        child = undefined;
+        if (/address already in use/.test(stderr)) return 'retry';
+        throw new Error(`alertmanager exited (${spawned.exitCode}): ${stderr}`);
+      }
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v2/status`);
+        if (res.ok) {
+          if ((await res.text()).includes(receiver)) return 'ok';
+          await stopChild(); // another instance holds the port
+          return 'retry';
+        }
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`alertmanager not ready on port ${port}: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
     }
-    try {
-      const res = await fetch(`${url}/-/ready`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+  };
+
+  let url = '';
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const port = await (options.pickPort ?? freePort)();
+      if ((await launch(port)) === 'ok') {
+        url = `http://127.0.0.1:${port}`;
+        break;
+      }
+      if (attempt >= BIND_ATTEMPTS)
+        throw new Error(`alertmanager could not bind a free port in ${BIND_ATTEMPTS} attempts`);
     }
-    if (Date.now() > deadline) {
-      await close();
-      throw new Error(`alertmanager not ready on ${url}: ${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
+  } catch (error) {
+    await close();
+    throw error;
   }
 
   return {

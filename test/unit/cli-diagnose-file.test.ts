@@ -5,11 +5,8 @@ import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import { loadObjects } from '../../src/diagnosis/dump.js';
-import { diagnose } from '../../src/diagnosis/run.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
-import { hasProblems, renderJson } from '../../src/report/json.js';
-import { renderText } from '../../src/report/text.js';
 import { fakeIo } from '../support/cli-io.js';
 
 const { collectFromCluster } = vi.hoisted(() => ({ collectFromCluster: vi.fn() }));
@@ -17,9 +14,26 @@ vi.mock('../../src/kube/source.js', () => ({ collectFromCluster }));
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 const ref: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
+/** The mocked live source returns the dump's snapshot; nothing below asks diagnose() what to expect. */
 const snapshot = assembleSnapshot(ref, loadObjects(readFileSync(FIXTURE, 'utf8')));
-const expected = diagnose(snapshot);
-const expectedExit = hasProblems(expected) ? 1 : 0;
+/** Facts of incident A, read off the dump by a person: a critical surge deadlock, so exit 1. */
+const EXIT_PROBLEMS = 1;
+const VERDICT = 'RolloutSurgeDeadlock';
+const TEXT_HEADER = /^Deployment vision\/vision-object-tracker {2}\(as of 2026-11-22T02:59:12Z\)/;
+
+/** The JSON report's facts for incident A, whichever way the dump was read. */
+function expectIncidentAJson(stdout: string): void {
+  const json = JSON.parse(stdout) as {
+    target: unknown;
+    findings: { code: string; severity: string }[];
+    remediations: { kind: string }[];
+  };
+  expect(json.target).toEqual(ref);
+  expect(json.findings[0]).toMatchObject({ code: VERDICT, severity: 'critical' });
+  expect(json.remediations.map((r) => r.kind)).toEqual(
+    expect.arrayContaining(['set-rolling-update', 'set-recreate']),
+  );
+}
 const dir = mkdtempSync(join(tmpdir(), 'rollout-doctor-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,12 +53,8 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
       generation: 3,
       resourceVersion: '48213377',
     });
-    expect(Array.isArray(json.findings)).toBe(true);
-    expect(Array.isArray(json.remediations)).toBe(true);
-    expect(run.stdout()).toBe(renderJson(expected));
-    const problems = json.findings.some((f: { severity: string }) => f.severity !== 'info');
-    expect(status).toBe(problems ? 1 : 0);
-    expect(status).toBe(expectedExit);
+    expectIncidentAJson(run.stdout());
+    expect(status).toBe(EXIT_PROBLEMS);
   });
 
   it('gives the RolloutSurgeDeadlock verdict first, exit 1, with the strategy fix offered', async () => {
@@ -80,12 +90,10 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
   ])('accepts %s and prints the text report without colour off a TTY', async (target) => {
     const run = fakeIo();
     expect(await runCli(['diagnose', target, '--namespace', 'vision', '--from-file', FIXTURE], run.io)).toBe(
-      expectedExit,
+      EXIT_PROBLEMS,
     );
-    expect(run.stdout()).toBe(renderText(expected));
-    expect(run.stdout()).toMatch(
-      /^Deployment vision\/vision-object-tracker {2}\(as of 2026-11-22T02:59:12Z\)/,
-    );
+    expect(run.stdout()).toMatch(TEXT_HEADER);
+    expect(run.stdout()).toContain(`[CRITICAL] ${VERDICT}`);
   });
 
   it('reads the dump from stdin with --from-file -', async () => {
@@ -95,8 +103,8 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
         ['diagnose', 'vision-object-tracker', '-n', 'vision', '--from-file', '-', '-o', 'json'],
         run.io,
       ),
-    ).toBe(expectedExit);
-    expect(run.stdout()).toBe(renderJson(expected));
+    ).toBe(EXIT_PROBLEMS);
+    expectIncidentAJson(run.stdout());
   });
 
   it('exits 2 naming the namespace when the Deployment is not in the dump', async () => {
@@ -167,12 +175,13 @@ describe('rollout-doctor diagnose against a live cluster', () => {
       '--kubeconfig',
       '/k',
     ];
-    expect(await runCli(args, run.io)).toBe(expectedExit);
+    expect(await runCli(args, run.io)).toBe(EXIT_PROBLEMS);
     expect(collectFromCluster).toHaveBeenCalledWith(
       expect.objectContaining({ ref, context: 'prod', kubeconfig: '/k' }),
     );
     expect(run.stderr()).toBe('');
-    expect(run.stdout()).toBe(renderText(expected));
+    expect(run.stdout()).toMatch(TEXT_HEADER);
+    expect(run.stdout()).toContain(`[CRITICAL] ${VERDICT}`);
 
     const tty = fakeIo();
     Object.assign(tty.io.stderr, { isTTY: true });
