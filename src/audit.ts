@@ -41,7 +41,9 @@ export type AuditEvent =
         | 'still-failing'
         | 'timeout'
         /** Approved, but the job could not be queued: the claim was released, nothing applied. */
-        | 'not-queued';
+        | 'not-queued'
+        /** The plan as read back was outside what its kind may change: nothing applied. */
+        | 'tampered';
       detail?: string;
     };
 

@@ -6,6 +6,7 @@
  * instead of overwriting.
  */
 import type { Deployment } from '../diagnosis/k8s.js';
+import { checkPlanWithinKind } from '../remediation/patch-allowlist.js';
 import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
@@ -33,7 +34,13 @@ export type ApplyResult =
       generation: number;
       changes: FieldChange[];
     }
-  | { status: 'refused'; reason: string; field?: string }
+  | {
+      status: 'refused';
+      reason: string;
+      field?: string;
+      /** The plan itself is out of bounds (patch outside its kind, pods of another owner): not a stale plan. */
+      tampered?: true;
+    }
   | {
       status: 'failed';
       reason: string;
@@ -66,6 +73,9 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
     }
     return { kind: 'done', result: failure(error) };
   }
+  // Before anything else, whatever the plan's origin: it may only change what its kind exists to change.
+  const scope = checkPlanWithinKind(plan, live);
+  if (!scope.ok) return { kind: 'done', result: { status: 'refused', reason: scope.reason, tampered: true } };
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
     plan.patch &&

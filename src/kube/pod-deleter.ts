@@ -2,12 +2,13 @@
  * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
-import type { Deployment } from '../diagnosis/k8s.js';
+import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import type { ApplyResult } from './executor.js';
 import type { FieldChange } from './patch-effect.js';
+import { getObject } from './list.js';
 
 type Outcome = 'deleted' | 'gone' | 'replaced';
 
@@ -35,6 +36,58 @@ async function deleteOne(
   }
 }
 
+const controllerOf = (meta: ObjectMeta): { kind: string; name: string; uid?: string } | undefined =>
+  meta.ownerReferences?.find((ref) => ref.controller === true);
+
+/**
+ * Why a pod of the plan may not be deleted, or null when every pod that still exists
+ * is controlled by a ReplicaSet that the target Deployment controls. The pod list is
+ * data read back from storage, so the owner chain is read live rather than trusted.
+ */
+async function foreignPod(
+  client: KubeClient,
+  namespace: string,
+  pods: readonly { name: string; uid: string }[],
+  live: Deployment,
+): Promise<string | null> {
+  const deploymentUid = live.metadata.uid;
+  const replicaSets = new Map<string, Promise<boolean>>();
+  const ownedSet = (name: string): Promise<boolean> => {
+    let owned = replicaSets.get(name);
+    if (!owned) {
+      owned = getObject<{ metadata: ObjectMeta }>(client, { resource: 'replicasets', namespace, name }).then(
+        (rs) => {
+          const owner = controllerOf(rs.metadata);
+          return owner?.kind === 'Deployment' && deploymentUid !== undefined && owner.uid === deploymentUid;
+        },
+        (error: unknown) => {
+          if (error instanceof KubeApiError && error.status === 404) return false;
+          throw error;
+        },
+      );
+      replicaSets.set(name, owned);
+    }
+    return owned;
+  };
+  for (const pod of pods) {
+    let meta: ObjectMeta;
+    try {
+      meta = (
+        await getObject<{ metadata: ObjectMeta }>(client, { resource: 'pods', namespace, name: pod.name })
+      ).metadata;
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) continue; // gone: nothing to delete
+      throw error;
+    }
+    if (meta.uid !== pod.uid) continue; // a new pod under that name: the uid precondition skips it
+    const owner = controllerOf(meta);
+    if (owner?.kind !== 'ReplicaSet' || !(await ownedSet(owner.name))) {
+      return `pod ${pod.name} is not controlled by a ReplicaSet of deployment/${live.metadata.name ?? '?'}`;
+    }
+  }
+  return null;
+}
+
 export async function deletePods(
   client: KubeClient,
   plan: RemediationPlan,
@@ -43,6 +96,8 @@ export async function deletePods(
   const namespace = plan.target.namespace;
   const pods = plan.pods ?? [];
   try {
+    const foreign = await foreignPod(client, namespace, pods, live);
+    if (foreign) return { status: 'refused', reason: foreign, tampered: true };
     const dry = await Promise.all(pods.map((p) => deleteOne(client, namespace, p, true)));
     if (dry.every((o) => o !== 'deleted')) {
       return {

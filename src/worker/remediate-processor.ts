@@ -168,6 +168,14 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     }
     switch (result.status) {
       case 'refused':
+        if (result.tampered) {
+          audit('tampered', result.reason);
+          await say(
+            'refused',
+            `not applied: the stored ${plan.kind} plan for deployment/${ref.name} is outside what that kind may change (${result.reason}). Nothing was changed; the plan may have been altered where it is stored.`,
+          );
+          return 'refused';
+        }
         audit('refused', result.reason);
         await say(
           'refused',

@@ -61,7 +61,7 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
       attemptsStarted,
       opts: { attempts: 3 },
     }) as unknown as Job<RemediateJob>;
-  return { process: createRemediateProcessor(deps), job, notes, applied, saved, watched };
+  return { process: createRemediateProcessor(deps), deps, job, notes, applied, saved, watched };
 }
 
 describe('remediate processor', () => {
@@ -103,5 +103,26 @@ describe('remediate processor', () => {
     expect(h.watched).toEqual([]);
     expect(h.notes).toMatchObject([{ stage: 'already-applied' }]);
     expect(h.notes[0]).not.toHaveProperty('undoPlanId');
+  });
+
+  it('audits a plan outside its kind as tampered, says so in the thread, and offers no Re-run of it', async () => {
+    const lines: string[] = [];
+    const h = harness('prod', async () => ({
+      status: 'refused',
+      reason: 'the patch changes /spec/template/spec/hostPID, outside what set-recreate may change',
+      tampered: true,
+    }));
+    const audit = createAudit(
+      createLogger({ level: 'info', name: 'audit-test' }, {
+        write: (line: string) => lines.push(line),
+      } as never),
+    );
+    const process = createRemediateProcessor({ ...h.deps, audit });
+    await expect(process(h.job('prod'))).resolves.toBe('refused');
+    expect(
+      lines.map((l) => JSON.parse(l) as { event?: { outcome?: string } }).map((l) => l.event?.outcome),
+    ).toEqual(['tampered']);
+    expect(h.notes).toMatchObject([{ stage: 'refused', detail: expect.stringContaining('outside what') }]);
+    expect(h.notes[0]).not.toHaveProperty('rerun');
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * What each remediation kind may change, checked by the executor before any write,
+ * whatever the plan's origin: a plan read back from Redis is data that anyone with
+ * write access to Redis could have shaped, so "only the fields this kind exists to
+ * change" is enforced on the patch itself rather than trusted from the builder.
+ */
+import { escapeToken, getAt, jsonEqual } from './json-pointer.js';
+import type { Patch, RemediationKind, RemediationPlan } from './plan.js';
+
+export type AllowlistVerdict = { ok: true } | { ok: false; reason: string };
+
+const RESTARTED_AT = '/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt';
+const STRATEGY = '/spec/strategy';
+const NODE_AFFINITY = '/spec/template/spec/affinity/nodeAffinity';
+
+/** JSON pointers (RFC 6901) a kind may write at or below. delete-pods writes no patch. */
+export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>> = {
+  'set-rolling-update': [STRATEGY, RESTARTED_AT],
+  'set-recreate': [STRATEGY, RESTARTED_AT],
+  'rollout-restart': [RESTARTED_AT],
+  'exclude-node': [NODE_AFFINITY],
+  'delete-pods': [],
+};
+
+/**
+ * Every pointer a merge or strategic-merge patch writes: its leaves (a scalar, an
+ * array, null for a deletion). A directive key (`$patch`, `$retainKeys`,
+ * `$setElementOrder/…`, `$deleteFromPrimitiveList/…`) acts on the object that holds
+ * it, so it counts as a write of that whole object. An empty object writes nothing.
+ */
+function mergeWrites(body: unknown, at: string, out: string[]): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    out.push(at);
+    return;
+  }
+  for (const [key, value] of Object.entries(body)) {
+    if (key.startsWith('$')) out.push(at);
+    else mergeWrites(value, `${at}/${escapeToken(key)}`, out);
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Pointers at which `after` differs from `before`, descending through objects. */
+function changedPaths(before: unknown, after: unknown, at: string, out: string[]): void {
+  const objects = (isObject(before) || before === undefined) && (isObject(after) || after === undefined);
+  if (objects && (isObject(before) || isObject(after))) {
+    const left = isObject(before) ? before : {};
+    const right = isObject(after) ? after : {};
+    for (const key of new Set([...Object.keys(left), ...Object.keys(right)])) {
+      changedPaths(left[key], right[key], `${at}/${escapeToken(key)}`, out);
+    }
+    return;
+  }
+  if (!jsonEqual(before, after)) out.push(at);
+}
+
+const within = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);
+
+/**
+ * Pointers a patch changes. Merge and strategic-merge patches: their leaves. JSON
+ * patches: each write's path; a write above an allowed path (exclude-node replaces
+ * the whole affinity, guarded by a `test` of its old value) counts by what it
+ * changes against `live`, and without `live` as a write of that whole path.
+ */
+export function patchWrites(
+  patch: Patch,
+  allowed: readonly string[],
+  live?: unknown,
+): { ok: true; paths: string[] } | { ok: false; reason: string } {
+  if (patch.type !== 'json') {
+    if (!isObject(patch.body)) return { ok: false, reason: `a ${patch.type} patch must be an object` };
+    const paths: string[] = [];
+    mergeWrites(patch.body, '', paths);
+    return { ok: true, paths };
+  }
+  if (!Array.isArray(patch.body)) return { ok: false, reason: 'a JSON patch must be an array of operations' };
+  const paths: string[] = [];
+  for (const raw of patch.body as unknown[]) {
+    const op = isObject(raw) ? raw : {};
+    if (typeof op.op !== 'string' || typeof op.path !== 'string') {
+      return { ok: false, reason: 'a JSON patch operation without op and path' };
+    }
+    if (op.op === 'test') continue; // reads only: the condition the write depends on
+    // move and copy read another field (`from`); no plan needs them.
+    if (op.op !== 'add' && op.op !== 'replace' && op.op !== 'remove') {
+      return { ok: false, reason: `JSON patch operation '${op.op}' is not used by any plan` };
+    }
+    const path = op.path;
+    const above = allowed.some((prefix) => prefix.startsWith(`${path}/`));
+    if (above && live !== undefined && !path.endsWith('/-')) {
+      changedPaths(getAt(live, path), op.op === 'remove' ? undefined : op.value, path, paths);
+    } else {
+      paths.push(path);
+    }
+  }
+  return { ok: true, paths };
+}
+
+/**
+ * Refuses a plan whose target is not a Deployment, or whose patch changes anything
+ * outside what its kind may change (see ALLOWED_PATHS), judged against the live
+ * Deployment where one is given. delete-pods must carry pods and no patch; which
+ * pods it may delete is checked against the live owner chain by the executor.
+ */
+export function checkPlanWithinKind(
+  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target'>,
+  live?: unknown,
+): AllowlistVerdict {
+  if (plan.target.kind !== 'Deployment') {
+    return { ok: false, reason: `plans change Deployments only, not ${String(plan.target.kind)}` };
+  }
+  const allowed = (ALLOWED_PATHS as Record<string, readonly string[] | undefined>)[plan.kind];
+  if (!allowed) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
+  if (plan.kind === 'delete-pods') {
+    if (plan.patch !== null) return { ok: false, reason: 'delete-pods carries no patch' };
+    if (!plan.pods?.length) return { ok: false, reason: 'delete-pods names no pods' };
+    return { ok: true };
+  }
+  if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
+  if (plan.pods?.length) return { ok: false, reason: `${plan.kind} deletes no pods` };
+  const writes = patchWrites(plan.patch, allowed, live);
+  if (!writes.ok) return writes;
+  const outside = writes.paths.find((path) => !allowed.some((prefix) => within(path, prefix)));
+  if (outside !== undefined) {
+    return {
+      ok: false,
+      reason: `the patch changes ${outside || '/'}, outside what ${plan.kind} may change (${allowed.join(', ')})`,
+    };
+  }
+  return { ok: true };
+}
