@@ -168,6 +168,7 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_WATCH_NAMESPACES: namespaceList,
   ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(60),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
+  ROLLOUT_DOCTOR_REDACT_LOGS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   LOG_LEVEL: logLevel,
 });
 
@@ -231,6 +232,8 @@ export interface WorkerConfig {
   /** How often workers look for jobs whose lock lapsed (stalled: their worker died). */
   readonly stalledIntervalMs: number;
   readonly rolloutTimeoutMs: number;
+  /** Mask secret shapes in log tails and termination messages (src/diagnosis/redact-secrets.ts). */
+  readonly redactLogs: boolean;
   /** Early-warning watch (src/alerts/early-warning.ts); off when `namespaces` is empty. */
   readonly watch: {
     readonly namespaces: readonly string[];
@@ -329,6 +332,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     jobLockMs: e.ROLLOUT_DOCTOR_JOB_LOCK_MS,
     stalledIntervalMs: e.ROLLOUT_DOCTOR_STALLED_INTERVAL_MS,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
+    redactLogs: e.ROLLOUT_DOCTOR_REDACT_LOGS === 'true',
     watch: Object.freeze({
       namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),
       intervalMs: e.ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS * 1000,

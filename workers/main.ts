@@ -19,7 +19,7 @@ const client = await startOrExit(logger, 'Kubernetes configuration', () =>
 const runtime = startWorkers(
   config,
   logger,
-  kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs }),
+  kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs, redactLogs: config.redactLogs }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );
 stopOnSignals(logger, () => runtime.stop());

@@ -2,21 +2,26 @@ import type { Analyzer } from './analyzer.js';
 import { analyzers as registeredAnalyzers } from './analyzers/index.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { Finding } from './finding.js';
+import { redactSnapshot } from './redact-secrets.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
 export interface DiagnoseOptions {
+  /** Mask secret shapes in log tails and termination messages first (default true). */
+  redactSecrets?: boolean;
   analyzers?: readonly Analyzer[];
   planBuilders?: Partial<Record<string, PlanBuilder>>;
 }
 
 /**
- * Runs every analyzer over the snapshot, then the plan builders for each finding.
+ * Runs every analyzer over the snapshot (its log tails and termination messages
+ * redacted unless `redactSecrets: false`), then the plan builders for each finding.
  * An analyzer or builder that throws is recorded in `analyzerErrors`; the others'
  * results still come back (a partial diagnosis beats none at 3 a.m.).
  */
-export function diagnose(snapshot: WorkloadSnapshot, options: DiagnoseOptions = {}): Diagnosis {
+export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions = {}): Diagnosis {
+  const snapshot = options.redactSecrets === false ? collected : redactSnapshot(collected);
   const analyzerList = options.analyzers ?? registeredAnalyzers;
   const builders = options.planBuilders ?? registeredBuilders;
   const analyzerErrors: Diagnosis['analyzerErrors'] = [];

@@ -16,10 +16,14 @@ import type { ClusterDeps } from './runtime.js';
  * @example
  * startWorkers(config, logger, kubeClusterDeps(createKubeClient({ kubeconfig }), { rolloutTimeoutMs: 300_000 }));
  */
-export function kubeClusterDeps(client: KubeClient, options: { rolloutTimeoutMs: number }): ClusterDeps {
+export function kubeClusterDeps(
+  client: KubeClient,
+  options: { rolloutTimeoutMs: number; redactLogs?: boolean },
+): ClusterDeps {
+  const redactSecrets = options.redactLogs ?? true;
   return {
     collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
-    diagnose: (snapshot) => diagnose(snapshot),
+    diagnose: (snapshot) => diagnose(snapshot, { redactSecrets }),
     dryRun: (plan) => dryRunPlan(client, plan),
     scan: (namespace, onProgress) =>
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
@@ -28,7 +32,8 @@ export function kubeClusterDeps(client: KubeClient, options: { rolloutTimeoutMs:
     apply: (plan) => applyPlan(client, plan),
     watch: (ref, sinceGeneration) =>
       watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
-    currentFinding: async (ref) => diagnose(await collectSnapshot(client, ref)).findings[0]?.summary,
+    currentFinding: async (ref) =>
+      diagnose(await collectSnapshot(client, ref), { redactSecrets }).findings[0]?.summary,
     inverse: inversePlan,
   };
 }
