@@ -7,8 +7,11 @@ import { parseErrorText } from '../parse-error-text.js';
  * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
  * (U…/W…) and user group ids (S…, resolved through usergroups.users.list and
  * cached). The optional policy file adds per cluster/namespace rules and a
- * two-person rule (`requiredApprovals: 2`); the most specific matching rule wins,
- * and ROLLOUT_DOCTOR_APPROVERS applies where none matches. No approvers, no approval.
+ * two-person rule (`requiredApprovals: 2`). Who may approve comes from the most
+ * specific matching rule (ROLLOUT_DOCTOR_APPROVERS where none matches); how many
+ * approvals are needed is the strictest of all matching rules, so a namespace rule
+ * naming its own approvers cannot weaken a cluster-wide two-person rule. No
+ * approvers, no approval.
  */
 
 const ruleSchema = z.object({
@@ -45,6 +48,10 @@ export function loadPolicyFile(path: string): PolicyRule[] {
   return parsed.data.rules;
 }
 
+const matches = (r: PolicyRule, scope: { cluster: string; namespace: string }): boolean =>
+  (r.cluster === undefined || r.cluster === scope.cluster) &&
+  (r.namespace === undefined || r.namespace === scope.namespace);
+
 /** The most specific rule for a scope: cluster+namespace beats namespace beats cluster. */
 export function matchRule(
   rules: readonly PolicyRule[],
@@ -52,13 +59,15 @@ export function matchRule(
 ): PolicyRule | undefined {
   const score = (r: PolicyRule): number =>
     (r.namespace !== undefined ? 2 : 0) + (r.cluster !== undefined ? 1 : 0);
-  return rules
-    .filter(
-      (r) =>
-        (r.cluster === undefined || r.cluster === scope.cluster) &&
-        (r.namespace === undefined || r.namespace === scope.namespace),
-    )
-    .sort((a, b) => score(b) - score(a))[0];
+  return rules.filter((r) => matches(r, scope)).sort((a, b) => score(b) - score(a))[0];
+}
+
+/** The approvals a scope needs: the strictest of every rule that matches it (1 when none does). */
+export function requiredApprovals(
+  rules: readonly PolicyRule[],
+  scope: { cluster: string; namespace: string },
+): number {
+  return rules.filter((r) => matches(r, scope)).reduce((most, r) => Math.max(most, r.requiredApprovals), 1);
 }
 
 /**
@@ -86,7 +95,7 @@ export function createApprovalPolicy(options: {
     async check(user, scope) {
       const rule = matchRule(options.rules, scope);
       const approvers = rule?.approvers ?? options.approvers;
-      const required = rule?.requiredApprovals ?? 1;
+      const required = requiredApprovals(options.rules, scope);
       if (approvers.includes(user)) return { allowed: true, required };
       for (const group of approvers.filter((a) => a.startsWith('S'))) {
         try {

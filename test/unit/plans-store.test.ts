@@ -124,4 +124,31 @@ describe('approval policy', () => {
       )?.approvers,
     ).toEqual(['U8']);
   });
+
+  it('takes approvers from the most specific rule but the strictest approval count of all that match', async () => {
+    const policy = createApprovalPolicy({
+      approvers: ['U1'],
+      rules: [
+        { cluster: 'prod', approvers: ['U2', 'U3'], requiredApprovals: 2 },
+        { namespace: 'shop', approvers: ['U4'], requiredApprovals: 1 },
+        { namespace: 'payments', approvers: ['U5', 'U6'], requiredApprovals: 3 },
+      ],
+      listGroupMembers: async () => [],
+    });
+    // A namespace rule with one approver does not turn prod's two-person rule into one.
+    expect(await policy.check('U4', { cluster: 'prod', namespace: 'shop' })).toEqual({
+      allowed: true,
+      required: 2,
+    });
+    expect((await policy.check('U2', { cluster: 'prod', namespace: 'shop' })).allowed).toBe(false);
+    // And the other way round: the stricter namespace rule holds in any cluster.
+    expect(await policy.check('U5', { cluster: 'prod', namespace: 'payments' })).toEqual({
+      allowed: true,
+      required: 3,
+    });
+    expect(await policy.check('U4', { cluster: 'staging', namespace: 'shop' })).toEqual({
+      allowed: true,
+      required: 1,
+    });
+  });
 });
