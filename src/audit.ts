@@ -21,7 +21,14 @@ export type AuditEvent =
       deployment?: string;
       user: string;
       reason:
-        'not-approver' | 'expired' | 'already-claimed' | 'unknown-plan' | 'same-approver' | 'self-approval';
+        | 'not-approver'
+        | 'expired'
+        | 'already-claimed'
+        | 'unknown-plan'
+        | 'same-approver'
+        | 'self-approval'
+        /** Dismiss by someone who neither asked for the result nor may approve there (planId 'dismiss'). */
+        | 'not-requester';
       detail?: string;
     }
   | {

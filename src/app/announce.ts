@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Mrkdwn } from './blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/apply-state.js';
+import type { MessageOwner } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 
 /**
@@ -54,6 +55,8 @@ export async function announceRun(
     text: Mrkdwn;
     addedAt: number;
     threadTs?: string;
+    /** Who asked: may dismiss the result, and does not count toward a two-person approval. */
+    owner?: MessageOwner;
   },
 ): Promise<{ channel: string; ts: string } | null> {
   const release = await announceSlot();
@@ -65,7 +68,13 @@ export async function announceRun(
     });
     if (!posted.ts) return null;
     const ref = { channel: input.channel, ts: posted.ts };
-    const state = await services.subscriptions.subscribe(input.cluster, input.jobId, ref, input.addedAt);
+    const state = await services.subscriptions.subscribe(
+      input.cluster,
+      input.jobId,
+      ref,
+      input.addedAt,
+      input.owner,
+    );
     await applySubscribeResult(services, client, ref, state);
     return ref;
   } finally {

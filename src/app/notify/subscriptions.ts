@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 
 /**
  * Which Slack messages show which diagnosis run. Several requests for one target
@@ -7,13 +8,23 @@ import type { Redis } from 'ioredis';
  *
  * Keys (cluster and job id scoped): `rd:run:<cluster>:<jobId>` (hash: run, seq,
  * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts" for the current
- * run), `rd:subsdone:...` (the subscribers a final result went to, for redelivery).
+ * run), `rd:subsdone:...` (the subscribers a final result went to, for redelivery),
+ * `rd:msgowner:<channel>/<ts>` (who asked for the run a message shows, and where: the
+ * requester may dismiss it and does not count toward a two-person approval).
  */
 
 /** A message location. */
 export interface MessageRef {
   channel: string;
   ts: string;
+}
+
+/** Who asked for the run a message shows, and for which cluster and namespace. */
+export interface MessageOwner {
+  requestedBy: string;
+  cluster: string;
+  /** Absent for a cluster-wide scan. */
+  namespace?: string;
 }
 
 const TTL_SECONDS = 24 * 3600;
@@ -24,6 +35,7 @@ const SUBSCRIBE = `
 local final = redis.call('HGET', KEYS[1], 'final')
 local finishedAt = tonumber(redis.call('HGET', KEYS[1], 'finishedAt') or '0')
 local payload = redis.call('HGET', KEYS[1], 'payload')
+if ARGV[3] ~= '' then redis.call('SET', KEYS[3], ARGV[3], 'EX', ${TTL_SECONDS}) end
 if final == '1' and finishedAt >= tonumber(ARGV[2]) then return {'final', payload} end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], ${TTL_SECONDS})
@@ -56,7 +68,15 @@ export type SubscribeResult = { state: 'final' | 'progress'; payload: string } |
 
 export interface Subscriptions {
   /** `addedAt`: when this request's enqueue happened (ms), before calling. */
-  subscribe(cluster: string, jobId: string, message: MessageRef, addedAt: number): Promise<SubscribeResult>;
+  subscribe(
+    cluster: string,
+    jobId: string,
+    message: MessageRef,
+    addedAt: number,
+    owner?: MessageOwner,
+  ): Promise<SubscribeResult>;
+  /** Who asked for the run shown in a message; null for messages nobody asked for (alerts) or long gone. */
+  ownerOf(message: MessageRef): Promise<MessageOwner | null>;
   /** Returns the messages to update, or null when the notification is stale. */
   publish(
     cluster: string,
@@ -70,6 +90,14 @@ function keys(cluster: string, jobId: string): [string, string, string] {
   return [`rd:run:${cluster}:${jobId}`, `rd:subs:${cluster}:${jobId}`, `rd:subsdone:${cluster}:${jobId}`];
 }
 
+const ownerKey = (message: MessageRef): string => `rd:msgowner:${message.channel}/${message.ts}`;
+
+const messageOwnerSchema = z.object({
+  requestedBy: z.string().min(1),
+  cluster: z.string().min(1),
+  namespace: z.string().min(1).optional(),
+});
+
 function toRef(member: string): MessageRef | null {
   const slash = member.indexOf('/');
   return slash > 0 ? { channel: member.slice(0, slash), ts: member.slice(slash + 1) } : null;
@@ -78,20 +106,34 @@ function toRef(member: string): MessageRef | null {
 /** @param redis a connection the app already holds (fail-fast producer connection is fine). */
 export function createSubscriptions(redis: Redis): Subscriptions {
   return {
-    async subscribe(cluster, jobId, message, addedAt) {
+    async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
       const reply = (await redis.eval(
         SUBSCRIBE,
-        2,
+        3,
         state,
         subs,
+        ownerKey(message),
         `${message.channel}/${message.ts}`,
         String(addedAt),
+        owner ? JSON.stringify(owner) : '',
       )) as string[];
       const [kind, payload] = reply;
       if ((kind === 'final' || kind === 'progress') && typeof payload === 'string')
         return { state: kind, payload };
       return { state: 'none' };
+    },
+    async ownerOf(message) {
+      const raw = await redis.get(ownerKey(message));
+      if (raw === null) return null;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        return null;
+      }
+      const parsed = messageOwnerSchema.safeParse(value);
+      return parsed.success ? parsed.data : null;
     },
     async publish(cluster, jobId, n, now = Date.now()) {
       const [state, subs, done] = keys(cluster, jobId);

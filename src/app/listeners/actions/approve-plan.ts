@@ -58,6 +58,19 @@ export function approvePlanAction(services: AppServices) {
       );
       return;
     }
+    if (decision.required > 1) {
+      // The two people of a two-person rule are two besides whoever asked for the diagnosis.
+      const owner =
+        (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.messageTs })) ??
+        (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.rootTs }));
+      if (owner?.requestedBy === click.user) {
+        audit.record({ action: 'refusal', ...where, user: click.user, reason: 'self-approval' });
+        await tell(
+          `:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${decision.required} approvers other than the requester. Nothing was changed.`,
+        );
+        return;
+      }
+    }
     const result = await plans.approve(planId, click.user, decision.required);
     switch (result.status) {
       case 'unknown':

@@ -40,6 +40,7 @@ export function rerunDiagnosisAction(services: AppServices) {
       jobId,
       addedAt,
       threadTs: click.rootTs,
+      owner: { requestedBy: click.user, cluster: target.cluster, namespace: target.namespace },
       text: mrkdwn`:repeat: ${asIs(userMention(click.user))} re-runs the diagnosis of deployment/${target.name} in ${target.namespace}…`,
     });
   };

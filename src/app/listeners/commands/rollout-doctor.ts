@@ -75,6 +75,11 @@ export function rolloutDoctorCommand(services: AppServices) {
         jobId,
         text,
         addedAt,
+        owner: {
+          requestedBy: command.user_id,
+          cluster: parsed.cluster,
+          ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+        },
       });
     } catch (error) {
       logger.warn(

@@ -1,0 +1,195 @@
+/**
+ * Who may do what with a result message, through signed Slack requests against the
+ * real app and worker runtimes (fake cluster): Dismiss only by the requester or an
+ * approver, the requester never one of the two people of a two-person rule, and
+ * every refusal ephemeral, audited and changing nothing.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { createLogger } from '../../src/logger.js';
+import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+
+const SECRET = 'permissions-secret';
+const TOKEN = 'xoxb-permissions-token';
+const LEAD = 'U0LEAD'; // approver everywhere
+const SRE = 'U0SRE'; // approver in namespace "payments" only, where two are needed
+const SECOND = 'U0SECOND'; // the other payments approver
+const STRANGER = 'U0STRANGER';
+const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE];
+
+function planFor(namespace: string, name: string): RemediationPlan {
+  return {
+    id: `set-recreate-${namespace}-${name}`,
+    kind: 'set-recreate',
+    target: { kind: 'Deployment', namespace, name },
+    summary: 'Switch to Recreate',
+    impact: 'outage',
+    warnings: [],
+    patch: {
+      type: 'strategic-merge',
+      body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
+    },
+    preconditions: { uid: 'uid-1', generation: 2, fields: [] },
+    inverse: null,
+    addresses: 'RolloutSurgeDeadlock',
+  };
+}
+
+function diagnosisFor(namespace: string, name: string): Diagnosis {
+  return {
+    target: { kind: 'Deployment', namespace, name },
+    capturedAt: '2026-11-20T10:00:00Z',
+    observed: { uid: 'uid-1', generation: 2, resourceVersion: '100' },
+    findings: [
+      {
+        code: 'RolloutSurgeDeadlock',
+        severity: 'critical',
+        summary: 'the new pod needs the GPU the old pod holds',
+        evidence: [{ type: 'note', text: 'one eligible node' }],
+        remediations: [planFor(namespace, name).id],
+      },
+    ],
+    remediations: [planFor(namespace, name)],
+    analyzerErrors: [],
+  };
+}
+
+describe('result permissions (signed requests, real app and worker runtimes)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rd-permissions-'));
+  const auditLines: { event: { action: string; reason?: string; user?: string } }[] = [];
+  const applied: string[] = [];
+  let redis: TestRedis;
+  let slack: SlackStandin;
+  let app: AppRuntime;
+  let workers: WorkerRuntime;
+  let events: string;
+
+  beforeAll(async () => {
+    const policy = join(dir, 'policy.yaml');
+    writeFileSync(
+      policy,
+      `rules:\n  - namespace: payments\n    approvers: [${SRE}, ${SECOND}, ${LEAD}]\n    requiredApprovals: 2\n`,
+    );
+    redis = await startRedis();
+    slack = await startSlackStandin({ botToken: TOKEN });
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        for (const line of chunk.toString().split('\n').filter(Boolean)) {
+          const parsed = JSON.parse(line) as { audit?: boolean } & Partial<(typeof auditLines)[number]>;
+          if (parsed.audit && parsed.event) auditLines.push({ event: parsed.event });
+        }
+        cb();
+      },
+    });
+    app = await startAppRuntime(
+      loadAppConfig({
+        SLACK_BOT_TOKEN: TOKEN,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_APPROVERS: LEAD,
+        ROLLOUT_DOCTOR_POLICY_FILE: policy,
+      }),
+      createLogger({ level: 'info', name: 'permissions' }, sink),
+      { host: '127.0.0.1', port: 0 },
+    );
+    events = `${app.handle.url}/slack/events`;
+    workers = startWorkers(
+      loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      createLogger({ level: 'silent', name: 'permissions-worker' }),
+      {
+        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        diagnose: (snapshot) => diagnosisFor(snapshot.target.namespace, snapshot.target.name),
+        dryRun: async () => ({ ok: true, changes: [] }),
+        scan: async () => ({ scanned: 0, entries: [] }),
+        renderText: (d) => `full report of ${d.target.name}`,
+        apply: async (plan) => {
+          applied.push(plan.id);
+          return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };
+        },
+        watch: async () => ({ outcome: 'complete', summary: 'rollout complete' }),
+        currentFinding: async () => undefined,
+        inverse: () => null,
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await workers?.stop();
+    await app?.stop();
+    await slack?.close();
+    await redis?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function requestResult(user: string, namespace: string, name: string): Promise<StoredMessage> {
+    const body = slashCommandBody({ text: `${name} -n ${namespace}`, user_id: user });
+    expect((await postSigned(events, SECRET, body)).status).toBe(200);
+    return slack.waitFor((s) =>
+      [...s.messages.values()].find(
+        (m) => m.text.includes(`deployment/${name}`) && m.blocks.some((b) => b.type === 'actions'),
+      ),
+    );
+  }
+  const ephemeralTo = (user: string, text: string) =>
+    slack.waitFor((s) =>
+      s.callsOf('chat.postEphemeral').find((c) => c.args.user === user && String(c.args.text).includes(text)),
+    );
+  const current = (m: StoredMessage): StoredMessage | undefined => slack.messages.get(`${m.channel}/${m.ts}`);
+
+  it("refuses a stranger's Dismiss ephemerally, keeps the message, and lets the requester dismiss it", async () => {
+    const message = await requestResult('U0ASKER', 'shop', 'web');
+    expect((await postClick(events, SECRET, message, 'dismiss_result', STRANGER)).status).toBe(200);
+    await ephemeralTo(STRANGER, 'Only the person who asked');
+    expect(current(message)?.text).not.toContain('Dismissed');
+    expect(auditLines.map((l) => l.event)).toContainEqual(
+      expect.objectContaining({ action: 'refusal', reason: 'not-requester', user: STRANGER }),
+    );
+
+    expect((await postClick(events, SECRET, message, 'dismiss_result', 'U0ASKER')).status).toBe(200);
+    await slack.waitFor((s) =>
+      s.messages.get(`${message.channel}/${message.ts}`)?.text.includes('Dismissed') ? true : undefined,
+    );
+  });
+
+  it('lets an approver dismiss a result someone else asked for', async () => {
+    const message = await requestResult('U0ASKER', 'shop', 'api');
+    expect((await postClick(events, SECRET, message, 'dismiss_result', LEAD)).status).toBe(200);
+    await slack.waitFor((s) =>
+      s.messages.get(`${message.channel}/${message.ts}`)?.text.includes(`Dismissed by <@${LEAD}>`)
+        ? true
+        : undefined,
+    );
+  });
+
+  it('does not count the requester as one of the two approvers of a two-person rule', async () => {
+    const message = await requestResult(SRE, 'payments', 'ledger');
+    expect((await postClick(events, SECRET, message, 'approve_plan.0', SRE)).status).toBe(200);
+    await ephemeralTo(SRE, 'you asked for this diagnosis');
+    expect(auditLines.map((l) => l.event)).toContainEqual(
+      expect.objectContaining({ action: 'refusal', reason: 'self-approval', user: SRE }),
+    );
+    expect((await postClick(events, SECRET, message, 'approve_plan.0', SECOND)).status).toBe(200);
+    await ephemeralTo(SECOND, 'Approval recorded (1/2)');
+    await waitForIdleQueues(redis.url, QUEUES);
+    expect(applied).toEqual([]);
+    expect((await postClick(events, SECRET, message, 'approve_plan.0', LEAD)).status).toBe(200);
+    await slack.waitFor((s) =>
+      [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
+    );
+    expect(applied).toEqual(['set-recreate-payments-ledger']);
+  });
+});
