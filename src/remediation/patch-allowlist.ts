@@ -11,7 +11,8 @@ export type AllowlistVerdict = { ok: true } | { ok: false; reason: string };
 
 const RESTARTED_AT = '/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt';
 const STRATEGY = '/spec/strategy';
-const NODE_AFFINITY = '/spec/template/spec/affinity/nodeAffinity';
+const NODE_AFFINITY =
+  '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution';
 
 /** JSON pointers (RFC 6901) a kind may write at or below. delete-pods writes no patch. */
 export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>> = {
@@ -88,6 +89,9 @@ export function patchWrites(
       return { ok: false, reason: `JSON patch operation '${op.op}' is not used by any plan` };
     }
     const path = op.path;
+    if (op.op === 'remove' && live !== undefined && getAt(live, path) === undefined) {
+      return { ok: false, reason: `the patch removes ${path}, which the Deployment does not have` };
+    }
     const above = allowed.some((prefix) => prefix.startsWith(`${path}/`));
     if (above && live !== undefined && !path.endsWith('/-')) {
       changedPaths(getAt(live, path), op.op === 'remove' ? undefined : op.value, path, paths);
