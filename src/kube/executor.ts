@@ -6,6 +6,7 @@
  * instead of overwriting.
  */
 import type { Deployment } from '../diagnosis/k8s.js';
+import { checkPatchAllowed } from '../remediation/patch-allowlist.js';
 import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
@@ -65,6 +66,15 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
       };
     }
     return { kind: 'done', result: failure(error) };
+  }
+  // Independent of who built or sealed the plan: a patch that would change anything
+  // outside its kind's fields never reaches the server, not even as a dry run.
+  const allowed = checkPatchAllowed(plan.kind, plan.patch, live);
+  if (!allowed.ok) {
+    return {
+      kind: 'done',
+      result: { status: 'refused', reason: `outside the allowlist: ${allowed.reason}` },
+    };
   }
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
