@@ -248,3 +248,50 @@ describe('incident B live: crash loop on one node', () => {
     expect(deployment(s, SHOP).metadata.annotations?.['team.example/owner']).toBe('payments');
   });
 });
+
+describe('patch allowlist live', () => {
+  it.each([
+    [
+      'privileged hostPID alongside the strategy',
+      (p: RemediationPlan): RemediationPlan => ({
+        ...p,
+        patch: {
+          type: 'strategic-merge',
+          body: { spec: { strategy: { type: 'Recreate' }, template: { spec: { hostPID: true } } } },
+        },
+      }),
+    ],
+    [
+      'image change as a JSON patch',
+      (p: RemediationPlan): RemediationPlan => ({
+        ...p,
+        patch: {
+          type: 'json',
+          body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'evil:1' }],
+        },
+      }),
+    ],
+    [
+      'a $patch: replace directive on the pod spec',
+      (p: RemediationPlan): RemediationPlan => ({
+        ...p,
+        patch: {
+          type: 'strategic-merge',
+          body: {
+            spec: { template: { spec: { $patch: 'replace', containers: [{ name: 'x', image: 'y' }] } } },
+          },
+        },
+      }),
+    ],
+  ])('refuses %s with no request sent and the Deployment unchanged', async (_name, alter) => {
+    const { sim: s, client } = await deadlockedTracker();
+    const plan = alter(await planFor(client, GPU, 'RolloutSurgeDeadlock'));
+    const before = deployment(s, GPU).metadata;
+    s.clearRequests();
+    const result = await applyPlan(client, plan);
+    expect(result).toMatchObject({ status: 'refused' });
+    expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
+    const after = deployment(s, GPU).metadata;
+    expect([after.resourceVersion, after.generation]).toEqual([before.resourceVersion, before.generation]);
+  });
+});

@@ -292,3 +292,27 @@ describe('applyPlan', () => {
     expect(cluster.get().spec.strategy?.rollingUpdate).toEqual({ maxSurge: '25%', maxUnavailable: '25%' });
   });
 });
+
+describe('patch allowlist in the executor', () => {
+  it('refuses a strategy plan whose patch also sets hostPID, before any write or dry run', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = surgePlan(deployment);
+    plan.patch = {
+      type: 'strategic-merge',
+      body: {
+        spec: {
+          strategy: { type: 'Recreate' },
+          template: { spec: { hostPID: true } },
+        },
+      },
+    };
+    const result = await applyPlan(cluster.client, plan);
+    expect(result).toMatchObject({ status: 'refused', tampered: true });
+    expect(result.status === 'refused' && result.reason).toMatch(/hostPID, outside what/);
+    expect(cluster.calls.filter((c) => c.verb === 'patch')).toEqual([]);
+    expect(cluster.get()).toEqual(deployment);
+    expect(await dryRunPlan(cluster.client, plan)).toMatchObject({ ok: false });
+    expect(cluster.calls.filter((c) => c.verb === 'patch')).toEqual([]);
+  });
+});

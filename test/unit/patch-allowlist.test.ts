@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 const checkPatchAllowed = (kind: RemediationKind, patch: Patch | null, live: unknown) =>
   checkPlanWithinKind(
-    { kind, patch, pods: kind === 'delete-pods' ? [{ name: 'p', uid: 'u' }] : undefined, target: { kind: 'Deployment', namespace: 'shop', name: 'web' } },
+    {
+      kind,
+      patch,
+      pods: kind === 'delete-pods' ? [{ name: 'p', uid: 'u' }] : undefined,
+      target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+    },
     live,
   );
 import type { Patch, RemediationKind } from '../../src/remediation/plan.js';

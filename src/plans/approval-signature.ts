@@ -1,0 +1,97 @@
+/**
+ * Approvals signed by the app with Ed25519: who approved which plan (by its sealed
+ * digest), on which cluster, when, and until when. Only the app holds the private
+ * key; workers hold the public keys (several at once during a rotation, chosen by
+ * the key id in the approval), so nobody with Redis write access can make a worker
+ * believe a plan was approved.
+ */
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { z } from 'zod';
+import { canonicalJson } from './plan-seal.js';
+
+const slackUser = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
+
+export const approvalClaimsSchema = z.object({
+  v: z.literal(1),
+  planId: z.string().min(1).max(200),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+  cluster: z.string().min(1).max(100),
+  approvers: z.array(slackUser).min(1),
+  requester: slackUser.optional(),
+  at: z.number().int(),
+  expiresAt: z.number().int(),
+  keyId: z.string().min(1).max(64),
+});
+export type ApprovalClaims = z.infer<typeof approvalClaimsSchema>;
+
+export const signedApprovalSchema = z.object({
+  claims: approvalClaimsSchema,
+  signature: z.string().min(1).max(200),
+});
+export type SignedApproval = z.infer<typeof signedApprovalSchema>;
+
+function message(claims: ApprovalClaims): Buffer {
+  return Buffer.from(`rollout-doctor approval v1\n${canonicalJson(claims)}`);
+}
+
+/** @example signApproval({ ...claims, keyId: 'a1' }, privateKey) */
+export function signApproval(claims: ApprovalClaims, privateKey: KeyObject): SignedApproval {
+  return { claims, signature: sign(null, message(claims), privateKey).toString('base64') };
+}
+
+export type ApprovalVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string };
+
+/** Checks the signature, then that it names this plan digest and cluster and is still valid. */
+export function verifyApproval(
+  approval: unknown,
+  publicKeys: ReadonlyMap<string, KeyObject>,
+  expected: { planId: string; digest: string; cluster: string; now: number },
+): ApprovalVerdict {
+  const parsed = signedApprovalSchema.safeParse(approval);
+  if (!parsed.success) return { ok: false, reason: 'the approval is missing or malformed' };
+  const { claims, signature } = parsed.data;
+  const key = publicKeys.get(claims.keyId);
+  if (!key) return { ok: false, reason: `the approval is signed with unknown key "${claims.keyId}"` };
+  if (!verify(null, message(claims), key, Buffer.from(signature, 'base64'))) {
+    return { ok: false, reason: 'the approval signature does not verify' };
+  }
+  if (claims.planId !== expected.planId) return { ok: false, reason: 'the approval names another plan' };
+  if (claims.digest !== expected.digest)
+    return { ok: false, reason: 'the approval names another plan digest' };
+  if (claims.cluster !== expected.cluster) return { ok: false, reason: 'the approval names another cluster' };
+  if (expected.now > claims.expiresAt) return { ok: false, reason: 'the approval expired' };
+  return { ok: true, claims };
+}
+
+/** A PEM or base64 DER (SPKI) Ed25519 public key. */
+export function parsePublicKey(text: string): KeyObject {
+  const key = text.includes('-----BEGIN')
+    ? createPublicKey(text)
+    : createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('approval public keys must be Ed25519');
+  return key;
+}
+
+/** A PEM or base64 DER (PKCS#8) Ed25519 private key. */
+export function parsePrivateKey(text: string): KeyObject {
+  const key = text.includes('-----BEGIN')
+    ? createPrivateKey(text)
+    : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the approval signing key must be Ed25519');
+  return key;
+}
+
+/** `id:key[,id:key]` (ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS), each key PEM or base64 DER. */
+export function parsePublicKeys(value: string): Map<string, KeyObject> {
+  const keys = new Map<string, KeyObject>();
+  for (const pair of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
+    const at = pair.indexOf(':');
+    if (at < 1) throw new Error('an approval public key needs the form id:key');
+    keys.set(pair.slice(0, at), parsePublicKey(pair.slice(at + 1)));
+  }
+  if (keys.size === 0) throw new Error('no approval public key given');
+  return keys;
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/plans/approval-signature.js';
+import { canonicalJson, parseSealKeys, planDigest, sealPlan, verifySeal } from '../../src/plans/plan-seal.js';
+import type { StoredPlan } from '../../src/plans/store.js';
+import { ephemeralPlanKeys } from '../support/plan-keys.js';
+
+function stored(): StoredPlan {
+  return {
+    cluster: 'prod',
+    createdAt: 1000,
+    expiresAt: 901_000,
+    plan: {
+      id: 'set-recreate-abc',
+      kind: 'set-recreate',
+      target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      summary: 'Recreate',
+      impact: 'brief outage',
+      warnings: [],
+      patch: {
+        type: 'strategic-merge',
+        body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
+      },
+      preconditions: {
+        uid: 'u1',
+        generation: 3,
+        fields: [{ path: '/spec/strategy', value: { type: 'RollingUpdate' } }],
+      },
+      inverse: { type: 'strategic-merge', body: { spec: { strategy: null } } },
+      addresses: 'RolloutSurgeDeadlock',
+    },
+  };
+}
+
+const keys = ephemeralPlanKeys();
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth and drops undefined', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: undefined, x: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[1,{"x":2,"z":1}]},"b":1}',
+    );
+  });
+});
+
+describe('plan seal', () => {
+  it('verifies an untouched plan and ignores display-only text', () => {
+    const plan = stored();
+    const seal = sealPlan(plan, keys.seal);
+    plan.plan.summary = 'something else';
+    expect(verifySeal(plan, seal, keys.seal)).toEqual({ ok: true, digest: planDigest(plan) });
+  });
+
+  const alterations: [string, (s: StoredPlan) => void][] = [
+    [
+      'patch body',
+      (s) => ((s.plan.patch as { body: unknown }).body = { spec: { template: { spec: { hostPID: true } } } }),
+    ],
+    ['patch type', (s) => (s.plan.patch = { type: 'merge', body: s.plan.patch?.body })],
+    ['namespace', (s) => (s.plan.target.namespace = 'kube-system')],
+    ['name', (s) => (s.plan.target.name = 'coredns')],
+    ['uid', (s) => (s.plan.preconditions.uid = 'u2')],
+    ['cluster', (s) => (s.cluster = 'other')],
+    ['kind', (s) => (s.plan.kind = 'rollout-restart')],
+    ['expiry', (s) => (s.expiresAt += 1)],
+    ['id', (s) => (s.plan.id = 'x')],
+    ['inverse', (s) => (s.plan.inverse = null)],
+    ['precondition fields', (s) => (s.plan.preconditions.fields = [])],
+    ['pods', (s) => (s.plan.pods = [{ name: 'p', uid: 'q' }])],
+    ['undoOf', (s) => (s.undoOf = 'other')],
+  ];
+  it.each(alterations)('refuses a plan whose %s changed', (_name, alter) => {
+    const plan = stored();
+    const seal = sealPlan(plan, keys.seal);
+    alter(plan);
+    expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: false });
+  });
+
+  it('refuses a missing seal, a seal with another key, and accepts an old key during rotation', () => {
+    const plan = stored();
+    expect(verifySeal(plan, undefined, keys.seal)).toMatchObject({ ok: false });
+    const other = ephemeralPlanKeys({ seal: 's2', approval: 'a2' });
+    const oldSeal = sealPlan(plan, keys.seal);
+    expect(verifySeal(plan, oldSeal, other.seal)).toMatchObject({ ok: false });
+    const rotating = parseSealKeys(`${other.env.sealKey},${keys.env.sealKey}`);
+    expect(verifySeal(plan, oldSeal, rotating)).toMatchObject({ ok: true });
+    expect(sealPlan(plan, rotating).keyId).toBe('s2');
+  });
+
+  it('refuses short or malformed seal keys', () => {
+    expect(() => parseSealKeys('k:' + Buffer.alloc(16).toString('base64'))).toThrow(/32 bytes/);
+    expect(() => parseSealKeys('nokey')).toThrow();
+    expect(() => parseSealKeys('')).toThrow();
+  });
+});
+
+describe('approval signature', () => {
+  const plan = stored();
+  const digest = planDigest(plan);
+  const claims: ApprovalClaims = {
+    v: 1,
+    planId: plan.plan.id,
+    digest,
+    cluster: 'prod',
+    approvers: ['U111'],
+    requester: 'U222',
+    at: 2000,
+    expiresAt: 5000,
+    keyId: keys.approval.keyId,
+  };
+  const expected = { planId: plan.plan.id, digest, cluster: 'prod', now: 3000 };
+
+  it('verifies what the app signed', () => {
+    const approval = signApproval(claims, keys.approval.privateKey);
+    expect(verifyApproval(approval, keys.approval.publicKeys, expected)).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['an added approver', { approvers: ['U111', 'U999'] }],
+    ['another digest', { digest: 'f'.repeat(64) }],
+    ['a later expiry', { expiresAt: 9_999_999 }],
+  ])('refuses claims altered after signing: %s', (_name, change) => {
+    const approval = signApproval(claims, keys.approval.privateKey);
+    expect(
+      verifyApproval(
+        { ...approval, claims: { ...approval.claims, ...change } },
+        keys.approval.publicKeys,
+        expected,
+      ),
+    ).toMatchObject({ ok: false });
+  });
+
+  it('refuses a signature by another key, another plan, cluster, digest, or an expired approval', () => {
+    const other = ephemeralPlanKeys({ seal: 's9', approval: keys.approval.keyId });
+    expect(
+      verifyApproval(signApproval(claims, other.approval.privateKey), keys.approval.publicKeys, expected),
+    ).toMatchObject({
+      ok: false,
+    });
+    const good = signApproval(claims, keys.approval.privateKey);
+    expect(verifyApproval(good, keys.approval.publicKeys, { ...expected, planId: 'x' })).toMatchObject({
+      ok: false,
+    });
+    expect(verifyApproval(good, keys.approval.publicKeys, { ...expected, cluster: 'x' })).toMatchObject({
+      ok: false,
+    });
+    expect(
+      verifyApproval(good, keys.approval.publicKeys, { ...expected, digest: '0'.repeat(64) }),
+    ).toMatchObject({
+      ok: false,
+    });
+    expect(verifyApproval(good, keys.approval.publicKeys, { ...expected, now: 5001 })).toMatchObject({
+      ok: false,
+    });
+    expect(verifyApproval(undefined, keys.approval.publicKeys, expected)).toMatchObject({ ok: false });
+  });
+});
