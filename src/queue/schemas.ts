@@ -63,9 +63,6 @@ export const remediateJobSchema = z.object({
 });
 export type RemediateJob = z.infer<typeof remediateJobSchema>;
 
-/** A Block Kit block; the app's builders produce them, the stand-in and Slack validate them. */
-const blockSchema = z.record(z.string(), z.unknown());
-
 /** Field change reported by a server-side dry run. */
 export const fieldChangeSchema = z.object({
   path: z.string(),
@@ -136,37 +133,11 @@ const runRef = {
 };
 
 /**
- * notify: everything the app posts to Slack. Workers never call Slack.
- *
- * Reuse (alerts, others): enqueue `{ kind: 'message', ... }` with `enqueueNotify()`.
- * - post a root message: `{ kind: 'message', channel, text, blocks?, ref: 'alert.<hash>' }`;
- *   the app remembers the posted `ts` under `ref` (7 days).
- * - reply in its thread: `{ kind: 'message', channel, text, threadRef: 'alert.<hash>' }`
- *   or with a known `threadTs`.
- * - update a message: `{ kind: 'message', channel, text, blocks?, updateTs }` or `updateRef`.
- * `text` is the plain-text fallback shown in notifications; always set it.
+ * notify: everything the app posts to Slack. Workers never call Slack. Jobs carry
+ * data, never Slack text or blocks: the app renders every message from the data with
+ * its escaping builders, so whoever can write to Redis cannot post markup as the bot.
  */
 export const notifyJobSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('message'),
-    channel: slackId,
-    text: z.string().min(1).max(40_000),
-    blocks: z.array(blockSchema).max(50).optional(),
-    threadTs: slackTs.optional(),
-    threadRef: z
-      .string()
-      .regex(/^[^:\s]+$/)
-      .optional(),
-    updateTs: slackTs.optional(),
-    updateRef: z
-      .string()
-      .regex(/^[^:\s]+$/)
-      .optional(),
-    ref: z
-      .string()
-      .regex(/^[^:\s]+$/)
-      .optional(),
-  }),
   z.object({ kind: z.literal('diagnosis-progress'), ...runRef, text: z.string().min(1).max(500) }),
   z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
   /** Alert intake: open, join or resolve an incident thread (src/alerts/thread-updates.ts). */

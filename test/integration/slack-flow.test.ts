@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
@@ -6,7 +7,7 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
-import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
+import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
@@ -227,20 +228,51 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     slack.failNext('chat.postMessage', 2, { status: 429, retryAfter: 1 });
     const started = Date.now();
     await app.services.producers.enqueueNotify({
-      kind: 'message',
+      kind: 'remediation-outcome',
+      planId: 'set-recreate-ratelimited',
+      cluster: 'default',
       channel: 'C0NOTIFY',
-      text: 'rate limited hello',
+      messageTs: '1700000000.000100',
+      stage: 'failed',
+      detail: 'rate limited hello',
     });
+    const mine = (text: unknown): boolean => String(text).includes('rate limited hello');
     const posted = await slack.waitFor((s) => {
-      const found = [...s.messages.values()].filter((m) => m.text === 'rate limited hello');
+      const found = [...s.messages.values()].filter((m) => mine(m.text));
       return found.length > 0 && found;
     }, 15_000);
     await waitForIdleQueues(redis.url, QUEUES); // a second post, if any, has happened too
-    expect(
-      slack.callsOf('chat.postMessage').filter((c) => c.args.text === 'rate limited hello'),
-    ).toHaveLength(3);
+    expect(slack.callsOf('chat.postMessage').filter((c) => mine(c.args.text))).toHaveLength(3);
     expect(posted).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
     expect(slack.callsOf('chat.postMessage').filter((c) => c.status === 429)).toHaveLength(2);
+  });
+
+  it('posts nothing for a notify job that carries its own Slack text (written straight into Redis)', async () => {
+    const raw = new Queue(NOTIFY_QUEUE, { connection: { url: redis.url }, prefix: QUEUE_PREFIX });
+    try {
+      await raw.add('forged', {
+        kind: 'message',
+        channel: 'C0NOTIFY',
+        text: '<!channel> re-authenticate at <https://evil.example|Slack>',
+      });
+      // A real job after it: once it is posted, the forged one has been handled.
+      await app.services.producers.enqueueNotify({
+        kind: 'remediation-outcome',
+        planId: 'set-recreate-after-forged',
+        cluster: 'default',
+        channel: 'C0NOTIFY',
+        messageTs: '1700000000.000200',
+        stage: 'failed',
+        detail: 'after the forged job',
+      });
+      await slack.waitFor((s) =>
+        [...s.messages.values()].find((m) => m.text.includes('after the forged job')),
+      );
+      await waitForIdleQueues(redis.url, QUEUES);
+      expect(slack.calls.filter((c) => JSON.stringify(c.args).includes('evil.example'))).toEqual([]);
+    } finally {
+      await raw.close();
+    }
   });
 });

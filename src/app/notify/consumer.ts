@@ -45,27 +45,6 @@ export async function handleNotify(
   job: NotifyJob,
 ): Promise<void> {
   switch (job.kind) {
-    case 'message': {
-      const resolve = async (ts: string | undefined, ref: string | undefined): Promise<string | undefined> =>
-        ts ?? (ref ? ((await redis.get(`rd:msgref:${ref}`)) ?? undefined) : undefined);
-      const updateTs = await resolve(job.updateTs, job.updateRef);
-      const threadTs = await resolve(job.threadTs, job.threadRef);
-      if ((job.updateRef && !updateTs) || (job.threadRef && !threadTs))
-        throw new Error(`message ref not known yet (${job.updateRef ?? job.threadRef})`);
-      const blocks = job.blocks ? { blocks: asSlackBlocks(job.blocks) } : {};
-      if (updateTs) {
-        await client.chat.update({ channel: job.channel, ts: updateTs, text: job.text, ...blocks });
-        return;
-      }
-      const posted = await client.chat.postMessage({
-        channel: job.channel,
-        text: job.text,
-        ...blocks,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-      });
-      if (job.ref && posted.ts) await redis.set(`rd:msgref:${job.ref}`, posted.ts, 'EX', 7 * 24 * 3600);
-      return;
-    }
     case 'diagnosis-progress':
     case 'diagnosis-result': {
       const final = job.kind === 'diagnosis-result';
