@@ -145,6 +145,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
+  ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: positiveInt(20),
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
@@ -204,6 +205,8 @@ export interface AppConfig {
     readonly routes: NamespaceRoutes;
     readonly windowMs: number;
     readonly maxBodyBytes: number;
+    /** Workloads of one notification that get a thread and a diagnosis; the rest are summarised. */
+    readonly maxWorkloadsPerNotification: number;
   };
   /** Limits against slow clients on the app's HTTP server (src/app/http-server.ts). */
   readonly http: {
@@ -296,6 +299,7 @@ export function loadAppConfig(env: Env): AppConfig {
       routes: e.ROLLOUT_DOCTOR_ALERT_ROUTES,
       windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
       maxBodyBytes: e.ROLLOUT_DOCTOR_ALERT_MAX_BYTES,
+      maxWorkloadsPerNotification: e.ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS,
     }),
     http: Object.freeze({
       headersTimeoutMs: e.ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS,

@@ -77,6 +77,7 @@ export function createAppAlerts(deps: {
     clusters: config.clusters,
     channelFor,
     windowMs: config.alerts.windowMs,
+    maxWorkloads: config.alerts.maxWorkloadsPerNotification,
     logger: deps.logger,
     async enqueueThreadUpdate(data, dedup) {
       await deps.producers.enqueueNotify(data, { deduplication: { id: dedup.id, ttl: dedup.ttlMs } });

@@ -1,6 +1,6 @@
 import type { AlertMap } from './alert-map.js';
-import type { AlertDiagnosisRequest, AlertThreadJob } from './jobs.js';
-import { diagnosisDedupId, threadUpdateDedupId } from './keys.js';
+import type { AlertDiagnosisRequest, AlertOverflowJob, AlertThreadJob } from './jobs.js';
+import { diagnosisDedupId, overflowDedupId, threadUpdateDedupId } from './keys.js';
 import type { AlertmanagerPayload } from './payload.js';
 import { mapNotification, type AlertTarget } from './targets.js';
 
@@ -24,7 +24,13 @@ export interface AlertIntakeDeps {
   channelFor: (namespace: string) => string;
   /** A re-fire within this window starts no new diagnosis and no new thread update. */
   windowMs: number;
-  enqueueThreadUpdate: (data: AlertThreadJob, dedup: Dedup) => Promise<void>;
+  /**
+   * Workloads of one notification that get a thread and a diagnosis. The rest are
+   * counted in one summary per channel: a notification naming thousands of made-up
+   * workloads must not become thousands of threads and diagnoses.
+   */
+  maxWorkloads: number;
+  enqueueThreadUpdate: (data: AlertThreadJob | AlertOverflowJob, dedup: Dedup) => Promise<void>;
   enqueueDiagnosis: (cluster: string, data: AlertDiagnosisRequest, dedup: Dedup) => Promise<void>;
   /**
    * Optional fast path for storms: given all of one notification's work, says in one
@@ -39,7 +45,7 @@ export interface AlertIntakeDeps {
 
 /** One add the intake would make for a notification: a thread update or a diagnosis. */
 export type IntakeWork =
-  | { kind: 'thread'; data: AlertThreadJob; dedup: Dedup }
+  | { kind: 'thread'; data: AlertThreadJob | AlertOverflowJob; dedup: Dedup }
   | { kind: 'diagnosis'; cluster: string; data: AlertDiagnosisRequest; dedup: Dedup };
 
 /** What one notification turned into; the route logs it, tests assert on it. */
@@ -48,6 +54,8 @@ export interface IntakeSummary {
   firing: number;
   resolved: number;
   ignored: number;
+  /** Workloads past the per-notification cap: summarised, no thread, no diagnosis. */
+  overflow: number;
 }
 
 /**
@@ -71,7 +79,17 @@ export function createAlertIntake(
     }
     const receivedAt = now().toISOString();
     const work: IntakeWork[] = [];
-    for (const target of mapped.targets) {
+    const kept = mapped.targets.slice(0, deps.maxWorkloads);
+    const over = mapped.targets.slice(deps.maxWorkloads);
+    for (const job of overflowJobs(over, mapped.groupHash, deps, receivedAt)) {
+      // Once per group and channel per window: Alertmanager's retries and re-sends add nothing.
+      work.push({
+        kind: 'thread',
+        data: job,
+        dedup: { id: overflowDedupId(mapped.groupHash, job.channel), ttlMs: deps.windowMs },
+      });
+    }
+    for (const target of kept) {
       const thread = threadJob(target, mapped.groupHash, payload, mapped.truncatedAlerts, receivedAt, deps);
       work.push({
         kind: 'thread',
@@ -110,8 +128,35 @@ export function createAlertIntake(
       firing,
       resolved: mapped.targets.length - firing,
       ignored: mapped.ignored.length,
+      overflow: over.length,
     };
   };
+}
+
+/** One summary per channel of the workloads past the cap, with a few names to go on. */
+function overflowJobs(
+  over: readonly AlertTarget[],
+  groupHash: string,
+  deps: AlertIntakeDeps,
+  receivedAt: string,
+): AlertOverflowJob[] {
+  const byChannel = new Map<string, AlertTarget[]>();
+  for (const target of over) {
+    const channel = deps.channelFor(target.namespace);
+    byChannel.set(channel, [...(byChannel.get(channel) ?? []), target]);
+  }
+  const firstDistinct = (values: Iterable<string>): string[] => [...new Set(values)].slice(0, 10);
+  return [...byChannel].map(([channel, targets]) => ({
+    kind: 'alert-overflow',
+    groupHash,
+    channel,
+    workloads: targets.length,
+    firing: targets.filter((t) => t.status === 'firing').length,
+    limit: deps.maxWorkloads,
+    alertNames: firstDistinct(targets.flatMap((t) => t.alertNames)).map((n) => n.slice(0, 100)),
+    namespaces: firstDistinct(targets.map((t) => t.namespace)),
+    receivedAt,
+  }));
 }
 
 function threadJob(

@@ -47,6 +47,23 @@ export const alertThreadJobSchema = z.object({
 });
 export type AlertThreadJob = z.infer<typeof alertThreadJobSchema>;
 
+/**
+ * Notify job: the workloads of one notification past the per-notification cap, in one
+ * message per channel, instead of a thread and a diagnosis each.
+ */
+export const alertOverflowJobSchema = z.object({
+  kind: z.literal('alert-overflow'),
+  groupHash: hash,
+  channel: z.string().min(1),
+  workloads: z.number().int().positive(),
+  firing: z.number().int().nonnegative(),
+  limit: z.number().int().positive(),
+  alertNames: z.array(z.string()).max(10),
+  namespaces: z.array(z.string()).max(10),
+  receivedAt: z.string(),
+});
+export type AlertOverflowJob = z.infer<typeof alertOverflowJobSchema>;
+
 /** Diagnose request made for an alert: which workload, and which thread gets the answer. */
 export const alertDiagnosisRequestSchema = z.object({
   workload: alertWorkloadSchema,

@@ -57,6 +57,11 @@ export function threadUpdateDedupId(
 }
 
 /** Deduplication id of an early-warning thread opening for a workload. */
+/** One overflow summary per group and channel per window (channel ids are [A-Z0-9]). */
+export function overflowDedupId(group: string, channel: string): string {
+  return `alert-overflow-${group}-${shortHash(channel).slice(0, 12)}`;
+}
+
 export function earlyWarningDedupId(workload: string, verdict: string): string {
   return `early-warning-${workload}-${shortHash(verdict).slice(0, 12)}`;
 }

@@ -8,7 +8,7 @@ import {
   type Mrkdwn,
 } from '../app/blocks/mrkdwn.js';
 import { context, section } from '../app/blocks/text.js';
-import type { AlertThreadJob } from './jobs.js';
+import type { AlertOverflowJob, AlertThreadJob } from './jobs.js';
 
 /** A Slack message as chat.postMessage / chat.update take it; `text` is parsed like mrkdwn. */
 export interface ThreadMessage {
@@ -64,4 +64,20 @@ export function rootNote(job: AlertThreadJob): Mrkdwn | undefined {
   if (job.externalURL !== undefined) parts.push(mrkdwn`Alertmanager: ${asIs(inlineCode(job.externalURL))}`);
   if (parts.length === 0) return undefined;
   return mrkdwn`rollout-doctor is diagnosing; the result follows in this thread. ${asIs(joinMrkdwn(parts, ' '))}`;
+}
+
+/** The one message for the workloads of a notification past the per-notification cap. */
+export function overflowMessage(job: AlertOverflowJob): ThreadMessage {
+  const names = joinMrkdwn(job.alertNames.map(inlineCode), ', ');
+  const namespaces = joinMrkdwn(job.namespaces.map(inlineCode), ', ');
+  const text = mrkdwn`:warning: One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
+  return {
+    text,
+    blocks: [
+      section(text),
+      context(
+        mrkdwn`Alerts: ${asIs(names)}${job.alertNames.length === 10 ? ' …' : ''} · namespaces: ${asIs(namespaces)}${job.namespaces.length === 10 ? ' …' : ''} · limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`,
+      ),
+    ],
+  };
 }

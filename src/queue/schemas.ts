@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
-import { alertThreadJobSchema } from '../alerts/jobs.js';
+import { alertOverflowJobSchema, alertThreadJobSchema } from '../alerts/jobs.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -142,6 +142,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
   /** Alert intake: open, join or resolve an incident thread (src/alerts/thread-updates.ts). */
   alertThreadJobSchema,
+  /** Alert intake: the workloads of a notification past the cap, summarised once per channel. */
+  alertOverflowJobSchema,
   z.object({
     kind: z.literal('remediation-outcome'),
     planId: z.string().min(1),

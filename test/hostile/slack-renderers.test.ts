@@ -14,7 +14,14 @@ import {
   renderProgress,
 } from '../../src/app/blocks/result-message.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
-import { firingRoot, resolvedRoot, rootNote, threadLine, alertTitle } from '../../src/alerts/messages.js';
+import {
+  alertTitle,
+  firingRoot,
+  overflowMessage,
+  resolvedRoot,
+  rootNote,
+  threadLine,
+} from '../../src/alerts/messages.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
@@ -147,6 +154,17 @@ describe('Slack builders with hostile text in every field', () => {
       resolvedRoot(title, HOSTILE),
       threadLine('resolved', HOSTILE),
       threadLine('refiring', HOSTILE),
+      overflowMessage({
+        kind: 'alert-overflow',
+        groupHash: '0'.repeat(32),
+        channel: 'C0ALERTS',
+        workloads: 2_980,
+        firing: 2_980,
+        limit: 20,
+        alertNames: [HOSTILE, 'KubePodCrashLooping'],
+        namespaces: [HOSTILE],
+        receivedAt: HOSTILE,
+      }),
     ];
     expect(unsafeMarkup(messages)).toEqual([]);
   });

@@ -42,9 +42,11 @@ let counter: Worker;
 let notifyCounter: Worker;
 const diagnosed: string[] = [];
 let threadJobs = 0;
+const overflows: { channel: string; workloads: number; firing: number }[] = [];
 
-async function startReplica(windowSeconds: number): Promise<Replica> {
+async function startReplica(windowSeconds: number, env: Record<string, string> = {}): Promise<Replica> {
   const config = loadAppConfig({
+    ...env,
     SLACK_BOT_TOKEN: 'xoxb-storm',
     SLACK_SIGNING_SECRET: 'storm-secret',
     REDIS_URL: redis.url,
@@ -84,6 +86,7 @@ beforeAll(async () => {
     NOTIFY_QUEUE,
     async (job) => {
       if (job.name === 'alert-thread') threadJobs += 1;
+      if (job.name === 'alert-overflow') overflows.push(job.data as (typeof overflows)[number]);
     },
     { connection: workerConnection, prefix: QUEUE_PREFIX, concurrency: 8 },
   );
@@ -165,5 +168,31 @@ describe('alert storms', () => {
     expect(await post(replica.url, payload)).toBe(200);
     await settle();
     expect(diagnosed.length - before).toBe(2);
+  });
+
+  it('caps one notification naming 3,000 made-up workloads: 20 threads and diagnoses, one summary, nothing more on a retry', async () => {
+    const replica = await startReplica(600, { ROLLOUT_DOCTOR_ALERT_MAX_BYTES: String(8 * 1024 * 1024) });
+    const diagnosedBefore = diagnosed.length;
+    const threadsBefore = threadJobs;
+    const flood = JSON.stringify(
+      notification(
+        Array.from({ length: 3_000 }, (_, i) => rolloutStuck(`made-up-${i}`, `flood-${i % 40}`)),
+        { groupKey: '{}:{alertname="KubeDeploymentRolloutStuck"}' },
+      ),
+    );
+    const res = await fetch(`${replica.url}/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: flood,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ targets: 3_000, overflow: 2_980 });
+    expect(await post(replica.url, flood)).toBe(200); // Alertmanager's retry of the same notification
+    await settle();
+    expect(diagnosed.length - diagnosedBefore).toBe(20);
+    expect(threadJobs - threadsBefore).toBe(20);
+    expect(overflows).toEqual([
+      expect.objectContaining({ channel: 'C0STORM', workloads: 2_980, firing: 2_980 }),
+    ]);
   });
 });

@@ -8,6 +8,7 @@ import { slackFetch } from '../slack-fetch.js';
 import type { AppServices } from '../services.js';
 import { deliverRun } from './apply-state.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
+import { overflowMessage } from '../../alerts/messages.js';
 
 /** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
 const PERMANENT_SLACK_ERRORS = new Set([
@@ -70,6 +71,15 @@ export async function handleNotify(
     case 'alert-thread': {
       if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
       await services.alerts.threadJob(client, job);
+      return;
+    }
+    case 'alert-overflow': {
+      const message = overflowMessage(job);
+      await client.chat.postMessage({
+        channel: job.channel,
+        text: message.text,
+        blocks: asSlackBlocks(message.blocks),
+      });
       return;
     }
     case 'remediation-outcome': {
