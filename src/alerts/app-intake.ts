@@ -112,6 +112,7 @@ export function createAppAlerts(deps: {
     async enqueueDiagnosis(cluster, request, dedup) {
       const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
         deduplication: { id: dedup.id, ttl: dedup.ttlMs },
+        background: true,
       });
       await store.linkJob(cluster, jobId, request.reply.workloadHash);
     },

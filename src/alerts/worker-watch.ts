@@ -49,7 +49,7 @@ export function startEarlyWarning(deps: {
           target: { kind: 'Deployment', ...target },
           requestedBy: EARLY_WARNING_REQUESTER,
         },
-        { deduplication: { id: dedup.id, ttl: dedup.ttlMs } },
+        { deduplication: { id: dedup.id, ttl: dedup.ttlMs }, background: true },
       );
       return jobId;
     },

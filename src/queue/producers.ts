@@ -55,7 +55,16 @@ export const NOTIFY_JOB_OPTIONS: JobsOptions = {
 /** Extra add options; ids must not contain ':'. */
 export interface EnqueueOptions {
   deduplication?: { id: string; ttl: number };
+  /**
+   * Work nobody is waiting for at a keyboard (alerts, early warning): queued with a
+   * BullMQ priority, so a person's command (no priority, BullMQ's highest) is taken
+   * first however many of these wait.
+   */
+  background?: boolean;
 }
+
+/** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
+export const BACKGROUND_PRIORITY = 10;
 
 export interface EnqueuedDiagnosis {
   jobId: string;
@@ -146,7 +155,12 @@ export function createProducers(options: {
           await q.waitUntilReady();
           const [existed] = await Promise.all([
             connection.exists(q.toKey(jobId)),
-            q.add(job.mode, job, { ...DIAGNOSE_JOB_OPTIONS, jobId, ...addOptions }),
+            q.add(job.mode, job, {
+              ...DIAGNOSE_JOB_OPTIONS,
+              jobId,
+              ...(addOptions?.deduplication ? { deduplication: addOptions.deduplication } : {}),
+              ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
+            }),
           ]);
           return { jobId, joined: existed === 1 };
         })(),

@@ -41,6 +41,7 @@ let workerConnection: Redis;
 let counter: Worker;
 let notifyCounter: Worker;
 const diagnosed: string[] = [];
+const priorities: (number | undefined)[] = [];
 let threadJobs = 0;
 const overflows: { channel: string; workloads: number; firing: number }[] = [];
 
@@ -79,6 +80,7 @@ beforeAll(async () => {
     diagnoseQueueName('default'),
     async (job) => {
       diagnosed.push(String(job.id));
+      priorities.push(job.opts.priority);
     },
     { connection: workerConnection, prefix: QUEUE_PREFIX, concurrency: 8 },
   );
@@ -190,6 +192,8 @@ describe('alert storms', () => {
     expect(await post(replica.url, flood)).toBe(200); // Alertmanager's retry of the same notification
     await settle();
     expect(diagnosed.length - diagnosedBefore).toBe(20);
+    // Queued behind anything a person asks for meanwhile (BACKGROUND_PRIORITY).
+    expect(new Set(priorities.slice(diagnosedBefore))).toEqual(new Set([10]));
     expect(threadJobs - threadsBefore).toBe(20);
     expect(overflows).toEqual([
       expect.objectContaining({ channel: 'C0STORM', workloads: 2_980, firing: 2_980 }),

@@ -1,4 +1,4 @@
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
@@ -75,5 +75,40 @@ describe('enqueueDiagnose join detection', () => {
     const job = await queue.getJob(first.jobId);
     await job?.remove();
     expect(await request('api')).toEqual({ jobId: first.jobId, joined: false });
+  });
+
+  it("takes a person's diagnosis before any number of background (alert) diagnoses queued earlier", async () => {
+    for (let i = 0; i < 30; i += 1) {
+      await producers.enqueueDiagnose(
+        {
+          mode: 'deployment',
+          cluster: 'default',
+          target: { kind: 'Deployment', namespace: 'flood', name: `made-up-${i}` },
+          requestedBy: 'ALERTMANAGER',
+        },
+        { background: true },
+      );
+    }
+    await request('typed-by-a-person');
+    const order: string[] = [];
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      resolveDone = resolve;
+    });
+    const worker = new Worker(
+      diagnoseQueueName('default'),
+      async (job) => {
+        order.push((job.data as { target: { name: string } }).target.name);
+        if (order.length === 31) resolveDone();
+      },
+      { connection: { url: redis.url }, prefix: QUEUE_PREFIX, concurrency: 1 },
+    );
+    try {
+      await done;
+    } finally {
+      await worker.close();
+    }
+    expect(order[0]).toBe('typed-by-a-person');
+    expect(order.slice(1)).toEqual(Array.from({ length: 30 }, (_, i) => `made-up-${i}`));
   });
 });
