@@ -197,7 +197,8 @@ export function createProducers(options: {
       const rows: { queue: string; state: string; count: number }[] = [];
       for (const name of names) {
         const counts = await bounded(
-          queue(name).getJobCounts('waiting', 'active', 'delayed', 'failed'),
+          // 'prioritized' holds the background (alert, early-warning) diagnoses.
+          queue(name).getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed'),
           'queue depth',
         );
         for (const [state, count] of Object.entries(counts)) rows.push({ queue: name, state, count });

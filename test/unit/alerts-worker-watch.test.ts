@@ -6,7 +6,7 @@ import { createThreadStore } from '../../src/alerts/thread-store.js';
 import { startEarlyWarning } from '../../src/alerts/worker-watch.js';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
-import { createProducers, type Producers } from '../../src/queue/producers.js';
+import { createProducers, type Producers, BACKGROUND_PRIORITY } from '../../src/queue/producers.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
@@ -67,7 +67,8 @@ describe('worker early-warning wiring', () => {
     await watch?.stop();
     expect(scanned.length).toBeGreaterThanOrEqual(2);
     const queue = new Queue(diagnoseQueueName('prod'), { connection, prefix: QUEUE_PREFIX });
-    const jobs = await queue.getJobs(['waiting']);
+    // Early-warning runs wait behind anything a person asks for (a BullMQ priority).
+    const jobs = await queue.getJobs(['waiting', 'prioritized']);
     await queue.close();
     expect(jobs.map((j) => [j.id, j.data])).toEqual([
       [
@@ -80,6 +81,7 @@ describe('worker early-warning wiring', () => {
         },
       ],
     ]);
+    expect(jobs.map((j) => j.opts.priority)).toEqual([BACKGROUND_PRIORITY]);
     const link = await createThreadStore(connection).jobLink('prod', 'diagnose.vision.tracker');
     expect(link).toMatchObject({
       workloadHash: workloadHash({
