@@ -39,7 +39,7 @@ const APP_VARS = variablesRead(loadAppConfig);
 const WORKER_VARS = variablesRead(loadWorkerConfig);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
-const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG']);
+const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG', 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD']);
 /** Set by the platform, not by the operator: Kubernetes in every pod, the image for Node. */
 const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
 
@@ -229,8 +229,14 @@ describe('docker-compose.yml', () => {
   it('Redis persists append-only with a health check; the worker mounts a kubeconfig read-only', () => {
     expect(redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
     expect(redis?.healthcheck?.test).toBeDefined();
-    expect(app?.environment?.REDIS_URL).toBe('redis://redis:6379');
-    expect(worker?.environment?.REDIS_URL).toBe('redis://redis:6379');
+    // Each process logs in as its own Redis user (deploy/redis-users.yaml), password from .env.
+    expect(app?.environment?.REDIS_URL).toBe(
+      'redis://app:${REDIS_APP_PASSWORD:?set REDIS_APP_PASSWORD in .env}@redis:6379',
+    );
+    expect(worker?.environment?.REDIS_URL).toBe(
+      'redis://worker:${REDIS_WORKER_PASSWORD:?set REDIS_WORKER_PASSWORD in .env}@redis:6379',
+    );
+    expect(redis?.command).toEqual(expect.arrayContaining(['--user', 'default', 'off']));
     const kubeconfig = worker?.environment?.KUBECONFIG ?? '';
     expect(worker?.volumes?.some((v) => v.endsWith(`:${kubeconfig}:ro`))).toBe(true);
     const drain = Number(worker?.environment?.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS ?? DEFAULT_DRAIN_SECONDS);
@@ -250,7 +256,11 @@ describe('docker-compose.yml', () => {
 /** Compose values with `${VAR:-default}` resolved to their defaults (an empty .env). */
 function interpolated(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')]),
+    Object.entries(env).map(([k, v]) => [
+      k,
+      // ${X:-default} becomes the default; a required ${X:?message} a sample value.
+      v.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1').replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'sample-password'),
+    ]),
   );
 }
 
@@ -271,8 +281,12 @@ describe('deploy/', () => {
   });
 
   it('sets only variables the schemas read; the Secret is the app’s alone', () => {
-    for (const e of appContainer?.env ?? []) expect(APP_VARS, `app: ${e.name}`).toContain(e.name);
-    for (const e of workerContainer?.env ?? []) expect(WORKER_VARS, `worker: ${e.name}`).toContain(e.name);
+    // REDIS_PASSWORD only feeds $(REDIS_PASSWORD) in REDIS_URL, from Secret rollout-doctor-redis.
+    const kubeOnly = (name: string): boolean => name === 'REDIS_PASSWORD';
+    for (const e of appContainer?.env ?? [])
+      if (!kubeOnly(e.name)) expect(APP_VARS, `app: ${e.name}`).toContain(e.name);
+    for (const e of workerContainer?.env ?? [])
+      if (!kubeOnly(e.name)) expect(WORKER_VARS, `worker: ${e.name}`).toContain(e.name);
     const secret = z
       .object({
         metadata: z.object({ name: z.string() }).loose(),
@@ -377,7 +391,10 @@ describe('documentation of every variable', () => {
 
   it('.env.example lists exactly the variables the schemas read', () => {
     const listed = [...text('.env.example').matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] ?? '');
-    expect(sorted(new Set(listed))).toEqual(sorted(ALL_VARS));
+    // Plus the Redis passwords Compose requires (compose-only, so no schema reads them).
+    expect(sorted(new Set(listed))).toEqual(
+      sorted(new Set([...ALL_VARS, 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD'])),
+    );
   });
 
   it('README and the docs name no variable the code does not know, and link the configuration reference', () => {

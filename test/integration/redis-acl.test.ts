@@ -1,0 +1,188 @@
+/**
+ * The Redis users that deploy/ ships (deploy/redis-users.yaml) are enough for the app
+ * and a worker to do everything they do, and no more: a command, its result, an
+ * approval, the remediation and its outcome run with the app and the worker each
+ * logged in as its own ACL user, while admin and dangerous commands are refused.
+ */
+import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { createLogger } from '../../src/logger.js';
+import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+
+const SECRET = 'acl-secret';
+const TOKEN = 'xoxb-acl-token';
+const LEAD = 'U0LEAD';
+
+const shipped = parse(readFileSync('deploy/redis-users.yaml', 'utf8')) as {
+  stringData: Record<string, string>;
+};
+const PASSWORDS = { app: 'app-pw-0123456789', worker: 'worker-pw-0123456789' };
+
+function diagnosisFor(name: string): Diagnosis {
+  const plan = {
+    id: `set-recreate-${name}`,
+    kind: 'set-recreate' as const,
+    target: { kind: 'Deployment' as const, namespace: 'shop', name },
+    summary: 'Switch to Recreate',
+    impact: 'outage',
+    warnings: [],
+    patch: { type: 'strategic-merge' as const, body: { spec: { strategy: { type: 'Recreate' } } } },
+    preconditions: { uid: 'uid-1', generation: 2, fields: [] },
+    inverse: null,
+    addresses: 'RolloutSurgeDeadlock',
+  };
+  return {
+    target: plan.target,
+    capturedAt: '2026-11-20T10:00:00Z',
+    observed: { uid: 'uid-1', generation: 2, resourceVersion: '100' },
+    findings: [
+      {
+        code: 'RolloutSurgeDeadlock',
+        severity: 'critical',
+        summary: 'the new pod needs the GPU the old pod holds',
+        evidence: [{ type: 'note', text: 'one eligible node' }],
+        remediations: [plan.id],
+      },
+    ],
+    remediations: [plan],
+    analyzerErrors: [],
+  };
+}
+
+describe('Redis ACL users shipped in deploy/', () => {
+  let redis: TestRedis;
+  let slack: SlackStandin;
+  let app: AppRuntime;
+  let workers: WorkerRuntime;
+  const applied: string[] = [];
+  const userUrl = (user: 'app' | 'worker'): string =>
+    redis.url.replace('redis://', `redis://${user}:${PASSWORDS[user]}@`);
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const admin = new Redis(redis.url);
+    try {
+      // The shipped rules with test passwords; the test's own default user stays on for setup.
+      const rules = (shipped.stringData['users.acl'] ?? '')
+        .replaceAll('replace-me-app', PASSWORDS.app)
+        .replaceAll('replace-me-worker', PASSWORDS.worker)
+        .split('\n')
+        .filter((line) => line.startsWith('user ') && !line.startsWith('user default '));
+      expect(rules).toHaveLength(3);
+      for (const line of rules) {
+        const [, name, ...rest] = line.trim().split(/\s+/);
+        await admin.call('ACL', 'SETUSER', name ?? '', ...rest);
+      }
+    } finally {
+      admin.disconnect();
+    }
+    slack = await startSlackStandin({ botToken: TOKEN });
+    app = await startAppRuntime(
+      loadAppConfig({
+        SLACK_BOT_TOKEN: TOKEN,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: userUrl('app'),
+        ROLLOUT_DOCTOR_APPROVERS: LEAD,
+      }),
+      createLogger({ level: 'silent', name: 'acl-app' }),
+      { host: '127.0.0.1', port: 0 },
+    );
+    workers = startWorkers(
+      loadWorkerConfig({ REDIS_URL: userUrl('worker'), ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      createLogger({ level: 'silent', name: 'acl-worker' }),
+      {
+        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
+        dryRun: async () => ({ ok: true, changes: [] }),
+        scan: async () => ({ scanned: 0, entries: [] }),
+        renderText: (d) => `full report of ${d.target.name}`,
+        apply: async (plan) => {
+          applied.push(plan.id);
+          return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };
+        },
+        watch: async () => ({ outcome: 'complete', summary: 'rollout complete' }),
+        currentFinding: async () => undefined,
+        inverse: () => null,
+      },
+    );
+  });
+
+  afterAll(async () => {
+    await workers?.stop();
+    await app?.stop();
+    await slack?.close();
+    await redis?.close();
+  });
+
+  it('lets the app and the worker run a command to its rolled-out reply', async () => {
+    const events = `${app.handle.url}/slack/events`;
+    expect(
+      (await postSigned(events, SECRET, slashCommandBody({ text: 'web -n shop', user_id: LEAD }))).status,
+    ).toBe(200);
+    const message = await slack.waitFor((s) =>
+      [...s.messages.values()].find(
+        (m) => m.text.includes('deployment/web') && m.blocks.some((b) => b.type === 'actions'),
+      ),
+    );
+    expect((await postClick(events, SECRET, message, 'approve_plan.0', LEAD)).status).toBe(200);
+    await slack.waitFor((s) =>
+      [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
+    );
+    expect(applied).toEqual(['set-recreate-web']);
+  });
+
+  it('refuses other keys, admin and dangerous commands, and clients without a password', async () => {
+    const app = new Redis(userUrl('app'), { maxRetriesPerRequest: 0 });
+    const probe = new Redis(redis.url.replace('redis://', 'redis://healthcheck:x@'), {
+      maxRetriesPerRequest: 0,
+    });
+    try {
+      await expect(app.set('not-ours', '1')).rejects.toThrow(/NOPERM/);
+      for (const command of [
+        ['FLUSHALL'],
+        ['CONFIG', 'GET', 'requirepass'],
+        ['KEYS', '*'],
+        ['DEBUG', 'SLEEP', '0'],
+        ['ACL', 'LIST'],
+      ]) {
+        // NOPERM from the ACL (DEBUG is also off server-wide in Redis 7: either refusal will do).
+        await expect(app.call(command[0] ?? '', ...command.slice(1))).rejects.toThrow(/NOPERM|not allowed/);
+      }
+      expect(await probe.ping()).toBe('PONG');
+      await expect(probe.get('rd:plan:x')).rejects.toThrow(/NOPERM/);
+    } finally {
+      app.disconnect();
+      probe.disconnect();
+    }
+    expect(shipped.stringData['users.acl']).toMatch(/^user default off$/m);
+  });
+
+  it('gives Docker Compose the same users as deploy/', () => {
+    const compose = parse(readFileSync('docker-compose.yml', 'utf8')) as {
+      services: { redis: { command: string[] } };
+    };
+    // `--user a b c` on the command line is the config line `user a b c`.
+    const lines = compose.services.redis.command
+      .join(' ')
+      .split(/ --(?=[a-z])/)
+      .filter((part) => part.startsWith('user '))
+      .map((line) =>
+        line.replace(
+          />\$\{REDIS_(APP|WORKER)_PASSWORD:\?[^}]*\}/g,
+          (_m, who: string) => `>replace-me-${who.toLowerCase()}`,
+        ),
+      );
+    const shippedLines = (shipped.stringData['users.acl'] ?? '').trim().split('\n');
+    expect(lines).toEqual(shippedLines);
+  });
+});
