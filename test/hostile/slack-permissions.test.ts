@@ -11,13 +11,11 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
+import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
@@ -29,43 +27,6 @@ const SRE = 'U0SRE'; // approver in namespace "payments" only, where two are nee
 const SECOND = 'U0SECOND'; // the other payments approver
 const STRANGER = 'U0STRANGER';
 const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE];
-
-function planFor(namespace: string, name: string): RemediationPlan {
-  return {
-    id: `set-recreate-${namespace}-${name}`,
-    kind: 'set-recreate',
-    target: { kind: 'Deployment', namespace, name },
-    summary: 'Switch to Recreate',
-    impact: 'outage',
-    warnings: [],
-    patch: {
-      type: 'strategic-merge',
-      body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
-    },
-    preconditions: { uid: 'uid-1', generation: 2, fields: [] },
-    inverse: null,
-    addresses: 'RolloutSurgeDeadlock',
-  };
-}
-
-function diagnosisFor(namespace: string, name: string): Diagnosis {
-  return {
-    target: { kind: 'Deployment', namespace, name },
-    capturedAt: '2026-11-20T10:00:00Z',
-    observed: { uid: 'uid-1', generation: 2, resourceVersion: '100' },
-    findings: [
-      {
-        code: 'RolloutSurgeDeadlock',
-        severity: 'critical',
-        summary: 'the new pod needs the GPU the old pod holds',
-        evidence: [{ type: 'note', text: 'one eligible node' }],
-        remediations: [planFor(namespace, name).id],
-      },
-    ],
-    remediations: [planFor(namespace, name)],
-    analyzerErrors: [],
-  };
-}
 
 describe('result permissions (signed requests, real app and worker runtimes)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rd-permissions-'));
@@ -110,20 +71,7 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
     workers = startWorkers(
       loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
       createLogger({ level: 'silent', name: 'permissions-worker' }),
-      {
-        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
-        diagnose: (snapshot) => diagnosisFor(snapshot.target.namespace, snapshot.target.name),
-        dryRun: async () => ({ ok: true, changes: [] }),
-        scan: async () => ({ scanned: 0, entries: [] }),
-        renderText: (d) => `full report of ${d.target.name}`,
-        apply: async (plan) => {
-          applied.push(plan.id);
-          return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };
-        },
-        watch: async () => ({ outcome: 'complete', summary: 'rollout complete' }),
-        currentFinding: async () => undefined,
-        inverse: () => null,
-      },
+      fakeClusterDeps(applied),
     );
   });
 

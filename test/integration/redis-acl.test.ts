@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
@@ -26,37 +25,6 @@ const shipped = parse(readFileSync('deploy/redis-users.yaml', 'utf8')) as {
   stringData: Record<string, string>;
 };
 const PASSWORDS = { app: 'app-pw-0123456789', worker: 'worker-pw-0123456789' };
-
-function diagnosisFor(name: string): Diagnosis {
-  const plan = {
-    id: `set-recreate-${name}`,
-    kind: 'set-recreate' as const,
-    target: { kind: 'Deployment' as const, namespace: 'shop', name },
-    summary: 'Switch to Recreate',
-    impact: 'outage',
-    warnings: [],
-    patch: { type: 'strategic-merge' as const, body: { spec: { strategy: { type: 'Recreate' } } } },
-    preconditions: { uid: 'uid-1', generation: 2, fields: [] },
-    inverse: null,
-    addresses: 'RolloutSurgeDeadlock',
-  };
-  return {
-    target: plan.target,
-    capturedAt: '2026-11-20T10:00:00Z',
-    observed: { uid: 'uid-1', generation: 2, resourceVersion: '100' },
-    findings: [
-      {
-        code: 'RolloutSurgeDeadlock',
-        severity: 'critical',
-        summary: 'the new pod needs the GPU the old pod holds',
-        evidence: [{ type: 'note', text: 'one eligible node' }],
-        remediations: [plan.id],
-      },
-    ],
-    remediations: [plan],
-    analyzerErrors: [],
-  };
-}
 
 describe('Redis ACL users shipped in deploy/', () => {
   let redis: TestRedis;
@@ -100,20 +68,7 @@ describe('Redis ACL users shipped in deploy/', () => {
     workers = startWorkers(
       loadWorkerConfig({ REDIS_URL: userUrl('worker'), ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
       createLogger({ level: 'silent', name: 'acl-worker' }),
-      {
-        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
-        diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
-        dryRun: async () => ({ ok: true, changes: [] }),
-        scan: async () => ({ scanned: 0, entries: [] }),
-        renderText: (d) => `full report of ${d.target.name}`,
-        apply: async (plan) => {
-          applied.push(plan.id);
-          return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };
-        },
-        watch: async () => ({ outcome: 'complete', summary: 'rollout complete' }),
-        currentFinding: async () => undefined,
-        inverse: () => null,
-      },
+      fakeClusterDeps(applied),
     );
   });
 
@@ -138,7 +93,7 @@ describe('Redis ACL users shipped in deploy/', () => {
     await slack.waitFor((s) =>
       [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
     );
-    expect(applied).toEqual(['set-recreate-web']);
+    expect(applied).toEqual(['set-recreate-shop-web']);
   });
 
   it('refuses other keys, admin and dangerous commands, and clients without a password', async () => {
