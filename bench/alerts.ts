@@ -18,6 +18,7 @@ import { closeConnection, createWorkerConnection } from '../src/queue/connection
 import { QUEUE_PREFIX, diagnoseQueueName } from '../src/queue/names.js';
 import { startRedis } from '../test/support/redis.js';
 import { startSlackStandin } from '../test/support/slack-standin.js';
+import { appKeyEnv, generatePlanKeys } from '../src/plans/keygen.js';
 
 export interface AlertBenchOptions {
   notifications?: number;
@@ -137,6 +138,7 @@ export async function runAlertBench(options: AlertBenchOptions = {}): Promise<Al
   const redis = await startRedis();
   const slack = await startSlackStandin({ botToken: 'xoxb-bench' });
   const config = loadAppConfig({
+    ...appKeyEnv(generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' })),
     SLACK_BOT_TOKEN: 'xoxb-bench',
     SLACK_SIGNING_SECRET: 'bench-signing-secret',
     SLACK_API_URL: slack.apiUrl,

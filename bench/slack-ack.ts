@@ -20,6 +20,7 @@ import { signedHeaders, slashCommandBody } from '../test/support/slack-sign.js';
 import { buildCompiled } from './lib/build.js';
 import { spawnEntry, type Child } from './lib/children.js';
 import { median, percentile, round2 } from './lib/stats.js';
+import { appKeyEnv, generatePlanKeys } from '../src/plans/keygen.js';
 
 const SECRET = 'ack-bench-secret';
 const TOKEN = 'xoxb-ack-bench';
@@ -165,7 +166,12 @@ export async function runAckBench(
     children.push(slack);
     const apiUrl = /slack stand-in (\S+)/.exec(slack.output())?.[1];
     if (!apiUrl) throw new Error(`no stand-in URL in: ${slack.output()}`);
-    const common = { SLACK_BOT_TOKEN: TOKEN, SLACK_SIGNING_SECRET: SECRET, SLACK_API_URL: apiUrl };
+    const common = {
+      SLACK_BOT_TOKEN: TOKEN,
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: apiUrl,
+      ...appKeyEnv(generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' })),
+    };
     // LOG_LEVEL info: the production default, so logging cost is counted.
     const startApp = async (nodeFlags?: readonly string[]): Promise<{ url: string; app: Child }> => {
       const port = await freePort();

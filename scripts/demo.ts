@@ -28,6 +28,7 @@ import { createCleanup } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
 import { playTrackerStory } from './demo/tracker-story.js';
 import { demoScenarioObjects } from './demo-scenario.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/plans/keygen.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BOT_TOKEN = 'xoxb-demo-not-a-real-token';
@@ -81,6 +82,8 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
+  // Fresh keys for this run only: the app signs approvals, the worker seals plans.
+  const keys = generatePlanKeys({ seal: 'demo-seal', approval: 'demo-approval' });
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
     if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
@@ -97,11 +100,13 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
     ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
     ALERTMANAGER_TOKEN: alertToken,
     ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
+    ...appKeyEnv(keys),
   });
   const worker = start('worker', 'workers/main.ts', {
     KUBECONFIG: kubeconfig,
     ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
     ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60',
+    ...workerKeyEnv(keys),
   });
   say(`App:        ${appUrl} (npm start, pid ${String(app.pid)}; log ${app.logFile})`);
   say(`Worker:     cluster "${cluster}" (npm run worker, pid ${String(worker.pid)}; log ${worker.logFile})`);

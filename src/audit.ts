@@ -49,7 +49,10 @@ export type AuditEvent =
         | 'timeout'
         /** Approved, but the job could not be queued: the claim was released, nothing applied. */
         | 'not-queued'
-        /** The plan as read back was outside what its kind may change: nothing applied. */
+        /**
+         * The plan's seal, its approval's signature or the job did not verify, an approval
+         * was replayed, or the plan was outside what its kind may change: nothing applied.
+         */
         | 'tampered';
       detail?: string;
     };

@@ -1,4 +1,7 @@
+import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { parsePublicKeys, parseSigningKey, type SigningKey } from './plans/approval-signature.js';
+import { parseSealKeys, type SealKeys } from './plans/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alerts/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './alerts/routing.js';
 
@@ -105,6 +108,41 @@ const parsedList = <T>(parse: (text: string) => T) =>
       }),
   );
 
+const KEYGEN_HINT = 'generate keys with `rollout-doctor keygen` (docs/operations.md)';
+
+/** A required key setting parsed by `parse`; the message never repeats the value. */
+const keySetting = <T>(parse: (text: string) => T) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.string({ error: `is required: ${KEYGEN_HINT}` }).transform((v, ctx) => {
+      try {
+        return parse(v);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not a valid key (${error instanceof Error ? error.message : 'unreadable'}): ${KEYGEN_HINT}`,
+        });
+        return z.NEVER;
+      }
+    }),
+  );
+
+/**
+ * Each side's secret that the other side must never hold: a process refuses to start
+ * with the other's key in its environment, so a copied .env cannot join the halves.
+ */
+export const FOREIGN_SECRETS = Object.freeze({
+  app: Object.freeze(['ROLLOUT_DOCTOR_PLAN_SEAL_KEY']),
+  worker: Object.freeze(['ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY']),
+});
+
+function foreignSecretProblems(env: Env, side: keyof typeof FOREIGN_SECRETS): string[] {
+  const holder = side === 'app' ? 'only workers hold it' : 'only the app holds it';
+  return FOREIGN_SECRETS[side]
+    .filter((name) => (env[name] ?? '').trim() !== '')
+    .map((name) => `${name} must not be set for the ${side}: ${holder}`);
+}
+
 const namespaceList = commaList('', isDnsLabel, 'every namespace must be a DNS-1123 label (a-z, 0-9, -)');
 
 const appSchema = z.object({
@@ -148,6 +186,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: positiveInt(20),
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
+  ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalString,
   LOG_LEVEL: logLevel,
@@ -170,6 +209,8 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(60),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_REDACT_LOGS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
+  ROLLOUT_DOCTOR_PLAN_SEAL_KEY: keySetting(parseSealKeys),
+  ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: keySetting(parsePublicKeys),
   LOG_LEVEL: logLevel,
 });
 
@@ -197,6 +238,8 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
+  /** Signs approvals (src/plans/approval-signature.ts); workers hold the public half. */
+  readonly approvalSigningKey: SigningKey;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
   /** Alert intake (src/alerts): mapping, routing, dedup window, body limit. */
@@ -237,6 +280,10 @@ export interface WorkerConfig {
   readonly rolloutTimeoutMs: number;
   /** Mask secret shapes in log tails and termination messages (src/diagnosis/redact-secrets.ts). */
   readonly redactLogs: boolean;
+  /** Seals the plans this worker stores and verifies stored plans (src/plans/plan-seal.ts). */
+  readonly planSealKeys: SealKeys;
+  /** The app's approval keys by id; a plan is applied only under a signature one of them verifies. */
+  readonly approvalPublicKeys: ReadonlyMap<string, KeyObject>;
   /** Early-warning watch (src/alerts/early-warning.ts); off when `namespaces` is empty. */
   readonly watch: {
     readonly namespaces: readonly string[];
@@ -257,7 +304,10 @@ function problemsOf(error: z.ZodError): string[] {
  */
 export function loadAppConfig(env: Env): AppConfig {
   const parsed = appSchema.safeParse(env);
-  const problems = parsed.success ? [] : problemsOf(parsed.error);
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...foreignSecretProblems(env, 'app'),
+  ];
   // Checked apart from the schema so it is reported together with any other problem.
   const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
   if (!present('SLACK_APP_TOKEN') && !present('SLACK_SIGNING_SECRET')) {
@@ -292,6 +342,7 @@ export function loadAppConfig(env: Env): AppConfig {
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
+    approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
     alerts: Object.freeze({
@@ -321,7 +372,11 @@ export function loadAppConfig(env: Env): AppConfig {
  */
 export function loadWorkerConfig(env: Env): WorkerConfig {
   const parsed = workerSchema.safeParse(env);
-  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...foreignSecretProblems(env, 'worker'),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return Object.freeze({
     redisUrl: e.REDIS_URL,
@@ -337,6 +392,8 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     stalledIntervalMs: e.ROLLOUT_DOCTOR_STALLED_INTERVAL_MS,
     rolloutTimeoutMs: e.ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS * 1000,
     redactLogs: e.ROLLOUT_DOCTOR_REDACT_LOGS === 'true',
+    planSealKeys: e.ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
+    approvalPublicKeys: e.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
     watch: Object.freeze({
       namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),
       intervalMs: e.ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS * 1000,

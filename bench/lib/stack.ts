@@ -13,6 +13,7 @@ import { freePort, startRedis, type TestRedis } from '../../test/support/redis.j
 import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { spawnEntry, type Child } from './children.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
 
 export const STACK_SECRET = 'stack-signing-secret';
 export const STACK_TOKEN = 'xoxb-stack-token';
@@ -62,6 +63,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.writeKubeconfig(kubeconfig);
     const port = await freePort();
+    const keys = generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' });
     const app = await spawnEntry(
       'src/app/main.ts',
       {
@@ -71,6 +73,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         REDIS_URL: redis.url,
         PORT: String(port),
         ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
+        ...appKeyEnv(keys),
         LOG_LEVEL: 'info',
         ...options.appEnv,
       },
@@ -88,6 +91,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         {
           REDIS_URL: redis.url,
           KUBECONFIG: kubeconfig,
+          ...workerKeyEnv(keys),
           LOG_LEVEL: 'info',
           ...options.workerEnv,
           ...env,

@@ -5,11 +5,13 @@
  * the key id in the approval), so nobody with Redis write access can make a worker
  * believe a plan was approved.
  */
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from './plan-seal.js';
 
 const slackUser = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
+const slackId = z.string().regex(/^[A-Z0-9]+$/);
+const slackTs = z.string().regex(/^\d+\.\d+$/);
 
 export const approvalClaimsSchema = z.object({
   v: z.literal(1),
@@ -21,6 +23,11 @@ export const approvalClaimsSchema = z.object({
   at: z.number().int(),
   expiresAt: z.number().int(),
   keyId: z.string().min(1).max(64),
+  /** Random per approval: a worker accepts each nonce for one job only (replay guard). */
+  nonce: z.string().regex(/^[0-9a-f]{32}$/),
+  /** The message whose thread gets the outcome. */
+  channel: slackId,
+  messageTs: slackTs,
 });
 export type ApprovalClaims = z.infer<typeof approvalClaimsSchema>;
 
@@ -41,11 +48,19 @@ export function signApproval(claims: ApprovalClaims, privateKey: KeyObject): Sig
 
 export type ApprovalVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string };
 
-/** Checks the signature, then that it names this plan digest and cluster and is still valid. */
+/** Checks the signature, then that it names this plan digest, cluster and thread and is still valid. */
 export function verifyApproval(
   approval: unknown,
   publicKeys: ReadonlyMap<string, KeyObject>,
-  expected: { planId: string; digest: string; cluster: string; now: number },
+  expected: {
+    planId: string;
+    digest: string;
+    cluster: string;
+    now: number;
+    channel: string;
+    messageTs: string;
+    approvedBy: readonly string[];
+  },
 ): ApprovalVerdict {
   const parsed = signedApprovalSchema.safeParse(approval);
   if (!parsed.success) return { ok: false, reason: 'the approval is missing or malformed' };
@@ -59,6 +74,10 @@ export function verifyApproval(
   if (claims.digest !== expected.digest)
     return { ok: false, reason: 'the approval names another plan digest' };
   if (claims.cluster !== expected.cluster) return { ok: false, reason: 'the approval names another cluster' };
+  if (claims.channel !== expected.channel || claims.messageTs !== expected.messageTs)
+    return { ok: false, reason: 'the job points at another Slack thread than the approval' };
+  if ([...claims.approvers].sort().join(',') !== [...expected.approvedBy].sort().join(','))
+    return { ok: false, reason: 'the job names other approvers than the approval' };
   if (expected.now > claims.expiresAt) return { ok: false, reason: 'the approval expired' };
   return { ok: true, claims };
 }
@@ -81,6 +100,55 @@ export function parsePrivateKey(text: string): KeyObject {
   return key;
 }
 
+/** The app's signing key, `id:key` (ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY), key PEM or base64 DER. */
+export interface SigningKey {
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+export function parseSigningKey(value: string): SigningKey {
+  const text = value.trim();
+  const at = text.indexOf(':');
+  const keyId = text.slice(0, at);
+  if (at < 1 || !/^[A-Za-z0-9._-]{1,64}$/.test(keyId))
+    throw new Error('the approval signing key needs the form id:key');
+  return { keyId, privateKey: parsePrivateKey(text.slice(at + 1)) };
+}
+
+/**
+ * What the app signs when a plan is claimed: the plan's digest, who approved, who
+ * asked, the thread, and a validity that outlasts the plan by `retryGraceMs` so a
+ * job handed back by a dying worker can still finish.
+ */
+export function approvalClaims(input: {
+  planId: string;
+  digest: string;
+  cluster: string;
+  planExpiresAt: number;
+  approvers: string[];
+  requester?: string | undefined;
+  channel: string;
+  messageTs: string;
+  now: number;
+  keyId: string;
+  retryGraceMs?: number;
+}): ApprovalClaims {
+  return {
+    v: 1,
+    planId: input.planId,
+    digest: input.digest,
+    cluster: input.cluster,
+    approvers: [...input.approvers].sort(),
+    ...(input.requester ? { requester: input.requester } : {}),
+    at: input.now,
+    expiresAt: Math.max(input.planExpiresAt, input.now) + (input.retryGraceMs ?? 15 * 60_000),
+    keyId: input.keyId,
+    nonce: randomBytes(16).toString('hex'),
+    channel: input.channel,
+    messageTs: input.messageTs,
+  };
+}
+
 /** `id:key[,id:key]` (ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS), each key PEM or base64 DER. */
 export function parsePublicKeys(value: string): Map<string, KeyObject> {
   const keys = new Map<string, KeyObject>();
@@ -89,7 +157,8 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
     .map((p) => p.trim())
     .filter((p) => p !== '')) {
     const at = pair.indexOf(':');
-    if (at < 1) throw new Error('an approval public key needs the form id:key');
+    if (at < 1 || !/^[A-Za-z0-9._-]{1,64}$/.test(pair.slice(0, at)))
+      throw new Error('an approval public key needs the form id:key');
     keys.set(pair.slice(0, at), parsePublicKey(pair.slice(at + 1)));
   }
   if (keys.size === 0) throw new Error('no approval public key given');

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RemediationPlan } from '../remediation/plan.js';
+import { planSealSchema, type PlanSeal } from './plan-seal.js';
 
 /**
  * Remediation plans stored server-side; a Slack button carries only the plan id.
@@ -26,6 +27,8 @@ export interface StoredPlan {
   dryRun?: DryRunSummary;
   /** Set on undo plans: the plan whose effect this one reverses. */
   undoOf?: string;
+  /** The worker's seal (src/plans/plan-seal.ts); a worker applies only plans whose seal verifies. */
+  seal?: PlanSeal;
 }
 
 export type ClaimResult =
@@ -61,6 +64,7 @@ const storedPlanSchema = z.object({
   expiresAt: z.number(),
   dryRun: z.unknown().optional(),
   undoOf: z.string().optional(),
+  seal: planSealSchema.optional(),
 });
 
 const TOMBSTONE_SECONDS = 24 * 3600;

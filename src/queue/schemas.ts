@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from '../alerts/jobs.js';
+import { signedApprovalSchema } from '../plans/approval-signature.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -60,6 +61,8 @@ export const remediateJobSchema = z.object({
   /** Where the result message lives, so outcomes go to its thread. */
   channel: slackId,
   messageTs: slackTs,
+  /** The app's signature over the approval (src/plans/approval-signature.ts); checked by the worker. */
+  approval: signedApprovalSchema,
 });
 export type RemediateJob = z.infer<typeof remediateJobSchema>;
 

@@ -7,6 +7,7 @@ import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { ApplyResult } from '../kube/executor.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
+import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
@@ -23,6 +24,8 @@ export interface RemediateDeps {
     applied: { generation: number; changes: FieldChange[] },
   ): RemediationPlan | null;
   plans: PlanStore;
+  /** Seal, approval signature and replay checks (src/worker/plan-trust.ts). */
+  trust: PlanTrust;
   planTtlMs: number;
   notify(job: NotifyJobInput, options?: EnqueueOptions): Promise<void>;
   audit: Audit;
@@ -40,7 +43,25 @@ export interface RemediateDeps {
 export function createRemediateProcessor(deps: RemediateDeps) {
   const now = deps.now ?? Date.now;
   return async (job: Job<RemediateJob>): Promise<string> => {
-    const data = remediateJobSchema.parse(job.data);
+    const parsed = remediateJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      // Not a job the app wrote (or one from an incompatible version): nothing to trust.
+      const planId = String((job.data as { planId?: unknown } | undefined)?.planId ?? '').slice(0, 200);
+      deps.audit.record({
+        action: 'outcome',
+        planId,
+        cluster: '',
+        namespace: '',
+        deployment: '',
+        kind: '',
+        approvedBy: [],
+        outcome: 'tampered',
+        detail: 'the remediate job is malformed or carries no approval',
+      });
+      deps.onOutcome?.('unknown', 'tampered');
+      throw new UnrecoverableError('malformed remediate job');
+    }
+    const data = parsed.data;
     const stored = await deps.plans.get(data.planId);
     const claim = await deps.plans.claimOf(data.planId);
     const where = {
@@ -86,6 +107,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     }
     const { plan } = stored;
     const ref = plan.target;
+    let approvers: string[] = [];
     const audit = (outcome: Extract<AuditEvent, { action: 'outcome' }>['outcome'], detail?: string): void => {
       deps.audit.record({
         action: 'outcome',
@@ -94,12 +116,25 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         namespace: ref.namespace,
         deployment: ref.name,
         kind: plan.kind,
-        approvedBy: claim.approvers,
+        approvedBy: approvers,
         outcome,
         ...(detail ? { detail } : {}),
       });
       deps.onOutcome?.(plan.kind, outcome);
     };
+
+    // Nothing in Redis is taken at its word: the plan must carry a worker's seal and
+    // the job the app's signed approval of exactly this plan (DESIGN.md §2).
+    const trusted = await deps.trust.check(stored, { id: String(job.id), data });
+    if (!trusted.ok) {
+      audit('tampered', trusted.reason);
+      await say(
+        'refused',
+        `not applied: ${trusted.reason}. Nothing was changed; the plan or its approval may have been altered where they are stored. Press Re-run for a fresh plan.`,
+      );
+      return 'refused';
+    }
+    approvers = [...trusted.claims.approvers];
 
     // Approved in time, but no worker started it before the plan expired (every worker
     // was down): the approval was for a cluster state this old, so refuse. Only on the
@@ -135,7 +170,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         'applied',
         `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). Watching the rollout…`,
         {
-          approvedBy: [...claim.approvers],
+          approvedBy: [...approvers],
           ...(undo ? { undoPlanId: undo.id } : {}),
         },
       );

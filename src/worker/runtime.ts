@@ -12,11 +12,12 @@ import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../queue/na
 import { createProducers } from '../queue/producers.js';
 import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
+import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
 
 /** The Kubernetes side of the workers (src/worker/kube-deps.ts for the real one). */
 export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
-  Omit<RemediateDeps, 'plans' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'>;
+  Omit<RemediateDeps, 'plans' | 'trust' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'>;
 
 export interface WorkerRuntime {
   diagnose: Worker<DiagnoseJob>;
@@ -46,7 +47,13 @@ export function startWorkers(
     clusters: [config.cluster],
     timeoutMs: 10_000,
   });
-  const plans = createPlanStore(producerConnection);
+  // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
+  const plans = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
+  const trust = createPlanTrust({
+    seal: config.planSealKeys,
+    approvalKeys: config.approvalPublicKeys,
+    redis: producerConnection,
+  });
   const metrics = createMetrics();
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: producers.enqueueNotify, logger };
   const connection = createWorkerConnection(config.redisUrl);
@@ -68,6 +75,7 @@ export function startWorkers(
     createRemediateProcessor({
       ...cluster,
       ...common,
+      trust,
       audit: createAudit(logger),
       onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
     }),

@@ -11,6 +11,7 @@ import { SLACK_MAX_BODY_BYTES } from '../../src/app/http-server.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
 import { freePort, startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const TOKEN = 'xoxb-http-routes';
 /** Sent in every fuzz request; must never appear in the app's output. */
@@ -31,6 +32,7 @@ beforeAll(async () => {
   app = await spawnEntry(
     'src/app/main.ts',
     {
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: 'http-routes-secret',
       SLACK_API_URL: slack.apiUrl,

@@ -14,6 +14,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { blockActionBody, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'origin-secret';
 const TOKEN = 'xoxb-origin';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   const sink = new Writable({ write: (chunk: Buffer, _e, cb) => (logLines.push(chunk.toString()), cb()) });
   app = await startAppRuntime(
     loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

@@ -19,6 +19,7 @@ import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'permissions-secret';
 const TOKEN = 'xoxb-permissions-token';
@@ -57,6 +58,7 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
     });
     app = await startAppRuntime(
       loadAppConfig({
+        ...testKeys.appEnv,
         SLACK_BOT_TOKEN: TOKEN,
         SLACK_SIGNING_SECRET: SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -69,7 +71,11 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
     );
     events = `${app.handle.url}/slack/events`;
     workers = startWorkers(
-      loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      loadWorkerConfig({
+        ...testKeys.workerEnv,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+      }),
       createLogger({ level: 'silent', name: 'permissions-worker' }),
       fakeClusterDeps(applied),
     );

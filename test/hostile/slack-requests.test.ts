@@ -17,6 +17,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postSigned, signedHeaders, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'hostile-secret';
 const TOKEN = 'xoxb-hostile';
@@ -32,6 +33,7 @@ beforeAll(async () => {
   slack = await startSlackStandin({ botToken: TOKEN });
   app = await startAppRuntime(
     loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

@@ -18,6 +18,7 @@ import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { alertmanagerAvailable, startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const TOKEN = 'live-alertmanager-token';
 const CHANNEL = 'C0LIVE';
@@ -48,6 +49,7 @@ beforeAll(async () => {
   const logger = createLogger({ level: 'silent', name: 'alerts-live' });
   app = await startAppRuntime(
     loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: 'xoxb-live',
       SLACK_SIGNING_SECRET: 'live-secret',
       SLACK_API_URL: slack.apiUrl,
@@ -60,7 +62,11 @@ beforeAll(async () => {
   );
   const client = createKubeClient({ kubeconfig, retry: { attempts: 2, baseMs: 5, maxMs: 10 } });
   workers = startWorkers(
-    loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+    loadWorkerConfig({
+      ...testKeys.workerEnv,
+      REDIS_URL: redis.url,
+      ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+    }),
     logger,
     kubeClusterDeps(client, { rolloutTimeoutMs: 10_000 }),
   );

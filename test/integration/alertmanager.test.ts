@@ -11,6 +11,7 @@ import { alertmanagerAvailable, startAlertmanager, type TestAlertmanager } from 
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager) delivers to the real app
@@ -93,6 +94,7 @@ beforeAll(async () => {
   redis = await startRedis();
   slack = await startSlackStandin({ botToken: 'xoxb-it' });
   const config = loadAppConfig({
+    ...testKeys.appEnv,
     SLACK_BOT_TOKEN: 'xoxb-it',
     SLACK_SIGNING_SECRET: 'it-signing-secret',
     SLACK_API_URL: slack.apiUrl,

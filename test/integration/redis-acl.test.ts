@@ -16,6 +16,7 @@ import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'acl-secret';
 const TOKEN = 'xoxb-acl-token';
@@ -56,6 +57,7 @@ describe('Redis ACL users shipped in deploy/', () => {
     slack = await startSlackStandin({ botToken: TOKEN });
     app = await startAppRuntime(
       loadAppConfig({
+        ...testKeys.appEnv,
         SLACK_BOT_TOKEN: TOKEN,
         SLACK_SIGNING_SECRET: SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -66,7 +68,11 @@ describe('Redis ACL users shipped in deploy/', () => {
       { host: '127.0.0.1', port: 0 },
     );
     workers = startWorkers(
-      loadWorkerConfig({ REDIS_URL: userUrl('worker'), ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      loadWorkerConfig({
+        ...testKeys.workerEnv,
+        REDIS_URL: userUrl('worker'),
+        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+      }),
       createLogger({ level: 'silent', name: 'acl-worker' }),
       fakeClusterDeps(applied),
     );

@@ -9,6 +9,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
 import { postSigned, signedHeaders, slashCommandBody } from '../support/slack-sign.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'test-signing-secret';
 const TOKEN = 'xoxb-test-token-123';
@@ -25,6 +26,7 @@ describe('Slack app over HTTP', () => {
     redis = await startRedis();
     slack = await startSlackStandin({ botToken: TOKEN });
     const config = loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

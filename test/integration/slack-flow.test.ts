@@ -12,6 +12,7 @@ import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
@@ -76,6 +77,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     const logger = createLogger({ level: 'silent', name: 'flow' });
     app = await startAppRuntime(
       loadAppConfig({
+        ...testKeys.appEnv,
         SLACK_BOT_TOKEN: TOKEN,
         SLACK_SIGNING_SECRET: SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -88,7 +90,11 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     );
     events = `${app.handle.url}/slack/events`;
     workers = startWorkers(
-      loadWorkerConfig({ REDIS_URL: redis.url, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+      loadWorkerConfig({
+        ...testKeys.workerEnv,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+      }),
       logger,
       {
         collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,

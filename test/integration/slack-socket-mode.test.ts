@@ -10,6 +10,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { slashCommandBody } from '../support/slack-sign.js';
 import { startSlackSocketStandin, type SlackSocketStandin } from '../support/slack-socket-standin.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
+import { testKeys } from '../support/plan-keys.js';
 
 const BOT_TOKEN = 'xoxb-socket-test-token';
 const APP_TOKEN = 'xapp-1-A0001-socket-test-token';
@@ -33,6 +34,7 @@ describe('Slack app in Socket Mode', () => {
     slack = await startSlackStandin({ botToken: BOT_TOKEN, appToken: APP_TOKEN, socketUrl: socket.url });
     // No signing secret: SLACK_APP_TOKEN alone selects Socket Mode.
     const config = loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_APP_TOKEN: APP_TOKEN,
       SLACK_API_URL: slack.apiUrl,

@@ -37,6 +37,7 @@ import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { startRedis, type TestRedis } from './redis.js';
 import { buttonsOf, postClick, postSigned, slashCommandBody, type Button } from './slack-sign.js';
 import { startSlackStandin, type SlackCall, type SlackStandin, type StoredMessage } from './slack-standin.js';
+import { testKeys } from './plan-keys.js';
 
 export type { StoredMessage } from './slack-standin.js';
 
@@ -145,6 +146,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     const approvers = options.approvers ?? [E2E_APPROVER];
     const app = await startAppRuntime(
       loadAppConfig({
+        ...testKeys.appEnv,
         SLACK_BOT_TOKEN: E2E_TOKEN,
         SLACK_SIGNING_SECRET: E2E_SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -158,6 +160,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     );
     started.push({ close: () => app.stop() });
     const workerConfig = loadWorkerConfig({
+      ...testKeys.workerEnv,
       REDIS_URL: redis.url,
       KUBECONFIG: kubeconfig,
       ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: String(options.rolloutTimeoutSeconds ?? 20),

@@ -1,27 +1,26 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { parsePrivateKey, parsePublicKeys } from '../../src/plans/approval-signature.js';
+import { parsePublicKeys, parseSigningKey } from '../../src/plans/approval-signature.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
 import { parseSealKeys } from '../../src/plans/plan-seal.js';
 
 /**
- * Ephemeral keys for tests and the demo: a worker seal key and an app approval key
- * pair, as the env values production takes (ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
- * ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY, ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS) and parsed.
+ * Ephemeral keys for tests: a worker seal key and an app approval key pair, as the
+ * env values production takes (`env`, `appEnv`, `workerEnv`) and parsed.
  */
 export function ephemeralPlanKeys(ids = { seal: 's1', approval: 'a1' }) {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const env = {
-    sealKey: `${ids.seal}:${randomBytes(32).toString('base64')}`,
-    signingKey: `${ids.approval}:${privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64')}`,
-    publicKeys: `${ids.approval}:${publicKey.export({ format: 'der', type: 'spki' }).toString('base64')}`,
-  };
-  const signing = env.signingKey.slice(env.signingKey.indexOf(':') + 1);
+  const env = generatePlanKeys(ids);
+  const signing = parseSigningKey(env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY);
   return {
     env,
-    seal: parseSealKeys(env.sealKey),
+    appEnv: appKeyEnv(env),
+    workerEnv: workerKeyEnv(env),
+    seal: parseSealKeys(env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY),
     approval: {
-      keyId: ids.approval,
-      privateKey: parsePrivateKey(signing),
-      publicKeys: parsePublicKeys(env.publicKeys),
+      keyId: signing.keyId,
+      privateKey: signing.privateKey,
+      publicKeys: parsePublicKeys(env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS),
     },
   };
 }
+
+/** One key set for a whole test file's app and workers. */
+export const testKeys = ephemeralPlanKeys();

@@ -11,6 +11,7 @@ import { closeConnection, createProducerConnection } from '../../src/queue/conne
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { notification, rolloutStuck } from '../support/alert-payloads.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { testKeys } from '../support/plan-keys.js';
 
 /**
  * The intake's storm fast path against a real Redis: a notification whose thread
@@ -30,6 +31,7 @@ const calls = { notify: 0, diagnose: 0 };
 beforeAll(async () => {
   redis = await startRedis();
   const config = loadAppConfig({
+    ...testKeys.appEnv,
     SLACK_BOT_TOKEN: 'xoxb-fast',
     SLACK_SIGNING_SECRET: 'fast-secret',
     REDIS_URL: redis.url,

@@ -17,6 +17,7 @@ import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { testKeys } from '../support/plan-keys.js';
 
 /**
  * Alert storms against a real Redis: two app "replicas" (separate connections,
@@ -47,6 +48,7 @@ const overflows: { channel: string; workloads: number; firing: number }[] = [];
 
 async function startReplica(windowSeconds: number, env: Record<string, string> = {}): Promise<Replica> {
   const config = loadAppConfig({
+    ...testKeys.appEnv,
     ...env,
     SLACK_BOT_TOKEN: 'xoxb-storm',
     SLACK_SIGNING_SECRET: 'storm-secret',

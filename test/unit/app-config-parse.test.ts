@@ -1,10 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { testKeys } from '../support/plan-keys.js';
 
 describe('loadAppConfig / loadWorkerConfig', () => {
+  describe('plan keys', () => {
+    const app = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    const problems = (load: () => unknown): string[] => {
+      try {
+        load();
+      } catch (error) {
+        if (error instanceof ConfigError) return error.problems;
+        throw error;
+      }
+      return [];
+    };
+
+    it('refuse to start without their keys, saying how to make them', () => {
+      expect(problems(() => loadAppConfig(app))).toEqual([
+        expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY is required.*rollout-doctor keygen/),
+      ]);
+      expect(problems(() => loadWorkerConfig({})).sort()).toEqual([
+        expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS is required/),
+        expect.stringMatching(/^ROLLOUT_DOCTOR_PLAN_SEAL_KEY is required/),
+      ]);
+    });
+
+    it("refuse the other side's secret: the app never holds the seal key, a worker never the signing key", () => {
+      expect(problems(() => loadAppConfig({ ...app, ...testKeys.env }))).toEqual([
+        'ROLLOUT_DOCTOR_PLAN_SEAL_KEY must not be set for the app: only workers hold it',
+      ]);
+      expect(problems(() => loadWorkerConfig(testKeys.env))).toEqual([
+        'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY must not be set for the worker: only the app holds it',
+      ]);
+    });
+
+    it('refuse malformed keys without repeating them', () => {
+      const secret = Buffer.alloc(40, 7).toString('base64');
+      const bad = problems(() =>
+        loadWorkerConfig({
+          ROLLOUT_DOCTOR_PLAN_SEAL_KEY: `s1:${secret.slice(0, 20)}`,
+          ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: `a1:${secret}`,
+        }),
+      );
+      expect(bad).toHaveLength(2);
+      expect(bad.join('\n')).not.toContain(secret.slice(0, 20));
+      expect(
+        problems(() => loadAppConfig({ ...app, ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: 'no-id-here' })),
+      ).toEqual([expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY is not a valid key/)]);
+    });
+
+    it('parse what keygen prints', () => {
+      expect(loadAppConfig({ ...app, ...testKeys.appEnv }).approvalSigningKey.keyId).toBe('a1');
+      const worker = loadWorkerConfig(testKeys.workerEnv);
+      expect(worker.planSealKeys.current.id).toBe('s1');
+      expect([...worker.approvalPublicKeys.keys()]).toEqual(['a1']);
+    });
+  });
+
   it('fills defaults and freezes', () => {
     const c = loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: 'xoxb-1',
       SLACK_SIGNING_SECRET: 's',
       SLACK_API_URL: 'http://127.0.0.1:9/api',
@@ -24,7 +80,12 @@ describe('loadAppConfig / loadWorkerConfig', () => {
   it('names every missing or malformed variable', () => {
     let error: unknown;
     try {
-      loadAppConfig({ SLACK_BOT_TOKEN: 'nope', PORT: 'x', ROLLOUT_DOCTOR_APPROVERS: 'alice' });
+      loadAppConfig({
+        ...testKeys.appEnv,
+        SLACK_BOT_TOKEN: 'nope',
+        PORT: 'x',
+        ROLLOUT_DOCTOR_APPROVERS: 'alice',
+      });
     } catch (e) {
       error = e;
     }
@@ -35,9 +96,24 @@ describe('loadAppConfig / loadWorkerConfig', () => {
   });
 
   it('uses Socket Mode with an app token, and the worker needs no Slack variable', () => {
-    expect(loadAppConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' }).mode).toBe('socket');
-    expect(loadWorkerConfig({}).cluster).toBe('default');
-    expect(() => loadWorkerConfig({ ROLLOUT_DOCTOR_CLUSTER: 'Bad_Name' })).toThrow(/ROLLOUT_DOCTOR_CLUSTER/);
+    expect(
+      loadAppConfig({
+        ...testKeys.appEnv,
+        SLACK_BOT_TOKEN: 'xoxb-1',
+        SLACK_APP_TOKEN: 'xapp-1',
+      }).mode,
+    ).toBe('socket');
+    expect(
+      loadWorkerConfig({
+        ...testKeys.workerEnv,
+      }).cluster,
+    ).toBe('default');
+    expect(() =>
+      loadWorkerConfig({
+        ...testKeys.workerEnv,
+        ROLLOUT_DOCTOR_CLUSTER: 'Bad_Name',
+      }),
+    ).toThrow(/ROLLOUT_DOCTOR_CLUSTER/);
   });
 });
 

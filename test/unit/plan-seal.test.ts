@@ -80,7 +80,9 @@ describe('plan seal', () => {
     const other = ephemeralPlanKeys({ seal: 's2', approval: 'a2' });
     const oldSeal = sealPlan(plan, keys.seal);
     expect(verifySeal(plan, oldSeal, other.seal)).toMatchObject({ ok: false });
-    const rotating = parseSealKeys(`${other.env.sealKey},${keys.env.sealKey}`);
+    const rotating = parseSealKeys(
+      `${other.env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY},${keys.env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY}`,
+    );
     expect(verifySeal(plan, oldSeal, rotating)).toMatchObject({ ok: true });
     expect(sealPlan(plan, rotating).keyId).toBe('s2');
   });
@@ -105,8 +107,19 @@ describe('approval signature', () => {
     at: 2000,
     expiresAt: 5000,
     keyId: keys.approval.keyId,
+    nonce: 'a'.repeat(32),
+    channel: 'C1',
+    messageTs: '1.2',
   };
-  const expected = { planId: plan.plan.id, digest, cluster: 'prod', now: 3000 };
+  const expected = {
+    planId: plan.plan.id,
+    digest,
+    cluster: 'prod',
+    now: 3000,
+    channel: 'C1',
+    messageTs: '1.2',
+    approvedBy: ['U111'],
+  };
 
   it('verifies what the app signed', () => {
     const approval = signApproval(claims, keys.approval.privateKey);
@@ -117,6 +130,8 @@ describe('approval signature', () => {
     ['an added approver', { approvers: ['U111', 'U999'] }],
     ['another digest', { digest: 'f'.repeat(64) }],
     ['a later expiry', { expiresAt: 9_999_999 }],
+    ['another nonce', { nonce: 'b'.repeat(32) }],
+    ['another thread', { channel: 'C2' }],
   ])('refuses claims altered after signing: %s', (_name, change) => {
     const approval = signApproval(claims, keys.approval.privateKey);
     expect(
@@ -151,5 +166,16 @@ describe('approval signature', () => {
       ok: false,
     });
     expect(verifyApproval(undefined, keys.approval.publicKeys, expected)).toMatchObject({ ok: false });
+  });
+
+  it('refuses a job that names another thread or other approvers than the signed approval', () => {
+    const good = signApproval(claims, keys.approval.privateKey);
+    expect(verifyApproval(good, keys.approval.publicKeys, { ...expected, channel: 'C9' })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/thread/),
+    });
+    expect(
+      verifyApproval(good, keys.approval.publicKeys, { ...expected, approvedBy: ['U111', 'U999'] }),
+    ).toMatchObject({ ok: false, reason: expect.stringMatching(/approvers/) });
   });
 });

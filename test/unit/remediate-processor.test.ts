@@ -1,11 +1,16 @@
 import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createAudit } from '../../src/audit.js';
 import { createLogger } from '../../src/logger.js';
+import { approvalClaims, signApproval, type SignedApproval } from '../../src/plans/approval-signature.js';
+import { planDigest, sealPlan } from '../../src/plans/plan-seal.js';
 import type { PlanStore, StoredPlan } from '../../src/plans/store.js';
 import type { NotifyJobInput, RemediateJob } from '../../src/queue/schemas.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { createPlanTrust } from '../../src/worker/plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from '../../src/worker/remediate-processor.js';
+import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
 const plan: RemediationPlan = {
   id: 'set-recreate-0123456789abcdef',
@@ -20,12 +25,45 @@ const plan: RemediationPlan = {
   addresses: 'RolloutSurgeDeadlock',
 };
 
+/** SET NX / GET over a Map: the replay guard's two Redis calls. */
+function memoryRedis(): Redis {
+  const values = new Map<string, string>();
+  return {
+    set: async (key: string, value: string) => {
+      if (values.has(key)) return null;
+      values.set(key, value);
+      return 'OK';
+    },
+    get: async (key: string) => values.get(key) ?? null,
+  } as unknown as Redis;
+}
+
+/** What the app signs at claim time, for `stored`, by `approvers`. */
+function approve(stored: StoredPlan, approvers = ['U0LEAD'], keys = testKeys): SignedApproval {
+  return signApproval(
+    approvalClaims({
+      planId: stored.plan.id,
+      digest: planDigest(stored),
+      cluster: stored.cluster,
+      planExpiresAt: stored.expiresAt,
+      approvers,
+      channel: 'C1',
+      messageTs: '1.1',
+      now: Date.now(),
+      keyId: keys.approval.keyId,
+    }),
+    keys.approval.privateKey,
+  );
+}
+
 function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
   const notes: NotifyJobInput[] = [];
   const applied: RemediationPlan[] = [];
   const saved: StoredPlan[] = [];
   const watched: number[] = [];
-  const stored: StoredPlan = { plan, cluster: storedCluster, createdAt: 0, expiresAt: Date.now() + 60_000 };
+  const unsealed: StoredPlan = { plan, cluster: storedCluster, createdAt: 0, expiresAt: Date.now() + 60_000 };
+  const stored: StoredPlan = { ...unsealed, seal: sealPlan(unsealed, testKeys.seal) };
+  const approval = approve(stored);
   const plans = {
     get: async () => stored,
     claimOf: async () => ({ approvers: ['U0LEAD'], at: 1 }),
@@ -47,6 +85,11 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
     inverse: (p, change) =>
       change.changes.length > 0 ? { ...p, id: `undo-${p.id}`, summary: `Undo: ${p.summary}` } : null,
     plans,
+    trust: createPlanTrust({
+      seal: testKeys.seal,
+      approvalKeys: testKeys.approval.publicKeys,
+      redis: memoryRedis(),
+    }),
     planTtlMs: 60_000,
     notify: async (job) => {
       notes.push(job);
@@ -54,14 +97,27 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
     audit: createAudit(logger),
     logger,
   };
-  const job = (cluster: string, attemptsStarted = 1) =>
+  const job = (
+    cluster: string,
+    attemptsStarted = 1,
+    change: { id?: string; data?: Partial<RemediateJob> | Record<string, unknown> } = {},
+  ) =>
     ({
-      data: { planId: plan.id, cluster, approvedBy: ['U0LEAD'], channel: 'C1', messageTs: '1.1' },
+      id: change.id ?? 'job-1',
+      data: {
+        planId: plan.id,
+        cluster,
+        approvedBy: ['U0LEAD'],
+        channel: 'C1',
+        messageTs: '1.1',
+        approval,
+        ...change.data,
+      },
       attemptsMade: attemptsStarted - 1,
       attemptsStarted,
       opts: { attempts: 3 },
     }) as unknown as Job<RemediateJob>;
-  return { process: createRemediateProcessor(deps), deps, job, notes, applied, saved, watched };
+  return { process: createRemediateProcessor(deps), deps, job, notes, applied, saved, watched, stored };
 }
 
 describe('remediate processor', () => {
@@ -124,5 +180,98 @@ describe('remediate processor', () => {
     ).toEqual(['tampered']);
     expect(h.notes).toMatchObject([{ stage: 'refused', detail: expect.stringContaining('outside what') }]);
     expect(h.notes[0]).not.toHaveProperty('rerun');
+  });
+
+  describe('trusts nothing it reads from Redis', () => {
+    function auditLines() {
+      const lines: string[] = [];
+      const audit = createAudit(
+        createLogger({ level: 'info', name: 'audit-test' }, {
+          write: (line: string) => lines.push(line),
+        } as never),
+      );
+      const events = () =>
+        lines.map(
+          (l) =>
+            (JSON.parse(l) as { event: { outcome: string; detail?: string; approvedBy: string[] } }).event,
+        );
+      return { audit, events };
+    }
+
+    const forgeries: [string, (h: ReturnType<typeof harness>) => void][] = [
+      ['an unsealed plan', (h) => delete h.stored.seal],
+      ['a plan altered after sealing', (h) => (h.stored.plan.target.namespace = 'kube-system')],
+      [
+        'a patch swapped after sealing',
+        (h) =>
+          (h.stored.plan.patch = {
+            type: 'merge',
+            body: { spec: { template: { spec: { hostPID: true } } } },
+          }),
+      ],
+      [
+        'a plan sealed with a key workers do not hold',
+        (h) => (h.stored.seal = sealPlan(h.stored, ephemeralPlanKeys({ seal: 's1', approval: 'a1' }).seal)),
+      ],
+    ];
+    it.each(forgeries)('refuses %s, applies nothing, audits it as tampered', async (_name, forge) => {
+      const h = harness('prod');
+      forge(h);
+      const { audit, events } = auditLines();
+      await expect(createRemediateProcessor({ ...h.deps, audit })(h.job('prod'))).resolves.toBe('refused');
+      expect(h.applied).toEqual([]);
+      expect(events()).toMatchObject([{ outcome: 'tampered' }]);
+      expect(h.notes).toMatchObject([
+        { stage: 'refused', detail: expect.stringContaining('Nothing was changed') },
+      ]);
+    });
+
+    it('refuses approvals that do not name this plan as stored, or were not signed by the app', async () => {
+      const other = ephemeralPlanKeys({ seal: 's1', approval: 'a1' });
+      const cases: Record<string, unknown>[] = [
+        { approval: approve({ ...harness('prod').stored, expiresAt: 1 }) },
+        { approval: approve(harness('prod').stored, ['U0LEAD'], other) },
+        { approvedBy: ['U0LEAD', 'U0MALLORY'] },
+        { channel: 'C0ELSEWHERE' },
+      ];
+      for (const data of cases) {
+        const h = harness('prod');
+        const { audit, events } = auditLines();
+        await expect(
+          createRemediateProcessor({ ...h.deps, audit })(h.job('prod', 1, { data })),
+        ).resolves.toBe('refused');
+        expect(h.applied).toEqual([]);
+        expect(events()).toMatchObject([{ outcome: 'tampered' }]);
+      }
+    });
+
+    it('refuses a job without an approval as tampered and does not retry it', async () => {
+      const h = harness('prod');
+      const { audit, events } = auditLines();
+      await expect(
+        createRemediateProcessor({ ...h.deps, audit })(h.job('prod', 1, { data: { approval: undefined } })),
+      ).rejects.toThrow('malformed');
+      expect(h.applied).toEqual([]);
+      expect(events()).toMatchObject([{ outcome: 'tampered' }]);
+    });
+
+    it('honours an approval for one job: its retry passes, a copy under another job id is refused', async () => {
+      const h = harness('prod');
+      await expect(h.process(h.job('prod', 1, { id: 'job-1' }))).resolves.toBe('rolled-out');
+      await expect(h.process(h.job('prod', 2, { id: 'job-1' }))).resolves.toBe('rolled-out');
+      await expect(h.process(h.job('prod', 1, { id: 'job-copy' }))).resolves.toBe('refused');
+      expect(h.applied).toHaveLength(2);
+      expect(h.notes.at(-1)).toMatchObject({
+        stage: 'refused',
+        detail: expect.stringContaining('already used'),
+      });
+    });
+
+    it('audits the approvers the app signed for', async () => {
+      const h = harness('prod');
+      const { audit, events } = auditLines();
+      await createRemediateProcessor({ ...h.deps, audit })(h.job('prod'));
+      expect(events()[0]).toMatchObject({ outcome: 'applied', approvedBy: ['U0LEAD'] });
+    });
   });
 });

@@ -14,11 +14,16 @@ import { describe, expect, it } from 'vitest';
 import { healthzRoute, readyzRoute } from '../../src/app/routes/health.js';
 import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
 import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { FOREIGN_SECRETS, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { testKeys } from '../support/plan-keys.js';
 
 type Env = Record<string, string | undefined>;
 
 /** The variables a loader reads, observed rather than listed: it parses a recording environment. */
+function without(names: Set<string>, drop: readonly string[]): Set<string> {
+  return new Set([...names].filter((n) => !drop.includes(n)));
+}
+
 function variablesRead(load: (env: Env) => unknown): Set<string> {
   const seen = new Set<string>();
   const env = new Proxy({} as Env, {
@@ -35,8 +40,9 @@ function variablesRead(load: (env: Env) => unknown): Set<string> {
   return seen;
 }
 
-const APP_VARS = variablesRead(loadAppConfig);
-const WORKER_VARS = variablesRead(loadWorkerConfig);
+// A process also looks at the other side's secret, only to refuse it (FOREIGN_SECRETS).
+const APP_VARS = without(variablesRead(loadAppConfig), FOREIGN_SECRETS.app);
+const WORKER_VARS = without(variablesRead(loadWorkerConfig), FOREIGN_SECRETS.worker);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
 const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG', 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD']);
@@ -71,8 +77,15 @@ const APP_SOURCE = sourceEntry('start');
 const WORKER_SOURCE = sourceEntry('worker');
 const APP_ENTRY = builtPath(APP_SOURCE);
 const WORKER_ENTRY = builtPath(WORKER_SOURCE);
-const DEFAULT_PORT = loadAppConfig({ SLACK_BOT_TOKEN: 'xoxb-x', SLACK_SIGNING_SECRET: 's' }).port;
-const DEFAULT_DRAIN_SECONDS = loadWorkerConfig({}).drainGraceMs / 1000;
+const DEFAULT_PORT = loadAppConfig({
+  ...testKeys.appEnv,
+  SLACK_BOT_TOKEN: 'xoxb-x',
+  SLACK_SIGNING_SECRET: 's',
+}).port;
+const DEFAULT_DRAIN_SECONDS =
+  loadWorkerConfig({
+    ...testKeys.workerEnv,
+  }).drainGraceMs / 1000;
 
 const envEntry = z.object({ name: z.string(), value: z.string().optional() }).loose();
 const probe = z.object({
@@ -213,6 +226,7 @@ describe('docker-compose.yml', () => {
 
   it('the app offers the cluster the worker serves', () => {
     const clusters = loadAppConfig({
+      ...testKeys.appEnv,
       ...interpolated(app?.environment ?? {}),
       SLACK_BOT_TOKEN: 'xoxb-x',
       SLACK_SIGNING_SECRET: 's',
@@ -259,7 +273,13 @@ function interpolated(env: Record<string, string>): Record<string, string> {
     Object.entries(env).map(([k, v]) => [
       k,
       // ${X:-default} becomes the default; a required ${X:?message} a sample value.
-      v.replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1').replace(/\$\{[A-Z0-9_]+:\?[^}]*\}/g, 'sample-password'),
+      // A required ${X:?message} becomes a sample value: a real key for key variables.
+      v
+        .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')
+        .replace(
+          /\$\{([A-Z0-9_]+):\?[^}]*\}/g,
+          (_m, name: string) => (testKeys.env as Record<string, string | undefined>)[name] ?? 'sample-password',
+        ),
     ]),
   );
 }
@@ -296,7 +316,20 @@ describe('deploy/', () => {
       .parse(yamlDocs('deploy/secret.yaml')[0]);
     for (const key of Object.keys(secret.stringData)) expect(APP_VARS).toContain(key);
     expect(appContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([secret.metadata.name]);
-    expect(workerContainer?.envFrom).toEqual([]);
+    // The workers' Secret holds the seal key and the approval public keys, nothing of the app's.
+    const workerSecret = z
+      .object({
+        metadata: z.object({ name: z.string() }).loose(),
+        stringData: z.record(z.string(), z.string()),
+      })
+      .loose()
+      .parse(yamlDocs('deploy/secret.yaml')[1]);
+    expect(Object.keys(workerSecret.stringData).sort()).toEqual([
+      'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
+      'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
+    ]);
+    expect(workerContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([workerSecret.metadata.name]);
+    expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_PLAN_SEAL_KEY');
   });
 
   it('listens on the configured port, with readiness on /readyz, a looser liveness on /healthz and a startup probe', () => {
@@ -324,11 +357,12 @@ describe('deploy/', () => {
     const env = (c: typeof appContainer): Record<string, string> =>
       Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value ?? '']));
     const clusters = loadAppConfig({
+      ...testKeys.appEnv,
       SLACK_BOT_TOKEN: 'xoxb-x',
       SLACK_SIGNING_SECRET: 's',
       ...env(appContainer),
     }).clusters;
-    expect(clusters).toContain(loadWorkerConfig(env(workerContainer)).cluster);
+    expect(clusters).toContain(loadWorkerConfig({ ...testKeys.workerEnv, ...env(workerContainer) }).cluster);
   });
 
   it('has requests and limits, and grace periods that cover the worker drain', () => {
@@ -355,6 +389,7 @@ describe('deploy/', () => {
         'Deployment/rollout-doctor-worker',
         'Namespace/rollout-doctor',
         'Secret/rollout-doctor-slack',
+        'Secret/rollout-doctor-worker-keys',
         'Service/redis',
         'Service/rollout-doctor-app',
         'ServiceAccount/rollout-doctor-app',

@@ -19,6 +19,7 @@ import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js
 import { waitForIdleQueues } from '../../support/queue-idle.js';
 import { postClick } from '../../support/slack-sign.js';
 import type { StoredMessage } from '../../support/slack-standin.js';
+import { testKeys } from '../../support/plan-keys.js';
 
 export const NS = 'vision';
 export const NAME = 'vision-object-tracker';
@@ -121,6 +122,7 @@ export async function startDrillWorkers(
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
   const config = loadWorkerConfig({
+    ...testKeys.workerEnv,
     REDIS_URL: redisUrl,
     KUBECONFIG: kubeconfig,
     ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '20',

@@ -1,5 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
+import { approvalClaims, signApproval } from '../../../plans/approval-signature.js';
+import { planDigest } from '../../../plans/plan-seal.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import type { AppServices } from '../../services.js';
@@ -130,6 +132,23 @@ export function approvePlanAction(services: AppServices) {
           user: click.user,
           result: 'claimed',
         });
+        // The worker applies only what this signature names: the plan exactly as stored
+        // when the approval completed (its digest), on this cluster, by these approvers.
+        const key = services.config.approvalSigningKey;
+        const approval = signApproval(
+          approvalClaims({
+            planId,
+            digest: planDigest(result.stored),
+            cluster: result.stored.cluster,
+            planExpiresAt: result.stored.expiresAt,
+            approvers: result.approvers,
+            channel: click.channel,
+            messageTs: click.rootTs,
+            now: Date.now(),
+            keyId: key.keyId,
+          }),
+          key.privateKey,
+        );
         try {
           await producers.enqueueRemediate({
             planId,
@@ -137,6 +156,7 @@ export function approvePlanAction(services: AppServices) {
             approvedBy: result.approvers,
             channel: click.channel,
             messageTs: click.rootTs,
+            approval,
           });
         } catch (error) {
           if (!(error instanceof QueueUnavailableError)) throw error;

@@ -1,0 +1,57 @@
+/**
+ * `rollout-doctor keygen [--seal-id ID] [--approval-id ID]`: prints a fresh plan seal
+ * key and approval key pair as environment lines. The app takes the signing key, the
+ * workers the seal key and the public key (docs/operations.md, "Keys").
+ */
+import { generatePlanKeys } from '../../plans/keygen.js';
+import { parseCommandArgs } from '../args.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
+
+const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID]
+
+Prints new keys as environment lines (ids default to today's date):
+  ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY   the app only
+  ROLLOUT_DOCTOR_PLAN_SEAL_KEY          workers only
+  ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS   workers
+To rotate, see docs/operations.md ("Keys"). The output is secret: write it to a file
+or a secret store, not to a shared terminal log.
+`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    options: {
+      'seal-id': { type: 'string' },
+      'approval-id': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) throw new UsageError(`keygen takes no arguments, got: ${positionals.join(' ')}`);
+  const day = new Date().toISOString().slice(0, 10);
+  let keys;
+  try {
+    keys = generatePlanKeys({
+      seal: values['seal-id'] ?? `seal-${day}`,
+      approval: values['approval-id'] ?? `approval-${day}`,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  io.stdout.write(
+    [
+      '# app only',
+      `ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY=${keys.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY}`,
+      '# workers only',
+      `ROLLOUT_DOCTOR_PLAN_SEAL_KEY=${keys.ROLLOUT_DOCTOR_PLAN_SEAL_KEY}`,
+      `ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS=${keys.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS}`,
+      '',
+    ].join('\n'),
+  );
+  return EXIT.ok;
+}

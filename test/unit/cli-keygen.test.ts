@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { fakeIo } from '../support/cli-io.js';
+
+function envLines(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split('\n')
+      .filter((l) => /^[A-Z_]+=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
+}
+
+describe('rollout-doctor keygen', () => {
+  it('prints keys the app and a worker start with, each side only its own', async () => {
+    const run = fakeIo();
+    expect(await runCli(['keygen', '--seal-id', 's-2026', '--approval-id', 'a-2026'], run.io)).toBe(0);
+    const env = envLines(run.stdout());
+    expect(Object.keys(env).sort()).toEqual([
+      'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
+      'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY',
+      'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
+    ]);
+    const app = loadAppConfig({
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 's',
+      ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+    });
+    const worker = loadWorkerConfig({
+      ROLLOUT_DOCTOR_PLAN_SEAL_KEY: env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
+      ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
+    });
+    expect(app.approvalSigningKey.keyId).toBe('a-2026');
+    expect(worker.planSealKeys.current.id).toBe('s-2026');
+    expect(worker.approvalPublicKeys.has('a-2026')).toBe(true);
+  });
+
+  it('makes new keys every time', async () => {
+    const [a, b] = [fakeIo(), fakeIo()];
+    await runCli(['keygen'], a.io);
+    await runCli(['keygen'], b.io);
+    expect(envLines(a.stdout()).ROLLOUT_DOCTOR_PLAN_SEAL_KEY).not.toBe(
+      envLines(b.stdout()).ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
+    );
+  });
+
+  it('refuses a bad key id or stray arguments with exit 2', async () => {
+    const bad = fakeIo();
+    expect(await runCli(['keygen', '--seal-id', 'has space'], bad.io)).toBe(2);
+    expect(bad.stderr()).toMatch(/key id "has space"/);
+    expect(bad.stdout()).toBe('');
+    expect(await runCli(['keygen', 'extra'], fakeIo().io)).toBe(2);
+  });
+});
