@@ -61,7 +61,9 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
   const readPlan = async (id: string): Promise<StoredPlan> =>
     JSON.parse((await redis.hget(`rd:plan:${id}`, 'json')) ?? 'null') as StoredPlan;
   const tampered = (planId: string) =>
-    h.audit().filter((e) => e.action === 'outcome' && e.planId === planId && e.outcome === 'tampered');
+    h
+      .audit()
+      .flatMap((e) => (e.action === 'outcome' && e.planId === planId && e.outcome === 'tampered' ? [e] : []));
   /** Until the worker has handled the job (completed, or failed for good). */
   const handled = (job: Job): Promise<unknown> =>
     job.waitUntilFinished(events, 20_000).catch(() => undefined);
@@ -145,7 +147,11 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     const earlier = h.replies(result.ts).length;
     expect((await h.click(result, 'approve_plan.1', h.approver)).status).toBe(200);
     const reply = await h.slack.waitFor(
-      () => h.replies(result.ts).slice(earlier).find((m) => m.text.startsWith('refused')),
+      () =>
+        h
+          .replies(result.ts)
+          .slice(earlier)
+          .find((m) => m.text.startsWith('refused')),
       15_000,
     );
     expect(reply.text).toContain('does not match its seal');

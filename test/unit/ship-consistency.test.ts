@@ -278,7 +278,8 @@ function interpolated(env: Record<string, string>): Record<string, string> {
         .replace(/\$\{[A-Z0-9_]+:-([^}]*)\}/g, '$1')
         .replace(
           /\$\{([A-Z0-9_]+):\?[^}]*\}/g,
-          (_m, name: string) => (testKeys.env as Record<string, string | undefined>)[name] ?? 'sample-password',
+          (_m, name: string) =>
+            (testKeys.env as Record<string, string | undefined>)[name] ?? 'sample-password',
         ),
     ]),
   );
@@ -401,6 +402,59 @@ describe('deploy/', () => {
     for (const d of rendered.filter((o) => !clusterScoped.has(o.kind))) {
       expect(d.metadata.namespace, `${d.kind}/${d.metadata.name}`).toBe('rollout-doctor');
     }
+  });
+
+  const render = (dir: string) =>
+    parseAllDocuments(execFileSync('kubectl', ['kustomize', dir], { encoding: 'utf8' }))
+      .map(
+        (d) =>
+          d.toJS() as {
+            kind: string;
+            metadata: { name: string; namespace?: string };
+            roleRef?: { kind: string; name: string };
+            rules?: { resources: string[]; verbs: string[] }[];
+          },
+      )
+      .filter((d) => d !== null);
+
+  it('overlays/namespaced binds the worker per namespace: no cluster-wide binding but a read-only one for Nodes', () => {
+    const rendered = render('overlays/namespaced');
+    const bindings = rendered.filter((d) => d.kind === 'ClusterRoleBinding');
+    expect(bindings.map((b) => b.roleRef?.name)).toEqual(['rollout-doctor-worker-nodes']);
+    const nodes = rendered.find(
+      (d) => d.kind === 'ClusterRole' && d.metadata.name === 'rollout-doctor-worker-nodes',
+    );
+    expect(nodes?.rules).toEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }]);
+    const roleBindings = rendered.filter((d) => d.kind === 'RoleBinding');
+    expect(roleBindings.length).toBeGreaterThan(0);
+    for (const b of roleBindings) {
+      expect(b.roleRef).toEqual({
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: 'rollout-doctor-worker',
+      });
+      expect(b.metadata.namespace).not.toBe('rollout-doctor');
+    }
+    // Everything else is the base, unchanged.
+    const base = render('deploy/').filter((d) => d.kind !== 'ClusterRoleBinding');
+    expect(rendered).toEqual(expect.arrayContaining(base));
+  });
+
+  it('deploy/admission renders cluster-scoped policies and bindings, each binding naming its policy', () => {
+    const rendered = render('deploy/admission') as unknown as {
+      kind: string;
+      metadata: { name: string; namespace?: string };
+      spec: { policyName?: string };
+    }[];
+    expect(rendered.map((d) => d.metadata.namespace)).toEqual(rendered.map(() => undefined));
+    const policies = rendered
+      .filter((d) => d.kind === 'ValidatingAdmissionPolicy')
+      .map((d) => d.metadata.name);
+    const bound = rendered
+      .filter((d) => d.kind === 'ValidatingAdmissionPolicyBinding')
+      .map((d) => d.spec.policyName);
+    expect(sorted(bound as string[])).toEqual(sorted(policies));
+    expect(policies).toHaveLength(2);
   });
 });
 

@@ -1,0 +1,196 @@
+/**
+ * deploy/admission/worker-policy.yaml, evaluated: the ValidatingAdmissionPolicy lets
+ * the worker's service account change exactly what the remediation kinds change and
+ * nothing else, and delete only ReplicaSet-controlled pods. CEL runs here on
+ * @marcbachmann/cel-js; the expressions use only has(), ==, in, all and exists, which
+ * behave the same in Kubernetes' cel-go.
+ */
+import { readFileSync } from 'node:fs';
+import { Environment } from '@marcbachmann/cel-js';
+import { V1DeploymentSpec, V1PodSpec } from '@kubernetes/client-node';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
+
+interface Policy {
+  kind: string;
+  metadata: { name: string };
+  spec: {
+    matchConstraints: { resourceRules: { resources: string[]; operations: string[] }[] };
+    matchConditions: { expression: string }[];
+    validations: { expression: string; message: string }[];
+  };
+}
+
+const FILE = 'deploy/admission/worker-policy.yaml';
+const docs = parseAllDocuments(readFileSync(FILE, 'utf8')).map((d) => d.toJS() as Policy);
+const policy = (name: string): Policy => {
+  const found = docs.find((d) => d.kind === 'ValidatingAdmissionPolicy' && d.metadata.name === name);
+  if (!found) throw new Error(`no policy ${name}`);
+  return found;
+};
+const env = new Environment({ unlistedVariablesAreDyn: true });
+const WORKER = 'system:serviceaccount:rollout-doctor:rollout-doctor-worker';
+
+/** The messages of the validations that fail, [] when the request is admitted. */
+function denials(p: Policy, object: unknown, oldObject: unknown, username = WORKER): string[] {
+  const context = { object, oldObject, request: { userInfo: { username } } };
+  if (!p.spec.matchConditions.every((c) => env.evaluate(c.expression, context) === true)) return [];
+  return p.spec.validations.filter((v) => env.evaluate(v.expression, context) !== true).map((v) => v.message);
+}
+
+type Deployment = {
+  metadata: Record<string, unknown>;
+  spec: { template: { metadata: Record<string, unknown>; spec: Record<string, unknown> } } & Record<
+    string,
+    unknown
+  >;
+};
+function deployment(): Deployment {
+  return {
+    metadata: {
+      name: 'tracker',
+      namespace: 'vision',
+      labels: { app: 'tracker' },
+      annotations: { team: 'cv' },
+    },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'tracker' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+      template: {
+        metadata: { labels: { app: 'tracker' }, annotations: { 'prometheus.io/scrape': 'true' } },
+        spec: {
+          nodeSelector: { 'kubernetes.io/hostname': 'gpu-node-1' },
+          containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.0' }],
+          affinity: {
+            podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] },
+          },
+        },
+      },
+    },
+  };
+}
+
+function changed(edit: (d: Deployment) => void): Deployment {
+  const d = deployment();
+  edit(d);
+  return d;
+}
+
+describe(`${FILE}: Deployments`, () => {
+  const p = policy('rollout-doctor-worker-deployments');
+
+  it('matches updates of Deployments by the worker only', () => {
+    expect(p.spec.matchConstraints.resourceRules).toEqual([
+      expect.objectContaining({ resources: ['deployments'], operations: ['UPDATE'] }),
+    ]);
+    const hostile = changed((d) => (d.spec.template.spec.hostPID = true));
+    expect(denials(p, hostile, deployment())).not.toEqual([]);
+    expect(
+      denials(p, hostile, deployment(), 'system:serviceaccount:kube-system:deployment-controller'),
+    ).toEqual([]);
+  });
+
+  it.each<[string, (d: Deployment) => void]>([
+    ['set-recreate', (d) => (d.spec.strategy = { type: 'Recreate' })],
+    [
+      'set-rolling-update',
+      (d) => (d.spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }),
+    ],
+    [
+      'rollout-restart',
+      (d) =>
+        (d.spec.template.metadata.annotations = {
+          'prometheus.io/scrape': 'true',
+          'kubectl.kubernetes.io/restartedAt': '2026-11-22T13:00:00Z',
+        }),
+    ],
+    [
+      'exclude-node',
+      (d) =>
+        (d.spec.template.spec.affinity = excludeNodeFromAffinity(
+          d.spec.template.spec.affinity as never,
+          'worker-3',
+        )),
+    ],
+    ['no change at all', () => undefined],
+  ])('admits %s', (_kind, edit) => {
+    expect(denials(p, changed(edit), deployment())).toEqual([]);
+  });
+
+  it('admits a restart annotation on a template that had no annotations', () => {
+    const before = changed((d) => delete d.spec.template.metadata.annotations);
+    const after = changed(
+      (d) => (d.spec.template.metadata.annotations = { 'kubectl.kubernetes.io/restartedAt': 'now' }),
+    );
+    expect(denials(p, after, before)).toEqual([]);
+  });
+
+  it.each<[string, (d: Deployment) => void]>([
+    [
+      'the image',
+      (d) => ((d.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil/miner:1'),
+    ],
+    ['hostPID', (d) => (d.spec.template.spec.hostPID = true)],
+    [
+      'a privileged container',
+      (d) =>
+        ((d.spec.template.spec.containers as object[])[0] = {
+          name: 'x',
+          securityContext: { privileged: true },
+        }),
+    ],
+    ['the service account', (d) => (d.spec.template.spec.serviceAccountName = 'cluster-admin-sa')],
+    ['tolerations', (d) => (d.spec.template.spec.tolerations = [{ operator: 'Exists' }])],
+    ['the nodeSelector', (d) => delete d.spec.template.spec.nodeSelector],
+    ['volumes', (d) => (d.spec.template.spec.volumes = [{ name: 'root', hostPath: { path: '/' } }])],
+    ['replicas', (d) => (d.spec.replicas = 0)],
+    ['paused', (d) => (d.spec.paused = true)],
+    ['the selector', (d) => (d.spec.selector = { matchLabels: { app: 'other' } })],
+    ['Deployment labels', (d) => (d.metadata.labels = { app: 'tracker', owner: 'me' })],
+    ['Deployment annotations', (d) => (d.metadata.annotations = {})],
+    ['template labels', (d) => (d.spec.template.metadata.labels = { app: 'tracker', x: 'y' })],
+    [
+      'another template annotation',
+      (d) => (d.spec.template.metadata.annotations = { 'prometheus.io/scrape': 'false' }),
+    ],
+    ['a removed template annotation', (d) => (d.spec.template.metadata.annotations = {})],
+    ['pod anti-affinity', (d) => (d.spec.template.spec.affinity = {})],
+    [
+      'preferred node affinity',
+      (d) =>
+        (d.spec.template.spec.affinity = {
+          podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [] },
+          nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, preference: {} }] },
+        }),
+    ],
+  ])('denies a change of %s', (_what, edit) => {
+    expect(denials(p, changed(edit), deployment())).not.toEqual([]);
+  });
+
+  it('names every PodSpec and DeploymentSpec field the API has, except the ones a plan changes', () => {
+    const text = p.spec.validations.map((v) => v.expression).join('\n');
+    const pod = V1PodSpec.getAttributeTypeMap().map((a) => a.name);
+    for (const field of pod.filter((f) => f !== 'affinity'))
+      expect(text, `PodSpec.${field}`).toContain(`object.spec.template.spec.${field}`);
+    const spec = V1DeploymentSpec.getAttributeTypeMap().map((a) => a.name);
+    for (const field of spec.filter((f) => f !== 'strategy' && f !== 'template'))
+      expect(text, `DeploymentSpec.${field}`).toContain(`object.spec.${field}`);
+  });
+});
+
+describe(`${FILE}: pods`, () => {
+  const p = policy('rollout-doctor-worker-pods');
+  const pod = (ownerReferences?: object[]) => ({
+    metadata: { name: 'p', ...(ownerReferences ? { ownerReferences } : {}) },
+  });
+
+  it('admits deleting a pod its ReplicaSet controls, denies a bare pod or one another kind owns', () => {
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u', controller: true };
+    expect(denials(p, null, pod([rs]))).toEqual([]);
+    expect(denials(p, null, pod())).toEqual(['the worker may delete only pods that a ReplicaSet controls']);
+    expect(denials(p, null, pod([{ ...rs, kind: 'StatefulSet' }]))).not.toEqual([]);
+    expect(denials(p, null, pod([{ ...rs, controller: false }]))).not.toEqual([]);
+  });
+});
