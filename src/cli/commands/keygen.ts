@@ -32,7 +32,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
-  if (positionals.length > 0) throw new UsageError(`keygen takes no arguments, got: ${positionals.join(' ')}`);
+  if (positionals.length > 0)
+    throw new UsageError(`keygen takes no arguments, got: ${positionals.join(' ')}`);
   const day = new Date().toISOString().slice(0, 10);
   let keys;
   try {
