@@ -6,13 +6,21 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { runFloodBench } from './alert-flood.js';
 import { runAlertBench, type AlertBenchResult } from './alerts.js';
 import { runAnalyzerBench } from './analyzers.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
 import { machineInfo } from './machine.js';
 import { renderReport, type Section } from './report.js';
-import { ackSection, alertSection, analyzerSection, e2eSection, manualSection } from './sections.js';
+import {
+  ackSection,
+  alertSection,
+  analyzerSection,
+  e2eSection,
+  floodSection,
+  manualSection,
+} from './sections.js';
 import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 
@@ -72,6 +80,9 @@ const alerts = await step('alert storm', async () => {
   return runs;
 });
 sections.push(alerts instanceof Error ? failed('Alert storm', alerts) : alertSection(alerts));
+
+const flood = await step('alert flood', () => runFloodBench());
+sections.push(flood instanceof Error ? failed('Alert flood', flood) : floodSection(flood));
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());
 sections.push(analyzers instanceof Error ? failed('Analyzers', analyzers) : analyzerSection(analyzers));

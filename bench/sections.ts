@@ -1,4 +1,5 @@
 /** Turns each benchmark's result into report rows (figure, median, comparison, target, met). */
+import type { FloodResult } from './alert-flood.js';
 import type { AlertBenchResult } from './alerts.js';
 import type { E2eBench, SizeFigures } from './e2e-diagnosis.js';
 import type { ManualBench } from './kubectl-manual.js';
@@ -186,6 +187,57 @@ export function alertSection(runs: AlertBenchResult[]): Section {
     notes: [
       'runAlertBench() from bench/alerts.ts: the app in-process with its Redis and notify consumer; the storm is offered open-loop at an even rate over 55 s (at most 256 in flight, node:http keep-alive senders in the same process), latency measured from when each request was due; a counting worker on the diagnose queue.',
       `1-minute load average at the end of each run: ${runs.map((r) => r.loadAverage.toFixed(1)).join(', ')} (the p99 tail tracks CPU contention on a shared machine).`,
+    ],
+  };
+}
+
+/** Issue 11 item 5: one flood of made-up workloads and a person's command during it. */
+export function floodSection(r: FloodResult): Section {
+  const families = Object.entries(r.redisKeysByFamily)
+    .map(([family, n]) => `${family} ${n}`)
+    .join(', ');
+  return {
+    title: `Alert flood: ${r.workloads} made-up workloads in ${r.notifications} notifications at once`,
+    rows: [
+      {
+        figure: 'alert threads opened (roots in the alert channel, summaries included)',
+        median: `${r.threadsOpened}`,
+        comparison: 'before the caps: 3,000 threads',
+        target: '<= per-minute cap + one summary per notification and minute',
+        met: r.threadsOpened <= 60 + r.notifications + 1,
+      },
+      {
+        figure: 'Slack posts made',
+        median: `${r.slackPosts}`,
+        comparison: 'before the caps: about 6,000',
+        target: '—',
+        met: undefined,
+      },
+      {
+        figure: 'diagnoses run for the flood',
+        median: `${r.diagnoseJobs}`,
+        comparison: 'before the caps: 3,000',
+        target: '<= 60 (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)',
+        met: r.diagnoseJobs <= 60,
+      },
+      {
+        figure: 'Redis keys after the flood settled',
+        median: `${r.redisKeys}`,
+        comparison: `before the caps: about 28,000; used memory ${Math.round(r.redisUsedMemoryBytes / 1024)} KiB`,
+        target: '—',
+        met: undefined,
+      },
+      {
+        figure: "a person's /rollout-doctor result during the flood",
+        median: ms(r.commandResultMs),
+        comparison: `same command with no flood: ${ms(r.quietCommandResultMs)}`,
+        target: '< 5,000 ms',
+        met: r.commandResultMs < 5_000,
+      },
+    ],
+    notes: [
+      'runFloodBench() from bench/alert-flood.ts: the app and worker runtimes in-process (fake cluster side), a private redis-server, the Slack stand-in; 30 notifications of 100 workloads sent at once while the command is issued in another channel.',
+      `Redis keys by family: ${families}.`,
     ],
   };
 }

@@ -170,6 +170,7 @@ export async function runAckBench(
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: apiUrl,
+      ROLLOUT_DOCTOR_READERS: '*',
       ...appKeyEnv(generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' })),
     };
     // LOG_LEVEL info: the production default, so logging cost is counted.

@@ -98,6 +98,8 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
     PORT: String(port),
     ROLLOUT_DOCTOR_CLUSTERS: cluster,
     ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
+    // The on-call engineer may diagnose; only the lead may approve.
+    ROLLOUT_DOCTOR_READERS: PEOPLE.oncall,
     ALERTMANAGER_TOKEN: alertToken,
     ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
     ...appKeyEnv(keys),

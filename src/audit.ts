@@ -28,7 +28,9 @@ export type AuditEvent =
         | 'same-approver'
         | 'self-approval'
         /** Dismiss by someone who neither asked for the result nor may approve there (planId 'dismiss'). */
-        | 'not-requester';
+        | 'not-requester'
+        /** A diagnosis, scan or Re-run the read policy does not allow (planId 'diagnose', 'scan' or 'rerun'). */
+        | 'not-reader';
       detail?: string;
     }
   | {

@@ -69,6 +69,12 @@ const clusterList = commaList(
   'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
 ).refine((list) => list.length > 0, 'must name at least one cluster');
 
+const readerList = commaList(
+  '',
+  (id) => id === '*' || /^[USW][A-Z0-9]{2,}$/.test(id),
+  'must be `*` or comma-separated Slack user ids (U…/W…) and user group ids (S…)',
+);
+
 const approverList = commaList(
   '',
   (id) => /^[USW][A-Z0-9]{2,}$/.test(id),
@@ -173,6 +179,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
   ROLLOUT_DOCTOR_CLUSTERS: clusterList,
   ROLLOUT_DOCTOR_APPROVERS: approverList,
+  ROLLOUT_DOCTOR_READERS: readerList,
   ROLLOUT_DOCTOR_POLICY_FILE: optionalString,
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
   ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
@@ -184,6 +191,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
   ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: positiveInt(20),
+  ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: positiveInt(60),
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
@@ -234,6 +242,8 @@ export interface AppConfig {
   readonly defaultCluster: string;
   readonly clusters: readonly string[];
   readonly approvers: readonly string[];
+  /** Who may diagnose and scan single namespaces besides approvers; `*`: anyone (src/plans/read-policy.ts). */
+  readonly readers: readonly string[];
   readonly policyFile: string | undefined;
   readonly planTtlSeconds: number;
   readonly usergroupCacheSeconds: number;
@@ -250,6 +260,8 @@ export interface AppConfig {
     readonly maxBodyBytes: number;
     /** Workloads of one notification that get a thread and a diagnosis; the rest are summarised. */
     readonly maxWorkloadsPerNotification: number;
+    /** The same across all notifications, per minute (every app replica together). */
+    readonly maxWorkloadsPerMinute: number;
   };
   /** Limits against slow clients on the app's HTTP server (src/app/http-server.ts). */
   readonly http: {
@@ -338,6 +350,7 @@ export function loadAppConfig(env: Env): AppConfig {
     defaultCluster: e.ROLLOUT_DOCTOR_CLUSTER,
     clusters: Object.freeze([...clusters]),
     approvers: Object.freeze([...e.ROLLOUT_DOCTOR_APPROVERS]),
+    readers: Object.freeze([...e.ROLLOUT_DOCTOR_READERS]),
     policyFile: e.ROLLOUT_DOCTOR_POLICY_FILE,
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
@@ -351,6 +364,7 @@ export function loadAppConfig(env: Env): AppConfig {
       windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
       maxBodyBytes: e.ROLLOUT_DOCTOR_ALERT_MAX_BYTES,
       maxWorkloadsPerNotification: e.ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS,
+      maxWorkloadsPerMinute: e.ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE,
     }),
     http: Object.freeze({
       headersTimeoutMs: e.ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS,

@@ -73,6 +73,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         REDIS_URL: redis.url,
         PORT: String(port),
         ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
+        ROLLOUT_DOCTOR_READERS: '*',
         ...appKeyEnv(keys),
         LOG_LEVEL: 'info',
         ...options.appEnv,

@@ -11,23 +11,31 @@ import {
 } from '../app/routes/alertmanager.js';
 import type { AppConfig } from '../config.js';
 import type { PlanStore } from '../plans/store.js';
+import { waitForReady } from '../queue/connection.js';
 import { diagnoseJobId } from '../queue/job-ids.js';
 import type { DiagnoseJob } from '../queue/schemas.js';
 import type { Producers } from '../queue/producers.js';
 
-// For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key
-// exists with a TTL, so BullMQ would drop the add), else 0. Then writes the job links
-// (KEYS[n+1..], values ARGV[3..], TTL ARGV[2] seconds) as ThreadStore.linkJob does.
+// For each dedup key (KEYS[i]): 1 when its window is open (the key exists with a TTL,
+// so BullMQ would drop the add), else 0.
 const OPEN_WINDOWS = `
-local n = tonumber(ARGV[1])
 local open = {}
-for i = 1, n do
+for i = 1, #KEYS do
   if redis.call('PTTL', KEYS[i]) > 0 then open[i] = 1 else open[i] = 0 end
 end
-for j = n + 1, #KEYS do
-  redis.call('SET', KEYS[j], ARGV[j - n + 2], 'EX', ARGV[2])
-end
 return open
+`;
+
+// Grants up to ARGV[1] of this minute's ARGV[2] thread slots (KEYS[1], expiring after
+// two minutes) and returns how many it granted.
+const MINUTE_BUDGET = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local grant = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - used))
+if grant > 0 then
+  redis.call('INCRBY', KEYS[1], grant)
+  redis.call('EXPIRE', KEYS[1], 120)
+end
+return grant
 `;
 
 /** Who "requested" an alert-triggered diagnosis, in job data and audit lines. */
@@ -63,7 +71,10 @@ export function createAppAlerts(deps: {
   producers: Producers;
   redis: Redis;
   plans: PlanStore;
+  /** The read policy's word on alert diagnoses per namespace and channel. */
+  allows: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   logger: IntakeLogger & RouteLogger;
+  now?: () => number;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
@@ -78,6 +89,24 @@ export function createAppAlerts(deps: {
     channelFor,
     windowMs: config.alerts.windowMs,
     maxWorkloads: config.alerts.maxWorkloadsPerNotification,
+    ...(deps.now ? { now: () => new Date((deps.now ?? Date.now)()) } : {}),
+    allows: deps.allows,
+    maxWorkloadsPerMinute: config.alerts.maxWorkloadsPerMinute,
+    async minuteBudget(wanted) {
+      // Like the adds that follow, wait briefly for a (re)connecting Redis; if it stays
+      // away the intake fails and Alertmanager retries (503).
+      await waitForReady(deps.redis, 1_500);
+      const minute = Math.floor((deps.now ?? Date.now)() / 60_000);
+      return Number(
+        await deps.redis.eval(
+          MINUTE_BUDGET,
+          1,
+          `rd:alerts:minute:${minute}`,
+          String(wanted),
+          String(config.alerts.maxWorkloadsPerMinute),
+        ),
+      );
+    },
     logger: deps.logger,
     async enqueueThreadUpdate(data, dedup) {
       await deps.producers.enqueueNotify(data, { deduplication: { id: dedup.id, ttl: dedup.ttlMs } });
@@ -88,26 +117,27 @@ export function createAppAlerts(deps: {
       if (deps.redis.status !== 'ready') return work.map(() => false);
       const dedupKeys = work.map((item) =>
         deps.producers.dedupKey(
-          item.kind === 'thread' ? { kind: 'notify' } : { kind: 'diagnose', cluster: item.cluster },
+          item.kind === 'thread' ? { kind: 'alert-notify' } : { kind: 'diagnose', cluster: item.cluster },
           item.dedup.id,
         ),
       );
-      // Every diagnosis is linked, queued or not, as enqueueDiagnosis does after its add.
-      const links = work.flatMap((item) =>
-        item.kind === 'diagnosis'
-          ? [jobLinkEntry(item.cluster, alertJobId(item.cluster, item.data), item.data.reply.workloadHash)]
-          : [],
-      );
-      const reply = (await deps.redis.eval(
-        OPEN_WINDOWS,
-        dedupKeys.length + links.length,
-        ...dedupKeys,
-        ...links.map((l) => l.key),
-        String(dedupKeys.length),
-        String(JOB_LINK_SECONDS),
-        ...links.map((l) => l.value),
-      )) as number[];
+      const reply = (await deps.redis.eval(OPEN_WINDOWS, dedupKeys.length, ...dedupKeys)) as number[];
       return reply.map((v) => v === 1);
+    },
+    async linkDiagnoses(work) {
+      // Every diagnosis that passed the caps is linked, queued or not (its window may be
+      // open), as enqueueDiagnosis does after its add; capped ones leave no key.
+      if (work.length === 0 || deps.redis.status !== 'ready') return;
+      const pipeline = deps.redis.pipeline();
+      for (const item of work) {
+        const link = jobLinkEntry(
+          item.cluster,
+          alertJobId(item.cluster, item.data),
+          item.data.reply.workloadHash,
+        );
+        pipeline.set(link.key, link.value, 'EX', JOB_LINK_SECONDS);
+      }
+      await pipeline.exec();
     },
     async enqueueDiagnosis(cluster, request, dedup) {
       const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {

@@ -1,6 +1,6 @@
 import type { AlertMap } from './alert-map.js';
 import type { AlertDiagnosisRequest, AlertOverflowJob, AlertThreadJob } from './jobs.js';
-import { diagnosisDedupId, overflowDedupId, threadUpdateDedupId } from './keys.js';
+import { diagnosisDedupId, overflowDedupId, overflowMinuteDedupId, threadUpdateDedupId } from './keys.js';
 import type { AlertmanagerPayload } from './payload.js';
 import { mapNotification, type AlertTarget } from './targets.js';
 
@@ -30,6 +30,15 @@ export interface AlertIntakeDeps {
    * workloads must not become thousands of threads and diagnoses.
    */
   maxWorkloads: number;
+  /** The read policy's word on alerts (src/plans/read-policy.ts); a refused workload gets neither thread nor diagnosis. */
+  allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
+  /**
+   * The cap across notifications: asked for `wanted` new threads or updates, grants
+   * how many still fit in this minute (the rest are summarised as overflow).
+   */
+  minuteBudget?: (wanted: number) => Promise<number>;
+  /** The per-minute cap minuteBudget enforces, named in the summary. */
+  maxWorkloadsPerMinute?: number;
   enqueueThreadUpdate: (data: AlertThreadJob | AlertOverflowJob, dedup: Dedup) => Promise<void>;
   enqueueDiagnosis: (cluster: string, data: AlertDiagnosisRequest, dedup: Dedup) => Promise<void>;
   /**
@@ -39,6 +48,8 @@ export interface AlertIntakeDeps {
    * on the way. Without it every add is sent and BullMQ drops the duplicates.
    */
   openWindows?: (work: readonly IntakeWork[]) => Promise<boolean[]>;
+  /** With openWindows: links the diagnoses that passed the caps to their workloads, queued or not. */
+  linkDiagnoses?: (work: readonly Extract<IntakeWork, { kind: 'diagnosis' }>[]) => Promise<void>;
   logger: IntakeLogger;
   now?: () => Date;
 }
@@ -54,8 +65,10 @@ export interface IntakeSummary {
   firing: number;
   resolved: number;
   ignored: number;
-  /** Workloads past the per-notification cap: summarised, no thread, no diagnosis. */
+  /** Workloads past the per-notification or per-minute cap: summarised, no thread, no diagnosis. */
   overflow: number;
+  /** Workloads in namespaces the read policy does not open to alerts: dropped, logged. */
+  notAllowed: number;
 }
 
 /**
@@ -78,45 +91,86 @@ export function createAlertIntake(
       deps.logger.debug({ alertname: alert.alertname, reason: alert.reason }, 'alert ignored');
     }
     const receivedAt = now().toISOString();
+    const allowed = mapped.targets.filter(
+      (t) =>
+        deps.allows?.({
+          cluster: t.cluster,
+          namespace: t.namespace,
+          channel: deps.channelFor(t.namespace),
+        }) ?? true,
+    );
+    const notAllowed = mapped.targets.length - allowed.length;
+    if (notAllowed > 0) {
+      const namespaces = [
+        ...new Set(mapped.targets.filter((t) => !allowed.includes(t)).map((t) => t.namespace)),
+      ];
+      deps.logger.info(
+        { workloads: notAllowed, namespaces: namespaces.slice(0, 10) },
+        'alerts in namespaces the read policy does not open to alerts: no thread, no diagnosis',
+      );
+    }
+    const kept = allowed.slice(0, deps.maxWorkloads);
+    const over = allowed.slice(deps.maxWorkloads);
+    let perTarget = kept.map((target) =>
+      workFor(target, mapped.groupHash, payload, mapped.truncatedAlerts, receivedAt, deps),
+    );
+    // In a storm nearly every notification repeats one whose adds were already made
+    // in this window: one check instead of a BullMQ script per add.
+    const flat = perTarget.flat();
+    const openFlat = flat.length > 0 && deps.openWindows ? await deps.openWindows(flat) : [];
+    let at = 0;
+    let open = perTarget.map((items) => items.map(() => openFlat[at++] === true));
+    let minuteDenied = 0;
+    if (deps.minuteBudget) {
+      // Only workloads that would post something count against the minute's budget.
+      const fresh = kept.flatMap((_t, i) => (open[i]?.every(Boolean) ? [] : [i]));
+      const granted = fresh.length > 0 ? await deps.minuteBudget(fresh.length) : 0;
+      const denied = new Set(fresh.slice(granted));
+      minuteDenied = denied.size;
+      if (denied.size > 0) {
+        over.push(...kept.filter((_t, i) => denied.has(i)));
+        const keep = (_v: unknown, i: number): boolean => !denied.has(i);
+        perTarget = perTarget.filter(keep);
+        open = open.filter(keep);
+      }
+    }
     const work: IntakeWork[] = [];
-    const kept = mapped.targets.slice(0, deps.maxWorkloads);
-    const over = mapped.targets.slice(deps.maxWorkloads);
-    for (const job of overflowJobs(over, mapped.groupHash, deps, receivedAt)) {
-      // Once per group and channel per window: Alertmanager's retries and re-sends add nothing.
+    const skip: boolean[] = [];
+    const minute = Math.floor(now().getTime() / 60_000);
+    for (const job of overflowJobs(over, mapped.groupHash, deps, receivedAt, minuteDenied > 0)) {
+      // Per-notification cap: once per group and channel per window, so Alertmanager's
+      // retries and re-sends add nothing. Per-minute cap: once per channel per minute,
+      // however many notifications the flood is spread over.
       work.push({
         kind: 'thread',
         data: job,
-        dedup: { id: overflowDedupId(mapped.groupHash, job.channel), ttlMs: deps.windowMs },
+        dedup:
+          job.cause === 'minute'
+            ? { id: overflowMinuteDedupId(job.channel, minute), ttlMs: 60_000 }
+            : { id: overflowDedupId(mapped.groupHash, job.channel), ttlMs: deps.windowMs },
       });
+      skip.push(false);
     }
-    for (const target of kept) {
-      const thread = threadJob(target, mapped.groupHash, payload, mapped.truncatedAlerts, receivedAt, deps);
-      work.push({
-        kind: 'thread',
-        data: thread,
-        dedup: {
-          id: threadUpdateDedupId(mapped.groupHash, target.workloadHash, target.status, target.startsAt),
-          ttlMs: deps.windowMs,
-        },
-      });
-      if (target.status === 'firing') {
-        work.push({
-          kind: 'diagnosis',
-          cluster: target.cluster,
-          data: {
-            workload: thread.workload,
-            reply: { kind: 'alert-thread', groupHash: mapped.groupHash, workloadHash: target.workloadHash },
-          },
-          dedup: { id: diagnosisDedupId(target.workloadHash), ttlMs: deps.windowMs },
-        });
-      }
+    if (minuteDenied > 0) {
+      deps.logger.info(
+        { workloads: minuteDenied, limit: deps.maxWorkloadsPerMinute },
+        'alert workloads past the per-minute cap: no thread, no diagnosis',
+      );
     }
-    // In a storm nearly every notification repeats one whose adds were already made
-    // in this window: one check instead of a BullMQ script per add.
-    const open = work.length > 0 && deps.openWindows ? await deps.openWindows(work) : [];
+    perTarget.forEach((items, i) => {
+      work.push(...items);
+      skip.push(...(open[i] ?? items.map(() => false)));
+    });
+    if (deps.openWindows && deps.linkDiagnoses) {
+      await deps.linkDiagnoses(
+        perTarget
+          .flat()
+          .filter((w): w is Extract<IntakeWork, { kind: 'diagnosis' }> => w.kind === 'diagnosis'),
+      );
+    }
     await Promise.all(
       work.map((item, i) => {
-        if (open[i] === true) return undefined;
+        if (skip[i] === true) return undefined;
         return item.kind === 'thread'
           ? deps.enqueueThreadUpdate(item.data, item.dedup)
           : deps.enqueueDiagnosis(item.cluster, item.data, item.dedup);
@@ -129,8 +183,43 @@ export function createAlertIntake(
       resolved: mapped.targets.length - firing,
       ignored: mapped.ignored.length,
       overflow: over.length,
+      notAllowed,
     };
   };
+}
+
+/** The thread update and, when firing, the diagnosis one workload of a notification gets. */
+function workFor(
+  target: AlertTarget,
+  group: string,
+  payload: AlertmanagerPayload,
+  truncatedAlerts: number,
+  receivedAt: string,
+  deps: AlertIntakeDeps,
+): IntakeWork[] {
+  const thread = threadJob(target, group, payload, truncatedAlerts, receivedAt, deps);
+  const items: IntakeWork[] = [
+    {
+      kind: 'thread',
+      data: thread,
+      dedup: {
+        id: threadUpdateDedupId(group, target.workloadHash, target.status, target.startsAt),
+        ttlMs: deps.windowMs,
+      },
+    },
+  ];
+  if (target.status === 'firing') {
+    items.push({
+      kind: 'diagnosis',
+      cluster: target.cluster,
+      data: {
+        workload: thread.workload,
+        reply: { kind: 'alert-thread', groupHash: group, workloadHash: target.workloadHash },
+      },
+      dedup: { id: diagnosisDedupId(target.workloadHash), ttlMs: deps.windowMs },
+    });
+  }
+  return items;
 }
 
 /** One summary per channel of the workloads past the cap, with a few names to go on. */
@@ -139,6 +228,7 @@ function overflowJobs(
   groupHash: string,
   deps: AlertIntakeDeps,
   receivedAt: string,
+  perMinute: boolean,
 ): AlertOverflowJob[] {
   const byChannel = new Map<string, AlertTarget[]>();
   for (const target of over) {
@@ -152,7 +242,8 @@ function overflowJobs(
     channel,
     workloads: targets.length,
     firing: targets.filter((t) => t.status === 'firing').length,
-    limit: deps.maxWorkloads,
+    limit: perMinute ? (deps.maxWorkloadsPerMinute ?? deps.maxWorkloads) : deps.maxWorkloads,
+    cause: perMinute ? ('minute' as const) : ('notification' as const),
     alertNames: firstDistinct(targets.flatMap((t) => t.alertNames)).map((n) => n.slice(0, 100)),
     namespaces: firstDistinct(targets.map((t) => t.namespace)),
     receivedAt,

@@ -58,6 +58,8 @@ export const alertOverflowJobSchema = z.object({
   workloads: z.number().int().positive(),
   firing: z.number().int().nonnegative(),
   limit: z.number().int().positive(),
+  /** Which cap: one notification's (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS) or the minute's across notifications. */
+  cause: z.enum(['notification', 'minute']).default('notification'),
   alertNames: z.array(z.string()).max(10),
   namespaces: z.array(z.string()).max(10),
   receivedAt: z.string(),

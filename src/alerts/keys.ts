@@ -62,6 +62,11 @@ export function overflowDedupId(group: string, channel: string): string {
   return `alert-overflow-${group}-${shortHash(channel).slice(0, 12)}`;
 }
 
+/** One per-minute-cap summary per channel per minute. */
+export function overflowMinuteDedupId(channel: string, minute: number): string {
+  return `alert-overflow-minute-${minute}-${shortHash(channel).slice(0, 12)}`;
+}
+
 export function earlyWarningDedupId(workload: string, verdict: string): string {
   return `early-warning-${workload}-${shortHash(verdict).slice(0, 12)}`;
 }

@@ -70,13 +70,19 @@ export function rootNote(job: AlertThreadJob): Mrkdwn | undefined {
 export function overflowMessage(job: AlertOverflowJob): ThreadMessage {
   const names = joinMrkdwn(job.alertNames.map(inlineCode), ', ');
   const namespaces = joinMrkdwn(job.namespaces.map(inlineCode), ', ');
-  const text = mrkdwn`:warning: One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
+  const perMinute = job.cause === 'minute';
+  const text = perMinute
+    ? mrkdwn`:warning: More alerted workloads arrived this minute than rollout-doctor opens threads for: ${job.workloads} (${job.firing} firing) in this notification got no thread and no diagnosis, and later ones this minute are only counted in the app's log.`
+    : mrkdwn`:warning: One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
+  const limit = perMinute
+    ? mrkdwn`limit ${job.limit} per minute (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)`
+    : mrkdwn`limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`;
   return {
     text,
     blocks: [
       section(text),
       context(
-        mrkdwn`Alerts: ${asIs(names)}${job.alertNames.length === 10 ? ' …' : ''} · namespaces: ${asIs(namespaces)}${job.namespaces.length === 10 ? ' …' : ''} · limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`,
+        mrkdwn`Alerts: ${asIs(names)}${job.alertNames.length === 10 ? ' …' : ''} · namespaces: ${asIs(namespaces)}${job.namespaces.length === 10 ? ' …' : ''} · ${asIs(limit)}`,
       ),
     ],
   };

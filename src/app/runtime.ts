@@ -6,6 +6,7 @@ import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
 import { createApprovalPolicy, loadPolicyFile } from '../plans/policy.js';
+import { createReadPolicy } from '../plans/read-policy.js';
 import { createPlanStore } from '../plans/store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
@@ -18,7 +19,8 @@ import type { AppServices } from './services.js';
 export interface AppRuntime {
   services: AppServices;
   handle: SlackAppHandle;
-  notify: Worker;
+  /** One notify consumer per lane (src/queue/names.ts). */
+  notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
   stop(): Promise<void>;
 }
@@ -46,8 +48,15 @@ export async function startAppRuntime(
     },
   });
   const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
-  const rules = config.policyFile ? loadPolicyFile(config.policyFile) : [];
+  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
   let slackReady = false;
+  const approval = createApprovalPolicy({
+    approvers: config.approvers,
+    rules: policyFile.rules,
+    cacheMs: config.usergroupCacheSeconds * 1000,
+    listGroupMembers: async (usergroup) =>
+      (await notifyClient.usergroups.users.list({ usergroup })).users ?? [],
+  });
   const services: AppServices = {
     config,
     logger,
@@ -56,19 +65,27 @@ export async function startAppRuntime(
     producers,
     subscriptions: createSubscriptions(redis),
     plans: createPlanStore(redis),
-    policy: createApprovalPolicy({
-      approvers: config.approvers,
-      rules,
-      cacheMs: config.usergroupCacheSeconds * 1000,
-      listGroupMembers: async (usergroup) =>
-        (await notifyClient.usergroups.users.list({ usergroup })).users ?? [],
+    policy: approval,
+    readPolicy: createReadPolicy({
+      readers: config.readers.filter((r) => r !== '*'),
+      everyone: config.readers.includes('*'),
+      rules: policyFile.readers ?? [],
+      approval,
+      isListed: approval.isListed,
     }),
     pingRedis: async () => {
       await redis.ping();
     },
     slackReady: () => slackReady,
   };
-  const alerts = createAppAlerts({ config, producers, redis, plans: services.plans, logger });
+  const alerts = createAppAlerts({
+    config,
+    producers,
+    redis,
+    plans: services.plans,
+    allows: (scope) => services.readPolicy.allowsAlert(scope),
+    logger,
+  });
   services.alerts = alerts.hooks;
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes];
   const handle = await startSlackApp(services, {
@@ -102,7 +119,10 @@ export async function startAppRuntime(
       // Bounded: after a Redis restart BullMQ's close can wait on a dead blocking
       // call; the connections are disconnected below in any case.
       await step('notify', () =>
-        Promise.race([closeWorkerWithGrace(notify, 5_000), new Promise((r) => setTimeout(r, 6_000).unref())]),
+        Promise.race([
+          Promise.all(notify.map((lane) => closeWorkerWithGrace(lane, 5_000))),
+          new Promise((r) => setTimeout(r, 6_000).unref()),
+        ]),
       );
       await step('producers', () => producers.close());
       workerConnection.disconnect();

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { PlanStore } from '../plans/store.js';
 import type { ApprovalPolicy } from '../plans/policy.js';
+import type { ReadPolicy } from '../plans/read-policy.js';
 import type { Producers } from '../queue/producers.js';
 import type { Subscriptions } from './notify/subscriptions.js';
 
@@ -18,6 +19,8 @@ export interface AppServices {
   subscriptions: Subscriptions;
   plans: PlanStore;
   policy: ApprovalPolicy;
+  /** Who may diagnose or scan what, and where alerts may diagnose. */
+  readPolicy: ReadPolicy;
   /** Redis round trip, for /readyz. */
   pingRedis(): Promise<void>;
   /** Set once auth.test succeeded at start. */

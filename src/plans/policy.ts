@@ -14,14 +14,40 @@ import { parseErrorText } from '../parse-error-text.js';
  * approvers, no approval.
  */
 
-const ruleSchema = z.object({
+/** A Slack user (U…/W…) or user group (S…). */
+export const slackPrincipal = z.string().regex(/^[USW][A-Z0-9]{2,}$/);
+
+const ruleSchema = z.strictObject({
   cluster: z.string().optional(),
   namespace: z.string().optional(),
-  approvers: z.array(z.string().regex(/^[USW][A-Z0-9]{2,}$/)).min(1),
+  approvers: z.array(slackPrincipal).min(1),
   requiredApprovals: z.number().int().min(1).max(5).default(1),
 });
-export const policyFileSchema = z.object({ rules: z.array(ruleSchema) });
 export type PolicyRule = z.infer<typeof ruleSchema>;
+
+/** Who may read what (src/plans/read-policy.ts). */
+const readerRuleSchema = z.strictObject({
+  cluster: z.string().optional(),
+  namespace: z.string().optional(),
+  /** Only requests from these channels (C…/G…/D…); omitted: any channel. */
+  channels: z
+    .array(z.string().regex(/^[CGD][A-Z0-9]{2,}$/))
+    .min(1)
+    .optional(),
+  /** Only these users and user groups; omitted: anyone (in the channels above). */
+  users: z.array(slackPrincipal).min(1).optional(),
+  /** `scan` of every namespace at once; only on a rule without `namespace`. */
+  clusterScan: z.boolean().default(false),
+  /** Alertmanager and early-warning diagnoses for this scope. */
+  alerts: z.boolean().default(false),
+});
+export type ReaderRule = z.infer<typeof readerRuleSchema>;
+
+export const policyFileSchema = z.strictObject({
+  rules: z.array(ruleSchema).default([]),
+  readers: z.array(readerRuleSchema).optional(),
+});
+export type PolicyFile = z.infer<typeof policyFileSchema>;
 
 export type ApprovalDecision =
   { allowed: true; required: number } | { allowed: false; reason: string; approvers: string[] };
@@ -31,7 +57,7 @@ export interface ApprovalPolicy {
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
-export function loadPolicyFile(path: string): PolicyRule[] {
+export function loadPolicyFile(path: string): PolicyFile {
   let raw: unknown;
   try {
     raw = parseYaml(readFileSync(path, 'utf8'));
@@ -45,7 +71,7 @@ export function loadPolicyFile(path: string): PolicyRule[] {
     throw new Error(
       `ROLLOUT_DOCTOR_POLICY_FILE ${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
-  return parsed.data.rules;
+  return parsed.data;
 }
 
 const matches = (r: PolicyRule, scope: { cluster: string; namespace: string }): boolean =>
@@ -80,7 +106,33 @@ export function createApprovalPolicy(options: {
   listGroupMembers: (groupId: string) => Promise<string[]>;
   cacheMs?: number;
   now?: () => number;
-}): ApprovalPolicy {
+}): ApprovalPolicy & { isListed: MembershipCheck } {
+  const isListed = createMembershipCheck(options);
+  return {
+    isListed,
+    async check(user, scope) {
+      const rule = matchRule(options.rules, scope);
+      const approvers = rule?.approvers ?? options.approvers;
+      const required = requiredApprovals(options.rules, scope);
+      if (await isListed(user, approvers)) return { allowed: true, required };
+      return {
+        allowed: false,
+        reason: approvers.length === 0 ? 'no approvers are configured' : 'you are not an approver here',
+        approvers: [...approvers],
+      };
+    },
+  };
+}
+
+/** Whether `user` is one of `principals`, directly or through a user group. */
+export type MembershipCheck = (user: string, principals: readonly string[]) => Promise<boolean>;
+
+/** Group members come from usergroups.users.list, cached `cacheMs`; a group that cannot be resolved grants nothing. */
+export function createMembershipCheck(options: {
+  listGroupMembers: (groupId: string) => Promise<string[]>;
+  cacheMs?: number;
+  now?: () => number;
+}): MembershipCheck {
   const cache = new Map<string, { members: string[]; until: number }>();
   const now = options.now ?? Date.now;
   const cacheMs = options.cacheMs ?? 300_000;
@@ -91,24 +143,15 @@ export function createApprovalPolicy(options: {
     cache.set(group, { members: list, until: now() + cacheMs });
     return list;
   };
-  return {
-    async check(user, scope) {
-      const rule = matchRule(options.rules, scope);
-      const approvers = rule?.approvers ?? options.approvers;
-      const required = requiredApprovals(options.rules, scope);
-      if (approvers.includes(user)) return { allowed: true, required };
-      for (const group of approvers.filter((a) => a.startsWith('S'))) {
-        try {
-          if ((await members(group)).includes(user)) return { allowed: true, required };
-        } catch {
-          // A group we cannot resolve grants nothing; the refusal names the approvers.
-        }
+  return async (user, principals) => {
+    if (principals.includes(user)) return true;
+    for (const group of principals.filter((a) => a.startsWith('S'))) {
+      try {
+        if ((await members(group)).includes(user)) return true;
+      } catch {
+        // A group we cannot resolve grants nothing.
       }
-      return {
-        allowed: false,
-        reason: approvers.length === 0 ? 'no approvers are configured' : 'you are not an approver here',
-        approvers: [...approvers],
-      };
-    },
+    }
+    return false;
   };
 }

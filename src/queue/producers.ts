@@ -1,7 +1,14 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { diagnoseJobId, remediateJobId, scanJobId } from './job-ids.js';
-import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from './names.js';
+import {
+  ALERT_NOTIFY_QUEUE,
+  NOTIFY_QUEUE,
+  NOTIFY_QUEUES,
+  QUEUE_PREFIX,
+  diagnoseQueueName,
+  remediateQueueName,
+} from './names.js';
 import {
   diagnoseJobSchema,
   notifyJobSchema,
@@ -56,11 +63,19 @@ export const NOTIFY_JOB_OPTIONS: JobsOptions = {
 export interface EnqueueOptions {
   deduplication?: { id: string; ttl: number };
   /**
-   * Work nobody is waiting for at a keyboard (alerts, early warning): queued with a
-   * BullMQ priority, so a person's command (no priority, BullMQ's highest) is taken
-   * first however many of these wait.
+   * Work nobody is waiting for at a keyboard (alerts, early warning). A diagnosis is
+   * queued with a BullMQ priority, so a person's command (no priority, BullMQ's
+   * highest) is taken first however many of these wait; a notification goes to the
+   * alert lane (ALERT_NOTIFY_QUEUE).
    */
   background?: boolean;
+}
+
+/** Alert threads and summaries, and results of background runs, take the alert lane. */
+function notifyLane(job: NotifyJob, background: boolean): string {
+  return background || job.kind === 'alert-thread' || job.kind === 'alert-overflow'
+    ? ALERT_NOTIFY_QUEUE
+    : NOTIFY_QUEUE;
 }
 
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
@@ -83,7 +98,10 @@ export interface Producers {
    * queue or a cluster's diagnose queue. While it exists with a TTL, an add with that
    * id is dropped, so a caller may check it first and skip the add.
    */
-  dedupKey(queue: { kind: 'notify' } | { kind: 'diagnose'; cluster: string }, id: string): string;
+  dedupKey(
+    queue: { kind: 'notify' } | { kind: 'alert-notify' } | { kind: 'diagnose'; cluster: string },
+    id: string,
+  ): string;
   /** Waiting/active/delayed/failed counts per queue, for /metrics. */
   depths(): Promise<{ queue: string; state: string; count: number }[]>;
   close(): Promise<void>;
@@ -177,21 +195,30 @@ export function createProducers(options: {
       );
       return { jobId };
     },
-    async enqueueNotify(input, addOptions) {
+    async enqueueNotify(input, addOptions = {}) {
       const job: NotifyJob = notifyJobSchema.parse(input);
+      const { background, ...jobOptions } = addOptions;
       await bounded(
-        queue(NOTIFY_QUEUE).add(job.kind, job, { ...NOTIFY_JOB_OPTIONS, ...addOptions }),
+        queue(notifyLane(job, background === true)).add(job.kind, job, {
+          ...NOTIFY_JOB_OPTIONS,
+          ...jobOptions,
+        }),
         'enqueue notification',
       );
     },
     dedupKey(target, id) {
       if (target.kind === 'diagnose') assertKnown(target.cluster);
-      const name = target.kind === 'notify' ? NOTIFY_QUEUE : diagnoseQueueName(target.cluster);
+      const name =
+        target.kind === 'notify'
+          ? NOTIFY_QUEUE
+          : target.kind === 'alert-notify'
+            ? ALERT_NOTIFY_QUEUE
+            : diagnoseQueueName(target.cluster);
       return `${queue(name).keys.de}:${id}`;
     },
     async depths() {
       const names = [
-        NOTIFY_QUEUE,
+        ...NOTIFY_QUEUES,
         ...options.clusters.flatMap((c) => [diagnoseQueueName(c), remediateQueueName(c)]),
       ];
       const rows: { queue: string; state: string; count: number }[] = [];

@@ -30,7 +30,8 @@ export interface DiagnoseDeps {
   resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
   plans: PlanStore;
   planTtlMs: number;
-  notify(job: NotifyJobInput): Promise<void>;
+  /** `background`: the run was started by an alert or the early warning (its posts take the alert lane). */
+  notify(job: NotifyJobInput, options?: { background?: boolean }): Promise<void>;
   logger: Logger;
   now?: () => number;
 }
@@ -95,9 +96,12 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
     const data = diagnoseJobSchema.parse(job.data);
     const seq = createSequence(now);
     const run = { jobId: job.id ?? '', cluster: data.cluster, runTs: job.timestamp };
+    // Background runs (alerts, early warning) carry a BullMQ priority; their posts go
+    // to the alert lane so they never wait in front of a person's result.
+    const lane = { background: (job.opts.priority ?? 0) > 0 };
     const progress = (text: string): void => {
       deps
-        .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text })
+        .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
     };
     try {
@@ -114,16 +118,19 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
             summary: `${e.state}: ${f.summary}`,
           })),
         );
-        await deps.notify({
-          kind: 'diagnosis-result',
-          ...run,
-          seq: seq(),
-          outcome: {
-            status: 'scanned',
-            summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
-            items,
+        await deps.notify(
+          {
+            kind: 'diagnosis-result',
+            ...run,
+            seq: seq(),
+            outcome: {
+              status: 'scanned',
+              summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
+              items,
+            },
           },
-        });
+          lane,
+        );
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
@@ -151,27 +158,33 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
           dryRun,
         });
       });
-      await deps.notify({
-        kind: 'diagnosis-result',
-        ...run,
-        seq: seq(),
-        outcome: { status: 'diagnosed', diagnosis, dryRuns, fullReport: deps.renderText(diagnosis) },
-      });
+      await deps.notify(
+        {
+          kind: 'diagnosis-result',
+          ...run,
+          seq: seq(),
+          outcome: { status: 'diagnosed', diagnosis, dryRuns, fullReport: deps.renderText(diagnosis) },
+        },
+        lane,
+      );
       return diagnosis.findings[0]?.code ?? 'healthy';
     } catch (error) {
       const permanent = isPermanent(error);
       if (permanent || isLastAttempt(job)) {
         const what =
           data.mode === 'scan' ? 'scan' : `deployment/${data.target.name} in ${data.target.namespace}`;
-        await deps.notify({
-          kind: 'diagnosis-result',
-          ...run,
-          seq: seq(),
-          outcome: {
-            status: 'failed',
-            reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
+        await deps.notify(
+          {
+            kind: 'diagnosis-result',
+            ...run,
+            seq: seq(),
+            outcome: {
+              status: 'failed',
+              reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
+            },
           },
-        });
+          lane,
+        );
       }
       if (permanent) throw new UnrecoverableError(errorMessage(error));
       throw error;

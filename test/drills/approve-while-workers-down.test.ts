@@ -65,10 +65,11 @@ describe('approve while every worker is down', () => {
 
   it('the click is claimed and queued; a returning worker applies it exactly once', async () => {
     const { sim } = h;
+    // Read before the click: the stand-in updates the message in place once it is approved.
+    const planId = planIdOf(h, result, 'approve_plan.0');
     sim.clearRequests();
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
     await waitUntil('remediation queued', async () => (await waitingRemediations(h)) === 1);
-    const planId = planIdOf(h, result, 'approve_plan.0');
     expect((await h.app.services.plans.claimOf(planId))?.approvers).toEqual([h.approver]);
     await h.slack.waitFor(() => /approved/.test(h.message(result.channel, result.ts)?.text ?? ''));
     // The button now only reports the state: a second click while nobody can apply it

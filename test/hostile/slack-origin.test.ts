@@ -33,6 +33,8 @@ beforeAll(async () => {
   app = await startAppRuntime(
     loadAppConfig({
       ...testKeys.appEnv,
+      // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+      ROLLOUT_DOCTOR_READERS: '*',
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
+import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
@@ -27,7 +27,7 @@ const LEAD = 'U0LEAD'; // approver everywhere
 const SRE = 'U0SRE'; // approver in namespace "payments" only, where two are needed
 const SECOND = 'U0SECOND'; // the other payments approver
 const STRANGER = 'U0STRANGER';
-const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE];
+const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), ...NOTIFY_QUEUES];
 
 describe('result permissions (signed requests, real app and worker runtimes)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rd-permissions-'));
@@ -43,7 +43,16 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
     const policy = join(dir, 'policy.yaml');
     writeFileSync(
       policy,
-      `rules:\n  - namespace: payments\n    approvers: [${SRE}, ${SECOND}, ${LEAD}]\n    requiredApprovals: 2\n`,
+      [
+        'rules:',
+        '  - namespace: payments',
+        `    approvers: [${SRE}, ${SECOND}, ${LEAD}]`,
+        '    requiredApprovals: 2',
+        // Anyone may read shop; payments only its approvers (the safe default).
+        'readers:',
+        '  - namespace: shop',
+        '',
+      ].join('\n'),
     );
     redis = await startRedis();
     slack = await startSlackStandin({ botToken: TOKEN });
@@ -145,5 +154,29 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
       [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
     );
     expect(applied).toEqual(['set-recreate-payments-ledger']);
+  });
+
+  it('refuses a diagnosis, a cluster-wide scan and a Re-run the read policy does not allow: ephemeral, audited, nothing queued', async () => {
+    const message = await requestResult(SRE, 'payments', 'ledger-reader');
+    const posted = slack.messages.size;
+    for (const text of ['ledger -n payments', 'scan']) {
+      const answer = await postSigned(events, SECRET, slashCommandBody({ text, user_id: STRANGER }));
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        response_type: 'ephemeral',
+        text: expect.stringMatching(
+          /^:no_entry: Not started: you may not (read namespace payments|scan every namespace)/,
+        ),
+      });
+    }
+    expect((await postClick(events, SECRET, message, 'rerun_diagnosis', STRANGER)).status).toBe(200);
+    await ephemeralTo(STRANGER, 'Not re-run: you may not read namespace payments');
+    await waitForIdleQueues(redis.url, QUEUES);
+    expect(slack.messages.size).toBe(posted);
+    const refusals = auditLines
+      .map((l) => l.event)
+      .filter((e) => e.reason === 'not-reader' && e.user === STRANGER)
+      .map((e) => (e as { planId?: string }).planId);
+    expect(refusals).toEqual(['diagnose', 'scan', 'rerun']);
   });
 });

@@ -156,6 +156,7 @@ describe('Slack builders with hostile text in every field', () => {
       threadLine('refiring', HOSTILE),
       overflowMessage({
         kind: 'alert-overflow',
+        cause: 'notification',
         groupHash: '0'.repeat(32),
         channel: 'C0ALERTS',
         workloads: 2_980,

@@ -50,6 +50,8 @@ beforeAll(async () => {
   app = await startAppRuntime(
     loadAppConfig({
       ...testKeys.appEnv,
+      // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+      ROLLOUT_DOCTOR_READERS: '*',
       SLACK_BOT_TOKEN: 'xoxb-live',
       SLACK_SIGNING_SECRET: 'live-secret',
       SLACK_API_URL: slack.apiUrl,

@@ -5,7 +5,7 @@ import { loadAppConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { createLogger } from '../../src/logger.js';
 import { closeConnection, createWorkerConnection } from '../../src/queue/connection.js';
-import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { alertmanagerAvailable, startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
@@ -95,6 +95,8 @@ beforeAll(async () => {
   slack = await startSlackStandin({ botToken: 'xoxb-it' });
   const config = loadAppConfig({
     ...testKeys.appEnv,
+    // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+    ROLLOUT_DOCTOR_READERS: '*',
     SLACK_BOT_TOKEN: 'xoxb-it',
     SLACK_SIGNING_SECRET: 'it-signing-secret',
     SLACK_API_URL: slack.apiUrl,
@@ -189,7 +191,7 @@ describe.runIf(AVAILABLE)('Alertmanager → Slack thread', () => {
     await untilAsync('the re-notification answered', async () =>
       (await alertmanager.webhookCallsAnswered()) > answeredBefore ? true : undefined,
     );
-    await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), NOTIFY_QUEUE]);
+    await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), ...NOTIFY_QUEUES]);
     expect(rootMessages()).toHaveLength(1);
     expect(diagnoseJobs).toHaveLength(1);
 

@@ -27,6 +27,8 @@ describe('Slack app over HTTP', () => {
     slack = await startSlackStandin({ botToken: TOKEN });
     const config = loadAppConfig({
       ...testKeys.appEnv,
+      // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+      ROLLOUT_DOCTOR_READERS: '*',
       SLACK_BOT_TOKEN: TOKEN,
       SLACK_SIGNING_SECRET: SECRET,
       SLACK_API_URL: slack.apiUrl,

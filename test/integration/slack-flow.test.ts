@@ -7,7 +7,13 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
-import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
+import {
+  NOTIFY_QUEUE,
+  NOTIFY_QUEUES,
+  QUEUE_PREFIX,
+  diagnoseQueueName,
+  remediateQueueName,
+} from '../../src/queue/names.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
@@ -60,7 +66,7 @@ function diagnosisFor(name: string): Diagnosis {
   };
 }
 
-const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE];
+const QUEUES = [diagnoseQueueName('default'), remediateQueueName('default'), ...NOTIFY_QUEUES];
 
 describe('Slack flow: command → result → approval → patch → rolled out (fake cluster)', () => {
   let redis: TestRedis;
@@ -78,6 +84,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     app = await startAppRuntime(
       loadAppConfig({
         ...testKeys.appEnv,
+        // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+        ROLLOUT_DOCTOR_READERS: '*',
         SLACK_BOT_TOKEN: TOKEN,
         SLACK_SIGNING_SECRET: SECRET,
         SLACK_API_URL: slack.apiUrl,
@@ -252,6 +260,42 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     expect(posted).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
     expect(slack.callsOf('chat.postMessage').filter((c) => c.status === 429)).toHaveLength(2);
+  });
+
+  it('a 429 that pauses the alert lane does not hold up a person’s result on the other lane', async () => {
+    const alertText = (text: unknown): boolean => String(text).includes('2980 (2980 firing)');
+    const personText = (text: unknown): boolean => String(text).includes('lane test: person');
+    slack.failNext('chat.postMessage', 1, { status: 429, retryAfter: 3 });
+    await app.services.producers.enqueueNotify({
+      kind: 'alert-overflow',
+      cause: 'minute',
+      groupHash: '0'.repeat(32),
+      channel: 'C0ALERTS',
+      workloads: 2_980,
+      firing: 2_980,
+      limit: 60,
+      alertNames: ['KubeDeploymentRolloutStuck'],
+      namespaces: ['flood'],
+      receivedAt: new Date().toISOString(),
+    });
+    // The alert lane has met its 429 and waits 3 s.
+    await slack.waitFor((s) =>
+      s.callsOf('chat.postMessage').find((c) => c.status === 429 && alertText(c.args.text)),
+    );
+    await app.services.producers.enqueueNotify({
+      kind: 'remediation-outcome',
+      planId: 'set-recreate-lanes',
+      cluster: 'default',
+      channel: 'C0NOTIFY',
+      messageTs: '1700000000.000300',
+      stage: 'failed',
+      detail: 'lane test: person',
+    });
+    await slack.waitFor((s) => [...s.messages.values()].find((m) => personText(m.text)), 10_000);
+    // Posted while the alert post still waits out its Retry-After.
+    expect(slack.callsOf('chat.postMessage').filter((c) => alertText(c.args.text))).toHaveLength(1);
+    // Then the alert lane resumes on its own and posts its summary once.
+    await slack.waitFor((s) => [...s.messages.values()].find((m) => alertText(m.text)), 10_000);
   });
 
   it('posts nothing for a notify job that carries its own Slack text (written straight into Redis)', async () => {

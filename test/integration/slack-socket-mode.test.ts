@@ -35,6 +35,8 @@ describe('Slack app in Socket Mode', () => {
     // No signing secret: SLACK_APP_TOKEN alone selects Socket Mode.
     const config = loadAppConfig({
       ...testKeys.appEnv,
+      // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+      ROLLOUT_DOCTOR_READERS: '*',
       SLACK_BOT_TOKEN: BOT_TOKEN,
       SLACK_APP_TOKEN: APP_TOKEN,
       SLACK_API_URL: slack.apiUrl,

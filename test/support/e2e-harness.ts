@@ -147,6 +147,8 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     const app = await startAppRuntime(
       loadAppConfig({
         ...testKeys.appEnv,
+        // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
+        ROLLOUT_DOCTOR_READERS: '*',
         SLACK_BOT_TOKEN: E2E_TOKEN,
         SLACK_SIGNING_SECRET: E2E_SECRET,
         SLACK_API_URL: slack.apiUrl,

@@ -128,10 +128,7 @@ describe(`${FILE}: Deployments`, () => {
   });
 
   it.each<[string, (d: Deployment) => void]>([
-    [
-      'the image',
-      (d) => ((d.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil/miner:1'),
-    ],
+    ['the image', (d) => (d.spec.template.spec.containers = [{ name: 'tracker', image: 'evil/miner:1' }])],
     ['hostPID', (d) => (d.spec.template.spec.hostPID = true)],
     [
       'a privileged container',

@@ -57,6 +57,7 @@ beforeAll(async () => {
     producers,
     redis: connection,
     plans: createPlanStore(connection),
+    allows: () => true,
     logger: createLogger({ level: 'silent', name: 'fast-path' }),
   }).routes[0];
   if (!route) throw new Error('route not mounted');

@@ -12,7 +12,7 @@ import {
   createProducerConnection,
   createWorkerConnection,
 } from '../../src/queue/connection.js';
-import { NOTIFY_QUEUE, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { ALERT_NOTIFY_QUEUE, NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
@@ -46,7 +46,11 @@ const priorities: (number | undefined)[] = [];
 let threadJobs = 0;
 const overflows: { channel: string; workloads: number; firing: number }[] = [];
 
-async function startReplica(windowSeconds: number, env: Record<string, string> = {}): Promise<Replica> {
+async function startReplica(
+  windowSeconds: number,
+  env: Record<string, string> = {},
+  options: { allows?: (scope: { namespace: string }) => boolean; now?: () => number } = {},
+): Promise<Replica> {
   const config = loadAppConfig({
     ...testKeys.appEnv,
     ...env,
@@ -61,7 +65,15 @@ async function startReplica(windowSeconds: number, env: Record<string, string> =
   const connection = createProducerConnection(redis.url);
   const producers = createProducers({ connection, clusters: config.clusters });
   const plans = createPlanStore(connection);
-  const route = createAppAlerts({ config, producers, redis: connection, plans, logger }).routes[0];
+  const route = createAppAlerts({
+    config,
+    producers,
+    redis: connection,
+    plans,
+    logger,
+    allows: options.allows ?? (() => true),
+    ...(options.now ? { now: options.now } : {}),
+  }).routes[0];
   if (!route) throw new Error('route not mounted');
   const server = createServer((req, res) => route.handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,7 +99,7 @@ beforeAll(async () => {
     { connection: workerConnection, prefix: QUEUE_PREFIX, concurrency: 8 },
   );
   notifyCounter = new Worker(
-    NOTIFY_QUEUE,
+    ALERT_NOTIFY_QUEUE,
     async (job) => {
       if (job.name === 'alert-thread') threadJobs += 1;
       if (job.name === 'alert-overflow') overflows.push(job.data as (typeof overflows)[number]);
@@ -136,12 +148,14 @@ async function post(url: string, payload: string): Promise<number> {
  * queues are idle the stand-in consumers have counted every job, duplicates included.
  */
 async function settle(): Promise<void> {
-  await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), NOTIFY_QUEUE]);
+  await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), ...NOTIFY_QUEUES]);
 }
 
 describe('alert storms', () => {
   it('turns 2,000 notifications over two replicas into one diagnosis per workload per window', async () => {
-    const pair = [await startReplica(600), await startReplica(600)];
+    // The per-minute cap is tested below; here every workload must get its thread.
+    const generous = { ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000' };
+    const pair = [await startReplica(600, generous), await startReplica(600, generous)];
     let next = 0;
     const statuses: number[] = [];
     const send = async (): Promise<void> => {
@@ -161,7 +175,7 @@ describe('alert storms', () => {
   });
 
   it('starts a new diagnosis for a re-fire after the window, not within it', async () => {
-    const replica = await startReplica(1);
+    const replica = await startReplica(1, { ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000' });
     const before = diagnosed.length;
     const payload = JSON.stringify(notification([rolloutStuck('lonely', 'other')]));
     expect(await post(replica.url, payload)).toBe(200);
@@ -175,7 +189,10 @@ describe('alert storms', () => {
   });
 
   it('caps one notification naming 3,000 made-up workloads: 20 threads and diagnoses, one summary, nothing more on a retry', async () => {
-    const replica = await startReplica(600, { ROLLOUT_DOCTOR_ALERT_MAX_BYTES: String(8 * 1024 * 1024) });
+    const replica = await startReplica(600, {
+      ROLLOUT_DOCTOR_ALERT_MAX_BYTES: String(8 * 1024 * 1024),
+      ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000',
+    });
     const diagnosedBefore = diagnosed.length;
     const threadsBefore = threadJobs;
     const flood = JSON.stringify(
@@ -200,5 +217,65 @@ describe('alert storms', () => {
     expect(overflows).toEqual([
       expect.objectContaining({ channel: 'C0STORM', workloads: 2_980, firing: 2_980 }),
     ]);
+  });
+
+  it('caps new threads per minute across notifications: the rest get one summary per channel that minute', async () => {
+    // A fixed clock: the whole flood falls into one minute however slow the machine is.
+    const minute = Date.UTC(2000, 0, 1, 0, 0); // never the minute the other tests run in
+    const replica = await startReplica(
+      600,
+      { ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '30' },
+      { now: () => minute + 5_000 },
+    );
+    const diagnosedBefore = diagnosed.length;
+    const threadsBefore = threadJobs;
+    const overflowsBefore = overflows.length;
+    const flood = (n: number): string =>
+      JSON.stringify(
+        notification(
+          Array.from({ length: 10 }, (_, i) => rolloutStuck(`minute-${n}-${i}`, 'minute-flood')),
+          { groupKey: `{}:{alertname="KubeDeploymentRolloutStuck", n="${n}"}` },
+        ),
+      );
+    const answers: unknown[] = [];
+    for (let n = 0; n < 12; n++) {
+      const res = await fetch(`${replica.url}/alerts/alertmanager`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: flood(n),
+      });
+      answers.push(await res.json());
+    }
+    await settle();
+    expect(threadJobs - threadsBefore).toBe(30);
+    expect(diagnosed.length - diagnosedBefore).toBe(30);
+    expect(answers.slice(0, 3)).toEqual(Array(3).fill(expect.objectContaining({ overflow: 0 })));
+    expect(answers.slice(3)).toEqual(Array(9).fill(expect.objectContaining({ overflow: 10 })));
+    expect(overflows.slice(overflowsBefore)).toEqual([
+      expect.objectContaining({ channel: 'C0STORM', cause: 'minute', limit: 30, workloads: 10 }),
+    ]);
+  });
+
+  it('opens no thread and starts no diagnosis in a namespace the read policy closes to alerts', async () => {
+    const replica = await startReplica(
+      600,
+      { ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000' },
+      { allows: ({ namespace }) => namespace !== 'payments' },
+    );
+    const diagnosedBefore = diagnosed.length;
+    const threadsBefore = threadJobs;
+    const res = await fetch(`${replica.url}/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(
+        notification([rolloutStuck('ledger', 'payments'), rolloutStuck('web', 'policy-open')], {
+          groupKey: '{}:{alertname="KubeDeploymentRolloutStuck", t="policy"}',
+        }),
+      ),
+    });
+    expect(await res.json()).toMatchObject({ targets: 2, notAllowed: 1, overflow: 0 });
+    await settle();
+    expect(threadJobs - threadsBefore).toBe(1);
+    expect(diagnosed.slice(diagnosedBefore)).toEqual([expect.stringContaining('policy-open')]);
   });
 });

@@ -29,7 +29,14 @@ beforeAll(async () => {
     intake: async (payload) => {
       if (failIntake) throw new Error('Redis is down');
       received.push(payload);
-      return { targets: payload.alerts.length, firing: 0, resolved: 0, ignored: 0, overflow: 0 };
+      return {
+        targets: payload.alerts.length,
+        firing: 0,
+        resolved: 0,
+        ignored: 0,
+        overflow: 0,
+        notAllowed: 0,
+      };
     },
   });
   server = createServer((req, res) => route.handler(req, res));

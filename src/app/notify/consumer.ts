@@ -1,7 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { webApi } from '@slack/bolt';
-import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../queue/names.js';
+import { NOTIFY_QUEUES, QUEUE_PREFIX } from '../../queue/names.js';
 import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { slackFetch } from '../slack-fetch.js';
@@ -117,36 +117,40 @@ function slackErrorCode(error: unknown): string | undefined {
 }
 
 /**
- * Consumes `notify` in the app process. 429 → queue-wide pause for Retry-After and
- * the job goes back without losing an attempt; Slack 5xx/network → queue-wide pause
- * with backoff (order kept), then delayed retries; other errors → retry with
- * backoff; permanent Slack errors → failed at once.
+ * Consumes both notify lanes (`notify` for people's commands and remediations,
+ * `notify-alerts` for alert traffic) in the app process, one worker each, so a pause
+ * of one never holds up the other. 429 → lane-wide pause for Retry-After and the job
+ * goes back without losing an attempt; Slack 5xx/network → lane-wide pause with
+ * backoff (order kept), then delayed retries; other errors → retry with backoff;
+ * permanent Slack errors → failed at once.
  */
 export function startNotifyConsumer(
+  services: AppServices,
+  options: { connection: Redis; redis: Redis; client: webApi.WebClient; concurrency: number },
+): Worker<NotifyJob>[] {
+  return NOTIFY_QUEUES.map((queue) => startLane(queue, services, options));
+}
+
+function startLane(
+  queue: string,
   services: AppServices,
   options: { connection: Redis; redis: Redis; client: webApi.WebClient; concurrency: number },
 ): Worker<NotifyJob> {
   const { logger, metrics } = services;
   const worker: Worker<NotifyJob> = new Worker<NotifyJob>(
-    NOTIFY_QUEUE,
+    queue,
     async (job: Job<NotifyJob>) => {
       const parsed = notifyJobSchema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`malformed notify job: ${parsed.error.message}`);
       const started = performance.now();
       try {
         await handleNotify(services, options.client, options.redis, parsed.data);
-        metrics.jobDuration.observe(
-          { queue: NOTIFY_QUEUE, outcome: 'completed' },
-          (performance.now() - started) / 1000,
-        );
+        metrics.jobDuration.observe({ queue, outcome: 'completed' }, (performance.now() - started) / 1000);
       } catch (error) {
-        metrics.jobDuration.observe(
-          { queue: NOTIFY_QUEUE, outcome: 'error' },
-          (performance.now() - started) / 1000,
-        );
+        metrics.jobDuration.observe({ queue, outcome: 'error' }, (performance.now() - started) / 1000);
         if (error instanceof Error && 'retryAfter' in error && typeof error.retryAfter === 'number') {
           metrics.slackCalls.inc({ method: parsed.data.kind, outcome: 'rate-limited' });
-          logger.warn({ retryAfter: error.retryAfter }, 'Slack rate limit: pausing notify queue');
+          logger.warn({ retryAfter: error.retryAfter, queue }, 'Slack rate limit: pausing this notify lane');
           await worker.rateLimit(Math.max(1, error.retryAfter) * 1000);
           throw Worker.RateLimitError();
         }
@@ -154,7 +158,10 @@ export function startNotifyConsumer(
           // Like a 429: the job goes back to the head of the queue and the queue waits,
           // so order is kept. Past the budget it falls back to a delayed retry below.
           const pauseMs = Math.min(MAX_PAUSE_MS, 1_000 * 2 ** Math.max(0, job.attemptsStarted - 1));
-          logger.warn({ pauseMs, kind: parsed.data.kind }, 'Slack unavailable: pausing notify queue');
+          logger.warn(
+            { pauseMs, kind: parsed.data.kind, queue },
+            'Slack unavailable: pausing this notify lane',
+          );
           await worker.rateLimit(pauseMs);
           throw Worker.RateLimitError();
         }

@@ -13,7 +13,7 @@ import { loadWorkerConfig } from '../../../src/config.js';
 import type { Deployment } from '../../../src/diagnosis/k8s.js';
 import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
-import { NOTIFY_QUEUE, diagnoseQueueName, remediateQueueName } from '../../../src/queue/names.js';
+import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../../src/queue/names.js';
 import { kubeClusterDeps } from '../../../src/worker/kube-deps.js';
 import { startWorkers, type WorkerRuntime } from '../../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../../support/queue-idle.js';
@@ -82,7 +82,7 @@ export function realPatches(sim: Simulator, name = NAME): number {
 export function queuesSettled(redisUrl: string, timeoutMs = 30_000): Promise<void> {
   return waitForIdleQueues(
     redisUrl,
-    [diagnoseQueueName('default'), remediateQueueName('default'), NOTIFY_QUEUE],
+    [diagnoseQueueName('default'), remediateQueueName('default'), ...NOTIFY_QUEUES],
     { timeoutMs },
   );
 }

@@ -15,6 +15,30 @@ export function rerunDiagnosisAction(services: AppServices) {
     const click = clickContext(body, action);
     const target = click ? parseRerunValue(click.value) : null;
     if (!click || !target || !services.config.clusters.includes(target.cluster)) return;
+    const read = await services.readPolicy.check({
+      user: click.user,
+      channel: click.channel,
+      cluster: target.cluster,
+      namespace: target.namespace,
+    });
+    if (!read.allowed) {
+      services.audit.record({
+        action: 'refusal',
+        planId: 'rerun',
+        cluster: target.cluster,
+        namespace: target.namespace,
+        deployment: target.name,
+        user: click.user,
+        reason: 'not-reader',
+        detail: `channel ${click.channel}`,
+      });
+      await client.chat.postEphemeral({
+        channel: click.channel,
+        user: click.user,
+        text: mrkdwn`:no_entry: Not re-run: ${read.reason}.`,
+      });
+      return;
+    }
     const addedAt = Date.now();
     let jobId: string;
     try {

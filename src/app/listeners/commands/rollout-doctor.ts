@@ -32,6 +32,29 @@ export function rolloutDoctorCommand(services: AppServices) {
       });
       return;
     }
+    // The read policy (src/plans/read-policy.ts): a diagnosis reads pod logs, a scan a
+    // whole namespace or cluster. Refused before anything is queued; ephemeral, audited.
+    const read = await services.readPolicy.check({
+      user: command.user_id,
+      channel: command.channel_id,
+      cluster: parsed.cluster,
+      namespace: parsed.namespace,
+    });
+    if (!read.allowed) {
+      metrics.commands.inc({ command: parsed.kind, outcome: 'refused' });
+      services.audit.record({
+        action: 'refusal',
+        planId: parsed.kind,
+        cluster: parsed.cluster,
+        ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+        ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
+        user: command.user_id,
+        reason: 'not-reader',
+        detail: `channel ${command.channel_id}`,
+      });
+      await ack({ response_type: 'ephemeral', text: mrkdwn`:no_entry: Not started: ${read.reason}.` });
+      return;
+    }
     const addedAt = Date.now();
     let jobId: string;
     let joined: boolean;
