@@ -157,6 +157,7 @@ export function createAppAlerts(deps: {
     redis: deps.redis,
     plans: deps.plans,
     channelFor,
+    allows: deps.allows,
     logger: deps.logger,
     store,
   });

@@ -9,6 +9,8 @@ export interface EarlyWarningOpenerDeps {
   store: ThreadStore;
   slack: SlackThreadApi;
   channelFor: (namespace: string) => string;
+  /** The read policy's word on alerts (src/plans/read-policy.ts): no thread where it says no. */
+  allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
 }
 
 /**
@@ -26,6 +28,7 @@ export function createEarlyWarningOpener(
     if (finding === undefined) return null;
     const { namespace, name } = diagnosis.target;
     const channel = deps.channelFor(namespace);
+    if (deps.allows && !deps.allows({ cluster: result.cluster, namespace, channel })) return null;
     const title = `${finding.code} on ${namespace}/deployment/${name} (cluster ${result.cluster})`;
     const { record } = await deps.store.open({ workloadHash, channel, title }, async () => {
       const text = mrkdwn`:warning: *Early warning:* ${title}\n${asIs(escapeMrkdwn(finding.summary))}`;

@@ -25,6 +25,8 @@ export interface AlertNotifyDeps {
   redis: Redis;
   plans: PlanStore;
   channelFor: (namespace: string) => string;
+  /** The read policy's word on alert and early-warning threads per namespace and channel. */
+  allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
   store?: ThreadStore;
 }
@@ -60,7 +62,12 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         {
           store,
           logger: deps.logger,
-          openEarlyWarning: createEarlyWarningOpener({ store, slack, channelFor: deps.channelFor }),
+          openEarlyWarning: createEarlyWarningOpener({
+            store,
+            slack,
+            channelFor: deps.channelFor,
+            ...(deps.allows ? { allows: deps.allows } : {}),
+          }),
           postInThread: async (thread) => {
             const rendered = await renderRunPayload(deps.plans, payload);
             const reply = await client.chat.postMessage({

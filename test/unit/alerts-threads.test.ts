@@ -269,6 +269,24 @@ describe('diagnosis results in alert threads', () => {
     expect(await deliverAlertResult(deps, result([finding('CrashLoop')]))).toBe('no-thread');
     expect(calls).toEqual([]);
   });
+
+  it('an early-warning result in a namespace the read policy closes to alerts opens nothing', async () => {
+    await store.linkJob('default', 'diagnose.shop.web', WEB, true);
+    const asked: unknown[] = [];
+    const opener = createEarlyWarningOpener({
+      store,
+      slack,
+      channelFor: () => 'C0WATCH',
+      allows: (scope) => {
+        asked.push(scope);
+        return false;
+      },
+    });
+    const deps = { store, logger, openEarlyWarning: opener, postInThread: async () => undefined };
+    expect(await deliverAlertResult(deps, result([finding('RolloutSurgeDeadlock')]))).toBe('no-thread');
+    expect(calls).toEqual([]);
+    expect(asked).toEqual([{ cluster: 'default', namespace: 'shop', channel: 'C0WATCH' }]);
+  });
 });
 
 describe('verdictOf', () => {
