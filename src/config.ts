@@ -2,8 +2,8 @@ import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { parsePublicKeys, parseSigningKey, type SigningKey } from './plans/approval-signature.js';
 import { parseSealKeys, type SealKeys } from './plans/plan-seal.js';
-import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alerts/alert-map.js';
-import { parseNamespaceRoutes, type NamespaceRoutes } from './alerts/routing.js';
+import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
+import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
@@ -252,7 +252,7 @@ export interface AppConfig {
   readonly approvalSigningKey: SigningKey;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
-  /** Alert intake (src/alerts): mapping, routing, dedup window, body limit. */
+  /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
   readonly alerts: {
     readonly alertMap: AlertMap;
     readonly routes: NamespaceRoutes;
@@ -296,7 +296,7 @@ export interface WorkerConfig {
   readonly planSealKeys: SealKeys;
   /** The app's approval keys by id; a plan is applied only under a signature one of them verifies. */
   readonly approvalPublicKeys: ReadonlyMap<string, KeyObject>;
-  /** Early-warning watch (src/alerts/early-warning.ts); off when `namespaces` is empty. */
+  /** Early-warning watch (src/worker/early-warning.ts); off when `namespaces` is empty. */
   readonly watch: {
     readonly namespaces: readonly string[];
     readonly intervalMs: number;

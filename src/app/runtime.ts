@@ -1,4 +1,4 @@
-import { createAppAlerts } from '../alerts/app-intake.js';
+import { createAppAlerts } from './alerts/app-intake.js';
 import type { CustomRoute } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';

@@ -1,4 +1,4 @@
-import type { AlertNotifyHooks } from '../alerts/notify-hooks.js';
+import type { AlertNotifyHooks } from './alerts/notify-hooks.js';
 import type { Audit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -25,6 +25,6 @@ export interface AppServices {
   pingRedis(): Promise<void>;
   /** Set once auth.test succeeded at start. */
   slackReady(): boolean;
-  /** Alert threads (src/alerts); absent when alert intake is not configured. */
+  /** Alert threads (src/app/alerts); absent when alert intake is not configured. */
   alerts?: AlertNotifyHooks;
 }

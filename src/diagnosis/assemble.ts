@@ -16,7 +16,7 @@ import type {
 } from './k8s.js';
 import { isEligible, selectsNode } from './node-match.js';
 import type { WorkloadRef, WorkloadSnapshot } from './snapshot.js';
-import { WorkloadNotFoundError } from '../kube/errors.js';
+import { WorkloadNotFoundError } from './errors.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */

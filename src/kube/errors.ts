@@ -15,16 +15,8 @@ export class ClusterError extends Error {
   }
 }
 
-/** The workload does not exist; the message names the namespaces searched. Exit 2. */
-export class WorkloadNotFoundError extends Error {
-  override name = 'WorkloadNotFoundError';
-  constructor(
-    message: string,
-    readonly namespacesSearched: string[],
-  ) {
-    super(message);
-  }
-}
+// Raised by the engine too (a dump without the Deployment), so it lives with it.
+export { WorkloadNotFoundError } from '../diagnosis/errors.js';
 
 /** What a failed API call was trying to do, for messages that name the missing permission. */
 export interface ApiCallDescription {

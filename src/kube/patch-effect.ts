@@ -63,11 +63,6 @@ function walk(value: unknown, path: string, out: PatchTarget[]): void {
   for (const [key, child] of entries) walk(child, `${path}/${escapeToken(key)}`, out);
 }
 
-/** Each target's current value in `live` next to the value the patch sets. */
-export function plannedChanges(live: unknown, targets: readonly PatchTarget[]): FieldChange[] {
-  return targets.map((t) => ({ path: t.path, before: getAt(live, t.path), after: t.value }));
-}
-
 /** The fields a patch sets, without the resourceVersion it may carry as a write guard. */
 function fieldTargets(patch: Patch): PatchTarget[] {
   return patchTargets(patch).filter((t) => t.path !== '/metadata/resourceVersion');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
-import { alertOverflowJobSchema, alertThreadJobSchema } from '../alerts/jobs.js';
+import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
 import { signedApprovalSchema } from '../plans/approval-signature.js';
 
 /**
@@ -143,7 +143,7 @@ const runRef = {
 export const notifyJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('diagnosis-progress'), ...runRef, text: z.string().min(1).max(500) }),
   z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
-  /** Alert intake: open, join or resolve an incident thread (src/alerts/thread-updates.ts). */
+  /** Alert intake: open, join or resolve an incident thread (src/app/alerts/thread-updates.ts). */
   alertThreadJobSchema,
   /** Alert intake: the workloads of a notification past the cap, summarised once per channel. */
   alertOverflowJobSchema,
@@ -154,7 +154,6 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     channel: slackId,
     messageTs: slackTs,
     stage: z.enum([
-      'applying',
       'applied',
       'already-applied',
       'rolled-out',

@@ -1,6 +1,6 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { startEarlyWarning } from '../alerts/worker-watch.js';
+import { startEarlyWarning } from './early-warning-watch.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';

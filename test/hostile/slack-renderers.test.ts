@@ -21,7 +21,7 @@ import {
   resolvedRoot,
   rootNote,
   threadLine,
-} from '../../src/alerts/messages.js';
+} from '../../src/app/alerts/messages.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';

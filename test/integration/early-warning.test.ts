@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { createEarlyWarningWatch } from '../../src/alerts/early-warning.js';
-import { namespaceScanner } from '../../src/alerts/early-warning-scan.js';
-import { diagnosisDedupId, workloadHash } from '../../src/alerts/keys.js';
+import { createEarlyWarningWatch } from '../../src/worker/early-warning.js';
+import { scanHits } from '../../src/worker/early-warning-watch.js';
+import { kubeClusterDeps } from '../../src/worker/kube-deps.js';
+import { diagnosisDedupId, workloadHash } from '../../src/queue/alert-keys.js';
 import { createKubeClient } from '../../src/kube/client.js';
 
 let dir: string;
@@ -47,7 +48,9 @@ describe('early-warning watch on a live (simulated) cluster', () => {
       namespaces: ['shop'],
       intervalMs: 60_000,
       windowMs: 600_000,
-      scan: namespaceScanner(client),
+      // The worker's own namespace scan, as src/worker/early-warning-watch.ts runs it.
+      scan: async (namespace) =>
+        scanHits(await kubeClusterDeps(client, { rolloutTimeoutMs: 1_000 }).scan(namespace, () => undefined)),
       enqueueDiagnosis: async (target, dedup) => {
         queued.push({ ...target, dedup: dedup.id });
         return `diagnose.${target.namespace}.${target.name}`;

@@ -1,4 +1,4 @@
-import type { AlertmanagerPayload } from '../../src/alerts/payload.js';
+import type { AlertmanagerPayload } from '../../src/app/alerts/payload.js';
 
 type Alert = AlertmanagerPayload['alerts'][number];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createEarlyWarningWatch, type ScanHit } from '../../src/alerts/early-warning.js';
-import { scanHits } from '../../src/alerts/early-warning-scan.js';
-import { diagnosisDedupId, workloadHash } from '../../src/alerts/keys.js';
+import { createEarlyWarningWatch, type ScanHit } from '../../src/worker/early-warning.js';
+import { scanHits } from '../../src/worker/early-warning-watch.js';
+import { diagnosisDedupId, workloadHash } from '../../src/queue/alert-keys.js';
 
 const logger = { info: () => undefined, warn: () => undefined };
 
@@ -85,11 +85,9 @@ describe('early-warning watch', () => {
         {
           namespace: 'shop',
           name: 'tracker',
-          state: 'stuck',
-          rollout: '1 of 1 updated',
           findings: [
-            { code: 'RolloutSurgeDeadlock', severity: 'critical', summary: 'deadlock' },
-            { code: 'Unschedulable', severity: 'warning', summary: 'pending' },
+            { code: 'RolloutSurgeDeadlock', summary: 'deadlock' },
+            { code: 'Unschedulable', summary: 'pending' },
           ],
         },
       ],

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ALERT_MAP, mergeAlertMaps, parseAlertMap } from '../../src/alerts/alert-map.js';
-import { groupHash, workloadHash } from '../../src/alerts/keys.js';
-import { createChannelRouter, parseNamespaceRoutes } from '../../src/alerts/routing.js';
-import { guessDeploymentFromPod, mapNotification } from '../../src/alerts/targets.js';
+import { DEFAULT_ALERT_MAP, mergeAlertMaps, parseAlertMap } from '../../src/config/alert-map.js';
+import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
+import { createChannelRouter, parseNamespaceRoutes } from '../../src/config/alert-routes.js';
+import { guessDeploymentFromPod, mapNotification } from '../../src/app/alerts/targets.js';
 import { alert, crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
 
 const options = { alertMap: DEFAULT_ALERT_MAP, defaultCluster: 'default', clusters: ['default', 'prod-eu'] };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppAlerts } from '../../src/alerts/app-intake.js';
+import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
 import { loadAppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { createPlanStore } from '../../src/plans/store.js';

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseAlertmanagerPayload, type AlertmanagerPayload } from '../../src/alerts/payload.js';
+import { parseAlertmanagerPayload, type AlertmanagerPayload } from '../../src/app/alerts/payload.js';
 import { createAlertmanagerRoute } from '../../src/app/routes/alertmanager.js';
 import { crashLooping, notification, rolloutStuck } from '../support/alert-payloads.js';
 

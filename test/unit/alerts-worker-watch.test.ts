@@ -1,9 +1,9 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workloadHash } from '../../src/alerts/keys.js';
-import { createThreadStore } from '../../src/alerts/thread-store.js';
-import { startEarlyWarning } from '../../src/alerts/worker-watch.js';
+import { workloadHash } from '../../src/queue/alert-keys.js';
+import { createThreadStore } from '../../src/queue/alert-thread-store.js';
+import { startEarlyWarning } from '../../src/worker/early-warning-watch.js';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers, BACKGROUND_PRIORITY } from '../../src/queue/producers.js';

@@ -11,6 +11,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '../..');
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
+/** The same, without `import type` / `export type` (erased at build time: no runtime edge). */
+const RUNTIME_IMPORT =
+  /(?:import|export)\s(?!type\s)[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
 function sourceFiles(dir: string): string[] {
   const abs = join(ROOT, dir);
@@ -23,10 +26,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** Specifiers a file imports: package names, or repo-relative paths of local files. */
-function importsOf(file: string): string[] {
+function importsOf(file: string, pattern = IMPORT): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const out: string[] = [];
-  for (const match of text.matchAll(IMPORT)) {
+  for (const match of text.matchAll(pattern)) {
     const spec = match[1] ?? match[2] ?? match[3];
     if (!spec) continue;
     if (spec.startsWith('.')) {
@@ -65,6 +68,83 @@ const SLACK_CLIENT = (dep: string) => dep.startsWith('@slack/');
 const QUEUE_OR_REDIS = (dep: string) => dep === 'bullmq' || dep === 'ioredis';
 const TOOLING = (dep: string) =>
   dep.startsWith('sim/') || dep.startsWith('test/') || dep.startsWith('scripts/');
+
+/** Where a file lives, by process and layer (DESIGN.md §2). */
+function area(file: string): string {
+  if (file.startsWith('src/app/')) return 'app';
+  if (file.startsWith('src/worker/') || file.startsWith('workers/')) return 'worker';
+  return file.split('/')[1] ?? file;
+}
+
+/** Direct imports of local files that cross from `from` areas into `to` areas. */
+function crossings(fromAreas: string[], toAreas: string[]): string[] {
+  const files = [...sourceFiles('src'), ...sourceFiles('workers')].filter((f) => fromAreas.includes(area(f)));
+  return files.flatMap((f) =>
+    importsOf(f)
+      .filter((dep) => dep.endsWith('.ts') && toAreas.includes(area(dep)))
+      .map((dep) => `${f} → ${dep}`),
+  );
+}
+
+/** Groups of files that import each other at run time (Tarjan's strongly connected components). */
+function importCycles(files: string[]): string[][] {
+  const edges = new Map(files.map((f) => [f, importsOf(f, RUNTIME_IMPORT).filter((d) => d.endsWith('.ts'))]));
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next);
+    next += 1;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) ?? 0, low.get(w) ?? 0));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) ?? 0, index.get(w) ?? 0));
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) {
+        onStack.delete(w);
+        group.push(w);
+      }
+      if (group.length > 1) cycles.push(group.sort());
+    }
+  };
+  for (const f of files) if (!index.has(f)) visit(f);
+  return cycles;
+}
+
+describe('import graph over src/ and workers/', () => {
+  it('diagnosis, remediation and report import nothing of kube, app, worker or queue', () => {
+    expect(crossings(['diagnosis', 'remediation', 'report'], ['kube', 'app', 'worker', 'queue'])).toEqual([]);
+  });
+
+  it('the app side never imports kube or the worker side', () => {
+    expect(crossings(['app'], ['kube', 'worker'])).toEqual([]);
+  });
+
+  it('the worker side never imports the app side', () => {
+    expect(crossings(['worker'], ['app'])).toEqual([]);
+  });
+
+  it('has no import cycles', () => {
+    expect(importCycles([...sourceFiles('src'), ...sourceFiles('workers')])).toEqual([]);
+  });
+
+  it('sees crossings and cycles where they exist', () => {
+    // Guards the checks above against passing vacuously.
+    expect(crossings(['worker'], ['queue'])).toContain('src/worker/runtime.ts → src/queue/producers.ts');
+    expect(area('workers/main.ts')).toBe('worker');
+    expect(importCycles(['src/queue/producers.ts', 'src/queue/schemas.ts'])).toEqual([]);
+  });
+});
 
 describe('import boundaries', () => {
   it('analyzers and plan builders import no Kubernetes client, Bolt, BullMQ or Redis', () => {

@@ -8,7 +8,7 @@ import { slackFetch } from '../slack-fetch.js';
 import type { AppServices } from '../services.js';
 import { deliverRun } from './apply-state.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
-import { overflowMessage } from '../../alerts/messages.js';
+import { overflowMessage } from '../alerts/messages.js';
 
 /** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
 const PERMANENT_SLACK_ERRORS = new Set([

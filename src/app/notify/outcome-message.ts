@@ -16,7 +16,6 @@ import { LIMITS, context, plain, section, truncate, type Block } from '../blocks
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 const HEADLINE: Record<Outcome['stage'], string> = {
-  applying: ':gear: applying',
   applied: ':white_check_mark: applied',
   'already-applied': ':information_source: already applied',
   'rolled-out': ':rocket: rolled out',
@@ -44,7 +43,7 @@ export function remediationOutcomeMessage(
   const buttons: Block[] = [];
   // Undo is a stored plan like any other: the approver sees its exact patch, the
   // server's dry run and its impact before the confirm, and it is approval-gated.
-  if (undo && job.stage !== 'applying' && undo.expiresAt > now) {
+  if (undo && undo.expiresAt > now) {
     blocks.push(planSection(undo.plan, undo.dryRun as DryRunSummary | undefined));
     buttons.push(planButton(undo.plan, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
   }

@@ -4,8 +4,8 @@ import {
   DEFAULT_MAX_ALERT_BODY_BYTES,
   parseAlertmanagerPayload,
   type AlertmanagerPayload,
-} from '../../alerts/payload.js';
-import type { IntakeSummary } from '../../alerts/intake.js';
+} from '../alerts/payload.js';
+import type { IntakeSummary } from '../alerts/intake.js';
 
 /** Bolt's CustomRoute shape (HTTPReceiver `customRoutes`), kept structural so tests can drive it with node:http. */
 export interface AlertmanagerRoute {

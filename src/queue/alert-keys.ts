@@ -56,7 +56,6 @@ export function threadUpdateDedupId(
   return `alert-thread-${group}-${workload}-${status}-${shortHash(episode).slice(0, 12)}`;
 }
 
-/** Deduplication id of an early-warning thread opening for a workload. */
 /** One overflow summary per group and channel per window (channel ids are [A-Z0-9]). */
 export function overflowDedupId(group: string, channel: string): string {
   return `alert-overflow-${group}-${shortHash(channel).slice(0, 12)}`;
@@ -65,8 +64,4 @@ export function overflowDedupId(group: string, channel: string): string {
 /** One per-minute-cap summary per channel per minute. */
 export function overflowMinuteDedupId(channel: string, minute: number): string {
   return `alert-overflow-minute-${minute}-${shortHash(channel).slice(0, 12)}`;
-}
-
-export function earlyWarningDedupId(workload: string, verdict: string): string {
-  return `early-warning-${workload}-${shortHash(verdict).slice(0, 12)}`;
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { shortHash, threadKeys } from './keys.js';
+import { shortHash, threadKeys } from './alert-keys.js';
 
 /**
  * Where each incident's Slack thread lives, in Redis so every app replica and the

@@ -1,20 +1,16 @@
 import type { Redis } from 'ioredis';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
-import type { AlertDiagnosisRequest } from './jobs.js';
+import type { AlertDiagnosisRequest } from '../../queue/alert-jobs.js';
 import { createAlertNotifyHooks, type AlertNotifyHooks } from './notify-hooks.js';
-import { createChannelRouter } from './routing.js';
-import { JOB_LINK_SECONDS, createThreadStore, jobLinkEntry } from './thread-store.js';
-import {
-  createAlertmanagerRoute,
-  type AlertmanagerRoute,
-  type RouteLogger,
-} from '../app/routes/alertmanager.js';
-import type { AppConfig } from '../config.js';
-import type { PlanStore } from '../plans/store.js';
-import { waitForReady } from '../queue/connection.js';
-import { diagnoseJobId } from '../queue/job-ids.js';
-import type { DiagnoseJob } from '../queue/schemas.js';
-import type { Producers } from '../queue/producers.js';
+import { createChannelRouter } from '../../config/alert-routes.js';
+import { JOB_LINK_SECONDS, createThreadStore, jobLinkEntry } from '../../queue/alert-thread-store.js';
+import { createAlertmanagerRoute, type AlertmanagerRoute, type RouteLogger } from '../routes/alertmanager.js';
+import type { AppConfig } from '../../config.js';
+import type { PlanStore } from '../../plans/store.js';
+import { waitForReady } from '../../queue/connection.js';
+import { diagnoseJobId } from '../../queue/job-ids.js';
+import type { DiagnoseJob } from '../../queue/schemas.js';
+import type { Producers } from '../../queue/producers.js';
 
 // For each dedup key (KEYS[i]): 1 when its window is open (the key exists with a TTL,
 // so BullMQ would drop the add), else 0.

@@ -1,14 +1,14 @@
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
-import type { AlertThreadJob } from './jobs.js';
+import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
-import { createThreadStore, type ThreadStore } from './thread-store.js';
+import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
 import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
-import { fullReportReply } from '../app/blocks/result-message.js';
-import { asSlackBlocks } from '../app/blocks/text.js';
-import { renderRunPayload } from '../app/notify/render-run.js';
-import type { PlanStore } from '../plans/store.js';
+import { fullReportReply } from '../blocks/result-message.js';
+import { asSlackBlocks } from '../blocks/text.js';
+import { renderRunPayload } from '../notify/render-run.js';
+import type { PlanStore } from '../../plans/store.js';
 
 /**
  * What the app's notify consumer calls for alert threads: `threadJob` for the

@@ -1,5 +1,5 @@
-import type { AlertMap } from './alert-map.js';
-import { groupHash, workloadHash, type WorkloadKeyParts } from './keys.js';
+import type { AlertMap } from '../../config/alert-map.js';
+import { groupHash, workloadHash, type WorkloadKeyParts } from '../../queue/alert-keys.js';
 import type { AlertmanagerAlert, AlertmanagerPayload } from './payload.js';
 
 /** One workload an Alertmanager notification is about, merged over all its alerts. */

@@ -1,7 +1,7 @@
-import { workloadHash } from './keys.js';
-import type { ThreadRecord, ThreadStore } from './thread-store.js';
+import { workloadHash } from '../../queue/alert-keys.js';
+import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import { verdictOf } from './verdict.js';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../diagnosis/diagnosis.js';
 
 /** A finished diagnose run, as the notify consumer sees it. */
 export interface RunResult {

@@ -1,5 +1,5 @@
-import { diagnosisDedupId, workloadHash } from './keys.js';
-import type { Dedup } from './intake.js';
+import { EARLY_WARNING_CODES, type Dedup } from '../queue/alert-jobs.js';
+import { diagnosisDedupId, workloadHash } from '../queue/alert-keys.js';
 
 /**
  * Early warning (issue 5 item 5): KubeDeploymentRolloutStuck fires only after the
@@ -9,12 +9,6 @@ import type { Dedup } from './intake.js';
  * key an alert for that workload would use: one incident, one diagnosis per window,
  * one thread. The app opens the thread when the result arrives (no Slack token here).
  */
-
-/** Findings worth a thread before any alert fires. */
-export const EARLY_WARNING_CODES: readonly string[] = Object.freeze([
-  'RolloutSurgeDeadlock',
-  'CrashLoopOnNode',
-]);
 
 /** One Deployment a scan flagged. */
 export interface ScanHit {

@@ -72,3 +72,15 @@ export const alertDiagnosisRequestSchema = z.object({
   reply: alertThreadRefSchema,
 });
 export type AlertDiagnosisRequest = z.infer<typeof alertDiagnosisRequestSchema>;
+
+/** BullMQ deduplication (throttle mode): later adds with the same id are dropped until ttl passes. */
+export interface Dedup {
+  id: string;
+  ttlMs: number;
+}
+
+/** Findings worth an incident thread before any alert fires (the worker's watch, the app's opener). */
+export const EARLY_WARNING_CODES: readonly string[] = Object.freeze([
+  'RolloutSurgeDeadlock',
+  'CrashLoopOnNode',
+]);

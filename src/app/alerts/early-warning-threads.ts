@@ -1,9 +1,9 @@
-import { EARLY_WARNING_CODES } from './early-warning.js';
-import { escapeMrkdwn, mrkdwn, trusted, asIs } from '../app/blocks/mrkdwn.js';
-import { context, section } from '../app/blocks/text.js';
+import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
+import { escapeMrkdwn, mrkdwn, trusted, asIs } from '../blocks/mrkdwn.js';
+import { context, section } from '../blocks/text.js';
 import type { RunResult } from './results.js';
 import type { SlackThreadApi } from './thread-updates.js';
-import type { ThreadRecord, ThreadStore } from './thread-store.js';
+import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 
 export interface EarlyWarningOpenerDeps {
   store: ThreadStore;

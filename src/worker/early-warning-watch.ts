@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createEarlyWarningWatch, type EarlyWarningWatch, type ScanHit } from './early-warning.js';
-import { createThreadStore } from './thread-store.js';
+import { createThreadStore } from '../queue/alert-thread-store.js';
 import type { Producers } from '../queue/producers.js';
 
 /** Who "requested" a watch-started diagnosis, in job data and audit lines. */
@@ -13,6 +13,13 @@ type NamespaceScan = (
 ) => Promise<{
   entries: { namespace: string; name: string; findings: { code: string; summary: string }[] }[];
 }>;
+
+/** Flattens a namespace scan into one hit per Deployment and finding. */
+export function scanHits(report: Awaited<ReturnType<NamespaceScan>>): ScanHit[] {
+  return report.entries.flatMap((e) =>
+    e.findings.map((f) => ({ namespace: e.namespace, name: e.name, code: f.code, summary: f.summary })),
+  );
+}
 
 /**
  * Starts the opt-in early-warning watch of a worker (ROLLOUT_DOCTOR_WATCH_NAMESPACES),
@@ -35,12 +42,7 @@ export function startEarlyWarning(deps: {
     intervalMs: deps.watch.intervalMs,
     windowMs: deps.watch.windowMs,
     logger: deps.logger,
-    scan: async (namespace): Promise<ScanHit[]> => {
-      const report = await deps.scan(namespace, () => undefined);
-      return report.entries.flatMap((e) =>
-        e.findings.map((f) => ({ namespace: e.namespace, name: e.name, code: f.code, summary: f.summary })),
-      );
-    },
+    scan: async (namespace) => scanHits(await deps.scan(namespace, () => undefined)),
     async enqueueDiagnosis(target, dedup) {
       const { jobId } = await deps.producers.enqueueDiagnose(
         {

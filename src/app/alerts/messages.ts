@@ -6,9 +6,9 @@ import {
   mrkdwn,
   trusted,
   type Mrkdwn,
-} from '../app/blocks/mrkdwn.js';
-import { context, section } from '../app/blocks/text.js';
-import type { AlertOverflowJob, AlertThreadJob } from './jobs.js';
+} from '../blocks/mrkdwn.js';
+import { context, section } from '../blocks/text.js';
+import type { AlertOverflowJob, AlertThreadJob } from '../../queue/alert-jobs.js';
 
 /** A Slack message as chat.postMessage / chat.update take it; `text` is parsed like mrkdwn. */
 export interface ThreadMessage {

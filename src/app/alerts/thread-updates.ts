@@ -1,5 +1,5 @@
-import type { Mrkdwn } from '../app/blocks/mrkdwn.js';
-import type { AlertThreadJob } from './jobs.js';
+import type { Mrkdwn } from '../blocks/mrkdwn.js';
+import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import {
   alertTitle,
   firingRoot,
@@ -8,7 +8,7 @@ import {
   threadLine,
   type ThreadMessage,
 } from './messages.js';
-import type { ThreadStore } from './thread-store.js';
+import type { ThreadStore } from '../../queue/alert-thread-store.js';
 
 /** The two Slack Web API calls thread handling needs (the app passes its WebClient's). */
 export interface SlackThreadApi {

@@ -1,14 +1,18 @@
-import type { AlertMap } from './alert-map.js';
-import type { AlertDiagnosisRequest, AlertOverflowJob, AlertThreadJob } from './jobs.js';
-import { diagnosisDedupId, overflowDedupId, overflowMinuteDedupId, threadUpdateDedupId } from './keys.js';
+import type { AlertMap } from '../../config/alert-map.js';
+import type {
+  AlertDiagnosisRequest,
+  AlertOverflowJob,
+  AlertThreadJob,
+  Dedup,
+} from '../../queue/alert-jobs.js';
+import {
+  diagnosisDedupId,
+  overflowDedupId,
+  overflowMinuteDedupId,
+  threadUpdateDedupId,
+} from '../../queue/alert-keys.js';
 import type { AlertmanagerPayload } from './payload.js';
 import { mapNotification, type AlertTarget } from './targets.js';
-
-/** BullMQ deduplication (throttle mode): later adds with the same id are dropped until ttl passes. */
-export interface Dedup {
-  id: string;
-  ttlMs: number;
-}
 
 /** Minimal logger (pino's shape) so intake does not depend on a logging library. */
 export interface IntakeLogger {
