@@ -133,7 +133,27 @@ const runRef = {
   runTs: z.number().int().nonnegative(),
   /** Monotonic per run (worker clock, ms): late progress never overwrites a result. */
   seq: z.number().int().nonnegative(),
+  /** The Deployment the run is about (resolved from pods for alerts), for Re-run; absent for scans. */
+  target: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
 };
+
+const runProgressSchema = z.object({
+  kind: z.literal('diagnosis-progress'),
+  ...runRef,
+  text: z.string().min(1).max(500),
+});
+const runResultSchema = z.object({
+  kind: z.literal('diagnosis-result'),
+  ...runRef,
+  outcome: diagnosisOutcomeSchema,
+});
+
+/**
+ * What a diagnose run tells the app: progress lines, then its result. Kept by the app
+ * per run (src/app/notify/subscriptions.ts) so a message that joins late catches up.
+ */
+export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
+export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
 /**
  * notify: everything the app posts to Slack. Workers never call Slack. Jobs carry
@@ -141,8 +161,8 @@ const runRef = {
  * its escaping builders, so whoever can write to Redis cannot post markup as the bot.
  */
 export const notifyJobSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('diagnosis-progress'), ...runRef, text: z.string().min(1).max(500) }),
-  z.object({ kind: z.literal('diagnosis-result'), ...runRef, outcome: diagnosisOutcomeSchema }),
+  runProgressSchema,
+  runResultSchema,
   /** Alert intake: open, join or resolve an incident thread (src/app/alerts/thread-updates.ts). */
   alertThreadJobSchema,
   /** Alert intake: the workloads of a notification past the cap, summarised once per channel. */

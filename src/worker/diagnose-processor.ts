@@ -95,7 +95,20 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   return async (job: Job<DiagnoseJob>): Promise<string> => {
     const data = diagnoseJobSchema.parse(job.data);
     const seq = createSequence(now);
-    const run = { jobId: job.id ?? '', cluster: data.cluster, runTs: job.timestamp };
+    const run: {
+      jobId: string;
+      cluster: string;
+      runTs: number;
+      target?: { namespace: string; name: string };
+    } = {
+      jobId: job.id ?? '',
+      cluster: data.cluster,
+      runTs: job.timestamp,
+      // What Re-run re-diagnoses; replaced by the Deployment a pod-named alert resolves to.
+      ...(data.mode === 'deployment'
+        ? { target: { namespace: data.target.namespace, name: data.target.name } }
+        : {}),
+    };
     // Background runs (alerts, early warning) carry a BullMQ priority; their posts go
     // to the alert lane so they never wait in front of a person's result.
     const lane = { background: (job.opts.priority ?? 0) > 0 };
@@ -134,6 +147,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
+      run.target = { namespace: target.namespace, name: target.name };
       progress(`diagnosing deployment/${target.name} in ${target.namespace}: collecting…`);
       const snapshot = await deps.collect(target, (message) =>
         progress(`deployment/${target.name}: ${message}`),

@@ -7,7 +7,8 @@ import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-st
 import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
 import { fullReportReply } from '../blocks/result-message.js';
 import { asSlackBlocks } from '../blocks/text.js';
-import { renderRunPayload } from '../notify/render-run.js';
+import { renderRunUpdate } from '../notify/render-run.js';
+import type { RunUpdate } from '../../queue/schemas.js';
 import type { PlanStore } from '../../plans/store.js';
 
 /**
@@ -17,8 +18,11 @@ import type { PlanStore } from '../../plans/store.js';
  */
 export interface AlertNotifyHooks {
   threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
-  /** `payload` is the diagnosis-result notify job as JSON (what renderRunPayload reads). */
-  runResult(client: webApi.WebClient, result: RunResult, payload: string): Promise<AlertResultOutcome>;
+  /** A run's result: into its incident thread, if the run belongs to one. */
+  runResult(
+    client: webApi.WebClient,
+    result: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
+  ): Promise<AlertResultOutcome>;
 }
 
 export interface AlertNotifyDeps {
@@ -56,7 +60,8 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
     threadJob(client, job) {
       return handleAlertThreadJob({ store, slack: slackThreadApi(client), logger: deps.logger }, job);
     },
-    runResult(client, result, payload) {
+    runResult(client, update) {
+      const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
       const slack = slackThreadApi(client);
       return deliverAlertResult(
         {
@@ -69,7 +74,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
             ...(deps.allows ? { allows: deps.allows } : {}),
           }),
           postInThread: async (thread) => {
-            const rendered = await renderRunPayload(deps.plans, payload);
+            const rendered = await renderRunUpdate(deps.plans, update);
             const reply = await client.chat.postMessage({
               channel: thread.channel,
               thread_ts: thread.ts,

@@ -3,7 +3,8 @@ import { fullReportReply } from '../blocks/result-message.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
 import type { MessageRef, SubscribeResult } from './subscriptions.js';
-import { renderRunPayload } from './render-run.js';
+import type { RunUpdate } from '../../queue/schemas.js';
+import { renderRunUpdate } from './render-run.js';
 
 /**
  * Shows a run's state in the given messages; for a final result whose evidence had
@@ -13,11 +14,11 @@ export async function deliverRun(
   services: Pick<AppServices, 'plans'>,
   client: webApi.WebClient,
   refs: readonly MessageRef[],
-  payload: string,
+  update: RunUpdate,
   final: boolean,
 ): Promise<void> {
   if (refs.length === 0) return;
-  const rendered = await renderRunPayload(services.plans, payload);
+  const rendered = await renderRunUpdate(services.plans, update);
   for (const ref of refs) {
     await client.chat.update({
       channel: ref.channel,
@@ -43,5 +44,5 @@ export async function applySubscribeResult(
   result: SubscribeResult,
 ): Promise<void> {
   if (result.state === 'none') return;
-  await deliverRun(services, client, [ref], result.payload, result.state === 'final');
+  await deliverRun(services, client, [ref], result.update, result.state === 'final');
 }

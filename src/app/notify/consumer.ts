@@ -49,22 +49,17 @@ export async function handleNotify(
     case 'diagnosis-progress':
     case 'diagnosis-result': {
       const final = job.kind === 'diagnosis-result';
-      const payload = JSON.stringify(job);
       const refs = await services.subscriptions.publish(job.cluster, job.jobId, {
         runTs: job.runTs,
         seq: job.seq,
         final,
-        payload,
+        update: job,
       });
       if (refs === null) return; // superseded by a newer notification of the run
-      await deliverRun(services, client, refs, payload, final);
+      await deliverRun(services, client, refs, job, final);
       // Alert-triggered and early-warning runs also go into their incident thread.
       if (job.kind === 'diagnosis-result' && services.alerts) {
-        await services.alerts.runResult(
-          client,
-          { cluster: job.cluster, jobId: job.jobId, outcome: job.outcome },
-          payload,
-        );
+        await services.alerts.runResult(client, job);
       }
       return;
     }

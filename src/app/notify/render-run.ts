@@ -1,5 +1,5 @@
 import type { PlanStore } from '../../plans/store.js';
-import { notifyJobSchema } from '../../queue/schemas.js';
+import type { RunUpdate } from '../../queue/schemas.js';
 import type { PlanView } from '../blocks/plan-blocks.js';
 import {
   renderDiagnosis,
@@ -17,16 +17,14 @@ export async function planView(plans: PlanStore, id: string, now = Date.now()): 
 }
 
 /**
- * Renders a run's stored payload (a diagnosis-progress or diagnosis-result notify
- * job) into a message, reading plan states fresh so buttons show expiry and claims.
+ * Renders a run's latest update (progress or result) into a message, reading plan
+ * states fresh so buttons show expiry and claims.
  */
-export async function renderRunPayload(
+export async function renderRunUpdate(
   plans: PlanStore,
-  payload: string,
+  job: RunUpdate,
 ): Promise<RenderedMessage & { fullReport?: string }> {
-  const job = notifyJobSchema.parse(JSON.parse(payload));
   if (job.kind === 'diagnosis-progress') return renderProgress(job.text);
-  if (job.kind !== 'diagnosis-result') throw new Error(`not a run payload: ${job.kind}`);
   const outcome = job.outcome;
   if (outcome.status === 'diagnosed') {
     const views: Record<string, PlanView> = {};
@@ -41,12 +39,5 @@ export async function renderRunPayload(
       fullReport: outcome.fullReport,
     };
   }
-  const target = parseTarget(job.jobId);
-  return renderOutcome(job.cluster, outcome, target);
-}
-
-/** The Deployment a diagnose job id names ("diagnose.<ns>.<name>"), for the Re-run button. */
-export function parseTarget(jobId: string): { namespace: string; name: string } | null {
-  const match = /^diagnose\.([^.]+)\.(.+)$/.exec(jobId);
-  return match?.[1] && match[2] ? { namespace: match[1], name: match[2] } : null;
+  return renderOutcome(job.cluster, outcome, job.target ?? null);
 }

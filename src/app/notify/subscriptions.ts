@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { runUpdateSchema, type RunUpdate } from '../../queue/schemas.js';
 
 /**
  * Which Slack messages show which diagnosis run. Several requests for one target
@@ -64,7 +65,7 @@ end
 return redis.call('SMEMBERS', KEYS[2])
 `;
 
-export type SubscribeResult = { state: 'final' | 'progress'; payload: string } | { state: 'none' };
+export type SubscribeResult = { state: 'final' | 'progress'; update: RunUpdate } | { state: 'none' };
 
 export interface Subscriptions {
   /** `addedAt`: when this request's enqueue happened (ms), before calling. */
@@ -81,7 +82,7 @@ export interface Subscriptions {
   publish(
     cluster: string,
     jobId: string,
-    n: { runTs: number; seq: number; final: boolean; payload: string },
+    n: { runTs: number; seq: number; final: boolean; update: RunUpdate },
     now?: number,
   ): Promise<MessageRef[] | null>;
 }
@@ -97,6 +98,15 @@ const messageOwnerSchema = z.object({
   cluster: z.string().min(1),
   namespace: z.string().min(1).optional(),
 });
+
+/** JSON.parse that answers undefined for text that is not JSON (then the schema refuses it). */
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function toRef(member: string): MessageRef | null {
   const slash = member.indexOf('/');
@@ -119,20 +129,17 @@ export function createSubscriptions(redis: Redis): Subscriptions {
         owner ? JSON.stringify(owner) : '',
       )) as string[];
       const [kind, payload] = reply;
-      if ((kind === 'final' || kind === 'progress') && typeof payload === 'string')
-        return { state: kind, payload };
+      if ((kind === 'final' || kind === 'progress') && typeof payload === 'string') {
+        // Stored by publish below; parsed again so a value altered in Redis is refused, not rendered.
+        const update = runUpdateSchema.safeParse(safeJson(payload));
+        if (update.success) return { state: kind, update: update.data };
+      }
       return { state: 'none' };
     },
     async ownerOf(message) {
       const raw = await redis.get(ownerKey(message));
       if (raw === null) return null;
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        return null;
-      }
-      const parsed = messageOwnerSchema.safeParse(value);
+      const parsed = messageOwnerSchema.safeParse(safeJson(raw));
       return parsed.success ? parsed.data : null;
     },
     async publish(cluster, jobId, n, now = Date.now()) {
@@ -146,7 +153,7 @@ export function createSubscriptions(redis: Redis): Subscriptions {
         String(n.runTs),
         String(n.seq),
         n.final ? '1' : '0',
-        n.payload,
+        JSON.stringify(n.update),
         String(now),
       )) as string[] | null;
       if (reply === null) return null;

@@ -1,0 +1,65 @@
+/**
+ * A run's updates travel typed from the worker to the notify consumer and into the
+ * per-run record the app keeps in Redis: what is read back is validated again, and
+ * Re-run names the Deployment the worker reported, not a guess from the job id.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderRunUpdate } from '../../src/app/notify/render-run.js';
+import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import type { PlanStore } from '../../src/plans/store.js';
+import type { RunUpdate } from '../../src/queue/schemas.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+let server: TestRedis;
+let redis: Redis;
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.close();
+});
+
+const noPlans = { get: async () => undefined, claimOf: async () => undefined } as unknown as PlanStore;
+
+const failed = (target?: { namespace: string; name: string }): RunUpdate => ({
+  kind: 'diagnosis-result',
+  // An alert job named after a pod: the id says nothing reliable about the Deployment.
+  jobId: 'diagnose.shop.web-7f8b9c6d5-bx2zq',
+  cluster: 'default',
+  runTs: 1,
+  seq: 2,
+  ...(target ? { target } : {}),
+  outcome: { status: 'failed', reason: 'deployment/web in shop: cluster unreachable' },
+});
+
+describe('run updates', () => {
+  it('Re-run of a failed run names the Deployment the worker resolved', async () => {
+    const rendered = await renderRunUpdate(noPlans, failed({ namespace: 'shop', name: 'web' }));
+    const buttons = JSON.stringify(rendered.blocks);
+    expect(buttons).toContain('rerun_diagnosis');
+    expect(buttons).toContain('shop');
+    expect(buttons).not.toContain('bx2zq');
+    const without = await renderRunUpdate(noPlans, failed());
+    expect(JSON.stringify(without.blocks)).not.toContain('rerun_diagnosis');
+  });
+
+  it('a message joining late gets the stored update; an update altered in Redis is not rendered', async () => {
+    const subs = createSubscriptions(redis);
+    const update = failed({ namespace: 'shop', name: 'web' });
+    await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update });
+    const late = await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.1' }, 1);
+    expect(late).toEqual({ state: 'final', update });
+
+    await redis.hset(
+      `rd:run:default:${update.jobId}`,
+      'payload',
+      JSON.stringify({ ...update, kind: 'message' }),
+    );
+    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.2' }, 1)).toEqual({
+      state: 'none',
+    });
+  });
+});
