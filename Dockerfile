@@ -2,7 +2,7 @@
 # One image for the app and the worker; they differ only in their command
 # (docker-compose.yml and deploy/ name them):
 #   app:    node <heap flags> dist/src/app/main.js   (npm start)
-#   worker: node dist/workers/main.js      (npm run worker)
+#   worker: node dist/src/worker/main.js      (npm run worker)
 #   CLI:    node bin/rollout-doctor.js ...
 # Node 24 is an LTS line. The undici override in package.json is only needed on
 # Node 20 and harmless here.
@@ -13,10 +13,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY workers ./workers
 COPY sim ./sim
 # tsconfig.build.json: rootDir "." and outDir "dist", so src/app/main.ts becomes
-# dist/src/app/main.js and workers/main.ts becomes dist/workers/main.js.
+# dist/src/app/main.js and src/worker/main.ts becomes dist/src/worker/main.js.
 RUN npm run build
 
 # The Kubernetes API simulator with both seed incidents, for docker-compose's

@@ -104,7 +104,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
     ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
     ...appKeyEnv(keys),
   });
-  const worker = start('worker', 'workers/main.ts', {
+  const worker = start('worker', 'src/worker/main.ts', {
     KUBECONFIG: kubeconfig,
     ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
     ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60',

@@ -1,6 +1,6 @@
 /**
  * Programmatic entry of the Kubernetes API simulator (test and demo tooling, never
- * imported by src/ or workers/). Starts an HTTP server on 127.0.0.1 speaking the
+ * imported by src/). Starts an HTTP server on 127.0.0.1 speaking the
  * Kubernetes REST API over an in-memory store, with controllers that roll out
  * Deployments, schedule pods and run them like a kubelet.
  *

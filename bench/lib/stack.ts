@@ -1,7 +1,7 @@
 /**
  * The whole system on loopback for benchmarks and drills: a private redis-server,
  * the Slack stand-in, the Kubernetes API simulator, the app (`src/app/main.ts`) and
- * N workers (`workers/main.ts`) as child processes (through tsx, or compiled with
+ * N workers (`src/worker/main.ts`) as child processes (through tsx, or compiled with
  * `compiled`). Everything it starts, `close()`
  * stops.
  */
@@ -88,7 +88,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ): Promise<Child> => {
       const compiled = how.tsx ? undefined : options.compiled;
       const worker = await spawnEntry(
-        'workers/main.ts',
+        'src/worker/main.ts',
         {
           REDIS_URL: redis.url,
           KUBECONFIG: kubeconfig,

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Mrkdwn } from './blocks/mrkdwn.js';
-import { applySubscribeResult } from './notify/apply-state.js';
+import { applySubscribeResult } from './notify/run-delivery.js';
 import type { MessageOwner } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 

@@ -7,7 +7,7 @@ import type { Pod } from './k8s.js';
 import { formatHostPort } from './pod-constraints.js';
 import type { Blocker, PlacementContext } from './placement.js';
 import { formatAmount } from './quantity.js';
-import type { NodeAssessment } from './release.js';
+import type { NodeAssessment } from './holder-release.js';
 
 /** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
 export const MAX_ROWS_NODES = 12;

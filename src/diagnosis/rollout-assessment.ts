@@ -23,7 +23,7 @@ import {
 } from './fenceposts.js';
 import { claimNames } from './pod-constraints.js';
 import { placementContext, usesClaim } from './placement.js';
-import { assessNode, type NodeAssessment } from './release.js';
+import { assessNode, type NodeAssessment } from './holder-release.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from './scheduling-message.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import {
@@ -143,10 +143,10 @@ function assessPending(
   const releasable = (holder: Pod): boolean => isNew && oldPods.has(holder);
   const eligible = eligibleNodes.map((node) => assessNode(ctx, pod, node, releasable));
   const base = { pod, isNew, parsed, eligible, ineligible, ...(failure ? { failure } : {}) };
-  return { ...base, verdict: verdictOf(eligible, surges) };
+  return { ...base, verdict: pendingVerdict(eligible, surges) };
 }
 
-function verdictOf(eligible: NodeAssessment[], surges: boolean): PendingVerdict {
+function pendingVerdict(eligible: NodeAssessment[], surges: boolean): PendingVerdict {
   if (eligible.length === 0) return 'unschedulable';
   if (eligible.some((a) => a.blockers.length === 0)) return 'unexplained';
   const freed = eligible.filter((a) => a.release !== undefined);

@@ -14,7 +14,7 @@
  * scanner that tracks bracket depth and splits reasons only on ", <count> ".
  */
 import { categorize } from './scheduling-category.js';
-import { indexOfTopLevel, sentenceEnd, splitItems, splitNotes } from './scheduling-scan.js';
+import { indexOfTopLevel, sentenceEnd, splitItems, splitNotes } from './scheduling-brackets.js';
 
 export { categorize, type Categorized } from './scheduling-category.js';
 

@@ -7,7 +7,7 @@ import type { Pod } from './k8s.js';
 import { isEligible } from './node-match.js';
 import { claimNames } from './pod-constraints.js';
 import { placementContext, usesClaim } from './placement.js';
-import { assessNode, type NodeAssessment } from './release.js';
+import { assessNode, type NodeAssessment } from './holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { isTerminating } from './workload.js';

@@ -34,7 +34,7 @@ import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects, type ListResult } from './list.js';
 import { collectLogTails } from './log-tails.js';
 import { asksForScarce, eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-queries.js';
-import { ownedBy, revisionOf } from './ownership.js';
+import { ownedBy, revisionOf } from './owner-references.js';
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { secondaryRead } from './secondary-read.js';
 

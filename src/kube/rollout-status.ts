@@ -3,7 +3,7 @@
  * plus a crash-loop check on the new ReplicaSet's pods. Pure.
  */
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
-import { revisionOf } from './ownership.js';
+import { revisionOf } from './owner-references.js';
 
 export interface RolloutProgress {
   generation: number;

@@ -12,7 +12,7 @@ import type {
 } from '../diagnosis/k8s.js';
 import { selectsNode } from '../diagnosis/node-match.js';
 import type { AccessProblem, WorkloadSnapshot } from '../diagnosis/snapshot.js';
-import { ownedBy, revisionOf } from './ownership.js';
+import { ownedBy, revisionOf } from './owner-references.js';
 
 export interface NamespaceObjects {
   replicaSets: ReplicaSet[];

@@ -2,7 +2,7 @@ import { diagnose } from '../diagnosis/run.js';
 import type { KubeClient } from '../kube/client.js';
 import { collectSnapshot } from '../kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';
-import { resolveWorkloadForPod } from '../kube/owner.js';
+import { resolveWorkloadForPod } from '../kube/pod-owner.js';
 import { watchRollout } from '../kube/rollout-watcher.js';
 import { scanCluster } from '../kube/scan.js';
 import { renderText } from '../report/text.js';
@@ -10,7 +10,7 @@ import type { ClusterDeps } from './runtime.js';
 
 /**
  * The real Kubernetes side of the workers: collector, diagnosis engine, executor
- * and rollout watcher over one client. Shared by workers/main.ts and the
+ * and rollout watcher over one client. Shared by src/worker/main.ts and the
  * end-to-end tests, so both run exactly the same wiring.
  *
  * @example

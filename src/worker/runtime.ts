@@ -28,7 +28,7 @@ export interface WorkerRuntime {
 
 /**
  * The diagnose and remediate workers of one cluster. `cluster` holds the Kubernetes
- * side (real in workers/main.ts, fakes in tests). Stalled jobs (a worker died) are
+ * side (real in src/worker/main.ts, fakes in tests). Stalled jobs (a worker died) are
  * picked up by another worker after the lock lapses.
  */
 export function startWorkers(

@@ -13,7 +13,7 @@ import { diagnose } from '../../src/diagnosis/run.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
-import { resolveWorkloadForPod } from '../../src/kube/owner.js';
+import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { collectFromCluster } from '../../src/kube/source.js';
 
 let dir: string;

@@ -20,7 +20,7 @@ import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
-import { resolveWorkloadForPod } from '../../src/kube/owner.js';
+import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/scan.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';

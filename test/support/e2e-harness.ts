@@ -7,7 +7,7 @@
  * - the Slack Web API stand-in (test/support/slack-standin.ts), reached via SLACK_API_URL,
  * - the app runtime (Bolt over HTTP, notify consumer) started in-process from an
  *   environment parsed by loadAppConfig, exactly as `npm start` does,
- * - the workers with the REAL Kubernetes wiring of workers/main.ts (kubeClusterDeps)
+ * - the workers with the REAL Kubernetes wiring of src/worker/main.ts (kubeClusterDeps)
  *   over a kubeconfig that points at the simulator,
  *
  * plus helpers that send slash commands and block_actions clicks signed and shaped

@@ -6,7 +6,7 @@ import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import { deliverAlertResult, ThreadNotReadyError, type RunResult } from '../../src/app/alerts/results.js';
 import { handleAlertThreadJob, type SlackThreadApi } from '../../src/app/alerts/thread-updates.js';
 import { createThreadStore, ThreadBusyError, type ThreadStore } from '../../src/queue/alert-thread-store.js';
-import { verdictOf } from '../../src/app/alerts/verdict.js';
+import { verdictKey } from '../../src/app/alerts/verdict-key.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -289,10 +289,14 @@ describe('diagnosis results in alert threads', () => {
   });
 });
 
-describe('verdictOf', () => {
+describe('verdictKey', () => {
   it('ignores order and volatile details, keeps codes and bad nodes', () => {
-    expect(verdictOf({ findings: [finding('OOMKilled'), finding('CrashLoop')] })).toBe('CrashLoop,OOMKilled');
-    expect(verdictOf({ findings: [finding('CrashLoopOnNode', ['n2', 'n1'])] })).toBe('CrashLoopOnNode@n1+n2');
-    expect(verdictOf({ findings: [] })).toBe('healthy');
+    expect(verdictKey({ findings: [finding('OOMKilled'), finding('CrashLoop')] })).toBe(
+      'CrashLoop,OOMKilled',
+    );
+    expect(verdictKey({ findings: [finding('CrashLoopOnNode', ['n2', 'n1'])] })).toBe(
+      'CrashLoopOnNode@n1+n2',
+    );
+    expect(verdictKey({ findings: [] })).toBe('healthy');
   });
 });

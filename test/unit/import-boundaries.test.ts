@@ -72,13 +72,13 @@ const TOOLING = (dep: string) =>
 /** Where a file lives, by process and layer (DESIGN.md §2). */
 function area(file: string): string {
   if (file.startsWith('src/app/')) return 'app';
-  if (file.startsWith('src/worker/') || file.startsWith('workers/')) return 'worker';
+  if (file.startsWith('src/worker/')) return 'worker';
   return file.split('/')[1] ?? file;
 }
 
 /** Direct imports of local files that cross from `from` areas into `to` areas. */
 function crossings(fromAreas: string[], toAreas: string[]): string[] {
-  const files = [...sourceFiles('src'), ...sourceFiles('workers')].filter((f) => fromAreas.includes(area(f)));
+  const files = sourceFiles('src').filter((f) => fromAreas.includes(area(f)));
   return files.flatMap((f) =>
     importsOf(f)
       .filter((dep) => dep.endsWith('.ts') && toAreas.includes(area(dep)))
@@ -121,7 +121,7 @@ function importCycles(files: string[]): string[][] {
   return cycles;
 }
 
-describe('import graph over src/ and workers/', () => {
+describe('import graph over src/', () => {
   it('diagnosis, remediation and report import nothing of kube, app, worker or queue', () => {
     expect(crossings(['diagnosis', 'remediation', 'report'], ['kube', 'app', 'worker', 'queue'])).toEqual([]);
   });
@@ -135,13 +135,13 @@ describe('import graph over src/ and workers/', () => {
   });
 
   it('has no import cycles', () => {
-    expect(importCycles([...sourceFiles('src'), ...sourceFiles('workers')])).toEqual([]);
+    expect(importCycles(sourceFiles('src'))).toEqual([]);
   });
 
   it('sees crossings and cycles where they exist', () => {
     // Guards the checks above against passing vacuously.
     expect(crossings(['worker'], ['queue'])).toContain('src/worker/runtime.ts → src/queue/producers.ts');
-    expect(area('workers/main.ts')).toBe('worker');
+    expect(area('src/worker/main.ts')).toBe('worker');
     expect(importCycles(['src/queue/producers.ts', 'src/queue/schemas.ts'])).toEqual([]);
   });
 });
@@ -169,13 +169,13 @@ describe('import boundaries', () => {
   });
 
   it('workers import no Slack client', () => {
-    const workers = [...sourceFiles('workers'), ...sourceFiles('src/worker')];
+    const workers = sourceFiles('src/worker');
     expect(workers.length).toBeGreaterThan(0);
     expect(violations(workers, SLACK_CLIENT)).toEqual([]);
   });
 
-  it('nothing under src/ or workers/ imports the simulator, the Slack stand-in or other test tooling', () => {
-    expect(violations([...sourceFiles('src'), ...sourceFiles('workers')], TOOLING)).toEqual([]);
+  it('nothing under src/ imports the simulator, the Slack stand-in or other test tooling', () => {
+    expect(violations(sourceFiles('src'), TOOLING)).toEqual([]);
   });
 
   it('finds imports the way the checks above rely on', () => {

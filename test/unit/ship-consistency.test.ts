@@ -151,7 +151,7 @@ describe('entry commands', () => {
       expect(buildConfig.include.some((dir) => source.startsWith(`${dir}/`))).toBe(true);
     }
     expect(APP_ENTRY).toBe('dist/src/app/main.js');
-    expect(WORKER_ENTRY).toBe('dist/workers/main.js');
+    expect(WORKER_ENTRY).toBe('dist/src/worker/main.js');
     expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
   });
 });

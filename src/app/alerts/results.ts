@@ -1,6 +1,6 @@
 import { workloadHash } from '../../queue/alert-keys.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
-import { verdictOf } from './verdict.js';
+import { verdictKey } from './verdict-key.js';
 import type { Diagnosis } from '../../diagnosis/diagnosis.js';
 
 /** A finished diagnose run, as the notify consumer sees it. */
@@ -80,7 +80,7 @@ export async function deliverAlertResult(
 
   const verdict =
     result.outcome.status === 'diagnosed'
-      ? verdictOf(result.outcome.diagnosis)
+      ? verdictKey(result.outcome.diagnosis)
       : `failed:${result.outcome.reason}`;
   const previous = await deps.store.swapVerdict(thread.threadId, verdict);
   if (previous === verdict) {

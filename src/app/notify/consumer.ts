@@ -6,7 +6,7 @@ import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { slackFetch } from '../slack-fetch.js';
 import type { AppServices } from '../services.js';
-import { deliverRun } from './apply-state.js';
+import { deliverRun } from './run-delivery.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
 import { overflowMessage } from '../alerts/messages.js';
 

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the failure drills: seed incident A made live on the simulator,
  * counters of real writes, a rolled-out check, and replacement workers (the real
- * Kubernetes wiring of workers/main.ts) for drills that take workers down and bring
+ * Kubernetes wiring of src/worker/main.ts) for drills that take workers down and bring
  * them back next to an in-process e2e harness.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -110,7 +110,7 @@ export interface DrillWorkers {
 
 /**
  * Starts one more set of diagnose/remediate workers in this process, wired exactly as
- * workers/main.ts wires them, against `sim` and `redisUrl`. `env` is worker
+ * src/worker/main.ts wires them, against `sim` and `redisUrl`. `env` is worker
  * environment (ROLLOUT_DOCTOR_*), parsed by loadWorkerConfig.
  */
 export async function startDrillWorkers(

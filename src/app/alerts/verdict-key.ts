@@ -6,7 +6,7 @@ import type { Diagnosis } from '../../diagnosis/diagnosis.js';
  * restart numbers change on every run and are left out, so a re-diagnosis of the
  * same incident compares equal and is not posted again.
  */
-export function verdictOf(diagnosis: Pick<Diagnosis, 'findings'>): string {
+export function verdictKey(diagnosis: Pick<Diagnosis, 'findings'>): string {
   const parts = new Set<string>();
   for (const finding of diagnosis.findings) {
     const badNodes = finding.evidence.flatMap((e) => (e.type === 'node-diff' ? e.badNodes : []));

@@ -1,9 +1,9 @@
-import { loadWorkerConfig } from '../src/config.js';
-import { createKubeClient } from '../src/kube/client.js';
-import { createLogger } from '../src/logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../src/process-entry.js';
-import { kubeClusterDeps } from '../src/worker/kube-deps.js';
-import { startWorkers } from '../src/worker/runtime.js';
+import { loadWorkerConfig } from '../config.js';
+import { createKubeClient } from '../kube/client.js';
+import { createLogger } from '../logger.js';
+import { loadConfigOrExit, startOrExit, stopOnSignals } from '../process-entry.js';
+import { kubeClusterDeps } from './kube-deps.js';
+import { startWorkers } from './runtime.js';
 
 // Entry point of `npm run worker`: the diagnose and remediate workers of one cluster
 // (ROLLOUT_DOCTOR_CLUSTER). Wiring and signal handling only; processors live in src/worker/.

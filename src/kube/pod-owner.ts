@@ -7,7 +7,7 @@ import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { getObject } from './list.js';
-import { controllerOf } from './ownership.js';
+import { controllerOf } from './owner-references.js';
 
 /**
  * The Deployment that controls a pod.
