@@ -12,7 +12,8 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp, type SlackAppHandle } from './app.js';
-import { createNotifyClient, startNotifyConsumer } from './notify/consumer.js';
+import { startNotifyConsumer } from './notify/consumer.js';
+import { createNotifyClient } from './notify/notify-client.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 

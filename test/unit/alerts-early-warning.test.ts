@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEarlyWarningWatch, type ScanHit } from '../../src/worker/early-warning.js';
 import { scanHits } from '../../src/worker/early-warning-watch.js';
 import { diagnosisDedupId, workloadHash } from '../../src/queue/alert-keys.js';
@@ -60,23 +60,36 @@ describe('early-warning watch', () => {
     expect(queued).toHaveLength(1);
   });
 
-  it('runs periodically once started and stops cleanly', async () => {
-    const { w, queued } = watch({ shop: [hit('shop', 'web', 'CrashLoopOnNode')] });
-    w.start();
-    await new Promise((r) => setTimeout(r, 120));
-    await w.stop();
-    const passes = queued.length;
-    expect(passes).toBeGreaterThanOrEqual(2);
-    await new Promise((r) => setTimeout(r, 60));
-    expect(queued.length).toBe(passes);
-  });
+  describe('on a fake clock', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('is off without namespaces', async () => {
-    const { w, queued } = watch({});
-    w.start();
-    await new Promise((r) => setTimeout(r, 40));
-    await w.stop();
-    expect(queued).toEqual([]);
+    it('runs a pass at start and one per interval, and none after stop', async () => {
+      vi.useFakeTimers();
+      const { w, queued } = watch({ shop: [hit('shop', 'web', 'CrashLoopOnNode')] });
+      w.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(queued).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(queued).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(queued).toHaveLength(3);
+      await w.stop();
+      await vi.advanceTimersByTimeAsync(200);
+      expect(queued).toHaveLength(3);
+      expect(vi.getTimerCount()).toBe(0);
+    });
+
+    it('is off without namespaces', async () => {
+      vi.useFakeTimers();
+      const { w, queued } = watch({});
+      w.start();
+      await vi.advanceTimersByTimeAsync(200);
+      await w.stop();
+      expect(queued).toEqual([]);
+      expect(vi.getTimerCount()).toBe(0);
+    });
   });
 
   it('flattens scan reports into hits', () => {

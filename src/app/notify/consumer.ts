@@ -1,115 +1,15 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { webApi } from '@slack/bolt';
+import type { webApi } from '@slack/bolt';
 import { NOTIFY_QUEUES, QUEUE_PREFIX } from '../../queue/names.js';
 import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
-import { asSlackBlocks } from '../blocks/text.js';
-import { slackFetch } from '../slack-fetch.js';
 import type { AppServices } from '../services.js';
-import { deliverRun } from './run-delivery.js';
-import { remediationOutcomeMessage } from './outcome-message.js';
-import { overflowMessage } from '../alerts/messages.js';
-
-/** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
-const PERMANENT_SLACK_ERRORS = new Set([
-  'channel_not_found',
-  'not_in_channel',
-  'is_archived',
-  'message_not_found',
-  'invalid_blocks',
-  'msg_too_long',
-  'invalid_auth',
-  'account_inactive',
-  'no_text',
-  'cant_update_message',
-]);
-
-/**
- * A Web API client for the consumer that never waits out a 429 itself: the
- * consumer turns Retry-After into a BullMQ rate limit, which pauses the whole
- * notify queue (Slack's limits are per method and workspace, not per job).
- */
-export function createNotifyClient(token: string, apiUrl: string | undefined): webApi.WebClient {
-  return new webApi.WebClient(token, {
-    fetch: slackFetch,
-    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
-    rejectRateLimitedCalls: true,
-    retryConfig: { retries: 0 },
-  });
-}
-
-/** Handles one notify job; exported for unit tests. */
-export async function handleNotify(
-  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts'>,
-  client: webApi.WebClient,
-  redis: Redis,
-  job: NotifyJob,
-): Promise<void> {
-  switch (job.kind) {
-    case 'diagnosis-progress':
-    case 'diagnosis-result': {
-      const final = job.kind === 'diagnosis-result';
-      const refs = await services.subscriptions.publish(job.cluster, job.jobId, {
-        runTs: job.runTs,
-        seq: job.seq,
-        final,
-        update: job,
-      });
-      if (refs === null) return; // superseded by a newer notification of the run
-      await deliverRun(services, client, refs, job, final);
-      // Alert-triggered and early-warning runs also go into their incident thread.
-      if (job.kind === 'diagnosis-result' && services.alerts) {
-        await services.alerts.runResult(client, job);
-      }
-      return;
-    }
-    case 'alert-thread': {
-      if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
-      await services.alerts.threadJob(client, job);
-      return;
-    }
-    case 'alert-overflow': {
-      const message = overflowMessage(job);
-      await client.chat.postMessage({
-        channel: job.channel,
-        text: message.text,
-        blocks: asSlackBlocks(message.blocks),
-      });
-      return;
-    }
-    case 'remediation-outcome': {
-      const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
-      const message = remediationOutcomeMessage(job, undo);
-      await client.chat.postMessage({
-        channel: job.channel,
-        thread_ts: job.messageTs,
-        text: message.text,
-        blocks: asSlackBlocks(message.blocks),
-      });
-      return;
-    }
-  }
-}
+import { handleNotify } from './handle-notify.js';
+import { PERMANENT_SLACK_ERRORS, isTransientSlackFailure, slackErrorCode } from './slack-errors.js';
 
 /** Pauses of the notify queue for one job while Slack answers 5xx or cannot be reached. */
 const TRANSIENT_PAUSES = 8;
 const MAX_PAUSE_MS = 30_000;
-
-/**
- * Slack answered 5xx or could not be reached. Such a job must be retried before the
- * jobs queued after it: a delayed retry would let "rolled out" overtake "applied" in
- * a thread.
- */
-function isTransientSlackFailure(error: unknown): boolean {
-  const e = error as { code?: unknown; statusCode?: unknown } | null;
-  if (e?.code === 'slack_webapi_request_error') return true;
-  return e?.code === 'slack_webapi_http_error' && typeof e.statusCode === 'number' && e.statusCode >= 500;
-}
-
-function slackErrorCode(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | null)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
 
 /**
  * Consumes both notify lanes (`notify` for people's commands and remediations,

@@ -1,0 +1,153 @@
+/**
+ * One approver's click on a plan, decided: who may approve (policy, the two-person
+ * rule without the requester), the atomic claim, the app's signature over exactly the
+ * stored plan, the remediation job, and an audit event for every outcome. Slack calls
+ * stay in the listener (src/app/listeners/actions/approve-plan.ts).
+ */
+import { approvalClaims, signApproval } from '../../plans/approval-signature.js';
+import { planDigest } from '../../plans/plan-seal.js';
+import type { StoredPlan } from '../../plans/store.js';
+import { QueueUnavailableError } from '../../queue/producers.js';
+import type { AppServices } from '../services.js';
+
+export interface ApprovalClick {
+  user: string;
+  channel: string;
+  /** The message the button is on, and its thread root (the thread gets the outcome). */
+  messageTs: string;
+  rootTs: string;
+  planId: string;
+}
+
+export type ApprovalOutcome =
+  /** Nothing changed; tell the clicker why. */
+  | { kind: 'refused'; text: string }
+  /** The plan expired: tell the clicker and mark the button. */
+  | { kind: 'expired'; stored: StoredPlan }
+  /** Recorded, more approvers needed. */
+  | { kind: 'recorded'; approvals: number; required: number }
+  /** Claimed and queued: mark the button approved. */
+  | { kind: 'approved'; stored: StoredPlan; approvers: string[] };
+
+type Services = Pick<
+  AppServices,
+  'plans' | 'policy' | 'audit' | 'producers' | 'metrics' | 'subscriptions' | 'config' | 'logger'
+>;
+
+/** @example await approve(services, { user: 'U1', channel: 'C1', messageTs, rootTs, planId }) */
+export async function approve(services: Services, click: ApprovalClick): Promise<ApprovalOutcome> {
+  const { plans, policy, audit, producers, metrics } = services;
+  const { planId, user } = click;
+  const stored = await plans.get(planId);
+  if (!stored) {
+    audit.record({ action: 'refusal', planId, user, reason: 'unknown-plan' });
+    return {
+      kind: 'refused',
+      text: ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
+    };
+  }
+  const scope = { cluster: stored.cluster, namespace: stored.plan.target.namespace };
+  const where = {
+    planId,
+    cluster: stored.cluster,
+    namespace: scope.namespace,
+    deployment: stored.plan.target.name,
+  };
+  const decision = await policy.check(user, scope);
+  if (!decision.allowed) {
+    audit.record({ action: 'refusal', ...where, user, reason: 'not-approver', detail: decision.reason });
+    const who = decision.approvers.map((a) => (a.startsWith('S') ? `<!subteam^${a}>` : `<@${a}>`)).join(', ');
+    return {
+      kind: 'refused',
+      text: `:no_entry: Not applied: ${decision.reason}${who ? ` (approvers: ${who})` : ''}. Nothing was changed.`,
+    };
+  }
+  if (decision.required > 1) {
+    // The two people of a two-person rule are two besides whoever asked for the diagnosis.
+    const owner =
+      (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.messageTs })) ??
+      (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.rootTs }));
+    if (owner?.requestedBy === user) {
+      audit.record({ action: 'refusal', ...where, user, reason: 'self-approval' });
+      return {
+        kind: 'refused',
+        text: `:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${decision.required} approvers other than the requester. Nothing was changed.`,
+      };
+    }
+  }
+  const result = await plans.approve(planId, user, decision.required);
+  switch (result.status) {
+    case 'unknown':
+      audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
+      return { kind: 'refused', text: ':x: This plan is no longer known. Press Re-run.' };
+    case 'expired':
+      audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
+      return { kind: 'expired', stored };
+    case 'already-claimed':
+      audit.record({
+        action: 'refusal',
+        ...where,
+        user,
+        reason: 'already-claimed',
+        detail: result.approvers.join(','),
+      });
+      return {
+        kind: 'refused',
+        text: `This plan was already approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')}; it is applied once.`,
+      };
+    case 'same-approver':
+      audit.record({ action: 'refusal', ...where, user, reason: 'same-approver' });
+      return { kind: 'refused', text: 'You already approved this plan; it needs another approver.' };
+    case 'recorded':
+      audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
+      return { kind: 'recorded', approvals: result.approvals, required: result.required };
+    case 'claimed':
+      break;
+  }
+  audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
+  // The worker applies only what this signature names: the plan exactly as stored when
+  // the approval completed (its digest), on this cluster, by these approvers.
+  const key = services.config.approvalSigningKey;
+  const approval = signApproval(
+    approvalClaims({
+      planId,
+      digest: planDigest(result.stored),
+      cluster: result.stored.cluster,
+      planExpiresAt: result.stored.expiresAt,
+      approvers: result.approvers,
+      channel: click.channel,
+      messageTs: click.rootTs,
+      now: Date.now(),
+      keyId: key.keyId,
+    }),
+    key.privateKey,
+  );
+  try {
+    await producers.enqueueRemediate({
+      planId,
+      cluster: stored.cluster,
+      approvedBy: result.approvers,
+      channel: click.channel,
+      messageTs: click.rootTs,
+      approval,
+    });
+  } catch (error) {
+    if (!(error instanceof QueueUnavailableError)) throw error;
+    services.logger.warn(`remediation not queued: ${error.message}`);
+    await plans.release(planId);
+    audit.record({
+      action: 'outcome',
+      ...where,
+      kind: stored.plan.kind,
+      approvedBy: result.approvers,
+      outcome: 'not-queued',
+      detail: error.message,
+    });
+    return {
+      kind: 'refused',
+      text: ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
+    };
+  }
+  metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
+  return { kind: 'approved', stored, approvers: result.approvers };
+}

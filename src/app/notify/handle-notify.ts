@@ -1,0 +1,62 @@
+import { UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { webApi } from '@slack/bolt';
+import type { NotifyJob } from '../../queue/schemas.js';
+import { overflowMessage } from '../alerts/messages.js';
+import { asSlackBlocks } from '../blocks/text.js';
+import type { AppServices } from '../services.js';
+import { remediationOutcomeMessage } from './outcome-message.js';
+import { deliverRun } from './run-delivery.js';
+
+/** Turns one notify job into its Slack calls, by kind. */
+export async function handleNotify(
+  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts'>,
+  client: webApi.WebClient,
+  redis: Redis,
+  job: NotifyJob,
+): Promise<void> {
+  switch (job.kind) {
+    case 'diagnosis-progress':
+    case 'diagnosis-result': {
+      const final = job.kind === 'diagnosis-result';
+      const refs = await services.subscriptions.publish(job.cluster, job.jobId, {
+        runTs: job.runTs,
+        seq: job.seq,
+        final,
+        update: job,
+      });
+      if (refs === null) return; // superseded by a newer notification of the run
+      await deliverRun(services, client, refs, job, final);
+      // Alert-triggered and early-warning runs also go into their incident thread.
+      if (job.kind === 'diagnosis-result' && services.alerts) {
+        await services.alerts.runResult(client, job);
+      }
+      return;
+    }
+    case 'alert-thread': {
+      if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
+      await services.alerts.threadJob(client, job);
+      return;
+    }
+    case 'alert-overflow': {
+      const message = overflowMessage(job);
+      await client.chat.postMessage({
+        channel: job.channel,
+        text: message.text,
+        blocks: asSlackBlocks(message.blocks),
+      });
+      return;
+    }
+    case 'remediation-outcome': {
+      const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
+      const message = remediationOutcomeMessage(job, undo);
+      await client.chat.postMessage({
+        channel: job.channel,
+        thread_ts: job.messageTs,
+        text: message.text,
+        blocks: asSlackBlocks(message.blocks),
+      });
+      return;
+    }
+  }
+}
