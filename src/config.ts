@@ -206,6 +206,8 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
   KUBECONFIG: optionalString,
   KUBE_CONTEXT: optionalString,
+  /** Set by Kubernetes in every pod: use the in-cluster service account when no kubeconfig is given. */
+  KUBERNETES_SERVICE_HOST: optionalString,
   ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
@@ -281,6 +283,8 @@ export interface WorkerConfig {
   readonly planTtlSeconds: number;
   readonly kubeconfig: string | undefined;
   readonly kubeContext: string | undefined;
+  /** Inside a pod (KUBERNETES_SERVICE_HOST set by Kubernetes): the service account is the fallback. */
+  readonly inCluster: boolean;
   readonly kubeRequestTimeoutMs: number;
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
@@ -398,6 +402,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     kubeconfig: e.KUBECONFIG,
     kubeContext: e.KUBE_CONTEXT,
+    inCluster: e.KUBERNETES_SERVICE_HOST !== undefined,
     kubeRequestTimeoutMs: e.ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS,
     diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,

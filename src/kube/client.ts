@@ -21,9 +21,17 @@ import {
 } from './retry-policy.js';
 import { createTransport, TransportError, type RawResponse, type Transport } from './transport.js';
 
+/** The two environment variables that choose a kubeconfig; the caller reads them (src/config.ts, the CLI's io.env). */
+export interface KubeEnvironment {
+  KUBECONFIG?: string | undefined;
+  KUBERNETES_SERVICE_HOST?: string | undefined;
+}
+
 export interface KubeClientOptions {
   /** Path to a kubeconfig file; otherwise KUBECONFIG, ~/.kube/config, or the in-cluster service account. */
-  kubeconfig?: string;
+  kubeconfig?: string | undefined;
+  /** Decides the fallbacks above when `kubeconfig` is not given; empty: only ~/.kube/config. */
+  environment?: KubeEnvironment;
   /** Context name within the kubeconfig; otherwise its current-context. */
   context?: string;
   /** Deadline for each HTTP exchange (default 10 s). */
@@ -155,9 +163,9 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
   try {
     if (options.kubeconfig) {
       config.loadFromFile(options.kubeconfig);
-    } else if (process.env.KUBECONFIG || existsSync(join(homedir(), '.kube', 'config'))) {
+    } else if (options.environment?.KUBECONFIG || existsSync(join(homedir(), '.kube', 'config'))) {
       config.loadFromDefault();
-    } else if (process.env.KUBERNETES_SERVICE_HOST) {
+    } else if (options.environment?.KUBERNETES_SERVICE_HOST) {
       config.loadFromCluster();
     } else {
       throw new Error('no KUBECONFIG, no ~/.kube/config, and not running inside a pod');

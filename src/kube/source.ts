@@ -4,12 +4,13 @@
  * or WorkloadNotFoundError (exit 2) only.
  */
 import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
-import { createKubeClient } from './client.js';
+import { createKubeClient, type KubeEnvironment } from './client.js';
 import { collectSnapshot } from './collector.js';
 import { ClusterError, WorkloadNotFoundError } from './errors.js';
 
 export interface ClusterSourceOptions {
   kubeconfig?: string;
+  environment?: KubeEnvironment;
   context?: string;
   ref: WorkloadRef;
   onProgress?: (step: string) => void;
@@ -22,7 +23,11 @@ export interface ClusterSourceOptions {
  * @throws WorkloadNotFoundError when the Deployment does not exist (names the namespace searched).
  */
 export async function collectFromCluster(options: ClusterSourceOptions): Promise<WorkloadSnapshot> {
-  const client = createKubeClient({ kubeconfig: options.kubeconfig, context: options.context });
+  const client = createKubeClient({
+    kubeconfig: options.kubeconfig,
+    context: options.context,
+    ...(options.environment ? { environment: options.environment } : {}),
+  });
   try {
     return await collectSnapshot(client, options.ref, { onProgress: options.onProgress });
   } catch (error) {

@@ -13,6 +13,8 @@ const client = await startOrExit(logger, 'Kubernetes configuration', () =>
   createKubeClient({
     kubeconfig: config.kubeconfig,
     context: config.kubeContext,
+    // The in-cluster fallback, decided by src/config.ts (the client reads no environment).
+    environment: config.inCluster ? { KUBERNETES_SERVICE_HOST: 'set by Kubernetes' } : {},
     requestTimeoutMs: config.kubeRequestTimeoutMs,
   }),
 );

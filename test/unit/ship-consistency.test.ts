@@ -40,14 +40,15 @@ function variablesRead(load: (env: Env) => unknown): Set<string> {
   return seen;
 }
 
-// A process also looks at the other side's secret, only to refuse it (FOREIGN_SECRETS).
+/** Set by the platform, not by the operator: Kubernetes in every pod, the image for Node. */
+const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
+// A process also looks at the other side's secret, only to refuse it (FOREIGN_SECRETS),
+// and a worker at KUBERNETES_SERVICE_HOST (documented under "Set by the platform").
 const APP_VARS = without(variablesRead(loadAppConfig), FOREIGN_SECRETS.app);
-const WORKER_VARS = without(variablesRead(loadWorkerConfig), FOREIGN_SECRETS.worker);
+const WORKER_VARS = without(variablesRead(loadWorkerConfig), [...FOREIGN_SECRETS.worker, ...PLATFORM]);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
 const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG', 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD']);
-/** Set by the platform, not by the operator: Kubernetes in every pod, the image for Node. */
-const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
 
 const text = (path: string): string => readFileSync(path, 'utf8');
 const sorted = (values: Iterable<string>): string[] => [...values].sort();

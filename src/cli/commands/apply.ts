@@ -81,7 +81,11 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const out = (text: string): void => void io.stdout.write(cleanText(text));
   const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
 
-  const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
+  const client = createKubeClient({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    environment: io.env,
+  });
   const ref = { kind: 'Deployment' as const, namespace: args.namespace, name: args.name };
   const diagnosis = diagnose(await collectSnapshot(client, ref));
   const plan = choosePlan(diagnosis.remediations, args.remediation);

@@ -103,6 +103,7 @@ async function fromCluster(options: Options, io: CliIo): Promise<WorkloadSnapsho
     ref: options.ref,
     ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
+    environment: io.env,
     onProgress: (step) => {
       if (stderr.isTTY) stderr.write(`… ${step}\n`);
     },

@@ -59,7 +59,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { scanCluster } = await import('../../kube/scan.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
-  const client = createKubeClient({ kubeconfig: args.kubeconfig, context: args.context });
+  const client = createKubeClient({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    environment: io.env,
+  });
   const report: ScanReport = await scanCluster(client, {
     allNamespaces: args.allNamespaces,
     namespace: args.namespace,
