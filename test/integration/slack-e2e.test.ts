@@ -63,23 +63,53 @@ async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promi
 
 describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor to rolled out', () => {
   const NAME = 'vision-object-tracker';
-  let h: E2eHarness;
-  let result: StoredMessage;
-  let applied: RemediationPlan;
-
-  beforeAll(async () => {
-    h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
-    await reproduceSurgeDeadlock(h);
-  });
+  // Each test starts from its own cluster, Redis and app and walks the steps it needs:
+  // no test depends on what an earlier one left behind.
+  const harnesses: E2eHarness[] = [];
   afterAll(async () => {
-    await h?.close();
+    for (const harness of harnesses) await harness.close();
   });
+
+  /** Incident A reproduced and diagnosed by `/rollout-doctor`: the result message. */
+  async function diagnosed(): Promise<{ h: E2eHarness; result: StoredMessage }> {
+    const h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+    harnesses.push(h);
+    await reproduceSurgeDeadlock(h);
+    expect((await h.command(`${NAME} -n vision`)).status).toBe(200);
+    return { h, result: await h.waitForResult('vision', NAME) };
+  }
+
+  /** …then set-rolling-update (the first plan) approved and rolled out. */
+  async function fixed(): Promise<{ h: E2eHarness; result: StoredMessage; applied: RemediationPlan }> {
+    const { h, result } = await diagnosed();
+    const applied = await storedPlan(h, h.buttons(result)[0]?.value);
+    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    await h.waitForReply(result.ts, 'rolled out', 25_000);
+    return { h, result, applied };
+  }
+
+  /** …then its Undo approved and rolled out. */
+  async function undone(): Promise<{ h: E2eHarness; result: StoredMessage; applied: RemediationPlan }> {
+    const { h, result, applied } = await fixed();
+    const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
+    if (!reply) throw new Error('no rolled-out reply');
+    expect((await h.click(reply, 'undo_plan.0', h.approver)).status).toBe(200);
+    await h.slack.waitFor(() => {
+      const all = h.replies(result.ts).map((m) => m.text);
+      const at = all.findIndex((t) => t.startsWith('applied: Undo:'));
+      return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out'));
+    }, 25_000);
+    return { h, result, applied };
+  }
 
   it('answers the command with the verdict, the evidence, the dry-run diff and confirm-guarded buttons', async () => {
+    const h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+    harnesses.push(h);
+    await reproduceSurgeDeadlock(h);
     const ack = await h.command(`${NAME} -n vision`);
     expect(ack).toMatchObject({ status: 200, body: '' });
     expect(ack.ms).toBeLessThan(3000);
-    result = await h.waitForResult('vision', NAME);
+    const result = await h.waitForResult('vision', NAME);
 
     expect(result.text).toMatch(/^deployment\/vision-object-tracker in vision: RolloutSurgeDeadlock: /);
     const texts = result.blocks.map((b) => JSON.stringify(b));
@@ -111,10 +141,12 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     expect(section).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
     expect(section).toContain('/spec/strategy/rollingUpdate/maxUnavailable: "25%" → 1');
     expect(section).toMatch(/restartedAt: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
-    applied = rolling;
   });
 
   it('applies the plan on an approver click: one PATCH, "applied" then "rolled out", the GPU pod replaced', async () => {
+    const { h, result } = await diagnosed();
+    const applied = await storedPlan(h, h.buttons(result)[0]?.value);
+    expect(applied.kind).toBe('set-rolling-update');
     const mark = h.sim.requests.length;
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
     const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
@@ -166,6 +198,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
   });
 
   it('Undo is approval-gated: a non-approver is refused, an approver applies the stored inverse patch', async () => {
+    const { h, result, applied } = await fixed();
     const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
     if (!reply) throw new Error('no rolled-out reply');
     const undo = h.buttons(reply).find((b) => b.action_id === 'undo_plan.0');
@@ -225,6 +258,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
   });
 
   it('Re-run posts a fresh result in the thread, diagnosed from the cluster as it is now', async () => {
+    const { h, result, applied } = await undone();
     const runsBefore = h.replies(result.ts).length;
     expect((await h.click(result, 'rerun_diagnosis', 'U0ONCALL')).status).toBe(200);
     const fresh = await h.waitForResult('vision', NAME, { threadTs: result.ts });
