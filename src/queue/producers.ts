@@ -78,6 +78,13 @@ function notifyLane(job: NotifyJob, background: boolean): string {
     : NOTIFY_QUEUE;
 }
 
+async function promoteIfBackground(q: Queue, jobId: string): Promise<void> {
+  const waiting = await q.getJob(jobId);
+  // Only while it waits among the prioritized: a running job is already being worked on.
+  if (waiting && waiting.priority > 0 && (await waiting.getState()) === 'prioritized')
+    await waiting.changePriority({ priority: 0 });
+}
+
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
 export const BACKGROUND_PRIORITY = 10;
 
@@ -180,6 +187,10 @@ export function createProducers(options: {
               ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
             }),
           ]);
+          // A person joining a background run (an alert's diagnosis of the same
+          // Deployment still waiting behind other alerts) takes it to the front: it
+          // leaves the prioritized set for the plain wait list.
+          if (existed === 1 && !addOptions?.background) await promoteIfBackground(q, jobId);
           return { jobId, joined: existed === 1 };
         })(),
         'enqueue diagnosis',

@@ -111,7 +111,8 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
     };
     // Background runs (alerts, early warning) carry a BullMQ priority; their posts go
     // to the alert lane so they never wait in front of a person's result.
-    const lane = { background: (job.opts.priority ?? 0) > 0 };
+    // job.priority, not opts: a person joining the run resets it (src/queue/producers.ts).
+    const lane = { background: (job.priority ?? 0) > 0 };
     const progress = (text: string): void => {
       deps
         .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)

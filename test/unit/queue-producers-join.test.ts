@@ -111,4 +111,46 @@ describe('enqueueDiagnose join detection', () => {
     expect(order[0]).toBe('typed-by-a-person');
     expect(order.slice(1)).toEqual(Array.from({ length: 30 }, (_, i) => `made-up-${i}`));
   });
+
+  it('a person joining a background run waiting behind other alerts takes it to the front', async () => {
+    for (let i = 0; i < 10; i += 1) {
+      await producers.enqueueDiagnose(
+        {
+          mode: 'deployment',
+          cluster: 'default',
+          target: { kind: 'Deployment', namespace: 'flood', name: `bg-${i}` },
+          requestedBy: 'ALERTMANAGER',
+        },
+        { background: true },
+      );
+    }
+    const joined = await producers.enqueueDiagnose({
+      mode: 'deployment',
+      cluster: 'default',
+      target: { kind: 'Deployment', namespace: 'flood', name: 'bg-7' },
+      requestedBy: 'U0ONCALL',
+    });
+    expect(joined.joined).toBe(true);
+    expect((await queue.getJob(joined.jobId))?.priority).toBe(0);
+    const order: string[] = [];
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      resolveDone = resolve;
+    });
+    const worker = new Worker(
+      diagnoseQueueName('default'),
+      async (job) => {
+        order.push((job.data as { target: { name: string } }).target.name);
+        if (order.length === 10) resolveDone();
+      },
+      { connection: { url: redis.url }, prefix: QUEUE_PREFIX, concurrency: 1 },
+    );
+    try {
+      await done;
+    } finally {
+      await worker.close();
+    }
+    expect(order[0]).toBe('bg-7');
+    expect(order).toHaveLength(10);
+  });
 });
