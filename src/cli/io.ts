@@ -8,7 +8,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-export const EXIT = { ok: 0, problems: 1, usage: 2, cluster: 3 } as const;
+export const EXIT = { ok: 0, problems: 1, usage: 2, cluster: 3, internal: 4 } as const;
 
 /** Bad arguments or input: exit 2 with the message, no stack trace. */
 export class UsageError extends Error {

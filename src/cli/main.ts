@@ -2,7 +2,7 @@
  * rollout-doctor command line. Each subcommand lives in ./commands/ and exports
  * `run(argv, io)`, returning the process exit status (DESIGN.md §3):
  * 0 no problem found, 1 problems found, 2 bad arguments or input,
- * 3 cluster unreachable or forbidden.
+ * 3 cluster unreachable or forbidden, 4 internal error.
  */
 import { runCli } from './run-cli.js';
 

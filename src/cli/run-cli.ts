@@ -1,4 +1,5 @@
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
+import { cleanText } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
@@ -49,7 +50,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     )(rest, io);
   } catch (error) {
     // One place maps errors to exit statuses (DESIGN.md §3): bad input or a missing
-    // Deployment 2, an unreachable or forbidding cluster 3. Anything else is a bug.
+    // Deployment 2, an unreachable or forbidding cluster 3, anything else 4.
     if (error instanceof UsageError || error instanceof WorkloadNotFoundError) {
       io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
       return EXIT.usage;
@@ -58,6 +59,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
       return EXIT.cluster;
     }
-    throw error;
+    // Anything else is a bug: one line and exit 4, never 1 ("problems found") or a
+    // stack trace that could carry cluster text to the terminal.
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    io.stderr.write(
+      `rollout-doctor ${name}: internal error (a bug, please report it): ${cleanText(message).split('\n')[0]?.slice(0, 300) ?? ''}\n`,
+    );
+    return EXIT.internal;
   }
 }
