@@ -17,6 +17,7 @@ import type {
 import { isEligible, selectsNode } from './node-match.js';
 import type { WorkloadRef, WorkloadSnapshot } from './snapshot.js';
 import { WorkloadNotFoundError } from './errors.js';
+import { asCoreEvent } from './event-shape.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -60,7 +61,7 @@ export function assembleSnapshot(
     ...pods.map((p) => ({ kind: 'Pod', meta: p.metadata })),
   ];
   const events = ofKind<KubeEvent>('Event')
-    .map(normalizeEvent)
+    .map(asCoreEvent)
     .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? ref.namespace) === ref.namespace)
     .filter((e) =>
       involved.some((o) =>
@@ -153,13 +154,6 @@ function byRevisionDesc(a: ReplicaSet, b: ReplicaSet): number {
     revision(b) - revision(a) ||
     (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '')
   );
-}
-
-/** events.k8s.io/v1 names the object `regarding`; the analyzers read `involvedObject`. */
-function normalizeEvent(event: KubeEvent): KubeEvent {
-  if (event.involvedObject) return event;
-  const regarding = (event as unknown as { regarding?: KubeEvent['involvedObject'] }).regarding;
-  return { ...event, involvedObject: regarding ?? {} };
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
+import { coreEvent } from './event-shape.js';
 import { parseErrorText } from '../parse-error-text.js';
 import type { KubeObject } from './k8s.js';
 
@@ -108,7 +109,12 @@ export function loadObjects(text: string): KubeObject[] {
   return objects;
 }
 
-function validate(value: unknown, where: string): KubeObject {
+function validate(raw: unknown, where: string): KubeObject {
+  // events.k8s.io/v1 events (regarding, note) are read in the core/v1 shape.
+  const value =
+    raw !== null && typeof raw === 'object' && (raw as Record<string, unknown>)['kind'] === 'Event'
+      ? coreEvent(raw as Record<string, unknown>)
+      : raw;
   const loose = anyObject.safeParse(value);
   if (!loose.success)
     throw new DumpError(`${where}: not a Kubernetes object (${describeIssue(loose.error)})`);
