@@ -182,24 +182,44 @@ function otherPodsMatter(template: PodSpec, pods: Pod[]): boolean {
 const TIME_KEY = /(Timestamp|Time|At)$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** The newest RFC 3339 time in any `*Timestamp`, `*Time` or `*At` field: when the dump was taken, at the latest. */
+/**
+ * Times that point into the future when written: a terminating pod's
+ * `deletionTimestamp` is the deletion request plus its grace period, and expiry times
+ * are deadlines. They say nothing about when the dump was taken.
+ */
+const FUTURE_KEY = /^deletionTimestamp$|[Ee]xpir/;
+
+/**
+ * When the dump was taken, at the earliest: the newest RFC 3339 time in any
+ * `*Timestamp`, `*Time` or `*At` field that records something that happened. A
+ * deletion counts from its request (deletionTimestamp minus the grace period).
+ */
 export function newestTimestamp(objects: KubeObject[]): string {
   let newest = '1970-01-01T00:00:00Z';
   let newestMs = 0;
+  const consider = (ms: number, text: string): void => {
+    if (ms > newestMs) {
+      newestMs = ms;
+      newest = text;
+    }
+  };
   const visit = (value: unknown, key: string): void => {
     if (typeof value === 'string') {
-      if (TIME_KEY.test(key) && RFC3339.test(value)) {
-        const ms = Date.parse(value);
-        if (ms > newestMs) {
-          newestMs = ms;
-          newest = value;
-        }
-      }
+      if (TIME_KEY.test(key) && !FUTURE_KEY.test(key) && RFC3339.test(value))
+        consider(Date.parse(value), value);
       return;
     }
     if (Array.isArray(value)) value.forEach((v) => visit(v, key));
     else if (value && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) visit(v, k);
+      const record = value as Record<string, unknown>;
+      const deletion = record['deletionTimestamp'];
+      if (typeof deletion === 'string' && RFC3339.test(deletion)) {
+        const grace =
+          typeof record['deletionGracePeriodSeconds'] === 'number' ? record['deletionGracePeriodSeconds'] : 0;
+        const requested = Date.parse(deletion) - grace * 1000;
+        consider(requested, new Date(requested).toISOString().replace('.000Z', 'Z'));
+      }
+      for (const [k, v] of Object.entries(record)) visit(v, k);
     }
   };
   objects.forEach((o) => visit(o, ''));

@@ -163,4 +163,24 @@ describe('newestTimestamp', () => {
     ).toBe('2026-03-01T10:00:00+02:00');
     expect(newestTimestamp([])).toBe('1970-01-01T00:00:00Z');
   });
+
+  it("does not let a terminating pod's deletionTimestamp (request + grace) move now ahead", () => {
+    const terminating = {
+      kind: 'Pod',
+      metadata: {
+        creationTimestamp: '2026-11-22T02:00:00Z',
+        deletionTimestamp: '2026-11-22T03:00:30Z',
+        deletionGracePeriodSeconds: 30,
+      },
+      status: { conditions: [{ lastTransitionTime: '2026-11-22T02:59:50Z' }] },
+    };
+    // The deletion was requested at 03:00:00: the dump was taken then or later, not at 03:00:30.
+    expect(newestTimestamp(objects(terminating))).toBe('2026-11-22T03:00:00Z');
+    const token = {
+      kind: 'Secret',
+      metadata: { creationTimestamp: '2026-11-22T01:00:00Z' },
+      expirationTimestamp: '2027-01-01T00:00:00Z',
+    };
+    expect(newestTimestamp(objects(token))).toBe('2026-11-22T01:00:00Z');
+  });
 });
