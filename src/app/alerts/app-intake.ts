@@ -12,12 +12,18 @@ import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Producers } from '../../queue/producers.js';
 
-// For each dedup key (KEYS[i]): 1 when its window is open (the key exists with a TTL,
-// so BullMQ would drop the add), else 0.
+// For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key
+// exists with a TTL, so BullMQ would drop the add), else 0. Then writes the job links
+// (KEYS[n+1..], values ARGV[3..], TTL ARGV[2] seconds) as ThreadStore.linkJob does:
+// one round trip per notification.
 const OPEN_WINDOWS = `
+local n = tonumber(ARGV[1])
 local open = {}
-for i = 1, #KEYS do
+for i = 1, n do
   if redis.call('PTTL', KEYS[i]) > 0 then open[i] = 1 else open[i] = 0 end
+end
+for j = n + 1, #KEYS do
+  redis.call('SET', KEYS[j], ARGV[j - n + 2], 'EX', ARGV[2])
 end
 return open
 `;
@@ -117,23 +123,33 @@ export function createAppAlerts(deps: {
           item.dedup.id,
         ),
       );
-      const reply = (await deps.redis.eval(OPEN_WINDOWS, dedupKeys.length, ...dedupKeys)) as number[];
+      // Every diagnosis is linked, queued or not, as enqueueDiagnosis does after its add;
+      // unlinkDiagnoses takes back the ones the per-minute cap then refuses.
+      const links = work.flatMap((item) =>
+        item.kind === 'diagnosis'
+          ? [jobLinkEntry(item.cluster, alertJobId(item.cluster, item.data), item.data.reply.workloadHash)]
+          : [],
+      );
+      const reply = (await deps.redis.eval(
+        OPEN_WINDOWS,
+        dedupKeys.length + links.length,
+        ...dedupKeys,
+        ...links.map((l) => l.key),
+        String(dedupKeys.length),
+        String(JOB_LINK_SECONDS),
+        ...links.map((l) => l.value),
+      )) as number[];
       return reply.map((v) => v === 1);
     },
-    async linkDiagnoses(work) {
-      // Every diagnosis that passed the caps is linked, queued or not (its window may be
-      // open), as enqueueDiagnosis does after its add; capped ones leave no key.
+    async unlinkDiagnoses(work) {
+      // Rare: only diagnoses the per-minute cap refused after their links were written.
       if (work.length === 0 || deps.redis.status !== 'ready') return;
-      const pipeline = deps.redis.pipeline();
-      for (const item of work) {
-        const link = jobLinkEntry(
-          item.cluster,
-          alertJobId(item.cluster, item.data),
-          item.data.reply.workloadHash,
-        );
-        pipeline.set(link.key, link.value, 'EX', JOB_LINK_SECONDS);
-      }
-      await pipeline.exec();
+      await deps.redis.del(
+        ...work.map(
+          (item) =>
+            jobLinkEntry(item.cluster, alertJobId(item.cluster, item.data), item.data.reply.workloadHash).key,
+        ),
+      );
     },
     async enqueueDiagnosis(cluster, request, dedup) {
       const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {

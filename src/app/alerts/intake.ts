@@ -52,8 +52,8 @@ export interface AlertIntakeDeps {
    * on the way. Without it every add is sent and BullMQ drops the duplicates.
    */
   openWindows?: (work: readonly IntakeWork[]) => Promise<boolean[]>;
-  /** With openWindows: links the diagnoses that passed the caps to their workloads, queued or not. */
-  linkDiagnoses?: (work: readonly Extract<IntakeWork, { kind: 'diagnosis' }>[]) => Promise<void>;
+  /** With openWindows (which links every diagnosis it is shown): removes the links of diagnoses the caps refused. */
+  unlinkDiagnoses?: (work: readonly Extract<IntakeWork, { kind: 'diagnosis' }>[]) => Promise<void>;
   logger: IntakeLogger;
   now?: () => Date;
 }
@@ -133,6 +133,12 @@ export function createAlertIntake(
       minuteDenied = denied.size;
       if (denied.size > 0) {
         over.push(...kept.filter((_t, i) => denied.has(i)));
+        await deps.unlinkDiagnoses?.(
+          perTarget
+            .filter((_w, i) => denied.has(i))
+            .flat()
+            .filter((w): w is Extract<IntakeWork, { kind: 'diagnosis' }> => w.kind === 'diagnosis'),
+        );
         const keep = (_v: unknown, i: number): boolean => !denied.has(i);
         perTarget = perTarget.filter(keep);
         open = open.filter(keep);
@@ -165,13 +171,6 @@ export function createAlertIntake(
       work.push(...items);
       skip.push(...(open[i] ?? items.map(() => false)));
     });
-    if (deps.openWindows && deps.linkDiagnoses) {
-      await deps.linkDiagnoses(
-        perTarget
-          .flat()
-          .filter((w): w is Extract<IntakeWork, { kind: 'diagnosis' }> => w.kind === 'diagnosis'),
-      );
-    }
     await Promise.all(
       work.map((item, i) => {
         if (skip[i] === true) return undefined;
