@@ -13,9 +13,12 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : und
 const obj = (v: unknown): Raw | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Raw) : undefined;
 
-/** The event in core/v1 shape; a core/v1 event is returned as it is. */
+/**
+ * The event in core/v1 shape. A core/v1 event, or one naming no object at all (which
+ * the dump's schema then refuses, saying so), is returned as it is.
+ */
 export function coreEvent(event: Raw): Raw {
-  if (obj(event['involvedObject'])) return event;
+  if (obj(event['involvedObject']) || !obj(event['regarding'])) return event;
   const series = obj(event['series']);
   const source = obj(event['deprecatedSource']);
   const component = text(event['reportingController']) ?? text(source?.['component']);
@@ -26,7 +29,7 @@ export function coreEvent(event: Raw): Raw {
   const message = text(event['note']) ?? text(event['message']);
   return {
     ...event,
-    involvedObject: obj(event['regarding']) ?? {},
+    involvedObject: obj(event['regarding']),
     ...(message !== undefined ? { message } : {}),
     ...(count !== undefined ? { count } : {}),
     ...(firstTimestamp !== undefined ? { firstTimestamp } : {}),
