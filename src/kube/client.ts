@@ -53,6 +53,8 @@ export interface KubeClient {
   readonly server: string;
   /** The kubeconfig context in use ("inClusterContext" in a pod). */
   readonly context: string;
+  /** The context's namespace, the default when a command names none (as in kubectl). */
+  readonly namespace: string | undefined;
   /** One API call returning JSON. Reads are retried on 429/5xx/connection errors; writes never are. */
   call<T = unknown>(call: ApiCall): Promise<T>;
   /** One API call returning text (pod logs). Retried like reads. */
@@ -127,6 +129,7 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
   return {
     server: transport.server,
     context: config.getCurrentContext(),
+    namespace: namespaceOf(config),
     async call<T>(call: ApiCall): Promise<T> {
       const response = await exchange(call);
       try {
@@ -156,6 +159,14 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
       return status;
     },
   };
+}
+
+/** The current context's namespace, as kubectl uses it when no -n is given. */
+function namespaceOf(config: KubeConfig): string | undefined {
+  const namespace = config.getContextObject(config.getCurrentContext())?.namespace;
+  return namespace && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(namespace) && namespace.length <= 63
+    ? namespace
+    : undefined;
 }
 
 function loadConfig(options: KubeClientOptions): KubeConfig {

@@ -13,6 +13,8 @@ export interface ClusterSourceOptions {
   environment?: KubeEnvironment;
   context?: string;
   ref: WorkloadRef;
+  /** No namespace was given: use the kubeconfig context's (then "default"), as kubectl does. */
+  namespaceFromContext?: boolean;
   onProgress?: (step: string) => void;
 }
 
@@ -29,7 +31,10 @@ export async function collectFromCluster(options: ClusterSourceOptions): Promise
     ...(options.environment ? { environment: options.environment } : {}),
   });
   try {
-    return await collectSnapshot(client, options.ref, { onProgress: options.onProgress });
+    const ref = options.namespaceFromContext
+      ? { ...options.ref, namespace: client.namespace ?? 'default' }
+      : options.ref;
+    return await collectSnapshot(client, ref, { onProgress: options.onProgress });
   } catch (error) {
     if (error instanceof ClusterError || error instanceof WorkloadNotFoundError) throw error;
     throw new ClusterError(`collecting from ${client.server} failed: ${errorText(error)}`, undefined, {

@@ -2,7 +2,7 @@
  * The command line against a live (simulated) cluster, in-process: diagnose, scan
  * and apply, with their exit statuses and the confirmation rules of apply.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -79,6 +79,30 @@ describe('rollout-doctor against a live cluster', () => {
     const missing = await cli(['diagnose', 'deployment/nope', '-n', 'vision', '--kubeconfig', kubeconfig]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('deployment "nope" not found in namespace "vision"');
+  });
+
+  it('without -n uses the kubeconfig context namespace, as kubectl does', async () => {
+    const kubeconfig = await deadlocked();
+    const pinned = join(dir, 'kubeconfig-vision');
+    writeFileSync(
+      pinned,
+      readFileSync(kubeconfig, 'utf8').replace('    namespace: default', '    namespace: vision'),
+    );
+    const scan = await cli(['scan', '--kubeconfig', pinned]);
+    expect(scan.code).toBe(1);
+    expect(scan.stdout).toContain('vision-object-tracker');
+    const found = await cli([
+      'diagnose',
+      'deployment/vision-object-tracker',
+      '--kubeconfig',
+      pinned,
+      '-o',
+      'json',
+    ]);
+    expect(found.code).toBe(1);
+    expect((JSON.parse(found.stdout) as { target: { namespace: string } }).target.namespace).toBe('vision');
+    // The context's namespace is only a default: -n still wins, and a dump has no context.
+    expect((await cli(['scan', '-n', 'default', '--kubeconfig', pinned])).code).toBe(0);
   });
 
   it('exits 3 when the cluster is unreachable', async () => {

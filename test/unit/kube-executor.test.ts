@@ -30,6 +30,7 @@ function fakeCluster(initial: Deployment) {
   const client: KubeClient = {
     server: 'fake',
     context: 'fake',
+    namespace: undefined,
     async call<T>(call: ApiCall): Promise<T> {
       calls.push(call);
       const desc = { verb: call.verb, resource: call.resource };

@@ -27,6 +27,8 @@ the rollout until it completes, fails or --timeout (default 300) passes.
 
 export interface ApplyArgs {
   namespace: string;
+  /** -n was given; otherwise the kubeconfig context's namespace is used, as kubectl does. */
+  namespaceGiven: boolean;
   name: string;
   remediation: string;
   yes: boolean;
@@ -55,6 +57,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     throw new UsageError(`--timeout must be a positive number of seconds`);
   return {
     namespace,
+    namespaceGiven: values.namespace !== undefined,
     name,
     remediation: values.remediation,
     yes: values.yes ?? false,
@@ -86,13 +89,14 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     context: args.context,
     environment: io.env,
   });
-  const ref = { kind: 'Deployment' as const, namespace: args.namespace, name: args.name };
+  const namespace = args.namespaceGiven ? args.namespace : (client.namespace ?? args.namespace);
+  const ref = { kind: 'Deployment' as const, namespace, name: args.name };
   const diagnosis = diagnose(await collectSnapshot(client, ref));
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
     const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';
     note(
-      `rollout-doctor apply: no remediation "${args.remediation}" for ${args.namespace}/${args.name}; offered: ${offered}`,
+      `rollout-doctor apply: no remediation "${args.remediation}" for ${namespace}/${args.name}; offered: ${offered}`,
     );
     return EXIT.usage;
   }
@@ -111,9 +115,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
       );
       return EXIT.usage;
     }
-    if (
-      !(await confirm(io, `Apply this to deployment/${args.name} in namespace ${args.namespace}? [y/N] `))
-    ) {
+    if (!(await confirm(io, `Apply this to deployment/${args.name} in namespace ${namespace}? [y/N] `))) {
       out('Not applied.\n');
       return EXIT.problems;
     }

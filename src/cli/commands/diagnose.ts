@@ -19,7 +19,7 @@ const HELP = `Usage: rollout-doctor diagnose deployment/NAME [-n NAMESPACE] [--c
                                 [--from-file DUMP] [-o text|json]
 
 Explains why a Deployment's rollout is stuck or its pods crash, and what would fix it.
-  -n, --namespace   namespace of the Deployment (default "default")
+  -n, --namespace   namespace of the Deployment (default: the context's namespace, else "default")
   --from-file DUMP  read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
                     instead of the cluster, e.g.
                     kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml > dump.yaml
@@ -30,6 +30,8 @@ Exit status: 0 no problem found, 1 problems found, 2 bad arguments or input, 3 c
 
 interface Options {
   ref: WorkloadRef;
+  /** -n was given; otherwise a live read uses the kubeconfig context's namespace, as kubectl does. */
+  namespaceGiven: boolean;
   output: 'text' | 'json';
   fromFile?: string;
   context?: string;
@@ -73,7 +75,13 @@ export function parseOptions(argv: string[]): Options {
     throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
   }
   if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
-  return { ref, output, ...(fromFile !== undefined ? { fromFile } : {}), ...clusterOptions(values) };
+  return {
+    ref,
+    namespaceGiven: values.namespace !== undefined,
+    output,
+    ...(fromFile !== undefined ? { fromFile } : {}),
+    ...clusterOptions(values),
+  };
 }
 
 async function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<WorkloadSnapshot> {
@@ -101,6 +109,7 @@ async function fromCluster(options: Options, io: CliIo): Promise<WorkloadSnapsho
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
   return collectFromCluster({
     ref: options.ref,
+    namespaceFromContext: !options.namespaceGiven,
     ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
     environment: io.env,

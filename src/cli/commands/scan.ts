@@ -13,7 +13,7 @@ const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--ku
 
 Lists Deployments whose rollout is stuck, and those whose next rollout would deadlock
 (a surging strategy on a scarce resource with no spare on the eligible nodes).
-  -n, --namespace       namespace to scan (default "default")
+  -n, --namespace       namespace to scan (default: the context's namespace, else "default")
   -A, --all-namespaces  scan every namespace
   --context, --kubeconfig  which cluster to read
   -o, --output          text (default) or json
@@ -66,7 +66,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   const report: ScanReport = await scanCluster(client, {
     allNamespaces: args.allNamespaces,
-    namespace: args.namespace,
+    namespace: args.namespace ?? client.namespace,
     onProgress: (done, total) => {
       if (stderr.isTTY)
         stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} deployments`);
