@@ -106,7 +106,9 @@ function usedOn(ctx: PlacementContext, node: string, incoming: Pod): Record<stri
 export function describeBlocker(blocker: Blocker): string {
   switch (blocker.kind) {
     case 'resource': {
-      const { resource, need, allocatable, used } = blocker;
+      const { resource, need, allocatable, capacity, used } = blocker;
+      if (allocatable === 0 && capacity > 0)
+        return `${formatAmount(resource, need)} ${resource}, which the node has (capacity ${formatAmount(resource, capacity)}) but reports none allocatable: the device is unhealthy`;
       if (allocatable === 0)
         return `${formatAmount(resource, need)} ${resource}, which the node does not have at all`;
       return `${formatAmount(resource, need)} ${resource} (${formatAmount(resource, allocatable)} allocatable, ${formatAmount(resource, used)} in use)`;

@@ -9,7 +9,7 @@
 import type { Node, Pod } from './k8s.js';
 import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
-import { nodeAllocatable, nonZero, podRequests, type ResourceAmounts } from './resources.js';
+import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { holdsResources } from './workload.js';
 
@@ -27,6 +27,11 @@ export type Blocker =
       resource: string;
       need: number;
       allocatable: number;
+      /**
+       * The node's capacity of it. More than allocatable 0 means the device is there
+       * but none of it is usable: a device plugin reporting it unhealthy.
+       */
+      capacity: number;
       used: number;
       holders: HolderRef[];
     }
@@ -144,7 +149,16 @@ function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occu
       const held = resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
       if (held > 0) holders.push({ pod, amount: held });
     }
-    blockers.push({ kind: 'resource', resource, need: amount, allocatable: available, used, holders });
+    const capacity = nodeCapacity(node)[resource] ?? available;
+    blockers.push({
+      kind: 'resource',
+      resource,
+      need: amount,
+      allocatable: available,
+      capacity,
+      used,
+      holders,
+    });
   }
   return blockers;
 }

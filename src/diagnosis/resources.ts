@@ -96,6 +96,13 @@ export function nodeAllocatable(node: Node): ResourceAmounts {
   return amounts;
 }
 
+/** What the node has in total, healthy or not (status.capacity). */
+export function nodeCapacity(node: Node): ResourceAmounts {
+  const amounts: ResourceAmounts = {};
+  addList(amounts, node.status?.capacity ?? node.status?.allocatable);
+  return amounts;
+}
+
 /**
  * Extended resources (device plugins: "nvidia.com/gpu", "example.com/foo"): a
  * domain-prefixed name outside kubernetes.io. They are integers and never

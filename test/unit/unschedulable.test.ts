@@ -27,6 +27,34 @@ describe('Unschedulable', () => {
     expect(result.remediations.filter((p) => STRATEGY_KINDS.includes(p.kind))).toEqual([]);
   });
 
+  it('a GPU node whose device is unhealthy (capacity 1, allocatable 0): repair the device, never drop the request', () => {
+    const deployment = makeDeployment('object-tracker', {
+      namespace: 'vision',
+      replicas: 1,
+      resources: { limits: { 'nvidia.com/gpu': '1' } },
+      podSpec: { nodeSelector: { 'kubernetes.io/hostname': 'tracker-node' } },
+    });
+    const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 1, replicas: 1 });
+    const { pod: pending, event } = unschedulablePod(
+      makePod(rs, 'h8v2n', undefined, { phase: 'Pending' }),
+      "0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.",
+    );
+    const sick = makeNode('tracker-node', { allocatable: { 'nvidia.com/gpu': '0' } });
+    sick.status = { ...sick.status, capacity: { ...sick.status?.capacity, 'nvidia.com/gpu': '1' } };
+    const snapshot = makeSnapshot({
+      deployment,
+      replicaSets: [rs],
+      pods: [pending],
+      events: [event],
+      nodes: [sick, makeNode('cpu-1'), makeNode('cpu-2')],
+    });
+    const finding = diagnose(snapshot).findings.find((f) => f.code === 'Unschedulable');
+    expect(finding?.summary).toContain('tracker-node has nvidia.com/gpu but none allocatable');
+    const note = finding?.evidence.find((e) => e.type === 'note');
+    expect(note?.type === 'note' && note.text).toContain('repair the nvidia.com/gpu device');
+    expect(JSON.stringify(finding)).not.toMatch(/drop the nvidia.com\/gpu request|has no nvidia.com\/gpu/);
+  });
+
   it('replicas raised beyond capacity (no rollout): lower replicas or add capacity', () => {
     const deployment = makeDeployment('object-tracker', {
       namespace: 'vision',

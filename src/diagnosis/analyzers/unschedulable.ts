@@ -121,6 +121,17 @@ function noRoom(ctx: PlacementContext, pending: PendingAssessment): { cause: str
   const absent =
     b.kind === 'resource' &&
     remaining.every((r) => r.b.kind === 'resource' && r.b.resource === b.resource && r.b.allocatable === 0);
+  const unhealthy = remaining.filter(
+    (r) => r.b.kind === 'resource' && r.b.allocatable === 0 && r.b.capacity > 0,
+  );
+  if (b.kind === 'resource' && absent && unhealthy.length > 0) {
+    // The device exists and the request is right: the node cannot hand it out.
+    const sick = [...new Set(unhealthy.map((r) => r.node))];
+    return {
+      cause: `${sick.slice(0, 3).join(', ')}${sick.length > 3 ? ` and ${sick.length - 3} more` : ''} ${sick.length === 1 ? 'has' : 'have'} ${b.resource} but none allocatable (capacity above 0, allocatable 0: the device plugin reports the device unhealthy)`,
+      change: `repair the ${b.resource} device or its device plugin on ${sick.slice(0, 3).join(', ')} (kubectl describe node shows Capacity against Allocatable); the request itself is right`,
+    };
+  }
   if (b.kind === 'resource' && absent) {
     const where =
       nodes.length === 1
