@@ -22,7 +22,7 @@ import {
   type ResolvedStrategy,
 } from './fenceposts.js';
 import { claimNames } from './pod-constraints.js';
-import { placementContext, usesClaim } from './placement.js';
+import { blockersOn, placementContext, usesClaim } from './placement.js';
 import { assessNode, type NodeAssessment } from './holder-release.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from './scheduling-message.js';
 import type { WorkloadSnapshot } from './snapshot.js';
@@ -153,6 +153,36 @@ function pendingVerdict(eligible: NodeAssessment[], surges: boolean): PendingVer
   if (freed.length === 0) return 'unschedulable';
   if (freed.some((a) => a.release?.length === 0)) return 'transient';
   return surges ? 'surge-deadlock' : 'waiting-for-old-pods';
+}
+
+/**
+ * Cordoned nodes that would take the pod now: selected, no other untolerated taint
+ * than the cordon's own, and room for it. Uncordoning one is the way out without
+ * downtime, when the cordon is no longer needed.
+ */
+export function cordonedWithRoom(snapshot: WorkloadSnapshot, pending: PendingAssessment): string[] {
+  const ctx = placementContext(snapshot);
+  return pending.ineligible
+    .filter(
+      ({ reasons }) =>
+        reasons.includes('cordoned') &&
+        reasons.every((r) => r === 'cordoned' || r.startsWith('taint node.kubernetes.io/unschedulable')),
+    )
+    .filter(({ node }) => blockersOn(ctx, pending.pod, node).length === 0)
+    .map(({ node }) => node.metadata.name ?? '');
+}
+
+/** The note that says so, or nothing. */
+export function cordonedNote(snapshot: WorkloadSnapshot, pending: PendingAssessment): Evidence[] {
+  const nodes = cordonedWithRoom(snapshot, pending);
+  if (nodes.length === 0) return [];
+  const named = nodes.slice(0, 3).join(', ') + (nodes.length > 3 ? ` and ${nodes.length - 3} more` : '');
+  return [
+    {
+      type: 'note',
+      text: `Cordoned ${nodes.length === 1 ? 'node' : 'nodes'} ${named} ${nodes.length === 1 ? 'matches' : 'match'} this pod and ${nodes.length === 1 ? 'has' : 'have'} room for it now: \`kubectl uncordon ${nodes[0]}\` lets it schedule without downtime, if the cordon is no longer needed.`,
+    },
+  ];
 }
 
 function ineligibility(node: Node, pod: Pod): string[] {

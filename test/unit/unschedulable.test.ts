@@ -55,6 +55,50 @@ describe('Unschedulable', () => {
     expect(JSON.stringify(finding)).not.toMatch(/drop the nvidia.com\/gpu request|has no nvidia.com\/gpu/);
   });
 
+  it('names a cordoned node that matches the pod and has room: uncordon is the way out without downtime', () => {
+    const deployment = makeDeployment('object-tracker', {
+      namespace: 'vision',
+      replicas: 2,
+      resources: { limits: { 'nvidia.com/gpu': '1' } },
+      podSpec: { nodeSelector: { pool: 'gpu' } },
+    });
+    const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2, replicas: 2 });
+    const running = makePod(rs, 'x2kqp', 'gpu-1', { phase: 'Running' });
+    const { pod: pending, event } = unschedulablePod(
+      makePod(rs, 'h8v2n', undefined, { phase: 'Pending' }),
+      "0/4 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) were unschedulable, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+    );
+    const cordon = [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' as const }];
+    const gpuNode = (name: string, extra: object = {}) =>
+      makeNode(name, { labels: { pool: 'gpu' }, allocatable: { 'nvidia.com/gpu': '1' }, ...extra });
+    const verdict = (spare: ReturnType<typeof makeNode>) =>
+      diagnose(
+        makeSnapshot({
+          deployment,
+          replicaSets: [rs],
+          pods: [running, pending],
+          events: [event],
+          nodes: [gpuNode('gpu-1'), spare, makeNode('cpu-1'), makeNode('cpu-2')],
+        }),
+      ).findings.find((f) => f.code === 'Unschedulable');
+    const withRoom = verdict(gpuNode('gpu-2', { unschedulable: true, taints: cordon }));
+    expect(JSON.stringify(withRoom?.evidence)).toContain(
+      'Cordoned node gpu-2 matches this pod and has room for it now: `kubectl uncordon gpu-2`',
+    );
+    // Look-alikes: a cordoned node without room, or with another taint, is not offered.
+    const full = gpuNode('gpu-2', {
+      unschedulable: true,
+      taints: cordon,
+      allocatable: { 'nvidia.com/gpu': '0' },
+    });
+    expect(JSON.stringify(verdict(full)?.evidence)).not.toContain('uncordon');
+    const tainted = gpuNode('gpu-2', {
+      unschedulable: true,
+      taints: [...cordon, { key: 'maintenance', effect: 'NoSchedule' as const }],
+    });
+    expect(JSON.stringify(verdict(tainted)?.evidence)).not.toContain('uncordon');
+  });
+
   it('replicas raised beyond capacity (no rollout): lower replicas or add capacity', () => {
     const deployment = makeDeployment('object-tracker', {
       namespace: 'vision',

@@ -14,6 +14,7 @@ import {
   type PendingAssessment,
   type RolloutAssessment,
   schedulingEvidence,
+  cordonedNote,
 } from '../rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { nativeSignalsNote, strategyPhrase } from '../strategy-words.js';
@@ -86,6 +87,7 @@ function schedulingDeadlock(
         ),
       ],
     },
+    ...cordonedNote(snapshot, pending),
   );
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
 }

@@ -8,7 +8,12 @@ import { blockerResource, capacityRows, describeBlocker, holderNames } from '../
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement.js';
 import { formatAmount } from '../quantity.js';
-import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout-assessment.js';
+import {
+  assessRollout,
+  cordonedNote,
+  schedulingEvidence,
+  type PendingAssessment,
+} from '../rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -53,6 +58,7 @@ function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: Pe
       })),
     },
     { type: 'note', text: `What would have to change: ${change}` },
+    ...cordonedNote(snapshot, pending),
   );
   return {
     code: 'Unschedulable',
