@@ -3,11 +3,13 @@
  * plan's preconditions no longer hold, recognise a plan that already landed (a job
  * retried after a worker crash), dry-run on the server, then patch for real with the
  * verified resourceVersion so a concurrent writer produces a 409 that we re-check
- * instead of overwriting.
+ * instead of overwriting. A restart marker in the patch becomes the time of the
+ * apply (src/remediation/restart-time.ts).
  */
 import type { Deployment } from '../diagnosis/k8s.js';
 import { checkPlanWithinKind } from '../remediation/patch-allowlist.js';
 import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
+import { fillApplyTime } from '../remediation/restart-time.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import { getObject } from './list.js';
@@ -56,7 +58,16 @@ type Prepared =
   | { kind: 'go'; live: Deployment; patch: Patch }
   | { kind: 'done'; result: Exclude<ApplyResult, { status: 'applied' }> };
 
-async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepared> {
+/** Test seam: the clock that chooses the restart time (restart-time.ts). */
+export interface ExecutorOptions {
+  now?: () => Date;
+}
+
+async function prepare(
+  client: KubeClient,
+  plan: RemediationPlan,
+  options: ExecutorOptions,
+): Promise<Prepared> {
   let live: Deployment;
   try {
     live = await getObject<Deployment>(client, {
@@ -79,7 +90,7 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
     plan.patch &&
-    isAlreadyApplied(live, plan.patch)
+    isAlreadyApplied(live, plan.patch, plan.preconditions.fields)
   ) {
     return {
       kind: 'done',
@@ -94,7 +105,11 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
   const verdict = checkPreconditions(live, plan.preconditions);
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
-  return { kind: 'go', live, patch: withResourceVersion(plan.patch, live.metadata.resourceVersion ?? '') };
+  // The approved patch as sealed, with the restart marker (if any) set to now: the
+  // restart time is chosen here, at apply time, like `kubectl rollout restart`.
+  const now = options.now?.() ?? new Date();
+  const patch = fillApplyTime(plan.patch, now);
+  return { kind: 'go', live, patch: withResourceVersion(patch, live.metadata.resourceVersion ?? '') };
 }
 
 function sendPatch(
@@ -123,8 +138,12 @@ function isRace(error: unknown): boolean {
  * Verifies the plan against the live object and asks the server what the patch
  * would change (`dryRun=All`), without changing anything.
  */
-export async function dryRunPlan(client: KubeClient, plan: RemediationPlan): Promise<DryRunResult> {
-  const prepared = await prepare(client, plan);
+export async function dryRunPlan(
+  client: KubeClient,
+  plan: RemediationPlan,
+  options: ExecutorOptions = {},
+): Promise<DryRunResult> {
+  const prepared = await prepare(client, plan, options);
   if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
   if (!plan.patch) {
     return {
@@ -152,12 +171,12 @@ export async function dryRunPlan(client: KubeClient, plan: RemediationPlan): Pro
 export async function applyPlan(
   client: KubeClient,
   plan: RemediationPlan,
-  options: { onProgress?: (step: string) => void } = {},
+  options: ExecutorOptions & { onProgress?: (step: string) => void } = {},
 ): Promise<ApplyResult> {
   const progress = options.onProgress ?? (() => undefined);
   for (let round = 0; round < MAX_CONFLICT_ROUNDS; round += 1) {
     progress(round === 0 ? 'checking preconditions' : 'conflict: re-reading and re-checking');
-    const prepared = await prepare(client, plan);
+    const prepared = await prepare(client, plan, options);
     if (prepared.kind === 'done') return prepared.result;
     if (!plan.patch) {
       progress('deleting pods');

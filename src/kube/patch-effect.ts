@@ -4,7 +4,8 @@
  * Pure: no I/O.
  */
 import { escapeToken, getAt, jsonEqual } from '../remediation/json-pointer.js';
-import type { Patch } from '../remediation/plan.js';
+import type { Patch, Preconditions } from '../remediation/plan.js';
+import { APPLY_TIME } from '../remediation/restart-time.js';
 
 /** A field a patch sets; `value` undefined means the patch removes it. */
 export interface PatchTarget {
@@ -68,10 +69,25 @@ function fieldTargets(patch: Patch): PatchTarget[] {
   return patchTargets(patch).filter((t) => t.path !== '/metadata/resourceVersion');
 }
 
-/** The live object already holds every value the patch sets (a retry after the patch landed). */
-export function isAlreadyApplied(live: unknown, patch: Patch): boolean {
+/**
+ * The live object already holds every value the patch sets (a retry after the patch
+ * landed). A restart marker (APPLY_TIME) stands for "restarted since diagnosis": it
+ * holds when the live annotation is a time other than the one the plan assumed
+ * (`assumed`, the plan's precondition fields; without one there, it never holds).
+ */
+export function isAlreadyApplied(
+  live: unknown,
+  patch: Patch,
+  assumed: Preconditions['fields'] = [],
+): boolean {
   const targets = fieldTargets(patch);
-  return targets.length > 0 && targets.every((t) => jsonEqual(getAt(live, t.path), t.value));
+  return targets.length > 0 && targets.every((t) => holds(getAt(live, t.path), t, assumed));
+}
+
+function holds(current: unknown, target: PatchTarget, assumed: Preconditions['fields']): boolean {
+  if (target.value !== APPLY_TIME) return jsonEqual(current, target.value);
+  const before = assumed.find((f) => f.path === target.path);
+  return before !== undefined && typeof current === 'string' && !jsonEqual(current, before.value);
 }
 
 /** What `live` holds at every path the patch sets, with `before` unknown: the change of a patch that already landed. */

@@ -4,6 +4,12 @@
  * inverse, expiry, id, undoOf). Only workers hold the key, so a plan written to Redis
  * by anyone else (or altered there) does not verify. Summary, impact, warnings and the
  * dry-run text are display only and stay outside the seal.
+ *
+ * A restart's time is not known when the plan is sealed: the patch carries the
+ * APPLY_TIME marker (src/remediation/restart-time.ts), which the seal covers like any
+ * other value, the allowlist accepts as the only value there, and the executor
+ * replaces with the time of the apply. So what is approved is exactly what is
+ * written, with "now" for the restart time.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';

@@ -6,10 +6,9 @@
  */
 import { escapeToken, getAt, jsonEqual } from './json-pointer.js';
 import type { Patch, RemediationKind, RemediationPlan } from './plan.js';
+import { APPLY_TIME, RESTARTED_AT_POINTER as RESTARTED_AT, valueWrittenAt } from './restart-time.js';
 
 export type AllowlistVerdict = { ok: true } | { ok: false; reason: string };
-
-const RESTARTED_AT = '/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt';
 const STRATEGY = '/spec/strategy';
 const NODE_AFFINITY =
   '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution';
@@ -132,6 +131,17 @@ export function checkPlanWithinKind(
       ok: false,
       reason: `the patch changes ${outside || '/'}, outside what ${plan.kind} may change (${allowed.join(', ')})`,
     };
+  }
+  // The restart time is the executor's to choose at apply time (restart-time.ts): a
+  // plan may only carry the marker there, never a time (or removal) of its own.
+  if (writes.paths.some((path) => within(path, RESTARTED_AT))) {
+    const value = valueWrittenAt(plan.patch, RESTARTED_AT);
+    if (value !== APPLY_TIME) {
+      return {
+        ok: false,
+        reason: `the patch sets ${RESTARTED_AT} to ${JSON.stringify(value ?? null)}; a plan may only set it to ${JSON.stringify(APPLY_TIME)} (the time of the apply)`,
+      };
+    }
   }
   return { ok: true };
 }

@@ -16,9 +16,11 @@ import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, inversePlan } from '../../src/kube/executor.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 
 const SHOP: WorkloadRef = { kind: 'Deployment', namespace: 'shop', name: 'checkout' };
-const RESTARTED = { 'kubectl.kubernetes.io/restartedAt': '2026-11-22T00:00:00Z' };
+// Plans carry the marker; the executor writes the time of the apply.
+const RESTARTED = { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME };
 
 function plan(
   kind: RemediationPlan['kind'],
@@ -64,15 +66,6 @@ describe('what each remediation kind may change', () => {
       smp({ spec: { strategy: { type: 'Recreate', rollingUpdate: null, $retainKeys: ['type'] } } }),
     ],
     ['rollout-restart', smp({ spec: { template: { metadata: { annotations: RESTARTED } } } })],
-    [
-      'rollout-restart',
-      {
-        type: 'merge',
-        body: {
-          spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': null } } } },
-        },
-      },
-    ],
     [
       'exclude-node',
       json([
@@ -135,6 +128,40 @@ describe('what each remediation kind may change', () => {
       'rollout-restart',
       smp({ spec: { template: { metadata: { annotations: { 'sidecar.istio.io/inject': 'false' } } } } }),
       'sidecar.istio.io',
+    ],
+    [
+      'a restart time of its own (the executor chooses it at apply time)',
+      'set-rolling-update',
+      smp({
+        spec: {
+          strategy: { type: 'Recreate' },
+          template: {
+            metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-22T00:00:00Z' } },
+          },
+        },
+      }),
+      'may only set it to "$NOW"',
+    ],
+    [
+      'the restart annotation removed',
+      'rollout-restart',
+      {
+        type: 'merge',
+        body: {
+          spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': null } } } },
+        },
+      },
+      'to null',
+    ],
+    [
+      'an object under the restart annotation',
+      'rollout-restart',
+      smp({
+        spec: {
+          template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': { x: APPLY_TIME } } } },
+        },
+      }),
+      'may only set it',
     ],
     [
       'every annotation dropped',

@@ -6,10 +6,11 @@ import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
 import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
+import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 import { renderText } from '../../src/report/text.js';
 
 const RESTART = {
-  spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': 'T' } } } },
+  spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME } } } },
 };
 
 function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patch'] {
@@ -17,7 +18,7 @@ function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patc
     case 'set-rolling-update':
       return strategyPatch({
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
-        restartAt: 'T',
+        restart: true,
       });
     case 'set-recreate':
       return strategyPatch({ strategy: { type: 'Recreate' } });
@@ -104,7 +105,7 @@ describe('confirm dialog text', () => {
     expect(
       confirmDialogText(plan('set-rolling-update', 'web', 'shop', [], 'Brief outage. More words.')),
     ).toBe(
-      `Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/web in ns shop. Impact: Brief outage. ${PATCH_POINTER}`,
+      `Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/web in ns shop now. Impact: Brief outage. ${PATCH_POINTER}`,
     );
     expect(confirmDialogText(plan('exclude-node', 'web', 'shop', ['node-b'], 'x'))).toContain(
       'Keep deployment/web in ns shop off node node-b (required node affinity).',

@@ -6,7 +6,10 @@ import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import { diffTouched, isAlreadyApplied, patchTargets } from '../../src/kube/patch-effect.js';
 import { checkPreconditions } from '../../src/kube/preconditions.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
+import { strategyPatch, strategyPreconditions } from '../../src/remediation/builders/strategy-patch.js';
+import { getAt } from '../../src/remediation/json-pointer.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { APPLY_TIME, RESTARTED_AT_POINTER } from '../../src/remediation/restart-time.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 
 const STRATEGY = '/spec/strategy';
@@ -315,5 +318,83 @@ describe('patch allowlist in the executor', () => {
     expect(cluster.get()).toEqual(deployment);
     expect(await dryRunPlan(cluster.client, plan)).toMatchObject({ ok: false });
     expect(cluster.calls.filter((c) => c.verb === 'patch')).toEqual([]);
+  });
+});
+
+describe('the restart time is chosen at apply time', () => {
+  const NOW = new Date('2026-11-23T17:45:31.250Z');
+  function restartPlan(deployment: Deployment): RemediationPlan {
+    return {
+      ...surgePlan(deployment),
+      patch: strategyPatch({
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+        restart: true,
+      }),
+      preconditions: strategyPreconditions(deployment, true),
+    };
+  }
+  const sentTimes = (calls: ApiCall[]): unknown[] =>
+    calls.filter((c) => c.verb === 'patch').map((c) => getAt(c.body, RESTARTED_AT_POINTER));
+
+  it('writes the time of the apply in RFC 3339 in place of the marker, in the dry run and the write', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = restartPlan(deployment);
+    const result = await applyPlan(cluster.client, plan, { now: () => NOW });
+    expect(result).toMatchObject({ status: 'applied' });
+    expect(sentTimes(cluster.calls)).toEqual(['2026-11-23T17:45:31Z', '2026-11-23T17:45:31Z']);
+    expect(getAt(cluster.get(), RESTARTED_AT_POINTER)).toBe('2026-11-23T17:45:31Z');
+    // The plan itself (sealed and approved with the marker) is not changed.
+    expect(getAt(plan.patch?.body, RESTARTED_AT_POINTER)).toBe(APPLY_TIME);
+  });
+
+  it('uses the clock when no time is injected', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    await applyPlan(cluster.client, restartPlan(deployment));
+    const written = Date.parse(String(getAt(cluster.get(), RESTARTED_AT_POINTER)));
+    expect(written).toBeGreaterThanOrEqual(before);
+    expect(written).toBeLessThanOrEqual(Date.now());
+    expect(String(getAt(cluster.get(), RESTARTED_AT_POINTER))).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+
+  it('reports already-applied on a retry after the write, at a later time', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = restartPlan(deployment);
+    expect(await applyPlan(cluster.client, plan, { now: () => NOW })).toMatchObject({ status: 'applied' });
+    const writes = cluster.calls.filter((c) => c.verb === 'patch').length;
+    const again = await applyPlan(cluster.client, plan, { now: () => new Date(NOW.getTime() + 60_000) });
+    expect(again).toMatchObject({ status: 'already-applied' });
+    expect(cluster.calls.filter((c) => c.verb === 'patch')).toHaveLength(writes);
+  });
+
+  it('is not already applied when only someone else restarted: the strategy is still to change', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const restarted = structuredClone(deployment);
+    restarted.spec.template.metadata = {
+      ...restarted.spec.template.metadata,
+      annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-23T09:00:00Z' },
+    };
+    cluster.set(restarted);
+    const result = await applyPlan(cluster.client, restartPlan(deployment), { now: () => NOW });
+    expect(result).toMatchObject({ status: 'refused', field: RESTARTED_AT_POINTER });
+    expect(cluster.calls.filter((c) => c.verb === 'patch')).toEqual([]);
+  });
+
+  it('treats the marker as "restarted since diagnosis" only where the plan assumed a time', () => {
+    const patch = strategyPatch({ strategy: { type: 'Recreate' }, restart: true });
+    const live = {
+      spec: {
+        strategy: { type: 'Recreate' },
+        template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': 'T2' } } },
+      },
+    };
+    const assumed = [{ path: RESTARTED_AT_POINTER, value: 'T1' }];
+    expect(isAlreadyApplied(live, patch, assumed)).toBe(true);
+    expect(isAlreadyApplied(live, patch, [{ path: RESTARTED_AT_POINTER, value: 'T2' }])).toBe(false);
+    expect(isAlreadyApplied(live, patch)).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ const checkPatchAllowed = (kind: RemediationKind, patch: Patch | null, live: unk
     live,
   );
 import type { Patch, RemediationKind } from '../../src/remediation/plan.js';
+import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 
 const RESTART = 'kubectl.kubernetes.io/restartedAt';
 const NOT_IN = {
@@ -55,11 +56,23 @@ const rows: Row[] = [
     smp({
       spec: {
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
-        template: { metadata: { annotations: { [RESTART]: '2026-11-22T03:00:00Z' } } },
+        template: { metadata: { annotations: { [RESTART]: APPLY_TIME } } },
       },
     }),
     live(),
     true,
+  ],
+  [
+    'set-rolling-update with a restart time of its own',
+    'set-rolling-update',
+    smp({
+      spec: {
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+        template: { metadata: { annotations: { [RESTART]: '2026-11-22T03:00:00Z' } } },
+      },
+    }),
+    live(),
+    false,
   ],
   [
     'set-recreate',
@@ -72,9 +85,16 @@ const rows: Row[] = [
   [
     'rollout-restart',
     'rollout-restart',
-    smp({ spec: { template: { metadata: { annotations: { [RESTART]: 'now' } } } } }),
+    smp({ spec: { template: { metadata: { annotations: { [RESTART]: APPLY_TIME } } } } }),
     live(),
     true,
+  ],
+  [
+    'rollout-restart with a time of its own',
+    'rollout-restart',
+    smp({ spec: { template: { metadata: { annotations: { [RESTART]: 'now' } } } } }),
+    live(),
+    false,
   ],
   [
     'exclude-node add (no affinity before)',
@@ -204,9 +224,16 @@ const rows: Row[] = [
   [
     'json restart annotation (escaped) is fine',
     'rollout-restart',
-    json([{ op: 'add', path: ANN, value: 'now' }]),
+    json([{ op: 'add', path: ANN, value: APPLY_TIME }]),
     live(),
     true,
+  ],
+  [
+    'json restart annotation with a time of its own',
+    'rollout-restart',
+    json([{ op: 'add', path: ANN, value: '2026-11-22T03:00:00Z' }]),
+    live(),
+    false,
   ],
   [
     'json annotations map replaced, dropping another annotation',

@@ -9,6 +9,7 @@ import {
   buildSetRollingUpdatePlans,
 } from '../../src/remediation/builders/strategy.js';
 import { getAt, jsonEqual } from '../../src/remediation/json-pointer.js';
+import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 import { makeNode } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 
@@ -43,7 +44,7 @@ describe('set-rolling-update for seed incident A', () => {
         spec: {
           strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
           template: {
-            metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-22T03:00:00Z' } },
+            metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME } },
           },
         },
       },
@@ -167,7 +168,7 @@ describe('rollout-restart', () => {
     expect(buildRolloutRestartPlans(seedIncidentA(), deadlock)).toEqual([]);
   });
 
-  it('sets restartedAt to the snapshot time, with no inverse, once nothing is deadlocked', () => {
+  it('sets restartedAt to the apply-time marker, with no inverse, once nothing is deadlocked', () => {
     const snapshot = seedIncidentA();
     snapshot.deployment.spec.strategy = {
       type: 'RollingUpdate',
@@ -179,7 +180,7 @@ describe('rollout-restart', () => {
       body: {
         spec: {
           template: {
-            metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': '2026-11-22T03:00:00Z' } },
+            metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME } },
           },
         },
       },

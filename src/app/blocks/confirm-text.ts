@@ -49,7 +49,8 @@ function names(list: readonly string[], room: number): string {
 
 /** The change in words, for a target phrase such as "deployment/web in ns shop". */
 function changeInWords(plan: RemediationPlan, target: string, room: number): string {
-  const restart = restarts(plan) ? ` and restart ${target}` : ` of ${target}`;
+  // The restart time is the moment of the apply (the patch carries a marker for it).
+  const restart = restarts(plan) ? ` and restart ${target} now` : ` of ${target}`;
   switch (plan.kind) {
     case 'set-rolling-update': {
       const s = strategyOf(plan);
@@ -58,7 +59,7 @@ function changeInWords(plan: RemediationPlan, target: string, room: number): str
     case 'set-recreate':
       return `Set the strategy to Recreate (old pods stop before new ones start)${restart}.`;
     case 'rollout-restart':
-      return `Restart ${target}: its pods are replaced as its strategy allows.`;
+      return `Restart ${target} now: its pods are replaced as its strategy allows.`;
     case 'exclude-node': {
       const head = `Keep ${target} off node `;
       return `${head}${names(excludedHosts(plan.patch?.body), room - head.length - 40)} (required node affinity).`;

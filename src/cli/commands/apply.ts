@@ -10,6 +10,7 @@ import { cleanText } from '../../text/clean.js';
 import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
+import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
 import { clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
@@ -151,6 +152,11 @@ export function describePlan(plan: RemediationPlan): string {
       JSON.stringify(plan.patch.body, null, 2),
       '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
     );
+    if (restartsPods(plan.patch)) {
+      lines.push(
+        `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as \`kubectl rollout restart\` does)`,
+      );
+    }
   } else {
     lines.push(`Deletes pods in namespace ${plan.target.namespace} (each only if its uid is unchanged):`);
     for (const pod of plan.pods ?? []) lines.push(`  ${pod.name} (uid ${pod.uid})`);

@@ -1,8 +1,10 @@
 /**
  * rollout-restart: what `kubectl rollout restart` does, the
  * `kubectl.kubernetes.io/restartedAt` pod-template annotation set to the current
- * time (snapshot.capturedAt), as a strategic-merge patch. No inverse: putting an
- * older timestamp back would itself be another rollout.
+ * time, as a strategic-merge patch. The patch carries the APPLY_TIME marker and the
+ * executor writes the time of the apply (restart-time.ts), so the plan and its id
+ * do not depend on when the diagnosis ran. No inverse: putting an older timestamp
+ * back would itself be another rollout.
  *
  * Refuses while a surge deadlock stands: with the strategy unchanged the restart's
  * first new pod is Pending for the same reason (use set-rolling-update or
@@ -11,10 +13,10 @@
 import { desiredReplicas, resolveStrategy } from '../../diagnosis/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { currentDeadlockProof } from '../../diagnosis/surge-proof.js';
+import { surgeDeadlockStands } from '../../diagnosis/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
-import { RESTARTED_AT, RESTARTED_AT_POINTER, restartedAtValue } from './strategy-patch.js';
+import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
 
 /** A restart plan for the finding, or none when a restart cannot help. */
 export function buildRolloutRestartPlans(
@@ -23,11 +25,10 @@ export function buildRolloutRestartPlans(
 ): RemediationPlan[] {
   const { deployment } = snapshot;
   const strategy = resolveStrategy(deployment);
-  if (strategy.type === 'RollingUpdate' && currentDeadlockProof(snapshot)) return [];
-  const restartedAt = restartedAtValue(snapshot.capturedAt);
+  if (strategy.type === 'RollingUpdate' && surgeDeadlockStands(snapshot)) return [];
   const patch = {
     type: 'strategic-merge' as const,
-    body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: restartedAt } } } } },
+    body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },
   };
   const replicas = desiredReplicas(deployment);
   const impact =
@@ -41,7 +42,7 @@ export function buildRolloutRestartPlans(
       id: planId('rollout-restart', uid, generation, patch),
       kind: 'rollout-restart',
       target: snapshot.target,
-      summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to ${restartedAt}.`,
+      summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to the time of the apply.`,
       impact,
       warnings: deployment.spec.paused
         ? ['The Deployment is paused: nothing restarts until `kubectl rollout resume`.']

@@ -4,25 +4,20 @@
  * spec.strategy.rollingUpdate we do not name stays as the user set it.
  */
 import type { Deployment, DeploymentStrategy } from '../../diagnosis/k8s.js';
-import { toPointer } from '../json-pointer.js';
 import type { Patch, Preconditions } from '../plan.js';
+import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
 
-export const RESTARTED_AT = 'kubectl.kubernetes.io/restartedAt';
-export const RESTARTED_AT_POINTER = toPointer(['spec', 'template', 'metadata', 'annotations', RESTARTED_AT]);
-
-/** RFC 3339 without fractional seconds, as `kubectl rollout restart` writes it. */
-export function restartedAtValue(capturedAt: string): string {
-  const time = Date.parse(capturedAt);
-  if (Number.isNaN(time)) return capturedAt;
-  return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export { RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
 
 export interface StrategyChange {
   strategy:
     | { type: 'RollingUpdate'; rollingUpdate: { maxSurge: number; maxUnavailable: number } }
     | { type: 'Recreate' };
-  /** Also set the restartedAt template annotation (replaces a stuck Pending pod). */
-  restartAt?: string;
+  /**
+   * Also set the restartedAt template annotation (replaces a stuck Pending pod), to
+   * the time of the apply: the patch carries the APPLY_TIME marker (restart-time.ts).
+   */
+  restart?: boolean;
 }
 
 /** The strategic-merge patch for the change. */
@@ -32,7 +27,7 @@ export function strategyPatch(change: StrategyChange): Patch {
       ? { type: 'Recreate', rollingUpdate: null }
       : { type: 'RollingUpdate', rollingUpdate: { ...change.strategy.rollingUpdate } };
   const spec: Record<string, unknown> = { strategy };
-  if (change.restartAt) spec.template = { metadata: { annotations: { [RESTARTED_AT]: change.restartAt } } };
+  if (change.restart) spec.template = { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } };
   return { type: 'strategic-merge', body: { spec } };
 }
 

@@ -17,7 +17,6 @@ import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import {
   inverseStrategyPatch,
-  restartedAtValue,
   strategyPatch,
   strategyPreconditions,
   type StrategyChange,
@@ -93,7 +92,7 @@ export function buildSetRollingUpdatePlans(
   if (unavailable > Math.max(replicas, 1)) return [];
   const change: StrategyChange = {
     strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: unavailable } },
-    ...(s.restart ? { restartAt: restartedAtValue(snapshot.capturedAt) } : {}),
+    ...(s.restart ? { restart: true } : {}),
   };
   const patch = strategyPatch(change);
   const warnings = commonWarnings(deployment, s, describePrevious(deployment));
@@ -142,7 +141,7 @@ export function buildSetRecreatePlans(snapshot: WorkloadSnapshot, finding: Findi
   const replicas = desiredReplicas(deployment);
   const change: StrategyChange = {
     strategy: { type: 'Recreate' },
-    ...(s.restart ? { restartAt: restartedAtValue(snapshot.capturedAt) } : {}),
+    ...(s.restart ? { restart: true } : {}),
   };
   const patch = strategyPatch(change);
   const warnings = [
