@@ -5,6 +5,7 @@ export const faultRuleSchema = z.object({
   match: z.object({
     verb: z.string().optional(),
     resource: z.string().optional(),
+    /** '' matches cluster-wide requests only. */
     namespace: z.string().optional(),
     name: z.string().optional(),
     subresource: z.string().optional(),
@@ -49,7 +50,7 @@ export class FaultList {
       ({ rule: { match: m } }) =>
         (m.verb === undefined || m.verb === target.verb) &&
         (m.resource === undefined || m.resource === target.resource) &&
-        (m.namespace === undefined || m.namespace === target.namespace) &&
+        (m.namespace === undefined || m.namespace === (target.namespace ?? '')) &&
         (m.name === undefined || m.name === target.name) &&
         (m.subresource === undefined || m.subresource === target.subresource) &&
         (m.dryRun === undefined || m.dryRun === (target.dryRun ?? false)),

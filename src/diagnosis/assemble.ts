@@ -1,23 +1,21 @@
 /**
- * Builds a WorkloadSnapshot from objects read out of a dump, choosing the same
- * objects the live collector reads: the Deployment, what it owns, their events, the
- * nodes and PVCs that matter, and other workloads' pods on the nodes the template may
- * use.
+ * Builds a WorkloadSnapshot from the objects of a dump, selected the way every path
+ * selects them (select-workload.ts). A kind the dump does not hold is recorded as not
+ * read, never as empty: a dump of one namespace says nothing about other namespaces'
+ * pods on the nodes.
  */
 import type {
   Deployment,
-  KubeEvent,
   KubeObject,
   Node,
   PersistentVolumeClaim,
   Pod,
-  PodSpec,
   ReplicaSet,
+  KubeEvent,
 } from './k8s.js';
-import { isEligible, selectsNode } from './node-match.js';
-import type { WorkloadRef, WorkloadSnapshot } from './snapshot.js';
+import { selectWorkload } from './select-workload.js';
+import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
 import { WorkloadNotFoundError } from './errors.js';
-import { asCoreEvent } from './event-shape.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -25,8 +23,6 @@ export interface AssembleOptions {
   /** Previous-container log tails keyed `pod/container`. */
   logs?: Record<string, string>;
 }
-
-const BASIC_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage', 'pods']);
 
 /**
  * Selects the objects about `ref` from a dump.
@@ -39,81 +35,78 @@ export function assembleSnapshot(
   objects: KubeObject[],
   options: AssembleOptions = {},
 ): WorkloadSnapshot {
-  // A hand-written dump may omit namespaces: such objects count as the requested one.
-  const inNamespace = (o: { metadata?: { namespace?: string } }): boolean =>
-    (o.metadata?.namespace ?? ref.namespace) === ref.namespace;
-  const ofKind = <T>(kind: string): T[] => objects.filter((o) => o.kind === kind) as unknown as T[];
-
+  const byKind = new Map<string, KubeObject[]>();
+  for (const o of objects) {
+    const kind = o.kind ?? '';
+    const list = byKind.get(kind);
+    if (list) list.push(o);
+    else byKind.set(kind, [o]);
+  }
+  const ofKind = <T>(kind: string): T[] => (byKind.get(kind) ?? []) as unknown as T[];
   const deployments = ofKind<Deployment>('Deployment');
-  const deployment = deployments.find((d) => d.metadata.name === ref.name && inNamespace(d));
-  if (!deployment) throw notFound(ref, deployments);
-
-  const replicaSets = ofKind<ReplicaSet>('ReplicaSet')
-    .filter((rs) => inNamespace(rs) && isOwnedBy(rs, 'Deployment', deployment))
-    .sort(byRevisionDesc);
-  const pods = ofKind<Pod>('Pod').filter(
-    (p) => inNamespace(p) && replicaSets.some((rs) => isOwnedBy(p, 'ReplicaSet', rs)),
+  const found = deployments.find(
+    (d) => d.metadata.name === ref.name && (d.metadata.namespace ?? ref.namespace) === ref.namespace,
   );
-
-  const involved = [
-    { kind: 'Deployment', meta: deployment.metadata },
-    ...replicaSets.map((rs) => ({ kind: 'ReplicaSet', meta: rs.metadata })),
-    ...pods.map((p) => ({ kind: 'Pod', meta: p.metadata })),
-  ];
-  const events = ofKind<KubeEvent>('Event')
-    .map(asCoreEvent)
-    .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? ref.namespace) === ref.namespace)
-    .filter((e) =>
-      involved.some((o) =>
-        e.involvedObject.uid && o.meta.uid
-          ? e.involvedObject.uid === o.meta.uid
-          : e.involvedObject.kind === o.kind && e.involvedObject.name === o.meta.name,
-      ),
-    );
-
-  const template = deployment.spec.template.spec;
-  const allNodes = ofKind<Node>('Node');
-  const usedNodes = new Set(pods.map((p) => p.spec.nodeName).filter((n): n is string => Boolean(n)));
-  const nodes = allNodes.filter((n) => usedNodes.has(n.metadata.name ?? '') || selectsNode(n, template));
-
-  const ours = new Set(pods.map((p) => p.metadata.uid ?? p.metadata.name));
-  const eligible = new Set(allNodes.filter((n) => isEligible(n, template)).map((n) => n.metadata.name));
-  const otherPods = otherPodsMatter(template, pods)
-    ? ofKind<Pod>('Pod').filter(
-        (p) =>
-          !ours.has(p.metadata.uid ?? p.metadata.name) &&
-          p.spec.nodeName !== undefined &&
-          eligible.has(p.spec.nodeName) &&
-          p.status?.phase !== 'Succeeded' &&
-          p.status?.phase !== 'Failed',
-      )
-    : [];
-
-  const claimNames = new Set(
-    [template, ...pods.map((p) => p.spec)].flatMap((spec) =>
-      (spec.volumes ?? []).flatMap((v) =>
-        v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
-      ),
-    ),
-  );
-  const pvcs = ofKind<PersistentVolumeClaim>('PersistentVolumeClaim').filter(
-    (pvc) => inNamespace(pvc) && claimNames.has(pvc.metadata.name ?? ''),
-  );
-
-  return {
-    target: ref,
-    capturedAt: options.capturedAt ?? newestTimestamp(objects),
+  if (!found) throw notFound(ref, deployments);
+  // A hand-written dump may omit the namespace: the Deployment is the requested one.
+  const deployment = found.metadata.namespace
+    ? found
+    : { ...found, metadata: { ...found.metadata, namespace: ref.namespace } };
+  const pods = ofKind<Pod>('Pod');
+  const snapshot = selectWorkload(
     deployment,
-    replicaSets,
-    pods,
-    events,
-    nodes,
-    nodesComplete: allNodes.length > 0,
-    pvcs,
-    otherPods,
-    logs: { ...options.logs },
-    accessProblems: [],
+    {
+      replicaSets: ofKind<ReplicaSet>('ReplicaSet'),
+      pods,
+      events: ofKind<KubeEvent>('Event'),
+      pvcs: ofKind<PersistentVolumeClaim>('PersistentVolumeClaim'),
+      nodes: ofKind<Node>('Node'),
+      neighbours: pods,
+    },
+    {
+      capturedAt: options.capturedAt ?? newestTimestamp(objects),
+      coverage: dumpCoverage(ref, byKind),
+      ...(options.logs ? { logs: options.logs } : {}),
+    },
+  );
+  return { ...snapshot, target: ref };
+}
+
+/**
+ * What a dump holds. A kind with no object in it was not dumped (a Deployment always
+ * has ReplicaSets once created; a namespace with pods has events within the hour).
+ * Other workloads' pods count as read everywhere only when the dump holds pods of
+ * namespaces other than the target's, as `kubectl get pods -A` writes.
+ */
+function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]>): Coverage {
+  const gaps: CoverageGap[] = [];
+  const ns = ref.namespace;
+  const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
+    if ((byKind.get(kind) ?? []).length > 0) return 'complete';
+    gaps.push({ about, what, reason: 'not-in-dump', settle });
+    return 'unread';
   };
+  const replicaSets = state(
+    'ReplicaSet',
+    'replicaSets',
+    `ReplicaSets in ${ns}`,
+    `kubectl get replicasets -n ${ns} -o yaml`,
+  );
+  const pods = state('Pod', 'pods', `pods in ${ns}`, `kubectl get pods -n ${ns} -o yaml`);
+  const events = state('Event', 'events', `events in ${ns}`, `kubectl get events -n ${ns} -o yaml`);
+  const nodes = state('Node', 'nodes', 'nodes', 'kubectl get nodes -o yaml');
+  const clusterWide = (byKind.get('Pod') ?? []).some(
+    (p) => p.metadata?.namespace !== undefined && p.metadata.namespace !== ns,
+  );
+  if (!clusterWide && pods === 'complete') {
+    gaps.push({
+      about: 'neighbours',
+      what: `pods of other namespaces`,
+      reason: 'not-in-dump',
+      settle: 'kubectl get pods -A -o yaml (or --field-selector spec.nodeName=NODE for the nodes named)',
+    });
+  }
+  return { replicaSets, pods, events, nodes, podsReadOn: clusterWide ? 'all' : [], gaps };
 }
 
 function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFoundError {
@@ -129,54 +122,6 @@ function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFound
     `Deployment "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
     [ref.namespace],
   );
-}
-
-/** Controller owner reference by uid; by kind and name when the dump has no uids (hand-written). */
-function isOwnedBy(
-  child: { metadata: { ownerReferences?: { kind: string; name: string; uid: string }[] } },
-  kind: string,
-  owner: { metadata: { name?: string; uid?: string } },
-): boolean {
-  return (child.metadata.ownerReferences ?? []).some((ref) =>
-    owner.metadata.uid && ref.uid
-      ? ref.uid === owner.metadata.uid
-      : ref.kind === kind && ref.name === owner.metadata.name,
-  );
-}
-
-function revision(rs: ReplicaSet): number {
-  const value = Number(rs.metadata.annotations?.['deployment.kubernetes.io/revision']);
-  return Number.isFinite(value) ? value : -1;
-}
-
-function byRevisionDesc(a: ReplicaSet, b: ReplicaSet): number {
-  return (
-    revision(b) - revision(a) ||
-    (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '')
-  );
-}
-
-/**
- * Other workloads' pods matter when one of ours is Pending or the template asks for
- * something scarce (extended resource, hostPort, ReadWriteOnce claim, required
- * anti-affinity), mirroring what the live collector fetches.
- */
-function otherPodsMatter(template: PodSpec, pods: Pod[]): boolean {
-  if (pods.some((p) => p.status?.phase === 'Pending' && !p.spec.nodeName)) return true;
-  const containers = [...template.containers, ...(template.initContainers ?? [])];
-  const extended = containers.some((c) =>
-    Object.keys({ ...c.resources?.limits, ...c.resources?.requests }).some(
-      (r) => !BASIC_RESOURCES.has(r) && !r.startsWith('hugepages-'),
-    ),
-  );
-  const hostPort = containers.some((c) =>
-    (c.ports ?? []).some((p) => p.hostPort !== undefined && p.hostPort > 0),
-  );
-  const claims = (template.volumes ?? []).some((v) => v.persistentVolumeClaim);
-  const antiAffinity = (
-    template.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []
-  ).length;
-  return extended || hostPort || claims || antiAffinity > 0;
 }
 
 const TIME_KEY = /(Timestamp|Time|At)$/;

@@ -1,5 +1,5 @@
 import type { Finding } from './finding.js';
-import type { WorkloadRef } from './snapshot.js';
+import type { Coverage, WorkloadRef } from './snapshot.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
 /** The result of one diagnosis: the JSON contract of DESIGN.md §3, extended. */
@@ -12,4 +12,6 @@ export interface Diagnosis {
   remediations: RemediationPlan[];
   /** Analyzers that threw; the others' findings are still reported. */
   analyzerErrors: { analyzer: string; message: string }[];
+  /** What the snapshot read and what it could not (DESIGN.md §2). */
+  coverage?: Coverage;
 }

@@ -15,6 +15,7 @@ export const FINDING_CODES = [
   'ProgressDeadlineExceeded',
   'RolloutAtRisk',
   'AccessDenied',
+  'IncompleteEvidence',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -3,7 +3,8 @@
  * of our own pods (the ones a strategy change would let go first) are gone?
  */
 import type { Node, Pod } from './k8s.js';
-import { blockersOn, type Blocker, type PlacementContext } from './placement.js';
+import { blockersOn, coversNeed, type Blocker, type PlacementContext } from './placement.js';
+import { occupancyKnown } from './snapshot.js';
 import { isTerminating } from './workload.js';
 
 export interface NodeAssessment {
@@ -18,6 +19,14 @@ export interface NodeAssessment {
   release?: Pod[];
   /** What still blocks after every releasable holder is gone: what no strategy change fixes. */
   remaining: Blocker[];
+  /**
+   * Every pod on the node was read. When not, other workloads may hold more than
+   * the snapshot shows: an empty `blockers` is not room, and a release is a proof
+   * only when the released pods hold at least everything the pod asks for.
+   */
+  occupancyKnown: boolean;
+  /** The release is proved (always, when occupancy is known). */
+  releaseProved: boolean;
 }
 
 /**
@@ -31,6 +40,21 @@ export function assessNode(
   node: Node,
   releasable: (pod: Pod) => boolean,
 ): NodeAssessment {
+  const known = occupancyKnown(ctx.snapshot.coverage, node.metadata.name ?? '');
+  const found = assessKnownPods(ctx, incoming, node, releasable);
+  const released = found.release ?? [];
+  const releaseProved = known || (released.length > 0 && coversNeed(ctx, incoming, released));
+  return { ...found, occupancyKnown: known, releaseProved };
+}
+
+type Found = Omit<NodeAssessment, 'occupancyKnown' | 'releaseProved'>;
+
+function assessKnownPods(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  releasable: (pod: Pod) => boolean,
+): Found {
   const blockers = blockersOn(ctx, incoming, node);
   if (blockers.length === 0) return { node, blockers, release: [], remaining: [] };
   const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(releasable);

@@ -165,6 +165,16 @@ export interface PodSpec {
   terminationGracePeriodSeconds?: number;
   /** RuntimeClass overhead, added to the pod's requests by the scheduler. */
   overhead?: Record<string, Quantity>;
+  /** While any gate is listed the scheduler does not consider the pod (no FailedScheduling event). */
+  schedulingGates?: { name: string }[];
+  /** Dynamic Resource Allocation claims: a claim per pod from a template, or one shared claim. */
+  resourceClaims?: PodResourceClaim[];
+}
+
+export interface PodResourceClaim {
+  name: string;
+  resourceClaimName?: string;
+  resourceClaimTemplateName?: string;
 }
 
 export interface PodTemplateSpec {
@@ -224,6 +234,8 @@ export interface Pod {
     reason?: string;
     message?: string;
     nominatedNodeName?: string;
+    /** Claims the resourceclaim controller created for the pod's template claims. */
+    resourceClaimStatuses?: { name: string; resourceClaimName?: string }[];
   };
 }
 
@@ -293,6 +305,7 @@ export interface Node {
   status?: {
     capacity?: Record<string, Quantity>;
     allocatable?: Record<string, Quantity>;
+    addresses?: { type: string; address: string }[];
     conditions?: Condition[];
     nodeInfo?: {
       architecture?: string;

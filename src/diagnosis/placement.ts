@@ -132,6 +132,24 @@ export function blockersOn(
   ];
 }
 
+/**
+ * The released pods together hold at least everything `incoming` asks for (each
+ * resource, a pod slot, each host port). Then it fits where they were, whatever else
+ * runs on the node unseen: requests are never overcommitted, and no two pods hold
+ * one host port.
+ */
+export function coversNeed(ctx: PlacementContext, incoming: Pod, released: readonly Pod[]): boolean {
+  const profile = profileOf(ctx, incoming);
+  for (const [resource, amount] of profile.need) {
+    let held = 0;
+    for (const pod of released) held += ctx.requests(pod)[resource] ?? 0;
+    if (held < amount) return false;
+  }
+  return profile.ports.every((port) =>
+    released.some((pod) => hostPorts(pod.spec).some((held) => portsConflict(port, held))),
+  );
+}
+
 function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Blocker[] {
   const allocatable = ctx.allocatable(node);
   const need = profileOf(ctx, incoming).need;

@@ -24,8 +24,10 @@ import {
 import { claimNames } from './pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from './placement.js';
 import { assessNode, type NodeAssessment } from './holder-release.js';
+import { heldBeforeScheduling, type HeldBack } from './held-back.js';
+import { messageProof } from './message-proof.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from './scheduling-message.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import { occupancyKnown, type WorkloadSnapshot } from './snapshot.js';
 import {
   classifyReplicaSets,
   eventsOfPod,
@@ -38,7 +40,15 @@ import {
 } from './workload.js';
 
 export type PendingVerdict =
-  'surge-deadlock' | 'unschedulable' | 'transient' | 'waiting-for-old-pods' | 'unexplained';
+  | 'surge-deadlock'
+  | 'unschedulable'
+  | 'transient'
+  | 'waiting-for-old-pods'
+  | 'unexplained'
+  /** What the verdict needs was not read, and no other proof holds. */
+  | 'incomplete'
+  /** Held before scheduling (gates, a claim not yet created): the scheduler has not tried it. */
+  | 'held-back';
 
 export interface IneligibleNode {
   node: Node;
@@ -55,6 +65,19 @@ export interface PendingAssessment {
   eligible: NodeAssessment[];
   ineligible: IneligibleNode[];
   verdict: PendingVerdict;
+  /**
+   * For a surge deadlock: 'nodes' when node objects and occupancy prove it, 'message'
+   * when the scheduler's counts do (nodes unread), 'likely' when neither does.
+   */
+  proof?: 'nodes' | 'message' | 'likely';
+  /** Nodes where the release is proved (from nodes or from the message). */
+  provedOn: string[];
+  /** What the verdict stands despite: room the model cannot explain, unread occupancy. */
+  caveats: string[];
+  /** What was not read that would settle it (for IncompleteEvidence and the caveat). */
+  missing: string[];
+  /** Why the pod is held before scheduling, for the 'held-back' verdict. */
+  heldBack?: HeldBack;
 }
 
 /** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
@@ -143,16 +166,87 @@ function assessPending(
   const releasable = (holder: Pod): boolean => isNew && oldPods.has(holder);
   const eligible = eligibleNodes.map((node) => assessNode(ctx, pod, node, releasable));
   const base = { pod, isNew, parsed, eligible, ineligible, ...(failure ? { failure } : {}) };
-  return { ...base, verdict: pendingVerdict(eligible, surges) };
+  const held = heldBeforeScheduling(pod);
+  if (held) return { ...base, verdict: 'held-back', heldBack: held, provedOn: [], caveats: [], missing: [] };
+  const oldOnes = isNew ? [...oldPods] : [];
+  return { ...base, ...pendingVerdict(snapshot, base, oldOnes, surges) };
 }
 
-function pendingVerdict(eligible: NodeAssessment[], surges: boolean): PendingVerdict {
-  if (eligible.length === 0) return 'unschedulable';
-  if (eligible.some((a) => a.blockers.length === 0)) return 'unexplained';
-  const freed = eligible.filter((a) => a.release !== undefined);
-  if (freed.length === 0) return 'unschedulable';
-  if (freed.some((a) => a.release?.length === 0)) return 'transient';
-  return surges ? 'surge-deadlock' : 'waiting-for-old-pods';
+type Judged = Pick<PendingAssessment, 'verdict' | 'proof' | 'provedOn' | 'caveats' | 'missing'>;
+
+/**
+ * The verdict for one pending pod. A proof on one node stands: room elsewhere that
+ * the model cannot explain, or occupancy that was not read, becomes a caveat. The
+ * pod is Pending, so the scheduler found no room anywhere at its last attempt.
+ */
+function pendingVerdict(
+  snapshot: WorkloadSnapshot,
+  base: Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible'>,
+  oldPods: readonly Pod[],
+  surges: boolean,
+): Judged {
+  const { eligible } = base;
+  const coverage = snapshot.coverage;
+  const names = (list: NodeAssessment[]): string[] => list.map((a) => a.node.metadata.name ?? '');
+  const roomNow = eligible.filter((a) => a.blockers.length === 0 && a.occupancyKnown);
+  const roomUnread = eligible.filter((a) => a.blockers.length === 0 && !a.occupancyKnown);
+  const freeing = eligible.filter((a) => a.release !== undefined && a.release.length > 0);
+  const proved = freeing.filter((a) => a.releaseProved);
+  const transient = eligible.some((a) => a.blockers.length > 0 && a.release?.length === 0);
+  const caveats: string[] = [];
+  const missing: string[] = [];
+  const unreadPods = (nodes: string[]): string =>
+    `pods of other workloads on ${list(nodes)} (kubectl get pods -A --field-selector spec.nodeName=${nodes[0] ?? ''})`;
+  if (roomNow.length > 0) {
+    caveats.push(
+      `${list(names(roomNow))} ${roomNow.length === 1 ? 'looks' : 'look'} free for this pod, yet the scheduler did not use ${roomNow.length === 1 ? 'it' : 'them'}: something this analysis does not model keeps the pod off (topology spread, volume node affinity, resource claims, an extender)`,
+    );
+  }
+  if (roomUnread.length > 0) {
+    caveats.push(`who else holds room on ${list(names(roomUnread))} was not read`);
+    missing.push(unreadPods(names(roomUnread)));
+  }
+  const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
+    verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',
+    proof,
+    provedOn,
+    caveats,
+    missing,
+  });
+  const judged = (verdict: PendingVerdict): Judged => ({ verdict, provedOn: [], caveats, missing });
+
+  if (eligible.length === 0) {
+    if (coverage.nodes === 'complete') return judged('unschedulable');
+    const fromMessage = messageProof(placementContext(snapshot), base.pod, base.parsed, oldPods);
+    if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
+    missing.push(
+      coverage.nodes === 'unread'
+        ? 'the nodes (kubectl get nodes -o yaml; a live diagnosis needs list on nodes)'
+        : 'the nodes this pod may use (the node list was capped or partly refused)',
+    );
+    if (fromMessage.missing)
+      caveats.push(`the scheduler's message does not settle it: ${fromMessage.missing}`);
+    return judged('incomplete');
+  }
+  if (transient) return judged('transient');
+  if (proved.length > 0) return deadlock('nodes', names(proved));
+  if (roomNow.length > 0) return judged('unexplained');
+  if (freeing.length > 0) {
+    const fromMessage = messageProof(placementContext(snapshot), base.pod, base.parsed, oldPods);
+    if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
+    const unproved = names(freeing.filter((a) => !a.releaseProved));
+    caveats.push(
+      `on ${list(unproved)} the new pod asks for more than the old pods there hold, and what other workloads hold there was not read`,
+    );
+    missing.push(unreadPods(unproved));
+    return deadlock('likely', []);
+  }
+  if (roomUnread.length > 0) return judged('incomplete');
+  return judged('unschedulable');
+}
+
+function list(nodes: readonly string[]): string {
+  return nodes.slice(0, 3).join(', ') + (nodes.length > 3 ? ` and ${nodes.length - 3} more` : '');
 }
 
 /**
@@ -168,6 +262,7 @@ export function cordonedWithRoom(snapshot: WorkloadSnapshot, pending: PendingAss
         reasons.includes('cordoned') &&
         reasons.every((r) => r === 'cordoned' || r.startsWith('taint node.kubernetes.io/unschedulable')),
     )
+    .filter(({ node }) => occupancyKnown(snapshot.coverage, node.metadata.name ?? ''))
     .filter(({ node }) => blockersOn(ctx, pending.pod, node).length === 0)
     .map(({ node }) => node.metadata.name ?? '');
 }

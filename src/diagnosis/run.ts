@@ -69,6 +69,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     findings,
     remediations,
     analyzerErrors,
+    coverage: snapshot.coverage,
   };
 }
 

@@ -60,6 +60,58 @@ export interface WorkloadSnapshot {
   logs: Record<string, string>;
   /** Reads that failed for lack of permission; empty when everything was readable. */
   accessProblems: AccessProblem[];
+  /** What was read completely, and what was not (forbidden, capped, absent from a dump). */
+  coverage: Coverage;
+}
+
+/** How much of one kind of object was read. */
+export type ReadState = 'complete' | 'partial' | 'unread';
+
+/**
+ * What the snapshot saw (DESIGN.md §2: what was not read is unknown, never empty).
+ * Analyzers consult it before treating a missing object as absent or a node as free.
+ */
+export interface Coverage {
+  /** This Deployment's ReplicaSets, its pods, and the events about them. */
+  replicaSets: ReadState;
+  pods: ReadState;
+  events: ReadState;
+  /** Node objects: every node the pods may use or run on, some of them (capped), or none. */
+  nodes: ReadState;
+  /**
+   * Nodes whose pods of every workload were read, so their occupancy is known; 'all'
+   * when pods were read cluster-wide. Elsewhere other workloads may hold anything.
+   */
+  podsReadOn: string[] | 'all';
+  /** Each read that was not made or not finished, and what would settle it. */
+  gaps: CoverageGap[];
+}
+
+export interface CoverageGap {
+  /** Which part of the snapshot it leaves open. */
+  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs';
+  /** "nodes", "pods on gpu-node-3", "events in vision". */
+  what: string;
+  reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed';
+  /** The read or grant that settles it: "kubectl get nodes -o yaml", "grant list on nodes". */
+  settle: string;
+}
+
+/** Everything read: what tests and hand-built snapshots assume. */
+export function fullCoverage(): Coverage {
+  return {
+    replicaSets: 'complete',
+    pods: 'complete',
+    events: 'complete',
+    nodes: 'complete',
+    podsReadOn: 'all',
+    gaps: [],
+  };
+}
+
+/** Every pod on the node was read: what is not in the snapshot does not hold anything there. */
+export function occupancyKnown(coverage: Coverage, node: string): boolean {
+  return coverage.podsReadOn === 'all' || coverage.podsReadOn.includes(node);
 }
 
 export function logKey(pod: string, container: string): string {

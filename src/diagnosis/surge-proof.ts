@@ -3,6 +3,7 @@
  * builders never trust a finding's text: where letting our old pods go first makes
  * room for the new pod, and how many must go.
  */
+import { admittedSpec } from './admitted-spec.js';
 import type { Pod } from './k8s.js';
 import { isEligible } from './node-match.js';
 import { claimNames } from './pod-constraints.js';
@@ -24,7 +25,10 @@ export interface ReleaseProof {
   releasableOnNodes: number;
 }
 
-/** A pod as the next rollout would create it (not bound, in no index). */
+/**
+ * A pod as the next rollout would create it (not bound, in no index), with the
+ * constraints admission gave this template's pods (admitted-spec.ts).
+ */
 export function nextPod(snapshot: WorkloadSnapshot): Pod {
   const { deployment } = snapshot;
   const template = deployment.spec.template;
@@ -34,7 +38,7 @@ export function nextPod(snapshot: WorkloadSnapshot): Pod {
       ...(deployment.metadata.namespace ? { namespace: deployment.metadata.namespace } : {}),
       labels: { ...template.metadata?.labels },
     },
-    spec: template.spec,
+    spec: admittedSpec(snapshot).spec,
   };
 }
 
@@ -66,19 +70,45 @@ function proofFrom(
   };
 }
 
+/**
+ * A surge deadlock stands, proved or likely: a restart alone would recreate the same
+ * Pending pod, so it is not offered.
+ */
+export function surgeDeadlockStands(snapshot: WorkloadSnapshot): boolean {
+  return (
+    currentDeadlockProof(snapshot) !== undefined ||
+    assessRollout(snapshot).pending.some((p) => p.verdict === 'surge-deadlock')
+  );
+}
+
 /** Proof for the rollout in progress: a surge-deadlocked Pending pod or an attach-blocked one. */
 export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
   const assessment = assessRollout(snapshot);
   const oldPods = [...assessment.oldPods];
   const stuck = assessment.pending.filter((p) => p.verdict === 'surge-deadlock');
-  const first = stuck[0];
-  if (first) {
+  // A strategy change is offered on a proof only, never on a likely deadlock.
+  const first = stuck.find((p) => p.proof === 'nodes' || p.proof === 'message');
+  if (first?.proof === 'nodes') {
     return proofFrom(
-      first.eligible,
+      first.eligible.filter((a) => a.releaseProved),
       stuck.map((p) => p.pod),
       oldPods,
     );
   }
+  if (first) {
+    // Proved from the scheduler's counts: every live old pod on those nodes must go.
+    const live = oldPods.filter((p) => p.spec.nodeName && !isTerminating(p));
+    const onNodes = live.filter((p) => first.provedOn.includes(p.spec.nodeName ?? ''));
+    const perNode = first.provedOn.map((n) => onNodes.filter((p) => p.spec.nodeName === n).length);
+    return {
+      nodes: first.provedOn,
+      release: Math.min(...perNode),
+      stuckPods: stuck.map((p) => p.pod),
+      releasablePods: live.length,
+      releasableOnNodes: onNodes.length,
+    };
+  }
+  if (stuck.length > 0) return undefined;
   const attach = assessment.attach.filter((a) => a.releasable);
   const block = attach[0];
   if (!block) return undefined;
@@ -99,8 +129,15 @@ export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof |
 export function nextRolloutProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
   const { pod, eligible } = nextRolloutAssessments(snapshot);
   if (eligible.length === 0) return undefined;
+  // Room on a node whose other pods were not read is unknown, not room: predict nothing.
+  if (eligible.some((a) => a.blockers.length === 0 && !a.occupancyKnown)) return undefined;
   const roomNow = eligible.filter((a) => a.blockers.length === 0).map((a) => a.node.metadata.name ?? '');
-  if (roomNow.length === 0) return proofFrom(eligible, [], snapshot.pods);
+  if (roomNow.length === 0)
+    return proofFrom(
+      eligible.filter((a) => a.releaseProved),
+      [],
+      snapshot.pods,
+    );
   const risk = rwoRisk(snapshot, pod, roomNow);
   if (!risk) return undefined;
   const holders = snapshot.pods.filter((p) => p.spec.nodeName && risk.on.includes(p.spec.nodeName));

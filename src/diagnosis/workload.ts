@@ -22,7 +22,9 @@ export interface ClassifiedReplicaSets {
  * matches (a hand-edited dump whose template lost its server defaults), the
  * ReplicaSet carrying the Deployment's revision annotation is taken instead.
  */
-export function classifyReplicaSets(snapshot: WorkloadSnapshot): ClassifiedReplicaSets {
+export function classifyReplicaSets(
+  snapshot: Pick<WorkloadSnapshot, 'deployment' | 'replicaSets'>,
+): ClassifiedReplicaSets {
   const sets = [...snapshot.replicaSets].sort(
     (a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || 0,
   );
@@ -77,7 +79,7 @@ function semanticEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Pods controlled by the ReplicaSet (owner uid; by name and hash label when uids are missing). */
-export function podsOfReplicaSet(snapshot: WorkloadSnapshot, rs: ReplicaSet): Pod[] {
+export function podsOfReplicaSet(snapshot: Pick<WorkloadSnapshot, 'pods'>, rs: ReplicaSet): Pod[] {
   const uid = rs.metadata.uid;
   const hash = rs.metadata.labels?.[HASH_LABEL];
   return snapshot.pods.filter((pod) => {

@@ -10,14 +10,17 @@
  *      affinity term, capped at 500) when the template constrains nodes or asks for
  *      something scarce; get the PVCs the template mounts
  *   3. in parallel: the nodes our pods are bound to and the eligible list missed (one
- *      `kubernetes.io/hostname in (...)` list); other workloads' pods on at most 2
- *      eligible nodes (fieldSelector spec.nodeName, only when a pod is Pending or the
- *      template asks for something scarce); previous-container log tails of crashing
+ *      `kubernetes.io/hostname in (...)` list); other workloads' pods on every node
+ *      eligible for the pods as admitted (fieldSelector spec.nodeName, in parallel, at
+ *      most MAX_NEIGHBOUR_NODES, only when a pod is Pending or the template asks for
+ *      something scarce); previous-container log tails of crashing
  *      containers (limitBytes/tailLines, one per node and container, at most 4)
  *   4. only for a template with no node constraint and a Pending pod: the eligible
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *
  * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail.
+ * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
+ * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
 import type {
   Deployment,
@@ -27,15 +30,29 @@ import type {
   Pod,
   ReplicaSet,
 } from '../diagnosis/k8s.js';
-import type { AccessProblem, WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { admittedSpec } from '../diagnosis/admitted-spec.js';
+import { isEligible } from '../diagnosis/node-match.js';
+import { claimNames } from '../diagnosis/pod-constraints.js';
+import { asksForScarce, neighboursMatter } from '../diagnosis/scarce.js';
+import { selectWorkload } from '../diagnosis/select-workload.js';
+import {
+  fullCoverage,
+  type AccessProblem,
+  type Coverage,
+  type CoverageGap,
+  type ReadState,
+  type WorkloadRef,
+  type WorkloadSnapshot,
+} from '../diagnosis/snapshot.js';
+import { isUnscheduled } from '../diagnosis/workload.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects, type ListResult } from './list.js';
 import { collectLogTails } from './log-tails.js';
-import { asksForScarce, eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-queries.js';
-import { ownedBy, revisionOf } from './owner-references.js';
+import { eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-queries.js';
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
+import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
 
 export interface CollectOptions {
@@ -46,8 +63,12 @@ export interface CollectOptions {
 
 /** More eligible nodes than this and the snapshot's node list is marked incomplete. */
 export const MAX_ELIGIBLE_NODES = 500;
-/** Nodes whose other pods we read when contention matters. */
-export const MAX_OTHER_POD_NODES = 2;
+/**
+ * Eligible nodes whose pods (every namespace) are read, in parallel, when other
+ * workloads matter. Past this the rest are recorded as not read: their occupancy is
+ * unknown, never free.
+ */
+export const MAX_NEIGHBOUR_NODES = 50;
 /** Event pages of 500 per namespace; a busier namespace keeps the first 1,500 events. */
 const EVENT_PAGE = 500;
 const EVENT_PAGES = 3;
@@ -68,15 +89,15 @@ export async function collectSnapshot(
   progress(`reading deployment ${namespace}/${ref.name}`);
   const deployment = await readDeployment(client, ref);
   const capturedAt = new Date().toISOString();
-  const spec = deployment.spec.template.spec;
-  const accessProblems: AccessProblem[] = [];
-  const claimNames = (spec.volumes ?? []).flatMap((v) =>
-    v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
-  );
+  const template = deployment.spec.template.spec;
+  const problems: AccessProblem[] = [];
+  const gaps: CoverageGap[] = [];
+  const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
+    secondaryRead(problems, undefined as T | undefined, read);
   const selector = labelSelectorString(deployment.spec.selector);
-  const nodeSelector = eligibleNodeSelector(spec);
-  const listEligible = (): Promise<ListResult<Node>> =>
-    secondaryRead(accessProblems, { items: [] as Node[], truncated: true, requests: 0 }, () =>
+  const nodeSelector = eligibleNodeSelector(template);
+  const listEligible = (): Promise<ListResult<Node> | undefined> =>
+    optional(() =>
       listObjects<Node>(
         client,
         { resource: 'nodes', query: { labelSelector: nodeSelector } },
@@ -84,126 +105,154 @@ export async function collectSnapshot(
       ),
     );
   // Known from the template alone: read the eligible nodes alongside the pods. Otherwise
-  // only a Pending pod makes them worth reading (a later round).
-  const eligibleEarly = nodeSelector !== undefined || asksForScarce(spec, claimNames);
+  // only a Pending pod makes them worth reading (a later round). Webhooks only add
+  // constraints, so the template's selector lists a superset of the eligible nodes.
+  const eligibleEarly = nodeSelector !== undefined || asksForScarce(template, claimNames(template));
 
   progress('reading replica sets, pods, events, eligible nodes and volumes');
-  const [replicaSetList, podList, eventList, eligible, pvcs] = await Promise.all([
-    secondaryRead(
-      accessProblems,
-      [] as ReplicaSet[],
-      async () =>
-        (
-          await listObjects<ReplicaSet>(client, {
-            resource: 'replicasets',
-            namespace,
-            query: { labelSelector: selector },
-          })
-        ).items,
+  const [replicaSetList, podList, eventList, early, pvcList] = await Promise.all([
+    optional(() =>
+      listObjects<ReplicaSet>(client, {
+        resource: 'replicasets',
+        namespace,
+        query: { labelSelector: selector },
+      }),
     ),
-    secondaryRead(
-      accessProblems,
-      [] as Pod[],
-      async () =>
-        (await listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }))
-          .items,
+    optional(() =>
+      listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }),
     ),
-    secondaryRead(
-      accessProblems,
-      [] as KubeEvent[],
-      async () =>
-        (
-          await listObjects<KubeEvent>(
-            client,
-            { resource: 'events', namespace },
-            { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
-          )
-        ).items,
-    ),
-    eligibleEarly ? listEligible() : Promise.resolve(undefined),
-    Promise.all(
-      claimNames.map((name) =>
-        secondaryRead(accessProblems, undefined as PersistentVolumeClaim | undefined, async () => {
-          try {
-            return await getObject<PersistentVolumeClaim>(client, {
-              resource: 'persistentvolumeclaims',
-              namespace,
-              name,
-            });
-          } catch (error) {
-            if (error instanceof KubeApiError && error.status === 404) return undefined;
-            throw error;
-          }
-        }),
+    optional(() =>
+      listObjects<KubeEvent>(
+        client,
+        { resource: 'events', namespace },
+        { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
       ),
     ),
+    eligibleEarly ? listEligible() : Promise.resolve(undefined),
+    Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
   ]);
+  const pvcs = pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined);
 
-  const deploymentUid = deployment.metadata.uid ?? '';
-  const replicaSets = replicaSetList
-    .filter((rs) => ownedBy(rs, deploymentUid))
-    .sort((a, b) => revisionOf(b) - revisionOf(a));
-  const rsUids = new Set(replicaSets.map((rs) => rs.metadata.uid ?? ''));
-  const pods = podList.filter((pod) =>
-    (pod.metadata.ownerReferences ?? []).some((o) => o.controller && rsUids.has(o.uid)),
+  // Ours, chosen by the same function the dump and scan paths use.
+  const ourSide = selectWorkload(
+    deployment,
+    {
+      replicaSets: replicaSetList?.items ?? [],
+      pods: podList?.items ?? [],
+      events: [],
+      pvcs,
+      nodes: [],
+      neighbours: [],
+    },
+    { capturedAt, coverage: fullCoverage() },
   );
-  const podUids = new Set(pods.map((p) => p.metadata.uid ?? ''));
-  const ours = new Set([deploymentUid, ...rsUids, ...podUids]);
-  const events = eventList.filter(
-    (e) => e.involvedObject.uid !== undefined && ours.has(e.involvedObject.uid),
-  );
-  const presentPvcs = pvcs.filter((p): p is PersistentVolumeClaim => p !== undefined);
-  const rwoClaims = presentPvcs.filter((p) => (p.spec.accessModes ?? []).includes('ReadWriteOnce'));
+  const pods = ourSide.pods;
+  const { spec } = admittedSpec(ourSide);
+  const wantNeighbours = neighboursMatter(spec, pods, pvcs);
+  const lateEligible = !eligibleEarly && pods.some(isUnscheduled);
+  const eligibleRead = eligibleEarly || lateEligible;
 
-  const pending = pods.some((p) => p.status?.phase === 'Pending' && !p.metadata.deletionTimestamp);
-  const wantOthers =
-    pending ||
-    asksForScarce(
-      spec,
-      rwoClaims.map((p) => p.metadata.name ?? ''),
-    );
-  const podNodes = podNodeNames(pods);
-
-  const others = (nodes: readonly Node[]): Promise<Pod[]> =>
-    readPodsOnNodes(
-      client,
-      wantOthers ? nodesForOtherPods(nodes, spec, MAX_OTHER_POD_NODES) : [],
-      accessProblems,
-    );
-  const earlyNames = new Set((eligible?.items ?? []).map((n) => n.metadata.name ?? ''));
-  const lateEligible = eligible === undefined && pending;
+  const neighboursOn = async (
+    list: ListResult<Node> | undefined,
+  ): Promise<{ pods: Pod[]; readOn: string[] }> => {
+    if (!wantNeighbours || !list) return { pods: [], readOn: [] };
+    const eligible = list.items.filter((n) => isEligible(n, spec));
+    const names = nodesForOtherPods(eligible, spec, MAX_NEIGHBOUR_NODES);
+    if (eligible.length > names.length) {
+      gaps.push(
+        neighboursGap(
+          eligible.length - names.length,
+          eligible.length,
+          `only ${MAX_NEIGHBOUR_NODES} nodes' pods are read; narrow the node selection, or diagnose a dump from kubectl get pods -A -o yaml`,
+        ),
+      );
+    }
+    return readPodsOnNodes(client, names, problems);
+  };
 
   progress('reading nodes, neighbouring pods and crash logs');
-  const [eligibleNodes, boundNodes, logs, earlyOthers] = await Promise.all([
-    lateEligible ? listEligible() : Promise.resolve(eligible),
+  const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
+  const [eligibleList, boundNodes, logs, earlyNeighbours] = await Promise.all([
+    lateEligible ? listEligible() : Promise.resolve(early),
     readBoundNodes(
       client,
-      podNodes.filter((n) => !earlyNames.has(n)),
-      accessProblems,
+      podNodeNames(pods).filter((n) => !earlyNames.has(n)),
+      problems,
     ),
-    collectLogTails(client, pods, accessProblems, options.logBytes ?? 4096),
-    eligible ? others(eligible.items) : Promise.resolve([]),
+    collectLogTails(client, pods, problems, options.logBytes ?? 4096),
+    eligibleEarly ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
   ]);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
-  const otherPodList = lateEligible && eligibleNodes ? await others(eligibleNodes.items) : earlyOthers;
+  const neighbours = lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
 
-  const nodes = mergeNodes(eligibleNodes?.items ?? [], boundNodes);
-  const otherPods = otherPodList.filter((p) => !podUids.has(p.metadata.uid ?? ''));
-  progress('snapshot complete');
-  return {
-    target: ref,
-    capturedAt,
-    deployment,
-    replicaSets,
-    pods,
-    events,
-    nodes,
-    nodesComplete: eligibleNodes !== undefined && !eligibleNodes.truncated,
-    pvcs: presentPvcs,
-    otherPods,
-    logs,
-    accessProblems,
+  const coverage: Coverage = {
+    replicaSets: namespacedListState(replicaSetList, 'replicasets', namespace, gaps),
+    pods: namespacedListState(podList, 'pods', namespace, gaps),
+    events: namespacedListState(eventList, 'events', namespace, gaps),
+    nodes: nodesState(eligibleRead, eligibleList, boundNodes, podNodeNames(pods), gaps),
+    podsReadOn: neighbours.readOn,
+    gaps,
   };
+  const snapshot = selectWorkload(
+    deployment,
+    {
+      replicaSets: replicaSetList?.items ?? [],
+      pods: podList?.items ?? [],
+      events: eventList?.items ?? [],
+      pvcs,
+      nodes: [...(eligibleList?.items ?? []), ...boundNodes],
+      neighbours: neighbours.pods,
+    },
+    { capturedAt, coverage, logs, accessProblems: problems },
+  );
+  progress('snapshot complete');
+  return { ...snapshot, target: ref };
+}
+
+function nodesState(
+  eligibleRead: boolean,
+  eligible: ListResult<Node> | undefined,
+  bound: readonly Node[],
+  boundNames: readonly string[],
+  gaps: CoverageGap[],
+): ReadState {
+  const gotBound = new Set([...(eligible?.items ?? []), ...bound].map((n) => n.metadata.name ?? ''));
+  const missingBound = boundNames.filter((n) => !gotBound.has(n));
+  if (eligibleRead && !eligible) {
+    const state = nodeListState(eligible, gaps);
+    return gotBound.size > 0 ? 'partial' : state;
+  }
+  if (eligible?.truncated) return nodeListState(eligible, gaps);
+  if (missingBound.length > 0) {
+    gaps.push({
+      about: 'nodes',
+      what: `nodes ${missingBound.slice(0, 3).join(', ')}`,
+      reason: 'failed',
+      settle: `kubectl get node ${missingBound[0]} -o yaml`,
+    });
+    return 'partial';
+  }
+  return eligible ? 'complete' : 'partial';
+}
+
+async function readClaim(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  problems: AccessProblem[],
+): Promise<PersistentVolumeClaim | undefined> {
+  return secondaryRead(problems, undefined as PersistentVolumeClaim | undefined, async () => {
+    try {
+      return await getObject<PersistentVolumeClaim>(client, {
+        resource: 'persistentvolumeclaims',
+        namespace,
+        name,
+      });
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  });
 }
 
 async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment> {
@@ -221,10 +270,4 @@ async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Dep
     }
     throw error;
   }
-}
-
-function mergeNodes(a: readonly Node[], b: readonly Node[]): Node[] {
-  const byName = new Map<string, Node>();
-  for (const node of [...a, ...b]) byName.set(node.metadata.name ?? '', node);
-  return [...byName.values()].sort((x, y) => (x.metadata.name ?? '').localeCompare(y.metadata.name ?? ''));
 }

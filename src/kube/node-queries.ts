@@ -4,6 +4,7 @@
  */
 import type { Node, NodeSelectorRequirement, Pod, PodSpec } from '../diagnosis/k8s.js';
 import { isEligible } from '../diagnosis/node-match.js';
+import { extendedResources } from '../diagnosis/scarce.js';
 
 const SET_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 /** Label values and keys that a selector string can carry without quoting. */
@@ -60,31 +61,6 @@ export function podNodeNames(pods: readonly Pod[]): string[] {
 export function hostnameSelector(names: readonly string[]): string | undefined {
   const safe = names.filter((n) => SAFE.test(n));
   return safe.length > 0 ? `kubernetes.io/hostname in (${safe.join(',')})` : undefined;
-}
-
-/** Extended resources (vendor-domain names like nvidia.com/gpu) the template's containers ask for. */
-export function extendedResources(spec: PodSpec): string[] {
-  const names = new Set<string>();
-  for (const container of spec.containers) {
-    for (const key of [
-      ...Object.keys(container.resources?.limits ?? {}),
-      ...Object.keys(container.resources?.requests ?? {}),
-    ]) {
-      if (key.includes('/') && !key.startsWith('hugepages-')) names.add(key);
-    }
-  }
-  return [...names].sort();
-}
-
-/** The template asks for something only a few nodes have or one pod can hold (DESIGN.md §1 D). */
-export function asksForScarce(spec: PodSpec, rwoClaims: readonly string[]): boolean {
-  const hostPort = spec.containers.some((c) =>
-    (c.ports ?? []).some((p) => p.hostPort !== undefined && p.hostPort > 0),
-  );
-  const hostnameAntiAffinity = (
-    spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []
-  ).some((t) => t.topologyKey === 'kubernetes.io/hostname');
-  return extendedResources(spec).length > 0 || hostPort || hostnameAntiAffinity || rwoClaims.length > 0;
 }
 
 /**

@@ -47,28 +47,29 @@ export async function readBoundNodes(
   return [...listed, ...fetched.filter((n): n is Node => n !== undefined)];
 }
 
-/** Pods that hold resources on each named node (terminated pods hold none). */
+/**
+ * Pods that hold resources on each named node (terminated pods hold none), all
+ * namespaces, one list per node in parallel. `readOn` names the nodes whose list
+ * succeeded: only there is occupancy known.
+ */
 export async function readPodsOnNodes(
   client: KubeClient,
   nodeNames: string[],
   problems: AccessProblem[],
-): Promise<Pod[]> {
+): Promise<{ pods: Pod[]; readOn: string[] }> {
   const lists = await Promise.all(
     nodeNames.map((nodeName) =>
-      secondaryRead(
-        problems,
-        [] as Pod[],
-        async () =>
-          (
-            await listObjects<Pod>(client, {
-              resource: 'pods',
-              query: {
-                fieldSelector: `spec.nodeName=${nodeName},status.phase!=Succeeded,status.phase!=Failed`,
-              },
-            })
-          ).items,
-      ),
+      secondaryRead(problems, undefined as Pod[] | undefined, async () => {
+        const list = await listObjects<Pod>(client, {
+          resource: 'pods',
+          query: {
+            fieldSelector: `spec.nodeName=${nodeName},status.phase!=Succeeded,status.phase!=Failed`,
+          },
+        });
+        return list.items;
+      }),
     ),
   );
-  return lists.flat();
+  const readOn = nodeNames.filter((_, i) => lists[i] !== undefined);
+  return { pods: lists.flatMap((l) => l ?? []), readOn };
 }

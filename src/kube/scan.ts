@@ -17,9 +17,16 @@ import { diagnose } from '../diagnosis/run.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
 import { listObjects } from './list.js';
-import { asksForScarce, nodesForOtherPods } from './node-queries.js';
+import { admittedSpec } from '../diagnosis/admitted-spec.js';
+import { isEligible } from '../diagnosis/node-match.js';
+import { asksForScarce, neighboursMatter } from '../diagnosis/scarce.js';
+import { selectWorkload } from '../diagnosis/select-workload.js';
+import { fullCoverage, type CoverageGap, type ReadState } from '../diagnosis/snapshot.js';
+import { nodesForOtherPods } from './node-queries.js';
+import { readPodsOnNodes } from './node-reads.js';
+import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { rolloutProgress } from './rollout-status.js';
-import { buildScanSnapshot, type NamespaceObjects } from './scan-snapshot.js';
+import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
 
 export interface ScanEntry {
@@ -62,8 +69,8 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
   const namespace = options.allNamespaces ? undefined : (options.namespace ?? 'default');
   const accessProblems: AccessProblem[] = [];
   const entries: ScanEntry[] = [];
-  let nodes: Promise<{ items: Node[]; truncated: boolean }> | undefined;
-  const podsOnNode = new Map<string, Promise<Pod[]>>();
+  let nodes: Promise<NodeObjects> | undefined;
+  const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
   let scanned = 0;
   let diagnosed = 0;
   let token: string | undefined;
@@ -83,22 +90,21 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     const remaining = page.metadata?.remainingItemCount;
     const interesting = items.filter(isInteresting);
     if (interesting.length > 0) {
-      nodes ??= secondaryRead(accessProblems, { items: [] as Node[], truncated: true, requests: 0 }, () =>
-        listObjects<Node>(client, { resource: 'nodes' }, { limit: NODE_PAGE, maxPages: NODE_PAGES }),
-      );
+      nodes ??= readNodes(client, accessProblems);
       const nodeList = await nodes;
       const byNamespace = groupBy(interesting, (d) => d.metadata.namespace ?? '');
       for (const [ns, deployments] of byNamespace) {
         const objects = await readNamespace(client, ns, deployments, accessProblems);
         for (const deployment of deployments) {
-          const otherPods = await podsOnEligibleNodes(
+          const neighbours = await podsOnEligibleNodes(
             client,
             deployment,
-            nodeList.items,
+            objects,
+            nodeList,
             podsOnNode,
             accessProblems,
           );
-          const snapshot = buildScanSnapshot(deployment, objects, nodeList, otherPods, accessProblems);
+          const snapshot = buildScanSnapshot(deployment, objects, nodeList, neighbours, accessProblems);
           const diagnosis = diagnose(snapshot);
           diagnosed += 1;
           const findings = diagnosis.findings
@@ -122,13 +128,13 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
       remaining !== undefined ? scanned + remaining : token ? undefined : scanned,
     );
   } while (token);
-  const nodeList = nodes ? await nodes : { truncated: false };
+  const nodeList = nodes ? await nodes : { state: 'complete' };
   return {
     scope: { ...(namespace !== undefined ? { namespace } : {}), allNamespaces: namespace === undefined },
     scanned,
     diagnosed,
     entries,
-    nodesComplete: !nodeList.truncated,
+    nodesComplete: nodeList.state === 'complete',
     accessProblems,
   };
 }
@@ -142,6 +148,15 @@ export function isInteresting(deployment: Deployment): boolean {
   return rolloutProgress(deployment).state !== 'complete' || asksForScarce(spec, claims);
 }
 
+async function readNodes(client: KubeClient, problems: AccessProblem[]): Promise<NodeObjects> {
+  const list = await secondaryRead(problems, undefined, () =>
+    listObjects<Node>(client, { resource: 'nodes' }, { limit: NODE_PAGE, maxPages: NODE_PAGES }),
+  );
+  const gaps: CoverageGap[] = [];
+  const state = nodeListState(list, gaps);
+  return { items: list?.items ?? [], state, gaps };
+}
+
 async function readNamespace(
   client: KubeClient,
   namespace: string,
@@ -151,54 +166,78 @@ async function readNamespace(
   const mountsClaims = deployments.some((d) =>
     (d.spec.template.spec.volumes ?? []).some((v) => v.persistentVolumeClaim),
   );
-  const list = <T>(
+  const gaps: CoverageGap[] = [];
+  const list = async <T>(
     resource: 'replicasets' | 'pods' | 'persistentvolumeclaims' | 'events',
-    query = {},
-  ): Promise<T[]> =>
-    secondaryRead(
-      problems,
-      [] as T[],
-      async () =>
-        (await listObjects<T>(client, { resource, namespace, query }, { limit: 500, maxPages: 20 })).items,
+  ): Promise<{ items: T[]; state: ReadState }> => {
+    const read = await secondaryRead(problems, undefined, () =>
+      listObjects<T>(client, { resource, namespace }, { limit: 500, maxPages: 20 }),
     );
+    return { items: read?.items ?? [], state: namespacedListState(read, resource, namespace, gaps) };
+  };
+  // Every event type: the kubelet's Killing events are Normal, and the analyzers read them.
   const [replicaSets, pods, events, pvcs] = await Promise.all([
     list<ReplicaSet>('replicasets'),
     list<Pod>('pods'),
-    list<KubeEvent>('events', { fieldSelector: 'type=Warning' }),
-    mountsClaims ? list<PersistentVolumeClaim>('persistentvolumeclaims') : Promise.resolve([]),
+    list<KubeEvent>('events'),
+    mountsClaims ? list<PersistentVolumeClaim>('persistentvolumeclaims') : Promise.resolve({ items: [] }),
   ]);
-  return { replicaSets, pods, events, pvcs };
+  return {
+    replicaSets: replicaSets.items,
+    pods: pods.items,
+    events: events.items,
+    pvcs: pvcs.items,
+    states: { replicaSets: replicaSets.state, pods: pods.state, events: events.state },
+    gaps,
+  };
 }
 
+/**
+ * Other workloads' pods on the nodes eligible for this Deployment's pods as admitted,
+ * read once per node for the whole scan (at most MAX_NODE_POD_LISTS nodes); past that
+ * cap, or where the read is refused, occupancy is recorded as unknown.
+ */
 async function podsOnEligibleNodes(
   client: KubeClient,
   deployment: Deployment,
-  nodes: readonly Node[],
-  cache: Map<string, Promise<Pod[]>>,
+  objects: NamespaceObjects,
+  nodes: NodeObjects,
+  cache: Map<string, Promise<Pod[] | undefined>>,
   problems: AccessProblem[],
-): Promise<Pod[]> {
-  const spec = deployment.spec.template.spec;
-  if (!asksForScarce(spec, [])) return [];
-  const names = nodesForOtherPods(nodes, spec, 2);
-  const lists = names.map((name) => {
+): Promise<{ pods: Pod[]; readOn: string[]; gaps: CoverageGap[] }> {
+  const ours = selectWorkload(
+    deployment,
+    { ...objects, nodes: [], neighbours: [] },
+    { capturedAt: '', coverage: fullCoverage() },
+  );
+  const { spec } = admittedSpec(ours);
+  if (!neighboursMatter(spec, ours.pods, ours.pvcs)) return { pods: [], readOn: [], gaps: [] };
+  const eligible = nodes.items.filter((n) => isEligible(n, spec));
+  const names = nodesForOtherPods(eligible, spec, eligible.length);
+  const reads = names.map((name) => {
     let pending = cache.get(name);
     if (!pending && cache.size < MAX_NODE_POD_LISTS) {
-      pending = secondaryRead(
-        problems,
-        [] as Pod[],
-        async () =>
-          (
-            await listObjects<Pod>(client, {
-              resource: 'pods',
-              query: { fieldSelector: `spec.nodeName=${name},status.phase!=Succeeded,status.phase!=Failed` },
-            })
-          ).items,
+      pending = readPodsOnNodes(client, [name], problems).then((r) =>
+        r.readOn.length > 0 ? r.pods : undefined,
       );
       cache.set(name, pending);
     }
-    return pending ?? Promise.resolve([]);
+    return pending ?? Promise.resolve(undefined);
   });
-  return (await Promise.all(lists)).flat();
+  const lists = await Promise.all(reads);
+  const readOn = names.filter((_, i) => lists[i] !== undefined);
+  const unread = names.length - readOn.length;
+  const gaps =
+    unread > 0
+      ? [
+          neighboursGap(
+            unread,
+            names.length,
+            `diagnose deployment/${deployment.metadata.name ?? ''} on its own, which reads every eligible node`,
+          ),
+        ]
+      : [];
+  return { pods: lists.flatMap((l) => l ?? []), readOn, gaps };
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

@@ -35,11 +35,23 @@ export interface JsonDiagnosis {
     addresses: string;
   }[];
   analyzerErrors: Diagnosis['analyzerErrors'];
+  /** What the diagnosis could not read (forbidden, capped, not in the dump). */
+  coverage?: Diagnosis['coverage'];
 }
 
-/** Findings of severity critical or warning count as problems; info does not. */
+/**
+ * Findings of severity critical or warning count as problems, and so does every
+ * IncompleteEvidence (what was not read is not healthy); info does not.
+ */
 export function hasProblems(diagnosis: Diagnosis): boolean {
-  return diagnosis.findings.some((f) => f.severity === 'critical' || f.severity === 'warning');
+  return diagnosis.findings.some(
+    (f) => f.severity === 'critical' || f.severity === 'warning' || f.code === 'IncompleteEvidence',
+  );
+}
+
+/** No problem found, and every check ran: the only state that may say "all clear". */
+export function allClear(diagnosis: Diagnosis): boolean {
+  return !hasProblems(diagnosis) && diagnosis.analyzerErrors.length === 0;
 }
 
 /** The JSON shape, as a plain value (stable key order for diffing). */
@@ -74,6 +86,7 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
       addresses: p.addresses,
     })),
     analyzerErrors: diagnosis.analyzerErrors,
+    ...(diagnosis.coverage ? { coverage: diagnosis.coverage } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
 import { renderEvidence } from './text-evidence.js';
+import { allClear } from './json.js';
 
 export interface TextOptions {
   /** ANSI colours (the CLI enables them on a TTY). */
@@ -55,8 +56,18 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
 
 function verdict(diagnosis: Diagnosis, style: Style): string[] {
   const problems = diagnosis.findings.filter((f) => f.severity !== 'info');
-  if (diagnosis.findings.length === 0) return [style.green('No problem found.')];
-  const head = problems.length > 0 ? style.bold('Verdict') : style.green('No problem found; notes:');
+  const clear = allClear(diagnosis);
+  if (diagnosis.findings.length === 0) {
+    return [
+      clear ? style.green('No problem found.') : style.yellow('No verdict: some checks failed (below).'),
+    ];
+  }
+  const head =
+    problems.length > 0
+      ? style.bold('Verdict')
+      : clear
+        ? style.green('No problem found; notes:')
+        : style.yellow('No verdict: some checks failed (below); notes:');
   return [
     head,
     ...diagnosis.findings.map((f) => `  ${severityTag(f.severity, style)} ${f.code}: ${f.summary}`),

@@ -196,6 +196,43 @@ describe('rollout-doctor against a live cluster', () => {
     expect(run.code).toBe(0);
   });
 
+  it('apply --remediation ID applies the plan an earlier diagnose printed, restarting at apply time', async () => {
+    const kubeconfig = await deadlocked();
+    const diagnosed = await cli(['diagnose', ...TARGET, '--kubeconfig', kubeconfig, '-o', 'json']);
+    const plans = (JSON.parse(diagnosed.stdout) as { remediations: { id: string; kind: string }[] })
+      .remediations;
+    const id = plans.find((p) => p.kind === 'set-rolling-update')?.id ?? '';
+    expect(id).toMatch(/^set-rolling-update-[0-9a-f]{16}$/);
+    // A later diagnosis of the same state offers the same id.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = await cli(['diagnose', ...TARGET, '--kubeconfig', kubeconfig, '-o', 'json']);
+    expect(
+      (JSON.parse(again.stdout) as { remediations: { id: string }[] }).remediations.map((p) => p.id),
+    ).toEqual(plans.map((p) => p.id));
+    const startedAt = Math.floor(Date.now() / 1000) * 1000;
+    const run = await cli([
+      'apply',
+      ...TARGET,
+      '--remediation',
+      id,
+      '--yes',
+      '--timeout',
+      '20',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(run.stdout).toContain(`Remediation set-rolling-update (${id})`);
+    expect(run.stdout).toContain('"kubectl.kubernetes.io/restartedAt": "$NOW"');
+    expect(run.stdout).toContain('Rollout complete');
+    expect(run.code).toBe(0);
+    const restartedAt =
+      (sim?.get('Deployment', 'vision', 'vision-object-tracker') as Deployment).spec.template.metadata
+        ?.annotations?.['kubectl.kubernetes.io/restartedAt'] ?? '';
+    expect(restartedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(restartedAt)).toBeGreaterThanOrEqual(startedAt);
+    expect(Date.parse(restartedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
   it('apply names the remediations on offer when the one asked for is not', async () => {
     const kubeconfig = await deadlocked();
     const run = await cli([

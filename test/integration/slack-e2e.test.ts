@@ -134,7 +134,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const confirm = h.buttons(result)[0]?.confirm?.text?.text ?? '';
     expect(confirm).toContain('brief outage: 1 of 1 replicas down until the new pod is Ready.');
     expect(confirm).toContain(
-      'Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/vision-object-tracker in ns vision.',
+      'Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/vision-object-tracker in ns vision now.',
     );
     const section = planSectionText(result, rolling);
     expect(section).toContain('server dry run:');
@@ -170,9 +170,13 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
     });
     expect(rolledOut(d)).toBe(true);
-    const restartedAt = (
-      applied.patch?.body as { spec: { template: { metadata: { annotations: Record<string, string> } } } }
-    ).spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'];
+    // The approved plan carries the marker; the worker wrote the time of the apply.
+    expect(
+      (applied.patch?.body as { spec: { template: { metadata: { annotations: Record<string, string> } } } })
+        .spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt'],
+    ).toBe('$NOW');
+    const restartedAt = d.spec.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt'];
+    expect(restartedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const pods = livePods(h, 'vision');
     expect(
       pods.map((p) => [

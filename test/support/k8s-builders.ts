@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Small builders for Kubernetes objects shaped like `kubectl get -o yaml` output
  * (server defaults filled in), so tests state only what matters to them.
@@ -13,15 +14,26 @@ import type {
   ReplicaSet,
   Taint,
 } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { fullCoverage, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 
 export const NOW = '2026-11-22T03:00:00Z';
 const CREATED = '2026-11-21T10:00:00Z';
 
 let uidCounter = 0;
-export function uid(prefix = 'uid'): string {
+/**
+ * A distinct, deterministic uid shaped like the API server's (a version 4 UUID);
+ * `kind` seeds it so uids of different kinds never collide.
+ */
+export function uid(kind = 'uid'): string {
   uidCounter += 1;
-  return `${prefix}-${uidCounter.toString().padStart(8, '0')}`;
+  const hex = createHash('sha256').update(`${kind}/${uidCounter}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The node's InternalIP, distinct per node name (pods report it as status.hostIP). */
+export function nodeIP(name: string): string {
+  const digest = createHash('sha256').update(name).digest();
+  return `10.${20 + ((digest[0] ?? 0) % 40)}.${digest[1] ?? 0}.${1 + ((digest[2] ?? 0) % 250)}`;
 }
 
 export interface NodeOptions {
@@ -62,6 +74,10 @@ export function makeNode(name: string, options: NodeOptions = {}): Node {
     status: {
       capacity: { ...allocatable },
       allocatable,
+      addresses: [
+        { type: 'InternalIP', address: nodeIP(name) },
+        { type: 'Hostname', address: name },
+      ],
       conditions: [
         {
           type: 'Ready',
@@ -269,7 +285,7 @@ export function makePod(
     return pod;
   }
   status.phase = 'Running';
-  status.hostIP = '10.0.0.1';
+  status.hostIP = node ? nodeIP(node) : '';
   status.startTime = CREATED;
   if (state.phase === 'Running') {
     const ready = state.ready ?? true;
@@ -340,6 +356,19 @@ export function makePod(
   return pod;
 }
 
+/** Reasons Kubernetes reports as Normal events (the kubelet's Killing among them); the rest are Warnings. */
+const NORMAL_REASONS = new Set([
+  'Killing',
+  'Pulling',
+  'Pulled',
+  'Created',
+  'Started',
+  'Scheduled',
+  'SuccessfulCreate',
+  'SuccessfulDelete',
+  'ScalingReplicaSet',
+]);
+
 export function makeEvent(
   involved: { kind: string; name?: string; namespace?: string; uid?: string },
   reason: string,
@@ -371,7 +400,7 @@ export function makeEvent(
     },
     reason,
     message,
-    type: options.type ?? 'Warning',
+    type: options.type ?? (NORMAL_REASONS.has(reason) ? 'Normal' : 'Warning'),
     count: options.count ?? 1,
     firstTimestamp: '2026-11-22T02:40:00Z',
     lastTimestamp: '2026-11-22T02:59:30Z',
@@ -413,6 +442,7 @@ export function makeSnapshot(
     otherPods: [],
     logs: {},
     accessProblems: [],
+    coverage: fullCoverage(),
     ...parts,
   };
 }

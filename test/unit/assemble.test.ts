@@ -120,9 +120,13 @@ describe('assembleSnapshot selection rules', () => {
     expect(snapshot.events.map((e) => e.reason)).toEqual(['FailedScheduling']);
   });
 
-  it('keeps mounted PVCs of the namespace and other pods on eligible nodes when a pod is Pending', () => {
+  it('keeps mounted PVCs of the namespace and other pods on the nodes kept when a pod is Pending', () => {
     expect(snapshot.pvcs.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual(['shop/db-data']);
-    expect(snapshot.otherPods.map((p) => p.metadata.name)).toEqual([otherPod.metadata.name]);
+    // The cordoned node is kept (our pod runs there), so who else occupies it is kept too.
+    expect(snapshot.otherPods.map((p) => p.metadata.name)).toEqual([
+      otherPod.metadata.name,
+      cordonedPod.metadata.name,
+    ]);
     expect(snapshot.nodes.map((n) => n.metadata.name)).toEqual(['node-1', 'node-2', 'node-3']);
   });
 

@@ -32,6 +32,8 @@ function icon(severity: string): Mrkdwn {
 function verdict(diagnosis: Diagnosis): Mrkdwn {
   const t = diagnosis.target;
   const top = diagnosis.findings[0];
+  if (!top && diagnosis.analyzerErrors.length > 0)
+    return mrkdwn`:warning: *deployment/${t.name}* in *${t.namespace}*: no verdict, some checks failed.`;
   if (!top) return mrkdwn`:white_check_mark: *deployment/${t.name}* in *${t.namespace}*: no problem found.`;
   return mrkdwn`${asIs(icon(top.severity))} *${top.code}*: ${top.summary}`;
 }
@@ -61,7 +63,9 @@ export function renderDiagnosis(input: {
   const t = diagnosis.target;
   const text = diagnosis.findings[0]
     ? mrkdwn`deployment/${t.name} in ${t.namespace}: ${diagnosis.findings[0].code}: ${truncate(diagnosis.findings[0].summary, 200)}`
-    : mrkdwn`deployment/${t.name} in ${t.namespace}: no problem found`;
+    : diagnosis.analyzerErrors.length > 0
+      ? mrkdwn`deployment/${t.name} in ${t.namespace}: no verdict, some checks failed`
+      : mrkdwn`deployment/${t.name} in ${t.namespace}: no problem found`;
   const header = [
     section(verdict(diagnosis)),
     context(

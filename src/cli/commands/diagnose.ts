@@ -52,7 +52,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   io.stdout.write(
     options.output === 'json' ? escapeJsonControls(renderJson(diagnosis)) : renderText(diagnosis, { color }),
   );
-  return hasProblems(diagnosis) ? EXIT.problems : EXIT.ok;
+  if (hasProblems(diagnosis)) return EXIT.problems;
+  // A check that threw is a bug, and its silence is not an all clear.
+  return diagnosis.analyzerErrors.length > 0 ? EXIT.internal : EXIT.ok;
 }
 
 /** Parses and validates the arguments; every mistake is a UsageError (exit 2). */

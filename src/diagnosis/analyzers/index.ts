@@ -4,6 +4,7 @@ import { configError } from './config-error.js';
 import { crashLoopOnNode } from './crash-loop-on-node.js';
 import { crashLoop } from './crash-loop.js';
 import { execFormatError } from './exec-format-error.js';
+import { incompleteEvidence } from './incomplete-evidence.js';
 import { imagePullFailure } from './image-pull-failure.js';
 import { oomKilled } from './oom-killed.js';
 import { probeFailure } from './probe-failure.js';
@@ -28,5 +29,6 @@ export const analyzers: readonly Analyzer[] = [
   probeFailure,
   progressDeadline,
   rolloutAtRisk,
+  incompleteEvidence,
   accessDenied,
 ];

@@ -46,28 +46,42 @@ function schedulingDeadlock(
   const ctx = placementContext(snapshot);
   const name = snapshot.deployment.metadata.name ?? '';
   const podName = pending.pod.metadata.name ?? '';
-  const freeing = pending.eligible.filter((a) => a.release !== undefined && a.release.length > 0);
+  const freeing = pending.eligible.filter(
+    (a) => a.release !== undefined && a.release.length > 0 && (a.releaseProved || pending.proof === 'likely'),
+  );
   const best = freeing[0];
   const blocker = best?.blockers[0];
-  const holders = best?.release?.map((p) => p.metadata.name ?? '') ?? [];
-  const nodeName = best?.node.metadata.name ?? '';
-  const what = blocker ? describeBlocker(blocker) : 'what it needs';
+  const fromMessage = pending.proof === 'message';
+  const holderPods = fromMessage
+    ? [...assessment.oldPods].filter((p) => pending.provedOn.includes(p.spec.nodeName ?? ''))
+    : (best?.release ?? []);
+  const holders = holderPods.map((p) => p.metadata.name ?? '');
+  const nodeName = fromMessage ? (pending.provedOn[0] ?? '') : (best?.node.metadata.name ?? '');
+  const what = blocker ? describeBlocker(blocker) : fromMessage ? messageNeed(pending) : 'what it needs';
   const eligibleCount = pending.eligible.length;
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
-  const summary = `Rollout of ${name} can never finish: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this Deployment, and ${strategy} keeps old pods until new ones are Ready.`;
+  const verdict = pending.proof === 'likely' ? 'probably can never finish' : 'can never finish';
+  const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this Deployment, and ${strategy} keeps old pods until new ones are Ready.`;
+  const where = fromMessage
+    ? `The nodes could not be read, but the scheduler's message settles it: the nodes it counts without room are as many as the nodes the old pods run on (${pending.provedOn.join(', ')}), every other node fails only for node selection, and the old pods there hold at least everything the new pod asks for.`
+    : eligibleCount === 1
+      ? `The new pod may run only on ${nodeName}, where an old pod of this same Deployment holds it.`
+      : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same Deployment hold it.`;
   const explanation = [
     `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
-    eligibleCount === 1
-      ? `The new pod may run only on ${nodeName}, where an old pod of this same Deployment holds it.`
-      : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same Deployment hold it.`,
+    where,
     `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
-    `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
+    pending.proof === 'likely'
+      ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
+      : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
     nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
   ].join(' ');
   const evidence: Evidence[] = schedulingEvidence(pending);
   evidence.push(
     { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
-    { type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) },
+    ...(pending.eligible.length > 0
+      ? [{ type: 'node-capacity' as const, rows: capacityRows(ctx, pending.pod, pending.eligible) }]
+      : []),
     {
       type: 'pods',
       title: 'Pending new pods and the old pods holding what they need',
@@ -77,19 +91,25 @@ function schedulingDeadlock(
           phase: 'Pending',
           detail: 'new, unscheduled',
         })),
-        ...freeing.flatMap((a) =>
-          (a.release ?? []).map((p) => ({
-            name: p.metadata.name ?? '',
-            ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
-            ...(p.status?.phase ? { phase: p.status.phase } : {}),
-            detail: 'old, holds what the new pod needs',
-          })),
-        ),
+        ...(fromMessage ? holderPods : freeing.flatMap((a) => a.release ?? [])).map((p) => ({
+          name: p.metadata.name ?? '',
+          ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
+          ...(p.status?.phase ? { phase: p.status.phase } : {}),
+          detail: 'old, holds what the new pod needs',
+        })),
       ],
     },
     ...cordonedNote(snapshot, pending),
+    ...pending.caveats.map((text) => ({ type: 'note' as const, text: `Caveat: ${text}.` })),
   );
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
+}
+
+/** What the scheduler's message says the pod lacks ("nvidia.com/gpu", "a free host port"). */
+function messageNeed(pending: PendingAssessment): string {
+  const reason = pending.parsed?.reasons.find((r) => r.category === 'resources' || r.category === 'ports');
+  if (reason?.category === 'resources' && reason.resource) return reason.resource;
+  return reason?.category === 'ports' ? 'a free host port' : 'what it needs';
 }
 
 function shortWhat(blocker: Blocker): string {

@@ -14,6 +14,7 @@ import {
   schedulingEvidence,
   type PendingAssessment,
 } from '../rollout-assessment.js';
+import { heldBackPhrase } from '../held-back.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -26,7 +27,8 @@ export const unschedulable: Analyzer = {
       (p) => p.verdict === 'unschedulable' || (p.verdict === 'unexplained' && p.failure !== undefined),
     );
     const first = stuck.find((p) => p.verdict === 'unschedulable') ?? stuck[0];
-    if (!first) return [];
+    const held = pending.filter((p) => p.verdict === 'held-back');
+    if (!first) return held[0] ? [heldBackFinding(held[0], held.length)] : [];
     if (first.eligible.length === 0 && !snapshot.nodesComplete && !first.parsed) return [];
     return [finding(snapshot, first, stuck)];
   },
@@ -70,6 +72,40 @@ function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: Pe
         : 'This is not a rollout-strategy problem: the pod would not fit even if the old pods were gone, so maxSurge 0 or Recreate would only add downtime. '
     }What would have to change: ${change}`,
     evidence,
+  };
+}
+
+function heldBackFinding(pending: PendingAssessment, count: number): Draft {
+  const podName = pending.pod.metadata.name ?? '';
+  const lead = count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`;
+  const held = pending.heldBack ?? { gates: [], claims: [] };
+  const why = heldBackPhrase(held);
+  const advice: string[] = [];
+  if (held.gates.length > 0) {
+    advice.push(
+      `find the controller that owns ${held.gates.length === 1 ? 'the gate' : 'the gates'} (a queue such as Kueue, a quota or capacity controller) and why it holds the pod; removing a gate by hand bypasses that controller`,
+    );
+  }
+  if (held.claims.length > 0) {
+    advice.push(
+      `check that ResourceClaimTemplate ${held.claims.map((c) => c.template).join(', ')} exists in this namespace and read the resourceclaim controller's events for the pod (kubectl describe pod ${podName})`,
+    );
+  }
+  return {
+    code: 'Unschedulable',
+    severity: 'warning',
+    summary: `${lead} waiting before scheduling: ${why}.`,
+    explanation:
+      `The scheduler does not try a pod that is held before scheduling, so there is no FailedScheduling event and kubectl shows only Pending (PodScheduled False, SchedulingGated for gates). ` +
+      `It is not a capacity or rollout-strategy problem yet: ${advice.join('; ')}.`,
+    evidence: [
+      {
+        type: 'pods',
+        title: 'Pods held before scheduling',
+        pods: [{ name: podName, phase: 'Pending', detail: why }],
+      },
+      { type: 'note', text: `What would have to change: ${advice.join('; ')}` },
+    ],
   };
 }
 

@@ -1,0 +1,35 @@
+/**
+ * The scheduling constraints of a Deployment's pods as the API server admitted them.
+ * Admission plugins and webhooks mutate pods, not templates: GKE's
+ * ExtendedResourceToleration adds a toleration for every requested extended
+ * resource, and OpenShift, Kyverno and Gatekeeper add tolerations and affinity
+ * (DESIGN.md §4). So node eligibility is read from a pod of the current template,
+ * and from the template only when no such pod exists.
+ */
+import type { Deployment, Pod, PodSpec, ReplicaSet } from './k8s.js';
+import { classifyReplicaSets, isTerminating, isUnscheduled, podsOfReplicaSet } from './workload.js';
+
+export interface AdmittedSpec {
+  spec: PodSpec;
+  /** The pod it was read from; absent when it is the template's. */
+  from?: string;
+}
+
+/**
+ * A Pending pod of the current ReplicaSet first (it is what the scheduler is judging),
+ * then a live one, else the template. The spec is returned without `nodeName`, as a
+ * new pod of the template would be created.
+ */
+export function admittedSpec(workload: {
+  deployment: Deployment;
+  replicaSets: readonly ReplicaSet[];
+  pods: readonly Pod[];
+}): AdmittedSpec {
+  const snapshot = { deployment: workload.deployment, replicaSets: [...workload.replicaSets] };
+  const { current } = classifyReplicaSets(snapshot);
+  const ours = current ? podsOfReplicaSet({ pods: [...workload.pods] }, current) : [];
+  const pod = ours.find(isUnscheduled) ?? ours.find((p) => !isTerminating(p));
+  if (!pod) return { spec: workload.deployment.spec.template.spec };
+  const { nodeName: _bound, ...spec } = pod.spec;
+  return { spec, from: pod.metadata.name ?? '' };
+}

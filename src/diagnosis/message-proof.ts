@@ -1,0 +1,84 @@
+/**
+ * A surge deadlock proved from the scheduler's own counts when the nodes themselves
+ * could not be read (a namespace-scoped user, a dump without Node objects).
+ *
+ * The proof holds only when the message pins the eligible nodes down: every node
+ * fails for exactly one reason (the counts add up to the total), the nodes failing
+ * for capacity are as many as the nodes our live old pods run on, every capacity
+ * reason names something those old pods hold, the old pods were placed under the
+ * same constraints as the new pod, and on each of their nodes they hold at least
+ * everything the new pod asks for. Then the new pod fits where they are once they go.
+ */
+import type { Pod, PodSpec } from './k8s.js';
+import { coversNeed, type PlacementContext } from './placement.js';
+import { hostPorts } from './pod-constraints.js';
+import type { ParsedSchedulingMessage, SchedulingReason } from './scheduling-message.js';
+import { isTerminating } from './workload.js';
+
+/** Reasons that say the node was not a candidate at all. */
+const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);
+
+export interface MessageProof {
+  /** Nodes where the old pods hold what the new pod needs. */
+  nodes: string[];
+  /** Why it is not a proof, when it is not. */
+  missing?: string;
+}
+
+export function messageProof(
+  ctx: PlacementContext,
+  pending: Pod,
+  parsed: ParsedSchedulingMessage | null,
+  oldPods: readonly Pod[],
+): MessageProof {
+  if (!parsed) return { nodes: [], missing: 'the scheduler left no FailedScheduling message to count from' };
+  const live = oldPods.filter((p) => p.spec.nodeName && !isTerminating(p));
+  const byNode = new Map<string, Pod[]>();
+  for (const pod of live)
+    byNode.set(pod.spec.nodeName ?? '', [...(byNode.get(pod.spec.nodeName ?? '') ?? []), pod]);
+  const counted = parsed.reasons.every((r) => typeof r.count === 'number');
+  const sum = parsed.reasons.reduce((n, r) => n + (r.count ?? 0), 0);
+  if (!counted || sum !== parsed.total) {
+    return { nodes: [], missing: 'the message does not say which single reason failed each node' };
+  }
+  const capacity = parsed.reasons.filter((r) => !SELECTION.has(r.category));
+  const capacityNodes = capacity.reduce((n, r) => n + (r.count ?? 0), 0);
+  if (capacityNodes === 0 || capacityNodes !== byNode.size) {
+    return {
+      nodes: [],
+      missing: `the message counts ${capacityNodes} node(s) without room, and old pods run on ${byNode.size}`,
+    };
+  }
+  if (!capacity.every((r) => oldPodsHold(ctx, r, live))) {
+    return { nodes: [], missing: 'a reason in the message names something the old pods do not hold' };
+  }
+  if (!live.every((p) => sameConstraints(p.spec, pending.spec))) {
+    return { nodes: [], missing: 'the old pods were placed under other node constraints than the new pod' };
+  }
+  if (![...byNode.values()].every((pods) => coversNeed(ctx, pending, pods))) {
+    return { nodes: [], missing: 'the new pod asks for more than the old pods on a node hold' };
+  }
+  return { nodes: [...byNode.keys()].sort() };
+}
+
+function oldPodsHold(ctx: PlacementContext, reason: SchedulingReason, live: readonly Pod[]): boolean {
+  switch (reason.category) {
+    case 'resources':
+    case 'pod-count': {
+      const resource = reason.category === 'pod-count' ? 'pods' : reason.resource;
+      if (resource === 'pods') return true;
+      return resource !== undefined && live.some((p) => (ctx.requests(p)[resource] ?? 0) > 0);
+    }
+    case 'ports':
+      return live.some((p) => hostPorts(p.spec).length > 0);
+    default:
+      return false;
+  }
+}
+
+/** Node selection, affinity and tolerations as admitted are the same. */
+function sameConstraints(a: PodSpec, b: PodSpec): boolean {
+  const pick = (s: PodSpec): string =>
+    JSON.stringify([s.nodeSelector ?? {}, s.affinity?.nodeAffinity ?? {}, s.tolerations ?? []]);
+  return pick(a) === pick(b);
+}

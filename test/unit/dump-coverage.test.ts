@@ -1,0 +1,85 @@
+/**
+ * A dump is read for what it holds, and what it does not hold is said, never taken
+ * for empty: a dump of the Deployment alone is not "no problem", a dump without
+ * Node objects still proves the GPU deadlock from the scheduler's counts.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
+const dump = parse(readFileSync(FIXTURE, 'utf8')) as { items: { kind: string }[] };
+const dir = mkdtempSync(join(tmpdir(), 'dump-coverage-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function dumpOf(name: string, keep: (kind: string) => boolean): string {
+  const file = join(dir, name);
+  writeFileSync(file, stringify({ ...dump, items: dump.items.filter((o) => keep(o.kind)) }));
+  return file;
+}
+
+async function diagnoseFile(file: string, output: 'json' | 'text'): Promise<{ status: number; out: string }> {
+  const run = fakeIo();
+  const status = await runCli(
+    ['diagnose', 'deployment/vision-object-tracker', '-n', 'vision', '--from-file', file, '-o', output],
+    run.io,
+  );
+  return { status, out: run.stdout() };
+}
+
+interface Json {
+  findings: { code: string; summary: string; evidence: { type: string; text?: string }[] }[];
+  remediations: { kind: string }[];
+  coverage: { pods: string; nodes: string; gaps: { what: string; settle: string }[] };
+}
+
+describe('a dump holding only the Deployment of a stuck rollout', () => {
+  const file = dumpOf('deployment-only.yaml', (kind) => kind === 'Deployment');
+
+  it('is IncompleteEvidence naming the pods to read, exit 1, and the JSON keeps the partial picture', async () => {
+    const { status, out } = await diagnoseFile(file, 'json');
+    expect(status).toBe(1);
+    const json = JSON.parse(out) as Json;
+    expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
+    expect(json.findings[0]?.summary).toContain('pods in vision');
+    expect(json.findings[0]?.summary).toContain('1 unavailable, 2 pods in all (the rollout is not complete)');
+    expect(json.coverage.pods).toBe('unread');
+    expect(json.coverage.gaps.map((g) => g.settle)).toContain('kubectl get pods -n vision -o yaml');
+  });
+
+  it('never prints "No problem found"', async () => {
+    const { status, out } = await diagnoseFile(file, 'text');
+    expect(status).toBe(1);
+    expect(out).not.toContain('No problem found');
+    expect(out).toContain('IncompleteEvidence');
+  });
+});
+
+describe('a dump without Node objects (namespace-scoped kubectl)', () => {
+  it("proves the surge deadlock from the scheduler's counts, with the strategy plans", async () => {
+    const { status, out } = await diagnoseFile(
+      dumpOf('no-nodes.yaml', (kind) => kind !== 'Node'),
+      'json',
+    );
+    expect(status).toBe(1);
+    const json = JSON.parse(out) as Json;
+    expect(json.findings.map((f) => f.code)).toEqual(['RolloutSurgeDeadlock']);
+    expect(json.findings[0]?.summary).not.toContain('probably');
+    expect(json.coverage.nodes).toBe('unread');
+    expect(json.remediations.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['set-rolling-update', 'set-recreate']),
+    );
+  });
+
+  it('look-alike: the whole dump gives the same verdict from the nodes themselves', async () => {
+    const { status, out } = await diagnoseFile(FIXTURE, 'json');
+    expect(status).toBe(1);
+    const json = JSON.parse(out) as Json;
+    expect(json.findings.map((f) => f.code)).toEqual(['RolloutSurgeDeadlock']);
+    expect(json.coverage.nodes).toBe('complete');
+  });
+});

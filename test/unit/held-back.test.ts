@@ -1,0 +1,78 @@
+/**
+ * A pod held back before scheduling gets no FailedScheduling event: it must read as
+ * "waiting before scheduling", never as no problem (issue 13 item 7).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
+import { rollout, unschedulablePod } from '../support/rollout-scenarios.js';
+
+function heldRollout(hold: (pod: Pod) => void): ReturnType<typeof makeSnapshot> {
+  const parts = rollout('trainer', { oldNodes: ['gpu-node-1'] });
+  const pending = parts.newPods[0] as Pod;
+  pending.status = {
+    phase: 'Pending',
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'SchedulingGated',
+        message: 'Scheduling is blocked due to non-empty scheduling gates',
+      },
+    ],
+  };
+  hold(pending);
+  return makeSnapshot({
+    deployment: parts.deployment,
+    replicaSets: [parts.newRs, parts.oldRs],
+    pods: [...parts.oldPods, pending],
+    nodes: [makeNode('gpu-node-1'), makeNode('gpu-node-2')],
+  });
+}
+
+describe('pods held before scheduling', () => {
+  it('a scheduling gate still set: waiting before scheduling, with the gate named', () => {
+    const snapshot = heldRollout((pod) => {
+      pod.spec.schedulingGates = [{ name: 'kueue.x-k8s.io/admission' }];
+    });
+    const [finding, ...rest] = diagnose(snapshot).findings;
+    expect(rest).toEqual([]);
+    expect(finding?.code).toBe('Unschedulable');
+    expect(finding?.severity).toBe('warning');
+    expect(finding?.summary).toBe(
+      'Pod trainer-7b9f8c5d4f-h8v2n is waiting before scheduling: scheduling gate kueue.x-k8s.io/admission is still set.',
+    );
+    expect(finding?.explanation).toContain('no FailedScheduling event');
+  });
+
+  it('a claim from a ResourceClaimTemplate not created yet: waiting, the template named', () => {
+    const snapshot = heldRollout((pod) => {
+      pod.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100-single' }];
+      pod.status = { phase: 'Pending' };
+    });
+    const [finding] = diagnose(snapshot).findings;
+    expect(finding?.summary).toContain(
+      'waiting before scheduling: its ResourceClaim gpu (from template a100-single) has not been created yet',
+    );
+    expect(finding?.explanation).toContain('ResourceClaimTemplate a100-single exists');
+  });
+
+  it('look-alike: a created claim the scheduler refused is judged from its message, not as held back', () => {
+    let refused: ReturnType<typeof unschedulablePod>['event'] | undefined;
+    const snapshot = heldRollout((pod) => {
+      pod.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100-single' }];
+      refused = unschedulablePod(
+        pod,
+        '0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      ).event;
+      pod.status = {
+        ...pod.status,
+        resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'trainer-7b9f8c5d4f-h8v2n-gpu-x7k2q' }],
+      };
+    });
+    const result = diagnose({ ...snapshot, events: refused ? [refused] : [] });
+    expect(result.findings.map((f) => f.summary).join('\n')).not.toContain('waiting before scheduling');
+    expect(result.findings[0]?.code).toBe('Unschedulable');
+  });
+});
