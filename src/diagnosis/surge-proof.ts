@@ -10,6 +10,7 @@ import { claimNames } from './pod-constraints.js';
 import { placementContext, usesClaim } from './placement.js';
 import { assessNode, type NodeAssessment } from './holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
+import { rolloutUnderWay } from './rollout-progress.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { isTerminating } from './workload.js';
 
@@ -127,6 +128,8 @@ export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof |
  * or room only on nodes where a ReadWriteOnce volume our pods hold cannot attach.
  */
 export function nextRolloutProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
+  // The steady state only: while pods come and go, what they hold is no prediction.
+  if (rolloutUnderWay(snapshot) !== undefined) return undefined;
   const { pod, eligible } = nextRolloutAssessments(snapshot);
   if (eligible.length === 0) return undefined;
   // Room on a node whose other pods were not read is unknown, not room: predict nothing.

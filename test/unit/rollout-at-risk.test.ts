@@ -80,6 +80,68 @@ describe('RolloutAtRisk', () => {
     expect(codes).not.toContain('RolloutAtRisk');
   });
 
+  describe('while a rollout is under way', () => {
+    /**
+     * A healthy rollout of the tracker on a node with two GPUs: the surge pod is bound
+     * and pulling its (large) image, so both GPUs are held for now; the old pod goes
+     * once the new one is Ready.
+     */
+    function midRollout(options: { oldTerminating?: boolean; oldReplicas?: number } = {}) {
+      const deployment = makeDeployment('object-tracker', {
+        namespace: 'vision',
+        replicas: 1,
+        resources: { limits: { 'nvidia.com/gpu': '1' } },
+        podSpec: { nodeSelector: { 'kubernetes.io/hostname': 'tracker-node' } },
+        status: {
+          observedGeneration: 2,
+          replicas: 2,
+          updatedReplicas: 1,
+          readyReplicas: 1,
+          availableReplicas: 1,
+        },
+      });
+      const oldTemplate = structuredClone(deployment.spec.template);
+      const [container] = oldTemplate.spec.containers;
+      if (container) container.image = 'registry.example.com/vision/tracker:1.8.2';
+      const oldRs = makeReplicaSet(deployment, '7f9b8c6d5b', {
+        revision: 1,
+        replicas: options.oldReplicas ?? 1,
+        template: oldTemplate,
+      });
+      const newRs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2 });
+      const oldPod = makePod(oldRs, 'x2kqp', 'tracker-node', { phase: 'Running' });
+      if (options.oldTerminating) oldPod.metadata.deletionTimestamp = '2026-11-20T10:05:00Z';
+      const surge = makePod(newRs, 'm7zvt', 'tracker-node', {
+        phase: 'Waiting',
+        reason: 'ContainerCreating',
+      });
+      return makeSnapshot({
+        deployment,
+        replicaSets: [oldRs, newRs],
+        pods: [oldPod, surge],
+        nodes: [makeNode('tracker-node', { allocatable: { 'nvidia.com/gpu': '2' } }), makeNode('cpu-node-1')],
+        nodesComplete: true,
+      });
+    }
+
+    it('stays silent and offers no strategy change while the surge pod pulls its image', () => {
+      const result = diagnose(midRollout());
+      expect(result.findings.map((f) => f.code)).not.toContain('RolloutAtRisk');
+      expect(result.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+    });
+
+    it('stays silent while the old pod is still terminating after its ReplicaSet went to 0', () => {
+      const snapshot = midRollout({ oldTerminating: true, oldReplicas: 0 });
+      expect(rolloutAtRisk.analyze(snapshot)).toEqual([]);
+    });
+
+    it('judges the steady state once the rollout is done: one GPU held, one free', () => {
+      expect(rolloutAtRisk.analyze(steadyTracker({ gpus: '2' }))).toEqual([]);
+      // and the seed shape (one GPU) is still predicted once settled
+      expect(rolloutAtRisk.analyze(steadyTracker()).map((f) => f.code)).toEqual(['RolloutAtRisk']);
+    });
+  });
+
   it('ignores templates that ask for nothing scarce', () => {
     const deployment = makeDeployment('web', { replicas: 1, resources: { requests: { cpu: '7' } } });
     const rs = makeReplicaSet(deployment, 'aa11', { revision: 2 });

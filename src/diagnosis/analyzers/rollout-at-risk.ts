@@ -4,8 +4,10 @@
  * ReadWriteOnce volume, a required pod anti-affinity), no eligible node has room
  * for one more pod, room appears once this Deployment's own pods go, and the
  * strategy surges. Silent while a pod of ours is Pending: the deadlock and
- * unschedulable analyzers speak then. Needs a complete node list: "no room
- * anywhere" cannot be shown from a capped one.
+ * unschedulable analyzers speak then. Silent while a rollout or scale is under way
+ * (rollout-progress.ts): the prediction is about the steady state, spec.replicas pods
+ * of the current template, and a surge pod still pulling its image is not a deadlock.
+ * Needs a complete node list: "no room anywhere" cannot be shown from a capped one.
  */
 import type { Analyzer } from '../analyzer.js';
 import { capacityRows, describeBlocker } from '../capacity-rows.js';
@@ -15,6 +17,7 @@ import { claimNames, hostPorts, requiredAntiAffinity } from '../pod-constraints.
 import { placementContext, type PlacementContext } from '../placement.js';
 import { isExtendedResource } from '../resources.js';
 import { assessRollout } from '../rollout-assessment.js';
+import { rolloutUnderWay } from '../rollout-progress.js';
 import { strategyPhrase } from '../strategy-words.js';
 import { nextRolloutAssessments, rwoRisk } from '../surge-proof.js';
 
@@ -26,6 +29,7 @@ export const rolloutAtRisk: Analyzer = {
     const assessment = assessRollout(snapshot);
     if (!assessment.surges || !snapshot.nodesComplete) return [];
     if (assessment.pending.length > 0 || assessment.attach.length > 0) return [];
+    if (rolloutUnderWay(snapshot) !== undefined) return [];
     const ctx = placementContext(snapshot);
     const { pod: next, eligible } = nextRolloutAssessments(snapshot);
     if (scarceNeeds(ctx, next).length === 0 || eligible.length === 0) return [];
