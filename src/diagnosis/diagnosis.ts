@@ -2,6 +2,19 @@ import type { Finding } from './finding.js';
 import type { Coverage, WorkloadRef } from './snapshot.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
+/** The tool that applies the Deployment, read from its own metadata (DESIGN.md §4). */
+export type ManagerTool = 'argocd' | 'flux-kustomize' | 'flux-helm' | 'helm' | 'kubectl';
+
+export interface ManagedBy {
+  tool: ManagerTool;
+  /** Argo CD application, Flux Kustomization / HelmRelease, Helm release; for kubectl the field manager. */
+  name: string;
+  /** Namespace of the Flux object or Helm release, when the metadata says. */
+  namespace?: string;
+  /** The label, annotation or field manager that proves it. */
+  evidence: string;
+}
+
 /** The result of one diagnosis: the JSON contract of DESIGN.md §3, extended. */
 export interface Diagnosis {
   target: WorkloadRef;
@@ -14,4 +27,6 @@ export interface Diagnosis {
   analyzerErrors: { analyzer: string; message: string }[];
   /** What the snapshot read and what it could not (DESIGN.md §2). */
   coverage?: Coverage;
+  /** Who applies the Deployment (absent when nothing proves an owner). */
+  managedBy?: ManagedBy;
 }

@@ -87,6 +87,9 @@ async function prepare(
   // Before anything else, whatever the plan's origin: it may only change what its kind exists to change.
   const scope = checkPlanWithinKind(plan, live);
   if (!scope.ok) return { kind: 'done', result: { status: 'refused', reason: scope.reason, tampered: true } };
+  if (plan.kind === 'scale-old-replicaset') {
+    return { kind: 'done', result: { status: 'refused', reason: 'scale-old-replicaset is not applied yet' } };
+  }
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
     plan.patch &&

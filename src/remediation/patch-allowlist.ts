@@ -20,6 +20,8 @@ export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>>
   'rollout-restart': [RESTARTED_AT],
   'exclude-node': [NODE_AFFINITY],
   'delete-pods': [],
+  // Applied to the old ReplicaSet's scale subresource (plan.replicaSet), never the Deployment.
+  'scale-old-replicaset': ['/spec/replicas'],
 };
 
 /**
@@ -102,13 +104,53 @@ export function patchWrites(
 }
 
 /**
+ * scale-old-replicaset: a JSON patch of the old ReplicaSet's Scale that tests its uid
+ * and its replicas as seen at diagnosis, then sets /spec/replicas to a smaller value
+ * (never up, never negative): the values the plan's replicaSet names, nothing else.
+ */
+function checkScalePatch(
+  plan: Pick<RemediationPlan, 'patch' | 'replicaSet'>,
+  live: unknown,
+): AllowlistVerdict {
+  const rs = plan.replicaSet;
+  if (!rs) return { ok: false, reason: 'scale-old-replicaset names no ReplicaSet' };
+  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.to === rs.replicas) {
+    return { ok: false, reason: `scale-old-replicaset changes the replicas (${rs.replicas} to ${rs.to})` };
+  }
+  // Down is the fix; up only as its undo, never above what the Deployment asks for.
+  const wanted = getAt(live, '/spec/replicas');
+  if (rs.to > rs.replicas && (typeof wanted !== 'number' || rs.to > wanted)) {
+    return {
+      ok: false,
+      reason: `scale-old-replicaset may scale up to the Deployment's replicas only (${rs.to} asked, ${String(wanted ?? 'unknown')} wanted)`,
+    };
+  }
+  if (plan.patch?.type !== 'json' || !Array.isArray(plan.patch.body)) {
+    return { ok: false, reason: 'scale-old-replicaset sends a JSON patch' };
+  }
+  const ops = plan.patch.body as unknown[];
+  const expected = [
+    { op: 'test', path: '/metadata/uid', value: rs.uid },
+    { op: 'test', path: '/spec/replicas', value: rs.replicas },
+    { op: 'replace', path: '/spec/replicas', value: rs.to },
+  ];
+  if (ops.length !== expected.length || !ops.every((op, i) => jsonEqual(op, expected[i]))) {
+    return {
+      ok: false,
+      reason: `scale-old-replicaset's patch must be exactly ${JSON.stringify(expected)}`,
+    };
+  }
+  return { ok: true };
+}
+
+/**
  * Refuses a plan whose target is not a Deployment, or whose patch changes anything
  * outside what its kind may change (see ALLOWED_PATHS), judged against the live
  * Deployment where one is given. delete-pods must carry pods and no patch; which
  * pods it may delete is checked against the live owner chain by the executor.
  */
 export function checkPlanWithinKind(
-  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target'>,
+  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target' | 'replicaSet'>,
   live?: unknown,
 ): AllowlistVerdict {
   if (plan.target.kind !== 'Deployment') {
@@ -122,6 +164,12 @@ export function checkPlanWithinKind(
     return { ok: true };
   }
   if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
+  if (plan.kind === 'scale-old-replicaset') {
+    const scaleVerdict = checkScalePatch(plan, live);
+    if (!scaleVerdict.ok) return scaleVerdict;
+  } else if (plan.replicaSet) {
+    return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };
+  }
   if (plan.pods?.length) return { ok: false, reason: `${plan.kind} deletes no pods` };
   const writes = patchWrites(plan.patch, allowed, live);
   if (!writes.ok) return writes;

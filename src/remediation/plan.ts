@@ -7,6 +7,7 @@ export const REMEDIATION_KINDS = [
   'exclude-node',
   'rollout-restart',
   'delete-pods',
+  'scale-old-replicaset',
 ] as const;
 export type RemediationKind = (typeof REMEDIATION_KINDS)[number];
 
@@ -36,6 +37,35 @@ export interface Preconditions {
   fields: { path: string; value: unknown }[];
 }
 
+/** The old ReplicaSet a scale-old-replicaset plan scales, as seen at diagnosis. */
+export interface OldReplicaSetTarget {
+  name: string;
+  uid: string;
+  /** Its pod-template-hash label (immutable with its selector): the template it runs. */
+  podTemplateHash: string;
+  /** spec.replicas at diagnosis, and what the plan sets. */
+  replicas: number;
+  to: number;
+  /** The Deployment's new ReplicaSet at diagnosis: refused if the rollout moved on to another. */
+  newReplicaSet: { name: string; uid: string };
+}
+
+/**
+ * Whether the owner of the Deployment (Argo CD, Flux, Helm, kubectl apply) will undo
+ * this plan's write, worked out per field from what is in its desired manifest, its
+ * revert behaviour and the field manager the write uses (`rollout-doctor`).
+ */
+export interface PlanDrift {
+  /** 'unknown' when it depends on a setting that was not read (self-heal, drift detection). */
+  reverted: true | false | 'unknown';
+  /** Who would revert it (e.g. "Argo CD application shop"), or who owns the object. */
+  by: string;
+  /** The fields the write sets, as paths (spec.strategy, spec.replicas of ReplicaSet x). */
+  fields: string[];
+  /** One sentence: why. */
+  why: string;
+}
+
 /**
  * A remediation is data: built by a pure plan builder from a snapshot, stored with an
  * id and an expiry, shown to the approver exactly as it will be applied.
@@ -53,6 +83,12 @@ export interface RemediationPlan {
   warnings: string[];
   /** The patch to the Deployment, or null for delete-pods. */
   patch: Patch | null;
+  /**
+   * For scale-old-replicaset: the old ReplicaSet whose scale subresource the patch
+   * goes to (`patch` is then a JSON patch of the Scale, testing /metadata/uid and
+   * /spec/replicas), with what must still hold when it is applied.
+   */
+  replicaSet?: OldReplicaSetTarget;
   /** For delete-pods: the pods to delete (names in target.namespace), each with the uid seen at diagnosis. */
   pods?: { name: string; uid: string }[];
   preconditions: Preconditions;
@@ -60,4 +96,6 @@ export interface RemediationPlan {
   inverse: Patch | null;
   /** The finding code this plan addresses. */
   addresses: string;
+  /** Whether the Deployment's owner will revert this write; absent when no owner was found. */
+  drift?: PlanDrift;
 }

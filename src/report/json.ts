@@ -6,12 +6,20 @@
 import type { Diagnosis } from '../diagnosis/diagnosis.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
-import type { Patch, Preconditions, RemediationKind } from '../remediation/plan.js';
+import type {
+  OldReplicaSetTarget,
+  Patch,
+  PlanDrift,
+  Preconditions,
+  RemediationKind,
+} from '../remediation/plan.js';
 
 export interface JsonDiagnosis {
   target: WorkloadRef;
   capturedAt: string;
   observed: Diagnosis['observed'];
+  /** Who applies the Deployment (Argo CD, Flux, Helm, kubectl apply), when its metadata proves it. */
+  managedBy?: Diagnosis['managedBy'];
   /** True when any finding is critical or a warning (the CLI exits 1). */
   problemsFound: boolean;
   findings: {
@@ -30,9 +38,13 @@ export interface JsonDiagnosis {
     warnings: string[];
     patch: Patch | null;
     pods?: { name: string; uid: string }[];
+    /** scale-old-replicaset: the ReplicaSet whose scale the patch goes to. */
+    replicaSet?: OldReplicaSetTarget;
     inverse: Patch | null;
     preconditions: Preconditions;
     addresses: string;
+    /** Whether the Deployment's owner will revert this write, per field. */
+    drift?: PlanDrift;
   }[];
   analyzerErrors: Diagnosis['analyzerErrors'];
   /** What the diagnosis could not read (forbidden, capped, not in the dump). */
@@ -64,6 +76,7 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
     },
     capturedAt: diagnosis.capturedAt,
     observed: diagnosis.observed,
+    ...(diagnosis.managedBy ? { managedBy: diagnosis.managedBy } : {}),
     problemsFound: hasProblems(diagnosis),
     findings: diagnosis.findings.map((f) => ({
       code: f.code,
@@ -81,9 +94,11 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
       warnings: p.warnings,
       patch: p.patch,
       ...(p.pods ? { pods: p.pods } : {}),
+      ...(p.replicaSet ? { replicaSet: p.replicaSet } : {}),
       inverse: p.inverse,
       preconditions: p.preconditions,
       addresses: p.addresses,
+      ...(p.drift ? { drift: p.drift } : {}),
     })),
     analyzerErrors: diagnosis.analyzerErrors,
     ...(diagnosis.coverage ? { coverage: diagnosis.coverage } : {}),

@@ -4,9 +4,9 @@
  * the command line prints it and the Slack app attaches it as the full report.
  */
 import { cleanDeep } from '../text/clean.js';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis, ManagedBy } from '../diagnosis/diagnosis.js';
 import type { Finding, Severity } from '../diagnosis/finding.js';
-import type { Patch, RemediationPlan } from '../remediation/plan.js';
+import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
 import { renderEvidence } from './text-evidence.js';
 import { allClear } from './json.js';
@@ -34,6 +34,7 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   const lines: string[] = [
     style.bold(`Deployment ${target.namespace}/${target.name}`) +
       style.dim(`  (as of ${diagnosis.capturedAt})`),
+    ...(diagnosis.managedBy ? [style.dim(managedByLine(diagnosis.managedBy))] : []),
     '',
     ...verdict(diagnosis, style),
   ];
@@ -106,12 +107,39 @@ function remediation(plan: RemediationPlan, index: number, style: Style): string
   ];
   for (const warning of plan.warnings)
     lines.push(...indent(wrap(style.yellow(`Warning: ${warning}`), WIDTH - 4), 4));
+  if (plan.drift) lines.push(...indent(wrap(driftLine(plan.drift), WIDTH - 4), 4));
   if (plan.pods && plan.pods.length > 0) {
     lines.push(`    Pods to delete in ${plan.target.namespace}: ${plan.pods.map((p) => p.name).join(', ')}`);
+  }
+  if (plan.replicaSet) {
+    lines.push(
+      `    Scales ReplicaSet ${plan.target.namespace}/${plan.replicaSet.name} (its scale subresource), not the Deployment`,
+    );
   }
   if (plan.patch) lines.push(...patchLines('Patch', plan.patch));
   if (plan.inverse) lines.push(...patchLines('Undo', plan.inverse));
   return lines;
+}
+
+const TOOL_NAMES: Record<ManagedBy['tool'], string> = {
+  argocd: 'Argo CD application',
+  'flux-kustomize': 'Flux Kustomization',
+  'flux-helm': 'Flux HelmRelease',
+  helm: 'Helm release',
+  kubectl: 'kubectl apply by field manager',
+};
+
+/** "Managed by Argo CD application shop (annotation argocd.argoproj.io/tracking-id)". */
+export function managedByLine(owner: ManagedBy): string {
+  const where = owner.namespace ? ` in ${owner.namespace}` : '';
+  return `Managed by ${TOOL_NAMES[owner.tool]} ${owner.name}${where} (${owner.evidence})`;
+}
+
+/** "Reverted: no, by Argo CD application shop (spec.strategy): <why>". */
+export function driftLine(drift: PlanDrift): string {
+  const verdict = drift.reverted === 'unknown' ? 'unknown' : drift.reverted ? 'yes' : 'no';
+  const fields = drift.fields.length > 0 ? ` (${drift.fields.join(', ')})` : '';
+  return `Reverted: ${verdict}, by ${drift.by}${fields}: ${drift.why}`;
 }
 
 function patchLines(label: string, patch: Patch): string[] {

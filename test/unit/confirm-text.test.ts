@@ -47,6 +47,14 @@ function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patc
       };
     case 'delete-pods':
       return null;
+    case 'scale-old-replicaset':
+      return {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/spec/replicas', value: 1 },
+          { op: 'replace', path: '/spec/replicas', value: 0 },
+        ],
+      };
   }
 }
 
@@ -66,6 +74,18 @@ function plan(
     warnings: [],
     patch: patchFor(kind, items),
     ...(kind === 'delete-pods' ? { pods: items.map((n, i) => ({ name: n, uid: `u${i}` })) } : {}),
+    ...(kind === 'scale-old-replicaset'
+      ? {
+          replicaSet: {
+            name: items[0] ?? 'old',
+            uid: 'r',
+            podTemplateHash: 'h',
+            replicas: 1,
+            to: 0,
+            newReplicaSet: { name: 'new', uid: 'n' },
+          },
+        }
+      : {}),
     preconditions: { uid: 'u', generation: 1, fields: [] },
     inverse: null,
     addresses: 'SurgeDeadlock',

@@ -1,13 +1,13 @@
-import type { RemediationPlan } from '../../remediation/plan.js';
+import type { Patch, RemediationPlan } from '../../remediation/plan.js';
 import { plainText, type PlainText } from './mrkdwn.js';
 import { LIMITS } from './text.js';
 
 /**
- * Where the exact patch really is: the plan section of the same message (above the
- * buttons) shows the patch and the server's dry run; when the message had to drop
- * it, the full report posted in the thread lists every plan with its exact patch.
+ * Where the exact patch really is: the thread report under the result message (and,
+ * for an Undo, the reply that carries the button) shows every plan's exact patch and
+ * the server's dry run, once.
  */
-export const PATCH_POINTER = 'Exact patch: above the buttons (or in the thread report if cut).';
+export const PATCH_POINTER = 'The exact patch and the server dry run are in the thread.';
 
 /** Values found anywhere in `body` under objects shaped like a NotIn node-affinity term. */
 function excludedHosts(body: unknown, out: string[] = []): string[] {
@@ -31,6 +31,61 @@ function strategyOf(plan: RemediationPlan): { type?: unknown; maxSurge?: unknown
 
 function restarts(plan: RemediationPlan): boolean {
   return JSON.stringify(plan.patch?.body ?? null).includes('kubectl.kubernetes.io/restartedAt');
+}
+
+/** JSON patch operations that write (a `test` only guards). */
+function writtenPaths(patch: Patch): string[] | null {
+  if (patch.type !== 'json' || !Array.isArray(patch.body)) return null;
+  return (patch.body as { op?: unknown; path?: unknown }[])
+    .filter((op) => op.op !== 'test' && typeof op.path === 'string')
+    .map((op) => String(op.path));
+}
+
+/**
+ * True when the patch changes the pod template, which is what starts a rollout.
+ * The strategy, replicas and the Deployment's own metadata are not in the template:
+ * changing only those replaces no pod.
+ */
+export function startsRollout(patch: Patch | null): boolean {
+  if (!patch) return false;
+  const paths = writtenPaths(patch);
+  if (paths) return paths.some((p) => p === '/spec/template' || p.startsWith('/spec/template/'));
+  const spec = (patch.body as { spec?: Record<string, unknown> } | null)?.spec;
+  return spec?.template !== undefined;
+}
+
+/** What an undo patch puts back, in words: "the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)". */
+export function restoredInWords(plan: RemediationPlan): string {
+  const patch = plan.patch;
+  if (!patch) return 'the previous state';
+  const parts: string[] = [];
+  const paths = writtenPaths(patch);
+  const touched = (prefix: string): boolean =>
+    paths
+      ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`))
+      : JSON.stringify(patch.body).includes(`"${prefix.split('/').pop() ?? ''}"`);
+  if (touched('/spec/strategy')) {
+    const s = strategyOf(plan);
+    parts.push(
+      s.type === 'Recreate'
+        ? 'the rollout strategy (Recreate)'
+        : s.maxSurge !== undefined
+          ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
+          : 'the rollout strategy',
+    );
+  }
+  if (touched('/spec/template/spec/affinity')) parts.push('the previous pod affinity (the node exclusion is removed)');
+  if (touched('/spec/replicas')) parts.push('the previous replica count');
+  if (parts.length === 0 && paths) parts.push(...paths);
+  if (parts.length === 0) parts.push('the fields the fix changed');
+  return parts.join(' and ');
+}
+
+/** One sentence: whether an undo (or any plan) starts a rollout, and why. */
+export function rolloutInWords(plan: RemediationPlan): string {
+  return startsRollout(plan.patch)
+    ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
+    : 'It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are.';
 }
 
 /** "a, b and 3 more": whole names only, as many as fit in `room` characters. */
@@ -69,6 +124,13 @@ function changeInWords(plan: RemediationPlan, target: string, room: number): str
       const head = `Delete ${pods.length} pod(s) of ${target}: `;
       return `${head}${names(pods, room - head.length - 1)}.`;
     }
+    case 'scale-old-replicaset': {
+      const rs = plan.replicaSet;
+      const tail = ` of ${target} to ${rs?.to ?? 0} replicas; the spec is not touched.`;
+      const named = rs ? `Scale old ReplicaSet ${rs.name}` : '';
+      const head = rs && named.length + tail.length <= room ? named : 'Scale the old ReplicaSet';
+      return `${head}${tail}`;
+    }
   }
 }
 
@@ -82,19 +144,22 @@ function firstSentence(text: string): string {
  * words, the impact's first sentence when it fits, and where the exact patch is.
  * Built from whole parts, never cut mid-word or mid-JSON; a target name too long to
  * fit is replaced by "this Deployment" (the dialog's title and the message name it).
+ * An Undo says what it restores and whether it starts a rollout.
  */
-export function confirmDialogText(plan: RemediationPlan): PlainText {
+export function confirmDialogText(plan: RemediationPlan, options: { undo?: boolean } = {}): PlainText {
   const max = LIMITS.confirmText;
   const room = max - PATCH_POINTER.length - 1;
   const { name, namespace } = plan.target;
   const targets = [`deployment/${name} in ns ${namespace}`, 'this Deployment'];
   for (const target of targets) {
-    const change = changeInWords(plan, target, room);
+    const change = options.undo
+      ? `Restore ${restoredInWords(plan)} of ${target}.`
+      : changeInWords(plan, target, room);
     if (change.length > room) continue;
-    const impact = `Impact: ${firstSentence(plan.impact)}`;
+    const impact = options.undo ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
     const parts =
       change.length + impact.length + 1 <= room ? [change, impact, PATCH_POINTER] : [change, PATCH_POINTER];
     return plainText(parts.join(' '), max);
   }
-  return plainText(`Apply ${plan.kind} to this Deployment. ${PATCH_POINTER}`, max);
+  return plainText(`${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`, max);
 }
