@@ -36,7 +36,8 @@ export function messageProof(
   const byNode = new Map<string, Pod[]>();
   for (const pod of live)
     byNode.set(pod.spec.nodeName ?? '', [...(byNode.get(pod.spec.nodeName ?? '') ?? []), pod]);
-  const counted = parsed.reasons.every((r) => typeof r.count === 'number');
+  // A count-less PreFilter reason ("resourceclaim in use") applies to every node at once.
+  const counted = parsed.reasons.every((r) => typeof r.count === 'number' && !r.countless);
   const sum = parsed.reasons.reduce((n, r) => n + (r.count ?? 0), 0);
   if (!counted || sum !== parsed.total) {
     return { nodes: [], missing: 'the message does not say which single reason failed each node' };

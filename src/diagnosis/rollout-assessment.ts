@@ -90,7 +90,37 @@ export function schedulingEvidence(pending: PendingAssessment): Evidence[] {
       message: pending.failure.message,
       parsed: pending.parsed,
     },
+    ...unnamedTaintNote(pending),
   ];
+}
+
+/**
+ * "node(s) had untolerated taint(s)" (1.35, 1.34.2+) names no taint: the node objects
+ * do. Nodes not read are not taken for untainted.
+ */
+export function unnamedTaintNote(pending: Pick<PendingAssessment, 'parsed' | 'ineligible'>): Evidence[] {
+  const parsed = pending.parsed;
+  if (!parsed?.reasons.some((r) => r.category === 'taints' && !r.taint)) return [];
+  const byTaint = new Map<string, string[]>();
+  for (const { node, reasons } of pending.ineligible) {
+    for (const reason of reasons.filter((r) => r.startsWith('taint '))) {
+      const taint = reason.slice('taint '.length);
+      byTaint.set(taint, [...(byTaint.get(taint) ?? []), node.metadata.name ?? '']);
+    }
+  }
+  const lead = `The scheduler's "node(s) had untolerated taint(s)" names no taint (Kubernetes 1.35 and 1.34.2+ print it so)`;
+  if (byTaint.size === 0) {
+    return [
+      {
+        type: 'note',
+        text: `${lead}, and no node read carries a NoSchedule or NoExecute taint this pod does not tolerate: the tainted nodes were not read, or their taints changed since (kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints).`,
+      },
+    ];
+  }
+  const found = [...byTaint.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([taint, nodes]) => `${taint} on ${list(nodes)}`);
+  return [{ type: 'note', text: `${lead}; the node objects show ${found.join('; ')}.` }];
 }
 
 /** A new pod bound to a node but unable to attach a ReadWriteOnce volume held elsewhere. */

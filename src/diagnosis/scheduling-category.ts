@@ -19,6 +19,15 @@
  *                      node affinity", "node(s) didn't find available persistent volumes to bind",
  *                      "pod has unbound immediate PersistentVolumeClaims", "node(s) exceed max volume count",
  *                      "node(s) had no available disk", "node(s) had no available volume zone", ...
+ *   DynamicResources   Filter: "cannot allocate all claims", "resourceclaim not available on the node",
+ *                      "timed out trying to allocate devices" (1.34+ with a filter timeout);
+ *                      PreFilter, printed without a node count because it applies to every node:
+ *                      "resourceclaim in use", "resource claim <ns>/<name> is in the process of being
+ *                      allocated", "resourceclaim \"<name>\" is being deleted", "request <r>: device class
+ *                      <c> does not exist", a lister's "resourceclaim.resource.k8s.io \"<name>\" not found".
+ *                      PostFilter (text before "preemption:", see categorizeNote): "no new claims to
+ *                      deallocate" (the pod has no claims), "still not schedulable", "deallocation of
+ *                      ResourceClaim completed", "deletion of ResourceClaim completed".
  *
  * Decisions worth knowing:
  * - Topology spread is grouped with pod-affinity: like anti-affinity it depends on where
@@ -30,8 +39,21 @@
  *   uncordon the node, not to add a toleration. The taint stays in `taint`.
  * - Node condition wordings from old predicates ("node(s) had memory pressure",
  *   "node(s) were not ready") are node-unschedulable.
+ * - Every DynamicResources reason is `devices`, with `claims` saying which one: only
+ *   `cannot-allocate` (and `timed-out`, which may hide it) is about free devices on a
+ *   node; `not-on-node` is a claim already allocated elsewhere (a node-selection
+ *   problem for that claim), `in-use` a claim reserved by other pods, `claim-state` a
+ *   claim or class that is missing, being allocated or being deleted. DRA rejections
+ *   make the preemption part "Preemption is not helpful for scheduling", so no rule
+ *   may lean on a "No preemption victims found" count for them.
+ * - "node(s) had untolerated taint(s)" (1.33+ in some paths, every path in 1.35 and
+ *   1.34.2+) names no taint: `taint` stays unset and the engine reads the taints from
+ *   the node objects.
  */
 import type { SchedulingCategory } from './scheduling-message.js';
+
+/** Which DynamicResources rejection a `devices` reason is. */
+export type ClaimReason = 'cannot-allocate' | 'timed-out' | 'not-on-node' | 'in-use' | 'claim-state';
 
 export interface Categorized {
   category: SchedulingCategory;
@@ -39,6 +61,54 @@ export interface Categorized {
   resource?: string;
   /** For taint reasons that name the taint. */
   taint?: { key: string; value: string };
+  /** For `devices`: which DynamicResources rejection it is. */
+  claims?: ClaimReason;
+}
+
+/** What a PostFilter text before "preemption:" says (DynamicResources, 1.32-1.36). */
+export type NoteKind =
+  /** The pod has no resource claims: DRA was not involved (1.37 drops this text). */
+  | 'no-claims'
+  /** The pod has claims and nothing could be deallocated to help (1.37 drops this text). */
+  | 'claims-not-schedulable'
+  /** The scheduler deallocated one of the pod's claims: the next attempt may succeed. */
+  | 'claim-deallocated'
+  /** The scheduler deleted the pod's extended-resource claim: the next attempt may succeed. */
+  | 'claim-deleted'
+  | 'other';
+
+const DRA_NOTES: readonly [string, NoteKind][] = [
+  ['no new claims to deallocate', 'no-claims'],
+  ['still not schedulable', 'claims-not-schedulable'],
+  ['deallocation of resourceclaim completed', 'claim-deallocated'],
+  ['deletion of resourceclaim completed', 'claim-deleted'],
+];
+
+/**
+ * The kind of one plugin note (text outside the reason lists, as the parser keeps it).
+ *
+ * @example categorizeNote('no new claims to deallocate') // 'no-claims'
+ */
+export function categorizeNote(note: string): NoteKind {
+  const lower = note.trim().toLowerCase();
+  return DRA_NOTES.find(([text]) => lower === text || lower.startsWith(`${text} `))?.[1] ?? 'other';
+}
+
+/** DynamicResources reasons by wording; checked before volumes ("resourceclaim" is no volume). */
+function claimReason(lower: string): ClaimReason | undefined {
+  if (lower.includes('cannot allocate all claims')) return 'cannot-allocate';
+  if (lower.includes('timed out trying to allocate devices')) return 'timed-out';
+  if (lower.includes('resourceclaim not available on the node')) return 'not-on-node';
+  if (lower.includes('resourceclaim in use')) return 'in-use';
+  if (
+    /\bresource ?claims?\b/.test(lower) ||
+    lower.includes('resourceclaim.resource.k8s.io') ||
+    lower.includes('device class') ||
+    lower.includes('allocate devices')
+  ) {
+    return 'claim-state';
+  }
+  return undefined;
 }
 
 /** Taints the node lifecycle controller applies for node conditions and cordons. */
@@ -114,6 +184,8 @@ export function categorize(reason: string): Categorized {
     return resource === 'pods' ? { category: 'pod-count', resource } : { category: 'resources', resource };
   }
   if (lower.startsWith('too many pods')) return { category: 'pod-count', resource: 'pods' };
+  const claims = claimReason(lower);
+  if (claims) return { category: 'devices', claims };
 
   if (lower.includes('taint')) {
     const taint = parseTaint(text);

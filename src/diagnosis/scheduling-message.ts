@@ -13,10 +13,16 @@
  * {k: v}, that the pod didn't tolerate"), so the parser walks the text with a small
  * scanner that tracks bracket depth and splits reasons only on ", <count> ".
  */
-import { categorize } from './scheduling-category.js';
+import { categorize, categorizeNote, type ClaimReason, type NoteKind } from './scheduling-category.js';
 import { indexOfTopLevel, sentenceEnd, splitItems, splitNotes } from './scheduling-brackets.js';
 
-export { categorize, type Categorized } from './scheduling-category.js';
+export {
+  categorize,
+  categorizeNote,
+  type Categorized,
+  type ClaimReason,
+  type NoteKind,
+} from './scheduling-category.js';
 
 export type SchedulingCategory =
   | 'resources'
@@ -27,6 +33,8 @@ export type SchedulingCategory =
   | 'pod-affinity'
   | 'node-unschedulable'
   | 'pod-count'
+  /** Dynamic Resource Allocation: devices for the pod's resource claims (see `claims`). */
+  | 'devices'
   | 'other';
 
 export interface SchedulingReason {
@@ -37,6 +45,20 @@ export interface SchedulingReason {
   resource?: string;
   /** For taint wordings that name the taint: `{key: value}` as printed. */
   taint?: { key: string; value: string };
+  /** For category "devices": which DynamicResources rejection it is. */
+  claims?: ClaimReason;
+  /**
+   * The scheduler printed no node count ("0/3 nodes are available: resourceclaim in
+   * use."): a PreFilter rejection that applies to every node, so `count` is the total
+   * and says nothing about single nodes.
+   */
+  countless?: true;
+}
+
+/** One plugin note with what it says (see NoteKind). */
+export interface PluginNote {
+  text: string;
+  kind: NoteKind;
 }
 
 export interface ParsedSchedulingMessage {
@@ -49,6 +71,8 @@ export interface ParsedSchedulingMessage {
   preemption: { total: number; reasons: SchedulingReason[]; text?: string } | null;
   /** Other plugin text outside the reason lists ("no new claims to deallocate"); absent when none. */
   notes?: string[];
+  /** The same notes, in the same order, each with its kind; absent when there are none. */
+  pluginNotes?: PluginNote[];
 }
 
 /** The input is not a FailedScheduling message; the message says what was expected. */
@@ -123,7 +147,10 @@ function parseFromHeader(input: string, header: Header): ParsedSchedulingMessage
     reasons: list.reasons,
     preemption: tail.preemption,
   };
-  if (tail.notes.length > 0) parsed.notes = tail.notes;
+  if (tail.notes.length > 0) {
+    parsed.notes = tail.notes;
+    parsed.pluginNotes = tail.notes.map((text) => ({ text, kind: categorizeNote(text) }));
+  }
   return parsed;
 }
 
@@ -146,7 +173,7 @@ function parseReasonList(s: string, pos: number, total: number): ReasonList {
     const m = /^(\d+) (.+)$/.exec(item);
     const count = m ? toCount(m[1] ?? '') : total;
     const reason = m ? (m[2] ?? '').trim() : item;
-    return { count, reason, ...categorize(reason) };
+    return { count, reason, ...categorize(reason), ...(m ? {} : { countless: true as const }) };
   });
   return { reasons, end };
 }
@@ -198,7 +225,7 @@ function cutAtNextMessage(tail: string): string {
  */
 export function formatSchedulingMessage(parsed: ParsedSchedulingMessage): string {
   const list = (total: number, reasons: SchedulingReason[]): string =>
-    `0/${total} nodes are available: ${reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}.`;
+    `0/${total} nodes are available: ${reasons.map((r) => (r.countless ? r.reason : `${r.count} ${r.reason}`)).join(', ')}.`;
   let out = list(parsed.total, parsed.reasons);
   const notes = parsed.notes ?? [];
   if (notes.length > 0 && !parsed.preemption) return `${out} ${notes.join(', ')}.`;

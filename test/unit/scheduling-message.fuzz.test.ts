@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   categorize,
+  categorizeNote,
   formatSchedulingMessage,
   parseSchedulingMessage,
   SchedulingMessageError,
@@ -20,6 +21,10 @@ const KNOWN = [
   "node(s) didn't have free ports for the requested pod ports",
   'node(s) had volume node affinity conflict',
   "node(s) didn't satisfy existing pods anti-affinity rules",
+  'node(s) had untolerated taint(s)',
+  'cannot allocate all claims',
+  'resourceclaim not available on the node',
+  'timed out trying to allocate devices',
 ];
 
 const word = fc.stringMatching(/^[a-z][a-z0-9'/-]{0,8}(\(s\))?$/).filter((w) => !w.startsWith('preemption'));
@@ -58,7 +63,15 @@ const message = fc
       ),
       { nil: null },
     ),
-    notes: fc.array(fc.constantFrom('no new claims to deallocate'), { maxLength: 1 }),
+    notes: fc.array(
+      fc.constantFrom(
+        'no new claims to deallocate',
+        'still not schedulable',
+        'deallocation of ResourceClaim completed',
+        'deletion of ResourceClaim completed',
+      ),
+      { maxLength: 1 },
+    ),
   })
   .map(({ total, reasons, preemption, notes }): ParsedSchedulingMessage => {
     const parsed: ParsedSchedulingMessage = {
@@ -66,7 +79,10 @@ const message = fc
       reasons,
       preemption: preemption && preemption.total < 0 ? { ...preemption, total } : preemption,
     };
-    if (notes.length > 0) parsed.notes = notes;
+    if (notes.length > 0) {
+      parsed.notes = notes;
+      parsed.pluginNotes = notes.map((text) => ({ text, kind: categorizeNote(text) }));
+    }
     return parsed;
   });
 

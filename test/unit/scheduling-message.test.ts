@@ -4,15 +4,22 @@ import {
   formatSchedulingMessage,
   parseSchedulingMessage,
   SchedulingMessageError,
+  type NoteKind,
   type ParsedSchedulingMessage,
   type SchedulingReason,
 } from '../../src/diagnosis/scheduling-message.js';
+import type { Node, Taint } from '../../src/diagnosis/k8s.js';
+import { unnamedTaintNote } from '../../src/diagnosis/rollout-assessment.js';
 
 const r = (count: number, reason: string, extra: Partial<SchedulingReason> = {}): SchedulingReason => ({
   count,
   reason,
   category: 'other',
   ...extra,
+});
+const noted = (...notes: [string, NoteKind][]): Pick<ParsedSchedulingMessage, 'notes' | 'pluginNotes'> => ({
+  notes: notes.map(([text]) => text),
+  pluginNotes: notes.map(([text, kind]) => ({ text, kind })),
 });
 const NOT_HELPFUL = 'Preemption is not helpful for scheduling';
 const NO_VICTIMS = 'No preemption victims found for incoming pod';
@@ -89,7 +96,7 @@ const cases: { name: string; message: string; expected: ParsedSchedulingMessage 
       total: 1,
       reasons: [r(1, 'Insufficient cpu', { category: 'resources', resource: 'cpu' })],
       preemption: { total: 1, reasons: [], text: 'not eligible due to preemptionPolicy=Never' },
-      notes: ['no new claims to deallocate'],
+      ...noted(['no new claims to deallocate', 'no-claims']),
     },
   },
   {
@@ -103,7 +110,7 @@ const cases: { name: string; message: string; expected: ParsedSchedulingMessage 
         r(3, 'node(s) had untolerated taint(s)', { category: 'taints' }),
       ],
       preemption: { total: 6, reasons: [r(3, NO_VICTIMS), r(3, NOT_HELPFUL)] },
-      notes: ['no new claims to deallocate'],
+      ...noted(['no new claims to deallocate', 'no-claims']),
     },
   },
   {
@@ -114,7 +121,82 @@ const cases: { name: string; message: string; expected: ParsedSchedulingMessage 
       total: 3,
       reasons: [r(3, 'Too many pods', { category: 'pod-count', resource: 'pods' })],
       preemption: { total: 3, reasons: [r(3, NOT_HELPFUL)] },
-      notes: ['ExamplePlugin: waiting for capacity reservation'],
+      ...noted(['ExamplePlugin: waiting for capacity reservation', 'other']),
+    },
+  },
+  {
+    name: 'DRA: claims that cannot be allocated, a timeout and a taint (1.34, from an upstream e2e failure)',
+    message:
+      '0/4 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane:\n              }, 1 timed out trying to allocate devices, 2 cannot allocate all claims. still\n              not schedulable, preemption: 0/4 nodes are available: 4 Preemption is not helpful\n              for scheduling.',
+    expected: {
+      total: 4,
+      reasons: [
+        r(1, 'node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }', {
+          category: 'taints',
+          taint: { key: 'node-role.kubernetes.io/control-plane', value: '' },
+        }),
+        r(1, 'timed out trying to allocate devices', { category: 'devices', claims: 'timed-out' }),
+        r(2, 'cannot allocate all claims', { category: 'devices', claims: 'cannot-allocate' }),
+      ],
+      preemption: { total: 4, reasons: [r(4, NOT_HELPFUL)] },
+      ...noted(['still not schedulable', 'claims-not-schedulable']),
+    },
+  },
+  {
+    name: 'DRA twin of incident A: the GPU comes through a claim, preemption not helpful',
+    message:
+      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling.",
+    expected: {
+      total: 10,
+      reasons: [
+        r(1, 'cannot allocate all claims', { category: 'devices', claims: 'cannot-allocate' }),
+        r(9, AFFINITY, { category: 'node-selection' }),
+      ],
+      preemption: { total: 10, reasons: [r(10, NOT_HELPFUL)] },
+      ...noted(['still not schedulable', 'claims-not-schedulable']),
+    },
+  },
+  {
+    name: 'DRA: the scheduler deallocated a claim in PostFilter',
+    message:
+      '0/2 nodes are available: 2 resourceclaim not available on the node. deallocation of ResourceClaim completed, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    expected: {
+      total: 2,
+      reasons: [
+        r(2, 'resourceclaim not available on the node', { category: 'devices', claims: 'not-on-node' }),
+      ],
+      preemption: { total: 2, reasons: [r(2, NOT_HELPFUL)] },
+      ...noted(['deallocation of ResourceClaim completed', 'claim-deallocated']),
+    },
+  },
+  {
+    name: 'DRA: the extended-resource claim deleted in PostFilter',
+    message:
+      '0/1 nodes are available: 1 cannot allocate all claims. deletion of ResourceClaim completed, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    expected: {
+      total: 1,
+      reasons: [r(1, 'cannot allocate all claims', { category: 'devices', claims: 'cannot-allocate' })],
+      preemption: { total: 1, reasons: [r(1, NOT_HELPFUL)] },
+      ...noted(['deletion of ResourceClaim completed', 'claim-deleted']),
+    },
+  },
+  {
+    name: 'DRA: count-less PreFilter reason (a claim reserved by other pods)',
+    message: '0/3 nodes are available: resourceclaim in use.',
+    expected: {
+      total: 3,
+      reasons: [r(3, 'resourceclaim in use', { category: 'devices', claims: 'in-use', countless: true })],
+      preemption: null,
+    },
+  },
+  {
+    name: 'DRA in 1.37: no PostFilter no-op text before preemption',
+    message:
+      '0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+    expected: {
+      total: 2,
+      reasons: [r(2, 'cannot allocate all claims', { category: 'devices', claims: 'cannot-allocate' })],
+      preemption: { total: 2, reasons: [r(2, NOT_HELPFUL)] },
     },
   },
   {
@@ -123,7 +205,9 @@ const cases: { name: string; message: string; expected: ParsedSchedulingMessage 
       '0/3 nodes are available: persistentvolumeclaim "rc-missing-pvc" not found. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
     expected: {
       total: 3,
-      reasons: [r(3, 'persistentvolumeclaim "rc-missing-pvc" not found', { category: 'volumes' })],
+      reasons: [
+        r(3, 'persistentvolumeclaim "rc-missing-pvc" not found', { category: 'volumes', countless: true }),
+      ],
       preemption: { total: 3, reasons: [r(3, NO_VICTIMS)] },
     },
   },
@@ -308,8 +392,66 @@ describe('categorize', () => {
     ],
     ['node(s) had memory pressure', { category: 'node-unschedulable' }],
     ['node(s) had no available disk', { category: 'volumes' }],
-    ['cannot allocate all claims', { category: 'other' }],
+    ['cannot allocate all claims', { category: 'devices', claims: 'cannot-allocate' }],
+    ['timed out trying to allocate devices', { category: 'devices', claims: 'timed-out' }],
+    ['resourceclaim not available on the node', { category: 'devices', claims: 'not-on-node' }],
+    ['resourceclaim in use', { category: 'devices', claims: 'in-use' }],
+    [
+      'resource claim gpu/trainer-7c9d-gpu-x7kqz is in process of being allocated',
+      { category: 'devices', claims: 'claim-state' },
+    ],
+    [
+      'resourceclaim "trainer-7c9d-gpu-x7kqz" is being deleted',
+      { category: 'devices', claims: 'claim-state' },
+    ],
+    [
+      'request gpu: device class gpu.nvidia.com does not exist',
+      { category: 'devices', claims: 'claim-state' },
+    ],
+    ['resourceclaim.resource.k8s.io "shared-gpu" not found', { category: 'devices', claims: 'claim-state' }],
+    // Look-alikes that are not DRA.
+    ['persistentvolumeclaim "data" not found', { category: 'volumes' }],
+    ['node(s) had untolerated taint(s)', { category: 'taints' }],
   ])('%s', (reason, expected) => {
     expect(categorize(reason)).toEqual(expected);
+  });
+});
+
+describe('unnamedTaintNote (the engine reads the taint from the node objects)', () => {
+  const node = (name: string, taints: Taint[]): Node => ({
+    metadata: { name, uid: `uid-${name}` },
+    spec: { taints },
+  });
+  const message =
+    "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.";
+
+  it('names the taint the message leaves out, with the node that carries it', () => {
+    const parsed = parseSchedulingMessage(message);
+    const gpu = node('gpu-node-2', [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }]);
+    const notes = unnamedTaintNote({
+      parsed,
+      ineligible: [
+        { node: gpu, reasons: ['taint nvidia.com/gpu=present:NoSchedule'] },
+        { node: node('cpu-node-1', []), reasons: ['nodeSelector/affinity'] },
+      ],
+    });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ type: 'note' });
+    const text = notes[0]?.type === 'note' ? notes[0].text : '';
+    expect(text).toContain('nvidia.com/gpu=present:NoSchedule on gpu-node-2');
+    expect(text).not.toContain('cpu-node-1');
+  });
+
+  it('says the tainted nodes were not read rather than inventing a taint', () => {
+    const notes = unnamedTaintNote({ parsed: parseSchedulingMessage(message), ineligible: [] });
+    const text = notes[0]?.type === 'note' ? notes[0].text : '';
+    expect(text).toMatch(/were not read/);
+  });
+
+  it('adds nothing when the message names the taint itself', () => {
+    const named = parseSchedulingMessage(
+      '0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+    );
+    expect(unnamedTaintNote({ parsed: named, ineligible: [] })).toEqual([]);
   });
 });
