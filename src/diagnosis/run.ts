@@ -2,9 +2,11 @@ import type { Analyzer } from './analyzer.js';
 import { analyzers as registeredAnalyzers } from './analyzers/index.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { Finding } from './finding.js';
+import { detectOwner } from './ownership.js';
 import { redactSnapshot } from './redact-secrets.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
+import { planDrift } from '../remediation/drift.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
 export interface DiagnoseOptions {
@@ -58,6 +60,12 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
   }
 
   const meta = snapshot.deployment.metadata;
+  // Who applies the Deployment, and per plan whether it will put the field back.
+  const managedBy = detectOwner({ group: 'apps', kind: 'Deployment', metadata: meta });
+  const withDrift = remediations.map((plan) => {
+    const drift = planDrift(plan, snapshot.deployment, managedBy);
+    return drift ? { ...plan, drift } : plan;
+  });
   return {
     target: snapshot.target,
     capturedAt: snapshot.capturedAt,
@@ -67,9 +75,10 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
       resourceVersion: meta.resourceVersion ?? '',
     },
     findings,
-    remediations,
+    remediations: withDrift,
     analyzerErrors,
     coverage: snapshot.coverage,
+    ...(managedBy ? { managedBy } : {}),
   };
 }
 

@@ -1,0 +1,292 @@
+/**
+ * Who applies a Deployment, read only from the Deployment's own metadata (labels,
+ * annotations, managedFields) as the API server returned it, and what that owner's
+ * desired manifest holds (DESIGN.md §4). Pure: no client, no clock.
+ *
+ * Order, first proof wins:
+ * 1. Flux: labels kustomize.toolkit.fluxcd.io/name + /namespace (kustomize-controller)
+ *    or helm.toolkit.fluxcd.io/name + /namespace (helm-controller). Objects of a Flux
+ *    HelmRelease also carry the Helm annotations, hence Flux first.
+ * 2. Argo CD: the annotation argocd.argoproj.io/tracking-id naming this very object
+ *    (`<app>:apps/Deployment:<ns>/<name>`; a ReplicaSet inherits the Deployment's
+ *    annotations, so a tracking id naming another object proves nothing), or the
+ *    label app.kubernetes.io/instance together with the `argocd-controller` manager
+ *    in managedFields (label tracking).
+ * 3. Helm: annotations meta.helm.sh/release-name + /release-namespace. The label
+ *    app.kubernetes.io/managed-by: Helm alone is not proof (charts rendered by
+ *    Argo CD or `helm template | kubectl apply` carry it too).
+ * 4. kubectl apply: the last-applied-configuration annotation with a kubectl field
+ *    manager, and no GitOps marker at all.
+ */
+import { z } from 'zod';
+import type { ManagedBy, ManagerTool } from './diagnosis.js';
+import type { ObjectMeta } from './k8s.js';
+
+export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
+export const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';
+export const FLUX_HELM_NAME = 'helm.toolkit.fluxcd.io/name';
+export const FLUX_HELM_NAMESPACE = 'helm.toolkit.fluxcd.io/namespace';
+export const ARGOCD_TRACKING_ID = 'argocd.argoproj.io/tracking-id';
+export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+export const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';
+export const HELM_RELEASE_NAMESPACE = 'meta.helm.sh/release-namespace';
+export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/** Field managers of each tool, as they appear in managedFields. */
+export const ARGOCD_MANAGER = 'argocd-controller';
+export const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
+export const FLUX_HELM_MANAGER = 'helm-controller';
+export const HELM_MANAGER = 'helm';
+/** The field manager of every write rollout-doctor makes. */
+export const OUR_FIELD_MANAGER = 'rollout-doctor';
+
+const managedFieldsSchema = z.array(
+  z
+    .object({
+      manager: z.string().optional(),
+      operation: z.string().optional(),
+      apiVersion: z.string().optional(),
+      subresource: z.string().optional(),
+      fieldsV1: z.record(z.string(), z.unknown()).optional(),
+    })
+    .passthrough(),
+);
+export type ManagedFieldsEntry = z.infer<typeof managedFieldsSchema>[number];
+
+/** The object's managedFields entries; empty when absent or not in the API's shape. */
+export function managedFieldsOf(metadata: ObjectMeta): ManagedFieldsEntry[] {
+  const raw: unknown = (metadata as { managedFields?: unknown }).managedFields;
+  const parsed = managedFieldsSchema.safeParse(raw ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+export const isKubectlManager = (manager: string | undefined): boolean =>
+  manager !== undefined && manager.startsWith('kubectl');
+
+/** The object a metadata block belongs to: its kind (with API group) decides tracking ids. */
+export interface OwnedObject {
+  /** "apps" for Deployments and ReplicaSets. */
+  group: string;
+  kind: string;
+  metadata: ObjectMeta;
+}
+
+/** `<app>:<group>/<kind>:<ns>/<name>`, with `<ns>_<app>` for apps outside Argo CD's namespace. */
+function parseTrackingId(value: string): {
+  app: string;
+  appNamespace?: string;
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+} | null {
+  const match = /^([^:/]+):([^/:]*)\/([^:/]+):([^/:]*)\/([^/:]+)$/.exec(value.trim());
+  if (!match) return null;
+  const [, appPart = '', group = '', kind = '', namespace = '', name = ''] = match;
+  const underscore = appPart.indexOf('_');
+  return underscore > 0
+    ? {
+        app: appPart.slice(underscore + 1),
+        appNamespace: appPart.slice(0, underscore),
+        group,
+        kind,
+        namespace,
+        name,
+      }
+    : { app: appPart, group, kind, namespace, name };
+}
+
+/**
+ * The tool that applies the object, with the metadata that proves it; undefined when
+ * nothing proves an owner (a look-alike label is not proof).
+ *
+ * @example detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata })
+ */
+export function detectOwner(object: OwnedObject): ManagedBy | undefined {
+  const labels = object.metadata.labels ?? {};
+  const annotations = object.metadata.annotations ?? {};
+  const managers = managedFieldsOf(object.metadata);
+
+  const fluxName = labels[FLUX_KUSTOMIZE_NAME];
+  const fluxNamespace = labels[FLUX_KUSTOMIZE_NAMESPACE];
+  if (fluxName && fluxNamespace) {
+    return {
+      tool: 'flux-kustomize',
+      name: fluxName,
+      namespace: fluxNamespace,
+      evidence: `labels ${FLUX_KUSTOMIZE_NAME}=${fluxName}, ${FLUX_KUSTOMIZE_NAMESPACE}=${fluxNamespace}`,
+    };
+  }
+  const helmReleaseName = labels[FLUX_HELM_NAME];
+  const helmReleaseNamespace = labels[FLUX_HELM_NAMESPACE];
+  if (helmReleaseName && helmReleaseNamespace) {
+    return {
+      tool: 'flux-helm',
+      name: helmReleaseName,
+      namespace: helmReleaseNamespace,
+      evidence: `labels ${FLUX_HELM_NAME}=${helmReleaseName}, ${FLUX_HELM_NAMESPACE}=${helmReleaseNamespace}`,
+    };
+  }
+
+  const trackingId = annotations[ARGOCD_TRACKING_ID];
+  if (trackingId) {
+    const id = parseTrackingId(trackingId);
+    if (
+      id &&
+      id.group === object.group &&
+      id.kind === object.kind &&
+      id.name === object.metadata.name &&
+      id.namespace === (object.metadata.namespace ?? '')
+    ) {
+      return {
+        tool: 'argocd',
+        name: id.app,
+        ...(id.appNamespace ? { namespace: id.appNamespace } : {}),
+        evidence: `annotation ${ARGOCD_TRACKING_ID}=${trackingId}`,
+      };
+    }
+  }
+  const instance = labels[INSTANCE_LABEL];
+  if (instance && managers.some((m) => m.manager === ARGOCD_MANAGER)) {
+    return {
+      tool: 'argocd',
+      name: instance,
+      evidence: `label ${INSTANCE_LABEL}=${instance} with field manager ${ARGOCD_MANAGER}`,
+    };
+  }
+
+  const release = annotations[HELM_RELEASE_NAME];
+  const releaseNamespace = annotations[HELM_RELEASE_NAMESPACE];
+  if (release && releaseNamespace) {
+    return {
+      tool: 'helm',
+      name: release,
+      namespace: releaseNamespace,
+      evidence: `annotations ${HELM_RELEASE_NAME}=${release}, ${HELM_RELEASE_NAMESPACE}=${releaseNamespace}`,
+    };
+  }
+
+  if (hasGitOpsMarker(object.metadata, managers)) return undefined;
+  const kubectl = managers.find((m) => isKubectlManager(m.manager));
+  if (annotations[LAST_APPLIED] !== undefined && kubectl?.manager) {
+    return {
+      tool: 'kubectl',
+      name: kubectl.manager,
+      evidence: `annotation ${LAST_APPLIED} with field manager ${kubectl.manager}`,
+    };
+  }
+  return undefined;
+}
+
+/** Any label, annotation or manager of a GitOps tool: then kubectl is not the owner. */
+function hasGitOpsMarker(metadata: ObjectMeta, managers: ManagedFieldsEntry[]): boolean {
+  const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
+  if (
+    keys.some((k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'))
+  )
+    return true;
+  return managers.some((m) =>
+    [ARGOCD_MANAGER, FLUX_KUSTOMIZE_MANAGER, FLUX_HELM_MANAGER, HELM_MANAGER].includes(m.manager ?? ''),
+  );
+}
+
+/**
+ * The owner's desired manifest as far as the object shows it:
+ * - server-side apply (Argo CD with ServerSideApply, Flux kustomize-controller, kubectl
+ *   apply --server-side): the owner's `Apply` entry in managedFields lists exactly the
+ *   fields of the applied manifest;
+ * - Helm and helm-controller write with create/patch (`Update` entries): the union of
+ *   their entries is what the chart set;
+ * - client-side apply (Argo CD's default, kubectl apply): the last-applied-configuration
+ *   annotation is the manifest itself.
+ */
+export type DesiredManifest =
+  | { source: 'managed-fields'; manager: string; fields: Record<string, unknown>[] }
+  | { source: 'last-applied'; object: unknown }
+  | { source: 'unknown'; reason: string };
+
+/** Where each tool's manifest shows: its managedFields entries (Apply only, or any), and last-applied. */
+const MANIFEST_SOURCES: Record<ManagerTool, { manager: string; applyOnly: boolean; lastApplied: boolean }> = {
+  argocd: { manager: ARGOCD_MANAGER, applyOnly: true, lastApplied: true },
+  'flux-kustomize': { manager: FLUX_KUSTOMIZE_MANAGER, applyOnly: true, lastApplied: false },
+  'flux-helm': { manager: FLUX_HELM_MANAGER, applyOnly: false, lastApplied: false },
+  helm: { manager: HELM_MANAGER, applyOnly: false, lastApplied: false },
+  kubectl: { manager: 'kubectl', applyOnly: true, lastApplied: true },
+};
+
+export function desiredManifest(metadata: ObjectMeta, owner: ManagedBy): DesiredManifest {
+  const how = MANIFEST_SOURCES[owner.tool];
+  const entries = managedFieldsOf(metadata).filter(
+    (m) =>
+      m.manager === how.manager &&
+      (!how.applyOnly || m.operation === 'Apply') &&
+      !m.subresource &&
+      m.fieldsV1 !== undefined,
+  );
+  if (entries.length > 0) {
+    return { source: 'managed-fields', manager: how.manager, fields: entries.map((e) => e.fieldsV1 ?? {}) };
+  }
+  const text = metadata.annotations?.[LAST_APPLIED];
+  if (how.lastApplied && text !== undefined) {
+    try {
+      return { source: 'last-applied', object: JSON.parse(text) as unknown };
+    } catch {
+      return { source: 'unknown', reason: `the ${LAST_APPLIED} annotation is not JSON` };
+    }
+  }
+  const entry = how.applyOnly ? `an Apply entry of ${how.manager}` : `an entry of ${how.manager}`;
+  return {
+    source: 'unknown',
+    reason: how.lastApplied
+      ? `neither ${entry} in managedFields nor the ${LAST_APPLIED} annotation shows the manifest`
+      : `no ${entry.slice(entry.indexOf(' ') + 1)} in managedFields shows the manifest`,
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Whether a fieldsV1 tree sets the field at `tokens` (itself, something under it, or an atomic whole above it). */
+function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]): boolean {
+  let node: unknown = tree;
+  for (const token of tokens) {
+    if (!isRecord(node)) return false;
+    const keys = Object.keys(node).filter((k) => k !== '.');
+    // A leaf ({} or only ".") above the path: the whole field is set as one value (atomic list, scalar).
+    if (keys.length === 0) return true;
+    const direct = node[`f:${token}`];
+    if (direct !== undefined) {
+      node = direct;
+      continue;
+    }
+    // A list element (k:{…}, v:…, i:N) stands for the list items the manifest sets.
+    if (/^\d+$/.test(token) && keys.some((k) => /^[kvi]:/.test(k))) return true;
+    return false;
+  }
+  return true;
+}
+
+/** Whether a plain manifest object sets the field at `tokens`. */
+function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
+  let node: unknown = manifest;
+  for (const token of tokens) {
+    if (Array.isArray(node)) {
+      node = /^\d+$/.test(token) ? node[Number(token)] : undefined;
+    } else if (isRecord(node)) {
+      if (!Object.hasOwn(node, token)) return false;
+      node = node[token];
+    } else {
+      // A scalar or null above the path: the manifest sets the whole field.
+      return node !== null;
+    }
+    if (node === undefined) return false;
+  }
+  return node !== null;
+}
+
+/** true / false when the manifest shows it, undefined when the manifest is unknown. */
+export function manifestSets(manifest: DesiredManifest, tokens: readonly string[]): boolean | undefined {
+  if (manifest.source === 'unknown') return undefined;
+  if (manifest.source === 'last-applied') return objectSets(manifest.object, tokens);
+  return manifest.fields.some((tree) => fieldsV1Sets(tree, tokens));
+}

@@ -1,0 +1,435 @@
+/**
+ * Ownership from the Deployment's own metadata, and per-plan drift verdicts, on
+ * objects shaped as the API server returns them (`kubectl get -o yaml
+ * --show-managed-fields`): managedFields entries with manager, operation, time and
+ * a fieldsV1 tree, the status entry on the status subresource.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Deployment, ObjectMeta } from '../../src/diagnosis/k8s.js';
+import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/ownership.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import { planDrift } from '../../src/remediation/drift.js';
+import { toJson } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
+import { seedIncidentA } from '../support/rollout-scenarios.js';
+
+const TIME = '2026-11-22T02:39:00Z';
+
+/** The status entry every Deployment carries (kube-controller-manager on the status subresource). */
+const STATUS_ENTRY = {
+  apiVersion: 'apps/v1',
+  fieldsType: 'FieldsV1',
+  fieldsV1: {
+    'f:metadata': { 'f:annotations': { '.': {}, 'f:deployment.kubernetes.io/revision': {} } },
+    'f:status': {
+      'f:availableReplicas': {},
+      'f:conditions': { '.': {}, 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } },
+      'f:observedGeneration': {},
+      'f:replicas': {},
+      'f:updatedReplicas': {},
+    },
+  },
+  manager: 'kube-controller-manager',
+  operation: 'Update',
+  subresource: 'status',
+  time: TIME,
+};
+
+/** The seed's manifest as fieldsV1 (no strategy in it), with extra metadata fields. */
+function manifestFields(
+  metadata: Record<string, unknown>,
+  spec: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    'f:metadata': metadata,
+    'f:spec': {
+      'f:replicas': {},
+      'f:selector': {},
+      'f:template': {
+        'f:metadata': { 'f:labels': { 'f:app': {} } },
+        'f:spec': {
+          'f:containers': {
+            'k:{"name":"object-tracker"}': {
+              '.': {},
+              'f:image': {},
+              'f:name': {},
+              'f:ports': {
+                'k:{"containerPort":8004,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} },
+              },
+              'f:resources': { 'f:limits': { 'f:nvidia.com/gpu': {} } },
+            },
+          },
+          'f:nodeSelector': { 'f:kubernetes.io/hostname': {} },
+        },
+      },
+      ...spec,
+    },
+  };
+}
+
+function entry(manager: string, operation: 'Apply' | 'Update', fieldsV1: Record<string, unknown>) {
+  return { apiVersion: 'apps/v1', fieldsType: 'FieldsV1', fieldsV1, manager, operation, time: TIME };
+}
+
+type Shape = (d: Deployment) => void;
+
+function setMeta(d: Deployment, meta: Partial<ObjectMeta> & { managedFields?: unknown[] }): void {
+  const { labels, annotations, managedFields, ...rest } = meta;
+  Object.assign(d.metadata, rest);
+  d.metadata.labels = { ...d.metadata.labels, ...labels };
+  d.metadata.annotations = { ...d.metadata.annotations, ...annotations };
+  Object.assign(d.metadata, { managedFields: [...(managedFields ?? []), STATUS_ENTRY] });
+}
+
+/** Argo CD, server-side apply, default annotation tracking; `strategy` also in Git when asked. */
+const argoSsa =
+  (withStrategy = false): Shape =>
+  (d) => {
+    const annotations = {
+      'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+    };
+    // Server-side apply writes no last-applied annotation.
+    delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+    setMeta(d, {
+      annotations,
+      managedFields: [
+        entry(
+          'argocd-controller',
+          'Apply',
+          manifestFields(
+            { 'f:annotations': { 'f:argocd.argoproj.io/tracking-id': {} }, 'f:labels': { 'f:app': {} } },
+            withStrategy
+              ? { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } }
+              : {},
+          ),
+        ),
+      ],
+    });
+  };
+
+const fluxKustomize =
+  (withStrategy = false): Shape =>
+  (d) => {
+    delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+    setMeta(d, {
+      labels: {
+        'kustomize.toolkit.fluxcd.io/name': 'apps',
+        'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
+      },
+      managedFields: [
+        entry(
+          'kustomize-controller',
+          'Apply',
+          manifestFields(
+            {
+              'f:labels': {
+                'f:app': {},
+                'f:kustomize.toolkit.fluxcd.io/name': {},
+                'f:kustomize.toolkit.fluxcd.io/namespace': {},
+              },
+            },
+            withStrategy ? { 'f:strategy': { 'f:type': {}, 'f:rollingUpdate': { 'f:maxSurge': {} } } } : {},
+          ),
+        ),
+      ],
+    });
+  };
+
+const helmMeta = {
+  labels: { 'app.kubernetes.io/managed-by': 'Helm', 'helm.sh/chart': 'object-tracker-0.4.2' },
+  annotations: {
+    'meta.helm.sh/release-name': 'tracker',
+    'meta.helm.sh/release-namespace': 'vision',
+  },
+};
+const helmFields = manifestFields(
+  {
+    'f:annotations': { '.': {}, 'f:meta.helm.sh/release-name': {}, 'f:meta.helm.sh/release-namespace': {} },
+    'f:labels': { '.': {}, 'f:app': {}, 'f:app.kubernetes.io/managed-by': {}, 'f:helm.sh/chart': {} },
+  },
+  {
+    'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+  },
+);
+
+const fluxHelm: Shape = (d) => {
+  delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+  setMeta(d, {
+    labels: {
+      ...helmMeta.labels,
+      'helm.toolkit.fluxcd.io/name': 'tracker',
+      'helm.toolkit.fluxcd.io/namespace': 'vision',
+    },
+    annotations: helmMeta.annotations,
+    managedFields: [entry('helm-controller', 'Update', helmFields)],
+  });
+};
+
+const helm: Shape = (d) => {
+  delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+  setMeta(d, { ...helmMeta, managedFields: [entry('helm', 'Update', helmFields)] });
+};
+
+/** kubectl apply (client-side): the seed as it is, plus the manager kubectl writes. */
+const kubectlApply: Shape = (d) => {
+  setMeta(d, {
+    managedFields: [
+      entry(
+        'kubectl-client-side-apply',
+        'Update',
+        manifestFields({
+          'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/last-applied-configuration': {} },
+          'f:labels': { '.': {}, 'f:app': {} },
+        }),
+      ),
+    ],
+  });
+};
+
+function seedWith(shape: Shape) {
+  const snapshot = seedIncidentA();
+  shape(snapshot.deployment);
+  return snapshot;
+}
+
+const ownerOf = (d: Deployment) => detectOwner({ group: 'apps', kind: 'Deployment', metadata: d.metadata });
+
+describe('who applies the Deployment', () => {
+  it.each([
+    ['Argo CD (tracking id)', argoSsa(), { tool: 'argocd', name: 'vision-tracker' }],
+    [
+      'Flux kustomize-controller',
+      fluxKustomize(),
+      { tool: 'flux-kustomize', name: 'apps', namespace: 'flux-system' },
+    ],
+    [
+      'Flux helm-controller (Helm annotations too)',
+      fluxHelm,
+      { tool: 'flux-helm', name: 'tracker', namespace: 'vision' },
+    ],
+    ['Helm', helm, { tool: 'helm', name: 'tracker', namespace: 'vision' }],
+    ['kubectl apply', kubectlApply, { tool: 'kubectl', name: 'kubectl-client-side-apply' }],
+  ] as const)('%s', (_label, shape, expected) => {
+    const owner = ownerOf(seedWith(shape).deployment);
+    expect(owner).toMatchObject(expected);
+    expect(owner?.evidence).toBeTruthy();
+  });
+
+  it('Argo CD under label tracking: the instance label with the argocd-controller manager', () => {
+    const d = seedWith((dep) =>
+      setMeta(dep, {
+        labels: { 'app.kubernetes.io/instance': 'vision-tracker' },
+        managedFields: [
+          entry('argocd-controller', 'Update', manifestFields({ 'f:labels': { 'f:app': {} } })),
+        ],
+      }),
+    ).deployment;
+    expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
+  });
+
+  it('an app in another namespace: <ns>_<app> in the tracking id', () => {
+    const d = seedWith(argoSsa()).deployment;
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': 'team-a_vision-tracker:apps/Deployment:vision/object-tracker',
+    };
+    expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker', namespace: 'team-a' });
+  });
+
+  describe('look-alikes are not owners', () => {
+    it('no owner: only the controller manager and a create', () => {
+      const d = seedWith((dep) => {
+        delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(dep, { managedFields: [entry('kubectl-create', 'Update', manifestFields({}))] });
+      }).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('the Helm label without the Helm annotations (helm template | kubectl create)', () => {
+      const d = seedWith((dep) => {
+        delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(dep, {
+          labels: helmMeta.labels,
+          managedFields: [entry('kubectl-create', 'Update', manifestFields({}))],
+        });
+      }).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('the instance label alone (charts set it) is not Argo CD', () => {
+      const d = seedWith(helm).deployment;
+      d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/instance': 'tracker' };
+      expect(ownerOf(d)?.tool).toBe('helm');
+    });
+
+    it('a ReplicaSet inherits the Argo CD annotation: never Argo-managed', () => {
+      const snapshot = seedWith(argoSsa());
+      const rs = snapshot.parts.newRs;
+      rs.metadata.annotations = {
+        ...rs.metadata.annotations,
+        'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+      };
+      expect(detectOwner({ group: 'apps', kind: 'ReplicaSet', metadata: rs.metadata })).toBeUndefined();
+    });
+
+    it('a tracking id naming another object (a copied manifest) proves nothing, nor does kubectl then', () => {
+      const d = seedWith(kubectlApply).deployment;
+      d.metadata.annotations = {
+        ...d.metadata.annotations,
+        'argocd.argoproj.io/tracking-id': 'shop:apps/Deployment:shop/checkout',
+      };
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('last-applied without a kubectl field manager is not proof of kubectl apply', () => {
+      expect(ownerOf(seedIncidentA().deployment)).toBeUndefined();
+    });
+  });
+});
+
+describe('what the desired manifest holds', () => {
+  it('reads fieldsV1 of the owner Apply entry: leaves, maps and list items', () => {
+    const d = seedWith(argoSsa()).deployment;
+    const owner = ownerOf(d);
+    if (!owner) throw new Error('no owner');
+    const manifest = desiredManifest(d.metadata, owner);
+    expect(manifest.source).toBe('managed-fields');
+    expect(manifestSets(manifest, ['spec', 'strategy'])).toBe(false);
+    expect(manifestSets(manifest, ['spec', 'replicas'])).toBe(true);
+    expect(manifestSets(manifest, ['spec', 'template', 'spec', 'containers', '0', 'image'])).toBe(true);
+    expect(manifestSets(manifest, ['spec', 'template', 'spec', 'nodeSelector'])).toBe(true);
+    // The status entry (kube-controller-manager) is no part of the manifest.
+    expect(manifestSets(manifest, ['status', 'replicas'])).toBe(false);
+  });
+
+  it('reads the last-applied annotation for client-side apply', () => {
+    const d = seedWith(kubectlApply).deployment;
+    const owner = ownerOf(d);
+    if (!owner) throw new Error('no owner');
+    const manifest = desiredManifest(d.metadata, owner);
+    expect(manifest.source).toBe('last-applied');
+    expect(manifestSets(manifest, ['spec', 'strategy'])).toBe(false);
+    expect(
+      manifestSets(manifest, ['spec', 'template', 'spec', 'nodeSelector', 'kubernetes.io/hostname']),
+    ).toBe(true);
+  });
+});
+
+describe('drift per plan', () => {
+  const strategyPlan = (shape: Shape) => {
+    const result = diagnose(seedWith(shape));
+    const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+    if (!plan)
+      throw new Error(`no set-rolling-update plan: ${result.remediations.map((p) => p.kind).join()}`);
+    return { result, plan };
+  };
+
+  it('the seed case: no strategy in Git, so Argo CD does not revert a live strategy patch', () => {
+    const { result, plan } = strategyPlan(argoSsa());
+    expect(result.managedBy).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
+    expect(plan.drift).toMatchObject({ reverted: false, by: 'Argo CD application vision-tracker' });
+    expect(plan.drift?.fields).toEqual(
+      expect.arrayContaining([
+        'spec.strategy.rollingUpdate.maxSurge',
+        'spec.strategy.rollingUpdate.maxUnavailable',
+      ]),
+    );
+    expect(plan.drift?.why).toContain("not in Argo CD's manifest");
+  });
+
+  it('Argo CD with the strategy in Git: unknown, because self-heal lives on the Application', () => {
+    const { plan } = strategyPlan(argoSsa(true));
+    expect(plan.drift?.reverted).toBe('unknown');
+    expect(plan.drift?.why).toContain('selfHeal');
+  });
+
+  it('Argo CD with client-side apply: the last-applied manifest decides', () => {
+    const { plan } = strategyPlan((d) => {
+      setMeta(d, {
+        annotations: {
+          'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+        },
+      });
+    });
+    expect(plan.drift?.reverted).toBe(false);
+    expect(plan.drift?.why).toContain('last-applied-configuration');
+  });
+
+  it('Argo CD whose manifest the Deployment does not show (no Apply entry, no last-applied): unknown', () => {
+    const { plan } = strategyPlan((d) => {
+      delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+      setMeta(d, {
+        annotations: {
+          'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+        },
+      });
+    });
+    expect(plan.drift?.reverted).toBe('unknown');
+    expect(plan.drift?.why).toContain('not known');
+  });
+
+  it('Flux: a field outside Git written by rollout-doctor survives; a field in Git is reverted', () => {
+    const outside = strategyPlan(fluxKustomize()).plan.drift;
+    expect(outside?.reverted).toBe(false);
+    expect(outside?.why).toContain('rollout-doctor');
+    expect(outside?.by).toBe('Flux Kustomization flux-system/apps');
+    const inGit = strategyPlan(fluxKustomize(true)).plan.drift;
+    expect(inGit?.reverted).toBe(true);
+    expect(inGit?.why).toContain('maxSurge');
+  });
+
+  it('Flux helm-controller: unknown for chart fields (drift detection on the HelmRelease); Helm: not until the next upgrade', () => {
+    expect(strategyPlan(fluxHelm).plan.drift?.reverted).toBe('unknown');
+    const helmDrift = strategyPlan(helm).plan.drift;
+    expect(helmDrift?.reverted).toBe(false);
+    expect(helmDrift?.why).toContain('next helm upgrade');
+  });
+
+  it('no owner, no drift verdict', () => {
+    const result = diagnose(seedIncidentA());
+    expect(result.managedBy).toBeUndefined();
+    expect(result.remediations.every((p) => p.drift === undefined)).toBe(true);
+  });
+
+  it('scaling an old ReplicaSet is reverted by no owner', () => {
+    const d = seedWith(fluxKustomize(true)).deployment;
+    const drift = planDrift(
+      {
+        id: 'x',
+        kind: 'scale-old-replicaset',
+        target: { kind: 'Deployment', namespace: 'vision', name: 'object-tracker' },
+        summary: '',
+        impact: '',
+        warnings: [],
+        patch: { type: 'json', body: [] },
+        replicaSet: {
+          name: 'object-tracker-6d4cf56db6',
+          uid: 'u',
+          podTemplateHash: '6d4cf56db6',
+          replicas: 1,
+          to: 0,
+          newReplicaSet: { name: 'object-tracker-7b9f8c5d4f', uid: 'n' },
+        },
+        preconditions: { uid: 'u', generation: 4, fields: [] },
+        inverse: null,
+        addresses: 'RolloutSurgeDeadlock',
+      },
+      d,
+      ownerOf(d),
+    );
+    expect(drift).toMatchObject({
+      reverted: false,
+      fields: ['replicaset/object-tracker-6d4cf56db6 spec.replicas'],
+    });
+  });
+
+  it('the JSON report carries managedBy and each plan drift; the text says both in a line', () => {
+    const { result } = strategyPlan(argoSsa());
+    const json = toJson(result);
+    expect(json.managedBy?.tool).toBe('argocd');
+    expect(json.remediations.find((r) => r.kind === 'set-rolling-update')?.drift?.reverted).toBe(false);
+    const text = renderText(result);
+    expect(text).toContain('Managed by Argo CD application vision-tracker');
+    expect(text).toMatch(/Reverted: no, by Argo CD application vision-tracker/);
+  });
+});
