@@ -13,15 +13,16 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY sim ./sim
-# tsconfig.build.json: rootDir "." and outDir "dist", so src/app/main.ts becomes
-# dist/src/app/main.js and src/worker/main.ts becomes dist/src/worker/main.js.
+# tsconfig.build.json compiles src/ only: rootDir "." and outDir "dist", so
+# src/app/main.ts becomes dist/src/app/main.js and src/worker/main.ts
+# dist/src/worker/main.js. The simulator and the tests are never compiled into dist/.
 RUN npm run build
 
 # The Kubernetes API simulator with both seed incidents, for docker-compose's
-# `demo` profile only. Test tooling: it keeps the dev dependencies (tsx) and is
-# never the image you deploy.
+# `demo` profile only. Test tooling: it keeps the dev dependencies (tsx), runs the
+# TypeScript of sim/ and scripts/ directly, and is never the image you deploy.
 FROM build AS demo-sim
+COPY sim ./sim
 COPY scripts ./scripts
 USER 1000:1000
 EXPOSE 6443
@@ -33,8 +34,9 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-COPY --from=build /app/dist ./dist
-COPY bin ./bin
+# Only the compiled src/ (dist/src) and the CLI wrapper: no simulator, tests or TypeScript.
+COPY --from=build /app/dist/src ./dist/src
+COPY bin/rollout-doctor.js ./bin/rollout-doctor.js
 # The image's unprivileged "node" user, numeric so Kubernetes can verify runAsNonRoot;
 # nothing under /app is writable by it.
 USER 1000:1000

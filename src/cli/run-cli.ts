@@ -1,6 +1,7 @@
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import { cleanText } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
+import { packageVersion } from './version.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -11,7 +12,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/diagnose.js')).run,
   },
   'explain-scheduling': {
-    summary: 'explain one FailedScheduling message read on stdin',
+    summary: 'explain FailedScheduling messages read on stdin and what would let the pod schedule',
     load: async () => (await import('./commands/explain-scheduling.js')).run,
   },
   scan: {
@@ -30,7 +31,16 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
 
 export function usage(): string {
   const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(20)} ${c.summary}`);
-  return ['Usage: rollout-doctor <command> [options]', '', 'Commands:', ...lines, ''].join('\n');
+  return [
+    'Usage: rollout-doctor <command> [options]',
+    '       rollout-doctor --version',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Run rollout-doctor <command> --help for its options.',
+    '',
+  ].join('\n');
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -38,6 +48,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     io.stdout.write(usage());
     return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
   }
   const command = commands[name];
   if (!command) {

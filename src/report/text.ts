@@ -5,7 +5,7 @@
  */
 import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis, ManagedBy } from '../diagnosis/diagnosis.js';
-import type { Finding, Severity } from '../diagnosis/finding.js';
+import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
 import { renderEvidence } from './text-evidence.js';
@@ -39,8 +39,9 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
     ...verdict(diagnosis, style),
   ];
 
+  const shownLogs = new Map<string, string>();
   diagnosis.findings.forEach((finding, index) => {
-    lines.push('', ...findingSection(finding, index, diagnosis, style));
+    lines.push('', ...findingSection(finding, index, diagnosis, style, shownLogs));
   });
 
   if (diagnosis.remediations.length > 0) {
@@ -81,7 +82,13 @@ function severityTag(severity: Severity, style: Style): string {
   return style.cyan('[INFO]');
 }
 
-function findingSection(finding: Finding, index: number, diagnosis: Diagnosis, style: Style): string[] {
+function findingSection(
+  finding: Finding,
+  index: number,
+  diagnosis: Diagnosis,
+  style: Style,
+  shownLogs: Map<string, string>,
+): string[] {
   const lines = [
     style.bold(`${index + 1}. ${finding.code}`) + ` ${severityTag(finding.severity, style)}`,
     ...indent(wrap(finding.summary, WIDTH - 3), 3),
@@ -89,7 +96,8 @@ function findingSection(finding: Finding, index: number, diagnosis: Diagnosis, s
   if (finding.explanation) lines.push('', ...indent(wrap(finding.explanation, WIDTH - 3), 3));
   if (finding.evidence.length > 0) {
     lines.push('', `   ${style.bold('Evidence')}`);
-    for (const evidence of finding.evidence) lines.push(...indent(renderEvidence(evidence, style), 5));
+    for (const evidence of logsOnce(finding.evidence, shownLogs, `finding ${index + 1}`))
+      lines.push(...indent(renderEvidence(evidence, style), 5));
   }
   const plans = finding.remediations
     .map((id) => diagnosis.remediations.findIndex((p) => p.id === id))
@@ -97,6 +105,46 @@ function findingSection(finding: Finding, index: number, diagnosis: Diagnosis, s
     .map((i) => `[${i + 1}] ${diagnosis.remediations[i]?.kind ?? ''}`);
   if (plans.length > 0) lines.push('', `   Fix: ${plans.join(', or ')} (best first; see Remediations)`);
   return lines;
+}
+
+/**
+ * Each log tail once per report. A crash loop's previous-container log reaches the
+ * evidence twice (in its node's crash-table row and as the `log` evidence naming pod
+ * and container), and the same pod's log can back several findings. Within a finding
+ * the `log` evidence keeps the lines and the row drops them; a tail already printed
+ * by an earlier finding becomes a one-line pointer back to it.
+ */
+function logsOnce(evidence: readonly Evidence[], shown: Map<string, string>, where: string): Evidence[] {
+  const key = (tail: string): string => tail.trimEnd();
+  const inLogs = new Set(evidence.flatMap((e) => (e.type === 'log' ? [key(e.tail)] : [])));
+  return evidence.map((e): Evidence => {
+    if (e.type === 'crash-table') {
+      return {
+        ...e,
+        rows: e.rows.map((row) => {
+          if (row.logTail === undefined) return row;
+          const tail = key(row.logTail);
+          if (!inLogs.has(tail) && !shown.has(tail)) {
+            shown.set(tail, `${where}, node ${row.node}`);
+            return row;
+          }
+          const { logTail: _dropped, ...rest } = row;
+          return rest;
+        }),
+      };
+    }
+    if (e.type === 'log') {
+      const tail = key(e.tail);
+      const first = shown.get(tail);
+      if (first !== undefined)
+        return {
+          type: 'note',
+          text: `Previous log of ${e.pod}/${e.container}: the lines shown in ${first}.`,
+        };
+      shown.set(tail, `${where} (${e.pod}/${e.container})`);
+    }
+    return e;
+  });
 }
 
 function remediation(plan: RemediationPlan, index: number, style: Style): string[] {

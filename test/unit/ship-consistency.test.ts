@@ -176,7 +176,7 @@ describe('Dockerfile', () => {
 
   it('final stage: production dependencies only, non-root, the app command, its port and a health check', () => {
     expect(final).toMatch(/RUN npm ci --omit=dev/);
-    expect(final).toMatch(/COPY --from=build \/app\/dist \.\/dist/);
+    expect(final).toMatch(/COPY --from=build \/app\/dist\/src \.\/dist\/src/);
     const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
     expect(['root', '0', '0:0']).not.toContain(user);
     const cmd = /^CMD (\[.*\])$/m.exec(final)?.[1] ?? '[]';
@@ -185,6 +185,33 @@ describe('Dockerfile', () => {
     expect(final).toMatch(/^HEALTHCHECK /m);
     expect(final).toContain(healthzRoute().path);
     expect(final).toContain(`process.env.PORT || ${DEFAULT_PORT}`);
+  });
+
+  it('the runtime image ships no simulator, tests or TypeScript: what it copies, what the build compiles, what the context holds', () => {
+    // The final stage starts from a clean base, not from the build or demo-sim stage.
+    expect(final).toMatch(/^FROM node:\S+ AS runtime\s*$/m);
+    const copies = [...final.matchAll(/^COPY (.+)$/gm)].map((m) => (m[1] ?? '').trim());
+    expect(copies).toEqual([
+      'package.json package-lock.json ./',
+      '--from=build /app/dist/src ./dist/src',
+      'bin/rollout-doctor.js ./bin/rollout-doctor.js',
+    ]);
+    // dist/src holds only what tsconfig.build.json compiles: src/, never sim/, test/ or scripts/.
+    expect(buildConfig.include).toEqual(['src']);
+    const build = stages[0] ?? '';
+    for (const dir of ['sim', 'test', 'scripts', 'bench'])
+      expect(build, `build stage copies ${dir}/`).not.toMatch(new RegExp(`^COPY ${dir}\\b`, 'm'));
+    // The simulator stage exists for compose's demo profile only and is never the default target.
+    const demo = stages.find((st) => / AS demo-sim\b/.test(st)) ?? '';
+    expect(demo).toMatch(/^COPY sim \.\/sim$/m);
+    expect(final).not.toContain('demo-sim');
+    // The build context never carries tests, credentials or a local build.
+    const ignored = text('.dockerignore')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    for (const entry of ['test', '.git', 'node_modules', 'dist', '.env', 'kubeconfig', '*.kubeconfig'])
+      expect(ignored, `.dockerignore: ${entry}`).toContain(entry);
   });
 });
 

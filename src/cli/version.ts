@@ -1,0 +1,35 @@
+/**
+ * The package version, read from package.json at run time. The file sits at a
+ * different depth from source (src/cli/) and from a build (dist/src/cli/, or the CI's
+ * node_modules/.cache/… build), so it is found by walking up from this module to the
+ * first package.json named rollout-doctor: the checkout's, or the installed package's.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PACKAGE_NAME = 'rollout-doctor';
+
+/** @example packageVersion() // '0.1.0' */
+export function packageVersion(from: string = import.meta.url): string {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    const found = versionIn(join(dir, 'package.json'));
+    if (found !== undefined) return found;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json of ${PACKAGE_NAME} above ${fileURLToPath(from)}`);
+    dir = parent;
+  }
+}
+
+function versionIn(path: string): string | undefined {
+  let pkg: unknown;
+  try {
+    pkg = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined; // absent or not JSON: keep looking higher up
+  }
+  if (typeof pkg !== 'object' || pkg === null) return undefined;
+  const { name, version } = pkg as { name?: unknown; version?: unknown };
+  return name === PACKAGE_NAME && typeof version === 'string' ? version : undefined;
+}
