@@ -2,10 +2,21 @@
  * Where the pods of each pod template crash, node by node. Shared by the
  * CrashLoopOnNode and CrashLoop analyzers and the exclude-node plan builder, so the
  * verdict and the safety check behind the remediation cannot drift apart.
+ *
+ * Node dependence is decided by separation, not by head count: a crash depends on
+ * the node when a node attribute (or a pair of them) takes values on every crashing
+ * node that no healthy node of the same template has, whatever the counts (a pool
+ * half-way through an OS image upgrade crashes on most of its nodes). Without such
+ * an attribute, a minority of crashing nodes is still blamed on the nodes
+ * themselves (something the Node object does not show: a disk, the hardware, a
+ * kernel module). A node with both crashing and healthy pods of the template, or no
+ * healthy pod anywhere, rules the node out.
  */
+import { findCrashClue, type CrashClue } from './crash-clues.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
-import type { NodeCrashRow } from './finding.js';
-import type { Pod, ReplicaSet } from './k8s.js';
+import type { CrashingContainer, NodeCrashRow } from './finding.js';
+import type { Node, Pod, ReplicaSet } from './k8s.js';
+import { diffNodes, findSeparator, type NodeDifference, type NodeSeparator } from './node-diff.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { classifyReplicaSets, podsOfReplicaSet } from './workload.js';
 
@@ -28,11 +39,23 @@ export interface TemplateCrashPicture {
   crashingPods: Pod[];
   healthyPods: Pod[];
   reports: ContainerReport[];
+  /** The containers that crash, application or not (init containers, sidecars, injected ones). */
+  containers: CrashingContainer[];
+  /** Bad or good nodes whose Node object is not in the snapshot: their attributes are unknown. */
+  unreadNodes: string[];
+  /** What differs between the bad and the good nodes, ranked (node-diff.ts). */
+  differences: NodeDifference[];
+  /** The attribute(s) that separate the bad nodes from the good ones, when some do. */
+  separator?: NodeSeparator;
+  /** A line of the failing container's message or log naming a node-related cause. */
+  clue?: CrashClue;
   /**
-   * Crashes are node-local: every crashing pod sits on a bad node, some healthy pod
-   * runs on another node, and the bad nodes are the minority of the nodes in use.
+   * The crash depends on the node: healthy pods run on other nodes, no node has both,
+   * and either an attribute separates the bad nodes (`blame` 'attribute') or, with no
+   * such attribute, the bad nodes are no more than the good ones (`blame` 'node').
    */
   nodeLocal: boolean;
+  blame?: 'attribute' | 'node';
 }
 
 // The CrashLoop and CrashLoopOnNode analyzers and the exclude-node plan builder all
@@ -96,7 +119,7 @@ function computePictures(
     const crashingPods = pods.filter((p) => state.get(p)?.crashing);
     if (crashingPods.length === 0) continue;
     const isCurrent = replicaSet !== undefined && replicaSet === current;
-    pictures.push(picture(hash, replicaSet, isCurrent, pods, state));
+    pictures.push(picture(snapshot, hash, replicaSet, isCurrent, pods, state));
   }
   return pictures;
 }
@@ -112,6 +135,7 @@ function podKey(name: string, uid: string): string {
 }
 
 function picture(
+  snapshot: WorkloadSnapshot,
   hash: string,
   replicaSet: ReplicaSet | undefined,
   current: boolean,
@@ -136,11 +160,28 @@ function picture(
   const mixedNodes = nodes.filter((n) => crashNodes.has(n) && healthyNodes.has(n));
   const rows = nodes.map((node) => crashRow(node, byNode.get(node) ?? [], state));
   rows.sort((a, b) => b.crashing - a.crashing || a.node.localeCompare(b.node));
-  const nodeLocal =
-    badNodes.length > 0 &&
-    goodNodes.length > 0 &&
-    mixedNodes.length === 0 &&
-    badNodes.length <= goodNodes.length;
+
+  const known = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
+  const objects = (names: string[]): Node[] => names.flatMap((n) => known.get(n) ?? []);
+  const unreadNodes = [...badNodes, ...goodNodes].filter((n) => !known.has(n));
+  const bad = objects(badNodes);
+  const good = objects(goodNodes);
+  const differences = diffNodes(bad, good);
+  const failing = failingReports(crashingPods, state, new Set(badNodes));
+  const clue = findCrashClue(failing, differences);
+  // Every bad and good node must be known for an attribute to separate them.
+  const separator =
+    unreadNodes.length === 0
+      ? findSeparator(bad, good, clue?.pointsAt ? (f) => f === clue.pointsAt : undefined)
+      : undefined;
+  const candidate = badNodes.length > 0 && goodNodes.length > 0 && mixedNodes.length === 0;
+  const blame = !candidate
+    ? undefined
+    : separator
+      ? ('attribute' as const)
+      : badNodes.length <= goodNodes.length
+        ? ('node' as const)
+        : undefined;
   return {
     hash,
     ...(replicaSet ? { replicaSet } : {}),
@@ -152,8 +193,73 @@ function picture(
     crashingPods,
     healthyPods,
     reports,
-    nodeLocal,
+    containers: crashingContainers(snapshot, failing, crashingPods),
+    unreadNodes,
+    differences,
+    ...(separator ? { separator } : {}),
+    ...(clue ? { clue } : {}),
+    nodeLocal: blame !== undefined,
+    ...(blame ? { blame } : {}),
   };
+}
+
+/** Crashing containers of the crashing pods, those on bad nodes first, the latest termination first. */
+function failingReports(
+  crashingPods: readonly Pod[],
+  state: Map<Pod, PodState>,
+  badNodes: ReadonlySet<string>,
+): ContainerReport[] {
+  const list = crashingPods.flatMap((p) =>
+    (state.get(p)?.reports ?? []).filter((r) => r.failures.some((f) => CRASH_KINDS.has(f))),
+  );
+  const onBad = (r: ContainerReport): number => (badNodes.has(r.node ?? '') ? 0 : 1);
+  return list.sort(
+    (a, b) =>
+      onBad(a) - onBad(b) ||
+      finishedAt(b) - finishedAt(a) ||
+      b.restartCount - a.restartCount ||
+      a.pod.localeCompare(b.pod),
+  );
+}
+
+/** Which containers crash, and whether each is an init container, a sidecar, or was injected at admission. */
+function crashingContainers(
+  snapshot: WorkloadSnapshot,
+  failing: readonly ContainerReport[],
+  crashingPods: readonly Pod[],
+): CrashingContainer[] {
+  const template = snapshot.deployment.spec.template.spec;
+  const declared = new Set([
+    ...template.containers.map((c) => c.name),
+    ...(template.initContainers ?? []).map((c) => c.name),
+  ]);
+  const out = new Map<string, CrashingContainer>();
+  for (const report of failing) {
+    if (out.has(report.container)) continue;
+    const pod = crashingPods.find((p) => p.metadata.name === report.pod);
+    const spec = report.init ? pod?.spec.initContainers?.find((c) => c.name === report.container) : undefined;
+    const kind = !report.init ? 'container' : spec?.restartPolicy === 'Always' ? 'sidecar' : 'init';
+    out.set(report.container, { name: report.container, kind, injected: !declared.has(report.container) });
+  }
+  return [...out.values()];
+}
+
+/** "container checkout", "init container istio-init (injected at admission)", "sidecar log-shipper". */
+export function describeContainer(c: CrashingContainer): string {
+  const what =
+    c.kind === 'init'
+      ? `init container ${c.name}`
+      : c.kind === 'sidecar'
+        ? `sidecar container ${c.name} (a restartable init container)`
+        : `container ${c.name}`;
+  return c.injected ? `${what}, injected at admission (not in the Deployment's pod template)` : what;
+}
+
+/** The crashing containers in words: "container a", "init container b and container c". */
+export function describeContainers(list: readonly CrashingContainer[]): string {
+  const parts = list.map(describeContainer);
+  if (parts.length <= 1) return parts[0] ?? 'its containers';
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1] ?? ''}`;
 }
 
 function crashRow(node: string, pods: Pod[], state: Map<Pod, PodState>): NodeCrashRow {
@@ -166,6 +272,7 @@ function crashRow(node: string, pods: Pod[], state: Map<Pod, PodState>): NodeCra
   const logTail = crashing.find((r) => r.logTail)?.logTail;
   return {
     node,
+    ...(latest ? { container: latest.container } : {}),
     pods: pods.length,
     ready: pods.filter((p) => p.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True')
       .length,

@@ -32,6 +32,30 @@ export interface NodeCrashRow {
   lastReason?: string;
   lastMessage?: string;
   logTail?: string;
+  /** The container whose termination the row's exit code, reason and message describe. */
+  container?: string;
+}
+
+/** A container that crashes: an init container, a sidecar (restartable init container) or a regular one. */
+export interface CrashingContainer {
+  name: string;
+  kind: 'init' | 'sidecar' | 'container';
+  /** Not in the Deployment's pod template: added at admission (a mesh or policy webhook). */
+  injected: boolean;
+}
+
+/** The line of the failing container's termination message or log that names a node-related cause. */
+export interface CrashClueEvidence {
+  text: string;
+  source: 'termination-message' | 'log';
+  pod: string;
+  container: string;
+  /** The node-diff field it points at (for example "label feature.node.kubernetes.io/cpu-cpuid.AVX2"). */
+  pointsAt?: string;
+  /** cpu-instructions, exec-format, read-only-fs, cgroup, syscall, open-files, glibc, out-of-memory. */
+  kind?: string;
+  /** What the clue means, in one sentence. */
+  meaning?: string;
 }
 
 /** One eligible node's accounting for the resource a pending pod needs. */
@@ -50,12 +74,16 @@ export type Evidence =
   | { type: 'scheduling'; pod: string; message: string; parsed: ParsedSchedulingMessage | null }
   | { type: 'strategy'; replicas: number; strategy: ResolvedStrategy }
   | { type: 'node-capacity'; rows: NodeCapacityRow[] }
-  | { type: 'crash-table'; rows: NodeCrashRow[] }
+  | { type: 'crash-table'; rows: NodeCrashRow[]; containers?: CrashingContainer[] }
   | {
       type: 'node-diff';
       badNodes: string[];
       goodNodes: string[];
-      differences: { field: string; bad: string; good: string }[];
+      /** Ranked: bad conditions, CPU, kernel, runtime, OS image, kubelet, taints, labels, coincidental labels. */
+      differences: { field: string; bad: string; good: string; category?: string }[];
+      /** The attribute(s) whose values on the crashing nodes never occur on the healthy ones. */
+      separator?: { fields: string[]; bad: string; good: string };
+      clue?: CrashClueEvidence;
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }
   | { type: 'pods'; title: string; pods: { name: string; node?: string; phase?: string; detail?: string }[] }

@@ -23,13 +23,26 @@ export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
  * //   [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] }] } } }
  */
 export function excludeNodeFromAffinity(affinity: Affinity | undefined, hostname: string): Affinity {
+  return excludeLabelValues(affinity, HOSTNAME_LABEL, [hostname]);
+}
+
+/**
+ * The same for any node label: no required term matches a node whose `key` label
+ * has one of `values` (a `key NotIn values` expression in every term, merged into
+ * an existing NotIn on that key).
+ */
+export function excludeLabelValues(
+  affinity: Affinity | undefined,
+  key: string,
+  values: readonly string[],
+): Affinity {
   const result: Affinity = affinity ? structuredClone(affinity) : {};
   const nodeAffinity = (result.nodeAffinity ??= {});
   const terms = nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
   const nextTerms: NodeSelectorTerm[] =
     terms.length === 0
-      ? [{ matchExpressions: [notIn([hostname])] }]
-      : terms.map((term) => (isEmptyTerm(term) ? term : excludeInTerm(term, hostname)));
+      ? [{ matchExpressions: [notIn(key, [...values])] }]
+      : terms.map((term) => (isEmptyTerm(term) ? term : excludeInTerm(term, key, values)));
   nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
     ...nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution,
     nodeSelectorTerms: nextTerms,
@@ -37,17 +50,18 @@ export function excludeNodeFromAffinity(affinity: Affinity | undefined, hostname
   return result;
 }
 
-function excludeInTerm(term: NodeSelectorTerm, hostname: string): NodeSelectorTerm {
+function excludeInTerm(term: NodeSelectorTerm, key: string, values: readonly string[]): NodeSelectorTerm {
   const expressions = term.matchExpressions ?? [];
-  const existing = expressions.findIndex((e) => e.key === HOSTNAME_LABEL && e.operator === 'NotIn');
+  const existing = expressions.findIndex((e) => e.key === key && e.operator === 'NotIn');
   const merged =
     existing === -1
-      ? [...expressions, notIn([hostname])]
-      : expressions.map((e, i) =>
-          i === existing && !(e.values ?? []).includes(hostname)
-            ? { ...e, values: [...(e.values ?? []), hostname] }
-            : e,
-        );
+      ? [...expressions, notIn(key, [...values])]
+      : expressions.map((e, i) => {
+          const missing = values.filter((v) => !(e.values ?? []).includes(v));
+          return i === existing && missing.length > 0
+            ? { ...e, values: [...(e.values ?? []), ...missing] }
+            : e;
+        });
   return { ...term, matchExpressions: merged };
 }
 
@@ -55,6 +69,6 @@ function isEmptyTerm(term: NodeSelectorTerm): boolean {
   return (term.matchExpressions ?? []).length === 0 && (term.matchFields ?? []).length === 0;
 }
 
-function notIn(values: string[]): NodeSelectorRequirement {
-  return { key: HOSTNAME_LABEL, operator: 'NotIn', values };
+function notIn(key: string, values: string[]): NodeSelectorRequirement {
+  return { key, operator: 'NotIn', values };
 }

@@ -1,6 +1,6 @@
 /** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
 import type { ResolvedValue } from '../diagnosis/fenceposts.js';
-import type { Evidence } from '../diagnosis/finding.js';
+import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling-message.js';
 import { indent, table, type Style } from './format.js';
 
@@ -33,6 +33,9 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
       ];
     case 'crash-table':
       return [
+        ...(evidence.containers && evidence.containers.length > 0
+          ? [`${style.bold('Crashing:')} ${evidence.containers.map(containerWords).join('; ')}`]
+          : []),
         style.bold('Pods per node:'),
         ...indent(
           table(
@@ -57,20 +60,7 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
         ),
       ];
     case 'node-diff':
-      return [
-        style.bold(
-          `What differs between the failing node(s) ${evidence.badNodes.join(', ')} and the healthy ${evidence.goodNodes.join(', ')}:`,
-        ),
-        ...indent(
-          evidence.differences.length > 0
-            ? table(
-                ['FIELD', 'FAILING', 'HEALTHY'],
-                evidence.differences.map((d) => [d.field, d.bad, d.good]),
-              )
-            : ['no difference found in labels, node info, conditions or taints'],
-          2,
-        ),
-      ];
+      return nodeDiff(evidence, style);
     case 'condition':
       return [
         `${style.bold('Condition')} ${evidence.condition}=${evidence.status}` +
@@ -96,6 +86,64 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
     case 'note':
       return [`Note: ${evidence.text}`];
   }
+}
+
+function containerWords(c: CrashingContainer): string {
+  const what =
+    c.kind === 'init'
+      ? 'init container'
+      : c.kind === 'sidecar'
+        ? 'sidecar (restartable init container)'
+        : 'container';
+  return `${what} ${c.name}${c.injected ? ' (injected at admission, not in the pod template)' : ''}`;
+}
+
+function nodeDiff(evidence: Extract<Evidence, { type: 'node-diff' }>, style: Style): string[] {
+  const lines = [
+    style.bold(
+      `What differs between the failing node(s) ${evidence.badNodes.join(', ')} and the healthy ${evidence.goodNodes.join(', ')}:`,
+    ),
+  ];
+  const sep = evidence.separator;
+  if (sep)
+    lines.push(
+      `  separated by ${sep.fields.join(' + ')}: ${sep.bad} on every failing node, never on a healthy one`,
+    );
+  const clue = evidence.clue;
+  const pointed = clue?.pointsAt !== undefined && evidence.differences.some((d) => d.field === clue.pointsAt);
+  const clueLines = clue
+    ? [
+        `clue (${clue.source === 'log' ? 'previous log' : 'termination message'} of ${clue.pod}/${clue.container}): ${truncate(clue.text, 160)}`,
+        ...(clue.meaning ? [`  ${clue.meaning}`] : []),
+      ]
+    : [];
+  if (evidence.differences.length === 0) {
+    lines.push(
+      ...indent(['no difference found in labels, node info, conditions or taints', ...clueLines], 2),
+    );
+    return lines;
+  }
+  const rows = table(
+    ['FIELD', 'FAILING', 'HEALTHY'],
+    evidence.differences.map((d) => [d.field, d.bad, d.good]),
+  );
+  const [header, ...body] = rows;
+  const out: string[] = header === undefined ? [] : [header];
+  evidence.differences.forEach((d, i) => {
+    const row = body[i];
+    if (row !== undefined) out.push(row);
+    // The clue goes right under the difference it points at.
+    if (pointed && d.field === clue?.pointsAt)
+      out.push(
+        ...indent(
+          clueLines.map((l) => `^ ${l}`),
+          2,
+        ),
+      );
+  });
+  if (clue && !pointed) out.push(...clueLines);
+  lines.push(...indent(out, 2));
+  return lines;
 }
 
 function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: Style): string[] {

@@ -29,6 +29,7 @@ describe('CrashLoopOnNode (seed incident B)', () => {
     expect(finding?.summary).toContain('only on node node-b');
     expect(finding?.summary).toContain('node-a, node-c');
     expect(finding?.summary).toContain('last exit code 1 (Error)');
+    expect(finding?.summary).toContain('(container detector, 1 of 3 pods');
 
     const table = evidenceOf(finding?.evidence ?? [], 'crash-table');
     const b = table.rows.find((r) => r.node === 'node-b');
@@ -52,11 +53,26 @@ describe('CrashLoopOnNode (seed incident B)', () => {
     const diff = evidenceOf(finding?.evidence ?? [], 'node-diff');
     expect(diff.badNodes).toEqual(['node-b']);
     expect(diff.goodNodes).toEqual(['node-a', 'node-c']);
-    expect(diff.differences.map((d) => d.field)).toEqual(['osImage', 'kernelVersion']);
-    expect(diff.differences[1]).toEqual({
+    expect(diff.differences.map((d) => d.field)).toEqual(['kernelVersion', 'osImage']);
+    expect(diff.differences[0]).toEqual({
       field: 'kernelVersion',
       bad: '6.8.0-1009-aws',
       good: '5.15.0-105-generic',
+      category: 'kernel',
+    });
+    expect(diff.separator).toEqual({
+      fields: ['kernelVersion'],
+      bad: '6.8.0-1009-aws',
+      good: '5.15.0-105-generic',
+    });
+    // The io_uring failure in the log tail is a syscall the kernel refuses: it points at the kernel.
+    expect(diff.clue).toMatchObject({
+      text: 'level=fatal msg="io_uring_setup failed" error="operation not permitted"',
+      source: 'log',
+      pod: snapshot.pods[1]?.metadata.name,
+      container: 'detector',
+      pointsAt: 'kernelVersion',
+      kind: 'syscall',
     });
 
     const log = evidenceOf(finding?.evidence ?? [], 'log');
@@ -134,10 +150,30 @@ describe('look-alikes that are not node-local', () => {
     expect(crashLoop.analyze(scenario.snapshot)).toHaveLength(1);
   });
 
-  it('more bad nodes than good ones is CrashLoop (a node exclusion would not be a stopgap)', () => {
-    const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1] });
+  it('more bad nodes than good ones with nothing but the node itself to tell them apart is CrashLoop', () => {
+    const { snapshot } = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c'],
+      crashing: [0, 1],
+      oddNodes: [],
+    });
     expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
-    expect(crashLoop.analyze(snapshot)[0]?.summary).toContain('on node-a, node-b');
+    const [finding] = crashLoop.analyze(snapshot);
+    expect(finding?.summary).toContain('on node-a, node-b');
+    expect(finding?.evidence).toContainEqual({
+      type: 'note',
+      text: expect.stringContaining(
+        'no node attribute (conditions, CPU, kernel, runtime, OS image, kubelet, taints, labels) separates',
+      ),
+    });
+    expect(diagnose(snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
+  });
+
+  it('more bad nodes than good ones whose Node objects were not read is CrashLoop that says what to read', () => {
+    const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1] });
+    const unread = { ...snapshot, nodes: [] };
+    expect(crashLoopOnNode.analyze(unread)).toEqual([]);
+    const [finding] = crashLoop.analyze(unread);
+    expect(JSON.stringify(finding?.evidence)).toContain('kubectl get nodes -o yaml');
   });
 });
 

@@ -1,13 +1,19 @@
 import type { Analyzer } from '../analyzer.js';
-import { crashPictures, templateLabel, type TemplateCrashPicture } from '../crash-distribution.js';
+import {
+  crashPictures,
+  describeContainers,
+  templateLabel,
+  type TemplateCrashPicture,
+} from '../crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
-import type { Node } from '../k8s.js';
-import { diffNodes } from '../node-diff.js';
+import { describeValues, type NodeSeparator } from '../node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 /**
- * CrashLoopOnNode: the same pod template crashes on one node (or a few) and runs
- * Ready elsewhere. Crashes on every node, or next to a healthy sibling on the same
+ * CrashLoopOnNode: the same pod template crashes on some nodes and runs Ready on
+ * others, and the nodes explain it: a node attribute separates the crashing nodes
+ * from the healthy ones whatever their numbers, or, without one, the crashing nodes
+ * are a minority. Crashes on every node, or next to a healthy sibling on the same
  * node, are CrashLoop instead (see crash-distribution.ts for the exact rule).
  */
 export const crashLoopOnNode: Analyzer = {
@@ -19,59 +25,116 @@ export const crashLoopOnNode: Analyzer = {
   },
 };
 
+/** How many node names a sentence lists before "and N more". */
+const LISTED = 5;
+
 function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Finding, 'remediations'> {
   const name = snapshot.target.name;
-  const bad = nodesByName(snapshot.nodes, p.badNodes);
-  const good = nodesByName(snapshot.nodes, p.goodNodes);
-  const differences = diffNodes(bad, good);
   const badRows = p.rows.filter((r) => p.badNodes.includes(r.node));
   const exit = badRows.find((r) => r.lastExitCode !== undefined);
   const exitText = exit
-    ? `; last exit code ${exit.lastExitCode}${exit.lastReason ? ` (${exit.lastReason})` : ''}`
+    ? `, last exit code ${exit.lastExitCode}${exit.lastReason ? ` (${exit.lastReason})` : ''}`
     : '';
   const where =
-    p.badNodes.length === 1 ? `only on node ${p.badNodes[0]}` : `only on nodes ${p.badNodes.join(', ')}`;
-  const top = differences[0];
-  const diffText = top
-    ? ` ${plural(p.badNodes.length, 'That node differs', 'Those nodes differ')} in ${top.field}: ${top.bad} vs ${top.good}.`
-    : '';
+    p.badNodes.length === 1
+      ? `only on node ${p.badNodes[0]}`
+      : p.badNodes.length <= LISTED
+        ? `only on nodes ${p.badNodes.join(', ')}`
+        : `on ${p.badNodes.length} nodes (${list(p.badNodes)})`;
+  const total = p.crashingPods.length + p.healthyPods.length;
+  const containers = describeContainers(p.containers);
+  const group = p.separator ? ` ${groupSentence(p, p.separator)}` : '';
+  const blameText =
+    p.blame === 'node'
+      ? p.unreadNodes.length > 0
+        ? ` The Node objects of ${list(p.unreadNodes)} were not read, so their attributes could not be compared.`
+        : ' No node attribute separates the crashing nodes from the healthy ones: suspect something on the node itself that its object does not show (disk, hardware, local files, a kernel module).'
+      : '';
   const evidence: Evidence[] = [
-    { type: 'crash-table', rows: p.rows },
-    { type: 'node-diff', badNodes: p.badNodes, goodNodes: p.goodNodes, differences },
+    { type: 'crash-table', rows: p.rows, containers: p.containers },
+    {
+      type: 'node-diff',
+      badNodes: p.badNodes,
+      goodNodes: p.goodNodes,
+      differences: p.differences.map((d) => ({ ...d })),
+      ...(p.separator ? { separator: separatorEvidence(p.separator) } : {}),
+      ...(p.clue
+        ? {
+            clue: {
+              text: p.clue.text,
+              source: p.clue.source,
+              pod: p.clue.pod,
+              container: p.clue.container,
+              ...(p.clue.pointsAt ? { pointsAt: p.clue.pointsAt } : {}),
+              kind: p.clue.kind,
+              meaning: p.clue.meaning,
+            },
+          }
+        : {}),
+    },
   ];
   for (const row of badRows) {
     const report = p.reports.find((r) => r.node === row.node && r.logTail);
     if (report?.logTail)
       evidence.push({ type: 'log', pod: report.pod, container: report.container, tail: report.logTail });
   }
-  const missing = p.badNodes.filter((n) => !bad.some((node) => node.metadata.name === n));
-  if (missing.length > 0) {
+  if (p.unreadNodes.length > 0) {
     evidence.push({
       type: 'note',
-      text: `Node objects not collected for ${missing.join(', ')}: no comparison for them.`,
+      text: `Node objects not collected for ${p.unreadNodes.join(', ')}: no comparison for them (kubectl get nodes -o yaml).`,
     });
   }
+  const clueText = p.clue
+    ? ` The ${p.clue.source === 'log' ? 'previous log' : 'termination message'} of ${p.clue.pod}/${p.clue.container} says "${p.clue.text}": ${p.clue.meaning}` +
+      (p.clue.pointsAt ? `, which points at the difference in ${p.clue.pointsAt}.` : '.')
+    : '';
   return {
     code: 'CrashLoopOnNode',
     severity: 'critical',
     summary:
-      `${name} crash-loops ${where} (${p.crashingPods.length} of ${p.crashingPods.length + p.healthyPods.length} pods${exitText}); ` +
-      `the same template runs Ready on ${p.goodNodes.join(', ')}.${diffText}`,
+      `${name} crash-loops ${where} (${containers}, ${p.crashingPods.length} of ${total} pods${exitText}); ` +
+      `the same template runs Ready on ${list(p.goodNodes)}.${group}${blameText}`,
     explanation:
       `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
-      `they fail only where they land on ${p.badNodes.join(', ')}. Look at what differs on that node. ` +
+      `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
       'The kubelet restarts a crashed container after a back-off of 10s, doubling up to 5 minutes, and resets it ' +
       'only after 10 minutes of clean running, so CrashLoopBackOff pods sit idle most of the time and a restart ' +
-      'count that grows slowly is not a sign of recovery. Keeping the pods off the node with a required node ' +
-      'affinity NotIn is a stopgap: repair or drain the node, then remove the exclusion.',
+      'count that grows slowly is not a sign of recovery. Keeping the pods off those nodes with a required node ' +
+      'affinity NotIn is a stopgap, safe only if the remaining nodes have room (the plan says): repair, upgrade ' +
+      'or drain the nodes, then remove the exclusion.',
     evidence,
   };
 }
 
-function nodesByName(nodes: readonly Node[], names: readonly string[]): Node[] {
-  return names.flatMap((n) => nodes.filter((node) => node.metadata.name === n));
+/** "It crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs on the 3 with osImage Ubuntu 22.04.4 LTS." */
+function groupSentence(p: TemplateCrashPicture, s: NodeSeparator): string {
+  const k = p.badNodes.length;
+  const g = p.goodNodes.length;
+  const badNodes = k === 1 ? 'the node' : `the ${k} nodes`;
+  const goodNodes = g === 1 ? 'the one' : `the ${g}`;
+  if (s.fields.length === 1) {
+    const [field] = s.fields;
+    return (
+      `It crashes on ${badNodes} ${describeValues(field ?? '', s.bad[0] ?? [])} ` +
+      `and runs on ${goodNodes} ${describeValues(field ?? '', s.good[0] ?? [])}.`
+    );
+  }
+  const combo = s.fields.map((f, i) => describeValues(f, s.bad[i] ?? []).replace(/^with /, '')).join(' and ');
+  return `It crashes on ${badNodes} with ${combo}, and runs on ${goodNodes} that lack this combination.`;
 }
 
-function plural(count: number, one: string, many: string): string {
-  return count === 1 ? one : many;
+function separatorEvidence(s: NodeSeparator): { fields: string[]; bad: string; good: string } {
+  if (s.fields.length === 1) {
+    return { fields: s.fields, bad: (s.bad[0] ?? []).join(', '), good: (s.good[0] ?? []).join(', ') };
+  }
+  return {
+    fields: s.fields,
+    bad: s.bad.map((v) => v.join(', ')).join(' + '),
+    good: 'any other combination',
+  };
+}
+
+function list(names: readonly string[]): string {
+  if (names.length <= LISTED) return names.join(', ');
+  return `${names.slice(0, LISTED).join(', ')} and ${names.length - LISTED} more`;
 }

@@ -1,12 +1,18 @@
 import type { Analyzer } from '../analyzer.js';
-import { crashPictures, templateLabel, type TemplateCrashPicture } from '../crash-distribution.js';
+import {
+  crashPictures,
+  describeContainers,
+  templateLabel,
+  type TemplateCrashPicture,
+} from '../crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 /**
  * CrashLoop: pods of a template crash-loop and the node is not the explanation:
- * no pod of that template is healthy anywhere, or the crashes are not confined to
- * nodes without a healthy sibling. Excluding a node would not help here.
+ * no pod of that template is healthy anywhere, a node runs crashing and healthy
+ * pods side by side, or the crashing nodes are the majority and no node attribute
+ * separates them from the healthy ones. Excluding a node would not help here.
  */
 export const crashLoop: Analyzer = {
   name: 'crash-loop',
@@ -29,17 +35,26 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       ? `on every node it runs on (${crashNodes.map((r) => r.node).join(', ')})`
       : `on ${crashNodes.map((r) => r.node).join(', ')}`;
   const why = whyNotNodeLocal(p);
-  const evidence: Evidence[] = [{ type: 'crash-table', rows: p.rows }];
-  const withLog = p.reports.find(
-    (r) => r.logTail && p.crashingPods.some((pod) => pod.metadata.name === r.pod),
-  );
+  const evidence: Evidence[] = [{ type: 'crash-table', rows: p.rows, containers: p.containers }];
+  const crashing = new Set(p.containers.map((c) => c.name));
+  const withLog =
+    p.reports.find(
+      (r) =>
+        r.logTail && crashing.has(r.container) && p.crashingPods.some((pod) => pod.metadata.name === r.pod),
+    ) ?? p.reports.find((r) => r.logTail && p.crashingPods.some((pod) => pod.metadata.name === r.pod));
   if (withLog?.logTail)
     evidence.push({ type: 'log', pod: withLog.pod, container: withLog.container, tail: withLog.logTail });
   evidence.push({ type: 'note', text: why });
+  if (p.clue) {
+    evidence.push({
+      type: 'note',
+      text: `Clue in the ${p.clue.source === 'log' ? 'previous log' : 'termination message'} of ${p.clue.pod}/${p.clue.container}: "${p.clue.text}" (${p.clue.meaning}).`,
+    });
+  }
   return {
     code: 'CrashLoop',
     severity: p.current || p.healthyPods.length === 0 ? 'critical' : 'warning',
-    summary: `${snapshot.target.name} crash-loops ${scope}: ${p.crashingPods.length} of ${total} pods of ${templateLabel(p)}${exitText}.`,
+    summary: `${snapshot.target.name} crash-loops ${scope}: ${describeContainers(p.containers)} fails in ${p.crashingPods.length} of ${total} pods of ${templateLabel(p)}${exitText}.`,
     explanation:
       `${why} The cause is in the container (application error, configuration, resources), not in one node; ` +
       'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
@@ -53,5 +68,12 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
   if (p.mixedNodes.length > 0) {
     return `Pods of the same template run healthy on the same node as crashing ones (${p.mixedNodes.join(', ')}), so the node is not the cause.`;
   }
-  return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), so no single node explains it.`;
+  if (p.unreadNodes.length > 0) {
+    return (
+      `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the ` +
+      `Node objects of ${p.unreadNodes.join(', ')} were not read, so whether a node attribute separates them is unknown ` +
+      '(kubectl get nodes -o yaml, or list permission on nodes, settles it).'
+    );
+  }
+  return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}) and no node attribute (conditions, CPU, kernel, runtime, OS image, kubelet, taints, labels) separates the crashing nodes from the healthy ones, so the nodes do not explain it.`;
 }

@@ -13,18 +13,27 @@
  *   strategic merge patch would silently merge into an affinity added meanwhile; the
  *   generation test covers that case instead.
  *
+ * Which nodes: when a node label separates the crashing nodes from the healthy ones
+ * (crash-distribution.ts) and more than one node crashes, the exclusion is `label
+ * NotIn [values]`, which also keeps the pods off nodes of that kind added later;
+ * otherwise the hostnames of the crashing nodes.
+ *
  * Safety: no plan unless a healthy pod of the same template runs on a node that stays
- * eligible, every excluded node is known with its hostname label, and at least one
- * known node stays eligible (a nodeSelector pinned to the bad node gets no plan).
+ * eligible, every excluded node is known (with its hostname label when excluded by
+ * hostname), at least one known node stays eligible (a nodeSelector pinned to the
+ * bad node gets no plan), and the nodes that stay eligible have room, counting other
+ * workloads' pods, for at least as many pods as serve now (exclude-node-room.ts);
+ * fewer than the replicas is a warning.
  */
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/node-match.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { excludeNodeFromAffinity, HOSTNAME_LABEL } from '../affinity-merge.js';
+import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
+import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { antiAffinityOnePerNode, rollingUpdateSurges } from './template-facts.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
@@ -43,12 +52,12 @@ export function buildExcludeNodePlans(
 ): RemediationPlan[] {
   if (!picture) return [];
   const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
-  const hostnames = badNodes.map((n) => n?.metadata.labels?.[HOSTNAME_LABEL]);
-  if (hostnames.some((h) => h === undefined)) return [];
+  if (badNodes.some((n) => n === undefined)) return [];
+  const exclusion = exclusionOf(picture, badNodes);
+  if (!exclusion) return [];
   const { deployment } = snapshot;
   const before = deployment.spec.template.spec.affinity;
-  const after = hostnames.reduce<Affinity | undefined>((a, h) => excludeNodeFromAffinity(a, h ?? ''), before);
-  if (!after) return [];
+  const after = excludeLabelValues(before, exclusion.key, exclusion.values);
   const patchedSpec: PodSpec = { ...deployment.spec.template.spec, affinity: after };
 
   // Sanity: the bad nodes are really excluded and the healthy ones still allowed.
@@ -59,19 +68,32 @@ export function buildExcludeNodePlans(
   );
   if (eligibleAfter.length === 0 || !healthyStays) return [];
 
+  // Capacity: the remaining nodes must hold at least as many pods as serve now.
+  const replicas = deployment.spec.replicas ?? 1;
+  const room = roomAfterExclusion(snapshot, patchedSpec, eligibleAfter, replicas);
+  const serving = Math.min(picture.healthyPods.length, replicas);
+  if (room.unknownNodes.length === 0 && room.fits < serving) return [];
+
   const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, deployment.spec.template.spec));
   const generation = deployment.metadata.generation ?? 0;
   const uid = deployment.metadata.uid ?? '';
   const patch = forwardPatch(generation, before, after);
-  const replicas = deployment.spec.replicas ?? 1;
+  const byLabel = exclusion.key !== HOSTNAME_LABEL;
+  const summary = byLabel
+    ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
+      `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
+    : `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`;
   return [
     {
       id: planId('exclude-node', uid, generation, patch),
       kind: 'exclude-node',
       target: snapshot.target,
-      summary: `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`,
-      impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas),
-      warnings: warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
+      summary,
+      impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
+      warnings: [
+        ...warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
+        ...roomWarnings(room, replicas),
+      ],
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: { type: 'json', body: inversePatch(before, after) },
@@ -93,6 +115,50 @@ export function pictureOf(
       p.healthyPods.length > 0 &&
       (wanted === undefined || [...p.badNodes].sort().join(',') === wanted),
   );
+}
+
+interface Exclusion {
+  key: string;
+  values: string[];
+}
+
+/**
+ * By the separating label when it reads better than hostnames (more than one
+ * crashing node), else by hostname (every crashing node needs the label).
+ */
+function exclusionOf(picture: TemplateCrashPicture, badNodes: (Node | undefined)[]): Exclusion | undefined {
+  const label = picture.separator?.label;
+  if (label && picture.badNodes.length > 1 && label.key !== HOSTNAME_LABEL) {
+    return { key: label.key, values: [...label.values] };
+  }
+  const hostnames = badNodes.map((n) => n?.metadata.labels?.[HOSTNAME_LABEL]);
+  if (hostnames.some((h) => h === undefined)) return undefined;
+  return { key: HOSTNAME_LABEL, values: hostnames.flatMap((h) => (h === undefined ? [] : [h])) };
+}
+
+function shortList(names: readonly string[]): string {
+  return names.length <= 5
+    ? names.join(', ')
+    : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+}
+
+function roomWarnings(room: ExclusionRoom, replicas: number): string[] {
+  const list: string[] = [];
+  if (room.unknownNodes.length > 0) {
+    list.push(
+      `The pods on ${shortList(room.unknownNodes)} were not all read: whether they have room for this template is unknown.`,
+    );
+  }
+  if (room.fits < replicas) {
+    const where = room.unknownNodes.length > 0 ? ' the nodes read' : ' the nodes that stay eligible';
+    list.push(
+      `After the exclusion${where} have room for ${room.fits} of ${replicas} replica(s) (other workloads' requests counted)` +
+        (room.unknownNodes.length > 0
+          ? '.'
+          : `: ${replicas - room.fits} will stay Pending until nodes are added.`),
+    );
+  }
+  return list;
 }
 
 function forwardPatch(generation: number, before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
@@ -118,12 +184,22 @@ function impactText(
   before: Node[],
   after: Node[],
   replicas: number,
+  exclusion: Exclusion,
 ): string {
   const known = snapshot.nodesComplete ? '' : ' (of the nodes collected; the cluster may have more)';
   const strategy = snapshot.deployment.spec.strategy?.type ?? 'RollingUpdate';
+  const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
+  const others = excluded.filter((n) => !picture.badNodes.includes(n));
+  const byLabel =
+    exclusion.key === HOSTNAME_LABEL
+      ? ''
+      : ` Every node with ${exclusion.key}=${exclusion.values.join(' or ')} is excluded, now and later` +
+        (others.length > 0
+          ? `, including ${shortList(others)} where no pod of this template runs yet.`
+          : '.');
   return (
     `${after.length} of ${before.length} eligible known node(s) stay eligible${known}: ` +
-    `${after.map((n) => n.metadata.name ?? '').join(', ')}; ${picture.badNodes.join(', ')} excluded. ` +
+    `${shortList(after.map((n) => n.metadata.name ?? ''))}; ${shortList(picture.badNodes)} excluded.${byLabel} ` +
     `Changing the pod template starts a new rollout (${strategy}) that replaces every pod, ${replicas} replica(s), ` +
     'the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
   );
