@@ -149,7 +149,15 @@ function foreignSecretProblems(env: Env, side: keyof typeof FOREIGN_SECRETS): st
     .map((name) => `${name} must not be set for the ${side}: ${holder}`);
 }
 
-const namespaceList = commaList('', isDnsLabel, 'every namespace must be a DNS-1123 label (a-z, 0-9, -)');
+/** Watched namespaces: DNS-1123 labels, or `*` alone for every namespace. */
+const watchNamespaceList = commaList(
+  '',
+  (v) => v === '*' || isDnsLabel(v),
+  'must be `*` (every namespace) or comma-separated DNS-1123 labels (a-z, 0-9, -)',
+).refine(
+  (list) => !list.includes('*') || list.length === 1,
+  '`*` watches every namespace and cannot be combined with namespace names',
+);
 
 const appSchema = z.object({
   SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
@@ -215,8 +223,13 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_JOB_LOCK_MS: positiveInt(30_000),
   ROLLOUT_DOCTOR_STALLED_INTERVAL_MS: positiveInt(30_000),
   ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: positiveInt(300),
-  ROLLOUT_DOCTOR_WATCH_NAMESPACES: namespaceList,
-  ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(60),
+  ROLLOUT_DOCTOR_WATCH_NAMESPACES: watchNamespaceList,
+  ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: positiveInt(300),
+  ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS: positiveInt(1_000),
+  ROLLOUT_DOCTOR_HEALTH_PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(1).max(65535).optional(),
+  ),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_REDACT_LOGS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   ROLLOUT_DOCTOR_PLAN_SEAL_KEY: keySetting(parseSealKeys),
@@ -300,12 +313,19 @@ export interface WorkerConfig {
   readonly planSealKeys: SealKeys;
   /** The app's approval keys by id; a plan is applied only under a signature one of them verifies. */
   readonly approvalPublicKeys: ReadonlyMap<string, KeyObject>;
-  /** Early-warning watch (src/worker/early-warning.ts); off when `namespaces` is empty. */
+  /**
+   * Early warning (src/worker/early-warning*.ts); off when `namespaces` is empty, every
+   * namespace when it is `['*']`. Watches of the API server trigger diagnoses within
+   * `debounceMs`; a scan every `intervalMs` is the slow safety net.
+   */
   readonly watch: {
     readonly namespaces: readonly string[];
     readonly intervalMs: number;
     readonly windowMs: number;
+    readonly debounceMs: number;
   };
+  /** `GET /healthz` of the worker (src/worker/health.ts) on 0.0.0.0:port; undefined: not served. */
+  readonly healthPort: number | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -333,6 +353,18 @@ export function loadAppConfig(env: Env): AppConfig {
     problems.push(
       'ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
     );
+  }
+  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
+    );
+  }
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
+    if (parsed.data.METRICS_PORT === parsed.data.PORT) {
+      problems.push(
+        `METRICS_PORT and PORT are both ${parsed.data.PORT}: /metrics is served on a port of its own, never the public one`,
+      );
+    }
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -417,7 +449,9 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
       namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),
       intervalMs: e.ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS * 1000,
       windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,
+      debounceMs: e.ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS,
     }),
+    healthPort: e.ROLLOUT_DOCTOR_HEALTH_PORT,
     logLevel: e.LOG_LEVEL,
   } satisfies WorkerConfig);
 }

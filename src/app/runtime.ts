@@ -88,6 +88,14 @@ export async function startAppRuntime(
     logger,
   });
   services.alerts = alerts.hooks;
+  if (alerts.hooks === undefined) {
+    // Not refused: an app may serve only slash commands. But a worker watching
+    // namespaces would diagnose for nobody, so say it once where operators look.
+    logger.warn(
+      {},
+      'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted',
+    );
+  }
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes];
   const handle = await startSlackApp(services, {
     ...options,

@@ -2,12 +2,16 @@ import { EARLY_WARNING_CODES, type Dedup } from '../queue/alert-jobs.js';
 import { diagnosisDedupId, workloadHash } from '../queue/alert-keys.js';
 
 /**
- * Early warning (issue 5 item 5): KubeDeploymentRolloutStuck fires only after the
- * progress deadline plus its `for` (about 25 minutes with defaults). This worker-side
- * watch scans the configured namespaces periodically and, for every surge deadlock or
- * node-local crash loop it finds, queues a diagnosis with the same dedup id and thread
- * key an alert for that workload would use: one incident, one diagnosis per window,
- * one thread. The app opens the thread when the result arrives (no Slack token here).
+ * Early warning: KubeDeploymentRolloutStuck fires only after the progress deadline
+ * plus its `for` (about 25 minutes with defaults). Two paths queue a diagnosis of a
+ * Deployment before any alert, with the thread key an alert for that workload would
+ * use (one incident, one thread); the app opens the thread when the result confirms a
+ * surge deadlock or node-local crash loop (no Slack token here):
+ * - the watch (early-warning-watch.ts): signals from the API server's watch streams,
+ *   debounced per workload by `createWorkloadTrigger` below, within seconds;
+ * - the slow safety net, `createEarlyWarningWatch`: a scan of the namespaces every
+ *   interval, queued with the alert dedup id (one diagnosis per window), for what a
+ *   watch can miss (events expire after an hour, a re-list does not see old ones).
  */
 
 /** One Deployment a scan flagged. */
@@ -25,7 +29,7 @@ export interface EarlyWarningDeps {
   intervalMs: number;
   /** Same window as alert intake: one diagnosis per workload per window. */
   windowMs: number;
-  /** Targeted scan of one namespace (scanCluster, or collectSnapshot + diagnose per Deployment). */
+  /** Targeted scan of one namespace, or of every namespace for `*` (scanCluster). */
   scan: (namespace: string) => Promise<ScanHit[]>;
   /** Queues a diagnose job for the Deployment; returns its job id. */
   enqueueDiagnosis: (target: { namespace: string; name: string }, dedup: Dedup) => Promise<string>;
@@ -115,6 +119,111 @@ export function createEarlyWarningWatch(deps: EarlyWarningDeps): EarlyWarningWat
       clearTimeout(timer);
       timer = undefined;
       await running;
+    },
+  };
+}
+
+/** One Deployment the watch signalled, and why (the reasons merged by the debounce). */
+export interface TriggeredWorkload {
+  namespace: string;
+  name: string;
+  reasons: string[];
+  pods: string[];
+}
+
+export interface WorkloadTriggerDeps {
+  /** Signals of one workload within this window make one diagnosis. */
+  debounceMs: number;
+  /** At most one diagnosis per workload per cooldown; signals meanwhile wait for its end. */
+  cooldownMs: number;
+  enqueue: (workload: TriggeredWorkload) => Promise<void>;
+  logger: { warn(obj: object, msg: string): void };
+  now?: () => number;
+}
+
+export interface WorkloadTrigger {
+  signal(s: { namespace: string; deployment: string; pod: string; reason: string }): void;
+  /** Diagnoses queued so far. */
+  readonly queued: number;
+  stop(): void;
+}
+
+interface TriggerState {
+  timer: NodeJS.Timeout | undefined;
+  lastQueuedAt: number | undefined;
+  reasons: Set<string>;
+  pods: Set<string>;
+}
+
+/**
+ * Debounce per workload: the first signal arms a timer of `debounceMs`; every signal
+ * of the same Deployment until it fires joins the same diagnosis (a burst of events
+ * gives one). After a diagnosis the workload cools down for `cooldownMs`: signals in
+ * that time are merged into one diagnosis at its end. State is kept per workload
+ * only while a timer runs or its cooldown lasts.
+ */
+export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigger {
+  const now = deps.now ?? Date.now;
+  const states = new Map<string, TriggerState>();
+  let queued = 0;
+  let stopped = false;
+
+  const prune = (): void => {
+    const t = now();
+    for (const [key, st] of states) {
+      if (
+        st.timer === undefined &&
+        (st.lastQueuedAt === undefined || t - st.lastQueuedAt >= deps.cooldownMs)
+      ) {
+        states.delete(key);
+      }
+    }
+  };
+
+  const fire = (key: string, st: TriggerState): void => {
+    st.timer = undefined;
+    if (stopped) return;
+    const [namespace = '', name = ''] = key.split('/');
+    const workload = { namespace, name, reasons: [...st.reasons].sort(), pods: [...st.pods].sort() };
+    st.reasons = new Set();
+    st.pods = new Set();
+    st.lastQueuedAt = now();
+    queued += 1;
+    deps.enqueue(workload).catch((error: unknown) => {
+      // Not lost: the next signal or the safety-net scan queues it again.
+      st.lastQueuedAt = undefined;
+      deps.logger.warn(
+        { namespace, name, err: error instanceof Error ? error.message : String(error) },
+        'early-warning diagnosis could not be queued',
+      );
+    });
+  };
+
+  return {
+    signal(s) {
+      if (stopped) return;
+      const key = `${s.namespace}/${s.deployment}`;
+      let st = states.get(key);
+      if (!st) {
+        if (states.size >= 1_000) prune();
+        st = { timer: undefined, lastQueuedAt: undefined, reasons: new Set(), pods: new Set() };
+        states.set(key, st);
+      }
+      st.reasons.add(s.reason);
+      if (st.pods.size < 20) st.pods.add(s.pod);
+      if (st.timer !== undefined) return;
+      const t = now();
+      const due = Math.max(t + deps.debounceMs, (st.lastQueuedAt ?? -Infinity) + deps.cooldownMs);
+      const state = st;
+      st.timer = setTimeout(() => fire(key, state), due - t);
+    },
+    get queued() {
+      return queued;
+    },
+    stop() {
+      stopped = true;
+      for (const st of states.values()) clearTimeout(st.timer);
+      states.clear();
     },
   };
 }

@@ -6,6 +6,7 @@ import { resolveWorkloadForPod } from '../kube/pod-owner.js';
 import { watchRollout } from '../kube/rollout-watcher.js';
 import { scanCluster } from '../kube/scan.js';
 import { renderText } from '../report/text.js';
+import { kubeListWatch } from './early-warning-stream.js';
 import type { ClusterDeps } from './runtime.js';
 
 /**
@@ -35,5 +36,6 @@ export function kubeClusterDeps(
     currentFinding: async (ref) =>
       diagnose(await collectSnapshot(client, ref), { redactSecrets }).findings[0]?.summary,
     inverse: inversePlan,
+    listWatch: kubeListWatch(client),
   };
 }

@@ -2,6 +2,7 @@ import { loadWorkerConfig } from '../config.js';
 import { createKubeClient } from '../kube/client.js';
 import { createLogger } from '../logger.js';
 import { loadConfigOrExit, startOrExit, stopOnSignals } from '../process-entry.js';
+import { startHealthServer } from './health.js';
 import { kubeClusterDeps } from './kube-deps.js';
 import { startWorkers } from './runtime.js';
 
@@ -24,4 +25,15 @@ const runtime = startWorkers(
   kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs, redactLogs: config.redactLogs }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );
-stopOnSignals(logger, () => runtime.stop());
+const healthPort = config.healthPort;
+const health =
+  healthPort === undefined
+    ? undefined
+    : await startOrExit(logger, `health endpoint on port ${healthPort}`, () =>
+        startHealthServer(runtime.health, { port: healthPort }),
+      );
+if (health) logger.info({ port: health.port }, 'worker health endpoint: GET /healthz');
+stopOnSignals(logger, async () => {
+  await runtime.stop();
+  await health?.close();
+});

@@ -1,6 +1,8 @@
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { startEarlyWarning } from './early-warning-watch.js';
+import { startEarlyWarning, type EarlyWarning } from './early-warning-watch.js';
+import type { ListWatchSource } from './early-warning-stream.js';
+import type { HealthCheck } from './health.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
@@ -17,11 +19,18 @@ import { createRemediateProcessor, type RemediateDeps } from './remediate-proces
 
 /** The Kubernetes side of the workers (src/worker/kube-deps.ts for the real one). */
 export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
-  Omit<RemediateDeps, 'plans' | 'trust' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'>;
+  Omit<RemediateDeps, 'plans' | 'trust' | 'planTtlMs' | 'notify' | 'audit' | 'logger' | 'onOutcome'> & {
+    /** The API server's list/watch for the early warning; absent: its periodic scan alone. */
+    listWatch?: ListWatchSource;
+  };
 
 export interface WorkerRuntime {
   diagnose: Worker<DiagnoseJob>;
   remediate: Worker<RemediateJob>;
+  /** The early warning (ROLLOUT_DOCTOR_WATCH_NAMESPACES); undefined when off. */
+  earlyWarning: EarlyWarning | undefined;
+  /** What the health endpoint checks (src/worker/health.ts): both Redis connections. */
+  health: HealthCheck;
   /** Stop taking jobs, let running ones finish within the grace period, close connections. */
   stop(): Promise<void>;
 }
@@ -98,12 +107,19 @@ export function startWorkers(
     scan: cluster.scan,
     producers,
     redis: producerConnection,
+    ...(cluster.listWatch ? { listWatch: cluster.listWatch } : {}),
+    ...(cluster.resolvePodOwner ? { resolvePodOwner: cluster.resolvePodOwner } : {}),
     logger,
   });
   logger.info({ cluster: config.cluster }, 'workers started');
   return {
     diagnose,
     remediate,
+    earlyWarning,
+    health: {
+      connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
+      ping: () => producerConnection.ping(),
+    },
     async stop() {
       await earlyWarning?.stop();
       const results = await Promise.all([

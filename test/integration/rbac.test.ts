@@ -23,6 +23,7 @@ import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
 import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/scan.js';
+import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning-stream.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
 
@@ -165,6 +166,32 @@ function addVolumeWorkload(sim: Simulator): void {
   });
 }
 
+/** The early warning's cluster-wide list-then-watch of pods and warning events, until both watch. */
+async function earlyWarningStreams(client: KubeClient): Promise<void> {
+  const abort = new AbortController();
+  const stats = emptyStats();
+  const logger = { warn: () => undefined, debug: () => undefined };
+  const handlers = { onListPage: () => undefined, onEvent: () => undefined };
+  const runs = [
+    runListWatch(kubeListWatch(client), { resource: 'pods' }, handlers, {
+      signal: abort.signal,
+      stats,
+      logger,
+    }),
+    runListWatch(
+      kubeListWatch(client),
+      { resource: 'events', fieldSelector: 'involvedObject.kind=Pod,type=Warning' },
+      handlers,
+      { signal: abort.signal, stats, logger },
+    ),
+  ];
+  const deadline = Date.now() + 10_000;
+  while (stats.open < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  abort.abort();
+  await Promise.all(runs);
+  expect(stats.watches).toBeGreaterThanOrEqual(2);
+}
+
 /** Both seed incidents in one cluster; the strategy fix is set-rolling-update. */
 async function fullRun(): Promise<void> {
   const { sim, client } = await start(await demoScenarioObjects(), 'both');
@@ -192,6 +219,7 @@ async function fullRun(): Promise<void> {
   expect((await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
   await scanCluster(client, { allNamespaces: true });
   await scanCluster(client, { namespace: CHECKOUT.namespace });
+  await earlyWarningStreams(client);
   const crashing = livePods(sim, 'shop').find((p) => p.spec.nodeName === BAD_NODE);
   expect(await resolveWorkloadForPod(client, 'shop', crashing?.metadata.name ?? '')).toMatchObject(CHECKOUT);
 

@@ -25,11 +25,20 @@ afterAll(async () => {
   await redis?.close();
 });
 
+/** Polls a condition with a bounded deadline (no fixed sleeps). */
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('worker early-warning wiring', () => {
   it('is off without namespaces', () => {
     const watch = startEarlyWarning({
       cluster: 'prod',
-      watch: { namespaces: [], intervalMs: 1_000, windowMs: 60_000 },
+      watch: { namespaces: [], intervalMs: 1_000, windowMs: 60_000, debounceMs: 100 },
       scan: async () => ({ entries: [] }),
       producers,
       redis: connection,
@@ -42,9 +51,9 @@ describe('worker early-warning wiring', () => {
     const scanned: string[] = [];
     const watch = startEarlyWarning({
       cluster: 'prod',
-      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000 },
+      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
       scan: async (namespace) => {
-        scanned.push(namespace);
+        scanned.push(namespace ?? '*');
         return {
           entries: [
             {
@@ -62,8 +71,10 @@ describe('worker early-warning wiring', () => {
       logger: { info: () => undefined, warn: () => undefined },
     });
     expect(watch).toBeDefined();
-    // start() ran one pass; a second pass inside the window adds no job.
-    await watch?.runOnce();
+    // Elected (the only replica), it ran one pass; a second pass inside the window adds no job.
+    await waitUntil(() => scanned.length >= 1);
+    expect(watch?.stats().leader).toBe(true);
+    await watch?.scan.runOnce();
     await watch?.stop();
     expect(scanned.length).toBeGreaterThanOrEqual(2);
     const queue = new Queue(diagnoseQueueName('prod'), { connection, prefix: QUEUE_PREFIX });
@@ -92,5 +103,35 @@ describe('worker early-warning wiring', () => {
       }),
       earlyWarning: true,
     });
+  });
+
+  it('runs on one replica at a time: the lease holder scans, another takes over when it stops', async () => {
+    const scans: Record<string, number> = { a: 0, b: 0 };
+    const replica = (name: 'a' | 'b') =>
+      startEarlyWarning({
+        cluster: 'prod',
+        watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
+        scan: async () => {
+          scans[name] = (scans[name] ?? 0) + 1;
+          return { entries: [] };
+        },
+        producers,
+        redis: connection,
+        leaseMs: 300,
+        logger: { info: () => undefined, warn: () => undefined },
+      });
+    const a = replica('a');
+    await waitUntil(() => a?.stats().leader === true);
+    const b = replica('b');
+    // b competes for several lease periods and stays on standby.
+    await waitUntil(() => (scans['a'] ?? 0) >= 1);
+    const deadline = Date.now() + 400;
+    await waitUntil(() => Date.now() > deadline);
+    expect(b?.stats()).toMatchObject({ leader: false, scope: 'standby' });
+    expect(scans['b']).toBe(0);
+    await a?.stop();
+    await waitUntil(() => b?.stats().leader === true);
+    await waitUntil(() => (scans['b'] ?? 0) >= 1);
+    await b?.stop();
   });
 });

@@ -64,9 +64,10 @@ function alertJobId(cluster: string, request: AlertDiagnosisRequest): string {
 }
 
 /**
- * Alert wiring for the app process: the `POST /alerts/alertmanager` route (only when
- * ALERTMANAGER_TOKEN is set) and the notify hooks that keep incident threads. Logs
- * never include the token.
+ * Alert wiring for the app process: the notify hooks that keep incident threads
+ * (whenever ROLLOUT_DOCTOR_ALERT_CHANNEL is set: early-warning threads from the
+ * workers' watch need no Alertmanager) and the `POST /alerts/alertmanager` route
+ * (only when ALERTMANAGER_TOKEN is set too). Logs never include the token.
  */
 export function createAppAlerts(deps: {
   config: AppConfig;
@@ -81,9 +82,19 @@ export function createAppAlerts(deps: {
   const { config } = deps;
   const token = config.alertmanagerToken;
   const channel = config.alertChannel;
-  if (token === undefined || channel === undefined) return { routes: [], hooks: undefined };
+  if (channel === undefined) return { routes: [], hooks: undefined };
   const store = createThreadStore(deps.redis);
   const channelFor = createChannelRouter(channel, config.alerts.routes);
+  const hooks = createAlertNotifyHooks({
+    redis: deps.redis,
+    plans: deps.plans,
+    channelFor,
+    allows: deps.allows,
+    logger: deps.logger,
+    store,
+  });
+  // Early-warning threads only: no Alertmanager route without its token.
+  if (token === undefined) return { routes: [], hooks };
   const intake = createAlertIntake({
     alertMap: config.alerts.alertMap,
     defaultCluster: config.defaultCluster,
@@ -164,14 +175,6 @@ export function createAppAlerts(deps: {
     intake,
     logger: deps.logger,
     maxBodyBytes: config.alerts.maxBodyBytes,
-  });
-  const hooks = createAlertNotifyHooks({
-    redis: deps.redis,
-    plans: deps.plans,
-    channelFor,
-    allows: deps.allows,
-    logger: deps.logger,
-    store,
   });
   return { routes: [route], hooks };
 }

@@ -1,0 +1,81 @@
+/**
+ * The worker's health endpoint (ROLLOUT_DOCTOR_HEALTH_PORT): `GET /healthz` answers
+ * 200 while both Redis connections of the worker work (the one BullMQ blocks on for
+ * jobs, and the one that queues notifications and answers a PING within the
+ * deadline), 503 naming the failing one otherwise. The Kubernetes liveness probe of
+ * deploy/worker.yaml restarts a worker that lost Redis for good. Nothing else is
+ * served; it says nothing about the cluster (a worker waiting for jobs is healthy
+ * while the API server is away).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface HealthCheck {
+  /** Connection states by name ('ready' is healthy), read at each request. */
+  connections: () => Record<string, string>;
+  /** A round trip to Redis; rejects or times out when Redis is unreachable. */
+  ping: () => Promise<unknown>;
+  /** How long a PING may take (default 2 s). */
+  pingTimeoutMs?: number;
+}
+
+export interface HealthServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+async function check(deps: HealthCheck): Promise<{ ok: boolean; problems: string[] }> {
+  const problems = Object.entries(deps.connections())
+    .filter(([, status]) => status !== 'ready')
+    .map(([name, status]) => `redis connection ${name} is ${status}`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      deps.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), deps.pingTimeoutMs ?? 2_000);
+      }),
+    ]);
+  } catch (error) {
+    problems.push(`redis ping failed: ${error instanceof Error ? error.message : 'error'}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return { ok: problems.length === 0, problems };
+}
+
+/** Serves `GET /healthz` on `host:port` (port 0: a free one, for tests). */
+export async function startHealthServer(
+  deps: HealthCheck,
+  options: { port: number; host?: string },
+): Promise<HealthServer> {
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'GET' || path !== '/healthz') {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    void check(deps).then(({ ok, problems }) => {
+      res
+        .writeHead(ok ? 200 : 503, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' })
+        .end(ok ? 'ok\n' : `${problems.join('\n')}\n`);
+    });
+  });
+  server.requestTimeout = 5_000;
+  server.headersTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
