@@ -5,8 +5,9 @@
  * so a truncated or hand-edited dump fails here with its location named, not as a
  * TypeError deep inside an analyzer.
  */
-import { parseAllDocuments } from 'yaml';
+import { load } from 'js-yaml';
 import { z } from 'zod';
+import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
 import { coreEvent } from './event-shape.js';
 import { parseErrorText } from '../parse-error-text.js';
 import type { KubeObject } from './k8s.js';
@@ -53,60 +54,168 @@ const schemas: Record<string, z.ZodType> = {
 };
 const anyObject = z.looseObject({ kind: z.string().min(1), metadata: z.looseObject({}).optional() });
 
+export interface LoadOptions {
+  /**
+   * Which objects to keep (default all). Every object is still checked; the others
+   * are dropped as soon as they are read, so a large dump's unrelated namespaces
+   * never pile up in memory (see relevantTo in dump-relevance.ts).
+   */
+  keep?: (object: KubeObject) => boolean;
+}
+
 /**
- * Parses a dump into plain objects, List items flattened in order.
+ * Parses a dump into plain objects, List items flattened in order. Documents and the
+ * items of a List are parsed one at a time (dump-chunks.ts) with js-yaml, JSON with
+ * JSON.parse, so memory holds the text, one item's tree and the objects kept.
  *
  * @throws DumpError naming the document, item and field that is wrong.
  * @example loadObjects(readFileSync('dump.yaml', 'utf8')).filter((o) => o.kind === 'Pod')
  */
-export function loadObjects(text: string): KubeObject[] {
-  if (!text.trim()) throw new DumpError('the dump is empty: expected a `kubectl get ... -o yaml` List');
-  const documents = parseAllDocuments(text);
-  if (!Array.isArray(documents)) {
-    throw new DumpError('the dump is not YAML or JSON');
-  }
+export function loadObjects(text: string, options: LoadOptions = {}): KubeObject[] {
+  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (!source.trim()) throw new DumpError('the dump is empty: expected a `kubectl get ... -o yaml` List');
+  const keep = options.keep ?? (() => true);
   const objects: KubeObject[] = [];
+  const add = (raw: unknown, where: string): void => {
+    const object = validate(raw, where);
+    if (keep(object)) objects.push(slim(object));
+  };
+  const json = parseJson(source);
+  const documents: Chunk[] = json.ok ? [] : splitDocuments(source);
+  const whereOf = (index: number): string => (documents.length > 1 ? `document ${index + 1}` : 'the dump');
+  if (json.ok) addDocument(json.value, 'the dump', add);
   documents.forEach((doc, index) => {
-    const where = documents.length > 1 ? `document ${index + 1}` : 'the dump';
-    const error = doc.errors[0];
-    // Position and code only: the parser's message quotes the dump, which may hold Secrets.
-    if (error) throw new DumpError(`${where} is not valid YAML or JSON: ${parseErrorText(error)}`);
-    let value: unknown;
-    try {
-      value = doc.toJS();
-    } catch (cause) {
-      // yaml throws here (not in doc.errors) for an alias whose anchor is missing.
-      throw new DumpError(`${where} is not valid YAML: ${parseErrorText(cause)}`);
+    const where = whereOf(index);
+    const list = splitListItems(doc);
+    if (list) {
+      const mark = objects.length;
+      try {
+        addCutList(list, where, add);
+        return;
+      } catch (error) {
+        if (!(error instanceof CutListError)) throw error;
+        // Not a List after all, or a piece that does not parse alone: parse it whole.
+        objects.length = mark;
+      }
     }
-    if (value === null || value === undefined) return;
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => objects.push(validate(item, `${where}, element ${i}`)));
-      return;
-    }
-    if (typeof value !== 'object') {
-      throw new DumpError(
-        `${where} is ${typeof value === 'string' ? 'plain text' : `a ${typeof value}`}, not a Kubernetes object or List (expected \`kubectl get ... -o yaml\` output)`,
-      );
-    }
-    const record = value as Record<string, unknown>;
-    const kind = record['kind'];
-    if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(record['items'])) {
-      // Typed lists from the API (PodList) omit kind/apiVersion on items: restore them.
-      const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
-      const apiVersion = typeof record['apiVersion'] === 'string' ? record['apiVersion'] : undefined;
-      record['items'].forEach((item: unknown, i: number) => {
-        const filled =
-          itemKind && item && typeof item === 'object' && !Array.isArray(item)
-            ? { apiVersion, kind: itemKind, ...(item as Record<string, unknown>) }
-            : item;
-        objects.push(validate(filled, `${where}, items[${i}]`));
-      });
-      return;
-    }
-    objects.push(validate(value, where));
+    addDocument(parseChunk(doc, where), where, add);
   });
   if (objects.length === 0) throw new DumpError('the dump holds no Kubernetes objects');
   return objects;
+}
+
+/** A cut List that is not one, or whose pieces do not parse alone. */
+class CutListError extends Error {}
+
+/** JSON.parse for text that looks like JSON; anything else (or broken JSON) goes to the YAML path, whose errors quote nothing. */
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  const head = text.trimStart()[0];
+  if (head !== '{' && head !== '[') return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** One chunk parsed; a parse error becomes a DumpError with the line in the whole file. */
+function parseChunk(chunk: Chunk, where: string): unknown {
+  // An empty document (`---` twice) is null, as YAML has it; js-yaml refuses empty input.
+  if (/^(\s*(#.*)?\n?)*$/.test(chunk.text)) return null;
+  try {
+    return load(chunk.text);
+  } catch (cause) {
+    // Position and reason only: the parser's message quotes the dump, which may hold Secrets.
+    throw new DumpError(
+      `${where} is not valid YAML or JSON: ${parseErrorText(shiftLines(cause, chunk.line))}`,
+    );
+  }
+}
+
+function loadPiece(chunk: Chunk): unknown {
+  try {
+    return load(chunk.text);
+  } catch {
+    throw new CutListError();
+  }
+}
+
+/** A List cut into items: its header, then each item parsed, checked and kept or dropped in turn. */
+function addCutList(list: ListChunks, where: string, add: (raw: unknown, where: string) => void): void {
+  const header = loadPiece(list.header);
+  if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new CutListError();
+  const record = header as Record<string, unknown>;
+  if (typeof record['kind'] !== 'string' || !record['kind'].endsWith('List')) throw new CutListError();
+  const fill = listFill(record);
+  list.items.forEach((item, i) => add(fill(loadPiece(item)), `${where}, items[${i}]`));
+}
+
+/** Typed lists from the API (PodList) omit kind/apiVersion on items: restore them. */
+function listFill(record: Record<string, unknown>): (item: unknown) => unknown {
+  const kind = typeof record['kind'] === 'string' ? record['kind'] : '';
+  const itemKind = kind === 'List' || !kind.endsWith('List') ? undefined : kind.slice(0, -'List'.length);
+  const apiVersion = typeof record['apiVersion'] === 'string' ? record['apiVersion'] : undefined;
+  return (item) =>
+    itemKind && item && typeof item === 'object' && !Array.isArray(item)
+      ? { apiVersion, kind: itemKind, ...(item as Record<string, unknown>) }
+      : item;
+}
+
+/** One document's value: nothing, an array of objects, a List, or one object. */
+function addDocument(value: unknown, where: string, add: (raw: unknown, where: string) => void): void {
+  if (value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => add(item, `${where}, element ${i}`));
+    return;
+  }
+  if (typeof value !== 'object') {
+    throw new DumpError(
+      `${where} is ${typeof value === 'string' ? 'plain text' : `a ${typeof value}`}, not a Kubernetes object or List (expected \`kubectl get ... -o yaml\` output)`,
+    );
+  }
+  const record = value as Record<string, unknown>;
+  const kind = record['kind'];
+  if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(record['items'])) {
+    const fill = listFill(record);
+    record['items'].forEach((item: unknown, i: number) => add(fill(item), `${where}, items[${i}]`));
+    return;
+  }
+  add(value, where);
+}
+
+/** A js-yaml error with its mark moved by `offset` lines (a chunk's place in the file). */
+function shiftLines(error: unknown, offset: number): unknown {
+  if (offset === 0 || typeof error !== 'object' || error === null) return error;
+  const { name, reason, mark } = error as { name?: unknown; reason?: unknown; mark?: unknown };
+  const m = mark as { line?: unknown; column?: unknown } | undefined;
+  if (typeof m?.line !== 'number') return error;
+  return { name, reason, mark: { line: m.line + offset, column: m.column } };
+}
+
+/**
+ * Drops what no analyzer reads and only costs memory or carries secrets: managed
+ * fields of everything but Deployments (fenceposts.ts and ownership read those), and
+ * the data of Secrets (only their existence matters).
+ */
+function slim(object: KubeObject): KubeObject {
+  const meta = object.metadata as (KubeObject['metadata'] & { managedFields?: unknown }) | undefined;
+  let slimmed = object;
+  if (object.kind !== 'Deployment' && meta?.managedFields !== undefined) {
+    const { managedFields: _dropped, ...rest } = meta;
+    slimmed = { ...slimmed, metadata: rest };
+  }
+  if (object.kind === 'Secret') {
+    const {
+      data: _data,
+      stringData: _stringData,
+      ...rest
+    } = slimmed as KubeObject & {
+      data?: unknown;
+      stringData?: unknown;
+    };
+    slimmed = rest as KubeObject;
+  }
+  return slimmed;
 }
 
 function validate(raw: unknown, where: string): KubeObject {

@@ -8,6 +8,7 @@ import { escapeJsonControls } from '../../text/clean.js';
 import { readFile } from 'node:fs/promises';
 import { assembleSnapshot } from '../../diagnosis/assemble.js';
 import { DumpError, loadObjects } from '../../diagnosis/dump.js';
+import { relevantTo } from '../../diagnosis/dump-relevance.js';
 import { diagnose } from '../../diagnosis/run.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
@@ -97,7 +98,7 @@ async function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<Work
     );
   }
   try {
-    return assembleSnapshot(ref, loadObjects(text));
+    return assembleSnapshot(ref, loadObjects(text, { keep: relevantTo(ref) }));
   } catch (error) {
     if (error instanceof DumpError)
       throw new UsageError(`${file === '-' ? 'stdin' : file}: ${error.message}`);

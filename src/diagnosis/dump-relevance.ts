@@ -1,0 +1,23 @@
+/**
+ * Which objects of a dump a diagnosis of one Deployment can use, decided as each
+ * object is read so that other namespaces' ReplicaSets, events and config never pile
+ * up in memory: cluster-scoped objects (nodes, device classes and slices), everything
+ * in the target namespace, and the few namespaced kinds whose objects elsewhere
+ * matter. Pods of every namespace hold node resources (neighbours), and a dump that
+ * holds them is what tells the assembler that other workloads were read; resource
+ * claims of any namespace can hold devices; Deployments elsewhere name the namespace
+ * a mistyped command meant. An object without a namespace is kept: a hand-written
+ * dump may omit it.
+ */
+import type { KubeObject } from './k8s.js';
+import type { WorkloadRef } from './snapshot.js';
+
+const EVERY_NAMESPACE = new Set(['Pod', 'ResourceClaim', 'Deployment']);
+
+/** The keep-filter for loadObjects when diagnosing `ref`. */
+export function relevantTo(ref: Pick<WorkloadRef, 'namespace'>): (object: KubeObject) => boolean {
+  return (object) => {
+    const namespace = object.metadata?.namespace;
+    return namespace === undefined || namespace === ref.namespace || EVERY_NAMESPACE.has(object.kind ?? '');
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * Large dumps are read piece by piece (src/diagnosis/dump-chunks.ts): each document,
+ * and each item of a List, is parsed on its own. These tests hold the pieces to what
+ * parsing the whole text gives, and check that errors still name the line of the
+ * whole file and that objects no diagnosis of the namespace can use are dropped.
+ */
+import { load } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { splitDocuments, splitListItems } from '../../src/diagnosis/dump-chunks.js';
+import { relevantTo } from '../../src/diagnosis/dump-relevance.js';
+import { DumpError, loadObjects } from '../../src/diagnosis/dump.js';
+import { makeDeployment, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
+
+const deployment = makeDeployment('object-tracker', { namespace: 'vision' });
+const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2 });
+const pod = makePod(rs, 'x2kqp', 'gpu-node-7', { phase: 'Running' });
+const node = makeNode('gpu-node-7');
+
+/** `kubectl get ... -o yaml` writes the items sequence at column 0. */
+function kubectlList(items: unknown[]): string {
+  const body = items.map((item) => `- ${stringify(item).trimEnd().replace(/\n/g, '\n  ')}\n`).join('');
+  return `apiVersion: v1\nitems:\n${body}kind: List\nmetadata:\n  resourceVersion: ""\n`;
+}
+
+describe('splitting a dump', () => {
+  it('cuts a kubectl List into its items, each parsing to the object the whole text holds', () => {
+    const text = kubectlList([deployment, rs, pod, node]);
+    const [doc] = splitDocuments(text);
+    expect(doc).toBeDefined();
+    const list = doc && splitListItems(doc);
+    expect(list?.items.map((item) => load(item.text))).toEqual((load(text) as { items: unknown[] }).items);
+    expect(load(list?.header.text ?? '')).toEqual({
+      apiVersion: 'v1',
+      items: [],
+      kind: 'List',
+      metadata: { resourceVersion: '' },
+    });
+  });
+
+  it('cuts an indented items sequence too, as the yaml library writes it', () => {
+    const text = stringify({ apiVersion: 'v1', kind: 'List', items: [pod, node] });
+    expect(text).toContain('\n  - ');
+    const [doc] = splitDocuments(text);
+    expect(doc && splitListItems(doc)?.items.map((item) => load(item.text))).toEqual([pod, node]);
+  });
+
+  it('keeps block scalars whose lines look like items or markers inside an item', () => {
+    const message = 'panic: boom\n- not an item\nitems:\n  - nor this';
+    const crashed = structuredClone(pod);
+    crashed.metadata.annotations = { note: message };
+    const objects = loadObjects(kubectlList([crashed, node]));
+    expect(objects.map((o) => o.kind)).toEqual(['Pod', 'Node']);
+    expect(objects[0]?.metadata?.annotations?.['note']).toBe(message);
+  });
+
+  it('cuts multi-document YAML at --- and ... and keeps each document line', () => {
+    const text = `# dump\n---\n${stringify(node)}...\n---\n${stringify(pod)}`;
+    const docs = splitDocuments(text);
+    expect(docs.map((d) => (load(d.text) as { kind: string }).kind)).toEqual(['Node', 'Pod']);
+    expect(text.split('\n')[docs[1]?.line ?? -1]).toBe('---');
+  });
+
+  it('names the line of the whole file when an item deep in a List is broken', () => {
+    const good = kubectlList([deployment, rs, node]);
+    const lines = good.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('- ') && l.includes('Node'));
+    const broken = [...lines.slice(0, at + 2), '  bad: [unclosed', ...lines.slice(at + 2)].join('\n');
+    let error: unknown;
+    try {
+      loadObjects(broken);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(DumpError);
+    expect(String(error)).toMatch(new RegExp(`line ${at + 3}|line ${at + 4}`));
+    expect(String(error)).not.toContain('unclosed');
+  });
+
+  it('names the line of the whole file when a later document is broken', () => {
+    const text = `${stringify(node)}---\n${stringify(pod)}---\nkind: Pod\nmetadata: {name: [x\n`;
+    const line = text.split('\n').findIndex((l) => l.startsWith('metadata: {name: [x')) + 1;
+    expect(() => loadObjects(text)).toThrow(
+      `document 3 is not valid YAML or JSON: deficient indentation at line ${line + 1}, column 1`,
+    );
+  });
+
+  it('gives the same objects as parsing whole, for List, multi-document and JSON forms', () => {
+    const items = [deployment, rs, pod, node];
+    const multi = items.map((o) => `---\n${stringify(o)}`).join('');
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+    for (const text of [kubectlList(items), multi, json]) expect(loadObjects(text)).toEqual(items);
+  });
+});
+
+describe('reading only what a diagnosis of the namespace uses', () => {
+  it('drops other namespaces’ ReplicaSets, events and config, keeps their pods and cluster objects', () => {
+    const other = makeDeployment('ledger', { namespace: 'payments' });
+    const otherRs = makeReplicaSet(other, '5c7d9f8b4c');
+    const otherPod = makePod(otherRs, 'q8wzt', 'gpu-node-7', { phase: 'Running' });
+    const config = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'payments' } };
+    const text = kubectlList([deployment, rs, pod, node, other, otherRs, otherPod, config]);
+    const kept = loadObjects(text, { keep: relevantTo({ namespace: 'vision' }) });
+    expect(kept.map((o) => `${o.kind}/${o.metadata?.name ?? ''}`)).toEqual([
+      'Deployment/object-tracker',
+      'ReplicaSet/object-tracker-6d4cf56db6',
+      'Pod/object-tracker-6d4cf56db6-x2kqp',
+      'Node/gpu-node-7',
+      'Deployment/ledger',
+      'Pod/ledger-5c7d9f8b4c-q8wzt',
+    ]);
+  });
+
+  it('still checks the objects it drops', () => {
+    const text = kubectlList([
+      deployment,
+      { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'x', namespace: 'payments' } },
+    ]);
+    expect(() => loadObjects(text, { keep: relevantTo({ namespace: 'vision' }) })).toThrow(
+      /items\[1\].*spec/,
+    );
+  });
+
+  it('keeps no managed fields but the Deployment’s, and no Secret data', () => {
+    const withFields = structuredClone(pod) as typeof pod & { metadata: { managedFields?: unknown[] } };
+    withFields.metadata.managedFields = [{ manager: 'kubelet', operation: 'Update' }];
+    const ownedDeployment = structuredClone(deployment) as typeof deployment & {
+      metadata: { managedFields?: unknown[] };
+    };
+    ownedDeployment.metadata.managedFields = [{ manager: 'argocd-controller', operation: 'Apply' }];
+    const secret = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'token', namespace: 'vision' },
+      data: { token: 'c2VjcmV0' },
+    };
+    const [d, p, s] = loadObjects(kubectlList([ownedDeployment, withFields, secret]));
+    expect((d?.metadata as { managedFields?: unknown }).managedFields).toHaveLength(1);
+    expect((p?.metadata as { managedFields?: unknown }).managedFields).toBeUndefined();
+    expect(s).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: 'vision' } });
+  });
+});
