@@ -1,13 +1,30 @@
 /**
  * `npm run sim -- --scenario FILE [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]`
- * Serves the Kubernetes API simulator on 127.0.0.1 until interrupted.
+ * Serves the Kubernetes API simulator on 127.0.0.1 until interrupted; `--help` prints the usage.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startSimulator } from './index.js';
 
+const USAGE = `Usage: npm run sim -- --scenario FILE [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]
+
+Serves the Kubernetes API simulator (test and demo tooling) on 127.0.0.1 until
+interrupted (Ctrl-C).
+  --scenario FILE         plain Kubernetes YAML to start from (sim/scenarios/*.yaml); required
+  --port P                port to listen on (default: a free one, printed at start)
+  --write-kubeconfig F    write a kubeconfig for kubectl and rollout-doctor to F
+  --time-scale N          controllers run N times faster: back-offs, progress deadline, delays (default 1)
+  --latency-ms N          add N milliseconds to every API request, as for benchmarks (default 0)
+  -h, --help              this text
+
+Crash rules: ConfigMap kube-sim in kube-system, key rules.yaml (DESIGN.md §3).
+Example:
+  npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --write-kubeconfig /tmp/sim.kubeconfig
+  kubectl --kubeconfig /tmp/sim.kubeconfig get pods -A
+`;
+
 const argsSchema = z.object({
-  scenario: z.string().min(1, '--scenario FILE is required'),
+  scenario: z.string({ error: '--scenario FILE is required' }).min(1, '--scenario FILE is required'),
   port: z.coerce.number().int().min(0).max(65535).default(0),
   'write-kubeconfig': z.string().optional(),
   'time-scale': z.coerce.number().positive().default(1),
@@ -15,19 +32,31 @@ const argsSchema = z.object({
 });
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      scenario: { type: 'string' },
-      port: { type: 'string' },
-      'write-kubeconfig': { type: 'string' },
-      'time-scale': { type: 'string' },
-      'latency-ms': { type: 'string' },
-    },
-  });
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        scenario: { type: 'string' },
+        port: { type: 'string' },
+        'write-kubeconfig': { type: 'string' },
+        'time-scale': { type: 'string' },
+        'latency-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    // An unknown option or a missing value: one line and the usage, no stack trace.
+    console.error(`sim: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
     console.error(
-      `sim: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}`,
+      `sim: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'args'}: ${i.message}`).join('; ')}\n\n${USAGE}`,
     );
     process.exit(2);
   }

@@ -1,0 +1,32 @@
+/** `npm run sim -- --help` (sim/main.ts): usage on stdout, exit 0; mistakes exit 2 with the usage, no stack. */
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const sim = (args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', 'sim/main.ts', ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+
+describe('npm run sim -- --help', () => {
+  it.each([['--help'], ['-h']])('%s prints the usage and exits 0 without starting a server', (flag) => {
+    const run = sim([flag]);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: npm run sim -- --scenario FILE/);
+    for (const option of ['--port', '--write-kubeconfig', '--time-scale', '--latency-ms'])
+      expect(run.stdout).toContain(option);
+    expect(run.stdout).not.toContain('simulator serving');
+    expect(run.stderr).toBe('');
+  });
+
+  it.each([
+    ['an unknown option', ['--bogus'], "Unknown option '--bogus'"],
+    ['no scenario', [], 'scenario: --scenario FILE is required'],
+  ])('exits 2 on %s with one line and the usage', (_name, args, message) => {
+    const run = sim(args);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`sim: ${message}`);
+    expect(run.stderr).toContain('Usage: npm run sim');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
