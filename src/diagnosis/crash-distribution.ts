@@ -168,7 +168,18 @@ function picture(
   const good = objects(goodNodes);
   const differences = diffNodes(bad, good);
   const failing = failingReports(crashingPods, state, new Set(badNodes));
-  const clue = findCrashClue(failing, differences);
+  const found = findCrashClue(failing, differences);
+  // An instruction-set clue with nothing to point at: say how to check the CPUs.
+  const noCpuLabels = ![...bad, ...good].some((n) =>
+    Object.keys(n.metadata.labels ?? {}).some((k) => k.startsWith('feature.node.kubernetes.io/cpu-')),
+  );
+  const clue =
+    found?.kind === 'cpu-instructions' && !found.pointsAt && noCpuLabels && bad.length > 0
+      ? {
+          ...found,
+          meaning: `${found.meaning}; the nodes carry no CPU feature labels (node-feature-discovery), so compare their CPU flags (lscpu) or machine types`,
+        }
+      : found;
   // Every bad and good node must be known for an attribute to separate them.
   const separator =
     unreadNodes.length === 0

@@ -136,7 +136,7 @@ function nodeDiff(evidence: Extract<Evidence, { type: 'node-diff' }>, style: Sty
     if (pointed && d.field === clue?.pointsAt)
       out.push(
         ...indent(
-          clueLines.map((l) => `^ ${l}`),
+          clueLines.map((l, j) => (j === 0 ? `^ ${l}` : `  ${l}`)),
           2,
         ),
       );

@@ -62,7 +62,7 @@ describe('node dependence by separation, whatever the counts', () => {
     const [finding] = findings;
     expect(finding?.summary).toContain('detector crash-loops on 7 nodes (ip-10-0-1-11');
     expect(finding?.summary).toContain(
-      'It crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs on the 3 with osImage Ubuntu 22.04.5 LTS.',
+      `: it crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs Ready on the 3 with osImage Ubuntu 22.04.5 LTS (${POOL.slice(7).join(', ')}).`,
     );
     const diff = evidenceOf(finding, 'node-diff');
     expect(diff.badNodes).toEqual(POOL.slice(0, 7));
@@ -187,7 +187,7 @@ describe('ranking and clues', () => {
     ]);
     expect(diff.separator?.fields).toEqual(['condition KernelDeadlock']);
     expect(finding?.summary).toContain(
-      'It crashes on the node with condition KernelDeadlock True and runs on the 2 with condition KernelDeadlock False.',
+      ': it crashes on the node with condition KernelDeadlock True and runs Ready on the 2 with condition KernelDeadlock False (node-a, node-c).',
     );
   });
 
@@ -229,7 +229,7 @@ describe('ranking and clues', () => {
     });
     expect(diff.clue?.text).toContain('compiled to use AVX2 instructions');
     expect(finding?.summary).toContain(
-      'It crashes on the 2 nodes without label feature.node.kubernetes.io/cpu-cpuid.AVX2 and runs on the 2 with feature.node.kubernetes.io/cpu-cpuid.AVX2=true.',
+      ': it crashes on the 2 nodes without label feature.node.kubernetes.io/cpu-cpuid.AVX2 and runs Ready on the 2 with feature.node.kubernetes.io/cpu-cpuid.AVX2=true (node-a, node-c).',
     );
 
     const text = renderText(diagnose(scenario.snapshot)).split('\n');

@@ -43,7 +43,10 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
         : `on ${p.badNodes.length} nodes (${list(p.badNodes)})`;
   const total = p.crashingPods.length + p.healthyPods.length;
   const containers = describeContainers(p.containers);
-  const group = p.separator ? ` ${groupSentence(p, p.separator)}` : '';
+  // The node groups go in the first sentence: renderers that show one sentence keep them.
+  const group = p.separator
+    ? `: ${groupClause(p, p.separator)}`
+    : `; the same template runs Ready on ${list(p.goodNodes)}`;
   const blameText =
     p.blame === 'node'
       ? p.unreadNodes.length > 0
@@ -92,8 +95,8 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     code: 'CrashLoopOnNode',
     severity: 'critical',
     summary:
-      `${name} crash-loops ${where} (${containers}, ${p.crashingPods.length} of ${total} pods${exitText}); ` +
-      `the same template runs Ready on ${list(p.goodNodes)}.${group}${blameText}`,
+      `${name} crash-loops ${where} (${containers}, ${p.crashingPods.length} of ${total} pods${exitText})` +
+      `${group}.${blameText}`,
     explanation:
       `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
       `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
@@ -106,21 +109,22 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   };
 }
 
-/** "It crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs on the 3 with osImage Ubuntu 22.04.4 LTS." */
-function groupSentence(p: TemplateCrashPicture, s: NodeSeparator): string {
+/** "it crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs Ready on the 3 with osImage Ubuntu 22.04.4 LTS (a, b, c)". */
+function groupClause(p: TemplateCrashPicture, s: NodeSeparator): string {
   const k = p.badNodes.length;
   const g = p.goodNodes.length;
   const badNodes = k === 1 ? 'the node' : `the ${k} nodes`;
   const goodNodes = g === 1 ? 'the one' : `the ${g}`;
+  const names = g <= LISTED ? ` (${p.goodNodes.join(', ')})` : '';
   if (s.fields.length === 1) {
     const [field] = s.fields;
     return (
-      `It crashes on ${badNodes} ${describeValues(field ?? '', s.bad[0] ?? [])} ` +
-      `and runs on ${goodNodes} ${describeValues(field ?? '', s.good[0] ?? [])}.`
+      `it crashes on ${badNodes} ${describeValues(field ?? '', s.bad[0] ?? [])} ` +
+      `and runs Ready on ${goodNodes} ${describeValues(field ?? '', s.good[0] ?? [])}${names}`
     );
   }
   const combo = s.fields.map((f, i) => describeValues(f, s.bad[i] ?? []).replace(/^with /, '')).join(' and ');
-  return `It crashes on ${badNodes} with ${combo}, and runs on ${goodNodes} that lack this combination.`;
+  return `it crashes on ${badNodes} with ${combo}, and runs Ready on ${goodNodes} that lack this combination${names}`;
 }
 
 function separatorEvidence(s: NodeSeparator): { fields: string[]; bad: string; good: string } {
