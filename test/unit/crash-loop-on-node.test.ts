@@ -29,7 +29,9 @@ describe('CrashLoopOnNode (seed incident B)', () => {
     expect(finding?.summary).toContain('only on node node-b');
     expect(finding?.summary).toContain('node-a, node-c');
     expect(finding?.summary).toContain('last exit code 1 (Error)');
-    expect(finding?.summary).toContain('(container detector, 1 of 3 pods');
+    expect(finding?.summary).toContain(
+      'only on node node-b, with kernelVersion 6.8.0-1009-aws: container detector fails in 1 of 3 pods',
+    );
 
     const table = evidenceOf(finding?.evidence ?? [], 'crash-table');
     const b = table.rows.find((r) => r.node === 'node-b');

@@ -35,18 +35,24 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const exitText = exit
     ? `, last exit code ${exit.lastExitCode}${exit.lastReason ? ` (${exit.lastReason})` : ''}`
     : '';
-  const where =
-    p.badNodes.length === 1
-      ? `only on node ${p.badNodes[0]}`
-      : p.badNodes.length <= LISTED
-        ? `only on nodes ${p.badNodes.join(', ')}`
-        : `on ${p.badNodes.length} nodes (${list(p.badNodes)})`;
   const total = p.crashingPods.length + p.healthyPods.length;
   const containers = describeContainers(p.containers);
-  // The node groups go in the first sentence: renderers that show one sentence keep them.
-  const group = p.separator
-    ? `: ${groupClause(p, p.separator)}`
-    : `; the same template runs Ready on ${list(p.goodNodes)}`;
+  // Where and what separates the nodes open the first sentence, so a one-line
+  // headline cut at its first ": " still says it; the container and counts follow.
+  const sep = p.separator ? groupWords(p.separator) : undefined;
+  const k = p.badNodes.length;
+  const where =
+    k === 1
+      ? `only on node ${p.badNodes[0]}${sep ? `, ${sep.bad}` : ''}`
+      : sep && k > 3
+        ? `on the ${k} nodes ${sep.bad}`
+        : k <= LISTED
+          ? `only on nodes ${p.badNodes.join(', ')}${sep ? `, ${sep.bad}` : ''}`
+          : `on ${k} nodes (${list(p.badNodes)})`;
+  const g = p.goodNodes.length;
+  const good = sep
+    ? `the same template runs Ready on ${g === 1 ? 'the one' : `the ${g}`} ${sep.good}${g <= LISTED ? ` (${p.goodNodes.join(', ')})` : ''}`
+    : `the same template runs Ready on ${list(p.goodNodes)}`;
   const blameText =
     p.blame === 'node'
       ? p.unreadNodes.length > 0
@@ -95,8 +101,8 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     code: 'CrashLoopOnNode',
     severity: 'critical',
     summary:
-      `${name} crash-loops ${where} (${containers}, ${p.crashingPods.length} of ${total} pods${exitText})` +
-      `${group}.${blameText}`,
+      `${name} crash-loops ${where}: ${containers} fails in ${p.crashingPods.length} of ${total} pods${exitText}; ` +
+      `${good}.${blameText}`,
     explanation:
       `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
       `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
@@ -109,22 +115,14 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   };
 }
 
-/** "it crashes on the 7 nodes with osImage Ubuntu 24.04.1 LTS and runs Ready on the 3 with osImage Ubuntu 22.04.4 LTS (a, b, c)". */
-function groupClause(p: TemplateCrashPicture, s: NodeSeparator): string {
-  const k = p.badNodes.length;
-  const g = p.goodNodes.length;
-  const badNodes = k === 1 ? 'the node' : `the ${k} nodes`;
-  const goodNodes = g === 1 ? 'the one' : `the ${g}`;
-  const names = g <= LISTED ? ` (${p.goodNodes.join(', ')})` : '';
+/** "with osImage Ubuntu 24.04.1 LTS" for the crashing nodes, "with osImage Ubuntu 22.04.5 LTS" for the healthy ones. */
+function groupWords(s: NodeSeparator): { bad: string; good: string } {
   if (s.fields.length === 1) {
-    const [field] = s.fields;
-    return (
-      `it crashes on ${badNodes} ${describeValues(field ?? '', s.bad[0] ?? [])} ` +
-      `and runs Ready on ${goodNodes} ${describeValues(field ?? '', s.good[0] ?? [])}${names}`
-    );
+    const field = s.fields[0] ?? '';
+    return { bad: describeValues(field, s.bad[0] ?? []), good: describeValues(field, s.good[0] ?? []) };
   }
   const combo = s.fields.map((f, i) => describeValues(f, s.bad[i] ?? []).replace(/^with /, '')).join(' and ');
-  return `it crashes on ${badNodes} with ${combo}, and runs Ready on ${goodNodes} that lack this combination${names}`;
+  return { bad: `with ${combo}`, good: 'without this combination' };
 }
 
 function separatorEvidence(s: NodeSeparator): { fields: string[]; bad: string; good: string } {
