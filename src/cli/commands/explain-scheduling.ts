@@ -1,6 +1,14 @@
 /**
- * `rollout-doctor explain-scheduling [-o text|json]`: reads one FailedScheduling
- * message on stdin (or as arguments) and prints its structure.
+ * `rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]`: reads kube-scheduler
+ * FailedScheduling messages on stdin (or one as arguments), prints the structure of
+ * each and what would change its outcome, reason by reason.
+ *
+ * Several messages on stdin: one per line, or separated by blank lines. A line that
+ * starts no message (no "0/N nodes are available" outside a preemption part, no "no
+ * nodes available to schedule pods") continues the one above, so a message wrapped
+ * by a terminal still reads as one. `-o json` prints the DESIGN.md §3 object for one
+ * message and an array of them, in input order, for several; each object also
+ * carries `changes` and `changeNotes` (explain-scheduling-advice.ts).
  */
 import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { parseArgs } from 'node:util';
@@ -10,16 +18,66 @@ import {
   type ParsedSchedulingMessage,
   type SchedulingReason,
 } from '../../diagnosis/scheduling-message.js';
-import { indent, table } from '../../report/format.js';
+import { indent, table, wrap } from '../../report/format.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { adviseScheduling, type SchedulingAdvice } from './explain-scheduling-advice.js';
 
 const HELP = `Usage: rollout-doctor explain-scheduling [-o text|json] [MESSAGE...]
 
-Explains one kube-scheduler FailedScheduling message, read from stdin unless given
-as arguments, for example:
-  kubectl get events --field-selector reason=FailedScheduling -o jsonpath='{.items[-1:].message}' \\
-    | rollout-doctor explain-scheduling -o json
+Explains kube-scheduler FailedScheduling messages and what would change each outcome
+(which nodes a change opens). Reads stdin unless a message is given as arguments.
+Several messages: one per line, or separated by blank lines (a wrapped line continues
+the message above). With -o json: one object for one message, an array for several.
+  -o, --output   text (default) or json
+For example:
+  kubectl get events -A --field-selector reason=FailedScheduling \\
+    -o jsonpath='{range .items[*]}{.message}{"\\n"}{end}' | rollout-doctor explain-scheduling
 `;
+
+/** One message of the input, with the line it starts on (1-based). */
+export interface InputMessage {
+  line: number;
+  text: string;
+}
+
+const HEADER = /\b0\/\d+ nodes are available\b/i;
+const NO_NODES = /no nodes available to schedule pods/i;
+
+/** True when the line starts a message rather than continuing a wrapped one. */
+function startsMessage(line: string): boolean {
+  if (NO_NODES.test(line)) return true;
+  const header = HEADER.exec(line);
+  return header !== null && !/preemption:\s*$/i.test(line.slice(0, header.index));
+}
+
+/**
+ * Splits stdin into messages: one per line or per blank-line-separated block.
+ * @example splitMessages('0/3 nodes are available: 3 Insufficient cpu.\n0/1 nodes are available: 1 Too many pods.').length // 2
+ */
+export function splitMessages(input: string): InputMessage[] {
+  const messages: InputMessage[] = [];
+  let current: InputMessage | undefined;
+  input.split(/\r?\n/).forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line) {
+      current = undefined;
+      return;
+    }
+    if (current && !startsMessage(line)) {
+      current.text += ` ${line}`;
+      return;
+    }
+    current = { line: index + 1, text: line };
+    messages.push(current);
+  });
+  return messages;
+}
+
+interface Explained {
+  input: InputMessage;
+  parsed: ParsedSchedulingMessage;
+  advice: SchedulingAdvice;
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(argv);
@@ -31,24 +89,87 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (output !== 'text' && output !== 'json')
     throw new UsageError(`-o must be text or json, not "${output}"`);
 
-  let text = positionals.join(' ');
-  if (!text) {
-    if (io.stdin.isTTY) io.stderr.write('Paste the FailedScheduling message, then press Ctrl-D.\n');
-    text = await readAll(io.stdin);
+  let messages: InputMessage[];
+  if (positionals.length > 0) {
+    messages = [{ line: 1, text: positionals.join(' ') }];
+  } else {
+    if (io.stdin.isTTY)
+      io.stderr.write('Paste FailedScheduling messages (one per line), then press Ctrl-D.\n');
+    messages = splitMessages(await readAll(io.stdin));
   }
-  let parsed: ParsedSchedulingMessage;
-  try {
-    parsed = parseSchedulingMessage(text);
-  } catch (error) {
-    if (error instanceof SchedulingMessageError) throw new UsageError(error.message);
-    throw error;
+  // Nothing but blank lines: the parser's own "empty input" error.
+  if (messages.length === 0) messages = [{ line: 1, text: '' }];
+
+  const explained = messages.map((input): Explained => {
+    let parsed: ParsedSchedulingMessage;
+    try {
+      parsed = parseSchedulingMessage(input.text);
+    } catch (error) {
+      if (!(error instanceof SchedulingMessageError)) throw error;
+      throw new UsageError(
+        messages.length === 1
+          ? error.message
+          : `message ${messages.indexOf(input) + 1} of ${messages.length} (line ${input.line}): ${error.message}`,
+      );
+    }
+    return { input, parsed, advice: adviseScheduling(parsed) };
+  });
+
+  if (output === 'json') {
+    const objects = explained.map(({ parsed, advice }) => ({
+      ...parsed,
+      changes: advice.changes,
+      changeNotes: advice.notes,
+    }));
+    const value = objects.length === 1 ? objects[0] : objects;
+    io.stdout.write(escapeJsonControls(`${JSON.stringify(value, null, 2)}\n`));
+  } else {
+    io.stdout.write(cleanText(renderAll(explained)));
   }
-  io.stdout.write(
-    output === 'json'
-      ? escapeJsonControls(`${JSON.stringify(parsed, null, 2)}\n`)
-      : cleanText(renderParsed(parsed)),
-  );
   return EXIT.ok;
+}
+
+/** Each distinct message once (events repeat the same text for every pending pod), with its lines. */
+function renderAll(explained: Explained[]): string {
+  if (explained.length === 1 && explained[0]) return renderExplained(explained[0]);
+  const groups = new Map<string, Explained[]>();
+  for (const e of explained) {
+    const key = e.input.text.replace(/\s+/g, ' ');
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  const distinct = [...groups.values()];
+  const parts = distinct.map((group, i) => {
+    const lines = group.map((e) => e.input.line);
+    const where =
+      lines.length === 1
+        ? `line ${lines[0]}`
+        : `lines ${lines.join(', ')}: the same message ${lines.length} times`;
+    const first = group[0];
+    if (!first) return '';
+    return [
+      `Message ${i + 1} of ${distinct.length} (${where}):`,
+      ...indent(wrap(first.input.text, 96), 2),
+      '',
+      renderExplained(first),
+    ].join('\n');
+  });
+  return parts.join('\n');
+}
+
+function renderExplained({ parsed, advice }: Explained): string {
+  const lines = [renderParsed(parsed).trimEnd()];
+  if (advice.changes.length > 0 || advice.notes.length > 0) {
+    lines.push('What would change the outcome:');
+    for (const c of advice.changes)
+      lines.push(
+        ...indent(
+          wrap(c.change, 94).map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)),
+          2,
+        ),
+      );
+    for (const note of advice.notes) lines.push(...indent(wrap(note, 96), 2));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 function parseOptions(argv: string[]): {

@@ -1,0 +1,76 @@
+/** What would change a FailedScheduling outcome, from real scheduler wordings. */
+import { describe, expect, it } from 'vitest';
+import { adviseScheduling } from '../../src/cli/commands/explain-scheduling-advice.js';
+import { parseSchedulingMessage } from '../../src/diagnosis/scheduling-message.js';
+
+const advise = (message: string) => adviseScheduling(parseSchedulingMessage(message));
+const changes = (message: string): string[] => advise(message).changes.map((c) => c.change);
+
+describe('explain-scheduling advice', () => {
+  it.each([
+    [
+      '0/6 nodes are available: 6 Too many pods.',
+      "6 nodes are at the kubelet's pod limit: free a pod slot there or add a node",
+    ],
+    [
+      "0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints.",
+      '3 nodes would break a topology spread constraint: raise maxSkew, use whenUnsatisfiable: ScheduleAnyway, or add nodes in other domains',
+    ],
+    [
+      "0/3 nodes are available: 3 node(s) didn't satisfy existing pods anti-affinity rules.",
+      '3 nodes run pods that an anti-affinity rule keeps apart from this one: make the rule preferred, add nodes, or move those pods (an old pod of the same Deployment: maxSurge 0)',
+    ],
+    [
+      '0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims.',
+      "the pod's PersistentVolumeClaim is not bound (3 nodes): fix the claim first (StorageClass, size, access mode)",
+    ],
+    [
+      '0/2 nodes are available: 2 cannot allocate all claims. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.',
+      "2 nodes have no free device for the pod's resource claims: free one (claims of any namespace may hold it) or add devices",
+    ],
+    [
+      '0/4 nodes are available: 4 node(s) had untolerated taint(s).',
+      '4 nodes have a taint the pod does not tolerate (kubectl describe node shows which): add a toleration, or remove the taint',
+    ],
+    [
+      "0/2 nodes are available: 2 node(s) had taint {node.kubernetes.io/not-ready: }, that the pod didn't tolerate.",
+      '2 nodes are not ready or under pressure: repair them (a toleration only hides it)',
+    ],
+  ])('%s', (message, change) => {
+    expect(changes(message)).toEqual([change]);
+  });
+
+  it('a reason without a node count applies to every node', () => {
+    const advice = advise(
+      '0/3 nodes are available: resourceclaim in use. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
+    );
+    expect(advice.changes.map((c) => c.change)).toEqual([
+      "the pod's resource claim is reserved by other pods (every node, checked once for the pod): wait for them, or give each pod its own claim (resourceClaimTemplateName)",
+    ]);
+    expect(advice.notes).toEqual([
+      'A reason without a node count applies to every node: nothing else opens a node until it is fixed.',
+    ]);
+  });
+
+  it('an empty cluster, and a pod that never preempts', () => {
+    expect(advise('no nodes available to schedule pods').notes).toEqual([
+      'The scheduler saw no nodes: add nodes, or check that they registered and are not all deleted.',
+    ]);
+    expect(
+      advise(
+        '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.',
+      ).notes,
+    ).toContain(
+      'The pod never preempts others (preemptionPolicy: Never): evicting lower-priority pods is not an option.',
+    );
+  });
+
+  it('says when nodes fail for several reasons', () => {
+    const advice = advise(
+      "0/3 nodes are available: 3 Insufficient memory, 2 node(s) didn't match Pod's node affinity/selector.",
+    );
+    expect(advice.notes).toEqual([
+      'The counts add up to more than the 3 nodes, so some nodes fail for several reasons: a node opens only when all of its reasons are fixed.',
+    ]);
+  });
+});
