@@ -16,6 +16,76 @@ import { canonicalJson, podTemplateHash, resolveFenceposts, templateWithoutHash 
 
 const RS_RT = resourceForKind('ReplicaSet');
 const REVISION = 'deployment.kubernetes.io/revision';
+const DESIRED = 'deployment.kubernetes.io/desired-replicas';
+const MAX = 'deployment.kubernetes.io/max-replicas';
+
+const active = (rs: ReplicaSet): boolean => (rs.spec.replicas ?? 0) > 0;
+
+/**
+ * isScalingEvent of the real controller: an active ReplicaSet whose desired-replicas
+ * annotation differs from the Deployment's replicas (someone changed spec.replicas).
+ */
+export function isScalingEvent(replicas: number, sets: readonly ReplicaSet[]): boolean {
+  return sets.some((rs) => {
+    const desired = rs.metadata.annotations?.[DESIRED];
+    return active(rs) && desired !== undefined && Number(desired) !== replicas;
+  });
+}
+
+/**
+ * The sizes the real controller's scale() gives during a rolling update when the
+ * replicas change: only active ReplicaSets take part (an old one at 0 stays at 0);
+ * a single active one (or, with none, the newest) simply takes the new count; else
+ * each active one gets its proportion of (replicas + maxSurge) by its max-replicas
+ * annotation, rounded, and the leftover goes to the first in order (largest; newer
+ * first when adding, older first when removing).
+ */
+export function proportionalSizes(
+  replicas: number,
+  maxSurge: number,
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+  statusReplicas: number,
+): Map<ReplicaSet, number> {
+  const sizes = new Map<ReplicaSet, number>();
+  const all = [...(newRS ? [newRS] : []), ...oldRSs];
+  const activeSets = all.filter(active);
+  if (activeSets.length <= 1) {
+    const only = activeSets[0] ?? newRS ?? [...oldRSs].sort(byCreation).at(-1);
+    if (only) sizes.set(only, replicas);
+    return sizes;
+  }
+  const current = activeSets.reduce((n, rs) => n + (rs.spec.replicas ?? 0), 0);
+  const allowed = replicas > 0 ? replicas + maxSurge : 0;
+  const toAdd = allowed - current;
+  const created = (rs: ReplicaSet): string => rs.metadata.creationTimestamp ?? '';
+  const ordered = [...activeSets].sort((a, b) => {
+    const size = (b.spec.replicas ?? 0) - (a.spec.replicas ?? 0);
+    if (size !== 0) return size;
+    return toAdd > 0 ? created(b).localeCompare(created(a)) : created(a).localeCompare(created(b));
+  });
+  let added = 0;
+  for (const rs of ordered) {
+    const size = rs.spec.replicas ?? 0;
+    let proportion = 0;
+    if (toAdd !== 0 && toAdd !== added) {
+      const annotated = Number(rs.metadata.annotations?.[MAX] ?? Number.NaN);
+      const base = Number.isFinite(annotated) && annotated > 0 ? annotated : statusReplicas;
+      const fraction = replicas === 0 ? -size : Math.round((size * allowed) / Math.max(1, base)) - size;
+      const left = toAdd - added;
+      proportion = toAdd > 0 ? Math.min(fraction, left) : Math.max(fraction, left);
+    }
+    sizes.set(rs, size + proportion);
+    added += proportion;
+  }
+  const first = ordered[0];
+  if (first && added !== toAdd) sizes.set(first, Math.max(0, (sizes.get(first) ?? 0) + toAdd - added));
+  return sizes;
+}
+
+function byCreation(a: ReplicaSet, b: ReplicaSet): number {
+  return (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '');
+}
 
 function revisionOf(rs: ReplicaSet): number {
   return Number(rs.metadata.annotations?.[REVISION] ?? '0') || 0;
@@ -39,10 +109,24 @@ export function deploymentController(ctx: ControllerContext): Controller {
     return store.put(next) as unknown as ReplicaSet;
   };
 
-  const scale = (dObj: SimObject, rs: ReplicaSet, to: number, maxSurge: number): ReplicaSet => {
+  const scale = (
+    dObj: SimObject,
+    rs: ReplicaSet,
+    to: number,
+    maxSurge: number,
+    annotateUnchanged = false,
+  ): ReplicaSet => {
     const from = rs.spec.replicas ?? 0;
-    if (from === to) return rs;
     const d = dObj as unknown as Deployment;
+    if (from === to) {
+      const a = rs.metadata.annotations ?? {};
+      const desired = String(d.spec.replicas ?? 1);
+      const max = String((d.spec.replicas ?? 1) + maxSurge);
+      if (!annotateUnchanged || (a[DESIRED] === desired && a[MAX] === max)) return rs;
+      return writeRS(rs, (copy) => {
+        copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [DESIRED]: desired, [MAX]: max };
+      });
+    }
     const updated = writeRS(rs, (copy) => {
       copy.spec.replicas = to;
       copy.metadata.annotations = {
@@ -149,7 +233,16 @@ export function deploymentController(ctx: ControllerContext): Controller {
         });
       }
       const rsReplicas = (): number => [newRS, ...oldRSs].reduce((n, r) => n + (r?.spec.replicas ?? 0), 0);
-      if (!rolling) {
+      const scalingEvent = isScalingEvent(replicas, [...(newRS ? [newRS] : []), ...oldRSs]);
+      if (scalingEvent) {
+        // sync() instead of a rollout step, as the real controller does on a scaling event.
+        const sizes = proportionalSizes(replicas, maxSurge, newRS, oldRSs, d.status?.replicas ?? 0);
+        for (const [rs, size] of sizes) {
+          const updated = scale(dObj, rs, size, maxSurge, true);
+          if (rs === newRS) newRS = updated;
+          else oldRSs = oldRSs.map((r) => (r === rs ? updated : r));
+        }
+      } else if (!rolling) {
         const oldActive = oldRSs.some((rs) => (rs.spec.replicas ?? 0) > 0);
         if (oldActive) {
           oldRSs = oldRSs.map((rs) => scale(dObj, rs, 0, 0));

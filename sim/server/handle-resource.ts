@@ -8,6 +8,7 @@ import { createObject, deleteObject, updateObject } from '../writes.js';
 import { parseListQuery, runList, selects } from './list.js';
 import { patchObject } from './patch-request.js';
 import { podLog } from './pod-log.js';
+import { getScale, patchScale } from './scale-subresource.js';
 import { present } from './present.js';
 import type { ResourceRequest } from './request-info.js';
 import { toTable, wantsTable } from './table.js';
@@ -61,6 +62,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
         res.end(text);
         return 200;
       }
+      if (info.subresource === 'scale') return sendJson(res, 200, getScale(store, rt, ns, name));
       const obj = store.get(rt.kind, ns, name);
       if (!obj) throw notFound(rt, name);
       if (table) return sendJson(res, 200, toTable(rt, [obj], String(store.resourceVersion)));
@@ -107,6 +109,14 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     }
     case 'patch': {
       const dryRun = dryRunOf(params);
+      if (info.subresource === 'scale') {
+        const fieldManager = params.get('fieldManager') ?? undefined;
+        const scale = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
+          dryRun,
+          ...(fieldManager ? { fieldManager } : {}),
+        });
+        return sendJson(res, 200, scale);
+      }
       const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
         dryRun,
         ...(info.subresource ? { subresource: info.subresource } : {}),

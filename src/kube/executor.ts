@@ -22,6 +22,7 @@ import {
 } from './patch-effect.js';
 import { deletePods } from './pod-deleter.js';
 import { checkPreconditions } from './preconditions.js';
+import { applyScale, dryRunScale } from './replicaset-scaler.js';
 
 export type { FieldChange } from './patch-effect.js';
 
@@ -87,11 +88,9 @@ async function prepare(
   // Before anything else, whatever the plan's origin: it may only change what its kind exists to change.
   const scope = checkPlanWithinKind(plan, live);
   if (!scope.ok) return { kind: 'done', result: { status: 'refused', reason: scope.reason, tampered: true } };
-  if (plan.kind === 'scale-old-replicaset') {
-    return { kind: 'done', result: { status: 'refused', reason: 'scale-old-replicaset is not applied yet' } };
-  }
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
+    plan.kind !== 'scale-old-replicaset' &&
     plan.patch &&
     isAlreadyApplied(live, plan.patch, plan.preconditions.fields)
   ) {
@@ -108,6 +107,8 @@ async function prepare(
   const verdict = checkPreconditions(live, plan.preconditions);
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
+  // Goes to the old ReplicaSet's scale (replicaset-scaler.ts), guarded by its own tests.
+  if (plan.kind === 'scale-old-replicaset') return { kind: 'go', live, patch: plan.patch };
   // The approved patch as sealed, with the restart marker (if any) set to now: the
   // restart time is chosen here, at apply time, like `kubectl rollout restart`.
   const now = options.now?.() ?? new Date();
@@ -148,6 +149,13 @@ export async function dryRunPlan(
 ): Promise<DryRunResult> {
   const prepared = await prepare(client, plan, options);
   if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
+  if (plan.kind === 'scale-old-replicaset') {
+    try {
+      return await dryRunScale(client, plan, prepared.live);
+    } catch (error) {
+      return { ok: false, reason: failure(error).reason };
+    }
+  }
   if (!plan.patch) {
     return {
       ok: true,
@@ -181,6 +189,13 @@ export async function applyPlan(
     progress(round === 0 ? 'checking preconditions' : 'conflict: re-reading and re-checking');
     const prepared = await prepare(client, plan, options);
     if (prepared.kind === 'done') return prepared.result;
+    if (plan.kind === 'scale-old-replicaset') {
+      try {
+        return await applyScale(client, plan, prepared.live, progress);
+      } catch (error) {
+        return failure(error);
+      }
+    }
     if (!plan.patch) {
       progress('deleting pods');
       return deletePods(client, plan, prepared.live);

@@ -107,23 +107,16 @@ export function patchWrites(
  * scale-old-replicaset: a JSON patch of the old ReplicaSet's Scale that tests its uid
  * and its replicas as seen at diagnosis, then sets /spec/replicas to a smaller value
  * (never up, never negative): the values the plan's replicaSet names, nothing else.
+ * It carries no inverse: the worker never scales a ReplicaSet up.
  */
 function checkScalePatch(
-  plan: Pick<RemediationPlan, 'patch' | 'replicaSet'>,
-  live: unknown,
+  plan: Pick<RemediationPlan, 'patch'> & Partial<Pick<RemediationPlan, 'replicaSet'>>,
 ): AllowlistVerdict {
   const rs = plan.replicaSet;
   if (!rs) return { ok: false, reason: 'scale-old-replicaset names no ReplicaSet' };
-  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.to === rs.replicas) {
-    return { ok: false, reason: `scale-old-replicaset changes the replicas (${rs.replicas} to ${rs.to})` };
-  }
-  // Down is the fix; up only as its undo, never above what the Deployment asks for.
-  const wanted = getAt(live, '/spec/replicas');
-  if (rs.to > rs.replicas && (typeof wanted !== 'number' || rs.to > wanted)) {
-    return {
-      ok: false,
-      reason: `scale-old-replicaset may scale up to the Deployment's replicas only (${rs.to} asked, ${String(wanted ?? 'unknown')} wanted)`,
-    };
+  // Down only: taking replicas away is the fix; putting them back is a person's call.
+  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.to >= rs.replicas) {
+    return { ok: false, reason: `scale-old-replicaset only scales down (${rs.replicas} to ${rs.to})` };
   }
   if (plan.patch?.type !== 'json' || !Array.isArray(plan.patch.body)) {
     return { ok: false, reason: 'scale-old-replicaset sends a JSON patch' };
@@ -150,7 +143,8 @@ function checkScalePatch(
  * pods it may delete is checked against the live owner chain by the executor.
  */
 export function checkPlanWithinKind(
-  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target' | 'replicaSet'>,
+  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target'> &
+    Partial<Pick<RemediationPlan, 'replicaSet' | 'inverse'>>,
   live?: unknown,
 ): AllowlistVerdict {
   if (plan.target.kind !== 'Deployment') {
@@ -165,7 +159,8 @@ export function checkPlanWithinKind(
   }
   if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
   if (plan.kind === 'scale-old-replicaset') {
-    const scaleVerdict = checkScalePatch(plan, live);
+    if (plan.inverse) return { ok: false, reason: 'scale-old-replicaset carries no inverse' };
+    const scaleVerdict = checkScalePatch(plan);
     if (!scaleVerdict.ok) return scaleVerdict;
   } else if (plan.replicaSet) {
     return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };

@@ -46,6 +46,7 @@ describe('plan seal', () => {
     const plan = stored();
     const seal = sealPlan(plan, keys.seal);
     plan.plan.summary = 'something else';
+    plan.plan.drift = { reverted: false, by: 'Argo CD application web', fields: [], why: 'display only' };
     expect(verifySeal(plan, seal, keys.seal)).toEqual({ ok: true, digest: planDigest(plan) });
   });
 
@@ -66,6 +67,18 @@ describe('plan seal', () => {
     ['precondition fields', (s) => (s.plan.preconditions.fields = [])],
     ['pods', (s) => (s.plan.pods = [{ name: 'p', uid: 'q' }])],
     ['undoOf', (s) => (s.undoOf = 'other')],
+    [
+      'replicaSet (scale-old-replicaset)',
+      (s) =>
+        (s.plan.replicaSet = {
+          name: 'web-6d4cf56db6',
+          uid: 'r1',
+          podTemplateHash: '6d4cf56db6',
+          replicas: 1,
+          to: 0,
+          newReplicaSet: { name: 'web-7b9f8c5d4f', uid: 'r2' },
+        }),
+    ],
   ];
   it.each(alterations)('refuses a plan whose %s changed', (_name, alter) => {
     const plan = stored();

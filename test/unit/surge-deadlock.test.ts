@@ -68,7 +68,7 @@ describe('RolloutSurgeDeadlock on seed incident A', () => {
     expect(codes).not.toContain('RolloutAtRisk');
     const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
     const kinds = deadlock?.remediations.map((id) => result.remediations.find((p) => p.id === id)?.kind);
-    expect(kinds).toEqual(['set-rolling-update', 'set-recreate']);
+    expect(kinds).toEqual(['set-rolling-update', 'set-recreate', 'scale-old-replicaset']);
   });
 });
 

@@ -4,6 +4,7 @@ import type { RemediationPlan } from '../plan.js';
 import { buildDeletePodsPlans } from './delete-pods.js';
 import { buildExcludeNodePlans, pictureOf } from './exclude-node.js';
 import { buildRolloutRestartPlans } from './rollout-restart.js';
+import { buildScaleOldReplicaSetPlans } from './scale-old-replicaset.js';
 import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js';
 
 /**
@@ -23,6 +24,8 @@ export const planBuilders: Partial<Record<string, PlanBuilder>> = {
   RolloutSurgeDeadlock: (snapshot, finding) => [
     ...buildSetRollingUpdatePlans(snapshot, finding),
     ...buildSetRecreatePlans(snapshot, finding),
+    // Leaves the spec alone, so no GitOps tool reverts it (drift.ts).
+    ...buildScaleOldReplicaSetPlans(snapshot, finding),
     ...buildRolloutRestartPlans(snapshot, finding),
   ],
   // Preventive: strategy only, nothing restarts. Unschedulable gets no plan: no

@@ -1,0 +1,213 @@
+/**
+ * scale-old-replicaset plans: the old ReplicaSet's scale subresource, patched with a
+ * JSON patch that tests its uid and its replicas (resourceVersion changes with every
+ * status update, so it is no precondition here), after the live checks a patch
+ * cannot express: the ReplicaSet is still controlled by the target Deployment, still
+ * runs the template it ran at diagnosis (pod-template-hash), is not the Deployment's
+ * current ReplicaSet (a rollback would make it so), and the Deployment's current
+ * ReplicaSet is still the one seen at diagnosis. Dry run first, field manager
+ * rollout-doctor, never touching the Deployment.
+ */
+import type { Deployment, ReplicaSet } from '../diagnosis/k8s.js';
+import { templatesEqual } from '../diagnosis/workload.js';
+import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import type { ApplyResult, DryRunResult } from './executor.js';
+import { getObject } from './list.js';
+
+const HASH_LABEL = 'pod-template-hash';
+export const FIELD_MANAGER = 'rollout-doctor';
+
+interface Scale {
+  metadata: { name?: string; uid?: string; resourceVersion?: string };
+  spec?: { replicas?: number };
+  status?: { replicas?: number; selector?: string };
+}
+
+type Checked =
+  | { ok: true; rs: ReplicaSet }
+  | { ok: false; result: Extract<ApplyResult, { status: 'refused' | 'failed' | 'already-applied' }> };
+
+function refused(reason: string, field?: string): Checked {
+  return { ok: false, result: { status: 'refused', reason, ...(field ? { field } : {}) } };
+}
+
+async function read(client: KubeClient, namespace: string, name: string): Promise<ReplicaSet | undefined> {
+  try {
+    return await getObject<ReplicaSet>(client, { resource: 'replicasets', namespace, name });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+const controlledBy = (rs: ReplicaSet, uid: string | undefined): boolean =>
+  uid !== undefined &&
+  (rs.metadata.ownerReferences ?? []).some(
+    (r) => r.controller === true && r.kind === 'Deployment' && r.uid === uid,
+  );
+
+/** The live checks, in the order a person would ask them. */
+async function check(
+  client: KubeClient,
+  namespace: string,
+  target: OldReplicaSetTarget,
+  live: Deployment,
+): Promise<Checked> {
+  const rs = await read(client, namespace, target.name);
+  if (!rs) return refused(`object deleted: ReplicaSet ${target.name} no longer exists`);
+  if (rs.metadata.uid !== target.uid) {
+    return refused(
+      `object replaced: ReplicaSet ${target.name} was re-created since diagnosis (uid ${target.uid} is now ${rs.metadata.uid ?? ''})`,
+    );
+  }
+  if (!controlledBy(rs, live.metadata.uid)) {
+    return refused(`ReplicaSet ${target.name} is not controlled by Deployment ${live.metadata.name ?? ''}`);
+  }
+  const hash = rs.metadata.labels?.[HASH_LABEL];
+  if (hash !== target.podTemplateHash) {
+    return refused(
+      `ReplicaSet ${target.name} has pod-template-hash ${hash ?? '(absent)'}, not ${target.podTemplateHash} as at diagnosis`,
+      '/metadata/labels/pod-template-hash',
+    );
+  }
+  if (rs.spec.template && templatesEqual(rs.spec.template, live.spec.template)) {
+    return refused(
+      `ReplicaSet ${target.name} runs the Deployment's current template (rolled back?): it is the new ReplicaSet now, not an old one`,
+    );
+  }
+  const current = await read(client, namespace, target.newReplicaSet.name);
+  if (
+    !current ||
+    current.metadata.uid !== target.newReplicaSet.uid ||
+    !current.spec.template ||
+    !templatesEqual(current.spec.template, live.spec.template)
+  ) {
+    return refused(
+      `the Deployment's new ReplicaSet is no longer ${target.newReplicaSet.name} as at diagnosis: the rollout moved on; diagnose again`,
+    );
+  }
+  const replicas = rs.spec.replicas ?? 0;
+  if (replicas === target.to) {
+    return {
+      ok: false,
+      result: {
+        status: 'already-applied',
+        reason: `ReplicaSet ${target.name} already has ${target.to} replicas`,
+        generation: live.metadata.generation ?? 0,
+        changes: [{ path: `replicasets/${target.name}/spec/replicas`, before: undefined, after: target.to }],
+      },
+    };
+  }
+  if (replicas !== target.replicas) {
+    return refused(
+      `ReplicaSet ${target.name} spec.replicas was ${target.replicas} at diagnosis and is now ${replicas}`,
+      '/spec/replicas',
+    );
+  }
+  return { ok: true, rs };
+}
+
+function sendScale(
+  client: KubeClient,
+  plan: RemediationPlan,
+  target: OldReplicaSetTarget,
+  dryRun: boolean,
+): Promise<Scale> {
+  return client.call<Scale>({
+    verb: 'patch',
+    resource: 'replicasets',
+    subresource: 'scale',
+    namespace: plan.target.namespace,
+    name: target.name,
+    body: plan.patch?.body,
+    contentType: PATCH_CONTENT_TYPES.json,
+    query: { fieldManager: FIELD_MANAGER, ...(dryRun ? { dryRun: 'All' } : {}) },
+  });
+}
+
+function rejected(error: unknown): string | undefined {
+  // A failed `test` (replicas or uid changed between our read and the write) is a 422.
+  if (error instanceof KubeApiError && (error.status === 422 || error.status === 409)) {
+    return `the API server refused the scale (the ReplicaSet changed since it was checked): ${error.message}`;
+  }
+  return undefined;
+}
+
+/** Checks and asks the server what the scale would do, without changing anything. */
+export async function dryRunScale(
+  client: KubeClient,
+  plan: RemediationPlan,
+  live: Deployment,
+): Promise<DryRunResult> {
+  const target = plan.replicaSet;
+  if (!target) return { ok: false, reason: 'scale-old-replicaset names no ReplicaSet' };
+  const checked = await check(client, plan.target.namespace, target, live);
+  if (!checked.ok) return { ok: false, reason: checked.result.reason };
+  const result = await sendScale(client, plan, target, true);
+  return {
+    ok: true,
+    changes: [
+      {
+        path: `replicasets/${target.name}/spec/replicas`,
+        before: checked.rs.spec.replicas ?? 0,
+        after: result.spec?.replicas ?? 0,
+      },
+    ],
+  };
+}
+
+/**
+ * Checks, dry-runs, then scales. The Deployment is not written: the result carries
+ * its live generation, unchanged.
+ */
+export async function applyScale(
+  client: KubeClient,
+  plan: RemediationPlan,
+  live: Deployment,
+  progress: (step: string) => void,
+): Promise<ApplyResult> {
+  const target = plan.replicaSet;
+  if (!target)
+    return { status: 'refused', reason: 'scale-old-replicaset names no ReplicaSet', tampered: true };
+  const checked = await check(client, plan.target.namespace, target, live);
+  if (!checked.ok) return checked.result;
+  let writing = false;
+  try {
+    progress('server dry run');
+    await sendScale(client, plan, target, true);
+    progress(`scaling ReplicaSet ${target.name} to ${target.to}`);
+    writing = true;
+    const result = await sendScale(client, plan, target, false);
+    return {
+      status: 'applied',
+      changes: [
+        {
+          path: `replicasets/${target.name}/spec/replicas`,
+          before: checked.rs.spec.replicas ?? 0,
+          after: result.spec?.replicas ?? 0,
+        },
+      ],
+      generation: live.metadata.generation ?? 0,
+      resourceVersion: live.metadata.resourceVersion ?? '',
+    };
+  } catch (error) {
+    const reason = rejected(error);
+    if (reason) return { status: 'refused', reason };
+    if (error instanceof KubeApiError) {
+      const retryable = error.status === 0 || error.status === 429 || error.status >= 500;
+      return {
+        status: 'failed',
+        reason: error.message,
+        retryable,
+        ...(writing && error.status === 0 ? { outcomeUnknown: true as const } : {}),
+      };
+    }
+    return {
+      status: 'failed',
+      reason: error instanceof Error ? error.message : String(error),
+      retryable: false,
+    };
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * scale-old-replicaset: the surge deadlock's way out that no GitOps tool undoes.
+ * Scaling the old ReplicaSet whose pods hold what the surge pod needs down to 0 lets
+ * the surge pod schedule; the Deployment spec (and its generation) is untouched, and
+ * ReplicaSets are in no manifest, so Argo CD, Flux and Helm leave it alone. The
+ * Deployment controller keeps an old ReplicaSet at 0 at 0 (DESIGN.md §4).
+ *
+ * Offered when the deadlock is proved, the rollout is not paused, there is a current
+ * (new) ReplicaSet, and exactly one old ReplicaSet is active with its pods on the
+ * nodes where the surge pod fits once they are gone. With one replica the outage is
+ * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
+ * more, every old replica goes at once, which the impact states plainly.
+ */
+import { desiredReplicas } from '../../diagnosis/fenceposts.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { ReplicaSet } from '../../diagnosis/k8s.js';
+import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import { currentDeadlockProof } from '../../diagnosis/surge-proof.js';
+import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/workload.js';
+import { planId } from '../plan-id.js';
+import type { Patch, RemediationPlan } from '../plan.js';
+
+type FindingDraft = Omit<Finding, 'remediations'>;
+const HASH_LABEL = 'pod-template-hash';
+
+/** The JSON patch of the ReplicaSet's Scale: uid and replicas as seen, then the new count. */
+export function scalePatch(rs: { uid: string; replicas: number; to: number }): Patch {
+  return {
+    type: 'json',
+    body: [
+      { op: 'test', path: '/metadata/uid', value: rs.uid },
+      { op: 'test', path: '/spec/replicas', value: rs.replicas },
+      { op: 'replace', path: '/spec/replicas', value: rs.to },
+    ],
+  };
+}
+
+function activeOld(old: ReplicaSet[]): ReplicaSet[] {
+  return old.filter((rs) => (rs.spec.replicas ?? 0) > 0);
+}
+
+export function buildScaleOldReplicaSetPlans(
+  snapshot: WorkloadSnapshot,
+  finding: FindingDraft,
+): RemediationPlan[] {
+  if (finding.code !== 'RolloutSurgeDeadlock') return [];
+  const { deployment } = snapshot;
+  if (deployment.spec.paused) return [];
+  const proof = currentDeadlockProof(snapshot);
+  if (!proof) return [];
+  // ReplicaSets not read completely: another active one may exist. Unknown is not none.
+  if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') return [];
+  const { current, old } = classifyReplicaSets(snapshot);
+  if (!current?.metadata.uid || !current.metadata.name) return [];
+  const active = activeOld(old);
+  const [rs] = active;
+  if (active.length !== 1 || !rs?.metadata.uid || !rs.metadata.name) return [];
+  const hash = rs.metadata.labels?.[HASH_LABEL] ?? rs.spec.selector?.matchLabels?.[HASH_LABEL];
+  if (!hash) return [];
+  const livePods = podsOfReplicaSet(snapshot, rs).filter((p) => p.spec.nodeName && !isTerminating(p));
+  const onProofNodes = livePods.filter((p) => proof.nodes.includes(p.spec.nodeName ?? ''));
+  if (onProofNodes.length === 0) return [];
+
+  const from = rs.spec.replicas ?? 0;
+  const replicas = desiredReplicas(deployment);
+  const target = { uid: rs.metadata.uid, replicas: from, to: 0 };
+  const patch = scalePatch(target);
+  const rsName = rs.metadata.name;
+  const nodes = proof.nodes.join(', ');
+  const newReady = current.status?.readyReplicas ?? 0;
+  const impact =
+    replicas <= 1 && from <= 1
+      ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
+      : `OUTAGE: all ${from} old replicas go down at once; until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
+  const warnings = [
+    `How ${rsName} can come back: the Deployment controller keeps an old ReplicaSet at 0 at 0, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
+    'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
+    `No undo button: the worker only scales ReplicaSets down. To put it back: kubectl scale replicaset ${rsName} -n ${deployment.metadata.namespace ?? ''} --replicas=${from} (the controller scales it down again once the new pods are available).`,
+  ];
+  if (replicas > 1 || from > 1) {
+    warnings.unshift(
+      `Every old replica goes at once (${from} of ${replicas}): prefer the strategy change when the other replicas can keep serving.`,
+    );
+  }
+  return [
+    {
+      id: planId('scale-old-replicaset', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, {
+        rs: rs.metadata.uid,
+        newRs: current.metadata.uid,
+        patch,
+      }),
+      kind: 'scale-old-replicaset',
+      target: snapshot.target,
+      summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so the new pod can take its place on ${nodes}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
+      impact,
+      warnings,
+      patch,
+      replicaSet: {
+        name: rsName,
+        uid: rs.metadata.uid,
+        podTemplateHash: hash,
+        replicas: from,
+        to: 0,
+        newReplicaSet: { name: current.metadata.name, uid: current.metadata.uid },
+      },
+      preconditions: {
+        uid: deployment.metadata.uid ?? '',
+        generation: deployment.metadata.generation ?? 0,
+        fields: [{ path: '/spec/replicas', value: deployment.spec.replicas }],
+      },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}
