@@ -229,6 +229,7 @@ function failingReports(
       onBad(a) - onBad(b) ||
       finishedAt(b) - finishedAt(a) ||
       b.restartCount - a.restartCount ||
+      (a.node ?? '').localeCompare(b.node ?? '') ||
       a.pod.localeCompare(b.pod),
   );
 }

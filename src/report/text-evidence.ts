@@ -88,6 +88,13 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
   }
 }
 
+/** Up to five names, then "and N more" (the crash table lists every node). */
+function few(names: readonly string[]): string {
+  return names.length <= 5
+    ? names.join(', ')
+    : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
+}
+
 function containerWords(c: CrashingContainer): string {
   const what =
     c.kind === 'init'
@@ -101,7 +108,7 @@ function containerWords(c: CrashingContainer): string {
 function nodeDiff(evidence: Extract<Evidence, { type: 'node-diff' }>, style: Style): string[] {
   const lines = [
     style.bold(
-      `What differs between the failing node(s) ${evidence.badNodes.join(', ')} and the healthy ${evidence.goodNodes.join(', ')}:`,
+      `What differs between the failing node(s) ${few(evidence.badNodes)} and the healthy ${few(evidence.goodNodes)}:`,
     ),
   ];
   const sep = evidence.separator;

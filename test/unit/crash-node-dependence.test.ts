@@ -80,6 +80,10 @@ describe('node dependence by separation, whatever the counts', () => {
     ]);
     // The host's NVML library needs a newer glibc than the image has: the clue points at the OS image.
     expect(diff.clue).toMatchObject({ kind: 'glibc', source: 'log', pointsAt: 'osImage' });
+    // Seven nodes crash the same way: one log excerpt, from the first of them.
+    expect(finding?.evidence.filter((e) => e.type === 'log')).toEqual([
+      expect.objectContaining({ pod: snapshot.pods[0]?.metadata.name, tail: GLIBC_LOG }),
+    ]);
   });
 
   it('excludes by the separating image label, within the allowlist, with the capacity check as a warning', () => {

@@ -82,10 +82,13 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
         : {}),
     },
   ];
+  // One log per distinct tail: seven nodes crashing the same way need one excerpt.
+  const tails = new Set<string>();
   for (const row of badRows) {
     const report = p.reports.find((r) => r.node === row.node && r.logTail);
-    if (report?.logTail)
-      evidence.push({ type: 'log', pod: report.pod, container: report.container, tail: report.logTail });
+    if (!report?.logTail || tails.has(report.logTail.trim())) continue;
+    tails.add(report.logTail.trim());
+    evidence.push({ type: 'log', pod: report.pod, container: report.container, tail: report.logTail });
   }
   if (p.unreadNodes.length > 0) {
     evidence.push({
