@@ -1,0 +1,174 @@
+/**
+ * The simulator's deployment controller where scale-old-replicaset depends on it
+ * (DESIGN.md §4): an old ReplicaSet scaled to 0 stays at 0, also when the replicas
+ * change mid-rollout; proportional scaling spreads a change over the active
+ * ReplicaSets only; and the scale subresource serves and patches a Scale.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const node = (name: string): object => ({
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+  spec: {},
+  status: { allocatable: { cpu: '8', memory: '16Gi', pods: '110' } },
+});
+
+const deploy = (name: string, replicas: number): object => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace: 'ns' },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'c', image: `${name}:1` }] },
+    },
+  },
+});
+
+async function patch(s: Simulator, path: string, contentType: string, body: unknown): Promise<Response> {
+  return fetch(`${s.url}/apis/apps/v1/namespaces/ns/${path}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': contentType },
+    body: JSON.stringify(body),
+  });
+}
+const SMP = 'application/strategic-merge-patch+json';
+const JSON_PATCH = 'application/json-patch+json';
+
+const dep = (s: Simulator, name: string): Deployment => s.get('Deployment', 'ns', name) as Deployment;
+const sets = (s: Simulator): ReplicaSet[] =>
+  (s.list('ReplicaSet', 'ns') as ReplicaSet[]).sort(
+    (a, b) =>
+      Number(a.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0) -
+      Number(b.metadata.annotations?.['deployment.kubernetes.io/revision'] ?? 0),
+  );
+const sizes = (s: Simulator): number[] => sets(s).map((rs) => rs.spec.replicas ?? 0);
+
+const image = (tag: string, extra: Record<string, unknown> = {}) => ({
+  spec: { template: { spec: { containers: [{ name: 'c', image: `w:${tag}` }], ...extra } } },
+});
+
+/** Revision 1 rolled out to revision 2, then revision 3 stuck (its pods fit no node). */
+async function stuckThirdRollout(replicas: number): Promise<Simulator> {
+  sim = await startSimulator({ scenario: [node('n1'), deploy('w', replicas)], timeScale: 50 });
+  const s = sim;
+  const complete = (): boolean => {
+    const d = dep(s, 'w');
+    return (
+      d.status?.observedGeneration === d.metadata.generation &&
+      d.status?.updatedReplicas === replicas &&
+      d.status.availableReplicas === replicas &&
+      d.status.replicas === replicas
+    );
+  };
+  await s.waitFor(complete);
+  expect((await patch(s, 'deployments/w', SMP, image('2'))).status).toBe(200);
+  await s.waitFor(() => complete() && sets(s).length === 2);
+  expect((await patch(s, 'deployments/w', SMP, image('3', { nodeSelector: { disk: 'none' } }))).status).toBe(
+    200,
+  );
+  await s.waitFor(() => sets(s).length === 3);
+  await s.settle();
+  return s;
+}
+
+describe('deployment controller: scaling events', () => {
+  it('spreads a replicas change over the active ReplicaSets only; an old one at 0 stays at 0', async () => {
+    const s = await stuckThirdRollout(4);
+    // 25%/25% of 4: surge 1, unavailable 1. Revision 2 keeps 3, revision 3 got 2 (Pending).
+    expect(sizes(s)).toEqual([0, 3, 2]);
+    const scalingEvents = (): string[] =>
+      (s.list('Event', 'ns') as { reason?: string; message?: string }[])
+        .filter((e) => e.reason === 'ScalingReplicaSet')
+        .map((e) => e.message ?? '');
+    const before = scalingEvents().length;
+    expect((await patch(s, 'deployments/w', SMP, { spec: { replicas: 8 } })).status).toBe(200);
+    // 8 + surge 2 = 10 over the active ones by their max-replicas (5): 3→6, 2→4.
+    await s.waitFor(() => sizes(s)[1] === 6 && sizes(s)[2] === 4);
+    await s.settle();
+    expect(sizes(s)).toEqual([0, 6, 4]);
+    const first = sets(s)[0]?.metadata.name ?? '';
+    const since = scalingEvents().slice(before);
+    expect(since.length).toBeGreaterThan(0);
+    expect(since.filter((m) => m.includes(` ${first} `))).toEqual([]);
+  });
+
+  it('scales down proportionally too (replicas 4 → 2: sizes 3 and 2 become 2 and 1)', async () => {
+    const s = await stuckThirdRollout(4);
+    expect((await patch(s, 'deployments/w', SMP, { spec: { replicas: 2 } })).status).toBe(200);
+    // 2 + surge 1 = 3: revision 2 round(3*3/5)=2, revision 3 gets the remaining 1.
+    await s.waitFor(() => (sizes(s)[1] ?? 0) + (sizes(s)[2] ?? 0) <= 3);
+    await s.settle();
+    expect(sizes(s)).toEqual([0, 2, 1]);
+  });
+
+  it('an old ReplicaSet scaled to 0 mid-rollout stays at 0 when the replicas change', async () => {
+    const s = await stuckThirdRollout(4);
+    const old = sets(s)[1];
+    const res = await patch(s, `replicasets/${old?.metadata.name ?? ''}/scale`, JSON_PATCH, [
+      { op: 'test', path: '/metadata/uid', value: old?.metadata.uid },
+      { op: 'test', path: '/spec/replicas', value: 3 },
+      { op: 'replace', path: '/spec/replicas', value: 0 },
+    ]);
+    expect(res.status).toBe(200);
+    // The new ReplicaSet is now the only active one: it takes the replicas.
+    await s.waitFor(() => sizes(s)[2] === 4);
+    expect((await patch(s, 'deployments/w', SMP, { spec: { replicas: 6 } })).status).toBe(200);
+    await s.waitFor(() => sizes(s)[2] === 6);
+    await s.settle();
+    expect(sizes(s)).toEqual([0, 0, 6]);
+  });
+});
+
+describe('scale subresource', () => {
+  it('serves a Scale and applies a JSON patch to it; a failed test is a 422 and changes nothing', async () => {
+    sim = await startSimulator({ scenario: [node('n1'), deploy('w', 2)], timeScale: 50 });
+    const s = sim;
+    await s.waitFor(() => sets(s).length === 1 && (sets(s)[0]?.status?.replicas ?? 0) === 2);
+    const rs = sets(s)[0];
+    const name = rs?.metadata.name ?? '';
+    const scale = (await (
+      await fetch(`${s.url}/apis/apps/v1/namespaces/ns/replicasets/${name}/scale`)
+    ).json()) as {
+      kind: string;
+      metadata: { uid?: string };
+      spec: { replicas: number };
+      status: { selector: string };
+    };
+    expect(scale).toMatchObject({
+      kind: 'Scale',
+      metadata: { uid: rs?.metadata.uid },
+      spec: { replicas: 2 },
+    });
+    expect(scale.status.selector).toBe(
+      `app=w,pod-template-hash=${rs?.metadata.labels?.['pod-template-hash'] ?? ''}`,
+    );
+
+    const failed = await patch(s, `replicasets/${name}/scale`, JSON_PATCH, [
+      { op: 'test', path: '/spec/replicas', value: 3 },
+      { op: 'replace', path: '/spec/replicas', value: 0 },
+    ]);
+    expect(failed.status).toBe(422);
+    const otherUid = await patch(s, `replicasets/${name}/scale`, JSON_PATCH, [
+      { op: 'test', path: '/metadata/uid', value: 'f1c2e3d4-0000-4000-a000-00000000000f' },
+      { op: 'replace', path: '/spec/replicas', value: 0 },
+    ]);
+    expect(otherUid.status).toBe(422);
+    expect(sets(s)[0]?.spec.replicas).toBe(2);
+    const uidChange = await patch(s, `replicasets/${name}/scale`, JSON_PATCH, [
+      { op: 'replace', path: '/metadata/uid', value: 'f1c2e3d4-0000-4000-a000-00000000000f' },
+    ]);
+    expect(uidChange.status).toBe(409);
+  });
+});
