@@ -6,6 +6,10 @@
  */
 import type {
   Deployment,
+  DeviceClass,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
   KubeObject,
   Node,
   PersistentVolumeClaim,
@@ -53,6 +57,7 @@ export function assembleSnapshot(
     ? found
     : { ...found, metadata: { ...found.metadata, namespace: ref.namespace } };
   const pods = ofKind<Pod>('Pod');
+  const dra = DRA_KINDS.some((k) => byKind.has(k)) || usesClaims(deployment, pods);
   const snapshot = selectWorkload(
     deployment,
     {
@@ -62,10 +67,20 @@ export function assembleSnapshot(
       pvcs: ofKind<PersistentVolumeClaim>('PersistentVolumeClaim'),
       nodes: ofKind<Node>('Node'),
       neighbours: pods,
+      ...(dra
+        ? {
+            dra: {
+              claims: ofKind<ResourceClaim>('ResourceClaim'),
+              templates: ofKind<ResourceClaimTemplate>('ResourceClaimTemplate'),
+              slices: ofKind<ResourceSlice>('ResourceSlice'),
+              classes: ofKind<DeviceClass>('DeviceClass'),
+            },
+          }
+        : {}),
     },
     {
       capturedAt: options.capturedAt ?? newestTimestamp(objects),
-      coverage: dumpCoverage(ref, byKind),
+      coverage: dumpCoverage(ref, byKind, dra),
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
@@ -78,7 +93,51 @@ export function assembleSnapshot(
  * Other workloads' pods count as read everywhere only when the dump holds pods of
  * namespaces other than the target's, as `kubectl get pods -A` writes.
  */
-function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]>): Coverage {
+const DRA_KINDS = ['ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceClass'];
+
+function usesClaims(deployment: Deployment, pods: readonly Pod[]): boolean {
+  return [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some(
+    (spec) => (spec.resourceClaims ?? []).length > 0,
+  );
+}
+
+/**
+ * What a dump says about DRA. Claims count as read in every namespace when the dump
+ * holds claims or pods of other namespaces (`kubectl get ... -A`); a kind with no
+ * object is not read (an empty list and an absent one look the same in a dump).
+ */
+function draCoverage(
+  ns: string,
+  byKind: ReadonlyMap<string, KubeObject[]>,
+  gaps: CoverageGap[],
+): NonNullable<Coverage['dra']> {
+  const has = (kind: string): boolean => (byKind.get(kind) ?? []).length > 0;
+  const elsewhere = (kind: string): boolean =>
+    (byKind.get(kind) ?? []).some((o) => o.metadata?.namespace !== undefined && o.metadata.namespace !== ns);
+  const state = (kind: string, settle: string): ReadState => {
+    if (has(kind)) return 'complete';
+    gaps.push({ about: 'dra', what: `${kind}s`, reason: 'not-in-dump', settle });
+    return 'unread';
+  };
+  let claims: 'all' | 'namespace' | 'unread' = 'unread';
+  if (has('ResourceClaim')) claims = elsewhere('ResourceClaim') || elsewhere('Pod') ? 'all' : 'namespace';
+  if (claims !== 'all') {
+    gaps.push({
+      about: 'dra',
+      what: claims === 'unread' ? 'ResourceClaims' : 'ResourceClaims of other namespaces',
+      reason: 'not-in-dump',
+      settle: 'kubectl get resourceclaims -A -o yaml',
+    });
+  }
+  return {
+    claims,
+    slices: state('ResourceSlice', 'kubectl get resourceslices -o yaml'),
+    classes: state('DeviceClass', 'kubectl get deviceclasses -o yaml'),
+    templates: state('ResourceClaimTemplate', `kubectl get resourceclaimtemplates -n ${ns} -o yaml`),
+  };
+}
+
+function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]>, dra = false): Coverage {
   const gaps: CoverageGap[] = [];
   const ns = ref.namespace;
   const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
@@ -106,7 +165,15 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
       settle: 'kubectl get pods -A -o yaml (or --field-selector spec.nodeName=NODE for the nodes named)',
     });
   }
-  return { replicaSets, pods, events, nodes, podsReadOn: clusterWide ? 'all' : [], gaps };
+  return {
+    replicaSets,
+    pods,
+    events,
+    nodes,
+    podsReadOn: clusterWide ? 'all' : [],
+    gaps,
+    ...(dra ? { dra: draCoverage(ns, byKind, gaps) } : {}),
+  };
 }
 
 function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFoundError {

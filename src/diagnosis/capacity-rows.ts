@@ -8,6 +8,7 @@ import { formatHostPort } from './pod-constraints.js';
 import type { Blocker, PlacementContext } from './placement.js';
 import { formatAmount } from './quantity.js';
 import type { NodeAssessment } from './holder-release.js';
+import type { DeviceBlocker } from './dra/blockers.js';
 
 /** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
 export const MAX_ROWS_NODES = 12;
@@ -23,6 +24,10 @@ export function blockerResource(blocker: Blocker): string {
       return `pod anti-affinity (${blocker.topologyKey})`;
     case 'volume':
       return `volume ${blocker.claim} (${blocker.problem === 'in-use-rwop' ? 'ReadWriteOncePod' : blocker.problem})`;
+    case 'devices':
+      return blocker.allocatedElsewhere
+        ? `ResourceClaim ${blocker.allocatedElsewhere} (allocated on another node)`
+        : `devices of class ${blocker.deviceClassName}`;
   }
 }
 
@@ -32,6 +37,7 @@ function row(ctx: PlacementContext, node: string, blocker: Blocker): NodeCapacit
     amount: blocker.kind === 'resource' ? formatAmount(blocker.resource, h.amount) : String(h.amount),
     ownedByThisDeployment: ctx.ours.has(h.pod),
   }));
+  if (blocker.kind === 'devices') return deviceRow(ctx, node, blocker);
   if (blocker.kind === 'resource') {
     return {
       node,
@@ -50,6 +56,27 @@ function row(ctx: PlacementContext, node: string, blocker: Blocker): NodeCapacit
     used: String(blocker.holders.length),
     free: '0',
     holders,
+  };
+}
+
+/**
+ * DRA devices: matching devices on the node, how many are taken, and each device with
+ * the claim and pod holding it.
+ */
+function deviceRow(ctx: PlacementContext, node: string, blocker: DeviceBlocker): NodeCapacityRow {
+  const uncertain = blocker.unknownMatching > 0 ? ` (+${blocker.unknownMatching} unknown)` : '';
+  const ourNames = new Set([...ctx.ours].map((p) => p.metadata.name ?? ''));
+  return {
+    node,
+    resource: blockerResource(blocker),
+    allocatable: `${blocker.matching}${uncertain}`,
+    used: String(blocker.matching - blocker.free),
+    free: String(blocker.free),
+    holders: blocker.held.map((h) => ({
+      pod: h.pods.length > 0 ? h.pods.join(', ') : `(claim ${h.claim}, no pod)`,
+      amount: `device ${h.device}, claim ${h.claim}`,
+      ownedByThisDeployment: h.pods.length > 0 && h.pods.every((p) => ourNames.has(p)),
+    })),
   };
 }
 
@@ -117,6 +144,8 @@ export function describeBlocker(blocker: Blocker): string {
       return `${formatHostPort(blocker.port)}, already bound by ${holderNames(blocker)}`;
     case 'anti-affinity':
       return `no pod matching its required anti-affinity on the same ${blocker.topologyKey}, but ${holderNames(blocker)} runs there`;
+    case 'devices':
+      return describeDevices(blocker);
     case 'volume':
       if (blocker.problem === 'not-found')
         return `PersistentVolumeClaim "${blocker.claim}", which does not exist`;
@@ -129,4 +158,21 @@ export function describeBlocker(blocker: Blocker): string {
 export function holderNames(blocker: Blocker): string {
   const names = blocker.holders.map((h) => h.pod.metadata.name ?? '?');
   return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+}
+
+/** "1 device of class gpu.nvidia.com for claim gpu (...) (1 matching on the node, 0 free)". */
+export function describeDevices(blocker: DeviceBlocker): string {
+  if (blocker.allocatedElsewhere)
+    return `${blocker.request}, which is already allocated on another node (the scheduler says "resourceclaim not available on the node")`;
+  const what =
+    blocker.allocationMode === 'All'
+      ? `every device of class ${blocker.deviceClassName}`
+      : `${blocker.need} device${blocker.need === 1 ? '' : 's'} of class ${blocker.deviceClassName}`;
+  const extra = [
+    blocker.unknownMatching > 0
+      ? `${blocker.unknownMatching} more whose selector could not be evaluated`
+      : '',
+    blocker.tainted > 0 ? `${blocker.tainted} matching but tainted` : '',
+  ].filter(Boolean);
+  return `${what} for ${blocker.request} (${blocker.matching} matching on the node, ${blocker.free} free${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
 }

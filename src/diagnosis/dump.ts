@@ -51,6 +51,22 @@ const schemas: Record<string, z.ZodType> = {
     ...base,
     involvedObject: z.looseObject({ kind: z.string().optional(), name: z.string().optional() }),
   }),
+  // resource.k8s.io (DRA): the fields device matching reads.
+  ResourceClaim: z.looseObject({ ...base, spec: z.looseObject({}) }),
+  ResourceClaimTemplate: z.looseObject({ ...base, spec: z.looseObject({ spec: z.looseObject({}) }) }),
+  ResourceSlice: z.looseObject({
+    ...base,
+    spec: z.looseObject({
+      driver: z.string().min(1),
+      pool: z.looseObject({
+        name: z.string(),
+        generation: z.number().int(),
+        resourceSliceCount: z.number().int(),
+      }),
+      devices: z.array(z.looseObject({ name: z.string() })).optional(),
+    }),
+  }),
+  DeviceClass: z.looseObject({ ...base, spec: z.looseObject({}) }),
 };
 const anyObject = z.looseObject({ kind: z.string().min(1), metadata: z.looseObject({}).optional() });
 

@@ -6,6 +6,7 @@ import type { Node, Pod } from './k8s.js';
 import { blockersOn, coversNeed, type Blocker, type PlacementContext } from './placement.js';
 import { occupancyKnown } from './snapshot.js';
 import { isTerminating } from './workload.js';
+import { deviceOccupancyGap, deviceVerdict } from './dra/blockers.js';
 
 export interface NodeAssessment {
   node: Node;
@@ -27,6 +28,12 @@ export interface NodeAssessment {
   occupancyKnown: boolean;
   /** The release is proved (always, when occupancy is known). */
   releaseProved: boolean;
+  /**
+   * DRA: why device occupancy or the pod's device request on this node is not known
+   * (claims of other namespaces not read, a template not read). Occupancy is then
+   * not known either.
+   */
+  deviceGap?: string;
 }
 
 /**
@@ -40,11 +47,37 @@ export function assessNode(
   node: Node,
   releasable: (pod: Pod) => boolean,
 ): NodeAssessment {
-  const known = occupancyKnown(ctx.snapshot.coverage, node.metadata.name ?? '');
+  const devices = deviceVerdict(ctx.snapshot, incoming, node);
+  const deviceGap = [deviceOccupancyGap(ctx.snapshot, incoming), ...(devices?.unknown ?? [])]
+    .filter((g): g is string => Boolean(g))
+    .join('; ');
+  const known = occupancyKnown(ctx.snapshot.coverage, node.metadata.name ?? '') && !deviceGap;
   const found = assessKnownPods(ctx, incoming, node, releasable);
   const released = found.release ?? [];
-  const releaseProved = known || (released.length > 0 && coversNeed(ctx, incoming, released));
-  return { ...found, occupancyKnown: known, releaseProved };
+  const releaseProved =
+    known ||
+    (released.length > 0 &&
+      coversNeed(ctx, incoming, released) &&
+      devicesReleased(ctx, incoming, node, released) &&
+      !devices?.unknown.length);
+  return { ...found, occupancyKnown: known, releaseProved, ...(deviceGap ? { deviceGap } : {}) };
+}
+
+/**
+ * The devices the released pods' claims free on the node serve every DRA request of
+ * `incoming` by themselves: then it fits once they go, whatever unseen claims hold.
+ */
+function devicesReleased(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  released: readonly Pod[],
+): boolean {
+  const verdict = deviceVerdict(ctx.snapshot, incoming, node, {
+    removed: new Set(released),
+    onlyFreedByRemoved: true,
+  });
+  return verdict === undefined || verdict.blockers.length === 0;
 }
 
 type Found = Omit<NodeAssessment, 'occupancyKnown' | 'releaseProved'>;

@@ -12,6 +12,8 @@ import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
 import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { holdsResources } from './workload.js';
+import { deviceVerdict, type DeviceBlocker } from './dra/blockers.js';
+import { classForExtendedResource } from './dra/needs.js';
 
 export { usesClaim } from './placement-pod-rules.js';
 
@@ -37,7 +39,9 @@ export type Blocker =
     }
   | { kind: 'host-port'; port: HostPort; holders: HolderRef[] }
   | { kind: 'anti-affinity'; topologyKey: string; domain: string; holders: HolderRef[] }
-  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] };
+  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] }
+  /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
+  | DeviceBlocker;
 
 export interface PlacementContext {
   snapshot: WorkloadSnapshot;
@@ -129,6 +133,7 @@ export function blockersOn(
     ...portBlockers(profileOf(ctx, incoming).ports, occupants),
     ...antiAffinityBlockers(ctx, incoming, node, removed),
     ...volumeBlockers(ctx, incoming, removed),
+    ...(deviceVerdict(ctx.snapshot, incoming, node, { removed })?.blockers ?? []),
   ];
 }
 
@@ -157,6 +162,9 @@ function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occu
   for (const [resource, amount] of allocatable.pods !== undefined
     ? [...need, ['pods', 1] as [string, number]]
     : need) {
+    // An extended resource a DeviceClass backs, on a node without a device plugin for
+    // it, is served by DRA: the device blockers cover it.
+    if (allocatable[resource] === undefined && draBacked(ctx, resource)) continue;
     let used = 0;
     for (const pod of occupants) used += resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
     const available = allocatable[resource] ?? 0;
@@ -191,4 +199,13 @@ function portBlockers(wanted: HostPort[], occupants: Pod[]): Blocker[] {
     if (holders.length > 0) blockers.push({ kind: 'host-port', port, holders });
   }
   return blockers;
+}
+
+function draBacked(ctx: PlacementContext, resource: string): boolean {
+  const classes = ctx.snapshot.dra?.classes;
+  return (
+    classes !== undefined &&
+    resource.includes('/') &&
+    classForExtendedResource(classes, resource) !== undefined
+  );
 }

@@ -26,6 +26,7 @@ import { blockersOn, placementContext, usesClaim } from './placement.js';
 import { assessNode, type NodeAssessment } from './holder-release.js';
 import { heldBeforeScheduling, type HeldBack } from './held-back.js';
 import { messageProof } from './message-proof.js';
+import { needsOf } from './dra/blockers.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from './scheduling-message.js';
 import { occupancyKnown, type WorkloadSnapshot } from './snapshot.js';
 import {
@@ -78,6 +79,8 @@ export interface PendingAssessment {
   missing: string[];
   /** Why the pod is held before scheduling, for the 'held-back' verdict. */
   heldBack?: HeldBack;
+  /** DRA facts worth saying whatever the verdict (a shared claim cannot deadlock a surge). */
+  deviceNotes?: string[];
 }
 
 /** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
@@ -91,6 +94,7 @@ export function schedulingEvidence(pending: PendingAssessment): Evidence[] {
       parsed: pending.parsed,
     },
     ...unnamedTaintNote(pending),
+    ...(pending.deviceNotes ?? []).map((text) => ({ type: 'note' as const, text })),
   ];
 }
 
@@ -199,7 +203,30 @@ function assessPending(
   const held = heldBeforeScheduling(pod);
   if (held) return { ...base, verdict: 'held-back', heldBack: held, provedOn: [], caveats: [], missing: [] };
   const oldOnes = isNew ? [...oldPods] : [];
-  return { ...base, ...pendingVerdict(snapshot, base, oldOnes, surges) };
+  const notes = sharedClaimNotes(snapshot, pod);
+  const withNotes = notes.length > 0 ? { ...base, deviceNotes: notes } : base;
+  if (parsed?.reasons.some((r) => r.category === 'devices') && !snapshot.dra) {
+    // The scheduler speaks of claims and devices, and none of them was read.
+    return {
+      ...withNotes,
+      verdict: 'incomplete',
+      provedOn: [],
+      caveats: ['the scheduler reports resource claims it cannot allocate, and no DRA object was read'],
+      missing: [DRA_READS],
+    };
+  }
+  return { ...withNotes, ...pendingVerdict(snapshot, base, oldOnes, surges) };
+}
+
+const DRA_READS =
+  'the DRA objects (kubectl get resourceclaims -A -o yaml; kubectl get resourceslices,deviceclasses -o yaml; a live diagnosis needs list on them)';
+
+/** A shared claim (resourceClaimName) is reused by the new pod: say that it cannot deadlock a surge. */
+function sharedClaimNotes(snapshot: WorkloadSnapshot, pod: Pod): string[] {
+  return (needsOf(snapshot, pod)?.shared ?? []).map(
+    (shared) =>
+      `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods: the new pod reuses its allocation, so letting old pods go first frees no device and a surge cannot deadlock on it. It stays allocated while any pod uses it${shared.users.length > 0 ? ` (now ${shared.users.slice(0, 3).join(', ')}${shared.users.length > 3 ? ` and ${shared.users.length - 3} more` : ''})` : ''}.`,
+  );
 }
 
 type Judged = Pick<PendingAssessment, 'verdict' | 'proof' | 'provedOn' | 'caveats' | 'missing'>;
@@ -232,9 +259,15 @@ function pendingVerdict(
       `${list(names(roomNow))} ${roomNow.length === 1 ? 'looks' : 'look'} free for this pod, yet the scheduler did not use ${roomNow.length === 1 ? 'it' : 'them'}: something this analysis does not model keeps the pod off (topology spread, volume node affinity, resource claims, an extender)`,
     );
   }
-  if (roomUnread.length > 0) {
-    caveats.push(`who else holds room on ${list(names(roomUnread))} was not read`);
-    missing.push(unreadPods(names(roomUnread)));
+  const deviceGaps = [...new Set(eligible.map((a) => a.deviceGap).filter((g): g is string => Boolean(g)))];
+  const podsUnread = roomUnread.filter((a) => !occupancyKnown(coverage, a.node.metadata.name ?? ''));
+  if (podsUnread.length > 0) {
+    caveats.push(`who else holds room on ${list(names(podsUnread))} was not read`);
+    missing.push(unreadPods(names(podsUnread)));
+  }
+  if (deviceGaps.length > 0) {
+    caveats.push(`device occupancy is not known: ${deviceGaps.join('; ')}`);
+    missing.push(DRA_READS);
   }
   const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
     verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',
@@ -272,6 +305,20 @@ function pendingVerdict(
     return deadlock('likely', []);
   }
   if (roomUnread.length > 0) return judged('incomplete');
+  const unsettled = eligible.flatMap((a) =>
+    a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
+  );
+  const firstUnsettled = unsettled[0];
+  if (firstUnsettled?.kind === 'devices') {
+    // A selector that could not be evaluated may match a free device: unknown, not unschedulable.
+    caveats.push(
+      `${firstUnsettled.unknownMatching} device(s) may match ${firstUnsettled.request}, but ${firstUnsettled.unknownWhy ?? 'the selector could not be evaluated'}`,
+    );
+    missing.push(
+      'an evaluation of the device selectors (kubectl get resourceslices -o yaml, and the DeviceClass)',
+    );
+    return judged('incomplete');
+  }
   return judged('unschedulable');
 }
 

@@ -9,7 +9,7 @@ import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSe
 import { selectsNode } from './node-match.js';
 import { claimNames } from './pod-constraints.js';
 import { neighboursMatter } from './scarce.js';
-import type { AccessProblem, Coverage, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
+import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
 import { isTerminal } from './workload.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
@@ -22,6 +22,8 @@ export interface ReadObjects {
   nodes: readonly Node[];
   /** Pods of any workload bound to the nodes read (may include ours). */
   neighbours: readonly Pod[];
+  /** DRA objects as read (claims of every namespace, slices, classes, templates); absent: not read. */
+  dra?: DraObjects;
 }
 
 export interface SelectOptions {
@@ -108,6 +110,17 @@ export function selectWorkload(
     logs: { ...options.logs },
     accessProblems: [...(options.accessProblems ?? [])],
     coverage: options.coverage,
+    ...(read.dra
+      ? {
+          dra: {
+            // Claims of every namespace can hold devices on the nodes: all are kept.
+            claims: [...read.dra.claims],
+            templates: read.dra.templates.filter((t) => here(t.metadata)),
+            slices: [...read.dra.slices],
+            classes: [...read.dra.classes],
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,4 +1,15 @@
-import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSet } from './k8s.js';
+import type {
+  Deployment,
+  DeviceClass,
+  KubeEvent,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  ReplicaSet,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
+} from './k8s.js';
 
 /** What a diagnosis is about. Only Deployments for now. */
 export interface WorkloadRef {
@@ -62,6 +73,31 @@ export interface WorkloadSnapshot {
   accessProblems: AccessProblem[];
   /** What was read completely, and what was not (forbidden, capped, absent from a dump). */
   coverage: Coverage;
+  /**
+   * Dynamic Resource Allocation objects, read when the template uses resource claims
+   * or asks for an extended resource (which a DeviceClass may back). Absent: not read.
+   */
+  dra?: DraObjects;
+}
+
+export interface DraObjects {
+  /** Claims of every namespace when `coverage.dra.claims` is 'all', else of ours only. */
+  claims: ResourceClaim[];
+  templates: ResourceClaimTemplate[];
+  slices: ResourceSlice[];
+  classes: DeviceClass[];
+}
+
+/**
+ * What was read of DRA. Devices are consumed by claims of any namespace, so device
+ * occupancy is known only with `claims: 'all'`; 'namespace' (RBAC allows only ours)
+ * or 'unread' leave it unknown, never free.
+ */
+export interface DraCoverage {
+  claims: 'all' | 'namespace' | 'unread';
+  slices: ReadState;
+  classes: ReadState;
+  templates: ReadState;
 }
 
 /** How much of one kind of object was read. */
@@ -85,11 +121,13 @@ export interface Coverage {
   podsReadOn: string[] | 'all';
   /** Each read that was not made or not finished, and what would settle it. */
   gaps: CoverageGap[];
+  /** DRA reads; absent when the snapshot did not need them (no claims, no extended resources). */
+  dra?: DraCoverage;
 }
 
 export interface CoverageGap {
   /** Which part of the snapshot it leaves open. */
-  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs';
+  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra';
   /** "nodes", "pods on gpu-node-3", "events in vision". */
   what: string;
   reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed';
@@ -106,6 +144,7 @@ export function fullCoverage(): Coverage {
     nodes: 'complete',
     podsReadOn: 'all',
     gaps: [],
+    dra: { claims: 'all', slices: 'complete', classes: 'complete', templates: 'complete' },
   };
 }
 

@@ -73,6 +73,8 @@ describe('pods held before scheduling', () => {
     });
     const result = diagnose({ ...snapshot, events: refused ? [refused] : [] });
     expect(result.findings.map((f) => f.summary).join('\n')).not.toContain('waiting before scheduling');
-    expect(result.findings[0]?.code).toBe('Unschedulable');
+    // The scheduler speaks of claims; with no DRA object read that is unknown, not "the snapshot shows room".
+    expect(result.findings[0]?.code).toBe('IncompleteEvidence');
+    expect(JSON.stringify(result.findings[0])).toContain('kubectl get resourceclaims -A');
   });
 });

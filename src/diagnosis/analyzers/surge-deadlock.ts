@@ -122,6 +122,8 @@ function shortWhat(blocker: Blocker): string {
       return `place (anti-affinity on ${blocker.topologyKey})`;
     case 'volume':
       return `volume ${blocker.claim}`;
+    case 'devices':
+      return `devices (class ${blocker.deviceClassName})`;
   }
 }
 

@@ -7,6 +7,7 @@ import type { Analyzer } from '../analyzer.js';
 import { blockerResource, capacityRows, describeBlocker, holderNames } from '../capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement.js';
+import type { DeviceBlocker } from '../dra/blockers.js';
 import { formatAmount } from '../quantity.js';
 import {
   assessRollout,
@@ -211,11 +212,28 @@ function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAsse
       return `free ${blockerResource(blocker)} (held by ${holderNames(blocker)}), change the hostPort, or widen the node selection`;
     case 'anti-affinity':
       return `add nodes in new ${blocker.topologyKey} domains, lower replicas, or relax the required anti-affinity (held by ${holderNames(blocker)})`;
+    case 'devices':
+      return deviceChange(ctx, blocker);
     case 'volume':
       return blocker.problem === 'in-use-rwop'
         ? `stop ${holderNames(blocker)}, which holds ReadWriteOncePod claim ${blocker.claim}`
         : `fix PersistentVolumeClaim ${blocker.claim} (${blocker.problem === 'unbound' ? 'check its StorageClass and provisioner events' : 'create it'})`;
   }
+}
+
+/** DRA: a claim allocated elsewhere, no matching device, or devices other workloads hold (contention). */
+function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
+  if (blocker.allocatedElsewhere)
+    return `run the pod where ResourceClaim ${blocker.allocatedElsewhere} is allocated, or release that claim (it stays allocated while any pod uses it)`;
+  if (blocker.matching === 0 && blocker.unknownMatching === 0)
+    return `no device on the eligible nodes satisfies DeviceClass ${blocker.deviceClassName} and the request's selectors${blocker.tainted > 0 ? ' (or its matching devices carry taints the request does not tolerate)' : ''}: fix the selector or class, or select nodes that have such devices`;
+  if (blocker.need > blocker.matching)
+    return `the request asks for ${blocker.need} devices and the node has ${blocker.matching} that match: lower the count, or select nodes with more devices`;
+  const others = blocker.holders.filter((h) => !ctx.ours.has(h.pod));
+  const names = others.map(
+    (h) => `${h.pod.metadata.namespace ? `${h.pod.metadata.namespace}/` : ''}${h.pod.metadata.name ?? ''}`,
+  );
+  return `the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ') || 'claims with no running pod'}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
 }
 
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {

@@ -1,0 +1,313 @@
+/**
+ * Would the pod's DRA requests be satisfied on a node, with some pods gone? The
+ * allocator gives each request devices that match it and that no claim holds; a
+ * claim's devices come free when every pod it is reserved for is gone (per-pod claims
+ * are deleted with their pod; a claim with no user left is deallocated). Requests are
+ * served greedily in order, each from devices the earlier ones did not take.
+ *
+ * Certainty: a device whose selector could not be evaluated is never counted as
+ * matching, and devices not seen held are free only when claims were read in every
+ * namespace; the caller marks such nodes as not known.
+ */
+import type { Node, Pod, ResourceClaim } from '../k8s.js';
+import { matchesTerms } from '../node-match.js';
+import type { DraObjects, WorkloadSnapshot } from '../snapshot.js';
+import { allocatedDevices, devicesOnNode, matchDevice, type Holding, type NodeDevice } from './devices.js';
+import { podDeviceNeeds, type Alternative, type DeviceNeed, type PodDeviceNeeds } from './needs.js';
+
+export interface DeviceHolder {
+  /** The pod (a stand-in with name and uid when the pod itself was not read). */
+  pod: Pod;
+  devices: string[];
+  claims: string[];
+}
+
+export interface HeldDevice {
+  device: string;
+  claim: string;
+  pods: string[];
+}
+
+export interface DeviceBlocker {
+  kind: 'devices';
+  /** "claim gpu (vision/tracker-...-gpu-x7kqz), request gpu". */
+  request: string;
+  deviceClassName: string;
+  /** What the request needs: a count (ExactCount) or every matching device (All). */
+  need: number;
+  allocationMode: string;
+  /** Devices on the node that match (selectors evaluated, taints tolerated). */
+  matching: number;
+  free: number;
+  /** Devices whose match could not be evaluated. */
+  unknownMatching: number;
+  /** Why unknownMatching devices are unknown (the first reason). */
+  unknownWhy?: string;
+  /** Devices that match but carry a taint the request does not tolerate. */
+  tainted: number;
+  holders: { pod: Pod; amount: number }[];
+  /** Matching devices and who holds them, for the capacity table. */
+  held: HeldDevice[];
+  /** Set for a claim allocated on other nodes (shared claim, or a claim pinned earlier). */
+  allocatedElsewhere?: string;
+}
+
+export interface DeviceVerdict {
+  blockers: DeviceBlocker[];
+  /** Why the device side of this node cannot be settled (requests or claims not read). */
+  unknown: string[];
+}
+
+interface DraIndex {
+  dra: DraObjects;
+  held: Map<string, Holding[]>;
+  podsByUid: Map<string, Pod>;
+  classesComplete: boolean;
+  needs: WeakMap<Pod, PodDeviceNeeds>;
+}
+
+const indexes = new WeakMap<WorkloadSnapshot, DraIndex>();
+
+function indexOf(snapshot: WorkloadSnapshot): DraIndex | undefined {
+  const dra = snapshot.dra;
+  if (!dra) return undefined;
+  let index = indexes.get(snapshot);
+  if (!index) {
+    index = {
+      dra,
+      held: allocatedDevices(dra.claims),
+      podsByUid: new Map(
+        [...snapshot.pods, ...snapshot.otherPods]
+          .filter((p) => p.metadata.uid)
+          .map((p) => [p.metadata.uid ?? '', p] as const),
+      ),
+      classesComplete: snapshot.coverage.dra?.classes === 'complete',
+      needs: new WeakMap(),
+    };
+    indexes.set(snapshot, index);
+  }
+  return index;
+}
+
+/** The pod's DRA needs in this snapshot (cached). */
+export function needsOf(snapshot: WorkloadSnapshot, pod: Pod): PodDeviceNeeds | undefined {
+  const index = indexOf(snapshot);
+  if (!index) return undefined;
+  let needs = index.needs.get(pod);
+  if (!needs) {
+    needs = podDeviceNeeds(pod, index.dra);
+    index.needs.set(pod, needs);
+  }
+  return needs;
+}
+
+/** Pods a claim is reserved for. */
+function consumers(claim: ResourceClaim): { name: string; uid: string }[] {
+  return (claim.status?.reservedFor ?? []).filter((r) => r.resource === 'pods');
+}
+
+function claimName(claim: ResourceClaim): string {
+  return `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
+}
+
+/** The claim comes free with `removed` gone: every pod it is reserved for is among them. */
+function freedBy(claim: ResourceClaim, removedUids: ReadonlySet<string>): boolean {
+  const users = consumers(claim);
+  return users.length > 0 && users.every((u) => removedUids.has(u.uid));
+}
+
+export interface DeviceCheckOptions {
+  /** Pods taken away (their claims freed when they were the last users). */
+  removed?: ReadonlySet<Pod>;
+  /** Count as free only devices the removed pods' claims free (the proof without full occupancy). */
+  onlyFreedByRemoved?: boolean;
+}
+
+/**
+ * The device blockers of `incoming` on `node`. Undefined when the snapshot holds no
+ * DRA objects or the pod uses no DRA.
+ */
+export function deviceVerdict(
+  snapshot: WorkloadSnapshot,
+  incoming: Pod,
+  node: Node,
+  options: DeviceCheckOptions = {},
+): DeviceVerdict | undefined {
+  const index = indexOf(snapshot);
+  const needs = needsOf(snapshot, incoming);
+  if (!index || !needs) return undefined;
+  if (needs.needs.length === 0 && needs.shared.length === 0 && needs.pinned.length === 0) {
+    return needs.unknown.length > 0 ? { blockers: [], unknown: [...needs.unknown] } : undefined;
+  }
+  const removedUids = new Set(
+    [...(options.removed ?? [])].map((p) => p.metadata.uid).filter((u): u is string => Boolean(u)),
+  );
+  const blockers: DeviceBlocker[] = [];
+  for (const shared of needs.shared) {
+    if (shared.allocatedTo && !matchesTerms(node, shared.allocatedTo)) {
+      blockers.push(elsewhere(`shared claim ${shared.claim}`, shared.claim));
+    }
+  }
+  for (const pinned of needs.pinned) {
+    if (!matchesTerms(node, pinned.terms)) blockers.push(elsewhere(`claim ${pinned.claim}`, pinned.claim));
+  }
+  const { devices } = devicesOnNode(index.dra.slices, node);
+  const taken = new Set<string>();
+  for (const need of needs.needs) {
+    if (need.extendedResource && node.status?.allocatable?.[need.extendedResource] !== undefined) continue;
+    const blocker = checkNeed(index, need, devices, taken, removedUids, options.onlyFreedByRemoved === true);
+    if (blocker) blockers.push(blocker);
+  }
+  return { blockers, unknown: [...needs.unknown] };
+}
+
+function elsewhere(request: string, claim: string): DeviceBlocker {
+  return {
+    kind: 'devices',
+    request,
+    deviceClassName: '',
+    need: 1,
+    allocationMode: 'ExactCount',
+    matching: 0,
+    free: 0,
+    unknownMatching: 0,
+    tainted: 0,
+    holders: [],
+    held: [],
+    allocatedElsewhere: claim,
+  };
+}
+
+/** Serves one need from the node's devices; returns the blocker of its first alternative when none fits. */
+function checkNeed(
+  index: DraIndex,
+  need: DeviceNeed,
+  devices: readonly NodeDevice[],
+  taken: Set<string>,
+  removedUids: ReadonlySet<string>,
+  onlyFreed: boolean,
+): DeviceBlocker | undefined {
+  let first: DeviceBlocker | undefined;
+  for (const alternative of need.alternatives) {
+    const { blocker, chosen } = checkAlternative(
+      index,
+      need,
+      alternative,
+      devices,
+      taken,
+      removedUids,
+      onlyFreed,
+    );
+    if (!blocker) {
+      chosen.forEach((k) => taken.add(k));
+      return undefined;
+    }
+    first ??= blocker;
+  }
+  return first;
+}
+
+function checkAlternative(
+  index: DraIndex,
+  need: DeviceNeed,
+  alternative: Alternative,
+  devices: readonly NodeDevice[],
+  taken: ReadonlySet<string>,
+  removedUids: ReadonlySet<string>,
+  onlyFreed: boolean,
+): { blocker?: DeviceBlocker; chosen: string[] } {
+  const matching: NodeDevice[] = [];
+  let unknownMatching = 0;
+  let unknownWhy: string | undefined;
+  let tainted = 0;
+  for (const device of devices) {
+    const match = matchDevice(alternative, index.dra.classes, index.classesComplete, device);
+    if (match.result === 'match') matching.push(device);
+    else if (match.result === 'unknown') {
+      unknownMatching++;
+      unknownWhy ??= match.why;
+    } else if (match.result === 'tainted') tainted++;
+  }
+  const free: NodeDevice[] = [];
+  const held: HeldDevice[] = [];
+  const holders = new Map<Pod, number>();
+  for (const device of matching) {
+    if (taken.has(device.key)) continue;
+    const holdings = index.held.get(device.key) ?? [];
+    const stillHeld = holdings.filter((h) => !freedBy(h.claim, removedUids));
+    const freedNow = holdings.length > 0 && stillHeld.length === 0;
+    if (stillHeld.length === 0 && (!onlyFreed || freedNow)) {
+      free.push(device);
+      continue;
+    }
+    for (const holding of stillHeld) {
+      const users = consumers(holding.claim);
+      held.push({ device: device.name, claim: claimName(holding.claim), pods: users.map((u) => u.name) });
+      for (const user of users) {
+        const pod = index.podsByUid.get(user.uid) ?? standIn(holding.claim, user);
+        holders.set(pod, (holders.get(pod) ?? 0) + 1);
+      }
+    }
+  }
+  const all = (alternative.allocationMode ?? 'ExactCount') === 'All';
+  const count = all ? Math.max(matching.length, 1) : (alternative.count ?? 1);
+  const fits = all
+    ? matching.length > 0 && free.length === matching.length && unknownMatching === 0
+    : free.length >= count;
+  if (fits) return { chosen: free.slice(0, all ? free.length : count).map((d) => d.key) };
+  return {
+    chosen: [],
+    blocker: {
+      kind: 'devices',
+      request: `${need.label}${alternative.request.includes('/') ? ` (alternative ${alternative.request})` : ''}`,
+      deviceClassName: alternative.deviceClassName,
+      need: count,
+      allocationMode: all ? 'All' : 'ExactCount',
+      matching: matching.length,
+      free: free.length,
+      unknownMatching,
+      ...(unknownWhy ? { unknownWhy } : {}),
+      tainted,
+      holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
+      held,
+    },
+  };
+}
+
+const standIns = new Map<string, Pod>();
+
+/** A pod named by a claim's reservedFor that the snapshot does not hold (another namespace). */
+function standIn(claim: ResourceClaim, user: { name: string; uid: string }): Pod {
+  let pod = standIns.get(user.uid);
+  if (!pod) {
+    pod = {
+      metadata: {
+        name: user.name,
+        uid: user.uid,
+        ...(claim.metadata.namespace ? { namespace: claim.metadata.namespace } : {}),
+      },
+      spec: { containers: [] },
+    };
+    if (standIns.size > 10_000) standIns.clear();
+    standIns.set(user.uid, pod);
+  }
+  return pod;
+}
+
+/**
+ * Device occupancy on nodes is known for this pod: it uses no DRA, or every claim of
+ * every namespace and the slices were read. Otherwise why not.
+ */
+export function deviceOccupancyGap(snapshot: WorkloadSnapshot, pod: Pod): string | undefined {
+  const needs = needsOf(snapshot, pod);
+  const usesDevices = (pod.spec.resourceClaims ?? []).length > 0 || (needs?.needs.length ?? 0) > 0;
+  if (!usesDevices) return undefined;
+  const dra = snapshot.coverage.dra;
+  if (!snapshot.dra || !dra)
+    return 'the DRA objects (ResourceClaims, ResourceSlices, DeviceClasses) were not read';
+  if (dra.claims !== 'all')
+    return 'ResourceClaims of other namespaces were not read, so who holds the devices is not known (grant list on resourceclaims cluster-wide)';
+  if (dra.slices !== 'complete')
+    return 'the ResourceSlices were not read completely (grant list on resourceslices)';
+  return undefined;
+}

@@ -1,0 +1,169 @@
+/**
+ * The seed surge deadlock when the GPU comes through Dynamic Resource Allocation
+ * (issue 14), and its look-alikes: a shared claim, a selector no device satisfies,
+ * another team holding the device, a request for more devices than the node has,
+ * occupancy or selectors that cannot be known.
+ */
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { Finding } from '../../src/diagnosis/finding.js';
+import { claim, draSeed, gpuRequest, A100 } from '../support/dra-builders.js';
+import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
+
+function codes(findings: Finding[]): string[] {
+  return findings.map((f) => f.code);
+}
+
+function text(finding: Finding | undefined): string {
+  return JSON.stringify(finding ?? {});
+}
+
+describe('surge deadlock through DRA claims', () => {
+  it('per-pod claims from a ResourceClaimTemplate: the seed deadlock, device, claim and old pod named', () => {
+    const { snapshot, oldPod } = draSeed();
+    const result = diagnose(snapshot);
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('Unschedulable');
+    expect(deadlock?.summary).toContain('can never finish');
+    expect(deadlock?.summary).toContain('device of class gpu.nvidia.com');
+    expect(deadlock?.summary).toContain(oldPod.metadata.name);
+    const table = deadlock?.evidence.find((e) => e.type === 'node-capacity');
+    expect(table?.type === 'node-capacity' ? table.rows : []).toEqual([
+      expect.objectContaining({
+        node: 'gpu-node-1',
+        resource: 'devices of class gpu.nvidia.com',
+        allocatable: '1',
+        used: '1',
+        free: '0',
+        holders: [
+          {
+            pod: oldPod.metadata.name,
+            amount: `device gpu-0, claim vision/${oldPod.metadata.name ?? ''}-gpu-m4zk7`,
+            ownedByThisDeployment: true,
+          },
+        ],
+      }),
+    ]);
+    expect(result.remediations.map((r) => r.kind)).toContain('set-rolling-update');
+  });
+
+  it('extended resource backed by DRA: the pending pod has no claim yet, the old pod holds one', () => {
+    const { snapshot, oldPod } = draSeed({ mode: 'extended' });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toContain('RolloutSurgeDeadlock');
+    expect(text(result.findings[0])).toContain(`${oldPod.metadata.name ?? ''}-extended-resources-t8v2c`);
+    // Not "the node has no nvidia.com/gpu": allocatable does not list DRA devices.
+    expect(text(result.findings[0])).not.toContain('does not have at all');
+  });
+
+  it('the new template asks for a bigger GPU than the one the old pod holds: no deadlock, no device matches', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: ['device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0'],
+      }),
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain(
+      'no device on the eligible nodes satisfies DeviceClass gpu.nvidia.com',
+    );
+  });
+
+  it('look-alike: a selector no device satisfies (an H100 on an A100 node) is Unschedulable, not a deadlock', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: ['device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"'],
+      }),
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: a request for more devices than the node has', () => {
+    const { snapshot } = draSeed({ newRequest: gpuRequest({ count: 2 }) });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain('asks for 2 devices and the node has 1 that match');
+  });
+
+  it('look-alike: another team holds the device: contention, not a surge deadlock', () => {
+    const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
+      revision: 1,
+      replicas: 1,
+    });
+    const notebook = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+    const theirs = claim('notebook-gpu', 'research', {
+      device: 'gpu-0',
+      node: 'gpu-node-1',
+      pods: [notebook],
+    });
+    const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [theirs] });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    const finding = text(result.findings[0]);
+    expect(finding).toContain('contention for devices, not a rollout deadlock');
+    expect(finding).toContain(`research/${notebook.metadata.name ?? ''}`);
+  });
+
+  it('look-alike: a shared claim (resourceClaimName) cannot deadlock a surge, and the finding says so', () => {
+    const { snapshot } = draSeed({
+      mode: 'shared',
+      message:
+        "0/3 nodes are available: 1 resourceclaim not available on the node, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    });
+    // The new template moved to another node; the shared claim stays allocated on gpu-node-1.
+    const pending = snapshot.pods.find((p) => p.status?.phase === 'Pending');
+    if (pending) pending.spec.nodeSelector = { 'kubernetes.io/hostname': 'cpu-node-1' };
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(text(result.findings[0])).toContain('is shared (resourceClaimName) by the old and the new pods');
+    expect(text(result.findings[0])).toContain('stays allocated while any pod uses it');
+  });
+
+  it('claims of other namespaces unread: a second GPU that looks free is unknown, never room', () => {
+    const { snapshot } = draSeed({
+      dra: { claims: 'namespace' },
+      gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
+      message:
+        "0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+    });
+    const result = diagnose(snapshot);
+    // gpu-1 looks free, but a claim of another namespace may hold it: unknown, never room.
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('ResourceClaims of other namespaces were not read');
+    expect(text(result.findings)).not.toContain('shows room');
+  });
+
+  it('claims of other namespaces unread and one GPU held by the old pod: proved from its claim alone', () => {
+    const { snapshot } = draSeed({ dra: { claims: 'namespace' } });
+    const result = diagnose(snapshot);
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.summary).toContain('can never finish');
+  });
+
+  it('a selector the library cannot evaluate is unknown, never a match', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: ['device.attributes["gpu.nvidia.com"].productName.startsWithX("NVIDIA")'],
+      }),
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('Unschedulable');
+    expect(codes(result.findings)).toContain('IncompleteEvidence');
+    expect(text(result.findings)).toContain('could not be evaluated');
+  });
+
+  it('the A100 selector the old pod was placed under matches: still the deadlock', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: [
+          `device.driver == "gpu.nvidia.com" && device.attributes["gpu.nvidia.com"].productName == "${A100}"`,
+          'device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("40Gi")) >= 0',
+        ],
+      }),
+    });
+    expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
+  });
+});
