@@ -16,7 +16,13 @@ import { findCrashClue, type CrashClue } from './crash-clues.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
 import type { CrashingContainer, NodeCrashRow } from './finding.js';
 import type { Node, Pod, ReplicaSet } from './k8s.js';
-import { diffNodes, findSeparator, type NodeDifference, type NodeSeparator } from './node-diff.js';
+import {
+  diffNodes,
+  findSeparator,
+  isCauseCategory,
+  type NodeDifference,
+  type NodeSeparator,
+} from './node-diff.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { classifyReplicaSets, podsOfReplicaSet } from './workload.js';
 
@@ -43,6 +49,11 @@ export interface TemplateCrashPicture {
   containers: CrashingContainer[];
   /** Bad or good nodes whose Node object is not in the snapshot: their attributes are unknown. */
   unreadNodes: string[];
+  /**
+   * Good nodes whose healthy pods all started less than 10 minutes ago: too early to
+   * call them healthy when the crashing nodes are the majority.
+   */
+  unsettledNodes: string[];
   /** What differs between the bad and the good nodes, ranked (node-diff.ts). */
   differences: NodeDifference[];
   /** The attribute(s) that separate the bad nodes from the good ones, when some do. */
@@ -51,8 +62,9 @@ export interface TemplateCrashPicture {
   clue?: CrashClue;
   /**
    * The crash depends on the node: healthy pods run on other nodes, no node has both,
-   * and either an attribute separates the bad nodes (`blame` 'attribute') or, with no
-   * such attribute, the bad nodes are no more than the good ones (`blame` 'node').
+   * and either an attribute separates the bad nodes (`blame` 'attribute'; with the bad
+   * nodes in the majority, a possible cause and healthy pods that have run 10 minutes)
+   * or, with no such attribute, the bad nodes are no more than the good ones (`blame` 'node').
    */
   nodeLocal: boolean;
   blame?: 'attribute' | 'node';
@@ -181,16 +193,30 @@ function picture(
         }
       : found;
   // Every bad and good node must be known for an attribute to separate them.
+  // With the crashing nodes in the majority the healthy side must be solid: every
+  // good node has a pod that has run for 10 minutes (a fresh replacement may simply
+  // not have crashed yet), and the attribute must be a possible cause, not a team
+  // label or a zone that happens to set one or two nodes apart.
+  const majority = badNodes.length > goodNodes.length;
+  const now = Date.parse(snapshot.capturedAt);
+  const unsettledNodes = majority
+    ? goodNodes.filter((n) => !healthyPods.some((p) => p.spec.nodeName === n && settled(p, now)))
+    : [];
   const separator =
     unreadNodes.length === 0
-      ? findSeparator(bad, good, clue?.pointsAt ? (f) => f === clue.pointsAt : undefined)
+      ? findSeparator(
+          bad,
+          good,
+          clue?.pointsAt ? (f) => f === clue.pointsAt : undefined,
+          majority ? isCauseCategory : undefined,
+        )
       : undefined;
   const candidate = badNodes.length > 0 && goodNodes.length > 0 && mixedNodes.length === 0;
   const blame = !candidate
     ? undefined
-    : separator
+    : separator && unsettledNodes.length === 0
       ? ('attribute' as const)
-      : badNodes.length <= goodNodes.length
+      : !majority
         ? ('node' as const)
         : undefined;
   return {
@@ -206,12 +232,26 @@ function picture(
     reports,
     containers: crashingContainers(snapshot, failing, crashingPods),
     unreadNodes,
+    unsettledNodes,
     differences,
     ...(separator ? { separator } : {}),
     ...(clue ? { clue } : {}),
     nodeLocal: blame !== undefined,
     ...(blame ? { blame } : {}),
   };
+}
+
+const SETTLED_MS = 10 * 60 * 1000;
+
+/** Every container has been running for 10 minutes or more (the kubelet's back-off reset window). */
+function settled(pod: Pod, now: number): boolean {
+  const statuses = pod.status?.containerStatuses ?? [];
+  if (statuses.length === 0) return false;
+  return statuses.every((s) => {
+    const started = Date.parse(s.state?.running?.startedAt ?? '');
+    if (Number.isNaN(started)) return false;
+    return Number.isNaN(now) || now - started >= SETTLED_MS;
+  });
 }
 
 /** Crashing containers of the crashing pods, those on bad nodes first, the latest termination first. */

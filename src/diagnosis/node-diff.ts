@@ -136,6 +136,14 @@ const FIXED: Attribute[] = [
 /** Label differences are the least specific, so only this many of each kind are shown. */
 const MAX_LABELS = 5;
 
+/**
+ * Categories that can cause a crash by themselves: what the node runs and how it
+ * is, as opposed to a team label, a zone or a pool name that merely sets it apart.
+ */
+export function isCauseCategory(category: DifferenceCategory): boolean {
+  return category !== 'label' && category !== 'coincidental';
+}
+
 /** A condition's status is bad: Ready when not True, any other condition when True. */
 export function isBadConditionStatus(type: string, status: string | undefined): boolean {
   if (type === 'Ready') return status !== 'True';
@@ -240,9 +248,10 @@ export function findSeparator(
   bad: readonly Node[],
   good: readonly Node[],
   prefer?: (field: string) => boolean,
+  allowed: (category: DifferenceCategory) => boolean = () => true,
 ): NodeSeparator | undefined {
   if (bad.length === 0 || good.length === 0) return undefined;
-  const all = splits(bad, good);
+  const all = splits(bad, good).filter((s) => allowed(s.attribute.category));
   const single = all.filter((s) => s.separates);
   const chosen = (prefer ? single.find((s) => prefer(s.attribute.field)) : undefined) ?? single[0];
   if (chosen) {

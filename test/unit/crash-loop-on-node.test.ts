@@ -164,7 +164,7 @@ describe('look-alikes that are not node-local', () => {
     expect(finding?.evidence).toContainEqual({
       type: 'note',
       text: expect.stringContaining(
-        'no node attribute (conditions, CPU, kernel, runtime, OS image, kubelet, taints, labels) separates',
+        'no node attribute that could cause a crash (conditions, CPU, kernel, runtime, OS image, kubelet, taints) separates',
       ),
     });
     expect(diagnose(snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);

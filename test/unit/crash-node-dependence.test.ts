@@ -133,6 +133,31 @@ describe('node dependence by separation, whatever the counts', () => {
     expect(unknown?.warnings).toContainEqual(expect.stringContaining('were not all read'));
   });
 
+  it('look-alike: the 3 healthy pods started 2 minutes ago (not crashed yet) is CrashLoop, too early to blame the image', () => {
+    const scenario = upgradePool();
+    for (const pod of scenario.pods.slice(7)) {
+      const status = pod.status?.containerStatuses?.[0];
+      if (status) status.state = { running: { startedAt: '2026-11-22T02:58:00Z' } };
+    }
+    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
+    const [finding] = crashLoop.analyze(scenario.snapshot);
+    expect(evidenceOf(finding, 'note').text).toContain('started less than 10 minutes ago');
+    expect(diagnose(scenario.snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
+  });
+
+  it('look-alike: crashing on most nodes where only a team label sets the healthy ones apart is CrashLoop', () => {
+    const team = (name: string): NonNullable<CrashScenarioOptions['oddNode']> => ({
+      labels: { 'example.com/team': name },
+    });
+    const { snapshot } = upgradePool({ oddNode: team('search'), evenNode: team('ranking') });
+    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
+    expect(crashLoop.analyze(snapshot)).toHaveLength(1);
+    // The same label with the crashing nodes in the minority still names it.
+    const few = upgradePool({ crashing: [0, 1], oddNode: team('search'), evenNode: team('ranking') });
+    const diff = evidenceOf(crashLoopOnNode.analyze(few.snapshot)[0], 'node-diff');
+    expect(diff.separator?.fields).toEqual(['label example.com/team']);
+  });
+
   it('look-alike: the whole pool crashes, on both images, is CrashLoop without exclude-node', () => {
     const { snapshot } = upgradePool({ crashing: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
     expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);

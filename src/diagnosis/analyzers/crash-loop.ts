@@ -68,6 +68,13 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
   if (p.mixedNodes.length > 0) {
     return `Pods of the same template run healthy on the same node as crashing ones (${p.mixedNodes.join(', ')}), so the node is not the cause.`;
   }
+  if (p.unsettledNodes.length > 0 && p.separator) {
+    return (
+      `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the ` +
+      `healthy pods on ${p.unsettledNodes.join(', ')} started less than 10 minutes ago: too early to tell whether they ` +
+      `stay up, so the difference in ${p.separator.fields.join(' + ')} is not taken for the cause yet (diagnose again in a few minutes).`
+    );
+  }
   if (p.unreadNodes.length > 0) {
     return (
       `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}), and the ` +
@@ -75,5 +82,5 @@ function whyNotNodeLocal(p: TemplateCrashPicture): string {
       '(kubectl get nodes -o yaml, or list permission on nodes, settles it).'
     );
   }
-  return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}) and no node attribute (conditions, CPU, kernel, runtime, OS image, kubelet, taints, labels) separates the crashing nodes from the healthy ones, so the nodes do not explain it.`;
+  return `The template crashes on more nodes (${p.badNodes.length}) than it runs healthy on (${p.goodNodes.length}) and no node attribute that could cause a crash (conditions, CPU, kernel, runtime, OS image, kubelet, taints) separates the crashing nodes from the healthy ones, so the nodes do not explain it.`;
 }
