@@ -262,6 +262,20 @@ async function recreateRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/** scale-old-replicaset on another fresh tracker: the old ReplicaSet's scale subresource. */
+async function scaleRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/gpu-deadlock.yaml', 'gpu-scale');
+  await deadlockTracker(sim);
+  sim.clearRequests();
+  const tracker = diagnose(await collectSnapshot(client, TRACKER));
+  const generation = await applyAndRecord(client, planOf(tracker.remediations, 'scale-old-replicaset'));
+  expect(
+    (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  recorded.push(...sim.requests);
+}
+
 /** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
 function permissionOf(r: RecordedRequest): string {
   const group = r.path.startsWith('/apis/') ? (r.path.split('/')[2] ?? '') : '';
@@ -311,10 +325,12 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
   it('records the worker doing everything it does: both incidents, scan, owner lookup, every remediation kind, rollout watches', async () => {
     await fullRun();
     await recreateRun();
+    await scaleRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',
       'rollout-restart',
+      'scale-old-replicaset',
       'set-recreate',
       'set-rolling-update',
     ]);

@@ -191,3 +191,34 @@ describe(`${FILE}: pods`, () => {
     expect(denials(p, null, pod([{ ...rs, controller: false }]))).not.toEqual([]);
   });
 });
+
+describe(`${FILE}: ReplicaSet scale`, () => {
+  const p = policy('rollout-doctor-worker-replicaset-scale');
+  /** An autoscaling/v1 Scale as the API server sends it (spec.replicas omitted at 0). */
+  const scale = (replicas: number) => ({
+    apiVersion: 'autoscaling/v1',
+    kind: 'Scale',
+    metadata: {
+      name: 'tracker-6d4cf56db6',
+      namespace: 'vision',
+      uid: 'b1f0c3e2-5a4d-4c1e-9f7a-2d3c4b5a6e7f',
+    },
+    spec: replicas === 0 ? {} : { replicas },
+    status: { replicas: 1, selector: 'app=tracker,pod-template-hash=6d4cf56db6' },
+  });
+
+  it('matches only the scale subresource of ReplicaSets, for the worker', () => {
+    expect(p.spec.matchConstraints.resourceRules.flatMap((r) => r.resources)).toEqual(['replicasets/scale']);
+    expect(
+      denials(p, scale(5), scale(1), 'system:serviceaccount:kube-system:horizontal-pod-autoscaler'),
+    ).toEqual([]);
+  });
+
+  it('admits scaling down (to 0, which the Scale omits), denies scaling up', () => {
+    expect(denials(p, scale(0), scale(1))).toEqual([]);
+    expect(denials(p, scale(1), scale(3))).toEqual([]);
+    expect(denials(p, scale(1), scale(1))).toEqual([]);
+    expect(denials(p, scale(2), scale(1))).toEqual(['the worker may only scale a ReplicaSet down']);
+    expect(denials(p, scale(1), scale(0))).toEqual(['the worker may only scale a ReplicaSet down']);
+  });
+});
