@@ -14,7 +14,7 @@ function codes(findings: Finding[]): string[] {
   return findings.map((f) => f.code);
 }
 
-function text(finding: Finding | undefined): string {
+function text(finding: Finding | Finding[] | undefined): string {
   return JSON.stringify(finding ?? {});
 }
 
