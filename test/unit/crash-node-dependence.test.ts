@@ -317,6 +317,22 @@ describe('the failing container is named', () => {
     );
   });
 
+  it('an injected native sidecar (a restartable init container) is called a sidecar', () => {
+    const scenario = crashScenario();
+    const pod = scenario.pods[1];
+    if (!pod) throw new Error('fixture');
+    crashInInitContainer(pod, 'istio-proxy', { injected: true });
+    const sidecar = pod.spec.initContainers?.find((c) => c.name === 'istio-proxy');
+    if (sidecar) sidecar.restartPolicy = 'Always';
+    const [finding] = crashLoopOnNode.analyze(scenario.snapshot);
+    expect(evidenceOf(finding, 'crash-table').containers).toEqual([
+      { name: 'istio-proxy', kind: 'sidecar', injected: true },
+    ]);
+    expect(finding?.summary).toContain(
+      'sidecar container istio-proxy (a restartable init container), injected at admission',
+    );
+  });
+
   it('an init container of the template that crashes everywhere is CrashLoop naming the init container', () => {
     const scenario = crashScenario({ placement: ['node-a', 'node-b'], crashing: [] });
     for (const pod of scenario.pods) {
