@@ -164,6 +164,9 @@ async function main(): Promise<number> {
     say(bold(`Demo finished: both incidents fixed in ${((Date.now() - started) / 1000).toFixed(1)} s.`));
     return 0;
   } catch (error) {
+    // Ctrl-C (or SIGTERM) ends the story by stopping what it waits on: that is no
+    // failure to report, and the logs of processes being stopped are no news.
+    if (interrupted) return 130;
     say('');
     say(bold(`Demo failed: ${error instanceof Error ? error.message : String(error)}`));
     if (!(error instanceof DemoError) && error instanceof Error && error.stack) say(error.stack);
@@ -178,6 +181,12 @@ async function main(): Promise<number> {
   }
 }
 
+/**
+ * Ctrl-C, SIGTERM, SIGHUP or a closed stdout: stop everything the demo started (the
+ * app and the worker run in process groups of their own, so the terminal's Ctrl-C
+ * reaches only the demo, which stops them in order) and exit 130, quietly: one line,
+ * no "Demo failed", no log tails, no stack trace.
+ */
 let interrupted = false;
 const interrupt = (why: string): void => {
   if (interrupted) return;
@@ -187,16 +196,19 @@ const interrupt = (why: string): void => {
   } catch {
     // stdout is gone (closed pipe): clean up silently
   }
-  void cleanup.run().then(() => process.exit(130));
+  void cleanup.run().then(
+    () => process.exit(130),
+    () => process.exit(130),
+  );
 };
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
 // `npm run demo | head` closes our stdout early: still stop the processes we started.
 process.stdout.on('error', () => interrupt('stdout closed'));
 
 main().then(
-  (code) => process.exit(code),
+  (code) => process.exit(interrupted ? 130 : code),
   (error: unknown) => {
-    say(`demo: ${String(error)}`);
-    void cleanup.run().then(() => process.exit(1));
+    if (!interrupted) say(`demo: ${error instanceof Error ? error.message : String(error)}`);
+    void cleanup.run().then(() => process.exit(interrupted ? 130 : 1));
   },
 );

@@ -46,6 +46,9 @@ export function startProcess(options: {
     cwd: options.cwd,
     env: { ...env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: the terminal's Ctrl-C goes to the demo, which stops
+    // this process with SIGTERM in its cleanup, instead of killing it mid-story.
+    detached: true,
   });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });

@@ -68,7 +68,8 @@ export async function demoRedis(envUrl: string | undefined): Promise<DemoRedis> 
         'Install Redis (Debian/Ubuntu: apt-get install redis-server; macOS: brew install redis) or set REDIS_URL to a Redis no rollout-doctor deployment uses.',
     );
   }
-  const redis = await startRedis();
+  // Its own process group, like the app and the worker: Ctrl-C stops them first, then it.
+  const redis = await startRedis({ ownProcessGroup: true });
   return {
     url: redis.url,
     origin: `private redis-server on port ${redis.port}${envUrl ? ' (REDIS_URL did not answer)' : ''}`,

@@ -5,7 +5,7 @@
  * only when the simulator shows both fixed. Then nothing it started is left behind.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 
@@ -47,6 +47,26 @@ const alive = (pid: number): boolean => {
     return false;
   }
 };
+
+/** The process group of a running process (Linux /proc: the field after state and ppid). */
+function processGroup(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+}
+
+/** The redis-server started for `port` (its command line names 127.0.0.1:PORT). */
+function pidListeningOn(port: number): number {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.startsWith('redis-server') && cmdline.includes(`:${port}`)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
+}
 
 describe('npm run demo', () => {
   it('plays both incidents end to end, prints the Slack messages, exits 0 and cleans up', async () => {
@@ -104,6 +124,52 @@ describe('npm run demo', () => {
       'Demo failed: REDIS_URL (redis://127.0.0.1:1) does not answer and no redis-server binary is on PATH',
     );
     expect(out).toContain('apt-get install redis-server');
+  }, 60_000);
+
+  it('Ctrl-C mid-story (SIGINT to the whole process group, as a terminal sends it) exits 130 quietly and stops everything', async () => {
+    // A process group of its own, like a shell's foreground job: the signal reaches the
+    // demo and everything it started in that group at once.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, NO_COLOR: '1', REDIS_URL: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let out = '';
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        // The app and the worker are busy with the first diagnosis.
+        if (out.includes('asked for a diagnosis of deployment/vision-object-tracker')) resolve();
+      });
+    });
+    const redisPort = /private redis-server on port (\d+)/.exec(out)?.[1] ?? '1';
+    // The terminal's Ctrl-C must reach only the demo, which then stops the app, the
+    // worker and Redis in order: none of them is in the demo's process group.
+    const started = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    const redisPid = pidListeningOn(Number(redisPort));
+    expect(redisPid).toBeGreaterThan(0);
+    for (const pid of [...started, redisPid]) expect(processGroup(pid), `pid ${pid}`).not.toBe(child.pid);
+    const signalled = Date.now();
+    process.kill(-(child.pid ?? 0), 'SIGINT');
+    expect(await exited).toBe(130);
+    const stoppedIn = Date.now() - signalled;
+    const after = out.slice(out.indexOf('SIGINT: stopping everything the demo started'));
+    expect(after, out).toMatch(/^SIGINT: stopping everything the demo started…\n/);
+    // Quiet: no failure report, no log tails, no stack trace.
+    expect(out).not.toContain('Demo failed');
+    expect(out).not.toContain('last lines of the');
+    expect(out).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+    expect(out).not.toMatch(/Error:/);
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    expect(pids.filter(alive)).toEqual([]);
+    expect(existsSync(/kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '/nonexistent')).toBe(false);
+    expect(await listening(Number(redisPort))).toBe(false);
+    // Stopped in order, each gracefully, not after the 8 s kill timeout of a process
+    // that lost its Redis first.
+    expect(stoppedIn).toBeLessThan(6_000);
   }, 60_000);
 
   it('on SIGTERM (as on Ctrl-C) stops the app, the worker and Redis it started and removes its directory', async () => {

@@ -34,6 +34,11 @@ export interface StartRedisOptions {
   appendonly?: boolean;
   /** Where candidate ports come from (tests of this helper hand out a taken one). */
   pickPort?: () => Promise<number>;
+  /**
+   * A process group of its own (`npm run demo`): the terminal's Ctrl-C then reaches
+   * only the caller, which stops the server after the processes using it.
+   */
+  ownProcessGroup?: boolean;
 }
 
 /** How many fresh ports to try when the one picked was taken before redis-server bound it. */
@@ -70,7 +75,10 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
       '--protected-mode',
       'no',
     ];
-    const spawned = spawn('redis-server', args, { stdio: 'ignore' });
+    const spawned = spawn('redis-server', args, {
+      stdio: 'ignore',
+      detached: options.ownProcessGroup ?? false,
+    });
     child = spawned;
     const deadline = Date.now() + 5_000;
     for (;;) {
