@@ -112,6 +112,38 @@ describe('node dependence by separation, whatever the counts', () => {
     expect(plan.warnings).toContainEqual(expect.stringContaining('4 will stay Pending'));
   });
 
+  it('adds the label NotIn to every required term of an existing affinity (terms are ORed)', () => {
+    const terms = [
+      { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] },
+      { matchExpressions: [{ key: 'eks.amazonaws.com/nodegroup', operator: 'In', values: ['inference'] }] },
+    ];
+    const { snapshot, deployment } = upgradePool({
+      deployment: {
+        resources: { requests: { cpu: '3' } },
+        podSpec: {
+          affinity: {
+            nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+          },
+        },
+      },
+    });
+    const plan = diagnose(snapshot).remediations.find((r) => r.kind === 'exclude-node');
+    if (!plan) throw new Error('no exclude-node plan');
+    expect(checkPlanWithinKind(plan, deployment)).toEqual({ ok: true });
+    const patched = applyJsonPatch(deployment, plan.patch?.body) as Deployment;
+    const after =
+      patched.spec.template.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+        ?.nodeSelectorTerms ?? [];
+    expect(after).toHaveLength(2);
+    for (const [i, term] of after.entries()) {
+      expect(term.matchExpressions).toEqual([
+        ...(terms[i]?.matchExpressions ?? []),
+        { key: 'eks.amazonaws.com/nodegroup-image', operator: 'NotIn', values: [NEW_AMI] },
+      ]);
+    }
+    expect(applyJsonPatch(patched, plan.inverse?.body)).toEqual(deployment);
+  });
+
   it("counts other workloads' pods on the remaining nodes, and says so when their pods were not read", () => {
     const scenario = upgradePool();
     const other = makeDeployment('batch', {
