@@ -27,6 +27,8 @@ export type AuditEvent =
         | 'unknown-plan'
         | 'same-approver'
         | 'self-approval'
+        /** Another plan of the same result message was approved first: one fix per message. */
+        | 'other-plan-approved'
         /** Dismiss by someone who neither asked for the result nor may approve there (planId 'dismiss'). */
         | 'not-requester'
         /** A diagnosis, scan or Re-run the read policy does not allow (planId 'diagnose', 'scan' or 'rerun'). */

@@ -73,7 +73,9 @@ export async function announceRun(
       input.jobId,
       ref,
       input.addedAt,
-      input.owner,
+      // A message posted in a thread (Re-run) keeps its thread root: its thread report
+      // goes there, since Slack threads do not nest.
+      input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner,
     );
     await applySubscribeResult(services, client, ref, state);
     return ref;

@@ -46,6 +46,7 @@ import {
 } from '../diagnosis/snapshot.js';
 import { isUnscheduled } from '../diagnosis/workload.js';
 import type { KubeClient } from './client.js';
+import { closestNames } from '../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects, type ListResult } from './list.js';
@@ -264,10 +265,33 @@ async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Dep
     });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
-      throw new WorkloadNotFoundError(`deployment "${ref.name}" not found in namespace "${ref.namespace}"`, [
-        ref.namespace,
-      ]);
+      throw new WorkloadNotFoundError(
+        `deployment "${ref.name}" not found in namespace "${ref.namespace}"`,
+        [ref.namespace],
+        await nearbyDeployments(client, ref),
+      );
     }
     throw error;
+  }
+}
+
+/**
+ * Deployments of the namespace whose names are close to the one asked for (a typo
+ * in a slash command). One list, a few hundred names at most; a refused or failed
+ * list gives no suggestion rather than another error.
+ */
+async function nearbyDeployments(client: KubeClient, ref: WorkloadRef): Promise<string[]> {
+  try {
+    const list = await listObjects<Deployment>(
+      client,
+      { resource: 'deployments', namespace: ref.namespace },
+      { limit: 500, maxPages: 1 },
+    );
+    return closestNames(
+      ref.name,
+      list.items.map((d) => d.metadata.name ?? '').filter((n) => n !== ''),
+    );
+  } catch {
+    return [];
   }
 }

@@ -121,6 +121,17 @@ const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
     status: z.literal('failed'),
     /** A sentence for the user: "deployment/x not found in namespace y", "cluster unreachable". */
     reason: z.string(),
+    /**
+     * Set when the Deployment does not exist (a typo, most often): the app answers the
+     * requester privately with the closest names the worker found in the namespace.
+     */
+    notFound: z
+      .object({
+        namespace: namespaceSchema,
+        name: resourceNameSchema,
+        suggestions: z.array(resourceNameSchema).max(5),
+      })
+      .optional(),
   }),
 ]);
 export type DiagnosisOutcome = z.infer<typeof diagnosisOutcomeSchema>;

@@ -5,7 +5,12 @@ import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';
 import type { DryRunSummary, PlanStore } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
-import { diagnoseJobSchema, type DiagnoseJob, type NotifyJobInput } from '../queue/schemas.js';
+import {
+  diagnoseJobSchema,
+  resourceNameSchema,
+  type DiagnoseJob,
+  type NotifyJobInput,
+} from '../queue/schemas.js';
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
 
 /** What the diagnose processor needs from the cluster and the engine; injected so tests can fake them. */
@@ -59,6 +64,21 @@ function isPermanent(error: unknown): boolean {
     error instanceof WorkloadNotFoundError ||
     (error instanceof ClusterError && (error.status === 401 || error.status === 403))
   );
+}
+
+/**
+ * A Deployment asked for by name that does not exist: the name, its namespace and the
+ * closest names there (src/kube/collector.ts), so the app can answer "did you mean".
+ * Not for alert jobs, whose target is resolved from pods.
+ */
+function notFoundOf(
+  error: unknown,
+  data: DiagnoseJob,
+): { notFound?: { namespace: string; name: string; suggestions: string[] } } {
+  if (!(error instanceof WorkloadNotFoundError) || data.mode !== 'deployment' || data.resolveFromPods?.length)
+    return {};
+  const suggestions = error.suggestions.filter((s) => resourceNameSchema.safeParse(s).success).slice(0, 5);
+  return { notFound: { namespace: data.target.namespace, name: data.target.name, suggestions } };
 }
 
 /**
@@ -196,6 +216,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
             outcome: {
               status: 'failed',
               reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
+              ...notFoundOf(error, data),
             },
           },
           lane,

@@ -8,10 +8,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { confirmDialogText, planButton, planSection } from '../../src/app/blocks/plan-blocks.js';
 import {
-  fullReportReply,
+  notFoundText,
   renderDiagnosis,
   renderOutcome,
   renderProgress,
+  threadReport,
 } from '../../src/app/blocks/result-message.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import {
@@ -27,7 +28,6 @@ import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump.js';
 import { diagnose } from '../../src/diagnosis/run.js';
-import { renderText } from '../../src/report/text.js';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
 
@@ -97,10 +97,30 @@ describe('Slack builders with hostile text in every field', () => {
     expect(unsafeMarkup(claimed)).toEqual([]);
   });
 
-  it('the full report posted in the thread is one unbreakable code block', () => {
-    const reply = fullReportReply(renderText(diagnosis));
-    expect(unsafeMarkup({ text: reply })).toEqual([]);
-    expect(reply.split('```')).toHaveLength(3);
+  it('the thread report (full evidence, dry runs, patches) carries no live markup', () => {
+    const thread = threadReport({
+      cluster: `prod ${HOSTILE}`,
+      diagnosis,
+      dryRuns: Object.fromEntries(
+        diagnosis.remediations.map((p) => [
+          p.id,
+          { ok: true as const, changes: [{ path: HOSTILE, before: HOSTILE, after: { x: HOSTILE } }] },
+        ]),
+      ),
+    });
+    expect(thread.length).toBeGreaterThan(0);
+    expect(unsafeMarkup(thread)).toEqual([]);
+    expect(JSON.stringify(thread)).toContain('&lt;!channel&gt;');
+    // The same thread report comes with the rendered result.
+    expect(unsafeMarkup(renderDiagnosis({ cluster: 'prod', diagnosis, dryRuns: {}, plans }).thread)).toEqual(
+      [],
+    );
+  });
+
+  it('the "did you mean" answer to a mistyped name carries no live markup', () => {
+    const text = notFoundText(HOSTILE, { namespace: 'ns', name: 'web', suggestions: ['web-1', 'web-2'] });
+    expect(unsafeMarkup({ text })).toEqual([]);
+    expect(text).toContain('did you mean *deployment/web-1* or *deployment/web-2*?');
   });
 
   it('scan results, failures and progress carry no live markup', () => {
@@ -134,10 +154,26 @@ describe('Slack builders with hostile text in every field', () => {
       { plan, expiresAt: Date.now() + 60_000 } as never,
     );
     expect(unsafeMarkup(message)).toEqual([]);
+    const undo = remediationOutcomeMessage(
+      {
+        kind: 'remediation-outcome',
+        stage: 'applied',
+        detail: HOSTILE,
+        planId: 'p1',
+        cluster: 'prod',
+        channel: 'C1',
+        messageTs: '1.2',
+        undoPlanId: 'u1',
+      },
+      { plan, cluster: 'prod', createdAt: 0, expiresAt: Date.now() + 60_000 },
+    );
+    expect(JSON.stringify(undo.blocks)).toContain('undo_plan.0');
+    expect(unsafeMarkup(undo)).toEqual([]);
     expect(
       unsafeMarkup([planSection(plan, undefined), planButton(plan, 0, { state: 'open', expiresAt: 1 })]),
     ).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
+    expect(unsafeMarkup({ text: confirmDialogText(plan, { undo: true }) })).toEqual([]);
   });
 
   it('alert thread messages (title, summary, externalURL, thread lines) carry no live markup', () => {

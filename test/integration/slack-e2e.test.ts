@@ -10,6 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { PATCH_POINTER } from '../../src/app/blocks/confirm-text.js';
+import { patchText } from '../../src/app/blocks/plan-blocks.js';
+import { renderMessage } from '../../scripts/demo/slack-render.js';
 import {
   deployment,
   isReady,
@@ -31,16 +34,32 @@ async function storedPlan(h: E2eHarness, id: string | undefined): Promise<Remedi
   return stored.plan;
 }
 
-/** The section describing a plan (summary, impact, server dry run, exact patch). */
-function planSectionText(message: StoredMessage, plan: RemediationPlan): string {
-  const texts = message.blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
-  const found = texts.find((t) => t.startsWith(`*${plan.summary}*`));
-  if (!found) throw new Error(`no section for plan ${plan.id}`);
-  return found;
+/** The thread report under a result (or under its thread root): every message that starts "Full report". */
+function threadReportOf(h: E2eHarness, message: StoredMessage): StoredMessage[] {
+  return h.replies(message.threadTs ?? message.ts).filter((m) => m.text.startsWith('Full report'));
 }
 
-/** Every approve button's confirm dialog names the impact and shows the exact patch (or points to it). */
+/** The code blocks of the thread report, put back together. */
+function reportCode(h: E2eHarness, message: StoredMessage): string {
+  return threadReportOf(h, message)
+    .flatMap((m) => m.blocks)
+    .map((b) => (b as { text?: { text?: string } }).text?.text ?? '')
+    .flatMap((t) => [...t.matchAll(/```\n([\s\S]*?)\n```/g)].map((x) => x[1] ?? ''))
+    .join('\n')
+    .replace(/&quot;/g, '"');
+}
+
+/** What the Slack client shows of a message (emoji names counted in full): the ten-second read. */
+function visible(message: StoredMessage): string {
+  return renderMessage({ text: '', blocks: message.blocks }, { color: false }).join('\n');
+}
+
+/**
+ * Every approve button's confirm dialog says the change in words and points to the
+ * thread, where the exact patch is shown once; the message itself never shows it.
+ */
 async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promise<RemediationPlan[]> {
+  await h.slack.waitFor(() => threadReportOf(h, message).length > 0);
   const plans: RemediationPlan[] = [];
   for (const button of h.buttons(message).filter((b) => b.action_id.startsWith('approve_plan'))) {
     const plan = await storedPlan(h, button.value);
@@ -48,15 +67,15 @@ async function checkConfirmDialogs(h: E2eHarness, message: StoredMessage): Promi
     const text = button.confirm?.text?.text ?? '';
     expect(button.confirm?.title?.text).toBe(`Apply ${plan.kind} to ${plan.target.name}?`);
     expect(text.length).toBeLessThanOrEqual(300);
-    const exact = plan.patch
-      ? JSON.stringify(plan.patch.body)
-      : `delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
-    // The exact patch is always in the plan's section right above the buttons.
-    expect(planSectionText(message, plan)).toContain(exact);
-    // The dialog says the change in words and points to the plan section, which is there.
-    expect(text).toMatch(/^(Set the strategy|Restart|Keep|Delete) /);
-    expect(text).toContain('Exact patch: above the buttons');
+    expect(text).toContain(PATCH_POINTER);
     expect(text).not.toContain('{');
+    // The report may still be on its way (a Re-run's lands in the same thread as the first).
+    await h.slack.waitFor(() => reportCode(h, message).includes(patchText(plan)));
+    expect(reportCode(h, message).split(patchText(plan)).length - 1).toBe(1);
+    if (plan.patch)
+      expect(JSON.stringify(message.blocks)).not.toContain(
+        JSON.stringify(JSON.stringify(plan.patch.body)).slice(1, -1),
+      );
   }
   return plans;
 }
@@ -91,8 +110,8 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
   /** …then its Undo approved and rolled out. */
   async function undone(): Promise<{ h: E2eHarness; result: StoredMessage; applied: RemediationPlan }> {
     const { h, result, applied } = await fixed();
-    const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
-    if (!reply) throw new Error('no rolled-out reply');
+    const reply = h.replies(result.ts).find((m) => m.text.startsWith('applied'));
+    if (!reply) throw new Error('no applied reply');
     expect((await h.click(reply, 'undo_plan.0', h.approver)).status).toBe(200);
     await h.slack.waitFor(() => {
       const all = h.replies(result.ts).map((m) => m.text);
@@ -112,21 +131,41 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const result = await h.waitForResult('vision', NAME);
 
     expect(result.text).toMatch(/^deployment\/vision-object-tracker in vision: RolloutSurgeDeadlock: /);
-    const texts = result.blocks.map((b) => JSON.stringify(b));
-    expect(texts[0]).toContain('*RolloutSurgeDeadlock*: Rollout of vision-object-tracker can never finish');
-    const all = texts.join('\n');
-    expect(all).toMatch(/0\/10 nodes available for vision-object-tracker-/);
-    expect(all).toMatch(/1 +Insufficient nvidia.com\/gpu +resources/);
-    expect(all).toContain('maxSurge resolves to 1 (25%), maxUnavailable to 0 (25%)');
-    expect(all).toMatch(/gpu-node-1 +nvidia.com\/gpu +1 +1 +0 +vision-object-tracker-/);
-
-    expect(h.buttons(result).map((b) => [b.action_id, b.text?.text])).toEqual([
-      ['approve_plan.0', 'Apply: set-rolling-update'],
-      ['approve_plan.1', 'Apply: set-recreate'],
-      ['rerun_diagnosis', 'Re-run'],
-      ['dismiss_result', 'Dismiss'],
-    ]);
+    // The ten-second read: the verdict, who holds what where, the fenceposts, the fix.
+    const shown = visible(result);
+    expect(shown.length).toBeLessThanOrEqual(1200);
+    expect(shown.split('\n')[0]).toBe(
+      '🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish',
+    );
+    expect(shown).toMatch(
+      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(this Deployment\)/,
+    );
+    expect(shown).toContain('maxSurge 25% = 1, maxUnavailable 25% = 0');
+    expect(shown).toMatch(/0\/10 nodes available: 1 Insufficient nvidia.com\/gpu/);
+    expect(shown).toContain('Recommended fix: Let old pods go first');
+    // The full evidence is in the thread, tables whole.
     const plans = await checkConfirmDialogs(h, result);
+    const report = threadReportOf(h, result)
+      .map((m) => JSON.stringify(m.blocks))
+      .join('\n');
+    expect(report).toMatch(/0\/10 nodes available for vision-object-tracker-/);
+    expect(report).toMatch(/1 +Insufficient nvidia.com\/gpu +resources/);
+    expect(report).toMatch(/node\(s\) didn't match Pod's node affinity\/selector +node-selection/);
+    expect(report).toMatch(
+      /maxSurge resolves to 1 \(25%(, default)?\), maxUnavailable to 0 \(25%(, default)?\)/,
+    );
+    expect(report).toMatch(/gpu-node-1 +nvidia.com\/gpu +1 +1 +0 +vision-object-tracker-/);
+
+    const buttons = h.buttons(result).map((b) => [b.action_id, b.text?.text, b.style]);
+    expect(buttons.slice(0, 2)).toEqual([
+      ['approve_plan.0', 'Apply: set-rolling-update', 'primary'],
+      ['approve_plan.1', 'Apply: set-recreate', undefined],
+    ]);
+    expect(buttons.slice(-2)).toEqual([
+      ['rerun_diagnosis', 'Re-run', undefined],
+      ['dismiss_result', 'Dismiss', undefined],
+    ]);
+    expect(buttons.filter((b) => b[2] === 'primary')).toHaveLength(1);
     const rolling = plans[0];
     if (!rolling) throw new Error('no set-rolling-update plan');
     expect(rolling.kind).toBe('set-rolling-update');
@@ -136,11 +175,11 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     expect(confirm).toContain(
       'Set the strategy to RollingUpdate with maxSurge 0, maxUnavailable 1 and restart deployment/vision-object-tracker in ns vision now.',
     );
-    const section = planSectionText(result, rolling);
-    expect(section).toContain('server dry run:');
-    expect(section).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
-    expect(section).toContain('/spec/strategy/rollingUpdate/maxUnavailable: "25%" → 1');
-    expect(section).toMatch(/restartedAt: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
+    const code = reportCode(h, result);
+    expect(code).toContain('server dry run:');
+    expect(code).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
+    expect(code).toContain('/spec/strategy/rollingUpdate/maxUnavailable: "25%" → 1');
+    expect(code).toMatch(/restartedAt: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
   });
 
   it('applies the plan on an approver click: one PATCH, "applied" then "rolled out", the GPU pod replaced', async () => {
@@ -163,6 +202,12 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const updated = h.message(result.channel, result.ts);
     expect(JSON.stringify(updated?.blocks)).toContain(`*set-rolling-update* approved by <@${h.approver}>`);
     expect(h.buttons(updated ?? result)[0]?.text?.text).toBe('Approved: set-rolling-update');
+    // The other fixes are withdrawn from the message once one is approved.
+    expect(h.buttons(updated ?? result).map((b) => b.action_id)).toEqual([
+      'plan_status.0',
+      'rerun_diagnosis',
+      'dismiss_result',
+    ]);
 
     const d = deployment(h, 'vision', NAME);
     expect(d.spec.strategy).toEqual({
@@ -203,13 +248,22 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
 
   it('Undo is approval-gated: a non-approver is refused, an approver applies the stored inverse patch', async () => {
     const { h, result, applied } = await fixed();
-    const reply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
-    if (!reply) throw new Error('no rolled-out reply');
+    const reply = h.replies(result.ts).find((m) => m.text.startsWith('applied'));
+    if (!reply) throw new Error('no applied reply');
     const undo = h.buttons(reply).find((b) => b.action_id === 'undo_plan.0');
-    // The Undo button is rendered from the stored inverse plan: its confirm dialog
-    // quotes that plan's exact patch, like every Apply button.
+    // The Undo is offered once, in the "applied" reply, written for the undo: what it
+    // restores, and that a strategy-only undo starts no rollout.
     expect(undo?.text?.text).toBe('Undo: set-rolling-update');
-    expect(JSON.stringify(reply.blocks)).toContain('"maxSurge\\":\\"25%\\"');
+    const undoText = JSON.stringify(reply.blocks);
+    expect(undoText).toContain(
+      'restores the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%) of deployment/vision-object-tracker',
+    );
+    expect(undoText).toContain('It does not start a rollout');
+    expect(undoText).not.toContain('starts a new rollout');
+    expect(undoText).toContain('\\"maxSurge\\": \\"25%\\"');
+    expect(undo?.confirm?.text?.text).toContain('It does not start a rollout');
+    const rolledOutReply = h.replies(result.ts).find((m) => m.text.startsWith('rolled out'));
+    expect(h.buttons(rolledOutReply ?? reply).map((b) => b.action_id)).not.toContain('undo_plan.0');
     const inverse = await storedPlan(h, undo?.value);
     expect(inverse.patch).toEqual(applied.inverse);
     const podBefore = livePods(h, 'vision')[0]?.metadata.uid;
@@ -237,7 +291,8 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       const at = all.findIndex((t) => t.startsWith('applied: Undo: Let old pods go first'));
       return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out')) && all;
     }, 25_000);
-    expect(texts.filter((t) => t.startsWith('applied'))).toHaveLength(2);
+    // (the first fix's "applied" reply, clicked, now reads as the undo's approval)
+    expect(texts.filter((t) => t.startsWith('applied: Undo:'))).toHaveLength(1);
     // The clicked reply now shows who approved the undo, not a second approval of the fix.
     const marked = h.message(reply.channel, reply.ts);
     expect(marked?.text).toBe('undo of set-rolling-update approved');
@@ -263,10 +318,12 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
 
   it('Re-run posts a fresh result in the thread, diagnosed from the cluster as it is now', async () => {
     const { h, result, applied } = await undone();
-    const runsBefore = h.replies(result.ts).length;
+    const results = (): StoredMessage[] =>
+      h.replies(result.ts).filter((m) => m.text.startsWith(`deployment/${NAME} in vision:`));
+    const runsBefore = results().length;
     expect((await h.click(result, 'rerun_diagnosis', 'U0ONCALL')).status).toBe(200);
     const fresh = await h.waitForResult('vision', NAME, { threadTs: result.ts });
-    expect(h.replies(result.ts).length).toBe(runsBefore + 1);
+    expect(results().length).toBe(runsBefore + 1);
     expect(fresh.ts).not.toBe(result.ts);
     // Not stuck any more, but the strategy surges again after the Undo: the prediction.
     expect(fresh.text).toMatch(/^deployment\/vision-object-tracker in vision: RolloutAtRisk: /);
@@ -356,26 +413,39 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
     expect(result.text).toMatch(
       /^deployment\/checkout in shop: CrashLoopOnNode: checkout crash-loops only on node node-b/,
     );
-    const all = result.blocks.map((b) => JSON.stringify(b)).join('\n');
-    expect(all).toMatch(/node-b +0\/1 +\d+ +1 +132 +Error/);
-    expect(all).toMatch(/node-a +1\/1 +0 +0/);
-    expect(all).toMatch(/osImage +Ubuntu 20.04.6 LTS +Debian GNU\/Linux 12 \(bookworm\)/);
-    expect(all).toContain('SIGILL: illegal instruction');
+    const shown = visible(result);
+    expect(shown.length).toBeLessThanOrEqual(1200);
+    expect(shown).toMatch(/Pods per node: node-b 0\/1 ready, \d+ restarts, exit 132 \(Error\)/);
+    expect(shown).toMatch(
+      /What differs on node-b: .*osImage Ubuntu 20.04.6 LTS \(others: Debian GNU\/Linux 12 \(bookworm\)\)/,
+    );
+    // The decisive log clue reaches the message, not only the thread.
+    expect(shown).toMatch(/Log clue.*(illegal instruction|AVX-512|SIGILL)/i);
+    expect(shown).toContain('Recommended fix: Keep checkout off node-b');
 
-    expect(h.buttons(result).map((b) => b.action_id)).toEqual([
-      'approve_plan.0',
-      'approve_plan.1',
-      'rerun_diagnosis',
-      'dismiss_result',
+    const buttons = h.buttons(result).map((b) => [b.action_id, b.text?.text, b.style]);
+    expect(buttons.slice(0, 2)).toEqual([
+      ['approve_plan.0', 'Apply: exclude-node', 'primary'],
+      ['approve_plan.1', 'Apply: delete-pods', undefined],
     ]);
+    expect(buttons.filter((b) => b[2] === 'primary')).toHaveLength(1);
     const [exclude, deletePods] = await checkConfirmDialogs(h, result);
     expect(exclude?.kind).toBe('exclude-node');
     expect(deletePods?.kind).toBe('delete-pods');
     expect(h.buttons(result)[0]?.confirm?.text?.text).toContain(
       'Keep deployment/checkout in ns shop off node node-b (required node affinity).',
     );
-    if (!exclude) throw new Error('no exclude-node plan');
-    expect(planSectionText(result, exclude)).toMatch(/server dry run:\n\/spec\/template\/spec\/affinity: /);
+    const report = threadReportOf(h, result)
+      .map((m) => JSON.stringify(m.blocks))
+      .join('\n');
+    expect(report).toMatch(/node-b +0\/1 +\d+ +1 +132 +Error/);
+    expect(report).toMatch(/node-a +1\/1 +0 +0/);
+    expect(report).toMatch(/osImage +Ubuntu 20.04.6 LTS +Debian GNU\/Linux 12 \(bookworm\)/);
+    expect(report).toContain('SIGILL: illegal instruction');
+    // The dry run names the field that changes, not the whole affinity twice.
+    expect(reportCode(h, result)).toMatch(
+      /server dry run:\n\/spec\/template\/spec\/affinity\/nodeAffinity: \(unset\) → \{"requiredDuringSchedulingIgnoredDuringExecution".*"NotIn","values":\["node-b"\]/,
+    );
 
     const mark = h.sim.requests.length;
     await h.click(result, 'approve_plan.0', h.approver);

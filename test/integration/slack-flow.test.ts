@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -61,8 +62,23 @@ function diagnosisFor(name: string): Diagnosis {
         remediations: [planFor(name).id],
       },
     ],
-    remediations: [planFor(name)],
+    remediations: [planFor(name), recreateFor(name)],
     analyzerErrors: [],
+  };
+}
+
+/** A second plan on the same message: refused once the first is approved. */
+function recreateFor(name: string): RemediationPlan {
+  return {
+    ...planFor(name),
+    id: `set-recreate-${name}`,
+    kind: 'set-recreate',
+    summary: 'Switch to Recreate',
+    impact: 'outage: all replicas',
+    patch: {
+      type: 'strategic-merge',
+      body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
+    },
   };
 }
 
@@ -105,7 +121,16 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       }),
       logger,
       {
-        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        collect: async (ref) => {
+          // A typo: the real collector lists the namespace and names the closest Deployments.
+          if (ref.name === 'vison-tracker')
+            throw new WorkloadNotFoundError(
+              'deployment "vison-tracker" not found in namespace "gpu"',
+              ['gpu'],
+              ['vision-tracker'],
+            );
+          return { target: ref } as unknown as WorkloadSnapshot;
+        },
         diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
         dryRun: async () => ({
           ok: true,
@@ -152,16 +177,25 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   const click = (user: string, message: StoredMessage, actionId = 'approve_plan.0') =>
     postClick(events, SECRET, message, actionId, user);
 
-  it('posts the result with a confirm-guarded button showing the dry run, refuses a non-approver, applies once for two clicks, and reports rolled out', async () => {
+  it('posts the result with one primary button and the dry run in the thread, refuses a non-approver, applies once for two clicks, refuses the other plan, and reports rolled out', async () => {
     expect((await postSigned(events, SECRET, slashCommandBody({ text: 'trainer -n gpu' }))).status).toBe(200);
     const message = await resultMessage('trainer');
+    // The message as a client that has not refreshed still shows it (the stand-in updates in place).
+    const stale = structuredClone(message);
     const json = JSON.stringify(message.blocks);
     expect(json).toContain('RolloutSurgeDeadlock');
-    expect(json).toContain('maxSurge: \\"25%\\" → 0');
-    const button = (
+    // The dry run and the patch are in the thread report, not in the message.
+    expect(json).not.toContain('→');
+    const report = await slack.waitFor((s) =>
+      [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('Full report')),
+    );
+    expect(JSON.stringify(report.blocks)).toContain('maxSurge: \\"25%\\" → 0');
+    const buttons = (
       message.blocks.find((b) => b.type === 'actions') as { elements: Record<string, unknown>[] }
-    ).elements[0];
-    expect(JSON.stringify(button?.confirm)).toContain('brief outage: 1 replica');
+    ).elements;
+    expect(buttons.map((b) => b.style)).toEqual(['primary', undefined, undefined, undefined]);
+    expect(JSON.stringify(buttons[0]?.confirm)).toContain('brief outage: 1 replica');
+    expect(JSON.stringify(buttons[0]?.confirm)).toContain('in the thread');
 
     expect((await click('U0STRANGER', message)).status).toBe(200);
     await slack.waitFor((s) => s.callsOf('chat.postEphemeral').find((c) => c.args.user === 'U0STRANGER'));
@@ -174,15 +208,58 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     const rolledOut = await slack.waitFor((s) =>
       [...s.messages.values()].find((m) => m.threadTs === message.ts && m.text.startsWith('rolled out')),
     );
-    expect(rolledOut.blocks.some((b) => JSON.stringify(b).includes('undo_plan'))).toBe(true);
+    // Undo is offered once, in the "applied" reply, not again under "rolled out".
+    const appliedReplies = [...slack.messages.values()].filter(
+      (m) => m.threadTs === message.ts && m.text.startsWith('applied'),
+    );
+    expect(appliedReplies).toHaveLength(1);
+    expect(JSON.stringify(appliedReplies[0]?.blocks)).toContain('undo_plan');
+    expect(JSON.stringify(appliedReplies[0]?.blocks)).toContain('It does not start a rollout');
+    expect(JSON.stringify(rolledOut.blocks)).not.toContain('undo_plan');
     await waitForIdleQueues(redis.url, QUEUES); // a second click's job, if any, has run too
     expect(applied).toEqual(['set-rolling-update-trainer']);
-    expect(
-      [...slack.messages.values()].filter((m) => m.threadTs === message.ts && m.text.startsWith('applied')),
-    ).toHaveLength(1);
-    expect(JSON.stringify(slack.messages.get(`${message.channel}/${message.ts}`)?.blocks)).toContain(
-      `approved by <@${APPROVER}>`,
+    const updated = slack.messages.get(`${message.channel}/${message.ts}`);
+    expect(JSON.stringify(updated?.blocks)).toContain(`approved by <@${APPROVER}>`);
+    // The other Apply button is gone from the message…
+    expect(JSON.stringify(updated?.blocks)).not.toContain('approve_plan.1');
+    // …and a click on it from a stale client is refused by the app.
+    expect((await click(APPROVER, stale, 'approve_plan.1')).status).toBe(200);
+    const refusal = await slack.waitFor((s) =>
+      s
+        .callsOf('chat.postEphemeral')
+        .find((c) => String(c.args.text).includes('another fix on this message')),
     );
+    expect(refusal.args.user).toBe(APPROVER);
+    await waitForIdleQueues(redis.url, QUEUES);
+    expect(applied).toEqual(['set-rolling-update-trainer']);
+    expect(await app.services.plans.claimOf('set-recreate-trainer')).toBeUndefined();
+  });
+
+  it('answers a mistyped name privately with the closest names, and removes the public message', async () => {
+    const before = slack.callsOf('chat.postMessage').length;
+    expect(
+      (await postSigned(events, SECRET, slashCommandBody({ text: 'deployment/vison-tracker -n gpu' })))
+        .status,
+    ).toBe(200);
+    const answer = await slack.waitFor((s) =>
+      s.callsOf('chat.postEphemeral').find((c) => String(c.args.text).includes('vison-tracker')),
+    );
+    expect(String(answer.args.text)).toBe(
+      ':mag: deployment/vison-tracker not found in namespace gpu (cluster default); did you mean *deployment/vision-tracker*?',
+    );
+    const announced = slack
+      .callsOf('chat.postMessage')
+      .slice(before)
+      .find((c) => String(c.args.text).includes('vison-tracker'));
+    const ts = String(announced?.response.ts);
+    await slack.waitFor((s) => s.callsOf('chat.delete').find((c) => c.args.ts === ts));
+    expect(slack.messages.get(`${String(announced?.args.channel)}/${ts}`)).toBeUndefined();
+    // Nothing public says "Diagnosis failed" or offers a Re-run for it.
+    expect(
+      [...slack.messages.values()].some(
+        (m) => m.text.includes('vison-tracker') || m.text.includes('Diagnosis failed'),
+      ),
+    ).toBe(false);
   });
 
   it('refuses a plan whose Deployment changed and offers Re-run', async () => {

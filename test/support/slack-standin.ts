@@ -216,6 +216,12 @@ export async function startSlackStandin(
         message.updates += 1;
         return { status: 200, body: { ok: true, channel: message.channel, ts: message.ts } };
       }
+      case 'chat.delete': {
+        const key = `${String(args.channel)}/${String(args.ts)}`;
+        if (!messages.has(key)) return { status: 200, body: { ok: false, error: 'message_not_found' } };
+        messages.delete(key);
+        return { status: 200, body: { ok: true, channel: args.channel, ts: args.ts } };
+      }
       case 'chat.postEphemeral':
         if (violation) return { status: 200, body: { ok: false, error: 'invalid_blocks' } };
         if (typeof args.user !== 'string')

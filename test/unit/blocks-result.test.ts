@@ -1,16 +1,26 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { leafChanges, dryRunText } from '../../src/app/blocks/plan-blocks.js';
+import { headline, renderDiagnosis, threadReport } from '../../src/app/blocks/result-message.js';
+import { markPlanInBlocks } from '../../src/app/listeners/actions/click-context.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { trusted } from '../../src/app/blocks/mrkdwn.js';
+import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import { loadObjects } from '../../src/diagnosis/dump.js';
+import { diagnose } from '../../src/diagnosis/run.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { renderMessage } from '../../scripts/demo/slack-render.js';
 import { blockKitViolation } from '../support/slack-standin.js';
+
+type Json = Record<string, unknown>;
 
 const plan = (i: number): RemediationPlan => ({
   id: `exclude-node-${i}`,
   kind: 'exclude-node',
   target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
-  summary: `Keep pods off node-${i}`,
-  impact: 'pods on that node are replaced',
+  summary: `Keep pods off node-${i}.`,
+  impact: 'Pods on that node are replaced. The rest stay.',
   warnings: [],
   patch: {
     type: 'json',
@@ -20,6 +30,11 @@ const plan = (i: number): RemediationPlan => ({
   inverse: null,
   addresses: 'CrashLoopOnNode',
 });
+
+/** Sentences that end in a marker, so a cut one is easy to spot. */
+const EXPLANATION = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says why it happens, end${i}.`).join(
+  ' ',
+);
 
 function bigDiagnosis(findings: number, plans: number): Diagnosis {
   const rows = Array.from({ length: 40 }, (_, i) => ({
@@ -39,7 +54,7 @@ function bigDiagnosis(findings: number, plans: number): Diagnosis {
       code: 'CrashLoopOnNode' as const,
       severity: 'critical' as const,
       summary: `crash ${i} ${'s'.repeat(200)}`,
-      explanation: 'e'.repeat(2000),
+      explanation: EXPLANATION,
       evidence: [
         { type: 'crash-table' as const, rows },
         { type: 'log' as const, pod: 'p', container: 'c', tail: 'log line\n'.repeat(500) },
@@ -51,45 +66,149 @@ function bigDiagnosis(findings: number, plans: number): Diagnosis {
   };
 }
 
+const open = (d: Diagnosis) =>
+  Object.fromEntries(
+    d.remediations.map((p) => [p.id, { state: 'open' as const, expiresAt: Date.now() + 1000 }]),
+  );
+
+/** All text of a list of messages, as one string. */
+const textOf = (messages: { blocks: Json[] }[]): string =>
+  messages.map((m) => JSON.stringify(m.blocks)).join('\n');
+
+/** What the Slack client shows of a message, as the demo renders it (emoji names count in full). */
+function visible(blocks: Json[]): string {
+  return renderMessage({ text: '', blocks }, { color: false }).join('\n');
+}
+
+function buttonsOf(blocks: Json[]): { action_id: string; style?: string; text: { text: string } }[] {
+  const actions = blocks.find((b) => b.type === 'actions') as
+    { elements: { action_id: string; style?: string; text: { text: string } }[] } | undefined;
+  return actions?.elements ?? [];
+}
+
+const SEED_A = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
+const seedA = diagnose(
+  assembleSnapshot(
+    { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' },
+    loadObjects(readFileSync(SEED_A, 'utf8')),
+  ),
+);
+
 describe('result message', () => {
-  it('puts the verdict first and stays within Block Kit limits, flagging truncation', () => {
-    const d = bigDiagnosis(12, 15);
-    const views = Object.fromEntries(
-      d.remediations.map((p) => [p.id, { state: 'open' as const, expiresAt: Date.now() + 1000 }]),
+  it('reads in ten seconds for the surge deadlock: verdict, the holder and fenceposts, the fix, one primary button, at most 1,200 visible characters', () => {
+    const m = renderDiagnosis({ cluster: 'prod', diagnosis: seedA, dryRuns: {}, plans: open(seedA) });
+    const shown = visible(m.blocks);
+    expect(shown.length).toBeLessThanOrEqual(1200);
+    expect(shown.split('\n')[0]).toBe(
+      '🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish',
     );
-    const m = renderDiagnosis({ cluster: 'default', diagnosis: d, dryRuns: {}, plans: views });
-    expect(JSON.stringify(m.blocks[0])).toContain('CrashLoopOnNode');
-    expect(blockKitViolation(m.blocks)).toBeUndefined();
-    expect(m.truncated).toBe(true);
-    expect(m.text).toContain('deployment/web in shop');
+    expect(shown).toMatch(
+      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(this Deployment\)/,
+    );
+    expect(shown).toContain('maxSurge 25% = 1, maxUnavailable 25% = 0');
+    expect(shown).toMatch(
+      /Recommended fix: Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable 1/,
+    );
+    // No patch, no dry run, no table in the message: they are in the thread.
+    expect(shown).not.toContain('{"spec"');
+    expect(shown).not.toContain('server dry run');
+    const buttons = buttonsOf(m.blocks);
+    const labels = buttons.map((b) => b.text.text);
+    expect(labels[0]).toBe('Apply: set-rolling-update');
+    expect(labels).toContain('Apply: set-recreate');
+    expect(labels.slice(-2)).toEqual(['Re-run', 'Dismiss']);
+    expect(buttons.filter((b) => b.style === 'primary')).toHaveLength(1);
+    expect(buttons[0]?.style).toBe('primary');
   });
 
-  it('keeps a small result whole, with one button per plan plus Re-run and Dismiss, and marks expired plans', () => {
+  it('puts every patch in the thread report exactly once, never in the message', () => {
+    const m = renderDiagnosis({ cluster: 'prod', diagnosis: seedA, dryRuns: {}, plans: open(seedA) });
+    expect(seedA.remediations.length).toBeGreaterThan(1);
+    const thread = textOf(m.thread);
+    expect(JSON.stringify(m.blocks)).not.toContain('maxUnavailable\\":');
+    for (const p of seedA.remediations)
+      expect(thread.split(`Exact patch* (${p.patch?.type ?? ''}) of ${p.id}`)).toHaveLength(2);
+    expect(thread.split('\\"maxUnavailable\\": 1')).toHaveLength(2);
+  });
+
+  it('stays within Block Kit limits however big the diagnosis, and the thread report cuts nothing', () => {
+    const d = bigDiagnosis(12, 15);
+    const m = renderDiagnosis({ cluster: 'default', diagnosis: d, dryRuns: {}, plans: open(d) });
+    expect(JSON.stringify(m.blocks[0])).toContain('CrashLoopOnNode');
+    expect(blockKitViolation(m.blocks)).toBeUndefined();
+    expect(m.text).toContain('deployment/web in shop');
+    expect(m.thread.length).toBeGreaterThan(1);
+    for (const part of m.thread) expect(blockKitViolation(part.blocks)).toBeUndefined();
+    const thread = textOf(m.thread);
+    // Every sentence of every explanation whole, every table cell whole, every log line.
+    for (let i = 0; i < 40; i += 1) {
+      expect(thread.split(`Sentence ${i} says why it happens, end${i}.`).length - 1).toBe(12);
+    }
+    for (let i = 0; i < 40; i += 1) expect(thread).toContain(`node-${i}-${'x'.repeat(30)}`);
+    expect(thread.split('log line').length - 1).toBe(12 * 500);
+    expect(thread).not.toContain('…');
+    expect(thread).toContain('Full report, part 2 of');
+  });
+
+  it('offers the top finding’s best plan first and marks expired plans', () => {
     const d = bigDiagnosis(1, 2);
-    d.findings[0] = {
-      ...d.findings[0],
-      explanation: 'short',
-      evidence: [{ type: 'note', text: 'n' }],
-    } as Diagnosis['findings'][number];
+    const top = d.findings[0];
+    if (!top) throw new Error('fixture has a finding');
+    top.remediations = ['exclude-node-1', 'exclude-node-0'];
+    top.evidence = [{ type: 'note', text: 'n' }];
     const m = renderDiagnosis({
       cluster: 'default',
       diagnosis: d,
       dryRuns: {},
-      plans: { 'exclude-node-0': { state: 'open', expiresAt: 1 }, 'exclude-node-1': { state: 'expired' } },
+      plans: { 'exclude-node-1': { state: 'open', expiresAt: 1 }, 'exclude-node-0': { state: 'expired' } },
     });
-    expect(m.truncated).toBe(false);
     expect(blockKitViolation(m.blocks)).toBeUndefined();
-    const actions = m.blocks.find((b) => b.type === 'actions') as {
-      elements: { action_id: string; text: { text: string }; confirm?: unknown }[];
-    };
-    expect(actions.elements.map((e) => e.action_id)).toEqual([
+    const buttons = buttonsOf(m.blocks);
+    expect(buttons.map((e) => e.action_id)).toEqual([
       'approve_plan.0',
       'plan_status.1',
       'rerun_diagnosis',
       'dismiss_result',
     ]);
-    expect(actions.elements[1]?.text.text).toMatch(/^Expired/);
-    expect(actions.elements[1]?.confirm).toBeUndefined();
+    expect(buttons[0]?.text.text).toBe('Apply: exclude-node');
+    expect(JSON.stringify(m.blocks)).toContain('Recommended fix:* Keep pods off node-1.');
+    expect(buttons[1]?.text.text).toMatch(/^Expired/);
+  });
+
+  it('withdraws the other Apply buttons once a plan is approved, on re-render and on the click', () => {
+    const m = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis: seedA,
+      dryRuns: {},
+      plans: {
+        ...open(seedA),
+        [seedA.remediations[0]?.id ?? '']: { state: 'claimed', approvers: ['U0LEAD'], at: 0 },
+      },
+    });
+    expect(buttonsOf(m.blocks).map((b) => b.action_id)).toEqual([
+      'plan_status.0',
+      'rerun_diagnosis',
+      'dismiss_result',
+    ]);
+    const fresh = renderDiagnosis({ cluster: 'prod', diagnosis: seedA, dryRuns: {}, plans: open(seedA) });
+    const first = seedA.remediations[0]?.id ?? '';
+    const marked = markPlanInBlocks(fresh.blocks, first, 'Approved: x', trusted('approved'), {
+      withdrawOthers: true,
+    });
+    expect(buttonsOf(marked).map((b) => b.action_id)).toEqual([
+      'plan_status.0',
+      'rerun_diagnosis',
+      'dismiss_result',
+    ]);
+    expect(JSON.stringify(marked)).toContain('The other fixes were withdrawn');
+    expect(blockKitViolation(marked)).toBeUndefined();
+  });
+
+  it('keeps a long summary to its opening clause in the verdict line', () => {
+    expect(headline(`Rollout of x can never finish: ${'details '.repeat(40)}end.`)).toBe(
+      'Rollout of x can never finish',
+    );
+    expect(headline('Short. Second sentence.')).toBe('Short.');
   });
 
   it('the stand-in refuses what Slack refuses', () => {
@@ -100,17 +219,107 @@ describe('result message', () => {
   });
 });
 
+describe('dry-run diff', () => {
+  it('narrows a replaced subtree to the fields that changed (no two identical prefixes)', () => {
+    const anti = {
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 100, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname' } },
+      ],
+    };
+    const node = {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['node-b'] }] },
+        ],
+      },
+    };
+    const changes = leafChanges({
+      path: '/spec/template/spec/affinity',
+      before: { podAntiAffinity: anti },
+      after: { podAntiAffinity: anti, nodeAffinity: node },
+    });
+    expect(changes).toEqual([{ path: '/spec/template/spec/affinity/nodeAffinity', after: node }]);
+    const text = dryRunText({
+      ok: true,
+      changes: [{ path: '/a', before: { 'x/y': 1, same: 2 }, after: { 'x/y': 2, same: 2 } }],
+    });
+    expect(text).toBe('server dry run:\n/a/x~1y: 1 → 2');
+  });
+});
+
+describe('undo reply', () => {
+  const applied = (stage: 'applied' | 'rolled-out') =>
+    ({
+      kind: 'remediation-outcome',
+      planId: 'p1',
+      cluster: 'default',
+      channel: 'C1',
+      messageTs: '1.2',
+      stage,
+      detail: 'done',
+      undoPlanId: 'undo-p1',
+    }) as const;
+  const undoOf = (patch: RemediationPlan['patch'], addresses = 'RolloutSurgeDeadlock') => ({
+    plan: { ...plan(0), id: 'undo-p1', kind: 'set-rolling-update' as const, patch, addresses },
+    cluster: 'default',
+    createdAt: 0,
+    expiresAt: Date.now() + 60_000,
+  });
+
+  it('says what a strategy-only undo restores and that it starts no rollout, once', () => {
+    const undo = undoOf({
+      type: 'strategic-merge',
+      body: {
+        spec: {
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        },
+      },
+    });
+    const first = JSON.stringify(remediationOutcomeMessage(applied('applied'), undo).blocks);
+    expect(first).toContain(
+      'restores the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%) of deployment/web',
+    );
+    expect(first).toContain('It does not start a rollout');
+    expect(first).not.toContain('starts a new rollout');
+    expect(first).toContain('The next rollout would deadlock again.');
+    expect(first).toContain('undo_plan.0');
+    const later = JSON.stringify(remediationOutcomeMessage(applied('rolled-out'), undo).blocks);
+    expect(later).not.toContain('undo_plan');
+    expect(later).not.toContain('restores');
+    expect(later).toContain('Undo is offered in the');
+  });
+
+  it('says an affinity undo starts a rollout', () => {
+    const undo = undoOf(
+      {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/spec/template/spec/affinity', value: {} },
+          { op: 'remove', path: '/spec/template/spec/affinity' },
+        ],
+      },
+      'CrashLoopOnNode',
+    );
+    const text = JSON.stringify(remediationOutcomeMessage(applied('applied'), undo).blocks);
+    expect(text).toContain('the previous pod affinity');
+    expect(text).toContain('a new rollout starts');
+    expect(text).not.toContain('deadlock');
+  });
+});
+
 describe('verdict and outcome wording', () => {
-  it('states the top finding once: as the verdict, followed by its explanation', () => {
+  it('states the top finding once in the message and whole in the thread, with its explanation', () => {
     const diagnosis = bigDiagnosis(2, 0);
     const first = diagnosis.findings[0];
     if (!first) throw new Error('fixture has findings');
-    first.explanation = 'why it happens';
+    first.explanation = 'Why it happens.';
     const { blocks } = renderDiagnosis({ cluster: 'default', diagnosis, dryRuns: {}, plans: {} });
     const json = JSON.stringify(blocks);
     expect(json.split('crash 0 ').length - 1).toBe(1);
-    expect(json.split('crash 1 ').length - 1).toBe(1);
-    expect(json).toContain('why it happens');
+    expect(json).toContain('Also found: *CrashLoopOnNode*');
+    const thread = textOf(threadReport({ cluster: 'default', diagnosis, dryRuns: {} }));
+    expect(thread).toContain('Why it happens.');
+    expect(thread.split('crash 1 ').length - 1).toBe(1);
   });
 
   it('renders approvers as Slack mentions in thread replies', () => {

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PATCH_POINTER } from '../../src/app/blocks/confirm-text.js';
-import { compactPatch, confirmDialogText, planButton } from '../../src/app/blocks/plan-blocks.js';
+import { compactPatch, confirmDialogText, patchText, planButton } from '../../src/app/blocks/plan-blocks.js';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
 import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
-import { renderText } from '../../src/report/text.js';
 
 const RESTART = {
   spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME } } } },
@@ -135,7 +134,7 @@ describe('confirm dialog text', () => {
     );
   });
 
-  it('points to a place that is posted: the plan section with the whole patch, else the full report in the thread', () => {
+  it('points to the thread, where the thread report shows the exact patch once, never the message', () => {
     for (const kind of REMEDIATION_KINDS) {
       for (const items of [
         ['node-b'],
@@ -158,17 +157,38 @@ describe('confirm dialog text', () => {
         });
         const button = planButton(p, 0, { state: 'open', expiresAt: 1 });
         expect((button.confirm as { text: { text: string } }).text.text).toContain(PATCH_POINTER);
-        const inMessage = JSON.stringify(rendered.blocks).includes(
-          JSON.stringify(compactPatch(p)).slice(1, -1),
-        );
-        if (!inMessage) {
-          // deliverRun posts the full report exactly when the message is marked truncated.
-          expect(rendered.truncated).toBe(true);
-          const report = renderText(diagnosis).replace(/\s+/g, '');
-          if (p.patch) expect(report).toContain(JSON.stringify(p.patch.body));
-          for (const pod of p.pods ?? []) expect(report).toContain(pod.name);
-        }
+        // The code blocks of the thread report, put back together, hold the exact change once.
+        const code = rendered.thread
+          .flatMap((m) => m.blocks)
+          .map((b) => (b as { text?: { text?: string } }).text?.text ?? '')
+          .flatMap((t) => [...t.matchAll(/```\n([\s\S]*?)\n```/g)].map((x) => x[1] ?? ''))
+          .join('\n');
+        expect(code.split(patchText(p)).length - 1).toBe(1);
+        expect(JSON.stringify(rendered.blocks)).not.toContain(JSON.stringify(compactPatch(p)).slice(1, -1));
       }
     }
+  });
+
+  it('says what an Undo restores and whether it starts a rollout', () => {
+    const strategy = plan('set-rolling-update', 'web', 'shop', [], 'x');
+    strategy.patch = {
+      type: 'strategic-merge',
+      body: {
+        spec: {
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+        },
+      },
+    };
+    expect(confirmDialogText(strategy, { undo: true })).toBe(
+      `Restore the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%) of deployment/web in ns shop. It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are. ${PATCH_POINTER}`,
+    );
+    const affinity = plan('exclude-node', 'web', 'shop', ['node-b'], 'x');
+    affinity.patch = { type: 'json', body: [{ op: 'remove', path: '/spec/template/spec/affinity' }] };
+    const text = confirmDialogText(affinity, { undo: true });
+    expect(text).toContain(
+      'Restore the previous pod affinity (the node exclusion is removed) of deployment/web',
+    );
+    expect(text).toContain('a new rollout starts');
+    expect(text.length).toBeLessThanOrEqual(300);
   });
 });

@@ -5,9 +5,9 @@ import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
 import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
-import { fullReportReply } from '../blocks/result-message.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { renderRunUpdate } from '../notify/render-run.js';
+import { postThreadReport } from '../notify/run-delivery.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { PlanStore } from '../../plans/store.js';
 
@@ -81,13 +81,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
               text: rendered.text,
               blocks: asSlackBlocks(rendered.blocks),
             });
-            if (rendered.truncated && rendered.fullReport && reply.ts) {
-              await client.chat.postMessage({
-                channel: thread.channel,
-                thread_ts: thread.ts,
-                text: fullReportReply(rendered.fullReport),
-              });
-            }
+            if (reply.ts) await postThreadReport(client, thread.channel, thread.ts, rendered.thread);
           },
         },
         result,

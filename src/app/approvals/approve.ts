@@ -75,6 +75,19 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       };
     }
   }
+  // One fix per result message: once a plan of this message is approved, the others
+  // are refused here too (the message withdraws their buttons, a stale client may not).
+  const message = { channel: click.channel, ts: click.messageTs };
+  const otherPlan = (held: string | null): ApprovalOutcome | null => {
+    if (held === null || held === planId) return null;
+    audit.record({ action: 'refusal', ...where, user, reason: 'other-plan-approved', detail: held });
+    return {
+      kind: 'refused',
+      text: ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
+    };
+  };
+  const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
+  if (before) return before;
   const result = await plans.approve(planId, user, decision.required);
   switch (result.status) {
     case 'unknown':
@@ -101,8 +114,15 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     case 'recorded':
       audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
       return { kind: 'recorded', approvals: result.approvals, required: result.required };
-    case 'claimed':
+    case 'claimed': {
+      // Two approvers clicking two plans of one message at once: one wins in Redis.
+      const race = otherPlan(await services.subscriptions.claimMessagePlan(message, planId));
+      if (race) {
+        await plans.release(planId);
+        return race;
+      }
       break;
+    }
   }
   audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
   // The worker applies only what this signature names: the plan exactly as stored when
@@ -135,6 +155,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     if (!(error instanceof QueueUnavailableError)) throw error;
     services.logger.warn(`remediation not queued: ${error.message}`);
     await plans.release(planId);
+    await services.subscriptions.releaseMessagePlan(message, planId).catch(() => undefined);
     audit.record({
       action: 'outcome',
       ...where,

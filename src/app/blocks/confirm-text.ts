@@ -60,10 +60,16 @@ export function restoredInWords(plan: RemediationPlan): string {
   if (!patch) return 'the previous state';
   const parts: string[] = [];
   const paths = writtenPaths(patch);
+  const at = (pointer: string): unknown =>
+    pointer
+      .split('/')
+      .filter((k) => k !== '')
+      .reduce<unknown>(
+        (v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined),
+        patch.body,
+      );
   const touched = (prefix: string): boolean =>
-    paths
-      ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`))
-      : JSON.stringify(patch.body).includes(`"${prefix.split('/').pop() ?? ''}"`);
+    paths ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)) : at(prefix) !== undefined;
   if (touched('/spec/strategy')) {
     const s = strategyOf(plan);
     parts.push(
@@ -74,7 +80,8 @@ export function restoredInWords(plan: RemediationPlan): string {
           : 'the rollout strategy',
     );
   }
-  if (touched('/spec/template/spec/affinity')) parts.push('the previous pod affinity (the node exclusion is removed)');
+  if (touched('/spec/template/spec/affinity'))
+    parts.push('the previous pod affinity (the node exclusion is removed)');
   if (touched('/spec/replicas')) parts.push('the previous replica count');
   if (parts.length === 0 && paths) parts.push(...paths);
   if (parts.length === 0) parts.push('the fields the fix changed');
@@ -161,5 +168,8 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
       change.length + impact.length + 1 <= room ? [change, impact, PATCH_POINTER] : [change, PATCH_POINTER];
     return plainText(parts.join(' '), max);
   }
-  return plainText(`${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`, max);
+  return plainText(
+    `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`,
+    max,
+  );
 }

@@ -1,95 +1,277 @@
 import type { Evidence } from '../../diagnosis/finding.js';
-import { escapeMrkdwn, joinMrkdwn, mrkdwn, trusted } from './mrkdwn.js';
-import { codeSection, section, table, truncate, type Block } from './text.js';
+import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
+import { codeSections, proseSections, table, type Block } from './text.js';
 
-const MAX_ROWS = 8;
+/**
+ * Evidence in two sizes: `evidenceLine` is one decisive line for the result message
+ * (the blocking resource and who holds it, the fenceposts, the bad node and what
+ * differs, the log clue); `evidenceBlocks` is the whole of it for the thread report,
+ * tables with every row and every cell whole, split over sections when long.
+ */
 
-function more(rows: number): string {
-  return rows > MAX_ROWS ? `\n… ${rows - MAX_ROWS} more` : '';
+/** A clue the crash engine may attach to node-diff evidence: the log line that names the cause. */
+interface LogClue {
+  text: string;
+  source?: string;
+  pod?: string;
+  container?: string;
+  pointsAt?: string;
 }
 
-/** One evidence item as at most one block; null for kinds the message leaves to the full report. */
-export function evidenceBlock(evidence: Evidence): Block | null {
+/** Reads the optional `clue` of node-diff evidence without depending on whether the engine sets it yet. */
+export function clueOf(evidence: Evidence): LogClue | undefined {
+  if (evidence.type !== 'node-diff') return undefined;
+  const clue = (evidence as { clue?: unknown }).clue;
+  if (typeof clue !== 'object' || clue === null) return undefined;
+  const c = clue as Record<string, unknown>;
+  if (typeof c.text !== 'string' || c.text.trim() === '') return undefined;
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  return {
+    text: c.text,
+    ...(str(c.source) ? { source: str(c.source) } : {}),
+    ...(str(c.pod) ? { pod: str(c.pod) } : {}),
+    ...(str(c.container) ? { container: str(c.container) } : {}),
+    ...(str(c.pointsAt) ? { pointsAt: str(c.pointsAt) } : {}),
+  };
+}
+
+/** Words that make a log line the likely cause, strongest first. */
+const DECISIVE = [
+  /\b(SIGILL|SIGSEGV|SIGBUS|SIGABRT|illegal instruction|segmentation fault|exec format error)\b/i,
+  /\b(panic|fatal|FATAL|Traceback|Exception|OOM|out of memory)\b/,
+  /\b(error|ERROR|failed|FAILED|refused|denied|not found|no such file)\b/,
+];
+
+/** The log line that most likely says why it crashed: the first matching the strongest pattern. */
+export function decisiveLogLine(tail: string): string | undefined {
+  const lines = tail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  for (const pattern of DECISIVE) {
+    const hit = lines.find((l) => pattern.test(l));
+    if (hit) return hit;
+  }
+  return lines.at(-1);
+}
+
+/** "a, b, c and 2 more" from whole items, as many as `max`. */
+function list(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** A one-line version of a free text: its first sentence, whole; longer ones go to the thread. */
+export function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const m = /^.*?[.!?](?=\s+[A-Z(`"']|$)/.exec(flat);
+  return (m?.[0] ?? flat).trim();
+}
+
+/** At most `max` characters, cut after a whole word with '…' (only for one-line summaries). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+function strategyValue(x: { value: number; raw: string | number; source?: string } | null): string {
+  if (!x) return 'n/a';
+  return String(x.raw) === String(x.value) ? String(x.value) : `${String(x.raw)} = ${x.value}`;
+}
+
+/**
+ * One decisive line for the result message, or null when this kind of evidence only
+ * belongs in the thread report. Cluster text is escaped by the `mrkdwn` template.
+ */
+export function evidenceLine(evidence: Evidence): Mrkdwn | null {
+  switch (evidence.type) {
+    case 'node-capacity': {
+      const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
+      if (rows.length === 0) return null;
+      const parts = rows.map((r) => {
+        const holders = r.holders.map(
+          (h) => `${h.pod}${h.ownedByThisDeployment ? ' (this Deployment)' : ''}`,
+        );
+        const held = holders.length ? mrkdwn`, held by ${list(holders, 2)}` : trusted('');
+        return mrkdwn`*${r.resource}* on *${r.node}*: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${asIs(held)}`;
+      });
+      const more =
+        evidence.rows.length > rows.length
+          ? ` (${evidence.rows.length} eligible node rows in the thread)`
+          : '';
+      return mrkdwn`:lock: ${asIs(joinMrkdwn(parts, '; '))}${more}`;
+    }
+    case 'strategy': {
+      const s = evidence.strategy;
+      const at = `${evidence.replicas} replica${evidence.replicas === 1 ? '' : 's'}`;
+      if (s.type === 'Recreate') return mrkdwn`:gear: *Strategy:* Recreate at ${at}`;
+      const surge = s.maxSurge?.value ?? 0;
+      const unavailable = s.maxUnavailable?.value ?? 0;
+      const why =
+        surge > 0 && unavailable === 0
+          ? ': new pods start first, old pods stay until the new ones are Ready'
+          : '';
+      return mrkdwn`:gear: *Strategy:* RollingUpdate at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
+    }
+    case 'scheduling': {
+      if (!evidence.parsed)
+        return mrkdwn`:calendar: *Scheduler:* ${clip(firstSentence(evidence.message), 200)}`;
+      const p = evidence.parsed;
+      const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
+      const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
+      return mrkdwn`:calendar: *Scheduler:* 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
+    }
+    case 'crash-table': {
+      const rows = evidence.rows.slice(0, 4).map((r) => {
+        const exit =
+          r.lastExitCode === undefined
+            ? ''
+            : `, exit ${r.lastExitCode}${r.lastReason ? ` (${r.lastReason})` : ''}`;
+        return r.crashing > 0
+          ? mrkdwn`*${r.node}* ${r.ready}/${r.pods} ready, ${r.restarts} restarts${exit}`
+          : mrkdwn`${r.node} ${r.ready}/${r.pods} ready`;
+      });
+      const more = evidence.rows.length > 4 ? `; ${evidence.rows.length - 4} more node(s)` : '';
+      return mrkdwn`:bar_chart: *Pods per node:* ${asIs(joinMrkdwn(rows, '; '))}${more}`;
+    }
+    case 'node-diff': {
+      const diffs = evidence.differences
+        .slice(0, 2)
+        .map((d) => mrkdwn`${d.field} ${d.bad} (others: ${d.good})`);
+      if (diffs.length === 0) return null;
+      const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
+      return mrkdwn`:mag: *What differs on ${list(evidence.badNodes, 3)}:* ${asIs(joinMrkdwn(diffs, '; '))}${more}`;
+    }
+    case 'log': {
+      const line = decisiveLogLine(evidence.tail);
+      return line
+        ? mrkdwn`:scroll: *Log* (${evidence.pod}/${evidence.container}): ${asIs(inlineCode(clip(line, 160)))}`
+        : null;
+    }
+    case 'condition':
+      return mrkdwn`:traffic_light: *${evidence.condition}=${evidence.status}*${evidence.reason ? ` (${evidence.reason})` : ''}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`;
+    case 'note':
+      return mrkdwn`:memo: ${clip(firstSentence(evidence.text), 200)}`;
+    default:
+      return null;
+  }
+}
+
+/** The log clue as one line for the result message. */
+export function clueLine(clue: LogClue): Mrkdwn {
+  const where = clue.pod ? mrkdwn` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : trusted('');
+  const points = clue.pointsAt ? mrkdwn`: ${clip(clue.pointsAt, 120)}` : trusted('');
+  return mrkdwn`:scroll: *Log clue*${asIs(where)}: ${asIs(inlineCode(clip(clue.text, 160)))}${asIs(points)}`;
+}
+
+/** One evidence item in full, for the thread report: every row, every cell whole. */
+export function evidenceBlocks(evidence: Evidence): Block[] {
   switch (evidence.type) {
     case 'scheduling': {
-      if (!evidence.parsed) return codeSection(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
+      if (!evidence.parsed) return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
       const p = evidence.parsed;
-      const rows = p.reasons.slice(0, MAX_ROWS).map((r) => [String(r.count), r.reason, r.category]);
+      const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
       const pre = p.preemption
         ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
         : '';
-      return codeSection(
+      const notes = p.notes?.length ? `\n${p.notes.join('\n')}` : '';
+      return codeSections(
         mrkdwn`*Scheduler:* 0/${p.total} nodes available for ${evidence.pod}`,
-        `${table(['nodes', 'reason', 'category'], rows)}${more(p.reasons.length)}${truncate(pre, 400)}`,
+        `${table(['nodes', 'reason', 'category'], rows)}${pre}${notes}`,
       );
     }
     case 'strategy': {
       const s = evidence.strategy;
-      if (s.type === 'Recreate') return section(mrkdwn`*Strategy:* Recreate, replicas ${evidence.replicas}`);
+      if (s.type === 'Recreate')
+        return proseSections(mrkdwn`*Strategy:* Recreate, replicas ${evidence.replicas}`);
       const v = (x: typeof s.maxSurge): string =>
         x ? `${x.value} (${String(x.raw)}${x.source === 'default' ? ', default' : ''})` : 'n/a';
-      return section(
+      return proseSections(
         mrkdwn`*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
       );
     }
     case 'node-capacity': {
-      const rows = evidence.rows
-        .slice(0, MAX_ROWS)
-        .map((r) => [
-          r.node,
-          r.resource,
-          r.allocatable,
-          r.used,
-          r.free,
-          r.holders.map((h) => h.pod + (h.ownedByThisDeployment ? ' (ours)' : '')).join(', '),
-        ]);
-      return codeSection(
+      const rows = evidence.rows.map((r) => [
+        r.node,
+        r.resource,
+        r.allocatable,
+        r.used,
+        r.free,
+        r.holders
+          .map((h) => {
+            const notes = [h.amount, h.ownedByThisDeployment ? 'ours' : ''].filter((n) => n !== '');
+            return notes.length ? `${h.pod} (${notes.join(', ')})` : h.pod;
+          })
+          .join(', '),
+      ]);
+      return codeSections(
         trusted('*Capacity on eligible nodes*'),
-        table(['node', 'resource', 'alloc', 'used', 'free', 'held by'], rows) + more(evidence.rows.length),
+        table(['node', 'resource', 'alloc', 'used', 'free', 'held by'], rows),
       );
     }
     case 'crash-table': {
-      const rows = evidence.rows
-        .slice(0, MAX_ROWS)
-        .map((r) => [
-          r.node,
-          `${r.ready}/${r.pods}`,
-          String(r.restarts),
-          String(r.crashing),
-          r.lastExitCode === undefined ? '' : String(r.lastExitCode),
-          r.lastReason ?? '',
-        ]);
-      return codeSection(
+      const rows = evidence.rows.map((r) => [
+        r.node,
+        `${r.ready}/${r.pods}`,
+        String(r.restarts),
+        String(r.crashing),
+        r.lastExitCode === undefined ? '' : String(r.lastExitCode),
+        r.lastReason ?? '',
+      ]);
+      const messages = evidence.rows
+        .filter((r) => r.lastMessage)
+        .map((r) => `${r.node}: ${r.lastMessage ?? ''}`)
+        .join('\n');
+      return codeSections(
         trusted('*Pods per node*'),
-        table(['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'], rows) + more(evidence.rows.length),
+        table(['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'], rows) +
+          (messages ? `\n\nlast termination message:\n${messages}` : ''),
       );
     }
     case 'node-diff': {
-      const rows = evidence.differences.slice(0, MAX_ROWS).map((d) => [d.field, d.bad, d.good]);
-      return codeSection(
-        mrkdwn`*What differs on ${evidence.badNodes.join(', ')}*`,
-        table(['field', 'bad node', 'good nodes'], rows) + more(evidence.differences.length),
+      const rows = evidence.differences.map((d) => [d.field, d.bad, d.good]);
+      const clue = clueOf(evidence);
+      const blocks = codeSections(
+        mrkdwn`*What differs on ${evidence.badNodes.join(', ')}* (good: ${evidence.goodNodes.join(', ')})`,
+        table(['field', 'bad node', 'good nodes'], rows),
       );
+      if (clue) {
+        const where = clue.source ? mrkdwn` from ${clue.source}` : trusted('');
+        const points = clue.pointsAt ? mrkdwn`\nPoints at: ${clue.pointsAt}` : trusted('');
+        blocks.push(
+          ...proseSections(
+            mrkdwn`*Log clue*${asIs(where)}${clue.pod ? ` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : ''}: ${asIs(inlineCode(clue.text))}${asIs(points)}`,
+          ),
+        );
+      }
+      return blocks;
     }
     case 'condition':
-      return section(
+      return proseSections(
         joinMrkdwn(
           [
             mrkdwn`*Condition:* ${evidence.condition}=${evidence.status}`,
             ...(evidence.reason ? [mrkdwn` (${evidence.reason})`] : []),
-            ...(evidence.message ? [mrkdwn`: ${truncate(evidence.message, 300)}`] : []),
+            ...(evidence.message ? [mrkdwn`: ${evidence.message}`] : []),
           ],
           '',
         ),
       );
-    case 'log':
-      return codeSection(
-        mrkdwn`*Previous log of ${evidence.pod}/${evidence.container}*`,
-        evidence.tail.split('\n').slice(-8).join('\n'),
+    case 'pods':
+      return codeSections(
+        mrkdwn`*${evidence.title}*`,
+        table(
+          ['pod', 'node', 'phase', 'detail'],
+          evidence.pods.map((p) => [p.name, p.node ?? '', p.phase ?? '', p.detail ?? '']),
+        ),
       );
+    case 'log':
+      return codeSections(mrkdwn`*Previous log of ${evidence.pod}/${evidence.container}*`, evidence.tail);
     case 'note':
-      return section(escapeMrkdwn(truncate(evidence.text, 500)));
+      return proseSections(escapeMrkdwn(evidence.text));
     default:
-      return null;
+      return [];
   }
 }

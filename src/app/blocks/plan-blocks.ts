@@ -1,9 +1,9 @@
 import type { RemediationPlan } from '../../remediation/plan.js';
-import type { DryRunSummary } from '../../plans/store.js';
+import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
-import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, userMention } from './mrkdwn.js';
-import { LIMITS, codeSection, plain, section, truncate, type Block } from './text.js';
+import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
+import { LIMITS, codeSection, codeSections, plain, proseSections, section, type Block } from './text.js';
 
 export { confirmDialogText } from './confirm-text.js';
 
@@ -13,41 +13,122 @@ export type PlanView =
   | { state: 'expired' }
   | { state: 'claimed'; approvers: string[]; at: number };
 
-/** The exact change on one line, as the plan section shows it. */
+/** The exact change, as the thread report shows it once per plan. */
+export function patchText(plan: RemediationPlan): string {
+  // A JSON patch reads best one operation per line, unless an operation is too long
+  // for a line (a section holds about 2,800 characters); else an indented tree.
+  if (plan.patch?.type === 'json' && Array.isArray(plan.patch.body)) {
+    const ops = plan.patch.body.map((op) => `  ${JSON.stringify(op)}`);
+    if (ops.every((op) => op.length <= 1000)) return `[\n${ops.join(',\n')}\n]`;
+  }
+  if (plan.patch) return JSON.stringify(plan.patch.body, null, 2);
+  return plan.pods ? `delete pods:\n${plan.pods.map((p) => p.name).join('\n')}` : '(no patch)';
+}
+
+/** The exact change on one line (tests compare it with what a dialog or section shows). */
 export function compactPatch(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body);
   return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
 }
 
-function formatChange(change: { path: string; before?: unknown; after?: unknown }): string {
-  const show = (v: unknown): string => (v === undefined ? '(unset)' : truncate(JSON.stringify(v), 80));
-  return `${change.path}: ${show(change.before)} → ${show(change.after)}`;
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The plan's description: summary, impact, warnings, and what the dry run says will change. */
-export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
-  const lines = [mrkdwn`*${plan.summary}*`, mrkdwn`Impact: ${plan.impact}`];
-  for (const w of plan.warnings.slice(0, 3)) lines.push(mrkdwn`:warning: ${w}`);
-  let body: string;
-  if (dryRun?.ok)
-    body =
-      dryRun.changes.length === 0
-        ? 'server dry run: no field changes'
-        : `server dry run:\n${dryRun.changes.slice(0, 8).map(formatChange).join('\n')}`;
-  else if (dryRun) body = `server dry run refused: ${dryRun.reason}`;
-  else body = 'server dry run: not available';
-  body += `\n${plan.patch ? `${plan.patch.type} patch: ` : ''}${compactPatch(plan)}`;
-  return codeSection(joinMrkdwn(lines, '\n'), body);
+/** RFC 6901: '~' and '/' in a key. */
+function pointerKey(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 /**
- * True when a rendered plan section shows the plan's whole patch. The confirm dialog
- * points there; when a patch was too long for the section the message says so and
- * the full report (which has every patch) goes to the thread.
+ * A dry-run change narrowed to the fields that really differ. The server reports a
+ * whole subtree (spec.template.spec.affinity) when the plan replaced it; shown as is,
+ * before and after begin with the same text (the pod anti-affinity that stayed) and
+ * the difference (the added node affinity) is out of sight. Objects are walked key by
+ * key, arrays of equal length index by index, down to the values that changed.
  */
-export function showsWholePatch(block: Block, plan: RemediationPlan): boolean {
-  const text = (block.text as { text?: string } | undefined)?.text ?? '';
-  return text.includes(escapeMrkdwn(compactPatch(plan)));
+export function leafChanges(change: FieldChange): FieldChange[] {
+  const { path, before, after } = change;
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  const walk = (keys: string[], get: (v: unknown, k: string) => unknown): FieldChange[] =>
+    keys.flatMap((k) =>
+      leafChanges({
+        path: `${path}/${pointerKey(k)}`,
+        ...(get(before, k) === undefined ? {} : { before: get(before, k) }),
+        ...(get(after, k) === undefined ? {} : { after: get(after, k) }),
+      }),
+    );
+  if (isPlainObject(before) && isPlainObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+    return walk(keys, (v, k) => (v as Record<string, unknown>)[k]);
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    return walk(
+      before.map((_, i) => String(i)),
+      (v, k) => (v as unknown[])[Number(k)],
+    );
+  }
+  return [change];
+}
+
+function formatChange(change: FieldChange): string {
+  const show = (v: unknown): string => (v === undefined ? '(unset)' : JSON.stringify(v));
+  return `${change.path}: ${show(change.before)} → ${show(change.after)}`;
+}
+
+/** What the server-side dry run says will change, field by field, values whole. */
+export function dryRunText(dryRun: DryRunSummary | undefined): string {
+  if (!dryRun) return 'server dry run: not available';
+  if (!dryRun.ok) return `server dry run refused: ${dryRun.reason}`;
+  const changes = dryRun.changes.flatMap(leafChanges);
+  return changes.length === 0
+    ? 'server dry run: no field changes'
+    : `server dry run:\n${changes.map(formatChange).join('\n')}`;
+}
+
+/** One line on whether the Deployment's owner (Argo CD, Flux, Helm) will undo the write; null when unknown to the plan. */
+export function driftLine(plan: RemediationPlan): Mrkdwn | null {
+  const drift = plan.drift;
+  if (!drift) return null;
+  const verdict =
+    drift.reverted === true
+      ? mrkdwn`:leftwards_arrow_with_hook: *${drift.by} will revert this*`
+      : drift.reverted === false
+        ? mrkdwn`:pushpin: *${drift.by} keeps this*`
+        : mrkdwn`:grey_question: *${drift.by} may revert this*`;
+  return mrkdwn`${asIs(verdict)}: ${drift.why}`;
+}
+
+/**
+ * A plan in full, for the thread report: summary, the whole impact, every warning, the
+ * owner's drift, the dry-run diff and the exact patch (the only place the message
+ * shows it). Long parts are split over sections, never cut.
+ */
+export function planDetailBlocks(
+  plan: RemediationPlan,
+  dryRun: DryRunSummary | undefined,
+  heading: Mrkdwn,
+): Block[] {
+  const lines = [heading, mrkdwn`*Impact:* ${plan.impact}`];
+  for (const w of plan.warnings) lines.push(mrkdwn`:warning: ${w}`);
+  const drift = driftLine(plan);
+  if (drift) lines.push(drift);
+  if (plan.drift?.fields.length) lines.push(mrkdwn`Fields written: ${plan.drift.fields.join(', ')}`);
+  const patchTitle = plan.patch
+    ? mrkdwn`*Exact patch* (${plan.patch.type}) of ${plan.id}`
+    : mrkdwn`*Exact change* of ${plan.id}`;
+  return [
+    ...proseSections(joinMrkdwn(lines, '\n')),
+    ...codeSections(trusted('*Server-side dry run*'), dryRunText(dryRun)),
+    ...codeSections(patchTitle, patchText(plan)),
+  ];
+}
+
+/** The plan's description in one section (the Undo reply): summary, impact, warnings, dry run. */
+export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
+  const lines = [mrkdwn`*${plan.summary}*`, mrkdwn`Impact: ${plan.impact}`];
+  for (const w of plan.warnings.slice(0, 3)) lines.push(mrkdwn`:warning: ${w}`);
+  return codeSection(joinMrkdwn(lines, '\n'), `${dryRunText(dryRun)}\n${patchText(plan)}`);
 }
 
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
@@ -55,7 +136,7 @@ export function planButton(
   plan: RemediationPlan,
   index: number,
   view: PlanView,
-  options: { undo?: boolean } = {},
+  options: { undo?: boolean; primary?: boolean } = {},
 ): Block {
   const base = options.undo ? ACTION.undo : ACTION.approve;
   const actionId = `${base}.${index}`;
@@ -78,11 +159,13 @@ export function planButton(
     };
   }
   const label = `${options.undo ? 'Undo' : 'Apply'}: ${plan.kind}${view.required && view.required > 1 ? ` (${view.approvals ?? 0}/${view.required} approvals)` : ''}`;
-  const confirmText = confirmDialogText(plan);
+  const confirmText = confirmDialogText(plan, { undo: options.undo === true });
+  // One primary button per message (the recommended fix); Undo is the danger one.
+  const style = options.undo ? 'danger' : options.primary === false ? undefined : 'primary';
   return {
     type: 'button',
     action_id: actionId,
-    style: options.undo ? 'danger' : 'primary',
+    ...(style ? { style } : {}),
     text: plain(label, LIMITS.buttonText),
     value: plan.id,
     confirm: {

@@ -1,22 +1,32 @@
 import type { Diagnosis } from '../../diagnosis/diagnosis.js';
-import type { Finding } from '../../diagnosis/finding.js';
+import type { Evidence, Finding } from '../../diagnosis/finding.js';
+import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION, rerunValue } from './action-ids.js';
-import { evidenceBlock } from './evidence.js';
-import { approvalLine, planButton, planSection, showsWholePatch, type PlanView } from './plan-blocks.js';
-import { asIs, codeBlock, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
-import { LIMITS, context, plain, section, truncate, type Block } from './text.js';
+import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
+import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
+import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
+import { LIMITS, context, plain, proseSections, section, truncate, type Block } from './text.js';
 
 /** Slack refuses messages far below the per-block limits (~13k characters in blocks). */
 export const MAX_BLOCKS_CHARS = 11_000;
+/** Blocks per thread-report message: below Slack's 50, with room for the part line. */
+const THREAD_BLOCKS = 45;
 
-export interface RenderedMessage {
-  /** The notification fallback: Slack parses `<…>` in it as in mrkdwn, so it is Mrkdwn too. */
+/** One Slack message: fallback text (parsed like mrkdwn by Slack, so Mrkdwn too) and blocks. */
+export interface SlackMessage {
   text: Mrkdwn;
   blocks: Block[];
-  /** True when evidence was cut: post the full report as a thread reply. */
-  truncated: boolean;
+}
+
+export interface RenderedMessage extends SlackMessage {
+  /**
+   * The thread report posted under a final result: full explanations, every evidence
+   * item whole, every plan with its dry run and exact patch. Split over as many
+   * messages as Slack's limits need; empty when there is nothing more to say.
+   */
+  thread: SlackMessage[];
 }
 
 const SEVERITY_ICON: Record<string, string> = {
@@ -29,29 +39,125 @@ function icon(severity: string): Mrkdwn {
   return trusted(SEVERITY_ICON[severity] ?? '');
 }
 
+/**
+ * The verdict in one line: the summary's first sentence; when that runs long and opens
+ * with a clause ("Rollout of x can never finish: new pod …"), the clause, because the
+ * evidence lines below say the rest (and the thread has the summary whole).
+ */
+export function headline(summary: string): string {
+  const sentence = firstSentence(summary);
+  if (sentence.length <= 180) return sentence;
+  const colon = sentence.indexOf(': ');
+  if (colon >= 20 && colon <= 150) return sentence.slice(0, colon);
+  return clip(sentence, 220);
+}
+
+const TOOL_NAMES: Record<string, string> = {
+  argocd: 'Argo CD application',
+  'flux-kustomize': 'Flux Kustomization',
+  'flux-helm': 'Flux HelmRelease',
+  helm: 'Helm release',
+  kubectl: 'kubectl apply by',
+};
+
+/** "managed by Argo CD application shop" for the context line; null when no owner was seen. */
+function managedByPhrase(diagnosis: Diagnosis): Mrkdwn | null {
+  const owner = diagnosis.managedBy;
+  if (!owner?.tool) return null;
+  return mrkdwn`managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` (${owner.namespace})` : ''}`;
+}
+
+/** Evidence types in the order they decide a verdict: who holds what, where it crashes, what differs. */
+const DECISIVE_ORDER: Evidence['type'][] = [
+  'node-capacity',
+  'crash-table',
+  'node-diff',
+  'log',
+  'strategy',
+  'scheduling',
+  'condition',
+  'pods',
+  'note',
+];
+const MAX_EVIDENCE_LINES = 5;
+const MAX_EVIDENCE_CHARS = 700;
+
+/** 3 to 5 lines of decisive evidence for the top finding; the log clue follows what differs. */
+export function decisiveLines(finding: Finding): Mrkdwn[] {
+  const hasClue = finding.evidence.some((e) => clueOf(e) !== undefined);
+  const ordered = [...finding.evidence].sort(
+    (a, b) => DECISIVE_ORDER.indexOf(a.type) - DECISIVE_ORDER.indexOf(b.type),
+  );
+  const lines: Mrkdwn[] = [];
+  let size = 0;
+  for (const evidence of ordered) {
+    // The engine's clue is the decisive log line; the raw tail then stays in the thread.
+    if (evidence.type === 'log' && hasClue) continue;
+    const candidates = [evidenceLine(evidence)];
+    const clue = clueOf(evidence);
+    if (clue) candidates.push(clueLine(clue));
+    for (const line of candidates) {
+      if (!line || lines.length >= MAX_EVIDENCE_LINES) continue;
+      if (lines.length >= 3 && size + line.length > MAX_EVIDENCE_CHARS) continue;
+      lines.push(line);
+      size += line.length;
+    }
+  }
+  return lines;
+}
+
+/** The plan to offer first: the top finding's best plan, else the first plan. */
+export function recommendedPlan(diagnosis: Diagnosis): RemediationPlan | undefined {
+  const top = diagnosis.findings[0];
+  const byId = new Map(diagnosis.remediations.map((p) => [p.id, p]));
+  for (const id of top?.remediations ?? []) {
+    const plan = byId.get(id);
+    if (plan) return plan;
+  }
+  return diagnosis.remediations[0];
+}
+
+/** Plans in the order the message offers them: the recommended one first, then the rest as the engine ranked them. */
+function orderedPlans(diagnosis: Diagnosis): RemediationPlan[] {
+  const first = recommendedPlan(diagnosis);
+  return first ? [first, ...diagnosis.remediations.filter((p) => p.id !== first.id)] : [];
+}
+
+function fallbackText(diagnosis: Diagnosis): Mrkdwn {
+  const t = diagnosis.target;
+  const top = diagnosis.findings[0];
+  if (top) return mrkdwn`deployment/${t.name} in ${t.namespace}: ${top.code}: ${headline(top.summary)}`;
+  return diagnosis.analyzerErrors.length > 0
+    ? mrkdwn`deployment/${t.name} in ${t.namespace}: no verdict, some checks failed`
+    : mrkdwn`deployment/${t.name} in ${t.namespace}: no problem found`;
+}
+
 function verdict(diagnosis: Diagnosis): Mrkdwn {
   const t = diagnosis.target;
   const top = diagnosis.findings[0];
   if (!top && diagnosis.analyzerErrors.length > 0)
     return mrkdwn`:warning: *deployment/${t.name}* in *${t.namespace}*: no verdict, some checks failed.`;
   if (!top) return mrkdwn`:white_check_mark: *deployment/${t.name}* in *${t.namespace}*: no problem found.`;
-  return mrkdwn`${asIs(icon(top.severity))} *${top.code}*: ${top.summary}`;
+  return mrkdwn`${asIs(icon(top.severity))} *${top.code}*: ${headline(top.summary)}`;
 }
 
-/** A finding's blocks; the first finding's summary is already the verdict, so only its explanation follows. */
-function findingBlocks(finding: Finding, withEvidence: boolean, isVerdict: boolean): Block[] {
-  const summary = mrkdwn`${asIs(icon(finding.severity))} *${finding.code}*: ${finding.summary}`;
-  const explanation = finding.explanation ? escapeMrkdwn(truncate(finding.explanation, 600)) : trusted('');
-  const headText = isVerdict ? explanation : joinMrkdwn([summary, explanation].filter(Boolean), '\n');
-  const head = headText ? [section(headText)] : [];
-  if (!withEvidence) return head;
-  return [...head, ...finding.evidence.map(evidenceBlock).filter((b): b is Block => b !== null)];
+/** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
+function fixSection(plan: RemediationPlan): Block {
+  const lines = [
+    mrkdwn`:wrench: *Recommended fix:* ${firstSentence(plan.summary)}`,
+    mrkdwn`*Impact:* ${clip(firstSentence(plan.impact), 220)}`,
+  ];
+  const drift = driftLine(plan);
+  if (drift) lines.push(drift);
+  return section(joinMrkdwn(lines, '\n'));
 }
 
 /**
- * The result message: verdict first, evidence next, then one button per plan
- * (confirm dialog with the exact patch and impact), Re-run and Dismiss. Evidence is
- * dropped from the least important finding up until the message fits.
+ * The result message an SRE reads in ten seconds: the verdict, 3 to 5 lines of
+ * decisive evidence, the recommended fix with its impact, and the buttons (one
+ * primary: the recommended fix). Everything else goes to the thread report
+ * (`thread`), whole: explanations, tables, dry runs, patches, the other fixes.
+ * Once a plan of the message is approved, the other Apply buttons are withdrawn.
  */
 export function renderDiagnosis(input: {
   cluster: string;
@@ -61,58 +167,65 @@ export function renderDiagnosis(input: {
 }): RenderedMessage {
   const { cluster, diagnosis } = input;
   const t = diagnosis.target;
-  const text = diagnosis.findings[0]
-    ? mrkdwn`deployment/${t.name} in ${t.namespace}: ${diagnosis.findings[0].code}: ${truncate(diagnosis.findings[0].summary, 200)}`
-    : diagnosis.analyzerErrors.length > 0
-      ? mrkdwn`deployment/${t.name} in ${t.namespace}: no verdict, some checks failed`
-      : mrkdwn`deployment/${t.name} in ${t.namespace}: no problem found`;
+  const owner = managedByPhrase(diagnosis);
   const header = [
     section(verdict(diagnosis)),
     context(
-      mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${diagnosis.capturedAt}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
+      mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${diagnosis.capturedAt}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
     ),
   ];
+  const top = diagnosis.findings[0];
+  const evidence = top ? decisiveLines(top) : [];
+  const plans = orderedPlans(diagnosis).slice(0, 20);
+  const view = (plan: RemediationPlan): PlanView => input.plans[plan.id] ?? { state: 'expired' };
+  const claimed = plans.find((p) => view(p).state === 'claimed');
+  const recommended = plans[0];
 
-  const plans = diagnosis.remediations.slice(0, 20);
-  const planBlocks: Block[] = [];
-  // A plan whose patch the message cannot show whole (or a plan past the 20 shown)
-  // sends the reader to the full report, so the report must then be posted.
-  let patchCut = diagnosis.remediations.length > plans.length;
-  for (const plan of plans) {
-    const view = input.plans[plan.id] ?? { state: 'expired' as const };
-    const block = planSection(plan, input.dryRuns[plan.id]);
-    if (!showsWholePatch(block, plan)) patchCut = true;
-    planBlocks.push(block);
-    const line = approvalLine(plan, view);
-    if (line) planBlocks.push(line);
-  }
-  const actions = resultActions(
-    plans.map((plan, i) => planButton(plan, i, input.plans[plan.id] ?? { state: 'expired' })),
-    cluster,
-    t,
-  );
-
-  const findings = diagnosis.findings;
-  // Try full evidence for all findings, then only for the first k, then none.
-  for (let withEvidence = findings.length; withEvidence >= 0; withEvidence -= 1) {
-    const body = findings.slice(0, 10).flatMap((f, i) => findingBlocks(f, i < withEvidence, i === 0));
-    const truncated = withEvidence < findings.length || findings.length > 10 || patchCut;
-    const note = truncated
-      ? [
-          context(
-            trusted(
-              ':page_facing_up: Some evidence or a patch did not fit; the full report is in the thread.',
-            ),
+  const body: Block[] = [];
+  if (evidence.length) body.push(section(joinMrkdwn(evidence, '\n')));
+  if (recommended && !claimed) body.push(fixSection(recommended));
+  const others = diagnosis.findings.slice(1);
+  if (others.length)
+    body.push(
+      context(
+        mrkdwn`Also found: ${asIs(
+          joinMrkdwn(
+            others.slice(0, 3).map((f) => mrkdwn`*${f.code}*`),
+            ', ',
           ),
-        ]
-      : [];
-    const blocks = [...header, ...body, ...note, ...planBlocks, actions];
-    if (blocks.length <= LIMITS.blocks && JSON.stringify(blocks).length <= MAX_BLOCKS_CHARS)
-      return { text, blocks, truncated };
-  }
-  // Still too big (many plans): keep verdict, the plan buttons and a pointer to the thread.
-  const blocks = [...header, context(trusted(':page_facing_up: The full report is in the thread.')), actions];
-  return { text, blocks, truncated: true };
+        )}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`,
+      ),
+    );
+  const thread = threadReport(input);
+  if (thread.length)
+    body.push(
+      context(
+        plans.length > 1
+          ? trusted(':thread: Full evidence, the other fixes, every dry run and exact patch: in the thread.')
+          : trusted(':thread: Full evidence, the dry run and the exact patch: in the thread.'),
+      ),
+    );
+
+  // Approved or expired plans say so above the buttons; once one is approved, the
+  // others are withdrawn (src/app/approvals/approve.ts refuses them too).
+  const marks: Block[] = [];
+  const buttons: Block[] = [];
+  plans.forEach((plan, i) => {
+    const v = view(plan);
+    if (claimed && plan.id !== claimed.id && v.state === 'open') return;
+    const line = approvalLine(plan, v);
+    if (line) marks.push(line);
+    buttons.push(planButton(plan, i, v, { primary: i === 0 }));
+  });
+  if (claimed && plans.length > 1)
+    marks.push(context(trusted('The other fixes were withdrawn; press Re-run for a fresh diagnosis.')));
+  const actions = resultActions(buttons, cluster, t);
+
+  let blocks = [...header, ...body, ...marks, actions];
+  // Defensive: a message that still does not fit keeps the verdict, the marks and the buttons.
+  if (blocks.length > LIMITS.blocks || JSON.stringify(blocks).length > MAX_BLOCKS_CHARS)
+    blocks = [...header, context(trusted(':thread: The full report is in the thread.')), ...marks, actions];
+  return { text: fallbackText(diagnosis), blocks, thread };
 }
 
 /** The result's actions block: the given buttons, then Re-run (when there is a target) and Dismiss. */
@@ -138,6 +251,116 @@ function resultActions(
   return { type: 'actions', block_id: 'result_actions', elements };
 }
 
+/** Blocks of one finding in full: summary, explanation, every evidence item. */
+function findingReport(finding: Finding, index: number): Block[] {
+  return [
+    ...proseSections(
+      mrkdwn`${asIs(icon(finding.severity))} *${index + 1}. ${finding.code}*: ${asIs(escapeMrkdwn(finding.summary))}`,
+    ),
+    ...(finding.explanation ? proseSections(escapeMrkdwn(finding.explanation)) : []),
+    ...finding.evidence.flatMap(evidenceBlocks),
+  ];
+}
+
+/** Packs blocks into messages within Slack's per-message limits, in order, never splitting a block. */
+function pack(blocks: Block[], fallback: (part: number, parts: number) => Mrkdwn): SlackMessage[] {
+  const groups: Block[][] = [];
+  let current: Block[] = [];
+  let size = 0;
+  for (const block of blocks) {
+    const cost = JSON.stringify(block).length + 1;
+    if (current.length > 0 && (current.length >= THREAD_BLOCKS || size + cost > MAX_BLOCKS_CHARS - 400)) {
+      groups.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(block);
+    size += cost;
+  }
+  if (current.length) groups.push(current);
+  return groups.map((group, i) => ({
+    text: fallback(i + 1, groups.length),
+    blocks:
+      groups.length > 1 ? [context(mrkdwn`Full report, part ${i + 1} of ${groups.length}`), ...group] : group,
+  }));
+}
+
+/**
+ * The thread report under a result: every finding whole (summary, explanation, all
+ * evidence with untruncated tables), the owner, every plan (recommended first) with
+ * its impact, warnings, dry-run diff and exact patch: the one place a patch is shown.
+ */
+export function threadReport(input: {
+  cluster: string;
+  diagnosis: Diagnosis;
+  dryRuns: Record<string, DryRunSummary>;
+}): SlackMessage[] {
+  const { diagnosis } = input;
+  const t = diagnosis.target;
+  if (
+    diagnosis.findings.length === 0 &&
+    diagnosis.remediations.length === 0 &&
+    diagnosis.analyzerErrors.length === 0
+  )
+    return [];
+  const blocks: Block[] = [
+    section(
+      mrkdwn`:page_facing_up: *Full report* for deployment/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${diagnosis.capturedAt})`,
+    ),
+  ];
+  const owner = diagnosis.managedBy;
+  if (owner?.tool)
+    blocks.push(
+      section(
+        mrkdwn`:link: Managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''} (${owner.evidence})`,
+      ),
+    );
+  diagnosis.findings.forEach((finding, i) => blocks.push(...findingReport(finding, i)));
+  const plans = orderedPlans(diagnosis);
+  plans.forEach((plan, i) => {
+    const heading =
+      i === 0
+        ? mrkdwn`:wrench: *Fix ${i + 1} (recommended): ${plan.kind}*. ${plan.summary}`
+        : mrkdwn`:wrench: *Fix ${i + 1}: ${plan.kind}*. ${plan.summary}`;
+    blocks.push(...planDetailBlocks(plan, input.dryRuns[plan.id], heading));
+  });
+  if (diagnosis.analyzerErrors.length)
+    blocks.push(
+      ...proseSections(
+        joinMrkdwn(
+          [
+            trusted(':warning: *Some checks failed*; the report above is partial:'),
+            ...diagnosis.analyzerErrors.map((e) => mrkdwn`• ${e.analyzer}: ${e.message}`),
+          ],
+          '\n',
+        ),
+      ),
+    );
+  return pack(
+    blocks,
+    (part, parts) =>
+      mrkdwn`Full report for deployment/${t.name} in ${t.namespace}${parts > 1 ? ` (part ${part} of ${parts})` : ''}`,
+  );
+}
+
+type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['notFound']>;
+
+/**
+ * The answer to a Deployment name that does not exist, with the closest names the
+ * worker found in the namespace: "deployment/vison-tracker not found in namespace
+ * vision (cluster prod); did you mean deployment/vision-tracker?"
+ */
+export function notFoundText(cluster: string, notFound: NotFound): Mrkdwn {
+  const head = mrkdwn`:mag: deployment/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
+  const names = notFound.suggestions.map((n) => mrkdwn`*deployment/${n}*`);
+  if (names.length === 0)
+    return mrkdwn`${asIs(head)}; no Deployment there has a similar name. Check the name and the namespace (\`-n\`).`;
+  const last = names.at(-1) ?? trusted('');
+  const options =
+    names.length === 1 ? last : mrkdwn`${asIs(joinMrkdwn(names.slice(0, -1), ', '))} or ${asIs(last)}`;
+  return mrkdwn`${asIs(head)}; did you mean ${asIs(options)}?`;
+}
+
 /** A finished scan or a failed diagnosis. */
 export function renderOutcome(
   cluster: string,
@@ -145,12 +368,17 @@ export function renderOutcome(
   rerun: { namespace: string; name: string } | null,
 ): RenderedMessage {
   const actions = resultActions([], cluster, rerun);
+  // A name that does not exist: Re-run would only fail again.
+  if (outcome.status === 'failed' && outcome.notFound) {
+    const text = notFoundText(cluster, outcome.notFound);
+    return { text, blocks: [section(text)], thread: [] };
+  }
   if (outcome.status === 'failed') {
     const text = mrkdwn`Diagnosis failed: ${truncate(outcome.reason, 500)}`;
     return {
       text,
       blocks: [section(mrkdwn`:x: ${asIs(text)}`), context(mrkdwn`cluster ${cluster}`), actions],
-      truncated: false,
+      thread: [],
     };
   }
   const rows = outcome.items
@@ -164,20 +392,11 @@ export function renderOutcome(
     context(mrkdwn`cluster ${cluster}`),
     actions,
   ];
-  return { text, blocks, truncated: false };
+  return { text, blocks, thread: [] };
 }
 
 /** The "diagnosing…" message while a run is in progress. */
 export function renderProgress(progress: string): RenderedMessage {
   const text = escapeMrkdwn(truncate(progress, 500));
-  return { text, blocks: [section(mrkdwn`:hourglass_flowing_sand: ${asIs(text)}`)], truncated: false };
-}
-
-/**
- * The thread reply holding the full plain-text report of a cut message. The report
- * carries cluster text, so it goes in as an unbreakable code block (./mrkdwn.ts),
- * within Slack's 40,000-character message limit.
- */
-export function fullReportReply(report: string): Mrkdwn {
-  return mrkdwn`Full report:\n${asIs(codeBlock(report, 35_000))}`;
+  return { text, blocks: [section(mrkdwn`:hourglass_flowing_sand: ${asIs(text)}`)], thread: [] };
 }

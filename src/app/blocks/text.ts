@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { codeBlock, plainText, truncateMrkdwn, type Mrkdwn } from './mrkdwn.js';
+import { codeBlock, escapeMrkdwn, plainText, truncateMrkdwn, type Mrkdwn } from './mrkdwn.js';
 
 /** Small Block Kit helpers that keep every string inside Slack's limits (DESIGN.md §6). */
 
@@ -34,6 +34,76 @@ export function codeSection(title: Mrkdwn, body: string): Block {
   return section(`${title}\n${codeBlock(body, room)}` as Mrkdwn);
 }
 
+/** Room for a code block body in a section under a title, with the fence and a margin. */
+const CODE_ROOM = LIMITS.sectionText - 200;
+
+/** Pieces of `line` whose escaped form fits `room`: only for single lines longer than a section. */
+function splitLongLine(line: string, room: number): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while (escapeMrkdwn(rest).length > room) {
+    let n = room;
+    while (n > 1 && escapeMrkdwn(rest.slice(0, n)).length > room) n = Math.floor(n * 0.9);
+    out.push(rest.slice(0, n));
+    rest = rest.slice(n);
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * Untrusted `body` as code blocks under our `title`, split at line boundaries over as
+ * many sections as it needs: nothing is cut (the thread report's tables, logs, patches).
+ */
+export function codeSections(title: Mrkdwn, body: string): Block[] {
+  const room = CODE_ROOM - title.length;
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const line of body
+    .replace(/^\n+|\n+$/g, '')
+    .split('\n')
+    .flatMap((l) => splitLongLine(l, room))) {
+    const cost = escapeMrkdwn(line).length + 1;
+    if (current.length > 0 && size + cost > room) {
+      chunks.push(current.join('\n'));
+      current = [];
+      size = 0;
+    }
+    current.push(line);
+    size += cost;
+  }
+  if (current.length > 0 || chunks.length === 0) chunks.push(current.join('\n'));
+  return chunks.map((chunk, i) =>
+    section(`${i === 0 ? `${title}\n` : ''}${codeBlock(chunk, LIMITS.sectionText)}` as Mrkdwn),
+  );
+}
+
+/**
+ * Mrkdwn prose over as many sections as it needs, split after whole sentences (or,
+ * for a sentence longer than a section, between words): never cut mid-sentence.
+ */
+export function proseSections(text: Mrkdwn): Block[] {
+  const room = LIMITS.sectionText - 100;
+  if (text.length <= room) return [section(text)];
+  const pieces = text.split(/(?<=[.!?:])\s+|\n/);
+  const chunks: string[] = [];
+  let current = '';
+  const push = (piece: string): void => {
+    if (current !== '' && current.length + 1 + piece.length > room) {
+      chunks.push(current);
+      current = '';
+    }
+    current = current === '' ? piece : `${current} ${piece}`;
+  };
+  for (const piece of pieces) {
+    if (piece.length <= room) push(piece);
+    else for (const word of piece.split(' ')) push(word.length <= room ? word : word.slice(0, room));
+  }
+  if (current !== '') chunks.push(current);
+  return chunks.map((c) => section(c as Mrkdwn));
+}
+
 export function context(text: Mrkdwn): Block {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: truncateMrkdwn(text, LIMITS.sectionText) }] };
 }
@@ -43,14 +113,15 @@ export function plain(text: string, max: number): { type: 'plain_text'; text: st
   return { type: 'plain_text', text: plainText(text, max), emoji: true };
 }
 
-/** Fixed-width table for a code block: columns padded to their widest cell. */
+/**
+ * Fixed-width table for a code block: columns padded to their widest cell. Cells are
+ * never cut ("node affinit…" hid the reason); a very wide column just wraps in Slack.
+ */
 export function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) =>
-    Math.min(40, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
-  );
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells
-      .map((c, i) => truncate(c, widths[i] ?? 40).padEnd(widths[i] ?? 0))
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');

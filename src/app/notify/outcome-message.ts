@@ -1,6 +1,7 @@
 import type { NotifyJob } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
-import { planButton, planSection } from '../blocks/plan-blocks.js';
+import { restoredInWords, rolloutInWords } from '../blocks/confirm-text.js';
+import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
 import type { DryRunSummary, StoredPlan } from '../../plans/store.js';
 import {
   asIs,
@@ -11,7 +12,7 @@ import {
   userMention,
   type Mrkdwn,
 } from '../blocks/mrkdwn.js';
-import { LIMITS, context, plain, section, truncate, type Block } from '../blocks/text.js';
+import { LIMITS, codeSections, context, plain, section, truncate, type Block } from '../blocks/text.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -25,7 +26,39 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   timeout: ':hourglass: rollout not finished in time',
 };
 
-/** Thread reply for a remediation step; refusals and failures offer Re-run, applied steps offer Undo. */
+/** Stages that first report a write: the one reply that offers its Undo. */
+const OFFERS_UNDO: ReadonlySet<Outcome['stage']> = new Set(['applied', 'already-applied']);
+
+/**
+ * The Undo, written for the undo: what it restores, whether it starts a rollout (only
+ * a change to the pod template does; the strategy is not part of it), the exact patch
+ * it writes and the server's dry run when there is one.
+ */
+export function undoBlocks(undo: StoredPlan): Block[] {
+  const plan = undo.plan;
+  const t = plan.target;
+  const lines = [
+    mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
+    mrkdwn`${rolloutInWords(plan)}`,
+  ];
+  // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.
+  if (plan.addresses === 'RolloutSurgeDeadlock' && /maxSurge (?!0\b)/.test(restoredInWords(plan)))
+    lines.push(trusted(':warning: The next rollout would deadlock again.'));
+  const dryRun = undo.dryRun as DryRunSummary | undefined;
+  return [
+    section(joinMrkdwn(lines, '\n')),
+    ...codeSections(
+      mrkdwn`Exact patch of the undo (${plan.patch?.type ?? 'delete'})`,
+      `${dryRun ? `${dryRunText(dryRun)}\n` : ''}${patchText(plan)}`,
+    ),
+  ];
+}
+
+/**
+ * Thread reply for a remediation step. Refusals and failures offer Re-run; the first
+ * reply about a write (applied) offers its Undo, once: later steps of the same plan
+ * (rolled out, still failing) point back to it.
+ */
 export function remediationOutcomeMessage(
   job: Outcome,
   undo?: StoredPlan,
@@ -41,11 +74,17 @@ export function remediationOutcomeMessage(
     context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`),
   ];
   const buttons: Block[] = [];
-  // Undo is a stored plan like any other: the approver sees its exact patch, the
-  // server's dry run and its impact before the confirm, and it is approval-gated.
+  // Undo is a stored plan like any other: the approver sees its exact patch and what
+  // it restores before the confirm, and it is approval-gated.
   if (undo && undo.expiresAt > now) {
-    blocks.push(planSection(undo.plan, undo.dryRun as DryRunSummary | undefined));
-    buttons.push(planButton(undo.plan, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
+    if (OFFERS_UNDO.has(job.stage)) {
+      blocks.push(...undoBlocks(undo));
+      buttons.push(planButton(undo.plan, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
+    } else {
+      blocks.push(
+        context(trusted(':leftwards_arrow_with_hook: Undo is offered in the "applied" reply above.')),
+      );
+    }
   }
   if ((job.stage === 'refused' || job.stage === 'failed') && job.rerun) {
     buttons.push({

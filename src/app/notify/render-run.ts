@@ -17,27 +17,22 @@ export async function planView(plans: PlanStore, id: string, now = Date.now()): 
 }
 
 /**
- * Renders a run's latest update (progress or result) into a message, reading plan
- * states fresh so buttons show expiry and claims.
+ * Renders a run's latest update (progress or result) into a message and, for a
+ * result, its thread report; plan states are read fresh so buttons show expiry and
+ * claims.
  */
-export async function renderRunUpdate(
-  plans: PlanStore,
-  job: RunUpdate,
-): Promise<RenderedMessage & { fullReport?: string }> {
+export async function renderRunUpdate(plans: PlanStore, job: RunUpdate): Promise<RenderedMessage> {
   if (job.kind === 'diagnosis-progress') return renderProgress(job.text);
   const outcome = job.outcome;
   if (outcome.status === 'diagnosed') {
     const views: Record<string, PlanView> = {};
     for (const plan of outcome.diagnosis.remediations) views[plan.id] = await planView(plans, plan.id);
-    return {
-      ...renderDiagnosis({
-        cluster: job.cluster,
-        diagnosis: outcome.diagnosis,
-        dryRuns: outcome.dryRuns,
-        plans: views,
-      }),
-      fullReport: outcome.fullReport,
-    };
+    return renderDiagnosis({
+      cluster: job.cluster,
+      diagnosis: outcome.diagnosis,
+      dryRuns: outcome.dryRuns,
+      plans: views,
+    });
   }
   return renderOutcome(job.cluster, outcome, job.target ?? null);
 }

@@ -11,7 +11,9 @@ import { runUpdateSchema, type RunUpdate } from '../../queue/schemas.js';
  * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts" for the current
  * run), `rd:subsdone:...` (the subscribers a final result went to, for redelivery),
  * `rd:msgowner:<channel>/<ts>` (who asked for the run a message shows, and where: the
- * requester may dismiss it and does not count toward a two-person approval).
+ * requester may dismiss it and does not count toward a two-person approval),
+ * `rd:msgplan:<channel>/<ts>` (the one plan approved on a message: its other plans
+ * are refused).
  */
 
 /** A message location. */
@@ -26,6 +28,8 @@ export interface MessageOwner {
   cluster: string;
   /** Absent for a cluster-wide scan. */
   namespace?: string;
+  /** The thread root when the message is itself a thread reply (Re-run). */
+  threadTs?: string;
 }
 
 const TTL_SECONDS = 24 * 3600;
@@ -78,6 +82,15 @@ export interface Subscriptions {
   ): Promise<SubscribeResult>;
   /** Who asked for the run shown in a message; null for messages nobody asked for (alerts) or long gone. */
   ownerOf(message: MessageRef): Promise<MessageOwner | null>;
+  /** The plan approved on a message, if any. */
+  approvedPlanOf(message: MessageRef): Promise<string | null>;
+  /**
+   * Makes `planId` the message's approved plan unless another plan holds it already,
+   * atomically; returns the plan that holds it now (`planId` when this call won).
+   */
+  claimMessagePlan(message: MessageRef, planId: string): Promise<string>;
+  /** Forgets the message's approved plan when it is `planId` (its job could not be queued). */
+  releaseMessagePlan(message: MessageRef, planId: string): Promise<void>;
   /** Returns the messages to update, or null when the notification is stale. */
   publish(
     cluster: string,
@@ -92,11 +105,27 @@ function keys(cluster: string, jobId: string): [string, string, string] {
 }
 
 const ownerKey = (message: MessageRef): string => `rd:msgowner:${message.channel}/${message.ts}`;
+const planKey = (message: MessageRef): string => `rd:msgplan:${message.channel}/${message.ts}`;
+
+// SET NX, or the holder: one plan per message, decided in Redis.
+const CLAIM_MESSAGE_PLAN = `
+local ok = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2])
+if ok then return ARGV[1] end
+return redis.call('GET', KEYS[1])
+`;
+const RELEASE_MESSAGE_PLAN = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
 
 const messageOwnerSchema = z.object({
   requestedBy: z.string().min(1),
   cluster: z.string().min(1),
   namespace: z.string().min(1).optional(),
+  threadTs: z
+    .string()
+    .regex(/^\d+\.\d+$/)
+    .optional(),
 });
 
 /** JSON.parse that answers undefined for text that is not JSON (then the schema refuses it). */
@@ -141,6 +170,22 @@ export function createSubscriptions(redis: Redis): Subscriptions {
       if (raw === null) return null;
       const parsed = messageOwnerSchema.safeParse(safeJson(raw));
       return parsed.success ? parsed.data : null;
+    },
+    async approvedPlanOf(message) {
+      return redis.get(planKey(message));
+    },
+    async claimMessagePlan(message, planId) {
+      const holder = (await redis.eval(
+        CLAIM_MESSAGE_PLAN,
+        1,
+        planKey(message),
+        planId,
+        String(TTL_SECONDS),
+      )) as string | null;
+      return holder ?? planId;
+    },
+    async releaseMessagePlan(message, planId) {
+      await redis.eval(RELEASE_MESSAGE_PLAN, 1, planKey(message), planId);
     },
     async publish(cluster, jobId, n, now = Date.now()) {
       const [state, subs, done] = keys(cluster, jobId);

@@ -62,7 +62,9 @@ export function approvePlanAction(services: AppServices) {
           channel: click.channel,
           ts: click.messageTs,
           text: mrkdwn`${what} approved`,
-          blocks: asSlackBlocks(markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line)),
+          blocks: asSlackBlocks(
+            markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line, { withdrawOthers: true }),
+          ),
         });
         return;
       }

@@ -1,6 +1,6 @@
-import { ACTION, actionIndexSuffix } from '../../blocks/action-ids.js';
-import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { LIMITS, plain, section } from '../../blocks/text.js';
+import { ACTION, APPROVE_ACTION_PATTERN, actionIndexSuffix } from '../../blocks/action-ids.js';
+import { trusted, type Mrkdwn } from '../../blocks/mrkdwn.js';
+import { LIMITS, context, plain, section } from '../../blocks/text.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
 
 /** Where a button was clicked and by whom, from a block_actions payload. */
@@ -33,28 +33,43 @@ export function clickContext(body: BlockAction, action: ButtonAction): ClickCont
 
 /**
  * The clicked message's blocks with the plan's button replaced by a plain label and
- * a line above the buttons, so the message shows who approved and when.
+ * a line above the buttons, so the message shows who approved and when. With
+ * `withdrawOthers` (an approval), the other Apply buttons are removed: one fix per
+ * message, and src/app/approvals/approve.ts refuses the others anyway.
  */
 export function markPlanInBlocks(
   blocks: Record<string, unknown>[],
   planId: string,
   label: string,
   line: Mrkdwn,
+  options: { withdrawOthers?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
       out.push(section(line));
-      const elements = (block.elements as Record<string, unknown>[]).map((el) =>
-        el.value === planId
-          ? {
-              type: 'button',
-              action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
-              value: planId,
-              text: plain(label, LIMITS.buttonText),
-            }
-          : el,
+      const all = block.elements as Record<string, unknown>[];
+      const withdrawn = all.filter(
+        (el) =>
+          options.withdrawOthers === true &&
+          el.value !== planId &&
+          typeof el.action_id === 'string' &&
+          APPROVE_ACTION_PATTERN.test(el.action_id),
       );
+      if (withdrawn.length > 0)
+        out.push(context(trusted('The other fixes were withdrawn; press Re-run for a fresh diagnosis.')));
+      const elements = all
+        .filter((el) => !withdrawn.includes(el))
+        .map((el) =>
+          el.value === planId
+            ? {
+                type: 'button',
+                action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
+                value: planId,
+                text: plain(label, LIMITS.buttonText),
+              }
+            : el,
+        );
       out.push({ ...block, elements });
     } else {
       out.push(block);
