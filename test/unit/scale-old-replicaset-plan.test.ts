@@ -1,0 +1,97 @@
+/**
+ * The scale-old-replicaset plan builder: what it proposes for a proved surge
+ * deadlock (one replica: the brief outage of maxSurge 0; three: every old replica at
+ * once, said plainly), and when it proposes nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { buildScaleOldReplicaSetPlans } from '../../src/remediation/builders/scale-old-replicaset.js';
+import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
+import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
+import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
+
+/** The builder's plans for `snapshot`, on the deadlock finding of `findingOf` (default: the same snapshot). */
+function plans(snapshot: WorkloadSnapshot, findingOf: WorkloadSnapshot = snapshot) {
+  const [finding] = surgeDeadlock.analyze(findingOf);
+  if (finding?.code !== 'RolloutSurgeDeadlock') throw new Error(`no deadlock: ${finding?.code ?? 'none'}`);
+  return buildScaleOldReplicaSetPlans(snapshot, finding);
+}
+
+function threeReplicaIngress(): WorkloadSnapshot {
+  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+  const parts = rollout('ingress', {
+    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+    podSpec: { nodeSelector: { pool: 'edge' } },
+  });
+  return pendingRolloutSnapshot(
+    parts,
+    nodes,
+    "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+  );
+}
+
+describe('scale-old-replicaset plan', () => {
+  it('one replica: scales the old ReplicaSet holding the GPU to 0, with its uid and replicas tested', () => {
+    const snapshot = seedIncidentA();
+    const [plan] = plans(snapshot);
+    const { oldRs, newRs, deployment } = snapshot.parts;
+    expect(plan?.kind).toBe('scale-old-replicaset');
+    expect(plan?.replicaSet).toEqual({
+      name: oldRs.metadata.name,
+      uid: oldRs.metadata.uid,
+      podTemplateHash: '6d4cf56db6',
+      replicas: 1,
+      to: 0,
+      newReplicaSet: { name: newRs.metadata.name, uid: newRs.metadata.uid },
+    });
+    expect(plan?.patch).toEqual({
+      type: 'json',
+      body: [
+        { op: 'test', path: '/metadata/uid', value: oldRs.metadata.uid },
+        { op: 'test', path: '/spec/replicas', value: 1 },
+        { op: 'replace', path: '/spec/replicas', value: 0 },
+      ],
+    });
+    expect(plan?.preconditions).toMatchObject({ uid: deployment.metadata.uid, generation: 4 });
+    expect(plan?.inverse).toBeNull();
+    expect(plan?.impact).toMatch(/^brief outage: the only replica/);
+    expect(plan?.summary).toContain('tracker-node');
+    expect(plan?.warnings.join(' ')).toMatch(/proportional scaling/);
+    expect(plan?.warnings.join(' ')).toMatch(/rollout undo/);
+    // The plan passes its own allowlist against the live Deployment.
+    if (plan) expect(checkPlanWithinKind(plan, deployment)).toEqual({ ok: true });
+  });
+
+  it('three replicas: every old replica goes at once, and the impact says OUTAGE', () => {
+    const [plan] = plans(threeReplicaIngress());
+    expect(plan?.replicaSet).toMatchObject({ replicas: 3, to: 0 });
+    expect(plan?.impact).toMatch(/^OUTAGE: all 3 old replicas go down at once/);
+    expect(plan?.impact).toContain('deadlocks again one pod later');
+    expect(plan?.warnings[0]).toMatch(/Every old replica goes at once \(3 of 3\)/);
+  });
+
+  it('offers nothing when paused, when two old ReplicaSets are active, or when ReplicaSets were not all read', () => {
+    const paused = seedIncidentA();
+    paused.deployment.spec.paused = true;
+    expect(plans(paused, seedIncidentA())).toEqual([]);
+
+    const twoOld = seedIncidentA();
+    const olderTemplate = structuredClone(twoOld.parts.oldRs.spec.template);
+    const container = olderTemplate?.spec.containers[0];
+    if (container) container.image = 'registry.example/object-tracker:0.9';
+    const older = makeReplicaSet(twoOld.deployment, '58c9d7b6f4', {
+      revision: 2,
+      replicas: 1,
+      ...(olderTemplate ? { template: olderTemplate } : {}),
+    });
+    older.metadata.creationTimestamp = '2026-11-19T10:00:00Z';
+    twoOld.replicaSets = [...twoOld.replicaSets, older];
+    expect(plans(twoOld, seedIncidentA())).toEqual([]);
+
+    const partial = seedIncidentA();
+    partial.coverage = { ...partial.coverage, replicaSets: 'partial' };
+    expect(plans(partial, seedIncidentA())).toEqual([]);
+  });
+});
