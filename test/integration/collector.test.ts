@@ -124,6 +124,15 @@ describe('collector on a 10-node cluster', () => {
       'deployment "nope" not found in namespace "vision"',
     );
     expect((error as WorkloadNotFoundError).namespacesSearched).toEqual(['vision']);
+    expect((error as WorkloadNotFoundError).suggestions).toEqual([]);
+  });
+
+  it('names the closest Deployments of the namespace when the name has a typo', async () => {
+    const error = await collectSnapshot(client, { ...TARGET, name: 'vison-object-tracker' }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WorkloadNotFoundError);
+    expect((error as WorkloadNotFoundError).suggestions).toEqual(['vision-object-tracker']);
   });
   it('resolves a pod named by an alert to its Deployment through owner references', async () => {
     await expect(
