@@ -183,11 +183,10 @@ export function managedByLine(owner: ManagedBy): string {
   return `Managed by ${TOOL_NAMES[owner.tool]} ${owner.name}${where} (${owner.evidence})`;
 }
 
-/** "Reverted: no, by Argo CD application shop (spec.strategy): <why>". */
+/** "Reverted: no, by Argo CD application shop: spec.strategy.type: not in …" (the why names the fields). */
 export function driftLine(drift: PlanDrift): string {
   const verdict = drift.reverted === 'unknown' ? 'unknown' : drift.reverted ? 'yes' : 'no';
-  const fields = drift.fields.length > 0 ? ` (${drift.fields.join(', ')})` : '';
-  return `Reverted: ${verdict}, by ${drift.by}${fields}: ${drift.why}`;
+  return `Reverted: ${verdict}, by ${drift.by}: ${drift.why}`;
 }
 
 function patchLines(label: string, patch: Patch): string[] {
