@@ -482,7 +482,7 @@ describe('deploy/', () => {
       .filter((d) => d.kind === 'ValidatingAdmissionPolicyBinding')
       .map((d) => d.spec.policyName);
     expect(sorted(bound as string[])).toEqual(sorted(policies));
-    expect(policies).toHaveLength(2);
+    expect(policies).toHaveLength(3);
   });
 });
 
