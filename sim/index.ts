@@ -49,6 +49,12 @@ export interface Simulator {
   apply(obj: object): object;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   settle(): Promise<void>;
+  /**
+   * What an API server restart looks like to clients: every open connection (watches
+   * included) is cut, nothing answers for `downMs`, then the same address serves the
+   * same state again (etcd keeps it), so watches resume from their resourceVersion.
+   */
+  restartApiServer(options?: { downMs?: number }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -139,6 +145,18 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
       }
     },
     settle: () => manager.settle(),
+    async restartApiServer(restart = {}) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise((r) => setTimeout(r, restart.downMs ?? 0));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    },
     async close() {
       manager.stop();
       stop();

@@ -60,6 +60,8 @@ export function createLogger(
       },
       serializers: {
         err: (err: unknown) => {
+          // A plain message under `err` (not an Error) must not take the process down.
+          if (typeof err !== 'object' || err === null) return { message: scrubTokens(String(err)) };
           const s = pino.stdSerializers.err(err as Error);
           return { ...s, message: scrubTokens(s.message), stack: s.stack ? scrubTokens(s.stack) : s.stack };
         },

@@ -232,7 +232,7 @@ export async function runListWatch(
       if (error instanceof KubeApiError && error.status === 410) resourceVersion = undefined;
       failures += 1;
       options.logger.warn(
-        { ...where, err: error instanceof Error ? error.message : String(error) },
+        { ...where, reason: error instanceof Error ? error.message : String(error) },
         'early-warning list/watch failed; retrying',
       );
     }

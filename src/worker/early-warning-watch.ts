@@ -70,8 +70,9 @@ export interface EarlyWarningOptions {
     intervalMs: number;
     windowMs: number;
     debounceMs: number;
-    /** Default 30 s. */
+    /** After a diagnosis of a workload: 5 s, doubling up to 5 min (defaults). */
     cooldownMs?: number;
+    maxCooldownMs?: number;
   };
   scan: NamespaceScan;
   producers: Producers;
@@ -198,7 +199,8 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
     tracker = t;
     const trig = createWorkloadTrigger({
       debounceMs: deps.watch.debounceMs,
-      cooldownMs: deps.watch.cooldownMs ?? 30_000,
+      cooldownMs: deps.watch.cooldownMs ?? 5_000,
+      maxCooldownMs: deps.watch.maxCooldownMs ?? 300_000,
       enqueue: enqueueTriggered,
       logger: deps.logger,
     });
@@ -221,7 +223,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
         })
         .catch((error: unknown) =>
           debug(
-            { ...unknown, err: error instanceof Error ? error.message : String(error) },
+            { ...unknown, reason: error instanceof Error ? error.message : String(error) },
             'pod owner read failed',
           ),
         )
@@ -293,7 +295,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
         } catch (error) {
           if (!(error instanceof StreamForbiddenError) || everyNamespace || signal.aborted) throw error;
           deps.logger.warn(
-            { err: error.message },
+            { reason: error.message },
             'cluster-wide watch forbidden: watching each namespace of ROLLOUT_DOCTOR_WATCH_NAMESPACES',
           );
         }
@@ -306,7 +308,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
       scope = 'scan-only';
       // Forbidden (RBAC lacks watch on pods or events): the scan still runs.
       deps.logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
+        { reason: error instanceof Error ? error.message : String(error) },
         'early-warning watch stopped; the periodic scan carries on alone (grant watch on pods and events)',
       );
       abort?.abort();
@@ -339,7 +341,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
     } catch (error) {
       // Redis away: nobody can take the lease meanwhile; keep the current role.
       debug(
-        { err: error instanceof Error ? error.message : String(error) },
+        { reason: error instanceof Error ? error.message : String(error) },
         'early-warning lease not renewed',
       );
       return;

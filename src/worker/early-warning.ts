@@ -61,7 +61,7 @@ export function createEarlyWarningWatch(deps: EarlyWarningDeps): EarlyWarningWat
       } catch (error) {
         // One unreadable namespace must not stop the watch for the others.
         deps.logger.warn(
-          { namespace, err: error instanceof Error ? error.message : String(error) },
+          { namespace, reason: error instanceof Error ? error.message : String(error) },
           'early-warning scan failed',
         );
         continue;
@@ -96,7 +96,7 @@ export function createEarlyWarningWatch(deps: EarlyWarningDeps): EarlyWarningWat
     if (stopped) return;
     running = runOnce().catch((error: unknown) => {
       deps.logger.warn(
-        { err: error instanceof Error ? error.message : String(error) },
+        { reason: error instanceof Error ? error.message : String(error) },
         'early-warning pass failed',
       );
       return 0;
@@ -134,8 +134,13 @@ export interface TriggeredWorkload {
 export interface WorkloadTriggerDeps {
   /** Signals of one workload within this window make one diagnosis. */
   debounceMs: number;
-  /** At most one diagnosis per workload per cooldown; signals meanwhile wait for its end. */
+  /**
+   * After a diagnosis, signals of the workload wait this long before the next one,
+   * doubling with each diagnosis up to `maxCooldownMs` (a crash loop's back-off does
+   * the same), and back to the start once the workload was quiet for `maxCooldownMs`.
+   */
   cooldownMs: number;
+  maxCooldownMs: number;
   enqueue: (workload: TriggeredWorkload) => Promise<void>;
   logger: { warn(obj: object, msg: string): void };
   now?: () => number;
@@ -151,6 +156,8 @@ export interface WorkloadTrigger {
 interface TriggerState {
   timer: NodeJS.Timeout | undefined;
   lastQueuedAt: number | undefined;
+  /** Diagnoses in the current run of signals (sets the cooldown). */
+  streak: number;
   reasons: Set<string>;
   pods: Set<string>;
 }
@@ -158,9 +165,11 @@ interface TriggerState {
 /**
  * Debounce per workload: the first signal arms a timer of `debounceMs`; every signal
  * of the same Deployment until it fires joins the same diagnosis (a burst of events
- * gives one). After a diagnosis the workload cools down for `cooldownMs`: signals in
- * that time are merged into one diagnosis at its end. State is kept per workload
- * only while a timer runs or its cooldown lasts.
+ * gives one). After a diagnosis the workload cools down (`cooldownMs`, doubling per
+ * diagnosis up to `maxCooldownMs`): signals in that time are merged into one
+ * diagnosis at its end. So an early signal (a first restart, before the pod counts
+ * as crash-looping) is followed up within seconds, and a crash loop going on for
+ * hours costs a diagnosis every few minutes at most.
  */
 export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigger {
   const now = deps.now ?? Date.now;
@@ -168,12 +177,15 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
   let queued = 0;
   let stopped = false;
 
+  const cooldown = (st: TriggerState): number =>
+    Math.min(deps.maxCooldownMs, deps.cooldownMs * 2 ** Math.max(0, st.streak - 1));
+
   const prune = (): void => {
     const t = now();
     for (const [key, st] of states) {
       if (
         st.timer === undefined &&
-        (st.lastQueuedAt === undefined || t - st.lastQueuedAt >= deps.cooldownMs)
+        (st.lastQueuedAt === undefined || t - st.lastQueuedAt >= deps.maxCooldownMs)
       ) {
         states.delete(key);
       }
@@ -188,12 +200,13 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
     st.reasons = new Set();
     st.pods = new Set();
     st.lastQueuedAt = now();
+    st.streak += 1;
     queued += 1;
     deps.enqueue(workload).catch((error: unknown) => {
       // Not lost: the next signal or the safety-net scan queues it again.
       st.lastQueuedAt = undefined;
       deps.logger.warn(
-        { namespace, name, err: error instanceof Error ? error.message : String(error) },
+        { namespace, name, reason: error instanceof Error ? error.message : String(error) },
         'early-warning diagnosis could not be queued',
       );
     });
@@ -206,14 +219,16 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
       let st = states.get(key);
       if (!st) {
         if (states.size >= 1_000) prune();
-        st = { timer: undefined, lastQueuedAt: undefined, reasons: new Set(), pods: new Set() };
+        st = { timer: undefined, lastQueuedAt: undefined, streak: 0, reasons: new Set(), pods: new Set() };
         states.set(key, st);
       }
       st.reasons.add(s.reason);
       if (st.pods.size < 20) st.pods.add(s.pod);
       if (st.timer !== undefined) return;
       const t = now();
-      const due = Math.max(t + deps.debounceMs, (st.lastQueuedAt ?? -Infinity) + deps.cooldownMs);
+      // Quiet for the longest cooldown: a new episode starts from the shortest.
+      if (st.lastQueuedAt !== undefined && t - st.lastQueuedAt >= deps.maxCooldownMs) st.streak = 0;
+      const due = Math.max(t + deps.debounceMs, (st.lastQueuedAt ?? -Infinity) + cooldown(st));
       const state = st;
       st.timer = setTimeout(() => fire(key, state), due - t);
     },

@@ -61,6 +61,8 @@ export interface E2eOptions {
   workerEnv?: Record<string, string>;
   /** Log level of app and worker; lines are kept in `logs`. Default 'info' (audit lines are info). */
   logLevel?: string;
+  /** false: the workers' early warning without its API watch streams (the periodic scan alone). */
+  earlyWarningWatch?: boolean;
 }
 
 /** One button of a message, as the stand-in holds it. */
@@ -174,10 +176,13 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
       kubeconfig: workerConfig.kubeconfig,
       requestTimeoutMs: workerConfig.kubeRequestTimeoutMs,
     });
+    const { listWatch, ...withoutWatch } = kubeClusterDeps(client, {
+      rolloutTimeoutMs: workerConfig.rolloutTimeoutMs,
+    });
     const workers = startWorkers(
       workerConfig,
       createLogger({ level, name: 'e2e-worker' }, sinkInto(logs)),
-      kubeClusterDeps(client, { rolloutTimeoutMs: workerConfig.rolloutTimeoutMs }),
+      options.earlyWarningWatch === false ? withoutWatch : { ...withoutWatch, listWatch },
       { lockDurationMs: workerConfig.jobLockMs, stalledIntervalMs: workerConfig.stalledIntervalMs },
     );
     started.push({ close: () => workers.stop() });

@@ -185,20 +185,21 @@ describe('workload trigger (fake clock)', () => {
     vi.useRealTimers();
   });
 
-  function trigger(debounceMs: number, cooldownMs: number) {
+  function trigger(debounceMs: number, cooldownMs: number, maxCooldownMs: number) {
     const queued: TriggeredWorkload[] = [];
     const t = createWorkloadTrigger({
       debounceMs,
       cooldownMs,
+      maxCooldownMs,
       enqueue: async (w) => void queued.push(w),
       logger,
     });
     return { t, queued };
   }
 
-  it('turns a burst of signals of one workload into one diagnosis, and waits out the cooldown', async () => {
+  it('turns a burst of signals of one workload into one diagnosis, then cools down 5 s, 10 s, 20 s, ...', async () => {
     vi.useFakeTimers();
-    const { t, queued } = trigger(1_000, 30_000);
+    const { t, queued } = trigger(1_000, 5_000, 300_000);
     for (let i = 0; i < 50; i += 1) {
       t.signal({ namespace: 'vision', deployment: 'tracker', pod: `p${i % 3}`, reason: 'FailedScheduling' });
     }
@@ -214,19 +215,29 @@ describe('workload trigger (fake clock)', () => {
         pods: ['p0', 'p1', 'p2'],
       },
     ]);
-    // A new signal inside the cooldown is merged into one diagnosis at its end.
+    // Signals inside the cooldown are merged into one diagnosis at its end (5 s after the first, at 6 s).
     t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'Restarts' });
     t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p1', reason: 'Restarts' });
-    // The cooldown ends 30 s after the first diagnosis (at 31 s).
-    await vi.advanceTimersByTimeAsync(29_999);
+    await vi.advanceTimersByTimeAsync(4_999);
     expect(queued).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(queued).toHaveLength(2);
     expect(queued[1]?.pods).toEqual(['p0', 'p1']);
+    // The next cooldown is twice as long (10 s after the second, at 16 s).
+    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'CrashLoopBackOff' });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(queued).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(queued).toHaveLength(3);
     // Another workload is not held back by the first one's cooldown.
     t.signal({ namespace: 'shop', deployment: 'checkout', pod: 'c0', reason: 'CrashLoopBackOff' });
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(queued.map((w) => w.name)).toEqual(['tracker', 'tracker', 'checkout']);
+    expect(queued.map((w) => w.name)).toEqual(['tracker', 'tracker', 'tracker', 'checkout']);
+    // Quiet for the longest cooldown: the tracker starts again from the debounce alone.
+    await vi.advanceTimersByTimeAsync(300_000);
+    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p3', reason: 'FailedScheduling' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(queued).toHaveLength(5);
     t.stop();
     expect(vi.getTimerCount()).toBe(0);
   });
