@@ -30,6 +30,18 @@ const EMOJI: Record<string, string> = {
   fire: '🔥',
   large_green_circle: '🟢',
   stethoscope: '🩺',
+  lock: '🔒',
+  calendar: '📅',
+  wrench: '🔧',
+  thread: '🧵',
+  bar_chart: '📊',
+  scroll: '📜',
+  memo: '📝',
+  traffic_light: '🚥',
+  leftwards_arrow_with_hook: '↩️ ',
+  pushpin: '📌',
+  grey_question: '❔',
+  link: '🔗',
 };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
