@@ -48,7 +48,21 @@ const APP_VARS = without(variablesRead(loadAppConfig), FOREIGN_SECRETS.app);
 const WORKER_VARS = without(variablesRead(loadWorkerConfig), [...FOREIGN_SECRETS.worker, ...PLATFORM]);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
-const COMPOSE_ONLY = new Set(['WORKER_KUBECONFIG', 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD']);
+const COMPOSE_ONLY = new Set([
+  'WORKER_KUBECONFIG',
+  'WORKER_USER',
+  'REDIS_APP_PASSWORD',
+  'REDIS_WORKER_PASSWORD',
+]);
+/**
+ * Variables docker-compose.yml sets itself instead of forwarding from .env, and why:
+ * the ports its `ports:` publish, the Redis URL with its own user, the mount point of
+ * the kubeconfig, and a drain that must stay under `stop_grace_period`.
+ */
+const COMPOSE_FIXED = {
+  app: ['PORT', 'METRICS_PORT', 'METRICS_HOST', 'REDIS_URL'],
+  worker: ['REDIS_URL', 'KUBECONFIG', 'ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS'],
+} as const;
 
 const text = (path: string): string => readFileSync(path, 'utf8');
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
@@ -231,6 +245,7 @@ describe('docker-compose.yml', () => {
             healthcheck: z.record(z.string(), z.unknown()).optional(),
             stop_grace_period: z.string().optional(),
             network_mode: z.string().optional(),
+            user: z.string().optional(),
           })
           .loose(),
       ),
@@ -250,6 +265,58 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(worker?.environment ?? {}).filter((n) => n.startsWith('SLACK_'))).toEqual([]);
     const interpolated = [...raw.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? '');
     for (const name of interpolated) expect([...ALL_VARS, ...COMPOSE_ONLY]).toContain(name);
+  });
+
+  it('forwards every variable each process reads from .env, except the few it sets itself', () => {
+    for (const [name, service, vars] of [
+      ['app', app, APP_VARS],
+      ['worker', worker, WORKER_VARS],
+    ] as const) {
+      const env = service?.environment ?? {};
+      expect(sorted(Object.keys(env)), `${name}: the variables its schema reads`).toEqual(sorted(vars));
+      const fixed: readonly string[] = COMPOSE_FIXED[name];
+      for (const [key, value] of Object.entries(env)) {
+        const forwarded = new RegExp(`^\\$\\{${key}(:[-?][^}]*)?\\}$`).test(value);
+        expect(
+          forwarded,
+          `${name}: ${key}=${value} ${fixed.includes(key) ? 'is set here' : 'is forwarded'}`,
+        ).toBe(!fixed.includes(key));
+      }
+    }
+  });
+
+  it('.env.example lists each variable under a process that reads it', () => {
+    const sections = text('.env.example').split(/^# --- /m);
+    const names = (title: RegExp): string[] =>
+      sections
+        .filter((section) => title.test(section))
+        .flatMap((section) => [...section.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] ?? ''))
+        .filter((n) => !COMPOSE_ONLY.has(n));
+    const app = names(/^Slack app/);
+    const worker = names(/^Worker/);
+    const shared = names(/^Shared/);
+    expect(app.length + worker.length + shared.length).toBeGreaterThan(30);
+    for (const n of app) expect(APP_VARS, `app section: ${n}`).toContain(n);
+    for (const n of worker) expect(WORKER_VARS, `worker section: ${n}`).toContain(n);
+    for (const n of shared) expect(APP_VARS.has(n) && WORKER_VARS.has(n), `shared section: ${n}`).toBe(true);
+    expect(sorted(new Set([...app, ...worker, ...shared]))).toEqual(sorted(ALL_VARS));
+  });
+
+  it('the worker runs as the image user by default and as WORKER_USER to read a kubeconfig of another owner', () => {
+    const imageUser = /^USER (\S+)/m.exec(
+      text('Dockerfile')
+        .split(/^(?=FROM )/m)
+        .at(-1) ?? '',
+    )?.[1];
+    expect(worker?.user).toBe(`\${WORKER_USER:-${imageUser ?? ''}}`);
+    expect(imageUser).toMatch(/^[1-9]\d*:[1-9]\d*$/);
+    expect(text('docs/operations.md')).toContain('## A kubeconfig the container can read');
+  });
+
+  it('caps Redis memory with the noeviction policy BullMQ requires', () => {
+    const args = redis?.command ?? [];
+    expect(args[args.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
+    expect(args[args.indexOf('--maxmemory') + 1]).toMatch(/^\d+mb$/);
   });
 
   it('the app offers the cluster the worker serves', () => {
@@ -294,6 +361,104 @@ describe('docker-compose.yml', () => {
     expect(existsSync(simulator?.command?.find((a) => a.endsWith('.ts')) ?? '')).toBe(true);
   });
 });
+
+/** "160mb", "256Mi" → bytes (Redis units are 1024-based for mb/gb, as are Kubernetes' Mi/Gi). */
+function bytes(quantity: string): number {
+  const m = /^(\d+)\s*(mb|gb|kb|Mi|Gi|Ki|M|G)?$/.exec(quantity.trim());
+  if (!m) return Number.NaN;
+  const unit = {
+    kb: 1024,
+    mb: 1024 ** 2,
+    gb: 1024 ** 3,
+    Ki: 1024,
+    Mi: 1024 ** 2,
+    Gi: 1024 ** 3,
+    M: 1e6,
+    G: 1e9,
+  };
+  return Number(m[1]) * (m[2] ? unit[m[2] as keyof typeof unit] : 1);
+}
+
+/**
+ * What the "restricted" Pod Security Standard (kubernetes.io/docs/concepts/security/pod-security-standards)
+ * refuses in a pod spec: host namespaces, hostPath and other volume types, privileged
+ * containers, host ports, privilege escalation, capabilities beyond NET_BIND_SERVICE
+ * (and not dropping ALL), running as root, and no RuntimeDefault/Localhost seccomp profile.
+ */
+function restrictedViolations(spec: Record<string, unknown>): string[] {
+  const pod = z
+    .object({
+      hostNetwork: z.boolean().optional(),
+      hostPID: z.boolean().optional(),
+      hostIPC: z.boolean().optional(),
+      securityContext: z
+        .object({
+          runAsNonRoot: z.boolean().optional(),
+          runAsUser: z.number().optional(),
+          seccompProfile: z.object({ type: z.string() }).optional(),
+        })
+        .loose()
+        .default({}),
+      volumes: z.array(z.record(z.string(), z.unknown())).default([]),
+      initContainers: z.array(z.record(z.string(), z.unknown())).default([]),
+      containers: z.array(z.record(z.string(), z.unknown())),
+    })
+    .loose()
+    .parse(spec);
+  const container = z
+    .object({
+      name: z.string(),
+      ports: z.array(z.object({ hostPort: z.number().optional() }).loose()).default([]),
+      securityContext: z
+        .object({
+          privileged: z.boolean().optional(),
+          allowPrivilegeEscalation: z.boolean().optional(),
+          runAsNonRoot: z.boolean().optional(),
+          runAsUser: z.number().optional(),
+          capabilities: z
+            .object({ add: z.array(z.string()).optional(), drop: z.array(z.string()).optional() })
+            .optional(),
+          seccompProfile: z.object({ type: z.string() }).optional(),
+        })
+        .loose()
+        .default({}),
+    })
+    .loose();
+  const allowedVolumes = [
+    'configMap',
+    'csi',
+    'downwardAPI',
+    'emptyDir',
+    'ephemeral',
+    'persistentVolumeClaim',
+    'projected',
+    'secret',
+  ];
+  const out: string[] = [];
+  if (pod.hostNetwork || pod.hostPID || pod.hostIPC) out.push('host namespaces');
+  for (const v of pod.volumes) {
+    const type = Object.keys(v).find((k) => k !== 'name') ?? '';
+    if (!allowedVolumes.includes(type)) out.push(`volume ${String(v.name)}: ${type}`);
+  }
+  for (const raw of [...pod.initContainers, ...pod.containers]) {
+    const c = container.parse(raw);
+    const sc = c.securityContext;
+    const where = `container ${c.name}`;
+    if (sc.privileged) out.push(`${where}: privileged`);
+    if (sc.allowPrivilegeEscalation !== false) out.push(`${where}: allowPrivilegeEscalation is not false`);
+    if (!sc.capabilities?.drop?.includes('ALL')) out.push(`${where}: capabilities do not drop ALL`);
+    for (const cap of sc.capabilities?.add ?? [])
+      if (cap !== 'NET_BIND_SERVICE') out.push(`${where}: adds ${cap}`);
+    if ((sc.runAsNonRoot ?? pod.securityContext.runAsNonRoot) !== true)
+      out.push(`${where}: runAsNonRoot is not true`);
+    if ((sc.runAsUser ?? pod.securityContext.runAsUser) === 0) out.push(`${where}: runAsUser 0`);
+    const seccomp = sc.seccompProfile?.type ?? pod.securityContext.seccompProfile?.type;
+    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost')
+      out.push(`${where}: seccompProfile ${seccomp ?? 'unset'}`);
+    if (c.ports.some((p) => p.hostPort !== undefined && p.hostPort !== 0)) out.push(`${where}: hostPort`);
+  }
+  return out;
+}
 
 /** Compose values with `${VAR:-default}` resolved to their defaults (an empty .env). */
 function interpolated(env: Record<string, string>): Record<string, string> {
@@ -417,6 +582,7 @@ describe('deploy/', () => {
         'Deployment/rollout-doctor-app',
         'Deployment/rollout-doctor-worker',
         'Namespace/rollout-doctor',
+        'PodDisruptionBudget/rollout-doctor-app',
         'Secret/rollout-doctor-slack',
         'Secret/rollout-doctor-worker-keys',
         'Service/redis',
@@ -444,6 +610,125 @@ describe('deploy/', () => {
           },
       )
       .filter((d) => d !== null);
+
+  /** Every pod template in deploy/ and its owner, as kubectl kustomize renders them. */
+  const podTemplates = () =>
+    parseAllDocuments(execFileSync('kubectl', ['kustomize', 'deploy/'], { encoding: 'utf8' }))
+      .map((d) => d.toJS() as Record<string, unknown> | null)
+      .filter((d): d is Record<string, unknown> => d !== null)
+      .filter((d) => ['Deployment', 'StatefulSet', 'DaemonSet', 'Job'].includes(String(d.kind)))
+      .map((d) =>
+        z
+          .object({
+            kind: z.string(),
+            metadata: z.object({ name: z.string() }).loose(),
+            spec: z
+              .object({
+                replicas: z.number().optional(),
+                template: z.object({
+                  metadata: z.object({ labels: z.record(z.string(), z.string()) }).loose(),
+                  spec: z.record(z.string(), z.unknown()),
+                }),
+              })
+              .loose(),
+          })
+          .loose()
+          .parse(d),
+      );
+
+  it('every pod meets the restricted Pod Security Standard, which the namespace enforces', () => {
+    const namespace = yamlDocs('deploy/namespace.yaml')[0] as {
+      metadata: { labels?: Record<string, string> };
+    };
+    expect(namespace.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    const templates = podTemplates();
+    expect(templates.map((t) => `${t.kind}/${t.metadata.name}`).sort()).toEqual(
+      expect.arrayContaining([
+        'Deployment/rollout-doctor-app',
+        'Deployment/rollout-doctor-worker',
+        'StatefulSet/redis',
+      ]),
+    );
+    for (const t of templates) {
+      const name = `${t.kind}/${t.metadata.name}`;
+      expect(restrictedViolations(t.spec.template.spec), name).toEqual([]);
+    }
+  });
+
+  it('Redis caps its memory below the container limit with the noeviction policy BullMQ requires', () => {
+    const redis = z
+      .object({
+        spec: z.object({
+          template: z.object({
+            spec: z.object({
+              containers: z.array(
+                z
+                  .object({
+                    args: z.array(z.string()),
+                    resources: z.object({ limits: z.object({ memory: z.string() }) }),
+                  })
+                  .loose(),
+              ),
+            }),
+          }),
+        }),
+      })
+      .parse(yamlDocs('deploy/redis.yaml').find((d) => d.kind === 'StatefulSet'));
+    const container = redis.spec.template.spec.containers[0];
+    const args = container?.args ?? [];
+    expect(args[args.indexOf('--maxmemory-policy') + 1]).toBe('noeviction');
+    const maxmemory = bytes(args[args.indexOf('--maxmemory') + 1] ?? '');
+    const limit = bytes(container?.resources.limits.memory ?? '');
+    expect(maxmemory).toBeGreaterThan(0);
+    // Headroom for the AOF rewrite's fork and Redis's own overhead.
+    expect(maxmemory).toBeLessThanOrEqual(limit * 0.75);
+  });
+
+  it('a PodDisruptionBudget keeps an app replica through drains without blocking them', () => {
+    const pdb = z
+      .object({
+        kind: z.literal('PodDisruptionBudget'),
+        spec: z.object({
+          minAvailable: z.number().optional(),
+          maxUnavailable: z.number().optional(),
+          selector: z.object({ matchLabels: z.record(z.string(), z.string()) }),
+        }),
+      })
+      .parse(yamlDocs('deploy/app-pdb.yaml')[0]);
+    const appTemplate = podTemplates().find((t) => t.metadata.name === 'rollout-doctor-app');
+    const labels = appTemplate?.spec.template.metadata.labels ?? {};
+    for (const [k, v] of Object.entries(pdb.spec.selector.matchLabels)) expect(labels[k]).toBe(v);
+    // It selects the app only, never the worker.
+    const workerTemplate = podTemplates().find((t) => t.metadata.name === 'rollout-doctor-worker');
+    expect(
+      Object.entries(pdb.spec.selector.matchLabels).every(
+        ([k, v]) => workerTemplate?.spec.template.metadata.labels[k] === v,
+      ),
+    ).toBe(false);
+    const replicas = appTemplate?.spec.replicas ?? 1;
+    const available = pdb.spec.minAvailable ?? replicas - (pdb.spec.maxUnavailable ?? 0);
+    expect(available).toBeGreaterThanOrEqual(1);
+    expect(available, 'a drain can still evict one replica').toBeLessThan(replicas);
+  });
+
+  it('a kubeconfig Secret mounted into the worker is readable by its user (fsGroup = the image group)', () => {
+    const imageUser = /^USER (\d+):(\d+)/m.exec(
+      text('Dockerfile')
+        .split(/^(?=FROM )/m)
+        .at(-1) ?? '',
+    );
+    const pod = z
+      .object({
+        securityContext: z.object({ runAsUser: z.number(), runAsGroup: z.number(), fsGroup: z.number() }),
+      })
+      .loose()
+      .parse(workerPod);
+    expect([pod.securityContext.runAsUser, pod.securityContext.runAsGroup]).toEqual([
+      Number(imageUser?.[1]),
+      Number(imageUser?.[2]),
+    ]);
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+  });
 
   it('overlays/namespaced binds the worker per namespace: no cluster-wide binding but a read-only one for Nodes', () => {
     const rendered = render('overlays/namespaced');
@@ -508,10 +793,8 @@ describe('documentation of every variable', () => {
 
   it('.env.example lists exactly the variables the schemas read', () => {
     const listed = [...text('.env.example').matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] ?? '');
-    // Plus the Redis passwords Compose requires (compose-only, so no schema reads them).
-    expect(sorted(new Set(listed))).toEqual(
-      sorted(new Set([...ALL_VARS, 'REDIS_APP_PASSWORD', 'REDIS_WORKER_PASSWORD'])),
-    );
+    // Plus the Compose-only settings (Redis passwords, the kubeconfig and its reader).
+    expect(sorted(new Set(listed))).toEqual(sorted(new Set([...ALL_VARS, ...COMPOSE_ONLY])));
   });
 
   it('README and the docs name no variable the code does not know, and link the configuration reference', () => {
@@ -574,6 +857,7 @@ describe('slack/manifest.yaml', () => {
     'chat.postMessage': 'chat:write',
     'chat.update': 'chat:write',
     'chat.postEphemeral': 'chat:write',
+    'chat.delete': 'chat:write',
     'usergroups.users.list': 'usergroups:read',
     'auth.test': null,
     'views.open': null,
@@ -603,7 +887,9 @@ describe('slack/manifest.yaml', () => {
       sources.flatMap((src) =>
         [
           ...src.matchAll(
-            /\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
+            // On a Web API client (`client`, `notifyClient`, `app.client`), not any object
+            // that happens to have a `users` array.
+            /[cC]lient\.(chat|usergroups|views|files|conversations|reactions|users|auth|pins)\.([a-zA-Z]+(?:\.[a-zA-Z]+)?)\(/g,
           ),
         ].map((x) => `${x[1] ?? ''}.${x[2] ?? ''}`),
       ),
