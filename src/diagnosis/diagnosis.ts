@@ -15,6 +15,21 @@ export interface ManagedBy {
   evidence: string;
 }
 
+/**
+ * The permanent fix as a change to commit: the minimal change to the Deployment's
+ * manifest (a unified diff of its YAML) in its source of truth.
+ */
+export interface ManifestChange {
+  /** The finding code it makes permanent. */
+  addresses: string;
+  /** Where to make it: "Git: the manifest Argo CD application shop applies", a chart, a file. */
+  where: string;
+  /** Unified-diff lines of the manifest (' ' context, '-' removed, '+' added). */
+  diff: string;
+  /** When it applies and when it helps (server versions, not a live fix). */
+  notes: string[];
+}
+
 /** The result of one diagnosis: the JSON contract of DESIGN.md §3, extended. */
 export interface Diagnosis {
   target: WorkloadRef;
@@ -29,4 +44,6 @@ export interface Diagnosis {
   coverage?: Coverage;
   /** Who applies the Deployment (absent when nothing proves an owner). */
   managedBy?: ManagedBy;
+  /** Changes to commit to the manifest so the next rollout does not need a live fix. */
+  manifestChanges?: ManifestChange[];
 }

@@ -7,6 +7,7 @@ import { redactSnapshot } from './redact-secrets.js';
 import type { WorkloadSnapshot } from './snapshot.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
 import { planDrift } from '../remediation/drift.js';
+import { buildManifestChanges } from '../remediation/manifest-change.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
 export interface DiagnoseOptions {
@@ -66,6 +67,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     const drift = planDrift(plan, snapshot.deployment, managedBy);
     return drift ? { ...plan, drift } : plan;
   });
+  const manifestChanges = buildManifestChanges(snapshot.deployment, findings, managedBy);
   return {
     target: snapshot.target,
     capturedAt: snapshot.capturedAt,
@@ -79,6 +81,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     analyzerErrors,
     coverage: snapshot.coverage,
     ...(managedBy ? { managedBy } : {}),
+    ...(manifestChanges.length > 0 ? { manifestChanges } : {}),
   };
 }
 

@@ -47,6 +47,8 @@ export interface JsonDiagnosis {
     drift?: PlanDrift;
   }[];
   analyzerErrors: Diagnosis['analyzerErrors'];
+  /** Changes to commit to the manifest (the permanent fix), as unified diffs of its YAML. */
+  manifestChanges?: Diagnosis['manifestChanges'];
   /** What the diagnosis could not read (forbidden, capped, not in the dump). */
   coverage?: Diagnosis['coverage'];
 }
@@ -101,6 +103,7 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
       ...(p.drift ? { drift: p.drift } : {}),
     })),
     analyzerErrors: diagnosis.analyzerErrors,
+    ...(diagnosis.manifestChanges ? { manifestChanges: diagnosis.manifestChanges } : {}),
     ...(diagnosis.coverage ? { coverage: diagnosis.coverage } : {}),
   };
 }

@@ -49,6 +49,15 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
     diagnosis.remediations.forEach((plan, index) => lines.push('', ...remediation(plan, index, style)));
   }
 
+  if (diagnosis.manifestChanges && diagnosis.manifestChanges.length > 0) {
+    lines.push('', style.bold('Change to commit (the permanent fix; not applied by any button)'));
+    for (const change of diagnosis.manifestChanges) {
+      lines.push('', ...indent(wrap(`In ${change.where}, for ${change.addresses}:`, WIDTH - 4), 4));
+      lines.push(...indent(change.diff.split('\n'), 6));
+      for (const note of change.notes) lines.push(...indent(wrap(`Note: ${note}`, WIDTH - 4), 4));
+    }
+  }
+
   if (diagnosis.analyzerErrors.length > 0) {
     lines.push('', style.yellow('Some checks failed; the report above is partial:'));
     for (const e of diagnosis.analyzerErrors) lines.push(`  ${e.analyzer}: ${e.message}`);

@@ -1,0 +1,175 @@
+/**
+ * The permanent fix as a change to commit (DESIGN.md §4): for a surge deadlock, the
+ * minimal change to the Deployment's manifest, as a unified diff of its YAML, for the
+ * person to make in the source of truth (Git for Argo CD and Flux, the chart for
+ * Helm, the applied file for kubectl apply). A live patch fixes this rollout; only the
+ * manifest fixes the next one.
+ *
+ * - The strategy: RollingUpdate with maxSurge 0 and maxUnavailable 1, replacing the
+ *   manifest's strategy lines when the desired manifest shows them (last-applied), or
+ *   added when the manifest has none.
+ * - For a required pod anti-affinity that repels the Deployment's own pods:
+ *   `matchLabelKeys: [pod-template-hash]` on that term (Kubernetes 1.31 and later).
+ *   It helps from the rollout after the one that adds it, because pods created without
+ *   it still repel the new ones: never a live fix.
+ *
+ * Pure.
+ */
+import type { ManagedBy, ManifestChange } from '../diagnosis/diagnosis.js';
+import type { Finding } from '../diagnosis/finding.js';
+import type { Deployment, PodAffinityTerm } from '../diagnosis/k8s.js';
+import { desiredManifest } from '../diagnosis/ownership.js';
+import { matchesLabelSelector } from '../diagnosis/pod-constraints.js';
+import { ownerName } from './drift.js';
+
+const HASH_LABEL = 'pod-template-hash';
+const FIXED_STRATEGY = ['type: RollingUpdate', 'rollingUpdate:', '  maxSurge: 0', '  maxUnavailable: 1'];
+
+function where(owner: ManagedBy | undefined): string {
+  if (!owner) return 'the manifest this Deployment is applied from';
+  switch (owner.tool) {
+    case 'argocd':
+    case 'flux-kustomize':
+      return `Git: the manifest ${ownerName(owner)} applies`;
+    case 'flux-helm':
+    case 'helm':
+      return `the chart or values of ${ownerName(owner)} (the rendered manifest is shown)`;
+    case 'kubectl':
+      return 'the file applied with kubectl apply';
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Scalars and small maps as YAML lines, two-space indents. */
+function yamlLines(value: unknown, indent = ''): string[] {
+  if (!isRecord(value)) return [`${indent}${JSON.stringify(value)}`];
+  const out: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (isRecord(v)) out.push(`${indent}${key}:`, ...yamlLines(v, `${indent}  `));
+    else
+      out.push(`${indent}${key}: ${typeof v === 'string' && /^[\w.%-]+$/.test(v) ? v : JSON.stringify(v)}`);
+  }
+  return out;
+}
+
+/** The manifest's own strategy, when the desired manifest (last-applied) shows it; null when it has none. */
+function manifestStrategy(deployment: Deployment, owner: ManagedBy | undefined): unknown {
+  const manifest = owner
+    ? desiredManifest(deployment.metadata, owner)
+    : (() => {
+        const text = deployment.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        if (text === undefined) return { source: 'unknown' as const, reason: '' };
+        try {
+          return { source: 'last-applied' as const, object: JSON.parse(text) as unknown };
+        } catch {
+          return { source: 'unknown' as const, reason: '' };
+        }
+      })();
+  if (manifest.source === 'last-applied') {
+    const spec = isRecord(manifest.object) ? manifest.object.spec : undefined;
+    return isRecord(spec) && spec.strategy !== undefined ? spec.strategy : null;
+  }
+  if (manifest.source === 'managed-fields') {
+    const inAny = manifest.fields.some((tree) => isRecord(tree['f:spec']) && 'f:strategy' in tree['f:spec']);
+    // The fields are known, their values are the live ones.
+    return inAny ? (deployment.spec.strategy ?? null) : null;
+  }
+  return undefined;
+}
+
+function strategyChange(
+  deployment: Deployment,
+  owner: ManagedBy | undefined,
+  addresses: string,
+): ManifestChange {
+  const current = manifestStrategy(deployment, owner);
+  const lines = [' spec:'];
+  if (current !== null && current !== undefined) {
+    lines.push('-  strategy:', ...yamlLines(current, '    ').map((l) => `-${l}`));
+  }
+  lines.push('+  strategy:', ...FIXED_STRATEGY.map((l) => `+    ${l}`));
+  const notes = [
+    'Old pods then go before new ones start: each rollout takes one replica down at a time instead of needing room for one more.',
+  ];
+  if (current === undefined) {
+    notes.push(
+      'What the manifest sets was not readable here: replace any strategy block it has with the lines above.',
+    );
+  }
+  return { addresses, where: where(owner), diff: lines.join('\n'), notes };
+}
+
+interface TermWithKeys extends PodAffinityTerm {
+  matchLabelKeys?: string[];
+}
+
+function selfRepellingTerms(deployment: Deployment): number[] {
+  const template = deployment.spec.template;
+  const labels = template.metadata?.labels ?? {};
+  const terms = (template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
+    []) as TermWithKeys[];
+  return terms
+    .map((term, index) => ({ term, index }))
+    .filter(
+      ({ term }) =>
+        term.labelSelector !== undefined &&
+        matchesLabelSelector(labels, term.labelSelector) &&
+        !(term.matchLabelKeys ?? []).includes(HASH_LABEL),
+    )
+    .map(({ index }) => index);
+}
+
+function matchLabelKeysChange(
+  deployment: Deployment,
+  owner: ManagedBy | undefined,
+  addresses: string,
+  indexes: number[],
+): ManifestChange {
+  const terms = (deployment.spec.template.spec.affinity?.podAntiAffinity
+    ?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as TermWithKeys[];
+  const lines = [
+    ' spec:',
+    '   template:',
+    '     spec:',
+    '       affinity:',
+    '         podAntiAffinity:',
+    '           requiredDuringSchedulingIgnoredDuringExecution:',
+  ];
+  terms.forEach((term, index) => {
+    lines.push(`           - topologyKey: ${term.topologyKey}`);
+    if (!indexes.includes(index)) return;
+    const keys = term.matchLabelKeys ?? [];
+    if (keys.length > 0)
+      lines.push('             matchLabelKeys:', ...keys.map((k) => `             - ${k}`));
+    else lines.push('+            matchLabelKeys:');
+    lines.push(`+            - ${HASH_LABEL}`);
+  });
+  return {
+    addresses,
+    where: where(owner),
+    diff: lines.join('\n'),
+    notes: [
+      'Kubernetes 1.31 or later (matchLabelKeys on pod affinity terms: on by default since 1.31, GA in 1.33); older API servers drop the field.',
+      'The term then repels only pods of the same template. It helps from the rollout after the one that adds it: pods created without it still repel the new ones, so it is no live fix for the rollout stuck now.',
+    ],
+  };
+}
+
+/**
+ * The manifest changes that make a surge deadlock's fix permanent, for each surge
+ * deadlock or rollout-at-risk finding (one set, since both ask for the same change).
+ */
+export function buildManifestChanges(
+  deployment: Deployment,
+  findings: readonly Pick<Finding, 'code'>[],
+  owner: ManagedBy | undefined,
+): ManifestChange[] {
+  const finding = findings.find((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
+  if (!finding) return [];
+  const changes = [strategyChange(deployment, owner, finding.code)];
+  const terms = selfRepellingTerms(deployment);
+  if (terms.length > 0) changes.push(matchLabelKeysChange(deployment, owner, finding.code, terms));
+  return changes;
+}
