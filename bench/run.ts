@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { runFloodBench } from './alert-flood.js';
 import { runAlertBench, type AlertBenchResult } from './alerts.js';
 import { runAnalyzerBench } from './analyzers.js';
+import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
 import { machineInfo } from './machine.js';
@@ -83,6 +84,13 @@ sections.push(alerts instanceof Error ? failed('Alert storm', alerts) : alertSec
 
 const flood = await step('alert flood', () => runFloodBench());
 sections.push(flood instanceof Error ? failed('Alert flood', flood) : floodSection(flood));
+
+const earlyWarning = await step('early warning', () => runEarlyWarningBench());
+sections.push(
+  earlyWarning instanceof Error
+    ? failed('Early warning: from the incident to the Slack thread', earlyWarning)
+    : earlyWarningSection(earlyWarning),
+);
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());
 sections.push(analyzers instanceof Error ? failed('Analyzers', analyzers) : analyzerSection(analyzers));
