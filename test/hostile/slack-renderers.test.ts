@@ -51,6 +51,7 @@ const extraEvidence: Evidence[] = [
     badNodes: ['node-b'],
     goodNodes: ['node-a'],
     differences: [{ field: 'osImage', bad: 'Ubuntu', good: 'Debian' }],
+    clue: { text: 'clue', source: 'log', pod: 'p', container: 'c', pointsAt: 'osImage', meaning: 'm' },
   },
   {
     type: 'crash-table',

@@ -204,6 +204,57 @@ describe('result message', () => {
     expect(blockKitViolation(marked)).toBeUndefined();
   });
 
+  it('names the GitOps owner in one line and whether it reverts the recommended fix', () => {
+    const d = structuredClone(seedA);
+    d.managedBy = {
+      tool: 'argocd',
+      name: 'vision',
+      namespace: 'argocd',
+      evidence: 'annotation argocd.argoproj.io/tracking-id',
+    };
+    const first = d.remediations.find((p) => p.id === d.findings[0]?.remediations[0]);
+    if (!first) throw new Error('fixture has a recommended plan');
+    first.drift = {
+      reverted: true,
+      by: 'Argo CD application vision',
+      fields: ['spec.strategy'],
+      why: 'self-heal is on and spec.strategy is in the desired manifest.',
+    };
+    const m = renderDiagnosis({ cluster: 'prod', diagnosis: d, dryRuns: {}, plans: open(d) });
+    const shown = visible(m.blocks);
+    expect(shown).toContain('managed by Argo CD application vision (argocd)');
+    expect(shown).toContain(
+      'Argo CD application vision will revert this: self-heal is on and spec.strategy is in the desired manifest.',
+    );
+    expect(shown.length).toBeLessThanOrEqual(1200);
+    expect(textOf(m.thread)).toContain('annotation argocd.argoproj.io/tracking-id');
+  });
+
+  it('brings the crash engine’s log clue into the message, in place of the raw log tail', () => {
+    const d = bigDiagnosis(1, 0);
+    const top = d.findings[0];
+    if (!top) throw new Error('fixture has a finding');
+    top.evidence.push({
+      type: 'node-diff',
+      badNodes: ['node-b'],
+      goodNodes: ['node-a'],
+      differences: [{ field: 'osImage', bad: 'Ubuntu 20.04.6 LTS', good: 'Debian GNU/Linux 12 (bookworm)' }],
+      clue: {
+        text: 'SIGILL: illegal instruction',
+        source: 'log',
+        pod: 'web-7d9f8-x2x4z',
+        container: 'web',
+        meaning: 'The binary uses CPU instructions this node lacks.',
+      },
+    });
+    const shown = visible(renderDiagnosis({ cluster: 'prod', diagnosis: d, dryRuns: {}, plans: {} }).blocks);
+    expect(shown).toContain('Log clue (web-7d9f8-x2x4z/web): `SIGILL: illegal instruction`');
+    expect(shown).toContain(
+      'What differs on node-b: osImage Ubuntu 20.04.6 LTS (others: Debian GNU/Linux 12 (bookworm))',
+    );
+    expect(shown).not.toContain('Log (p/c)');
+  });
+
   it('keeps a long summary to its opening clause in the verdict line', () => {
     expect(headline(`Rollout of x can never finish: ${'details '.repeat(40)}end.`)).toBe(
       'Rollout of x can never finish',

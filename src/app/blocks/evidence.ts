@@ -1,4 +1,4 @@
-import type { Evidence } from '../../diagnosis/finding.js';
+import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
 import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
 import { codeSections, proseSections, table, type Block } from './text.js';
 
@@ -9,30 +9,9 @@ import { codeSections, proseSections, table, type Block } from './text.js';
  * tables with every row and every cell whole, split over sections when long.
  */
 
-/** A clue the crash engine may attach to node-diff evidence: the log line that names the cause. */
-interface LogClue {
-  text: string;
-  source?: string;
-  pod?: string;
-  container?: string;
-  pointsAt?: string;
-}
-
-/** Reads the optional `clue` of node-diff evidence without depending on whether the engine sets it yet. */
-export function clueOf(evidence: Evidence): LogClue | undefined {
-  if (evidence.type !== 'node-diff') return undefined;
-  const clue = (evidence as { clue?: unknown }).clue;
-  if (typeof clue !== 'object' || clue === null) return undefined;
-  const c = clue as Record<string, unknown>;
-  if (typeof c.text !== 'string' || c.text.trim() === '') return undefined;
-  const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-  return {
-    text: c.text,
-    ...(str(c.source) ? { source: str(c.source) } : {}),
-    ...(str(c.pod) ? { pod: str(c.pod) } : {}),
-    ...(str(c.container) ? { container: str(c.container) } : {}),
-    ...(str(c.pointsAt) ? { pointsAt: str(c.pointsAt) } : {}),
-  };
+/** The log clue the crash engine attaches to node-diff evidence: the line that names the cause. */
+export function clueOf(evidence: Evidence): CrashClueEvidence | undefined {
+  return evidence.type === 'node-diff' && evidence.clue?.text.trim() ? evidence.clue : undefined;
 }
 
 /** Words that make a log line the likely cause, strongest first. */
@@ -160,7 +139,7 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
 }
 
 /** The log clue as one line for the result message. */
-export function clueLine(clue: LogClue): Mrkdwn {
+export function clueLine(clue: CrashClueEvidence): Mrkdwn {
   const where = clue.pod ? mrkdwn` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : trusted('');
   const points = clue.pointsAt ? mrkdwn`: ${clip(clue.pointsAt, 120)}` : trusted('');
   return mrkdwn`:scroll: *Log clue*${asIs(where)}: ${asIs(inlineCode(clip(clue.text, 160)))}${asIs(points)}`;
@@ -239,7 +218,13 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
       );
       if (clue) {
         const where = clue.source ? mrkdwn` from ${clue.source}` : trusted('');
-        const points = clue.pointsAt ? mrkdwn`\nPoints at: ${clue.pointsAt}` : trusted('');
+        const points = joinMrkdwn(
+          [
+            ...(clue.meaning ? [mrkdwn`\n${clue.meaning}`] : []),
+            ...(clue.pointsAt ? [mrkdwn`\nPoints at: ${clue.pointsAt}`] : []),
+          ],
+          '',
+        );
         blocks.push(
           ...proseSections(
             mrkdwn`*Log clue*${asIs(where)}${clue.pod ? ` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : ''}: ${asIs(inlineCode(clue.text))}${asIs(points)}`,
