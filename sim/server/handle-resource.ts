@@ -117,9 +117,11 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
         });
         return sendJson(res, 200, scale);
       }
+      const manager = params.get('fieldManager');
       const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
         dryRun,
         ...(info.subresource ? { subresource: info.subresource } : {}),
+        ...(manager ? { fieldManager: manager } : {}),
       });
       return sendJson(res, 200, present(rt, patched));
     }

@@ -5,6 +5,7 @@ import { applyMergePatch } from '../patch/json-merge.js';
 import { applyStrategicPatch, StrategicPatchError } from '../patch/strategic.js';
 import type { ResourceType } from '../resources.js';
 import type { SimObject, Store } from '../store.js';
+import { recordUpdate } from '../managed-fields.js';
 import { updateObject } from '../writes.js';
 
 /** The patch types the API server accepts (server-side apply excluded). */
@@ -22,7 +23,7 @@ export function patchObject(
   name: string,
   contentType: string,
   body: unknown,
-  options: { dryRun: boolean; subresource?: string },
+  options: { dryRun: boolean; subresource?: string; fieldManager?: string },
 ): SimObject {
   const type = contentType.split(';')[0]?.trim() ?? '';
   if (!(PATCH_TYPES as readonly string[]).includes(type)) {
@@ -52,6 +53,9 @@ export function patchObject(
   const patchMeta = (body as { metadata?: { resourceVersion?: unknown } } | null)?.metadata;
   const patchRv = Array.isArray(body) ? meta.resourceVersion : patchMeta?.resourceVersion;
   if (patchRv === undefined || patchRv === null) meta.resourceVersion = old.metadata.resourceVersion;
+  if (options.fieldManager && !options.subresource) {
+    recordUpdate(result, old, options.fieldManager, String(old.apiVersion ?? 'v1'));
+  }
   return updateObject(store, rt, result, namespace, name, {
     dryRun: options.dryRun,
     ...(options.subresource ? { subresource: options.subresource } : {}),
