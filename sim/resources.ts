@@ -174,6 +174,40 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ev'],
   },
+  // Dynamic Resource Allocation (GA in 1.34); no short names upstream.
+  {
+    plural: 'deviceclasses',
+    singular: 'deviceclass',
+    kind: 'DeviceClass',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    namespaced: false,
+  },
+  {
+    plural: 'resourceclaims',
+    singular: 'resourceclaim',
+    kind: 'ResourceClaim',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    namespaced: true,
+    subresources: ['status'],
+  },
+  {
+    plural: 'resourceclaimtemplates',
+    singular: 'resourceclaimtemplate',
+    kind: 'ResourceClaimTemplate',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    namespaced: true,
+  },
+  {
+    plural: 'resourceslices',
+    singular: 'resourceslice',
+    kind: 'ResourceSlice',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    namespaced: false,
+  },
 ];
 
 export { VERBS };

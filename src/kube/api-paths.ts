@@ -7,6 +7,7 @@
 const GROUP_PREFIX = {
   core: '/api/v1',
   apps: '/apis/apps/v1',
+  resource: '/apis/resource.k8s.io/v1',
 } as const;
 
 export const RESOURCES = {
@@ -17,6 +18,11 @@ export const RESOURCES = {
   persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },
   nodes: { prefix: GROUP_PREFIX.core, namespaced: false },
   namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
+  // Dynamic Resource Allocation (read only): who holds which device.
+  resourceclaims: { prefix: GROUP_PREFIX.resource, namespaced: true },
+  resourceclaimtemplates: { prefix: GROUP_PREFIX.resource, namespaced: true },
+  resourceslices: { prefix: GROUP_PREFIX.resource, namespaced: false },
+  deviceclasses: { prefix: GROUP_PREFIX.resource, namespaced: false },
 } as const;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -19,6 +19,11 @@
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *
  * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail.
+ * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
+ * (claims of every namespace, slices, classes, the namespace's claim templates), 5
+ * when the cluster-wide claim list is refused; one with an extended resource adds the
+ * DeviceClass list to round 2 and, only when a class backs the resource, the other 3
+ * to round 3. Claim and slice lists grow by a page per 500 objects (at most 4 and 2).
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
@@ -55,6 +60,8 @@ import { eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-qu
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
+import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
+import { extendedResources } from '../diagnosis/scarce.js';
 
 export interface CollectOptions {
   onProgress?: (step: string) => void;
@@ -111,7 +118,7 @@ export async function collectSnapshot(
   const eligibleEarly = nodeSelector !== undefined || asksForScarce(template, claimNames(template));
 
   progress('reading replica sets, pods, events, eligible nodes and volumes');
-  const [replicaSetList, podList, eventList, early, pvcList] = await Promise.all([
+  const [replicaSetList, podList, eventList, early, pvcList, draReads] = await Promise.all([
     optional(() =>
       listObjects<ReplicaSet>(client, {
         resource: 'replicasets',
@@ -131,6 +138,11 @@ export async function collectSnapshot(
     ),
     eligibleEarly ? listEligible() : Promise.resolve(undefined),
     Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
+    usesClaims(template)
+      ? readDra(client, namespace, template, problems, gaps)
+      : extendedResources(template).length > 0
+        ? readDeviceClasses(client, problems)
+        : Promise.resolve(undefined),
   ]);
   const pvcs = pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined);
 
@@ -173,7 +185,9 @@ export async function collectSnapshot(
 
   progress('reading nodes, neighbouring pods and crash logs');
   const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
-  const [eligibleList, boundNodes, logs, earlyNeighbours] = await Promise.all([
+  // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
+  const classList = draReads && 'items' in draReads ? draReads : undefined;
+  const [eligibleList, boundNodes, logs, earlyNeighbours, lateDra] = await Promise.all([
     lateEligible ? listEligible() : Promise.resolve(early),
     readBoundNodes(
       client,
@@ -182,7 +196,11 @@ export async function collectSnapshot(
     ),
     collectLogTails(client, pods, problems, options.logBytes ?? 4096),
     eligibleEarly ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
+    classList && backsExtendedResource(template, classList.items)
+      ? readDra(client, namespace, template, problems, gaps, classList)
+      : Promise.resolve(undefined),
   ]);
+  const dra = lateDra ?? (draReads && !('items' in draReads) ? draReads : undefined);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
   const neighbours = lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
 
@@ -193,6 +211,7 @@ export async function collectSnapshot(
     nodes: nodesState(eligibleRead, eligibleList, boundNodes, podNodeNames(pods), gaps),
     podsReadOn: neighbours.readOn,
     gaps,
+    ...(dra?.coverage ? { dra: dra.coverage } : {}),
   };
   const snapshot = selectWorkload(
     deployment,
@@ -203,6 +222,7 @@ export async function collectSnapshot(
       pvcs,
       nodes: [...(eligibleList?.items ?? []), ...boundNodes],
       neighbours: neighbours.pods,
+      ...(dra?.dra ? { dra: dra.dra } : {}),
     },
     { capturedAt, coverage, logs, accessProblems: problems },
   );

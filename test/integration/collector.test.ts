@@ -15,6 +15,7 @@ import { collectSnapshot } from '../../src/kube/collector.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { collectFromCluster } from '../../src/kube/source.js';
+import { claim, draSeed } from '../support/dra-builders.js';
 
 let dir: string;
 
@@ -59,8 +60,11 @@ describe('collector on a 10-node cluster', () => {
         'list events vision',
         'list nodes',
         'list pods',
+        // nvidia.com/gpu might be backed by DRA: the DeviceClasses say it is not here.
+        'list deviceclasses',
       ].sort(),
     );
+    expect(snapshot.dra).toBeUndefined();
     expect(snapshot.pods.map((p) => p.status?.phase).sort()).toEqual(['Pending', 'Running']);
     expect(snapshot.replicaSets.map((rs) => rs.metadata.name)).toEqual([
       'vision-object-tracker-7bbc65dc8c',
@@ -219,6 +223,84 @@ describe('collector on nodes whose hostname label is not their name', () => {
     } finally {
       await s.close();
     }
+  });
+});
+
+describe('collector on a DRA GPU cluster (resource.k8s.io/v1)', () => {
+  let sim: Simulator;
+  let client: KubeClient;
+
+  beforeAll(async () => {
+    const { snapshot } = draSeed({
+      claims: [claim('notebook-gpu', 'research', { device: 'gpu-1', node: 'gpu-node-1' })],
+      gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
+    });
+    const dra = snapshot.dra;
+    const objects = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'research' } },
+      snapshot.deployment,
+      ...snapshot.replicaSets,
+      ...snapshot.pods,
+      ...snapshot.events,
+      ...snapshot.nodes,
+      ...(dra ? [...dra.classes, ...dra.slices, ...dra.templates, ...dra.claims] : []),
+    ];
+    sim = await startSimulator({ scenario: objects, controllers: false });
+    ({ client } = await clientFor(sim, 'dra'));
+  });
+
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  const REF = { kind: 'Deployment' as const, namespace: 'vision', name: 'tracker' };
+
+  it('reads claims of every namespace, the slices, classes and templates, and finds the deadlock', async () => {
+    sim.clearRequests();
+    const snapshot = await collectSnapshot(client, REF);
+    const reads = sim.requests.map((r) => `${r.verb} ${r.resource}${r.namespace ? ` ${r.namespace}` : ''}`);
+    expect(reads).toEqual(
+      expect.arrayContaining([
+        'list resourceclaims',
+        'list resourceslices',
+        'list deviceclasses',
+        'list resourceclaimtemplates vision',
+      ]),
+    );
+    expect(reads.filter((r) => r.includes('resource') || r.includes('deviceclasses'))).toHaveLength(4);
+    expect(snapshot.coverage.dra).toEqual({
+      claims: 'all',
+      slices: 'complete',
+      classes: 'complete',
+      templates: 'complete',
+    });
+    expect(snapshot.dra?.claims.map((c) => c.metadata.namespace).sort()).toEqual([
+      'research',
+      'vision',
+      'vision',
+    ]);
+    const result = diagnose(snapshot);
+    expect(result.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+  });
+
+  it('refused the cluster-wide claim list: reads its own namespace, device occupancy unknown, not free', async () => {
+    sim.addFault({ match: { verb: 'list', resource: 'resourceclaims' }, status: 403, times: 1 });
+    sim.clearRequests();
+    const snapshot = await collectSnapshot(client, REF);
+    const claimReads = sim.requests
+      .filter((r) => r.resource === 'resourceclaims')
+      .map((r) => r.namespace ?? '(all)');
+    expect(claimReads).toEqual(['(all)', 'vision']);
+    expect(snapshot.coverage.dra?.claims).toBe('namespace');
+    expect(snapshot.coverage.gaps).toEqual(
+      expect.arrayContaining([expect.objectContaining({ about: 'dra', reason: 'forbidden' })]),
+    );
+    expect(snapshot.dra?.claims.every((c) => c.metadata.namespace === 'vision')).toBe(true);
+    // gpu-1 looks free without research's claim: unknown, so never "room" or Unschedulable.
+    const codes = diagnose(snapshot).findings.map((f) => f.code);
+    expect(codes).not.toContain('Unschedulable');
+    expect(codes).toContain('IncompleteEvidence');
   });
 });
 

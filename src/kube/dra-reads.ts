@@ -1,0 +1,207 @@
+/**
+ * The Dynamic Resource Allocation reads of a diagnosis (resource.k8s.io/v1), made
+ * for a template that lists resource claims (four lists in the collector's second
+ * round), or that asks for an extended resource a DeviceClass backs (the classes in
+ * the second round, one request, and the other three lists in the third only when a
+ * class backs the resource):
+ *
+ *   - ResourceClaims of every namespace (devices are consumed by claims of any
+ *     namespace); when RBAC refuses that, the target namespace's claims in one more
+ *     request, and device occupancy is recorded as unknown (coverage);
+ *   - ResourceSlices (one cluster-wide list, up to 1,000: slices that are not
+ *     node-local cannot be field-selected by node, and one list is fewer requests
+ *     than one per eligible node);
+ *   - DeviceClasses (few, cluster-scoped: the ones the requests name and the ones
+ *     with an extendedResourceName);
+ *   - the namespace's ResourceClaimTemplates.
+ *
+ * A cluster that does not serve resource.k8s.io/v1 (404: before 1.34, or DRA off)
+ * has no DRA devices: the snapshot then carries no DRA objects, unless the template
+ * lists claims, where the reads are recorded as not made.
+ */
+import type {
+  DeviceClass,
+  PodSpec,
+  ResourceClaim,
+  ResourceClaimTemplate,
+  ResourceSlice,
+} from '../diagnosis/k8s.js';
+import { extendedResources } from '../diagnosis/scarce.js';
+import { classForExtendedResource } from '../diagnosis/dra/needs.js';
+import type {
+  AccessProblem,
+  CoverageGap,
+  DraCoverage,
+  DraObjects,
+  ReadState,
+} from '../diagnosis/snapshot.js';
+import type { KubeClient } from './client.js';
+import { KubeApiError } from './errors.js';
+import { listObjects, type ListResult } from './list.js';
+import { secondaryRead } from './secondary-read.js';
+
+const CLAIM_PAGE = 500;
+const CLAIM_PAGES = 4;
+const SLICE_PAGE = 500;
+const SLICE_PAGES = 2;
+
+/** The template lists resource claims: DRA for sure. */
+export function usesClaims(spec: PodSpec): boolean {
+  return (spec.resourceClaims ?? []).length > 0;
+}
+
+export interface DraReads {
+  dra?: DraObjects;
+  coverage?: DraCoverage;
+  /** API requests made. */
+  requests: number;
+}
+
+type Outcome<T> = { list: ListResult<T> } | { notServed: true } | { refused: true };
+
+async function read<T>(problems: AccessProblem[], run: () => Promise<ListResult<T>>): Promise<Outcome<T>> {
+  let notServed = false;
+  const list = await secondaryRead(problems, undefined as ListResult<T> | undefined, async () => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) {
+        notServed = true;
+        return undefined;
+      }
+      throw error;
+    }
+  });
+  if (list) return { list };
+  return notServed ? { notServed: true } : { refused: true };
+}
+
+/**
+ * For a template with extended resources and no claims: the DeviceClasses alone (one
+ * request), to learn whether any of them backs a requested resource before reading
+ * claims and slices. Undefined when the cluster does not serve resource.k8s.io/v1 or
+ * the list was refused (then the extended resource is taken as a device plugin's).
+ */
+export async function readDeviceClasses(
+  client: KubeClient,
+  problems: AccessProblem[],
+): Promise<ListResult<DeviceClass> | undefined> {
+  const outcome = await read(problems, () =>
+    listObjects<DeviceClass>(client, { resource: 'deviceclasses' }, { limit: 500 }),
+  );
+  return 'list' in outcome ? outcome.list : undefined;
+}
+
+/** A DeviceClass backs one of the template's extended resources. */
+export function backsExtendedResource(spec: PodSpec, classes: readonly DeviceClass[]): boolean {
+  return extendedResources(spec).some((r) => classForExtendedResource(classes, r) !== undefined);
+}
+
+/**
+ * Reads the DRA objects for a Deployment's diagnosis in `namespace`; `classes` when
+ * they were listed already (readDeviceClasses).
+ */
+export async function readDra(
+  client: KubeClient,
+  namespace: string,
+  spec: PodSpec,
+  problems: AccessProblem[],
+  gaps: CoverageGap[],
+  knownClasses?: ListResult<DeviceClass>,
+): Promise<DraReads> {
+  const [claimsAll, slices, classes, templates] = await Promise.all([
+    read(problems, () =>
+      listObjects<ResourceClaim>(
+        client,
+        { resource: 'resourceclaims' },
+        { limit: CLAIM_PAGE, maxPages: CLAIM_PAGES },
+      ),
+    ),
+    read(problems, () =>
+      listObjects<ResourceSlice>(
+        client,
+        { resource: 'resourceslices' },
+        { limit: SLICE_PAGE, maxPages: SLICE_PAGES },
+      ),
+    ),
+    knownClasses
+      ? Promise.resolve<Outcome<DeviceClass>>({ list: knownClasses })
+      : read(problems, () => listObjects<DeviceClass>(client, { resource: 'deviceclasses' }, { limit: 500 })),
+    read(problems, () =>
+      listObjects<ResourceClaimTemplate>(
+        client,
+        { resource: 'resourceclaimtemplates', namespace },
+        { limit: 500 },
+      ),
+    ),
+  ]);
+  let requests = knownClasses ? 3 : 4;
+  const outcomes = [claimsAll, slices, classes, templates];
+  if (outcomes.every((o) => 'notServed' in o) && (spec.resourceClaims ?? []).length === 0) {
+    return { requests };
+  }
+  let claims: ResourceClaim[] = [];
+  let claimState: DraCoverage['claims'] = 'unread';
+  if ('list' in claimsAll) {
+    claims = claimsAll.list.items;
+    claimState = claimsAll.list.truncated ? 'namespace' : 'all';
+    if (claimsAll.list.truncated) {
+      gaps.push({
+        about: 'dra',
+        what: `ResourceClaims past the first ${claims.length}`,
+        reason: 'capped',
+        settle: 'kubectl get resourceclaims -A -o yaml, and diagnose from the dump',
+      });
+    }
+  } else if ('refused' in claimsAll) {
+    // Our own claims at least: what our old pods hold is then known, others' is not.
+    requests += 1;
+    const own = await read(problems, () =>
+      listObjects<ResourceClaim>(
+        client,
+        { resource: 'resourceclaims', namespace },
+        { limit: CLAIM_PAGE, maxPages: CLAIM_PAGES },
+      ),
+    );
+    if ('list' in own) {
+      claims = own.list.items;
+      claimState = 'namespace';
+    }
+    gaps.push({
+      about: 'dra',
+      what: 'ResourceClaims of other namespaces',
+      reason: 'forbidden',
+      settle: 'grant list on resourceclaims (resource.k8s.io) cluster-wide',
+    });
+  }
+  const state = <T>(outcome: Outcome<T>, what: string, settle: string): ReadState => {
+    if ('list' in outcome) {
+      if (!outcome.list.truncated) return 'complete';
+      gaps.push({
+        about: 'dra',
+        what: `${what} past the first ${outcome.list.items.length}`,
+        reason: 'capped',
+        settle,
+      });
+      return 'partial';
+    }
+    gaps.push({ about: 'dra', what, reason: 'notServed' in outcome ? 'failed' : 'forbidden', settle });
+    return 'unread';
+  };
+  const items = <T>(outcome: Outcome<T>): T[] => ('list' in outcome ? outcome.list.items : []);
+  const coverage: DraCoverage = {
+    claims: claimState,
+    slices: state(slices, 'ResourceSlices', 'grant list on resourceslices (resource.k8s.io)'),
+    classes: state(classes, 'DeviceClasses', 'grant list on deviceclasses (resource.k8s.io)'),
+    templates: state(
+      templates,
+      `ResourceClaimTemplates in ${namespace}`,
+      `grant list on resourceclaimtemplates (resource.k8s.io) in ${namespace}`,
+    ),
+  };
+  return {
+    dra: { claims, slices: items(slices), classes: items(classes), templates: items(templates) },
+    coverage,
+    requests,
+  };
+}
