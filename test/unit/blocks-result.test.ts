@@ -255,6 +255,19 @@ describe('result message', () => {
     expect(shown).not.toContain('Log (p/c)');
   });
 
+  it('says when the server-side dry run refused the recommended fix', () => {
+    const first = seedA.findings[0]?.remediations[0] ?? '';
+    const m = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis: seedA,
+      dryRuns: { [first]: { ok: false, reason: 'admission webhook "policy" denied the request. More.' } },
+      plans: open(seedA),
+    });
+    expect(visible(m.blocks)).toContain(
+      'The server-side dry run refused it: admission webhook "policy" denied the request.',
+    );
+  });
+
   it('keeps a long summary to its opening clause in the verdict line', () => {
     expect(headline(`Rollout of x can never finish: ${'details '.repeat(40)}end.`)).toBe(
       'Rollout of x can never finish',

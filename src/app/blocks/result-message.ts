@@ -142,13 +142,18 @@ function verdict(diagnosis: Diagnosis): Mrkdwn {
 }
 
 /** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
-function fixSection(plan: RemediationPlan): Block {
+function fixSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
   const lines = [
     mrkdwn`:wrench: *Recommended fix:* ${firstSentence(plan.summary)}`,
     mrkdwn`*Impact:* ${clip(firstSentence(plan.impact), 220)}`,
   ];
   const drift = driftLine(plan);
   if (drift) lines.push(drift);
+  // A fix the API server would refuse is worth knowing before the click.
+  if (dryRun && !dryRun.ok)
+    lines.push(
+      mrkdwn`:warning: The server-side dry run refused it: ${clip(firstSentence(dryRun.reason), 200)}`,
+    );
   return section(joinMrkdwn(lines, '\n'));
 }
 
@@ -183,7 +188,7 @@ export function renderDiagnosis(input: {
 
   const body: Block[] = [];
   if (evidence.length) body.push(section(joinMrkdwn(evidence, '\n')));
-  if (recommended && !claimed) body.push(fixSection(recommended));
+  if (recommended && !claimed) body.push(fixSection(recommended, input.dryRuns[recommended.id]));
   const others = diagnosis.findings.slice(1);
   if (others.length)
     body.push(
