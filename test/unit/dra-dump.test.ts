@@ -1,0 +1,97 @@
+/**
+ * `diagnose --from-file` on dumps holding the DRA kinds (kubectl get
+ * resourceclaims -A, resourceslices, deviceclasses, resourceclaimtemplates -o yaml):
+ * the DRA twin of incident A is found from the file, and a dump without the claims of
+ * other namespaces leaves device occupancy unknown instead of free.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+import { claim, draSeed } from '../support/dra-builders.js';
+import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dra-dump-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Json {
+  findings: { code: string; summary: string }[];
+  coverage: { dra?: { claims: string; slices: string }; gaps: { about: string; settle: string }[] };
+}
+
+function dumpFile(
+  name: string,
+  keep: (kind: string, namespace?: string) => boolean,
+  secondGpu = false,
+): string {
+  const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
+    revision: 1,
+    replicas: 1,
+  });
+  const notebook = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+  const theirs = claim('notebook-gpu', 'research', { device: 'gpu-1', node: 'gpu-node-1', pods: [notebook] });
+  const { snapshot } = draSeed({
+    claims: [theirs],
+    ...(secondGpu ? { gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }] } : {}),
+  });
+  const dra = snapshot.dra;
+  const items = [
+    snapshot.deployment,
+    ...snapshot.replicaSets,
+    ...snapshot.pods,
+    notebook,
+    ...snapshot.events,
+    ...snapshot.nodes,
+    ...(dra ? [...dra.classes, ...dra.slices, ...dra.templates, ...dra.claims] : []),
+  ].filter((o) => keep(o.kind ?? '', o.metadata.namespace));
+  const file = join(dir, name);
+  writeFileSync(file, stringify({ apiVersion: 'v1', kind: 'List', items }));
+  return file;
+}
+
+async function diagnoseFile(file: string): Promise<{ status: number; json: Json }> {
+  const run = fakeIo();
+  const status = await runCli(
+    ['diagnose', 'deployment/tracker', '-n', 'vision', '--from-file', file, '-o', 'json'],
+    run.io,
+  );
+  return { status, json: JSON.parse(run.stdout()) as Json };
+}
+
+describe('dumps with resource.k8s.io kinds', () => {
+  it('finds the DRA surge deadlock from a dump with claims of every namespace', async () => {
+    const { status, json } = await diagnoseFile(dumpFile('all.yaml', () => true, true));
+    expect(status).toBe(1);
+    expect(json.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+    expect(json.coverage.dra).toEqual({
+      claims: 'all',
+      slices: 'complete',
+      classes: 'complete',
+      templates: 'complete',
+    });
+  });
+
+  it('without the claims of other namespaces a GPU that looks free is unknown, never room', async () => {
+    const file = dumpFile('own-claims.yaml', (kind, ns) => !(ns === 'research'), true);
+    const { json } = await diagnoseFile(file);
+    expect(json.coverage.dra?.claims).toBe('namespace');
+    expect(json.coverage.gaps.map((g) => g.settle)).toContain('kubectl get resourceclaims -A -o yaml');
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).toContain('IncompleteEvidence');
+    expect(codes).not.toContain('Unschedulable');
+  });
+
+  it('without any DRA object the scheduler’s claim message is IncompleteEvidence naming the reads', async () => {
+    const file = dumpFile(
+      'no-dra.yaml',
+      (kind) => !['ResourceClaim', 'ResourceSlice', 'DeviceClass', 'ResourceClaimTemplate'].includes(kind),
+    );
+    const { status, json } = await diagnoseFile(file);
+    expect(status).toBe(1);
+    expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
+    expect(json.coverage.dra?.claims).toBe('unread');
+  });
+});
