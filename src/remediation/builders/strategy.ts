@@ -62,7 +62,8 @@ function commonWarnings(deployment: Deployment, s: Situation, previous: string):
     warnings.push('The Deployment is paused: nothing changes until `kubectl rollout resume`.');
   if (deployment.metadata.annotations?.[LAST_APPLIED]) {
     warnings.push(
-      'This Deployment is managed with kubectl apply (or a GitOps tool): change the strategy in its manifest too, or the next apply puts the surge back.',
+      // Whether its owner reverts the change is the plan's drift (drift.ts), per field.
+      'This Deployment is applied from a manifest: commit the strategy there too (see the change to commit), or the next rollout deadlocks again.',
     );
   }
   return warnings;
