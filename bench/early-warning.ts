@@ -104,7 +104,7 @@ async function detect(
         () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
         120_000,
       );
-      const from = h.sim.requests.length;
+      const from = mark(h);
       const patchedAt = Date.now();
       setImage(h, 'vision', 'vision-object-tracker', 'vision/boost-track-app:1.1');
       const [eventAt, postedAt] = await Promise.all([
@@ -130,7 +130,7 @@ async function detect(
         ),
       120_000,
     );
-    const from = h.sim.requests.length;
+    const from = mark(h);
     const postedAt = await firstTime(() => threadRoot(h, 'CrashLoopOnNode'), timeout);
     return figures(h, incident, mode, scenario.label, from, postedAt - patchedAt, postedAt - crashedAt);
   } finally {
@@ -138,30 +138,34 @@ async function detect(
   }
 }
 
+/** Where the count of requests starts: the simulator's log and the watch's own counters. */
+function mark(h: E2eHarness): { requests: number; streamRequests: number } {
+  const streams = h.workers.earlyWarning?.stats().streams;
+  return {
+    requests: h.sim.requests.length,
+    streamRequests: (streams?.listPages ?? 0) + (streams?.watches ?? 0),
+  };
+}
+
 function figures(
   h: E2eHarness,
   incident: Detection['incident'],
   mode: Detection['mode'],
   cluster: string,
-  from: number,
+  from: { requests: number; streamRequests: number },
   fromPatchMs: number,
   fromSignalMs: number,
 ): Detection {
-  const sent = h.sim.requests.slice(from);
-  const streaming = sent.filter(
-    (r) =>
-      (r.verb === 'watch' || r.verb === 'list') &&
-      (r.resource === 'pods' || r.resource === 'events') &&
-      !r.namespace,
-  ).length;
   const stats = h.workers.earlyWarning?.stats();
+  const sent = h.sim.requests.length - from.requests;
+  const streaming = (stats?.streams.listPages ?? 0) + (stats?.streams.watches ?? 0) - from.streamRequests;
   return {
     incident,
     mode,
     cluster,
     fromPatchMs,
     fromSignalMs,
-    requests: { watchOrList: streaming, diagnosis: sent.length - streaming },
+    requests: { watchOrList: streaming, diagnosis: sent - streaming },
     watchesHeld: stats?.watchesHeld ?? 0,
     podsTracked: stats?.podsTracked ?? 0,
   };

@@ -241,47 +241,65 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
       };
       let podsListed = false;
       let eventsListed = false;
-      const options = { signal, stats: streams, logger: { warn: deps.logger.warn.bind(deps.logger), debug } };
+      // The pair stops together: when one stream is refused, the other is not left running.
+      const pair = new AbortController();
+      const stopPair = (): void => pair.abort();
+      signal.addEventListener('abort', stopPair, { once: true });
+      const options = {
+        signal: pair.signal,
+        stats: streams,
+        logger: { warn: deps.logger.warn.bind(deps.logger), debug },
+      };
       const timeout =
         deps.watchTimeoutSeconds === undefined ? {} : { timeoutSeconds: deps.watchTimeoutSeconds };
-      await Promise.all([
-        runListWatch(
-          source,
-          pods,
-          {
-            onListPage(items, first, last) {
-              if (first) t.beginList();
-              raise(t.listPage(items, !podsListed));
-              if (last) {
-                t.endList(namespace);
-                podsListed = true;
-              }
+      const results = await Promise.allSettled(
+        [
+          runListWatch(
+            source,
+            pods,
+            {
+              onListPage(items, first, last) {
+                if (first) t.beginList();
+                raise(t.listPage(items, !podsListed));
+                if (last) {
+                  t.endList(namespace);
+                  podsListed = true;
+                }
+              },
+              onEvent: (e) => raise(t.onPod(e.type, e.object)),
             },
-            onEvent: (e) => raise(t.onPod(e.type, e.object)),
-          },
-          { ...options, ...timeout },
+            { ...options, ...timeout },
+          ),
+          runListWatch(
+            source,
+            events,
+            {
+              onListPage(items, _first, last) {
+                for (const item of items) {
+                  const r = t.onEvent('ADDED', item, !eventsListed);
+                  if (r && 'signal' in r) trig.signal(r.signal);
+                }
+                if (last) eventsListed = true;
+              },
+              onEvent(e) {
+                const r = t.onEvent(e.type, e.object);
+                if (r === undefined) return;
+                if ('signal' in r) trig.signal(r.signal);
+                else resolveOwner(r.unknownPod);
+              },
+            },
+            { ...options, ...timeout },
+          ),
+        ].map((stream) =>
+          stream.catch((error: unknown) => {
+            stopPair();
+            throw error;
+          }),
         ),
-        runListWatch(
-          source,
-          events,
-          {
-            onListPage(items, _first, last) {
-              for (const item of items) {
-                const r = t.onEvent('ADDED', item, !eventsListed);
-                if (r && 'signal' in r) trig.signal(r.signal);
-              }
-              if (last) eventsListed = true;
-            },
-            onEvent(e) {
-              const r = t.onEvent(e.type, e.object);
-              if (r === undefined) return;
-              if ('signal' in r) trig.signal(r.signal);
-              else resolveOwner(r.unknownPod);
-            },
-          },
-          { ...options, ...timeout },
-        ),
-      ]);
+      );
+      signal.removeEventListener('abort', stopPair);
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     };
 
     const watchAll = async (): Promise<void> => {

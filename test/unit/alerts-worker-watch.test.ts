@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workloadHash } from '../../src/queue/alert-keys.js';
 import { createThreadStore } from '../../src/queue/alert-thread-store.js';
 import { startEarlyWarning } from '../../src/worker/early-warning-watch.js';
+import type { ListWatchSource } from '../../src/worker/early-warning-stream.js';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers, BACKGROUND_PRIORITY } from '../../src/queue/producers.js';
@@ -133,5 +134,45 @@ describe('worker early-warning wiring', () => {
     await waitUntil(() => b?.stats().leader === true);
     await waitUntil(() => (scans['b'] ?? 0) >= 1);
     await b?.stop();
+  });
+
+  it('falls back to one watch per namespace when the cluster-wide watch is forbidden', async () => {
+    const opened: string[] = [];
+    const source: ListWatchSource = {
+      async listPage(spec) {
+        return { items: [], resourceVersion: spec.namespace ? '7' : '3' };
+      },
+      async watch(spec, _options, _onEvent, signal) {
+        opened.push(`${spec.resource} ${spec.namespace ?? '(all)'}`);
+        // RBAC refuses the cluster-wide pod watch only: the cluster-wide event stream must not linger.
+        if (spec.namespace === undefined && spec.resource === 'pods') return 403;
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        return 0;
+      },
+    };
+    const watch = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision', 'shop'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
+      scan: async () => ({ entries: [] }),
+      producers,
+      redis: connection,
+      listWatch: source,
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    await waitUntil(() => watch?.stats().scope === 'namespaces' && watch.stats().watchesHeld >= 4);
+    // Give a lingering stream the chance to show: the held count stays at the four per-namespace ones.
+    const settled = Date.now() + 200;
+    await waitUntil(() => Date.now() > settled);
+    expect(watch?.stats().watchesHeld).toBe(4);
+    expect(opened.filter((o) => !o.endsWith('(all)')).sort()).toEqual([
+      'events shop',
+      'events vision',
+      'pods shop',
+      'pods vision',
+    ]);
+    await watch?.stop();
+    expect(watch?.stats().watchesHeld).toBe(0);
   });
 });
