@@ -157,13 +157,27 @@ describe('Kubernetes API faults during a remediation', () => {
 
   it('a write throttled and then reset is retried and applied exactly once', async () => {
     const { sim } = h;
+    // One fix per message: approving set-recreate above withdrew the other plans of
+    // those messages, so a fresh diagnosis (Re-run) offers set-rolling-update again.
+    const lastFailed = repliesStarting('failed').at(-1);
+    if (!lastFailed) throw new Error('no failed reply from the previous drill');
+    const known = new Set(replies().map((m) => m.ts));
+    expect((await h.click(lastFailed, 'rerun_diagnosis', h.approver)).status).toBe(200);
+    const fresh = await h.slack.waitFor(
+      () =>
+        replies().find(
+          (m) =>
+            !known.has(m.ts) && m.text.startsWith(`deployment/${NAME} in ${NS}:`) && h.buttons(m).length > 0,
+        ),
+      30_000,
+    );
     const generation = deployment(sim).metadata.generation ?? 0;
     sim.clearRequests();
     const patch = { verb: 'patch', resource: 'deployments', name: NAME, dryRun: false };
     sim.addFault({ match: patch, status: 429, retryAfterSeconds: 1, times: 1 });
     sim.addFault({ match: patch, reset: true, times: 1 });
 
-    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    expect((await h.click(fresh, 'approve_plan.0', h.approver)).status).toBe(200);
     await h.waitForReply(result.ts, 'rolled out', 40_000);
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
     const writes = sim.requests.filter((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun);
@@ -180,8 +194,9 @@ describe('Kubernetes API faults during a remediation', () => {
 
   it('a write whose answer times out after the server applied it is not sent again', async () => {
     const { sim } = h;
-    const reply = repliesStarting('rolled out')[0];
-    if (!reply) throw new Error('no rolled-out reply from the previous drill');
+    // The Undo is offered once, in the fix's "applied" reply.
+    const reply = repliesStarting('applied')[0];
+    if (!reply) throw new Error('no applied reply from the previous drill');
     const generation = deployment(sim).metadata.generation ?? 0;
     sim.clearRequests();
     // The server applies the Undo after 2.5 s; the worker stops waiting after 1 s.
