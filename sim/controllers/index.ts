@@ -4,11 +4,14 @@ import { kubeletController } from './kubelet.js';
 import type { ControllerManager } from './manager.js';
 import { replicaSetController } from './replicaset.js';
 import { schedulerController } from './scheduler.js';
+import { resourceClaimController } from './dra.js';
 
 /** Adds every controller to the manager: deployment, replicaset, scheduler, kubelet. */
 export function startControllers(manager: ControllerManager): void {
   manager.add(deploymentController(manager.context));
   manager.add(replicaSetController(manager.context));
+  // Before the scheduler: a pod's template claims exist before it is tried.
+  manager.add(resourceClaimController(manager.context));
   manager.add(schedulerController(manager.context));
   manager.add(kubeletController(manager.context));
 }

@@ -13,6 +13,7 @@ import { deleteObject } from '../writes.js';
 import { nowRfc3339 } from '../defaults.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
+import { draFilter, heldForClaims, reserveClaims } from './dra.js';
 import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
   filterNode,
@@ -162,9 +163,20 @@ export function schedulerController(ctx: ControllerContext): Controller {
     const podObj = store.getByKey('Pod', key);
     if (!podObj || !needsScheduling(podObj) || !POD_RT) return;
     const pod = asPod(podObj);
+    const claims = (pod.spec.resourceClaims ?? []).length > 0;
+    // Held before scheduling until its template claims exist: no event (PreEnqueue).
+    if (claims && heldForClaims(store, pod)) return;
     const all = views();
     const domain = domainPods(all);
-    const results = all.map((v) => filterNode(pod, v, domain));
+    const allocations = new Map<Node, Parameters<typeof reserveClaims>[3]>();
+    const results = all.map((v): FilterResult => {
+      const result = filterNode(pod, v, domain);
+      if (!claims || result.reasons.length > 0) return result;
+      const dra = draFilter(store, pod, v.node);
+      if ('reason' in dra) return { reasons: [dra.reason], unresolvable: true };
+      allocations.set(v.node, dra.allocations);
+      return result;
+    });
     const feasible = all.filter((_, i) => (results[i]?.reasons.length ?? 1) === 0);
     if (feasible.length > 0) {
       const ranked = feasible
@@ -173,10 +185,19 @@ export function schedulerController(ctx: ControllerContext): Controller {
           (a, b) => a.s - b.s || (a.v.node.metadata.name ?? '').localeCompare(b.v.node.metadata.name ?? ''),
         );
       const chosen = ranked[0];
-      if (chosen) bind(podObj, chosen.v.node);
+      if (chosen) {
+        const allocation = allocations.get(chosen.v.node);
+        if (allocation) reserveClaims(store, pod, chosen.v.node, allocation);
+        bind(podObj, chosen.v.node);
+      }
       return;
     }
-    const post = preempt(pod, all, results, domain);
+    const preempted = preempt(pod, all, results, domain);
+    // DynamicResources' PostFilter text for a pod with claims (1.34-1.36).
+    const post =
+      claims && !preempted.victims && preempted.message
+        ? { ...preempted, message: `still not schedulable, ${preempted.message}` }
+        : preempted;
     if (post.victims) {
       for (const victim of post.victims.pods) {
         const victimObj = store.get('Pod', victim.metadata.namespace, victim.metadata.name ?? '');

@@ -1,0 +1,110 @@
+/**
+ * The DRA twin of seed incident A on the simulator: GPUs published in a ResourceSlice,
+ * per-pod claims from a ResourceClaimTemplate created by the resourceclaim
+ * controller, devices allocated at scheduling. The next rollout deadlocks exactly
+ * like the seed; the diagnosis says so from the cluster, and the proposed strategy
+ * fix completes the rollout (the old pod's claim goes with it, freeing the GPU).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/diagnosis/run.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
+import { watchRollout } from '../../src/kube/rollout-watcher.js';
+
+const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
+let dir: string;
+let sim: Simulator;
+let client: KubeClient;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dra-sim-'));
+  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-dra.yaml', timeScale: 50 });
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(file, sim.kubeconfig);
+  client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+});
+
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const livePods = (): Pod[] =>
+  (sim.list('Pod', TRACKER.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+const claims = (): ResourceClaim[] => sim.list('ResourceClaim', TRACKER.namespace) as ResourceClaim[];
+
+describe('DRA twin of incident A on the simulator', () => {
+  it('runs with a per-pod claim allocated to gpu-0 and reserved for the pod', async () => {
+    await sim.waitFor(() => livePods().some((p) => p.status?.phase === 'Running'), 15_000);
+    const [pod] = livePods();
+    const [claim] = claims();
+    expect(claim?.metadata.name).toMatch(
+      new RegExp(`^${pod?.metadata.name ?? ''}-gpu-[bcdfghjklmnpqrstvwxz2456789]{5}$`),
+    );
+    expect(claim?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Pod', uid: pod?.metadata.uid });
+    expect(claim?.metadata.finalizers).toEqual(['resource.kubernetes.io/delete-protection']);
+    expect(claim?.status?.allocation?.devices?.results).toEqual([
+      { request: 'gpu', driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' },
+    ]);
+    expect(claim?.status?.reservedFor).toEqual([
+      { resource: 'pods', name: pod?.metadata.name, uid: pod?.metadata.uid },
+    ]);
+    expect(pod?.status?.resourceClaimStatuses).toEqual([
+      { name: 'gpu', resourceClaimName: claim?.metadata.name },
+    ]);
+  });
+
+  it('deadlocks on the next rollout with the DynamicResources wording, and the fix completes it', async () => {
+    const res = await fetch(
+      `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
+      {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+        body: JSON.stringify({
+          spec: {
+            template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
+          },
+        }),
+      },
+    );
+    expect(res.status).toBe(200);
+    await sim.waitFor(
+      () =>
+        (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
+      15_000,
+    );
+    const event = (sim.list('Event', TRACKER.namespace) as KubeEvent[]).find(
+      (e) => e.reason === 'FailedScheduling',
+    );
+    expect(event?.message).toBe(
+      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling..",
+    );
+
+    const result = diagnose(await collectSnapshot(client, TRACKER));
+    expect(result.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+    const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+    if (!plan)
+      throw new Error(`no set-rolling-update among ${result.remediations.map((p) => p.kind).join(', ')}`);
+    expect(await dryRunPlan(client, plan)).toMatchObject({ ok: true });
+    const applied = await applyPlan(client, plan);
+    expect(applied.status).toBe('applied');
+    const generation = applied.status === 'applied' ? applied.generation : 0;
+    expect(
+      (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+        .outcome,
+    ).toBe('complete');
+    const [pod] = livePods();
+    expect(pod?.spec.containers[0]?.image).toBe('vision/boost-track-app:1.1');
+    const owned = claims().filter((c) => c.metadata.ownerReferences?.[0]?.uid === pod?.metadata.uid);
+    expect(owned.map((c) => c.status?.allocation?.devices?.results?.[0]?.device)).toEqual(['gpu-0']);
+    // The old pod's claim went with it.
+    expect(claims()).toHaveLength(1);
+  });
+});
