@@ -160,8 +160,24 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
   });
 
   it('honours a genuine approval once: a copy of its job under another id is refused', async () => {
-    const id = planIdOf('approve_plan.0');
-    expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
+    // One fix per message: the approval above withdrew the other plans of `result`;
+    // a Re-run posts a fresh message that offers them again.
+    const known = new Set(h.replies(result.ts).map((m) => m.ts));
+    expect((await h.click(result, 'rerun_diagnosis', h.approver)).status).toBe(200);
+    const fresh = await h.slack.waitFor(
+      () =>
+        h
+          .replies(result.ts)
+          .find(
+            (m) =>
+              !known.has(m.ts) &&
+              m.text.startsWith(`deployment/${NAME} in vision:`) &&
+              h.buttons(m).length > 0,
+          ),
+      20_000,
+    );
+    const id = h.buttons(fresh).find((b) => b.action_id === 'approve_plan.0')?.value ?? '';
+    expect((await h.click(fresh, 'approve_plan.0', h.approver)).status).toBe(200);
     await h.waitForReply(result.ts, 'applied', 25_000);
     const [job] = (await queue.getJobs(['completed', 'active', 'waiting', 'delayed'])).filter(
       (j) => (j.data as { planId?: string }).planId === id,

@@ -175,6 +175,19 @@ describe('result message', () => {
     expect(buttons[1]?.text.text).toMatch(/^Expired/);
   });
 
+  it('shows a plan approved from another message as approved, and keeps offering the others', () => {
+    const first = seedA.remediations[0]?.id ?? '';
+    const m = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis: seedA,
+      dryRuns: {},
+      plans: { ...open(seedA), [first]: { state: 'claimed', approvers: ['U0LEAD'], at: 0 } },
+    });
+    const ids = buttonsOf(m.blocks).map((b) => b.action_id);
+    expect(ids[0]).toBe('plan_status.0');
+    expect(ids).toContain('approve_plan.1');
+  });
+
   it('withdraws the other Apply buttons once a plan is approved, on re-render and on the click', () => {
     const m = renderDiagnosis({
       cluster: 'prod',
@@ -184,6 +197,7 @@ describe('result message', () => {
         ...open(seedA),
         [seedA.remediations[0]?.id ?? '']: { state: 'claimed', approvers: ['U0LEAD'], at: 0 },
       },
+      approvedPlan: seedA.remediations[0]?.id ?? '',
     });
     expect(buttonsOf(m.blocks).map((b) => b.action_id)).toEqual([
       'plan_status.0',

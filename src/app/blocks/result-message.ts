@@ -169,6 +169,8 @@ export function renderDiagnosis(input: {
   diagnosis: Diagnosis;
   dryRuns: Record<string, DryRunSummary>;
   plans: Record<string, PlanView>;
+  /** The plan approved on the message being rendered, if any (one fix per message). */
+  approvedPlan?: string;
 }): RenderedMessage {
   const { cluster, diagnosis } = input;
   const t = diagnosis.target;
@@ -183,7 +185,10 @@ export function renderDiagnosis(input: {
   const evidence = top ? decisiveLines(top) : [];
   const plans = orderedPlans(diagnosis).slice(0, 20);
   const view = (plan: RemediationPlan): PlanView => input.plans[plan.id] ?? { state: 'expired' };
-  const claimed = plans.find((p) => view(p).state === 'claimed');
+  // The plan approved on this very message (src/app/approvals/approve.ts records it):
+  // its other plans are withdrawn. A plan approved from another message of the same
+  // cluster state only shows as approved here.
+  const claimed = input.approvedPlan ? plans.find((p) => p.id === input.approvedPlan) : undefined;
   const recommended = plans[0];
 
   const body: Block[] = [];
@@ -217,7 +222,7 @@ export function renderDiagnosis(input: {
   const buttons: Block[] = [];
   plans.forEach((plan, i) => {
     const v = view(plan);
-    if (claimed && plan.id !== claimed.id && v.state === 'open') return;
+    if (claimed && plan.id !== claimed.id) return;
     const line = approvalLine(plan, v);
     if (line) marks.push(line);
     buttons.push(planButton(plan, i, v, { primary: i === 0 }));

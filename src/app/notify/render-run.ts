@@ -21,7 +21,11 @@ export async function planView(plans: PlanStore, id: string, now = Date.now()): 
  * result, its thread report; plan states are read fresh so buttons show expiry and
  * claims.
  */
-export async function renderRunUpdate(plans: PlanStore, job: RunUpdate): Promise<RenderedMessage> {
+export async function renderRunUpdate(
+  plans: PlanStore,
+  job: RunUpdate,
+  message: { approvedPlan?: string | null } = {},
+): Promise<RenderedMessage> {
   if (job.kind === 'diagnosis-progress') return renderProgress(job.text);
   const outcome = job.outcome;
   if (outcome.status === 'diagnosed') {
@@ -32,6 +36,7 @@ export async function renderRunUpdate(plans: PlanStore, job: RunUpdate): Promise
       diagnosis: outcome.diagnosis,
       dryRuns: outcome.dryRuns,
       plans: views,
+      ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
     });
   }
   return renderOutcome(job.cluster, outcome, job.target ?? null);

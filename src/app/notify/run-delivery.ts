@@ -48,11 +48,14 @@ export async function deliverRun(
     // A typo is nobody else's business: the requester is told privately, with the
     // closest names, and the public "diagnosing…" message goes away.
     if (notFound && (await answerPrivately(services, client, ref, rendered.text))) continue;
+    // A message one of whose plans was approved keeps its other plans withdrawn.
+    const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
+    const shown = approvedPlan ? await renderRunUpdate(services.plans, update, { approvedPlan }) : rendered;
     await client.chat.update({
       channel: ref.channel,
       ts: ref.ts,
-      text: rendered.text,
-      blocks: asSlackBlocks(rendered.blocks),
+      text: shown.text,
+      blocks: asSlackBlocks(shown.blocks),
     });
     if (final && rendered.thread.length > 0) {
       const owner = await services.subscriptions.ownerOf(ref);
