@@ -8,30 +8,18 @@
  * fixed, 1 with the reason otherwise (or on the overall timeout), 130 on Ctrl-C, and
  * always removes what it started.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { startSimulator } from '../sim/index.js';
-import { freePort } from '../test/support/redis.js';
-import { startSlackStandin } from '../test/support/slack-standin.js';
 import { playCheckoutStory } from './demo/checkout-story.js';
-import { CHANNEL_NAMES, CHANNELS, PEOPLE, type StoryContext } from './demo/context.js';
-import { startProcess, waitForHttp, type DemoProcess } from './demo/processes.js';
-import { DemoError, demoRedis } from './demo/redis.js';
+import { CHANNEL_NAMES, type StoryContext } from './demo/context.js';
+import type { DemoProcess } from './demo/processes.js';
+import { DemoError } from './demo/redis.js';
 import { startSlackPrinter } from './demo/slack-printer.js';
 import { auditLines } from './demo/audit.js';
 import { createCleanup } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
+import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
-import { demoScenarioObjects } from './demo-scenario.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/plans/keygen.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BOT_TOKEN = 'xoxb-demo-not-a-real-token';
 
 const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
@@ -45,80 +33,28 @@ const say = (line: string): void => {
 const bold = (line: string): string => (color ? `\u001b[1m${line}\u001b[22m` : line);
 
 const cleanup = createCleanup(say);
-const { register, starting } = cleanup;
 
 const processes: DemoProcess[] = [];
 
 async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
-  const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
-  register('temporary directory', () => rm(dir, { recursive: true, force: true }));
-
-  const redis = await starting(() => demoRedis(process.env.REDIS_URL));
-  register('redis', () => redis.close());
-  // A shared Redis may serve a real deployment: a cluster name of our own keeps our queues apart.
-  const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
-  say(`Redis:      ${redis.origin}`);
-
-  const scenario = await demoScenarioObjects();
-  const sim = await starting(() => startSimulator({ scenario, timeScale }));
-  register('simulator', () => sim.close());
-  const kubeconfig = join(dir, 'kubeconfig');
-  await sim.writeKubeconfig(kubeconfig);
-  say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
-
-  const slack = await starting(() => startSlackStandin({ botToken: BOT_TOKEN }));
-  register('Slack stand-in', () => slack.close());
-  say(`Slack:      stand-in Web API at ${slack.apiUrl}`);
+  const { sim, slack, appUrl, eventsUrl, signingSecret, alertToken, app, worker } = await startDemoStack({
+    cleanup,
+    say,
+    timeScale,
+    processes,
+  });
   const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: say });
-  register('printer', async () => printer.stop());
+  cleanup.register('printer', async () => printer.stop());
   // Slack messages first, then the narration that follows from them.
   const narrate = (line: string): void => {
     printer.flush();
     say(line);
   };
 
-  const signingSecret = randomBytes(16).toString('hex');
-  const alertToken = randomBytes(16).toString('hex');
-  const port = await freePort();
-  const appUrl = `http://127.0.0.1:${port}`;
-  const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
-  // Fresh keys for this run only: the app signs approvals, the worker seals plans.
-  const keys = generatePlanKeys({ seal: 'demo-seal', approval: 'demo-approval' });
-  const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
-    if (cleanup.began) throw new DemoError('interrupted');
-    const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
-    processes.push(proc);
-    register(name, () => proc.stop());
-    return proc;
-  };
-  const app = start('app', 'src/app/main.ts', {
-    SLACK_BOT_TOKEN: BOT_TOKEN,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
-    PORT: String(port),
-    ROLLOUT_DOCTOR_CLUSTERS: cluster,
-    ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
-    // The on-call engineer may diagnose; only the lead may approve.
-    ROLLOUT_DOCTOR_READERS: PEOPLE.oncall,
-    ALERTMANAGER_TOKEN: alertToken,
-    ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
-    ...appKeyEnv(keys),
-  });
-  const worker = start('worker', 'src/worker/main.ts', {
-    KUBECONFIG: kubeconfig,
-    ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-    ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60',
-    ...workerKeyEnv(keys),
-  });
-  say(`App:        ${appUrl} (npm start, pid ${String(app.pid)}; log ${app.logFile})`);
-  say(`Worker:     cluster "${cluster}" (npm run worker, pid ${String(worker.pid)}; log ${worker.logFile})`);
-  await waitForHttp(`${appUrl}/readyz`, app, 60_000);
-  say('App ready (Redis answers, Slack auth.test passed).');
-
   const ctx: StoryContext = {
     sim,
     slack,
-    user: slackUser({ eventsUrl: `${appUrl}/slack/events`, signingSecret }),
+    user: slackUser({ eventsUrl, signingSecret }),
     appUrl,
     alertToken,
     say: narrate,

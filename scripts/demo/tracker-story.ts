@@ -8,7 +8,7 @@ import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut }
 import { DemoError } from './redis.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
-const NEW_IMAGE = 'vision/boost-track-app:1.1';
+export const NEW_IMAGE = 'vision/boost-track-app:1.1';
 const FIX = 'set-rolling-update';
 
 const tracker = (ctx: StoryContext): Deployment | undefined =>
@@ -18,10 +18,10 @@ const livePods = (ctx: StoryContext): Pod[] =>
 const isReady = (p: Pod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-/** The developer's `kubectl set image`, straight to the API server. */
-async function shipNewImage(ctx: StoryContext): Promise<void> {
+/** The developer's `kubectl set image`, straight to the API server (the preview uses it too). */
+export async function shipNewImage(simUrl: string): Promise<void> {
   const path = `/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`;
-  const res = await fetch(`${ctx.sim.url}${path}`, {
+  const res = await fetch(`${simUrl}${path}`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
     body: JSON.stringify({
@@ -40,7 +40,7 @@ export async function playTrackerStory(ctx: StoryContext): Promise<void> {
   ctx.say(
     `  A developer ships ${NEW_IMAGE} (kubectl set image deployment/${TRACKER.name} tracker=${NEW_IMAGE} -n ${TRACKER.namespace})`,
   );
-  await shipNewImage(ctx);
+  await shipNewImage(ctx.sim.url);
   let event: KubeEvent | undefined;
   await waitForCluster(ctx, 'the new tracker pod was never refused by the scheduler', () => {
     event = (ctx.sim.list('Event', TRACKER.namespace) as KubeEvent[]).find(

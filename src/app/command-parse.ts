@@ -12,6 +12,7 @@ export const USAGE = [
   '*Usage*',
   '`/rollout-doctor NAME [-n NAMESPACE] [--cluster CLUSTER]`: why is deployment NAME stuck or crashing?',
   '`/rollout-doctor deployment/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same',
+  '`/rollout-doctor diagnose deployment/NAME [-n NAMESPACE]`: the same, as the command line says it',
   '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments that are stuck or at risk',
   '`/rollout-doctor help`: this message',
   'NAMESPACE defaults to `default`.',
@@ -79,6 +80,9 @@ export function parseCommand(
       problem: mrkdwn`${asIs(inlineCode(namespace.slice(0, 63)))} is not a valid namespace (DNS-1123 label: lowercase letters, digits, '-').`,
     };
   }
+  // `diagnose deployment/NAME`, as the command line says it (a Deployment named
+  // "diagnose" alone is still that Deployment).
+  if (positional[0] === 'diagnose' && positional.length === 2) positional.shift();
   const [first, ...rest] = positional;
   if (first === 'scan') {
     if (rest.length > 0) return { kind: 'invalid', problem: trusted('`scan` takes no other arguments.') };

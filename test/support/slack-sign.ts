@@ -28,6 +28,8 @@ export function slashCommandBody(fields: {
   user_id?: string;
   channel_id?: string;
   command?: string;
+  /** Where the app's respond() goes; by default a closed loopback port. */
+  response_url?: string;
 }): string {
   return new URLSearchParams({
     token: 'deprecated-verification-token',
@@ -41,7 +43,7 @@ export function slashCommandBody(fields: {
     text: fields.text,
     api_app_id: 'A0001',
     is_enterprise_install: 'false',
-    response_url: 'http://127.0.0.1:9/commands/T0001/1/abc',
+    response_url: fields.response_url ?? 'http://127.0.0.1:9/commands/T0001/1/abc',
     trigger_id: '1.2.abc',
   }).toString();
 }

@@ -129,6 +129,12 @@ describe('parseCommand', () => {
       'deploy/api.v2 --namespace=shop',
       { kind: 'diagnose', namespace: 'shop', name: 'api.v2', cluster: 'default' },
     ],
+    [
+      'diagnose deployment/web -n shop',
+      { kind: 'diagnose', namespace: 'shop', name: 'web', cluster: 'default' },
+    ],
+    ['diagnose web', { kind: 'diagnose', namespace: 'default', name: 'web', cluster: 'default' }],
+    ['diagnose', { kind: 'diagnose', namespace: 'default', name: 'diagnose', cluster: 'default' }],
     ['scan -n shop', { kind: 'scan', namespace: 'shop', cluster: 'default' }],
     ['scan', { kind: 'scan', namespace: undefined, cluster: 'default' }],
     ['', { kind: 'help' }],
@@ -145,6 +151,7 @@ describe('parseCommand', () => {
     'web api',
     'web --force',
     'scan extra',
+    'diagnose web api',
     `${'a'.repeat(254)}`,
   ])('rejects %s', (text) => {
     expect(parseCommand(text, opts).kind).toBe('invalid');

@@ -1,0 +1,129 @@
+/**
+ * The demo's machinery, shared by `npm run demo` and `npm run preview`: a temporary
+ * directory, Redis (REDIS_URL when it answers, else a private redis-server), the
+ * Kubernetes API simulator with both seed incidents, the Slack Web API stand-in, and
+ * the real app and worker processes (`npm start`, `npm run worker` entry files) wired
+ * to them with fresh keys and a fresh signing secret. Everything is registered with
+ * the caller's cleanup, so it is undone on success, failure, timeout or a signal.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
+import { freePort } from '../../test/support/redis.js';
+import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
+import { demoScenarioObjects } from '../demo-scenario.js';
+import type { Cleanup } from './cleanup.js';
+import { CHANNELS, PEOPLE } from './context.js';
+import { startProcess, waitForHttp, type DemoProcess } from './processes.js';
+import { DemoError, demoRedis } from './redis.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DEMO_BOT_TOKEN = 'xoxb-demo-not-a-real-token';
+
+export interface DemoStack {
+  /** Temporary directory: kubeconfig and process logs. */
+  dir: string;
+  sim: Simulator;
+  slack: SlackStandin;
+  /** The app's base URL (loopback). */
+  appUrl: string;
+  /** `${appUrl}/slack/events`, where Slack's signed requests go. */
+  eventsUrl: string;
+  /** The app's SLACK_SIGNING_SECRET, to sign requests as Slack would. */
+  signingSecret: string;
+  /** The app's ALERTMANAGER_TOKEN. */
+  alertToken: string;
+  app: DemoProcess;
+  worker: DemoProcess;
+}
+
+/**
+ * Starts everything and waits until the app is ready. Progress lines go to `say`
+ * (the demo test reads "private redis-server on port", "kubeconfig …" and "pid N;").
+ * Started processes are also pushed to `processes` as they start, so a caller can
+ * show their logs when a later step fails.
+ */
+export async function startDemoStack(options: {
+  cleanup: Cleanup;
+  say: (line: string) => void;
+  timeScale: number;
+  processes: DemoProcess[];
+  /** Changes the scenario objects before the simulator starts (tests: hostile cluster text). */
+  editScenario?: (objects: object[]) => object[];
+}): Promise<DemoStack> {
+  const { cleanup, say, timeScale, processes } = options;
+  const { register, starting } = cleanup;
+  const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
+  register('temporary directory', () => rm(dir, { recursive: true, force: true }));
+
+  const redis = await starting(() => demoRedis(process.env.REDIS_URL));
+  register('redis', () => redis.close());
+  // A shared Redis may serve a real deployment: a cluster name of our own keeps our queues apart.
+  const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
+  say(`Redis:      ${redis.origin}`);
+
+  const objects = await demoScenarioObjects();
+  const scenario = options.editScenario ? options.editScenario(objects) : objects;
+  const sim = await starting(() => startSimulator({ scenario, timeScale }));
+  register('simulator', () => sim.close());
+  const kubeconfig = join(dir, 'kubeconfig');
+  await sim.writeKubeconfig(kubeconfig);
+  say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
+
+  const slack = await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
+  register('Slack stand-in', () => slack.close());
+  say(`Slack:      stand-in Web API at ${slack.apiUrl}`);
+
+  const signingSecret = randomBytes(16).toString('hex');
+  const alertToken = randomBytes(16).toString('hex');
+  const port = await freePort();
+  const appUrl = `http://127.0.0.1:${port}`;
+  const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
+  // Fresh keys for this run only: the app signs approvals, the worker seals plans.
+  const keys = generatePlanKeys({ seal: 'demo-seal', approval: 'demo-approval' });
+  const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
+    if (cleanup.began) throw new DemoError('interrupted');
+    const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
+    processes.push(proc);
+    register(name, () => proc.stop());
+    return proc;
+  };
+  const app = start('app', 'src/app/main.ts', {
+    SLACK_BOT_TOKEN: DEMO_BOT_TOKEN,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    PORT: String(port),
+    ROLLOUT_DOCTOR_CLUSTERS: cluster,
+    ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
+    // The on-call engineer may diagnose; only the lead may approve.
+    ROLLOUT_DOCTOR_READERS: PEOPLE.oncall,
+    ALERTMANAGER_TOKEN: alertToken,
+    ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
+    ...appKeyEnv(keys),
+  });
+  const worker = start('worker', 'src/worker/main.ts', {
+    KUBECONFIG: kubeconfig,
+    ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
+    ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60',
+    ...workerKeyEnv(keys),
+  });
+  say(`App:        ${appUrl} (npm start, pid ${String(app.pid)}; log ${app.logFile})`);
+  say(`Worker:     cluster "${cluster}" (npm run worker, pid ${String(worker.pid)}; log ${worker.logFile})`);
+  await waitForHttp(`${appUrl}/readyz`, app, 60_000);
+  say('App ready (Redis answers, Slack auth.test passed).');
+  return {
+    dir,
+    sim,
+    slack,
+    appUrl,
+    eventsUrl: `${appUrl}/slack/events`,
+    signingSecret,
+    alertToken,
+    app,
+    worker,
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * `npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]`
+ *
+ * A local Block Kit preview: everything `npm run demo` starts (the Kubernetes API
+ * simulator with both seed incidents, Redis, the real app and worker, the Slack
+ * stand-in), plus a page on 127.0.0.1 that shows what the app posted as Slack shows
+ * it. Type `/rollout-doctor diagnose deployment/vision-object-tracker -n vision` in
+ * its box; its buttons go to the app as signed `block_actions`, exactly as Slack's.
+ * Runs until Ctrl-C.
+ *
+ * With --screenshots DIR it plays both incidents in headless chromium instead
+ * (playwright-core, the system's chromium), writes DIR/preview-incident-a.png and
+ * DIR/preview-incident-b.png, and exits.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { createCleanup } from './demo/cleanup.js';
+import { CHANNELS } from './demo/context.js';
+import type { DemoProcess } from './demo/processes.js';
+import { DemoError } from './demo/redis.js';
+import {
+  approveRecommended,
+  findChromium,
+  launchChromium,
+  openPreview,
+  runCommand,
+  screenshotMessage,
+} from './preview/browser-flow.js';
+import { INCIDENT_COMMANDS, startPreviewSession } from './preview/session.js';
+
+const USAGE = `usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
+  --port P           the page's port on 127.0.0.1 (default: a free one)
+  --time-scale N     simulator speed-up (default 30)
+  --screenshots DIR  play both incidents in headless chromium, save DIR/preview-incident-{a,b}.png, exit`;
+
+const argsSchema = z.object({
+  port: z.coerce.number().int().min(0).max(65535).optional(),
+  'time-scale': z.coerce.number().positive().default(30),
+  screenshots: z.string().min(1).optional(),
+});
+
+const say = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+const cleanup = createCleanup(say);
+const processes: DemoProcess[] = [];
+
+async function screenshots(url: string, dir: string): Promise<void> {
+  const executable = findChromium();
+  if (!executable) throw new DemoError('no chromium on PATH (Debian/Ubuntu: apt-get install chromium)');
+  await mkdir(dir, { recursive: true });
+  const browser = await launchChromium(executable);
+  cleanup.register('chromium', () => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
+  await openPreview(page, url, 90_000);
+  for (const [incident, command] of Object.entries(INCIDENT_COMMANDS)) {
+    say(`Playing incident ${incident.toUpperCase()}: ${command}`);
+    const message = await runCommand(page, { channel: CHANNELS.incidents, command, timeoutMs: 60_000 });
+    const { label } = await approveRecommended(page, message, 90_000);
+    const file = join(dir, `preview-incident-${incident}.png`);
+    await screenshotMessage(page, message, file);
+    say(`  approved "${label}", rolled out; wrote ${file}`);
+  }
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        port: { type: 'string' },
+        'time-scale': { type: 'string' },
+        screenshots: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    say(`preview: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help === true) {
+    say(USAGE);
+    return 0;
+  }
+  const { help: _help, ...options } = values;
+  const parsed = argsSchema.safeParse(options);
+  if (!parsed.success) {
+    say(
+      `preview: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n${USAGE}`,
+    );
+    return 2;
+  }
+  const args = parsed.data;
+  try {
+    const session = await startPreviewSession({
+      cleanup,
+      say,
+      timeScale: args['time-scale'],
+      processes,
+      ...(args.port !== undefined ? { port: args.port } : {}),
+    });
+    say(`Preview:    ${session.server.url} (loopback only)`);
+    const crashed = Promise.race([session.stack.app.exited, session.stack.worker.exited]);
+    if (args.screenshots !== undefined) {
+      await Promise.race([screenshots(session.server.url, resolve(args.screenshots)), crashed]);
+      return 0;
+    }
+    await Promise.race([session.incidents, crashed]);
+    say(`Both incidents are live. Open ${session.server.url} and type, for example:`);
+    say(`  ${INCIDENT_COMMANDS.a}`);
+    say(`  ${INCIDENT_COMMANDS.b}`);
+    say('Ctrl-C stops everything.');
+    await crashed;
+    return 1;
+  } catch (error) {
+    // Ctrl-C ends the preview by stopping what it waits on: no failure to report.
+    if (interrupted) return 130;
+    say(`Preview failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (!(error instanceof DemoError) && error instanceof Error && error.stack) say(error.stack);
+    for (const proc of processes) {
+      say(`--- last lines of the ${proc.name} log (${proc.logFile}) ---`);
+      say(await proc.logTail());
+    }
+    return 1;
+  } finally {
+    await cleanup.run();
+  }
+}
+
+let interrupted = false;
+const interrupt = (why: string): void => {
+  if (interrupted) return;
+  interrupted = true;
+  try {
+    say(`\n${why}: stopping everything the preview started…`);
+  } catch {
+    // stdout is gone (closed pipe): clean up silently
+  }
+  void cleanup.run().then(
+    () => process.exit(130),
+    () => process.exit(130),
+  );
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
+process.stdout.on('error', () => interrupt('stdout closed'));
+
+main().then(
+  (code) => process.exit(interrupted ? 130 : code),
+  (error: unknown) => {
+    if (!interrupted) say(`preview: ${error instanceof Error ? error.message : String(error)}`);
+    void cleanup.run().then(() => process.exit(interrupted ? 130 : 1));
+  },
+);

@@ -1,0 +1,105 @@
+/**
+ * What a person does on the preview page, driven through a real browser (Debian's
+ * chromium under playwright-core): type a slash command, wait for the result message,
+ * approve its recommended fix through the confirm dialog, wait for the outcome in the
+ * thread. Used by `npm run preview -- --screenshots DIR` and by
+ * test/integration/preview-browser.test.ts, which adds its own checks. Every wait is
+ * on something the page shows, with a bound.
+ */
+import { spawnSync } from 'node:child_process';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+
+/** The chromium binary on PATH (Debian: /usr/bin/chromium), or undefined. */
+export function findChromium(): string | undefined {
+  for (const name of ['chromium', 'chromium-browser']) {
+    const found = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', name], { encoding: 'utf8' });
+    const path = found.stdout.trim();
+    if (found.status === 0 && path !== '') return path;
+  }
+  return undefined;
+}
+
+export async function launchChromium(executablePath: string): Promise<Browser> {
+  // --no-sandbox: CI containers run as root, where chromium's sandbox refuses to start.
+  return chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
+}
+
+/** Top-level messages (not replies, not ephemerals) of a channel. */
+export function channelMessages(page: Page, channel: string): Locator {
+  return page.locator(`section[data-channel-id="${channel}"] > .items > .msg[data-kind="message"]`);
+}
+
+/** The first primary button of a message's own body (not its thread). */
+export function primaryButton(message: Locator): Locator {
+  return message.locator(':scope > .msg-body .btn.primary').first();
+}
+
+/** Replies in a message's thread. */
+export function threadReplies(message: Locator): Locator {
+  return message.locator(':scope > .thread > .msg.reply');
+}
+
+/** Opens the page and waits until both incidents are live in the cluster. */
+export async function openPreview(page: Page, url: string, timeoutMs: number): Promise<void> {
+  await page.goto(url);
+  await page.locator('body[data-cluster="ready"]').waitFor({ timeout: timeoutMs });
+}
+
+/**
+ * Types `command` in `channel` and waits for the run's message to carry a result
+ * with a primary button. Returns that message, pinned by its ts.
+ */
+export async function runCommand(
+  page: Page,
+  options: { channel: string; command: string; timeoutMs: number },
+): Promise<Locator> {
+  const messages = channelMessages(page, options.channel);
+  const before = await messages.count();
+  await page.locator('#channel').selectOption(options.channel);
+  await page.locator('#command').fill(options.command);
+  await page.locator('#send').click();
+  // The app answers a command with a message of its own (then updated in place with the result).
+  const posted = messages.nth(before);
+  await posted.waitFor({ timeout: options.timeoutMs });
+  const ts = await posted.getAttribute('data-ts');
+  if (!ts) throw new Error('the new message has no ts');
+  const message = page.locator(`.msg[data-kind="message"][data-ts="${ts}"]`);
+  await primaryButton(message).waitFor({ timeout: options.timeoutMs });
+  return message;
+}
+
+/**
+ * Clicks the message's primary (recommended) button, checks the confirm dialog opens
+ * before anything is sent, accepts it, and waits for a thread reply saying it rolled
+ * out. Returns the button's label and the dialog's text.
+ */
+export async function approveRecommended(
+  page: Page,
+  message: Locator,
+  timeoutMs: number,
+): Promise<{ label: string; dialog: string; outcome: Locator }> {
+  const button = primaryButton(message);
+  const label = (await button.textContent()) ?? '';
+  await button.click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor({ state: 'visible', timeout: 5_000 });
+  const text = (await dialog.textContent()) ?? '';
+  await page.locator('#confirm-ok').click();
+  await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+  const outcome = threadReplies(message)
+    .filter({ hasText: /rolled out/i })
+    .first();
+  await outcome.waitFor({ timeout: timeoutMs });
+  return { label, dialog: text, outcome };
+}
+
+/** A message and its thread as a PNG: the page's sticky header and composer out of the way meanwhile. */
+export async function screenshotMessage(page: Page, message: Locator, path: string): Promise<void> {
+  await page.mouse.move(0, 0); // no hover highlight
+  await page.evaluate("document.body.classList.add('capture')");
+  try {
+    await message.screenshot({ path });
+  } finally {
+    await page.evaluate("document.body.classList.remove('capture')");
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * A preview session: the demo's machinery (scripts/demo/stack.ts: simulator with both
+ * seed incidents, Redis, the real app and worker, the Slack stand-in), the preview
+ * server in front of the stand-in, and both incidents brought about in the cluster:
+ * the tracker's new image deadlocks its rollout on the only GPU node (incident A),
+ * checkout crash-loops on node-b (incident B). The page then waits for a person to
+ * type `/rollout-doctor …`.
+ */
+import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { Cleanup } from '../demo/cleanup.js';
+import { CHANNEL_NAMES, CHANNELS, PEOPLE } from '../demo/context.js';
+import type { DemoProcess } from '../demo/processes.js';
+import { DemoError } from '../demo/redis.js';
+import { startDemoStack, type DemoStack } from '../demo/stack.js';
+import { NEW_IMAGE, shipNewImage } from '../demo/tracker-story.js';
+import { BAD_NODE, CHECKOUT, TRACKER } from '../demo-scenario.js';
+import { startPreviewServer, type PreviewServer } from './server.js';
+
+export interface PreviewSession {
+  stack: DemoStack;
+  server: PreviewServer;
+  /** Resolves once both incidents are live in the simulated cluster; rejects with a DemoError. */
+  incidents: Promise<void>;
+}
+
+/** The commands that diagnose the two seed incidents, as a person types them. */
+export const INCIDENT_COMMANDS = {
+  a: `/rollout-doctor diagnose deployment/${TRACKER.name} -n ${TRACKER.namespace}`,
+  b: `/rollout-doctor diagnose deployment/${CHECKOUT.name} -n ${CHECKOUT.namespace}`,
+} as const;
+
+async function until(what: string, timeoutMs: number, check: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new DemoError(`${what} within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Both seed incidents, live: reports each step on the page's status line. */
+async function bringAboutIncidents(
+  stack: DemoStack,
+  server: PreviewServer,
+  timeoutMs: number,
+): Promise<void> {
+  const { sim } = stack;
+  let a = 'incident A: starting the tracker';
+  let b = 'incident B: starting checkout';
+  const show = (ready = false): void => server.setStatus([a, b], ready);
+  show();
+  const incidentA = (async () => {
+    await until('the tracker never became available', timeoutMs, () => {
+      const d = sim.get('Deployment', TRACKER.namespace, TRACKER.name) as Deployment | undefined;
+      return (d?.status?.availableReplicas ?? 0) === 1;
+    });
+    a = `incident A: shipping ${NEW_IMAGE}`;
+    show();
+    await shipNewImage(sim.url);
+    await until('the new tracker pod was never refused by the scheduler', timeoutMs, () =>
+      (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
+    );
+    a = `incident A: ${TRACKER.namespace}/${TRACKER.name} rollout stuck (new pod Pending)`;
+    show();
+  })();
+  const incidentB = (async () => {
+    await until(`no checkout pod crash-loops on ${BAD_NODE}`, timeoutMs, () =>
+      (sim.list('Pod', CHECKOUT.namespace) as Pod[]).some(
+        (p) =>
+          !p.metadata.deletionTimestamp &&
+          p.spec.nodeName === BAD_NODE &&
+          p.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff',
+      ),
+    );
+    b = `incident B: ${CHECKOUT.namespace}/${CHECKOUT.name} crash-looping on ${BAD_NODE}`;
+    show();
+  })();
+  await Promise.all([incidentA, incidentB]);
+  server.setStatus([a, b, 'type a command below'], true);
+}
+
+/**
+ * Starts everything; the page is served at once and shows progress while the
+ * incidents come about. Everything is registered with `cleanup`.
+ */
+export async function startPreviewSession(options: {
+  cleanup: Cleanup;
+  say: (line: string) => void;
+  timeScale: number;
+  processes: DemoProcess[];
+  port?: number;
+  /** Per step, while bringing the incidents about. */
+  stepTimeoutMs?: number;
+  /** Changes the scenario objects before the simulator starts (tests: hostile text). */
+  editScenario?: (objects: object[]) => object[];
+}): Promise<PreviewSession> {
+  const stack = await startDemoStack({
+    cleanup: options.cleanup,
+    say: options.say,
+    timeScale: options.timeScale,
+    processes: options.processes,
+    ...(options.editScenario ? { editScenario: options.editScenario } : {}),
+  });
+  const server = await options.cleanup.starting(() =>
+    startPreviewServer({
+      slack: stack.slack,
+      eventsUrl: stack.eventsUrl,
+      signingSecret: stack.signingSecret,
+      channels: CHANNEL_NAMES,
+      // The lead approves; on-call may diagnose but not approve (the demo's policy).
+      users: [
+        { id: PEOPLE.lead, label: 'lead, approver' },
+        { id: PEOPLE.oncall, label: 'on-call' },
+      ],
+      ...(options.port !== undefined ? { port: options.port } : {}),
+    }),
+  );
+  options.cleanup.register('preview server', () => server.close());
+  const incidents = bringAboutIncidents(stack, server, options.stepTimeoutMs ?? 60_000);
+  incidents.catch(() => undefined); // the caller races it
+  return { stack, server, incidents };
+}
+
+export { CHANNELS };

@@ -1,0 +1,257 @@
+/**
+ * The Block Kit preview in a real browser: Debian's chromium, driven by playwright-core,
+ * on the page `npm run preview` serves, in front of the real app and worker processes,
+ * Redis and the simulator with both seed incidents. A person types the command, reads
+ * the result, approves the recommended fix through its confirm dialog and sees the
+ * outcome in the thread; cluster text that looks like HTML stays text.
+ *
+ * Assertions are on what stays true while the message layout evolves: a primary
+ * button, a confirm dialog before anything is sent, replies in the thread, an outcome
+ * that says rolled out, no Apply button left clickable after the approval.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createCleanup } from '../../scripts/demo/cleanup.js';
+import { CHANNELS } from '../../scripts/demo/context.js';
+import type { DemoProcess } from '../../scripts/demo/processes.js';
+import { DEMO_BOT_TOKEN } from '../../scripts/demo/stack.js';
+import {
+  approveRecommended,
+  channelMessages,
+  findChromium,
+  launchChromium,
+  openPreview,
+  primaryButton,
+  runCommand,
+  threadReplies,
+} from '../../scripts/preview/browser-flow.js';
+import {
+  INCIDENT_COMMANDS,
+  startPreviewSession,
+  type PreviewSession,
+} from '../../scripts/preview/session.js';
+import { rawRequest } from '../support/raw-http.js';
+import { requireBinary } from '../support/tools.js';
+
+const hasChromium = requireBinary('chromium', 'Debian/Ubuntu: apt-get install chromium');
+
+/** Appended to checkout's termination message on node-b: what a hostile image could print. */
+const HOSTILE =
+  '<img src=x onerror=document.body.dataset.pwned=1> <script>document.body.dataset.pwned=2</script> <javascript:document.body.dataset.pwned=3|click me>';
+
+/** The seed scenarios with HOSTILE in the kube-sim crash rule's message (the container's termination message). */
+function withHostileTermination(objects: object[]): object[] {
+  return objects.map((o) => {
+    const cm = o as { kind?: string; metadata?: { name?: string }; data?: Record<string, string> };
+    if (cm.kind !== 'ConfigMap' || cm.metadata?.name !== 'kube-sim' || !cm.data?.['rules.yaml']) return o;
+    const rules = cm.data['rules.yaml'].replace(
+      /(message: "[^"]*)"/,
+      (_all, start: string) => `${start} ${HOSTILE}"`,
+    );
+    if (!rules.includes(HOSTILE)) throw new Error('the crash rule has no message to extend');
+    return { ...cm, data: { ...cm.data, 'rules.yaml': rules } };
+  });
+}
+
+const STEP_MS = 60_000;
+
+describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
+  const cleanup = createCleanup(() => undefined);
+  const processes: DemoProcess[] = [];
+  let session: PreviewSession;
+  let browser: Browser;
+  let page: Page;
+  const clickRequests: string[] = [];
+  const pageProblems: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const started = Date.now();
+    session = await startPreviewSession({
+      cleanup,
+      say: () => undefined,
+      timeScale: 30,
+      processes,
+      editScenario: withHostileTermination,
+    });
+    browser = await launchChromium(findChromium() ?? 'chromium');
+    cleanup.register('chromium', () => browser.close());
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/click')) clickRequests.push(r.postData() ?? '');
+    });
+    page.on('pageerror', (e) => pageProblems.push(`page error: ${e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageProblems.push(`console: ${m.text()}`);
+    });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await Promise.race([session.incidents, session.stack.app.exited, session.stack.worker.exited]);
+    await openPreview(page, session.server.url, STEP_MS);
+    console.log(`preview-browser: everything up and both incidents live in ${Date.now() - started} ms`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await cleanup.run();
+  }, 60_000);
+
+  it('incident A: the command, the verdict updated in place, confirm before sending, the fix rolled out in the thread', async () => {
+    const message = await runCommand(page, {
+      channel: CHANNELS.incidents,
+      command: INCIDENT_COMMANDS.a,
+      timeoutMs: STEP_MS,
+    });
+    // The app's first message ("asked for a diagnosis…") became the result: same ts, updated.
+    expect(Number(await message.getAttribute('data-updates'))).toBeGreaterThan(0);
+    const body = message.locator(':scope > .msg-body');
+    const verdict = (await body.textContent()) ?? '';
+    expect(verdict).toContain('vision-object-tracker');
+    expect(verdict).toMatch(/RolloutSurgeDeadlock|deadlock|can never finish/i);
+    expect(verdict).toContain('nvidia.com/gpu');
+    // Rendered as Slack shows it: bold runs as elements, no mrkdwn markers left around them.
+    expect(await body.locator('b').count()).toBeGreaterThan(0);
+    expect(verdict).not.toMatch(/\*[A-Za-z][^*\n]*\*/);
+    // Exactly one primary button (the recommended fix) among the Apply buttons.
+    const apply = body.locator('button.btn', { hasText: /^Apply/ });
+    expect(await apply.count()).toBeGreaterThan(0);
+    expect(await body.locator('button.btn.primary').count()).toBe(1);
+
+    // The confirm dialog comes before anything is sent; Cancel sends nothing.
+    await primaryButton(message).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor({ state: 'visible', timeout: 5_000 });
+    expect((await page.locator('#confirm-title').textContent())?.trim()).not.toBe('');
+    expect(clickRequests).toEqual([]);
+    await page.locator('#confirm-deny').click();
+    await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+
+    const before = clickRequests.length;
+    const { label, dialog: dialogText, outcome } = await approveRecommended(page, message, STEP_MS);
+    expect(before).toBe(0);
+    expect(label).toMatch(/^Apply/);
+    expect(dialogText.length).toBeGreaterThan(20);
+    // One click went to the preview server, naming this message and the button's block.
+    expect(clickRequests).toHaveLength(1);
+    expect(JSON.parse(clickRequests[0] ?? '{}')).toMatchObject({
+      channel: CHANNELS.incidents,
+      ts: await message.getAttribute('data-ts'),
+      actionId: expect.stringMatching(/^approve_plan/),
+    });
+
+    expect(await outcome.textContent()).toMatch(/rolled out/i);
+    const replies = threadReplies(message);
+    expect(await replies.count()).toBeGreaterThanOrEqual(2);
+    expect(await replies.filter({ hasText: /applied/i }).count()).toBeGreaterThan(0);
+    // No Apply button is left to click on the result: the approved one is a disabled status.
+    expect(await body.locator('button.btn:enabled', { hasText: /^Apply/ }).count()).toBe(0);
+    expect(await body.locator('button.btn:disabled').count()).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('incident B: crash loop on node-b, the termination message shown as text however hostile, the exclusion rolled out', async () => {
+    const message = await runCommand(page, {
+      channel: CHANNELS.incidents,
+      command: INCIDENT_COMMANDS.b,
+      timeoutMs: STEP_MS,
+    });
+    const body = message.locator(':scope > .msg-body');
+    const verdict = (await body.textContent()) ?? '';
+    expect(verdict).toContain('node-b');
+    expect(verdict).toMatch(/CrashLoopOnNode|crash/i);
+    const { outcome } = await approveRecommended(page, message, STEP_MS);
+    expect(await outcome.textContent()).toMatch(/rolled out/i);
+    expect(await threadReplies(message).count()).toBeGreaterThanOrEqual(2);
+    expect(await body.locator('button.btn:enabled', { hasText: /^Apply/ }).count()).toBe(0);
+
+    // The hostile termination message reached the page, as characters.
+    const shown = (await message.textContent()) ?? '';
+    expect(shown).toContain('<img src=x onerror=document.body.dataset.pwned=1>');
+    expect(shown).toContain('<script>document.body.dataset.pwned=2</script>');
+    const channels = page.locator('#channels');
+    expect(await channels.locator('img, script, iframe, [onerror]').count()).toBe(0);
+    expect(await channels.locator('a[href^="javascript:" i]').count()).toBe(0);
+    expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
+    expect(dialogs).toEqual([]);
+    expect(pageProblems).toEqual([]);
+  }, 180_000);
+
+  it('raw HTML that reached Slack unescaped (an app bug) still renders as text; links only to http(s)', async () => {
+    const raw = '<img src=x onerror=document.body.dataset.pwned=4>';
+    const res = await fetch(`${session.stack.slack.apiUrl}chat.postMessage`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_BOT_TOKEN}` },
+      body: JSON.stringify({
+        channel: CHANNELS.alerts,
+        text: 'raw',
+        blocks: [
+          { type: 'header', text: { type: 'plain_text', text: `header ${raw}` } },
+          {
+            type: 'section',
+            text: {
+              type: 'mrkdwn',
+              text: `*bold* ${raw} <javascript:document.body.dataset.pwned=5|js link> <https://example.com/runbook|runbook>`,
+            },
+            fields: [{ type: 'mrkdwn', text: `field &lt;b&gt;${raw}` }],
+          },
+          { type: 'context', elements: [{ type: 'plain_text', text: `<b>context</b>` }] },
+          {
+            type: 'actions',
+            elements: [
+              {
+                type: 'button',
+                action_id: 'hostile',
+                text: { type: 'plain_text', text: '<b>button</b>' },
+                confirm: {
+                  title: { type: 'plain_text', text: '<i>title</i>' },
+                  text: { type: 'mrkdwn', text: raw },
+                  confirm: { type: 'plain_text', text: 'Go' },
+                  deny: { type: 'plain_text', text: 'Stop' },
+                },
+              },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(((await res.json()) as { ok: boolean }).ok).toBe(true);
+    const message = channelMessages(page, CHANNELS.alerts).filter({ hasText: 'header <img' });
+    await message.waitFor({ timeout: 10_000 });
+    const text = (await message.textContent()) ?? '';
+    // plain_text is shown as typed; in mrkdwn a raw <…> is Slack's link syntax, shown as its text.
+    expect(text).toContain(`header ${raw}`);
+    expect(text).toContain('bold img src=x onerror=document.body.dataset.pwned=4 js link runbook');
+    expect(text).toContain('field <b>img src=x onerror=');
+    expect(text).toContain('<b>context</b>');
+    expect(text).toContain('<b>button</b>');
+    expect(await message.locator('b', { hasText: 'bold' }).count()).toBe(1);
+    expect(await message.locator('img, b b, i').count()).toBe(0);
+    // The javascript: target is shown, never a link; the https one is.
+    expect(await message.locator('a').count()).toBe(1);
+    expect(await message.locator('a').getAttribute('href')).toBe('https://example.com/runbook');
+    // The confirm dialog renders its text the same way; Cancel sends nothing.
+    await message.locator('button.btn', { hasText: '<b>button</b>' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await page.locator('#confirm-title').textContent()).toBe('<i>title</i>');
+    expect(await page.locator('#confirm-text').textContent()).toBe(
+      'img src=x onerror=document.body.dataset.pwned=4',
+    );
+    expect(await page.locator('.dialog img').count()).toBe(0);
+    await page.locator('#confirm-deny').click();
+    expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
+    expect(pageProblems).toEqual([]);
+  }, 60_000);
+
+  it('answers only the page itself: another origin cannot post a click or a command', async () => {
+    const url = new URL('api/command', session.server.url);
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'http://evil.example' },
+      body: JSON.stringify({ channel: CHANNELS.incidents, user: 'U0LEAD', text: '/rollout-doctor help' }),
+    });
+    expect(forged.status).toBe(403);
+    // DNS rebinding: a page of another site whose name now points at 127.0.0.1.
+    const rebound = await rawRequest(session.server.url, 'GET /api/state HTTP/1.1\r\nHost: evil.example');
+    expect(rebound.status).toBe(421);
+  });
+});
