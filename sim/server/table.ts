@@ -2,7 +2,15 @@
  * meta.k8s.io/v1 Table renderings for `kubectl get` (it asks for them in Accept),
  * with the columns kube-apiserver prints for the kinds we serve.
  */
-import type { Deployment, KubeEvent, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type {
+  Deployment,
+  KubeEvent,
+  Node,
+  Pod,
+  ReplicaSet,
+  ResourceClaim,
+  ResourceSlice,
+} from '../../src/diagnosis/k8s.js';
 import type { ResourceType } from '../resources.js';
 import type { SimObject } from '../store.js';
 
@@ -167,6 +175,41 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
         columns: [name, { name: 'Status', type: 'string' }, age],
         cells: [o.metadata.name, 'Active', humanAge(created)],
       };
+    // resource.k8s.io/v1, with kube-apiserver's printer columns.
+    case 'ResourceClaim': {
+      const claim = o as unknown as ResourceClaim;
+      const state = [
+        o.metadata.deletionTimestamp ? 'deleted' : '',
+        claim.status?.allocation ? 'allocated' : 'pending',
+        (claim.status?.reservedFor ?? []).length > 0 ? 'reserved' : '',
+      ].filter(Boolean);
+      return {
+        columns: [name, { name: 'State', type: 'string' }, age],
+        cells: [o.metadata.name, state.join(','), humanAge(created)],
+      };
+    }
+    case 'ResourceSlice': {
+      const slice = o as unknown as ResourceSlice;
+      return {
+        columns: [
+          name,
+          { name: 'Node', type: 'string' },
+          { name: 'Driver', type: 'string' },
+          { name: 'Pool', type: 'string' },
+          age,
+        ],
+        cells: [
+          o.metadata.name,
+          slice.spec?.nodeName ?? '',
+          slice.spec?.driver ?? '',
+          slice.spec?.pool?.name ?? '',
+          humanAge(created),
+        ],
+      };
+    }
+    case 'DeviceClass':
+    case 'ResourceClaimTemplate':
+      return { columns: [name, age], cells: [o.metadata.name, humanAge(created)] };
     default:
       return {
         columns: [name, { name: 'Created At', type: 'date' }],

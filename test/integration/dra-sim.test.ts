@@ -5,6 +5,8 @@
  * like the seed; the diagnosis says so from the cluster, and the proposed strategy
  * fix completes the rollout (the old pod's claim goes with it, freeing the GPU).
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,11 +24,13 @@ const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'v
 let dir: string;
 let sim: Simulator;
 let client: KubeClient;
+let kubeconfig: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dra-sim-'));
   sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-dra.yaml', timeScale: 50 });
   const file = join(dir, 'kubeconfig');
+  kubeconfig = file;
   writeFileSync(file, sim.kubeconfig);
   client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
 });
@@ -106,5 +110,25 @@ describe('DRA twin of incident A on the simulator', () => {
     expect(owned.map((c) => c.status?.allocation?.devices?.results?.[0]?.device)).toEqual(['gpu-0']);
     // The old pod's claim went with it.
     expect(claims()).toHaveLength(1);
+  });
+
+  it('kubectl (no compiled-in types for these kinds) gets and describes them', async () => {
+    // Asynchronously: the simulator answers from this process.
+    const kubectl = async (...args: string[]): Promise<string> =>
+      (await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }))
+        .stdout;
+    const claimName = claims()[0]?.metadata.name ?? '';
+    const got = await kubectl('get', 'resourceclaims', '-n', TRACKER.namespace);
+    expect(got).toMatch(/^NAME\s+STATE\s+AGE$/m);
+    expect(got).toMatch(new RegExp(`^${claimName}\\s+allocated,reserved\\s+`, 'm'));
+    expect(await kubectl('get', 'resourceslices')).toMatch(
+      /gpu-node-1-gpu\.nvidia\.com-q7w2x\s+gpu-node-1\s+gpu\.nvidia\.com\s+gpu-node-1/,
+    );
+    expect(await kubectl('get', 'deviceclasses', '-o', 'name')).toBe(
+      'deviceclass.resource.k8s.io/gpu.nvidia.com\n',
+    );
+    const described = await kubectl('describe', 'resourceclaim', claimName, '-n', TRACKER.namespace);
+    expect(described).toContain('gpu-0');
+    expect(described).toContain('Reserved For');
   });
 });
