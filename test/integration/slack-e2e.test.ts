@@ -474,3 +474,26 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
     expect(pods.map((p) => p.spec.nodeName)).not.toContain('node-b');
   });
 });
+
+describe('a mistyped Deployment name', () => {
+  let h: E2eHarness;
+
+  beforeAll(async () => {
+    h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('is answered privately with the closest names the worker found, and nothing stays public', async () => {
+    expect((await h.command('diagnose deployment/vison-object-tracker -n vision')).status).toBe(200);
+    const answer = await h.waitForEphemeral('U0ONCALL', 'did you mean', 20_000);
+    expect(String(answer.args.text)).toBe(
+      ':mag: deployment/vison-object-tracker not found in namespace vision (cluster default); did you mean *deployment/vision-object-tracker*?',
+    );
+    await h.slack.waitFor((s) => s.callsOf('chat.delete').length > 0);
+    const visibleNow = [...h.slack.messages.values()].map((m) => m.text);
+    expect(visibleNow.filter((t) => t.includes('vison-object-tracker'))).toEqual([]);
+    expect(visibleNow.filter((t) => t.startsWith('Diagnosis failed'))).toEqual([]);
+  });
+});
