@@ -5,7 +5,7 @@
  * ERROR event with 410 Expired when the log no longer reaches back that far.
  */
 import type { ServerResponse } from 'node:http';
-import type { ResourceType } from '../resources.js';
+import { apiVersionOf, type ResourceType } from '../resources.js';
 import { matchesLabels } from '../selectors.js';
 import type { ChangeEvent, SimObject, Store, WatchEventType } from '../store.js';
 import { selects, type ListQuery } from './list.js';
@@ -28,7 +28,7 @@ export function serveWatch(
     'Cache-Control': 'no-cache',
   });
   res.flushHeaders();
-  const send = (type: WatchEventType | 'ERROR', object: unknown): void => {
+  const send = (type: WatchEventType | 'ERROR' | 'BOOKMARK', object: unknown): void => {
     res.write(`${JSON.stringify({ type, object })}\n`);
   };
   const translate = (e: ChangeEvent): void => {
@@ -67,15 +67,37 @@ export function serveWatch(
   }
   const unsubscribe = store.subscribe(translate);
   const timeoutSeconds = Number(params.get('timeoutSeconds') ?? '0');
+  // allowWatchBookmarks: as the API server's watch cache does, a BOOKMARK carrying the
+  // current resourceVersion about once a minute and just before a timeout closes the
+  // stream, so a client whose selector matched nothing meanwhile resumes from there
+  // instead of an old version (and a 410 Gone with a full re-list).
+  const bookmarks = params.get('allowWatchBookmarks') === 'true' || params.get('allowWatchBookmarks') === '1';
+  const bookmark = (): void => {
+    if (!res.writableEnded) {
+      send('BOOKMARK', {
+        kind: rt.kind,
+        apiVersion: apiVersionOf(rt),
+        metadata: { resourceVersion: String(store.resourceVersion) },
+      });
+    }
+  };
   return new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
+    let ticker: NodeJS.Timeout | undefined;
     const finish = (): void => {
       unsubscribe();
       if (timer) clearTimeout(timer);
+      if (ticker) clearInterval(ticker);
       if (!res.writableEnded) res.end();
       resolve();
     };
-    if (timeoutSeconds > 0) timer = setTimeout(finish, timeoutSeconds * 1000);
+    if (bookmarks) ticker = setInterval(bookmark, 60_000);
+    if (timeoutSeconds > 0) {
+      timer = setTimeout(() => {
+        if (bookmarks) bookmark();
+        finish();
+      }, timeoutSeconds * 1000);
+    }
     res.on('close', finish);
     void stopped.then(finish);
   });
