@@ -208,6 +208,15 @@ export interface ContainerStatus {
   restartCount: number;
   state?: ContainerState;
   lastState?: ContainerState;
+  /**
+   * Health of the devices allocated to the container (on by default from 1.36; needs
+   * driver support). `name` is the extended resource or `claim:<claim>/<request>`;
+   * `resourceID` is the device (`<driver>/<pool>/<device>` for DRA).
+   */
+  allocatedResourcesStatus?: {
+    name: string;
+    resources?: { resourceID: string; health?: string }[];
+  }[];
 }
 
 export interface Condition {
