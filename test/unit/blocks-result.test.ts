@@ -5,6 +5,7 @@ import { headline, renderDiagnosis, threadReport } from '../../src/app/blocks/re
 import { markPlanInBlocks } from '../../src/app/listeners/actions/click-context.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import { trusted } from '../../src/app/blocks/mrkdwn.js';
+import { proseSections } from '../../src/app/blocks/text.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { loadObjects } from '../../src/diagnosis/dump.js';
@@ -294,6 +295,23 @@ describe('result message', () => {
       blockKitViolation([{ type: 'section', text: { type: 'mrkdwn', text: 'x'.repeat(3001) } }]),
     ).toMatch(/3000/);
     expect(blockKitViolation(Array.from({ length: 51 }, () => ({ type: 'divider' })))).toMatch(/too many/);
+  });
+});
+
+describe('thread report sections', () => {
+  it('split long prose after whole sentences, keep line breaks, and lose nothing', () => {
+    const lines = Array.from({ length: 30 }, (_, i) => `Line ${i}: ${'word '.repeat(30)}end of line ${i}.`);
+    const token = `x&amp;${'y'.repeat(6000)}`;
+    const text = trusted(`${lines.join('\n')}\n${token}`);
+    const sections = proseSections(text).map((b) => (b as { text: { text: string } }).text.text);
+    expect(sections.length).toBeGreaterThan(2);
+    for (const t of sections) expect(t.length).toBeLessThanOrEqual(3000);
+    for (let i = 0; i < 30; i += 1)
+      expect(sections.some((t) => t.includes(`Line ${i}: ${'word '.repeat(30)}end of line ${i}.`))).toBe(
+        true,
+      );
+    expect(sections.join('')).toContain(token);
+    expect(sections.join('').replace(/\s/g, '')).toBe(text.replace(/\s/g, ''));
   });
 });
 

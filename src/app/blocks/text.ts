@@ -86,19 +86,41 @@ export function codeSections(title: Mrkdwn, body: string): Block[] {
 export function proseSections(text: Mrkdwn): Block[] {
   const room = LIMITS.sectionText - 100;
   if (text.length <= room) return [section(text)];
-  const pieces = text.split(/(?<=[.!?:])\s+|\n/);
+  // Pieces with the separator that preceded them: a line break, or a space between sentences.
+  const pieces = text
+    .split('\n')
+    .flatMap((line, i) =>
+      line.split(/(?<=[.!?])\s+/).map((sentence, j) => ({ sentence, sep: i > 0 && j === 0 ? '\n' : ' ' })),
+    );
   const chunks: string[] = [];
   let current = '';
-  const push = (piece: string): void => {
+  const push = (piece: string, sep: string): void => {
     if (current !== '' && current.length + 1 + piece.length > room) {
       chunks.push(current);
       current = '';
     }
-    current = current === '' ? piece : `${current} ${piece}`;
+    current = current === '' ? piece : `${current}${sep}${piece}`;
   };
-  for (const piece of pieces) {
-    if (piece.length <= room) push(piece);
-    else for (const word of piece.split(' ')) push(word.length <= room ? word : word.slice(0, room));
+  // A "word" longer than a section (a token without spaces) goes over several, whole,
+  // never split inside an escaped entity such as &amp;.
+  const pushWord = (word: string, sep: string): void => {
+    let rest = word;
+    let first = true;
+    while (rest.length > room) {
+      let cut = room;
+      const amp = rest.lastIndexOf('&', cut);
+      if (amp > cut - 6 && !rest.slice(amp, cut).includes(';')) cut = amp;
+      chunks.push(...(current === '' ? [] : [current]));
+      current = '';
+      chunks.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+      first = false;
+    }
+    push(rest, first ? sep : '');
+  };
+  for (const { sentence, sep } of pieces) {
+    if (sentence.length <= room) push(sentence, sep);
+    else sentence.split(' ').forEach((word, k) => pushWord(word, k === 0 ? sep : ' '));
   }
   if (current !== '') chunks.push(current);
   return chunks.map((c) => section(c as Mrkdwn));
