@@ -219,7 +219,17 @@ function assessPending(
 }
 
 const DRA_READS =
-  'the DRA objects (kubectl get resourceclaims -A -o yaml; kubectl get resourceslices,deviceclasses -o yaml; a live diagnosis needs list on them)';
+  'the set of DRA objects (kubectl get resourceclaims -A -o yaml; kubectl get resourceslices,deviceclasses -o yaml; a live diagnosis needs list on them)';
+
+/** The DRA read that would settle device occupancy, as specific as the coverage allows. */
+function draMissing(snapshot: WorkloadSnapshot): string {
+  const dra = snapshot.coverage.dra;
+  if (!snapshot.dra || !dra) return DRA_READS;
+  if (dra.claims !== 'all')
+    return 'the list of ResourceClaims in every namespace (kubectl get resourceclaims -A -o yaml; a live diagnosis needs list on resourceclaims cluster-wide)';
+  if (dra.slices !== 'complete') return 'the list of ResourceSlices (kubectl get resourceslices -o yaml)';
+  return DRA_READS;
+}
 
 /** A shared claim (resourceClaimName) is reused by the new pod: say that it cannot deadlock a surge. */
 function sharedClaimNotes(snapshot: WorkloadSnapshot, pod: Pod): string[] {
@@ -267,7 +277,7 @@ function pendingVerdict(
   }
   if (deviceGaps.length > 0) {
     caveats.push(`device occupancy is not known: ${deviceGaps.join('; ')}`);
-    missing.push(DRA_READS);
+    missing.push(draMissing(snapshot));
   }
   const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
     verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',

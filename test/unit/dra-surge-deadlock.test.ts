@@ -133,6 +133,7 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
     expect(text(result.findings)).toContain('ResourceClaims of other namespaces were not read');
     expect(text(result.findings)).not.toContain('shows room');
+    expect(result.findings[0]?.summary).toContain('the list of ResourceClaims in every namespace');
   });
 
   it('claims of other namespaces unread and one GPU held by the old pod: proved from its claim alone', () => {
