@@ -140,4 +140,33 @@ describe('early warning without Alertmanager, from the rollout to the Slack thre
       `early-warning e2e: crash-loop thread ${Date.now() - firstCrashAt} ms after the first crash`,
     );
   });
+
+  it('an app without an alert channel says so, at start and for each early-warning result it cannot post', async () => {
+    const h = await startE2e({
+      scenario: 'sim/scenarios/gpu-deadlock.yaml',
+      workerEnv: {
+        ROLLOUT_DOCTOR_WATCH_NAMESPACES: 'vision',
+        ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS: '3600',
+        ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS: '200',
+      },
+    });
+    harnesses.push(h);
+    expect(
+      h.logs.some((l) => l.includes('ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results')),
+    ).toBe(true);
+    await h.slack.waitFor(() => (h.workers.earlyWarning?.stats().watchesHeld ?? 0) >= 2 || undefined, 10_000);
+    await h.sim.settle();
+    await h.sim.waitFor(
+      () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
+    );
+    setImage(h, 'vision', 'vision-object-tracker', 'vision/boost-track-app:1.1');
+    await h.slack.waitFor(
+      () =>
+        h.logs.find((l) =>
+          l.includes('early-warning result not posted: ROLLOUT_DOCTOR_ALERT_CHANNEL is not set on the app'),
+        ),
+      20_000,
+    );
+    expect(h.slack.callsOf('chat.postMessage')).toEqual([]);
+  });
 });

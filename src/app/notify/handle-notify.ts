@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { overflowMessage } from '../alerts/messages.js';
+import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
@@ -30,6 +31,12 @@ export async function handleNotify(
       // Alert-triggered and early-warning runs also go into their incident thread.
       if (job.kind === 'diagnosis-result' && services.alerts) {
         await services.alerts.runResult(client, job);
+      } else if (job.kind === 'diagnosis-result' && refs.length === 0 && isEarlyWarningVerdict(job)) {
+        // A worker's watch found it, nobody asked and no channel takes it: say so.
+        services.logger.warn(
+          { cluster: job.cluster, jobId: job.jobId },
+          'early-warning result not posted: ROLLOUT_DOCTOR_ALERT_CHANNEL is not set on the app',
+        );
       }
       return;
     }
@@ -59,4 +66,12 @@ export async function handleNotify(
       return;
     }
   }
+}
+
+/** A finished run whose verdict would open an early-warning thread. */
+function isEarlyWarningVerdict(job: Extract<NotifyJob, { kind: 'diagnosis-result' }>): boolean {
+  return (
+    job.outcome.status === 'diagnosed' &&
+    job.outcome.diagnosis.findings.some((f) => EARLY_WARNING_CODES.includes(f.code))
+  );
 }
