@@ -1,7 +1,8 @@
 /**
- * The early-warning watch over the simulator: a node-local crash loop is queued for
- * diagnosis on the first pass, with the dedup id an alert for the same Deployment
- * would use, without waiting for any alert.
+ * The early warning's slow safety net over the simulator: the periodic scan queues a
+ * node-local crash loop for diagnosis on its first pass, with the dedup id an alert
+ * for the same Deployment would use. (The watch path, from the rollout to the Slack
+ * thread, is test/integration/early-warning-e2e.test.ts.)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +32,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('early-warning watch on a live (simulated) cluster', () => {
+describe('early-warning safety-net scan on a live (simulated) cluster', () => {
   it('queues the node-local crash loop as soon as the scan sees it', async () => {
     const file = join(dir, 'kubeconfig');
     writeFileSync(file, sim.kubeconfig);
