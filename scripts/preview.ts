@@ -55,9 +55,14 @@ async function screenshots(url: string, dir: string): Promise<void> {
   cleanup.register('chromium', () => browser.close());
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
   await openPreview(page, url, 90_000);
-  for (const [incident, command] of Object.entries(INCIDENT_COMMANDS)) {
+  for (const [incident, { command, mentions }] of Object.entries(INCIDENT_COMMANDS)) {
     say(`Playing incident ${incident.toUpperCase()}: ${command}`);
-    const message = await runCommand(page, { channel: CHANNELS.incidents, command, timeoutMs: 60_000 });
+    const message = await runCommand(page, {
+      channel: CHANNELS.incidents,
+      command,
+      mentions,
+      timeoutMs: 60_000,
+    });
     const { label } = await approveRecommended(page, message, 90_000);
     const file = join(dir, `preview-incident-${incident}.png`);
     await screenshotMessage(page, message, file);
@@ -109,8 +114,8 @@ async function main(): Promise<number> {
     }
     await Promise.race([session.incidents, crashed]);
     say(`Both incidents are live. Open ${session.server.url} and type, for example:`);
-    say(`  ${INCIDENT_COMMANDS.a}`);
-    say(`  ${INCIDENT_COMMANDS.b}`);
+    say(`  ${INCIDENT_COMMANDS.a.command}`);
+    say(`  ${INCIDENT_COMMANDS.b.command}`);
     say('Ctrl-C stops everything.');
     await crashed;
     return 1;

@@ -46,14 +46,15 @@ export async function openPreview(page: Page, url: string, timeoutMs: number): P
 }
 
 /**
- * Types `command` in `channel` and waits for the run's message to carry a result
- * with a primary button. Returns that message, pinned by its ts.
+ * Types `command` in `channel` and waits for the run's message, the first new one
+ * whose text mentions `mentions` (the Deployment's name), to carry a result with a
+ * primary button. Returns that message, pinned by its ts.
  */
 export async function runCommand(
   page: Page,
-  options: { channel: string; command: string; timeoutMs: number },
+  options: { channel: string; command: string; mentions: string; timeoutMs: number },
 ): Promise<Locator> {
-  const messages = channelMessages(page, options.channel);
+  const messages = channelMessages(page, options.channel).filter({ hasText: options.mentions });
   const before = await messages.count();
   await page.locator('#channel').selectOption(options.channel);
   await page.locator('#command').fill(options.command);

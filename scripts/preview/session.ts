@@ -23,10 +23,16 @@ export interface PreviewSession {
   incidents: Promise<void>;
 }
 
-/** The commands that diagnose the two seed incidents, as a person types them. */
+/** The commands that diagnose the two seed incidents, as a person types them, and the name each result mentions. */
 export const INCIDENT_COMMANDS = {
-  a: `/rollout-doctor diagnose deployment/${TRACKER.name} -n ${TRACKER.namespace}`,
-  b: `/rollout-doctor diagnose deployment/${CHECKOUT.name} -n ${CHECKOUT.namespace}`,
+  a: {
+    command: `/rollout-doctor diagnose deployment/${TRACKER.name} -n ${TRACKER.namespace}`,
+    mentions: TRACKER.name,
+  },
+  b: {
+    command: `/rollout-doctor diagnose deployment/${CHECKOUT.name} -n ${CHECKOUT.namespace}`,
+    mentions: CHECKOUT.name,
+  },
 } as const;
 
 async function until(what: string, timeoutMs: number, check: () => boolean): Promise<void> {

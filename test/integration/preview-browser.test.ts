@@ -100,7 +100,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
   it('incident A: the command, the verdict updated in place, confirm before sending, the fix rolled out in the thread', async () => {
     const message = await runCommand(page, {
       channel: CHANNELS.incidents,
-      command: INCIDENT_COMMANDS.a,
+      ...INCIDENT_COMMANDS.a,
       timeoutMs: STEP_MS,
     });
     // The app's first message ("asked for a diagnosis…") became the result: same ts, updated.
@@ -152,7 +152,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
   it('incident B: crash loop on node-b, the termination message shown as text however hostile, the exclusion rolled out', async () => {
     const message = await runCommand(page, {
       channel: CHANNELS.incidents,
-      command: INCIDENT_COMMANDS.b,
+      ...INCIDENT_COMMANDS.b,
       timeoutMs: STEP_MS,
     });
     const body = message.locator(':scope > .msg-body');
@@ -240,6 +240,23 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     await page.locator('#confirm-deny').click();
     expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
     expect(pageProblems).toEqual([]);
+  }, 60_000);
+
+  it("private answers: the app acknowledges help with an ephemeral message; an unknown command gets Slack's answer", async () => {
+    const ephemerals = page.locator(`section[data-channel-id="${CHANNELS.incidents}"] .msg.ephemeral`);
+    const before = await ephemerals.count();
+    await page.locator('#channel').selectOption(CHANNELS.incidents);
+    await page.locator('#command').fill('/rollout-doctor help');
+    await page.locator('#send').click();
+    const help = ephemerals.nth(before);
+    await help.waitFor({ timeout: 10_000 });
+    expect(await help.textContent()).toContain('Only visible to @U0LEAD');
+    expect(await help.textContent()).toContain('/rollout-doctor');
+    await page.locator('#command').fill('/rollout-doktor help');
+    await page.locator('#send').click();
+    const unknown = ephemerals.nth(before + 1);
+    await unknown.waitFor({ timeout: 10_000 });
+    expect(await unknown.textContent()).toContain('/rollout-doktor is not a valid command');
   }, 60_000);
 
   it('answers only the page itself: another origin cannot post a click or a command', async () => {
