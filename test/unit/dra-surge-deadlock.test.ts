@@ -156,6 +156,45 @@ describe('surge deadlock through DRA claims', () => {
     expect(text(result.findings)).toContain('could not be evaluated');
   });
 
+  it('firstAvailable: an H100 first, an A100 as the fallback the old pod holds: still the deadlock', () => {
+    const { snapshot } = draSeed({
+      newRequest: {
+        name: 'gpu',
+        firstAvailable: [
+          {
+            name: 'h100',
+            deviceClassName: 'gpu.nvidia.com',
+            selectors: [
+              { cel: { expression: 'device.attributes["gpu.nvidia.com"].productName.contains("H100")' } },
+            ],
+          },
+          { name: 'any', deviceClassName: 'gpu.nvidia.com' },
+        ],
+      },
+    });
+    expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
+  });
+
+  it('a device taint the request does not tolerate: no device to release, Unschedulable', () => {
+    const { snapshot } = draSeed();
+    const device = snapshot.dra?.slices[0]?.spec.devices?.[0];
+    if (device) device.taints = [{ key: 'gpu.nvidia.com/xid', value: '79', effect: 'NoSchedule' }];
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain('1 matching but tainted');
+  });
+
+  it('extended resource on a node with a device plugin: node allocatable decides, as before', () => {
+    const { snapshot, nodes } = draSeed({ mode: 'extended' });
+    const gpuNode = nodes[0];
+    if (gpuNode?.status?.allocatable) gpuNode.status.allocatable['nvidia.com/gpu'] = '1';
+    if (gpuNode?.status?.capacity) gpuNode.status.capacity['nvidia.com/gpu'] = '1';
+    const result = diagnose(snapshot);
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.summary).toContain('nvidia.com/gpu');
+    expect(deadlock?.summary).not.toContain('device of class');
+  });
+
   it('the A100 selector the old pod was placed under matches: still the deadlock', () => {
     const { snapshot } = draSeed({
       newRequest: gpuRequest({

@@ -178,7 +178,11 @@ function elsewhere(request: string, claim: string): DeviceBlocker {
   };
 }
 
-/** Serves one need from the node's devices; returns the blocker of its first alternative when none fits. */
+/**
+ * Serves one need from the node's devices. When no alternative fits, the blocker is
+ * that of the first alternative with matching devices (whose holders could free it),
+ * else of the first one.
+ */
 function checkNeed(
   index: DraIndex,
   need: DeviceNeed,
@@ -202,7 +206,7 @@ function checkNeed(
       chosen.forEach((k) => taken.add(k));
       return undefined;
     }
-    first ??= blocker;
+    if (!first || (first.matching === 0 && blocker.matching > 0)) first = blocker;
   }
   return first;
 }
