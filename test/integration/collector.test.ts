@@ -304,6 +304,53 @@ describe('collector on a DRA GPU cluster (resource.k8s.io/v1)', () => {
   });
 });
 
+describe('collector on a DRA cluster serving nvidia.com/gpu through a DeviceClass', () => {
+  it('lists the DeviceClasses with the pods, then claims, slices and templates only because a class backs the GPU', async () => {
+    const { snapshot } = draSeed({ mode: 'extended' });
+    const dra = snapshot.dra;
+    const sim = await startSimulator({
+      scenario: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+        snapshot.deployment,
+        ...snapshot.replicaSets,
+        ...snapshot.pods,
+        ...snapshot.events,
+        ...snapshot.nodes,
+        ...(dra ? [...dra.classes, ...dra.slices, ...dra.claims] : []),
+      ],
+      controllers: false,
+    });
+    try {
+      const { client } = await clientFor(sim, 'dra-extended');
+      sim.clearRequests();
+      const collected = await collectSnapshot(client, {
+        kind: 'Deployment',
+        namespace: 'vision',
+        name: 'tracker',
+      });
+      const draReads = sim.requests
+        .filter((r) =>
+          ['resourceclaims', 'resourceslices', 'deviceclasses', 'resourceclaimtemplates'].includes(
+            r.resource,
+          ),
+        )
+        .map((r) => `${r.verb} ${r.resource}`);
+      expect(draReads.sort()).toEqual(
+        [
+          'list deviceclasses',
+          'list resourceclaims',
+          'list resourceclaimtemplates',
+          'list resourceslices',
+        ].sort(),
+      );
+      expect(collected.coverage.dra?.claims).toBe('all');
+      expect(diagnose(collected).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe('collector at scale', () => {
   it('makes the same requests at 5,000 nodes and 100,000 pods as at 10 nodes', async () => {
     const small = await startSimulator({
