@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { confirmDialogText, planButton, planSection } from '../../src/app/blocks/plan-blocks.js';
+import { confirmDialogText, planButton, planDetailBlocks } from '../../src/app/blocks/plan-blocks.js';
+import { trusted } from '../../src/app/blocks/mrkdwn.js';
 import {
   notFoundText,
   renderDiagnosis,
@@ -171,7 +172,10 @@ describe('Slack builders with hostile text in every field', () => {
     expect(JSON.stringify(undo.blocks)).toContain('undo_plan.0');
     expect(unsafeMarkup(undo)).toEqual([]);
     expect(
-      unsafeMarkup([planSection(plan, undefined), planButton(plan, 0, { state: 'open', expiresAt: 1 })]),
+      unsafeMarkup([
+        ...planDetailBlocks(plan, undefined, trusted('*Fix*')),
+        planButton(plan, 0, { state: 'open', expiresAt: 1 }),
+      ]),
     ).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan, { undo: true }) })).toEqual([]);

@@ -3,7 +3,7 @@ import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
-import { LIMITS, codeSection, codeSections, plain, proseSections, section, type Block } from './text.js';
+import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
 
 export { confirmDialogText } from './confirm-text.js';
 
@@ -122,13 +122,6 @@ export function planDetailBlocks(
     ...codeSections(trusted('*Server-side dry run*'), dryRunText(dryRun)),
     ...codeSections(patchTitle, patchText(plan)),
   ];
-}
-
-/** The plan's description in one section (the Undo reply): summary, impact, warnings, dry run. */
-export function planSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
-  const lines = [mrkdwn`*${plan.summary}*`, mrkdwn`Impact: ${plan.impact}`];
-  for (const w of plan.warnings.slice(0, 3)) lines.push(mrkdwn`:warning: ${w}`);
-  return codeSection(joinMrkdwn(lines, '\n'), `${dryRunText(dryRun)}\n${patchText(plan)}`);
 }
 
 /** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */

@@ -28,12 +28,6 @@ export function section(text: Mrkdwn): Block {
   return { type: 'section', text: { type: 'mrkdwn', text: truncateMrkdwn(text, LIMITS.sectionText) } };
 }
 
-/** A section holding untrusted `body` as a code block under our `title`; the fence cannot be broken. */
-export function codeSection(title: Mrkdwn, body: string): Block {
-  const room = LIMITS.sectionText - title.length - 10;
-  return section(`${title}\n${codeBlock(body, room)}` as Mrkdwn);
-}
-
 /** Room for a code block body in a section under a title, with the fence and a margin. */
 const CODE_ROOM = LIMITS.sectionText - 200;
 
