@@ -203,8 +203,12 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
     st.streak += 1;
     queued += 1;
     deps.enqueue(workload).catch((error: unknown) => {
-      // Not lost: the next signal or the safety-net scan queues it again.
-      st.lastQueuedAt = undefined;
+      // Not lost (Redis away, a restart): the signals go back and are tried again
+      // after a cooldown, merged with any that came meanwhile.
+      queued -= 1;
+      for (const r of workload.reasons) st.reasons.add(r);
+      for (const p of workload.pods) if (st.pods.size < 20) st.pods.add(p);
+      if (!stopped && st.timer === undefined) st.timer = setTimeout(() => fire(key, st), deps.cooldownMs);
       deps.logger.warn(
         { namespace, name, reason: error instanceof Error ? error.message : String(error) },
         'early-warning diagnosis could not be queued',

@@ -243,6 +243,40 @@ describe('workload trigger (fake clock)', () => {
   });
 });
 
+describe('workload trigger when the queue is away (fake clock)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('keeps the signals of a diagnosis that could not be queued and tries again after the cooldown', async () => {
+    vi.useFakeTimers();
+    const attempts: TriggeredWorkload[] = [];
+    let redisUp = false;
+    const t = createWorkloadTrigger({
+      debounceMs: 1_000,
+      cooldownMs: 5_000,
+      maxCooldownMs: 300_000,
+      enqueue: async (w) => {
+        attempts.push(w);
+        if (!redisUp) throw new Error('Redis did not answer');
+      },
+      logger,
+    });
+    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'FailedScheduling' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(attempts).toHaveLength(1);
+    expect(t.queued).toBe(0);
+    redisUp = true;
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(attempts).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]).toMatchObject({ reasons: ['FailedScheduling'], pods: ['p0'] });
+    expect(t.queued).toBe(1);
+    t.stop();
+  });
+});
+
 /** A scripted list/watch source: each watch call plays the next script entry. */
 function scripted(
   lists: { items: Record<string, unknown>[]; resourceVersion: string }[],
