@@ -14,6 +14,7 @@ import { coversNeed, type PlacementContext } from './placement.js';
 import { hostPorts } from './pod-constraints.js';
 import type { ParsedSchedulingMessage, SchedulingReason } from './scheduling-message.js';
 import { isTerminating } from './workload.js';
+import { deviceVerdict } from './dra/blockers.js';
 
 /** Reasons that say the node was not a candidate at all. */
 const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);
@@ -59,7 +60,33 @@ export function messageProof(
   if (![...byNode.values()].every((pods) => coversNeed(ctx, pending, pods))) {
     return { nodes: [], missing: 'the new pod asks for more than the old pods on a node hold' };
   }
+  if (capacity.some((r) => r.category === 'devices')) {
+    const short = [...byNode.entries()].find(([node, pods]) => !devicesCovered(ctx, pending, node, pods));
+    if (short) {
+      return {
+        nodes: [],
+        missing: `the devices the old pods' claims hold on ${short[0]} do not serve every device request of the new pod (or the claims were not read)`,
+      };
+    }
+  }
   return { nodes: [...byNode.keys()].sort() };
+}
+
+/**
+ * DRA: the devices the old pods' claims free on `node` serve every device request of
+ * the new pod by themselves. The Node object is not needed for node-local slices
+ * (`nodeName`); a slice chosen by node labels is not matched without it, which only
+ * makes the proof fail.
+ */
+function devicesCovered(ctx: PlacementContext, pending: Pod, node: string, pods: readonly Pod[]): boolean {
+  const known = ctx.nodesByName.get(node) ?? {
+    metadata: { name: node, labels: { 'kubernetes.io/hostname': node } },
+  };
+  const verdict = deviceVerdict(ctx.snapshot, pending, known, {
+    removed: new Set(pods),
+    onlyFreedByRemoved: true,
+  });
+  return verdict !== undefined && verdict.blockers.length === 0 && verdict.unknown.length === 0;
 }
 
 function oldPodsHold(ctx: PlacementContext, reason: SchedulingReason, live: readonly Pod[]): boolean {
@@ -72,6 +99,15 @@ function oldPodsHold(ctx: PlacementContext, reason: SchedulingReason, live: read
     }
     case 'ports':
       return live.some((p) => hostPorts(p.spec).length > 0);
+    case 'devices': {
+      // Only a node without free matching devices; a claim allocated elsewhere or in use is no capacity.
+      if (reason.claims !== 'cannot-allocate') return false;
+      const uids = new Set(live.map((p) => p.metadata.uid).filter(Boolean));
+      return (ctx.snapshot.dra?.claims ?? []).some(
+        (c) =>
+          c.status?.allocation !== undefined && (c.status.reservedFor ?? []).some((r) => uids.has(r.uid)),
+      );
+    }
     default:
       return false;
   }

@@ -207,3 +207,24 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
   });
 });
+
+describe('DRA surge deadlock when the nodes cannot be read (namespace-scoped RBAC, a dump without nodes)', () => {
+  const unreadNodes = (snapshot: ReturnType<typeof draSeed>['snapshot']): typeof snapshot => ({
+    ...snapshot,
+    nodes: [],
+    nodesComplete: false,
+    coverage: { ...snapshot.coverage, nodes: 'unread' },
+  });
+
+  it('is proved from the scheduler counts and the old pod claim: its GPU serves the new request', () => {
+    const result = diagnose(unreadNodes(draSeed().snapshot));
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.explanation).toContain("the scheduler's message settles it");
+  });
+
+  it('look-alike: the new template asks for two GPUs, the old claim holds one: IncompleteEvidence', () => {
+    const result = diagnose(unreadNodes(draSeed({ newRequest: gpuRequest({ count: 2 }) }).snapshot));
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('do not serve every device request of the new pod');
+  });
+});
