@@ -21,6 +21,12 @@ function deletionRank(o: SimObject): number {
   return 3;
 }
 
+/** controller.kubernetes.io/pod-deletion-cost (on by default since 1.22): lower goes first, after readiness. */
+function deletionCost(o: SimObject): number {
+  const value = Number(o.metadata.annotations?.['controller.kubernetes.io/pod-deletion-cost'] ?? '0');
+  return Number.isInteger(value) ? value : 0;
+}
+
 /** Creates the ReplicaSet controller. */
 export function replicaSetController(ctx: ControllerContext): Controller {
   const dirty = new Set<string>();
@@ -84,6 +90,7 @@ export function replicaSetController(ctx: ControllerContext): Controller {
         .sort(
           (a, b) =>
             deletionRank(a) - deletionRank(b) ||
+            deletionCost(a) - deletionCost(b) ||
             (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? ''),
         )
         .slice(0, pods.length - want);

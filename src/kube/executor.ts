@@ -22,7 +22,7 @@ import {
 } from './patch-effect.js';
 import { deletePods } from './pod-deleter.js';
 import { checkPreconditions } from './preconditions.js';
-import { applyScale, dryRunScale } from './replicaset-scaler.js';
+import { applyScale, dryRunScale, type StepOptions } from './replicaset-scaler.js';
 
 export type { FieldChange } from './patch-effect.js';
 
@@ -62,6 +62,8 @@ type Prepared =
 /** Test seam: the clock that chooses the restart time (restart-time.ts). */
 export interface ExecutorOptions {
   now?: () => Date;
+  /** Pacing of a stepped scale-old-replicaset (replicaset-scaler.ts). */
+  step?: StepOptions;
 }
 
 async function prepare(
@@ -191,7 +193,7 @@ export async function applyPlan(
     if (prepared.kind === 'done') return prepared.result;
     if (plan.kind === 'scale-old-replicaset') {
       try {
-        return await applyScale(client, plan, prepared.live, progress);
+        return await applyScale(client, plan, prepared.live, progress, options.step);
       } catch (error) {
         return failure(error);
       }

@@ -8,13 +8,16 @@
  * ReplicaSet is still the one seen at diagnosis. Dry run first, field manager
  * rollout-doctor, never touching the Deployment.
  */
-import type { Deployment, ReplicaSet } from '../diagnosis/k8s.js';
+import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
+import { currentDeadlockProof } from '../diagnosis/surge-proof.js';
 import { templatesEqual } from '../diagnosis/workload.js';
 import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import type { ApplyResult, DryRunResult } from './executor.js';
+import { collectSnapshot } from './collector.js';
 import { getObject } from './list.js';
+import type { FieldChange } from './patch-effect.js';
 
 const HASH_LABEL = 'pod-template-hash';
 export const FIELD_MANAGER = 'rollout-doctor';
@@ -54,6 +57,8 @@ async function check(
   namespace: string,
   target: OldReplicaSetTarget,
   live: Deployment,
+  /** The replicas this write assumes (a later step of a stepped scale assumes fewer). */
+  expected: number = target.replicas,
 ): Promise<Checked> {
   const rs = await read(client, namespace, target.name);
   if (!rs) return refused(`object deleted: ReplicaSet ${target.name} no longer exists`);
@@ -100,9 +105,9 @@ async function check(
       },
     };
   }
-  if (replicas !== target.replicas) {
+  if (replicas !== expected) {
     return refused(
-      `ReplicaSet ${target.name} spec.replicas was ${target.replicas} at diagnosis and is now ${replicas}`,
+      `ReplicaSet ${target.name} spec.replicas was ${expected} ${expected === target.replicas ? 'at diagnosis' : 'after the last step'} and is now ${replicas}`,
       '/spec/replicas',
     );
   }
@@ -167,10 +172,12 @@ export async function applyScale(
   plan: RemediationPlan,
   live: Deployment,
   progress: (step: string) => void,
+  options: StepOptions = {},
 ): Promise<ApplyResult> {
   const target = plan.replicaSet;
   if (!target)
     return { status: 'refused', reason: 'scale-old-replicaset names no ReplicaSet', tampered: true };
+  if (target.stepped) return applyStepped(client, plan, target, live, progress, options);
   const checked = await check(client, plan.target.namespace, target, live);
   if (!checked.ok) return checked.result;
   let writing = false;
@@ -210,4 +217,186 @@ export async function applyScale(
       retryable: false,
     };
   }
+}
+
+export interface StepOptions {
+  /** How long one step may wait for its new pod to be Ready (default 10 minutes). */
+  stepTimeoutMs?: number;
+  /** Poll interval while waiting (default 2 s). */
+  pollMs?: number;
+  /** Test seam. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
+/** The lowest cost the API accepts (int32): this pod goes first when the ReplicaSet shrinks. */
+const FIRST_TO_GO = String(-2147483648);
+
+async function scaleBy(
+  client: KubeClient,
+  plan: RemediationPlan,
+  target: OldReplicaSetTarget,
+  from: number,
+  dryRun: boolean,
+): Promise<Scale> {
+  return client.call<Scale>({
+    verb: 'patch',
+    resource: 'replicasets',
+    subresource: 'scale',
+    namespace: plan.target.namespace,
+    name: target.name,
+    body: [
+      { op: 'test', path: '/metadata/uid', value: target.uid },
+      { op: 'test', path: '/spec/replicas', value: from },
+      { op: 'replace', path: '/spec/replicas', value: from - 1 },
+    ],
+    contentType: PATCH_CONTENT_TYPES.json,
+    query: { fieldManager: FIELD_MANAGER, ...(dryRun ? { dryRun: 'All' } : {}) },
+  });
+}
+
+/** Marks the pod as the first one its ReplicaSet deletes (uid-tested JSON patch). */
+async function markFirstToGo(client: KubeClient, namespace: string, pod: Pod): Promise<void> {
+  const key = DELETION_COST.replace(/~/g, '~0').replace(/\//g, '~1');
+  const body = [
+    { op: 'test', path: '/metadata/uid', value: pod.metadata.uid },
+    pod.metadata.annotations
+      ? { op: 'add', path: `/metadata/annotations/${key}`, value: FIRST_TO_GO }
+      : { op: 'add', path: '/metadata/annotations', value: { [DELETION_COST]: FIRST_TO_GO } },
+  ];
+  await client.call({
+    verb: 'patch',
+    resource: 'pods',
+    namespace,
+    name: pod.metadata.name ?? '',
+    body,
+    contentType: PATCH_CONTENT_TYPES.json,
+    query: { fieldManager: FIELD_MANAGER },
+  });
+}
+
+/** The old pod whose release lets the Pending new pod schedule, from a fresh snapshot. */
+async function blockingPod(
+  client: KubeClient,
+  plan: RemediationPlan,
+  target: OldReplicaSetTarget,
+): Promise<Pod | undefined> {
+  const snapshot = await collectSnapshot(client, plan.target);
+  const proof = currentDeadlockProof(snapshot);
+  if (!proof) return undefined;
+  return snapshot.pods
+    .filter(
+      (p) =>
+        p.metadata.ownerReferences?.some((r) => r.controller === true && r.uid === target.uid) &&
+        p.spec.nodeName !== undefined &&
+        proof.nodes.includes(p.spec.nodeName) &&
+        p.metadata.deletionTimestamp === undefined,
+    )
+    .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))[0];
+}
+
+/**
+ * The stepped walk to 0: each step re-checks the Deployment (uid, generation) and the
+ * ReplicaSet, marks the pod that blocks the surge pod, scales down by one, and waits
+ * for one more new pod to be Ready. Stops, saying why, when something changed under
+ * it or a step waits too long; what was done by then is reported as applied.
+ */
+async function applyStepped(
+  client: KubeClient,
+  plan: RemediationPlan,
+  target: OldReplicaSetTarget,
+  first: Deployment,
+  progress: (step: string) => void,
+  options: StepOptions,
+): Promise<ApplyResult> {
+  const namespace = plan.target.namespace;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const pollMs = options.pollMs ?? 2000;
+  const stepTimeoutMs = options.stepTimeoutMs ?? 10 * 60_000;
+  const changes: FieldChange[] = [];
+  const path = `replicasets/${target.name}/spec/replicas`;
+  let expected = target.replicas;
+  let live = first;
+  const done = (): ApplyResult =>
+    changes.length > 0
+      ? {
+          status: 'applied',
+          changes: [{ path, before: target.replicas, after: expected }],
+          generation: live.metadata.generation ?? 0,
+          resourceVersion: live.metadata.resourceVersion ?? '',
+        }
+      : {
+          status: 'already-applied',
+          reason: `ReplicaSet ${target.name} is already at 0`,
+          generation: live.metadata.generation ?? 0,
+          changes: [{ path, before: undefined, after: 0 }],
+        };
+  try {
+    for (let step = 1; expected > 0; step += 1) {
+      if (step > 1) {
+        live = await getObject<Deployment>(client, {
+          resource: 'deployments',
+          namespace,
+          name: plan.target.name,
+        });
+        if (
+          live.metadata.uid !== plan.preconditions.uid ||
+          (live.metadata.generation ?? 0) !== plan.preconditions.generation
+        ) {
+          progress(
+            `stopped after ${step - 1} step(s): the Deployment changed (generation ${String(live.metadata.generation)})`,
+          );
+          return done();
+        }
+      }
+      const rs = await read(client, namespace, target.name);
+      const now = rs?.spec.replicas ?? 0;
+      // The Deployment controller may have scaled it down itself as new pods became available.
+      if (rs && rs.metadata.uid === target.uid && now < expected) expected = now;
+      if (expected === 0) break;
+      const checked = await check(client, namespace, target, live, expected);
+      if (!checked.ok) {
+        if (step === 1) return checked.result;
+        progress(`stopped after ${step - 1} step(s): ${checked.result.reason}`);
+        return done();
+      }
+      const pod = await blockingPod(client, plan, target);
+      if (!pod) {
+        if (step === 1)
+          return {
+            status: 'refused',
+            reason: 'no Pending new pod is blocked by an old pod now: nothing to step',
+          };
+        progress(`stopped after ${step - 1} step(s): no new pod is blocked by an old one any more`);
+        return done();
+      }
+      const newBefore = await read(client, namespace, target.newReplicaSet.name);
+      const readyBefore = newBefore?.status?.readyReplicas ?? 0;
+      await scaleBy(client, plan, target, expected, true);
+      await markFirstToGo(client, namespace, pod);
+      await scaleBy(client, plan, target, expected, false);
+      changes.push({ path, before: expected, after: expected - 1 });
+      expected -= 1;
+      progress(
+        `step ${step}: ${pod.metadata.name ?? ''} released, ReplicaSet ${target.name} at ${expected}; waiting for the new pod to be Ready`,
+      );
+      const deadline = Date.now() + stepTimeoutMs;
+      for (;;) {
+        const newRs = await read(client, namespace, target.newReplicaSet.name);
+        if ((newRs?.status?.readyReplicas ?? 0) > readyBefore) break;
+        if (Date.now() > deadline) {
+          progress(
+            `stopped after ${step} step(s): no new pod became Ready within ${Math.round(stepTimeoutMs / 1000)} s`,
+          );
+          return done();
+        }
+        await sleep(pollMs);
+      }
+    }
+  } catch (error) {
+    const reason = rejected(error) ?? (error instanceof Error ? error.message : String(error));
+    if (changes.length === 0) return { status: 'refused', reason };
+    progress(`stopped after ${changes.length} step(s): ${reason}`);
+  }
+  return done();
 }

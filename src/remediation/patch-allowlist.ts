@@ -122,10 +122,13 @@ function checkScalePatch(
     return { ok: false, reason: 'scale-old-replicaset sends a JSON patch' };
   }
   const ops = plan.patch.body as unknown[];
+  // Stepped: the sealed patch is the first step (down by one) of a walk to 0.
+  if (rs.stepped === true && rs.to !== 0) return { ok: false, reason: 'a stepped scale goes to 0' };
+  const first = rs.stepped === true ? rs.replicas - 1 : rs.to;
   const expected = [
     { op: 'test', path: '/metadata/uid', value: rs.uid },
     { op: 'test', path: '/spec/replicas', value: rs.replicas },
-    { op: 'replace', path: '/spec/replicas', value: rs.to },
+    { op: 'replace', path: '/spec/replicas', value: first },
   ];
   if (ops.length !== expected.length || !ops.every((op, i) => jsonEqual(op, expected[i]))) {
     return {

@@ -48,6 +48,13 @@ export interface OldReplicaSetTarget {
   to: number;
   /** The Deployment's new ReplicaSet at diagnosis: refused if the rollout moved on to another. */
   newReplicaSet: { name: string; uid: string };
+  /**
+   * Step down one replica at a time instead (replicas > 1): before each step the worker
+   * marks the old pod whose release unblocks the surge pod with
+   * controller.kubernetes.io/pod-deletion-cost, scales down by one and waits for the
+   * new pod to be Ready. `patch` is the first step; `to` is 0.
+   */
+  stepped?: boolean;
 }
 
 /**

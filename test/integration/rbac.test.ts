@@ -276,6 +276,76 @@ async function scaleRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/** Three replicas holding hostPort 8080 on three nodes: the stepped scale-old-replicaset (pods patch). */
+async function steppedRun(): Promise<void> {
+  const node = (name: string): object => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'edge' } },
+    spec: {},
+    status: {
+      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+    },
+  });
+  const EDGE: WorkloadRef = { kind: 'Deployment', namespace: 'edge', name: 'ingress' };
+  const { sim, client } = await start(
+    [
+      node('edge-1'),
+      node('edge-2'),
+      node('edge-3'),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'ingress', namespace: 'edge' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'ingress' } },
+          template: {
+            metadata: { labels: { app: 'ingress' } },
+            spec: {
+              nodeSelector: { pool: 'edge' },
+              containers: [
+                {
+                  name: 'ingress',
+                  image: 'edge/ingress:1.0',
+                  ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+                },
+              ],
+            },
+          },
+        },
+      },
+    ],
+    'edge',
+  );
+  await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, 15_000);
+  const res = await fetch(`${sim.url}/apis/apps/v1/namespaces/edge/deployments/ingress`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify({
+      spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.1' }] } } },
+    }),
+  });
+  expect(res.status).toBe(200);
+  await sim.waitFor(
+    () => (sim.list('Event', 'edge') as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
+    15_000,
+  );
+  sim.clearRequests();
+  const plans = diagnose(await collectSnapshot(client, EDGE)).remediations;
+  const stepped = plans.find((p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped);
+  if (!stepped) throw new Error('no stepped scale-old-replicaset plan');
+  expect(await dryRunPlan(client, stepped)).toMatchObject({ ok: true });
+  const result = await applyPlan(client, stepped, { step: { pollMs: 20, stepTimeoutMs: 15_000 } });
+  expect(result.status).toBe('applied');
+  recorded.push(...sim.requests);
+}
+
 /** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
 function permissionOf(r: RecordedRequest): string {
   const group = r.path.startsWith('/apis/') ? (r.path.split('/')[2] ?? '') : '';
@@ -326,6 +396,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await fullRun();
     await recreateRun();
     await scaleRun();
+    await steppedRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',

@@ -220,3 +220,123 @@ describe('scale-old-replicaset on seed incident A (one replica)', () => {
     expect(await applyPlan(client, untested)).toMatchObject({ status: 'refused', tampered: true });
   });
 });
+
+/** Three replicas, each on its own edge node holding hostPort 8080: a new image deadlocks. */
+async function deadlockedIngress(): Promise<{ sim: Simulator; client: KubeClient }> {
+  const node = (name: string): object => ({
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'edge' } },
+    spec: {},
+    status: {
+      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
+      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
+      conditions: [
+        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
+      ],
+    },
+  });
+  sim = await startSimulator({
+    scenario: [
+      node('edge-1'),
+      node('edge-2'),
+      node('edge-3'),
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'ingress', namespace: 'edge' },
+        spec: {
+          replicas: 3,
+          selector: { matchLabels: { app: 'ingress' } },
+          template: {
+            metadata: { labels: { app: 'ingress' } },
+            spec: {
+              nodeSelector: { pool: 'edge' },
+              containers: [
+                {
+                  name: 'ingress',
+                  image: 'edge/ingress:1.0',
+                  ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+                },
+              ],
+            },
+          },
+        },
+      },
+    ],
+    timeScale: 50,
+  });
+  const file = join(dir, 'kubeconfig-edge');
+  writeFileSync(file, sim.kubeconfig);
+  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  const s = sim;
+  const ingress = (): Deployment => s.get('Deployment', 'edge', 'ingress') as Deployment;
+  await s.waitFor(() => (ingress().status?.availableReplicas ?? 0) === 3);
+  await client.call({
+    verb: 'patch',
+    resource: 'deployments',
+    namespace: 'edge',
+    name: 'ingress',
+    contentType: 'application/strategic-merge-patch+json',
+    body: { spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.1' }] } } } },
+  });
+  await s.waitFor(() =>
+    (s.list('Event', 'edge') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+  return { sim: s, client };
+}
+
+describe('scale-old-replicaset with three replicas', () => {
+  const EDGE: WorkloadRef = { kind: 'Deployment', namespace: 'edge', name: 'ingress' };
+
+  it('the stepped plan completes the rollout keeping all but one replica available; the all-at-once one says OUTAGE', async () => {
+    const { sim: s, client } = await deadlockedIngress();
+    const result = diagnose(await collectSnapshot(client, EDGE));
+    const [stepped, allAtOnce] = result.remediations.filter((p) => p.kind === 'scale-old-replicaset');
+    expect(stepped?.replicaSet?.stepped).toBe(true);
+    expect(stepped?.impact).toMatch(/^reduced capacity: 2 of 3 replicas keep serving/);
+    expect(allAtOnce?.impact).toMatch(/^OUTAGE: all 3 old replicas go down at once/);
+    if (!stepped) throw new Error('no stepped plan');
+    const generation = (s.get('Deployment', 'edge', 'ingress') as Deployment).metadata.generation;
+
+    const ready = (): number =>
+      (
+        s.list('Pod', 'edge') as {
+          metadata: { deletionTimestamp?: string };
+          status?: { conditions?: { type: string; status: string }[] };
+        }[]
+      ).filter(
+        (p) =>
+          !p.metadata.deletionTimestamp &&
+          p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+      ).length;
+    let minReady = ready();
+    const sampler = setInterval(() => {
+      minReady = Math.min(minReady, ready());
+    }, 1);
+    const steps: string[] = [];
+    const applied = await applyPlan(client, stepped, {
+      onProgress: (step) => steps.push(step),
+      step: { pollMs: 20, stepTimeoutMs: 15_000 },
+    });
+    await s.waitFor(() => {
+      const d = s.get('Deployment', 'edge', 'ingress') as Deployment;
+      return d.status?.updatedReplicas === 3 && d.status.availableReplicas === 3 && d.status.replicas === 3;
+    }, 20_000);
+    clearInterval(sampler);
+    expect(minReady).toBeGreaterThanOrEqual(2);
+    expect(applied.status).toBe('applied');
+    expect(steps.filter((m) => /^step \d: /.test(m)).length).toBeGreaterThanOrEqual(1);
+    const d = s.get('Deployment', 'edge', 'ingress') as Deployment;
+    expect(d.metadata.generation).toBe(generation);
+    const old = (s.list('ReplicaSet', 'edge') as ReplicaSet[]).find(
+      (rs) => rs.metadata.uid === stepped.replicaSet?.uid,
+    );
+    expect(old?.spec.replicas).toBe(0);
+    // Every pod write marked only the deletion cost, as rollout-doctor.
+    const podWrites = s.requests.filter((r) => r.verb === 'patch' && r.resource === 'pods');
+    expect(podWrites.length).toBeGreaterThanOrEqual(1);
+    for (const w of podWrites) expect(w.query).toContain('fieldManager=rollout-doctor');
+  }, 60_000);
+});

@@ -172,3 +172,63 @@ describe('scale subresource', () => {
     expect(uidChange.status).toBe(409);
   });
 });
+
+describe('replicaset controller: pod-deletion-cost', () => {
+  it('scaling down deletes the pod with the lowest controller.kubernetes.io/pod-deletion-cost first', async () => {
+    // A ReplicaSet of its own, so no Deployment controller scales it back meanwhile.
+    const rsObject = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: {
+        name: 'w-5d8f7c9b6d',
+        namespace: 'ns',
+        labels: { app: 'w', 'pod-template-hash': '5d8f7c9b6d' },
+      },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'w', 'pod-template-hash': '5d8f7c9b6d' } },
+        template: {
+          metadata: { labels: { app: 'w', 'pod-template-hash': '5d8f7c9b6d' } },
+          spec: { containers: [{ name: 'c', image: 'w:1' }] },
+        },
+      },
+    };
+    sim = await startSimulator({ scenario: [node('n1'), rsObject], timeScale: 50 });
+    const s = sim;
+    const ready = () =>
+      (
+        s.list('Pod', 'ns') as {
+          metadata: { name?: string; deletionTimestamp?: string };
+          status?: { phase?: string };
+        }[]
+      ).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running');
+    await s.waitFor(() => ready().length === 3);
+    const rs = sets(s)[0];
+    // The newest pod would go first by default; mark the oldest-named one instead.
+    const names = ready()
+      .map((p) => p.metadata.name ?? '')
+      .sort();
+    const chosen = names[1] ?? '';
+    const res = await fetch(`${s.url}/api/v1/namespaces/ns/pods/${chosen}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+      body: JSON.stringify({
+        metadata: { annotations: { 'controller.kubernetes.io/pod-deletion-cost': '-2147483648' } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(
+      (
+        await patch(s, `replicasets/${rs?.metadata.name ?? ''}/scale`, JSON_PATCH, [
+          { op: 'replace', path: '/spec/replicas', value: 2 },
+        ])
+      ).status,
+    ).toBe(200);
+    await s.waitFor(() => ready().length === 2);
+    expect(
+      ready()
+        .map((p) => p.metadata.name)
+        .sort(),
+    ).toEqual(names.filter((n) => n !== chosen));
+  });
+});

@@ -222,3 +222,42 @@ describe(`${FILE}: ReplicaSet scale`, () => {
     expect(denials(p, scale(1), scale(0))).toEqual(['the worker may only scale a ReplicaSet down']);
   });
 });
+
+describe(`${FILE}: pod deletion cost`, () => {
+  const p = policy('rollout-doctor-worker-pod-deletion-cost');
+  const COST = 'controller.kubernetes.io/pod-deletion-cost';
+  const pod = (annotations?: Record<string, string>, extra: Record<string, unknown> = {}) => ({
+    metadata: {
+      name: 'ingress-c4689577d-5hc99',
+      namespace: 'edge',
+      labels: { app: 'ingress', 'pod-template-hash': 'c4689577d' },
+      ...(annotations ? { annotations } : {}),
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'ingress-c4689577d', uid: 'u', controller: true },
+      ],
+      ...extra,
+    },
+    spec: { nodeName: 'edge-1', containers: [{ name: 'ingress', image: 'edge/ingress:1.0' }] },
+  });
+
+  it('admits setting the deletion cost on a pod its ReplicaSet controls, with or without other annotations', () => {
+    expect(denials(p, pod({ [COST]: '-2147483648' }), pod())).toEqual([]);
+    expect(denials(p, pod({ team: 'edge', [COST]: '-2147483648' }), pod({ team: 'edge' }))).toEqual([]);
+  });
+
+  it('denies any other change, and pods without a ReplicaSet', () => {
+    const other = "the worker may change only a pod's controller.kubernetes.io/pod-deletion-cost annotation";
+    expect(denials(p, pod({ team: 'x', [COST]: '-1' }), pod({ team: 'edge' }))).toEqual([other]);
+    expect(denials(p, pod({ [COST]: '-1' }), pod({ team: 'edge' }))).toEqual([other]);
+    const relabeled = pod({ [COST]: '-1' });
+    relabeled.metadata.labels = { app: 'other', 'pod-template-hash': 'c4689577d' };
+    expect(denials(p, relabeled, pod())).toEqual([other]);
+    const respec = pod({ [COST]: '-1' });
+    respec.spec.containers = [{ name: 'ingress', image: 'evil/image:1' }];
+    expect(denials(p, respec, pod())).toEqual([other]);
+    const bare = { ...pod(), metadata: { name: 'bare', namespace: 'edge' } };
+    expect(
+      denials(p, { ...bare, metadata: { ...bare.metadata, annotations: { [COST]: '-1' } } }, bare),
+    ).toContain('the worker may update only pods that a ReplicaSet controls');
+  });
+});

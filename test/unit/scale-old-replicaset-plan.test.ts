@@ -64,12 +64,31 @@ describe('scale-old-replicaset plan', () => {
     if (plan) expect(checkPlanWithinKind(plan, deployment)).toEqual({ ok: true });
   });
 
-  it('three replicas: every old replica goes at once, and the impact says OUTAGE', () => {
-    const [plan] = plans(threeReplicaIngress());
+  it('three replicas: the stepped plan first (one at a time), then all at once saying OUTAGE', () => {
+    const snapshot = threeReplicaIngress();
+    const [stepped, plan, ...rest] = plans(snapshot);
+    expect(rest).toEqual([]);
     expect(plan?.replicaSet).toMatchObject({ replicas: 3, to: 0 });
+    expect(plan?.replicaSet?.stepped).toBeUndefined();
     expect(plan?.impact).toMatch(/^OUTAGE: all 3 old replicas go down at once/);
     expect(plan?.impact).toContain('deadlocks again one pod later');
     expect(plan?.warnings[0]).toMatch(/Every old replica goes at once \(3 of 3\)/);
+
+    expect(stepped?.replicaSet).toMatchObject({ replicas: 3, to: 0, stepped: true });
+    expect(stepped?.id).not.toBe(plan?.id);
+    expect(stepped?.impact).toMatch(/^reduced capacity: 2 of 3 replicas keep serving at every step/);
+    expect(stepped?.summary).toContain('pod-deletion-cost');
+    // Its sealed patch is the first step, down by one, and passes its allowlist.
+    expect((stepped?.patch?.body as unknown[])[2]).toEqual({
+      op: 'replace',
+      path: '/spec/replicas',
+      value: 2,
+    });
+    if (stepped) expect(checkPlanWithinKind(stepped, snapshot.deployment)).toEqual({ ok: true });
+    if (stepped) {
+      const toZero = { ...stepped, patch: plan?.patch ?? null };
+      expect(checkPlanWithinKind(toZero, snapshot.deployment).ok).toBe(false);
+    }
   });
 
   it('offers nothing when paused, when two old ReplicaSets are active, or when ReplicaSets were not all read', () => {

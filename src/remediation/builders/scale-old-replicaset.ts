@@ -82,34 +82,68 @@ export function buildScaleOldReplicaSetPlans(
       `Every old replica goes at once (${from} of ${replicas}): prefer the strategy change when the other replicas can keep serving.`,
     );
   }
-  return [
-    {
-      id: planId('scale-old-replicaset', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, {
-        rs: rs.metadata.uid,
-        newRs: current.metadata.uid,
-        patch,
-      }),
-      kind: 'scale-old-replicaset',
-      target: snapshot.target,
-      summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so the new pod can take its place on ${nodes}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
-      impact,
-      warnings,
+  const allAtOnce: RemediationPlan = {
+    id: planId('scale-old-replicaset', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, {
+      rs: rs.metadata.uid,
+      newRs: current.metadata.uid,
       patch,
-      replicaSet: {
-        name: rsName,
-        uid: rs.metadata.uid,
-        podTemplateHash: hash,
-        replicas: from,
-        to: 0,
-        newReplicaSet: { name: current.metadata.name, uid: current.metadata.uid },
-      },
-      preconditions: {
-        uid: deployment.metadata.uid ?? '',
-        generation: deployment.metadata.generation ?? 0,
-        fields: [{ path: '/spec/replicas', value: deployment.spec.replicas }],
-      },
-      inverse: null,
-      addresses: finding.code,
+    }),
+    kind: 'scale-old-replicaset',
+    target: snapshot.target,
+    summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so the new pod can take its place on ${nodes}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
+    impact,
+    warnings,
+    patch,
+    replicaSet: {
+      name: rsName,
+      uid: rs.metadata.uid,
+      podTemplateHash: hash,
+      replicas: from,
+      to: 0,
+      newReplicaSet: { name: current.metadata.name, uid: current.metadata.uid },
     },
-  ];
+    preconditions: {
+      uid: deployment.metadata.uid ?? '',
+      generation: deployment.metadata.generation ?? 0,
+      fields: [{ path: '/spec/replicas', value: deployment.spec.replicas }],
+    },
+    inverse: null,
+    addresses: finding.code,
+  };
+  if (from <= 1) return [allAtOnce];
+  return [steppedPlan(allAtOnce, from, replicas, rsName, nodes), allAtOnce];
+}
+
+/**
+ * More than one old replica: step down one at a time, each time releasing the pod
+ * that blocks the surge pod (pod-deletion-cost), so all but one replica keep serving:
+ * the availability of maxSurge 0 without touching the spec.
+ */
+function steppedPlan(
+  base: RemediationPlan,
+  from: number,
+  replicas: number,
+  rsName: string,
+  nodes: string,
+): RemediationPlan {
+  const rs = base.replicaSet;
+  if (!rs) return base;
+  const patch = scalePatch({ uid: rs.uid, replicas: from, to: from - 1 });
+  return {
+    ...base,
+    id: planId('scale-old-replicaset', base.preconditions.uid, base.preconditions.generation, {
+      rs: rs.uid,
+      newRs: rs.newReplicaSet.uid,
+      patch,
+      stepped: true,
+    }),
+    summary: `Step the old ReplicaSet ${rsName} down from ${from} to 0 one replica at a time: before each step the worker marks the old pod that blocks the new one (on ${nodes}) with pod-deletion-cost so it is the one that goes, then waits for the new pod to be Ready; the Deployment spec is not changed.`,
+    impact: `reduced capacity: ${Math.max(0, replicas - 1)} of ${replicas} replicas keep serving at every step, as with maxSurge 0 (one old replica goes, its replacement becomes Ready, then the next). The Deployment spec and generation are not touched.`,
+    warnings: [
+      'The worker keeps stepping after the approval until the old ReplicaSet is at 0, the rollout completes, or a step waits too long for its new pod; it stops and says so if the Deployment or the ReplicaSet change under it.',
+      ...base.warnings.filter((w) => !w.startsWith('Every old replica goes at once')),
+    ],
+    patch,
+    replicaSet: { ...rs, stepped: true },
+  };
 }
