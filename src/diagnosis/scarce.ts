@@ -21,10 +21,14 @@ export function extendedResources(spec: PodSpec): string[] {
   return [...names].sort();
 }
 
-/** The pod asks for an extended resource, a host port, a node of its own, or one of `rwoClaims`. */
+/**
+ * The pod asks for an extended resource, DRA devices through a claim per pod, a host
+ * port, a node of its own, or one of `rwoClaims`.
+ */
 export function asksForScarce(spec: PodSpec, rwoClaims: readonly string[]): boolean {
   return (
     extendedResources(spec).length > 0 ||
+    (spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName !== undefined) ||
     hostPorts(spec).length > 0 ||
     requiredAntiAffinity(spec).length > 0 ||
     rwoClaims.length > 0

@@ -228,3 +228,48 @@ describe('DRA surge deadlock when the nodes cannot be read (namespace-scoped RBA
     expect(text(result.findings)).toContain('do not serve every device request of the new pod');
   });
 });
+
+describe('RolloutAtRisk with DRA (the next rollout, predicted)', () => {
+  it('a running tracker whose only GPU its own claim holds: the next rollout will deadlock', () => {
+    const { snapshot, newPod } = draSeed();
+    // The steady state after the rollout: the current template's pod runs and holds gpu-0.
+    newPod.spec.nodeName = 'gpu-node-1';
+    newPod.status = {
+      ...newPod.status,
+      phase: 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True' },
+        { type: 'Ready', status: 'True' },
+      ],
+    };
+    const name = newPod.status.resourceClaimStatuses?.[0]?.resourceClaimName ?? '';
+    const dra = snapshot.dra;
+    if (!dra) throw new Error('no DRA objects');
+    const steady = {
+      ...snapshot,
+      pods: [newPod],
+      events: [],
+      replicaSets: snapshot.replicaSets.slice(0, 1),
+      dra: {
+        ...dra,
+        claims: [
+          claim(name, 'vision', { device: 'gpu-0', node: 'gpu-node-1', pods: [newPod], owner: newPod }),
+        ],
+      },
+    };
+    steady.deployment.status = {
+      observedGeneration: 4,
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+    };
+    const current = steady.replicaSets[0];
+    if (current)
+      current.status = { replicas: 1, readyReplicas: 1, availableReplicas: 1, observedGeneration: 1 };
+    const result = diagnose(steady);
+    const risk = result.findings.find((f) => f.code === 'RolloutAtRisk');
+    expect(risk?.summary).toContain('Next rollout of tracker will deadlock');
+    expect(risk?.summary).toContain('device of class gpu.nvidia.com');
+  });
+});

@@ -90,6 +90,8 @@ function scarceNeeds(ctx: PlacementContext, pod: Pod): string[] {
   const needs = Object.keys(ctx.requests(pod)).filter(isExtendedResource);
   if (hostPorts(pod.spec).length > 0) needs.push('hostPort');
   if (requiredAntiAffinity(pod.spec).length > 0) needs.push('pod anti-affinity');
+  // DRA: a claim per pod takes devices of its own; a shared claim is reused by the new pod.
+  if ((pod.spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName)) needs.push('DRA devices');
   for (const claim of claimNames(pod.spec)) {
     const pvc = ctx.snapshot.pvcs.find((p) => p.metadata.name === claim);
     const modes = pvc?.spec.accessModes ?? [];
