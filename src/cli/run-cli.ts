@@ -65,7 +65,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // One place maps errors to exit statuses (DESIGN.md §3): bad input or a missing
     // Deployment 2, an unreachable or forbidding cluster 3, anything else 4.
-    if (error instanceof UsageError || error instanceof WorkloadNotFoundError) {
+    if (error instanceof WorkloadNotFoundError) {
+      // Names come from the cluster or the dump: cleaned for the terminal.
+      const guess = error.suggestions.map((s) => `deployment/${cleanText(s)}`);
+      const hint = guess.length > 0 ? ` Did you mean ${guess.join(' or ')}?` : '';
+      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}${hint}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof UsageError) {
       io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
       return EXIT.usage;
     }

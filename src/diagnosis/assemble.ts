@@ -20,6 +20,7 @@ import type {
 import { selectWorkload } from './select-workload.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
 import { WorkloadNotFoundError } from './errors.js';
+import { closestNames } from '../text/closest-names.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -183,11 +184,17 @@ function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFound
   const elsewhere = deployments
     .filter((d) => d.metadata.name === ref.name && d.metadata.namespace !== ref.namespace)
     .map((d) => d.metadata.namespace);
-  let hint = here.length > 0 ? ` It has ${here.length} there: ${here.slice(0, 5).join(', ')}.` : '';
+  const names = here.filter((n): n is string => n !== undefined);
+  const suggestions = closestNames(ref.name, names);
+  let hint =
+    here.length > 0 && suggestions.length === 0
+      ? ` It has ${here.length} there: ${names.slice(0, 5).join(', ')}.`
+      : '';
   if (elsewhere.length > 0) hint += ` A Deployment of that name is in namespace ${elsewhere.join(', ')}.`;
   return new WorkloadNotFoundError(
     `Deployment "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
     [ref.namespace],
+    suggestions,
   );
 }
 

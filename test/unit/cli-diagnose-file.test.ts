@@ -116,6 +116,15 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
     expect(run.stdout()).toBe('');
   });
 
+  it('suggests the closest Deployment name for a typo, on one line', async () => {
+    const run = fakeIo();
+    const argv = ['diagnose', 'deploy/vison-object-tracker', '-n', 'vision', '--from-file', FIXTURE];
+    expect(await runCli(argv, run.io)).toBe(2);
+    expect(run.stderr()).toBe(
+      'rollout-doctor diagnose: Deployment "vison-object-tracker" is not in the dump for namespace "vision". Did you mean deployment/vision-object-tracker?\n',
+    );
+  });
+
   it('exits 2 naming the file and the problem for unreadable or malformed dumps', async () => {
     const garbage = join(dir, 'notes.txt');
     writeFileSync(garbage, 'remember to restart the tracker\n');
