@@ -120,6 +120,38 @@ describe('confirm dialog text', () => {
     );
   });
 
+  it('names a label exclusion by its label, and only what the plan adds to the affinity', () => {
+    const before = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'team', operator: 'NotIn', values: ['batch'] }] }],
+        },
+      },
+    };
+    const after = structuredClone(before);
+    after.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]?.matchExpressions.push(
+      {
+        key: 'node.kubernetes.io/os-image',
+        operator: 'NotIn',
+        values: ['ubuntu-24.04'],
+      },
+    );
+    const byLabel: RemediationPlan = {
+      ...plan('exclude-node', 'web', 'shop', [], 'x'),
+      patch: { type: 'json', body: [{ op: 'add', path: '/spec/template/spec/affinity', value: after }] },
+      preconditions: {
+        uid: 'u',
+        generation: 2,
+        fields: [{ path: '/spec/template/spec/affinity', value: before }],
+      },
+    };
+    const text = confirmDialogText(byLabel);
+    expect(text).toContain(
+      'Keep deployment/web in ns shop off the nodes with node.kubernetes.io/os-image=ubuntu-24.04 (required node affinity).',
+    );
+    expect(text).not.toContain('batch');
+  });
+
   it('reads as the change for the usual plans', () => {
     expect(
       confirmDialogText(plan('set-rolling-update', 'web', 'shop', [], 'Brief outage. More words.')),

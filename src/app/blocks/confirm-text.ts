@@ -10,15 +10,53 @@ import { LIMITS } from './text.js';
 export const PATCH_POINTER = 'The exact patch and the server dry run are in the thread.';
 
 /** Values found anywhere in `body` under objects shaped like a NotIn node-affinity term. */
-function excludedHosts(body: unknown, out: string[] = []): string[] {
-  if (Array.isArray(body)) for (const v of body) excludedHosts(v, out);
+interface Exclusion {
+  key: string;
+  values: string[];
+}
+
+/** Every `NotIn` expression in a value (a patch body or an affinity), as key and values. */
+function notInExpressions(body: unknown, out: Exclusion[] = []): Exclusion[] {
+  if (Array.isArray(body)) for (const v of body) notInExpressions(v, out);
   else if (body !== null && typeof body === 'object') {
     const o = body as Record<string, unknown>;
-    if (o.operator === 'NotIn' && Array.isArray(o.values))
-      for (const v of o.values) if (typeof v === 'string' && !out.includes(v)) out.push(v);
-    for (const v of Object.values(o)) excludedHosts(v, out);
+    if (o.operator === 'NotIn' && typeof o.key === 'string' && Array.isArray(o.values)) {
+      const values = o.values.filter((v): v is string => typeof v === 'string');
+      const same = out.find((e) => e.key === o.key);
+      if (same) {
+        for (const v of values) if (!same.values.includes(v)) same.values.push(v);
+      } else {
+        out.push({ key: o.key, values: [...values] });
+      }
+    }
+    for (const v of Object.values(o)) notInExpressions(v, out);
   }
   return out;
+}
+
+/**
+ * What the exclude-node patch adds: its NotIn values that the affinity the plan
+ * assumed (its precondition) did not already hold. A node exclusion by hostname reads
+ * "node a, b"; by another label (a crash that one OS image or CPU feature explains)
+ * "the nodes with key=value".
+ */
+function exclusionWords(plan: RemediationPlan, room: number): string {
+  const before = notInExpressions(plan.preconditions.fields.map((f) => f.value));
+  const added = notInExpressions(plan.patch?.body)
+    .map((e) => ({
+      key: e.key,
+      values: e.values.filter((v) => !before.some((b) => b.key === e.key && b.values.includes(v))),
+    }))
+    .filter((e) => e.values.length > 0);
+  const parts = added.map((e) =>
+    e.key === 'kubernetes.io/hostname'
+      ? `node ${names(e.values, room)}`
+      : `the nodes with ${names(
+          e.values.map((v) => `${e.key}=${v}`),
+          room,
+        )}`,
+  );
+  return parts.length > 0 ? parts.join(' and ') : 'the excluded nodes';
 }
 
 function strategyOf(plan: RemediationPlan): { type?: unknown; maxSurge?: unknown; maxUnavailable?: unknown } {
@@ -123,8 +161,8 @@ function changeInWords(plan: RemediationPlan, target: string, room: number): str
     case 'rollout-restart':
       return `Restart ${target} now: its pods are replaced as its strategy allows.`;
     case 'exclude-node': {
-      const head = `Keep ${target} off node `;
-      return `${head}${names(excludedHosts(plan.patch?.body), room - head.length - 40)} (required node affinity).`;
+      const head = `Keep ${target} off `;
+      return `${head}${exclusionWords(plan, room - head.length - 40)} (required node affinity).`;
     }
     case 'delete-pods': {
       const pods = plan.pods?.map((p) => p.name) ?? [];
