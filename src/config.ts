@@ -183,6 +183,7 @@ const appSchema = z.object({
       .optional(),
   ),
   PORT: port,
+  HOST: optionalString,
   REDIS_URL: redisUrl,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
   ROLLOUT_DOCTOR_CLUSTERS: clusterList,
@@ -252,6 +253,8 @@ export interface AppConfig {
     readonly appId: string | undefined;
   };
   readonly port: number;
+  /** Address PORT binds to; undefined: all interfaces. */
+  readonly host?: string;
   readonly redisUrl: string;
   /** Cluster used when a command names none. */
   readonly defaultCluster: string;
@@ -382,6 +385,7 @@ export function loadAppConfig(env: Env): AppConfig {
       appId: e.SLACK_APP_ID,
     }),
     port: e.PORT,
+    host: e.HOST,
     redisUrl: e.REDIS_URL,
     defaultCluster: e.ROLLOUT_DOCTOR_CLUSTER,
     clusters: Object.freeze([...clusters]),

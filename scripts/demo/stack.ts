@@ -97,6 +97,8 @@ export async function startDemoStack(options: {
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: slack.apiUrl,
     PORT: String(port),
+    // Loopback only, like everything else the demo and the preview start.
+    HOST: '127.0.0.1',
     ROLLOUT_DOCTOR_CLUSTERS: cluster,
     ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
     // The on-call engineer may diagnose; only the lead may approve.

@@ -55,7 +55,7 @@ export async function startSlackApp(
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
   };
   const port = options.port ?? config.port;
-  const { host } = options;
+  const host = options.host ?? config.host;
   const timeouts = config.http;
 
   if (config.mode === 'socket') {

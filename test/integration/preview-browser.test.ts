@@ -9,6 +9,7 @@
  * button, a confirm dialog before anything is sent, replies in the thread, an outcome
  * that says rolled out, no Apply button left clickable after the approval.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createCleanup } from '../../scripts/demo/cleanup.js';
@@ -258,6 +259,30 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     await unknown.waitFor({ timeout: 10_000 });
     expect(await unknown.textContent()).toContain('/rollout-doktor is not a valid command');
   }, 60_000);
+
+  it('listens on 127.0.0.1 only: the page, the app, the simulator and the Slack stand-in', async () => {
+    // Linux routes all of 127/8 to lo: a socket bound to every interface answers on 127.0.0.2 too.
+    const answers = (host: string, port: number): Promise<boolean> =>
+      new Promise((resolve) => {
+        const socket = connect(port, host);
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+    const urls = {
+      page: session.server.url,
+      app: session.stack.appUrl,
+      simulator: session.stack.sim.url,
+      slack: session.stack.slack.apiUrl,
+    };
+    for (const [name, url] of Object.entries(urls)) {
+      const port = Number(new URL(url).port);
+      expect(await answers('127.0.0.1', port), `${name} on 127.0.0.1`).toBe(true);
+      expect(await answers('127.0.0.2', port), `${name} on 127.0.0.2`).toBe(false);
+    }
+  });
 
   it('answers only the page itself: another origin cannot post a click or a command', async () => {
     const url = new URL('api/command', session.server.url);

@@ -60,7 +60,7 @@ const COMPOSE_ONLY = new Set([
  * the kubeconfig, and a drain that must stay under `stop_grace_period`.
  */
 const COMPOSE_FIXED = {
-  app: ['PORT', 'METRICS_PORT', 'METRICS_HOST', 'REDIS_URL'],
+  app: ['PORT', 'HOST', 'METRICS_PORT', 'METRICS_HOST', 'REDIS_URL'],
   worker: ['REDIS_URL', 'KUBECONFIG', 'ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS'],
 } as const;
 
