@@ -258,7 +258,10 @@ export function inversePlan(
     ...plan,
     id: `undo-${plan.id}`,
     summary: `Undo: ${plan.summary}`,
-    impact: 'restores the fields the remediation changed; starts a new rollout',
+    // Only a change to the pod template starts a rollout (the strategy is not in it).
+    impact: applied.changes.some((c) => c.path === '/spec/template' || c.path.startsWith('/spec/template/'))
+      ? 'restores the fields the remediation changed; the pod template changes, so this starts a new rollout'
+      : 'restores the fields the remediation changed; starts no rollout (the pod template is unchanged)',
     warnings: [],
     patch: plan.inverse,
     inverse: plan.patch,

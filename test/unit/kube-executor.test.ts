@@ -292,6 +292,8 @@ describe('applyPlan', () => {
     const undo = inversePlan(plan, applied);
     expect(undo?.preconditions.generation).toBe(3);
     if (!undo) throw new Error('no undo');
+    // A strategy-only change: undoing it changes no pod template, so no rollout.
+    expect(undo.impact).toContain('starts no rollout');
     expect(await applyPlan(cluster.client, undo)).toMatchObject({ status: 'applied' });
     expect(cluster.get().spec.strategy?.rollingUpdate).toEqual({ maxSurge: '25%', maxUnavailable: '25%' });
   });
