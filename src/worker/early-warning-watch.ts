@@ -223,7 +223,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
         })
         .catch((error: unknown) =>
           debug(
-            { ...unknown, reason: error instanceof Error ? error.message : String(error) },
+            { ...unknown, error: error instanceof Error ? error.message : String(error) },
             'pod owner read failed',
           ),
         )
@@ -319,7 +319,23 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
         }
       }
       scope = 'namespaces';
-      await Promise.all(namespaces.map((ns) => run(ns)));
+      // A namespace RBAC refuses is left to the periodic scan; the others keep their watch.
+      const refused = await Promise.all(
+        namespaces.map((ns) =>
+          run(ns).then(
+            () => false,
+            (error: unknown) => {
+              if (!(error instanceof StreamForbiddenError) || signal.aborted) throw error;
+              deps.logger.warn(
+                { namespace: ns, reason: error.message },
+                'early-warning watch of this namespace forbidden: the periodic scan covers it',
+              );
+              return true;
+            },
+          ),
+        ),
+      );
+      if (refused.every(Boolean)) throw new StreamForbiddenError('every namespace refused the watch');
     };
     running = watchAll().catch((error: unknown) => {
       if (signal.aborted) return;

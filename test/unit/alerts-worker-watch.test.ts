@@ -175,4 +175,35 @@ describe('worker early-warning wiring', () => {
     await watch?.stop();
     expect(watch?.stats().watchesHeld).toBe(0);
   });
+
+  it('keeps watching the namespaces RBAC allows when one of them refuses', async () => {
+    const source: ListWatchSource = {
+      async listPage() {
+        return { items: [], resourceVersion: '5' };
+      },
+      async watch(spec, _options, _onEvent, signal) {
+        if (spec.namespace === undefined || spec.namespace === 'shop') return 403;
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        return 0;
+      },
+    };
+    const warnings: string[] = [];
+    const watch = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision', 'shop'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
+      scan: async () => ({ entries: [] }),
+      producers,
+      redis: connection,
+      listWatch: source,
+      logger: { info: () => undefined, warn: (_o, msg) => void warnings.push(msg) },
+    });
+    await waitUntil(() =>
+      warnings.some((w) => w.startsWith('early-warning watch of this namespace forbidden')),
+    );
+    await waitUntil(() => watch?.stats().watchesHeld === 2);
+    expect(watch?.stats().scope).toBe('namespaces');
+    await watch?.stop();
+  });
 });
