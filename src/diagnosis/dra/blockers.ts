@@ -12,7 +12,14 @@
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../node-match.js';
 import type { DraObjects, WorkloadSnapshot } from '../snapshot.js';
-import { allocatedDevices, devicesOnNode, matchDevice, type Holding, type NodeDevice } from './devices.js';
+import {
+  allocatedDevices,
+  devicesOnNode,
+  matchDevice,
+  type DeviceMatch,
+  type Holding,
+  type NodeDevice,
+} from './devices.js';
 import { podDeviceNeeds, type Alternative, type DeviceNeed, type PodDeviceNeeds } from './needs.js';
 
 export interface DeviceHolder {
@@ -64,6 +71,9 @@ interface DraIndex {
   podsByUid: Map<string, Pod>;
   classesComplete: boolean;
   needs: WeakMap<Pod, PodDeviceNeeds>;
+  /** Match results per request alternative and device key (CEL is evaluated once). */
+  matches: WeakMap<Alternative, Map<string, DeviceMatch>>;
+  devicesByNode: WeakMap<Node, NodeDevice[]>;
 }
 
 const indexes = new WeakMap<WorkloadSnapshot, DraIndex>();
@@ -83,6 +93,8 @@ function indexOf(snapshot: WorkloadSnapshot): DraIndex | undefined {
       ),
       classesComplete: snapshot.coverage.dra?.classes === 'complete',
       needs: new WeakMap(),
+      matches: new WeakMap(),
+      devicesByNode: new WeakMap(),
     };
     indexes.set(snapshot, index);
   }
@@ -151,7 +163,11 @@ export function deviceVerdict(
   for (const pinned of needs.pinned) {
     if (!matchesTerms(node, pinned.terms)) blockers.push(elsewhere(`claim ${pinned.claim}`, pinned.claim));
   }
-  const { devices } = devicesOnNode(index.dra.slices, node);
+  let devices = index.devicesByNode.get(node);
+  if (!devices) {
+    devices = devicesOnNode(index.dra.slices, node).devices;
+    index.devicesByNode.set(node, devices);
+  }
   const taken = new Set<string>();
   for (const need of needs.needs) {
     if (need.extendedResource && node.status?.allocatable?.[need.extendedResource] !== undefined) continue;
@@ -224,8 +240,17 @@ function checkAlternative(
   let unknownMatching = 0;
   let unknownWhy: string | undefined;
   let tainted = 0;
+  let memo = index.matches.get(alternative);
+  if (!memo) {
+    memo = new Map();
+    index.matches.set(alternative, memo);
+  }
   for (const device of devices) {
-    const match = matchDevice(alternative, index.dra.classes, index.classesComplete, device);
+    let match = memo.get(device.key);
+    if (!match) {
+      match = matchDevice(alternative, index.dra.classes, index.classesComplete, device);
+      memo.set(device.key, match);
+    }
     if (match.result === 'match') matching.push(device);
     else if (match.result === 'unknown') {
       unknownMatching++;
