@@ -46,8 +46,8 @@
  *   claim or class that is missing, being allocated or being deleted. DRA rejections
  *   make the preemption part "Preemption is not helpful for scheduling", so no rule
  *   may lean on a "No preemption victims found" count for them.
- * - "node(s) had untolerated taint(s)" (1.33+ in some paths, every path in 1.35 and
- *   1.34.2+) names no taint: `taint` stays unset and the engine reads the taints from
+ * - "node(s) had untolerated taint(s)" (1.35 and 1.34.2+, DESIGN.md §4) names no
+ *   taint: `taint` stays unset and the engine reads the taints from
  *   the node objects.
  */
 import type { SchedulingCategory } from './scheduling-message.js';
