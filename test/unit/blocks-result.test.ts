@@ -13,6 +13,7 @@ import { diagnose } from '../../src/diagnosis/run.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import { blockKitViolation } from '../support/slack-standin.js';
+import { seedIncidentA } from '../support/rollout-scenarios.js';
 
 type Json = Record<string, unknown>;
 
@@ -416,6 +417,16 @@ describe('verdict and outcome wording', () => {
     const thread = textOf(threadReport({ cluster: 'default', diagnosis, dryRuns: {} }));
     expect(thread).toContain('Why it happens.');
     expect(thread.split('crash 1 ').length - 1).toBe(1);
+  });
+
+  it('puts the change to commit in the thread, never as a button', () => {
+    const diagnosis = diagnose(seedIncidentA());
+    expect(diagnosis.manifestChanges?.length).toBeGreaterThan(0);
+    const thread = textOf(threadReport({ cluster: 'default', diagnosis, dryRuns: {} }));
+    expect(thread).toContain('Change to commit');
+    expect(thread).toContain('+      maxSurge: 0');
+    const { blocks } = renderDiagnosis({ cluster: 'default', diagnosis, dryRuns: {}, plans: {} });
+    expect(JSON.stringify(blocks)).not.toContain('Change to commit');
   });
 
   it('renders approvers as Slack mentions in thread replies', () => {

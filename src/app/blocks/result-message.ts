@@ -7,7 +7,16 @@ import { ACTION, rerunValue } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
 import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
-import { LIMITS, context, plain, proseSections, section, truncate, type Block } from './text.js';
+import {
+  LIMITS,
+  codeSections,
+  context,
+  plain,
+  proseSections,
+  section,
+  truncate,
+  type Block,
+} from './text.js';
 
 /** Slack refuses messages far below the per-block limits (~13k characters in blocks). */
 export const MAX_BLOCKS_CHARS = 11_000;
@@ -334,6 +343,24 @@ export function threadReport(input: {
         : mrkdwn`:wrench: *Fix ${i + 1}: ${plan.kind}*. ${plan.summary}`;
     blocks.push(...planDetailBlocks(plan, input.dryRuns[plan.id], heading));
   });
+  // The permanent fix, for the source of truth: never a button, always a diff to commit.
+  for (const change of diagnosis.manifestChanges ?? []) {
+    blocks.push(
+      ...codeSections(
+        mrkdwn`:memo: *Change to commit* (the permanent fix; no button applies it) in ${change.where}, for ${change.addresses}`,
+        change.diff,
+      ),
+    );
+    if (change.notes.length > 0)
+      blocks.push(
+        ...proseSections(
+          joinMrkdwn(
+            change.notes.map((note) => mrkdwn`• ${note}`),
+            '\n',
+          ),
+        ),
+      );
+  }
   if (diagnosis.analyzerErrors.length)
     blocks.push(
       ...proseSections(
