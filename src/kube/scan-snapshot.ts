@@ -16,6 +16,8 @@ import type {
   AccessProblem,
   Coverage,
   CoverageGap,
+  DraCoverage,
+  DraObjects,
   ReadState,
   WorkloadSnapshot,
 } from '../diagnosis/snapshot.js';
@@ -42,16 +44,23 @@ export function buildScanSnapshot(
   nodes: NodeObjects,
   neighbours: { pods: Pod[]; readOn: string[]; gaps: CoverageGap[] },
   accessProblems: AccessProblem[],
+  dra?: { objects?: DraObjects; coverage?: DraCoverage },
 ): WorkloadSnapshot {
   const coverage: Coverage = {
     ...objects.states,
     nodes: nodes.state,
     podsReadOn: neighbours.readOn,
     gaps: [...objects.gaps, ...nodes.gaps, ...neighbours.gaps],
+    ...(dra?.coverage ? { dra: dra.coverage } : {}),
   };
   return selectWorkload(
     deployment,
-    { ...objects, nodes: nodes.items, neighbours: neighbours.pods },
+    {
+      ...objects,
+      nodes: nodes.items,
+      neighbours: neighbours.pods,
+      ...(dra?.objects ? { dra: dra.objects } : {}),
+    },
     { capturedAt: new Date().toISOString(), coverage, accessProblems },
   );
 }

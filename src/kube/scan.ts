@@ -17,6 +17,8 @@ import { diagnose } from '../diagnosis/run.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
 import { listObjects } from './list.js';
+import { backsExtendedResource, readDeviceClasses, readDra, usesClaims, type DraReads } from './dra-reads.js';
+import { extendedResources } from '../diagnosis/scarce.js';
 import { admittedSpec } from '../diagnosis/admitted-spec.js';
 import { isEligible } from '../diagnosis/node-match.js';
 import { asksForScarce, neighboursMatter } from '../diagnosis/scarce.js';
@@ -95,6 +97,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
       const byNamespace = groupBy(interesting, (d) => d.metadata.namespace ?? '');
       for (const [ns, deployments] of byNamespace) {
         const objects = await readNamespace(client, ns, deployments, accessProblems);
+        const dra = await draOfNamespace(client, ns, deployments, accessProblems);
         for (const deployment of deployments) {
           const neighbours = await podsOnEligibleNodes(
             client,
@@ -104,7 +107,10 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
             podsOnNode,
             accessProblems,
           );
-          const snapshot = buildScanSnapshot(deployment, objects, nodeList, neighbours, accessProblems);
+          const snapshot = buildScanSnapshot(deployment, objects, nodeList, neighbours, accessProblems, {
+            ...(dra?.dra ? { objects: dra.dra } : {}),
+            ...(dra?.coverage ? { coverage: dra.coverage } : {}),
+          });
           const diagnosis = diagnose(snapshot);
           diagnosed += 1;
           const findings = diagnosis.findings
@@ -238,6 +244,27 @@ async function podsOnEligibleNodes(
         ]
       : [];
   return { pods: lists.flatMap((l) => l ?? []), readOn, gaps };
+}
+
+/**
+ * The DRA objects for a namespace's Deployments, read as the collector reads them
+ * (dra-reads.ts) when one of them lists resource claims, or asks for an extended
+ * resource a DeviceClass backs. The gaps go into the coverage of each snapshot.
+ */
+async function draOfNamespace(
+  client: KubeClient,
+  namespace: string,
+  deployments: readonly Deployment[],
+  problems: AccessProblem[],
+): Promise<DraReads | undefined> {
+  const specs = deployments.map((d) => d.spec.template.spec);
+  const claimed = specs.find(usesClaims);
+  if (claimed) return readDra(client, namespace, claimed, problems, []);
+  const extended = specs.find((s) => extendedResources(s).length > 0);
+  if (!extended) return undefined;
+  const classes = await readDeviceClasses(client, problems);
+  const backed = classes ? specs.find((s) => backsExtendedResource(s, classes.items)) : undefined;
+  return backed ? readDra(client, namespace, backed, problems, [], classes) : undefined;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

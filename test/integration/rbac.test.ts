@@ -262,6 +262,20 @@ async function recreateRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/**
+ * The DRA twin of the tracker (GPUs through claims): the collector's and the scan's
+ * resource.k8s.io reads (claims of every namespace, slices, classes, templates).
+ */
+async function draRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/gpu-deadlock-dra.yaml', 'gpu-dra');
+  await deadlockTracker(sim);
+  sim.clearRequests();
+  const tracker = diagnose(await collectSnapshot(client, TRACKER));
+  expect(tracker.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  await scanCluster(client, { namespace: TRACKER.namespace });
+  recorded.push(...sim.requests);
+}
+
 /** scale-old-replicaset on another fresh tracker: the old ReplicaSet's scale subresource. */
 async function scaleRun(): Promise<void> {
   const { sim, client } = await start('sim/scenarios/gpu-deadlock.yaml', 'gpu-scale');
@@ -395,6 +409,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
   it('records the worker doing everything it does: both incidents, scan, owner lookup, every remediation kind, rollout watches', async () => {
     await fullRun();
     await recreateRun();
+    await draRun();
     await scaleRun();
     await steppedRun();
     expect([...dryRun].sort()).toEqual([

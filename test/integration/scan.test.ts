@@ -87,6 +87,32 @@ describe('scanCluster', () => {
     ]);
   });
 
+  it('predicts the DRA twin too: the GPU comes through a claim per pod', async () => {
+    const { s, client } = await start('sim/scenarios/gpu-deadlock-dra.yaml');
+    await s.settle();
+    await s.waitFor(
+      () =>
+        ((
+          s.get('Deployment', 'vision', 'vision-object-tracker') as {
+            status?: { availableReplicas?: number };
+          }
+        ).status?.availableReplicas ?? 0) === 1,
+    );
+    s.clearRequests();
+    const report = await scanCluster(client, { namespace: 'vision' });
+    expect(report.entries).toEqual([
+      expect.objectContaining({
+        name: 'vision-object-tracker',
+        state: 'at-risk',
+        findings: [expect.objectContaining({ code: 'RolloutAtRisk' })],
+      }),
+    ]);
+    expect(report.entries[0]?.findings[0]?.summary).toContain('device of class gpu.nvidia.com');
+    expect(s.requests.filter((r) => r.resource === 'resourceclaims').map((r) => r.namespace ?? '*')).toEqual([
+      '*',
+    ]);
+  });
+
   it('pages through every Deployment and reads per namespace, not per Deployment', async () => {
     const extra = Array.from({ length: 40 }, (_, i) => healthy(`team-${i % 5}`, `web-${i}`));
     const { s, client } = await start([...generateCluster({ nodes: 10, pods: 100 }), ...extra], false);
@@ -118,6 +144,8 @@ describe('scanCluster', () => {
         'list pods *',
         'list pods vision',
         'list replicasets vision',
+        // The tracker asks for nvidia.com/gpu: no DeviceClass backs it here.
+        'list deviceclasses *',
       ].sort(),
     );
   });
