@@ -38,7 +38,11 @@ describe('nodes that could not be read (namespace-scoped RBAC, a dump without No
       /^Rollout of object-tracker can never finish: .* needs nvidia\.com\/gpu on tracker-node/,
     );
     expect(finding?.explanation).toContain("the scheduler's message settles it");
-    expect(result.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'set-recreate']);
+    expect(result.remediations.map((p) => p.kind)).toEqual([
+      'set-rolling-update',
+      'set-recreate',
+      'scale-old-replicaset',
+    ]);
   });
 
   it('is IncompleteEvidence, not Unschedulable, when the new template asks for more than the old pod holds', () => {
@@ -92,7 +96,11 @@ describe('other workloads whose pods on a node were not read', () => {
     // Look-alike: every pod read, the same state is proved and the fix offered.
     const proved = diagnose({ ...snapshot, coverage: fullCoverage() });
     expect(proved.findings[0]?.summary).toContain('Rollout of object-tracker can never finish');
-    expect(proved.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'set-recreate']);
+    expect(proved.remediations.map((p) => p.kind)).toEqual([
+      'set-rolling-update',
+      'set-recreate',
+      'scale-old-replicaset',
+    ]);
   });
 
   const edge = (): ReturnType<typeof rollout> =>
@@ -113,7 +121,12 @@ describe('other workloads whose pods on a node were not read', () => {
     expect(result.findings.map((f) => f.code)).toEqual(['RolloutSurgeDeadlock']);
     const notes = result.findings[0]?.evidence.flatMap((e) => (e.type === 'note' ? [e.text] : []));
     expect(notes).toContain('Caveat: who else holds room on edge-3 was not read.');
-    expect(result.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'set-recreate']);
+    expect(result.remediations.map((p) => p.kind)).toEqual([
+      'set-rolling-update',
+      'set-recreate',
+      'scale-old-replicaset',
+      'scale-old-replicaset',
+    ]);
   });
 
   it('a proof on one node stands when another node looks free for a reason the model does not capture', () => {
@@ -122,7 +135,12 @@ describe('other workloads whose pods on a node were not read', () => {
     expect(result.findings.map((f) => f.code)).toEqual(['RolloutSurgeDeadlock']);
     const notes = result.findings[0]?.evidence.flatMap((e) => (e.type === 'note' ? [e.text] : []));
     expect(notes?.some((n) => n.startsWith('Caveat: edge-3 looks free for this pod'))).toBe(true);
-    expect(result.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'set-recreate']);
+    expect(result.remediations.map((p) => p.kind)).toEqual([
+      'set-rolling-update',
+      'set-recreate',
+      'scale-old-replicaset',
+      'scale-old-replicaset',
+    ]);
   });
 
   it('look-alike: nothing proved anywhere and room unread is incomplete, not "the snapshot shows room"', () => {
