@@ -362,6 +362,11 @@ export function loadAppConfig(env: Env): AppConfig {
       'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
     );
   }
+  if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN: without it no alert is received',
+    );
+  }
   if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
     if (parsed.data.METRICS_PORT === parsed.data.PORT) {
       problems.push(

@@ -56,6 +56,26 @@ describe('early-warning configuration', () => {
     ]);
   });
 
+  it('refuses an alert map without the Alertmanager token that would bring alerts', () => {
+    expect(problems(() => loadAppConfig({ ...app, ROLLOUT_DOCTOR_ALERT_MAP: 'MyStuck=deployment' }))).toEqual(
+      [
+        expect.stringMatching(
+          /^ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN/,
+        ),
+      ],
+    );
+    expect(
+      problems(() =>
+        loadAppConfig({
+          ...app,
+          ROLLOUT_DOCTOR_ALERT_MAP: 'MyStuck=deployment',
+          ALERTMANAGER_TOKEN: 'tok',
+          ROLLOUT_DOCTOR_ALERT_CHANNEL: 'C0INCIDENT',
+        }),
+      ),
+    ).toEqual([]);
+  });
+
   it('refuses /metrics on the public port', () => {
     expect(problems(() => loadAppConfig({ ...app, PORT: '3000', METRICS_PORT: '3000' }))).toEqual([
       expect.stringMatching(/^METRICS_PORT and PORT are both 3000/),
