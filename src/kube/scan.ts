@@ -13,7 +13,7 @@ import type {
   Pod,
   ReplicaSet,
 } from '../diagnosis/k8s.js';
-import { diagnose } from '../diagnosis/run.js';
+import { analyze } from '../diagnosis/run.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
 import { listObjects } from './list.js';
@@ -111,7 +111,8 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
             ...(dra?.dra ? { objects: dra.dra } : {}),
             ...(dra?.coverage ? { coverage: dra.coverage } : {}),
           });
-          const diagnosis = diagnose(snapshot);
+          // Findings only: a scan lists verdicts and builds no plans it would throw away.
+          const diagnosis = analyze(snapshot);
           diagnosed += 1;
           const findings = diagnosis.findings
             .filter((f) => f.code !== 'AccessDenied')

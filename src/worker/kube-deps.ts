@@ -1,4 +1,4 @@
-import { diagnose } from '../diagnosis/run.js';
+import { diagnose } from '../remediation/diagnose.js';
 import type { KubeClient } from '../kube/client.js';
 import { collectSnapshot } from '../kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';

@@ -15,7 +15,7 @@ import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
 import { isCrashLooping } from '../../src/diagnosis/container-failures.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/diagnosis/run.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';

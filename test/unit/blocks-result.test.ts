@@ -9,7 +9,7 @@ import { proseSections } from '../../src/app/blocks/text.js';
 import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { loadObjects } from '../../src/diagnosis/dump.js';
-import { diagnose } from '../../src/diagnosis/run.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import { blockKitViolation } from '../support/slack-standin.js';

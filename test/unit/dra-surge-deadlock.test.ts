@@ -5,7 +5,7 @@
  * occupancy or selectors that cannot be known.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/diagnosis/run.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100 } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';

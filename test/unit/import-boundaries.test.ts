@@ -126,6 +126,17 @@ describe('import graph over src/', () => {
     expect(crossings(['diagnosis', 'remediation', 'report'], ['kube', 'app', 'worker', 'queue'])).toEqual([]);
   });
 
+  it('the engine flows one way: findings (diagnosis) never import plans (remediation) at run time', () => {
+    const edges = sourceFiles('src/diagnosis').flatMap((f) =>
+      importsOf(f, RUNTIME_IMPORT)
+        .filter((dep) => dep.endsWith('.ts') && area(dep) === 'remediation')
+        .map((dep) => `${f} → ${dep}`),
+    );
+    expect(edges).toEqual([]);
+    // and the check sees such an edge where one exists
+    expect(importsOf('src/remediation/diagnose.ts', RUNTIME_IMPORT)).toContain('src/diagnosis/run.ts');
+  });
+
   it('the app side never imports kube or the worker side', () => {
     expect(crossings(['app'], ['kube', 'worker'])).toEqual([]);
   });

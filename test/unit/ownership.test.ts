@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ObjectMeta } from '../../src/diagnosis/k8s.js';
 import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/ownership.js';
-import { diagnose } from '../../src/diagnosis/run.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { assembleSnapshot } from '../../diagnosis/assemble.js';
 import { DumpError, loadObjects } from '../../diagnosis/dump.js';
 import { relevantTo } from '../../diagnosis/dump-relevance.js';
-import { diagnose } from '../../diagnosis/run.js';
+import { diagnose } from '../../remediation/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';

@@ -1,0 +1,69 @@
+/**
+ * The whole diagnosis, in the one direction the engine flows: the analyzers' findings
+ * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding, then
+ * per plan whether the Deployment's owner will put it back (drift), then the change
+ * to commit for the source of truth. A builder that throws is recorded in
+ * `analyzerErrors` as `plans:<code>`; the other plans still come back.
+ */
+import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Finding } from '../diagnosis/finding.js';
+import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/run.js';
+import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { planBuilders as registeredBuilders, type PlanBuilder } from './builders/index.js';
+import { planDrift } from './drift.js';
+import { buildManifestChanges } from './manifest-change.js';
+import type { RemediationPlan } from './plan.js';
+
+export interface DiagnoseOptions extends AnalyzeOptions {
+  planBuilders?: Partial<Record<string, PlanBuilder>>;
+}
+
+/** Findings, their plans (recommended first per finding, each once), drift and the change to commit. */
+export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions = {}): Diagnosis {
+  const { snapshot, findings: found, analyzerErrors, managedBy } = analyze(collected, options);
+  const builders = options.planBuilders ?? registeredBuilders;
+  const findings: Finding[] = [];
+  const remediations: RemediationPlan[] = [];
+  const planIds = new Set<string>();
+  for (const finding of found) {
+    const ids: string[] = [];
+    const build = builders[finding.code];
+    if (build) {
+      try {
+        for (const plan of build(snapshot, finding)) {
+          ids.push(plan.id);
+          if (!planIds.has(plan.id)) {
+            planIds.add(plan.id);
+            remediations.push(plan);
+          }
+        }
+      } catch (error) {
+        analyzerErrors.push({ analyzer: `plans:${finding.code}`, message: errorMessage(error) });
+      }
+    }
+    findings.push({ ...finding, remediations: ids });
+  }
+
+  // Per plan, whether the Deployment's owner will put the field back.
+  const withDrift = remediations.map((plan) => {
+    const drift = planDrift(plan, snapshot.deployment, managedBy);
+    return drift ? { ...plan, drift } : plan;
+  });
+  const manifestChanges = buildManifestChanges(snapshot.deployment, findings, managedBy);
+  const meta = snapshot.deployment.metadata;
+  return {
+    target: snapshot.target,
+    capturedAt: snapshot.capturedAt,
+    observed: {
+      uid: meta.uid ?? '',
+      generation: meta.generation ?? 0,
+      resourceVersion: meta.resourceVersion ?? '',
+    },
+    findings,
+    remediations: withDrift,
+    analyzerErrors,
+    coverage: snapshot.coverage,
+    ...(managedBy ? { managedBy } : {}),
+    ...(manifestChanges.length > 0 ? { manifestChanges } : {}),
+  };
+}
