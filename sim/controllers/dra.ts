@@ -23,7 +23,7 @@ import type {
 } from '../../src/diagnosis/k8s.js';
 import { allocatedDevices, devicesOnNode, matchDevice } from '../../src/diagnosis/dra/devices.js';
 import { requestAlternatives } from '../../src/diagnosis/dra/needs.js';
-import { matchesTerms } from '../../src/diagnosis/node-match.js';
+import { matchesTerms } from '../../src/diagnosis/placement/node-match.js';
 import { nowRfc3339 } from '../defaults.js';
 import type { SimObject, Store } from '../store.js';
 import type { Controller, ControllerContext } from './manager.js';

@@ -1,5 +1,5 @@
-import type { ResolvedStrategy } from './fenceposts.js';
-import type { ParsedSchedulingMessage } from './scheduling-message.js';
+import type { ResolvedStrategy } from './rollout/fenceposts.js';
+import type { ParsedSchedulingMessage } from './scheduling/scheduling-message.js';
 
 /** Stable finding codes (DESIGN.md §3). Add codes; never rename these. */
 export const FINDING_CODES = [

@@ -3,14 +3,14 @@
  * collector, `scan` and dumps (DESIGN.md §2): src/kube only fetches, this decides, so
  * the three paths give the same diagnosis for the same objects.
  */
-import { admittedSpec } from './admitted-spec.js';
-import { asCoreEvent } from './event-shape.js';
+import { admittedSpec } from './placement/admitted-spec.js';
+import { asCoreEvent } from './dump/event-shape.js';
 import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSet } from './k8s.js';
-import { selectsNode } from './node-match.js';
-import { claimNames } from './pod-constraints.js';
-import { neighboursMatter } from './scarce.js';
+import { selectsNode } from './placement/node-match.js';
+import { claimNames } from './placement/pod-constraints.js';
+import { neighboursMatter } from './placement/scarce.js';
 import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
-import { isTerminal } from './workload.js';
+import { isTerminal } from './rollout/workload.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
 export interface ReadObjects {

@@ -35,10 +35,10 @@ import type {
   Pod,
   ReplicaSet,
 } from '../diagnosis/k8s.js';
-import { admittedSpec } from '../diagnosis/admitted-spec.js';
-import { isEligible } from '../diagnosis/node-match.js';
-import { claimNames } from '../diagnosis/pod-constraints.js';
-import { asksForScarce, neighboursMatter } from '../diagnosis/scarce.js';
+import { admittedSpec } from '../diagnosis/placement/admitted-spec.js';
+import { isEligible } from '../diagnosis/placement/node-match.js';
+import { claimNames } from '../diagnosis/placement/pod-constraints.js';
+import { asksForScarce, neighboursMatter } from '../diagnosis/placement/scarce.js';
 import { selectWorkload } from '../diagnosis/select-workload.js';
 import {
   fullCoverage,
@@ -49,7 +49,7 @@ import {
   type WorkloadRef,
   type WorkloadSnapshot,
 } from '../diagnosis/snapshot.js';
-import { isUnscheduled } from '../diagnosis/workload.js';
+import { isUnscheduled } from '../diagnosis/rollout/workload.js';
 import type { KubeClient } from './client.js';
 import { closestNames } from '../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
@@ -61,7 +61,7 @@ import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
-import { extendedResources } from '../diagnosis/scarce.js';
+import { extendedResources } from '../diagnosis/placement/scarce.js';
 
 export interface CollectOptions {
   onProgress?: (step: string) => void;

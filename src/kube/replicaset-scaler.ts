@@ -9,8 +9,8 @@
  * rollout-doctor, never touching the Deployment.
  */
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
-import { currentDeadlockProof } from '../diagnosis/surge-proof.js';
-import { templatesEqual } from '../diagnosis/workload.js';
+import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
+import { templatesEqual } from '../diagnosis/rollout/workload.js';
 import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';

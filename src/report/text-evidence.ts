@@ -1,7 +1,7 @@
 /** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
-import type { ResolvedValue } from '../diagnosis/fenceposts.js';
+import type { ResolvedValue } from '../diagnosis/rollout/fenceposts.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
-import type { SchedulingReason } from '../diagnosis/scheduling-message.js';
+import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
 import { indent, table, type Style } from './format.js';
 
 /** Lines for one piece of evidence, not indented. */

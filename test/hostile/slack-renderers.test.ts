@@ -24,10 +24,10 @@ import {
   rootNote,
   threadLine,
 } from '../../src/app/alerts/messages.js';
-import { assembleSnapshot } from '../../src/diagnosis/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
-import { loadObjects } from '../../src/diagnosis/dump.js';
+import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';

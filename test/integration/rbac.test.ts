@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/demo-scenario.js';
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
-import { isCrashLooping } from '../../src/diagnosis/container-failures.js';
+import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';

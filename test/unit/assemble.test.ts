@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/assemble.js';
-import { loadObjects } from '../../src/diagnosis/dump.js';
+import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
+import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';

@@ -1,7 +1,7 @@
 /** What would change a FailedScheduling outcome, from real scheduler wordings. */
 import { describe, expect, it } from 'vitest';
 import { adviseScheduling } from '../../src/cli/commands/explain-scheduling-advice.js';
-import { parseSchedulingMessage } from '../../src/diagnosis/scheduling-message.js';
+import { parseSchedulingMessage } from '../../src/diagnosis/scheduling/scheduling-message.js';
 
 const advise = (message: string) => adviseScheduling(parseSchedulingMessage(message));
 const changes = (message: string): string[] => advise(message).changes.map((c) => c.change);

@@ -4,7 +4,7 @@ import {
   findMissingConfig,
   isCrashLooping,
   isHealthyPod,
-} from '../../src/diagnosis/container-failures.js';
+} from '../../src/diagnosis/crash/container-failures.js';
 import type { ContainerStatus, Pod } from '../../src/diagnosis/k8s.js';
 import { logKey } from '../../src/diagnosis/snapshot.js';
 import {

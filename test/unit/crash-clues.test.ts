@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
-import { findCrashClue } from '../../src/diagnosis/crash-clues.js';
-import type { ContainerReport } from '../../src/diagnosis/container-failures.js';
-import type { NodeDifference } from '../../src/diagnosis/node-diff.js';
+import { findCrashClue } from '../../src/diagnosis/crash/crash-clues.js';
+import type { ContainerReport } from '../../src/diagnosis/crash/container-failures.js';
+import type { NodeDifference } from '../../src/diagnosis/crash/node-diff.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 
 function report(message: string | undefined, logTail: string | undefined): ContainerReport {

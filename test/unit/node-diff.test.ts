@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffNodes, findSeparator } from '../../src/diagnosis/node-diff.js';
+import { diffNodes, findSeparator } from '../../src/diagnosis/crash/node-diff.js';
 import { makeNode } from '../support/k8s-builders.js';
 
 describe('diffNodes', () => {

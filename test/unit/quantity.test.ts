@@ -7,7 +7,7 @@ import {
   quantityMilli,
   quantityValue,
   schedulerAmount,
-} from '../../src/diagnosis/quantity.js';
+} from '../../src/diagnosis/placement/quantity.js';
 
 describe('Kubernetes quantities', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import { parseSchedulingMessage } from '../../src/diagnosis/scheduling-message.js';
+import { parseSchedulingMessage } from '../../src/diagnosis/scheduling/scheduling-message.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { hasProblems, toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';

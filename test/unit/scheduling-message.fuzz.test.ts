@@ -8,7 +8,7 @@ import {
   SchedulingMessageError,
   type ParsedSchedulingMessage,
   type SchedulingReason,
-} from '../../src/diagnosis/scheduling-message.js';
+} from '../../src/diagnosis/scheduling/scheduling-message.js';
 
 const KNOWN = [
   'Insufficient nvidia.com/gpu',

@@ -7,9 +7,9 @@ import {
   type NoteKind,
   type ParsedSchedulingMessage,
   type SchedulingReason,
-} from '../../src/diagnosis/scheduling-message.js';
+} from '../../src/diagnosis/scheduling/scheduling-message.js';
 import type { Node, Taint } from '../../src/diagnosis/k8s.js';
-import { unnamedTaintNote } from '../../src/diagnosis/rollout-assessment.js';
+import { unnamedTaintNote } from '../../src/diagnosis/rollout/rollout-assessment.js';
 
 const r = (count: number, reason: string, extra: Partial<SchedulingReason> = {}): SchedulingReason => ({
   count,

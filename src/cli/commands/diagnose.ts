@@ -6,9 +6,9 @@
  */
 import { escapeJsonControls } from '../../text/clean.js';
 import { readFile } from 'node:fs/promises';
-import { assembleSnapshot } from '../../diagnosis/assemble.js';
-import { DumpError, loadObjects } from '../../diagnosis/dump.js';
-import { relevantTo } from '../../diagnosis/dump-relevance.js';
+import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
+import { DumpError, loadObjects } from '../../diagnosis/dump/dump.js';
+import { relevantTo } from '../../diagnosis/dump/dump-relevance.js';
 import { diagnose } from '../../remediation/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';

@@ -17,7 +17,7 @@ import {
   SchedulingMessageError,
   type ParsedSchedulingMessage,
   type SchedulingReason,
-} from '../../diagnosis/scheduling-message.js';
+} from '../../diagnosis/scheduling/scheduling-message.js';
 import { indent, table, wrap } from '../../report/format.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
 import { adviseScheduling, type SchedulingAdvice } from './explain-scheduling-advice.js';

@@ -1,5 +1,5 @@
 import type { Analyzer } from '../analyzer.js';
-import { classifyContainers, type MissingConfigRef } from '../container-failures.js';
+import { classifyContainers, type MissingConfigRef } from '../crash/container-failures.js';
 import type { Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { podRows } from './report-groups.js';

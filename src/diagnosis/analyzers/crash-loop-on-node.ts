@@ -4,9 +4,9 @@ import {
   describeContainers,
   templateLabel,
   type TemplateCrashPicture,
-} from '../crash-distribution.js';
+} from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
-import { describeValues, type NodeSeparator } from '../node-diff.js';
+import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 /**

@@ -4,7 +4,7 @@ import {
   describeContainers,
   templateLabel,
   type TemplateCrashPicture,
-} from '../crash-distribution.js';
+} from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 

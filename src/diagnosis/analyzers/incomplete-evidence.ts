@@ -7,9 +7,9 @@
 import type { Analyzer } from '../analyzer.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { Deployment, Pod } from '../k8s.js';
-import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout-assessment.js';
+import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout/rollout-assessment.js';
 import type { CoverageGap, WorkloadSnapshot } from '../snapshot.js';
-import { isReady } from '../workload.js';
+import { isReady } from '../rollout/workload.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

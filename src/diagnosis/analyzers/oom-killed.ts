@@ -1,5 +1,5 @@
 import type { Analyzer } from '../analyzer.js';
-import { classifyContainers, type ContainerReport } from '../container-failures.js';
+import { classifyContainers, type ContainerReport } from '../crash/container-failures.js';
 import type { Finding } from '../finding.js';
 import type { Container, Pod } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot.js';

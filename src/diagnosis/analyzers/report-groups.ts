@@ -1,5 +1,5 @@
 /** Small helpers the lifecycle analyzers share for turning container reports into evidence. */
-import type { ContainerReport } from '../container-failures.js';
+import type { ContainerReport } from '../crash/container-failures.js';
 
 /** Reports grouped by container name, in first-seen order. */
 export function groupByContainer(reports: readonly ContainerReport[]): Map<string, ContainerReport[]> {

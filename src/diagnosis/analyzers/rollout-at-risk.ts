@@ -10,16 +10,16 @@
  * Needs a complete node list: "no room anywhere" cannot be shown from a capped one.
  */
 import type { Analyzer } from '../analyzer.js';
-import { capacityRows, describeBlocker } from '../capacity-rows.js';
+import { capacityRows, describeBlocker } from '../placement/capacity-rows.js';
 import type { Finding } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import { claimNames, hostPorts, requiredAntiAffinity } from '../pod-constraints.js';
-import { placementContext, type PlacementContext } from '../placement.js';
-import { isExtendedResource } from '../resources.js';
-import { assessRollout } from '../rollout-assessment.js';
-import { rolloutUnderWay } from '../rollout-progress.js';
-import { strategyPhrase } from '../strategy-words.js';
-import { nextRolloutAssessments, rwoRisk } from '../surge-proof.js';
+import { claimNames, hostPorts, requiredAntiAffinity } from '../placement/pod-constraints.js';
+import { placementContext, type PlacementContext } from '../placement/placement.js';
+import { isExtendedResource } from '../placement/resources.js';
+import { assessRollout } from '../rollout/rollout-assessment.js';
+import { rolloutUnderWay } from '../rollout/rollout-progress.js';
+import { strategyPhrase } from '../rollout/strategy-words.js';
+import { nextRolloutAssessments, rwoRisk } from '../rollout/surge-proof.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

@@ -5,9 +5,9 @@
  * least one eligible node the new pod fits once our live old pods there are gone.
  */
 import type { Analyzer } from '../analyzer.js';
-import { capacityRows, describeBlocker } from '../capacity-rows.js';
+import { capacityRows, describeBlocker } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
-import { placementContext, type Blocker } from '../placement.js';
+import { placementContext, type Blocker } from '../placement/placement.js';
 import {
   assessRollout,
   type AttachBlock,
@@ -15,9 +15,9 @@ import {
   type RolloutAssessment,
   schedulingEvidence,
   cordonedNote,
-} from '../rollout-assessment.js';
+} from '../rollout/rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { nativeSignalsNote, strategyPhrase } from '../strategy-words.js';
+import { nativeSignalsNote, strategyPhrase } from '../rollout/strategy-words.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

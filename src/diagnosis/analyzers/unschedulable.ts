@@ -4,18 +4,18 @@
  * have to change instead (selector, toleration, capacity, replicas, the claim).
  */
 import type { Analyzer } from '../analyzer.js';
-import { blockerResource, capacityRows, describeBlocker, holderNames } from '../capacity-rows.js';
+import { blockerResource, capacityRows, describeBlocker, holderNames } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
-import { placementContext, type Blocker, type PlacementContext } from '../placement.js';
+import { placementContext, type Blocker, type PlacementContext } from '../placement/placement.js';
 import type { DeviceBlocker } from '../dra/blockers.js';
-import { formatAmount } from '../quantity.js';
+import { formatAmount } from '../placement/quantity.js';
 import {
   assessRollout,
   cordonedNote,
   schedulingEvidence,
   type PendingAssessment,
-} from '../rollout-assessment.js';
-import { heldBackPhrase } from '../held-back.js';
+} from '../rollout/rollout-assessment.js';
+import { heldBackPhrase } from '../scheduling/held-back.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
 type Draft = Omit<Finding, 'remediations'>;

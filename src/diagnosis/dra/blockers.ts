@@ -10,7 +10,7 @@
  * namespace; the caller marks such nodes as not known.
  */
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
-import { matchesTerms } from '../node-match.js';
+import { matchesTerms } from '../placement/node-match.js';
 import type { DraObjects, WorkloadSnapshot } from '../snapshot.js';
 import {
   allocatedDevices,

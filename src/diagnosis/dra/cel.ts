@@ -12,7 +12,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { Device, DeviceAttribute, DeviceSelector } from '../k8s.js';
-import { parseExact, quantityMilli } from '../quantity.js';
+import { parseExact, quantityMilli } from '../placement/quantity.js';
 
 export type SelectorResult =
   { result: 'match' } | { result: 'no-match' } | { result: 'unknown'; why: string };

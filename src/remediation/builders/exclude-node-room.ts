@@ -6,9 +6,9 @@
  * unknown, never free.
  */
 import type { Node, PodSpec } from '../../diagnosis/k8s.js';
-import { placementContext } from '../../diagnosis/placement.js';
-import { hostPorts } from '../../diagnosis/pod-constraints.js';
-import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/resources.js';
+import { placementContext } from '../../diagnosis/placement/placement.js';
+import { hostPorts } from '../../diagnosis/placement/pod-constraints.js';
+import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/placement/resources.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 
 export interface ExclusionRoom {

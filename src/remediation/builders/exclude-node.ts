@@ -25,10 +25,10 @@
  * workloads' pods, for at least as many pods as serve now (exclude-node-room.ts);
  * fewer than the replicas is a warning.
  */
-import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash-distribution.js';
+import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
-import { isEligible, selectsNode } from '../../diagnosis/node-match.js';
+import { isEligible, selectsNode } from '../../diagnosis/placement/node-match.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';

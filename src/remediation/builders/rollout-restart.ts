@@ -10,10 +10,10 @@
  * first new pod is Pending for the same reason (use set-rolling-update or
  * set-recreate, which restart in the same patch).
  */
-import { desiredReplicas, resolveStrategy } from '../../diagnosis/fenceposts.js';
+import { desiredReplicas, resolveStrategy } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { surgeDeadlockStands } from '../../diagnosis/surge-proof.js';
+import { surgeDeadlockStands } from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';

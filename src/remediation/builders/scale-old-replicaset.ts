@@ -11,12 +11,12 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { desiredReplicas } from '../../diagnosis/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { ReplicaSet } from '../../diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { currentDeadlockProof } from '../../diagnosis/surge-proof.js';
-import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/workload.js';
+import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
+import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
 import { planId } from '../plan-id.js';
 import type { Patch, RemediationPlan } from '../plan.js';
 

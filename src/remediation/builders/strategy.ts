@@ -8,11 +8,11 @@
  * our old pods are gone from an eligible node (surge-proof.ts); otherwise the
  * change would only add downtime.
  */
-import { desiredReplicas } from '../../diagnosis/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { currentDeadlockProof, nextRolloutProof, type ReleaseProof } from '../../diagnosis/surge-proof.js';
+import { currentDeadlockProof, nextRolloutProof, type ReleaseProof } from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import {

@@ -16,11 +16,11 @@ import type {
   Pod,
   ReplicaSet,
   KubeEvent,
-} from './k8s.js';
-import { selectWorkload } from './select-workload.js';
-import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
-import { WorkloadNotFoundError } from './errors.js';
-import { closestNames } from '../text/closest-names.js';
+} from '../k8s.js';
+import { selectWorkload } from '../select-workload.js';
+import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
+import { WorkloadNotFoundError } from '../errors.js';
+import { closestNames } from '../../text/closest-names.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */

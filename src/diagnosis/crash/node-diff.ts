@@ -18,7 +18,7 @@
  * Also finds the attribute (or pair of attributes) that separates the bad nodes
  * from the good ones, which crash-distribution.ts uses to decide node dependence.
  */
-import type { Node } from './k8s.js';
+import type { Node } from '../k8s.js';
 
 export type DifferenceCategory =
   'condition' | 'cpu' | 'kernel' | 'runtime' | 'os' | 'kubelet' | 'taints' | 'label' | 'coincidental';

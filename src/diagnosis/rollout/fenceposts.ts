@@ -20,7 +20,7 @@
  *    not claim a default we cannot show.
  */
 import { z } from 'zod';
-import type { Deployment } from './k8s.js';
+import type { Deployment } from '../k8s.js';
 
 export type ValueSource = 'explicit' | 'default';
 

@@ -6,8 +6,8 @@
  * (DESIGN.md §4). So node eligibility is read from a pod of the current template,
  * and from the template only when no such pod exists.
  */
-import type { Deployment, Pod, PodSpec, ReplicaSet } from './k8s.js';
-import { classifyReplicaSets, isTerminating, isUnscheduled, podsOfReplicaSet } from './workload.js';
+import type { Deployment, Pod, PodSpec, ReplicaSet } from '../k8s.js';
+import { classifyReplicaSets, isTerminating, isUnscheduled, podsOfReplicaSet } from '../rollout/workload.js';
 
 export interface AdmittedSpec {
   spec: PodSpec;

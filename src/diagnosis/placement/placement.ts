@@ -6,14 +6,14 @@
  * claims). Node selection and taints are node-match.ts. Pods are indexed by node
  * once per snapshot, so a check costs the node's pods, not the cluster's.
  */
-import type { Node, Pod } from './k8s.js';
+import type { Node, Pod } from '../k8s.js';
 import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
 import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
-import type { WorkloadSnapshot } from './snapshot.js';
-import { holdsResources } from './workload.js';
-import { deviceVerdict, type DeviceBlocker } from './dra/blockers.js';
-import { classForExtendedResource } from './dra/needs.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import { holdsResources } from '../rollout/workload.js';
+import { deviceVerdict, type DeviceBlocker } from '../dra/blockers.js';
+import { classForExtendedResource } from '../dra/needs.js';
 
 export { usesClaim } from './placement-pod-rules.js';
 

@@ -12,23 +12,23 @@
  * - room appears once live old pods go: a surge deadlock when the strategy surges
  *   (maxSurge ≥ 1, maxUnavailable 0), else the controller is already letting them go.
  */
-import type { Evidence } from './finding.js';
-import type { KubeEvent, Node, Pod, ReplicaSet } from './k8s.js';
-import { isEligible, selectsNode, untoleratedTaints } from './node-match.js';
+import type { Evidence } from '../finding.js';
+import type { KubeEvent, Node, Pod, ReplicaSet } from '../k8s.js';
+import { isEligible, selectsNode, untoleratedTaints } from '../placement/node-match.js';
 import {
   resolveStrategy,
   desiredReplicas,
   surgesWithoutUnavailability,
   type ResolvedStrategy,
 } from './fenceposts.js';
-import { claimNames } from './pod-constraints.js';
-import { blockersOn, placementContext, usesClaim } from './placement.js';
-import { assessNode, type NodeAssessment } from './holder-release.js';
-import { heldBeforeScheduling, type HeldBack } from './held-back.js';
-import { messageProof } from './message-proof.js';
-import { needsOf } from './dra/blockers.js';
-import { parseSchedulingMessage, type ParsedSchedulingMessage } from './scheduling-message.js';
-import { occupancyKnown, type WorkloadSnapshot } from './snapshot.js';
+import { claimNames } from '../placement/pod-constraints.js';
+import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
+import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
+import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
+import { messageProof } from '../scheduling/message-proof.js';
+import { needsOf } from '../dra/blockers.js';
+import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
+import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
 import {
   classifyReplicaSets,
   eventsOfPod,

@@ -3,15 +3,15 @@
  * builders never trust a finding's text: where letting our old pods go first makes
  * room for the new pod, and how many must go.
  */
-import { admittedSpec } from './admitted-spec.js';
-import type { Pod } from './k8s.js';
-import { isEligible } from './node-match.js';
-import { claimNames } from './pod-constraints.js';
-import { placementContext, usesClaim } from './placement.js';
-import { assessNode, type NodeAssessment } from './holder-release.js';
+import { admittedSpec } from '../placement/admitted-spec.js';
+import type { Pod } from '../k8s.js';
+import { isEligible } from '../placement/node-match.js';
+import { claimNames } from '../placement/pod-constraints.js';
+import { placementContext, usesClaim } from '../placement/placement.js';
+import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
 import { rolloutUnderWay } from './rollout-progress.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
 import { isTerminating } from './workload.js';
 
 export interface ReleaseProof {

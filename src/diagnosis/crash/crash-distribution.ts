@@ -14,8 +14,8 @@
  */
 import { findCrashClue, type CrashClue } from './crash-clues.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
-import type { CrashingContainer, NodeCrashRow } from './finding.js';
-import type { Node, Pod, ReplicaSet } from './k8s.js';
+import type { CrashingContainer, NodeCrashRow } from '../finding.js';
+import type { Node, Pod, ReplicaSet } from '../k8s.js';
 import {
   diffNodes,
   findSeparator,
@@ -23,8 +23,8 @@ import {
   type NodeDifference,
   type NodeSeparator,
 } from './node-diff.js';
-import type { WorkloadSnapshot } from './snapshot.js';
-import { classifyReplicaSets, podsOfReplicaSet } from './workload.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import { classifyReplicaSets, podsOfReplicaSet } from '../rollout/workload.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */
 const CRASH_KINDS = new Set(['crash-loop', 'start-error']);

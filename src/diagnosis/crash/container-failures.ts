@@ -3,7 +3,7 @@
  * lifecycle analyzers report on. Pure: reads the pod, the pod's events and the
  * previous-container log tails from the snapshot; "now" is snapshot.capturedAt.
  */
-import type { ContainerStateTerminated, ContainerStatus, KubeEvent, Pod } from './k8s.js';
+import type { ContainerStateTerminated, ContainerStatus, KubeEvent, Pod } from '../k8s.js';
 import {
   dedupeRefs,
   eventContainer,
@@ -12,7 +12,7 @@ import {
   type MissingConfigRef,
   type ProbeKill,
 } from './kubelet-messages.js';
-import { logKey, type WorkloadSnapshot } from './snapshot.js';
+import { logKey, type WorkloadSnapshot } from '../snapshot.js';
 
 export { eventTime, findMissingConfig, type MissingConfigRef, type ProbeKill } from './kubelet-messages.js';
 

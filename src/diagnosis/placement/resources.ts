@@ -10,7 +10,7 @@
  *   container step), per resource, plus the RuntimeClass overhead;
  * - amounts are integers: cpu in millicores, everything else in base units.
  */
-import type { Container, Node, PodSpec, Quantity } from './k8s.js';
+import type { Container, Node, PodSpec, Quantity } from '../k8s.js';
 import { schedulerAmount } from './quantity.js';
 
 /** Amounts per resource name, in scheduler units (cpu: millicores). */

@@ -3,7 +3,7 @@
  * signals, shared by the scheduling analyzers.
  */
 import type { ResolvedStrategy, ResolvedValue } from './fenceposts.js';
-import type { Deployment } from './k8s.js';
+import type { Deployment } from '../k8s.js';
 import { kubectlDescribeStrategyLine, kubectlRolloutStatusLine } from './native-signals.js';
 
 function value(name: string, v: ResolvedValue | null): string {

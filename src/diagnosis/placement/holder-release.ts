@@ -2,11 +2,11 @@
  * The proof behind a surge-deadlock verdict: on a node, would the pod fit once some
  * of our own pods (the ones a strategy change would let go first) are gone?
  */
-import type { Node, Pod } from './k8s.js';
+import type { Node, Pod } from '../k8s.js';
 import { blockersOn, coversNeed, type Blocker, type PlacementContext } from './placement.js';
-import { occupancyKnown } from './snapshot.js';
-import { isTerminating } from './workload.js';
-import { deviceOccupancyGap, deviceVerdict } from './dra/blockers.js';
+import { occupancyKnown } from '../snapshot.js';
+import { isTerminating } from '../rollout/workload.js';
+import { deviceOccupancyGap, deviceVerdict } from '../dra/blockers.js';
 
 export interface NodeAssessment {
   node: Node;

@@ -9,12 +9,12 @@
  * same constraints as the new pod, and on each of their nodes they hold at least
  * everything the new pod asks for. Then the new pod fits where they are once they go.
  */
-import type { Pod, PodSpec } from './k8s.js';
-import { coversNeed, type PlacementContext } from './placement.js';
-import { hostPorts } from './pod-constraints.js';
+import type { Pod, PodSpec } from '../k8s.js';
+import { coversNeed, type PlacementContext } from '../placement/placement.js';
+import { hostPorts } from '../placement/pod-constraints.js';
 import type { ParsedSchedulingMessage, SchedulingReason } from './scheduling-message.js';
-import { isTerminating } from './workload.js';
-import { deviceVerdict } from './dra/blockers.js';
+import { isTerminating } from '../rollout/workload.js';
+import { deviceVerdict } from '../dra/blockers.js';
 
 /** Reasons that say the node was not a candidate at all. */
 const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);

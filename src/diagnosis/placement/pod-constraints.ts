@@ -3,7 +3,7 @@
  * (NodePorts plugin), label selectors of pod (anti-)affinity terms, and the
  * PersistentVolumeClaims a pod mounts.
  */
-import type { LabelSelector, Pod, PodAffinityTerm, PodSpec } from './k8s.js';
+import type { LabelSelector, Pod, PodAffinityTerm, PodSpec } from '../k8s.js';
 import { matchesRequirement } from './node-match.js';
 
 export interface HostPort {

@@ -4,7 +4,7 @@
  * scheduler does not try the pod at all, so there is no FailedScheduling event and no
  * message to parse. Such a pod is waiting, not fine.
  */
-import type { Pod } from './k8s.js';
+import type { Pod } from '../k8s.js';
 
 export interface HeldBack {
   /** Scheduling gates still listed on the pod. */

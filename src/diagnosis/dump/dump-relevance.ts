@@ -9,8 +9,8 @@
  * a mistyped command meant. An object without a namespace is kept: a hand-written
  * dump may omit it.
  */
-import type { KubeObject } from './k8s.js';
-import type { WorkloadRef } from './snapshot.js';
+import type { KubeObject } from '../k8s.js';
+import type { WorkloadRef } from '../snapshot.js';
 
 const EVERY_NAMESPACE = new Set(['Pod', 'ResourceClaim', 'Deployment']);
 

@@ -2,13 +2,13 @@
  * Turns placement blockers into the node-capacity evidence table and into plain
  * words, shared by the scheduling analyzers.
  */
-import type { NodeCapacityRow } from './finding.js';
-import type { Pod } from './k8s.js';
+import type { NodeCapacityRow } from '../finding.js';
+import type { Pod } from '../k8s.js';
 import { formatHostPort } from './pod-constraints.js';
 import type { Blocker, PlacementContext } from './placement.js';
 import { formatAmount } from './quantity.js';
 import type { NodeAssessment } from './holder-release.js';
-import type { DeviceBlocker } from './dra/blockers.js';
+import type { DeviceBlocker } from '../dra/blockers.js';
 
 /** At most this many nodes in a table: enough to see the pattern, short enough for Slack. */
 export const MAX_ROWS_NODES = 12;

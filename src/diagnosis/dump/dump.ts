@@ -9,8 +9,8 @@ import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
 import { coreEvent } from './event-shape.js';
-import { parseErrorText } from '../parse-error-text.js';
-import type { KubeObject } from './k8s.js';
+import { parseErrorText } from '../../parse-error-text.js';
+import type { KubeObject } from '../k8s.js';
 
 /** The dump is not YAML/JSON or holds a malformed object; the message names where. */
 export class DumpError extends Error {

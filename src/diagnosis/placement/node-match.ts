@@ -3,7 +3,7 @@
  * nodeSelector, required node affinity (terms ORed, expressions ANDed), taints
  * with effect NoSchedule/NoExecute against tolerations, and spec.unschedulable.
  */
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from './k8s.js';
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PodSpec, Taint, Toleration } from '../k8s.js';
 
 export function matchesRequirement(labels: Record<string, string>, req: NodeSelectorRequirement): boolean {
   const has = Object.hasOwn(labels, req.key);

@@ -5,7 +5,7 @@
  * (`Value()`, rounded up). Floating point never touches the comparison path, so
  * "1.1" cpu is exactly 1100m and not 1100.0000000000002.
  */
-import type { Quantity } from './k8s.js';
+import type { Quantity } from '../k8s.js';
 
 /** value = sign * digits * 10^exp10 * 2^exp2, exactly. */
 interface ExactQuantity {

@@ -3,9 +3,9 @@
  * something only a few nodes have or only one pod per node can hold (DESIGN.md §1 D),
  * or a pod that is waiting for room.
  */
-import type { PersistentVolumeClaim, Pod, PodSpec } from './k8s.js';
+import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
 import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
-import { isUnscheduled } from './workload.js';
+import { isUnscheduled } from '../rollout/workload.js';
 
 /** Extended resources (vendor-domain names like nvidia.com/gpu) the pod's containers ask for. */
 export function extendedResources(spec: PodSpec): string[] {

@@ -2,8 +2,8 @@
  * Shared views of a Deployment's workload: which ReplicaSet is current, which pods
  * belong to which ReplicaSet, and why a pod could not be scheduled.
  */
-import type { Condition, KubeEvent, Pod, PodTemplateSpec, ReplicaSet } from './k8s.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import type { Condition, KubeEvent, Pod, PodTemplateSpec, ReplicaSet } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
 
 const REVISION = 'deployment.kubernetes.io/revision';
 const HASH_LABEL = 'pod-template-hash';

@@ -3,7 +3,7 @@
  * anti-affinity (the incoming pod's terms and existing pods' terms against it) and
  * volume restrictions (missing or unbound claims, ReadWriteOncePod in use).
  */
-import type { Node, Pod } from './k8s.js';
+import type { Node, Pod } from '../k8s.js';
 import { claimNames, requiredAntiAffinity, termSelectsPod } from './pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement.js';
 

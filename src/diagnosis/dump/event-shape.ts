@@ -4,7 +4,7 @@
  * `deprecated*` copies), which `kubectl get events.events.k8s.io -o yaml` writes. The
  * analyzers read the core shape; this turns either into it without losing the text.
  */
-import type { KubeEvent } from './k8s.js';
+import type { KubeEvent } from '../k8s.js';
 
 type Raw = Record<string, unknown>;
 

@@ -2,7 +2,7 @@
  * The kubelet's own wording, parsed: which container an event is about, missing
  * ConfigMaps/Secrets/keys, and liveness/startup probe kills.
  */
-import type { KubeEvent } from './k8s.js';
+import type { KubeEvent } from '../k8s.js';
 
 /** A ConfigMap or Secret (or one key of it) that a container needs and cannot get. */
 export interface MissingConfigRef {

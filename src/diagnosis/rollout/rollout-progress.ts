@@ -16,7 +16,7 @@
  * - a pod of ours is terminating (the controller is about to lose it).
  */
 import { desiredReplicas } from './fenceposts.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
 import { classifyReplicaSets, isTerminal, isTerminating, podsOfReplicaSet } from './workload.js';
 
 /** Why the Deployment is not in its steady state, or undefined when it is. */
