@@ -166,8 +166,11 @@ function addVolumeWorkload(sim: Simulator): void {
   });
 }
 
-/** The early warning's cluster-wide list-then-watch of pods and warning events, until both watch. */
-async function earlyWarningStreams(client: KubeClient): Promise<void> {
+/**
+ * The early warning's cluster-wide list-then-watch of pods and warning events, until
+ * the API server has received both watch requests (`permissions` reads what it saw).
+ */
+async function earlyWarningStreams(client: KubeClient, permissions: () => string[]): Promise<void> {
   const abort = new AbortController();
   const stats = emptyStats();
   const logger = { warn: () => undefined, debug: () => undefined };
@@ -186,7 +189,11 @@ async function earlyWarningStreams(client: KubeClient): Promise<void> {
     ),
   ];
   const deadline = Date.now() + 10_000;
-  while (stats.open < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const watching = (): boolean => {
+    const seen = permissions();
+    return seen.includes('watch pods core') && seen.includes('watch events core');
+  };
+  while (!watching() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   abort.abort();
   await Promise.all(runs);
   expect(stats.watches).toBeGreaterThanOrEqual(2);
@@ -219,7 +226,7 @@ async function fullRun(): Promise<void> {
   expect((await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
   await scanCluster(client, { allNamespaces: true });
   await scanCluster(client, { namespace: CHECKOUT.namespace });
-  await earlyWarningStreams(client);
+  await earlyWarningStreams(client, () => sim.requests.map(permissionOf));
   const crashing = livePods(sim, 'shop').find((p) => p.spec.nodeName === BAD_NODE);
   expect(await resolveWorkloadForPod(client, 'shop', crashing?.metadata.name ?? '')).toMatchObject(CHECKOUT);
 
