@@ -42,8 +42,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** Result messages in the channel (the thread report under a result names the finding too). */
 const resultMessages = (): StoredMessage[] =>
-  [...stack.slack.messages.values()].filter((m) => JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'));
+  [...stack.slack.messages.values()].filter(
+    (m) => m.threadTs === undefined && JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
 
 function approve(message: StoredMessage): Promise<{ status: number }> {
   const button = buttonsOf(message).find((b) => b.action_id.startsWith('approve_plan'));
