@@ -41,8 +41,9 @@ COPY bin/rollout-doctor.js ./bin/rollout-doctor.js
 # nothing under /app is writable by it.
 USER 1000:1000
 EXPOSE 3000
-# For the app: /healthz answers while the process serves. The worker has no HTTP
-# port, so docker-compose.yml disables this check for it (Kubernetes ignores it).
+# For the app: /healthz answers while the process serves. The worker answers GET
+# /healthz on ROLLOUT_DOCTOR_HEALTH_PORT (failing when it lost Redis): docker-compose.yml
+# replaces this check for it, and Kubernetes uses deploy/worker.yaml's liveness probe.
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Heap flags of the app: src/app/node-flags.ts.

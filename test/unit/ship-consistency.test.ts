@@ -285,6 +285,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('checks the worker through its health port, which compose turns on', () => {
+    expect(worker?.environment?.['ROLLOUT_DOCTOR_HEALTH_PORT']).toMatch(
+      /^\$\{ROLLOUT_DOCTOR_HEALTH_PORT:-\d+\}$/,
+    );
+    const probe = JSON.stringify(worker?.healthcheck?.['test'] ?? null);
+    expect(probe).toContain('ROLLOUT_DOCTOR_HEALTH_PORT');
+    expect(probe).toContain('/healthz');
+    expect(worker?.healthcheck?.['disable']).toBeUndefined();
+  });
+
   it('.env.example lists each variable under a process that reads it', () => {
     const sections = text('.env.example').split(/^# --- /m);
     const names = (title: RegExp): string[] =>
