@@ -12,7 +12,11 @@ import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
-import { currentDeadlockProof, nextRolloutProof, type ReleaseProof } from '../../diagnosis/rollout/surge-proof.js';
+import {
+  currentDeadlockProof,
+  nextRolloutProof,
+  type ReleaseProof,
+} from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import {
