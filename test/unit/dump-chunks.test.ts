@@ -10,6 +10,10 @@ import { stringify } from 'yaml';
 import { splitDocuments, splitListItems } from '../../src/diagnosis/dump/dump-chunks.js';
 import { relevantTo } from '../../src/diagnosis/dump/dump-relevance.js';
 import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
+import type { KubeObject } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
+import { seedIncidentA } from '../support/rollout-scenarios.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const deployment = makeDeployment('object-tracker', { namespace: 'vision' });
@@ -138,5 +142,72 @@ describe('reading only what a diagnosis of the namespace uses', () => {
     expect((d?.metadata as { managedFields?: unknown }).managedFields).toHaveLength(1);
     expect((p?.metadata as { managedFields?: unknown }).managedFields).toBeUndefined();
     expect(s).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'token', namespace: 'vision' } });
+  });
+});
+
+describe('hostile and odd dumps', () => {
+  it('refuses a YAML alias bomb quickly, but reads a dump that repeats a value by alias', () => {
+    const levels = ['x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i <= 9; i += 1)
+      levels.push(
+        `x${i}: &x${i} [${Array(10)
+          .fill(`*x${i - 1}`)
+          .join(', ')}]`,
+      );
+    const bomb = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: boom, namespace: vision}\nother:\n${levels.map((l) => `  ${l}`).join('\n')}\n`;
+    expect(() => loadObjects(bomb)).toThrow(/alias bomb/);
+    const shared = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a, labels: &l {pool: gpu}}\n- apiVersion: v1\n  kind: Node\n  metadata: {name: b, labels: *l}\n`;
+    expect(loadObjects(shared).map((o) => o.metadata?.labels)).toEqual([{ pool: 'gpu' }, { pool: 'gpu' }]);
+  });
+
+  it('refuses JSON nested deeper than any Kubernetes object', () => {
+    expect(() => loadObjects(`${'['.repeat(5000)}${']'.repeat(5000)}`)).toThrow(/nests deeper than/);
+  });
+
+  it('counts an object dumped twice once, keeping the later copy', () => {
+    const later = structuredClone(pod);
+    later.metadata.resourceVersion = '1200';
+    const objects = loadObjects(`${kubectlList([deployment, pod])}---\n${kubectlList([later])}`);
+    expect(objects.filter((o) => o.kind === 'Pod')).toEqual([later]);
+  });
+});
+
+describe('the time of a dump', () => {
+  it('is never taken from an annotation, a label or config data', () => {
+    const annotated = structuredClone(pod);
+    annotated.metadata.annotations = { 'example.com/lastSeenAt': '2099-01-01T00:00:00Z' };
+    const config = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'c', namespace: 'vision' },
+      data: { expiresAt: '2099-01-01T00:00:00Z', startedAt: '2098-01-01T00:00:00Z' },
+    };
+    const time = newestTimestamp([deployment, rs, annotated, config] as unknown as KubeObject[]);
+    expect(time).not.toMatch(/^209/);
+    expect(time).toBe(newestTimestamp([deployment, rs, pod] as unknown as KubeObject[]));
+  });
+});
+
+describe('a dump that misses some of the Deployment’s pods', () => {
+  it('is IncompleteEvidence, not "no problem", when an event names a pod of its ReplicaSet that is absent', () => {
+    const snapshot = seedIncidentA();
+    const pending = snapshot.pods.find((p) => !p.spec.nodeName);
+    expect(pending).toBeDefined();
+    const objects = [
+      snapshot.deployment,
+      ...snapshot.replicaSets,
+      ...snapshot.pods.filter((p) => p !== pending),
+      ...snapshot.events,
+      ...snapshot.nodes,
+    ] as unknown as KubeObject[];
+    const assembled = assembleSnapshot(snapshot.target, objects);
+    expect(assembled.coverage.pods).toBe('partial');
+    const result = diagnose(assembled);
+    expect(result.findings.map((f) => f.code)).toContain('IncompleteEvidence');
+    expect(JSON.stringify(result.findings)).toContain(pending?.metadata.name ?? '?');
+    // the same dump with the pod: complete, and the deadlock
+    const whole = assembleSnapshot(snapshot.target, [...objects, pending] as unknown as KubeObject[]);
+    expect(whole.coverage.pods).toBe('complete');
+    expect(diagnose(whole).findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
   });
 });

@@ -40,7 +40,7 @@ function workloadGaps(snapshot: WorkloadSnapshot): CoverageGap[] {
   const silent = snapshot.pods.some((p) => !isReady(p) && !statusExplains(p));
   return coverage.gaps.filter((gap) => {
     if (gap.about === 'replicaSets') return coverage.replicaSets === 'unread';
-    if (gap.about === 'pods') return coverage.pods === 'unread';
+    if (gap.about === 'pods') return coverage.pods !== 'complete';
     if (gap.about === 'events') return coverage.events === 'unread' && silent;
     return false;
   });

@@ -17,6 +17,7 @@ import type {
   ReplicaSet,
   KubeEvent,
 } from '../k8s.js';
+import { isTerminal } from '../rollout/workload.js';
 import { selectWorkload } from '../select-workload.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
 import { WorkloadNotFoundError } from '../errors.js';
@@ -85,7 +86,56 @@ export function assembleSnapshot(
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
-  return { ...snapshot, target: ref };
+  return { ...snapshot, target: ref, coverage: withMissingPods(snapshot, ofKind<KubeEvent>('Event')) };
+}
+
+/**
+ * A dump can hold some pods of the namespace and still miss ours (a later `kubectl get
+ * pods`, a filtered dump, a pod moved by hand): then the pods are not complete, and
+ * nothing may be read from their absence. Two proofs that one is missing: an event
+ * names a pod of one of this Deployment's ReplicaSets that the dump does not hold, or
+ * the Deployment's status counts more pods than the dump holds of it.
+ */
+function withMissingPods(snapshot: WorkloadSnapshot, events: readonly KubeEvent[]): Coverage {
+  const { coverage, deployment } = snapshot;
+  if (coverage.pods !== 'complete') return coverage;
+  const namespace = deployment.metadata.namespace ?? '';
+  const held = new Set(snapshot.pods.map((p) => p.metadata.name ?? ''));
+  const prefixes = snapshot.replicaSets.map((rs) => `${rs.metadata.name ?? ''}-`).filter((p) => p !== '-');
+  const named = events
+    .map((e) => e.involvedObject)
+    .filter(
+      (o) =>
+        o.kind === 'Pod' &&
+        (o.namespace ?? namespace) === namespace &&
+        o.name !== undefined &&
+        !held.has(o.name) &&
+        prefixes.some((prefix) => (o.name ?? '').startsWith(prefix)),
+    )
+    .map((o) => o.name ?? '');
+  const live = snapshot.pods.filter((p) => !isTerminal(p) && p.metadata.deletionTimestamp === undefined).length;
+  const counted = deployment.status?.replicas ?? 0;
+  if (named.length === 0 && counted <= live) return coverage;
+  const why = [
+    ...(named.length > 0 ? [`events name pod ${[...new Set(named)].slice(0, 3).join(', ')}, which it lacks`] : []),
+    ...(counted > live ? [`the Deployment counts ${counted} pods, the dump holds ${live}`] : []),
+  ].join('; ');
+  const selector = Object.entries(deployment.spec.selector.matchLabels ?? {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  return {
+    ...coverage,
+    pods: 'partial',
+    gaps: [
+      ...coverage.gaps,
+      {
+        about: 'pods',
+        what: `some pods of ${deployment.metadata.name ?? ''} in ${namespace} (${why})`,
+        reason: 'not-in-dump',
+        settle: `kubectl get pods -n ${namespace}${selector ? ` -l ${selector}` : ''} -o yaml`,
+      },
+    ],
+  };
 }
 
 /**
@@ -209,9 +259,16 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
 const FUTURE_KEY = /^deletionTimestamp$|[Ee]xpir/;
 
 /**
+ * Free-form maps whose keys and values anyone who can edit an object writes
+ * (`example.com/lastSeenAt: 2099-…` in an annotation): never a clock.
+ */
+const USER_DATA = new Set(['annotations', 'labels', 'data', 'stringData', 'binaryData']);
+
+/**
  * When the dump was taken, at the earliest: the newest RFC 3339 time in any
  * `*Timestamp`, `*Time` or `*At` field that records something that happened. A
  * deletion counts from its request (deletionTimestamp minus the grace period).
+ * Annotations, labels and config data are skipped: they are text, not a clock.
  */
 export function newestTimestamp(objects: KubeObject[]): string {
   let newest = '1970-01-01T00:00:00Z';
@@ -238,7 +295,7 @@ export function newestTimestamp(objects: KubeObject[]): string {
         const requested = Date.parse(deletion) - grace * 1000;
         consider(requested, new Date(requested).toISOString().replace('.000Z', 'Z'));
       }
-      for (const [k, v] of Object.entries(record)) visit(v, k);
+      for (const [k, v] of Object.entries(record)) if (!USER_DATA.has(k)) visit(v, k);
     }
   };
   objects.forEach((o) => visit(o, ''));

@@ -70,6 +70,41 @@ const schemas: Record<string, z.ZodType> = {
 };
 const anyObject = z.looseObject({ kind: z.string().min(1), metadata: z.looseObject({}).optional() });
 
+/**
+ * Nesting deeper than any Kubernetes object is refused by the parser (maxDepth). Aliases
+ * are allowed (tools other than kubectl write anchors for repeated values), but js-yaml
+ * shares the aliased value, so every walk over the objects visits it once per use: a
+ * 43 KB "billion laughs" would take hours. `loadYaml` refuses a document whose values,
+ * counted with every repeat, outnumber what its text could spell out (expandsBeyond).
+ */
+const YAML_OPTIONS = { maxDepth: 64 } as const;
+
+/** A document that parsed to more values than its text could hold without aliases. */
+class AliasBombError extends Error {}
+
+function loadYaml(text: string): unknown {
+  const value = load(text, YAML_OPTIONS);
+  // Without an alias (`*name`) nothing repeats; the check runs only where one may be.
+  if (text.includes('*') && expandsBeyond(value, 2 * text.length + 1000)) throw new AliasBombError();
+  return value;
+}
+
+/** Values reachable from `value`, counting each repeat, exceed `budget` (walked without recursion). */
+function expandsBeyond(value: unknown, budget: number): boolean {
+  const stack: unknown[] = [value];
+  let seen = 0;
+  while (stack.length > 0) {
+    const node = stack.pop();
+    seen += 1;
+    if (seen > budget) return true;
+    if (node !== null && typeof node === 'object') for (const child of Object.values(node)) stack.push(child);
+  }
+  return false;
+}
+
+/** Deeper than any Kubernetes object: refused before recursive walks overflow the stack. */
+const MAX_DEPTH = 64;
+
 export interface LoadOptions {
   /**
    * Which objects to keep (default all). Every object is still checked; the others
@@ -92,13 +127,26 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
   if (!source.trim()) throw new DumpError('the dump is empty: expected a `kubectl get ... -o yaml` List');
   const keep = options.keep ?? (() => true);
   const objects: KubeObject[] = [];
+  // The same object twice (two `kubectl get` runs in one file) is one object: the later
+  // copy replaces the earlier in its place, so nothing is counted twice.
+  const at = new Map<string, number>();
   const add = (raw: unknown, where: string): void => {
     const object = validate(raw, where);
-    if (keep(object)) objects.push(slim(object));
+    if (!keep(object)) return;
+    const name = object.metadata?.name;
+    const key = name ? `${object.kind ?? ''}/${object.metadata?.namespace ?? ''}/${name}` : undefined;
+    const earlier = key === undefined ? undefined : at.get(key);
+    if (earlier === undefined) {
+      if (key !== undefined) at.set(key, objects.length);
+      objects.push(slim(object));
+    } else objects[earlier] = slim(object);
   };
   const json = parseJson(source);
   const documents: Chunk[] = json.ok ? [] : splitDocuments(source);
   const whereOf = (index: number): string => (documents.length > 1 ? `document ${index + 1}` : 'the dump');
+  if (json.ok && deeperThan(json.value, MAX_DEPTH)) {
+    throw new DumpError(`the dump nests deeper than ${MAX_DEPTH} levels: not kubectl output`);
+  }
   if (json.ok) addDocument(json.value, 'the dump', add);
   documents.forEach((doc, index) => {
     const where = whereOf(index);
@@ -120,6 +168,18 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
   return objects;
 }
 
+/** Nesting deeper than `max`, measured without recursion (a hostile file must not overflow the stack). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** A cut List that is not one, or whose pieces do not parse alone. */
 class CutListError extends Error {}
 
@@ -139,8 +199,11 @@ function parseChunk(chunk: Chunk, where: string): unknown {
   // An empty document (`---` twice) is null, as YAML has it; js-yaml refuses empty input.
   if (/^(\s*(#.*)?\n?)*$/.test(chunk.text)) return null;
   try {
-    return load(chunk.text);
+    return loadYaml(chunk.text);
   } catch (cause) {
+    if (cause instanceof AliasBombError) {
+      throw new DumpError(`${where} repeats aliased values beyond any real object (a YAML alias bomb?)`);
+    }
     // Position and reason only: the parser's message quotes the dump, which may hold Secrets.
     throw new DumpError(
       `${where} is not valid YAML or JSON: ${parseErrorText(shiftLines(cause, chunk.line))}`,
@@ -150,7 +213,7 @@ function parseChunk(chunk: Chunk, where: string): unknown {
 
 function loadPiece(chunk: Chunk): unknown {
   try {
-    return load(chunk.text);
+    return loadYaml(chunk.text);
   } catch {
     throw new CutListError();
   }
