@@ -5,7 +5,10 @@
  * diagnose` reads the cluster for that. So each change is what would open the nodes a
  * reason counts, worded for the person reading the event.
  */
-import type { ParsedSchedulingMessage, SchedulingReason } from '../../diagnosis/scheduling/scheduling-message.js';
+import type {
+  ParsedSchedulingMessage,
+  SchedulingReason,
+} from '../../diagnosis/scheduling/scheduling-message.js';
 
 export interface SchedulingChange {
   /** Nodes the reason rejected; for a count-less (PreFilter) reason, every node. */
