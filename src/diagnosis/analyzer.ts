@@ -1,13 +1,16 @@
+import type { AnalysisContext } from './analysis-context.js';
 import type { Finding } from './finding.js';
-import type { WorkloadSnapshot } from './snapshot.js';
 
 /**
  * An analyzer looks at a snapshot and reports findings. It is pure: no I/O, no
- * clock (use snapshot.capturedAt), no mutation of the snapshot. Findings carry no
- * remediation ids yet; the runner links plans built by src/remediation.
+ * clock (use snapshot.capturedAt), no mutation of the snapshot. It gets the snapshot
+ * through the diagnosis' AnalysisContext (`ctx.snapshot`), whose derived values (the
+ * rollout assessment, the container reports, the crash pictures, the placement index)
+ * every analyzer shares. Findings carry no remediation ids yet; the runner links plans
+ * built by src/remediation from the same context.
  */
 export interface Analyzer {
   /** Registry key, kebab-case: "surge-deadlock". */
   name: string;
-  analyze(snapshot: WorkloadSnapshot): Omit<Finding, 'remediations'>[];
+  analyze(ctx: AnalysisContext): Omit<Finding, 'remediations'>[];
 }

@@ -1,3 +1,4 @@
+import { AnalysisContext } from './analysis-context.js';
 import type { Analyzer } from './analyzer.js';
 import { analyzers as registeredAnalyzers } from './analyzers/index.js';
 import type { Diagnosis, ManagedBy } from './diagnosis.js';
@@ -14,8 +15,14 @@ export interface AnalyzeOptions {
 
 /** What the analyzers found, before any plan is built (src/remediation/diagnose.ts builds them). */
 export interface Analysis {
-  /** The snapshot the analyzers saw (redacted unless asked otherwise): plans are built from it too. */
+  /** The snapshot the analyzers saw (redacted unless asked otherwise): `context.snapshot`. */
   snapshot: WorkloadSnapshot;
+  /**
+   * The context every analyzer was handed, with the values they derived (rollout
+   * assessment, container reports, crash pictures, placement index): the plan
+   * builders get this same context, so plans rest on what the findings saw.
+   */
+  context: AnalysisContext;
   findings: Omit<Finding, 'remediations'>[];
   /** Analyzers that threw; the others' findings are still reported. */
   analyzerErrors: Diagnosis['analyzerErrors'];
@@ -25,18 +32,20 @@ export interface Analysis {
 
 /**
  * Runs every analyzer over the snapshot (its log tails and termination messages
- * redacted unless `redactSecrets: false`). An analyzer that throws is recorded in
+ * redacted unless `redactSecrets: false`), handing each the same AnalysisContext,
+ * built once, so shared derivations run once per diagnosis. An analyzer that throws is recorded in
  * `analyzerErrors`; the others' findings still come back (a partial diagnosis beats
  * none at 3 a.m.). Pure: no plans, no I/O. `scan` stops here; `diagnose` goes on to
  * the plans.
  */
 export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {}): Analysis {
   const snapshot = options.redactSecrets === false ? collected : redactSnapshot(collected);
+  const context = new AnalysisContext(snapshot);
   const analyzerErrors: Diagnosis['analyzerErrors'] = [];
   const findings: Omit<Finding, 'remediations'>[] = [];
   for (const analyzer of options.analyzers ?? registeredAnalyzers) {
     try {
-      findings.push(...analyzer.analyze(snapshot));
+      findings.push(...analyzer.analyze(context));
     } catch (error) {
       analyzerErrors.push({ analyzer: analyzer.name, message: errorMessage(error) });
     }
@@ -46,7 +55,7 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
     kind: 'Deployment',
     metadata: snapshot.deployment.metadata,
   });
-  return { snapshot, findings, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
+  return { snapshot, context, findings, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
 }
 
 export function errorMessage(error: unknown): string {

@@ -8,6 +8,7 @@
  * ReplicaSet is still the one seen at diagnosis. Dry run first, field manager
  * rollout-doctor, never touching the Deployment.
  */
+import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
 import { templatesEqual } from '../diagnosis/rollout/workload.js';
@@ -282,7 +283,7 @@ async function blockingPod(
   target: OldReplicaSetTarget,
 ): Promise<Pod | undefined> {
   const snapshot = await collectSnapshot(client, plan.target);
-  const proof = currentDeadlockProof(snapshot);
+  const proof = currentDeadlockProof(new AnalysisContext(snapshot));
   if (!proof) return undefined;
   return snapshot.pods
     .filter(

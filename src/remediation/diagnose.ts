@@ -1,6 +1,7 @@
 /**
  * The whole diagnosis, in the one direction the engine flows: the analyzers' findings
- * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding, then
+ * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding (built
+ * from the same AnalysisContext the analyzers were handed), then
  * per plan whether the Deployment's owner will put it back (drift), then the change
  * to commit for the source of truth. A builder that throws is recorded in
  * `analyzerErrors` as `plans:<code>`; the other plans still come back.
@@ -20,7 +21,7 @@ export interface DiagnoseOptions extends AnalyzeOptions {
 
 /** Findings, their plans (recommended first per finding, each once), drift and the change to commit. */
 export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions = {}): Diagnosis {
-  const { snapshot, findings: found, analyzerErrors, managedBy } = analyze(collected, options);
+  const { snapshot, context, findings: found, analyzerErrors, managedBy } = analyze(collected, options);
   const builders = options.planBuilders ?? registeredBuilders;
   const findings: Finding[] = [];
   const remediations: RemediationPlan[] = [];
@@ -30,7 +31,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     const build = builders[finding.code];
     if (build) {
       try {
-        for (const plan of build(snapshot, finding)) {
+        for (const plan of build(context, finding)) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);

@@ -26,6 +26,7 @@ import { scanCluster } from '../../src/kube/scan.js';
 import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning-stream.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const RBAC_FILE = 'deploy/worker-rbac.yaml';
 const WORKER_SA = 'rollout-doctor-worker';
@@ -246,7 +247,10 @@ async function fullRun(): Promise<void> {
   // A plain restart is offered only when no deadlock stands: build it from the healthy state.
   const finding = checkout.findings.find((f) => f.code === 'CrashLoopOnNode');
   if (!finding) throw new Error('no CrashLoopOnNode finding');
-  const restart = buildRolloutRestartPlans(await collectSnapshot(client, CHECKOUT), finding);
+  const restart = buildRolloutRestartPlans(
+    new AnalysisContext(await collectSnapshot(client, CHECKOUT)),
+    finding,
+  );
   const restarted = await applyAndRecord(client, planOf(restart, 'rollout-restart'));
   expect(
     (await watchRollout(client, CHECKOUT, { timeoutMs: 20_000, sinceGeneration: restarted, pollMs: 200 }))

@@ -16,6 +16,7 @@ import {
   makeSnapshot,
   type PodState,
 } from '../support/k8s-builders.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const deployment = makeDeployment('detector', { namespace: 'vision', replicas: 1 });
 const rs = makeReplicaSet(deployment, '7c9d8f5b6');
@@ -44,7 +45,9 @@ function classify(
   events = [] as ReturnType<typeof kubeletEvent>[],
   logs: Record<string, string> = {},
 ) {
-  const [report] = classifyContainers(makeSnapshot({ deployment, pods: [p], events, logs }));
+  const [report] = classifyContainers(
+    new AnalysisContext(makeSnapshot({ deployment, pods: [p], events, logs })),
+  );
   if (!report) throw new Error('no report');
   return report;
 }
@@ -198,7 +201,7 @@ describe('isHealthyPod', () => {
     const notReady = pod({ phase: 'Running', ready: false });
     const crashing = pod({ phase: 'CrashLoopBackOff', restarts: 3 });
     const snapshot = makeSnapshot({ deployment, pods: [healthy, notReady, crashing] });
-    const reports = classifyContainers(snapshot);
+    const reports = classifyContainers(new AnalysisContext(snapshot));
     expect([healthy, notReady, crashing].map((p) => isHealthyPod(p, reports))).toEqual([true, false, false]);
   });
 });

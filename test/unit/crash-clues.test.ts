@@ -4,6 +4,7 @@ import { findCrashClue } from '../../src/diagnosis/crash/crash-clues.js';
 import type { ContainerReport } from '../../src/diagnosis/crash/container-failures.js';
 import type { NodeDifference } from '../../src/diagnosis/crash/node-diff.js';
 import { crashScenario } from '../support/crash-fixtures.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 function report(message: string | undefined, logTail: string | undefined): ContainerReport {
   return {
@@ -84,7 +85,9 @@ describe('findCrashClue', () => {
         log: 'SIGILL: illegal instruction\n',
       },
     });
-    const diff = crashLoopOnNode.analyze(snapshot)[0]?.evidence.find((e) => e.type === 'node-diff');
+    const diff = crashLoopOnNode
+      .analyze(new AnalysisContext(snapshot))[0]
+      ?.evidence.find((e) => e.type === 'node-diff');
     const clue = diff?.type === 'node-diff' ? diff.clue : undefined;
     expect(clue).toMatchObject({ kind: 'cpu-instructions', source: 'termination-message' });
     expect(clue?.pointsAt).toBeUndefined();

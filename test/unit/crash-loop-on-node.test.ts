@@ -8,6 +8,7 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { CRASH_LOG, crashScenario } from '../support/crash-fixtures.js';
 import { NOW, makePod } from '../support/k8s-builders.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 function evidenceOf<T extends Evidence['type']>(
   evidence: Evidence[],
@@ -21,7 +22,7 @@ function evidenceOf<T extends Evidence['type']>(
 describe('CrashLoopOnNode (seed incident B)', () => {
   it('blames node-b when only its pod crash-loops and the same template is Ready on node-a and node-c', () => {
     const { snapshot } = crashScenario();
-    const findings = crashLoopOnNode.analyze(snapshot);
+    const findings = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
     expect(findings).toHaveLength(1);
     const [finding] = findings;
     expect(finding?.code).toBe('CrashLoopOnNode');
@@ -82,7 +83,7 @@ describe('CrashLoopOnNode (seed incident B)', () => {
   });
 
   it('is not also reported as a plain CrashLoop', () => {
-    expect(crashLoop.analyze(crashScenario().snapshot)).toEqual([]);
+    expect(crashLoop.analyze(new AnalysisContext(crashScenario().snapshot))).toEqual([]);
   });
 
   it('names both bad nodes when two of five crash-loop', () => {
@@ -90,7 +91,7 @@ describe('CrashLoopOnNode (seed incident B)', () => {
       placement: ['node-a', 'node-b', 'node-c', 'node-d', 'node-e'],
       crashing: [1, 3],
     });
-    const [finding] = crashLoopOnNode.analyze(snapshot);
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('only on nodes node-b, node-d');
     expect(evidenceOf(finding?.evidence ?? [], 'node-diff')).toMatchObject({
       badNodes: ['node-b', 'node-d'],
@@ -104,20 +105,20 @@ describe('CrashLoopOnNode (seed incident B)', () => {
     if (!b?.status?.containerStatuses?.[0]) throw new Error('fixture');
     // Restarted 2 minutes before the snapshot: the kubelet resets back-off only after 10 minutes.
     b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:58:00Z' } };
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toHaveLength(1);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot))).toHaveLength(1);
     // Running cleanly for more than 10 minutes: recovered, nothing to report. Snapshots
     // are immutable by contract (analysis is cached per snapshot object), so the
     // changed pod goes into a new snapshot.
     b.status.containerStatuses[0].state = { running: { startedAt: '2026-11-22T02:40:00Z' } };
-    expect(crashLoopOnNode.analyze({ ...scenario.snapshot })).toEqual([]);
+    expect(crashLoopOnNode.analyze(new AnalysisContext({ ...scenario.snapshot }))).toEqual([]);
   });
 });
 
 describe('look-alikes that are not node-local', () => {
   it('crashing on every node is CrashLoop, not CrashLoopOnNode, and gets no exclude-node plan', () => {
     const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1, 2] });
-    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('CrashLoop');
     expect(finding?.summary).toContain('on every node it runs on (node-a, node-b, node-c)');
     expect(finding?.summary).toContain('3 of 3 pods');
@@ -131,8 +132,8 @@ describe('look-alikes that are not node-local', () => {
     const scenario = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [1] });
     const sibling = makePod(scenario.replicaSet, 'z1z1z', 'node-b', { phase: 'Running' });
     scenario.snapshot.pods.push(sibling);
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(scenario.snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(scenario.snapshot));
     expect(finding?.evidence.some((e) => e.type === 'note' && e.text.includes('node-b'))).toBe(true);
     expect(diagnose(scenario.snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
   });
@@ -148,8 +149,8 @@ describe('look-alikes that are not node-local', () => {
     oldRs.spec = { ...oldRs.spec, ...(template ? { template } : {}) };
     scenario.snapshot.replicaSets.push(oldRs);
     scenario.snapshot.pods.push(makePod(oldRs, 'o1o1o', 'node-c', { phase: 'Running' }));
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
-    expect(crashLoop.analyze(scenario.snapshot)).toHaveLength(1);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot))).toEqual([]);
+    expect(crashLoop.analyze(new AnalysisContext(scenario.snapshot))).toHaveLength(1);
   });
 
   it('more bad nodes than good ones with nothing but the node itself to tell them apart is CrashLoop', () => {
@@ -158,8 +159,8 @@ describe('look-alikes that are not node-local', () => {
       crashing: [0, 1],
       oddNodes: [],
     });
-    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('on node-a, node-b');
     expect(finding?.evidence).toContainEqual({
       type: 'note',
@@ -173,8 +174,8 @@ describe('look-alikes that are not node-local', () => {
   it('more bad nodes than good ones whose Node objects were not read is CrashLoop that says what to read', () => {
     const { snapshot } = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1] });
     const unread = { ...snapshot, nodes: [] };
-    expect(crashLoopOnNode.analyze(unread)).toEqual([]);
-    const [finding] = crashLoop.analyze(unread);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(unread))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(unread));
     expect(JSON.stringify(finding?.evidence)).toContain('kubectl get nodes -o yaml');
   });
 });

@@ -11,6 +11,7 @@ import { renderText } from '../../src/report/text.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashInInitContainer, crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 function evidenceOf<T extends Evidence['type']>(
   finding: Omit<Finding, 'remediations'> | undefined,
@@ -56,8 +57,8 @@ function upgradePool(extra: Partial<CrashScenarioOptions> = {}): ReturnType<type
 describe('node dependence by separation, whatever the counts', () => {
   it('an OS-image upgrade crashing on 7 of 10 nodes is CrashLoopOnNode naming osImage and the node group', () => {
     const { snapshot } = upgradePool();
-    expect(crashLoop.analyze(snapshot)).toEqual([]);
-    const findings = crashLoopOnNode.analyze(snapshot);
+    expect(crashLoop.analyze(new AnalysisContext(snapshot))).toEqual([]);
+    const findings = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
     expect(findings).toHaveLength(1);
     const [finding] = findings;
     expect(finding?.summary).toMatch(
@@ -171,8 +172,8 @@ describe('node dependence by separation, whatever the counts', () => {
       const status = pod.status?.containerStatuses?.[0];
       if (status) status.state = { running: { startedAt: '2026-11-22T02:58:00Z' } };
     }
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(scenario.snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(scenario.snapshot));
     expect(evidenceOf(finding, 'note').text).toContain('started less than 10 minutes ago');
     expect(diagnose(scenario.snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
   });
@@ -182,18 +183,18 @@ describe('node dependence by separation, whatever the counts', () => {
       labels: { 'example.com/team': name },
     });
     const { snapshot } = upgradePool({ oddNode: team('search'), evenNode: team('ranking') });
-    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
-    expect(crashLoop.analyze(snapshot)).toHaveLength(1);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(snapshot))).toEqual([]);
+    expect(crashLoop.analyze(new AnalysisContext(snapshot))).toHaveLength(1);
     // The same label with the crashing nodes in the minority still names it.
     const few = upgradePool({ crashing: [0, 1], oddNode: team('search'), evenNode: team('ranking') });
-    const diff = evidenceOf(crashLoopOnNode.analyze(few.snapshot)[0], 'node-diff');
+    const diff = evidenceOf(crashLoopOnNode.analyze(new AnalysisContext(few.snapshot))[0], 'node-diff');
     expect(diff.separator?.fields).toEqual(['label example.com/team']);
   });
 
   it('look-alike: the whole pool crashes, on both images, is CrashLoop without exclude-node', () => {
     const { snapshot } = upgradePool({ crashing: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] });
-    expect(crashLoopOnNode.analyze(snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('on every node it runs on');
     expect(diagnose(snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
   });
@@ -201,8 +202,8 @@ describe('node dependence by separation, whatever the counts', () => {
   it('look-alike: a healthy pod next to a crashing one on a 24.04 node defeats node blame', () => {
     const scenario = upgradePool();
     scenario.snapshot.pods.push(makePod(scenario.replicaSet, 'n6c4d', POOL[2], { phase: 'Running' }));
-    expect(crashLoopOnNode.analyze(scenario.snapshot)).toEqual([]);
-    const [finding] = crashLoop.analyze(scenario.snapshot);
+    expect(crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot))).toEqual([]);
+    const [finding] = crashLoop.analyze(new AnalysisContext(scenario.snapshot));
     expect(evidenceOf(finding, 'note').text).toContain(`same node as crashing ones (${POOL[2] ?? ''})`);
     expect(diagnose(scenario.snapshot).remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
   });
@@ -241,7 +242,7 @@ describe('ranking and clues', () => {
             },
       );
     }
-    const [finding] = crashLoopOnNode.analyze(snapshot);
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
     const diff = evidenceOf(finding, 'node-diff');
     expect(diff.differences.map((d) => d.field)).toEqual([
       'condition KernelDeadlock',
@@ -276,7 +277,7 @@ describe('ranking and clues', () => {
       evenNode: { labels: { ...cpu(true), 'node.kubernetes.io/instance-type': 'c5.2xlarge' } },
       crash: { exitCode: 134, reason: 'Error', log },
     });
-    const [finding] = crashLoopOnNode.analyze(scenario.snapshot);
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
     const diff = evidenceOf(finding, 'node-diff');
     // ADX sorts first among the CPU features the old nodes lack; the clue names AVX2.
     expect(diff.differences.map((d) => d.field).slice(0, 3)).toEqual([
@@ -312,7 +313,7 @@ describe('ranking and clues', () => {
       oddNode: { arch: 'arm64', kernelVersion: '6.1.0-arm64' },
       crash: { exitCode: 1, message: 'exec /usr/local/bin/detector: exec format error', log: '' },
     });
-    const diff = evidenceOf(crashLoopOnNode.analyze(snapshot)[0], 'node-diff');
+    const diff = evidenceOf(crashLoopOnNode.analyze(new AnalysisContext(snapshot))[0], 'node-diff');
     expect(diff.clue).toMatchObject({
       kind: 'exec-format',
       source: 'termination-message',
@@ -333,7 +334,7 @@ describe('the failing container is named', () => {
         '2026-11-22T02:59:01.112Z info Running iptables-restore with the following input\n' +
         "iptables-restore: unable to initialize table 'nat'\n",
     };
-    const [finding] = crashLoopOnNode.analyze(scenario.snapshot);
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
     expect(finding?.summary).toContain(
       "only on node node-b, with kernelVersion 6.8.0-1009-aws: init container istio-init, injected at admission (not in the Deployment's pod template) fails in 1 of 3 pods",
     );
@@ -356,7 +357,7 @@ describe('the failing container is named', () => {
     crashInInitContainer(pod, 'istio-proxy', { injected: true });
     const sidecar = pod.spec.initContainers?.find((c) => c.name === 'istio-proxy');
     if (sidecar) sidecar.restartPolicy = 'Always';
-    const [finding] = crashLoopOnNode.analyze(scenario.snapshot);
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
     expect(evidenceOf(finding, 'crash-table').containers).toEqual([
       { name: 'istio-proxy', kind: 'sidecar', injected: true },
     ]);
@@ -373,7 +374,7 @@ describe('the failing container is named', () => {
       ];
       crashInInitContainer(pod, 'migrate', { image: 'registry.example/vision/migrate:2.3.1' });
     }
-    const [finding] = crashLoop.analyze(scenario.snapshot);
+    const [finding] = crashLoop.analyze(new AnalysisContext(scenario.snapshot));
     expect(finding?.summary).toContain('init container migrate fails in 2 of 2 pods');
     expect(finding?.summary).not.toContain('injected');
   });

@@ -10,11 +10,12 @@ import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-no
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const SEED_B: CrashScenarioOptions = { placement: ['node-a', 'node-b', 'node-c'], crashing: [1] };
 
 function findingOf(snapshot: WorkloadSnapshot): Omit<Finding, 'remediations'> {
-  const [finding] = crashLoopOnNode.analyze(snapshot);
+  const [finding] = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
   if (!finding) throw new Error('expected a CrashLoopOnNode finding');
   return finding;
 }
@@ -70,7 +71,7 @@ const RICH_AFFINITY: Affinity = {
 
 describe('exclude-node plan (seed B, no affinity yet)', () => {
   const { snapshot, deployment } = crashScenario(SEED_B);
-  const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+  const plan = onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
 
   it('is a JSON patch guarded by the generation that adds a required NotIn on node-b', () => {
     expect(plan.kind).toBe('exclude-node');
@@ -143,7 +144,9 @@ describe('exclude-node plan with an existing affinity and tolerations', () => {
       },
     },
   });
-  const plan = onlyPlan(buildExcludeNodePlans(scenario.snapshot, findingOf(scenario.snapshot)));
+  const plan = onlyPlan(
+    buildExcludeNodePlans(new AnalysisContext(scenario.snapshot), findingOf(scenario.snapshot)),
+  );
 
   it('tests the current affinity, then replaces it with the complete merged affinity', () => {
     const body = plan.patch?.body as { op: string; path: string; value?: Affinity }[];
@@ -203,7 +206,7 @@ describe('exclude-node warnings and refusals', () => {
       ...SEED_B,
       deployment: { podSpec: { affinity: oneSelfAntiAffinity } },
     });
-    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    const plan = onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
     expect(plan.impact).toContain('2 of 3');
     expect(plan.warnings).toEqual([expect.stringContaining('1 replica(s) will stay Pending')]);
   });
@@ -214,7 +217,7 @@ describe('exclude-node warnings and refusals', () => {
       spareNodes: ['node-d'],
       deployment: { podSpec: { affinity: oneSelfAntiAffinity } },
     });
-    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    const plan = onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
     expect(plan.impact).toContain('3 of 4');
     expect(plan.warnings).toEqual([expect.stringContaining('surge pod has no free node')]);
   });
@@ -223,8 +226,13 @@ describe('exclude-node warnings and refusals', () => {
     const scenario = crashScenario(SEED_B);
     // Healthy pods were scheduled before the selector changed; now only node-b carries the label.
     scenario.deployment.spec.template.spec.nodeSelector = { 'kubernetes.io/hostname': 'node-b' };
-    expect(buildExcludeNodePlans(scenario.snapshot, findingOf(scenario.snapshot))).toEqual([]);
-    const [deletePods] = buildDeletePodsPlans(scenario.snapshot, findingOf(scenario.snapshot));
+    expect(
+      buildExcludeNodePlans(new AnalysisContext(scenario.snapshot), findingOf(scenario.snapshot)),
+    ).toEqual([]);
+    const [deletePods] = buildDeletePodsPlans(
+      new AnalysisContext(scenario.snapshot),
+      findingOf(scenario.snapshot),
+    );
     expect(deletePods?.warnings).toEqual([expect.stringContaining('can only land on node-b again')]);
   });
 
@@ -232,15 +240,15 @@ describe('exclude-node warnings and refusals', () => {
     const good = crashScenario(SEED_B);
     const forged = findingOf(good.snapshot);
     const everywhere = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [0, 1, 2] });
-    expect(buildExcludeNodePlans(everywhere.snapshot, forged)).toEqual([]);
-    expect(buildDeletePodsPlans(everywhere.snapshot, forged)).toEqual([]);
+    expect(buildExcludeNodePlans(new AnalysisContext(everywhere.snapshot), forged)).toEqual([]);
+    expect(buildDeletePodsPlans(new AnalysisContext(everywhere.snapshot), forged)).toEqual([]);
   });
 
   it('proposes nothing when the bad node has no kubernetes.io/hostname label to exclude on', () => {
     const { snapshot } = crashScenario(SEED_B);
     const nodeB = snapshot.nodes.find((n) => n.metadata.name === 'node-b');
     delete nodeB?.metadata.labels?.['kubernetes.io/hostname'];
-    expect(buildExcludeNodePlans(snapshot, findingOf(snapshot))).toEqual([]);
+    expect(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot))).toEqual([]);
   });
 
   it('excludes both bad nodes in one plan when two of five crash-loop', () => {
@@ -248,7 +256,7 @@ describe('exclude-node warnings and refusals', () => {
       placement: ['node-a', 'node-b', 'node-c', 'node-d', 'node-e'],
       crashing: [1, 3],
     });
-    const plan = onlyPlan(buildExcludeNodePlans(snapshot, findingOf(snapshot)));
+    const plan = onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
     const patched = apply(deployment, plan, 'patch');
     const allowed = snapshot.nodes
       .filter((n) => selectsNode(n, patched.spec.template.spec))
@@ -261,7 +269,7 @@ describe('exclude-node warnings and refusals', () => {
 describe('delete-pods plan', () => {
   it('names the crashing pods on the bad node with their uids, and carries no patch', () => {
     const { snapshot, pods } = crashScenario(SEED_B);
-    const plan = onlyPlan(buildDeletePodsPlans(snapshot, findingOf(snapshot)));
+    const plan = onlyPlan(buildDeletePodsPlans(new AnalysisContext(snapshot), findingOf(snapshot)));
     const podB = pods[1];
     expect(plan.kind).toBe('delete-pods');
     expect(plan.patch).toBeNull();

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -193,5 +194,43 @@ describe('import boundaries', () => {
     // Guards the regex: a known edge must be seen, or every check above passes vacuously.
     expect(importsOf('src/diagnosis/run.ts')).toContain('src/diagnosis/analyzers/index.ts');
     expect([...reachable('src/kube/client.ts').keys()]).toContain('@kubernetes/client-node');
+  });
+});
+
+/**
+ * `new WeakMap(` outside any function or class body of a file: a cache that outlives
+ * the diagnosis. Derived values live in the AnalysisContext (analysis-context.ts).
+ */
+function moduleLevelWeakMaps(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
+    if (ts.isNewExpression(node) && node.expression.getText(source) === 'WeakMap') {
+      found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('per-diagnosis state', () => {
+  it('src/diagnosis keeps no module-level WeakMap cache', () => {
+    const files = sourceFiles('src/diagnosis');
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.flatMap((f) => moduleLevelWeakMaps(f))).toEqual([]);
+  });
+
+  it('tells a module-level WeakMap from one inside a function or class', () => {
+    // Guards the check above against passing vacuously.
+    const text = [
+      'const cache = new WeakMap<object, number>();',
+      'export const holder = { index: new WeakMap() };',
+      'function f() { return new WeakMap(); }',
+      'const g = () => new WeakMap();',
+      'class C { readonly m = new WeakMap(); }',
+    ].join('\n');
+    expect(moduleLevelWeakMaps('x.ts', text)).toEqual(['x.ts:1', 'x.ts:2']);
   });
 });

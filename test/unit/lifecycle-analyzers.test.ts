@@ -19,6 +19,7 @@ import {
   type DeploymentOptions,
   type PodState,
 } from '../support/k8s-builders.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 function setup(options: DeploymentOptions = {}) {
   const deployment = makeDeployment('detector', { namespace: 'vision', replicas: 2, ...options });
@@ -45,7 +46,9 @@ describe('OOMKilled', () => {
       pod('a1a1a', 'node-a', { phase: 'CrashLoopBackOff', restarts: 7, exitCode: 137, reason: 'OOMKilled' }),
       pod('b2b2b', 'node-b', { phase: 'CrashLoopBackOff', restarts: 5, exitCode: 137, reason: 'OOMKilled' }),
     ];
-    const [finding, ...rest] = oomKilled.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods }));
+    const [finding, ...rest] = oomKilled.analyze(
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods })),
+    );
     expect(rest).toEqual([]);
     expect(finding?.code).toBe('OOMKilled');
     expect(finding?.summary).toBe(
@@ -65,7 +68,9 @@ describe('OOMKilled', () => {
       exitCode: 137,
       reason: 'OOMKilled',
     });
-    const [finding] = oomKilled.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [oom] }));
+    const [finding] = oomKilled.analyze(
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [oom] })),
+    );
     expect(finding?.summary).toContain('no memory limit');
     const killed = pod('c3c3c', 'node-a', {
       phase: 'CrashLoopBackOff',
@@ -73,7 +78,9 @@ describe('OOMKilled', () => {
       exitCode: 137,
       reason: 'Error',
     });
-    expect(oomKilled.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [killed] }))).toEqual([]);
+    expect(
+      oomKilled.analyze(new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [killed] }))),
+    ).toEqual([]);
   });
 });
 
@@ -91,7 +98,7 @@ describe('ExecFormatError', () => {
         [logKey(bad.metadata.name ?? '', 'detector')]: 'exec /usr/local/bin/detector: exec format error\n',
       },
     });
-    const [finding] = execFormatError.analyze(snapshot);
+    const [finding] = execFormatError.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('ExecFormatError');
     expect(finding?.summary).toBe(
       'Image registry.example/vision/detector:2.3.1 has no arm64 build (it runs on amd64 nodes: node-a): ' +
@@ -111,9 +118,11 @@ describe('ExecFormatError', () => {
       exitCode: 1,
       message: 'panic: nil map',
     });
-    expect(execFormatError.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [crash] }))).toEqual(
-      [],
-    );
+    expect(
+      execFormatError.analyze(
+        new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [crash] })),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -128,7 +137,9 @@ describe('ConfigError', () => {
     const events = [
       kubeletEvent(p, 'Failed', "Error: couldn't find key DB_HOST in ConfigMap vision/app-config", 12),
     ];
-    const [finding] = configError.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events }));
+    const [finding] = configError.analyze(
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events })),
+    );
     expect(finding?.summary).toBe(
       'detector: 1 pod(s) cannot start their containers: key DB_HOST is missing from ConfigMap vision/app-config.',
     );
@@ -141,7 +152,9 @@ describe('ConfigError', () => {
       reason: 'CreateContainerConfigError',
       message: 'secret "db-creds" not found',
     });
-    const [finding] = configError.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [p] }));
+    const [finding] = configError.analyze(
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p] })),
+    );
     expect(finding?.summary).toContain('Secret db-creds does not exist');
   });
 });
@@ -164,7 +177,7 @@ describe('ImagePullFailure', () => {
       ),
     ];
     const [finding] = imagePullFailure.analyze(
-      makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events }),
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events })),
     );
     expect(finding?.summary).toBe(
       "Image registry.example/vision/detector:2.4.0 can't be pulled (ImagePullBackOff): the image or tag does not exist.",
@@ -184,12 +197,12 @@ describe('ImagePullFailure', () => {
       ),
     ];
     const [finding] = imagePullFailure.analyze(
-      makeSnapshot({ deployment, replicaSets: [rs], pods: [denied], events }),
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [denied], events })),
     );
     expect(finding?.summary).toContain('the registry refused the credentials');
     const invalid = pod('b2b2b', 'node-a', { phase: 'Waiting', reason: 'InvalidImageName' });
     const [second] = imagePullFailure.analyze(
-      makeSnapshot({ deployment, replicaSets: [rs], pods: [invalid] }),
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [invalid] })),
     );
     expect(second?.summary).toContain('not a valid reference');
   });
@@ -226,7 +239,7 @@ describe('ProbeFailure', () => {
       kubeletEvent(p, 'Killing', 'Container detector failed liveness probe, will be restarted', 6),
     ];
     const [finding] = probeFailure.analyze(
-      makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events }),
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events })),
     );
     expect(finding?.code).toBe('ProbeFailure');
     expect(finding?.severity).toBe('critical');
@@ -262,7 +275,7 @@ describe('ProbeFailure', () => {
       kubeletEvent(p, 'Killing', 'Container detector failed startup probe, will be restarted', 2),
     ];
     const [finding] = probeFailure.analyze(
-      makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events }),
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events })),
     );
     expect(finding?.summary).toContain('by its startup probe');
     expect(finding?.evidence.filter((e) => e.type === 'note')).toEqual([]);
@@ -274,9 +287,11 @@ describe('ProbeFailure', () => {
     const events = [
       kubeletEvent(p, 'Unhealthy', 'Readiness probe failed: HTTP probe failed with statuscode: 503', 40),
     ];
-    expect(probeFailure.analyze(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events }))).toEqual(
-      [],
-    );
+    expect(
+      probeFailure.analyze(
+        new AnalysisContext(makeSnapshot({ deployment, replicaSets: [rs], pods: [p], events })),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -310,7 +325,9 @@ describe('ProgressDeadlineExceeded', () => {
     const newRs = makeReplicaSet(deployment, '7c9d8f5b6', { revision: 2, replicas: 1 });
     if (newRs.status) newRs.status.readyReplicas = 0;
     const oldRs = makeReplicaSet(deployment, '5f6b7c8d9', { revision: 1 });
-    const [finding] = progressDeadline.analyze(makeSnapshot({ deployment, replicaSets: [newRs, oldRs] }));
+    const [finding] = progressDeadline.analyze(
+      new AnalysisContext(makeSnapshot({ deployment, replicaSets: [newRs, oldRs] })),
+    );
     expect(finding?.summary).toBe(
       'Rollout of detector stalled: ReplicaSet detector-7c9d8f5b6 made no progress for 600s (0 of 3 new pods ready).',
     );
@@ -322,7 +339,9 @@ describe('ProgressDeadlineExceeded', () => {
   });
 
   it('stays quiet while the rollout progresses', () => {
-    expect(progressDeadline.analyze(makeSnapshot({ deployment: makeDeployment('detector') }))).toEqual([]);
+    expect(
+      progressDeadline.analyze(new AnalysisContext(makeSnapshot({ deployment: makeDeployment('detector') }))),
+    ).toEqual([]);
   });
 });
 
@@ -341,7 +360,7 @@ describe('AccessDenied', () => {
         { verb: 'list', resource: 'nodes', status: 403, message: 'nodes is forbidden' },
       ],
     });
-    const findings = accessDenied.analyze(snapshot);
+    const findings = accessDenied.analyze(new AnalysisContext(snapshot));
     expect(findings.map((f) => [f.code, f.severity, f.summary])).toEqual([
       ['AccessDenied', 'warning', 'cannot list events in namespace vision: grant list on events'],
       ['AccessDenied', 'warning', 'cannot list nodes (cluster-wide): grant list on nodes'],
@@ -376,6 +395,6 @@ describe('registry', () => {
       pods,
       nodes: [makeNode('node-a'), makeNode('node-b')],
     });
-    expect(analyzers.flatMap((a) => a.analyze(snapshot))).toEqual([]);
+    expect(analyzers.flatMap((a) => a.analyze(new AnalysisContext(snapshot)))).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { getAt } from '../../src/remediation/json-pointer.js';
 import { fakeIo } from '../support/cli-io.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 const EARLY = '2026-11-22T03:00:00Z';
@@ -70,8 +71,8 @@ describe('plan ids for the same cluster state', () => {
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
     };
-    const [first] = buildRolloutRestartPlans(at(snapshot, EARLY), finding);
-    const [second] = buildRolloutRestartPlans(at(snapshot, LATE), finding);
+    const [first] = buildRolloutRestartPlans(new AnalysisContext(at(snapshot, EARLY)), finding);
+    const [second] = buildRolloutRestartPlans(new AnalysisContext(at(snapshot, LATE)), finding);
     expect(first?.kind).toBe('rollout-restart');
     expect(second?.id).toBe(first?.id);
   });

@@ -11,6 +11,7 @@ import {
   makeSnapshot,
 } from '../support/k8s-builders.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 /** The seed tracker before anyone rolls it out: one ReplicaSet, one running pod. */
 function steadyTracker(
@@ -39,7 +40,7 @@ function steadyTracker(
 
 describe('RolloutAtRisk', () => {
   it('predicts the seed deadlock before any rollout, as a warning', () => {
-    const [finding] = rolloutAtRisk.analyze(steadyTracker());
+    const [finding] = rolloutAtRisk.analyze(new AnalysisContext(steadyTracker()));
     expect(finding?.code).toBe('RolloutAtRisk');
     expect(finding?.severity).toBe('warning');
     expect(finding?.summary).toContain('Next rollout of object-tracker will deadlock');
@@ -61,17 +62,19 @@ describe('RolloutAtRisk', () => {
   });
 
   it('is silent when the node has a spare GPU for the surge pod', () => {
-    expect(rolloutAtRisk.analyze(steadyTracker({ gpus: '2' }))).toEqual([]);
+    expect(rolloutAtRisk.analyze(new AnalysisContext(steadyTracker({ gpus: '2' })))).toEqual([]);
   });
 
   it('is silent when the strategy does not surge', () => {
     const strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
-    expect(rolloutAtRisk.analyze(steadyTracker({ strategy }))).toEqual([]);
-    expect(rolloutAtRisk.analyze(steadyTracker({ strategy: { type: 'Recreate' } }))).toEqual([]);
+    expect(rolloutAtRisk.analyze(new AnalysisContext(steadyTracker({ strategy })))).toEqual([]);
+    expect(
+      rolloutAtRisk.analyze(new AnalysisContext(steadyTracker({ strategy: { type: 'Recreate' } }))),
+    ).toEqual([]);
   });
 
   it('does not claim "no room anywhere" from a capped node list', () => {
-    expect(rolloutAtRisk.analyze(steadyTracker({ complete: false }))).toEqual([]);
+    expect(rolloutAtRisk.analyze(new AnalysisContext(steadyTracker({ complete: false })))).toEqual([]);
   });
 
   it('does not double-report a rollout that is already stuck', () => {
@@ -132,13 +135,15 @@ describe('RolloutAtRisk', () => {
 
     it('stays silent while the old pod is still terminating after its ReplicaSet went to 0', () => {
       const snapshot = midRollout({ oldTerminating: true, oldReplicas: 0 });
-      expect(rolloutAtRisk.analyze(snapshot)).toEqual([]);
+      expect(rolloutAtRisk.analyze(new AnalysisContext(snapshot))).toEqual([]);
     });
 
     it('judges the steady state once the rollout is done: one GPU held, one free', () => {
-      expect(rolloutAtRisk.analyze(steadyTracker({ gpus: '2' }))).toEqual([]);
+      expect(rolloutAtRisk.analyze(new AnalysisContext(steadyTracker({ gpus: '2' })))).toEqual([]);
       // and the seed shape (one GPU) is still predicted once settled
-      expect(rolloutAtRisk.analyze(steadyTracker()).map((f) => f.code)).toEqual(['RolloutAtRisk']);
+      expect(rolloutAtRisk.analyze(new AnalysisContext(steadyTracker())).map((f) => f.code)).toEqual([
+        'RolloutAtRisk',
+      ]);
     });
   });
 
@@ -151,7 +156,7 @@ describe('RolloutAtRisk', () => {
       pods: [makePod(rs, 'p1', 'n1', { phase: 'Running' })],
       nodes: [makeNode('n1')],
     });
-    expect(rolloutAtRisk.analyze(snapshot)).toEqual([]);
+    expect(rolloutAtRisk.analyze(new AnalysisContext(snapshot))).toEqual([]);
   });
 
   it('warns about a ReadWriteOnce volume when a surge pod could land on another node', () => {
@@ -167,10 +172,10 @@ describe('RolloutAtRisk', () => {
       nodes: [makeNode('node-a'), makeNode('node-b')],
       pvcs: [makePvc('data', 'default')],
     });
-    const [finding] = rolloutAtRisk.analyze(snapshot);
+    const [finding] = rolloutAtRisk.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('may deadlock');
     expect(finding?.summary).toContain('ReadWriteOnce volume data');
     const single = { ...snapshot, nodes: [makeNode('node-a')] };
-    expect(rolloutAtRisk.analyze(single)).toEqual([]);
+    expect(rolloutAtRisk.analyze(new AnalysisContext(single))).toEqual([]);
   });
 });

@@ -10,12 +10,13 @@ import { buildScaleOldReplicaSetPlans } from '../../src/remediation/builders/sca
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 /** The builder's plans for `snapshot`, on the deadlock finding of `findingOf` (default: the same snapshot). */
 function plans(snapshot: WorkloadSnapshot, findingOf: WorkloadSnapshot = snapshot) {
-  const [finding] = surgeDeadlock.analyze(findingOf);
+  const [finding] = surgeDeadlock.analyze(new AnalysisContext(findingOf));
   if (finding?.code !== 'RolloutSurgeDeadlock') throw new Error(`no deadlock: ${finding?.code ?? 'none'}`);
-  return buildScaleOldReplicaSetPlans(snapshot, finding);
+  return buildScaleOldReplicaSetPlans(new AnalysisContext(snapshot), finding);
 }
 
 function threeReplicaIngress(): WorkloadSnapshot {

@@ -12,6 +12,7 @@ import { getAt, jsonEqual } from '../../src/remediation/json-pointer.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 import { makeNode } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const deadlock: Omit<Finding, 'remediations'> = {
   code: 'RolloutSurgeDeadlock',
@@ -35,7 +36,7 @@ function merge(target: unknown, patch: unknown): unknown {
 
 describe('set-rolling-update for seed incident A', () => {
   const snapshot = seedIncidentA();
-  const [plan] = buildSetRollingUpdatePlans(snapshot, deadlock);
+  const [plan] = buildSetRollingUpdatePlans(new AnalysisContext(snapshot), deadlock);
 
   it('patches the strategy and restarts in one strategic-merge patch', () => {
     expect(plan?.patch).toEqual({
@@ -79,7 +80,7 @@ describe('set-rolling-update for seed incident A', () => {
 
 describe('set-recreate', () => {
   it('clears rollingUpdate (Recreate forbids it), restarts, and warns about full outages', () => {
-    const [plan] = buildSetRecreatePlans(seedIncidentA(), deadlock);
+    const [plan] = buildSetRecreatePlans(new AnalysisContext(seedIncidentA()), deadlock);
     const body = plan?.patch?.body as { spec: { strategy: unknown } };
     expect(body.spec.strategy).toEqual({ type: 'Recreate', rollingUpdate: null });
     expect(plan?.impact).toContain('outage');
@@ -99,7 +100,7 @@ describe('impact with more replicas', () => {
       nodes,
       "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports.",
     );
-    const [plan] = buildSetRollingUpdatePlans(snapshot, deadlock);
+    const [plan] = buildSetRollingUpdatePlans(new AnalysisContext(snapshot), deadlock);
     expect(plan?.impact).toContain('1 of 3 replicas down at a time');
     expect(plan?.impact).toContain('the other 2 keep serving');
   });
@@ -108,14 +109,19 @@ describe('impact with more replicas', () => {
 describe('safety rules', () => {
   it('never proposes a strategy change when the pod would not fit on an emptied eligible node', () => {
     const snapshot = seedIncidentA({ newNodeSelector: 'cpu-node-3' });
-    expect(buildSetRollingUpdatePlans(snapshot, deadlock)).toEqual([]);
-    expect(buildSetRecreatePlans(snapshot, deadlock)).toEqual([]);
+    expect(buildSetRollingUpdatePlans(new AnalysisContext(snapshot), deadlock)).toEqual([]);
+    expect(buildSetRecreatePlans(new AnalysisContext(snapshot), deadlock)).toEqual([]);
     const atRisk = { ...deadlock, code: 'RolloutAtRisk' as const };
-    expect(buildSetRollingUpdatePlans(snapshot, atRisk)).toEqual([]);
+    expect(buildSetRollingUpdatePlans(new AnalysisContext(snapshot), atRisk)).toEqual([]);
   });
 
   it('never proposes it for a finding code it does not address', () => {
-    expect(buildSetRollingUpdatePlans(seedIncidentA(), { ...deadlock, code: 'Unschedulable' })).toEqual([]);
+    expect(
+      buildSetRollingUpdatePlans(new AnalysisContext(seedIncidentA()), {
+        ...deadlock,
+        code: 'Unschedulable',
+      }),
+    ).toEqual([]);
   });
 
   it('never drops strategy fields the user set; undo restores the exact strategy (property)', () => {
@@ -165,7 +171,7 @@ describe('safety rules', () => {
 
 describe('rollout-restart', () => {
   it('refuses while the surge deadlock stands: a restart would recreate the same Pending pod', () => {
-    expect(buildRolloutRestartPlans(seedIncidentA(), deadlock)).toEqual([]);
+    expect(buildRolloutRestartPlans(new AnalysisContext(seedIncidentA()), deadlock)).toEqual([]);
   });
 
   it('sets restartedAt to the apply-time marker, with no inverse, once nothing is deadlocked', () => {
@@ -174,7 +180,10 @@ describe('rollout-restart', () => {
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
     };
-    const [plan] = buildRolloutRestartPlans(snapshot, { ...deadlock, code: 'CrashLoop' });
+    const [plan] = buildRolloutRestartPlans(new AnalysisContext(snapshot), {
+      ...deadlock,
+      code: 'CrashLoop',
+    });
     expect(plan?.patch).toEqual({
       type: 'strategic-merge',
       body: {

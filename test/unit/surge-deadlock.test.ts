@@ -4,6 +4,7 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { makeEvent, makeNode, makePod, makePvc, makeSnapshot } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 function evidence<T extends Evidence['type']>(list: Evidence[], type: T): Extract<Evidence, { type: T }> {
   const found = list.find((e) => e.type === type);
@@ -13,7 +14,7 @@ function evidence<T extends Evidence['type']>(list: Evidence[], type: T): Extrac
 
 describe('RolloutSurgeDeadlock on seed incident A', () => {
   const snapshot = seedIncidentA();
-  const [finding] = surgeDeadlock.analyze(snapshot);
+  const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
 
   it('names the deadlock, the GPU, the node and the old pod', () => {
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
@@ -85,7 +86,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       nodes,
       "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
     );
-    const [finding] = surgeDeadlock.analyze(snapshot);
+    const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     expect(finding?.summary).toContain('hostPort 8080/TCP');
     const strategy = evidence(finding?.evidence ?? [], 'strategy').strategy;
@@ -118,7 +119,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       nodes,
       pvcs: [makePvc('data', 'vision')],
     });
-    const [finding] = surgeDeadlock.analyze(snapshot);
+    const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     expect(finding?.summary).toContain('ReadWriteOnce volume data');
     expect(finding?.evidence.some((e) => e.type === 'note' && e.text.includes('Multi-Attach'))).toBe(true);
@@ -139,7 +140,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       nodes: [makeNode('node-a'), makeNode('node-b')],
       pvcs: [makePvc('data', 'vision', { accessModes: ['ReadWriteMany'] })],
     });
-    expect(surgeDeadlock.analyze(snapshot)).toEqual([]);
+    expect(surgeDeadlock.analyze(new AnalysisContext(snapshot))).toEqual([]);
   });
 
   it('required hostname anti-affinity with as many replicas as eligible nodes', () => {
@@ -162,7 +163,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       nodes,
       "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
     );
-    const [finding] = surgeDeadlock.analyze(snapshot);
+    const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const strategy = evidence(finding?.evidence ?? [], 'strategy').strategy;
     expect(strategy.maxSurge).toEqual({ raw: 1, value: 1, source: 'explicit' });
@@ -194,7 +195,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       nodes,
       "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules.",
     );
-    const [finding] = surgeDeadlock.analyze(snapshot);
+    const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const rows = evidence(finding?.evidence ?? [], 'node-capacity').rows;
     expect(rows.find((r) => r.node === 'a2')?.holders.map((h) => h.pod)).toEqual(['quorum-6d4cf56db6-x2kqp']);
@@ -216,7 +217,7 @@ describe('RolloutSurgeDeadlock variants', () => {
       '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
       { otherPods: otherRs.oldPods },
     );
-    const [finding] = surgeDeadlock.analyze(snapshot);
+    const [finding] = surgeDeadlock.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     const rows = evidence(finding?.evidence ?? [], 'node-capacity').rows;
     const pool1 = rows.find((r) => r.node === 'pool-1');
@@ -227,11 +228,13 @@ describe('RolloutSurgeDeadlock variants', () => {
 
 describe('look-alikes that are not a surge deadlock', () => {
   it('nodeSelector pointing at a node with no GPU', () => {
-    expect(surgeDeadlock.analyze(seedIncidentA({ newNodeSelector: 'cpu-node-3' }))).toEqual([]);
+    expect(
+      surgeDeadlock.analyze(new AnalysisContext(seedIncidentA({ newNodeSelector: 'cpu-node-3' }))),
+    ).toEqual([]);
   });
 
   it('taint not tolerated', () => {
-    expect(surgeDeadlock.analyze(seedIncidentA({ trackerTaint: true }))).toEqual([]);
+    expect(surgeDeadlock.analyze(new AnalysisContext(seedIncidentA({ trackerTaint: true })))).toEqual([]);
   });
 
   it('maxSurge 0 already', () => {
@@ -240,7 +243,7 @@ describe('look-alikes that are not a surge deadlock', () => {
       type: 'RollingUpdate',
       rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
     };
-    expect(surgeDeadlock.analyze(snapshot)).toEqual([]);
+    expect(surgeDeadlock.analyze(new AnalysisContext(snapshot))).toEqual([]);
     const codes = diagnose(snapshot).findings.map((f) => f.code);
     expect(codes).not.toContain('RolloutSurgeDeadlock');
     expect(codes).not.toContain('Unschedulable');
@@ -251,7 +254,7 @@ describe('look-alikes that are not a surge deadlock', () => {
     const old = snapshot.parts.oldPods[0];
     if (!old) throw new Error('no old pod');
     old.metadata.deletionTimestamp = '2026-11-22T02:59:50Z';
-    expect(surgeDeadlock.analyze(snapshot)).toEqual([]);
+    expect(surgeDeadlock.analyze(new AnalysisContext(snapshot))).toEqual([]);
   });
 
   it('another workload also holds the GPU so the emptied node still lacks room', () => {
@@ -269,7 +272,7 @@ describe('look-alikes that are not a surge deadlock', () => {
       resources: { limits: { 'nvidia.com/gpu': '1' } },
     });
     const withOther = { ...snapshot, otherPods: other.oldPods };
-    expect(surgeDeadlock.analyze(withOther)).toEqual([]);
+    expect(surgeDeadlock.analyze(new AnalysisContext(withOther))).toEqual([]);
     const result = diagnose(withOther);
     expect(result.findings.map((f) => f.code)).toContain('Unschedulable');
     expect(

@@ -10,13 +10,14 @@ import {
   makeSnapshot,
 } from '../support/k8s-builders.js';
 import { seedIncidentA, unschedulablePod } from '../support/rollout-scenarios.js';
+import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const STRATEGY_KINDS = ['set-rolling-update', 'set-recreate'];
 
 describe('Unschedulable', () => {
   it('nodeSelector naming a node without GPUs: says what must change, proposes no strategy change', () => {
     const snapshot = seedIncidentA({ newNodeSelector: 'cpu-node-3' });
-    const [finding] = unschedulable.analyze(snapshot);
+    const [finding] = unschedulable.analyze(new AnalysisContext(snapshot));
     expect(finding?.code).toBe('Unschedulable');
     expect(finding?.summary).toContain('cpu-node-3, the only node it may use, has no nvidia.com/gpu');
     expect(finding?.explanation).toContain('not a rollout-strategy problem');
@@ -136,7 +137,7 @@ describe('Unschedulable', () => {
 
   it('taint without toleration: add a toleration or remove the taint', () => {
     const snapshot = seedIncidentA({ trackerTaint: true });
-    const [finding] = unschedulable.analyze(snapshot);
+    const [finding] = unschedulable.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('dedicated=gpu:NoSchedule without a matching toleration');
     const note = finding?.evidence.find((e) => e.type === 'note');
     expect(note?.type === 'note' && note.text).toContain('add a toleration for dedicated=gpu:NoSchedule');
@@ -145,7 +146,7 @@ describe('Unschedulable', () => {
 
   it('no node matches the selector at all', () => {
     const snapshot = seedIncidentA({ newNodeSelector: 'gpu-node-99' });
-    const [finding] = unschedulable.analyze(snapshot);
+    const [finding] = unschedulable.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain(
       'none of the 10 nodes matches its nodeSelector kubernetes.io/hostname=gpu-node-99',
     );
@@ -169,19 +170,19 @@ describe('Unschedulable', () => {
       nodes: [makeNode('a'), makeNode('b'), makeNode('c')],
       pvcs: [makePvc('data', 'vision', { phase: 'Pending' })],
     });
-    const [finding] = unschedulable.analyze(snapshot);
+    const [finding] = unschedulable.analyze(new AnalysisContext(snapshot));
     expect(finding?.summary).toContain('PersistentVolumeClaim "data", which is not bound');
   });
 
   it('stays silent for the seed deadlock (the deadlock analyzer speaks)', () => {
-    expect(unschedulable.analyze(seedIncidentA())).toEqual([]);
+    expect(unschedulable.analyze(new AnalysisContext(seedIncidentA()))).toEqual([]);
   });
 
   it('reports the scheduler reasons when the snapshot shows room it cannot explain', () => {
     const snapshot = seedIncidentA();
     const node = snapshot.nodes.find((n) => n.metadata.name === 'tracker-node');
     if (node?.status?.allocatable) node.status.allocatable['nvidia.com/gpu'] = '2';
-    const [finding] = unschedulable.analyze(snapshot);
+    const [finding] = unschedulable.analyze(new AnalysisContext(snapshot));
     expect(finding?.severity).toBe('warning');
     expect(finding?.summary).toContain('1 Insufficient nvidia.com/gpu');
     expect(finding?.summary).toContain('room on tracker-node');

@@ -8,7 +8,7 @@ import type { AccessProblem } from '../snapshot.js';
  */
 export const accessDenied: Analyzer = {
   name: 'access-denied',
-  analyze(snapshot) {
+  analyze({ snapshot }) {
     return snapshot.accessProblems.map((problem) => ({
       code: 'AccessDenied' as const,
       severity: 'warning' as const,

@@ -11,8 +11,9 @@ import { podRows } from './report-groups.js';
  */
 export const configError: Analyzer = {
   name: 'config-error',
-  analyze(snapshot) {
-    const failing = classifyContainers(snapshot).filter((r) => r.failures.includes('config-error'));
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const failing = classifyContainers(ctx).filter((r) => r.failures.includes('config-error'));
     if (failing.length === 0) return [];
     const refs = distinctRefs(failing.flatMap((r) => r.missingConfig));
     return [finding(snapshot, refs, failing)];

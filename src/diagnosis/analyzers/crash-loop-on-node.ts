@@ -18,8 +18,9 @@ import type { WorkloadSnapshot } from '../snapshot.js';
  */
 export const crashLoopOnNode: Analyzer = {
   name: 'crash-loop-on-node',
-  analyze(snapshot) {
-    return crashPictures(snapshot)
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    return crashPictures(ctx)
       .filter((p) => p.nodeLocal)
       .map((p) => finding(snapshot, p));
   },

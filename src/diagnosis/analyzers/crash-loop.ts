@@ -16,8 +16,9 @@ import type { WorkloadSnapshot } from '../snapshot.js';
  */
 export const crashLoop: Analyzer = {
   name: 'crash-loop',
-  analyze(snapshot) {
-    return crashPictures(snapshot)
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    return crashPictures(ctx)
       .filter((p) => !p.nodeLocal)
       .map((p) => finding(snapshot, p));
   },

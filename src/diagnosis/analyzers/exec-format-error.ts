@@ -13,8 +13,9 @@ import { podRows } from './report-groups.js';
  */
 export const execFormatError: Analyzer = {
   name: 'exec-format-error',
-  analyze(snapshot) {
-    const reports = classifyContainers(snapshot);
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const reports = classifyContainers(ctx);
     const failing = reports.filter((r) => r.failures.includes('exec-format-error'));
     const images = [...new Set(failing.map((r) => r.image ?? '(unknown image)'))];
     return images.map((image) =>

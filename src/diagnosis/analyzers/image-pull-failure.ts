@@ -11,8 +11,9 @@ import { podRows } from './report-groups.js';
  */
 export const imagePullFailure: Analyzer = {
   name: 'image-pull-failure',
-  analyze(snapshot) {
-    const failing = classifyContainers(snapshot).filter((r) => r.failures.includes('image-pull'));
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const failing = classifyContainers(ctx).filter((r) => r.failures.includes('image-pull'));
     const images = [...new Set(failing.map((r) => r.image ?? '(unknown image)'))];
     return images.map((image) =>
       finding(

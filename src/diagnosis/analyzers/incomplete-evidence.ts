@@ -15,11 +15,12 @@ type Draft = Omit<Finding, 'remediations'>;
 
 export const incompleteEvidence: Analyzer = {
   name: 'incomplete-evidence',
-  analyze(snapshot) {
+  analyze(ctx) {
+    const { snapshot } = ctx;
     const findings: Draft[] = [];
     const unreadWorkload = workloadGaps(snapshot);
     if (unreadWorkload.length > 0) findings.push(workloadUnread(snapshot, unreadWorkload));
-    const { pending } = assessRollout(snapshot);
+    const { pending } = assessRollout(ctx);
     const first = pending.find((p) => p.verdict === 'incomplete');
     if (first) {
       findings.push(

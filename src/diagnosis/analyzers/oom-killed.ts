@@ -13,8 +13,9 @@ import { groupByContainer, podRows } from './report-groups.js';
  */
 export const oomKilled: Analyzer = {
   name: 'oom-killed',
-  analyze(snapshot) {
-    const reports = classifyContainers(snapshot).filter((r) => r.failures.includes('oom-killed'));
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const reports = classifyContainers(ctx).filter((r) => r.failures.includes('oom-killed'));
     return [...groupByContainer(reports)].map(([container, group]) => finding(snapshot, container, group));
   },
 };

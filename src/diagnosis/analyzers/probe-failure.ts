@@ -14,8 +14,9 @@ import { groupByContainer, podRows } from './report-groups.js';
  */
 export const probeFailure: Analyzer = {
   name: 'probe-failure',
-  analyze(snapshot) {
-    const failing = classifyContainers(snapshot).filter((r) => r.failures.includes('probe-kill'));
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const failing = classifyContainers(ctx).filter((r) => r.failures.includes('probe-kill'));
     return [...groupByContainer(failing)].map(([name, reports]) => finding(snapshot, name, reports));
   },
 };

@@ -10,7 +10,7 @@ import { classifyReplicaSets } from '../rollout/workload.js';
  */
 export const progressDeadline: Analyzer = {
   name: 'progress-deadline',
-  analyze(snapshot) {
+  analyze({ snapshot }) {
     const { deployment } = snapshot;
     const condition = deployment.status?.conditions?.find(
       (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',

@@ -25,13 +25,14 @@ type Draft = Omit<Finding, 'remediations'>;
 
 export const rolloutAtRisk: Analyzer = {
   name: 'rollout-at-risk',
-  analyze(snapshot) {
-    const assessment = assessRollout(snapshot);
+  analyze(analysis) {
+    const { snapshot } = analysis;
+    const assessment = assessRollout(analysis);
     if (!assessment.surges || !snapshot.nodesComplete) return [];
     if (assessment.pending.length > 0 || assessment.attach.length > 0) return [];
     if (rolloutUnderWay(snapshot) !== undefined) return [];
-    const ctx = placementContext(snapshot);
-    const { pod: next, eligible } = nextRolloutAssessments(snapshot);
+    const ctx = placementContext(analysis);
+    const { pod: next, eligible } = nextRolloutAssessments(analysis);
     if (scarceNeeds(ctx, next).length === 0 || eligible.length === 0) return [];
     const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
     const name = snapshot.deployment.metadata.name ?? '';
@@ -51,7 +52,7 @@ export const rolloutAtRisk: Analyzer = {
       ];
     }
     const attach = rwoRisk(
-      snapshot,
+      analysis,
       next,
       roomNow.map((a) => a.node.metadata.name ?? ''),
     );

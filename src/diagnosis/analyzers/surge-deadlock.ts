@@ -4,6 +4,7 @@
  * is Ready (maxSurge ≥ 1, maxUnavailable 0). Reported only with a proof: on at
  * least one eligible node the new pod fits once our live old pods there are gone.
  */
+import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
 import { capacityRows, describeBlocker } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
@@ -23,13 +24,14 @@ type Draft = Omit<Finding, 'remediations'>;
 
 export const surgeDeadlock: Analyzer = {
   name: 'surge-deadlock',
-  analyze(snapshot) {
-    const assessment = assessRollout(snapshot);
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const assessment = assessRollout(ctx);
     if (!assessment.surges) return [];
     const findings: Draft[] = [];
     const stuck = assessment.pending.filter((p) => p.verdict === 'surge-deadlock');
     const first = stuck[0];
-    if (first) findings.push(schedulingDeadlock(snapshot, assessment, first, stuck));
+    if (first) findings.push(schedulingDeadlock(ctx, assessment, first, stuck));
     const attach = assessment.attach.filter((a) => a.releasable);
     const firstAttach = attach[0];
     if (firstAttach) findings.push(attachDeadlock(snapshot, assessment, firstAttach));
@@ -38,12 +40,13 @@ export const surgeDeadlock: Analyzer = {
 };
 
 function schedulingDeadlock(
-  snapshot: WorkloadSnapshot,
+  analysis: AnalysisContext,
   assessment: RolloutAssessment,
   pending: PendingAssessment,
   all: PendingAssessment[],
 ): Draft {
-  const ctx = placementContext(snapshot);
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const name = snapshot.deployment.metadata.name ?? '';
   const podName = pending.pod.metadata.name ?? '';
   const freeing = pending.eligible.filter(
@@ -99,7 +102,7 @@ function schedulingDeadlock(
         })),
       ],
     },
-    ...cordonedNote(snapshot, pending),
+    ...cordonedNote(analysis, pending),
     ...pending.caveats.map((text) => ({ type: 'note' as const, text: `Caveat: ${text}.` })),
   );
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };

@@ -3,6 +3,7 @@
  * the old pods gone, so no strategy change helps. The finding says what would
  * have to change instead (selector, toleration, capacity, replicas, the claim).
  */
+import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
 import { blockerResource, capacityRows, describeBlocker, holderNames } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
@@ -22,8 +23,9 @@ type Draft = Omit<Finding, 'remediations'>;
 
 export const unschedulable: Analyzer = {
   name: 'unschedulable',
-  analyze(snapshot) {
-    const { pending } = assessRollout(snapshot);
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const { pending } = assessRollout(ctx);
     const stuck = pending.filter(
       (p) => p.verdict === 'unschedulable' || (p.verdict === 'unexplained' && p.failure !== undefined),
     );
@@ -31,12 +33,13 @@ export const unschedulable: Analyzer = {
     const held = pending.filter((p) => p.verdict === 'held-back');
     if (!first) return held[0] ? [heldBackFinding(held[0], held.length)] : [];
     if (first.eligible.length === 0 && !snapshot.nodesComplete && !first.parsed) return [];
-    return [finding(snapshot, first, stuck)];
+    return [finding(ctx, first, stuck)];
   },
 };
 
-function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: PendingAssessment[]): Draft {
-  const ctx = placementContext(snapshot);
+function finding(analysis: AnalysisContext, pending: PendingAssessment, all: PendingAssessment[]): Draft {
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const podName = pending.pod.metadata.name ?? '';
   const count = all.length;
   const lead = `${count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`} Pending`;
@@ -61,7 +64,7 @@ function finding(snapshot: WorkloadSnapshot, pending: PendingAssessment, all: Pe
       })),
     },
     { type: 'note', text: `What would have to change: ${change}` },
-    ...cordonedNote(snapshot, pending),
+    ...cordonedNote(analysis, pending),
   );
   return {
     code: 'Unschedulable',

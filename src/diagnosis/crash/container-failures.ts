@@ -12,6 +12,7 @@ import {
   type MissingConfigRef,
   type ProbeKill,
 } from './kubelet-messages.js';
+import type { AnalysisContext } from '../analysis-context.js';
 import { logKey, type WorkloadSnapshot } from '../snapshot.js';
 
 export { eventTime, findMissingConfig, type MissingConfigRef, type ProbeKill } from './kubelet-messages.js';
@@ -64,22 +65,13 @@ const START_ERROR_REASONS = new Set([
 ]);
 const EXEC_FORMAT = /exec format error/i;
 
-// Seven analyzers and a plan builder read the same reports: classify once per
-// snapshot. Snapshots are immutable by contract (analyzers are pure functions of
-// them), so the snapshot object is the cache key; a WeakMap lets it go with it.
-const reportCache = new WeakMap<WorkloadSnapshot, readonly ContainerReport[]>();
-
 /**
- * Every container (init and regular) of every pod in the snapshot, classified.
- * Computed once per snapshot object and shared (the array is frozen): do not
- * mutate a snapshot after diagnosing it, build a new one.
+ * Every container (init and regular) of every pod in the context's snapshot,
+ * classified. Seven analyzers and a plan builder read the same reports: computed once
+ * per analysis context and shared (the array is frozen).
  */
-export function classifyContainers(snapshot: WorkloadSnapshot): readonly ContainerReport[] {
-  const cached = reportCache.get(snapshot);
-  if (cached) return cached;
-  const reports = Object.freeze(computeReports(snapshot));
-  reportCache.set(snapshot, reports);
-  return reports;
+export function classifyContainers(ctx: AnalysisContext): readonly ContainerReport[] {
+  return ctx.once('container-reports', () => Object.freeze(computeReports(ctx.snapshot)));
 }
 
 function computeReports(snapshot: WorkloadSnapshot): ContainerReport[] {

@@ -23,6 +23,7 @@ import {
   type NodeDifference,
   type NodeSeparator,
 } from './node-diff.js';
+import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { classifyReplicaSets, podsOfReplicaSet } from '../rollout/workload.js';
 
@@ -70,26 +71,16 @@ export interface TemplateCrashPicture {
   blame?: 'attribute' | 'node';
 }
 
-// The CrashLoop and CrashLoopOnNode analyzers and the exclude-node plan builder all
-// ask for the pictures of one snapshot: build them once (snapshots are immutable by
-// contract, so the object is the key).
-const pictureCache = new WeakMap<WorkloadSnapshot, readonly TemplateCrashPicture[]>();
-
 /**
  * One picture per pod template that has at least one crashing, scheduled pod; the
- * current template first. Without `reports`, computed once per snapshot object and
+ * current template first. The CrashLoop and CrashLoopOnNode analyzers and the
+ * exclude-node plan builder all ask for them: computed once per analysis context and
  * shared (the array is frozen).
  */
-export function crashPictures(
-  snapshot: WorkloadSnapshot,
-  reports?: readonly ContainerReport[],
-): readonly TemplateCrashPicture[] {
-  if (reports !== undefined) return computePictures(snapshot, reports);
-  const cached = pictureCache.get(snapshot);
-  if (cached) return cached;
-  const pictures = Object.freeze(computePictures(snapshot, classifyContainers(snapshot)));
-  pictureCache.set(snapshot, pictures);
-  return pictures;
+export function crashPictures(ctx: AnalysisContext): readonly TemplateCrashPicture[] {
+  return ctx.once('crash-pictures', () =>
+    Object.freeze(computePictures(ctx.snapshot, classifyContainers(ctx))),
+  );
 }
 
 function computePictures(

@@ -11,7 +11,8 @@
  */
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../placement/node-match.js';
-import type { DraObjects, WorkloadSnapshot } from '../snapshot.js';
+import type { AnalysisContext } from '../analysis-context.js';
+import type { DraObjects } from '../snapshot.js';
 import {
   allocatedDevices,
   devicesOnNode,
@@ -74,36 +75,38 @@ interface DraIndex {
   /** Match results per request alternative and device key (CEL is evaluated once). */
   matches: WeakMap<Alternative, Map<string, DeviceMatch>>;
   devicesByNode: WeakMap<Node, NodeDevice[]>;
+  /** Stand-ins by uid for pods a claim names that the snapshot does not hold (one object each). */
+  standIns: Map<string, Pod>;
 }
 
-const indexes = new WeakMap<WorkloadSnapshot, DraIndex>();
+/** The DRA index of the context's snapshot (built once per context; none without DRA objects). */
+function indexOf(ctx: AnalysisContext): DraIndex | undefined {
+  return ctx.once('dra-index', () => buildIndex(ctx));
+}
 
-function indexOf(snapshot: WorkloadSnapshot): DraIndex | undefined {
+function buildIndex(ctx: AnalysisContext): DraIndex | undefined {
+  const { snapshot } = ctx;
   const dra = snapshot.dra;
   if (!dra) return undefined;
-  let index = indexes.get(snapshot);
-  if (!index) {
-    index = {
-      dra,
-      held: allocatedDevices(dra.claims),
-      podsByUid: new Map(
-        [...snapshot.pods, ...snapshot.otherPods]
-          .filter((p) => p.metadata.uid)
-          .map((p) => [p.metadata.uid ?? '', p] as const),
-      ),
-      classesComplete: snapshot.coverage.dra?.classes === 'complete',
-      needs: new WeakMap(),
-      matches: new WeakMap(),
-      devicesByNode: new WeakMap(),
-    };
-    indexes.set(snapshot, index);
-  }
-  return index;
+  return {
+    dra,
+    held: allocatedDevices(dra.claims),
+    podsByUid: new Map(
+      [...snapshot.pods, ...snapshot.otherPods]
+        .filter((p) => p.metadata.uid)
+        .map((p) => [p.metadata.uid ?? '', p] as const),
+    ),
+    classesComplete: snapshot.coverage.dra?.classes === 'complete',
+    needs: new WeakMap(),
+    matches: new WeakMap(),
+    devicesByNode: new WeakMap(),
+    standIns: new Map(),
+  };
 }
 
-/** The pod's DRA needs in this snapshot (cached). */
-export function needsOf(snapshot: WorkloadSnapshot, pod: Pod): PodDeviceNeeds | undefined {
-  const index = indexOf(snapshot);
+/** The pod's DRA needs in the context's snapshot (computed once per pod and context). */
+export function needsOf(ctx: AnalysisContext, pod: Pod): PodDeviceNeeds | undefined {
+  const index = indexOf(ctx);
   if (!index) return undefined;
   let needs = index.needs.get(pod);
   if (!needs) {
@@ -140,13 +143,13 @@ export interface DeviceCheckOptions {
  * DRA objects or the pod uses no DRA.
  */
 export function deviceVerdict(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   incoming: Pod,
   node: Node,
   options: DeviceCheckOptions = {},
 ): DeviceVerdict | undefined {
-  const index = indexOf(snapshot);
-  const needs = needsOf(snapshot, incoming);
+  const index = indexOf(ctx);
+  const needs = needsOf(ctx, incoming);
   if (!index || !needs) return undefined;
   if (needs.needs.length === 0 && needs.shared.length === 0 && needs.pinned.length === 0) {
     return needs.unknown.length > 0 ? { blockers: [], unknown: [...needs.unknown] } : undefined;
@@ -273,7 +276,7 @@ function checkAlternative(
       const users = consumers(holding.claim);
       held.push({ device: device.name, claim: claimName(holding.claim), pods: users.map((u) => u.name) });
       for (const user of users) {
-        const pod = index.podsByUid.get(user.uid) ?? standIn(holding.claim, user);
+        const pod = index.podsByUid.get(user.uid) ?? standIn(index, holding.claim, user);
         holders.set(pod, (holders.get(pod) ?? 0) + 1);
       }
     }
@@ -303,11 +306,9 @@ function checkAlternative(
   };
 }
 
-const standIns = new Map<string, Pod>();
-
 /** A pod named by a claim's reservedFor that the snapshot does not hold (another namespace). */
-function standIn(claim: ResourceClaim, user: { name: string; uid: string }): Pod {
-  let pod = standIns.get(user.uid);
+function standIn(index: DraIndex, claim: ResourceClaim, user: { name: string; uid: string }): Pod {
+  let pod = index.standIns.get(user.uid);
   if (!pod) {
     pod = {
       metadata: {
@@ -317,8 +318,7 @@ function standIn(claim: ResourceClaim, user: { name: string; uid: string }): Pod
       },
       spec: { containers: [] },
     };
-    if (standIns.size > 10_000) standIns.clear();
-    standIns.set(user.uid, pod);
+    index.standIns.set(user.uid, pod);
   }
   return pod;
 }
@@ -327,8 +327,9 @@ function standIn(claim: ResourceClaim, user: { name: string; uid: string }): Pod
  * Device occupancy on nodes is known for this pod: it uses no DRA, or every claim of
  * every namespace and the slices were read. Otherwise why not.
  */
-export function deviceOccupancyGap(snapshot: WorkloadSnapshot, pod: Pod): string | undefined {
-  const needs = needsOf(snapshot, pod);
+export function deviceOccupancyGap(ctx: AnalysisContext, pod: Pod): string | undefined {
+  const { snapshot } = ctx;
+  const needs = needsOf(ctx, pod);
   const usesDevices = (pod.spec.resourceClaims ?? []).length > 0 || (needs?.needs.length ?? 0) > 0;
   if (!usesDevices) return undefined;
   const dra = snapshot.coverage.dra;

@@ -47,8 +47,8 @@ export function assessNode(
   node: Node,
   releasable: (pod: Pod) => boolean,
 ): NodeAssessment {
-  const devices = deviceVerdict(ctx.snapshot, incoming, node);
-  const deviceGap = [deviceOccupancyGap(ctx.snapshot, incoming), ...(devices?.unknown ?? [])]
+  const devices = deviceVerdict(ctx.analysis, incoming, node);
+  const deviceGap = [deviceOccupancyGap(ctx.analysis, incoming), ...(devices?.unknown ?? [])]
     .filter((g): g is string => Boolean(g))
     .join('; ');
   const known = occupancyKnown(ctx.snapshot.coverage, node.metadata.name ?? '') && !deviceGap;
@@ -73,7 +73,7 @@ function devicesReleased(
   node: Node,
   released: readonly Pod[],
 ): boolean {
-  const verdict = deviceVerdict(ctx.snapshot, incoming, node, {
+  const verdict = deviceVerdict(ctx.analysis, incoming, node, {
     removed: new Set(released),
     onlyFreedByRemoved: true,
   });

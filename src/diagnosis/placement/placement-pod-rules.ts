@@ -7,15 +7,9 @@ import type { Node, Pod } from '../k8s.js';
 import { claimNames, requiredAntiAffinity, termSelectsPod } from './pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement.js';
 
-const domainIndexes = new WeakMap<PlacementContext, Map<string, Map<string, Pod[]>>>();
-
-/** Bound pods by the value of `key` on their node (zone, region, ...), built once per key. */
+/** Bound pods by the value of `key` on their node (zone, region, ...), built once per key and context. */
 function domainIndex(ctx: PlacementContext, key: string): Map<string, Pod[]> {
-  let byKey = domainIndexes.get(ctx);
-  if (!byKey) {
-    byKey = new Map();
-    domainIndexes.set(ctx, byKey);
-  }
+  const byKey = ctx.domainIndexes;
   let index = byKey.get(key);
   if (!index) {
     index = new Map();

@@ -4,12 +4,13 @@
  * the pod count), NodePorts, InterPodAffinity (required anti-affinity, both ways),
  * and VolumeRestrictions/VolumeBinding (ReadWriteOncePod in use, unbound or missing
  * claims). Node selection and taints are node-match.ts. Pods are indexed by node
- * once per snapshot, so a check costs the node's pods, not the cluster's.
+ * once per analysis context, so a check costs the node's pods, not the cluster's.
  */
 import type { Node, Pod } from '../k8s.js';
 import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
 import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
+import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { holdsResources } from '../rollout/workload.js';
 import { deviceVerdict, type DeviceBlocker } from '../dra/blockers.js';
@@ -43,7 +44,15 @@ export type Blocker =
   /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
   | DeviceBlocker;
 
+/** What the incoming pod asks for, computed once per pod (it is checked against every node). */
+export interface IncomingProfile {
+  need: [string, number][];
+  ports: HostPort[];
+}
+
 export interface PlacementContext {
+  /** The analysis this index belongs to (the DRA index lives there too). */
+  analysis: AnalysisContext;
   snapshot: WorkloadSnapshot;
   nodesByName: Map<string, Node>;
   /** Bound, non-terminal pods (ours and others) by node name. */
@@ -54,14 +63,19 @@ export interface PlacementContext {
   antiAffinityHolders: Pod[];
   requests: (pod: Pod) => ResourceAmounts;
   allocatable: (node: Node) => ResourceAmounts;
+  /** Incoming pods' profiles (profileOf). */
+  profiles: WeakMap<Pod, IncomingProfile>;
+  /** Bound pods by the value of a node label, per label key (placement-pod-rules.ts). */
+  domainIndexes: Map<string, Map<string, Pod[]>>;
 }
 
-const contexts = new WeakMap<WorkloadSnapshot, PlacementContext>();
+/** The placement index of the context's snapshot, built once and shared by every analyzer. */
+export function placementContext(analysis: AnalysisContext): PlacementContext {
+  return analysis.once('placement', () => buildPlacementContext(analysis));
+}
 
-/** The placement index of a snapshot, built once and shared by every analyzer. */
-export function placementContext(snapshot: WorkloadSnapshot): PlacementContext {
-  const cached = contexts.get(snapshot);
-  if (cached) return cached;
+function buildPlacementContext(analysis: AnalysisContext): PlacementContext {
+  const { snapshot } = analysis;
   const ours = new Set(snapshot.pods);
   const ourUids = new Set(snapshot.pods.map((p) => p.metadata.uid).filter(Boolean));
   const others = snapshot.otherPods.filter((p) => !p.metadata.uid || !ourUids.has(p.metadata.uid));
@@ -76,7 +90,8 @@ export function placementContext(snapshot: WorkloadSnapshot): PlacementContext {
   }
   const requestCache = new Map<Pod, ResourceAmounts>();
   const allocatableCache = new Map<Node, ResourceAmounts>();
-  const context: PlacementContext = {
+  return {
+    analysis,
     snapshot,
     nodesByName: new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n])),
     occupantsByNode,
@@ -84,9 +99,9 @@ export function placementContext(snapshot: WorkloadSnapshot): PlacementContext {
     antiAffinityHolders,
     requests: (pod) => memo(requestCache, pod, () => nonZero(podRequests(pod.spec))),
     allocatable: (node) => memo(allocatableCache, node, () => nodeAllocatable(node)),
+    profiles: new WeakMap(),
+    domainIndexes: new Map(),
   };
-  contexts.set(snapshot, context);
-  return context;
 }
 
 function memo<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
@@ -100,18 +115,11 @@ function memo<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
 
 const NONE: ReadonlySet<Pod> = new Set();
 
-/** What the incoming pod asks for, computed once per pod (it is checked against every node). */
-interface IncomingProfile {
-  need: [string, number][];
-  ports: HostPort[];
-}
-const profiles = new WeakMap<Pod, IncomingProfile>();
-
 function profileOf(ctx: PlacementContext, incoming: Pod): IncomingProfile {
-  let profile = profiles.get(incoming);
+  let profile = ctx.profiles.get(incoming);
   if (!profile) {
     profile = { need: Object.entries(ctx.requests(incoming)), ports: hostPorts(incoming.spec) };
-    profiles.set(incoming, profile);
+    ctx.profiles.set(incoming, profile);
   }
   return profile;
 }
@@ -133,7 +141,7 @@ export function blockersOn(
     ...portBlockers(profileOf(ctx, incoming).ports, occupants),
     ...antiAffinityBlockers(ctx, incoming, node, removed),
     ...volumeBlockers(ctx, incoming, removed),
-    ...(deviceVerdict(ctx.snapshot, incoming, node, { removed })?.blockers ?? []),
+    ...(deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? []),
   ];
 }
 

@@ -1,7 +1,7 @@
 /**
  * One shared judgement of a Deployment's pending pods, used by the surge-deadlock,
  * unschedulable and at-risk analyzers and by the strategy plan builders, so they
- * never disagree and the work is done once per snapshot.
+ * never disagree and the work is done once per analysis context.
  *
  * For each unscheduled pod of ours:
  * - no eligible node (selector, node affinity, taints, cordons) → unschedulable;
@@ -28,6 +28,7 @@ import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js'
 import { messageProof } from '../scheduling/message-proof.js';
 import { needsOf } from '../dra/blockers.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
+import type { AnalysisContext } from '../analysis-context.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
 import {
   classifyReplicaSets,
@@ -150,12 +151,13 @@ export interface RolloutAssessment {
   attach: AttachBlock[];
 }
 
-const cache = new WeakMap<WorkloadSnapshot, RolloutAssessment>();
+/** The shared assessment of the context's snapshot (computed once per context). */
+export function assessRollout(ctx: AnalysisContext): RolloutAssessment {
+  return ctx.once('rollout-assessment', () => computeAssessment(ctx));
+}
 
-/** The shared assessment of the snapshot (computed once, then cached). */
-export function assessRollout(snapshot: WorkloadSnapshot): RolloutAssessment {
-  const cached = cache.get(snapshot);
-  if (cached) return cached;
+function computeAssessment(ctx: AnalysisContext): RolloutAssessment {
+  const { snapshot } = ctx;
   const strategy = resolveStrategy(snapshot.deployment);
   const { current, old } = classifyReplicaSets(snapshot);
   const newPods = current ? podsOfReplicaSet(snapshot, current) : [];
@@ -165,8 +167,8 @@ export function assessRollout(snapshot: WorkloadSnapshot): RolloutAssessment {
   const pending = snapshot.pods
     .filter(isUnscheduled)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
-    .map((pod) => assessPending(snapshot, pod, newSet.has(pod), oldPods, surges));
-  const result: RolloutAssessment = {
+    .map((pod) => assessPending(ctx, pod, newSet.has(pod), oldPods, surges));
+  return {
     replicas: desiredReplicas(snapshot.deployment),
     strategy,
     surges,
@@ -175,20 +177,19 @@ export function assessRollout(snapshot: WorkloadSnapshot): RolloutAssessment {
     oldPods,
     newPods,
     pending,
-    attach: attachBlocks(snapshot, newPods, oldPods),
+    attach: attachBlocks(ctx, newPods, oldPods),
   };
-  cache.set(snapshot, result);
-  return result;
 }
 
 function assessPending(
-  snapshot: WorkloadSnapshot,
+  analysis: AnalysisContext,
   pod: Pod,
   isNew: boolean,
   oldPods: ReadonlySet<Pod>,
   surges: boolean,
 ): PendingAssessment {
-  const ctx = placementContext(snapshot);
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const failure = latestSchedulingFailure(snapshot, pod);
   const parsed = failure ? safeParse(failure.message) : null;
   const eligibleNodes: Node[] = [];
@@ -203,7 +204,7 @@ function assessPending(
   const held = heldBeforeScheduling(pod);
   if (held) return { ...base, verdict: 'held-back', heldBack: held, provedOn: [], caveats: [], missing: [] };
   const oldOnes = isNew ? [...oldPods] : [];
-  const notes = sharedClaimNotes(snapshot, pod);
+  const notes = sharedClaimNotes(analysis, pod);
   const withNotes = notes.length > 0 ? { ...base, deviceNotes: notes } : base;
   if (parsed?.reasons.some((r) => r.category === 'devices') && !snapshot.dra) {
     // The scheduler speaks of claims and devices, and none of them was read.
@@ -215,7 +216,7 @@ function assessPending(
       missing: [DRA_READS],
     };
   }
-  return { ...withNotes, ...pendingVerdict(snapshot, base, oldOnes, surges) };
+  return { ...withNotes, ...pendingVerdict(analysis, base, oldOnes, surges) };
 }
 
 const DRA_READS =
@@ -232,8 +233,8 @@ function draMissing(snapshot: WorkloadSnapshot): string {
 }
 
 /** A shared claim (resourceClaimName) is reused by the new pod: say that it cannot deadlock a surge. */
-function sharedClaimNotes(snapshot: WorkloadSnapshot, pod: Pod): string[] {
-  return (needsOf(snapshot, pod)?.shared ?? []).map(
+function sharedClaimNotes(ctx: AnalysisContext, pod: Pod): string[] {
+  return (needsOf(ctx, pod)?.shared ?? []).map(
     (shared) =>
       `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods: the new pod reuses its allocation, so letting old pods go first frees no device and a surge cannot deadlock on it. It stays allocated while any pod uses it${shared.users.length > 0 ? ` (now ${shared.users.slice(0, 3).join(', ')}${shared.users.length > 3 ? ` and ${shared.users.length - 3} more` : ''})` : ''}.`,
   );
@@ -247,11 +248,12 @@ type Judged = Pick<PendingAssessment, 'verdict' | 'proof' | 'provedOn' | 'caveat
  * pod is Pending, so the scheduler found no room anywhere at its last attempt.
  */
 function pendingVerdict(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   base: Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible'>,
   oldPods: readonly Pod[],
   surges: boolean,
 ): Judged {
+  const { snapshot } = ctx;
   const { eligible } = base;
   const coverage = snapshot.coverage;
   const names = (list: NodeAssessment[]): string[] => list.map((a) => a.node.metadata.name ?? '');
@@ -290,7 +292,7 @@ function pendingVerdict(
 
   if (eligible.length === 0) {
     if (coverage.nodes === 'complete') return judged('unschedulable');
-    const fromMessage = messageProof(placementContext(snapshot), base.pod, base.parsed, oldPods);
+    const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
     if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
     missing.push(
       coverage.nodes === 'unread'
@@ -305,7 +307,7 @@ function pendingVerdict(
   if (proved.length > 0) return deadlock('nodes', names(proved));
   if (roomNow.length > 0) return judged('unexplained');
   if (freeing.length > 0) {
-    const fromMessage = messageProof(placementContext(snapshot), base.pod, base.parsed, oldPods);
+    const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
     if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
     const unproved = names(freeing.filter((a) => !a.releaseProved));
     caveats.push(
@@ -341,8 +343,9 @@ function list(nodes: readonly string[]): string {
  * than the cordon's own, and room for it. Uncordoning one is the way out without
  * downtime, when the cordon is no longer needed.
  */
-export function cordonedWithRoom(snapshot: WorkloadSnapshot, pending: PendingAssessment): string[] {
-  const ctx = placementContext(snapshot);
+export function cordonedWithRoom(analysis: AnalysisContext, pending: PendingAssessment): string[] {
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   return pending.ineligible
     .filter(
       ({ reasons }) =>
@@ -355,8 +358,8 @@ export function cordonedWithRoom(snapshot: WorkloadSnapshot, pending: PendingAss
 }
 
 /** The note that says so, or nothing. */
-export function cordonedNote(snapshot: WorkloadSnapshot, pending: PendingAssessment): Evidence[] {
-  const nodes = cordonedWithRoom(snapshot, pending);
+export function cordonedNote(ctx: AnalysisContext, pending: PendingAssessment): Evidence[] {
+  const nodes = cordonedWithRoom(ctx, pending);
   if (nodes.length === 0) return [];
   const named = nodes.slice(0, 3).join(', ') + (nodes.length > 3 ? ` and ${nodes.length - 3} more` : '');
   return [
@@ -386,8 +389,9 @@ export function safeParse(message: string): ParsedSchedulingMessage | null {
   }
 }
 
-function attachBlocks(snapshot: WorkloadSnapshot, newPods: Pod[], oldPods: ReadonlySet<Pod>): AttachBlock[] {
-  const ctx = placementContext(snapshot);
+function attachBlocks(analysis: AnalysisContext, newPods: Pod[], oldPods: ReadonlySet<Pod>): AttachBlock[] {
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const blocks: AttachBlock[] = [];
   for (const pod of newPods) {
     const node = pod.spec.nodeName;

@@ -1,6 +1,7 @@
 /**
- * The facts a strategy change rests on, recomputed from the snapshot so plan
- * builders never trust a finding's text: where letting our old pods go first makes
+ * The facts a strategy change rests on, derived from the analysis context (the same
+ * rollout assessment and placement index the findings came from) so plan builders
+ * never trust a finding's text: where letting our old pods go first makes
  * room for the new pod, and how many must go.
  */
 import { admittedSpec } from '../placement/admitted-spec.js';
@@ -11,6 +12,7 @@ import { placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
 import { rolloutUnderWay } from './rollout-progress.js';
+import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { isTerminating } from './workload.js';
 
@@ -44,8 +46,9 @@ export function nextPod(snapshot: WorkloadSnapshot): Pod {
 }
 
 /** Every eligible node assessed for the next rollout's first pod, with all our pods releasable. */
-export function nextRolloutAssessments(snapshot: WorkloadSnapshot): { pod: Pod; eligible: NodeAssessment[] } {
-  const ctx = placementContext(snapshot);
+export function nextRolloutAssessments(analysis: AnalysisContext): { pod: Pod; eligible: NodeAssessment[] } {
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const pod = nextPod(snapshot);
   const eligible = snapshot.nodes
     .filter((node) => isEligible(node, pod.spec))
@@ -75,16 +78,16 @@ function proofFrom(
  * A surge deadlock stands, proved or likely: a restart alone would recreate the same
  * Pending pod, so it is not offered.
  */
-export function surgeDeadlockStands(snapshot: WorkloadSnapshot): boolean {
+export function surgeDeadlockStands(ctx: AnalysisContext): boolean {
   return (
-    currentDeadlockProof(snapshot) !== undefined ||
-    assessRollout(snapshot).pending.some((p) => p.verdict === 'surge-deadlock')
+    currentDeadlockProof(ctx) !== undefined ||
+    assessRollout(ctx).pending.some((p) => p.verdict === 'surge-deadlock')
   );
 }
 
 /** Proof for the rollout in progress: a surge-deadlocked Pending pod or an attach-blocked one. */
-export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
-  const assessment = assessRollout(snapshot);
+export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undefined {
+  const assessment = assessRollout(ctx);
   const oldPods = [...assessment.oldPods];
   const stuck = assessment.pending.filter((p) => p.verdict === 'surge-deadlock');
   // A strategy change is offered on a proof only, never on a likely deadlock.
@@ -127,10 +130,11 @@ export function currentDeadlockProof(snapshot: WorkloadSnapshot): ReleaseProof |
  * Proof for the next rollout (RolloutAtRisk): no room now but room once our pods go,
  * or room only on nodes where a ReadWriteOnce volume our pods hold cannot attach.
  */
-export function nextRolloutProof(snapshot: WorkloadSnapshot): ReleaseProof | undefined {
+export function nextRolloutProof(ctx: AnalysisContext): ReleaseProof | undefined {
+  const { snapshot } = ctx;
   // The steady state only: while pods come and go, what they hold is no prediction.
   if (rolloutUnderWay(snapshot) !== undefined) return undefined;
-  const { pod, eligible } = nextRolloutAssessments(snapshot);
+  const { pod, eligible } = nextRolloutAssessments(ctx);
   if (eligible.length === 0) return undefined;
   // Room on a node whose other pods were not read is unknown, not room: predict nothing.
   if (eligible.some((a) => a.blockers.length === 0 && !a.occupancyKnown)) return undefined;
@@ -141,7 +145,7 @@ export function nextRolloutProof(snapshot: WorkloadSnapshot): ReleaseProof | und
       [],
       snapshot.pods,
     );
-  const risk = rwoRisk(snapshot, pod, roomNow);
+  const risk = rwoRisk(ctx, pod, roomNow);
   if (!risk) return undefined;
   const holders = snapshot.pods.filter((p) => p.spec.nodeName && risk.on.includes(p.spec.nodeName));
   return {
@@ -162,8 +166,9 @@ export interface RwoRisk {
 }
 
 /** A ReadWriteOnce claim our pods hold on some nodes while a surge pod could land on others. */
-export function rwoRisk(snapshot: WorkloadSnapshot, pod: Pod, roomOn: string[]): RwoRisk | undefined {
-  const ctx = placementContext(snapshot);
+export function rwoRisk(analysis: AnalysisContext, pod: Pod, roomOn: string[]): RwoRisk | undefined {
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   for (const claim of claimNames(pod.spec)) {
     const pvc = snapshot.pvcs.find((p) => p.metadata.name === claim);
     const modes = pvc?.spec.accessModes ?? [];

@@ -82,7 +82,7 @@ function devicesCovered(ctx: PlacementContext, pending: Pod, node: string, pods:
   const known = ctx.nodesByName.get(node) ?? {
     metadata: { name: node, labels: { 'kubernetes.io/hostname': node } },
   };
-  const verdict = deviceVerdict(ctx.snapshot, pending, known, {
+  const verdict = deviceVerdict(ctx.analysis, pending, known, {
     removed: new Set(pods),
     onlyFreedByRemoved: true,
   });

@@ -6,17 +6,18 @@
  */
 import type { Finding } from '../../diagnosis/finding.js';
 import { isEligible } from '../../diagnosis/placement/node-match.js';
-import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
 
 export function buildDeletePodsPlans(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
-  picture = pictureOf(snapshot, finding),
+  picture = pictureOf(ctx, finding),
 ): RemediationPlan[] {
   if (!picture) return [];
+  const { snapshot } = ctx;
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
     .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))

@@ -9,7 +9,8 @@ import type { Node, PodSpec } from '../../diagnosis/k8s.js';
 import { placementContext } from '../../diagnosis/placement/placement.js';
 import { hostPorts } from '../../diagnosis/placement/pod-constraints.js';
 import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/placement/resources.js';
-import { occupancyKnown, type WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { occupancyKnown } from '../../diagnosis/snapshot.js';
 
 export interface ExclusionRoom {
   /** Pods of the template that fit on the remaining nodes whose occupancy is known (capped at replicas). */
@@ -19,12 +20,13 @@ export interface ExclusionRoom {
 }
 
 export function roomAfterExclusion(
-  snapshot: WorkloadSnapshot,
+  analysis: AnalysisContext,
   spec: PodSpec,
   remaining: readonly Node[],
   replicas: number,
 ): ExclusionRoom {
-  const ctx = placementContext(snapshot);
+  const { snapshot } = analysis;
+  const ctx = placementContext(analysis);
   const need = Object.entries(nonZero(podRequests(spec)));
   const onePerNodePorts = hostPorts(spec).length > 0;
   let fits = 0;

@@ -29,6 +29,7 @@ import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/placement/node-match.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
@@ -46,11 +47,12 @@ export interface JsonPatchOp {
 
 /** Plans for a CrashLoopOnNode finding: at most one exclude-node plan covering all its bad nodes. */
 export function buildExcludeNodePlans(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
-  picture = pictureOf(snapshot, finding),
+  picture = pictureOf(ctx, finding),
 ): RemediationPlan[] {
   if (!picture) return [];
+  const { snapshot } = ctx;
   const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
   if (badNodes.some((n) => n === undefined)) return [];
   const exclusion = exclusionOf(picture, badNodes);
@@ -70,7 +72,7 @@ export function buildExcludeNodePlans(
 
   // Capacity: the remaining nodes must hold at least as many pods as serve now.
   const replicas = deployment.spec.replicas ?? 1;
-  const room = roomAfterExclusion(snapshot, patchedSpec, eligibleAfter, replicas);
+  const room = roomAfterExclusion(ctx, patchedSpec, eligibleAfter, replicas);
   const serving = Math.min(picture.healthyPods.length, replicas);
   if (room.unknownNodes.length === 0 && room.fits < serving) return [];
 
@@ -104,12 +106,12 @@ export function buildExcludeNodePlans(
 
 /** The node-local crash picture the finding is about (matched on its node-diff bad nodes). */
 export function pictureOf(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
 ): TemplateCrashPicture | undefined {
   const diff = finding.evidence.find((e) => e.type === 'node-diff');
   const wanted = diff?.type === 'node-diff' ? [...diff.badNodes].sort().join(',') : undefined;
-  return crashPictures(snapshot).find(
+  return crashPictures(ctx).find(
     (p) =>
       p.nodeLocal &&
       p.healthyPods.length > 0 &&

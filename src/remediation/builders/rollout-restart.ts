@@ -12,7 +12,7 @@
  */
 import { desiredReplicas, resolveStrategy } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { surgeDeadlockStands } from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
@@ -20,12 +20,13 @@ import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.
 
 /** A restart plan for the finding, or none when a restart cannot help. */
 export function buildRolloutRestartPlans(
-  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
 ): RemediationPlan[] {
+  const { snapshot } = ctx;
   const { deployment } = snapshot;
   const strategy = resolveStrategy(deployment);
-  if (strategy.type === 'RollingUpdate' && surgeDeadlockStands(snapshot)) return [];
+  if (strategy.type === 'RollingUpdate' && surgeDeadlockStands(ctx)) return [];
   const patch = {
     type: 'strategic-merge' as const,
     body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },

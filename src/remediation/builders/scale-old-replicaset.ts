@@ -14,7 +14,7 @@
 import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { ReplicaSet } from '../../diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
 import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
 import { planId } from '../plan-id.js';
@@ -39,14 +39,12 @@ function activeOld(old: ReplicaSet[]): ReplicaSet[] {
   return old.filter((rs) => (rs.spec.replicas ?? 0) > 0);
 }
 
-export function buildScaleOldReplicaSetPlans(
-  snapshot: WorkloadSnapshot,
-  finding: FindingDraft,
-): RemediationPlan[] {
+export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: FindingDraft): RemediationPlan[] {
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
+  const { snapshot } = ctx;
   const { deployment } = snapshot;
   if (deployment.spec.paused) return [];
-  const proof = currentDeadlockProof(snapshot);
+  const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
   if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') return [];

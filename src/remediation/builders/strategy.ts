@@ -11,7 +11,7 @@
 import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import {
   currentDeadlockProof,
   nextRolloutProof,
@@ -35,13 +35,13 @@ interface Situation {
   restart: boolean;
 }
 
-function situation(snapshot: WorkloadSnapshot, finding: FindingDraft): Situation | undefined {
+function situation(ctx: AnalysisContext, finding: FindingDraft): Situation | undefined {
   if (finding.code === 'RolloutSurgeDeadlock') {
-    const proof = currentDeadlockProof(snapshot);
+    const proof = currentDeadlockProof(ctx);
     return proof ? { proof, restart: true } : undefined;
   }
   if (finding.code === 'RolloutAtRisk') {
-    const proof = nextRolloutProof(snapshot);
+    const proof = nextRolloutProof(ctx);
     return proof ? { proof, restart: false } : undefined;
   }
   return undefined;
@@ -85,12 +85,10 @@ function describePrevious(deployment: Deployment): string {
  * RollingUpdate with maxSurge 0 and maxUnavailable 1 (more when the proof needs
  * several old pods gone on one node), plus the restart for a stuck rollout.
  */
-export function buildSetRollingUpdatePlans(
-  snapshot: WorkloadSnapshot,
-  finding: FindingDraft,
-): RemediationPlan[] {
-  const s = situation(snapshot, finding);
+export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: FindingDraft): RemediationPlan[] {
+  const s = situation(ctx, finding);
   if (!s) return [];
+  const { snapshot } = ctx;
   const { deployment } = snapshot;
   const replicas = desiredReplicas(deployment);
   const unavailable = Math.max(1, s.proof.release);
@@ -139,9 +137,10 @@ export function buildSetRollingUpdatePlans(
 }
 
 /** Recreate: stop every old pod, then start the new ones (plus the restart for a stuck rollout). */
-export function buildSetRecreatePlans(snapshot: WorkloadSnapshot, finding: FindingDraft): RemediationPlan[] {
-  const s = situation(snapshot, finding);
+export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraft): RemediationPlan[] {
+  const s = situation(ctx, finding);
   if (!s) return [];
+  const { snapshot } = ctx;
   const { deployment } = snapshot;
   const replicas = desiredReplicas(deployment);
   const change: StrategyChange = {
