@@ -113,11 +113,15 @@ function withMissingPods(snapshot: WorkloadSnapshot, events: readonly KubeEvent[
         prefixes.some((prefix) => (o.name ?? '').startsWith(prefix)),
     )
     .map((o) => o.name ?? '');
-  const live = snapshot.pods.filter((p) => !isTerminal(p) && p.metadata.deletionTimestamp === undefined).length;
+  const live = snapshot.pods.filter(
+    (p) => !isTerminal(p) && p.metadata.deletionTimestamp === undefined,
+  ).length;
   const counted = deployment.status?.replicas ?? 0;
   if (named.length === 0 && counted <= live) return coverage;
   const why = [
-    ...(named.length > 0 ? [`events name pod ${[...new Set(named)].slice(0, 3).join(', ')}, which it lacks`] : []),
+    ...(named.length > 0
+      ? [`events name pod ${[...new Set(named)].slice(0, 3).join(', ')}, which it lacks`]
+      : []),
     ...(counted > live ? [`the Deployment counts ${counted} pods, the dump holds ${live}`] : []),
   ].join('; ');
   const selector = Object.entries(deployment.spec.selector.matchLabels ?? {})
