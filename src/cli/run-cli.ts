@@ -72,12 +72,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}${hint}\n`);
       return EXIT.usage;
     }
+    // Messages can quote a dump, an argument or the API server: cleaned for the terminal.
     if (error instanceof UsageError) {
-      io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
+      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}\n`);
       return EXIT.usage;
     }
     if (error instanceof ClusterError) {
-      io.stderr.write(`rollout-doctor ${name}: ${error.message}\n`);
+      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}\n`);
       return EXIT.cluster;
     }
     // Anything else is a bug: one line and exit 4, never 1 ("problems found") or a

@@ -90,3 +90,31 @@ describe('CLI text report of hostile cluster text', () => {
     expect(text).not.toContain('\u001b[2J');
   });
 });
+
+describe('CLI error lines quoting hostile text', () => {
+  it('a dump whose broken object is named with escape sequences: exit 2, the name cleaned', async () => {
+    const evil = join(dir, 'evil-name.json');
+    const name = `x${HOSTILE}`;
+    writeFileSync(
+      evil,
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name },
+        spec: { replicas: -1 },
+      }),
+    );
+    const run = fakeIo('');
+    expect(await runCli(['diagnose', 'deployment/web', '-n', 'shop', '--from-file', evil], run.io)).toBe(2);
+    expect(run.stderr()).toContain('spec.');
+    expect(run.stderr()).not.toMatch(CONTROL);
+  });
+
+  it('an argument with escape sequences is echoed cleaned', async () => {
+    const run = fakeIo('');
+    const argv = ['diagnose', 'deployment/web', '-n', 'shop', '--from-file', join(dir, `missing${HOSTILE}`)];
+    expect(await runCli(argv, run.io)).toBe(2);
+    expect(run.stderr()).toContain('cannot read');
+    expect(run.stderr()).not.toMatch(CONTROL);
+  });
+});
