@@ -28,6 +28,8 @@ export interface ObjectMeta {
   generation?: number;
   creationTimestamp?: string;
   deletionTimestamp?: string;
+  /** Keys that must be removed (by their controllers) before a deleted object goes. */
+  finalizers?: string[];
   labels?: Labels;
   annotations?: Record<string, string>;
   ownerReferences?: OwnerReference[];

@@ -188,3 +188,33 @@ describe('Unschedulable', () => {
     expect(finding?.summary).toContain('room on tracker-node');
   });
 });
+
+describe('a holder stuck terminating', () => {
+  /** Seed incident A after the old pod was deleted: `minutesAgo` past its deletion deadline. */
+  function deletedOldPod(minutesAgo: number, finalizers?: string[]) {
+    const snapshot = seedIncidentA();
+    const old = snapshot.pods.find((p) => p.spec.nodeName);
+    if (!old) throw new Error('fixture has a bound old pod');
+    const deadline = Date.parse(snapshot.capturedAt) - minutesAgo * 60_000;
+    old.metadata.deletionTimestamp = new Date(deadline).toISOString().replace('.000Z', 'Z');
+    if (finalizers) old.metadata.finalizers = finalizers;
+    return { snapshot, old };
+  }
+
+  it('is named with its finalizer, and no strategy change is offered', () => {
+    const { snapshot, old } = deletedOldPod(28, ['example.com/block']);
+    const result = diagnose(snapshot);
+    expect(result.findings.map((f) => f.code)).toEqual(['Unschedulable']);
+    expect(result.findings[0]?.summary).toContain(
+      `${old.metadata.name ?? ''}, deleted but stuck terminating`,
+    );
+    expect(result.findings[0]?.summary).toContain('finalizers example.com/block');
+    expect(result.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: a pod still inside its grace period is about to free the GPU, not stuck', () => {
+    const { snapshot } = deletedOldPod(-0.25);
+    const codes = diagnose(snapshot).findings.map((f) => f.code);
+    expect(codes).not.toContain('Unschedulable');
+  });
+});

@@ -18,6 +18,8 @@ import {
 } from '../rollout/rollout-assessment.js';
 import { heldBackPhrase } from '../scheduling/held-back.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
+import type { Pod } from '../k8s.js';
+import { isStuckTerminating } from '../rollout/workload.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -43,12 +45,15 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
   const podName = pending.pod.metadata.name ?? '';
   const count = all.length;
   const lead = `${count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`} Pending`;
+  const stuck = stuckHolders(snapshot.capturedAt, pending);
   const { cause, change } =
     pending.verdict === 'unexplained'
       ? unexplained(pending)
       : pending.eligible.length === 0
         ? noEligibleNode(snapshot, pending)
-        : noRoom(ctx, pending);
+        : stuck.length > 0
+          ? stuckTerminating(stuck)
+          : noRoom(ctx, pending);
   const evidence: Evidence[] = schedulingEvidence(pending);
   if (pending.eligible.length > 0) {
     evidence.push({ type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) });
@@ -76,6 +81,29 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
         : 'This is not a rollout-strategy problem: the pod would not fit even if the old pods were gone, so maxSurge 0 or Recreate would only add downtime. '
     }What would have to change: ${change}`,
     evidence,
+  };
+}
+
+/** Holders of what the pod needs on its eligible nodes that are stuck terminating. */
+function stuckHolders(now: string, pending: PendingAssessment): Pod[] {
+  const holders = pending.eligible.flatMap((a) => a.blockers.flatMap((b) => b.holders.map((h) => h.pod)));
+  return [...new Set(holders)].filter((pod) => isStuckTerminating(pod, now));
+}
+
+/** A pod past its deletion deadline still holds the room: its finalizers or its node keep it. */
+function stuckTerminating(pods: Pod[]): { cause: string; change: string } {
+  const first = pods[0];
+  const names = pods.map((p) => p.metadata.name ?? '').join(', ');
+  const finalizers = [...new Set(pods.flatMap((p) => p.metadata.finalizers ?? []))];
+  const node = first?.spec.nodeName ?? 'its node';
+  return {
+    cause: `what it needs on ${node} is held by ${pods.length === 1 ? 'pod' : 'pods'} ${names}, deleted but stuck terminating since ${first?.metadata.deletionTimestamp ?? '?'}${
+      finalizers.length > 0 ? ` (finalizers ${finalizers.join(', ')})` : ''
+    }`,
+    change:
+      finalizers.length > 0
+        ? `find why the controller that owns ${finalizers.join(', ')} does not remove it (or remove it by hand once that is safe: kubectl patch pod ${first?.metadata.name ?? ''} --type=json -p '[{"op":"remove","path":"/metadata/finalizers"}]'); no strategy change frees it`
+        : `check the kubelet on ${node} (a pod is removed only when its kubelet confirms); if the node is gone, kubectl delete pod ${first?.metadata.name ?? ''} --force --grace-period=0; no strategy change frees it`,
   };
 }
 

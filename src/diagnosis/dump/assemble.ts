@@ -113,9 +113,8 @@ function withMissingPods(snapshot: WorkloadSnapshot, events: readonly KubeEvent[
         prefixes.some((prefix) => (o.name ?? '').startsWith(prefix)),
     )
     .map((o) => o.name ?? '');
-  const live = snapshot.pods.filter(
-    (p) => !isTerminal(p) && p.metadata.deletionTimestamp === undefined,
-  ).length;
+  // Terminating pods count: a status may still include them, and missing ones must be sure.
+  const live = snapshot.pods.filter((p) => !isTerminal(p)).length;
   const counted = deployment.status?.replicas ?? 0;
   if (named.length === 0 && counted <= live) return coverage;
   const why = [

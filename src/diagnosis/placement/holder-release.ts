@@ -5,7 +5,7 @@
 import type { Node, Pod } from '../k8s.js';
 import { blockersOn, coversNeed, type Blocker, type PlacementContext } from './placement.js';
 import { occupancyKnown } from '../snapshot.js';
-import { isTerminating } from '../rollout/workload.js';
+import { isStuckTerminating, isTerminating } from '../rollout/workload.js';
 import { deviceOccupancyGap, deviceVerdict } from '../dra/blockers.js';
 
 export interface NodeAssessment {
@@ -90,7 +90,12 @@ function assessKnownPods(
 ): Found {
   const blockers = blockersOn(ctx, incoming, node);
   if (blockers.length === 0) return { node, blockers, release: [], remaining: [] };
-  const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(releasable);
+  // A pod stuck terminating (past its deadline) frees nothing by itself, and no
+  // strategy change can let it go: it stays a blocker.
+  const stuck = (pod: Pod): boolean => isStuckTerminating(pod, ctx.snapshot.capturedAt);
+  const candidates = uniquePods(blockers.flatMap((b) => b.holders.map((h) => h.pod))).filter(
+    (pod) => releasable(pod) && !stuck(pod),
+  );
   if (candidates.length === 0) return { node, blockers, remaining: blockers };
   const remaining = blockersOn(ctx, incoming, node, new Set(candidates));
   if (remaining.length > 0) return { node, blockers, remaining };
