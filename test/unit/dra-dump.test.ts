@@ -94,4 +94,16 @@ describe('dumps with resource.k8s.io kinds', () => {
     expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
     expect(json.coverage.dra?.claims).toBe('unread');
   });
+
+  it('without the ResourceSlices the devices are unknown: IncompleteEvidence, never "no matching device"', async () => {
+    const { status, json } = await diagnoseFile(
+      dumpFile('no-slices.yaml', (kind) => kind !== 'ResourceSlice', true),
+    );
+    expect(status).toBe(1);
+    expect(json.coverage.dra?.slices).toBe('unread');
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).toContain('IncompleteEvidence');
+    expect(codes).not.toContain('Unschedulable');
+    expect(JSON.stringify(json.findings)).toContain('kubectl get resourceslices');
+  });
 });

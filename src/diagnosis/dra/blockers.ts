@@ -172,12 +172,22 @@ export function deviceVerdict(
     index.devicesByNode.set(node, devices);
   }
   const taken = new Set<string>();
+  const unknown = [...needs.unknown];
+  // Without every ResourceSlice the devices on the node are unknown: zero devices read
+  // is not zero devices there (never "no matching device", never room).
+  const slicesRead = ctx.snapshot.coverage.dra?.slices === 'complete';
   for (const need of needs.needs) {
     if (need.extendedResource && node.status?.allocatable?.[need.extendedResource] !== undefined) continue;
+    if (!slicesRead && !options.onlyFreedByRemoved) {
+      unknown.push(
+        `the devices on ${node.metadata.name ?? ''} (ResourceSlices not read: kubectl get resourceslices -o yaml)`,
+      );
+      continue;
+    }
     const blocker = checkNeed(index, need, devices, taken, removedUids, options.onlyFreedByRemoved === true);
     if (blocker) blockers.push(blocker);
   }
-  return { blockers, unknown: [...needs.unknown] };
+  return { blockers, unknown };
 }
 
 function elsewhere(request: string, claim: string): DeviceBlocker {
