@@ -338,8 +338,16 @@ export function deploymentController(ctx: ControllerContext): Controller {
         dirty.add(key);
       });
     }
-    if (JSON.stringify(current['status']) !== JSON.stringify(status))
-      store.put({ ...structuredClone(current), status });
+    // Like the real controller (SetDeploymentRevision): the Deployment carries its new
+    // ReplicaSet's revision, which `kubectl rollout undo` and `history` read.
+    const revision = newRS ? fresh(newRS).metadata.annotations?.[REVISION] : undefined;
+    const annotations = (current.metadata.annotations ?? {}) as Record<string, string>;
+    const revisionStale = revision !== undefined && annotations[REVISION] !== revision;
+    if (revisionStale || JSON.stringify(current['status']) !== JSON.stringify(status)) {
+      const next = structuredClone(current);
+      if (revisionStale) next.metadata.annotations = { ...annotations, [REVISION]: revision };
+      store.put({ ...next, status });
+    }
   };
 
   return {

@@ -215,6 +215,18 @@ describe('kubectl against the simulator', () => {
     expect(pods.every((p) => p.spec.nodeName !== 'node-b')).toBe(true);
   });
 
+  it('rolls back with rollout undo: the Deployment carries its revision as the real controller sets it', async () => {
+    const before = crash.get('Deployment', 'shop', 'checkout') as Deployment;
+    expect(Number(before.metadata.annotations?.['deployment.kubernetes.io/revision'])).toBeGreaterThan(1);
+    const undo = await kubectl('crash', ['-n', 'shop', 'rollout', 'undo', 'deployment/checkout']);
+    expect(undo.stderr).toBe('');
+    expect(undo.stdout).toContain('deployment.apps/checkout rolled back');
+    const after = crash.get('Deployment', 'shop', 'checkout') as Deployment;
+    // Back to the template before the restart: the node exclusion, no restartedAt.
+    expect(after.spec.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt']).toBeUndefined();
+    expect(JSON.stringify(after.spec.template.spec.affinity)).toContain('node-b');
+  });
+
   it('rollout status times out on the GPU surge deadlock', async () => {
     expect(
       (await kubectl('gpu', ['-n', 'vision', 'rollout', 'restart', 'deployment/vision-object-tracker'])).code,
