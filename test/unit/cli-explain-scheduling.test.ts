@@ -51,6 +51,20 @@ describe('rollout-doctor explain-scheduling', () => {
     expect(run.stderr()).toBe('');
   });
 
+  it.each([
+    ['nodes counted but no reason', '0/3 nodes are available: ', /followed by no reason/],
+    [
+      'a reason on more nodes than there are',
+      '0/3 nodes are available: 5 Insufficient cpu.',
+      /5 nodes for "Insufficient cpu" but only 3/,
+    ],
+  ])('refuses %s with exit 2', async (_name, message, error) => {
+    const run = fakeIo(message);
+    expect(await runCli(['explain-scheduling'], run.io)).toBe(2);
+    expect(run.stderr()).toMatch(error);
+    expect(run.stdout()).toBe('');
+  });
+
   it('prints a table in text mode and accepts the message as arguments', async () => {
     const run = fakeIo();
     expect(await runCli(['explain-scheduling', MESSAGE.trim()], run.io)).toBe(0);

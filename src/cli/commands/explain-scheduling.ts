@@ -102,15 +102,25 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   const explained = messages.map((input): Explained => {
     let parsed: ParsedSchedulingMessage;
+    const where = (problem: string): string =>
+      messages.length === 1
+        ? problem
+        : `message ${messages.indexOf(input) + 1} of ${messages.length} (line ${input.line}): ${problem}`;
     try {
       parsed = parseSchedulingMessage(input.text);
     } catch (error) {
       if (!(error instanceof SchedulingMessageError)) throw error;
+      throw new UsageError(where(error.message));
+    }
+    // What the scheduler never writes: nodes counted with no reason, a reason on more nodes than there are.
+    if (parsed.total > 0 && parsed.reasons.length === 0) {
       throw new UsageError(
-        messages.length === 1
-          ? error.message
-          : `message ${messages.indexOf(input) + 1} of ${messages.length} (line ${input.line}): ${error.message}`,
+        where(`"0/${parsed.total} nodes are available:" is followed by no reason (a cut message?)`),
       );
+    }
+    const over = parsed.reasons.find((r) => r.count > parsed.total);
+    if (over) {
+      throw new UsageError(where(`${over.count} nodes for "${over.reason}" but only ${parsed.total} in all`));
     }
     return { input, parsed, advice: adviseScheduling(parsed) };
   });
