@@ -5,16 +5,15 @@
  * not found, 3 cluster unreachable or forbidden.
  */
 import { escapeJsonControls } from '../../text/clean.js';
-import { readFile } from 'node:fs/promises';
 import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
-import { DumpError, loadObjects } from '../../diagnosis/dump/dump.js';
+import { withDump } from '../dump-file.js';
 import { relevantTo } from '../../diagnosis/dump/dump-relevance.js';
 import { diagnose } from '../../remediation/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
 import { clusterOptions, deploymentRef, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
-import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor diagnose deployment/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
                                 [--from-file DUMP] [-o text|json]
@@ -87,23 +86,8 @@ export function parseOptions(argv: string[]): Options {
   };
 }
 
-async function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<WorkloadSnapshot> {
-  let text: string;
-  try {
-    text = file === '-' ? await readAll(io.stdin) : await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : String(error)}`,
-    );
-  }
-  try {
-    return assembleSnapshot(ref, loadObjects(text, { keep: relevantTo(ref) }));
-  } catch (error) {
-    if (error instanceof DumpError)
-      throw new UsageError(`${file === '-' ? 'stdin' : file}: ${error.message}`);
-    throw error;
-  }
+function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<WorkloadSnapshot> {
+  return withDump(file, io, { keep: relevantTo(ref) }, (objects) => assembleSnapshot(ref, objects));
 }
 
 async function fromCluster(options: Options, io: CliIo): Promise<WorkloadSnapshot> {

@@ -9,13 +9,14 @@ import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHe
 import { EXIT, UsageError, type CliIo } from '../io.js';
 import type { ScanReport } from '../../kube/scan.js';
 
-const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [-o text|json]
+const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
 
 Lists Deployments whose rollout is stuck, and those whose next rollout would deadlock
 (a surging strategy on a scarce resource with no spare on the eligible nodes).
   -n, --namespace       namespace to scan (default: the context's namespace, else "default")
   -A, --all-namespaces  scan every namespace
   --context, --kubeconfig  which cluster to read
+  --from-file DUMP      read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
   -o, --output          text (default) or json
 Exit status: 0 nothing found, 1 Deployments listed, 2 bad arguments, 3 cluster unreachable or forbidden.
 `;
@@ -26,6 +27,7 @@ interface ScanArgs {
   output: 'text' | 'json';
   context?: string;
   kubeconfig?: string;
+  fromFile?: string;
 }
 
 export function parseScanArgs(argv: string[]): ScanArgs {
@@ -37,8 +39,14 @@ export function parseScanArgs(argv: string[]): ScanArgs {
       context: { type: 'string' },
       kubeconfig: { type: 'string' },
       output: { type: 'string', short: 'o' },
+      'from-file': { type: 'string' },
     },
   });
+  const fromFile = values['from-file'];
+  if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
+    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+  }
+  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
   if (values.namespace !== undefined && values['all-namespaces']) {
     throw new UsageError('-n and -A are exclusive: scan one namespace or all of them');
   }
@@ -47,6 +55,7 @@ export function parseScanArgs(argv: string[]): ScanArgs {
     output: outputFormat(values.output),
     ...(values.namespace !== undefined ? { namespace: checkNamespace(values.namespace) } : {}),
     ...clusterOptions(values),
+    ...(fromFile !== undefined ? { fromFile } : {}),
   };
 }
 
@@ -56,6 +65,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const args = parseScanArgs(argv);
+  const report = args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
+  // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
+  io.stdout.write(
+    args.output === 'json'
+      ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
+      : cleanText(renderScan(report)),
+  );
+  return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
+}
+
+async function fromDump(args: ScanArgs, file: string, io: CliIo): Promise<ScanReport> {
+  const { withDump } = await import('../dump-file.js');
+  const { scanDump } = await import('../scan-dump.js');
+  const scope = { allNamespaces: args.allNamespaces, namespace: args.namespace ?? 'default' };
+  return withDump(file, io, {}, (objects) => scanDump(objects, scope));
+}
+
+async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { scanCluster } = await import('../../kube/scan.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
@@ -73,13 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     },
   });
   if (stderr.isTTY) stderr.write('\n');
-  // JSON output stays raw data (JSON escaping covers controls); text is for a terminal.
-  io.stdout.write(
-    args.output === 'json'
-      ? escapeJsonControls(`${JSON.stringify(report, null, 2)}\n`)
-      : cleanText(renderScan(report)),
-  );
-  return report.entries.length > 0 ? EXIT.problems : EXIT.ok;
+  return report;
 }
 
 export function renderScan(report: ScanReport): string {

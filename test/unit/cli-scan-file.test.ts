@@ -1,0 +1,46 @@
+/** `scan --from-file`: the live scan's report from a saved dump, agreeing with diagnose. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+
+const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
+
+interface Report {
+  scope: { namespace?: string; allNamespaces: boolean };
+  scanned: number;
+  entries: { namespace: string; name: string; state: string; findings: { code: string }[] }[];
+}
+
+describe('scan --from-file', () => {
+  it('lists the stuck Deployment of the dump with the codes diagnose gives it (exit 1)', async () => {
+    const scan = fakeIo();
+    expect(await runCli(['scan', '-n', 'vision', '--from-file', FIXTURE, '-o', 'json'], scan.io)).toBe(1);
+    const report = JSON.parse(scan.stdout()) as Report;
+    expect(report.scope).toEqual({ namespace: 'vision', allNamespaces: false });
+    expect(report.entries.map((e) => [e.state, `${e.namespace}/${e.name}`])).toEqual([
+      ['stuck', 'vision/vision-object-tracker'],
+    ]);
+    const diagnose = fakeIo();
+    await runCli(
+      ['diagnose', 'deployment/vision-object-tracker', '-n', 'vision', '--from-file', FIXTURE, '-o', 'json'],
+      diagnose.io,
+    );
+    const codes = (JSON.parse(diagnose.stdout()) as { findings: { code: string }[] }).findings.map(
+      (f) => f.code,
+    );
+    expect(report.entries[0]?.findings.map((f) => f.code)).toEqual(codes.filter((c) => c !== 'AccessDenied'));
+  });
+
+  it('reads stdin, and says all clear for a namespace with nothing stuck (exit 0)', async () => {
+    const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
+    expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(0);
+    expect(run.stdout()).toContain('No stuck or at-risk Deployments in namespace payments (0 scanned)');
+  });
+
+  it('refuses --from-file together with a cluster option (exit 2)', async () => {
+    const run = fakeIo();
+    expect(await runCli(['scan', '--from-file', FIXTURE, '--context', 'prod'], run.io)).toBe(2);
+    expect(run.stderr()).toContain('--from-file reads a dump');
+  });
+});
