@@ -16,7 +16,7 @@ import type { DemoProcess } from './demo/processes.js';
 import { DemoError } from './demo/redis.js';
 import { startSlackPrinter } from './demo/slack-printer.js';
 import { auditLines } from './demo/audit.js';
-import { createCleanup } from './demo/cleanup.js';
+import { createCleanup, runScript } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
 import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
@@ -69,7 +69,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
   printer.flush();
 }
 
-async function main(): Promise<number> {
+async function main(interrupted: () => boolean): Promise<number> {
   const { values } = parseArgs({
     options: { 'timeout-seconds': { type: 'string' }, 'time-scale': { type: 'string' } },
   });
@@ -102,7 +102,7 @@ async function main(): Promise<number> {
   } catch (error) {
     // Ctrl-C (or SIGTERM) ends the story by stopping what it waits on: that is no
     // failure to report, and the logs of processes being stopped are no news.
-    if (interrupted) return 130;
+    if (interrupted()) return 130;
     say('');
     say(bold(`Demo failed: ${error instanceof Error ? error.message : String(error)}`));
     if (!(error instanceof DemoError) && error instanceof Error && error.stack) say(error.stack);
@@ -117,34 +117,4 @@ async function main(): Promise<number> {
   }
 }
 
-/**
- * Ctrl-C, SIGTERM, SIGHUP or a closed stdout: stop everything the demo started (the
- * app and the worker run in process groups of their own, so the terminal's Ctrl-C
- * reaches only the demo, which stops them in order) and exit 130, quietly: one line,
- * no "Demo failed", no log tails, no stack trace.
- */
-let interrupted = false;
-const interrupt = (why: string): void => {
-  if (interrupted) return;
-  interrupted = true;
-  try {
-    say(`\n${why}: stopping everything the demo started…`);
-  } catch {
-    // stdout is gone (closed pipe): clean up silently
-  }
-  void cleanup.run().then(
-    () => process.exit(130),
-    () => process.exit(130),
-  );
-};
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
-// `npm run demo | head` closes our stdout early: still stop the processes we started.
-process.stdout.on('error', () => interrupt('stdout closed'));
-
-main().then(
-  (code) => process.exit(interrupted ? 130 : code),
-  (error: unknown) => {
-    if (!interrupted) say(`demo: ${error instanceof Error ? error.message : String(error)}`);
-    void cleanup.run().then(() => process.exit(interrupted ? 130 : 1));
-  },
-);
+runScript('demo', main, cleanup, say);

@@ -16,7 +16,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { createCleanup } from './demo/cleanup.js';
+import { createCleanup, runScript } from './demo/cleanup.js';
 import { CHANNELS } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
 import { DemoError } from './demo/redis.js';
@@ -70,7 +70,7 @@ async function screenshots(url: string, dir: string): Promise<void> {
   }
 }
 
-async function main(): Promise<number> {
+async function main(interrupted: () => boolean): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -121,7 +121,7 @@ async function main(): Promise<number> {
     return 1;
   } catch (error) {
     // Ctrl-C ends the preview by stopping what it waits on: no failure to report.
-    if (interrupted) return 130;
+    if (interrupted()) return 130;
     say(`Preview failed: ${error instanceof Error ? error.message : String(error)}`);
     if (!(error instanceof DemoError) && error instanceof Error && error.stack) say(error.stack);
     for (const proc of processes) {
@@ -134,27 +134,4 @@ async function main(): Promise<number> {
   }
 }
 
-let interrupted = false;
-const interrupt = (why: string): void => {
-  if (interrupted) return;
-  interrupted = true;
-  try {
-    say(`\n${why}: stopping everything the preview started…`);
-  } catch {
-    // stdout is gone (closed pipe): clean up silently
-  }
-  void cleanup.run().then(
-    () => process.exit(130),
-    () => process.exit(130),
-  );
-};
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
-process.stdout.on('error', () => interrupt('stdout closed'));
-
-main().then(
-  (code) => process.exit(interrupted ? 130 : code),
-  (error: unknown) => {
-    if (!interrupted) say(`preview: ${error instanceof Error ? error.message : String(error)}`);
-    void cleanup.run().then(() => process.exit(interrupted ? 130 : 1));
-  },
-);
+runScript('preview', main, cleanup, say);

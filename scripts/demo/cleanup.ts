@@ -61,3 +61,42 @@ export function createCleanup(say: (line: string) => void): Cleanup {
     },
   };
 }
+
+/**
+ * Runs a script's `main` until it ends or is interrupted. Ctrl-C, SIGTERM, SIGHUP or a
+ * closed stdout stop everything it started (the app and the worker run in process
+ * groups of their own, so the terminal's Ctrl-C reaches only the script, which stops
+ * them in order) and exit 130, quietly: one line, no failure report, no stack trace.
+ * Shared by `npm run demo` and `npm run preview`.
+ */
+export function runScript(
+  name: string,
+  main: (interrupted: () => boolean) => Promise<number>,
+  cleanup: Cleanup,
+  say: (line: string) => void,
+): void {
+  let interrupted = false;
+  const interrupt = (why: string): void => {
+    if (interrupted) return;
+    interrupted = true;
+    try {
+      say(`\n${why}: stopping everything the ${name} started…`);
+    } catch {
+      // stdout is gone (closed pipe): clean up silently
+    }
+    void cleanup.run().then(
+      () => process.exit(130),
+      () => process.exit(130),
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
+  // `npm run demo | head` closes our stdout early: still stop the processes we started.
+  process.stdout.on('error', () => interrupt('stdout closed'));
+  main(() => interrupted).then(
+    (code) => process.exit(interrupted ? 130 : code),
+    (error: unknown) => {
+      if (!interrupted) say(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      void cleanup.run().then(() => process.exit(interrupted ? 130 : 1));
+    },
+  );
+}
