@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { runFloodBench } from './alert-flood.js';
 import { runAlertBench, type AlertBenchResult } from './alerts.js';
 import { runAnalyzerBench } from './analyzers.js';
+import { dumpSizeSection, runDumpSizeBench } from './dump-size.js';
 import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
@@ -94,6 +95,13 @@ sections.push(
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());
 sections.push(analyzers instanceof Error ? failed('Analyzers', analyzers) : analyzerSection(analyzers));
+
+const dumps = await step('large dumps', () =>
+  runDumpSizeBench({ log: (line) => console.log(`bench:   ${line}`) }),
+);
+sections.push(
+  dumps instanceof Error ? failed('Large dumps: diagnose --from-file', dumps) : dumpSizeSection(dumps),
+);
 
 const simScale = await step('simulator at scale', () => runSimScaleBench());
 sections.push(
