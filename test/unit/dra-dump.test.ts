@@ -32,6 +32,8 @@ function dumpFile(
     replicas: 1,
   });
   const notebook = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+  // As the API server holds it: the pod names the claim it uses.
+  notebook.spec.resourceClaims = [{ name: 'gpu', resourceClaimName: 'notebook-gpu' }];
   const theirs = claim('notebook-gpu', 'research', { device: 'gpu-1', node: 'gpu-node-1', pods: [notebook] });
   const { snapshot } = draSeed({
     claims: [theirs],
@@ -105,5 +107,17 @@ describe('dumps with resource.k8s.io kinds', () => {
     expect(codes).toContain('IncompleteEvidence');
     expect(codes).not.toContain('Unschedulable');
     expect(JSON.stringify(json.findings)).toContain('kubectl get resourceslices');
+  });
+
+  it('pods of another namespace naming a claim the dump lacks: claims of other namespaces were not all read', async () => {
+    const file = dumpFile(
+      'pods-without-their-claims.yaml',
+      (kind, ns) => !(kind === 'ResourceClaim' && ns === 'research'),
+      true,
+    );
+    const { json } = await diagnoseFile(file);
+    expect(json.coverage.dra?.claims).toBe('namespace');
+    expect(json.findings.map((f) => f.code)).toContain('IncompleteEvidence');
+    expect(json.findings.map((f) => f.code)).not.toContain('Unschedulable');
   });
 });

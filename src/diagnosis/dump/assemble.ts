@@ -174,7 +174,9 @@ function draCoverage(
     return 'unread';
   };
   let claims: 'all' | 'namespace' | 'unread' = 'unread';
-  if (has('ResourceClaim')) claims = elsewhere('ResourceClaim') || elsewhere('Pod') ? 'all' : 'namespace';
+  if (has('ResourceClaim')) {
+    claims = (elsewhere('ResourceClaim') || elsewhere('Pod')) && !claimMissing(byKind) ? 'all' : 'namespace';
+  }
   if (claims !== 'all') {
     gaps.push({
       about: 'dra',
@@ -228,6 +230,27 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
     gaps,
     ...(dra ? { dra: draCoverage(ns, byKind, gaps) } : {}),
   };
+}
+
+/**
+ * A pod in the dump names a ResourceClaim the dump lacks (in its spec, or in its status
+ * for claims made from a template): the claims were not all dumped, whatever else
+ * the dump holds of other namespaces.
+ */
+function claimMissing(byKind: ReadonlyMap<string, KubeObject[]>): boolean {
+  const held = new Set(
+    (byKind.get('ResourceClaim') ?? []).map(
+      (c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`,
+    ),
+  );
+  return ((byKind.get('Pod') ?? []) as unknown as Pod[]).some((pod) => {
+    const ns = pod.metadata.namespace ?? '';
+    const named = [
+      ...(pod.spec.resourceClaims ?? []).map((c) => c.resourceClaimName),
+      ...(pod.status?.resourceClaimStatuses ?? []).map((c) => c.resourceClaimName),
+    ].filter((n): n is string => Boolean(n));
+    return named.some((name) => !held.has(`${ns}/${name}`));
+  });
 }
 
 function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFoundError {
