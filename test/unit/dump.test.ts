@@ -70,6 +70,49 @@ describe('loadObjects', () => {
     expect(() => loadObjects(JSON.stringify(event))).toThrow('(Event "e1"): involvedObject is missing');
   });
 
+  it.each([
+    [
+      'containerStatuses as an object',
+      { kind: 'Pod', status: { containerStatuses: { name: 'a' } } },
+      'status.containerStatuses',
+    ],
+    [
+      'ownerReferences as a string',
+      { kind: 'Pod', metadata: { ownerReferences: 'rs-1' } },
+      'metadata.ownerReferences',
+    ],
+    [
+      'node conditions as an object',
+      { kind: 'Node', status: { conditions: { type: 'Ready' } } },
+      'status.conditions',
+    ],
+    [
+      'labels that are not strings',
+      { kind: 'Node', metadata: { labels: { zone: ['a'] } } },
+      'metadata.labels',
+    ],
+    [
+      'a maxSurge that is neither a count nor a percentage',
+      { kind: 'Deployment', spec: { strategy: { rollingUpdate: { maxSurge: 'abc%' } } } },
+      'spec.strategy.rollingUpdate.maxSurge',
+    ],
+    [
+      'a negative maxUnavailable',
+      { kind: 'Deployment', spec: { strategy: { rollingUpdate: { maxUnavailable: -1 } } } },
+      'spec.strategy.rollingUpdate.maxUnavailable',
+    ],
+  ])('names the field when %s (exit 2 at the CLI, not a crash)', (_name, change, field) => {
+    const base =
+      change.kind === 'Pod'
+        ? makePodLike()
+        : change.kind === 'Node'
+          ? structuredClone(node)
+          : structuredClone(deployment);
+    const merged = mergeDeep(base as unknown as Record<string, unknown>, change as Record<string, unknown>);
+    expect(() => loadObjects(JSON.stringify(merged))).toThrow(DumpError);
+    expect(() => loadObjects(JSON.stringify(merged))).toThrow(field);
+  });
+
   it('keeps RFC 3339 timestamps as strings, as kubectl prints them unquoted', () => {
     const [obj] = loadObjects(
       'apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  creationTimestamp: 2026-11-22T03:00:00Z\n',
@@ -77,3 +120,27 @@ describe('loadObjects', () => {
     expect(obj?.metadata?.creationTimestamp).toBe('2026-11-22T03:00:00Z');
   });
 });
+
+/** A minimal, valid Pod. */
+function makePodLike(): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web-7d9f8b6c5d-q4w8z', namespace: 'shop' },
+    spec: { containers: [{ name: 'web', image: 'web:1' }] },
+    status: { phase: 'Running' },
+  };
+}
+
+/** `base` with `change` laid over it, objects merged key by key. */
+function mergeDeep(base: Record<string, unknown>, change: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(change)) {
+    const current = out[key];
+    out[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && current && typeof current === 'object'
+        ? mergeDeep(current as Record<string, unknown>, value as Record<string, unknown>)
+        : value;
+  }
+  return out;
+}

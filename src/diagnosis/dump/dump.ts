@@ -17,10 +17,25 @@ export class DumpError extends Error {
   override name = 'DumpError';
 }
 
+const stringMap = z.record(z.string(), z.string());
 const metadata = z.looseObject({
   name: z.string().min(1, 'must not be empty'),
   namespace: z.string().optional(),
+  labels: stringMap.optional(),
+  annotations: stringMap.optional(),
+  ownerReferences: z.array(z.looseObject({ kind: z.string(), name: z.string() })).optional(),
+  deletionTimestamp: z.string().optional(),
+  finalizers: z.array(z.string()).optional(),
 });
+/** Lists of objects with a `type` (conditions) or a `name` (container statuses), as the analyzers walk them. */
+const conditions = z.array(z.looseObject({ type: z.string() })).optional();
+const containerStatuses = z.array(z.looseObject({ name: z.string() })).optional();
+/** maxSurge / maxUnavailable: a non-negative integer or a percentage. */
+const intOrPercent = z.union([
+  z.number().int().nonnegative(),
+  z.string().regex(/^\d+%$/, 'must be a non-negative integer or a percentage such as 25%'),
+]);
+const quantities = z.record(z.string(), z.union([z.string(), z.number()])).optional();
 const labelSelector = z.looseObject({
   matchLabels: z.record(z.string(), z.string()).optional(),
   matchExpressions: z.array(z.looseObject({ key: z.string(), operator: z.string() })).optional(),
@@ -40,12 +55,36 @@ const schemas: Record<string, z.ZodType> = {
     spec: z.looseObject({
       replicas: z.number().int().nonnegative().optional(),
       selector: labelSelector,
+      strategy: z
+        .looseObject({
+          type: z.string().optional(),
+          rollingUpdate: z
+            .looseObject({ maxSurge: intOrPercent.optional(), maxUnavailable: intOrPercent.optional() })
+            .optional(),
+        })
+        .optional(),
       template: z.looseObject({ spec: podSpec }),
     }),
+    status: z.looseObject({ conditions }).optional(),
   }),
   ReplicaSet: z.looseObject({ ...base, spec: z.looseObject({ selector: labelSelector }) }),
-  Pod: z.looseObject({ ...base, spec: podSpec }),
-  Node: z.looseObject({ ...base }),
+  Pod: z.looseObject({
+    ...base,
+    spec: podSpec,
+    status: z
+      .looseObject({
+        phase: z.string().optional(),
+        conditions,
+        containerStatuses,
+        initContainerStatuses: containerStatuses,
+      })
+      .optional(),
+  }),
+  Node: z.looseObject({
+    ...base,
+    spec: z.looseObject({ taints: z.array(z.looseObject({ key: z.string() })).optional() }).optional(),
+    status: z.looseObject({ allocatable: quantities, capacity: quantities, conditions }).optional(),
+  }),
   PersistentVolumeClaim: z.looseObject({ ...base, spec: z.looseObject({}) }),
   Event: z.looseObject({
     ...base,
