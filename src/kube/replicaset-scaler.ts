@@ -12,6 +12,7 @@ import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
 import { templatesEqual } from '../diagnosis/rollout/workload.js';
+import { escapeToken } from '../remediation/json-pointer.js';
 import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
@@ -115,22 +116,34 @@ async function check(
   return { ok: true, rs };
 }
 
-function sendScale(
+/** One JSON patch to the ReplicaSet's scale subresource, as our field manager. */
+function patchScale(
   client: KubeClient,
-  plan: RemediationPlan,
-  target: OldReplicaSetTarget,
+  namespace: string,
+  name: string,
+  body: unknown,
   dryRun: boolean,
 ): Promise<Scale> {
   return client.call<Scale>({
     verb: 'patch',
     resource: 'replicasets',
     subresource: 'scale',
-    namespace: plan.target.namespace,
-    name: target.name,
-    body: plan.patch?.body,
+    namespace,
+    name,
+    body,
     contentType: PATCH_CONTENT_TYPES.json,
     query: { fieldManager: FIELD_MANAGER, ...(dryRun ? { dryRun: 'All' } : {}) },
   });
+}
+
+/** The plan's own (sealed) scale patch. */
+function sendScale(
+  client: KubeClient,
+  plan: RemediationPlan,
+  target: OldReplicaSetTarget,
+  dryRun: boolean,
+): Promise<Scale> {
+  return patchScale(client, plan.target.namespace, target.name, plan.patch?.body, dryRun);
 }
 
 function rejected(error: unknown): string | undefined {
@@ -233,32 +246,25 @@ const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 /** The lowest cost the API accepts (int32): this pod goes first when the ReplicaSet shrinks. */
 const FIRST_TO_GO = String(-2147483648);
 
-async function scaleBy(
+/** One step down from `from`, tested against the ReplicaSet's uid and replicas. */
+function scaleBy(
   client: KubeClient,
   plan: RemediationPlan,
   target: OldReplicaSetTarget,
   from: number,
   dryRun: boolean,
 ): Promise<Scale> {
-  return client.call<Scale>({
-    verb: 'patch',
-    resource: 'replicasets',
-    subresource: 'scale',
-    namespace: plan.target.namespace,
-    name: target.name,
-    body: [
-      { op: 'test', path: '/metadata/uid', value: target.uid },
-      { op: 'test', path: '/spec/replicas', value: from },
-      { op: 'replace', path: '/spec/replicas', value: from - 1 },
-    ],
-    contentType: PATCH_CONTENT_TYPES.json,
-    query: { fieldManager: FIELD_MANAGER, ...(dryRun ? { dryRun: 'All' } : {}) },
-  });
+  const body = [
+    { op: 'test', path: '/metadata/uid', value: target.uid },
+    { op: 'test', path: '/spec/replicas', value: from },
+    { op: 'replace', path: '/spec/replicas', value: from - 1 },
+  ];
+  return patchScale(client, plan.target.namespace, target.name, body, dryRun);
 }
 
 /** Marks the pod as the first one its ReplicaSet deletes (uid-tested JSON patch). */
 async function markFirstToGo(client: KubeClient, namespace: string, pod: Pod): Promise<void> {
-  const key = DELETION_COST.replace(/~/g, '~0').replace(/\//g, '~1');
+  const key = escapeToken(DELETION_COST);
   const body = [
     { op: 'test', path: '/metadata/uid', value: pod.metadata.uid },
     pod.metadata.annotations
