@@ -114,7 +114,7 @@ const anyObject = z.looseObject({ kind: z.string().min(1), metadata: z.looseObje
  * are allowed (tools other than kubectl write anchors for repeated values), but js-yaml
  * shares the aliased value, so every walk over the objects visits it once per use: a
  * 43 KB "billion laughs" would take hours. `loadYaml` refuses a document whose values,
- * counted with every repeat, outnumber what its text could spell out (expandsBeyond).
+ * counted with every repeat, outnumber what its text could spell out (exceeds).
  */
 const YAML_OPTIONS = { maxDepth: 64 } as const;
 
@@ -124,19 +124,25 @@ class AliasBombError extends Error {}
 function loadYaml(text: string): unknown {
   const value = load(text, YAML_OPTIONS);
   // Without an alias (`*name`) nothing repeats; the check runs only where one may be.
-  if (text.includes('*') && expandsBeyond(value, 2 * text.length + 1000)) throw new AliasBombError();
+  if (text.includes('*') && exceeds(value, { values: 2 * text.length + 1000 })) throw new AliasBombError();
   return value;
 }
 
-/** Values reachable from `value`, counting each repeat, exceed `budget` (walked without recursion). */
-function expandsBeyond(value: unknown, budget: number): boolean {
-  const stack: unknown[] = [value];
+/**
+ * The walk over a parsed value that guards every later one, without recursion (a
+ * hostile file must not overflow the stack): true when it nests deeper than `depth`,
+ * or holds more than `values` values counting each repeat of an aliased one.
+ */
+function exceeds(value: unknown, limits: { depth?: number; values?: number }): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
   let seen = 0;
-  while (stack.length > 0) {
-    const node = stack.pop();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [node, depth] = next;
     seen += 1;
-    if (seen > budget) return true;
-    if (node !== null && typeof node === 'object') for (const child of Object.values(node)) stack.push(child);
+    if (limits.values !== undefined && seen > limits.values) return true;
+    if (node === null || typeof node !== 'object') continue;
+    if (limits.depth !== undefined && depth > limits.depth) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -183,7 +189,7 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
   const json = parseJson(source);
   const documents: Chunk[] = json.ok ? [] : splitDocuments(source);
   const whereOf = (index: number): string => (documents.length > 1 ? `document ${index + 1}` : 'the dump');
-  if (json.ok && deeperThan(json.value, MAX_DEPTH)) {
+  if (json.ok && exceeds(json.value, { depth: MAX_DEPTH })) {
     throw new DumpError(`the dump nests deeper than ${MAX_DEPTH} levels: not kubectl output`);
   }
   if (json.ok) addDocument(json.value, 'the dump', add);
@@ -205,18 +211,6 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
   });
   if (objects.length === 0) throw new DumpError('the dump holds no Kubernetes objects');
   return objects;
-}
-
-/** Nesting deeper than `max`, measured without recursion (a hostile file must not overflow the stack). */
-function deeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [node, depth] = next;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /** A cut List that is not one, or whose pieces do not parse alone. */
