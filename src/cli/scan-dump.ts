@@ -5,7 +5,7 @@
  * dump, exactly as `diagnose --from-file` assembles it, and analysed; findings only,
  * no plans. What the dump lacks is IncompleteEvidence there as in diagnose.
  */
-import { assembleSnapshot } from '../diagnosis/dump/assemble.js';
+import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js';
 import type { Deployment, KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/run.js';
 import { isInteresting, type ScanReport } from '../kube/scan.js';
@@ -23,10 +23,12 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
   );
   const entries: ScanReport['entries'] = [];
   let diagnosed = 0;
+  // The dump's time once for all its Deployments, not one walk of every object per Deployment.
+  const capturedAt = newestTimestamp(objects);
   for (const deployment of inScope.filter(isInteresting)) {
     const namespace = deployment.metadata.namespace ?? scope.namespace ?? 'default';
     const name = deployment.metadata.name ?? '';
-    const snapshot = assembleSnapshot({ kind: 'Deployment', namespace, name }, objects);
+    const snapshot = assembleSnapshot({ kind: 'Deployment', namespace, name }, objects, { capturedAt });
     diagnosed += 1;
     const findings = analyze(snapshot)
       .findings.filter((f) => f.code !== 'AccessDenied')
