@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
+import { shipTrackerImage } from '../support/sim-rollout.js';
 import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
@@ -66,24 +67,7 @@ describe('DRA twin of incident A on the simulator', () => {
   });
 
   it('deadlocks on the next rollout with the DynamicResources wording, and the fix completes it', async () => {
-    const res = await fetch(
-      `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
-      {
-        method: 'PATCH',
-        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-        body: JSON.stringify({
-          spec: {
-            template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
-          },
-        }),
-      },
-    );
-    expect(res.status).toBe(200);
-    await sim.waitFor(
-      () =>
-        (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
-      15_000,
-    );
+    await shipTrackerImage(sim, TRACKER);
     const event = (sim.list('Event', TRACKER.namespace) as KubeEvent[]).find(
       (e) => e.reason === 'FailedScheduling',
     );

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/demo-scenario.js';
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
+import { shipTrackerImage } from '../support/sim-rollout.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
@@ -73,23 +74,7 @@ const livePods = (s: Simulator, ns: string): Pod[] =>
  */
 async function deadlockTracker(sim: Simulator): Promise<void> {
   await sim.waitFor(() => (deployment(sim, TRACKER).status?.availableReplicas ?? 0) === 1, 15_000);
-  const res = await fetch(
-    `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
-    {
-      method: 'PATCH',
-      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-      body: JSON.stringify({
-        spec: {
-          template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
-        },
-      }),
-    },
-  );
-  expect(res.status).toBe(200);
-  await sim.waitFor(
-    () => (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
-    15_000,
-  );
+  await shipTrackerImage(sim, TRACKER);
 }
 
 function planOf(plans: readonly RemediationPlan[], kind: RemediationKind): RemediationPlan {
