@@ -349,6 +349,8 @@ export interface KubeEvent {
   firstTimestamp?: string;
   lastTimestamp?: string;
   eventTime?: string;
+  /** A repeating event written through events.k8s.io (the scheduler's): its last occurrence. */
+  series?: { count?: number; lastObservedTime?: string };
   source?: { component?: string; host?: string };
   reportingComponent?: string;
 }

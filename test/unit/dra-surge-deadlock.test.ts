@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import { claim, draSeed, gpuRequest, A100 } from '../support/dra-builders.js';
+import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
 
 function codes(findings: Finding[]): string[] {
@@ -16,6 +16,15 @@ function codes(findings: Finding[]): string[] {
 
 function text(finding: Finding | Finding[] | undefined): string {
   return JSON.stringify(finding ?? {});
+}
+
+/** Claims of other namespaces unread, and a second GPU on gpu-node-1 that no claim read holds. */
+function secondGpuUnread(message?: string): DraScenarioOptions {
+  return {
+    dra: { claims: 'namespace' },
+    gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
+    ...(message ? { message } : {}),
+  };
 }
 
 describe('surge deadlock through DRA claims', () => {
@@ -121,19 +130,87 @@ describe('surge deadlock through DRA claims', () => {
     expect(text(result.findings[0])).toContain('stays allocated while any pod uses it');
   });
 
-  it('claims of other namespaces unread: a second GPU that looks free is unknown, never room', () => {
-    const { snapshot } = draSeed({
-      dra: { claims: 'namespace' },
-      gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
-      message:
-        "0/3 nodes are available: 1 cannot allocate all claims, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
-    });
+  it('claims of other namespaces unread, a second GPU looks free: the scheduler counts prove it taken', () => {
+    const { snapshot, oldPod } = draSeed(secondGpuUnread());
     const result = diagnose(snapshot);
-    // gpu-1 looks free, but a claim of another namespace may hold it: unknown, never room.
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('IncompleteEvidence');
+    expect(deadlock?.summary).toContain('can never finish');
+    expect(deadlock?.summary).toContain('a device of class gpu.nvidia.com on gpu-node-1');
+    expect(deadlock?.summary).toContain(oldPod.metadata.name);
+    // Says where the proof came from and what was not read.
+    expect(deadlock?.explanation).toContain('ResourceClaims of other namespaces could not be read');
+    expect(deadlock?.explanation).toContain("the scheduler's message settles it");
+    expect(deadlock?.explanation).toContain('"cannot allocate all claims"');
+    expect(result.remediations.map((r) => r.kind)).toContain('set-rolling-update');
+  });
+
+  it('a long refusal written as an events.k8s.io series is dated by its last occurrence', () => {
+    const { snapshot, newPod } = draSeed(secondGpuUnread());
+    newPod.metadata.creationTimestamp = '2026-11-22T00:55:00Z';
+    const condition = newPod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (condition) condition.lastTransitionTime = '2026-11-22T01:00:00Z';
+    const event = snapshot.events[0];
+    if (!event) throw new Error('no event');
+    delete event.lastTimestamp;
+    delete event.firstTimestamp;
+    event.eventTime = '2026-11-22T01:00:00.000000Z';
+    event.series = { count: 40, lastObservedTime: '2026-11-22T02:58:00.000000Z' };
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toContain('RolloutSurgeDeadlock');
+  });
+
+  it('look-alike: the same refusal, older than the new pod: unknown, never room', () => {
+    const { snapshot, newPod } = draSeed(secondGpuUnread());
+    // The refusal (event 02:59:30, condition 02:40) predates this pod: it was about another one.
+    newPod.metadata.creationTimestamp = '2026-11-22T02:59:50Z';
+    const result = diagnose(snapshot);
     expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
     expect(text(result.findings)).toContain('ResourceClaims of other namespaces were not read');
+    expect(text(result.findings)).toContain('the scheduler message is older than the new pod');
     expect(text(result.findings)).not.toContain('shows room');
     expect(result.findings[0]?.summary).toContain('the list of ResourceClaims in every namespace');
+  });
+
+  it('look-alike: a refusal last seen long before the snapshot: unknown', () => {
+    const { snapshot } = draSeed(secondGpuUnread());
+    // Last seen 02:59:30; the scheduler would have refused it again (or placed it) since.
+    const late = { ...snapshot, capturedAt: '2026-11-22T03:59:30Z' };
+    const result = diagnose(late);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('last seen 60 minutes before this snapshot');
+  });
+
+  it('look-alike: counts that do not cover every node read: unknown', () => {
+    // Four nodes counted, three read: the message describes another set of nodes.
+    const { snapshot } = draSeed(
+      secondGpuUnread(
+        "0/4 nodes are available: 1 cannot allocate all claims, 3 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+      ),
+    );
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('the message counts 4 node(s), and 3 were read');
+  });
+
+  it('look-alike: the eligible node counted for node selection, not for claims: unknown', () => {
+    const { snapshot } = draSeed(
+      secondGpuUnread(
+        "0/3 nodes are available: 3 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+      ),
+    );
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('does not count every eligible node (1) under');
+  });
+
+  it('look-alike: the new template asks for two GPUs, the old claim holds one: likely, never proved', () => {
+    const { snapshot } = draSeed({ ...secondGpuUnread(), newRequest: gpuRequest({ count: 2 }) });
+    const result = diagnose(snapshot);
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.summary).toContain('probably can never finish');
+    expect(deadlock?.explanation).not.toContain("the scheduler's message settles it");
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
   });
 
   it('claims of other namespaces unread and one GPU held by the old pod: proved from its claim alone', () => {

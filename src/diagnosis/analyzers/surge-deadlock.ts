@@ -19,6 +19,7 @@ import {
 } from '../rollout/rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { nativeSignalsNote, strategyPhrase } from '../rollout/strategy-words.js';
+import { needsOf } from '../dra/blockers.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -60,13 +61,19 @@ function schedulingDeadlock(
     : (best?.release ?? []);
   const holders = holderPods.map((p) => p.metadata.name ?? '');
   const nodeName = fromMessage ? (pending.provedOn[0] ?? '') : (best?.node.metadata.name ?? '');
-  const what = blocker ? describeBlocker(blocker) : fromMessage ? messageNeed(pending) : 'what it needs';
+  const what = blocker
+    ? describeBlocker(blocker)
+    : fromMessage
+      ? messageNeed(analysis, pending)
+      : 'what it needs';
   const eligibleCount = pending.eligible.length;
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
   const verdict = pending.proof === 'likely' ? 'probably can never finish' : 'can never finish';
   const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this Deployment, and ${strategy} keeps old pods until new ones are Ready.`;
   const where = fromMessage
-    ? `The nodes could not be read, but the scheduler's message settles it: the nodes it counts without room are as many as the nodes the old pods run on (${pending.provedOn.join(', ')}), every other node fails only for node selection, and the old pods there hold at least everything the new pod asks for.`
+    ? pending.messageBasis === 'claims-unread'
+      ? claimsUnreadProof(pending)
+      : `The nodes could not be read, but the scheduler's message settles it: the nodes it counts without room are as many as the nodes the old pods run on (${pending.provedOn.join(', ')}), every other node fails only for node selection, and the old pods there hold at least everything the new pod asks for.`
     : eligibleCount === 1
       ? `The new pod may run only on ${nodeName}, where an old pod of this same Deployment holds it.`
       : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same Deployment hold it.`;
@@ -108,11 +115,23 @@ function schedulingDeadlock(
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
 }
 
-/** What the scheduler's message says the pod lacks ("nvidia.com/gpu", "a free host port"). */
-function messageNeed(pending: PendingAssessment): string {
-  const reason = pending.parsed?.reasons.find((r) => r.category === 'resources' || r.category === 'ports');
+/** What the scheduler's message says the pod lacks ("nvidia.com/gpu", "a free host port", "a device of class gpu.nvidia.com"). */
+function messageNeed(analysis: AnalysisContext, pending: PendingAssessment): string {
+  const reason = pending.parsed?.reasons.find(
+    (r) => r.category === 'resources' || r.category === 'ports' || r.category === 'devices',
+  );
   if (reason?.category === 'resources' && reason.resource) return reason.resource;
+  if (reason?.category === 'devices') {
+    const cls = needsOf(analysis, pending.pod)?.needs[0]?.alternatives[0]?.deviceClassName;
+    return cls ? `a device of class ${cls}` : 'devices';
+  }
   return reason?.category === 'ports' ? 'a free host port' : 'what it needs';
+}
+
+/** The nodes were read but claims of other namespaces were not: the scheduler's counts settle it. */
+function claimsUnreadProof(pending: PendingAssessment): string {
+  const nodes = pending.provedOn.join(', ');
+  return `ResourceClaims of other namespaces could not be read, so a device that looks free on ${nodes} may be held by another team; the scheduler's message settles it: its latest refusal of this pod counts every eligible node under "cannot allocate all claims" and every other node under node selection, so no matching device is free anywhere the pod may run, and the devices the old pods' claims hold on ${nodes} serve every device request of the new pod by themselves.`;
 }
 
 function shortWhat(blocker: Blocker): string {

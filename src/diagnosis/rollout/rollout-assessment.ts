@@ -25,7 +25,7 @@ import { claimNames } from '../placement/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
-import { messageProof } from '../scheduling/message-proof.js';
+import { deviceMessageProof, messageProof } from '../scheduling/message-proof.js';
 import { needsOf } from '../dra/blockers.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
@@ -72,6 +72,11 @@ export interface PendingAssessment {
    * when the scheduler's counts do (nodes unread), 'likely' when neither does.
    */
   proof?: 'nodes' | 'message' | 'likely';
+  /**
+   * What the message proof stands in for: the nodes not read, or device occupancy not
+   * known (claims of other namespaces not read) while the nodes were.
+   */
+  messageBasis?: 'nodes-unread' | 'claims-unread';
   /** Nodes where the release is proved (from nodes or from the message). */
   provedOn: string[];
   /** What the verdict stands despite: room the model cannot explain, unread occupancy. */
@@ -240,7 +245,10 @@ function sharedClaimNotes(ctx: AnalysisContext, pod: Pod): string[] {
   );
 }
 
-type Judged = Pick<PendingAssessment, 'verdict' | 'proof' | 'provedOn' | 'caveats' | 'missing'>;
+type Judged = Pick<
+  PendingAssessment,
+  'verdict' | 'proof' | 'messageBasis' | 'provedOn' | 'caveats' | 'missing'
+>;
 
 /**
  * The verdict for one pending pod. A proof on one node stands: room elsewhere that
@@ -249,7 +257,7 @@ type Judged = Pick<PendingAssessment, 'verdict' | 'proof' | 'provedOn' | 'caveat
  */
 function pendingVerdict(
   ctx: AnalysisContext,
-  base: Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible'>,
+  base: Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible' | 'failure'>,
   oldPods: readonly Pod[],
   surges: boolean,
 ): Judged {
@@ -293,7 +301,8 @@ function pendingVerdict(
   if (eligible.length === 0) {
     if (coverage.nodes === 'complete') return judged('unschedulable');
     const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
-    if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
+    if (fromMessage.nodes.length > 0)
+      return { ...deadlock('message', fromMessage.nodes), messageBasis: 'nodes-unread' };
     missing.push(
       coverage.nodes === 'unread'
         ? 'the nodes (kubectl get nodes -o yaml; a live diagnosis needs list on nodes)'
@@ -308,7 +317,8 @@ function pendingVerdict(
   if (roomNow.length > 0) return judged('unexplained');
   if (freeing.length > 0) {
     const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
-    if (fromMessage.nodes.length > 0) return deadlock('message', fromMessage.nodes);
+    if (fromMessage.nodes.length > 0)
+      return { ...deadlock('message', fromMessage.nodes), messageBasis: 'nodes-unread' };
     const unproved = names(freeing.filter((a) => !a.releaseProved));
     caveats.push(
       `on ${list(unproved)} the new pod asks for more than the old pods there hold, and what other workloads hold there was not read`,
@@ -316,7 +326,25 @@ function pendingVerdict(
     missing.push(unreadPods(unproved));
     return deadlock('likely', []);
   }
-  if (roomUnread.length > 0) return judged('incomplete');
+  if (roomUnread.length > 0) {
+    // A device that looks free may be held by a claim of another namespace: the
+    // scheduler's own recent counts can still prove that none is.
+    if (deviceGaps.length > 0) {
+      const fromMessage = deviceMessageProof(
+        placementContext(ctx),
+        base.pod,
+        base.failure,
+        base.parsed,
+        eligible,
+        oldPods,
+      );
+      if (fromMessage.nodes.length > 0)
+        return { ...deadlock('message', fromMessage.nodes), messageBasis: 'claims-unread' };
+      if (fromMessage.missing)
+        caveats.push(`the scheduler's message does not settle it: ${fromMessage.missing}`);
+    }
+    return judged('incomplete');
+  }
   const unsettled = eligible.flatMap((a) =>
     a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
   );

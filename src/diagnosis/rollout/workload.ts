@@ -190,8 +190,20 @@ export function eventsOfPod(events: readonly KubeEvent[], pod: Pod): KubeEvent[]
   });
 }
 
+/** When the event was last seen (a series' last occurrence, not its first). */
 export function eventTime(event: KubeEvent): string {
   return (
-    event.lastTimestamp ?? event.eventTime ?? event.firstTimestamp ?? event.metadata.creationTimestamp ?? ''
+    event.lastTimestamp ??
+    seriesLast(event) ??
+    event.eventTime ??
+    event.firstTimestamp ??
+    event.metadata.creationTimestamp ??
+    ''
   );
+}
+
+/** A series' last occurrence, when the dump holds it as text. */
+function seriesLast(event: KubeEvent): string | undefined {
+  const last: unknown = event.series?.lastObservedTime;
+  return typeof last === 'string' && last !== '' ? last : undefined;
 }

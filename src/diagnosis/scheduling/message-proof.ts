@@ -10,11 +10,13 @@
  * everything the new pod asks for. Then the new pod fits where they are once they go.
  */
 import type { Pod, PodSpec } from '../k8s.js';
-import { coversNeed, type PlacementContext } from '../placement/placement.js';
+import { blockersOn, coversNeed, type PlacementContext } from '../placement/placement.js';
 import { hostPorts } from '../placement/pod-constraints.js';
+import type { NodeAssessment } from '../placement/holder-release.js';
 import type { ParsedSchedulingMessage, SchedulingReason } from './scheduling-message.js';
-import { isTerminating } from '../rollout/workload.js';
+import { eventsOfPod, eventTime, isTerminating, type SchedulingFailure } from '../rollout/workload.js';
 import { deviceVerdict } from '../dra/blockers.js';
+import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
 
 /** Reasons that say the node was not a candidate at all. */
 const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);
@@ -24,6 +26,109 @@ export interface MessageProof {
   nodes: string[];
   /** Why it is not a proof, when it is not. */
   missing?: string;
+}
+
+/**
+ * The nodes were read and device occupancy was not (claims of other namespaces
+ * unread), so a device that looks free may be another team's. The scheduler's message
+ * settles it when it is the new pod's own recent refusal whose counts cover every node
+ * read, once each: every eligible node counted under "cannot allocate all claims" and
+ * every other one under node selection. Then no matching device was free on any
+ * eligible node, and the deadlock stands on each node where the devices our old pods'
+ * claims hold serve every device request of the new pod by themselves and nothing
+ * else blocks it once they are gone.
+ */
+export function deviceMessageProof(
+  ctx: PlacementContext,
+  pending: Pod,
+  failure: SchedulingFailure | undefined,
+  parsed: ParsedSchedulingMessage | null,
+  eligible: readonly NodeAssessment[],
+  oldPods: readonly Pod[],
+): MessageProof {
+  const { snapshot } = ctx;
+  if (!failure || !parsed) {
+    return { nodes: [], missing: 'the scheduler left no FailedScheduling message to count from' };
+  }
+  const stale = staleFailure(snapshot, pending, failure);
+  if (stale) return { nodes: [], missing: stale };
+  const counted = parsed.reasons.every((r) => typeof r.count === 'number' && !r.countless);
+  const sum = parsed.reasons.reduce((n, r) => n + (r.count ?? 0), 0);
+  if (!counted || sum !== parsed.total) {
+    return { nodes: [], missing: 'the message does not say which single reason failed each node' };
+  }
+  if (snapshot.coverage.nodes !== 'complete' || parsed.total !== snapshot.nodes.length) {
+    return {
+      nodes: [],
+      missing: `the message counts ${parsed.total} node(s), and ${snapshot.nodes.length} were read`,
+    };
+  }
+  const capacity = parsed.reasons.filter((r) => !SELECTION.has(r.category));
+  const devices = capacity.filter((r) => r.category === 'devices' && r.claims === 'cannot-allocate');
+  const deviceNodes = devices.reduce((n, r) => n + r.count, 0);
+  if (devices.length !== capacity.length || deviceNodes !== eligible.length) {
+    return {
+      nodes: [],
+      missing: `the message does not count every eligible node (${eligible.length}) under "cannot allocate all claims"`,
+    };
+  }
+  const live = oldPods.filter((p) => p.spec.nodeName && !isTerminating(p));
+  const nodes = eligible
+    .map((a) => a.node)
+    .filter((node) => {
+      const name = node.metadata.name ?? '';
+      const pods = live.filter((p) => p.spec.nodeName === name);
+      if (pods.length === 0) return false;
+      const others = blockersOn(ctx, pending, node, new Set(pods)).filter((b) => b.kind !== 'devices');
+      return (
+        others.length === 0 &&
+        (occupancyKnown(snapshot.coverage, name) || coversNeed(ctx, pending, pods)) &&
+        devicesCovered(ctx, pending, name, pods)
+      );
+    })
+    .map((node) => node.metadata.name ?? '')
+    .sort();
+  if (nodes.length === 0) {
+    return {
+      nodes: [],
+      missing:
+        "on no eligible node do the devices the old pods' claims hold serve every device request of the new pod",
+    };
+  }
+  return { nodes };
+}
+
+/**
+ * The scheduler retries a Pending pod at least every 5 minutes, and the events library
+ * writes a repeating event's series at least every 30 minutes: a refusal last seen
+ * longer ago may describe another state of the devices.
+ */
+const RECENT_MS = 35 * 60_000;
+
+/** Why the refusal may not describe the new pod as it is now; undefined when it does. */
+export function staleFailure(
+  snapshot: WorkloadSnapshot,
+  pod: Pod,
+  failure: SchedulingFailure,
+): string | undefined {
+  const seen = [
+    failure.at ?? '',
+    ...eventsOfPod(snapshot.events, pod)
+      .filter((e) => e.reason === 'FailedScheduling' && e.message === failure.message)
+      .map(eventTime),
+  ]
+    .map((t) => Date.parse(t))
+    .filter(Number.isFinite);
+  if (seen.length === 0) return 'the scheduler message carries no time';
+  const last = Math.max(...seen);
+  const created = Date.parse(pod.metadata.creationTimestamp ?? '');
+  if (!Number.isFinite(created)) return 'the new pod carries no creation time to date the message against';
+  if (last < created) return 'the scheduler message is older than the new pod';
+  const now = Date.parse(snapshot.capturedAt);
+  if (Number.isFinite(now) && now - last > RECENT_MS) {
+    return `the scheduler message was last seen ${Math.round((now - last) / 60_000)} minutes before this snapshot`;
+  }
+  return undefined;
 }
 
 export function messageProof(
