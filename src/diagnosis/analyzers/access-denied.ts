@@ -1,15 +1,22 @@
 import type { Analyzer } from '../analyzer.js';
 import type { AccessProblem } from '../snapshot.js';
+import { deviceClassesMatter } from '../dra/class-relevance.js';
 
 /**
  * AccessDenied: reads the collector could not make. Said per problem, with the
  * grant that would fix it, because a missing permission otherwise looks like a
- * missing object ("no events" is not "nothing happened").
+ * missing object ("no events" is not "nothing happened"). The one read made on the
+ * chance that it matters, the DeviceClasses for an extended resource, is left out
+ * when the workload's facts show that no class decides anything (class-relevance.ts).
  */
 export const accessDenied: Analyzer = {
   name: 'access-denied',
-  analyze({ snapshot }) {
-    return snapshot.accessProblems.map((problem) => ({
+  analyze(ctx) {
+    const { snapshot } = ctx;
+    const problems = snapshot.accessProblems.filter(
+      (p) => p.resource !== 'deviceclasses' || deviceClassesMatter(ctx),
+    );
+    return problems.map((problem) => ({
       code: 'AccessDenied' as const,
       severity: 'warning' as const,
       summary: accessSummary(problem),

@@ -1,0 +1,51 @@
+/**
+ * Do the DeviceClasses decide anything for this workload? The collector lists them
+ * for any template asking for an extended resource, to learn whether a class backs
+ * it (extended resources backed by DRA). When that list is refused, the refusal
+ * matters unless the workload's own facts show a device plugin serving each such
+ * resource wherever its pods run or may run:
+ *
+ * - claims (`spec.resourceClaims`): always needed (the requests name classes);
+ * - nodes read: every node the template may use advertises the resource in
+ *   allocatable (DRA serves an extended resource only on nodes without a device
+ *   plugin for it);
+ * - nodes not read: every pod asking for it is bound without
+ *   `status.extendedResourceClaimStatus` (the scheduler records the DRA claim there
+ *   before binding), or Pending with a scheduler message that counts the resource
+ *   under "Insufficient" and no claim reason (NodeResourcesFit judged it, so a device
+ *   plugin's resource).
+ *
+ * Anything else, nothing read to show it, is unknown: the refusal stays reported.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Pod } from '../k8s.js';
+import { isEligible } from '../placement/node-match.js';
+import { extendedResources } from '../placement/scarce.js';
+import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../rollout/workload.js';
+import { safeParse } from '../rollout/rollout-assessment.js';
+
+export function deviceClassesMatter(ctx: AnalysisContext): boolean {
+  const { snapshot } = ctx;
+  const template = snapshot.deployment.spec.template.spec;
+  const pods = snapshot.pods.filter((p) => !isTerminating(p));
+  if ([template, ...pods.map((p) => p.spec)].some((s) => (s.resourceClaims ?? []).length > 0)) return true;
+  const resources = new Set([template, ...pods.map((p) => p.spec)].flatMap(extendedResources));
+  if (resources.size === 0) return false;
+  if (snapshot.coverage.nodes === 'complete') {
+    const eligible = snapshot.nodes.filter((n) => isEligible(n, template));
+    if (eligible.length === 0) return true;
+    return [...resources].some((r) => eligible.some((n) => n.status?.allocatable?.[r] === undefined));
+  }
+  return [...resources].some((resource) => {
+    const asking = pods.filter((p) => extendedResources(p.spec).includes(resource));
+    return asking.length === 0 || !asking.every((p) => devicePluginServed(ctx, p, resource));
+  });
+}
+
+function devicePluginServed(ctx: AnalysisContext, pod: Pod, resource: string): boolean {
+  if (!isUnscheduled(pod)) return pod.spec.nodeName !== undefined && !pod.status?.extendedResourceClaimStatus;
+  const failure = latestSchedulingFailure(ctx.snapshot, pod);
+  const parsed = failure ? safeParse(failure.message) : null;
+  if (!parsed || parsed.reasons.some((r) => r.category === 'devices')) return false;
+  return parsed.reasons.some((r) => r.category === 'resources' && r.resource === resource);
+}
