@@ -10,7 +10,19 @@
  *   from ResourceSlices, by the request's deviceClassName and the selectors that
  *   can be evaluated (the same matching as the diagnosis), "cannot allocate all
  *   claims" or "resourceclaim not available on the node" otherwise; at binding the
- *   allocation, the finalizer and `reservedFor` are written.
+ *   allocation, the finalizer and `reservedFor` are written;
+ * - extended resources backed by DRA (KEP-5004): a container's `nvidia.com/gpu` that
+ *   a DeviceClass maps (`extendedResourceName`, or the implicit
+ *   `deviceclass.resource.kubernetes.io/<class>`) is served through DRA on a node
+ *   whose allocatable has none of it. The scheduler builds the claim's requests per
+ *   node (`container-<i>-request-<j>`: the container's index among init and regular
+ *   containers, the resource's index among the container's sorted requests), and
+ *   only after choosing the node creates the claim (generateName
+ *   `<pod>-extended-resources-`, the annotation
+ *   `resource.kubernetes.io/extended-resource-claim: "true"`, the pod as controlling
+ *   owner), allocates it and records it in the pod's
+ *   `status.extendedResourceClaimStatus`. Init containers are served by requests of
+ *   their own (upstream lets them reuse a later container's request).
  */
 import { randomInt } from 'node:crypto';
 import type {
@@ -22,15 +34,18 @@ import type {
   ResourceSlice,
 } from '../../src/diagnosis/k8s.js';
 import { allocatedDevices, devicesOnNode, matchDevice } from '../../src/diagnosis/dra/devices.js';
-import { requestAlternatives } from '../../src/diagnosis/dra/needs.js';
+import { classForExtendedResource, requestAlternatives } from '../../src/diagnosis/dra/needs.js';
+import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
 import { matchesTerms } from '../../src/diagnosis/placement/node-match.js';
-import { nowRfc3339 } from '../defaults.js';
+import { generatedName, nowRfc3339 } from '../defaults.js';
+import { schedulingAmount } from './quantity.js';
 import type { SimObject, Store } from '../store.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, isPodActive } from './pods.js';
 
 const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
 export const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
+export const EXTENDED_CLAIM_ANNOTATION = 'resource.kubernetes.io/extended-resource-claim';
 
 function suffix(): string {
   let s = '';
@@ -161,9 +176,67 @@ export function heldForClaims(store: Store, pod: Pod): boolean {
   return podClaims(store, pod).some((c) => !c.claim);
 }
 
+type Result = { request: string; driver: string; pool: string; device: string };
+
 interface Allocation {
   claim: SimObject;
-  results?: { request: string; driver: string; pool: string; device: string }[];
+  results?: Result[];
+}
+
+/** The claim for extended resources backed by DRA, prepared for one node (created at binding). */
+export interface ExtendedAllocation {
+  requests: DeviceRequest[];
+  mappings: { containerName: string; resourceName: string; requestName: string }[];
+  results: Result[];
+}
+
+/** What the pod gets on a node: its claims' allocations and the extended-resource claim, if any. */
+export interface NodeAllocation {
+  allocations: Allocation[];
+  extended?: ExtendedAllocation;
+}
+
+/**
+ * The pod's extended resources that a DeviceClass maps (PreFilter: whether DRA is
+ * involved at all); on a node, only those whose allocatable is none are DRA's.
+ */
+export function draBackedResources(store: Store, pod: Pod): Set<string> {
+  const classes = store.list('DeviceClass') as unknown as DeviceClass[];
+  const backed = new Set<string>();
+  if (classes.length === 0) return backed;
+  for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
+    for (const resource of Object.keys(c.resources?.requests ?? {})) {
+      if (resource.includes('/') && classForExtendedResource(classes, resource)) backed.add(resource);
+    }
+  }
+  return backed;
+}
+
+/** The extended-resource claim's requests and mappings for the resources `node` serves through DRA. */
+function extendedRequests(
+  pod: Pod,
+  node: Node,
+  backed: ReadonlySet<string>,
+  classes: readonly DeviceClass[],
+): Omit<ExtendedAllocation, 'results'> {
+  const allocatable = node.status?.allocatable ?? {};
+  const onDra = [...backed].filter((r) => schedulingAmount(r, allocatable[r]) === 0).sort();
+  const containers = [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+  const requests: DeviceRequest[] = [];
+  const mappings: ExtendedAllocation['mappings'] = [];
+  for (const resource of onDra) {
+    const className = classForExtendedResource(classes, resource)?.metadata.name ?? '';
+    containers.forEach((container, index) => {
+      const asked = container.resources?.requests ?? {};
+      const count = schedulingAmount(resource, asked[resource]);
+      if (count <= 0) return;
+      const name = `container-${index}-request-${Object.keys(asked).sort().indexOf(resource)}`;
+      requests.push({ name, exactly: { deviceClassName: className, allocationMode: 'ExactCount', count } });
+      mappings.push({ containerName: container.name, resourceName: resource, requestName: name });
+    });
+  }
+  requests.sort((a, b) => a.name.localeCompare(b.name));
+  return { requests, mappings };
 }
 
 /**
@@ -174,7 +247,8 @@ export function draFilter(
   store: Store,
   pod: Pod,
   node: Node,
-): { reason: string } | { allocations: Allocation[] } {
+  backed: ReadonlySet<string> = new Set(),
+): { reason: string } | NodeAllocation {
   const slices = store.list('ResourceSlice') as unknown as ResourceSlice[];
   const classes = store.list('DeviceClass') as unknown as DeviceClass[];
   const held = allocatedDevices(store.list('ResourceClaim') as unknown as ResourceClaim[]);
@@ -191,8 +265,22 @@ export function draFilter(
       allocations.push({ claim: claimObj });
       continue;
     }
-    const results: NonNullable<Allocation['results']> = [];
-    for (const request of claim.spec.devices?.requests ?? []) {
+    const results = allocate(claim.spec.devices?.requests ?? []);
+    if (!results) return { reason: 'cannot allocate all claims' };
+    allocations.push({ claim: claimObj, results });
+  }
+  if (backed.size === 0) return { allocations };
+  const { requests, mappings } = extendedRequests(pod, node, backed, classes);
+  // Every extended resource is a device plugin's on this node: NodeResourcesFit judged it.
+  if (requests.length === 0) return { allocations };
+  const results = allocate(requests);
+  if (!results) return { reason: 'cannot allocate all claims' };
+  return { allocations, extended: { requests, mappings, results } };
+
+  /** Free matching devices for every request, or undefined when one cannot be served. */
+  function allocate(requests: readonly DeviceRequest[]): Result[] | undefined {
+    const results: Result[] = [];
+    for (const request of requests) {
       let served = false;
       for (const alternative of requestAlternatives(request)) {
         const free = devices.filter(
@@ -210,16 +298,71 @@ export function draFilter(
         served = true;
         break;
       }
-      if (!served) return { reason: 'cannot allocate all claims' };
+      if (!served) return undefined;
     }
-    allocations.push({ claim: claimObj, results });
+    return results;
   }
-  return { allocations };
+}
+
+/** The allocation a claim gets on `node`. */
+function allocationOn(node: Node, results: Result[]): NonNullable<ResourceClaim['status']>['allocation'] {
+  return {
+    devices: { results },
+    nodeSelector: {
+      nodeSelectorTerms: [
+        { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name ?? ''] }] },
+      ],
+    },
+    allocationTimestamp: nowRfc3339(),
+  };
+}
+
+/**
+ * PreBind for extended resources backed by DRA: creates the claim allocated and
+ * reserved for the pod, and records it in the pod's status.
+ */
+function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: ExtendedAllocation): void {
+  const podName = pod.metadata.name ?? '';
+  const claim = {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: {
+      name: generatedName(`${podName}-extended-resources-`),
+      generateName: `${podName}-extended-resources-`,
+      namespace: pod.metadata.namespace,
+      uid: crypto.randomUUID(),
+      creationTimestamp: nowRfc3339(),
+      annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod.metadata.uid ?? '', controller: true },
+      ],
+      finalizers: [CLAIM_FINALIZER],
+    },
+    spec: { devices: { requests: extended.requests } },
+    status: {
+      allocation: allocationOn(node, extended.results),
+      reservedFor: [{ resource: 'pods', name: podName, uid: pod.metadata.uid ?? '' }],
+    },
+  };
+  store.put(claim as unknown as SimObject);
+  const current = store.get('Pod', pod.metadata.namespace, podName);
+  if (!current) return;
+  const copy = structuredClone(current);
+  const p = asPod(copy);
+  p.status = {
+    ...p.status,
+    extendedResourceClaimStatus: {
+      resourceClaimName: claim.metadata.name,
+      requestMappings: extended.mappings,
+    },
+  };
+  store.put(copy);
 }
 
 /** Reserve and PreBind: writes the allocations and reserves the claims for the pod. */
-export function reserveClaims(store: Store, pod: Pod, node: Node, allocations: readonly Allocation[]): void {
-  for (const allocation of allocations) {
+export function reserveClaims(store: Store, pod: Pod, node: Node, chosen: NodeAllocation): void {
+  if (chosen.extended) createExtendedClaim(store, pod, node, chosen.extended);
+  for (const allocation of chosen.allocations) {
     const copy = structuredClone(
       store.get('ResourceClaim', allocation.claim.metadata.namespace, allocation.claim.metadata.name) ??
         allocation.claim,
@@ -227,18 +370,7 @@ export function reserveClaims(store: Store, pod: Pod, node: Node, allocations: r
     const claim = claimOf(copy);
     if (allocation.results) {
       claim.metadata.finalizers = [...new Set([...(claim.metadata.finalizers ?? []), CLAIM_FINALIZER])];
-      claim.status = {
-        ...claim.status,
-        allocation: {
-          devices: { results: allocation.results },
-          nodeSelector: {
-            nodeSelectorTerms: [
-              { matchFields: [{ key: 'metadata.name', operator: 'In', values: [node.metadata.name ?? ''] }] },
-            ],
-          },
-          allocationTimestamp: nowRfc3339(),
-        },
-      };
+      claim.status = { ...claim.status, allocation: allocationOn(node, allocation.results) };
     }
     const users = claim.status?.reservedFor ?? [];
     if (!users.some((u) => u.uid === pod.metadata.uid)) {

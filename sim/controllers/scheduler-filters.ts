@@ -138,11 +138,16 @@ function affinityUnmet(
   });
 }
 
-/** Runs the filters for one node; an empty reasons list means the pod fits. */
+/**
+ * Runs the filters for one node; an empty reasons list means the pod fits.
+ * `draBacked`: extended resources a DeviceClass maps; NodeResourcesFit leaves them to
+ * DynamicResources on a node whose allocatable has none of them.
+ */
 export function filterNode(
   pod: Pod,
   view: NodeView,
   allPodsInDomain: (key: string, node: Node) => Pod[],
+  draBacked: ReadonlySet<string> = new Set(),
 ): FilterResult {
   const { node } = view;
   const tolerations = pod.spec.tolerations ?? [];
@@ -187,6 +192,7 @@ export function filterNode(
     const want = requests.get(k) ?? 0;
     if (want <= 0) continue;
     const cap = schedulingAmount(k, alloc[k]);
+    if (cap === 0 && draBacked.has(k)) continue;
     if (cap < want + (used.get(k) ?? 0)) reasons.push(`Insufficient ${k}`);
   }
   if (reasons.length > 0) return { reasons, unresolvable: false };

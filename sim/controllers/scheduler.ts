@@ -13,7 +13,7 @@ import { deleteObject } from '../writes.js';
 import { nowRfc3339 } from '../defaults.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
-import { draFilter, heldForClaims, reserveClaims } from './dra.js';
+import { draBackedResources, draFilter, heldForClaims, reserveClaims, type NodeAllocation } from './dra.js';
 import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
   filterNode,
@@ -95,7 +95,8 @@ export function schedulerController(ctx: ControllerContext): Controller {
   };
 
   const bind = (podObj: SimObject, node: Node): void => {
-    const copy = structuredClone(podObj);
+    // PreBind may have written the pod's status (extendedResourceClaimStatus): bind the current object.
+    const copy = structuredClone(store.getByKey('Pod', keyOf(podObj)) ?? podObj);
     const pod = asPod(copy);
     pod.spec.nodeName = node.metadata.name ?? '';
     const status = (pod.status ??= {});
@@ -119,6 +120,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     all: NodeView[],
     results: FilterResult[],
     domain: ReturnType<typeof domainPods>,
+    backed: ReadonlySet<string>,
   ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
     if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
@@ -138,7 +140,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
         return;
       }
       const remaining = view.pods.filter((p) => !lower.includes(p));
-      const retry = filterNode(pod, { node: view.node, pods: remaining }, domain);
+      const retry = filterNode(pod, { node: view.node, pods: remaining }, domain, backed);
       if (retry.reasons.length > 0) {
         perNode.push(retry);
         return;
@@ -148,7 +150,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       const kept = [...remaining];
       const chosen: Pod[] = [];
       for (const v of victims) {
-        if (filterNode(pod, { node: view.node, pods: [...kept, v] }, domain).reasons.length === 0)
+        if (filterNode(pod, { node: view.node, pods: [...kept, v] }, domain, backed).reasons.length === 0)
           kept.push(v);
         else chosen.push(v);
       }
@@ -163,18 +165,21 @@ export function schedulerController(ctx: ControllerContext): Controller {
     const podObj = store.getByKey('Pod', key);
     if (!podObj || !needsScheduling(podObj) || !POD_RT) return;
     const pod = asPod(podObj);
-    const claims = (pod.spec.resourceClaims ?? []).length > 0;
+    const userClaims = (pod.spec.resourceClaims ?? []).length > 0;
     // Held before scheduling until its template claims exist: no event (PreEnqueue).
-    if (claims && heldForClaims(store, pod)) return;
+    if (userClaims && heldForClaims(store, pod)) return;
+    // Extended resources a DeviceClass maps bring in DynamicResources as claims do.
+    const backed = draBackedResources(store, pod);
+    const claims = userClaims || backed.size > 0;
     const all = views();
     const domain = domainPods(all);
-    const allocations = new Map<Node, Parameters<typeof reserveClaims>[3]>();
+    const allocations = new Map<Node, NodeAllocation>();
     const results = all.map((v): FilterResult => {
-      const result = filterNode(pod, v, domain);
+      const result = filterNode(pod, v, domain, backed);
       if (!claims || result.reasons.length > 0) return result;
-      const dra = draFilter(store, pod, v.node);
+      const dra = draFilter(store, pod, v.node, backed);
       if ('reason' in dra) return { reasons: [dra.reason], unresolvable: true };
-      allocations.set(v.node, dra.allocations);
+      allocations.set(v.node, dra);
       return result;
     });
     const feasible = all.filter((_, i) => (results[i]?.reasons.length ?? 1) === 0);
@@ -192,7 +197,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       return;
     }
-    const preempted = preempt(pod, all, results, domain);
+    const preempted = preempt(pod, all, results, domain, backed);
     // DynamicResources' PostFilter text for a pod with claims (1.34-1.36).
     const post =
       claims && !preempted.victims && preempted.message
