@@ -1,11 +1,11 @@
 /**
  * The demo cluster: both seed incidents (sim/scenarios/gpu-deadlock.yaml and
  * crashloop-node.yaml) in one simulated cluster, so one worker serves both stories.
+ * With `dra`, the tracker's incident is its DRA twin (gpu-deadlock-dra.yaml: the GPU
+ * published in a ResourceSlice and held through a per-pod ResourceClaim).
  */
 import { fileURLToPath } from 'node:url';
 import { readScenarioFile } from '../sim/scenario.js';
-
-const SCENARIOS = ['gpu-deadlock.yaml', 'crashloop-node.yaml'];
 
 interface Named {
   kind?: unknown;
@@ -21,10 +21,10 @@ function keyOf(object: unknown): string {
  * Objects of both seed scenarios, first occurrence kept when both declare the same
  * object (a shared Namespace, say).
  */
-export async function demoScenarioObjects(): Promise<object[]> {
+export async function demoScenarioObjects(options: { dra?: boolean } = {}): Promise<object[]> {
   const seen = new Set<string>();
   const out: object[] = [];
-  for (const file of SCENARIOS) {
+  for (const file of [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml']) {
     const path = fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url));
     for (const object of await readScenarioFile(path)) {
       const key = keyOf(object);

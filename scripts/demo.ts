@@ -1,12 +1,13 @@
 /**
- * `npm run demo [-- --timeout-seconds N] [--time-scale N]`
+ * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra]`
  *
  * The whole on-call story on one machine, with no Slack workspace and no cluster:
  * the Kubernetes API simulator with both seed incidents, Redis (REDIS_URL when it
  * answers, else a private redis-server), the real app and worker processes, and a
  * Slack stand-in whose messages are printed here. Exits 0 when both incidents are
  * fixed, 1 with the reason otherwise (or on the overall timeout), 130 on Ctrl-C, and
- * always removes what it started.
+ * always removes what it started. `--dra` plays the tracker's incident as its DRA twin
+ * (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes through a ResourceClaim).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -36,12 +37,13 @@ const cleanup = createCleanup(say);
 
 const processes: DemoProcess[] = [];
 
-async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
+async function run(timeScale: number, stepTimeoutMs: number, dra: boolean): Promise<void> {
   const { sim, slack, appUrl, eventsUrl, signingSecret, alertToken, app, worker } = await startDemoStack({
     cleanup,
     say,
     timeScale,
     processes,
+    dra,
   });
   const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: say });
   cleanup.register('printer', async () => printer.stop());
@@ -62,7 +64,7 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
     stepTimeoutMs,
   };
   const story = (async () => {
-    await playTrackerStory(ctx);
+    await playTrackerStory(ctx, { dra });
     await playCheckoutStory(ctx);
   })();
   await Promise.race([story, app.exited, worker.exited]);
@@ -71,7 +73,11 @@ async function run(timeScale: number, stepTimeoutMs: number): Promise<void> {
 
 async function main(interrupted: () => boolean): Promise<number> {
   const { values } = parseArgs({
-    options: { 'timeout-seconds': { type: 'string' }, 'time-scale': { type: 'string' } },
+    options: {
+      'timeout-seconds': { type: 'string' },
+      'time-scale': { type: 'string' },
+      dra: { type: 'boolean', default: false },
+    },
   });
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
@@ -79,7 +85,12 @@ async function main(interrupted: () => boolean): Promise<number> {
     return 2;
   }
   const timeoutMs = parsed.data['timeout-seconds'] * 1000;
-  say(bold('rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack'));
+  const dra = values.dra === true;
+  say(
+    bold(
+      `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
+    ),
+  );
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const overall = new Promise<never>((_resolve, reject) => {
@@ -89,7 +100,7 @@ async function main(interrupted: () => boolean): Promise<number> {
     );
   });
   try {
-    await Promise.race([run(parsed.data['time-scale'], Math.min(60_000, timeoutMs)), overall]);
+    await Promise.race([run(parsed.data['time-scale'], Math.min(60_000, timeoutMs), dra), overall]);
     const audit = await auditLines(processes);
     if (audit.length > 0) {
       say('');

@@ -54,6 +54,8 @@ export async function startDemoStack(options: {
   processes: DemoProcess[];
   /** Changes the scenario objects before the simulator starts (tests: hostile cluster text). */
   editScenario?: (objects: object[]) => object[];
+  /** The tracker's incident as its DRA twin (demo-scenario.ts). */
+  dra?: boolean;
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
   const { register, starting } = cleanup;
@@ -66,7 +68,7 @@ export async function startDemoStack(options: {
   const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
   say(`Redis:      ${redis.origin}`);
 
-  const objects = await demoScenarioObjects();
+  const objects = await demoScenarioObjects({ dra: options.dra === true });
   const scenario = options.editScenario ? options.editScenario(objects) : objects;
   const sim = await starting(() => startSimulator({ scenario, timeScale }));
   register('simulator', () => sim.close());

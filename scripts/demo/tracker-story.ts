@@ -1,8 +1,9 @@
 /**
  * Story 1 (seed incident A): a new image for the GPU tracker deadlocks its rollout;
  * on-call asks `/rollout-doctor`, a lead approves the strategy fix, the rollout finishes.
+ * Its DRA twin (`dra`) plays the same on a GPU that comes through a ResourceClaim.
  */
-import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment, KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../demo-scenario.js';
 import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
 import { DemoError } from './redis.js';
@@ -31,9 +32,23 @@ export async function shipNewImage(simUrl: string): Promise<void> {
   if (!res.ok) throw new DemoError(`could not start the tracker's rollout: HTTP ${res.status}`);
 }
 
-export async function playTrackerStory(ctx: StoryContext): Promise<void> {
+/** "gpu-0 through ResourceClaim vision/x" for each allocated claim of the tracker's namespace. */
+function heldDevices(ctx: StoryContext): string[] {
+  return (ctx.sim.list('ResourceClaim', TRACKER.namespace) as ResourceClaim[]).flatMap((c) =>
+    (c.status?.allocation?.devices?.results ?? []).map(
+      (r) =>
+        `${r.device} (${r.driver}) through ResourceClaim ${c.metadata.name ?? ''}, reserved for ${(c.status?.reservedFor ?? []).map((u) => u.name).join(', ')}`,
+    ),
+  );
+}
+
+export async function playTrackerStory(ctx: StoryContext, options: { dra?: boolean } = {}): Promise<void> {
   ctx.say('');
-  ctx.say('▶ Story 1: the GPU tracker rollout that can never finish');
+  ctx.say(
+    options.dra
+      ? '▶ Story 1 (DRA twin): the GPU tracker rollout that can never finish, its GPU allocated through a ResourceClaim'
+      : '▶ Story 1: the GPU tracker rollout that can never finish',
+  );
   await waitForCluster(ctx, 'the tracker never became available', () =>
     (tracker(ctx)?.status?.availableReplicas ?? 0) === 1 ? undefined : 'waiting for 1 available replica',
   );
@@ -49,6 +64,7 @@ export async function playTrackerStory(ctx: StoryContext): Promise<void> {
     return event ? undefined : 'no FailedScheduling event yet';
   });
   ctx.say(`  The new pod stays Pending. kube-scheduler: ${event?.message ?? ''}`);
+  if (options.dra) for (const held of heldDevices(ctx)) ctx.say(`  The old pod holds ${held}.`);
 
   ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${TRACKER.name} -n ${TRACKER.namespace}`);
   await ctx.user.command(`${TRACKER.name} -n ${TRACKER.namespace}`, PEOPLE.oncall, CHANNELS.incidents);

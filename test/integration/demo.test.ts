@@ -106,6 +106,32 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 150_000);
 
+  it('--dra plays the DRA twin of the tracker incident: claim wording, the old pod holding gpu-0 through its claim, the fix', async () => {
+    const { code, out } = await runDemo(['--dra', '--timeout-seconds', '100'], { REDIS_URL: undefined });
+    expect(out, out).toContain('Demo finished: both incidents fixed');
+    expect(code).toBe(0);
+    expect(out).toContain('▶ Story 1 (DRA twin)');
+    // The scheduler speaks of claims, not of nvidia.com/gpu: the GPU is not in node allocatable.
+    expect(out).toContain(
+      "0/13 nodes are available: 1 cannot allocate all claims, 12 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/13 nodes are available: 13 Preemption is not helpful for scheduling",
+    );
+    expect(out).not.toContain('Insufficient nvidia.com/gpu');
+    expect(out).toMatch(
+      /The old pod holds gpu-0 \(gpu\.nvidia\.com\) through ResourceClaim (vision-object-tracker-\w+-\w+)-gpu-\w{5}, reserved for \1\./,
+    );
+    expect(out).toContain('✔ diagnosed vision/vision-object-tracker: RolloutSurgeDeadlock');
+    expect(out).toMatch(
+      /│ 🔒 devices of class gpu\.nvidia\.com on gpu-node-1: 1 allocatable, 1 in use, 0 free/,
+    );
+    expect(out).toMatch(
+      /✔ vision\/vision-object-tracker: rollout complete, .* \(vision\/boost-track-app:1\.1\) ready on gpu-node-1/,
+    );
+    // Story 2 is the same.
+    expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode on node-b');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
   it('fails with a clear reason and a non-zero status when it cannot finish in time', async () => {
     // Past starting Redis and the processes (under 1 s alone, longer on a loaded CI
     // machine), far below the whole demo (about 3 s alone).
