@@ -14,6 +14,8 @@ import type {
   ReplicaSet,
 } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/run.js';
+import { AnalysisContext } from '../diagnosis/analysis-context.js';
+import { deviceClassesMatter } from '../diagnosis/dra/class-relevance.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
 import { listObjects } from './list.js';
@@ -75,6 +77,8 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
   const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
   let scanned = 0;
   let diagnosed = 0;
+  // A refused DeviceClass list is news only when some Deployment's verdict could depend on it.
+  let classesMattered = false;
   let token: string | undefined;
   do {
     const page = await client.call<{
@@ -114,6 +118,8 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
           // Findings only: a scan lists verdicts and builds no plans it would throw away.
           const diagnosis = analyze(snapshot);
           diagnosed += 1;
+          if (!classesMattered && accessProblems.some((p) => p.resource === 'deviceclasses'))
+            classesMattered = deviceClassesMatter(new AnalysisContext(snapshot));
           const findings = diagnosis.findings
             .filter((f) => f.code !== 'AccessDenied')
             .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
@@ -142,7 +148,9 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     diagnosed,
     entries,
     nodesComplete: nodeList.state === 'complete',
-    accessProblems,
+    accessProblems: classesMattered
+      ? accessProblems
+      : accessProblems.filter((p) => p.resource !== 'deviceclasses'),
   };
 }
 

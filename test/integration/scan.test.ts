@@ -12,6 +12,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { ClusterError } from '../../src/kube/errors.js';
 import { scanCluster } from '../../src/kube/scan.js';
+import { draSeed } from '../support/dra-builders.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -148,6 +149,35 @@ describe('scanCluster', () => {
         'list deviceclasses *',
       ].sort(),
     );
+  });
+
+  it('a refused DeviceClass list is noted only when a verdict could depend on it', async () => {
+    // The seed tracker: its GPU is a device plugin's (in the node's allocatable).
+    const plugin = await start(generateCluster({ nodes: 10, pods: 100 }), false);
+    try {
+      plugin.s.addFault({ match: { verb: 'list', resource: 'deviceclasses' }, status: 403 });
+      const quiet = await scanCluster(plugin.client, { namespace: 'vision' });
+      expect(quiet.entries.map((e) => e.findings[0]?.code)).toEqual(['RolloutSurgeDeadlock']);
+      expect(quiet.accessProblems.map((p) => p.resource)).toEqual([]);
+    } finally {
+      await plugin.s.close();
+    }
+    // The DRA twin asking nvidia.com/gpu: no node advertises it, so a DeviceClass may serve it.
+    const { snapshot } = draSeed({ mode: 'extended' });
+    const dra = await start(
+      [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+        snapshot.deployment,
+        ...snapshot.replicaSets,
+        ...snapshot.pods,
+        ...snapshot.events,
+        ...snapshot.nodes,
+      ],
+      false,
+    );
+    dra.s.addFault({ match: { verb: 'list', resource: 'deviceclasses' }, status: 403 });
+    const noted = await scanCluster(dra.client, { namespace: 'vision' });
+    expect(noted.accessProblems.map((p) => p.resource)).toEqual(['deviceclasses']);
   });
 
   it('reports a crash loop as a stuck rollout', async () => {
