@@ -16,6 +16,7 @@ import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { collectFromCluster } from '../../src/kube/source.js';
 import { claim, draSeed } from '../support/dra-builders.js';
+import type { KubeEvent } from '../../src/diagnosis/k8s.js';
 
 let dir: string;
 
@@ -302,6 +303,26 @@ describe('collector on a DRA GPU cluster (resource.k8s.io/v1)', () => {
     const codes = diagnose(snapshot).findings.map((f) => f.code);
     expect(codes).not.toContain('Unschedulable');
     expect(codes).toContain('IncompleteEvidence');
+  });
+
+  it("refused the cluster-wide claim list, the scheduler's refusal fresh: its counts prove gpu-1 taken", async () => {
+    const stale = (sim.list('Event', 'vision') as KubeEvent[]).find((e) => e.reason === 'FailedScheduling');
+    if (!stale) throw new Error('no FailedScheduling event in the scenario');
+    // The scheduler refuses the pod again (a Pending pod is retried at least every 5 minutes).
+    const now = new Date().toISOString();
+    sim.apply({
+      ...stale,
+      metadata: { name: `${stale.metadata.name ?? ''}-again`, namespace: 'vision' },
+      firstTimestamp: now,
+      lastTimestamp: now,
+    });
+    sim.addFault({ match: { verb: 'list', resource: 'resourceclaims' }, status: 403, times: 1 });
+    const snapshot = await collectSnapshot(client, REF);
+    expect(snapshot.coverage.dra?.claims).toBe('namespace');
+    const deadlock = diagnose(snapshot).findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.summary).toContain('can never finish');
+    expect(deadlock?.explanation).toContain('ResourceClaims of other namespaces could not be read');
+    expect(deadlock?.explanation).toContain("the scheduler's message settles it");
   });
 });
 

@@ -181,16 +181,32 @@ describe('surge deadlock through DRA claims', () => {
     expect(text(result.findings)).toContain('last seen 60 minutes before this snapshot');
   });
 
-  it('look-alike: counts that do not cover every node read: unknown', () => {
-    // Four nodes counted, three read: the message describes another set of nodes.
+  it('look-alike: a message counting fewer nodes than were read: unknown', () => {
     const { snapshot } = draSeed(
       secondGpuUnread(
-        "0/4 nodes are available: 1 cannot allocate all claims, 3 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+        "0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
       ),
     );
     const result = diagnose(snapshot);
     expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
-    expect(text(result.findings)).toContain('the message counts 4 node(s), and 3 were read');
+    expect(text(result.findings)).toContain('the message counts 2 node(s), fewer than the 3 read');
+  });
+
+  it('look-alike: two eligible nodes, one counted under claims: unknown', () => {
+    const { snapshot, newPod, nodes } = draSeed(secondGpuUnread());
+    // The new template may also use cpu-node-1, which the message does not count under claims.
+    newPod.spec.nodeSelector = { 'nvidia.com/gpu.present': 'true' };
+    const cpu = nodes[1];
+    if (cpu) cpu.metadata.labels = { ...cpu.metadata.labels, 'nvidia.com/gpu.present': 'true' };
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('does not count every eligible node (2) under');
+  });
+
+  it('the nodes read by the pod selector alone (a live read): proved all the same', () => {
+    const { snapshot } = draSeed(secondGpuUnread());
+    const live = { ...snapshot, nodes: snapshot.nodes.slice(0, 1) };
+    expect(codes(diagnose(live).findings)).toContain('RolloutSurgeDeadlock');
   });
 
   it('look-alike: the eligible node counted for node selection, not for claims: unknown', () => {

@@ -31,9 +31,10 @@ export interface MessageProof {
 /**
  * The nodes were read and device occupancy was not (claims of other namespaces
  * unread), so a device that looks free may be another team's. The scheduler's message
- * settles it when it is the new pod's own recent refusal whose counts cover every node
- * read, once each: every eligible node counted under "cannot allocate all claims" and
- * every other one under node selection. Then no matching device was free on any
+ * settles it when it is the new pod's own recent refusal that counts each node once,
+ * at least the nodes read, as many under "cannot allocate all claims" as there are
+ * eligible nodes and every other one under node selection (the nodes read are those
+ * the pod may use, so the rest fail its selection). Then no matching device was free on any
  * eligible node, and the deadlock stands on each node where the devices our old pods'
  * claims hold serve every device request of the new pod by themselves and nothing
  * else blocks it once they are gone.
@@ -57,10 +58,11 @@ export function deviceMessageProof(
   if (!counted || sum !== parsed.total) {
     return { nodes: [], missing: 'the message does not say which single reason failed each node' };
   }
-  if (snapshot.coverage.nodes !== 'complete' || parsed.total !== snapshot.nodes.length) {
+  // The nodes read are those the pod may use (or all): the message's total counts the cluster's.
+  if (snapshot.coverage.nodes !== 'complete' || parsed.total < snapshot.nodes.length) {
     return {
       nodes: [],
-      missing: `the message counts ${parsed.total} node(s), and ${snapshot.nodes.length} were read`,
+      missing: `the message counts ${parsed.total} node(s), fewer than the ${snapshot.nodes.length} read`,
     };
   }
   const capacity = parsed.reasons.filter((r) => !SELECTION.has(r.category));
