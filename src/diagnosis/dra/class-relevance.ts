@@ -20,6 +20,7 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
 import { isEligible } from '../placement/node-match.js';
+import { admittedSpec } from '../placement/admitted-spec.js';
 import { extendedResources } from '../placement/scarce.js';
 import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../rollout/workload.js';
 import { safeParse } from '../rollout/rollout-assessment.js';
@@ -32,7 +33,9 @@ export function deviceClassesMatter(ctx: AnalysisContext): boolean {
   const resources = new Set([template, ...pods.map((p) => p.spec)].flatMap(extendedResources));
   if (resources.size === 0) return false;
   if (snapshot.coverage.nodes === 'complete') {
-    const eligible = snapshot.nodes.filter((n) => isEligible(n, template));
+    // As admitted: webhooks add tolerations and affinity to pods, not to templates.
+    const { spec } = admittedSpec(snapshot);
+    const eligible = snapshot.nodes.filter((n) => isEligible(n, spec));
     if (eligible.length === 0) return true;
     return [...resources].some((r) => eligible.some((n) => n.status?.allocatable?.[r] === undefined));
   }
