@@ -2,7 +2,8 @@
  * `diagnose --from-file` on dumps holding the DRA kinds (kubectl get
  * resourceclaims -A, resourceslices, deviceclasses, resourceclaimtemplates -o yaml):
  * the DRA twin of incident A is found from the file, and a dump without the claims of
- * other namespaces leaves device occupancy unknown instead of free.
+ * other namespaces leaves device occupancy unknown instead of free: only the
+ * scheduler's own recent counts can then prove the GPU that looks free taken.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ function dumpFile(
   name: string,
   keep: (kind: string, namespace?: string) => boolean,
   secondGpu = false,
+  /** The new pod created after the scheduler's last refusal (which then was about another pod). */
+  refusalBeforePod = false,
 ): string {
   const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
     revision: 1,
@@ -35,10 +38,11 @@ function dumpFile(
   // As the API server holds it: the pod names the claim it uses.
   notebook.spec.resourceClaims = [{ name: 'gpu', resourceClaimName: 'notebook-gpu' }];
   const theirs = claim('notebook-gpu', 'research', { device: 'gpu-1', node: 'gpu-node-1', pods: [notebook] });
-  const { snapshot } = draSeed({
+  const { snapshot, newPod } = draSeed({
     claims: [theirs],
     ...(secondGpu ? { gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }] } : {}),
   });
+  if (refusalBeforePod) newPod.metadata.creationTimestamp = '2026-11-22T02:59:50Z';
   const dra = snapshot.dra;
   const items = [
     snapshot.deployment,
@@ -77,13 +81,22 @@ describe('dumps with resource.k8s.io kinds', () => {
   });
 
   it('without the claims of other namespaces a GPU that looks free is unknown, never room', async () => {
-    const file = dumpFile('own-claims.yaml', (kind, ns) => !(ns === 'research'), true);
+    const file = dumpFile('own-claims-stale.yaml', (kind, ns) => !(ns === 'research'), true, true);
     const { json } = await diagnoseFile(file);
     expect(json.coverage.dra?.claims).toBe('namespace');
     expect(json.coverage.gaps.map((g) => g.settle)).toContain('kubectl get resourceclaims -A -o yaml');
     const codes = json.findings.map((f) => f.code);
     expect(codes).toContain('IncompleteEvidence');
     expect(codes).not.toContain('Unschedulable');
+  });
+
+  it("without the claims of other namespaces, the new pod's recent refusal proves the GPU that looks free taken", async () => {
+    const file = dumpFile('own-claims.yaml', (kind, ns) => !(ns === 'research'), true);
+    const { json } = await diagnoseFile(file);
+    expect(json.coverage.dra?.claims).toBe('namespace');
+    const deadlock = json.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(deadlock?.summary).toContain('can never finish');
+    expect(JSON.stringify(deadlock)).toContain('ResourceClaims of other namespaces could not be read');
   });
 
   it('without any DRA object the scheduler’s claim message is IncompleteEvidence naming the reads', async () => {
@@ -113,6 +126,7 @@ describe('dumps with resource.k8s.io kinds', () => {
     const file = dumpFile(
       'pods-without-their-claims.yaml',
       (kind, ns) => !(kind === 'ResourceClaim' && ns === 'research'),
+      true,
       true,
     );
     const { json } = await diagnoseFile(file);
