@@ -142,6 +142,20 @@ describe('surge deadlock through DRA claims', () => {
     expect(deadlock?.explanation).toContain('ResourceClaims of other namespaces could not be read');
     expect(deadlock?.explanation).toContain("the scheduler's message settles it");
     expect(deadlock?.explanation).toContain('"cannot allocate all claims"');
+    // The devices as the scheduler counts them: gpu-1, held by no claim read, is not free.
+    const table = deadlock?.evidence.find((e) => e.type === 'node-capacity');
+    expect(table?.type === 'node-capacity' ? table.rows : []).toEqual([
+      expect.objectContaining({
+        node: 'gpu-node-1',
+        resource: 'devices of class gpu.nvidia.com',
+        allocatable: '2',
+        free: '0',
+        holders: [expect.objectContaining({ pod: oldPod.metadata.name, ownedByThisDeployment: true })],
+      }),
+    ]);
+    expect(text(deadlock)).toContain(
+      'Matching devices held by no claim that was read (1 on gpu-node-1): the scheduler counts them taken',
+    );
     expect(result.remediations.map((r) => r.kind)).toContain('set-rolling-update');
   });
 

@@ -6,7 +6,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
-import { capacityRows, describeBlocker } from '../placement/capacity-rows.js';
+import { capacityRows, describeBlocker, row } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker } from '../placement/placement.js';
 import {
@@ -19,7 +19,7 @@ import {
 } from '../rollout/rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { nativeSignalsNote, strategyPhrase } from '../rollout/strategy-words.js';
-import { needsOf } from '../dra/blockers.js';
+import { deviceVerdict, needsOf } from '../dra/blockers.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -80,7 +80,7 @@ function schedulingDeadlock(
   const explanation = [
     `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
     where,
-    `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
+    `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
     pending.proof === 'likely'
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
       : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
@@ -89,9 +89,11 @@ function schedulingDeadlock(
   const evidence: Evidence[] = schedulingEvidence(pending);
   evidence.push(
     { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
-    ...(pending.eligible.length > 0
-      ? [{ type: 'node-capacity' as const, rows: capacityRows(ctx, pending.pod, pending.eligible) }]
-      : []),
+    ...(pending.messageBasis === 'claims-unread'
+      ? asScheduled(analysis, pending)
+      : pending.eligible.length > 0
+        ? [{ type: 'node-capacity' as const, rows: capacityRows(ctx, pending.pod, pending.eligible) }]
+        : []),
     {
       type: 'pods',
       title: 'Pending new pods and the old pods holding what they need',
@@ -132,6 +134,39 @@ function messageNeed(analysis: AnalysisContext, pending: PendingAssessment): str
 function claimsUnreadProof(pending: PendingAssessment): string {
   const nodes = pending.provedOn.join(', ');
   return `ResourceClaims of other namespaces could not be read, so a device that looks free on ${nodes} may be held by another team; the scheduler's message settles it: its latest refusal of this pod counts every eligible node under "cannot allocate all claims" and every other node under node selection, so no matching device is free anywhere the pod may run, and the devices the old pods' claims hold on ${nodes} serve every device request of the new pod by themselves.`;
+}
+
+/**
+ * The devices on the proved nodes as the scheduler counts them: only what the old
+ * pods' claims free is free; a matching device no claim read holds is taken by a claim
+ * of another namespace, which was not read.
+ */
+function asScheduled(analysis: AnalysisContext, pending: PendingAssessment): Evidence[] {
+  const ctx = placementContext(analysis);
+  const rows = [];
+  const unread: string[] = [];
+  for (const name of pending.provedOn) {
+    const node = pending.eligible.find((a) => a.node.metadata.name === name)?.node;
+    if (!node) continue;
+    const verdict = deviceVerdict(analysis, pending.pod, node, { onlyFreedByRemoved: true });
+    for (const blocker of verdict?.blockers ?? []) {
+      rows.push(row(ctx, name, blocker));
+      if (blocker.kind !== 'devices') continue;
+      const unseen = blocker.matching - blocker.free - blocker.held.length;
+      if (unseen > 0) unread.push(`${unseen} on ${name}`);
+    }
+  }
+  return [
+    ...(rows.length > 0 ? [{ type: 'node-capacity' as const, rows }] : []),
+    ...(unread.length > 0
+      ? [
+          {
+            type: 'note' as const,
+            text: `Matching devices held by no claim that was read (${unread.join(', ')}): the scheduler counts them taken, by claims of other namespaces, which were not read.`,
+          },
+        ]
+      : []),
+  ];
 }
 
 function shortWhat(blocker: Blocker): string {

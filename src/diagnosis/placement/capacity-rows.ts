@@ -31,7 +31,8 @@ export function blockerResource(blocker: Blocker): string {
   }
 }
 
-function row(ctx: PlacementContext, node: string, blocker: Blocker): NodeCapacityRow {
+/** One table row for a blocker on `node`. */
+export function row(ctx: PlacementContext, node: string, blocker: Blocker): NodeCapacityRow {
   const holders = blocker.holders.map((h) => ({
     pod: h.pod.metadata.name ?? '',
     amount: blocker.kind === 'resource' ? formatAmount(blocker.resource, h.amount) : String(h.amount),
