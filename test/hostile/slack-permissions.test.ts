@@ -158,6 +158,9 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
 
   it('refuses a diagnosis, a cluster-wide scan and a Re-run the read policy does not allow: ephemeral, audited, nothing queued', async () => {
     const message = await requestResult(SRE, 'payments', 'ledger-reader');
+    // The result's thread replies (full report) are still being posted when its
+    // buttons appear: count only once that diagnosis has nothing left in flight.
+    await waitForIdleQueues(redis.url, QUEUES);
     const posted = slack.messages.size;
     for (const text of ['ledger -n payments', 'scan']) {
       const answer = await postSigned(events, SECRET, slashCommandBody({ text, user_id: STRANGER }));
