@@ -5,7 +5,9 @@
  * creates the DeviceTaintRule and replaces the holder, whose replacement is allocated
  * the node's other GPU and runs. Undo deletes the rule.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,12 +24,14 @@ import { BAD_DEVICE, DETECTOR, deviceHealthScenario } from '../support/dra-healt
 let dir: string;
 let sim: Simulator;
 let client: KubeClient;
+let kubeconfig: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'dra-health-'));
   sim = await startSimulator({ scenario: deviceHealthScenario(), timeScale: 50 });
   const file = join(dir, 'kubeconfig');
   writeFileSync(file, sim.kubeconfig);
+  kubeconfig = file;
   client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
 });
 
@@ -108,6 +112,17 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
     }, 20_000);
     const replacement = livePods().find((p) => p.spec.nodeName === 'gpu-node-1');
     expect(deviceOf(replacement as Pod)).toBe('gpu.nvidia.com/gpu-node-1/gpu-1');
+
+    // kubectl (no compiled-in type for this kind) lists and describes it from the server.
+    const kubectl = async (...args: string[]): Promise<string> =>
+      (await promisify(execFile)('kubectl', ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 }))
+        .stdout;
+    expect(await kubectl('get', 'devicetaintrules')).toMatch(
+      new RegExp(`^NAME\\s+AGE\\n${plan.deviceTaint.name}\\s+\\d+s\\n$`),
+    );
+    const described = await kubectl('describe', 'devicetaintrule', plan.deviceTaint.name);
+    expect(described).toContain('rollout-doctor.io/unhealthy');
+    expect(described).toContain('gpu-node-1');
 
     // A second apply of the same approval finds its work done.
     expect((await applyPlan(client, plan)).status).toBe('already-applied');
