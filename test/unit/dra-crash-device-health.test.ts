@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { confirmDialogText } from '../../src/app/blocks/confirm-text.js';
+import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { inversePlan } from '../../src/kube/executor.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import type { DeviceTaintApi } from '../../src/diagnosis/snapshot.js';
@@ -240,5 +243,32 @@ describe('device text in Slack', () => {
     expect(all).not.toContain('<!channel>');
     expect(all).not.toContain('<https://evil.example');
     expect(all).toContain('&lt;!channel&gt;');
+  });
+});
+
+describe('taint-device in the approval flow', () => {
+  it('says in the dialog that the rule is cluster-wide, and its Undo deletes only the rule', () => {
+    const d = diagnose(
+      gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1' }).snapshot,
+    );
+    const plan = d.remediations.find((p) => p.kind === 'taint-device');
+    if (!plan?.deviceTaint) throw new Error('no taint-device plan');
+    expect(confirmDialogText(plan)).toContain(
+      'Taint device gpu.nvidia.com/gpu-node-1/gpu-0 NoSchedule (a cluster-wide DeviceTaintRule, every tenant)',
+    );
+    const undo = inversePlan(plan, { generation: 2, changes: [] });
+    expect(undo).toMatchObject({ kind: 'untaint-device', patch: null, deviceTaint: plan.deviceTaint });
+    expect(undo?.pods).toBeUndefined();
+    expect(undo && checkPlanWithinKind(undo)).toEqual({ ok: true });
+    if (!undo) return;
+    expect(confirmDialogText(undo, { undo: true })).toContain(
+      `Delete DeviceTaintRule ${plan.deviceTaint.name}: new claims may get device gpu.nvidia.com/gpu-node-1/gpu-0 again.`,
+    );
+    const text = JSON.stringify(
+      undoBlocks({ plan: undo, cluster: 'prod', createdAt: 0, expiresAt: 1, undoOf: plan.id }),
+    );
+    expect(text).toContain('Undo* restores device gpu.nvidia.com/gpu-node-1/gpu-0 to new claims');
+    expect(text).toContain('deletes no pod');
+    expect(text).not.toContain('strategy');
   });
 });

@@ -95,6 +95,9 @@ export function startsRollout(patch: Patch | null): boolean {
 
 /** What an undo patch puts back, in words: "the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)". */
 export function restoredInWords(plan: RemediationPlan): string {
+  if (plan.kind === 'untaint-device' && plan.deviceTaint) {
+    return `device ${deviceName(plan.deviceTaint)} to new claims (DeviceTaintRule ${plan.deviceTaint.name} is deleted)`;
+  }
   const patch = plan.patch;
   if (!patch) return 'the previous state';
   const parts: string[] = [];
@@ -129,6 +132,9 @@ export function restoredInWords(plan: RemediationPlan): string {
 
 /** One sentence: whether an undo (or any plan) starts a rollout, and why. */
 export function rolloutInWords(plan: RemediationPlan): string {
+  if (plan.kind === 'untaint-device') {
+    return 'It starts no rollout and deletes no pod: the replaced pods stay on the devices they have.';
+  }
   return startsRollout(plan.patch)
     ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
     : 'It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are.';
