@@ -133,4 +133,72 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
     expect((await applyPlan(client, undo)).status).toBe('applied');
     expect(sim.get('DeviceTaintRule', undefined, plan.deviceTaint.name)).toBeUndefined();
   }, 60_000);
+
+  it('refuses, writing nothing, when the device recovered or a different rule holds the name', async () => {
+    const fresh = await startSimulator({ scenario: deviceHealthScenario(), timeScale: 50 });
+    const file = join(dir, 'kubeconfig-2');
+    writeFileSync(file, fresh.kubeconfig);
+    const c = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+    try {
+      const pods = (): Pod[] =>
+        (fresh.list('Pod', DETECTOR.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+      const crashing = (): Pod | undefined =>
+        pods().find((p) =>
+          (p.status?.containerStatuses ?? []).some(
+            (s) =>
+              isCrashLooping(s, Date.now()) &&
+              s.allocatedResourcesStatus?.[0]?.resources?.[0]?.health === 'Unhealthy',
+          ),
+        );
+      await fresh.waitFor(() => crashing() !== undefined, 20_000);
+      const plan = diagnose(await collectSnapshot(c, DETECTOR)).remediations.find(
+        (p) => p.kind === 'taint-device',
+      );
+      if (!plan?.deviceTaint) throw new Error('no taint-device plan');
+
+      // Someone else's rule under the name: never overwritten, never adopted.
+      const foreign = fresh.apply({
+        apiVersion: 'resource.k8s.io/v1',
+        kind: 'DeviceTaintRule',
+        metadata: { name: plan.deviceTaint.name },
+        spec: {
+          deviceSelector: { driver: 'gpu.nvidia.com' },
+          taint: { key: 'example.com/maintenance', effect: 'NoExecute' },
+        },
+      }) as DeviceTaintRuleObject;
+      const clash = await applyPlan(c, plan);
+      expect(clash).toMatchObject({ status: 'refused' });
+      expect(clash.status === 'refused' ? clash.reason : '').toContain(
+        'exists with another selector or taint',
+      );
+      expect(
+        (fresh.get('DeviceTaintRule', undefined, plan.deviceTaint.name) as DeviceTaintRuleObject).spec,
+      ).toEqual(foreign.spec);
+
+      // The driver now reports the device Healthy: nothing is tainted, no pod deleted.
+      await c.call({ verb: 'delete', resource: 'devicetaintrules', name: plan.deviceTaint.name });
+      const cm = fresh.get('ConfigMap', 'kube-system', 'kube-sim') as { data: Record<string, string> };
+      fresh.apply({
+        ...cm,
+        data: { ...cm.data, 'devices.yaml': JSON.stringify([{ device: BAD_DEVICE, health: 'Healthy' }]) },
+      });
+      const holder = plan.pods?.[0];
+      const live = fresh.get('Pod', DETECTOR.namespace, holder?.name ?? '') as Pod;
+      const status = live.status?.containerStatuses?.[0];
+      if (status)
+        status.allocatedResourcesStatus = [
+          { name: 'claim:gpu', resources: [{ resourceID: BAD_DEVICE, health: 'Healthy' }] },
+        ];
+      fresh.apply(live);
+      const recovered = await applyPlan(c, plan);
+      expect(recovered).toMatchObject({ status: 'refused' });
+      expect(recovered.status === 'refused' ? recovered.reason : '').toContain(
+        'no longer reported Unhealthy',
+      );
+      expect(fresh.get('DeviceTaintRule', undefined, plan.deviceTaint.name)).toBeUndefined();
+      expect(pods().some((p) => p.metadata.uid === holder?.uid)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
 });
