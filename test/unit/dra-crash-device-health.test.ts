@@ -9,6 +9,7 @@ import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import { confirmDialogText } from '../../src/app/blocks/confirm-text.js';
 import { undoBlocks } from '../../src/app/notify/outcome-message.js';
 import { inversePlan } from '../../src/kube/executor.js';
+import { renderText } from '../../src/report/text.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import type { DeviceTaintApi } from '../../src/diagnosis/snapshot.js';
@@ -270,5 +271,23 @@ describe('taint-device in the approval flow', () => {
     expect(text).toContain('Undo* restores device gpu.nvidia.com/gpu-node-1/gpu-0 to new claims');
     expect(text).toContain('deletes no pod');
     expect(text).not.toContain('strategy');
+  });
+});
+
+describe('device health in the terminal report', () => {
+  it('lists each device with its health and says whether the device alone can be tainted', () => {
+    const served = renderText(
+      diagnose(gpuCrash({ health: ['Unhealthy', 'Unknown', 'absent'], api: 'resource.k8s.io/v1' }).snapshot),
+    );
+    expect(served).toMatch(
+      /Device health \(allocatedResourcesStatus\): a device of a crashing pod reports Unhealthy/,
+    );
+    expect(served).toMatch(
+      /gpu-node-1\s+detector-\S+\s+detector\s+gpu\.nvidia\.com\/gpu-node-1\/gpu-0\s+\S+\s+Unhealthy/,
+    );
+    expect(served).toMatch(/gpu-node-3\s+detector-\S+\s+-\s+-\s+-\s+not reported/);
+    expect(served).toContain('The cluster serves DeviceTaintRule (resource.k8s.io/v1)');
+    const dump = renderText(diagnose(gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'] }).snapshot));
+    expect(dump).toContain('Whether the cluster serves DeviceTaintRule was not read');
   });
 });

@@ -103,6 +103,18 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     tails.add(report.logTail.trim());
     evidence.push({ type: 'log', pod: report.pod, container: report.container, tail: report.logTail });
   }
+  if (blamed) {
+    const api = snapshot.deviceTaintRules;
+    evidence.push({
+      type: 'note',
+      text:
+        api === 'not-served'
+          ? 'The cluster does not serve DeviceTaintRule (resource.k8s.io v1 or v1beta2), so only the node can be excluded, not the one device.'
+          : api === undefined
+            ? 'Whether the cluster serves DeviceTaintRule was not read (a dump, or discovery failed), so tainting just the device is not offered.'
+            : `The cluster serves DeviceTaintRule (${api}): the device alone can be tainted, a cluster-wide rule that affects every tenant's new claims on it.`,
+    });
+  }
   if (p.unreadNodes.length > 0) {
     evidence.push({
       type: 'note',
