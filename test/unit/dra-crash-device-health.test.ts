@@ -30,6 +30,9 @@ interface Options {
   /** Claims in the snapshot (a dump may lack them). */
   withClaims?: boolean;
   resourceID?: (node: string) => string;
+  /** Node per pod (default gpu-node-1..3) and device per pod (default gpu-0). */
+  nodes?: [string, string, string];
+  devices?: [string, string, string];
 }
 
 /**
@@ -38,11 +41,12 @@ interface Options {
  * gpu-node-1 crash-loops.
  */
 function gpuCrash(options: Options) {
-  const nodes = ['gpu-node-1', 'gpu-node-2', 'gpu-node-3'];
+  const nodes = options.nodes ?? ['gpu-node-1', 'gpu-node-2', 'gpu-node-3'];
   const scenario = crashScenario({ placement: nodes, crashing: [0], oddNodes: [] });
   const claims: ResourceClaim[] = [];
   scenario.pods.forEach((pod: Pod, i) => {
     const node = nodes[i] ?? '';
+    const gpu = options.devices?.[i] ?? 'gpu-0';
     pod.spec.resourceClaims = [
       options.shared
         ? { name: 'gpu', resourceClaimName: `shared-gpu-${i}` }
@@ -52,7 +56,7 @@ function gpuCrash(options: Options) {
     const name = options.shared ? `shared-gpu-${i}` : `${pod.metadata.name ?? ''}-gpu-m4zk${i + 2}`;
     claims.push(
       claim(name, 'vision', {
-        device: 'gpu-0',
+        device: gpu,
         node,
         pods: [pod],
         ...(options.shared ? {} : { owner: pod }),
@@ -66,8 +70,8 @@ function gpuCrash(options: Options) {
       const resourceID = options.resourceID
         ? options.resourceID(node)
         : options.cdi
-          ? `k8s.gpu.nvidia.com/device=gpu-0`
-          : `${DRIVER}/${node}/gpu-0`;
+          ? `k8s.gpu.nvidia.com/device=${gpu}`
+          : `${DRIVER}/${node}/${gpu}`;
       status.allocatedResourcesStatus = [{ name: 'claim:gpu', resources: [{ resourceID, health }] }];
     }
   });
@@ -289,5 +293,36 @@ describe('device health in the terminal report', () => {
     expect(served).toContain('The cluster serves DeviceTaintRule (resource.k8s.io/v1)');
     const dump = renderText(diagnose(gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'] }).snapshot));
     expect(dump).toContain('Whether the cluster serves DeviceTaintRule was not read');
+  });
+});
+
+describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neighbour on another GPU runs', () => {
+  const multi = (health: Options['health'], api?: DeviceTaintApi) =>
+    gpuCrash({
+      health,
+      ...(api ? { api } : {}),
+      nodes: ['gpu-node-1', 'gpu-node-1', 'gpu-node-2'],
+      devices: ['gpu-0', 'gpu-1', 'gpu-0'],
+    });
+
+  it('blames the device, not the node or the application, and offers taint-device for it alone', () => {
+    const { snapshot, pods } = multi(['Unhealthy', 'Healthy', 'Healthy'], 'resource.k8s.io/v1');
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).toContain('device gpu.nvidia.com/gpu-node-1/gpu-0');
+    expect(finding?.summary).toContain('the device, not the application or the node');
+    expect(finding?.explanation).not.toContain('The cause is in the container');
+    expect(d.remediations.map((p) => p.kind)).toEqual(['taint-device']);
+    const plan = d.remediations[0];
+    expect(plan?.deviceTaint).toMatchObject({ pool: 'gpu-node-1', device: 'gpu-0' });
+    expect(plan?.pods).toEqual([{ name: pods[0]?.metadata.name, uid: pods[0]?.metadata.uid }]);
+  });
+
+  it('look-alike: Unknown health there blames nothing and keeps the container verdict', () => {
+    const d = diagnose(multi(['Unknown', 'Unknown', 'Unknown'], 'resource.k8s.io/v1').snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).toContain('Device health is not reported');
+    expect(finding?.explanation).toContain('The cause is in the container');
+    expect(d.remediations).toEqual([]);
   });
 });

@@ -36,15 +36,25 @@ function usesDevices(pod: Pod): boolean {
   );
 }
 
-/** Undefined when no pod of the picture uses a device (nothing to say). */
+/**
+ * Undefined when no pod of the picture uses a device (nothing to say). `scope`
+ * 'bad-nodes' (CrashLoopOnNode) blames a device reported Unhealthy by a crashing pod
+ * on a crashing node; 'all' (CrashLoop: crashing and healthy pods share a node, as on
+ * a multi-GPU node) blames devices only when every crashing pod reports one Unhealthy
+ * and some pod of the template runs healthy: then the devices explain every crash.
+ */
 export function crashDeviceHealth(
   snapshot: WorkloadSnapshot,
   picture: TemplateCrashPicture,
+  scope: 'bad-nodes' | 'all' = 'bad-nodes',
 ): CrashDeviceHealth | undefined {
   const pods = [...picture.crashingPods, ...picture.healthyPods].filter(usesDevices);
   if (pods.length === 0) return undefined;
   const claims = snapshot.dra?.claims ?? [];
-  const bad = new Set(picture.badNodes);
+  const bad = new Set(
+    scope === 'all' ? picture.crashingPods.map((p) => p.spec.nodeName ?? '') : picture.badNodes,
+  );
+  const explained = new Set<Pod>();
   const crashing = new Set(picture.crashingPods);
   const blamed: CrashDeviceHealth['blamed'] = [];
   const rows: DeviceHealthRow[] = [];
@@ -68,6 +78,7 @@ export function crashDeviceHealth(
       ) {
         blamed.push({ ...d, node });
       }
+      if (d.health === 'Unhealthy' && crashing.has(pod)) explained.add(pod);
       rows.push({
         node,
         pod: d.pod,
@@ -83,9 +94,13 @@ export function crashDeviceHealth(
   const order = (r: DeviceHealthRow): number =>
     r.health === 'Unhealthy' ? 0 : r.health === 'Unknown' || r.health === 'not reported' ? 1 : 2;
   rows.sort((a, b) => order(a) - order(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod));
+  const blames =
+    blamed.length > 0 &&
+    (scope === 'bad-nodes' ||
+      (picture.healthyPods.length > 0 && picture.crashingPods.every((p) => explained.has(p))));
   return {
-    verdict: blamed.length > 0 ? 'unhealthy' : allHealthy ? 'healthy' : 'unknown',
-    blamed,
+    verdict: blames ? 'unhealthy' : allHealthy ? 'healthy' : 'unknown',
+    blamed: blames ? blamed : [],
     rows: rows.slice(0, ROWS),
   };
 }

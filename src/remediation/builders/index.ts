@@ -5,7 +5,7 @@ import { buildDeletePodsPlans } from './delete-pods.js';
 import { buildExcludeNodePlans, pictureOf } from './exclude-node.js';
 import { buildRolloutRestartPlans } from './rollout-restart.js';
 import { buildScaleOldReplicaSetPlans } from './scale-old-replicaset.js';
-import { buildTaintDevicePlans } from './taint-device.js';
+import { buildCrashLoopTaintDevicePlans, buildTaintDevicePlans } from './taint-device.js';
 import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js';
 
 /**
@@ -40,4 +40,6 @@ export const planBuilders: Partial<Record<string, PlanBuilder>> = {
       ...buildDeletePodsPlans(ctx, finding, picture),
     ];
   },
+  // Only where Unhealthy devices explain every crash (a multi-GPU node with healthy pods too).
+  CrashLoop: (ctx, finding) => buildCrashLoopTaintDevicePlans(ctx, finding),
 };

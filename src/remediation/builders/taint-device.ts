@@ -15,6 +15,7 @@
  * DeviceTaintRule is cluster-scoped: it affects every tenant's new claims on that
  * device and needs cluster-level create permission. The plan says so.
  */
+import { crashPictures } from '../../diagnosis/crash/crash-distribution.js';
 import { crashDeviceHealth } from '../../diagnosis/crash/device-health.js';
 import { deviceKey, resolvedDevices } from '../../diagnosis/dra/health.js';
 import type { Finding } from '../../diagnosis/finding.js';
@@ -28,12 +29,13 @@ export function buildTaintDevicePlans(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
   picture = pictureOf(ctx, finding),
+  scope: 'bad-nodes' | 'all' = 'bad-nodes',
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
   const api = snapshot.deviceTaintRules;
   if (api !== 'resource.k8s.io/v1' && api !== 'resource.k8s.io/v1beta2') return [];
-  const blamed = crashDeviceHealth(snapshot, picture)?.blamed.find((b) => b.ref && !b.shared);
+  const blamed = crashDeviceHealth(snapshot, picture, scope)?.blamed.find((b) => b.ref && !b.shared);
   if (!blamed?.ref) return [];
   const ref = blamed.ref;
   const key = deviceKey(ref);
@@ -119,4 +121,21 @@ export function buildTaintDevicePlans(
       addresses: finding.code,
     },
   ];
+}
+
+/**
+ * CrashLoop (crashing and healthy pods of the template share a node): taint-device for
+ * the picture whose crashes its Unhealthy devices explain (one plan, for its first
+ * device; a second bad device gets its plan on the next diagnosis).
+ */
+export function buildCrashLoopTaintDevicePlans(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const table = finding.evidence.find((e) => e.type === 'crash-table');
+  const rows = table?.type === 'crash-table' ? JSON.stringify(table.rows) : undefined;
+  const picture = crashPictures(ctx).find(
+    (p) => !p.nodeLocal && (rows === undefined || JSON.stringify(p.rows) === rows),
+  );
+  return picture ? buildTaintDevicePlans(ctx, finding, picture, 'all') : [];
 }
