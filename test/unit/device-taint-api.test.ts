@@ -62,3 +62,17 @@ describe('DeviceTaintRule discovery', () => {
     expect(await discoverDeviceTaintRules(client({}, 503))).toBeUndefined();
   });
 });
+
+describe('DeviceTaintRule paths', () => {
+  it('go to the version the plan names; other resources ignore it', () => {
+    expect(pathFor({ verb: 'create', resource: 'devicetaintrules', version: 'v1beta2' })).toBe(
+      '/apis/resource.k8s.io/v1beta2/devicetaintrules',
+    );
+    expect(
+      pathFor({ verb: 'delete', resource: 'devicetaintrules', name: 'rollout-doctor-unhealthy-0a1b' }),
+    ).toBe('/apis/resource.k8s.io/v1/devicetaintrules/rollout-doctor-unhealthy-0a1b');
+    expect(pathFor({ verb: 'get', resource: 'pods', namespace: 'vision', version: 'v1beta2' })).toBe(
+      '/api/v1/namespaces/vision/pods',
+    );
+  });
+});
