@@ -208,6 +208,16 @@ export const RESOURCES: readonly ResourceType[] = [
     version: 'v1',
     namespaced: false,
   },
+  // GA as resource.k8s.io/v1 in 1.37 (beta v1beta2, off by default, in 1.36); cluster-scoped.
+  {
+    plural: 'devicetaintrules',
+    singular: 'devicetaintrule',
+    kind: 'DeviceTaintRule',
+    group: 'resource.k8s.io',
+    version: 'v1',
+    namespaced: false,
+    subresources: ['status'],
+  },
 ];
 
 export { VERBS };

@@ -1,6 +1,11 @@
 /**
  * Crash rules from ConfigMap kube-system/kube-sim, key rules.yaml: a container whose
- * image starts with `image`, running on `node`, terminates that way after it starts.
+ * image starts with `image`, running on `node` (and, with `device`, holding that DRA
+ * device `<driver>/<pool>/<device>` through a claim), terminates that way after it
+ * starts. Key devices.yaml is the DRA driver's health report: a list of
+ * `{device, health}` (Healthy, Unhealthy, Unknown); with the key present the kubelet
+ * reports allocatedResourcesStatus (Unknown for devices not listed), without it the
+ * driver reports no health and the kubelet says nothing.
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -13,6 +18,8 @@ const ruleSchema = z.object({
   reason: z.string().default('Error'),
   message: z.string().optional(),
   log: z.string().optional(),
+  /** Only for a container holding this DRA device (`<driver>/<pool>/<device>`). */
+  device: z.string().min(1).optional(),
   /** Simulated seconds the container runs before it terminates. */
   afterSeconds: z.number().nonnegative().default(2),
 });
@@ -41,11 +48,45 @@ export function crashRules(store: Store): CrashRule[] {
   return rules;
 }
 
-/** The first rule matching a container image on a node. */
+/** The first rule matching a container image on a node (and a device it holds, for device rules). */
 export function ruleFor(
   rules: readonly CrashRule[],
   node: string,
   image: string | undefined,
+  devices: readonly string[] = [],
 ): CrashRule | undefined {
-  return rules.find((r) => r.node === node && image !== undefined && image.startsWith(r.image));
+  return rules.find(
+    (r) =>
+      r.node === node &&
+      image !== undefined &&
+      image.startsWith(r.image) &&
+      (r.device === undefined || devices.includes(r.device)),
+  );
+}
+
+const healthSchema = z.array(
+  z.object({ device: z.string().min(1), health: z.enum(['Healthy', 'Unhealthy', 'Unknown']) }),
+);
+const healthCache = new WeakMap<Store, { rv: string; health: Map<string, string> | undefined }>();
+
+/** The driver's device health by `<driver>/<pool>/<device>`; undefined when it reports none. */
+export function deviceHealth(store: Store): Map<string, string> | undefined {
+  const cm = store.get('ConfigMap', 'kube-system', 'kube-sim');
+  if (!cm) return undefined;
+  const rv = cm.metadata.resourceVersion ?? '';
+  const cached = healthCache.get(store);
+  if (cached && cached.rv === rv) return cached.health;
+  const text = (cm['data'] as Record<string, string> | undefined)?.['devices.yaml'];
+  let health: Map<string, string> | undefined;
+  if (text !== undefined) {
+    try {
+      health = new Map(healthSchema.parse(parse(text) ?? []).map((d) => [d.device, d.health]));
+    } catch (err) {
+      console.error(
+        `kube-sim: ignoring invalid devices.yaml: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+  healthCache.set(store, { rv, health });
+  return health;
 }

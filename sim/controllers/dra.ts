@@ -10,7 +10,10 @@
  *   from ResourceSlices, by the request's deviceClassName and the selectors that
  *   can be evaluated (the same matching as the diagnosis), "cannot allocate all
  *   claims" or "resourceclaim not available on the node" otherwise; at binding the
- *   allocation, the finalizer and `reservedFor` are written;
+ *   allocation, the finalizer and `reservedFor` are written. A DeviceTaintRule adds
+ *   its taint to the devices it selects, as if the driver had published it: a
+ *   NoSchedule or NoExecute taint keeps claims that do not tolerate it off the device
+ *   (claims already allocated keep it);
  * - extended resources backed by DRA (KEP-5004): a container's `nvidia.com/gpu` that
  *   a DeviceClass maps (`extendedResourceName`, or the implicit
  *   `deviceclass.resource.kubernetes.io/<class>`) is served through DRA on a node
@@ -22,7 +25,8 @@
  *   `resource.kubernetes.io/extended-resource-claim: "true"`, the pod as controlling
  *   owner), allocates it and records it in the pod's
  *   `status.extendedResourceClaimStatus`. Init containers are served by requests of
- *   their own (upstream lets them reuse a later container's request).
+ *   their own (upstream lets them reuse a later container's request);
+ * - for the kubelet: the devices each container holds through its claims.
  */
 import { randomInt } from 'node:crypto';
 import type {
@@ -33,7 +37,13 @@ import type {
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../../src/diagnosis/k8s.js';
-import { allocatedDevices, devicesOnNode, matchDevice } from '../../src/diagnosis/dra/devices.js';
+import {
+  allocatedDevices,
+  devicesOnNode,
+  matchDevice,
+  type NodeDevice,
+} from '../../src/diagnosis/dra/devices.js';
+import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { classForExtendedResource, requestAlternatives } from '../../src/diagnosis/dra/needs.js';
 import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
 import { matchesTerms } from '../../src/diagnosis/placement/node-match.js';
@@ -252,7 +262,8 @@ export function draFilter(
   const slices = store.list('ResourceSlice') as unknown as ResourceSlice[];
   const classes = store.list('DeviceClass') as unknown as DeviceClass[];
   const held = allocatedDevices(store.list('ResourceClaim') as unknown as ResourceClaim[]);
-  const { devices } = devicesOnNode(slices, node);
+  const rules = store.list('DeviceTaintRule') as unknown as DeviceTaintRuleObject[];
+  const devices = devicesOnNode(slices, node).devices.map((d) => withRuleTaints(d, rules));
   const taken = new Set<string>();
   const allocations: Allocation[] = [];
   for (const { claim: claimObj } of podClaims(store, pod)) {
@@ -357,6 +368,56 @@ function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: Exten
     },
   };
   store.put(copy);
+}
+
+/**
+ * The device with the taints of the DeviceTaintRules that select it (driver, pool and
+ * device, each only when set; an empty selector selects every device, none selects none).
+ */
+export function withRuleTaints(d: NodeDevice, rules: readonly DeviceTaintRuleObject[]): NodeDevice {
+  const taints = rules
+    .filter((r) => {
+      const sel = r.spec?.deviceSelector;
+      if (!sel || !r.spec.taint) return false;
+      return (
+        (sel.driver === undefined || sel.driver === d.driver) &&
+        (sel.pool === undefined || sel.pool === d.pool) &&
+        (sel.device === undefined || sel.device === d.name)
+      );
+    })
+    .map((r) => ({
+      key: r.spec.taint.key,
+      ...(r.spec.taint.value ? { value: r.spec.taint.value } : {}),
+      effect: r.spec.taint.effect,
+    }));
+  if (taints.length === 0) return d;
+  const device = structuredClone(d.device);
+  if (device.basic) device.basic.taints = [...(device.basic.taints ?? []), ...taints];
+  else device.taints = [...(device.taints ?? []), ...taints];
+  return { ...d, device };
+}
+
+/**
+ * The devices a container holds, per entry of `resources.claims`: the kubelet's
+ * `claim:<pod claim>[/<request>]` name and each allocated `<driver>/<pool>/<device>`.
+ */
+export function containerDevices(
+  store: Store,
+  pod: Pod,
+  container: string,
+): { name: string; devices: string[] }[] {
+  const spec = pod.spec.containers.find((c) => c.name === container);
+  const claims = podClaims(store, pod);
+  return (spec?.resources?.claims ?? []).map((ref) => {
+    const obj = claims.find((c) => c.name === ref.name)?.claim;
+    const results = obj ? (claimOf(obj).status?.allocation?.devices?.results ?? []) : [];
+    return {
+      name: ref.request ? `claim:${ref.name}/${ref.request}` : `claim:${ref.name}`,
+      devices: results
+        .filter((r) => !ref.request || r.request === ref.request || r.request.startsWith(`${ref.request}/`))
+        .map((r) => `${r.driver}/${r.pool}/${r.device}`),
+    };
+  });
 }
 
 /** Reserve and PreBind: writes the allocations and reserves the claims for the pod. */

@@ -10,7 +10,8 @@
 import type { Container, ContainerStatus, Pod } from '../../src/diagnosis/k8s.js';
 import { nowRfc3339 } from '../defaults.js';
 import type { SimObject } from '../store.js';
-import { crashRules, ruleFor, type CrashRule } from './crash-rules.js';
+import { crashRules, deviceHealth, ruleFor, type CrashRule } from './crash-rules.js';
+import { containerDevices } from './dra.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, isPodActive } from './pods.js';
@@ -95,6 +96,30 @@ export function kubeletController(ctx: ControllerContext): Controller {
     );
   };
 
+  /** The DRA devices a container holds (`<driver>/<pool>/<device>`). */
+  const devicesOf = (pod: Pod, container: string): string[] =>
+    containerDevices(store, pod, container).flatMap((c) => c.devices);
+
+  /**
+   * allocatedResourcesStatus as the kubelet writes it for DRA claims, only while the
+   * driver reports health (devices.yaml): resourceID `<driver>/<pool>/<device>` (the
+   * driver gives no CDI ids here), Unknown for a device it does not list.
+   */
+  const resourcesStatus = (pod: Pod, container: string): ContainerStatus['allocatedResourcesStatus'] => {
+    const health = deviceHealth(store);
+    if (!health) return undefined;
+    const out = containerDevices(store, pod, container)
+      .filter((c) => c.devices.length > 0)
+      .map((c) => ({
+        name: c.name,
+        resources: c.devices.map((resourceID) => ({
+          resourceID,
+          health: health.get(resourceID) ?? 'Unknown',
+        })),
+      }));
+    return out.length > 0 ? out : undefined;
+  };
+
   const containerStatus = (pod: Pod, name: string): ContainerStatus | undefined =>
     pod.status?.containerStatuses?.find((c) => c.name === name);
 
@@ -132,6 +157,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
     logs.restart(ns, name, c.name, `${startedAt} INFO starting ${c.image ?? c.name}\n`);
     updateStatus(key, uid, (pod) => {
       const prev = containerStatus(pod, c.name);
+      const devices = resourcesStatus(pod, c.name);
       setContainer(pod, {
         name: c.name,
         image: c.image ?? '',
@@ -145,6 +171,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
         state: { running: { startedAt } },
         ...(prev?.lastState ? { lastState: prev.lastState } : {}),
         containerID: `containerd://${uid.replace(/-/g, '')}${c.name.length}`,
+        ...(devices ? { allocatedResourcesStatus: devices } : {}),
       } as ContainerStatus);
     });
     if (rule) {
@@ -242,7 +269,9 @@ export function kubeletController(ctx: ControllerContext): Controller {
   };
 
   const runAgain = (key: string, uid: string, c: Container, node: string, rule: CrashRule): void => {
-    runContainer(key, uid, c, node, ruleFor(crashRules(store), node, c.image) ?? rule);
+    const obj = current(key, uid);
+    const devices = obj ? devicesOf(asPod(obj), c.name) : [];
+    runContainer(key, uid, c, node, ruleFor(crashRules(store), node, c.image, devices) ?? rule);
   };
 
   const startupBlocker = (
@@ -372,7 +401,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
           status.startTime ??= nowRfc3339();
         });
         for (const c of asPod(o).spec.containers)
-          runContainer(key, uid, c, node, ruleFor(rules, node, c.image));
+          runContainer(key, uid, c, node, ruleFor(rules, node, c.image, devicesOf(asPod(o), c.name)));
       },
       { settles: true },
     );

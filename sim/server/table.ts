@@ -209,6 +209,7 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
     }
     case 'DeviceClass':
     case 'ResourceClaimTemplate':
+    case 'DeviceTaintRule':
       return { columns: [name, age], cells: [o.metadata.name, humanAge(created)] };
     default:
       return {

@@ -58,6 +58,24 @@ export interface CrashClueEvidence {
   meaning?: string;
 }
 
+/** One device a pod of the workload reports in `allocatedResourcesStatus` (or a pod reporting none). */
+export interface DeviceHealthRow {
+  node: string;
+  pod: string;
+  container?: string;
+  /** `claim:<pod claim>[/<request>]` or an extended resource name. */
+  resource?: string;
+  /** As the kubelet reports it: a CDI device id, or `<driver>/<pool>/<device>`. */
+  resourceID?: string;
+  /** Healthy, Unhealthy, Unknown, or "not reported" (absent: unknown, never healthy). */
+  health: 'Healthy' | 'Unhealthy' | 'Unknown' | 'not reported';
+  /** The device as the claim's allocation names it, when settled. */
+  driver?: string;
+  pool?: string;
+  device?: string;
+  claim?: string;
+}
+
 /** One eligible node's accounting for the resource a pending pod needs. */
 export interface NodeCapacityRow {
   node: string;
@@ -84,6 +102,12 @@ export type Evidence =
       /** The attribute(s) whose values on the crashing nodes never occur on the healthy ones. */
       separator?: { fields: string[]; bad: string; good: string };
       clue?: CrashClueEvidence;
+    }
+  | {
+      type: 'device-health';
+      /** unhealthy: a crashing pod reports its device Unhealthy; unknown: not reported (never taken as healthy). */
+      verdict: 'unhealthy' | 'healthy' | 'unknown';
+      rows: DeviceHealthRow[];
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }
   | { type: 'pods'; title: string; pods: { name: string; node?: string; phase?: string; detail?: string }[] }

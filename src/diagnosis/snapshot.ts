@@ -78,7 +78,15 @@ export interface WorkloadSnapshot {
    * or asks for an extended resource (which a DeviceClass may back). Absent: not read.
    */
   dra?: DraObjects;
+  /**
+   * Which version of resource.k8s.io serves DeviceTaintRule (discovery), asked only
+   * when a pod reports a device Unhealthy; 'not-served' when none does. Absent: not
+   * asked or not known (a dump, a failed discovery), and no taint-device plan is offered.
+   */
+  deviceTaintRules?: DeviceTaintApi;
 }
+
+export type DeviceTaintApi = 'resource.k8s.io/v1' | 'resource.k8s.io/v1beta2' | 'not-served';
 
 export interface DraObjects {
   /** Claims of every namespace when `coverage.dra.claims` is 'all', else of ours only. */

@@ -23,7 +23,14 @@ export const RESOURCES = {
   resourceclaimtemplates: { prefix: GROUP_PREFIX.resource, namespaced: true },
   resourceslices: { prefix: GROUP_PREFIX.resource, namespaced: false },
   deviceclasses: { prefix: GROUP_PREFIX.resource, namespaced: false },
+  // The one DRA write: a taint-device plan creates (its Undo deletes) one rule. Cluster-scoped.
+  devicetaintrules: { prefix: GROUP_PREFIX.resource, namespaced: false },
+  // Discovery of resource.k8s.io at `version` (APIResourceList): which DRA kinds the server serves.
+  resourceapis: { prefix: GROUP_PREFIX.resource, namespaced: false },
 } as const;
+
+/** resource.k8s.io versions a call may name (`version`); v1 when it names none. */
+export const RESOURCE_VERSIONS = ['v1', 'v1beta2'] as const;
 
 export type ResourceName = keyof typeof RESOURCES;
 
@@ -43,6 +50,8 @@ export interface ApiCall {
   body?: unknown;
   /** Content type of the body; patches must say which patch type they are. */
   contentType?: string;
+  /** resource.k8s.io only: the API version (DeviceTaintRule is v1beta2 in 1.36, v1 from 1.37). */
+  version?: (typeof RESOURCE_VERSIONS)[number];
   /** Overrides the client's request timeout for this call. */
   timeoutMs?: number;
 }
@@ -63,7 +72,11 @@ export function methodFor(verb: Verb): string {
 /** Path plus query string, URL-encoded (selectors contain '=' and ','). */
 export function pathFor(call: ApiCall): string {
   const resource = RESOURCES[call.resource];
-  let path = resource.prefix;
+  let path: string =
+    call.version && resource.prefix === GROUP_PREFIX.resource
+      ? `/apis/resource.k8s.io/${call.version}`
+      : resource.prefix;
+  if (call.resource === 'resourceapis') return path;
   if (resource.namespaced && call.namespace !== undefined) {
     path += `/namespaces/${encodeURIComponent(call.namespace)}`;
   }

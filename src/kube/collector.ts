@@ -60,6 +60,7 @@ import { eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-qu
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
+import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
 import { extendedResources } from '../diagnosis/placement/scarce.js';
 
@@ -187,7 +188,7 @@ export async function collectSnapshot(
   const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
   // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
   const classList = draReads && 'items' in draReads ? draReads : undefined;
-  const [eligibleList, boundNodes, logs, earlyNeighbours, lateDra] = await Promise.all([
+  const [eligibleList, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] = await Promise.all([
     lateEligible ? listEligible() : Promise.resolve(early),
     readBoundNodes(
       client,
@@ -199,6 +200,8 @@ export async function collectSnapshot(
     classList && backsExtendedResource(template, classList.items)
       ? readDra(client, namespace, template, problems, gaps, classList)
       : Promise.resolve(undefined),
+    // A device reported Unhealthy: whether a DeviceTaintRule can be offered (discovery).
+    reportsUnhealthyDevice(pods) ? discoverDeviceTaintRules(client) : Promise.resolve(undefined),
   ]);
   const dra = lateDra ?? (draReads && !('items' in draReads) ? draReads : undefined);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
@@ -227,7 +230,7 @@ export async function collectSnapshot(
     { capturedAt, coverage, logs, accessProblems: problems },
   );
   progress('snapshot complete');
-  return { ...snapshot, target: ref };
+  return { ...snapshot, target: ref, ...(deviceTaintRules ? { deviceTaintRules } : {}) };
 }
 
 function nodesState(

@@ -21,6 +21,8 @@ import {
   type FieldChange,
 } from './patch-effect.js';
 import { deletePods } from './pod-deleter.js';
+import { applyDeviceTaint, dryRunDeviceTaint } from './device-taint-writer.js';
+import { deviceName } from '../remediation/device-taint.js';
 import { checkPreconditions } from './preconditions.js';
 import { applyScale, dryRunScale, type StepOptions } from './replicaset-scaler.js';
 
@@ -106,7 +108,14 @@ async function prepare(
       },
     };
   }
-  const verdict = checkPreconditions(live, plan.preconditions);
+  // The Undo of taint-device deletes a cluster-scoped rule: a later spec change of
+  // the Deployment (a new generation) must not strand it, so only the uid counts.
+  const verdict = checkPreconditions(
+    live,
+    plan.kind === 'untaint-device'
+      ? { ...plan.preconditions, generation: live.metadata.generation ?? 0 }
+      : plan.preconditions,
+  );
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
   // Goes to the old ReplicaSet's scale (replicaset-scaler.ts), guarded by its own tests.
@@ -151,6 +160,9 @@ export async function dryRunPlan(
 ): Promise<DryRunResult> {
   const prepared = await prepare(client, plan, options);
   if (prepared.kind === 'done') return { ok: false, reason: prepared.result.reason };
+  if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
+    return dryRunDeviceTaint(client, plan, prepared.live);
+  }
   if (plan.kind === 'scale-old-replicaset') {
     try {
       return await dryRunScale(client, plan, prepared.live);
@@ -191,6 +203,9 @@ export async function applyPlan(
     progress(round === 0 ? 'checking preconditions' : 'conflict: re-reading and re-checking');
     const prepared = await prepare(client, plan, options);
     if (prepared.kind === 'done') return prepared.result;
+    if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
+      return applyDeviceTaint(client, plan, prepared.live, progress);
+    }
     if (plan.kind === 'scale-old-replicaset') {
       try {
         return await applyScale(client, plan, prepared.live, progress, options.step);
@@ -253,6 +268,21 @@ export function inversePlan(
   plan: RemediationPlan,
   applied: { generation: number; changes: FieldChange[] },
 ): RemediationPlan | null {
+  if (plan.kind === 'taint-device' && plan.deviceTaint) {
+    const { pods: _pods, ...rest } = plan;
+    return {
+      ...rest,
+      id: `undo-${plan.id}`,
+      kind: 'untaint-device',
+      summary: `Undo: delete DeviceTaintRule ${plan.deviceTaint.name}, so new claims may get device ${deviceName(plan.deviceTaint)} again.`,
+      impact:
+        'deletes the cluster-scoped DeviceTaintRule; no pod is deleted and the Deployment is unchanged. New claims of any tenant may be allocated the device again.',
+      warnings: [],
+      patch: null,
+      inverse: null,
+      preconditions: { uid: plan.preconditions.uid, generation: applied.generation, fields: [] },
+    };
+  }
   if (!plan.inverse) return null;
   return {
     ...plan,

@@ -44,7 +44,7 @@ const controllerOf = (meta: ObjectMeta): { kind: string; name: string; uid?: str
  * is controlled by a ReplicaSet that the target Deployment controls. The pod list is
  * data read back from storage, so the owner chain is read live rather than trusted.
  */
-async function foreignPod(
+export async function foreignPod(
   client: KubeClient,
   namespace: string,
   pods: readonly { name: string; uid: string }[],

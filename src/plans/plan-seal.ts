@@ -1,7 +1,7 @@
 /**
  * The worker's seal on a stored plan: HMAC-SHA256 over the canonical form of exactly
  * the fields that decide the write (cluster, target, kind, patch, pods, the ReplicaSet of
- * scale-old-replicaset, preconditions, inverse, expiry, id, undoOf). Only workers hold the key, so a plan written to Redis
+ * scale-old-replicaset, the DeviceTaintRule of taint-device, preconditions, inverse, expiry, id, undoOf). Only workers hold the key, so a plan written to Redis
  * by anyone else (or altered there) does not verify. Summary, impact, warnings and the
  * dry-run text are display only and stay outside the seal.
  *
@@ -45,6 +45,8 @@ export function sealedFields(stored: StoredPlan): unknown {
     // scale-old-replicaset: the ReplicaSet written and what must still hold of it.
     // Present only on that kind, so the digests of the other kinds do not change.
     ...(plan.replicaSet ? { replicaSet: plan.replicaSet } : {}),
+    // taint-device and its Undo: the DeviceTaintRule written (the rule's whole body derives from it).
+    ...(plan.deviceTaint ? { deviceTaint: plan.deviceTaint } : {}),
     preconditions: plan.preconditions,
     inverse: plan.inverse,
     expiresAt: stored.expiresAt,

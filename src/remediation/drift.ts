@@ -169,6 +169,14 @@ export function planDrift(
       why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller keeps an old ReplicaSet at 0 at 0; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
     };
   }
+  if (plan.deviceTaint) {
+    return {
+      reverted: false,
+      by,
+      fields: [`devicetaintrule/${plan.deviceTaint.name}`],
+      why: `writes a cluster-scoped DeviceTaintRule and deletes pods: neither is in ${by}'s manifest of this Deployment, whose spec is untouched`,
+    };
+  }
   if (plan.kind === 'delete-pods' || !plan.patch) {
     return {
       reverted: false,

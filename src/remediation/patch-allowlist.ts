@@ -4,6 +4,7 @@
  * write access to Redis could have shaped, so "only the fields this kind exists to
  * change" is enforced on the patch itself rather than trusted from the builder.
  */
+import { checkDeviceTaintTarget } from './device-taint.js';
 import { escapeToken, getAt, jsonEqual } from './json-pointer.js';
 import type { Patch, RemediationKind, RemediationPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER as RESTARTED_AT, valueWrittenAt } from './restart-time.js';
@@ -22,6 +23,9 @@ export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>>
   'delete-pods': [],
   // Applied to the old ReplicaSet's scale subresource (plan.replicaSet), never the Deployment.
   'scale-old-replicaset': ['/spec/replicas'],
+  // Write a DeviceTaintRule (plan.deviceTaint) and delete pods; never the Deployment.
+  'taint-device': [],
+  'untaint-device': [],
 };
 
 /**
@@ -147,7 +151,7 @@ function checkScalePatch(
  */
 export function checkPlanWithinKind(
   plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target'> &
-    Partial<Pick<RemediationPlan, 'replicaSet' | 'inverse'>>,
+    Partial<Pick<RemediationPlan, 'replicaSet' | 'inverse' | 'deviceTaint'>>,
   live?: unknown,
 ): AllowlistVerdict {
   if (plan.target.kind !== 'Deployment') {
@@ -155,6 +159,24 @@ export function checkPlanWithinKind(
   }
   const allowed = (ALLOWED_PATHS as Record<string, readonly string[] | undefined>)[plan.kind];
   if (!allowed) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
+  if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
+    if (plan.patch !== null) return { ok: false, reason: `${plan.kind} carries no patch` };
+    if (plan.inverse) return { ok: false, reason: `${plan.kind} carries no inverse patch` };
+    if (plan.replicaSet) return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };
+    const taint = checkDeviceTaintTarget(plan.deviceTaint);
+    if (!taint.ok) return { ok: false, reason: `${plan.kind}: ${taint.reason}` };
+    if (plan.kind === 'taint-device' && !plan.pods?.length) {
+      return {
+        ok: false,
+        reason: 'taint-device names no pods to replace (a NoSchedule taint alone moves nothing)',
+      };
+    }
+    if (plan.kind === 'untaint-device' && plan.pods?.length) {
+      return { ok: false, reason: 'untaint-device deletes no pods' };
+    }
+    return { ok: true };
+  }
+  if (plan.deviceTaint) return { ok: false, reason: `${plan.kind} writes no DeviceTaintRule` };
   if (plan.kind === 'delete-pods') {
     if (plan.patch !== null) return { ok: false, reason: 'delete-pods carries no patch' };
     if (!plan.pods?.length) return { ok: false, reason: 'delete-pods names no pods' };

@@ -8,6 +8,10 @@ export const REMEDIATION_KINDS = [
   'rollout-restart',
   'delete-pods',
   'scale-old-replicaset',
+  // A DeviceTaintRule on one Unhealthy device plus replacing the pods that hold it.
+  'taint-device',
+  // Only as the Undo of taint-device: deletes that DeviceTaintRule.
+  'untaint-device',
 ] as const;
 export type RemediationKind = (typeof REMEDIATION_KINDS)[number];
 
@@ -58,6 +62,26 @@ export interface OldReplicaSetTarget {
 }
 
 /**
+ * The DeviceTaintRule a taint-device plan creates (and its Undo deletes): cluster-scoped,
+ * so it affects every tenant's claims on that device. Its name and body are derived
+ * from these fields (src/remediation/device-taint.ts), which the seal covers.
+ */
+export interface DeviceTaintTarget {
+  /** The version discovery found serving devicetaintrules (GA v1 in 1.37; beta v1beta2, off by default, in 1.36). */
+  apiVersion: 'resource.k8s.io/v1' | 'resource.k8s.io/v1beta2';
+  /** The rule's name: deviceTaintRuleName(driver, pool, device). */
+  name: string;
+  driver: string;
+  pool: string;
+  device: string;
+  /** The node whose device it is (words, and the re-check). */
+  node: string;
+  /** The device as the kubelet reported it Unhealthy (re-checked on the live pods before apply). */
+  resourceID: string;
+  taint: { key: string; value: string; effect: 'NoSchedule' };
+}
+
+/**
  * Whether the owner of the Deployment (Argo CD, Flux, Helm, kubectl apply) will undo
  * this plan's write, worked out per field from what is in its desired manifest, its
  * revert behaviour and the field manager the write uses (`rollout-doctor`).
@@ -96,7 +120,9 @@ export interface RemediationPlan {
    * /spec/replicas), with what must still hold when it is applied.
    */
   replicaSet?: OldReplicaSetTarget;
-  /** For delete-pods: the pods to delete (names in target.namespace), each with the uid seen at diagnosis. */
+  /** For taint-device and its Undo: the DeviceTaintRule written. */
+  deviceTaint?: DeviceTaintTarget;
+  /** For delete-pods and taint-device: the pods to delete (names in target.namespace), each with the uid seen at diagnosis. */
   pods?: { name: string; uid: string }[];
   preconditions: Preconditions;
   /** The patch that undoes this one, where one makes sense. */

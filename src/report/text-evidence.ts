@@ -2,6 +2,7 @@
 import type { ResolvedValue } from '../diagnosis/rollout/fenceposts.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
+import { DEVICE_VERDICT } from '../diagnosis/crash/device-health.js';
 import { indent, table, type Style } from './format.js';
 
 /** Lines for one piece of evidence, not indented. */
@@ -85,6 +86,24 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
       ];
     case 'note':
       return [`Note: ${evidence.text}`];
+    case 'device-health':
+      return [
+        style.bold(`Device health (allocatedResourcesStatus): ${DEVICE_VERDICT[evidence.verdict]}`),
+        ...indent(
+          table(
+            ['NODE', 'POD', 'CONTAINER', 'DEVICE', 'CLAIM', 'HEALTH'],
+            evidence.rows.map((r) => [
+              r.node,
+              r.pod,
+              r.container ?? '-',
+              r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '-'),
+              r.claim ?? '-',
+              r.health,
+            ]),
+          ),
+          2,
+        ),
+      ];
   }
 }
 

@@ -20,7 +20,8 @@ import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
-import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
+import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
+import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/scan.js';
@@ -272,6 +273,29 @@ async function draRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/**
+ * A GPU the driver reports Unhealthy behind a crash loop: discovery of DeviceTaintRule,
+ * taint-device (create the rule, delete the holder pod) and its Undo (delete the rule).
+ */
+async function deviceHealthRun(): Promise<void> {
+  const { sim, client } = await start(deviceHealthScenario(), 'gpu-health');
+  await sim.waitFor(
+    () =>
+      livePods(sim, DETECTOR.namespace).some((p) =>
+        (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
+      ),
+    20_000,
+  );
+  sim.clearRequests();
+  const detector = diagnose(await collectSnapshot(client, DETECTOR));
+  const plan = planOf(detector.remediations, 'taint-device');
+  const generation = await applyAndRecord(client, plan);
+  const undo = inversePlan(plan, { generation, changes: [] });
+  if (!undo) throw new Error('taint-device has no undo');
+  await applyAndRecord(client, undo);
+  recorded.push(...sim.requests);
+}
+
 /** scale-old-replicaset on another fresh tracker: the old ReplicaSet's scale subresource. */
 async function scaleRun(): Promise<void> {
   const { sim, client } = await start('sim/scenarios/gpu-deadlock.yaml', 'gpu-scale');
@@ -408,6 +432,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await draRun();
     await scaleRun();
     await steppedRun();
+    await deviceHealthRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',
@@ -415,24 +440,36 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
       'scale-old-replicaset',
       'set-recreate',
       'set-rolling-update',
+      'taint-device',
+      'untaint-device',
     ]);
     expect([...applied.values()].every((s) => s === 'applied')).toBe(true);
     expect(recorded.some((r) => r.dryRun)).toBe(true);
-    // Only API resources: no discovery or other non-resource URLs that RBAC would need nonResourceURLs for.
-    expect(recorded.filter((r) => r.resource === '').map((r) => r.path)).toEqual([]);
+    // Only API resources, and the one group-version discovery that asks whether DeviceTaintRule is
+    // served (system:discovery grants it to every authenticated user): no other non-resource URL.
+    expect(
+      recorded
+        .filter((r) => r.resource === '' && r.path.split('?')[0] !== '/apis/resource.k8s.io/v1')
+        .map((r) => r.path),
+    ).toEqual([]);
+    expect(recorded.some((r) => r.resource === '' && r.path === '/apis/resource.k8s.io/v1')).toBe(true);
   }, 120_000);
 
   it('grants every (verb, resource, apiGroup) that was sent, and nothing that never was', () => {
     expect(recorded.length).toBeGreaterThan(0);
-    const used = new Set(recorded.map(permissionOf));
+    // Discovery is not a resource: RBAC grants it through system:discovery (see the first test).
+    const used = new Set(recorded.filter((r) => r.resource !== '').map(permissionOf));
     const grants = granted(docs);
     expect([...used].filter((p) => !grants.has(p)).sort(), 'used but not granted').toEqual([]);
     expect([...grants].filter((p) => !used.has(p)).sort(), 'granted but never used').toEqual([]);
-    // The story of the issue, spelled out: reads, patch Deployments, delete Pods, and no create/update anywhere.
+    // The story of the issue, spelled out: reads, patch Deployments, delete Pods, and no create/update
+    // anywhere but the one DeviceTaintRule of an approved taint-device plan.
     expect(used).toContain('patch deployments apps');
     expect(used).toContain('delete pods core');
     expect(used).toContain('get pods/log core');
-    expect([...used].filter((p) => /^(create|update|deletecollection) /.test(p))).toEqual([]);
+    expect([...used].filter((p) => /^(create|update|deletecollection) /.test(p))).toEqual([
+      'create devicetaintrules resource.k8s.io',
+    ]);
   });
 
   it('uses no wildcards, resourceNames or nonResourceURLs, and binds the role to the worker service account only', () => {

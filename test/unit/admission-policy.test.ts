@@ -11,6 +11,12 @@ import { V1DeploymentSpec, V1PodSpec } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
+import {
+  DEVICE_TAINT_KEY,
+  DEVICE_TAINT_VALUE,
+  deviceTaintRuleBody,
+  deviceTaintRuleName,
+} from '../../src/remediation/device-taint.js';
 
 interface Policy {
   kind: string;
@@ -259,5 +265,66 @@ describe(`${FILE}: pod deletion cost`, () => {
     expect(
       denials(p, { ...bare, metadata: { ...bare.metadata, annotations: { [COST]: '-1' } } }, bare),
     ).toContain('the worker may update only pods that a ReplicaSet controls');
+  });
+});
+
+describe(`${FILE}: DeviceTaintRules (taint-device)`, () => {
+  const create = policy('rollout-doctor-worker-devicetaintrules-create');
+  const remove = policy('rollout-doctor-worker-devicetaintrules-delete');
+  const plan = {
+    id: 'taint-device-1',
+    target: { kind: 'Deployment' as const, namespace: 'vision', name: 'detector' },
+    deviceTaint: {
+      apiVersion: 'resource.k8s.io/v1' as const,
+      name: deviceTaintRuleName({ driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' }),
+      driver: 'gpu.nvidia.com',
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+      node: 'gpu-node-1',
+      resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
+      taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' as const },
+    },
+  };
+  /** The rule the executor writes (deviceTaintRuleBody), edited. */
+  const rule = (edit: (r: ReturnType<typeof deviceTaintRuleBody>) => void = () => undefined) => {
+    const r = deviceTaintRuleBody(plan);
+    edit(r);
+    return r;
+  };
+
+  it('admits the rule the executor writes, and its deletion', () => {
+    expect(create.spec.matchConstraints.resourceRules.flatMap((r) => r.resources)).toEqual([
+      'devicetaintrules',
+    ]);
+    expect(denials(create, rule(), null)).toEqual([]);
+    expect(denials(remove, null, rule())).toEqual([]);
+  });
+
+  it('denies NoExecute, another key, a whole pool or driver, and a rule not labelled as ours', () => {
+    const denied = [
+      rule((r) => (r.spec.taint.effect = 'NoExecute')),
+      rule((r) => (r.spec.taint.key = 'example.com/maintenance')),
+      rule((r) => delete r.spec.deviceSelector.device),
+      rule((r) => (r.spec.deviceSelector = { driver: 'gpu.nvidia.com' })),
+      rule((r) => delete r.metadata.labels),
+    ];
+    for (const r of denied) expect(denials(create, r, null)).not.toEqual([]);
+    // Someone else's rule is not the worker's to delete.
+    expect(
+      denials(
+        remove,
+        null,
+        rule((r) => delete r.metadata.labels),
+      ),
+    ).toEqual(['the worker may delete only the DeviceTaintRules it wrote']);
+    expect(
+      denials(
+        remove,
+        null,
+        rule((r) => (r.spec.taint.key = 'example.com/maintenance')),
+      ),
+    ).not.toEqual([]);
+    // Administrators are not matched.
+    expect(denials(create, denied[0], null, 'system:admin')).toEqual([]);
   });
 });

@@ -7,6 +7,11 @@ import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
 import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
+import {
+  DEVICE_TAINT_KEY,
+  DEVICE_TAINT_VALUE,
+  deviceTaintRuleName,
+} from '../../src/remediation/device-taint.js';
 
 const RESTART = {
   spec: { template: { metadata: { annotations: { 'kubectl.kubernetes.io/restartedAt': APPLY_TIME } } } },
@@ -45,6 +50,8 @@ function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patc
         ],
       };
     case 'delete-pods':
+    case 'taint-device':
+    case 'untaint-device':
       return null;
     case 'scale-old-replicaset':
       return {
@@ -72,7 +79,23 @@ function plan(
     impact,
     warnings: [],
     patch: patchFor(kind, items),
-    ...(kind === 'delete-pods' ? { pods: items.map((n, i) => ({ name: n, uid: `u${i}` })) } : {}),
+    ...(kind === 'delete-pods' || kind === 'taint-device'
+      ? { pods: items.map((n, i) => ({ name: n, uid: `u${i}` })) }
+      : {}),
+    ...(kind === 'taint-device' || kind === 'untaint-device'
+      ? {
+          deviceTaint: {
+            apiVersion: 'resource.k8s.io/v1' as const,
+            name: deviceTaintRuleName({ driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' }),
+            driver: 'gpu.nvidia.com',
+            pool: 'gpu-node-1',
+            device: 'gpu-0',
+            node: 'gpu-node-1',
+            resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
+            taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' as const },
+          },
+        }
+      : {}),
     ...(kind === 'scale-old-replicaset'
       ? {
           replicaSet: {

@@ -12,6 +12,11 @@ const checkPatchAllowed = (kind: RemediationKind, patch: Patch | null, live: unk
   );
 import type { Patch, RemediationKind } from '../../src/remediation/plan.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
+import {
+  DEVICE_TAINT_KEY,
+  DEVICE_TAINT_VALUE,
+  deviceTaintRuleName,
+} from '../../src/remediation/device-taint.js';
 
 const RESTART = 'kubectl.kubernetes.io/restartedAt';
 const NOT_IN = {
@@ -300,5 +305,51 @@ describe('checkPatchAllowed', () => {
     checkPatchAllowed('exclude-node', json([{ op: 'remove', path: AFF }]), deployment);
     checkPatchAllowed('set-recreate', smp({ spec: { strategy: null } }), deployment);
     expect(JSON.stringify(deployment)).toBe(before);
+  });
+});
+
+describe('taint-device and untaint-device: one fixed DeviceTaintRule, derived from the device', () => {
+  const device = { driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' };
+  const target = {
+    apiVersion: 'resource.k8s.io/v1' as const,
+    name: deviceTaintRuleName(device),
+    ...device,
+    node: 'gpu-node-1',
+    resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
+    taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' as const },
+  };
+  const base = {
+    kind: 'taint-device' as const,
+    patch: null,
+    pods: [{ name: 'detector-x2k9p', uid: 'u1' }],
+    target: { kind: 'Deployment' as const, namespace: 'vision', name: 'detector' },
+    deviceTaint: target,
+  };
+
+  it('accepts the plan as built', () => {
+    expect(checkPlanWithinKind(base)).toEqual({ ok: true });
+    expect(checkPlanWithinKind({ ...base, kind: 'untaint-device', pods: [] })).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['another taint key', { deviceTaint: { ...target, taint: { ...target.taint, key: 'example.com/x' } } }],
+    [
+      'NoExecute (evicts every tenant)',
+      { deviceTaint: { ...target, taint: { ...target.taint, effect: 'NoExecute' } } },
+    ],
+    ['a rule name not derived from the device', { deviceTaint: { ...target, name: 'someone-elses-rule' } }],
+    ['another device under the same name', { deviceTaint: { ...target, device: 'gpu-1' } }],
+    ['an unknown API version', { deviceTaint: { ...target, apiVersion: 'resource.k8s.io/v1alpha3' } }],
+    ['no pods to replace', { pods: [] }],
+    ['a patch of the Deployment', { patch: { type: 'merge', body: { spec: { replicas: 0 } } } }],
+    ['no DeviceTaintRule', { deviceTaint: undefined }],
+  ])('refuses %s', (_what, change) => {
+    const verdict = checkPlanWithinKind({ ...base, ...change } as Parameters<typeof checkPlanWithinKind>[0]);
+    expect(verdict.ok).toBe(false);
+  });
+
+  it('refuses an untaint-device that deletes pods, and a DeviceTaintRule on any other kind', () => {
+    expect(checkPlanWithinKind({ ...base, kind: 'untaint-device' }).ok).toBe(false);
+    expect(checkPlanWithinKind({ ...base, kind: 'delete-pods' }).ok).toBe(false);
   });
 });

@@ -777,7 +777,7 @@ describe('deploy/', () => {
       .filter((d) => d.kind === 'ValidatingAdmissionPolicyBinding')
       .map((d) => d.spec.policyName);
     expect(sorted(bound as string[])).toEqual(sorted(policies));
-    expect(policies).toHaveLength(4);
+    expect(policies).toHaveLength(6);
   });
 });
 

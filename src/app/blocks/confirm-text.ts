@@ -1,3 +1,4 @@
+import { deviceName } from '../../remediation/device-taint.js';
 import type { Patch, RemediationPlan } from '../../remediation/plan.js';
 import { plainText, type PlainText } from './mrkdwn.js';
 import { LIMITS } from './text.js';
@@ -94,6 +95,9 @@ export function startsRollout(patch: Patch | null): boolean {
 
 /** What an undo patch puts back, in words: "the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)". */
 export function restoredInWords(plan: RemediationPlan): string {
+  if (plan.kind === 'untaint-device' && plan.deviceTaint) {
+    return `device ${deviceName(plan.deviceTaint)} to new claims (DeviceTaintRule ${plan.deviceTaint.name} is deleted)`;
+  }
   const patch = plan.patch;
   if (!patch) return 'the previous state';
   const parts: string[] = [];
@@ -128,6 +132,9 @@ export function restoredInWords(plan: RemediationPlan): string {
 
 /** One sentence: whether an undo (or any plan) starts a rollout, and why. */
 export function rolloutInWords(plan: RemediationPlan): string {
+  if (plan.kind === 'untaint-device') {
+    return 'It starts no rollout and deletes no pod: the replaced pods stay on the devices they have.';
+  }
   return startsRollout(plan.patch)
     ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
     : 'It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are.';
@@ -169,6 +176,20 @@ function changeInWords(plan: RemediationPlan, target: string, room: number): str
       const head = `Delete ${pods.length} pod(s) of ${target}: `;
       return `${head}${names(pods, room - head.length - 1)}.`;
     }
+    case 'taint-device': {
+      const t = plan.deviceTaint;
+      const pods = plan.pods?.map((p) => p.name) ?? [];
+      const device = t ? `device ${deviceName(t)}` : 'the Unhealthy device';
+      const head = `Taint ${device} NoSchedule (a cluster-wide DeviceTaintRule, every tenant) and replace ${pods.length} pod(s) of ${target} holding it: `;
+      return head.length + 20 <= room
+        ? `${head}${names(pods, room - head.length - 1)}.`
+        : `Taint the Unhealthy device NoSchedule (cluster-wide DeviceTaintRule) and replace ${pods.length} pod(s) of ${target}.`;
+    }
+    case 'untaint-device': {
+      const t = plan.deviceTaint;
+      const text = `Delete DeviceTaintRule ${t?.name ?? ''}: new claims may get device ${t ? deviceName(t) : ''} again.`;
+      return text.length <= room ? text : 'Delete the DeviceTaintRule: new claims may get the device again.';
+    }
     case 'scale-old-replicaset': {
       const rs = plan.replicaSet;
       const tail = ` of ${target} to ${rs?.to ?? 0} replicas; the spec is not touched.`;
@@ -197,11 +218,14 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
   const { name, namespace } = plan.target;
   const targets = [`deployment/${name} in ns ${namespace}`, 'this Deployment'];
   for (const target of targets) {
-    const change = options.undo
-      ? `Restore ${restoredInWords(plan)} of ${target}.`
-      : changeInWords(plan, target, room);
+    const undoTaint = plan.kind === 'untaint-device';
+    const change =
+      options.undo && !undoTaint
+        ? `Restore ${restoredInWords(plan)} of ${target}.`
+        : changeInWords(plan, target, room);
     if (change.length > room) continue;
-    const impact = options.undo ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
+    const impact =
+      options.undo && !undoTaint ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
     const parts =
       change.length + impact.length + 1 <= room ? [change, impact, PATCH_POINTER] : [change, PATCH_POINTER];
     return plainText(parts.join(' '), max);

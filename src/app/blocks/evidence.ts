@@ -1,5 +1,6 @@
 import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
 import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
+import { DEVICE_VERDICT } from '../../diagnosis/crash/device-health.js';
 import { codeSections, proseSections, table, type Block } from './text.js';
 
 /**
@@ -133,6 +134,16 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
       return mrkdwn`:traffic_light: *${evidence.condition}=${evidence.status}*${evidence.reason ? ` (${evidence.reason})` : ''}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`;
     case 'note':
       return mrkdwn`:memo: ${clip(firstSentence(evidence.text), 200)}`;
+    case 'device-health': {
+      const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
+      if (bad.length === 0)
+        return mrkdwn`:electric_plug: *Device health:* ${DEVICE_VERDICT[evidence.verdict]}`;
+      const parts = bad.map(
+        (r) =>
+          mrkdwn`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on *${r.node}* (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
+      );
+      return mrkdwn`:electric_plug: *Device Unhealthy:* ${asIs(joinMrkdwn(parts, '; '))}`;
+    }
     default:
       return null;
   }
@@ -256,6 +267,21 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
       return codeSections(mrkdwn`*Previous log of ${evidence.pod}/${evidence.container}*`, evidence.tail);
     case 'note':
       return proseSections(escapeMrkdwn(evidence.text));
+    case 'device-health':
+      return codeSections(
+        mrkdwn`*Device health* (allocatedResourcesStatus): ${DEVICE_VERDICT[evidence.verdict]}`,
+        table(
+          ['node', 'pod', 'container', 'device', 'claim', 'health'],
+          evidence.rows.map((r) => [
+            r.node,
+            r.pod,
+            r.container ?? '',
+            r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? ''),
+            r.claim ?? '',
+            r.health,
+          ]),
+        ),
+      );
     default:
       return [];
   }

@@ -1,5 +1,6 @@
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
+import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
@@ -22,12 +23,24 @@ export function patchText(plan: RemediationPlan): string {
     if (ops.every((op) => op.length <= 1000)) return `[\n${ops.join(',\n')}\n]`;
   }
   if (plan.patch) return JSON.stringify(plan.patch.body, null, 2);
+  if (plan.deviceTaint) {
+    const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
+    return plan.kind === 'untaint-device'
+      ? `delete DeviceTaintRule ${rule.metadata.name} (only if it still has this spec):\n${JSON.stringify(rule.spec, null, 2)}`
+      : `create DeviceTaintRule (cluster-scoped):\n${JSON.stringify(rule, null, 2)}\nthen delete pods:\n${(plan.pods ?? []).map((p) => p.name).join('\n')}`;
+  }
   return plan.pods ? `delete pods:\n${plan.pods.map((p) => p.name).join('\n')}` : '(no patch)';
 }
 
 /** The exact change on one line (tests compare it with what a dialog or section shows). */
 export function compactPatch(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body);
+  if (plan.deviceTaint) {
+    const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
+    return plan.kind === 'untaint-device'
+      ? `delete DeviceTaintRule ${rule.metadata.name}`
+      : `create DeviceTaintRule ${JSON.stringify(rule.spec)}; delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
+  }
   return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
 }
 

@@ -38,7 +38,9 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   const plan = undo.plan;
   const t = plan.target;
   const lines = [
-    mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
+    plan.kind === 'untaint-device'
+      ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`
+      : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
     mrkdwn`${rolloutInWords(plan)}`,
   ];
   // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.

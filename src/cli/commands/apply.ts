@@ -22,7 +22,8 @@ Diagnoses the Deployment, shows the exact patch of the chosen remediation and wh
 API server's dry run says it changes, asks for confirmation, applies it, and follows
 the rollout until it completes, fails or --timeout (default 300) passes.
   --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
-                 rollout-restart, delete-pods) or a plan id from \`diagnose -o json\`
+                 rollout-restart, delete-pods, scale-old-replicaset, taint-device)
+                 or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
 `;
 

@@ -8,6 +8,7 @@ import {
 import type { Evidence, Finding } from '../finding.js';
 import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
+import { crashDeviceHealth, deviceWords } from '../crash/device-health.js';
 
 /**
  * CrashLoopOnNode: the same pod template crashes on some nodes and runs Ready on
@@ -54,14 +55,25 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const good = sep
     ? `the same template runs Ready on ${g === 1 ? 'the one' : `the ${g}`} ${sep.good}${g <= LISTED ? ` (${p.goodNodes.join(', ')})` : ''}`
     : `the same template runs Ready on ${list(p.goodNodes)}`;
-  const blameText =
-    p.blame === 'node'
+  const health = crashDeviceHealth(snapshot, p);
+  const blamed = health?.blamed[0];
+  const deviceText = blamed
+    ? ` The kubelet reports device ${deviceWords(blamed)} Unhealthy in the allocatedResourcesStatus of ${blamed.pod}/${blamed.container} on ${blamed.node}: the device, not the application, explains the crash.`
+    : health?.verdict === 'unknown'
+      ? " Device health is not reported for the pods' devices (unknown, not healthy): the devices are neither blamed nor cleared."
+      : health?.verdict === 'healthy'
+        ? ' Every device the pods hold reports Healthy: the device is not blamed.'
+        : '';
+  const blameText = blamed
+    ? ''
+    : p.blame === 'node'
       ? p.unreadNodes.length > 0
         ? ` The Node objects of ${list(p.unreadNodes)} were not read, so their attributes could not be compared.`
         : ' No node attribute separates the crashing nodes from the healthy ones: suspect something on the node itself that its object does not show (disk, hardware, local files, a kernel module).'
       : '';
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
+    ...(health ? [{ type: 'device-health' as const, verdict: health.verdict, rows: health.rows }] : []),
     {
       type: 'node-diff',
       badNodes: p.badNodes,
@@ -91,6 +103,18 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     tails.add(report.logTail.trim());
     evidence.push({ type: 'log', pod: report.pod, container: report.container, tail: report.logTail });
   }
+  if (blamed) {
+    const api = snapshot.deviceTaintRules;
+    evidence.push({
+      type: 'note',
+      text:
+        api === 'not-served'
+          ? 'The cluster does not serve DeviceTaintRule (resource.k8s.io v1 or v1beta2), so only the node can be excluded, not the one device.'
+          : api === undefined
+            ? 'Whether the cluster serves DeviceTaintRule was not read (a dump, or discovery failed), so tainting just the device is not offered.'
+            : `The cluster serves DeviceTaintRule (${api}): the device alone can be tainted, a cluster-wide rule that affects every tenant's new claims on it.`,
+    });
+  }
   if (p.unreadNodes.length > 0) {
     evidence.push({
       type: 'note',
@@ -106,7 +130,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     severity: 'critical',
     summary:
       `${name} crash-loops ${where}: ${containers} fails in ${p.crashingPods.length} of ${total} pods${exitText}; ` +
-      `${good}.${blameText}`,
+      `${good}.${deviceText}${blameText}`,
     explanation:
       `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
       `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
@@ -114,7 +138,12 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       'only after 10 minutes of clean running, so CrashLoopBackOff pods sit idle most of the time and a restart ' +
       'count that grows slowly is not a sign of recovery. Keeping the pods off those nodes with a required node ' +
       'affinity NotIn is a stopgap, safe only if the remaining nodes have room (the plan says): repair, upgrade ' +
-      'or drain the nodes, then remove the exclusion.',
+      'or drain the nodes, then remove the exclusion.' +
+      (blamed
+        ? ' With one Unhealthy device, a DeviceTaintRule on just that device (where the cluster serves it) keeps new ' +
+          "claims off it while the node's other devices stay in use; a NoSchedule taint moves no pod that already " +
+          'holds the device, so its pods must be replaced too.'
+        : ''),
     evidence,
   };
 }

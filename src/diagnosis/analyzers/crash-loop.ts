@@ -7,6 +7,7 @@ import {
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
+import { crashDeviceHealth, deviceWords } from '../crash/device-health.js';
 
 /**
  * CrashLoop: pods of a template crash-loop and the node is not the explanation:
@@ -36,7 +37,13 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       ? `on every node it runs on (${crashNodes.map((r) => r.node).join(', ')})`
       : `on ${crashNodes.map((r) => r.node).join(', ')}`;
   const why = whyNotNodeLocal(p);
-  const evidence: Evidence[] = [{ type: 'crash-table', rows: p.rows, containers: p.containers }];
+  // A crashing pod next to a healthy one on the same (multi-GPU) node: its device may be the cause.
+  const health = crashDeviceHealth(snapshot, p, 'all');
+  const blamed = health?.blamed ?? [];
+  const evidence: Evidence[] = [
+    { type: 'crash-table', rows: p.rows, containers: p.containers },
+    ...(health ? [{ type: 'device-health' as const, verdict: health.verdict, rows: health.rows }] : []),
+  ];
   const crashing = new Set(p.containers.map((c) => c.name));
   const withLog =
     p.reports.find(
@@ -55,11 +62,22 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   return {
     code: 'CrashLoop',
     severity: p.current || p.healthyPods.length === 0 ? 'critical' : 'warning',
-    summary: `${snapshot.target.name} crash-loops ${scope}: ${describeContainers(p.containers)} fails in ${p.crashingPods.length} of ${total} pods of ${templateLabel(p)}${exitText}.`,
+    summary:
+      `${snapshot.target.name} crash-loops ${scope}: ${describeContainers(p.containers)} fails in ${p.crashingPods.length} of ${total} pods of ${templateLabel(p)}${exitText}.` +
+      (blamed.length > 0
+        ? ` The kubelet reports the crashing pods' device${blamed.length > 1 ? 's' : ''} ${blamed.map(deviceWords).join(', ')} Unhealthy: the device, not the application or the node, explains the crash.`
+        : health?.verdict === 'unknown'
+          ? " Device health is not reported for the pods' devices (unknown, not healthy)."
+          : ''),
     explanation:
-      `${why} The cause is in the container (application error, configuration, resources), not in one node; ` +
-      'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
-      'a back-off of 10s, doubling up to 5 minutes, reset only after 10 minutes of clean running.',
+      blamed.length > 0
+        ? `${why} Every crashing pod holds a device the kubelet reports Unhealthy in allocatedResourcesStatus, while ` +
+          'pods of the same template on other devices run healthy. Tainting just that device (a DeviceTaintRule, where ' +
+          'the cluster serves it) keeps new claims off it; a NoSchedule taint moves no pod that already holds it, so its ' +
+          'pods must be replaced too.'
+        : `${why} The cause is in the container (application error, configuration, resources), not in one node; ` +
+          'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
+          'a back-off of 10s, doubling up to 5 minutes, reset only after 10 minutes of clean running.',
     evidence,
   };
 }

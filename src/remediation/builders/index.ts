@@ -5,6 +5,7 @@ import { buildDeletePodsPlans } from './delete-pods.js';
 import { buildExcludeNodePlans, pictureOf } from './exclude-node.js';
 import { buildRolloutRestartPlans } from './rollout-restart.js';
 import { buildScaleOldReplicaSetPlans } from './scale-old-replicaset.js';
+import { buildCrashLoopTaintDevicePlans, buildTaintDevicePlans } from './taint-device.js';
 import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js';
 
 /**
@@ -32,6 +33,13 @@ export const planBuilders: Partial<Record<string, PlanBuilder>> = {
   RolloutAtRisk: (ctx, finding) => buildSetRollingUpdatePlans(ctx, finding),
   CrashLoopOnNode: (ctx, finding) => {
     const picture = pictureOf(ctx, finding);
-    return [...buildExcludeNodePlans(ctx, finding, picture), ...buildDeletePodsPlans(ctx, finding, picture)];
+    return [
+      ...buildExcludeNodePlans(ctx, finding, picture),
+      // Only where a device reports Unhealthy and the cluster serves DeviceTaintRule.
+      ...buildTaintDevicePlans(ctx, finding, picture),
+      ...buildDeletePodsPlans(ctx, finding, picture),
+    ];
   },
+  // Only where Unhealthy devices explain every crash (a multi-GPU node with healthy pods too).
+  CrashLoop: (ctx, finding) => buildCrashLoopTaintDevicePlans(ctx, finding),
 };

@@ -1,0 +1,119 @@
+/**
+ * Device health behind a node-local crash loop (issue 14 item 4). The kubelet reports
+ * the health of each device allocated to a container in `allocatedResourcesStatus`
+ * (Healthy, Unhealthy, Unknown; on by default from 1.36 and only where the driver
+ * reports health). A crash on the node whose device a crashing pod reports Unhealthy
+ * is explained by that device. Absent or Unknown is unknown, never healthy: a device
+ * reporting Unknown on every node blames nothing, and the finding says health is not
+ * reported.
+ */
+import type { DeviceHealthRow, Evidence } from '../finding.js';
+import type { Pod } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import { resolvedDevices, type ResolvedDevice } from '../dra/health.js';
+import type { TemplateCrashPicture } from './crash-distribution.js';
+
+export interface CrashDeviceHealth {
+  /**
+   * unhealthy: a crashing pod on a crashing node reports a device Unhealthy;
+   * healthy: every pod with devices reports each of them Healthy;
+   * unknown: devices are in use but some report Unknown or nothing at all.
+   */
+  verdict: 'unhealthy' | 'healthy' | 'unknown';
+  /** The Unhealthy devices reported by crashing pods on the crashing nodes, one per device. */
+  blamed: (ResolvedDevice & { node: string })[];
+  rows: DeviceHealthRow[];
+}
+
+const ROWS = 20;
+
+function usesDevices(pod: Pod): boolean {
+  return (
+    (pod.spec.resourceClaims ?? []).length > 0 ||
+    [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].some(
+      (s) => (s.allocatedResourcesStatus ?? []).length > 0,
+    )
+  );
+}
+
+/**
+ * Undefined when no pod of the picture uses a device (nothing to say). `scope`
+ * 'bad-nodes' (CrashLoopOnNode) blames a device reported Unhealthy by a crashing pod
+ * on a crashing node; 'all' (CrashLoop: crashing and healthy pods share a node, as on
+ * a multi-GPU node) blames devices only when every crashing pod reports one Unhealthy
+ * and some pod of the template runs healthy: then the devices explain every crash.
+ */
+export function crashDeviceHealth(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  scope: 'bad-nodes' | 'all' = 'bad-nodes',
+): CrashDeviceHealth | undefined {
+  const pods = [...picture.crashingPods, ...picture.healthyPods].filter(usesDevices);
+  if (pods.length === 0) return undefined;
+  const claims = snapshot.dra?.claims ?? [];
+  const bad = new Set(
+    scope === 'all' ? picture.crashingPods.map((p) => p.spec.nodeName ?? '') : picture.badNodes,
+  );
+  const explained = new Set<Pod>();
+  const crashing = new Set(picture.crashingPods);
+  const blamed: CrashDeviceHealth['blamed'] = [];
+  const rows: DeviceHealthRow[] = [];
+  let allHealthy = true;
+  for (const pod of pods) {
+    const devices = resolvedDevices(pod, claims);
+    const node = pod.spec.nodeName ?? '';
+    if (devices.length === 0) {
+      allHealthy = false;
+      rows.push({ node, pod: pod.metadata.name ?? '', health: 'not reported' });
+      continue;
+    }
+    for (const d of devices) {
+      if (d.health !== 'Healthy') allHealthy = false;
+      const key = d.ref ? `${d.ref.driver}/${d.ref.pool}/${d.ref.device}` : d.device;
+      if (
+        d.health === 'Unhealthy' &&
+        crashing.has(pod) &&
+        bad.has(node) &&
+        !blamed.some((b) => (b.ref ? `${b.ref.driver}/${b.ref.pool}/${b.ref.device}` : b.device) === key)
+      ) {
+        blamed.push({ ...d, node });
+      }
+      if (d.health === 'Unhealthy' && crashing.has(pod)) explained.add(pod);
+      rows.push({
+        node,
+        pod: d.pod,
+        container: d.container,
+        resource: d.resource,
+        resourceID: d.device,
+        health: d.health,
+        ...(d.ref ? { driver: d.ref.driver, pool: d.ref.pool, device: d.ref.device } : {}),
+        ...(d.claim ? { claim: d.claim.name } : {}),
+      });
+    }
+  }
+  const order = (r: DeviceHealthRow): number =>
+    r.health === 'Unhealthy' ? 0 : r.health === 'Unknown' || r.health === 'not reported' ? 1 : 2;
+  rows.sort((a, b) => order(a) - order(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod));
+  const blames =
+    blamed.length > 0 &&
+    (scope === 'bad-nodes' ||
+      (picture.healthyPods.length > 0 && picture.crashingPods.every((p) => explained.has(p))));
+  return {
+    verdict: blames ? 'unhealthy' : allHealthy ? 'healthy' : 'unknown',
+    blamed: blames ? blamed : [],
+    rows: rows.slice(0, ROWS),
+  };
+}
+
+/** "gpu.nvidia.com/gpu-node-1/gpu-0 (claim tracker-…-gpu-m4zk7)" or the reported id. */
+export function deviceWords(d: ResolvedDevice): string {
+  const name = d.ref ? `${d.ref.driver}/${d.ref.pool}/${d.ref.device}` : d.device;
+  return d.claim ? `${name} (claim ${d.claim.name})` : name;
+}
+
+/** The verdict line of device-health evidence; absent or Unknown is never called healthy. */
+export const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>['verdict'], string> = {
+  unhealthy: 'a device of a crashing pod reports Unhealthy',
+  healthy: 'every device reports Healthy',
+  unknown: 'not reported (unknown, not healthy)',
+};

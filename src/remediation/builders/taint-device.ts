@@ -1,0 +1,141 @@
+/**
+ * taint-device: where a crash loop on one node is explained by a device the kubelet
+ * reports Unhealthy (crash/device-health.ts) and the cluster serves DeviceTaintRule,
+ * taint just that device NoSchedule and replace the pods of this Deployment that
+ * hold it. The taint keeps new claims off the device while the node's other devices
+ * stay in use; a NoSchedule taint moves no pod that already holds the device (its
+ * claim stays allocated), so the plan also deletes those pods by name and uid, and
+ * their ReplicaSet's replacements get new claims allocated elsewhere.
+ *
+ * No plan when: the cluster's answer is unknown or it does not serve DeviceTaintRule;
+ * the report cannot be tied to one driver/pool/device; the device comes through a
+ * shared claim (`resourceClaimName`: it stays allocated while any user remains, so
+ * replacing our pods does not free it); or no pod of ours holds it.
+ *
+ * DeviceTaintRule is cluster-scoped: it affects every tenant's new claims on that
+ * device and needs cluster-level create permission. The plan says so.
+ */
+import { crashPictures } from '../../diagnosis/crash/crash-distribution.js';
+import { crashDeviceHealth } from '../../diagnosis/crash/device-health.js';
+import { deviceKey, resolvedDevices } from '../../diagnosis/dra/health.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { DEVICE_TAINT_KEY, DEVICE_TAINT_VALUE, deviceName, deviceTaintRuleName } from '../device-taint.js';
+import { planId } from '../plan-id.js';
+import type { DeviceTaintTarget, RemediationPlan } from '../plan.js';
+import { pictureOf } from './exclude-node.js';
+
+export function buildTaintDevicePlans(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  picture = pictureOf(ctx, finding),
+  scope: 'bad-nodes' | 'all' = 'bad-nodes',
+): RemediationPlan[] {
+  if (!picture) return [];
+  const { snapshot } = ctx;
+  const api = snapshot.deviceTaintRules;
+  if (api !== 'resource.k8s.io/v1' && api !== 'resource.k8s.io/v1beta2') return [];
+  const blamed = crashDeviceHealth(snapshot, picture, scope)?.blamed.find((b) => b.ref && !b.shared);
+  if (!blamed?.ref) return [];
+  const ref = blamed.ref;
+  const key = deviceKey(ref);
+  const claims = snapshot.dra?.claims ?? [];
+  // Holders: claims whose allocation has the device, the pods they are reserved for,
+  // and our pods that report the device themselves (claims of a dump may be missing).
+  const holdingClaims = claims.filter((c) =>
+    (c.status?.allocation?.devices?.results ?? []).some((r) => deviceKey(r) === key),
+  );
+  const reserved = holdingClaims.flatMap((c) =>
+    (c.status?.reservedFor ?? [])
+      .filter((r) => r.resource === 'pods')
+      .map((r) => ({ namespace: c.metadata.namespace ?? '', name: r.name, uid: r.uid })),
+  );
+  const ours = snapshot.pods.filter(
+    (p) =>
+      !p.metadata.deletionTimestamp &&
+      (reserved.some((r) => r.uid === p.metadata.uid) ||
+        resolvedDevices(p, claims).some((d) => d.ref && deviceKey(d.ref) === key)),
+  );
+  const pods = ours
+    .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
+    .filter((p) => p.name !== '' && p.uid !== '')
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (pods.length === 0) return [];
+  const others = reserved.filter((r) => !pods.some((p) => p.uid === r.uid));
+  const deviceTaint: DeviceTaintTarget = {
+    apiVersion: api,
+    name: deviceTaintRuleName(ref),
+    driver: ref.driver,
+    pool: ref.pool,
+    device: ref.device,
+    node: blamed.node,
+    resourceID: blamed.device,
+    taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' },
+  };
+  const { deployment } = snapshot;
+  const uid = deployment.metadata.uid ?? '';
+  const generation = deployment.metadata.generation ?? 0;
+  const device = deviceName(ref);
+  const warnings = [
+    `DeviceTaintRule is cluster-scoped: the taint keeps every tenant's new claims off ${device}, not only this Deployment's, until the rule is deleted (Undo). It needs cluster-level permission (create devicetaintrules.resource.k8s.io).`,
+    ...(api === 'resource.k8s.io/v1beta2'
+      ? [
+          'DeviceTaintRule is served as beta (resource.k8s.io/v1beta2, off by default in 1.36): an administrator enabled it here.',
+        ]
+      : []),
+    ...(others.length > 0
+      ? [
+          `Also held by ${others
+            .slice(0, 5)
+            .map((o) => `${o.namespace}/${o.name}`)
+            .join(
+              ', ',
+            )}${others.length > 5 ? ` and ${others.length - 5} more` : ''}: a NoSchedule taint does not move them, and this plan does not delete them.`,
+        ]
+      : []),
+    ...(snapshot.coverage.dra?.claims !== 'all'
+      ? [
+          "Claims of other namespaces were not read: other tenants' pods may hold this device too, and the taint does not move them.",
+        ]
+      : []),
+  ];
+  return [
+    {
+      id: planId('taint-device', uid, generation, { deviceTaint, pods }),
+      kind: 'taint-device',
+      target: snapshot.target,
+      summary:
+        `Taint device ${device} on ${blamed.node} NoSchedule (DeviceTaintRule ${deviceTaint.name}, key ${DEVICE_TAINT_KEY}) ` +
+        `and replace the ${pods.length} pod(s) holding it: ${pods.map((p) => p.name).join(', ')}.`,
+      impact:
+        `Creates one cluster-scoped DeviceTaintRule, then deletes ${pods.length} pod(s) of this Deployment; their ReplicaSet ` +
+        `replaces them and the new claims are allocated devices other than ${device}, on ${blamed.node} or elsewhere, while ` +
+        `the node's other devices stay in use. A replacement with no other free matching device stays Pending. ` +
+        `The Deployment spec is not changed. Undo deletes the rule.`,
+      warnings,
+      patch: null,
+      pods,
+      deviceTaint,
+      preconditions: { uid, generation, fields: [] },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}
+
+/**
+ * CrashLoop (crashing and healthy pods of the template share a node): taint-device for
+ * the picture whose crashes its Unhealthy devices explain (one plan, for its first
+ * device; a second bad device gets its plan on the next diagnosis).
+ */
+export function buildCrashLoopTaintDevicePlans(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const table = finding.evidence.find((e) => e.type === 'crash-table');
+  const rows = table?.type === 'crash-table' ? JSON.stringify(table.rows) : undefined;
+  const picture = crashPictures(ctx).find(
+    (p) => !p.nodeLocal && (rows === undefined || JSON.stringify(p.rows) === rows),
+  );
+  return picture ? buildTaintDevicePlans(ctx, finding, picture, 'all') : [];
+}

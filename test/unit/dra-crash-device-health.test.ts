@@ -1,0 +1,328 @@
+/**
+ * Issue 14 item 4: a crash loop on the node whose DRA device the kubelet reports
+ * Unhealthy (allocatedResourcesStatus) names that device; node exclusion is still
+ * offered, and taint-device only where the cluster serves DeviceTaintRule. Unknown or
+ * absent health blames nothing and is never called healthy.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { confirmDialogText } from '../../src/app/blocks/confirm-text.js';
+import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { inversePlan } from '../../src/kube/executor.js';
+import { renderText } from '../../src/report/text.js';
+import type { Evidence } from '../../src/diagnosis/finding.js';
+import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { DeviceTaintApi } from '../../src/diagnosis/snapshot.js';
+import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
+import { deviceTaintRuleName } from '../../src/remediation/device-taint.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
+import { claim, DRIVER } from '../support/dra-builders.js';
+import { crashScenario } from '../support/crash-fixtures.js';
+
+type Health = 'Healthy' | 'Unhealthy' | 'Unknown' | 'absent';
+
+interface Options {
+  health: [Health, Health, Health];
+  api?: DeviceTaintApi;
+  /** How the kubelet names the device: driver/pool/device (no CDI ids) or the first CDI id. */
+  cdi?: boolean;
+  shared?: boolean;
+  /** Claims in the snapshot (a dump may lack them). */
+  withClaims?: boolean;
+  resourceID?: (node: string) => string;
+  /** Node per pod (default gpu-node-1..3) and device per pod (default gpu-0). */
+  nodes?: [string, string, string];
+  devices?: [string, string, string];
+}
+
+/**
+ * Seed B on GPU nodes: detector on gpu-node-1..3 (identical nodes), each pod with a
+ * per-pod claim from template single-gpu allocated gpu-0 of its node; the pod on
+ * gpu-node-1 crash-loops.
+ */
+function gpuCrash(options: Options) {
+  const nodes = options.nodes ?? ['gpu-node-1', 'gpu-node-2', 'gpu-node-3'];
+  const scenario = crashScenario({ placement: nodes, crashing: [0], oddNodes: [] });
+  const claims: ResourceClaim[] = [];
+  scenario.pods.forEach((pod: Pod, i) => {
+    const node = nodes[i] ?? '';
+    const gpu = options.devices?.[i] ?? 'gpu-0';
+    pod.spec.resourceClaims = [
+      options.shared
+        ? { name: 'gpu', resourceClaimName: `shared-gpu-${i}` }
+        : { name: 'gpu', resourceClaimTemplateName: 'single-gpu' },
+    ];
+    for (const c of pod.spec.containers) c.resources = { ...c.resources, claims: [{ name: 'gpu' }] };
+    const name = options.shared ? `shared-gpu-${i}` : `${pod.metadata.name ?? ''}-gpu-m4zk${i + 2}`;
+    claims.push(
+      claim(name, 'vision', {
+        device: gpu,
+        node,
+        pods: [pod],
+        ...(options.shared ? {} : { owner: pod }),
+      }),
+    );
+    if (!options.shared)
+      pod.status = { ...pod.status, resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: name }] };
+    const health = options.health[i] ?? 'absent';
+    const status = pod.status?.containerStatuses?.[0];
+    if (status && health !== 'absent') {
+      const resourceID = options.resourceID
+        ? options.resourceID(node)
+        : options.cdi
+          ? `k8s.gpu.nvidia.com/device=${gpu}`
+          : `${DRIVER}/${node}/${gpu}`;
+      status.allocatedResourcesStatus = [{ name: 'claim:gpu', resources: [{ resourceID, health }] }];
+    }
+  });
+  const snapshot = {
+    ...scenario.snapshot,
+    ...(options.withClaims === false ? {} : { dra: { claims, templates: [], slices: [], classes: [] } }),
+    ...(options.api ? { deviceTaintRules: options.api } : {}),
+  };
+  return { snapshot, pods: scenario.pods, claims };
+}
+
+function deviceEvidence(evidence: Evidence[]): Extract<Evidence, { type: 'device-health' }> {
+  const found = evidence.find((e) => e.type === 'device-health');
+  if (found?.type !== 'device-health') throw new Error('no device-health evidence');
+  return found;
+}
+
+describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
+  it('names the device (driver/pool/device and claim) as the evidence and offers exclude-node and taint-device', () => {
+    const { snapshot, pods } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+    });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain('only on node gpu-node-1');
+    expect(finding?.summary).toContain(
+      `device gpu.nvidia.com/gpu-node-1/gpu-0 (claim ${pods[0]?.metadata.name ?? ''}-gpu-m4zk2) Unhealthy`,
+    );
+    // The device explains it: no "suspect something on the node itself".
+    expect(finding?.summary).not.toContain('suspect something');
+    const ev = deviceEvidence(finding?.evidence ?? []);
+    expect(ev.verdict).toBe('unhealthy');
+    expect(ev.rows[0]).toMatchObject({
+      node: 'gpu-node-1',
+      health: 'Unhealthy',
+      driver: DRIVER,
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+    });
+
+    const kinds = d.remediations.map((p) => p.kind);
+    expect(kinds).toContain('exclude-node');
+    expect(kinds).toContain('taint-device');
+    expect(kinds.indexOf('exclude-node')).toBeLessThan(kinds.indexOf('taint-device'));
+    const taint = d.remediations.find((p) => p.kind === 'taint-device');
+    expect(taint?.deviceTaint).toEqual({
+      apiVersion: 'resource.k8s.io/v1',
+      name: deviceTaintRuleName({ driver: DRIVER, pool: 'gpu-node-1', device: 'gpu-0' }),
+      driver: DRIVER,
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+      node: 'gpu-node-1',
+      resourceID: `${DRIVER}/gpu-node-1/gpu-0`,
+      taint: { key: 'rollout-doctor.io/unhealthy', value: 'Unhealthy', effect: 'NoSchedule' },
+    });
+    // The holder is replaced (a NoSchedule taint alone moves nothing); healthy pods stay.
+    expect(taint?.pods).toEqual([{ name: pods[0]?.metadata.name, uid: pods[0]?.metadata.uid }]);
+    expect(taint?.patch).toBeNull();
+    expect(taint?.warnings.join(' ')).toContain('cluster-scoped');
+    expect(taint?.warnings.join(' ')).toContain('every tenant');
+    expect(taint && checkPlanWithinKind(taint)).toEqual({ ok: true });
+  });
+
+  it('offers taint-device at v1beta2 with a beta warning, and not at all where DeviceTaintRule is not served or not known', () => {
+    const beta = diagnose(
+      gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1beta2' }).snapshot,
+    );
+    const plan = beta.remediations.find((p) => p.kind === 'taint-device');
+    expect(plan?.deviceTaint?.apiVersion).toBe('resource.k8s.io/v1beta2');
+    expect(plan?.warnings.join(' ')).toContain('beta');
+    for (const api of ['not-served', undefined] as const) {
+      const d = diagnose(
+        gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'], ...(api ? { api } : {}) }).snapshot,
+      );
+      expect(d.remediations.map((p) => p.kind)).toContain('exclude-node');
+      expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+      // The device is still named: the evidence does not depend on the plan.
+      expect(d.findings[0]?.summary).toContain('gpu.nvidia.com/gpu-node-1/gpu-0');
+    }
+  });
+
+  it('ties a CDI device id to the device through the claim allocation', () => {
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      cdi: true,
+    });
+    const d = diagnose(snapshot);
+    expect(d.findings[0]?.summary).toContain('device gpu.nvidia.com/gpu-node-1/gpu-0');
+    const plan = d.remediations.find((p) => p.kind === 'taint-device');
+    expect(plan?.deviceTaint).toMatchObject({
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+      resourceID: 'k8s.gpu.nvidia.com/device=gpu-0',
+    });
+  });
+
+  it('a CDI id without the claim is reported as is, and no rule is offered for a device it cannot name', () => {
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      cdi: true,
+      withClaims: false,
+    });
+    const d = diagnose(snapshot);
+    expect(d.findings[0]?.summary).toContain('device k8s.gpu.nvidia.com/device=gpu-0');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
+  it('offers no taint-device for a shared claim (it keeps its device while any user remains)', () => {
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      shared: true,
+    });
+    const d = diagnose(snapshot);
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+});
+
+describe('look-alikes: device health that blames nothing', () => {
+  it.each([
+    [['Unknown', 'Unknown', 'Unknown']],
+    [['Unknown', 'Unknown', 'absent']],
+    [['absent', 'absent', 'absent']],
+  ] as [Options['health']][])('%j: not blamed, and said to be not reported, never healthy', (health) => {
+    const { snapshot } = gpuCrash({ health, api: 'resource.k8s.io/v1' });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain('Device health is not reported');
+    expect(finding?.summary).toContain('unknown, not healthy');
+    expect(finding?.summary).not.toMatch(/reports? Healthy/);
+    expect(finding?.summary).not.toContain('Unhealthy');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('unknown');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+    expect(d.remediations.map((p) => p.kind)).toContain('exclude-node');
+  });
+
+  it('Healthy on every node: the device is not blamed', () => {
+    const { snapshot } = gpuCrash({ health: ['Healthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1' });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain('reports Healthy: the device is not blamed');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('healthy');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
+  it('an Unhealthy device reported only by a healthy pod on another node blames nothing', () => {
+    const { snapshot } = gpuCrash({ health: ['Healthy', 'Unhealthy', 'Healthy'], api: 'resource.k8s.io/v1' });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).not.toContain('the device, not the application');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+});
+
+describe('device text in Slack', () => {
+  it('escapes the device id the kubelet reports (untrusted) in the message and the thread', () => {
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      withClaims: false,
+      resourceID: (node) =>
+        node === 'gpu-node-1'
+          ? 'vendor.example/gpu=<!channel> `x` <https://evil.example|ok>'
+          : `${DRIVER}/${node}/gpu-0`,
+    });
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings[0]?.summary).toContain('<!channel>');
+    const rendered = renderDiagnosis({ cluster: 'prod', diagnosis, dryRuns: {}, plans: {} });
+    const all = JSON.stringify([rendered.blocks, rendered.thread]);
+    expect(JSON.stringify(rendered.thread)).toContain('Device health');
+    expect(all).not.toContain('<!channel>');
+    expect(all).not.toContain('<https://evil.example');
+    expect(all).toContain('&lt;!channel&gt;');
+  });
+});
+
+describe('taint-device in the approval flow', () => {
+  it('says in the dialog that the rule is cluster-wide, and its Undo deletes only the rule', () => {
+    const d = diagnose(
+      gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1' }).snapshot,
+    );
+    const plan = d.remediations.find((p) => p.kind === 'taint-device');
+    if (!plan?.deviceTaint) throw new Error('no taint-device plan');
+    expect(confirmDialogText(plan)).toContain(
+      'Taint device gpu.nvidia.com/gpu-node-1/gpu-0 NoSchedule (a cluster-wide DeviceTaintRule, every tenant)',
+    );
+    const undo = inversePlan(plan, { generation: 2, changes: [] });
+    expect(undo).toMatchObject({ kind: 'untaint-device', patch: null, deviceTaint: plan.deviceTaint });
+    expect(undo?.pods).toBeUndefined();
+    expect(undo && checkPlanWithinKind(undo)).toEqual({ ok: true });
+    if (!undo) return;
+    expect(confirmDialogText(undo, { undo: true })).toContain(
+      `Delete DeviceTaintRule ${plan.deviceTaint.name}: new claims may get device gpu.nvidia.com/gpu-node-1/gpu-0 again.`,
+    );
+    const text = JSON.stringify(
+      undoBlocks({ plan: undo, cluster: 'prod', createdAt: 0, expiresAt: 1, undoOf: plan.id }),
+    );
+    expect(text).toContain('Undo* restores device gpu.nvidia.com/gpu-node-1/gpu-0 to new claims');
+    expect(text).toContain('deletes no pod');
+    expect(text).not.toContain('strategy');
+  });
+});
+
+describe('device health in the terminal report', () => {
+  it('lists each device with its health and says whether the device alone can be tainted', () => {
+    const served = renderText(
+      diagnose(gpuCrash({ health: ['Unhealthy', 'Unknown', 'absent'], api: 'resource.k8s.io/v1' }).snapshot),
+    );
+    expect(served).toMatch(
+      /Device health \(allocatedResourcesStatus\): a device of a crashing pod reports Unhealthy/,
+    );
+    expect(served).toMatch(
+      /gpu-node-1\s+detector-\S+\s+detector\s+gpu\.nvidia\.com\/gpu-node-1\/gpu-0\s+\S+\s+Unhealthy/,
+    );
+    expect(served).toMatch(/gpu-node-3\s+detector-\S+\s+-\s+-\s+-\s+not reported/);
+    expect(served).toContain('The cluster serves DeviceTaintRule (resource.k8s.io/v1)');
+    const dump = renderText(diagnose(gpuCrash({ health: ['Unhealthy', 'Healthy', 'Healthy'] }).snapshot));
+    expect(dump).toContain('Whether the cluster serves DeviceTaintRule was not read');
+  });
+});
+
+describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neighbour on another GPU runs', () => {
+  const multi = (health: Options['health'], api?: DeviceTaintApi) =>
+    gpuCrash({
+      health,
+      ...(api ? { api } : {}),
+      nodes: ['gpu-node-1', 'gpu-node-1', 'gpu-node-2'],
+      devices: ['gpu-0', 'gpu-1', 'gpu-0'],
+    });
+
+  it('blames the device, not the node or the application, and offers taint-device for it alone', () => {
+    const { snapshot, pods } = multi(['Unhealthy', 'Healthy', 'Healthy'], 'resource.k8s.io/v1');
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).toContain('device gpu.nvidia.com/gpu-node-1/gpu-0');
+    expect(finding?.summary).toContain('the device, not the application or the node');
+    expect(finding?.explanation).not.toContain('The cause is in the container');
+    expect(d.remediations.map((p) => p.kind)).toEqual(['taint-device']);
+    const plan = d.remediations[0];
+    expect(plan?.deviceTaint).toMatchObject({ pool: 'gpu-node-1', device: 'gpu-0' });
+    expect(plan?.pods).toEqual([{ name: pods[0]?.metadata.name, uid: pods[0]?.metadata.uid }]);
+  });
+
+  it('look-alike: Unknown health there blames nothing and keeps the container verdict', () => {
+    const d = diagnose(multi(['Unknown', 'Unknown', 'Unknown'], 'resource.k8s.io/v1').snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).toContain('Device health is not reported');
+    expect(finding?.explanation).toContain('The cause is in the container');
+    expect(d.remediations).toEqual([]);
+  });
+});
