@@ -464,7 +464,7 @@ async function applyStepped(
       }
       emit({ phase: 'ready', step: stepNo, of, replicaSet: target.name, pod: podName });
     }
-    emit({ phase: 'done', step: of, of, replicaSet: target.name });
+    if (changes.length > 0) emit({ phase: 'done', step: of, of, replicaSet: target.name });
   } catch (error) {
     const reason = rejected(error) ?? (error instanceof Error ? error.message : String(error));
     if (changes.length === 0) return { status: 'refused', reason };
