@@ -19,6 +19,7 @@ import { KubeApiError } from './errors.js';
 import type { ApplyResult, DryRunResult } from './executor.js';
 import { collectSnapshot } from './collector.js';
 import { getObject } from './list.js';
+import { wakeOnChange, wakeableDelay } from './wake-on-change.js';
 import type { FieldChange } from './patch-effect.js';
 
 const HASH_LABEL = 'pod-template-hash';
@@ -236,11 +237,29 @@ export async function applyScale(
 export interface StepOptions {
   /** How long one step may wait for its new pod to be Ready (default 10 minutes). */
   stepTimeoutMs?: number;
-  /** Poll interval while waiting (default 2 s). */
+  /**
+   * Re-read interval while waiting (default 2 s): a watch on the new ReplicaSet wakes
+   * the wait as soon as its status changes; the re-read carries on if the watch drops.
+   */
   pollMs?: number;
-  /** Test seam. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Each step as data, for the Slack thread (src/worker/step-progress.ts). */
+  onStep?: (event: StepEvent) => void;
 }
+
+/** Why a stepped walk stopped before the old ReplicaSet reached 0. */
+export type StepStop =
+  'deployment-changed' | 'replicaset-changed' | 'nothing-blocked' | 'ready-timeout' | 'api-error';
+
+/**
+ * One step of the walk, as data: step `step` of `of` (the old ReplicaSet's replicas
+ * at diagnosis), numbered from the ReplicaSet's replicas so a retried walk numbers
+ * its steps as the first attempt did.
+ */
+export type StepEvent =
+  | { phase: 'waiting-ready'; step: number; of: number; replicaSet: string; pod: string }
+  | { phase: 'ready'; step: number; of: number; replicaSet: string; pod: string }
+  | { phase: 'done'; step: number; of: number; replicaSet: string }
+  | { phase: 'stopped'; step: number; of: number; replicaSet: string; reason: StepStop };
 
 const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 /** The lowest cost the API accepts (int32): this pod goes first when the ReplicaSet shrinks. */
@@ -317,9 +336,52 @@ async function applyStepped(
   options: StepOptions,
 ): Promise<ApplyResult> {
   const namespace = plan.target.namespace;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const pollMs = options.pollMs ?? 2000;
   const stepTimeoutMs = options.stepTimeoutMs ?? 10 * 60_000;
+  const of = target.replicas;
+  /** The step that takes the ReplicaSet from `from` to `from - 1`. */
+  const stepOf = (from: number): number => of - from + 1;
+  const emit = (event: StepEvent): void => options.onStep?.(event);
+  const stopped = (step: number, reason: StepStop): void =>
+    emit({ phase: 'stopped', step, of, replicaSet: target.name, reason });
+  /**
+   * Waits until the new ReplicaSet has more Ready pods than `before`: re-read on every
+   * change the watch reports, and every `pollMs` in case the watch is refused or drops.
+   */
+  const readyAfter = async (before: number): Promise<boolean> => {
+    const deadline = Date.now() + stepTimeoutMs;
+    const stop = new AbortController();
+    let watching = false;
+    let wake: (() => void) | undefined;
+    try {
+      for (;;) {
+        const newRs = await read(client, namespace, target.newReplicaSet.name);
+        if ((newRs?.status?.readyReplicas ?? 0) > before) return true;
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) return false;
+        if (!watching) {
+          watching = true;
+          wakeOnChange(
+            client,
+            {
+              resource: 'replicasets',
+              namespace,
+              name: target.newReplicaSet.name,
+              resourceVersion: newRs?.metadata.resourceVersion,
+            },
+            stop.signal,
+            () => wake?.(),
+          );
+        }
+        const delay = wakeableDelay(Math.min(pollMs, remaining));
+        wake = delay.wake;
+        await delay.done;
+        wake = undefined;
+      }
+    } finally {
+      stop.abort();
+    }
+  };
   const changes: FieldChange[] = [];
   const path = `replicasets/${target.name}/spec/replicas`;
   let expected = target.replicas;
@@ -353,6 +415,7 @@ async function applyStepped(
           progress(
             `stopped after ${step - 1} step(s): the Deployment changed (generation ${String(live.metadata.generation)})`,
           );
+          stopped(stepOf(expected), 'deployment-changed');
           return done();
         }
       }
@@ -365,6 +428,7 @@ async function applyStepped(
       if (!checked.ok) {
         if (step === 1) return checked.result;
         progress(`stopped after ${step - 1} step(s): ${checked.result.reason}`);
+        stopped(stepOf(expected), 'replicaset-changed');
         return done();
       }
       const pod = await blockingPod(client, plan, target);
@@ -375,6 +439,7 @@ async function applyStepped(
             reason: 'no Pending new pod is blocked by an old pod now: nothing to step',
           };
         progress(`stopped after ${step - 1} step(s): no new pod is blocked by an old one any more`);
+        stopped(stepOf(expected), 'nothing-blocked');
         return done();
       }
       const newBefore = await read(client, namespace, target.newReplicaSet.name);
@@ -387,23 +452,24 @@ async function applyStepped(
       progress(
         `step ${step}: ${pod.metadata.name ?? ''} released, ReplicaSet ${target.name} at ${expected}; waiting for the new pod to be Ready`,
       );
-      const deadline = Date.now() + stepTimeoutMs;
-      for (;;) {
-        const newRs = await read(client, namespace, target.newReplicaSet.name);
-        if ((newRs?.status?.readyReplicas ?? 0) > readyBefore) break;
-        if (Date.now() > deadline) {
-          progress(
-            `stopped after ${step} step(s): no new pod became Ready within ${Math.round(stepTimeoutMs / 1000)} s`,
-          );
-          return done();
-        }
-        await sleep(pollMs);
+      const podName = pod.metadata.name ?? '';
+      const stepNo = stepOf(expected + 1);
+      emit({ phase: 'waiting-ready', step: stepNo, of, replicaSet: target.name, pod: podName });
+      if (!(await readyAfter(readyBefore))) {
+        progress(
+          `stopped after ${step} step(s): no new pod became Ready within ${Math.round(stepTimeoutMs / 1000)} s`,
+        );
+        stopped(stepNo, 'ready-timeout');
+        return done();
       }
+      emit({ phase: 'ready', step: stepNo, of, replicaSet: target.name, pod: podName });
     }
+    if (changes.length > 0) emit({ phase: 'done', step: of, of, replicaSet: target.name });
   } catch (error) {
     const reason = rejected(error) ?? (error instanceof Error ? error.message : String(error));
     if (changes.length === 0) return { status: 'refused', reason };
     progress(`stopped after ${changes.length} step(s): ${reason}`);
+    stopped(stepOf(expected), 'api-error');
   }
   return done();
 }

@@ -10,6 +10,7 @@ import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects } from './list.js';
+import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
 
 export type { RolloutProgress } from './rollout-status.js';
@@ -84,7 +85,18 @@ export async function watchRollout(
       }
       if (!watching) {
         watching = true;
-        startWatch(client, ref, deployment, stop.signal, () => wake?.());
+        // Best effort: if the watch is refused or drops, polling carries on alone.
+        wakeOnChange(
+          client,
+          {
+            resource: 'deployments',
+            namespace: ref.namespace,
+            name: ref.name,
+            resourceVersion: deployment.metadata.resourceVersion,
+          },
+          stop.signal,
+          () => wake?.(),
+        );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(pollMs, remaining));
@@ -98,34 +110,6 @@ export async function watchRollout(
   } finally {
     stop.abort();
   }
-}
-
-function startWatch(
-  client: KubeClient,
-  ref: WorkloadRef,
-  deployment: Deployment,
-  signal: AbortSignal,
-  onChange: () => void,
-): void {
-  // Best effort: if the watch is refused or drops, polling carries on alone.
-  client
-    .watch(
-      {
-        verb: 'watch',
-        resource: 'deployments',
-        namespace: ref.namespace,
-        query: {
-          fieldSelector: `metadata.name=${ref.name}`,
-          resourceVersion: deployment.metadata.resourceVersion,
-          allowWatchBookmarks: true,
-        },
-      },
-      (event) => {
-        if (event.type === 'MODIFIED' || event.type === 'DELETED') onChange();
-      },
-      signal,
-    )
-    .catch(() => undefined);
 }
 
 async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise<string | undefined> {

@@ -18,6 +18,7 @@ import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { deadlockedIngress } from '../support/edge-ingress.js';
 
 const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 
@@ -222,76 +223,12 @@ describe('scale-old-replicaset on seed incident A (one replica)', () => {
 });
 
 /** Three replicas, each on its own edge node holding hostPort 8080: a new image deadlocks. */
-async function deadlockedIngress(): Promise<{ sim: Simulator; client: KubeClient }> {
-  const node = (name: string): object => ({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'edge' } },
-    spec: {},
-    status: {
-      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
-      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
-      conditions: [
-        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
-      ],
-    },
-  });
-  sim = await startSimulator({
-    scenario: [
-      node('edge-1'),
-      node('edge-2'),
-      node('edge-3'),
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'ingress', namespace: 'edge' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: { app: 'ingress' } },
-          template: {
-            metadata: { labels: { app: 'ingress' } },
-            spec: {
-              nodeSelector: { pool: 'edge' },
-              containers: [
-                {
-                  name: 'ingress',
-                  image: 'edge/ingress:1.0',
-                  ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-                },
-              ],
-            },
-          },
-        },
-      },
-    ],
-    timeScale: 50,
-  });
-  const file = join(dir, 'kubeconfig-edge');
-  writeFileSync(file, sim.kubeconfig);
-  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
-  const s = sim;
-  const ingress = (): Deployment => s.get('Deployment', 'edge', 'ingress') as Deployment;
-  await s.waitFor(() => (ingress().status?.availableReplicas ?? 0) === 3);
-  await client.call({
-    verb: 'patch',
-    resource: 'deployments',
-    namespace: 'edge',
-    name: 'ingress',
-    contentType: 'application/strategic-merge-patch+json',
-    body: { spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.1' }] } } } },
-  });
-  await s.waitFor(() =>
-    (s.list('Event', 'edge') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
-  );
-  return { sim: s, client };
-}
-
 describe('scale-old-replicaset with three replicas', () => {
   const EDGE: WorkloadRef = { kind: 'Deployment', namespace: 'edge', name: 'ingress' };
 
   it('the stepped plan completes the rollout keeping all but one replica available; the all-at-once one says OUTAGE', async () => {
-    const { sim: s, client } = await deadlockedIngress();
+    const { sim: s, client } = await deadlockedIngress(dir);
+    sim = s;
     const result = diagnose(await collectSnapshot(client, EDGE));
     const [stepped, allAtOnce] = result.remediations.filter((p) => p.kind === 'scale-old-replicaset');
     expect(stepped?.replicaSet?.stepped).toBe(true);

@@ -1,0 +1,98 @@
+/**
+ * How a stepped scale-old-replicaset waits for each new pod to be Ready (three
+ * replicas on the simulator): a watch on the new ReplicaSet wakes it, so a step
+ * follows the Ready pod at once, and a refused watch leaves the re-read to carry on.
+ * Each step is reported as data (onStep), numbered of the old ReplicaSet's replicas.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../sim/index.js';
+import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { KubeClient } from '../../src/kube/client.js';
+import { collectSnapshot } from '../../src/kube/collector.js';
+import { applyPlan } from '../../src/kube/executor.js';
+import type { StepEvent } from '../../src/kube/replicaset-scaler.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { EDGE, deadlockedIngress, rolledOut } from '../support/edge-ingress.js';
+
+let dir: string;
+let sim: Simulator | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'stepped-wait-it-'));
+});
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function steppedPlan(): Promise<{ s: Simulator; client: KubeClient; plan: RemediationPlan }> {
+  const started = await deadlockedIngress(dir);
+  sim = started.sim;
+  const plan = diagnose(await collectSnapshot(started.client, EDGE)).remediations.find(
+    (p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped,
+  );
+  if (!plan?.replicaSet) throw new Error('no stepped plan');
+  return { s: started.sim, client: started.client, plan };
+}
+
+describe('stepped scale-old-replicaset: waiting for Ready', () => {
+  it('wakes on the watch of the new ReplicaSet: a re-read once a minute could not finish three steps in time', async () => {
+    const { s, client, plan } = await steppedPlan();
+    const steps: StepEvent[] = [];
+    s.clearRequests();
+    const started = Date.now();
+    const result = await applyPlan(client, plan, {
+      step: { pollMs: 60_000, stepTimeoutMs: 30_000, onStep: (e) => steps.push(e) },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.status).toBe('applied');
+    await s.waitFor(() => rolledOut(s), 20_000);
+    const rs = plan.replicaSet?.name ?? '';
+    const pods = steps.flatMap((e) => ('pod' in e ? [e.pod] : []));
+    expect(steps.map((e) => `${e.phase} ${e.step}/${e.of}`)).toEqual([
+      'waiting-ready 1/3',
+      'ready 1/3',
+      'waiting-ready 2/3',
+      'ready 2/3',
+      'waiting-ready 3/3',
+      'ready 3/3',
+      'done 3/3',
+    ]);
+    expect(steps.every((e) => e.replicaSet === rs)).toBe(true);
+    // Each step names the old pod it released, a different one each time.
+    expect(new Set(pods).size).toBe(3);
+    const watches = s.requests.filter((r) => r.verb === 'watch' && r.resource === 'replicasets');
+    expect(watches.length).toBeGreaterThanOrEqual(1);
+    for (const w of watches)
+      expect(decodeURIComponent(w.query ?? '')).toContain(
+        `metadata.name=${plan.replicaSet?.newReplicaSet.name}`,
+      );
+    const old = (s.list('ReplicaSet', 'edge') as ReplicaSet[]).find((r) => r.metadata.name === rs);
+    expect(old?.spec.replicas).toBe(0);
+  }, 60_000);
+
+  it('carries on by re-reading when the watch is refused', async () => {
+    const { s, client, plan } = await steppedPlan();
+    s.addFault({ match: { verb: 'watch', resource: 'replicasets' }, status: 403 });
+    const steps: StepEvent[] = [];
+    const started = Date.now();
+    const result = await applyPlan(client, plan, {
+      step: { pollMs: 20, stepTimeoutMs: 15_000, onStep: (e) => steps.push(e) },
+    });
+    // Re-reading every 20 ms, not sitting out the step's whole time limit.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.status).toBe('applied');
+    expect(steps.at(-1)).toMatchObject({ phase: 'done', step: 3, of: 3 });
+    expect(
+      s.requests.some((r) => r.verb === 'watch' && r.resource === 'replicasets' && r.status === 403),
+    ).toBe(true);
+    await s.waitFor(() => rolledOut(s), 20_000);
+  }, 60_000);
+});
