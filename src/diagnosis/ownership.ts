@@ -178,13 +178,56 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
   return undefined;
 }
 
+/** The Kubernetes controller that writes a Deployment's status and revision annotation. */
+export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+
+/**
+ * What the metadata says about writers when no owner is recognised (DESIGN.md §4,
+ * "unknown is not empty"):
+ * - `managedFields: 'absent'`: the object carries none (a dump saved without
+ *   --show-managed-fields, or stripped), so no writer can be ruled out;
+ * - `foreignManagers`: managers of the object itself (status subresource entries left
+ *   out) that are neither kubectl*, kube-controller-manager nor rollout-doctor: a
+ *   controller or pipeline we do not know (Terraform, an operator, another CD tool)
+ *   may apply the object again;
+ * - `markers`: GitOps-looking labels or annotations (argoproj.io/, fluxcd.io/,
+ *   meta.helm.sh/) that proved no owner of this very object.
+ */
+export interface UnrecognisedWriters {
+  managedFields: 'absent' | 'present';
+  foreignManagers: { manager: string; fields: Record<string, unknown>[] }[];
+  markers: string[];
+}
+
+const inertManager = (manager: string): boolean =>
+  isKubectlManager(manager) || manager === KUBE_CONTROLLER_MANAGER || manager === OUR_FIELD_MANAGER;
+
+export function unrecognisedWriters(metadata: ObjectMeta): UnrecognisedWriters {
+  const entries = managedFieldsOf(metadata);
+  const foreign = new Map<string, Record<string, unknown>[]>();
+  for (const e of entries) {
+    if (e.subresource === 'status') continue;
+    const manager = e.manager ?? '(unnamed)';
+    if (inertManager(manager)) continue;
+    foreign.set(manager, [...(foreign.get(manager) ?? []), ...(e.fieldsV1 ? [e.fieldsV1] : [])]);
+  }
+  return {
+    managedFields: entries.length > 0 ? 'present' : 'absent',
+    foreignManagers: [...foreign.entries()].map(([manager, fields]) => ({ manager, fields })),
+    markers: gitOpsMarkerKeys(metadata),
+  };
+}
+
+function gitOpsMarkerKeys(metadata: ObjectMeta): string[] {
+  const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
+  return keys.filter(
+    (k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'),
+  );
+}
+
 /** Any label, annotation or manager of a GitOps tool: then kubectl is not the owner. */
 function hasGitOpsMarker(metadata: ObjectMeta, managers: ManagedFieldsEntry[]): boolean {
-  const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
-  if (
-    keys.some((k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'))
-  )
-    return true;
+  if (gitOpsMarkerKeys(metadata).length > 0) return true;
   return managers.some((m) =>
     [ARGOCD_MANAGER, FLUX_KUSTOMIZE_MANAGER, FLUX_HELM_MANAGER, HELM_MANAGER].includes(m.manager ?? ''),
   );

@@ -2,6 +2,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
+import { clip, firstSentence } from './evidence.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
 
@@ -86,17 +87,33 @@ export function dryRunText(dryRun: DryRunSummary | undefined): string {
     : `server dry run:\n${changes.map(formatChange).join('\n')}`;
 }
 
-/** One line on whether the Deployment's owner (Argo CD, Flux, Helm) will undo the write; null when unknown to the plan. */
-export function driftLine(plan: RemediationPlan): Mrkdwn | null {
+/**
+ * One line on whether the Deployment's owner (Argo CD, Flux, Helm), or with none
+ * recognised an unknown writer, will undo the write; null when the plan has no verdict.
+ * `short` (the result message): the why's first sentence, clipped; with no owner
+ * recognised only the verdict, the whole reason being in the thread report.
+ */
+export function driftLine(plan: RemediationPlan, options: { short?: boolean } = {}): Mrkdwn | null {
   const drift = plan.drift;
   if (!drift) return null;
+  if (drift.ownerRecognised === false) {
+    const verdict =
+      drift.reverted === false
+        ? mrkdwn`:pushpin: *Not reverted*`
+        : drift.reverted === true
+          ? mrkdwn`:leftwards_arrow_with_hook: *Reverted*`
+          : mrkdwn`:grey_question: *May be reverted*`;
+    return options.short
+      ? mrkdwn`${asIs(verdict)}: ${drift.by} (why in the thread)`
+      : mrkdwn`${asIs(verdict)}: ${drift.why}`;
+  }
   const verdict =
     drift.reverted === true
       ? mrkdwn`:leftwards_arrow_with_hook: *${drift.by} will revert this*`
       : drift.reverted === false
         ? mrkdwn`:pushpin: *${drift.by} keeps this*`
         : mrkdwn`:grey_question: *${drift.by} may revert this*`;
-  return mrkdwn`${asIs(verdict)}: ${drift.why}`;
+  return mrkdwn`${asIs(verdict)}: ${options.short ? clip(firstSentence(drift.why), 200) : drift.why}`;
 }
 
 /**
