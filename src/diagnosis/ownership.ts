@@ -16,7 +16,11 @@
  *    app.kubernetes.io/managed-by: Helm alone is not proof (charts rendered by
  *    Argo CD or `helm template | kubectl apply` carry it too).
  * 4. kubectl apply: the last-applied-configuration annotation with a kubectl field
- *    manager, and no GitOps marker at all.
+ *    manager, and no GitOps marker at all. Without any managedFields (older objects,
+ *    dumps saved without --show-managed-fields) the annotation alone is taken as
+ *    kubectl client-side apply, the evidence saying managedFields were absent, unless
+ *    the app.kubernetes.io/instance label leaves Argo CD label tracking open;
+ *    managedFields that show no kubectl manager are not kubectl apply.
  */
 import { z } from 'zod';
 import type { ManagedBy, ManagerTool } from './diagnosis.js';
@@ -37,6 +41,8 @@ export const ARGOCD_MANAGER = 'argocd-controller';
 export const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
 export const FLUX_HELM_MANAGER = 'helm-controller';
 export const HELM_MANAGER = 'helm';
+/** The manager kubectl's client-side apply writes under. */
+export const KUBECTL_CLIENT_SIDE_APPLY = 'kubectl-client-side-apply';
 /** The field manager of every write rollout-doctor makes. */
 export const OUR_FIELD_MANAGER = 'rollout-doctor';
 
@@ -167,12 +173,25 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
   }
 
   if (hasGitOpsMarker(object.metadata, managers)) return undefined;
+  if (annotations[LAST_APPLIED] === undefined) return undefined;
   const kubectl = managers.find((m) => isKubectlManager(m.manager));
-  if (annotations[LAST_APPLIED] !== undefined && kubectl?.manager) {
+  if (kubectl?.manager) {
     return {
       tool: 'kubectl',
       name: kubectl.manager,
       evidence: `annotation ${LAST_APPLIED} with field manager ${kubectl.manager}`,
+    };
+  }
+  // No managedFields at all (an object older than server-side field tracking, or a
+  // dump saved without --show-managed-fields): the annotation is the only writer
+  // seen, and only kubectl's client-side apply writes it once GitOps markers are
+  // ruled out. The instance label keeps it open (Argo CD label tracking with
+  // client-side apply leaves the same annotation; its manager is what would tell).
+  if (managers.length === 0 && labels[INSTANCE_LABEL] === undefined) {
+    return {
+      tool: 'kubectl',
+      name: KUBECTL_CLIENT_SIDE_APPLY,
+      evidence: `annotation ${LAST_APPLIED}; managedFields were absent (an older object or a dump saved without --show-managed-fields), so no field manager was seen`,
     };
   }
   return undefined;

@@ -282,8 +282,53 @@ describe('who applies the Deployment', () => {
       expect(ownerOf(d)).toBeUndefined();
     });
 
-    it('last-applied without a kubectl field manager is not proof of kubectl apply', () => {
-      expect(ownerOf(seedIncidentA().deployment)).toBeUndefined();
+    it('last-applied with managedFields that show no kubectl manager is not proof of kubectl apply', () => {
+      const d = seedWith((dep) =>
+        setMeta(dep, { managedFields: [entry('Terraform', 'Update', manifestFields({}))] }),
+      ).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('last-applied with the instance label and no managedFields: Argo CD label tracking stays open', () => {
+      const d = seedIncidentA().deployment;
+      d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/instance': 'vision-tracker' };
+      expect(ownerOf(d)).toBeUndefined();
+    });
+  });
+
+  describe('a bare last-applied annotation without managedFields (older objects, stripped dumps)', () => {
+    it('is kubectl client-side apply, the evidence saying managedFields were absent', () => {
+      const d = seedIncidentA().deployment;
+      expect((d.metadata as { managedFields?: unknown }).managedFields).toBeUndefined();
+      const owner = ownerOf(d);
+      expect(owner).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      expect(owner?.evidence).toContain('managedFields were absent');
+    });
+
+    it('its drift reads the manifest from the annotation', () => {
+      const result = diagnose(seedIncidentA());
+      expect(result.managedBy?.tool).toBe('kubectl');
+      const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+      expect(plan?.drift).toMatchObject({
+        reverted: false,
+        by: 'kubectl apply (field manager kubectl-client-side-apply)',
+      });
+      expect(plan?.drift?.why).toContain('not in the applied manifest');
+      expect(plan?.drift?.why).toContain('last-applied-configuration');
+    });
+
+    it('look-alikes stay what they were: the Helm label alone, an Argo CD annotation on a ReplicaSet', () => {
+      const d = seedIncidentA().deployment;
+      d.metadata.labels = { ...d.metadata.labels, ...helmMeta.labels };
+      // The Helm label is no GitOps marker: still client-side apply (a chart rendered and kubectl-applied).
+      expect(ownerOf(d)?.tool).toBe('kubectl');
+      const rs = seedIncidentA().parts.newRs;
+      rs.metadata.annotations = {
+        ...rs.metadata.annotations,
+        'kubectl.kubernetes.io/last-applied-configuration': '{}',
+        'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+      };
+      expect(detectOwner({ group: 'apps', kind: 'ReplicaSet', metadata: rs.metadata })).toBeUndefined();
     });
   });
 });

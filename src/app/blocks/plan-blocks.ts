@@ -2,7 +2,6 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { ACTION } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
-import { clip, firstSentence } from './evidence.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
 
@@ -87,11 +86,14 @@ export function dryRunText(dryRun: DryRunSummary | undefined): string {
     : `server dry run:\n${changes.map(formatChange).join('\n')}`;
 }
 
+/** The longest why the result message shows whole. */
+const SHORT_WHY = 120;
+
 /**
  * One line on whether the Deployment's owner (Argo CD, Flux, Helm), or with none
  * recognised an unknown writer, will undo the write; null when the plan has no verdict.
- * `short` (the result message): the why's first sentence, clipped; with no owner
- * recognised only the verdict, the whole reason being in the thread report.
+ * `short` (the result message): a why longer than SHORT_WHY (per-field reasons) and
+ * the why of an unrecognised owner stay in the thread report, whole; the verdict shows.
  */
 export function driftLine(plan: RemediationPlan, options: { short?: boolean } = {}): Mrkdwn | null {
   const drift = plan.drift;
@@ -113,7 +115,9 @@ export function driftLine(plan: RemediationPlan, options: { short?: boolean } = 
       : drift.reverted === false
         ? mrkdwn`:pushpin: *${drift.by} keeps this*`
         : mrkdwn`:grey_question: *${drift.by} may revert this*`;
-  return mrkdwn`${asIs(verdict)}: ${options.short ? clip(firstSentence(drift.why), 200) : drift.why}`;
+  if (options.short && drift.why.length > SHORT_WHY)
+    return mrkdwn`${asIs(verdict)} (why, per field, in the thread)`;
+  return mrkdwn`${asIs(verdict)}: ${drift.why}`;
 }
 
 /**
