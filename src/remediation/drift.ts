@@ -175,7 +175,7 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
       reverted: false,
       by,
       fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
-      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller keeps an old ReplicaSet at 0 at 0; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
+      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
     };
   }
   if (plan.deviceTaint) {
@@ -232,7 +232,7 @@ function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
       ...base,
       reverted: false,
       fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
-      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so no owner reverts this; the Deployment spec is untouched. The Deployment controller keeps an old ReplicaSet at 0 at 0; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, a re-apply of the old manifest)`,
+      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so no owner reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, a re-apply of the old manifest)`,
     };
   }
   if (plan.kind === 'delete-pods' || !plan.patch) {
