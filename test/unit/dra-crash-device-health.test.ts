@@ -226,6 +226,9 @@ describe('look-alikes: device health that blames nothing', () => {
     const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
     expect(finding?.summary).not.toContain('the device, not the application');
     expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+    // Reported, just not blamed: never worded as "not reported".
+    expect(finding?.summary).not.toContain('not reported');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('not-blamed');
   });
 });
 
@@ -316,6 +319,16 @@ describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neigh
     const plan = d.remediations[0];
     expect(plan?.deviceTaint).toMatchObject({ pool: 'gpu-node-1', device: 'gpu-0' });
     expect(plan?.pods).toEqual([{ name: pods[0]?.metadata.name, uid: pods[0]?.metadata.uid }]);
+  });
+
+  it('look-alike: the running neighbour reports its own device Unhealthy too: Unhealthy does not explain the crash', () => {
+    const d = diagnose(multi(['Unhealthy', 'Unhealthy', 'Healthy'], 'resource.k8s.io/v1').snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).not.toContain('the device, not the application');
+    expect(finding?.summary).not.toContain('not reported');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('not-blamed');
+    expect(finding?.explanation).toContain('The cause is in the container');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
   });
 
   it('look-alike: Unknown health there blames nothing and keeps the container verdict', () => {
