@@ -182,6 +182,19 @@ describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
     expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
   });
 
+  it('offers no taint-device on the pod status alone: a driver/pool/device id no claim read allocates may name another tenant device', () => {
+    // Anyone who may write pods/status can put any id there; the claim's allocation is what the scheduler gave.
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      withClaims: false,
+      resourceID: () => `${DRIVER}/gpu-node-9/gpu-3`,
+    });
+    const d = diagnose(snapshot);
+    expect(d.findings[0]?.summary).toContain('device gpu.nvidia.com/gpu-node-9/gpu-3');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
   it('offers no taint-device for a shared claim (it keeps its device while any user remains)', () => {
     const { snapshot } = gpuCrash({
       health: ['Unhealthy', 'Healthy', 'Healthy'],
