@@ -106,7 +106,8 @@ export type Evidence =
   | {
       type: 'device-health';
       /** unhealthy: a crashing pod reports its device Unhealthy; unknown: not reported (never taken as healthy). */
-      verdict: 'unhealthy' | 'healthy' | 'unknown';
+      /** not-blamed: reported Unhealthy, but a running pod of the template reports an Unhealthy device too (or no crashing pod on a crashing node does). */
+      verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
       rows: DeviceHealthRow[];
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }

@@ -10,6 +10,7 @@
  * device; claims already allocated keep it, so the pods holding it must be replaced.
  */
 import { createHash } from 'node:crypto';
+import { deviceKey, parseResourceId } from '../diagnosis/dra/health.js';
 import type { DeviceTaintTarget, RemediationPlan } from './plan.js';
 
 export const DEVICE_TAINT_KEY = 'rollout-doctor.io/unhealthy';
@@ -93,6 +94,14 @@ export function checkDeviceTaintTarget(
   for (const field of ['driver', 'pool', 'device', 'node', 'resourceID'] as const) {
     if (typeof t[field] !== 'string' || t[field] === '')
       return { ok: false, reason: `the device has no ${field}` };
+  }
+  // The kubelet's report names the device itself (no CDI id): the rule must select that one device.
+  const reported = parseResourceId(t.resourceID);
+  if (reported && deviceKey(reported) !== deviceKey(t)) {
+    return {
+      ok: false,
+      reason: `the rule selects ${JSON.stringify(deviceKey(t))}, not the device reported Unhealthy (${JSON.stringify(t.resourceID)})`,
+    };
   }
   if (t.name !== deviceTaintRuleName(t)) {
     return {

@@ -306,6 +306,9 @@ describe(`${FILE}: DeviceTaintRules (taint-device)`, () => {
       rule((r) => (r.spec.taint.key = 'example.com/maintenance')),
       rule((r) => delete r.spec.deviceSelector.device),
       rule((r) => (r.spec.deviceSelector = { driver: 'gpu.nvidia.com' })),
+      // An empty field names no device: the policy does not rely on API validation to refuse it.
+      rule((r) => (r.spec.deviceSelector.device = '')),
+      rule((r) => (r.spec.deviceSelector.pool = '')),
       rule((r) => delete r.metadata.labels),
     ];
     for (const r of denied) expect(denials(create, r, null)).not.toEqual([]);

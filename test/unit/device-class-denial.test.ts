@@ -61,6 +61,15 @@ describe('a refused DeviceClass list', () => {
     ]);
   });
 
+  it('is reported when a node the template may use advertises the GPU as 0 (no device plugin device there: DRA may serve it, as the simulator does)', () => {
+    const snapshot = seedIncidentA();
+    const tracker = snapshot.nodes.find((n) => n.metadata.name === 'tracker-node');
+    if (tracker?.status?.allocatable) tracker.status.allocatable['nvidia.com/gpu'] = '0';
+    expect(deniedKinds(refused(snapshot))).toEqual([
+      'cannot list deviceclasses (cluster-wide): grant list on deviceclasses',
+    ]);
+  });
+
   it('is reported with the nodes unread when the scheduler speaks of claims, not of the GPU', () => {
     const { snapshot } = draSeed({ mode: 'extended' });
     const withoutDra: WorkloadSnapshot = { ...snapshot };

@@ -182,6 +182,19 @@ describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
     expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
   });
 
+  it('offers no taint-device on the pod status alone: a driver/pool/device id no claim read allocates may name another tenant device', () => {
+    // Anyone who may write pods/status can put any id there; the claim's allocation is what the scheduler gave.
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+      withClaims: false,
+      resourceID: () => `${DRIVER}/gpu-node-9/gpu-3`,
+    });
+    const d = diagnose(snapshot);
+    expect(d.findings[0]?.summary).toContain('device gpu.nvidia.com/gpu-node-9/gpu-3');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
   it('offers no taint-device for a shared claim (it keeps its device while any user remains)', () => {
     const { snapshot } = gpuCrash({
       health: ['Unhealthy', 'Healthy', 'Healthy'],
@@ -226,6 +239,9 @@ describe('look-alikes: device health that blames nothing', () => {
     const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
     expect(finding?.summary).not.toContain('the device, not the application');
     expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+    // Reported, just not blamed: never worded as "not reported".
+    expect(finding?.summary).not.toContain('not reported');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('not-blamed');
   });
 });
 
@@ -316,6 +332,16 @@ describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neigh
     const plan = d.remediations[0];
     expect(plan?.deviceTaint).toMatchObject({ pool: 'gpu-node-1', device: 'gpu-0' });
     expect(plan?.pods).toEqual([{ name: pods[0]?.metadata.name, uid: pods[0]?.metadata.uid }]);
+  });
+
+  it('look-alike: the running neighbour reports its own device Unhealthy too: Unhealthy does not explain the crash', () => {
+    const d = diagnose(multi(['Unhealthy', 'Unhealthy', 'Healthy'], 'resource.k8s.io/v1').snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).not.toContain('the device, not the application');
+    expect(finding?.summary).not.toContain('not reported');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('not-blamed');
+    expect(finding?.explanation).toContain('The cause is in the container');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
   });
 
   it('look-alike: Unknown health there blames nothing and keeps the container verdict', () => {

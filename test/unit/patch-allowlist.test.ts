@@ -339,6 +339,26 @@ describe('taint-device and untaint-device: one fixed DeviceTaintRule, derived fr
     ],
     ['a rule name not derived from the device', { deviceTaint: { ...target, name: 'someone-elses-rule' } }],
     ['another device under the same name', { deviceTaint: { ...target, device: 'gpu-1' } }],
+    [
+      'another device, renamed to match, keeping the Unhealthy report of the first',
+      {
+        deviceTaint: {
+          ...target,
+          device: 'gpu-1',
+          name: deviceTaintRuleName({ ...device, device: 'gpu-1' }),
+        },
+      },
+    ],
+    [
+      'the same device name in another pool than the one reported Unhealthy',
+      {
+        deviceTaint: {
+          ...target,
+          pool: 'gpu-node-2',
+          name: deviceTaintRuleName({ ...device, pool: 'gpu-node-2' }),
+        },
+      },
+    ],
     ['an unknown API version', { deviceTaint: { ...target, apiVersion: 'resource.k8s.io/v1alpha3' } }],
     ['no pods to replace', { pods: [] }],
     ['a patch of the Deployment', { patch: { type: 'merge', body: { spec: { replicas: 0 } } } }],

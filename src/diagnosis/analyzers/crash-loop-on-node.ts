@@ -61,9 +61,11 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     ? ` The kubelet reports device ${deviceWords(blamed)} Unhealthy in the allocatedResourcesStatus of ${blamed.pod}/${blamed.container} on ${blamed.node}: the device, not the application, explains the crash.`
     : health?.verdict === 'unknown'
       ? " Device health is not reported for the pods' devices (unknown, not healthy): the devices are neither blamed nor cleared."
-      : health?.verdict === 'healthy'
-        ? ' Every device the pods hold reports Healthy: the device is not blamed.'
-        : '';
+      : health?.verdict === 'not-blamed'
+        ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too (or no crashing pod on the crashing nodes does): the device does not explain the crash.'
+        : health?.verdict === 'healthy'
+          ? ' Every device the pods hold reports Healthy: the device is not blamed.'
+          : '';
   const blameText = blamed
     ? ''
     : p.blame === 'node'

@@ -68,7 +68,9 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
         ? ` The kubelet reports the crashing pods' device${blamed.length > 1 ? 's' : ''} ${blamed.map(deviceWords).join(', ')} Unhealthy: the device, not the application or the node, explains the crash.`
         : health?.verdict === 'unknown'
           ? " Device health is not reported for the pods' devices (unknown, not healthy)."
-          : ''),
+          : health?.verdict === 'not-blamed'
+            ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too: the device does not explain the crash.'
+            : ''),
     explanation:
       blamed.length > 0
         ? `${why} Every crashing pod holds a device the kubelet reports Unhealthy in allocatedResourcesStatus, while ` +

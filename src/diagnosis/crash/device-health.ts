@@ -17,9 +17,12 @@ export interface CrashDeviceHealth {
   /**
    * unhealthy: a crashing pod on a crashing node reports a device Unhealthy;
    * healthy: every pod with devices reports each of them Healthy;
+   * not-blamed: a device reports Unhealthy, but not as the cause: a running pod of the
+   *   template reports one too (the template runs on an Unhealthy device), or no
+   *   crashing pod on a crashing node reports one;
    * unknown: devices are in use but some report Unknown or nothing at all.
    */
-  verdict: 'unhealthy' | 'healthy' | 'unknown';
+  verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
   /** The Unhealthy devices reported by crashing pods on the crashing nodes, one per device. */
   blamed: (ResolvedDevice & { node: string })[];
   rows: DeviceHealthRow[];
@@ -59,6 +62,9 @@ export function crashDeviceHealth(
   const blamed: CrashDeviceHealth['blamed'] = [];
   const rows: DeviceHealthRow[] = [];
   let allHealthy = true;
+  let anyUnhealthy = false;
+  // A pod of the template that runs (not crashing) on a device reported Unhealthy: the report explains no crash.
+  let runsOnUnhealthy = false;
   for (const pod of pods) {
     const devices = resolvedDevices(pod, claims);
     const node = pod.spec.nodeName ?? '';
@@ -69,6 +75,10 @@ export function crashDeviceHealth(
     }
     for (const d of devices) {
       if (d.health !== 'Healthy') allHealthy = false;
+      if (d.health === 'Unhealthy') {
+        anyUnhealthy = true;
+        if (!crashing.has(pod)) runsOnUnhealthy = true;
+      }
       const key = d.ref ? `${d.ref.driver}/${d.ref.pool}/${d.ref.device}` : d.device;
       if (
         d.health === 'Unhealthy' &&
@@ -96,10 +106,11 @@ export function crashDeviceHealth(
   rows.sort((a, b) => order(a) - order(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod));
   const blames =
     blamed.length > 0 &&
+    !runsOnUnhealthy &&
     (scope === 'bad-nodes' ||
       (picture.healthyPods.length > 0 && picture.crashingPods.every((p) => explained.has(p))));
   return {
-    verdict: blames ? 'unhealthy' : allHealthy ? 'healthy' : 'unknown',
+    verdict: blames ? 'unhealthy' : anyUnhealthy ? 'not-blamed' : allHealthy ? 'healthy' : 'unknown',
     blamed: blames ? blamed : [],
     rows: rows.slice(0, ROWS),
   };
@@ -114,6 +125,7 @@ export function deviceWords(d: ResolvedDevice): string {
 /** The verdict line of device-health evidence; absent or Unknown is never called healthy. */
 export const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>['verdict'], string> = {
   unhealthy: 'a device of a crashing pod reports Unhealthy',
+  'not-blamed': 'a device reports Unhealthy, but not only under crashing pods: not blamed for the crash',
   healthy: 'every device reports Healthy',
   unknown: 'not reported (unknown, not healthy)',
 };

@@ -7,8 +7,8 @@
  *
  * - claims (`spec.resourceClaims`): always needed (the requests name classes);
  * - nodes read: every node the template may use advertises the resource in
- *   allocatable (DRA serves an extended resource only on nodes without a device
- *   plugin for it);
+ *   allocatable above zero (DRA serves an extended resource only on nodes without a
+ *   device plugin for it; a 0, as a plugin with no device leaves, is taken as none);
  * - nodes not read: every pod asking for it is bound without
  *   `status.extendedResourceClaimStatus` (the scheduler records the DRA claim there
  *   before binding), or Pending with a scheduler message that counts the resource
@@ -21,6 +21,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
 import { isEligible } from '../placement/node-match.js';
 import { admittedSpec } from '../placement/admitted-spec.js';
+import { isQuantity, quantityValue } from '../placement/quantity.js';
 import { extendedResources } from '../placement/scarce.js';
 import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../rollout/workload.js';
 import { safeParse } from '../rollout/rollout-assessment.js';
@@ -37,12 +38,17 @@ export function deviceClassesMatter(ctx: AnalysisContext): boolean {
     const { spec } = admittedSpec(snapshot);
     const eligible = snapshot.nodes.filter((n) => isEligible(n, spec));
     if (eligible.length === 0) return true;
-    return [...resources].some((r) => eligible.some((n) => n.status?.allocatable?.[r] === undefined));
+    return [...resources].some((r) => eligible.some((n) => !pluginAdvertises(n.status?.allocatable?.[r])));
   }
   return [...resources].some((resource) => {
     const asking = pods.filter((p) => extendedResources(p.spec).includes(resource));
     return asking.length === 0 || !asking.every((p) => devicePluginServed(ctx, p, resource));
   });
+}
+
+/** A device plugin's resource in allocatable: present and above zero (0 or absent: DRA may serve it). */
+function pluginAdvertises(allocatable: string | number | undefined): boolean {
+  return allocatable !== undefined && isQuantity(allocatable) && quantityValue(allocatable) > 0;
 }
 
 function devicePluginServed(ctx: AnalysisContext, pod: Pod, resource: string): boolean {

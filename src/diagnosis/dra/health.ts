@@ -107,7 +107,7 @@ export interface ResolvedDevice extends PodDevice {
 }
 
 /** "gpu.nvidia.com/gpu-node-1/gpu-0": driver (no '/'), pool (may hold '/'), device (no '/'). */
-function parseResourceId(id: string): DeviceRef | undefined {
+export function parseResourceId(id: string): DeviceRef | undefined {
   if (id.includes('=')) return undefined; // a CDI device id (vendor.com/class=name)
   const parts = id.split('/');
   if (parts.length < 3 || parts.some((p) => p === '')) return undefined;

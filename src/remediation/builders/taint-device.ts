@@ -8,7 +8,8 @@
  * their ReplicaSet's replacements get new claims allocated elsewhere.
  *
  * No plan when: the cluster's answer is unknown or it does not serve DeviceTaintRule;
- * the report cannot be tied to one driver/pool/device; the device comes through a
+ * the report cannot be tied to one driver/pool/device; no claim read has the device
+ * allocated and reserved for a pod of ours (the pod status alone names nothing for sure); the device comes through a
  * shared claim (`resourceClaimName`: it stays allocated while any user remains, so
  * replacing our pods does not free it); or no pod of ours holds it.
  *
@@ -50,6 +51,10 @@ export function buildTaintDevicePlans(
       .filter((r) => r.resource === 'pods')
       .map((r) => ({ namespace: c.metadata.namespace ?? '', name: r.name, uid: r.uid })),
   );
+  // The device must be one the scheduler allocated to a claim of ours: the pod status alone
+  // (writable by anyone with pods/status) may name any device, another tenant's too.
+  const ourUids = new Set(snapshot.pods.map((p) => p.metadata.uid).filter(Boolean));
+  if (!reserved.some((r) => ourUids.has(r.uid))) return [];
   const ours = snapshot.pods.filter(
     (p) =>
       !p.metadata.deletionTimestamp &&
