@@ -25,6 +25,7 @@ import {
 } from './sections.js';
 import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
+import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ACK_RUNS = 5;
@@ -108,6 +109,13 @@ sections.push(
   simScale instanceof Error
     ? failed('Simulator at 1,000 nodes / 20,000 pods', simScale)
     : simScaleSection(simScale),
+);
+
+const stepped = await step('stepped scale-old-replicaset', () => runSteppedWalkBench());
+sections.push(
+  stepped instanceof Error
+    ? failed('Stepped scale-old-replicaset, 3 replicas on the simulator', stepped)
+    : steppedWalkSection(stepped),
 );
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { applyDefaults, prepareCreate, prepareUpdate } from './defaults.js';
+import { recordUpdate } from './managed-fields.js';
 import { resourceForKind } from './resources.js';
 import type { SimObject, Store } from './store.js';
 import { asSimObject, ensureNamespace } from './writes.js';
@@ -73,6 +74,12 @@ export function applyDirect(store: Store, input: unknown, copy = true): SimObjec
   if (keepUid) obj.metadata.uid = keepUid;
   if (keepCreated) obj.metadata.creationTimestamp = keepCreated;
   applyDefaults(obj);
+  // A real API server records who wrote every object since 1.18: a seeded Deployment
+  // that says nothing (managedFields absent, not []) reads as created by kubectl, so
+  // ownership and drift see what they would on a cluster rather than a bare object.
+  if (!old && rt.kind === 'Deployment' && !('managedFields' in obj.metadata)) {
+    recordUpdate(obj, { metadata: {} } as SimObject, 'kubectl-create', parsed.apiVersion ?? 'apps/v1');
+  }
   if (rt.kind === 'Namespace') {
     obj.metadata.labels = {
       'kubernetes.io/metadata.name': obj.metadata.name,

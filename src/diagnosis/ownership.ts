@@ -16,7 +16,11 @@
  *    app.kubernetes.io/managed-by: Helm alone is not proof (charts rendered by
  *    Argo CD or `helm template | kubectl apply` carry it too).
  * 4. kubectl apply: the last-applied-configuration annotation with a kubectl field
- *    manager, and no GitOps marker at all.
+ *    manager, and no GitOps marker at all. Without any managedFields (older objects,
+ *    dumps saved without --show-managed-fields) the annotation alone is taken as
+ *    kubectl client-side apply, the evidence saying managedFields were absent, unless
+ *    the app.kubernetes.io/instance label leaves Argo CD label tracking open;
+ *    managedFields that show no kubectl manager are not kubectl apply.
  */
 import { z } from 'zod';
 import type { ManagedBy, ManagerTool } from './diagnosis.js';
@@ -37,6 +41,8 @@ export const ARGOCD_MANAGER = 'argocd-controller';
 export const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
 export const FLUX_HELM_MANAGER = 'helm-controller';
 export const HELM_MANAGER = 'helm';
+/** The manager kubectl's client-side apply writes under. */
+export const KUBECTL_CLIENT_SIDE_APPLY = 'kubectl-client-side-apply';
 /** The field manager of every write rollout-doctor makes. */
 export const OUR_FIELD_MANAGER = 'rollout-doctor';
 
@@ -167,24 +173,80 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
   }
 
   if (hasGitOpsMarker(object.metadata, managers)) return undefined;
+  if (annotations[LAST_APPLIED] === undefined) return undefined;
   const kubectl = managers.find((m) => isKubectlManager(m.manager));
-  if (annotations[LAST_APPLIED] !== undefined && kubectl?.manager) {
+  if (kubectl?.manager) {
     return {
       tool: 'kubectl',
       name: kubectl.manager,
       evidence: `annotation ${LAST_APPLIED} with field manager ${kubectl.manager}`,
     };
   }
+  // No managedFields at all (an object older than server-side field tracking, or a
+  // dump saved without --show-managed-fields): the annotation is the only writer
+  // seen, and only kubectl's client-side apply writes it once GitOps markers are
+  // ruled out. The instance label keeps it open (Argo CD label tracking with
+  // client-side apply leaves the same annotation; its manager is what would tell).
+  if (managers.length === 0 && labels[INSTANCE_LABEL] === undefined) {
+    return {
+      tool: 'kubectl',
+      name: KUBECTL_CLIENT_SIDE_APPLY,
+      evidence: `annotation ${LAST_APPLIED}; managedFields were absent (an older object or a dump saved without --show-managed-fields), so no field manager was seen`,
+    };
+  }
   return undefined;
+}
+
+/** The Kubernetes controller that writes a Deployment's status and revision annotation. */
+export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
+
+/**
+ * What the metadata says about writers when no owner is recognised (DESIGN.md §4,
+ * "unknown is not empty"):
+ * - `managedFields: 'absent'`: the object carries none (a dump saved without
+ *   --show-managed-fields, or stripped), so no writer can be ruled out;
+ * - `foreignManagers`: managers of the object itself (status subresource entries left
+ *   out) that are neither kubectl*, kube-controller-manager nor rollout-doctor: a
+ *   controller or pipeline we do not know (Terraform, an operator, another CD tool)
+ *   may apply the object again;
+ * - `markers`: GitOps-looking labels or annotations (argoproj.io/, fluxcd.io/,
+ *   meta.helm.sh/) that proved no owner of this very object.
+ */
+export interface UnrecognisedWriters {
+  managedFields: 'absent' | 'present';
+  foreignManagers: { manager: string; fields: Record<string, unknown>[] }[];
+  markers: string[];
+}
+
+const inertManager = (manager: string): boolean =>
+  isKubectlManager(manager) || manager === KUBE_CONTROLLER_MANAGER || manager === OUR_FIELD_MANAGER;
+
+export function unrecognisedWriters(metadata: ObjectMeta): UnrecognisedWriters {
+  const entries = managedFieldsOf(metadata);
+  const foreign = new Map<string, Record<string, unknown>[]>();
+  for (const e of entries) {
+    if (e.subresource === 'status') continue;
+    const manager = e.manager ?? '(unnamed)';
+    if (inertManager(manager)) continue;
+    foreign.set(manager, [...(foreign.get(manager) ?? []), ...(e.fieldsV1 ? [e.fieldsV1] : [])]);
+  }
+  return {
+    managedFields: entries.length > 0 ? 'present' : 'absent',
+    foreignManagers: [...foreign.entries()].map(([manager, fields]) => ({ manager, fields })),
+    markers: gitOpsMarkerKeys(metadata),
+  };
+}
+
+function gitOpsMarkerKeys(metadata: ObjectMeta): string[] {
+  const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
+  return keys.filter(
+    (k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'),
+  );
 }
 
 /** Any label, annotation or manager of a GitOps tool: then kubectl is not the owner. */
 function hasGitOpsMarker(metadata: ObjectMeta, managers: ManagedFieldsEntry[]): boolean {
-  const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
-  if (
-    keys.some((k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'))
-  )
-    return true;
+  if (gitOpsMarkerKeys(metadata).length > 0) return true;
   return managers.some((m) =>
     [ARGOCD_MANAGER, FLUX_KUSTOMIZE_MANAGER, FLUX_HELM_MANAGER, HELM_MANAGER].includes(m.manager ?? ''),
   );

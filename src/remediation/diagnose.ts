@@ -45,11 +45,11 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     findings.push({ ...finding, remediations: ids });
   }
 
-  // Per plan, whether the Deployment's owner will put the field back.
-  const withDrift = remediations.map((plan) => {
-    const drift = planDrift(plan, snapshot.deployment, managedBy);
-    return drift ? { ...plan, drift } : plan;
-  });
+  // Per plan, whether the Deployment's owner (or, with none recognised, an unknown writer) will put the field back.
+  const withDrift = remediations.map((plan) => ({
+    ...plan,
+    drift: planDrift(plan, snapshot.deployment, managedBy),
+  }));
   const manifestChanges = buildManifestChanges(snapshot.deployment, findings, managedBy);
   const meta = snapshot.deployment.metadata;
   return {

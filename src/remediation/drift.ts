@@ -14,14 +14,27 @@
  *   puts back what the chart or manifest sets.
  *
  * ReplicaSets and pods are made by the Deployment controller, never in a manifest:
- * scaling an old ReplicaSet or deleting pods is reverted by no owner. Pure.
+ * scaling an old ReplicaSet or deleting pods is reverted by no owner.
+ *
+ * No owner recognised is not "no drift" (unknown is not empty); the managedFields decide:
+ * - none at all (a dump saved without --show-managed-fields): 'unknown', no writer can
+ *   be ruled out;
+ * - a manager other than kubectl*, kube-controller-manager and rollout-doctor, or a
+ *   GitOps-looking label or annotation that proved no owner: 'unknown', naming them and
+ *   which of the plan's fields they hold;
+ * - only kubectl*, kube-controller-manager (and rollout-doctor): false, nothing applies
+ *   the object again (a later kubectl apply or replace of a manifest setting the field
+ *   would put it back).
+ * Pure.
  */
 import type { ManagedBy } from '../diagnosis/diagnosis.js';
 import type { Deployment } from '../diagnosis/k8s.js';
 import {
   desiredManifest,
+  managedFieldsOf,
   manifestSets,
   OUR_FIELD_MANAGER,
+  unrecognisedWriters,
   type DesiredManifest,
 } from '../diagnosis/ownership.js';
 import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
@@ -149,24 +162,20 @@ function combine(verdicts: Verdict[]): Verdict {
 }
 
 /**
- * The drift verdict of one plan against the Deployment it writes, or undefined when
- * no owner was found (nothing applies the Deployment again).
+ * The drift verdict of one plan against the Deployment it writes; without an owner,
+ * what the managedFields show (unownedDrift).
  *
  * @example planDrift(plan, snapshot.deployment, detectOwner({ group: 'apps', kind: 'Deployment', metadata }))
  */
-export function planDrift(
-  plan: RemediationPlan,
-  live: Deployment,
-  owner: ManagedBy | undefined,
-): PlanDrift | undefined {
-  if (!owner) return undefined;
+export function planDrift(plan: RemediationPlan, live: Deployment, owner: ManagedBy | undefined): PlanDrift {
+  if (!owner) return unownedDrift(plan, live);
   const by = ownerName(owner);
   if (plan.kind === 'scale-old-replicaset' && plan.replicaSet) {
     return {
       reverted: false,
       by,
       fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
-      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller keeps an old ReplicaSet at 0 at 0; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
+      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
     };
   }
   if (plan.deviceTaint) {
@@ -210,4 +219,74 @@ export function planDrift(
     fields: fields.map(fieldName),
     why,
   };
+}
+
+export const NO_OWNER = 'no GitOps owner recognised';
+const NO_OWNER_WHY = `${NO_OWNER} (no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied)`;
+
+/** The verdict when no owner was recognised, from the managedFields and markers the Deployment carries. */
+function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
+  const base = { by: NO_OWNER, ownerRecognised: false as const };
+  if (plan.kind === 'scale-old-replicaset' && plan.replicaSet) {
+    return {
+      ...base,
+      reverted: false,
+      fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
+      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so no owner reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, a re-apply of the old manifest)`,
+    };
+  }
+  if (plan.kind === 'delete-pods' || !plan.patch) {
+    return {
+      ...base,
+      reverted: false,
+      fields: [],
+      why: 'deletes pods only: pods are in no manifest, and their ReplicaSet replaces them',
+    };
+  }
+  const pointers = changedFields(plan, live);
+  const fields = pointers.map(fieldName);
+  const writers = unrecognisedWriters(live.metadata);
+  if (writers.managedFields === 'absent') {
+    return {
+      ...base,
+      reverted: 'unknown',
+      fields,
+      why: `${NO_OWNER_WHY}, and the Deployment carries no managedFields (a dump saved without --show-managed-fields?), so a controller or pipeline that applies it cannot be ruled out`,
+    };
+  }
+  const parts: string[] = [];
+  for (const { manager, fields: trees } of writers.foreignManagers) {
+    const manifest: DesiredManifest = { source: 'managed-fields', manager, fields: trees };
+    const held = pointers.filter((p) => manifestSets(manifest, parsePointer(p)) === true).map(fieldName);
+    parts.push(
+      held.length > 0 ? `${manager} (holds ${held.join(', ')})` : `${manager} (holds none of these fields)`,
+    );
+  }
+  if (parts.length > 0 || writers.markers.length > 0) {
+    const managers =
+      parts.length > 0
+        ? `managedFields name field manager(s) ${parts.join(', ')}, not kubectl, the Kubernetes controllers or ${OUR_FIELD_MANAGER}`
+        : '';
+    const markers =
+      writers.markers.length > 0
+        ? `${writers.markers.join(', ')} look like a GitOps tool's but prove no owner of this Deployment`
+        : '';
+    return {
+      ...base,
+      reverted: 'unknown',
+      fields,
+      why: `${NO_OWNER_WHY}, but ${[managers, markers].filter(Boolean).join('; and ')}: if one is a controller or pipeline that applies the Deployment, it may put the fields back`,
+    };
+  }
+  const seen = [...new Set(managedFieldsManagers(live).filter((m) => m !== OUR_FIELD_MANAGER))];
+  return {
+    ...base,
+    reverted: false,
+    fields,
+    why: `${NO_OWNER_WHY}, and managedFields name only ${seen.join(', ') || OUR_FIELD_MANAGER}: nothing applies the Deployment again, so nothing reverts this (a later kubectl apply or replace of a manifest that sets these fields would)`,
+  };
+}
+
+function managedFieldsManagers(live: Deployment): string[] {
+  return managedFieldsOf(live.metadata).map((e) => e.manager ?? '(unnamed)');
 }

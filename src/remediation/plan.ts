@@ -95,6 +95,11 @@ export interface PlanDrift {
   fields: string[];
   /** One sentence: why. */
   why: string;
+  /**
+   * false when no owner was recognised (then `by` says so and `why` says what the
+   * managedFields show: nothing that applies the object again, or writers we do not know).
+   */
+  ownerRecognised?: false;
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Small text helpers shared by the report renderers: tables, indentation, optional ANSI colour. */
+import { cleanText } from '../text/clean.js';
 
 export interface Style {
   bold(text: string): string;
@@ -28,9 +29,14 @@ export function makeStyle(color: boolean): Style {
   };
 }
 
-/** Left-aligned columns separated by two spaces; cells are single-line (newlines become spaces). */
+/**
+ * Left-aligned columns separated by two spaces; cells are single-line (newlines become
+ * spaces). Cells are cleaned (cleanText: terminal escapes, bidi and zero-width
+ * characters removed) before they are measured and padded, so hostile text can
+ * neither survive nor misalign a column; cells carry no styling of ours.
+ */
 export function table(header: string[], rows: string[][]): string[] {
-  const clean = (cell: string): string => cell.replace(/\s+/g, ' ').trim();
+  const clean = (cell: string): string => cleanText(cell, { singleLine: true }).replace(/\s+/g, ' ').trim();
   const all = [header, ...rows].map((row) => row.map(clean));
   const widths = header.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
   return all.map((row) =>

@@ -195,6 +195,7 @@ export function managedByLine(owner: ManagedBy): string {
 /** "Reverted: no, by Argo CD application shop: spec.strategy.type: not in …" (the why names the fields). */
 export function driftLine(drift: PlanDrift): string {
   const verdict = drift.reverted === 'unknown' ? 'unknown' : drift.reverted ? 'yes' : 'no';
+  if (drift.ownerRecognised === false) return `Reverted: ${verdict}: ${drift.why}`;
   return `Reverted: ${verdict}, by ${drift.by}: ${drift.why}`;
 }
 

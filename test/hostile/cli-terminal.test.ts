@@ -12,6 +12,7 @@ import { parseAllDocuments } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 import { HOSTILE } from './support/hostile-text.js';
+import { table } from '../../src/report/format.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-cli-'));
@@ -116,5 +117,43 @@ describe('CLI error lines quoting hostile text', () => {
     expect(await runCli(argv, run.io)).toBe(2);
     expect(run.stderr()).toContain('cannot read');
     expect(run.stderr()).not.toMatch(CONTROL);
+  });
+});
+
+describe('explain-scheduling tables of hostile text: cleaned first, then measured and padded', () => {
+  // A taint value carrying bidi, zero-width, CSI and OSC 8 text; the other reason is plain.
+  const MESSAGE =
+    '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: \u202Egpu\u200B\u200B\u001b[31m\u001b]8;;https://evil.example\u0007x\u001b]8;;\u0007}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+
+  it('no hostile character survives, and every column starts where its header does', async () => {
+    const run = fakeIo(`${MESSAGE}\n`);
+    expect(await runCli(['explain-scheduling'], run.io)).toBe(0);
+    const out = run.stdout();
+    expect(out).not.toMatch(CONTROL);
+    expect(out).not.toMatch(/[\u200b-\u200d]/);
+    expect(out).not.toContain('evil.example');
+    const lines = out.split('\n');
+    const header = lines.find((l) => l.includes('CATEGORY')) ?? '';
+    const taint = lines.find((l) => l.includes('{dedicated: gpux}')) ?? '';
+    const cpu = lines.find((l) => l.includes('Insufficient cpu')) ?? '';
+    expect(taint.indexOf('taints')).toBe(header.indexOf('CATEGORY'));
+    expect(cpu.indexOf('resources (cpu)')).toBe(header.indexOf('CATEGORY'));
+    // The REASON column is as wide as its longest cleaned cell, not the raw one.
+    expect(header.indexOf('CATEGORY') - header.indexOf('REASON')).toBe(
+      'node(s) had untolerated taint {dedicated: gpux}'.length + 2,
+    );
+  });
+
+  it('the shared table helper cleans node names before padding (text report, scan)', () => {
+    const rows = table(
+      ['NODE', 'FREE'],
+      [
+        [`gpu-\u202Enode\u2066-1\u200B\u001b]52;c;ZXZpbA==\u0007`, '0'],
+        ['cpu-node-2', '4'],
+      ],
+    );
+    expect(rows.join('\n')).not.toMatch(CONTROL);
+    expect(rows.join('\n')).not.toContain('ZXZpbA==');
+    expect(rows.map((r) => r.lastIndexOf(' ') + 1)).toEqual([12, 12, 12]);
   });
 });

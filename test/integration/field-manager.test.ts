@@ -119,3 +119,35 @@ it('a strategy patch by rollout-doctor on a Flux-applied Deployment: said to sur
   // Nothing Flux applied changed hands: its set is as it was.
   expect(managed?.find((m) => m.manager === 'kustomize-controller')?.fieldsV1).toEqual(FLUX_APPLY.fieldsV1);
 });
+
+it('a seeded Deployment reads as a real API server keeps it (created by kubectl): no owner recognised, and said not reverted', async () => {
+  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+  const s = sim;
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(file, s.kubeconfig);
+  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  await s.settle();
+  const managers = (
+    (s.get('Deployment', GPU.namespace, GPU.name) as Deployment).metadata as {
+      managedFields?: { manager?: string; operation?: string; fieldsV1?: object }[];
+    }
+  ).managedFields;
+  expect(managers?.map((m) => `${m.manager} ${m.operation}`)).toContain('kubectl-create Update');
+  expect(managers?.find((m) => m.manager === 'kubectl-create')?.fieldsV1).toMatchObject({
+    'f:spec': { 'f:template': {} },
+  });
+  await send(s, 'application/strategic-merge-patch+json', {
+    spec: { template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } } },
+  });
+  await s.waitFor(() =>
+    (s.list('Event', GPU.namespace) as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+  );
+  const result = diagnose(await collectSnapshot(client, GPU));
+  expect(result.managedBy).toBeUndefined();
+  const specWrites = result.remediations.filter((p) => p.kind !== 'scale-old-replicaset');
+  expect(specWrites.map((p) => p.kind)).toContain('set-rolling-update');
+  for (const plan of specWrites) {
+    expect(plan.drift).toMatchObject({ reverted: false, ownerRecognised: false });
+    expect(plan.drift?.why).toContain('kubectl-create');
+  }
+});

@@ -43,15 +43,14 @@ async function steppedPlan(): Promise<{ s: Simulator; client: KubeClient; plan: 
 }
 
 describe('stepped scale-old-replicaset: waiting for Ready', () => {
-  it('wakes on the watch of the new ReplicaSet: a re-read once a minute could not finish three steps in time', async () => {
+  it('wakes on the watch of the new ReplicaSet: with re-reads only every ten minutes, three steps still finish', async () => {
     const { s, client, plan } = await steppedPlan();
     const steps: StepEvent[] = [];
     s.clearRequests();
-    const started = Date.now();
+    // No re-read comes before the test's own time limit: only the watch can wake a step.
     const result = await applyPlan(client, plan, {
-      step: { pollMs: 60_000, stepTimeoutMs: 30_000, onStep: (e) => steps.push(e) },
+      step: { pollMs: 600_000, stepTimeoutMs: 600_000, onStep: (e) => steps.push(e) },
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe('applied');
     await s.waitFor(() => rolledOut(s), 20_000);
     const rs = plan.replicaSet?.name ?? '';
@@ -82,12 +81,11 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
     const { s, client, plan } = await steppedPlan();
     s.addFault({ match: { verb: 'watch', resource: 'replicasets' }, status: 403 });
     const steps: StepEvent[] = [];
-    const started = Date.now();
+    // No watch can wake it: only the re-read every 20 ms sees the Ready pods before the
+    // test's own time limit.
     const result = await applyPlan(client, plan, {
-      step: { pollMs: 20, stepTimeoutMs: 15_000, onStep: (e) => steps.push(e) },
+      step: { pollMs: 20, stepTimeoutMs: 600_000, onStep: (e) => steps.push(e) },
     });
-    // Re-reading every 20 ms, not sitting out the step's whole time limit.
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.status).toBe('applied');
     expect(steps.at(-1)).toMatchObject({ phase: 'done', step: 3, of: 3 });
     expect(

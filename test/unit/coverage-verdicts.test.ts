@@ -72,6 +72,56 @@ describe('nodes that could not be read (namespace-scoped RBAC, a dump without No
     expect(planKinds(snapshot)).toEqual([]);
   });
 
+  describe("an untolerated taint on every node, proved by the scheduler's counts", () => {
+    const TAINT_ONLY =
+      '0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.';
+    const taintSnapshot = (at: { pod?: string; message?: string } = {}) => {
+      const parts = rollout('web', { oldNodes: ['node-1'] });
+      const pending = parts.newPods[0] as Pod;
+      pending.metadata.creationTimestamp = at.pod ?? '2026-11-22T02:39:30Z';
+      const snapshot = {
+        ...pendingRolloutSnapshot(parts, [], TAINT_ONLY),
+        nodesComplete: false,
+        coverage: NODES_UNREAD,
+      };
+      const when = at.message ?? '2026-11-22T02:40:00Z';
+      const condition = pending.status?.conditions?.[0];
+      if (condition) condition.lastTransitionTime = when;
+      for (const e of snapshot.events) e.lastTimestamp = when;
+      return snapshot;
+    };
+
+    it('single node, nodes forbidden: Unschedulable, saying the nodes were unread and the proof is the message', () => {
+      const result = diagnose(taintSnapshot());
+      expect(result.findings.map((f) => f.code)).toEqual(['Unschedulable']);
+      const [finding] = result.findings;
+      expect(finding?.summary).toContain('the nodes were not read');
+      expect(finding?.summary).toContain("the proof is the scheduler's message");
+      expect(finding?.summary).toContain('1 node(s) had untolerated taint {dedicated: gpu}');
+      expect(finding?.explanation).toContain('add a toleration for dedicated=gpu');
+      // No strategy change is offered: old pods leaving frees nothing.
+      expect(result.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+    });
+
+    it('look-alike: a message older than the pod (stale) stays IncompleteEvidence', () => {
+      const result = diagnose(
+        taintSnapshot({ pod: '2026-11-22T02:41:00Z', message: '2026-11-22T02:40:00Z' }),
+      );
+      expect(result.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
+    });
+
+    it('look-alike: counts that do not cover every node stay IncompleteEvidence', () => {
+      const snapshot = taintSnapshot();
+      const message =
+        '0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.';
+      const pod = snapshot.pods.find((p) => !p.spec.nodeName);
+      const condition = pod?.status?.conditions?.[0];
+      if (condition) condition.message = message;
+      for (const e of snapshot.events) e.message = message;
+      expect(codes(snapshot)).toEqual(['IncompleteEvidence']);
+    });
+  });
+
   it('look-alike: with every node read the same message stays an Unschedulable or a deadlock, never incomplete', () => {
     expect(codes(seedIncidentA())).toEqual(['RolloutSurgeDeadlock']);
     expect(codes(seedIncidentA({ newNodeSelector: 'gpu-a100-9' }))).toEqual(['Unschedulable']);

@@ -10,6 +10,7 @@ import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
 import { toJson } from '../../src/report/json.js';
+import { driftLine } from '../../src/app/blocks/plan-blocks.js';
 import { renderText } from '../../src/report/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
@@ -281,8 +282,53 @@ describe('who applies the Deployment', () => {
       expect(ownerOf(d)).toBeUndefined();
     });
 
-    it('last-applied without a kubectl field manager is not proof of kubectl apply', () => {
-      expect(ownerOf(seedIncidentA().deployment)).toBeUndefined();
+    it('last-applied with managedFields that show no kubectl manager is not proof of kubectl apply', () => {
+      const d = seedWith((dep) =>
+        setMeta(dep, { managedFields: [entry('Terraform', 'Update', manifestFields({}))] }),
+      ).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('last-applied with the instance label and no managedFields: Argo CD label tracking stays open', () => {
+      const d = seedIncidentA().deployment;
+      d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/instance': 'vision-tracker' };
+      expect(ownerOf(d)).toBeUndefined();
+    });
+  });
+
+  describe('a bare last-applied annotation without managedFields (older objects, stripped dumps)', () => {
+    it('is kubectl client-side apply, the evidence saying managedFields were absent', () => {
+      const d = seedIncidentA().deployment;
+      expect((d.metadata as { managedFields?: unknown }).managedFields).toBeUndefined();
+      const owner = ownerOf(d);
+      expect(owner).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      expect(owner?.evidence).toContain('managedFields were absent');
+    });
+
+    it('its drift reads the manifest from the annotation', () => {
+      const result = diagnose(seedIncidentA());
+      expect(result.managedBy?.tool).toBe('kubectl');
+      const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+      expect(plan?.drift).toMatchObject({
+        reverted: false,
+        by: 'kubectl apply (field manager kubectl-client-side-apply)',
+      });
+      expect(plan?.drift?.why).toContain('not in the applied manifest');
+      expect(plan?.drift?.why).toContain('last-applied-configuration');
+    });
+
+    it('look-alikes stay what they were: the Helm label alone, an Argo CD annotation on a ReplicaSet', () => {
+      const d = seedIncidentA().deployment;
+      d.metadata.labels = { ...d.metadata.labels, ...helmMeta.labels };
+      // The Helm label is no GitOps marker: still client-side apply (a chart rendered and kubectl-applied).
+      expect(ownerOf(d)?.tool).toBe('kubectl');
+      const rs = seedIncidentA().parts.newRs;
+      rs.metadata.annotations = {
+        ...rs.metadata.annotations,
+        'kubectl.kubernetes.io/last-applied-configuration': '{}',
+        'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+      };
+      expect(detectOwner({ group: 'apps', kind: 'ReplicaSet', metadata: rs.metadata })).toBeUndefined();
     });
   });
 });
@@ -385,10 +431,104 @@ describe('drift per plan', () => {
     expect(helmDrift?.why).toContain('next helm upgrade');
   });
 
-  it('no owner, no drift verdict', () => {
-    const result = diagnose(seedIncidentA());
-    expect(result.managedBy).toBeUndefined();
-    expect(result.remediations.every((p) => p.drift === undefined)).toBe(true);
+  describe('no owner recognised: unknown is not empty', () => {
+    const noLastApplied =
+      (managedFields: unknown[]): Shape =>
+      (d) => {
+        delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(d, { managedFields });
+      };
+
+    it('only kubectl and the Kubernetes controllers wrote it: not reverted, and the why says what was seen', () => {
+      const { result, plan } = strategyPlan(
+        noLastApplied([entry('kubectl-create', 'Update', manifestFields({}))]),
+      );
+      expect(result.managedBy).toBeUndefined();
+      expect(plan.drift).toMatchObject({
+        reverted: false,
+        by: 'no GitOps owner recognised',
+        ownerRecognised: false,
+      });
+      expect(plan.drift?.why).toContain(
+        'no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied',
+      );
+      expect(plan.drift?.why).toContain('kubectl-create, kube-controller-manager');
+      expect(plan.drift?.fields).toContain('spec.strategy.rollingUpdate.maxSurge');
+      // Every plan says something: none is left without a verdict.
+      expect(result.remediations.every((p) => p.drift !== undefined)).toBe(true);
+    });
+
+    it('a manager we do not know (Terraform): unknown, naming it and the fields it holds', () => {
+      const { plan } = strategyPlan(
+        noLastApplied([
+          entry(
+            'Terraform',
+            'Update',
+            manifestFields({}, { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {} } } }),
+          ),
+        ]),
+      );
+      expect(plan.drift?.reverted).toBe('unknown');
+      expect(plan.drift?.why).toContain('Terraform (holds spec.strategy.rollingUpdate.maxSurge)');
+    });
+
+    it('a status-only writer is not a writer of the spec', () => {
+      const { plan } = strategyPlan(
+        noLastApplied([
+          entry('kubectl-create', 'Update', manifestFields({})),
+          {
+            ...entry('some-operator', 'Update', { 'f:status': { 'f:replicas': {} } }),
+            subresource: 'status',
+          },
+        ]),
+      );
+      expect(plan.drift?.reverted).toBe(false);
+    });
+
+    it('a GitOps marker that proves no owner (tracking id of another object): unknown', () => {
+      const { result, plan } = strategyPlan((d) => {
+        noLastApplied([entry('kubectl-create', 'Update', manifestFields({}))])(d);
+        d.metadata.annotations = {
+          ...d.metadata.annotations,
+          'argocd.argoproj.io/tracking-id': 'shop:apps/Deployment:shop/checkout',
+        };
+      });
+      expect(result.managedBy).toBeUndefined();
+      expect(plan.drift?.reverted).toBe('unknown');
+      expect(plan.drift?.why).toContain('argocd.argoproj.io/tracking-id');
+    });
+
+    it('no managedFields and no last-applied (a stripped dump): unknown, no writer ruled out', () => {
+      const d = seedIncidentA();
+      delete d.deployment.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+      const result = diagnose(d);
+      const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+      expect(plan?.drift?.reverted).toBe('unknown');
+      expect(plan?.drift?.why).toContain('no managedFields');
+    });
+
+    it('scaling an old ReplicaSet: not reverted even without an owner', () => {
+      const result = diagnose(seedWith(noLastApplied([entry('Terraform', 'Update', manifestFields({}))])));
+      const plan = result.remediations.find((p) => p.kind === 'scale-old-replicaset');
+      expect(plan?.drift).toMatchObject({ reverted: false, ownerRecognised: false });
+    });
+
+    it('shown before the click: text report, JSON and the Slack fix line', () => {
+      const { result } = strategyPlan(noLastApplied([entry('Terraform', 'Update', manifestFields({}))]));
+      const text = renderText(result);
+      expect(text).toMatch(/Reverted: unknown: no GitOps owner recognised/);
+      const json = toJson(result);
+      expect(json.remediations.find((r) => r.kind === 'set-rolling-update')?.drift).toMatchObject({
+        reverted: 'unknown',
+        ownerRecognised: false,
+      });
+      const plan = result.remediations.find((r) => r.kind === 'set-rolling-update');
+      if (!plan) throw new Error('no plan');
+      expect(driftLine(plan, { short: true })).toBe(
+        ':grey_question: *May be reverted*: no GitOps owner recognised (why in the thread)',
+      );
+      expect(driftLine(plan)).toContain('Terraform');
+    });
   });
 
   it('scaling an old ReplicaSet is reverted by no owner', () => {

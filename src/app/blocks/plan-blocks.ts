@@ -99,16 +99,37 @@ export function dryRunText(dryRun: DryRunSummary | undefined): string {
     : `server dry run:\n${changes.map(formatChange).join('\n')}`;
 }
 
-/** One line on whether the Deployment's owner (Argo CD, Flux, Helm) will undo the write; null when unknown to the plan. */
-export function driftLine(plan: RemediationPlan): Mrkdwn | null {
+/** The longest why the result message shows whole. */
+const SHORT_WHY = 120;
+
+/**
+ * One line on whether the Deployment's owner (Argo CD, Flux, Helm), or with none
+ * recognised an unknown writer, will undo the write; null when the plan has no verdict.
+ * `short` (the result message): a why longer than SHORT_WHY (per-field reasons) and
+ * the why of an unrecognised owner stay in the thread report, whole; the verdict shows.
+ */
+export function driftLine(plan: RemediationPlan, options: { short?: boolean } = {}): Mrkdwn | null {
   const drift = plan.drift;
   if (!drift) return null;
+  if (drift.ownerRecognised === false) {
+    const verdict =
+      drift.reverted === false
+        ? mrkdwn`:pushpin: *Not reverted*`
+        : drift.reverted === true
+          ? mrkdwn`:leftwards_arrow_with_hook: *Reverted*`
+          : mrkdwn`:grey_question: *May be reverted*`;
+    return options.short
+      ? mrkdwn`${asIs(verdict)}: ${drift.by} (why in the thread)`
+      : mrkdwn`${asIs(verdict)}: ${drift.why}`;
+  }
   const verdict =
     drift.reverted === true
       ? mrkdwn`:leftwards_arrow_with_hook: *${drift.by} will revert this*`
       : drift.reverted === false
         ? mrkdwn`:pushpin: *${drift.by} keeps this*`
         : mrkdwn`:grey_question: *${drift.by} may revert this*`;
+  if (options.short && drift.why.length > SHORT_WHY)
+    return mrkdwn`${asIs(verdict)} (why, per field, in the thread)`;
   return mrkdwn`${asIs(verdict)}: ${drift.why}`;
 }
 

@@ -157,7 +157,7 @@ function fixSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): B
     mrkdwn`:wrench: *Recommended fix:* ${firstSentence(plan.summary)}`,
     mrkdwn`*Impact:* ${clip(firstSentence(plan.impact), 220)}`,
   ];
-  const drift = driftLine(plan);
+  const drift = driftLine(plan, { short: true });
   if (drift) lines.push(drift);
   // A fix the API server would refuse is worth knowing before the click.
   if (dryRun && !dryRun.ok)

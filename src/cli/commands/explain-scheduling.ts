@@ -158,7 +158,7 @@ function renderAll(explained: Explained[]): string {
     if (!first) return '';
     return [
       `Message ${i + 1} of ${distinct.length} (${where}):`,
-      ...indent(wrap(first.input.text, 96), 2),
+      ...indent(wrap(cleanText(first.input.text, { singleLine: true }), 96), 2),
       '',
       renderExplained(first),
     ].join('\n');
@@ -173,11 +173,12 @@ function renderExplained({ parsed, advice }: Explained): string {
     for (const c of advice.changes)
       lines.push(
         ...indent(
-          wrap(c.change, 94).map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)),
+          wrap(cleanText(c.change, { singleLine: true }), 94).map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)),
           2,
         ),
       );
-    for (const note of advice.notes) lines.push(...indent(wrap(note, 96), 2));
+    for (const note of advice.notes)
+      lines.push(...indent(wrap(cleanText(note, { singleLine: true }), 96), 2));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -49,11 +49,13 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
   const { cause, change } =
     pending.verdict === 'unexplained'
       ? unexplained(pending)
-      : pending.eligible.length === 0
-        ? noEligibleNode(snapshot, pending)
-        : stuck.length > 0
-          ? stuckTerminating(stuck)
-          : noRoom(ctx, pending);
+      : pending.proof === 'message'
+        ? fromMessageOnly(pending)
+        : pending.eligible.length === 0
+          ? noEligibleNode(snapshot, pending)
+          : stuck.length > 0
+            ? stuckTerminating(stuck)
+            : noRoom(ctx, pending);
   const evidence: Evidence[] = schedulingEvidence(pending);
   if (pending.eligible.length > 0) {
     evidence.push({ type: 'node-capacity', rows: capacityRows(ctx, pending.pod, pending.eligible) });
@@ -138,6 +140,34 @@ function heldBackFinding(pending: PendingAssessment, count: number): Draft {
       },
       { type: 'note', text: `What would have to change: ${advice.join('; ')}` },
     ],
+  };
+}
+
+/**
+ * Nodes unread: the scheduler's message counted every node out for taints, selection
+ * or cordons (messageProvesUnschedulable), so the proof is its message, not the nodes.
+ */
+function fromMessageOnly(pending: PendingAssessment): { cause: string; change: string } {
+  const parsed = pending.parsed;
+  const reasons = parsed?.reasons ?? [];
+  const said = reasons.map((r) => `${r.count} ${r.reason}`).join(', ');
+  const changes: string[] = [];
+  const taints = reasons.filter((r) => r.category === 'taints');
+  if (taints.length > 0) {
+    const named = taints.map((r) => (r.taint ? `${r.taint.key}=${r.taint.value}` : undefined));
+    changes.push(
+      named.every(Boolean)
+        ? `add a toleration for ${named.join(', ')} to the pod template, or remove the taint`
+        : 'add a toleration for the taint (the message names none: read it with kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints) to the pod template, or remove it',
+    );
+  }
+  if (reasons.some((r) => r.category === 'node-selection'))
+    changes.push(`point the ${describeSelector(pending)} at a node that exists (or label one to match it)`);
+  if (reasons.some((r) => r.category === 'node-unschedulable'))
+    changes.push('uncordon a node it may use (kubectl uncordon)');
+  return {
+    cause: `the scheduler counted all ${parsed?.total ?? 0} node(s) out (${said}${pending.failure?.at ? `, at ${pending.failure.at}` : ''}) for reasons no old pod's leaving changes; the nodes were not read (no permission to list nodes, or a dump without them), so the proof is the scheduler's message`,
+    change: changes.join('; '),
   };
 }
 

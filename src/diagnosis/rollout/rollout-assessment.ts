@@ -25,7 +25,7 @@ import { claimNames } from '../placement/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
-import { deviceMessageProof, messageProof } from '../scheduling/message-proof.js';
+import { deviceMessageProof, messageProof, messageProvesUnschedulable } from '../scheduling/message-proof.js';
 import { needsOf } from '../dra/blockers.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
@@ -69,7 +69,9 @@ export interface PendingAssessment {
   verdict: PendingVerdict;
   /**
    * For a surge deadlock: 'nodes' when node objects and occupancy prove it, 'message'
-   * when the scheduler's counts do (nodes unread), 'likely' when neither does.
+   * when the scheduler's counts do (nodes unread), 'likely' when neither does. For
+   * Unschedulable: 'message' when the nodes were unread and the scheduler's counts put
+   * every node out for taints, selection or cordons.
    */
   proof?: 'nodes' | 'message' | 'likely';
   /**
@@ -303,6 +305,9 @@ function pendingVerdict(
     const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
     if (fromMessage.nodes.length > 0)
       return { ...deadlock('message', fromMessage.nodes), messageBasis: 'nodes-unread' };
+    // Every node counted out for a reason no old pod frees (taint, selection, cordon).
+    const onlySelection = messageProvesUnschedulable(base.pod, base.failure, base.parsed);
+    if (onlySelection.proved) return { ...judged('unschedulable'), proof: 'message' };
     missing.push(
       coverage.nodes === 'unread'
         ? 'the nodes (kubectl get nodes -o yaml; a live diagnosis needs list on nodes)'

@@ -226,3 +226,36 @@ function sameConstraints(a: PodSpec, b: PodSpec): boolean {
     JSON.stringify([s.nodeSelector ?? {}, s.affinity?.nodeAffinity ?? {}, s.tolerations ?? []]);
   return pick(a) === pick(b);
 }
+
+/**
+ * The pod proved Unschedulable by the scheduler's message alone, for when the nodes
+ * could not be read: every node is counted once (the counts add up to the total) and
+ * every reason is one no old pod's leaving changes (untolerated taint, node selection
+ * or affinity, cordon). Only a message as young as the pod counts: an older one (an
+ * event of an earlier pod of the same name, a condition carried over) or one without
+ * a time proves nothing about this pod. Node objects may have changed since; the
+ * message is the scheduler's last word.
+ */
+export function messageProvesUnschedulable(
+  pending: Pod,
+  failure: { at?: string } | undefined,
+  parsed: ParsedSchedulingMessage | null,
+): { proved: true } | { proved: false; missing: string } {
+  if (!parsed || !failure)
+    return { proved: false, missing: 'the scheduler left no FailedScheduling message to count from' };
+  const created = pending.metadata.creationTimestamp;
+  if (!failure.at || !created)
+    return { proved: false, missing: 'the message or the pod carries no time, so it may be stale' };
+  if (Date.parse(failure.at) < Date.parse(created))
+    return {
+      proved: false,
+      missing: `the message (${failure.at}) is older than the pod (created ${created}), so it is not about this pod`,
+    };
+  const counted = parsed.reasons.every((r) => typeof r.count === 'number' && !r.countless);
+  const sum = parsed.reasons.reduce((n, r) => n + (r.count ?? 0), 0);
+  if (parsed.total === 0 || !counted || sum !== parsed.total)
+    return { proved: false, missing: 'the message does not say which single reason failed each node' };
+  if (!parsed.reasons.every((r) => SELECTION.has(r.category)))
+    return { proved: false, missing: 'some node fails for room, which old pods leaving may free' };
+  return { proved: true };
+}

@@ -3,7 +3,7 @@
  * Scaling the old ReplicaSet whose pods hold what the surge pod needs down to 0 lets
  * the surge pod schedule; the Deployment spec (and its generation) is untouched, and
  * ReplicaSets are in no manifest, so Argo CD, Flux and Helm leave it alone. The
- * Deployment controller keeps an old ReplicaSet at 0 at 0 (DESIGN.md §4).
+ * Deployment controller leaves an old ReplicaSet at 0 where it is (DESIGN.md §4).
  *
  * Offered when the deadlock is proved, the rollout is not paused, there is a current
  * (new) ReplicaSet, and exactly one old ReplicaSet is active with its pods on the
@@ -71,7 +71,7 @@ export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: Find
       ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
       : `OUTAGE: all ${from} old replicas go down at once; until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
   const warnings = [
-    `How ${rsName} can come back: the Deployment controller keeps an old ReplicaSet at 0 at 0, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
+    `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
     'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
     `No undo button: the worker only scales ReplicaSets down. To put it back: kubectl scale replicaset ${rsName} -n ${deployment.metadata.namespace ?? ''} --replicas=${from} (the controller scales it down again once the new pods are available).`,
   ];
