@@ -13,6 +13,7 @@ import { writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createControllerManager } from './controllers/manager.js';
 import { startControllers } from './controllers/index.js';
+import type { ReadinessGate } from './controllers/readiness-gate.js';
 import { LogStore } from './logs.js';
 import { resourceForKind } from './resources.js';
 import { applyDirect, loadScenario, readScenarioFile } from './scenario.js';
@@ -55,6 +56,10 @@ export interface Simulator {
    * same state again (etcd keeps it), so watches resume from their resourceVersion.
    */
   restartApiServer(options?: { downMs?: number }): Promise<void>;
+  /** Holds new containers not-Ready until released (sim/controllers/readiness-gate.ts). */
+  readiness: Pick<ReadinessGate, 'hold' | 'release' | 'waiting'>;
+  /** Calls `listener` after every change to the store; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -145,6 +150,8 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
       }
     },
     settle: () => manager.settle(),
+    readiness: manager.context.readiness,
+    onChange: (listener) => store.subscribe(() => listener()),
     async restartApiServer(restart = {}) {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

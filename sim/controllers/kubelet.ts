@@ -183,10 +183,12 @@ export function kubeletController(ctx: ControllerContext): Controller {
       delay,
       () => {
         if (port) logs.append(ns, name, c.name, `${nowRfc3339()} INFO listening on :${port}\n`);
-        updateStatus(key, uid, (pod) => {
-          const cs = containerStatus(pod, c.name);
-          if (cs?.state?.running) setContainer(pod, { ...cs, ready: true });
-        });
+        ctx.readiness.pass(() =>
+          updateStatus(key, uid, (pod) => {
+            const cs = containerStatus(pod, c.name);
+            if (cs?.state?.running) setContainer(pod, { ...cs, ready: true });
+          }),
+        );
       },
       { settles: true },
     );

@@ -7,12 +7,16 @@
 import type { LogStore } from '../logs.js';
 import type { ChangeEvent, Store } from '../store.js';
 
+import { createReadinessGate, type ReadinessGate } from './readiness-gate.js';
+
 export interface ControllerContext {
   store: Store;
   logs: LogStore;
   timeScale: number;
   /** Runs `fn` after `simSeconds` of simulated time. */
   after(simSeconds: number, fn: () => void, options?: { settles?: boolean }): void;
+  /** Holds containers not-Ready until a test releases them (readiness-gate.ts). */
+  readiness: ReadinessGate;
 }
 
 export interface Controller {
@@ -65,6 +69,7 @@ export function createControllerManager(store: Store, logs: LogStore, timeScale:
     store,
     logs,
     timeScale,
+    readiness: createReadinessGate(),
     after(simSeconds, fn, options = {}) {
       if (stopped) return;
       const settles = options.settles ?? false;

@@ -166,6 +166,32 @@ const runResultSchema = z.object({
 export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
+/** One step of a stepped walk (src/kube/replicaset-scaler.ts StepEvent), for the thread. */
+export const stepProgressSchema = z.discriminatedUnion('phase', [
+  z.object({
+    phase: z.literal('ready'),
+    step: z.number().int().min(1).max(10_000),
+    of: z.number().int().min(1).max(10_000),
+    replicaSet: resourceNameSchema,
+    /** The old pod marked first to go and released by this step. */
+    pod: resourceNameSchema,
+  }),
+  z.object({
+    phase: z.literal('stopped'),
+    step: z.number().int().min(1).max(10_000),
+    of: z.number().int().min(1).max(10_000),
+    replicaSet: resourceNameSchema,
+    reason: z.enum([
+      'deployment-changed',
+      'replicaset-changed',
+      'nothing-blocked',
+      'ready-timeout',
+      'api-error',
+    ]),
+  }),
+]);
+export type StepProgress = z.infer<typeof stepProgressSchema>;
+
 /**
  * notify: everything the app posts to Slack. Workers never call Slack. Jobs carry
  * data, never Slack text or blocks: the app renders every message from the data with
@@ -192,6 +218,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       'refused',
       'failed',
       'timeout',
+      /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
+      'progress',
     ]),
     /** A sentence for the thread. */
     detail: z.string().max(2_000),
@@ -201,6 +229,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     approvedBy: z.array(slackId).max(10).optional(),
     /** Offered as Re-run when the plan was refused (the Deployment changed). */
     rerun: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
+    /** With stage 'progress': the step as data (the app renders it; names are checked, never text). */
+    step: stepProgressSchema.optional(),
   }),
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;

@@ -30,7 +30,7 @@ export function kubeClusterDeps(
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
     renderText,
     resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
-    apply: (plan) => applyPlan(client, plan),
+    apply: (plan, hooks) => applyPlan(client, plan, hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
     watch: (ref, sinceGeneration) =>
       watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
     currentFinding: async (ref) =>

@@ -5,6 +5,7 @@ import type { FieldChange, PlanStore } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { ApplyResult } from '../kube/executor.js';
+import type { StepEvent } from '../kube/replicaset-scaler.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
 import type { PlanTrust } from './plan-trust.js';
@@ -12,7 +13,8 @@ import { errorMessage, isLastAttempt } from './progress.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
-  apply(plan: RemediationPlan): Promise<ApplyResult>;
+  /** `onStep`: each step of a stepped scale-old-replicaset, as data (replicaset-scaler.ts). */
+  apply(plan: RemediationPlan, hooks?: { onStep?: (event: StepEvent) => void }): Promise<ApplyResult>;
   watch(
     ref: WorkloadRef,
     sinceGeneration: number,
@@ -195,12 +197,56 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       return outcome;
     };
 
+    // A stepped walk posts one reply per finished step (and one if it stops early); the
+    // waits and the final 'done' are left to the applied / rolled-out replies. Job ids
+    // are deterministic, so a retried walk that renumbers the same steps posts none twice.
+    const posted: Promise<void>[] = [];
+    const onStep = (event: StepEvent): void => {
+      if (event.phase !== 'ready' && event.phase !== 'stopped') return;
+      const step =
+        event.phase === 'ready'
+          ? {
+              phase: event.phase,
+              step: event.step,
+              of: event.of,
+              replicaSet: event.replicaSet,
+              pod: event.pod,
+            }
+          : {
+              phase: event.phase,
+              step: event.step,
+              of: event.of,
+              replicaSet: event.replicaSet,
+              reason: event.reason,
+            };
+      const detail =
+        event.phase === 'ready'
+          ? `step ${event.step} of ${event.of} done`
+          : `stopped at step ${event.step} of ${event.of}`;
+      posted.push(
+        deps
+          .notify(
+            { kind: 'remediation-outcome', ...where, stage: 'progress', detail, step },
+            {
+              deduplication: {
+                id: `step-${data.planId}-${event.step}-${event.phase}`,
+                ttl: deps.planTtlMs,
+              },
+            },
+          )
+          .catch((error: unknown) => {
+            deps.logger.warn({ planId: data.planId, err: errorMessage(error) }, 'step progress not queued');
+          }),
+      );
+    };
     let result: ApplyResult;
     try {
-      result = await deps.apply(plan);
+      result = await deps.apply(plan, { onStep });
     } catch (error) {
       result = { status: 'failed', reason: errorMessage(error), retryable: true };
     }
+    // Every step's reply is queued before the outcome that follows it.
+    await Promise.all(posted);
     switch (result.status) {
       case 'refused':
         if (result.tampered) {

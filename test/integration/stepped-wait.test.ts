@@ -16,7 +16,7 @@ import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/replicaset-scaler.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { EDGE, deadlockedIngress, rolledOut } from '../support/edge-ingress.js';
+import { EDGE, deadlockedIngress, readyPods, rolledOut } from '../support/edge-ingress.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -93,4 +93,53 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
     ).toBe(true);
     await s.waitFor(() => rolledOut(s), 20_000);
   }, 60_000);
+
+  it('takes no next step while the replacement of the released pod is held not-Ready: two of three always serve', async () => {
+    const { s, client, plan } = await steppedPlan();
+    const target = plan.replicaSet;
+    if (!target) throw new Error('no ReplicaSet');
+    let fewestReady = readyPods(s);
+    const unsubscribe = s.onChange(() => {
+      fewestReady = Math.min(fewestReady, readyPods(s));
+    });
+    const oldReplicas = (): number | undefined =>
+      (s.get('ReplicaSet', 'edge', target.name) as ReplicaSet | undefined)?.spec.replicas;
+    const rereads = (): number =>
+      s.requests.filter(
+        (r) => r.verb === 'get' && r.resource === 'replicasets' && r.name === target.newReplicaSet.name,
+      ).length;
+    s.readiness.hold();
+    const steps: StepEvent[] = [];
+    let finished = false;
+    const walk = applyPlan(client, plan, {
+      step: { pollMs: 20, stepTimeoutMs: 30_000, onStep: (e) => steps.push(e) },
+    }).finally(() => {
+      finished = true;
+    });
+    try {
+      for (const step of [1, 2, 3]) {
+        // The replacement of the pod this step released is Running, held not-Ready…
+        await s.waitFor(() => s.readiness.waiting() === 1 || finished, 15_000);
+        // …and the walker has looked at the new ReplicaSet five more times since: a
+        // walker that does not wait would have stepped on (or stopped) by now.
+        const seen = rereads();
+        await s.waitFor(() => rereads() >= seen + 5 || finished, 15_000);
+        expect(finished).toBe(false);
+        expect(oldReplicas()).toBe(3 - step);
+        expect(steps.filter((e) => e.phase === 'waiting-ready')).toHaveLength(step);
+        expect(steps.filter((e) => e.phase === 'ready')).toHaveLength(step - 1);
+        s.readiness.release(1);
+      }
+      s.readiness.release();
+      const result = await walk;
+      expect(result.status).toBe('applied');
+      expect(steps.at(-1)).toMatchObject({ phase: 'done', step: 3, of: 3 });
+      await s.waitFor(() => rolledOut(s), 20_000);
+      expect(fewestReady).toBeGreaterThanOrEqual(2);
+    } finally {
+      unsubscribe();
+      s.readiness.release();
+      await walk.catch(() => undefined);
+    }
+  }, 90_000);
 });

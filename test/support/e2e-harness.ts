@@ -48,8 +48,8 @@ export const E2E_APPROVER = 'U0LEAD';
 export const E2E_CHANNEL = 'C0INCIDENT';
 
 export interface E2eOptions {
-  /** Simulator scenario file (plain Kubernetes YAML), e.g. 'sim/scenarios/gpu-deadlock.yaml'. */
-  scenario: string;
+  /** Simulator scenario file (plain Kubernetes YAML), e.g. 'sim/scenarios/gpu-deadlock.yaml', or its objects. */
+  scenario: string | object[];
   /** Simulator speed-up (back-off, progress deadline, kubelet delays). Default 50. */
   timeScale?: number;
   /** ROLLOUT_DOCTOR_APPROVERS. Default [E2E_APPROVER]. */

@@ -29,37 +29,42 @@ function node(name: string): object {
   };
 }
 
-/** Starts the simulator with the ingress deadlocked mid-rollout; `dir` takes the kubeconfig. */
-export async function deadlockedIngress(dir: string): Promise<{ sim: Simulator; client: KubeClient }> {
-  const sim = await startSimulator({
-    scenario: [
-      node('edge-1'),
-      node('edge-2'),
-      node('edge-3'),
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'ingress', namespace: 'edge' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: { app: 'ingress' } },
-          template: {
-            metadata: { labels: { app: 'ingress' } },
-            spec: {
-              nodeSelector: { pool: 'edge' },
-              containers: [
-                {
-                  name: 'ingress',
-                  image: 'edge/ingress:1.0',
-                  ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-                },
-              ],
-            },
+/** The three edge nodes and the ingress (three replicas, hostPort 8080), as scenario objects. */
+export function edgeScenario(): object[] {
+  return [
+    node('edge-1'),
+    node('edge-2'),
+    node('edge-3'),
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'ingress', namespace: 'edge' },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'ingress' } },
+        template: {
+          metadata: { labels: { app: 'ingress' } },
+          spec: {
+            nodeSelector: { pool: 'edge' },
+            containers: [
+              {
+                name: 'ingress',
+                image: 'edge/ingress:1.0',
+                ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+              },
+            ],
           },
         },
       },
-    ],
+    },
+  ];
+}
+
+/** Starts the simulator with the ingress deadlocked mid-rollout; `dir` takes the kubeconfig. */
+export async function deadlockedIngress(dir: string): Promise<{ sim: Simulator; client: KubeClient }> {
+  const sim = await startSimulator({
+    scenario: edgeScenario(),
     timeScale: 50,
   });
   const file = join(dir, 'kubeconfig-edge');
@@ -67,6 +72,12 @@ export async function deadlockedIngress(dir: string): Promise<{ sim: Simulator; 
   const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
   const ingress = (): Deployment => sim.get('Deployment', 'edge', 'ingress') as Deployment;
   await sim.waitFor(() => (ingress().status?.availableReplicas ?? 0) === 3);
+  await rollToDeadlock(sim, client);
+  return { sim, client };
+}
+
+/** Rolls the running ingress to a new image and waits for the surge pod's FailedScheduling. */
+export async function rollToDeadlock(sim: Simulator, client: KubeClient): Promise<void> {
   await client.call({
     verb: 'patch',
     resource: 'deployments',
@@ -78,7 +89,6 @@ export async function deadlockedIngress(dir: string): Promise<{ sim: Simulator; 
   await sim.waitFor(() =>
     (sim.list('Event', 'edge') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
   );
-  return { sim, client };
 }
 
 /** Pods of the namespace that serve: not terminating, condition Ready True. */

@@ -58,6 +58,7 @@ function approve(stored: StoredPlan, approvers = ['U0LEAD'], keys = testKeys): S
 
 function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
   const notes: NotifyJobInput[] = [];
+  const dedupIds: (string | undefined)[] = [];
   const applied: RemediationPlan[] = [];
   const saved: StoredPlan[] = [];
   const watched: number[] = [];
@@ -73,9 +74,11 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
   } as unknown as PlanStore;
   const logger = createLogger({ level: 'silent', name: 'test' });
   const deps: RemediateDeps = {
-    apply: async (p) => {
+    apply: async (p, hooks) => {
       applied.push(p);
-      return apply ? apply(p) : { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
+      return apply
+        ? apply(p, hooks)
+        : { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
     },
     watch: async (_ref, since) => {
       watched.push(since);
@@ -91,8 +94,9 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
       redis: memoryRedis(),
     }),
     planTtlMs: 60_000,
-    notify: async (job) => {
+    notify: async (job, options) => {
       notes.push(job);
+      dedupIds.push(options?.deduplication?.id);
     },
     audit: createAudit(logger),
     logger,
@@ -117,10 +121,43 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
       attemptsStarted,
       opts: { attempts: 3 },
     }) as unknown as Job<RemediateJob>;
-  return { process: createRemediateProcessor(deps), deps, job, notes, applied, saved, watched, stored };
+  return {
+    process: createRemediateProcessor(deps),
+    deps,
+    job,
+    notes,
+    dedupIds,
+    applied,
+    saved,
+    watched,
+    stored,
+  };
 }
 
 describe('remediate processor', () => {
+  it('posts one progress reply per finished step of a stepped walk, before the applied reply, with deterministic ids', async () => {
+    const h = harness('prod', async (_p, hooks) => {
+      const base = { of: 3, replicaSet: 'edge-old' };
+      hooks?.onStep?.({ phase: 'waiting-ready', step: 1, ...base, pod: 'edge-old-a' });
+      hooks?.onStep?.({ phase: 'ready', step: 1, ...base, pod: 'edge-old-a' });
+      hooks?.onStep?.({ phase: 'waiting-ready', step: 2, ...base, pod: 'edge-old-b' });
+      hooks?.onStep?.({ phase: 'stopped', step: 2, ...base, reason: 'ready-timeout' });
+      return { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
+    });
+    await h.process(h.job('prod'));
+    const stages = h.notes.map((n) => (n.kind === 'remediation-outcome' ? n.stage : n.kind));
+    expect(stages).toEqual(['progress', 'progress', 'applied', 'rolled-out']);
+    expect(h.notes[0]).toMatchObject({
+      stage: 'progress',
+      step: { phase: 'ready', step: 1, of: 3, replicaSet: 'edge-old', pod: 'edge-old-a' },
+    });
+    expect(h.notes[1]).toMatchObject({ step: { phase: 'stopped', step: 2, reason: 'ready-timeout' } });
+    expect(h.dedupIds.slice(0, 2)).toEqual([
+      `step-${h.stored.plan.id}-1-ready`,
+      `step-${h.stored.plan.id}-2-stopped`,
+    ]);
+  });
+
   it('applies a plan made for the cluster it serves', async () => {
     const h = harness('prod');
     await expect(h.process(h.job('prod'))).resolves.toBe('rolled-out');

@@ -1,4 +1,4 @@
-import type { NotifyJob } from '../../queue/schemas.js';
+import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
 import { restoredInWords, rolloutInWords } from '../blocks/confirm-text.js';
 import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
@@ -6,6 +6,7 @@ import type { DryRunSummary, StoredPlan } from '../../plans/store.js';
 import {
   asIs,
   escapeMrkdwn,
+  inlineCode,
   joinMrkdwn,
   mrkdwn,
   trusted,
@@ -24,7 +25,32 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   refused: ':no_entry: refused',
   failed: ':x: failed',
   timeout: ':hourglass: rollout not finished in time',
+  progress: ':arrow_down_small: step',
 };
+
+const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], string> = {
+  'deployment-changed': 'the Deployment changed under the walk',
+  'replicaset-changed': 'the old ReplicaSet changed under the walk',
+  'nothing-blocked': 'no new pod is blocked by an old one any more',
+  'ready-timeout': 'no new pod became Ready within the step time limit',
+  'api-error': 'the API server refused or failed a request',
+};
+
+/**
+ * One reply per step of a stepped scale-old-replicaset, rendered from the step's data
+ * (names are escaped by the template; nothing else comes from the cluster).
+ */
+export function stepProgressMessage(job: Outcome, step: StepProgress): { text: Mrkdwn; blocks: Block[] } {
+  const body =
+    step.phase === 'ready'
+      ? mrkdwn`*:arrow_down_small: step ${step.step} of ${step.of}*: old pod ${asIs(inlineCode(step.pod))} released, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - step.step}; the next new pod is Ready.`
+      : mrkdwn`*:double_vertical_bar: stopped at step ${step.step} of ${step.of}*: ${STOP_WORDS[step.reason]}. ReplicaSet ${asIs(inlineCode(step.replicaSet))} keeps what the earlier steps did; the result follows.`;
+  const text =
+    step.phase === 'ready'
+      ? mrkdwn`step ${step.step} of ${step.of}: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - step.step}`
+      : mrkdwn`stopped at step ${step.step} of ${step.of}: ${STOP_WORDS[step.reason]}`;
+  return { text, blocks: [section(body), context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`)] };
+}
 
 /** Stages that first report a write: the one reply that offers its Undo. */
 const OFFERS_UNDO: ReadonlySet<Outcome['stage']> = new Set(['applied', 'already-applied']);
@@ -66,6 +92,7 @@ export function remediationOutcomeMessage(
   undo?: StoredPlan,
   now = Date.now(),
 ): { text: Mrkdwn; blocks: Block[] } {
+  if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
   const approval = job.approvedBy?.length
     ? mrkdwn` (approved by ${asIs(joinMrkdwn(job.approvedBy.map(userMention), ' and '))})`
     : trusted('');

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
+
+const base = {
+  kind: 'remediation-outcome',
+  planId: 'p1',
+  cluster: 'prod',
+  channel: 'C1',
+  messageTs: '1.1',
+  stage: 'progress',
+  detail: 'step 2 of 3 done',
+} as const;
+
+describe('stepped walk progress in the thread', () => {
+  it('the schema takes a step as data and rejects names that are not Kubernetes names', () => {
+    const ok = notifyJobSchema.safeParse({
+      ...base,
+      step: { phase: 'ready', step: 2, of: 3, replicaSet: 'edge-7f9', pod: 'edge-7f9-abc' },
+    });
+    expect(ok.success).toBe(true);
+    const markup = notifyJobSchema.safeParse({
+      ...base,
+      step: { phase: 'ready', step: 2, of: 3, replicaSet: 'edge-7f9', pod: '<!channel>' },
+    });
+    expect(markup.success).toBe(false);
+    const badReason = notifyJobSchema.safeParse({
+      ...base,
+      step: { phase: 'stopped', step: 2, of: 3, replicaSet: 'edge-7f9', reason: 'because I said so' },
+    });
+    expect(badReason.success).toBe(false);
+    const badStep = notifyJobSchema.safeParse({
+      ...base,
+      step: { phase: 'ready', step: 0, of: 3, replicaSet: 'edge-7f9', pod: 'p' },
+    });
+    expect(badStep.success).toBe(false);
+  });
+
+  it('renders a finished step as "step i of n" naming the released pod and where the ReplicaSet stands', () => {
+    const job = notifyJobSchema.parse({
+      ...base,
+      step: { phase: 'ready', step: 2, of: 3, replicaSet: 'edge-7f9', pod: 'edge-7f9-abc' },
+    }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    const message = remediationOutcomeMessage(job);
+    const body = JSON.stringify(message.blocks);
+    expect(body).toContain('step 2 of 3');
+    expect(body).toContain('`edge-7f9-abc` released');
+    expect(body).toContain('`edge-7f9` scaled to 1');
+    expect(message.text).toBe('step 2 of 3: edge-7f9-abc released, ReplicaSet edge-7f9 at 1');
+    // A progress reply offers no buttons: Undo and Re-run belong to the outcome replies.
+    expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
+  });
+
+  it('renders a stop in words of ours, from the reason code', () => {
+    const job = notifyJobSchema.parse({
+      ...base,
+      step: { phase: 'stopped', step: 2, of: 3, replicaSet: 'edge-7f9', reason: 'ready-timeout' },
+    }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    const message = remediationOutcomeMessage(job);
+    expect(JSON.stringify(message.blocks)).toContain('stopped at step 2 of 3');
+    expect(message.text).toContain('no new pod became Ready within the step time limit');
+  });
+
+  it('escapes names even if a job skipped the schema', () => {
+    const job = {
+      ...base,
+      step: { phase: 'ready', step: 1, of: 3, replicaSet: 'rs`x', pod: '<!channel>' },
+    } as unknown as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    const message = remediationOutcomeMessage(job);
+    const all = JSON.stringify(message);
+    expect(all).not.toContain('<!channel>');
+    expect(all).not.toContain('rs`x');
+  });
+});
