@@ -168,6 +168,14 @@ export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
 /** One step of a stepped walk (src/kube/replicaset-scaler.ts StepEvent), for the thread. */
 export const stepProgressSchema = z.discriminatedUnion('phase', [
+  /** The first step under way (its old pod marked and released), before its new pod is Ready. */
+  z.object({
+    phase: z.literal('waiting-ready'),
+    step: z.literal(1),
+    of: z.number().int().min(1).max(10_000),
+    replicaSet: resourceNameSchema,
+    pod: resourceNameSchema,
+  }),
   z.object({
     phase: z.literal('ready'),
     step: z.number().int().min(1).max(10_000),

@@ -197,32 +197,44 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       return outcome;
     };
 
-    // A stepped walk posts one reply per finished step (and one if it stops early); the
-    // waits and the final 'done' are left to the applied / rolled-out replies. Job ids
-    // are deterministic, so a retried walk that renumbers the same steps posts none twice.
+    // A stepped walk posts that it started (step 1 under way: the approver sees the
+    // write at once, not only when the first new pod is Ready), one reply per finished
+    // step and one if it stops early; later waits and the final 'done' are left to the
+    // applied / rolled-out replies. Job ids are deterministic, so a retried walk that
+    // renumbers the same steps posts none twice.
     const posted: Promise<void>[] = [];
     const onStep = (event: StepEvent): void => {
-      if (event.phase !== 'ready' && event.phase !== 'stopped') return;
+      if (event.phase === 'done' || (event.phase === 'waiting-ready' && event.step !== 1)) return;
       const step =
-        event.phase === 'ready'
+        event.phase === 'waiting-ready'
           ? {
               phase: event.phase,
-              step: event.step,
+              step: 1 as const,
               of: event.of,
               replicaSet: event.replicaSet,
               pod: event.pod,
             }
-          : {
-              phase: event.phase,
-              step: event.step,
-              of: event.of,
-              replicaSet: event.replicaSet,
-              reason: event.reason,
-            };
+          : event.phase === 'ready'
+            ? {
+                phase: event.phase,
+                step: event.step,
+                of: event.of,
+                replicaSet: event.replicaSet,
+                pod: event.pod,
+              }
+            : {
+                phase: event.phase,
+                step: event.step,
+                of: event.of,
+                replicaSet: event.replicaSet,
+                reason: event.reason,
+              };
       const detail =
-        event.phase === 'ready'
-          ? `step ${event.step} of ${event.of} done`
-          : `stopped at step ${event.step} of ${event.of}`;
+        event.phase === 'waiting-ready'
+          ? `step 1 of ${event.of} started`
+          : event.phase === 'ready'
+            ? `step ${event.step} of ${event.of} done`
+            : `stopped at step ${event.step} of ${event.of}`;
       posted.push(
         deps
           .notify(

@@ -45,7 +45,12 @@ describe('stepped scale-old-replicaset in the Slack thread', () => {
     await h.waitForReply(result.ts, 'rolled out', 40_000);
 
     const thread = h.replies(result.ts).map((m) => m.text);
-    const steps = thread.filter((t) => t.startsWith('step '));
+    // The walk's start first: step 1's old pod released, its new pod not yet Ready.
+    const started = thread.filter((t) => t.startsWith('step 1 of 3 started'));
+    expect(started).toHaveLength(1);
+    expect(/ReplicaSet \S+ at (\d)/.exec(started[0] ?? '')?.[1]).toBe('2');
+    expect(thread.indexOf(started[0] ?? '')).toBeLessThan(thread.findIndex((t) => /^step 1 of 3: /.test(t)));
+    const steps = thread.filter((t) => /^step \d of 3: /.test(t));
     expect(steps.map((t) => t.slice(0, 'step 1 of 3'.length))).toEqual([
       'step 1 of 3',
       'step 2 of 3',

@@ -135,7 +135,7 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
 }
 
 describe('remediate processor', () => {
-  it('posts one progress reply per finished step of a stepped walk, before the applied reply, with deterministic ids', async () => {
+  it('posts that a stepped walk started, one progress reply per finished step, before the applied reply, with deterministic ids', async () => {
     const h = harness('prod', async (_p, hooks) => {
       const base = { of: 3, replicaSet: 'edge-old' };
       hooks?.onStep?.({ phase: 'waiting-ready', step: 1, ...base, pod: 'edge-old-a' });
@@ -146,13 +146,19 @@ describe('remediate processor', () => {
     });
     await h.process(h.job('prod'));
     const stages = h.notes.map((n) => (n.kind === 'remediation-outcome' ? n.stage : n.kind));
-    expect(stages).toEqual(['progress', 'progress', 'applied', 'rolled-out']);
+    // Step 1 under way (the write is visible at once); later waits are not posted.
+    expect(stages).toEqual(['progress', 'progress', 'progress', 'applied', 'rolled-out']);
     expect(h.notes[0]).toMatchObject({
+      stage: 'progress',
+      step: { phase: 'waiting-ready', step: 1, of: 3, replicaSet: 'edge-old', pod: 'edge-old-a' },
+    });
+    expect(h.notes[1]).toMatchObject({
       stage: 'progress',
       step: { phase: 'ready', step: 1, of: 3, replicaSet: 'edge-old', pod: 'edge-old-a' },
     });
-    expect(h.notes[1]).toMatchObject({ step: { phase: 'stopped', step: 2, reason: 'ready-timeout' } });
-    expect(h.dedupIds.slice(0, 2)).toEqual([
+    expect(h.notes[2]).toMatchObject({ step: { phase: 'stopped', step: 2, reason: 'ready-timeout' } });
+    expect(h.dedupIds.slice(0, 3)).toEqual([
+      `step-${h.stored.plan.id}-1-waiting-ready`,
       `step-${h.stored.plan.id}-1-ready`,
       `step-${h.stored.plan.id}-2-stopped`,
     ]);

@@ -51,6 +51,23 @@ describe('stepped walk progress in the thread', () => {
     expect(message.blocks.some((b) => b.type === 'actions')).toBe(false);
   });
 
+  it('renders the start of the walk (step 1 only) before its new pod is Ready', () => {
+    const job = notifyJobSchema.parse({
+      ...base,
+      detail: 'step 1 of 3 started',
+      step: { phase: 'waiting-ready', step: 1, of: 3, replicaSet: 'edge-7f9', pod: 'edge-7f9-abc' },
+    }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    const message = remediationOutcomeMessage(job);
+    expect(message.text).toBe('step 1 of 3 started: edge-7f9-abc released, ReplicaSet edge-7f9 at 2');
+    expect(JSON.stringify(message.blocks)).toContain('waiting for the new pod to be Ready');
+    // Later waits are not messages of their own: the schema takes only step 1's.
+    const later = notifyJobSchema.safeParse({
+      ...base,
+      step: { phase: 'waiting-ready', step: 2, of: 3, replicaSet: 'edge-7f9', pod: 'edge-7f9-abc' },
+    });
+    expect(later.success).toBe(false);
+  });
+
   it('renders a stop in words of ours, from the reason code', () => {
     const job = notifyJobSchema.parse({
       ...base,

@@ -41,6 +41,13 @@ const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], 
  * (names are escaped by the template; nothing else comes from the cluster).
  */
 export function stepProgressMessage(job: Outcome, step: StepProgress): { text: Mrkdwn; blocks: Block[] } {
+  if (step.phase === 'waiting-ready') {
+    const started = mrkdwn`*:hourglass_flowing_sand: step 1 of ${step.of} started*: old pod ${asIs(inlineCode(step.pod))} marked to go first, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - 1}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`;
+    return {
+      text: mrkdwn`step 1 of ${step.of} started: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - 1}`,
+      blocks: [section(started), context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`)],
+    };
+  }
   const body =
     step.phase === 'ready'
       ? mrkdwn`*:arrow_down_small: step ${step.step} of ${step.of}*: old pod ${asIs(inlineCode(step.pod))} released, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - step.step}; the next new pod is Ready.`
