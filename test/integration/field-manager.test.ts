@@ -14,7 +14,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
-import { createKubeClient } from '../../src/kube/client.js';
+import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 
@@ -62,6 +62,16 @@ const FLUX_APPLY = {
   },
 };
 
+/** The seed tracker on the simulator, settled, with a client for it. */
+async function startTracker(): Promise<{ s: Simulator; client: KubeClient }> {
+  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+  const file = join(dir, 'kubeconfig');
+  writeFileSync(file, sim.kubeconfig);
+  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  await sim.settle();
+  return { s: sim, client };
+}
+
 async function send(s: Simulator, contentType: string, body: unknown): Promise<void> {
   const res = await fetch(`${s.url}/apis/apps/v1/namespaces/${GPU.namespace}/deployments/${GPU.name}`, {
     method: 'PATCH',
@@ -72,12 +82,7 @@ async function send(s: Simulator, contentType: string, body: unknown): Promise<v
 }
 
 it('a strategy patch by rollout-doctor on a Flux-applied Deployment: said to survive, and recorded under rollout-doctor', async () => {
-  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
-  const s = sim;
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, s.kubeconfig);
-  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
-  await s.settle();
+  const { s, client } = await startTracker();
   const d = (): Deployment => s.get('Deployment', GPU.namespace, GPU.name) as Deployment;
   await s.waitFor(() => (d().status?.availableReplicas ?? 0) === 1);
   // What Flux's apply leaves on the object, then the new image from Git.
@@ -121,12 +126,7 @@ it('a strategy patch by rollout-doctor on a Flux-applied Deployment: said to sur
 });
 
 it('a seeded Deployment reads as a real API server keeps it (created by kubectl): no owner recognised, and said not reverted', async () => {
-  sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
-  const s = sim;
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, s.kubeconfig);
-  const client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
-  await s.settle();
+  const { s, client } = await startTracker();
   const managers = (
     (s.get('Deployment', GPU.namespace, GPU.name) as Deployment).metadata as {
       managedFields?: { manager?: string; operation?: string; fieldsV1?: object }[];

@@ -15,13 +15,14 @@ import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
-import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
+import { EDGE, edgeScenario, rollToDeadlock } from '../support/edge-ingress.js';
 import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/scan.js';
@@ -312,64 +313,9 @@ async function scaleRun(): Promise<void> {
 
 /** Three replicas holding hostPort 8080 on three nodes: the stepped scale-old-replicaset (pods patch). */
 async function steppedRun(): Promise<void> {
-  const node = (name: string): object => ({
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: { name, labels: { 'kubernetes.io/hostname': name, pool: 'edge' } },
-    spec: {},
-    status: {
-      capacity: { cpu: '4', memory: '16Gi', pods: '110' },
-      allocatable: { cpu: '4', memory: '16Gi', pods: '110' },
-      conditions: [
-        { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' },
-      ],
-    },
-  });
-  const EDGE: WorkloadRef = { kind: 'Deployment', namespace: 'edge', name: 'ingress' };
-  const { sim, client } = await start(
-    [
-      node('edge-1'),
-      node('edge-2'),
-      node('edge-3'),
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'edge' } },
-      {
-        apiVersion: 'apps/v1',
-        kind: 'Deployment',
-        metadata: { name: 'ingress', namespace: 'edge' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: { app: 'ingress' } },
-          template: {
-            metadata: { labels: { app: 'ingress' } },
-            spec: {
-              nodeSelector: { pool: 'edge' },
-              containers: [
-                {
-                  name: 'ingress',
-                  image: 'edge/ingress:1.0',
-                  ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
-                },
-              ],
-            },
-          },
-        },
-      },
-    ],
-    'edge',
-  );
+  const { sim, client } = await start(edgeScenario(), 'edge');
   await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, 15_000);
-  const res = await fetch(`${sim.url}/apis/apps/v1/namespaces/edge/deployments/ingress`, {
-    method: 'PATCH',
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({
-      spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.1' }] } } },
-    }),
-  });
-  expect(res.status).toBe(200);
-  await sim.waitFor(
-    () => (sim.list('Event', 'edge') as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
-    15_000,
-  );
+  await rollToDeadlock(sim, client);
   sim.clearRequests();
   const plans = diagnose(await collectSnapshot(client, EDGE)).remediations;
   const stepped = plans.find((p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped);
