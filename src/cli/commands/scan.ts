@@ -120,7 +120,9 @@ export function renderScan(report: ScanReport): string {
     lines.push('Run `rollout-doctor diagnose deployment/NAME -n NAMESPACE` for the evidence and fixes.');
   }
   if (!report.nodesComplete)
-    lines.push('Note: the node list was capped; at-risk predictions may be incomplete.');
+    lines.push(
+      'Note: not every node was read (the list was capped or refused, or the dump holds no nodes); at-risk predictions may be incomplete.',
+    );
   for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
   return `${lines.join('\n')}\n`;
 }
