@@ -310,6 +310,35 @@ describe('ranking and clues', () => {
     );
   });
 
+  it('seed B: an illegal instruction on nodes without CPU feature labels leads the headline, not the kernel that happens to differ', () => {
+    const scenario = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c'],
+      crashing: [1],
+      oddNode: { kernelVersion: '5.4.0-1103-gcp', osImage: 'Ubuntu 20.04.6 LTS' },
+      crash: {
+        exitCode: 132,
+        reason: 'Error',
+        message:
+          'illegal instruction (core dumped): checkout-server uses AVX-512 instructions not supported by this CPU',
+        log: 'SIGILL: illegal instruction\n',
+      },
+    });
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
+    const diff = evidenceOf(finding, 'node-diff');
+    expect(diff.clue?.kind).toBe('cpu-instructions');
+    expect(diff.clue?.pointsAt).toBeUndefined();
+    // The kernel still separates the nodes (the evidence says so) ...
+    expect(diff.separator?.fields).toEqual(['kernelVersion']);
+    // ... but the clue, not the kernel, opens the headline.
+    expect(finding?.summary).toBe(
+      "detector crash-loops only on node node-b, failing with an illegal instruction (AVX-512, not supported by that node's CPU): " +
+        'container detector fails in 1 of 3 pods, last exit code 132 (Error); the same template runs Ready on node-a, node-c.',
+    );
+    expect(finding?.explanation).toContain(
+      'The nodes also differ (with kernelVersion 5.4.0-1103-gcp where it fails), which the clue does not point at.',
+    );
+  });
+
   it('an exec format error in the termination message points at the architecture', () => {
     const { snapshot } = crashScenario({
       placement: ['node-a', 'node-b', 'node-c'],
