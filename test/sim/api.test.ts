@@ -219,6 +219,36 @@ describe('writes', () => {
     );
   });
 
+  it('defaults probes on create as the API server does (1s timeout, 10s period, thresholds 1 and 3, GET / over HTTP)', async () => {
+    const probed = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probed', namespace: 'team' },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            image: 'x:1',
+            livenessProbe: { httpGet: { port: 8080 }, initialDelaySeconds: 5 },
+            readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 2 },
+            startupProbe: { exec: { command: ['true'] }, failureThreshold: 30 },
+          },
+        ],
+      },
+    };
+    const created = await call('POST', '/api/v1/namespaces/team/pods', probed);
+    expect(created.status).toBe(201);
+    const [c] = (created.json as unknown as Pod).spec.containers;
+    const defaults = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
+    expect(c?.livenessProbe).toEqual({
+      ...defaults,
+      httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+      initialDelaySeconds: 5,
+    });
+    expect(c?.readinessProbe).toEqual({ ...defaults, tcpSocket: { port: 8080 }, periodSeconds: 2 });
+    expect(c?.startupProbe).toEqual({ ...defaults, exec: { command: ['true'] }, failureThreshold: 30 });
+  });
+
   it('replaces nodeSelectorTerms and matchExpressions as whole lists in a strategic merge patch', async () => {
     const terms = [
       { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n9'] }] },
