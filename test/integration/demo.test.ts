@@ -199,9 +199,9 @@ describe('npm run demo', () => {
       env: { ...process.env, NO_COLOR: '1', REDIS_URL: shared.url },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       let out = '';
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       await new Promise<void>((resolve) => {
         child.stdout.on('data', (c: Buffer) => {
           out += c.toString();
@@ -213,7 +213,11 @@ describe('npm run demo', () => {
       expect(await exited).toBe(130);
       expect(await client.dbsize()).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      // SIGTERM, never SIGKILL: the demo must stop the app, the worker and Redis it started.
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
       client.disconnect();
       await shared.close();
     }
