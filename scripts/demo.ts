@@ -2,12 +2,16 @@
  * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra]`
  *
  * The whole on-call story on one machine, with no Slack workspace and no cluster:
- * the Kubernetes API simulator with both seed incidents, Redis (REDIS_URL when it
- * answers, else a private redis-server), the real app and worker processes, and a
- * Slack stand-in whose messages are printed here. Exits 0 when both incidents are
- * fixed, 1 with the reason otherwise (or on the overall timeout), 130 on Ctrl-C, and
- * always removes what it started. `--dra` plays the tracker's incident as its DRA twin
- * (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes through a ResourceClaim).
+ * the Kubernetes API simulator with both seed incidents, Redis (a private
+ * redis-server when one is on PATH, else the one at REDIS_URL, cleaned of this run's
+ * keys at the end), the real app and worker processes, and a Slack stand-in whose
+ * messages are printed here. Exits 0 when both incidents are fixed, 1 with the reason
+ * otherwise (or on the overall timeout; the process logs are then kept and their
+ * directory named), 2 on a bad option or value, 130 on Ctrl-C, and always stops what
+ * it started. Ctrl-C stops the story at once: no step acts (command, click, write,
+ * alert) and nothing more is printed once it is pressed. `--dra` plays the tracker's
+ * incident as its DRA twin (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes
+ * through a ResourceClaim).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -21,6 +25,20 @@ import { createCleanup, runScript } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
 import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
+
+const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra]
+
+Plays both seed incidents end to end on one machine: the Kubernetes API simulator, Redis,
+the real app and worker, and a Slack stand-in whose messages are printed here.
+  --timeout-seconds N  give up after N seconds (default 150)
+  --time-scale N       simulated controllers run N times faster (default 30)
+  --dra                the tracker's GPU through Dynamic Resource Allocation (its DRA twin)
+  -h, --help           this text
+Redis: a private redis-server when one is on PATH, else REDIS_URL (a Redis no
+rollout-doctor deployment uses; the keys this run wrote are deleted at the end).
+Exit status: 0 both incidents fixed, 1 not fixed (the reason, the last log lines, and
+the logs kept), 2 bad option or value, 130 interrupted (Ctrl-C, SIGTERM).
+`;
 
 const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
@@ -37,20 +55,32 @@ const cleanup = createCleanup(say);
 
 const processes: DemoProcess[] = [];
 
-async function run(timeScale: number, stepTimeoutMs: number, dra: boolean): Promise<void> {
+async function run(
+  timeScale: number,
+  stepTimeoutMs: number,
+  dra: boolean,
+  signal: AbortSignal,
+  keepLogs: () => boolean,
+): Promise<void> {
   const { sim, slack, appUrl, eventsUrl, signingSecret, alertToken, app, worker } = await startDemoStack({
     cleanup,
     say,
     timeScale,
     processes,
     dra,
+    keepLogs,
   });
-  const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: say });
+  signal.throwIfAborted();
+  // Once the demo is stopping, the story says nothing more: no Slack message, no narration.
+  const storySay = (line: string): void => {
+    if (!signal.aborted) say(line);
+  };
+  const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
   cleanup.register('printer', async () => printer.stop());
   // Slack messages first, then the narration that follows from them.
   const narrate = (line: string): void => {
     printer.flush();
-    say(line);
+    storySay(line);
   };
 
   const ctx: StoryContext = {
@@ -62,6 +92,7 @@ async function run(timeScale: number, stepTimeoutMs: number, dra: boolean): Prom
     say: narrate,
     done: (line) => narrate(bold(line)),
     stepTimeoutMs,
+    signal,
   };
   const story = (async () => {
     await playTrackerStory(ctx, { dra });
@@ -71,36 +102,69 @@ async function run(timeScale: number, stepTimeoutMs: number, dra: boolean): Prom
   printer.flush();
 }
 
-async function main(interrupted: () => boolean): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      'timeout-seconds': { type: 'string' },
-      'time-scale': { type: 'string' },
-      dra: { type: 'boolean', default: false },
-    },
-  });
+type Parsed = { help: true } | { error: string } | { timeoutMs: number; timeScale: number; dra: boolean };
+
+function parse(argv: string[]): Parsed {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'timeout-seconds': { type: 'string' },
+        'time-scale': { type: 'string' },
+        dra: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    // An unknown option or a missing value is bad input, like a bad value.
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  if (values.help) return { help: true };
   const parsed = argsSchema.safeParse(values);
-  if (!parsed.success) {
-    say(`demo: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    return { error: parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ') };
+  return {
+    timeoutMs: parsed.data['timeout-seconds'] * 1000,
+    timeScale: parsed.data['time-scale'],
+    dra: values.dra === true,
+  };
+}
+
+async function main(interrupted: () => boolean, signal: AbortSignal): Promise<number> {
+  const args = parse(process.argv.slice(2));
+  if ('help' in args) {
+    say(USAGE.trimEnd());
+    return 0;
+  }
+  if ('error' in args) {
+    process.stderr.write(`demo: ${args.error}\n\n${USAGE}`);
     return 2;
   }
-  const timeoutMs = parsed.data['timeout-seconds'] * 1000;
-  const dra = values.dra === true;
+  const { timeoutMs, dra } = args;
   say(
     bold(
       `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
     ),
   );
   const started = Date.now();
-  let timer: NodeJS.Timeout | undefined;
-  const overall = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new DemoError(`overall timeout of ${timeoutMs / 1000} s reached`)),
-      timeoutMs,
-    );
+  // The story stops on Ctrl-C (signal) and on the overall timeout alike.
+  const timedOut = new AbortController();
+  const storySignal = AbortSignal.any([signal, timedOut.signal]);
+  const timer = setTimeout(
+    () => timedOut.abort(new DemoError(`overall timeout of ${timeoutMs / 1000} s reached`)),
+    timeoutMs,
+  );
+  const stopped = new Promise<never>((_resolve, reject) => {
+    storySignal.addEventListener('abort', () => reject(storySignal.reason as Error), { once: true });
   });
+  stopped.catch(() => undefined);
+  let failed = false;
   try {
-    await Promise.race([run(parsed.data['time-scale'], Math.min(60_000, timeoutMs), dra), overall]);
+    await Promise.race([
+      run(args.timeScale, Math.min(60_000, timeoutMs), dra, storySignal, () => failed),
+      stopped,
+    ]);
     const audit = await auditLines(processes);
     if (audit.length > 0) {
       say('');
@@ -114,13 +178,16 @@ async function main(interrupted: () => boolean): Promise<number> {
     // Ctrl-C (or SIGTERM) ends the story by stopping what it waits on: that is no
     // failure to report, and the logs of processes being stopped are no news.
     if (interrupted()) return 130;
+    failed = true;
     say('');
     say(bold(`Demo failed: ${error instanceof Error ? error.message : String(error)}`));
     if (!(error instanceof DemoError) && error instanceof Error && error.stack) say(error.stack);
     for (const proc of processes) {
-      say(`--- last lines of the ${proc.name} log (${proc.logFile}) ---`);
+      say(`--- last lines of the ${proc.name} log (${proc.logFile}, kept) ---`);
       say(await proc.logTail());
     }
+    const dir = processes[0]?.logFile.replace(/\/[^/]+$/, '');
+    if (dir) say(`The full logs stay in ${dir} (remove it when done).`);
     return 1;
   } finally {
     clearTimeout(timer);

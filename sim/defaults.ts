@@ -55,7 +55,24 @@ function defaultPodSpec(spec: Json): void {
       }
       const ports = c['ports'];
       if (Array.isArray(ports)) for (const p of ports as Json[]) p['protocol'] ??= 'TCP';
+      for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+        const probe = obj(c[kind]);
+        if (probe) defaultProbe(probe);
+      }
     }
+  }
+}
+
+/** SetDefaults_Probe and SetDefaults_HTTPGetAction (k8s.io/kubernetes pkg/apis/core/v1/defaults.go). */
+function defaultProbe(probe: Json): void {
+  probe['timeoutSeconds'] ??= 1;
+  probe['periodSeconds'] ??= 10;
+  probe['successThreshold'] ??= 1;
+  probe['failureThreshold'] ??= 3;
+  const http = obj(probe['httpGet']);
+  if (http) {
+    if (http['path'] === undefined || http['path'] === '') http['path'] = '/';
+    http['scheme'] ??= 'HTTP';
   }
 }
 

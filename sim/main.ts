@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startSimulator } from './index.js';
+import { ScenarioError } from './scenario.js';
 
 const USAGE = `Usage: npm run sim -- --scenario FILE [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]
 
@@ -84,5 +85,6 @@ async function main(): Promise<void> {
 
 void main().catch((err: unknown) => {
   console.error(`sim: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
+  // A scenario that cannot be read, parsed or loaded is bad input (2), like a bad option.
+  process.exit(err instanceof ScenarioError ? 2 : 1);
 });

@@ -20,16 +20,39 @@ const objectSchema = z
   })
   .passthrough();
 
-/** Reads a scenario file into a flat object list (List items expanded). */
+/** A scenario the simulator cannot start from (unreadable, not YAML, empty, an unknown kind): bad input. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+/**
+ * Reads a scenario file into a flat object list (List items expanded). A file with no
+ * object at all (empty, only comments or `---`) is refused: a simulator serving an
+ * empty cluster from a mistyped or truncated file would only look like one that works.
+ */
 export async function readScenarioFile(path: string): Promise<unknown[]> {
-  return parseScenarioText(await readFile(path, 'utf8'));
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ScenarioError(`cannot read scenario ${path}: ${code}`);
+  }
+  const objects = parseScenarioText(text);
+  if (objects.length === 0) {
+    throw new ScenarioError(
+      `scenario ${path} holds no Kubernetes objects (empty, or only comments and ---): nothing to simulate`,
+    );
+  }
+  return objects;
 }
 
 /** Parses multi-document YAML into a flat object list. */
 export function parseScenarioText(text: string): unknown[] {
   const out: unknown[] = [];
   for (const doc of parseAllDocuments(text)) {
-    if (doc.errors.length > 0) throw new Error(`scenario YAML: ${doc.errors[0]?.message ?? 'parse error'}`);
+    if (doc.errors.length > 0)
+      throw new ScenarioError(`scenario YAML: ${doc.errors[0]?.message ?? 'parse error'}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
     out.push(value);
@@ -60,7 +83,7 @@ function flatten(objects: unknown[]): unknown[] {
 export function applyDirect(store: Store, input: unknown, copy = true): SimObject {
   const parsed = objectSchema.parse(input);
   const rt = resourceForKind(parsed.kind);
-  if (!rt) throw new Error(`scenario: unsupported kind ${parsed.kind}`);
+  if (!rt) throw new ScenarioError(`scenario: unsupported kind ${parsed.kind}`);
   const obj = asSimObject(parsed, rt, copy);
   if (rt.namespaced) {
     obj.metadata.namespace ??= 'default';
@@ -96,7 +119,16 @@ export function applyDirect(store: Store, input: unknown, copy = true): SimObjec
  */
 export function loadScenario(store: Store, objects: readonly unknown[]): void {
   const sorted = [...objects].sort((a, b) => rank(a) - rank(b));
-  for (const o of sorted) applyDirect(store, o, false);
+  for (const o of sorted) {
+    const shape = objectSchema.safeParse(o);
+    if (!shape.success) {
+      const issue = shape.error.issues[0];
+      throw new ScenarioError(
+        `scenario: an object is not a Kubernetes object (${issue ? `${issue.path.join('.') || 'object'}: ${issue.message}` : 'invalid'})`,
+      );
+    }
+    applyDirect(store, o, false);
+  }
 }
 
 function rank(o: unknown): number {

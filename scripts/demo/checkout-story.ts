@@ -6,7 +6,15 @@
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { crashLooping, notification } from '../../test/support/alert-payloads.js';
 import { BAD_NODE, CHECKOUT } from '../demo-scenario.js';
-import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
+import {
+  act,
+  CHANNELS,
+  PEOPLE,
+  type StoryContext,
+  waitForCluster,
+  waitForRolledOut,
+  waitForSlack,
+} from './context.js';
 import { DemoError } from './redis.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
@@ -24,6 +32,7 @@ async function fireAlert(ctx: StoryContext, pod: string): Promise<void> {
   for (const a of payload.alerts) a.startsAt = new Date().toISOString();
   const res = await fetch(`${ctx.appUrl}/alerts/alertmanager`, {
     method: 'POST',
+    signal: ctx.signal,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${ctx.alertToken}` },
     body: JSON.stringify(payload),
   });
@@ -47,23 +56,18 @@ export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
   ctx.say(
     `  Alertmanager fires KubePodCrashLooping for pod ${CHECKOUT.namespace}/${pod} (POST /alerts/alertmanager, bearer token)`,
   );
-  await fireAlert(ctx, pod);
+  await act(ctx, () => fireAlert(ctx, pod));
 
-  const found = await ctx.slack
-    .waitFor(
-      () =>
-        findMessage(ctx.slack, (m) =>
-          m.channel === CHANNELS.alerts && m.threadTs
-            ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
-            : undefined,
-        ),
-      ctx.stepTimeoutMs,
-    )
-    .catch(() => {
-      throw new DemoError(
-        `no alert thread with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
-      );
-    });
+  const found = await waitForSlack(
+    ctx,
+    (slack) =>
+      findMessage(slack, (m) =>
+        m.channel === CHANNELS.alerts && m.threadTs
+          ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
+          : undefined,
+      ),
+    `no alert thread with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
+  );
   if (!found.message.text.includes('CrashLoopOnNode')) {
     throw new DemoError(`the checkout verdict is not CrashLoopOnNode: ${found.message.text}`);
   }
@@ -72,7 +76,7 @@ export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
   );
 
   ctx.say(`  @${PEOPLE.lead} clicks "Apply: ${FIX}" in the thread and confirms`);
-  await ctx.user.click(found.message, found.found, PEOPLE.lead);
+  await act(ctx, () => ctx.user.click(found.message, found.found, PEOPLE.lead));
   const root = ctx.slack.messages.get(`${found.message.channel}/${found.message.threadTs ?? ''}`);
   if (!root) throw new DemoError('the alert thread root disappeared');
   await waitForRolledOut(ctx, root, `${CHECKOUT.namespace}/${CHECKOUT.name}`);

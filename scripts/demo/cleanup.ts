@@ -71,14 +71,18 @@ export function createCleanup(say: (line: string) => void): Cleanup {
  */
 export function runScript(
   name: string,
-  main: (interrupted: () => boolean) => Promise<number>,
+  main: (interrupted: () => boolean, signal: AbortSignal) => Promise<number>,
   cleanup: Cleanup,
   say: (line: string) => void,
 ): void {
   let interrupted = false;
+  // Aborted first, before anything is stopped: the script's steps check it before they
+  // act and its waits end on it, so nothing more happens while cleanup runs.
+  const stopping = new AbortController();
   const interrupt = (why: string): void => {
     if (interrupted) return;
     interrupted = true;
+    stopping.abort(new DemoError(`interrupted (${why})`));
     try {
       say(`\n${why}: stopping everything the ${name} started…`);
     } catch {
@@ -92,7 +96,7 @@ export function runScript(
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => interrupt(signal));
   // `npm run demo | head` closes our stdout early: still stop the processes we started.
   process.stdout.on('error', () => interrupt('stdout closed'));
-  main(() => interrupted).then(
+  main(() => interrupted, stopping.signal).then(
     (code) => process.exit(interrupted ? 130 : code),
     (error: unknown) => {
       if (!interrupted) say(`${name}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Simulator } from '../../sim/index.js';
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
 import { DemoError } from './redis.js';
@@ -24,6 +25,42 @@ export interface StoryContext {
   done(line: string): void;
   /** Per-wait limit, ms. */
   stepTimeoutMs: number;
+  /**
+   * Aborted on Ctrl-C (or SIGTERM, SIGHUP, a closed stdout): every step checks it
+   * before it acts (`act`) and every wait ends on it, so nothing is sent, clicked or
+   * printed once the demo is stopping.
+   */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one action of the story (a command, a click, a write to the cluster, an alert)
+ * unless the demo is being stopped: then it throws the abort reason and sends nothing.
+ */
+export async function act<T>(ctx: StoryContext, action: () => Promise<T>): Promise<T> {
+  ctx.signal.throwIfAborted();
+  return action();
+}
+
+/**
+ * Waits until `pick` finds something among the Slack stand-in's messages, for at most
+ * the step's limit; ends at once when the demo is stopped (the stand-in records every
+ * call as it arrives: this looks at that record every 20 ms, as its own waitFor does).
+ * @throws DemoError `failure` when the step times out; the abort reason when stopped.
+ */
+export async function waitForSlack<T>(
+  ctx: StoryContext,
+  pick: (slack: SlackStandin) => T | undefined,
+  failure: string,
+): Promise<T> {
+  const deadline = Date.now() + ctx.stepTimeoutMs;
+  for (;;) {
+    ctx.signal.throwIfAborted();
+    const found = pick(ctx.slack);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new DemoError(failure);
+    await sleep(20, undefined, { signal: ctx.signal });
+  }
 }
 
 /** Outcome stages that end a remediation badly (src/app/notify/outcome-message.ts headlines). */
@@ -38,34 +75,33 @@ export async function waitForRolledOut(
   root: StoredMessage,
   what: string,
 ): Promise<StoredMessage> {
-  const reply = await ctx.slack
-    .waitFor((s) => {
+  const reply = await waitForSlack(
+    ctx,
+    (s) => {
       for (const m of s.messages.values()) {
         if (m.channel !== root.channel || m.threadTs !== root.ts) continue;
         if (m.text.startsWith('rolled out:') || BAD_OUTCOME.test(m.text)) return m;
       }
       return undefined;
-    }, ctx.stepTimeoutMs)
-    .catch(() => {
-      throw new DemoError(
-        `${what}: no "rolled out" reply in the thread within ${ctx.stepTimeoutMs / 1000} s`,
-      );
-    });
+    },
+    `${what}: no "rolled out" reply in the thread within ${ctx.stepTimeoutMs / 1000} s`,
+  );
   if (!reply.text.startsWith('rolled out:')) throw new DemoError(`${what}: ${reply.text}`);
   return reply;
 }
 
-/** Polls the simulator until `check` returns undefined (fine) or the step times out with its last complaint. */
+/** Polls the simulator until `check` returns undefined (fine), the step times out with its last complaint, or the demo is stopped. */
 export async function waitForCluster(
   ctx: StoryContext,
   what: string,
   check: () => string | undefined,
 ): Promise<void> {
   const deadline = Date.now() + ctx.stepTimeoutMs;
+  ctx.signal.throwIfAborted();
   let problem = check();
   while (problem !== undefined) {
     if (Date.now() > deadline) throw new DemoError(`${what}: ${problem}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100, undefined, { signal: ctx.signal });
     problem = check();
   }
 }

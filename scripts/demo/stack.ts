@@ -1,6 +1,6 @@
 /**
  * The demo's machinery, shared by `npm run demo` and `npm run preview`: a temporary
- * directory, Redis (REDIS_URL when it answers, else a private redis-server), the
+ * directory, Redis (a private redis-server, else REDIS_URL: redis.ts), the
  * Kubernetes API simulator with both seed incidents, the Slack Web API stand-in, and
  * the real app and worker processes (`npm start`, `npm run worker` entry files) wired
  * to them with fresh keys and a fresh signing secret. Everything is registered with
@@ -56,11 +56,21 @@ export async function startDemoStack(options: {
   editScenario?: (objects: object[]) => object[];
   /** The tracker's incident as its DRA twin (demo-scenario.ts). */
   dra?: boolean;
+  /**
+   * Asked when cleanup reaches the temporary directory (after the processes stopped):
+   * true keeps it with the process logs (a failed run names them), removing only the
+   * kubeconfig of the simulator that is gone.
+   */
+  keepLogs?: () => boolean;
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
   const { register, starting } = cleanup;
   const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
-  register('temporary directory', () => rm(dir, { recursive: true, force: true }));
+  register('temporary directory', () =>
+    options.keepLogs?.()
+      ? rm(join(dir, 'kubeconfig'), { force: true })
+      : rm(dir, { recursive: true, force: true }),
+  );
 
   const redis = await starting(() => demoRedis(process.env.REDIS_URL));
   register('redis', () => redis.close());

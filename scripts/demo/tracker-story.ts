@@ -5,7 +5,15 @@
  */
 import type { Deployment, KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../demo-scenario.js';
-import { CHANNELS, PEOPLE, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
+import {
+  act,
+  CHANNELS,
+  PEOPLE,
+  type StoryContext,
+  waitForCluster,
+  waitForRolledOut,
+  waitForSlack,
+} from './context.js';
 import { DemoError } from './redis.js';
 import { buttonsOf, findMessage } from './slack-user.js';
 
@@ -20,10 +28,11 @@ const isReady = (p: Pod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** The developer's `kubectl set image`, straight to the API server (the preview uses it too). */
-export async function shipNewImage(simUrl: string): Promise<void> {
+export async function shipNewImage(simUrl: string, signal?: AbortSignal): Promise<void> {
   const path = `/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`;
   const res = await fetch(`${simUrl}${path}`, {
     method: 'PATCH',
+    ...(signal ? { signal } : {}),
     headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
     body: JSON.stringify({
       spec: { template: { spec: { containers: [{ name: 'tracker', image: NEW_IMAGE }] } } },
@@ -55,7 +64,7 @@ export async function playTrackerStory(ctx: StoryContext, options: { dra?: boole
   ctx.say(
     `  A developer ships ${NEW_IMAGE} (kubectl set image deployment/${TRACKER.name} tracker=${NEW_IMAGE} -n ${TRACKER.namespace})`,
   );
-  await shipNewImage(ctx.sim.url);
+  await act(ctx, () => shipNewImage(ctx.sim.url, ctx.signal));
   let event: KubeEvent | undefined;
   await waitForCluster(ctx, 'the new tracker pod was never refused by the scheduler', () => {
     event = (ctx.sim.list('Event', TRACKER.namespace) as KubeEvent[]).find(
@@ -67,27 +76,26 @@ export async function playTrackerStory(ctx: StoryContext, options: { dra?: boole
   if (options.dra) for (const held of heldDevices(ctx)) ctx.say(`  The old pod holds ${held}.`);
 
   ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${TRACKER.name} -n ${TRACKER.namespace}`);
-  await ctx.user.command(`${TRACKER.name} -n ${TRACKER.namespace}`, PEOPLE.oncall, CHANNELS.incidents);
-  const result = await ctx.slack
-    .waitFor(
-      () =>
-        findMessage(ctx.slack, (m) =>
-          m.channel === CHANNELS.incidents && !m.threadTs
-            ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
-            : undefined,
-        ),
-      ctx.stepTimeoutMs,
-    )
-    .catch(() => {
-      throw new DemoError(`no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`);
-    });
+  await act(ctx, () =>
+    ctx.user.command(`${TRACKER.name} -n ${TRACKER.namespace}`, PEOPLE.oncall, CHANNELS.incidents),
+  );
+  const result = await waitForSlack(
+    ctx,
+    (slack) =>
+      findMessage(slack, (m) =>
+        m.channel === CHANNELS.incidents && !m.threadTs
+          ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
+          : undefined,
+      ),
+    `no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
+  );
   if (!result.message.text.includes('RolloutSurgeDeadlock')) {
     throw new DemoError(`the tracker's verdict is not RolloutSurgeDeadlock: ${result.message.text}`);
   }
   ctx.done(`✔ diagnosed ${TRACKER.namespace}/${TRACKER.name}: RolloutSurgeDeadlock`);
 
   ctx.say(`  @${PEOPLE.lead} (an approver) clicks "Apply: ${FIX}" and confirms`);
-  await ctx.user.click(result.message, result.found, PEOPLE.lead);
+  await act(ctx, () => ctx.user.click(result.message, result.found, PEOPLE.lead));
   await waitForRolledOut(ctx, result.message, `${TRACKER.namespace}/${TRACKER.name}`);
   await waitForCluster(ctx, 'the tracker rollout did not finish', () => {
     const d = tracker(ctx);

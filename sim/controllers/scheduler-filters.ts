@@ -204,8 +204,12 @@ export function filterNode(
 }
 
 /**
- * FitError.Error(): "0/N nodes are available: " + the histogram of reasons, each
- * "<count> <reason>", sorted as strings and joined with ", ", then ".".
+ * FitError.Error() as kube-scheduler 1.30 and later write it
+ * (pkg/scheduler/framework/types.go): "0/N nodes are available:", then " " + the
+ * histogram of reasons ("<count> <reason>", sorted as strings, joined with ", ") + ".",
+ * then " " + the PostFilter plugins' message as they wrote it, with no period added.
+ * Before 1.30 that message went through the same " %v." as the histogram, hence the
+ * ".." at the end of older events (DESIGN.md §4); the parser reads both.
  */
 export function fitErrorMessage(
   total: number,
@@ -218,6 +222,6 @@ export function fitErrorMessage(
   const histogram = [...counts].map(([reason, n]) => `${n} ${reason}`).sort();
   let msg = `0/${total} nodes are available:`;
   if (histogram.length > 0) msg += ` ${histogram.join(', ')}.`;
-  if (postFilter) msg += ` ${postFilter}.`;
+  if (postFilter) msg += ` ${postFilter}`;
   return msg;
 }

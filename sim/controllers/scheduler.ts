@@ -198,11 +198,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
       return;
     }
     const preempted = preempt(pod, all, results, domain, backed);
-    // DynamicResources' PostFilter text for a pod with claims (1.34-1.36).
-    const post =
-      claims && !preempted.victims && preempted.message
-        ? { ...preempted, message: `still not schedulable, ${preempted.message}` }
-        : preempted;
+    // The PostFilter plugins in order, as RunPostFilterPlugins joins their rejections
+    // (", "): DynamicResources first, enabled by default from 1.34 ("still not
+    // schedulable" for a pod with claims, "no new claims to deallocate" for one without;
+    // 1.37 drops the no-op text), then DefaultPreemption. None when preemption found
+    // victims: that success ends the PostFilter run.
+    const draText = claims ? 'still not schedulable' : 'no new claims to deallocate';
+    const post = preempted.victims
+      ? preempted
+      : { ...preempted, message: [draText, preempted.message].filter((m) => m !== '').join(', ') };
     if (post.victims) {
       for (const victim of post.victims.pods) {
         const victimObj = store.get('Pod', victim.metadata.namespace, victim.metadata.name ?? '');

@@ -5,14 +5,22 @@
 import { RESOURCES, VERBS } from '../resources.js';
 import { groupVersions } from './request-info.js';
 
+/**
+ * The release whose behaviour the simulator writes: resource.k8s.io/v1 (GA in 1.34),
+ * DynamicResources' PostFilter text before "preemption:" (1.34-1.36), FailedScheduling
+ * without the pre-1.30 "..", and the taint named in "untolerated taint {k: v}" (1.34.2
+ * drops it, hence .1). Kubelets of 1.31 (the seed nodes) are within the supported skew.
+ * DeviceTaintRule at resource.k8s.io/v1 (1.37) is served too, for the discovery path
+ * that looks for it. Nothing in src/ reads this version.
+ */
 const SERVER_VERSION = {
   major: '1',
-  minor: '31',
-  gitVersion: 'v1.31.0-sim',
+  minor: '34',
+  gitVersion: 'v1.34.1-sim',
   gitCommit: '0000000000000000000000000000000000000000',
   gitTreeState: 'clean',
   buildDate: '2026-11-01T00:00:00Z',
-  goVersion: 'go1.22.5',
+  goVersion: 'go1.24.6',
   compiler: 'gc',
   platform: 'linux/amd64',
 };

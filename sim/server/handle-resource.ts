@@ -11,7 +11,7 @@ import { podLog } from './pod-log.js';
 import { getScale, patchScale } from './scale-subresource.js';
 import { present } from './present.js';
 import type { ResourceRequest } from './request-info.js';
-import { toTable, wantsTable } from './table.js';
+import { includeObjectOf, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch.js';
 import { matchesLabels } from '../selectors.js';
 
@@ -53,6 +53,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     throw notFound(rt, info.name);
   }
   const table = wantsTable(headers.accept);
+  const include = table ? includeObjectOf(params) : 'Metadata';
   switch (info.verb) {
     case 'get': {
       const name = info.name ?? '';
@@ -65,7 +66,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       if (info.subresource === 'scale') return sendJson(res, 200, getScale(store, rt, ns, name));
       const obj = store.get(rt.kind, ns, name);
       if (!obj) throw notFound(rt, name);
-      if (table) return sendJson(res, 200, toTable(rt, [obj], String(store.resourceVersion)));
+      if (table) return sendJson(res, 200, toTable(rt, [obj], String(store.resourceVersion), include));
       return sendJson(res, 200, present(rt, obj));
     }
     case 'list': {
@@ -79,7 +80,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       };
       if (table)
         return sendJson(res, 200, {
-          ...(toTable(rt, result.items, metadata.resourceVersion) as object),
+          ...(toTable(rt, result.items, metadata.resourceVersion, include) as object),
           metadata,
         });
       return sendJson(res, 200, {

@@ -13,6 +13,8 @@ import type {
 } from '../../src/diagnosis/k8s.js';
 import type { ResourceType } from '../resources.js';
 import type { SimObject } from '../store.js';
+import { badRequest } from '../errors.js';
+import { present } from './present.js';
 
 /** True when the Accept header asks for a Table. */
 export function wantsTable(accept: string | undefined): boolean {
@@ -219,8 +221,29 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
   }
 }
 
+/**
+ * What each row carries, as kube-apiserver's `includeObject` table option says
+ * (handlers/response.go transformTable): Metadata (the default, also for "") a
+ * PartialObjectMetadata, Object the whole object as the resource's version serves it
+ * (kubectl asks for it with --sort-by and custom columns), None nothing (null).
+ * Anything else is a 400, as there.
+ */
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+export function includeObjectOf(params: URLSearchParams): IncludeObject {
+  const value = params.get('includeObject') ?? '';
+  if (value === '' || value === 'Metadata') return 'Metadata';
+  if (value === 'None' || value === 'Object') return value;
+  throw badRequest(`unrecognized includeObject value: ${JSON.stringify(value)}`);
+}
+
 /** Builds a Table for the objects (columns from the kind, one row each). */
-export function toTable(rt: ResourceType, objects: readonly SimObject[], resourceVersion: string): unknown {
+export function toTable(
+  rt: ResourceType,
+  objects: readonly SimObject[],
+  resourceVersion: string,
+  include: IncludeObject = 'Metadata',
+): unknown {
   const blank = {
     kind: rt.kind,
     metadata: { name: '' },
@@ -231,10 +254,13 @@ export function toTable(rt: ResourceType, objects: readonly SimObject[], resourc
   const rows = objects.map((o) => {
     const r = rowsFor(rt, o);
     columns = r.columns;
-    return {
-      cells: r.cells,
-      object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata },
-    };
+    const object =
+      include === 'None'
+        ? null
+        : include === 'Object'
+          ? present(rt, o)
+          : { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: o.metadata };
+    return { cells: r.cells, object };
   });
   return {
     kind: 'Table',

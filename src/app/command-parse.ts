@@ -15,7 +15,7 @@ export const USAGE = [
   '`/rollout-doctor diagnose deployment/NAME [-n NAMESPACE]`: the same, as the command line says it',
   '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments that are stuck or at risk',
   '`/rollout-doctor help`: this message',
-  'NAMESPACE defaults to `default`.',
+  'For a Deployment, NAMESPACE defaults to `default`; `scan` without `-n` scans every namespace.',
 ].join('\n');
 
 /**

@@ -9,6 +9,7 @@ import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSe
 import { selectsNode } from './placement/node-match.js';
 import { claimNames } from './placement/pod-constraints.js';
 import { neighboursMatter } from './placement/scarce.js';
+import { crashNodesOf } from './crash/exclusion-candidates.js';
 import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
 import { isTerminal } from './rollout/workload.js';
 
@@ -87,14 +88,17 @@ export function selectWorkload(
   const ours = new Set(pods.map((p) => p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`));
   const nodeNames = new Set(nodes.map((n) => n.metadata.name ?? ''));
   const seen = new Set<string>();
-  const otherPods = neighboursMatter(spec, pods, pvcs)
-    ? read.neighbours.filter((p) => {
-        const key = p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`;
-        if (ours.has(key) || seen.has(key)) return false;
-        seen.add(key);
-        return p.spec.nodeName !== undefined && nodeNames.has(p.spec.nodeName) && !isTerminal(p);
-      })
-    : [];
+  // Other workloads' pods matter for what is scarce and for the room an exclude-node
+  // plan leaves (a crash loop that may be node-local).
+  const otherPods =
+    neighboursMatter(spec, pods, pvcs) || crashNodesOf(pods) !== undefined
+      ? read.neighbours.filter((p) => {
+          const key = p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`;
+          if (ours.has(key) || seen.has(key)) return false;
+          seen.add(key);
+          return p.spec.nodeName !== undefined && nodeNames.has(p.spec.nodeName) && !isTerminal(p);
+        })
+      : [];
 
   return {
     target,

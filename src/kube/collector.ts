@@ -13,12 +13,15 @@
  *      `kubernetes.io/hostname in (...)` list); other workloads' pods on every node
  *      eligible for the pods as admitted (fieldSelector spec.nodeName, in parallel, at
  *      most MAX_NEIGHBOUR_NODES, only when a pod is Pending or the template asks for
- *      something scarce); previous-container log tails of crashing
+ *      something scarce; for a crash loop that may be node-local, on the nodes that
+ *      stay eligible once the crashing ones are excluded, so the exclude-node plan
+ *      knows the room left); previous-container log tails of crashing
  *      containers (limitBytes/tailLines, one per node and container, at most 4)
  *   4. only for a template with no node constraint and a Pending pod: the eligible
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *
- * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail.
+ * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail and
+ * one pod list per node its healthy pods run on (node-a, node-c), still a chain of 3.
  * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
  * (claims of every namespace, slices, classes, the namespace's claim templates), 5
  * when the cluster-wide claim list is refused; one with an extended resource adds the
@@ -33,6 +36,7 @@ import type {
   Node,
   PersistentVolumeClaim,
   Pod,
+  PodSpec,
   ReplicaSet,
 } from '../diagnosis/k8s.js';
 import { admittedSpec } from '../diagnosis/placement/admitted-spec.js';
@@ -40,6 +44,7 @@ import { isEligible } from '../diagnosis/placement/node-match.js';
 import { claimNames } from '../diagnosis/placement/pod-constraints.js';
 import { asksForScarce, neighboursMatter } from '../diagnosis/placement/scarce.js';
 import { selectWorkload } from '../diagnosis/select-workload.js';
+import { crashNodesOf, type CrashNodes } from '../diagnosis/crash/exclusion-candidates.js';
 import {
   fullCoverage,
   type AccessProblem,
@@ -162,21 +167,24 @@ export async function collectSnapshot(
   );
   const pods = ourSide.pods;
   const { spec } = admittedSpec(ourSide);
-  const wantNeighbours = neighboursMatter(spec, pods, pvcs);
+  const scarce = neighboursMatter(spec, pods, pvcs);
+  // A crash loop that may be node-local: the exclude-node plan counts the room left on
+  // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
+  const crashNodes = scarce ? undefined : crashNodesOf(pods);
   const lateEligible = !eligibleEarly && pods.some(isUnscheduled);
   const eligibleRead = eligibleEarly || lateEligible;
 
   const neighboursOn = async (
     list: ListResult<Node> | undefined,
   ): Promise<{ pods: Pod[]; readOn: string[] }> => {
-    if (!wantNeighbours || !list) return { pods: [], readOn: [] };
-    const eligible = list.items.filter((n) => isEligible(n, spec));
-    const names = nodesForOtherPods(eligible, spec, MAX_NEIGHBOUR_NODES);
-    if (eligible.length > names.length) {
+    const candidates = neighbourCandidates(list, spec, scarce, crashNodes);
+    if (!candidates) return { pods: [], readOn: [] };
+    const names = candidates.names.slice(0, MAX_NEIGHBOUR_NODES);
+    if (candidates.names.length > names.length) {
       gaps.push(
         neighboursGap(
-          eligible.length - names.length,
-          eligible.length,
+          candidates.names.length - names.length,
+          candidates.names.length,
           `only ${MAX_NEIGHBOUR_NODES} nodes' pods are read; narrow the node selection, or diagnose a dump from kubectl get pods -A -o yaml`,
         ),
       );
@@ -196,7 +204,7 @@ export async function collectSnapshot(
       problems,
     ),
     collectLogTails(client, pods, problems, options.logBytes ?? 4096),
-    eligibleEarly ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
+    eligibleEarly || crashNodes ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
     classList && backsExtendedResource(template, classList.items)
       ? readDra(client, namespace, template, problems, gaps, classList)
       : Promise.resolve(undefined),
@@ -231,6 +239,29 @@ export async function collectSnapshot(
   );
   progress('snapshot complete');
   return { ...snapshot, target: ref, ...(deviceTaintRules ? { deviceTaintRules } : {}) };
+}
+
+/**
+ * The nodes whose other pods to read, best first (the caller caps them): every node
+ * eligible for the pods as admitted when the template asks for something scarce or a
+ * pod waits for room; for a crash loop that may be node-local, the nodes that stay
+ * eligible once the crashing ones are excluded (those our pods run on first, then
+ * the rest of the eligible list when it was read). Undefined: none matter, or the
+ * eligible nodes were not listed.
+ */
+function neighbourCandidates(
+  list: ListResult<Node> | undefined,
+  spec: PodSpec,
+  scarce: boolean,
+  crash: CrashNodes | undefined,
+): { names: string[] } | undefined {
+  const eligible = list?.items.filter((n) => isEligible(n, spec));
+  if (scarce) return eligible ? { names: nodesForOtherPods(eligible, spec, eligible.length) } : undefined;
+  if (!crash) return undefined;
+  const excluded = new Set(crash.crashing);
+  const listed = nodesForOtherPods(eligible ?? [], spec, eligible?.length ?? 0);
+  const names = [...new Set([...crash.staying, ...listed])].filter((n) => !excluded.has(n));
+  return { names };
 }
 
 function nodesState(

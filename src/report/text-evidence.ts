@@ -203,13 +203,20 @@ function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: 
   return lines;
 }
 
+const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
+  default: 'Kubernetes default, not set in the manifest',
+  explicit: 'set explicitly',
+  // Equal to the default; whether someone set it is not recorded (fenceposts.ts, rule 5).
+  unknown: 'default value',
+};
+
 function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Style): string[] {
   const s = evidence.strategy;
   const head = `${style.bold('Strategy:')} ${s.type}, replicas ${evidence.replicas}`;
   if (s.type === 'Recreate') return [head, '  old pods are stopped before new ones start'];
   const value = (label: string, v: ResolvedValue | null): string =>
     v
-      ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${v.source === 'default' ? 'Kubernetes default, not set in the manifest' : 'set explicitly'})`
+      ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${SOURCE_WORDS[v.source]})`
       : `  ${label.padEnd(15)} -`;
   const lines = [head, value('maxSurge', s.maxSurge), value('maxUnavailable', s.maxUnavailable)];
   if (s.maxSurge && s.maxUnavailable && s.maxSurge.value >= 1 && s.maxUnavailable.value === 0) {

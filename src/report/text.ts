@@ -73,12 +73,20 @@ function verdict(diagnosis: Diagnosis, style: Style): string[] {
       clear ? style.green('No problem found.') : style.yellow('No verdict: some checks failed (below).'),
     ];
   }
+  const failed = diagnosis.analyzerErrors.length > 0;
+  const unread = diagnosis.findings.some((f) => f.code === 'IncompleteEvidence');
   const head =
     problems.length > 0
       ? style.bold('Verdict')
       : clear
         ? style.green('No problem found; notes:')
-        : style.yellow('No verdict: some checks failed (below); notes:');
+        : style.yellow(
+            failed && unread
+              ? 'No verdict: some checks failed (below) and some evidence was not read:'
+              : failed
+                ? 'No verdict: some checks failed (below); notes:'
+                : 'No verdict: some evidence was not read:',
+          );
   return [
     head,
     ...diagnosis.findings.map((f) => `  ${severityTag(f.severity, style)} ${f.code}: ${f.summary}`),

@@ -171,7 +171,9 @@ describe('rollout-doctor against a live cluster', () => {
       ['apply', ...TARGET, '--remediation', 'set-recreate', '--timeout', '20', '--kubeconfig', kubeconfig],
       { tty: true, input: 'y\n' },
     );
-    expect(run.stdout).toContain('Applied (generation 3)');
+    expect(run.stdout).toContain(
+      'Applied to deployments/vision-object-tracker in namespace vision (now generation 3):',
+    );
     expect(run.stdout).toContain('/spec/strategy/type: "RollingUpdate" -> "Recreate"');
     expect(run.code).toBe(0);
     expect(sim?.requests.filter((r) => r.verb === 'patch').map((r) => r.dryRun)).toEqual([true, true, false]);
@@ -231,6 +233,32 @@ describe('rollout-doctor against a live cluster', () => {
     expect(restartedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Date.parse(restartedAt)).toBeGreaterThanOrEqual(startedAt);
     expect(Date.parse(restartedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('apply scale-old-replicaset names the ReplicaSet scale it patches and what it scaled, no generation', async () => {
+    const kubeconfig = await deadlocked();
+    const run = await cli([
+      'apply',
+      ...TARGET,
+      '--remediation',
+      'scale-old-replicaset',
+      '--yes',
+      '--timeout',
+      '20',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    const patched = sim?.requests.filter((r) => r.verb === 'patch' && !r.dryRun) ?? [];
+    expect(patched.map((r) => `${r.resource}/${r.subresource ?? ''}`)).toEqual(['replicasets/scale']);
+    const rs = patched[0]?.name ?? '?';
+    expect(run.stdout).toContain(
+      `Patch (application/json-patch+json) to replicasets/${rs}/scale in namespace vision`,
+    );
+    expect(run.stdout).not.toContain('to deployments/');
+    expect(run.stdout).toContain(`Applied: scaled replicasets/${rs} in namespace vision:`);
+    expect(run.stdout).toContain(`replicasets/${rs}/spec/replicas: 1 -> 0`);
+    expect(run.stdout).not.toMatch(/generation \d/);
+    expect(run.code).toBe(0);
   });
 
   it('apply names the remediations on offer when the one asked for is not', async () => {

@@ -5,9 +5,12 @@
  * only when the simulator shows both fixed. Then nothing it started is left behind.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { startRedis } from '../support/redis.js';
 
 interface Run {
   code: number | null;
@@ -142,6 +145,82 @@ describe('npm run demo', () => {
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.length, 'processes were started before the timeout').toBeGreaterThan(0);
     expect(pids.filter(alive)).toEqual([]);
+    // The log paths it prints still exist afterwards: a failed run keeps its logs.
+    const kept = /The full logs stay in (\S+) \(remove it when done\)/.exec(out)?.[1] ?? '';
+    expect(kept, out).not.toBe('');
+    try {
+      for (const path of [...out.matchAll(/last lines of the \w+ log \((\S+), kept\)/g)].map(
+        (m) => m[1] ?? '',
+      ))
+        expect(existsSync(path), path).toBe(true);
+      expect(existsSync(join(kept, 'app.log'))).toBe(true);
+      expect(existsSync(join(kept, 'kubeconfig'))).toBe(false);
+    } finally {
+      rmSync(kept, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('--help prints the usage (exit 0); an unknown option or a bad value is bad input (exit 2)', async () => {
+    const help = await runDemo(['--help'], {});
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: npm run demo/);
+    expect(help.out).toContain('Exit status: 0 both incidents fixed');
+    for (const args of [['--bogus'], ['--time-scale', 'fast'], ['--timeout-seconds']]) {
+      const bad = await runDemo(args, {});
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.out).toContain('Usage: npm run demo');
+      expect(bad.out).not.toContain('Kubernetes API simulator at'); // nothing started
+    }
+  }, 60_000);
+
+  it('with REDIS_URL and no redis-server on PATH: uses it and leaves none of its keys behind', async () => {
+    const shared = await startRedis();
+    const client = new Redis(shared.url);
+    try {
+      await client.set('rd:someone-else', 'kept');
+      const { code, out } = await runDemo(['--timeout-seconds', '100'], {
+        REDIS_URL: shared.url,
+        PATH: '/nonexistent',
+      });
+      expect(out, out).toContain('Demo finished: both incidents fixed');
+      expect(code).toBe(0);
+      expect(out).toContain(`Redis:      REDIS_URL (${shared.url}; no redis-server on PATH)`);
+      expect(await client.keys('*')).toEqual(['rd:someone-else']);
+    } finally {
+      client.disconnect();
+      await shared.close();
+    }
+  }, 150_000);
+
+  it('with REDIS_URL and a redis-server on PATH: a private one, the shared Redis untouched', async () => {
+    const shared = await startRedis();
+    const client = new Redis(shared.url);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
+      env: { ...process.env, NO_COLOR: '1', REDIS_URL: shared.url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let out = '';
+      await new Promise<void>((resolve) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          if (/Worker: .*pid \d+;/.test(out)) resolve();
+        });
+      });
+      expect(out).toMatch(/Redis: +private redis-server on port \d+ \(REDIS_URL left alone/);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(130);
+      expect(await client.dbsize()).toBe(0);
+    } finally {
+      // SIGTERM, never SIGKILL: the demo must stop the app, the worker and Redis it started.
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      client.disconnect();
+      await shared.close();
+    }
   }, 60_000);
 
   it('says clearly what is missing when REDIS_URL does not answer and no redis-server is on PATH', async () => {
@@ -183,7 +262,8 @@ describe('npm run demo', () => {
     expect(await exited).toBe(130);
     const stoppedIn = Date.now() - signalled;
     const after = out.slice(out.indexOf('SIGINT: stopping everything the demo started'));
-    expect(after, out).toMatch(/^SIGINT: stopping everything the demo started…\n/);
+    // The story stops at the interrupt: nothing printed, sent or clicked after it.
+    expect(after, out).toBe('SIGINT: stopping everything the demo started…\n');
     // Quiet: no failure report, no log tails, no stack trace.
     expect(out).not.toContain('Demo failed');
     expect(out).not.toContain('last lines of the');

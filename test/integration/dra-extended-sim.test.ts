@@ -104,7 +104,7 @@ describe('extended resource backed by DRA on the simulator', () => {
       (e) => e.reason === 'FailedScheduling',
     );
     expect(event?.message).toBe(
-      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling..",
+      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling.",
     );
     // The surge pod has no claim yet: the scheduler creates it only after choosing a node.
     expect(claims()).toHaveLength(1);

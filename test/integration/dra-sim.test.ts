@@ -72,7 +72,7 @@ describe('DRA twin of incident A on the simulator', () => {
       (e) => e.reason === 'FailedScheduling',
     );
     expect(event?.message).toBe(
-      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling..",
+      "0/10 nodes are available: 1 cannot allocate all claims, 9 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/10 nodes are available: 10 Preemption is not helpful for scheduling.",
     );
 
     const result = diagnose(await collectSnapshot(client, TRACKER));

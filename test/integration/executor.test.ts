@@ -223,6 +223,27 @@ describe('incident B live: crash loop on one node', () => {
     expect(live.every((p) => p.spec.nodeName !== 'node-b' && p.status?.phase === 'Running')).toBe(true);
   });
 
+  it("reads the pods on the nodes that stay eligible (not the crashing one), so the exclusion's room is known", async () => {
+    const { sim: s, client } = await start('crashloop-node');
+    await s.settle();
+    await s.waitFor(() =>
+      pods(s, SHOP.namespace).some((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2),
+    );
+    s.clearRequests();
+    const snapshot = await collectSnapshot(client, SHOP);
+    const perNode = s.requests
+      .filter((r) => r.verb === 'list' && r.resource === 'pods' && r.namespace === undefined)
+      .map((r) => new URLSearchParams(r.query ?? '').get('fieldSelector')?.split(',')[0])
+      .sort();
+    expect(perNode).toEqual(['spec.nodeName=node-a', 'spec.nodeName=node-c']);
+    expect(snapshot.coverage.podsReadOn).toEqual(['node-a', 'node-c']);
+    // The template may go anywhere and nothing is Pending: only the nodes its pods run on are read.
+    expect(snapshot.coverage.nodes).toBe('partial');
+    const plan = diagnose(snapshot).remediations.find((r) => r.kind === 'exclude-node');
+    expect(plan?.warnings).toEqual([]);
+    expect(plan?.impact).toContain('2 of 3 node(s) its pods run on stay eligible');
+  });
+
   it('guards the JSON patch with the resourceVersion: a write landing mid-apply is re-checked', async () => {
     const { sim: s, client } = await start('crashloop-node');
     await s.settle();

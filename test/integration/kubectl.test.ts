@@ -98,6 +98,22 @@ describe('kubectl against the simulator', () => {
     expect(out.stdout).toMatch(/pod\/checkout-\S+\s+1\/1\s+Running\s+0 .*node-a/);
   });
 
+  it('sorts events by lastTimestamp: the server-side table carries the whole objects when asked (includeObject=Object)', async () => {
+    const out = await kubectl('crash', ['-n', 'shop', 'get', 'events', '--sort-by=.lastTimestamp']);
+    expect(out.code).toBe(0);
+    expect(out.stderr).not.toContain('No resources found');
+    expect(out.stdout).toMatch(/Normal\s+Scheduled\s+pod\/checkout-\S+\s+Successfully assigned shop\//);
+  });
+
+  it('reports a server version consistent with what it serves (1.34: resource.k8s.io/v1)', async () => {
+    const out = await kubectl('crash', ['version', '-o', 'json']);
+    const server = (
+      JSON.parse(out.stdout) as { serverVersion: { major: string; minor: string; gitVersion: string } }
+    ).serverVersion;
+    expect([server.major, server.minor]).toEqual(['1', '34']);
+    expect(server.gitVersion).toMatch(/^v1\.34\./);
+  });
+
   it('describes a deployment and a pod with their events', async () => {
     const d = await kubectl('gpu', ['-n', 'vision', 'describe', 'deployment', 'vision-object-tracker']);
     expect(d.code).toBe(0);

@@ -98,7 +98,36 @@ describe('discovery', () => {
     expect(core.resources.map((r) => r.name)).toEqual(
       expect.arrayContaining(['pods/log', 'events', 'persistentvolumeclaims']),
     );
-    expect((await call('GET', '/version')).json).toMatchObject({ major: '1' });
+    // resource.k8s.io/v1 is served: a 1.34 server, not 1.31 (nothing in src/ reads it).
+    expect((await call('GET', '/version')).json).toMatchObject({ major: '1', minor: '34' });
+  });
+});
+
+describe('server-side tables (kubectl get)', () => {
+  const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
+  async function table(query: string): Promise<{ status: number; json: Record<string, unknown> }> {
+    const res = await fetch(`${sim.url}/api/v1/namespaces/team/pods${query}`, { headers: { Accept: TABLE } });
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  }
+  const objects = (json: Record<string, unknown>): unknown[] =>
+    (json['rows'] as { object: unknown }[]).map((r) => r.object);
+
+  it('includeObject: Metadata (the default) a PartialObjectMetadata, Object the whole object, None null', async () => {
+    for (const query of ['', '?includeObject=Metadata']) {
+      const rows = objects((await table(query)).json);
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
+      expect(rows[0]).not.toHaveProperty('spec');
+    }
+    const full = objects((await table('?includeObject=Object')).json);
+    expect(full[0]).toMatchObject({ kind: 'Pod', apiVersion: 'v1', spec: { containers: [{ name: 'c' }] } });
+    expect(objects((await table('?includeObject=None')).json)).toEqual([null, null, null]);
+  });
+
+  it('refuses an unknown includeObject with 400, as kube-apiserver does', async () => {
+    const bad = await table('?includeObject=Everything');
+    expect(bad.status).toBe(400);
+    expect(bad.json['message']).toBe('unrecognized includeObject value: "Everything"');
   });
 });
 
@@ -188,6 +217,36 @@ describe('writes', () => {
     expect(Number((ok.json as unknown as Deployment).metadata.resourceVersion)).toBeGreaterThan(
       Number(d.metadata.resourceVersion),
     );
+  });
+
+  it('defaults probes on create as the API server does (1s timeout, 10s period, thresholds 1 and 3, GET / over HTTP)', async () => {
+    const probed = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probed', namespace: 'team' },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            image: 'x:1',
+            livenessProbe: { httpGet: { port: 8080 }, initialDelaySeconds: 5 },
+            readinessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 2 },
+            startupProbe: { exec: { command: ['true'] }, failureThreshold: 30 },
+          },
+        ],
+      },
+    };
+    const created = await call('POST', '/api/v1/namespaces/team/pods', probed);
+    expect(created.status).toBe(201);
+    const [c] = (created.json as unknown as Pod).spec.containers;
+    const defaults = { timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 };
+    expect(c?.livenessProbe).toEqual({
+      ...defaults,
+      httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+      initialDelaySeconds: 5,
+    });
+    expect(c?.readinessProbe).toEqual({ ...defaults, tcpSocket: { port: 8080 }, periodSeconds: 2 });
+    expect(c?.startupProbe).toEqual({ ...defaults, exec: { command: ['true'] }, failureThreshold: 30 });
   });
 
   it('replaces nodeSelectorTerms and matchExpressions as whole lists in a strategic merge patch', async () => {

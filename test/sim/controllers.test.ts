@@ -152,7 +152,7 @@ describe('scheduler', () => {
     const s = sim;
     await s.waitFor(() => events(s, 'FailedScheduling').length > 0);
     expect(events(s, 'FailedScheduling')[0]?.message).toBe(
-      "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: gpu}. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling..",
+      "0/2 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 1 node(s) had untolerated taint {dedicated: gpu}. no new claims to deallocate, preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.",
     );
     const pod = (s.list('Pod', 'ns') as Pod[])[0];
     expect(pod?.status?.conditions?.find((c) => c.type === 'PodScheduled')).toMatchObject({
@@ -175,7 +175,7 @@ describe('scheduler', () => {
     s.apply(deploy('same', {}, gpuSpec(0)));
     await s.waitFor(() => events(s, 'FailedScheduling').length > 0);
     expect(events(s, 'FailedScheduling')[0]?.message).toBe(
-      '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod..',
+      '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. no new claims to deallocate, preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.',
     );
     s.apply(deploy('high', {}, gpuSpec(1000)));
     await s.waitFor(() => events(s, 'Preempted').length > 0);
@@ -183,6 +183,30 @@ describe('scheduler', () => {
     const onNode = (s.list('Pod', 'ns') as Pod[]).filter((p) => p.spec.nodeName === 'gpu');
     expect(onNode).toHaveLength(1);
     expect(onNode[0]?.metadata.labels?.['app']).toBe('high');
+  });
+
+  it('words a pod that may not preempt as a 1.34 scheduler does: DRA text, then preemption, one period', async () => {
+    sim = await startSimulator({
+      scenario: [
+        node('small', {}, { cpu: '1' }),
+        deploy(
+          'big',
+          {},
+          {
+            preemptionPolicy: 'Never',
+            containers: [{ name: 'c', image: 'b:1', resources: { requests: { cpu: '2' } } }],
+          },
+        ),
+      ],
+      timeScale: 50,
+    });
+    const s = sim;
+    await s.waitFor(() => events(s, 'FailedScheduling').length > 0);
+    // As a 1.34 cluster writes it (kube-scheduler FitError since 1.30 adds no period after
+    // the PostFilter text; DynamicResources' "no new claims to deallocate" comes first).
+    expect(events(s, 'FailedScheduling')[0]?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate, preemption: not eligible due to preemptionPolicy=Never.',
+    );
   });
 
   it('deleting a pod frees its node resources for a pending pod', async () => {

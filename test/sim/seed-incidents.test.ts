@@ -55,7 +55,7 @@ describe('seed A: GPU surge deadlock', () => {
     });
     const event = (s.list('Event', 'vision') as KubeEvent[]).find((e) => e.reason === 'FailedScheduling');
     expect(event?.message).toBe(
-      "0/10 nodes are available: 1 Insufficient nvidia.com/gpu, 9 node(s) didn't match Pod's node affinity/selector. preemption: 0/10 nodes are available: 1 No preemption victims found for incoming pod, 9 Preemption is not helpful for scheduling..",
+      "0/10 nodes are available: 1 Insufficient nvidia.com/gpu, 9 node(s) didn't match Pod's node affinity/selector. no new claims to deallocate, preemption: 0/10 nodes are available: 1 No preemption victims found for incoming pod, 9 Preemption is not helpful for scheduling.",
     );
     expect(event?.involvedObject.name).toBe(pending?.metadata.name);
     const stuck = s.get('Deployment', 'vision', 'vision-object-tracker') as Deployment;

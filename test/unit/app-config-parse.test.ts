@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { USAGE, parseCommand } from '../../src/app/command-parse.js';
 import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { testKeys } from '../support/plan-keys.js';
 
@@ -155,5 +155,12 @@ describe('parseCommand', () => {
     `${'a'.repeat(254)}`,
   ])('rejects %s', (text) => {
     expect(parseCommand(text, opts).kind).toBe('invalid');
+  });
+
+  it('the usage says what the parser does without -n: default for a Deployment, every namespace for scan', () => {
+    expect(parseCommand('web', opts)).toMatchObject({ namespace: 'default' });
+    expect(parseCommand('scan', opts)).toMatchObject({ namespace: undefined });
+    expect(USAGE).toContain('For a Deployment, NAMESPACE defaults to `default`');
+    expect(USAGE).toContain('`scan` without `-n` scans every namespace');
   });
 });

@@ -1,6 +1,7 @@
 /** `scan --from-file`: the live scan's report from a saved dump, agreeing with diagnose. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 
@@ -36,6 +37,16 @@ describe('scan --from-file', () => {
     const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
     expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(0);
     expect(run.stdout()).toContain('No stuck or at-risk Deployments in namespace payments (0 scanned)');
+  });
+
+  it('a dump without nodes: says nodes were not read, never that the list was capped', async () => {
+    const list = parse(readFileSync(FIXTURE, 'utf8')) as { items: { kind: string }[] };
+    expect(list.items.some((o) => o.kind === 'Node')).toBe(true);
+    const withoutNodes = { ...list, items: list.items.filter((o) => o.kind !== 'Node') };
+    const run = fakeIo(JSON.stringify(withoutNodes));
+    await runCli(['scan', '-n', 'vision', '--from-file', '-'], run.io);
+    expect(run.stdout()).toContain('Note: not every node was read');
+    expect(run.stdout()).not.toContain('capped;');
   });
 
   it('refuses --from-file together with a cluster option (exit 2)', async () => {

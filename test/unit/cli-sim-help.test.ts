@@ -1,5 +1,8 @@
 /** `npm run sim -- --help` (sim/main.ts): usage on stdout, exit 0; mistakes exit 2 with the usage, no stack. */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const sim = (args: string[]) =>
@@ -28,5 +31,31 @@ describe('npm run sim -- --help', () => {
     expect(run.stderr).toContain(`sim: ${message}`);
     expect(run.stderr).toContain('Usage: npm run sim');
     expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    ['an empty file', '# only a comment\n---\n', 'holds no Kubernetes objects'],
+    ['an unknown kind', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n', 'unsupported kind Widget'],
+    ['YAML that does not parse', 'kind: [\n', 'scenario YAML:'],
+  ])('refuses a scenario that is %s: exit 2, one line, no server', (_name, text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-scenario-'));
+    try {
+      const file = join(dir, 'scenario.yaml');
+      writeFileSync(file, text);
+      const run = sim(['--scenario', file]);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`sim: `);
+      expect(run.stderr).toContain(message);
+      expect(run.stdout).not.toContain('simulator serving');
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a scenario file that does not exist: exit 2', () => {
+    const run = sim(['--scenario', '/nonexistent/scenario.yaml']);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('cannot read scenario /nonexistent/scenario.yaml: ENOENT');
   });
 });

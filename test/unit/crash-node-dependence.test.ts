@@ -163,7 +163,11 @@ describe('node dependence by separation, whatever the counts', () => {
       coverage: { ...scenario.snapshot.coverage, podsReadOn: POOL.slice(0, 8) },
     };
     const unknown = diagnose(partial).remediations.find((r) => r.kind === 'exclude-node');
-    expect(unknown?.warnings).toContainEqual(expect.stringContaining('were not all read'));
+    expect(unknown?.warnings).toContainEqual(
+      expect.stringMatching(
+        /has room for 2 of 10 .* the pods on .* were not read, so the room there is unknown/,
+      ),
+    );
   });
 
   it('look-alike: the 3 healthy pods started 2 minutes ago (not crashed yet) is CrashLoop, too early to blame the image', () => {
@@ -303,6 +307,35 @@ describe('ranking and clues', () => {
     expect(row).toBeGreaterThan(0);
     expect(text[row + 1]).toMatch(
       /\^ clue \(previous log of detector-7c9d8f5b6-\w+\/detector\): .*AVX2 instructions/,
+    );
+  });
+
+  it('seed B: an illegal instruction on nodes without CPU feature labels leads the headline, not the kernel that happens to differ', () => {
+    const scenario = crashScenario({
+      placement: ['node-a', 'node-b', 'node-c'],
+      crashing: [1],
+      oddNode: { kernelVersion: '5.4.0-1103-gcp', osImage: 'Ubuntu 20.04.6 LTS' },
+      crash: {
+        exitCode: 132,
+        reason: 'Error',
+        message:
+          'illegal instruction (core dumped): checkout-server uses AVX-512 instructions not supported by this CPU',
+        log: 'SIGILL: illegal instruction\n',
+      },
+    });
+    const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
+    const diff = evidenceOf(finding, 'node-diff');
+    expect(diff.clue?.kind).toBe('cpu-instructions');
+    expect(diff.clue?.pointsAt).toBeUndefined();
+    // The kernel still separates the nodes (the evidence says so) ...
+    expect(diff.separator?.fields).toEqual(['kernelVersion']);
+    // ... but the clue, not the kernel, opens the headline.
+    expect(finding?.summary).toBe(
+      "detector crash-loops only on node node-b, failing with an illegal instruction (AVX-512, not supported by that node's CPU): " +
+        'container detector fails in 1 of 3 pods, last exit code 132 (Error); the same template runs Ready on node-a, node-c.',
+    );
+    expect(finding?.explanation).toContain(
+      'The nodes also differ (with kernelVersion 5.4.0-1103-gcp where it fails), which the clue does not point at.',
     );
   });
 

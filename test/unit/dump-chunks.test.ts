@@ -11,10 +11,11 @@ import { splitDocuments, splitListItems } from '../../src/diagnosis/dump/dump-ch
 import { relevantTo } from '../../src/diagnosis/dump/dump-relevance.js';
 import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
-import type { KubeObject } from '../../src/diagnosis/k8s.js';
+import type { KubeEvent, KubeObject } from '../../src/diagnosis/k8s.js';
+import { renderText } from '../../src/report/text.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
-import { makeDeployment, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
+import { makeDeployment, makeEvent, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const deployment = makeDeployment('object-tracker', { namespace: 'vision' });
 const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2 });
@@ -209,5 +210,65 @@ describe('a dump that misses some of the Deployment’s pods', () => {
     const whole = assembleSnapshot(snapshot.target, [...objects, pending] as unknown as KubeObject[]);
     expect(whole.coverage.pods).toBe('complete');
     expect(diagnose(whole).findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  });
+});
+
+describe('a dump after a finished rollout: the old pods were deleted, not left out', () => {
+  const done = makeDeployment('object-tracker', {
+    namespace: 'vision',
+    status: {
+      replicas: 1,
+      updatedReplicas: 1,
+      readyReplicas: 1,
+      availableReplicas: 1,
+      observedGeneration: 2,
+    },
+  });
+  const oldRs = makeReplicaSet(done, '6d4cf56db6', { revision: 1, replicas: 0 });
+  const newRs = makeReplicaSet(done, '7bbc65dc8c', { revision: 2 });
+  const running = makePod(newRs, 'hr8jm', 'gpu-node-7', { phase: 'Running' });
+  const gone = `${oldRs.metadata.name ?? ''}-grj9c`;
+  const onGone = { kind: 'Pod', name: gone, namespace: 'vision' };
+  const base = [done, oldRs, newRs, running, node, makeEvent(onGone, 'Scheduled', `assigned to gpu-node-7`)];
+  const assembled = (...events: KubeEvent[]) =>
+    assembleSnapshot({ kind: 'Deployment', namespace: 'vision', name: 'object-tracker' }, [
+      ...base,
+      ...events,
+    ] as unknown as KubeObject[]);
+
+  it("the ReplicaSet's SuccessfulDelete names the pod: pods complete, no IncompleteEvidence", () => {
+    const deleted = makeEvent(
+      { kind: 'ReplicaSet', name: oldRs.metadata.name, namespace: 'vision' },
+      'SuccessfulDelete',
+      `Deleted pod: ${gone}`,
+    );
+    const snapshot = assembled(deleted);
+    expect(snapshot.coverage.pods).toBe('complete');
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('IncompleteEvidence');
+  });
+
+  it("the kubelet's Killing (Stopping container) on the pod: deleted too", () => {
+    const killing = makeEvent(onGone, 'Killing', 'Stopping container object-tracker', { type: 'Normal' });
+    expect(assembled(killing).coverage.pods).toBe('complete');
+  });
+
+  it('look-alike: Killing for a failed liveness probe restarts the container, the pod lives on: still missing', () => {
+    const probe = makeEvent(
+      onGone,
+      'Killing',
+      'Container object-tracker failed liveness probe, will be restarted',
+      {
+        type: 'Normal',
+      },
+    );
+    const snapshot = assembled(probe);
+    expect(snapshot.coverage.pods).toBe('partial');
+    expect(JSON.stringify(snapshot.coverage.gaps)).toContain(`events name pod ${gone}`);
+  });
+
+  it('the report says evidence was not read, not that checks failed, when only evidence is missing', () => {
+    const text = renderText(diagnose(assembled()));
+    expect(text).toContain('No verdict: some evidence was not read:');
+    expect(text).not.toContain('some checks failed');
   });
 });

@@ -4,13 +4,16 @@ import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/placement/node-match.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { CoverageGap, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import { selectWorkload } from '../../src/diagnosis/select-workload.js';
+import { fullCoverage } from '../../src/diagnosis/snapshot.js';
+import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const SEED_B: CrashScenarioOptions = { placement: ['node-a', 'node-b', 'node-c'], crashing: [1] };
 
@@ -118,7 +121,7 @@ describe('exclude-node plan (seed B, no affinity yet)', () => {
   });
 
   it('says how many nodes stay eligible and that every pod is replaced', () => {
-    expect(plan.impact).toContain('2 of 3 eligible known node(s) stay eligible');
+    expect(plan.impact).toContain('2 of 3 eligible node(s) stay eligible:');
     expect(plan.impact).toContain('node-a, node-c');
     expect(plan.impact).toMatch(/replaces every pod, 3 replica/);
     expect(plan.warnings).toEqual([]);
@@ -189,6 +192,75 @@ describe('exclude-node plan with an existing affinity and tolerations', () => {
     const changed = structuredClone(scenario.deployment);
     changed.spec.template.spec.affinity = {};
     expect(() => applyJsonPatch(changed, plan.patch?.body)).toThrow(/test failed/);
+  });
+});
+
+describe('exclude-node: what was not read is named, never counted as no room', () => {
+  // Seed B as the collector sees it live: a template that may go anywhere, nothing
+  // Pending, so only the nodes its pods run on were read (nodes 'partial', no gap).
+  function seedB(podsReadOn: string[], gaps: CoverageGap[] = []): WorkloadSnapshot {
+    const { snapshot } = crashScenario(SEED_B);
+    return {
+      ...snapshot,
+      nodesComplete: false,
+      coverage: { ...snapshot.coverage, nodes: 'partial', podsReadOn, gaps },
+    };
+  }
+  const planOf = (snapshot: WorkloadSnapshot): RemediationPlan =>
+    onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
+
+  it('the pods on the nodes that stay were read and hold every replica: no warning', () => {
+    const plan = planOf(seedB(['node-a', 'node-c']));
+    expect(plan.warnings).toEqual([]);
+    expect(plan.impact).toContain(
+      "2 of 3 node(s) its pods run on stay eligible (the template may use any node; the cluster's other nodes were not read)",
+    );
+  });
+
+  it('none of their pods read: room unknown, not "room for 0", and the node list not called capped', () => {
+    const plan = planOf(seedB([]));
+    expect(plan.warnings).toEqual([
+      'The pods on node-a, node-c were not read: whether the 3 replica(s) fit there after the exclusion is unknown.',
+    ]);
+    expect(plan.warnings.join(' ')).not.toMatch(/room for 0|capped/);
+  });
+
+  it("a dump with every namespace's pods counts other workloads on the nodes that stay (workload selection keeps them)", () => {
+    const { deployment, replicaSet, pods, nodes } = crashScenario({
+      ...SEED_B,
+      deployment: { resources: { requests: { cpu: '1' } } },
+    });
+    const batch = makeDeployment('batch', { namespace: 'jobs', resources: { requests: { cpu: '7' } } });
+    const batchRs = makeReplicaSet(batch, '6d9f7c8b5');
+    const neighbours = ['node-a', 'node-c'].map((node, i) =>
+      makePod(batchRs, ['g7x2m', 'k4p9w'][i] ?? 'x', node, { phase: 'Running' }),
+    );
+    const snapshot = selectWorkload(
+      deployment,
+      { replicaSets: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
+      { capturedAt: '2026-11-22T03:00:00Z', coverage: fullCoverage() },
+    );
+    expect(snapshot.otherPods.map((p) => p.spec.nodeName).sort()).toEqual(['node-a', 'node-c']);
+    // 7 of 8 cpu taken on node-a and node-c: one more 1-cpu pod fits on each.
+    const plan = planOf(snapshot);
+    expect(plan.warnings).toEqual([
+      expect.stringMatching(/have room for 2 of 3 replica\(s\).*1 will stay Pending/),
+    ]);
+  });
+
+  it('a real gap in the node list is named with its reason', () => {
+    const plan = planOf(
+      seedB(
+        ['node-a', 'node-c'],
+        [{ about: 'nodes', what: 'nodes past the first 500', reason: 'capped', settle: 'narrow it' }],
+      ),
+    );
+    expect(plan.warnings).toEqual([
+      'Not read: nodes past the first 500 (past the cap on listed nodes). Eligibility counts cover only the nodes read.',
+    ]);
+    expect(plan.impact).toContain(
+      '2 of 3 eligible node(s) read stay eligible (not read: nodes past the first 500, past the cap on listed nodes)',
+    );
   });
 });
 

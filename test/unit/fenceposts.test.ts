@@ -94,12 +94,12 @@ describe('resolveStrategy sources', () => {
     });
   });
 
-  it('25% with no evidence counts as explicit; anything else is explicit', () => {
+  it('25% with no evidence is the default value of unknown origin; anything else is explicit', () => {
     const d = makeDeployment('x', {
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
     });
     const s = resolveStrategy(d);
-    expect(s.maxSurge?.source).toBe('explicit');
+    expect(s.maxSurge?.source).toBe('unknown');
     expect(s.maxUnavailable).toEqual({ raw: 1, value: 1, source: 'explicit' });
   });
 
@@ -119,19 +119,44 @@ describe('resolveStrategy sources', () => {
     expect(s.maxUnavailable?.source).toBe('default');
   });
 
-  it('managedFields ownership decides when there is no last-applied annotation', () => {
+  const owning = (manager: string, operation: 'Apply' | 'Update', fields: string[]) => ({
+    manager,
+    operation,
+    fieldsV1: {
+      'f:spec': {
+        'f:strategy': { 'f:rollingUpdate': Object.fromEntries(fields.map((f) => [`f:${f}`, {}])) },
+      },
+    },
+  });
+
+  it('managedFields: a field no manager owns was defaulted by the server', () => {
+    const d = makeDeployment('x');
+    Object.assign(d.metadata, { managedFields: [owning('helm', 'Update', ['maxUnavailable'])] });
+    expect(resolveStrategy(d).maxSurge?.source).toBe('default');
+  });
+
+  it('managedFields: an Update manager owning 25% proves nothing (kubectl create owns defaulted fields)', () => {
+    // What kubectl create of a manifest without a strategy leaves: the creator's Update
+    // entry owns the strategy the API server defaulted.
+    const d = makeDeployment('x');
+    Object.assign(d.metadata, {
+      managedFields: [owning('kubectl-create', 'Update', ['maxSurge', 'maxUnavailable'])],
+    });
+    const s = resolveStrategy(d);
+    expect(s.maxSurge?.source).toBe('unknown');
+    expect(s.maxUnavailable?.source).toBe('unknown');
+  });
+
+  it('managedFields: a server-side apply owning 25% set it (appliers own only what they send)', () => {
     const d = makeDeployment('x');
     Object.assign(d.metadata, {
       managedFields: [
-        {
-          manager: 'helm',
-          operation: 'Update',
-          fieldsV1: { 'f:spec': { 'f:strategy': { 'f:rollingUpdate': { 'f:maxUnavailable': {} } } } },
-        },
+        owning('kubectl-create', 'Update', ['maxSurge', 'maxUnavailable']),
+        owning('argocd-controller', 'Apply', ['maxUnavailable']),
       ],
     });
     const s = resolveStrategy(d);
-    expect(s.maxSurge?.source).toBe('default');
+    expect(s.maxSurge?.source).toBe('unknown');
     expect(s.maxUnavailable?.source).toBe('explicit');
   });
 

@@ -40,7 +40,8 @@ const finding: Finding = {
       strategy: {
         type: 'RollingUpdate',
         maxSurge: { raw: '25%', value: 1, source: 'default' },
-        maxUnavailable: { raw: '25%', value: 0, source: 'default' },
+        // Owned only by an Update manager (kubectl create): equal to the default, origin unknown.
+        maxUnavailable: { raw: '25%', value: 0, source: 'unknown' },
       },
     },
     {
@@ -108,7 +109,8 @@ describe('renderText', () => {
     expect(text).toMatch(/1\s+Insufficient nvidia.com\/gpu\s+resources \(nvidia.com\/gpu\)/);
     expect(text).toMatch(/9\s+node\(s\) didn't match Pod's node affinity\/selector\s+node-selection/);
     expect(text).toMatch(/maxSurge\s+25%\s+-> 1\s+\(Kubernetes default, not set in the manifest\)/);
-    expect(text).toMatch(/maxUnavailable\s+25%\s+-> 0/);
+    expect(text).toMatch(/maxUnavailable\s+25%\s+-> 0\s+\(default value\)/);
+    expect(text).not.toContain('set explicitly');
     expect(text).toContain('prints the percentages unresolved');
     expect(text).toMatch(/gpu-node-1\s+nvidia.com\/gpu\s+1\s+1\s+0\s+tracker-old \(1, this Deployment\)/);
     expect(text).toMatch(/bad-1\s+2\s+0\s+2\s+14\s+139\s+Error/);

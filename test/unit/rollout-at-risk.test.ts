@@ -44,10 +44,37 @@ describe('RolloutAtRisk', () => {
     expect(finding?.code).toBe('RolloutAtRisk');
     expect(finding?.severity).toBe('warning');
     expect(finding?.summary).toContain('Next rollout of object-tracker will deadlock');
-    expect(finding?.summary).toContain('tracker-node');
+    expect(finding?.summary).toContain(
+      'the only node it may use (tracker-node) has no room for one more pod',
+    );
     expect(finding?.summary).toContain('nvidia.com/gpu');
     const rows = finding?.evidence.find((e) => e.type === 'node-capacity');
     expect(rows?.type === 'node-capacity' && rows.rows[0]).toMatchObject({ node: 'tracker-node', free: '0' });
+  });
+
+  it('says "have" of several full nodes', () => {
+    const deployment = makeDeployment('object-tracker', {
+      namespace: 'vision',
+      replicas: 2,
+      resources: { limits: { 'nvidia.com/gpu': '1' } },
+      podSpec: { nodeSelector: { pool: 'tracker' } },
+    });
+    const rs = makeReplicaSet(deployment, '6d4cf56db6', { revision: 2 });
+    const snapshot = makeSnapshot({
+      deployment,
+      replicaSets: [rs],
+      pods: [
+        makePod(rs, 'x2kqp', 'tracker-1', { phase: 'Running' }),
+        makePod(rs, 'k4p9w', 'tracker-2', { phase: 'Running' }),
+      ],
+      nodes: ['tracker-1', 'tracker-2'].map((name) =>
+        makeNode(name, { allocatable: { 'nvidia.com/gpu': '1' }, labels: { pool: 'tracker' } }),
+      ),
+    });
+    const [finding] = rolloutAtRisk.analyze(new AnalysisContext(snapshot));
+    expect(finding?.summary).toContain(
+      'the 2 nodes it may use (tracker-1, tracker-2) have no room for one more pod',
+    );
   });
 
   it('offers the preventive strategy change without a restart', () => {

@@ -177,7 +177,7 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
       if (s.type === 'Recreate')
         return proseSections(mrkdwn`*Strategy:* Recreate, replicas ${evidence.replicas}`);
       const v = (x: typeof s.maxSurge): string =>
-        x ? `${x.value} (${String(x.raw)}${x.source === 'default' ? ', default' : ''})` : 'n/a';
+        x ? `${x.value} (${String(x.raw)}${x.source === 'explicit' ? '' : ', default'})` : 'n/a';
       return proseSections(
         mrkdwn`*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
       );

@@ -1,15 +1,19 @@
 /**
  * `rollout-doctor apply deployment/NAME -n NS --remediation KIND|ID [--yes]
  * [--context C] [--kubeconfig F] [--timeout SECONDS]`: diagnoses live, shows the exact
- * patch and the server's dry-run changes, asks for confirmation (y/N on a terminal,
- * or --yes), applies, then follows the rollout. Exit: 0 applied and rolled out,
- * 1 refused, failed or rollout did not complete, 2 bad arguments / no such
- * remediation / no confirmation, 3 cluster unreachable or forbidden.
+ * write (which object, which patch or which deletions) and the server's dry-run
+ * changes, asks for confirmation (y/N on a terminal, or --yes), applies, then follows
+ * the rollout. Exit (DESIGN.md §3, and HELP below): 0 applied and rolled out; 1 not
+ * applied (refused, failed, or declined at the prompt: the problem is still there,
+ * and declining is an answer, not bad input) or the rollout did not complete; 2 bad
+ * arguments, no such remediation, or no terminal to confirm on without --yes; 3
+ * cluster unreachable or forbidden; 4 internal error.
  */
 import { cleanText } from '../../text/clean.js';
 import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
+import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
 import { clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
@@ -18,13 +22,18 @@ import { EXIT, UsageError, type CliIo } from '../io.js';
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
 
-Diagnoses the Deployment, shows the exact patch of the chosen remediation and what the
-API server's dry run says it changes, asks for confirmation, applies it, and follows
-the rollout until it completes, fails or --timeout (default 300) passes.
+Diagnoses the Deployment, shows exactly what the chosen remediation writes (the object
+it patches, creates or deletes, and the patch) and what the API server's dry run says
+it changes, asks for confirmation, applies it, and follows the rollout until it
+completes, fails or --timeout (default 300) passes.
   --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
                  rollout-restart, delete-pods, scale-old-replicaset, taint-device)
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
+Exit status: 0 applied and rolled out; 1 not applied (refused, failed, or declined at
+the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
+no terminal to confirm on without --yes; 3 cluster unreachable or forbidden; 4 internal
+error (a bug).
 `;
 
 export interface ApplyArgs {
@@ -128,7 +137,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     return result.status === 'failed' && result.retryable ? EXIT.cluster : EXIT.problems;
   }
   if (result.status === 'already-applied') out(`Already applied: ${result.reason}\n`);
-  else out(`Applied (generation ${result.generation}):\n${formatChanges(result.changes)}`);
+  else out(`${appliedLine(plan, result.generation)}\n${formatChanges(result.changes)}`);
 
   const outcome = await watchRollout(client, ref, {
     timeoutMs: args.timeoutMs,
@@ -147,22 +156,75 @@ export function choosePlan(plans: readonly RemediationPlan[], wanted: string): R
 export function describePlan(plan: RemediationPlan): string {
   const lines = [`Remediation ${plan.kind} (${plan.id}): ${plan.summary}`, `Impact: ${plan.impact}`];
   for (const warning of plan.warnings) lines.push(`Warning: ${warning}`);
+  lines.push(...writeLines(plan));
+  return `${lines.join('\n')}\n`;
+}
+
+/** What the executor writes for each kind: the object it patches, creates or deletes, exactly. */
+function writeLines(plan: RemediationPlan): string[] {
+  const ns = plan.target.namespace;
+  const rs = plan.replicaSet;
+  const taint = plan.deviceTaint;
+  const podLines = (plan.pods ?? []).map((pod) => `  ${pod.name} (uid ${pod.uid})`);
+  if (plan.kind === 'scale-old-replicaset' && rs && plan.patch) {
+    return [
+      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to replicasets/${rs.name}/scale in namespace ${ns} ` +
+        `(the old ReplicaSet's scale subresource; the Deployment is not changed):`,
+      JSON.stringify(plan.patch.body, null, 2),
+      rs.stepped
+        ? `(the first step: it then scales ${rs.name} down one replica at a time from ${rs.replicas} to ${rs.to}, ` +
+          'waiting for each new pod to be Ready and re-checking before every step)'
+        : `(it fails rather than scale ${rs.name} if its uid or replicas changed since the diagnosis)`,
+    ];
+  }
+  if ((plan.kind === 'taint-device' || plan.kind === 'untaint-device') && taint) {
+    const rule = `devicetaintrules/${taint.name} (${taint.apiVersion}, cluster-scoped)`;
+    if (plan.kind === 'untaint-device') {
+      return [`Deletes ${rule}, only while it is the one rollout-doctor wrote.`];
+    }
+    return [
+      `Creates ${rule}:`,
+      JSON.stringify(deviceTaintRuleBody({ id: plan.id, target: plan.target, deviceTaint: taint }), null, 2),
+      `then deletes these pods in namespace ${ns} (each only if its uid is unchanged):`,
+      ...podLines,
+    ];
+  }
   if (plan.patch) {
-    lines.push(
-      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${plan.target.namespace}:`,
+    const lines = [
+      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${ns}:`,
       JSON.stringify(plan.patch.body, null, 2),
       '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
-    );
+    ];
     if (restartsPods(plan.patch)) {
       lines.push(
         `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as \`kubectl rollout restart\` does)`,
       );
     }
-  } else {
-    lines.push(`Deletes pods in namespace ${plan.target.namespace} (each only if its uid is unchanged):`);
-    for (const pod of plan.pods ?? []) lines.push(`  ${pod.name} (uid ${pod.uid})`);
+    return lines;
   }
-  return `${lines.join('\n')}\n`;
+  return [`Deletes pods in namespace ${ns} (each only if its uid is unchanged):`, ...podLines];
+}
+
+/**
+ * The first line after a successful write, per kind. Only a patch of the Deployment
+ * makes a new generation worth naming (the rollout it starts is followed from it);
+ * scaling a ReplicaSet, deleting pods or writing a DeviceTaintRule leaves the
+ * Deployment's generation as it was.
+ */
+export function appliedLine(plan: RemediationPlan, generation: number): string {
+  const ns = plan.target.namespace;
+  switch (plan.kind) {
+    case 'scale-old-replicaset':
+      return `Applied: scaled replicasets/${plan.replicaSet?.name ?? '?'} in namespace ${ns}:`;
+    case 'delete-pods':
+      return `Applied: deleted pods in namespace ${ns}:`;
+    case 'taint-device':
+      return `Applied: DeviceTaintRule ${plan.deviceTaint?.name ?? '?'} in place, pods holding the device deleted:`;
+    case 'untaint-device':
+      return `Applied: DeviceTaintRule ${plan.deviceTaint?.name ?? '?'} deleted:`;
+    default:
+      return `Applied to deployments/${plan.target.name} in namespace ${ns} (now generation ${generation}):`;
+  }
 }
 
 function formatChanges(changes: readonly FieldChange[]): string {

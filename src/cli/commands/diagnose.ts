@@ -2,7 +2,7 @@
  * `rollout-doctor diagnose deployment/NAME -n NS [--context C] [--kubeconfig F]
  * [--from-file DUMP] [-o text|json]`: diagnoses one Deployment from a live cluster or
  * a saved dump. Exit: 0 no problem, 1 problems found, 2 bad arguments or input or
- * not found, 3 cluster unreachable or forbidden.
+ * not found, 3 cluster unreachable or forbidden, 4 internal error (a check that threw).
  */
 import { escapeJsonControls } from '../../text/clean.js';
 import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
@@ -25,7 +25,9 @@ Explains why a Deployment's rollout is stuck or its pods crash, and what would f
                     kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml > dump.yaml
   --context, --kubeconfig  which cluster to read (live mode only)
   -o, --output      text (default) or json
-Exit status: 0 no problem found, 1 problems found, 2 bad arguments or input, 3 cluster unreachable or forbidden.
+Exit status: 0 no problem found, 1 problems found (IncompleteEvidence included), 2 bad
+arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
+check that failed with no verdict).
 `;
 
 interface Options {

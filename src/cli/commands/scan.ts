@@ -1,7 +1,8 @@
 /**
  * `rollout-doctor scan [-n NS | -A] [--context C] [--kubeconfig F] [-o text|json]`:
  * lists Deployments that are stuck or at risk of a surge deadlock. Exit: 0 nothing
- * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden.
+ * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden,
+ * 4 internal error.
  */
 import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
@@ -18,7 +19,8 @@ Lists Deployments whose rollout is stuck, and those whose next rollout would dea
   --context, --kubeconfig  which cluster to read
   --from-file DUMP      read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
   -o, --output          text (default) or json
-Exit status: 0 nothing found, 1 Deployments listed, 2 bad arguments, 3 cluster unreachable or forbidden.
+Exit status: 0 nothing found, 1 Deployments listed, 2 bad arguments or input, 3 cluster
+unreachable or forbidden, 4 internal error (a bug).
 `;
 
 interface ScanArgs {
@@ -120,7 +122,9 @@ export function renderScan(report: ScanReport): string {
     lines.push('Run `rollout-doctor diagnose deployment/NAME -n NAMESPACE` for the evidence and fixes.');
   }
   if (!report.nodesComplete)
-    lines.push('Note: the node list was capped; at-risk predictions may be incomplete.');
+    lines.push(
+      'Note: not every node was read (the list was capped or refused, or the dump holds no nodes); at-risk predictions may be incomplete.',
+    );
   for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
   return `${lines.join('\n')}\n`;
 }

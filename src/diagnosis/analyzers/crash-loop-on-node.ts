@@ -9,6 +9,7 @@ import type { Evidence, Finding } from '../finding.js';
 import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { crashDeviceHealth, deviceWords } from '../crash/device-health.js';
+import { namedInstructionSet, type CrashClue } from '../crash/crash-clues.js';
 
 /**
  * CrashLoopOnNode: the same pod template crashes on some nodes and runs Ready on
@@ -41,22 +42,27 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const containers = describeContainers(p.containers);
   // Where and what separates the nodes open the first sentence, so a one-line
   // headline cut at its first ": " still says it; the container and counts follow.
-  const sep = p.separator ? groupWords(p.separator) : undefined;
+  // A clue that points at no difference the Node objects show (an illegal instruction
+  // on nodes without CPU feature labels) is the decisive fact: it leads, and whatever
+  // else separates the nodes (a kernel, an OS image) moves to the explanation.
+  const health = crashDeviceHealth(snapshot, p);
+  const blamed = health?.blamed[0];
   const k = p.badNodes.length;
+  const clueLeads = p.clue !== undefined && p.clue.pointsAt === undefined && !blamed;
+  const sep = p.separator && !clueLeads ? groupWords(p.separator) : undefined;
+  const what = sep ? `, ${sep.bad}` : p.clue && clueLeads ? `, ${clueWords(p.clue, k)}` : '';
   const where =
     k === 1
-      ? `only on node ${p.badNodes[0]}${sep ? `, ${sep.bad}` : ''}`
+      ? `only on node ${p.badNodes[0]}${what}`
       : sep && k > 3
         ? `on the ${k} nodes ${sep.bad}`
         : k <= LISTED
-          ? `only on nodes ${p.badNodes.join(', ')}${sep ? `, ${sep.bad}` : ''}`
-          : `on ${k} nodes (${list(p.badNodes)})`;
+          ? `only on nodes ${p.badNodes.join(', ')}${what}`
+          : `on ${k} nodes (${list(p.badNodes)})${what}`;
   const g = p.goodNodes.length;
   const good = sep
     ? `the same template runs Ready on ${g === 1 ? 'the one' : `the ${g}`} ${sep.good}${g <= LISTED ? ` (${p.goodNodes.join(', ')})` : ''}`
     : `the same template runs Ready on ${list(p.goodNodes)}`;
-  const health = crashDeviceHealth(snapshot, p);
-  const blamed = health?.blamed[0];
   const deviceText = blamed
     ? ` The kubelet reports device ${deviceWords(blamed)} Unhealthy in the allocatedResourcesStatus of ${blamed.pod}/${blamed.container} on ${blamed.node}: the device, not the application, explains the crash.`
     : health?.verdict === 'unknown'
@@ -123,9 +129,14 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       text: `Node objects not collected for ${p.unreadNodes.join(', ')}: no comparison for them (kubectl get nodes -o yaml).`,
     });
   }
+  const otherSeparator =
+    clueLeads && p.separator
+      ? ` The nodes also differ (${groupWords(p.separator).bad} where it fails), which the clue does not point at.`
+      : '';
   const clueText = p.clue
     ? ` The ${p.clue.source === 'log' ? 'previous log' : 'termination message'} of ${p.clue.pod}/${p.clue.container} says "${p.clue.text}": ${p.clue.meaning}` +
-      (p.clue.pointsAt ? `, which points at the difference in ${p.clue.pointsAt}.` : '.')
+      (p.clue.pointsAt ? `, which points at the difference in ${p.clue.pointsAt}.` : '.') +
+      otherSeparator
     : '';
   return {
     code: 'CrashLoopOnNode',
@@ -148,6 +159,38 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
         : ''),
     evidence,
   };
+}
+
+/**
+ * The clue in a few words of our own (the clue's text is untrusted and long): what
+ * the crash says about the node(s) when no difference of the Node objects shows it.
+ * No ": " inside, so a headline cut at its first colon keeps it whole.
+ */
+function clueWords(clue: CrashClue, nodes: number): string {
+  const one = nodes === 1;
+  switch (clue.kind) {
+    case 'cpu-instructions': {
+      const set = namedInstructionSet(clue.text);
+      const cpu = one ? "that node's CPU" : 'their CPUs';
+      return set
+        ? `failing with an illegal instruction (${set}, not supported by ${cpu})`
+        : `failing with an illegal instruction (an instruction ${cpu} ${one ? 'lacks' : 'lack'})`;
+    }
+    case 'exec-format':
+      return 'failing with exec format error (a binary built for another CPU architecture)';
+    case 'read-only-fs':
+      return 'failing on a read-only file system';
+    case 'cgroup':
+      return 'failing on a cgroup layout or controller it expects';
+    case 'syscall':
+      return 'failing on a missing or blocked system call';
+    case 'open-files':
+      return 'failing with too many open files';
+    case 'glibc':
+      return 'failing on a host glibc older than the binary needs';
+    case 'out-of-memory':
+      return 'running out of memory';
+  }
 }
 
 /** "with osImage Ubuntu 24.04.1 LTS" for the crashing nodes, "with osImage Ubuntu 22.04.5 LTS" for the healthy ones. */

@@ -42,9 +42,14 @@ export const rolloutAtRisk: Analyzer = {
       const first = freeing[0]?.blockers[0];
       if (!first) return [];
       const nodes = eligible.map((a) => a.node.metadata.name ?? '');
+      const listed = `${nodes.slice(0, 3).join(', ')}${nodes.length > 3 ? ', ...' : ''}`;
+      const where =
+        nodes.length === 1
+          ? `the only node it may use (${listed}) has`
+          : `the ${nodes.length} nodes it may use (${listed}) have`;
       return [
         draft(
-          `Next rollout of ${name} will deadlock: the ${nodes.length === 1 ? 'only node it may use' : `${nodes.length} nodes it may use`} (${nodes.slice(0, 3).join(', ')}${nodes.length > 3 ? ', ...' : ''}) have no room for one more pod (it needs ${describeBlocker(first)}), and ${strategy} creates the new pod before any old one goes.`,
+          `Next rollout of ${name} will deadlock: ${where} no room for one more pod (it needs ${describeBlocker(first)}), and ${strategy} creates the new pod before any old one goes.`,
           `This Deployment's own pods hold what a new pod needs, so with maxSurge ${assessment.strategy.maxSurge?.value ?? 0} and maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0} the next rollout's first new pod will stay Pending while the old pods wait for it to become Ready. Setting maxSurge 0 / maxUnavailable 1 (or Recreate) now avoids that; it restarts nothing by itself.`,
           assessment,
           capacityRows(ctx, next, eligible),

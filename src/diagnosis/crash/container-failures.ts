@@ -57,7 +57,7 @@ const IMAGE_PULL_REASONS = new Set([
   'InvalidImageName',
   'ErrImageNeverPull',
 ]);
-const START_ERROR_REASONS = new Set([
+export const START_ERROR_REASONS: ReadonlySet<string> = new Set([
   'RunContainerError',
   'CreateContainerError',
   'StartError',

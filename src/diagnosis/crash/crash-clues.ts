@@ -134,6 +134,11 @@ const TARGETS: Record<ClueKind, ((d: NodeDifference) => boolean)[]> = {
   ],
 };
 
+/** The instruction set a clue line names ("AVX-512", "AVX2"), as written; letters, digits and -._ only. */
+export function namedInstructionSet(line: string): string | undefined {
+  return INSTRUCTION_SET.exec(line)?.[1];
+}
+
 /** Finds a CPU-feature difference naming the instruction set the line mentions (AVX2 → cpu-cpuid.AVX2). */
 function instructionTarget(line: string, differences: readonly NodeDifference[]): NodeDifference | undefined {
   const named = INSTRUCTION_SET.exec(line)?.[1];

@@ -19,6 +19,7 @@ import type {
 } from '../k8s.js';
 import { isTerminal } from '../rollout/workload.js';
 import { selectWorkload } from '../select-workload.js';
+import { asCoreEvent } from './event-shape.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
 import { WorkloadNotFoundError } from '../errors.js';
 import { closestNames } from '../../text/closest-names.js';
@@ -94,22 +95,37 @@ export function assembleSnapshot(
  * pods`, a filtered dump, a pod moved by hand): then the pods are not complete, and
  * nothing may be read from their absence. Two proofs that one is missing: an event
  * names a pod of one of this Deployment's ReplicaSets that the dump does not hold, or
- * the Deployment's status counts more pods than the dump holds of it.
+ * the Deployment's status counts more pods than the dump holds of it. A pod with
+ * deletion evidence is gone, not missing (every rollout deletes old pods, and their
+ * events outlive them by an hour): the ReplicaSet's SuccessfulDelete ("Deleted pod:
+ * NAME") or the kubelet's Killing ("Stopping container …", not a probe's restart).
  */
-function withMissingPods(snapshot: WorkloadSnapshot, events: readonly KubeEvent[]): Coverage {
+function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEvent[]): Coverage {
   const { coverage, deployment } = snapshot;
   if (coverage.pods !== 'complete') return coverage;
   const namespace = deployment.metadata.namespace ?? '';
+  const events = rawEvents
+    .map(asCoreEvent)
+    .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? namespace) === namespace);
   const held = new Set(snapshot.pods.map((p) => p.metadata.name ?? ''));
+  const deleted = new Set<string>();
+  for (const e of events) {
+    const message = e.message?.trim() ?? '';
+    const byReplicaSet = /^Deleted pod: (\S+)$/.exec(message)?.[1];
+    if (e.reason === 'SuccessfulDelete' && e.involvedObject.kind === 'ReplicaSet' && byReplicaSet)
+      deleted.add(byReplicaSet);
+    if (e.reason === 'Killing' && e.involvedObject.kind === 'Pod' && /^Stopping container /.test(message))
+      deleted.add(e.involvedObject.name ?? '');
+  }
   const prefixes = snapshot.replicaSets.map((rs) => `${rs.metadata.name ?? ''}-`).filter((p) => p !== '-');
   const named = events
     .map((e) => e.involvedObject)
     .filter(
       (o) =>
         o.kind === 'Pod' &&
-        (o.namespace ?? namespace) === namespace &&
         o.name !== undefined &&
         !held.has(o.name) &&
+        !deleted.has(o.name) &&
         prefixes.some((prefix) => (o.name ?? '').startsWith(prefix)),
     )
     .map((o) => o.name ?? '');

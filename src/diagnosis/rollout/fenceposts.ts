@@ -14,15 +14,24 @@
  * 2. the value is anything but "25%" → 'explicit' (it cannot be the default);
  * 3. the `kubectl.kubernetes.io/last-applied-configuration` annotation parses →
  *    'explicit' when it sets the field, else 'default';
- * 4. `metadata.managedFields` is present → 'explicit' when some manager owns the
- *    field (server-side defaulting owns nothing), else 'default';
- * 5. no evidence → 'explicit': the API server fills "25%" in either way, and we do
- *    not claim a default we cannot show.
+ * 4. `metadata.managedFields`: an Apply entry (server-side apply) owning the field →
+ *    'explicit': an applier owns only what its configuration sets, never what the
+ *    server defaulted. No entry owning it → 'default'. Owned by Update entries only →
+ *    no proof either way: an Update manager (kubectl create or replace, client-side
+ *    apply, Helm, controllers) owns every field of the object it wrote as stored,
+ *    defaulted fields included (kubectl-create owns f:strategy,
+ *    f:progressDeadlineSeconds and f:revisionHistoryLimit of a manifest that set none);
+ * 5. no proof → 'unknown': the value equals the default, and whether someone set
+ *    it or the API server filled it in is not recorded.
  */
 import { z } from 'zod';
 import type { Deployment } from '../k8s.js';
 
-export type ValueSource = 'explicit' | 'default';
+/**
+ * 'explicit': set by someone; 'default': filled in by the API server (not in the
+ * manifest); 'unknown': equals the default, and which of the two is not recorded.
+ */
+export type ValueSource = 'explicit' | 'default' | 'unknown';
 
 export interface ResolvedValue {
   /** As written (or defaulted) in the spec: 1, "25%". */
@@ -127,9 +136,7 @@ function valueSource(
   if (live !== defaultValue) return 'explicit';
   const fromLastApplied = lastAppliedSets(deployment, field);
   if (fromLastApplied !== undefined) return fromLastApplied ? 'explicit' : 'default';
-  const fromManaged = managedFieldsOwn(deployment, field);
-  if (fromManaged !== undefined) return fromManaged ? 'explicit' : 'default';
-  return 'explicit';
+  return managedFieldsSource(deployment, field) ?? 'unknown';
 }
 
 const lastAppliedSchema = z.object({
@@ -161,17 +168,25 @@ function lastAppliedSets(deployment: Deployment, field: Field): boolean | undefi
 }
 
 const managedFieldsSchema = z.array(
-  z.object({ manager: z.string().optional(), fieldsV1: z.record(z.string(), z.unknown()).optional() }),
+  z.object({
+    manager: z.string().optional(),
+    operation: z.string().optional(),
+    fieldsV1: z.record(z.string(), z.unknown()).optional(),
+  }),
 );
 
-/** true when some manager owns spec.strategy.rollingUpdate.<field>; undefined without managedFields. */
-function managedFieldsOwn(deployment: Deployment, field: Field): boolean | undefined {
+/**
+ * From managedFields (rule 4 of the module comment): 'explicit' when an Apply entry
+ * owns spec.strategy.rollingUpdate.<field>, 'default' when no entry does, undefined
+ * when only Update entries do (they own defaulted fields too) or without managedFields.
+ */
+function managedFieldsSource(deployment: Deployment, field: Field): ValueSource | undefined {
   const raw: unknown = (deployment.metadata as { managedFields?: unknown }).managedFields;
   if (raw === undefined) return undefined;
   const parsed = managedFieldsSchema.safeParse(raw);
   if (!parsed.success || parsed.data.length === 0) return undefined;
   const path = ['f:spec', 'f:strategy', 'f:rollingUpdate', `f:${field}`];
-  return parsed.data.some((entry) => {
+  const owners = parsed.data.filter((entry) => {
     let node: unknown = entry.fieldsV1;
     for (const key of path) {
       if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return false;
@@ -179,4 +194,6 @@ function managedFieldsOwn(deployment: Deployment, field: Field): boolean | undef
     }
     return true;
   });
+  if (owners.length === 0) return 'default';
+  return owners.some((entry) => entry.operation === 'Apply') ? 'explicit' : undefined;
 }

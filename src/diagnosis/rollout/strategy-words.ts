@@ -8,7 +8,8 @@ import { kubectlDescribeStrategyLine, kubectlRolloutStatusLine } from './native-
 
 function value(name: string, v: ResolvedValue | null): string {
   if (!v) return `${name} n/a`;
-  const origin = v.source === 'default' ? ' (default)' : '';
+  // 'unknown' equals the default too: only its origin is not recorded.
+  const origin = v.source === 'explicit' ? '' : ' (default)';
   return String(v.raw) === String(v.value)
     ? `${name} ${v.value}${origin}`
     : `${name} ${v.raw}${origin} = ${v.value}`;

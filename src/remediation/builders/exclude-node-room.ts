@@ -17,6 +17,8 @@ export interface ExclusionRoom {
   fits: number;
   /** Remaining eligible nodes whose pods were not all read: their room is unknown. */
   unknownNodes: string[];
+  /** Remaining eligible nodes whose pods were all read: `fits` counts these only. */
+  readNodes: string[];
 }
 
 export function roomAfterExclusion(
@@ -31,12 +33,14 @@ export function roomAfterExclusion(
   const onePerNodePorts = hostPorts(spec).length > 0;
   let fits = 0;
   const unknownNodes: string[] = [];
+  const readNodes: string[] = [];
   for (const node of remaining) {
     const name = node.metadata.name ?? '';
     if (!occupancyKnown(snapshot.coverage, name)) {
       unknownNodes.push(name);
       continue;
     }
+    readNodes.push(name);
     const others = (ctx.occupantsByNode.get(name) ?? []).filter((p) => !ctx.ours.has(p));
     const allocatable = nodeAllocatable(node);
     let here = replicas;
@@ -49,5 +53,5 @@ export function roomAfterExclusion(
     if (onePerNodePorts) here = Math.min(here, 1);
     fits += Math.max(0, here);
   }
-  return { fits: Math.min(fits, replicas), unknownNodes };
+  return { fits: Math.min(fits, replicas), unknownNodes, readNodes };
 }

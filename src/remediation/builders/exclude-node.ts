@@ -22,15 +22,16 @@
  * eligible, every excluded node is known (with its hostname label when excluded by
  * hostname), at least one known node stays eligible (a nodeSelector pinned to the
  * bad node gets no plan), and the nodes that stay eligible have room, counting other
- * workloads' pods, for at least as many pods as serve now (exclude-node-room.ts);
- * fewer than the replicas is a warning.
+ * workloads' pods, for at least as many pods as serve now (exclude-node-room.ts; a
+ * refusal needs every node listed and every remaining node's pods read); fewer than
+ * the replicas, or room that was not read, is a warning naming what was not read.
  */
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/placement/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import type { WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
@@ -74,7 +75,9 @@ export function buildExcludeNodePlans(
   const replicas = deployment.spec.replicas ?? 1;
   const room = roomAfterExclusion(ctx, patchedSpec, eligibleAfter, replicas);
   const serving = Math.min(picture.healthyPods.length, replicas);
-  if (room.unknownNodes.length === 0 && room.fits < serving) return [];
+  // Refused only on full knowledge: every node the template may use listed, and the pods
+  // on each that stays eligible read. Otherwise the shortfall is a warning.
+  if (snapshot.nodesComplete && room.unknownNodes.length === 0 && room.fits < serving) return [];
 
   const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, deployment.spec.template.spec));
   const generation = deployment.metadata.generation ?? 0;
@@ -94,7 +97,7 @@ export function buildExcludeNodePlans(
       impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
       warnings: [
         ...warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
-        ...roomWarnings(room, replicas),
+        ...roomWarnings(room, replicas, snapshot.nodesComplete),
       ],
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
@@ -144,23 +147,36 @@ function shortList(names: readonly string[]): string {
     : `${names.slice(0, 5).join(', ')} and ${names.length - 5} more`;
 }
 
-function roomWarnings(room: ExclusionRoom, replicas: number): string[] {
-  const list: string[] = [];
-  if (room.unknownNodes.length > 0) {
-    list.push(
-      `The pods on ${shortList(room.unknownNodes)} were not all read: whether they have room for this template is unknown.`,
-    );
+/**
+ * The room left after the exclusion, in what was read: nothing when the nodes read
+ * hold every replica; never a count from nodes whose pods were not read (their room
+ * is unknown, not zero: DESIGN.md §2).
+ */
+function roomWarnings(room: ExclusionRoom, replicas: number, nodesComplete: boolean): string[] {
+  if (room.fits >= replicas) return [];
+  const unread = room.unknownNodes;
+  if (room.readNodes.length === 0) {
+    return [
+      `The pods on ${shortList(unread)} were not read: whether the ${replicas} replica(s) fit there after the exclusion is unknown.`,
+    ];
   }
-  if (room.fits < replicas) {
-    const where = room.unknownNodes.length > 0 ? ' the nodes read' : ' the nodes that stay eligible';
-    list.push(
-      `After the exclusion${where} have room for ${room.fits} of ${replicas} replica(s) (other workloads' requests counted)` +
-        (room.unknownNodes.length > 0
-          ? '.'
-          : `: ${replicas - room.fits} will stay Pending until nodes are added.`),
-    );
+  const counted = `other workloads' requests counted`;
+  if (unread.length > 0) {
+    return [
+      `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
+        `the pods on ${shortList(unread)} were not read, so the room there is unknown.`,
+    ];
   }
-  return list;
+  if (!nodesComplete) {
+    return [
+      `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
+        `other nodes the template may use were not read, so the other ${replicas - room.fits} may fit there or stay Pending.`,
+    ];
+  }
+  return [
+    `After the exclusion the nodes that stay eligible have room for ${room.fits} of ${replicas} replica(s) (${counted}): ` +
+      `${replicas - room.fits} will stay Pending until nodes are added.`,
+  ];
 }
 
 function forwardPatch(generation: number, before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
@@ -188,7 +204,7 @@ function impactText(
   replicas: number,
   exclusion: Exclusion,
 ): string {
-  const known = snapshot.nodesComplete ? '' : ' (of the nodes collected; the cluster may have more)';
+  const known = nodesReadNote(snapshot);
   const strategy = snapshot.deployment.spec.strategy?.type ?? 'RollingUpdate';
   const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
   const others = excluded.filter((n) => !picture.badNodes.includes(n));
@@ -200,7 +216,7 @@ function impactText(
           ? `, including ${shortList(others)} where no pod of this template runs yet.`
           : '.');
   return (
-    `${after.length} of ${before.length} eligible known node(s) stay eligible${known}: ` +
+    `${after.length} of ${before.length} ${known}: ` +
     `${shortList(after.map((n) => n.metadata.name ?? ''))}; ${shortList(picture.badNodes)} excluded.${byLabel} ` +
     `Changing the pod template starts a new rollout (${strategy}) that replaces every pod, ${replicas} replica(s), ` +
     'the healthy ones included. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
@@ -232,7 +248,39 @@ function warnings(
       `Only one node (${eligible[0]?.metadata.name ?? ''}) stays eligible: all ${replicas} replicas will run there.`,
     );
   }
-  if (!snapshot.nodesComplete)
-    list.push('The node list was capped: eligibility counts cover only the collected nodes.');
+  const gap = nodesGap(snapshot);
+  if (gap) {
+    list.push(
+      `Not read: ${gap.what} (${GAP_REASON[gap.reason]}). Eligibility counts cover only the nodes read.`,
+    );
+  }
   return list;
+}
+
+const GAP_REASON: Record<CoverageGap['reason'], string> = {
+  capped: 'past the cap on listed nodes',
+  forbidden: 'forbidden',
+  failed: 'the read failed',
+  'not-in-dump': 'not in the dump',
+};
+
+/** Why the node list is incomplete, when a read was refused, failed or capped. */
+function nodesGap(snapshot: WorkloadSnapshot): CoverageGap | undefined {
+  if (snapshot.nodesComplete) return undefined;
+  return snapshot.coverage.gaps.find((g) => g.about === 'nodes');
+}
+
+/**
+ * "M eligible node(s) stay eligible" for "N of M", saying which nodes the count covers
+ * when not every node the template may use was read: those its pods run on (a template
+ * that may go anywhere and nothing Pending: the cluster's nodes are not listed), or
+ * what a refused, failed or capped read left.
+ */
+function nodesReadNote(snapshot: WorkloadSnapshot): string {
+  if (snapshot.nodesComplete) return 'eligible node(s) stay eligible';
+  const gap = nodesGap(snapshot);
+  if (!gap) {
+    return "node(s) its pods run on stay eligible (the template may use any node; the cluster's other nodes were not read)";
+  }
+  return `eligible node(s) read stay eligible (not read: ${gap.what}, ${GAP_REASON[gap.reason]})`;
 }
