@@ -282,6 +282,18 @@ describe('who applies the Deployment', () => {
       expect(ownerOf(d)).toBeUndefined();
     });
 
+    it('a tracking id naming another kind or group with the same namespace and name proves nothing', () => {
+      for (const id of [
+        'vision-tracker:apps/StatefulSet:vision/object-tracker',
+        'vision-tracker:argoproj.io/Deployment:vision/object-tracker',
+        'vision-tracker:apps/Deployment:other/object-tracker',
+      ]) {
+        const d = seedWith(argoSsa()).deployment;
+        d.metadata.annotations = { ...d.metadata.annotations, 'argocd.argoproj.io/tracking-id': id };
+        expect(ownerOf(d), id).toBeUndefined();
+      }
+    });
+
     it('last-applied with managedFields that show no kubectl manager is not proof of kubectl apply', () => {
       const d = seedWith((dep) =>
         setMeta(dep, { managedFields: [entry('Terraform', 'Update', manifestFields({}))] }),
