@@ -23,6 +23,7 @@
  *    managedFields that show no kubectl manager are not kubectl apply.
  */
 import { z } from 'zod';
+import { isAtomicField } from './atomic-fields.js';
 import type { ManagedBy, ManagerTool } from './diagnosis.js';
 import type { ObjectMeta } from './k8s.js';
 
@@ -311,11 +312,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** Whether a fieldsV1 tree sets the field at `tokens` (itself, something under it, or an atomic whole above it). */
 function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]): boolean {
   let node: unknown = tree;
-  for (const token of tokens) {
+  for (const [depth, token] of tokens.entries()) {
     if (!isRecord(node)) return false;
     const keys = Object.keys(node).filter((k) => k !== '.');
-    // A leaf ({} or only ".") above the path: the whole field is set as one value (atomic list, scalar).
-    if (keys.length === 0) return true;
+    // A leaf ({} or only ".") above the path holds what is under it only when the field
+    // is atomic by the schema (a selector, the required node affinity, tolerations); a
+    // granular map or struct ({} for annotations, labels, nodeSelector) holds its
+    // presence, not its keys.
+    if (keys.length === 0) return isAtomicField(tokens.slice(0, depth));
     const direct = node[`f:${token}`];
     if (direct !== undefined) {
       node = direct;

@@ -360,6 +360,73 @@ describe('what the desired manifest holds', () => {
     expect(manifestSets(manifest, ['status', 'replicas'])).toBe(false);
   });
 
+  it('a leaf {} holds what is under it only for fields atomic by the schema, never for a granular map', () => {
+    const manifest = {
+      source: 'managed-fields' as const,
+      manager: 'kustomize-controller',
+      fields: [
+        {
+          'f:metadata': { 'f:labels': {}, 'f:annotations': { '.': {} } },
+          'f:spec': {
+            'f:selector': {},
+            'f:template': {
+              'f:metadata': { 'f:annotations': {}, 'f:labels': { '.': {} } },
+              'f:spec': {
+                'f:nodeSelector': {},
+                'f:tolerations': {},
+                'f:affinity': {
+                  'f:nodeAffinity': { 'f:requiredDuringSchedulingIgnoredDuringExecution': {} },
+                },
+              },
+            },
+          },
+        },
+      ],
+    };
+    const template = ['spec', 'template'];
+    // Granular maps: {} (or only ".") says the manager set the map, not any key of it.
+    expect(
+      manifestSets(manifest, [...template, 'metadata', 'annotations', 'kubectl.kubernetes.io/restartedAt']),
+    ).toBe(false);
+    expect(manifestSets(manifest, [...template, 'metadata', 'labels', 'team'])).toBe(false);
+    expect(manifestSets(manifest, [...template, 'spec', 'nodeSelector', 'kubernetes.io/hostname'])).toBe(
+      false,
+    );
+    expect(manifestSets(manifest, ['metadata', 'annotations', 'note'])).toBe(false);
+    expect(manifestSets(manifest, ['metadata', 'labels', 'app'])).toBe(false);
+    // The map itself is set.
+    expect(manifestSets(manifest, [...template, 'metadata', 'annotations'])).toBe(true);
+    // Atomic: the selector, tolerations and the required node affinity are one value each.
+    expect(manifestSets(manifest, ['spec', 'selector', 'matchLabels', 'app'])).toBe(true);
+    expect(manifestSets(manifest, [...template, 'spec', 'tolerations', '0', 'key'])).toBe(true);
+    expect(
+      manifestSets(manifest, [
+        ...template,
+        'spec',
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+        '0',
+        'matchExpressions',
+      ]),
+    ).toBe(true);
+  });
+
+  it('Flux with an empty template annotations map in Git: a restart annotation is not in Git, so it stays', () => {
+    const snapshot = seedWith((d) => {
+      fluxKustomize()(d);
+      const flux = (d.metadata as { managedFields: { fieldsV1: Record<string, Record<string, unknown>> }[] })
+        .managedFields[0];
+      const spec = flux?.fieldsV1['f:spec'] as { 'f:template': { 'f:metadata': Record<string, unknown> } };
+      spec['f:template']['f:metadata']['f:annotations'] = {};
+      d.spec.template.metadata = { ...d.spec.template.metadata, annotations: {} };
+    });
+    const plan = diagnose(snapshot).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(plan?.drift?.reverted).toBe(false);
+    expect(plan?.drift?.why).toContain('restartedAt]: not in Git');
+  });
+
   it('reads the last-applied annotation for client-side apply', () => {
     const d = seedWith(kubectlApply).deployment;
     const owner = ownerOf(d);
