@@ -308,6 +308,76 @@ describe('who applies the Deployment', () => {
     });
   });
 
+  describe('kubectl apply: the manager that applied is named', () => {
+    it('the manager holding last-applied, not the first kubectl* writer (kubectl-edit)', () => {
+      const d = seedWith((dep) => {
+        kubectlApply(dep);
+        const entries = (dep.metadata as { managedFields: unknown[] }).managedFields;
+        entries.unshift(entry('kubectl-edit', 'Update', { 'f:spec': { 'f:replicas': {} } }));
+      }).deployment;
+      expect(ownerOf(d)).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      expect(ownerOf(d)?.evidence).toContain('kubectl-client-side-apply');
+    });
+
+    it('kubectl apply --server-side: manager kubectl with operation Apply, its entry the manifest', () => {
+      const { result, plan } = (() => {
+        const r = diagnose(
+          seedWith((dep) => {
+            delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+            setMeta(dep, {
+              managedFields: [
+                entry('kubectl-edit', 'Update', { 'f:spec': { 'f:replicas': {} } }),
+                entry(
+                  'kubectl',
+                  'Apply',
+                  manifestFields(
+                    { 'f:labels': { 'f:app': {} } },
+                    { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } },
+                  ),
+                ),
+              ],
+            });
+          }),
+        );
+        return { result: r, plan: r.remediations.find((p) => p.kind === 'set-rolling-update') };
+      })();
+      expect(result.managedBy).toMatchObject({ tool: 'kubectl', name: 'kubectl' });
+      expect(result.managedBy?.evidence).toContain('--server-side');
+      expect(plan?.drift).toMatchObject({
+        reverted: false,
+        by: 'kubectl apply --server-side (field manager kubectl)',
+      });
+      expect(plan?.drift?.why).toContain(
+        'maxSurge, spec.strategy.rollingUpdate.maxUnavailable: in the manifest applied server-side',
+      );
+      expect(plan?.drift?.why).toContain('--force-conflicts');
+      expect(plan?.drift?.why).toContain('restartedAt]: not in the applied manifest');
+      expect(plan?.drift?.why).toContain('managedFields of kubectl');
+    });
+
+    it('a kubectl manager with an Update (kubectl edit, create) and no last-applied is not kubectl apply', () => {
+      const d = seedWith((dep) => {
+        delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(dep, { managedFields: [entry('kubectl', 'Update', manifestFields({}))] });
+      }).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('a last-applied annotation that is not JSON: the manifest is unknown, never "not in it"', () => {
+      const snapshot = seedWith(kubectlApply);
+      snapshot.deployment.metadata.annotations = {
+        ...snapshot.deployment.metadata.annotations,
+        'kubectl.kubernetes.io/last-applied-configuration': '{"spec": {"strategy": ',
+      };
+      const result = diagnose(snapshot);
+      expect(result.managedBy).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+      expect(plan?.drift?.reverted).toBe('unknown');
+      expect(plan?.drift?.why).toContain('is not JSON');
+      expect(plan?.drift?.why).not.toContain('not in the applied manifest');
+    });
+  });
+
   describe('a bare last-applied annotation without managedFields (older objects, stripped dumps)', () => {
     it('is kubectl client-side apply, the evidence saying managedFields were absent', () => {
       const d = seedIncidentA().deployment;
