@@ -11,6 +11,9 @@ import { diagnose } from '../../src/remediation/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
 import { toJson } from '../../src/report/json.js';
 import { driftLine } from '../../src/app/blocks/plan-blocks.js';
+import { recommendedPlan, renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { orderByDrift } from '../../src/remediation/plan-order.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { renderText } from '../../src/report/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
@@ -709,6 +712,72 @@ describe('drift per plan', () => {
     expect(drift).toMatchObject({
       reverted: false,
       fields: ['replicaset/object-tracker-6d4cf56db6 spec.replicas'],
+    });
+  });
+
+  describe('the recommended plan is the fix that sticks', () => {
+    const primaryButton = (result: ReturnType<typeof diagnose>): string | undefined => {
+      const plans = Object.fromEntries(
+        result.remediations.map((p) => [p.id, { state: 'open' as const, expiresAt: Date.now() + 60_000 }]),
+      );
+      const m = renderDiagnosis({ cluster: 'prod', diagnosis: result, dryRuns: {}, plans });
+      const buttons = (
+        m.blocks as { type: string; elements?: { style?: string; text: { text: string } }[] }[]
+      )
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => b.elements ?? []);
+      return buttons.find((b) => b.style === 'primary')?.text.text;
+    };
+
+    it("the seed case (no strategy in the manifest, nothing reverted): the builders' order, set-rolling-update first", () => {
+      for (const shape of [argoSsa(), kubectlApply, fluxKustomize()]) {
+        const result = diagnose(seedWith(shape));
+        expect(result.remediations.map((p) => p.kind)).toEqual([
+          'set-rolling-update',
+          'set-recreate',
+          'scale-old-replicaset',
+        ]);
+        expect(recommendedPlan(result)?.kind).toBe('set-rolling-update');
+        expect(primaryButton(result)).toBe('Apply: set-rolling-update');
+      }
+    });
+
+    it('a strategy in Git that Flux puts back (true) or Argo CD may (unknown): scale-old-replicaset first, the rest in order', () => {
+      for (const shape of [fluxKustomize(true), argoSsa(true)]) {
+        const snapshot = seedWith(shape);
+        const result = diagnose(snapshot);
+        expect(result.remediations.map((p) => [p.kind, p.drift?.reverted])).toEqual([
+          ['scale-old-replicaset', false],
+          ['set-rolling-update', result.remediations[1]?.drift?.reverted],
+          ['set-recreate', result.remediations[2]?.drift?.reverted],
+        ]);
+        expect(result.remediations[1]?.drift?.reverted).not.toBe(false);
+        expect(result.findings[0]?.remediations[0]).toBe(result.remediations[0]?.id);
+        expect(recommendedPlan(result)?.kind).toBe('scale-old-replicaset');
+        expect(primaryButton(result)).toBe('Apply: scale-old-replicaset');
+        // Same plans, same ids: only the order moved.
+        const again = diagnose(snapshot);
+        expect(again.remediations.map((p) => p.id)).toEqual(result.remediations.map((p) => p.id));
+      }
+    });
+
+    it('"unknown" ranks below false and above true; delete-pods never ranks above a fix', () => {
+      const plan = (
+        id: string,
+        kind: RemediationPlan['kind'],
+        reverted: boolean | 'unknown',
+      ): RemediationPlan =>
+        ({ id, kind, drift: { reverted, by: 'x', fields: [], why: '' } }) as unknown as RemediationPlan;
+      const plans = new Map(
+        [
+          plan('a', 'exclude-node', true),
+          plan('b', 'set-recreate', 'unknown'),
+          plan('c', 'delete-pods', false),
+          plan('d', 'scale-old-replicaset', false),
+          plan('e', 'set-rolling-update', 'unknown'),
+        ].map((p) => [p.id, p]),
+      );
+      expect(orderByDrift(['a', 'b', 'c', 'd', 'e'], plans)).toEqual(['d', 'b', 'e', 'a', 'c']);
     });
   });
 
