@@ -7,7 +7,7 @@
  * commit for the source of truth. A builder that throws is recorded in
  * `analyzerErrors` as `plans:<code>`; the other plans still come back.
  */
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis, PlanNotOffered } from '../diagnosis/diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/run.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
@@ -28,12 +28,16 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
   const findings: Finding[] = [];
   const remediations: RemediationPlan[] = [];
   const planIds = new Set<string>();
+  const notOffered: PlanNotOffered[] = [];
   for (const finding of found) {
     const ids: string[] = [];
     const build = builders[finding.code];
     if (build) {
       try {
-        for (const plan of build(context, finding)) {
+        const note = (kind: RemediationPlan['kind'], reason: string): void => {
+          notOffered.push({ kind, addresses: finding.code, reason });
+        };
+        for (const plan of build(context, finding, note)) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);
@@ -76,5 +80,6 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     coverage: snapshot.coverage,
     ...(managedBy ? { managedBy } : {}),
     ...(manifestChanges.length > 0 ? { manifestChanges } : {}),
+    ...(notOffered.length > 0 ? { notOffered } : {}),
   };
 }

@@ -137,3 +137,6 @@ export interface RemediationPlan {
   /** Whether the Deployment's owner will revert this write; absent when no owner was found. */
   drift?: PlanDrift;
 }
+
+/** Records a plan kind a builder weighed and did not offer, with why (Diagnosis.notOffered). */
+export type NotOffered = (kind: RemediationKind, reason: string) => void;
