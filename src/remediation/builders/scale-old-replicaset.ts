@@ -17,6 +17,7 @@ import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
 import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
 import { planId } from '../plan-id.js';
@@ -139,6 +140,15 @@ export function buildScaleOldReplicaSetPlans(
     addresses: finding.code,
   };
   if (from <= 1) return [allAtOnce];
+  // A step releases the pod the ReplicaSet controller deletes first: a Pending or
+  // not-Ready old pod goes before any marked one, and must free what the new pod needs.
+  const release = chooseRelease(podsOfReplicaSet(snapshot, rs), (p) =>
+    proof.nodes.includes(p.spec.nodeName ?? ''),
+  );
+  if (release && !release.ok) {
+    notOffered(KIND, `one replica at a time: ${release.reason}; scaling all at once is still offered`);
+    return [allAtOnce];
+  }
   return [steppedPlan(allAtOnce, from, replicas, rsName, nodes), allAtOnce];
 }
 
