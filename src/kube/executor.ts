@@ -24,35 +24,13 @@ import { deletePods } from './pod-deleter.js';
 import { applyDeviceTaint, dryRunDeviceTaint } from './device-taint-writer.js';
 import { deviceName } from '../remediation/device-taint.js';
 import { checkPreconditions } from './preconditions.js';
-import { applyScale, dryRunScale, type StepOptions } from './replicaset-scaler.js';
+import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
+import { applyScale, dryRunScale } from './replicaset-scaler.js';
+import { applyStepped, type StepOptions } from './stepped-walk.js';
 
 export type { FieldChange } from './patch-effect.js';
 
-export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
-
-export type ApplyResult =
-  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
-  | {
-      status: 'already-applied';
-      reason: string;
-      /** The live generation, and the values now at the paths the plan sets (`before` unknown). */
-      generation: number;
-      changes: FieldChange[];
-    }
-  | {
-      status: 'refused';
-      reason: string;
-      field?: string;
-      /** The plan itself is out of bounds (patch outside its kind, pods of another owner): not a stale plan. */
-      tampered?: true;
-    }
-  | {
-      status: 'failed';
-      reason: string;
-      retryable: boolean;
-      /** The write was sent but no answer came back: it may have been applied. */
-      outcomeUnknown?: boolean;
-    };
+export type { ApplyResult, DryRunResult } from './apply-result.js';
 
 /** Re-checks after a 409 before giving up; each round re-reads and re-verifies. */
 const MAX_CONFLICT_ROUNDS = 3;
@@ -208,7 +186,9 @@ export async function applyPlan(
     }
     if (plan.kind === 'scale-old-replicaset') {
       try {
-        return await applyScale(client, plan, prepared.live, progress, options.step);
+        return plan.replicaSet?.stepped
+          ? await applyStepped(client, plan, plan.replicaSet, prepared.live, progress, options.step)
+          : await applyScale(client, plan, prepared.live, progress);
       } catch (error) {
         return failure(error);
       }
@@ -235,28 +215,13 @@ export async function applyPlan(
       if (error instanceof KubeApiError && error.status === 422) {
         return { status: 'refused', reason: `the API server rejected the patch: ${error.message}` };
       }
-      const failed = failure(error);
-      return writing && error instanceof KubeApiError && error.status === 0
-        ? { ...failed, outcomeUnknown: true }
-        : failed;
+      return writeFailure(error, writing);
     }
   }
   return {
     status: 'failed',
     reason: 'the Deployment kept changing under us (repeated 409 Conflict)',
     retryable: true,
-  };
-}
-
-export function failure(error: unknown): { status: 'failed'; reason: string; retryable: boolean } {
-  if (error instanceof KubeApiError) {
-    const retryable = error.status === 0 || error.status === 429 || error.status >= 500;
-    return { status: 'failed', reason: error.message, retryable };
-  }
-  return {
-    status: 'failed',
-    reason: error instanceof Error ? error.message : String(error),
-    retryable: false,
   };
 }
 
