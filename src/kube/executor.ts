@@ -23,6 +23,7 @@ import {
 import { deletePods } from './pod-deleter.js';
 import { applyDeviceTaint, dryRunDeviceTaint } from './device-taint-writer.js';
 import { deviceName } from '../remediation/device-taint.js';
+import { scaleBackPlan } from '../remediation/scale-back.js';
 import { checkPreconditions } from './preconditions.js';
 import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
 import { applyScale, dryRunScale } from './replicaset-scaler.js';
@@ -31,6 +32,10 @@ import { applyStepped, type StepOptions } from './stepped-walk.js';
 export type { FieldChange } from './patch-effect.js';
 
 export type { ApplyResult, DryRunResult } from './apply-result.js';
+
+/** Kinds written to an old ReplicaSet's scale subresource, never to the Deployment. */
+const isScaleKind = (kind: RemediationPlan['kind']): boolean =>
+  kind === 'scale-old-replicaset' || kind === 'scale-back-old-replicaset';
 
 /** Re-checks after a 409 before giving up; each round re-reads and re-verifies. */
 const MAX_CONFLICT_ROUNDS = 3;
@@ -72,7 +77,7 @@ async function prepare(
   if (!scope.ok) return { kind: 'done', result: { status: 'refused', reason: scope.reason, tampered: true } };
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
-    plan.kind !== 'scale-old-replicaset' &&
+    !isScaleKind(plan.kind) &&
     plan.patch &&
     isAlreadyApplied(live, plan.patch, plan.preconditions.fields)
   ) {
@@ -97,7 +102,7 @@ async function prepare(
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
   // Goes to the old ReplicaSet's scale (replicaset-scaler.ts), guarded by its own tests.
-  if (plan.kind === 'scale-old-replicaset') return { kind: 'go', live, patch: plan.patch };
+  if (isScaleKind(plan.kind)) return { kind: 'go', live, patch: plan.patch };
   // The approved patch as sealed, with the restart marker (if any) set to now: the
   // restart time is chosen here, at apply time, like `kubectl rollout restart`.
   const now = options.now?.() ?? new Date();
@@ -141,7 +146,7 @@ export async function dryRunPlan(
   if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
     return dryRunDeviceTaint(client, plan, prepared.live);
   }
-  if (plan.kind === 'scale-old-replicaset') {
+  if (isScaleKind(plan.kind)) {
     try {
       return await dryRunScale(client, plan, prepared.live);
     } catch (error) {
@@ -184,7 +189,7 @@ export async function applyPlan(
     if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
       return applyDeviceTaint(client, plan, prepared.live, progress);
     }
-    if (plan.kind === 'scale-old-replicaset') {
+    if (isScaleKind(plan.kind)) {
       try {
         return plan.replicaSet?.stepped
           ? await applyStepped(client, plan, plan.replicaSet, prepared.live, progress, options.step)
@@ -248,6 +253,7 @@ export function inversePlan(
       preconditions: { uid: plan.preconditions.uid, generation: applied.generation, fields: [] },
     };
   }
+  if (plan.kind === 'scale-old-replicaset') return scaleBackPlan(plan, applied);
   if (!plan.inverse) return null;
   return {
     ...plan,

@@ -6,7 +6,9 @@
  * runs the template it ran at diagnosis (pod-template-hash), is not the Deployment's
  * current ReplicaSet (a rollback would make it so), and the Deployment's current
  * ReplicaSet is still the one seen at diagnosis. Dry run first, field manager
- * rollout-doctor, never touching the Deployment.
+ * rollout-doctor, never touching the Deployment. The Undo (scale-back-old-replicaset)
+ * goes through the same checks, up to the count the ReplicaSet had, and is refused
+ * once the new ReplicaSet is fully available.
  */
 import type { Deployment, ReplicaSet } from '../diagnosis/k8s.js';
 import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
@@ -26,7 +28,7 @@ export interface Scale {
 }
 
 type Checked =
-  | { ok: true; rs: ReplicaSet }
+  | { ok: true; rs: ReplicaSet; current: ReplicaSet }
   | { ok: false; result: Extract<ApplyResult, { status: 'refused' | 'failed' | 'already-applied' }> };
 
 function refused(reason: string, field?: string): Checked {
@@ -108,12 +110,18 @@ export async function check(
     };
   }
   if (replicas !== expected) {
+    const when =
+      expected !== target.replicas
+        ? 'after the last step'
+        : target.to > target.replicas
+          ? 'when the scale was applied'
+          : 'at diagnosis';
     return refused(
-      `ReplicaSet ${target.name} spec.replicas was ${expected} ${expected === target.replicas ? 'at diagnosis' : 'after the last step'} and is now ${replicas}`,
+      `ReplicaSet ${target.name} spec.replicas was ${expected} ${when} and is now ${replicas}`,
       '/spec/replicas',
     );
   }
-  return { ok: true, rs };
+  return { ok: true, rs, current };
 }
 
 /** One JSON patch to the ReplicaSet's scale subresource, as our field manager. */
@@ -165,6 +173,27 @@ export function scaleFailure(
   return writeFailure(error, writing);
 }
 
+/**
+ * The Undo (scale-back-old-replicaset) is refused once the Deployment's new ReplicaSet
+ * is fully available: the Deployment controller scales an old ReplicaSet straight back
+ * down then (reconcileOldReplicaSets: its pods are unhealthy surplus), so the only
+ * effect would be old pods started and killed.
+ */
+function scaleBackRefusal(
+  plan: RemediationPlan,
+  checked: Extract<Checked, { ok: true }>,
+  live: Deployment,
+): Extract<ApplyResult, { status: 'refused' }> | undefined {
+  if (plan.kind !== 'scale-back-old-replicaset') return undefined;
+  const replicas = live.spec.replicas ?? 1;
+  const available = checked.current.status?.availableReplicas ?? 0;
+  if (available < replicas) return undefined;
+  return {
+    status: 'refused',
+    reason: `the new ReplicaSet ${checked.current.metadata.name ?? ''} is fully available (${available} of ${replicas}): the Deployment controller would scale ${checked.rs.metadata.name ?? ''} straight back down. To get the old version back, roll the Deployment back (kubectl rollout undo deployment/${plan.target.name} -n ${plan.target.namespace}, or revert the change in Git)`,
+  };
+}
+
 /** Checks and asks the server what the scale would do, without changing anything. */
 export async function dryRunScale(
   client: KubeClient,
@@ -172,9 +201,11 @@ export async function dryRunScale(
   live: Deployment,
 ): Promise<DryRunResult> {
   const target = plan.replicaSet;
-  if (!target) return { ok: false, reason: 'scale-old-replicaset names no ReplicaSet' };
+  if (!target) return { ok: false, reason: `${plan.kind} names no ReplicaSet` };
   const checked = await check(client, plan.target.namespace, target, live);
   if (!checked.ok) return { ok: false, reason: checked.result.reason };
+  const late = scaleBackRefusal(plan, checked, live);
+  if (late) return { ok: false, reason: late.reason };
   const result = await sendScale(client, plan, target, true);
   return {
     ok: true,
@@ -189,8 +220,8 @@ export async function dryRunScale(
 }
 
 /**
- * Checks, dry-runs, then scales (all at once; a stepped plan is walked by
- * stepped-walk.ts). The Deployment is not written: the result carries its live
+ * Checks, dry-runs, then scales (all at once, or back up for the Undo; a stepped plan
+ * is walked by stepped-walk.ts). The Deployment is not written: the result carries its live
  * generation, unchanged.
  */
 export async function applyScale(
@@ -200,10 +231,11 @@ export async function applyScale(
   progress: (step: string) => void,
 ): Promise<ApplyResult> {
   const target = plan.replicaSet;
-  if (!target)
-    return { status: 'refused', reason: 'scale-old-replicaset names no ReplicaSet', tampered: true };
+  if (!target) return { status: 'refused', reason: `${plan.kind} names no ReplicaSet`, tampered: true };
   const checked = await check(client, plan.target.namespace, target, live);
   if (!checked.ok) return checked.result;
+  const late = scaleBackRefusal(plan, checked, live);
+  if (late) return late;
   let writing = false;
   try {
     progress('server dry run');

@@ -6,14 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { buildScaleOldReplicaSetPlans } from '../../src/remediation/builders/scale-old-replicaset.js';
-import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
+import {
+  buildScaleOldReplicaSetPlans,
+  scalePatch,
+} from '../../src/remediation/builders/scale-old-replicaset.js';
+import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
+import { confirmDialogText } from '../../src/app/blocks/plan-blocks.js';
+import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { inversePlan } from '../../src/kube/executor.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { threadReport } from '../../src/app/blocks/result-message.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
-import type { NotOffered } from '../../src/remediation/plan.js';
+import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 
@@ -195,5 +201,86 @@ describe('scale-old-replicaset plan', () => {
     );
     const thread = JSON.stringify(threadReport({ cluster: 'prod', diagnosis: result, dryRuns: {} }));
     expect(thread).toContain('Not offered: scale-old-replicaset');
+  });
+});
+
+describe('scale-old-replicaset: its Undo scales the old ReplicaSet back', () => {
+  const applied = (plan: RemediationPlan, after: number) => ({
+    generation: 4,
+    changes: [{ path: `replicasets/${plan.replicaSet?.name ?? ''}/spec/replicas`, before: 3, after }],
+  });
+
+  it('back to the count it had, from the count the scale left, sealed like any plan, within its kind', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped?.replicaSet) throw new Error('no stepped plan');
+    // The walk stopped at 1 of 3: the Undo puts back 2.
+    const undo = inversePlan(stepped, applied(stepped, 1));
+    const rs = stepped.replicaSet;
+    expect(undo).toMatchObject({
+      id: `undo-${stepped.id}`,
+      kind: 'scale-back-old-replicaset',
+      inverse: null,
+      preconditions: { uid: stepped.preconditions.uid, generation: 4, fields: [] },
+      replicaSet: {
+        name: rs.name,
+        uid: rs.uid,
+        podTemplateHash: rs.podTemplateHash,
+        replicas: 1,
+        to: 3,
+        newReplicaSet: rs.newReplicaSet,
+      },
+      patch: {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/uid', value: rs.uid },
+          { op: 'test', path: '/spec/replicas', value: 1 },
+          { op: 'replace', path: '/spec/replicas', value: 3 },
+        ],
+      },
+    });
+    expect(undo?.replicaSet).not.toHaveProperty('stepped');
+    if (!undo) return;
+    expect(checkPlanWithinKind(undo, {})).toEqual({ ok: true });
+    // What it restores and that it starts no rollout, in the reply and in its dialog.
+    const blocks = JSON.stringify(undoBlocks({ plan: undo, cluster: 'prod', createdAt: 0, expiresAt: 1 }));
+    expect(blocks).toContain(`Undo* restores old ReplicaSet ${rs.name} to 3 replica(s), the count it had`);
+    expect(blocks).toContain('It starts no rollout');
+    expect(blocks).toContain('roll the Deployment back');
+    const dialog = confirmDialogText(undo, { undo: true });
+    expect(dialog).toContain(
+      `Scale old ReplicaSet ${rs.name} of deployment/ingress in ns vision back to 3 replicas`,
+    );
+    expect(dialog).toContain('Impact: starts no rollout');
+    expect(undo.warnings.join(' ')).toContain('kubectl rollout undo deployment/ingress -n vision');
+  });
+
+  it('nothing to put back: no Undo; an Undo of the Undo: none', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped) throw new Error('no plan');
+    expect(inversePlan(stepped, applied(stepped, 3))).toBeNull();
+    const undo = inversePlan(stepped, applied(stepped, 0));
+    expect(undo && inversePlan(undo, applied(undo, 3))).toBeNull();
+  });
+
+  it('its allowlist: up only, at once, to at most the admission bound, the exact patch', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped) throw new Error('no plan');
+    const undo = inversePlan(stepped, applied(stepped, 0));
+    if (!undo?.replicaSet || !undo.patch) throw new Error('no undo');
+    const rs = undo.replicaSet;
+    const withTarget = (to: number, replicas = rs.replicas): RemediationPlan => ({
+      ...undo,
+      replicaSet: { ...rs, replicas, to },
+      patch: scalePatch({ uid: rs.uid, replicas, to }),
+    });
+    expect(checkPlanWithinKind(withTarget(MAX_SCALE_BACK_REPLICAS), {})).toEqual({ ok: true });
+    expect(checkPlanWithinKind(withTarget(MAX_SCALE_BACK_REPLICAS + 1), {}).ok).toBe(false);
+    expect(checkPlanWithinKind(withTarget(0, 3), {}).ok).toBe(false);
+    expect(checkPlanWithinKind({ ...undo, replicaSet: { ...rs, stepped: true } }, {}).ok).toBe(false);
+    // The patch must say what the sealed ReplicaSet says.
+    expect(
+      checkPlanWithinKind({ ...undo, patch: scalePatch({ uid: rs.uid, replicas: 0, to: 9 }) }, {}).ok,
+    ).toBe(false);
+    expect(checkPlanWithinKind({ ...undo, inverse: undo.patch }, {}).ok).toBe(false);
   });
 });

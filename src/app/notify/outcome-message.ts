@@ -102,7 +102,7 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   const plan = undo.plan;
   const t = plan.target;
   const lines = [
-    plan.kind === 'untaint-device'
+    plan.kind === 'untaint-device' || plan.kind === 'scale-back-old-replicaset'
       ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`
       : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
     mrkdwn`${rolloutInWords(plan)}`,

@@ -104,7 +104,7 @@ export function buildScaleOldReplicaSetPlans(
       : []),
     `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
     'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
-    `No undo button: the worker only scales ReplicaSets down. To put it back: kubectl scale replicaset ${rsName} -n ${deployment.metadata.namespace ?? ''} --replicas=${from} (the controller scales it down again once the new pods are available).`,
+    `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
   ];
   if (replicas > 1 || from > 1) {
     warnings.unshift(
