@@ -282,7 +282,10 @@ export async function applyStepped(
       // Choose, then wait until the step leaves replicas - 1 serving; after a wait the
       // pods have moved on, so choose again.
       const replicas = live.spec.replicas ?? 1;
-      const deadline = Date.now() + stepTimeoutMs;
+      // A walk nothing has stepped yet does not wait: the plan promised replicas - 1
+      // serving from the start, so it is refused at once when that does not hold.
+      const fresh = untouched();
+      const deadline = fresh ? Date.now() : Date.now() + stepTimeoutMs;
       let choice: Choice;
       for (;;) {
         choice = await choose(client, plan, target);
@@ -291,7 +294,7 @@ export async function applyStepped(
         if (wait === 'timeout')
           return stop(
             'ready-timeout',
-            `releasing ${choice.pod.metadata.name ?? ''} would leave fewer than ${replicas - 1} of ${replicas} replicas Ready, and no new pod became Ready within ${seconds} s`,
+            `releasing ${choice.pod.metadata.name ?? ''} would leave fewer than ${replicas - 1} of ${replicas} replicas Ready${fresh ? ' now' : `, and no new pod became Ready within ${seconds} s`}`,
           );
         if (wait === 'now') break;
       }

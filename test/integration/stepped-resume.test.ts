@@ -95,4 +95,38 @@ describe('stepped scale-old-replicaset taken up again', () => {
       unsubscribe();
     }
   }, 90_000);
+
+  it('a fresh plan diagnosed while a new pod is not Ready yet is refused at once: nothing written', async () => {
+    const started = await deadlockedIngress(dir);
+    const s = started.sim;
+    sim = s;
+    const { client } = started;
+    const first = diagnose(await collectSnapshot(client, EDGE)).remediations.find(
+      (p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped,
+    );
+    if (!first) throw new Error('no stepped plan');
+    s.readiness.hold();
+    // One step taken, its new pod held not-Ready: 2 of 3 serve.
+    expect((await applyPlan(client, first, { step: { pollMs: 20, stepTimeoutMs: 300 } })).status).toBe(
+      'applied',
+    );
+    await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+    expect(readyPods(s)).toBe(2);
+    // Diagnosed now, a stepped plan for the two old replicas left; applying it would leave 1 of 3.
+    const plan = diagnose(await collectSnapshot(client, EDGE)).remediations.find(
+      (p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped,
+    );
+    expect(plan?.replicaSet).toMatchObject({ replicas: 2, to: 0 });
+    if (!plan) return;
+    s.clearRequests();
+    const steps: StepEvent[] = [];
+    const result = await applyPlan(client, plan, {
+      step: { pollMs: 20, stepTimeoutMs: 600_000, onStep: (e) => steps.push(e) },
+    });
+    expect(result).toMatchObject({ status: 'refused' });
+    expect('reason' in result && result.reason).toMatch(/would leave fewer than 2 of 3 replicas Ready now$/);
+    expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
+    expect(steps).toEqual([]);
+    expect(readyPods(s)).toBe(2);
+  }, 60_000);
 });
