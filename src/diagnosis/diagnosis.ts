@@ -30,6 +30,17 @@ export interface ManifestChange {
   notes: string[];
 }
 
+/**
+ * A plan kind a builder considered for a finding and did not offer, with why: the
+ * approver sees that it was weighed, never a silent absence.
+ */
+export interface PlanNotOffered {
+  kind: RemediationPlan['kind'];
+  /** The finding code it would have addressed. */
+  addresses: string;
+  reason: string;
+}
+
 /** The result of one diagnosis: the JSON contract of DESIGN.md §3, extended. */
 export interface Diagnosis {
   target: WorkloadRef;
@@ -46,4 +57,6 @@ export interface Diagnosis {
   managedBy?: ManagedBy;
   /** Changes to commit to the manifest so the next rollout does not need a live fix. */
   manifestChanges?: ManifestChange[];
+  /** Plans weighed and not offered, each with why. */
+  notOffered?: PlanNotOffered[];
 }

@@ -15,14 +15,17 @@
  * 3. Helm: annotations meta.helm.sh/release-name + /release-namespace. The label
  *    app.kubernetes.io/managed-by: Helm alone is not proof (charts rendered by
  *    Argo CD or `helm template | kubectl apply` carry it too).
- * 4. kubectl apply: the last-applied-configuration annotation with a kubectl field
- *    manager, and no GitOps marker at all. Without any managedFields (older objects,
- *    dumps saved without --show-managed-fields) the annotation alone is taken as
+ * 4. kubectl apply, with no GitOps marker at all: `kubectl apply --server-side` (field
+ *    manager kubectl, operation Apply), or the last-applied-configuration annotation
+ *    with a kubectl field manager (the one holding the annotation is named). Without
+ *    any managedFields (older objects, dumps saved without --show-managed-fields) the
+ *    annotation alone is taken as
  *    kubectl client-side apply, the evidence saying managedFields were absent, unless
  *    the app.kubernetes.io/instance label leaves Argo CD label tracking open;
  *    managedFields that show no kubectl manager are not kubectl apply.
  */
 import { z } from 'zod';
+import { isAtomicField } from './atomic-fields.js';
 import type { ManagedBy, ManagerTool } from './diagnosis.js';
 import type { ObjectMeta } from './k8s.js';
 
@@ -43,6 +46,8 @@ export const FLUX_HELM_MANAGER = 'helm-controller';
 export const HELM_MANAGER = 'helm';
 /** The manager kubectl's client-side apply writes under. */
 export const KUBECTL_CLIENT_SIDE_APPLY = 'kubectl-client-side-apply';
+/** The manager of `kubectl apply --server-side` (its default --field-manager), with operation Apply. */
+export const KUBECTL_SERVER_SIDE_APPLY = 'kubectl';
 /** The field manager of every write rollout-doctor makes. */
 export const OUR_FIELD_MANAGER = 'rollout-doctor';
 
@@ -68,6 +73,16 @@ export function managedFieldsOf(metadata: ObjectMeta): ManagedFieldsEntry[] {
 
 export const isKubectlManager = (manager: string | undefined): boolean =>
   manager !== undefined && manager.startsWith('kubectl');
+
+const isServerSideKubectlApply = (m: ManagedFieldsEntry): boolean =>
+  m.manager === KUBECTL_SERVER_SIDE_APPLY && m.operation === 'Apply' && !m.subresource;
+
+/** Whether the entry holds the last-applied-configuration annotation (the manager that wrote it). */
+function holdsLastApplied(m: ManagedFieldsEntry): boolean {
+  const metadata = m.fieldsV1?.['f:metadata'];
+  const annotations = isRecord(metadata) ? metadata['f:annotations'] : undefined;
+  return isRecord(annotations) && annotations[`f:${LAST_APPLIED}`] !== undefined;
+}
 
 /** The object a metadata block belongs to: its kind (with API group) decides tracking ids. */
 export interface OwnedObject {
@@ -173,8 +188,21 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
   }
 
   if (hasGitOpsMarker(object.metadata, managers)) return undefined;
+  // kubectl apply --server-side: its own Apply entry is the manifest, no annotation.
+  if (managers.some(isServerSideKubectlApply)) {
+    return {
+      tool: 'kubectl',
+      name: KUBECTL_SERVER_SIDE_APPLY,
+      evidence: `field manager ${KUBECTL_SERVER_SIDE_APPLY} with operation Apply (kubectl apply --server-side)`,
+    };
+  }
   if (annotations[LAST_APPLIED] === undefined) return undefined;
-  const kubectl = managers.find((m) => isKubectlManager(m.manager));
+  // The manager that applied: the one holding the annotation (kubectl-client-side-apply,
+  // or kubectl-create --save-config), not the first kubectl* writer (kubectl-edit, -rollout).
+  const kubectl =
+    managers.find((m) => isKubectlManager(m.manager) && holdsLastApplied(m)) ??
+    managers.find((m) => m.manager === KUBECTL_CLIENT_SIDE_APPLY) ??
+    managers.find((m) => isKubectlManager(m.manager));
   if (kubectl?.manager) {
     return {
       tool: 'kubectl',
@@ -273,7 +301,7 @@ const MANIFEST_SOURCES: Record<ManagerTool, { manager: string; applyOnly: boolea
   'flux-kustomize': { manager: FLUX_KUSTOMIZE_MANAGER, applyOnly: true, lastApplied: false },
   'flux-helm': { manager: FLUX_HELM_MANAGER, applyOnly: false, lastApplied: false },
   helm: { manager: HELM_MANAGER, applyOnly: false, lastApplied: false },
-  kubectl: { manager: 'kubectl', applyOnly: true, lastApplied: true },
+  kubectl: { manager: KUBECTL_SERVER_SIDE_APPLY, applyOnly: true, lastApplied: true },
 };
 
 export function desiredManifest(metadata: ObjectMeta, owner: ManagedBy): DesiredManifest {
@@ -311,11 +339,14 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** Whether a fieldsV1 tree sets the field at `tokens` (itself, something under it, or an atomic whole above it). */
 function fieldsV1Sets(tree: Record<string, unknown>, tokens: readonly string[]): boolean {
   let node: unknown = tree;
-  for (const token of tokens) {
+  for (const [depth, token] of tokens.entries()) {
     if (!isRecord(node)) return false;
     const keys = Object.keys(node).filter((k) => k !== '.');
-    // A leaf ({} or only ".") above the path: the whole field is set as one value (atomic list, scalar).
-    if (keys.length === 0) return true;
+    // A leaf ({} or only ".") above the path holds what is under it only when the field
+    // is atomic by the schema (a selector, the required node affinity, tolerations); a
+    // granular map or struct ({} for annotations, labels, nodeSelector) holds its
+    // presence, not its keys.
+    if (keys.length === 0) return isAtomicField(tokens.slice(0, depth));
     const direct = node[`f:${token}`];
     if (direct !== undefined) {
       node = direct;

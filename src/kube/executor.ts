@@ -23,36 +23,19 @@ import {
 import { deletePods } from './pod-deleter.js';
 import { applyDeviceTaint, dryRunDeviceTaint } from './device-taint-writer.js';
 import { deviceName } from '../remediation/device-taint.js';
+import { scaleBackPlan } from '../remediation/scale-back.js';
 import { checkPreconditions } from './preconditions.js';
-import { applyScale, dryRunScale, type StepOptions } from './replicaset-scaler.js';
+import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
+import { applyScale, dryRunScale } from './replicaset-scaler.js';
+import { applyStepped, type StepOptions } from './stepped-walk.js';
 
 export type { FieldChange } from './patch-effect.js';
 
-export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
+export type { ApplyResult, DryRunResult } from './apply-result.js';
 
-export type ApplyResult =
-  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
-  | {
-      status: 'already-applied';
-      reason: string;
-      /** The live generation, and the values now at the paths the plan sets (`before` unknown). */
-      generation: number;
-      changes: FieldChange[];
-    }
-  | {
-      status: 'refused';
-      reason: string;
-      field?: string;
-      /** The plan itself is out of bounds (patch outside its kind, pods of another owner): not a stale plan. */
-      tampered?: true;
-    }
-  | {
-      status: 'failed';
-      reason: string;
-      retryable: boolean;
-      /** The write was sent but no answer came back: it may have been applied. */
-      outcomeUnknown?: boolean;
-    };
+/** Kinds written to an old ReplicaSet's scale subresource, never to the Deployment. */
+const isScaleKind = (kind: RemediationPlan['kind']): boolean =>
+  kind === 'scale-old-replicaset' || kind === 'scale-back-old-replicaset';
 
 /** Re-checks after a 409 before giving up; each round re-reads and re-verifies. */
 const MAX_CONFLICT_ROUNDS = 3;
@@ -94,7 +77,7 @@ async function prepare(
   if (!scope.ok) return { kind: 'done', result: { status: 'refused', reason: scope.reason, tampered: true } };
   if (
     (live.metadata.uid ?? '') === plan.preconditions.uid &&
-    plan.kind !== 'scale-old-replicaset' &&
+    !isScaleKind(plan.kind) &&
     plan.patch &&
     isAlreadyApplied(live, plan.patch, plan.preconditions.fields)
   ) {
@@ -119,7 +102,7 @@ async function prepare(
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   if (!plan.patch) return { kind: 'go', live, patch: { type: 'strategic-merge', body: {} } };
   // Goes to the old ReplicaSet's scale (replicaset-scaler.ts), guarded by its own tests.
-  if (plan.kind === 'scale-old-replicaset') return { kind: 'go', live, patch: plan.patch };
+  if (isScaleKind(plan.kind)) return { kind: 'go', live, patch: plan.patch };
   // The approved patch as sealed, with the restart marker (if any) set to now: the
   // restart time is chosen here, at apply time, like `kubectl rollout restart`.
   const now = options.now?.() ?? new Date();
@@ -163,7 +146,7 @@ export async function dryRunPlan(
   if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
     return dryRunDeviceTaint(client, plan, prepared.live);
   }
-  if (plan.kind === 'scale-old-replicaset') {
+  if (isScaleKind(plan.kind)) {
     try {
       return await dryRunScale(client, plan, prepared.live);
     } catch (error) {
@@ -206,9 +189,11 @@ export async function applyPlan(
     if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
       return applyDeviceTaint(client, plan, prepared.live, progress);
     }
-    if (plan.kind === 'scale-old-replicaset') {
+    if (isScaleKind(plan.kind)) {
       try {
-        return await applyScale(client, plan, prepared.live, progress, options.step);
+        return plan.replicaSet?.stepped
+          ? await applyStepped(client, plan, plan.replicaSet, prepared.live, progress, options.step)
+          : await applyScale(client, plan, prepared.live, progress);
       } catch (error) {
         return failure(error);
       }
@@ -235,28 +220,13 @@ export async function applyPlan(
       if (error instanceof KubeApiError && error.status === 422) {
         return { status: 'refused', reason: `the API server rejected the patch: ${error.message}` };
       }
-      const failed = failure(error);
-      return writing && error instanceof KubeApiError && error.status === 0
-        ? { ...failed, outcomeUnknown: true }
-        : failed;
+      return writeFailure(error, writing);
     }
   }
   return {
     status: 'failed',
     reason: 'the Deployment kept changing under us (repeated 409 Conflict)',
     retryable: true,
-  };
-}
-
-export function failure(error: unknown): { status: 'failed'; reason: string; retryable: boolean } {
-  if (error instanceof KubeApiError) {
-    const retryable = error.status === 0 || error.status === 429 || error.status >= 500;
-    return { status: 'failed', reason: error.message, retryable };
-  }
-  return {
-    status: 'failed',
-    reason: error instanceof Error ? error.message : String(error),
-    retryable: false,
   };
 }
 
@@ -283,6 +253,7 @@ export function inversePlan(
       preconditions: { uid: plan.preconditions.uid, generation: applied.generation, fields: [] },
     };
   }
+  if (plan.kind === 'scale-old-replicaset') return scaleBackPlan(plan, applied);
   if (!plan.inverse) return null;
   return {
     ...plan,

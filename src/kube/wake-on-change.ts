@@ -56,3 +56,41 @@ export function wakeableDelay(ms: number): { done: Promise<void>; wake: () => vo
   });
   return { done, wake };
 }
+
+/**
+ * Re-evaluates `probe` after every change the watch of `object` reports and every
+ * `pollMs` (the watch may be refused or drop), until it returns a value or `deadline`
+ * (epoch ms) passes: then undefined. The watch starts from the resourceVersion of the
+ * first probe's read, so no change after it is missed.
+ */
+export async function waitUntil<T>(
+  client: KubeClient,
+  object: Omit<WatchedObject, 'resourceVersion'>,
+  probe: () => Promise<{ value?: T; resourceVersion?: string }>,
+  deadline: number,
+  pollMs: number,
+): Promise<T | undefined> {
+  const stop = new AbortController();
+  let watching = false;
+  let wake: (() => void) | undefined;
+  try {
+    for (;;) {
+      const seen = await probe();
+      if (seen.value !== undefined) return seen.value;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) return undefined;
+      if (!watching) {
+        watching = true;
+        wakeOnChange(client, { ...object, resourceVersion: seen.resourceVersion }, stop.signal, () =>
+          wake?.(),
+        );
+      }
+      const delay = wakeableDelay(Math.min(pollMs, remaining));
+      wake = delay.wake;
+      await delay.done;
+      wake = undefined;
+    }
+  } finally {
+    stop.abort();
+  }
+}

@@ -166,23 +166,27 @@ const runResultSchema = z.object({
 export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
-/** One step of a stepped walk (src/kube/replicaset-scaler.ts StepEvent), for the thread. */
+/** One step of a stepped walk (src/kube/stepped-walk.ts StepEvent), for the thread. */
 export const stepProgressSchema = z.discriminatedUnion('phase', [
-  /** The first step under way (its old pod marked and released), before its new pod is Ready. */
+  /** The first step under way (its old pod released), before its new pod is Ready. */
   z.object({
     phase: z.literal('waiting-ready'),
     step: z.literal(1),
     of: z.number().int().min(1).max(10_000),
     replicaSet: resourceNameSchema,
+    /** The old pod the ReplicaSet controller released (seen terminating or gone). */
     pod: resourceNameSchema,
+    /** The pod the step had marked first to go, when the controller released another. */
+    marked: resourceNameSchema.optional(),
   }),
   z.object({
     phase: z.literal('ready'),
     step: z.number().int().min(1).max(10_000),
     of: z.number().int().min(1).max(10_000),
     replicaSet: resourceNameSchema,
-    /** The old pod marked first to go and released by this step. */
+    /** The old pod this step released. */
     pod: resourceNameSchema,
+    marked: resourceNameSchema.optional(),
   }),
   z.object({
     phase: z.literal('stopped'),
@@ -193,9 +197,20 @@ export const stepProgressSchema = z.discriminatedUnion('phase', [
       'deployment-changed',
       'replicaset-changed',
       'nothing-blocked',
+      'other-pod-first',
+      'not-released',
       'ready-timeout',
       'api-error',
     ]),
+  }),
+  /** Pods still carrying the walk's pod-deletion-cost mark: taking it off failed. */
+  z.object({
+    phase: z.literal('marks-left'),
+    step: z.number().int().min(1).max(10_000),
+    of: z.number().int().min(1).max(10_000),
+    replicaSet: resourceNameSchema,
+    namespace: resourceNameSchema,
+    pods: z.array(resourceNameSchema).min(1).max(100),
   }),
 ]);
 export type StepProgress = z.infer<typeof stepProgressSchema>;

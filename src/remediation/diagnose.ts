@@ -2,36 +2,42 @@
  * The whole diagnosis, in the one direction the engine flows: the analyzers' findings
  * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding (built
  * from the same AnalysisContext the analyzers were handed), then
- * per plan whether the Deployment's owner will put it back (drift), then the change
- * to commit for the source of truth. A builder that throws is recorded in
+ * per plan whether the Deployment's owner will put it back (drift), which moves a fix
+ * the owner leaves alone ahead of one it reverts (plan-order.ts), then the change to
+ * commit for the source of truth. A builder that throws is recorded in
  * `analyzerErrors` as `plans:<code>`; the other plans still come back.
  */
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis, PlanNotOffered } from '../diagnosis/diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/run.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from './builders/index.js';
 import { planDrift } from './drift.js';
 import { buildManifestChanges } from './manifest-change.js';
+import { orderByDrift } from './plan-order.js';
 import type { RemediationPlan } from './plan.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
 }
 
-/** Findings, their plans (recommended first per finding, each once), drift and the change to commit. */
+/** Findings, their plans (recommended first per finding, the fix that sticks ahead, each once), drift and the change to commit. */
 export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions = {}): Diagnosis {
   const { snapshot, context, findings: found, analyzerErrors, managedBy } = analyze(collected, options);
   const builders = options.planBuilders ?? registeredBuilders;
   const findings: Finding[] = [];
   const remediations: RemediationPlan[] = [];
   const planIds = new Set<string>();
+  const notOffered: PlanNotOffered[] = [];
   for (const finding of found) {
     const ids: string[] = [];
     const build = builders[finding.code];
     if (build) {
       try {
-        for (const plan of build(context, finding)) {
+        const note = (kind: RemediationPlan['kind'], reason: string): void => {
+          notOffered.push({ kind, addresses: finding.code, reason });
+        };
+        for (const plan of build(context, finding, note)) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);
@@ -46,11 +52,19 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
   }
 
   // Per plan, whether the Deployment's owner (or, with none recognised, an unknown writer) will put the field back.
-  const withDrift = remediations.map((plan) => ({
-    ...plan,
-    drift: planDrift(plan, snapshot.deployment, managedBy),
-  }));
-  const manifestChanges = buildManifestChanges(snapshot.deployment, findings, managedBy);
+  const withDrift = new Map(
+    remediations.map((plan) => [
+      plan.id,
+      { ...plan, drift: planDrift(plan, snapshot.deployment, managedBy) },
+    ]),
+  );
+  // The fix that sticks first, per finding (plan-order.ts); every plan once, in finding order.
+  const ordered = findings.map((f) => ({ ...f, remediations: orderByDrift(f.remediations, withDrift) }));
+  const offered = [...new Set(ordered.flatMap((f) => f.remediations))].flatMap((id) => {
+    const plan = withDrift.get(id);
+    return plan ? [plan] : [];
+  });
+  const manifestChanges = buildManifestChanges(snapshot.deployment, ordered, managedBy);
   const meta = snapshot.deployment.metadata;
   return {
     target: snapshot.target,
@@ -60,11 +74,12 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
       generation: meta.generation ?? 0,
       resourceVersion: meta.resourceVersion ?? '',
     },
-    findings,
-    remediations: withDrift,
+    findings: ordered,
+    remediations: offered,
     analyzerErrors,
     coverage: snapshot.coverage,
     ...(managedBy ? { managedBy } : {}),
     ...(manifestChanges.length > 0 ? { manifestChanges } : {}),
+    ...(notOffered.length > 0 ? { notOffered } : {}),
   };
 }

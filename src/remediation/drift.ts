@@ -31,6 +31,7 @@ import type { ManagedBy } from '../diagnosis/diagnosis.js';
 import type { Deployment } from '../diagnosis/k8s.js';
 import {
   desiredManifest,
+  KUBECTL_SERVER_SIDE_APPLY,
   managedFieldsOf,
   manifestSets,
   OUR_FIELD_MANAGER,
@@ -57,7 +58,9 @@ export function ownerName(owner: ManagedBy): string {
     case 'helm':
       return `Helm release ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''}`;
     case 'kubectl':
-      return `kubectl apply (field manager ${owner.name})`;
+      return owner.name === KUBECTL_SERVER_SIDE_APPLY
+        ? `kubectl apply --server-side (field manager ${owner.name})`
+        : `kubectl apply (field manager ${owner.name})`;
   }
 }
 
@@ -143,6 +146,16 @@ function fieldVerdict(
           }
         : { reverted: false, why: 'not set by the chart: helm upgrade leaves it' };
     case 'kubectl':
+      if (inManifest === undefined)
+        return {
+          reverted: 'unknown',
+          why: `the applied manifest is not known (${unknownWhy}): if it sets the field, the next kubectl apply of it (a person or a pipeline) puts the manifest's value back`,
+        };
+      if (inManifest && manifest.source === 'managed-fields')
+        return {
+          reverted: false,
+          why: `in the manifest applied server-side: nothing reverts it; the write moves the field to field manager ${OUR_FIELD_MANAGER}, so the next kubectl apply --server-side of that manifest stops on a conflict for it and puts the manifest's value back only with --force-conflicts`,
+        };
       return inManifest
         ? {
             reverted: false,

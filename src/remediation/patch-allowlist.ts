@@ -23,6 +23,7 @@ export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>>
   'delete-pods': [],
   // Applied to the old ReplicaSet's scale subresource (plan.replicaSet), never the Deployment.
   'scale-old-replicaset': ['/spec/replicas'],
+  'scale-back-old-replicaset': ['/spec/replicas'],
   // Write a DeviceTaintRule (plan.deviceTaint) and delete pods; never the Deployment.
   'taint-device': [],
   'untaint-device': [],
@@ -108,22 +109,42 @@ export function patchWrites(
 }
 
 /**
+ * The most replicas the worker may scale a ReplicaSet up to (the Undo of
+ * scale-old-replicaset, scale-back-old-replicaset): the same bound as the admission
+ * policy `rollout-doctor-worker-replicaset-scale` in deploy/admission/worker-policy.yaml
+ * (test/unit/admission-policy.test.ts keeps the two equal).
+ */
+export const MAX_SCALE_BACK_REPLICAS = 20;
+
+/**
  * scale-old-replicaset: a JSON patch of the old ReplicaSet's Scale that tests its uid
  * and its replicas as seen at diagnosis, then sets /spec/replicas to a smaller value
- * (never up, never negative): the values the plan's replicaSet names, nothing else.
- * It carries no inverse: the worker never scales a ReplicaSet up.
+ * (never up, never negative). Its Undo, scale-back-old-replicaset, the same three
+ * operations up to the count the ReplicaSet had (at most MAX_SCALE_BACK_REPLICAS),
+ * never stepped. Only the values the plan's replicaSet names; neither carries an inverse.
  */
 function checkScalePatch(
-  plan: Pick<RemediationPlan, 'patch'> & Partial<Pick<RemediationPlan, 'replicaSet'>>,
+  plan: Pick<RemediationPlan, 'kind' | 'patch'> & Partial<Pick<RemediationPlan, 'replicaSet'>>,
 ): AllowlistVerdict {
   const rs = plan.replicaSet;
-  if (!rs) return { ok: false, reason: 'scale-old-replicaset names no ReplicaSet' };
-  // Down only: taking replicas away is the fix; putting them back is a person's call.
-  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.to >= rs.replicas) {
+  if (!rs) return { ok: false, reason: `${plan.kind} names no ReplicaSet` };
+  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.replicas < 0) {
+    return { ok: false, reason: `${plan.kind}: replicas must be whole numbers (${rs.replicas} to ${rs.to})` };
+  }
+  if (plan.kind === 'scale-back-old-replicaset') {
+    // Up only, back to what it had, within the bound the admission policy enforces too.
+    if (rs.to <= rs.replicas || rs.to > MAX_SCALE_BACK_REPLICAS || rs.stepped !== undefined) {
+      return {
+        ok: false,
+        reason: `scale-back-old-replicaset only scales up, at once, to at most ${MAX_SCALE_BACK_REPLICAS} (${rs.replicas} to ${rs.to})`,
+      };
+    }
+  } else if (rs.to >= rs.replicas) {
+    // Down only: taking replicas away is the fix.
     return { ok: false, reason: `scale-old-replicaset only scales down (${rs.replicas} to ${rs.to})` };
   }
   if (plan.patch?.type !== 'json' || !Array.isArray(plan.patch.body)) {
-    return { ok: false, reason: 'scale-old-replicaset sends a JSON patch' };
+    return { ok: false, reason: `${plan.kind} sends a JSON patch` };
   }
   const ops = plan.patch.body as unknown[];
   // Stepped: the sealed patch is the first step (down by one) of a walk to 0.
@@ -137,7 +158,7 @@ function checkScalePatch(
   if (ops.length !== expected.length || !ops.every((op, i) => jsonEqual(op, expected[i]))) {
     return {
       ok: false,
-      reason: `scale-old-replicaset's patch must be exactly ${JSON.stringify(expected)}`,
+      reason: `${plan.kind}'s patch must be exactly ${JSON.stringify(expected)}`,
     };
   }
   return { ok: true };
@@ -183,8 +204,8 @@ export function checkPlanWithinKind(
     return { ok: true };
   }
   if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
-  if (plan.kind === 'scale-old-replicaset') {
-    if (plan.inverse) return { ok: false, reason: 'scale-old-replicaset carries no inverse' };
+  if (plan.kind === 'scale-old-replicaset' || plan.kind === 'scale-back-old-replicaset') {
+    if (plan.inverse) return { ok: false, reason: `${plan.kind} carries no inverse` };
     const scaleVerdict = checkScalePatch(plan);
     if (!scaleVerdict.ok) return scaleVerdict;
   } else if (plan.replicaSet) {

@@ -8,6 +8,8 @@ export const REMEDIATION_KINDS = [
   'rollout-restart',
   'delete-pods',
   'scale-old-replicaset',
+  // Only as the Undo of scale-old-replicaset: scales that old ReplicaSet back up.
+  'scale-back-old-replicaset',
   // A DeviceTaintRule on one Unhealthy device plus replacing the pods that hold it.
   'taint-device',
   // Only as the Undo of taint-device: deletes that DeviceTaintRule.
@@ -41,7 +43,10 @@ export interface Preconditions {
   fields: { path: string; value: unknown }[];
 }
 
-/** The old ReplicaSet a scale-old-replicaset plan scales, as seen at diagnosis. */
+/**
+ * The old ReplicaSet a scale-old-replicaset plan scales, as seen at diagnosis (for its
+ * Undo, scale-back-old-replicaset: as the scale left it, `to` the count it had).
+ */
 export interface OldReplicaSetTarget {
   name: string;
   uid: string;
@@ -137,3 +142,6 @@ export interface RemediationPlan {
   /** Whether the Deployment's owner will revert this write; absent when no owner was found. */
   drift?: PlanDrift;
 }
+
+/** Records a plan kind a builder weighed and did not offer, with why (Diagnosis.notOffered). */
+export type NotOffered = (kind: RemediationKind, reason: string) => void;

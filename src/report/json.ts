@@ -49,6 +49,8 @@ export interface JsonDiagnosis {
   analyzerErrors: Diagnosis['analyzerErrors'];
   /** Changes to commit to the manifest (the permanent fix), as unified diffs of its YAML. */
   manifestChanges?: Diagnosis['manifestChanges'];
+  /** Plan kinds weighed and not offered, each with why. */
+  notOffered?: Diagnosis['notOffered'];
   /** What the diagnosis could not read (forbidden, capped, not in the dump). */
   coverage?: Diagnosis['coverage'];
 }
@@ -104,6 +106,7 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
     })),
     analyzerErrors: diagnosis.analyzerErrors,
     ...(diagnosis.manifestChanges ? { manifestChanges: diagnosis.manifestChanges } : {}),
+    ...(diagnosis.notOffered ? { notOffered: diagnosis.notOffered } : {}),
     ...(diagnosis.coverage ? { coverage: diagnosis.coverage } : {}),
   };
 }

@@ -49,6 +49,10 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
     diagnosis.remediations.forEach((plan, index) => lines.push('', ...remediation(plan, index, style)));
   }
 
+  for (const note of diagnosis.notOffered ?? []) {
+    lines.push('', ...wrap(`Not offered: ${note.kind}, for ${note.addresses}: ${note.reason}.`, WIDTH));
+  }
+
   if (diagnosis.manifestChanges && diagnosis.manifestChanges.length > 0) {
     lines.push('', style.bold('Change to commit (the permanent fix; not applied by any button)'));
     for (const change of diagnosis.manifestChanges) {

@@ -5,7 +5,7 @@ import type { FieldChange, PlanStore } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { ApplyResult } from '../kube/executor.js';
-import type { StepEvent } from '../kube/replicaset-scaler.js';
+import type { StepEvent } from '../kube/stepped-walk.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
 import type { PlanTrust } from './plan-trust.js';
@@ -205,36 +205,15 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     const posted: Promise<void>[] = [];
     const onStep = (event: StepEvent): void => {
       if (event.phase === 'done' || (event.phase === 'waiting-ready' && event.step !== 1)) return;
-      const step =
-        event.phase === 'waiting-ready'
-          ? {
-              phase: event.phase,
-              step: 1 as const,
-              of: event.of,
-              replicaSet: event.replicaSet,
-              pod: event.pod,
-            }
-          : event.phase === 'ready'
-            ? {
-                phase: event.phase,
-                step: event.step,
-                of: event.of,
-                replicaSet: event.replicaSet,
-                pod: event.pod,
-              }
-            : {
-                phase: event.phase,
-                step: event.step,
-                of: event.of,
-                replicaSet: event.replicaSet,
-                reason: event.reason,
-              };
+      const step = event.phase === 'waiting-ready' ? { ...event, step: 1 as const } : event;
       const detail =
         event.phase === 'waiting-ready'
           ? `step 1 of ${event.of} started`
           : event.phase === 'ready'
             ? `step ${event.step} of ${event.of} done`
-            : `stopped at step ${event.step} of ${event.of}`;
+            : event.phase === 'stopped'
+              ? `stopped at step ${event.step} of ${event.of}`
+              : `${event.pods.join(', ')} still marked with controller.kubernetes.io/pod-deletion-cost`;
       posted.push(
         deps
           .notify(

@@ -297,13 +297,26 @@ async function deviceHealthRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
-/** scale-old-replicaset on another fresh tracker: the old ReplicaSet's scale subresource. */
+/**
+ * scale-old-replicaset on another fresh tracker: the old ReplicaSet's scale subresource;
+ * and its Undo (scale-back-old-replicaset) while the new pod is held not-Ready.
+ */
 async function scaleRun(): Promise<void> {
   const { sim, client } = await start('sim/scenarios/gpu-deadlock.yaml', 'gpu-scale');
   await deadlockTracker(sim);
   sim.clearRequests();
   const tracker = diagnose(await collectSnapshot(client, TRACKER));
-  const generation = await applyAndRecord(client, planOf(tracker.remediations, 'scale-old-replicaset'));
+  const plan = planOf(tracker.remediations, 'scale-old-replicaset');
+  sim.readiness.hold();
+  const generation = await applyAndRecord(client, plan);
+  await sim.waitFor(() => sim.readiness.waiting() === 1, 15_000);
+  const undo = inversePlan(plan, {
+    generation,
+    changes: [{ path: `replicasets/${plan.replicaSet?.name ?? ''}/spec/replicas`, before: 1, after: 0 }],
+  });
+  if (!undo) throw new Error('scale-old-replicaset has no undo');
+  await applyAndRecord(client, undo);
+  sim.readiness.release();
   expect(
     (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
       .outcome,
@@ -383,6 +396,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
       'delete-pods',
       'exclude-node',
       'rollout-restart',
+      'scale-back-old-replicaset',
       'scale-old-replicaset',
       'set-recreate',
       'set-rolling-update',

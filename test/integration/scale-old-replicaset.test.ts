@@ -16,7 +16,7 @@ import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
-import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
+import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { deadlockedIngress } from '../support/edge-ingress.js';
 
@@ -275,5 +275,77 @@ describe('scale-old-replicaset with three replicas', () => {
     const podWrites = s.requests.filter((r) => r.verb === 'patch' && r.resource === 'pods');
     expect(podWrites.length).toBeGreaterThanOrEqual(1);
     for (const w of podWrites) expect(w.query).toContain('fieldManager=rollout-doctor');
+  }, 60_000);
+});
+
+describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
+  it('scales the old ReplicaSet back while the new pod is not Ready; the Deployment is not written', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const plan = await scalePlan(client);
+    const before = deployment(s);
+    // The surge pod takes the GPU but stays not-Ready until released: the rollout is in flight.
+    s.readiness.hold();
+    try {
+      const applied = await applyPlan(client, plan);
+      if (applied.status !== 'applied') throw new Error(`not applied: ${JSON.stringify(applied)}`);
+      await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+      const undo = inversePlan(plan, applied);
+      if (!undo) throw new Error('no undo');
+      expect(undo).toMatchObject({ kind: 'scale-back-old-replicaset', replicaSet: { replicas: 0, to: 1 } });
+      expect(await dryRunPlan(client, undo)).toEqual({
+        ok: true,
+        changes: [{ path: `replicasets/${plan.replicaSet?.name ?? ''}/spec/replicas`, before: 0, after: 1 }],
+      });
+      s.clearRequests();
+      expect(await applyPlan(client, undo)).toMatchObject({
+        status: 'applied',
+        generation: before.metadata.generation,
+      });
+      expect(replicaSets(s).find((rs) => rs.metadata.uid === plan.replicaSet?.uid)?.spec.replicas).toBe(1);
+      expect(
+        s.requests
+          .filter((r) => r.verb === 'patch')
+          .map((r) => `${r.resource}/${r.subresource ?? ''} ${String(r.dryRun)}`),
+      ).toEqual(['replicasets/scale true', 'replicasets/scale false']);
+      // Applied again (a retry): already in place, nothing written.
+      expect((await applyPlan(client, undo)).status).toBe('already-applied');
+      expect(deployment(s).metadata.generation).toBe(before.metadata.generation);
+    } finally {
+      s.readiness.release();
+    }
+    // The new pod Ready, the rollout completes and the controller scales the old one down again.
+    await s.waitFor(() => {
+      const d = deployment(s);
+      return d.status?.updatedReplicas === 1 && d.status.availableReplicas === 1 && d.status.replicas === 1;
+    }, 20_000);
+    await s.waitFor(
+      () => replicaSets(s).find((rs) => rs.metadata.uid === plan.replicaSet?.uid)?.spec.replicas === 0,
+    );
+  }, 60_000);
+
+  it('is refused once the new ReplicaSet is fully available, saying to roll the Deployment back', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const plan = await scalePlan(client);
+    const applied = await applyPlan(client, plan);
+    if (applied.status !== 'applied') throw new Error('not applied');
+    await s.waitFor(
+      () => deployment(s).status?.availableReplicas === 1 && deployment(s).status?.updatedReplicas === 1,
+      20_000,
+    );
+    const undo = inversePlan(plan, applied);
+    if (!undo) throw new Error('no undo');
+    const dry = await dryRunPlan(client, undo);
+    expect(dry).toMatchObject({ ok: false });
+    s.clearRequests();
+    const result = await applyPlan(client, undo);
+    expect(result).toMatchObject({ status: 'refused' });
+    expect('reason' in result && result.reason).toMatch(
+      /is fully available \(1 of 1\): the Deployment controller would scale \S+ straight back down/,
+    );
+    expect('reason' in result && result.reason).toContain(
+      `kubectl rollout undo deployment/${GPU.name} -n ${GPU.namespace}`,
+    );
+    expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
+    expect(replicaSets(s).find((rs) => rs.metadata.uid === plan.replicaSet?.uid)?.spec.replicas).toBe(0);
   }, 60_000);
 });

@@ -11,6 +11,7 @@ import { V1DeploymentSpec, V1PodSpec } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
+import { MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
 import {
   DEVICE_TAINT_KEY,
   DEVICE_TAINT_VALUE,
@@ -220,12 +221,33 @@ describe(`${FILE}: ReplicaSet scale`, () => {
     ).toEqual([]);
   });
 
-  it('admits scaling down (to 0, which the Scale omits), denies scaling up', () => {
+  const UP_DENIED =
+    'the worker may scale a ReplicaSet down, and up only to at most 20 replicas of a ReplicaSet a Deployment manages (pod-template-hash in its selector)';
+
+  it('admits scaling down (to 0, which the Scale omits)', () => {
     expect(denials(p, scale(0), scale(1))).toEqual([]);
     expect(denials(p, scale(1), scale(3))).toEqual([]);
     expect(denials(p, scale(1), scale(1))).toEqual([]);
-    expect(denials(p, scale(2), scale(1))).toEqual(['the worker may only scale a ReplicaSet down']);
-    expect(denials(p, scale(1), scale(0))).toEqual(['the worker may only scale a ReplicaSet down']);
+  });
+
+  it('admits scaling up (the Undo of scale-old-replicaset) only to the bound, only a Deployment’s ReplicaSet', () => {
+    // The bound is the allowlist's: the worker never sends what the API server would deny.
+    expect(MAX_SCALE_BACK_REPLICAS).toBe(20);
+    expect(denials(p, scale(1), scale(0))).toEqual([]);
+    expect(denials(p, scale(3), scale(1))).toEqual([]);
+    expect(denials(p, scale(MAX_SCALE_BACK_REPLICAS), scale(0))).toEqual([]);
+    expect(denials(p, scale(MAX_SCALE_BACK_REPLICAS + 1), scale(0))).toEqual([UP_DENIED]);
+    expect(denials(p, scale(500), scale(3))).toEqual([UP_DENIED]);
+    // A standalone ReplicaSet (no pod-template-hash in its selector), or a Scale without
+    // a selector, is never scaled up.
+    const standalone = (replicas: number) => {
+      const o = scale(replicas);
+      return { ...o, status: { ...o.status, selector: 'app=tracker' } };
+    };
+    expect(denials(p, standalone(2), standalone(1))).toEqual([UP_DENIED]);
+    expect(denials(p, standalone(0), standalone(1))).toEqual([]);
+    const bare = { ...scale(2), status: { replicas: 1 } };
+    expect(denials(p, bare, scale(1))).toEqual([UP_DENIED]);
   });
 });
 

@@ -61,6 +61,14 @@ function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patc
           { op: 'replace', path: '/spec/replicas', value: 0 },
         ],
       };
+    case 'scale-back-old-replicaset':
+      return {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/spec/replicas', value: 0 },
+          { op: 'replace', path: '/spec/replicas', value: 1 },
+        ],
+      };
   }
 }
 
@@ -96,14 +104,14 @@ function plan(
           },
         }
       : {}),
-    ...(kind === 'scale-old-replicaset'
+    ...(kind === 'scale-old-replicaset' || kind === 'scale-back-old-replicaset'
       ? {
           replicaSet: {
             name: items[0] ?? 'old',
             uid: 'r',
             podTemplateHash: 'h',
-            replicas: 1,
-            to: 0,
+            replicas: kind === 'scale-old-replicaset' ? 1 : 0,
+            to: kind === 'scale-old-replicaset' ? 0 : 1,
             newReplicaSet: { name: 'new', uid: 'n' },
           },
         }

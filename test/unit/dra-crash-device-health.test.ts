@@ -116,7 +116,20 @@ describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
     const kinds = d.remediations.map((p) => p.kind);
     expect(kinds).toContain('exclude-node');
     expect(kinds).toContain('taint-device');
-    expect(kinds.indexOf('exclude-node')).toBeLessThan(kinds.indexOf('taint-device'));
+    // The fixture's Deployment carries no managedFields, so whether something re-applies
+    // its affinity is unknown: the DeviceTaintRule, which no owner of the Deployment
+    // reverts, ranks first (src/remediation/plan-order.ts).
+    expect(d.remediations.find((p) => p.kind === 'exclude-node')?.drift?.reverted).toBe('unknown');
+    expect(kinds.indexOf('taint-device')).toBeLessThan(kinds.indexOf('exclude-node'));
+    // With only kubectl having written it (every API object names its writers), neither
+    // is reverted and the builders' order stands: exclude-node, then taint-device.
+    Object.assign(snapshot.deployment.metadata, {
+      managedFields: [
+        { manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', fieldsV1: {} },
+      ],
+    });
+    const written = diagnose(snapshot).remediations.map((p) => p.kind);
+    expect(written.indexOf('exclude-node')).toBeLessThan(written.indexOf('taint-device'));
     const taint = d.remediations.find((p) => p.kind === 'taint-device');
     expect(taint?.deviceTaint).toEqual({
       apiVersion: 'resource.k8s.io/v1',

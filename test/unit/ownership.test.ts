@@ -11,6 +11,9 @@ import { diagnose } from '../../src/remediation/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
 import { toJson } from '../../src/report/json.js';
 import { driftLine } from '../../src/app/blocks/plan-blocks.js';
+import { recommendedPlan, renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { orderByDrift } from '../../src/remediation/plan-order.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { renderText } from '../../src/report/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
@@ -282,6 +285,18 @@ describe('who applies the Deployment', () => {
       expect(ownerOf(d)).toBeUndefined();
     });
 
+    it('a tracking id naming another kind or group with the same namespace and name proves nothing', () => {
+      for (const id of [
+        'vision-tracker:apps/StatefulSet:vision/object-tracker',
+        'vision-tracker:argoproj.io/Deployment:vision/object-tracker',
+        'vision-tracker:apps/Deployment:other/object-tracker',
+      ]) {
+        const d = seedWith(argoSsa()).deployment;
+        d.metadata.annotations = { ...d.metadata.annotations, 'argocd.argoproj.io/tracking-id': id };
+        expect(ownerOf(d), id).toBeUndefined();
+      }
+    });
+
     it('last-applied with managedFields that show no kubectl manager is not proof of kubectl apply', () => {
       const d = seedWith((dep) =>
         setMeta(dep, { managedFields: [entry('Terraform', 'Update', manifestFields({}))] }),
@@ -293,6 +308,76 @@ describe('who applies the Deployment', () => {
       const d = seedIncidentA().deployment;
       d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/instance': 'vision-tracker' };
       expect(ownerOf(d)).toBeUndefined();
+    });
+  });
+
+  describe('kubectl apply: the manager that applied is named', () => {
+    it('the manager holding last-applied, not the first kubectl* writer (kubectl-edit)', () => {
+      const d = seedWith((dep) => {
+        kubectlApply(dep);
+        const entries = (dep.metadata as { managedFields: unknown[] }).managedFields;
+        entries.unshift(entry('kubectl-edit', 'Update', { 'f:spec': { 'f:replicas': {} } }));
+      }).deployment;
+      expect(ownerOf(d)).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      expect(ownerOf(d)?.evidence).toContain('kubectl-client-side-apply');
+    });
+
+    it('kubectl apply --server-side: manager kubectl with operation Apply, its entry the manifest', () => {
+      const { result, plan } = (() => {
+        const r = diagnose(
+          seedWith((dep) => {
+            delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+            setMeta(dep, {
+              managedFields: [
+                entry('kubectl-edit', 'Update', { 'f:spec': { 'f:replicas': {} } }),
+                entry(
+                  'kubectl',
+                  'Apply',
+                  manifestFields(
+                    { 'f:labels': { 'f:app': {} } },
+                    { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } },
+                  ),
+                ),
+              ],
+            });
+          }),
+        );
+        return { result: r, plan: r.remediations.find((p) => p.kind === 'set-rolling-update') };
+      })();
+      expect(result.managedBy).toMatchObject({ tool: 'kubectl', name: 'kubectl' });
+      expect(result.managedBy?.evidence).toContain('--server-side');
+      expect(plan?.drift).toMatchObject({
+        reverted: false,
+        by: 'kubectl apply --server-side (field manager kubectl)',
+      });
+      expect(plan?.drift?.why).toContain(
+        'maxSurge, spec.strategy.rollingUpdate.maxUnavailable: in the manifest applied server-side',
+      );
+      expect(plan?.drift?.why).toContain('--force-conflicts');
+      expect(plan?.drift?.why).toContain('restartedAt]: not in the applied manifest');
+      expect(plan?.drift?.why).toContain('managedFields of kubectl');
+    });
+
+    it('a kubectl manager with an Update (kubectl edit, create) and no last-applied is not kubectl apply', () => {
+      const d = seedWith((dep) => {
+        delete dep.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(dep, { managedFields: [entry('kubectl', 'Update', manifestFields({}))] });
+      }).deployment;
+      expect(ownerOf(d)).toBeUndefined();
+    });
+
+    it('a last-applied annotation that is not JSON: the manifest is unknown, never "not in it"', () => {
+      const snapshot = seedWith(kubectlApply);
+      snapshot.deployment.metadata.annotations = {
+        ...snapshot.deployment.metadata.annotations,
+        'kubectl.kubernetes.io/last-applied-configuration': '{"spec": {"strategy": ',
+      };
+      const result = diagnose(snapshot);
+      expect(result.managedBy).toMatchObject({ tool: 'kubectl', name: 'kubectl-client-side-apply' });
+      const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
+      expect(plan?.drift?.reverted).toBe('unknown');
+      expect(plan?.drift?.why).toContain('is not JSON');
+      expect(plan?.drift?.why).not.toContain('not in the applied manifest');
     });
   });
 
@@ -346,6 +431,73 @@ describe('what the desired manifest holds', () => {
     expect(manifestSets(manifest, ['spec', 'template', 'spec', 'nodeSelector'])).toBe(true);
     // The status entry (kube-controller-manager) is no part of the manifest.
     expect(manifestSets(manifest, ['status', 'replicas'])).toBe(false);
+  });
+
+  it('a leaf {} holds what is under it only for fields atomic by the schema, never for a granular map', () => {
+    const manifest = {
+      source: 'managed-fields' as const,
+      manager: 'kustomize-controller',
+      fields: [
+        {
+          'f:metadata': { 'f:labels': {}, 'f:annotations': { '.': {} } },
+          'f:spec': {
+            'f:selector': {},
+            'f:template': {
+              'f:metadata': { 'f:annotations': {}, 'f:labels': { '.': {} } },
+              'f:spec': {
+                'f:nodeSelector': {},
+                'f:tolerations': {},
+                'f:affinity': {
+                  'f:nodeAffinity': { 'f:requiredDuringSchedulingIgnoredDuringExecution': {} },
+                },
+              },
+            },
+          },
+        },
+      ],
+    };
+    const template = ['spec', 'template'];
+    // Granular maps: {} (or only ".") says the manager set the map, not any key of it.
+    expect(
+      manifestSets(manifest, [...template, 'metadata', 'annotations', 'kubectl.kubernetes.io/restartedAt']),
+    ).toBe(false);
+    expect(manifestSets(manifest, [...template, 'metadata', 'labels', 'team'])).toBe(false);
+    expect(manifestSets(manifest, [...template, 'spec', 'nodeSelector', 'kubernetes.io/hostname'])).toBe(
+      false,
+    );
+    expect(manifestSets(manifest, ['metadata', 'annotations', 'note'])).toBe(false);
+    expect(manifestSets(manifest, ['metadata', 'labels', 'app'])).toBe(false);
+    // The map itself is set.
+    expect(manifestSets(manifest, [...template, 'metadata', 'annotations'])).toBe(true);
+    // Atomic: the selector, tolerations and the required node affinity are one value each.
+    expect(manifestSets(manifest, ['spec', 'selector', 'matchLabels', 'app'])).toBe(true);
+    expect(manifestSets(manifest, [...template, 'spec', 'tolerations', '0', 'key'])).toBe(true);
+    expect(
+      manifestSets(manifest, [
+        ...template,
+        'spec',
+        'affinity',
+        'nodeAffinity',
+        'requiredDuringSchedulingIgnoredDuringExecution',
+        'nodeSelectorTerms',
+        '0',
+        'matchExpressions',
+      ]),
+    ).toBe(true);
+  });
+
+  it('Flux with an empty template annotations map in Git: a restart annotation is not in Git, so it stays', () => {
+    const snapshot = seedWith((d) => {
+      fluxKustomize()(d);
+      const flux = (d.metadata as { managedFields: { fieldsV1: Record<string, Record<string, unknown>> }[] })
+        .managedFields[0];
+      const spec = flux?.fieldsV1['f:spec'] as { 'f:template': { 'f:metadata': Record<string, unknown> } };
+      spec['f:template']['f:metadata']['f:annotations'] = {};
+      d.spec.template.metadata = { ...d.spec.template.metadata, annotations: {} };
+    });
+    const plan = diagnose(snapshot).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(plan?.drift?.reverted).toBe(false);
+    expect(plan?.drift?.why).toContain('restartedAt]: not in Git');
   });
 
   it('reads the last-applied annotation for client-side apply', () => {
@@ -560,6 +712,72 @@ describe('drift per plan', () => {
     expect(drift).toMatchObject({
       reverted: false,
       fields: ['replicaset/object-tracker-6d4cf56db6 spec.replicas'],
+    });
+  });
+
+  describe('the recommended plan is the fix that sticks', () => {
+    const primaryButton = (result: ReturnType<typeof diagnose>): string | undefined => {
+      const plans = Object.fromEntries(
+        result.remediations.map((p) => [p.id, { state: 'open' as const, expiresAt: Date.now() + 60_000 }]),
+      );
+      const m = renderDiagnosis({ cluster: 'prod', diagnosis: result, dryRuns: {}, plans });
+      const buttons = (
+        m.blocks as { type: string; elements?: { style?: string; text: { text: string } }[] }[]
+      )
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => b.elements ?? []);
+      return buttons.find((b) => b.style === 'primary')?.text.text;
+    };
+
+    it("the seed case (no strategy in the manifest, nothing reverted): the builders' order, set-rolling-update first", () => {
+      for (const shape of [argoSsa(), kubectlApply, fluxKustomize()]) {
+        const result = diagnose(seedWith(shape));
+        expect(result.remediations.map((p) => p.kind)).toEqual([
+          'set-rolling-update',
+          'set-recreate',
+          'scale-old-replicaset',
+        ]);
+        expect(recommendedPlan(result)?.kind).toBe('set-rolling-update');
+        expect(primaryButton(result)).toBe('Apply: set-rolling-update');
+      }
+    });
+
+    it('a strategy in Git that Flux puts back (true) or Argo CD may (unknown): scale-old-replicaset first, the rest in order', () => {
+      for (const shape of [fluxKustomize(true), argoSsa(true)]) {
+        const snapshot = seedWith(shape);
+        const result = diagnose(snapshot);
+        expect(result.remediations.map((p) => [p.kind, p.drift?.reverted])).toEqual([
+          ['scale-old-replicaset', false],
+          ['set-rolling-update', result.remediations[1]?.drift?.reverted],
+          ['set-recreate', result.remediations[2]?.drift?.reverted],
+        ]);
+        expect(result.remediations[1]?.drift?.reverted).not.toBe(false);
+        expect(result.findings[0]?.remediations[0]).toBe(result.remediations[0]?.id);
+        expect(recommendedPlan(result)?.kind).toBe('scale-old-replicaset');
+        expect(primaryButton(result)).toBe('Apply: scale-old-replicaset');
+        // Same plans, same ids: only the order moved.
+        const again = diagnose(snapshot);
+        expect(again.remediations.map((p) => p.id)).toEqual(result.remediations.map((p) => p.id));
+      }
+    });
+
+    it('"unknown" ranks below false and above true; delete-pods never ranks above a fix', () => {
+      const plan = (
+        id: string,
+        kind: RemediationPlan['kind'],
+        reverted: boolean | 'unknown',
+      ): RemediationPlan =>
+        ({ id, kind, drift: { reverted, by: 'x', fields: [], why: '' } }) as unknown as RemediationPlan;
+      const plans = new Map(
+        [
+          plan('a', 'exclude-node', true),
+          plan('b', 'set-recreate', 'unknown'),
+          plan('c', 'delete-pods', false),
+          plan('d', 'scale-old-replicaset', false),
+          plan('e', 'set-rolling-update', 'unknown'),
+        ].map((p) => [p.id, p]),
+      );
+      expect(orderByDrift(['a', 'b', 'c', 'd', 'e'], plans)).toEqual(['d', 'b', 'e', 'a', 'c']);
     });
   });
 

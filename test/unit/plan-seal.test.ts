@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/plans/approval-signature.js';
 import { canonicalJson, parseSealKeys, planDigest, sealPlan, verifySeal } from '../../src/plans/plan-seal.js';
 import type { StoredPlan } from '../../src/plans/store.js';
+import { scalePatch } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 
 function stored(): StoredPlan {
@@ -84,6 +85,35 @@ describe('plan seal', () => {
     const plan = stored();
     const seal = sealPlan(plan, keys.seal);
     alter(plan);
+    expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: false });
+  });
+
+  it('covers the Undo of scale-old-replicaset: raising the count it scales back to breaks the seal', () => {
+    const rs = {
+      name: 'web-6d4cf56db6',
+      uid: 'r1',
+      podTemplateHash: '6d4cf56db6',
+      replicas: 0,
+      to: 3,
+      newReplicaSet: { name: 'web-7b9f8c5d4f', uid: 'r2' },
+    };
+    const plan: StoredPlan = {
+      ...stored(),
+      undoOf: 'scale-old-replicaset-abc',
+      plan: {
+        ...stored().plan,
+        id: 'undo-scale-old-replicaset-abc',
+        kind: 'scale-back-old-replicaset',
+        replicaSet: rs,
+        patch: scalePatch({ uid: rs.uid, replicas: 0, to: 3 }),
+        inverse: null,
+        preconditions: { uid: 'u1', generation: 3, fields: [] },
+      },
+    };
+    const seal = sealPlan(plan, keys.seal);
+    expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: true });
+    plan.plan.replicaSet = { ...rs, to: 20 };
+    plan.plan.patch = scalePatch({ uid: rs.uid, replicas: 0, to: 20 });
     expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: false });
   });
 

@@ -142,12 +142,18 @@ describe('remediate processor', () => {
       hooks?.onStep?.({ phase: 'ready', step: 1, ...base, pod: 'edge-old-a' });
       hooks?.onStep?.({ phase: 'waiting-ready', step: 2, ...base, pod: 'edge-old-b' });
       hooks?.onStep?.({ phase: 'stopped', step: 2, ...base, reason: 'ready-timeout' });
+      hooks?.onStep?.({ phase: 'marks-left', step: 2, ...base, namespace: 'edge', pods: ['edge-old-c'] });
       return { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
     });
     await h.process(h.job('prod'));
     const stages = h.notes.map((n) => (n.kind === 'remediation-outcome' ? n.stage : n.kind));
     // Step 1 under way (the write is visible at once); later waits are not posted.
-    expect(stages).toEqual(['progress', 'progress', 'progress', 'applied', 'rolled-out']);
+    expect(stages).toEqual(['progress', 'progress', 'progress', 'progress', 'applied', 'rolled-out']);
+    // A mark that could not be taken off is a reply of its own, before the outcome.
+    expect(h.notes[3]).toMatchObject({
+      stage: 'progress',
+      step: { phase: 'marks-left', pods: ['edge-old-c'], namespace: 'edge' },
+    });
     expect(h.notes[0]).toMatchObject({
       stage: 'progress',
       step: { phase: 'waiting-ready', step: 1, of: 3, replicaSet: 'edge-old', pod: 'edge-old-a' },
@@ -157,10 +163,11 @@ describe('remediate processor', () => {
       step: { phase: 'ready', step: 1, of: 3, replicaSet: 'edge-old', pod: 'edge-old-a' },
     });
     expect(h.notes[2]).toMatchObject({ step: { phase: 'stopped', step: 2, reason: 'ready-timeout' } });
-    expect(h.dedupIds.slice(0, 3)).toEqual([
+    expect(h.dedupIds.slice(0, 4)).toEqual([
       `step-${h.stored.plan.id}-1-waiting-ready`,
       `step-${h.stored.plan.id}-1-ready`,
       `step-${h.stored.plan.id}-2-stopped`,
+      `step-${h.stored.plan.id}-2-marks-left`,
     ]);
   });
 

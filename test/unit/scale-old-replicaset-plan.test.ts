@@ -6,17 +6,28 @@
 import { describe, expect, it } from 'vitest';
 import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { buildScaleOldReplicaSetPlans } from '../../src/remediation/builders/scale-old-replicaset.js';
-import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
+import {
+  buildScaleOldReplicaSetPlans,
+  scalePatch,
+} from '../../src/remediation/builders/scale-old-replicaset.js';
+import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
+import { confirmDialogText } from '../../src/app/blocks/plan-blocks.js';
+import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { inversePlan } from '../../src/kube/executor.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import { threadReport } from '../../src/app/blocks/result-message.js';
+import { diagnose } from '../../src/remediation/diagnose.js';
+import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';
+import { toJson } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
 
 /** The builder's plans for `snapshot`, on the deadlock finding of `findingOf` (default: the same snapshot). */
-function plans(snapshot: WorkloadSnapshot, findingOf: WorkloadSnapshot = snapshot) {
+function plans(snapshot: WorkloadSnapshot, findingOf: WorkloadSnapshot = snapshot, notOffered?: NotOffered) {
   const [finding] = surgeDeadlock.analyze(new AnalysisContext(findingOf));
   if (finding?.code !== 'RolloutSurgeDeadlock') throw new Error(`no deadlock: ${finding?.code ?? 'none'}`);
-  return buildScaleOldReplicaSetPlans(new AnalysisContext(snapshot), finding);
+  return buildScaleOldReplicaSetPlans(new AnalysisContext(snapshot), finding, notOffered);
 }
 
 function threeReplicaIngress(): WorkloadSnapshot {
@@ -92,11 +103,21 @@ describe('scale-old-replicaset plan', () => {
     }
   });
 
-  it('offers nothing when paused, when two old ReplicaSets are active, or when ReplicaSets were not all read', () => {
+  it('offers nothing when paused, or when ReplicaSets were not all read (and says why)', () => {
     const paused = seedIncidentA();
     paused.deployment.spec.paused = true;
     expect(plans(paused, seedIncidentA())).toEqual([]);
 
+    const partial = seedIncidentA();
+    partial.coverage = { ...partial.coverage, replicaSets: 'partial' };
+    const notes: string[] = [];
+    expect(plans(partial, seedIncidentA(), (kind, reason) => notes.push(`${kind}: ${reason}`))).toEqual([]);
+    expect(notes).toEqual([
+      expect.stringMatching(/^scale-old-replicaset: the Deployment's ReplicaSets were not all read/),
+    ]);
+  });
+
+  it('two active old ReplicaSets, the blocking pods in one: that one is the target, the other is named', () => {
     const twoOld = seedIncidentA();
     const olderTemplate = structuredClone(twoOld.parts.oldRs.spec.template);
     const container = olderTemplate?.spec.containers[0];
@@ -108,10 +129,158 @@ describe('scale-old-replicaset plan', () => {
     });
     older.metadata.creationTimestamp = '2026-11-19T10:00:00Z';
     twoOld.replicaSets = [...twoOld.replicaSets, older];
-    expect(plans(twoOld, seedIncidentA())).toEqual([]);
+    const notes: string[] = [];
+    const [plan, ...rest] = plans(twoOld, seedIncidentA(), (kind, reason) =>
+      notes.push(`${kind}: ${reason}`),
+    );
+    expect(rest).toEqual([]);
+    expect(notes).toEqual([]);
+    // The old pod holding the GPU is the old ReplicaSet's; the older one has no pod there.
+    expect(plan?.replicaSet).toMatchObject({ name: twoOld.parts.oldRs.metadata.name, replicas: 1, to: 0 });
+    expect(plan?.warnings[0]).toContain(
+      `Other old ReplicaSet(s) stay as they are: ${older.metadata.name ?? ''} (1)`,
+    );
+  });
 
-    const partial = seedIncidentA();
-    partial.coverage = { ...partial.coverage, replicaSets: 'partial' };
-    expect(plans(partial, seedIncidentA())).toEqual([]);
+  it('pods of two old ReplicaSets hold what the new pod needs: no plan, and the diagnosis says why', () => {
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+    });
+    const { oldRs, deployment } = parts;
+    const olderTemplate = structuredClone(oldRs.spec.template);
+    const container = olderTemplate?.spec.containers[0];
+    if (container) container.image = 'registry.example/ingress:0.9';
+    const older = makeReplicaSet(deployment, '58c9d7b6f4', {
+      revision: 2,
+      replicas: 1,
+      ...(olderTemplate ? { template: olderTemplate } : {}),
+    });
+    older.metadata.creationTimestamp = '2026-11-19T10:00:00Z';
+    oldRs.spec.replicas = 2;
+    // The old pod on edge-3 is the older ReplicaSet's.
+    const moved = parts.oldPods.find((p) => p.spec.nodeName === 'edge-3');
+    if (!moved) throw new Error('no pod on edge-3');
+    moved.metadata.ownerReferences = [
+      {
+        apiVersion: 'apps/v1',
+        kind: 'ReplicaSet',
+        name: older.metadata.name ?? '',
+        uid: older.metadata.uid ?? '',
+        controller: true,
+      },
+    ];
+    moved.metadata.labels = { ...moved.metadata.labels, 'pod-template-hash': '58c9d7b6f4' };
+    const snapshot = pendingRolloutSnapshot(
+      parts,
+      ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } })),
+      "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.",
+    );
+    snapshot.replicaSets = [...snapshot.replicaSets, older];
+    const notes: string[] = [];
+    expect(plans(snapshot, snapshot, (kind, reason) => notes.push(`${kind}: ${reason}`))).toEqual([]);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toContain(
+      `pods of 2 old ReplicaSets, ${oldRs.metadata.name ?? ''} (2), ${older.metadata.name ?? ''} (1)`,
+    );
+    expect(notes[0]).toContain('deadlocks again');
+    // The whole diagnosis carries it: JSON, text report and the thread.
+    const result = diagnose(snapshot);
+    expect(result.remediations.map((p) => p.kind)).not.toContain('scale-old-replicaset');
+    expect(result.notOffered).toEqual([
+      {
+        kind: 'scale-old-replicaset',
+        addresses: 'RolloutSurgeDeadlock',
+        reason: notes[0]?.replace(/^scale-old-replicaset: /, ''),
+      },
+    ]);
+    expect(toJson(result).notOffered).toEqual(result.notOffered);
+    expect(renderText(result)).toContain(
+      'Not offered: scale-old-replicaset, for RolloutSurgeDeadlock: pods of 2 old',
+    );
+    const thread = JSON.stringify(threadReport({ cluster: 'prod', diagnosis: result, dryRuns: {} }));
+    expect(thread).toContain('Not offered: scale-old-replicaset');
+  });
+});
+
+describe('scale-old-replicaset: its Undo scales the old ReplicaSet back', () => {
+  const applied = (plan: RemediationPlan, after: number) => ({
+    generation: 4,
+    changes: [{ path: `replicasets/${plan.replicaSet?.name ?? ''}/spec/replicas`, before: 3, after }],
+  });
+
+  it('back to the count it had, from the count the scale left, sealed like any plan, within its kind', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped?.replicaSet) throw new Error('no stepped plan');
+    // The walk stopped at 1 of 3: the Undo puts back 2.
+    const undo = inversePlan(stepped, applied(stepped, 1));
+    const rs = stepped.replicaSet;
+    expect(undo).toMatchObject({
+      id: `undo-${stepped.id}`,
+      kind: 'scale-back-old-replicaset',
+      inverse: null,
+      preconditions: { uid: stepped.preconditions.uid, generation: 4, fields: [] },
+      replicaSet: {
+        name: rs.name,
+        uid: rs.uid,
+        podTemplateHash: rs.podTemplateHash,
+        replicas: 1,
+        to: 3,
+        newReplicaSet: rs.newReplicaSet,
+      },
+      patch: {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/uid', value: rs.uid },
+          { op: 'test', path: '/spec/replicas', value: 1 },
+          { op: 'replace', path: '/spec/replicas', value: 3 },
+        ],
+      },
+    });
+    expect(undo?.replicaSet).not.toHaveProperty('stepped');
+    if (!undo) return;
+    expect(checkPlanWithinKind(undo, {})).toEqual({ ok: true });
+    // What it restores and that it starts no rollout, in the reply and in its dialog.
+    const blocks = JSON.stringify(undoBlocks({ plan: undo, cluster: 'prod', createdAt: 0, expiresAt: 1 }));
+    expect(blocks).toContain(`Undo* restores old ReplicaSet ${rs.name} to 3 replica(s), the count it had`);
+    expect(blocks).toContain('It starts no rollout');
+    expect(blocks).toContain('roll the Deployment back');
+    const dialog = confirmDialogText(undo, { undo: true });
+    expect(dialog).toContain(
+      `Scale old ReplicaSet ${rs.name} of deployment/ingress in ns vision back to 3 replicas`,
+    );
+    expect(dialog).toContain('Impact: starts no rollout');
+    expect(undo.warnings.join(' ')).toContain('kubectl rollout undo deployment/ingress -n vision');
+  });
+
+  it('nothing to put back: no Undo; an Undo of the Undo: none', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped) throw new Error('no plan');
+    expect(inversePlan(stepped, applied(stepped, 3))).toBeNull();
+    const undo = inversePlan(stepped, applied(stepped, 0));
+    expect(undo && inversePlan(undo, applied(undo, 3))).toBeNull();
+  });
+
+  it('its allowlist: up only, at once, to at most the admission bound, the exact patch', () => {
+    const [stepped] = plans(threeReplicaIngress());
+    if (!stepped) throw new Error('no plan');
+    const undo = inversePlan(stepped, applied(stepped, 0));
+    if (!undo?.replicaSet || !undo.patch) throw new Error('no undo');
+    const rs = undo.replicaSet;
+    const withTarget = (to: number, replicas = rs.replicas): RemediationPlan => ({
+      ...undo,
+      replicaSet: { ...rs, replicas, to },
+      patch: scalePatch({ uid: rs.uid, replicas, to }),
+    });
+    expect(checkPlanWithinKind(withTarget(MAX_SCALE_BACK_REPLICAS), {})).toEqual({ ok: true });
+    expect(checkPlanWithinKind(withTarget(MAX_SCALE_BACK_REPLICAS + 1), {}).ok).toBe(false);
+    expect(checkPlanWithinKind(withTarget(0, 3), {}).ok).toBe(false);
+    expect(checkPlanWithinKind({ ...undo, replicaSet: { ...rs, stepped: true } }, {}).ok).toBe(false);
+    // The patch must say what the sealed ReplicaSet says.
+    expect(
+      checkPlanWithinKind({ ...undo, patch: scalePatch({ uid: rs.uid, replicas: 0, to: 9 }) }, {}).ok,
+    ).toBe(false);
+    expect(checkPlanWithinKind({ ...undo, inverse: undo.patch }, {}).ok).toBe(false);
   });
 });

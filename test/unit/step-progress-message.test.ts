@@ -78,6 +78,63 @@ describe('stepped walk progress in the thread', () => {
     expect(message.text).toContain('no new pod became Ready within the step time limit');
   });
 
+  it('names the pod the controller released, and the marked one when they differ', () => {
+    const job = notifyJobSchema.parse({
+      ...base,
+      step: {
+        phase: 'ready',
+        step: 1,
+        of: 3,
+        replicaSet: 'edge-7f9',
+        pod: 'edge-7f9-abc',
+        marked: 'edge-7f9-def',
+      },
+    }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    const body = JSON.stringify(remediationOutcomeMessage(job).blocks);
+    expect(body).toContain(
+      'old pod `edge-7f9-abc` released (the ReplicaSet controller chose it over `edge-7f9-def`, the pod marked to go first)',
+    );
+  });
+
+  it('a pod-deletion-cost mark left on pods is said, with the command that takes it off; names are checked', () => {
+    const step = {
+      phase: 'marks-left',
+      step: 2,
+      of: 3,
+      replicaSet: 'edge-7f9',
+      namespace: 'edge',
+      pods: ['edge-7f9-abc'],
+    };
+    const job = notifyJobSchema.parse({ ...base, detail: 'marks left', step }) as Extract<
+      NotifyJob,
+      { kind: 'remediation-outcome' }
+    >;
+    const message = remediationOutcomeMessage(job);
+    const body = JSON.stringify(message.blocks);
+    expect(body).toContain('pod-deletion-cost left on `edge-7f9-abc`');
+    expect(body).toContain(
+      'kubectl annotate pod edge-7f9-abc -n edge controller.kubernetes.io/pod-deletion-cost-',
+    );
+    expect(message.text).toBe('edge-7f9-abc still marked with controller.kubernetes.io/pod-deletion-cost');
+    expect(
+      notifyJobSchema.safeParse({ ...base, step: { ...step, pods: ['x; kubectl delete ns prod'] } }).success,
+    ).toBe(false);
+    expect(notifyJobSchema.safeParse({ ...base, step: { ...step, pods: [] } }).success).toBe(false);
+  });
+
+  it('renders the new stop reasons in words of ours', () => {
+    for (const [reason, words] of [
+      ['other-pod-first', 'would go first, before any marked pod'],
+      ['not-released', 'released no old pod'],
+    ] as const) {
+      const job = notifyJobSchema.parse({
+        ...base,
+        step: { phase: 'stopped', step: 2, of: 3, replicaSet: 'edge-7f9', reason },
+      }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+      expect(remediationOutcomeMessage(job).text).toContain(words);
+    }
+  });
+
   it('escapes names even if a job skipped the schema', () => {
     const job = {
       ...base,

@@ -98,6 +98,9 @@ export function restoredInWords(plan: RemediationPlan): string {
   if (plan.kind === 'untaint-device' && plan.deviceTaint) {
     return `device ${deviceName(plan.deviceTaint)} to new claims (DeviceTaintRule ${plan.deviceTaint.name} is deleted)`;
   }
+  if (plan.kind === 'scale-back-old-replicaset' && plan.replicaSet) {
+    return `old ReplicaSet ${plan.replicaSet.name} to ${plan.replicaSet.to} replica(s), the count it had (pods of the old template)`;
+  }
   const patch = plan.patch;
   if (!patch) return 'the previous state';
   const parts: string[] = [];
@@ -134,6 +137,9 @@ export function restoredInWords(plan: RemediationPlan): string {
 export function rolloutInWords(plan: RemediationPlan): string {
   if (plan.kind === 'untaint-device') {
     return 'It starts no rollout and deletes no pod: the replaced pods stay on the devices they have.';
+  }
+  if (plan.kind === 'scale-back-old-replicaset') {
+    return 'It starts no rollout: the Deployment is not changed; the old pods run beside the new ones until the Deployment controller scales them down as new pods become available. To get the old version back, roll the Deployment back.';
   }
   return startsRollout(plan.patch)
     ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
@@ -190,6 +196,12 @@ function changeInWords(plan: RemediationPlan, target: string, room: number): str
       const text = `Delete DeviceTaintRule ${t?.name ?? ''}: new claims may get device ${t ? deviceName(t) : ''} again.`;
       return text.length <= room ? text : 'Delete the DeviceTaintRule: new claims may get the device again.';
     }
+    case 'scale-back-old-replicaset': {
+      const rs = plan.replicaSet;
+      const tail = ` of ${target} back to ${rs?.to ?? 0} replicas; the spec is not touched.`;
+      const named = rs ? `Scale old ReplicaSet ${rs.name}` : '';
+      return `${rs && named.length + tail.length <= room ? named : 'Scale the old ReplicaSet'}${tail}`;
+    }
     case 'scale-old-replicaset': {
       const rs = plan.replicaSet;
       const tail = ` of ${target} to ${rs?.to ?? 0} replicas; the spec is not touched.`;
@@ -218,14 +230,15 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
   const { name, namespace } = plan.target;
   const targets = [`deployment/${name} in ns ${namespace}`, 'this Deployment'];
   for (const target of targets) {
-    const undoTaint = plan.kind === 'untaint-device';
-    const change =
-      options.undo && !undoTaint
-        ? `Restore ${restoredInWords(plan)} of ${target}.`
-        : changeInWords(plan, target, room);
+    // Undo kinds of their own say their change as any plan does; an Undo that patches
+    // the Deployment back says what it restores and whether it starts a rollout.
+    const patchesBack =
+      options.undo && plan.kind !== 'untaint-device' && plan.kind !== 'scale-back-old-replicaset';
+    const change = patchesBack
+      ? `Restore ${restoredInWords(plan)} of ${target}.`
+      : changeInWords(plan, target, room);
     if (change.length > room) continue;
-    const impact =
-      options.undo && !undoTaint ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
+    const impact = patchesBack ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
     const parts =
       change.length + impact.length + 1 <= room ? [change, impact, PATCH_POINTER] : [change, PATCH_POINTER];
     return plainText(parts.join(' '), max);

@@ -344,6 +344,13 @@ export function threadReport(input: {
         : mrkdwn`:wrench: *Fix ${i + 1}: ${plan.kind}*. ${plan.summary}`;
     blocks.push(...planDetailBlocks(plan, input.dryRuns[plan.id], heading));
   });
+  for (const note of diagnosis.notOffered ?? []) {
+    blocks.push(
+      ...proseSections(
+        mrkdwn`:no_entry_sign: *Not offered: ${note.kind}*, for ${note.addresses}: ${note.reason}.`,
+      ),
+    );
+  }
   // The permanent fix, for the source of truth: never a button, always a diff to commit.
   for (const change of diagnosis.manifestChanges ?? []) {
     blocks.push(

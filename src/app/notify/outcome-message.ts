@@ -32,31 +32,62 @@ const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], 
   'deployment-changed': 'the Deployment changed under the walk',
   'replicaset-changed': 'the old ReplicaSet changed under the walk',
   'nothing-blocked': 'no new pod is blocked by an old one any more',
+  'other-pod-first':
+    'an old pod that is not Ready (or not scheduled) would go first, before any marked pod, and it frees nothing the new pod needs',
+  'not-released': 'the ReplicaSet controller released no old pod within the step time limit',
   'ready-timeout': 'no new pod became Ready within the step time limit',
   'api-error': 'the API server refused or failed a request',
 };
 
+/** "old pod `a` released" and, when the controller released another than the marked one, says so. */
+function releasedWords(step: Extract<StepProgress, { pod: string }>): Mrkdwn {
+  return step.marked
+    ? mrkdwn`old pod ${asIs(inlineCode(step.pod))} released (the ReplicaSet controller chose it over ${asIs(inlineCode(step.marked))}, the pod marked to go first)`
+    : mrkdwn`old pod ${asIs(inlineCode(step.pod))} released (the pod marked to go first)`;
+}
+
 /**
  * One reply per step of a stepped scale-old-replicaset, rendered from the step's data
- * (names are escaped by the template; nothing else comes from the cluster).
+ * (names are escaped by the template; nothing else comes from the cluster). The pod
+ * named as released is the one the walk saw go after the scale.
  */
 export function stepProgressMessage(job: Outcome, step: StepProgress): { text: Mrkdwn; blocks: Block[] } {
+  const where = context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`);
   if (step.phase === 'waiting-ready') {
-    const started = mrkdwn`*:hourglass_flowing_sand: step 1 of ${step.of} started*: old pod ${asIs(inlineCode(step.pod))} marked to go first, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - 1}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`;
+    const started = mrkdwn`*:hourglass_flowing_sand: step 1 of ${step.of} started*: ${asIs(releasedWords(step))}, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - 1}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`;
     return {
       text: mrkdwn`step 1 of ${step.of} started: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - 1}`,
-      blocks: [section(started), context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`)],
+      blocks: [section(started), where],
+    };
+  }
+  if (step.phase === 'marks-left') {
+    const pods = joinMrkdwn(
+      step.pods.map((p) => inlineCode(p)),
+      ', ',
+    );
+    const commands = step.pods.map(
+      (p) => `kubectl annotate pod ${p} -n ${step.namespace} controller.kubernetes.io/pod-deletion-cost-`,
+    );
+    return {
+      text: mrkdwn`${step.pods.join(', ')} still marked with controller.kubernetes.io/pod-deletion-cost`,
+      blocks: [
+        section(
+          mrkdwn`*:warning: pod-deletion-cost left on ${asIs(pods)}*: the walk could not take its mark (controller.kubernetes.io/pod-deletion-cost=-2147483648) off again, so ReplicaSet ${asIs(inlineCode(step.replicaSet))} would delete these pods first when it next shrinks.`,
+        ),
+        ...codeSections(trusted('To take the mark off:'), commands.join('\n')),
+        where,
+      ],
     };
   }
   const body =
     step.phase === 'ready'
-      ? mrkdwn`*:arrow_down_small: step ${step.step} of ${step.of}*: old pod ${asIs(inlineCode(step.pod))} released, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - step.step}; the next new pod is Ready.`
+      ? mrkdwn`*:arrow_down_small: step ${step.step} of ${step.of}*: ${asIs(releasedWords(step))}, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - step.step}; the next new pod is Ready.`
       : mrkdwn`*:double_vertical_bar: stopped at step ${step.step} of ${step.of}*: ${STOP_WORDS[step.reason]}. ReplicaSet ${asIs(inlineCode(step.replicaSet))} keeps what the earlier steps did; the result follows.`;
   const text =
     step.phase === 'ready'
       ? mrkdwn`step ${step.step} of ${step.of}: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - step.step}`
       : mrkdwn`stopped at step ${step.step} of ${step.of}: ${STOP_WORDS[step.reason]}`;
-  return { text, blocks: [section(body), context(mrkdwn`plan ${job.planId} · cluster ${job.cluster}`)] };
+  return { text, blocks: [section(body), where] };
 }
 
 /** Stages that first report a write: the one reply that offers its Undo. */
@@ -71,7 +102,7 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   const plan = undo.plan;
   const t = plan.target;
   const lines = [
-    plan.kind === 'untaint-device'
+    plan.kind === 'untaint-device' || plan.kind === 'scale-back-old-replicaset'
       ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`
       : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
     mrkdwn`${rolloutInWords(plan)}`,

@@ -1,6 +1,6 @@
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import type { RemediationPlan } from '../plan.js';
+import type { NotOffered, RemediationPlan } from '../plan.js';
 import { buildDeletePodsPlans } from './delete-pods.js';
 import { buildExcludeNodePlans, pictureOf } from './exclude-node.js';
 import { buildRolloutRestartPlans } from './rollout-restart.js';
@@ -14,18 +14,23 @@ import { buildSetRecreatePlans, buildSetRollingUpdatePlans } from './strategy.js
  * AnalysisContext the analyzers were handed, so it reads the same derived values
  * (rollout assessment, crash pictures, placement index) the finding came from.
  */
-export type PlanBuilder = (ctx: AnalysisContext, finding: Omit<Finding, 'remediations'>) => RemediationPlan[];
+export type PlanBuilder = (
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  /** Says why a plan kind is not offered here, so its absence is never silent. */
+  notOffered?: NotOffered,
+) => RemediationPlan[];
 
 /** Plan builders by the finding code they address, best plan first. */
 export const planBuilders: Partial<Record<string, PlanBuilder>> = {
   // The strategy plans restart in the same patch; a bare restart refuses while the
   // deadlock stands (it would recreate the same Pending pod), so it adds nothing here
   // unless the snapshot no longer shows the deadlock.
-  RolloutSurgeDeadlock: (ctx, finding) => [
+  RolloutSurgeDeadlock: (ctx, finding, notOffered) => [
     ...buildSetRollingUpdatePlans(ctx, finding),
     ...buildSetRecreatePlans(ctx, finding),
     // Leaves the spec alone, so no GitOps tool reverts it (drift.ts).
-    ...buildScaleOldReplicaSetPlans(ctx, finding),
+    ...buildScaleOldReplicaSetPlans(ctx, finding, notOffered),
     ...buildRolloutRestartPlans(ctx, finding),
   ],
   // Preventive: strategy only, nothing restarts. Unschedulable gets no plan: no

@@ -6,22 +6,26 @@
  * Deployment controller leaves an old ReplicaSet at 0 where it is (DESIGN.md §4).
  *
  * Offered when the deadlock is proved, the rollout is not paused, there is a current
- * (new) ReplicaSet, and exactly one old ReplicaSet is active with its pods on the
- * nodes where the surge pod fits once they are gone. With one replica the outage is
+ * (new) ReplicaSet, and the pods on the nodes where the surge pod fits once they are
+ * gone belong to one active old ReplicaSet (the target; other active old ones are named
+ * in a warning). Pods of several old ReplicaSets there, or ReplicaSets not read
+ * completely: not offered, and the diagnosis says why (`notOffered`). With one replica the outage is
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
 import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
 import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
 import { planId } from '../plan-id.js';
-import type { Patch, RemediationPlan } from '../plan.js';
+import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 const HASH_LABEL = 'pod-template-hash';
+const KIND = 'scale-old-replicaset';
 
 /** The JSON patch of the ReplicaSet's Scale: uid and replicas as seen, then the new count. */
 export function scalePatch(rs: { uid: string; replicas: number; to: number }): Patch {
@@ -39,7 +43,11 @@ function activeOld(old: ReplicaSet[]): ReplicaSet[] {
   return old.filter((rs) => (rs.spec.replicas ?? 0) > 0);
 }
 
-export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: FindingDraft): RemediationPlan[] {
+export function buildScaleOldReplicaSetPlans(
+  ctx: AnalysisContext,
+  finding: FindingDraft,
+  notOffered: NotOffered = () => undefined,
+): RemediationPlan[] {
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
   const { snapshot } = ctx;
   const { deployment } = snapshot;
@@ -47,17 +55,35 @@ export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: Find
   const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
-  if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') return [];
+  if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') {
+    notOffered(
+      KIND,
+      "the Deployment's ReplicaSets were not all read, so which old ReplicaSet holds what the new pod needs (and whether another one is active) is not known",
+    );
+    return [];
+  }
   const { current, old } = classifyReplicaSets(snapshot);
   if (!current?.metadata.uid || !current.metadata.name) return [];
   const active = activeOld(old);
-  const [rs] = active;
-  if (active.length !== 1 || !rs?.metadata.uid || !rs.metadata.name) return [];
+  // The old ReplicaSets whose live pods sit on the nodes the proof frees: those hold it.
+  const onProofNodes = (rs: ReplicaSet): Pod[] =>
+    podsOfReplicaSet(snapshot, rs).filter(
+      (p) => p.spec.nodeName && !isTerminating(p) && proof.nodes.includes(p.spec.nodeName),
+    );
+  const holders = active.filter((rs) => onProofNodes(rs).length > 0);
+  if (holders.length > 1) {
+    const names = holders.map((h) => `${h.metadata.name ?? ''} (${h.spec.replicas ?? 0})`).join(', ');
+    notOffered(
+      KIND,
+      `pods of ${holders.length} old ReplicaSets, ${names}, hold what the new pod needs on ${proof.nodes.join(', ')}: scaling one of them lets in only as many new pods as it had, and the rollout deadlocks again on the other's pods; the strategy change (maxSurge 0) lets the Deployment controller release the old pods of every ReplicaSet in turn`,
+    );
+    return [];
+  }
+  const [rs] = holders;
+  if (!rs?.metadata.uid || !rs.metadata.name) return [];
   const hash = rs.metadata.labels?.[HASH_LABEL] ?? rs.spec.selector?.matchLabels?.[HASH_LABEL];
   if (!hash) return [];
-  const livePods = podsOfReplicaSet(snapshot, rs).filter((p) => p.spec.nodeName && !isTerminating(p));
-  const onProofNodes = livePods.filter((p) => proof.nodes.includes(p.spec.nodeName ?? ''));
-  if (onProofNodes.length === 0) return [];
+  const others = active.filter((r) => r !== rs);
 
   const from = rs.spec.replicas ?? 0;
   const replicas = desiredReplicas(deployment);
@@ -71,9 +97,14 @@ export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: Find
       ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
       : `OUTAGE: all ${from} old replicas go down at once; until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
   const warnings = [
+    ...(others.length > 0
+      ? [
+          `Other old ReplicaSet(s) stay as they are: ${others.map((o) => `${o.metadata.name ?? ''} (${o.spec.replicas ?? 0})`).join(', ')}; their pods hold nothing the new pod needs on ${nodes}, and the Deployment controller scales them down as new pods become available.`,
+        ]
+      : []),
     `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
     'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
-    `No undo button: the worker only scales ReplicaSets down. To put it back: kubectl scale replicaset ${rsName} -n ${deployment.metadata.namespace ?? ''} --replicas=${from} (the controller scales it down again once the new pods are available).`,
+    `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
   ];
   if (replicas > 1 || from > 1) {
     warnings.unshift(
@@ -109,6 +140,15 @@ export function buildScaleOldReplicaSetPlans(ctx: AnalysisContext, finding: Find
     addresses: finding.code,
   };
   if (from <= 1) return [allAtOnce];
+  // A step releases the pod the ReplicaSet controller deletes first: a Pending or
+  // not-Ready old pod goes before any marked one, and must free what the new pod needs.
+  const release = chooseRelease(podsOfReplicaSet(snapshot, rs), (p) =>
+    proof.nodes.includes(p.spec.nodeName ?? ''),
+  );
+  if (release && !release.ok) {
+    notOffered(KIND, `one replica at a time: ${release.reason}; scaling all at once is still offered`);
+    return [allAtOnce];
+  }
   return [steppedPlan(allAtOnce, from, replicas, rsName, nodes), allAtOnce];
 }
 
