@@ -380,3 +380,46 @@ describe('RolloutAtRisk with DRA (the next rollout, predicted)', () => {
     expect(risk?.summary).toContain('device of class gpu.nvidia.com');
   });
 });
+
+describe('DRA allocator rules the verdicts rest on (structured allocator, resource.k8s.io/v1)', () => {
+  it('look-alike: the new claim asks for admin access, which does not take the device: no deadlock', () => {
+    const request = gpuRequest();
+    if (request.exactly) request.exactly.adminAccess = true;
+    const result = diagnose(draSeed({ newRequest: request }).snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: allocationMode All with a matching device tainted NoSchedule: Unschedulable, whoever goes', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({ allocationMode: 'All' }),
+      gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
+    });
+    const gpu1 = snapshot.dra?.slices[0]?.spec.devices?.[1];
+    if (gpu1) gpu1.taints = [{ key: 'gpu.nvidia.com/xid', value: '79', effect: 'NoSchedule' }];
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain('1 matching but tainted');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: a pool being republished (fewer slices than resourceSliceCount): unknown, never room', () => {
+    const { snapshot } = draSeed({ gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }] });
+    const slice = snapshot.dra?.slices[0];
+    if (slice) slice.spec.pool.resourceSliceCount = 2;
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('is being republished (1 of');
+    expect(text(result.findings)).not.toContain('shows room');
+  });
+
+  it('look-alike: a device several claims may share (allowMultipleAllocations): unknown, never a deadlock', () => {
+    const { snapshot } = draSeed();
+    const gpu0 = snapshot.dra?.slices[0]?.spec.devices?.[0];
+    if (gpu0) gpu0.allowMultipleAllocations = true;
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('allowMultipleAllocations');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+});

@@ -13,6 +13,7 @@ import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../placement/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DraObjects } from '../snapshot.js';
+import { deviceFields } from './cel.js';
 import {
   allocatedDevices,
   devicesOnNode,
@@ -51,6 +52,8 @@ export interface DeviceBlocker {
   unknownMatching: number;
   /** Why unknownMatching devices are unknown (the first reason). */
   unknownWhy?: string;
+  /** What would settle them, when not an evaluation of the selectors. */
+  unknownRead?: string;
   /** Devices that match but carry a taint the request does not tolerate. */
   tainted: number;
   holders: { pod: Pod; amount: number }[];
@@ -252,6 +255,7 @@ function checkAlternative(
   const matching: NodeDevice[] = [];
   let unknownMatching = 0;
   let unknownWhy: string | undefined;
+  let unknownRead: string | undefined;
   let tainted = 0;
   let memo = index.matches.get(alternative);
   if (!memo) {
@@ -264,7 +268,13 @@ function checkAlternative(
       match = matchDevice(alternative, index.dra.classes, index.classesComplete, device);
       memo.set(device.key, match);
     }
-    if (match.result === 'match') matching.push(device);
+    // A device this model cannot count (a pool the scheduler skips, capacity shared by
+    // several claims) is unknown, never free and never a holder's to release.
+    const uncounted = match.result === 'no-match' ? undefined : uncountable(device);
+    if (uncounted) {
+      unknownMatching++;
+      if (!unknownWhy) [unknownWhy, unknownRead] = uncounted;
+    } else if (match.result === 'match') matching.push(device);
     else if (match.result === 'unknown') {
       unknownMatching++;
       unknownWhy ??= match.why;
@@ -275,6 +285,11 @@ function checkAlternative(
   const holders = new Map<Pod, number>();
   for (const device of matching) {
     if (taken.has(device.key)) continue;
+    // Admin access (monitoring, diagnostics) does not take the device: another claim holding it does not matter.
+    if (alternative.adminAccess === true) {
+      free.push(device);
+      continue;
+    }
     const holdings = index.held.get(device.key) ?? [];
     const stillHeld = holdings.filter((h) => !freedBy(h.claim, removedUids));
     const freedNow = holdings.length > 0 && stillHeld.length === 0;
@@ -293,8 +308,10 @@ function checkAlternative(
   }
   const all = (alternative.allocationMode ?? 'ExactCount') === 'All';
   const count = all ? Math.max(matching.length, 1) : (alternative.count ?? 1);
+  // "All" takes every matching device, tainted ones included: one taint the request
+  // does not tolerate makes it fail on this node, whoever else goes.
   const fits = all
-    ? matching.length > 0 && free.length === matching.length && unknownMatching === 0
+    ? matching.length > 0 && tainted === 0 && free.length === matching.length && unknownMatching === 0
     : free.length >= count;
   if (fits) return { chosen: free.slice(0, all ? free.length : count).map((d) => d.key) };
   return {
@@ -309,11 +326,29 @@ function checkAlternative(
       free: free.length,
       unknownMatching,
       ...(unknownWhy ? { unknownWhy } : {}),
+      ...(unknownRead ? { unknownRead } : {}),
       tainted,
       holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
       held,
     },
   };
+}
+
+/** Why the model cannot count this device as free or held, and what would settle it. */
+function uncountable(device: NodeDevice): [why: string, read: string] | undefined {
+  if (device.unusable) {
+    return [
+      device.unusable,
+      'the ResourceSlices once the driver has republished the whole pool (kubectl get resourceslices -o yaml)',
+    ];
+  }
+  if (deviceFields(device.device).allowMultipleAllocations === true) {
+    return [
+      `device ${device.name} may be shared by several claims (allowMultipleAllocations), and how much of its capacity they take is not modeled`,
+      `the capacity the claims sharing ${device.key} consume (status.allocation.devices.results[].consumedCapacity in kubectl get resourceclaims -A -o yaml; this analysis does not add it up)`,
+    ];
+  }
+  return undefined;
 }
 
 /** A pod named by a claim's reservedFor that the snapshot does not hold (another namespace). */
