@@ -44,16 +44,19 @@ export function deviceKey(driver: string, pool: string, device: string): string 
   return `${driver}/${pool}/${device}`;
 }
 
-/** The devices a pod on `node` could get. */
-export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): NodeDevices {
+/** The slices of each pool's newest generation (older ones are being replaced). */
+export function currentSlices(slices: readonly ResourceSlice[]): ResourceSlice[] {
   const newest = new Map<string, number>();
   for (const slice of slices) {
     const pool = `${slice.spec.driver}/${slice.spec.pool.name}`;
     newest.set(pool, Math.max(newest.get(pool) ?? -Infinity, slice.spec.pool.generation));
   }
-  const current = slices.filter(
-    (s) => s.spec.pool.generation === newest.get(`${s.spec.driver}/${s.spec.pool.name}`),
-  );
+  return slices.filter((s) => s.spec.pool.generation === newest.get(`${s.spec.driver}/${s.spec.pool.name}`));
+}
+
+/** The devices a pod on `node` could get. */
+export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): NodeDevices {
+  const current = currentSlices(slices);
   const published = new Map<string, number>();
   for (const slice of current) {
     const pool = `${slice.spec.driver}/${slice.spec.pool.name}`;
