@@ -459,6 +459,14 @@ describe('DRA allocator rules the verdicts rest on (structured allocator, resour
     expect(text(result.findings[0])).not.toContain('shows room');
   });
 
+  it('look-alike: the claim entry is listed without a claim name (none was needed): no device need, no deadlock', () => {
+    const { snapshot, newPod } = draSeed();
+    newPod.status = { ...newPod.status, resourceClaimStatuses: [{ name: 'gpu' }] };
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(text(result.findings)).not.toContain('template single-gpu');
+  });
+
   it('look-alike: the new claim asks for admin access, which does not take the device: no deadlock', () => {
     const request = gpuRequest();
     if (request.exactly) request.exactly.adminAccess = true;
