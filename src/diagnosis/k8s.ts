@@ -485,6 +485,10 @@ export interface Device {
   attributes?: Record<string, DeviceAttribute>;
   capacity?: Record<string, { value: Quantity }>;
   taints?: DeviceTaint[];
+  /** Consumable capacity (1.34+): several claims may share the device while its capacity lasts. */
+  allowMultipleAllocations?: boolean;
+  /** Partitionable devices: what allocating it takes from the pool's shared counters. */
+  consumesCounters?: { counterSet: string; counters: Record<string, { value: Quantity }> }[];
   /** v1beta1 nested the fields under `basic`. */
   basic?: Omit<Device, 'name' | 'basic'>;
 }
@@ -501,6 +505,8 @@ export interface ResourceSlice {
     allNodes?: boolean;
     perDeviceNodeSelection?: boolean;
     devices?: Device[];
+    /** Partitionable devices: counters the pool's devices consume from. */
+    sharedCounters?: { name: string; counters: Record<string, { value: Quantity }> }[];
   };
 }
 

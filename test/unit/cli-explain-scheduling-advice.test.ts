@@ -29,6 +29,10 @@ describe('explain-scheduling advice', () => {
       "2 nodes have no free device for the pod's resource claims: free one (claims of any namespace may hold it) or add devices",
     ],
     [
+      '0/1 nodes are available: 1 invalid resource pools were encountered. still not schedulable, preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.',
+      '1 node offers devices only from a resource pool its DRA driver published inconsistently (kubectl get resourceslices): the scheduler skips such a pool until the driver republishes it',
+    ],
+    [
       '0/4 nodes are available: 4 node(s) had untolerated taint(s).',
       '4 nodes have a taint the pod does not tolerate (kubectl describe node shows which): add a toleration, or remove the taint',
     ],

@@ -83,6 +83,27 @@ describe('devices on a node and matching', () => {
     expect(incompletePools).toEqual([`${DRIVER}/gpu-node-1`]);
   });
 
+  it('the devices of a pool the allocator skips are marked: slices not as many as announced, a device named twice', () => {
+    const complete = devicesOnNode([slice], makeNode('gpu-node-1')).devices;
+    expect(complete.every((d) => d.unusable === undefined)).toBe(true);
+    const extra = structuredClone(slice);
+    extra.metadata.name = 'extra';
+    extra.spec.devices = [{ name: 'gpu-2' }];
+    const tooMany = devicesOnNode([slice, extra], makeNode('gpu-node-1'));
+    expect(tooMany.incompletePools).toEqual([`${DRIVER}/gpu-node-1`]);
+    expect(tooMany.devices.map((d) => d.unusable)).toEqual([
+      expect.stringContaining('2 of its newest generation'),
+      expect.stringContaining('2 of its newest generation'),
+      expect.stringContaining('2 of its newest generation'),
+    ]);
+    const twice = structuredClone(extra);
+    twice.spec.devices = [{ name: 'gpu-0' }];
+    const pool = [structuredClone(slice), twice];
+    for (const s of pool) s.spec.pool.resourceSliceCount = 2;
+    const invalid = devicesOnNode(pool, makeNode('gpu-node-1')).devices;
+    expect(invalid[0]?.unusable).toContain('names device gpu-0 twice');
+  });
+
   it('a device taint the request does not tolerate keeps the device out; a toleration lets it in', () => {
     const tainted = structuredClone(slice);
     const first = tainted.spec.devices?.[0];

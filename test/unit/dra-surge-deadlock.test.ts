@@ -380,3 +380,131 @@ describe('RolloutAtRisk with DRA (the next rollout, predicted)', () => {
     expect(risk?.summary).toContain('device of class gpu.nvidia.com');
   });
 });
+
+/**
+ * gpu-0 published as a whole GPU and as a MIG partition drawing on the same shared
+ * counters (partitionable devices); the claim `holder` holds the partition.
+ */
+function partitioned(options: DraScenarioOptions = {}, holder = 0): ReturnType<typeof draSeed> {
+  const scenario = draSeed(options);
+  const slice = scenario.snapshot.dra?.slices[0];
+  const whole = slice?.spec.devices?.[0];
+  if (!slice || !whole) throw new Error('no slice');
+  slice.spec.sharedCounters = [
+    { name: 'gpu-0-counters', counters: { memory: { value: '40Gi' }, multiprocessors: { value: '98' } } },
+  ];
+  whole.consumesCounters = [
+    {
+      counterSet: 'gpu-0-counters',
+      counters: { memory: { value: '40Gi' }, multiprocessors: { value: '98' } },
+    },
+  ];
+  slice.spec.devices?.push({
+    name: 'gpu-0-mig-1g-5gb-0',
+    attributes: { type: { string: 'mig' }, parentUUID: { string: 'GPU-4b0c2e1a' } },
+    capacity: { memory: { value: '5Gi' } },
+    consumesCounters: [
+      {
+        counterSet: 'gpu-0-counters',
+        counters: { memory: { value: '5Gi' }, multiprocessors: { value: '14' } },
+      },
+    ],
+  });
+  const result = scenario.snapshot.dra?.claims[holder]?.status?.allocation?.devices?.results?.[0];
+  if (result) result.device = 'gpu-0-mig-1g-5gb-0';
+  return scenario;
+}
+
+describe('DRA allocator rules the verdicts rest on (structured allocator, resource.k8s.io/v1)', () => {
+  it('partitionable devices: the old pod holds a MIG partition, so the whole GPU is not free: the deadlock', () => {
+    const { snapshot, oldPod } = partitioned();
+    const result = diagnose(snapshot);
+    const deadlock = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('Unschedulable');
+    expect(deadlock?.summary).toContain('(2 matching on the node, 0 free)');
+    expect(text(deadlock)).toContain(`device gpu-0-mig-1g-5gb-0, claim vision/${oldPod.metadata.name ?? ''}`);
+  });
+
+  it('partitionable devices: two partitions asked, the whole GPU listed first: counted as the allocator can place them', () => {
+    const { snapshot } = partitioned({ newRequest: gpuRequest({ count: 2 }) });
+    const slice = snapshot.dra?.slices[0];
+    const partition = slice?.spec.devices?.[1];
+    if (partition) slice?.spec.devices?.push({ ...structuredClone(partition), name: 'gpu-0-mig-1g-5gb-1' });
+    // Once the old pod's partition is free, two partitions fit (10Gi of 40Gi), though the whole GPU would not leave room for both.
+    expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
+  });
+
+  it('look-alike: two devices asked where the whole GPU and its partition exclude each other: Unschedulable', () => {
+    const { snapshot } = partitioned({ newRequest: gpuRequest({ count: 2 }), oldHoldsNothing: true });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).not.toContain('shows room');
+  });
+
+  it('look-alike: another team holds a MIG partition of the only GPU: contention, not "the snapshot shows room"', () => {
+    const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
+      revision: 1,
+      replicas: 1,
+    });
+    const notebook = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+    const theirs = claim('notebook-gpu', 'research', {
+      device: 'gpu-0',
+      node: 'gpu-node-1',
+      pods: [notebook],
+    });
+    const { snapshot } = partitioned({ oldHoldsNothing: true, claims: [theirs] });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain('contention for devices, not a rollout deadlock');
+    expect(text(result.findings[0])).not.toContain('shows room');
+  });
+
+  it('look-alike: the claim entry is listed without a claim name (none was needed): no device need, no deadlock', () => {
+    const { snapshot, newPod } = draSeed();
+    newPod.status = { ...newPod.status, resourceClaimStatuses: [{ name: 'gpu' }] };
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(text(result.findings)).not.toContain('template single-gpu');
+  });
+
+  it('look-alike: the new claim asks for admin access, which does not take the device: no deadlock', () => {
+    const request = gpuRequest();
+    if (request.exactly) request.exactly.adminAccess = true;
+    const result = diagnose(draSeed({ newRequest: request }).snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: allocationMode All with a matching device tainted NoSchedule: Unschedulable, whoever goes', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({ allocationMode: 'All' }),
+      gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }],
+    });
+    const gpu1 = snapshot.dra?.slices[0]?.spec.devices?.[1];
+    if (gpu1) gpu1.taints = [{ key: 'gpu.nvidia.com/xid', value: '79', effect: 'NoSchedule' }];
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).toContain('1 matching but tainted');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: a pool being republished (fewer slices than resourceSliceCount): unknown, never room', () => {
+    const { snapshot } = draSeed({ gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }] });
+    const slice = snapshot.dra?.slices[0];
+    if (slice) slice.spec.pool.resourceSliceCount = 2;
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('is being republished (1 of');
+    expect(text(result.findings)).not.toContain('shows room');
+  });
+
+  it('look-alike: a device several claims may share (allowMultipleAllocations): unknown, never a deadlock', () => {
+    const { snapshot } = draSeed();
+    const gpu0 = snapshot.dra?.slices[0]?.spec.devices?.[0];
+    if (gpu0) gpu0.allowMultipleAllocations = true;
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+    expect(text(result.findings)).toContain('allowMultipleAllocations');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+});

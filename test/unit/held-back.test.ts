@@ -46,6 +46,16 @@ describe('pods held before scheduling', () => {
     expect(finding?.explanation).toContain('no FailedScheduling event');
   });
 
+  it('look-alike: a claim entry listed without a claim name (none was needed): not held back', () => {
+    const snapshot = heldRollout((pod) => {
+      pod.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100-single' }];
+      pod.status = { phase: 'Pending', resourceClaimStatuses: [{ name: 'gpu' }] };
+    });
+    const text = JSON.stringify(diagnose(snapshot).findings);
+    expect(text).not.toContain('waiting before scheduling');
+    expect(text).not.toContain('has not been created yet');
+  });
+
   it('a claim from a ResourceClaimTemplate not created yet: waiting, the template named', () => {
     const snapshot = heldRollout((pod) => {
       pod.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100-single' }];

@@ -396,6 +396,12 @@ describe('categorize', () => {
     ['timed out trying to allocate devices', { category: 'devices', claims: 'timed-out' }],
     ['resourceclaim not available on the node', { category: 'devices', claims: 'not-on-node' }],
     ['resourceclaim in use', { category: 'devices', claims: 'in-use' }],
+    // The structured allocator's own per-node error (ErrFailedAllocationOnNode), printed as is.
+    ['invalid resource pools were encountered', { category: 'devices', claims: 'invalid-pool' }],
+    [
+      'asked by caller to stop allocating devices: context canceled',
+      { category: 'devices', claims: 'timed-out' },
+    ],
     [
       'resource claim gpu/trainer-7c9d-gpu-x7kqz is in process of being allocated',
       { category: 'devices', claims: 'claim-state' },

@@ -84,6 +84,8 @@ export function changeFor(r: SchedulingReason): string {
           return `device allocation timed out on ${nodes(n)}: simplify the claim's selectors, or retry`;
         case 'not-on-node':
           return `the pod's claim is allocated to another node, so ${nodes(n)} cannot use it: schedule there, or let the claim be deallocated`;
+        case 'invalid-pool':
+          return `${verb(n, 'offers', 'offer')} devices only from a resource pool its DRA driver published inconsistently (kubectl get resourceslices): the scheduler skips such a pool until the driver republishes it`;
         case 'in-use':
           return `the pod's resource claim is reserved by other pods (${who}): wait for them, or give each pod its own claim (resourceClaimTemplateName)`;
         default:

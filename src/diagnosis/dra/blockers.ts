@@ -13,6 +13,16 @@ import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../placement/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DraObjects } from '../snapshot.js';
+import { deviceFields } from './cel.js';
+import {
+  counterIndex,
+  fits,
+  remainingCounters,
+  shareCounters,
+  take,
+  type CounterIndex,
+  type Counters,
+} from './counters.js';
 import {
   allocatedDevices,
   devicesOnNode,
@@ -51,6 +61,8 @@ export interface DeviceBlocker {
   unknownMatching: number;
   /** Why unknownMatching devices are unknown (the first reason). */
   unknownWhy?: string;
+  /** What would settle them, when not an evaluation of the selectors. */
+  unknownRead?: string;
   /** Devices that match but carry a taint the request does not tolerate. */
   tainted: number;
   holders: { pod: Pod; amount: number }[];
@@ -77,6 +89,8 @@ interface DraIndex {
   devicesByNode: WeakMap<Node, NodeDevice[]>;
   /** Stand-ins by uid for pods a claim names that the snapshot does not hold (one object each). */
   standIns: Map<string, Pod>;
+  /** Shared counters of partitionable devices. */
+  counters: CounterIndex;
 }
 
 /** The DRA index of the context's snapshot (built once per context; none without DRA objects). */
@@ -101,6 +115,7 @@ function buildIndex(ctx: AnalysisContext): DraIndex | undefined {
     matches: new WeakMap(),
     devicesByNode: new WeakMap(),
     standIns: new Map(),
+    counters: counterIndex(dra.slices),
   };
 }
 
@@ -252,6 +267,7 @@ function checkAlternative(
   const matching: NodeDevice[] = [];
   let unknownMatching = 0;
   let unknownWhy: string | undefined;
+  let unknownRead: string | undefined;
   let tainted = 0;
   let memo = index.matches.get(alternative);
   if (!memo) {
@@ -264,7 +280,13 @@ function checkAlternative(
       match = matchDevice(alternative, index.dra.classes, index.classesComplete, device);
       memo.set(device.key, match);
     }
-    if (match.result === 'match') matching.push(device);
+    // A device this model cannot count (a pool the scheduler skips, capacity shared by
+    // several claims) is unknown, never free and never a holder's to release.
+    const uncounted = match.result === 'no-match' ? undefined : uncountable(device);
+    if (uncounted) {
+      unknownMatching++;
+      if (!unknownWhy) [unknownWhy, unknownRead] = uncounted;
+    } else if (match.result === 'match') matching.push(device);
     else if (match.result === 'unknown') {
       unknownMatching++;
       unknownWhy ??= match.why;
@@ -273,28 +295,52 @@ function checkAlternative(
   const free: NodeDevice[] = [];
   const held: HeldDevice[] = [];
   const holders = new Map<Pod, number>();
-  for (const device of matching) {
+  const recorded = new Set<string>();
+  const record = (name: string, holding: Holding): void => {
+    const id = `${name}\0${claimName(holding.claim)}`;
+    if (recorded.has(id)) return;
+    recorded.add(id);
+    const users = consumers(holding.claim);
+    held.push({ device: name, claim: claimName(holding.claim), pods: users.map((u) => u.name) });
+    for (const user of users) {
+      const pod = index.podsByUid.get(user.uid) ?? standIn(index, holding.claim, user);
+      holders.set(pod, (holders.get(pod) ?? 0) + 1);
+    }
+  };
+  const stillHeldBy = (key: string): Holding[] =>
+    (index.held.get(key) ?? []).filter((h) => !freedBy(h.claim, removedUids));
+  const counters = counterState(index, taken, stillHeldBy);
+  for (const device of bySmallestConsumption(index, matching)) {
     if (taken.has(device.key)) continue;
+    // Admin access (monitoring, diagnostics) does not take the device: another claim holding it does not matter.
+    if (alternative.adminAccess === true) {
+      free.push(device);
+      continue;
+    }
     const holdings = index.held.get(device.key) ?? [];
     const stillHeld = holdings.filter((h) => !freedBy(h.claim, removedUids));
     const freedNow = holdings.length > 0 && stillHeld.length === 0;
     if (stillHeld.length === 0 && (!onlyFreed || freedNow)) {
-      free.push(device);
+      // A partition is free only when what it consumes fits what the pool's allocated
+      // devices leave; a device freed by name gets its own consumption back, so the
+      // proof from freed claims alone needs no counters.
+      const blocking = onlyFreed ? undefined : counters.blockers(device);
+      if (!blocking) {
+        free.push(device);
+        continue;
+      }
+      for (const sibling of blocking)
+        for (const holding of stillHeldBy(sibling.key)) record(sibling.name, holding);
       continue;
     }
-    for (const holding of stillHeld) {
-      const users = consumers(holding.claim);
-      held.push({ device: device.name, claim: claimName(holding.claim), pods: users.map((u) => u.name) });
-      for (const user of users) {
-        const pod = index.podsByUid.get(user.uid) ?? standIn(index, holding.claim, user);
-        holders.set(pod, (holders.get(pod) ?? 0) + 1);
-      }
-    }
+    for (const holding of stillHeld) record(device.name, holding);
   }
   const all = (alternative.allocationMode ?? 'ExactCount') === 'All';
   const count = all ? Math.max(matching.length, 1) : (alternative.count ?? 1);
+  // "All" takes every matching device, tainted ones included: one taint the request
+  // does not tolerate makes it fail on this node, whoever else goes.
   const fits = all
-    ? matching.length > 0 && free.length === matching.length && unknownMatching === 0
+    ? matching.length > 0 && tainted === 0 && free.length === matching.length && unknownMatching === 0
     : free.length >= count;
   if (fits) return { chosen: free.slice(0, all ? free.length : count).map((d) => d.key) };
   return {
@@ -309,11 +355,73 @@ function checkAlternative(
       free: free.length,
       unknownMatching,
       ...(unknownWhy ? { unknownWhy } : {}),
+      ...(unknownRead ? { unknownRead } : {}),
       tainted,
       holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
       held,
     },
   };
+}
+
+/**
+ * The pools' counters left by the devices still allocated (and those this pod's
+ * earlier requests took); `blockers` takes a device's consumption when it fits
+ * (undefined) and otherwise names the allocated devices drawing on the same counters
+ * (none when devices counted free before it took them).
+ */
+function counterState(
+  index: DraIndex,
+  taken: ReadonlySet<string>,
+  stillHeldBy: (key: string) => Holding[],
+): { blockers: (device: NodeDevice) => { key: string; name: string }[] | undefined } {
+  const left = new Map<string, Counters>();
+  const allocated = [...index.counters.devices.keys()].filter(
+    (key) => taken.has(key) || stillHeldBy(key).length > 0,
+  );
+  return {
+    blockers(device) {
+      const own = index.counters.devices.get(device.key);
+      if (!own) return undefined;
+      let pool = left.get(own.pool);
+      if (!pool) {
+        pool = remainingCounters(index.counters, own.pool, allocated);
+        left.set(own.pool, pool);
+      }
+      if (fits(own.consumes, pool)) {
+        take(own.consumes, pool);
+        return undefined;
+      }
+      const siblings = allocated.filter((key) => {
+        const other = index.counters.devices.get(key);
+        return other?.pool === own.pool && key !== device.key && shareCounters(own.consumes, other.consumes);
+      });
+      return siblings.map((key) => ({ key, name: key.slice(own.pool.length + 1) }));
+    },
+  };
+}
+
+/** Partitions that consume less first, so that counting free ones finds as many as the allocator can. */
+function bySmallestConsumption(index: DraIndex, devices: readonly NodeDevice[]): NodeDevice[] {
+  const size = (d: NodeDevice): number =>
+    [...(index.counters.devices.get(d.key)?.consumes.values() ?? [])].reduce((a, b) => a + b, 0);
+  return [...devices].sort((a, b) => size(a) - size(b));
+}
+
+/** Why the model cannot count this device as free or held, and what would settle it. */
+function uncountable(device: NodeDevice): [why: string, read: string] | undefined {
+  if (device.unusable) {
+    return [
+      device.unusable,
+      'the ResourceSlices once the driver has republished the whole pool (kubectl get resourceslices -o yaml)',
+    ];
+  }
+  if (deviceFields(device.device).allowMultipleAllocations === true) {
+    return [
+      `device ${device.name} may be shared by several claims (allowMultipleAllocations), and how much of its capacity they take is not modeled`,
+      `the capacity the claims sharing ${device.key} consume (status.allocation.devices.results[].consumedCapacity in kubectl get resourceclaims -A -o yaml; this analysis does not add it up)`,
+    ];
+  }
+  return undefined;
 }
 
 /** A pod named by a claim's reservedFor that the snapshot does not hold (another namespace). */

@@ -26,6 +26,12 @@ export interface NodeDevice {
   pool: string;
   name: string;
   device: Device;
+  /**
+   * Why the allocator will not hand this device out now, whatever holds it: its pool's
+   * newest generation is not fully published, or names a device twice (the scheduler
+   * skips such a pool until the driver has republished it).
+   */
+  unusable?: string;
 }
 
 export interface NodeDevices {
@@ -38,21 +44,25 @@ export function deviceKey(driver: string, pool: string, device: string): string 
   return `${driver}/${pool}/${device}`;
 }
 
-/** The devices a pod on `node` could get. */
-export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): NodeDevices {
+/** The slices of each pool's newest generation (older ones are being replaced). */
+export function currentSlices(slices: readonly ResourceSlice[]): ResourceSlice[] {
   const newest = new Map<string, number>();
   for (const slice of slices) {
     const pool = `${slice.spec.driver}/${slice.spec.pool.name}`;
     newest.set(pool, Math.max(newest.get(pool) ?? -Infinity, slice.spec.pool.generation));
   }
-  const current = slices.filter(
-    (s) => s.spec.pool.generation === newest.get(`${s.spec.driver}/${s.spec.pool.name}`),
-  );
+  return slices.filter((s) => s.spec.pool.generation === newest.get(`${s.spec.driver}/${s.spec.pool.name}`));
+}
+
+/** The devices a pod on `node` could get. */
+export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): NodeDevices {
+  const current = currentSlices(slices);
   const published = new Map<string, number>();
   for (const slice of current) {
     const pool = `${slice.spec.driver}/${slice.spec.pool.name}`;
     published.set(pool, (published.get(pool) ?? 0) + 1);
   }
+  const unusable = unusablePools(current, published);
   const devices: NodeDevice[] = [];
   const pools = new Set<string>();
   const name = node.metadata.name ?? '';
@@ -69,12 +79,14 @@ export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): Nod
     pools.add(`${driver}/${pool.name}`);
     for (const device of slice.spec.devices ?? []) {
       if (slice.spec.perDeviceNodeSelection === true && !deviceOnNode(device, node)) continue;
+      const why = unusable.get(`${driver}/${pool.name}`);
       devices.push({
         key: deviceKey(driver, pool.name, device.name),
         driver,
         pool: pool.name,
         name: device.name,
         device,
+        ...(why ? { unusable: why } : {}),
       });
     }
   }
@@ -82,10 +94,46 @@ export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): Nod
     .filter((pool) => {
       const expected = current.find((s) => `${s.spec.driver}/${s.spec.pool.name}` === pool)?.spec.pool
         .resourceSliceCount;
-      return expected !== undefined && (published.get(pool) ?? 0) < expected;
+      return expected !== undefined && (published.get(pool) ?? 0) !== expected;
     })
     .sort();
   return { devices, incompletePools };
+}
+
+/**
+ * Pools the allocator skips (structured.GatherPools): the newest generation does not
+ * have exactly `resourceSliceCount` slices (the driver is still publishing it), or it
+ * names one device twice (invalid).
+ */
+function unusablePools(
+  current: readonly ResourceSlice[],
+  published: ReadonlyMap<string, number>,
+): Map<string, string> {
+  const why = new Map<string, string>();
+  const names = new Map<string, Set<string>>();
+  for (const slice of current) {
+    const pool = `${slice.spec.driver}/${slice.spec.pool.name}`;
+    const expected = slice.spec.pool.resourceSliceCount;
+    const count = published.get(pool) ?? 0;
+    if (expected !== undefined && count !== expected && !why.has(pool)) {
+      why.set(
+        pool,
+        `pool ${pool} is being republished (${count} of its newest generation's ${expected} ResourceSlices are there), and the scheduler uses none of its devices until all are`,
+      );
+    }
+    const seen = names.get(pool) ?? new Set<string>();
+    names.set(pool, seen);
+    for (const device of slice.spec.devices ?? []) {
+      if (seen.has(device.name) && !why.has(pool)) {
+        why.set(
+          pool,
+          `pool ${pool} names device ${device.name} twice, so the scheduler uses none of its devices`,
+        );
+      }
+      seen.add(device.name);
+    }
+  }
+  return why;
 }
 
 function deviceOnNode(device: Device, node: Node): boolean {

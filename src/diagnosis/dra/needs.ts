@@ -134,6 +134,8 @@ export function podDeviceNeeds(pod: Pod, dra: DraObjects): PodDeviceNeeds {
       continue;
     }
     if (!entry.resourceClaimTemplateName) continue;
+    // Listed without a claim name: generating a claim was not necessary, the entry is ignored.
+    if (created.has(entry.name) && !created.get(entry.name)) continue;
     const claimName = created.get(entry.name);
     const claim = claimName ? claimOf(dra, ns, claimName) : undefined;
     if (claim?.status?.allocation) {

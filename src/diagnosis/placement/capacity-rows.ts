@@ -171,7 +171,7 @@ export function describeDevices(blocker: DeviceBlocker): string {
       : `${blocker.need} device${blocker.need === 1 ? '' : 's'} of class ${blocker.deviceClassName}`;
   const extra = [
     blocker.unknownMatching > 0
-      ? `${blocker.unknownMatching} more whose selector could not be evaluated`
+      ? `${blocker.unknownMatching} more ${blocker.unknownRead ? 'that cannot be counted' : 'whose selector could not be evaluated'}`
       : '',
     blocker.tainted > 0 ? `${blocker.tainted} matching but tainted` : '',
   ].filter(Boolean);

@@ -360,7 +360,8 @@ function pendingVerdict(
       `${firstUnsettled.unknownMatching} device(s) may match ${firstUnsettled.request}, but ${firstUnsettled.unknownWhy ?? 'the selector could not be evaluated'}`,
     );
     missing.push(
-      'an evaluation of the device selectors (kubectl get resourceslices -o yaml, and the DeviceClass)',
+      firstUnsettled.unknownRead ??
+        'an evaluation of the device selectors (kubectl get resourceslices -o yaml, and the DeviceClass)',
     );
     return judged('incomplete');
   }

@@ -16,9 +16,8 @@ export interface HeldBack {
 /** Why the pod is held before scheduling, or undefined when it is not. */
 export function heldBeforeScheduling(pod: Pod): HeldBack | undefined {
   const gates = (pod.spec.schedulingGates ?? []).map((g) => g.name);
-  const created = new Set(
-    (pod.status?.resourceClaimStatuses ?? []).filter((s) => s.resourceClaimName).map((s) => s.name),
-  );
+  // An entry without a claim name means no claim was needed (resourceclaim.Name): not waiting.
+  const created = new Set((pod.status?.resourceClaimStatuses ?? []).map((s) => s.name));
   const claims = (pod.spec.resourceClaims ?? [])
     .filter((c) => c.resourceClaimTemplateName && !created.has(c.name))
     .map((c) => ({ name: c.name, template: c.resourceClaimTemplateName ?? '' }));

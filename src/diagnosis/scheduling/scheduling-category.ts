@@ -20,7 +20,9 @@
  *                      "pod has unbound immediate PersistentVolumeClaims", "node(s) exceed max volume count",
  *                      "node(s) had no available disk", "node(s) had no available volume zone", ...
  *   DynamicResources   Filter: "cannot allocate all claims", "resourceclaim not available on the node",
- *                      "timed out trying to allocate devices" (1.34+ with a filter timeout);
+ *                      "timed out trying to allocate devices" (1.34+ with a filter timeout), "asked by caller
+ *                      to stop allocating devices: ...", and the allocator's own per-node error "invalid
+ *                      resource pools were encountered" (no allocation, and a pool of the node was invalid);
  *                      PreFilter, printed without a node count because it applies to every node:
  *                      "resourceclaim in use", "resource claim <ns>/<name> is in the process of being
  *                      allocated", "resourceclaim \"<name>\" is being deleted", "request <r>: device class
@@ -53,7 +55,14 @@
 import type { SchedulingCategory } from './scheduling-message.js';
 
 /** Which DynamicResources rejection a `devices` reason is. */
-export type ClaimReason = 'cannot-allocate' | 'timed-out' | 'not-on-node' | 'in-use' | 'claim-state';
+export type ClaimReason =
+  | 'cannot-allocate'
+  | 'timed-out'
+  | 'not-on-node'
+  | 'in-use'
+  | 'claim-state'
+  /** The node's devices come from a pool the driver published inconsistently (a device named twice). */
+  | 'invalid-pool';
 
 export interface Categorized {
   category: SchedulingCategory;
@@ -97,7 +106,9 @@ export function categorizeNote(note: string): NoteKind {
 /** DynamicResources reasons by wording; checked before volumes ("resourceclaim" is no volume). */
 function claimReason(lower: string): ClaimReason | undefined {
   if (lower.includes('cannot allocate all claims')) return 'cannot-allocate';
-  if (lower.includes('timed out trying to allocate devices')) return 'timed-out';
+  if (lower.includes('timed out trying to allocate devices') || lower.includes('stop allocating devices'))
+    return 'timed-out';
+  if (lower.includes('invalid resource pools')) return 'invalid-pool';
   if (lower.includes('resourceclaim not available on the node')) return 'not-on-node';
   if (lower.includes('resourceclaim in use')) return 'in-use';
   if (
