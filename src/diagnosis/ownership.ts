@@ -33,6 +33,12 @@ export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
 export const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';
 export const FLUX_HELM_NAME = 'helm.toolkit.fluxcd.io/name';
 export const FLUX_HELM_NAMESPACE = 'helm.toolkit.fluxcd.io/namespace';
+/** Per-object opt-outs, as label or annotation: `disabled` (kustomize-controller skips the object). */
+export const FLUX_RECONCILE = 'kustomize.toolkit.fluxcd.io/reconcile';
+/** `Ignore` (skipped), `IfNotPresent` (applied only while absent), `Merge`, `Override`. */
+export const FLUX_SSA = 'kustomize.toolkit.fluxcd.io/ssa';
+/** `disabled`: helm-controller leaves the object out of drift detection and correction. */
+export const FLUX_HELM_DRIFT_DETECTION = 'helm.toolkit.fluxcd.io/driftDetection';
 export const ARGOCD_TRACKING_ID = 'argocd.argoproj.io/tracking-id';
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 export const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';

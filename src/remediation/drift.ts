@@ -7,9 +7,14 @@
  * - Flux kustomize-controller re-applies Git at every reconcile and takes over fields
  *   written by kubectl* field managers; a field outside Git written by another manager
  *   (ours is `rollout-doctor`) survives. Suspension lives on the Kustomization (not
- *   read): a field in Git is reported as reverted.
+ *   read): a field in Git is reported as reverted, unless the Deployment itself opts
+ *   out (label or annotation, any case, read as fluxcd/pkg ssa does):
+ *   `kustomize.toolkit.fluxcd.io/reconcile: disabled` or `.../ssa: Ignore` (the object
+ *   is skipped), `.../ssa: IfNotPresent` (applied only while absent).
  * - Flux helm-controller reverts the chart's fields only with drift detection on the
- *   HelmRelease (not read: 'unknown'), otherwise at the next upgrade.
+ *   HelmRelease (not read: 'unknown'), otherwise at the next upgrade; an object
+ *   labelled or annotated `helm.toolkit.fluxcd.io/driftDetection: disabled` is left out
+ *   of drift correction (not reverted until the next upgrade).
  * - Helm and kubectl apply revert nothing by themselves: the next upgrade or apply
  *   puts back what the chart or manifest sets.
  *
@@ -28,9 +33,12 @@
  * Pure.
  */
 import type { ManagedBy } from '../diagnosis/diagnosis.js';
-import type { Deployment } from '../diagnosis/k8s.js';
+import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
 import {
   desiredManifest,
+  FLUX_HELM_DRIFT_DETECTION,
+  FLUX_RECONCILE,
+  FLUX_SSA,
   KUBECTL_SERVER_SIDE_APPLY,
   managedFieldsOf,
   manifestSets,
@@ -93,12 +101,49 @@ interface FieldVerdict {
   why: string;
 }
 
+/** A label or annotation of the object with this value, compared as Flux does (any case). */
+function metadataSays(metadata: ObjectMeta, key: string, value: string): string | undefined {
+  for (const [where, map] of [
+    ['annotation', metadata.annotations],
+    ['label', metadata.labels],
+  ] as const) {
+    const v = map?.[key];
+    if (v && v.toLowerCase() === value.toLowerCase()) return `${where} ${key}: ${v}`;
+  }
+  return undefined;
+}
+
+/**
+ * The Deployment's own opt-out of its owner's reconciling (fluxcd/pkg ssa
+ * `shouldSkipApply`, helm-controller's drift detection exclusion): why a field the
+ * manifest sets is not put back, or undefined.
+ */
+function optOut(owner: ManagedBy, metadata: ObjectMeta): string | undefined {
+  if (owner.tool === 'flux-kustomize') {
+    const skipped =
+      metadataSays(metadata, FLUX_RECONCILE, 'disabled') ?? metadataSays(metadata, FLUX_SSA, 'ignore');
+    if (skipped)
+      return `the Deployment carries ${skipped}: kustomize-controller skips it and applies nothing to it while that stays`;
+    const once = metadataSays(metadata, FLUX_SSA, 'ifnotpresent');
+    if (once)
+      return `the Deployment carries ${once}: kustomize-controller applies it only when it does not exist, so Git's value comes back only if the Deployment is re-created`;
+  }
+  if (owner.tool === 'flux-helm') {
+    const off = metadataSays(metadata, FLUX_HELM_DRIFT_DETECTION, 'disabled');
+    if (off)
+      return `the Deployment carries ${off}: helm-controller leaves it out of drift correction, and the next upgrade puts the chart's value back`;
+  }
+  return undefined;
+}
+
 function fieldVerdict(
   owner: ManagedBy,
   inManifest: boolean | undefined,
   manifest: DesiredManifest,
+  skipped?: string,
 ): FieldVerdict {
   const unknownWhy = manifest.source === 'unknown' ? manifest.reason : 'the manifest is not known';
+  if (skipped && inManifest !== false) return { reverted: false, why: skipped };
   switch (owner.tool) {
     case 'argocd':
       if (inManifest === undefined)
@@ -210,8 +255,9 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
   const manifest = desiredManifest(live.metadata, owner);
   const fields = changedFields(plan, live);
   const groups = new Map<string, { reverted: Verdict; fields: string[] }>();
+  const skipped = optOut(owner, live.metadata);
   for (const pointer of fields) {
-    const verdict = fieldVerdict(owner, manifestSets(manifest, parsePointer(pointer)), manifest);
+    const verdict = fieldVerdict(owner, manifestSets(manifest, parsePointer(pointer)), manifest, skipped);
     const group = groups.get(verdict.why) ?? { reverted: verdict.reverted, fields: [] };
     group.fields.push(fieldName(pointer));
     groups.set(verdict.why, group);

@@ -576,6 +576,45 @@ describe('drift per plan', () => {
     expect(inGit?.why).toContain('maxSurge');
   });
 
+  it.each([
+    ['annotation', 'kustomize.toolkit.fluxcd.io/reconcile', 'disabled'],
+    ['label', 'kustomize.toolkit.fluxcd.io/reconcile', 'Disabled'],
+    ['annotation', 'kustomize.toolkit.fluxcd.io/ssa', 'Ignore'],
+    ['annotation', 'kustomize.toolkit.fluxcd.io/ssa', 'IfNotPresent'],
+  ])(
+    'Flux: a field in Git is not reverted when the Deployment opts out with the %s %s: %s',
+    (where, key, value) => {
+      const drift = strategyPlan((d) => {
+        fluxKustomize(true)(d);
+        if (where === 'label') d.metadata.labels = { ...d.metadata.labels, [key]: value };
+        else d.metadata.annotations = { ...d.metadata.annotations, [key]: value };
+      }).plan.drift;
+      expect(drift?.reverted).toBe(false);
+      expect(drift?.why).toContain(`${where} ${key}: ${value}`);
+    },
+  );
+
+  it('Flux: ssa Merge (or Override) does not stop kustomize-controller from applying Git', () => {
+    const drift = strategyPlan((d) => {
+      fluxKustomize(true)(d);
+      d.metadata.annotations = { ...d.metadata.annotations, 'kustomize.toolkit.fluxcd.io/ssa': 'Merge' };
+    }).plan.drift;
+    expect(drift?.reverted).toBe(true);
+  });
+
+  it('Flux helm-controller: a chart field of a Deployment left out of drift detection is not reverted until the next upgrade', () => {
+    const drift = strategyPlan((d) => {
+      fluxHelm(d);
+      d.metadata.annotations = {
+        ...d.metadata.annotations,
+        'helm.toolkit.fluxcd.io/driftDetection': 'disabled',
+      };
+    }).plan.drift;
+    expect(drift?.reverted).toBe(false);
+    expect(drift?.why).toContain('helm.toolkit.fluxcd.io/driftDetection: disabled');
+    expect(drift?.why).toContain('next upgrade');
+  });
+
   it('Flux helm-controller: unknown for chart fields (drift detection on the HelmRelease); Helm: not until the next upgrade', () => {
     expect(strategyPlan(fluxHelm).plan.drift?.reverted).toBe('unknown');
     const helmDrift = strategyPlan(helm).plan.drift;
