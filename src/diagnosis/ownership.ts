@@ -383,6 +383,30 @@ function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
   return node !== null;
 }
 
+/**
+ * The managers other than the manifest's owner that hold the field at `tokens` now
+ * (status subresource left out). A write that changes a field's value takes it from
+ * whoever held it, the owner's Apply entry included (Kubernetes server-side apply:
+ * "ownership moves from its current manager to the manager making the change"), so a
+ * field missing from the owner's entries but held by another writer may still be in
+ * the owner's manifest: taken by a `kubectl edit`, or by an earlier write of ours and
+ * its Undo, and not applied again since.
+ */
+export function otherHolders(
+  metadata: ObjectMeta,
+  manifest: Extract<DesiredManifest, { source: 'managed-fields' }>,
+  tokens: readonly string[],
+): string[] {
+  const holders = managedFieldsOf(metadata).filter(
+    (e) =>
+      e.manager !== manifest.manager &&
+      !e.subresource &&
+      e.fieldsV1 !== undefined &&
+      fieldsV1Sets(e.fieldsV1, tokens),
+  );
+  return [...new Set(holders.map((e) => e.manager ?? '(unnamed)'))];
+}
+
 /** true / false when the manifest shows it, undefined when the manifest is unknown. */
 export function manifestSets(manifest: DesiredManifest, tokens: readonly string[]): boolean | undefined {
   if (manifest.source === 'unknown') return undefined;

@@ -18,6 +18,13 @@
  * - Helm and kubectl apply revert nothing by themselves: the next upgrade or apply
  *   puts back what the chart or manifest sets.
  *
+ * What the manifest sets is read from the owner's managedFields (server-side apply,
+ * Helm) or last-applied. A field missing from the owner's entries but held by another
+ * writer (a kubectl edit, an earlier write of ours and its Undo) may have been taken from
+ * the owner, which loses a field to any write that changes it, so it is 'unknown', not
+ * "not in the manifest" (the restart marker excepted: restarts write it, manifests do
+ * not carry it).
+ *
  * ReplicaSets and pods are made by the Deployment controller, never in a manifest:
  * scaling an old ReplicaSet or deleting pods is reverted by no owner.
  *
@@ -42,6 +49,7 @@ import {
   KUBECTL_SERVER_SIDE_APPLY,
   managedFieldsOf,
   manifestSets,
+  otherHolders,
   OUR_FIELD_MANAGER,
   unrecognisedWriters,
   type DesiredManifest,
@@ -49,7 +57,7 @@ import {
 import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
 import { ALLOWED_PATHS, patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
-import { APPLY_TIME } from './restart-time.js';
+import { APPLY_TIME, RESTARTED_AT_POINTER } from './restart-time.js';
 
 type Verdict = PlanDrift['reverted'];
 
@@ -257,7 +265,23 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
   const groups = new Map<string, { reverted: Verdict; fields: string[] }>();
   const skipped = optOut(owner, live.metadata);
   for (const pointer of fields) {
-    const verdict = fieldVerdict(owner, manifestSets(manifest, parsePointer(pointer)), manifest, skipped);
+    const tokens = parsePointer(pointer);
+    const inManifest = manifestSets(manifest, tokens);
+    // Not in the owner's entries, but held by another writer that may have taken it
+    // from them: the entries no longer tell (the restart marker excepted: manifests do
+    // not carry it, restarts write it).
+    const takers =
+      inManifest === false && manifest.source === 'managed-fields' && pointer !== RESTARTED_AT_POINTER
+        ? otherHolders(live.metadata, manifest, tokens)
+        : [];
+    const taken: DesiredManifest = {
+      source: 'unknown',
+      reason: `the owner's managedFields entries do not hold it, but field manager ${takers.join(', ')} does, and a write that changes a field takes it from the manifest's owner until it applies again`,
+    };
+    const verdict =
+      takers.length > 0
+        ? fieldVerdict(owner, undefined, taken, skipped)
+        : fieldVerdict(owner, inManifest, manifest, skipped);
     const group = groups.get(verdict.why) ?? { reverted: verdict.reverted, fields: [] };
     group.fields.push(fieldName(pointer));
     groups.set(verdict.why, group);
