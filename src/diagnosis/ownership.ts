@@ -33,6 +33,12 @@ export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
 export const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';
 export const FLUX_HELM_NAME = 'helm.toolkit.fluxcd.io/name';
 export const FLUX_HELM_NAMESPACE = 'helm.toolkit.fluxcd.io/namespace';
+/** Per-object opt-outs, as label or annotation: `disabled` (kustomize-controller skips the object). */
+export const FLUX_RECONCILE = 'kustomize.toolkit.fluxcd.io/reconcile';
+/** `Ignore` (skipped), `IfNotPresent` (applied only while absent), `Merge`, `Override`. */
+export const FLUX_SSA = 'kustomize.toolkit.fluxcd.io/ssa';
+/** `disabled`: helm-controller leaves the object out of drift detection and correction. */
+export const FLUX_HELM_DRIFT_DETECTION = 'helm.toolkit.fluxcd.io/driftDetection';
 export const ARGOCD_TRACKING_ID = 'argocd.argoproj.io/tracking-id';
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 export const HELM_RELEASE_NAME = 'meta.helm.sh/release-name';
@@ -375,6 +381,30 @@ function objectSets(manifest: unknown, tokens: readonly string[]): boolean {
     if (node === undefined) return false;
   }
   return node !== null;
+}
+
+/**
+ * The managers other than the manifest's owner that hold the field at `tokens` now
+ * (status subresource left out). A write that changes a field's value takes it from
+ * whoever held it, the owner's Apply entry included (Kubernetes server-side apply:
+ * "ownership moves from its current manager to the manager making the change"), so a
+ * field missing from the owner's entries but held by another writer may still be in
+ * the owner's manifest: taken by a `kubectl edit`, or by an earlier write of ours and
+ * its Undo, and not applied again since.
+ */
+export function otherHolders(
+  metadata: ObjectMeta,
+  manifest: Extract<DesiredManifest, { source: 'managed-fields' }>,
+  tokens: readonly string[],
+): string[] {
+  const holders = managedFieldsOf(metadata).filter(
+    (e) =>
+      e.manager !== manifest.manager &&
+      !e.subresource &&
+      e.fieldsV1 !== undefined &&
+      fieldsV1Sets(e.fieldsV1, tokens),
+  );
+  return [...new Set(holders.map((e) => e.manager ?? '(unnamed)'))];
 }
 
 /** true / false when the manifest shows it, undefined when the manifest is unknown. */

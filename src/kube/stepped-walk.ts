@@ -155,6 +155,23 @@ export async function applyStepped(
   let expected = target.replicas;
   let live = first;
   let writing = false;
+  /** The plan's Deployment as it is now: replaced or its spec changed (generation) since diagnosis. */
+  const changedDeployment = (d: Deployment): boolean =>
+    d.metadata.uid !== plan.preconditions.uid ||
+    (d.metadata.generation ?? 0) !== plan.preconditions.generation;
+  const deploymentChangedWords = (): string =>
+    `the Deployment changed (generation ${String(live.metadata.generation)})`;
+  /** Re-reads the Deployment during a wait; true (and `live` updated) when it changed. */
+  const deploymentMoved = async (): Promise<boolean> => {
+    const now = await getObject<Deployment>(client, {
+      resource: 'deployments',
+      namespace,
+      name: plan.target.name,
+    });
+    if (!changedDeployment(now)) return false;
+    live = now;
+    return true;
+  };
 
   /** What the walk did, once it ends. */
   const result = (): ApplyResult => {
@@ -193,7 +210,7 @@ export async function applyStepped(
     pod: Pod,
     replicas: number,
     deadline: number,
-  ): Promise<'now' | 'waited' | 'timeout'> => {
+  ): Promise<'now' | 'waited' | 'timeout' | 'deployment-changed'> => {
     let waited = false;
     const allowed = await waitUntil(
       client,
@@ -204,7 +221,8 @@ export async function applyStepped(
           readReplicaSet(client, namespace, target.newReplicaSet.name),
         ]);
         const after = readyOf(oldNow) + readyOf(newNow) - (isReady(pod) ? 1 : 0);
-        if (after >= replicas - 1) return { value: true };
+        if (after >= replicas - 1) return { value: 'allowed' as const };
+        if (waited && (await deploymentMoved())) return { value: 'deployment-changed' as const };
         waited = true;
         return { resourceVersion: newNow?.metadata.resourceVersion };
       },
@@ -212,6 +230,7 @@ export async function applyStepped(
       pollMs,
     );
     if (!allowed) return 'timeout';
+    if (allowed === 'deployment-changed') return allowed;
     return waited ? 'waited' : 'now';
   };
 
@@ -237,18 +256,24 @@ export async function applyStepped(
       pollMs,
     );
 
-  /** Waits until the new ReplicaSet has more Ready pods than `before`. */
-  const readyAfter = async (before: number): Promise<boolean> =>
-    (await waitUntil(
+  /**
+   * Waits until the new ReplicaSet has more Ready pods than `before`, or the Deployment
+   * changes under the wait (a rollback or a new rollout scales the new ReplicaSet down:
+   * its next pod never comes, and waiting out the step's timeout would blame readiness).
+   */
+  const readyAfter = async (before: number): Promise<'ready' | 'deployment-changed' | undefined> =>
+    waitUntil(
       client,
       newRs,
       async () => {
         const rs = await readReplicaSet(client, namespace, target.newReplicaSet.name);
-        return readyOf(rs) > before ? { value: true } : { resourceVersion: rs?.metadata.resourceVersion };
+        if (readyOf(rs) > before) return { value: 'ready' as const };
+        if (await deploymentMoved()) return { value: 'deployment-changed' as const };
+        return { resourceVersion: rs?.metadata.resourceVersion };
       },
       Date.now() + stepTimeoutMs,
       pollMs,
-    )) === true;
+    );
 
   const walk = async (): Promise<ApplyResult> => {
     for (let round = 1; ; round += 1) {
@@ -258,15 +283,7 @@ export async function applyStepped(
           namespace,
           name: plan.target.name,
         });
-        if (
-          live.metadata.uid !== plan.preconditions.uid ||
-          (live.metadata.generation ?? 0) !== plan.preconditions.generation
-        ) {
-          return stop(
-            'deployment-changed',
-            `the Deployment changed (generation ${String(live.metadata.generation)})`,
-          );
-        }
+        if (changedDeployment(live)) return stop('deployment-changed', deploymentChangedWords());
       }
       const rs = await readReplicaSet(client, namespace, target.name);
       const now = rs?.spec.replicas ?? 0;
@@ -291,6 +308,7 @@ export async function applyStepped(
         choice = await choose(client, plan, target);
         if (!choice.ok) return stop(choice.stop, choice.reason);
         const wait = await serving(choice.pod, replicas, deadline);
+        if (wait === 'deployment-changed') return stop('deployment-changed', deploymentChangedWords());
         if (wait === 'timeout')
           return stop(
             'ready-timeout',
@@ -327,8 +345,9 @@ export async function applyStepped(
         `step ${stepNo}: ${goneName} released, ReplicaSet ${target.name} at ${expected}; waiting for the new pod to be Ready`,
       );
       emit({ phase: 'waiting-ready', step: stepNo, of, replicaSet: target.name, pod: goneName, ...other });
-      if (!(await readyAfter(newBefore)))
-        return stop('ready-timeout', `no new pod became Ready within ${seconds} s`);
+      const ready = await readyAfter(newBefore);
+      if (ready === 'deployment-changed') return stop('deployment-changed', deploymentChangedWords());
+      if (!ready) return stop('ready-timeout', `no new pod became Ready within ${seconds} s`);
       emit({ phase: 'ready', step: stepNo, of, replicaSet: target.name, pod: goneName, ...other });
     }
     if (changes.length > 0) emit({ phase: 'done', step: of, of, replicaSet: target.name });

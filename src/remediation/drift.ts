@@ -7,11 +7,23 @@
  * - Flux kustomize-controller re-applies Git at every reconcile and takes over fields
  *   written by kubectl* field managers; a field outside Git written by another manager
  *   (ours is `rollout-doctor`) survives. Suspension lives on the Kustomization (not
- *   read): a field in Git is reported as reverted.
+ *   read): a field in Git is reported as reverted, unless the Deployment itself opts
+ *   out (label or annotation, any case, read as fluxcd/pkg ssa does):
+ *   `kustomize.toolkit.fluxcd.io/reconcile: disabled` or `.../ssa: Ignore` (the object
+ *   is skipped), `.../ssa: IfNotPresent` (applied only while absent).
  * - Flux helm-controller reverts the chart's fields only with drift detection on the
- *   HelmRelease (not read: 'unknown'), otherwise at the next upgrade.
+ *   HelmRelease (not read: 'unknown'), otherwise at the next upgrade; an object
+ *   labelled or annotated `helm.toolkit.fluxcd.io/driftDetection: disabled` is left out
+ *   of drift correction (not reverted until the next upgrade).
  * - Helm and kubectl apply revert nothing by themselves: the next upgrade or apply
  *   puts back what the chart or manifest sets.
+ *
+ * What the manifest sets is read from the owner's managedFields (server-side apply,
+ * Helm) or last-applied. A field missing from the owner's entries but held by another
+ * writer (a kubectl edit, an earlier write of ours and its Undo) may have been taken from
+ * the owner, which loses a field to any write that changes it, so it is 'unknown', not
+ * "not in the manifest" (the restart marker excepted: restarts write it, manifests do
+ * not carry it).
  *
  * ReplicaSets and pods are made by the Deployment controller, never in a manifest:
  * scaling an old ReplicaSet or deleting pods is reverted by no owner.
@@ -28,12 +40,16 @@
  * Pure.
  */
 import type { ManagedBy } from '../diagnosis/diagnosis.js';
-import type { Deployment } from '../diagnosis/k8s.js';
+import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
 import {
   desiredManifest,
+  FLUX_HELM_DRIFT_DETECTION,
+  FLUX_RECONCILE,
+  FLUX_SSA,
   KUBECTL_SERVER_SIDE_APPLY,
   managedFieldsOf,
   manifestSets,
+  otherHolders,
   OUR_FIELD_MANAGER,
   unrecognisedWriters,
   type DesiredManifest,
@@ -41,7 +57,7 @@ import {
 import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
 import { ALLOWED_PATHS, patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
-import { APPLY_TIME } from './restart-time.js';
+import { APPLY_TIME, RESTARTED_AT_POINTER } from './restart-time.js';
 
 type Verdict = PlanDrift['reverted'];
 
@@ -93,12 +109,49 @@ interface FieldVerdict {
   why: string;
 }
 
+/** A label or annotation of the object with this value, compared as Flux does (any case). */
+function metadataSays(metadata: ObjectMeta, key: string, value: string): string | undefined {
+  for (const [where, map] of [
+    ['annotation', metadata.annotations],
+    ['label', metadata.labels],
+  ] as const) {
+    const v = map?.[key];
+    if (v && v.toLowerCase() === value.toLowerCase()) return `${where} ${key}: ${v}`;
+  }
+  return undefined;
+}
+
+/**
+ * The Deployment's own opt-out of its owner's reconciling (fluxcd/pkg ssa
+ * `shouldSkipApply`, helm-controller's drift detection exclusion): why a field the
+ * manifest sets is not put back, or undefined.
+ */
+function optOut(owner: ManagedBy, metadata: ObjectMeta): string | undefined {
+  if (owner.tool === 'flux-kustomize') {
+    const skipped =
+      metadataSays(metadata, FLUX_RECONCILE, 'disabled') ?? metadataSays(metadata, FLUX_SSA, 'ignore');
+    if (skipped)
+      return `the Deployment carries ${skipped}: kustomize-controller skips it and applies nothing to it while that stays`;
+    const once = metadataSays(metadata, FLUX_SSA, 'ifnotpresent');
+    if (once)
+      return `the Deployment carries ${once}: kustomize-controller applies it only when it does not exist, so Git's value comes back only if the Deployment is re-created`;
+  }
+  if (owner.tool === 'flux-helm') {
+    const off = metadataSays(metadata, FLUX_HELM_DRIFT_DETECTION, 'disabled');
+    if (off)
+      return `the Deployment carries ${off}: helm-controller leaves it out of drift correction, and the next upgrade puts the chart's value back`;
+  }
+  return undefined;
+}
+
 function fieldVerdict(
   owner: ManagedBy,
   inManifest: boolean | undefined,
   manifest: DesiredManifest,
+  skipped?: string,
 ): FieldVerdict {
   const unknownWhy = manifest.source === 'unknown' ? manifest.reason : 'the manifest is not known';
+  if (skipped && inManifest !== false) return { reverted: false, why: skipped };
   switch (owner.tool) {
     case 'argocd':
       if (inManifest === undefined)
@@ -210,8 +263,25 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
   const manifest = desiredManifest(live.metadata, owner);
   const fields = changedFields(plan, live);
   const groups = new Map<string, { reverted: Verdict; fields: string[] }>();
+  const skipped = optOut(owner, live.metadata);
   for (const pointer of fields) {
-    const verdict = fieldVerdict(owner, manifestSets(manifest, parsePointer(pointer)), manifest);
+    const tokens = parsePointer(pointer);
+    const inManifest = manifestSets(manifest, tokens);
+    // Not in the owner's entries, but held by another writer that may have taken it
+    // from them: the entries no longer tell (the restart marker excepted: manifests do
+    // not carry it, restarts write it).
+    const takers =
+      inManifest === false && manifest.source === 'managed-fields' && pointer !== RESTARTED_AT_POINTER
+        ? otherHolders(live.metadata, manifest, tokens)
+        : [];
+    const taken: DesiredManifest = {
+      source: 'unknown',
+      reason: `the owner's managedFields entries do not hold it, but field manager ${takers.join(', ')} does, and a write that changes a field takes it from the manifest's owner until it applies again`,
+    };
+    const verdict =
+      takers.length > 0
+        ? fieldVerdict(owner, undefined, taken, skipped)
+        : fieldVerdict(owner, inManifest, manifest, skipped);
     const group = groups.get(verdict.why) ?? { reverted: verdict.reverted, fields: [] };
     group.fields.push(fieldName(pointer));
     groups.set(verdict.why, group);

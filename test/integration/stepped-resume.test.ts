@@ -129,4 +129,54 @@ describe('stepped scale-old-replicaset taken up again', () => {
     expect(steps).toEqual([]);
     expect(readyPods(s)).toBe(2);
   }, 60_000);
+
+  it('a retry waiting for the earlier step’s new pod stops at once when the Deployment is rolled back', async () => {
+    const started = await deadlockedIngress(dir);
+    const s = started.sim;
+    sim = s;
+    const { client } = started;
+    const plan = diagnose(await collectSnapshot(client, EDGE)).remediations.find(
+      (p) => p.kind === 'scale-old-replicaset' && p.replicaSet?.stepped,
+    );
+    if (!plan) throw new Error('no stepped plan');
+    s.readiness.hold();
+    expect((await applyPlan(client, plan, { step: { pollMs: 20, stepTimeoutMs: 300 } })).status).toBe(
+      'applied',
+    );
+    await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+    const steps: StepEvent[] = [];
+    let finished = false;
+    const retry = applyPlan(client, plan, {
+      step: { pollMs: 20, stepTimeoutMs: 600_000, onStep: (e) => steps.push(e) },
+    }).finally(() => {
+      finished = true;
+    });
+    try {
+      const rereads = (): number =>
+        s.requests.filter((r) => r.verb === 'get' && r.resource === 'replicasets').length;
+      const seen = rereads();
+      await s.waitFor(() => rereads() >= seen + 5 || finished, 15_000);
+      expect(finished).toBe(false);
+      // kubectl rollout undo: the old template again.
+      await client.call({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: 'edge',
+        name: 'ingress',
+        contentType: 'application/strategic-merge-patch+json',
+        body: {
+          spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.0' }] } } },
+        },
+      });
+      await s.waitFor(() => finished, 15_000);
+      // This attempt wrote nothing: the earlier one's step stands, the walk says why it stopped.
+      expect(await retry).toMatchObject({ status: 'already-applied', changes: [{ after: 2 }] });
+      expect(steps).toEqual([
+        { phase: 'stopped', step: 2, of: 3, replicaSet: plan.replicaSet?.name, reason: 'deployment-changed' },
+      ]);
+    } finally {
+      s.readiness.release();
+      await retry.catch(() => undefined);
+    }
+  }, 60_000);
 });

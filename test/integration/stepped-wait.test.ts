@@ -142,4 +142,57 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
       await walk.catch(() => undefined);
     }
   }, 90_000);
+
+  it.each([
+    ['rolled back to the old template', 'edge/ingress:1.0'],
+    ['rolled out to a third template', 'edge/ingress:1.2'],
+  ])(
+    'stops at once, saying the Deployment changed, when it is %s while a step waits for its new pod',
+    async (_how, image) => {
+      const { s, client, plan } = await steppedPlan();
+      s.readiness.hold();
+      const steps: StepEvent[] = [];
+      const progress: string[] = [];
+      const walk = applyPlan(client, plan, {
+        onProgress: (m) => progress.push(m),
+        // Far longer than the test waits: the walk must not sit out the step's timeout.
+        step: { pollMs: 20, stepTimeoutMs: 60_000, onStep: (e) => steps.push(e) },
+      });
+      try {
+        await s.waitFor(() => steps.some((e) => e.phase === 'waiting-ready'), 15_000);
+        const generation = (s.get('Deployment', 'edge', 'ingress') as { metadata: { generation?: number } })
+          .metadata.generation;
+        await client.call({
+          verb: 'patch',
+          resource: 'deployments',
+          namespace: 'edge',
+          name: 'ingress',
+          contentType: 'application/strategic-merge-patch+json',
+          body: { spec: { template: { spec: { containers: [{ name: 'ingress', image }] } } } },
+        });
+        let finished = false;
+        void walk.finally(() => {
+          finished = true;
+        });
+        await s.waitFor(() => finished, 15_000);
+        const result = await walk;
+        expect(result).toMatchObject({
+          status: 'applied',
+          changes: [{ before: 3, after: 2 }],
+          generation: (generation ?? 0) + 1,
+        });
+        expect(steps.at(-1)).toMatchObject({
+          phase: 'stopped',
+          step: 2,
+          of: 3,
+          reason: 'deployment-changed',
+        });
+        expect(progress.at(-1)).toMatch(/stopped at step 2 of 3: the Deployment changed/);
+      } finally {
+        s.readiness.release();
+        await walk.catch(() => undefined);
+      }
+    },
+    60_000,
+  );
 });

@@ -248,6 +248,20 @@ describe(`${FILE}: ReplicaSet scale`, () => {
     expect(denials(p, standalone(0), standalone(1))).toEqual([]);
     const bare = { ...scale(2), status: { replicas: 1 } };
     expect(denials(p, bare, scale(1))).toEqual([UP_DENIED]);
+    // A key that only ends in pod-template-hash (Argo Rollouts' ReplicaSets carry
+    // rollouts-pod-template-hash) is not the Deployment controller's label.
+    const lookAlike = (replicas: number, selector: string) => {
+      const o = scale(replicas);
+      return { ...o, status: { ...o.status, selector } };
+    };
+    for (const selector of [
+      'app=tracker,rollouts-pod-template-hash=6d4cf56db6',
+      'app=tracker,example.com/pod-template-hash=6d4cf56db6',
+    ])
+      expect(denials(p, lookAlike(2, selector), lookAlike(1, selector))).toEqual([UP_DENIED]);
+    // The selector as the API server prints it: keys sorted, so the hash may come first.
+    const first = lookAlike(2, 'pod-template-hash=6d4cf56db6,tier=edge');
+    expect(denials(p, first, lookAlike(1, 'pod-template-hash=6d4cf56db6,tier=edge'))).toEqual([]);
   });
 });
 

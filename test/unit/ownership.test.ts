@@ -576,6 +576,85 @@ describe('drift per plan', () => {
     expect(inGit?.why).toContain('maxSurge');
   });
 
+  it('a field another writer took from the owner (an earlier Undo, a kubectl edit) is unknown, not "not in the manifest"', () => {
+    // The strategy was in Git; rollout-doctor's set-rolling-update and its Undo (or a
+    // kubectl edit) changed it, which moved it out of argocd-controller's Apply entry.
+    const taken =
+      (manager: string): Shape =>
+      (d) => {
+        argoSsa()(d);
+        const managed = (d.metadata as { managedFields: unknown[] }).managedFields;
+        managed.unshift(
+          entry(manager, 'Update', {
+            'f:spec': { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } },
+          }),
+        );
+      };
+    for (const manager of ['rollout-doctor', 'kubectl-edit']) {
+      const drift = strategyPlan(taken(manager)).plan.drift;
+      expect(drift?.reverted).toBe('unknown');
+      expect(drift?.why).toContain(`field manager ${manager} does`);
+    }
+    // Held by nobody (defaulted by the API server): not in the manifest, as before.
+    expect(strategyPlan(argoSsa()).plan.drift?.reverted).toBe(false);
+  });
+
+  it("a restart marker held by kubectl rollout restart does not make the owner's manifest unknown", () => {
+    const drift = strategyPlan((d) => {
+      fluxKustomize()(d);
+      const managed = (d.metadata as { managedFields: unknown[] }).managedFields;
+      managed.unshift(
+        entry('kubectl-rollout', 'Update', {
+          'f:spec': {
+            'f:template': {
+              'f:metadata': { 'f:annotations': { '.': {}, 'f:kubectl.kubernetes.io/restartedAt': {} } },
+            },
+          },
+        }),
+      );
+    }).plan.drift;
+    expect(drift?.reverted).toBe(false);
+  });
+
+  it.each([
+    ['annotation', 'kustomize.toolkit.fluxcd.io/reconcile', 'disabled'],
+    ['label', 'kustomize.toolkit.fluxcd.io/reconcile', 'Disabled'],
+    ['annotation', 'kustomize.toolkit.fluxcd.io/ssa', 'Ignore'],
+    ['annotation', 'kustomize.toolkit.fluxcd.io/ssa', 'IfNotPresent'],
+  ])(
+    'Flux: a field in Git is not reverted when the Deployment opts out with the %s %s: %s',
+    (where, key, value) => {
+      const drift = strategyPlan((d) => {
+        fluxKustomize(true)(d);
+        if (where === 'label') d.metadata.labels = { ...d.metadata.labels, [key]: value };
+        else d.metadata.annotations = { ...d.metadata.annotations, [key]: value };
+      }).plan.drift;
+      expect(drift?.reverted).toBe(false);
+      expect(drift?.why).toContain(`${where} ${key}: ${value}`);
+    },
+  );
+
+  it('Flux: ssa Merge (or Override) does not stop kustomize-controller from applying Git', () => {
+    const drift = strategyPlan((d) => {
+      fluxKustomize(true)(d);
+      d.metadata.annotations = { ...d.metadata.annotations, 'kustomize.toolkit.fluxcd.io/ssa': 'Merge' };
+    }).plan.drift;
+    expect(drift?.reverted).toBe(true);
+  });
+
+  it('Flux helm-controller: a chart field of a Deployment left out of drift detection is not reverted until the next upgrade', () => {
+    const drift = strategyPlan((d) => {
+      fluxHelm(d);
+      d.metadata.annotations = {
+        ...d.metadata.annotations,
+        'helm.toolkit.fluxcd.io/driftDetection': 'disabled',
+      };
+    }).plan.drift;
+    expect(drift?.reverted).toBe(false);
+    expect(drift?.why).toContain('helm.toolkit.fluxcd.io/driftDetection: disabled');
+    expect(drift?.why).toContain('next upgrade');
+  });
+
   it('Flux helm-controller: unknown for chart fields (drift detection on the HelmRelease); Helm: not until the next upgrade', () => {
     expect(strategyPlan(fluxHelm).plan.drift?.reverted).toBe('unknown');
     const helmDrift = strategyPlan(helm).plan.drift;
