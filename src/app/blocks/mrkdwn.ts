@@ -82,8 +82,17 @@ export function asIs(safe: Mrkdwn): MrkdwnPiece {
 type Interpolation<T> = T extends Mrkdwn ? never : T extends string | number | MrkdwnPiece ? T : never;
 
 /**
+ * The longest untrusted string the `mrkdwn` template shows whole. Names and reasons
+ * are far shorter; an annotation value (an Argo CD application name, a release name)
+ * can be 250 KB, and every line quoting it would otherwise fill the thread with
+ * dozens of replies of the same name.
+ */
+export const MAX_INTERPOLATION = 2000;
+
+/**
  * Tagged template: the literal parts are ours, every interpolated string is escaped
- * as one line (names and reasons never need line breaks).
+ * as one line (names and reasons never need line breaks) and cut to
+ * `MAX_INTERPOLATION` characters with '…'.
  *
  * @example mrkdwn`*${finding.code}*: ${finding.summary}`
  */
@@ -97,11 +106,19 @@ export function mrkdwn<T extends unknown[]>(
       typeof value === 'number'
         ? String(value)
         : typeof value === 'string'
-          ? escapeMrkdwn(value, { singleLine: true })
+          ? escapeMrkdwn(clipUntrusted(value), { singleLine: true })
           : (value as MrkdwnPiece).safe;
     out += text + (strings[i + 1] ?? '');
   });
   return out as Mrkdwn;
+}
+
+function clipUntrusted(text: string): string {
+  if (text.length <= MAX_INTERPOLATION) return text;
+  const cut = MAX_INTERPOLATION - 1;
+  // Never half a surrogate pair (an emoji cut in two shows as U+FFFD).
+  const end = /[\ud800-\udbff]/.test(text.charAt(cut - 1)) ? cut - 1 : cut;
+  return `${text.slice(0, end)}…`;
 }
 
 /** Several Mrkdwn pieces joined by a separator we wrote. */
