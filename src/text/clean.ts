@@ -38,7 +38,11 @@ const INVISIBLE =
  * @example cleanText('ok\u001b]52;c;ZXZpbA==\u0007\u202Egnp.exe') === 'okgnp.exe'
  */
 export function cleanText(text: string, options: { singleLine?: boolean } = {}): string {
-  const cleaned = text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+  // Job data read back from Redis is JSON: a field typed string may hold anything.
+  const cleaned = (typeof text === 'string' ? text : String(text))
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(INVISIBLE, '');
   return options.singleLine ? cleaned.replace(/[\n\t]+/g, ' ') : cleaned;
 }
 

@@ -32,6 +32,7 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { parseCommand } from '../../src/app/command-parse.js';
+import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
@@ -296,5 +297,47 @@ describe('cluster text of any size: bounded replies, bounded work', () => {
     const blocks = planDetailBlocks(plan, undefined, trusted('*Fix*'));
     const shown = blocks.map((b) => (b.text as { text: string }).text).join('');
     expect(shown.split('Ω').length - 1).toBe(60_000);
+  });
+});
+
+describe('a diagnosis read back from Redis is JSON: shapes are not trusted', () => {
+  it('an object shaped like an already-escaped piece ({"safe": …}) where text belongs is escaped, not passed through', () => {
+    // What a Redis writer can enqueue as a notify job: the schema checks the diagnosis's
+    // outline, not every evidence field (the renderers own those).
+    const forged = { safe: '<!channel> <https://evil.example|Click to re-authenticate>' };
+    const d = structuredClone(base) as unknown as Record<string, unknown> & Diagnosis;
+    const finding = d.findings[0];
+    if (!finding) throw new Error('fixture has no finding');
+    finding.evidence = [
+      { type: 'note', text: 'x' },
+      {
+        type: 'crash-table',
+        rows: [{ node: forged, pods: 1, ready: 0, restarts: 3, crashing: 1 }],
+      } as unknown as Evidence,
+      {
+        type: 'log',
+        pod: forged,
+        container: forged,
+        tail: 'line',
+      } as unknown as Evidence,
+    ];
+    const job = notifyJobSchema.parse({
+      kind: 'diagnosis-result',
+      jobId: 'j1',
+      cluster: 'prod',
+      runTs: 1,
+      seq: 1,
+      outcome: { status: 'diagnosed', diagnosis: d, dryRuns: {}, fullReport: '' },
+    });
+    if (job.kind !== 'diagnosis-result' || job.outcome.status !== 'diagnosed')
+      throw new Error('not a result');
+    const rendered = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis: job.outcome.diagnosis,
+      dryRuns: {},
+      plans: {},
+    });
+    expect(unsafeMarkup(rendered)).toEqual([]);
+    expect(JSON.stringify(rendered)).not.toContain('<!channel>');
   });
 });

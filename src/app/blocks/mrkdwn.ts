@@ -68,16 +68,32 @@ export interface MrkdwnPiece {
   readonly safe: Mrkdwn;
 }
 
+/**
+ * The pieces `asIs` made. The template passes only these through unescaped: job data
+ * read back from Redis is JSON, so an object `{ "safe": "<!channel>" }` where a name
+ * belongs would otherwise have been taken for one of ours.
+ */
+const PIECES = new WeakSet<object>();
+
 /** Marks a Mrkdwn value for the `mrkdwn` template: `mrkdwn\`${asIs(line)} and ${name}\``. */
 export function asIs(safe: Mrkdwn): MrkdwnPiece {
-  return { safe };
+  const piece = { safe };
+  PIECES.add(piece);
+  return piece;
+}
+
+/** A piece made by `asIs` in this process, never one that merely has its shape. */
+function isPiece(value: unknown): value is MrkdwnPiece {
+  return typeof value === 'object' && value !== null && PIECES.has(value);
 }
 
 /**
  * A value interpolated into `mrkdwn`: strings are escaped, numbers shown as digits,
  * `asIs(m)` passes already-safe mrkdwn through. A bare Mrkdwn is refused by the type
  * (it would be escaped twice); types are erased at runtime, so the template cannot
- * tell a Mrkdwn string from an untrusted one and escapes every string.
+ * tell a Mrkdwn string from an untrusted one and escapes every string, and anything
+ * else that reaches it at runtime (an object, an array, null from job JSON) as its
+ * String() form, escaped.
  */
 type Interpolation<T> = T extends Mrkdwn ? never : T extends string | number | MrkdwnPiece ? T : never;
 
@@ -105,9 +121,9 @@ export function mrkdwn<T extends unknown[]>(
     const text =
       typeof value === 'number'
         ? String(value)
-        : typeof value === 'string'
-          ? escapeMrkdwn(clipUntrusted(value), { singleLine: true })
-          : (value as MrkdwnPiece).safe;
+        : isPiece(value)
+          ? value.safe
+          : escapeMrkdwn(clipUntrusted(String(value)), { singleLine: true });
     out += text + (strings[i + 1] ?? '');
   });
   return out as Mrkdwn;
