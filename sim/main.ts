@@ -18,7 +18,11 @@ interrupted (Ctrl-C).
   --latency-ms N          add N milliseconds to every API request, as for benchmarks (default 0)
   -h, --help              this text
 
-Crash rules: ConfigMap kube-sim in kube-system, key rules.yaml (DESIGN.md §3).
+Crash rules: ConfigMap kube-sim in namespace kube-system, key rules.yaml: a list of
+  {node, image, exitCode, reason, message, log[, device]}; a container whose image starts
+  with image, on node (holding DRA device <driver>/<pool>/<device>), terminates that way
+  (sim/scenarios/crashloop-node.yaml has one). Key devices.yaml: the DRA driver's health
+  report, a list of {device, health}.
 Example:
   npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --write-kubeconfig /tmp/sim.kubeconfig
   kubectl --kubeconfig /tmp/sim.kubeconfig get pods -A

@@ -5,7 +5,7 @@ import { createAudit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
-import { createApprovalPolicy, loadPolicyFile } from '../plans/policy.js';
+import { accessWarnings, createApprovalPolicy, loadPolicyFile } from '../plans/policy.js';
 import { createReadPolicy } from '../plans/read-policy.js';
 import { createPlanStore } from '../plans/store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
@@ -50,6 +50,12 @@ export async function startAppRuntime(
   });
   const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
   const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
+  for (const warning of accessWarnings({
+    approvers: config.approvers,
+    readers: config.readers,
+    policy: policyFile,
+  }))
+    logger.warn({}, warning);
   let slackReady = false;
   const approval = createApprovalPolicy({
     approvers: config.approvers,

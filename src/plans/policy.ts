@@ -155,3 +155,25 @@ export function createMembershipCheck(options: {
     return false;
   };
 }
+
+/**
+ * What an operator should hear at start about who may use the app: with no approvers
+ * anywhere nobody can approve a fix, and with no readers either nobody can even run
+ * `/rollout-doctor` (reading is an approver's right by default). The app still starts
+ * (an operator may be filling the policy in); every refusal in Slack says the same.
+ *
+ * @example accessWarnings({ approvers: [], readers: [], policy: { rules: [] } })
+ */
+export function accessWarnings(input: {
+  approvers: readonly string[];
+  readers: readonly string[];
+  policy: Pick<PolicyFile, 'rules' | 'readers'>;
+}): string[] {
+  if (input.approvers.length > 0 || input.policy.rules.length > 0) return [];
+  const readers = input.readers.length > 0 || (input.policy.readers ?? []).length > 0;
+  return [
+    readers
+      ? 'ROLLOUT_DOCTOR_APPROVERS is empty and the policy file names no approvers: nobody can approve a fix (every Apply is refused)'
+      : 'ROLLOUT_DOCTOR_APPROVERS and ROLLOUT_DOCTOR_READERS are empty and there is no policy file rule: nobody can run /rollout-doctor or approve a fix (set ROLLOUT_DOCTOR_APPROVERS to Slack user ids U…)',
+  ];
+}

@@ -38,7 +38,11 @@ const INVISIBLE =
  * @example cleanText('ok\u001b]52;c;ZXZpbA==\u0007\u202Egnp.exe') === 'okgnp.exe'
  */
 export function cleanText(text: string, options: { singleLine?: boolean } = {}): string {
-  const cleaned = text.replace(ESCAPE_SEQUENCE, '').replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+  // Job data read back from Redis is JSON: a field typed string may hold anything.
+  const cleaned = (typeof text === 'string' ? text : String(text))
+    .replace(ESCAPE_SEQUENCE, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(INVISIBLE, '');
   return options.singleLine ? cleaned.replace(/[\n\t]+/g, ' ') : cleaned;
 }
 
@@ -67,7 +71,13 @@ export function cleanDeep<T>(value: T): T {
  */
 export function escapeJsonControls(json: string): string {
   return json.replace(
-    /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    /[\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g,
+    // A Unicode tag character (U+E0000-E007F, invisible "ASCII smuggling") is a surrogate
+    // pair: each half written as its own \u escape, which JSON reads back as the pair.
+    (c) =>
+      c
+        .split('')
+        .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join(''),
   );
 }

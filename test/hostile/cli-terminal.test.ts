@@ -18,11 +18,14 @@ const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.me
 const dir = mkdtempSync(join(tmpdir(), 'rd-hostile-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** "ev" in Unicode tag characters: invisible on a terminal, read by language models. */
+const TAGS = '\u{E0065}\u{E0076}';
+
 /** Cluster text fields a workload owner controls. */
 const POISONED = new Set(['message', 'image']);
 
 function poisonFields(value: unknown, key = ''): unknown {
-  if (typeof value === 'string') return POISONED.has(key) ? `${value} ${HOSTILE}` : value;
+  if (typeof value === 'string') return POISONED.has(key) ? `${value} ${HOSTILE}${TAGS}` : value;
   if (Array.isArray(value)) return value.map((v) => poisonFields(v, key));
   if (value !== null && typeof value === 'object') {
     const o = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, poisonFields(v, k)]));
@@ -70,6 +73,9 @@ describe('CLI text report of hostile cluster text', () => {
     expect(json).toContain('\\u001b]52;c;ZXZpbA==\\u0007');
     // JSON output keeps the data as it is, with C1 and bidi characters written as \u escapes.
     expect(json).not.toMatch(CONTROL);
+    // Unicode tag characters (invisible text, "ASCII smuggling") too, as their surrogate halves.
+    expect(json).not.toMatch(/\udb40[\udc00-\udc7f]/);
+    expect(json).toContain('\\udb40\\udc65\\udb40\\udc76');
     // …and the data is unchanged: parsed back, the hostile text is there byte for byte.
     expect(JSON.stringify(JSON.parse(json))).toContain(JSON.stringify(HOSTILE).slice(1, -1));
   });

@@ -7,7 +7,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { confirmDialogText, planButton, planDetailBlocks } from '../../src/app/blocks/plan-blocks.js';
-import { trusted } from '../../src/app/blocks/mrkdwn.js';
+import { MAX_INTERPOLATION, trusted } from '../../src/app/blocks/mrkdwn.js';
+import { codeSections } from '../../src/app/blocks/text.js';
+import { seedIncidentA } from '../support/rollout-scenarios.js';
 import {
   notFoundText,
   renderDiagnosis,
@@ -30,6 +32,7 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { parseCommand } from '../../src/app/command-parse.js';
+import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
@@ -223,5 +226,118 @@ describe('Slack builders with hostile text in every field', () => {
       expect(parsed.kind).toBe('invalid');
       expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? parsed.problem : '' })).toEqual([]);
     }
+  });
+});
+
+describe('cluster text of any size: bounded replies, bounded work', () => {
+  /** Seed incident A applied by an Argo CD application whose name (an annotation value) is huge. */
+  function argoOwned(appName: string): Diagnosis {
+    const snapshot = seedIncidentA();
+    const d = snapshot.parts.deployment;
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': `${appName}:apps/Deployment:${d.metadata.namespace ?? ''}/${d.metadata.name ?? ''}`,
+    };
+    Object.assign(d.metadata, {
+      managedFields: [
+        {
+          manager: 'argocd-controller',
+          operation: 'Apply',
+          apiVersion: 'apps/v1',
+          fieldsType: 'FieldsV1',
+          fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': {} } } } },
+        },
+      ],
+    });
+    return diagnose(snapshot);
+  }
+
+  it('a 100 KB Argo CD application name fills a few thread replies, not dozens', () => {
+    const name = `app${'x'.repeat(100_000)} <!channel> *bold*`;
+    const diagnosis = argoOwned(name);
+    expect(diagnosis.managedBy?.name).toBe(name);
+    const rendered = renderDiagnosis({ cluster: 'prod', diagnosis, dryRuns: {}, plans: {} });
+    expect(unsafeMarkup(rendered)).toEqual([]);
+    // Every line quoting the name quotes at most MAX_INTERPOLATION characters of it.
+    expect(rendered.thread.length).toBeLessThanOrEqual(4);
+    expect(JSON.stringify(rendered.thread)).toContain(`app${'x'.repeat(MAX_INTERPOLATION - 10)}`);
+    // The change to commit is still whole, line by line, under the (long) title.
+    expect(JSON.stringify(rendered.thread)).toContain('+  strategy:\\n+    type: RollingUpdate');
+  });
+
+  it('a code section under a title longer than a section keeps the body lines whole', () => {
+    const blocks = codeSections(
+      trusted(`*Change to commit* in ${'x'.repeat(2_770)}`),
+      ' spec:\n+  strategy:',
+    );
+    const text = blocks.map((b) => (b.text as { text: string }).text).join('\n');
+    expect(text).toContain(' spec:\n+  strategy:');
+    for (const b of blocks) expect((b.text as { text: string }).text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('a 200 KB scheduler message that does not parse is shown up to a cap, saying what was left out', () => {
+    const message = `${'0/3 nodes <!here> are & available '.repeat(6_000)}\nlast line`;
+    const d = structuredClone(base);
+    d.findings[0]?.evidence.splice(0, Infinity, { type: 'scheduling', pod: 'p', message, parsed: null });
+    d.remediations = [];
+    const thread = threadReport({ cluster: 'prod', diagnosis: d, dryRuns: {} });
+    expect(unsafeMarkup(thread)).toEqual([]);
+    const blocks = thread.flatMap((m) => m.blocks);
+    // About seven code sections for the message (its first 20,000 characters), not 135.
+    expect(blocks.length).toBeLessThan(25);
+    expect(JSON.stringify(thread)).toMatch(
+      /… \d+ more characters not shown here \(rollout-doctor diagnose prints them all\)/,
+    );
+  });
+
+  it('an exact patch is never cut, however long', () => {
+    const plan = structuredClone(base.remediations[0]);
+    if (!plan?.patch) throw new Error('no patch');
+    plan.patch = { type: plan.patch.type, body: { metadata: { annotations: { big: 'Ω'.repeat(60_000) } } } };
+    const blocks = planDetailBlocks(plan, undefined, trusted('*Fix*'));
+    const shown = blocks.map((b) => (b.text as { text: string }).text).join('');
+    expect(shown.split('Ω').length - 1).toBe(60_000);
+  });
+});
+
+describe('a diagnosis read back from Redis is JSON: shapes are not trusted', () => {
+  it('an object shaped like an already-escaped piece ({"safe": …}) where text belongs is escaped, not passed through', () => {
+    // What a Redis writer can enqueue as a notify job: the schema checks the diagnosis's
+    // outline, not every evidence field (the renderers own those).
+    const forged = { safe: '<!channel> <https://evil.example|Click to re-authenticate>' };
+    const d = structuredClone(base) as unknown as Record<string, unknown> & Diagnosis;
+    const finding = d.findings[0];
+    if (!finding) throw new Error('fixture has no finding');
+    finding.evidence = [
+      { type: 'note', text: 'x' },
+      {
+        type: 'crash-table',
+        rows: [{ node: forged, pods: 1, ready: 0, restarts: 3, crashing: 1 }],
+      } as unknown as Evidence,
+      {
+        type: 'log',
+        pod: forged,
+        container: forged,
+        tail: 'line',
+      } as unknown as Evidence,
+    ];
+    const job = notifyJobSchema.parse({
+      kind: 'diagnosis-result',
+      jobId: 'j1',
+      cluster: 'prod',
+      runTs: 1,
+      seq: 1,
+      outcome: { status: 'diagnosed', diagnosis: d, dryRuns: {}, fullReport: '' },
+    });
+    if (job.kind !== 'diagnosis-result' || job.outcome.status !== 'diagnosed')
+      throw new Error('not a result');
+    const rendered = renderDiagnosis({
+      cluster: 'prod',
+      diagnosis: job.outcome.diagnosis,
+      dryRuns: {},
+      plans: {},
+    });
+    expect(unsafeMarkup(rendered)).toEqual([]);
+    expect(JSON.stringify(rendered)).not.toContain('<!channel>');
   });
 });

@@ -221,8 +221,14 @@ describe(`${FILE}: ReplicaSet scale`, () => {
     ).toEqual([]);
   });
 
-  const UP_DENIED =
-    'the worker may scale a ReplicaSet down, and up only to at most 20 replicas of a ReplicaSet a Deployment manages (pod-template-hash in its selector)';
+  const UP_DENIED = 'the worker may scale a ReplicaSet down, and up only to at most 20 replicas';
+  const NOT_DEPLOYMENTS =
+    'the worker may scale only a ReplicaSet a Deployment manages (pod-template-hash in its selector)';
+  /** The same Scale with another selector (a standalone ReplicaSet, another controller's). */
+  const withSelector = (replicas: number, selector?: string) => {
+    const o = scale(replicas);
+    return { ...o, status: selector === undefined ? { replicas: 1 } : { ...o.status, selector } };
+  };
 
   it('admits scaling down (to 0, which the Scale omits)', () => {
     expect(denials(p, scale(0), scale(1))).toEqual([]);
@@ -238,30 +244,37 @@ describe(`${FILE}: ReplicaSet scale`, () => {
     expect(denials(p, scale(MAX_SCALE_BACK_REPLICAS), scale(0))).toEqual([]);
     expect(denials(p, scale(MAX_SCALE_BACK_REPLICAS + 1), scale(0))).toEqual([UP_DENIED]);
     expect(denials(p, scale(500), scale(3))).toEqual([UP_DENIED]);
-    // A standalone ReplicaSet (no pod-template-hash in its selector), or a Scale without
-    // a selector, is never scaled up.
-    const standalone = (replicas: number) => {
-      const o = scale(replicas);
-      return { ...o, status: { ...o.status, selector: 'app=tracker' } };
-    };
-    expect(denials(p, standalone(2), standalone(1))).toEqual([UP_DENIED]);
-    expect(denials(p, standalone(0), standalone(1))).toEqual([]);
-    const bare = { ...scale(2), status: { replicas: 1 } };
-    expect(denials(p, bare, scale(1))).toEqual([UP_DENIED]);
-    // A key that only ends in pod-template-hash (Argo Rollouts' ReplicaSets carry
-    // rollouts-pod-template-hash) is not the Deployment controller's label.
-    const lookAlike = (replicas: number, selector: string) => {
-      const o = scale(replicas);
-      return { ...o, status: { ...o.status, selector } };
-    };
+  });
+
+  it('scales no ReplicaSet that a Deployment does not manage, up or down', () => {
+    // A standalone ReplicaSet scaled to 0 stays there: an outage no controller undoes.
     for (const selector of [
+      'app=tracker',
+      // Argo Rollouts' ReplicaSets: the key only ends in pod-template-hash.
       'app=tracker,rollouts-pod-template-hash=6d4cf56db6',
+      // A prefixed key is not the Deployment controller's label either.
       'app=tracker,example.com/pod-template-hash=6d4cf56db6',
-    ])
-      expect(denials(p, lookAlike(2, selector), lookAlike(1, selector))).toEqual([UP_DENIED]);
-    // The selector as the API server prints it: keys sorted, so the hash may come first.
-    const first = lookAlike(2, 'pod-template-hash=6d4cf56db6,tier=edge');
-    expect(denials(p, first, lookAlike(1, 'pod-template-hash=6d4cf56db6,tier=edge'))).toEqual([]);
+      undefined,
+    ]) {
+      expect(denials(p, withSelector(0, selector), withSelector(1, selector))).toEqual([NOT_DEPLOYMENTS]);
+      expect(denials(p, withSelector(2, selector), withSelector(1, selector))).toEqual([NOT_DEPLOYMENTS]);
+    }
+    expect(denials(p, withSelector(0, 'pod-template-hash=6d4cf56db6'), scale(1))).toEqual([]);
+    // The selector as the API server prints it: keys sorted, so the hash may come first or last.
+    expect(
+      denials(
+        p,
+        withSelector(2, 'pod-template-hash=6d4cf56db6,tier=edge'),
+        withSelector(1, 'pod-template-hash=6d4cf56db6,tier=edge'),
+      ),
+    ).toEqual([]);
+    expect(
+      denials(
+        p,
+        withSelector(2, 'app=tracker,pod-template-hash=6d4cf56db6'),
+        withSelector(1, 'app=tracker,pod-template-hash=6d4cf56db6'),
+      ),
+    ).toEqual([]);
   });
 });
 

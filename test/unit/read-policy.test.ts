@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createApprovalPolicy, policyFileSchema, type ReaderRule } from '../../src/plans/policy.js';
+import {
+  accessWarnings,
+  createApprovalPolicy,
+  policyFileSchema,
+  type ReaderRule,
+} from '../../src/plans/policy.js';
 import { createReadPolicy } from '../../src/plans/read-policy.js';
 
 const GROUPS: Record<string, string[]> = { S0PAYTEAM: ['U0PAYDEV'] };
@@ -94,5 +99,23 @@ describe('read policy', () => {
   it('rejects unknown keys in the policy file instead of ignoring them', () => {
     expect(() => policyFileSchema.parse({ readers: [{ namespace: 'shop', user: ['U1'] }] })).toThrow();
     expect(() => policyFileSchema.parse({ rules: [{ approvers: ['U1'], requiredApproval: 2 }] })).toThrow();
+  });
+});
+
+describe('start-up warnings about who may use the app', () => {
+  const rules = [{ approvers: ['U0LEAD'], requiredApprovals: 1 }];
+  it('no approvers and no readers anywhere: nobody can run /rollout-doctor or approve', () => {
+    expect(accessWarnings({ approvers: [], readers: [], policy: { rules: [] } })).toEqual([
+      expect.stringContaining('nobody can run /rollout-doctor or approve a fix'),
+    ]);
+  });
+  it('readers but no approvers: nobody can approve', () => {
+    expect(accessWarnings({ approvers: [], readers: ['*'], policy: { rules: [] } })).toEqual([
+      expect.stringContaining('nobody can approve a fix'),
+    ]);
+  });
+  it('approvers in the environment or in the policy file: nothing to say', () => {
+    expect(accessWarnings({ approvers: ['U0LEAD'], readers: [], policy: { rules: [] } })).toEqual([]);
+    expect(accessWarnings({ approvers: [], readers: [], policy: { rules } })).toEqual([]);
   });
 });

@@ -68,22 +68,47 @@ export interface MrkdwnPiece {
   readonly safe: Mrkdwn;
 }
 
+/**
+ * The pieces `asIs` made. The template passes only these through unescaped: job data
+ * read back from Redis is JSON, so an object `{ "safe": "<!channel>" }` where a name
+ * belongs would otherwise have been taken for one of ours.
+ */
+const PIECES = new WeakSet<object>();
+
 /** Marks a Mrkdwn value for the `mrkdwn` template: `mrkdwn\`${asIs(line)} and ${name}\``. */
 export function asIs(safe: Mrkdwn): MrkdwnPiece {
-  return { safe };
+  const piece = { safe };
+  PIECES.add(piece);
+  return piece;
+}
+
+/** A piece made by `asIs` in this process, never one that merely has its shape. */
+function isPiece(value: unknown): value is MrkdwnPiece {
+  return typeof value === 'object' && value !== null && PIECES.has(value);
 }
 
 /**
  * A value interpolated into `mrkdwn`: strings are escaped, numbers shown as digits,
  * `asIs(m)` passes already-safe mrkdwn through. A bare Mrkdwn is refused by the type
  * (it would be escaped twice); types are erased at runtime, so the template cannot
- * tell a Mrkdwn string from an untrusted one and escapes every string.
+ * tell a Mrkdwn string from an untrusted one and escapes every string, and anything
+ * else that reaches it at runtime (an object, an array, null from job JSON) as its
+ * String() form, escaped.
  */
 type Interpolation<T> = T extends Mrkdwn ? never : T extends string | number | MrkdwnPiece ? T : never;
 
 /**
+ * The longest untrusted string the `mrkdwn` template shows whole. Names and reasons
+ * are far shorter; an annotation value (an Argo CD application name, a release name)
+ * can be 250 KB, and every line quoting it would otherwise fill the thread with
+ * dozens of replies of the same name.
+ */
+export const MAX_INTERPOLATION = 2000;
+
+/**
  * Tagged template: the literal parts are ours, every interpolated string is escaped
- * as one line (names and reasons never need line breaks).
+ * as one line (names and reasons never need line breaks) and cut to
+ * `MAX_INTERPOLATION` characters with '…'.
  *
  * @example mrkdwn`*${finding.code}*: ${finding.summary}`
  */
@@ -96,12 +121,20 @@ export function mrkdwn<T extends unknown[]>(
     const text =
       typeof value === 'number'
         ? String(value)
-        : typeof value === 'string'
-          ? escapeMrkdwn(value, { singleLine: true })
-          : (value as MrkdwnPiece).safe;
+        : isPiece(value)
+          ? value.safe
+          : escapeMrkdwn(clipUntrusted(String(value)), { singleLine: true });
     out += text + (strings[i + 1] ?? '');
   });
   return out as Mrkdwn;
+}
+
+function clipUntrusted(text: string): string {
+  if (text.length <= MAX_INTERPOLATION) return text;
+  const cut = MAX_INTERPOLATION - 1;
+  // Never half a surrogate pair (an emoji cut in two shows as U+FFFD).
+  const end = /[\ud800-\udbff]/.test(text.charAt(cut - 1)) ? cut - 1 : cut;
+  return `${text.slice(0, end)}…`;
 }
 
 /** Several Mrkdwn pieces joined by a separator we wrote. */

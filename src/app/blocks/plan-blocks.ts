@@ -154,7 +154,7 @@ export function planDetailBlocks(
   return [
     ...proseSections(joinMrkdwn(lines, '\n')),
     ...codeSections(trusted('*Server-side dry run*'), dryRunText(dryRun)),
-    ...codeSections(patchTitle, patchText(plan)),
+    ...codeSections(patchTitle, patchText(plan), { whole: true }),
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { cleanText } from '../../text/clean.js';
 import { codeBlock, escapeMrkdwn, plainText, truncateMrkdwn, type Mrkdwn } from './mrkdwn.js';
 
 /** Small Block Kit helpers that keep every string inside Slack's limits (DESIGN.md §6). */
@@ -31,26 +32,66 @@ export function section(text: Mrkdwn): Block {
 /** Room for a code block body in a section under a title, with the fence and a margin. */
 const CODE_ROOM = LIMITS.sectionText - 200;
 
-/** Pieces of `line` whose escaped form fits `room`: only for single lines longer than a section. */
+/**
+ * The most a code section's title may take: titles carry cluster names (an owner's
+ * application name, a pod), and a title longer than the section left no room, or
+ * negative room, for the body (splitting a line into pieces of 0 characters never
+ * ended: the app's event loop hung for minutes on a 100 KB Argo CD application name).
+ */
+const MAX_CODE_TITLE = 1000;
+
+/**
+ * Pieces of `line` whose escaped form fits `room`: only for single lines longer than a
+ * section. `line` is already cleaned, so escaping only ever lengthens it and a prefix
+ * never escapes longer than the whole: each piece is found by a binary search over
+ * prefixes of at most `room` characters, linear in the line (escaping the whole rest
+ * for every piece took 38 s of the app's event loop for a 1 MB event message).
+ */
 function splitLongLine(line: string, room: number): string[] {
   const out: string[] = [];
   let rest = line;
-  while (escapeMrkdwn(rest).length > room) {
-    let n = room;
-    while (n > 1 && escapeMrkdwn(rest.slice(0, n)).length > room) n = Math.floor(n * 0.9);
-    out.push(rest.slice(0, n));
-    rest = rest.slice(n);
+  while (escapeMrkdwn(rest.slice(0, room + 1)).length > room) {
+    let lo = 1;
+    let hi = Math.min(room, rest.length);
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (escapeMrkdwn(rest.slice(0, mid)).length <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    out.push(rest.slice(0, lo));
+    rest = rest.slice(lo);
   }
   out.push(rest);
   return out;
 }
 
 /**
- * Untrusted `body` as code blocks under our `title`, split at line boundaries over as
- * many sections as it needs: nothing is cut (the thread report's tables, logs, patches).
+ * The most cluster text one code section list shows: about seven sections (two thread
+ * replies). Event messages and annotation values have no size limit that protects the
+ * channel; a 1 MB FailedScheduling message was 180 replies. The CLI prints all of it.
  */
-export function codeSections(title: Mrkdwn, body: string): Block[] {
+export const MAX_CODE_BODY = 20_000;
+
+/** `body` cut after whole lines to `max` characters, saying how much was left out. */
+function capBody(body: string, max: number): string {
+  if (body.length <= max) return body;
+  const kept = body.slice(0, max);
+  const lastBreak = kept.lastIndexOf('\n');
+  const head = lastBreak > max / 2 ? kept.slice(0, lastBreak) : kept;
+  return `${head}\n… ${body.length - head.length} more characters not shown here (rollout-doctor diagnose prints them all)`;
+}
+
+/**
+ * Untrusted `body` as code blocks under our `title`, split at line boundaries over as
+ * many sections as it needs (the thread report's tables, logs, patches). Cluster text
+ * past `MAX_CODE_BODY` characters is left out, with a line saying so; `whole` keeps
+ * every character (an exact patch the approver must see in full).
+ */
+export function codeSections(fullTitle: Mrkdwn, rawBody: string, options: { whole?: boolean } = {}): Block[] {
+  const title = truncateMrkdwn(fullTitle, MAX_CODE_TITLE);
   const room = CODE_ROOM - title.length;
+  const cleaned = cleanText(rawBody);
+  const body = options.whole ? cleaned : capBody(cleaned, MAX_CODE_BODY);
   const chunks: string[] = [];
   let current: string[] = [];
   let size = 0;
@@ -133,7 +174,9 @@ export function plain(text: string, max: number): { type: 'plain_text'; text: st
  * Fixed-width table for a code block: columns padded to their widest cell. Cells are
  * never cut ("node affinit…" hid the reason); a very wide column just wraps in Slack.
  */
-export function table(header: string[], rows: string[][]): string {
+export function table(header: string[], untrustedRows: string[][]): string {
+  // Cells are text whatever job JSON held (a number, an object): measured as shown.
+  const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     cells

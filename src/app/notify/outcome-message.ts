@@ -116,6 +116,7 @@ export function undoBlocks(undo: StoredPlan): Block[] {
     ...codeSections(
       mrkdwn`Exact patch of the undo (${plan.patch?.type ?? 'delete'})`,
       `${dryRun ? `${dryRunText(dryRun)}\n` : ''}${patchText(plan)}`,
+      { whole: true },
     ),
   ];
 }
