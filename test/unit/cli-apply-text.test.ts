@@ -121,3 +121,34 @@ describe('--help lists every exit status', () => {
     );
   });
 });
+
+describe('apply --remediation is checked before any cluster is contacted', () => {
+  // The kubeconfig does not exist: reaching the cluster would be exit 3, not 2.
+  const cluster = ['--kubeconfig', '/nonexistent/kubeconfig'];
+
+  it.each([['nope'], ['set-rolling-update-xyz'], ['scale-old-replicaset-0123456789abcdeg']])(
+    'an unknown kind or malformed plan id (%s) is exit 2 naming the kinds',
+    async (wanted) => {
+      const run = fakeIo();
+      const code = await runCli(
+        ['apply', 'deployment/tracker', '-n', 'vision', '--remediation', wanted, ...cluster],
+        run.io,
+      );
+      expect(code).toBe(2);
+      expect(run.stderr()).toContain('neither a remediation kind');
+      expect(run.stderr()).toContain('scale-old-replicaset');
+    },
+  );
+
+  it.each([['set-recreate'], ['scale-old-replicaset-956b0af00c672e53']])(
+    'a kind or a plan id (%s) goes on to the cluster',
+    async (wanted) => {
+      const run = fakeIo();
+      const code = await runCli(
+        ['apply', 'deployment/tracker', '-n', 'vision', '--remediation', wanted, ...cluster],
+        run.io,
+      );
+      expect(code).toBe(3);
+    },
+  );
+});

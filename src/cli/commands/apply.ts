@@ -12,7 +12,7 @@
 import { cleanText } from '../../text/clean.js';
 import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
-import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
+import { PATCH_CONTENT_TYPES, REMEDIATION_KINDS } from '../../remediation/plan.js';
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
@@ -63,6 +63,10 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
   });
   const { namespace, name } = deploymentRef(positionals, values.namespace, 'remediated');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
+  if (!isRemediationName(values.remediation))
+    throw new UsageError(
+      `--remediation "${values.remediation}" is neither a remediation kind (${REMEDIATION_KINDS.join(', ')}) nor a plan id (KIND-<16 hex digits>, as diagnose prints it)`,
+    );
   const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UsageError(`--timeout must be a positive number of seconds`);
@@ -149,6 +153,12 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
 }
 
 /** By exact plan id first, then the first (best) plan of that kind. */
+/** A remediation kind, or a plan id as planId makes them: the kind, a dash, 16 hex digits. */
+function isRemediationName(value: string): boolean {
+  const kind = /^(.+)-[0-9a-f]{16}$/.exec(value)?.[1] ?? value;
+  return (REMEDIATION_KINDS as readonly string[]).includes(kind);
+}
+
 export function choosePlan(plans: readonly RemediationPlan[], wanted: string): RemediationPlan | undefined {
   return plans.find((p) => p.id === wanted) ?? plans.find((p) => p.kind === wanted);
 }
