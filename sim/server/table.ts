@@ -237,12 +237,17 @@ export function includeObjectOf(params: URLSearchParams): IncludeObject {
   throw badRequest(`unrecognized includeObject value: ${JSON.stringify(value)}`);
 }
 
-/** Builds a Table for the objects (columns from the kind, one row each). */
+/**
+ * Builds a Table for the objects (columns from the kind, one row each). `noHeaders`
+ * leaves the column definitions out, as the API server does for every watch event
+ * after the first (handlers/response.go, watchEmbeddedEncoder).
+ */
 export function toTable(
   rt: ResourceType,
   objects: readonly SimObject[],
   resourceVersion: string,
   include: IncludeObject = 'Metadata',
+  noHeaders = false,
 ): unknown {
   const blank = {
     kind: rt.kind,
@@ -266,13 +271,15 @@ export function toTable(
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: { resourceVersion },
-    columnDefinitions: columns.map((c) => ({
-      name: c.name,
-      type: c.type,
-      format: c.format ?? '',
-      description: '',
-      priority: c.priority ?? 0,
-    })),
+    columnDefinitions: noHeaders
+      ? []
+      : columns.map((c) => ({
+          name: c.name,
+          type: c.type,
+          format: c.format ?? '',
+          description: '',
+          priority: c.priority ?? 0,
+        })),
     rows,
   };
 }

@@ -426,6 +426,66 @@ describe('watch', () => {
   });
 });
 
+async function watchEvents<T>(
+  path: string,
+  headers: Record<string, string>,
+  count: number,
+  act: () => Promise<void>,
+): Promise<{ type: string; object: T }[]> {
+  const controller = new AbortController();
+  const res = await fetch(`${sim.url}${path}`, { signal: controller.signal, headers });
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error('no body');
+  await act();
+  const events: { type: string; object: T }[] = [];
+  let buffer = '';
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += new TextDecoder().decode(value);
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const l of lines) if (l.trim()) events.push(JSON.parse(l) as { type: string; object: T });
+  }
+  controller.abort();
+  return events;
+}
+
+describe('watch as a Table (kubectl get -w)', () => {
+  it('sends each event as a one-row Table, the column definitions only on the first', async () => {
+    interface Table {
+      kind: string;
+      columnDefinitions: { name: string }[];
+      rows: { cells: unknown[]; object: { kind: string; metadata: { name: string } } }[];
+    }
+    const events = await watchEvents<Table>(
+      '/api/v1/namespaces/team/pods?watch=1&labelSelector=app%3Dtabled',
+      { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+      3,
+      async () => {
+        sim.apply(pod('t1', { app: 'tabled' }));
+        sim.apply(pod('t2', { app: 'tabled' }));
+        await fetch(`${sim.url}/api/v1/namespaces/team/pods/t1`, { method: 'DELETE' });
+      },
+    );
+    expect(events.map((e) => [e.type, e.object.kind, e.object.rows.map((r) => r.cells[0])])).toEqual([
+      ['ADDED', 'Table', ['t1']],
+      ['ADDED', 'Table', ['t2']],
+      ['DELETED', 'Table', ['t1']],
+    ]);
+    expect(events[0]?.object.columnDefinitions.map((c) => c.name).slice(0, 3)).toEqual([
+      'Name',
+      'Ready',
+      'Status',
+    ]);
+    expect(events.slice(1).map((e) => e.object.columnDefinitions)).toEqual([[], []]);
+    expect(events[0]?.object.rows[0]?.object).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 't1' },
+    });
+  });
+});
+
 describe('fault injection', () => {
   it('answers injected 403, 429 with Retry-After and 500 for matching requests, `times` then gone', async () => {
     sim.addFault({ match: { verb: 'list', resource: 'events', namespace: 'team' }, status: 403, times: 1 });
