@@ -157,6 +157,36 @@ describe('list and selectors', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('selects ResourceSlices by spec.nodeName and spec.driver, as kubelets and drivers list them', async () => {
+    const slice = (name: string, driver: string, where: object): object => ({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: { name },
+      spec: { driver, pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, devices: [], ...where },
+    });
+    for (const s of [
+      slice('s-n1', 'gpu.example.com', { nodeName: 'n1' }),
+      slice('s-n2', 'gpu.example.com', { nodeName: 'n2' }),
+      slice('s-all', 'net.example.com', { allNodes: true }),
+    ])
+      expect((await call('POST', '/apis/resource.k8s.io/v1/resourceslices', s)).status).toBe(201);
+    const q = async (selector: string): Promise<string[]> =>
+      names(
+        (
+          await call(
+            'GET',
+            `/apis/resource.k8s.io/v1/resourceslices?fieldSelector=${encodeURIComponent(selector)}`,
+          )
+        ).json,
+      );
+    expect(await q('spec.nodeName=n1')).toEqual(['s-n1']);
+    expect(await q('spec.nodeName=')).toEqual(['s-all']);
+    expect(await q('spec.driver=gpu.example.com,spec.nodeName!=n1')).toEqual(['s-n2']);
+    expect(
+      (await call('GET', '/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.pool.name%3Dp')).status,
+    ).toBe(400);
+  });
+
   it('pages with limit and continue', async () => {
     const first = await call('GET', '/api/v1/namespaces/team/pods?limit=2');
     expect(names(first.json)).toEqual(['p1', 'p2']);
