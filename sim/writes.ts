@@ -28,6 +28,8 @@ const STATUS_KINDS = new Set([
   'PersistentVolumeClaim',
   'StatefulSet',
   'DaemonSet',
+  'ResourceClaim',
+  'DeviceTaintRule',
 ]);
 
 const NAMESPACE_RT = resourceForKind('Namespace');

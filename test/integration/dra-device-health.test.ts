@@ -98,7 +98,13 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
       DeviceTaintRuleObject | undefined;
     expect(rule?.spec).toEqual({
       deviceSelector: { driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' },
-      taint: { key: 'rollout-doctor.io/unhealthy', value: 'Unhealthy', effect: 'NoSchedule' },
+      // timeAdded: set by the API server.
+      taint: {
+        key: 'rollout-doctor.io/unhealthy',
+        value: 'Unhealthy',
+        effect: 'NoSchedule',
+        timeAdded: expect.stringMatching(/^\d{4}-/) as unknown,
+      },
     });
     expect(rule?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'rollout-doctor' });
 

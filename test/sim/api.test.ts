@@ -516,6 +516,79 @@ describe('watch as a Table (kubectl get -w)', () => {
   });
 });
 
+describe('resource.k8s.io objects as the API server keeps them', () => {
+  const RULES = '/apis/resource.k8s.io/v1/devicetaintrules';
+  const merge = 'application/merge-patch+json';
+  interface Rule {
+    metadata: { generation?: number };
+    spec: { taint: { effect: string; timeAdded?: string } };
+    status?: unknown;
+  }
+
+  it('DeviceTaintRule: generation, taint.timeAdded, the supported effects, status only through /status', async () => {
+    const created = await call('POST', RULES, {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceTaintRule',
+      metadata: { name: 'gpu-0-bad' },
+      spec: {
+        deviceSelector: { driver: 'gpu.example.com', pool: 'n1', device: 'gpu-0' },
+        taint: { key: 'example.com/bad', effect: 'NoSchedule' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const rule = created.json as unknown as Rule;
+    expect(rule.metadata.generation).toBe(1);
+    expect(rule.spec.taint.timeAdded).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const none = await call('PATCH', `${RULES}/gpu-0-bad`, { spec: { taint: { effect: 'None' } } }, merge);
+    expect(none.status).toBe(200);
+    expect((none.json as unknown as Rule).metadata.generation).toBe(2);
+    expect((none.json as unknown as Rule).spec.taint.timeAdded).toBeDefined();
+    const bogus = await call(
+      'PATCH',
+      `${RULES}/gpu-0-bad`,
+      { spec: { taint: { effect: 'PreferNoSchedule' } } },
+      merge,
+    );
+    expect(bogus.status).toBe(422);
+    expect(String(bogus.json['message'])).toContain(
+      'spec.taint.effect: Unsupported value: "PreferNoSchedule"',
+    );
+    const conditions = { conditions: [{ type: 'EvictionInProgress', status: 'False' }] };
+    const sneaked = await call('PATCH', `${RULES}/gpu-0-bad`, { status: conditions }, merge);
+    expect((sneaked.json as unknown as Rule).status).toBeUndefined();
+    const viaStatus = await call('PATCH', `${RULES}/gpu-0-bad/status`, { status: conditions }, merge);
+    expect((viaStatus.json as unknown as Rule).status).toEqual(conditions);
+  });
+
+  it('ResourceClaim: the spec is immutable and the status changes only through /status', async () => {
+    const claims = '/apis/resource.k8s.io/v1/namespaces/team/resourceclaims';
+    const request = { name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } };
+    expect(
+      (
+        await call('POST', claims, {
+          apiVersion: 'resource.k8s.io/v1',
+          kind: 'ResourceClaim',
+          metadata: { name: 'shared-gpu' },
+          spec: { devices: { requests: [request] } },
+        })
+      ).status,
+    ).toBe(201);
+    const respec = await call(
+      'PATCH',
+      `${claims}/shared-gpu`,
+      { spec: { devices: { requests: [{ ...request, name: 'other' }] } } },
+      merge,
+    );
+    expect(respec.status).toBe(422);
+    const allocation = { devices: { results: [{ request: 'gpu', driver: 'd', pool: 'p', device: 'x' }] } };
+    const sneaked = await call('PATCH', `${claims}/shared-gpu`, { status: { allocation } }, merge);
+    expect(sneaked.status).toBe(200);
+    expect(sneaked.json['status']).toBeUndefined();
+    const viaStatus = await call('PATCH', `${claims}/shared-gpu/status`, { status: { allocation } }, merge);
+    expect(viaStatus.json['status']).toEqual({ allocation });
+  });
+});
+
 describe('fault injection', () => {
   it('answers injected 403, 429 with Retry-After and 500 for matching requests, `times` then gone', async () => {
     sim.addFault({ match: { verb: 'list', resource: 'events', namespace: 'team' }, status: 403, times: 1 });
