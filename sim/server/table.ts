@@ -179,11 +179,14 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
       };
     // resource.k8s.io/v1, with kube-apiserver's printer columns.
     case 'ResourceClaim': {
+      // printers.go resourceClaimState: "pending" only while not deleted, "reserved" only when allocated.
       const claim = o as unknown as ResourceClaim;
+      const deleted = !!o.metadata.deletionTimestamp;
+      const allocated = !!claim.status?.allocation;
       const state = [
-        o.metadata.deletionTimestamp ? 'deleted' : '',
-        claim.status?.allocation ? 'allocated' : 'pending',
-        (claim.status?.reservedFor ?? []).length > 0 ? 'reserved' : '',
+        deleted ? 'deleted' : '',
+        allocated ? 'allocated' : deleted ? '' : 'pending',
+        allocated && (claim.status?.reservedFor ?? []).length > 0 ? 'reserved' : '',
       ].filter(Boolean);
       return {
         columns: [name, { name: 'State', type: 'string' }, age],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ObjectMeta, Pod } from '../../src/diagnosis/k8s.js';
 
 let sim: Simulator;
 
@@ -586,6 +586,26 @@ describe('resource.k8s.io objects as the API server keeps them', () => {
     expect(sneaked.json['status']).toBeUndefined();
     const viaStatus = await call('PATCH', `${claims}/shared-gpu/status`, { status: { allocation } }, merge);
     expect(viaStatus.json['status']).toEqual({ allocation });
+  });
+
+  it('keeps an object with finalizers after DELETE, marked; kubectl shows such a claim as "deleted"', async () => {
+    const claims = '/apis/resource.k8s.io/v1/namespaces/team/resourceclaims';
+    await call('POST', claims, {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'kept', finalizers: ['example.com/keep'] },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+    });
+    expect((await call('DELETE', `${claims}/kept`)).status).toBe(200);
+    const res = await fetch(`${sim.url}${claims}/kept`, {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    const table = (await res.json()) as { rows: { cells: unknown[]; object: { metadata: ObjectMeta } }[] };
+    expect(table.rows[0]?.object.metadata.deletionTimestamp).toBeDefined();
+    expect(table.rows[0]?.cells[1]).toBe('deleted');
+    // Removing the last finalizer lets it go.
+    await call('PATCH', `${claims}/kept`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+    expect((await call('GET', `${claims}/kept`)).status).toBe(404);
   });
 });
 

@@ -115,6 +115,13 @@ describe('resourceclaim controller (simulator)', () => {
     expect(held?.metadata.deletionTimestamp).toBeDefined();
     expect(held?.metadata.finalizers).toEqual(['resource.kubernetes.io/delete-protection']);
     expect(held?.status?.allocation?.devices?.results?.[0]?.device).toBe('gpu-0');
+    // kubectl get shows it as kube-apiserver's printer does.
+    const table = (await (
+      await fetch(`${s.url}/apis/resource.k8s.io/v1/namespaces/${NS}/resourceclaims/${name}`, {
+        headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+      })
+    ).json()) as { rows: { cells: unknown[] }[] };
+    expect(table.rows[0]?.cells[1]).toBe('deleted,allocated,reserved');
     // A second pod cannot have gpu-0 while the deleted claim still holds it.
     s.apply(podWith('second', 'gpu'));
     await s.waitFor(() => claimOfPod(s, 'second') !== undefined);
