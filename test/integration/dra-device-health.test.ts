@@ -189,13 +189,12 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
         data: { ...cm.data, 'devices.yaml': JSON.stringify([{ device: BAD_DEVICE, health: 'Healthy' }]) },
       });
       const holder = plan.pods?.[0];
-      const live = fresh.get('Pod', DETECTOR.namespace, holder?.name ?? '') as Pod;
-      const status = live.status?.containerStatuses?.[0];
-      if (status)
-        status.allocatedResourcesStatus = [
-          { name: 'claim:gpu', resources: [{ resourceID: BAD_DEVICE, health: 'Healthy' }] },
-        ];
-      fresh.apply(live);
+      // The kubelet passes the driver's new report on to the running pod's status.
+      await fresh.waitFor(
+        () =>
+          (fresh.get('Pod', DETECTOR.namespace, holder?.name ?? '') as Pod | undefined)?.status
+            ?.containerStatuses?.[0]?.allocatedResourcesStatus?.[0]?.resources?.[0]?.health === 'Healthy',
+      );
       const recovered = await applyPlan(c, plan);
       expect(recovered).toMatchObject({ status: 'refused' });
       expect(recovered.status === 'refused' ? recovered.reason : '').toContain(

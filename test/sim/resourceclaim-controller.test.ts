@@ -153,3 +153,35 @@ describe('resourceclaim controller (simulator)', () => {
     });
   });
 });
+
+describe('kubelet device health (simulator)', () => {
+  const report = (health: string): object => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'kube-sim', namespace: 'kube-system' },
+    data: { 'devices.yaml': JSON.stringify([{ device: 'gpu.example.com/gpu-1/gpu-0', health }]) },
+  });
+  const healthOf = (s: Simulator): string | undefined =>
+    pod(s, 'first')?.status?.containerStatuses?.[0]?.allocatedResourcesStatus?.[0]?.resources?.[0]?.health;
+
+  it("rewrites a running pod's allocatedResourcesStatus when the driver reports a new health", async () => {
+    sim = await startSimulator({
+      scenario: [...scenario(), report('Healthy'), podWith('first', 'gpu')],
+      timeScale: 50,
+    });
+    const s = sim;
+    await s.waitFor(() => healthOf(s) === 'Healthy' && pod(s, 'first')?.status?.phase === 'Running');
+    const restarts = pod(s, 'first')?.status?.containerStatuses?.[0]?.restartCount;
+    s.apply(report('Unhealthy'));
+    await s.waitFor(() => healthOf(s) === 'Unhealthy');
+    expect(pod(s, 'first')?.status?.containerStatuses?.[0]).toMatchObject({
+      restartCount: restarts,
+      allocatedResourcesStatus: [
+        {
+          name: 'claim:gpu',
+          resources: [{ resourceID: 'gpu.example.com/gpu-1/gpu-0', health: 'Unhealthy' }],
+        },
+      ],
+    });
+  });
+});
