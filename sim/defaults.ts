@@ -284,10 +284,13 @@ export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): v
   stampTimeAdded(o, old);
 }
 
-/** Name for `metadata.generateName` (5 random lowercase alphanumerics, like the API server). */
+/**
+ * Name for `metadata.generateName` (5 random lowercase alphanumerics, like the API
+ * server; a prefix past 58 characters is cut there, so the name stays within 63).
+ */
 export function generatedName(prefix: string): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let suffix = '';
   for (let i = 0; i < 5; i += 1) suffix += alphabet[Math.floor(Math.random() * alphabet.length)] ?? 'x';
-  return `${prefix}${suffix}`;
+  return `${prefix.slice(0, 58)}${suffix}`;
 }

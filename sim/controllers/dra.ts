@@ -421,7 +421,14 @@ function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: Exten
       creationTimestamp: nowRfc3339(),
       annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
       ownerReferences: [
-        { apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod.metadata.uid ?? '', controller: true },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: podName,
+          uid: pod.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
       finalizers: [CLAIM_FINALIZER],
     },

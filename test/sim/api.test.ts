@@ -187,6 +187,17 @@ describe('list and selectors', () => {
     ).toBe(400);
   });
 
+  it('cuts a generateName past 58 characters, so the name stays within 63', async () => {
+    const prefix = `${'x'.repeat(70)}-`;
+    const res = await call('POST', '/api/v1/namespaces/team/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: prefix },
+    });
+    const name = (res.json['metadata'] as { name: string }).name;
+    expect(name).toMatch(new RegExp(`^${prefix.slice(0, 58)}[bcdfghjklmnpqrstvwxz2456789]{5}$`));
+  });
+
   it('pages with limit and continue', async () => {
     const first = await call('GET', '/api/v1/namespaces/team/pods?limit=2');
     expect(names(first.json)).toEqual(['p1', 'p2']);
