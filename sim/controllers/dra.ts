@@ -55,6 +55,7 @@ import { deleteObject, finishDeletion } from '../writes.js';
 import { schedulingAmount } from './quantity.js';
 import type { SimObject, Store } from '../store.js';
 import type { Controller, ControllerContext } from './manager.js';
+import { recordEvent } from './events.js';
 import { asPod, isPodActive } from './pods.js';
 
 export const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
@@ -114,7 +115,18 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
         pod.metadata.namespace,
         entry.resourceClaimTemplateName,
       ) as (SimObject & ResourceClaimTemplate) | undefined;
-      if (!template) continue; // the pod waits before scheduling until the template exists
+      if (!template) {
+        // The pod waits before scheduling until the template exists; the controller says why.
+        const t = entry.resourceClaimTemplateName;
+        recordEvent(store, {
+          involved: podObj,
+          type: 'Warning',
+          reason: 'FailedResourceClaimCreation',
+          message: `PodResourceClaim ${entry.name}: resource claim template "${t}": resourceclaimtemplate.resource.k8s.io "${t}" not found`,
+          component: 'resource_claim',
+        });
+        continue;
+      }
       // The template's labels and annotations go on the claim, with the pod-claim annotation.
       const generateName = podClaimGenerateName(pod.metadata.name ?? '', entry.name);
       const name = generatedName(generateName);
@@ -207,6 +219,19 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
   return {
     name: 'resourceclaim',
     observe(event) {
+      if (event.kind === 'ResourceClaimTemplate' && event.type !== 'DELETED') {
+        // Pods waiting for this template get their claims now.
+        const ns = event.object.metadata.namespace;
+        for (const o of store.list('Pod', ns)) {
+          if (
+            (asPod(o).spec.resourceClaims ?? []).some(
+              (c) => c.resourceClaimTemplateName === event.object.metadata.name,
+            )
+          )
+            create.add(keyOf(o));
+        }
+        return;
+      }
       if (event.kind === 'ResourceClaim') {
         const o = event.object;
         if (event.type === 'DELETED') {

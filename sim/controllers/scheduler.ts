@@ -24,6 +24,7 @@ import {
 } from './scheduler-filters.js';
 
 const POD_RT = resourceForKind('Pod');
+const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
 const RETRY_SECONDS = 60;
 
 function keyOf(o: SimObject): string {
@@ -267,6 +268,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
     observe(event) {
       const o = event.object;
       if (event.kind === 'Node') requeueAll();
+      // DynamicResources' cluster events: a slice or class added or changed (a
+      // DeviceTaintRule changes what the slices offer), a claim created or gone, or one
+      // deallocated (its queueing hint skips other claim updates) may make a pod schedulable.
+      if (DRA_KINDS.has(event.kind)) requeueAll();
+      if (event.kind === 'ResourceClaim') {
+        const allocated = (x: SimObject | undefined): boolean =>
+          !!(x?.['status'] as { allocation?: unknown } | undefined)?.allocation;
+        if (event.type !== 'MODIFIED' || (allocated(event.old) && !allocated(o))) requeueAll();
+      }
       if (event.kind !== 'Pod') return;
       const key = keyOf(o);
       if (event.type === 'DELETED') {
@@ -276,10 +286,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
         return;
       }
       const specChanged = !event.old || JSON.stringify(event.old['spec']) !== JSON.stringify(o['spec']);
+      // UpdatePodGeneratedResourceClaim: the resourceclaim controller recorded the pod's claims.
+      const claimsRecorded =
+        !!event.old &&
+        JSON.stringify(asPod(event.old).status?.resourceClaimStatuses ?? []) !==
+          JSON.stringify(asPod(o).status?.resourceClaimStatuses ?? []);
       const finished = event.old && isPodActive(asPod(event.old)) && !isPodActive(asPod(o));
       if (finished) requeueAll();
       if (needsScheduling(o)) {
-        if (specChanged) {
+        if (specChanged || claimsRecorded) {
           unschedulable.delete(key);
           queue.add(key);
         }

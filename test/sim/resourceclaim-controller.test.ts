@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -151,6 +151,32 @@ describe('resourceclaim controller (simulator)', () => {
       const again = claimOfPod(s, waiting);
       return again !== undefined && again.metadata.name !== lost;
     });
+  });
+});
+
+describe('a claim template that does not exist (yet)', () => {
+  it('warns FailedResourceClaimCreation on the pod as the controller words it, and creates the claim once the template exists', async () => {
+    const [node, ns, cls, slice, template] = scenario();
+    const waiting = {
+      ...(podWith('first', 'gpu') as { spec: { resourceClaims: object[] } }),
+    } as { spec: { resourceClaims: object[] } };
+    waiting.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }];
+    sim = await startSimulator({ scenario: [node, ns, cls, slice, waiting] as object[], timeScale: 50 });
+    const s = sim;
+    const warned = (): KubeEvent | undefined =>
+      (s.list('Event', NS) as KubeEvent[]).find((e) => e.reason === 'FailedResourceClaimCreation');
+    await s.waitFor(() => warned() !== undefined);
+    expect(warned()).toMatchObject({
+      type: 'Warning',
+      message:
+        'PodResourceClaim gpu: resource claim template "one-gpu": resourceclaimtemplate.resource.k8s.io "one-gpu" not found',
+      involvedObject: { kind: 'Pod', name: 'first' },
+      source: { component: 'resource_claim' },
+    });
+    expect((s.list('Event', NS) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling')).toBe(false);
+    s.apply(template as object);
+    await s.waitFor(() => pod(s, 'first')?.spec.nodeName === 'gpu-1');
+    expect(claimOfPod(s, 'first')?.status?.allocation?.devices?.results?.[0]?.device).toBe('gpu-0');
   });
 });
 
