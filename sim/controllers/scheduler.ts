@@ -122,6 +122,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     results: FilterResult[],
     domain: ReturnType<typeof domainPods>,
     backed: ReadonlySet<string>,
+    claims: boolean,
   ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
     if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
@@ -144,6 +145,13 @@ export function schedulerController(ctx: ControllerContext): Controller {
       const retry = filterNode(pod, { node: view.node, pods: remaining }, domain, backed);
       if (retry.reasons.length > 0) {
         perNode.push(retry);
+        return;
+      }
+      // DynamicResources filters the preemption too, on the claims as they are: it has no
+      // PreFilterExtensions, so a victim's devices do not count as freed.
+      const dra = claims ? draFilter(store, pod, view.node, backed) : undefined;
+      if (dra && 'reason' in dra) {
+        perNode.push({ reasons: [dra.reason], unresolvable: true });
         return;
       }
       // Reprieve as many victims as possible, highest priority first.
@@ -198,7 +206,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       return;
     }
-    const preempted = preempt(pod, all, results, domain, backed);
+    const preempted = preempt(pod, all, results, domain, backed, claims);
     // The PostFilter plugins in order, as RunPostFilterPlugins joins their rejections
     // (", "): DynamicResources first, enabled by default from 1.34 ("still not
     // schedulable" for a pod with claims, "no new claims to deallocate" for one without;

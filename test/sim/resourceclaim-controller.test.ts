@@ -180,6 +180,50 @@ describe('a claim template that does not exist (yet)', () => {
   });
 });
 
+describe('preemption for a pod with claims (simulator)', () => {
+  it('evicts no pod where the claim still cannot be allocated once the victims are gone', async () => {
+    const withCpu = (o: object, cpu: string, priority: number, claim = true): object => {
+      const p = structuredClone(o) as {
+        spec: { priority?: number; resourceClaims?: unknown; containers: { resources?: object }[] };
+      };
+      p.spec.priority = priority;
+      if (!claim) delete p.spec.resourceClaims;
+      for (const c of p.spec.containers)
+        c.resources = { requests: { cpu }, ...(claim ? { claims: [{ name: 'gpu' }] } : {}) };
+      return p;
+    };
+    const small = {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'gpu-1', labels: { 'kubernetes.io/hostname': 'gpu-1' } },
+      status: { allocatable: { cpu: '4', memory: '32Gi', pods: '110' } },
+    };
+    sim = await startSimulator({
+      scenario: [
+        small,
+        ...scenario().slice(1),
+        withCpu(podWith('holder', 'gpu'), '1', 1000),
+        withCpu(podWith('filler', 'gpu'), '3', 0, false),
+      ],
+      timeScale: 50,
+    });
+    const s = sim;
+    await s.waitFor(() => ['holder', 'filler'].every((n) => pod(s, n)?.spec.nodeName === 'gpu-1'));
+    s.apply(withCpu(podWith('wants', 'gpu'), '2', 500));
+    const failed = (): KubeEvent | undefined =>
+      (s.list('Event', NS) as KubeEvent[]).find(
+        (e) => e.reason === 'FailedScheduling' && e.involvedObject.name === 'wants',
+      );
+    await s.waitFor(() => failed() !== undefined);
+    await s.settle();
+    expect((s.list('Event', NS) as KubeEvent[]).some((e) => e.reason === 'Preempted')).toBe(false);
+    expect(pod(s, 'filler')?.spec.nodeName).toBe('gpu-1');
+    expect(failed()?.message).toBe(
+      '0/1 nodes are available: 1 Insufficient cpu. still not schedulable, preemption: 0/1 nodes are available: 1 cannot allocate all claims.',
+    );
+  });
+});
+
 describe('kubelet device health (simulator)', () => {
   const report = (health: string): object => ({
     apiVersion: 'v1',
