@@ -13,7 +13,30 @@ import type { LabelSelector } from '../src/diagnosis/k8s.js';
 
 type Json = Record<string, unknown>;
 
-const GENERATION_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet']);
+const GENERATION_KINDS = new Set([
+  'Deployment',
+  'ReplicaSet',
+  'StatefulSet',
+  'DaemonSet',
+  'DeviceClass',
+  'DeviceTaintRule',
+]);
+
+const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'None'];
+
+/**
+ * DeviceTaintRule's taint.timeAdded: set at create or update when missing, and to now
+ * when an update changes the effect but keeps the old time (pkg/registry/resource/devicetaintrule).
+ */
+function stampTimeAdded(o: SimObject, old?: SimObject): void {
+  if (o.kind !== 'DeviceTaintRule') return;
+  const taint = obj(obj(o['spec'])?.['taint']);
+  if (!taint) return;
+  const before = old ? obj(obj(old['spec'])?.['taint']) : undefined;
+  const effectChanged = before !== undefined && before['effect'] !== taint['effect'];
+  if (taint['timeAdded'] === undefined || (effectChanged && taint['timeAdded'] === before['timeAdded']))
+    taint['timeAdded'] = nowRfc3339();
+}
 
 function obj(value: unknown): Json | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
@@ -210,6 +233,25 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
       });
     }
   }
+  if (o.kind === 'DeviceTaintRule') {
+    const taint = obj(spec?.['taint']);
+    const effect = taint?.['effect'];
+    const oldEffect = old ? obj(obj(old['spec'])?.['taint'])?.['effect'] : undefined;
+    if (typeof taint?.['key'] !== 'string' || taint['key'] === '')
+      causes.push({ field: 'spec.taint.key', message: 'Required value' });
+    if (effect === undefined || effect === '') {
+      causes.push({ field: 'spec.taint.effect', message: 'Required value' });
+    } else if (!DEVICE_TAINT_EFFECTS.includes(String(effect)) && effect !== oldEffect) {
+      // Unknown effects already stored stay valid (the API ratchets them).
+      causes.push({
+        field: 'spec.taint.effect',
+        message: `Unsupported value: ${JSON.stringify(effect)}: supported values: ${DEVICE_TAINT_EFFECTS.map((e) => `"${e}"`).join(', ')}`,
+      });
+    }
+  }
+  if (o.kind === 'ResourceClaim' && old && JSON.stringify(o['spec']) !== JSON.stringify(old['spec'])) {
+    causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
+  }
   if (causes.length > 0) throw invalid(rt, name, causes);
 }
 
@@ -225,6 +267,7 @@ export function prepareCreate(rt: ResourceType, o: SimObject): void {
   meta.creationTimestamp = nowRfc3339();
   if (GENERATION_KINDS.has(rt.kind)) meta.generation = 1;
   delete meta.deletionTimestamp;
+  stampTimeAdded(o);
 }
 
 /** Carries server-owned fields across an update and bumps generation on spec change. */
@@ -238,12 +281,16 @@ export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): v
     const changed = JSON.stringify(o['spec']) !== JSON.stringify(old['spec']);
     o.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
   }
+  stampTimeAdded(o, old);
 }
 
-/** Name for `metadata.generateName` (5 random lowercase alphanumerics, like the API server). */
+/**
+ * Name for `metadata.generateName` (5 random lowercase alphanumerics, like the API
+ * server; a prefix past 58 characters is cut there, so the name stays within 63).
+ */
 export function generatedName(prefix: string): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let suffix = '';
   for (let i = 0; i < 5; i += 1) suffix += alphabet[Math.floor(Math.random() * alphabet.length)] ?? 'x';
-  return `${prefix}${suffix}`;
+  return `${prefix.slice(0, 58)}${suffix}`;
 }

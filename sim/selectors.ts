@@ -167,6 +167,8 @@ const FIELDS_BY_KIND: Record<string, readonly string[]> = {
   Secret: ['type'],
   Namespace: ['status.phase'],
   ReplicaSet: ['status.replicas'],
+  // pkg/registry/resource/resourceslice/strategy.go (kubelets and drivers list their node's slices so).
+  ResourceSlice: ['spec.nodeName', 'spec.driver'],
 };
 
 /** Rejects field paths the API server does not support for the kind (it answers 400). */

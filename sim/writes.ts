@@ -4,7 +4,14 @@
  * subresource rules, dry run, and deletion with owner-reference propagation.
  */
 import { alreadyExists, ApiError, badRequest, conflict, notFound } from './errors.js';
-import { applyDefaults, generatedName, prepareCreate, prepareUpdate, validate } from './defaults.js';
+import {
+  applyDefaults,
+  generatedName,
+  nowRfc3339,
+  prepareCreate,
+  prepareUpdate,
+  validate,
+} from './defaults.js';
 import { resourceForKind, type ResourceType } from './resources.js';
 import type { SimObject, Store } from './store.js';
 
@@ -21,6 +28,8 @@ const STATUS_KINDS = new Set([
   'PersistentVolumeClaim',
   'StatefulSet',
   'DaemonSet',
+  'ResourceClaim',
+  'DeviceTaintRule',
 ]);
 
 const NAMESPACE_RT = resourceForKind('Namespace');
@@ -142,10 +151,27 @@ export function updateObject(
   validate(rt, next, old);
   if (options.dryRun)
     return { ...next, metadata: { ...next.metadata, resourceVersion: old.metadata.resourceVersion } };
-  return store.put(next);
+  const stored = store.put(next);
+  finishDeletion(store, stored);
+  return stored;
 }
 
-/** Deletes an object and, unless orphaning, its dependents (garbage collection). */
+/**
+ * An object whose deletion waited for its finalizers goes once the last one is
+ * removed (by an update here, or by a controller writing the store itself).
+ */
+export function finishDeletion(store: Store, obj: SimObject): void {
+  if (!obj.metadata.deletionTimestamp || (obj.metadata.finalizers ?? []).length > 0) return;
+  const rt = resourceForKind(obj.kind);
+  if (rt && store.get(rt.kind, obj.metadata.namespace, obj.metadata.name))
+    deleteObject(store, rt, obj.metadata.namespace, obj.metadata.name);
+}
+
+/**
+ * Deletes an object and, unless orphaning, its dependents (garbage collection). An
+ * object with finalizers is only marked (deletionTimestamp) and stays until they are
+ * removed (finishDeletion), as the API server keeps it.
+ */
 export function deleteObject(
   store: Store,
   rt: ResourceType,
@@ -170,6 +196,13 @@ export function deleteObject(
     );
   }
   if (options.dryRun) return old;
+  if ((old.metadata.finalizers ?? []).length > 0) {
+    if (old.metadata.deletionTimestamp) return old;
+    const marked = structuredClone(old);
+    marked.metadata.deletionTimestamp = nowRfc3339();
+    (marked.metadata as { deletionGracePeriodSeconds?: number }).deletionGracePeriodSeconds = 0;
+    return store.put(marked);
+  }
   const gone = store.remove(rt.kind, rt.namespaced ? namespace : undefined, name);
   const uid = old.metadata.uid;
   if (uid) {

@@ -5,7 +5,8 @@
  * starts. Key devices.yaml is the DRA driver's health report: a list of
  * `{device, health}` (Healthy, Unhealthy, Unknown); with the key present the kubelet
  * reports allocatedResourcesStatus (Unknown for devices not listed), without it the
- * driver reports no health and the kubelet says nothing.
+ * driver reports no health and the kubelet says nothing. A change to the report reaches
+ * the status of running pods at once, as a DRA plugin's health stream does.
  */
 import { parse } from 'yaml';
 import { z } from 'zod';

@@ -1,11 +1,14 @@
 /**
  * Dynamic Resource Allocation in the simulator (resource.k8s.io/v1):
  *
- * - the resourceclaim controller: a claim per pod for each `resourceClaimTemplateName`
- *   entry, named `<pod>-<claim>-<5 chars>` with the pod as controlling owner and
- *   listed in the pod's `status.resourceClaimStatuses`; when a pod goes, it leaves
- *   every claim's `reservedFor`, a claim nobody uses any more is deallocated, and a
- *   per-pod claim is deleted with its pod (garbage collection);
+ * - the resourceclaim controller (pkg/controller/resourceclaim): a claim per pod for
+ *   each `resourceClaimTemplateName` entry, generateName `<pod>-<claim>-` (+ 5 chars),
+ *   the template's labels and annotations, the pod as controlling owner, listed in the
+ *   pod's `status.resourceClaimStatuses` (created again if it goes while the pod waits);
+ *   when a pod goes or finishes, it leaves every claim's `reservedFor`, a claim nobody
+ *   uses any more is deallocated and loses its finalizer, a claim being deleted goes
+ *   then, and a per-pod claim whose pod finished is deleted (one whose pod is gone is
+ *   deleted by garbage collection);
  * - the DynamicResources scheduler plugin's Filter and Reserve: exclusive devices
  *   from ResourceSlices, by the request's deviceClassName and the selectors that
  *   can be evaluated (the same matching as the diagnosis), "cannot allocate all
@@ -28,7 +31,6 @@
  *   their own (upstream lets them reuse a later container's request);
  * - for the kubelet: the devices each container holds through its claims.
  */
-import { randomInt } from 'node:crypto';
 import type {
   DeviceClass,
   Node,
@@ -48,19 +50,28 @@ import { classForExtendedResource, requestAlternatives } from '../../src/diagnos
 import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
 import { matchesTerms } from '../../src/diagnosis/placement/node-match.js';
 import { generatedName, nowRfc3339 } from '../defaults.js';
+import { resourceForKind } from '../resources.js';
+import { deleteObject, finishDeletion } from '../writes.js';
 import { schedulingAmount } from './quantity.js';
 import type { SimObject, Store } from '../store.js';
 import type { Controller, ControllerContext } from './manager.js';
+import { recordEvent } from './events.js';
 import { asPod, isPodActive } from './pods.js';
 
-const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
 export const CLAIM_FINALIZER = 'resource.kubernetes.io/delete-protection';
 export const EXTENDED_CLAIM_ANNOTATION = 'resource.kubernetes.io/extended-resource-claim';
+export const POD_CLAIM_ANNOTATION = 'resource.kubernetes.io/pod-claim-name';
 
-function suffix(): string {
-  let s = '';
-  for (let i = 0; i < 5; i++) s += SUFFIX[randomInt(SUFFIX.length)] ?? 'x';
-  return s;
+/**
+ * The generateName of a pod's claim, as the resourceclaim controller builds it:
+ * `<pod>-<claim>-`, or past 57 characters both names cut in proportion to their length
+ * (and no trailing hyphen), so the API server's 5 random characters keep it within 63.
+ */
+export function podClaimGenerateName(pod: string, claim: string): string {
+  const base = `${pod}-${claim}-`;
+  const max = 57;
+  if (base.length <= max) return base;
+  return `${pod.slice(0, Math.floor((pod.length * max) / base.length))}-${claim.slice(0, Math.floor((claim.length * max) / base.length))}`;
 }
 
 const claimOf = (o: SimObject): ResourceClaim => o as unknown as ResourceClaim;
@@ -81,33 +92,56 @@ export function podClaims(store: Store, pod: Pod): { name: string; claim?: SimOb
 export function resourceClaimController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const create = new Set<string>();
-  const release = new Map<string, { uid: string; namespace: string }>();
+  const claims = new Set<string>();
 
   const syncCreate = (key: string): void => {
     const podObj = store.getByKey('Pod', key);
     if (!podObj) return;
     const pod = asPod(podObj);
     if (!isPodActive(pod)) return;
-    const statuses = [...(pod.status?.resourceClaimStatuses ?? [])];
+    const statuses = (pod.status?.resourceClaimStatuses ?? []).map((s) => ({ ...s }));
     let changed = false;
     for (const entry of pod.spec.resourceClaims ?? []) {
-      if (!entry.resourceClaimTemplateName || statuses.some((s) => s.name === entry.name)) continue;
+      if (!entry.resourceClaimTemplateName) continue;
+      const recorded = statuses.find((s) => s.name === entry.name);
+      // Recorded and still there: done. Recorded but gone (deleted while the pod waits): again.
+      if (
+        recorded?.resourceClaimName &&
+        store.get('ResourceClaim', pod.metadata.namespace, recorded.resourceClaimName)
+      )
+        continue;
       const template = store.get(
         'ResourceClaimTemplate',
         pod.metadata.namespace,
         entry.resourceClaimTemplateName,
       ) as (SimObject & ResourceClaimTemplate) | undefined;
-      if (!template) continue; // the pod waits before scheduling until the template exists
-      const name = `${pod.metadata.name ?? ''}-${entry.name}-${suffix()}`;
+      if (!template) {
+        // The pod waits before scheduling until the template exists; the controller says why.
+        const t = entry.resourceClaimTemplateName;
+        recordEvent(store, {
+          involved: podObj,
+          type: 'Warning',
+          reason: 'FailedResourceClaimCreation',
+          message: `PodResourceClaim ${entry.name}: resource claim template "${t}": resourceclaimtemplate.resource.k8s.io "${t}" not found`,
+          component: 'resource_claim',
+        });
+        continue;
+      }
+      // The template's labels and annotations go on the claim, with the pod-claim annotation.
+      const generateName = podClaimGenerateName(pod.metadata.name ?? '', entry.name);
+      const name = generatedName(generateName);
+      const labels = template.spec.metadata?.labels;
       const claim = {
         apiVersion: 'resource.k8s.io/v1',
         kind: 'ResourceClaim',
         metadata: {
           name,
+          generateName,
           namespace: pod.metadata.namespace,
           uid: crypto.randomUUID(),
           creationTimestamp: nowRfc3339(),
-          annotations: { 'resource.kubernetes.io/pod-claim-name': entry.name },
+          ...(labels ? { labels: { ...labels } } : {}),
+          annotations: { ...template.spec.metadata?.annotations, [POD_CLAIM_ANNOTATION]: entry.name },
           ownerReferences: [
             {
               apiVersion: 'v1',
@@ -122,7 +156,8 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
         spec: structuredClone(template.spec.spec),
       };
       store.put(claim as unknown as SimObject);
-      statuses.push({ name: entry.name, resourceClaimName: name });
+      if (recorded) recorded.resourceClaimName = name;
+      else statuses.push({ name: entry.name, resourceClaimName: name });
       changed = true;
     }
     if (changed) {
@@ -133,36 +168,89 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
     }
   };
 
-  const syncRelease = (podUid: string, namespace: string): void => {
-    for (const o of store.list('ResourceClaim', namespace)) {
-      const claim = claimOf(o);
-      const users = claim.status?.reservedFor ?? [];
-      if (!users.some((u) => u.uid === podUid)) continue;
+  /**
+   * syncClaim: drops `reservedFor` entries of pods that are gone or finished; a claim
+   * nobody uses any more (or one being deleted that nobody uses) is deallocated and
+   * loses the finalizer, and goes when it is being deleted; a per-pod claim whose pod
+   * finished is deleted.
+   */
+  const syncClaim = (key: string): void => {
+    const o = store.getByKey('ResourceClaim', key);
+    if (!o) return;
+    const claim = claimOf(o);
+    const users = claim.status?.reservedFor ?? [];
+    const valid = users.filter((u) => {
+      const pod = store.get('Pod', o.metadata.namespace, u.name);
+      return pod !== undefined && pod.metadata.uid === u.uid && !isPodDone(asPod(pod));
+    });
+    const finalizer = (claim.metadata.finalizers ?? []).includes(CLAIM_FINALIZER);
+    const deallocate =
+      valid.length === 0 &&
+      (valid.length < users.length || (finalizer && !!claim.metadata.deletionTimestamp));
+    if (valid.length < users.length || deallocate) {
       const copy = structuredClone(o);
       const c = claimOf(copy);
-      const left = users.filter((u) => u.uid !== podUid);
-      if (left.length > 0) c.status = { ...c.status, reservedFor: left };
-      else {
-        // Nobody uses it any more: deallocate.
-        delete c.status;
+      const status: NonNullable<ResourceClaim['status']> = { ...c.status };
+      if (valid.length > 0) status.reservedFor = valid;
+      else delete status.reservedFor;
+      if (deallocate) {
+        delete status.allocation;
         c.metadata.finalizers = (c.metadata.finalizers ?? []).filter((f) => f !== CLAIM_FINALIZER);
         if (c.metadata.finalizers.length === 0) delete c.metadata.finalizers;
       }
-      store.put(copy);
+      if (Object.keys(status).length > 0) c.status = status;
+      else delete c.status;
+      finishDeletion(store, store.put(copy));
     }
+    if (valid.length > 0) return;
+    // Not reserved: a claim generated for a pod that will not run again is deleted.
+    const owner = o.metadata.ownerReferences?.find(
+      (r) => r.controller && r.kind === 'Pod' && r.apiVersion === 'v1',
+    );
+    const current = store.getByKey('ResourceClaim', key);
+    if (!owner || !current || current.metadata.deletionTimestamp) return;
+    const pod = store.get('Pod', o.metadata.namespace, owner.name);
+    if (pod && (pod.metadata.uid !== owner.uid || isPodDone(asPod(pod))) && CLAIM_RT)
+      deleteObject(store, CLAIM_RT, o.metadata.namespace, o.metadata.name);
   };
+
+  const keyOf = (o: SimObject): string => `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
 
   return {
     name: 'resourceclaim',
     observe(event) {
+      if (event.kind === 'ResourceClaimTemplate' && event.type !== 'DELETED') {
+        // Pods waiting for this template get their claims now.
+        const ns = event.object.metadata.namespace;
+        for (const o of store.list('Pod', ns)) {
+          if (
+            (asPod(o).spec.resourceClaims ?? []).some(
+              (c) => c.resourceClaimTemplateName === event.object.metadata.name,
+            )
+          )
+            create.add(keyOf(o));
+        }
+        return;
+      }
+      if (event.kind === 'ResourceClaim') {
+        const o = event.object;
+        if (event.type === 'DELETED') {
+          // A pod waiting for this claim gets a new one.
+          const owner = o.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'Pod');
+          if (owner) create.add(`${o.metadata.namespace ?? ''}/${owner.name}`);
+        } else if (o.metadata.deletionTimestamp) claims.add(keyOf(o));
+        return;
+      }
       if (event.kind !== 'Pod') return;
       const pod = asPod(event.object);
       const key = `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
       // A pod leaves its claims when it is gone or finished, not while it terminates.
-      const phase = pod.status?.phase;
-      if (event.type === 'DELETED' || phase === 'Succeeded' || phase === 'Failed') {
-        if (pod.metadata.uid)
-          release.set(pod.metadata.uid, { uid: pod.metadata.uid, namespace: pod.metadata.namespace ?? '' });
+      if (event.type === 'DELETED' || isPodDone(pod)) {
+        for (const o of store.list('ResourceClaim', pod.metadata.namespace)) {
+          if ((claimOf(o).status?.reservedFor ?? []).some((u) => u.uid === pod.metadata.uid))
+            claims.add(keyOf(o));
+          if (o.metadata.ownerReferences?.some((r) => r.uid === pod.metadata.uid)) claims.add(keyOf(o));
+        }
         return;
       }
       if ((pod.spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName)) create.add(key);
@@ -172,18 +260,31 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
         create.delete(key);
         syncCreate(key);
       }
-      for (const [uid, { namespace }] of [...release]) {
-        release.delete(uid);
-        syncRelease(uid, namespace);
+      for (const key of [...claims]) {
+        claims.delete(key);
+        syncClaim(key);
       }
-      return create.size > 0 || release.size > 0;
+      return create.size > 0 || claims.size > 0;
     },
   };
 }
 
-/** A pod's claim was not created yet: the scheduler does not try it (no event). */
+/** Upstream isPodDone: a terminal phase, or deleted before it was scheduled. */
+function isPodDone(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return (
+    phase === 'Succeeded' || phase === 'Failed' || (!!pod.metadata.deletionTimestamp && !pod.spec.nodeName)
+  );
+}
+
+const CLAIM_RT = resourceForKind('ResourceClaim');
+
+/**
+ * A pod's claim was not created yet or is being deleted: the scheduler does not try it
+ * (PreEnqueue, no event).
+ */
 export function heldForClaims(store: Store, pod: Pod): boolean {
-  return podClaims(store, pod).some((c) => !c.claim);
+  return podClaims(store, pod).some((c) => !c.claim || !!c.claim.metadata.deletionTimestamp);
 }
 
 type Result = { request: string; driver: string; pool: string; device: string };
@@ -345,7 +446,14 @@ function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: Exten
       creationTimestamp: nowRfc3339(),
       annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
       ownerReferences: [
-        { apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod.metadata.uid ?? '', controller: true },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          name: podName,
+          uid: pod.metadata.uid ?? '',
+          controller: true,
+          blockOwnerDeletion: true,
+        },
       ],
       finalizers: [CLAIM_FINALIZER],
     },

@@ -409,10 +409,40 @@ export function kubeletController(ctx: ControllerContext): Controller {
     );
   };
 
+  /**
+   * The driver's health report changed (kube-sim devices.yaml): as the kubelet does on a
+   * health update from a DRA plugin, every running pod's allocatedResourcesStatus is
+   * rewritten, not only at the next container start.
+   */
+  const refreshHealth = (): void => {
+    for (const o of store.list('Pod')) {
+      const pod = asPod(o);
+      const uid = o.metadata.uid ?? '';
+      if (!pod.spec.nodeName || !started.has(uid) || !isPodActive(pod)) continue;
+      if (!(pod.spec.resourceClaims ?? []).length) continue;
+      const next = (pod.status?.containerStatuses ?? []).map((cs) => {
+        const devices = resourcesStatus(pod, cs.name);
+        const { allocatedResourcesStatus: _old, ...rest } = cs;
+        return devices ? { ...rest, allocatedResourcesStatus: devices } : rest;
+      });
+      if (JSON.stringify(next) === JSON.stringify(pod.status?.containerStatuses ?? [])) continue;
+      updateStatus(keyOf(o), uid, (p) => {
+        (p.status ??= {}).containerStatuses = next as ContainerStatus[];
+      });
+    }
+  };
+  let healthChanged = false;
+
   return {
     name: 'kubelet',
     observe(event) {
       if (event.kind === 'ConfigMap' || event.kind === 'Secret') for (const k of blocked) queue.add(k);
+      if (
+        event.kind === 'ConfigMap' &&
+        event.object.metadata.namespace === 'kube-system' &&
+        event.object.metadata.name === 'kube-sim'
+      )
+        healthChanged = true;
       if (event.kind !== 'Pod') return;
       const o = event.object;
       if (event.type === 'DELETED') {
@@ -439,6 +469,10 @@ export function kubeletController(ctx: ControllerContext): Controller {
       if (!event.old || !asPod(event.old).spec.nodeName) queue.add(keyOf(o));
     },
     sync() {
+      if (healthChanged) {
+        healthChanged = false;
+        refreshHealth();
+      }
       if (queue.size === 0) return false;
       const keys = [...queue];
       queue.clear();

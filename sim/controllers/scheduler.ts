@@ -24,6 +24,7 @@ import {
 } from './scheduler-filters.js';
 
 const POD_RT = resourceForKind('Pod');
+const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
 const RETRY_SECONDS = 60;
 
 function keyOf(o: SimObject): string {
@@ -121,6 +122,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     results: FilterResult[],
     domain: ReturnType<typeof domainPods>,
     backed: ReadonlySet<string>,
+    claims: boolean,
   ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
     if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
@@ -143,6 +145,13 @@ export function schedulerController(ctx: ControllerContext): Controller {
       const retry = filterNode(pod, { node: view.node, pods: remaining }, domain, backed);
       if (retry.reasons.length > 0) {
         perNode.push(retry);
+        return;
+      }
+      // DynamicResources filters the preemption too, on the claims as they are: it has no
+      // PreFilterExtensions, so a victim's devices do not count as freed.
+      const dra = claims ? draFilter(store, pod, view.node, backed) : undefined;
+      if (dra && 'reason' in dra) {
+        perNode.push({ reasons: [dra.reason], unresolvable: true });
         return;
       }
       // Reprieve as many victims as possible, highest priority first.
@@ -197,7 +206,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       return;
     }
-    const preempted = preempt(pod, all, results, domain, backed);
+    const preempted = preempt(pod, all, results, domain, backed, claims);
     // The PostFilter plugins in order, as RunPostFilterPlugins joins their rejections
     // (", "): DynamicResources first, enabled by default from 1.34 ("still not
     // schedulable" for a pod with claims, "no new claims to deallocate" for one without;
@@ -267,6 +276,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
     observe(event) {
       const o = event.object;
       if (event.kind === 'Node') requeueAll();
+      // DynamicResources' cluster events: a slice or class added or changed (a
+      // DeviceTaintRule changes what the slices offer), a claim created or gone, or one
+      // deallocated (its queueing hint skips other claim updates) may make a pod schedulable.
+      if (DRA_KINDS.has(event.kind)) requeueAll();
+      if (event.kind === 'ResourceClaim') {
+        const allocated = (x: SimObject | undefined): boolean =>
+          !!(x?.['status'] as { allocation?: unknown } | undefined)?.allocation;
+        if (event.type !== 'MODIFIED' || (allocated(event.old) && !allocated(o))) requeueAll();
+      }
       if (event.kind !== 'Pod') return;
       const key = keyOf(o);
       if (event.type === 'DELETED') {
@@ -276,10 +294,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
         return;
       }
       const specChanged = !event.old || JSON.stringify(event.old['spec']) !== JSON.stringify(o['spec']);
+      // UpdatePodGeneratedResourceClaim: the resourceclaim controller recorded the pod's claims.
+      const claimsRecorded =
+        !!event.old &&
+        JSON.stringify(asPod(event.old).status?.resourceClaimStatuses ?? []) !==
+          JSON.stringify(asPod(o).status?.resourceClaimStatuses ?? []);
       const finished = event.old && isPodActive(asPod(event.old)) && !isPodActive(asPod(o));
       if (finished) requeueAll();
       if (needsScheduling(o)) {
-        if (specChanged) {
+        if (specChanged || claimsRecorded) {
           unschedulable.delete(key);
           queue.add(key);
         }

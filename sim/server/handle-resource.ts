@@ -92,7 +92,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     }
     case 'watch': {
       const query = parseListQuery(rt, params, ns);
-      await serveWatch(store, rt, query, params, res, input.stopped);
+      await serveWatch(store, rt, query, params, res, input.stopped, table ? include : undefined);
       return 200;
     }
     case 'create': {

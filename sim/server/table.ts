@@ -179,11 +179,14 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
       };
     // resource.k8s.io/v1, with kube-apiserver's printer columns.
     case 'ResourceClaim': {
+      // printers.go resourceClaimState: "pending" only while not deleted, "reserved" only when allocated.
       const claim = o as unknown as ResourceClaim;
+      const deleted = !!o.metadata.deletionTimestamp;
+      const allocated = !!claim.status?.allocation;
       const state = [
-        o.metadata.deletionTimestamp ? 'deleted' : '',
-        claim.status?.allocation ? 'allocated' : 'pending',
-        (claim.status?.reservedFor ?? []).length > 0 ? 'reserved' : '',
+        deleted ? 'deleted' : '',
+        allocated ? 'allocated' : deleted ? '' : 'pending',
+        allocated && (claim.status?.reservedFor ?? []).length > 0 ? 'reserved' : '',
       ].filter(Boolean);
       return {
         columns: [name, { name: 'State', type: 'string' }, age],
@@ -237,12 +240,17 @@ export function includeObjectOf(params: URLSearchParams): IncludeObject {
   throw badRequest(`unrecognized includeObject value: ${JSON.stringify(value)}`);
 }
 
-/** Builds a Table for the objects (columns from the kind, one row each). */
+/**
+ * Builds a Table for the objects (columns from the kind, one row each). `noHeaders`
+ * leaves the column definitions out, as the API server does for every watch event
+ * after the first (handlers/response.go, watchEmbeddedEncoder).
+ */
 export function toTable(
   rt: ResourceType,
   objects: readonly SimObject[],
   resourceVersion: string,
   include: IncludeObject = 'Metadata',
+  noHeaders = false,
 ): unknown {
   const blank = {
     kind: rt.kind,
@@ -266,13 +274,15 @@ export function toTable(
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: { resourceVersion },
-    columnDefinitions: columns.map((c) => ({
-      name: c.name,
-      type: c.type,
-      format: c.format ?? '',
-      description: '',
-      priority: c.priority ?? 0,
-    })),
+    columnDefinitions: noHeaders
+      ? []
+      : columns.map((c) => ({
+          name: c.name,
+          type: c.type,
+          format: c.format ?? '',
+          description: '',
+          priority: c.priority ?? 0,
+        })),
     rows,
   };
 }

@@ -2,7 +2,9 @@
  * Watch streams: newline-delimited JSON events over a chunked response. Without a
  * resourceVersion (or with "0") the stream starts with synthetic ADDED events for
  * the current state; with one it replays the change log after it, or answers an
- * ERROR event with 410 Expired when the log no longer reaches back that far.
+ * ERROR event with 410 Expired when the log no longer reaches back that far. Asked
+ * for a Table (`kubectl get -w`), each event carries a one-row Table, the column
+ * definitions only on the first, as the API server's watch encoder sends them.
  */
 import type { ServerResponse } from 'node:http';
 import { apiVersionOf, type ResourceType } from '../resources.js';
@@ -10,6 +12,7 @@ import { matchesLabels } from '../selectors.js';
 import type { ChangeEvent, SimObject, Store, WatchEventType } from '../store.js';
 import { selects, type ListQuery } from './list.js';
 import { present } from './present.js';
+import { toTable, type IncludeObject } from './table.js';
 
 /** Starts a watch; returns once the stream has ended. */
 export function serveWatch(
@@ -19,6 +22,7 @@ export function serveWatch(
   params: URLSearchParams,
   res: ServerResponse,
   stopped: Promise<void>,
+  table?: IncludeObject,
 ): Promise<void> {
   const matches = (o: SimObject): boolean =>
     matchesLabels(query.labelSelector, o.metadata.labels) && selects(query, o);
@@ -31,23 +35,29 @@ export function serveWatch(
   const send = (type: WatchEventType | 'ERROR' | 'BOOKMARK', object: unknown): void => {
     res.write(`${JSON.stringify({ type, object })}\n`);
   };
+  let headersSent = false;
+  const sendObject = (type: WatchEventType, o: SimObject): void => {
+    if (!table) return send(type, present(rt, o));
+    send(type, toTable(rt, [o], o.metadata.resourceVersion ?? '', table, headersSent));
+    headersSent = true;
+  };
   const translate = (e: ChangeEvent): void => {
     if (e.kind !== rt.kind) return;
     const now = matches(e.object);
     const before = e.old ? matches(e.old) : false;
     if (e.type === 'DELETED') {
-      if (before || now) send('DELETED', present(rt, e.object));
+      if (before || now) sendObject('DELETED', e.object);
     } else if (e.type === 'ADDED') {
-      if (now) send('ADDED', present(rt, e.object));
-    } else if (now && before) send('MODIFIED', present(rt, e.object));
-    else if (now) send('ADDED', present(rt, e.object));
-    else if (before) send('DELETED', present(rt, e.object));
+      if (now) sendObject('ADDED', e.object);
+    } else if (now && before) sendObject('MODIFIED', e.object);
+    else if (now) sendObject('ADDED', e.object);
+    else if (before) sendObject('DELETED', e.object);
   };
   const rvText = params.get('resourceVersion');
   const rv = rvText ? Number(rvText) : 0;
   if (!rvText || rv === 0 || Number.isNaN(rv)) {
     for (const o of store.list(rt.kind, query.namespace, query.labelSelector))
-      if (matches(o)) send('ADDED', present(rt, o));
+      if (matches(o)) sendObject('ADDED', o);
   } else {
     const changes = store.changesSince(rv);
     if (!changes) {

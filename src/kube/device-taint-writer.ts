@@ -3,7 +3,10 @@
  * its preconditions checked by the executor; here, before anything is written:
  *
  * taint-device: the pods of the plan still exist under their uids and are controlled
- * by this Deployment's ReplicaSets, at least one of them still reports the device
+ * by this Deployment's ReplicaSets, the device the rule selects is allocated to a claim
+ * of one of them and reserved for it (read from the claims, never from a pod status,
+ * which the report's CDI id cannot tie to a device: a crafted or stale plan cannot aim
+ * the taint at another tenant's device), one of those holders still reports the device
  * Unhealthy (the device may have recovered: then nothing is written), and any rule
  * under the plan's name is this rule. Then the rule is created (server dry run first)
  * and the pods are deleted with uid preconditions (pod-deleter.ts). A rule already in
@@ -12,7 +15,7 @@
  * untaint-device: deletes the rule only if it is still the one the plan wrote (our
  * label, same selector and taint), with uid and resourceVersion preconditions.
  */
-import type { Deployment, Pod } from '../diagnosis/k8s.js';
+import type { Deployment, Pod, ResourceClaim } from '../diagnosis/k8s.js';
 import { podDevices } from '../diagnosis/dra/health.js';
 import {
   deviceName,
@@ -25,7 +28,7 @@ import type { DeviceTaintTarget, RemediationPlan } from '../remediation/plan.js'
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import type { ApplyResult, DryRunResult } from './executor.js';
-import { getObject } from './list.js';
+import { getObject, listObjects } from './list.js';
 import type { FieldChange } from './patch-effect.js';
 import { deletePods, foreignPod } from './pod-deleter.js';
 
@@ -85,6 +88,51 @@ async function livePods(client: KubeClient, plan: RemediationPlan): Promise<Pod[
   return out;
 }
 
+/**
+ * The plan's pods whose own claim (per-pod, shared or extended-resource) has the
+ * device allocated and is reserved for the pod. Claims are listed by name (the worker
+ * may list claims, not get them).
+ */
+async function holdersOf(
+  client: KubeClient,
+  namespace: string,
+  pods: readonly Pod[],
+  t: DeviceTaintTarget,
+): Promise<Pod[]> {
+  const out: Pod[] = [];
+  for (const pod of pods) {
+    const names = new Set<string>([
+      ...(pod.status?.resourceClaimStatuses ?? []).flatMap((s) =>
+        s.resourceClaimName ? [s.resourceClaimName] : [],
+      ),
+      ...(pod.spec.resourceClaims ?? []).flatMap((c) => (c.resourceClaimName ? [c.resourceClaimName] : [])),
+      ...(pod.status?.extendedResourceClaimStatus?.resourceClaimName
+        ? [pod.status.extendedResourceClaimStatus.resourceClaimName]
+        : []),
+    ]);
+    for (const name of names) {
+      const { items } = await listObjects<ResourceClaim>(client, {
+        resource: 'resourceclaims',
+        namespace,
+        query: { fieldSelector: `metadata.name=${name}` },
+      });
+      const holds = items.some(
+        (c) =>
+          c.metadata.name === name &&
+          (c.status?.reservedFor ?? []).some((r) => r.resource === 'pods' && r.uid === pod.metadata.uid) &&
+          (c.status?.allocation?.devices?.results ?? []).some(
+            (r) => r.driver === t.driver && r.pool === t.pool && r.device === t.device,
+          ),
+      );
+      if (holds) {
+        out.push(pod);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 type Checked =
   | { kind: 'go'; rule: DeviceTaintRuleObject | null }
   | { kind: 'done'; result: Exclude<ApplyResult, { status: 'applied' }> };
@@ -127,7 +175,17 @@ async function check(
   }
   const foreign = await foreignPod(client, plan.target.namespace, plan.pods ?? [], live);
   if (foreign) return { kind: 'done', result: { status: 'refused', reason: foreign, tampered: true } };
-  const stillUnhealthy = pods.some((p) =>
+  const holders = await holdersOf(client, plan.target.namespace, pods, t);
+  if (holders.length === 0) {
+    return {
+      kind: 'done',
+      result: {
+        status: 'refused',
+        reason: `device ${deviceName(t)} is not allocated to a claim reserved for ${pods.map((p) => p.metadata.name ?? '').join(', ')}; nothing was written`,
+      },
+    };
+  }
+  const stillUnhealthy = holders.some((p) =>
     podDevices(p).some((d) => d.device === t.resourceID && d.health === 'Unhealthy'),
   );
   if (!stillUnhealthy && !rule) {
@@ -135,7 +193,7 @@ async function check(
       kind: 'done',
       result: {
         status: 'refused',
-        reason: `device ${deviceName(t)} is no longer reported Unhealthy by ${pods.map((p) => p.metadata.name ?? '').join(', ')}; nothing was written`,
+        reason: `device ${deviceName(t)} is no longer reported Unhealthy by ${holders.map((p) => p.metadata.name ?? '').join(', ')}; nothing was written`,
       },
     };
   }

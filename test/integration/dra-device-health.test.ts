@@ -18,7 +18,7 @@ import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
-import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
+import { deviceTaintRuleName, type DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { BAD_DEVICE, DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 
 let dir: string;
@@ -98,7 +98,13 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
       DeviceTaintRuleObject | undefined;
     expect(rule?.spec).toEqual({
       deviceSelector: { driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' },
-      taint: { key: 'rollout-doctor.io/unhealthy', value: 'Unhealthy', effect: 'NoSchedule' },
+      // timeAdded: set by the API server.
+      taint: {
+        key: 'rollout-doctor.io/unhealthy',
+        value: 'Unhealthy',
+        effect: 'NoSchedule',
+        timeAdded: expect.stringMatching(/^\d{4}-/) as unknown,
+      },
     });
     expect(rule?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'rollout-doctor' });
 
@@ -183,13 +189,12 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
         data: { ...cm.data, 'devices.yaml': JSON.stringify([{ device: BAD_DEVICE, health: 'Healthy' }]) },
       });
       const holder = plan.pods?.[0];
-      const live = fresh.get('Pod', DETECTOR.namespace, holder?.name ?? '') as Pod;
-      const status = live.status?.containerStatuses?.[0];
-      if (status)
-        status.allocatedResourcesStatus = [
-          { name: 'claim:gpu', resources: [{ resourceID: BAD_DEVICE, health: 'Healthy' }] },
-        ];
-      fresh.apply(live);
+      // The kubelet passes the driver's new report on to the running pod's status.
+      await fresh.waitFor(
+        () =>
+          (fresh.get('Pod', DETECTOR.namespace, holder?.name ?? '') as Pod | undefined)?.status
+            ?.containerStatuses?.[0]?.allocatedResourcesStatus?.[0]?.resources?.[0]?.health === 'Healthy',
+      );
       const recovered = await applyPlan(c, plan);
       expect(recovered).toMatchObject({ status: 'refused' });
       expect(recovered.status === 'refused' ? recovered.reason : '').toContain(
@@ -197,6 +202,64 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
       );
       expect(fresh.get('DeviceTaintRule', undefined, plan.deviceTaint.name)).toBeUndefined();
       expect(pods().some((p) => p.metadata.uid === holder?.uid)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
+
+  it('refuses a plan whose rule selects a device no pod of the plan holds, though a pod reports a CDI id Unhealthy', async () => {
+    // A CDI id ("vendor/class=name") does not name driver, pool and device, so the allowlist
+    // cannot tie the rule to the report; the claims read at apply time must.
+    const fresh = await startSimulator({ scenario: deviceHealthScenario(), timeScale: 50 });
+    const file = join(dir, 'kubeconfig-3');
+    writeFileSync(file, fresh.kubeconfig);
+    const c = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+    try {
+      const pods = (): Pod[] =>
+        (fresh.list('Pod', DETECTOR.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+      const crashingOnBad = (): boolean =>
+        pods().some((p) =>
+          (p.status?.containerStatuses ?? []).some(
+            (s) =>
+              isCrashLooping(s, Date.now()) &&
+              s.allocatedResourcesStatus?.[0]?.resources?.[0]?.health === 'Unhealthy',
+          ),
+        );
+      const onNode2 = (): Pod | undefined => pods().find((p) => p.spec.nodeName === 'gpu-node-2' && ready(p));
+      await fresh.waitFor(() => crashingOnBad() && onNode2() !== undefined, 20_000);
+      const genuine = diagnose(await collectSnapshot(c, DETECTOR)).remediations.find(
+        (p) => p.kind === 'taint-device',
+      );
+      if (!genuine?.deviceTaint) throw new Error('no taint-device plan');
+      // The pod on gpu-node-2 (healthy, Ready) now reports its device by a CDI id, Unhealthy.
+      const victim = onNode2() as Pod;
+      const cdi = 'nvidia.com/gpu=GPU-gpu-node-2-0';
+      const status = victim.status?.containerStatuses?.[0];
+      if (status)
+        status.allocatedResourcesStatus = [
+          { name: 'claim:gpu', resources: [{ resourceID: cdi, health: 'Unhealthy' }] },
+        ];
+      fresh.apply(victim);
+      // The crafted plan: delete that pod and taint gpu-node-1's gpu-1, which it does not hold.
+      const other = { driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-1' };
+      const crafted = {
+        ...genuine,
+        pods: [{ name: victim.metadata.name ?? '', uid: victim.metadata.uid ?? '' }],
+        deviceTaint: {
+          ...genuine.deviceTaint,
+          ...other,
+          node: 'gpu-node-2',
+          resourceID: cdi,
+          name: deviceTaintRuleName(other),
+        },
+      };
+      const result = await applyPlan(c, crafted);
+      expect(result.status).toBe('refused');
+      expect(result.status === 'refused' ? result.reason : '').toContain(
+        'gpu.nvidia.com/gpu-node-1/gpu-1 is not allocated to a claim reserved for',
+      );
+      expect(fresh.list('DeviceTaintRule')).toEqual([]);
+      expect(pods().some((p) => p.metadata.uid === victim.metadata.uid)).toBe(true);
     } finally {
       await fresh.close();
     }

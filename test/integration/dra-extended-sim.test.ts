@@ -73,7 +73,14 @@ describe('extended resource backed by DRA on the simulator', () => {
     expect(claim?.metadata.name).toMatch(new RegExp(`^${podName}-extended-resources-${SUFFIX}$`));
     expect(claim?.metadata.annotations).toEqual({ 'resource.kubernetes.io/extended-resource-claim': 'true' });
     expect(claim?.metadata.ownerReferences).toEqual([
-      { apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod?.metadata.uid, controller: true },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        name: podName,
+        uid: pod?.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     expect(claim?.metadata.finalizers).toEqual(['resource.kubernetes.io/delete-protection']);
     // Requests cpu, memory, nvidia.com/gpu (sorted): the GPU is request 2 of container 0.

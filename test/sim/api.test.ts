@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import type { Deployment, ObjectMeta, Pod } from '../../src/diagnosis/k8s.js';
 
 let sim: Simulator;
 
@@ -155,6 +155,47 @@ describe('list and selectors', () => {
     expect(names((await call('GET', '/api/v1/pods?fieldSelector=spec.nodeName%3D')).json)).toEqual(['p3']);
     const bad = await call('GET', '/api/v1/pods?fieldSelector=spec.bogus%3Dx');
     expect(bad.status).toBe(400);
+  });
+
+  it('selects ResourceSlices by spec.nodeName and spec.driver, as kubelets and drivers list them', async () => {
+    const slice = (name: string, driver: string, where: object): object => ({
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: { name },
+      spec: { driver, pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, devices: [], ...where },
+    });
+    for (const s of [
+      slice('s-n1', 'gpu.example.com', { nodeName: 'n1' }),
+      slice('s-n2', 'gpu.example.com', { nodeName: 'n2' }),
+      slice('s-all', 'net.example.com', { allNodes: true }),
+    ])
+      expect((await call('POST', '/apis/resource.k8s.io/v1/resourceslices', s)).status).toBe(201);
+    const q = async (selector: string): Promise<string[]> =>
+      names(
+        (
+          await call(
+            'GET',
+            `/apis/resource.k8s.io/v1/resourceslices?fieldSelector=${encodeURIComponent(selector)}`,
+          )
+        ).json,
+      );
+    expect(await q('spec.nodeName=n1')).toEqual(['s-n1']);
+    expect(await q('spec.nodeName=')).toEqual(['s-all']);
+    expect(await q('spec.driver=gpu.example.com,spec.nodeName!=n1')).toEqual(['s-n2']);
+    expect(
+      (await call('GET', '/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.pool.name%3Dp')).status,
+    ).toBe(400);
+  });
+
+  it('cuts a generateName past 58 characters, so the name stays within 63', async () => {
+    const prefix = `${'x'.repeat(70)}-`;
+    const res = await call('POST', '/api/v1/namespaces/team/configmaps', {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { generateName: prefix },
+    });
+    const name = (res.json['metadata'] as { name: string }).name;
+    expect(name).toMatch(new RegExp(`^${prefix.slice(0, 58)}[bcdfghjklmnpqrstvwxz2456789]{5}$`));
   });
 
   it('pages with limit and continue', async () => {
@@ -423,6 +464,159 @@ describe('watch', () => {
       ['ADDED', 'w1'],
       ['DELETED', 'w1'],
     ]);
+  });
+});
+
+async function watchEvents<T>(
+  path: string,
+  headers: Record<string, string>,
+  count: number,
+  act: () => Promise<void>,
+): Promise<{ type: string; object: T }[]> {
+  const controller = new AbortController();
+  const res = await fetch(`${sim.url}${path}`, { signal: controller.signal, headers });
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error('no body');
+  await act();
+  const events: { type: string; object: T }[] = [];
+  let buffer = '';
+  while (events.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += new TextDecoder().decode(value);
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const l of lines) if (l.trim()) events.push(JSON.parse(l) as { type: string; object: T });
+  }
+  controller.abort();
+  return events;
+}
+
+describe('watch as a Table (kubectl get -w)', () => {
+  it('sends each event as a one-row Table, the column definitions only on the first', async () => {
+    interface Table {
+      kind: string;
+      columnDefinitions: { name: string }[];
+      rows: { cells: unknown[]; object: { kind: string; metadata: { name: string } } }[];
+    }
+    const events = await watchEvents<Table>(
+      '/api/v1/namespaces/team/pods?watch=1&labelSelector=app%3Dtabled',
+      { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+      3,
+      async () => {
+        sim.apply(pod('t1', { app: 'tabled' }));
+        sim.apply(pod('t2', { app: 'tabled' }));
+        await fetch(`${sim.url}/api/v1/namespaces/team/pods/t1`, { method: 'DELETE' });
+      },
+    );
+    expect(events.map((e) => [e.type, e.object.kind, e.object.rows.map((r) => r.cells[0])])).toEqual([
+      ['ADDED', 'Table', ['t1']],
+      ['ADDED', 'Table', ['t2']],
+      ['DELETED', 'Table', ['t1']],
+    ]);
+    expect(events[0]?.object.columnDefinitions.map((c) => c.name).slice(0, 3)).toEqual([
+      'Name',
+      'Ready',
+      'Status',
+    ]);
+    expect(events.slice(1).map((e) => e.object.columnDefinitions)).toEqual([[], []]);
+    expect(events[0]?.object.rows[0]?.object).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 't1' },
+    });
+  });
+});
+
+describe('resource.k8s.io objects as the API server keeps them', () => {
+  const RULES = '/apis/resource.k8s.io/v1/devicetaintrules';
+  const merge = 'application/merge-patch+json';
+  interface Rule {
+    metadata: { generation?: number };
+    spec: { taint: { effect: string; timeAdded?: string } };
+    status?: unknown;
+  }
+
+  it('DeviceTaintRule: generation, taint.timeAdded, the supported effects, status only through /status', async () => {
+    const created = await call('POST', RULES, {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'DeviceTaintRule',
+      metadata: { name: 'gpu-0-bad' },
+      spec: {
+        deviceSelector: { driver: 'gpu.example.com', pool: 'n1', device: 'gpu-0' },
+        taint: { key: 'example.com/bad', effect: 'NoSchedule' },
+      },
+    });
+    expect(created.status).toBe(201);
+    const rule = created.json as unknown as Rule;
+    expect(rule.metadata.generation).toBe(1);
+    expect(rule.spec.taint.timeAdded).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const none = await call('PATCH', `${RULES}/gpu-0-bad`, { spec: { taint: { effect: 'None' } } }, merge);
+    expect(none.status).toBe(200);
+    expect((none.json as unknown as Rule).metadata.generation).toBe(2);
+    expect((none.json as unknown as Rule).spec.taint.timeAdded).toBeDefined();
+    const bogus = await call(
+      'PATCH',
+      `${RULES}/gpu-0-bad`,
+      { spec: { taint: { effect: 'PreferNoSchedule' } } },
+      merge,
+    );
+    expect(bogus.status).toBe(422);
+    expect(String(bogus.json['message'])).toContain(
+      'spec.taint.effect: Unsupported value: "PreferNoSchedule"',
+    );
+    const conditions = { conditions: [{ type: 'EvictionInProgress', status: 'False' }] };
+    const sneaked = await call('PATCH', `${RULES}/gpu-0-bad`, { status: conditions }, merge);
+    expect((sneaked.json as unknown as Rule).status).toBeUndefined();
+    const viaStatus = await call('PATCH', `${RULES}/gpu-0-bad/status`, { status: conditions }, merge);
+    expect((viaStatus.json as unknown as Rule).status).toEqual(conditions);
+  });
+
+  it('ResourceClaim: the spec is immutable and the status changes only through /status', async () => {
+    const claims = '/apis/resource.k8s.io/v1/namespaces/team/resourceclaims';
+    const request = { name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } };
+    expect(
+      (
+        await call('POST', claims, {
+          apiVersion: 'resource.k8s.io/v1',
+          kind: 'ResourceClaim',
+          metadata: { name: 'shared-gpu' },
+          spec: { devices: { requests: [request] } },
+        })
+      ).status,
+    ).toBe(201);
+    const respec = await call(
+      'PATCH',
+      `${claims}/shared-gpu`,
+      { spec: { devices: { requests: [{ ...request, name: 'other' }] } } },
+      merge,
+    );
+    expect(respec.status).toBe(422);
+    const allocation = { devices: { results: [{ request: 'gpu', driver: 'd', pool: 'p', device: 'x' }] } };
+    const sneaked = await call('PATCH', `${claims}/shared-gpu`, { status: { allocation } }, merge);
+    expect(sneaked.status).toBe(200);
+    expect(sneaked.json['status']).toBeUndefined();
+    const viaStatus = await call('PATCH', `${claims}/shared-gpu/status`, { status: { allocation } }, merge);
+    expect(viaStatus.json['status']).toEqual({ allocation });
+  });
+
+  it('keeps an object with finalizers after DELETE, marked; kubectl shows such a claim as "deleted"', async () => {
+    const claims = '/apis/resource.k8s.io/v1/namespaces/team/resourceclaims';
+    await call('POST', claims, {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'kept', finalizers: ['example.com/keep'] },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+    });
+    expect((await call('DELETE', `${claims}/kept`)).status).toBe(200);
+    const res = await fetch(`${sim.url}${claims}/kept`, {
+      headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    const table = (await res.json()) as { rows: { cells: unknown[]; object: { metadata: ObjectMeta } }[] };
+    expect(table.rows[0]?.object.metadata.deletionTimestamp).toBeDefined();
+    expect(table.rows[0]?.cells[1]).toBe('deleted');
+    // Removing the last finalizer lets it go.
+    await call('PATCH', `${claims}/kept`, { metadata: { finalizers: null } }, 'application/merge-patch+json');
+    expect((await call('GET', `${claims}/kept`)).status).toBe(404);
   });
 });
 

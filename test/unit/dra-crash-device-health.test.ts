@@ -22,7 +22,8 @@ import { crashScenario } from '../support/crash-fixtures.js';
 type Health = 'Healthy' | 'Unhealthy' | 'Unknown' | 'absent';
 
 interface Options {
-  health: [Health, Health, Health];
+  /** One per pod; three pods unless `nodes` names more. */
+  health: Health[];
   api?: DeviceTaintApi;
   /** How the kubelet names the device: driver/pool/device (no CDI ids) or the first CDI id. */
   cdi?: boolean;
@@ -31,8 +32,10 @@ interface Options {
   withClaims?: boolean;
   resourceID?: (node: string) => string;
   /** Node per pod (default gpu-node-1..3) and device per pod (default gpu-0). */
-  nodes?: [string, string, string];
-  devices?: [string, string, string];
+  nodes?: string[];
+  devices?: string[];
+  /** Indexes of the crash-looping pods (default the first). */
+  crashing?: number[];
 }
 
 /**
@@ -42,7 +45,7 @@ interface Options {
  */
 function gpuCrash(options: Options) {
   const nodes = options.nodes ?? ['gpu-node-1', 'gpu-node-2', 'gpu-node-3'];
-  const scenario = crashScenario({ placement: nodes, crashing: [0], oddNodes: [] });
+  const scenario = crashScenario({ placement: nodes, crashing: options.crashing ?? [0], oddNodes: [] });
   const claims: ResourceClaim[] = [];
   scenario.pods.forEach((pod: Pod, i) => {
     const node = nodes[i] ?? '';
@@ -244,6 +247,40 @@ describe('look-alikes: device health that blames nothing', () => {
     expect(finding?.summary).toContain('reports Healthy: the device is not blamed');
     expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('healthy');
     expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
+  it('look-alike: two nodes crash, and the one whose device reports Healthy shows the device is not the cause', () => {
+    const nodes = ['gpu-node-1', 'gpu-node-2', 'gpu-node-3', 'gpu-node-4'];
+    for (const other of ['Healthy', 'Unknown'] as const) {
+      const { snapshot } = gpuCrash({
+        health: ['Unhealthy', other, 'Healthy', 'Healthy'],
+        nodes,
+        crashing: [0, 1],
+        api: 'resource.k8s.io/v1',
+      });
+      const d = diagnose(snapshot);
+      const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+      expect(finding?.summary).toContain('only on nodes gpu-node-1, gpu-node-2');
+      expect(finding?.summary, other).not.toContain('the device, not the application');
+      expect(deviceEvidence(finding?.evidence ?? []).verdict, other).toBe('not-blamed');
+      expect(
+        d.remediations.map((p) => p.kind),
+        other,
+      ).not.toContain('taint-device');
+    }
+  });
+
+  it('two nodes crash, each on a device reported Unhealthy: the devices explain the crash', () => {
+    const { snapshot } = gpuCrash({
+      health: ['Unhealthy', 'Unhealthy', 'Healthy', 'Healthy'],
+      nodes: ['gpu-node-1', 'gpu-node-2', 'gpu-node-3', 'gpu-node-4'],
+      crashing: [0, 1],
+      api: 'resource.k8s.io/v1',
+    });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('unhealthy');
+    expect(finding?.summary).toContain('the device, not the application');
   });
 
   it('an Unhealthy device reported only by a healthy pod on another node blames nothing', () => {

@@ -68,7 +68,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     : health?.verdict === 'unknown'
       ? " Device health is not reported for the pods' devices (unknown, not healthy): the devices are neither blamed nor cleared."
       : health?.verdict === 'not-blamed'
-        ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too (or no crashing pod on the crashing nodes does): the device does not explain the crash.'
+        ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too, or a crashing pod reports none Unhealthy: the device does not explain the crash.'
         : health?.verdict === 'healthy'
           ? ' Every device the pods hold reports Healthy: the device is not blamed.'
           : '';

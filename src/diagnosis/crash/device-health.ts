@@ -15,11 +15,11 @@ import type { TemplateCrashPicture } from './crash-distribution.js';
 
 export interface CrashDeviceHealth {
   /**
-   * unhealthy: a crashing pod on a crashing node reports a device Unhealthy;
+   * unhealthy: every crashing pod on a crashing node reports a device Unhealthy;
    * healthy: every pod with devices reports each of them Healthy;
    * not-blamed: a device reports Unhealthy, but not as the cause: a running pod of the
-   *   template reports one too (the template runs on an Unhealthy device), or no
-   *   crashing pod on a crashing node reports one;
+   *   template reports one too (the template runs on an Unhealthy device), or a
+   *   crashing pod on a crashing node reports none;
    * unknown: devices are in use but some report Unknown or nothing at all.
    */
   verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
@@ -104,11 +104,13 @@ export function crashDeviceHealth(
   const order = (r: DeviceHealthRow): number =>
     r.health === 'Unhealthy' ? 0 : r.health === 'Unknown' || r.health === 'not reported' ? 1 : 2;
   rows.sort((a, b) => order(a) - order(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod));
+  // Blamed only when the Unhealthy devices account for every crash: a pod crashing on
+  // another bad node whose devices report Healthy or Unknown leaves that crash unexplained.
   const blames =
     blamed.length > 0 &&
     !runsOnUnhealthy &&
-    (scope === 'bad-nodes' ||
-      (picture.healthyPods.length > 0 && picture.crashingPods.every((p) => explained.has(p))));
+    picture.crashingPods.filter((p) => bad.has(p.spec.nodeName ?? '')).every((p) => explained.has(p)) &&
+    (scope === 'bad-nodes' || picture.healthyPods.length > 0);
   return {
     verdict: blames ? 'unhealthy' : anyUnhealthy ? 'not-blamed' : allHealthy ? 'healthy' : 'unknown',
     blamed: blames ? blamed : [],
@@ -125,7 +127,7 @@ export function deviceWords(d: ResolvedDevice): string {
 /** The verdict line of device-health evidence; absent or Unknown is never called healthy. */
 export const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>['verdict'], string> = {
   unhealthy: 'a device of a crashing pod reports Unhealthy',
-  'not-blamed': 'a device reports Unhealthy, but not only under crashing pods: not blamed for the crash',
+  'not-blamed': 'a device reports Unhealthy, but not as the cause of every crash: not blamed for the crash',
   healthy: 'every device reports Healthy',
   unknown: 'not reported (unknown, not healthy)',
 };

@@ -2,10 +2,17 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { approve } from '../../approvals/approve.js';
 import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { asSlackBlocks } from '../../blocks/text.js';
+import type { RemediationKind } from '../../../remediation/plan.js';
 import type { AppServices } from '../../services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/** An undo plan keeps the kind it reverts, but for the kinds that exist only as undos. */
+const UNDONE: Partial<Record<RemediationKind, RemediationKind>> = {
+  'untaint-device': 'taint-device',
+  'scale-back-old-replicaset': 'scale-old-replicaset',
+};
 
 /**
  * Approve (or Undo) button: ack, let src/app/approvals/approve.ts decide, then say so:
@@ -53,8 +60,9 @@ export function approvePlanAction(services: AppServices) {
         return;
       }
       case 'approved': {
-        // An undo plan keeps the kind it reverts: say "undo of" so the mark does not read as a re-approval.
-        const what = outcome.stored.undoOf ? `undo of ${outcome.stored.plan.kind}` : outcome.stored.plan.kind;
+        // Say "undo of" the kind reverted, so the mark does not read as a re-approval.
+        const { kind } = outcome.stored.plan;
+        const what = outcome.stored.undoOf ? `undo of ${UNDONE[kind] ?? kind}` : kind;
         const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
         const who = joinMrkdwn(outcome.approvers.map(userMention), ' and ');
         const line = mrkdwn`:white_check_mark: *${what}* approved by ${asIs(who)} at ${when} UTC; applying…`;
