@@ -263,6 +263,29 @@ describe('surge deadlock through DRA claims', () => {
     expect(text(result.findings)).toContain('could not be evaluated');
   });
 
+  it('a selector that fails with a CEL runtime error (an attribute the device lacks): never a match, and the finding says the scheduler stops at it', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({ selectors: ['device.attributes["gpu.nvidia.com"].nvlinkDomain == "a"'] }),
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('Unschedulable');
+    expect(codes(result.findings)).toContain('IncompleteEvidence');
+    expect(text(result.findings)).toContain('CEL runtime error (the request');
+    expect(text(result.findings)).toContain('the scheduler stops scheduling the pod with that error');
+  });
+
+  it('a guarded selector (has() on the attribute) evaluates: the old pod holds the GPU it matches, still the deadlock', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: [
+          '!has(device.attributes["gpu.nvidia.com"].nvlinkDomain) || device.attributes["gpu.nvidia.com"].nvlinkDomain == "a"',
+        ],
+      }),
+    });
+    expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
+  });
+
   it('firstAvailable: an H100 first, an A100 as the fallback the old pod holds: still the deadlock', () => {
     const { snapshot } = draSeed({
       newRequest: {

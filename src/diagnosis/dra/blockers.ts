@@ -63,6 +63,12 @@ export interface DeviceBlocker {
   unknownWhy?: string;
   /** What would settle them, when not an evaluation of the selectors. */
   unknownRead?: string;
+  /**
+   * A selector fails on some device with a CEL runtime error, as it does upstream (those
+   * devices are among unknownMatching): the scheduler aborts scheduling the pod with
+   * that error whenever its search reaches such a device.
+   */
+  selectorError?: string;
   /** Devices that match but carry a taint the request does not tolerate. */
   tainted: number;
   holders: { pod: Pod; amount: number }[];
@@ -268,6 +274,7 @@ function checkAlternative(
   let unknownMatching = 0;
   let unknownWhy: string | undefined;
   let unknownRead: string | undefined;
+  let selectorError: string | undefined;
   let tainted = 0;
   let memo = index.matches.get(alternative);
   if (!memo) {
@@ -290,6 +297,11 @@ function checkAlternative(
     else if (match.result === 'unknown') {
       unknownMatching++;
       unknownWhy ??= match.why;
+    } else if (match.result === 'error') {
+      // Never a match, and never settled as "no device": where the scheduler's search
+      // reaches this device it stops scheduling the pod with the error.
+      unknownMatching++;
+      selectorError ??= `${match.why} (device ${device.key})`;
     } else if (match.result === 'tainted') tainted++;
   }
   const free: NodeDevice[] = [];
@@ -356,6 +368,7 @@ function checkAlternative(
       unknownMatching,
       ...(unknownWhy ? { unknownWhy } : {}),
       ...(unknownRead ? { unknownRead } : {}),
+      ...(selectorError ? { selectorError } : {}),
       tainted,
       holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
       held,

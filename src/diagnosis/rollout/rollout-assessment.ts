@@ -353,6 +353,19 @@ function pendingVerdict(
   const unsettled = eligible.flatMap((a) =>
     a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
   );
+  const failing = unsettled.find((b) => b.kind === 'devices' && b.selectorError);
+  if (failing?.kind === 'devices' && failing.selectorError) {
+    // The selector errs upstream too: the structured allocator returns the CEL runtime
+    // error and the DynamicResources filter aborts scheduling of the pod with it, where
+    // its search reaches such a device (the device order decides): not a capacity verdict.
+    caveats.push(
+      `${failing.request}: a selector fails on a device of the node with a CEL runtime error (${failing.selectorError}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
+    );
+    missing.push(
+      'the pod\'s FailedScheduling event (kubectl describe pod): "CEL runtime error" there shows the scheduler stopped at the selector',
+    );
+    return judged('incomplete');
+  }
   const firstUnsettled = unsettled[0];
   if (firstUnsettled?.kind === 'devices') {
     // A selector that could not be evaluated may match a free device: unknown, not unschedulable.
