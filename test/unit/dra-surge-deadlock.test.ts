@@ -115,6 +115,76 @@ describe('surge deadlock through DRA claims', () => {
     expect(finding).toContain(`research/${notebook.metadata.name ?? ''}`);
   });
 
+  describe('a claim no pod is reserved for (status.reservedFor empty) holds the device', () => {
+    const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
+      revision: 1,
+      replicas: 1,
+    });
+    /** The notebook pod, deleted and gone from the API server, owned this generated claim. */
+    const gone = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+    const orphan = (
+      changes: (c: ReturnType<typeof claim>) => void = () => undefined,
+    ): ReturnType<typeof claim> => {
+      const c = claim('notebook-r4tz8-gpu-x2b9q', 'research', {
+        device: 'gpu-0',
+        node: 'gpu-node-1',
+        owner: gone,
+      });
+      changes(c);
+      return c;
+    };
+
+    it('generated for a pod that no longer exists: the garbage collector and the controller free it, so no contention and no finding', () => {
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [orphan()] });
+      const result = diagnose(snapshot);
+      expect(codes(result.findings)).toEqual([]);
+      expect(text(result.findings)).not.toContain('contention');
+    });
+
+    it('being deleted with the controller finalizer, just now: freed by the controller, no finding', () => {
+      const { snapshot } = draSeed({
+        oldHoldsNothing: true,
+        claims: [orphan((c) => (c.metadata.deletionTimestamp = '2026-11-20T10:59:50Z'))],
+      });
+      expect(codes(diagnose({ ...snapshot, capturedAt: '2026-11-20T11:00:00Z' }).findings)).toEqual([]);
+    });
+
+    it('deleted long ago, without the controller finalizer, kept by another finalizer: Unschedulable naming the claim and what holds it', () => {
+      const stuck = orphan((c) => {
+        c.metadata.deletionTimestamp = '2026-11-20T09:00:00Z';
+        c.metadata.finalizers = ['example.com/audit'];
+      });
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [stuck] });
+      const result = diagnose({ ...snapshot, capturedAt: '2026-11-20T11:00:00Z' });
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = text(result.findings[0]);
+      expect(finding).toContain('ResourceClaim research/notebook-r4tz8-gpu-x2b9q has been deleted since');
+      expect(finding).toContain('finalizer example.com/audit keeps the object');
+      expect(finding).not.toContain('claims of other workloads');
+    });
+
+    it('created by a user, not for a pod: it stays allocated until deleted, and the finding says so (not contention)', () => {
+      const byUser = claim('reserved-gpu', 'research', { device: 'gpu-0', node: 'gpu-node-1' });
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [byUser] });
+      const result = diagnose(snapshot);
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = text(result.findings[0]);
+      expect(finding).toContain('it was not generated for a pod');
+      expect(finding).toContain('kubectl delete resourceclaim -n research reserved-gpu');
+      expect(finding).not.toContain('claims of other workloads');
+    });
+
+    it('whose pod was not read (pods read only on some nodes): unknown, never free and never contention', () => {
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [orphan()] });
+      const result = diagnose({
+        ...snapshot,
+        coverage: { ...snapshot.coverage, podsReadOn: ['gpu-node-1'] },
+      });
+      expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+      expect(text(result.findings)).toContain(`kubectl get pod -n research ${gone.metadata.name ?? ''}`);
+    });
+  });
+
   it('look-alike: a shared claim (resourceClaimName) cannot deadlock a surge, and the finding says so', () => {
     const { snapshot } = draSeed({
       mode: 'shared',

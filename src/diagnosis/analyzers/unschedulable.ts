@@ -294,7 +294,12 @@ function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
   const names = others.map(
     (h) => `${h.pod.metadata.namespace ? `${h.pod.metadata.namespace}/` : ''}${h.pod.metadata.name ?? ''}`,
   );
-  return `the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ') || 'claims with no running pod'}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
+  // Claims no pod uses: not another tenant's workload; say what keeps them allocated.
+  const unused = [...new Set(blocker.held.flatMap((h) => (h.unused ? [h.unused] : [])))];
+  const idle = unused.length > 0 ? `${unused.slice(0, 2).join('; ')}. ` : '';
+  if (names.length === 0 && unused.length > 0)
+    return `${idle}No strategy change frees ${unused.length === 1 ? 'that claim' : 'those claims'}; add devices or widen the node selection meanwhile`;
+  return `${idle}the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ')}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
 }
 
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {
