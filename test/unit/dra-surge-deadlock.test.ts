@@ -10,6 +10,8 @@ import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
 
+const fullDra = { claims: 'all', slices: 'complete', classes: 'complete', templates: 'complete' } as const;
+
 function codes(findings: Finding[]): string[] {
   return findings.map((f) => f.code);
 }
@@ -182,6 +184,51 @@ describe('surge deadlock through DRA claims', () => {
       });
       expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
       expect(text(result.findings)).toContain(`kubectl get pod -n research ${gone.metadata.name ?? ''}`);
+    });
+  });
+
+  describe("the pending pod's own claim was deleted (its status names a claim that no longer exists)", () => {
+    const CLAIM_GONE =
+      '0/3 nodes are available: could not find ResourceClaim "vision/%s". preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+    const withoutOwnClaim = (
+      scenario: ReturnType<typeof draSeed>,
+    ): ReturnType<typeof draSeed>['snapshot'] => {
+      const { snapshot, newPod } = scenario;
+      const own = newPod.status?.resourceClaimStatuses?.[0]?.resourceClaimName;
+      const dra = snapshot.dra;
+      if (!dra) throw new Error('no DRA objects');
+      return { ...snapshot, dra: { ...dra, claims: dra.claims.filter((c) => c.metadata.name !== own) } };
+    };
+
+    it('is not the surge deadlock from the template: the finding names the missing claim and the scheduler wording', () => {
+      const probe = draSeed();
+      const own = probe.newPod.status?.resourceClaimStatuses?.[0]?.resourceClaimName ?? '';
+      const scenario = draSeed({ message: CLAIM_GONE.replace('%s', own) });
+      const result = diagnose(withoutOwnClaim(scenario));
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = result.findings[0];
+      expect(finding?.summary).toContain(`ResourceClaim ${scenario.newPod.metadata.name ?? ''}-gpu-b6x9r`);
+      expect(finding?.summary).toContain('no longer exists');
+      expect(finding?.summary).toContain('could not find ResourceClaim "vision/');
+      expect(finding?.explanation).toContain('neither a surge deadlock nor a capacity problem');
+      expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+    });
+
+    it('with its template gone too, the finding says the controller cannot create a new claim', () => {
+      const snapshot = withoutOwnClaim(draSeed());
+      const dra = snapshot.dra;
+      if (!dra) throw new Error('no DRA objects');
+      const result = diagnose({ ...snapshot, dra: { ...dra, templates: [] } });
+      expect(text(result.findings[0])).toContain('ResourceClaimTemplate single-gpu no longer exists either');
+    });
+
+    it('claims of the namespace not read: not taken for missing (the template still stands for the claim)', () => {
+      const snapshot = withoutOwnClaim(draSeed());
+      const result = diagnose({
+        ...snapshot,
+        coverage: { ...snapshot.coverage, dra: { ...(snapshot.coverage.dra ?? fullDra), claims: 'unread' } },
+      });
+      expect(text(result.findings)).not.toContain('no longer exists');
     });
   });
 

@@ -146,7 +146,8 @@ export function needsOf(ctx: AnalysisContext, pod: Pod): PodDeviceNeeds | undefi
   if (!index) return undefined;
   let needs = index.needs.get(pod);
   if (!needs) {
-    needs = podDeviceNeeds(pod, index.dra);
+    const read = ctx.snapshot.coverage.dra?.claims;
+    needs = podDeviceNeeds(pod, index.dra, read === 'all' || read === 'namespace');
     index.needs.set(pod, needs);
   }
   return needs;
