@@ -3,7 +3,9 @@
  * Whatever cannot be evaluated is 'unknown', never 'match'.
  */
 import { describe, expect, it } from 'vitest';
+import { parse } from '@marcbachmann/cel-js';
 import { evaluateExpression, evaluateSelectors } from '../../src/diagnosis/dra/cel.js';
+import { rewriteSelector } from '../../src/diagnosis/dra/cel-rewrite.js';
 import { devicesOnNode, matchDevice } from '../../src/diagnosis/dra/devices.js';
 import type { Device } from '../../src/diagnosis/k8s.js';
 import { A100, DRIVER, deviceClass, gpuSlice } from '../support/dra-builders.js';
@@ -31,26 +33,210 @@ describe('evaluateExpression', () => {
   });
 
   it.each([
-    ['a missing attribute', `device.attributes["${DRIVER}"].nvlinkDomain == "a"`],
     ['an unknown function', `device.attributes["${DRIVER}"].productName.startsWithX("NVIDIA")`],
     ['a syntax error', 'device.driver == '],
     ['a non-bool result', 'device.driver'],
-    ['an unknown domain', 'device.attributes["dra.example.com"].model == "x"'],
+    // Upstream q.sign() does not compile: sign is a global function (cel.Overload).
+    ['sign as a method', 'quantity("1").sign() == 1'],
+    // Newer than what this environment models: never counted as a match.
+    ['quantity mul', 'quantity("50k").mul(2) == quantity("100000")'],
+    ['has() on a domain itself', `has(device.attributes.dra)`],
   ])('%s is unknown, never a match', (_name, expression) => {
     const result = evaluateExpression(expression, DRIVER, device);
     expect(result.result).toBe('unknown');
   });
 
-  it('selectors are ANDed: one no-match settles it even beside an unknown one', () => {
-    const result = evaluateSelectors(
-      [
-        { cel: { expression: 'device.attributes["x.example.com"].y == 1' } },
-        { cel: { expression: `device.driver == "other.example.com"` } },
-      ],
-      DRIVER,
-      device,
+  it.each([
+    // Missing name in a known domain, or in an unknown domain (an empty map upstream).
+    ['a missing attribute', `device.attributes["${DRIVER}"].nvlinkDomain == "a"`],
+    ['an attribute of an unknown domain', 'device.attributes["dra.example.com"].model == "x"'],
+    ['a capacity of an unknown domain', 'device.capacity["dra.example.com"].memory.isInteger()'],
+    ['a missing attribute by index', `device.attributes["${DRIVER}"]["nvlinkDomain"] == "a"`],
+    ['an invalid quantity', 'quantity("10Mo").isInteger()'],
+    ['a quantity suffix', 'quantity("10Mm").isInteger()'],
+    ['asInteger out of int64', 'quantity("9999999999999999999999999999999999999G").asInteger() > 0'],
+    ['an invalid version', 'semver("v1.0").major() == 1'],
+  ])('%s is a CEL runtime error, as upstream: never a match', (_name, expression) => {
+    const result = evaluateExpression(expression, DRIVER, device);
+    expect(result.result).toBe('error');
+  });
+
+  it('selectors run in order: an error ends the evaluation, as the allocator stops there', () => {
+    const error = { cel: { expression: 'device.attributes["x.example.com"].y == 1' } };
+    const other = { cel: { expression: `device.driver == "other.example.com"` } };
+    const unknown = { cel: { expression: 'device.driver.startsWithX("a")' } };
+    const failed = evaluateSelectors([error, other], DRIVER, device);
+    expect(failed).toEqual({
+      result: 'error',
+      why: expect.stringContaining('selector #0: CEL runtime error'),
+    });
+    expect(evaluateSelectors([other, error], DRIVER, device).result).toBe('no-match');
+    // One no-match settles it even beside a selector this analysis cannot evaluate.
+    expect(evaluateSelectors([unknown, other], DRIVER, device).result).toBe('no-match');
+  });
+});
+
+describe('the DRA CEL environment (k8s.io/dynamic-resource-allocation/cel/compile.go)', () => {
+  it.each([
+    // has() on an attribute map reached by index: presence of the key.
+    [`has(device.attributes["${DRIVER}"].productName)`, 'match'],
+    [`has(device.attributes["${DRIVER}"].nvlinkDomain)`, 'no-match'],
+    [
+      `!has(device.attributes["${DRIVER}"].nvlinkDomain) || device.attributes["${DRIVER}"].nvlinkDomain == 1`,
+      'match',
+    ],
+    [
+      `has(device.capacity["${DRIVER}"].memory) && device.capacity["${DRIVER}"].memory.isGreaterThan(quantity("1Gi"))`,
+      'match',
+    ],
+    // An unknown domain is an empty map: nothing is present in it.
+    ['has(device.attributes["dra.example.com"].model)', 'no-match'],
+    ['size(device.attributes["dra.example.com"]) == 0', 'match'],
+    // ... but the domain itself is not a key of device.attributes.
+    ['"dra.example.com" in device.attributes', 'no-match'],
+    [`"${DRIVER}" in device.attributes`, 'match'],
+    [
+      `cel.bind(gpu, device.attributes["${DRIVER}"], gpu.productName == "${A100}" && has(gpu.index))`,
+      'match',
+    ],
+    ['device.allowMultipleAllocations == false', 'match'],
+    [`device.attributes["${DRIVER}"].?nvlinkDomain.orValue("none") == "none"`, 'match'],
+  ])('%s is %s', (expression, result) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe(result);
+  });
+
+  it('device.allowMultipleAllocations reads the device field', () => {
+    const shared: Device = { ...device, allowMultipleAllocations: true };
+    expect(evaluateExpression('device.allowMultipleAllocations', DRIVER, shared).result).toBe('match');
+  });
+
+  it('a version attribute that is not semver fails every selector on the device, as upstream', () => {
+    const bad: Device = {
+      ...device,
+      attributes: { ...device.attributes, driverVersion: { version: '550.127' } },
+    };
+    expect(evaluateExpression('device.driver != ""', DRIVER, bad)).toEqual({
+      result: 'error',
+      why: expect.stringContaining('attribute driverVersion: parse semantic version'),
+    });
+  });
+
+  it('an attribute of a kind not read here makes the device unknown, never a match', () => {
+    const listed = {
+      ...device,
+      attributes: { ...device.attributes, pcieRoots: { strings: ['pci0000:00'] } },
+    } as unknown as Device;
+    expect(evaluateExpression('device.driver != ""', DRIVER, listed).result).toBe('unknown');
+  });
+});
+
+describe('rewriteSelector', () => {
+  const rewrite = (expression: string): string => rewriteSelector(expression, parse(expression).ast);
+
+  it('leaves text it does not rewrite exactly as it was, parentheses included', () => {
+    for (const expression of [
+      '(device.driver == "a" || device.driver == "b") && !(device.allowMultipleAllocations)',
+      ' ( (quantity("1") == quantity("1")) ) ',
+      'cel.bind(x, [1, 2], x.exists(i, i > 1) ? (true) : false)',
+    ]) {
+      expect(rewrite(expression)).toBe(expression);
+    }
+  });
+
+  it('routes domain lookups through the empty-map default and has() on them through optional selection', () => {
+    expect(
+      rewrite(
+        'has(device.attributes["d.example.com"].x) && (device.capacity["d.example.com"].m.isInteger())',
+      ),
+    ).toBe(
+      '(__dra_domain(device.attributes, "d.example.com")).?x.hasValue() && (__dra_domain(device.capacity, "d.example.com").m.isInteger())',
     );
-    expect(result.result).toBe('no-match');
+    expect(rewrite('"d.example.com" in device.attributes')).toBe('"d.example.com" in device.attributes');
+  });
+});
+
+/** Upstream k8s.io/apiserver/pkg/cel/library/quantity_test.go, as selectors (each must be true). */
+describe('the quantity library', () => {
+  it.each([
+    'quantity("12Mi") == quantity("12Mi")',
+    'isQuantity("20")',
+    'isQuantity("20M")',
+    'isQuantity("20Mi")',
+    '!isQuantity("20Mo")',
+    '!isQuantity("10Mm")',
+    'quantity("200M") == quantity("200M")',
+    'quantity("200M") == quantity("0.2G") && quantity("0.2G") == quantity("200M")',
+    'quantity("2M") == quantity("0.002G") && quantity("2000k") == quantity("2M") && quantity("0.002G") == quantity("2000k")',
+    '!(quantity("200M") == quantity("0.3G"))',
+    'quantity("50M").isLessThan(quantity("50Mi"))',
+    'quantity("50M").isLessThan(quantity("100M"))',
+    '!quantity("100M").isLessThan(quantity("50M"))',
+    'quantity("50Mi").isGreaterThan(quantity("50M"))',
+    'quantity("150Mi").isGreaterThan(quantity("100Mi"))',
+    '!quantity("50M").isGreaterThan(quantity("100M"))',
+    'quantity("200M").compareTo(quantity("0.2G")) == 0',
+    'quantity("50M").compareTo(quantity("50Mi")) == -1',
+    'quantity("50Mi").compareTo(quantity("50M")) == 1',
+    'quantity("50k").add(quantity("20")) == quantity("50.02k")',
+    '!quantity("50k").add(20).isLessThan(quantity("50020"))',
+    'quantity("50k").sub(quantity("20")) == quantity("49.98k")',
+    'quantity("50k").sub(20) == quantity("49980")',
+    'quantity("50k").add(20).sub(quantity("100k")).asInteger() == -49980',
+    'quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() == 20',
+    'quantity("50k").asInteger() == 50000',
+    '!quantity("9999999999999999999999999999999999999G").isInteger()',
+    'quantity("50").isInteger()',
+    'quantity("50.703k").asApproximateFloat() == 50703.0',
+    // The documented examples of the library and sign, a global function.
+    'quantity("50000000G").isInteger()',
+    'sign(quantity("-50k")) == -1 && sign(quantity("0")) == 0 && sign(quantity("1m")) == 1',
+    // resource.Quantity.AsInt64: only an int64 amount of non-negative scale converts.
+    '!quantity("1000m").isInteger() && !quantity("1.0").isInteger() && !quantity("1.5Gi").isInteger()',
+    'quantity("1Gi").isInteger() && quantity("1Gi").asInteger() == 1073741824',
+  ])('%s', (expression) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe('match');
+  });
+});
+
+/** Upstream k8s.io/apiserver/pkg/cel/library/semver_test.go, as selectors (each must be true). */
+describe('the semver library', () => {
+  it.each([
+    'semver("1.2.3") == semver("1.2.3")',
+    'isSemver("1.2.3-beta.1+build.1")',
+    '!isSemver("")',
+    '!isSemver("v1.0.0")',
+    '!isSemver(" 1.0.0")',
+    '!isSemver("1. 0.0")',
+    '!isSemver("1.0.0 ")',
+    '!isSemver("01.01.01")',
+    '!isSemver("1")',
+    '!isSemver("1.1")',
+    '!isSemver("", true)',
+    '!isSemver(" 1.0.0", true)',
+    '!isSemver("1. 0.0", true)',
+    '!isSemver("1.0.0 ", true)',
+    'isSemver("v1.0.0", true)',
+    'isSemver("01.01.01", true)',
+    'isSemver("1", true)',
+    'isSemver("1.1", true)',
+    'semver("v01.01", true) == semver("1.1.0")',
+    '!(semver("1.2.3") == semver("1.0.0"))',
+    'semver("1.0.0").isLessThan(semver("1.2.3"))',
+    '!semver("1.0.0").isLessThan(semver("1.0.0"))',
+    'semver("1.2.3").isGreaterThan(semver("1.0.0"))',
+    '!semver("1.0.0").isGreaterThan(semver("1.0.0"))',
+    'semver("1.2.3").compareTo(semver("1.2.3")) == 0',
+    'semver("1.0.0").compareTo(semver("1.2.3")) == -1',
+    'semver("1.2.3").compareTo(semver("1.0.0")) == 1',
+    'semver("1.2.3").major() == 1 && semver("1.2.3").minor() == 2 && semver("1.2.3").patch() == 3',
+    // blang/semver Compare: a pre-release sorts first, numeric before alphanumeric, build ignored.
+    'semver("1.0.0-alpha").isLessThan(semver("1.0.0"))',
+    'semver("1.0.0-alpha.1").isLessThan(semver("1.0.0-alpha.beta"))',
+    'semver("1.0.0-alpha").isLessThan(semver("1.0.0-alpha.1"))',
+    'semver("1.0.0+a") == semver("1.0.0+b")',
+    `device.attributes["${DRIVER}"].driverVersion.minor() == 127`,
+  ])('%s', (expression) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe('match');
   });
 });
 

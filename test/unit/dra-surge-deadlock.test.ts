@@ -10,6 +10,8 @@ import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
 
+const fullDra = { claims: 'all', slices: 'complete', classes: 'complete', templates: 'complete' } as const;
+
 function codes(findings: Finding[]): string[] {
   return findings.map((f) => f.code);
 }
@@ -113,6 +115,121 @@ describe('surge deadlock through DRA claims', () => {
     const finding = text(result.findings[0]);
     expect(finding).toContain('contention for devices, not a rollout deadlock');
     expect(finding).toContain(`research/${notebook.metadata.name ?? ''}`);
+  });
+
+  describe('a claim no pod is reserved for (status.reservedFor empty) holds the device', () => {
+    const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
+      revision: 1,
+      replicas: 1,
+    });
+    /** The notebook pod, deleted and gone from the API server, owned this generated claim. */
+    const gone = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
+    const orphan = (
+      changes: (c: ReturnType<typeof claim>) => void = () => undefined,
+    ): ReturnType<typeof claim> => {
+      const c = claim('notebook-r4tz8-gpu-x2b9q', 'research', {
+        device: 'gpu-0',
+        node: 'gpu-node-1',
+        owner: gone,
+      });
+      changes(c);
+      return c;
+    };
+
+    it('generated for a pod that no longer exists: the garbage collector and the controller free it, so no contention and no finding', () => {
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [orphan()] });
+      const result = diagnose(snapshot);
+      expect(codes(result.findings)).toEqual([]);
+      expect(text(result.findings)).not.toContain('contention');
+    });
+
+    it('being deleted with the controller finalizer, just now: freed by the controller, no finding', () => {
+      const { snapshot } = draSeed({
+        oldHoldsNothing: true,
+        claims: [orphan((c) => (c.metadata.deletionTimestamp = '2026-11-20T10:59:50Z'))],
+      });
+      expect(codes(diagnose({ ...snapshot, capturedAt: '2026-11-20T11:00:00Z' }).findings)).toEqual([]);
+    });
+
+    it('deleted long ago, without the controller finalizer, kept by another finalizer: Unschedulable naming the claim and what holds it', () => {
+      const stuck = orphan((c) => {
+        c.metadata.deletionTimestamp = '2026-11-20T09:00:00Z';
+        c.metadata.finalizers = ['example.com/audit'];
+      });
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [stuck] });
+      const result = diagnose({ ...snapshot, capturedAt: '2026-11-20T11:00:00Z' });
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = text(result.findings[0]);
+      expect(finding).toContain('ResourceClaim research/notebook-r4tz8-gpu-x2b9q has been deleted since');
+      expect(finding).toContain('finalizer example.com/audit keeps the object');
+      expect(finding).not.toContain('claims of other workloads');
+    });
+
+    it('created by a user, not for a pod: it stays allocated until deleted, and the finding says so (not contention)', () => {
+      const byUser = claim('reserved-gpu', 'research', { device: 'gpu-0', node: 'gpu-node-1' });
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [byUser] });
+      const result = diagnose(snapshot);
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = text(result.findings[0]);
+      expect(finding).toContain('it was not generated for a pod');
+      expect(finding).toContain('kubectl delete resourceclaim -n research reserved-gpu');
+      expect(finding).not.toContain('claims of other workloads');
+    });
+
+    it('whose pod was not read (pods read only on some nodes): unknown, never free and never contention', () => {
+      const { snapshot } = draSeed({ oldHoldsNothing: true, claims: [orphan()] });
+      const result = diagnose({
+        ...snapshot,
+        coverage: { ...snapshot.coverage, podsReadOn: ['gpu-node-1'] },
+      });
+      expect(codes(result.findings)).toEqual(['IncompleteEvidence']);
+      expect(text(result.findings)).toContain(`kubectl get pod -n research ${gone.metadata.name ?? ''}`);
+    });
+  });
+
+  describe("the pending pod's own claim was deleted (its status names a claim that no longer exists)", () => {
+    const CLAIM_GONE =
+      '0/3 nodes are available: could not find ResourceClaim "vision/%s". preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.';
+    const withoutOwnClaim = (
+      scenario: ReturnType<typeof draSeed>,
+    ): ReturnType<typeof draSeed>['snapshot'] => {
+      const { snapshot, newPod } = scenario;
+      const own = newPod.status?.resourceClaimStatuses?.[0]?.resourceClaimName;
+      const dra = snapshot.dra;
+      if (!dra) throw new Error('no DRA objects');
+      return { ...snapshot, dra: { ...dra, claims: dra.claims.filter((c) => c.metadata.name !== own) } };
+    };
+
+    it('is not the surge deadlock from the template: the finding names the missing claim and the scheduler wording', () => {
+      const probe = draSeed();
+      const own = probe.newPod.status?.resourceClaimStatuses?.[0]?.resourceClaimName ?? '';
+      const scenario = draSeed({ message: CLAIM_GONE.replace('%s', own) });
+      const result = diagnose(withoutOwnClaim(scenario));
+      expect(codes(result.findings)).toEqual(['Unschedulable']);
+      const finding = result.findings[0];
+      expect(finding?.summary).toContain(`ResourceClaim ${scenario.newPod.metadata.name ?? ''}-gpu-b6x9r`);
+      expect(finding?.summary).toContain('no longer exists');
+      expect(finding?.summary).toContain('could not find ResourceClaim "vision/');
+      expect(finding?.explanation).toContain('neither a surge deadlock nor a capacity problem');
+      expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+    });
+
+    it('with its template gone too, the finding says the controller cannot create a new claim', () => {
+      const snapshot = withoutOwnClaim(draSeed());
+      const dra = snapshot.dra;
+      if (!dra) throw new Error('no DRA objects');
+      const result = diagnose({ ...snapshot, dra: { ...dra, templates: [] } });
+      expect(text(result.findings[0])).toContain('ResourceClaimTemplate single-gpu no longer exists either');
+    });
+
+    it('claims of the namespace not read: not taken for missing (the template still stands for the claim)', () => {
+      const snapshot = withoutOwnClaim(draSeed());
+      const result = diagnose({
+        ...snapshot,
+        coverage: { ...snapshot.coverage, dra: { ...(snapshot.coverage.dra ?? fullDra), claims: 'unread' } },
+      });
+      expect(text(result.findings)).not.toContain('no longer exists');
+    });
   });
 
   it('look-alike: a shared claim (resourceClaimName) cannot deadlock a surge, and the finding says so', () => {
@@ -261,6 +378,29 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(result.findings)).not.toContain('Unschedulable');
     expect(codes(result.findings)).toContain('IncompleteEvidence');
     expect(text(result.findings)).toContain('could not be evaluated');
+  });
+
+  it('a selector that fails with a CEL runtime error (an attribute the device lacks): never a match, and the finding says the scheduler stops at it', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({ selectors: ['device.attributes["gpu.nvidia.com"].nvlinkDomain == "a"'] }),
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(codes(result.findings)).not.toContain('Unschedulable');
+    expect(codes(result.findings)).toContain('IncompleteEvidence');
+    expect(text(result.findings)).toContain('CEL runtime error (the request');
+    expect(text(result.findings)).toContain('the scheduler stops scheduling the pod with that error');
+  });
+
+  it('a guarded selector (has() on the attribute) evaluates: the old pod holds the GPU it matches, still the deadlock', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: [
+          '!has(device.attributes["gpu.nvidia.com"].nvlinkDomain) || device.attributes["gpu.nvidia.com"].nvlinkDomain == "a"',
+        ],
+      }),
+    });
+    expect(codes(diagnose(snapshot).findings)).toContain('RolloutSurgeDeadlock');
   });
 
   it('firstAvailable: an H100 first, an A100 as the fallback the old pod holds: still the deadlock', () => {

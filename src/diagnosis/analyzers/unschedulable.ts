@@ -32,6 +32,8 @@ export const unschedulable: Analyzer = {
       (p) => p.verdict === 'unschedulable' || (p.verdict === 'unexplained' && p.failure !== undefined),
     );
     const first = stuck.find((p) => p.verdict === 'unschedulable') ?? stuck[0];
+    const gone = pending.find((p) => p.verdict === 'claim-missing');
+    if (gone && first?.verdict !== 'unschedulable') return [claimGoneFinding(snapshot, gone)];
     const held = pending.filter((p) => p.verdict === 'held-back');
     if (!first) return held[0] ? [heldBackFinding(held[0], held.length)] : [];
     if (first.eligible.length === 0 && !snapshot.nodesComplete && !first.parsed) return [];
@@ -139,6 +141,54 @@ function heldBackFinding(pending: PendingAssessment, count: number): Draft {
         pods: [{ name: podName, phase: 'Pending', detail: why }],
       },
       { type: 'note', text: `What would have to change: ${advice.join('; ')}` },
+    ],
+  };
+}
+
+/**
+ * The pod's status names a per-pod claim the API server no longer has (deleted by hand
+ * or by a cleanup). The DynamicResources plugin looks each claim of the pod up in
+ * PreFilter and rejects the pod on every node until it exists: its claim cache
+ * (assumecache.NotFoundError, description "ResourceClaim") says `could not find
+ * ResourceClaim "<ns>/<name>"`; older schedulers that read claims through a lister said
+ * `resourceclaim.resource.k8s.io "<name>" not found`.
+ * The resourceclaim controller creates a new claim from the template for a pod that is
+ * not done and records it in the pod's status (pkg/controller/resourceclaim, handleClaim).
+ */
+function claimGoneFinding(snapshot: WorkloadSnapshot, pending: PendingAssessment): Draft {
+  const podName = pending.pod.metadata.name ?? '';
+  const ns = pending.pod.metadata.namespace ?? snapshot.deployment.metadata.namespace ?? '';
+  const gone = pending.claimsGone ?? [];
+  const named = gone
+    .map((c) => `ResourceClaim ${c.claim} (for its claim ${c.name}, from template ${c.template})`)
+    .join(', ');
+  const templatesRead = snapshot.coverage.dra?.templates === 'complete';
+  const absentTemplates = gone
+    .map((c) => c.template)
+    .filter((t) => templatesRead && !snapshot.dra?.templates.some((x) => x.metadata.name === t));
+  const first = gone[0];
+  const wording = first ? `could not find ResourceClaim "${ns}/${first.claim}"` : '';
+  const older = first ? `resourceclaim.resource.k8s.io "${first.claim}" not found` : '';
+  const change =
+    absentTemplates.length > 0
+      ? `ResourceClaimTemplate ${absentTemplates.join(', ')} no longer exists either, so the resourceclaim controller cannot create a new claim: restore the template (or roll out a template that names one that exists), then delete pod ${podName} so that its ReplicaSet replaces it`
+      : `the resourceclaim controller creates a new claim from the template for a pod that is not done and records it in the pod's status; if that does not happen, read its events for the pod (kubectl describe pod -n ${ns} ${podName}) or delete the pod so that its ReplicaSet replaces it`;
+  const cause = `its ${named} no longer exists, and the scheduler rejects the pod before it looks at any node (${wording})`;
+  return {
+    code: 'Unschedulable',
+    severity: 'warning',
+    summary: `Pod ${podName} is Pending: ${cause}.`,
+    explanation:
+      `The pod's status.resourceClaimStatuses names ${named}, which the API server no longer has (deleted by hand or by a cleanup). The scheduler's DynamicResources plugin looks every claim of the pod up first and rejects the pod on every node while one is missing (${wording}, from the scheduler's claim cache; older schedulers that read claims through a lister said ${older}), so what the template asks for and what the old pods hold decide nothing yet: this is neither a surge deadlock nor a capacity problem, and changing the rollout strategy would not help. ` +
+      `What would have to change: ${change}.`,
+    evidence: [
+      ...schedulingEvidence(pending),
+      {
+        type: 'pods',
+        title: 'Pending pods',
+        pods: [{ name: podName, phase: 'Pending', detail: `ResourceClaim ${first?.claim ?? ''} not found` }],
+      },
+      { type: 'note', text: `What would have to change: ${change}` },
     ],
   };
 }
@@ -294,7 +344,12 @@ function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
   const names = others.map(
     (h) => `${h.pod.metadata.namespace ? `${h.pod.metadata.namespace}/` : ''}${h.pod.metadata.name ?? ''}`,
   );
-  return `the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ') || 'claims with no running pod'}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
+  // Claims no pod uses: not another tenant's workload; say what keeps them allocated.
+  const unused = [...new Set(blocker.held.flatMap((h) => (h.unused ? [h.unused] : [])))];
+  const idle = unused.length > 0 ? `${unused.slice(0, 2).join('; ')}. ` : '';
+  if (names.length === 0 && unused.length > 0)
+    return `${idle}No strategy change frees ${unused.length === 1 ? 'that claim' : 'those claims'}; add devices or widen the node selection meanwhile`;
+  return `${idle}the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ')}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
 }
 
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {

@@ -32,6 +32,7 @@ import {
   type NodeDevice,
 } from './devices.js';
 import { podDeviceNeeds, type Alternative, type DeviceNeed, type PodDeviceNeeds } from './needs.js';
+import { unusedClaimState, type PodLookup, type UnusedClaimState } from './unused-claims.js';
 
 export interface DeviceHolder {
   /** The pod (a stand-in with name and uid when the pod itself was not read). */
@@ -44,6 +45,8 @@ export interface HeldDevice {
   device: string;
   claim: string;
   pods: string[];
+  /** For a claim no pod uses: why it still holds the device (unused-claims.ts). */
+  unused?: string;
 }
 
 export interface DeviceBlocker {
@@ -63,6 +66,12 @@ export interface DeviceBlocker {
   unknownWhy?: string;
   /** What would settle them, when not an evaluation of the selectors. */
   unknownRead?: string;
+  /**
+   * A selector fails on some device with a CEL runtime error, as it does upstream (those
+   * devices are among unknownMatching): the scheduler aborts scheduling the pod with
+   * that error whenever its search reaches such a device.
+   */
+  selectorError?: string;
   /** Devices that match but carry a taint the request does not tolerate. */
   tainted: number;
   holders: { pod: Pod; amount: number }[];
@@ -91,6 +100,9 @@ interface DraIndex {
   standIns: Map<string, Pod>;
   /** Shared counters of partitionable devices. */
   counters: CounterIndex;
+  pods: PodLookup;
+  /** What holds an allocated claim no pod is reserved for (memoized). */
+  unused: WeakMap<ResourceClaim, UnusedClaimState>;
 }
 
 /** The DRA index of the context's snapshot (built once per context; none without DRA objects). */
@@ -102,14 +114,23 @@ function buildIndex(ctx: AnalysisContext): DraIndex | undefined {
   const { snapshot } = ctx;
   const dra = snapshot.dra;
   if (!dra) return undefined;
+  const read = [...snapshot.pods, ...snapshot.otherPods];
+  const podsByUid = new Map(
+    read.filter((p) => p.metadata.uid).map((p) => [p.metadata.uid ?? '', p] as const),
+  );
   return {
     dra,
     held: allocatedDevices(dra.claims),
-    podsByUid: new Map(
-      [...snapshot.pods, ...snapshot.otherPods]
-        .filter((p) => p.metadata.uid)
-        .map((p) => [p.metadata.uid ?? '', p] as const),
-    ),
+    podsByUid,
+    pods: {
+      byUid: podsByUid,
+      byName: new Map(
+        read.map((p) => [`${p.metadata.namespace ?? ''}/${p.metadata.name ?? ''}`, p] as const),
+      ),
+      complete: snapshot.coverage.podsReadOn === 'all',
+      capturedAt: snapshot.capturedAt,
+    },
+    unused: new WeakMap(),
     classesComplete: snapshot.coverage.dra?.classes === 'complete',
     needs: new WeakMap(),
     matches: new WeakMap(),
@@ -125,25 +146,55 @@ export function needsOf(ctx: AnalysisContext, pod: Pod): PodDeviceNeeds | undefi
   if (!index) return undefined;
   let needs = index.needs.get(pod);
   if (!needs) {
-    needs = podDeviceNeeds(pod, index.dra);
+    const read = ctx.snapshot.coverage.dra?.claims;
+    needs = podDeviceNeeds(pod, index.dra, read === 'all' || read === 'namespace');
     index.needs.set(pod, needs);
   }
   return needs;
 }
 
 /** Pods a claim is reserved for. */
-function consumers(claim: ResourceClaim): { name: string; uid: string }[] {
+function reservedPods(claim: ResourceClaim): { name: string; uid: string }[] {
   return (claim.status?.reservedFor ?? []).filter((r) => r.resource === 'pods');
+}
+
+/** What holds a claim no pod is reserved for. */
+function unusedState(index: DraIndex, claim: ResourceClaim): UnusedClaimState {
+  let state = index.unused.get(claim);
+  if (!state) {
+    state = unusedClaimState(claim, index.pods);
+    index.unused.set(claim, state);
+  }
+  return state;
+}
+
+/** The pods using a claim: those it is reserved for, else the pod it was generated for while that pod may run. */
+function consumers(index: DraIndex, claim: ResourceClaim): { name: string; uid: string }[] {
+  const reserved = reservedPods(claim);
+  if (reserved.length > 0) return reserved;
+  const state = unusedState(index, claim);
+  return state.kind === 'owner'
+    ? [{ name: state.pod.metadata.name ?? '', uid: state.pod.metadata.uid ?? '' }]
+    : [];
 }
 
 function claimName(claim: ResourceClaim): string {
   return `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
 }
 
-/** The claim comes free with `removed` gone: every pod it is reserved for is among them. */
-function freedBy(claim: ResourceClaim, removedUids: ReadonlySet<string>): boolean {
-  const users = consumers(claim);
-  return users.length > 0 && users.every((u) => removedUids.has(u.uid));
+/**
+ * The claim comes free with `removed` gone: every pod it is reserved for is among them;
+ * with `freeing`, also a claim the controller or the garbage collector frees by itself.
+ */
+function freedBy(
+  index: DraIndex,
+  claim: ResourceClaim,
+  removedUids: ReadonlySet<string>,
+  freeing: boolean,
+): boolean {
+  const users = consumers(index, claim);
+  if (users.length > 0) return users.every((u) => removedUids.has(u.uid));
+  return freeing && unusedState(index, claim).kind === 'freeing';
 }
 
 export interface DeviceCheckOptions {
@@ -151,6 +202,8 @@ export interface DeviceCheckOptions {
   removed?: ReadonlySet<Pod>;
   /** Count as free only devices the removed pods' claims free (the proof without full occupancy). */
   onlyFreedByRemoved?: boolean;
+  /** Count as free the devices of claims the controller or the garbage collector is freeing. */
+  freeing?: boolean;
 }
 
 /**
@@ -199,7 +252,9 @@ export function deviceVerdict(
       );
       continue;
     }
-    const blocker = checkNeed(index, need, devices, taken, removedUids, options.onlyFreedByRemoved === true);
+    const freed = (claim: ResourceClaim): boolean =>
+      freedBy(index, claim, removedUids, options.freeing === true);
+    const blocker = checkNeed(index, need, devices, taken, freed, options.onlyFreedByRemoved === true);
     if (blocker) blockers.push(blocker);
   }
   return { blockers, unknown };
@@ -232,20 +287,12 @@ function checkNeed(
   need: DeviceNeed,
   devices: readonly NodeDevice[],
   taken: Set<string>,
-  removedUids: ReadonlySet<string>,
+  freed: (claim: ResourceClaim) => boolean,
   onlyFreed: boolean,
 ): DeviceBlocker | undefined {
   let first: DeviceBlocker | undefined;
   for (const alternative of need.alternatives) {
-    const { blocker, chosen } = checkAlternative(
-      index,
-      need,
-      alternative,
-      devices,
-      taken,
-      removedUids,
-      onlyFreed,
-    );
+    const { blocker, chosen } = checkAlternative(index, need, alternative, devices, taken, freed, onlyFreed);
     if (!blocker) {
       chosen.forEach((k) => taken.add(k));
       return undefined;
@@ -261,13 +308,14 @@ function checkAlternative(
   alternative: Alternative,
   devices: readonly NodeDevice[],
   taken: ReadonlySet<string>,
-  removedUids: ReadonlySet<string>,
+  freed: (claim: ResourceClaim) => boolean,
   onlyFreed: boolean,
 ): { blocker?: DeviceBlocker; chosen: string[] } {
   const matching: NodeDevice[] = [];
   let unknownMatching = 0;
   let unknownWhy: string | undefined;
   let unknownRead: string | undefined;
+  let selectorError: string | undefined;
   let tainted = 0;
   let memo = index.matches.get(alternative);
   if (!memo) {
@@ -290,9 +338,15 @@ function checkAlternative(
     else if (match.result === 'unknown') {
       unknownMatching++;
       unknownWhy ??= match.why;
+    } else if (match.result === 'error') {
+      // Never a match, and never settled as "no device": where the scheduler's search
+      // reaches this device it stops scheduling the pod with the error.
+      unknownMatching++;
+      selectorError ??= `${match.why} (device ${device.key})`;
     } else if (match.result === 'tainted') tainted++;
   }
   const free: NodeDevice[] = [];
+  let heldUnknown = 0;
   const held: HeldDevice[] = [];
   const holders = new Map<Pod, number>();
   const recorded = new Set<string>();
@@ -300,15 +354,20 @@ function checkAlternative(
     const id = `${name}\0${claimName(holding.claim)}`;
     if (recorded.has(id)) return;
     recorded.add(id);
-    const users = consumers(holding.claim);
-    held.push({ device: name, claim: claimName(holding.claim), pods: users.map((u) => u.name) });
+    const users = consumers(index, holding.claim);
+    const unused = users.length === 0 ? unusedState(index, holding.claim) : undefined;
+    held.push({
+      device: name,
+      claim: claimName(holding.claim),
+      pods: users.map((u) => u.name),
+      ...(unused && unused.kind !== 'owner' ? { unused: unused.why } : {}),
+    });
     for (const user of users) {
       const pod = index.podsByUid.get(user.uid) ?? standIn(index, holding.claim, user);
       holders.set(pod, (holders.get(pod) ?? 0) + 1);
     }
   };
-  const stillHeldBy = (key: string): Holding[] =>
-    (index.held.get(key) ?? []).filter((h) => !freedBy(h.claim, removedUids));
+  const stillHeldBy = (key: string): Holding[] => (index.held.get(key) ?? []).filter((h) => !freed(h.claim));
   const counters = counterState(index, taken, stillHeldBy);
   for (const device of bySmallestConsumption(index, matching)) {
     if (taken.has(device.key)) continue;
@@ -318,7 +377,15 @@ function checkAlternative(
       continue;
     }
     const holdings = index.held.get(device.key) ?? [];
-    const stillHeld = holdings.filter((h) => !freedBy(h.claim, removedUids));
+    const stillHeld = holdings.filter((h) => !freed(h.claim));
+    const unsettled = unsettledHolding(index, stillHeld);
+    if (unsettled) {
+      // Held by a claim no pod uses whose pod was not read: neither free nor another's.
+      heldUnknown++;
+      unknownMatching++;
+      if (!unknownWhy) [unknownWhy, unknownRead] = [unsettled.why, unsettled.read];
+      continue;
+    }
     const freedNow = holdings.length > 0 && stillHeld.length === 0;
     if (stillHeld.length === 0 && (!onlyFreed || freedNow)) {
       // A partition is free only when what it consumes fits what the pool's allocated
@@ -351,11 +418,12 @@ function checkAlternative(
       deviceClassName: alternative.deviceClassName,
       need: count,
       allocationMode: all ? 'All' : 'ExactCount',
-      matching: matching.length,
+      matching: matching.length - heldUnknown,
       free: free.length,
       unknownMatching,
       ...(unknownWhy ? { unknownWhy } : {}),
       ...(unknownRead ? { unknownRead } : {}),
+      ...(selectorError ? { selectorError } : {}),
       tainted,
       holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
       held,
@@ -405,6 +473,19 @@ function bySmallestConsumption(index: DraIndex, devices: readonly NodeDevice[]):
   const size = (d: NodeDevice): number =>
     [...(index.counters.devices.get(d.key)?.consumes.values() ?? [])].reduce((a, b) => a + b, 0);
   return [...devices].sort((a, b) => size(a) - size(b));
+}
+
+/** Holdings (none by a pod) of which one is a claim whose pod was not read: what settles it. */
+function unsettledHolding(
+  index: DraIndex,
+  holdings: readonly Holding[],
+): { why: string; read: string } | undefined {
+  if (holdings.length === 0 || holdings.some((h) => consumers(index, h.claim).length > 0)) return undefined;
+  for (const holding of holdings) {
+    const state = unusedState(index, holding.claim);
+    if (state.kind === 'unknown') return { why: state.why, read: state.read };
+  }
+  return undefined;
 }
 
 /** Why the model cannot count this device as free or held, and what would settle it. */

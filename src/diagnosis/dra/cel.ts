@@ -1,97 +1,120 @@
 /**
  * DRA device selectors in CEL, evaluated with @marcbachmann/cel-js (zero dependencies,
  * custom types and methods; see docs/architecture.md for the comparison with cel-js).
- * The environment mirrors the one the Kubernetes allocator gives a selector: one
- * variable `device` with `driver`, `attributes[domain][name]` and
- * `capacity[domain][name]`, plus the Kubernetes CEL library's `quantity()` and
- * `semver()` with `compareTo`, `isGreaterThan` and `isLessThan`.
+ * The environment mirrors the one the Kubernetes allocator gives a selector
+ * (k8s.io/dynamic-resource-allocation/cel/compile.go on the Kubernetes base CEL
+ * environment): one variable `device` with `driver`, `allowMultipleAllocations`,
+ * `attributes[domain][name]` and `capacity[domain][name]` (an unknown domain is an
+ * empty map, a missing name an error; see cel-rewrite.ts), optional types, and the
+ * Kubernetes `quantity` and `semver` libraries (cel-quantity.ts, cel-semver.ts).
  *
- * Anything the library cannot evaluate (a parse or runtime error, a function it does
- * not know, a result that is not a bool) is 'unknown', never 'match': the caller
- * reports the device as possibly matching and says why.
+ * Three outcomes besides match and no-match:
+ * - 'error': the selector fails here exactly as it fails upstream (a missing attribute
+ *   or capacity name, an invalid quantity or version, an integer that does not fit, a
+ *   version attribute that is not semver). The structured allocator then returns
+ *   "CEL runtime error" and the scheduler's DynamicResources filter aborts scheduling
+ *   of the pod with that error whenever its search reaches the device: never a match.
+ * - 'unknown': anything this environment cannot settle (a function or form it does not
+ *   know, a device attribute of a kind it does not read, a result that is not a bool).
+ *   Never a match either: the caller reports the device as possibly matching and says why.
  */
-import { Environment } from '@marcbachmann/cel-js';
-import type { Device, DeviceAttribute, DeviceSelector } from '../k8s.js';
-import { parseExact, quantityMilli } from '../placement/quantity.js';
+import { Environment, EvaluationError } from '@marcbachmann/cel-js';
+import type { Device, DeviceSelector } from '../k8s.js';
+import {
+  CelQuantity,
+  CelRuntimeError,
+  isCelQuantity,
+  parseCelQuantity,
+  quantityAdd,
+  quantityAsFloat,
+  quantityAsInteger,
+  quantityCompare,
+  quantityIsInteger,
+  quantityNeg,
+  quantityOfInt,
+  quantitySign,
+} from './cel-quantity.js';
+import { CelSemver, compareSemver, isSemver, parseSemver, parseSemverNormalized } from './cel-semver.js';
+import { DOMAIN_FN, UnsupportedSelector, rewriteSelector } from './cel-rewrite.js';
 
 export type SelectorResult =
-  { result: 'match' } | { result: 'no-match' } | { result: 'unknown'; why: string };
+  | { result: 'match' }
+  | { result: 'no-match' }
+  | { result: 'error'; why: string }
+  | { result: 'unknown'; why: string };
 
-class CelQuantity {
-  constructor(readonly milli: number) {}
-}
+type Q = CelQuantity;
+type S = CelSemver;
+const int = (n: number): bigint => BigInt(n);
 
-class CelSemver {
-  constructor(readonly parts: readonly number[]) {}
-}
-
-function toQuantity(text: string): CelQuantity {
-  if (!parseExact(text)) throw new Error(`invalid quantity "${text}"`);
-  return new CelQuantity(quantityMilli(text));
-}
-
-function toSemver(text: string): CelSemver {
-  const m = /^v?(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(text.trim());
-  if (!m) throw new Error(`invalid semver "${text}"`);
-  return new CelSemver([Number(m[1]), Number(m[2]), Number(m[3])]);
-}
-
-function compareSemver(a: CelSemver, b: CelSemver): number {
-  for (let i = 0; i < 3; i++) {
-    const d = (a.parts[i] ?? 0) - (b.parts[i] ?? 0);
-    if (d !== 0) return Math.sign(d);
-  }
-  return 0;
-}
-
-const env = new Environment({ unlistedVariablesAreDyn: false })
+const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalTypes: true })
   .registerType('Quantity', CelQuantity)
   .registerType('Semver', CelSemver)
   .registerVariable('device', 'map')
-  .registerFunction('quantity(string): Quantity', toQuantity)
-  .registerFunction('isQuantity(string): bool', (s: string) => parseExact(s) !== undefined)
-  .registerFunction('Quantity.compareTo(Quantity): int', (a: CelQuantity, b: CelQuantity) =>
-    BigInt(Math.sign(a.milli - b.milli)),
+  .registerFunction(`${DOMAIN_FN}(map, string): map`, (m: Record<string, unknown>, k: string) =>
+    Object.hasOwn(m, k) ? m[k] : {},
   )
-  .registerFunction(
-    'Quantity.isGreaterThan(Quantity): bool',
-    (a: CelQuantity, b: CelQuantity) => a.milli > b.milli,
+  .registerFunction('quantity(string): Quantity', parseCelQuantity)
+  .registerFunction('isQuantity(string): bool', isCelQuantity)
+  // A global function upstream (cel.Overload, not MemberOverload): sign(q), never q.sign().
+  .registerFunction('sign(Quantity): int', (a: Q) => int(quantitySign(a)))
+  .registerFunction('Quantity.isInteger(): bool', quantityIsInteger)
+  .registerFunction('Quantity.asInteger(): int', quantityAsInteger)
+  .registerFunction('Quantity.asApproximateFloat(): double', quantityAsFloat)
+  .registerFunction('Quantity.add(Quantity): Quantity', quantityAdd)
+  .registerFunction('Quantity.add(int): Quantity', (a: Q, n: bigint) => quantityAdd(a, quantityOfInt(n)))
+  .registerFunction('Quantity.sub(Quantity): Quantity', (a: Q, b: Q) => quantityAdd(a, quantityNeg(b)))
+  .registerFunction('Quantity.sub(int): Quantity', (a: Q, n: bigint) =>
+    quantityAdd(a, quantityNeg(quantityOfInt(n))),
   )
-  .registerFunction(
-    'Quantity.isLessThan(Quantity): bool',
-    (a: CelQuantity, b: CelQuantity) => a.milli < b.milli,
+  .registerFunction('Quantity.compareTo(Quantity): int', (a: Q, b: Q) => int(quantityCompare(a, b)))
+  .registerFunction('Quantity.isGreaterThan(Quantity): bool', (a: Q, b: Q) => quantityCompare(a, b) > 0)
+  .registerFunction('Quantity.isLessThan(Quantity): bool', (a: Q, b: Q) => quantityCompare(a, b) < 0)
+  .registerOperator('Quantity == Quantity', (a: Q, b: Q) => quantityCompare(a, b) === 0)
+  .registerFunction('semver(string): Semver', parseSemver)
+  .registerFunction('semver(string, bool): Semver', (s: string, normalize: boolean) =>
+    normalize ? parseSemverNormalized(s) : parseSemver(s),
   )
-  .registerFunction('Quantity.asInteger(): int', (a: CelQuantity) => BigInt(Math.ceil(a.milli / 1000)))
-  .registerFunction('semver(string): Semver', toSemver)
-  .registerFunction('Semver.compareTo(Semver): int', (a: CelSemver, b: CelSemver) =>
-    BigInt(compareSemver(a, b)),
-  )
-  .registerFunction(
-    'Semver.isGreaterThan(Semver): bool',
-    (a: CelSemver, b: CelSemver) => compareSemver(a, b) > 0,
-  )
-  .registerFunction(
-    'Semver.isLessThan(Semver): bool',
-    (a: CelSemver, b: CelSemver) => compareSemver(a, b) < 0,
-  );
+  .registerFunction('isSemver(string): bool', (s: string) => isSemver(s))
+  .registerFunction('isSemver(string, bool): bool', isSemver)
+  .registerFunction('Semver.major(): int', (a: S) => a.major)
+  .registerFunction('Semver.minor(): int', (a: S) => a.minor)
+  .registerFunction('Semver.patch(): int', (a: S) => a.patch)
+  .registerFunction('Semver.compareTo(Semver): int', (a: S, b: S) => int(compareSemver(a, b)))
+  .registerFunction('Semver.isGreaterThan(Semver): bool', (a: S, b: S) => compareSemver(a, b) > 0)
+  .registerFunction('Semver.isLessThan(Semver): bool', (a: S, b: S) => compareSemver(a, b) < 0)
+  .registerOperator('Semver == Semver', (a: S, b: S) => compareSemver(a, b) === 0);
 
 /** Device fields of v1 (flat) or v1beta1 (`basic`). */
 export function deviceFields(device: Device): Omit<Device, 'name' | 'basic'> {
   return device.basic ?? device;
 }
 
-function attributeValue(value: DeviceAttribute): unknown {
-  if (value.int !== undefined) return BigInt(value.int);
-  if (value.bool !== undefined) return value.bool;
-  if (value.string !== undefined) return value.string;
-  if (value.version !== undefined) {
+/** Not a device a selector can be evaluated on, and whether upstream fails the same way. */
+class DeviceInputError extends Error {
+  constructor(
+    message: string,
+    readonly upstream: boolean,
+  ) {
+    super(message);
+  }
+}
+
+function attributeValue(name: string, value: Record<string, unknown>): unknown {
+  if (typeof value.int === 'number') return BigInt(value.int);
+  if (typeof value.bool === 'boolean') return value.bool;
+  if (typeof value.string === 'string') return value.string;
+  if (typeof value.version === 'string') {
     try {
-      return toSemver(value.version);
-    } catch {
-      return value.version;
+      return parseSemver(value.version);
+    } catch (error) {
+      // compile.go: "attribute <name>: parse semantic version", before any selector runs.
+      throw new DeviceInputError(`attribute ${name}: parse semantic version: ${firstLine(error)}`, true);
     }
   }
-  return undefined;
+  // List attributes exist behind a feature gate (DRAListTypeAttributes): without it the
+  // allocator fails, with it they are lists. Which one applies is not known here.
+  throw new DeviceInputError(`attribute ${name} is of a kind this analysis does not read`, false);
 }
 
 /** `device` as a selector sees it; unqualified names belong to the driver's domain. */
@@ -100,67 +123,94 @@ export function celDevice(driver: string, device: Device): Record<string, unknow
   const attributes: Record<string, Record<string, unknown>> = {};
   const capacity: Record<string, Record<string, unknown>> = {};
   const put = (into: Record<string, Record<string, unknown>>, key: string, value: unknown): void => {
-    const slash = key.lastIndexOf('/');
+    const slash = key.indexOf('/');
     const domain = slash < 0 ? driver : key.slice(0, slash);
     const name = slash < 0 ? key : key.slice(slash + 1);
     into[domain] = { ...(into[domain] ?? {}), [name]: value };
   };
   for (const [key, value] of Object.entries(fields.attributes ?? {})) {
-    const converted = attributeValue(value);
-    if (converted !== undefined) put(attributes, key, converted);
+    put(attributes, key, attributeValue(key, value as unknown as Record<string, unknown>));
   }
   for (const [key, value] of Object.entries(fields.capacity ?? {})) {
     try {
-      put(capacity, key, toQuantity(String(value.value)));
+      put(capacity, key, parseCelQuantity(String(value.value)));
     } catch {
-      // A capacity that is not a quantity is left out: a selector reading it errs, so 'unknown'.
+      throw new DeviceInputError(`capacity ${key} is not a quantity as read`, false);
     }
   }
-  if (!attributes[driver]) attributes[driver] = {};
-  if (!capacity[driver]) capacity[driver] = {};
-  return { driver, attributes, capacity };
+  return {
+    driver,
+    allowMultipleAllocations: fields.allowMultipleAllocations === true,
+    attributes,
+    capacity,
+  };
 }
 
-const parsed = new Map<string, ((ctx: Record<string, unknown>) => unknown) | Error>();
+type Compiled = ((ctx: Record<string, unknown>) => unknown) | Error;
+const compiled = new Map<string, Compiled>();
 
-function compile(expression: string): ((ctx: Record<string, unknown>) => unknown) | Error {
-  let fn = parsed.get(expression);
+function compile(expression: string): Compiled {
+  let fn = compiled.get(expression);
   if (!fn) {
     try {
-      const run = env.parse(expression);
+      const run = env.parse(rewriteSelector(expression, env.parse(expression).ast));
       fn = (ctx) => run(ctx) as unknown;
     } catch (error) {
       fn = error instanceof Error ? error : new Error(String(error));
     }
-    if (parsed.size > 1000) parsed.clear();
-    parsed.set(expression, fn);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(expression, fn);
   }
   return fn;
+}
+
+/** A runtime error the Kubernetes environment raises too (see the module comment). */
+function isUpstreamError(error: unknown): boolean {
+  if (error instanceof CelRuntimeError) return true;
+  if (!(error instanceof EvaluationError) || error.code !== 'no_such_key') return false;
+  // A name missing from an attribute or capacity domain (the domain itself never is).
+  const node = error.node as { op?: string; args?: unknown } | undefined;
+  const operand = Array.isArray(node?.args) ? (node.args[0] as { op?: string; args?: unknown[] }) : undefined;
+  return (node?.op === '.' || node?.op === '[]') && operand?.op === 'call' && operand.args?.[0] === DOMAIN_FN;
 }
 
 /** One CEL expression against one device. */
 export function evaluateExpression(expression: string, driver: string, device: Device): SelectorResult {
   const fn = compile(expression);
-  if (fn instanceof Error)
-    return { result: 'unknown', why: `the selector does not parse here (${firstLine(fn)})` };
+  if (fn instanceof Error) {
+    const why = fn instanceof UnsupportedSelector ? fn.message : firstLine(fn);
+    return { result: 'unknown', why: `the selector does not compile here (${why})` };
+  }
+  let input: Record<string, unknown>;
   try {
-    const value = fn({ device: celDevice(driver, device) });
+    input = celDevice(driver, device);
+  } catch (error) {
+    if (error instanceof DeviceInputError && error.upstream) return { result: 'error', why: error.message };
+    return { result: 'unknown', why: `the device could not be read for its selectors (${firstLine(error)})` };
+  }
+  try {
+    const value = fn({ device: input });
     if (value === true) return { result: 'match' };
     if (value === false) return { result: 'no-match' };
     return { result: 'unknown', why: 'the selector does not evaluate to a bool' };
   } catch (error) {
+    if (isUpstreamError(error)) return { result: 'error', why: firstLine(error) };
     return { result: 'unknown', why: `the selector could not be evaluated (${firstLine(error)})` };
   }
 }
 
-/** All selectors must hold (they are ANDed); one 'no-match' settles it, else any 'unknown' stays. */
+/**
+ * Selectors in order, as the allocator runs them: a no-match or an error ends the
+ * evaluation. After a selector this analysis could not settle, a later error is only
+ * possibly reached, so it stays unknown; a later no-match still settles "no match".
+ */
 export function evaluateSelectors(
   selectors: readonly DeviceSelector[] | undefined,
   driver: string,
   device: Device,
 ): SelectorResult {
   let unknown: SelectorResult | undefined;
-  for (const selector of selectors ?? []) {
+  for (const [index, selector] of (selectors ?? []).entries()) {
     const expression = selector.cel?.expression;
     if (expression === undefined) {
       unknown ??= { result: 'unknown', why: 'a selector of a kind other than CEL' };
@@ -168,6 +218,10 @@ export function evaluateSelectors(
     }
     const result = evaluateExpression(expression, driver, device);
     if (result.result === 'no-match') return result;
+    if (result.result === 'error') {
+      if (!unknown) return { result: 'error', why: `selector #${index}: CEL runtime error: ${result.why}` };
+      continue;
+    }
     if (result.result === 'unknown') unknown ??= result;
   }
   return unknown ?? { result: 'match' };

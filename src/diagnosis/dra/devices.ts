@@ -174,10 +174,19 @@ export function matchDevice(
       ? { result: 'no-match' }
       : { result: 'unknown', why: `DeviceClass ${request.deviceClassName} was not read` };
   }
+  // As the allocator does: the class's selectors first, then the request's; an error
+  // in either (a CEL runtime error upstream) comes before any taint.
   const byClass = evaluateSelectors(cls.spec.selectors, device.driver, device.device);
   if (byClass.result === 'no-match') return byClass;
+  if (byClass.result === 'error') {
+    return { result: 'error', why: `DeviceClass ${request.deviceClassName}: ${byClass.why}` };
+  }
   const byRequest = evaluateSelectors(request.selectors, device.driver, device.device);
   if (byRequest.result === 'no-match') return byRequest;
+  if (byRequest.result === 'error') {
+    if (byClass.result === 'unknown') return byClass;
+    return { result: 'error', why: `the request's ${byRequest.why}` };
+  }
   const taint = (deviceFields(device.device).taints ?? []).find(
     (t) =>
       (t.effect === 'NoSchedule' || t.effect === 'NoExecute') &&

@@ -48,8 +48,23 @@ export interface SharedClaim {
   users: string[];
 }
 
+/** A per-pod claim the pod's status names that the API server no longer has. */
+export interface MissingClaim {
+  /** The pod's claim name (spec.resourceClaims[].name). */
+  name: string;
+  /** The ResourceClaim named in status.resourceClaimStatuses. */
+  claim: string;
+  template: string;
+}
+
 export interface PodDeviceNeeds {
   needs: DeviceNeed[];
+  /**
+   * Per-pod claims deleted after they were created (claims of the namespace read): the
+   * scheduler rejects the pod before it looks at any node, so the template says nothing
+   * about where it would fit.
+   */
+  missing: MissingClaim[];
   shared: SharedClaim[];
   /** Per-pod claims already allocated (the pod was placed once): the nodes they pin. */
   pinned: { claim: string; terms: NodeSelectorTerm[] }[];
@@ -108,10 +123,13 @@ function claimOf(dra: DraObjects, namespace: string | undefined, name: string): 
   );
 }
 
-/** The pod's device needs (see the module comment). */
-export function podDeviceNeeds(pod: Pod, dra: DraObjects): PodDeviceNeeds {
+/**
+ * The pod's device needs (see the module comment). `claimsRead`: the claims of the
+ * pod's namespace were read, so a claim not among them does not exist.
+ */
+export function podDeviceNeeds(pod: Pod, dra: DraObjects, claimsRead = false): PodDeviceNeeds {
   const ns = pod.metadata.namespace;
-  const result: PodDeviceNeeds = { needs: [], shared: [], pinned: [], unknown: [] };
+  const result: PodDeviceNeeds = { needs: [], missing: [], shared: [], pinned: [], unknown: [] };
   const created = new Map(
     (pod.status?.resourceClaimStatuses ?? []).map((s) => [s.name, s.resourceClaimName] as const),
   );
@@ -145,6 +163,10 @@ export function podDeviceNeeds(pod: Pod, dra: DraObjects): PodDeviceNeeds {
     }
     if (claim) {
       result.needs.push(...specNeeds(`claim ${entry.name} (${claimName ?? ''})`, claim.spec));
+      continue;
+    }
+    if (claimName && claimsRead) {
+      result.missing.push({ name: entry.name, claim: claimName, template: entry.resourceClaimTemplateName });
       continue;
     }
     const template = dra.templates.find(

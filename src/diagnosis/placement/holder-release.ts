@@ -90,6 +90,15 @@ function assessKnownPods(
 ): Found {
   const blockers = blockersOn(ctx, incoming, node);
   if (blockers.length === 0) return { node, blockers, release: [], remaining: [] };
+  // Devices held only by claims that the resourceclaim controller or the garbage
+  // collector is freeing (their pod is gone) come free by themselves, like the room of
+  // a terminating pod.
+  if (
+    blockers.every((b) => b.kind === 'devices') &&
+    deviceVerdict(ctx.analysis, incoming, node, { freeing: true })?.blockers.length === 0
+  ) {
+    return { node, blockers, release: [], remaining: [] };
+  }
   // A pod stuck terminating (past its deadline) frees nothing by itself, and no
   // strategy change can let it go: it stays a blocker.
   const stuck = (pod: Pod): boolean => isStuckTerminating(pod, ctx.snapshot.capturedAt);

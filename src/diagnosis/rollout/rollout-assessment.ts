@@ -27,6 +27,7 @@ import { assessNode, type NodeAssessment } from '../placement/holder-release.js'
 import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
 import { deviceMessageProof, messageProof, messageProvesUnschedulable } from '../scheduling/message-proof.js';
 import { needsOf } from '../dra/blockers.js';
+import type { MissingClaim } from '../dra/needs.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
@@ -50,7 +51,12 @@ export type PendingVerdict =
   /** What the verdict needs was not read, and no other proof holds. */
   | 'incomplete'
   /** Held before scheduling (gates, a claim not yet created): the scheduler has not tried it. */
-  | 'held-back';
+  | 'held-back'
+  /**
+   * A per-pod claim named in the pod's status no longer exists: the DynamicResources
+   * plugin rejects the pod in PreFilter, before any node, until the claim is back.
+   */
+  | 'claim-missing';
 
 export interface IneligibleNode {
   node: Node;
@@ -89,6 +95,8 @@ export interface PendingAssessment {
   heldBack?: HeldBack;
   /** DRA facts worth saying whatever the verdict (a shared claim cannot deadlock a surge). */
   deviceNotes?: string[];
+  /** For 'claim-missing': the claims named in the pod's status that no longer exist. */
+  claimsGone?: MissingClaim[];
 }
 
 /** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
@@ -210,6 +218,11 @@ function assessPending(
   const base = { pod, isNew, parsed, eligible, ineligible, ...(failure ? { failure } : {}) };
   const held = heldBeforeScheduling(pod);
   if (held) return { ...base, verdict: 'held-back', heldBack: held, provedOn: [], caveats: [], missing: [] };
+  const gone = needsOf(analysis, pod)?.missing ?? [];
+  if (gone.length > 0) {
+    // Whatever the template asks for, the scheduler does not get as far as the nodes.
+    return { ...base, verdict: 'claim-missing', claimsGone: gone, provedOn: [], caveats: [], missing: [] };
+  }
   const oldOnes = isNew ? [...oldPods] : [];
   const notes = sharedClaimNotes(analysis, pod);
   const withNotes = notes.length > 0 ? { ...base, deviceNotes: notes } : base;
@@ -353,6 +366,19 @@ function pendingVerdict(
   const unsettled = eligible.flatMap((a) =>
     a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
   );
+  const failing = unsettled.find((b) => b.kind === 'devices' && b.selectorError);
+  if (failing?.kind === 'devices' && failing.selectorError) {
+    // The selector errs upstream too: the structured allocator returns the CEL runtime
+    // error and the DynamicResources filter aborts scheduling of the pod with it, where
+    // its search reaches such a device (the device order decides): not a capacity verdict.
+    caveats.push(
+      `${failing.request}: a selector fails on a device of the node with a CEL runtime error (${failing.selectorError}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
+    );
+    missing.push(
+      'the pod\'s FailedScheduling event (kubectl describe pod): "CEL runtime error" there shows the scheduler stopped at the selector',
+    );
+    return judged('incomplete');
+  }
   const firstUnsettled = unsettled[0];
   if (firstUnsettled?.kind === 'devices') {
     // A selector that could not be evaluated may match a free device: unknown, not unschedulable.

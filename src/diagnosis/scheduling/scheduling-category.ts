@@ -26,7 +26,9 @@
  *                      PreFilter, printed without a node count because it applies to every node:
  *                      "resourceclaim in use", "resource claim <ns>/<name> is in the process of being
  *                      allocated", "resourceclaim \"<name>\" is being deleted", "request <r>: device class
- *                      <c> does not exist", a lister's "resourceclaim.resource.k8s.io \"<name>\" not found".
+ *                      <c> does not exist", a claim the pod's status names that is gone: "could not find
+ *                      ResourceClaim \"<ns>/<name>\"" (the scheduler's claim cache), older a lister's
+ *                      "resourceclaim.resource.k8s.io \"<name>\" not found".
  *                      PostFilter (text before "preemption:", see categorizeNote): "no new claims to
  *                      deallocate" (the pod has no claims), "still not schedulable", "deallocation of
  *                      ResourceClaim completed", "deletion of ResourceClaim completed".
