@@ -231,6 +231,67 @@ describe('who applies the Deployment', () => {
     expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
   });
 
+  it('Argo CD under label tracking by an older Argo CD: the argocd-application-controller manager (argo-cd#20815)', () => {
+    const d = seedWith((dep) =>
+      setMeta(dep, {
+        labels: { 'app.kubernetes.io/instance': 'vision-tracker' },
+        managedFields: [
+          entry('argocd-application-controller', 'Update', manifestFields({ 'f:labels': { 'f:app': {} } })),
+        ],
+      }),
+    ).deployment;
+    const owner = ownerOf(d);
+    expect(owner).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
+    expect(owner?.evidence).toContain('argocd-application-controller');
+  });
+
+  it("an older Argo CD's Apply entry is the manifest when the current manager has none; a field only it holds once the current one applies is unknown", () => {
+    const legacyOnly = seedWith((dep) => {
+      argoSsa(true)(dep);
+      for (const e of (dep.metadata as { managedFields: { manager?: string }[] }).managedFields)
+        if (e.manager === 'argocd-controller') e.manager = 'argocd-application-controller';
+    }).deployment;
+    const owner = ownerOf(legacyOnly);
+    if (!owner) throw new Error('no owner');
+    expect(desiredManifest(legacyOnly.metadata, owner)).toMatchObject({
+      source: 'managed-fields',
+      manager: 'argocd-application-controller',
+    });
+    expect(
+      manifestSets(desiredManifest(legacyOnly.metadata, owner), [
+        'spec',
+        'strategy',
+        'rollingUpdate',
+        'maxSurge',
+      ]),
+    ).toBe(true);
+    // After the upgrade the current manager applies Git without the strategy: only the older entry holds it.
+    const both = seedWith((dep) => {
+      argoSsa()(dep);
+      const managed = (dep.metadata as { managedFields: unknown[] }).managedFields;
+      managed.unshift(
+        entry('argocd-application-controller', 'Apply', {
+          'f:spec': { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } },
+        }),
+      );
+    });
+    const plan = diagnose(both).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(plan?.drift?.reverted).toBe('unknown');
+    expect(plan?.drift?.why).toContain('argocd-application-controller');
+  });
+
+  it('<ns>/<app> (a qualified name) in the tracking id names the namespace too; a malformed id proves nothing', () => {
+    const d = seedWith(argoSsa()).deployment;
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': 'team-a/vision-tracker:apps/Deployment:vision/object-tracker',
+    };
+    expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker', namespace: 'team-a' });
+    d.metadata.annotations['argocd.argoproj.io/tracking-id'] =
+      'vision-tracker:apps/Deployment/x:vision/object-tracker';
+    expect(ownerOf(d)?.tool).not.toBe('argocd');
+  });
+
   it('an app in another namespace: <ns>_<app> in the tracking id', () => {
     const d = seedWith(argoSsa()).deployment;
     d.metadata.annotations = {
