@@ -20,6 +20,7 @@ import { applyDirect, loadScenario, readScenarioFile } from './scenario.js';
 import { FaultList, type FaultRule } from './server/faults.js';
 import { createApiServer, type RecordedRequest } from './server/http.js';
 import { Store } from './store.js';
+import { deleteObject } from './writes.js';
 
 export type { FaultRule } from './server/faults.js';
 export type { RecordedRequest } from './server/http.js';
@@ -48,6 +49,8 @@ export interface Simulator {
   get(kind: string, namespace: string | undefined, name: string): object | undefined;
   list(kind: string, namespace?: string): object[];
   apply(obj: object): object;
+  /** Deletes an object at once, as an API DELETE would (tests: someone else's deletion at an exact moment). */
+  delete(kind: string, namespace: string | undefined, name: string): void;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   settle(): Promise<void>;
   /**
@@ -142,6 +145,11 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
     },
     list: (kind, namespace) => store.list(kindName(kind), namespace).map((o) => structuredClone(o)),
     apply: (obj) => structuredClone(applyDirect(store, obj)),
+    delete: (kind, namespace, name) => {
+      const rt = resourceForKind(kind);
+      if (!rt) throw new Error(`unknown kind ${kind}`);
+      deleteObject(store, rt, namespace, name);
+    },
     async waitFor(predicate, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate()) {

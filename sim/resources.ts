@@ -13,6 +13,12 @@ export interface ResourceType {
   shortNames?: string[];
   categories?: string[];
   subresources?: string[];
+  /**
+   * Served only once a CustomResourceDefinition named `<plural>.<group>` is stored, as
+   * on a real cluster where the CRD is installed (Argo CD, Flux): without it the API
+   * server answers 404 for the group-version and its objects.
+   */
+  crd?: true;
 }
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -218,9 +224,58 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     subresources: ['status'],
   },
+  {
+    plural: 'customresourcedefinitions',
+    singular: 'customresourcedefinition',
+    kind: 'CustomResourceDefinition',
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+  },
+  // GitOps owners' settings objects, served only with their CRD stored.
+  {
+    plural: 'applications',
+    singular: 'application',
+    kind: 'Application',
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    namespaced: true,
+    shortNames: ['app', 'apps'],
+    crd: true,
+  },
+  {
+    plural: 'kustomizations',
+    singular: 'kustomization',
+    kind: 'Kustomization',
+    group: 'kustomize.toolkit.fluxcd.io',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['ks'],
+    crd: true,
+  },
+  {
+    plural: 'helmreleases',
+    singular: 'helmrelease',
+    kind: 'HelmRelease',
+    group: 'helm.toolkit.fluxcd.io',
+    version: 'v2',
+    namespaced: true,
+    shortNames: ['hr'],
+    crd: true,
+  },
 ];
 
 export { VERBS };
+
+/** Which resource types the API serves now (a CRD-backed one only while its CRD is stored). */
+export type Served = (rt: ResourceType) => boolean;
+export const ALL_SERVED: Served = () => true;
+
+/** `<plural>.<group>`: the name of the CustomResourceDefinition that serves `rt`. */
+export function crdName(rt: ResourceType): string {
+  return `${rt.plural}.${rt.group}`;
+}
 
 /** apiVersion string as written in objects: `v1` or `apps/v1`. */
 export function apiVersionOf(rt: ResourceType): string {
@@ -228,8 +283,15 @@ export function apiVersionOf(rt: ResourceType): string {
 }
 
 /** Finds the resource type served at a group/version/plural path, if any. */
-export function findResource(group: string, version: string, plural: string): ResourceType | undefined {
-  return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
+export function findResource(
+  group: string,
+  version: string,
+  plural: string,
+  served: Served = ALL_SERVED,
+): ResourceType | undefined {
+  return RESOURCES.find(
+    (r) => r.group === group && r.version === version && r.plural === plural && served(r),
+  );
 }
 
 /**

@@ -218,6 +218,14 @@ const workerSchema = z.object({
   /** Set by Kubernetes in every pod: use the in-cluster service account when no kubeconfig is given. */
   KUBERNETES_SERVICE_HOST: optionalString,
   ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS: positiveInt(10_000),
+  /** Where Argo CD Applications live when a tracking id names no namespace. */
+  ROLLOUT_DOCTOR_ARGOCD_NAMESPACE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a namespace name')
+      .default('argocd'),
+  ),
   ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY: positiveInt(4),
   ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY: positiveInt(2),
   ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: positiveInt(25),
@@ -302,6 +310,8 @@ export interface WorkerConfig {
   /** Inside a pod (KUBERNETES_SERVICE_HOST set by Kubernetes): the service account is the fallback. */
   readonly inCluster: boolean;
   readonly kubeRequestTimeoutMs: number;
+  /** Argo CD's namespace: where an Application named by a tracking id without `<ns>_` is read. */
+  readonly argocdNamespace: string;
   readonly diagnoseConcurrency: number;
   readonly remediateConcurrency: number;
   readonly drainGraceMs: number;
@@ -445,6 +455,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     kubeContext: e.KUBE_CONTEXT,
     inCluster: e.KUBERNETES_SERVICE_HOST !== undefined,
     kubeRequestTimeoutMs: e.ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS,
+    argocdNamespace: e.ROLLOUT_DOCTOR_ARGOCD_NAMESPACE,
     diagnoseConcurrency: e.ROLLOUT_DOCTOR_DIAGNOSE_CONCURRENCY,
     remediateConcurrency: e.ROLLOUT_DOCTOR_REMEDIATE_CONCURRENCY,
     drainGraceMs: e.ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS * 1000,

@@ -3,6 +3,14 @@
  * template (pod-template-hash, revision annotations), then scales new and old
  * ReplicaSets by the RollingUpdate rules (surge/unavailable fenceposts) or
  * Recreate (old pods gone first), prunes history, and writes status.
+ *
+ * As upstream syncDeployment (pkg/controller/deployment): a paused Deployment, or one
+ * whose replicas changed (a scaling event), runs sync() instead of a rollout step:
+ * no new ReplicaSet is created (getAllReplicaSetsAndSyncRevision without create), and
+ * scale() sizes the existing ones: the only active one (or, with none, the newest)
+ * takes the replicas; with a saturated new one the old ones go to 0; otherwise, for
+ * RollingUpdate only, proportional scaling to replicas + maxSurge; Recreate scales
+ * nothing there.
  */
 import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import { resourceForKind } from '../resources.js';
@@ -30,6 +38,19 @@ export function isScalingEvent(replicas: number, sets: readonly ReplicaSet[]): b
     const desired = rs.metadata.annotations?.[DESIRED];
     return active(rs) && desired !== undefined && Number(desired) !== replicas;
   });
+}
+
+/**
+ * IsSaturated: the new ReplicaSet has all the replicas, says so in its desired-replicas
+ * annotation, and all of them are available.
+ */
+export function isSaturated(replicas: number, rs: ReplicaSet): boolean {
+  const desired = Number(rs.metadata.annotations?.[DESIRED] ?? Number.NaN);
+  return (
+    (rs.spec.replicas ?? 0) === replicas &&
+    desired === replicas &&
+    (rs.status?.availableReplicas ?? 0) === replicas
+  );
 }
 
 /**
@@ -70,8 +91,10 @@ export function proportionalSizes(
     let proportion = 0;
     if (toAdd !== 0 && toAdd !== added) {
       const annotated = Number(rs.metadata.annotations?.[MAX] ?? Number.NaN);
+      // getReplicaSetFraction: no (or a zero) max-replicas annotation falls back to
+      // status.replicas, and with that 0 too the previous size is unknown: fraction 0.
       const base = Number.isFinite(annotated) && annotated > 0 ? annotated : statusReplicas;
-      const fraction = replicas === 0 ? -size : Math.round((size * allowed) / Math.max(1, base)) - size;
+      const fraction = replicas === 0 ? -size : base > 0 ? Math.round((size * allowed) / base) - size : 0;
       const left = toAdd - added;
       proportion = toAdd > 0 ? Math.min(fraction, left) : Math.max(fraction, left);
     }
@@ -163,8 +186,30 @@ export function deploymentController(ctx: ControllerContext): Controller {
     let oldRSs = owned.filter((rs) => rs !== newRS);
     const maxOldRevision = Math.max(0, ...oldRSs.map(revisionOf));
     let createdNewRS = false;
-    if (!d.spec.paused) {
-      if (!newRS) {
+    const paused = d.spec.paused === true;
+    /** scale() of sync(): for a paused Deployment and on scaling events. */
+    const syncScale = (): void => {
+      const all = [...(newRS ? [newRS] : []), ...oldRSs];
+      const activeSets = all.filter(active);
+      const apply = (sizes: Map<ReplicaSet, number>, annotate: boolean): void => {
+        for (const [rs, size] of sizes) {
+          const updated = scale(dObj, rs, size, maxSurge, annotate);
+          if (rs === newRS) newRS = updated;
+          else oldRSs = oldRSs.map((r) => (r === rs ? updated : r));
+        }
+      };
+      if (activeSets.length <= 1) {
+        apply(proportionalSizes(replicas, maxSurge, newRS, oldRSs, d.status?.replicas ?? 0), true);
+        return;
+      }
+      if (newRS && isSaturated(replicas, newRS)) {
+        apply(new Map(oldRSs.filter(active).map((rs) => [rs, 0])), false);
+        return;
+      }
+      if (rolling) apply(proportionalSizes(replicas, maxSurge, newRS, oldRSs, d.status?.replicas ?? 0), true);
+    };
+    {
+      if (!newRS && !paused) {
         const hash = podTemplateHash(d.spec.template, d.status?.collisionCount ?? 0);
         const template = structuredClone(d.spec.template);
         template.metadata = {
@@ -224,8 +269,9 @@ export function deploymentController(ctx: ControllerContext): Controller {
         );
         newRS = created as unknown as ReplicaSet;
         createdNewRS = true;
-      } else if (revisionOf(newRS) <= maxOldRevision) {
-        newRS = writeRS(newRS, (copy) => {
+      } else if (newRS && revisionOf(newRS) <= maxOldRevision) {
+        const current = newRS;
+        newRS = writeRS(current, (copy) => {
           copy.metadata.annotations = {
             ...(copy.metadata.annotations ?? {}),
             [REVISION]: String(maxOldRevision + 1),
@@ -234,14 +280,9 @@ export function deploymentController(ctx: ControllerContext): Controller {
       }
       const rsReplicas = (): number => [newRS, ...oldRSs].reduce((n, r) => n + (r?.spec.replicas ?? 0), 0);
       const scalingEvent = isScalingEvent(replicas, [...(newRS ? [newRS] : []), ...oldRSs]);
-      if (scalingEvent) {
-        // sync() instead of a rollout step, as the real controller does on a scaling event.
-        const sizes = proportionalSizes(replicas, maxSurge, newRS, oldRSs, d.status?.replicas ?? 0);
-        for (const [rs, size] of sizes) {
-          const updated = scale(dObj, rs, size, maxSurge, true);
-          if (rs === newRS) newRS = updated;
-          else oldRSs = oldRSs.map((r) => (r === rs ? updated : r));
-        }
+      if (paused || scalingEvent) {
+        // sync() instead of a rollout step, as the real controller does.
+        syncScale();
       } else if (!rolling) {
         const oldActive = oldRSs.some((rs) => (rs.spec.replicas ?? 0) > 0);
         if (oldActive) {

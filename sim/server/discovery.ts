@@ -2,7 +2,7 @@
  * Legacy discovery documents (/api, /apis, /api/v1, /apis/<g>/<v>, /version), the
  * path kubectl takes when the server does not offer aggregated discovery.
  */
-import { RESOURCES, VERBS } from '../resources.js';
+import { ALL_SERVED, RESOURCES, VERBS, type Served } from '../resources.js';
 import { groupVersions } from './request-info.js';
 
 /**
@@ -25,9 +25,9 @@ const SERVER_VERSION = {
   platform: 'linux/amd64',
 };
 
-function resourceList(group: string, version: string): unknown {
+function resourceList(group: string, version: string, served: Served): unknown {
   const resources: unknown[] = [];
-  for (const r of RESOURCES.filter((x) => x.group === group && x.version === version)) {
+  for (const r of RESOURCES.filter((x) => x.group === group && x.version === version && served(x))) {
     resources.push({
       name: r.plural,
       singularName: r.singular,
@@ -59,15 +59,15 @@ function resourceList(group: string, version: string): unknown {
   };
 }
 
-function apiGroup(group: string): unknown {
-  const versions = groupVersions()
+function apiGroup(group: string, served: Served): unknown {
+  const versions = groupVersions(served)
     .filter((gv) => gv.group === group)
     .map((gv) => ({ groupVersion: `${group}/${gv.version}`, version: gv.version }));
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
 /** The discovery document at `path`, or undefined when there is none. */
-export function discoveryDocument(path: string, serverAddress: string): unknown {
+export function discoveryDocument(path: string, serverAddress: string, served: Served = ALL_SERVED): unknown {
   if (path === '/version') return SERVER_VERSION;
   if (path === '/healthz' || path === '/readyz' || path === '/livez') return 'ok';
   if (path === '/api') {
@@ -78,19 +78,20 @@ export function discoveryDocument(path: string, serverAddress: string): unknown 
     };
   }
   if (path === '/apis') {
-    const groups = [...new Set(groupVersions().map((gv) => gv.group))].filter((g) => g !== '');
-    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(apiGroup) };
+    const groups = [...new Set(groupVersions(served).map((gv) => gv.group))].filter((g) => g !== '');
+    return { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map((g) => apiGroup(g, served)) };
   }
   const core = /^\/api\/([^/]+)$/.exec(path);
-  if (core?.[1] === 'v1') return resourceList('', 'v1');
+  if (core?.[1] === 'v1') return resourceList('', 'v1', served);
   const named = /^\/apis\/([^/]+)(?:\/([^/]+))?$/.exec(path);
   if (named) {
     const [, group = '', version] = named;
-    const known = groupVersions().filter((gv) => gv.group === group);
+    const known = groupVersions(served).filter((gv) => gv.group === group);
     if (known.length === 0) return undefined;
-    if (version === undefined) return { kind: 'APIGroup', apiVersion: 'v1', ...(apiGroup(group) as object) };
+    if (version === undefined)
+      return { kind: 'APIGroup', apiVersion: 'v1', ...(apiGroup(group, served) as object) };
     if (!known.some((gv) => gv.version === version)) return undefined;
-    return resourceList(group, version);
+    return resourceList(group, version, served);
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApiError, forbidden, reasonForCode } from '../errors.js';
 import type { LogStore } from '../logs.js';
 import type { Store } from '../store.js';
+import { crdName, type Served } from '../resources.js';
 import { discoveryDocument } from './discovery.js';
 import type { FaultList } from './faults.js';
 import { handleResource } from './handle-resource.js';
@@ -73,11 +74,13 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** Creates the (not yet listening) HTTP server. */
 export function createApiServer(options: HttpOptions): Server {
   const { store, logs, faults, requests } = options;
+  const served: Served = (rt) =>
+    !rt.crd || store.get('CustomResourceDefinition', undefined, crdName(rt)) !== undefined;
   return createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const method = req.method ?? 'GET';
-      const info = parseRequest(method, url);
+      const info = parseRequest(method, url, served);
       const record: RecordedRequest = {
         method,
         path: url.pathname,
@@ -166,7 +169,7 @@ export function createApiServer(options: HttpOptions): Server {
           return;
         }
         const host = req.headers.host ?? '127.0.0.1';
-        const doc = info.type === 'discovery' ? discoveryDocument(info.path, host) : undefined;
+        const doc = info.type === 'discovery' ? discoveryDocument(info.path, host, served) : undefined;
         if (doc === undefined) {
           record.status = sendStatus(
             res,

@@ -2,7 +2,7 @@
  * Turns a request path and method into the API server's request attributes:
  * verb, resource, namespace, name and subresource, or a discovery request.
  */
-import { findResource, RESOURCES, type ResourceType } from '../resources.js';
+import { ALL_SERVED, findResource, RESOURCES, type ResourceType, type Served } from '../resources.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -43,7 +43,7 @@ function verbFor(method: string, hasName: boolean, watch: boolean): Verb | undef
 }
 
 /** Parses `/api/v1/...` and `/apis/<group>/<version>/...` paths. */
-export function parseRequest(method: string, url: URL): RequestInfo {
+export function parseRequest(method: string, url: URL, served: Served = ALL_SERVED): RequestInfo {
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const parts = path.split('/').filter((p) => p !== '');
   let group: string;
@@ -68,13 +68,13 @@ export function parseRequest(method: string, url: URL): RequestInfo {
   if (
     rest[0] === 'namespaces' &&
     rest.length >= 3 &&
-    findResource(group, version, rest[2] ?? '')?.namespaced
+    findResource(group, version, rest[2] ?? '', served)?.namespaced
   ) {
     namespace = rest[1];
     rest = rest.slice(2);
   }
   const [plural = '', name, subresource] = rest;
-  const rt = findResource(group, version, plural);
+  const rt = findResource(group, version, plural, served);
   if (!rt || rest.length > 3) return { type: 'unknown', path };
   const watchParam = url.searchParams.get('watch');
   const verb = verbFor(method, name !== undefined, watchParam === '1' || watchParam === 'true');
@@ -92,8 +92,9 @@ export function parseRequest(method: string, url: URL): RequestInfo {
 }
 
 /** All group/versions served, for discovery. */
-export function groupVersions(): { group: string; version: string }[] {
+export function groupVersions(served: Served = ALL_SERVED): { group: string; version: string }[] {
   const seen = new Map<string, { group: string; version: string }>();
-  for (const r of RESOURCES) seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
+  for (const r of RESOURCES.filter(served))
+    seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
   return [...seen.values()];
 }

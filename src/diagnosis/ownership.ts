@@ -10,8 +10,10 @@
  * 2. Argo CD: the annotation argocd.argoproj.io/tracking-id naming this very object
  *    (`<app>:apps/Deployment:<ns>/<name>`; a ReplicaSet inherits the Deployment's
  *    annotations, so a tracking id naming another object proves nothing), or the
- *    label app.kubernetes.io/instance together with the `argocd-controller` manager
- *    in managedFields (label tracking).
+ *    label app.kubernetes.io/instance together with an Argo CD manager in managedFields
+ *    (label tracking): `argocd-controller`, or `argocd-application-controller` that
+ *    older Argo CD leaves (gitops-engine wrote without a field manager before it set
+ *    one, so the API server named the binary: argo-cd#20815).
  * 3. Helm: annotations meta.helm.sh/release-name + /release-namespace. The label
  *    app.kubernetes.io/managed-by: Helm alone is not proof (charts rendered by
  *    Argo CD or `helm template | kubectl apply` carry it too).
@@ -47,6 +49,10 @@ export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 /** Field managers of each tool, as they appear in managedFields. */
 export const ARGOCD_MANAGER = 'argocd-controller';
+/** What older Argo CD wrote under (no field manager set, so the binary's name: argo-cd#20815). */
+export const ARGOCD_LEGACY_MANAGER = 'argocd-application-controller';
+/** Argo CD's field managers, the current one first. */
+export const ARGOCD_MANAGERS: readonly string[] = [ARGOCD_MANAGER, ARGOCD_LEGACY_MANAGER];
 export const FLUX_KUSTOMIZE_MANAGER = 'kustomize-controller';
 export const FLUX_HELM_MANAGER = 'helm-controller';
 export const HELM_MANAGER = 'helm';
@@ -98,7 +104,25 @@ export interface OwnedObject {
   metadata: ObjectMeta;
 }
 
-/** `<app>:<group>/<kind>:<ns>/<name>`, with `<ns>_<app>` for apps outside Argo CD's namespace. */
+/**
+ * An Argo CD application instance name: `<app>` for an Application in Argo CD's own
+ * namespace, `<ns>_<app>` for one elsewhere (apps in any namespace: AppInstanceName in
+ * argo-cd util/argo), `<ns>/<app>` as its CLI and API qualify names. Neither `_` nor `/`
+ * can appear in a Kubernetes name, so the split is unambiguous.
+ */
+export function splitAppName(value: string): { app: string; appNamespace?: string } {
+  for (const separator of ['/', '_']) {
+    const at = value.indexOf(separator);
+    if (at > 0 && at < value.length - 1)
+      return { app: value.slice(at + 1), appNamespace: value.slice(0, at) };
+  }
+  return { app: value };
+}
+
+/**
+ * `<app>:<group>/<kind>:<ns>/<name>`, split as Argo CD's ParseAppInstanceValue does
+ * (the application name is everything before the first colon).
+ */
 function parseTrackingId(value: string): {
   app: string;
   appNamespace?: string;
@@ -107,20 +131,17 @@ function parseTrackingId(value: string): {
   namespace: string;
   name: string;
 } | null {
-  const match = /^([^:/]+):([^/:]*)\/([^:/]+):([^/:]*)\/([^/:]+)$/.exec(value.trim());
-  if (!match) return null;
-  const [, appPart = '', group = '', kind = '', namespace = '', name = ''] = match;
-  const underscore = appPart.indexOf('_');
-  return underscore > 0
-    ? {
-        app: appPart.slice(underscore + 1),
-        appNamespace: appPart.slice(0, underscore),
-        group,
-        kind,
-        namespace,
-        name,
-      }
-    : { app: appPart, group, kind, namespace, name };
+  const text = value.trim();
+  const first = text.indexOf(':');
+  const second = first < 0 ? -1 : text.indexOf(':', first + 1);
+  if (first <= 0 || second < 0) return null;
+  const groupKind = text.slice(first + 1, second).split('/');
+  const namespaceName = text.slice(second + 1).split('/');
+  if (groupKind.length !== 2 || namespaceName.length !== 2) return null;
+  const [group = '', kind = ''] = groupKind;
+  const [namespace = '', name = ''] = namespaceName;
+  if (!kind || !name) return null;
+  return { ...splitAppName(text.slice(0, first)), group, kind, namespace, name };
 }
 
 /**
@@ -174,11 +195,14 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
     }
   }
   const instance = labels[INSTANCE_LABEL];
-  if (instance && managers.some((m) => m.manager === ARGOCD_MANAGER)) {
+  const argoManager = ARGOCD_MANAGERS.find((name) => managers.some((m) => m.manager === name));
+  if (instance && argoManager) {
+    const app = splitAppName(instance);
     return {
       tool: 'argocd',
-      name: instance,
-      evidence: `label ${INSTANCE_LABEL}=${instance} with field manager ${ARGOCD_MANAGER}`,
+      name: app.app,
+      ...(app.appNamespace ? { namespace: app.appNamespace } : {}),
+      evidence: `label ${INSTANCE_LABEL}=${instance} with field manager ${argoManager}`,
     };
   }
 
@@ -282,7 +306,7 @@ function gitOpsMarkerKeys(metadata: ObjectMeta): string[] {
 function hasGitOpsMarker(metadata: ObjectMeta, managers: ManagedFieldsEntry[]): boolean {
   if (gitOpsMarkerKeys(metadata).length > 0) return true;
   return managers.some((m) =>
-    [ARGOCD_MANAGER, FLUX_KUSTOMIZE_MANAGER, FLUX_HELM_MANAGER, HELM_MANAGER].includes(m.manager ?? ''),
+    [...ARGOCD_MANAGERS, FLUX_KUSTOMIZE_MANAGER, FLUX_HELM_MANAGER, HELM_MANAGER].includes(m.manager ?? ''),
   );
 }
 
@@ -301,26 +325,37 @@ export type DesiredManifest =
   | { source: 'last-applied'; object: unknown }
   | { source: 'unknown'; reason: string };
 
-/** Where each tool's manifest shows: its managedFields entries (Apply only, or any), and last-applied. */
-const MANIFEST_SOURCES: Record<ManagerTool, { manager: string; applyOnly: boolean; lastApplied: boolean }> = {
-  argocd: { manager: ARGOCD_MANAGER, applyOnly: true, lastApplied: true },
-  'flux-kustomize': { manager: FLUX_KUSTOMIZE_MANAGER, applyOnly: true, lastApplied: false },
-  'flux-helm': { manager: FLUX_HELM_MANAGER, applyOnly: false, lastApplied: false },
-  helm: { manager: HELM_MANAGER, applyOnly: false, lastApplied: false },
-  kubectl: { manager: KUBECTL_SERVER_SIDE_APPLY, applyOnly: true, lastApplied: true },
+/**
+ * Where each tool's manifest shows: its managedFields entries (Apply only, or any), and
+ * last-applied. Several managers: the first that has entries is the manifest (Argo CD's
+ * current manager before the older name), and a field only the other holds is left to
+ * otherHolders (unknown: Git may have dropped it since).
+ */
+const MANIFEST_SOURCES: Record<
+  ManagerTool,
+  { managers: readonly string[]; applyOnly: boolean; lastApplied: boolean }
+> = {
+  argocd: { managers: ARGOCD_MANAGERS, applyOnly: true, lastApplied: true },
+  'flux-kustomize': { managers: [FLUX_KUSTOMIZE_MANAGER], applyOnly: true, lastApplied: false },
+  'flux-helm': { managers: [FLUX_HELM_MANAGER], applyOnly: false, lastApplied: false },
+  helm: { managers: [HELM_MANAGER], applyOnly: false, lastApplied: false },
+  kubectl: { managers: [KUBECTL_SERVER_SIDE_APPLY], applyOnly: true, lastApplied: true },
 };
 
 export function desiredManifest(metadata: ObjectMeta, owner: ManagedBy): DesiredManifest {
   const how = MANIFEST_SOURCES[owner.tool];
-  const entries = managedFieldsOf(metadata).filter(
-    (m) =>
-      m.manager === how.manager &&
-      (!how.applyOnly || m.operation === 'Apply') &&
-      !m.subresource &&
-      m.fieldsV1 !== undefined,
-  );
-  if (entries.length > 0) {
-    return { source: 'managed-fields', manager: how.manager, fields: entries.map((e) => e.fieldsV1 ?? {}) };
+  const all = managedFieldsOf(metadata);
+  for (const manager of how.managers) {
+    const entries = all.filter(
+      (m) =>
+        m.manager === manager &&
+        (!how.applyOnly || m.operation === 'Apply') &&
+        !m.subresource &&
+        m.fieldsV1 !== undefined,
+    );
+    if (entries.length > 0) {
+      return { source: 'managed-fields', manager, fields: entries.map((e) => e.fieldsV1 ?? {}) };
+    }
   }
   const text = metadata.annotations?.[LAST_APPLIED];
   if (how.lastApplied && text !== undefined) {
@@ -330,7 +365,8 @@ export function desiredManifest(metadata: ObjectMeta, owner: ManagedBy): Desired
       return { source: 'unknown', reason: `the ${LAST_APPLIED} annotation is not JSON` };
     }
   }
-  const entry = how.applyOnly ? `an Apply entry of ${how.manager}` : `an entry of ${how.manager}`;
+  const names = how.managers.join(' or ');
+  const entry = how.applyOnly ? `an Apply entry of ${names}` : `an entry of ${names}`;
   return {
     source: 'unknown',
     reason: how.lastApplied

@@ -84,6 +84,34 @@ export interface WorkloadSnapshot {
    * asked or not known (a dump, a failed discovery), and no taint-device plan is offered.
    */
   deviceTaintRules?: DeviceTaintApi;
+  /**
+   * The settings object of the Deployment's GitOps owner (the Argo CD Application, the
+   * Flux Kustomization or HelmRelease), read where RBAC and the cluster allow: whether
+   * the owner reverts a live change depends on it (self-heal, suspension, drift
+   * detection). Absent: no owner with settings, or not asked.
+   */
+  ownerSettings?: OwnerSettingsRead;
+}
+
+/** The owner's settings object: which one, and whether it was read (coverage says why not). */
+export interface OwnerSettingsRead {
+  kind: 'Application' | 'Kustomization' | 'HelmRelease';
+  /** "argoproj.io/v1alpha1", "kustomize.toolkit.fluxcd.io/v1", "helm.toolkit.fluxcd.io/v2". */
+  apiVersion: string;
+  /** "applications.argoproj.io": the resource RBAC and kubectl name. */
+  resource: string;
+  namespace: string;
+  name: string;
+  /**
+   * read; forbidden (403/401); not-served (discovery: the cluster has no such CRD);
+   * not-found (served, but no such object here: the owner may run in another cluster);
+   * failed; not-in-dump.
+   */
+  state: 'read' | 'forbidden' | 'not-served' | 'not-found' | 'failed' | 'not-in-dump';
+  /** The object as read (state 'read'). */
+  object?: unknown;
+  /** The read that settles it: "kubectl get applications.argoproj.io shop -n argocd -o yaml". */
+  settle: string;
 }
 
 export type DeviceTaintApi = 'resource.k8s.io/v1' | 'resource.k8s.io/v1beta2' | 'not-served';
@@ -135,10 +163,10 @@ export interface Coverage {
 
 export interface CoverageGap {
   /** Which part of the snapshot it leaves open. */
-  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra';
+  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra' | 'owner';
   /** "nodes", "pods on gpu-node-3", "events in vision". */
   what: string;
-  reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed';
+  reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed' | 'not-served' | 'not-found';
   /** The read or grant that settles it: "kubectl get nodes -o yaml", "grant list on nodes". */
   settle: string;
 }

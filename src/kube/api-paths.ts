@@ -8,6 +8,9 @@ const GROUP_PREFIX = {
   core: '/api/v1',
   apps: '/apis/apps/v1',
   resource: '/apis/resource.k8s.io/v1',
+  argocd: '/apis/argoproj.io/v1alpha1',
+  fluxKustomize: '/apis/kustomize.toolkit.fluxcd.io/v1',
+  fluxHelm: '/apis/helm.toolkit.fluxcd.io/v2',
 } as const;
 
 export const RESOURCES = {
@@ -27,7 +30,19 @@ export const RESOURCES = {
   devicetaintrules: { prefix: GROUP_PREFIX.resource, namespaced: false },
   // Discovery of resource.k8s.io at `version` (APIResourceList): which DRA kinds the server serves.
   resourceapis: { prefix: GROUP_PREFIX.resource, namespaced: false },
+  // The GitOps owner's settings (read only, optional: the CRDs may not be installed):
+  // the Argo CD Application, the Flux Kustomization and HelmRelease.
+  applications: { prefix: GROUP_PREFIX.argocd, namespaced: true },
+  kustomizations: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: true },
+  helmreleases: { prefix: GROUP_PREFIX.fluxHelm, namespaced: true },
+  // Discovery of those group-versions (APIResourceList): whether the cluster serves them.
+  argocdapis: { prefix: GROUP_PREFIX.argocd, namespaced: false },
+  kustomizeapis: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: false },
+  helmapis: { prefix: GROUP_PREFIX.fluxHelm, namespaced: false },
 } as const;
+
+/** Resources that name a group-version's discovery document, not objects. */
+const DISCOVERY: ReadonlySet<string> = new Set(['resourceapis', 'argocdapis', 'kustomizeapis', 'helmapis']);
 
 /** resource.k8s.io versions a call may name (`version`); v1 when it names none. */
 export const RESOURCE_VERSIONS = ['v1', 'v1beta2'] as const;
@@ -76,7 +91,7 @@ export function pathFor(call: ApiCall): string {
     call.version && resource.prefix === GROUP_PREFIX.resource
       ? `/apis/resource.k8s.io/${call.version}`
       : resource.prefix;
-  if (call.resource === 'resourceapis') return path;
+  if (DISCOVERY.has(call.resource)) return path;
   if (resource.namespaced && call.namespace !== undefined) {
     path += `/namespaces/${encodeURIComponent(call.namespace)}`;
   }

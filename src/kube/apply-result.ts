@@ -9,13 +9,22 @@ import type { FieldChange } from './patch-effect.js';
 export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
 
 export type ApplyResult =
-  | { status: 'applied'; changes: FieldChange[]; generation: number; resourceVersion: string }
+  | {
+      status: 'applied';
+      changes: FieldChange[];
+      generation: number;
+      resourceVersion: string;
+      /** Why no Undo is offered for what was done (a stepped walk the Deployment moved on under). */
+      noUndo?: string;
+    }
   | {
       status: 'already-applied';
       reason: string;
       /** The live generation, and the values now at the paths the plan sets (`before` unknown). */
       generation: number;
       changes: FieldChange[];
+      /** As for applied: why no Undo is offered. */
+      noUndo?: string;
     }
   | {
       status: 'refused';

@@ -27,6 +27,9 @@
  * when the cluster-wide claim list is refused; one with an extended resource adds the
  * DeviceClass list to round 2 and, only when a class backs the resource, the other 3
  * to round 3. Claim and slice lists grow by a page per 500 objects (at most 4 and 2).
+ * The settings object of the Deployment's GitOps owner (the Argo CD Application, the
+ * Flux Kustomization or HelmRelease: owner-settings-read.ts) is read in round 2 too:
+ * its group-version's discovery (once per process and TTL) and one GET, optional.
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
@@ -68,11 +71,16 @@ import { secondaryRead } from './secondary-read.js';
 import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
 import { extendedResources } from '../diagnosis/placement/scarce.js';
+import { detectOwner } from '../diagnosis/ownership.js';
+import { ownerGap } from '../diagnosis/owner-target.js';
+import { readOwnerSettings } from './owner-settings-read.js';
 
 export interface CollectOptions {
   onProgress?: (step: string) => void;
   /** Bytes of previous-container log kept per crashing container (default 4096). */
   logBytes?: number;
+  /** Where Argo CD Applications live when the tracking id names no namespace (default argocd). */
+  argocdNamespace?: string;
 }
 
 /** More eligible nodes than this and the snapshot's node list is marked incomplete. */
@@ -124,7 +132,8 @@ export async function collectSnapshot(
   const eligibleEarly = nodeSelector !== undefined || asksForScarce(template, claimNames(template));
 
   progress('reading replica sets, pods, events, eligible nodes and volumes');
-  const [replicaSetList, podList, eventList, early, pvcList, draReads] = await Promise.all([
+  const owner = detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata });
+  const [replicaSetList, podList, eventList, early, pvcList, draReads, ownerSettings] = await Promise.all([
     optional(() =>
       listObjects<ReplicaSet>(client, {
         resource: 'replicasets',
@@ -149,7 +158,10 @@ export async function collectSnapshot(
       : extendedResources(template).length > 0
         ? readDeviceClasses(client, problems)
         : Promise.resolve(undefined),
+    readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
   ]);
+  const ownerSettingsGap = ownerSettings ? ownerGap(ownerSettings) : undefined;
+  if (ownerSettingsGap) gaps.push(ownerSettingsGap);
   const pvcs = pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined);
 
   // Ours, chosen by the same function the dump and scan paths use.
@@ -238,7 +250,12 @@ export async function collectSnapshot(
     { capturedAt, coverage, logs, accessProblems: problems },
   );
   progress('snapshot complete');
-  return { ...snapshot, target: ref, ...(deviceTaintRules ? { deviceTaintRules } : {}) };
+  return {
+    ...snapshot,
+    target: ref,
+    ...(deviceTaintRules ? { deviceTaintRules } : {}),
+    ...(ownerSettings ? { ownerSettings } : {}),
+  };
 }
 
 /**

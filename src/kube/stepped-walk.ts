@@ -15,6 +15,21 @@
  * 4. marks that pod with the pod-deletion-cost, scales down by one, sees which pod the
  *    ReplicaSet controller really released, and waits for the new pod to be Ready.
  *
+ * When another pod than the marked one went (someone else deleted an old pod during the
+ * scale, so the ReplicaSet was already at its new count and deleted nothing of ours,
+ * or the controller's order put another first) and the marked pod still runs, the step
+ * does not wait for a new pod: where the pod that went frees nothing the Pending new pod
+ * needs (not on a node of the proof) it stops at once and says so.
+ *
+ * A walk stopped because the Deployment changed says how, and what its Undo does then
+ * (upstream deployment controller): rolled back to the old ReplicaSet's template, that
+ * ReplicaSet is the new one again and the controller scales it up itself, so no Undo
+ * (scaling it by hand only races the controller); a new rollout (a third template)
+ * makes it an old ReplicaSet the controller only scales down, so no Undo either (it
+ * would be scaled straight down and bring back the pods that block); any other spec
+ * change (replicas, strategy, pause) leaves both ReplicaSets in their roles, and the
+ * Undo stays, checked against the new generation.
+ *
  * Every mark still on a pod that stays is taken off when the walk ends, however it
  * ends; one that cannot be is reported. Writes use the field manager rollout-doctor.
  */
@@ -27,12 +42,13 @@ import {
   FIRST_TO_GO,
 } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
-import { isReady, isTerminating, podsOfReplicaSet } from '../diagnosis/rollout/workload.js';
+import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../diagnosis/rollout/workload.js';
 import type { OldReplicaSetTarget, RemediationPlan } from '../remediation/plan.js';
 import type { ApplyResult } from './apply-result.js';
 import type { KubeClient } from './client.js';
 import { collectSnapshot } from './collector.js';
 import { markFirstToGo, removeMark, type Mark } from './deletion-cost.js';
+import { KubeApiError } from './errors.js';
 import { getObject, listObjects } from './list.js';
 import type { FieldChange } from './patch-effect.js';
 import { check, patchScale, readReplicaSet, scaleFailure } from './replicaset-scaler.js';
@@ -57,8 +73,15 @@ export type StepStop =
   | 'nothing-blocked'
   | 'other-pod-first'
   | 'not-released'
+  | 'released-elsewhere'
   | 'ready-timeout'
   | 'api-error';
+
+/**
+ * How the Deployment changed under a walk: rolled back to the old ReplicaSet's template,
+ * a new rollout (a template neither ReplicaSet runs), or another spec field.
+ */
+export type DeploymentChange = 'rolled-back' | 'new-rollout' | 'spec';
 
 /**
  * One step of the walk, as data: step `step` of `of` (the old ReplicaSet's replicas
@@ -72,7 +95,16 @@ export type StepEvent =
   | { phase: 'waiting-ready'; step: number; of: number; replicaSet: string; pod: string; marked?: string }
   | { phase: 'ready'; step: number; of: number; replicaSet: string; pod: string; marked?: string }
   | { phase: 'done'; step: number; of: number; replicaSet: string }
-  | { phase: 'stopped'; step: number; of: number; replicaSet: string; reason: StepStop }
+  | {
+      phase: 'stopped';
+      step: number;
+      of: number;
+      replicaSet: string;
+      reason: StepStop;
+      /** reason deployment-changed: how, and the generation seen. */
+      change?: DeploymentChange;
+      generation?: number;
+    }
   | {
       phase: 'marks-left';
       step: number;
@@ -98,7 +130,8 @@ function scaleBy(
   return patchScale(client, plan.target.namespace, target.name, body, dryRun);
 }
 
-type Choice = { ok: true; pod: Pod; pods: Pod[] } | { ok: false; stop: StepStop; reason: string };
+type Choice =
+  { ok: true; pod: Pod; pods: Pod[]; nodes: string[] } | { ok: false; stop: StepStop; reason: string };
 
 /**
  * From a fresh snapshot: the old pod whose release the ReplicaSet controller will make
@@ -119,10 +152,20 @@ async function choose(
   if (!choice)
     return { ok: false, stop: 'nothing-blocked', reason: `ReplicaSet ${target.name} has no live pod` };
   if (!choice.ok) return { ok: false, stop: 'other-pod-first', reason: choice.reason };
-  return { ok: true, pod: choice.pod, pods };
+  return { ok: true, pod: choice.pod, pods, nodes: proof.nodes };
 }
 
 const readyOf = (rs: ReplicaSet | undefined): number => rs?.status?.readyReplicas ?? 0;
+
+/** One pod by name, or undefined once it is gone. */
+async function readPod(client: KubeClient, namespace: string, name: string): Promise<Pod | undefined> {
+  try {
+    return await getObject<Pod>(client, { resource: 'pods', namespace, name });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
 
 /**
  * Walks the old ReplicaSet down to 0 (see the module comment). Stops, saying why, when
@@ -159,8 +202,6 @@ export async function applyStepped(
   const changedDeployment = (d: Deployment): boolean =>
     d.metadata.uid !== plan.preconditions.uid ||
     (d.metadata.generation ?? 0) !== plan.preconditions.generation;
-  const deploymentChangedWords = (): string =>
-    `the Deployment changed (generation ${String(live.metadata.generation)})`;
   /** Re-reads the Deployment during a wait; true (and `live` updated) when it changed. */
   const deploymentMoved = async (): Promise<boolean> => {
     const now = await getObject<Deployment>(client, {
@@ -173,6 +214,8 @@ export async function applyStepped(
     return true;
   };
 
+  /** Why the walk's Undo is not offered (the Deployment moved on under it). */
+  let noUndo: string | undefined;
   /** What the walk did, once it ends. */
   const result = (): ApplyResult => {
     const generation = live.metadata.generation ?? 0;
@@ -182,6 +225,7 @@ export async function applyStepped(
         changes: [{ path, before: target.replicas, after: expected }],
         generation,
         resourceVersion: live.metadata.resourceVersion ?? '',
+        ...(noUndo ? { noUndo } : {}),
       };
     return {
       status: 'already-applied',
@@ -191,15 +235,63 @@ export async function applyStepped(
           : `ReplicaSet ${target.name} is at ${expected} of ${of}: an earlier attempt took ${of - expected} step(s), this one none`,
       generation,
       changes: [{ path, before: undefined, after: expected }],
+      ...(noUndo ? { noUndo } : {}),
     };
   };
   /** Nothing written yet, by this attempt or an earlier one: a stop is a refusal. */
   const untouched = (): boolean => changes.length === 0 && expected === target.replicas;
-  const stop = (reason: StepStop, words: string): ApplyResult => {
+  const stop = (
+    reason: StepStop,
+    words: string,
+    extra: { change?: DeploymentChange; generation?: number } = {},
+  ): ApplyResult => {
     if (untouched()) return { status: 'refused', reason: words };
     progress(`stopped at step ${stepOf(expected)} of ${of}: ${words}`);
-    emit({ phase: 'stopped', step: stepOf(expected), of, replicaSet: target.name, reason });
+    emit({ phase: 'stopped', step: stepOf(expected), of, replicaSet: target.name, reason, ...extra });
     return result();
+  };
+
+  /**
+   * The Deployment changed under the walk: how (the old ReplicaSet's template is the
+   * Deployment's again, or neither ReplicaSet's is, or only another spec field moved),
+   * and whether the Undo still means what it says.
+   */
+  const deploymentChanged = async (): Promise<ApplyResult> => {
+    const generation = live.metadata.generation ?? 0;
+    const [oldNow, newNow] = await Promise.all([
+      readReplicaSet(client, namespace, target.name),
+      readReplicaSet(client, namespace, target.newReplicaSet.name),
+    ]);
+    const replicas = live.spec.replicas ?? 1;
+    if (live.metadata.uid !== plan.preconditions.uid)
+      return stop(
+        'deployment-changed',
+        `the Deployment changed: it was replaced (new uid); no Undo is offered`,
+        {
+          generation,
+        },
+      );
+    if (oldNow?.spec.template && templatesEqual(oldNow.spec.template, live.spec.template)) {
+      noUndo = `the Deployment was rolled back to ReplicaSet ${target.name}'s template: it is the new ReplicaSet again, and the Deployment controller scales it up to ${replicas} itself, so scaling it back by hand would only race the controller`;
+      return stop(
+        'deployment-changed',
+        `the Deployment changed (generation ${generation}): it was rolled back to ReplicaSet ${target.name}'s template, which the Deployment controller scales back up itself, and no Undo is offered`,
+        { change: 'rolled-back', generation },
+      );
+    }
+    if (!newNow?.spec.template || !templatesEqual(newNow.spec.template, live.spec.template)) {
+      noUndo = `the Deployment started a new rollout: ReplicaSet ${target.name} is an old one that the Deployment controller only scales down, so an Undo would be scaled straight back down and bring back the pods that blocked the new ones`;
+      return stop(
+        'deployment-changed',
+        `the Deployment changed (generation ${generation}): a new rollout, a template neither ReplicaSet runs; no Undo is offered, since the controller only scales ${target.name} down now`,
+        { change: 'new-rollout', generation },
+      );
+    }
+    return stop(
+      'deployment-changed',
+      `the Deployment changed (generation ${generation}): another spec field (replicas, strategy or pause), not the template; the Undo still puts ${target.name} back while ${target.newReplicaSet.name} is not fully available`,
+      { change: 'spec', generation },
+    );
   };
 
   /**
@@ -234,8 +326,8 @@ export async function applyStepped(
     return waited ? 'waited' : 'now';
   };
 
-  /** The pod of `before` the ReplicaSet controller deleted after the scale, once seen. */
-  const released = (before: Pod[]): Promise<Pod | undefined> =>
+  /** The pod of `before` that went after the scale (the marked one first, when it did), once seen. */
+  const released = (before: Pod[], marked: Pod): Promise<Pod | undefined> =>
     waitUntil(
       client,
       { resource: 'replicasets', namespace, name: target.name },
@@ -246,10 +338,11 @@ export async function applyStepped(
           query: { labelSelector: `pod-template-hash=${target.podTemplateHash}` },
         });
         const now = new Map(list.items.map((p) => [p.metadata.uid, p]));
-        const gone = before.find((p) => {
+        const went = (p: Pod): boolean => {
           const seen = now.get(p.metadata.uid);
           return !seen || isTerminating(seen);
-        });
+        };
+        const gone = went(marked) ? marked : before.find(went);
         return gone ? { value: gone } : { resourceVersion: list.resourceVersion };
       },
       Date.now() + stepTimeoutMs,
@@ -283,7 +376,7 @@ export async function applyStepped(
           namespace,
           name: plan.target.name,
         });
-        if (changedDeployment(live)) return stop('deployment-changed', deploymentChangedWords());
+        if (changedDeployment(live)) return deploymentChanged();
       }
       const rs = await readReplicaSet(client, namespace, target.name);
       const now = rs?.spec.replicas ?? 0;
@@ -308,7 +401,7 @@ export async function applyStepped(
         choice = await choose(client, plan, target);
         if (!choice.ok) return stop(choice.stop, choice.reason);
         const wait = await serving(choice.pod, replicas, deadline);
-        if (wait === 'deployment-changed') return stop('deployment-changed', deploymentChangedWords());
+        if (wait === 'deployment-changed') return deploymentChanged();
         if (wait === 'timeout')
           return stop(
             'ready-timeout',
@@ -330,10 +423,24 @@ export async function applyStepped(
       expected -= 1;
       const stepNo = stepOf(expected + 1);
       // Which pod went is what the ReplicaSet controller did, not what the mark asked.
-      const gone = await released(before);
+      const gone = await released(before, pod);
       if (!gone)
         return stop('not-released', `the ReplicaSet controller released no old pod within ${seconds} s`);
       const goneName = gone.metadata.name ?? '';
+      // Another pod went (deleted by someone else during the scale, so the ReplicaSet
+      // was already at its count and released nothing of ours; or first in the
+      // controller's order) and the marked one still runs: where the pod that went
+      // frees nothing the Pending new pod needs, its new pod never comes: say so now.
+      const goneNode = gone.spec.nodeName ?? '';
+      if (goneName !== podName && !choice.nodes.includes(goneNode)) {
+        const markedNow = await readPod(client, namespace, podName);
+        if (markedNow && markedNow.metadata.uid === pod.metadata.uid && !isTerminating(markedNow)) {
+          return stop(
+            'released-elsewhere',
+            `${goneName}${goneNode ? ` on ${goneNode}` : ''} went instead of ${podName} (deleted by someone else during the scale, or first in the ReplicaSet controller's order), so ReplicaSet ${target.name} is at ${expected} with ${podName} still running on ${pod.spec.nodeName ?? '?'}: nothing the Pending new pod needs on ${choice.nodes.join(', ')} was freed, and it stays Pending; diagnose again for the next step`,
+          );
+        }
+      }
       const goneMark = marks.findIndex((m) => m.uid === gone.metadata.uid);
       if (goneMark >= 0) marks.splice(goneMark, 1);
       const other = goneName === podName ? {} : { marked: podName };
@@ -346,7 +453,7 @@ export async function applyStepped(
       );
       emit({ phase: 'waiting-ready', step: stepNo, of, replicaSet: target.name, pod: goneName, ...other });
       const ready = await readyAfter(newBefore);
-      if (ready === 'deployment-changed') return stop('deployment-changed', deploymentChangedWords());
+      if (ready === 'deployment-changed') return deploymentChanged();
       if (!ready) return stop('ready-timeout', `no new pod became Ready within ${seconds} s`);
       emit({ phase: 'ready', step: stepNo, of, replicaSet: target.name, pod: goneName, ...other });
     }

@@ -199,9 +199,13 @@ export const stepProgressSchema = z.discriminatedUnion('phase', [
       'nothing-blocked',
       'other-pod-first',
       'not-released',
+      'released-elsewhere',
       'ready-timeout',
       'api-error',
     ]),
+    /** deployment-changed: rolled back to the old template, a new rollout, or another spec field. */
+    change: z.enum(['rolled-back', 'new-rollout', 'spec']).optional(),
+    generation: z.number().int().min(0).optional(),
   }),
   /** Pods still carrying the walk's pod-deletion-cost mark: taking it off failed. */
   z.object({

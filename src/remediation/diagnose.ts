@@ -55,7 +55,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
   const withDrift = new Map(
     remediations.map((plan) => [
       plan.id,
-      { ...plan, drift: planDrift(plan, snapshot.deployment, managedBy) },
+      { ...plan, drift: planDrift(plan, snapshot.deployment, managedBy, snapshot.ownerSettings) },
     ]),
   );
   // The fix that sticks first, per finding (plan-order.ts); every plan once, in finding order.

@@ -2,19 +2,24 @@
  * Whether the Deployment's owner will undo a plan's write, per field (DESIGN.md §4):
  *
  * - Argo CD compares and reverts only fields of its desired manifest, and only when
- *   the Application sets syncPolicy.automated.selfHeal (not read: 'unknown'); a field
- *   outside the manifest is neither compared nor reverted.
+ *   the Application syncs automatically with selfHeal; a field outside the manifest,
+ *   or one its ignoreDifferences leaves out, is not reverted.
  * - Flux kustomize-controller re-applies Git at every reconcile and takes over fields
  *   written by kubectl* field managers; a field outside Git written by another manager
- *   (ours is `rollout-doctor`) survives. Suspension lives on the Kustomization (not
- *   read): a field in Git is reported as reverted, unless the Deployment itself opts
- *   out (label or annotation, any case, read as fluxcd/pkg ssa does):
- *   `kustomize.toolkit.fluxcd.io/reconcile: disabled` or `.../ssa: Ignore` (the object
- *   is skipped), `.../ssa: IfNotPresent` (applied only while absent).
- * - Flux helm-controller reverts the chart's fields only with drift detection on the
- *   HelmRelease (not read: 'unknown'), otherwise at the next upgrade; an object
- *   labelled or annotated `helm.toolkit.fluxcd.io/driftDetection: disabled` is left out
- *   of drift correction (not reverted until the next upgrade).
+ *   (ours is `rollout-doctor`) survives. A field in Git is reverted unless the
+ *   Kustomization is suspended or the Deployment itself opts out (label or annotation,
+ *   any case, read as fluxcd/pkg ssa does): `kustomize.toolkit.fluxcd.io/reconcile:
+ *   disabled` or `.../ssa: Ignore` (the object is skipped), `.../ssa: IfNotPresent`
+ *   (applied only while absent).
+ * - Flux helm-controller reverts the chart's fields only with drift detection enabled
+ *   on the HelmRelease (and the field not in its ignore rules), otherwise at the next
+ *   upgrade; an object labelled or annotated `helm.toolkit.fluxcd.io/driftDetection:
+ *   disabled` is left out of drift correction (not reverted until the next upgrade).
+ *
+ * Those settings live on the owner's object (owner-settings.ts), read where RBAC and the
+ * cluster allow (snapshot.ownerSettings). Not read (forbidden, not served, not found,
+ * not in a dump): whatever depends on them is 'unknown', and the why names the read
+ * that settles it. A read never makes a verdict more confident than the object says.
  * - Helm and kubectl apply revert nothing by themselves: the next upgrade or apply
  *   puts back what the chart or manifest sets.
  *
@@ -41,6 +46,7 @@
  */
 import type { ManagedBy } from '../diagnosis/diagnosis.js';
 import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
+import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
 import {
   desiredManifest,
   FLUX_HELM_DRIFT_DETECTION,
@@ -58,6 +64,7 @@ import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
 import { ALLOWED_PATHS, patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from './restart-time.js';
+import { ownerSettings, type OwnerSettings } from './owner-settings.js';
 
 type Verdict = PlanDrift['reverted'];
 
@@ -144,48 +151,26 @@ function optOut(owner: ManagedBy, metadata: ObjectMeta): string | undefined {
   return undefined;
 }
 
+/** The owner's settings, or why they are not known (the read that settles it). */
+type SettingsView = { ok: true; settings: OwnerSettings } | { ok: false; why: string };
+
 function fieldVerdict(
   owner: ManagedBy,
   inManifest: boolean | undefined,
   manifest: DesiredManifest,
-  skipped?: string,
+  skipped: string | undefined,
+  view: SettingsView,
+  tokens: readonly string[],
 ): FieldVerdict {
   const unknownWhy = manifest.source === 'unknown' ? manifest.reason : 'the manifest is not known';
   if (skipped && inManifest !== false) return { reverted: false, why: skipped };
   switch (owner.tool) {
     case 'argocd':
-      if (inManifest === undefined)
-        return { reverted: 'unknown', why: `Argo CD's manifest is not known (${unknownWhy})` };
-      return inManifest
-        ? {
-            reverted: 'unknown',
-            why: "in Argo CD's manifest: reverted within seconds if self-heal is set on the Application (syncPolicy.automated.selfHeal, not read), else at its next sync",
-          }
-        : {
-            reverted: false,
-            why: "not in Argo CD's manifest: Argo CD neither compares nor reverts it",
-          };
+      return argoVerdict(inManifest, unknownWhy, view, tokens);
     case 'flux-kustomize':
-      if (inManifest === undefined)
-        return { reverted: 'unknown', why: `what Git sets is not known (${unknownWhy})` };
-      return inManifest
-        ? {
-            reverted: true,
-            why: 'in Git: kustomize-controller applies it back at its next reconcile (unless the Kustomization is suspended, not read)',
-          }
-        : {
-            reverted: false,
-            why: `not in Git and written by field manager ${OUR_FIELD_MANAGER}: kustomize-controller takes over only kubectl* managers' fields, so it stays`,
-          };
+      return kustomizeVerdict(inManifest, unknownWhy, view);
     case 'flux-helm':
-      if (inManifest === undefined)
-        return { reverted: 'unknown', why: `what the chart sets is not known (${unknownWhy})` };
-      return inManifest
-        ? {
-            reverted: 'unknown',
-            why: 'set by the chart: helm-controller reverts it if drift detection is enabled on the HelmRelease (not read), else at the next upgrade',
-          }
-        : { reverted: false, why: 'not set by the chart: helm-controller leaves it' };
+      return helmReleaseVerdict(inManifest, unknownWhy, view, tokens);
     case 'helm':
       if (inManifest === undefined)
         return {
@@ -221,6 +206,152 @@ function fieldVerdict(
   }
 }
 
+function argoVerdict(
+  inManifest: boolean | undefined,
+  unknownWhy: string,
+  view: SettingsView,
+  tokens: readonly string[],
+): FieldVerdict {
+  if (inManifest === false)
+    return { reverted: false, why: "not in Argo CD's manifest: Argo CD neither compares nor reverts it" };
+  const app = view.ok && view.settings.kind === 'Application' ? view.settings : undefined;
+  if (!app) {
+    const notRead = view.ok ? 'not read' : view.why;
+    return inManifest === undefined
+      ? {
+          reverted: 'unknown',
+          why: `Argo CD's manifest is not known (${unknownWhy}), nor the Application's self-heal (${notRead})`,
+        }
+      : {
+          reverted: 'unknown',
+          why: `in Argo CD's manifest: reverted within seconds if self-heal is set on the Application (syncPolicy.automated.selfHeal: ${notRead}), else at its next sync`,
+        };
+  }
+  if (app.listsDeployment === false)
+    return {
+      reverted: 'unknown',
+      why: 'the Application read does not list this Deployment among its resources (status.resources): another Application or Argo CD instance may apply it',
+    };
+  if (!app.automated)
+    return {
+      reverted: false,
+      why: `automated sync is off on the Application (${app.automatedOff ?? 'spec.syncPolicy.automated'}): Argo CD shows the Deployment OutOfSync and puts Git's value back only at a manual sync`,
+    };
+  if (!app.selfHeal)
+    return {
+      reverted: false,
+      why: "self-heal is off on the Application (spec.syncPolicy.automated.selfHeal not true): Argo CD does not revert live changes; the next automated sync (a new commit) puts Git's value back",
+    };
+  const ignored = app.ignores(tokens);
+  if (ignored === 'yes')
+    return {
+      reverted: false,
+      why: `the Application's spec.ignoreDifferences leaves it out of the comparison, so self-heal does not revert it; ${app.respectIgnoreDifferences ? 'with RespectIgnoreDifferences=true a sync keeps the live value too' : "a sync for another change applies Git's value again (no RespectIgnoreDifferences=true)"}`,
+    };
+  if (inManifest === undefined)
+    return {
+      reverted: 'unknown',
+      why: `self-heal is on, but Argo CD's manifest is not known (${unknownWhy}): if Git sets it, Argo CD reverts it within seconds`,
+    };
+  if (ignored === 'maybe')
+    return {
+      reverted: 'unknown',
+      why: "in Argo CD's manifest with self-heal on, but a jqPathExpressions entry of spec.ignoreDifferences may leave it out (not evaluated)",
+    };
+  return {
+    reverted: true,
+    why: "in Argo CD's manifest and self-heal is on (spec.syncPolicy.automated.selfHeal: true): Argo CD puts Git's value back within seconds of seeing the drift (unless argocd-cm ignores the field for every Application, or a sync window holds syncs)",
+  };
+}
+
+function kustomizeVerdict(
+  inManifest: boolean | undefined,
+  unknownWhy: string,
+  view: SettingsView,
+): FieldVerdict {
+  if (inManifest === false)
+    return {
+      reverted: false,
+      why: `not in Git and written by field manager ${OUR_FIELD_MANAGER}: kustomize-controller takes over only kubectl* managers' fields, so it stays`,
+    };
+  const ks = view.ok && view.settings.kind === 'Kustomization' ? view.settings : undefined;
+  if (ks?.suspend)
+    return {
+      reverted: false,
+      why: "the Kustomization is suspended (spec.suspend: true): kustomize-controller applies nothing until it is resumed, then Git's value comes back",
+    };
+  if (inManifest === undefined)
+    return {
+      reverted: 'unknown',
+      why: `what Git sets is not known (${unknownWhy})${ks ? '' : `, nor whether the Kustomization is suspended (${view.ok ? 'not read' : view.why})`}`,
+    };
+  if (!ks)
+    return {
+      reverted: 'unknown',
+      why: `in Git: kustomize-controller applies it back at its next reconcile unless the Kustomization is suspended (spec.suspend: ${view.ok ? 'not read' : view.why})`,
+    };
+  return {
+    reverted: true,
+    why: `in Git and the Kustomization is not suspended: kustomize-controller applies it back at its next reconcile${ks.interval ? ` (every ${ks.interval})` : ''}`,
+  };
+}
+
+function helmReleaseVerdict(
+  inManifest: boolean | undefined,
+  unknownWhy: string,
+  view: SettingsView,
+  tokens: readonly string[],
+): FieldVerdict {
+  if (inManifest === false)
+    return { reverted: false, why: 'not set by the chart: helm-controller leaves it' };
+  const hr = view.ok && view.settings.kind === 'HelmRelease' ? view.settings : undefined;
+  if (!hr) {
+    const notRead = view.ok ? 'not read' : view.why;
+    return inManifest === undefined
+      ? {
+          reverted: 'unknown',
+          why: `what the chart sets is not known (${unknownWhy}), nor the HelmRelease's drift detection (${notRead})`,
+        }
+      : {
+          reverted: 'unknown',
+          why: `set by the chart: helm-controller reverts it if drift detection is enabled on the HelmRelease (spec.driftDetection.mode: ${notRead}), else at the next upgrade`,
+        };
+  }
+  if (hr.suspend)
+    return {
+      reverted: false,
+      why: "the HelmRelease is suspended (spec.suspend: true): helm-controller does nothing until it is resumed; the next upgrade after that puts the chart's value back",
+    };
+  if (hr.mode !== 'enabled')
+    return {
+      reverted: false,
+      why:
+        hr.mode === 'warn'
+          ? "drift detection only warns (spec.driftDetection.mode: warn): helm-controller reports the drift and corrects nothing; the next upgrade puts the chart's value back"
+          : "drift detection is off on the HelmRelease (spec.driftDetection.mode unset or disabled): the next upgrade puts the chart's value back",
+    };
+  const ignored = hr.ignores(tokens);
+  if (ignored === 'yes')
+    return {
+      reverted: false,
+      why: "spec.driftDetection.ignore leaves it out of drift detection: the next upgrade puts the chart's value back",
+    };
+  if (inManifest === undefined)
+    return {
+      reverted: 'unknown',
+      why: `drift detection is enabled, but what the chart sets is not known (${unknownWhy}): if the chart sets it, helm-controller reverts it at its next reconcile`,
+    };
+  if (ignored === 'maybe')
+    return {
+      reverted: 'unknown',
+      why: 'set by the chart with drift detection enabled, but a spec.driftDetection.ignore rule targets objects by label or annotation selector (not evaluated) and may leave it out',
+    };
+  return {
+    reverted: true,
+    why: `set by the chart and drift detection is enabled (spec.driftDetection.mode: enabled): helm-controller corrects it at its next reconcile${hr.interval ? ` (every ${hr.interval})` : ''}`,
+  };
+}
+
 function combine(verdicts: Verdict[]): Verdict {
   if (verdicts.includes(true)) return true;
   if (verdicts.includes('unknown')) return 'unknown';
@@ -233,7 +364,12 @@ function combine(verdicts: Verdict[]): Verdict {
  *
  * @example planDrift(plan, snapshot.deployment, detectOwner({ group: 'apps', kind: 'Deployment', metadata }))
  */
-export function planDrift(plan: RemediationPlan, live: Deployment, owner: ManagedBy | undefined): PlanDrift {
+export function planDrift(
+  plan: RemediationPlan,
+  live: Deployment,
+  owner: ManagedBy | undefined,
+  settingsRead?: OwnerSettingsRead,
+): PlanDrift {
   if (!owner) return unownedDrift(plan, live);
   const by = ownerName(owner);
   if (plan.kind === 'scale-old-replicaset' && plan.replicaSet) {
@@ -264,6 +400,7 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
   const fields = changedFields(plan, live);
   const groups = new Map<string, { reverted: Verdict; fields: string[] }>();
   const skipped = optOut(owner, live.metadata);
+  const view = ownerSettings(settingsRead, live);
   for (const pointer of fields) {
     const tokens = parsePointer(pointer);
     const inManifest = manifestSets(manifest, tokens);
@@ -280,8 +417,8 @@ export function planDrift(plan: RemediationPlan, live: Deployment, owner: Manage
     };
     const verdict =
       takers.length > 0
-        ? fieldVerdict(owner, undefined, taken, skipped)
-        : fieldVerdict(owner, inManifest, manifest, skipped);
+        ? fieldVerdict(owner, undefined, taken, skipped, view, tokens)
+        : fieldVerdict(owner, inManifest, manifest, skipped, view, tokens);
     const group = groups.get(verdict.why) ?? { reverted: verdict.reverted, fields: [] };
     group.fields.push(fieldName(pointer));
     groups.set(verdict.why, group);

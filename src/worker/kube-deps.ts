@@ -19,11 +19,12 @@ import type { ClusterDeps } from './runtime.js';
  */
 export function kubeClusterDeps(
   client: KubeClient,
-  options: { rolloutTimeoutMs: number; redactLogs?: boolean },
+  options: { rolloutTimeoutMs: number; redactLogs?: boolean; argocdNamespace?: string },
 ): ClusterDeps {
   const redactSecrets = options.redactLogs ?? true;
+  const collect = { ...(options.argocdNamespace ? { argocdNamespace: options.argocdNamespace } : {}) };
   return {
-    collect: (ref, onProgress) => collectSnapshot(client, ref, { onProgress }),
+    collect: (ref, onProgress) => collectSnapshot(client, ref, { ...collect, onProgress }),
     diagnose: (snapshot) => diagnose(snapshot, { redactSecrets }),
     dryRun: (plan) => dryRunPlan(client, plan),
     scan: (namespace, onProgress) =>
@@ -34,7 +35,7 @@ export function kubeClusterDeps(
     watch: (ref, sinceGeneration) =>
       watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
     currentFinding: async (ref) =>
-      diagnose(await collectSnapshot(client, ref), { redactSecrets }).findings[0]?.summary,
+      diagnose(await collectSnapshot(client, ref, collect), { redactSecrets }).findings[0]?.summary,
     inverse: inversePlan,
     listWatch: kubeListWatch(client),
   };

@@ -22,7 +22,11 @@ const client = await startOrExit(logger, 'Kubernetes configuration', () =>
 const runtime = startWorkers(
   config,
   logger,
-  kubeClusterDeps(client, { rolloutTimeoutMs: config.rolloutTimeoutMs, redactLogs: config.redactLogs }),
+  kubeClusterDeps(client, {
+    rolloutTimeoutMs: config.rolloutTimeoutMs,
+    redactLogs: config.redactLogs,
+    argocdNamespace: config.argocdNamespace,
+  }),
   { lockDurationMs: config.jobLockMs, stalledIntervalMs: config.stalledIntervalMs },
 );
 const healthPort = config.healthPort;

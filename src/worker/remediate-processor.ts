@@ -154,11 +154,13 @@ export function createRemediateProcessor(deps: RemediateDeps) {
 
     /** The approved change is in the cluster: store its Undo, say so, watch the rollout. */
     const applied = async (
-      change: { generation: number; changes: FieldChange[] },
-      note?: string,
+      change: { generation: number; changes: FieldChange[]; noUndo?: string },
+      given?: string,
     ): Promise<string> => {
+      // A stepped walk the Deployment moved on under says why its Undo would be wrong.
+      const note = change.noUndo ? [given, `no Undo: ${change.noUndo}`].filter(Boolean).join('; ') : given;
       audit('applied', note);
-      const undo = deps.inverse(plan, change);
+      const undo = change.noUndo ? null : deps.inverse(plan, change);
       if (undo)
         await deps.plans.save({
           plan: undo,

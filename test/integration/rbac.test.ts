@@ -32,6 +32,15 @@ import type { RemediationKind, RemediationPlan } from '../../src/remediation/pla
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 
 const RBAC_FILE = 'deploy/worker-rbac.yaml';
+/** The optional, namespaced reads of the GitOps owner's settings. */
+const OWNER_RBAC_FILE = 'deploy/owner-settings/rbac.yaml';
+/** The group-versions whose discovery the worker asks (system:discovery grants it to everyone). */
+const DISCOVERY_PATHS = [
+  '/apis/resource.k8s.io/v1',
+  '/apis/argoproj.io/v1alpha1',
+  '/apis/kustomize.toolkit.fluxcd.io/v1',
+  '/apis/helm.toolkit.fluxcd.io/v2',
+];
 const WORKER_SA = 'rollout-doctor-worker';
 const APP_SA = 'rollout-doctor-app';
 
@@ -339,6 +348,77 @@ async function steppedRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/**
+ * Three Deployments applied by Argo CD, a Flux Kustomization and a Flux HelmRelease,
+ * with the CRDs installed and the owners' objects where deploy/owner-settings expects
+ * them: the collector reads each owner's settings object once.
+ */
+async function ownerRun(): Promise<void> {
+  const crd = (plural: string, group: string) => ({
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+  });
+  const deploymentOf = (
+    name: string,
+    labels: Record<string, string>,
+    annotations: Record<string, string> = {},
+  ) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'web', labels: { app: name, ...labels }, annotations },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'web', image: 'web:1' }] },
+      },
+    },
+  });
+  const { sim, client } = await start(
+    [
+      crd('applications', 'argoproj.io'),
+      crd('kustomizations', 'kustomize.toolkit.fluxcd.io'),
+      crd('helmreleases', 'helm.toolkit.fluxcd.io'),
+      {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: { name: 'web', namespace: 'argocd' },
+        spec: {},
+      },
+      {
+        apiVersion: 'kustomize.toolkit.fluxcd.io/v1',
+        kind: 'Kustomization',
+        metadata: { name: 'apps', namespace: 'flux-system' },
+        spec: {},
+      },
+      {
+        apiVersion: 'helm.toolkit.fluxcd.io/v2',
+        kind: 'HelmRelease',
+        metadata: { name: 'api', namespace: 'flux-system' },
+        spec: {},
+      },
+      deploymentOf('argo', {}, { 'argocd.argoproj.io/tracking-id': 'web:apps/Deployment:web/argo' }),
+      deploymentOf('flux', {
+        'kustomize.toolkit.fluxcd.io/name': 'apps',
+        'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
+      }),
+      deploymentOf('helm', {
+        'helm.toolkit.fluxcd.io/name': 'api',
+        'helm.toolkit.fluxcd.io/namespace': 'flux-system',
+      }),
+    ],
+    'owners',
+  );
+  sim.clearRequests();
+  for (const name of ['argo', 'flux', 'helm']) {
+    const snapshot = await collectSnapshot(client, { kind: 'Deployment', namespace: 'web', name });
+    expect(snapshot.ownerSettings?.state, name).toBe('read');
+  }
+  recorded.push(...sim.requests);
+}
+
 /** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
 function permissionOf(r: RecordedRequest): string {
   const group = r.path.startsWith('/apis/') ? (r.path.split('/')[2] ?? '') : '';
@@ -384,6 +464,7 @@ function granted(docs: readonly Doc[]): Set<string> {
 
 describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sends', () => {
   const docs = parseDocs(readFileSync(RBAC_FILE, 'utf8'));
+  const ownerDocs = parseDocs(readFileSync(OWNER_RBAC_FILE, 'utf8'));
 
   it('records the worker doing everything it does: both incidents, scan, owner lookup, every remediation kind, rollout watches', async () => {
     await fullRun();
@@ -392,6 +473,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await scaleRun();
     await steppedRun();
     await deviceHealthRun();
+    await ownerRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',
@@ -405,21 +487,23 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     ]);
     expect([...applied.values()].every((s) => s === 'applied')).toBe(true);
     expect(recorded.some((r) => r.dryRun)).toBe(true);
-    // Only API resources, and the one group-version discovery that asks whether DeviceTaintRule is
-    // served (system:discovery grants it to every authenticated user): no other non-resource URL.
+    // Only API resources, and the group-version discoveries that ask whether DeviceTaintRule and
+    // the GitOps owners' kinds are served (system:discovery grants them to every authenticated
+    // user): no other non-resource URL.
     expect(
       recorded
-        .filter((r) => r.resource === '' && r.path.split('?')[0] !== '/apis/resource.k8s.io/v1')
+        .filter((r) => r.resource === '' && !DISCOVERY_PATHS.includes(r.path.split('?')[0] ?? ''))
         .map((r) => r.path),
     ).toEqual([]);
-    expect(recorded.some((r) => r.resource === '' && r.path === '/apis/resource.k8s.io/v1')).toBe(true);
+    for (const path of DISCOVERY_PATHS)
+      expect(recorded.some((r) => r.resource === '' && r.path === path)).toBe(true);
   }, 120_000);
 
   it('grants every (verb, resource, apiGroup) that was sent, and nothing that never was', () => {
     expect(recorded.length).toBeGreaterThan(0);
     // Discovery is not a resource: RBAC grants it through system:discovery (see the first test).
     const used = new Set(recorded.filter((r) => r.resource !== '').map(permissionOf));
-    const grants = granted(docs);
+    const grants = granted([...docs, ...ownerDocs]);
     expect([...used].filter((p) => !grants.has(p)).sort(), 'used but not granted').toEqual([]);
     expect([...grants].filter((p) => !used.has(p)).sort(), 'granted but never used').toEqual([]);
     // The story of the issue, spelled out: reads, patch Deployments, delete Pods, and no create/update
@@ -430,6 +514,30 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     expect([...used].filter((p) => /^(create|update|deletecollection) /.test(p))).toEqual([
       'create devicetaintrules resource.k8s.io',
     ]);
+  });
+
+  it("reads the GitOps owners' settings only with get, in the namespaces whose Roles grant it, and deploy/ grants none of it cluster-wide", () => {
+    const ownerResources = new Set(['applications', 'kustomizations', 'helmreleases']);
+    const reads = recorded.filter((r) => ownerResources.has(r.resource));
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    const roles = ownerDocs.filter((d) => d.kind === 'Role');
+    expect(ownerDocs.filter((d) => d.kind === 'ClusterRole' || d.kind === 'ClusterRoleBinding')).toEqual([]);
+    for (const r of reads) {
+      const permission = permissionOf(r);
+      const grantedHere = roles.filter((role) => role.metadata.namespace === r.namespace);
+      expect(granted(grantedHere).has(permission), `${permission} in ${r.namespace ?? ''}`).toBe(true);
+      expect(r.verb).toBe('get');
+    }
+    for (const p of granted(docs))
+      expect(p.split(' ')[1] ?? '', p).not.toMatch(/^(applications|kustomizations|helmreleases)$/);
+    const bindings = ownerDocs.filter((d) => d.kind === 'RoleBinding');
+    expect(bindings.map((b) => b.metadata.namespace).sort()).toEqual(
+      roles.map((r) => r.metadata.namespace).sort(),
+    );
+    for (const b of bindings) {
+      expect(b.roleRef?.kind).toBe('Role');
+      expect(b.subjects).toEqual([{ kind: 'ServiceAccount', name: WORKER_SA, namespace: 'rollout-doctor' }]);
+    }
   });
 
   it('uses no wildcards, resourceNames or nonResourceURLs, and binds the role to the worker service account only', () => {

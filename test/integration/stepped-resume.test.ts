@@ -170,9 +170,21 @@ describe('stepped scale-old-replicaset taken up again', () => {
       });
       await s.waitFor(() => finished, 15_000);
       // This attempt wrote nothing: the earlier one's step stands, the walk says why it stopped.
-      expect(await retry).toMatchObject({ status: 'already-applied', changes: [{ after: 2 }] });
+      expect(await retry).toMatchObject({
+        status: 'already-applied',
+        changes: [{ after: 2 }],
+        noUndo: expect.stringContaining('rolled back'),
+      });
       expect(steps).toEqual([
-        { phase: 'stopped', step: 2, of: 3, replicaSet: plan.replicaSet?.name, reason: 'deployment-changed' },
+        {
+          phase: 'stopped',
+          step: 2,
+          of: 3,
+          replicaSet: plan.replicaSet?.name,
+          reason: 'deployment-changed',
+          change: 'rolled-back',
+          generation: expect.any(Number),
+        },
       ]);
     } finally {
       s.readiness.release();

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import { proportionalSizes } from '../../sim/controllers/deployment.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -230,5 +231,83 @@ describe('replicaset controller: pod-deletion-cost', () => {
         .map((p) => p.metadata.name)
         .sort(),
     ).toEqual(names.filter((n) => n !== chosen));
+  });
+});
+
+describe('deployment controller: sync() of paused Deployments and Recreate (upstream syncDeployment and scale())', () => {
+  const pause = (s: Simulator, extra: Record<string, unknown> = {}) =>
+    patch(s, 'deployments/w', SMP, { spec: { paused: true, ...extra } });
+
+  it('a paused Deployment still scales: a replicas change is spread proportionally over the active ReplicaSets', async () => {
+    const s = await stuckThirdRollout(4);
+    expect(sizes(s)).toEqual([0, 3, 2]);
+    expect((await pause(s)).status).toBe(200);
+    await s.settle();
+    expect((await patch(s, 'deployments/w', SMP, { spec: { replicas: 8 } })).status).toBe(200);
+    await s.waitFor(() => sizes(s)[1] === 6 && sizes(s)[2] === 4);
+    await s.settle();
+    expect(sizes(s)).toEqual([0, 6, 4]);
+  });
+
+  it('a paused Deployment creates no ReplicaSet for a new template; its only active ReplicaSet takes a replicas change', async () => {
+    sim = await startSimulator({ scenario: [node('n1'), deploy('w', 2)], timeScale: 50 });
+    const s = sim;
+    await s.waitFor(() => (dep(s, 'w').status?.availableReplicas ?? 0) === 2);
+    expect((await pause(s)).status).toBe(200);
+    expect((await patch(s, 'deployments/w', SMP, image('2'))).status).toBe(200);
+    expect((await patch(s, 'deployments/w', SMP, { spec: { replicas: 3 } })).status).toBe(200);
+    await s.waitFor(() => sizes(s)[0] === 3);
+    await s.settle();
+    expect(sizes(s)).toEqual([3]);
+  });
+
+  it('Recreate scales nothing proportionally: a replicas change (a scaling event, so sync()) with two active ReplicaSets leaves both as they are', async () => {
+    const s = await stuckThirdRollout(4);
+    expect(
+      (
+        await patch(s, 'deployments/w', SMP, {
+          spec: { replicas: 8, strategy: { type: 'Recreate', rollingUpdate: null } },
+        })
+      ).status,
+    ).toBe(200);
+    await s.settle();
+    expect(dep(s, 'w').status?.observedGeneration).toBe(dep(s, 'w').metadata.generation);
+    expect(sizes(s)).toEqual([0, 3, 2]);
+  });
+});
+
+describe('proportionalSizes (getReplicaSetFraction)', () => {
+  const rs = (
+    name: string,
+    replicas: number,
+    created: string,
+    annotations: Record<string, string> = {},
+  ): ReplicaSet =>
+    ({
+      metadata: { name, creationTimestamp: created, annotations },
+      spec: { replicas, selector: {}, template: { spec: { containers: [] } } },
+    }) as unknown as ReplicaSet;
+
+  it('without a max-replicas annotation and with status.replicas 0 the fraction is 0: the leftover goes to the largest', () => {
+    const old = rs('old', 2, '2026-01-01T00:00:00Z');
+    const fresh = rs('new', 1, '2026-01-02T00:00:00Z');
+    // replicas 1 + surge 1 = 2 allowed, 3 now: remove 1, all of it from the largest (old).
+    const sizesOf = proportionalSizes(1, 1, fresh, [old], 0);
+    expect([sizesOf.get(old), sizesOf.get(fresh)]).toEqual([1, 1]);
+  });
+
+  it('falls back to status.replicas when the annotation is absent, and uses the annotation when present', () => {
+    const old = rs('old', 3, '2026-01-01T00:00:00Z');
+    const fresh = rs('new', 2, '2026-01-02T00:00:00Z');
+    const byStatus = proportionalSizes(8, 2, fresh, [old], 5);
+    expect([byStatus.get(old), byStatus.get(fresh)]).toEqual([6, 4]);
+    const annotated = (r: ReplicaSet): ReplicaSet => ({
+      ...r,
+      metadata: { ...r.metadata, annotations: { 'deployment.kubernetes.io/max-replicas': '5' } },
+    });
+    const a = annotated(old);
+    const b = annotated(fresh);
+    const byAnnotation = proportionalSizes(8, 2, b, [a], 0);
+    expect([byAnnotation.get(a), byAnnotation.get(b)]).toEqual([6, 4]);
   });
 });

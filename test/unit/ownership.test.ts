@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ObjectMeta } from '../../src/diagnosis/k8s.js';
+import type { OwnerSettingsRead } from '../../src/diagnosis/snapshot.js';
 import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/ownership.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
@@ -198,6 +199,37 @@ function seedWith(shape: Shape) {
 
 const ownerOf = (d: Deployment) => detectOwner({ group: 'apps', kind: 'Deployment', metadata: d.metadata });
 
+/** The owner's settings object as the collector records it once read (or why not). */
+function settingsRead(
+  kind: OwnerSettingsRead['kind'],
+  namespace: string,
+  name: string,
+  object: unknown,
+  state: OwnerSettingsRead['state'] = 'read',
+): OwnerSettingsRead {
+  const api = {
+    Application: ['argoproj.io/v1alpha1', 'applications.argoproj.io'],
+    Kustomization: ['kustomize.toolkit.fluxcd.io/v1', 'kustomizations.kustomize.toolkit.fluxcd.io'],
+    HelmRelease: ['helm.toolkit.fluxcd.io/v2', 'helmreleases.helm.toolkit.fluxcd.io'],
+  }[kind];
+  return {
+    kind,
+    apiVersion: api[0] ?? '',
+    resource: api[1] ?? '',
+    namespace,
+    name,
+    state,
+    ...(state === 'read' ? { object } : {}),
+    settle: `kubectl get ${api[1] ?? ''} ${name} -n ${namespace} -o yaml`,
+  };
+}
+const kustomization = (spec: Record<string, unknown> = {}) =>
+  settingsRead('Kustomization', 'flux-system', 'apps', { spec: { interval: '10m', prune: true, ...spec } });
+const application = (spec: Record<string, unknown>, status?: Record<string, unknown>) =>
+  settingsRead('Application', 'argocd', 'vision-tracker', { spec, ...(status ? { status } : {}) });
+const helmRelease = (spec: Record<string, unknown>) =>
+  settingsRead('HelmRelease', 'vision', 'tracker', { spec: { interval: '5m', ...spec } });
+
 describe('who applies the Deployment', () => {
   it.each([
     ['Argo CD (tracking id)', argoSsa(), { tool: 'argocd', name: 'vision-tracker' }],
@@ -229,6 +261,67 @@ describe('who applies the Deployment', () => {
       }),
     ).deployment;
     expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
+  });
+
+  it('Argo CD under label tracking by an older Argo CD: the argocd-application-controller manager (argo-cd#20815)', () => {
+    const d = seedWith((dep) =>
+      setMeta(dep, {
+        labels: { 'app.kubernetes.io/instance': 'vision-tracker' },
+        managedFields: [
+          entry('argocd-application-controller', 'Update', manifestFields({ 'f:labels': { 'f:app': {} } })),
+        ],
+      }),
+    ).deployment;
+    const owner = ownerOf(d);
+    expect(owner).toMatchObject({ tool: 'argocd', name: 'vision-tracker' });
+    expect(owner?.evidence).toContain('argocd-application-controller');
+  });
+
+  it("an older Argo CD's Apply entry is the manifest when the current manager has none; a field only it holds once the current one applies is unknown", () => {
+    const legacyOnly = seedWith((dep) => {
+      argoSsa(true)(dep);
+      for (const e of (dep.metadata as { managedFields: { manager?: string }[] }).managedFields)
+        if (e.manager === 'argocd-controller') e.manager = 'argocd-application-controller';
+    }).deployment;
+    const owner = ownerOf(legacyOnly);
+    if (!owner) throw new Error('no owner');
+    expect(desiredManifest(legacyOnly.metadata, owner)).toMatchObject({
+      source: 'managed-fields',
+      manager: 'argocd-application-controller',
+    });
+    expect(
+      manifestSets(desiredManifest(legacyOnly.metadata, owner), [
+        'spec',
+        'strategy',
+        'rollingUpdate',
+        'maxSurge',
+      ]),
+    ).toBe(true);
+    // After the upgrade the current manager applies Git without the strategy: only the older entry holds it.
+    const both = seedWith((dep) => {
+      argoSsa()(dep);
+      const managed = (dep.metadata as { managedFields: unknown[] }).managedFields;
+      managed.unshift(
+        entry('argocd-application-controller', 'Apply', {
+          'f:spec': { 'f:strategy': { 'f:rollingUpdate': { 'f:maxSurge': {}, 'f:maxUnavailable': {} } } },
+        }),
+      );
+    });
+    const plan = diagnose(both).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(plan?.drift?.reverted).toBe('unknown');
+    expect(plan?.drift?.why).toContain('argocd-application-controller');
+  });
+
+  it('<ns>/<app> (a qualified name) in the tracking id names the namespace too; a malformed id proves nothing', () => {
+    const d = seedWith(argoSsa()).deployment;
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': 'team-a/vision-tracker:apps/Deployment:vision/object-tracker',
+    };
+    expect(ownerOf(d)).toMatchObject({ tool: 'argocd', name: 'vision-tracker', namespace: 'team-a' });
+    d.metadata.annotations['argocd.argoproj.io/tracking-id'] =
+      'vision-tracker:apps/Deployment/x:vision/object-tracker';
+    expect(ownerOf(d)?.tool).not.toBe('argocd');
   });
 
   it('an app in another namespace: <ns>_<app> in the tracking id', () => {
@@ -514,8 +607,9 @@ describe('what the desired manifest holds', () => {
 });
 
 describe('drift per plan', () => {
-  const strategyPlan = (shape: Shape) => {
-    const result = diagnose(seedWith(shape));
+  const strategyPlan = (shape: Shape, settings?: OwnerSettingsRead) => {
+    const snapshot = seedWith(shape);
+    const result = diagnose(settings ? { ...snapshot, ownerSettings: settings } : snapshot);
     const plan = result.remediations.find((p) => p.kind === 'set-rolling-update');
     if (!plan)
       throw new Error(`no set-rolling-update plan: ${result.remediations.map((p) => p.kind).join()}`);
@@ -566,14 +660,19 @@ describe('drift per plan', () => {
     expect(plan.drift?.why).toContain('not known');
   });
 
-  it('Flux: a field outside Git written by rollout-doctor survives; a field in Git is reverted', () => {
+  it('Flux: a field outside Git written by rollout-doctor survives; a field in Git is reverted once the Kustomization is read and not suspended', () => {
     const outside = strategyPlan(fluxKustomize()).plan.drift;
     expect(outside?.reverted).toBe(false);
     expect(outside?.why).toContain('rollout-doctor');
     expect(outside?.by).toBe('Flux Kustomization flux-system/apps');
-    const inGit = strategyPlan(fluxKustomize(true)).plan.drift;
+    // Suspension not read: unknown, not true.
+    const unread = strategyPlan(fluxKustomize(true)).plan.drift;
+    expect(unread?.reverted).toBe('unknown');
+    expect(unread?.why).toContain('spec.suspend');
+    const inGit = strategyPlan(fluxKustomize(true), kustomization({ interval: '10m' })).plan.drift;
     expect(inGit?.reverted).toBe(true);
     expect(inGit?.why).toContain('maxSurge');
+    expect(inGit?.why).toContain('every 10m');
   });
 
   it('a field another writer took from the owner (an earlier Undo, a kubectl edit) is unknown, not "not in the manifest"', () => {
@@ -638,7 +737,7 @@ describe('drift per plan', () => {
     const drift = strategyPlan((d) => {
       fluxKustomize(true)(d);
       d.metadata.annotations = { ...d.metadata.annotations, 'kustomize.toolkit.fluxcd.io/ssa': 'Merge' };
-    }).plan.drift;
+    }, kustomization()).plan.drift;
     expect(drift?.reverted).toBe(true);
   });
 
@@ -660,6 +759,189 @@ describe('drift per plan', () => {
     const helmDrift = strategyPlan(helm).plan.drift;
     expect(helmDrift?.reverted).toBe(false);
     expect(helmDrift?.why).toContain('next helm upgrade');
+  });
+
+  describe("the owner's settings, read where RBAC allows", () => {
+    const STRATEGY = 'spec.strategy.rollingUpdate.maxSurge';
+    it('Argo CD with the strategy in Git: self-heal on reverts it; off, auto-sync off or enabled: false does not', () => {
+      expect(
+        strategyPlan(argoSsa(true), application({ syncPolicy: { automated: { selfHeal: true } } })).plan
+          .drift,
+      ).toMatchObject({ reverted: true });
+      const off = [
+        [{ syncPolicy: { automated: { selfHeal: false, prune: true } } }, 'self-heal is off'],
+        [{ syncPolicy: {} }, 'spec.syncPolicy.automated is not set'],
+        [{}, 'spec.syncPolicy.automated is not set'],
+        [{ syncPolicy: { automated: { enabled: false, selfHeal: true } } }, 'enabled is false'],
+      ] as const;
+      for (const [spec, words] of off) {
+        const drift = strategyPlan(argoSsa(true), application(spec)).plan.drift;
+        expect(drift?.reverted, JSON.stringify(spec)).toBe(false);
+        expect(drift?.why).toContain(words);
+      }
+      // enabled: true (Argo CD 3.1+) is on, as an absent enabled is.
+      expect(
+        strategyPlan(
+          argoSsa(true),
+          application({ syncPolicy: { automated: { enabled: true, selfHeal: true } } }),
+        ).plan.drift?.reverted,
+      ).toBe(true);
+    });
+
+    it('Argo CD: ignoreDifferences covering the field (JSON pointer, plain jq path, our manager) keeps it; a jq filter leaves it unknown; another kind or name does not count', () => {
+      const heal = { automated: { selfHeal: true } };
+      const verdict = (ignoreDifferences: unknown[], syncOptions: string[] = []) =>
+        strategyPlan(argoSsa(true), application({ syncPolicy: { ...heal, syncOptions }, ignoreDifferences }))
+          .plan.drift;
+      expect(
+        verdict([{ group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/strategy'] }])?.reverted,
+      ).toBe(false);
+      expect(
+        verdict([{ group: 'apps', kind: 'Deployment', jqPathExpressions: ['.spec.strategy.rollingUpdate'] }])
+          ?.reverted,
+      ).toBe(false);
+      expect(
+        verdict([{ group: '*', kind: 'Deployment', managedFieldsManagers: ['rollout-doctor'] }])?.reverted,
+      ).toBe(false);
+      const respected = verdict(
+        [{ group: 'apps', kind: 'Deployment', name: 'object-tracker', jsonPointers: ['/spec/strategy'] }],
+        ['RespectIgnoreDifferences=true'],
+      );
+      expect(respected?.why).toContain('RespectIgnoreDifferences=true a sync keeps the live value');
+      expect(
+        verdict([
+          {
+            group: 'apps',
+            kind: 'Deployment',
+            jqPathExpressions: ['.spec.template.spec.containers[] | select(.name == "x")'],
+          },
+        ])?.reverted,
+      ).toBe('unknown');
+      // Not this Deployment, or the core group (empty): self-heal reverts it.
+      expect(
+        verdict([{ group: 'apps', kind: 'StatefulSet', jsonPointers: ['/spec/strategy'] }])?.reverted,
+      ).toBe(true);
+      expect(
+        verdict([{ group: 'apps', kind: 'Deployment', name: 'other', jsonPointers: ['/spec/strategy'] }])
+          ?.reverted,
+      ).toBe(true);
+      expect(verdict([{ kind: 'Deployment', jsonPointers: ['/spec/strategy'] }])?.reverted).toBe(true);
+      expect(
+        verdict([{ group: 'apps', kind: 'Deployment', jsonPointers: ['/spec/replicas'] }])?.reverted,
+      ).toBe(true);
+    });
+
+    it('Argo CD: an Application whose status lists other resources but not this Deployment proves nothing', () => {
+      const drift = strategyPlan(
+        argoSsa(true),
+        application(
+          { syncPolicy: { automated: { selfHeal: true } } },
+          { resources: [{ group: 'apps', kind: 'Deployment', namespace: 'vision', name: 'other' }] },
+        ),
+      ).plan.drift;
+      expect(drift?.reverted).toBe('unknown');
+      expect(drift?.why).toContain('status.resources');
+      const listed = strategyPlan(
+        argoSsa(true),
+        application(
+          { syncPolicy: { automated: { selfHeal: true } } },
+          { resources: [{ group: 'apps', kind: 'Deployment', namespace: 'vision', name: 'object-tracker' }] },
+        ),
+      ).plan.drift;
+      expect(listed?.reverted).toBe(true);
+    });
+
+    it('Argo CD whose manifest is not known: auto-sync off settles it (nothing reverts by itself); self-heal on leaves it unknown', () => {
+      const noManifest: Shape = (d) => {
+        delete d.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
+        setMeta(d, {
+          annotations: {
+            'argocd.argoproj.io/tracking-id': 'vision-tracker:apps/Deployment:vision/object-tracker',
+          },
+        });
+      };
+      expect(strategyPlan(noManifest, application({})).plan.drift?.reverted).toBe(false);
+      expect(
+        strategyPlan(noManifest, application({ syncPolicy: { automated: { selfHeal: true } } })).plan.drift
+          ?.reverted,
+      ).toBe('unknown');
+    });
+
+    it('a read that did not happen stays unknown and names the read or grant that settles it', () => {
+      for (const [state, words] of [
+        ['forbidden', 'grant get on applications.argoproj.io in argocd'],
+        ['not-served', 'serves no applications.argoproj.io'],
+        ['not-found', 'kubectl get applications.argoproj.io vision-tracker -n argocd -o yaml'],
+        ['failed', 'failed'],
+        ['not-in-dump', 'not in the dump'],
+      ] as const) {
+        const drift = strategyPlan(
+          argoSsa(true),
+          settingsRead('Application', 'argocd', 'vision-tracker', undefined, state),
+        ).plan.drift;
+        expect(drift?.reverted, state).toBe('unknown');
+        expect(drift?.why).toContain(words);
+      }
+      // A malformed object is not read either.
+      const odd = strategyPlan(argoSsa(true), application({ syncPolicy: { automated: { selfHeal: 'yes' } } }))
+        .plan.drift;
+      expect(odd?.reverted).toBe('unknown');
+      expect(odd?.why).toContain('not in the argoproj.io/v1alpha1 shape');
+    });
+
+    it('Flux Kustomization: suspended keeps a Git field until resumed; read and not suspended reverts it', () => {
+      const suspended = strategyPlan(fluxKustomize(true), kustomization({ suspend: true })).plan.drift;
+      expect(suspended?.reverted).toBe(false);
+      expect(suspended?.why).toContain('suspended');
+      expect(
+        strategyPlan(fluxKustomize(true), kustomization({ suspend: false, force: true })).plan.drift
+          ?.reverted,
+      ).toBe(true);
+    });
+
+    it('Flux HelmRelease: drift detection enabled reverts a chart field; warn, disabled, unset, suspended or an ignore rule do not', () => {
+      expect(
+        strategyPlan(fluxHelm, helmRelease({ driftDetection: { mode: 'enabled' } })).plan.drift?.reverted,
+      ).toBe(true);
+      for (const spec of [
+        { driftDetection: { mode: 'warn' } },
+        { driftDetection: { mode: 'disabled' } },
+        {},
+        { suspend: true, driftDetection: { mode: 'enabled' } },
+        { driftDetection: { mode: 'enabled', ignore: [{ paths: ['/spec/strategy'] }] } },
+        {
+          driftDetection: {
+            mode: 'enabled',
+            ignore: [{ paths: ['/spec/strategy'], target: { kind: 'Deployment', name: 'object-.*' } }],
+          },
+        },
+      ]) {
+        expect(strategyPlan(fluxHelm, helmRelease(spec)).plan.drift?.reverted, JSON.stringify(spec)).toBe(
+          false,
+        );
+      }
+      const bySelector = strategyPlan(
+        fluxHelm,
+        helmRelease({
+          driftDetection: {
+            mode: 'enabled',
+            ignore: [{ paths: ['/spec/strategy'], target: { labelSelector: 'tier=gpu' } }],
+          },
+        }),
+      ).plan.drift;
+      expect(bySelector?.reverted).toBe('unknown');
+      const otherKind = strategyPlan(
+        fluxHelm,
+        helmRelease({
+          driftDetection: {
+            mode: 'enabled',
+            ignore: [{ paths: ['/spec/strategy'], target: { kind: 'StatefulSet' } }],
+          },
+        }),
+      ).plan.drift;
+      expect(otherKind?.reverted).toBe(true);
+      expect(otherKind?.fields).toContain(STRATEGY);
+    });
   });
 
   describe('no owner recognised: unknown is not empty', () => {

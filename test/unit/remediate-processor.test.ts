@@ -202,6 +202,23 @@ describe('remediate processor', () => {
     ]);
   });
 
+  it('a stepped walk the Deployment moved on under (rolled back, new rollout) offers no Undo and says why', async () => {
+    const h = harness('prod', async () => ({
+      status: 'applied',
+      changes: [{ path: 'replicasets/x/spec/replicas', before: 3, after: 2 }],
+      generation: 5,
+      resourceVersion: '10',
+      noUndo: 'the Deployment was rolled back to ReplicaSet x',
+    }));
+    await h.process(h.job('prod', 1));
+    expect(h.saved).toEqual([]);
+    expect(h.notes[0]).toMatchObject({
+      stage: 'applied',
+      detail: expect.stringContaining('no Undo: the Deployment was rolled back'),
+    });
+    expect(h.notes.some((n) => 'undoPlanId' in n)).toBe(false);
+  });
+
   it("a first attempt that finds the change in place says so and offers no Undo of someone else's change", async () => {
     const h = harness('prod', inPlace);
     await expect(h.process(h.job('prod', 1))).resolves.toBe('already-applied');

@@ -19,6 +19,7 @@ import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollo
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { threadReport } from '../../src/app/blocks/result-message.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
+import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
@@ -103,11 +104,58 @@ describe('scale-old-replicaset plan', () => {
     }
   });
 
-  it('offers nothing when paused, or when ReplicaSets were not all read (and says why)', () => {
+  it('paused: scaling to 0 is still offered (pausing stops rollouts, not scaling) and says so; stepping is not, and the diagnosis says why', () => {
     const paused = seedIncidentA();
     paused.deployment.spec.paused = true;
-    expect(plans(paused, seedIncidentA())).toEqual([]);
+    const [one, ...none] = plans(paused, seedIncidentA());
+    expect(none).toEqual([]);
+    expect(one?.replicaSet).toMatchObject({ replicas: 1, to: 0 });
+    expect(one?.warnings[0]).toMatch(/^The Deployment is paused, and this works all the same/);
 
+    const three = threeReplicaIngress();
+    three.deployment.spec.paused = true;
+    const notes: string[] = [];
+    const offered = plans(three, threeReplicaIngress(), (kind, reason) => notes.push(`${kind}: ${reason}`));
+    expect(offered.map((p) => [p.replicaSet?.to, p.replicaSet?.stepped])).toEqual([[0, undefined]]);
+    expect(notes).toEqual([
+      expect.stringMatching(/one replica at a time: the Deployment is paused.*proportionally/),
+    ]);
+  });
+
+  it('paused: the strategy plans and the finding say nothing rolls out until the resume', () => {
+    const paused = seedIncidentA();
+    paused.deployment.spec.paused = true;
+    const result = diagnose(paused);
+    const finding = result.findings.find((f) => f.code === 'RolloutSurgeDeadlock');
+    expect(finding?.explanation).toContain('The Deployment is also paused (spec.paused)');
+    for (const kind of ['set-rolling-update', 'set-recreate'] as const) {
+      const plan = result.remediations.find((p) => p.kind === kind);
+      expect(plan?.summary, kind).toContain('once the Deployment is resumed (it is paused)');
+      expect(plan?.impact, kind).toMatch(/^Nothing rolls out while the Deployment is paused/);
+      expect(plan?.warnings.join(' '), kind).not.toMatch(/a new rollout starts and replaces/);
+    }
+    // A plain restart (Recreate: no surge deadlock stands) promises nothing while paused either.
+    const recreate = seedIncidentA();
+    recreate.deployment.spec.paused = true;
+    recreate.deployment.spec.strategy = { type: 'Recreate' };
+    const crash = {
+      code: 'CrashLoop' as const,
+      severity: 'warning' as const,
+      summary: '',
+      explanation: '',
+      evidence: [],
+    };
+    const [restart] = buildRolloutRestartPlans(new AnalysisContext(recreate), crash);
+    expect(restart?.impact).toMatch(/^none while the Deployment is paused/);
+    // Not paused: the plans promise the rollout now, and the finding says nothing of a pause.
+    const live = diagnose(seedIncidentA());
+    expect(live.findings.find((f) => f.code === 'RolloutSurgeDeadlock')?.explanation).not.toContain('paused');
+    expect(live.remediations.find((p) => p.kind === 'set-rolling-update')?.impact).toMatch(
+      /^Now and in every later rollout/,
+    );
+  });
+
+  it('offers nothing when ReplicaSets were not all read (and says why)', () => {
     const partial = seedIncidentA();
     partial.coverage = { ...partial.coverage, replicaSets: 'partial' };
     const notes: string[] = [];

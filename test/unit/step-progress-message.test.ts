@@ -135,6 +135,35 @@ describe('stepped walk progress in the thread', () => {
     }
   });
 
+  it('a stop because the Deployment changed says how, and what the Undo does then', () => {
+    for (const [change, words] of [
+      ['rolled-back', 'no Undo is offered'],
+      ['new-rollout', 'only scales this old ReplicaSet down'],
+      ['spec', 'the Undo still scales this ReplicaSet back'],
+    ] as const) {
+      const job = notifyJobSchema.parse({
+        ...base,
+        step: {
+          phase: 'stopped',
+          step: 2,
+          of: 3,
+          replicaSet: 'edge-7f9',
+          reason: 'deployment-changed',
+          change,
+          generation: 7,
+        },
+      }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+      const text = remediationOutcomeMessage(job).text;
+      expect(text).toContain('(generation 7)');
+      expect(text).toContain(words);
+    }
+    const elsewhere = notifyJobSchema.parse({
+      ...base,
+      step: { phase: 'stopped', step: 2, of: 3, replicaSet: 'edge-7f9', reason: 'released-elsewhere' },
+    }) as Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+    expect(remediationOutcomeMessage(elsewhere).text).toContain('another old pod than the marked one went');
+  });
+
   it('escapes names even if a job skipped the schema', () => {
     const job = {
       ...base,

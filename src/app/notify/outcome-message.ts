@@ -35,9 +35,27 @@ const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], 
   'other-pod-first':
     'an old pod that is not Ready (or not scheduled) would go first, before any marked pod, and it frees nothing the new pod needs',
   'not-released': 'the ReplicaSet controller released no old pod within the step time limit',
+  'released-elsewhere':
+    "another old pod than the marked one went (deleted by someone else during the scale, or first in the ReplicaSet controller's order) where it frees nothing the new pod needs, and the marked pod still runs: the new pod stays Pending; diagnose again for the next step",
   'ready-timeout': 'no new pod became Ready within the step time limit',
   'api-error': 'the API server refused or failed a request',
 };
+
+/** How the Deployment changed under the walk, and what its Undo does then. */
+const CHANGE_WORDS: Record<NonNullable<Extract<StepProgress, { phase: 'stopped' }>['change']>, string> = {
+  'rolled-back':
+    "it was rolled back to this ReplicaSet's template, which makes it the new ReplicaSet again: the Deployment controller scales it back up itself, so no Undo is offered",
+  'new-rollout':
+    'a new rollout started (a template neither ReplicaSet runs): the Deployment controller only scales this old ReplicaSet down now, so no Undo is offered',
+  spec: 'another spec field changed (replicas, strategy or pause), not the template: the Undo still scales this ReplicaSet back while the new one is not fully available',
+};
+
+function stopWords(step: Extract<StepProgress, { phase: 'stopped' }>): string {
+  const base = STOP_WORDS[step.reason];
+  if (step.reason !== 'deployment-changed' || !step.change) return base;
+  const generation = step.generation !== undefined ? ` (generation ${step.generation})` : '';
+  return `${base}${generation}: ${CHANGE_WORDS[step.change]}`;
+}
 
 /** "old pod `a` released" and, when the controller released another than the marked one, says so. */
 function releasedWords(step: Extract<StepProgress, { pod: string }>): Mrkdwn {
@@ -82,11 +100,11 @@ export function stepProgressMessage(job: Outcome, step: StepProgress): { text: M
   const body =
     step.phase === 'ready'
       ? mrkdwn`*:arrow_down_small: step ${step.step} of ${step.of}*: ${asIs(releasedWords(step))}, ReplicaSet ${asIs(inlineCode(step.replicaSet))} scaled to ${step.of - step.step}; the next new pod is Ready.`
-      : mrkdwn`*:double_vertical_bar: stopped at step ${step.step} of ${step.of}*: ${STOP_WORDS[step.reason]}. ReplicaSet ${asIs(inlineCode(step.replicaSet))} keeps what the earlier steps did; the result follows.`;
+      : mrkdwn`*:double_vertical_bar: stopped at step ${step.step} of ${step.of}*: ${stopWords(step)}. ReplicaSet ${asIs(inlineCode(step.replicaSet))} keeps what the earlier steps did; the result follows.`;
   const text =
     step.phase === 'ready'
       ? mrkdwn`step ${step.step} of ${step.of}: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - step.step}`
-      : mrkdwn`stopped at step ${step.step} of ${step.of}: ${STOP_WORDS[step.reason]}`;
+      : mrkdwn`stopped at step ${step.step} of ${step.of}: ${stopWords(step)}`;
   return { text, blocks: [section(body), where] };
 }
 

@@ -114,6 +114,8 @@ function reasons(gaps: CoverageGap[]): string {
     capped: 'capped',
     'not-in-dump': 'not in the dump',
     failed: 'the read failed',
+    'not-served': 'not served by this cluster',
+    'not-found': 'not found',
   };
   return [...new Set(gaps.map((g) => words[g.reason]))].join(', ');
 }

@@ -85,7 +85,10 @@ function schedulingDeadlock(
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
       : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
     nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
-  ].join(' ');
+    pausedNote(snapshot.deployment),
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
   const evidence: Evidence[] = schedulingEvidence(pending);
   evidence.push(
     { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
@@ -199,7 +202,10 @@ function attachDeadlock(
     `A ReadWriteOnce volume attaches to one node at a time. The new pod was scheduled to ${block.node} while the old pod still runs elsewhere with the volume attached (the kubelet reports a Multi-Attach error), so it stays in ContainerCreating.`,
     `The old pod is removed only after the new one is Ready, which it never becomes. Letting the old pod go first (maxSurge 0 or Recreate) detaches the volume so the new pod can start.`,
     nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
-  ].join(' ');
+    pausedNote(snapshot.deployment),
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
   const evidence: Evidence[] = [
     { type: 'strategy', replicas: assessment.replicas, strategy: assessment.strategy },
     {
@@ -228,4 +234,14 @@ function attachDeadlock(
   ];
   if (event) evidence.push({ type: 'note', text: `Event FailedAttachVolume: ${event}` });
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
+}
+
+/**
+ * A paused Deployment (spec.paused) runs only sync() upstream: the controller scales
+ * existing ReplicaSets but takes no rollout step and creates no ReplicaSet, so a
+ * strategy change or a restart waits for the resume, while scaling a ReplicaSet acts.
+ */
+export function pausedNote(deployment: { spec: { paused?: boolean } }): string {
+  if (deployment.spec.paused !== true) return '';
+  return 'The Deployment is also paused (spec.paused): the controller takes no rollout step until `kubectl rollout resume`, so the stuck pod stays Pending either way and the deadlock stands again at the resume. A strategy change or restart written now takes effect only at the resume; scaling the old ReplicaSet to 0 acts now, since pausing stops rollouts, not scaling.';
 }

@@ -23,12 +23,17 @@ import { asCoreEvent } from './event-shape.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
 import { WorkloadNotFoundError } from '../errors.js';
 import { closestNames } from '../../text/closest-names.js';
+import { detectOwner } from '../ownership.js';
+import { ownerGap, ownerRead, ownerTarget } from '../owner-target.js';
+import type { OwnerSettingsRead } from '../snapshot.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
   capturedAt?: string;
   /** Previous-container log tails keyed `pod/container`. */
   logs?: Record<string, string>;
+  /** Where Argo CD Applications live when the tracking id names no namespace (default argocd). */
+  argocdNamespace?: string;
 }
 
 /**
@@ -87,7 +92,36 @@ export function assembleSnapshot(
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
-  return { ...snapshot, target: ref, coverage: withMissingPods(snapshot, ofKind<KubeEvent>('Event')) };
+  const coverage = withMissingPods(snapshot, ofKind<KubeEvent>('Event'));
+  const owner = ownerSettingsInDump(deployment, objects, options.argocdNamespace);
+  const gap = owner ? ownerGap(owner) : undefined;
+  return {
+    ...snapshot,
+    target: ref,
+    coverage: gap ? { ...coverage, gaps: [...coverage.gaps, gap] } : coverage,
+    ...(owner ? { ownerSettings: owner } : {}),
+  };
+}
+
+/** The owner's settings object when the dump holds it (kind, API group, namespace and name), else not in the dump. */
+function ownerSettingsInDump(
+  deployment: Deployment,
+  objects: readonly KubeObject[],
+  argocdNamespace: string | undefined,
+): OwnerSettingsRead | undefined {
+  const target = ownerTarget(
+    detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata }),
+    argocdNamespace,
+  );
+  if (!target) return undefined;
+  const found = objects.find(
+    (o) =>
+      o.kind === target.kind &&
+      (o.apiVersion ?? '').split('/')[0] === target.group &&
+      o.metadata?.namespace === target.namespace &&
+      o.metadata.name === target.name,
+  );
+  return found ? ownerRead(target, 'read', found) : ownerRead(target, 'not-in-dump');
 }
 
 /**

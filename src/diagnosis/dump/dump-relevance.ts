@@ -3,7 +3,8 @@
  * object is read so that other namespaces' ReplicaSets, events and config never pile
  * up in memory: cluster-scoped objects (nodes, device classes and slices), everything
  * in the target namespace, and the few namespaced kinds whose objects elsewhere
- * matter. Pods of every namespace hold node resources (neighbours), and a dump that
+ * matter. The GitOps owner's settings (an Argo CD Application, a Flux Kustomization
+ * or HelmRelease) live in their own namespaces. Pods of every namespace hold node resources (neighbours), and a dump that
  * holds them is what tells the assembler that other workloads were read; resource
  * claims of any namespace can hold devices; Deployments elsewhere name the namespace
  * a mistyped command meant. An object without a namespace is kept: a hand-written
@@ -12,7 +13,14 @@
 import type { KubeObject } from '../k8s.js';
 import type { WorkloadRef } from '../snapshot.js';
 
-const EVERY_NAMESPACE = new Set(['Pod', 'ResourceClaim', 'Deployment']);
+const EVERY_NAMESPACE = new Set([
+  'Pod',
+  'ResourceClaim',
+  'Deployment',
+  'Application',
+  'Kustomization',
+  'HelmRelease',
+]);
 
 /** The keep-filter for loadObjects when diagnosing `ref`. */
 export function relevantTo(ref: Pick<WorkloadRef, 'namespace'>): (object: KubeObject) => boolean {

@@ -262,6 +262,8 @@ const GAP_REASON: Record<CoverageGap['reason'], string> = {
   forbidden: 'forbidden',
   failed: 'the read failed',
   'not-in-dump': 'not in the dump',
+  'not-served': 'not served by this cluster',
+  'not-found': 'not found',
 };
 
 /** Why the node list is incomplete, when a read was refused, failed or capped. */

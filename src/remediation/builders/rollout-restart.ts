@@ -32,8 +32,9 @@ export function buildRolloutRestartPlans(
     body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },
   };
   const replicas = desiredReplicas(deployment);
-  const impact =
-    strategy.type === 'Recreate'
+  const impact = deployment.spec.paused
+    ? `none while the Deployment is paused: the new template waits for \`kubectl rollout resume\`, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
+    : strategy.type === 'Recreate'
       ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
       : `replaces all ${replicas} replica(s) gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;
   const uid = deployment.metadata.uid ?? '';
@@ -46,7 +47,9 @@ export function buildRolloutRestartPlans(
       summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to the time of the apply.`,
       impact,
       warnings: deployment.spec.paused
-        ? ['The Deployment is paused: nothing restarts until `kubectl rollout resume`.']
+        ? [
+            'The Deployment is paused: nothing restarts until `kubectl rollout resume`; the restart annotation waits in the template.',
+          ]
         : [],
       patch,
       preconditions: {

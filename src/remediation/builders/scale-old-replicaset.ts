@@ -5,7 +5,14 @@
  * ReplicaSets are in no manifest, so Argo CD, Flux and Helm leave it alone. The
  * Deployment controller leaves an old ReplicaSet at 0 where it is (DESIGN.md §4).
  *
- * Offered when the deadlock is proved, the rollout is not paused, there is a current
+ * A paused Deployment (spec.paused) runs only sync() upstream: scale() leaves a lone
+ * active ReplicaSet at the Deployment's replicas and creates none, so scaling the old
+ * one to 0 works while paused (the new ReplicaSet keeps, or is scaled to, the
+ * replicas; the Deployment stays paused). Stepping down by one does not: sync()'s
+ * proportional scaling puts the total back to replicas + maxSurge and hands the
+ * leftover to the largest ReplicaSet, the old one, so it is not offered then.
+ *
+ * Offered when the deadlock is proved, there is a current
  * (new) ReplicaSet, and the pods on the nodes where the surge pod fits once they are
  * gone belong to one active old ReplicaSet (the target; other active old ones are named
  * in a warning). Pods of several old ReplicaSets there, or ReplicaSets not read
@@ -51,7 +58,7 @@ export function buildScaleOldReplicaSetPlans(
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
   const { snapshot } = ctx;
   const { deployment } = snapshot;
-  if (deployment.spec.paused) return [];
+  const paused = deployment.spec.paused === true;
   const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
@@ -106,6 +113,11 @@ export function buildScaleOldReplicaSetPlans(
     'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
     `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
   ];
+  if (paused) {
+    warnings.unshift(
+      `The Deployment is paused, and this works all the same: pausing stops rollouts, not scaling. With ${rsName} at 0 the new ReplicaSet ${current.metadata.name} is the only active one, and the Deployment controller keeps it at (or scales it to) ${replicas}; the Deployment stays paused.`,
+    );
+  }
   if (replicas > 1 || from > 1) {
     warnings.unshift(
       `Every old replica goes at once (${from} of ${replicas}): prefer the strategy change when the other replicas can keep serving.`,
@@ -140,6 +152,13 @@ export function buildScaleOldReplicaSetPlans(
     addresses: finding.code,
   };
   if (from <= 1) return [allAtOnce];
+  if (paused) {
+    notOffered(
+      KIND,
+      `one replica at a time: the Deployment is paused, and for a paused Deployment the controller's sync() scales proportionally back to replicas + maxSurge, handing the replica released by each step back to the largest ReplicaSet (${rsName}), so a step would be undone; scaling all at once is still offered`,
+    );
+    return [allAtOnce];
+  }
   // A step releases the pod the ReplicaSet controller deletes first: a Pending or
   // not-Ready old pod goes before any marked one, and must free what the new pod needs.
   const release = chooseRelease(podsOfReplicaSet(snapshot, rs), (p) =>

@@ -56,14 +56,16 @@ function commonWarnings(deployment: Deployment, s: Situation, previous: string):
   if (s.restart) {
     const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').join(', ');
     warnings.push(
-      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts and replaces every pod${stuck ? `, including the stuck ${stuck}` : ''}.`,
+      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts${deployment.spec.paused ? ' once the Deployment is resumed' : ''} and replaces every pod${stuck ? `, including the stuck ${stuck}` : ''}.`,
     );
   }
   warnings.push(
     `Undo restores the previous strategy (${previous}), which makes the next rollout deadlock again.`,
   );
   if (deployment.spec.paused)
-    warnings.push('The Deployment is paused: nothing changes until `kubectl rollout resume`.');
+    warnings.push(
+      `The Deployment is paused: the strategy${s.restart ? ' and the restart' : ''} only take effect at \`kubectl rollout resume\`; until then no pod is replaced${s.restart ? ' and the stuck pod stays Pending' : ''}.`,
+    );
   if (deployment.metadata.annotations?.[LAST_APPLIED]) {
     warnings.push(
       // Whether its owner reverts the change is the plan's drift (drift.ts), per field.
@@ -114,7 +116,12 @@ export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: Findin
     down >= replicas
       ? `brief outage: ${down} of ${replicas} replicas down until the new pod${replicas === 1 ? ' is' : 's are'} Ready`
       : `reduced capacity: ${down} of ${replicas} replicas down at a time until each replacement is Ready; the other ${replicas - down} keep serving`;
-  const lead = s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout';
+  const paused = deployment.spec.paused === true;
+  const lead = paused
+    ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout'
+    : s.restart
+      ? 'Now and in every later rollout'
+      : 'Nothing restarts now; in every later rollout';
   return [
     {
       id: planId(
@@ -125,7 +132,7 @@ export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: Findin
       ),
       kind: 'set-rolling-update',
       target: snapshot.target,
-      summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? ', and restart the rollout so the stuck pod is replaced' : ' (no restart)'}.`,
+      summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? (paused ? ', and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ', and restart the rollout so the stuck pod is replaced') : ' (no restart)'}.`,
       impact: `${lead}: ${impact}. No extra pod is created (maxSurge 0).`,
       warnings,
       patch,
@@ -143,6 +150,7 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
   const { snapshot } = ctx;
   const { deployment } = snapshot;
   const replicas = desiredReplicas(deployment);
+  const paused = deployment.spec.paused === true;
   const change: StrategyChange = {
     strategy: { type: 'Recreate' },
     ...(s.restart ? { restart: true } : {}),
@@ -157,8 +165,8 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
       id: planId('set-recreate', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, patch),
       kind: 'set-recreate',
       target: snapshot.target,
-      summary: `Switch to Recreate${s.restart ? ' and restart the rollout so the stuck pod is replaced' : ' (no restart)'}.`,
-      impact: `${s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout'}: outage, all ${plural(replicas, 'replica')} down from the moment the old pods stop until the new pods are Ready.`,
+      summary: `Switch to Recreate${s.restart ? (paused ? ' and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ' and restart the rollout so the stuck pod is replaced') : ' (no restart)'}.`,
+      impact: `${paused ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout' : s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout'}: outage, all ${plural(replicas, 'replica')} down from the moment the old pods stop until the new pods are Ready.`,
       warnings,
       patch,
       preconditions: strategyPreconditions(deployment, s.restart),
