@@ -32,7 +32,14 @@ export type AuditEvent =
         /** Dismiss by someone who neither asked for the result nor may approve there (planId 'dismiss'). */
         | 'not-requester'
         /** A diagnosis, scan or Re-run the read policy does not allow (planId 'diagnose', 'scan' or 'rerun'). */
-        | 'not-reader';
+        | 'not-reader'
+        /**
+         * The stored plan is not what the clicked message showed (its shown digest
+         * differs): altered in Redis, or the message itself was forged. Nothing approved.
+         */
+        | 'tampered'
+        /** A button or a plan from before an upgrade (no shown digest, another seal version). */
+        | 'outdated';
       detail?: string;
     }
   | {

@@ -1,6 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planButtonValue } from '../../src/app/blocks/action-ids.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { shownDigest } from '../../src/plans/plan-seal.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
@@ -294,7 +296,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
             {
               type: 'button',
               action_id: 'approve_plan.0',
-              value: expired.id,
+              value: planButtonValue(expired.id, shownDigest({ plan: expired, cluster: 'default' })),
               text: { type: 'plain_text', text: 'Apply' },
             },
           ],
