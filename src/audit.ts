@@ -43,6 +43,16 @@ export type AuditEvent =
       detail?: string;
     }
   | {
+      /** A notify job the app would not post: no valid signature of the kind's maker. */
+      action: 'notification';
+      /** The notify job's id (audit lines are keyed by planId). */
+      planId: string;
+      kind: string;
+      queue: string;
+      outcome: 'tampered';
+      detail: string;
+    }
+  | {
       action: 'outcome';
       planId: string;
       cluster: string;

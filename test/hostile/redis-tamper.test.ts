@@ -17,6 +17,7 @@ import { planDigest } from '../../src/plans/plan-seal.js';
 import type { StoredPlan } from '../../src/plans/store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { NOTIFY_QUEUE, QUEUE_PREFIX, remediateQueueName } from '../../src/queue/names.js';
+import { signNotify } from '../../src/queue/notify-signature.js';
 import type { RunUpdate } from '../../src/queue/schemas.js';
 import { REMEDIATE_JOB_OPTIONS } from '../../src/queue/producers.js';
 import {
@@ -27,7 +28,7 @@ import {
   type E2eHarness,
   type StoredMessage,
 } from '../support/e2e-harness.js';
-import { ephemeralPlanKeys } from '../support/plan-keys.js';
+import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
 const NAME = 'vision-object-tracker';
 
@@ -77,7 +78,9 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
       (j) => (j.data as { planId?: string }).planId === planId,
     );
   /** The final result of the run shown in `result`, as the app keeps it in Redis (which anyone there can read). */
-  const finalResult = async (): Promise<Extract<RunUpdate, { kind: 'diagnosis-result' }>> => {
+  const finalResult = async (): Promise<
+    Extract<RunUpdate, { kind: 'diagnosis-result' }> & { sig?: unknown }
+  > => {
     for (const key of await redis.keys('rd:run:default:*')) {
       const update = JSON.parse((await redis.hget(key, 'payload')) ?? 'null') as RunUpdate | null;
       if (update?.kind === 'diagnosis-result' && update.target?.name === NAME) return update;
@@ -87,15 +90,26 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
   /**
    * A notify job for the run `result` shows, as an attacker rewrites it: the same run,
    * the same sequence number (so the app takes it for a retry of the final result and
-   * renders it into the same message), with `alter` applied to one plan.
+   * renders it into the same message), with `alter` applied to one plan. `sign`: the
+   * attacker also holds a worker's notify key (else the genuine signature is kept).
    */
-  const rewriteResult = async (planId: string, jobId: string, alter: (p: RemediationPlan) => void) => {
-    const update = structuredClone(await finalResult());
+  const rewriteResult = async (
+    planId: string,
+    jobId: string,
+    alter: (p: RemediationPlan) => void,
+    sign: 'worker-key' | 'keep-signature' = 'worker-key',
+  ) => {
+    const { sig, ...update } = structuredClone(await finalResult()) as Extract<
+      RunUpdate,
+      { kind: 'diagnosis-result' }
+    > & { sig?: unknown };
     if (update.outcome.status !== 'diagnosed') throw new Error('not a diagnosis');
     const plan = update.outcome.diagnosis.remediations.find((p) => p.id === planId);
     if (!plan) throw new Error(`plan ${planId} is not in the result`);
     alter(plan);
-    await notify.add(update.kind, update, { jobId });
+    const data =
+      sign === 'worker-key' ? signNotify(update, 'worker', testKeys.notify.signing) : { ...update, sig };
+    await notify.add(update.kind, data, { jobId });
   };
   const FALSE_SUMMARY = 'Add the label reviewed=yes to the Deployment (nothing restarts)';
   const falsify = (p: RemediationPlan): void => {
@@ -220,13 +234,38 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     await redis.hset(`rd:plan:${id}`, 'json', genuine ?? '');
   });
 
-  it('refuses the click on a real sealed plan that a rewritten notify job showed with a false summary, impact and patch', async () => {
+  it('posts nothing from a notify job rewritten in Redis without a worker key: the message keeps the real plan', async () => {
+    const id = planIdOf('approve_plan.0');
+    const before = JSON.stringify(h.message(result.channel, result.ts)?.blocks);
+    const updates = h.message(result.channel, result.ts)?.updates ?? 0;
+    await rewriteResult(id, 'forged-result-0', falsify, 'keep-signature');
+    await h.slack.waitFor(
+      () => h.audit().find((e) => e.action === 'notification' && e.planId === 'forged-result-0'),
+      10_000,
+    );
+    expect(h.audit()).toContainEqual(
+      expect.objectContaining({
+        action: 'notification',
+        outcome: 'tampered',
+        kind: 'diagnosis-result',
+        detail: 'the notification signature does not verify',
+      }),
+    );
+    expect(h.message(result.channel, result.ts)?.updates).toBe(updates);
+    expect(JSON.stringify(h.message(result.channel, result.ts)?.blocks)).toBe(before);
+    expect(JSON.stringify(h.slack.calls.map((c) => c.args))).not.toContain(FALSE_SUMMARY);
+  });
+
+  it("even signed with a worker's notify key, a rewritten notify job that shows a real sealed plan with a false summary, impact and patch gets its click refused", async () => {
     const id = planIdOf('approve_plan.0');
     const genuineValue = h.buttons(result).find((b) => b.action_id === 'approve_plan.0')?.value;
     await rewriteResult(id, 'forged-result-1', falsify);
     // The message now reads as the attacker wrote it, and its thread carries the false patch.
     const shown = await shows(FALSE_SUMMARY);
-    expect(JSON.stringify(h.replies(result.ts).map((m) => m.blocks))).toContain('reviewed');
+    await h.slack.waitFor(
+      () => h.replies(result.ts).find((m) => JSON.stringify(m.blocks).includes('reviewed')),
+      15_000,
+    );
     const forgedValue = h.buttons(shown).find((b) => b.action_id === 'approve_plan.0')?.value;
     expect(forgedValue).not.toBe(genuineValue);
     const mark = h.sim.requests.length;
@@ -254,6 +293,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     if (!genuinePlan) throw new Error('no genuine plan');
     stored.plan = { ...genuinePlan, summary: 'Roll back to the last good image', impact: 'None.' };
     await redis.hset(`rd:plan:${id}`, 'json', JSON.stringify(stored));
+    // With a worker's notify key, so that the app shows it.
     await rewriteResult(id, 'forged-result-2', (p) => {
       p.summary = 'Roll back to the last good image';
       p.impact = 'None.';

@@ -22,6 +22,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { testKeys } from '../support/plan-keys.js';
+import { workerNotifyProducers } from '../support/worker-notify.js';
 
 const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
@@ -91,6 +92,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   let slack: SlackStandin;
   let app: AppRuntime;
   let workers: WorkerRuntime;
+  /** Stands in for a worker's outcome replies: signed with the workers' notify key. */
+  let workerNotify: ReturnType<typeof workerNotifyProducers>;
   let events: string;
   const applied: string[] = [];
   const refuse = new Set<string>();
@@ -115,6 +118,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       { host: '127.0.0.1', port: 0 },
     );
     events = `${app.handle.url}/slack/events`;
+    workerNotify = workerNotifyProducers(redis.url);
     workers = startWorkers(
       loadWorkerConfig({
         ...testKeys.workerEnv,
@@ -163,6 +167,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   });
 
   afterAll(async () => {
+    await workerNotify?.close();
     await workers?.stop();
     await app?.stop();
     await slack?.close();
@@ -320,7 +325,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   it('notify waits out a 429 Retry-After and posts once', async () => {
     slack.failNext('chat.postMessage', 2, { status: 429, retryAfter: 1 });
     const started = Date.now();
-    await app.services.producers.enqueueNotify({
+    await workerNotify.enqueueNotify({
       kind: 'remediation-outcome',
       planId: 'set-recreate-ratelimited',
       cluster: 'default',
@@ -361,7 +366,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     await slack.waitFor((s) =>
       s.callsOf('chat.postMessage').find((c) => c.status === 429 && alertText(c.args.text)),
     );
-    await app.services.producers.enqueueNotify({
+    await workerNotify.enqueueNotify({
       kind: 'remediation-outcome',
       planId: 'set-recreate-lanes',
       cluster: 'default',
@@ -386,7 +391,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
         text: '<!channel> re-authenticate at <https://evil.example|Slack>',
       });
       // A real job after it: once it is posted, the forged one has been handled.
-      await app.services.producers.enqueueNotify({
+      await workerNotify.enqueueNotify({
         kind: 'remediation-outcome',
         planId: 'set-recreate-after-forged',
         cluster: 'default',
