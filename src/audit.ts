@@ -32,8 +32,25 @@ export type AuditEvent =
         /** Dismiss by someone who neither asked for the result nor may approve there (planId 'dismiss'). */
         | 'not-requester'
         /** A diagnosis, scan or Re-run the read policy does not allow (planId 'diagnose', 'scan' or 'rerun'). */
-        | 'not-reader';
+        | 'not-reader'
+        /**
+         * The stored plan is not what the clicked message showed (its shown digest
+         * differs): altered in Redis, or the message itself was forged. Nothing approved.
+         */
+        | 'tampered'
+        /** A button or a plan from before an upgrade (no shown digest, another seal version). */
+        | 'outdated';
       detail?: string;
+    }
+  | {
+      /** A notify job the app would not post: no valid signature of the kind's maker. */
+      action: 'notification';
+      /** The notify job's id (audit lines are keyed by planId). */
+      planId: string;
+      kind: string;
+      queue: string;
+      outcome: 'tampered';
+      detail: string;
     }
   | {
       action: 'outcome';

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { parsePublicKeys, parseSigningKey, type SigningKey } from './plans/approval-signature.js';
+import { ownKeyAmong } from './plans/keygen.js';
 import { parseSealKeys, type SealKeys } from './plans/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
@@ -138,7 +139,7 @@ const keySetting = <T>(parse: (text: string) => T) =>
  * with the other's key in its environment, so a copied .env cannot join the halves.
  */
 export const FOREIGN_SECRETS = Object.freeze({
-  app: Object.freeze(['ROLLOUT_DOCTOR_PLAN_SEAL_KEY']),
+  app: Object.freeze(['ROLLOUT_DOCTOR_PLAN_SEAL_KEY', 'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY']),
   worker: Object.freeze(['ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY']),
 });
 
@@ -204,6 +205,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000),
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
+  ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: keySetting(parsePublicKeys),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalString,
   LOG_LEVEL: logLevel,
@@ -243,6 +245,7 @@ const workerSchema = z.object({
   ROLLOUT_DOCTOR_REDACT_LOGS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
   ROLLOUT_DOCTOR_PLAN_SEAL_KEY: keySetting(parseSealKeys),
   ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: keySetting(parsePublicKeys),
+  ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY: keySetting(parseSigningKey),
   LOG_LEVEL: logLevel,
 });
 
@@ -274,8 +277,13 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
-  /** Signs approvals (src/plans/approval-signature.ts); workers hold the public half. */
+  /**
+   * Signs approvals (src/plans/approval-signature.ts), and the app's own notify jobs
+   * under another domain (src/queue/notify-signature.ts); workers hold the public half.
+   */
   readonly approvalSigningKey: SigningKey;
+  /** The workers' notify keys by id: a result, progress line or outcome is posted only under one of them. */
+  readonly notifyPublicKeys: ReadonlyMap<string, KeyObject>;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
   /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
@@ -326,6 +334,8 @@ export interface WorkerConfig {
   readonly planSealKeys: SealKeys;
   /** The app's approval keys by id; a plan is applied only under a signature one of them verifies. */
   readonly approvalPublicKeys: ReadonlyMap<string, KeyObject>;
+  /** Signs every notify job this worker queues (src/queue/notify-signature.ts); the app holds the public half. */
+  readonly notifySigningKey: SigningKey;
   /**
    * Early warning (src/worker/early-warning*.ts); off when `namespaces` is empty, every
    * namespace when it is `['*']`. Watches of the API server trigger diagnoses within
@@ -384,6 +394,16 @@ export function loadAppConfig(env: Env): AppConfig {
       );
     }
   }
+  if (parsed.success) {
+    const own = ownKeyAmong(
+      parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+    );
+    if (own !== undefined)
+      problems.push(
+        `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
+      );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const clusters = e.ROLLOUT_DOCTOR_CLUSTERS.includes(e.ROLLOUT_DOCTOR_CLUSTER)
@@ -411,6 +431,7 @@ export function loadAppConfig(env: Env): AppConfig {
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
     approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+    notifyPublicKeys: e.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
     alerts: Object.freeze({
@@ -445,6 +466,16 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     ...(parsed.success ? [] : problemsOf(parsed.error)),
     ...foreignSecretProblems(env, 'worker'),
   ];
+  if (parsed.success) {
+    const own = ownKeyAmong(
+      parsed.data.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
+      parsed.data.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY,
+    );
+    if (own !== undefined)
+      problems.push(
+        `ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY (as "${own}"): it takes the app's approval public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
+      );
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return Object.freeze({
@@ -465,6 +496,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     redactLogs: e.ROLLOUT_DOCTOR_REDACT_LOGS === 'true',
     planSealKeys: e.ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
     approvalPublicKeys: e.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
+    notifySigningKey: e.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY,
     watch: Object.freeze({
       namespaces: Object.freeze([...e.ROLLOUT_DOCTOR_WATCH_NAMESPACES]),
       intervalMs: e.ROLLOUT_DOCTOR_WATCH_INTERVAL_SECONDS * 1000,

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
+import { parsePublicKeys, parseSigningKey } from '../../src/plans/approval-signature.js';
+import { appKeyEnv, generatePlanKeys, keyPairProblems, workerKeyEnv } from '../../src/plans/keygen.js';
 import { freePort } from '../../test/support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { demoScenarioObjects } from '../demo-scenario.js';
@@ -95,8 +96,20 @@ export async function startDemoStack(options: {
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const common = { REDIS_URL: redis.url, ROLLOUT_DOCTOR_CLUSTER: cluster, LOG_LEVEL: 'info' };
-  // Fresh keys for this run only: the app signs approvals, the worker seals plans.
-  const keys = generatePlanKeys({ seal: 'demo-seal', approval: 'demo-approval' });
+  // Fresh keys for this run only: the app signs approvals, the worker seals plans and
+  // signs what it reports. Both halves are known here, so check that they fit.
+  const keys = generatePlanKeys({ seal: 'demo-seal', approval: 'demo-approval', notify: 'demo-notify' });
+  const mismatch = keyPairProblems(
+    {
+      approvalSigningKey: parseSigningKey(keys.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY),
+      notifyPublicKeys: parsePublicKeys(keys.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS),
+    },
+    {
+      approvalPublicKeys: parsePublicKeys(keys.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS),
+      notifySigningKey: parseSigningKey(keys.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY),
+    },
+  );
+  if (mismatch.length > 0) throw new DemoError(mismatch.join('; '));
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
     if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });

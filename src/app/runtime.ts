@@ -1,3 +1,4 @@
+import { notifyKeys, signNotify, verifyNotify } from '../queue/notify-signature.js';
 import { createAppAlerts } from './alerts/app-intake.js';
 import type { CustomRoute } from '@slack/bolt';
 import type { Worker } from 'bullmq';
@@ -41,7 +42,10 @@ export async function startAppRuntime(
     connection: redis,
     clusters: config.clusters,
     onError: (error, queue) => logger.warn({ err: error, queue }, 'queue error'),
+    // The app's own notifications (alert threads and summaries), signed with its own key.
+    signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
   });
+  const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey);
   const metrics = createMetrics({
     defaults: true,
     collectQueueDepth: async (set) => {
@@ -70,7 +74,7 @@ export async function startAppRuntime(
     metrics,
     audit: createAudit(logger),
     producers,
-    subscriptions: createSubscriptions(redis),
+    subscriptions: createSubscriptions(redis, (stored) => verifyNotify(stored, verifyKeys)),
     plans: createPlanStore(redis),
     policy: approval,
     readPolicy: createReadPolicy({
@@ -115,6 +119,7 @@ export async function startAppRuntime(
     redis,
     client: notifyClient,
     concurrency: config.notifyConcurrency,
+    keys: verifyKeys,
   });
   logger.info(
     { mode: config.mode, url: handle.url, clusters: config.clusters },

@@ -87,7 +87,7 @@ export function parsePublicKey(text: string): KeyObject {
   const key = text.includes('-----BEGIN')
     ? createPublicKey(text)
     : createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error('approval public keys must be Ed25519');
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('public keys must be Ed25519');
   return key;
 }
 
@@ -96,11 +96,14 @@ export function parsePrivateKey(text: string): KeyObject {
   const key = text.includes('-----BEGIN')
     ? createPrivateKey(text)
     : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the approval signing key must be Ed25519');
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the signing key must be Ed25519');
   return key;
 }
 
-/** The app's signing key, `id:key` (ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY), key PEM or base64 DER. */
+/**
+ * An Ed25519 signing key, `id:key`, key PEM or base64 DER: the app's approval key
+ * (ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY), a worker's notify key (ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY).
+ */
 export interface SigningKey {
   keyId: string;
   privateKey: KeyObject;
@@ -111,7 +114,7 @@ export function parseSigningKey(value: string): SigningKey {
   const at = text.indexOf(':');
   const keyId = text.slice(0, at);
   if (at < 1 || !/^[A-Za-z0-9._-]{1,64}$/.test(keyId))
-    throw new Error('the approval signing key needs the form id:key');
+    throw new Error('the signing key needs the form id:key');
   return { keyId, privateKey: parsePrivateKey(text.slice(at + 1)) };
 }
 
@@ -149,7 +152,7 @@ export function approvalClaims(input: {
   };
 }
 
-/** `id:key[,id:key]` (ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS), each key PEM or base64 DER. */
+/** `id:key[,id:key]` (ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS, ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS), each key PEM or base64 DER. */
 export function parsePublicKeys(value: string): Map<string, KeyObject> {
   const keys = new Map<string, KeyObject>();
   for (const pair of value
@@ -158,9 +161,9 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
     .filter((p) => p !== '')) {
     const at = pair.indexOf(':');
     if (at < 1 || !/^[A-Za-z0-9._-]{1,64}$/.test(pair.slice(0, at)))
-      throw new Error('an approval public key needs the form id:key');
+      throw new Error('a public key needs the form id:key');
     keys.set(pair.slice(0, at), parsePublicKey(pair.slice(at + 1)));
   }
-  if (keys.size === 0) throw new Error('no approval public key given');
+  if (keys.size === 0) throw new Error('no public key given');
   return keys;
 }

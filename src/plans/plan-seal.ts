@@ -1,9 +1,15 @@
 /**
- * The worker's seal on a stored plan: HMAC-SHA256 over the canonical form of exactly
- * the fields that decide the write (cluster, target, kind, patch, pods, the ReplicaSet of
- * scale-old-replicaset, the DeviceTaintRule of taint-device, preconditions, inverse, expiry, id, undoOf). Only workers hold the key, so a plan written to Redis
- * by anyone else (or altered there) does not verify. Summary, impact, warnings and the
- * dry-run text are display only and stay outside the seal.
+ * The worker's seal on a stored plan: HMAC-SHA256 over the canonical form of the whole
+ * plan as stored (everything the executor acts on, and everything an approver is shown
+ * of it: summary, impact, warnings, drift, the server dry run, undoOf), its cluster and
+ * its expiry. Only workers hold the key, so a plan written to Redis by anyone else (or
+ * altered there, in a field that writes or in one that is only read) does not verify.
+ *
+ * What an approver sees is bound by `shownDigest`: the app renders a plan's message,
+ * thread report, confirm dialog and Undo from one `ShownPlan`, puts its digest in the
+ * Apply button's value, and at the click refuses a stored plan whose shown digest
+ * differs (src/app/approvals/approve.ts). The sealed digest covers the shown digest, so
+ * the approval the app signs names exactly what was displayed.
  *
  * A restart's time is not known when the plan is sealed: the patch carries the
  * APPLY_TIME marker (src/remediation/restart-time.ts), which the seal covers like any
@@ -25,33 +31,43 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** The fields a seal covers; everything the executor acts on. */
-export function sealedFields(stored: StoredPlan): unknown {
-  const { plan } = stored;
+/**
+ * The seal's format. v1 sealed only the fields that decide the write; v2 seals the
+ * shown digest as well. A plan sealed by another version is refused with that said
+ * (docs/operations.md, upgrade notes), never applied.
+ */
+export const SEAL_VERSION = 2;
+
+/** A plan as a renderer receives it: from the notify job (a result) or the store (an Undo). */
+export type ShownPlan = Pick<StoredPlan, 'plan' | 'cluster' | 'dryRun' | 'undoOf'>;
+
+/**
+ * Everything shown about a plan: the whole plan object (id, kind, target, summary,
+ * impact, warnings, drift, patch, pods, ReplicaSet, DeviceTaintRule, preconditions,
+ * inverse), its cluster, the server dry run shown beside it, and undoOf. The whole
+ * object rather than a list of fields, so a field a renderer starts to read is covered
+ * without anyone remembering to add it here.
+ */
+export function shownFields(shown: ShownPlan): unknown {
   return {
-    v: 1,
-    id: plan.id,
-    cluster: stored.cluster,
-    kind: plan.kind,
-    target: {
-      apiGroup: 'apps',
-      kind: plan.target.kind,
-      namespace: plan.target.namespace,
-      name: plan.target.name,
-      uid: plan.preconditions.uid,
-    },
-    patch: plan.patch,
-    pods: plan.pods ?? null,
-    // scale-old-replicaset: the ReplicaSet written and what must still hold of it.
-    // Present only on that kind, so the digests of the other kinds do not change.
-    ...(plan.replicaSet ? { replicaSet: plan.replicaSet } : {}),
-    // taint-device and its Undo: the DeviceTaintRule written (the rule's whole body derives from it).
-    ...(plan.deviceTaint ? { deviceTaint: plan.deviceTaint } : {}),
-    preconditions: plan.preconditions,
-    inverse: plan.inverse,
-    expiresAt: stored.expiresAt,
-    undoOf: stored.undoOf ?? null,
+    v: SEAL_VERSION,
+    cluster: shown.cluster,
+    plan: shown.plan,
+    dryRun: shown.dryRun ?? null,
+    undoOf: shown.undoOf ?? null,
   };
+}
+
+/** sha256 (hex) of what is shown of a plan: what an Apply or Undo button's value names. */
+export function shownDigest(shown: ShownPlan): string {
+  return createHash('sha256')
+    .update(canonicalJson(shownFields(shown)))
+    .digest('hex');
+}
+
+/** The fields a seal covers: what is shown (which includes everything the executor acts on) and the expiry. */
+export function sealedFields(stored: StoredPlan): unknown {
+  return { v: SEAL_VERSION, shown: shownDigest(stored), expiresAt: stored.expiresAt };
 }
 
 /** sha256 (hex) of the canonical sealed fields: what an approval names. */
@@ -62,6 +78,8 @@ export function planDigest(stored: StoredPlan): string {
 }
 
 export const planSealSchema = z.object({
+  /** Absent on v1 seals. */
+  v: z.number().int().optional(),
   keyId: z.string().min(1).max(64),
   mac: z.string().regex(/^[0-9a-f]{64}$/),
 });
@@ -74,19 +92,29 @@ export interface SealKeys {
 }
 
 function mac(secret: Buffer, digest: string): string {
-  return createHmac('sha256', secret).update(`rollout-doctor plan seal v1\n${digest}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`rollout-doctor plan seal v${SEAL_VERSION}\n${digest}`)
+    .digest('hex');
 }
 
 /** @example sealPlan(stored, keys) // { keyId: 'k1', mac: '…' } */
 export function sealPlan(stored: StoredPlan, keys: SealKeys): PlanSeal {
-  return { keyId: keys.current.id, mac: mac(keys.current.secret, planDigest(stored)) };
+  return { v: SEAL_VERSION, keyId: keys.current.id, mac: mac(keys.current.secret, planDigest(stored)) };
 }
 
 export type SealVerdict = { ok: true; digest: string } | { ok: false; reason: string };
 
+/** Why a plan sealed by another version is refused, in words for the thread and the clicker. */
+export function outdatedSealReason(version: number | undefined): string {
+  return `the plan was sealed by another rollout-doctor version (seal v${version ?? 1}, this one reads v${SEAL_VERSION}); plans made before an upgrade are not applied`;
+}
+
 export function verifySeal(stored: StoredPlan, seal: unknown, keys: SealKeys): SealVerdict {
   const parsed = planSealSchema.safeParse(seal);
   if (!parsed.success) return { ok: false, reason: 'the plan carries no valid seal' };
+  // The version is not authenticated (only the MAC is): a seal of another version is
+  // refused like any seal that does not verify, and the reason says which it claims.
+  if (parsed.data.v !== SEAL_VERSION) return { ok: false, reason: outdatedSealReason(parsed.data.v) };
   const secret = keys.accepted.get(parsed.data.keyId);
   if (!secret) return { ok: false, reason: `the plan is sealed with unknown key "${parsed.data.keyId}"` };
   const digest = planDigest(stored);

@@ -1,12 +1,14 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { RemediationPlan } from '../remediation/plan.js';
-import { planSealSchema, type PlanSeal } from './plan-seal.js';
+import { planSealSchema, shownDigest, type PlanSeal } from './plan-seal.js';
 
 /**
- * Remediation plans stored server-side; a Slack button carries only the plan id.
+ * Remediation plans stored server-side; a Slack button carries the plan id and the
+ * digest of the plan as shown (src/plans/plan-seal.ts `shownDigest`).
  * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
- * user ids), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
+ * user ids), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
+ * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
 
@@ -37,16 +39,20 @@ export type ClaimResult =
   | { status: 'same-approver'; stored: StoredPlan }
   | { status: 'already-claimed'; approvers: string[]; at: number; stored: StoredPlan }
   | { status: 'expired'; stored: StoredPlan }
+  /** The stored plan is not the one the approver was shown (its shown digest differs): nothing recorded. */
+  | { status: 'changed'; stored: StoredPlan }
   | { status: 'unknown' };
 
 export interface PlanStore {
   save(stored: StoredPlan): Promise<void>;
   get(id: string): Promise<StoredPlan | undefined>;
   /**
-   * Records `user`'s approval and claims the plan once `required` distinct users
-   * approved, atomically: of many concurrent clicks exactly one gets 'claimed'.
+   * Records `user`'s approval of the plan as shown to them (`shown`, its shown digest)
+   * and claims the plan once `required` distinct users approved it as shown the same
+   * way, atomically: of many concurrent clicks exactly one gets 'claimed'. 'changed'
+   * when the stored plan is not what `shown` names.
    */
-  approve(id: string, user: string, required: number, now?: number): Promise<ClaimResult>;
+  approve(id: string, user: string, required: number, shown: string, now?: number): Promise<ClaimResult>;
   /** Who claimed it and when, if anyone. */
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
   /** Drops a claim and its approvals, when the claimed job could not be queued. */
@@ -75,9 +81,14 @@ if exp == nil then return {'unknown'} end
 local claim = redis.call('GET', KEYS[3])
 if claim then return {'already-claimed', claim} end
 if tonumber(ARGV[2]) > exp then return {'expired'} end
+if redis.call('GET', KEYS[4]) ~= ARGV[5] then
+  redis.call('DEL', KEYS[2])
+  redis.call('SET', KEYS[4], ARGV[5], 'EX', tonumber(ARGV[4]))
+end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return {'same-approver'} end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[4]))
+redis.call('EXPIRE', KEYS[4], tonumber(ARGV[4]))
 local n = redis.call('SCARD', KEYS[2])
 if n < tonumber(ARGV[3]) then return {'recorded', tostring(n)} end
 local value = table.concat(redis.call('SMEMBERS', KEYS[2]), ',') .. '|' .. ARGV[2]
@@ -88,7 +99,7 @@ return {'claimed', value}
 const SAVE = `
 redis.call('HSET', KEYS[1], 'json', ARGV[1], 'expiresAt', ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2]) end
+if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2], KEYS[4]) end
 return 1
 `;
 
@@ -99,10 +110,11 @@ function parseClaim(value: string): { approvers: string[]; at: number } {
 
 /** @example createPlanStore(redis).approve(planId, 'U123', 1) */
 export function createPlanStore(redis: Redis): PlanStore {
-  const keys = (id: string): [string, string, string] => [
+  const keys = (id: string): [string, string, string, string] => [
     `rd:plan:${id}`,
     `rd:plan:${id}:approvals`,
     `rd:plan:${id}:claim`,
+    `rd:plan:${id}:approvals-shown`,
   ];
   const get = async (id: string): Promise<StoredPlan | undefined> => {
     const json = await redis.hget(keys(id)[0], 'json');
@@ -119,7 +131,7 @@ export function createPlanStore(redis: Redis): PlanStore {
       // two-person rule falls inside one validity window.
       await redis.eval(
         SAVE,
-        3,
+        4,
         ...keys(stored.plan.id),
         JSON.stringify(stored),
         String(stored.expiresAt),
@@ -127,20 +139,22 @@ export function createPlanStore(redis: Redis): PlanStore {
       );
     },
     get,
-    async approve(id, user, required, now = Date.now()) {
+    async approve(id, user, required, shown, now = Date.now()) {
       const stored = await get(id);
       if (!stored) return { status: 'unknown' };
-      const [plan, approvals, claim] = keys(id);
+      // Approvals are of what was shown: a stored plan that differs is not approved, and
+      // approvals recorded for another shown digest are forgotten (the script), so the
+      // two people of a two-person rule approved the very same plan.
+      if (shownDigest(stored) !== shown) return { status: 'changed', stored };
       const reply = (await redis.eval(
         APPROVE,
-        3,
-        plan,
-        approvals,
-        claim,
+        4,
+        ...keys(id),
         user,
         String(now),
         String(required),
         String(ttlFor(stored, now)),
+        shown,
       )) as string[];
       const [status, value = ''] = reply;
       switch (status) {
@@ -158,8 +172,8 @@ export function createPlanStore(redis: Redis): PlanStore {
       }
     },
     async release(id) {
-      const [, approvals, claim] = keys(id);
-      await redis.del(approvals, claim);
+      const [, approvals, claim, shownKey] = keys(id);
+      await redis.del(approvals, claim, shownKey);
     },
     async claimOf(id) {
       const value = await redis.get(keys(id)[2]);

@@ -1,3 +1,4 @@
+import type { SignedNotifyJob } from './notify-signature.js';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { diagnoseJobId, remediateJobId, scanJobId } from './job-ids.js';
@@ -124,6 +125,11 @@ export function createProducers(options: {
   clusters: readonly string[];
   timeoutMs?: number;
   onError?: (error: Error, queue: string) => void;
+  /**
+   * Signs each notify job (src/queue/notify-signature.ts): workers with their notify
+   * key, the app with its own. The app posts no notification without a valid signature.
+   */
+  signNotify?: (job: NotifyJob) => SignedNotifyJob;
 }): Producers {
   const { connection, timeoutMs = 1_500 } = options;
   const queues = new Map<string, Queue>();
@@ -209,8 +215,9 @@ export function createProducers(options: {
     async enqueueNotify(input, addOptions = {}) {
       const job: NotifyJob = notifyJobSchema.parse(input);
       const { background, ...jobOptions } = addOptions;
+      const data = options.signNotify ? options.signNotify(job) : job;
       await bounded(
-        queue(notifyLane(job, background === true)).add(job.kind, job, {
+        queue(notifyLane(job, background === true)).add(job.kind, data, {
           ...NOTIFY_JOB_OPTIONS,
           ...jobOptions,
         }),

@@ -1,3 +1,4 @@
+import { signNotify } from '../queue/notify-signature.js';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { startEarlyWarning, type EarlyWarning } from './early-warning-watch.js';
@@ -55,6 +56,8 @@ export function startWorkers(
     connection: producerConnection,
     clusters: [config.cluster],
     timeoutMs: 10_000,
+    // Results, progress and outcomes carry this worker fleet's signature: the app posts nothing else as them.
+    signNotify: (job) => signNotify(job, 'worker', config.notifySigningKey),
   });
   // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
   const plans = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);

@@ -4,6 +4,7 @@
  * exactly once. If the plan expired while no worker was there, the worker refuses
  * it cleanly (nothing patched, Re-run offered) instead of applying a stale approval.
  */
+import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remediateQueueName } from '../../src/queue/names.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
@@ -51,9 +52,9 @@ async function comeBack(h: E2eHarness): Promise<DrillWorkers> {
 }
 
 const planIdOf = (h: E2eHarness, message: StoredMessage, actionId: string): string => {
-  const id = h.buttons(message).find((b) => b.action_id === actionId)?.value;
-  if (!id) throw new Error(`no ${actionId} button`);
-  return id;
+  const value = h.buttons(message).find((b) => b.action_id === actionId)?.value;
+  if (!value) throw new Error(`no ${actionId} button`);
+  return parsePlanButtonValue(value).planId;
 };
 
 /** Replies about the plan (applied, rolled out, refused), without the thread report posted under every result. */

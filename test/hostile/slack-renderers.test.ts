@@ -176,8 +176,8 @@ describe('Slack builders with hostile text in every field', () => {
     expect(unsafeMarkup(undo)).toEqual([]);
     expect(
       unsafeMarkup([
-        ...planDetailBlocks(plan, undefined, trusted('*Fix*')),
-        planButton(plan, 0, { state: 'open', expiresAt: 1 }),
+        ...planDetailBlocks({ plan, cluster: HOSTILE }, trusted('*Fix*')),
+        planButton({ plan, cluster: HOSTILE }, 0, { state: 'open', expiresAt: 1 }),
       ]),
     ).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
@@ -294,7 +294,7 @@ describe('cluster text of any size: bounded replies, bounded work', () => {
     const plan = structuredClone(base.remediations[0]);
     if (!plan?.patch) throw new Error('no patch');
     plan.patch = { type: plan.patch.type, body: { metadata: { annotations: { big: 'Ω'.repeat(60_000) } } } };
-    const blocks = planDetailBlocks(plan, undefined, trusted('*Fix*'));
+    const blocks = planDetailBlocks({ plan, cluster: 'prod' }, trusted('*Fix*'));
     const shown = blocks.map((b) => (b.text as { text: string }).text).join('');
     expect(shown.split('Ω').length - 1).toBe(60_000);
   });

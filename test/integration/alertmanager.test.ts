@@ -10,6 +10,7 @@ import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { alertmanagerAvailable, startAlertmanager, type TestAlertmanager } from '../support/alertmanager.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { workerNotifyProducers } from '../support/worker-notify.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { testKeys } from '../support/plan-keys.js';
 
@@ -30,6 +31,8 @@ let app: AppRuntime;
 let alertmanager: TestAlertmanager;
 let diagnoseWorker: Worker<DiagnoseJob>;
 let workerConnection: ReturnType<typeof createWorkerConnection>;
+/** Stands in for the worker: its results are signed with the workers' notify key. */
+let workerNotify: ReturnType<typeof workerNotifyProducers>;
 const diagnoseJobs: DiagnoseJob[] = [];
 
 function diagnosisFor(job: DiagnoseJob): Diagnosis {
@@ -112,11 +115,12 @@ beforeAll(async () => {
     port: 0,
   });
   workerConnection = createWorkerConnection(redis.url);
+  workerNotify = workerNotifyProducers(redis.url);
   diagnoseWorker = new Worker<DiagnoseJob>(
     diagnoseQueueName('default'),
     async (job: Job<DiagnoseJob>) => {
       diagnoseJobs.push(job.data);
-      await app.services.producers.enqueueNotify({
+      await workerNotify.enqueueNotify({
         kind: 'diagnosis-result',
         jobId: job.id ?? '',
         cluster: 'default',
@@ -141,6 +145,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await workerNotify?.close();
   await alertmanager?.close();
   await diagnoseWorker?.close();
   if (workerConnection) await closeConnection(workerConnection);

@@ -7,6 +7,7 @@
  * Deployment changed after the diagnosis, and Re-run. App, workers (real
  * Kubernetes wiring), Redis and the simulator are real; Slack is the stand-in.
  */
+import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -28,9 +29,11 @@ import {
 
 const STRANGER = 'U0STRANGER';
 
-async function storedPlan(h: E2eHarness, id: string | undefined): Promise<RemediationPlan> {
-  const stored = await h.app.services.plans.get(id ?? '');
-  if (!stored) throw new Error(`plan ${String(id)} is not stored`);
+/** The stored plan an Apply or Undo button names ("<plan id>:<shown digest>"). */
+async function storedPlan(h: E2eHarness, value: string | undefined): Promise<RemediationPlan> {
+  const id = parsePlanButtonValue(value ?? '').planId;
+  const stored = await h.app.services.plans.get(id);
+  if (!stored) throw new Error(`plan ${String(value)} is not stored`);
   return stored.plan;
 }
 

@@ -1,6 +1,8 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planButtonValue } from '../../src/app/blocks/action-ids.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import { shownDigest } from '../../src/plans/plan-seal.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
@@ -20,6 +22,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { testKeys } from '../support/plan-keys.js';
+import { workerNotifyProducers } from '../support/worker-notify.js';
 
 const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
@@ -89,6 +92,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   let slack: SlackStandin;
   let app: AppRuntime;
   let workers: WorkerRuntime;
+  /** Stands in for a worker's outcome replies: signed with the workers' notify key. */
+  let workerNotify: ReturnType<typeof workerNotifyProducers>;
   let events: string;
   const applied: string[] = [];
   const refuse = new Set<string>();
@@ -113,6 +118,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       { host: '127.0.0.1', port: 0 },
     );
     events = `${app.handle.url}/slack/events`;
+    workerNotify = workerNotifyProducers(redis.url);
     workers = startWorkers(
       loadWorkerConfig({
         ...testKeys.workerEnv,
@@ -161,6 +167,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   });
 
   afterAll(async () => {
+    await workerNotify?.close();
     await workers?.stop();
     await app?.stop();
     await slack?.close();
@@ -294,7 +301,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
             {
               type: 'button',
               action_id: 'approve_plan.0',
-              value: expired.id,
+              value: planButtonValue(expired.id, shownDigest({ plan: expired, cluster: 'default' })),
               text: { type: 'plain_text', text: 'Apply' },
             },
           ],
@@ -318,7 +325,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
   it('notify waits out a 429 Retry-After and posts once', async () => {
     slack.failNext('chat.postMessage', 2, { status: 429, retryAfter: 1 });
     const started = Date.now();
-    await app.services.producers.enqueueNotify({
+    await workerNotify.enqueueNotify({
       kind: 'remediation-outcome',
       planId: 'set-recreate-ratelimited',
       cluster: 'default',
@@ -359,7 +366,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     await slack.waitFor((s) =>
       s.callsOf('chat.postMessage').find((c) => c.status === 429 && alertText(c.args.text)),
     );
-    await app.services.producers.enqueueNotify({
+    await workerNotify.enqueueNotify({
       kind: 'remediation-outcome',
       planId: 'set-recreate-lanes',
       cluster: 'default',
@@ -384,7 +391,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
         text: '<!channel> re-authenticate at <https://evil.example|Slack>',
       });
       // A real job after it: once it is posted, the forged one has been handled.
-      await app.services.producers.enqueueNotify({
+      await workerNotify.enqueueNotify({
         kind: 'remediation-outcome',
         planId: 'set-recreate-after-forged',
         cluster: 'default',

@@ -1,14 +1,19 @@
 import { parsePublicKeys, parseSigningKey } from '../../src/plans/approval-signature.js';
 import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
 import { parseSealKeys } from '../../src/plans/plan-seal.js';
+import { notifyKeys } from '../../src/queue/notify-signature.js';
 
 /**
- * Ephemeral keys for tests: a worker seal key and an app approval key pair, as the
- * env values production takes (`env`, `appEnv`, `workerEnv`) and parsed.
+ * Ephemeral keys for tests: a worker seal key, an app approval key pair and a worker
+ * notify key pair, as the env values production takes (`env`, `appEnv`, `workerEnv`)
+ * and parsed.
  */
-export function ephemeralPlanKeys(ids = { seal: 's1', approval: 'a1' }) {
+export function ephemeralPlanKeys(
+  ids: { seal: string; approval: string; notify?: string } = { seal: 's1', approval: 'a1' },
+) {
   const env = generatePlanKeys(ids);
   const signing = parseSigningKey(env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY);
+  const notifySigning = parseSigningKey(env.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY);
   return {
     env,
     appEnv: appKeyEnv(env),
@@ -18,6 +23,11 @@ export function ephemeralPlanKeys(ids = { seal: 's1', approval: 'a1' }) {
       keyId: signing.keyId,
       privateKey: signing.privateKey,
       publicKeys: parsePublicKeys(env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS),
+    },
+    notify: {
+      signing: notifySigning,
+      /** What the app verifies with: the workers' keys and its own (notifyKeys). */
+      keys: notifyKeys(parsePublicKeys(env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS), signing),
     },
   };
 }

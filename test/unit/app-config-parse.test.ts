@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE, parseCommand } from '../../src/app/command-parse.js';
 import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import { testKeys } from '../support/plan-keys.js';
+import { keyPairProblems } from '../../src/plans/keygen.js';
+import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
 describe('loadAppConfig / loadWorkerConfig', () => {
   describe('plan keys', () => {
@@ -19,16 +20,19 @@ describe('loadAppConfig / loadWorkerConfig', () => {
     it('refuse to start without their keys, saying how to make them', () => {
       expect(problems(() => loadAppConfig(app))).toEqual([
         expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY is required.*rollout-doctor keygen/),
+        expect.stringMatching(/^ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS is required.*rollout-doctor keygen/),
       ]);
       expect(problems(() => loadWorkerConfig({})).sort()).toEqual([
         expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS is required/),
+        expect.stringMatching(/^ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY is required/),
         expect.stringMatching(/^ROLLOUT_DOCTOR_PLAN_SEAL_KEY is required/),
       ]);
     });
 
-    it("refuse the other side's secret: the app never holds the seal key, a worker never the signing key", () => {
+    it("refuse the other side's secret: the app never holds the seal key or the notify signing key, a worker never the approval signing key", () => {
       expect(problems(() => loadAppConfig({ ...app, ...testKeys.env }))).toEqual([
         'ROLLOUT_DOCTOR_PLAN_SEAL_KEY must not be set for the app: only workers hold it',
+        'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY must not be set for the app: only workers hold it',
       ]);
       expect(problems(() => loadWorkerConfig(testKeys.env))).toEqual([
         'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY must not be set for the worker: only the app holds it',
@@ -41,20 +45,73 @@ describe('loadAppConfig / loadWorkerConfig', () => {
         loadWorkerConfig({
           ROLLOUT_DOCTOR_PLAN_SEAL_KEY: `s1:${secret.slice(0, 20)}`,
           ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: `a1:${secret}`,
+          ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY: `n1:${secret}`,
         }),
       );
-      expect(bad).toHaveLength(2);
+      expect(bad).toHaveLength(3);
       expect(bad.join('\n')).not.toContain(secret.slice(0, 20));
       expect(
-        problems(() => loadAppConfig({ ...app, ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: 'no-id-here' })),
-      ).toEqual([expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY is not a valid key/)]);
+        problems(() =>
+          loadAppConfig({
+            ...app,
+            ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: 'no-id-here',
+            ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: 'n1:not-a-key',
+          }),
+        ),
+      ).toEqual([
+        expect.stringMatching(/^ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY is not a valid key/),
+        expect.stringMatching(/^ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS is not a valid key/),
+      ]);
     });
 
     it('parse what keygen prints', () => {
-      expect(loadAppConfig({ ...app, ...testKeys.appEnv }).approvalSigningKey.keyId).toBe('a1');
+      const appConfig = loadAppConfig({ ...app, ...testKeys.appEnv });
+      expect(appConfig.approvalSigningKey.keyId).toBe('a1');
+      expect([...appConfig.notifyPublicKeys.keys()]).toEqual(['a1-notify']);
       const worker = loadWorkerConfig(testKeys.workerEnv);
       expect(worker.planSealKeys.current.id).toBe('s1');
       expect([...worker.approvalPublicKeys.keys()]).toEqual(['a1']);
+      expect(worker.notifySigningKey.keyId).toBe('a1-notify');
+      expect(keyPairProblems(appConfig, worker)).toEqual([]);
+    });
+
+    it('refuse the approval and notify keys swapped, where one process can tell', () => {
+      const { env } = testKeys;
+      expect(
+        problems(() =>
+          loadAppConfig({
+            ...app,
+            ...testKeys.appEnv,
+            ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
+          }),
+        ),
+      ).toEqual([
+        expect.stringMatching(
+          /^ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY/,
+        ),
+      ]);
+      expect(
+        problems(() =>
+          loadWorkerConfig({
+            ...testKeys.workerEnv,
+            ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+          }),
+        ),
+      ).toEqual([
+        expect.stringMatching(
+          /^ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY/,
+        ),
+      ]);
+    });
+
+    it('tell an app and a worker whose keys do not fit together, where both are known', () => {
+      const other = ephemeralPlanKeys({ seal: 's2', approval: 'a2' });
+      const appConfig = loadAppConfig({ ...app, ...testKeys.appEnv });
+      const stranger = loadWorkerConfig(other.workerEnv);
+      expect(keyPairProblems(appConfig, stranger)).toEqual([
+        expect.stringContaining('every approval would be refused'),
+        expect.stringContaining('every result would be refused'),
+      ]);
     });
   });
 

@@ -1,3 +1,4 @@
+import { keyPairProblems } from '../../src/plans/keygen.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
@@ -15,25 +16,36 @@ function envLines(text: string): Record<string, string> {
 describe('rollout-doctor keygen', () => {
   it('prints keys the app and a worker start with, each side only its own', async () => {
     const run = fakeIo();
-    expect(await runCli(['keygen', '--seal-id', 's-2026', '--approval-id', 'a-2026'], run.io)).toBe(0);
+    expect(
+      await runCli(
+        ['keygen', '--seal-id', 's-2026', '--approval-id', 'a-2026', '--notify-id', 'n-2026'],
+        run.io,
+      ),
+    ).toBe(0);
     const env = envLines(run.stdout());
     expect(Object.keys(env).sort()).toEqual([
       'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
       'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY',
+      'ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS',
+      'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
       'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
     ]);
     const app = loadAppConfig({
       SLACK_BOT_TOKEN: 'xoxb-1',
       SLACK_SIGNING_SECRET: 's',
       ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+      ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
     });
     const worker = loadWorkerConfig({
       ROLLOUT_DOCTOR_PLAN_SEAL_KEY: env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY,
       ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
+      ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY: env.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY,
     });
     expect(app.approvalSigningKey.keyId).toBe('a-2026');
     expect(worker.planSealKeys.current.id).toBe('s-2026');
     expect(worker.approvalPublicKeys.has('a-2026')).toBe(true);
+    expect(worker.notifySigningKey.keyId).toBe('n-2026');
+    expect(keyPairProblems(app, worker)).toEqual([]);
   });
 
   it('makes new keys every time', async () => {

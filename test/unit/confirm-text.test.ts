@@ -218,7 +218,7 @@ describe('confirm dialog text', () => {
           dryRuns: {},
           plans: { [p.id]: { state: 'open', expiresAt: Date.now() + 1000 } },
         });
-        const button = planButton(p, 0, { state: 'open', expiresAt: 1 });
+        const button = planButton({ plan: p, cluster: 'c' }, 0, { state: 'open', expiresAt: 1 });
         expect((button.confirm as { text: { text: string } }).text.text).toContain(PATCH_POINTER);
         // The code blocks of the thread report, put back together, hold the exact change once.
         const code = rendered.thread

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/plans/approval-signature.js';
-import { canonicalJson, parseSealKeys, planDigest, sealPlan, verifySeal } from '../../src/plans/plan-seal.js';
+import {
+  canonicalJson,
+  parseSealKeys,
+  planDigest,
+  sealPlan,
+  shownDigest,
+  verifySeal,
+} from '../../src/plans/plan-seal.js';
 import type { StoredPlan } from '../../src/plans/store.js';
 import { scalePatch } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
@@ -43,12 +50,31 @@ describe('canonicalJson', () => {
 });
 
 describe('plan seal', () => {
-  it('verifies an untouched plan and ignores display-only text', () => {
+  it('verifies an untouched plan', () => {
     const plan = stored();
     const seal = sealPlan(plan, keys.seal);
-    plan.plan.summary = 'something else';
-    plan.plan.drift = { reverted: false, by: 'Argo CD application web', fields: [], why: 'display only' };
     expect(verifySeal(plan, seal, keys.seal)).toEqual({ ok: true, digest: planDigest(plan) });
+  });
+
+  it('binds what is shown: the shown digest ignores only the creation time and the expiry, the seal only the creation time', () => {
+    const plan = stored();
+    const seal = sealPlan(plan, keys.seal);
+    const shown = shownDigest(plan);
+    plan.createdAt += 5;
+    expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: true });
+    plan.expiresAt += 5;
+    // A re-run that saves the same plan later shows the same plan: old buttons still name it.
+    expect(shownDigest(plan)).toBe(shown);
+    expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: false });
+  });
+
+  it('refuses a plan sealed by another seal version, saying so', () => {
+    const plan = stored();
+    const { v: _v, ...v1 } = sealPlan(plan, keys.seal);
+    expect(verifySeal(plan, v1, keys.seal)).toEqual({
+      ok: false,
+      reason: expect.stringContaining('sealed by another rollout-doctor version (seal v1'),
+    });
   });
 
   const alterations: [string, (s: StoredPlan) => void][] = [
@@ -68,6 +94,16 @@ describe('plan seal', () => {
     ['precondition fields', (s) => (s.plan.preconditions.fields = [])],
     ['pods', (s) => (s.plan.pods = [{ name: 'p', uid: 'q' }])],
     ['undoOf', (s) => (s.undoOf = 'other')],
+    // What an approver is shown is sealed too (docs/security.md).
+    ['summary', (s) => (s.plan.summary = 'Harmless: only adds a label')],
+    ['impact', (s) => (s.plan.impact = 'none')],
+    ['warnings', (s) => (s.plan.warnings = ['reviewed by SRE'])],
+    [
+      'drift',
+      (s) => (s.plan.drift = { reverted: false, by: 'Argo CD application web', fields: [], why: 'kept' }),
+    ],
+    ['dry run', (s) => (s.dryRun = { ok: true, changes: [{ path: '/metadata/labels/x', after: 'y' }] })],
+    ['addresses', (s) => (s.plan.addresses = 'CrashLoopOnNode')],
     [
       'replicaSet (scale-old-replicaset)',
       (s) =>
@@ -84,8 +120,10 @@ describe('plan seal', () => {
   it.each(alterations)('refuses a plan whose %s changed', (_name, alter) => {
     const plan = stored();
     const seal = sealPlan(plan, keys.seal);
+    const shown = shownDigest(plan);
     alter(plan);
     expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: false });
+    if (_name !== 'expiry') expect(shownDigest(plan)).not.toBe(shown);
   });
 
   it('covers the Undo of scale-old-replicaset: raising the count it scales back to breaks the seal', () => {

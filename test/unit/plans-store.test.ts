@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shownDigest } from '../../src/plans/plan-seal.js';
 import { createApprovalPolicy, matchRule } from '../../src/plans/policy.js';
 import { createPlanStore, type StoredPlan } from '../../src/plans/store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -36,11 +37,14 @@ describe('plan store', () => {
     expiresAt,
   });
 
+  /** The digest of the plan as a message shows it (what an Apply button carries). */
+  const shown = (id: string): string => shownDigest(stored(id));
+
   it('claims exactly once among 20 concurrent approvals', async () => {
     const store = createPlanStore(client);
     await store.save(stored('p-once'));
     const users = Array.from({ length: 20 }, (_, i) => `U${100 + i}`);
-    const results = await Promise.all(users.map((u) => store.approve('p-once', u, 1)));
+    const results = await Promise.all(users.map((u) => store.approve('p-once', u, 1, shown('p-once'))));
     expect(results.filter((r) => r.status === 'claimed')).toHaveLength(1);
     expect(results.filter((r) => r.status === 'already-claimed')).toHaveLength(19);
   });
@@ -48,17 +52,17 @@ describe('plan store', () => {
   it('refuses an expired plan and an unknown one', async () => {
     const store = createPlanStore(client);
     await store.save(stored('p-old', Date.now() - 1));
-    expect((await store.approve('p-old', 'U1', 1)).status).toBe('expired');
-    expect((await store.approve('p-never', 'U1', 1)).status).toBe('unknown');
+    expect((await store.approve('p-old', 'U1', 1, shown('p-old'))).status).toBe('expired');
+    expect((await store.approve('p-never', 'U1', 1, shown('p-never'))).status).toBe('unknown');
     expect(await store.claimOf('p-old')).toBeUndefined();
   });
 
   it('needs two distinct approvers under a two-person rule', async () => {
     const store = createPlanStore(client);
     await store.save(stored('p-two'));
-    expect((await store.approve('p-two', 'U1', 2)).status).toBe('recorded');
-    expect((await store.approve('p-two', 'U1', 2)).status).toBe('same-approver');
-    const done = await store.approve('p-two', 'U2', 2);
+    expect((await store.approve('p-two', 'U1', 2, shown('p-two'))).status).toBe('recorded');
+    expect((await store.approve('p-two', 'U1', 2, shown('p-two'))).status).toBe('same-approver');
+    const done = await store.approve('p-two', 'U2', 2, shown('p-two'));
     expect(done.status).toBe('claimed');
     expect((await store.claimOf('p-two'))?.approvers.sort()).toEqual(['U1', 'U2']);
   });
@@ -67,21 +71,49 @@ describe('plan store', () => {
     const store = createPlanStore(client);
     const now = Date.now();
     await store.save(stored('p-stale', now + 1_000));
-    expect((await store.approve('p-stale', 'U1', 2, now)).status).toBe('recorded');
-    expect((await store.approve('p-stale', 'U2', 2, now + 2_000)).status).toBe('expired');
+    expect((await store.approve('p-stale', 'U1', 2, shown('p-stale'), now)).status).toBe('recorded');
+    expect((await store.approve('p-stale', 'U2', 2, shown('p-stale'), now + 2_000)).status).toBe('expired');
     // A re-run of the unchanged Deployment saves the same plan id again.
     await store.save(stored('p-stale', now + 60_000));
-    expect((await store.approve('p-stale', 'U2', 2, now + 3_000)).status).toBe('recorded');
-    const done = await store.approve('p-stale', 'U1', 2, now + 4_000);
+    expect((await store.approve('p-stale', 'U2', 2, shown('p-stale'), now + 3_000)).status).toBe('recorded');
+    const done = await store.approve('p-stale', 'U1', 2, shown('p-stale'), now + 4_000);
     expect(done.status).toBe('claimed');
+  });
+
+  it('records nothing for a plan that is not what the approver was shown', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-shown'));
+    const other = shownDigest({
+      ...stored('p-shown'),
+      plan: { ...plan('p-shown'), summary: 'something else' },
+    });
+    expect((await store.approve('p-shown', 'U1', 1, other)).status).toBe('changed');
+    expect(await store.claimOf('p-shown')).toBeUndefined();
+    expect((await store.approve('p-shown', 'U1', 1, shown('p-shown'))).status).toBe('claimed');
+  });
+
+  it('counts two approvals only when both approvers were shown the same plan', async () => {
+    const store = createPlanStore(client);
+    const first = stored('p-two-shown');
+    await store.save(first);
+    expect((await store.approve('p-two-shown', 'U1', 2, shownDigest(first))).status).toBe('recorded');
+    // The stored plan is replaced by one that reads differently (a later diagnosis, or
+    // a writer in Redis) and the second approver is shown that one.
+    const second = { ...first, plan: { ...first.plan, impact: 'no outage at all' } };
+    await client.hset('rd:plan:p-two-shown', 'json', JSON.stringify(second));
+    expect((await store.approve('p-two-shown', 'U2', 2, shownDigest(second))).status).toBe('recorded');
+    expect(await store.claimOf('p-two-shown')).toBeUndefined();
+    const done = await store.approve('p-two-shown', 'U3', 2, shownDigest(second));
+    expect(done.status).toBe('claimed');
+    expect((await store.claimOf('p-two-shown'))?.approvers.sort()).toEqual(['U2', 'U3']);
   });
 
   it('keeps an existing claim when the same plan is saved again', async () => {
     const store = createPlanStore(client);
     await store.save(stored('p-keep'));
-    expect((await store.approve('p-keep', 'U1', 1)).status).toBe('claimed');
+    expect((await store.approve('p-keep', 'U1', 1, shown('p-keep'))).status).toBe('claimed');
     await store.save(stored('p-keep'));
-    expect((await store.approve('p-keep', 'U2', 1)).status).toBe('already-claimed');
+    expect((await store.approve('p-keep', 'U2', 1, shown('p-keep'))).status).toBe('already-claimed');
     expect((await store.claimOf('p-keep'))?.approvers).toEqual(['U1']);
   });
 });

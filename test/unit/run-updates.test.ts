@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRunUpdate } from '../../src/app/notify/render-run.js';
 import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
 import type { PlanStore } from '../../src/plans/store.js';
+import { signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
 import type { RunUpdate } from '../../src/queue/schemas.js';
+import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
 let server: TestRedis;
@@ -47,18 +49,22 @@ describe('run updates', () => {
   });
 
   it('a message joining late gets the stored update; an update altered in Redis is not rendered', async () => {
-    const subs = createSubscriptions(redis);
+    const subs = createSubscriptions(redis, (stored) => verifyNotify(stored, testKeys.notify.keys));
     const update = failed({ namespace: 'shop', name: 'web' });
-    await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update });
+    const signed = signNotify(update, 'worker', testKeys.notify.signing);
+    await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update, signed });
     const late = await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.1' }, 1);
     expect(late).toEqual({ state: 'final', update });
 
-    await redis.hset(
-      `rd:run:default:${update.jobId}`,
-      'payload',
-      JSON.stringify({ ...update, kind: 'message' }),
-    );
+    const key = `rd:run:default:${update.jobId}`;
+    await redis.hset(key, 'payload', JSON.stringify({ ...signed, kind: 'message' }));
     expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.2' }, 1)).toEqual({
+      state: 'none',
+    });
+    // A valid update with its signature kept, but another verdict: not rendered either.
+    const rewritten = { ...signed, outcome: { status: 'failed', reason: 'all healthy, nothing to do' } };
+    await redis.hset(key, 'payload', JSON.stringify(rewritten));
+    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.3' }, 1)).toEqual({
       state: 'none',
     });
   });

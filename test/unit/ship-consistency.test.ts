@@ -520,7 +520,7 @@ describe('deploy/', () => {
       .parse(yamlDocs('deploy/secret.yaml')[0]);
     for (const key of Object.keys(secret.stringData)) expect(APP_VARS).toContain(key);
     expect(appContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([secret.metadata.name]);
-    // The workers' Secret holds the seal key and the approval public keys, nothing of the app's.
+    // The workers' Secret holds the seal key, the notify signing key and the approval public keys, nothing of the app's.
     const workerSecret = z
       .object({
         metadata: z.object({ name: z.string() }).loose(),
@@ -530,10 +530,12 @@ describe('deploy/', () => {
       .parse(yamlDocs('deploy/secret.yaml')[1]);
     expect(Object.keys(workerSecret.stringData).sort()).toEqual([
       'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
+      'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
       'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
     ]);
     expect(workerContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([workerSecret.metadata.name]);
     expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_PLAN_SEAL_KEY');
+    expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY');
   });
 
   it('listens on the configured port, with readiness on /readyz, a looser liveness on /healthz and a startup probe', () => {

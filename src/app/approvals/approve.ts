@@ -1,11 +1,12 @@
 /**
  * One approver's click on a plan, decided: who may approve (policy, the two-person
- * rule without the requester), the atomic claim, the app's signature over exactly the
- * stored plan, the remediation job, and an audit event for every outcome. Slack calls
- * stay in the listener (src/app/listeners/actions/approve-plan.ts).
+ * rule without the requester), that the stored plan is the one the message showed
+ * (its shown digest, from the button), the atomic claim, the app's signature over
+ * exactly that plan, the remediation job, and an audit event for every outcome. Slack
+ * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
  */
 import { approvalClaims, signApproval } from '../../plans/approval-signature.js';
-import { planDigest } from '../../plans/plan-seal.js';
+import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { AppServices } from '../services.js';
@@ -17,7 +18,13 @@ export interface ApprovalClick {
   messageTs: string;
   rootTs: string;
   planId: string;
+  /** The shown digest the button carried (null: a button posted before buttons carried one). */
+  shown: string | null;
 }
+
+/** Said to the clicker when the stored plan is not what the message showed. */
+export const CHANGED_SINCE_SHOWN =
+  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show). Nothing was changed. Press Re-run for a fresh diagnosis.';
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
@@ -53,6 +60,16 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     namespace: scope.namespace,
     deployment: stored.plan.target.name,
   };
+  const changedSinceShown = (): ApprovalOutcome => {
+    audit.record({
+      action: 'refusal',
+      ...where,
+      user,
+      reason: 'tampered',
+      detail: 'the plan changed since it was shown: the stored plan differs from what the message displayed',
+    });
+    return { kind: 'refused', text: CHANGED_SINCE_SHOWN };
+  };
   const decision = await policy.check(user, scope);
   if (!decision.allowed) {
     audit.record({ action: 'refusal', ...where, user, reason: 'not-approver', detail: decision.reason });
@@ -62,6 +79,27 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       text: `:no_entry: Not applied: ${decision.reason}${who ? ` (approvers: ${who})` : ''}. Nothing was changed.`,
     };
   }
+  // An expired plan is only ever reported (the claim script refuses it too): said first,
+  // whatever the button was, so the button can be marked.
+  if (Date.now() > stored.expiresAt) {
+    audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
+    return { kind: 'expired', stored };
+  }
+  // What is approved is what was shown: the button names the digest of the plan as
+  // rendered, and the stored plan must have that digest (the worker then checks that
+  // the stored plan carries its seal, which covers the same fields).
+  if (click.shown === null || stored.seal?.v !== SEAL_VERSION) {
+    const detail =
+      click.shown === null
+        ? 'the button was posted by an earlier rollout-doctor version and names no shown digest'
+        : outdatedSealReason(stored.seal?.v);
+    audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
+    return {
+      kind: 'refused',
+      text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+    };
+  }
+  if (shownDigest(stored) !== click.shown) return changedSinceShown();
   if (decision.required > 1) {
     // The two people of a two-person rule are two besides whoever asked for the diagnosis.
     const owner =
@@ -88,8 +126,10 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   };
   const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
   if (before) return before;
-  const result = await plans.approve(planId, user, decision.required);
+  const result = await plans.approve(planId, user, decision.required, click.shown);
   switch (result.status) {
+    case 'changed':
+      return changedSinceShown();
     case 'unknown':
       audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
       return { kind: 'refused', text: ':x: This plan is no longer known. Press Re-run.' };
@@ -126,7 +166,8 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   }
   audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
   // The worker applies only what this signature names: the plan exactly as stored when
-  // the approval completed (its digest), on this cluster, by these approvers.
+  // the approval completed (its digest, which covers the shown digest the store just
+  // matched against the button), on this cluster, by these approvers.
   const key = services.config.approvalSigningKey;
   const approval = signApproval(
     approvalClaims({

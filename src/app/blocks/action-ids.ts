@@ -1,7 +1,9 @@
 /**
  * Action ids of the result message's buttons. Buttons in one actions block need
  * distinct ids, so approve/undo buttons carry an index suffix; listeners match
- * by prefix. The button value holds only the plan id (or the re-run target).
+ * by prefix. An Apply or Undo button's value holds the plan id and the digest of the
+ * plan as the message shows it (planButtonValue); a status button's only the plan id;
+ * Re-run's the target.
  */
 export const ACTION = {
   approve: 'approve_plan',
@@ -29,4 +31,24 @@ export function rerunValue(cluster: string, namespace: string, name: string): st
 export function parseRerunValue(value: string): { cluster: string; namespace: string; name: string } | null {
   const [cluster, namespace, name, ...rest] = value.split('/');
   return cluster && namespace && name && rest.length === 0 ? { cluster, namespace, name } : null;
+}
+
+const SHOWN_DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * Apply/Undo button value: "<plan id>:<shown digest>". Slack returns a button's value in
+ * the signed interaction exactly as the app posted it, so the digest tells the click
+ * handler what the approver was shown (plan ids never contain ':').
+ */
+export function planButtonValue(planId: string, shown: string): string {
+  return `${planId}:${shown}`;
+}
+
+/** The plan id and shown digest of an Apply/Undo button; `shown` null for a value without one (posted before v2). */
+export function parsePlanButtonValue(value: string): { planId: string; shown: string | null } {
+  const at = value.lastIndexOf(':');
+  const digest = at < 0 ? '' : value.slice(at + 1);
+  return at > 0 && SHOWN_DIGEST.test(digest)
+    ? { planId: value.slice(0, at), shown: digest }
+    : { planId: value, shown: null };
 }

@@ -1,7 +1,8 @@
 import type { RemediationPlan } from '../../remediation/plan.js';
+import { shownDigest, type ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
-import { ACTION } from './action-ids.js';
+import { ACTION, planButtonValue } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
@@ -136,13 +137,11 @@ export function driftLine(plan: RemediationPlan, options: { short?: boolean } = 
 /**
  * A plan in full, for the thread report: summary, the whole impact, every warning, the
  * owner's drift, the dry-run diff and the exact patch (the only place the message
- * shows it). Long parts are split over sections, never cut.
+ * shows it), all from the one `ShownPlan` whose digest the Apply button carries. Long
+ * parts are split over sections, never cut.
  */
-export function planDetailBlocks(
-  plan: RemediationPlan,
-  dryRun: DryRunSummary | undefined,
-  heading: Mrkdwn,
-): Block[] {
+export function planDetailBlocks(shown: ShownPlan, heading: Mrkdwn): Block[] {
+  const { plan } = shown;
   const lines = [heading, mrkdwn`*Impact:* ${plan.impact}`];
   for (const w of plan.warnings) lines.push(mrkdwn`:warning: ${w}`);
   const drift = driftLine(plan);
@@ -153,18 +152,24 @@ export function planDetailBlocks(
     : mrkdwn`*Exact change* of ${plan.id}`;
   return [
     ...proseSections(joinMrkdwn(lines, '\n')),
-    ...codeSections(trusted('*Server-side dry run*'), dryRunText(dryRun)),
+    ...codeSections(trusted('*Server-side dry run*'), dryRunText(shown.dryRun)),
     ...codeSections(patchTitle, patchText(plan), { whole: true }),
   ];
 }
 
-/** The approve (or undo) button, with a confirm dialog quoting the exact patch and its impact. */
+/**
+ * The approve (or undo) button, with a confirm dialog quoting the exact change and its
+ * impact. Its value names the plan and the digest of `shown`, the very data the
+ * message, its thread and the dialog are rendered from: the click is refused when the
+ * stored plan is not what was shown (src/app/approvals/approve.ts).
+ */
 export function planButton(
-  plan: RemediationPlan,
+  shown: ShownPlan,
   index: number,
   view: PlanView,
   options: { undo?: boolean; primary?: boolean } = {},
 ): Block {
+  const { plan } = shown;
   const base = options.undo ? ACTION.undo : ACTION.approve;
   const actionId = `${base}.${index}`;
   // Approved and expired plans keep a button (so the message layout stays) that only
@@ -194,7 +199,7 @@ export function planButton(
     action_id: actionId,
     ...(style ? { style } : {}),
     text: plain(label, LIMITS.buttonText),
-    value: plan.id,
+    value: planButtonValue(plan.id, shownDigest(shown)),
     confirm: {
       title: plain(
         `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} to ${plan.target.name}?`,

@@ -2,6 +2,7 @@ import type { Diagnosis } from '../../diagnosis/diagnosis.js';
 import type { Evidence, Finding } from '../../diagnosis/finding.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';
+import type { ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary } from '../../plans/store.js';
 import { ACTION, rerunValue } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
@@ -127,10 +128,25 @@ export function recommendedPlan(diagnosis: Diagnosis): RemediationPlan | undefin
   return diagnosis.remediations[0];
 }
 
-/** Plans in the order the message offers them: the recommended one first, then the rest as the engine ranked them. */
-function orderedPlans(diagnosis: Diagnosis): RemediationPlan[] {
+/**
+ * Plans in the order the message offers them (the recommended one first, then the rest
+ * as the engine ranked them), each with the dry run shown beside it: the one
+ * `ShownPlan` that the message, the thread report, the confirm dialog and the button's
+ * digest are all rendered from.
+ */
+function orderedPlans(input: {
+  cluster: string;
+  diagnosis: Diagnosis;
+  dryRuns: Record<string, DryRunSummary>;
+}): ShownPlan[] {
+  const { diagnosis } = input;
   const first = recommendedPlan(diagnosis);
-  return first ? [first, ...diagnosis.remediations.filter((p) => p.id !== first.id)] : [];
+  const plans = first ? [first, ...diagnosis.remediations.filter((p) => p.id !== first.id)] : [];
+  return plans.map((plan) => ({
+    plan,
+    cluster: input.cluster,
+    ...(input.dryRuns[plan.id] ? { dryRun: input.dryRuns[plan.id] } : {}),
+  }));
 }
 
 function fallbackText(diagnosis: Diagnosis): Mrkdwn {
@@ -152,7 +168,7 @@ function verdict(diagnosis: Diagnosis): Mrkdwn {
 }
 
 /** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
-function fixSection(plan: RemediationPlan, dryRun: DryRunSummary | undefined): Block {
+function fixSection({ plan, dryRun }: ShownPlan): Block {
   const lines = [
     mrkdwn`:wrench: *Recommended fix:* ${firstSentence(plan.summary)}`,
     mrkdwn`*Impact:* ${clip(firstSentence(plan.impact), 220)}`,
@@ -193,17 +209,17 @@ export function renderDiagnosis(input: {
   ];
   const top = diagnosis.findings[0];
   const evidence = top ? decisiveLines(top) : [];
-  const plans = orderedPlans(diagnosis).slice(0, 20);
+  const plans = orderedPlans(input).slice(0, 20);
   const view = (plan: RemediationPlan): PlanView => input.plans[plan.id] ?? { state: 'expired' };
   // The plan approved on this very message (src/app/approvals/approve.ts records it):
   // its other plans are withdrawn. A plan approved from another message of the same
   // cluster state only shows as approved here.
-  const claimed = input.approvedPlan ? plans.find((p) => p.id === input.approvedPlan) : undefined;
+  const claimed = input.approvedPlan ? plans.find((p) => p.plan.id === input.approvedPlan) : undefined;
   const recommended = plans[0];
 
   const body: Block[] = [];
   if (evidence.length) body.push(section(joinMrkdwn(evidence, '\n')));
-  if (recommended && !claimed) body.push(fixSection(recommended, input.dryRuns[recommended.id]));
+  if (recommended && !claimed) body.push(fixSection(recommended));
   const others = diagnosis.findings.slice(1);
   if (others.length)
     body.push(
@@ -230,12 +246,12 @@ export function renderDiagnosis(input: {
   // others are withdrawn (src/app/approvals/approve.ts refuses them too).
   const marks: Block[] = [];
   const buttons: Block[] = [];
-  plans.forEach((plan, i) => {
-    const v = view(plan);
-    if (claimed && plan.id !== claimed.id) return;
-    const line = approvalLine(plan, v);
+  plans.forEach((shown, i) => {
+    const v = view(shown.plan);
+    if (claimed && shown.plan.id !== claimed.plan.id) return;
+    const line = approvalLine(shown.plan, v);
     if (line) marks.push(line);
-    buttons.push(planButton(plan, i, v, { primary: i === 0 }));
+    buttons.push(planButton(shown, i, v, { primary: i === 0 }));
   });
   if (claimed && plans.length > 1)
     marks.push(context(trusted('The other fixes were withdrawn; press Re-run for a fresh diagnosis.')));
@@ -336,13 +352,13 @@ export function threadReport(input: {
       ),
     );
   diagnosis.findings.forEach((finding, i) => blocks.push(...findingReport(finding, i)));
-  const plans = orderedPlans(diagnosis);
-  plans.forEach((plan, i) => {
+  orderedPlans(input).forEach((shown, i) => {
+    const { plan } = shown;
     const heading =
       i === 0
         ? mrkdwn`:wrench: *Fix ${i + 1} (recommended): ${plan.kind}*. ${plan.summary}`
         : mrkdwn`:wrench: *Fix ${i + 1}: ${plan.kind}*. ${plan.summary}`;
-    blocks.push(...planDetailBlocks(plan, input.dryRuns[plan.id], heading));
+    blocks.push(...planDetailBlocks(shown, heading));
   });
   for (const note of diagnosis.notOffered ?? []) {
     blocks.push(

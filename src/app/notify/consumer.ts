@@ -2,7 +2,8 @@ import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import { NOTIFY_QUEUES, QUEUE_PREFIX } from '../../queue/names.js';
-import { notifyJobSchema, type NotifyJob } from '../../queue/schemas.js';
+import { verifyNotify, type NotifyKeys } from '../../queue/notify-signature.js';
+import type { NotifyJob } from '../../queue/schemas.js';
 import type { AppServices } from '../services.js';
 import { handleNotify } from './handle-notify.js';
 import { PERMANENT_SLACK_ERRORS, isTransientSlackFailure, slackErrorCode } from './slack-errors.js';
@@ -19,32 +20,46 @@ const MAX_PAUSE_MS = 30_000;
  * backoff (order kept), then delayed retries; other errors → retry with backoff;
  * permanent Slack errors → failed at once.
  */
-export function startNotifyConsumer(
-  services: AppServices,
-  options: { connection: Redis; redis: Redis; client: webApi.WebClient; concurrency: number },
-): Worker<NotifyJob>[] {
+type ConsumerOptions = {
+  connection: Redis;
+  redis: Redis;
+  client: webApi.WebClient;
+  concurrency: number;
+  /** Who may sign which notification (src/queue/notify-signature.ts). */
+  keys: NotifyKeys;
+};
+
+export function startNotifyConsumer(services: AppServices, options: ConsumerOptions): Worker<NotifyJob>[] {
   return NOTIFY_QUEUES.map((queue) => startLane(queue, services, options));
 }
 
-function startLane(
-  queue: string,
-  services: AppServices,
-  options: { connection: Redis; redis: Redis; client: webApi.WebClient; concurrency: number },
-): Worker<NotifyJob> {
+function startLane(queue: string, services: AppServices, options: ConsumerOptions): Worker<NotifyJob> {
   const { logger, metrics } = services;
   const worker: Worker<NotifyJob> = new Worker<NotifyJob>(
     queue,
     async (job: Job<NotifyJob>) => {
-      const parsed = notifyJobSchema.safeParse(job.data);
-      if (!parsed.success) throw new UnrecoverableError(`malformed notify job: ${parsed.error.message}`);
+      // Nothing in Redis is posted as the bot unless its maker signed it: a worker for
+      // results and outcomes, the app for its alert threads (DESIGN.md §2).
+      const parsed = verifyNotify(job.data, options.keys);
+      if (!parsed.ok) {
+        services.audit.record({
+          action: 'notification',
+          planId: String(job.id ?? ''),
+          kind: String((job.data as { kind?: unknown } | undefined)?.kind ?? '').slice(0, 40),
+          queue,
+          outcome: 'tampered',
+          detail: parsed.reason,
+        });
+        throw new UnrecoverableError(`notify job refused: ${parsed.reason}`);
+      }
       const started = performance.now();
       try {
-        await handleNotify(services, options.client, options.redis, parsed.data);
+        await handleNotify(services, options.client, options.redis, parsed.job, job.data);
         metrics.jobDuration.observe({ queue, outcome: 'completed' }, (performance.now() - started) / 1000);
       } catch (error) {
         metrics.jobDuration.observe({ queue, outcome: 'error' }, (performance.now() - started) / 1000);
         if (error instanceof Error && 'retryAfter' in error && typeof error.retryAfter === 'number') {
-          metrics.slackCalls.inc({ method: parsed.data.kind, outcome: 'rate-limited' });
+          metrics.slackCalls.inc({ method: parsed.job.kind, outcome: 'rate-limited' });
           logger.warn({ retryAfter: error.retryAfter, queue }, 'Slack rate limit: pausing this notify lane');
           await worker.rateLimit(Math.max(1, error.retryAfter) * 1000);
           throw Worker.RateLimitError();
@@ -54,7 +69,7 @@ function startLane(
           // so order is kept. Past the budget it falls back to a delayed retry below.
           const pauseMs = Math.min(MAX_PAUSE_MS, 1_000 * 2 ** Math.max(0, job.attemptsStarted - 1));
           logger.warn(
-            { pauseMs, kind: parsed.data.kind, queue },
+            { pauseMs, kind: parsed.job.kind, queue },
             'Slack unavailable: pausing this notify lane',
           );
           await worker.rateLimit(pauseMs);

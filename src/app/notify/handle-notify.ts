@@ -9,12 +9,16 @@ import type { AppServices } from '../services.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
 import { deliverRun } from './run-delivery.js';
 
-/** Turns one notify job into its Slack calls, by kind. */
+/**
+ * Turns one notify job into its Slack calls, by kind. `signed`: the job as queued, its
+ * signature verified (./consumer.ts), kept with a run for messages that join later.
+ */
 export async function handleNotify(
   services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts'>,
   client: webApi.WebClient,
   redis: Redis,
   job: NotifyJob,
+  signed: unknown,
 ): Promise<void> {
   switch (job.kind) {
     case 'diagnosis-progress':
@@ -25,6 +29,7 @@ export async function handleNotify(
         seq: job.seq,
         final,
         update: job,
+        signed,
       });
       if (refs === null) return; // superseded by a newer notification of the run
       await deliverRun(services, client, refs, job, final);

@@ -2,7 +2,7 @@ import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
 import { restoredInWords, rolloutInWords } from '../blocks/confirm-text.js';
 import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
-import type { DryRunSummary, StoredPlan } from '../../plans/store.js';
+import type { StoredPlan } from '../../plans/store.js';
 import {
   asIs,
   escapeMrkdwn,
@@ -128,7 +128,7 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.
   if (plan.addresses === 'RolloutSurgeDeadlock' && /maxSurge (?!0\b)/.test(restoredInWords(plan)))
     lines.push(trusted(':warning: The next rollout would deadlock again.'));
-  const dryRun = undo.dryRun as DryRunSummary | undefined;
+  const dryRun = undo.dryRun;
   return [
     section(joinMrkdwn(lines, '\n')),
     ...codeSections(
@@ -165,7 +165,8 @@ export function remediationOutcomeMessage(
   if (undo && undo.expiresAt > now) {
     if (OFFERS_UNDO.has(job.stage)) {
       blocks.push(...undoBlocks(undo));
-      buttons.push(planButton(undo.plan, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
+      // The button's digest is of `undo` as rendered above: the click is refused if the stored Undo differs.
+      buttons.push(planButton(undo, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
     } else {
       blocks.push(
         context(trusted(':leftwards_arrow_with_hook: Undo is offered in the "applied" reply above.')),

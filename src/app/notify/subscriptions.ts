@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { runUpdateSchema, type RunUpdate } from '../../queue/schemas.js';
+import type { NotifyVerdict } from '../../queue/notify-signature.js';
+import type { RunUpdate } from '../../queue/schemas.js';
 
 /**
  * Which Slack messages show which diagnosis run. Several requests for one target
@@ -91,11 +92,15 @@ export interface Subscriptions {
   claimMessagePlan(message: MessageRef, planId: string): Promise<string>;
   /** Forgets the message's approved plan when it is `planId` (its job could not be queued). */
   releaseMessagePlan(message: MessageRef, planId: string): Promise<void>;
-  /** Returns the messages to update, or null when the notification is stale. */
+  /**
+   * Returns the messages to update, or null when the notification is stale. `signed`:
+   * the notify job as queued, with its signature; kept for messages that join later,
+   * which get it only when it still verifies.
+   */
   publish(
     cluster: string,
     jobId: string,
-    n: { runTs: number; seq: number; final: boolean; update: RunUpdate },
+    n: { runTs: number; seq: number; final: boolean; update: RunUpdate; signed: unknown },
     now?: number,
   ): Promise<MessageRef[] | null>;
 }
@@ -142,8 +147,11 @@ function toRef(member: string): MessageRef | null {
   return slash > 0 ? { channel: member.slice(0, slash), ts: member.slice(slash + 1) } : null;
 }
 
-/** @param redis a connection the app already holds (fail-fast producer connection is fine). */
-export function createSubscriptions(redis: Redis): Subscriptions {
+/**
+ * @param redis a connection the app already holds (fail-fast producer connection is fine).
+ * @param verify checks a stored notification's signature (src/queue/notify-signature.ts).
+ */
+export function createSubscriptions(redis: Redis, verify: (stored: unknown) => NotifyVerdict): Subscriptions {
   return {
     async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
@@ -159,9 +167,14 @@ export function createSubscriptions(redis: Redis): Subscriptions {
       )) as string[];
       const [kind, payload] = reply;
       if ((kind === 'final' || kind === 'progress') && typeof payload === 'string') {
-        // Stored by publish below; parsed again so a value altered in Redis is refused, not rendered.
-        const update = runUpdateSchema.safeParse(safeJson(payload));
-        if (update.success) return { state: kind, update: update.data };
+        // Stored by publish below, signed: verified again so a value altered in Redis is
+        // refused, not rendered.
+        const verdict = verify(safeJson(payload));
+        if (
+          verdict.ok &&
+          (verdict.job.kind === 'diagnosis-progress' || verdict.job.kind === 'diagnosis-result')
+        )
+          return { state: kind, update: verdict.job };
       }
       return { state: 'none' };
     },
@@ -198,7 +211,7 @@ export function createSubscriptions(redis: Redis): Subscriptions {
         String(n.runTs),
         String(n.seq),
         n.final ? '1' : '0',
-        JSON.stringify(n.update),
+        JSON.stringify(n.signed),
         String(now),
       )) as string[] | null;
       if (reply === null) return null;

@@ -1,17 +1,20 @@
 /**
- * `rollout-doctor keygen [--seal-id ID] [--approval-id ID]`: prints a fresh plan seal
- * key and approval key pair as environment lines. The app takes the signing key, the
- * workers the seal key and the public key (docs/operations.md, "Keys").
+ * `rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]`: prints a
+ * fresh plan seal key, approval key pair and notify key pair as environment lines. The
+ * app takes the approval signing key and the notify public key, the workers the seal
+ * key, the approval public key and the notify signing key (docs/operations.md, "Keys").
  */
 import { generatePlanKeys } from '../../plans/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
-const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID]
+const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]
 
 Prints new keys as environment lines (ids default to today's date):
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY   the app only
+  ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS     the app
   ROLLOUT_DOCTOR_PLAN_SEAL_KEY          workers only
+  ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY     workers only
   ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS   workers
 To rotate, see docs/operations.md ("Keys"). The output is secret: write it to a file
 or a secret store, not to a shared terminal log.
@@ -23,6 +26,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     options: {
       'seal-id': { type: 'string' },
       'approval-id': { type: 'string' },
+      'notify-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -40,6 +44,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     keys = generatePlanKeys({
       seal: values['seal-id'] ?? `seal-${day}`,
       approval: values['approval-id'] ?? `approval-${day}`,
+      notify: values['notify-id'] ?? `notify-${day}`,
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
@@ -48,8 +53,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     [
       '# app only',
       `ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY=${keys.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY}`,
+      '# app',
+      `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS=${keys.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS}`,
       '# workers only',
       `ROLLOUT_DOCTOR_PLAN_SEAL_KEY=${keys.ROLLOUT_DOCTOR_PLAN_SEAL_KEY}`,
+      `ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY=${keys.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY}`,
+      '# workers',
       `ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS=${keys.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS}`,
       '',
     ].join('\n'),

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { approve } from '../../approvals/approve.js';
+import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import type { RemediationKind } from '../../../remediation/plan.js';
@@ -23,7 +24,8 @@ export function approvePlanAction(services: AppServices) {
     await ack();
     const click = clickContext(body, action);
     if (!click) return;
-    const planId = click.value;
+    // The value names the plan and the digest of what the message showed of it.
+    const { planId, shown } = parsePlanButtonValue(click.value);
     const tell = (text: string): Promise<unknown> =>
       client.chat.postEphemeral({
         channel: click.channel,
@@ -31,7 +33,7 @@ export function approvePlanAction(services: AppServices) {
         text,
         thread_ts: click.rootTs === click.messageTs ? undefined : click.rootTs,
       });
-    const outcome = await approve(services, { ...click, planId });
+    const outcome = await approve(services, { ...click, planId, shown });
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);

@@ -1,4 +1,9 @@
-import { ACTION, APPROVE_ACTION_PATTERN, actionIndexSuffix } from '../../blocks/action-ids.js';
+import {
+  ACTION,
+  APPROVE_ACTION_PATTERN,
+  actionIndexSuffix,
+  parsePlanButtonValue,
+} from '../../blocks/action-ids.js';
 import { trusted, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { LIMITS, context, plain, section } from '../../blocks/text.js';
 import type { BlockAction, ButtonAction } from '@slack/bolt';
@@ -45,6 +50,9 @@ export function markPlanInBlocks(
   options: { withdrawOthers?: boolean } = {},
 ): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  // Apply and Undo buttons carry "<plan id>:<shown digest>", status buttons the plan id.
+  const isPlan = (el: Record<string, unknown>): boolean =>
+    typeof el.value === 'string' && parsePlanButtonValue(el.value).planId === planId;
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
       out.push(section(line));
@@ -52,7 +60,7 @@ export function markPlanInBlocks(
       const withdrawn = all.filter(
         (el) =>
           options.withdrawOthers === true &&
-          el.value !== planId &&
+          !isPlan(el) &&
           typeof el.action_id === 'string' &&
           APPROVE_ACTION_PATTERN.test(el.action_id),
       );
@@ -61,7 +69,7 @@ export function markPlanInBlocks(
       const elements = all
         .filter((el) => !withdrawn.includes(el))
         .map((el) =>
-          el.value === planId
+          isPlan(el)
             ? {
                 type: 'button',
                 action_id: `${ACTION.status}${actionIndexSuffix(el.action_id)}`,
