@@ -5,6 +5,7 @@
  * DeviceTaintRule and the holder pod's deletion on the simulator, the replacement on
  * the node's other GPU; then the Undo, approval-gated, deleting only the rule.
  */
+import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
@@ -40,7 +41,9 @@ describe('taint-device approved in Slack', () => {
     const result = await h.waitForResult(DETECTOR.namespace, DETECTOR.name);
     const buttons = h.buttons(result);
     const plans = await Promise.all(
-      buttons.map(async (b) => (await h.app.services.plans.get(b.value ?? ''))?.plan),
+      buttons.map(
+        async (b) => (await h.app.services.plans.get(parsePlanButtonValue(b.value ?? '').planId))?.plan,
+      ),
     );
     const index = plans.findIndex((p) => p?.kind === 'taint-device');
     expect(index).toBeGreaterThanOrEqual(0);
