@@ -29,7 +29,14 @@ beforeAll(async () => {
     sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
     workers: 1,
     // The first worker drains for 1 s only: its long job is handed back.
-    workerEnv: { ...FAST_RECOVERY, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1' },
+    // Its API requests wait up to 60 s: the held events read below must still be held
+    // when the signal comes, however long the second worker takes to start under load
+    // (with the default 10 s deadline the read timed out first and the job finished).
+    workerEnv: {
+      ...FAST_RECOVERY,
+      ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '1',
+      ROLLOUT_DOCTOR_KUBE_TIMEOUT_MS: '60000',
+    },
   });
   await deadlockTracker(stack.sim);
 }, 60_000);
@@ -78,7 +85,7 @@ describe('SIGTERM during a running job', () => {
     const first = stack.workers[0];
     if (!first) throw new Error('no worker');
     // Keep the first worker inside the collector well past its 1 s grace period.
-    sim.addFault({ match: { verb: 'list', resource: 'events', namespace: NS }, delayMs: 15_000, times: 1 });
+    sim.addFault({ match: { verb: 'list', resource: 'events', namespace: NS }, delayMs: 50_000, times: 1 });
     sim.clearRequests();
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
     await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
@@ -87,7 +94,7 @@ describe('SIGTERM during a running job', () => {
     const held = sim.requests.find((r) => r.resource === 'events');
     expect(await first.stop('SIGTERM')).toBe(0);
     // The grace period holds: the process exited while the simulator still held its
-    // 15 s request unanswered (status 0), so it did not wait for it. A fact, where
+    // 50 s request unanswered (status 0), so it did not wait for it. A fact, where
     // "exited within 5 s" depended on the machine's load.
     expect(held?.status).toBe(0);
     expect((await finalLogLines(first)).find((l) => l.msg === 'workers stopped')).toMatchObject({
