@@ -176,6 +176,11 @@ function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: 
   const lines = [style.bold(`Scheduler message for ${evidence.pod}:`), `  ${evidence.message}`];
   const parsed = evidence.parsed;
   if (!parsed) return [...lines, '  (the message could not be parsed)'];
+  if (parsed.aborted)
+    return [
+      ...lines,
+      `  the scheduler stopped with an error from its ${parsed.aborted.plugin} plugin before judging any node`,
+    ];
   const rows = (reasons: SchedulingReason[]): string[][] =>
     reasons.map((r) => [
       String(r.count),

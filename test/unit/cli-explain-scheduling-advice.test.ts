@@ -44,6 +44,26 @@ describe('explain-scheduling advice', () => {
     expect(changes(message)).toEqual([change]);
   });
 
+  it('a CEL runtime error in a DeviceClass selector: fix the selector, no node or capacity change', () => {
+    const advice = advise(
+      'running "DynamicResources" filter plugin: class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+    );
+    expect(advice.changes).toEqual([
+      expect.objectContaining({
+        category: 'devices',
+        change: expect.stringContaining(
+          'selector #0 of DeviceClass gpu.nvidia.com fails with a CEL runtime error (no such key: nvlinkDomain)',
+        ),
+      }),
+    ]);
+    expect(advice.changes[0]?.change).toContain('fix the DeviceClass selector');
+    expect(advice.notes.join(' ')).toContain('stopped with an error from its DynamicResources plugin');
+    expect(advice.notes.join(' ')).not.toContain('saw no nodes');
+    expect(changes('claim ml/x-gpu-abcde: selector #2: CEL runtime error: no such key: model')[0]).toContain(
+      'selector #2 of claim ml/x-gpu-abcde',
+    );
+  });
+
   it('a reason without a node count applies to every node', () => {
     const advice = advise(
       '0/3 nodes are available: resourceclaim in use. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',

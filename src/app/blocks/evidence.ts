@@ -96,7 +96,8 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
       return mrkdwn`:gear: *Strategy:* RollingUpdate at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
     }
     case 'scheduling': {
-      if (!evidence.parsed)
+      // A plugin error (parsed.aborted) counts no node: its text is the message.
+      if (!evidence.parsed || evidence.parsed.aborted)
         return mrkdwn`:calendar: *Scheduler:* ${clip(firstSentence(evidence.message), 200)}`;
       const p = evidence.parsed;
       const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
@@ -160,7 +161,8 @@ export function clueLine(clue: CrashClueEvidence): Mrkdwn {
 export function evidenceBlocks(evidence: Evidence): Block[] {
   switch (evidence.type) {
     case 'scheduling': {
-      if (!evidence.parsed) return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
+      if (!evidence.parsed || evidence.parsed.aborted)
+        return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
       const p = evidence.parsed;
       const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
       const pre = p.preemption

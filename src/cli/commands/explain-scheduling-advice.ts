@@ -9,6 +9,7 @@ import type {
   ParsedSchedulingMessage,
   SchedulingReason,
 } from '../../diagnosis/scheduling/scheduling-message.js';
+import { selectorErrorChange } from '../../diagnosis/scheduling/selector-error.js';
 
 export interface SchedulingChange {
   /** Nodes the reason rejected; for a count-less (PreFilter) reason, every node. */
@@ -86,6 +87,8 @@ export function changeFor(r: SchedulingReason): string {
           return `the pod's claim is allocated to another node, so ${nodes(n)} cannot use it: schedule there, or let the claim be deallocated`;
         case 'invalid-pool':
           return `${verb(n, 'offers', 'offer')} devices only from a resource pool its DRA driver published inconsistently (kubectl get resourceslices): the scheduler skips such a pool until the driver republishes it`;
+        case 'selector-error':
+          return selectorErrorChange(r.reason);
         case 'in-use':
           return `the pod's resource claim is reserved by other pods (${who}): wait for them, or give each pod its own claim (resourceClaimTemplateName)`;
         default:
@@ -109,7 +112,11 @@ export function adviseScheduling(parsed: ParsedSchedulingMessage): SchedulingAdv
     change: changeFor(r),
   }));
   const notes: string[] = [];
-  if (parsed.total === 0) {
+  if (parsed.aborted) {
+    notes.push(
+      `The scheduler stopped with an error from its ${parsed.aborted.plugin} plugin instead of judging the nodes: no node was counted, and it retries the pod (SchedulerError) until the error is gone.`,
+    );
+  } else if (parsed.total === 0) {
     notes.push(
       'The scheduler saw no nodes: add nodes, or check that they registered and are not all deleted.',
     );

@@ -17,6 +17,7 @@ import {
   type PendingAssessment,
 } from '../rollout/rollout-assessment.js';
 import { heldBackPhrase } from '../scheduling/held-back.js';
+import { selectorErrorChange } from '../scheduling/selector-error.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod, isStuckTerminating } from '../rollout/workload.js';
@@ -48,8 +49,9 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
   const count = all.length;
   const lead = `${count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`} Pending`;
   const stuck = stuckHolders(snapshot.capturedAt, pending);
-  const { cause, change } =
-    pending.verdict === 'unexplained'
+  const { cause, change } = pending.selectorError
+    ? selectorFails(pending, pending.selectorError)
+    : pending.verdict === 'unexplained'
       ? unexplained(pending)
       : pending.proof === 'message'
         ? fromMessageOnly(pending)
@@ -418,6 +420,15 @@ function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
   if (names.length === 0 && unused.length > 0)
     return `${idle}No strategy change frees ${unused.length === 1 ? 'that claim' : 'those claims'}; add devices or widen the node selection meanwhile`;
   return `${idle}the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ')}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
+}
+
+/** The scheduler's latest word is a CEL runtime error in a device selector (DynamicResources). */
+function selectorFails(pending: PendingAssessment, reason: string): { cause: string; change: string } {
+  const at = pending.failure?.at ? ` at ${pending.failure.at}` : '';
+  return {
+    cause: `the scheduler stops at a device selector that fails with a CEL runtime error ("${reason}"${at}): its DynamicResources filter aborts the pod's scheduling there at every attempt, before free devices or old pods matter`,
+    change: selectorErrorChange(reason),
+  };
 }
 
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {
