@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/remediation/diagnose.js';
+import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { renderText } from '../../src/report/text.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
@@ -419,6 +421,13 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
     expect(codes(result.findings)).toContain('Unschedulable');
     expect(text(result.findings)).toContain('fix the DeviceClass selector');
+    // The scheduler counted no node: no "0/0 nodes" anywhere it is shown.
+    const shown = [
+      renderText(result),
+      JSON.stringify(renderDiagnosis({ cluster: 'prod', diagnosis: result, dryRuns: {}, plans: {} })),
+    ].join('\n');
+    expect(shown).toContain('CEL runtime error: no such key: vendor');
+    expect(shown).not.toMatch(/0\/0 nodes|0 node\(s\) considered/);
     for (const kind of ['set-rolling-update', 'set-recreate', 'scale-old-replicaset', 'rollout-restart'])
       expect(result.remediations.map((r) => r.kind)).not.toContain(kind);
   });
