@@ -64,6 +64,42 @@ describe('explain-scheduling advice', () => {
     );
   });
 
+  it("the preemption part's reasons belong to the nodes it tried: freeing cpu alone does not help where the claims cannot be allocated", () => {
+    const advice = advise(
+      "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 1 cannot allocate all claims, 2 Preemption is not helpful for scheduling.",
+    );
+    const [cpu, selector] = advice.changes.map((c) => c.change);
+    expect(cpu).toContain('1 node lacks cpu');
+    expect(cpu).toContain(
+      'still fails that node (1 cannot allocate all claims), so freeing cpu alone does not open it: it also needs a free matching device there',
+    );
+    // The node class preemption did not try keeps its own advice.
+    expect(selector).not.toContain('cannot allocate');
+    expect(advice.notes.join(' ')).not.toContain('each node fails for one reason only');
+    expect(advice.notes.join(' ')).toContain('fixing the first reason alone does not open them');
+  });
+
+  it('several node classes preemption tried: the later reason is not pinned on one of them', () => {
+    const [cpu, memory] = changes(
+      "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 1 cannot allocate all claims, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+    );
+    for (const change of [cpu, memory]) {
+      expect(change).toContain(
+        'still fails some of the nodes counted for Insufficient cpu, Insufficient memory',
+      );
+      expect(change).toContain('may not open them');
+    }
+  });
+
+  it('look-alike: the preemption part repeats the same shortage: eviction frees too little, the advice stands', () => {
+    const advice = advise(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Insufficient cpu.',
+    );
+    expect(advice.changes.map((c) => c.change)).toEqual([
+      "3 nodes lack cpu: free some there, lower the pod's request, or add a node",
+    ]);
+  });
+
   it('a reason without a node count applies to every node', () => {
     const advice = advise(
       '0/3 nodes are available: resourceclaim in use. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
