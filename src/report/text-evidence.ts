@@ -2,7 +2,7 @@
 import type { ResolvedValue } from '../diagnosis/rollout/fenceposts.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
-import { DEVICE_VERDICT } from '../diagnosis/crash/device-health.js';
+import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
 import { indent, table, type Style } from './format.js';
 
 /** Lines for one piece of evidence, not indented. */
@@ -88,7 +88,7 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
       return [`Note: ${evidence.text}`];
     case 'device-health':
       return [
-        style.bold(`Device health (allocatedResourcesStatus): ${DEVICE_VERDICT[evidence.verdict]}`),
+        style.bold(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
         ...indent(
           table(
             ['NODE', 'POD', 'CONTAINER', 'DEVICE', 'CLAIM', 'HEALTH'],
