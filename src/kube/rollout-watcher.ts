@@ -159,7 +159,6 @@ export async function watchReplacements(
   const pollMs = options.pollMs ?? 1000;
   const deleted = new Set(options.replaced.map((p) => p.uid));
   let crashingBefore: Set<string> | undefined;
-  let last = '';
   for (;;) {
     let deployment: Deployment;
     try {
@@ -196,7 +195,7 @@ export async function watchReplacements(
       };
     const replicas = deployment.spec.replicas ?? 1;
     const ready = pods.filter(isReady).length;
-    last = `${ready} of ${replicas} pods Ready`;
+    const last = `${ready} of ${replicas} pods Ready`;
     if (ready >= replicas) {
       return { outcome: 'complete', summary: `the replacement pods are Ready (${last})` };
     }

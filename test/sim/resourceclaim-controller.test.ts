@@ -282,7 +282,9 @@ describe('kubelet device health for a claim with two requests (simulator)', () =
       metadata: { name: 'user', namespace: NS },
       spec: {
         resourceClaims: [{ name: 'gpus', resourceClaimName: 'pair' }],
-        containers: [{ name: 'c', image: 'trainer:1', resources: { claims: [{ name: 'gpus', request: 'main' }] } }],
+        containers: [
+          { name: 'c', image: 'trainer:1', resources: { claims: [{ name: 'gpus', request: 'main' }] } },
+        ],
       },
     };
     const report = {
@@ -296,7 +298,10 @@ describe('kubelet device health for a claim with two requests (simulator)', () =
         ]),
       },
     };
-    sim = await startSimulator({ scenario: [node, ns, cls, twoGpus, claim, report, user] as object[], timeScale: 50 });
+    sim = await startSimulator({
+      scenario: [node, ns, cls, twoGpus, claim, report, user] as object[],
+      timeScale: 50,
+    });
     const s = sim;
     const statusOf = () => pod(s, 'user')?.status?.containerStatuses?.[0]?.allocatedResourcesStatus;
     await s.waitFor(() => statusOf() !== undefined);
