@@ -22,7 +22,8 @@ Crash rules: ConfigMap kube-sim in namespace kube-system, key rules.yaml: a list
   {node, image, exitCode, reason, message, log[, device]}; a container whose image starts
   with image, on node (holding DRA device <driver>/<pool>/<device>), terminates that way
   (sim/scenarios/crashloop-node.yaml has one). Key devices.yaml: the DRA driver's health
-  report, a list of {device, health}.
+  report, a list of {device, health[, cdi]} (cdi: the CDI id the kubelet then reports for it;
+  each claim:<name>/<request> entry lists every device of the claim, as the kubelet does).
 Example:
   npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --write-kubeconfig /tmp/sim.kubeconfig
   kubectl --kubeconfig /tmp/sim.kubeconfig get pods -A

@@ -66,6 +66,8 @@ export type AuditEvent =
         | 'refused'
         | 'failed'
         | 'rolled-out'
+        /** The replacements of the pods a plan deleted are Ready (no rollout was started). */
+        | 'pods-ready'
         | 'still-failing'
         | 'timeout'
         /** Approved, but the job could not be queued: the claim was released, nothing applied. */

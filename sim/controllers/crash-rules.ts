@@ -3,10 +3,12 @@
  * image starts with `image`, running on `node` (and, with `device`, holding that DRA
  * device `<driver>/<pool>/<device>` through a claim), terminates that way after it
  * starts. Key devices.yaml is the DRA driver's health report: a list of
- * `{device, health}` (Healthy, Unhealthy, Unknown); with the key present the kubelet
- * reports allocatedResourcesStatus (Unknown for devices not listed), without it the
- * driver reports no health and the kubelet says nothing. A change to the report reaches
- * the status of running pods at once, as a DRA plugin's health stream does.
+ * `{device, health[, cdi]}` (Healthy, Unhealthy, Unknown; `cdi`: the CDI device id the
+ * driver returns for it when preparing a claim, which the kubelet then reports instead
+ * of `<driver>/<pool>/<device>`); with the key present the kubelet reports
+ * allocatedResourcesStatus (Unknown for devices not listed), without it the driver
+ * reports no health and the kubelet says nothing. A change to the report reaches the
+ * status of running pods at once, as a DRA plugin's health stream does.
  */
 import { parse } from 'yaml';
 import { z } from 'zod';
@@ -66,22 +68,37 @@ export function ruleFor(
 }
 
 const healthSchema = z.array(
-  z.object({ device: z.string().min(1), health: z.enum(['Healthy', 'Unhealthy', 'Unknown']) }),
+  z.object({
+    device: z.string().min(1),
+    health: z.enum(['Healthy', 'Unhealthy', 'Unknown']),
+    /** The CDI device id the driver gives for the device (vendor.com/class=name). */
+    cdi: z.string().min(1).optional(),
+  }),
 );
-const healthCache = new WeakMap<Store, { rv: string; health: Map<string, string> | undefined }>();
+
+/** What the driver says of one device: its health, and its CDI id when it gives one. */
+export interface DriverDevice {
+  health: string;
+  cdi?: string;
+}
+const healthCache = new WeakMap<Store, { rv: string; health: Map<string, DriverDevice> | undefined }>();
 
 /** The driver's device health by `<driver>/<pool>/<device>`; undefined when it reports none. */
-export function deviceHealth(store: Store): Map<string, string> | undefined {
+export function deviceHealth(store: Store): Map<string, DriverDevice> | undefined {
   const cm = store.get('ConfigMap', 'kube-system', 'kube-sim');
   if (!cm) return undefined;
   const rv = cm.metadata.resourceVersion ?? '';
   const cached = healthCache.get(store);
   if (cached && cached.rv === rv) return cached.health;
   const text = (cm['data'] as Record<string, string> | undefined)?.['devices.yaml'];
-  let health: Map<string, string> | undefined;
+  let health: Map<string, DriverDevice> | undefined;
   if (text !== undefined) {
     try {
-      health = new Map(healthSchema.parse(parse(text) ?? []).map((d) => [d.device, d.health]));
+      health = new Map(
+        healthSchema
+          .parse(parse(text) ?? [])
+          .map((d) => [d.device, { health: d.health, ...(d.cdi ? { cdi: d.cdi } : {}) }]),
+      );
     } catch (err) {
       console.error(
         `kube-sim: ignoring invalid devices.yaml: ${err instanceof Error ? err.message : String(err)}`,

@@ -528,6 +528,31 @@ export function containerDevices(
   });
 }
 
+/**
+ * The entries the kubelet writes in a container's allocatedResourcesStatus, one per
+ * claim reference (`claim:<name>[/<request>]`), each listing every device allocated
+ * to the claim: UpdateAllocatedResourcesStatus (pkg/kubelet/cm/dra/manager.go) walks
+ * the claim's prepared devices without narrowing them to the entry's request (later
+ * kubelets narrow only where the driver names each device's requests, which this
+ * driver does not).
+ */
+export function reportedClaimDevices(
+  store: Store,
+  pod: Pod,
+  container: string,
+): { name: string; devices: string[] }[] {
+  const spec = pod.spec.containers.find((c) => c.name === container);
+  const claims = podClaims(store, pod);
+  return (spec?.resources?.claims ?? []).map((ref) => {
+    const obj = claims.find((c) => c.name === ref.name)?.claim;
+    const results = obj ? (claimOf(obj).status?.allocation?.devices?.results ?? []) : [];
+    return {
+      name: ref.request ? `claim:${ref.name}/${ref.request}` : `claim:${ref.name}`,
+      devices: [...new Set(results.map((r) => `${r.driver}/${r.pool}/${r.device}`))],
+    };
+  });
+}
+
 /** Reserve and PreBind: writes the allocations and reserves the claims for the pod. */
 export function reserveClaims(store: Store, pod: Pod, node: Node, chosen: NodeAllocation): void {
   if (chosen.extended) createExtendedClaim(store, pod, node, chosen.extended);

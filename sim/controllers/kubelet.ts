@@ -11,7 +11,7 @@ import type { Container, ContainerStatus, Pod } from '../../src/diagnosis/k8s.js
 import { nowRfc3339 } from '../defaults.js';
 import type { SimObject } from '../store.js';
 import { crashRules, deviceHealth, ruleFor, type CrashRule } from './crash-rules.js';
-import { containerDevices } from './dra.js';
+import { containerDevices, reportedClaimDevices } from './dra.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, isPodActive } from './pods.js';
@@ -96,27 +96,34 @@ export function kubeletController(ctx: ControllerContext): Controller {
     );
   };
 
-  /** The DRA devices a container holds (`<driver>/<pool>/<device>`). */
+  /** The DRA devices a container uses (`<driver>/<pool>/<device>`): its requests' devices only. */
   const devicesOf = (pod: Pod, container: string): string[] =>
     containerDevices(store, pod, container).flatMap((c) => c.devices);
 
   /**
    * allocatedResourcesStatus as the kubelet writes it for DRA claims, only while the
-   * driver reports health (devices.yaml): resourceID `<driver>/<pool>/<device>` (the
-   * driver gives no CDI ids here), Unknown for a device it does not list.
+   * driver reports health (devices.yaml): under each `claim:<name>[/<request>]` every
+   * device of the claim (reportedClaimDevices), named by the CDI id the driver gives
+   * for it or else `<driver>/<pool>/<device>`, each id once; Unknown for a device the
+   * driver does not list.
    */
   const resourcesStatus = (pod: Pod, container: string): ContainerStatus['allocatedResourcesStatus'] => {
-    const health = deviceHealth(store);
-    if (!health) return undefined;
-    const out = containerDevices(store, pod, container)
+    const report = deviceHealth(store);
+    if (!report) return undefined;
+    const out = reportedClaimDevices(store, pod, container)
       .filter((c) => c.devices.length > 0)
-      .map((c) => ({
-        name: c.name,
-        resources: c.devices.map((resourceID) => ({
-          resourceID,
-          health: health.get(resourceID) ?? 'Unknown',
-        })),
-      }));
+      .map((c) => {
+        const resources = new Map<string, string>();
+        for (const device of c.devices) {
+          const said = report.get(device);
+          const resourceID = said?.cdi ?? device;
+          if (!resources.has(resourceID)) resources.set(resourceID, said?.health ?? 'Unknown');
+        }
+        return {
+          name: c.name,
+          resources: [...resources].map(([resourceID, health]) => ({ resourceID, health })),
+        };
+      });
     return out.length > 0 ? out : undefined;
   };
 

@@ -105,9 +105,18 @@ export type Evidence =
     }
   | {
       type: 'device-health';
-      /** unhealthy: a crashing pod reports its device Unhealthy; unknown: not reported (never taken as healthy). */
-      /** not-blamed: reported Unhealthy, but a running pod of the template reports an Unhealthy device too (or no crashing pod on a crashing node does). */
+      /**
+       * unhealthy: a crashing pod reports its device Unhealthy; unknown: reported Unknown
+       * by the kubelet, or not reported at all (never taken as healthy, see `unknown`);
+       * not-blamed: reported Unhealthy, but a running pod of the template reports an
+       * Unhealthy device too (or no crashing pod on a crashing node does).
+       */
       verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
+      /**
+       * With verdict 'unknown': whether the kubelet reported the health as Unknown
+       * ('reported'), reported nothing ('absent'), or some of each ('both').
+       */
+      unknown?: 'reported' | 'absent' | 'both';
       rows: DeviceHealthRow[];
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }

@@ -2,7 +2,8 @@
  * Follows a Deployment after a remediation until the rollout completes, fails
  * (ProgressDeadlineExceeded, or the new ReplicaSet's pods crash-loop) or the time
  * limit passes. A watch on the Deployment wakes it early; polling every `pollMs`
- * keeps it going when the watch drops or is not allowed.
+ * keeps it going when the watch drops or is not allowed. After a plan that only
+ * deletes pods (watchReplacements), the rollout status says nothing: the pods do.
  */
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
@@ -12,6 +13,7 @@ import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects } from './list.js';
 import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
+import { isReady, isTerminating } from '../diagnosis/rollout/workload.js';
 
 export type { RolloutProgress } from './rollout-status.js';
 
@@ -129,6 +131,83 @@ async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise
   return crashLoopIn(
     pods.items.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === uid)),
   );
+}
+
+export interface WatchReplacementsOptions {
+  timeoutMs: number;
+  /** The pods the plan deleted (name and uid): their ReplicaSets replace them. */
+  replaced: { name: string; uid: string }[];
+  pollMs?: number;
+}
+
+/**
+ * After a plan that deletes pods and changes no pod template (delete-pods,
+ * taint-device): complete when at least spec.replicas pods of the Deployment, other
+ * than the deleted ones and not terminating, are Ready, so the Deployment is served
+ * without them (the deleted pods were crash-looping, not Ready: their replacements are
+ * what makes up the count); failed when a pod that was not already crash-looping at the
+ * first look (a replacement) crash-loops, or the Deployment is gone. The Deployment's
+ * rollout status is not used: it is unchanged by a deletion and may still show the
+ * pods as they were just before.
+ */
+export async function watchReplacements(
+  client: KubeClient,
+  ref: WorkloadRef,
+  options: WatchReplacementsOptions,
+): Promise<RolloutOutcome> {
+  const deadline = Date.now() + options.timeoutMs;
+  const pollMs = options.pollMs ?? 1000;
+  const deleted = new Set(options.replaced.map((p) => p.uid));
+  let crashingBefore: Set<string> | undefined;
+  for (;;) {
+    let deployment: Deployment;
+    try {
+      deployment = await getObject<Deployment>(client, {
+        resource: 'deployments',
+        namespace: ref.namespace,
+        name: ref.name,
+      });
+    } catch (error) {
+      if (error instanceof KubeApiError && error.status === 404) {
+        return {
+          outcome: 'failed',
+          summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
+          reason: 'deleted',
+        };
+      }
+      throw error;
+    }
+    const pods = (
+      await listObjects<Pod>(client, {
+        resource: 'pods',
+        namespace: ref.namespace,
+        query: { labelSelector: labelSelectorString(deployment.spec.selector) },
+      })
+    ).items.filter((p) => !deleted.has(p.metadata.uid ?? '') && !isTerminating(p));
+    const crashing = (p: Pod): boolean => crashLoopIn([p]) !== undefined;
+    crashingBefore ??= new Set(pods.filter(crashing).map((p) => p.metadata.uid ?? ''));
+    const crash = crashLoopIn(pods.filter((p) => !crashingBefore?.has(p.metadata.uid ?? '')));
+    if (crash)
+      return {
+        outcome: 'failed',
+        summary: `a replacement pod of ${ref.name} is crash-looping`,
+        reason: crash,
+      };
+    const replicas = deployment.spec.replicas ?? 1;
+    const ready = pods.filter(isReady).length;
+    const last = `${ready} of ${replicas} pods Ready`;
+    if (ready >= replicas) {
+      return { outcome: 'complete', summary: `the replacement pods are Ready (${last})` };
+    }
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      return {
+        outcome: 'timeout',
+        summary: `gave up after ${seconds(options.timeoutMs)} s waiting for the replacement pods: ${last}`,
+      };
+    }
+    await new Promise<void>((resolve) => setTimeout(resolve, Math.min(pollMs, remaining)));
+  }
 }
 
 /** "0.3", "12", "300": one decimal only where it matters. */

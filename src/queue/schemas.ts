@@ -241,6 +241,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       'applied',
       'already-applied',
       'rolled-out',
+      /** After a plan that deleted pods and changed no pod template: their replacements are Ready. */
+      'pods-ready',
       'still-failing',
       'refused',
       'failed',

@@ -2,7 +2,7 @@
 import type { ResolvedValue } from '../diagnosis/rollout/fenceposts.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
-import { DEVICE_VERDICT } from '../diagnosis/crash/device-health.js';
+import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
 import { indent, table, type Style } from './format.js';
 
 /** Lines for one piece of evidence, not indented. */
@@ -88,7 +88,7 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
       return [`Note: ${evidence.text}`];
     case 'device-health':
       return [
-        style.bold(`Device health (allocatedResourcesStatus): ${DEVICE_VERDICT[evidence.verdict]}`),
+        style.bold(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
         ...indent(
           table(
             ['NODE', 'POD', 'CONTAINER', 'DEVICE', 'CLAIM', 'HEALTH'],
@@ -176,6 +176,11 @@ function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: 
   const lines = [style.bold(`Scheduler message for ${evidence.pod}:`), `  ${evidence.message}`];
   const parsed = evidence.parsed;
   if (!parsed) return [...lines, '  (the message could not be parsed)'];
+  if (parsed.aborted)
+    return [
+      ...lines,
+      `  the scheduler stopped with an error from its ${parsed.aborted.plugin} plugin before judging any node`,
+    ];
   const rows = (reasons: SchedulingReason[]): string[][] =>
     reasons.map((r) => [
       String(r.count),

@@ -3,7 +3,7 @@ import type { KubeClient } from '../kube/client.js';
 import { collectSnapshot } from '../kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';
 import { resolveWorkloadForPod } from '../kube/pod-owner.js';
-import { watchRollout } from '../kube/rollout-watcher.js';
+import { watchReplacements, watchRollout } from '../kube/rollout-watcher.js';
 import { scanCluster } from '../kube/scan.js';
 import { renderText } from '../report/text.js';
 import { kubeListWatch } from './early-warning-stream.js';
@@ -32,8 +32,10 @@ export function kubeClusterDeps(
     renderText,
     resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
     apply: (plan, hooks) => applyPlan(client, plan, hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
-    watch: (ref, sinceGeneration) =>
-      watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
+    watch: (ref, sinceGeneration, replaced) =>
+      replaced
+        ? watchReplacements(client, ref, { timeoutMs: options.rolloutTimeoutMs, replaced })
+        : watchRollout(client, ref, { timeoutMs: options.rolloutTimeoutMs, sinceGeneration }),
     currentFinding: async (ref) =>
       diagnose(await collectSnapshot(client, ref, collect), { redactSecrets }).findings[0]?.summary,
     inverse: inversePlan,

@@ -8,6 +8,7 @@ import type { ApplyResult } from '../kube/executor.js';
 import type { StepEvent } from '../kube/stepped-walk.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
+import { watchScopeOf, watchingWords } from '../remediation/watch-scope.js';
 import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 
@@ -15,9 +16,14 @@ import { errorMessage, isLastAttempt } from './progress.js';
 export interface RemediateDeps {
   /** `onStep`: each step of a stepped scale-old-replicaset, as data (replicaset-scaler.ts). */
   apply(plan: RemediationPlan, hooks?: { onStep?: (event: StepEvent) => void }): Promise<ApplyResult>;
+  /**
+   * Follows the rollout; with `replaced` (a plan that deleted pods and changed no pod
+   * template), the replacements of those pods becoming Ready instead.
+   */
   watch(
     ref: WorkloadRef,
     sinceGeneration: number,
+    replaced?: { name: string; uid: string }[],
   ): Promise<{ outcome: 'complete' | 'failed' | 'timeout'; summary: string; reason?: string }>;
   /** The top finding of a fresh diagnosis, for "still failing: <finding>". */
   currentFinding(ref: WorkloadRef): Promise<string | undefined>;
@@ -152,7 +158,10 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       return 'refused';
     }
 
-    /** The approved change is in the cluster: store its Undo, say so, watch the rollout. */
+    /**
+     * The approved change is in the cluster: store its Undo, say so, and watch what it
+     * moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
+     */
     const applied = async (
       change: { generation: number; changes: FieldChange[]; noUndo?: string },
       given?: string,
@@ -170,23 +179,25 @@ export function createRemediateProcessor(deps: RemediateDeps) {
           undoOf: plan.id,
         });
       const changed = change.changes.map((c) => c.path).join(', ') || 'no field changes';
+      const scope = watchScopeOf(plan);
       await say(
         'applied',
-        `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). Watching the rollout…`,
+        `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). ${watchingWords(scope)}`,
         {
           approvedBy: [...approvers],
           ...(undo ? { undoPlanId: undo.id } : {}),
         },
       );
-      const watched = await deps.watch(ref, change.generation);
+      if (scope.kind === 'nothing') return 'applied';
+      const watched =
+        scope.kind === 'replacements'
+          ? await deps.watch(ref, change.generation, scope.pods)
+          : await deps.watch(ref, change.generation);
       if (watched.outcome === 'complete') {
-        audit('rolled-out', watched.summary);
-        await say(
-          'rolled-out',
-          `deployment/${ref.name}: ${watched.summary}`,
-          undo ? { undoPlanId: undo.id } : {},
-        );
-        return 'rolled-out';
+        const stage = scope.kind === 'replacements' ? 'pods-ready' : 'rolled-out';
+        audit(stage, watched.summary);
+        await say(stage, `deployment/${ref.name}: ${watched.summary}`, undo ? { undoPlanId: undo.id } : {});
+        return stage;
       }
       const finding = await deps.currentFinding(ref).catch(() => undefined);
       const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';

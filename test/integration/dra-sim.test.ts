@@ -115,4 +115,32 @@ describe('DRA twin of incident A on the simulator', () => {
     expect(described).toContain('gpu-0');
     expect(described).toContain('Reserved For');
   });
+
+  it('a template naming a ResourceClaimTemplate that does not exist: held back, and the diagnosis quotes the controller', async () => {
+    const res = await fetch(
+      `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
+      {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body: JSON.stringify({
+          spec: {
+            template: { spec: { resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu-gone' }] } },
+          },
+        }),
+      },
+    );
+    expect(res.status).toBe(200);
+    await sim.waitFor(
+      () =>
+        (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some(
+          (e) => e.reason === 'FailedResourceClaimCreation',
+        ),
+      15_000,
+    );
+    const result = diagnose(await collectSnapshot(client, TRACKER));
+    const held = result.findings.find((f) => f.summary.includes('waiting before scheduling'));
+    expect(held?.summary).toContain(
+      'ResourceClaimTemplate gpu-gone does not exist: the resourceclaim controller says "PodResourceClaim gpu: resource claim template "gpu-gone": resourceclaimtemplate.resource.k8s.io "gpu-gone" not found"',
+    );
+  });
 });

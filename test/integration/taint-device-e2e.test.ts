@@ -74,11 +74,21 @@ describe('taint-device approved in Slack', () => {
     }, 25_000);
     const replacement = livePods(h, DETECTOR.namespace).find((p) => p.spec.nodeName === 'gpu-node-1');
     expect(deviceOf(h, replacement as Pod)).toBe('gpu.nvidia.com/gpu-node-1/gpu-1');
+    // No pod template changed: the thread speaks of the replacement, never of a rollout.
+    expect(applied.text).toContain(`Watching the replacement of ${holder.metadata.name ?? ''} become Ready…`);
+    await h.waitForReply(result.ts, 'replacement pods Ready', 25_000);
+    expect(
+      h
+        .replies(result.ts)
+        .map((m) => m.text)
+        .join('\n'),
+    ).not.toMatch(/Watching the rollout|rolled out/);
 
     const undoMark = h.sim.requests.length;
     expect(h.buttons(applied).map((b) => b.action_id)).toContain('undo_plan.0');
     expect((await h.click(applied, 'undo_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'applied: Undo', 25_000);
+    const undone = await h.waitForReply(result.ts, 'applied: Undo', 25_000);
+    expect(undone.text).toContain('Nothing to watch: deleting the DeviceTaintRule starts no rollout');
     // The clicked reply says which fix was undone.
     expect(h.message(applied.channel, applied.ts)?.text).toBe('undo of taint-device approved');
     expect(h.sim.get('DeviceTaintRule', undefined, rule)).toBeUndefined();

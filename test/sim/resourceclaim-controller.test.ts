@@ -255,3 +255,64 @@ describe('kubelet device health (simulator)', () => {
     });
   });
 });
+
+describe('kubelet device health for a claim with two requests (simulator)', () => {
+  it('lists every device of the claim under the container request, by the CDI id the driver gives', async () => {
+    const [node, ns, cls, slice] = scenario();
+    const twoGpus = {
+      ...(slice as { spec: object }),
+      spec: { ...(slice as { spec: object }).spec, devices: [{ name: 'gpu-0' }, { name: 'gpu-1' }] },
+    };
+    const claim = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'pair', namespace: NS },
+      spec: {
+        devices: {
+          requests: [
+            { name: 'main', exactly: { deviceClassName: 'gpu.example.com' } },
+            { name: 'spare', exactly: { deviceClassName: 'gpu.example.com' } },
+          ],
+        },
+      },
+    };
+    const user = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'user', namespace: NS },
+      spec: {
+        resourceClaims: [{ name: 'gpus', resourceClaimName: 'pair' }],
+        containers: [
+          { name: 'c', image: 'trainer:1', resources: { claims: [{ name: 'gpus', request: 'main' }] } },
+        ],
+      },
+    };
+    const report = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'kube-sim', namespace: 'kube-system' },
+      data: {
+        'devices.yaml': JSON.stringify([
+          { device: 'gpu.example.com/gpu-1/gpu-0', health: 'Healthy', cdi: 'example.com/gpu=gpu-0' },
+          { device: 'gpu.example.com/gpu-1/gpu-1', health: 'Unhealthy', cdi: 'example.com/gpu=gpu-1' },
+        ]),
+      },
+    };
+    sim = await startSimulator({
+      scenario: [node, ns, cls, twoGpus, claim, report, user] as object[],
+      timeScale: 50,
+    });
+    const s = sim;
+    const statusOf = () => pod(s, 'user')?.status?.containerStatuses?.[0]?.allocatedResourcesStatus;
+    await s.waitFor(() => statusOf() !== undefined);
+    expect(statusOf()).toEqual([
+      {
+        name: 'claim:gpus/main',
+        resources: [
+          { resourceID: 'example.com/gpu=gpu-0', health: 'Healthy' },
+          { resourceID: 'example.com/gpu=gpu-1', health: 'Unhealthy' },
+        ],
+      },
+    ]);
+  });
+});

@@ -44,6 +44,62 @@ describe('explain-scheduling advice', () => {
     expect(changes(message)).toEqual([change]);
   });
 
+  it('a CEL runtime error in a DeviceClass selector: fix the selector, no node or capacity change', () => {
+    const advice = advise(
+      'running "DynamicResources" filter plugin: class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+    );
+    expect(advice.changes).toEqual([
+      expect.objectContaining({
+        category: 'devices',
+        change: expect.stringContaining(
+          'selector #0 of DeviceClass gpu.nvidia.com fails with a CEL runtime error (no such key: nvlinkDomain)',
+        ),
+      }),
+    ]);
+    expect(advice.changes[0]?.change).toContain('fix the DeviceClass selector');
+    expect(advice.notes.join(' ')).toContain('stopped with an error from its DynamicResources plugin');
+    expect(advice.notes.join(' ')).not.toContain('saw no nodes');
+    expect(changes('claim ml/x-gpu-abcde: selector #2: CEL runtime error: no such key: model')[0]).toContain(
+      'selector #2 of claim ml/x-gpu-abcde',
+    );
+  });
+
+  it("the preemption part's reasons belong to the nodes it tried: freeing cpu alone does not help where the claims cannot be allocated", () => {
+    const advice = advise(
+      "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/3 nodes are available: 1 cannot allocate all claims, 2 Preemption is not helpful for scheduling.",
+    );
+    const [cpu, selector] = advice.changes.map((c) => c.change);
+    expect(cpu).toContain('1 node lacks cpu');
+    expect(cpu).toContain(
+      'still fails that node (1 cannot allocate all claims), so freeing cpu alone does not open it: it also needs a free matching device there',
+    );
+    // The node class preemption did not try keeps its own advice.
+    expect(selector).not.toContain('cannot allocate');
+    expect(advice.notes.join(' ')).not.toContain('each node fails for one reason only');
+    expect(advice.notes.join(' ')).toContain('fixing the first reason alone does not open them');
+  });
+
+  it('several node classes preemption tried: the later reason is not pinned on one of them', () => {
+    const [cpu, memory] = changes(
+      "0/3 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/3 nodes are available: 1 cannot allocate all claims, 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.",
+    );
+    for (const change of [cpu, memory]) {
+      expect(change).toContain(
+        'still fails some of the nodes counted for Insufficient cpu, Insufficient memory',
+      );
+      expect(change).toContain('may not open them');
+    }
+  });
+
+  it('look-alike: the preemption part repeats the same shortage: eviction frees too little, the advice stands', () => {
+    const advice = advise(
+      '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 Insufficient cpu.',
+    );
+    expect(advice.changes.map((c) => c.change)).toEqual([
+      "3 nodes lack cpu: free some there, lower the pod's request, or add a node",
+    ]);
+  });
+
   it('a reason without a node count applies to every node', () => {
     const advice = advise(
       '0/3 nodes are available: resourceclaim in use. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',

@@ -186,6 +186,78 @@ describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
     });
   });
 
+  it('multi-request claim with CDI ids: an Unhealthy device listed under the GPU request is not pinned on the GPU', () => {
+    // The kubelet (UpdateAllocatedResourcesStatus) lists every device of the claim under
+    // each claim:<name>/<request> entry: here the NIC of request "nic" shows up under
+    // claim:gpu/gpu too, named by its CDI id. Which device that id is cannot be told.
+    const { snapshot, claims } = gpuCrash({
+      health: ['Healthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+    });
+    for (const [i, pod] of snapshot.pods.entries()) {
+      const node = pod.spec.nodeName ?? '';
+      const results = claims[i]?.status?.allocation?.devices?.results;
+      results?.push({ request: 'nic', driver: 'nic.example.com', pool: node, device: 'eth1' });
+      for (const c of pod.spec.containers)
+        c.resources = { ...c.resources, claims: [{ name: 'gpu', request: 'gpu' }] };
+      const status = pod.status?.containerStatuses?.[0];
+      if (status)
+        status.allocatedResourcesStatus = [
+          {
+            name: 'claim:gpu/gpu',
+            resources: [
+              { resourceID: 'k8s.gpu.nvidia.com/device=gpu-0', health: 'Healthy' },
+              { resourceID: 'nic.example.com/net=eth1', health: i === 0 ? 'Unhealthy' : 'Healthy' },
+            ],
+          },
+        ];
+    }
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    // The report is named as the kubelet gave it, never as the GPU.
+    expect(finding?.summary).toContain('device nic.example.com/net=eth1');
+    expect(finding?.summary).not.toContain('gpu.nvidia.com/gpu-node-1/gpu-0');
+    const ev = deviceEvidence(finding?.evidence ?? []);
+    expect(ev.rows.find((r) => r.health === 'Unhealthy')).not.toHaveProperty('device');
+    // No rule for a guess; the node exclusion stays.
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+    expect(d.remediations.map((p) => p.kind)).toContain('exclude-node');
+  });
+
+  it('multi-request claim with driver/pool/device ids: the device listed under another request is the one named', () => {
+    const { snapshot, claims } = gpuCrash({
+      health: ['Healthy', 'Healthy', 'Healthy'],
+      api: 'resource.k8s.io/v1',
+    });
+    for (const [i, pod] of snapshot.pods.entries()) {
+      const node = pod.spec.nodeName ?? '';
+      claims[i]?.status?.allocation?.devices?.results?.push({
+        request: 'nic',
+        driver: 'nic.example.com',
+        pool: node,
+        device: 'eth1',
+      });
+      const status = pod.status?.containerStatuses?.[0];
+      if (status)
+        status.allocatedResourcesStatus = [
+          {
+            name: 'claim:gpu/gpu',
+            resources: [
+              { resourceID: `${DRIVER}/${node}/gpu-0`, health: 'Healthy' },
+              { resourceID: `nic.example.com/${node}/eth1`, health: i === 0 ? 'Unhealthy' : 'Healthy' },
+            ],
+          },
+        ];
+    }
+    const d = diagnose(snapshot);
+    const plan = d.remediations.find((p) => p.kind === 'taint-device');
+    expect(plan?.deviceTaint).toMatchObject({
+      driver: 'nic.example.com',
+      pool: 'gpu-node-1',
+      device: 'eth1',
+    });
+  });
+
   it('a CDI id without the claim is reported as is, and no rule is offered for a device it cannot name', () => {
     const { snapshot } = gpuCrash({
       health: ['Unhealthy', 'Healthy', 'Healthy'],
@@ -224,21 +296,47 @@ describe('CrashLoopOnNode with an Unhealthy DRA device', () => {
 
 describe('look-alikes: device health that blames nothing', () => {
   it.each([
-    [['Unknown', 'Unknown', 'Unknown']],
-    [['Unknown', 'Unknown', 'absent']],
-    [['absent', 'absent', 'absent']],
-  ] as [Options['health']][])('%j: not blamed, and said to be not reported, never healthy', (health) => {
-    const { snapshot } = gpuCrash({ health, api: 'resource.k8s.io/v1' });
-    const d = diagnose(snapshot);
-    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
-    expect(finding?.summary).toContain('Device health is not reported');
-    expect(finding?.summary).toContain('unknown, not healthy');
-    expect(finding?.summary).not.toMatch(/reports? Healthy/);
-    expect(finding?.summary).not.toContain('Unhealthy');
-    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('unknown');
-    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
-    expect(d.remediations.map((p) => p.kind)).toContain('exclude-node');
-  });
+    [
+      ['Unknown', 'Unknown', 'Unknown'],
+      "The kubelet reports the health of the pods' devices as Unknown",
+      'reported',
+      'Unknown (reported by the kubelet): unknown, not healthy',
+    ],
+    [
+      ['Unknown', 'Unknown', 'absent'],
+      "The kubelet reports some of the pods' devices Unknown and reports no health for the others",
+      'both',
+      'Unknown (reported by the kubelet) for some devices, not reported for others',
+    ],
+    [
+      ['absent', 'absent', 'absent'],
+      "Device health is not reported for the pods' devices",
+      'absent',
+      'not reported (unknown, not healthy)',
+    ],
+  ] as [Options['health'], string, string, string][])(
+    '%j: not blamed, Unknown (said by the kubelet) told apart from not reported, never healthy',
+    (health, said, unknown, verdictLine) => {
+      const { snapshot } = gpuCrash({ health, api: 'resource.k8s.io/v1' });
+      const d = diagnose(snapshot);
+      const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+      expect(finding?.summary).toContain(said);
+      expect(finding?.summary).toContain('unknown, not healthy');
+      if (unknown === 'reported') expect(finding?.summary).not.toContain('not reported');
+      expect(finding?.summary).not.toMatch(/reports? Healthy/);
+      expect(finding?.summary).not.toContain('Unhealthy');
+      const ev = deviceEvidence(finding?.evidence ?? []);
+      expect(ev).toMatchObject({ verdict: 'unknown', unknown });
+      // The evidence's verdict line, in the terminal and in Slack.
+      expect(renderText(d)).toContain(`Device health (allocatedResourcesStatus): ${verdictLine}`);
+      const slack = JSON.stringify(
+        renderDiagnosis({ cluster: 'prod', diagnosis: d, dryRuns: {}, plans: {} }),
+      );
+      expect(slack).toContain(verdictLine);
+      expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+      expect(d.remediations.map((p) => p.kind)).toContain('exclude-node');
+    },
+  );
 
   it('Healthy on every node: the device is not blamed', () => {
     const { snapshot } = gpuCrash({ health: ['Healthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1' });
@@ -397,7 +495,8 @@ describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neigh
   it('look-alike: Unknown health there blames nothing and keeps the container verdict', () => {
     const d = diagnose(multi(['Unknown', 'Unknown', 'Unknown'], 'resource.k8s.io/v1').snapshot);
     const finding = d.findings.find((f) => f.code === 'CrashLoop');
-    expect(finding?.summary).toContain('Device health is not reported');
+    expect(finding?.summary).toContain("The kubelet reports the health of the pods' devices as Unknown");
+    expect(finding?.summary).not.toContain('not reported');
     expect(finding?.explanation).toContain('The cause is in the container');
     expect(d.remediations).toEqual([]);
   });

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/remediation/diagnose.js';
+import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { renderText } from '../../src/report/text.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
@@ -390,6 +392,44 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(result.findings)).toContain('IncompleteEvidence');
     expect(text(result.findings)).toContain('CEL runtime error (the request');
     expect(text(result.findings)).toContain('the scheduler stops scheduling the pod with that error');
+  });
+
+  it("the pod's own FailedScheduling carries the CEL runtime error: Unschedulable naming the selector error, no strategy plan", () => {
+    const cel =
+      'running "DynamicResources" filter plugin: claim vision/tracker-gpu-x7k2q: selector #0: CEL runtime error: no such key: nvlinkDomain';
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({ selectors: ['device.attributes["gpu.nvidia.com"].nvlinkDomain == "a"'] }),
+      message: cel,
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    const finding = result.findings[0];
+    expect(finding?.summary).toContain(
+      'the scheduler stops at a device selector that fails with a CEL runtime error ("claim vision/tracker-gpu-x7k2q: selector #0: CEL runtime error: no such key: nvlinkDomain"',
+    );
+    expect(finding?.explanation).toContain('selector #0 of claim vision/tracker-gpu-x7k2q');
+    expect(finding?.explanation).toContain('not a rollout-strategy problem');
+    expect(result.remediations).toEqual([]);
+  });
+
+  it('look-alike of the seed: the model sees the deadlock, but the scheduler says a class selector errs: never a surge deadlock', () => {
+    const { snapshot } = draSeed({
+      message:
+        'running "DynamicResources" filter plugin: class gpu.nvidia.com: selector #0: CEL runtime error: no such key: vendor',
+    });
+    const result = diagnose(snapshot);
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(codes(result.findings)).toContain('Unschedulable');
+    expect(text(result.findings)).toContain('fix the DeviceClass selector');
+    // The scheduler counted no node: no "0/0 nodes" anywhere it is shown.
+    const shown = [
+      renderText(result),
+      JSON.stringify(renderDiagnosis({ cluster: 'prod', diagnosis: result, dryRuns: {}, plans: {} })),
+    ].join('\n');
+    expect(shown).toContain('CEL runtime error: no such key: vendor');
+    expect(shown).not.toMatch(/0\/0 nodes|0 node\(s\) considered/);
+    for (const kind of ['set-rolling-update', 'set-recreate', 'scale-old-replicaset', 'rollout-restart'])
+      expect(result.remediations.map((r) => r.kind)).not.toContain(kind);
   });
 
   it('a guarded selector (has() on the attribute) evaluates: the old pod holds the GPU it matches, still the deadlock', () => {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
-import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
+import { makeEvent, makeNode, makeSnapshot } from '../support/k8s-builders.js';
+import { claimTemplate } from '../support/dra-builders.js';
 import { rollout, unschedulablePod } from '../support/rollout-scenarios.js';
 
 function heldRollout(hold: (pod: Pod) => void): ReturnType<typeof makeSnapshot> {
@@ -66,6 +67,78 @@ describe('pods held before scheduling', () => {
       'waiting before scheduling: its ResourceClaim gpu (from template a100-single) has not been created yet',
     );
     expect(finding?.explanation).toContain('ResourceClaimTemplate a100-single exists');
+  });
+
+  describe('a claim whose template the resourceclaim controller cannot find', () => {
+    const missing = (pod: Pod): ReturnType<typeof makeEvent> =>
+      makeEvent(
+        {
+          kind: 'Pod',
+          name: pod.metadata.name ?? '',
+          namespace: pod.metadata.namespace ?? '',
+          uid: pod.metadata.uid ?? '',
+        },
+        'FailedResourceClaimCreation',
+        'PodResourceClaim gpu: resource claim template "a100-single": resourceclaimtemplate.resource.k8s.io "a100-single" not found',
+        { type: 'Warning', component: 'resource_claim', count: 7 },
+      );
+    const held = (): { snapshot: ReturnType<typeof makeSnapshot>; pod: Pod } => {
+      let pod: Pod | undefined;
+      const snapshot = heldRollout((p) => {
+        p.spec.resourceClaims = [{ name: 'gpu', resourceClaimTemplateName: 'a100-single' }];
+        p.status = { phase: 'Pending' };
+        pod = p;
+      });
+      if (!pod) throw new Error('no pod');
+      // DRA read, and no such template among them.
+      return { snapshot: { ...snapshot, dra: { claims: [], templates: [], slices: [], classes: [] } }, pod };
+    };
+
+    it('the FailedResourceClaimCreation event read: says the template is missing and quotes the event', () => {
+      const { snapshot, pod } = held();
+      const [finding] = diagnose({ ...snapshot, events: [missing(pod)] }).findings;
+      expect(finding?.summary).toContain(
+        'ResourceClaimTemplate a100-single does not exist: the resourceclaim controller says "PodResourceClaim gpu: resource claim template "a100-single": resourceclaimtemplate.resource.k8s.io "a100-single" not found"',
+      );
+      expect(finding?.explanation).toContain('create ResourceClaimTemplate a100-single in namespace');
+      expect(finding?.explanation).not.toContain('check that');
+    });
+
+    it('events not read: says which read settles it, never that the template is missing', () => {
+      const { snapshot } = held();
+      const unread = {
+        ...snapshot,
+        coverage: { ...snapshot.coverage, events: 'unread' as const, dra: undefined },
+        dra: undefined,
+      };
+      const [finding] = diagnose(unread).findings;
+      expect(finding?.summary).not.toContain('does not exist');
+      expect(finding?.explanation).toContain("the pod's events were not read");
+      expect(finding?.explanation).toContain('reason=FailedResourceClaimCreation');
+      expect(finding?.explanation).toContain('kubectl get resourceclaimtemplate a100-single');
+    });
+
+    it('look-alike: the event is older than the template, which exists now: the next retry creates the claim', () => {
+      const { snapshot, pod } = held();
+      const withTemplate = {
+        ...snapshot,
+        events: [missing(pod)],
+        dra: {
+          claims: [],
+          slices: [],
+          classes: [],
+          templates: [
+            {
+              ...claimTemplate(pod.metadata.namespace ?? ''),
+              metadata: { ...claimTemplate(pod.metadata.namespace ?? '').metadata, name: 'a100-single' },
+            },
+          ],
+        },
+      };
+      const [finding] = diagnose(withTemplate).findings;
+      expect(finding?.summary).toContain('but ResourceClaimTemplate a100-single exists now');
+      expect(finding?.summary).not.toContain('does not exist');
+    });
   });
 
   it('look-alike: a created claim the scheduler refused is judged from its message, not as held back', () => {

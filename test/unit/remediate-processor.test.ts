@@ -56,13 +56,19 @@ function approve(stored: StoredPlan, approvers = ['U0LEAD'], keys = testKeys): S
   );
 }
 
-function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
+function harness(storedCluster: string, apply?: RemediateDeps['apply'], planned: RemediationPlan = plan) {
   const notes: NotifyJobInput[] = [];
   const dedupIds: (string | undefined)[] = [];
   const applied: RemediationPlan[] = [];
   const saved: StoredPlan[] = [];
   const watched: number[] = [];
-  const unsealed: StoredPlan = { plan, cluster: storedCluster, createdAt: 0, expiresAt: Date.now() + 60_000 };
+  const replacedWatched: ({ name: string; uid: string }[] | undefined)[] = [];
+  const unsealed: StoredPlan = {
+    plan: planned,
+    cluster: storedCluster,
+    createdAt: 0,
+    expiresAt: Date.now() + 60_000,
+  };
   const stored: StoredPlan = { ...unsealed, seal: sealPlan(unsealed, testKeys.seal) };
   const approval = approve(stored);
   const plans = {
@@ -80,9 +86,12 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
         ? apply(p, hooks)
         : { status: 'applied', changes: [], generation: 3, resourceVersion: '9' };
     },
-    watch: async (_ref, since) => {
+    watch: async (_ref, since, replaced) => {
       watched.push(since);
-      return { outcome: 'complete', summary: 'rolled out' };
+      replacedWatched.push(replaced);
+      return replaced
+        ? { outcome: 'complete', summary: 'the replacement pods are Ready (3 of 3 pods Ready)' }
+        : { outcome: 'complete', summary: 'rolled out' };
     },
     currentFinding: async () => undefined,
     inverse: (p, change) =>
@@ -109,7 +118,7 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
     ({
       id: change.id ?? 'job-1',
       data: {
-        planId: plan.id,
+        planId: planned.id,
         cluster,
         approvedBy: ['U0LEAD'],
         channel: 'C1',
@@ -130,6 +139,7 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply']) {
     applied,
     saved,
     watched,
+    replacedWatched,
     stored,
   };
 }
@@ -169,6 +179,66 @@ describe('remediate processor', () => {
       `step-${h.stored.plan.id}-2-stopped`,
       `step-${h.stored.plan.id}-2-marks-left`,
     ]);
+  });
+
+  describe('what is watched after the write, from what the plan kind changes', () => {
+    const pods = [{ name: 'detector-5d8f7c9b6-x2kqp', uid: 'p1' }];
+    const deviceTaint = {
+      apiVersion: 'resource.k8s.io/v1' as const,
+      name: 'rollout-doctor-gpu-0',
+      driver: 'gpu.nvidia.com',
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+      node: 'gpu-node-1',
+      resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
+      taint: { key: 'rollout-doctor.io/unhealthy', value: 'Unhealthy', effect: 'NoSchedule' as const },
+    };
+    const of = (kind: RemediationPlan['kind'], extra: Partial<RemediationPlan> = {}): RemediationPlan => ({
+      ...plan,
+      id: `${kind}-0123456789abcdef`,
+      kind,
+      summary: `${kind} summary`,
+      patch: null,
+      ...extra,
+    });
+    const stages = (h: ReturnType<typeof harness>) =>
+      h.notes.map((n) => (n.kind === 'remediation-outcome' ? [n.stage, n.detail] : [n.kind, '']));
+
+    it.each([
+      ['delete-pods', of('delete-pods', { pods })],
+      ['taint-device', of('taint-device', { pods, deviceTaint })],
+    ])(
+      '%s changes no pod template: watches the replacements become Ready, never says rolled out',
+      async (_k, p) => {
+        const h = harness('prod', undefined, p);
+        await expect(h.process(h.job('prod'))).resolves.toBe('pods-ready');
+        expect(h.replacedWatched).toEqual([pods]);
+        const said = stages(h);
+        expect(said.map(([stage]) => stage)).toEqual(['applied', 'pods-ready']);
+        expect(said[0]?.[1]).toContain('Watching the replacement of detector-5d8f7c9b6-x2kqp become Ready…');
+        expect(JSON.stringify(said)).not.toMatch(/Watching the rollout|rolled out/);
+      },
+    );
+
+    it.each([
+      ['untaint-device', of('untaint-device', { deviceTaint })],
+      ['scale-back-old-replicaset', of('scale-back-old-replicaset', { patch: { type: 'json', body: [] } })],
+    ])('%s moves no pod of the Deployment: nothing is watched, and it says so', async (_k, p) => {
+      const h = harness('prod', undefined, p);
+      await expect(h.process(h.job('prod'))).resolves.toBe('applied');
+      expect(h.watched).toEqual([]);
+      const said = stages(h);
+      expect(said.map(([stage]) => stage)).toEqual(['applied']);
+      expect(said[0]?.[1]).toContain('Nothing to watch:');
+      expect(said[0]?.[1]).not.toContain('Watching');
+    });
+
+    it('a pod template change is still followed as a rollout', async () => {
+      const h = harness('prod', undefined, of('exclude-node', { patch: plan.patch }));
+      await expect(h.process(h.job('prod'))).resolves.toBe('rolled-out');
+      expect(h.replacedWatched).toEqual([undefined]);
+      expect(stages(h)[0]?.[1]).toContain('Watching the rollout…');
+    });
   });
 
   it('applies a plan made for the cluster it serves', async () => {

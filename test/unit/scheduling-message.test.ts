@@ -373,6 +373,37 @@ describe('parseSchedulingMessage', () => {
     expect(() => parseSchedulingMessage(input)).toThrow(message);
   });
 
+  it.each([
+    [
+      'the class selector, as the framework wraps the filter error',
+      'running "DynamicResources" filter plugin: class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+      'class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+    ],
+    [
+      "the claim's selector, pasted bare",
+      'claim vision/tracker-7b9f-gpu-x7k2q: selector #1: CEL runtime error: no such key: model',
+      'claim vision/tracker-7b9f-gpu-x7k2q: selector #1: CEL runtime error: no such key: model',
+    ],
+  ])(
+    'a DynamicResources CEL runtime error (%s): one count-less devices reason, nothing counted',
+    (_name, message, reason) => {
+      const parsed = parseSchedulingMessage(message);
+      expect(parsed).toEqual({
+        total: 0,
+        reasons: [{ count: 0, reason, category: 'devices', claims: 'selector-error', countless: true }],
+        preemption: null,
+        aborted: { plugin: 'DynamicResources' },
+      });
+      expect(parseSchedulingMessage(formatSchedulingMessage(parsed))).toEqual(parsed);
+    },
+  );
+
+  it('look-alike: another plugin error is no scheduler message this parser knows', () => {
+    expect(() =>
+      parseSchedulingMessage('running "VolumeBinding" filter plugin: pvc default/data: not found'),
+    ).toThrow(SchedulingMessageError);
+  });
+
   it('formats a parse back to the same message', () => {
     const message = cases[0]?.message ?? '';
     const parsed = parseSchedulingMessage(message);
@@ -415,6 +446,10 @@ describe('categorize', () => {
       { category: 'devices', claims: 'claim-state' },
     ],
     ['resourceclaim.resource.k8s.io "shared-gpu" not found', { category: 'devices', claims: 'claim-state' }],
+    [
+      'class gpu.nvidia.com: selector #0: CEL runtime error: no such key: nvlinkDomain',
+      { category: 'devices', claims: 'selector-error' },
+    ],
     // Look-alikes that are not DRA.
     ['persistentvolumeclaim "data" not found', { category: 'volumes' }],
     ['node(s) had untolerated taint(s)', { category: 'taints' }],

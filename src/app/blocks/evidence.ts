@@ -1,6 +1,6 @@
 import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
 import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
-import { DEVICE_VERDICT } from '../../diagnosis/crash/device-health.js';
+import { deviceVerdictWords } from '../../diagnosis/crash/device-health.js';
 import { codeSections, proseSections, table, type Block } from './text.js';
 
 /**
@@ -96,7 +96,8 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
       return mrkdwn`:gear: *Strategy:* RollingUpdate at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
     }
     case 'scheduling': {
-      if (!evidence.parsed)
+      // A plugin error (parsed.aborted) counts no node: its text is the message.
+      if (!evidence.parsed || evidence.parsed.aborted)
         return mrkdwn`:calendar: *Scheduler:* ${clip(firstSentence(evidence.message), 200)}`;
       const p = evidence.parsed;
       const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
@@ -136,8 +137,7 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
       return mrkdwn`:memo: ${clip(firstSentence(evidence.text), 200)}`;
     case 'device-health': {
       const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
-      if (bad.length === 0)
-        return mrkdwn`:electric_plug: *Device health:* ${DEVICE_VERDICT[evidence.verdict]}`;
+      if (bad.length === 0) return mrkdwn`:electric_plug: *Device health:* ${deviceVerdictWords(evidence)}`;
       const parts = bad.map(
         (r) =>
           mrkdwn`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on *${r.node}* (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
@@ -160,7 +160,8 @@ export function clueLine(clue: CrashClueEvidence): Mrkdwn {
 export function evidenceBlocks(evidence: Evidence): Block[] {
   switch (evidence.type) {
     case 'scheduling': {
-      if (!evidence.parsed) return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
+      if (!evidence.parsed || evidence.parsed.aborted)
+        return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
       const p = evidence.parsed;
       const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
       const pre = p.preemption
@@ -269,7 +270,7 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
       return proseSections(escapeMrkdwn(evidence.text));
     case 'device-health':
       return codeSections(
-        mrkdwn`*Device health* (allocatedResourcesStatus): ${DEVICE_VERDICT[evidence.verdict]}`,
+        mrkdwn`*Device health* (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`,
         table(
           ['node', 'pod', 'container', 'device', 'claim', 'health'],
           evidence.rows.map((r) => [

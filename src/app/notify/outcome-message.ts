@@ -21,6 +21,7 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   applied: ':white_check_mark: applied',
   'already-applied': ':information_source: already applied',
   'rolled-out': ':rocket: rolled out',
+  'pods-ready': ':white_check_mark: replacement pods Ready',
   'still-failing': ':warning: still failing',
   refused: ':no_entry: refused',
   failed: ':x: failed',

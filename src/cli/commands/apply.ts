@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { PATCH_CONTENT_TYPES, REMEDIATION_KINDS } from '../../remediation/plan.js';
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
+import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
 import { clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
@@ -24,14 +25,15 @@ const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remedia
 
 Diagnoses the Deployment, shows exactly what the chosen remediation writes (the object
 it patches, creates or deletes, and the patch) and what the API server's dry run says
-it changes, asks for confirmation, applies it, and follows the rollout until it
-completes, fails or --timeout (default 300) passes.
+it changes, asks for confirmation, applies it, and follows what it moves until that
+completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
+taint-device (no pod template change) the replacement pods becoming Ready.
   --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
                  rollout-restart, delete-pods, scale-old-replicaset, taint-device)
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
-Exit status: 0 applied and rolled out; 1 not applied (refused, failed, or declined at
-the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
+Exit status: 0 applied and rolled out (or its replacement pods Ready); 1 not applied
+(refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
 no terminal to confirm on without --yes; 3 cluster unreachable or forbidden; 4 internal
 error (a bug).
 `;
@@ -93,7 +95,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/collector.js');
   const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
-  const { watchRollout } = await import('../../kube/rollout-watcher.js');
+  const { watchReplacements, watchRollout } = await import('../../kube/rollout-watcher.js');
   const { diagnose } = await import('../../remediation/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
   const out = (text: string): void => void io.stdout.write(cleanText(text));
@@ -143,6 +145,20 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   if (result.status === 'already-applied') out(`Already applied: ${result.reason}\n`);
   else out(`${appliedLine(plan, result.generation)}\n${formatChanges(result.changes)}`);
 
+  // What the plan moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
+  const scope = watchScopeOf(plan);
+  if (scope.kind === 'nothing') {
+    out(`${watchingWords(scope)}\n`);
+    return EXIT.ok;
+  }
+  if (scope.kind === 'replacements') {
+    note(watchingWords(scope));
+    const outcome = await watchReplacements(client, ref, { timeoutMs: args.timeoutMs, replaced: scope.pods });
+    out(
+      `Replacements ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`,
+    );
+    return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
+  }
   const outcome = await watchRollout(client, ref, {
     timeoutMs: args.timeoutMs,
     ...(result.status === 'applied' ? { sinceGeneration: result.generation } : {}),

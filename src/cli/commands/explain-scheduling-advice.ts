@@ -9,6 +9,7 @@ import type {
   ParsedSchedulingMessage,
   SchedulingReason,
 } from '../../diagnosis/scheduling/scheduling-message.js';
+import { selectorErrorChange } from '../../diagnosis/scheduling/selector-error.js';
 
 export interface SchedulingChange {
   /** Nodes the reason rejected; for a count-less (PreFilter) reason, every node. */
@@ -86,6 +87,8 @@ export function changeFor(r: SchedulingReason): string {
           return `the pod's claim is allocated to another node, so ${nodes(n)} cannot use it: schedule there, or let the claim be deallocated`;
         case 'invalid-pool':
           return `${verb(n, 'offers', 'offer')} devices only from a resource pool its DRA driver published inconsistently (kubectl get resourceslices): the scheduler skips such a pool until the driver republishes it`;
+        case 'selector-error':
+          return selectorErrorChange(r.reason);
         case 'in-use':
           return `the pod's resource claim is reserved by other pods (${who}): wait for them, or give each pod its own claim (resourceClaimTemplateName)`;
         default:
@@ -97,19 +100,106 @@ export function changeFor(r: SchedulingReason): string {
 }
 
 /**
+ * Reasons the filters report only after the first one that fails: a node is rejected by
+ * the first filter that fails there (NodeResourcesFit runs before DynamicResources), so
+ * "1 Insufficient cpu" can hide that the pod's claims cannot be allocated there either.
+ * Preemption re-runs every filter on the nodes it may help, with the lower-priority pods
+ * gone; its part says what then still fails ("1 cannot allocate all claims"). The nodes
+ * it considers are those not counted as "Preemption is not helpful for scheduling",
+ * which are the nodes of the main reasons preemption can address (resources, pod count,
+ * host ports, pod anti-affinity): those are the node class the later reasons belong to.
+ */
+interface AfterEviction {
+  /** Main reasons whose nodes preemption tried. */
+  tried: SchedulingReason[];
+  /** What still failed there with the victims gone, other than "no victims". */
+  still: SchedulingReason[];
+  /** The tried reasons' counts add up to the nodes preemption considered: the attribution is exact. */
+  exact: boolean;
+}
+
+const PREEMPTABLE: ReadonlySet<SchedulingReason['category']> = new Set([
+  'resources',
+  'pod-count',
+  'ports',
+  'pod-affinity',
+]);
+
+function behindEviction(parsed: ParsedSchedulingMessage): AfterEviction | undefined {
+  const p = parsed.preemption;
+  if (!p || p.text !== undefined || p.reasons.length === 0) return undefined;
+  const lower = (r: SchedulingReason): string => r.reason.toLowerCase();
+  const notHelpful = p.reasons
+    .filter((r) => lower(r).startsWith('preemption is not helpful'))
+    .reduce((n, r) => n + r.count, 0);
+  const still = p.reasons.filter(
+    (r) => !lower(r).startsWith('preemption is not helpful') && !lower(r).startsWith('no preemption victims'),
+  );
+  const tried = parsed.reasons.filter((r) => PREEMPTABLE.has(r.category) && !r.countless);
+  if (still.length === 0 || tried.length === 0) return undefined;
+  const considered = p.total - notHelpful;
+  const exact = tried.reduce((n, r) => n + r.count, 0) === considered;
+  return { tried, still, exact };
+}
+
+/** Reasons the preemption part adds on the tried nodes, of a kind none of the tried reasons is. */
+function hiddenReasons(after: AfterEviction): SchedulingReason[] {
+  return after.still.filter((s) => after.tried.every((r) => laterKind(r, s)));
+}
+
+/** `s` (from the preemption part) is another kind of failure than the main reason `r`. */
+function laterKind(r: SchedulingReason, s: SchedulingReason): boolean {
+  return s.category !== r.category || (s.category === 'resources' && s.resource !== r.resource);
+}
+
+/** "; with lower-priority pods evicted there, ..." for a reason whose nodes hide another one. */
+function afterEvictionWords(r: SchedulingReason, after: AfterEviction): string {
+  if (!after.tried.includes(r)) return '';
+  // A later reason of the same kind ("Insufficient cpu" again) only says eviction frees too little.
+  const others = after.still.filter((s) => laterKind(r, s));
+  if (others.length === 0) return '';
+  const said = others.map((s) => `${s.count} ${s.reason}`).join(', ');
+  const what =
+    r.category === 'resources'
+      ? (r.resource ?? 'the resource')
+      : r.category === 'ports'
+        ? 'the port'
+        : 'that';
+  const devices = others.some((s) => s.category === 'devices');
+  const alsoNeeded = devices
+    ? 'a free matching device there (claims of any namespace may hold one); or add a node that has both'
+    : 'what those reasons name to be fixed there';
+  if (after.exact && after.tried.length === 1) {
+    const all = others.every((s) => s.count >= r.count);
+    return (
+      `; but with lower-priority pods evicted there, the scheduler's preemption check still fails ${all ? (r.count === 1 ? 'that node' : 'those nodes') : 'some of them'} (${said}), ` +
+      `so freeing ${what} alone does not open ${r.count === 1 && all ? 'it' : 'them'}: ${r.count === 1 && all ? 'it' : 'they'} also need${r.count === 1 && all ? 's' : ''} ${alsoNeeded}`
+    );
+  }
+  return `; the scheduler's preemption check, with lower-priority pods evicted, still fails some of the nodes counted for ${after.tried
+    .map((t) => t.reason)
+    .join(', ')} (${said}), so freeing ${what} alone may not open them: they may also need ${alsoNeeded}`;
+}
+
+/**
  * @example adviseScheduling(parseSchedulingMessage("0/10 nodes are available: 1 Insufficient nvidia.com/gpu, 9 node(s) didn't match Pod's node affinity/selector."))
  *   // changes: "1 node lacks nvidia.com/gpu: free one there or add a node with nvidia.com/gpu",
  *   //          "9 nodes fail the pod's node selector or node affinity: relax the selector, or label a node to match"
  */
 export function adviseScheduling(parsed: ParsedSchedulingMessage): SchedulingAdvice {
+  const after = behindEviction(parsed);
   const changes = parsed.reasons.map((r) => ({
     count: r.count,
     reason: r.reason,
     category: r.category,
-    change: changeFor(r),
+    change: changeFor(r) + (after ? afterEvictionWords(r, after) : ''),
   }));
   const notes: string[] = [];
-  if (parsed.total === 0) {
+  if (parsed.aborted) {
+    notes.push(
+      `The scheduler stopped with an error from its ${parsed.aborted.plugin} plugin instead of judging the nodes: no node was counted, and it retries the pod (SchedulerError) until the error is gone.`,
+    );
+  } else if (parsed.total === 0) {
     notes.push(
       'The scheduler saw no nodes: add nodes, or check that they registered and are not all deleted.',
     );
@@ -119,7 +209,12 @@ export function adviseScheduling(parsed: ParsedSchedulingMessage): SchedulingAdv
     );
   } else {
     const sum = parsed.reasons.reduce((total, r) => total + r.count, 0);
-    if (parsed.reasons.length > 1 && sum === parsed.total)
+    const hidden = after ? hiddenReasons(after) : [];
+    if (hidden.length > 0 && sum <= parsed.total)
+      notes.push(
+        `Each node is counted once, for the first filter that rejected it; the preemption part, which re-runs the filters with lower-priority pods evicted, shows more on the nodes it tried (${hidden.map((h) => `${h.count} ${h.reason}`).join(', ')}): fixing the first reason alone does not open them.`,
+      );
+    else if (parsed.reasons.length > 1 && sum === parsed.total)
       notes.push(
         `The counts add up to the ${parsed.total} nodes, so each node fails for one reason only: fixing a reason opens the nodes it counts.`,
       );

@@ -207,7 +207,21 @@ export function renderParsed(parsed: ParsedSchedulingMessage): string {
       r.resource ? `${r.category} (${r.resource})` : r.category,
     ]);
   const lines: string[] = [];
-  if (parsed.total === 0) {
+  if (parsed.aborted) {
+    lines.push(
+      `The scheduler stopped with an error from its ${parsed.aborted.plugin} plugin before judging any node (no node count):`,
+    );
+    lines.push(
+      ...indent(
+        table(
+          ['REASON', 'CATEGORY'],
+          parsed.reasons.map((r) => [r.reason, r.claims ? `${r.category} (${r.claims})` : r.category]),
+        ),
+        2,
+      ),
+    );
+    return `${lines.join('\n')}\n`;
+  } else if (parsed.total === 0) {
     lines.push('The cluster had no nodes the scheduler could consider (0 nodes).');
   } else {
     lines.push(`None of the ${parsed.total} node(s) could take the pod:`);

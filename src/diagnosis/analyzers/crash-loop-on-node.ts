@@ -8,7 +8,7 @@ import {
 import type { Evidence, Finding } from '../finding.js';
 import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { crashDeviceHealth, deviceWords } from '../crash/device-health.js';
+import { crashDeviceHealth, deviceWords, unknownHealthSentence } from '../crash/device-health.js';
 import { namedInstructionSet, type CrashClue } from '../crash/crash-clues.js';
 
 /**
@@ -66,7 +66,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const deviceText = blamed
     ? ` The kubelet reports device ${deviceWords(blamed)} Unhealthy in the allocatedResourcesStatus of ${blamed.pod}/${blamed.container} on ${blamed.node}: the device, not the application, explains the crash.`
     : health?.verdict === 'unknown'
-      ? " Device health is not reported for the pods' devices (unknown, not healthy): the devices are neither blamed nor cleared."
+      ? `${unknownHealthSentence(health.unknown)}: the devices are neither blamed nor cleared.`
       : health?.verdict === 'not-blamed'
         ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too, or a crashing pod reports none Unhealthy: the device does not explain the crash.'
         : health?.verdict === 'healthy'
@@ -81,7 +81,16 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       : '';
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
-    ...(health ? [{ type: 'device-health' as const, verdict: health.verdict, rows: health.rows }] : []),
+    ...(health
+      ? [
+          {
+            type: 'device-health' as const,
+            verdict: health.verdict,
+            ...(health.unknown ? { unknown: health.unknown } : {}),
+            rows: health.rows,
+          },
+        ]
+      : []),
     {
       type: 'node-diff',
       badNodes: p.badNodes,

@@ -7,7 +7,7 @@ import {
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { crashDeviceHealth, deviceWords } from '../crash/device-health.js';
+import { crashDeviceHealth, deviceWords, unknownHealthSentence } from '../crash/device-health.js';
 
 /**
  * CrashLoop: pods of a template crash-loop and the node is not the explanation:
@@ -42,7 +42,16 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const blamed = health?.blamed ?? [];
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
-    ...(health ? [{ type: 'device-health' as const, verdict: health.verdict, rows: health.rows }] : []),
+    ...(health
+      ? [
+          {
+            type: 'device-health' as const,
+            verdict: health.verdict,
+            ...(health.unknown ? { unknown: health.unknown } : {}),
+            rows: health.rows,
+          },
+        ]
+      : []),
   ];
   const crashing = new Set(p.containers.map((c) => c.name));
   const withLog =
@@ -67,7 +76,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       (blamed.length > 0
         ? ` The kubelet reports the crashing pods' device${blamed.length > 1 ? 's' : ''} ${blamed.map(deviceWords).join(', ')} Unhealthy: the device, not the application or the node, explains the crash.`
         : health?.verdict === 'unknown'
-          ? " Device health is not reported for the pods' devices (unknown, not healthy)."
+          ? `${unknownHealthSentence(health.unknown)}.`
           : health?.verdict === 'not-blamed'
             ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too: the device does not explain the crash.'
             : ''),

@@ -17,9 +17,10 @@ import {
   type PendingAssessment,
 } from '../rollout/rollout-assessment.js';
 import { heldBackPhrase } from '../scheduling/held-back.js';
+import { selectorErrorChange } from '../scheduling/selector-error.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import type { Pod } from '../k8s.js';
-import { isStuckTerminating } from '../rollout/workload.js';
+import { eventTime, eventsOfPod, isStuckTerminating } from '../rollout/workload.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -35,7 +36,7 @@ export const unschedulable: Analyzer = {
     const gone = pending.find((p) => p.verdict === 'claim-missing');
     if (gone && first?.verdict !== 'unschedulable') return [claimGoneFinding(snapshot, gone)];
     const held = pending.filter((p) => p.verdict === 'held-back');
-    if (!first) return held[0] ? [heldBackFinding(held[0], held.length)] : [];
+    if (!first) return held[0] ? [heldBackFinding(snapshot, held[0], held.length)] : [];
     if (first.eligible.length === 0 && !snapshot.nodesComplete && !first.parsed) return [];
     return [finding(ctx, first, stuck)];
   },
@@ -48,8 +49,9 @@ function finding(analysis: AnalysisContext, pending: PendingAssessment, all: Pen
   const count = all.length;
   const lead = `${count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`} Pending`;
   const stuck = stuckHolders(snapshot.capturedAt, pending);
-  const { cause, change } =
-    pending.verdict === 'unexplained'
+  const { cause, change } = pending.selectorError
+    ? selectorFails(pending, pending.selectorError)
+    : pending.verdict === 'unexplained'
       ? unexplained(pending)
       : pending.proof === 'message'
         ? fromMessageOnly(pending)
@@ -111,26 +113,28 @@ function stuckTerminating(pods: Pod[]): { cause: string; change: string } {
   };
 }
 
-function heldBackFinding(pending: PendingAssessment, count: number): Draft {
+function heldBackFinding(snapshot: WorkloadSnapshot, pending: PendingAssessment, count: number): Draft {
   const podName = pending.pod.metadata.name ?? '';
   const lead = count === 1 ? `Pod ${podName} is` : `${count} pods (${podName}, ...) are`;
   const held = pending.heldBack ?? { gates: [], claims: [] };
   const why = heldBackPhrase(held);
   const advice: string[] = [];
+  const found: string[] = [];
   if (held.gates.length > 0) {
     advice.push(
       `find the controller that owns ${held.gates.length === 1 ? 'the gate' : 'the gates'} (a queue such as Kueue, a quota or capacity controller) and why it holds the pod; removing a gate by hand bypasses that controller`,
     );
   }
-  if (held.claims.length > 0) {
-    advice.push(
-      `check that ResourceClaimTemplate ${held.claims.map((c) => c.template).join(', ')} exists in this namespace and read the resourceclaim controller's events for the pod (kubectl describe pod ${podName})`,
-    );
+  for (const claim of held.claims) {
+    const said = claimCreation(snapshot, pending.pod, claim);
+    if (said.found) found.push(said.found);
+    advice.push(said.change);
   }
+  const cause = found.length > 0 ? `${why}: ${found.join('; ')}` : why;
   return {
     code: 'Unschedulable',
     severity: 'warning',
-    summary: `${lead} waiting before scheduling: ${why}.`,
+    summary: `${lead} waiting before scheduling: ${cause}.`,
     explanation:
       `The scheduler does not try a pod that is held before scheduling, so there is no FailedScheduling event and kubectl shows only Pending (PodScheduled False, SchedulingGated for gates). ` +
       `It is not a capacity or rollout-strategy problem yet: ${advice.join('; ')}.`,
@@ -142,6 +146,72 @@ function heldBackFinding(pending: PendingAssessment, count: number): Draft {
       },
       { type: 'note', text: `What would have to change: ${advice.join('; ')}` },
     ],
+  };
+}
+
+/**
+ * Why the resourceclaim controller has not created a pod's claim from its template. On
+ * failure it records a Warning `FailedResourceClaimCreation` on the pod, "PodResourceClaim
+ * <claim>: <error>", the error for a missing template being `resource claim template
+ * "<t>": resourceclaimtemplate.resource.k8s.io "<t>" not found`
+ * (pkg/controller/resourceclaim, syncPod and handleClaim), and retries the pod.
+ */
+function claimCreation(
+  snapshot: WorkloadSnapshot,
+  pod: Pod,
+  claim: { name: string; template: string },
+): { found?: string; change: string } {
+  const ns = pod.metadata.namespace ?? snapshot.deployment.metadata.namespace ?? '';
+  const podName = pod.metadata.name ?? '';
+  const templatesRead = snapshot.coverage.dra?.templates === 'complete' && snapshot.dra !== undefined;
+  const templateExists = templatesRead
+    ? snapshot.dra?.templates.some((t) => t.metadata.name === claim.template && t.metadata.namespace === ns)
+    : undefined;
+  const event = eventsOfPod(snapshot.events, pod)
+    .filter(
+      (e) =>
+        e.reason === 'FailedResourceClaimCreation' &&
+        (e.message ?? '').startsWith(`PodResourceClaim ${claim.name}:`),
+    )
+    .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))[0];
+  const create = `create ResourceClaimTemplate ${claim.template} in namespace ${ns} (or roll out a pod template that names one that exists); the resourceclaim controller retries the pod and creates its claim once the template is there`;
+  if (event) {
+    const message = event.message ?? '';
+    const at = eventTime(event);
+    const quoted = `the resourceclaim controller says "${message}" (FailedResourceClaimCreation${at ? `, last at ${at}` : ''}${event.count && event.count > 1 ? `, ${event.count} times` : ''})`;
+    const missing =
+      message.includes(`resource claim template "${claim.template}"`) && / not found\s*$/.test(message);
+    if (missing && templateExists)
+      return {
+        found: `${quoted}, but ResourceClaimTemplate ${claim.template} exists now`,
+        change: `ResourceClaimTemplate ${claim.template} was created after that event: the resourceclaim controller creates the claim at its next retry of the pod; if it does not, read its newer events (kubectl describe pod -n ${ns} ${podName})`,
+      };
+    if (missing)
+      return { found: `ResourceClaimTemplate ${claim.template} does not exist: ${quoted}`, change: create };
+    return {
+      found: quoted,
+      change: `fix what that error names (a quota, an admission webhook, the template's contents); the controller retries the pod`,
+    };
+  }
+  if (templateExists === false)
+    return {
+      found: `ResourceClaimTemplate ${claim.template} does not exist in namespace ${ns} (the templates were read)`,
+      change: create,
+    };
+  if (snapshot.coverage.events !== 'complete') {
+    const exists =
+      templateExists === true
+        ? `ResourceClaimTemplate ${claim.template} exists (read)`
+        : `whether ResourceClaimTemplate ${claim.template} exists was not read (kubectl get resourceclaimtemplate ${claim.template} -n ${ns})`;
+    return {
+      change: `${exists}; the pod's events were not read: a Warning FailedResourceClaimCreation there says why the resourceclaim controller did not create the claim, for example "resource claim template ... not found" (kubectl describe pod -n ${ns} ${podName}, or kubectl get events -n ${ns} --field-selector involvedObject.name=${podName},reason=FailedResourceClaimCreation)`,
+    };
+  }
+  return {
+    change:
+      templateExists === true
+        ? `ResourceClaimTemplate ${claim.template} exists and the resourceclaim controller reported no failure for the pod (no FailedResourceClaimCreation event): it may not have reached the pod yet; check that kube-controller-manager runs its resourceclaim-controller and is healthy`
+        : `check that ResourceClaimTemplate ${claim.template} exists in namespace ${ns} (kubectl get resourceclaimtemplate ${claim.template} -n ${ns}); the resourceclaim controller reported no failure for the pod (no FailedResourceClaimCreation event)`,
   };
 }
 
@@ -350,6 +420,15 @@ function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
   if (names.length === 0 && unused.length > 0)
     return `${idle}No strategy change frees ${unused.length === 1 ? 'that claim' : 'those claims'}; add devices or widen the node selection meanwhile`;
   return `${idle}the matching devices are held by claims of other workloads (${names.slice(0, 3).join(', ')}): this is contention for devices, not a rollout deadlock; free those claims, add devices, or widen the node selection`;
+}
+
+/** The scheduler's latest word is a CEL runtime error in a device selector (DynamicResources). */
+function selectorFails(pending: PendingAssessment, reason: string): { cause: string; change: string } {
+  const at = pending.failure?.at ? ` at ${pending.failure.at}` : '';
+  return {
+    cause: `the scheduler stops at a device selector that fails with a CEL runtime error ("${reason}"${at}): its DynamicResources filter aborts the pod's scheduling there at every attempt, before free devices or old pods matter`,
+    change: selectorErrorChange(reason),
+  };
 }
 
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {

@@ -23,6 +23,8 @@ export interface CrashDeviceHealth {
    * unknown: devices are in use but some report Unknown or nothing at all.
    */
   verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
+  /** With 'unknown': the kubelet reported Unknown, reported nothing, or some of each. */
+  unknown?: 'reported' | 'absent' | 'both';
   /** The Unhealthy devices reported by crashing pods on the crashing nodes, one per device. */
   blamed: (ResolvedDevice & { node: string })[];
   rows: DeviceHealthRow[];
@@ -63,6 +65,9 @@ export function crashDeviceHealth(
   const rows: DeviceHealthRow[] = [];
   let allHealthy = true;
   let anyUnhealthy = false;
+  // Unknown said by the kubelet (a device it lists as Unknown) apart from nothing said at all.
+  let saidUnknown = false;
+  let saidNothing = false;
   // A pod of the template that runs (not crashing) on a device reported Unhealthy: the report explains no crash.
   let runsOnUnhealthy = false;
   for (const pod of pods) {
@@ -70,11 +75,13 @@ export function crashDeviceHealth(
     const node = pod.spec.nodeName ?? '';
     if (devices.length === 0) {
       allHealthy = false;
+      saidNothing = true;
       rows.push({ node, pod: pod.metadata.name ?? '', health: 'not reported' });
       continue;
     }
     for (const d of devices) {
       if (d.health !== 'Healthy') allHealthy = false;
+      if (d.health === 'Unknown') saidUnknown = true;
       if (d.health === 'Unhealthy') {
         anyUnhealthy = true;
         if (!crashing.has(pod)) runsOnUnhealthy = true;
@@ -111,8 +118,12 @@ export function crashDeviceHealth(
     !runsOnUnhealthy &&
     picture.crashingPods.filter((p) => bad.has(p.spec.nodeName ?? '')).every((p) => explained.has(p)) &&
     (scope === 'bad-nodes' || picture.healthyPods.length > 0);
+  const verdict = blames ? 'unhealthy' : anyUnhealthy ? 'not-blamed' : allHealthy ? 'healthy' : 'unknown';
   return {
-    verdict: blames ? 'unhealthy' : anyUnhealthy ? 'not-blamed' : allHealthy ? 'healthy' : 'unknown',
+    verdict,
+    ...(verdict === 'unknown'
+      ? { unknown: saidUnknown && saidNothing ? 'both' : saidUnknown ? 'reported' : 'absent' }
+      : {}),
     blamed: blames ? blamed : [],
     rows: rows.slice(0, ROWS),
   };
@@ -129,5 +140,32 @@ export const DEVICE_VERDICT: Record<Extract<Evidence, { type: 'device-health' }>
   unhealthy: 'a device of a crashing pod reports Unhealthy',
   'not-blamed': 'a device reports Unhealthy, but not as the cause of every crash: not blamed for the crash',
   healthy: 'every device reports Healthy',
-  unknown: 'not reported (unknown, not healthy)',
+  unknown: 'Unknown (reported by the kubelet) or not reported: unknown, not healthy',
 };
+
+const UNKNOWN_VERDICT: Record<'reported' | 'absent' | 'both', string> = {
+  reported: 'Unknown (reported by the kubelet): unknown, not healthy',
+  absent: 'not reported (unknown, not healthy)',
+  both: 'Unknown (reported by the kubelet) for some devices, not reported for others: unknown, not healthy',
+};
+
+/** The verdict line, saying for 'unknown' whether the kubelet said Unknown or said nothing. */
+export function deviceVerdictWords(
+  evidence: Pick<Extract<Evidence, { type: 'device-health' }>, 'verdict' | 'unknown'>,
+): string {
+  return evidence.verdict === 'unknown' && evidence.unknown
+    ? UNKNOWN_VERDICT[evidence.unknown]
+    : DEVICE_VERDICT[evidence.verdict];
+}
+
+/** " The kubelet reports ... Unknown ..." for a finding's summary (verdict 'unknown'). */
+export function unknownHealthSentence(how: 'reported' | 'absent' | 'both' | undefined): string {
+  switch (how) {
+    case 'reported':
+      return " The kubelet reports the health of the pods' devices as Unknown (unknown, not healthy)";
+    case 'both':
+      return " The kubelet reports some of the pods' devices Unknown and reports no health for the others (unknown, not healthy)";
+    default:
+      return " Device health is not reported for the pods' devices (unknown, not healthy)";
+  }
+}

@@ -95,9 +95,16 @@ export interface DeviceRef {
 
 /** A reported device tied to its claim and, where that can be settled, its driver, pool and device. */
 export interface ResolvedDevice extends PodDevice {
-  /** Undefined when the report cannot be tied to one device (a CDI id and several allocated devices). */
+  /**
+   * Undefined when the report cannot be tied to one device: a CDI id while the claim
+   * has several allocated devices (or was not read), or an id the claim does not hold.
+   */
   ref?: DeviceRef;
-  /** The pod's claim entry (`spec.resourceClaims[].name`) and request from `claim:<name>[/<request>]`. */
+  /**
+   * The pod's claim entry (`spec.resourceClaims[].name`) and request from
+   * `claim:<name>[/<request>]`: the entry the kubelet listed the device under, not
+   * necessarily the request the device was allocated for (see resolveDevice).
+   */
   podClaim?: string;
   request?: string;
   /** The ResourceClaim object holding the device, when the snapshot has it. */
@@ -119,10 +126,21 @@ export function deviceKey(ref: DeviceRef): string {
 }
 
 /**
- * Ties one reported device to its claim and its driver/pool/device. The kubelet names
- * a DRA entry `claim:<pod claim>[/<request>]` and the device by its first CDI id, or
- * `<driver>/<pool>/<device>` when the driver gives none; the claim's allocation
- * results settle which device a CDI id is, when the request has exactly one.
+ * Ties one reported device to its claim and, only where that is unambiguous, to its
+ * driver/pool/device. The kubelet (pkg/kubelet/cm/dra, UpdateAllocatedResourcesStatus)
+ * names a DRA entry `claim:<pod claim>[/<request>]` and lists under it every device
+ * prepared for the claim: releases up to 1.36 do not narrow the list to the entry's
+ * request, and later ones narrow it only where the driver told the kubelet which
+ * request each device serves. Each device is named by its first CDI id, or
+ * `<driver>/<pool>/<device>` when the driver gives none. So:
+ * - a driver/pool/device id names the device itself (and, with the claim read, must
+ *   be one of the claim's allocated devices, of any request);
+ * - a CDI id names a device only when the claim has exactly one allocated device:
+ *   the API carries no CDI ids (neither the allocation results nor
+ *   status.devices, AllocatedDeviceStatus, hold them), so with several devices
+ *   (a GPU and a NIC of two requests) a CDI id under `claim:x/gpu` may be the NIC.
+ * Anything else leaves the device unknown (`ref` unset): it is reported as is and no
+ * plan acts on a guess.
  */
 export function resolveDevice(pod: Pod, d: PodDevice, claims: readonly ResourceClaim[] = []): ResolvedDevice {
   const m = /^claim:([^/]+)(?:\/(.+))?$/.exec(d.resource);
@@ -147,18 +165,22 @@ export function resolveDevice(pod: Pod, d: PodDevice, claims: readonly ResourceC
         ? { claim: { name: claimName, namespace, uid: '' } }
         : {}),
   };
-  const results = (object?.status?.allocation?.devices?.results ?? []).filter(
-    (r) => !request || r.request === request || r.request.startsWith(`${request}/`),
-  );
   const parsed = parseResourceId(d.device);
-  if (object) {
-    const exact = parsed && results.find((r) => deviceKey(r) === deviceKey(parsed));
-    const only = results.length === 1 ? results[0] : undefined;
-    const hit = exact ?? (parsed ? undefined : only);
-    return hit ? { ...base, ref: { driver: hit.driver, pool: hit.pool, device: hit.device } } : base;
+  if (!object) {
+    // The claim was not read: a driver/pool/device id still names the device; a CDI id names nothing.
+    return parsed ? { ...base, ref: parsed } : base;
   }
-  // The claim was not read: a driver/pool/device id still names the device.
-  return parsed ? { ...base, ref: parsed } : base;
+  // Every device of the claim, whatever request it was allocated for (one per device: shares count once).
+  const allocated = new Map<string, DeviceRef>();
+  for (const r of object.status?.allocation?.devices?.results ?? []) {
+    allocated.set(deviceKey(r), { driver: r.driver, pool: r.pool, device: r.device });
+  }
+  if (parsed) {
+    const hit = allocated.get(deviceKey(parsed));
+    return hit ? { ...base, ref: hit } : base;
+  }
+  const only = allocated.size === 1 ? [...allocated.values()][0] : undefined;
+  return only ? { ...base, ref: only } : base;
 }
 
 /** Every device a pod reports, resolved against the claims. */

@@ -97,6 +97,12 @@ export interface PendingAssessment {
   deviceNotes?: string[];
   /** For 'claim-missing': the claims named in the pod's status that no longer exist. */
   claimsGone?: MissingClaim[];
+  /**
+   * For 'unschedulable': the pod's latest scheduling failure is DynamicResources' CEL
+   * runtime error in a device selector (the reason as the scheduler printed it): the
+   * scheduler stops there at every attempt, whatever the devices hold.
+   */
+  selectorError?: string;
 }
 
 /** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
@@ -226,6 +232,19 @@ function assessPending(
   const oldOnes = isNew ? [...oldPods] : [];
   const notes = sharedClaimNotes(analysis, pod);
   const withNotes = notes.length > 0 ? { ...base, deviceNotes: notes } : base;
+  const celError = parsed?.reasons.find((r) => r.claims === 'selector-error');
+  if (celError) {
+    // The scheduler's own latest word: its DynamicResources filter aborts the pod at a
+    // selector that errs, before free devices or old pods matter (no strategy helps).
+    return {
+      ...withNotes,
+      verdict: 'unschedulable',
+      selectorError: celError.reason,
+      provedOn: [],
+      caveats: [],
+      missing: [],
+    };
+  }
   if (parsed?.reasons.some((r) => r.category === 'devices') && !snapshot.dra) {
     // The scheduler speaks of claims and devices, and none of them was read.
     return {

@@ -29,6 +29,12 @@
  *                      <c> does not exist", a claim the pod's status names that is gone: "could not find
  *                      ResourceClaim \"<ns>/<name>\"" (the scheduler's claim cache), older a lister's
  *                      "resourceclaim.resource.k8s.io \"<name>\" not found".
+ *                      A selector that fails at runtime aborts the pod's scheduling instead: the
+ *                      structured allocator returns "class <c>: selector #<i>: CEL runtime error: <err>"
+ *                      (a DeviceClass selector) or "claim <ns>/<name>: selector #<i>: CEL runtime error:
+ *                      <err>" (the claim's), Filter returns it as an Error status and the framework prints
+ *                      'running "DynamicResources" filter plugin: <that>' as the FailedScheduling
+ *                      message (reason SchedulerError), with no "0/N nodes" and no preemption part.
  *                      PostFilter (text before "preemption:", see categorizeNote): "no new claims to
  *                      deallocate" (the pod has no claims), "still not schedulable", "deallocation of
  *                      ResourceClaim completed", "deletion of ResourceClaim completed".
@@ -64,7 +70,9 @@ export type ClaimReason =
   | 'in-use'
   | 'claim-state'
   /** The node's devices come from a pool the driver published inconsistently (a device named twice). */
-  | 'invalid-pool';
+  | 'invalid-pool'
+  /** A DeviceClass or claim selector failed with a CEL runtime error: the scheduler stopped for the pod. */
+  | 'selector-error';
 
 export interface Categorized {
   category: SchedulingCategory;
@@ -107,6 +115,7 @@ export function categorizeNote(note: string): NoteKind {
 
 /** DynamicResources reasons by wording; checked before volumes ("resourceclaim" is no volume). */
 function claimReason(lower: string): ClaimReason | undefined {
+  if (lower.includes('cel runtime error')) return 'selector-error';
   if (lower.includes('cannot allocate all claims')) return 'cannot-allocate';
   if (lower.includes('timed out trying to allocate devices') || lower.includes('stop allocating devices'))
     return 'timed-out';
@@ -122,6 +131,32 @@ function claimReason(lower: string): ClaimReason | undefined {
     return 'claim-state';
   }
   return undefined;
+}
+
+/** The selector a CEL runtime error names, as the structured allocator prints it. */
+export interface SelectorError {
+  /** A DeviceClass selector, or one of the claim's own (`name` is then "<ns>/<claim>"). */
+  source: 'class' | 'claim';
+  name: string;
+  /** Its index in that selector list ("selector #0"). */
+  index: number;
+  /** The CEL library's error ("no such key: nvlinkDomain"). */
+  error: string;
+}
+
+/**
+ * @example selectorError('class gpu.example.com: selector #0: CEL runtime error: no such key: model')
+ * // { source: 'class', name: 'gpu.example.com', index: 0, error: 'no such key: model' }
+ */
+export function selectorError(reason: string): SelectorError | undefined {
+  const m = /\b(class|claim) (\S+): selector #(\d+): CEL runtime error: (.*)$/is.exec(reason.trim());
+  if (!m) return undefined;
+  return {
+    source: m[1]?.toLowerCase() === 'claim' ? 'claim' : 'class',
+    name: m[2] ?? '',
+    index: Number(m[3] ?? '0'),
+    error: (m[4] ?? '').trim(),
+  };
 }
 
 /** Taints the node lifecycle controller applies for node conditions and cordons. */

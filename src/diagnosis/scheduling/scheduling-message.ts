@@ -12,16 +12,29 @@
  * pods". Reasons themselves contain commas, braces and colons ("node(s) had taint
  * {k: v}, that the pod didn't tolerate"), so the parser walks the text with a small
  * scanner that tracks bracket depth and splits reasons only on ", <count> ".
+ *
+ * A plugin error aborts scheduling without any count; the one kept is DynamicResources'
+ * CEL runtime error in a device selector ('running "DynamicResources" filter plugin:
+ * class <c>: selector #<i>: CEL runtime error: ...'), parsed as one count-less devices
+ * reason with `aborted` set.
  */
-import { categorize, categorizeNote, type ClaimReason, type NoteKind } from './scheduling-category.js';
+import {
+  categorize,
+  categorizeNote,
+  selectorError,
+  type ClaimReason,
+  type NoteKind,
+} from './scheduling-category.js';
 import { indexOfTopLevel, sentenceEnd, splitItems, splitNotes } from './scheduling-brackets.js';
 
 export {
   categorize,
   categorizeNote,
+  selectorError,
   type Categorized,
   type ClaimReason,
   type NoteKind,
+  type SelectorError,
 } from './scheduling-category.js';
 
 export type SchedulingCategory =
@@ -73,6 +86,12 @@ export interface ParsedSchedulingMessage {
   notes?: string[];
   /** The same notes, in the same order, each with its kind; absent when there are none. */
   pluginNotes?: PluginNote[];
+  /**
+   * The scheduler stopped with a plugin error instead of judging the nodes (the pod's
+   * condition reason is SchedulerError): no node was counted, `total` is 0 and the one
+   * count-less reason is the error. Absent for every 0/N message.
+   */
+  aborted?: { plugin: string };
 }
 
 /** The input is not a FailedScheduling message; the message says what was expected. */
@@ -109,9 +128,31 @@ export function parseSchedulingMessage(text: string): ParsedSchedulingMessage {
   const noNodes = NO_NODES.exec(s);
   if (header && (!noNodes || header.index < noNodes.index)) return parseFromHeader(s, header);
   if (noNodes) return { total: 0, reasons: [], preemption: null };
+  const aborted = parsePluginError(s);
+  if (aborted) return aborted;
   throw new SchedulingMessageError(
     `not a FailedScheduling message: found neither "0/N nodes are available" nor "no nodes available to schedule pods" (expected something like ${EXAMPLE})`,
   );
+}
+
+const PLUGIN_ERROR = /running "([A-Za-z]+)" filter plugin: /;
+
+/**
+ * 'running "DynamicResources" filter plugin: class gpu.example.com: selector #0: CEL
+ * runtime error: no such key: model' (RunFilterPlugins wraps a plugin's Error status),
+ * or the allocator's text alone: one count-less devices reason, nothing counted.
+ */
+function parsePluginError(s: string): ParsedSchedulingMessage | undefined {
+  const wrapped = PLUGIN_ERROR.exec(s);
+  const text = (wrapped ? s.slice(wrapped.index + wrapped[0].length) : s).trim().replace(/^["']|["']$/g, '');
+  const category = categorize(text);
+  if (category.claims !== 'selector-error' || !selectorError(text)) return undefined;
+  return {
+    total: 0,
+    reasons: [{ count: 0, reason: text, ...category, countless: true }],
+    preemption: null,
+    aborted: { plugin: wrapped?.[1] ?? 'DynamicResources' },
+  };
 }
 
 interface Header {
@@ -224,6 +265,8 @@ function cutAtNextMessage(tail: string): string {
  * given order). Used by the simulator and the round-trip tests.
  */
 export function formatSchedulingMessage(parsed: ParsedSchedulingMessage): string {
+  if (parsed.aborted)
+    return `running "${parsed.aborted.plugin}" filter plugin: ${parsed.reasons[0]?.reason ?? ''}`;
   const list = (total: number, reasons: SchedulingReason[]): string =>
     `0/${total} nodes are available: ${reasons.map((r) => (r.countless ? r.reason : `${r.count} ${r.reason}`)).join(', ')}.`;
   let out = list(parsed.total, parsed.reasons);
