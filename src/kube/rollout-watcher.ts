@@ -48,23 +48,8 @@ export async function watchRollout(
   let lastMessage = '';
   try {
     for (;;) {
-      let deployment: Deployment;
-      try {
-        deployment = await getObject<Deployment>(client, {
-          resource: 'deployments',
-          namespace: ref.namespace,
-          name: ref.name,
-        });
-      } catch (error) {
-        if (error instanceof KubeApiError && error.status === 404) {
-          return {
-            outcome: 'failed',
-            summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
-            reason: 'deleted',
-          };
-        }
-        throw error;
-      }
+      const deployment = await readDeployment(client, ref);
+      if ('outcome' in deployment) return deployment;
       const verdict = rolloutProgress(deployment, options.sinceGeneration);
       if (verdict.progress.message !== lastMessage) {
         lastMessage = verdict.progress.message;
@@ -160,23 +145,8 @@ export async function watchReplacements(
   const deleted = new Set(options.replaced.map((p) => p.uid));
   let crashingBefore: Set<string> | undefined;
   for (;;) {
-    let deployment: Deployment;
-    try {
-      deployment = await getObject<Deployment>(client, {
-        resource: 'deployments',
-        namespace: ref.namespace,
-        name: ref.name,
-      });
-    } catch (error) {
-      if (error instanceof KubeApiError && error.status === 404) {
-        return {
-          outcome: 'failed',
-          summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
-          reason: 'deleted',
-        };
-      }
-      throw error;
-    }
+    const deployment = await readDeployment(client, ref);
+    if ('outcome' in deployment) return deployment;
     const pods = (
       await listObjects<Pod>(client, {
         resource: 'pods',
@@ -213,4 +183,24 @@ export async function watchReplacements(
 /** "0.3", "12", "300": one decimal only where it matters. */
 function seconds(ms: number): string {
   return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
+}
+
+/** The Deployment as it is now, or the outcome that ends a watch when it was deleted. */
+async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment | RolloutOutcome> {
+  try {
+    return await getObject<Deployment>(client, {
+      resource: 'deployments',
+      namespace: ref.namespace,
+      name: ref.name,
+    });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) {
+      return {
+        outcome: 'failed',
+        summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
+        reason: 'deleted',
+      };
+    }
+    throw error;
+  }
 }
