@@ -8,7 +8,12 @@ import {
 import type { Evidence, Finding } from '../finding.js';
 import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { crashDeviceHealth, deviceWords, unknownHealthSentence } from '../crash/device-health.js';
+import {
+  crashDeviceHealth,
+  deviceHealthEvidence,
+  deviceWords,
+  unknownHealthSentence,
+} from '../crash/device-health.js';
 import { namedInstructionSet, type CrashClue } from '../crash/crash-clues.js';
 
 /**
@@ -81,16 +86,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       : '';
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
-    ...(health
-      ? [
-          {
-            type: 'device-health' as const,
-            verdict: health.verdict,
-            ...(health.unknown ? { unknown: health.unknown } : {}),
-            rows: health.rows,
-          },
-        ]
-      : []),
+    ...deviceHealthEvidence(health),
     {
       type: 'node-diff',
       badNodes: p.badNodes,

@@ -7,7 +7,12 @@ import {
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { crashDeviceHealth, deviceWords, unknownHealthSentence } from '../crash/device-health.js';
+import {
+  crashDeviceHealth,
+  deviceHealthEvidence,
+  deviceWords,
+  unknownHealthSentence,
+} from '../crash/device-health.js';
 
 /**
  * CrashLoop: pods of a template crash-loop and the node is not the explanation:
@@ -42,16 +47,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const blamed = health?.blamed ?? [];
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
-    ...(health
-      ? [
-          {
-            type: 'device-health' as const,
-            verdict: health.verdict,
-            ...(health.unknown ? { unknown: health.unknown } : {}),
-            rows: health.rows,
-          },
-        ]
-      : []),
+    ...deviceHealthEvidence(health),
   ];
   const crashing = new Set(p.containers.map((c) => c.name));
   const withLog =

@@ -169,3 +169,16 @@ export function unknownHealthSentence(how: 'reported' | 'absent' | 'both' | unde
       return " Device health is not reported for the pods' devices (unknown, not healthy)";
   }
 }
+
+/** The device-health evidence of a crash picture, or nothing when no crashing pod holds a device. */
+export function deviceHealthEvidence(health: CrashDeviceHealth | undefined): Evidence[] {
+  if (!health) return [];
+  return [
+    {
+      type: 'device-health',
+      verdict: health.verdict,
+      ...(health.unknown ? { unknown: health.unknown } : {}),
+      rows: health.rows,
+    },
+  ];
+}
