@@ -507,23 +507,27 @@ export function withRuleTaints(d: NodeDevice, rules: readonly DeviceTaintRuleObj
 
 /**
  * The devices a container holds, per entry of `resources.claims`: the kubelet's
- * `claim:<pod claim>[/<request>]` name and each allocated `<driver>/<pool>/<device>`.
+ * `claim:<pod claim>[/<request>]` name and each allocated `<driver>/<pool>/<device>`
+ * (narrowed to the entry's request, or, with `wholeClaim`, every device of the claim).
  */
 export function containerDevices(
   store: Store,
   pod: Pod,
   container: string,
+  wholeClaim = false,
 ): { name: string; devices: string[] }[] {
   const spec = pod.spec.containers.find((c) => c.name === container);
   const claims = podClaims(store, pod);
   return (spec?.resources?.claims ?? []).map((ref) => {
     const obj = claims.find((c) => c.name === ref.name)?.claim;
     const results = obj ? (claimOf(obj).status?.allocation?.devices?.results ?? []) : [];
+    const served = (request: string): boolean =>
+      wholeClaim || !ref.request || request === ref.request || request.startsWith(`${ref.request}/`);
     return {
       name: ref.request ? `claim:${ref.name}/${ref.request}` : `claim:${ref.name}`,
-      devices: results
-        .filter((r) => !ref.request || r.request === ref.request || r.request.startsWith(`${ref.request}/`))
-        .map((r) => `${r.driver}/${r.pool}/${r.device}`),
+      devices: [
+        ...new Set(results.filter((r) => served(r.request)).map((r) => `${r.driver}/${r.pool}/${r.device}`)),
+      ],
     };
   });
 }
@@ -541,16 +545,7 @@ export function reportedClaimDevices(
   pod: Pod,
   container: string,
 ): { name: string; devices: string[] }[] {
-  const spec = pod.spec.containers.find((c) => c.name === container);
-  const claims = podClaims(store, pod);
-  return (spec?.resources?.claims ?? []).map((ref) => {
-    const obj = claims.find((c) => c.name === ref.name)?.claim;
-    const results = obj ? (claimOf(obj).status?.allocation?.devices?.results ?? []) : [];
-    return {
-      name: ref.request ? `claim:${ref.name}/${ref.request}` : `claim:${ref.name}`,
-      devices: [...new Set(results.map((r) => `${r.driver}/${r.pool}/${r.device}`))],
-    };
-  });
+  return containerDevices(store, pod, container, true);
 }
 
 /** Reserve and PreBind: writes the allocations and reserves the claims for the pod. */
