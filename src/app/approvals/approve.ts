@@ -9,7 +9,9 @@ import { approvalClaims, signApproval } from '../../plans/approval-signature.js'
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
+import { mrkdwn, type Mrkdwn } from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
+import { remadeByLaterDiagnosis } from './superseded.js';
 
 export interface ApprovalClick {
   user: string;
@@ -22,9 +24,18 @@ export interface ApprovalClick {
   shown: string | null;
 }
 
-/** Said to the clicker when the stored plan is not what the message showed. */
+/**
+ * Said to the clicker when the stored plan is not what the message showed, and no
+ * later diagnosis the workers reported shows it either (rewritten in Redis, or a
+ * diagnosis whose result has not arrived yet).
+ */
 export const CHANGED_SINCE_SHOWN =
-  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show). Nothing was changed. Press Re-run for a fresh diagnosis.';
+  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this Deployment was running just now, approve on its result instead. The refusal is audited.';
+
+/** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */
+export function supersededText(name: string): Mrkdwn {
+  return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of deployment/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
+}
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
@@ -60,13 +71,32 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     namespace: scope.namespace,
     deployment: stored.plan.target.name,
   };
-  const changedSinceShown = (): ApprovalOutcome => {
+  // The stored plan is not what the message showed: re-made by a later diagnosis (the
+  // workers' signed result shows it so), or changed some other way.
+  const changedSinceShown = async (current: StoredPlan): Promise<ApprovalOutcome> => {
+    if (
+      await remadeByLaterDiagnosis(services.subscriptions, current, {
+        channel: click.channel,
+        ts: click.messageTs,
+      })
+    ) {
+      audit.record({
+        action: 'refusal',
+        ...where,
+        user,
+        reason: 'superseded',
+        detail:
+          'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
+      });
+      return { kind: 'refused', text: supersededText(where.deployment) };
+    }
     audit.record({
       action: 'refusal',
       ...where,
       user,
       reason: 'tampered',
-      detail: 'the plan changed since it was shown: the stored plan differs from what the message displayed',
+      detail:
+        'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the Deployment',
     });
     return { kind: 'refused', text: CHANGED_SINCE_SHOWN };
   };
@@ -99,7 +129,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
     };
   }
-  if (shownDigest(stored) !== click.shown) return changedSinceShown();
+  if (shownDigest(stored) !== click.shown) return changedSinceShown(stored);
   if (decision.required > 1) {
     // The two people of a two-person rule are two besides whoever asked for the diagnosis.
     const owner =
@@ -129,7 +159,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   const result = await plans.approve(planId, user, decision.required, click.shown);
   switch (result.status) {
     case 'changed':
-      return changedSinceShown();
+      return changedSinceShown(result.stored);
     case 'unknown':
       audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
       return { kind: 'refused', text: ':x: This plan is no longer known. Press Re-run.' };

@@ -93,6 +93,16 @@ export interface Subscriptions {
   /** Forgets the message's approved plan when it is `planId` (its job could not be queued). */
   releaseMessagePlan(message: MessageRef, planId: string): Promise<void>;
   /**
+   * The final result of the latest run of `jobId`, only when its signature still
+   * verifies (null otherwise), and the messages it went to: what the workers last
+   * reported, for telling a plan that a later diagnosis re-made apart from one
+   * rewritten in Redis.
+   */
+  latestResult(
+    cluster: string,
+    jobId: string,
+  ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: MessageRef[] } | null>;
+  /**
    * Returns the messages to update, or null when the notification is stale. `signed`:
    * the notify job as queued, with its signature; kept for messages that join later,
    * which get it only when it still verifies.
@@ -177,6 +187,17 @@ export function createSubscriptions(redis: Redis, verify: (stored: unknown) => N
           return { state: kind, update: verdict.job };
       }
       return { state: 'none' };
+    },
+    async latestResult(cluster, jobId) {
+      const [state, , done] = keys(cluster, jobId);
+      const [final, payload] = await redis.hmget(state, 'final', 'payload');
+      if (final !== '1' || typeof payload !== 'string') return null;
+      const verdict = verify(safeJson(payload));
+      if (!verdict.ok || verdict.job.kind !== 'diagnosis-result') return null;
+      // Signed for this run: a genuine result of another run copied here is not it.
+      if (verdict.job.cluster !== cluster || verdict.job.jobId !== jobId) return null;
+      const shownIn = (await redis.smembers(done)).map(toRef).filter((r): r is MessageRef => r !== null);
+      return { result: verdict.job, shownIn };
     },
     async ownerOf(message) {
       const raw = await redis.get(ownerKey(message));
