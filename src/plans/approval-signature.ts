@@ -167,3 +167,40 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
   if (keys.size === 0) throw new Error('no public key given');
   return keys;
 }
+
+function markMessage(input: { planId: string; shown: string; user: string }): Buffer {
+  return Buffer.from(`rollout-doctor approval mark v1\n${canonicalJson(input)}`);
+}
+
+/**
+ * One approver's approval of a plan as shown, as the plan store records it:
+ * `<user>~<signature>`, the app's approval key over the plan id, the shown digest and
+ * the user (a domain of its own). Ed25519 is deterministic, so a second click of the
+ * same user makes the same mark. A user id added to the approvals in Redis by anyone
+ * else carries no valid mark, so it cannot stand for a second approver.
+ */
+export function approvalMark(
+  input: { planId: string; shown: string; user: string },
+  key: SigningKey,
+): string {
+  return `${input.user}~${sign(null, markMessage(input), key.privateKey).toString('base64')}`;
+}
+
+/** The user of a mark `approvalMark` made for this plan as shown; null for anything else. */
+export function markedApprover(
+  mark: string,
+  plan: { planId: string; shown: string },
+  publicKey: KeyObject,
+): string | null {
+  const at = mark.indexOf('~');
+  const user = mark.slice(0, at);
+  if (at < 0 || !slackUser.safeParse(user).success) return null;
+  const signature = Buffer.from(mark.slice(at + 1), 'base64');
+  return verify(null, markMessage({ ...plan, user }), publicKey, signature) ? user : null;
+}
+
+/** The user id of a mark, unverified (for saying who approved); null when there is none. */
+export function markUser(mark: string): string | null {
+  const user = mark.split('~')[0] ?? '';
+  return slackUser.safeParse(user).success ? user : null;
+}

@@ -5,7 +5,14 @@
  * exactly that plan, the remediation job, and an audit event for every outcome. Slack
  * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
  */
-import { approvalClaims, signApproval } from '../../plans/approval-signature.js';
+import { createPublicKey } from 'node:crypto';
+import {
+  approvalClaims,
+  approvalMark,
+  markedApprover,
+  markUser,
+  signApproval,
+} from '../../plans/approval-signature.js';
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
@@ -156,7 +163,13 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   };
   const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
   if (before) return before;
-  const result = await plans.approve(planId, user, decision.required, click.shown);
+  // The store records each approval as this app's mark on the plan as shown, so a user
+  // id added to the approvals in Redis cannot count as a second approver.
+  const key = services.config.approvalSigningKey;
+  const shown = click.shown;
+  const mark = approvalMark({ planId, shown, user }, key);
+  const result = await plans.approve(planId, mark, decision.required, shown);
+  let approvers: string[] = [];
   switch (result.status) {
     case 'changed':
       return changedSinceShown(result.stored);
@@ -185,6 +198,24 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
       return { kind: 'recorded', approvals: result.approvals, required: result.required };
     case 'claimed': {
+      const publicKey = createPublicKey(key.privateKey);
+      const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
+      approvers = verified.filter((u): u is string => u !== null);
+      if (approvers.length !== verified.length || new Set(approvers).size < decision.required) {
+        await plans.release(planId);
+        const unmarked = result.marks.filter((_, i) => verified[i] === null);
+        audit.record({
+          action: 'refusal',
+          ...where,
+          user,
+          reason: 'tampered',
+          detail: `approvals recorded without this app's mark (written into Redis, or given before its approval key changed): ${unmarked.map((m) => markUser(m) ?? '(not a user id)').join(',')}`,
+        });
+        return {
+          kind: 'refused',
+          text: ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
+        };
+      }
       // Two approvers clicking two plans of one message at once: one wins in Redis.
       const race = otherPlan(await services.subscriptions.claimMessagePlan(message, planId));
       if (race) {
@@ -198,14 +229,13 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   // The worker applies only what this signature names: the plan exactly as stored when
   // the approval completed (its digest, which covers the shown digest the store just
   // matched against the button), on this cluster, by these approvers.
-  const key = services.config.approvalSigningKey;
   const approval = signApproval(
     approvalClaims({
       planId,
       digest: planDigest(result.stored),
       cluster: result.stored.cluster,
       planExpiresAt: result.stored.expiresAt,
-      approvers: result.approvers,
+      approvers,
       channel: click.channel,
       messageTs: click.rootTs,
       now: Date.now(),
@@ -217,7 +247,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     await producers.enqueueRemediate({
       planId,
       cluster: stored.cluster,
-      approvedBy: result.approvers,
+      approvedBy: approvers,
       channel: click.channel,
       messageTs: click.rootTs,
       approval,
@@ -231,7 +261,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       action: 'outcome',
       ...where,
       kind: stored.plan.kind,
-      approvedBy: result.approvers,
+      approvedBy: approvers,
       outcome: 'not-queued',
       detail: error.message,
     });
@@ -241,5 +271,5 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     };
   }
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
-  return { kind: 'approved', stored, approvers: result.approvers };
+  return { kind: 'approved', stored, approvers };
 }
