@@ -7,6 +7,7 @@
  */
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { keyKind } from './key-kind.js';
 import { canonicalJson } from './plan-seal.js';
 
 const slackUser = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
@@ -82,8 +83,15 @@ export function verifyApproval(
   return { ok: true, claims };
 }
 
-/** A PEM or base64 DER (SPKI) Ed25519 public key. */
+/**
+ * A PEM or base64 DER (SPKI) Ed25519 public key. A private key is refused, though
+ * node derives a public key from one: a side that holds the other's signing key is
+ * exactly what the key split prevents.
+ */
 export function parsePublicKey(text: string): KeyObject {
+  const kind = keyKind(text);
+  if (kind === 'private') throw new Error('a signing (private) key was given where its public half belongs');
+  if (kind === undefined) throw new Error('not a key in PEM or base64 DER');
   const key = text.includes('-----BEGIN')
     ? createPublicKey(text)
     : createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
@@ -93,6 +101,9 @@ export function parsePublicKey(text: string): KeyObject {
 
 /** A PEM or base64 DER (PKCS#8) Ed25519 private key. */
 export function parsePrivateKey(text: string): KeyObject {
+  const kind = keyKind(text);
+  if (kind === 'public') throw new Error('a public key was given where the signing key belongs');
+  if (kind === undefined) throw new Error('not a key in PEM or base64 DER');
   const key = text.includes('-----BEGIN')
     ? createPrivateKey(text)
     : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
