@@ -36,7 +36,8 @@ export type AuditEvent =
         /**
          * The stored plan is not what the clicked message showed (its shown digest
          * differs), and no later worker-signed diagnosis shows it either: altered in
-         * Redis, or a diagnosis whose result had not arrived yet. Nothing approved.
+         * Redis, or a diagnosis whose result had not arrived yet. Also: at the claim, an
+         * approval recorded without the app's mark (approvals cleared). Nothing approved.
          */
         | 'tampered'
         /**
