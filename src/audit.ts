@@ -35,9 +35,16 @@ export type AuditEvent =
         | 'not-reader'
         /**
          * The stored plan is not what the clicked message showed (its shown digest
-         * differs): altered in Redis, or the message itself was forged. Nothing approved.
+         * differs), and no later worker-signed diagnosis shows it either: altered in
+         * Redis, or a diagnosis whose result had not arrived yet. Also: at the claim, an
+         * approval recorded without the app's mark (approvals cleared). Nothing approved.
          */
         | 'tampered'
+        /**
+         * A later diagnosis of the same Deployment re-made the plan (same id) with other
+         * details, as its worker-signed result shows: the clicked message is older. Nothing approved.
+         */
+        | 'superseded'
         /** A button or a plan from before an upgrade (no shown digest, another seal version). */
         | 'outdated';
       detail?: string;

@@ -74,7 +74,11 @@ export async function startAppRuntime(
     metrics,
     audit: createAudit(logger),
     producers,
-    subscriptions: createSubscriptions(redis, (stored) => verifyNotify(stored, verifyKeys)),
+    subscriptions: createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, verifyKeys),
+      config.approvalSigningKey,
+    ),
     plans: createPlanStore(redis),
     policy: approval,
     readPolicy: createReadPolicy({

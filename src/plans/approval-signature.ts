@@ -7,6 +7,7 @@
  */
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { keyKind } from './key-kind.js';
 import { canonicalJson } from './plan-seal.js';
 
 const slackUser = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
@@ -82,8 +83,15 @@ export function verifyApproval(
   return { ok: true, claims };
 }
 
-/** A PEM or base64 DER (SPKI) Ed25519 public key. */
+/**
+ * A PEM or base64 DER (SPKI) Ed25519 public key. A private key is refused, though
+ * node derives a public key from one: a side that holds the other's signing key is
+ * exactly what the key split prevents.
+ */
 export function parsePublicKey(text: string): KeyObject {
+  const kind = keyKind(text);
+  if (kind === 'private') throw new Error('a signing (private) key was given where its public half belongs');
+  if (kind === undefined) throw new Error('not a key in PEM or base64 DER');
   const key = text.includes('-----BEGIN')
     ? createPublicKey(text)
     : createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' });
@@ -93,6 +101,9 @@ export function parsePublicKey(text: string): KeyObject {
 
 /** A PEM or base64 DER (PKCS#8) Ed25519 private key. */
 export function parsePrivateKey(text: string): KeyObject {
+  const kind = keyKind(text);
+  if (kind === 'public') throw new Error('a public key was given where the signing key belongs');
+  if (kind === undefined) throw new Error('not a key in PEM or base64 DER');
   const key = text.includes('-----BEGIN')
     ? createPrivateKey(text)
     : createPrivateKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'pkcs8' });
@@ -166,4 +177,41 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
   }
   if (keys.size === 0) throw new Error('no public key given');
   return keys;
+}
+
+function markMessage(input: { planId: string; shown: string; user: string }): Buffer {
+  return Buffer.from(`rollout-doctor approval mark v1\n${canonicalJson(input)}`);
+}
+
+/**
+ * One approver's approval of a plan as shown, as the plan store records it:
+ * `<user>~<signature>`, the app's approval key over the plan id, the shown digest and
+ * the user (a domain of its own). Ed25519 is deterministic, so a second click of the
+ * same user makes the same mark. A user id added to the approvals in Redis by anyone
+ * else carries no valid mark, so it cannot stand for a second approver.
+ */
+export function approvalMark(
+  input: { planId: string; shown: string; user: string },
+  key: SigningKey,
+): string {
+  return `${input.user}~${sign(null, markMessage(input), key.privateKey).toString('base64')}`;
+}
+
+/** The user of a mark `approvalMark` made for this plan as shown; null for anything else. */
+export function markedApprover(
+  mark: string,
+  plan: { planId: string; shown: string },
+  publicKey: KeyObject,
+): string | null {
+  const at = mark.indexOf('~');
+  const user = mark.slice(0, at);
+  if (at < 0 || !slackUser.safeParse(user).success) return null;
+  const signature = Buffer.from(mark.slice(at + 1), 'base64');
+  return verify(null, markMessage({ ...plan, user }), publicKey, signature) ? user : null;
+}
+
+/** The user id of a mark, unverified (for saying who approved); null when there is none. */
+export function markUser(mark: string): string | null {
+  const user = mark.split('~')[0] ?? '';
+  return slackUser.safeParse(user).success ? user : null;
 }

@@ -19,6 +19,7 @@
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { keyKind } from './key-kind.js';
 import type { StoredPlan } from './store.js';
 
 /** Deterministic JSON: object keys sorted, undefined members dropped (as JSON.stringify does). */
@@ -144,6 +145,10 @@ export function parseSealKeys(value: string): SealKeys {
     if (at < 1 || !/^[A-Za-z0-9._-]{1,64}$/.test(id))
       throw new Error('a seal key needs the form id:base64secret');
     if (secret.length < 32) throw new Error(`seal key "${id}" is shorter than 32 bytes`);
+    // An Ed25519 key pasted here would make the seal secret something the app holds
+    // (its approval key), or something public.
+    if (keyKind(pair.slice(at + 1)) !== undefined)
+      throw new Error(`seal key "${id}" is an Ed25519 key, not a random secret`);
     accepted.set(id, secret);
     current ??= { id, secret };
   }

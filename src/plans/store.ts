@@ -7,7 +7,7 @@ import { planSealSchema, shownDigest, type PlanSeal } from './plan-seal.js';
  * Remediation plans stored server-side; a Slack button carries the plan id and the
  * digest of the plan as shown (src/plans/plan-seal.ts `shownDigest`).
  * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
- * user ids), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
+ * approvals: the app's marks, `<user>~<signature>`), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
  * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
@@ -34,7 +34,8 @@ export interface StoredPlan {
 }
 
 export type ClaimResult =
-  | { status: 'claimed'; approvers: string[]; stored: StoredPlan }
+  /** `marks`: the approvals as recorded (the `approver` values given to `approve`), for checking. */
+  | { status: 'claimed'; approvers: string[]; marks: string[]; stored: StoredPlan }
   | { status: 'recorded'; approvals: number; required: number; stored: StoredPlan }
   | { status: 'same-approver'; stored: StoredPlan }
   | { status: 'already-claimed'; approvers: string[]; at: number; stored: StoredPlan }
@@ -47,12 +48,13 @@ export interface PlanStore {
   save(stored: StoredPlan): Promise<void>;
   get(id: string): Promise<StoredPlan | undefined>;
   /**
-   * Records `user`'s approval of the plan as shown to them (`shown`, its shown digest)
-   * and claims the plan once `required` distinct users approved it as shown the same
-   * way, atomically: of many concurrent clicks exactly one gets 'claimed'. 'changed'
-   * when the stored plan is not what `shown` names.
+   * Records an approval of the plan as shown (`shown`, its shown digest) and claims the
+   * plan once `required` distinct approvals of it as shown the same way are recorded,
+   * atomically: of many concurrent clicks exactly one gets 'claimed'. 'changed' when the
+   * stored plan is not what `shown` names. `approver`: a user id, or as the app records
+   * it, the user's mark `<user>~<signature>` (the same for the same user and plan as shown).
    */
-  approve(id: string, user: string, required: number, shown: string, now?: number): Promise<ClaimResult>;
+  approve(id: string, approver: string, required: number, shown: string, now?: number): Promise<ClaimResult>;
   /** Who claimed it and when, if anyone. */
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
   /** Drops a claim and its approvals, when the claimed job could not be queued. */
@@ -103,9 +105,14 @@ if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2], KEYS[4]) e
 return 1
 `;
 
-function parseClaim(value: string): { approvers: string[]; at: number } {
+/**
+ * A claim's approvers (user ids) and their recorded approvals as given to `approve`
+ * (`marks`: the app's `<user>~<signature>`, src/plans/approval-signature.ts).
+ */
+function parseClaim(value: string): { approvers: string[]; marks: string[]; at: number } {
   const [who = '', at = '0'] = value.split('|');
-  return { approvers: who.split(',').filter((u) => u !== ''), at: Number(at) };
+  const marks = who.split(',').filter((u) => u !== '');
+  return { approvers: marks.map((m) => m.split('~')[0] ?? ''), marks, at: Number(at) };
 }
 
 /** @example createPlanStore(redis).approve(planId, 'U123', 1) */
@@ -139,7 +146,7 @@ export function createPlanStore(redis: Redis): PlanStore {
       );
     },
     get,
-    async approve(id, user, required, shown, now = Date.now()) {
+    async approve(id, approver, required, shown, now = Date.now()) {
       const stored = await get(id);
       if (!stored) return { status: 'unknown' };
       // Approvals are of what was shown: a stored plan that differs is not approved, and
@@ -150,7 +157,7 @@ export function createPlanStore(redis: Redis): PlanStore {
         APPROVE,
         4,
         ...keys(id),
-        user,
+        approver,
         String(now),
         String(required),
         String(ttlFor(stored, now)),
@@ -158,12 +165,16 @@ export function createPlanStore(redis: Redis): PlanStore {
       )) as string[];
       const [status, value = ''] = reply;
       switch (status) {
-        case 'claimed':
-          return { status, approvers: parseClaim(value).approvers, stored };
+        case 'claimed': {
+          const { approvers, marks } = parseClaim(value);
+          return { status, approvers, marks, stored };
+        }
         case 'recorded':
           return { status, approvals: Number(value), required, stored };
-        case 'already-claimed':
-          return { status, ...parseClaim(value), stored };
+        case 'already-claimed': {
+          const { approvers, at } = parseClaim(value);
+          return { status, approvers, at, stored };
+        }
         case 'expired':
         case 'same-approver':
           return { status, stored };

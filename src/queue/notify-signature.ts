@@ -78,7 +78,7 @@ export function verifyNotify(data: unknown, keys: NotifyKeys): NotifyVerdict {
   if (by !== expected)
     return {
       ok: false,
-      reason: `a ${parsed.data.kind} notification is signed by the ${by}, not a ${expected}`,
+      reason: `a ${parsed.data.kind} notification is signed by the ${by}, not by the ${expected}`,
     };
   const key = keys[expected].get(keyId);
   if (!key)

@@ -322,6 +322,52 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     expect(applied).not.toContain(expired.id);
   });
 
+  it('an expired Undo says how to revert by hand, not to press Re-run', async () => {
+    const undo = { ...planFor('stale-undo'), id: 'undo-set-rolling-update-stale-undo' };
+    await app.services.plans.save({
+      plan: undo,
+      cluster: 'default',
+      createdAt: Date.now() - 120_000,
+      expiresAt: Date.now() - 1,
+      undoOf: 'set-rolling-update-stale-undo',
+    });
+    await postSigned(events, SECRET, slashCommandBody({ text: 'stale-undo -n gpu' }));
+    const posted = await resultMessage('stale-undo');
+    const message: StoredMessage = {
+      ...posted,
+      blocks: [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: 'undo_plan.0',
+              value: planButtonValue(
+                undo.id,
+                shownDigest({ plan: undo, cluster: 'default', undoOf: 'set-rolling-update-stale-undo' }),
+              ),
+              text: { type: 'plain_text', text: 'Undo' },
+            },
+          ],
+        },
+      ],
+    };
+    slack.messages.set(`${message.channel}/${message.ts}`, message);
+    await click(APPROVER, message, 'undo_plan.0');
+    const told = await slack.waitFor((s) =>
+      s.callsOf('chat.postEphemeral').find((c) => String(c.args.text).includes('This Undo expired')),
+    );
+    expect(String(told.args.text)).toContain('apply the exact patch of the undo');
+    const updated = await slack.waitFor(
+      (s) =>
+        JSON.stringify(s.messages.get(`${message.channel}/${message.ts}`)?.blocks).includes('Expired') &&
+        s.messages.get(`${message.channel}/${message.ts}`),
+    );
+    expect(JSON.stringify(updated.blocks)).toContain('Expired: undo of set-rolling-update');
+    expect(JSON.stringify(updated.blocks)).not.toContain('re-run');
+    expect(applied).not.toContain(undo.id);
+  });
+
   it('notify waits out a 429 Retry-After and posts once', async () => {
     slack.failNext('chat.postMessage', 2, { status: 429, retryAfter: 1 });
     const started = Date.now();

@@ -64,6 +64,50 @@ describe('loadAppConfig / loadWorkerConfig', () => {
       ]);
     });
 
+    it('refuse a key of the wrong kind in a key setting: a signing key as a public key (DER or PEM), a public key as a signing key, either as the seal secret', () => {
+      const { env } = testKeys;
+      const pem = (signing: string): string => {
+        const [id = '', der = ''] = signing.split(':');
+        const body = der.match(/.{1,64}/g)?.join('\n') ?? '';
+        return `${id}:-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----`;
+      };
+      const worker = (over: Record<string, string>) =>
+        problems(() => loadWorkerConfig({ ...testKeys.workerEnv, ...over }));
+      // The app's approval signing key where the worker takes its public half: the worker would hold it.
+      for (const given of [
+        env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+        pem(env.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY),
+      ])
+        expect(worker({ ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS: given })).toEqual([
+          'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS is not a valid key (a signing (private) key was given where its public half belongs): generate keys with `rollout-doctor keygen` (docs/operations.md)',
+        ]);
+      expect(
+        problems(() =>
+          loadAppConfig({
+            ...app,
+            ...testKeys.appEnv,
+            ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: pem(env.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY),
+          }),
+        ),
+      ).toEqual([
+        expect.stringMatching(
+          /^ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS is not a valid key \(a signing \(private\) key/,
+        ),
+      ]);
+      expect(worker({ ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY: env.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS })).toEqual([
+        expect.stringMatching(
+          /^ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY is not a valid key \(a public key was given/,
+        ),
+      ]);
+      // A public key is no secret, and the app can derive the approval public key.
+      for (const given of [env.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS, env.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY])
+        expect(worker({ ROLLOUT_DOCTOR_PLAN_SEAL_KEY: given })).toEqual([
+          expect.stringMatching(
+            /^ROLLOUT_DOCTOR_PLAN_SEAL_KEY is not a valid key \(seal key "[^"]+" is an Ed25519 key, not a random secret\)/,
+          ),
+        ]);
+    });
+
     it('parse what keygen prints', () => {
       const appConfig = loadAppConfig({ ...app, ...testKeys.appEnv });
       expect(appConfig.approvalSigningKey.keyId).toBe('a1');

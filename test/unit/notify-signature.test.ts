@@ -57,7 +57,7 @@ describe('notify signatures', () => {
     // The app's key may not speak for a worker, nor a worker's for the app.
     expect(verifyNotify(queued(signNotify(outcome, 'app', appKey)), keys)).toEqual({
       ok: false,
-      reason: 'a remediation-outcome notification is signed by the app, not a worker',
+      reason: 'a remediation-outcome notification is signed by the app, not by the worker',
     });
     expect(verifyNotify(queued(signNotify(overflow, 'worker', testKeys.notify.signing)), keys)).toMatchObject(
       {

@@ -49,7 +49,11 @@ describe('run updates', () => {
   });
 
   it('a message joining late gets the stored update; an update altered in Redis is not rendered', async () => {
-    const subs = createSubscriptions(redis, (stored) => verifyNotify(stored, testKeys.notify.keys));
+    const subs = createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, testKeys.notify.keys),
+      testKeys.approval,
+    );
     const update = failed({ namespace: 'shop', name: 'web' });
     const signed = signNotify(update, 'worker', testKeys.notify.signing);
     await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update, signed });
@@ -67,5 +71,34 @@ describe('run updates', () => {
     expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.3' }, 1)).toEqual({
       state: 'none',
     });
+  });
+
+  it('updates only messages the app itself subscribed: one added to the run in Redis gets nothing', async () => {
+    const subs = createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, testKeys.notify.keys),
+      testKeys.approval,
+    );
+    const update: RunUpdate = {
+      ...failed({ namespace: 'shop', name: 'web' }),
+      jobId: 'diagnose.shop.web',
+      runTs: 5,
+    };
+    const asked = { channel: 'C1', ts: '5.1' };
+    expect(await subs.subscribe('default', update.jobId, asked, 4)).toEqual({ state: 'none' });
+    // A Redis writer adds another channel's message, bare or with a mark made for another job.
+    const other = await redis.smembers('rd:subs:default:diagnose.shop.web');
+    const foreignMark = other[0]?.split('/')[2] ?? '';
+    await redis.sadd('rd:subs:default:diagnose.shop.web', 'CPRIVATE/9.9', `CPRIVATE/9.9/${foreignMark}`);
+    const signed = signNotify(update, 'worker', testKeys.notify.signing);
+    const refs = await subs.publish('default', update.jobId, {
+      runTs: 5,
+      seq: 1,
+      final: true,
+      update,
+      signed,
+    });
+    expect(refs).toEqual([asked]);
+    expect((await subs.latestResult('default', update.jobId))?.shownIn).toEqual([asked]);
   });
 });

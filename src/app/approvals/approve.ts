@@ -5,11 +5,20 @@
  * exactly that plan, the remediation job, and an audit event for every outcome. Slack
  * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
  */
-import { approvalClaims, signApproval } from '../../plans/approval-signature.js';
+import { createPublicKey } from 'node:crypto';
+import {
+  approvalClaims,
+  approvalMark,
+  markedApprover,
+  markUser,
+  signApproval,
+} from '../../plans/approval-signature.js';
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
+import { mrkdwn, type Mrkdwn } from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
+import { remadeByLaterDiagnosis } from './superseded.js';
 
 export interface ApprovalClick {
   user: string;
@@ -22,9 +31,18 @@ export interface ApprovalClick {
   shown: string | null;
 }
 
-/** Said to the clicker when the stored plan is not what the message showed. */
+/**
+ * Said to the clicker when the stored plan is not what the message showed, and no
+ * later diagnosis the workers reported shows it either (rewritten in Redis, or a
+ * diagnosis whose result has not arrived yet).
+ */
 export const CHANGED_SINCE_SHOWN =
-  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show). Nothing was changed. Press Re-run for a fresh diagnosis.';
+  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this Deployment was running just now, approve on its result instead. The refusal is audited.';
+
+/** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */
+export function supersededText(name: string): Mrkdwn {
+  return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of deployment/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
+}
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
@@ -60,13 +78,32 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     namespace: scope.namespace,
     deployment: stored.plan.target.name,
   };
-  const changedSinceShown = (): ApprovalOutcome => {
+  // The stored plan is not what the message showed: re-made by a later diagnosis (the
+  // workers' signed result shows it so), or changed some other way.
+  const changedSinceShown = async (current: StoredPlan): Promise<ApprovalOutcome> => {
+    if (
+      await remadeByLaterDiagnosis(services.subscriptions, current, {
+        channel: click.channel,
+        ts: click.messageTs,
+      })
+    ) {
+      audit.record({
+        action: 'refusal',
+        ...where,
+        user,
+        reason: 'superseded',
+        detail:
+          'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
+      });
+      return { kind: 'refused', text: supersededText(where.deployment) };
+    }
     audit.record({
       action: 'refusal',
       ...where,
       user,
       reason: 'tampered',
-      detail: 'the plan changed since it was shown: the stored plan differs from what the message displayed',
+      detail:
+        'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the Deployment',
     });
     return { kind: 'refused', text: CHANGED_SINCE_SHOWN };
   };
@@ -99,7 +136,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
     };
   }
-  if (shownDigest(stored) !== click.shown) return changedSinceShown();
+  if (shownDigest(stored) !== click.shown) return changedSinceShown(stored);
   if (decision.required > 1) {
     // The two people of a two-person rule are two besides whoever asked for the diagnosis.
     const owner =
@@ -126,10 +163,16 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   };
   const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
   if (before) return before;
-  const result = await plans.approve(planId, user, decision.required, click.shown);
+  // The store records each approval as this app's mark on the plan as shown, so a user
+  // id added to the approvals in Redis cannot count as a second approver.
+  const key = services.config.approvalSigningKey;
+  const shown = click.shown;
+  const mark = approvalMark({ planId, shown, user }, key);
+  const result = await plans.approve(planId, mark, decision.required, shown);
+  let approvers: string[] = [];
   switch (result.status) {
     case 'changed':
-      return changedSinceShown();
+      return changedSinceShown(result.stored);
     case 'unknown':
       audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
       return { kind: 'refused', text: ':x: This plan is no longer known. Press Re-run.' };
@@ -155,6 +198,24 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
       return { kind: 'recorded', approvals: result.approvals, required: result.required };
     case 'claimed': {
+      const publicKey = createPublicKey(key.privateKey);
+      const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
+      approvers = verified.filter((u): u is string => u !== null);
+      if (approvers.length !== verified.length || new Set(approvers).size < decision.required) {
+        await plans.release(planId);
+        const unmarked = result.marks.filter((_, i) => verified[i] === null);
+        audit.record({
+          action: 'refusal',
+          ...where,
+          user,
+          reason: 'tampered',
+          detail: `approvals recorded without this app's mark (written into Redis, or given before its approval key changed): ${unmarked.map((m) => markUser(m) ?? '(not a user id)').join(',')}`,
+        });
+        return {
+          kind: 'refused',
+          text: ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
+        };
+      }
       // Two approvers clicking two plans of one message at once: one wins in Redis.
       const race = otherPlan(await services.subscriptions.claimMessagePlan(message, planId));
       if (race) {
@@ -168,14 +229,13 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   // The worker applies only what this signature names: the plan exactly as stored when
   // the approval completed (its digest, which covers the shown digest the store just
   // matched against the button), on this cluster, by these approvers.
-  const key = services.config.approvalSigningKey;
   const approval = signApproval(
     approvalClaims({
       planId,
       digest: planDigest(result.stored),
       cluster: result.stored.cluster,
       planExpiresAt: result.stored.expiresAt,
-      approvers: result.approvers,
+      approvers,
       channel: click.channel,
       messageTs: click.rootTs,
       now: Date.now(),
@@ -187,7 +247,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     await producers.enqueueRemediate({
       planId,
       cluster: stored.cluster,
-      approvedBy: result.approvers,
+      approvedBy: approvers,
       channel: click.channel,
       messageTs: click.rootTs,
       approval,
@@ -201,7 +261,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       action: 'outcome',
       ...where,
       kind: stored.plan.kind,
-      approvedBy: result.approvers,
+      approvedBy: approvers,
       outcome: 'not-queued',
       detail: error.message,
     });
@@ -211,5 +271,5 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     };
   }
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
-  return { kind: 'approved', stored, approvers: result.approvers };
+  return { kind: 'approved', stored, approvers };
 }

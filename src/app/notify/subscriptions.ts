@@ -1,5 +1,7 @@
+import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import type { SigningKey } from '../../plans/approval-signature.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 
@@ -9,8 +11,12 @@ import type { RunUpdate } from '../../queue/schemas.js';
  * job, and every progress or result notification is fanned out to all of them.
  *
  * Keys (cluster and job id scoped): `rd:run:<cluster>:<jobId>` (hash: run, seq,
- * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts" for the current
- * run), `rd:subsdone:...` (the subscribers a final result went to, for redelivery),
+ * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts/mark" for the
+ * current run), `rd:subsdone:...` (the subscribers a final result went to, for
+ * redelivery), where the mark is the app's signature over cluster, job id and message
+ * (its approval key, a domain of its own): a message added there by anyone else is not
+ * updated, so a genuine result cannot be shown in a message, channel or thread nobody
+ * asked for it in;
  * `rd:msgowner:<channel>/<ts>` (who asked for the run a message shows, and where: the
  * requester may dismiss it and does not count toward a two-person approval),
  * `rd:msgplan:<channel>/<ts>` (the one plan approved on a message: its other plans
@@ -93,6 +99,16 @@ export interface Subscriptions {
   /** Forgets the message's approved plan when it is `planId` (its job could not be queued). */
   releaseMessagePlan(message: MessageRef, planId: string): Promise<void>;
   /**
+   * The final result of the latest run of `jobId`, only when its signature still
+   * verifies (null otherwise), and the messages it went to: what the workers last
+   * reported, for telling a plan that a later diagnosis re-made apart from one
+   * rewritten in Redis.
+   */
+  latestResult(
+    cluster: string,
+    jobId: string,
+  ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: MessageRef[] } | null>;
+  /**
    * Returns the messages to update, or null when the notification is stale. `signed`:
    * the notify job as queued, with its signature; kept for messages that join later,
    * which get it only when it still verifies.
@@ -142,16 +158,44 @@ function safeJson(text: string): unknown {
   }
 }
 
-function toRef(member: string): MessageRef | null {
-  const slash = member.indexOf('/');
-  return slash > 0 ? { channel: member.slice(0, slash), ts: member.slice(slash + 1) } : null;
+function markMessage(cluster: string, jobId: string, message: MessageRef): Buffer {
+  return Buffer.from(
+    `rollout-doctor subscription v1\n${cluster}\n${jobId}\n${message.channel}/${message.ts}`,
+  );
+}
+
+/** A subscriber as stored: "channel/ts/mark", the mark deterministic (Ed25519), so adding it twice is one member. */
+function memberOf(cluster: string, jobId: string, message: MessageRef, key: SigningKey): string {
+  const mark = sign(null, markMessage(cluster, jobId, message), key.privateKey).toString('base64url');
+  return `${message.channel}/${message.ts}/${mark}`;
 }
 
 /**
  * @param redis a connection the app already holds (fail-fast producer connection is fine).
  * @param verify checks a stored notification's signature (src/queue/notify-signature.ts).
+ * @param key the app's approval key: marks the subscribers it records.
  */
-export function createSubscriptions(redis: Redis, verify: (stored: unknown) => NotifyVerdict): Subscriptions {
+export function createSubscriptions(
+  redis: Redis,
+  verify: (stored: unknown) => NotifyVerdict,
+  key: SigningKey,
+): Subscriptions {
+  const publicKey = createPublicKey(key.privateKey);
+  /** The message a member names, when the app itself recorded it for this run's job. */
+  const toRef = (cluster: string, jobId: string, member: string): MessageRef | null => {
+    const [channel = '', ts = '', mark = '', ...rest] = member.split('/');
+    if (!channel || !ts || rest.length > 0) return null;
+    const ref = { channel, ts };
+    const ok = verifySignature(
+      null,
+      markMessage(cluster, jobId, ref),
+      publicKey,
+      Buffer.from(mark, 'base64url'),
+    );
+    return ok ? ref : null;
+  };
+  const refsOf = (cluster: string, jobId: string, members: string[]): MessageRef[] =>
+    members.map((m) => toRef(cluster, jobId, m)).filter((r): r is MessageRef => r !== null);
   return {
     async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
@@ -161,7 +205,7 @@ export function createSubscriptions(redis: Redis, verify: (stored: unknown) => N
         state,
         subs,
         ownerKey(message),
-        `${message.channel}/${message.ts}`,
+        memberOf(cluster, jobId, message, key),
         String(addedAt),
         owner ? JSON.stringify(owner) : '',
       )) as string[];
@@ -177,6 +221,17 @@ export function createSubscriptions(redis: Redis, verify: (stored: unknown) => N
           return { state: kind, update: verdict.job };
       }
       return { state: 'none' };
+    },
+    async latestResult(cluster, jobId) {
+      const [state, , done] = keys(cluster, jobId);
+      const [final, payload] = await redis.hmget(state, 'final', 'payload');
+      if (final !== '1' || typeof payload !== 'string') return null;
+      const verdict = verify(safeJson(payload));
+      if (!verdict.ok || verdict.job.kind !== 'diagnosis-result') return null;
+      // Signed for this run: a genuine result of another run copied here is not it.
+      if (verdict.job.cluster !== cluster || verdict.job.jobId !== jobId) return null;
+      const shownIn = refsOf(cluster, jobId, await redis.smembers(done));
+      return { result: verdict.job, shownIn };
     },
     async ownerOf(message) {
       const raw = await redis.get(ownerKey(message));
@@ -215,7 +270,7 @@ export function createSubscriptions(redis: Redis, verify: (stored: unknown) => N
         String(now),
       )) as string[] | null;
       if (reply === null) return null;
-      return reply.map(toRef).filter((r): r is MessageRef => r !== null);
+      return refsOf(cluster, jobId, reply);
     },
   };
 }

@@ -45,20 +45,29 @@ export function approvePlanAction(services: AppServices) {
         return;
       case 'expired': {
         const { kind } = outcome.stored.plan;
+        // A Re-run diagnoses afresh and offers no Undo: an expired Undo says how to revert.
+        const undo = outcome.stored.undoOf !== undefined;
+        const what = undo ? `undo of ${UNDONE[kind] ?? kind}` : kind;
         await client.chat.update({
           channel: click.channel,
           ts: click.messageTs,
-          text: 'Plan expired',
+          text: undo ? 'Undo expired' : 'Plan expired',
           blocks: asSlackBlocks(
             markPlanInBlocks(
               click.blocks,
               planId,
-              `Expired: ${kind} (re-run)`,
-              mrkdwn`:hourglass: *${kind}* expired; press Re-run for a fresh plan.`,
+              undo ? `Expired: ${what}` : `Expired: ${kind} (re-run)`,
+              undo
+                ? mrkdwn`:hourglass: *${what}* expired; to revert, apply the exact patch of the undo in this reply by hand.`
+                : mrkdwn`:hourglass: *${kind}* expired; press Re-run for a fresh plan.`,
             ),
           ),
         });
-        await tell(':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.');
+        await tell(
+          undo
+            ? ':hourglass: This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the Deployment has not moved on; a Re-run diagnoses afresh and offers no Undo.'
+            : ':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.',
+        );
         return;
       }
       case 'approved': {
