@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Mrkdwn } from './blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/run-delivery.js';
-import type { MessageOwner } from './notify/subscriptions.js';
+import { subscriberOf, type MessageOwner } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 
 /**
@@ -55,8 +55,11 @@ export async function announceRun(
     text: Mrkdwn;
     addedAt: number;
     threadTs?: string;
-    /** Who asked: may dismiss the result, and does not count toward a two-person approval. */
-    owner?: MessageOwner;
+    /**
+     * Who asked: may dismiss the result, and does not count toward a two-person approval
+     * (null: nobody asked, said so in the signed subscription).
+     */
+    owner: MessageOwner | null;
   },
 ): Promise<{ channel: string; ts: string } | null> {
   const release = await announceSlot();
@@ -67,18 +70,19 @@ export async function announceRun(
       ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
     });
     if (!posted.ts) return null;
-    const ref = { channel: input.channel, ts: posted.ts };
+    const message = { channel: input.channel, ts: posted.ts };
+    // A message posted in a thread (Re-run) keeps its thread root: its thread report
+    // goes there, since Slack threads do not nest.
+    const owner = input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner;
     const state = await services.subscriptions.subscribe(
       input.cluster,
       input.jobId,
-      ref,
+      message,
       input.addedAt,
-      // A message posted in a thread (Re-run) keeps its thread root: its thread report
-      // goes there, since Slack threads do not nest.
-      input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner,
+      owner,
     );
-    await applySubscribeResult(services, client, ref, state);
-    return ref;
+    await applySubscribeResult(services, client, subscriberOf(message, owner), state);
+    return message;
   } finally {
     release();
   }

@@ -20,7 +20,11 @@ export const approvalClaimsSchema = z.object({
   digest: z.string().regex(/^[0-9a-f]{64}$/),
   cluster: z.string().min(1).max(100),
   approvers: z.array(slackUser).min(1),
-  requester: slackUser.optional(),
+  /**
+   * Who asked for the diagnosis on the approved message: a Slack id, or "-" for a
+   * message nobody asked for (alert threads); absent when the button named nobody.
+   */
+  requester: z.union([slackId, z.literal('-')]).optional(),
   at: z.number().int(),
   expiresAt: z.number().int(),
   keyId: z.string().min(1).max(64),

@@ -254,6 +254,12 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     detail: z.string().max(2_000),
     /** Plan id of the stored inverse, offered as an Undo button. */
     undoPlanId: z.string().optional(),
+    /**
+     * Who asked for the diagnosis on the approved message, from the app's signed approval
+     * ("-": nobody, an alert thread): the Undo button names it, so that person does not
+     * count toward a two-person approval of the Undo. Absent: not known.
+     */
+    requester: z.union([slackId, z.literal('-')]).optional(),
     /** Who approved, as Slack user ids; the app renders them as mentions (workers know no Slack syntax). */
     approvedBy: z.array(slackId).max(10).optional(),
     /** Offered as Re-run when the plan was refused (the Deployment changed). */

@@ -85,6 +85,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         undoPlanId?: string;
         rerun?: { namespace: string; name: string };
         approvedBy?: string[];
+        requester?: string;
       } = {},
     ): Promise<void> =>
       deps.notify(
@@ -143,6 +144,8 @@ export function createRemediateProcessor(deps: RemediateDeps) {
       return 'refused';
     }
     approvers = [...trusted.claims.approvers];
+    // Handed back with the Undo: the app's Undo button names who asked for the diagnosis.
+    const { requester } = trusted.claims;
 
     // Approved in time, but no worker started it before the plan expired (every worker
     // was down): the approval was for a cluster state this old, so refuse. Only on the
@@ -186,6 +189,7 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         {
           approvedBy: [...approvers],
           ...(undo ? { undoPlanId: undo.id } : {}),
+          ...(undo && requester ? { requester } : {}),
         },
       );
       if (scope.kind === 'nothing') return 'applied';

@@ -56,6 +56,7 @@ describe('announceRun', () => {
         jobId: text,
         text: trusted(text),
         addedAt: 0,
+        owner: null,
       }),
     );
     await new Promise((r) => setImmediate(r));
@@ -85,7 +86,14 @@ describe('announceRun', () => {
     const services = {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
     } as unknown as AppServices;
-    const input = { channel: 'C1', cluster: 'default', jobId: 'j', text: trusted('t'), addedAt: 0 };
+    const input = {
+      channel: 'C1',
+      cluster: 'default',
+      jobId: 'j',
+      text: trusted('t'),
+      addedAt: 0,
+      owner: null,
+    };
     const outcomes: string[] = [];
     // Six at once: the last two only run if the first four give their slots back.
     for (let i = 0; i < 6; i += 1) {
@@ -119,6 +127,7 @@ describe('announceRun', () => {
         jobId: text,
         text: trusted(text),
         addedAt: 0,
+        owner: null,
       });
     }
     await drain();

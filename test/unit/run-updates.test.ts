@@ -5,8 +5,16 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { webApi } from '@slack/bolt';
+import { announceRun } from '../../src/app/announce.js';
+import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { trusted } from '../../src/app/blocks/mrkdwn.js';
 import { renderRunUpdate } from '../../src/app/notify/render-run.js';
+import { deliverRun } from '../../src/app/notify/run-delivery.js';
 import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import type { AppServices } from '../../src/app/services.js';
+import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { PlanStore } from '../../src/plans/store.js';
 import { signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
 import type { RunUpdate } from '../../src/queue/schemas.js';
@@ -39,12 +47,14 @@ const failed = (target?: { namespace: string; name: string }): RunUpdate => ({
 
 describe('run updates', () => {
   it('Re-run of a failed run names the Deployment the worker resolved', async () => {
-    const rendered = await renderRunUpdate(noPlans, failed({ namespace: 'shop', name: 'web' }));
+    const rendered = await renderRunUpdate(noPlans, failed({ namespace: 'shop', name: 'web' }), {
+      requester: 'U0ASKER',
+    });
     const buttons = JSON.stringify(rendered.blocks);
     expect(buttons).toContain('rerun_diagnosis');
     expect(buttons).toContain('shop');
     expect(buttons).not.toContain('bx2zq');
-    const without = await renderRunUpdate(noPlans, failed());
+    const without = await renderRunUpdate(noPlans, failed(), { requester: 'U0ASKER' });
     expect(JSON.stringify(without.blocks)).not.toContain('rerun_diagnosis');
   });
 
@@ -57,18 +67,18 @@ describe('run updates', () => {
     const update = failed({ namespace: 'shop', name: 'web' });
     const signed = signNotify(update, 'worker', testKeys.notify.signing);
     await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update, signed });
-    const late = await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.1' }, 1);
+    const late = await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.1' }, 1, null);
     expect(late).toEqual({ state: 'final', update });
 
     const key = `rd:run:default:${update.jobId}`;
     await redis.hset(key, 'payload', JSON.stringify({ ...signed, kind: 'message' }));
-    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.2' }, 1)).toEqual({
+    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.2' }, 1, null)).toEqual({
       state: 'none',
     });
     // A valid update with its signature kept, but another verdict: not rendered either.
     const rewritten = { ...signed, outcome: { status: 'failed', reason: 'all healthy, nothing to do' } };
     await redis.hset(key, 'payload', JSON.stringify(rewritten));
-    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.3' }, 1)).toEqual({
+    expect(await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '1.3' }, 1, null)).toEqual({
       state: 'none',
     });
   });
@@ -85,11 +95,23 @@ describe('run updates', () => {
       runTs: 5,
     };
     const asked = { channel: 'C1', ts: '5.1' };
-    expect(await subs.subscribe('default', update.jobId, asked, 4)).toEqual({ state: 'none' });
-    // A Redis writer adds another channel's message, bare or with a mark made for another job.
-    const other = await redis.smembers('rd:subs:default:diagnose.shop.web');
-    const foreignMark = other[0]?.split('/')[2] ?? '';
-    await redis.sadd('rd:subs:default:diagnose.shop.web', 'CPRIVATE/9.9', `CPRIVATE/9.9/${foreignMark}`);
+    const owner = { requestedBy: 'U0ASKER', cluster: 'default', namespace: 'shop' };
+    expect(await subs.subscribe('default', update.jobId, asked, 4, owner)).toEqual({ state: 'none' });
+    // A Redis writer adds another channel's message, bare or with a mark made for another
+    // job, and copies of the genuine member that drop or change its requester or thread.
+    const set = 'rd:subs:default:diagnose.shop.web';
+    const [genuine = ''] = await redis.smembers(set);
+    const [, , thread, requester, mark = ''] = genuine.split('/');
+    expect([thread, requester]).toEqual(['-', 'U0ASKER']);
+    await redis.sadd(
+      set,
+      'CPRIVATE/9.9',
+      `CPRIVATE/9.9/-/U0ASKER/${mark}`,
+      `C1/5.1/${mark}`,
+      `C1/5.1/-/-/${mark}`,
+      `C1/5.1/-/U0OTHER/${mark}`,
+      `C1/5.1/4.0/U0ASKER/${mark}`,
+    );
     const signed = signNotify(update, 'worker', testKeys.notify.signing);
     const refs = await subs.publish('default', update.jobId, {
       runTs: 5,
@@ -98,7 +120,150 @@ describe('run updates', () => {
       update,
       signed,
     });
-    expect(refs).toEqual([asked]);
-    expect((await subs.latestResult('default', update.jobId))?.shownIn).toEqual([asked]);
+    expect(refs).toEqual([{ ...asked, requester: 'U0ASKER' }]);
+    expect((await subs.latestResult('default', update.jobId))?.shownIn).toEqual([
+      { ...asked, requester: 'U0ASKER' },
+    ]);
+  });
+
+  it('a message nobody asked for is marked so, and a Re-run reply keeps its thread root', async () => {
+    const subs = createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, testKeys.notify.keys),
+      testKeys.approval,
+    );
+    const update: RunUpdate = {
+      ...failed({ namespace: 'shop', name: 'api' }),
+      jobId: 'diagnose.shop.api',
+      runTs: 7,
+    };
+    await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '7.1' }, 6, null);
+    await subs.subscribe('default', update.jobId, { channel: 'C1', ts: '7.2' }, 6, {
+      requestedBy: 'U0RERUN',
+      cluster: 'default',
+      namespace: 'shop',
+      threadTs: '7.0',
+    });
+    const signed = signNotify(update, 'worker', testKeys.notify.signing);
+    const refs = await subs.publish('default', update.jobId, {
+      runTs: 7,
+      seq: 1,
+      final: true,
+      update,
+      signed,
+    });
+    expect(refs?.sort((a, b) => a.ts.localeCompare(b.ts))).toEqual([
+      { channel: 'C1', ts: '7.1', requester: '-' },
+      { channel: 'C1', ts: '7.2', requester: 'U0RERUN', threadTs: '7.0' },
+    ]);
+  });
+
+  describe('Apply buttons name who asked, from the signed subscription', () => {
+    const plan: RemediationPlan = {
+      id: 'set-recreate-web',
+      kind: 'set-recreate',
+      target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
+      summary: 'Switch to Recreate',
+      impact: 'outage: all replicas',
+      warnings: [],
+      patch: { type: 'strategic-merge', body: { spec: { strategy: { type: 'Recreate' } } } },
+      preconditions: { uid: 'uid-web', generation: 2, fields: [] },
+      inverse: null,
+      addresses: 'RolloutSurgeDeadlock',
+    };
+    const diagnosis: Diagnosis = {
+      target: plan.target,
+      capturedAt: '2026-11-20T10:00:00Z',
+      observed: { uid: 'uid-web', generation: 2, resourceVersion: '100' },
+      findings: [
+        {
+          code: 'RolloutSurgeDeadlock',
+          severity: 'critical',
+          summary: 'the new pod needs the GPU the old pod holds',
+          evidence: [],
+          remediations: [plan.id],
+        },
+      ],
+      remediations: [plan],
+      analyzerErrors: [],
+    };
+    const result = (jobId: string, runTs: number): RunUpdate => ({
+      kind: 'diagnosis-result',
+      jobId,
+      cluster: 'default',
+      runTs,
+      seq: 1,
+      target: { namespace: 'shop', name: 'web' },
+      outcome: { status: 'diagnosed', diagnosis, dryRuns: {}, fullReport: '' },
+    });
+    const openPlans = {
+      get: async () => ({ plan, cluster: 'default', createdAt: 0, expiresAt: Date.now() + 3_600_000 }),
+      claimOf: async () => undefined,
+    } as unknown as PlanStore;
+    /** A WebClient that posts at ts 8.<n> and records each update's Apply button value by ts. */
+    const recordingClient = (): { client: webApi.WebClient; values: Map<string, string> } => {
+      const values = new Map<string, string>();
+      let n = 0;
+      const client = {
+        chat: {
+          postMessage: async () => ({ ok: true, ts: `8.${(n += 1)}` }),
+          update: async (args: {
+            ts: string;
+            blocks: { type: string; elements?: { value?: string }[] }[];
+          }) => {
+            const actions = args.blocks.find((b) => b.type === 'actions');
+            values.set(args.ts, actions?.elements?.[0]?.value ?? '');
+            return { ok: true };
+          },
+        },
+      } as unknown as webApi.WebClient;
+      return { client, values };
+    };
+
+    it('a message joining a finished run is rendered with its own requester', async () => {
+      const subs = createSubscriptions(
+        redis,
+        (stored) => verifyNotify(stored, testKeys.notify.keys),
+        testKeys.approval,
+      );
+      const update = result('diagnose.shop.web', 8);
+      const signed = signNotify(update, 'worker', testKeys.notify.signing);
+      await subs.publish('default', update.jobId, { runTs: 8, seq: 1, final: true, update, signed });
+      const { client, values } = recordingClient();
+      const services = { subscriptions: subs, plans: openPlans } as unknown as AppServices;
+      const posted = await announceRun(services, client, {
+        channel: 'C1',
+        cluster: 'default',
+        jobId: update.jobId,
+        text: trusted('asked'),
+        addedAt: 7,
+        owner: { requestedBy: 'U0ASKER', cluster: 'default', namespace: 'shop' },
+      });
+      expect(parsePlanButtonValue(values.get(posted?.ts ?? '') ?? '')).toMatchObject({
+        planId: plan.id,
+        requester: 'U0ASKER',
+      });
+    });
+
+    it('each subscriber of one run gets its own requester, or "-" where nobody asked', async () => {
+      const { client, values } = recordingClient();
+      const services = { subscriptions: { approvedPlanOf: async () => null }, plans: openPlans };
+      await deliverRun(
+        services as unknown as Pick<AppServices, 'plans' | 'subscriptions'>,
+        client,
+        [
+          { channel: 'C1', ts: '9.1', requester: 'U0ASKER' },
+          { channel: 'C1', ts: '9.2', requester: '-' },
+          { channel: 'C1', ts: '9.3', requester: 'U0OTHER', threadTs: '9.0' },
+        ],
+        result('diagnose.shop.web', 9),
+        false,
+      );
+      expect([...values].map(([ts, v]) => [ts, parsePlanButtonValue(v).requester])).toEqual([
+        ['9.1', 'U0ASKER'],
+        ['9.2', '-'],
+        ['9.3', 'U0OTHER'],
+      ]);
+    });
   });
 });

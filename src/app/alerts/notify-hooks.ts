@@ -5,6 +5,7 @@ import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
 import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
+import { NO_REQUESTER } from '../blocks/action-ids.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { renderRunUpdate } from '../notify/render-run.js';
 import { postThreadReport } from '../notify/run-delivery.js';
@@ -74,7 +75,10 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
             ...(deps.allows ? { allows: deps.allows } : {}),
           }),
           postInThread: async (thread) => {
-            const rendered = await renderRunUpdate(deps.plans, update);
+            // A reply in an alert or early-warning thread shows a run nobody asked for
+            // there: its Apply buttons say so ("no requester"), whoever else's command
+            // joined the run (their own message carries their id).
+            const rendered = await renderRunUpdate(deps.plans, update, { requester: NO_REQUESTER });
             const reply = await client.chat.postMessage({
               channel: thread.channel,
               thread_ts: thread.ts,

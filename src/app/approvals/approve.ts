@@ -16,6 +16,7 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
+import type { Requester } from '../blocks/action-ids.js';
 import { mrkdwn, type Mrkdwn } from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
@@ -29,6 +30,12 @@ export interface ApprovalClick {
   planId: string;
   /** The shown digest the button carried (null: a button posted before buttons carried one). */
   shown: string | null;
+  /**
+   * Who asked for the diagnosis, as the button carried it (the app put it there from its
+   * signed subscription; NO_REQUESTER: an alert thread); null: a button posted before
+   * buttons named one.
+   */
+  requester: Requester | null;
 }
 
 /**
@@ -138,11 +145,21 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   }
   if (shownDigest(stored) !== click.shown) return changedSinceShown(stored);
   if (decision.required > 1) {
-    // The two people of a two-person rule are two besides whoever asked for the diagnosis.
-    const owner =
-      (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.messageTs })) ??
-      (await services.subscriptions.ownerOf({ channel: click.channel, ts: click.rootTs }));
-    if (owner?.requestedBy === user) {
+    // The two people of a two-person rule are two besides whoever asked for the
+    // diagnosis, as the clicked button says: the app wrote it there from its own mark on
+    // the message's subscription (or the signed approval an Undo follows), and Slack
+    // returns the value as posted. No record a Redis writer can delete or rewrite
+    // decides it; a button that names nobody is refused rather than read as "no requester".
+    if (click.requester === null) {
+      const detail =
+        'the button was posted by an earlier rollout-doctor version and does not name who asked for the diagnosis, which a two-person approval needs';
+      audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
+      return {
+        kind: 'refused',
+        text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+      };
+    }
+    if (click.requester === user) {
       audit.record({ action: 'refusal', ...where, user, reason: 'self-approval' });
       return {
         kind: 'refused',
@@ -236,6 +253,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       cluster: result.stored.cluster,
       planExpiresAt: result.stored.expiresAt,
       approvers,
+      // Signed, so the worker can hand it back with the outcome: the Undo it offers
+      // names the same requester (or none, or, for a button that named nobody, nothing).
+      requester: click.requester ?? undefined,
       channel: click.channel,
       messageTs: click.rootTs,
       now: Date.now(),

@@ -1,8 +1,9 @@
 /**
  * Action ids of the result message's buttons. Buttons in one actions block need
  * distinct ids, so approve/undo buttons carry an index suffix; listeners match
- * by prefix. An Apply or Undo button's value holds the plan id and the digest of the
- * plan as the message shows it (planButtonValue); a status button's only the plan id;
+ * by prefix. An Apply or Undo button's value holds the plan id, the digest of the
+ * plan as the message shows it and who asked for the diagnosis (planButtonValue); a
+ * status button's only the plan id;
  * Re-run's the target.
  */
 export const ACTION = {
@@ -34,21 +35,51 @@ export function parseRerunValue(value: string): { cluster: string; namespace: st
 }
 
 const SHOWN_DIGEST = /^[0-9a-f]{64}$/;
+const SLACK_ID = /^[A-Z0-9]+$/;
+
+/** A message nobody asked for (alert and early-warning threads), said so in signed data. */
+export const NO_REQUESTER = '-';
 
 /**
- * Apply/Undo button value: "<plan id>:<shown digest>". Slack returns a button's value in
- * the signed interaction exactly as the app posted it, so the digest tells the click
- * handler what the approver was shown (plan ids never contain ':').
+ * Who asked for the diagnosis a message shows: a Slack user id, or NO_REQUESTER. Never
+ * read from a record a Redis writer could delete: it travels in the app's own marks
+ * (the run subscription, src/app/notify/subscriptions.ts), the approval it signs and
+ * the button values it posts.
  */
-export function planButtonValue(planId: string, shown: string): string {
-  return `${planId}:${shown}`;
+export type Requester = string;
+
+/** A Slack id (upper-case letters and digits) or NO_REQUESTER; anything else is no requester value at all. */
+export function isRequester(value: string): value is Requester {
+  return value === NO_REQUESTER || SLACK_ID.test(value);
 }
 
-/** The plan id and shown digest of an Apply/Undo button; `shown` null for a value without one (posted before v2). */
-export function parsePlanButtonValue(value: string): { planId: string; shown: string | null } {
-  const at = value.lastIndexOf(':');
-  const digest = at < 0 ? '' : value.slice(at + 1);
-  return at > 0 && SHOWN_DIGEST.test(digest)
-    ? { planId: value.slice(0, at), shown: digest }
-    : { planId: value, shown: null };
+/**
+ * Apply/Undo button value: "<plan id>:<shown digest>:<requester>". Slack returns a
+ * button's value in the signed interaction exactly as the app posted it, so the digest
+ * tells the click handler what the approver was shown, and the requester who asked for
+ * the diagnosis (a user id, or "-" for a message nobody asked for), so that no record a
+ * Redis writer can delete decides the two-person rule (plan ids never contain ':').
+ * With `requester` null (not known: an Undo of an approval given before buttons named
+ * one) the value is the earlier "<plan id>:<shown digest>".
+ */
+export function planButtonValue(planId: string, shown: string, requester: Requester | null = null): string {
+  return requester === null ? `${planId}:${shown}` : `${planId}:${shown}:${requester}`;
+}
+
+/**
+ * The plan id, shown digest and requester of an Apply/Undo button; `shown` null for a
+ * value without one (posted before v2), `requester` null for a value without one
+ * (posted before buttons named the requester).
+ */
+export function parsePlanButtonValue(value: string): {
+  planId: string;
+  shown: string | null;
+  requester: Requester | null;
+} {
+  const [planId = '', digest = '', requester, ...rest] = value.split(':');
+  if (planId !== '' && SHOWN_DIGEST.test(digest) && rest.length === 0) {
+    if (requester === undefined) return { planId, shown: digest, requester: null };
+    if (isRequester(requester)) return { planId, shown: digest, requester };
+  }
+  return { planId: value, shown: null, requester: null };
 }

@@ -2,7 +2,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import { shownDigest, type ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
-import { ACTION, planButtonValue } from './action-ids.js';
+import { ACTION, planButtonValue, type Requester } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
@@ -161,13 +161,17 @@ export function planDetailBlocks(shown: ShownPlan, heading: Mrkdwn): Block[] {
  * The approve (or undo) button, with a confirm dialog quoting the exact change and its
  * impact. Its value names the plan and the digest of `shown`, the very data the
  * message, its thread and the dialog are rendered from: the click is refused when the
- * stored plan is not what was shown (src/app/approvals/approve.ts).
+ * stored plan is not what was shown (src/app/approvals/approve.ts). It also names
+ * `requester`, who asked for the diagnosis the message shows (NO_REQUESTER for alert
+ * threads), from the app's signed data: that person does not count toward a
+ * two-person approval. Without one (null, not known) the value names none, and a
+ * two-person approval is refused at the click.
  */
 export function planButton(
   shown: ShownPlan,
   index: number,
   view: PlanView,
-  options: { undo?: boolean; primary?: boolean } = {},
+  options: { undo?: boolean; primary?: boolean; requester?: Requester | null } = {},
 ): Block {
   const { plan } = shown;
   const base = options.undo ? ACTION.undo : ACTION.approve;
@@ -199,7 +203,7 @@ export function planButton(
     action_id: actionId,
     ...(style ? { style } : {}),
     text: plain(label, LIMITS.buttonText),
-    value: planButtonValue(plan.id, shownDigest(shown)),
+    value: planButtonValue(plan.id, shownDigest(shown), options.requester ?? null),
     confirm: {
       title: plain(
         `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} to ${plan.target.name}?`,

@@ -4,7 +4,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';
 import type { ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary } from '../../plans/store.js';
-import { ACTION, rerunValue } from './action-ids.js';
+import { ACTION, rerunValue, type Requester } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
 import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
@@ -197,6 +197,12 @@ export function renderDiagnosis(input: {
   plans: Record<string, PlanView>;
   /** The plan approved on the message being rendered, if any (one fix per message). */
   approvedPlan?: string;
+  /**
+   * Who asked for the diagnosis in the message being rendered (NO_REQUESTER: nobody, an
+   * alert thread), carried in its Apply buttons; absent or null: not known, and a
+   * two-person approval on them is refused.
+   */
+  requester?: Requester | null;
 }): RenderedMessage {
   const { cluster, diagnosis } = input;
   const t = diagnosis.target;
@@ -251,7 +257,7 @@ export function renderDiagnosis(input: {
     if (claimed && shown.plan.id !== claimed.plan.id) return;
     const line = approvalLine(shown.plan, v);
     if (line) marks.push(line);
-    buttons.push(planButton(shown, i, v, { primary: i === 0 }));
+    buttons.push(planButton(shown, i, v, { primary: i === 0, requester: input.requester ?? null }));
   });
   if (claimed && plans.length > 1)
     marks.push(context(trusted('The other fixes were withdrawn; press Re-run for a fresh diagnosis.')));

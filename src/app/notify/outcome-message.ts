@@ -166,8 +166,17 @@ export function remediationOutcomeMessage(
   if (undo && undo.expiresAt > now) {
     if (OFFERS_UNDO.has(job.stage)) {
       blocks.push(...undoBlocks(undo));
-      // The button's digest is of `undo` as rendered above: the click is refused if the stored Undo differs.
-      buttons.push(planButton(undo, 0, { state: 'open', expiresAt: undo.expiresAt }, { undo: true }));
+      // The button's digest is of `undo` as rendered above: the click is refused if the
+      // stored Undo differs. Its requester is the one the app signed into the approval
+      // (the worker hands it back in this signed outcome): not known, it names nobody.
+      buttons.push(
+        planButton(
+          undo,
+          0,
+          { state: 'open', expiresAt: undo.expiresAt },
+          { undo: true, requester: job.requester ?? null },
+        ),
+      );
     } else {
       blocks.push(
         context(trusted(':leftwards_arrow_with_hook: Undo is offered in the "applied" reply above.')),

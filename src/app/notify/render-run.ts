@@ -1,5 +1,6 @@
 import type { PlanStore } from '../../plans/store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
+import type { Requester } from '../blocks/action-ids.js';
 import type { PlanView } from '../blocks/plan-blocks.js';
 import {
   renderDiagnosis,
@@ -19,12 +20,13 @@ export async function planView(plans: PlanStore, id: string, now = Date.now()): 
 /**
  * Renders a run's latest update (progress or result) into a message and, for a
  * result, its thread report; plan states are read fresh so buttons show expiry and
- * claims.
+ * claims. `message.requester`: who asked for the run in this message, from the app's
+ * signed subscription (NO_REQUESTER in alert threads), put in its Apply buttons.
  */
 export async function renderRunUpdate(
   plans: PlanStore,
   job: RunUpdate,
-  message: { approvedPlan?: string | null } = {},
+  message: { approvedPlan?: string | null; requester: Requester },
 ): Promise<RenderedMessage> {
   if (job.kind === 'diagnosis-progress') return renderProgress(job.text);
   const outcome = job.outcome;
@@ -36,6 +38,7 @@ export async function renderRunUpdate(
       diagnosis: outcome.diagnosis,
       dryRuns: outcome.dryRuns,
       plans: views,
+      requester: message.requester,
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
     });
   }

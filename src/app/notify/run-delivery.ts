@@ -1,9 +1,10 @@
 import type { webApi } from '@slack/bolt';
+import { NO_REQUESTER } from '../blocks/action-ids.js';
 import type { Mrkdwn } from '../blocks/mrkdwn.js';
-import type { SlackMessage } from '../blocks/result-message.js';
+import type { RenderedMessage, SlackMessage } from '../blocks/result-message.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
-import type { MessageRef, SubscribeResult } from './subscriptions.js';
+import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { renderRunUpdate } from './render-run.js';
 
@@ -29,17 +30,29 @@ export async function postThreadReport(
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report (./result-message.ts `threadReport`) in each message's thread.
+ * report (./result-message.ts `threadReport`) in each message's thread. Who asked for
+ * the run in a message (its Apply buttons say so) and its thread root come from the
+ * app's mark on the subscription, never from a record a Redis writer could delete.
  */
 export async function deliverRun(
   services: Pick<AppServices, 'plans' | 'subscriptions'>,
   client: webApi.WebClient,
-  refs: readonly MessageRef[],
+  refs: readonly SubscriberRef[],
   update: RunUpdate,
   final: boolean,
 ): Promise<void> {
   if (refs.length === 0) return;
-  const rendered = await renderRunUpdate(services.plans, update);
+  // One rendering per requester and approved plan: messages differ only in those.
+  const renderings = new Map<string, Promise<RenderedMessage>>();
+  const render = (requester: string, approvedPlan: string | null): Promise<RenderedMessage> => {
+    const key = `${requester}\n${approvedPlan ?? ''}`;
+    let rendering = renderings.get(key);
+    if (!rendering) {
+      rendering = renderRunUpdate(services.plans, update, { requester, approvedPlan });
+      renderings.set(key, rendering);
+    }
+    return rendering;
+  };
   const notFound =
     update.kind === 'diagnosis-result' && update.outcome.status === 'failed'
       ? update.outcome.notFound
@@ -47,20 +60,19 @@ export async function deliverRun(
   for (const ref of refs) {
     // A typo is nobody else's business: the requester is told privately, with the
     // closest names, and the public "diagnosing…" message goes away.
-    if (notFound && (await answerPrivately(services, client, ref, rendered.text))) continue;
+    if (notFound && (await answerPrivately(client, ref, (await render(ref.requester, null)).text))) continue;
     // A message one of whose plans was approved keeps its other plans withdrawn.
     const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
-    const shown = approvedPlan ? await renderRunUpdate(services.plans, update, { approvedPlan }) : rendered;
+    const shown = await render(ref.requester, approvedPlan);
     await client.chat.update({
       channel: ref.channel,
       ts: ref.ts,
       text: shown.text,
       blocks: asSlackBlocks(shown.blocks),
     });
-    if (final && rendered.thread.length > 0) {
-      const owner = await services.subscriptions.ownerOf(ref);
-      await postThreadReport(client, ref.channel, owner?.threadTs ?? ref.ts, rendered.thread);
-    }
+    const { thread } = await render(ref.requester, null);
+    if (final && thread.length > 0)
+      await postThreadReport(client, ref.channel, ref.threadTs ?? ref.ts, thread);
   }
 }
 
@@ -69,15 +81,9 @@ export async function deliverRun(
  * message; false when nobody asked (then the message itself shows the answer) or the
  * message could not be deleted.
  */
-async function answerPrivately(
-  services: Pick<AppServices, 'subscriptions'>,
-  client: webApi.WebClient,
-  ref: MessageRef,
-  text: Mrkdwn,
-): Promise<boolean> {
-  const owner = await services.subscriptions.ownerOf(ref);
-  if (!owner) return false;
-  await client.chat.postEphemeral({ channel: ref.channel, user: owner.requestedBy, text });
+async function answerPrivately(client: webApi.WebClient, ref: SubscriberRef, text: Mrkdwn): Promise<boolean> {
+  if (ref.requester === NO_REQUESTER) return false;
+  await client.chat.postEphemeral({ channel: ref.channel, user: ref.requester, text });
   try {
     await client.chat.delete({ channel: ref.channel, ts: ref.ts });
     return true;
@@ -90,7 +96,7 @@ async function answerPrivately(
 export async function applySubscribeResult(
   services: Pick<AppServices, 'plans' | 'subscriptions'>,
   client: webApi.WebClient,
-  ref: MessageRef,
+  ref: SubscriberRef,
   result: SubscribeResult,
 ): Promise<void> {
   if (result.state === 'none') return;

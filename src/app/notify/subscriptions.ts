@@ -2,6 +2,7 @@ import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../plans/approval-signature.js';
+import { isRequester, NO_REQUESTER, type Requester } from '../blocks/action-ids.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 
@@ -11,14 +12,16 @@ import type { RunUpdate } from '../../queue/schemas.js';
  * job, and every progress or result notification is fanned out to all of them.
  *
  * Keys (cluster and job id scoped): `rd:run:<cluster>:<jobId>` (hash: run, seq,
- * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts/mark" for the
- * current run), `rd:subsdone:...` (the subscribers a final result went to, for
- * redelivery), where the mark is the app's signature over cluster, job id and message
- * (its approval key, a domain of its own): a message added there by anyone else is not
- * updated, so a genuine result cannot be shown in a message, channel or thread nobody
- * asked for it in;
+ * final, finishedAt, payload), `rd:subs:...` (set of "channel/ts/thread/requester/mark"
+ * for the current run), `rd:subsdone:...` (the subscribers a final result went to, for
+ * redelivery), where the mark is the app's signature over cluster, job id, message,
+ * the thread root its report goes to and who asked for it (its approval key, a domain
+ * of its own): a message added there by anyone else is not updated, so a genuine
+ * result cannot be shown in a message, channel or thread nobody asked for it in, and
+ * the requester it is rendered with (in its Apply buttons: they do not count toward a
+ * two-person approval) cannot be removed or changed;
  * `rd:msgowner:<channel>/<ts>` (who asked for the run a message shows, and where: the
- * requester may dismiss it and does not count toward a two-person approval),
+ * requester may dismiss it; it decides nothing else),
  * `rd:msgplan:<channel>/<ts>` (the one plan approved on a message: its other plans
  * are refused).
  */
@@ -27,6 +30,16 @@ import type { RunUpdate } from '../../queue/schemas.js';
 export interface MessageRef {
   channel: string;
   ts: string;
+}
+
+/**
+ * A message a run updates, as the app's mark on its subscription says: who asked for
+ * the run there (NO_REQUESTER: nobody, an alert) and, for a thread reply (Re-run), the
+ * thread root its report goes to.
+ */
+export interface SubscriberRef extends MessageRef {
+  requester: Requester;
+  threadTs?: string;
 }
 
 /** Who asked for the run a message shows, and for which cluster and namespace. */
@@ -79,15 +92,22 @@ return redis.call('SMEMBERS', KEYS[2])
 export type SubscribeResult = { state: 'final' | 'progress'; update: RunUpdate } | { state: 'none' };
 
 export interface Subscriptions {
-  /** `addedAt`: when this request's enqueue happened (ms), before calling. */
+  /**
+   * `addedAt`: when this request's enqueue happened (ms), before calling. `owner`: who
+   * asked (null: nobody, said so in the mark).
+   */
   subscribe(
     cluster: string,
     jobId: string,
     message: MessageRef,
     addedAt: number,
-    owner?: MessageOwner,
+    owner: MessageOwner | null,
   ): Promise<SubscribeResult>;
-  /** Who asked for the run shown in a message; null for messages nobody asked for (alerts) or long gone. */
+  /**
+   * Who asked for the run shown in a message, as recorded unsigned for Dismiss; null for
+   * messages nobody asked for (alerts), long gone, or deleted by a Redis writer. Never
+   * for the two-person rule: that reads the requester from signed data.
+   */
   ownerOf(message: MessageRef): Promise<MessageOwner | null>;
   /** The plan approved on a message, if any. */
   approvedPlanOf(message: MessageRef): Promise<string | null>;
@@ -107,7 +127,7 @@ export interface Subscriptions {
   latestResult(
     cluster: string,
     jobId: string,
-  ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: MessageRef[] } | null>;
+  ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: SubscriberRef[] } | null>;
   /**
    * Returns the messages to update, or null when the notification is stale. `signed`:
    * the notify job as queued, with its signature; kept for messages that join later,
@@ -118,7 +138,7 @@ export interface Subscriptions {
     jobId: string,
     n: { runTs: number; seq: number; final: boolean; update: RunUpdate; signed: unknown },
     now?: number,
-  ): Promise<MessageRef[] | null>;
+  ): Promise<SubscriberRef[] | null>;
 }
 
 function keys(cluster: string, jobId: string): [string, string, string] {
@@ -158,16 +178,32 @@ function safeJson(text: string): unknown {
   }
 }
 
-function markMessage(cluster: string, jobId: string, message: MessageRef): Buffer {
+/** The thread root as a member holds it: a ts, or "-" for a message that is no thread reply. */
+const NO_THREAD = '-';
+
+function markMessage(cluster: string, jobId: string, ref: SubscriberRef): Buffer {
   return Buffer.from(
-    `rollout-doctor subscription v1\n${cluster}\n${jobId}\n${message.channel}/${message.ts}`,
+    `rollout-doctor subscription v2\n${cluster}\n${jobId}\n${ref.channel}/${ref.ts}\n${ref.threadTs ?? NO_THREAD}\n${ref.requester}`,
   );
 }
 
-/** A subscriber as stored: "channel/ts/mark", the mark deterministic (Ed25519), so adding it twice is one member. */
-function memberOf(cluster: string, jobId: string, message: MessageRef, key: SigningKey): string {
-  const mark = sign(null, markMessage(cluster, jobId, message), key.privateKey).toString('base64url');
-  return `${message.channel}/${message.ts}/${mark}`;
+/**
+ * A subscriber as stored: "channel/ts/thread/requester/mark", the mark deterministic
+ * (Ed25519), so adding it twice is one member.
+ */
+function memberOf(cluster: string, jobId: string, ref: SubscriberRef, key: SigningKey): string {
+  const mark = sign(null, markMessage(cluster, jobId, ref), key.privateKey).toString('base64url');
+  return `${ref.channel}/${ref.ts}/${ref.threadTs ?? NO_THREAD}/${ref.requester}/${mark}`;
+}
+
+/** The subscriber a message of `owner` is (NO_REQUESTER when nobody asked). */
+export function subscriberOf(message: MessageRef, owner: MessageOwner | null): SubscriberRef {
+  return {
+    channel: message.channel,
+    ts: message.ts,
+    requester: owner?.requestedBy ?? NO_REQUESTER,
+    ...(owner?.threadTs ? { threadTs: owner.threadTs } : {}),
+  };
 }
 
 /**
@@ -181,11 +217,20 @@ export function createSubscriptions(
   key: SigningKey,
 ): Subscriptions {
   const publicKey = createPublicKey(key.privateKey);
-  /** The message a member names, when the app itself recorded it for this run's job. */
-  const toRef = (cluster: string, jobId: string, member: string): MessageRef | null => {
-    const [channel = '', ts = '', mark = '', ...rest] = member.split('/');
-    if (!channel || !ts || rest.length > 0) return null;
-    const ref = { channel, ts };
+  /**
+   * The message a member names, with its requester and thread, when the app itself
+   * recorded it for this run's job (a member from before v2 names no requester: not
+   * updated).
+   */
+  const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null => {
+    const [channel = '', ts = '', thread = '', requester = '', mark = '', ...rest] = member.split('/');
+    if (!channel || !ts || !thread || !isRequester(requester) || rest.length > 0) return null;
+    const ref: SubscriberRef = {
+      channel,
+      ts,
+      requester,
+      ...(thread === NO_THREAD ? {} : { threadTs: thread }),
+    };
     const ok = verifySignature(
       null,
       markMessage(cluster, jobId, ref),
@@ -194,8 +239,8 @@ export function createSubscriptions(
     );
     return ok ? ref : null;
   };
-  const refsOf = (cluster: string, jobId: string, members: string[]): MessageRef[] =>
-    members.map((m) => toRef(cluster, jobId, m)).filter((r): r is MessageRef => r !== null);
+  const refsOf = (cluster: string, jobId: string, members: string[]): SubscriberRef[] =>
+    members.map((m) => toRef(cluster, jobId, m)).filter((r): r is SubscriberRef => r !== null);
   return {
     async subscribe(cluster, jobId, message, addedAt, owner) {
       const [state, subs] = keys(cluster, jobId);
@@ -205,7 +250,7 @@ export function createSubscriptions(
         state,
         subs,
         ownerKey(message),
-        memberOf(cluster, jobId, message, key),
+        memberOf(cluster, jobId, subscriberOf(message, owner), key),
         String(addedAt),
         owner ? JSON.stringify(owner) : '',
       )) as string[];

@@ -24,8 +24,9 @@ export function approvePlanAction(services: AppServices) {
     await ack();
     const click = clickContext(body, action);
     if (!click) return;
-    // The value names the plan and the digest of what the message showed of it.
-    const { planId, shown } = parsePlanButtonValue(click.value);
+    // The value names the plan, the digest of what the message showed of it and who
+    // asked for the diagnosis.
+    const { planId, shown, requester } = parsePlanButtonValue(click.value);
     const tell = (text: string): Promise<unknown> =>
       client.chat.postEphemeral({
         channel: click.channel,
@@ -33,7 +34,7 @@ export function approvePlanAction(services: AppServices) {
         text,
         thread_ts: click.rootTs === click.messageTs ? undefined : click.rootTs,
       });
-    const outcome = await approve(services, { ...click, planId, shown });
+    const outcome = await approve(services, { ...click, planId, shown, requester });
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);
