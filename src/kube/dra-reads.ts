@@ -142,19 +142,14 @@ export async function readDra(
   }
   let claims: ResourceClaim[] = [];
   let claimState: DraCoverage['claims'] = 'unread';
-  if ('list' in claimsAll) {
+  if ('list' in claimsAll && !claimsAll.list.truncated) {
     claims = claimsAll.list.items;
-    claimState = claimsAll.list.truncated ? 'namespace' : 'all';
-    if (claimsAll.list.truncated) {
-      gaps.push({
-        about: 'dra',
-        what: `ResourceClaims past the first ${claims.length}`,
-        reason: 'capped',
-        settle: 'kubectl get resourceclaims -A -o yaml, and diagnose from the dump',
-      });
-    }
-  } else if ('refused' in claimsAll) {
-    // Our own claims at least: what our old pods hold is then known, others' is not.
+    claimState = 'all';
+  } else if ('list' in claimsAll || 'refused' in claimsAll) {
+    // Capped or refused cluster-wide: our own namespace's claims, read whole, at least
+    // tell what this Deployment's pods hold (and which of their claims are gone); other
+    // tenants' stay unknown. A capped cluster-wide page proves neither.
+    const capped = 'list' in claimsAll;
     requests += 1;
     const own = await read(problems, () =>
       listObjects<ResourceClaim>(
@@ -163,16 +158,34 @@ export async function readDra(
         { limit: CLAIM_PAGE, maxPages: CLAIM_PAGES },
       ),
     );
+    const seen = capped ? claimsAll.list.items : [];
     if ('list' in own) {
-      claims = own.list.items;
-      claimState = 'namespace';
+      const ownKeys = new Set(
+        own.list.items.map((c) => `${c.metadata.namespace ?? namespace}/${c.metadata.name}`),
+      );
+      claims = [
+        ...own.list.items,
+        ...seen.filter((c) => !ownKeys.has(`${c.metadata.namespace ?? namespace}/${c.metadata.name}`)),
+      ];
+      if (!own.list.truncated) claimState = 'namespace';
+    } else {
+      claims = seen;
     }
-    gaps.push({
-      about: 'dra',
-      what: 'ResourceClaims of other namespaces',
-      reason: 'forbidden',
-      settle: 'grant list on resourceclaims (resource.k8s.io) cluster-wide',
-    });
+    gaps.push(
+      capped
+        ? {
+            about: 'dra',
+            what: `ResourceClaims past the first ${seen.length}`,
+            reason: 'capped',
+            settle: 'kubectl get resourceclaims -A -o yaml, and diagnose from the dump',
+          }
+        : {
+            about: 'dra',
+            what: 'ResourceClaims of other namespaces',
+            reason: 'forbidden',
+            settle: 'grant list on resourceclaims (resource.k8s.io) cluster-wide',
+          },
+    );
   }
   const state = <T>(outcome: Outcome<T>, what: string, settle: string): ReadState => {
     if ('list' in outcome) {

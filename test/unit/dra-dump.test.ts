@@ -5,11 +5,11 @@
  * other namespaces leaves device occupancy unknown instead of free: only the
  * scheduler's own recent counts can then prove the GPU that looks free taken.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 import { claim, draSeed } from '../support/dra-builders.js';
@@ -133,5 +133,28 @@ describe('dumps with resource.k8s.io kinds', () => {
     expect(json.coverage.dra?.claims).toBe('namespace');
     expect(json.findings.map((f) => f.code)).toContain('IncompleteEvidence');
     expect(json.findings.map((f) => f.code)).not.toContain('Unschedulable');
+  });
+  it("a dump without the new pod's own claim (cut by a selector, saved in parts) does not prove it deleted", async () => {
+    const file = dumpFile('without-new-claim.yaml', () => true, true);
+    const list = parse(readFileSync(file, 'utf8')) as {
+      items: { kind: string; metadata: { name: string } }[];
+    };
+    const kept = list.items.filter(
+      (o) => !(o.kind === 'ResourceClaim' && o.metadata.name.endsWith('-gpu-b6x9r')),
+    );
+    expect(kept).toHaveLength(list.items.length - 1);
+    writeFileSync(file, stringify({ ...list, items: kept }));
+    const { json } = await diagnoseFile(file);
+    expect(JSON.stringify(json.findings)).not.toMatch(/no longer exists/);
+    // The scheduler's refusal ("cannot allocate all claims", not "could not find
+    // ResourceClaim") and the template still prove the deadlock; the gap is named.
+    expect(json.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+    expect(json.coverage.gaps).toContainEqual(
+      expect.objectContaining({
+        about: 'dra',
+        reason: 'not-in-dump',
+        what: expect.stringMatching(/-gpu-b6x9r \(named by pod /),
+      }),
+    );
   });
 });

@@ -224,9 +224,20 @@ function draCoverage(
     return 'unread';
   };
   let claims: 'all' | 'namespace' | 'unread' = 'unread';
-  if (has('ResourceClaim')) {
+  // A claim a pod of this namespace names and the dump lacks may be deleted, or the
+  // dump was cut (a label selector, a namespace saved apart): its absence proves
+  // nothing, so not even this namespace's claims count as read whole.
+  const ownMissing = missingClaims(byKind).filter((c) => c.namespace === ns);
+  if (has('ResourceClaim') && ownMissing.length === 0) {
     claims = (elsewhere('ResourceClaim') || elsewhere('Pod')) && !claimMissing(byKind) ? 'all' : 'namespace';
   }
+  for (const missing of ownMissing)
+    gaps.push({
+      about: 'dra',
+      what: `ResourceClaim ${missing.name} (named by pod ${missing.pod})`,
+      reason: 'not-in-dump',
+      settle: `kubectl get resourceclaims -n ${ns} -o yaml (or, diagnosing live, whether it still exists)`,
+    });
   if (claims !== 'all') {
     gaps.push({
       about: 'dra',
@@ -288,18 +299,27 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
  * the dump holds of other namespaces.
  */
 function claimMissing(byKind: ReadonlyMap<string, KubeObject[]>): boolean {
+  return missingClaims(byKind).length > 0;
+}
+
+/** Claims pods of the dump name (by resourceClaimName, or as created for them) that the dump lacks. */
+function missingClaims(
+  byKind: ReadonlyMap<string, KubeObject[]>,
+): { namespace: string; name: string; pod: string }[] {
   const held = new Set(
     (byKind.get('ResourceClaim') ?? []).map(
       (c) => `${c.metadata?.namespace ?? ''}/${c.metadata?.name ?? ''}`,
     ),
   );
-  return ((byKind.get('Pod') ?? []) as unknown as Pod[]).some((pod) => {
+  return ((byKind.get('Pod') ?? []) as unknown as Pod[]).flatMap((pod) => {
     const ns = pod.metadata.namespace ?? '';
     const named = [
       ...(pod.spec.resourceClaims ?? []).map((c) => c.resourceClaimName),
       ...(pod.status?.resourceClaimStatuses ?? []).map((c) => c.resourceClaimName),
     ].filter((n): n is string => Boolean(n));
-    return named.some((name) => !held.has(`${ns}/${name}`));
+    return named
+      .filter((name) => !held.has(`${ns}/${name}`))
+      .map((name) => ({ namespace: ns, name, pod: pod.metadata.name ?? '' }));
   });
 }
 
