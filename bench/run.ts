@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { runFloodBench } from './alert-flood.js';
 import { runAlertBench, type AlertBenchResult } from './alerts.js';
 import { runAnalyzerBench } from './analyzers.js';
+import { draRequestsSection, runDraRequestsBench } from './dra-requests.js';
 import { dumpSizeSection, runDumpSizeBench } from './dump-size.js';
 import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
@@ -116,6 +117,13 @@ sections.push(
   stepped instanceof Error
     ? failed('Stepped scale-old-replicaset, 3 replicas on the simulator', stepped)
     : steppedWalkSection(stepped),
+);
+
+const draRequests = await step('DRA diagnosis requests', () => runDraRequestsBench());
+sections.push(
+  draRequests instanceof Error
+    ? failed('API requests of a DRA diagnosis', draRequests)
+    : draRequestsSection(draRequests),
 );
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);
