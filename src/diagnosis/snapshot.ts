@@ -189,6 +189,19 @@ export function occupancyKnown(coverage: Coverage, node: string): boolean {
   return coverage.podsReadOn === 'all' || coverage.podsReadOn.includes(node);
 }
 
+/**
+ * The PersistentVolumeClaims the pods mount were read whole: each one asked for by name
+ * (the collector's GET, where 404 proves it absent) or the namespace's list complete. A
+ * refused or failed read, a capped list or a dump without the claims leaves one the
+ * snapshot lacks unknown, never deleted.
+ */
+export function pvcsRead(snapshot: Pick<WorkloadSnapshot, 'accessProblems' | 'coverage'>): boolean {
+  return (
+    !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims') &&
+    !snapshot.coverage.gaps.some((g) => g.about === 'pvcs')
+  );
+}
+
 export function logKey(pod: string, container: string): string {
   return `${pod}/${container}`;
 }

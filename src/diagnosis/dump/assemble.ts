@@ -17,6 +17,7 @@ import type {
   ReplicaSet,
   KubeEvent,
 } from '../k8s.js';
+import { claimNames } from '../placement/pod-constraints.js';
 import { isTerminal } from '../rollout/workload.js';
 import { selectWorkload } from '../select-workload.js';
 import { asCoreEvent } from './event-shape.js';
@@ -88,7 +89,7 @@ export function assembleSnapshot(
     },
     {
       capturedAt: options.capturedAt ?? newestTimestamp(objects),
-      coverage: dumpCoverage(ref, byKind, dra),
+      coverage: dumpCoverage(deployment, byKind, dra),
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
@@ -254,9 +255,13 @@ function draCoverage(
   };
 }
 
-function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]>, dra = false): Coverage {
+function dumpCoverage(
+  deployment: Deployment,
+  byKind: ReadonlyMap<string, KubeObject[]>,
+  dra = false,
+): Coverage {
   const gaps: CoverageGap[] = [];
-  const ns = ref.namespace;
+  const ns = deployment.metadata.namespace ?? '';
   const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
     if ((byKind.get(kind) ?? []).length > 0) return 'complete';
     gaps.push({ about, what, reason: 'not-in-dump', settle });
@@ -282,6 +287,7 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
       settle: 'kubectl get pods -A -o yaml (or --field-selector spec.nodeName=NODE for the nodes named)',
     });
   }
+  gaps.push(...pvcGaps(deployment, byKind));
   return {
     replicaSets,
     pods,
@@ -291,6 +297,35 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
     gaps,
     ...(dra ? { dra: draCoverage(ns, byKind, gaps) } : {}),
   };
+}
+
+/**
+ * PersistentVolumeClaims the Deployment mounts that the dump cannot speak for: none of
+ * the namespace's claims was dumped (`kubectl get deploy,rs,pods` leaves them out), or
+ * a pod bound to a node mounts one the dump lacks (pvc-protection keeps a claim in use
+ * until its last pod is gone, so it exists: the dump was cut). A claim missing from such
+ * a dump is unknown, not deleted; one missing from a dump that holds the namespace's
+ * claims and that no running pod mounts is taken as absent, as the scheduler would.
+ */
+function pvcGaps(deployment: Deployment, byKind: ReadonlyMap<string, KubeObject[]>): CoverageGap[] {
+  const ns = deployment.metadata.namespace ?? '';
+  const here = (o: { metadata?: { namespace?: string } }): boolean => (o.metadata?.namespace ?? ns) === ns;
+  const pods = ((byKind.get('Pod') ?? []) as unknown as Pod[]).filter(here);
+  const mounted = new Set([deployment.spec.template.spec, ...pods.map((p) => p.spec)].flatMap(claimNames));
+  if (mounted.size === 0) return [];
+  const held = new Set((byKind.get('PersistentVolumeClaim') ?? []).filter(here).map((c) => c.metadata?.name));
+  const settle = `kubectl get persistentvolumeclaims -n ${ns} -o yaml`;
+  if (held.size === 0)
+    return [{ about: 'pvcs', what: `PersistentVolumeClaims in ${ns}`, reason: 'not-in-dump', settle }];
+  const inUse = new Map<string, string>();
+  for (const pod of pods.filter((p) => p.spec.nodeName && !isTerminal(p)))
+    for (const claim of claimNames(pod.spec)) if (!held.has(claim)) inUse.set(claim, pod.metadata.name ?? '');
+  return [...inUse].map(([claim, pod]) => ({
+    about: 'pvcs' as const,
+    what: `PersistentVolumeClaim ${claim} (mounted by pod ${pod}, so it exists)`,
+    reason: 'not-in-dump' as const,
+    settle,
+  }));
 }
 
 /**

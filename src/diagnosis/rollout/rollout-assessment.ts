@@ -30,7 +30,7 @@ import { needsOf } from '../dra/blockers.js';
 import type { MissingClaim } from '../dra/needs.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
+import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
 import {
   classifyReplicaSets,
   eventsOfPod,
@@ -323,6 +323,16 @@ function pendingVerdict(
     caveats.push(`device occupancy is not known: ${deviceGaps.join('; ')}`);
     missing.push(draMissing(snapshot));
   }
+  const claimsUnread = unreadClaims(snapshot, base.pod);
+  if (claimsUnread.length > 0) {
+    const ns = base.pod.metadata.namespace ?? '';
+    caveats.push(
+      `whether PersistentVolumeClaim ${claimsUnread.join(', ')} exists, is bound and how it may be attached was not read`,
+    );
+    missing.push(
+      `PersistentVolumeClaim ${claimsUnread.join(', ')} (kubectl get persistentvolumeclaims -n ${ns} ${claimsUnread.join(' ')} -o yaml)`,
+    );
+  }
   const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
     verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',
     proof,
@@ -351,7 +361,8 @@ function pendingVerdict(
   }
   if (transient) return judged('transient');
   if (proved.length > 0) return deadlock('nodes', names(proved));
-  if (roomNow.length > 0) return judged('unexplained');
+  // Room the model sees may be what an unread claim takes away (missing, unbound, in use).
+  if (roomNow.length > 0) return judged(claimsUnread.length > 0 ? 'incomplete' : 'unexplained');
   if (freeing.length > 0) {
     const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
     if (fromMessage.nodes.length > 0)
@@ -411,6 +422,19 @@ function pendingVerdict(
     return judged('incomplete');
   }
   return judged('unschedulable');
+}
+
+/** Claims the pod mounts that the snapshot lacks while the claims were not read whole. */
+function unreadClaims(snapshot: WorkloadSnapshot, pod: Pod): string[] {
+  if (pvcsRead(snapshot)) return [];
+  return claimNames(pod.spec).filter(
+    (claim) =>
+      !snapshot.pvcs.some(
+        (p) =>
+          p.metadata.name === claim &&
+          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+      ),
+  );
 }
 
 function list(nodes: readonly string[]): string {
