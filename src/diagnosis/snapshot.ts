@@ -48,8 +48,9 @@ export interface WorkloadSnapshot {
   /** Events whose involvedObject is the Deployment, one of its ReplicaSets or pods. */
   events: KubeEvent[];
   /**
-   * Nodes that matter: every node a pod of the Deployment runs or ran on, and every
-   * node the pod template could select (nodeSelector / required node affinity).
+   * Nodes that matter: every node a pod of the Deployment runs or ran on, every
+   * node the pod template could select (nodeSelector / required node affinity), and
+   * every node a Pending pod of an older template could select.
    * When `nodesComplete` is false the collector capped the list (for example a
    * template that may go anywhere in a 5,000-node cluster): analyzers must not claim
    * "no node anywhere" from an incomplete list.
