@@ -41,7 +41,7 @@ function workloadGaps(snapshot: WorkloadSnapshot): CoverageGap[] {
   const { coverage } = snapshot;
   const silent = snapshot.pods.some((p) => !isReady(p) && !statusExplains(p));
   return coverage.gaps.filter((gap) => {
-    if (gap.about === 'replicaSets') return coverage.replicaSets === 'unread';
+    if (gap.about === 'replicaSets') return coverage.replicaSets !== 'complete';
     if (gap.about === 'pods') return coverage.pods !== 'complete';
     if (gap.about === 'events') return coverage.events !== 'complete' && silent;
     return false;

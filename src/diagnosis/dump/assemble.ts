@@ -93,7 +93,11 @@ export function assembleSnapshot(
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
-  const coverage = withMissingPods(snapshot, ofKind<KubeEvent>('Event'));
+  const coverage = withMissingReplicaSets(
+    { ...snapshot, coverage: withMissingPods(snapshot, ofKind<KubeEvent>('Event')) },
+    pods,
+    ofKind<ReplicaSet>('ReplicaSet'),
+  );
   const owner = ownerSettingsInDump(deployment, objects, options.argocdNamespace);
   const gap = owner ? ownerGap(owner) : undefined;
   return {
@@ -190,6 +194,45 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
       },
     ],
   };
+}
+
+/**
+ * A pod of the dump whose controller is a ReplicaSet of this Deployment (named
+ * `<deployment>-<its pod-template-hash>`, as the Deployment controller names them) that
+ * the dump lacks: the ReplicaSets were cut (a dump saved in several commands, a filter),
+ * not deleted (the garbage collector removes the pods of a deleted one). Such a pod is
+ * not selected as ours, so what it holds must not count as another workload's: the
+ * ReplicaSets are partial, and the gap names the one to read.
+ */
+function withMissingReplicaSets(
+  snapshot: WorkloadSnapshot,
+  pods: readonly Pod[],
+  replicaSets: readonly ReplicaSet[],
+): Coverage {
+  const { coverage, deployment } = snapshot;
+  const namespace = deployment.metadata.namespace ?? '';
+  const name = deployment.metadata.name ?? '';
+  const held = new Set(
+    replicaSets
+      .filter((rs) => (rs.metadata.namespace ?? namespace) === namespace)
+      .map((rs) => rs.metadata.name ?? ''),
+  );
+  const missing = new Map<string, string>();
+  for (const pod of pods) {
+    if ((pod.metadata.namespace ?? namespace) !== namespace) continue;
+    const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller && o.kind === 'ReplicaSet');
+    const hash = pod.metadata.labels?.['pod-template-hash'];
+    if (!owner || !hash || held.has(owner.name) || owner.name !== `${name}-${hash}`) continue;
+    if (!missing.has(owner.name)) missing.set(owner.name, pod.metadata.name ?? '');
+  }
+  if (missing.size === 0) return coverage;
+  const gaps = [...missing].map(([rs, pod]) => ({
+    about: 'replicaSets' as const,
+    what: `ReplicaSet ${rs} (controller of pod ${pod})`,
+    reason: 'not-in-dump' as const,
+    settle: `kubectl get replicasets -n ${namespace} -o yaml`,
+  }));
+  return { ...coverage, replicaSets: 'partial', gaps: [...coverage.gaps, ...gaps] };
 }
 
 /**

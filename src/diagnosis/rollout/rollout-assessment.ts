@@ -255,7 +255,40 @@ function assessPending(
       missing: [DRA_READS],
     };
   }
-  return { ...withNotes, ...pendingVerdict(analysis, base, oldOnes, surges) };
+  return {
+    ...withNotes,
+    ...unknownHolders(snapshot, eligible, pendingVerdict(analysis, base, oldOnes, surges)),
+  };
+}
+
+/**
+ * "No room even with the old pods gone" holds only when the pods in the way are known
+ * not to be ours: with the ReplicaSets partly read (a capped list, a dump missing one a
+ * pod names), a holder may be an old pod of this Deployment whose ReplicaSet was not
+ * read, and letting it go first would free the room.
+ */
+function unknownHolders(
+  snapshot: WorkloadSnapshot,
+  eligible: readonly NodeAssessment[],
+  judged: Judged,
+): Judged {
+  if (judged.verdict !== 'unschedulable' || snapshot.coverage.replicaSets === 'complete') return judged;
+  const ours = new Set(snapshot.pods);
+  const holders = eligible.flatMap((a) =>
+    a.remaining.flatMap((b) => ('holders' in b ? b.holders.map((h) => h.pod) : [])),
+  );
+  const unsure = [...new Set(holders.filter((p) => !ours.has(p)).map((p) => p.metadata.name ?? ''))];
+  if (unsure.length === 0) return judged;
+  const ns = snapshot.deployment.metadata.namespace ?? '';
+  return {
+    ...judged,
+    verdict: 'incomplete',
+    caveats: [
+      ...judged.caveats,
+      `${list(unsure)} ${unsure.length === 1 ? 'holds' : 'hold'} what the pod needs, and the ReplicaSets were not all read: ${unsure.length === 1 ? 'it' : 'they'} may be old pods of this Deployment, which letting go first would free`,
+    ],
+    missing: [...judged.missing, `the ReplicaSets of ${ns} (kubectl get replicasets -n ${ns} -o yaml)`],
+  };
 }
 
 const DRA_READS =
