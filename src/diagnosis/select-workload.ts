@@ -11,7 +11,7 @@ import { claimNames } from './placement/pod-constraints.js';
 import { neighboursMatter } from './placement/scarce.js';
 import { crashNodesOf } from './crash/exclusion-candidates.js';
 import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
-import { isTerminal } from './rollout/workload.js';
+import { isTerminal, isUnscheduled } from './rollout/workload.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
 export interface ReadObjects {
@@ -78,8 +78,14 @@ export function selectWorkload(
 
   const { spec } = admittedSpec({ deployment, replicaSets, pods });
   const usedNodes = new Set(pods.map((p) => p.spec.nodeName).filter((n): n is string => Boolean(n)));
+  // A Pending pod of an older template (recreated by its ReplicaSet after an eviction)
+  // may select other nodes than the current one: its verdict needs those too.
+  const waiting = pods.filter(isUnscheduled);
   const nodes = dedupeNodes(read.nodes).filter(
-    (n) => usedNodes.has(n.metadata.name ?? '') || selectsNode(n, spec),
+    (n) =>
+      usedNodes.has(n.metadata.name ?? '') ||
+      selectsNode(n, spec) ||
+      waiting.some((p) => selectsNode(n, p.spec)),
   );
 
   const mounted = new Set([deployment.spec.template.spec, ...pods.map((p) => p.spec)].flatMap(claimNames));

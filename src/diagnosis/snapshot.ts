@@ -48,8 +48,9 @@ export interface WorkloadSnapshot {
   /** Events whose involvedObject is the Deployment, one of its ReplicaSets or pods. */
   events: KubeEvent[];
   /**
-   * Nodes that matter: every node a pod of the Deployment runs or ran on, and every
-   * node the pod template could select (nodeSelector / required node affinity).
+   * Nodes that matter: every node a pod of the Deployment runs or ran on, every
+   * node the pod template could select (nodeSelector / required node affinity), and
+   * every node a Pending pod of an older template could select.
    * When `nodesComplete` is false the collector capped the list (for example a
    * template that may go anywhere in a 5,000-node cluster): analyzers must not claim
    * "no node anywhere" from an incomplete list.
@@ -187,6 +188,19 @@ export function fullCoverage(): Coverage {
 /** Every pod on the node was read: what is not in the snapshot does not hold anything there. */
 export function occupancyKnown(coverage: Coverage, node: string): boolean {
   return coverage.podsReadOn === 'all' || coverage.podsReadOn.includes(node);
+}
+
+/**
+ * The PersistentVolumeClaims the pods mount were read whole: each one asked for by name
+ * (the collector's GET, where 404 proves it absent) or the namespace's list complete. A
+ * refused or failed read, a capped list or a dump without the claims leaves one the
+ * snapshot lacks unknown, never deleted.
+ */
+export function pvcsRead(snapshot: Pick<WorkloadSnapshot, 'accessProblems' | 'coverage'>): boolean {
+  return (
+    !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims') &&
+    !snapshot.coverage.gaps.some((g) => g.about === 'pvcs')
+  );
 }
 
 export function logKey(pod: string, container: string): string {

@@ -17,6 +17,9 @@
  *      stay eligible once the crashing ones are excluded, so the exclude-node plan
  *      knows the room left); previous-container log tails of crashing
  *      containers (limitBytes/tailLines, one per node and container, at most 4)
+ *      The nodes a Pending pod of an older template selects (its ReplicaSet recreated
+ *      an evicted pod) when the template's selector may not list them: one list per
+ *      distinct selection, at most 3, in round 3 (their other pods are not read).
  *   4. only for a template with no node constraint and a Pending pod: the eligible
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
  *
@@ -57,14 +60,19 @@ import {
   type WorkloadRef,
   type WorkloadSnapshot,
 } from '../diagnosis/snapshot.js';
-import { isUnscheduled } from '../diagnosis/rollout/workload.js';
+import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../diagnosis/rollout/workload.js';
 import type { KubeClient } from './client.js';
 import { closestNames } from '../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects, type ListResult } from './list.js';
 import { collectLogTails } from './log-tails.js';
-import { eligibleNodeSelector, nodesForOtherPods, podNodeNames } from './node-queries.js';
+import {
+  eligibleNodeSelector,
+  nodesForOtherPods,
+  olderPendingSelections,
+  podNodeNames,
+} from './node-queries.js';
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
@@ -91,6 +99,8 @@ export const MAX_ELIGIBLE_NODES = 500;
  * unknown, never free.
  */
 export const MAX_NEIGHBOUR_NODES = 50;
+/** Node selections of older templates' Pending pods listed besides the template's. */
+const MAX_OLDER_SELECTIONS = 3;
 /** Event pages of 500 per namespace; a busier namespace keeps the first 1,500 events. */
 const EVENT_PAGE = 500;
 const EVENT_PAGES = 3;
@@ -118,14 +128,15 @@ export async function collectSnapshot(
     secondaryRead(problems, undefined as T | undefined, read);
   const selector = labelSelectorString(deployment.spec.selector);
   const nodeSelector = eligibleNodeSelector(template);
-  const listEligible = (): Promise<ListResult<Node> | undefined> =>
+  const listNodes = (labelSelector: string | undefined): Promise<ListResult<Node> | undefined> =>
     optional(() =>
       listObjects<Node>(
         client,
-        { resource: 'nodes', query: { labelSelector: nodeSelector } },
+        { resource: 'nodes', query: { labelSelector } },
         { limit: MAX_ELIGIBLE_NODES, maxPages: 1 },
       ),
     );
+  const listEligible = (): Promise<ListResult<Node> | undefined> => listNodes(nodeSelector);
   // Known from the template alone: read the eligible nodes alongside the pods. Otherwise
   // only a Pending pod makes them worth reading (a later round). Webhooks only add
   // constraints, so the template's selector lists a superset of the eligible nodes.
@@ -185,6 +196,13 @@ export async function collectSnapshot(
   const crashNodes = scarce ? undefined : crashNodesOf(pods);
   const lateEligible = !eligibleEarly && pods.some(isUnscheduled);
   const eligibleRead = eligibleEarly || lateEligible;
+  // A Pending pod of an older template may select nodes the template's selector does not list.
+  const { current } = classifyReplicaSets(ourSide);
+  const older = olderPendingSelections(
+    pods,
+    new Set(current ? podsOfReplicaSet(ourSide, current) : []),
+    nodeSelector,
+  );
 
   const neighboursOn = async (
     list: ListResult<Node> | undefined,
@@ -208,21 +226,23 @@ export async function collectSnapshot(
   const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
   // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
   const classList = draReads && 'items' in draReads ? draReads : undefined;
-  const [eligibleList, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] = await Promise.all([
-    lateEligible ? listEligible() : Promise.resolve(early),
-    readBoundNodes(
-      client,
-      podNodeNames(pods).filter((n) => !earlyNames.has(n)),
-      problems,
-    ),
-    collectLogTails(client, pods, problems, options.logBytes ?? 4096),
-    eligibleEarly || crashNodes ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
-    classList && backsExtendedResource(template, classList.items)
-      ? readDra(client, namespace, template, problems, gaps, classList)
-      : Promise.resolve(undefined),
-    // A device reported Unhealthy: whether a DeviceTaintRule can be offered (discovery).
-    reportsUnhealthyDevice(pods) ? discoverDeviceTaintRules(client) : Promise.resolve(undefined),
-  ]);
+  const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
+    await Promise.all([
+      lateEligible ? listEligible() : Promise.resolve(early),
+      Promise.all(older.slice(0, MAX_OLDER_SELECTIONS).map(listNodes)),
+      readBoundNodes(
+        client,
+        podNodeNames(pods).filter((n) => !earlyNames.has(n)),
+        problems,
+      ),
+      collectLogTails(client, pods, problems, options.logBytes ?? 4096),
+      eligibleEarly || crashNodes ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
+      classList && backsExtendedResource(template, classList.items)
+        ? readDra(client, namespace, template, problems, gaps, classList)
+        : Promise.resolve(undefined),
+      // A device reported Unhealthy: whether a DeviceTaintRule can be offered (discovery).
+      reportsUnhealthyDevice(pods) ? discoverDeviceTaintRules(client) : Promise.resolve(undefined),
+    ]);
   const dra = lateDra ?? (draReads && !('items' in draReads) ? draReads : undefined);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
   const neighbours = lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
@@ -231,7 +251,12 @@ export async function collectSnapshot(
     replicaSets: namespacedListState(replicaSetList, 'replicasets', namespace, gaps),
     pods: namespacedListState(podList, 'pods', namespace, gaps),
     events: namespacedListState(eventList, 'events', namespace, gaps),
-    nodes: nodesState(eligibleRead, eligibleList, boundNodes, podNodeNames(pods), gaps),
+    nodes: olderNodesState(
+      nodesState(eligibleRead, eligibleList, boundNodes, podNodeNames(pods), gaps),
+      older,
+      olderLists,
+      gaps,
+    ),
     podsReadOn: neighbours.readOn,
     gaps,
     ...(dra?.coverage ? { dra: dra.coverage } : {}),
@@ -243,7 +268,7 @@ export async function collectSnapshot(
       pods: podList?.items ?? [],
       events: eventList?.items ?? [],
       pvcs,
-      nodes: [...(eligibleList?.items ?? []), ...boundNodes],
+      nodes: [...(eligibleList?.items ?? []), ...olderLists.flatMap((l) => l?.items ?? []), ...boundNodes],
       neighbours: neighbours.pods,
       ...(dra?.dra ? { dra: dra.dra } : {}),
     },
@@ -305,6 +330,35 @@ function nodesState(
     return 'partial';
   }
   return eligible ? 'complete' : 'partial';
+}
+
+/**
+ * The node lists of older templates' Pending pods (olderPendingSelections): a refused or
+ * capped one, or selections past MAX_OLDER_SELECTIONS, leave those pods' nodes partly
+ * unread, never "no node matches".
+ */
+function olderNodesState(
+  state: ReadState,
+  selections: readonly (string | undefined)[],
+  lists: readonly (ListResult<Node> | undefined)[],
+  gaps: CoverageGap[],
+): ReadState {
+  const unread = selections.flatMap((selection, i) => {
+    const list = lists[i];
+    if (list && !list.truncated) return [];
+    const reason: CoverageGap['reason'] = i >= lists.length || list ? 'capped' : 'forbidden';
+    return [{ selection, reason }];
+  });
+  const [first] = unread;
+  if (!first) return state;
+  const named = unread.map((u) => (u.selection === undefined ? 'every node' : `nodes ${u.selection}`));
+  gaps.push({
+    about: 'nodes',
+    what: `${named.slice(0, 3).join('; ')} (selected by Pending pods of an older template)`,
+    reason: first.reason,
+    settle: `kubectl get nodes${first.selection !== undefined ? ` -l '${first.selection}'` : ''} -o yaml`,
+  });
+  return state === 'unread' ? state : 'partial';
 }
 
 async function readClaim(

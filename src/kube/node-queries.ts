@@ -50,6 +50,28 @@ export function eligibleNodeSelector(spec: PodSpec): string | undefined {
   return parts.length > 0 ? parts.join(',') : undefined;
 }
 
+/**
+ * The node selections of Pending pods of older templates (an old ReplicaSet recreating
+ * an evicted pod) that the template's own selector may not list: each distinct label
+ * selector, undefined for a pod that may go anywhere. Pods of the current template
+ * need none (admission only narrows what the template selects), nor does a template
+ * with no selector (every node is listed then).
+ */
+export function olderPendingSelections(
+  pods: readonly Pod[],
+  current: ReadonlySet<Pod>,
+  templateSelector: string | undefined,
+): (string | undefined)[] {
+  if (templateSelector === undefined) return [];
+  const selections = new Set<string | undefined>();
+  for (const pod of pods) {
+    if (current.has(pod) || pod.spec.nodeName || pod.metadata.deletionTimestamp) continue;
+    const selector = eligibleNodeSelector(pod.spec);
+    if (selector !== templateSelector) selections.add(selector);
+  }
+  return [...selections];
+}
+
 /** Nodes our pods are bound to, sorted. */
 export function podNodeNames(pods: readonly Pod[]): string[] {
   const names = new Set<string>();

@@ -275,9 +275,13 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
             events,
             {
               onListPage(items, _first, last) {
+                // A re-list (410 Gone) brings what the watch missed: a pod the pod stream
+                // has not shown yet is resolved by a read, as on the watch, not dropped.
                 for (const item of items) {
                   const r = t.onEvent('ADDED', item, !eventsListed);
-                  if (r && 'signal' in r) trig.signal(r.signal);
+                  if (r === undefined) continue;
+                  if ('signal' in r) trig.signal(r.signal);
+                  else resolveOwner(r.unknownPod);
                 }
                 if (last) eventsListed = true;
               },

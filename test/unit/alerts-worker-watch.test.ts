@@ -206,4 +206,52 @@ describe('worker early-warning wiring', () => {
     expect(watch?.stats().scope).toBe('namespaces');
     await watch?.stop();
   });
+
+  it('resolves a pod the pod stream has not shown yet when a re-list of events (410 Gone) names it', async () => {
+    // The event watch expired while the cluster changed: its re-list holds the
+    // FailedScheduling of a pod created meanwhile, which the pod stream is still behind on.
+    const failed = {
+      metadata: { name: 'tracker-6d4f7b9c8-abcde.1', namespace: 'vision', resourceVersion: '30' },
+      involvedObject: { kind: 'Pod', name: 'tracker-6d4f7b9c8-abcde', namespace: 'vision' },
+      reason: 'FailedScheduling',
+      type: 'Warning',
+      message: '0/1 nodes are available: 1 Insufficient nvidia.com/gpu.',
+    };
+    let eventLists = 0;
+    let eventWatches = 0;
+    const source: ListWatchSource = {
+      async listPage(spec) {
+        if (spec.resource === 'pods') return { items: [], resourceVersion: '1' };
+        eventLists += 1;
+        return eventLists === 1
+          ? { items: [], resourceVersion: '1' }
+          : { items: [failed], resourceVersion: '30' };
+      },
+      async watch(spec, _options, _onEvent, signal) {
+        if (spec.resource === 'events' && (eventWatches += 1) === 1) return 410;
+        await new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => resolve(), { once: true }),
+        );
+        return 0;
+      },
+    };
+    const resolved: string[] = [];
+    const watch = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 20 },
+      scan: async () => ({ entries: [] }),
+      producers,
+      redis: connection,
+      listWatch: source,
+      resolvePodOwner: async (namespace, pod) => {
+        resolved.push(`${namespace}/${pod}`);
+        return { kind: 'Deployment', name: 'tracker' };
+      },
+      logger: { info: () => undefined, warn: () => undefined },
+    });
+    await waitUntil(() => (watch?.stats().queued ?? 0) >= 1);
+    expect(resolved).toEqual(['vision/tracker-6d4f7b9c8-abcde']);
+    expect(eventLists).toBe(2);
+    await watch?.stop();
+  });
 });

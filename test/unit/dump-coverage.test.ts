@@ -83,3 +83,33 @@ describe('a dump without Node objects (namespace-scoped kubectl)', () => {
     expect(json.coverage.nodes).toBe('complete');
   });
 });
+
+describe('a dump missing the old ReplicaSet whose pod it holds (saved in two commands, filtered)', () => {
+  // The old pod holding the GPU names vision-object-tracker-5c6b7d8f9 as its controller.
+  const file = join(dir, 'no-old-rs.yaml');
+  writeFileSync(
+    file,
+    stringify({
+      ...dump,
+      items: dump.items.filter(
+        (o) =>
+          !(
+            o.kind === 'ReplicaSet' &&
+            (o as { metadata?: { name?: string } }).metadata?.name === 'vision-object-tracker-5c6b7d8f9'
+          ),
+      ),
+    }),
+  );
+
+  it('never takes the old pod for another workload’s: IncompleteEvidence naming the ReplicaSet, no Unschedulable', async () => {
+    const { status, out } = await diagnoseFile(file, 'json');
+    expect(status).toBe(1);
+    const json = JSON.parse(out) as Json;
+    expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence', 'IncompleteEvidence']);
+    expect(json.findings.map((f) => f.summary).join('\n')).toContain(
+      'ReplicaSet vision-object-tracker-5c6b7d8f9 (controller of pod vision-object-tracker-5c6b7d8f9-x7k2p)',
+    );
+    expect(json.findings[1]?.summary).toContain('the ReplicaSets of vision');
+    expect(json.remediations).toEqual([]);
+  });
+});

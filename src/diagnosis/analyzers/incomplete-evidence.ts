@@ -34,15 +34,16 @@ export const incompleteEvidence: Analyzer = {
 /**
  * The ReplicaSets or pods were not read. Events matter only for a pod that is not
  * Ready while its own status says nothing (no waiting or terminated reason): then only
- * the events (probe failures, mounts) would tell why.
+ * the events (probe failures, mounts) would tell why, and a capped event list may have
+ * ended before that pod's.
  */
 function workloadGaps(snapshot: WorkloadSnapshot): CoverageGap[] {
   const { coverage } = snapshot;
   const silent = snapshot.pods.some((p) => !isReady(p) && !statusExplains(p));
   return coverage.gaps.filter((gap) => {
-    if (gap.about === 'replicaSets') return coverage.replicaSets === 'unread';
+    if (gap.about === 'replicaSets') return coverage.replicaSets !== 'complete';
     if (gap.about === 'pods') return coverage.pods !== 'complete';
-    if (gap.about === 'events') return coverage.events === 'unread' && silent;
+    if (gap.about === 'events') return coverage.events !== 'complete' && silent;
     return false;
   });
 }

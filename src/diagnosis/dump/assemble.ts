@@ -17,6 +17,7 @@ import type {
   ReplicaSet,
   KubeEvent,
 } from '../k8s.js';
+import { claimNames } from '../placement/pod-constraints.js';
 import { isTerminal } from '../rollout/workload.js';
 import { selectWorkload } from '../select-workload.js';
 import { asCoreEvent } from './event-shape.js';
@@ -88,11 +89,15 @@ export function assembleSnapshot(
     },
     {
       capturedAt: options.capturedAt ?? newestTimestamp(objects),
-      coverage: dumpCoverage(ref, byKind, dra),
+      coverage: dumpCoverage(deployment, byKind, dra),
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
-  const coverage = withMissingPods(snapshot, ofKind<KubeEvent>('Event'));
+  const coverage = withMissingReplicaSets(
+    { ...snapshot, coverage: withMissingPods(snapshot, ofKind<KubeEvent>('Event')) },
+    pods,
+    ofKind<ReplicaSet>('ReplicaSet'),
+  );
   const owner = ownerSettingsInDump(deployment, objects, options.argocdNamespace);
   const gap = owner ? ownerGap(owner) : undefined;
   return {
@@ -192,6 +197,45 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
 }
 
 /**
+ * A pod of the dump whose controller is a ReplicaSet of this Deployment (named
+ * `<deployment>-<its pod-template-hash>`, as the Deployment controller names them) that
+ * the dump lacks: the ReplicaSets were cut (a dump saved in several commands, a filter),
+ * not deleted (the garbage collector removes the pods of a deleted one). Such a pod is
+ * not selected as ours, so what it holds must not count as another workload's: the
+ * ReplicaSets are partial, and the gap names the one to read.
+ */
+function withMissingReplicaSets(
+  snapshot: WorkloadSnapshot,
+  pods: readonly Pod[],
+  replicaSets: readonly ReplicaSet[],
+): Coverage {
+  const { coverage, deployment } = snapshot;
+  const namespace = deployment.metadata.namespace ?? '';
+  const name = deployment.metadata.name ?? '';
+  const held = new Set(
+    replicaSets
+      .filter((rs) => (rs.metadata.namespace ?? namespace) === namespace)
+      .map((rs) => rs.metadata.name ?? ''),
+  );
+  const missing = new Map<string, string>();
+  for (const pod of pods) {
+    if ((pod.metadata.namespace ?? namespace) !== namespace) continue;
+    const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller && o.kind === 'ReplicaSet');
+    const hash = pod.metadata.labels?.['pod-template-hash'];
+    if (!owner || !hash || held.has(owner.name) || owner.name !== `${name}-${hash}`) continue;
+    if (!missing.has(owner.name)) missing.set(owner.name, pod.metadata.name ?? '');
+  }
+  if (missing.size === 0) return coverage;
+  const gaps = [...missing].map(([rs, pod]) => ({
+    about: 'replicaSets' as const,
+    what: `ReplicaSet ${rs} (controller of pod ${pod})`,
+    reason: 'not-in-dump' as const,
+    settle: `kubectl get replicasets -n ${namespace} -o yaml`,
+  }));
+  return { ...coverage, replicaSets: 'partial', gaps: [...coverage.gaps, ...gaps] };
+}
+
+/**
  * What a dump holds. A kind with no object in it was not dumped (a Deployment always
  * has ReplicaSets once created; a namespace with pods has events within the hour).
  * Other workloads' pods count as read everywhere only when the dump holds pods of
@@ -254,9 +298,13 @@ function draCoverage(
   };
 }
 
-function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]>, dra = false): Coverage {
+function dumpCoverage(
+  deployment: Deployment,
+  byKind: ReadonlyMap<string, KubeObject[]>,
+  dra = false,
+): Coverage {
   const gaps: CoverageGap[] = [];
-  const ns = ref.namespace;
+  const ns = deployment.metadata.namespace ?? '';
   const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
     if ((byKind.get(kind) ?? []).length > 0) return 'complete';
     gaps.push({ about, what, reason: 'not-in-dump', settle });
@@ -282,6 +330,7 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
       settle: 'kubectl get pods -A -o yaml (or --field-selector spec.nodeName=NODE for the nodes named)',
     });
   }
+  gaps.push(...pvcGaps(deployment, byKind));
   return {
     replicaSets,
     pods,
@@ -291,6 +340,35 @@ function dumpCoverage(ref: WorkloadRef, byKind: ReadonlyMap<string, KubeObject[]
     gaps,
     ...(dra ? { dra: draCoverage(ns, byKind, gaps) } : {}),
   };
+}
+
+/**
+ * PersistentVolumeClaims the Deployment mounts that the dump cannot speak for: none of
+ * the namespace's claims was dumped (`kubectl get deploy,rs,pods` leaves them out), or
+ * a pod bound to a node mounts one the dump lacks (pvc-protection keeps a claim in use
+ * until its last pod is gone, so it exists: the dump was cut). A claim missing from such
+ * a dump is unknown, not deleted; one missing from a dump that holds the namespace's
+ * claims and that no running pod mounts is taken as absent, as the scheduler would.
+ */
+function pvcGaps(deployment: Deployment, byKind: ReadonlyMap<string, KubeObject[]>): CoverageGap[] {
+  const ns = deployment.metadata.namespace ?? '';
+  const here = (o: { metadata?: { namespace?: string } }): boolean => (o.metadata?.namespace ?? ns) === ns;
+  const pods = ((byKind.get('Pod') ?? []) as unknown as Pod[]).filter(here);
+  const mounted = new Set([deployment.spec.template.spec, ...pods.map((p) => p.spec)].flatMap(claimNames));
+  if (mounted.size === 0) return [];
+  const held = new Set((byKind.get('PersistentVolumeClaim') ?? []).filter(here).map((c) => c.metadata?.name));
+  const settle = `kubectl get persistentvolumeclaims -n ${ns} -o yaml`;
+  if (held.size === 0)
+    return [{ about: 'pvcs', what: `PersistentVolumeClaims in ${ns}`, reason: 'not-in-dump', settle }];
+  const inUse = new Map<string, string>();
+  for (const pod of pods.filter((p) => p.spec.nodeName && !isTerminal(p)))
+    for (const claim of claimNames(pod.spec)) if (!held.has(claim)) inUse.set(claim, pod.metadata.name ?? '');
+  return [...inUse].map(([claim, pod]) => ({
+    about: 'pvcs' as const,
+    what: `PersistentVolumeClaim ${claim} (mounted by pod ${pod}, so it exists)`,
+    reason: 'not-in-dump' as const,
+    settle,
+  }));
 }
 
 /**

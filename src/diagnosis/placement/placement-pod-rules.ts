@@ -6,6 +6,7 @@
 import type { Node, Pod } from '../k8s.js';
 import { claimNames, requiredAntiAffinity, termSelectsPod } from './pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement.js';
+import { pvcsRead } from '../snapshot.js';
 
 /** Bound pods by the value of `key` on their node (zone, region, ...), built once per key and context. */
 function domainIndex(ctx: PlacementContext, key: string): Map<string, Pod[]> {
@@ -76,7 +77,7 @@ export function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: Re
   const claims = claimNames(incoming.spec);
   if (claims.length === 0) return [];
   const { snapshot } = ctx;
-  const pvcsReadable = !snapshot.accessProblems.some((p) => p.resource === 'persistentvolumeclaims');
+  const pvcsReadable = pvcsRead(snapshot);
   const blockers: Blocker[] = [];
   for (const claim of claims) {
     const pvc = snapshot.pvcs.find(

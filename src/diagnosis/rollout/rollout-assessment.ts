@@ -30,7 +30,7 @@ import { needsOf } from '../dra/blockers.js';
 import type { MissingClaim } from '../dra/needs.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
+import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
 import {
   classifyReplicaSets,
   eventsOfPod,
@@ -255,7 +255,40 @@ function assessPending(
       missing: [DRA_READS],
     };
   }
-  return { ...withNotes, ...pendingVerdict(analysis, base, oldOnes, surges) };
+  return {
+    ...withNotes,
+    ...unknownHolders(snapshot, eligible, pendingVerdict(analysis, base, oldOnes, surges)),
+  };
+}
+
+/**
+ * "No room even with the old pods gone" holds only when the pods in the way are known
+ * not to be ours: with the ReplicaSets partly read (a capped list, a dump missing one a
+ * pod names), a holder may be an old pod of this Deployment whose ReplicaSet was not
+ * read, and letting it go first would free the room.
+ */
+function unknownHolders(
+  snapshot: WorkloadSnapshot,
+  eligible: readonly NodeAssessment[],
+  judged: Judged,
+): Judged {
+  if (judged.verdict !== 'unschedulable' || snapshot.coverage.replicaSets === 'complete') return judged;
+  const ours = new Set(snapshot.pods);
+  const holders = eligible.flatMap((a) =>
+    a.remaining.flatMap((b) => ('holders' in b ? b.holders.map((h) => h.pod) : [])),
+  );
+  const unsure = [...new Set(holders.filter((p) => !ours.has(p)).map((p) => p.metadata.name ?? ''))];
+  if (unsure.length === 0) return judged;
+  const ns = snapshot.deployment.metadata.namespace ?? '';
+  return {
+    ...judged,
+    verdict: 'incomplete',
+    caveats: [
+      ...judged.caveats,
+      `${list(unsure)} ${unsure.length === 1 ? 'holds' : 'hold'} what the pod needs, and the ReplicaSets were not all read: ${unsure.length === 1 ? 'it' : 'they'} may be old pods of this Deployment, which letting go first would free`,
+    ],
+    missing: [...judged.missing, `the ReplicaSets of ${ns} (kubectl get replicasets -n ${ns} -o yaml)`],
+  };
 }
 
 const DRA_READS =
@@ -323,6 +356,16 @@ function pendingVerdict(
     caveats.push(`device occupancy is not known: ${deviceGaps.join('; ')}`);
     missing.push(draMissing(snapshot));
   }
+  const claimsUnread = unreadClaims(snapshot, base.pod);
+  if (claimsUnread.length > 0) {
+    const ns = base.pod.metadata.namespace ?? '';
+    caveats.push(
+      `whether PersistentVolumeClaim ${claimsUnread.join(', ')} exists, is bound and how it may be attached was not read`,
+    );
+    missing.push(
+      `PersistentVolumeClaim ${claimsUnread.join(', ')} (kubectl get persistentvolumeclaims -n ${ns} ${claimsUnread.join(' ')} -o yaml)`,
+    );
+  }
   const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
     verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',
     proof,
@@ -351,7 +394,8 @@ function pendingVerdict(
   }
   if (transient) return judged('transient');
   if (proved.length > 0) return deadlock('nodes', names(proved));
-  if (roomNow.length > 0) return judged('unexplained');
+  // Room the model sees may be what an unread claim takes away (missing, unbound, in use).
+  if (roomNow.length > 0) return judged(claimsUnread.length > 0 ? 'incomplete' : 'unexplained');
   if (freeing.length > 0) {
     const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
     if (fromMessage.nodes.length > 0)
@@ -411,6 +455,19 @@ function pendingVerdict(
     return judged('incomplete');
   }
   return judged('unschedulable');
+}
+
+/** Claims the pod mounts that the snapshot lacks while the claims were not read whole. */
+function unreadClaims(snapshot: WorkloadSnapshot, pod: Pod): string[] {
+  if (pvcsRead(snapshot)) return [];
+  return claimNames(pod.spec).filter(
+    (claim) =>
+      !snapshot.pvcs.some(
+        (p) =>
+          p.metadata.name === claim &&
+          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
+      ),
+  );
 }
 
 function list(nodes: readonly string[]): string {
