@@ -226,6 +226,15 @@ export async function collectSnapshot(
   const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
   // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
   const classList = draReads && 'items' in draReads ? draReads : undefined;
+  if (classList?.truncated && !backsExtendedResource(template, classList.items)) {
+    // A class past the cap may back the extended resource: then it comes through DRA.
+    gaps.push({
+      about: 'dra',
+      what: `DeviceClasses past the first ${classList.items.length} (one may serve ${extendedResources(template).join(', ')} through DRA)`,
+      reason: 'capped',
+      settle: 'kubectl get deviceclasses -o yaml, and diagnose from the dump',
+    });
+  }
   const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
     await Promise.all([
       lateEligible ? listEligible() : Promise.resolve(early),

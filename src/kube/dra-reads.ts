@@ -44,6 +44,8 @@ const CLAIM_PAGE = 500;
 const CLAIM_PAGES = 4;
 const SLICE_PAGE = 500;
 const SLICE_PAGES = 2;
+const CLASS_PAGE = 500;
+const CLASS_PAGES = 4;
 
 /** The template lists resource claims: DRA for sure. */
 export function usesClaims(spec: PodSpec): boolean {
@@ -87,7 +89,11 @@ export async function readDeviceClasses(
   problems: AccessProblem[],
 ): Promise<ListResult<DeviceClass> | undefined> {
   const outcome = await read(problems, () =>
-    listObjects<DeviceClass>(client, { resource: 'deviceclasses' }, { limit: 500 }),
+    listObjects<DeviceClass>(
+      client,
+      { resource: 'deviceclasses' },
+      { limit: CLASS_PAGE, maxPages: CLASS_PAGES },
+    ),
   );
   return 'list' in outcome ? outcome.list : undefined;
 }
@@ -126,7 +132,13 @@ export async function readDra(
     ),
     knownClasses
       ? Promise.resolve<Outcome<DeviceClass>>({ list: knownClasses })
-      : read(problems, () => listObjects<DeviceClass>(client, { resource: 'deviceclasses' }, { limit: 500 })),
+      : read(problems, () =>
+          listObjects<DeviceClass>(
+            client,
+            { resource: 'deviceclasses' },
+            { limit: CLASS_PAGE, maxPages: CLASS_PAGES },
+          ),
+        ),
     read(problems, () =>
       listObjects<ResourceClaimTemplate>(
         client,

@@ -7,14 +7,14 @@
  * seed (the surge pod has no claim yet, the old pod's claim holds the only GPU); the
  * diagnosis names the old pod as holder, and the proposed fix completes the rollout.
  */
-import { readFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
-import type { Deployment, DeviceClass, KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
+import { extendedScenario } from '../support/dra-extended-scenario.js';
+import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
@@ -24,24 +24,6 @@ import { watchRollout } from '../../src/kube/rollout-watcher.js';
 
 const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 const SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
-
-/** The DRA twin's scenario, with the GPU asked for as `nvidia.com/gpu: 1` instead of a claim. */
-function extendedScenario(): object[] {
-  const docs = parseAllDocuments(readFileSync('sim/scenarios/gpu-deadlock-dra.yaml', 'utf8'))
-    .map((d) => d.toJS() as { kind?: string } | null)
-    .filter((o): o is { kind?: string } => o !== null && o.kind !== 'ResourceClaimTemplate');
-  for (const o of docs) {
-    if (o.kind === 'DeviceClass') (o as DeviceClass).spec.extendedResourceName = 'nvidia.com/gpu';
-    if (o.kind !== 'Deployment') continue;
-    const spec = (o as Deployment).spec.template.spec;
-    delete spec.resourceClaims;
-    for (const c of spec.containers) {
-      delete c.resources?.claims;
-      c.resources = { ...c.resources, limits: { ...c.resources?.limits, 'nvidia.com/gpu': '1' } };
-    }
-  }
-  return docs;
-}
 
 let dir: string;
 let sim: Simulator;
