@@ -122,7 +122,8 @@ export function draRequestsSection(runs: readonly DraRequestsRun[]): Section {
       comparison: `${r.verdict}${r.gaps.length ? `; not seen: ${r.gaps.join('; ')}` : ''}${base && r !== base ? `; +${r.requests - base.requests} over the smallest` : ''}`,
       target:
         'claims 1 + 1 per 500 (at most 4), slices 1 + 1 per 500 (at most 2), classes and templates 1 each',
-      met: base !== undefined && r.draRequests <= (base.draRequests ?? 0) + 4,
+      // Over the smallest: 3 more claim pages, the namespace's own claims when capped, 1 more slice page.
+      met: base !== undefined && r.draRequests <= base.draRequests + 5,
     })),
     notes: [
       'Claims are listed in every namespace (another tenant can hold the device) 500 a page, at most 4 pages; slices 500 a page, at most 2 pages. Past that the read is capped: the diagnosis names what it did not see and never takes unseen devices as free.',

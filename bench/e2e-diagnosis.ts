@@ -11,6 +11,7 @@
  * Run: npx tsx bench/e2e-diagnosis.ts
  */
 import { pathToFileURL } from 'node:url';
+import type { RecordedRequest } from '../sim/index.js';
 import { CHAIN_LENGTH, TARGET, generateCluster } from './collector.js';
 import { median, sequentialDepth } from './lib/stats.js';
 import { buildCompiled } from './lib/build.js';
@@ -25,6 +26,8 @@ export interface DiagnosisRun {
   requests: number;
   logRequests: number;
   dryRunRequests: number;
+  /** Requests of the collector (log tails aside): those before the first dry run's re-read. */
+  collectRequests: number;
   /** Longest run of requests the worker waited for one after another. */
   depth: number;
 }
@@ -36,6 +39,7 @@ export interface SizeFigures {
   medianMs: number;
   medianRequests: number;
   medianReadRequests: number;
+  medianCollectRequests: number;
   medianDepth: number;
   /** Design floor: collector rounds + one dry run, each one round trip at LATENCY_MS. */
   floorMs: number;
@@ -107,6 +111,7 @@ export async function measureSize(
         requests: requests.length,
         logRequests: requests.filter((r) => r.subresource === 'log').length,
         dryRunRequests: requests.filter((r) => r.dryRun).length,
+        collectRequests: collectRequests(requests),
         depth: sequentialDepth(requests),
       });
     }
@@ -119,6 +124,7 @@ export async function measureSize(
       medianMs: median(results.map((r) => r.ms)),
       medianRequests: median(results.map((r) => r.requests)),
       medianReadRequests: median(results.map((r) => r.requests - r.logRequests)),
+      medianCollectRequests: median(results.map((r) => r.collectRequests)),
       medianDepth: median(results.map((r) => r.depth)),
       floorMs: (CHAIN_LENGTH + DRY_RUN_CHAIN) * LATENCY_MS,
       workerIdleMb,
@@ -168,4 +174,16 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * The collector's requests (log tails aside): the worker collects, then dry-runs each
+ * plan, each dry run starting with a re-read of its target; so everything that
+ * arrived before the re-read that precedes the first dry-run write.
+ */
+function collectRequests(requests: readonly RecordedRequest[]): number {
+  const ordered = [...requests].sort((a, b) => (a.receivedAt ?? 0) - (b.receivedAt ?? 0));
+  const firstDry = ordered.findIndex((r) => r.dryRun);
+  const collected = firstDry < 0 ? ordered : ordered.slice(0, Math.max(0, firstDry - 1));
+  return collected.filter((r) => r.subresource !== 'log').length;
 }
