@@ -64,7 +64,11 @@ export async function check(
   /** The replicas this write assumes (a later step of a stepped scale assumes fewer). */
   expected: number = target.replicas,
 ): Promise<Checked> {
-  const rs = await readReplicaSet(client, namespace, target.name);
+  // Both ReplicaSets are named in the plan: read side by side (one round trip, not two).
+  const [rs, current] = await Promise.all([
+    readReplicaSet(client, namespace, target.name),
+    readReplicaSet(client, namespace, target.newReplicaSet.name),
+  ]);
   if (!rs) return refused(`object deleted: ReplicaSet ${target.name} no longer exists`);
   if (rs.metadata.uid !== target.uid) {
     return refused(
@@ -86,7 +90,6 @@ export async function check(
       `ReplicaSet ${target.name} runs the Deployment's current template (rolled back?): it is the new ReplicaSet now, not an old one`,
     );
   }
-  const current = await readReplicaSet(client, namespace, target.newReplicaSet.name);
   if (
     !current ||
     current.metadata.uid !== target.newReplicaSet.uid ||
