@@ -177,13 +177,23 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
 }
 
 /**
- * The collector's requests (log tails aside): the worker collects, then dry-runs each
- * plan, each dry run starting with a re-read of its target; so everything that
- * arrived before the re-read that precedes the first dry-run write.
+ * The collector's requests (log tails aside). The collector reads each object or list
+ * once; the dry runs that follow it begin by re-reading their targets (side by side,
+ * one per plan), so the first request that repeats an earlier one (same verb, object
+ * and query) starts the dry-run phase. Timing alone cannot tell: the plans' re-reads
+ * start together, before any dry-run write.
  */
 function collectRequests(requests: readonly RecordedRequest[]): number {
-  const ordered = [...requests].sort((a, b) => (a.receivedAt ?? 0) - (b.receivedAt ?? 0));
-  const firstDry = ordered.findIndex((r) => r.dryRun);
-  const collected = firstDry < 0 ? ordered : ordered.slice(0, Math.max(0, firstDry - 1));
-  return collected.filter((r) => r.subresource !== 'log').length;
+  const ordered = [...requests]
+    .filter((r) => r.subresource !== 'log')
+    .sort((a, b) => (a.receivedAt ?? 0) - (b.receivedAt ?? 0));
+  const seen = new Set<string>();
+  let count = 0;
+  for (const r of ordered) {
+    const key = [r.verb, r.resource, r.subresource, r.namespace, r.name, r.query].join(' ');
+    if (r.dryRun || seen.has(key)) break;
+    seen.add(key);
+    count += 1;
+  }
+  return count;
 }
