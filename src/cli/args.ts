@@ -67,6 +67,24 @@ export function deploymentRef(
   return { kind: 'Deployment', namespace: checkNamespace(namespace ?? 'default'), name };
 }
 
+/**
+ * Argo CD's namespace, where the Application named by a tracking id without `<ns>_`
+ * lives: `--argocd-namespace`, else ROLLOUT_DOCTOR_ARGOCD_NAMESPACE (the worker's
+ * setting), else undefined (Argo CD's own default, "argocd").
+ */
+export function argocdNamespace(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const fromEnv = env['ROLLOUT_DOCTOR_ARGOCD_NAMESPACE'] || undefined;
+  const value = flag ?? fromEnv;
+  if (value === undefined) return undefined;
+  if (!DNS_LABEL.test(value) || value.length > 63) {
+    const source = flag !== undefined ? '--argocd-namespace' : 'ROLLOUT_DOCTOR_ARGOCD_NAMESPACE';
+    throw new UsageError(
+      `${source} "${value}" is not a valid namespace (lowercase letters, digits and '-', at most 63)`,
+    );
+  }
+  return value;
+}
+
 /** `-o text|json`. */
 export function outputFormat(value: string | undefined): 'text' | 'json' {
   const output = value ?? 'text';

@@ -15,6 +15,8 @@ export interface ClusterSourceOptions {
   ref: WorkloadRef;
   /** No namespace was given: use the kubeconfig context's (then "default"), as kubectl does. */
   namespaceFromContext?: boolean;
+  /** Where Argo CD's Applications live (collector.ts); Argo CD's default when absent. */
+  argocdNamespace?: string;
   onProgress?: (step: string) => void;
 }
 
@@ -34,7 +36,10 @@ export async function collectFromCluster(options: ClusterSourceOptions): Promise
     const ref = options.namespaceFromContext
       ? { ...options.ref, namespace: client.namespace ?? 'default' }
       : options.ref;
-    return await collectSnapshot(client, ref, { onProgress: options.onProgress });
+    return await collectSnapshot(client, ref, {
+      onProgress: options.onProgress,
+      ...(options.argocdNamespace !== undefined ? { argocdNamespace: options.argocdNamespace } : {}),
+    });
   } catch (error) {
     if (error instanceof ClusterError || error instanceof WorkloadNotFoundError) throw error;
     throw new ClusterError(`collecting from ${client.server} failed: ${errorText(error)}`, undefined, {

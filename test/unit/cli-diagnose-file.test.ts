@@ -214,3 +214,101 @@ describe('rollout-doctor diagnose against a live cluster', () => {
     expect(missing.stderr()).toContain('not found in namespace "default"');
   });
 });
+
+describe('rollout-doctor diagnose: where Argo CD Applications live', () => {
+  /**
+   * Incident A, tracked by an Argo CD Application in "gitops" (a tracking id without
+   * `<ns>_` names no namespace, so the CLI must be told where Argo CD runs).
+   */
+  const argoDump = join(dir, 'incident-a-argocd.yaml');
+  const list = loadObjects(readFileSync(FIXTURE, 'utf8'));
+  writeFileSync(
+    argoDump,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        ...list.map((o) =>
+          o.kind === 'Deployment'
+            ? {
+                ...o,
+                metadata: {
+                  ...o.metadata,
+                  annotations: {
+                    ...o.metadata?.annotations,
+                    'argocd.argoproj.io/tracking-id':
+                      'vision-tracker:apps/Deployment:vision/vision-object-tracker',
+                  },
+                },
+              }
+            : o,
+        ),
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Application',
+          metadata: { name: 'vision-tracker', namespace: 'gitops' },
+          spec: { syncPolicy: { automated: { selfHeal: true } } },
+        },
+      ],
+    }),
+  );
+  const ownerGaps = (stdout: string): string[] =>
+    (JSON.parse(stdout) as { coverage: { gaps: { about: string; what: string }[] } }).coverage.gaps
+      .filter((g) => g.about === 'owner')
+      .map((g) => g.what);
+  const args = [
+    'diagnose',
+    'deploy/vision-object-tracker',
+    '-n',
+    'vision',
+    '--from-file',
+    argoDump,
+    '-o',
+    'json',
+  ];
+
+  it('looks in "argocd" by default: the Application in "gitops" is not the one named', async () => {
+    const run = fakeIo();
+    await runCli(args, run.io);
+    expect(ownerGaps(run.stdout())).toEqual(['Application argocd/vision-tracker (applications.argoproj.io)']);
+  });
+
+  it('reads the Application from --argocd-namespace, or from ROLLOUT_DOCTOR_ARGOCD_NAMESPACE as the worker does', async () => {
+    const flag = fakeIo();
+    await runCli([...args, '--argocd-namespace', 'gitops'], flag.io);
+    expect(ownerGaps(flag.stdout())).toEqual([]);
+
+    const env = fakeIo();
+    env.io.env = { ROLLOUT_DOCTOR_ARGOCD_NAMESPACE: 'gitops' };
+    await runCli(args, env.io);
+    expect(ownerGaps(env.stdout())).toEqual([]);
+
+    const both = fakeIo();
+    both.io.env = { ROLLOUT_DOCTOR_ARGOCD_NAMESPACE: 'gitops' };
+    await runCli([...args, '--argocd-namespace', 'argocd'], both.io);
+    expect(ownerGaps(both.stdout())).toEqual([
+      'Application argocd/vision-tracker (applications.argoproj.io)',
+    ]);
+  });
+
+  it('refuses a value that is not a namespace: exit 2, naming where it came from', async () => {
+    const flag = fakeIo();
+    expect(await runCli([...args, '--argocd-namespace', 'Argo CD'], flag.io)).toBe(2);
+    expect(flag.stderr()).toContain('--argocd-namespace "Argo CD" is not a valid namespace');
+
+    const env = fakeIo();
+    env.io.env = { ROLLOUT_DOCTOR_ARGOCD_NAMESPACE: 'ns/x' };
+    expect(await runCli(args, env.io)).toBe(2);
+    expect(env.stderr()).toContain('ROLLOUT_DOCTOR_ARGOCD_NAMESPACE "ns/x"');
+  });
+
+  it('passes it to a live read', async () => {
+    collectFromCluster.mockResolvedValueOnce(snapshot);
+    const run = fakeIo();
+    await runCli(
+      ['diagnose', 'deploy/vision-object-tracker', '-n', 'vision', '--argocd-namespace', 'gitops'],
+      run.io,
+    );
+    expect(collectFromCluster).toHaveBeenCalledWith(expect.objectContaining({ argocdNamespace: 'gitops' }));
+  });
+});

@@ -17,11 +17,12 @@ import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
-import { clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
+import { argocdNamespace, clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
+                             [--argocd-namespace NS]
 
 Diagnoses the Deployment, shows exactly what the chosen remediation writes (the object
 it patches, creates or deletes, and the patch) and what the API server's dry run says
@@ -32,6 +33,8 @@ taint-device (no pod template change) the replacement pods becoming Ready.
                  rollout-restart, delete-pods, scale-old-replicaset, taint-device)
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
+  --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict
+                 (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
 Exit status: 0 applied and rolled out (or its replacement pods Ready); 1 not applied
 (refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
 no terminal to confirm on without --yes; 3 cluster unreachable or forbidden; 4 internal
@@ -48,6 +51,8 @@ export interface ApplyArgs {
   timeoutMs: number;
   context?: string;
   kubeconfig?: string;
+  /** --argocd-namespace as given; applyCommand() falls back to the environment. */
+  argocdNamespace?: string;
 }
 
 export function parseApplyArgs(argv: string[]): ApplyArgs {
@@ -61,6 +66,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       timeout: { type: 'string' },
       context: { type: 'string' },
       kubeconfig: { type: 'string' },
+      'argocd-namespace': { type: 'string' },
     },
   });
   const { namespace, name } = deploymentRef(positionals, values.namespace, 'remediated');
@@ -79,6 +85,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
     remediation: values.remediation,
     yes: values.yes ?? false,
     timeoutMs: seconds * 1000,
+    ...(values['argocd-namespace'] !== undefined ? { argocdNamespace: values['argocd-namespace'] } : {}),
     ...clusterOptions(values),
   };
 }
@@ -108,7 +115,10 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   });
   const namespace = args.namespaceGiven ? args.namespace : (client.namespace ?? args.namespace);
   const ref = { kind: 'Deployment' as const, namespace, name: args.name };
-  const diagnosis = diagnose(await collectSnapshot(client, ref));
+  const argocd = argocdNamespace(args.argocdNamespace, io.env);
+  const diagnosis = diagnose(
+    await collectSnapshot(client, ref, argocd !== undefined ? { argocdNamespace: argocd } : {}),
+  );
   const plan = choosePlan(diagnosis.remediations, args.remediation);
   if (!plan) {
     const offered = diagnosis.remediations.map((p) => `${p.kind} (${p.id})`).join(', ') || 'none';

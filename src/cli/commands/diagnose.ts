@@ -1,6 +1,6 @@
 /**
  * `rollout-doctor diagnose deployment/NAME -n NS [--context C] [--kubeconfig F]
- * [--from-file DUMP] [-o text|json]`: diagnoses one Deployment from a live cluster or
+ * [--from-file DUMP] [--argocd-namespace NS] [-o text|json]`: diagnoses one Deployment from a live cluster or
  * a saved dump. Exit: 0 no problem, 1 problems found, 2 bad arguments or input or
  * not found, 3 cluster unreachable or forbidden, 4 internal error (a check that threw).
  */
@@ -12,11 +12,18 @@ import { diagnose } from '../../remediation/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
-import { clusterOptions, deploymentRef, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
+import {
+  argocdNamespace,
+  clusterOptions,
+  deploymentRef,
+  outputFormat,
+  parseCommandArgs,
+  wantsHelp,
+} from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor diagnose deployment/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
-                                [--from-file DUMP] [-o text|json]
+                                [--from-file DUMP] [--argocd-namespace NS] [-o text|json]
 
 Explains why a Deployment's rollout is stuck or its pods crash, and what would fix it.
   -n, --namespace   namespace of the Deployment (default: the context's namespace, else "default")
@@ -24,6 +31,8 @@ Explains why a Deployment's rollout is stuck or its pods crash, and what would f
                     instead of the cluster, e.g.
                     kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml > dump.yaml
   --context, --kubeconfig  which cluster to read (live mode only)
+  --argocd-namespace NS  where Argo CD's Applications live, for a tracking id that
+                    names no namespace (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
   -o, --output      text (default) or json
 Exit status: 0 no problem found, 1 problems found (IncompleteEvidence included), 2 bad
 arguments or input, 3 cluster unreachable or forbidden, 4 internal error (a bug, or a
@@ -38,6 +47,8 @@ interface Options {
   fromFile?: string;
   context?: string;
   kubeconfig?: string;
+  /** --argocd-namespace as given; run() falls back to the environment. */
+  argocdNamespace?: string;
 }
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
@@ -46,9 +57,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const options = parseOptions(argv);
+  const argocd = argocdNamespace(options.argocdNamespace, io.env);
   const snapshot: WorkloadSnapshot = options.fromFile
-    ? await fromFile(options.fromFile, options.ref, io)
-    : await fromCluster(options, io);
+    ? await fromFile(options.fromFile, options.ref, argocd, io)
+    : await fromCluster(options, argocd, io);
   const diagnosis = diagnose(snapshot);
   const color = Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'];
   io.stdout.write(
@@ -70,6 +82,7 @@ export function parseOptions(argv: string[]): Options {
       kubeconfig: { type: 'string' },
       'from-file': { type: 'string' },
       output: { type: 'string', short: 'o' },
+      'argocd-namespace': { type: 'string' },
     },
   });
   const ref = deploymentRef(positionals, values.namespace, 'diagnosed');
@@ -84,15 +97,27 @@ export function parseOptions(argv: string[]): Options {
     namespaceGiven: values.namespace !== undefined,
     output,
     ...(fromFile !== undefined ? { fromFile } : {}),
+    ...(values['argocd-namespace'] !== undefined ? { argocdNamespace: values['argocd-namespace'] } : {}),
     ...clusterOptions(values),
   };
 }
 
-function fromFile(file: string, ref: WorkloadRef, io: CliIo): Promise<WorkloadSnapshot> {
-  return withDump(file, io, { keep: relevantTo(ref) }, (objects) => assembleSnapshot(ref, objects));
+function fromFile(
+  file: string,
+  ref: WorkloadRef,
+  argocd: string | undefined,
+  io: CliIo,
+): Promise<WorkloadSnapshot> {
+  return withDump(file, io, { keep: relevantTo(ref) }, (objects) =>
+    assembleSnapshot(ref, objects, argocd !== undefined ? { argocdNamespace: argocd } : {}),
+  );
 }
 
-async function fromCluster(options: Options, io: CliIo): Promise<WorkloadSnapshot> {
+async function fromCluster(
+  options: Options,
+  argocd: string | undefined,
+  io: CliIo,
+): Promise<WorkloadSnapshot> {
   // Loaded on demand so that dump mode never pulls in the Kubernetes client.
   const { collectFromCluster } = await import('../../kube/source.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
@@ -102,6 +127,7 @@ async function fromCluster(options: Options, io: CliIo): Promise<WorkloadSnapsho
     ...(options.kubeconfig !== undefined ? { kubeconfig: options.kubeconfig } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
     environment: io.env,
+    ...(argocd !== undefined ? { argocdNamespace: argocd } : {}),
     onProgress: (step) => {
       if (stderr.isTTY) stderr.write(`… ${step}\n`);
     },
