@@ -77,6 +77,8 @@ export type AuditEvent =
         | 'pods-ready'
         | 'still-failing'
         | 'timeout'
+        /** Applied to a paused Deployment; its rollout waits for `kubectl rollout resume`. */
+        | 'paused'
         /** Approved, but the job could not be queued: the claim was released, nothing applied. */
         | 'not-queued'
         /**

@@ -4,6 +4,9 @@
  * limit passes. A watch on the Deployment wakes it early; polling every `pollMs`
  * keeps it going when the watch drops or is not allowed. After a plan that only
  * deletes pods (watchReplacements), the rollout status says nothing: the pods do.
+ * A paused Deployment whose template no ReplicaSet runs will not move before
+ * `kubectl rollout resume` (the controller makes no ReplicaSet for it while paused):
+ * that ends the watch at once, as 'paused', instead of at the time limit.
  */
 import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
@@ -13,12 +16,12 @@ import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects } from './list.js';
 import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
-import { isReady, isTerminating } from '../diagnosis/rollout/workload.js';
+import { isReady, isTerminating, templatesEqual } from '../diagnosis/rollout/workload.js';
 
 export type { RolloutProgress } from './rollout-status.js';
 
 export interface RolloutOutcome {
-  outcome: 'complete' | 'failed' | 'timeout';
+  outcome: 'complete' | 'failed' | 'timeout' | 'paused';
   summary: string;
   reason?: string;
 }
@@ -63,11 +66,17 @@ export async function watchRollout(
       if (crash) {
         return { outcome: 'failed', summary: `the new pods of ${ref.name} are crash-looping`, reason: crash };
       }
+      const paused = deployment.spec.paused === true;
+      if (paused && verdict.progress.observedGeneration >= verdict.progress.generation) {
+        if (await templateWaitsForResume(client, deployment)) {
+          return { outcome: 'paused', summary: pausedWords(ref, 'no ReplicaSet runs its pod template yet') };
+        }
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         return {
           outcome: 'timeout',
-          summary: `gave up after ${seconds(options.timeoutMs)} s: ${lastMessage}`,
+          summary: `gave up after ${seconds(options.timeoutMs)} s: ${lastMessage}${paused ? `; ${pausedWords(ref, 'its rollout may need the resume')}` : ''}`,
         };
       }
       if (!watching) {
@@ -97,6 +106,26 @@ export async function watchRollout(
   } finally {
     stop.abort();
   }
+}
+
+function pausedWords(ref: WorkloadRef, state: string): string {
+  return `deployment "${ref.name}" is paused and ${state}: nothing rolls out until \`kubectl rollout resume deployment/${ref.name} -n ${ref.namespace}\``;
+}
+
+/**
+ * Paused, the Deployment controller only scales (upstream sync()): it makes no
+ * ReplicaSet for a template none runs, so such a rollout waits for the resume.
+ */
+async function templateWaitsForResume(client: KubeClient, deployment: Deployment): Promise<boolean> {
+  const replicaSets = await listObjects<ReplicaSet>(client, {
+    resource: 'replicasets',
+    namespace: deployment.metadata.namespace,
+    query: { labelSelector: labelSelectorString(deployment.spec.selector) },
+  });
+  const owned = replicaSets.items.filter((rs) =>
+    (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === deployment.metadata.uid),
+  );
+  return !owned.some((rs) => rs.spec.template && templatesEqual(rs.spec.template, deployment.spec.template));
 }
 
 async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise<string | undefined> {

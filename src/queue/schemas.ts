@@ -247,6 +247,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       'refused',
       'failed',
       'timeout',
+      /** Applied to a paused Deployment: its rollout waits for `kubectl rollout resume`. */
+      'paused',
       /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
       'progress',
     ]),

@@ -24,7 +24,7 @@ export interface RemediateDeps {
     ref: WorkloadRef,
     sinceGeneration: number,
     replaced?: { name: string; uid: string }[],
-  ): Promise<{ outcome: 'complete' | 'failed' | 'timeout'; summary: string; reason?: string }>;
+  ): Promise<{ outcome: 'complete' | 'failed' | 'timeout' | 'paused'; summary: string; reason?: string }>;
   /** The top finding of a fresh diagnosis, for "still failing: <finding>". */
   currentFinding(ref: WorkloadRef): Promise<string | undefined>;
   inverse(
@@ -202,6 +202,17 @@ export function createRemediateProcessor(deps: RemediateDeps) {
         audit(stage, watched.summary);
         await say(stage, `deployment/${ref.name}: ${watched.summary}`, undo ? { undoPlanId: undo.id } : {});
         return stage;
+      }
+      if (watched.outcome === 'paused') {
+        // Nothing is failing: the change waits for the resume, and a fresh finding
+        // would only repeat the verdict the change is meant to end.
+        audit('paused', watched.summary);
+        await say(
+          'paused',
+          `deployment/${ref.name}: ${watched.summary}`,
+          undo ? { undoPlanId: undo.id } : {},
+        );
+        return 'paused';
       }
       const finding = await deps.currentFinding(ref).catch(() => undefined);
       const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';

@@ -177,6 +177,42 @@ describe('incident A live: surge deadlock on the only GPU node', () => {
 });
 
 describe('rollout watcher', () => {
+  it('a paused Deployment: the restart waits for the resume, said at once rather than at the time limit', async () => {
+    const { sim: s, client } = await deadlockedTracker();
+    const patchDeployment = (body: object) =>
+      client.call({
+        verb: 'patch',
+        resource: 'deployments',
+        namespace: GPU.namespace,
+        name: GPU.name,
+        contentType: 'application/strategic-merge-patch+json',
+        body,
+      });
+    await patchDeployment({ spec: { paused: true } });
+    const plan = await planFor(client, GPU, 'RolloutSurgeDeadlock');
+    const result = await applyPlan(client, plan);
+    expect(result.status).toBe('applied');
+    // Polling once a minute and 20 s allowed: only the paused check ends this in time.
+    const started = Date.now();
+    const outcome = await watchRollout(client, GPU, {
+      timeoutMs: 20_000,
+      sinceGeneration: result.status === 'applied' ? result.generation : undefined,
+      pollMs: 60_000,
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(outcome).toEqual({
+      outcome: 'paused',
+      summary:
+        'deployment "vision-object-tracker" is paused and no ReplicaSet runs its pod template yet: nothing rolls out until `kubectl rollout resume deployment/vision-object-tracker -n vision`',
+    });
+
+    // Resumed, the same change rolls out.
+    await patchDeployment({ spec: { paused: false } });
+    const resumed = await watchRollout(client, GPU, { timeoutMs: 15_000, pollMs: 50 });
+    expect(resumed.outcome).toBe('complete');
+    expect(deployment(s, GPU).spec.paused).toBe(false);
+  });
+
   it('falls back to polling when the watch is refused, and reports a timeout', async () => {
     const { sim: s, client } = await deadlockedTracker();
     s.addFault({ match: { verb: 'watch', resource: 'deployments' }, status: 403 });

@@ -247,6 +247,28 @@ describe('remediate processor', () => {
     expect(h.applied).toHaveLength(1);
   });
 
+  it('a paused Deployment: says the change waits for the resume, with the Undo, and asks for no fresh finding', async () => {
+    const h = harness('prod', async () => ({
+      status: 'applied',
+      changes: [{ path: '/spec/strategy/type', before: 'RollingUpdate', after: 'Recreate' }],
+      generation: 4,
+      resourceVersion: '10',
+    }));
+    const waits = 'deployment "tracker" is paused and no ReplicaSet runs its pod template yet';
+    h.deps.watch = async () => ({ outcome: 'paused', summary: waits });
+    let asked = 0;
+    h.deps.currentFinding = async () => {
+      asked += 1;
+      return 'RolloutSurgeDeadlock: the new pod waits for the GPU';
+    };
+    await expect(h.process(h.job('prod'))).resolves.toBe('paused');
+    expect(h.notes).toMatchObject([
+      { stage: 'applied' },
+      { stage: 'paused', detail: `deployment/tracker: ${waits}`, undoPlanId: `undo-${plan.id}` },
+    ]);
+    expect(asked).toBe(0);
+  });
+
   it('refuses a plan stored for another cluster and applies nothing', async () => {
     const h = harness('staging');
     await expect(h.process(h.job('prod'))).rejects.toThrow('another cluster');

@@ -26,6 +26,7 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   refused: ':no_entry: refused',
   failed: ':x: failed',
   timeout: ':hourglass: rollout not finished in time',
+  paused: ':double_vertical_bar: applied; waits for the resume (Deployment paused)',
   progress: ':arrow_down_small: step',
 };
 
