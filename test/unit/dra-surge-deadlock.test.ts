@@ -98,6 +98,11 @@ describe('surge deadlock through DRA claims', () => {
     const result = diagnose(snapshot);
     expect(codes(result.findings)).toEqual(['Unschedulable']);
     expect(text(result.findings[0])).toContain('asks for 2 devices and the node has 1 that match');
+    // Counted with the old pod gone, its device is free only then: both counts are said,
+    // never "1 free" beside a capacity table that shows it held.
+    expect(result.findings[0]?.summary).toContain(
+      '(1 matching on the node, 0 free now, 1 with the old pods gone)',
+    );
   });
 
   it('look-alike: another team holds the device: contention, not a surge deadlock', () => {

@@ -60,6 +60,11 @@ export interface DeviceBlocker {
   /** Devices on the node that match (selectors evaluated, taints tolerated). */
   matching: number;
   free: number;
+  /**
+   * Of `free`, the devices free only because the check took pods away (the old pods,
+   * or claims being freed): held now. The sentence says both counts.
+   */
+  released: number;
   /** Devices whose match could not be evaluated. */
   unknownMatching: number;
   /** Why unknownMatching devices are unknown (the first reason). */
@@ -269,6 +274,7 @@ function elsewhere(request: string, claim: string): DeviceBlocker {
     allocationMode: 'ExactCount',
     matching: 0,
     free: 0,
+    released: 0,
     unknownMatching: 0,
     tainted: 0,
     holders: [],
@@ -346,6 +352,7 @@ function checkAlternative(
     } else if (match.result === 'tainted') tainted++;
   }
   const free: NodeDevice[] = [];
+  let released = 0;
   let heldUnknown = 0;
   const held: HeldDevice[] = [];
   const holders = new Map<Pod, number>();
@@ -394,6 +401,7 @@ function checkAlternative(
       const blocking = onlyFreed ? undefined : counters.blockers(device);
       if (!blocking) {
         free.push(device);
+        if (freedNow) released++;
         continue;
       }
       for (const sibling of blocking)
@@ -420,6 +428,7 @@ function checkAlternative(
       allocationMode: all ? 'All' : 'ExactCount',
       matching: matching.length - heldUnknown,
       free: free.length,
+      released,
       unknownMatching,
       ...(unknownWhy ? { unknownWhy } : {}),
       ...(unknownRead ? { unknownRead } : {}),

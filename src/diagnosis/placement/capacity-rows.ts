@@ -175,5 +175,10 @@ export function describeDevices(blocker: DeviceBlocker): string {
       : '',
     blocker.tainted > 0 ? `${blocker.tainted} matching but tainted` : '',
   ].filter(Boolean);
-  return `${what} for ${blocker.request} (${blocker.matching} matching on the node, ${blocker.free} free${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
+  // Checked with the old pods taken away, some free devices are held now: say both.
+  const free =
+    blocker.released > 0
+      ? `${blocker.free - blocker.released} free now, ${blocker.free} with the old pods gone`
+      : `${blocker.free} free`;
+  return `${what} for ${blocker.request} (${blocker.matching} matching on the node, ${free}${extra.length > 0 ? `; ${extra.join(', ')}` : ''})`;
 }
