@@ -33,7 +33,7 @@ import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { notifyJobSchema } from '../../src/queue/schemas.js';
-import { HOSTILE, poison, unsafeMarkup } from './support/hostile-text.js';
+import { HOSTILE, poison, shownStrings, unsafeMarkup } from './support/hostile-text.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 const base = diagnose(
@@ -339,5 +339,95 @@ describe('a diagnosis read back from Redis is JSON: shapes are not trusted', () 
     });
     expect(unsafeMarkup(rendered)).toEqual([]);
     expect(JSON.stringify(rendered)).not.toContain('<!channel>');
+  });
+});
+
+/**
+ * Slack formatting a workload owner or alert author can write: bold, italics,
+ * strike-through, our icons, and a quote on a line of its own. Slack has no backslash
+ * escape for any of them.
+ */
+const FORMATTING = '*URGENT* approve now _x_ ~y~ :white_check_mark: approved by SRE\n> quote\n>>> all of it';
+
+/** Every place the formatting above is live in a payload: outside code, in mrkdwn text. */
+function liveFormatting(payload: unknown): string[] {
+  return shownStrings(payload).flatMap(({ path, text, plain }) => {
+    if (plain) return [];
+    const prose = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+    const found: string[] = [];
+    if (prose.includes('*URGENT*')) found.push('bold');
+    if (/(?<![A-Za-z0-9])_x_(?![A-Za-z0-9])/.test(prose)) found.push('italics');
+    if (prose.includes('~y~')) found.push('strike-through');
+    if (prose.includes(':white_check_mark: approved')) found.push('emoji');
+    if (/^[ \t]*(?:>|&gt;)/m.test(prose)) found.push('quote');
+    return found.map((f) => `${path}: ${f} (${JSON.stringify(text.slice(0, 160))})`);
+  });
+}
+
+/** Every string of a JSON-like value with FORMATTING appended, except enums and codes. */
+function withFormatting<T>(value: T, key = ''): T {
+  if (typeof value === 'string') return (STRUCTURAL.has(key) ? value : `${value} ${FORMATTING}`) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withFormatting(v, key)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = withFormatting(v, k);
+    return out as T;
+  }
+  return value;
+}
+
+describe('Slack formatting in cluster and alert text stays text', () => {
+  it('a termination message, an event message and every other field: no live formatting, code blocks exact', () => {
+    const d = structuredClone(base);
+    const first = d.findings[0];
+    if (!first) throw new Error('fixture has no finding');
+    first.evidence.push(...extraEvidence);
+    const diagnosis = withFormatting(d);
+    const crash = diagnosis.findings[0]?.evidence.find((e) => e.type === 'crash-table');
+    if (crash?.type !== 'crash-table' || !crash.rows[0]) throw new Error('no crash table');
+    crash.rows[0].lastMessage = FORMATTING;
+    const rendered = renderDiagnosis({ cluster: `prod ${FORMATTING}`, diagnosis, dryRuns: {}, plans: {} });
+    expect(liveFormatting({ text: rendered.text, blocks: rendered.blocks })).toEqual([]);
+    expect(liveFormatting(rendered.thread)).toEqual([]);
+    // The text did reach the message, as look-alikes outside code and exact inside.
+    expect(JSON.stringify(rendered.blocks)).toContain('\u2217URGENT\u2217 approve now');
+    const thread = JSON.stringify(rendered.thread);
+    expect(thread).toContain(
+      '\u2217URGENT\u2217 approve now \uff3fx\uff3f \u223cy\u223c \ua789white_check_mark:',
+    );
+    // The termination message in the thread's code block is exact (only `>` escaped, as before).
+    const termination = `last termination message:\n${crash.rows[0].node}: ${FORMATTING}`;
+    expect(thread).toContain(JSON.stringify(termination.replace(/>/g, '&gt;')).slice(1, -1));
+  });
+
+  it('an Argo CD application name cannot close the bold around it or add icons', () => {
+    const snapshot = seedIncidentA();
+    const d = snapshot.parts.deployment;
+    const appName = 'shop*URGENT*~y~';
+    d.metadata.annotations = {
+      ...d.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': `${appName}:apps/Deployment:${d.metadata.namespace ?? ''}/${d.metadata.name ?? ''}`,
+    };
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.managedBy?.name).toBe(appName);
+    const rendered = renderDiagnosis({ cluster: 'prod', diagnosis, dryRuns: {}, plans: {} });
+    expect(liveFormatting(rendered)).toEqual([]);
+    expect(JSON.stringify(rendered)).toContain('shop\u2217URGENT\u2217\u223cy\u223c');
+  });
+
+  it('an alert annotation and alert names: no live formatting in the thread root', () => {
+    const job = {
+      alertNames: [`KubePodCrashLooping ${FORMATTING}`],
+      workload: { cluster: 'prod', namespace: 'shop', deployment: `web ${FORMATTING}`, pods: [] },
+      truncatedAlerts: 0,
+    } as never;
+    const title = alertTitle(job);
+    const messages = [firingRoot(title, FORMATTING), resolvedRoot(title, FORMATTING)];
+    expect(liveFormatting(messages)).toEqual([]);
+    const root = JSON.stringify(messages[0]);
+    // Our own formatting stays: the bold label and the icon we wrote.
+    expect(root).toContain(':rotating_light: *Firing:* KubePodCrashLooping \u2217URGENT\u2217');
+    // The annotation's own lines start with look-alikes, not quotes.
+    expect(root).toContain('\\n\uff1e quote\\n\uff1e&gt;&gt; all of it');
   });
 });

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ASTERISK_LOOKALIKE,
   BACKTICK_LOOKALIKE,
+  COLON_LOOKALIKE,
+  QUOTE_LOOKALIKE,
+  TILDE_LOOKALIKE,
+  UNDERSCORE_LOOKALIKE,
   asIs,
   codeBlock,
   escapeMrkdwn,
@@ -11,6 +16,7 @@ import {
   truncateMrkdwn,
   userMention,
 } from '../../src/app/blocks/mrkdwn.js';
+import { proseSections } from '../../src/app/blocks/text.js';
 import { cleanText } from '../../src/text/clean.js';
 import { HOSTILE_PIECES, problemsInPlainText, problemsInText } from '../hostile/support/hostile-text.js';
 
@@ -34,12 +40,113 @@ const nasty = fc.oneof(
           '\r',
           '\n',
           '&amp;',
+          '*URGENT*',
+          '_x_',
+          '~y~',
+          ':white_check_mark:',
+          ':+1:',
+          '\n> quote',
+          '\n>>> all',
+          'CUDA_VISIBLE_DEVICES',
+          '10:42:07',
         ),
         fc.string(),
       ),
     )
     .map((parts) => parts.join('')),
 );
+
+/** Text made only of Slack's formatting characters, letters, digits and line breaks. */
+const formatting = fc
+  .array(fc.constantFrom('*', '_', '~', ':', '>', ' ', '\n', 'a', 'Z', '0', '7', '+', '-', "'", 'ok'))
+  .map((parts) => parts.join(''));
+
+/** What Slack could still read as formatting in mrkdwn outside code (from its rules, not our code). */
+function formattingLeft(out: string): string[] {
+  const found: string[] = [];
+  if (/[*~]/.test(out)) found.push('asterisk or tilde');
+  if (/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/.test(out)) found.push('underscore at a word boundary');
+  for (const m of out.matchAll(/:(?=([a-z0-9_+'-]+):)/gi))
+    if (!/^\d+$/.test(m[1] ?? '') || m[1] === '100' || m[1] === '1234') found.push(`shortcode :${m[1]}:`);
+  if (/^[ \t]*(?:>|&gt;)/m.test(out)) found.push('quote at a line start');
+  return found;
+}
+
+describe('Slack formatting in untrusted text (property)', () => {
+  it('no *, ~, boundary _, :shortcode: or line-start > survives escapeMrkdwn or the mrkdwn template', () => {
+    fc.assert(
+      fc.property(fc.oneof(nasty, formatting), (text) => {
+        expect(formattingLeft(escapeMrkdwn(text))).toEqual([]);
+        expect(formattingLeft(escapeMrkdwn(text, { singleLine: true }))).toEqual([]);
+        // Our literal keeps its bold; the value inside cannot close it or add its own.
+        const out = mrkdwn`*Pod:* ${text}`;
+        expect(out.startsWith('*Pod:* ')).toBe(true);
+        expect(formattingLeft(out.slice('*Pod:* '.length))).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('code blocks and code spans keep every formatting character as it was', () => {
+    fc.assert(
+      fc.property(formatting, (text) => {
+        const body = text.replace(/^\n+|\n+$/g, '').replace(/>/g, '&gt;');
+        expect(codeBlock(text, 100_000)).toBe(`\`\`\`\n${body}\n\`\`\``);
+        expect(inlineCode(text)).toBe(`\`${text.replace(/\n+/g, ' ').replace(/>/g, '&gt;')}\``);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('identifiers, timestamps and image references stay exact', () => {
+    const identifier = fc
+      .array(fc.stringMatching(/^[A-Za-z0-9]+$/), { minLength: 1, maxLength: 5 })
+      .map((parts) => parts.join('_'));
+    fc.assert(
+      fc.property(identifier, (id) => {
+        expect(escapeMrkdwn(id)).toBe(id);
+        expect(mrkdwn`${`${id}=${id}`}`).toBe(`${id}=${id}`);
+      }),
+    );
+    for (const text of [
+      'CUDA_VISIBLE_DEVICES=0,1 NVIDIA_DRIVER_CAPABILITIES=compute',
+      'registry.example/team/app_server:v1.2.3',
+      'Back-off at 10:42:07, retrying at 2024-05-01T10:42:07Z',
+      'Error: exit status 1; host db:5432:tcp',
+    ])
+      expect(escapeMrkdwn(text)).toBe(text);
+  });
+
+  it('replaces each formatting character by its look-alike', () => {
+    expect(escapeMrkdwn('*URGENT* approve now')).toBe(
+      `${ASTERISK_LOOKALIKE}URGENT${ASTERISK_LOOKALIKE} approve now`,
+    );
+    expect(escapeMrkdwn('_x_ ~y~ __init__')).toBe(
+      `${UNDERSCORE_LOOKALIKE}x${UNDERSCORE_LOOKALIKE} ${TILDE_LOOKALIKE}y${TILDE_LOOKALIKE} ${UNDERSCORE_LOOKALIKE.repeat(2)}init${UNDERSCORE_LOOKALIKE.repeat(2)}`,
+    );
+    expect(escapeMrkdwn(':white_check_mark: approved by SRE :100: :+1:')).toBe(
+      `${COLON_LOOKALIKE}white_check_mark: approved by SRE ${COLON_LOOKALIKE}100: ${COLON_LOOKALIKE}+1:`,
+    );
+    expect(escapeMrkdwn('> quote\nok\n  >>> all')).toBe(
+      `${QUOTE_LOOKALIKE} quote\nok\n  ${QUOTE_LOOKALIKE}&gt;&gt; all`,
+    );
+    // A name cannot close the bold we wrote around it.
+    expect(mrkdwn`*${'web* :rotating_light: *prod'}*`).toBe(
+      `*web${ASTERISK_LOOKALIKE} ${COLON_LOOKALIKE}rotating_light: ${ASTERISK_LOOKALIKE}prod*`,
+    );
+    // `@here_` was no bare broadcast word; with its underscore replaced it would be.
+    expect(escapeMrkdwn('@here_')).toBe(`\uff20here${UNDERSCORE_LOOKALIKE}`);
+  });
+
+  it('a prose section that starts mid-text starts with no quote and no word-edge underscore', () => {
+    const quoted = proseSections(escapeMrkdwn(`${'x'.repeat(2000)}. ${'y'.repeat(2895)}. > approve now`));
+    const texts = quoted.map((b) => (b.text as { text: string }).text);
+    expect(texts).toHaveLength(3);
+    expect(texts[2]).toBe(`${QUOTE_LOOKALIKE} approve now`);
+    const word = proseSections(escapeMrkdwn(`${'a'.repeat(2899)}_b${'c'.repeat(2897)}_d`));
+    for (const b of word) expect((b.text as { text: string }).text).not.toMatch(/^_|_$/);
+  });
+});
 
 describe('escapeMrkdwn and friends (property)', () => {
   it('leave no angle bracket, control or bidi character, and no fence', () => {

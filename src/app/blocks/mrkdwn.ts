@@ -47,15 +47,80 @@ function escapeEntities(text: string): string {
 }
 
 /**
+ * Look-alikes for Slack's formatting characters in untrusted text outside code. Slack
+ * has no backslash escape: `*URGENT* approve now`, `_x_`, `~y~` in a termination
+ * message would render as our bold, italics and strike-through (and a `*` in a name
+ * closes the `*…*` we wrote around it), `:white_check_mark: approved by SRE` as our
+ * icons, a line starting with `>` as a quote.
+ */
+export const ASTERISK_LOOKALIKE = '\u2217'; // ∗ ASTERISK OPERATOR
+export const TILDE_LOOKALIKE = '\u223c'; // ∼ TILDE OPERATOR
+export const UNDERSCORE_LOOKALIKE = '\uff3f'; // ＿ FULLWIDTH LOW LINE
+export const COLON_LOOKALIKE = '\ua789'; // ꞉ MODIFIER LETTER COLON
+export const QUOTE_LOOKALIKE = '\uff1e'; // ＞ FULLWIDTH GREATER-THAN SIGN
+
+/**
+ * The opening colon of what has the shape of an emoji shortcode (`:name:`, letters of
+ * either case, digits, `_+'-`). Names of digits only are left alone (`10:42:07`,
+ * `host:8080:`), except Slack's two standard ones, `:100:` and `:1234:`; the closing
+ * colon is not consumed, so `:a:b:` loses both openings.
+ */
+const SHORTCODE_OPENING = /:(?=(?:100|1234|(?!\d+:)[a-z0-9_+'-]+):)/gi;
+
+/**
+ * An underscore that could open or close italics: every one not between two ASCII
+ * letters or digits. Slack italicizes only at word boundaries (`snake_case` shows as
+ * typed; what clients do, Slack's reference does not say it), so identifiers
+ * (`CUDA_VISIBLE_DEVICES`, `app_version`, label values) stay exact and copyable. An
+ * underscore next to anything else (a space, punctuation, another underscore, a
+ * non-ASCII letter, the start or end) is replaced, whether or not Slack would take it
+ * as markup there.
+ */
+const EMPHASIS_UNDERSCORE = /(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g;
+
+/**
+ * Slack formatting in untrusted text made inert by look-alikes: every `*` and `~`,
+ * boundary underscores, shortcode-shaped `:name:` openings, and a `>` starting any
+ * line, the first included (callers put text at the start of a line or section; a
+ * `>` elsewhere is not a quote, but the first character cannot tell). Never for code,
+ * which Slack shows literally.
+ */
+function neutralizeFormatting(text: string): string {
+  return text
+    .replace(/\*/g, ASTERISK_LOOKALIKE)
+    .replace(/~/g, TILDE_LOOKALIKE)
+    .replace(SHORTCODE_OPENING, COLON_LOOKALIKE)
+    .replace(EMPHASIS_UNDERSCORE, UNDERSCORE_LOOKALIKE)
+    .replace(/^([ \t]*)>/gm, `$1${QUOTE_LOOKALIKE}`);
+}
+
+/**
+ * Untrusted text for the inside of a code span or block: cleaned, backticks replaced,
+ * scheme URLs and broadcast words defanged, `&` `<` `>` escaped, nothing else: Slack
+ * shows code literally, so `*`, `_`, `~`, `:x:` and `>` stay as they were. A string,
+ * not Mrkdwn: outside code it would still format.
+ */
+export function escapeForCode(text: string, options: { singleLine?: boolean } = {}): string {
+  return escapeEntities(defangBroadcasts(defanged(text, options)));
+}
+
+/** Cleaned, backticks replaced, scheme URLs defanged: code and prose alike. */
+function defanged(text: string, options: { singleLine?: boolean }): string {
+  return defangUrls(cleanText(text, options).replace(/`/g, BACKTICK_LOOKALIKE));
+}
+
+/**
  * Untrusted text as Slack mrkdwn: cleaned (control, bidi and invisible characters,
  * terminal escapes), `&` `<` `>` escaped as Slack's formatting rules require,
- * backticks replaced by a look-alike, scheme URLs and broadcast words defanged.
+ * backticks replaced by a look-alike, scheme URLs and broadcast words defanged, and
+ * bold, italics, strike-through, emoji shortcodes and quotes made inert by
+ * look-alikes (`neutralizeFormatting`).
  *
  * @example section(mrkdwn`*Pod:* ${pod.name}`)
  */
 export function escapeMrkdwn(text: string, options: { singleLine?: boolean } = {}): Mrkdwn {
-  const cleaned = cleanText(text, options).replace(/`/g, BACKTICK_LOOKALIKE);
-  return escapeEntities(defangBroadcasts(defangUrls(cleaned))) as Mrkdwn;
+  // Broadcast words after the look-alikes: `@here_` is no bare word, `@here＿` is.
+  return escapeEntities(defangBroadcasts(neutralizeFormatting(defanged(text, options)))) as Mrkdwn;
 }
 
 /** A literal we wrote, used as mrkdwn as it is. Never pass text read from elsewhere. */
@@ -144,7 +209,7 @@ export function joinMrkdwn(parts: readonly Mrkdwn[], separator: string): Mrkdwn 
 
 /** Untrusted text inside an inline code span: cannot close it, cannot mention or link. */
 export function inlineCode(text: string): Mrkdwn {
-  return `\`${escapeMrkdwn(text, { singleLine: true })}\`` as Mrkdwn;
+  return `\`${escapeForCode(text, { singleLine: true })}\`` as Mrkdwn;
 }
 
 /**
@@ -153,7 +218,7 @@ export function inlineCode(text: string): Mrkdwn {
  * mentions and links inside code blocks too. Cut to `max` characters of body.
  */
 export function codeBlock(text: string, max = 2900): Mrkdwn {
-  const body = truncateMrkdwn(escapeMrkdwn(text.replace(/^\n+|\n+$/g, '')), max);
+  const body = truncateMrkdwn(escapeForCode(text.replace(/^\n+|\n+$/g, '')) as Mrkdwn, max);
   return `\`\`\`\n${body}\n\`\`\`` as Mrkdwn;
 }
 

@@ -1,6 +1,13 @@
 import type { types } from '@slack/bolt';
 import { cleanText } from '../../text/clean.js';
-import { codeBlock, escapeMrkdwn, plainText, truncateMrkdwn, type Mrkdwn } from './mrkdwn.js';
+import {
+  QUOTE_LOOKALIKE,
+  codeBlock,
+  escapeForCode,
+  plainText,
+  truncateMrkdwn,
+  type Mrkdwn,
+} from './mrkdwn.js';
 
 /** Small Block Kit helpers that keep every string inside Slack's limits (DESIGN.md §6). */
 
@@ -50,12 +57,12 @@ const MAX_CODE_TITLE = 1000;
 function splitLongLine(line: string, room: number): string[] {
   const out: string[] = [];
   let rest = line;
-  while (escapeMrkdwn(rest.slice(0, room + 1)).length > room) {
+  while (escapeForCode(rest.slice(0, room + 1)).length > room) {
     let lo = 1;
     let hi = Math.min(room, rest.length);
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (escapeMrkdwn(rest.slice(0, mid)).length <= room) lo = mid;
+      if (escapeForCode(rest.slice(0, mid)).length <= room) lo = mid;
       else hi = mid - 1;
     }
     out.push(rest.slice(0, lo));
@@ -99,7 +106,7 @@ export function codeSections(fullTitle: Mrkdwn, rawBody: string, options: { whol
     .replace(/^\n+|\n+$/g, '')
     .split('\n')
     .flatMap((l) => splitLongLine(l, room))) {
-    const cost = escapeMrkdwn(line).length + 1;
+    const cost = escapeForCode(line).length + 1;
     if (current.length > 0 && size + cost > room) {
       chunks.push(current.join('\n'));
       current = [];
@@ -145,6 +152,9 @@ export function proseSections(text: Mrkdwn): Block[] {
       let cut = room;
       const amp = rest.lastIndexOf('&', cut);
       if (amp > cut - 6 && !rest.slice(amp, cut).includes(';')) cut = amp;
+      // Nor next to an underscore kept inside a word: at a piece's edge it could open
+      // or close italics (escaped text keeps `_` only between two letters or digits).
+      while (cut > 1 && (rest[cut] === '_' || rest[cut - 1] === '_')) cut -= 1;
       chunks.push(...(current === '' ? [] : [current]));
       current = '';
       chunks.push(rest.slice(0, cut));
@@ -158,7 +168,11 @@ export function proseSections(text: Mrkdwn): Block[] {
     else sentence.split(' ').forEach((word, k) => pushWord(word, k === 0 ? sep : ' '));
   }
   if (current !== '') chunks.push(current);
-  return chunks.map((c) => section(c as Mrkdwn));
+  // A later section starts mid-text, where the caller put no line start: a `>` there
+  // (escaped, `&gt;`) would quote the section.
+  return chunks.map((c, i) =>
+    section((i === 0 ? c : c.replace(/^(\s*)&gt;/, `$1${QUOTE_LOOKALIKE}`)) as Mrkdwn),
+  );
 }
 
 export function context(text: Mrkdwn): Block {
