@@ -268,7 +268,10 @@ export const KUBE_CONTROLLER_MANAGER = 'kube-controller-manager';
  *   controller or pipeline we do not know (Terraform, an operator, another CD tool)
  *   may apply the object again;
  * - `markers`: GitOps-looking labels or annotations (argoproj.io/, fluxcd.io/,
- *   meta.helm.sh/) that proved no owner of this very object.
+ *   meta.helm.sh/) that proved no owner of this very object, and the label
+ *   app.kubernetes.io/managed-by naming a tool other than kubectl (`Helm`: a release
+ *   of Helm before 3.2 set no meta.helm.sh annotations; it proves no owner, and
+ *   rules none out).
  */
 export interface UnrecognisedWriters {
   managedFields: 'absent' | 'present';
@@ -291,8 +294,13 @@ export function unrecognisedWriters(metadata: ObjectMeta): UnrecognisedWriters {
   return {
     managedFields: entries.length > 0 ? 'present' : 'absent',
     foreignManagers: [...foreign.entries()].map(([manager, fields]) => ({ manager, fields })),
-    markers: gitOpsMarkerKeys(metadata),
+    markers: [...gitOpsMarkerKeys(metadata), ...managedByMarker(metadata)],
   };
+}
+
+function managedByMarker(metadata: ObjectMeta): string[] {
+  const tool = metadata.labels?.['app.kubernetes.io/managed-by'];
+  return tool && !/^kubectl\b/i.test(tool) ? [`app.kubernetes.io/managed-by=${tool}`] : [];
 }
 
 function gitOpsMarkerKeys(metadata: ObjectMeta): string[] {

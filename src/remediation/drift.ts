@@ -489,7 +489,7 @@ function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
         : '';
     const markers =
       writers.markers.length > 0
-        ? `${writers.markers.join(', ')} look like a GitOps tool's but prove no owner of this Deployment`
+        ? `${writers.markers.join(', ')} ${writers.markers.length === 1 ? 'looks' : 'look'} like a GitOps tool's but ${writers.markers.length === 1 ? 'proves' : 'prove'} no owner of this Deployment`
         : '';
     return {
       ...base,

@@ -1011,6 +1011,24 @@ describe('drift per plan', () => {
       expect(plan.drift?.why).toContain('argocd.argoproj.io/tracking-id');
     });
 
+    it('the Helm label alone (no release annotations, only kubectl wrote it): unknown, naming the label', () => {
+      const { result, plan } = strategyPlan((d) => {
+        noLastApplied([entry('kubectl-create', 'Update', manifestFields({}))])(d);
+        d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/managed-by': 'Helm' };
+      });
+      expect(result.managedBy).toBeUndefined();
+      expect(plan.drift?.reverted).toBe('unknown');
+      expect(plan.drift?.why).toContain(
+        "app.kubernetes.io/managed-by=Helm looks like a GitOps tool's but proves no owner",
+      );
+      // managed-by naming kubectl is no marker.
+      const kubectl = strategyPlan((d) => {
+        noLastApplied([entry('kubectl-create', 'Update', manifestFields({}))])(d);
+        d.metadata.labels = { ...d.metadata.labels, 'app.kubernetes.io/managed-by': 'kubectl' };
+      });
+      expect(kubectl.plan.drift?.reverted).toBe(false);
+    });
+
     it('no managedFields and no last-applied (a stripped dump): unknown, no writer ruled out', () => {
       const d = seedIncidentA();
       delete d.deployment.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'];
