@@ -85,6 +85,8 @@ describe('scale-old-replicaset plan', () => {
     expect(plan?.replicaSet?.stepped).toBeUndefined();
     expect(plan?.impact).toMatch(/^OUTAGE: all 3 old replicas go down at once/);
     expect(plan?.impact).toContain('deadlocks again one pod later');
+    // No new pod is Ready yet (the surge pod is Pending): nothing serves, said plainly.
+    expect(plan?.impact).toContain('at once; no pod serves until the new pods are Ready.');
     expect(plan?.warnings[0]).toMatch(/Every old replica goes at once \(3 of 3\)/);
 
     expect(stepped?.replicaSet).toMatchObject({ replicas: 3, to: 0, stepped: true });

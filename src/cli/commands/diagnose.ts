@@ -29,7 +29,9 @@ Explains why a Deployment's rollout is stuck or its pods crash, and what would f
   -n, --namespace   namespace of the Deployment (default: the context's namespace, else "default")
   --from-file DUMP  read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
                     instead of the cluster, e.g.
-                    kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml > dump.yaml
+                    kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml \\
+                      --show-managed-fields > dump.yaml
+                    (several outputs may be joined, separated by ---: README "Command line")
   --context, --kubeconfig  which cluster to read (live mode only)
   --argocd-namespace NS  where Argo CD's Applications live, for a tracking id that
                     names no namespace (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)

@@ -102,7 +102,7 @@ export function buildScaleOldReplicaSetPlans(
   const impact =
     replicas <= 1 && from <= 1
       ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
-      : `OUTAGE: all ${from} old replicas go down at once; until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
+      : `OUTAGE: all ${from} old replicas go down at once; ${newReady === 0 ? 'no pod serves until the new pods are Ready' : `until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}`}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
   const warnings = [
     ...(others.length > 0
       ? [
