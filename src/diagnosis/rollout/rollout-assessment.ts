@@ -437,8 +437,10 @@ function pendingVerdict(
     caveats.push(
       `${failing.request}: a selector fails on a device of the node with a CEL runtime error (${failing.selectorError}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
     );
+    // A noun phrase: it is rendered as "… was not read", "To settle it, read …" and "Not read: …".
+    const podName = base.pod.metadata.name ?? '';
     missing.push(
-      'the pod\'s FailedScheduling event (kubectl describe pod): "CEL runtime error" there shows the scheduler stopped at the selector',
+      `a FailedScheduling event of pod ${podName} that names the selector's error (kubectl describe pod -n ${base.pod.metadata.namespace ?? ''} ${podName}; "CEL runtime error" in its message shows the scheduler stopped at the selector)`,
     );
     return judged('incomplete');
   }
