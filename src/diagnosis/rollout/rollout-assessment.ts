@@ -456,7 +456,40 @@ function pendingVerdict(
     );
     return judged('incomplete');
   }
+  const unservedHere = dependsOnUnreadClasses(snapshot, eligible);
+  if (unservedHere.length > 0) {
+    // DRA is in use and the DeviceClasses were not all read: one may back the resource
+    // on nodes without a device plugin for it, and the device blockers would then decide.
+    caveats.push(
+      `no node it may use advertises ${list(unservedHere)}, and the DeviceClasses were not all read: a class with extendedResourceName may serve it through DRA there`,
+    );
+    missing.push(
+      'the list of DeviceClasses (kubectl get deviceclasses -o yaml; a live diagnosis needs list on deviceclasses)',
+    );
+    return judged('incomplete');
+  }
   return judged('unschedulable');
+}
+
+/**
+ * Extended resources that block every eligible node only because the node does not
+ * advertise them, while DRA is in use and the DeviceClasses were not read whole: the
+ * scheduler leaves such a resource to DRA where a class backs it (placement skips it
+ * then), so "the node has none" is unknown, not proved.
+ */
+function dependsOnUnreadClasses(snapshot: WorkloadSnapshot, eligible: readonly NodeAssessment[]): string[] {
+  const dra = snapshot.coverage.dra;
+  if (!dra || dra.classes === 'complete') return [];
+  const absent = eligible.flatMap((a) =>
+    a.remaining.flatMap((b) =>
+      b.kind === 'resource' &&
+      b.resource.includes('/') &&
+      a.node.status?.allocatable?.[b.resource] === undefined
+        ? [b.resource]
+        : [],
+    ),
+  );
+  return [...new Set(absent)];
 }
 
 /** Claims the pod mounts that the snapshot lacks while the claims were not read whole. */
