@@ -17,6 +17,7 @@
  */
 import type { Deployment, Pod, ResourceClaim } from '../diagnosis/k8s.js';
 import { podDevices } from '../diagnosis/dra/health.js';
+import { claimsNamedBy } from '../diagnosis/dra/pod-claims.js';
 import {
   deviceName,
   deviceTaintRuleBody,
@@ -101,16 +102,7 @@ async function holdersOf(
 ): Promise<Pod[]> {
   const out: Pod[] = [];
   for (const pod of pods) {
-    const names = new Set<string>([
-      ...(pod.status?.resourceClaimStatuses ?? []).flatMap((s) =>
-        s.resourceClaimName ? [s.resourceClaimName] : [],
-      ),
-      ...(pod.spec.resourceClaims ?? []).flatMap((c) => (c.resourceClaimName ? [c.resourceClaimName] : [])),
-      ...(pod.status?.extendedResourceClaimStatus?.resourceClaimName
-        ? [pod.status.extendedResourceClaimStatus.resourceClaimName]
-        : []),
-    ]);
-    for (const name of names) {
+    for (const name of claimsNamedBy(pod)) {
       const { items } = await listObjects<ResourceClaim>(client, {
         resource: 'resourceclaims',
         namespace,

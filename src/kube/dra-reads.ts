@@ -52,6 +52,11 @@ export function usesClaims(spec: PodSpec): boolean {
   return (spec.resourceClaims ?? []).length > 0;
 }
 
+/** The template makes a claim from a ResourceClaimTemplate. */
+function namesTemplate(spec: PodSpec): boolean {
+  return (spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName);
+}
+
 export interface DraReads {
   dra?: DraObjects;
   coverage?: DraCoverage;
@@ -199,9 +204,10 @@ export async function readDra(
           },
     );
   }
-  const state = <T>(outcome: Outcome<T>, what: string, settle: string): ReadState => {
+  const state = <T>(outcome: Outcome<T>, what: string, settle: string, matters = true): ReadState => {
     if ('list' in outcome) {
       if (!outcome.list.truncated) return 'complete';
+      if (!matters) return 'partial';
       gaps.push({
         about: 'dra',
         what: `${what} past the first ${outcome.list.items.length}`,
@@ -210,7 +216,8 @@ export async function readDra(
       });
       return 'partial';
     }
-    gaps.push({ about: 'dra', what, reason: 'notServed' in outcome ? 'failed' : 'forbidden', settle });
+    if (matters)
+      gaps.push({ about: 'dra', what, reason: 'notServed' in outcome ? 'failed' : 'forbidden', settle });
     return 'unread';
   };
   const items = <T>(outcome: Outcome<T>): T[] => ('list' in outcome ? outcome.list.items : []);
@@ -222,6 +229,8 @@ export async function readDra(
       templates,
       `ResourceClaimTemplates in ${namespace}`,
       `grant list on resourceclaimtemplates (resource.k8s.io) in ${namespace}`,
+      // Only a claim made from a template needs one: extended resources and shared claims use none.
+      namesTemplate(spec),
     ),
   };
   return {

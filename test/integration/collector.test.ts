@@ -371,6 +371,37 @@ describe('collector on a DRA cluster serving nvidia.com/gpu through a DeviceClas
       await sim.close();
     }
   });
+
+  it('a refused ResourceClaimTemplate list is no gap when the template makes no claim from one', async () => {
+    const { snapshot } = draSeed({ mode: 'extended' });
+    const dra = snapshot.dra;
+    const sim = await startSimulator({
+      scenario: [
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+        snapshot.deployment,
+        ...snapshot.replicaSets,
+        ...snapshot.pods,
+        ...snapshot.events,
+        ...snapshot.nodes,
+        ...(dra ? [...dra.classes, ...dra.slices, ...dra.claims] : []),
+      ],
+      controllers: false,
+    });
+    try {
+      const { client } = await clientFor(sim, 'dra-extended-templates');
+      sim.addFault({ match: { verb: 'list', resource: 'resourceclaimtemplates' }, status: 403 });
+      const collected = await collectSnapshot(client, {
+        kind: 'Deployment',
+        namespace: 'vision',
+        name: 'tracker',
+      });
+      expect(collected.coverage.dra?.templates).toBe('unread');
+      expect(collected.coverage.gaps.filter((g) => g.what.includes('ResourceClaimTemplates'))).toEqual([]);
+      expect(diagnose(collected).findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    } finally {
+      await sim.close();
+    }
+  });
 });
 
 describe('collector at scale', () => {

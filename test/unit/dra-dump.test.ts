@@ -20,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Json {
   findings: { code: string; summary: string }[];
-  coverage: { dra?: { claims: string; slices: string }; gaps: { about: string; settle: string }[] };
+  coverage: {
+    dra?: { claims: string; slices: string };
+    gaps: { about: string; what: string; settle: string }[];
+  };
 }
 
 function dumpFile(
@@ -29,6 +32,10 @@ function dumpFile(
   secondGpu = false,
   /** The new pod created after the scheduler's last refusal (which then was about another pod). */
   refusalBeforePod = false,
+  /** How the pods get their GPU; 'extended': nvidia.com/gpu through a DeviceClass, no template. */
+  mode: 'template' | 'extended' = 'template',
+  /** The notebook of research holds its GPU through an extended resource, not a named claim. */
+  notebookExtended = false,
 ): string {
   const research = makeReplicaSet(makeDeployment('notebook', { namespace: 'research' }), '5f7c9d8b6d', {
     revision: 1,
@@ -36,9 +43,20 @@ function dumpFile(
   });
   const notebook = makePod(research, 'r4tz8', 'gpu-node-1', { phase: 'Running' });
   // As the API server holds it: the pod names the claim it uses.
-  notebook.spec.resourceClaims = [{ name: 'gpu', resourceClaimName: 'notebook-gpu' }];
+  if (notebookExtended)
+    notebook.status = {
+      ...notebook.status,
+      extendedResourceClaimStatus: {
+        resourceClaimName: 'notebook-gpu',
+        requestMappings: [
+          { containerName: 'notebook', resourceName: 'nvidia.com/gpu', requestName: 'container-0-request-0' },
+        ],
+      },
+    };
+  else notebook.spec.resourceClaims = [{ name: 'gpu', resourceClaimName: 'notebook-gpu' }];
   const theirs = claim('notebook-gpu', 'research', { device: 'gpu-1', node: 'gpu-node-1', pods: [notebook] });
   const { snapshot, newPod } = draSeed({
+    mode,
     claims: [theirs],
     ...(secondGpu ? { gpus: [{ name: 'gpu-0' }, { name: 'gpu-1' }] } : {}),
   });
@@ -108,6 +126,11 @@ describe('dumps with resource.k8s.io kinds', () => {
     expect(status).toBe(1);
     expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
     expect(json.coverage.dra?.claims).toBe('unread');
+    // Each kind by its plural: "DeviceClasses", never "DeviceClasss".
+    expect(json.coverage.gaps.map((g) => g.what)).toEqual(
+      expect.arrayContaining(['ResourceClaims', 'ResourceSlices', 'DeviceClasses', 'ResourceClaimTemplates']),
+    );
+    expect(JSON.stringify(json)).not.toContain('Classs');
   });
 
   it('without the ResourceSlices the devices are unknown: IncompleteEvidence, never "no matching device"', async () => {
@@ -156,5 +179,77 @@ describe('dumps with resource.k8s.io kinds', () => {
         what: expect.stringMatching(/-gpu-b6x9r \(named by pod /),
       }),
     );
+  });
+
+  it("a dump without an old pod's extended-resource claim (status.extendedResourceClaimStatus) names it: never room", async () => {
+    const file = dumpFile('without-extended-claim.yaml', () => true, true, false, 'extended');
+    const list = parse(readFileSync(file, 'utf8')) as {
+      items: { kind: string; metadata: { name: string } }[];
+    };
+    const kept = list.items.filter(
+      (o) => !(o.kind === 'ResourceClaim' && o.metadata.name.endsWith('-extended-resources-t8v2c')),
+    );
+    expect(kept).toHaveLength(list.items.length - 1);
+    writeFileSync(file, stringify({ ...list, items: kept }));
+    const { json } = await diagnoseFile(file);
+    // gpu-0 looks free without the old pod's claim: unknown, not room on gpu-node-1.
+    expect(json.coverage.dra?.claims).not.toBe('all');
+    expect(json.coverage.gaps).toContainEqual(
+      expect.objectContaining({
+        about: 'dra',
+        reason: 'not-in-dump',
+        what: expect.stringMatching(/-extended-resources-t8v2c \(named by pod tracker-/),
+      }),
+    );
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).not.toContain('Unschedulable');
+    expect(codes.some((c) => c === 'IncompleteEvidence' || c === 'RolloutSurgeDeadlock')).toBe(true);
+  });
+
+  it("another namespace's pod whose extended-resource claim the dump lacks: claims of other namespaces not all read", async () => {
+    const file = dumpFile(
+      'tenant-without-extended-claim.yaml',
+      (kind, ns) => !(kind === 'ResourceClaim' && ns === 'research'),
+      true,
+      true,
+      'extended',
+      true,
+    );
+    const { json } = await diagnoseFile(file);
+    expect(json.coverage.dra?.claims).toBe('namespace');
+    expect(json.coverage.gaps).toContainEqual(
+      expect.objectContaining({ about: 'dra', what: 'ResourceClaims of other namespaces' }),
+    );
+    expect(json.findings.map((f) => f.code)).not.toContain('Unschedulable');
+  });
+
+  it('extended resources without ResourceClaimTemplates in the dump: no template gap (none is used)', async () => {
+    const file = dumpFile('extended-all.yaml', () => true, true, false, 'extended');
+    const { json } = await diagnoseFile(file);
+    expect(json.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+    expect(json.coverage.dra?.claims).toBe('all');
+    expect(json.coverage.gaps.map((g) => g.what)).not.toContain('ResourceClaimTemplates');
+    // A template-made claim still needs its template: the gap stays.
+    const template = await diagnoseFile(
+      dumpFile('template-no-templates.yaml', (kind) => kind !== 'ResourceClaimTemplate', true),
+    );
+    expect(template.json.coverage.gaps.map((g) => g.what)).toContain('ResourceClaimTemplates');
+  });
+
+  it('an extended-resource claim named by a pod of a dump without DRA objects: DRA unread, never "the node has no nvidia.com/gpu"', async () => {
+    const file = dumpFile(
+      'extended-no-dra.yaml',
+      (kind) => !['ResourceClaim', 'ResourceSlice', 'DeviceClass', 'ResourceClaimTemplate'].includes(kind),
+      true,
+      false,
+      'extended',
+      true,
+    );
+    // No pod lists spec.resourceClaims: only the pods' status names the claims.
+    expect(readFileSync(file, 'utf8')).not.toContain('resourceClaims:');
+    const { json } = await diagnoseFile(file);
+    expect(json.coverage.dra).toMatchObject({ claims: 'unread', slices: 'unread', classes: 'unread' });
+    expect(json.coverage.gaps.map((g) => g.what)).toContain('DeviceClasses');
+    expect(json.findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
   });
 });

@@ -399,6 +399,32 @@ describe('surge deadlock through DRA claims', () => {
     expect(text(result.findings)).toContain('the scheduler stops scheduling the pod with that error');
   });
 
+  it.each([
+    [
+      'the request',
+      (): DraScenarioOptions => ({
+        newRequest: gpuRequest({ selectors: ['device.attributes["example.com"].model == "l4"'] }),
+      }),
+    ],
+    ['the DeviceClass', (): DraScenarioOptions => ({})],
+  ])(
+    'a selector of %s on an attribute domain the slice does not publish: the read that settles it is named in a sentence that reads',
+    (where, options) => {
+      const { snapshot, newPod } = draSeed(options());
+      if (where === 'the DeviceClass')
+        for (const c of snapshot.dra?.classes ?? [])
+          c.spec.selectors = [{ cel: { expression: 'device.attributes["example.com"].model == "l4"' } }];
+      const result = diagnose(snapshot);
+      const finding = result.findings.find((f) => f.code === 'IncompleteEvidence');
+      const pod = newPod.metadata.name ?? '';
+      const read = `a FailedScheduling event of pod ${pod} that names the selector's error (kubectl describe pod -n vision ${pod}; "CEL runtime error" in its message shows the scheduler stopped at the selector)`;
+      expect(finding?.summary).toBe(`Pod ${pod} is Pending and why cannot be settled: ${read} was not read.`);
+      expect(finding?.explanation).toContain(`To settle it, read ${read}.`);
+      expect(finding?.evidence).toContainEqual({ type: 'note', text: `Not read: ${read}` });
+      expect(text(finding)).not.toContain('there shows');
+    },
+  );
+
   it("the pod's own FailedScheduling carries the CEL runtime error: Unschedulable naming the selector error, no strategy plan", () => {
     const cel =
       'running "DynamicResources" filter plugin: claim vision/tracker-gpu-x7k2q: selector #0: CEL runtime error: no such key: nvlinkDomain';

@@ -18,6 +18,7 @@ import type {
   KubeEvent,
 } from '../k8s.js';
 import { claimNames } from '../placement/pod-constraints.js';
+import { claimsNamedBy } from '../dra/pod-claims.js';
 import { isTerminal } from '../rollout/workload.js';
 import { selectWorkload } from '../select-workload.js';
 import { asCoreEvent } from './event-shape.js';
@@ -243,9 +244,16 @@ function withMissingReplicaSets(
  */
 const DRA_KINDS = ['ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceClass'];
 
+/**
+ * The Deployment or a pod of the dump lists claims, or a pod holds the claim the
+ * scheduler created for its extended resources: DRA is in use even when the dump
+ * holds no DRA object (then every DRA kind is a gap).
+ */
 function usesClaims(deployment: Deployment, pods: readonly Pod[]): boolean {
-  return [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some(
-    (spec) => (spec.resourceClaims ?? []).length > 0,
+  return (
+    [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some(
+      (spec) => (spec.resourceClaims ?? []).length > 0,
+    ) || pods.some((p) => p.status?.extendedResourceClaimStatus?.resourceClaimName)
   );
 }
 
@@ -258,13 +266,14 @@ function draCoverage(
   ns: string,
   byKind: ReadonlyMap<string, KubeObject[]>,
   gaps: CoverageGap[],
+  templatesNamed: boolean,
 ): NonNullable<Coverage['dra']> {
   const has = (kind: string): boolean => (byKind.get(kind) ?? []).length > 0;
   const elsewhere = (kind: string): boolean =>
     (byKind.get(kind) ?? []).some((o) => o.metadata?.namespace !== undefined && o.metadata.namespace !== ns);
-  const state = (kind: string, settle: string): ReadState => {
+  const state = (kind: string, plural: string, settle: string, matters = true): ReadState => {
     if (has(kind)) return 'complete';
-    gaps.push({ about: 'dra', what: `${kind}s`, reason: 'not-in-dump', settle });
+    if (matters) gaps.push({ about: 'dra', what: plural, reason: 'not-in-dump', settle });
     return 'unread';
   };
   let claims: 'all' | 'namespace' | 'unread' = 'unread';
@@ -292,9 +301,16 @@ function draCoverage(
   }
   return {
     claims,
-    slices: state('ResourceSlice', 'kubectl get resourceslices -o yaml'),
-    classes: state('DeviceClass', 'kubectl get deviceclasses -o yaml'),
-    templates: state('ResourceClaimTemplate', `kubectl get resourceclaimtemplates -n ${ns} -o yaml`),
+    slices: state('ResourceSlice', 'ResourceSlices', 'kubectl get resourceslices -o yaml'),
+    classes: state('DeviceClass', 'DeviceClasses', 'kubectl get deviceclasses -o yaml'),
+    // Unread either way; a gap only when a claim is made from a template (extended
+    // resources backed by DRA and shared claims use none).
+    templates: state(
+      'ResourceClaimTemplate',
+      'ResourceClaimTemplates',
+      `kubectl get resourceclaimtemplates -n ${ns} -o yaml`,
+      templatesNamed,
+    ),
   };
 }
 
@@ -338,8 +354,19 @@ function dumpCoverage(
     nodes,
     podsReadOn: clusterWide ? 'all' : [],
     gaps,
-    ...(dra ? { dra: draCoverage(ns, byKind, gaps) } : {}),
+    ...(dra ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(deployment, byKind)) } : {}),
   };
+}
+
+/** The Deployment's template or a pod of its namespace makes a claim from a ResourceClaimTemplate. */
+function namesTemplate(deployment: Deployment, byKind: ReadonlyMap<string, KubeObject[]>): boolean {
+  const ns = deployment.metadata.namespace ?? '';
+  const pods = ((byKind.get('Pod') ?? []) as unknown as Pod[]).filter(
+    (p) => (p.metadata.namespace ?? ns) === ns,
+  );
+  return [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some((spec) =>
+    (spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName),
+  );
 }
 
 /**
@@ -380,7 +407,10 @@ function claimMissing(byKind: ReadonlyMap<string, KubeObject[]>): boolean {
   return missingClaims(byKind).length > 0;
 }
 
-/** Claims pods of the dump name (by resourceClaimName, or as created for them) that the dump lacks. */
+/**
+ * Claims pods of the dump name (by resourceClaimName, as created for them from a
+ * template, or as the scheduler created for their extended resources) that the dump lacks.
+ */
 function missingClaims(
   byKind: ReadonlyMap<string, KubeObject[]>,
 ): { namespace: string; name: string; pod: string }[] {
@@ -391,11 +421,7 @@ function missingClaims(
   );
   return ((byKind.get('Pod') ?? []) as unknown as Pod[]).flatMap((pod) => {
     const ns = pod.metadata.namespace ?? '';
-    const named = [
-      ...(pod.spec.resourceClaims ?? []).map((c) => c.resourceClaimName),
-      ...(pod.status?.resourceClaimStatuses ?? []).map((c) => c.resourceClaimName),
-    ].filter((n): n is string => Boolean(n));
-    return named
+    return claimsNamedBy(pod)
       .filter((name) => !held.has(`${ns}/${name}`))
       .map((name) => ({ namespace: ns, name, pod: pod.metadata.name ?? '' }));
   });

@@ -437,8 +437,10 @@ function pendingVerdict(
     caveats.push(
       `${failing.request}: a selector fails on a device of the node with a CEL runtime error (${failing.selectorError}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
     );
+    // A noun phrase: it is rendered as "… was not read", "To settle it, read …" and "Not read: …".
+    const podName = base.pod.metadata.name ?? '';
     missing.push(
-      'the pod\'s FailedScheduling event (kubectl describe pod): "CEL runtime error" there shows the scheduler stopped at the selector',
+      `a FailedScheduling event of pod ${podName} that names the selector's error (kubectl describe pod -n ${base.pod.metadata.namespace ?? ''} ${podName}; "CEL runtime error" in its message shows the scheduler stopped at the selector)`,
     );
     return judged('incomplete');
   }
@@ -454,7 +456,40 @@ function pendingVerdict(
     );
     return judged('incomplete');
   }
+  const unservedHere = dependsOnUnreadClasses(snapshot, eligible);
+  if (unservedHere.length > 0) {
+    // DRA is in use and the DeviceClasses were not all read: one may back the resource
+    // on nodes without a device plugin for it, and the device blockers would then decide.
+    caveats.push(
+      `no node it may use advertises ${list(unservedHere)}, and the DeviceClasses were not all read: a class with extendedResourceName may serve it through DRA there`,
+    );
+    missing.push(
+      'the list of DeviceClasses (kubectl get deviceclasses -o yaml; a live diagnosis needs list on deviceclasses)',
+    );
+    return judged('incomplete');
+  }
   return judged('unschedulable');
+}
+
+/**
+ * Extended resources that block every eligible node only because the node does not
+ * advertise them, while DRA is in use and the DeviceClasses were not read whole: the
+ * scheduler leaves such a resource to DRA where a class backs it (placement skips it
+ * then), so "the node has none" is unknown, not proved.
+ */
+function dependsOnUnreadClasses(snapshot: WorkloadSnapshot, eligible: readonly NodeAssessment[]): string[] {
+  const dra = snapshot.coverage.dra;
+  if (!dra || dra.classes === 'complete') return [];
+  const absent = eligible.flatMap((a) =>
+    a.remaining.flatMap((b) =>
+      b.kind === 'resource' &&
+      b.resource.includes('/') &&
+      a.node.status?.allocatable?.[b.resource] === undefined
+        ? [b.resource]
+        : [],
+    ),
+  );
+  return [...new Set(absent)];
 }
 
 /** Claims the pod mounts that the snapshot lacks while the claims were not read whole. */
