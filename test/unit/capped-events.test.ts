@@ -52,7 +52,7 @@ describe('events of a busy namespace past the cap', () => {
     });
     const findings = diagnose(snapshot).findings;
     expect(findings.map((f) => f.code)).toEqual(['IncompleteEvidence']);
-    expect(findings[0]?.summary).toContain('events in shop past the first 1500 was not read (capped)');
+    expect(findings[0]?.summary).toContain('events in shop past the first 1500 could not be read (capped)');
   });
 
   it('look-alike: every event read and none about the pod: nothing is claimed missing', () => {

@@ -418,7 +418,9 @@ describe('surge deadlock through DRA claims', () => {
       const finding = result.findings.find((f) => f.code === 'IncompleteEvidence');
       const pod = newPod.metadata.name ?? '';
       const read = `a FailedScheduling event of pod ${pod} that names the selector's error (kubectl describe pod -n vision ${pod}; "CEL runtime error" in its message shows the scheduler stopped at the selector)`;
-      expect(finding?.summary).toBe(`Pod ${pod} is Pending and why cannot be settled: ${read} was not read.`);
+      expect(finding?.summary).toBe(
+        `Pod ${pod} is Pending and why cannot be settled without reading ${read}.`,
+      );
       expect(finding?.explanation).toContain(`To settle it, read ${read}.`);
       expect(finding?.evidence).toContainEqual({ type: 'note', text: `Not read: ${read}` });
       expect(text(finding)).not.toContain('there shows');

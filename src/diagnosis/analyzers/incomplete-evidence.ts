@@ -61,7 +61,8 @@ function workloadUnread(snapshot: WorkloadSnapshot, gaps: CoverageGap[]): Draft 
   return {
     code: 'IncompleteEvidence',
     severity: unsettled ? 'warning' : 'info',
-    summary: `Cannot judge ${name}: ${what} ${gaps.length === 1 ? 'was' : 'were'} not read (${reasons(gaps)}); the Deployment reports ${status.text}.`,
+    // "could not be read" agrees with "the nodes" and "the Deployment's pods" alike.
+    summary: `Cannot judge ${name}: ${what} could not be read (${reasons(gaps)}); the Deployment reports ${status.text}.`,
     explanation:
       `Without ${what} there is nothing to look for a stuck rollout, a crash or a pull failure in, and their absence is not evidence of health. ` +
       `${unsettled ? 'The Deployment itself says the rollout is not complete, so something is wrong that this diagnosis cannot see. ' : ''}` +
@@ -83,7 +84,7 @@ function pendingUnsettled(snapshot: WorkloadSnapshot, pending: PendingAssessment
   return {
     code: 'IncompleteEvidence',
     severity: 'warning',
-    summary: `${lead} Pending and why cannot be settled: ${missing[0]} ${missing.length === 1 ? 'was' : 'were'} not read.`,
+    summary: `${lead} Pending and why cannot be settled without reading ${missing[0]}${missing.length > 1 ? ` (and ${missing.length - 1} more, below)` : ''}.`,
     explanation:
       'Whether this is a surge deadlock (fixable by letting old pods go first) or a pod that fits nowhere (where that would only add downtime) depends on what the nodes hold, and that was not read. ' +
       'No change is offered until it is. ' +
