@@ -208,6 +208,41 @@ describe('strings and regular expressions as cel-go evaluates them (cel-strings.
   });
 });
 
+describe('integers beyond 2^53 as read', () => {
+  // 2^53 + 1 as the API server sends it, read as 2^53: the exact value is lost before
+  // any selector runs.
+  const read = JSON.parse('{"int": 9007199254740993}') as { int: number };
+  const big: Device = { ...device, attributes: { ...device.attributes, serial: read } };
+  const serial = `device.attributes["${DRIVER}"].serial`;
+
+  it.each([[`${serial} == 9007199254740992`], [`${serial} != 9007199254740992`], [`${serial} > 0`]])(
+    '%s is unknown, naming the attribute',
+    (expression) => {
+      expect(evaluateExpression(expression, DRIVER, big)).toEqual({
+        result: 'unknown',
+        why: expect.stringContaining('attribute serial is the integer 9007199254740992 as read, beyond 2^53'),
+      });
+    },
+  );
+
+  it('the other attributes of the device stay exact, and a result that does not need the value too', () => {
+    expect(evaluateExpression(`${serial} == 1`, DRIVER, big).result).toBe('unknown');
+    expect(evaluateExpression(`device.attributes["${DRIVER}"].index == 0`, DRIVER, big).result).toBe('match');
+    expect(evaluateExpression(`${serial} == 1 || true`, DRIVER, big).result).toBe('match');
+    expect(
+      evaluateExpression(`"serial" in device.attributes["${DRIVER}"].map(k, k)`, DRIVER, big).result,
+    ).toBe('match');
+  });
+
+  it('a capacity given as a number beyond 2^53 is unknown', () => {
+    const huge = {
+      ...device,
+      capacity: { ...device.capacity, counter: JSON.parse('{"value": 9007199254740993}') as unknown },
+    } as unknown as Device;
+    expect(evaluateExpression('device.driver != ""', DRIVER, huge).result).toBe('unknown');
+  });
+});
+
 describe('rewriteSelector', () => {
   const rewrite = (expression: string): string => rewriteSelector(expression, parse(expression).ast);
 

@@ -16,7 +16,7 @@
  *   of the pod with that error whenever its search reaches the device: never a match.
  * - 'unknown': anything this environment cannot settle (a function or form it does not
  *   know, a device attribute of a kind it does not read, a result that is not a bool, a
- *   pattern RE2 refuses; see cel-strings.ts).
+ *   pattern RE2 refuses, an int attribute rounded when read; see cel-strings.ts).
  *   Never a match either: the caller reports the device as possibly matching and says why.
  */
 import { Environment, EvaluationError } from '@marcbachmann/cel-js';
@@ -141,8 +141,20 @@ class DeviceInputError extends Error {
   }
 }
 
+/**
+ * An int attribute read as a JavaScript number beyond ±(2^53 - 1): JSON.parse and the
+ * YAML reader have already rounded it (int64 upstream), so its exact value is lost.
+ */
+class ImpreciseInt {
+  constructor(readonly read: number) {}
+}
+
 function attributeValue(name: string, value: Record<string, unknown>): unknown {
-  if (typeof value.int === 'number') return BigInt(value.int);
+  if (typeof value.int === 'number') {
+    const exact = !Number.isInteger(value.int) || Number.isSafeInteger(value.int);
+    return exact ? BigInt(value.int) : new ImpreciseInt(value.int);
+  }
+  if (typeof value.int === 'bigint') return value.int;
   if (typeof value.bool === 'boolean') return value.bool;
   if (typeof value.string === 'string') return value.string;
   if (typeof value.version === 'string') {
@@ -167,12 +179,38 @@ export function celDevice(driver: string, device: Device): Record<string, unknow
     const slash = key.indexOf('/');
     const domain = slash < 0 ? driver : key.slice(0, slash);
     const name = slash < 0 ? key : key.slice(slash + 1);
-    into[domain] = { ...(into[domain] ?? {}), [name]: value };
+    const map = (into[domain] ??= {});
+    if (value instanceof ImpreciseInt) {
+      // A key (size() and the macros see it) whose value cannot be read: reading it, as
+      // comparisons, has() and `in` here do, makes the selector unknown instead of
+      // comparing a rounded number.
+      Object.defineProperty(map, name, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          throw new NotSettled(
+            `attribute ${key} is the integer ${value.read} as read, beyond 2^53: JSON and YAML reading round it, so its exact value is unknown`,
+          );
+        },
+      });
+    } else {
+      map[name] = value;
+    }
   };
   for (const [key, value] of Object.entries(fields.attributes ?? {})) {
     put(attributes, key, attributeValue(key, value as unknown as Record<string, unknown>));
   }
   for (const [key, value] of Object.entries(fields.capacity ?? {})) {
+    if (
+      typeof value.value === 'number' &&
+      !Number.isSafeInteger(value.value) &&
+      Number.isInteger(value.value)
+    ) {
+      throw new DeviceInputError(
+        `capacity ${key} is the number ${value.value} as read, beyond 2^53 (rounded)`,
+        false,
+      );
+    }
     try {
       put(capacity, key, parseCelQuantity(String(value.value)));
     } catch {
