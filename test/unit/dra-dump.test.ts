@@ -106,6 +106,21 @@ describe('dumps with resource.k8s.io kinds', () => {
     expect(codes).not.toContain('Unschedulable');
   });
 
+  it('a pattern RE2 refuses (lookahead) is IncompleteEvidence naming the class, the selector and why', async () => {
+    const file = classSelectorDump(
+      'lookahead-class.yaml',
+      'device.attributes["gpu.nvidia.com"].productName.matches("(?=NVIDIA)")',
+    );
+    const { json } = await diagnoseFile(file);
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).toContain('IncompleteEvidence');
+    expect(codes).not.toContain('RolloutSurgeDeadlock');
+    expect(codes).not.toContain('Unschedulable');
+    expect(JSON.stringify(json.findings)).toMatch(
+      /DeviceClass gpu\.nvidia\.com, selector #0: .*is not valid RE2/,
+    );
+  });
+
   it('without the claims of other namespaces a GPU that looks free is unknown, never room', async () => {
     const file = dumpFile('own-claims-stale.yaml', (kind, ns) => !(ns === 'research'), true, true);
     const { json } = await diagnoseFile(file);

@@ -315,7 +315,7 @@ export function evaluateSelectors(
   for (const [index, selector] of (selectors ?? []).entries()) {
     const expression = selector.cel?.expression;
     if (expression === undefined) {
-      unknown ??= { result: 'unknown', why: 'a selector of a kind other than CEL' };
+      unknown ??= { result: 'unknown', why: `selector #${index} is of a kind other than CEL` };
       continue;
     }
     const result = evaluateExpression(expression, driver, device);
@@ -324,7 +324,8 @@ export function evaluateSelectors(
       if (!unknown) return { result: 'error', why: `selector #${index}: CEL runtime error: ${result.why}` };
       continue;
     }
-    if (result.result === 'unknown') unknown ??= result;
+    if (result.result === 'unknown')
+      unknown ??= { result: 'unknown', why: `selector #${index}: ${result.why}` };
   }
   return unknown ?? { result: 'match' };
 }
