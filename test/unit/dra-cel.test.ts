@@ -130,6 +130,119 @@ describe('the DRA CEL environment (k8s.io/dynamic-resource-allocation/cel/compil
   });
 });
 
+describe('strings and regular expressions as cel-go evaluates them (cel-strings.ts)', () => {
+  const name = `device.attributes["${DRIVER}"].productName`; // "NVIDIA A100-SXM4-40GB"
+
+  it.each([
+    // RE2 syntax JavaScript reads otherwise: POSIX classes, \A \z, \pL, \Q…\E, flags.
+    [`${name}.matches("^NVIDIA [[:alnum:]]+-")`, 'match'],
+    ['"d]".matches("^[[:digit:]]$")', 'no-match'],
+    [`${name}.matches("\\\\AN")`, 'match'],
+    [`${name}.matches("40GB\\\\z")`, 'match'],
+    [`${name}.matches("^\\\\pL+ \\\\pL")`, 'match'],
+    [`${name}.matches("\\\\QA100-SXM4\\\\E")`, 'match'],
+    [`${name}.matches("(?i)^nvidia a100")`, 'match'],
+    // Go's "." is any character but \n; its \s has no \v.
+    ['"a\\u2028b".matches("^a.b$")', 'match'],
+    ['"\\u000b".matches("^\\\\s$")', 'no-match'],
+    // The global form, and the Kubernetes regex library.
+    [`matches(${name}, "^NVIDIA")`, 'match'],
+    [`${name}.find("[0-9]+GB") == "40GB"`, 'match'],
+    [`${name}.findAll("[0-9]+") == ["100", "4", "40"]`, 'match'],
+    [`${name}.findAll("[0-9]+", 2) == ["100", "4"]`, 'match'],
+  ])('%s is %s, as in Kubernetes', (expression, result) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe(result);
+  });
+
+  it.each([
+    ['lookahead', `${name}.matches("(?=NVIDIA)")`],
+    ['negative lookbehind', `${name}.matches("(?<!x)NVIDIA")`],
+    ['a backreference', `${name}.matches("(A)\\\\d+-SXM4-4\\\\1")`],
+    ['a possessive quantifier', `${name}.matches("N++")`],
+  ])('%s (JavaScript only, not RE2) is unknown, never a match', (_name, expression) => {
+    expect(evaluateExpression(expression, DRIVER, device)).toEqual({
+      result: 'unknown',
+      why: expect.stringContaining('is not valid RE2'),
+    });
+  });
+
+  it.each([
+    // Positions and lengths count code points, not UTF-16 units.
+    ['"😀a".indexOf("a") == 1', 'match'],
+    ['"😀abc".substring(1) == "abc"', 'match'],
+    ['"😀abc".substring(1, 2) == "a"', 'match'],
+    ['"😀abc".lastIndexOf("c") == 3', 'match'],
+    ['"😀abc".lastIndexOf("a", 2) == 1', 'match'],
+    ['"😀abc".indexOf("c", 2) == 3', 'match'],
+    ['"😀abc".charAt(1) == "a"', 'match'],
+    ['"😀ab".split("") == ["😀", "a", "b"]', 'match'],
+    ['"😀ab".split("", 2) == ["😀", "ab"]', 'match'],
+    ['"😀abc".matches("^.abc$")', 'match'],
+    ['"😀abc".substring(size("😀abc") - 1) == "c"', 'match'],
+    // ASCII only, and Go's TrimSpace.
+    ['"ÀB".lowerAscii() == "Àb"', 'match'],
+    ['"àb".upperAscii() == "àB"', 'match'],
+    ['"\\u0085x\\ufeff".trim() == "x\\ufeff"', 'match'],
+  ])('%s is %s, as in cel-go', (expression, result) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe(result);
+  });
+
+  it.each([
+    // An index out of range: an error upstream, not settled here.
+    ['"😀abc".substring(5) == ""'],
+    ['"😀ab".indexOf("b", 3) == 3'],
+    // Ordering with a character outside the BMP (JavaScript orders by UTF-16 units).
+    ['"\\uff21" < "😀"'],
+  ])('%s is unknown, never a settled answer', (expression) => {
+    expect(evaluateExpression(expression, DRIVER, device).result).toBe('unknown');
+  });
+
+  it('an attribute string outside the BMP makes orderings unknown', () => {
+    const emoji: Device = { ...device, attributes: { ...device.attributes, label: { string: '😀' } } };
+    expect(evaluateExpression(`device.attributes["${DRIVER}"].label > "\\uff21"`, DRIVER, emoji).result).toBe(
+      'unknown',
+    );
+    expect(
+      evaluateExpression(`device.attributes["${DRIVER}"].label.indexOf("😀") == 0`, DRIVER, emoji).result,
+    ).toBe('match');
+  });
+});
+
+describe('integers beyond 2^53 as read', () => {
+  // 2^53 + 1 as the API server sends it, read as 2^53: the exact value is lost before
+  // any selector runs.
+  const read = JSON.parse('{"int": 9007199254740993}') as { int: number };
+  const big: Device = { ...device, attributes: { ...device.attributes, serial: read } };
+  const serial = `device.attributes["${DRIVER}"].serial`;
+
+  it.each([[`${serial} == 9007199254740992`], [`${serial} != 9007199254740992`], [`${serial} > 0`]])(
+    '%s is unknown, naming the attribute',
+    (expression) => {
+      expect(evaluateExpression(expression, DRIVER, big)).toEqual({
+        result: 'unknown',
+        why: expect.stringContaining('attribute serial is the integer 9007199254740992 as read, beyond 2^53'),
+      });
+    },
+  );
+
+  it('the other attributes of the device stay exact, and a result that does not need the value too', () => {
+    expect(evaluateExpression(`${serial} == 1`, DRIVER, big).result).toBe('unknown');
+    expect(evaluateExpression(`device.attributes["${DRIVER}"].index == 0`, DRIVER, big).result).toBe('match');
+    expect(evaluateExpression(`${serial} == 1 || true`, DRIVER, big).result).toBe('match');
+    expect(
+      evaluateExpression(`"serial" in device.attributes["${DRIVER}"].map(k, k)`, DRIVER, big).result,
+    ).toBe('match');
+  });
+
+  it('a capacity given as a number beyond 2^53 is unknown', () => {
+    const huge = {
+      ...device,
+      capacity: { ...device.capacity, counter: JSON.parse('{"value": 9007199254740993}') as unknown },
+    } as unknown as Device;
+    expect(evaluateExpression('device.driver != ""', DRIVER, huge).result).toBe('unknown');
+  });
+});
+
 describe('rewriteSelector', () => {
   const rewrite = (expression: string): string => rewriteSelector(expression, parse(expression).ast);
 
@@ -152,6 +265,13 @@ describe('rewriteSelector', () => {
       '(__dra_domain(device.attributes, "d.example.com")).?x.hasValue() && (__dra_domain(device.capacity, "d.example.com").m.isInteger())',
     );
     expect(rewrite('"d.example.com" in device.attributes')).toBe('"d.example.com" in device.attributes');
+  });
+
+  it("renames the string methods cel-go defines otherwise to this analysis' own, changing only the name", () => {
+    expect(rewrite('("a" + "b").indexOf( "b" ) == 1 && matches ("ab", "^a") && "x".trim() == "x"')).toBe(
+      '("a" + "b").__rd_indexOf( "b" ) == 1 && __rd_matches ("ab", "^a") && "x".__rd_trim() == "x"',
+    );
+    expect(rewrite('"a".matches("(a)").matches("x")')).toBe('"a".__rd_matches("(a)").__rd_matches("x")');
   });
 });
 

@@ -98,6 +98,47 @@ describe('dumps with resource.k8s.io kinds', () => {
     });
   });
 
+  /** The dump of the deadlock with `and` added to the DeviceClass selector. */
+  function classSelectorDump(name: string, and: string): string {
+    const file = dumpFile(name, () => true, true);
+    const list = parse(readFileSync(file, 'utf8')) as {
+      items: { kind: string; spec?: { selectors?: { cel: { expression: string } }[] } }[];
+    };
+    const deviceClass = list.items.find((o) => o.kind === 'DeviceClass');
+    const selector = deviceClass?.spec?.selectors?.[0];
+    if (!selector) throw new Error('the dump has no DeviceClass selector');
+    selector.cel.expression += ` && ${and}`;
+    writeFileSync(file, stringify(list));
+    return file;
+  }
+
+  it('a DeviceClass selector in RE2 syntax (a POSIX class) matches as in Kubernetes: the deadlock, not "0 matching"', async () => {
+    // JavaScript reads [[:alnum:]] as the class [:alnum] followed by "]": nothing would match.
+    const file = classSelectorDump(
+      're2-class.yaml',
+      'device.attributes["gpu.nvidia.com"].productName.matches("^NVIDIA [[:alnum:]]+-[[:alnum:]]+-[[:digit:]]+GB$")',
+    );
+    const { json } = await diagnoseFile(file);
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).toContain('RolloutSurgeDeadlock');
+    expect(codes).not.toContain('Unschedulable');
+  });
+
+  it('a pattern RE2 refuses (lookahead) is IncompleteEvidence naming the class, the selector and why', async () => {
+    const file = classSelectorDump(
+      'lookahead-class.yaml',
+      'device.attributes["gpu.nvidia.com"].productName.matches("(?=NVIDIA)")',
+    );
+    const { json } = await diagnoseFile(file);
+    const codes = json.findings.map((f) => f.code);
+    expect(codes).toContain('IncompleteEvidence');
+    expect(codes).not.toContain('RolloutSurgeDeadlock');
+    expect(codes).not.toContain('Unschedulable');
+    expect(JSON.stringify(json.findings)).toMatch(
+      /DeviceClass gpu\.nvidia\.com, selector #0: .*is not valid RE2/,
+    );
+  });
+
   it('without the claims of other namespaces a GPU that looks free is unknown, never room', async () => {
     const file = dumpFile('own-claims-stale.yaml', (kind, ns) => !(ns === 'research'), true, true);
     const { json } = await diagnoseFile(file);

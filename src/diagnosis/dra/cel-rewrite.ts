@@ -17,6 +17,12 @@
  *   (a missing attribute domain key cannot be one, see above) stays an error in both.
  *   Optional types are part of the Kubernetes base CEL environment since 1.28.
  *
+ * - String methods the library defines differently from cel-go (`matches` runs a
+ *   JavaScript RegExp, positions count UTF-16 units, `lowerAscii` lowers more than
+ *   ASCII; see cel-strings.ts) are renamed to this analysis' own (`x.matches(p)` becomes
+ *   `x.__rd_matches(p)`, and the global form `matches(x, p)` becomes `__rd_matches(x, p)`);
+ *   only the name changes in the text.
+ *
  * Forms whose upstream meaning the rewrite does not settle are refused (the selector
  * is then unknown): presence tests and optional selection applied directly to
  * `device.attributes` / `device.capacity` (upstream's default makes every domain look
@@ -31,6 +37,19 @@ interface Node {
   start: number;
   end: number;
 }
+
+/** Methods renamed to this analysis' own versions (registered in cel.ts). */
+export const OWN_METHODS: ReadonlySet<string> = new Set([
+  'matches',
+  'indexOf',
+  'lastIndexOf',
+  'substring',
+  'split',
+  'lowerAscii',
+  'upperAscii',
+  'trim',
+]);
+export const ownName = (name: string): string => `__rd_${name}`;
 
 export class UnsupportedSelector extends Error {}
 
@@ -48,6 +67,13 @@ function children(node: Node): Node[] {
   };
   visit(node.args);
   return found;
+}
+
+/** Every node of an expression, depth first. */
+export function* nodes(root: unknown): Generator<{ op: string; args: unknown }> {
+  if (!isNode(root)) return;
+  yield root;
+  for (const child of children(root)) yield* nodes(child);
 }
 
 function pair(node: Node): [Node, unknown] {
@@ -89,16 +115,30 @@ export function rewriteSelector(source: string, root: unknown): string {
     }
     return known;
   };
-  const splice = (node: Node, from: number, to: number): string => {
+  // `rename` changes the function name found in the text before child `gap` (the tail
+  // when there is no such child): the receiver call's `.name(` or the global `name(`.
+  const splice = (
+    node: Node,
+    from: number,
+    to: number,
+    rename?: { gap: number; pattern: RegExp; to: string },
+  ): string => {
     let out = '';
     let pos = from;
-    for (const child of children(node).sort((a, b) => span(a)[0] - span(b)[0])) {
+    const renamed = (gap: number, text: string): string => {
+      if (rename?.gap !== gap) return text;
+      if (!rename.pattern.test(text))
+        throw new UnsupportedSelector('a function call this analysis cannot rename');
+      return text.replace(rename.pattern, rename.to);
+    };
+    const sorted = children(node).sort((a, b) => span(a)[0] - span(b)[0]);
+    for (const [i, child] of sorted.entries()) {
       const [s, e] = span(child);
       if (s < pos) throw new UnsupportedSelector('an expression whose parts overlap');
-      out += source.slice(pos, s) + render(child);
+      out += renamed(i, source.slice(pos, s)) + render(child);
       pos = e;
     }
-    return out + source.slice(pos, to);
+    return out + renamed(sorted.length, source.slice(pos, to));
   };
   const render = (node: Node): string => rewrite(node) ?? splice(node, ...span(node));
   const text = (node: Node): string => source.slice(...span(node));
@@ -115,6 +155,16 @@ export function rewriteSelector(source: string, root: unknown): string {
     if (node.op === '.' && isDomainMap(pair(node)[0])) {
       const [map, field] = pair(node);
       return `${DOMAIN_FN}(${render(map)}, ${JSON.stringify(field)})`;
+    }
+    if (node.op === 'rcall') {
+      const [name] = node.args as [string];
+      if (!OWN_METHODS.has(name)) return undefined;
+      const pattern = new RegExp(`\\.(\\s*)${name}(\\s*)\\(`);
+      return splice(node, ...span(node), { gap: 1, pattern, to: `.$1${ownName(name)}$2(` });
+    }
+    if (node.op === 'call' && (node.args as [string, unknown[]])[0] === 'matches') {
+      const pattern = /^(\s*)matches(\s*)\(/;
+      return splice(node, ...span(node), { gap: 0, pattern, to: `$1${ownName('matches')}$2(` });
     }
     if (node.op === 'call') {
       const [name, args] = node.args as [string, unknown[]];

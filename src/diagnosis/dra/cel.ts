@@ -15,7 +15,8 @@
  *   "CEL runtime error" and the scheduler's DynamicResources filter aborts scheduling
  *   of the pod with that error whenever its search reaches the device: never a match.
  * - 'unknown': anything this environment cannot settle (a function or form it does not
- *   know, a device attribute of a kind it does not read, a result that is not a bool).
+ *   know, a device attribute of a kind it does not read, a result that is not a bool, a
+ *   pattern RE2 refuses, an int attribute rounded when read; see cel-strings.ts).
  *   Never a match either: the caller reports the device as possibly matching and says why.
  */
 import { Environment, EvaluationError } from '@marcbachmann/cel-js';
@@ -35,7 +36,22 @@ import {
   quantitySign,
 } from './cel-quantity.js';
 import { CelSemver, compareSemver, isSemver, parseSemver, parseSemverNormalized } from './cel-semver.js';
-import { DOMAIN_FN, UnsupportedSelector, rewriteSelector } from './cel-rewrite.js';
+import { DOMAIN_FN, UnsupportedSelector, nodes, ownName, rewriteSelector } from './cel-rewrite.js';
+import {
+  NotSettled,
+  celCharAt,
+  celFind,
+  celFindAll,
+  celIndexOf,
+  celLastIndexOf,
+  celLowerAscii,
+  celMatches,
+  celSplit,
+  celSubstring,
+  celTrim,
+  celUpperAscii,
+  hasAstral,
+} from './cel-strings.js';
 
 export type SelectorResult =
   | { result: 'match' }
@@ -83,7 +99,32 @@ const env = new Environment({ unlistedVariablesAreDyn: false, enableOptionalType
   .registerFunction('Semver.compareTo(Semver): int', (a: S, b: S) => int(compareSemver(a, b)))
   .registerFunction('Semver.isGreaterThan(Semver): bool', (a: S, b: S) => compareSemver(a, b) > 0)
   .registerFunction('Semver.isLessThan(Semver): bool', (a: S, b: S) => compareSemver(a, b) < 0)
-  .registerOperator('Semver == Semver', (a: S, b: S) => compareSemver(a, b) === 0);
+  .registerOperator('Semver == Semver', (a: S, b: S) => compareSemver(a, b) === 0)
+  // cel-go's string functions where the library's differ (cel-strings.ts; the selector's
+  // calls are renamed to these by cel-rewrite.ts), and the Kubernetes regex library.
+  .registerFunction(`string.${ownName('matches')}(string): bool`, celMatches)
+  .registerFunction(`${ownName('matches')}(string, string): bool`, celMatches)
+  .registerFunction('string.find(string): string', celFind)
+  .registerFunction('string.findAll(string): list<string>', (s: string, p: string) => celFindAll(s, p))
+  .registerFunction('string.findAll(string, int): list<string>', celFindAll)
+  .registerFunction(`string.${ownName('indexOf')}(string): int`, (s: string, t: string) => celIndexOf(s, t))
+  .registerFunction(`string.${ownName('indexOf')}(string, int): int`, celIndexOf)
+  .registerFunction(`string.${ownName('lastIndexOf')}(string): int`, (s: string, t: string) =>
+    celLastIndexOf(s, t),
+  )
+  .registerFunction(`string.${ownName('lastIndexOf')}(string, int): int`, celLastIndexOf)
+  .registerFunction(`string.${ownName('substring')}(int): string`, (s: string, a: bigint) =>
+    celSubstring(s, a),
+  )
+  .registerFunction(`string.${ownName('substring')}(int, int): string`, celSubstring)
+  .registerFunction('string.charAt(int): string', celCharAt)
+  .registerFunction(`string.${ownName('split')}(string): list<string>`, (s: string, t: string) =>
+    celSplit(s, t),
+  )
+  .registerFunction(`string.${ownName('split')}(string, int): list<string>`, celSplit)
+  .registerFunction(`string.${ownName('lowerAscii')}(): string`, celLowerAscii)
+  .registerFunction(`string.${ownName('upperAscii')}(): string`, celUpperAscii)
+  .registerFunction(`string.${ownName('trim')}(): string`, celTrim);
 
 /** Device fields of v1 (flat) or v1beta1 (`basic`). */
 export function deviceFields(device: Device): Omit<Device, 'name' | 'basic'> {
@@ -100,8 +141,20 @@ class DeviceInputError extends Error {
   }
 }
 
+/**
+ * An int attribute read as a JavaScript number beyond ±(2^53 - 1): JSON.parse and the
+ * YAML reader have already rounded it (int64 upstream), so its exact value is lost.
+ */
+class ImpreciseInt {
+  constructor(readonly read: number) {}
+}
+
 function attributeValue(name: string, value: Record<string, unknown>): unknown {
-  if (typeof value.int === 'number') return BigInt(value.int);
+  if (typeof value.int === 'number') {
+    const exact = !Number.isInteger(value.int) || Number.isSafeInteger(value.int);
+    return exact ? BigInt(value.int) : new ImpreciseInt(value.int);
+  }
+  if (typeof value.int === 'bigint') return value.int;
   if (typeof value.bool === 'boolean') return value.bool;
   if (typeof value.string === 'string') return value.string;
   if (typeof value.version === 'string') {
@@ -126,12 +179,38 @@ export function celDevice(driver: string, device: Device): Record<string, unknow
     const slash = key.indexOf('/');
     const domain = slash < 0 ? driver : key.slice(0, slash);
     const name = slash < 0 ? key : key.slice(slash + 1);
-    into[domain] = { ...(into[domain] ?? {}), [name]: value };
+    const map = (into[domain] ??= {});
+    if (value instanceof ImpreciseInt) {
+      // A key (size() and the macros see it) whose value cannot be read: reading it, as
+      // comparisons, has() and `in` here do, makes the selector unknown instead of
+      // comparing a rounded number.
+      Object.defineProperty(map, name, {
+        enumerable: true,
+        configurable: true,
+        get: () => {
+          throw new NotSettled(
+            `attribute ${key} is the integer ${value.read} as read, beyond 2^53: JSON and YAML reading round it, so its exact value is unknown`,
+          );
+        },
+      });
+    } else {
+      map[name] = value;
+    }
   };
   for (const [key, value] of Object.entries(fields.attributes ?? {})) {
     put(attributes, key, attributeValue(key, value as unknown as Record<string, unknown>));
   }
   for (const [key, value] of Object.entries(fields.capacity ?? {})) {
+    if (
+      typeof value.value === 'number' &&
+      !Number.isSafeInteger(value.value) &&
+      Number.isInteger(value.value)
+    ) {
+      throw new DeviceInputError(
+        `capacity ${key} is the number ${value.value} as read, beyond 2^53 (rounded)`,
+        false,
+      );
+    }
     try {
       put(capacity, key, parseCelQuantity(String(value.value)));
     } catch {
@@ -146,15 +225,28 @@ export function celDevice(driver: string, device: Device): Record<string, unknow
   };
 }
 
-type Compiled = ((ctx: Record<string, unknown>) => unknown) | Error;
+interface Selector {
+  run: (ctx: Record<string, unknown>) => unknown;
+  /** Orders values with < <= > >=, and has a string literal outside the BMP. */
+  orders: boolean;
+  astral: boolean;
+}
+type Compiled = Selector | Error;
 const compiled = new Map<string, Compiled>();
 
 function compile(expression: string): Compiled {
   let fn = compiled.get(expression);
   if (!fn) {
     try {
-      const run = env.parse(rewriteSelector(expression, env.parse(expression).ast));
-      fn = (ctx) => run(ctx) as unknown;
+      const ast = env.parse(expression).ast;
+      const run = env.parse(rewriteSelector(expression, ast));
+      let orders = false;
+      let astral = false;
+      for (const node of nodes(ast)) {
+        if (['<', '<=', '>', '>='].includes(node.op)) orders = true;
+        if (node.op === 'value' && typeof node.args === 'string' && hasAstral(node.args)) astral = true;
+      }
+      fn = { run: (ctx) => run(ctx) as unknown, orders, astral };
     } catch (error) {
       fn = error instanceof Error ? error : new Error(String(error));
     }
@@ -188,13 +280,23 @@ export function evaluateExpression(expression: string, driver: string, device: D
     if (error instanceof DeviceInputError && error.upstream) return { result: 'error', why: error.message };
     return { result: 'unknown', why: `the device could not be read for its selectors (${firstLine(error)})` };
   }
+  if (fn.orders && (fn.astral || deviceHasAstral(input))) {
+    // JavaScript orders strings by UTF-16 units, cel-go by code points (UTF-8 bytes):
+    // the two differ once a character lies outside the Basic Multilingual Plane.
+    return {
+      result: 'unknown',
+      why: 'the selector orders values (< <= > >=) and a string here has a character outside the Basic Multilingual Plane, which this analysis does not order as CEL does',
+    };
+  }
   try {
-    const value = fn({ device: input });
+    const value = fn.run({ device: input });
     if (value === true) return { result: 'match' };
     if (value === false) return { result: 'no-match' };
     return { result: 'unknown', why: 'the selector does not evaluate to a bool' };
   } catch (error) {
     if (isUpstreamError(error)) return { result: 'error', why: firstLine(error) };
+    if (error instanceof NotSettled)
+      return { result: 'unknown', why: `the selector could not be settled here (${firstLine(error)})` };
     return { result: 'unknown', why: `the selector could not be evaluated (${firstLine(error)})` };
   }
 }
@@ -213,7 +315,7 @@ export function evaluateSelectors(
   for (const [index, selector] of (selectors ?? []).entries()) {
     const expression = selector.cel?.expression;
     if (expression === undefined) {
-      unknown ??= { result: 'unknown', why: 'a selector of a kind other than CEL' };
+      unknown ??= { result: 'unknown', why: `selector #${index} is of a kind other than CEL` };
       continue;
     }
     const result = evaluateExpression(expression, driver, device);
@@ -222,9 +324,20 @@ export function evaluateSelectors(
       if (!unknown) return { result: 'error', why: `selector #${index}: CEL runtime error: ${result.why}` };
       continue;
     }
-    if (result.result === 'unknown') unknown ??= result;
+    if (result.result === 'unknown')
+      unknown ??= { result: 'unknown', why: `selector #${index}: ${result.why}` };
   }
   return unknown ?? { result: 'match' };
+}
+
+function deviceHasAstral(input: Record<string, unknown>): boolean {
+  const strings = (v: unknown): boolean =>
+    typeof v === 'string'
+      ? hasAstral(v)
+      : typeof v === 'object' && v !== null && !(v instanceof CelSemver) && !(v instanceof CelQuantity)
+        ? Object.keys(v).some((k) => hasAstral(k) || strings(Object.getOwnPropertyDescriptor(v, k)?.value))
+        : false;
+  return strings(input);
 }
 
 function firstLine(error: unknown): string {

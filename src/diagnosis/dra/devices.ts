@@ -176,7 +176,12 @@ export function matchDevice(
   }
   // As the allocator does: the class's selectors first, then the request's; an error
   // in either (a CEL runtime error upstream) comes before any taint.
-  const byClass = evaluateSelectors(cls.spec.selectors, device.driver, device.device);
+  const classResult = evaluateSelectors(cls.spec.selectors, device.driver, device.device);
+  // Which selector could not be settled, and why (the finding's caveat quotes it).
+  const byClass: SelectorResult =
+    classResult.result === 'unknown'
+      ? { result: 'unknown', why: `DeviceClass ${request.deviceClassName}, ${classResult.why}` }
+      : classResult;
   if (byClass.result === 'no-match') return byClass;
   if (byClass.result === 'error') {
     return { result: 'error', why: `DeviceClass ${request.deviceClassName}: ${byClass.why}` };
@@ -194,6 +199,7 @@ export function matchDevice(
   );
   if (taint) return { result: 'tainted', taint };
   if (byClass.result === 'unknown') return byClass;
+  if (byRequest.result === 'unknown') return { result: 'unknown', why: `the request's ${byRequest.why}` };
   return byRequest;
 }
 
