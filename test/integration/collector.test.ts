@@ -326,22 +326,27 @@ describe('collector on a DRA GPU cluster (resource.k8s.io/v1)', () => {
   });
 });
 
+/** The DRA seed serving nvidia.com/gpu through a DeviceClass, on a simulator without controllers. */
+function extendedDraSim(): Promise<Simulator> {
+  const { snapshot } = draSeed({ mode: 'extended' });
+  const dra = snapshot.dra;
+  return startSimulator({
+    scenario: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
+      snapshot.deployment,
+      ...snapshot.replicaSets,
+      ...snapshot.pods,
+      ...snapshot.events,
+      ...snapshot.nodes,
+      ...(dra ? [...dra.classes, ...dra.slices, ...dra.claims] : []),
+    ],
+    controllers: false,
+  });
+}
+
 describe('collector on a DRA cluster serving nvidia.com/gpu through a DeviceClass', () => {
   it('lists the DeviceClasses with the pods, then claims, slices and templates only because a class backs the GPU', async () => {
-    const { snapshot } = draSeed({ mode: 'extended' });
-    const dra = snapshot.dra;
-    const sim = await startSimulator({
-      scenario: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
-        snapshot.deployment,
-        ...snapshot.replicaSets,
-        ...snapshot.pods,
-        ...snapshot.events,
-        ...snapshot.nodes,
-        ...(dra ? [...dra.classes, ...dra.slices, ...dra.claims] : []),
-      ],
-      controllers: false,
-    });
+    const sim = await extendedDraSim();
     try {
       const { client } = await clientFor(sim, 'dra-extended');
       sim.clearRequests();
@@ -373,20 +378,7 @@ describe('collector on a DRA cluster serving nvidia.com/gpu through a DeviceClas
   });
 
   it('a refused ResourceClaimTemplate list is no gap when the template makes no claim from one', async () => {
-    const { snapshot } = draSeed({ mode: 'extended' });
-    const dra = snapshot.dra;
-    const sim = await startSimulator({
-      scenario: [
-        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } },
-        snapshot.deployment,
-        ...snapshot.replicaSets,
-        ...snapshot.pods,
-        ...snapshot.events,
-        ...snapshot.nodes,
-        ...(dra ? [...dra.classes, ...dra.slices, ...dra.claims] : []),
-      ],
-      controllers: false,
-    });
+    const sim = await extendedDraSim();
     try {
       const { client } = await clientFor(sim, 'dra-extended-templates');
       sim.addFault({ match: { verb: 'list', resource: 'resourceclaimtemplates' }, status: 403 });
