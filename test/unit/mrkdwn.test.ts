@@ -145,6 +145,13 @@ describe('Slack formatting in untrusted text (property)', () => {
     expect(texts[2]).toBe(`${QUOTE_LOOKALIKE} approve now`);
     const word = proseSections(escapeMrkdwn(`${'a'.repeat(2899)}_b${'c'.repeat(2897)}_d`));
     for (const b of word) expect((b.text as { text: string }).text).not.toMatch(/^_|_$/);
+    // A long snake_case token: a few sections, not one per character, and still no edge `_`.
+    const snake = proseSections(escapeMrkdwn('a_'.repeat(3000))).map(
+      (b) => (b.text as { text: string }).text,
+    );
+    expect(snake.length).toBeLessThanOrEqual(3);
+    for (const t of snake) expect(t).not.toMatch(/^_|_$/);
+    expect(snake.join('').replace(/\uff3f/g, '_')).toBe('a_'.repeat(3000));
   });
 });
 

@@ -154,7 +154,12 @@ export function proseSections(text: Mrkdwn): Block[] {
       if (amp > cut - 6 && !rest.slice(amp, cut).includes(';')) cut = amp;
       // Nor next to an underscore kept inside a word: at a piece's edge it could open
       // or close italics (escaped text keeps `_` only between two letters or digits).
-      while (cut > 1 && (rest[cut] === '_' || rest[cut - 1] === '_')) cut -= 1;
+      // A few characters back at most (a_b_c_… would otherwise walk to the start and
+      // cut one character a section); where that finds no plain edge, the underscores
+      // at the cut become the look-alike the escaping uses at word edges.
+      const floor = Math.max(1, cut - 8);
+      while (cut > floor && (rest[cut] === '_' || rest[cut - 1] === '_')) cut -= 1;
+      if (rest[cut] === '_' || rest[cut - 1] === '_') rest = edgeUnderscores(rest, cut);
       chunks.push(...(current === '' ? [] : [current]));
       current = '';
       chunks.push(rest.slice(0, cut));
@@ -206,4 +211,10 @@ export function table(header: string[], untrustedRows: string[][]): string {
  */
 export function asSlackBlocks(blocks: Block[]): types.KnownBlock[] {
   return blocks as unknown as types.KnownBlock[];
+}
+
+/** The underscores either side of `cut` as U+FF3F (same length): no italics from a section edge. */
+function edgeUnderscores(text: string, cut: number): string {
+  const at = (i: number): string => (text[i] === '_' ? '\uff3f' : (text[i] ?? ''));
+  return `${text.slice(0, cut - 1)}${at(cut - 1)}${at(cut)}${text.slice(cut + 1)}`;
 }
