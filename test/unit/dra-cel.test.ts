@@ -166,6 +166,26 @@ describe('strings and regular expressions as cel-go evaluates them (cel-strings.
     });
   });
 
+  it('a pattern built per device past 1,024 characters is unknown, not compiled once per device', () => {
+    // The attribute makes the pattern differ per device, so no cache helps: before, 5,000
+    // devices of this cost 26 s of the event loop.
+    const long = `${Array.from({ length: 400 }, (_, i) => `m${i}`).join('|')}|`;
+    const expression = `${name}.matches("${long}" + ${name})`;
+    const results = Array.from({ length: 200 }, (_, i) =>
+      evaluateExpression(expression, DRIVER, {
+        ...device,
+        attributes: { ...device.attributes, productName: { string: `A100-${i}` } },
+      }),
+    );
+    expect(results.every((r) => r.result === 'unknown')).toBe(true);
+    expect(results[0]).toEqual({
+      result: 'unknown',
+      why: expect.stringMatching(/has \d+ characters, more than the 1024 this evaluator compiles/),
+    });
+    // The finding quotes the pattern cut to 80 characters, not all of it.
+    expect((results[0] as { why: string }).why.length).toBeLessThan(300);
+  });
+
   it.each([
     // Positions and lengths count code points, not UTF-16 units.
     ['"😀a".indexOf("a") == 1', 'match'],

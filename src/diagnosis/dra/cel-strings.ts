@@ -23,9 +23,27 @@ export class NotSettled extends Error {}
 
 const patterns = new Map<string, RE2JS | NotSettled>();
 
+/**
+ * The longest pattern compiled. Compiling costs time in proportion to its length, and a
+ * selector can build a different pattern per device (`"…".matches("<10 KB>|" +
+ * device.attributes[…])`): 5,000 devices took 26 s of the worker's event loop. Device
+ * selectors use short patterns; a longer one is not evaluated (the selector is unknown).
+ */
+export const MAX_PATTERN = 1024;
+
+/** A pattern as a finding quotes it: at most 80 characters. */
+function quoted(pattern: string): string {
+  return JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 79)}…` : pattern);
+}
+
 function re2(pattern: string): RE2JS {
   let compiled = patterns.get(pattern);
   if (!compiled) {
+    if (pattern.length > MAX_PATTERN) {
+      throw new NotSettled(
+        `the pattern ${quoted(pattern)} has ${pattern.length} characters, more than the ${MAX_PATTERN} this evaluator compiles`,
+      );
+    }
     try {
       compiled = RE2JS.compile(pattern);
     } catch (error) {
@@ -33,7 +51,7 @@ function re2(pattern: string): RE2JS {
       // Upstream this is an error too: a compile error where the pattern is a constant
       // (Kubernetes precompiles them, so a new object is refused at admission), a CEL
       // runtime error otherwise. Which one applies is not decided here.
-      compiled = new NotSettled(`the pattern ${JSON.stringify(pattern)} is not valid RE2 (${why})`);
+      compiled = new NotSettled(`the pattern ${quoted(pattern)} is not valid RE2 (${why})`);
     }
     if (patterns.size > 1000) patterns.clear();
     patterns.set(pattern, compiled);
