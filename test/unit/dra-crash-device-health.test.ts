@@ -501,3 +501,140 @@ describe('CrashLoop on a multi-GPU node: one pod on the Unhealthy GPU, its neigh
     expect(d.remediations).toEqual([]);
   });
 });
+
+/**
+ * The GPU asked for as `nvidia.com/gpu: 1`. On DRA nodes a DeviceClass with
+ * extendedResourceName serves it: the scheduler creates one claim per pod
+ * (`status.extendedResourceClaimStatus`) and the kubelet writes no allocatedResourcesStatus
+ * for it (UpdateAllocatedResourcesStatus in pkg/kubelet/cm/dra/manager.go walks only a
+ * container's resources.claims; kubernetes/kubernetes#139939), whatever the driver says.
+ * With `plugin` a device plugin serves it instead: the device manager names the entry
+ * after the resource and the device by the plugin's id.
+ */
+function extendedGpuCrash(options: { plugin?: Health[]; api?: DeviceTaintApi }) {
+  const nodes = ['gpu-node-1', 'gpu-node-2', 'gpu-node-3'];
+  const scenario = crashScenario({ placement: nodes, crashing: [0], oddNodes: [] });
+  const claims: ResourceClaim[] = [];
+  scenario.pods.forEach((pod: Pod, i) => {
+    const node = nodes[i] ?? '';
+    for (const c of pod.spec.containers)
+      c.resources = { ...c.resources, limits: { ...c.resources?.limits, 'nvidia.com/gpu': '1' } };
+    const status = pod.status?.containerStatuses?.[0];
+    if (options.plugin) {
+      const health = options.plugin[i] ?? 'absent';
+      if (status && health !== 'absent')
+        status.allocatedResourcesStatus = [
+          {
+            name: 'nvidia.com/gpu',
+            resources: [{ resourceID: `GPU-8c1e4f7a-${i}d2b-4e9a-b7c3-${node}`, health }],
+          },
+        ];
+      return;
+    }
+    const name = `${pod.metadata.name ?? ''}-extended-resources-q${i}x9z`;
+    const c = claim(name, 'vision', {
+      request: { name: 'container-0-request-0', exactly: { deviceClassName: DRIVER } },
+      device: 'gpu-0',
+      node,
+      pods: [pod],
+      owner: pod,
+      annotations: { 'resource.kubernetes.io/extended-resource-claim': 'true' },
+    });
+    for (const r of c.status?.allocation?.devices?.results ?? []) r.request = 'container-0-request-0';
+    claims.push(c);
+    pod.status = {
+      ...pod.status,
+      extendedResourceClaimStatus: {
+        resourceClaimName: name,
+        requestMappings: [
+          { containerName: 'detector', resourceName: 'nvidia.com/gpu', requestName: 'container-0-request-0' },
+        ],
+      },
+    };
+  });
+  const snapshot = {
+    ...scenario.snapshot,
+    dra: { claims, templates: [], slices: [], classes: [] },
+    ...(options.api ? { deviceTaintRules: options.api } : {}),
+  };
+  return { snapshot, pods: scenario.pods, claims };
+}
+
+describe('CrashLoopOnNode with the GPU asked for as an extended resource', () => {
+  it('backed by DRA: says plainly that the kubelet reports no health for the extended resource, and blames nothing', () => {
+    const { snapshot, pods, claims } = extendedGpuCrash({ api: 'resource.k8s.io/v1' });
+    const d = diagnose(snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain('only on node gpu-node-1');
+    expect(finding?.summary).toContain(
+      `Device health is not reported for the extended resource nvidia.com/gpu of container detector, which a DeviceClass serves through DRA (the scheduler's claim ${claims[0]?.metadata.name ?? ''})`,
+    );
+    expect(finding?.summary).toContain('not for extended resources backed by DRA');
+    expect(finding?.summary).toContain('unknown, not healthy');
+    expect(finding?.summary).toContain('neither blamed nor cleared');
+    // Named once, not also as the pods' devices in general.
+    expect(finding?.summary).not.toContain("for the pods' devices");
+    expect(finding?.summary).not.toMatch(/reports? (Healthy|Unhealthy)/);
+    const ev = deviceEvidence(finding?.evidence ?? []);
+    expect(ev).toMatchObject({ verdict: 'unknown', unknown: 'absent' });
+    // Each pod's row names the device its claim holds, with no health.
+    expect(ev.rows).toHaveLength(3);
+    expect(ev.rows[0]).toEqual({
+      node: 'gpu-node-1',
+      pod: pods[0]?.metadata.name,
+      container: 'detector',
+      resource: 'nvidia.com/gpu',
+      health: 'not reported',
+      driver: DRIVER,
+      pool: 'gpu-node-1',
+      device: 'gpu-0',
+      claim: claims[0]?.metadata.name,
+    });
+    expect(ev.rows.every((r) => r.health === 'not reported')).toBe(true);
+    expect(renderText(d)).toMatch(
+      /gpu-node-1\s+detector-\S+\s+detector\s+gpu\.nvidia\.com\/gpu-node-1\/gpu-0\s+\S+-extended-resources-\S+\s+not reported/,
+    );
+    const kinds = d.remediations.map((p) => p.kind);
+    expect(kinds).not.toContain('taint-device');
+    expect(kinds).toContain('exclude-node');
+  });
+
+  it('backed by DRA on a CrashLoop (crashing next to a running pod): the same plain statement', () => {
+    const { snapshot } = extendedGpuCrash({ api: 'resource.k8s.io/v1' });
+    // Every pod on gpu-node-1: one crashes, two run, so the crash is not node-local.
+    const pods = snapshot.pods.map((p) => ({ ...p, spec: { ...p.spec, nodeName: 'gpu-node-1' } }));
+    const d = diagnose({ ...snapshot, pods });
+    const finding = d.findings.find((f) => f.code === 'CrashLoop');
+    expect(finding?.summary).toContain(
+      'Device health is not reported for the extended resource nvidia.com/gpu of container detector',
+    );
+    expect(deviceEvidence(finding?.evidence ?? []).verdict).toBe('unknown');
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
+  it('look-alike: a device plugin serves nvidia.com/gpu and reports the device Unhealthy on the bad node: blamed as before', () => {
+    const d = diagnose(
+      extendedGpuCrash({ plugin: ['Unhealthy', 'Healthy', 'Healthy'], api: 'resource.k8s.io/v1' }).snapshot,
+    );
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain('device GPU-8c1e4f7a-0d2b-4e9a-b7c3-gpu-node-1 Unhealthy');
+    expect(finding?.summary).not.toContain('extended resource');
+    const ev = deviceEvidence(finding?.evidence ?? []);
+    expect(ev.verdict).toBe('unhealthy');
+    expect(ev.rows[0]).toMatchObject({ node: 'gpu-node-1', resource: 'nvidia.com/gpu', health: 'Unhealthy' });
+    expect(ev.rows[0]).not.toHaveProperty('driver');
+    // A device-plugin id names no DRA device: no DeviceTaintRule on a guess.
+    expect(d.remediations.map((p) => p.kind)).not.toContain('taint-device');
+  });
+
+  it('look-alike: a device plugin reports Unknown: not blamed, said as Unknown, nothing about DRA', () => {
+    const d = diagnose(extendedGpuCrash({ plugin: ['Unknown', 'Unknown', 'Unknown'] }).snapshot);
+    const finding = d.findings.find((f) => f.code === 'CrashLoopOnNode');
+    expect(finding?.summary).toContain("The kubelet reports the health of the pods' devices as Unknown");
+    expect(finding?.summary).not.toContain('extended resource');
+    expect(deviceEvidence(finding?.evidence ?? [])).toMatchObject({
+      verdict: 'unknown',
+      unknown: 'reported',
+    });
+  });
+});

@@ -13,6 +13,7 @@ import {
   deviceHealthEvidence,
   deviceWords,
   unknownHealthSentence,
+  extendedHealthSentence,
 } from '../crash/device-health.js';
 import { namedInstructionSet, type CrashClue } from '../crash/crash-clues.js';
 
@@ -71,9 +72,10 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
   const deviceText = blamed
     ? ` The kubelet reports device ${deviceWords(blamed)} Unhealthy in the allocatedResourcesStatus of ${blamed.pod}/${blamed.container} on ${blamed.node}: the device, not the application, explains the crash.`
     : health?.verdict === 'unknown'
-      ? `${unknownHealthSentence(health.unknown)}: the devices are neither blamed nor cleared.`
+      ? `${unknownHealthSentence(health.unknown, health)}: the devices are neither blamed nor cleared.`
       : health?.verdict === 'not-blamed'
-        ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too, or a crashing pod reports none Unhealthy: the device does not explain the crash.'
+        ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too, or a crashing pod reports none Unhealthy: the device does not explain the crash.' +
+          extendedHealthSentence(health)
         : health?.verdict === 'healthy'
           ? ' Every device the pods hold reports Healthy: the device is not blamed.'
           : '';

@@ -12,6 +12,7 @@ import {
   deviceHealthEvidence,
   deviceWords,
   unknownHealthSentence,
+  extendedHealthSentence,
 } from '../crash/device-health.js';
 
 /**
@@ -72,9 +73,10 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       (blamed.length > 0
         ? ` The kubelet reports the crashing pods' device${blamed.length > 1 ? 's' : ''} ${blamed.map(deviceWords).join(', ')} Unhealthy: the device, not the application or the node, explains the crash.`
         : health?.verdict === 'unknown'
-          ? `${unknownHealthSentence(health.unknown)}.`
+          ? `${unknownHealthSentence(health.unknown, health)}.`
           : health?.verdict === 'not-blamed'
-            ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too: the device does not explain the crash.'
+            ? ' A device reports Unhealthy, but a running pod of the same template reports an Unhealthy device too: the device does not explain the crash.' +
+              extendedHealthSentence(health)
             : ''),
     explanation:
       blamed.length > 0

@@ -10,7 +10,7 @@
 import type { DeviceHealthRow, Evidence } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { resolvedDevices, type ResolvedDevice } from '../dra/health.js';
+import { resolvedDevices, unreportedExtendedResources, type ResolvedDevice } from '../dra/health.js';
 import type { TemplateCrashPicture } from './crash-distribution.js';
 
 export interface CrashDeviceHealth {
@@ -25,6 +25,13 @@ export interface CrashDeviceHealth {
   verdict: 'unhealthy' | 'not-blamed' | 'healthy' | 'unknown';
   /** With 'unknown': the kubelet reported Unknown, reported nothing, or some of each. */
   unknown?: 'reported' | 'absent' | 'both';
+  /**
+   * Extended resources backed by DRA whose health the kubelet does not report (one per
+   * container and resource, crashing pods' first), and whether every device without a
+   * report is one of them (then the finding names them alone).
+   */
+  extended?: { container: string; resource: string; claim: string }[];
+  onlyExtendedAbsent?: boolean;
   /** The Unhealthy devices reported by crashing pods on the crashing nodes, one per device. */
   blamed: (ResolvedDevice & { node: string })[];
   rows: DeviceHealthRow[];
@@ -37,7 +44,8 @@ function usesDevices(pod: Pod): boolean {
     (pod.spec.resourceClaims ?? []).length > 0 ||
     [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].some(
       (s) => (s.allocatedResourcesStatus ?? []).length > 0,
-    )
+    ) ||
+    (pod.status?.extendedResourceClaimStatus?.requestMappings ?? []).length > 0
   );
 }
 
@@ -68,15 +76,39 @@ export function crashDeviceHealth(
   // Unknown said by the kubelet (a device it lists as Unknown) apart from nothing said at all.
   let saidUnknown = false;
   let saidNothing = false;
+  // Nothing said for a pod that holds no DRA-backed extended resource the kubelet leaves out.
+  let saidNothingElse = false;
+  const extended: NonNullable<CrashDeviceHealth['extended']> = [];
   // A pod of the template that runs (not crashing) on a device reported Unhealthy: the report explains no crash.
   let runsOnUnhealthy = false;
   for (const pod of pods) {
     const devices = resolvedDevices(pod, claims);
     const node = pod.spec.nodeName ?? '';
-    if (devices.length === 0) {
+    // The kubelet writes no entry for a device reached through an extended resource
+    // backed by DRA: not reported, whatever the driver knows (see unreportedExtendedResources).
+    const unreported = unreportedExtendedResources(pod, claims);
+    for (const e of unreported) {
       allHealthy = false;
       saidNothing = true;
-      rows.push({ node, pod: pod.metadata.name ?? '', health: 'not reported' });
+      if (!extended.some((x) => x.container === e.container && x.resource === e.resource))
+        extended.push({ container: e.container, resource: e.resource, claim: e.claim });
+      rows.push({
+        node,
+        pod: e.pod,
+        container: e.container,
+        resource: e.resource,
+        health: 'not reported',
+        ...(e.ref ? { driver: e.ref.driver, pool: e.ref.pool, device: e.ref.device } : {}),
+        claim: e.claim,
+      });
+    }
+    if (devices.length === 0) {
+      if (unreported.length === 0) {
+        allHealthy = false;
+        saidNothing = true;
+        saidNothingElse = true;
+        rows.push({ node, pod: pod.metadata.name ?? '', health: 'not reported' });
+      }
       continue;
     }
     for (const d of devices) {
@@ -124,6 +156,7 @@ export function crashDeviceHealth(
     ...(verdict === 'unknown'
       ? { unknown: saidUnknown && saidNothing ? 'both' : saidUnknown ? 'reported' : 'absent' }
       : {}),
+    ...(extended.length > 0 ? { extended, onlyExtendedAbsent: !saidNothingElse } : {}),
     blamed: blames ? blamed : [],
     rows: rows.slice(0, ROWS),
   };
@@ -159,7 +192,17 @@ export function deviceVerdictWords(
 }
 
 /** " The kubelet reports ... Unknown ..." for a finding's summary (verdict 'unknown'). */
-export function unknownHealthSentence(how: 'reported' | 'absent' | 'both' | undefined): string {
+export function unknownHealthSentence(
+  how: 'reported' | 'absent' | 'both' | undefined,
+  health?: Pick<CrashDeviceHealth, 'extended' | 'onlyExtendedAbsent'>,
+): string {
+  const ext = health?.extended ?? [];
+  if (ext.length > 0 && how === 'absent' && health?.onlyExtendedAbsent) return extendedSentence(ext);
+  const generic = genericUnknownSentence(how);
+  return ext.length > 0 ? `${generic}.${extendedSentence(ext)}` : generic;
+}
+
+function genericUnknownSentence(how: 'reported' | 'absent' | 'both' | undefined): string {
   switch (how) {
     case 'reported':
       return " The kubelet reports the health of the pods' devices as Unknown (unknown, not healthy)";
@@ -168,6 +211,29 @@ export function unknownHealthSentence(how: 'reported' | 'absent' | 'both' | unde
     default:
       return " Device health is not reported for the pods' devices (unknown, not healthy)";
   }
+}
+
+/** The extended-resource sentence alone (with a period), or '' when every device was reported. */
+export function extendedHealthSentence(health: Pick<CrashDeviceHealth, 'extended'> | undefined): string {
+  const ext = health?.extended ?? [];
+  return ext.length > 0 ? `${extendedSentence(ext)}.` : '';
+}
+
+/**
+ * " Device health is not reported for the extended resource nvidia.com/gpu of container
+ * detector ...": the kubelet writes allocatedResourcesStatus for the claims a container
+ * names in resources.claims (and device plugins' devices), never for an extended
+ * resource backed by DRA (kubernetes/kubernetes#139939).
+ */
+function extendedSentence(ext: NonNullable<CrashDeviceHealth['extended']>): string {
+  const what = ext.map((e) => `${e.resource} of container ${e.container}`);
+  const first = ext[0];
+  return (
+    ` Device health is not reported for the extended resource${ext.length > 1 ? 's' : ''} ${what.join(', ')}, ` +
+    `which a DeviceClass serves through DRA (the scheduler's claim${first ? ` ${first.claim}` : ''}): the kubelet ` +
+    'writes allocatedResourcesStatus only for claims a container names in resources.claims, not for extended ' +
+    'resources backed by DRA, so the device is unknown, not healthy'
+  );
 }
 
 /** The device-health evidence of a crash picture, or nothing when no crashing pod holds a device. */

@@ -187,3 +187,75 @@ export function resolveDevice(pod: Pod, d: PodDevice, claims: readonly ResourceC
 export function resolvedDevices(pod: Pod, claims: readonly ResourceClaim[] = []): ResolvedDevice[] {
   return podDevices(pod).map((d) => resolveDevice(pod, d, claims));
 }
+
+/**
+ * A container's extended resource served by DRA (KEP-5004: a DeviceClass with
+ * `extendedResourceName`, the pod asking `nvidia.com/gpu: 1`, the scheduler's claim in
+ * `status.extendedResourceClaimStatus`) for which the kubelet reports no health.
+ */
+export interface UnreportedExtendedResource {
+  pod: string;
+  node?: string;
+  container: string;
+  /** The extended resource name, "nvidia.com/gpu". */
+  resource: string;
+  /** The scheduler-created claim and the request serving this container's resource. */
+  claim: string;
+  request: string;
+  /** The device the claim allocated for that request, only when it is exactly one. */
+  ref?: DeviceRef;
+}
+
+/**
+ * The DRA-backed extended resources of a pod whose health the kubelet does not report.
+ * Upstream's kubelet reports allocatedResourcesStatus for DRA devices only for the
+ * claims a container names in `resources.claims` (pkg/kubelet/cm/dra/manager.go,
+ * UpdateAllocatedResourcesStatus skips a container without them), and the device
+ * manager only for devices a device plugin allocated: a device reached through
+ * `extendedResourceClaimStatus` gets no entry at all (kubernetes/kubernetes#139939; 1.37
+ * only lets the API accept such names, #139941; kubelet reporting is #140060). So each
+ * request mapping is health not reported, unknown and never healthy. Should a container
+ * nevertheless list an entry named after the resource or the claim, the mapping is left
+ * out and that entry is read like any other: nothing here ties a report to a device.
+ */
+export function unreportedExtendedResources(
+  pod: Pod,
+  claims: readonly ResourceClaim[] = [],
+): UnreportedExtendedResource[] {
+  const ext = pod.status?.extendedResourceClaimStatus;
+  if (!ext?.resourceClaimName) return [];
+  const namespace = pod.metadata.namespace ?? '';
+  const object = claims.find(
+    (c) => c.metadata.name === ext.resourceClaimName && c.metadata.namespace === namespace,
+  );
+  const statuses = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])];
+  const out: UnreportedExtendedResource[] = [];
+  for (const m of ext.requestMappings ?? []) {
+    const names = (statuses.find((s) => s.name === m.containerName)?.allocatedResourcesStatus ?? []).map(
+      (r) => r.name,
+    );
+    const reported = names.some(
+      (n) =>
+        n === m.resourceName ||
+        n === `claim:${ext.resourceClaimName}` ||
+        n.startsWith(`claim:${ext.resourceClaimName}/`),
+    );
+    if (reported) continue;
+    const held = new Map<string, DeviceRef>();
+    for (const r of object?.status?.allocation?.devices?.results ?? []) {
+      if (r.request === m.requestName)
+        held.set(deviceKey(r), { driver: r.driver, pool: r.pool, device: r.device });
+    }
+    const ref = held.size === 1 ? [...held.values()][0] : undefined;
+    out.push({
+      pod: pod.metadata.name ?? '',
+      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+      container: m.containerName,
+      resource: m.resourceName,
+      claim: ext.resourceClaimName,
+      request: m.requestName,
+      ...(ref ? { ref } : {}),
+    });
+  }
+  return out;
+}
