@@ -109,7 +109,9 @@ export async function watchRollout(
 }
 
 function pausedWords(ref: WorkloadRef, state: string): string {
-  return `deployment "${ref.name}" is paused and ${state}: nothing rolls out until \`kubectl rollout resume deployment/${ref.name} -n ${ref.namespace}\``;
+  // No backticks: the thread shows this escaped (a backtick becomes a look-alike), and a
+  // command copied from there must run.
+  return `deployment "${ref.name}" is paused and ${state}: nothing rolls out until it is resumed (kubectl rollout resume deployment/${ref.name} -n ${ref.namespace})`;
 }
 
 /**

@@ -203,7 +203,7 @@ describe('rollout watcher', () => {
     expect(outcome).toEqual({
       outcome: 'paused',
       summary:
-        'deployment "vision-object-tracker" is paused and no ReplicaSet runs its pod template yet: nothing rolls out until `kubectl rollout resume deployment/vision-object-tracker -n vision`',
+        'deployment "vision-object-tracker" is paused and no ReplicaSet runs its pod template yet: nothing rolls out until it is resumed (kubectl rollout resume deployment/vision-object-tracker -n vision)',
     });
 
     // Resumed, the same change rolls out.
