@@ -65,7 +65,7 @@ import type { KubeClient } from './client.js';
 import { closestNames } from '../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
 import { labelSelectorString } from './label-selector.js';
-import { getObject, listObjects, type ListResult } from './list.js';
+import { getObject, getObjectIfExists, listObjects, type ListResult } from './list.js';
 import { collectLogTails } from './log-tails.js';
 import {
   eligibleNodeSelector,
@@ -376,18 +376,9 @@ async function readClaim(
   name: string,
   problems: AccessProblem[],
 ): Promise<PersistentVolumeClaim | undefined> {
-  return secondaryRead(problems, undefined as PersistentVolumeClaim | undefined, async () => {
-    try {
-      return await getObject<PersistentVolumeClaim>(client, {
-        resource: 'persistentvolumeclaims',
-        namespace,
-        name,
-      });
-    } catch (error) {
-      if (error instanceof KubeApiError && error.status === 404) return undefined;
-      throw error;
-    }
-  });
+  return secondaryRead(problems, undefined as PersistentVolumeClaim | undefined, () =>
+    getObjectIfExists<PersistentVolumeClaim>(client, { resource: 'persistentvolumeclaims', namespace, name }),
+  );
 }
 
 async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment> {

@@ -29,7 +29,7 @@ import type { DeviceTaintTarget, RemediationPlan } from '../remediation/plan.js'
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
 import type { ApplyResult, DryRunResult } from './executor.js';
-import { getObject, listObjects } from './list.js';
+import { getObject, getObjectIfExists, listObjects } from './list.js';
 import type { FieldChange } from './patch-effect.js';
 import { deletePods, foreignPod } from './pod-deleter.js';
 
@@ -40,16 +40,12 @@ function versionOf(t: DeviceTaintTarget): Version {
 }
 
 async function readRule(client: KubeClient, t: DeviceTaintTarget): Promise<DeviceTaintRuleObject | null> {
-  try {
-    return await getObject<DeviceTaintRuleObject>(client, {
-      resource: 'devicetaintrules',
-      name: t.name,
-      version: versionOf(t),
-    });
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404) return null;
-    throw error;
-  }
+  const rule = await getObjectIfExists<DeviceTaintRuleObject>(client, {
+    resource: 'devicetaintrules',
+    name: t.name,
+    version: versionOf(t),
+  });
+  return rule ?? null;
 }
 
 function createRule(

@@ -45,6 +45,19 @@ export async function getObject<T>(client: KubeClient, call: Omit<ApiCall, 'verb
   return parsed.data as T;
 }
 
+/** GET one object, or undefined when the API server says it does not exist (404). */
+export async function getObjectIfExists<T>(
+  client: KubeClient,
+  call: Omit<ApiCall, 'verb'>,
+): Promise<T | undefined> {
+  try {
+    return await getObject<T>(client, call);
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
 /**
  * LIST with paging: `limit` per page, at most `maxPages` pages. A continue token that
  * expired (410 Gone) ends the walk with what we have, marked truncated.

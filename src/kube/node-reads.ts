@@ -5,8 +5,7 @@
 import type { Node, Pod } from '../diagnosis/k8s.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';
 import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { getObject, listObjects } from './list.js';
+import { getObjectIfExists, listObjects } from './list.js';
 import { hostnameSelector } from './node-queries.js';
 import { secondaryRead } from './secondary-read.js';
 
@@ -34,14 +33,10 @@ export async function readBoundNodes(
   const missing = names.filter((n) => !found.has(n)).slice(0, MAX_NODE_GETS);
   const fetched = await Promise.all(
     missing.map((name) =>
-      secondaryRead(problems, undefined as Node | undefined, async () => {
-        try {
-          return await getObject<Node>(client, { resource: 'nodes', name });
-        } catch (error) {
-          if (error instanceof KubeApiError && error.status === 404) return undefined; // node deleted since
-          throw error;
-        }
-      }),
+      // Undefined: the node was deleted since it was named.
+      secondaryRead(problems, undefined as Node | undefined, () =>
+        getObjectIfExists<Node>(client, { resource: 'nodes', name }),
+      ),
     ),
   );
   return [...listed, ...fetched.filter((n): n is Node => n !== undefined)];

@@ -17,7 +17,7 @@ import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } f
 import { writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
 import type { KubeClient } from './client.js';
 import { KubeApiError } from './errors.js';
-import { getObject } from './list.js';
+import { getObjectIfExists } from './list.js';
 
 const HASH_LABEL = 'pod-template-hash';
 
@@ -36,17 +36,12 @@ function refused(reason: string, field?: string): Checked {
 }
 
 /** The ReplicaSet, or undefined when it no longer exists. */
-export async function readReplicaSet(
+export function readReplicaSet(
   client: KubeClient,
   namespace: string,
   name: string,
 ): Promise<ReplicaSet | undefined> {
-  try {
-    return await getObject<ReplicaSet>(client, { resource: 'replicasets', namespace, name });
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404) return undefined;
-    throw error;
-  }
+  return getObjectIfExists<ReplicaSet>(client, { resource: 'replicasets', namespace, name });
 }
 
 const controlledBy = (rs: ReplicaSet, uid: string | undefined): boolean =>

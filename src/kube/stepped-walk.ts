@@ -48,8 +48,7 @@ import type { ApplyResult } from './apply-result.js';
 import type { KubeClient } from './client.js';
 import { collectSnapshot } from './collector.js';
 import { markFirstToGo, removeMark, type Mark } from './deletion-cost.js';
-import { KubeApiError } from './errors.js';
-import { getObject, listObjects } from './list.js';
+import { getObject, getObjectIfExists, listObjects } from './list.js';
 import type { FieldChange } from './patch-effect.js';
 import { check, patchScale, readReplicaSet, scaleFailure } from './replicaset-scaler.js';
 import { waitUntil } from './wake-on-change.js';
@@ -158,13 +157,8 @@ async function choose(
 const readyOf = (rs: ReplicaSet | undefined): number => rs?.status?.readyReplicas ?? 0;
 
 /** One pod by name, or undefined once it is gone. */
-async function readPod(client: KubeClient, namespace: string, name: string): Promise<Pod | undefined> {
-  try {
-    return await getObject<Pod>(client, { resource: 'pods', namespace, name });
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404) return undefined;
-    throw error;
-  }
+function readPod(client: KubeClient, namespace: string, name: string): Promise<Pod | undefined> {
+  return getObjectIfExists<Pod>(client, { resource: 'pods', namespace, name });
 }
 
 /**
