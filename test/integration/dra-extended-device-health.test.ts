@@ -7,14 +7,12 @@
  * kubernetes/kubernetes#139939), writes no allocatedResourcesStatus for it: the
  * diagnosis says the device health is not reported, and blames and taints nothing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { Simulator } from '../../sim/index.js';
+import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, DeviceClass, Pod } from '../../src/diagnosis/k8s.js';
-import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
@@ -40,22 +38,16 @@ function extendedHealthScenario(): object[] {
     });
 }
 
-let dir: string;
+let env: SimClient;
 let sim: Simulator;
 let client: KubeClient;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dra-ext-health-'));
-  sim = await startSimulator({ scenario: extendedHealthScenario(), timeScale: 50 });
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, sim.kubeconfig);
-  client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  env = await startSimClient({ scenario: extendedHealthScenario(), timeScale: 50 }, 'dra-ext-health');
+  ({ sim, client } = env);
 });
 
-afterAll(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => env.close());
 
 const livePods = (): Pod[] =>
   (sim.list('Pod', DETECTOR.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);

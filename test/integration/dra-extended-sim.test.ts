@@ -7,17 +7,15 @@
  * seed (the surge pod has no claim yet, the old pod's claim holds the only GPU); the
  * diagnosis names the old pod as holder, and the proposed fix completes the rollout.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { Simulator } from '../../sim/index.js';
+import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 import { extendedScenario } from '../support/dra-extended-scenario.js';
 import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
-import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
+import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
@@ -25,22 +23,16 @@ import { watchRollout } from '../../src/kube/rollout-watcher.js';
 const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 const SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
 
-let dir: string;
+let env: SimClient;
 let sim: Simulator;
 let client: KubeClient;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dra-extended-sim-'));
-  sim = await startSimulator({ scenario: extendedScenario(), timeScale: 50 });
-  const file = join(dir, 'kubeconfig');
-  writeFileSync(file, sim.kubeconfig);
-  client = createKubeClient({ kubeconfig: file, retry: { attempts: 3, baseMs: 5, maxMs: 20 } });
+  env = await startSimClient({ scenario: extendedScenario(), timeScale: 50 }, 'dra-extended-sim');
+  ({ sim, client } = env);
 });
 
-afterAll(async () => {
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => env.close());
 
 const livePods = (): Pod[] =>
   (sim.list('Pod', TRACKER.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
