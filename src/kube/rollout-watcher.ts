@@ -49,6 +49,9 @@ export async function watchRollout(
   let wake: (() => void) | undefined;
   let watching = false;
   let lastMessage = '';
+  // The generation at which a ReplicaSet was seen running the template: the paused
+  // check lists ReplicaSets once per generation, not on every wake-up.
+  let templateRunAt: number | undefined;
   try {
     for (;;) {
       const deployment = await readDeployment(client, ref);
@@ -67,10 +70,12 @@ export async function watchRollout(
         return { outcome: 'failed', summary: `the new pods of ${ref.name} are crash-looping`, reason: crash };
       }
       const paused = deployment.spec.paused === true;
-      if (paused && verdict.progress.observedGeneration >= verdict.progress.generation) {
+      const generation = verdict.progress.generation;
+      if (paused && verdict.progress.observedGeneration >= generation && templateRunAt !== generation) {
         if (await templateWaitsForResume(client, deployment)) {
           return { outcome: 'paused', summary: pausedWords(ref, 'no ReplicaSet runs its pod template yet') };
         }
+        templateRunAt = generation;
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
