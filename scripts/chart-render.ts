@@ -100,12 +100,16 @@ export function leftovers(files: ReadonlyMap<string, string>): string[] {
   return [...dirs].flatMap((dir) =>
     readdirSync(dir)
       .map((f) => `${dir}/${f}`)
-      .filter((p) => !files.has(p) && p.endsWith('.yaml') && readFileSync(p, 'utf8').startsWith(GENERATED_MARK)),
+      .filter(
+        (p) => !files.has(p) && p.endsWith('.yaml') && readFileSync(p, 'utf8').startsWith(GENERATED_MARK),
+      ),
   );
 }
 
 /** The repository paths whose content differs from the render (or that should not exist). */
 export function staleFiles(files: ReadonlyMap<string, string>): string[] {
-  const differ = [...files].filter(([p, text]) => !existsSync(p) || readFileSync(p, 'utf8') !== text).map(([p]) => p);
+  const differ = [...files]
+    .filter(([p, text]) => !existsSync(p) || readFileSync(p, 'utf8') !== text)
+    .map(([p]) => p);
   return [...differ, ...leftovers(files)].sort();
 }
