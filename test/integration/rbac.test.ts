@@ -598,6 +598,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
   const OWNER_RESOURCES = /^get (applications|kustomizations|helmreleases) /;
 
   it('the chart grants exactly what the worker sends, by default and in a worker-only install: cluster-wide, no wildcard, the owner reads only when asked', () => {
+    expect(recorded.length, 'the recording test ran first').toBeGreaterThan(0);
     const used = new Set(recorded.filter((r) => r.resource !== '').map(permissionOf));
     const withoutOwner = [...used].filter((p) => !OWNER_RESOURCES.test(p)).sort();
     for (const values of [[ciValues('default-http')], [ciValues('worker-only')]]) {
