@@ -133,11 +133,11 @@ describe('Redis ACL users shipped in deploy/', () => {
       probe.disconnect();
     }
     expect(SHIPPED_ACL).toMatch(/^user default off$/m);
-    // The Secret holds the two passwords only; the rules hold no password at all.
-    expect(Object.keys(shippedDocs.find((d) => d.kind === 'Secret')?.stringData ?? {}).sort()).toEqual([
-      'app-password',
-      'worker-password',
-    ]);
+    // The Secret (deploy/secret.yaml) holds the two passwords only; the rules hold no password at all.
+    const passwords = parseAllDocuments(readFileSync('deploy/secret.yaml', 'utf8'))
+      .map((d) => d.toJS() as { metadata: { name: string }; stringData: Record<string, string> })
+      .find((d) => d.metadata.name === 'rollout-doctor-redis');
+    expect(Object.keys(passwords?.stringData ?? {}).sort()).toEqual(['app-password', 'worker-password']);
     expect(SHIPPED_ACL).not.toMatch(/ >\S/);
   });
 
