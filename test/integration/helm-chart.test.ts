@@ -25,6 +25,7 @@ import {
   type K8sObject,
 } from '../support/helm.js';
 import { schemaProblems } from '../support/k8s-schema.js';
+import { loadPolicyFile } from '../../src/plans/policy.js';
 import { restrictedViolations } from '../support/pod-security.js';
 
 const CASES = readdirSync(`${CHART}/ci`)
@@ -412,6 +413,36 @@ describe('settings that cannot work are refused before anything is installed', (
     [['app.enabled=false', 'worker.enabled=false'], /nothing to install/],
   ])('%s', (set, message) => {
     expect(helmTemplateError({ set })).toMatch(message);
+  });
+});
+
+describe('the policy file', () => {
+  it('app.policy becomes a ConfigMap the app mounts where ROLLOUT_DOCTOR_POLICY_FILE points, and the app reads it', () => {
+    const objects = helmTemplate({ values: [ciValues('every-setting')] });
+    const app = env(objects, 'rollout-doctor-app');
+    const path = value(app, 'ROLLOUT_DOCTOR_POLICY_FILE') ?? '';
+    const pod = podTemplate.parse(find(objects, 'Deployment', 'rollout-doctor-app')).spec.template.spec;
+    const mounts = z
+      .array(z.object({ name: z.string(), mountPath: z.string() }).loose())
+      .parse((pod.containers[0] as Record<string, unknown>).volumeMounts);
+    const mount = mounts.find((m) => path.startsWith(`${m.mountPath}/`));
+    expect(mount?.name).toBe('policy');
+    expect(pod.volumes).toContainEqual({
+      name: 'policy',
+      configMap: { name: 'rollout-doctor-policy', items: [{ key: 'policy.yaml', path: 'policy.yaml' }] },
+    });
+    const data = z
+      .object({ data: z.object({ 'policy.yaml': z.string() }) })
+      .parse(find(objects, 'ConfigMap', 'rollout-doctor-policy')).data['policy.yaml'];
+    const dir = mkdtempSync(join(tmpdir(), 'policy-'));
+    try {
+      writeFileSync(join(dir, 'policy.yaml'), data);
+      expect(loadPolicyFile(join(dir, 'policy.yaml'))).toMatchObject({
+        rules: [{ namespace: 'payments', approvers: ['S0PAY'], requiredApprovals: 2 }],
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
