@@ -111,7 +111,7 @@ export function patchWrites(
 /**
  * The most replicas the worker may scale a ReplicaSet up to (the Undo of
  * scale-old-replicaset, scale-back-old-replicaset): the same bound as the admission
- * policy `rollout-doctor-worker-replicaset-scale` in deploy/admission/worker-policy.yaml
+ * policy `rollout-doctor-worker-replicaset-scale` in deploy/admission-policy.yaml
  * (test/unit/admission-policy.test.ts keeps the two equal).
  */
 export const MAX_SCALE_BACK_REPLICAS = 20;
