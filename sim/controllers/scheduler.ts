@@ -18,6 +18,7 @@ import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
   filterNode,
   fitErrorMessage,
+  nodeNamesFromAffinity,
   podRequests,
   type FilterResult,
   type NodeView,
@@ -26,6 +27,16 @@ import {
 const POD_RT = resourceForKind('Pod');
 const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
 const RETRY_SECONDS = 60;
+/**
+ * The status of a node NodeAffinity's PreFilter left out (schedule_one.go
+ * findNodesThatFitPod: SetAbsentNodesStatus, UnschedulableAndUnresolvable, with the
+ * plugins that narrowed the nodes), hence `N node(s) didn't satisfy plugin(s)
+ * [NodeAffinity]` beside the one node a DaemonSet pod is pinned to.
+ */
+const NOT_NAMED: FilterResult = {
+  reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"],
+  unresolvable: true,
+};
 
 function keyOf(o: SimObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -51,10 +62,18 @@ export function schedulerController(ctx: ControllerContext): Controller {
     unschedulable.clear();
   };
 
+  // A node's pods are read when a filter needs them: a pod pinned to one node (a
+  // DaemonSet pod) does not read every node's pods.
   const views = (): NodeView[] =>
-    store
-      .list('Node')
-      .map((n) => ({ node: n as unknown as Node, pods: store.podsOnNode(n.metadata.name).map(asPod) }));
+    store.list('Node').map((n) => {
+      let pods: Pod[] | undefined;
+      return {
+        node: n as unknown as Node,
+        get pods(): Pod[] {
+          return (pods ??= store.podsOnNode(n.metadata.name).map(asPod));
+        },
+      };
+    });
 
   const domainPods = (all: NodeView[]) => {
     const cache = new Map<string, Pod[]>();
@@ -183,7 +202,9 @@ export function schedulerController(ctx: ControllerContext): Controller {
     const all = views();
     const domain = domainPods(all);
     const allocations = new Map<Node, NodeAllocation>();
+    const named = nodeNamesFromAffinity(pod);
     const results = all.map((v): FilterResult => {
+      if (named && !named.has(v.node.metadata.name ?? '')) return NOT_NAMED;
       const result = filterNode(pod, v, domain, backed);
       if (!claims || result.reasons.length > 0) return result;
       const dra = draFilter(store, pod, v.node, backed);
