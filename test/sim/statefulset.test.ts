@@ -247,7 +247,7 @@ describe('StatefulSet controller', () => {
     await s.waitFor(() => sts(s).status?.updatedReplicas === 3 && ready(s) === 3);
   });
 
-  it('scales through the scale subresource, removing the highest ordinal first', async () => {
+  it('scales through the scale subresource, removing the highest ordinal first and only once the one before is gone', async () => {
     const s = await start(statefulSet());
     await s.waitFor(() => ready(s) === 3);
     const scale = await api(s, 'GET', `${BASE}/web/scale`);
@@ -256,6 +256,9 @@ describe('StatefulSet controller', () => {
       spec: { replicas: 3 },
       status: { replicas: 3, selector: 'app=web' },
     });
+    // A finalizer keeps web-2 Terminating: OrderedReady waits for it before touching web-1.
+    const hold = { metadata: { finalizers: ['example.com/hold'] } };
+    expect((await api(s, 'PATCH', '/api/v1/namespaces/ns/pods/web-2', hold)).status).toBe(200);
     const patched = await api(
       s,
       'PATCH',
@@ -264,6 +267,11 @@ describe('StatefulSet controller', () => {
       'application/merge-patch+json',
     );
     expect(patched.status).toBe(200);
+    await s.waitFor(() => !!podsByName(s, 'ns').get('web-2')?.metadata.deletionTimestamp);
+    await s.settle();
+    expect([...podsByName(s, 'ns').keys()].sort()).toEqual(['web-0', 'web-1', 'web-2']);
+    const release = { metadata: { finalizers: null } };
+    expect((await api(s, 'PATCH', '/api/v1/namespaces/ns/pods/web-2', release)).status).toBe(200);
     await s.waitFor(() => podsByName(s, 'ns').size === 1);
     expect([...podsByName(s, 'ns').keys()]).toEqual(['web-0']);
     const deletions = (s.list('Event', 'ns') as { reason?: string; message?: string }[])
