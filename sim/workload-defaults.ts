@@ -55,6 +55,8 @@ export function defaultStatefulSet(spec: Json): void {
   retention['whenScaled'] ??= 'Retain';
   spec['replicas'] ??= 1;
   spec['revisionHistoryLimit'] ??= 10;
+  // Not a default but the wire form: serviceName has no omitempty, so it is always served.
+  spec['serviceName'] ??= '';
   const templates = spec['volumeClaimTemplates'];
   if (Array.isArray(templates)) {
     for (const t of templates as Json[]) {

@@ -11,7 +11,7 @@
  */
 import type { Node, Pod, Toleration } from '../../src/diagnosis/k8s.js';
 import { resourceForKind } from '../resources.js';
-import type { SimObject, Store } from '../store.js';
+import type { ChangeEvent, SimObject, Store } from '../store.js';
 import { createObject, deleteObject } from '../writes.js';
 import { TEMPLATE_GENERATION } from '../workload-defaults.js';
 import {
@@ -26,6 +26,7 @@ import {
   pinToNode,
   targetNodeName,
   withDaemonTolerations,
+  type ShouldRun,
 } from './daemonset-nodes.js';
 import { daemonSetCounts, podsShouldBeOnNode, rollingUpdatePlan, type DaemonView } from './daemonset-plan.js';
 import { recordEvent } from './events.js';
@@ -79,7 +80,8 @@ function constructHistory(
     undefined,
   );
   if (cur) {
-    // dedupCurHistories: keep the newest equal revision, relabel pods, delete the rest.
+    // dedupCurHistories: keep the newest equal revision and delete the rest (pods are
+    // not relabelled: the simulator never writes two equal revisions itself).
     for (const dup of current) {
       if (dup !== cur && CR_RT) deleteObject(store, CR_RT, dup.metadata.namespace, dup.metadata.name);
     }
@@ -128,89 +130,145 @@ function cleanupHistory(
   }
 }
 
+/** What one sync of a DaemonSet works with. */
+interface DaemonSync {
+  store: Store;
+  dsObj: SimObject;
+  view: DaemonView;
+  tolerations: Toleration[];
+  nodes: Node[];
+}
+
+function note(sync: DaemonSync, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  recordEvent(sync.store, { involved: sync.dsObj, type, reason, message, component: 'daemonset-controller' });
+}
+
+/** CreatePodTemplate (tolerations, template generation and hash labels), pinned to the node. */
+function daemonPod(sync: DaemonSync, nodeName: string): object {
+  const { dsObj, view } = sync;
+  const template = view.ds.spec.template;
+  const labels: Record<string, string> = { ...(template.metadata?.labels ?? {}) };
+  if (view.templateGeneration !== undefined) labels['pod-template-generation'] = view.templateGeneration;
+  labels[HASH_LABEL] = view.hash;
+  const spec = structuredClone(template.spec);
+  spec.tolerations = sync.tolerations;
+  spec.affinity = pinToNode(spec.affinity, nodeName);
+  const owner = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    name: dsObj.metadata.name,
+    uid: dsObj.metadata.uid,
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${dsObj.metadata.name}-`,
+      namespace: dsObj.metadata.namespace,
+      labels,
+      ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
+      ownerReferences: [{ ...owner, controller: true, blockOwnerDeletion: true }],
+    },
+    spec,
+  };
+}
+
+/**
+ * syncNodes: delete the given pods, then create a pod on each given node, each capped
+ * at burstReplicas; true when the cap left work for the next sync.
+ */
+function syncNodes(sync: DaemonSync, remove: Pod[], createOn: string[]): boolean {
+  const { store, dsObj } = sync;
+  if (!POD_RT) return false;
+  for (const pod of remove.slice(0, BURST)) {
+    if (!store.get('Pod', pod.metadata.namespace, pod.metadata.name ?? '')) continue;
+    deleteObject(store, POD_RT, pod.metadata.namespace, pod.metadata.name ?? '');
+    note(sync, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`);
+  }
+  for (const nodeName of createOn.slice(0, BURST)) {
+    const pod = createObject(store, POD_RT, daemonPod(sync, nodeName), dsObj.metadata.namespace);
+    note(sync, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
+  }
+  return remove.length > BURST || createOn.length > BURST;
+}
+
+/** manage: a pod where one is missing, none where none belongs, and none pinned to a node that is gone. */
+function manage(sync: DaemonSync): boolean {
+  const byNode = daemonPodsByNode(sync.store, sync.dsObj);
+  const remove: Pod[] = [];
+  const createOn: string[] = [];
+  for (const node of sync.nodes) {
+    const d = podsShouldBeOnNode(sync.view, node, byNode.get(node.metadata.name ?? ''));
+    for (const [type, reason, message] of d.events) note(sync, type, reason, message);
+    remove.push(...d.remove);
+    if (d.create) createOn.push(node.metadata.name ?? '');
+  }
+  const names = new Set(sync.nodes.map((n) => n.metadata.name ?? ''));
+  for (const [name, pods] of byNode)
+    if (!names.has(name)) remove.push(...pods.filter((p) => !p.spec.nodeName));
+  return syncNodes(sync, remove, createOn);
+}
+
+/** updateDaemonSetStatus (written only when it changed); a resync once minReadySeconds can have passed. */
+function writeStatus(ctx: ControllerContext, sync: DaemonSync, mark: () => void): void {
+  const { store, dsObj, view } = sync;
+  const current = store.get('DaemonSet', dsObj.metadata.namespace, dsObj.metadata.name);
+  if (!current) return;
+  const pods = daemonPodsByNode(store, current);
+  const prev = (current['status'] ?? {}) as Record<string, unknown>;
+  const status = {
+    ...daemonSetCounts(view, sync.nodes, pods),
+    observedGeneration: current.metadata.generation ?? 1,
+    ...(prev['collisionCount'] !== undefined ? { collisionCount: prev['collisionCount'] } : {}),
+  };
+  const minReady = view.ds.spec.minReadySeconds ?? 0;
+  const waiting = [...pods.values()]
+    .flat()
+    .some((p) => isPodReady(p) && !isPodAvailable(p, minReady, ctx.timeScale));
+  if (minReady > 0 && waiting) ctx.after(minReady, mark, { settles: true });
+  if (JSON.stringify(prev) !== JSON.stringify(status)) store.put({ ...structuredClone(current), status });
+}
+
+/** The view of a DaemonSet for this sync: its hash, template generation, and which nodes it wants (memoised). */
+function daemonView(
+  ctx: ControllerContext,
+  dsObj: SimObject,
+  hash: string,
+  tolerations: Toleration[],
+): DaemonView {
+  const ds = dsObj as unknown as DaemonSet;
+  const shouldRun = new Map<Node, ShouldRun>();
+  return {
+    ds,
+    hash,
+    templateGeneration: dsObj.metadata.annotations?.[TEMPLATE_GENERATION],
+    timeScale: ctx.timeScale,
+    now: Date.now(),
+    shouldRun: (node) => {
+      let r = shouldRun.get(node);
+      if (!r) shouldRun.set(node, (r = nodeShouldRunDaemonPod(node, ds, tolerations)));
+      return r;
+    },
+  };
+}
+
+/** addNode / updateNode: only a node added or gone, or a label or taint change, matters (shouldIgnoreNodeUpdate). */
+function nodeChangeMatters(event: ChangeEvent): boolean {
+  const { old, object } = event;
+  if (!old || event.type === 'DELETED') return true;
+  const taints = (o: SimObject): string => JSON.stringify((o['spec'] as Node['spec'])?.taints ?? []);
+  return (
+    JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(object.metadata.labels ?? {}) ||
+    taints(old) !== taints(object)
+  );
+}
+
 /** Creates the DaemonSet controller. */
 export function daemonSetController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const dirty = new Set<string>();
   const mark = (ns: string | undefined, name: string): void => {
     dirty.add(`${ns ?? ''}/${name}`);
-  };
-
-  const note = (dsObj: SimObject, type: 'Normal' | 'Warning', reason: string, message: string): void =>
-    recordEvent(store, { involved: dsObj, type, reason, message, component: 'daemonset-controller' });
-
-  /** syncNodes: delete the given pods, then create a pod on each given node (both capped at burstReplicas). */
-  const syncNodes = (
-    dsObj: SimObject,
-    view: DaemonView,
-    tolerations: Toleration[],
-    remove: Pod[],
-    createOn: string[],
-  ): void => {
-    if (!POD_RT) return;
-    if (remove.length > BURST || createOn.length > BURST) mark(dsObj.metadata.namespace, dsObj.metadata.name);
-    for (const pod of remove.slice(0, BURST)) {
-      if (!store.get('Pod', pod.metadata.namespace, pod.metadata.name ?? '')) continue;
-      deleteObject(store, POD_RT, pod.metadata.namespace, pod.metadata.name ?? '');
-      note(dsObj, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`);
-    }
-    const template = view.ds.spec.template;
-    for (const nodeName of createOn.slice(0, BURST)) {
-      // CreatePodTemplate, then the pod pinned to its node.
-      const labels: Record<string, string> = { ...(template.metadata?.labels ?? {}) };
-      if (view.templateGeneration !== undefined) labels['pod-template-generation'] = view.templateGeneration;
-      labels[HASH_LABEL] = view.hash;
-      const spec = structuredClone(template.spec);
-      spec.tolerations = tolerations;
-      spec.affinity = pinToNode(spec.affinity, nodeName);
-      const pod = createObject(
-        store,
-        POD_RT,
-        {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            generateName: `${dsObj.metadata.name}-`,
-            namespace: dsObj.metadata.namespace,
-            labels,
-            ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-            ownerReferences: [
-              {
-                apiVersion: 'apps/v1',
-                kind: 'DaemonSet',
-                name: dsObj.metadata.name,
-                uid: dsObj.metadata.uid,
-                controller: true,
-                blockOwnerDeletion: true,
-              },
-            ],
-          },
-          spec,
-        },
-        dsObj.metadata.namespace,
-      );
-      note(dsObj, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
-    }
-  };
-
-  const writeStatus = (key: string, view: DaemonView, nodes: Node[]): void => {
-    const current = store.getByKey('DaemonSet', key);
-    if (!current) return;
-    const pods = daemonPodsByNode(store, current);
-    const counts = daemonSetCounts(view, nodes, pods);
-    const prev = (current['status'] ?? {}) as Record<string, unknown>;
-    const status = {
-      ...counts,
-      observedGeneration: current.metadata.generation ?? 1,
-      ...(prev['collisionCount'] !== undefined ? { collisionCount: prev['collisionCount'] } : {}),
-    };
-    const minReady = view.ds.spec.minReadySeconds ?? 0;
-    const waiting = [...pods.values()]
-      .flat()
-      .some((p) => isPodReady(p) && !isPodAvailable(p, minReady, ctx.timeScale));
-    if (minReady > 0 && waiting)
-      ctx.after(minReady, () => mark(current.metadata.namespace, current.metadata.name), { settles: true });
-    if (JSON.stringify(prev) !== JSON.stringify(status)) store.put({ ...structuredClone(current), status });
   };
 
   const syncOne = (key: string): void => {
@@ -222,47 +280,26 @@ export function daemonSetController(ctx: ControllerContext): Controller {
       dirty.add(key);
       return;
     }
-    const nodes = store.list('Node') as unknown as Node[];
     const tolerations = withDaemonTolerations(ds.spec.template.spec);
-    const shouldRun = new Map<Node, ReturnType<typeof nodeShouldRunDaemonPod>>();
-    const view: DaemonView = {
-      ds,
-      hash: history.cur.metadata.labels?.[HASH_LABEL] ?? '',
-      templateGeneration: dsObj.metadata.annotations?.[TEMPLATE_GENERATION],
-      timeScale: ctx.timeScale,
-      now: Date.now(),
-      shouldRun: (node) => {
-        let r = shouldRun.get(node);
-        if (!r) shouldRun.set(node, (r = nodeShouldRunDaemonPod(node, ds, tolerations)));
-        return r;
-      },
+    const hash = history.cur.metadata.labels?.[HASH_LABEL] ?? '';
+    const view = daemonView(ctx, dsObj, hash, tolerations);
+    const sync: DaemonSync = {
+      store,
+      dsObj,
+      view,
+      tolerations,
+      nodes: store.list('Node') as unknown as Node[],
     };
     if (!dsObj.metadata.deletionTimestamp) {
-      // manage: a pod where one is missing, none where none belongs, plus pods pinned to nodes that are gone.
-      const byNode = daemonPodsByNode(store, dsObj);
-      const remove: Pod[] = [];
-      const createOn: string[] = [];
-      const names = new Set(nodes.map((n) => n.metadata.name ?? ''));
-      for (const node of nodes) {
-        const d = podsShouldBeOnNode(view, node, byNode.get(node.metadata.name ?? ''));
-        for (const [type, reason, message] of d.events) note(dsObj, type, reason, message);
-        remove.push(...d.remove);
-        if (d.create) createOn.push(node.metadata.name ?? '');
-      }
-      for (const [name, pods] of byNode)
-        if (!names.has(name)) remove.push(...pods.filter((p) => !p.spec.nodeName));
-      syncNodes(dsObj, view, tolerations, remove, createOn);
+      let more = manage(sync);
       if (ds.spec.updateStrategy?.type === 'RollingUpdate') {
-        const plan = rollingUpdatePlan(view, nodes, daemonPodsByNode(store, dsObj));
-        syncNodes(dsObj, view, tolerations, plan.remove, plan.createOn);
+        const plan = rollingUpdatePlan(view, sync.nodes, daemonPodsByNode(store, dsObj));
+        more = syncNodes(sync, plan.remove, plan.createOn) || more;
       }
+      if (more) dirty.add(key);
       cleanupHistory(store, ds, history.old, daemonPodsByNode(store, dsObj));
     }
-    writeStatus(key, view, nodes);
-  };
-
-  const markAll = (): void => {
-    for (const ds of store.list('DaemonSet')) mark(ds.metadata.namespace, ds.metadata.name);
+    writeStatus(ctx, sync, () => dirty.add(key));
   };
 
   return {
@@ -274,17 +311,8 @@ export function daemonSetController(ctx: ControllerContext): Controller {
         const ref = o.metadata.ownerReferences?.find((r) => r.controller && r.kind === 'DaemonSet');
         if (ref) mark(o.metadata.namespace, ref.name);
       }
-      if (event.kind === 'Node') {
-        // addNode / updateNode (only label or taint changes matter: shouldIgnoreNodeUpdate); a
-        // node gone leaves pods pinned to nothing.
-        const old = event.old;
-        const relevant =
-          !old ||
-          event.type === 'DELETED' ||
-          JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(o.metadata.labels ?? {}) ||
-          JSON.stringify((old['spec'] as Node['spec'])?.taints ?? []) !==
-            JSON.stringify((o['spec'] as Node['spec'])?.taints ?? []);
-        if (relevant) markAll();
+      if (event.kind === 'Node' && nodeChangeMatters(event)) {
+        for (const d of store.list('DaemonSet')) mark(d.metadata.namespace, d.metadata.name);
       }
     },
     sync() {

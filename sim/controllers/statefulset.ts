@@ -1,8 +1,8 @@
 /**
  * StatefulSet controller, written from k8s.io/kubernetes
  * pkg/controller/statefulset/stateful_set_control.go (UpdateStatefulSet,
- * getStatefulSetRevisions, updateStatefulSet, processReplica, processCondemned,
- * truncateHistory) and stateful_set_utils.go:
+ * getStatefulSetRevisions, truncateHistory; the round itself, updateStatefulSet, is in
+ * statefulset-control.ts), stateful_pod_control.go (the events) and stateful_set_utils.go:
  *
  * - revisions are ControllerRevisions `<set>-<hash>` (HashControllerRevision of the
  *   template patch and the collision count); a template equal to an older revision
@@ -35,11 +35,11 @@ import {
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, controllerUid } from './pods.js';
+import { updateStatefulSet, type PodControl } from './statefulset-control.js';
 import {
   createMissingClaims,
   isRunningAndAvailable,
   isRunningAndReady,
-  isUnavailable,
   newStatefulSetPod,
   ordinalOf,
   POD_INDEX_LABEL,
@@ -155,191 +155,93 @@ function completeRollingUpdate(set: StatefulSet, status: StatefulSetStatus): Sta
   return out;
 }
 
+/** truncateHistory: revisions no pod, current or update uses, oldest first, beyond revisionHistoryLimit. */
+function truncateHistory(
+  store: Store,
+  set: StatefulSet,
+  pods: readonly Pod[],
+  revisions: ControllerRevision[],
+  r: Revisions,
+): void {
+  if (!CR_RT) return;
+  const live = new Set([
+    r.current.metadata.name,
+    r.update.metadata.name,
+    ...pods.map((p) => p.metadata.labels?.[REVISION_LABEL] ?? ''),
+  ]);
+  const history = revisions.filter((h) => !live.has(h.metadata.name));
+  const limit = set.spec.revisionHistoryLimit ?? 10;
+  if (limit < 0 || history.length <= limit) return;
+  for (const h of history.slice(0, history.length - limit))
+    deleteObject(store, CR_RT, h.metadata.namespace, h.metadata.name);
+}
+
+/** newVersionedStatefulSetPod's choice: below the partition (or, without rollingUpdate, the current count) the current revision. */
+function revisionFor(set: StatefulSet, r: Revisions, ordinal: number): ControllerRevision {
+  const start = set.spec.ordinals?.start ?? 0;
+  const strategy = set.spec.updateStrategy;
+  const useCurrent =
+    (strategy?.type === 'RollingUpdate' &&
+      !strategy.rollingUpdate &&
+      ordinal < start + (set.status?.currentReplicas ?? 0)) ||
+    (strategy?.rollingUpdate !== undefined && ordinal < start + (strategy.rollingUpdate.partition ?? 0));
+  return useCurrent ? r.current : r.update;
+}
+
+/** StatefulPodControl: the pod and claim writes, each with the controller's event on the set. */
+function podControl(store: Store, setObj: SimObject, r: Revisions): PodControl {
+  const set = setObj as unknown as StatefulSet;
+  const name = setObj.metadata.name;
+  const note = (reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal'): void =>
+    recordEvent(store, { involved: setObj, type, reason, message, component: 'statefulset-controller' });
+  const claims = (ordinal: number): void => {
+    for (const claim of createMissingClaims(store, setObj, ordinal))
+      note('SuccessfulCreate', `create Claim ${claim} Pod ${name}-${ordinal} in StatefulSet ${name} success`);
+  };
+  return {
+    create(ordinal) {
+      if (!POD_RT) return undefined;
+      const revision = revisionFor(set, r, ordinal);
+      const template = templateOf(revision) ?? set.spec.template;
+      claims(ordinal);
+      try {
+        const pod = newStatefulSetPod(setObj, template, ordinal, revision.metadata.name);
+        const created = createObject(store, POD_RT, pod, setObj.metadata.namespace);
+        note('SuccessfulCreate', `create Pod ${name}-${ordinal} in StatefulSet ${name} successful`);
+        return asPod(created);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        const message = `create Pod ${name}-${ordinal} in StatefulSet ${name} failed error: ${err.message}`;
+        note('FailedCreate', message, 'Warning');
+        return undefined;
+      }
+    },
+    remove(pod) {
+      if (!POD_RT) return;
+      deleteObject(store, POD_RT, pod.metadata.namespace, pod.metadata.name ?? '');
+      note('SuccessfulDelete', `delete Pod ${pod.metadata.name ?? ''} in StatefulSet ${name} successful`);
+    },
+    ensureClaims: claims,
+    fixIdentity(pod, ordinal) {
+      const labels = pod.metadata.labels ?? {};
+      const podName = pod.metadata.name ?? '';
+      if (labels[POD_NAME_LABEL] === podName && labels[POD_INDEX_LABEL] === String(ordinal)) return;
+      const stored = store.get('Pod', pod.metadata.namespace, podName);
+      if (!stored) return;
+      const copy = structuredClone(stored);
+      copy.metadata.labels = { ...labels, [POD_NAME_LABEL]: podName, [POD_INDEX_LABEL]: String(ordinal) };
+      store.put(copy);
+      note('SuccessfulUpdate', `update Pod ${podName} in StatefulSet ${name} successful`);
+    },
+  };
+}
+
 /** Creates the StatefulSet controller. */
 export function statefulSetController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const dirty = new Set<string>();
   const mark = (ns: string | undefined, name: string): void => {
     dirty.add(`${ns ?? ''}/${name}`);
-  };
-  const note = (
-    setObj: SimObject,
-    reason: string,
-    message: string,
-    type: 'Normal' | 'Warning' = 'Normal',
-  ): void =>
-    recordEvent(store, { involved: setObj, type, reason, message, component: 'statefulset-controller' });
-
-  const deletePod = (setObj: SimObject, pod: Pod): void => {
-    if (!POD_RT) return;
-    deleteObject(store, POD_RT, pod.metadata.namespace, pod.metadata.name ?? '');
-    note(
-      setObj,
-      'SuccessfulDelete',
-      `delete Pod ${pod.metadata.name ?? ''} in StatefulSet ${setObj.metadata.name} successful`,
-    );
-  };
-
-  /** CreateStatefulPod: the claims first, then the pod at the revision newVersionedStatefulSetPod picks. */
-  const createPod = (setObj: SimObject, r: Revisions, ordinal: number): Pod | undefined => {
-    if (!POD_RT) return undefined;
-    const set = setObj as unknown as StatefulSet;
-    const start = set.spec.ordinals?.start ?? 0;
-    const strategy = set.spec.updateStrategy;
-    const useCurrent =
-      (strategy?.type === 'RollingUpdate' &&
-        !strategy.rollingUpdate &&
-        ordinal < start + (set.status?.currentReplicas ?? 0)) ||
-      (strategy?.rollingUpdate !== undefined && ordinal < start + (strategy.rollingUpdate.partition ?? 0));
-    const revision = useCurrent ? r.current : r.update;
-    const template = templateOf(revision) ?? set.spec.template;
-    const podName = `${setObj.metadata.name}-${ordinal}`;
-    for (const claim of createMissingClaims(store, setObj, ordinal))
-      note(
-        setObj,
-        'SuccessfulCreate',
-        `create Claim ${claim} Pod ${podName} in StatefulSet ${setObj.metadata.name} success`,
-      );
-    try {
-      const pod = createObject(
-        store,
-        POD_RT,
-        newStatefulSetPod(setObj, template, ordinal, revision.metadata.name),
-        setObj.metadata.namespace,
-      );
-      note(
-        setObj,
-        'SuccessfulCreate',
-        `create Pod ${podName} in StatefulSet ${setObj.metadata.name} successful`,
-      );
-      return asPod(pod);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      note(
-        setObj,
-        'FailedCreate',
-        `create Pod ${podName} in StatefulSet ${setObj.metadata.name} failed error: ${err.message}`,
-        'Warning',
-      );
-      return undefined;
-    }
-  };
-
-  /** UpdateStatefulPod for identity: a member pod without its name and index labels gets them. */
-  const fixIdentity = (setObj: SimObject, pod: Pod, ordinal: number): void => {
-    const labels = pod.metadata.labels ?? {};
-    if (labels[POD_NAME_LABEL] === pod.metadata.name && labels[POD_INDEX_LABEL] === String(ordinal)) return;
-    const stored = store.get('Pod', pod.metadata.namespace, pod.metadata.name ?? '');
-    if (!stored) return;
-    const copy = structuredClone(stored);
-    copy.metadata.labels = {
-      ...labels,
-      [POD_NAME_LABEL]: pod.metadata.name ?? '',
-      [POD_INDEX_LABEL]: String(ordinal),
-    };
-    store.put(copy);
-    note(
-      setObj,
-      'SuccessfulUpdate',
-      `update Pod ${pod.metadata.name ?? ''} in StatefulSet ${setObj.metadata.name} successful`,
-    );
-  };
-
-  /**
-   * updateStatefulSet: brings the pods towards the target; true when it stopped early
-   * (a monotonic wait or a change made this round). Pods are re-read from the store.
-   */
-  const reconcile = (setObj: SimObject, r: Revisions, pods: Pod[]): void => {
-    const set = setObj as unknown as StatefulSet;
-    const minReady = set.spec.minReadySeconds ?? 0;
-    const start = set.spec.ordinals?.start ?? 0;
-    const count = set.spec.replicas ?? 1;
-    const replicas: (Pod | undefined)[] = new Array<Pod | undefined>(count).fill(undefined);
-    const condemned: Pod[] = [];
-    for (const pod of pods) {
-      const ord = ordinalOf(pod.metadata.name ?? '', setObj.metadata.name);
-      if (ord >= start && ord < start + count) replicas[ord - start] = pod;
-      else if (ord >= 0) condemned.push(pod);
-    }
-    condemned.sort(
-      (a, b) =>
-        ordinalOf(b.metadata.name ?? '', setObj.metadata.name) -
-        ordinalOf(a.metadata.name ?? '', setObj.metadata.name),
-    );
-    const firstUnhealthy =
-      replicas.find((p) => isUnavailable(p, minReady, ctx.timeScale)) ??
-      [...condemned].reverse().find((p) => isUnavailable(p, minReady, ctx.timeScale));
-    if (setObj.metadata.deletionTimestamp) return;
-    const monotonic = set.spec.podManagementPolicy !== 'Parallel';
-    // processReplica, in ordinal order.
-    for (let i = 0; i < count; i += 1) {
-      let pod = replicas[i];
-      if (pod && (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded')) {
-        if (!pod.metadata.deletionTimestamp) deletePod(setObj, pod);
-        if (monotonic) return;
-        continue;
-      }
-      if (!pod) {
-        pod = createPod(setObj, r, start + i);
-        replicas[i] = pod;
-        if (monotonic || !pod) {
-          if (monotonic) return;
-          continue;
-        }
-      }
-      if (pod.status?.phase === 'Pending') createMissingClaims(store, setObj, start + i);
-      if (
-        monotonic &&
-        (pod.metadata.deletionTimestamp || !isRunningAndAvailable(pod, minReady, ctx.timeScale))
-      )
-        return;
-      fixIdentity(setObj, pod, start + i);
-    }
-    // processCondemned, highest ordinal first.
-    for (const pod of condemned) {
-      if (pod.metadata.deletionTimestamp) {
-        if (monotonic) return;
-        continue;
-      }
-      if (monotonic && pod !== firstUnhealthy && !isRunningAndAvailable(pod, minReady, ctx.timeScale)) return;
-      deletePod(setObj, pod);
-      if (monotonic) return;
-    }
-    if (set.spec.updateStrategy?.type === 'OnDelete') return;
-    // The rolling update: the highest ordinal not at the update revision goes, one at a time.
-    const partition = set.spec.updateStrategy?.rollingUpdate?.partition ?? 0;
-    for (let target = count - 1; target >= partition; target -= 1) {
-      const pod = replicas[target];
-      if (
-        pod &&
-        pod.metadata.labels?.[REVISION_LABEL] !== r.update.metadata.name &&
-        !pod.metadata.deletionTimestamp
-      ) {
-        deletePod(setObj, pod);
-        return;
-      }
-      if (isUnavailable(pod, minReady, ctx.timeScale)) return;
-    }
-  };
-
-  /** truncateHistory: revisions no pod, current or update uses, oldest first, beyond revisionHistoryLimit. */
-  const truncateHistory = (
-    set: StatefulSet,
-    pods: readonly Pod[],
-    revisions: ControllerRevision[],
-    r: Revisions,
-  ): void => {
-    if (!CR_RT) return;
-    const live = new Set([
-      r.current.metadata.name,
-      r.update.metadata.name,
-      ...pods.map((p) => p.metadata.labels?.[REVISION_LABEL] ?? ''),
-    ]);
-    const history = revisions.filter((h) => !live.has(h.metadata.name));
-    const limit = set.spec.revisionHistoryLimit ?? 10;
-    if (limit < 0 || history.length <= limit) return;
-    for (const h of history.slice(0, history.length - limit))
-      deleteObject(store, CR_RT, h.metadata.namespace, h.metadata.name);
   };
 
   const syncOne = (key: string): void => {
@@ -349,20 +251,18 @@ export function statefulSetController(ctx: ControllerContext): Controller {
     const pods = memberPods(store, setObj);
     const revisions = controlledRevisions(store, setObj);
     const r = statefulSetRevisions(store, setObj, revisions);
-    reconcile(setObj, r, pods);
+    updateStatefulSet(set, pods, r.update.metadata.name, podControl(store, setObj, r), ctx.timeScale);
     const current = store.getByKey('StatefulSet', key);
     if (!current) return;
     const after = memberPods(store, current);
-    const status = completeRollingUpdate(
-      set,
-      replicaStatus(set, after, r, current.metadata.generation ?? 1, ctx.timeScale),
-    );
+    const generation = current.metadata.generation ?? 1;
+    const status = completeRollingUpdate(set, replicaStatus(set, after, r, generation, ctx.timeScale));
     const minReady = set.spec.minReadySeconds ?? 0;
     if (minReady > 0 && status.availableReplicas !== (status.readyReplicas ?? 0))
       ctx.after(minReady, () => mark(current.metadata.namespace, current.metadata.name), { settles: true });
     if (JSON.stringify(current['status']) !== JSON.stringify(status))
       store.put({ ...structuredClone(current), status });
-    truncateHistory(set, pods, revisions, r);
+    truncateHistory(store, set, pods, revisions, r);
   };
 
   return {

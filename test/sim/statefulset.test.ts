@@ -116,6 +116,92 @@ describe('StatefulSet controller', () => {
     expect(s.get('PersistentVolume', undefined, claim.spec.volumeName ?? '')).toBeDefined();
   });
 
+  it('defaults and revisions a StatefulSet as kube-apiserver and kube-controller-manager 1.34 do (upstream testdata)', async () => {
+    // pkg/controller/statefulset/testdata/compatibility_set_1.34.0.json and
+    // compatibility_revision_1.34.0.json: the set as sent, what the API serves, and the
+    // revision the controller writes for it (its name is HashControllerRevision of the data).
+    const s = await start({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'default' },
+    });
+    const claim = {
+      metadata: { name: 'test', labels: { key: 'value' }, annotations: { key: 'value' } },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    };
+    const created = await api(s, 'POST', '/apis/apps/v1/namespaces/default/statefulsets', {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'test', labels: { sslabel: 'value' } },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'foo' } },
+        template: {
+          metadata: { labels: { app: 'foo' }, annotations: { test: 'value' } },
+          spec: { containers: [{ name: 'test', image: 'test' }] },
+        },
+        volumeClaimTemplates: [claim],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json['spec']).toEqual({
+      persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Retain' },
+      podManagementPolicy: 'OrderedReady',
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      selector: { matchLabels: { app: 'foo' } },
+      serviceName: '',
+      template: {
+        metadata: { annotations: { test: 'value' }, labels: { app: 'foo' } },
+        spec: {
+          containers: [
+            {
+              image: 'test',
+              imagePullPolicy: 'Always',
+              name: 'test',
+              resources: {},
+              terminationMessagePath: '/dev/termination-log',
+              terminationMessagePolicy: 'File',
+            },
+          ],
+          dnsPolicy: 'ClusterFirst',
+          restartPolicy: 'Always',
+          schedulerName: 'default-scheduler',
+          securityContext: {},
+          terminationGracePeriodSeconds: 30,
+        },
+      },
+      updateStrategy: { rollingUpdate: { partition: 0 }, type: 'RollingUpdate' },
+      volumeClaimTemplates: [
+        {
+          apiVersion: 'v1',
+          kind: 'PersistentVolumeClaim',
+          metadata: claim.metadata,
+          spec: { ...claim.spec, volumeMode: 'Filesystem' },
+          status: { phase: 'Pending' },
+        },
+      ],
+    });
+    await s.waitFor(() => s.get('ControllerRevision', 'default', 'test-776999688b') !== undefined);
+    const revision = s.get('ControllerRevision', 'default', 'test-776999688b') as ControllerRevision;
+    expect(JSON.stringify(revision.data)).toBe(
+      '{"spec":{"template":{"$patch":"replace","metadata":{"annotations":{"test":"value"},"labels":{"app":"foo"}},"spec":{"containers":[{"image":"test","imagePullPolicy":"Always","name":"test","resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File"}],"dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30}}}}',
+    );
+    expect(revision.metadata.labels).toEqual({ app: 'foo', 'controller.kubernetes.io/hash': '776999688b' });
+    await s.waitFor(() => ready(s, 'default', 'test') === 1);
+    expect(sts(s, 'default', 'test').status).toEqual({
+      observedGeneration: 1,
+      replicas: 1,
+      readyReplicas: 1,
+      currentReplicas: 1,
+      updatedReplicas: 1,
+      currentRevision: 'test-776999688b',
+      updateRevision: 'test-776999688b',
+      collisionCount: 0,
+      availableReplicas: 1,
+    });
+  });
+
   it('a crash-looping pod of a bad release blocks the rollout, still after the template is reverted, until that pod is deleted', async () => {
     sim = await startSimulator({ scenario: 'sim/scenarios/statefulset-bad-release.yaml', timeScale: 100 });
     const s = sim;
