@@ -240,5 +240,13 @@ export function daemonSetCounts(
     }
     if (isPodUpdated(pod, view.hash, view.templateGeneration)) status.updatedNumberScheduled += 1;
   }
-  return { ...status, numberUnavailable: status.desiredNumberScheduled - status.numberAvailable };
+  const unavailable = status.desiredNumberScheduled - status.numberAvailable;
+  // updatedNumberScheduled, numberAvailable and numberUnavailable are omitempty in apps/v1.
+  const { updatedNumberScheduled, numberAvailable, ...always } = status;
+  return {
+    ...always,
+    ...(updatedNumberScheduled ? { updatedNumberScheduled } : {}),
+    ...(numberAvailable ? { numberAvailable } : {}),
+    ...(unavailable ? { numberUnavailable: unavailable } : {}),
+  };
 }
