@@ -411,11 +411,15 @@ describe('kubectl drives StatefulSets and DaemonSets on the simulator', () => {
       'statefulset.apps/ledger scaled',
     );
     await sts.waitFor(() => (sts.list('Pod', 'payments') as Pod[]).length === 2);
+    // With --current-replicas kubectl GETs the Scale and PUTs it back.
+    const guarded = await inLedger(['scale', 'sts/ledger', '--current-replicas=2', '--replicas=1']);
+    expect(guarded.stdout).toContain('statefulset.apps/ledger scaled');
+    await sts.waitFor(() => (sts.list('Pod', 'payments') as Pod[]).length === 1);
     expect((await inLedger(['rollout', 'restart', 'sts/ledger'])).stdout).toContain(
       'statefulset.apps/ledger restarted',
     );
     expect((await inLedger(['rollout', 'status', 'sts/ledger', '--timeout', '20s'])).stdout).toContain(
-      'partitioned roll out complete: 2 new pods have been updated...',
+      'partitioned roll out complete: 1 new pods have been updated...',
     );
   });
 
