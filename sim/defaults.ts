@@ -10,6 +10,12 @@ import type { SimObject } from './store.js';
 import { invalid } from './errors.js';
 import { matchesLabels, requirementsOf } from './selectors.js';
 import type { LabelSelector } from '../src/diagnosis/k8s.js';
+import {
+  defaultDaemonSet,
+  defaultStatefulSet,
+  prepareWorkload,
+  workloadCauses,
+} from './workload-defaults.js';
 
 type Json = Record<string, unknown>;
 
@@ -86,7 +92,7 @@ function defaultPodSpec(spec: Json): void {
   }
 }
 
-/** SetDefaults_Probe and SetDefaults_HTTPGetAction (k8s.io/kubernetes pkg/apis/core/v1/defaults.go). */
+/** SetDefaults_Probe, SetDefaults_HTTPGetAction and SetDefaults_GRPCAction (k8s.io/kubernetes pkg/apis/core/v1/defaults.go). */
 function defaultProbe(probe: Json): void {
   probe['timeoutSeconds'] ??= 1;
   probe['periodSeconds'] ??= 10;
@@ -97,6 +103,9 @@ function defaultProbe(probe: Json): void {
     if (http['path'] === undefined || http['path'] === '') http['path'] = '/';
     http['scheme'] ??= 'HTTP';
   }
+  // SetDefaults_GRPCAction: kubectl describe dereferences the service.
+  const grpc = obj(probe['grpc']);
+  if (grpc) grpc['service'] ??= '';
 }
 
 function defaultDeployment(spec: Json): void {
@@ -149,6 +158,12 @@ export function applyDefaults(o: SimObject): void {
     status['qosClass'] ??= qosClass(spec);
   }
   if (o.kind === 'PersistentVolumeClaim' && spec) spec['volumeMode'] ??= 'Filesystem';
+  if ((o.kind === 'StatefulSet' || o.kind === 'DaemonSet') && spec) {
+    if (o.kind === 'StatefulSet') defaultStatefulSet(spec);
+    else defaultDaemonSet(spec);
+    const template = ensure(spec, 'template');
+    defaultPodSpec(ensure(template, 'spec'));
+  }
 }
 
 function intOrPercentIsZero(v: unknown): boolean {
@@ -252,6 +267,7 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
   if (o.kind === 'ResourceClaim' && old && JSON.stringify(o['spec']) !== JSON.stringify(old['spec'])) {
     causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
   }
+  causes.push(...workloadCauses(o, old));
   if (causes.length > 0) throw invalid(rt, name, causes);
 }
 
@@ -268,6 +284,7 @@ export function prepareCreate(rt: ResourceType, o: SimObject): void {
   if (GENERATION_KINDS.has(rt.kind)) meta.generation = 1;
   delete meta.deletionTimestamp;
   stampTimeAdded(o);
+  prepareWorkload(o, undefined);
 }
 
 /** Carries server-owned fields across an update and bumps generation on spec change. */
@@ -282,6 +299,7 @@ export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): v
     o.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
   }
   stampTimeAdded(o, old);
+  prepareWorkload(o, old);
 }
 
 /**

@@ -142,6 +142,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ds'],
     categories: ['all'],
+    subresources: ['status'],
   },
   {
     plural: 'statefulsets',
@@ -152,6 +153,16 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['sts'],
     categories: ['all'],
+    subresources: ['status', 'scale'],
+  },
+  // No short names upstream; the history of StatefulSets and DaemonSets.
+  {
+    plural: 'controllerrevisions',
+    singular: 'controllerrevision',
+    kind: 'ControllerRevision',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
   },
   {
     plural: 'priorityclasses',

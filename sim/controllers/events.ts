@@ -18,20 +18,59 @@ export interface EventInput {
   fieldPath?: string;
 }
 
+/** What the recorder aggregates by: namespace, involved object, reason, message, source component. */
+function aggregationKey(
+  namespace: string,
+  uid: string,
+  reason: unknown,
+  message: unknown,
+  component: unknown,
+): string {
+  return JSON.stringify([namespace, uid, reason, message, component]);
+}
+
+function keyOfEvent(e: SimObject): string {
+  return aggregationKey(
+    e.metadata.namespace ?? '',
+    (e['involvedObject'] as { uid?: string } | undefined)?.uid ?? '',
+    e['reason'],
+    e['message'],
+    (e['source'] as { component?: string } | undefined)?.component,
+  );
+}
+
+const indexes = new WeakMap<Store, Map<string, string>>();
+
+/**
+ * The stored Events by aggregation key (to their name), kept in step with every write:
+ * looking an event up must not scan the namespace, whose events grow with every pod
+ * (thousands for a DaemonSet on thousands of nodes).
+ */
+function eventIndex(store: Store): Map<string, string> {
+  const existing = indexes.get(store);
+  if (existing) return existing;
+  const index = new Map<string, string>();
+  for (const e of store.list('Event')) index.set(keyOfEvent(e), e.metadata.name);
+  store.subscribe((change) => {
+    if (change.kind !== 'Event') return;
+    if (change.old) {
+      const key = keyOfEvent(change.old);
+      if (index.get(key) === change.old.metadata.name) index.delete(key);
+    }
+    if (change.type !== 'DELETED') index.set(keyOfEvent(change.object), change.object.metadata.name);
+  });
+  indexes.set(store, index);
+  return index;
+}
+
 /** Records (or aggregates) an event about an object. */
 export function recordEvent(store: Store, input: EventInput): void {
   const { involved } = input;
   const namespace = involved.metadata.namespace ?? 'default';
   const uid = involved.metadata.uid ?? '';
-  const existing = store
-    .list('Event', namespace, [])
-    .find(
-      (e) =>
-        (e['involvedObject'] as { uid?: string } | undefined)?.uid === uid &&
-        e['reason'] === input.reason &&
-        e['message'] === input.message &&
-        (e['source'] as { component?: string } | undefined)?.component === input.component,
-    );
+  const key = aggregationKey(namespace, uid, input.reason, input.message, input.component);
+  const name = eventIndex(store).get(key);
+  const existing = name === undefined ? undefined : store.get('Event', namespace, name);
   const now = nowRfc3339();
   if (existing) {
     const copy = structuredClone(existing);

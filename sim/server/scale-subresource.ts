@@ -1,5 +1,5 @@
 /**
- * The scale subresource of Deployments and ReplicaSets (autoscaling/v1 Scale), as the
+ * The scale subresource of Deployments, ReplicaSets and StatefulSets (autoscaling/v1 Scale), as the
  * API server serves it: the Scale's metadata is the object's name, namespace, uid,
  * resourceVersion and creationTimestamp; spec.replicas is the object's; status has
  * the observed replicas and the label selector as a string. A PATCH is applied to the
@@ -91,10 +91,50 @@ export function patchScale(
     if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', err.message);
     throw err;
   }
-  const scale = patched as {
-    metadata?: { uid?: string; resourceVersion?: string };
-    spec?: { replicas?: unknown };
+  return writeScale(store, rt, name, old, patched as ScaleLike, options);
+}
+
+interface ScaleLike {
+  metadata?: { uid?: string; resourceVersion?: string };
+  spec?: { replicas?: unknown };
+}
+
+/**
+ * PUT …/scale (`kubectl scale --current-replicas`: GET the Scale, then PUT it back):
+ * a resourceVersion or uid in the Scale sent is a precondition; only spec.replicas is
+ * carried to the object.
+ */
+export function updateScale(
+  store: Store,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  body: unknown,
+  options: { dryRun: boolean; fieldManager?: string },
+): unknown {
+  const old = stored(store, rt, namespace, name);
+  const sent = (body ?? {}) as ScaleLike;
+  const scale: ScaleLike = {
+    metadata: {
+      uid: sent.metadata?.uid || old.metadata.uid,
+      resourceVersion: sent.metadata?.resourceVersion || old.metadata.resourceVersion,
+    },
+    ...(sent.spec ? { spec: sent.spec } : {}),
   };
+  return writeScale(store, rt, name, old, scale, options);
+}
+
+/** Checks the Scale's preconditions against the object and writes its replicas. */
+function writeScale(
+  store: Store,
+  rt: ResourceType,
+  name: string,
+  old: SimObject,
+  scale: ScaleLike,
+  options: { dryRun: boolean; fieldManager?: string },
+): unknown {
+  const before = toScale(old) as { metadata: { uid?: string; resourceVersion?: string } };
+  const namespace = old.metadata.namespace;
   if (scale.metadata?.uid !== before.metadata.uid) {
     throw new ApiError(
       409,

@@ -15,6 +15,7 @@ import type { ResourceType } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { badRequest } from '../errors.js';
 import { present } from './present.js';
+import { workloadRow } from './table-workloads.js';
 
 /** True when the Accept header asks for a Table. */
 export function wantsTable(accept: string | undefined): boolean {
@@ -59,6 +60,8 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
   const name: Column = { name: 'Name', type: 'string', format: 'name' };
   const age: Column = { name: 'Age', type: 'string' };
   const created = o.metadata.creationTimestamp;
+  const workload = workloadRow(o, humanAge(created));
+  if (workload) return workload;
   switch (rt.kind) {
     case 'Pod': {
       const pod = o as unknown as Pod;
