@@ -13,7 +13,7 @@ import { diagnose } from '../../src/remediation/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
-import { applyPlan, inversePlan } from '../../src/kube/executor.js';
+import { applyPlan, inversePlan } from '../../src/kube/write/executor.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';

@@ -16,7 +16,7 @@ import { PATCH_CONTENT_TYPES, REMEDIATION_KINDS } from '../../remediation/plan.j
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
-import type { FieldChange } from '../../kube/patch-effect.js';
+import type { FieldChange } from '../../kube/write/patch-effect.js';
 import { argocdNamespace, clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
@@ -101,8 +101,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/collector.js');
-  const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
-  const { watchReplacements, watchRollout } = await import('../../kube/rollout-watcher.js');
+  const { applyPlan, dryRunPlan } = await import('../../kube/write/executor.js');
+  const { watchReplacements, watchRollout } = await import('../../kube/watch/rollout-watcher.js');
   const { diagnose } = await import('../../remediation/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
   const out = (text: string): void => void io.stdout.write(cleanText(text));

@@ -6,13 +6,13 @@
  * instead of overwriting. A restart marker in the patch becomes the time of the
  * apply (src/remediation/restart-time.ts).
  */
-import type { Deployment } from '../diagnosis/k8s.js';
-import { checkPlanWithinKind } from '../remediation/patch-allowlist.js';
-import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../remediation/plan.js';
-import { fillApplyTime } from '../remediation/restart-time.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { getObject } from './list.js';
+import type { Deployment } from '../../diagnosis/k8s.js';
+import { checkPlanWithinKind } from '../../remediation/patch-allowlist.js';
+import { PATCH_CONTENT_TYPES, type Patch, type RemediationPlan } from '../../remediation/plan.js';
+import { fillApplyTime } from '../../remediation/restart-time.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { getObject } from '../list.js';
 import {
   diffTouched,
   isAlreadyApplied,
@@ -22,8 +22,8 @@ import {
 } from './patch-effect.js';
 import { deletePods } from './pod-deleter.js';
 import { applyDeviceTaint, dryRunDeviceTaint } from './device-taint-writer.js';
-import { deviceName } from '../remediation/device-taint.js';
-import { scaleBackPlan } from '../remediation/scale-back.js';
+import { deviceName } from '../../remediation/device-taint.js';
+import { scaleBackPlan } from '../../remediation/scale-back.js';
 import { checkPreconditions } from './preconditions.js';
 import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
 import { applyScale, dryRunScale } from './replicaset-scaler.js';

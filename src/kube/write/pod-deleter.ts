@@ -2,13 +2,13 @@
  * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
-import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
-import type { RemediationPlan } from '../remediation/plan.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
+import type { Deployment, ObjectMeta } from '../../diagnosis/k8s.js';
+import type { RemediationPlan } from '../../remediation/plan.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 import type { ApplyResult } from './executor.js';
 import type { FieldChange } from './patch-effect.js';
-import { getObject } from './list.js';
+import { getObject } from '../list.js';
 
 type Outcome = 'deleted' | 'gone' | 'replaced';
 

@@ -33,25 +33,30 @@
  * Every mark still on a pod that stays is taken off when the walk ends, however it
  * ends; one that cannot be is reported. Writes use the field manager rollout-doctor.
  */
-import { AnalysisContext } from '../diagnosis/analysis-context.js';
-import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
+import { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import {
   chooseRelease,
   DELETION_COST,
   deletionCost,
   FIRST_TO_GO,
-} from '../diagnosis/rollout/deletion-order.js';
-import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
-import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../diagnosis/rollout/workload.js';
-import type { OldReplicaSetTarget, RemediationPlan } from '../remediation/plan.js';
+} from '../../diagnosis/rollout/deletion-order.js';
+import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
+import {
+  isReady,
+  isTerminating,
+  podsOfReplicaSet,
+  templatesEqual,
+} from '../../diagnosis/rollout/workload.js';
+import type { OldReplicaSetTarget, RemediationPlan } from '../../remediation/plan.js';
 import type { ApplyResult } from './apply-result.js';
-import type { KubeClient } from './client.js';
-import { collectSnapshot } from './collector.js';
+import type { KubeClient } from '../client.js';
+import { collectSnapshot } from '../collector.js';
 import { markFirstToGo, removeMark, type Mark } from './deletion-cost.js';
-import { getObject, getObjectIfExists, listObjects } from './list.js';
+import { getObject, getObjectIfExists, listObjects } from '../list.js';
 import type { FieldChange } from './patch-effect.js';
 import { check, patchScale, readReplicaSet, scaleFailure } from './replicaset-scaler.js';
-import { waitUntil } from './wake-on-change.js';
+import { waitUntil } from '../watch/wake-on-change.js';
 
 export interface StepOptions {
   /** How long one step may wait for its new pod to be Ready (default 10 minutes). */

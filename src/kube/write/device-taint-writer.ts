@@ -15,21 +15,21 @@
  * untaint-device: deletes the rule only if it is still the one the plan wrote (our
  * label, same selector and taint), with uid and resourceVersion preconditions.
  */
-import type { Deployment, Pod, ResourceClaim } from '../diagnosis/k8s.js';
-import { podDevices } from '../diagnosis/dra/health.js';
-import { claimsNamedBy } from '../diagnosis/dra/pod-claims.js';
+import type { Deployment, Pod, ResourceClaim } from '../../diagnosis/k8s.js';
+import { podDevices } from '../../diagnosis/dra/health.js';
+import { claimsNamedBy } from '../../diagnosis/dra/pod-claims.js';
 import {
   deviceName,
   deviceTaintRuleBody,
   MANAGED_BY,
   sameRule,
   type DeviceTaintRuleObject,
-} from '../remediation/device-taint.js';
-import type { DeviceTaintTarget, RemediationPlan } from '../remediation/plan.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
+} from '../../remediation/device-taint.js';
+import type { DeviceTaintTarget, RemediationPlan } from '../../remediation/plan.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 import type { ApplyResult, DryRunResult } from './executor.js';
-import { getObject, getObjectIfExists, listObjects } from './list.js';
+import { getObject, getObjectIfExists, listObjects } from '../list.js';
 import type { FieldChange } from './patch-effect.js';
 import { deletePods, foreignPod } from './pod-deleter.js';
 

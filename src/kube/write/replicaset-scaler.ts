@@ -10,14 +10,18 @@
  * goes through the same checks, up to the count the ReplicaSet had, and is refused
  * once the new ReplicaSet is fully available.
  */
-import type { Deployment, ReplicaSet } from '../diagnosis/k8s.js';
-import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
-import { templatesEqual } from '../diagnosis/rollout/workload.js';
-import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
+import type { Deployment, ReplicaSet } from '../../diagnosis/k8s.js';
+import { OUR_FIELD_MANAGER } from '../../diagnosis/ownership.js';
+import { templatesEqual } from '../../diagnosis/rollout/workload.js';
+import {
+  PATCH_CONTENT_TYPES,
+  type OldReplicaSetTarget,
+  type RemediationPlan,
+} from '../../remediation/plan.js';
 import { writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { getObjectIfExists } from './list.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { getObjectIfExists } from '../list.js';
 
 const HASH_LABEL = 'pod-template-hash';
 
