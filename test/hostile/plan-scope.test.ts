@@ -277,7 +277,7 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
     const { sim: s, client, plans } = await crashLoop();
     const genuine = of(plans, 'exclude-node');
     const before = s.get('Deployment', 'shop', 'checkout') as Deployment;
-    const forged: RemediationPlan = {
+    const forged = {
       ...genuine,
       patch: smp({
         spec: {
@@ -291,7 +291,7 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
           },
         },
       }),
-    };
+    } as RemediationPlan;
     s.clearRequests();
     const result = await applyPlan(client, forged);
     expect(result).toMatchObject({ status: 'refused', tampered: true });
@@ -322,10 +322,10 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
         spec: { nodeName: 'node-a', containers: [{ name: 'db', image: 'postgres:16' }] },
       },
     });
-    const forged: RemediationPlan = {
+    const forged = {
       ...genuine,
       pods: [...(genuine.pods ?? []), { name: created.metadata.name ?? '', uid: created.metadata.uid ?? '' }],
-    };
+    } as RemediationPlan;
     s.clearRequests();
     const result = await applyPlan(client, forged);
     expect(result).toMatchObject({ status: 'refused', tampered: true });

@@ -15,7 +15,7 @@ import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan } from '../../src/kube/write/executor.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 
 const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 const SHOP: WorkloadRef = { kind: 'Deployment', namespace: 'shop', name: 'checkout' };
@@ -311,7 +311,7 @@ describe('patch allowlist live', () => {
     [
       'privileged hostPID alongside the strategy',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'strategic-merge',
           body: { spec: { strategy: { type: 'Recreate' }, template: { spec: { hostPID: true } } } },
@@ -321,7 +321,7 @@ describe('patch allowlist live', () => {
     [
       'image change as a JSON patch',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'json',
           body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'evil:1' }],
@@ -331,7 +331,7 @@ describe('patch allowlist live', () => {
     [
       'a $patch: replace directive on the pod spec',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'strategic-merge',
           body: {

@@ -8,7 +8,7 @@ import { checkPreconditions } from '../../src/kube/write/preconditions.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { strategyPatch, strategyPreconditions } from '../../src/remediation/builders/strategy-patch.js';
 import { getAt } from '../../src/remediation/json-pointer.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from '../../src/remediation/restart-time.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 
@@ -80,7 +80,7 @@ function fakeCluster(initial: Deployment) {
   };
 }
 
-function surgePlan(deployment: Deployment): RemediationPlan {
+function surgePlan(deployment: Deployment): WorkloadPatchPlan {
   return {
     id: 'set-rolling-update-abc',
     kind: 'set-rolling-update',
