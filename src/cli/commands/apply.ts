@@ -101,7 +101,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/collector.js');
-  const { applyPlan, dryRunPlan } = await import('../../kube/write/executor.js');
+  const { dryRunPlan } = await import('../../kube/write/executor.js');
+  const { applyPlan } = await import('../../apply/apply-plan.js');
   const { watchReplacements, watchRollout } = await import('../../kube/watch/rollout-watcher.js');
   const { diagnose } = await import('../../remediation/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
