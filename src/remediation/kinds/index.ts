@@ -52,7 +52,10 @@ export function kindOf<P extends RemediationPlan>(plan: P): RemediationKindModul
   return REMEDIATION_KIND_MODULES[plan.kind as RemediationKind] as unknown as RemediationKindModule<P>;
 }
 
-/** The kind an Undo-only kind reverts, else the kind itself ("undo of taint-device"). */
-export function undoneKind(kind: RemediationKind): RemediationKind {
-  return REMEDIATION_KIND_MODULES[kind].undoes ?? kind;
+/**
+ * The kind an Undo plan reverts: an Undo keeps the kind it reverts, but for the kinds
+ * that exist only as Undos ("undo of taint-device", not "undo of untaint-device").
+ */
+export function undoneKind(kind: string): string {
+  return findKind(kind)?.undoes ?? kind;
 }
