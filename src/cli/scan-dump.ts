@@ -9,7 +9,7 @@ import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js
 import type { Deployment, KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/run.js';
 import { isInteresting, type ScanReport } from '../kube/scan.js';
-import { rolloutProgress } from '../kube/rollout-status.js';
+import { rolloutProgress } from '../kube/watch/rollout-status.js';
 
 export interface DumpScope {
   namespace?: string;

@@ -29,7 +29,7 @@ import { fullCoverage, type CoverageGap, type ReadState } from '../diagnosis/sna
 import { nodesForOtherPods } from './node-queries.js';
 import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
-import { rolloutProgress } from './rollout-status.js';
+import { rolloutProgress } from './watch/rollout-status.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
 

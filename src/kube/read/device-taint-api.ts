@@ -7,11 +7,11 @@
  * Unhealthy. A failed discovery leaves the answer unknown (undefined): the
  * taint-device plan is then not offered, never offered blindly.
  */
-import type { Pod } from '../diagnosis/k8s.js';
-import { podDevices } from '../diagnosis/dra/health.js';
-import type { DeviceTaintApi } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import { podDevices } from '../../diagnosis/dra/health.js';
+import type { DeviceTaintApi } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 
 interface ApiResourceList {
   resources?: { name?: string }[];

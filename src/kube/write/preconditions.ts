@@ -1,9 +1,9 @@
 /**
  * Whether a plan's assumptions still hold for the live Deployment. Pure.
  */
-import type { Deployment } from '../diagnosis/k8s.js';
-import { getAt, jsonEqual } from '../remediation/json-pointer.js';
-import type { Preconditions } from '../remediation/plan.js';
+import type { Deployment } from '../../diagnosis/k8s.js';
+import { getAt, jsonEqual } from '../../remediation/json-pointer.js';
+import type { Preconditions } from '../../remediation/plan.js';
 
 export type PreconditionVerdict = { ok: true } | { ok: false; reason: string; field?: string };
 

@@ -15,21 +15,21 @@
  * untaint-device: deletes the rule only if it is still the one the plan wrote (our
  * label, same selector and taint), with uid and resourceVersion preconditions.
  */
-import type { Deployment, Pod, ResourceClaim } from '../diagnosis/k8s.js';
-import { podDevices } from '../diagnosis/dra/health.js';
-import { claimsNamedBy } from '../diagnosis/dra/pod-claims.js';
+import type { Deployment, Pod, ResourceClaim } from '../../diagnosis/k8s.js';
+import { podDevices } from '../../diagnosis/dra/health.js';
+import { claimsNamedBy } from '../../diagnosis/dra/pod-claims.js';
 import {
   deviceName,
   deviceTaintRuleBody,
   MANAGED_BY,
   sameRule,
   type DeviceTaintRuleObject,
-} from '../remediation/device-taint.js';
-import type { DeviceTaintTarget, RemediationPlan } from '../remediation/plan.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import type { ApplyResult, DryRunResult } from './executor.js';
-import { getObject, getObjectIfExists, listObjects } from './list.js';
+} from '../../remediation/device-taint.js';
+import type { DeviceTaintTarget, TaintDevicePlan, UntaintDevicePlan } from '../../remediation/plan.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import type { ApplyResult, DryRunResult } from './apply-result.js';
+import { getObject, getObjectIfExists, listObjects } from '../list.js';
 import type { FieldChange } from './patch-effect.js';
 import { deletePods, foreignPod } from './pod-deleter.js';
 
@@ -50,7 +50,7 @@ async function readRule(client: KubeClient, t: DeviceTaintTarget): Promise<Devic
 
 function createRule(
   client: KubeClient,
-  plan: RemediationPlan & { deviceTaint: DeviceTaintTarget },
+  plan: TaintDevicePlan,
   dryRun: boolean,
 ): Promise<DeviceTaintRuleObject> {
   return client.call<DeviceTaintRuleObject>({
@@ -68,7 +68,7 @@ function isOurs(rule: DeviceTaintRuleObject, t: DeviceTaintTarget): boolean {
 }
 
 /** The plan's pods as they are now: present under the same uid, or gone/replaced. */
-async function livePods(client: KubeClient, plan: RemediationPlan): Promise<Pod[]> {
+async function livePods(client: KubeClient, plan: TaintDevicePlan): Promise<Pod[]> {
   const out: Pod[] = [];
   for (const p of plan.pods ?? []) {
     try {
@@ -125,11 +125,7 @@ type Checked =
   | { kind: 'go'; rule: DeviceTaintRuleObject | null }
   | { kind: 'done'; result: Exclude<ApplyResult, { status: 'applied' }> };
 
-async function check(
-  client: KubeClient,
-  plan: RemediationPlan & { deviceTaint: DeviceTaintTarget },
-  live: Deployment,
-): Promise<Checked> {
+async function check(client: KubeClient, plan: TaintDevicePlan, live: Deployment): Promise<Checked> {
   const t = plan.deviceTaint;
   const rule = await readRule(client, t);
   if (rule && !sameRule(rule, t)) {
@@ -203,32 +199,17 @@ function failed(error: unknown): ApplyResult {
   return { status: 'failed', reason: error instanceof Error ? error.message : String(error), retryable };
 }
 
-function withTaint(plan: RemediationPlan): (RemediationPlan & { deviceTaint: DeviceTaintTarget }) | null {
-  return plan.deviceTaint ? { ...plan, deviceTaint: plan.deviceTaint } : null;
-}
-
-export async function dryRunDeviceTaint(
+/** Server dry run of the rule's creation, after the live checks; the pods it would delete. */
+export async function dryRunTaint(
   client: KubeClient,
-  plan: RemediationPlan,
+  plan: TaintDevicePlan,
   live: Deployment,
 ): Promise<DryRunResult> {
-  const p = withTaint(plan);
-  if (!p) return { ok: false, reason: `${plan.kind} names no DeviceTaintRule` };
-  const t = p.deviceTaint;
+  const t = plan.deviceTaint;
   try {
-    if (plan.kind === 'untaint-device') {
-      const rule = await readRule(client, t);
-      if (!rule) return { ok: true, changes: [] };
-      if (!isOurs(rule, t))
-        return { ok: false, reason: `DeviceTaintRule ${t.name} is not the one rollout-doctor wrote` };
-      return {
-        ok: true,
-        changes: [{ path: `devicetaintrules/${t.name}`, before: 'present', after: 'deleted' }],
-      };
-    }
-    const checked = await check(client, p, live);
+    const checked = await check(client, plan, live);
     if (checked.kind === 'done') return { ok: false, reason: checked.result.reason };
-    if (!checked.rule) await createRule(client, p, true);
+    if (!checked.rule) await createRule(client, plan, true);
     return {
       ok: true,
       changes: [
@@ -248,64 +229,97 @@ export async function dryRunDeviceTaint(
   }
 }
 
-export async function applyDeviceTaint(
-  client: KubeClient,
-  plan: RemediationPlan,
-  live: Deployment,
-  progress: (step: string) => void,
-): Promise<ApplyResult> {
-  const p = withTaint(plan);
-  if (!p) return { status: 'refused', reason: `${plan.kind} names no DeviceTaintRule`, tampered: true };
-  const t = p.deviceTaint;
-  const done = (changes: FieldChange[]): ApplyResult => ({
+/** What deleting the rule would do: nothing once it is gone; refused when it is not ours. */
+export async function dryRunUntaint(client: KubeClient, plan: UntaintDevicePlan): Promise<DryRunResult> {
+  const t = plan.deviceTaint;
+  try {
+    const rule = await readRule(client, t);
+    if (!rule) return { ok: true, changes: [] };
+    if (!isOurs(rule, t))
+      return { ok: false, reason: `DeviceTaintRule ${t.name} is not the one rollout-doctor wrote` };
+    return {
+      ok: true,
+      changes: [{ path: `devicetaintrules/${t.name}`, before: 'present', after: 'deleted' }],
+    };
+  } catch (error) {
+    const result = failed(error);
+    return { ok: false, reason: 'reason' in result ? result.reason : 'failed' };
+  }
+}
+
+/** What the write did, as applied: the Deployment is not written, its generation stays. */
+function done(live: Deployment, changes: FieldChange[]): ApplyResult {
+  return {
     status: 'applied',
     changes,
     generation: live.metadata.generation ?? 0,
     resourceVersion: live.metadata.resourceVersion ?? '',
-  });
+  };
+}
+
+/** Deletes the rule, only while it is the one the plan wrote (uid and resourceVersion preconditions). */
+export async function applyUntaint(
+  client: KubeClient,
+  plan: UntaintDevicePlan,
+  live: Deployment,
+  progress: (step: string) => void,
+): Promise<ApplyResult> {
+  const t = plan.deviceTaint;
   try {
-    if (plan.kind === 'untaint-device') {
-      const rule = await readRule(client, t);
-      if (!rule) {
-        return {
-          status: 'already-applied',
-          reason: `DeviceTaintRule ${t.name} no longer exists`,
-          generation: live.metadata.generation ?? 0,
-          changes: [{ path: `devicetaintrules/${t.name}`, before: undefined, after: 'gone' }],
-        };
-      }
-      if (!isOurs(rule, t)) {
-        return {
-          status: 'refused',
-          reason: `DeviceTaintRule ${t.name} is not the one rollout-doctor wrote; left as is`,
-        };
-      }
-      const preconditions = { uid: rule.metadata.uid, resourceVersion: rule.metadata.resourceVersion };
-      const del = (dryRun: boolean): Promise<unknown> =>
-        client.call({
-          verb: 'delete',
-          resource: 'devicetaintrules',
-          version: versionOf(t),
-          name: t.name,
-          body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions },
-          query: dryRun ? { dryRun: 'All' } : {},
-        });
-      progress('server dry run');
-      await del(true);
-      progress('deleting the DeviceTaintRule');
-      await del(false);
-      return done([{ path: `devicetaintrules/${t.name}`, before: 'present', after: 'deleted' }]);
+    const rule = await readRule(client, t);
+    if (!rule) {
+      return {
+        status: 'already-applied',
+        reason: `DeviceTaintRule ${t.name} no longer exists`,
+        generation: live.metadata.generation ?? 0,
+        changes: [{ path: `devicetaintrules/${t.name}`, before: undefined, after: 'gone' }],
+      };
     }
+    if (!isOurs(rule, t)) {
+      return {
+        status: 'refused',
+        reason: `DeviceTaintRule ${t.name} is not the one rollout-doctor wrote; left as is`,
+      };
+    }
+    const preconditions = { uid: rule.metadata.uid, resourceVersion: rule.metadata.resourceVersion };
+    const del = (dryRun: boolean): Promise<unknown> =>
+      client.call({
+        verb: 'delete',
+        resource: 'devicetaintrules',
+        version: versionOf(t),
+        name: t.name,
+        body: { apiVersion: 'v1', kind: 'DeleteOptions', preconditions },
+        query: dryRun ? { dryRun: 'All' } : {},
+      });
+    progress('server dry run');
+    await del(true);
+    progress('deleting the DeviceTaintRule');
+    await del(false);
+    return done(live, [{ path: `devicetaintrules/${t.name}`, before: 'present', after: 'deleted' }]);
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** Creates the rule (or finds it in place), then deletes the pods that hold the device. */
+export async function applyTaint(
+  client: KubeClient,
+  plan: TaintDevicePlan,
+  live: Deployment,
+  progress: (step: string) => void,
+): Promise<ApplyResult> {
+  const t = plan.deviceTaint;
+  try {
     progress('re-checking the device and the pods holding it');
-    const checked = await check(client, p, live);
+    const checked = await check(client, plan, live);
     if (checked.kind === 'done') return checked.result;
     const changes: FieldChange[] = [];
     if (!checked.rule) {
       progress('server dry run');
-      await createRule(client, p, true);
+      await createRule(client, plan, true);
       progress('creating the DeviceTaintRule');
       try {
-        await createRule(client, p, false);
+        await createRule(client, plan, false);
         changes.push({ path: `devicetaintrules/${t.name}`, before: undefined, after: 'created' });
       } catch (error) {
         // 409: created meanwhile (a retry whose first answer was lost): use it if it is ours.
@@ -320,7 +334,7 @@ export async function applyDeviceTaint(
     progress('deleting the pods that hold the device');
     const deleted = await deletePods(client, plan, live);
     if (deleted.status === 'applied' || deleted.status === 'already-applied') {
-      return done([...changes, ...deleted.changes]);
+      return done(live, [...changes, ...deleted.changes]);
     }
     return deleted.status === 'failed'
       ? {

@@ -3,7 +3,7 @@
  * shared by the executor and the writers it hands plans to, so every kind says
  * retryable, refused and "may have been applied" the same way.
  */
-import { KubeApiError } from './errors.js';
+import { KubeApiError } from '../errors.js';
 import type { FieldChange } from './patch-effect.js';
 
 export type DryRunResult = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };

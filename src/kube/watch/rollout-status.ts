@@ -2,8 +2,8 @@
  * Rollout state of a Deployment, decided the way `kubectl rollout status` decides it,
  * plus a crash-loop check on the new ReplicaSet's pods. Pure.
  */
-import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
-import { revisionOf } from './owner-references.js';
+import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import { revisionOf } from '../owner-references.js';
 
 export interface RolloutProgress {
   generation: number;

@@ -4,8 +4,8 @@
  * the caller's own poll to carry on). Shared by the rollout watcher (the Deployment)
  * and the stepped ReplicaSet scale (the new ReplicaSet's readiness).
  */
-import type { ApiCall } from './api-paths.js';
-import type { KubeClient } from './client.js';
+import type { ApiCall } from '../api-paths.js';
+import type { KubeClient } from '../client.js';
 
 export interface WatchedObject {
   resource: ApiCall['resource'];

@@ -3,9 +3,9 @@
  * "still to do" and report before/after for exactly the fields a patch touches.
  * Pure: no I/O.
  */
-import { escapeToken, getAt, jsonEqual } from '../remediation/json-pointer.js';
-import type { Patch, Preconditions } from '../remediation/plan.js';
-import { APPLY_TIME } from '../remediation/restart-time.js';
+import { escapeToken, getAt, jsonEqual } from '../../remediation/json-pointer.js';
+import type { Patch, Preconditions } from '../../remediation/plan.js';
+import { APPLY_TIME } from '../../remediation/restart-time.js';
 
 /** A field a patch sets; `value` undefined means the patch removes it. */
 export interface PatchTarget {

@@ -8,15 +8,15 @@
  * `kubectl rollout resume` (the controller makes no ReplicaSet for it while paused):
  * that ends the watch at once, as 'paused', instead of at the time limit.
  */
-import type { Deployment, Pod, ReplicaSet } from '../diagnosis/k8s.js';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { labelSelectorString } from './label-selector.js';
-import { getObject, listObjects } from './list.js';
+import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { labelSelectorString } from '../label-selector.js';
+import { getObject, listObjects } from '../list.js';
 import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
-import { isReady, isTerminating, templatesEqual } from '../diagnosis/rollout/workload.js';
+import { isReady, isTerminating, templatesEqual } from '../../diagnosis/rollout/workload.js';
 
 export type { RolloutProgress } from './rollout-status.js';
 

@@ -6,13 +6,13 @@
  * one annotation, under the field manager rollout-doctor (the admission policy lets
  * the worker change nothing else of a pod).
  */
-import { DELETION_COST, FIRST_TO_GO } from '../diagnosis/rollout/deletion-order.js';
-import type { Pod } from '../diagnosis/k8s.js';
-import { escapeToken } from '../remediation/json-pointer.js';
-import { PATCH_CONTENT_TYPES } from '../remediation/plan.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { OUR_FIELD_MANAGER as FIELD_MANAGER } from '../diagnosis/ownership.js';
+import { DELETION_COST, FIRST_TO_GO } from '../../diagnosis/rollout/deletion-order.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import { escapeToken } from '../../remediation/json-pointer.js';
+import { PATCH_CONTENT_TYPES } from '../../remediation/plan.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { OUR_FIELD_MANAGER as FIELD_MANAGER } from '../../diagnosis/ownership.js';
 
 /** A pod we marked, with the value it carried before (restored on removal). */
 export interface Mark {

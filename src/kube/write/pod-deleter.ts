@@ -2,13 +2,13 @@
  * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
-import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
-import type { RemediationPlan } from '../remediation/plan.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import type { ApplyResult } from './executor.js';
+import type { Deployment, ObjectMeta } from '../../diagnosis/k8s.js';
+import type { DeletePodsPlan, TaintDevicePlan } from '../../remediation/plan.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import type { ApplyResult, DryRunResult } from './apply-result.js';
 import type { FieldChange } from './patch-effect.js';
-import { getObject } from './list.js';
+import { getObject } from '../list.js';
 
 type Outcome = 'deleted' | 'gone' | 'replaced';
 
@@ -88,9 +88,18 @@ export async function foreignPod(
   return null;
 }
 
+/** What deleting the plan's pods would do (no server call: a delete's dry run is done at apply). */
+export function dryRunDeletePods(plan: DeletePodsPlan): DryRunResult {
+  return {
+    ok: true,
+    changes: plan.pods.map((p) => ({ path: `pods/${p.name}`, before: 'present', after: 'deleted' })),
+  };
+}
+
+/** Deletes the plan's pods, each by uid, after checking they are this Deployment's (dry run first). */
 export async function deletePods(
   client: KubeClient,
-  plan: RemediationPlan,
+  plan: DeletePodsPlan | TaintDevicePlan,
   live: Deployment,
 ): Promise<ApplyResult> {
   const namespace = plan.target.namespace;

@@ -10,14 +10,18 @@
  * goes through the same checks, up to the count the ReplicaSet had, and is refused
  * once the new ReplicaSet is fully available.
  */
-import type { Deployment, ReplicaSet } from '../diagnosis/k8s.js';
-import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
-import { templatesEqual } from '../diagnosis/rollout/workload.js';
-import { PATCH_CONTENT_TYPES, type OldReplicaSetTarget, type RemediationPlan } from '../remediation/plan.js';
+import type { Deployment, ReplicaSet } from '../../diagnosis/k8s.js';
+import { OUR_FIELD_MANAGER } from '../../diagnosis/ownership.js';
+import { templatesEqual } from '../../diagnosis/rollout/workload.js';
+import {
+  PATCH_CONTENT_TYPES,
+  type OldReplicaSetTarget,
+  type ReplicaSetScalePlan,
+} from '../../remediation/plan.js';
 import { writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { getObjectIfExists } from './list.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { getObjectIfExists } from '../list.js';
 
 const HASH_LABEL = 'pod-template-hash';
 
@@ -43,6 +47,9 @@ export function readReplicaSet(
 ): Promise<ReplicaSet | undefined> {
   return getObjectIfExists<ReplicaSet>(client, { resource: 'replicasets', namespace, name });
 }
+
+/** Its Ready pods (none when it is gone). */
+export const readyOf = (rs: ReplicaSet | undefined): number => rs?.status?.readyReplicas ?? 0;
 
 const controlledBy = (rs: ReplicaSet, uid: string | undefined): boolean =>
   uid !== undefined &&
@@ -145,7 +152,7 @@ export function patchScale(
 /** The plan's own (sealed) scale patch. */
 function sendScale(
   client: KubeClient,
-  plan: RemediationPlan,
+  plan: ReplicaSetScalePlan,
   target: OldReplicaSetTarget,
   dryRun: boolean,
 ): Promise<Scale> {
@@ -172,17 +179,18 @@ export function scaleFailure(
 }
 
 /**
- * The Undo (scale-back-old-replicaset) is refused once the Deployment's new ReplicaSet
- * is fully available: the Deployment controller scales an old ReplicaSet straight back
- * down then (reconcileOldReplicaSets: its pods are unhealthy surplus), so the only
- * effect would be old pods started and killed.
+ * A scale up (the Undo, scale-back-old-replicaset: the allowlist lets only it scale
+ * up) is refused once the Deployment's new ReplicaSet is fully available: the
+ * Deployment controller scales an old ReplicaSet straight back down then
+ * (reconcileOldReplicaSets: its pods are unhealthy surplus), so the only effect would
+ * be old pods started and killed.
  */
 function scaleBackRefusal(
-  plan: RemediationPlan,
+  plan: ReplicaSetScalePlan,
   checked: Extract<Checked, { ok: true }>,
   live: Deployment,
 ): Extract<ApplyResult, { status: 'refused' }> | undefined {
-  if (plan.kind !== 'scale-back-old-replicaset') return undefined;
+  if (plan.replicaSet.to <= plan.replicaSet.replicas) return undefined;
   const replicas = live.spec.replicas ?? 1;
   const available = checked.current.status?.availableReplicas ?? 0;
   if (available < replicas) return undefined;
@@ -195,11 +203,10 @@ function scaleBackRefusal(
 /** Checks and asks the server what the scale would do, without changing anything. */
 export async function dryRunScale(
   client: KubeClient,
-  plan: RemediationPlan,
+  plan: ReplicaSetScalePlan,
   live: Deployment,
 ): Promise<DryRunResult> {
   const target = plan.replicaSet;
-  if (!target) return { ok: false, reason: `${plan.kind} names no ReplicaSet` };
   const checked = await check(client, plan.target.namespace, target, live);
   if (!checked.ok) return { ok: false, reason: checked.result.reason };
   const late = scaleBackRefusal(plan, checked, live);
@@ -224,12 +231,11 @@ export async function dryRunScale(
  */
 export async function applyScale(
   client: KubeClient,
-  plan: RemediationPlan,
+  plan: ReplicaSetScalePlan,
   live: Deployment,
   progress: (step: string) => void,
 ): Promise<ApplyResult> {
   const target = plan.replicaSet;
-  if (!target) return { status: 'refused', reason: `${plan.kind} names no ReplicaSet`, tampered: true };
   const checked = await check(client, plan.target.namespace, target, live);
   if (!checked.ok) return checked.result;
   const late = scaleBackRefusal(plan, checked, live);
