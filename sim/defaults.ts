@@ -20,6 +20,7 @@ const GENERATION_KINDS = new Set([
   'DaemonSet',
   'DeviceClass',
   'DeviceTaintRule',
+  'Rollout',
 ]);
 
 const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'None'];

@@ -362,7 +362,9 @@ export function draFilter(
   const classes = store.list('DeviceClass') as unknown as ClassShape[];
   const held = heldDevices(store.list('ResourceClaim') as unknown as ResourceClaim[]);
   const rules = store.list('DeviceTaintRule') as unknown as DeviceTaintRuleObject[];
-  const devices = devicesOn(store.list('ResourceSlice') as unknown as SliceShape[], node).map((d) => withRuleTaints(d, rules));
+  const devices = devicesOn(store.list('ResourceSlice') as unknown as SliceShape[], node).map((d) =>
+    withRuleTaints(d, rules),
+  );
   const taken = new Set<string>();
   const allocations: Allocation[] = [];
   for (const { claim: claimObj } of podClaims(store, pod)) {

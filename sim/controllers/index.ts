@@ -6,13 +6,15 @@ import { replicaSetController } from './replicaset.js';
 import { schedulerController } from './scheduler.js';
 import { resourceClaimController } from './dra.js';
 import { resourceQuotaController } from './resource-quota.js';
+import { rolloutController } from './argo/controller.js';
 
-/** Adds every controller to the manager: resourcequota, deployment, replicaset, scheduler, kubelet. */
+/** Adds every controller to the manager: resourcequota, deployment, argo-rollouts, replicaset, scheduler, kubelet. */
 export function startControllers(manager: ControllerManager): void {
   // First: a scenario's quotas get their status before any pod is created, as if they
   // had been there all along (admission ignores a quota the controller has not synced).
   manager.add(resourceQuotaController(manager.context));
   manager.add(deploymentController(manager.context));
+  manager.add(rolloutController(manager.context));
   manager.add(replicaSetController(manager.context));
   // Before the scheduler: a pod's template claims exist before it is tried.
   manager.add(resourceClaimController(manager.context));
