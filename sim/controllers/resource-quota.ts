@@ -9,6 +9,7 @@ import { ZERO, formatQuantity } from '../admission/quantity.js';
 import {
   addLists,
   maskList,
+  matchingResources,
   objectUsage,
   quotaMatches,
   resourceList,
@@ -29,7 +30,8 @@ export function quotaUsage(store: Store, quota: SimObject): ResourceList {
   let used: ResourceList = new Map();
   for (const kind of store.kinds()) {
     const rt = typeForKind(store, kind);
-    if (!rt?.namespaced) continue;
+    // Only kinds the quota charges are read (pods for compute, each counted kind).
+    if (!rt?.namespaced || matchingResources(rt, hard.keys()).length === 0) continue;
     for (const o of store.list(kind, namespace)) {
       if (!quotaMatches(rt, quota, o, hard.keys())) continue;
       used = addLists(used, maskList(objectUsage(rt, o), hard.keys()));

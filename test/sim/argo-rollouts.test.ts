@@ -263,6 +263,7 @@ describe('CalculateReplicaCountsForBasicCanary (cases of utils/replicaset/canary
       0,
       0,
     ],
+    ['Do not scale canaryRS down to zero on non-zero weight', 1, 20, 1, 0, [1, 1], [0, 0], undefined, 1, 1],
   ];
   it.each(cases)(
     '%s',

@@ -240,6 +240,28 @@ describe('a dump of any kinds', () => {
 });
 
 describe('several scenario files', () => {
+  it('keep the first copy of an object two files declare', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sim-merge-'));
+    try {
+      const cm = (value: string) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: shared, namespace: shop}\ndata: {from: ${value}}\n`;
+      await writeFile(join(dir, 'a.yaml'), cm('a'));
+      await writeFile(
+        join(dir, 'b.yaml'),
+        `${cm('b')}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: only-b, namespace: shop}\n`,
+      );
+      const s = await startSimulator({
+        scenario: [join(dir, 'a.yaml'), join(dir, 'b.yaml')],
+        controllers: false,
+      });
+      sim = s;
+      expect((s.get('ConfigMap', 'shop', 'shared') as { data: object }).data).toEqual({ from: 'a' });
+      expect(s.get('ConfigMap', 'shop', 'only-b')).toBeDefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('make one cluster, the demo’s: both seed incidents, shared objects once', async () => {
     const s = await startSimulator({ scenario: demoScenarioFiles(), controllers: false });
     sim = s;
