@@ -272,6 +272,28 @@ describe('kubectl against the simulator', () => {
     expect(events.stdout).toContain('0/10 nodes are available: 1 Insufficient nvidia.com/gpu');
   });
 
+  for (const { version, binary } of VERSIONED) {
+    it.skipIf(!onCI && !existsSync(binary))(
+      `works with kubectl ${version} for get and describe`,
+      async () => {
+        expect(existsSync(binary), `${binary} is missing (Google Cloud SDK kubectl ${version})`).toBe(true);
+        const get = await kubectl('gpu', ['-n', 'vision', 'get', 'deploy,rs,pods'], binary);
+        expect(get.code).toBe(0);
+        expect(get.stdout).toContain('deployment.apps/vision-object-tracker');
+        const describe = await kubectl(
+          'gpu',
+          ['-n', 'vision', 'describe', 'deploy', 'vision-object-tracker'],
+          binary,
+        );
+        expect(describe.stdout).toMatch(/Progressing\s+True/);
+      },
+    );
+  }
+});
+
+// After the tests above: the GPU Deployment's rollout they start keeps its condition
+// only until its progress deadline, so nothing slow runs between them.
+describe('kubectl against the simulator: Argo Rollouts', () => {
   it('serves Argo Rollouts (short name, CRD columns), refuses a strategic merge patch of one as kubectl reports it, aborts through --subresource=status', async () => {
     const sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 });
     try {
@@ -348,22 +370,4 @@ describe('kubectl against the simulator', () => {
       await sim.close();
     }
   });
-
-  for (const { version, binary } of VERSIONED) {
-    it.skipIf(!onCI && !existsSync(binary))(
-      `works with kubectl ${version} for get and describe`,
-      async () => {
-        expect(existsSync(binary), `${binary} is missing (Google Cloud SDK kubectl ${version})`).toBe(true);
-        const get = await kubectl('gpu', ['-n', 'vision', 'get', 'deploy,rs,pods'], binary);
-        expect(get.code).toBe(0);
-        expect(get.stdout).toContain('deployment.apps/vision-object-tracker');
-        const describe = await kubectl(
-          'gpu',
-          ['-n', 'vision', 'describe', 'deploy', 'vision-object-tracker'],
-          binary,
-        );
-        expect(describe.stdout).toMatch(/Progressing\s+True/);
-      },
-    );
-  }
 });
