@@ -26,6 +26,7 @@ const GENERATION_KINDS = new Set([
   'DaemonSet',
   'DeviceClass',
   'DeviceTaintRule',
+  'Rollout',
 ]);
 
 const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'None'];
@@ -163,6 +164,25 @@ export function applyDefaults(o: SimObject): void {
     else defaultDaemonSet(spec);
     const template = ensure(spec, 'template');
     defaultPodSpec(ensure(template, 'spec'));
+  }
+  if (o.kind === 'LimitRange' && spec) defaultLimitRange(spec);
+}
+
+/**
+ * SetDefaults_LimitRangeItem (pkg/apis/core/v1/defaults.go), for type Container: the
+ * default limit falls back to max, the default request to the default limit, then to min.
+ */
+function defaultLimitRange(spec: Json): void {
+  for (const item of Array.isArray(spec['limits']) ? (spec['limits'] as Json[]) : []) {
+    if (item['type'] !== 'Container') continue;
+    const limits: Json = { ...obj(item['default']) };
+    const requests: Json = { ...obj(item['defaultRequest']) };
+    for (const [k, v] of Object.entries(obj(item['max']) ?? {})) limits[k] ??= v;
+    for (const [k, v] of Object.entries(limits)) requests[k] ??= v;
+    for (const [k, v] of Object.entries(obj(item['min']) ?? {})) requests[k] ??= v;
+    // Empty lists stay out, as omitempty drops them.
+    if (Object.keys(limits).length > 0) item['default'] = limits;
+    if (Object.keys(requests).length > 0) item['defaultRequest'] = requests;
   }
 }
 

@@ -5,7 +5,14 @@
  * at the first plugin that rejects it. `unresolvable` marks
  * UnschedulableAndUnresolvable statuses, where preemption cannot help.
  */
-import type { Node, NodeSelectorRequirement, Pod, Taint, Toleration } from '../../src/diagnosis/k8s.js';
+import type {
+  Node,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Pod,
+  Taint,
+  Toleration,
+} from '../../src/diagnosis/k8s.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
 import { isPodActive } from './pods.js';
 import { schedulingAmount } from './quantity.js';
@@ -66,6 +73,12 @@ export function matchesNodeAffinity(pod: Pod, node: Node): boolean {
   const terms =
     pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms) return true;
+  return matchesNodeSelectorTerms(node, terms);
+}
+
+/** NodeSelectorTerms: terms ORed, a term's expressions and fields ANDed, an empty term matching nothing. */
+export function matchesNodeSelectorTerms(node: Node, terms: readonly NodeSelectorTerm[]): boolean {
+  const labels = node.metadata.labels ?? {};
   return terms.some((term) => {
     const exprs = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];

@@ -439,3 +439,84 @@ describe('kubectl drives StatefulSets and DaemonSets on the simulator', () => {
     );
   }
 });
+
+// After the tests above: the GPU Deployment's rollout they start keeps its condition
+// only until its progress deadline, so nothing slow runs between them.
+describe('kubectl against the simulator: Argo Rollouts', () => {
+  it('serves Argo Rollouts (short name, CRD columns), refuses a strategic merge patch of one as kubectl reports it, aborts through --subresource=status', async () => {
+    const sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 });
+    try {
+      await sim.writeKubeconfig(join(dir, 'rollout'));
+      const name = 'vision-object-tracker';
+      const phase = (): string | undefined =>
+        (sim.get('Rollout', 'vision', name) as { status?: { phase?: string; message?: string } }).status
+          ?.phase;
+      await sim.waitFor(() => phase() === 'Healthy');
+      sim.apply({
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'gpu', namespace: 'vision' },
+        spec: { hard: { 'requests.nvidia.com/gpu': '1', 'limits.memory': '16Gi' } },
+      });
+      const get = await kubectl('rollout', ['-n', 'vision', 'get', 'ro']);
+      expect(get.stderr).toBe('');
+      expect(get.stdout).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+UP-TO-DATE\s+AVAILABLE\s+AGE\n/);
+      expect(get.stdout).toMatch(/vision-object-tracker\s+1\s+1\s+1\s+1\s+\d+s/);
+      await sim.waitFor(
+        () => (sim.get('ResourceQuota', 'vision', 'gpu') as { status?: object }).status !== undefined,
+      );
+      const quota = await kubectl('rollout', ['-n', 'vision', 'get', 'quota']);
+      expect(quota.stdout).toMatch(
+        /gpu\s+\d+s\s+requests\.nvidia\.com\/gpu: 1\/1\s+limits\.memory: 8Gi\/16Gi/,
+      );
+      const smp = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'patch',
+        'ro',
+        name,
+        '-p',
+        '{"spec":{"replicas":2}}',
+      ]);
+      expect(smp.code).not.toBe(0);
+      expect(smp.stderr).toContain(
+        'application/strategic-merge-patch+json is not supported by argoproj.io/v1alpha1, Kind=Rollout: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      );
+      const image =
+        '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"vision/boost-track-app:1.1"}]';
+      expect(
+        (await kubectl('rollout', ['-n', 'vision', 'patch', 'ro', name, '--type', 'json', '-p', image])).code,
+      ).toBe(0);
+      await sim.waitFor(
+        () => (sim.list('ReplicaSet', 'vision') as { spec: { replicas?: number } }[]).length === 2,
+      );
+      const abort = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'patch',
+        'ro',
+        name,
+        '--subresource=status',
+        '--type',
+        'merge',
+        '-p',
+        '{"status":{"abort":true}}',
+      ]);
+      expect(abort.stderr).toBe('');
+      expect(abort.code).toBe(0);
+      await sim.waitFor(() => phase() === 'Degraded');
+      const yaml = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'get',
+        'ro',
+        name,
+        '-o',
+        'jsonpath={.status.message}',
+      ]);
+      expect(yaml.stdout).toBe('RolloutAborted: Rollout aborted update to revision 2');
+    } finally {
+      await sim.close();
+    }
+  });
+});
