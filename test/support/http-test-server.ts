@@ -24,7 +24,12 @@ export function httpServerPerTest(
   logger: Logger,
   timeouts: HttpTimeouts,
 ): {
-  start(routes: RouteTable, limits?: ConnectionLimits): Promise<HttpServerHandle>;
+  /** `timeoutsHere` replaces the file's timeouts for this server. */
+  start(
+    routes: RouteTable,
+    limits?: ConnectionLimits,
+    timeoutsHere?: HttpTimeouts,
+  ): Promise<HttpServerHandle>;
   /** A connection to `url`, from the loopback address `from` when given. */
   connect(url: string, from?: string): Promise<Socket>;
   current(): HttpServerHandle | undefined;
@@ -37,11 +42,11 @@ export function httpServerPerTest(
     server = undefined;
   });
   return {
-    start: async (routes, limits) => {
+    start: async (routes, limits, timeoutsHere) => {
       server = await startHttpServer({
         routes,
         logger,
-        timeouts,
+        timeouts: timeoutsHere ?? timeouts,
         ...(limits ? { limits } : {}),
         host: '127.0.0.1',
         port: 0,
