@@ -21,8 +21,9 @@ export interface ConnectionLimits {
   maxConnectionsPerPeer: number;
   /**
    * Requests one connection may have unanswered or unread (HTTP/1.1 pipelining).
-   * Node parses every request of a read at once (3,000 pipelined GETs are 3,000
-   * request objects held while the client does not read); no real client pipelines.
+   * Node parses every request of a read at once and pauses the socket only after it
+   * (nodejs/node lib/_http_server.js, parserOnIncoming), so 3,000 pipelined GETs are
+   * 3,000 request objects held while the client does not read; no real client pipelines.
    */
   maxRequestsPerConnection: number;
 }

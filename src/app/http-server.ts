@@ -194,7 +194,8 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
  * The rest of a body is not read once the request is answered (a refusal, a 401 for a
  * wrong token, /healthz sent a body that never ends): the connection is half-closed
  * (the client sees the answer and the end) and destroyed shortly after, instead of
- * Node's default of reading the rest to discard it, for as long as the client sends.
+ * Node's default of reading the rest to discard it (nodejs/node lib/_http_server.js,
+ * resOnFinish calls req._dump()) for as long as the client keeps sending.
  */
 function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
   res.once('finish', () => {
