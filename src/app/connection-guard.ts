@@ -119,7 +119,24 @@ function longestIdle(candidates: Iterable<Tracked>, except: Tracked): Tracked | 
   return victim;
 }
 
-/** Applies `limits` to `server`'s connections (see ConnectionLimits). */
+/**
+ * The rest of a body is not read once the request is answered (a refusal, a 401 for a
+ * wrong token, /healthz sent a body that never ends): the connection is half-closed
+ * (the client sees the answer and the end) and destroyed shortly after, instead of
+ * Node's default of reading the rest to discard it (nodejs/node lib/_http_server.js,
+ * resOnFinish calls req._dump()) for as long as the client keeps sending.
+ */
+function closeUnread(req: IncomingMessage): void {
+  if (req.socket.destroyed) return;
+  req.pause();
+  req.socket.end();
+  setTimeout(() => req.socket.destroy(), 1_000).unref();
+}
+
+/**
+ * Applies `limits` to `server`'s connections (see ConnectionLimits); a request answered
+ * before its body arrived closes its connection (closeUnread).
+ */
 export function guardConnections(server: Server, logger: Logger, limits: ConnectionLimits): ConnectionGuard {
   const all = new Map<Socket, Tracked>();
   const byPeer = new Map<string, Set<Tracked>>();
@@ -167,6 +184,7 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
       res.once('close', () => {
         tracked.open.delete(res);
         if (!busy(tracked)) tracked.idleSince = performance.now();
+        if (!req.complete) closeUnread(req);
       });
       if (tracked.open.size > limits.maxRequestsPerConnection) {
         refused('pipelining', { peer: tracked.peer }, 'connection limit reached');

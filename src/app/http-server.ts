@@ -88,8 +88,8 @@ export function describeRequest(req: IncomingMessage): { method: string; path: s
  * process: a handler that throws or rejects answers 500, socket errors are logged
  * without content, and malformed requests (Node's clientError) get a bare 4xx.
  * Nothing from a request reaches stdout/stderr except through `logger`. Connections
- * are bounded by `limits` (connection-guard.ts), and an answer given before the
- * request's body has arrived closes the connection instead of waiting for the rest.
+ * are bounded by `limits`, and an answer given before the request's body has arrived
+ * closes the connection instead of waiting for the rest (connection-guard.ts).
  */
 export async function startHttpServer(options: {
   routes: RouteTable;
@@ -168,7 +168,6 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
     if (res.headersSent) res.destroy();
     else plain(res, 500, { connection: 'close' });
   };
-  closeAfterAnswer(req, res);
   try {
     // Origin-form only ('/path?query'); an absolute-form or '*' target matches nothing.
     const path = (req.url ?? '').split('?')[0] ?? '';
@@ -188,20 +187,4 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
   } catch (error) {
     failed(error);
   }
-}
-
-/**
- * The rest of a body is not read once the request is answered (a refusal, a 401 for a
- * wrong token, /healthz sent a body that never ends): the connection is half-closed
- * (the client sees the answer and the end) and destroyed shortly after, instead of
- * Node's default of reading the rest to discard it (nodejs/node lib/_http_server.js,
- * resOnFinish calls req._dump()) for as long as the client keeps sending.
- */
-function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
-  res.once('finish', () => {
-    if (req.complete) return;
-    req.pause();
-    req.socket.end();
-    setTimeout(() => req.socket.destroy(), 1_000).unref();
-  });
 }

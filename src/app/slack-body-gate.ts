@@ -72,7 +72,9 @@ export interface SlackBodyGate {
 
 /** One body being read: `cut` ends it with an answer, once. */
 interface Reading {
-  peer: string;
+  /** performance.now() when its headers were in. */
+  started: number;
+  bytes(): number;
   cut(status: 408 | 413, reason: string): void;
 }
 
@@ -81,7 +83,8 @@ interface Reading {
  * a declared Content-Length over the limit is refused with 413 before any byte is
  * read, a body (chunked or not) that grows past it is cut off at once. A body must
  * arrive within `deadlineMs` of the headers, and after `rateGraceMs` at no less than
- * `minBytesPerSecond` on average (408 otherwise). At most `maxConcurrent` bodies are
+ * `minBytesPerSecond` on average (408 otherwise; checked every quarter of the grace,
+ * at most 250 ms). At most `maxConcurrent` bodies are
  * read at a time and `maxPerPeer` per peer: past either, the new body takes the place
  * of the oldest one (408), since a genuine body is never the oldest for long, so
  * however many slow bodies arrive, from one address or many, a signed request still
@@ -98,11 +101,35 @@ export function slackBodyGate(
   const refused = refusalLog(logger);
   const refuse = (req: IncomingMessage, res: ServerResponse, status: 408 | 413, reason: string): void => {
     refused(reason, { ...describeRequest(req), status }, 'slack request refused');
-    // Not read further: http-server.ts closes the connection once this is answered.
+    // Not read further: connection-guard.ts closes the connection once this is answered.
     req.pause();
     plain(res, status, { connection: 'close' });
   };
   const oldest = (set: Set<Reading>): Reading | undefined => set.values().next().value;
+  // One sweep over the bodies being read, on an interval that runs only while there
+  // are any, rather than a timer per request: a genuine body is read within the turn
+  // of the loop that brought its headers, and Slack's acks are the hot path. The cut
+  // waits for setImmediate: after a busy turn of the loop the interval may fire late,
+  // and a body already in its socket's buffer is then read first (poll phase, 'end'
+  // on nextTick) instead of being cut for the loop's delay.
+  const firstCheck = Math.min(limits.rateGraceMs, limits.deadlineMs);
+  const sweepMs = Math.min(250, Math.max(10, Math.floor(firstCheck / 4)));
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = (): void => {
+    const now = performance.now();
+    for (const body of [...reading]) {
+      const elapsed = now - body.started;
+      // Age order: every later body is younger still.
+      if (elapsed < firstCheck) break;
+      if (elapsed >= limits.deadlineMs) body.cut(408, 'body not sent within the deadline');
+      else if ((body.bytes() / limits.minBytesPerSecond) * 1000 < elapsed)
+        body.cut(408, 'body sent below the minimum rate');
+    }
+    if (reading.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
 
   return {
     inFlight: () => reading.size,
@@ -117,46 +144,30 @@ export function slackBodyGate(
       if (own.size >= limits.maxPerPeer) oldest(own)?.cut(408, 'peer has too many bodies in reading');
       if (reading.size >= limits.maxConcurrent) oldest(reading)?.cut(408, 'too many bodies in reading');
 
-      const started = performance.now();
       const chunks: Buffer[] = [];
       let size = 0;
-      let timer: NodeJS.Timeout | undefined;
       let done = false;
       const finish = (): boolean => {
         if (done) return false;
         done = true;
-        clearTimeout(timer);
         reading.delete(entry);
         own.delete(entry);
         if (own.size === 0 && byPeer.get(peer) === own) byPeer.delete(peer);
         return true;
       };
       const entry: Reading = {
-        peer,
+        started: performance.now(),
+        bytes: () => size,
         cut: (status, reason) => {
           if (!finish()) return;
           chunks.length = 0;
           refuse(req, res, status, reason);
         },
       };
-      // Checked when the grace ends, then whenever the bytes so far stop covering the
-      // rate, and at the deadline. The cut waits for setImmediate: a timer may fire
-      // late after a busy turn of the loop, and a body already in the socket's buffer
-      // is then read (poll phase, 'end' on nextTick) before the cut is decided.
-      const check = (): void => {
-        setImmediate(() => {
-          if (done) return;
-          const elapsed = performance.now() - started;
-          if (elapsed >= limits.deadlineMs) return entry.cut(408, 'body not sent within the deadline');
-          const covered = (size / limits.minBytesPerSecond) * 1000;
-          if (covered < elapsed) return entry.cut(408, 'body sent below the minimum rate');
-          timer = setTimeout(check, Math.min(covered, limits.deadlineMs) - elapsed);
-        });
-      };
-      timer = setTimeout(check, Math.min(limits.rateGraceMs, limits.deadlineMs));
       reading.add(entry);
       own.add(entry);
       byPeer.set(peer, own);
+      sweeper ??= setInterval(() => setImmediate(sweep), sweepMs).unref();
 
       req.on('data', (chunk: Buffer) => {
         if (done) return;
