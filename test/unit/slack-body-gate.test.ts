@@ -125,6 +125,23 @@ describe('slackBodyGate', () => {
     expect(gate.inFlight()).toBe(0);
   });
 
+  it('does not cut a body that arrived while the loop was busy past the deadline', async () => {
+    const { url, seen, gate } = await start({ deadlineMs: 100, rateGraceMs: 100, minBytesPerSecond: 1_024 });
+    const { socket, reply } = await slowBody(url, '127.0.0.2', 'first='.length + 4);
+    await expect.poll(() => gate.inFlight()).toBe(1);
+    // The rest goes out now (libuv writes a small buffer to the kernel at once) and
+    // the loop is held for three deadlines in the same turn, as a long GC pause or a
+    // burst of work would: the sweep then fires late, and must let the poll phase read
+    // what is already in the server's socket before it decides.
+    socket.write('rest');
+    const until = performance.now() + 300;
+    while (performance.now() < until) {
+      // busy: the loop does not turn
+    }
+    expect((await reply).status).toBe(200);
+    expect(seen).toEqual(['first=rest']);
+  });
+
   it('refuses a declared Content-Length over the limit with 413 before reading, and cuts a body growing past it', async () => {
     const { url, gate } = await start({ maxBytes: 1_000 });
     const declared = await servers.connect(url);
