@@ -141,6 +141,14 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
   const all = new Map<Socket, Tracked>();
   const byPeer = new Map<string, Set<Tracked>>();
   const refused = refusalLog(logger);
+  // At once, not on 'close' (a turn later): a burst of newcomers must not count or
+  // choose a connection already closed.
+  const untrack = (t: Tracked): void => {
+    all.delete(t.socket);
+    const peers = byPeer.get(t.peer);
+    peers?.delete(t);
+    if (peers?.size === 0) byPeer.delete(t.peer);
+  };
 
   const makeRoom = (newcomer: Tracked, among: Iterable<Tracked>, reason: string): boolean => {
     const victim = longestIdle(among, newcomer);
@@ -149,7 +157,9 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
       { peer: newcomer.peer, closed: victim === undefined ? 'newcomer' : 'idle' },
       'connection limit reached',
     );
-    (victim ?? newcomer).socket.destroy();
+    const closing = victim ?? newcomer;
+    untrack(closing);
+    closing.socket.destroy();
     return victim !== undefined;
   };
 
@@ -164,11 +174,7 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
     byPeer.set(tracked.peer, peers);
     all.set(socket, tracked);
     peers.add(tracked);
-    socket.once('close', () => {
-      all.delete(socket);
-      peers.delete(tracked);
-      if (peers.size === 0 && byPeer.get(tracked.peer) === peers) byPeer.delete(tracked.peer);
-    });
+    socket.once('close', () => untrack(tracked));
     if (peers.size > limits.maxConnectionsPerPeer && !makeRoom(tracked, peers, 'peer-connections')) return;
     if (all.size > limits.maxConnections) makeRoom(tracked, all.values(), 'connections');
   });
