@@ -3,13 +3,13 @@ import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import {
   routeTable,
-  slackBodyGate,
   startHttpServer,
   type Handler,
   type HttpServerHandle,
   type HttpTimeouts,
 } from './http-server.js';
 import { registerListeners } from './listeners/index.js';
+import { slackBodyGate } from './slack-body-gate.js';
 import { healthzRoute, metricsRoute, readyzRoute } from './routes/health.js';
 import { slackFetch } from './slack-fetch.js';
 import type { AppServices } from './services.js';

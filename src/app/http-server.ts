@@ -2,22 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from '../logger.js';
-
-/**
- * Largest body accepted on POST /slack/events before the signature is checked.
- * Slack's payloads (slash commands, block_actions with a message's blocks, view
- * submissions) are tens of KB at most; 64 KiB leaves room and caps what an
- * unauthenticated client can make the app hold. Alertmanager has its own limit
- * (ROLLOUT_DOCTOR_ALERT_MAX_BYTES, enforced in routes/alertmanager.ts).
- */
-export const SLACK_MAX_BODY_BYTES = 64 * 1024;
-
-/**
- * Unauthenticated Slack bodies read at the same time. With the body and request
- * limits this bounds their memory to 64 x 64 KiB = 4 MiB whatever the clients do;
- * beyond it a client gets 503 at once (Slack retries events; a user retries a click).
- */
-export const MAX_CONCURRENT_SLACK_BODIES = 64;
+import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 
 /** Longest path written to a log line: the rest of a scanner's path is noise. */
 const LOGGED_PATH_CHARS = 120;
@@ -39,6 +24,8 @@ export interface HttpTimeouts {
 export interface HttpServerHandle {
   server: Server;
   url: string;
+  /** Open connections now (for tests). */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -76,7 +63,7 @@ function allowed(methods: ReadonlyMap<string, Handler>): string[] {
   return list.sort();
 }
 
-function plain(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+export function plain(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, {
     'content-type': 'text/plain; charset=utf-8',
@@ -100,30 +87,34 @@ export function describeRequest(req: IncomingMessage): { method: string; path: s
  * Allow for a known path's other methods, and no way for a request to end the
  * process: a handler that throws or rejects answers 500, socket errors are logged
  * without content, and malformed requests (Node's clientError) get a bare 4xx.
- * Nothing from a request reaches stdout/stderr except through `logger`.
+ * Nothing from a request reaches stdout/stderr except through `logger`. Connections
+ * are bounded by `limits`, and an answer given before the request's body has arrived
+ * closes the connection instead of waiting for the rest (connection-guard.ts).
  */
 export async function startHttpServer(options: {
   routes: RouteTable;
   logger: Logger;
   timeouts: HttpTimeouts;
+  limits?: ConnectionLimits;
   host?: string;
   port: number;
 }): Promise<HttpServerHandle> {
   const { routes, logger, timeouts } = options;
-  const server = createServer(
-    {
-      headersTimeout: timeouts.headersTimeoutMs,
-      requestTimeout: timeouts.requestTimeoutMs,
-      keepAliveTimeout: timeouts.keepAliveTimeoutMs,
-      // Node checks both timeouts on this interval (default 30 s): a quarter of the
-      // shorter one keeps the cut-off within 25% of what was configured.
-      connectionsCheckingInterval: Math.max(
-        50,
-        Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4),
-      ),
-    },
-    (req, res) => dispatch(routes, logger, req, res),
-  );
+  const server = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node checks both timeouts on this interval (default 30 s): a quarter of the
+    // shorter one keeps the cut-off within 25% of what was configured.
+    connectionsCheckingInterval: Math.max(
+      50,
+      Math.floor(Math.min(timeouts.headersTimeoutMs, timeouts.requestTimeoutMs) / 4),
+    ),
+  });
+  const guard = guardConnections(server, logger, options.limits ?? DEFAULT_CONNECTION_LIMITS);
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (guard.admit(req, res)) dispatch(routes, logger, req, res);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     // Malformed request line or headers, header/request timeout, oversize headers.
     // Node's default answer is the same, but a listener is needed to keep the
@@ -151,6 +142,7 @@ export async function startHttpServer(options: {
   return {
     server,
     url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    connections: () => guard.connections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -181,14 +173,12 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
     const path = (req.url ?? '').split('?')[0] ?? '';
     const methods = routes.get(path);
     if (methods === undefined) {
-      closeAfterAnswer(req, res);
       plain(res, 404);
       return;
     }
     const method = req.method ?? '';
     const handler = methods.get(method) ?? (method === 'HEAD' ? methods.get('GET') : undefined);
     if (handler === undefined) {
-      closeAfterAnswer(req, res);
       plain(res, 405, { allow: allowed(methods).join(', ') });
       return;
     }
@@ -197,90 +187,4 @@ function dispatch(routes: RouteTable, logger: Logger, req: IncomingMessage, res:
   } catch (error) {
     failed(error);
   }
-}
-
-/**
- * A refused request's body is not read: once the answer is written the connection is
- * half-closed (the client sees the answer and the end) and destroyed shortly after,
- * instead of Node's default of reading the rest of the body to discard it.
- */
-function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
-  res.once('finish', () => {
-    if (req.complete) return;
-    req.pause();
-    req.socket.end();
-    setTimeout(() => req.socket.destroy(), 1_000).unref();
-  });
-}
-
-export interface SlackBodyGate {
-  /** Reads a Slack body within the limits, then hands the request on with `rawBody` set. */
-  handler(next: Handler): Handler;
-  /** Bodies being read now (for tests and metrics). */
-  inFlight(): number;
-}
-
-/**
- * Reads POST /slack/events bodies itself, up to `maxBytes`, before Bolt sees them:
- * a declared Content-Length over the limit is refused with 413 before any byte is
- * read, a body (chunked or not) that grows past it is cut off at once, and at most
- * `maxConcurrent` bodies are read at a time. Bolt then finds `rawBody` already set
- * and checks the signature on it without reading the stream again.
- */
-export function slackBodyGate(
-  logger: Logger,
-  limits: { maxBytes: number; maxConcurrent: number } = {
-    maxBytes: SLACK_MAX_BODY_BYTES,
-    maxConcurrent: MAX_CONCURRENT_SLACK_BODIES,
-  },
-): SlackBodyGate {
-  let reading = 0;
-  const refuse = (req: IncomingMessage, res: ServerResponse, status: 413 | 503, reason: string): void => {
-    logger.warn({ ...describeRequest(req), status, reason }, 'slack request refused');
-    req.pause();
-    closeAfterAnswer(req, res);
-    plain(res, status, { connection: 'close' });
-  };
-  return {
-    inFlight: () => reading,
-    handler: (next) => (req, res) => {
-      const declared = req.headers['content-length'];
-      if (declared !== undefined && Number(declared) > limits.maxBytes) {
-        refuse(req, res, 413, 'declared body over the limit');
-        return;
-      }
-      if (reading >= limits.maxConcurrent) {
-        refuse(req, res, 503, 'too many bodies being read');
-        return;
-      }
-      reading += 1;
-      let done = false;
-      const finish = (): boolean => {
-        if (done) return false;
-        done = true;
-        reading -= 1;
-        return true;
-      };
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (chunk: Buffer) => {
-        if (done) return;
-        size += chunk.length;
-        if (size > limits.maxBytes) {
-          finish();
-          chunks.length = 0;
-          refuse(req, res, 413, 'body over the limit');
-          return;
-        }
-        chunks.push(chunk);
-      });
-      req.once('close', () => finish());
-      req.once('end', () => {
-        if (!finish()) return;
-        Object.assign(req, { rawBody: Buffer.concat(chunks, size) });
-        const result = next(req, res);
-        if (result instanceof Promise) result.catch(() => undefined);
-      });
-    },
-  };
 }

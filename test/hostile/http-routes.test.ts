@@ -6,12 +6,10 @@
  * except as the logger's JSON lines.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnEntry, type Child } from '../../bench/lib/children.js';
-import { SLACK_MAX_BODY_BYTES } from '../../src/app/http-server.js';
+import type { Child } from '../../bench/lib/children.js';
+import { SLACK_MAX_BODY_BYTES } from '../../src/app/slack-body-gate.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
-import { freePort, startRedis, type TestRedis } from '../support/redis.js';
-import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
+import { startAppProcess, type AppProcess } from '../support/app-process.js';
 
 const TOKEN = 'xoxb-http-routes';
 /** Sent in every fuzz request; must never appear in the app's output. */
@@ -19,37 +17,23 @@ const MARKER = 'fuzz-marker-7f3a9c';
 const HEADERS_TIMEOUT_MS = 400;
 const REQUEST_TIMEOUT_MS = 800;
 
-let redis: TestRedis;
-let slack: SlackStandin;
+let started: AppProcess;
 let app: Child;
 let url: string;
 
 beforeAll(async () => {
-  redis = await startRedis();
-  slack = await startSlackStandin({ botToken: TOKEN });
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  app = await spawnEntry(
-    'src/app/main.ts',
-    {
-      ...testKeys.appEnv,
-      SLACK_BOT_TOKEN: TOKEN,
-      SLACK_SIGNING_SECRET: 'http-routes-secret',
-      SLACK_API_URL: slack.apiUrl,
-      REDIS_URL: redis.url,
-      PORT: String(port),
-      LOG_LEVEL: 'debug',
-      ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-      ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-    },
-    { ready: /rollout-doctor app started/ },
-  );
+  started = await startAppProcess({
+    SLACK_BOT_TOKEN: TOKEN,
+    SLACK_SIGNING_SECRET: 'http-routes-secret',
+    LOG_LEVEL: 'debug',
+    ROLLOUT_DOCTOR_HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+    ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+  });
+  ({ app, url } = started);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.stop('SIGTERM');
-  await slack?.close();
-  await redis?.close();
+  await started?.close();
 });
 
 const alive = async (): Promise<boolean> =>

@@ -7,11 +7,17 @@ export interface RawResponse {
   text: string;
 }
 
-/** Opens a TCP connection to `url`'s host and port. */
-export function openSocket(url: string): Promise<Socket> {
+/**
+ * Opens a TCP connection to `url`'s host and port, from `localAddress` when given: on
+ * Linux every 127.x.y.z is loopback, so one test process can be many peers.
+ */
+export function openSocket(url: string, localAddress?: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket));
+    const socket = connect(
+      { port: Number(port), host: hostname, ...(localAddress ? { localAddress } : {}) },
+      () => resolve(socket),
+    );
     socket.once('error', reject);
   });
 }

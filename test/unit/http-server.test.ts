@@ -1,39 +1,18 @@
-import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  routeTable,
-  slackBodyGate,
-  startHttpServer,
-  type Handler,
-  type HttpServerHandle,
-} from '../../src/app/http-server.js';
+import { describe, expect, it } from 'vitest';
+import { routeTable, type Handler } from '../../src/app/http-server.js';
 import { readyzRoute } from '../../src/app/routes/health.js';
-import { createLogger } from '../../src/logger.js';
+import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
 
-// 'debug', not 'silent': the serializers must run on what the server logs.
-const logger = createLogger(
-  { level: 'debug', name: 'http-server-test' },
-  new Writable({ write: (_c, _e, cb) => cb() }),
-);
-const timeouts = { headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 1_000 };
-let server: HttpServerHandle | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const logger = discardLogger('http-server-test');
+const servers = httpServerPerTest(logger, {
+  headersTimeoutMs: 2_000,
+  requestTimeoutMs: 4_000,
+  keepAliveTimeoutMs: 1_000,
 });
 
-const start = async (extra: Record<string, Record<string, Handler>>): Promise<string> => {
-  server = await startHttpServer({
-    routes: routeTable([], extra),
-    logger,
-    timeouts,
-    host: '127.0.0.1',
-    port: 0,
-  });
-  return server.url;
-};
+const start = async (extra: Record<string, Record<string, Handler>>): Promise<string> =>
+  (await servers.start(routeTable([], extra))).url;
 
 describe('startHttpServer', () => {
   it('answers 500 when a route handler throws or rejects, and keeps serving', async () => {
@@ -59,14 +38,8 @@ describe('startHttpServer', () => {
       },
       logger,
     });
-    server = await startHttpServer({
-      routes: routeTable([readyz]),
-      logger,
-      timeouts,
-      host: '127.0.0.1',
-      port: 0,
-    });
-    expect((await rawRequest(server.url, 'GET /readyz HTTP/1.1\r\nHost: x')).status).toBe(500);
+    const { url } = await servers.start(routeTable([readyz]));
+    expect((await rawRequest(url, 'GET /readyz HTTP/1.1\r\nHost: x')).status).toBe(500);
   });
 
   it('answers a malformed request line with 400 (clientError)', async () => {
@@ -80,32 +53,73 @@ describe('startHttpServer', () => {
   it('refuses route paths that are patterns (they would bring back decoding)', () => {
     expect(() => routeTable([{ path: '/x/:id', method: 'GET', handler: () => undefined }])).toThrow(/fixed/);
   });
+
+  it('closes the connection after answering a request whose body has not all arrived, instead of draining it', async () => {
+    // Node's request timeout far beyond the read's 5 s: only the server's own close ends it.
+    const { url } = await servers.start(
+      routeTable([], { '/ok': { GET: (_req, res) => void res.end('ok') } }),
+      undefined,
+      {
+        headersTimeoutMs: 60_000,
+        requestTimeoutMs: 60_000,
+        keepAliveTimeoutMs: 1_000,
+      },
+    );
+    const socket = await openSocket(url);
+    const reply = readUntilClose(socket);
+    // A body that would never end: Node's default reads it until the request timeout.
+    socket.write('GET /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\nabc');
+    // A byte now and then, so Node's keep-alive timer does not end it either.
+    const trickle = setInterval(() => socket.writable && socket.write('d'), 100);
+    const res = await reply;
+    clearInterval(trickle);
+    expect(res.status).toBe(200);
+    expect(res.closed).toBe(true);
+  });
 });
 
-describe('slackBodyGate', () => {
-  it('answers 503 beyond the cap on bodies read at once, and hands complete bodies on', async () => {
-    const gate = slackBodyGate(logger, { maxBytes: 1_000, maxConcurrent: 1 });
-    const seen: string[] = [];
-    const url = await start({
-      '/slack/events': {
-        POST: gate.handler((req, res) => {
-          seen.push(String((req as typeof req & { rawBody: Buffer }).rawBody));
-          res.end('ok');
-        }),
+describe('readyzRoute', () => {
+  it('shares one Redis PING among the probes that arrive while it is out', async () => {
+    let pings = 0;
+    let answer: () => void = () => undefined;
+    const readyz = readyzRoute({
+      pingRedis: () => {
+        pings += 1;
+        return new Promise<void>((resolve) => (answer = resolve));
       },
+      slackReady: () => true,
+      logger,
     });
-    const slow = await openSocket(url);
-    const slowReply = readUntilClose(slow);
-    slow.write(
-      'POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\nConnection: close\r\n\r\nabc',
-    );
-    // The first body is now being read: wait until the gate counts it.
-    await expect.poll(() => gate.inFlight()).toBe(1);
-    const second = await rawRequest(url, 'POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: 2', 'hi');
-    expect(second.status).toBe(503);
-    slow.write('defghij');
-    expect((await slowReply).status).toBe(200);
-    expect(seen).toEqual(['abcdefghij']);
-    expect(gate.inFlight()).toBe(0);
+    let arrived = 0;
+    const counted = {
+      ...readyz,
+      handler: (...args: Parameters<typeof readyz.handler>) => {
+        arrived += 1;
+        readyz.handler(...args);
+      },
+    };
+    const { url } = await servers.start(routeTable([counted]));
+    const probes = Array.from({ length: 20 }, () => rawRequest(url, 'GET /readyz HTTP/1.1\r\nHost: x'));
+    await expect.poll(() => arrived).toBe(20);
+    answer();
+    expect((await Promise.all(probes)).map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(pings).toBe(1);
+    const later = rawRequest(url, 'GET /readyz HTTP/1.1\r\nHost: x');
+    await expect.poll(() => pings).toBe(2);
+    answer();
+    expect((await later).status).toBe(200);
+  });
+
+  it('answers not ready when the PING does not return in time, instead of holding the probe', async () => {
+    const readyz = readyzRoute({
+      pingRedis: () => new Promise<void>(() => undefined),
+      slackReady: () => true,
+      logger,
+      pingTimeoutMs: 50,
+    });
+    const { url } = await servers.start(routeTable([readyz]));
+    const res = await rawRequest(url, 'GET /readyz HTTP/1.1\r\nHost: x');
+    expect(res.status).toBe(503);
+    expect(res.text).toContain('"redis":"unreachable"');
   });
 });

@@ -14,29 +14,58 @@ export function healthzRoute(): CustomRoute {
   };
 }
 
+/** A Redis PING slower than this counts as unreachable (as the worker's /healthz). */
+export const READYZ_PING_TIMEOUT_MS = 2_000;
+
 /**
  * GET /readyz: Redis answers and Slack credentials were verified (auth.test). 503
  * otherwise. Served on the public port, so the body says only ok/unreachable: an
- * error's text (a Redis URL with its password, a host name) goes to the log.
+ * error's text (a Redis URL with its password, a host name) goes to the log. Probes
+ * that arrive while a PING is out share it: a flood of /readyz makes one PING at a
+ * time on the connection the slash-command acks enqueue on, not one per request, and
+ * none waits longer than READYZ_PING_TIMEOUT_MS (an answer held open is a connection
+ * held).
  */
 export function readyzRoute(checks: {
   pingRedis(): Promise<void>;
   slackReady(): boolean;
   logger: Pick<Logger, 'warn'>;
+  pingTimeoutMs?: number;
 }): CustomRoute {
+  type RedisState = 'ok' | 'unreachable';
+  const pingOnce = async (): Promise<RedisState> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<RedisState>((resolve) => {
+      timer = setTimeout(() => {
+        checks.logger.warn({}, 'readyz: redis ping timed out');
+        resolve('unreachable');
+      }, checks.pingTimeoutMs ?? READYZ_PING_TIMEOUT_MS);
+    });
+    const pinged = checks.pingRedis().then(
+      (): RedisState => 'ok',
+      (error: unknown): RedisState => {
+        checks.logger.warn({ err: error }, 'readyz: redis ping failed');
+        return 'unreachable';
+      },
+    );
+    try {
+      return await Promise.race([pinged, timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  let pending: Promise<RedisState> | undefined;
+  const redisState = (): Promise<RedisState> =>
+    (pending ??= pingOnce().finally(() => {
+      pending = undefined;
+    }));
   return {
     path: '/readyz',
     method: ['GET'],
     handler: (_req, res) => {
       // Bolt's route type expects a void handler, so the failure is answered here.
       (async () => {
-        let redis = 'ok';
-        try {
-          await checks.pingRedis();
-        } catch (error) {
-          redis = 'unreachable';
-          checks.logger.warn({ err: error }, 'readyz: redis ping failed');
-        }
+        const redis = await redisState();
         const slack = checks.slackReady() ? 'ok' : 'credentials not verified';
         const ok = redis === 'ok' && slack === 'ok';
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
