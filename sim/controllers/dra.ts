@@ -48,7 +48,7 @@ import {
 import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { classForExtendedResource, requestAlternatives } from '../../src/diagnosis/dra/needs.js';
 import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
-import { matchesTerms } from '../../src/diagnosis/placement/node-match.js';
+import { matchesTerms } from '../../src/diagnosis/base/node-match.js';
 import { generatedName, nowRfc3339 } from '../defaults.js';
 import { resourceForKind } from '../resources.js';
 import { deleteObject, finishDeletion } from '../writes.js';

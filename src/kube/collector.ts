@@ -46,11 +46,11 @@ import type {
   ReplicaSet,
 } from '../diagnosis/k8s.js';
 import { admittedSpec } from '../diagnosis/placement/admitted-spec.js';
-import { isEligible } from '../diagnosis/placement/node-match.js';
-import { claimNames } from '../diagnosis/placement/pod-constraints.js';
-import { asksForScarce, neighboursMatter } from '../diagnosis/placement/scarce.js';
+import { isEligible } from '../diagnosis/base/node-match.js';
+import { claimNames } from '../diagnosis/base/pod-constraints.js';
+import { asksForScarce, neighboursMatter } from '../diagnosis/base/scarce.js';
 import { selectWorkload } from '../diagnosis/select-workload.js';
-import { crashNodesOf, type CrashNodes } from '../diagnosis/crash/exclusion-candidates.js';
+import { crashNodesOf, type CrashNodes } from '../diagnosis/base/crash-nodes.js';
 import {
   fullCoverage,
   type AccessProblem,
@@ -60,7 +60,7 @@ import {
   type WorkloadRef,
   type WorkloadSnapshot,
 } from '../diagnosis/snapshot.js';
-import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../diagnosis/rollout/workload.js';
+import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../diagnosis/base/pods.js';
 import type { KubeClient } from './client.js';
 import { closestNames } from '../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from './errors.js';
@@ -78,7 +78,7 @@ import { namespacedListState, neighboursGap, nodeListState } from './read-covera
 import { secondaryRead } from './secondary-read.js';
 import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
-import { extendedResources } from '../diagnosis/placement/scarce.js';
+import { extendedResources } from '../diagnosis/base/scarce.js';
 import { detectOwner } from '../diagnosis/ownership.js';
 import { ownerGap } from '../diagnosis/owner-target.js';
 import { readOwnerSettings } from './owner-settings-read.js';

@@ -26,7 +26,7 @@ import type {
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../diagnosis/k8s.js';
-import { extendedResources } from '../diagnosis/placement/scarce.js';
+import { extendedResources } from '../diagnosis/base/scarce.js';
 import { classForExtendedResource } from '../diagnosis/dra/needs.js';
 import type {
   AccessProblem,

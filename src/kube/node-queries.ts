@@ -3,8 +3,8 @@
  * cluster: label selectors built from the pod template, and names where our pods run.
  */
 import type { Node, NodeSelectorRequirement, Pod, PodSpec } from '../diagnosis/k8s.js';
-import { isEligible } from '../diagnosis/placement/node-match.js';
-import { extendedResources } from '../diagnosis/placement/scarce.js';
+import { isEligible } from '../diagnosis/base/node-match.js';
+import { extendedResources } from '../diagnosis/base/scarce.js';
 
 const SET_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 /** Label values and keys that a selector string can carry without quoting. */

@@ -16,7 +16,7 @@ import { labelSelectorString } from './label-selector.js';
 import { getObject, listObjects } from './list.js';
 import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
-import { isReady, isTerminating, templatesEqual } from '../diagnosis/rollout/workload.js';
+import { isReady, isTerminating, templatesEqual } from '../diagnosis/base/pods.js';
 
 export type { RolloutProgress } from './rollout-status.js';
 

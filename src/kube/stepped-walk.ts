@@ -42,7 +42,7 @@ import {
   FIRST_TO_GO,
 } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
-import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../diagnosis/rollout/workload.js';
+import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../diagnosis/base/pods.js';
 import type { OldReplicaSetTarget, RemediationPlan } from '../remediation/plan.js';
 import type { ApplyResult } from './apply-result.js';
 import type { KubeClient } from './client.js';

@@ -19,7 +19,7 @@ import type { ManagedBy, ManifestChange } from '../diagnosis/diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import type { Deployment, PodAffinityTerm } from '../diagnosis/k8s.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
-import { matchesLabelSelector } from '../diagnosis/placement/pod-constraints.js';
+import { matchesLabelSelector } from '../diagnosis/base/pod-constraints.js';
 import { ownerName } from './drift.js';
 
 const HASH_LABEL = 'pod-template-hash';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
-import { selectsNode } from '../../src/diagnosis/placement/node-match.js';
+import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/remediation/diagnose.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';

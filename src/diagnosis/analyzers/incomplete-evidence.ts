@@ -9,7 +9,7 @@ import type { Evidence, Finding } from '../finding.js';
 import type { Deployment, Pod } from '../k8s.js';
 import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout/rollout-assessment.js';
 import type { CoverageGap, WorkloadSnapshot } from '../snapshot.js';
-import { isReady } from '../rollout/workload.js';
+import { isReady } from '../base/pods.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

@@ -1,6 +1,6 @@
 import type { Analyzer } from '../analyzer.js';
 import type { Finding } from '../finding.js';
-import { classifyReplicaSets } from '../rollout/workload.js';
+import { classifyReplicaSets } from '../base/pods.js';
 
 /**
  * ProgressDeadlineExceeded: the Deployment controller gave up waiting for the

@@ -9,7 +9,7 @@ import { blockerResource, capacityRows, describeBlocker, holderNames } from '../
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement/placement.js';
 import type { DeviceBlocker } from '../dra/blockers.js';
-import { formatAmount } from '../placement/quantity.js';
+import { formatAmount } from '../base/quantity.js';
 import {
   assessRollout,
   cordonedNote,
@@ -20,7 +20,7 @@ import { heldBackPhrase } from '../scheduling/held-back.js';
 import { selectorErrorChange } from '../scheduling/selector-error.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import type { Pod } from '../k8s.js';
-import { eventTime, eventsOfPod, isStuckTerminating } from '../rollout/workload.js';
+import { eventTime, eventsOfPod, isStuckTerminating } from '../base/pods.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 

@@ -25,7 +25,7 @@ import {
 } from './node-diff.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { classifyReplicaSets, podsOfReplicaSet } from '../rollout/workload.js';
+import { classifyReplicaSets, podsOfReplicaSet } from '../base/pods.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */
 const CRASH_KINDS = new Set(['crash-loop', 'start-error']);

@@ -10,7 +10,7 @@
  * namespace; the caller marks such nodes as not known.
  */
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
-import { matchesTerms } from '../placement/node-match.js';
+import { matchesTerms } from '../base/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DraObjects } from '../snapshot.js';
 import { deviceFields } from './cel.js';

@@ -19,11 +19,11 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
-import { isEligible } from '../placement/node-match.js';
+import { isEligible } from '../base/node-match.js';
 import { admittedSpec } from '../placement/admitted-spec.js';
-import { isQuantity, quantityValue } from '../placement/quantity.js';
-import { extendedResources } from '../placement/scarce.js';
-import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../rollout/workload.js';
+import { isQuantity, quantityValue } from '../base/quantity.js';
+import { extendedResources } from '../base/scarce.js';
+import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../base/pods.js';
 import { safeParse } from '../rollout/rollout-assessment.js';
 
 export function deviceClassesMatter(ctx: AnalysisContext): boolean {

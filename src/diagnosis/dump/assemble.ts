@@ -17,11 +17,11 @@ import type {
   ReplicaSet,
   KubeEvent,
 } from '../k8s.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { claimsNamedBy } from '../dra/pod-claims.js';
-import { isTerminal } from '../rollout/workload.js';
+import { isTerminal } from '../base/pods.js';
 import { selectWorkload } from '../select-workload.js';
-import { asCoreEvent } from './event-shape.js';
+import { asCoreEvent } from '../base/event-shape.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
 import { WorkloadNotFoundError } from '../errors.js';
 import { closestNames } from '../../text/closest-names.js';

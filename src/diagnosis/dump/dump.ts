@@ -8,7 +8,7 @@
 import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
-import { coreEvent } from './event-shape.js';
+import { coreEvent } from '../base/event-shape.js';
 import { parseErrorText } from '../../parse-error-text.js';
 import type { KubeObject } from '../k8s.js';
 

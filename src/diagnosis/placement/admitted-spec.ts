@@ -7,7 +7,7 @@
  * and from the template only when no such pod exists.
  */
 import type { Deployment, Pod, PodSpec, ReplicaSet } from '../k8s.js';
-import { classifyReplicaSets, isTerminating, isUnscheduled, podsOfReplicaSet } from '../rollout/workload.js';
+import { classifyReplicaSets, isTerminating, isUnscheduled, podsOfReplicaSet } from '../base/pods.js';
 
 export interface AdmittedSpec {
   spec: PodSpec;

@@ -4,7 +4,7 @@
  * volume restrictions (missing or unbound claims, ReadWriteOncePod in use).
  */
 import type { Node, Pod } from '../k8s.js';
-import { claimNames, requiredAntiAffinity, termSelectsPod } from './pod-constraints.js';
+import { claimNames, requiredAntiAffinity, termSelectsPod } from '../base/pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement.js';
 import { pvcsRead } from '../snapshot.js';
 

@@ -7,12 +7,18 @@
  * once per analysis context, so a check costs the node's pods, not the cluster's.
  */
 import type { Node, Pod } from '../k8s.js';
-import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
+import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from '../base/pod-constraints.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
-import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
+import {
+  nodeAllocatable,
+  nodeCapacity,
+  nonZero,
+  podRequests,
+  type ResourceAmounts,
+} from '../base/resources.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { holdsResources } from '../rollout/workload.js';
+import { holdsResources } from '../base/pods.js';
 import { deviceVerdict, type DeviceBlocker } from '../dra/blockers.js';
 import { classForExtendedResource } from '../dra/needs.js';
 

@@ -14,18 +14,18 @@
  */
 import type { Evidence } from '../finding.js';
 import type { KubeEvent, Node, Pod, ReplicaSet } from '../k8s.js';
-import { isEligible, selectsNode, untoleratedTaints } from '../placement/node-match.js';
+import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
 import {
   resolveStrategy,
   desiredReplicas,
   surgesWithoutUnavailability,
   type ResolvedStrategy,
 } from './fenceposts.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
-import { deviceMessageProof, messageProof, messageProvesUnschedulable } from '../scheduling/message-proof.js';
+import { deviceMessageProof, messageProof, messageProvesUnschedulable } from './message-proof.js';
 import { needsOf } from '../dra/blockers.js';
 import type { MissingClaim } from '../dra/needs.js';
 import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
@@ -40,7 +40,7 @@ import {
   latestSchedulingFailure,
   podsOfReplicaSet,
   type SchedulingFailure,
-} from './workload.js';
+} from '../base/pods.js';
 
 export type PendingVerdict =
   | 'surge-deadlock'

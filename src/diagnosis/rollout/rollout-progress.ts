@@ -17,7 +17,7 @@
  */
 import { desiredReplicas } from './fenceposts.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { classifyReplicaSets, isTerminal, isTerminating, podsOfReplicaSet } from './workload.js';
+import { classifyReplicaSets, isTerminal, isTerminating, podsOfReplicaSet } from '../base/pods.js';
 
 /** Why the Deployment is not in its steady state, or undefined when it is. */
 export function rolloutUnderWay(snapshot: WorkloadSnapshot): string | undefined {

@@ -6,15 +6,15 @@
  */
 import { admittedSpec } from '../placement/admitted-spec.js';
 import type { Pod } from '../k8s.js';
-import { isEligible } from '../placement/node-match.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import { isEligible } from '../base/node-match.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
 import { rolloutUnderWay } from './rollout-progress.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { isTerminating } from './workload.js';
+import { isTerminating } from '../base/pods.js';
 
 export interface ReleaseProof {
   /** Nodes where the new pod fits once some of our pods are gone. */

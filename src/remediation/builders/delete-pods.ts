@@ -5,7 +5,7 @@
  * replacement that took the same name.
  */
 import type { Finding } from '../../diagnosis/finding.js';
-import { isEligible } from '../../diagnosis/placement/node-match.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';

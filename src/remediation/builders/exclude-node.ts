@@ -29,7 +29,7 @@
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
-import { isEligible, selectsNode } from '../../diagnosis/placement/node-match.js';
+import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';

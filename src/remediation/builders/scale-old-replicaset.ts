@@ -26,7 +26,7 @@ import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
-import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
+import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 

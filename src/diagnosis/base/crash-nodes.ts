@@ -7,8 +7,8 @@
  * more pods costs little, missing them costs the plan's capacity check.
  */
 import type { ContainerStatus, Pod } from '../k8s.js';
-import { isReady, isTerminal } from '../rollout/workload.js';
-import { START_ERROR_REASONS } from './container-failures.js';
+import { isReady, isTerminal } from './pods.js';
+import { START_ERROR_REASONS } from '../crash/container-failures.js';
 
 export interface CrashNodes {
   /** Nodes where a pod of ours crashes and none of ours is healthy: what an exclusion would exclude. */

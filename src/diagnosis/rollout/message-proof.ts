@@ -11,10 +11,10 @@
  */
 import type { Pod, PodSpec } from '../k8s.js';
 import { blockersOn, coversNeed, type PlacementContext } from '../placement/placement.js';
-import { hostPorts } from '../placement/pod-constraints.js';
+import { hostPorts } from '../base/pod-constraints.js';
 import type { NodeAssessment } from '../placement/holder-release.js';
-import type { ParsedSchedulingMessage, SchedulingReason } from './scheduling-message.js';
-import { eventsOfPod, eventTime, isTerminating, type SchedulingFailure } from '../rollout/workload.js';
+import type { ParsedSchedulingMessage, SchedulingReason } from '../scheduling/scheduling-message.js';
+import { eventsOfPod, eventTime, isTerminating, type SchedulingFailure } from '../base/pods.js';
 import { deviceVerdict } from '../dra/blockers.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
 

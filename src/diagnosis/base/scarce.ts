@@ -5,7 +5,7 @@
  */
 import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
 import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
-import { isUnscheduled } from '../rollout/workload.js';
+import { isUnscheduled } from './pods.js';
 
 /** Extended resources (vendor-domain names like nvidia.com/gpu) the pod's containers ask for. */
 export function extendedResources(spec: PodSpec): string[] {
