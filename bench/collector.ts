@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSimulator } from '../sim/index.js';
-import { diagnose } from '../src/remediation/diagnose.js';
+import { diagnose } from '../src/engine/diagnose.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { collectSnapshot } from '../src/kube/collector.js';
 

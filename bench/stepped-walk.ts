@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectSnapshot } from '../src/kube/collector.js';
 import { applyPlan } from '../src/kube/executor.js';
-import { diagnose } from '../src/remediation/diagnose.js';
+import { diagnose } from '../src/engine/diagnose.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../test/support/edge-ingress.js';
 import type { Section } from './report.js';
 

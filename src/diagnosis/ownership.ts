@@ -28,7 +28,7 @@
  */
 import { z } from 'zod';
 import { isAtomicField } from './atomic-fields.js';
-import type { ManagedBy, ManagerTool } from './diagnosis.js';
+import type { ManagedBy, ManagerTool } from '../engine/diagnosis.js';
 import type { ObjectMeta } from './k8s.js';
 
 export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';

@@ -13,7 +13,7 @@ import type {
   Pod,
   ReplicaSet,
 } from '../diagnosis/k8s.js';
-import { analyze } from '../diagnosis/run.js';
+import { analyze } from '../diagnosis/analyzers/analyze.js';
 import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import { deviceClassesMatter } from '../diagnosis/dra/class-relevance.js';
 import type { AccessProblem } from '../diagnosis/snapshot.js';

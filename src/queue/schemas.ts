@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
 import { signedApprovalSchema } from '../plans/approval-signature.js';
 

@@ -15,7 +15,7 @@
  *
  * Pure.
  */
-import type { ManagedBy, ManifestChange } from '../diagnosis/diagnosis.js';
+import type { ManagedBy, ManifestChange } from '../engine/diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import type { Deployment, PodAffinityTerm } from '../diagnosis/k8s.js';
 import { desiredManifest } from '../diagnosis/ownership.js';

@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';

@@ -1,4 +1,4 @@
-import { diagnose } from '../remediation/diagnose.js';
+import { diagnose } from '../engine/diagnose.js';
 import type { KubeClient } from '../kube/client.js';
 import { collectSnapshot } from '../kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';

@@ -17,7 +17,7 @@ import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { deviceTaintRuleName, type DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { BAD_DEVICE, DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 

@@ -13,7 +13,7 @@ import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 import { extendedScenario } from '../support/dra-extended-scenario.js';
 import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';

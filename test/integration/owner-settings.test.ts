@@ -15,7 +15,7 @@ import type { Deployment, KubeObject } from '../../src/diagnosis/k8s.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 

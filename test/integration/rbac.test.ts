@@ -16,7 +16,7 @@ import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/
 import { shipTrackerImage } from '../support/sim-rollout.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';

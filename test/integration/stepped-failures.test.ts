@@ -16,7 +16,7 @@ import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress } from '../support/edge-ingress.js';
 

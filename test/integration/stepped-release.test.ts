@@ -15,7 +15,7 @@ import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../support/edge-ingress.js';
 

@@ -14,7 +14,7 @@ import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import { collectSnapshot } from '../../src/kube/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { EDGE, deadlockedIngress, readyPods, rolledOut } from '../support/edge-ingress.js';
 
 let dir: string;

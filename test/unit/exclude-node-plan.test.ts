@@ -3,7 +3,7 @@ import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-nod
 import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';

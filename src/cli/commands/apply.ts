@@ -103,7 +103,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { collectSnapshot } = await import('../../kube/collector.js');
   const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
   const { watchReplacements, watchRollout } = await import('../../kube/rollout-watcher.js');
-  const { diagnose } = await import('../../remediation/diagnose.js');
+  const { diagnose } = await import('../../engine/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
   const out = (text: string): void => void io.stdout.write(cleanText(text));
   const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);

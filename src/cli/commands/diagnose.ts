@@ -8,7 +8,7 @@ import { escapeJsonControls } from '../../text/clean.js';
 import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
 import { withDump } from '../dump-file.js';
 import { relevantTo } from '../../diagnosis/dump/dump-relevance.js';
-import { diagnose } from '../../remediation/diagnose.js';
+import { diagnose } from '../../engine/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';

@@ -1,11 +1,11 @@
-import { AnalysisContext } from './analysis-context.js';
-import type { Analyzer } from './analyzer.js';
-import { analyzers as registeredAnalyzers } from './analyzers/index.js';
-import type { Diagnosis, ManagedBy } from './diagnosis.js';
-import type { Finding } from './finding.js';
-import { detectOwner } from './ownership.js';
-import { redactSnapshot } from './redact-secrets.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import { AnalysisContext } from '../analysis-context.js';
+import type { Analyzer } from '../analyzer.js';
+import { analyzers as registeredAnalyzers } from './index.js';
+import type { Diagnosis, ManagedBy } from '../../engine/diagnosis.js';
+import type { Finding } from '../finding.js';
+import { detectOwner } from '../ownership.js';
+import { redactSnapshot } from '../redact-secrets.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
 
 export interface AnalyzeOptions {
   /** Mask secret shapes in log tails and termination messages first (default true). */

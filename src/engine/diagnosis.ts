@@ -1,5 +1,5 @@
-import type { Finding } from './finding.js';
-import type { Coverage, WorkloadRef } from './snapshot.js';
+import type { Finding } from '../diagnosis/finding.js';
+import type { Coverage, WorkloadRef } from '../diagnosis/snapshot.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 
 /** The tool that applies the Deployment, read from its own metadata (DESIGN.md §4). */

@@ -7,15 +7,15 @@
  * commit for the source of truth. A builder that throws is recorded in
  * `analyzerErrors` as `plans:<code>`; the other plans still come back.
  */
-import type { Diagnosis, PlanNotOffered } from '../diagnosis/diagnosis.js';
+import type { Diagnosis, PlanNotOffered } from './diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
-import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/run.js';
+import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/analyzers/analyze.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
-import { planBuilders as registeredBuilders, type PlanBuilder } from './builders/index.js';
-import { planDrift } from './drift.js';
-import { buildManifestChanges } from './manifest-change.js';
-import { orderByDrift } from './plan-order.js';
-import type { RemediationPlan } from './plan.js';
+import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
+import { planDrift } from '../remediation/drift.js';
+import { buildManifestChanges } from '../remediation/manifest-change.js';
+import { orderByDrift } from '../remediation/plan-order.js';
+import type { RemediationPlan } from '../remediation/plan.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
