@@ -8,7 +8,7 @@
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js';
 import type { Deployment, KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/analyzers/analyze.js';
-import { isInteresting, type ScanReport } from '../kube/scan.js';
+import { isInteresting, type ScanReport } from '../kube/read/scan.js';
 import { rolloutProgress } from '../kube/rollout-status.js';
 
 export interface DumpScope {

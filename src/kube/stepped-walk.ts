@@ -46,7 +46,7 @@ import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../dia
 import type { OldReplicaSetTarget, RemediationPlan } from '../remediation/plan.js';
 import type { ApplyResult } from './apply-result.js';
 import type { KubeClient } from './client.js';
-import { collectSnapshot } from './collector.js';
+import { collectSnapshot } from './read/collector.js';
 import { markFirstToGo, removeMark, type Mark } from './deletion-cost.js';
 import { getObject, getObjectIfExists, listObjects } from './list.js';
 import type { FieldChange } from './patch-effect.js';

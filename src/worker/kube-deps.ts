@@ -1,12 +1,12 @@
 import { diagnose } from '../engine/diagnose.js';
 import type { KubeClient } from '../kube/client.js';
-import { collectSnapshot } from '../kube/collector.js';
+import { collectSnapshot } from '../kube/read/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';
-import { resolveWorkloadForPod } from '../kube/pod-owner.js';
+import { resolveWorkloadForPod } from '../kube/read/pod-owner.js';
 import { watchReplacements, watchRollout } from '../kube/rollout-watcher.js';
-import { scanCluster } from '../kube/scan.js';
+import { scanCluster } from '../kube/read/scan.js';
 import { renderText } from '../report/text.js';
-import { kubeListWatch } from './early-warning-stream.js';
+import { kubeListWatch } from './early-warning/stream.js';
 import type { ClusterDeps } from './runtime.js';
 
 /**

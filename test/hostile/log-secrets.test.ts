@@ -13,7 +13,7 @@ import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 

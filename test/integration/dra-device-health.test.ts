@@ -15,7 +15,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { deviceTaintRuleName, type DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';

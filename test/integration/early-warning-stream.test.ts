@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { SignalTracker, type Signal } from '../../src/worker/early-warning-signals.js';
-import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning-stream.js';
+import { SignalTracker, type Signal } from '../../src/worker/early-warning/signals.js';
+import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
 
 let dir: string;
 let sim: Simulator;

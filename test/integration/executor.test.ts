@@ -12,7 +12,7 @@ import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
 import { watchRollout } from '../../src/kube/rollout-watcher.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

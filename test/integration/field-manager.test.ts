@@ -15,7 +15,7 @@ import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 
 const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };

@@ -15,7 +15,7 @@ import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { deadlockedIngress } from '../support/edge-ingress.js';

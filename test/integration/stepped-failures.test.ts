@@ -12,7 +12,7 @@ import type { FaultRule, Simulator } from '../../sim/index.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import type { Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
 import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/kube/executor.js';
 import type { StepEvent } from '../../src/kube/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';

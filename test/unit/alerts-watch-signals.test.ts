@@ -5,20 +5,20 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent } from '../../src/kube/client.js';
-import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning.js';
+import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning/safety-net.js';
 import {
   SignalTracker,
   deploymentOfPod,
   restartsClimbed,
   type Signal,
-} from '../../src/worker/early-warning-signals.js';
+} from '../../src/worker/early-warning/signals.js';
 import {
   StreamForbiddenError,
   emptyStats,
   runListWatch,
   type ListWatchSource,
   type StreamSpec,
-} from '../../src/worker/early-warning-stream.js';
+} from '../../src/worker/early-warning/stream.js';
 
 const logger = { warn: () => undefined, debug: () => undefined };
 

@@ -100,7 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
-  const { collectSnapshot } = await import('../../kube/collector.js');
+  const { collectSnapshot } = await import('../../kube/read/collector.js');
   const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
   const { watchReplacements, watchRollout } = await import('../../kube/rollout-watcher.js');
   const { diagnose } = await import('../../engine/diagnose.js');

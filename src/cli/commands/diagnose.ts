@@ -121,7 +121,7 @@ async function fromCluster(
   io: CliIo,
 ): Promise<WorkloadSnapshot> {
   // Loaded on demand so that dump mode never pulls in the Kubernetes client.
-  const { collectFromCluster } = await import('../../kube/source.js');
+  const { collectFromCluster } = await import('../../kube/read/source.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
   return collectFromCluster({
     ref: options.ref,

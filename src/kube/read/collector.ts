@@ -44,13 +44,13 @@ import type {
   Pod,
   PodSpec,
   ReplicaSet,
-} from '../diagnosis/k8s.js';
-import { admittedSpec } from '../diagnosis/placement/admitted-spec.js';
-import { isEligible } from '../diagnosis/base/node-match.js';
-import { claimNames } from '../diagnosis/base/pod-constraints.js';
-import { asksForScarce, neighboursMatter } from '../diagnosis/base/scarce.js';
-import { selectWorkload } from '../diagnosis/select-workload.js';
-import { crashNodesOf, type CrashNodes } from '../diagnosis/base/crash-nodes.js';
+} from '../../diagnosis/k8s.js';
+import { admittedSpec } from '../../diagnosis/placement/admitted-spec.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
+import { claimNames } from '../../diagnosis/base/pod-constraints.js';
+import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
+import { selectWorkload } from '../../diagnosis/select-workload.js';
+import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
   fullCoverage,
   type AccessProblem,
@@ -59,13 +59,13 @@ import {
   type ReadState,
   type WorkloadRef,
   type WorkloadSnapshot,
-} from '../diagnosis/snapshot.js';
-import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../diagnosis/base/pods.js';
-import type { KubeClient } from './client.js';
-import { closestNames } from '../text/closest-names.js';
-import { KubeApiError, WorkloadNotFoundError } from './errors.js';
-import { labelSelectorString } from './label-selector.js';
-import { getObject, getObjectIfExists, listObjects, type ListResult } from './list.js';
+} from '../../diagnosis/snapshot.js';
+import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../../diagnosis/base/pods.js';
+import type { KubeClient } from '../client.js';
+import { closestNames } from '../../text/closest-names.js';
+import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
+import { labelSelectorString } from '../label-selector.js';
+import { getObject, getObjectIfExists, listObjects, type ListResult } from '../list.js';
 import { collectLogTails } from './log-tails.js';
 import {
   eligibleNodeSelector,
@@ -76,11 +76,11 @@ import {
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
-import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
+import { discoverDeviceTaintRules, reportsUnhealthyDevice } from '../device-taint-api.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
-import { extendedResources } from '../diagnosis/base/scarce.js';
-import { detectOwner } from '../diagnosis/ownership.js';
-import { ownerGap } from '../diagnosis/owner-target.js';
+import { extendedResources } from '../../diagnosis/base/scarce.js';
+import { detectOwner } from '../../diagnosis/ownership.js';
+import { ownerGap } from '../../diagnosis/owner-target.js';
 import { readOwnerSettings } from './owner-settings-read.js';
 
 export interface CollectOptions {

@@ -2,10 +2,10 @@
  * The collector's node-side reads: the nodes our pods are bound to, and other
  * workloads' pods on a few eligible nodes. Failures become access problems.
  */
-import type { Node, Pod } from '../diagnosis/k8s.js';
-import type { AccessProblem } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { getObjectIfExists, listObjects } from './list.js';
+import type { Node, Pod } from '../../diagnosis/k8s.js';
+import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { getObjectIfExists, listObjects } from '../list.js';
 import { hostnameSelector } from './node-queries.js';
 import { secondaryRead } from './secondary-read.js';
 

@@ -2,9 +2,9 @@
  * Which nodes a snapshot needs and how to ask for them without listing a 5,000-node
  * cluster: label selectors built from the pod template, and names where our pods run.
  */
-import type { Node, NodeSelectorRequirement, Pod, PodSpec } from '../diagnosis/k8s.js';
-import { isEligible } from '../diagnosis/base/node-match.js';
-import { extendedResources } from '../diagnosis/base/scarce.js';
+import type { Node, NodeSelectorRequirement, Pod, PodSpec } from '../../diagnosis/k8s.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
+import { extendedResources } from '../../diagnosis/base/scarce.js';
 
 const SET_OPERATORS = new Set(['In', 'NotIn', 'Exists', 'DoesNotExist']);
 /** Label values and keys that a selector string can carry without quoting. */

@@ -6,8 +6,8 @@
  * resourceVersion is too old). A watch that stays silent past its timeout plus a
  * margin is cut and resumed (an API server restart can leave a dead connection).
  */
-import type { KubeClient, WatchEvent } from '../kube/client.js';
-import { KubeApiError } from '../kube/errors.js';
+import type { KubeClient, WatchEvent } from '../../kube/client.js';
+import { KubeApiError } from '../../kube/errors.js';
 
 export interface StreamSpec {
   resource: 'pods' | 'events';

@@ -2,12 +2,12 @@
  * Alerts name pods (KubePodCrashLooping carries `namespace` and `pod`); diagnoses are
  * about Deployments. Walk the controller owner references: Pod → ReplicaSet → Deployment.
  */
-import type { Pod, ReplicaSet } from '../diagnosis/k8s.js';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError, WorkloadNotFoundError } from './errors.js';
-import { getObject } from './list.js';
-import { controllerOf } from './owner-references.js';
+import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
+import { getObject } from '../list.js';
+import { controllerOf } from '../owner-references.js';
 
 /**
  * The Deployment that controls a pod.

@@ -3,10 +3,10 @@
  * process that died, bounded in bytes and lines, and at most one per node and
  * container (the crash table shows one per node).
  */
-import type { Pod } from '../diagnosis/k8s.js';
-import { logKey, type AccessProblem } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import { logKey, type AccessProblem } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 import { secondaryRead } from './secondary-read.js';
 
 export const MAX_LOG_TAILS = 4;

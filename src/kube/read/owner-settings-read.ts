@@ -11,12 +11,12 @@
  *   cluster, as Argo CD often does), anything else 'failed': each leaves the settings
  *   unknown and says which read settles it (coverage), never as a failed diagnosis.
  */
-import { ownerRead, ownerTarget, type OwnerTarget } from '../diagnosis/owner-target.js';
-import type { ManagedBy } from '../engine/diagnosis.js';
-import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
-import type { ResourceName } from './api-paths.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
+import { ownerRead, ownerTarget, type OwnerTarget } from '../../diagnosis/owner-target.js';
+import type { ManagedBy } from '../../engine/diagnosis.js';
+import type { OwnerSettingsRead } from '../../diagnosis/snapshot.js';
+import type { ResourceName } from '../api-paths.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 
 /** How long a discovery answer (served or not) is trusted before it is asked again. */
 export const DISCOVERY_TTL_MS = 5 * 60_000;

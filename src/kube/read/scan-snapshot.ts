@@ -10,8 +10,8 @@ import type {
   PersistentVolumeClaim,
   Pod,
   ReplicaSet,
-} from '../diagnosis/k8s.js';
-import { selectWorkload } from '../diagnosis/select-workload.js';
+} from '../../diagnosis/k8s.js';
+import { selectWorkload } from '../../diagnosis/select-workload.js';
 import type {
   AccessProblem,
   Coverage,
@@ -20,7 +20,7 @@ import type {
   DraObjects,
   ReadState,
   WorkloadSnapshot,
-} from '../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot.js';
 
 export interface NamespaceObjects {
   replicaSets: ReplicaSet[];

@@ -1,5 +1,5 @@
-import { EARLY_WARNING_CODES, type Dedup } from '../queue/alert-jobs.js';
-import { diagnosisDedupId, workloadHash } from '../queue/alert-keys.js';
+import { EARLY_WARNING_CODES, type Dedup } from '../../queue/alert-jobs.js';
+import { diagnosisDedupId, workloadHash } from '../../queue/alert-keys.js';
 
 /**
  * Early warning: KubeDeploymentRolloutStuck fires only after the progress deadline

@@ -25,19 +25,19 @@ import type {
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
-} from '../diagnosis/k8s.js';
-import { extendedResources } from '../diagnosis/base/scarce.js';
-import { classForExtendedResource } from '../diagnosis/dra/needs.js';
+} from '../../diagnosis/k8s.js';
+import { extendedResources } from '../../diagnosis/base/scarce.js';
+import { classForExtendedResource } from '../../diagnosis/dra/needs.js';
 import type {
   AccessProblem,
   CoverageGap,
   DraCoverage,
   DraObjects,
   ReadState,
-} from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { KubeApiError } from './errors.js';
-import { listObjects, type ListResult } from './list.js';
+} from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
+import { listObjects, type ListResult } from '../list.js';
 import { secondaryRead } from './secondary-read.js';
 
 const CLAIM_PAGE = 500;

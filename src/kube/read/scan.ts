@@ -12,24 +12,24 @@ import type {
   PersistentVolumeClaim,
   Pod,
   ReplicaSet,
-} from '../diagnosis/k8s.js';
-import { analyze } from '../diagnosis/analyzers/analyze.js';
-import { AnalysisContext } from '../diagnosis/analysis-context.js';
-import { deviceClassesMatter } from '../diagnosis/dra/class-relevance.js';
-import type { AccessProblem } from '../diagnosis/snapshot.js';
-import type { KubeClient } from './client.js';
-import { listObjects } from './list.js';
+} from '../../diagnosis/k8s.js';
+import { analyze } from '../../diagnosis/analyzers/analyze.js';
+import { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { deviceClassesMatter } from '../../diagnosis/dra/class-relevance.js';
+import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import type { KubeClient } from '../client.js';
+import { listObjects } from '../list.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims, type DraReads } from './dra-reads.js';
-import { extendedResources } from '../diagnosis/base/scarce.js';
-import { admittedSpec } from '../diagnosis/placement/admitted-spec.js';
-import { isEligible } from '../diagnosis/base/node-match.js';
-import { asksForScarce, neighboursMatter } from '../diagnosis/base/scarce.js';
-import { selectWorkload } from '../diagnosis/select-workload.js';
-import { fullCoverage, type CoverageGap, type ReadState } from '../diagnosis/snapshot.js';
+import { extendedResources } from '../../diagnosis/base/scarce.js';
+import { admittedSpec } from '../../diagnosis/placement/admitted-spec.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
+import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
+import { selectWorkload } from '../../diagnosis/select-workload.js';
+import { fullCoverage, type CoverageGap, type ReadState } from '../../diagnosis/snapshot.js';
 import { nodesForOtherPods } from './node-queries.js';
 import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
-import { rolloutProgress } from './rollout-status.js';
+import { rolloutProgress } from '../rollout-status.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
 

@@ -7,8 +7,8 @@ import {
   type ScanHit,
   type TriggeredWorkload,
   type WorkloadTrigger,
-} from './early-warning.js';
-import { SignalTracker, type Signal } from './early-warning-signals.js';
+} from './safety-net.js';
+import { SignalTracker, type Signal } from './signals.js';
 import {
   StreamForbiddenError,
   emptyStats,
@@ -16,11 +16,11 @@ import {
   type ListWatchSource,
   type StreamSpec,
   type StreamStats,
-} from './early-warning-stream.js';
-import { createThreadStore } from '../queue/alert-thread-store.js';
-import { workloadHash } from '../queue/alert-keys.js';
-import type { Producers } from '../queue/producers.js';
-import { waitForReady } from '../queue/connection.js';
+} from './stream.js';
+import { createThreadStore } from '../../queue/alert-thread-store.js';
+import { workloadHash } from '../../queue/alert-keys.js';
+import type { Producers } from '../../queue/producers.js';
+import { waitForReady } from '../../queue/connection.js';
 
 /** Who "requested" a watch-started diagnosis, in job data and audit lines. */
 export const EARLY_WARNING_REQUESTER = 'EARLYWARNING';

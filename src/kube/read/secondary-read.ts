@@ -1,5 +1,5 @@
-import type { AccessProblem } from '../diagnosis/snapshot.js';
-import { KubeApiError } from './errors.js';
+import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import { KubeApiError } from '../errors.js';
 
 /**
  * Runs a read the diagnosis can live without. A refusal (401/403) or a failure that
