@@ -1,5 +1,5 @@
 /** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
-import type { ResolvedValue } from '../diagnosis/rollout/fenceposts.js';
+import type { ResolvedValue } from '../diagnosis/strategy.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
 import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';

@@ -4,7 +4,8 @@
  * the command line prints it and the Slack app attaches it as the full report.
  */
 import { cleanDeep } from '../text/clean.js';
-import type { Diagnosis, ManagedBy } from '../engine/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
+import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';

@@ -1,9 +1,8 @@
 import { AnalysisContext } from '../analysis-context.js';
-import type { Analyzer } from '../analyzer.js';
+import type { Analyzer, AnalyzerError } from '../analyzer.js';
 import { analyzers as registeredAnalyzers } from './index.js';
-import type { Diagnosis, ManagedBy } from '../../engine/diagnosis.js';
 import type { Finding } from '../finding.js';
-import { detectOwner } from '../ownership.js';
+import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 
@@ -25,7 +24,7 @@ export interface Analysis {
   context: AnalysisContext;
   findings: Omit<Finding, 'remediations'>[];
   /** Analyzers that threw; the others' findings are still reported. */
-  analyzerErrors: Diagnosis['analyzerErrors'];
+  analyzerErrors: AnalyzerError[];
   /** Who applies the Deployment (absent when nothing proves an owner). */
   managedBy?: ManagedBy;
 }
@@ -41,7 +40,7 @@ export interface Analysis {
 export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {}): Analysis {
   const snapshot = options.redactSecrets === false ? collected : redactSnapshot(collected);
   const context = new AnalysisContext(snapshot);
-  const analyzerErrors: Diagnosis['analyzerErrors'] = [];
+  const analyzerErrors: AnalyzerError[] = [];
   const findings: Omit<Finding, 'remediations'>[] = [];
   for (const analyzer of options.analyzers ?? registeredAnalyzers) {
     try {

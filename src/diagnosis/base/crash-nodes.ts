@@ -8,7 +8,14 @@
  */
 import type { ContainerStatus, Pod } from '../k8s.js';
 import { isReady, isTerminal } from './pods.js';
-import { START_ERROR_REASONS } from '../crash/container-failures.js';
+
+/** Waiting or terminated reasons of a container the runtime could not start (crash/container-failures.ts reports them). */
+export const START_ERROR_REASONS: ReadonlySet<string> = new Set([
+  'RunContainerError',
+  'CreateContainerError',
+  'StartError',
+  'ContainerCannotRun',
+]);
 
 export interface CrashNodes {
   /** Nodes where a pod of ours crashes and none of ours is healthy: what an exclusion would exclude. */

@@ -24,7 +24,7 @@ import { admittedSpec } from '../placement/admitted-spec.js';
 import { isQuantity, quantityValue } from '../base/quantity.js';
 import { extendedResources } from '../base/scarce.js';
 import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../base/pods.js';
-import { safeParse } from '../rollout/rollout-assessment.js';
+import { safeParse } from '../scheduling/scheduling-message.js';
 
 export function deviceClassesMatter(ctx: AnalysisContext): boolean {
   const { snapshot } = ctx;

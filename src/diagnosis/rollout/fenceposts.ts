@@ -26,26 +26,9 @@
  */
 import { z } from 'zod';
 import type { Deployment } from '../k8s.js';
+import type { ResolvedStrategy, ValueSource } from '../strategy.js';
 
-/**
- * 'explicit': set by someone; 'default': filled in by the API server (not in the
- * manifest); 'unknown': equals the default, and which of the two is not recorded.
- */
-export type ValueSource = 'explicit' | 'default' | 'unknown';
-
-export interface ResolvedValue {
-  /** As written (or defaulted) in the spec: 1, "25%". */
-  raw: number | string;
-  /** Resolved against spec.replicas exactly as the Deployment controller does. */
-  value: number;
-  source: ValueSource;
-}
-
-export interface ResolvedStrategy {
-  type: 'RollingUpdate' | 'Recreate';
-  maxSurge: ResolvedValue | null; // null for Recreate
-  maxUnavailable: ResolvedValue | null;
-}
+export type { ResolvedStrategy, ResolvedValue, ValueSource } from '../strategy.js';
 
 export const DEFAULT_MAX_SURGE = '25%';
 export const DEFAULT_MAX_UNAVAILABLE = '25%';

@@ -28,7 +28,7 @@ import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js'
 import { deviceMessageProof, messageProof, messageProvesUnschedulable } from './message-proof.js';
 import { needsOf } from '../dra/blockers.js';
 import type { MissingClaim } from '../dra/needs.js';
-import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
+import { safeParse, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
 import {
@@ -549,15 +549,6 @@ function ineligibility(node: Node, pod: Pod): string[] {
     reasons.push(`taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`);
   }
   return reasons;
-}
-
-/** The parsed scheduler message, or null when the text is not one. */
-export function safeParse(message: string): ParsedSchedulingMessage | null {
-  try {
-    return parseSchedulingMessage(message);
-  } catch {
-    return null;
-  }
 }
 
 function attachBlocks(analysis: AnalysisContext, newPods: Pod[], oldPods: ReadonlySet<Pod>): AttachBlock[] {

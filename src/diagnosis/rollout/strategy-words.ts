@@ -2,7 +2,7 @@
  * Plain-language phrases about the rollout strategy and the misleading native
  * signals, shared by the scheduling analyzers.
  */
-import type { ResolvedStrategy, ResolvedValue } from './fenceposts.js';
+import type { ResolvedStrategy, ResolvedValue } from '../strategy.js';
 import type { Deployment } from '../k8s.js';
 import { kubectlDescribeStrategyLine, kubectlRolloutStatusLine } from './native-signals.js';
 

@@ -12,7 +12,7 @@
  *   unknown and says which read settles it (coverage), never as a failed diagnosis.
  */
 import { ownerRead, ownerTarget, type OwnerTarget } from '../../diagnosis/owner-target.js';
-import type { ManagedBy } from '../../engine/diagnosis.js';
+import type { ManagedBy } from '../../diagnosis/ownership.js';
 import type { OwnerSettingsRead } from '../../diagnosis/snapshot.js';
 import type { ResourceName } from '../api-paths.js';
 import type { KubeClient } from '../client.js';
