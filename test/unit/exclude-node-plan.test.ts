@@ -11,7 +11,7 @@ import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import { selectWorkload } from '../../src/diagnosis/select-workload.js';
+import { selectWorkload } from '../../src/diagnosis/workloads/select-workload.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 

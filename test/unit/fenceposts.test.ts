@@ -5,7 +5,7 @@ import {
   resolveStrategy,
   scaleIntOrPercent,
   surgesWithoutUnavailability,
-} from '../../src/diagnosis/rollout/fenceposts.js';
+} from '../../src/diagnosis/workloads/fenceposts.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 import { withLastApplied } from '../support/rollout-scenarios.js';
 

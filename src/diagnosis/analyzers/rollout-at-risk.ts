@@ -17,7 +17,7 @@ import { claimNames, hostPorts, requiredAntiAffinity } from '../base/pod-constra
 import { placementContext, type PlacementContext } from '../placement/placement.js';
 import { isExtendedResource } from '../base/resources.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
-import { rolloutUnderWay } from '../rollout/rollout-progress.js';
+import { rolloutUnderWay } from '../workloads/deployment/rollout-progress.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { nextRolloutAssessments, rwoRisk } from '../rollout/surge-proof.js';
 

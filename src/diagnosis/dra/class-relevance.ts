@@ -20,7 +20,7 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
-import { admittedSpec } from '../placement/admitted-spec.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
 import { isQuantity, quantityValue } from '../base/quantity.js';
 import { extendedResources } from '../base/scarce.js';
 import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../base/pods.js';

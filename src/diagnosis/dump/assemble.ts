@@ -20,7 +20,7 @@ import type {
 import { claimNames } from '../base/pod-constraints.js';
 import { claimsNamedBy } from '../dra/pod-claims.js';
 import { isTerminal } from '../base/pods.js';
-import { selectWorkload } from '../select-workload.js';
+import { selectWorkload } from '../workloads/select-workload.js';
 import { asCoreEvent } from '../base/event-shape.js';
 import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
 import { WorkloadNotFoundError } from '../errors.js';

@@ -20,7 +20,7 @@ import {
   desiredReplicas,
   surgesWithoutUnavailability,
   type ResolvedStrategy,
-} from './fenceposts.js';
+} from '../workloads/fenceposts.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';

@@ -4,7 +4,10 @@
  */
 import type { ResolvedStrategy, ResolvedValue } from '../strategy.js';
 import type { Deployment } from '../k8s.js';
-import { kubectlDescribeStrategyLine, kubectlRolloutStatusLine } from './native-signals.js';
+import {
+  kubectlDescribeStrategyLine,
+  kubectlRolloutStatusLine,
+} from '../workloads/deployment/kubectl-lines.js';
 
 function value(name: string, v: ResolvedValue | null): string {
   if (!v) return `${name} n/a`;

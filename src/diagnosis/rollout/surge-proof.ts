@@ -4,14 +4,14 @@
  * never trust a finding's text: where letting our old pods go first makes
  * room for the new pod, and how many must go.
  */
-import { admittedSpec } from '../placement/admitted-spec.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
 import type { Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
-import { rolloutUnderWay } from './rollout-progress.js';
+import { rolloutUnderWay } from '../workloads/deployment/rollout-progress.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { isTerminating } from '../base/pods.js';

@@ -45,11 +45,11 @@ import type {
   PodSpec,
   ReplicaSet,
 } from '../../diagnosis/k8s.js';
-import { admittedSpec } from '../../diagnosis/placement/admitted-spec.js';
+import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
 import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
-import { selectWorkload } from '../../diagnosis/select-workload.js';
+import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
   fullCoverage,

@@ -11,7 +11,7 @@ import type {
   Pod,
   ReplicaSet,
 } from '../../diagnosis/k8s.js';
-import { selectWorkload } from '../../diagnosis/select-workload.js';
+import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import type {
   AccessProblem,
   Coverage,

@@ -20,7 +20,7 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/workloads/fenceposts.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';

@@ -3,7 +3,7 @@
  * (kubectl polymorphichelpers/rollout_status.go and describe.go), so a finding can
  * quote the misleading line the on-call engineer is staring at and explain it.
  */
-import type { Deployment } from '../k8s.js';
+import type { Deployment } from '../../k8s.js';
 
 /**
  * The line `kubectl rollout status deployment/NAME` prints for this status.

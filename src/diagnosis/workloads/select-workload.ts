@@ -3,15 +3,15 @@
  * collector, `scan` and dumps (DESIGN.md §2): src/kube only fetches, this decides, so
  * the three paths give the same diagnosis for the same objects.
  */
-import { admittedSpec } from './placement/admitted-spec.js';
-import { asCoreEvent } from './base/event-shape.js';
-import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSet } from './k8s.js';
-import { selectsNode } from './base/node-match.js';
-import { claimNames } from './base/pod-constraints.js';
-import { neighboursMatter } from './base/scarce.js';
-import { crashNodesOf } from './base/crash-nodes.js';
-import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from './snapshot.js';
-import { isTerminal, isUnscheduled } from './base/pods.js';
+import { admittedSpec } from './admitted-spec.js';
+import { asCoreEvent } from '../base/event-shape.js';
+import type { Deployment, KubeEvent, Node, PersistentVolumeClaim, Pod, ReplicaSet } from '../k8s.js';
+import { selectsNode } from '../base/node-match.js';
+import { claimNames } from '../base/pod-constraints.js';
+import { neighboursMatter } from '../base/scarce.js';
+import { crashNodesOf } from '../base/crash-nodes.js';
+import type { AccessProblem, Coverage, DraObjects, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
+import { isTerminal, isUnscheduled } from '../base/pods.js';
 
 /** Objects as read: candidates, possibly of other workloads, namespaces and nodes. */
 export interface ReadObjects {
