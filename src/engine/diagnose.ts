@@ -2,7 +2,7 @@
  * The whole diagnosis, in the one direction the engine flows: the analyzers' findings
  * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding (built
  * from the same AnalysisContext the analyzers were handed), then
- * per plan whether the Deployment's owner will put it back (drift), which moves a fix
+ * per plan whether the workload's owner will put it back (drift), which moves a fix
  * the owner leaves alone ahead of one it reverts (plan-order.ts), then the change to
  * commit for the source of truth. A builder that throws is recorded in
  * `analyzerErrors` as `plans:<code>`; the other plans still come back.
@@ -11,6 +11,7 @@ import type { Diagnosis, PlanNotOffered } from './diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/analyzers/analyze.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { workloadObject } from '../diagnosis/workloads/index.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
 import { planDrift } from '../remediation/drift.js';
 import { buildManifestChanges } from '../remediation/manifest-change.js';
@@ -51,11 +52,12 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     findings.push({ ...finding, remediations: ids });
   }
 
-  // Per plan, whether the Deployment's owner (or, with none recognised, an unknown writer) will put the field back.
+  const object = workloadObject(snapshot);
+  // Per plan, whether the workload's owner (or, with none recognised, an unknown writer) will put the field back.
   const withDrift = new Map(
     remediations.map((plan) => [
       plan.id,
-      { ...plan, drift: planDrift(plan, snapshot.deployment, managedBy, snapshot.ownerSettings) },
+      { ...plan, drift: planDrift(plan, object, managedBy, snapshot.ownerSettings) },
     ]),
   );
   // The fix that sticks first, per finding (plan-order.ts); every plan once, in finding order.
@@ -64,8 +66,8 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     const plan = withDrift.get(id);
     return plan ? [plan] : [];
   });
-  const manifestChanges = buildManifestChanges(snapshot.deployment, ordered, managedBy);
-  const meta = snapshot.deployment.metadata;
+  const manifestChanges = buildManifestChanges(object, ordered, managedBy);
+  const meta = object.metadata;
   return {
     target: snapshot.target,
     capturedAt: snapshot.capturedAt,

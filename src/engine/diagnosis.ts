@@ -24,7 +24,7 @@ export interface PlanNotOffered {
 export interface Diagnosis {
   target: WorkloadRef;
   capturedAt: string;
-  /** Deployment identity at diagnosis time, so stored plans can be checked later. */
+  /** The workload's identity at diagnosis time, so stored plans can be checked later. */
   observed: { uid: string; generation: number; resourceVersion: string };
   findings: Finding[];
   remediations: RemediationPlan[];
@@ -32,7 +32,7 @@ export interface Diagnosis {
   analyzerErrors: AnalyzerError[];
   /** What the snapshot read and what it could not (DESIGN.md §2). */
   coverage?: Coverage;
-  /** Who applies the Deployment (absent when nothing proves an owner). */
+  /** Who applies the workload (absent when nothing proves an owner). */
   managedBy?: ManagedBy;
   /** Changes to commit to the manifest so the next rollout does not need a live fix. */
   manifestChanges?: ManifestChange[];

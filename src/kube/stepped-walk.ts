@@ -42,7 +42,8 @@ import {
   FIRST_TO_GO,
 } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
-import { isReady, isTerminating, podsOfReplicaSet, templatesEqual } from '../diagnosis/base/pods.js';
+import { isReady, isTerminating } from '../diagnosis/base/pods.js';
+import { podsOfReplicaSet, templatesEqual } from '../diagnosis/workloads/deployment/replica-sets.js';
 import type { OldReplicaSetTarget, RemediationPlan } from '../remediation/plan.js';
 import type { ApplyResult } from './apply-result.js';
 import type { KubeClient } from './client.js';

@@ -236,8 +236,9 @@ describe('exclude-node: what was not read is named, never counted as no room', (
       makePod(batchRs, ['g7x2m', 'k4p9w'][i] ?? 'x', node, { phase: 'Running' }),
     );
     const snapshot = selectWorkload(
+      'Deployment',
       deployment,
-      { replicaSets: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
+      { revisions: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
       { capturedAt: '2026-11-22T03:00:00Z', coverage: fullCoverage() },
     );
     expect(snapshot.otherPods.map((p) => p.spec.nodeName).sort()).toEqual(['node-a', 'node-c']);

@@ -5,6 +5,7 @@ import type { Finding } from '../finding.js';
 import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
+import { workloadObject } from '../workloads/index.js';
 
 export interface AnalyzeOptions {
   /** Mask secret shapes in log tails and termination messages first (default true). */
@@ -52,7 +53,7 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
   const managedBy = detectOwner({
     group: 'apps',
     kind: 'Deployment',
-    metadata: snapshot.deployment.metadata,
+    metadata: workloadObject(snapshot).metadata,
   });
   return { snapshot, context, findings, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
 }

@@ -17,9 +17,9 @@ import { claimNames, hostPorts, requiredAntiAffinity } from '../base/pod-constra
 import { placementContext, type PlacementContext } from '../placement/placement.js';
 import { isExtendedResource } from '../base/resources.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
-import { rolloutUnderWay } from '../workloads/deployment/rollout-progress.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { nextRolloutAssessments, rwoRisk } from '../rollout/surge-proof.js';
+import { workloadKind, workloadObject } from '../workloads/index.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -30,12 +30,12 @@ export const rolloutAtRisk: Analyzer = {
     const assessment = assessRollout(analysis);
     if (!assessment.surges || !snapshot.nodesComplete) return [];
     if (assessment.pending.length > 0 || assessment.attach.length > 0) return [];
-    if (rolloutUnderWay(snapshot) !== undefined) return [];
+    if (workloadKind(snapshot).underWay(snapshot) !== undefined) return [];
     const ctx = placementContext(analysis);
     const { pod: next, eligible } = nextRolloutAssessments(analysis);
     if (scarceNeeds(ctx, next).length === 0 || eligible.length === 0) return [];
     const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
-    const name = snapshot.deployment.metadata.name ?? '';
+    const name = workloadObject(snapshot).metadata.name ?? '';
     const roomNow = eligible.filter((a) => a.blockers.length === 0);
     if (roomNow.length === 0) {
       const freeing = eligible.filter((a) => a.release !== undefined && a.release.length > 0);

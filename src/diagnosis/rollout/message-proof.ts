@@ -14,7 +14,8 @@ import { blockersOn, coversNeed, type PlacementContext } from '../placement/plac
 import { hostPorts } from '../base/pod-constraints.js';
 import type { NodeAssessment } from '../placement/holder-release.js';
 import type { ParsedSchedulingMessage, SchedulingReason } from '../scheduling/scheduling-message.js';
-import { eventsOfPod, eventTime, isTerminating, type SchedulingFailure } from '../base/pods.js';
+import { eventsOfPod, eventTime, type SchedulingFailure } from '../base/pod-events.js';
+import { isTerminating } from '../base/pods.js';
 import { deviceVerdict } from '../dra/blockers.js';
 import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
 

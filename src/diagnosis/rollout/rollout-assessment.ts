@@ -13,14 +13,10 @@
  *   (maxSurge ≥ 1, maxUnavailable 0), else the controller is already letting them go.
  */
 import type { Evidence } from '../finding.js';
-import type { KubeEvent, Node, Pod, ReplicaSet } from '../k8s.js';
+import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
-import {
-  resolveStrategy,
-  desiredReplicas,
-  surgesWithoutUnavailability,
-  type ResolvedStrategy,
-} from '../workloads/fenceposts.js';
+import type { ResolvedStrategy } from '../strategy.js';
+import { workloadKind, workloadObject, type Revision } from '../workloads/index.js';
 import { claimNames } from '../base/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
@@ -31,16 +27,8 @@ import type { MissingClaim } from '../dra/needs.js';
 import { safeParse, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
-import {
-  classifyReplicaSets,
-  eventsOfPod,
-  isReady,
-  isTerminating,
-  isUnscheduled,
-  latestSchedulingFailure,
-  podsOfReplicaSet,
-  type SchedulingFailure,
-} from '../base/pods.js';
+import { eventsOfPod, latestSchedulingFailure, type SchedulingFailure } from '../base/pod-events.js';
+import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
 
 export type PendingVerdict =
   | 'surge-deadlock'
@@ -163,9 +151,10 @@ export interface AttachBlock {
 export interface RolloutAssessment {
   replicas: number;
   strategy: ResolvedStrategy;
+  /** The controller replaces old pods surge first (kind.replacement): the deadlock shape. */
   surges: boolean;
-  current?: ReplicaSet;
-  old: ReplicaSet[];
+  current?: Revision;
+  old: Revision[];
   oldPods: ReadonlySet<Pod>;
   newPods: Pod[];
   pending: PendingAssessment[];
@@ -179,18 +168,21 @@ export function assessRollout(ctx: AnalysisContext): RolloutAssessment {
 
 function computeAssessment(ctx: AnalysisContext): RolloutAssessment {
   const { snapshot } = ctx;
-  const strategy = resolveStrategy(snapshot.deployment);
-  const { current, old } = classifyReplicaSets(snapshot);
-  const newPods = current ? podsOfReplicaSet(snapshot, current) : [];
-  const oldPods = new Set(old.flatMap((rs) => podsOfReplicaSet(snapshot, rs)));
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const strategy = kind.strategy(object);
+  const { current, old } = kind.revisions(snapshot);
+  const newPods = current?.pods ?? [];
+  const oldPods = new Set(old.flatMap((revision) => revision.pods));
   const newSet = new Set(newPods);
-  const surges = surgesWithoutUnavailability(strategy);
+  // New pods first, old ones only once a new one is Ready: a new pod waiting for what an old one holds deadlocks.
+  const surges = kind.replacement(strategy) === 'surge-first';
   const pending = snapshot.pods
     .filter(isUnscheduled)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
     .map((pod) => assessPending(ctx, pod, newSet.has(pod), oldPods, surges));
   return {
-    replicas: desiredReplicas(snapshot.deployment),
+    replicas: kind.desiredReplicas(object),
     strategy,
     surges,
     ...(current ? { current } : {}),
@@ -279,7 +271,7 @@ function unknownHolders(
   );
   const unsure = [...new Set(holders.filter((p) => !ours.has(p)).map((p) => p.metadata.name ?? ''))];
   if (unsure.length === 0) return judged;
-  const ns = snapshot.deployment.metadata.namespace ?? '';
+  const ns = workloadObject(snapshot).metadata.namespace ?? '';
   return {
     ...judged,
     verdict: 'incomplete',

@@ -11,7 +11,7 @@ import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
-import { rolloutUnderWay } from '../workloads/deployment/rollout-progress.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { isTerminating } from '../base/pods.js';
@@ -33,12 +33,12 @@ export interface ReleaseProof {
  * constraints admission gave this template's pods (admitted-spec.ts).
  */
 export function nextPod(snapshot: WorkloadSnapshot): Pod {
-  const { deployment } = snapshot;
-  const template = deployment.spec.template;
+  const { metadata } = workloadObject(snapshot);
+  const template = podTemplateOf(snapshot);
   return {
     metadata: {
-      name: `${deployment.metadata.name ?? ''}-<next>`,
-      ...(deployment.metadata.namespace ? { namespace: deployment.metadata.namespace } : {}),
+      name: `${metadata.name ?? ''}-<next>`,
+      ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
       labels: { ...template.metadata?.labels },
     },
     spec: admittedSpec(snapshot).spec,
@@ -133,7 +133,7 @@ export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undef
 export function nextRolloutProof(ctx: AnalysisContext): ReleaseProof | undefined {
   const { snapshot } = ctx;
   // The steady state only: while pods come and go, what they hold is no prediction.
-  if (rolloutUnderWay(snapshot) !== undefined) return undefined;
+  if (workloadKind(snapshot).underWay(snapshot) !== undefined) return undefined;
   const { pod, eligible } = nextRolloutAssessments(ctx);
   if (eligible.length === 0) return undefined;
   // Room on a node whose other pods were not read is unknown, not room: predict nothing.

@@ -2,8 +2,8 @@
  * Builds a WorkloadSnapshot from a live cluster with a fixed number of targeted
  * reads, independent of cluster size:
  *
- *   1. get the Deployment
- *   2. in parallel: list its ReplicaSets and Pods (label selector); list the
+ *   1. get the workload (a Deployment; its kind module says what else: workloads/)
+ *   2. in parallel: list its revision objects (a Deployment's ReplicaSets) and Pods (label selector); list the
  *      namespace's events (all types: analyzers read Normal "Killing" events too;
  *      filtered to our objects' uids here, at most 3 pages of 500); list the nodes
  *      the template may select (label selector from nodeSelector / a single required
@@ -30,21 +30,13 @@
  * when the cluster-wide claim list is refused; one with an extended resource adds the
  * DeviceClass list to round 2 and, only when a class backs the resource, the other 3
  * to round 3. Claim and slice lists grow by a page per 500 objects (at most 4 and 2).
- * The settings object of the Deployment's GitOps owner (the Argo CD Application, the
+ * The settings object of the workload's GitOps owner (the Argo CD Application, the
  * Flux Kustomization or HelmRelease: owner-settings-read.ts) is read in round 2 too:
  * its group-version's discovery (once per process and TTL) and one GET, optional.
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
-import type {
-  Deployment,
-  KubeEvent,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  PodSpec,
-  ReplicaSet,
-} from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
@@ -57,10 +49,14 @@ import {
   type Coverage,
   type CoverageGap,
   type ReadState,
+  type RevisionObject,
+  type WorkloadObject,
   type WorkloadRef,
   type WorkloadSnapshot,
 } from '../../diagnosis/snapshot.js';
-import { classifyReplicaSets, isUnscheduled, podsOfReplicaSet } from '../../diagnosis/base/pods.js';
+import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
+import { isUnscheduled } from '../../diagnosis/base/pods.js';
 import type { KubeClient } from '../client.js';
 import { closestNames } from '../../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
@@ -106,10 +102,10 @@ const EVENT_PAGE = 500;
 const EVENT_PAGES = 3;
 
 /**
- * Collects the snapshot of one Deployment.
+ * Collects the snapshot of one workload.
  *
- * @throws WorkloadNotFoundError when the Deployment does not exist.
- * @throws KubeApiError (a ClusterError) when the Deployment itself cannot be read.
+ * @throws WorkloadNotFoundError when the workload does not exist.
+ * @throws KubeApiError (a ClusterError) when the workload itself cannot be read.
  */
 export async function collectSnapshot(
   client: KubeClient,
@@ -118,15 +114,16 @@ export async function collectSnapshot(
 ): Promise<WorkloadSnapshot> {
   const progress = options.onProgress ?? (() => undefined);
   const namespace = ref.namespace;
-  progress(`reading deployment ${namespace}/${ref.name}`);
-  const deployment = await readDeployment(client, ref);
+  const kind = workloadKind(ref.kind);
+  progress(`reading ${typeOfKind(ref.kind)} ${namespace}/${ref.name}`);
+  const object = await readWorkload(client, ref);
   const capturedAt = new Date().toISOString();
-  const template = deployment.spec.template.spec;
+  const template = kind.podTemplate(object).spec;
   const problems: AccessProblem[] = [];
   const gaps: CoverageGap[] = [];
   const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
     secondaryRead(problems, undefined as T | undefined, read);
-  const selector = labelSelectorString(deployment.spec.selector);
+  const selector = labelSelectorString(kind.selector(object));
   const nodeSelector = eligibleNodeSelector(template);
   const listNodes = (labelSelector: string | undefined): Promise<ListResult<Node> | undefined> =>
     optional(() =>
@@ -143,11 +140,15 @@ export async function collectSnapshot(
   const eligibleEarly = nodeSelector !== undefined || asksForScarce(template, claimNames(template));
 
   progress('reading replica sets, pods, events, eligible nodes and volumes');
-  const owner = detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata });
+  const owner = detectOwner({
+    group: WORKLOAD_NAMES[ref.kind].group,
+    kind: ref.kind,
+    metadata: object.metadata,
+  });
   const [replicaSetList, podList, eventList, early, pvcList, draReads, ownerSettings] = await Promise.all([
     optional(() =>
-      listObjects<ReplicaSet>(client, {
-        resource: 'replicasets',
+      listObjects<RevisionObject>(client, {
+        resource: kind.revisionObjects.resource,
         namespace,
         query: { labelSelector: selector },
       }),
@@ -177,9 +178,10 @@ export async function collectSnapshot(
 
   // Ours, chosen by the same function the dump and scan paths use.
   const ourSide = selectWorkload(
-    deployment,
+    ref.kind,
+    object,
     {
-      replicaSets: replicaSetList?.items ?? [],
+      revisions: replicaSetList?.items ?? [],
       pods: podList?.items ?? [],
       events: [],
       pvcs,
@@ -197,10 +199,9 @@ export async function collectSnapshot(
   const lateEligible = !eligibleEarly && pods.some(isUnscheduled);
   const eligibleRead = eligibleEarly || lateEligible;
   // A Pending pod of an older template may select nodes the template's selector does not list.
-  const { current } = classifyReplicaSets(ourSide);
   const older = olderPendingSelections(
     pods,
-    new Set(current ? podsOfReplicaSet(ourSide, current) : []),
+    new Set(kind.revisions(ourSide).current?.pods ?? []),
     nodeSelector,
   );
 
@@ -271,9 +272,10 @@ export async function collectSnapshot(
     ...(dra?.coverage ? { dra: dra.coverage } : {}),
   };
   const snapshot = selectWorkload(
-    deployment,
+    ref.kind,
+    object,
     {
-      replicaSets: replicaSetList?.items ?? [],
+      revisions: replicaSetList?.items ?? [],
       pods: podList?.items ?? [],
       events: eventList?.items ?? [],
       pvcs,
@@ -381,19 +383,16 @@ async function readClaim(
   );
 }
 
-async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment> {
+async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<WorkloadObject> {
+  const { resource } = WORKLOAD_NAMES[ref.kind];
   try {
-    return await getObject<Deployment>(client, {
-      resource: 'deployments',
-      namespace: ref.namespace,
-      name: ref.name,
-    });
+    return await getObject<WorkloadObject>(client, { resource, namespace: ref.namespace, name: ref.name });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
       throw new WorkloadNotFoundError(
-        `deployment "${ref.name}" not found in namespace "${ref.namespace}"`,
+        `${typeOfKind(ref.kind)} "${ref.name}" not found in namespace "${ref.namespace}"`,
         [ref.namespace],
-        await nearbyDeployments(client, ref),
+        await nearbyNames(client, ref),
       );
     }
     throw error;
@@ -401,15 +400,15 @@ async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Dep
 }
 
 /**
- * Deployments of the namespace whose names are close to the one asked for (a typo
- * in a slash command). One list, a few hundred names at most; a refused or failed
+ * Workloads of the kind and namespace whose names are close to the one asked for (a
+ * typo in a slash command). One list, a few hundred names at most; a refused or failed
  * list gives no suggestion rather than another error.
  */
-async function nearbyDeployments(client: KubeClient, ref: WorkloadRef): Promise<string[]> {
+async function nearbyNames(client: KubeClient, ref: WorkloadRef): Promise<string[]> {
   try {
-    const list = await listObjects<Deployment>(
+    const list = await listObjects<WorkloadObject>(
       client,
-      { resource: 'deployments', namespace: ref.namespace },
+      { resource: WORKLOAD_NAMES[ref.kind].resource, namespace: ref.namespace },
       { limit: 500, maxPages: 1 },
     );
     return closestNames(

@@ -1,16 +1,9 @@
 /**
- * A snapshot for one Deployment carved out of per-namespace lists (scan), instead of
+ * A snapshot for one workload carved out of per-namespace lists (scan), instead of
  * the collector's targeted reads. The objects are chosen by selectWorkload, as for
  * the collector and dumps. Pure.
  */
-import type {
-  Deployment,
-  KubeEvent,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  ReplicaSet,
-} from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import type {
   AccessProblem,
@@ -19,11 +12,15 @@ import type {
   DraCoverage,
   DraObjects,
   ReadState,
+  RevisionObject,
+  WorkloadObject,
   WorkloadSnapshot,
 } from '../../diagnosis/snapshot.js';
+import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 
 export interface NamespaceObjects {
-  replicaSets: ReplicaSet[];
+  /** Objects holding revisions (ReplicaSets) of the namespace. */
+  revisions: RevisionObject[];
   pods: Pod[];
   events: KubeEvent[];
   pvcs: PersistentVolumeClaim[];
@@ -39,7 +36,8 @@ export interface NodeObjects {
 }
 
 export function buildScanSnapshot(
-  deployment: Deployment,
+  kind: WorkloadKind,
+  object: WorkloadObject,
   objects: NamespaceObjects,
   nodes: NodeObjects,
   neighbours: { pods: Pod[]; readOn: string[]; gaps: CoverageGap[] },
@@ -54,7 +52,8 @@ export function buildScanSnapshot(
     ...(dra?.coverage ? { dra: dra.coverage } : {}),
   };
   return selectWorkload(
-    deployment,
+    kind,
+    object,
     {
       ...objects,
       nodes: nodes.items,

@@ -1,22 +1,24 @@
 /**
- * `scan`: finds Deployments that are stuck or at risk of a surge deadlock (DESIGN.md
- * §1 D) in a namespace or the whole cluster. Deployments are listed in pages; for
- * each page only the "interesting" ones (rollout unfinished, or a template asking
- * for something scarce) are diagnosed, on cheap snapshots built from per-namespace
- * lists, so the request count grows with pages and namespaces, not Deployments.
+ * `scan`: finds workloads (Deployments) that are stuck or at risk of a surge deadlock
+ * (DESIGN.md §1 D) in a namespace or the whole cluster. Each kind of the registry is
+ * listed in pages; for each page only the "interesting" ones (rollout unfinished, or a
+ * template asking for something scarce) are diagnosed, on cheap snapshots built from
+ * per-namespace lists, so the request count grows with pages and namespaces, not
+ * workloads.
  */
-import type {
-  Deployment,
-  KubeEvent,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  ReplicaSet,
-} from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
 import { analyze } from '../../diagnosis/analyzers/analyze.js';
+import type { Finding } from '../../diagnosis/finding.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { deviceClassesMatter } from '../../diagnosis/dra/class-relevance.js';
-import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import type { AccessProblem, RevisionObject, WorkloadObject } from '../../diagnosis/snapshot.js';
+import {
+  WORKLOAD_KINDS,
+  WORKLOAD_NAMES,
+  typeOfKind,
+  type WorkloadKind,
+} from '../../diagnosis/workload-ref.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
 import { listObjects } from '../list.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims, type DraReads } from './dra-reads.js';
@@ -29,7 +31,6 @@ import { fullCoverage, type CoverageGap, type ReadState } from '../../diagnosis/
 import { nodesForOtherPods } from './node-queries.js';
 import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
-import { rolloutProgress } from '../rollout-status.js';
 import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './scan-snapshot.js';
 import { secondaryRead } from './secondary-read.js';
 
@@ -64,6 +65,19 @@ const NODE_PAGES = 20;
 /** Nodes whose pods a whole scan may read to predict contention. */
 const MAX_NODE_POD_LISTS = 50;
 
+/** What one scan gathers as it goes: read once and shared by every workload of the scan. */
+interface ScanState {
+  client: KubeClient;
+  accessProblems: AccessProblem[];
+  entries: ScanEntry[];
+  nodes?: Promise<NodeObjects>;
+  podsOnNode: Map<string, Promise<Pod[] | undefined>>;
+  scanned: number;
+  diagnosed: number;
+  /** A refused DeviceClass list is news only when some workload's verdict could depend on it. */
+  classesMattered: boolean;
+}
+
 /**
  * @example
  * const report = await scanCluster(client, { allNamespaces: true });
@@ -71,96 +85,133 @@ const MAX_NODE_POD_LISTS = 50;
  */
 export async function scanCluster(client: KubeClient, options: ScanOptions): Promise<ScanReport> {
   const namespace = options.allNamespaces ? undefined : (options.namespace ?? 'default');
-  const accessProblems: AccessProblem[] = [];
-  const entries: ScanEntry[] = [];
-  let nodes: Promise<NodeObjects> | undefined;
-  const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
-  let scanned = 0;
-  let diagnosed = 0;
-  // A refused DeviceClass list is news only when some Deployment's verdict could depend on it.
-  let classesMattered = false;
+  const scan: ScanState = {
+    client,
+    accessProblems: [],
+    entries: [],
+    podsOnNode: new Map(),
+    scanned: 0,
+    diagnosed: 0,
+    classesMattered: false,
+  };
+  for (const kind of WORKLOAD_KINDS) await scanKind(scan, kind, namespace, options);
+  const nodeList = scan.nodes ? await scan.nodes : { state: 'complete' };
+  return {
+    scope: { ...(namespace !== undefined ? { namespace } : {}), allNamespaces: namespace === undefined },
+    scanned: scan.scanned,
+    diagnosed: scan.diagnosed,
+    entries: scan.entries,
+    nodesComplete: nodeList.state === 'complete',
+    accessProblems: scan.classesMattered
+      ? scan.accessProblems
+      : scan.accessProblems.filter((p) => p.resource !== 'deviceclasses'),
+  };
+}
+
+/** Lists the workloads of one kind page by page and diagnoses the interesting ones of each page. */
+async function scanKind(
+  scan: ScanState,
+  kind: WorkloadKind,
+  namespace: string | undefined,
+  options: ScanOptions,
+): Promise<void> {
   let token: string | undefined;
   do {
-    const page = await client.call<{
-      items?: Deployment[] | null;
+    const page = await scan.client.call<{
+      items?: WorkloadObject[] | null;
       metadata?: { continue?: string; remainingItemCount?: number };
     }>({
       verb: 'list',
-      resource: 'deployments',
+      resource: WORKLOAD_NAMES[kind].resource,
       namespace,
       query: { limit: options.pageSize ?? 250, continue: token },
     });
     token = page.metadata?.continue || undefined;
     const items = page.items ?? [];
-    scanned += items.length;
+    scan.scanned += items.length;
     const remaining = page.metadata?.remainingItemCount;
-    const interesting = items.filter(isInteresting);
+    const interesting = items.filter((object) => isInteresting(kind, object));
     if (interesting.length > 0) {
-      nodes ??= readNodes(client, accessProblems);
-      const nodeList = await nodes;
+      scan.nodes ??= readNodes(scan.client, scan.accessProblems);
+      const nodeList = await scan.nodes;
       const byNamespace = groupBy(interesting, (d) => d.metadata.namespace ?? '');
-      for (const [ns, deployments] of byNamespace) {
-        const objects = await readNamespace(client, ns, deployments, accessProblems);
-        const dra = await draOfNamespace(client, ns, deployments, accessProblems);
-        for (const deployment of deployments) {
-          const neighbours = await podsOnEligibleNodes(
-            client,
-            deployment,
-            objects,
-            nodeList,
-            podsOnNode,
-            accessProblems,
-          );
-          const snapshot = buildScanSnapshot(deployment, objects, nodeList, neighbours, accessProblems, {
-            ...(dra?.dra ? { objects: dra.dra } : {}),
-            ...(dra?.coverage ? { coverage: dra.coverage } : {}),
-          });
-          // Findings only: a scan lists verdicts and builds no plans it would throw away.
-          const diagnosis = analyze(snapshot);
-          diagnosed += 1;
-          if (!classesMattered && accessProblems.some((p) => p.resource === 'deviceclasses'))
-            classesMattered = deviceClassesMatter(new AnalysisContext(snapshot));
-          const findings = diagnosis.findings
-            .filter((f) => f.code !== 'AccessDenied')
-            .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
-          if (findings.length === 0) continue;
-          const rollout = rolloutProgress(deployment);
-          const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
-          entries.push({
-            namespace: ns,
-            name: deployment.metadata.name ?? '',
-            state: rollout.state !== 'complete' && !onlyRisk ? 'stuck' : onlyRisk ? 'at-risk' : 'problems',
-            rollout: rollout.progress.message,
-            findings,
-          });
-        }
-      }
+      for (const [ns, objects] of byNamespace) await scanNamespace(scan, kind, ns, objects, nodeList);
     }
     options.onProgress?.(
-      scanned,
-      remaining !== undefined ? scanned + remaining : token ? undefined : scanned,
+      scan.scanned,
+      remaining !== undefined ? scan.scanned + remaining : token ? undefined : scan.scanned,
     );
   } while (token);
-  const nodeList = nodes ? await nodes : { state: 'complete' };
+}
+
+/** Diagnoses (findings only) the interesting workloads of one namespace on snapshots cut from its lists. */
+async function scanNamespace(
+  scan: ScanState,
+  kind: WorkloadKind,
+  ns: string,
+  workloads: readonly WorkloadObject[],
+  nodeList: NodeObjects,
+): Promise<void> {
+  const { client, accessProblems } = scan;
+  const objects = await readNamespace(client, kind, ns, workloads, accessProblems);
+  const dra = await draOfNamespace(client, kind, ns, workloads, accessProblems);
+  for (const object of workloads) {
+    const neighbours = await podsOnEligibleNodes(
+      client,
+      kind,
+      object,
+      objects,
+      nodeList,
+      scan.podsOnNode,
+      accessProblems,
+    );
+    const snapshot = buildScanSnapshot(kind, object, objects, nodeList, neighbours, accessProblems, {
+      ...(dra?.dra ? { objects: dra.dra } : {}),
+      ...(dra?.coverage ? { coverage: dra.coverage } : {}),
+    });
+    // Findings only: a scan lists verdicts and builds no plans it would throw away.
+    const diagnosis = analyze(snapshot);
+    scan.diagnosed += 1;
+    if (!scan.classesMattered && accessProblems.some((p) => p.resource === 'deviceclasses'))
+      scan.classesMattered = deviceClassesMatter(new AnalysisContext(snapshot));
+    const entry = scanEntry(kind, object, ns, diagnosis.findings);
+    if (entry) scan.entries.push(entry);
+  }
+}
+
+/**
+ * The scan's line for one analysed workload, or undefined when nothing was found (an
+ * AccessDenied alone is reported once, in `accessProblems`). Shared with `scan --from-file`.
+ */
+export function scanEntry(
+  kind: WorkloadKind,
+  object: WorkloadObject,
+  namespace: string,
+  found: readonly Pick<Finding, 'code' | 'severity' | 'summary'>[],
+): ScanEntry | undefined {
+  const findings = found
+    .filter((f) => f.code !== 'AccessDenied')
+    .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
+  if (findings.length === 0) return undefined;
+  const rollout = workloadKind(kind).rolloutStatus(object);
+  const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
   return {
-    scope: { ...(namespace !== undefined ? { namespace } : {}), allNamespaces: namespace === undefined },
-    scanned,
-    diagnosed,
-    entries,
-    nodesComplete: nodeList.state === 'complete',
-    accessProblems: classesMattered
-      ? accessProblems
-      : accessProblems.filter((p) => p.resource !== 'deviceclasses'),
+    namespace,
+    name: object.metadata.name ?? '',
+    state: rollout.state !== 'complete' && !onlyRisk ? 'stuck' : onlyRisk ? 'at-risk' : 'problems',
+    rollout: rollout.progress.message,
+    findings,
   };
 }
 
 /** Worth a diagnosis: the rollout has not finished, or the template could deadlock the next one. */
-export function isInteresting(deployment: Deployment): boolean {
-  const spec = deployment.spec.template.spec;
+export function isInteresting(kind: WorkloadKind, object: WorkloadObject): boolean {
+  const module = workloadKind(kind);
+  const spec = module.podTemplate(object).spec;
   const claims = (spec.volumes ?? []).flatMap((v) =>
     v.persistentVolumeClaim ? [v.persistentVolumeClaim.claimName] : [],
   );
-  return rolloutProgress(deployment).state !== 'complete' || asksForScarce(spec, claims);
+  return module.rolloutStatus(object).state !== 'complete' || asksForScarce(spec, claims);
 }
 
 async function readNodes(client: KubeClient, problems: AccessProblem[]): Promise<NodeObjects> {
@@ -174,12 +225,14 @@ async function readNodes(client: KubeClient, problems: AccessProblem[]): Promise
 
 async function readNamespace(
   client: KubeClient,
+  kind: WorkloadKind,
   namespace: string,
-  deployments: readonly Deployment[],
+  workloads: readonly WorkloadObject[],
   problems: AccessProblem[],
 ): Promise<NamespaceObjects> {
-  const mountsClaims = deployments.some((d) =>
-    (d.spec.template.spec.volumes ?? []).some((v) => v.persistentVolumeClaim),
+  const module = workloadKind(kind);
+  const mountsClaims = workloads.some((d) =>
+    (module.podTemplate(d).spec.volumes ?? []).some((v) => v.persistentVolumeClaim),
   );
   const gaps: CoverageGap[] = [];
   const list = async <T>(
@@ -191,37 +244,39 @@ async function readNamespace(
     return { items: read?.items ?? [], state: namespacedListState(read, resource, namespace, gaps) };
   };
   // Every event type: the kubelet's Killing events are Normal, and the analyzers read them.
-  const [replicaSets, pods, events, pvcs] = await Promise.all([
-    list<ReplicaSet>('replicasets'),
+  const [revisions, pods, events, pvcs] = await Promise.all([
+    list<RevisionObject>(module.revisionObjects.resource),
     list<Pod>('pods'),
     list<KubeEvent>('events'),
     mountsClaims ? list<PersistentVolumeClaim>('persistentvolumeclaims') : Promise.resolve({ items: [] }),
   ]);
   return {
-    replicaSets: replicaSets.items,
+    revisions: revisions.items,
     pods: pods.items,
     events: events.items,
     pvcs: pvcs.items,
-    states: { replicaSets: replicaSets.state, pods: pods.state, events: events.state },
+    states: { replicaSets: revisions.state, pods: pods.state, events: events.state },
     gaps,
   };
 }
 
 /**
- * Other workloads' pods on the nodes eligible for this Deployment's pods as admitted,
+ * Other workloads' pods on the nodes eligible for this workload's pods as admitted,
  * read once per node for the whole scan (at most MAX_NODE_POD_LISTS nodes); past that
  * cap, or where the read is refused, occupancy is recorded as unknown.
  */
 async function podsOnEligibleNodes(
   client: KubeClient,
-  deployment: Deployment,
+  kind: WorkloadKind,
+  object: WorkloadObject,
   objects: NamespaceObjects,
   nodes: NodeObjects,
   cache: Map<string, Promise<Pod[] | undefined>>,
   problems: AccessProblem[],
 ): Promise<{ pods: Pod[]; readOn: string[]; gaps: CoverageGap[] }> {
   const ours = selectWorkload(
-    deployment,
+    kind,
+    object,
     { ...objects, nodes: [], neighbours: [] },
     { capturedAt: '', coverage: fullCoverage() },
   );
@@ -248,7 +303,7 @@ async function podsOnEligibleNodes(
           neighboursGap(
             unread,
             names.length,
-            `diagnose deployment/${deployment.metadata.name ?? ''} on its own, which reads every eligible node`,
+            `diagnose ${typeOfKind(kind)}/${object.metadata.name ?? ''} on its own, which reads every eligible node`,
           ),
         ]
       : [];
@@ -256,17 +311,18 @@ async function podsOnEligibleNodes(
 }
 
 /**
- * The DRA objects for a namespace's Deployments, read as the collector reads them
+ * The DRA objects for a namespace's workloads, read as the collector reads them
  * (dra-reads.ts) when one of them lists resource claims, or asks for an extended
  * resource a DeviceClass backs. The gaps go into the coverage of each snapshot.
  */
 async function draOfNamespace(
   client: KubeClient,
+  kind: WorkloadKind,
   namespace: string,
-  deployments: readonly Deployment[],
+  workloads: readonly WorkloadObject[],
   problems: AccessProblem[],
 ): Promise<DraReads | undefined> {
-  const specs = deployments.map((d) => d.spec.template.spec);
+  const specs = workloads.map((d) => workloadKind(kind).podTemplate(d).spec);
   const claimed = specs.find(usesClaims);
   if (claimed) return readDra(client, namespace, claimed, problems, []);
   const extended = specs.find((s) => extendedResources(s).length > 0);

@@ -10,7 +10,7 @@
  * first new pod is Pending for the same reason (use set-rolling-update or
  * set-recreate, which restart in the same patch).
  */
-import { desiredReplicas, resolveStrategy } from '../../diagnosis/workloads/fenceposts.js';
+import { desiredReplicas, resolveStrategy } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { surgeDeadlockStands } from '../../diagnosis/rollout/surge-proof.js';

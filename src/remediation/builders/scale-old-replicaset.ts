@@ -20,13 +20,14 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { desiredReplicas } from '../../diagnosis/workloads/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
-import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/base/pods.js';
+import { classifyReplicaSets, podsOfReplicaSet } from '../../diagnosis/workloads/deployment/replica-sets.js';
+import { isTerminating } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 

@@ -8,7 +8,7 @@
  * our old pods are gone from an eligible node (surge-proof.ts); otherwise the
  * change would only add downtime.
  */
-import { desiredReplicas } from '../../diagnosis/workloads/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';

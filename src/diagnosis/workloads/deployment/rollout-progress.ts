@@ -15,9 +15,10 @@
  *   Deployment reports other totals than `spec.replicas` (surge pods, a scale);
  * - a pod of ours is terminating (the controller is about to lose it).
  */
-import { desiredReplicas } from '../fenceposts.js';
+import { desiredReplicas } from './strategy.js';
 import type { WorkloadSnapshot } from '../../snapshot.js';
-import { classifyReplicaSets, isTerminal, isTerminating, podsOfReplicaSet } from '../../base/pods.js';
+import { classifyReplicaSets, podsOfReplicaSet } from './replica-sets.js';
+import { isTerminal, isTerminating } from '../../base/pods.js';
 
 /** Why the Deployment is not in its steady state, or undefined when it is. */
 export function rolloutUnderWay(snapshot: WorkloadSnapshot): string | undefined {
