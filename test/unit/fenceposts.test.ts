@@ -4,7 +4,7 @@ import {
   resolveFenceposts,
   scaleIntOrPercent,
   surgesWithoutUnavailability,
-} from '../../src/diagnosis/workloads/fenceposts.js';
+} from '../../src/diagnosis/base/fenceposts.js';
 import { resolveStrategy } from '../../src/diagnosis/workloads/deployment/strategy.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 import { withLastApplied } from '../support/rollout-scenarios.js';

@@ -5,7 +5,7 @@
  */
 import type { Deployment, ReplicaSet } from '../../k8s.js';
 import type { DeploymentObjects, WorkloadObject, WorkloadObjects } from '../../snapshot.js';
-import { surgesWithoutUnavailability } from '../fenceposts.js';
+import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
