@@ -76,12 +76,6 @@ export interface StalledRollout {
   deadlineSeconds: number;
 }
 
-/** A pod's owner reference and labels: enough to name its workload without a read. */
-export interface PodOwnerFacts {
-  ownerReferences?: readonly { kind?: unknown; name?: unknown; controller?: unknown }[];
-  labels?: Readonly<Record<string, unknown>>;
-}
-
 export interface WorkloadKindModule {
   readonly kind: WorkloadKind;
 
@@ -106,8 +100,12 @@ export interface WorkloadKindModule {
   objects(object: WorkloadObject, revisions: RevisionObject[]): WorkloadObjects;
   /** The workload object of a snapshot of this kind. */
   object(snapshot: WorkloadObjects): WorkloadObject;
-  /** The workload a pod belongs to, named from its owner reference and labels alone (early warning). */
-  nameFromPod(pod: PodOwnerFacts): string | undefined;
+  /**
+   * The name of the workload of this kind a pod belongs to, from its owner reference and
+   * labels alone (the early warning, without a read); the pod as a watch delivers it,
+   * unvalidated. Undefined: not a pod of this kind.
+   */
+  nameFromPod(pod: unknown): string | undefined;
   /** Revision objects a dump lacks though its pods name them: they may be ours (coverage gaps). */
   missingRevisions(
     object: WorkloadObject,

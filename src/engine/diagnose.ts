@@ -1,6 +1,6 @@
 /**
  * The whole diagnosis, in the one direction the engine flows: the analyzers' findings
- * (src/diagnosis/run.ts, pure and plan-free), then the plans for each finding (built
+ * (src/diagnosis/analyzers/analyze.ts, pure and plan-free), then the plans for each finding (built
  * from the same AnalysisContext the analyzers were handed), then
  * per plan whether the workload's owner will put it back (drift), which moves a fix
  * the owner leaves alone ahead of one it reverts (plan-order.ts), then the change to

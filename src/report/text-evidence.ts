@@ -211,7 +211,7 @@ function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: 
 const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
   default: 'Kubernetes default, not set in the manifest',
   explicit: 'set explicitly',
-  // Equal to the default; whether someone set it is not recorded (fenceposts.ts, rule 5).
+  // Equal to the default; whether someone set it is not recorded (workloads/deployment/strategy.ts, rule 5).
   unknown: 'default value',
 };
 

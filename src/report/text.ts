@@ -33,7 +33,7 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   const style = makeStyle(options.color ?? false);
   const { target } = diagnosis;
   const lines: string[] = [
-    style.bold(`Deployment ${target.namespace}/${target.name}`) +
+    style.bold(`${target.kind} ${target.namespace}/${target.name}`) +
       style.dim(`  (as of ${diagnosis.capturedAt})`),
     ...(diagnosis.managedBy ? [style.dim(managedByLine(diagnosis.managedBy))] : []),
     '',

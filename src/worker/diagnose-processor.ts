@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';
 import type { DryRunSummary, PlanStore } from '../plans/store.js';
@@ -31,7 +32,7 @@ export interface DiagnoseDeps {
     }[];
   }>;
   renderText(diagnosis: Diagnosis): string;
-  /** The Deployment owning a pod (ownerReferences), for alert jobs that name pods. */
+  /** The workload owning a pod (ownerReferences), for alert jobs that name pods. */
   resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
   plans: PlanStore;
   planTtlMs: number;
@@ -67,8 +68,8 @@ function isPermanent(error: unknown): boolean {
 }
 
 /**
- * A Deployment asked for by name that does not exist: the name, its namespace and the
- * closest names there (src/kube/collector.ts), so the app can answer "did you mean".
+ * A workload asked for by name that does not exist: the name, its namespace and the
+ * closest names there (src/kube/read/collector.ts), so the app can answer "did you mean".
  * Not for alert jobs, whose target is resolved from pods.
  */
 function notFoundOf(
@@ -83,7 +84,7 @@ function notFoundOf(
 
 /**
  * Alert jobs naming pods carry `resolveFromPods`: the first pod whose owner chain
- * leads to a Deployment names the target. When none resolves and the target name was
+ * leads to a workload names the target. When none resolves and the target name was
  * guessed from a pod name, the guess is diagnosed; otherwise the owner error (bare pod,
  * StatefulSet, ...) is the answer.
  */
@@ -124,7 +125,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       jobId: job.id ?? '',
       cluster: data.cluster,
       runTs: job.timestamp,
-      // What Re-run re-diagnoses; replaced by the Deployment a pod-named alert resolves to.
+      // What Re-run re-diagnoses; replaced by the workload a pod-named alert resolves to.
       ...(data.mode === 'deployment'
         ? { target: { namespace: data.target.namespace, name: data.target.name } }
         : {}),
@@ -169,10 +170,9 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       }
       const target = await resolveAlertTarget(deps, data);
       run.target = { namespace: target.namespace, name: target.name };
-      progress(`diagnosing deployment/${target.name} in ${target.namespace}: collecting…`);
-      const snapshot = await deps.collect(target, (message) =>
-        progress(`deployment/${target.name}: ${message}`),
-      );
+      const named = `${typeOfKind(target.kind)}/${target.name}`;
+      progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
+      const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
       const diagnosis = deps.diagnose(snapshot);
       const dryRuns: Record<string, DryRunSummary> = {};
       // Plans are independent (each dry run re-reads its target and PATCHes with
@@ -180,7 +180,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       // for the slowest plan, not the sum. Bounded so a long plan list cannot flood
       // the API server.
       await forEachLimited(diagnosis.remediations, DRY_RUN_CONCURRENCY, async (plan) => {
-        progress(`deployment/${target.name}: server-side dry run of ${plan.kind}…`);
+        progress(`${named}: server-side dry run of ${plan.kind}…`);
         const dryRun = await deps
           .dryRun(plan)
           .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
@@ -207,7 +207,9 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       const permanent = isPermanent(error);
       if (permanent || isLastAttempt(job)) {
         const what =
-          data.mode === 'scan' ? 'scan' : `deployment/${data.target.name} in ${data.target.namespace}`;
+          data.mode === 'scan'
+            ? 'scan'
+            : `${typeOfKind(data.target.kind)}/${data.target.name} in ${data.target.namespace}`;
         await deps.notify(
           {
             kind: 'diagnosis-result',

@@ -17,7 +17,7 @@ import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
 import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
 import type { FieldChange } from '../../kube/patch-effect.js';
-import { argocdNamespace, clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
+import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
@@ -69,7 +69,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       'argocd-namespace': { type: 'string' },
     },
   });
-  const { namespace, name } = deploymentRef(positionals, values.namespace, 'remediated');
+  const { namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
   if (!isRemediationName(values.remediation))
     throw new UsageError(

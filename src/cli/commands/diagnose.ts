@@ -15,7 +15,7 @@ import { renderText } from '../../report/text.js';
 import {
   argocdNamespace,
   clusterOptions,
-  deploymentRef,
+  workloadRefArg,
   outputFormat,
   parseCommandArgs,
   wantsHelp,
@@ -87,7 +87,7 @@ export function parseOptions(argv: string[]): Options {
       'argocd-namespace': { type: 'string' },
     },
   });
-  const ref = deploymentRef(positionals, values.namespace, 'diagnosed');
+  const ref = workloadRefArg(positionals, values.namespace, 'diagnosed');
   const output = outputFormat(values.output);
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {

@@ -13,7 +13,7 @@ export interface AnalyzeOptions {
   analyzers?: readonly Analyzer[];
 }
 
-/** What the analyzers found, before any plan is built (src/remediation/diagnose.ts builds them). */
+/** What the analyzers found, before any plan is built (src/engine/diagnose.ts builds them). */
 export interface Analysis {
   /** The snapshot the analyzers saw (redacted unless asked otherwise): `context.snapshot`. */
   snapshot: WorkloadSnapshot;

@@ -5,8 +5,9 @@
  * for one more pod, room appears once this Deployment's own pods go, and the
  * strategy surges. Silent while a pod of ours is Pending: the deadlock and
  * unschedulable analyzers speak then. Silent while a rollout or scale is under way
- * (rollout-progress.ts): the prediction is about the steady state, spec.replicas pods
- * of the current template, and a surge pod still pulling its image is not a deadlock.
+ * (the kind module's `underWay`): the prediction is about the steady state,
+ * spec.replicas pods of the current template, and a surge pod still pulling its image
+ * is not a deadlock.
  * Needs a complete node list: "no room anywhere" cannot be shown from a capped one.
  */
 import type { Analyzer } from '../analyzer.js';

@@ -1,6 +1,6 @@
 /**
  * Builds a WorkloadSnapshot from the objects of a dump, selected the way every path
- * selects them (select-workload.ts). A kind the dump does not hold is recorded as not
+ * selects them (workloads/select-workload.ts). A kind the dump does not hold is recorded as not
  * read, never as empty: a dump of one namespace says nothing about other namespaces'
  * pods on the nodes.
  */

@@ -306,7 +306,7 @@ function shiftLines(error: unknown, offset: number): unknown {
 
 /**
  * Drops what no analyzer reads and only costs memory or carries secrets: managed
- * fields of everything but Deployments (fenceposts.ts and ownership read those), and
+ * fields of everything but Deployments (workloads/deployment/strategy.ts and ownership read those), and
  * the data of Secrets (only their existence matters).
  */
 function slim(object: KubeObject): KubeObject {

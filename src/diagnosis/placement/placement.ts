@@ -3,7 +3,7 @@
  * the kube-scheduler filters that matter for stuck rollouts: NodeResourcesFit (incl.
  * the pod count), NodePorts, InterPodAffinity (required anti-affinity, both ways),
  * and VolumeRestrictions/VolumeBinding (ReadWriteOncePod in use, unbound or missing
- * claims). Node selection and taints are node-match.ts. Pods are indexed by node
+ * claims). Node selection and taints are base/node-match.ts. Pods are indexed by node
  * once per analysis context, so a check costs the node's pods, not the cluster's.
  */
 import type { Node, Pod } from '../k8s.js';

@@ -5,7 +5,7 @@
  */
 import type { PodTemplateSpec } from '../k8s.js';
 import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
-import type { WorkloadKind } from '../workload-ref.js';
+import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
 import { deploymentKind } from './deployment/index.js';
 import type { WorkloadKindModule } from '../workload-kind.js';
 
@@ -19,6 +19,18 @@ const MODULES: Readonly<Record<WorkloadKind, WorkloadKindModule>> = Object.freez
 /** The module of a kind, or of the kind a snapshot (or any `{ target }`) is about. */
 export function workloadKind(of: WorkloadKind | { target: { kind: WorkloadKind } }): WorkloadKindModule {
   return MODULES[typeof of === 'string' ? of : of.target.kind];
+}
+
+/**
+ * The workload a pod belongs to, named from its owner reference and labels alone (no
+ * read): the first kind whose module recognises the pod. The pod as a watch delivers it.
+ */
+export function workloadOfPod(pod: unknown): { kind: WorkloadKind; name: string } | undefined {
+  for (const kind of WORKLOAD_KINDS) {
+    const name = MODULES[kind].nameFromPod(pod);
+    if (name !== undefined) return { kind, name };
+  }
+  return undefined;
 }
 
 /** The workload object of a snapshot, whatever its kind (its metadata is what every kind has). */

@@ -1,19 +1,21 @@
 /**
  * Alerts name pods (KubePodCrashLooping carries `namespace` and `pod`); diagnoses are
- * about Deployments. Walk the controller owner references: Pod → ReplicaSet → Deployment.
+ * about workloads. Walk the controller owner references: Pod → ReplicaSet → a workload
+ * kind the registry knows (a Deployment). Kinds that control their pods directly
+ * (StatefulSets, DaemonSets) join with issue 30.
  */
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
-import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import { isWorkloadKind, kindsPhrase, type WorkloadRef } from '../../diagnosis/workload-ref.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
 import { getObject } from '../list.js';
 import { controllerOf } from '../owner-references.js';
 
 /**
- * The Deployment that controls a pod.
+ * The workload that controls a pod.
  *
  * @throws WorkloadNotFoundError when the pod or its ReplicaSet is gone, or the pod is
- *   not controlled by a Deployment (a bare pod, a StatefulSet, a Job...), saying which.
+ *   not controlled by a workload of a known kind (a bare pod, a StatefulSet, a Job...), saying which.
  * @throws KubeApiError when the cluster cannot be read.
  */
 export async function resolveWorkloadForPod(
@@ -29,15 +31,16 @@ export async function resolveWorkloadForPod(
     `pod "${pod}" not found in namespace "${namespace}"`,
   );
   const owner = controllerOf(podObject);
+  const kinds = kindsPhrase('', 'or');
   if (!owner) {
     throw new WorkloadNotFoundError(
-      `pod ${namespace}/${pod} has no controller: it is not part of a Deployment`,
+      `pod ${namespace}/${pod} has no controller: it is not part of a ${kinds}`,
       [namespace],
     );
   }
   if (owner.kind !== 'ReplicaSet') {
     throw new WorkloadNotFoundError(
-      `pod ${namespace}/${pod} is controlled by ${owner.kind} ${owner.name}, not by a Deployment's ReplicaSet`,
+      `pod ${namespace}/${pod} is controlled by ${owner.kind} ${owner.name}, not by a ${kinds}'s ReplicaSet`,
       [namespace],
     );
   }
@@ -49,13 +52,13 @@ export async function resolveWorkloadForPod(
     `replica set "${owner.name}" of pod ${namespace}/${pod} no longer exists`,
   );
   const rsOwner = controllerOf(rs);
-  if (!rsOwner || rsOwner.kind !== 'Deployment') {
+  if (!rsOwner || !isWorkloadKind(rsOwner.kind)) {
     throw new WorkloadNotFoundError(
-      `pod ${namespace}/${pod} belongs to replica set ${owner.name}, which no Deployment controls`,
+      `pod ${namespace}/${pod} belongs to replica set ${owner.name}, which no ${kinds} controls`,
       [namespace],
     );
   }
-  return { kind: 'Deployment', namespace, name: rsOwner.name };
+  return { kind: rsOwner.kind, namespace, name: rsOwner.name };
 }
 
 async function getOrExplain<T>(

@@ -1,21 +1,24 @@
 import { EARLY_WARNING_CODES, type Dedup } from '../../queue/alert-jobs.js';
 import { diagnosisDedupId, workloadHash } from '../../queue/alert-keys.js';
+import { DEFAULT_WORKLOAD_KIND, type WorkloadKind, type WorkloadRef } from '../../diagnosis/workload-ref.js';
 
 /**
  * Early warning: KubeDeploymentRolloutStuck fires only after the progress deadline
  * plus its `for` (about 25 minutes with defaults). Two paths queue a diagnosis of a
- * Deployment before any alert, with the thread key an alert for that workload would
+ * workload before any alert, with the thread key an alert for that workload would
  * use (one incident, one thread); the app opens the thread when the result confirms a
  * surge deadlock or node-local crash loop (no Slack token here):
- * - the watch (early-warning-watch.ts): signals from the API server's watch streams,
+ * - the watch (watch.ts): signals from the API server's watch streams,
  *   debounced per workload by `createWorkloadTrigger` below, within seconds;
  * - the slow safety net, `createEarlyWarningWatch`: a scan of the namespaces every
  *   interval, queued with the alert dedup id (one diagnosis per window), for what a
  *   watch can miss (events expire after an hour, a re-list does not see old ones).
  */
 
-/** One Deployment a scan flagged. */
+/** One workload a scan flagged. */
 export interface ScanHit {
+  /** Absent: a Deployment (a scan's entries name no kind yet). */
+  kind?: WorkloadKind;
   namespace: string;
   name: string;
   code: string;
@@ -31,8 +34,8 @@ export interface EarlyWarningDeps {
   windowMs: number;
   /** Targeted scan of one namespace, or of every namespace for `*` (scanCluster). */
   scan: (namespace: string) => Promise<ScanHit[]>;
-  /** Queues a diagnose job for the Deployment; returns its job id. */
-  enqueueDiagnosis: (target: { namespace: string; name: string }, dedup: Dedup) => Promise<string>;
+  /** Queues a diagnose job for the workload; returns its job id. */
+  enqueueDiagnosis: (target: WorkloadRef, dedup: Dedup) => Promise<string>;
   /** Links the job to the workload's thread key and marks it as an early warning. */
   linkJob: (jobId: string, workloadHash: string) => Promise<void>;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -66,21 +69,19 @@ export function createEarlyWarningWatch(deps: EarlyWarningDeps): EarlyWarningWat
         );
         continue;
       }
-      const targets = new Map<string, ScanHit>();
+      const targets = new Map<string, ScanHit & WorkloadRef>();
       for (const hit of hits) {
-        if (EARLY_WARNING_CODES.includes(hit.code)) targets.set(`${hit.namespace}/${hit.name}`, hit);
+        const kind = hit.kind ?? DEFAULT_WORKLOAD_KIND;
+        if (EARLY_WARNING_CODES.includes(hit.code))
+          targets.set(`${kind}/${hit.namespace}/${hit.name}`, { ...hit, kind });
       }
       for (const hit of targets.values()) {
-        const hash = workloadHash({
-          cluster: deps.cluster,
-          namespace: hit.namespace,
-          kind: 'Deployment',
-          name: hit.name,
+        const target: WorkloadRef = { kind: hit.kind, namespace: hit.namespace, name: hit.name };
+        const hash = workloadHash({ cluster: deps.cluster, ...target });
+        const jobId = await deps.enqueueDiagnosis(target, {
+          id: diagnosisDedupId(hash),
+          ttlMs: deps.windowMs,
         });
-        const jobId = await deps.enqueueDiagnosis(
-          { namespace: hit.namespace, name: hit.name },
-          { id: diagnosisDedupId(hash), ttlMs: deps.windowMs },
-        );
         await deps.linkJob(jobId, hash);
         deps.logger.info(
           { namespace: hit.namespace, name: hit.name, code: hit.code },
@@ -123,10 +124,8 @@ export function createEarlyWarningWatch(deps: EarlyWarningDeps): EarlyWarningWat
   };
 }
 
-/** One Deployment the watch signalled, and why (the reasons merged by the debounce). */
-export interface TriggeredWorkload {
-  namespace: string;
-  name: string;
+/** One workload the watch signalled, and why (the reasons merged by the debounce). */
+export interface TriggeredWorkload extends WorkloadRef {
   reasons: string[];
   pods: string[];
 }
@@ -147,13 +146,14 @@ export interface WorkloadTriggerDeps {
 }
 
 export interface WorkloadTrigger {
-  signal(s: { namespace: string; deployment: string; pod: string; reason: string }): void;
+  signal(s: WorkloadRef & { pod: string; reason: string }): void;
   /** Diagnoses queued so far. */
   readonly queued: number;
   stop(): void;
 }
 
 interface TriggerState {
+  workload: WorkloadRef;
   timer: NodeJS.Timeout | undefined;
   lastQueuedAt: number | undefined;
   /** Diagnoses in the current run of signals (sets the cooldown). */
@@ -164,7 +164,7 @@ interface TriggerState {
 
 /**
  * Debounce per workload: the first signal arms a timer of `debounceMs`; every signal
- * of the same Deployment until it fires joins the same diagnosis (a burst of events
+ * of the same workload until it fires joins the same diagnosis (a burst of events
  * gives one). After a diagnosis the workload cools down (`cooldownMs`, doubling per
  * diagnosis up to `maxCooldownMs`): signals in that time are merged into one
  * diagnosis at its end. So an early signal (a first restart, before the pod counts
@@ -192,11 +192,11 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
     }
   };
 
-  const fire = (key: string, st: TriggerState): void => {
+  const fire = (st: TriggerState): void => {
     st.timer = undefined;
     if (stopped) return;
-    const [namespace = '', name = ''] = key.split('/');
-    const workload = { namespace, name, reasons: [...st.reasons].sort(), pods: [...st.pods].sort() };
+    const { namespace, name } = st.workload;
+    const workload = { ...st.workload, reasons: [...st.reasons].sort(), pods: [...st.pods].sort() };
     st.reasons = new Set();
     st.pods = new Set();
     st.lastQueuedAt = now();
@@ -208,7 +208,7 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
       queued -= 1;
       for (const r of workload.reasons) st.reasons.add(r);
       for (const p of workload.pods) if (st.pods.size < 20) st.pods.add(p);
-      if (!stopped && st.timer === undefined) st.timer = setTimeout(() => fire(key, st), deps.cooldownMs);
+      if (!stopped && st.timer === undefined) st.timer = setTimeout(() => fire(st), deps.cooldownMs);
       deps.logger.warn(
         { namespace, name, reason: error instanceof Error ? error.message : String(error) },
         'early-warning diagnosis could not be queued',
@@ -219,11 +219,18 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
   return {
     signal(s) {
       if (stopped) return;
-      const key = `${s.namespace}/${s.deployment}`;
+      const key = `${s.kind}/${s.namespace}/${s.name}`;
       let st = states.get(key);
       if (!st) {
         if (states.size >= 1_000) prune();
-        st = { timer: undefined, lastQueuedAt: undefined, streak: 0, reasons: new Set(), pods: new Set() };
+        st = {
+          workload: { kind: s.kind, namespace: s.namespace, name: s.name },
+          timer: undefined,
+          lastQueuedAt: undefined,
+          streak: 0,
+          reasons: new Set(),
+          pods: new Set(),
+        };
         states.set(key, st);
       }
       st.reasons.add(s.reason);
@@ -234,7 +241,7 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
       if (st.lastQueuedAt !== undefined && t - st.lastQueuedAt >= deps.maxCooldownMs) st.streak = 0;
       const due = Math.max(t + deps.debounceMs, (st.lastQueuedAt ?? -Infinity) + cooldown(st));
       const state = st;
-      st.timer = setTimeout(() => fire(key, state), due - t);
+      st.timer = setTimeout(() => fire(state), due - t);
     },
     get queued() {
       return queued;

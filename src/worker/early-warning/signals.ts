@@ -1,11 +1,12 @@
 /**
  * What the early-warning watch keeps of the cluster and which changes it calls a
- * signal (issue 17). Pure: the list/watch streams (early-warning-stream.ts) feed
+ * signal (issue 17). Pure: the list/watch streams (stream.ts) feed
  * objects in, signals come out.
  *
- * Memory stays bounded: per pod of a Deployment only a slim record (its Deployment's
- * name, restart total, whether a container waits in CrashLoopBackOff, which event
- * signals it already raised); events are never stored.
+ * Memory stays bounded: per pod of a workload only a slim record (its workload's kind
+ * and name, restart total, whether a container waits in CrashLoopBackOff, which event
+ * signals it already raised); events are never stored. Which workload owns a pod is its
+ * kind module's answer (src/diagnosis/workloads/), without a read.
  *
  * Signals, keyed on the pod and its workload, never on the Event object (a repeated
  * FailedScheduling arrives as MODIFIED with a higher count and raises nothing new):
@@ -16,18 +17,22 @@
  *   pod crashing for hours raises a handful of signals, not one per crash).
  */
 
+import type { WorkloadKind, WorkloadRef } from '../../diagnosis/workload-ref.js';
+import { workloadOfPod } from '../../diagnosis/workloads/index.js';
+
 export type SignalReason = 'FailedScheduling' | 'MultiAttach' | 'CrashLoopBackOff' | 'Restarts';
 
-export interface Signal {
-  namespace: string;
-  deployment: string;
+/** A change of one pod of a workload (`kind`, `namespace`, `name`) worth a diagnosis. */
+export interface Signal extends WorkloadRef {
   pod: string;
   reason: SignalReason;
 }
 
-/** The slim record of one pod owned (through its ReplicaSet) by a Deployment. */
+/** The slim record of one pod owned by a workload. */
 export interface PodSlim {
-  deployment: string;
+  kind: WorkloadKind;
+  /** The workload's name. */
+  name: string;
   restarts: number;
   crash: boolean;
   /** Bit set of event signals already raised for this pod (EVENT_BITS). */
@@ -48,23 +53,6 @@ const asObj = (v: unknown): Obj | undefined =>
 const asStr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const asArr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-/**
- * The Deployment that owns a pod, without a request: a Deployment names its
- * ReplicaSets `<deployment>-<pod-template-hash>` and labels their pods with that hash.
- * Undefined for pods of bare ReplicaSets, StatefulSets, Jobs and bare pods.
- */
-export function deploymentOfPod(pod: Obj): string | undefined {
-  const metadata = asObj(pod['metadata']);
-  const owner = asArr(metadata?.['ownerReferences'])
-    .map(asObj)
-    .find((o) => o?.['controller'] === true && o['kind'] === 'ReplicaSet');
-  const rs = asStr(owner?.['name']);
-  const hash = asStr(asObj(metadata?.['labels'])?.['pod-template-hash']);
-  if (rs === undefined || hash === undefined || hash === '') return undefined;
-  const suffix = `-${hash}`;
-  return rs.endsWith(suffix) && rs.length > suffix.length ? rs.slice(0, -suffix.length) : undefined;
-}
-
 /** Namespace and name of an object, or undefined when either is missing. */
 export function objectKey(obj: Obj): { namespace: string; name: string } | undefined {
   const metadata = asObj(obj['metadata']);
@@ -73,10 +61,10 @@ export function objectKey(obj: Obj): { namespace: string; name: string } | undef
   return namespace && name ? { namespace, name } : undefined;
 }
 
-/** The slim record of a pod, or undefined when no Deployment owns it. */
+/** The slim record of a pod, or undefined when no workload the registry knows owns it. */
 export function projectPod(pod: Obj): PodSlim | undefined {
-  const deployment = deploymentOfPod(pod);
-  if (deployment === undefined) return undefined;
+  const owner = workloadOfPod(pod);
+  if (owner === undefined) return undefined;
   const status = asObj(pod['status']);
   let restarts = 0;
   let crash = false;
@@ -88,7 +76,7 @@ export function projectPod(pod: Obj): PodSlim | undefined {
       if (waiting?.['reason'] === 'CrashLoopBackOff') crash = true;
     }
   }
-  return { deployment, restarts, crash, raised: 0, generation: 0 };
+  return { kind: owner.kind, name: owner.name, restarts, crash, raised: 0, generation: 0 };
 }
 
 /** True when the restart total went past a power of two (1, 2, 4, 8, ...). */
@@ -195,8 +183,9 @@ export class SignalTracker {
     if (baseline) return undefined;
     return {
       signal: {
+        kind: slim.kind,
         namespace: found.namespace,
-        deployment: slim.deployment,
+        name: slim.name,
         pod: found.pod,
         reason: found.reason,
       },
@@ -204,17 +193,24 @@ export class SignalTracker {
   }
 
   /** Records a pod resolved by a read (an event came first) and raises its event signal once. */
-  adopt(namespace: string, pod: string, deployment: string, reason: SignalReason): Signal | undefined {
-    const id = `${namespace}/${pod}`;
+  adopt(owner: WorkloadRef, pod: string, reason: SignalReason): Signal | undefined {
+    const id = `${owner.namespace}/${pod}`;
     let slim = this.pods.get(id);
     if (!slim) {
-      slim = { deployment, restarts: 0, crash: false, raised: 0, generation: this.generation };
+      slim = {
+        kind: owner.kind,
+        name: owner.name,
+        restarts: 0,
+        crash: false,
+        raised: 0,
+        generation: this.generation,
+      };
       this.pods.set(id, slim);
     }
     const bit = reason === 'FailedScheduling' || reason === 'MultiAttach' ? EVENT_BITS[reason] : 0;
     if (bit !== 0 && (slim.raised & bit) !== 0) return undefined;
     slim.raised |= bit;
-    return { namespace, deployment: slim.deployment, pod, reason };
+    return { kind: slim.kind, namespace: owner.namespace, name: slim.name, pod, reason };
   }
 
   private update(namespace: string, name: string, pod: Obj, baseline: boolean): Signal[] {
@@ -230,7 +226,7 @@ export class SignalTracker {
     this.pods.set(id, next);
     if (baseline) return [];
     const signals: Signal[] = [];
-    const base = { namespace, deployment: next.deployment, pod: name };
+    const base = { kind: next.kind, namespace, name: next.name, pod: name };
     if (next.crash && !(before?.crash ?? false)) signals.push({ ...base, reason: 'CrashLoopBackOff' });
     if (restartsClimbed(before?.restarts ?? 0, next.restarts)) signals.push({ ...base, reason: 'Restarts' });
     return signals;

@@ -21,6 +21,7 @@ import { createThreadStore } from '../../queue/alert-thread-store.js';
 import { workloadHash } from '../../queue/alert-keys.js';
 import type { Producers } from '../../queue/producers.js';
 import { waitForReady } from '../../queue/connection.js';
+import { isWorkloadKind, type WorkloadRef } from '../../diagnosis/workload-ref.js';
 
 /** Who "requested" a watch-started diagnosis, in job data and audit lines. */
 export const EARLY_WARNING_REQUESTER = 'EARLYWARNING';
@@ -33,7 +34,7 @@ type NamespaceScan = (
   entries: { namespace: string; name: string; findings: { code: string; summary: string }[] }[];
 }>;
 
-/** Flattens a namespace scan into one hit per Deployment and finding. */
+/** Flattens a namespace scan into one hit per workload and finding. */
 export function scanHits(report: Awaited<ReturnType<NamespaceScan>>): ScanHit[] {
   return report.entries.flatMap((e) =>
     e.findings.map((f) => ({ namespace: e.namespace, name: e.name, code: f.code, summary: f.summary })),
@@ -131,8 +132,8 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
   const debug = (obj: object, msg: string): void => deps.logger.debug?.(obj, msg);
   const store = createThreadStore(deps.redis);
 
-  const link = async (jobId: string, namespace: string, name: string): Promise<void> => {
-    const hash = workloadHash({ cluster: deps.cluster, namespace, kind: 'Deployment', name });
+  const link = async (jobId: string, workload: WorkloadRef): Promise<void> => {
+    const hash = workloadHash({ cluster: deps.cluster, ...workload });
     await store.linkJob(deps.cluster, jobId, hash, true);
   };
 
@@ -149,7 +150,7 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
         {
           mode: 'deployment',
           cluster: deps.cluster,
-          target: { kind: 'Deployment', ...target },
+          target,
           requestedBy: EARLY_WARNING_REQUESTER,
         },
         { deduplication: { id: dedup.id, ttl: dedup.ttlMs }, background: true },
@@ -167,12 +168,12 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
       {
         mode: 'deployment',
         cluster: deps.cluster,
-        target: { kind: 'Deployment', namespace: w.namespace, name: w.name },
+        target: { kind: w.kind, namespace: w.namespace, name: w.name },
         requestedBy: EARLY_WARNING_REQUESTER,
       },
       { background: true },
     );
-    await link(jobId, w.namespace, w.name);
+    await link(jobId, { kind: w.kind, namespace: w.namespace, name: w.name });
     deps.logger.info(
       { namespace: w.namespace, name: w.name, reasons: w.reasons, pods: w.pods },
       'early warning queued from the watch',
@@ -217,8 +218,9 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
       ownerReads += 1;
       resolve(unknown.namespace, unknown.pod)
         .then((owner) => {
-          if (owner.kind !== 'Deployment' || signal.aborted) return;
-          const s = t.adopt(unknown.namespace, unknown.pod, owner.name, unknown.reason);
+          if (!isWorkloadKind(owner.kind) || signal.aborted) return;
+          const workload = { kind: owner.kind, namespace: unknown.namespace, name: owner.name };
+          const s = t.adopt(workload, unknown.pod, unknown.reason);
           if (s) trig.signal(s);
         })
         .catch((error: unknown) =>

@@ -5,7 +5,6 @@
 import { controlledBy } from '../../base/owners.js';
 import type { Deployment, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../../k8s.js';
 import type { CoverageGap, DeploymentObjects, WorkloadSnapshot } from '../../snapshot.js';
-import type { PodOwnerFacts } from '../../workload-kind.js';
 
 /** The annotation carrying a Deployment's (and its ReplicaSets') revision number. */
 export const REVISION = 'deployment.kubernetes.io/revision';
@@ -161,14 +160,25 @@ export function missingReplicaSets(
 /**
  * The Deployment that owns a pod, without a request: a Deployment names its
  * ReplicaSets `<deployment>-<pod-template-hash>` and labels their pods with that hash.
- * Undefined for pods of bare ReplicaSets, StatefulSets, Jobs and bare pods.
+ * Undefined for pods of bare ReplicaSets, StatefulSets, Jobs and bare pods. The pod is
+ * taken as the watch delivers it: nothing about its shape is assumed.
  */
-export function deploymentOfPod(pod: PodOwnerFacts): string | undefined {
-  const owner = (pod.ownerReferences ?? []).find((o) => o.controller === true && o.kind === 'ReplicaSet');
-  const rs = typeof owner?.name === 'string' ? owner.name : undefined;
-  const label = pod.labels?.[HASH_LABEL];
-  const hash = typeof label === 'string' ? label : undefined;
-  if (rs === undefined || hash === undefined || hash === '') return undefined;
+export function deploymentOfPod(pod: unknown): string | undefined {
+  const metadata = field(pod, 'metadata');
+  const refs = field(metadata, 'ownerReferences');
+  const owner = (Array.isArray(refs) ? refs : []).find(
+    (o) => field(o, 'controller') === true && field(o, 'kind') === 'ReplicaSet',
+  );
+  const rs = field(owner, 'name');
+  const hash = field(field(metadata, 'labels'), HASH_LABEL);
+  if (typeof rs !== 'string' || typeof hash !== 'string' || hash === '') return undefined;
   const suffix = `-${hash}`;
   return rs.endsWith(suffix) && rs.length > suffix.length ? rs.slice(0, -suffix.length) : undefined;
+}
+
+/** `value[key]` when value is a plain object, else undefined. */
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }

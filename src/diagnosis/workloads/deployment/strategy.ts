@@ -1,6 +1,6 @@
 /**
- * A Deployment's strategy as its controller applies it (fenceposts.ts), and where each
- * value came from, decided in this order:
+ * A Deployment's strategy as its controller applies it (base/fenceposts.ts), and where
+ * each value came from, decided in this order:
  * 1. the field (or the whole strategy / rollingUpdate object) is absent from the
  *    object → 'default' (a hand-written manifest, before API defaulting);
  * 2. the value is anything but "25%" → 'explicit' (it cannot be the default);
