@@ -30,6 +30,7 @@ import { classifyReplicaSets, podsOfReplicaSet } from '../../diagnosis/workloads
 import { isTerminating } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 const HASH_LABEL = 'pod-template-hash';
@@ -59,7 +60,7 @@ export function buildScaleOldReplicaSetPlans(
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
   const { snapshot } = ctx;
   const { deployment } = snapshot;
-  const paused = deployment.spec.paused === true;
+  const paused = workloadKind(snapshot).paused(deployment);
   const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
