@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent } from '../../src/kube/client.js';
-import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning/safety-net.js';
+import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning/trigger.js';
 import { SignalTracker, restartsClimbed, type Signal } from '../../src/worker/early-warning/signals.js';
 import { deploymentOfPod } from '../../src/diagnosis/workloads/deployment/replica-sets.js';
 import {
