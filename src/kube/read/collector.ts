@@ -48,6 +48,8 @@ import {
   type AccessProblem,
   type Coverage,
   type CoverageGap,
+  type DeviceTaintApi,
+  type OwnerSettingsRead,
   type ReadState,
   type RevisionObject,
   type WorkloadObject,
@@ -102,7 +104,7 @@ const EVENT_PAGE = 500;
 const EVENT_PAGES = 3;
 
 /**
- * Collects the snapshot of one workload.
+ * Collects the snapshot of one workload, in the rounds the module comment lists.
  *
  * @throws WorkloadNotFoundError when the workload does not exist.
  * @throws KubeApiError (a ClusterError) when the workload itself cannot be read.
@@ -113,42 +115,133 @@ export async function collectSnapshot(
   options: CollectOptions = {},
 ): Promise<WorkloadSnapshot> {
   const progress = options.onProgress ?? (() => undefined);
-  const namespace = ref.namespace;
-  const kind = workloadKind(ref.kind);
-  progress(`reading ${typeOfKind(ref.kind)} ${namespace}/${ref.name}`);
+  progress(`reading ${typeOfKind(ref.kind)} ${ref.namespace}/${ref.name}`);
   const object = await readWorkload(client, ref);
   const capturedAt = new Date().toISOString();
-  const template = kind.podTemplate(object).spec;
+  const reads = readsFor(client, ref.namespace);
+  const plan = templatePlan(ref, object);
+  progress('reading replica sets, pods, events, eligible nodes and volumes');
+  const second = await readOurObjects(reads, ref, object, plan, options);
+  const ours = ourSideOf(ref, object, plan, second, capturedAt);
+  progress('reading nodes, neighbouring pods and crash logs');
+  const around = await readAround(reads, plan, second, ours, options);
+  const coverage = coverageOf(reads, ref, plan, second, ours, around);
+  const snapshot = selectWorkload(
+    ref.kind,
+    object,
+    {
+      revisions: second.revisionList?.items ?? [],
+      pods: second.podList?.items ?? [],
+      events: second.eventList?.items ?? [],
+      pvcs: second.pvcs,
+      nodes: [
+        ...(around.eligibleList?.items ?? []),
+        ...around.olderLists.flatMap((l) => l?.items ?? []),
+        ...around.boundNodes,
+      ],
+      neighbours: around.neighbours.pods,
+      ...(around.dra?.dra ? { dra: around.dra.dra } : {}),
+    },
+    { capturedAt, coverage, logs: around.logs, accessProblems: reads.problems },
+  );
+  progress('snapshot complete');
+  return {
+    ...snapshot,
+    target: ref,
+    ...(around.deviceTaintRules ? { deviceTaintRules: around.deviceTaintRules } : {}),
+    ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
+  };
+}
+
+/** The client and what every read of one collection records: refusals and gaps, in order. */
+interface Reads {
+  client: KubeClient;
+  namespace: string;
+  problems: AccessProblem[];
+  gaps: CoverageGap[];
+  /** A secondary read: a refusal becomes an access problem, not a failed diagnosis. */
+  optional<T>(read: () => Promise<T>): Promise<T | undefined>;
+  /** Nodes by label selector, capped at MAX_ELIGIBLE_NODES. */
+  listNodes(labelSelector: string | undefined): Promise<ListResult<Node> | undefined>;
+}
+
+function readsFor(client: KubeClient, namespace: string): Reads {
   const problems: AccessProblem[] = [];
-  const gaps: CoverageGap[] = [];
   const optional = <T>(read: () => Promise<T>): Promise<T | undefined> =>
     secondaryRead(problems, undefined as T | undefined, read);
-  const selector = labelSelectorString(kind.selector(object));
-  const nodeSelector = eligibleNodeSelector(template);
-  const listNodes = (labelSelector: string | undefined): Promise<ListResult<Node> | undefined> =>
-    optional(() =>
-      listObjects<Node>(
-        client,
-        { resource: 'nodes', query: { labelSelector } },
-        { limit: MAX_ELIGIBLE_NODES, maxPages: 1 },
+  return {
+    client,
+    namespace,
+    problems,
+    gaps: [],
+    optional,
+    listNodes: (labelSelector) =>
+      optional(() =>
+        listObjects<Node>(
+          client,
+          { resource: 'nodes', query: { labelSelector } },
+          { limit: MAX_ELIGIBLE_NODES, maxPages: 1 },
+        ),
       ),
-    );
-  const listEligible = (): Promise<ListResult<Node> | undefined> => listNodes(nodeSelector);
-  // Known from the template alone: read the eligible nodes alongside the pods. Otherwise
-  // only a Pending pod makes them worth reading (a later round). Webhooks only add
-  // constraints, so the template's selector lists a superset of the eligible nodes.
-  const eligibleEarly = nodeSelector !== undefined || asksForScarce(template, claimNames(template));
+  };
+}
 
-  progress('reading replica sets, pods, events, eligible nodes and volumes');
+/** What the pod template alone says the collection needs. */
+interface TemplatePlan {
+  template: PodSpec;
+  /** The pods' label selector, as a query string. */
+  selector: string;
+  /** The eligible nodes' label selector, when the template narrows them. */
+  nodeSelector: string | undefined;
+  /**
+   * Known from the template alone: read the eligible nodes alongside the pods. Otherwise
+   * only a Pending pod makes them worth reading (a later round). Webhooks only add
+   * constraints, so the template's selector lists a superset of the eligible nodes.
+   */
+  eligibleEarly: boolean;
+}
+
+function templatePlan(ref: WorkloadRef, object: WorkloadObject): TemplatePlan {
+  const kind = workloadKind(ref.kind);
+  const template = kind.podTemplate(object).spec;
+  const nodeSelector = eligibleNodeSelector(template);
+  return {
+    template,
+    selector: labelSelectorString(kind.selector(object)),
+    nodeSelector,
+    eligibleEarly: nodeSelector !== undefined || asksForScarce(template, claimNames(template)),
+  };
+}
+
+/** Round 2's reads: the workload's revision objects, pods, events, volumes, early nodes, DRA, owner. */
+interface OurObjects {
+  revisionList?: ListResult<RevisionObject>;
+  podList?: ListResult<Pod>;
+  eventList?: ListResult<KubeEvent>;
+  early?: ListResult<Node>;
+  pvcs: PersistentVolumeClaim[];
+  draReads?: Awaited<ReturnType<typeof readDra>> | Awaited<ReturnType<typeof readDeviceClasses>>;
+  ownerSettings?: OwnerSettingsRead;
+}
+
+async function readOurObjects(
+  reads: Reads,
+  ref: WorkloadRef,
+  object: WorkloadObject,
+  plan: TemplatePlan,
+  options: CollectOptions,
+): Promise<OurObjects> {
+  const { client, namespace, problems, gaps, optional } = reads;
+  const { template, selector } = plan;
   const owner = detectOwner({
     group: WORKLOAD_NAMES[ref.kind].group,
     kind: ref.kind,
     metadata: object.metadata,
   });
-  const [replicaSetList, podList, eventList, early, pvcList, draReads, ownerSettings] = await Promise.all([
+  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings] = await Promise.all([
     optional(() =>
       listObjects<RevisionObject>(client, {
-        resource: kind.revisionObjects.resource,
+        resource: workloadKind(ref.kind).revisionObjects.resource,
         namespace,
         query: { labelSelector: selector },
       }),
@@ -163,7 +256,7 @@ export async function collectSnapshot(
         { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
       ),
     ),
-    eligibleEarly ? listEligible() : Promise.resolve(undefined),
+    plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
     Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
     usesClaims(template)
       ? readDra(client, namespace, template, problems, gaps)
@@ -174,17 +267,48 @@ export async function collectSnapshot(
   ]);
   const ownerSettingsGap = ownerSettings ? ownerGap(ownerSettings) : undefined;
   if (ownerSettingsGap) gaps.push(ownerSettingsGap);
-  const pvcs = pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined);
+  return {
+    ...(revisionList ? { revisionList } : {}),
+    ...(podList ? { podList } : {}),
+    ...(eventList ? { eventList } : {}),
+    ...(early ? { early } : {}),
+    pvcs: pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined),
+    ...(draReads ? { draReads } : {}),
+    ...(ownerSettings ? { ownerSettings } : {}),
+  };
+}
 
+/** Our side of the snapshot, and what it says the next round must read. */
+interface OurSide {
+  pods: Pod[];
+  /** The pods' spec as admitted (admitted-spec.ts). */
+  spec: PodSpec;
+  /** Other workloads' pods matter: something scarce, or a pod waits for room. */
+  scarce: boolean;
+  /** A crash loop that may be node-local (its exclusion's room needs the staying nodes' pods). */
+  crashNodes?: CrashNodes;
+  /** No node constraint in the template, and a Pending pod: the eligible nodes are listed now. */
+  lateEligible: boolean;
+  /** Node selections of Pending pods of older templates the template's selector may not list. */
+  older: (string | undefined)[];
+}
+
+function ourSideOf(
+  ref: WorkloadRef,
+  object: WorkloadObject,
+  plan: TemplatePlan,
+  second: OurObjects,
+  capturedAt: string,
+): OurSide {
   // Ours, chosen by the same function the dump and scan paths use.
   const ourSide = selectWorkload(
     ref.kind,
     object,
     {
-      revisions: replicaSetList?.items ?? [],
-      pods: podList?.items ?? [],
+      revisions: second.revisionList?.items ?? [],
+      pods: second.podList?.items ?? [],
       events: [],
-      pvcs,
+      pvcs: second.pvcs,
       nodes: [],
       neighbours: [],
     },
@@ -192,40 +316,49 @@ export async function collectSnapshot(
   );
   const pods = ourSide.pods;
   const { spec } = admittedSpec(ourSide);
-  const scarce = neighboursMatter(spec, pods, pvcs);
+  const scarce = neighboursMatter(spec, pods, second.pvcs);
   // A crash loop that may be node-local: the exclude-node plan counts the room left on
   // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
   const crashNodes = scarce ? undefined : crashNodesOf(pods);
-  const lateEligible = !eligibleEarly && pods.some(isUnscheduled);
-  const eligibleRead = eligibleEarly || lateEligible;
-  // A Pending pod of an older template may select nodes the template's selector does not list.
-  const older = olderPendingSelections(
+  return {
     pods,
-    new Set(kind.revisions(ourSide).current?.pods ?? []),
-    nodeSelector,
-  );
-
-  const neighboursOn = async (
-    list: ListResult<Node> | undefined,
-  ): Promise<{ pods: Pod[]; readOn: string[] }> => {
-    const candidates = neighbourCandidates(list, spec, scarce, crashNodes);
-    if (!candidates) return { pods: [], readOn: [] };
-    const names = candidates.names.slice(0, MAX_NEIGHBOUR_NODES);
-    if (candidates.names.length > names.length) {
-      gaps.push(
-        neighboursGap(
-          candidates.names.length - names.length,
-          candidates.names.length,
-          `only ${MAX_NEIGHBOUR_NODES} nodes' pods are read; narrow the node selection, or diagnose a dump from kubectl get pods -A -o yaml`,
-        ),
-      );
-    }
-    return readPodsOnNodes(client, names, problems);
+    spec,
+    scarce,
+    ...(crashNodes ? { crashNodes } : {}),
+    lateEligible: !plan.eligibleEarly && pods.some(isUnscheduled),
+    // A Pending pod of an older template may select nodes the template's selector does not list.
+    older: olderPendingSelections(
+      pods,
+      new Set(workloadKind(ref.kind).revisions(ourSide).current?.pods ?? []),
+      plan.nodeSelector,
+    ),
   };
+}
 
-  progress('reading nodes, neighbouring pods and crash logs');
-  const earlyNames = new Set((early?.items ?? []).map((n) => n.metadata.name ?? ''));
+/** Rounds 3 and 4: the nodes, other workloads' pods on them, crash logs, late DRA, taint discovery. */
+interface Around {
+  eligibleList?: ListResult<Node>;
+  olderLists: (ListResult<Node> | undefined)[];
+  boundNodes: Node[];
+  logs: Record<string, string>;
+  neighbours: { pods: Pod[]; readOn: string[] };
+  dra?: Awaited<ReturnType<typeof readDra>>;
+  deviceTaintRules?: DeviceTaintApi;
+}
+
+async function readAround(
+  reads: Reads,
+  plan: TemplatePlan,
+  second: OurObjects,
+  ours: OurSide,
+  options: CollectOptions,
+): Promise<Around> {
+  const { client, namespace, problems, gaps } = reads;
+  const { template } = plan;
+  const { pods } = ours;
+  const earlyNames = new Set((second.early?.items ?? []).map((n) => n.metadata.name ?? ''));
   // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
+  const draReads = second.draReads;
   const classList = draReads && 'items' in draReads ? draReads : undefined;
   if (classList?.truncated && !backsExtendedResource(template, classList.items)) {
     // A class past the cap may back the extended resource: then it comes through DRA.
@@ -236,17 +369,21 @@ export async function collectSnapshot(
       settle: 'kubectl get deviceclasses -o yaml, and diagnose from the dump',
     });
   }
+  const neighboursOn = (list: ListResult<Node> | undefined): Promise<{ pods: Pod[]; readOn: string[] }> =>
+    readNeighbours(reads, list, ours);
   const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
     await Promise.all([
-      lateEligible ? listEligible() : Promise.resolve(early),
-      Promise.all(older.slice(0, MAX_OLDER_SELECTIONS).map(listNodes)),
+      ours.lateEligible ? reads.listNodes(plan.nodeSelector) : Promise.resolve(second.early),
+      Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
       readBoundNodes(
         client,
         podNodeNames(pods).filter((n) => !earlyNames.has(n)),
         problems,
       ),
       collectLogTails(client, pods, problems, options.logBytes ?? 4096),
-      eligibleEarly || crashNodes ? neighboursOn(early) : Promise.resolve({ pods: [], readOn: [] }),
+      plan.eligibleEarly || ours.crashNodes
+        ? neighboursOn(second.early)
+        : Promise.resolve({ pods: [], readOn: [] }),
       classList && backsExtendedResource(template, classList.items)
         ? readDra(client, namespace, template, problems, gaps, classList)
         : Promise.resolve(undefined),
@@ -255,42 +392,68 @@ export async function collectSnapshot(
     ]);
   const dra = lateDra ?? (draReads && !('items' in draReads) ? draReads : undefined);
   // Only an unconstrained template with a Pending pod needs a fourth round trip.
-  const neighbours = lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
+  const neighbours = ours.lateEligible ? await neighboursOn(eligibleList) : earlyNeighbours;
+  return {
+    ...(eligibleList ? { eligibleList } : {}),
+    olderLists,
+    boundNodes,
+    logs,
+    neighbours,
+    ...(dra ? { dra } : {}),
+    ...(deviceTaintRules ? { deviceTaintRules } : {}),
+  };
+}
 
-  const coverage: Coverage = {
-    replicaSets: namespacedListState(replicaSetList, 'replicasets', namespace, gaps),
-    pods: namespacedListState(podList, 'pods', namespace, gaps),
-    events: namespacedListState(eventList, 'events', namespace, gaps),
-    nodes: olderNodesState(
-      nodesState(eligibleRead, eligibleList, boundNodes, podNodeNames(pods), gaps),
-      older,
-      olderLists,
+/** Other workloads' pods on the nodes that matter (neighbourCandidates), at most MAX_NEIGHBOUR_NODES. */
+async function readNeighbours(
+  reads: Reads,
+  list: ListResult<Node> | undefined,
+  ours: OurSide,
+): Promise<{ pods: Pod[]; readOn: string[] }> {
+  const candidates = neighbourCandidates(list, ours.spec, ours.scarce, ours.crashNodes);
+  if (!candidates) return { pods: [], readOn: [] };
+  const names = candidates.names.slice(0, MAX_NEIGHBOUR_NODES);
+  if (candidates.names.length > names.length) {
+    reads.gaps.push(
+      neighboursGap(
+        candidates.names.length - names.length,
+        candidates.names.length,
+        `only ${MAX_NEIGHBOUR_NODES} nodes' pods are read; narrow the node selection, or diagnose a dump from kubectl get pods -A -o yaml`,
+      ),
+    );
+  }
+  return readPodsOnNodes(reads.client, names, reads.problems);
+}
+
+/** What was read completely and what was not, each gap once, in the order the reads found them. */
+function coverageOf(
+  reads: Reads,
+  ref: WorkloadRef,
+  plan: TemplatePlan,
+  second: OurObjects,
+  ours: OurSide,
+  around: Around,
+): Coverage {
+  const { namespace, gaps } = reads;
+  const eligibleRead = plan.eligibleEarly || ours.lateEligible;
+  return {
+    replicaSets: namespacedListState(
+      second.revisionList,
+      workloadKind(ref.kind).revisionObjects.resource,
+      namespace,
       gaps,
     ),
-    podsReadOn: neighbours.readOn,
+    pods: namespacedListState(second.podList, 'pods', namespace, gaps),
+    events: namespacedListState(second.eventList, 'events', namespace, gaps),
+    nodes: olderNodesState(
+      nodesState(eligibleRead, around.eligibleList, around.boundNodes, podNodeNames(ours.pods), gaps),
+      ours.older,
+      around.olderLists,
+      gaps,
+    ),
+    podsReadOn: around.neighbours.readOn,
     gaps,
-    ...(dra?.coverage ? { dra: dra.coverage } : {}),
-  };
-  const snapshot = selectWorkload(
-    ref.kind,
-    object,
-    {
-      revisions: replicaSetList?.items ?? [],
-      pods: podList?.items ?? [],
-      events: eventList?.items ?? [],
-      pvcs,
-      nodes: [...(eligibleList?.items ?? []), ...olderLists.flatMap((l) => l?.items ?? []), ...boundNodes],
-      neighbours: neighbours.pods,
-      ...(dra?.dra ? { dra: dra.dra } : {}),
-    },
-    { capturedAt, coverage, logs, accessProblems: problems },
-  );
-  progress('snapshot complete');
-  return {
-    ...snapshot,
-    target: ref,
-    ...(deviceTaintRules ? { deviceTaintRules } : {}),
-    ...(ownerSettings ? { ownerSettings } : {}),
+    ...(around.dra?.coverage ? { dra: around.dra.coverage } : {}),
   };
 }
 

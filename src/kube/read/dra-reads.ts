@@ -109,7 +109,7 @@ export function backsExtendedResource(spec: PodSpec, classes: readonly DeviceCla
 }
 
 /**
- * Reads the DRA objects for a Deployment's diagnosis in `namespace`; `classes` when
+ * Reads the DRA objects for a workload's diagnosis in `namespace`; `classes` when
  * they were listed already (readDeviceClasses).
  */
 export async function readDra(
@@ -157,69 +157,10 @@ export async function readDra(
   if (outcomes.every((o) => 'notServed' in o) && (spec.resourceClaims ?? []).length === 0) {
     return { requests };
   }
-  let claims: ResourceClaim[] = [];
-  let claimState: DraCoverage['claims'] = 'unread';
-  if ('list' in claimsAll && !claimsAll.list.truncated) {
-    claims = claimsAll.list.items;
-    claimState = 'all';
-  } else if ('list' in claimsAll || 'refused' in claimsAll) {
-    // Capped or refused cluster-wide: our own namespace's claims, read whole, at least
-    // tell what this Deployment's pods hold (and which of their claims are gone); other
-    // tenants' stay unknown. A capped cluster-wide page proves neither.
-    const capped = 'list' in claimsAll;
-    requests += 1;
-    const own = await read(problems, () =>
-      listObjects<ResourceClaim>(
-        client,
-        { resource: 'resourceclaims', namespace },
-        { limit: CLAIM_PAGE, maxPages: CLAIM_PAGES },
-      ),
-    );
-    const seen = capped ? claimsAll.list.items : [];
-    if ('list' in own) {
-      const ownKeys = new Set(
-        own.list.items.map((c) => `${c.metadata.namespace ?? namespace}/${c.metadata.name}`),
-      );
-      claims = [
-        ...own.list.items,
-        ...seen.filter((c) => !ownKeys.has(`${c.metadata.namespace ?? namespace}/${c.metadata.name}`)),
-      ];
-      if (!own.list.truncated) claimState = 'namespace';
-    } else {
-      claims = seen;
-    }
-    gaps.push(
-      capped
-        ? {
-            about: 'dra',
-            what: `ResourceClaims past the first ${seen.length}`,
-            reason: 'capped',
-            settle: 'kubectl get resourceclaims -A -o yaml, and diagnose from the dump',
-          }
-        : {
-            about: 'dra',
-            what: 'ResourceClaims of other namespaces',
-            reason: 'forbidden',
-            settle: 'grant list on resourceclaims (resource.k8s.io) cluster-wide',
-          },
-    );
-  }
-  const state = <T>(outcome: Outcome<T>, what: string, settle: string, matters = true): ReadState => {
-    if ('list' in outcome) {
-      if (!outcome.list.truncated) return 'complete';
-      if (!matters) return 'partial';
-      gaps.push({
-        about: 'dra',
-        what: `${what} past the first ${outcome.list.items.length}`,
-        reason: 'capped',
-        settle,
-      });
-      return 'partial';
-    }
-    if (matters)
-      gaps.push({ about: 'dra', what, reason: 'notServed' in outcome ? 'failed' : 'forbidden', settle });
-    return 'unread';
-  };
+  const { claims, claimState, ownRead } = await claimsRead(client, namespace, problems, gaps, claimsAll);
+  if (ownRead) requests += 1;
+  const state = <T>(outcome: Outcome<T>, what: string, settle: string, matters = true): ReadState =>
+    readState(gaps, outcome, what, settle, matters);
   const items = <T>(outcome: Outcome<T>): T[] => ('list' in outcome ? outcome.list.items : []);
   const coverage: DraCoverage = {
     claims: claimState,
@@ -238,4 +179,80 @@ export async function readDra(
     coverage,
     requests,
   };
+}
+
+/**
+ * The claims as read: every namespace's, or, when that list is capped or refused,
+ * our own namespace's read whole (one more request, `ownRead`), which at least tells
+ * what this workload's pods hold (and which of their claims are gone); other tenants'
+ * stay unknown. A capped cluster-wide page proves neither.
+ */
+async function claimsRead(
+  client: KubeClient,
+  namespace: string,
+  problems: AccessProblem[],
+  gaps: CoverageGap[],
+  claimsAll: Outcome<ResourceClaim>,
+): Promise<{ claims: ResourceClaim[]; claimState: DraCoverage['claims']; ownRead: boolean }> {
+  if ('list' in claimsAll && !claimsAll.list.truncated)
+    return { claims: claimsAll.list.items, claimState: 'all', ownRead: false };
+  if (!('list' in claimsAll) && !('refused' in claimsAll))
+    return { claims: [], claimState: 'unread', ownRead: false };
+  const capped = 'list' in claimsAll;
+  const own = await read(problems, () =>
+    listObjects<ResourceClaim>(
+      client,
+      { resource: 'resourceclaims', namespace },
+      { limit: CLAIM_PAGE, maxPages: CLAIM_PAGES },
+    ),
+  );
+  const seen = capped ? claimsAll.list.items : [];
+  let claims = seen;
+  let claimState: DraCoverage['claims'] = 'unread';
+  if ('list' in own) {
+    const key = (c: ResourceClaim): string => `${c.metadata.namespace ?? namespace}/${c.metadata.name}`;
+    const ownKeys = new Set(own.list.items.map(key));
+    claims = [...own.list.items, ...seen.filter((c) => !ownKeys.has(key(c)))];
+    if (!own.list.truncated) claimState = 'namespace';
+  }
+  gaps.push(
+    capped
+      ? {
+          about: 'dra',
+          what: `ResourceClaims past the first ${seen.length}`,
+          reason: 'capped',
+          settle: 'kubectl get resourceclaims -A -o yaml, and diagnose from the dump',
+        }
+      : {
+          about: 'dra',
+          what: 'ResourceClaims of other namespaces',
+          reason: 'forbidden',
+          settle: 'grant list on resourceclaims (resource.k8s.io) cluster-wide',
+        },
+  );
+  return { claims, claimState, ownRead: true };
+}
+
+/** How much of one DRA list was read; a capped or unread list that matters is a gap. */
+function readState<T>(
+  gaps: CoverageGap[],
+  outcome: Outcome<T>,
+  what: string,
+  settle: string,
+  matters: boolean,
+): ReadState {
+  if ('list' in outcome) {
+    if (!outcome.list.truncated) return 'complete';
+    if (!matters) return 'partial';
+    gaps.push({
+      about: 'dra',
+      what: `${what} past the first ${outcome.list.items.length}`,
+      reason: 'capped',
+      settle,
+    });
+    return 'partial';
+  }
+  if (matters)
+    gaps.push({ about: 'dra', what, reason: 'notServed' in outcome ? 'failed' : 'forbidden', settle });
+  return 'unread';
 }
