@@ -10,6 +10,7 @@ import {
   diagnoseJobSchema,
   resourceNameSchema,
   type DiagnoseJob,
+  type DiagnosisOutcome,
   type NotifyJobInput,
 } from '../queue/schemas.js';
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
@@ -107,6 +108,31 @@ async function resolveAlertTarget(
   throw lastError;
 }
 
+/** A scan of a namespace (or every namespace) as the result the app posts: the first finding per workload. */
+async function scanOutcome(
+  deps: Pick<DiagnoseDeps, 'scan'>,
+  namespace: string | undefined,
+  progress: (text: string) => void,
+): Promise<Extract<DiagnosisOutcome, { status: 'scanned' }>> {
+  progress(`scanning ${namespace ? `namespace ${namespace}` : 'all namespaces'}…`);
+  const report = await deps.scan(namespace, (done, total) =>
+    progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
+  );
+  const items = report.entries.flatMap((e) =>
+    e.findings.slice(0, 1).map((f) => ({
+      namespace: e.namespace,
+      name: e.name,
+      code: f.code,
+      summary: `${e.state}: ${f.summary}`,
+    })),
+  );
+  return {
+    status: 'scanned',
+    summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
+    items,
+  };
+}
+
 /**
  * Collects, diagnoses, dry-runs every plan, stores the plans, and sends the result
  * to `notify`. Progress goes to `notify` too; the worker never calls Slack.
@@ -141,31 +167,8 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
     };
     try {
       if (data.mode === 'scan') {
-        progress(`scanning ${data.namespace ? `namespace ${data.namespace}` : 'all namespaces'}…`);
-        const report = await deps.scan(data.namespace, (done, total) =>
-          progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
-        );
-        const items = report.entries.flatMap((e) =>
-          e.findings.slice(0, 1).map((f) => ({
-            namespace: e.namespace,
-            name: e.name,
-            code: f.code,
-            summary: `${e.state}: ${f.summary}`,
-          })),
-        );
-        await deps.notify(
-          {
-            kind: 'diagnosis-result',
-            ...run,
-            seq: seq(),
-            outcome: {
-              status: 'scanned',
-              summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
-              items,
-            },
-          },
-          lane,
-        );
+        const outcome = await scanOutcome(deps, data.namespace, progress);
+        await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
