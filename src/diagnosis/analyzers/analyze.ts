@@ -6,6 +6,7 @@ import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { workloadObject } from '../workloads/index.js';
+import { WORKLOAD_NAMES } from '../workload-ref.js';
 
 export interface AnalyzeOptions {
   /** Mask secret shapes in log tails and termination messages first (default true). */
@@ -51,8 +52,8 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
     }
   }
   const managedBy = detectOwner({
-    group: 'apps',
-    kind: 'Deployment',
+    group: WORKLOAD_NAMES[snapshot.target.kind].group,
+    kind: snapshot.target.kind,
     metadata: workloadObject(snapshot).metadata,
   });
   return { snapshot, context, findings, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
