@@ -52,6 +52,16 @@ interface Reading {
   claimsUnread: string[];
 }
 
+/** What every step is handed: the pod, what the nodes show and what is read so far. */
+interface Step {
+  ctx: AnalysisContext;
+  base: PendingBase;
+  oldPods: readonly Pod[];
+  view: NodeView;
+  reading: Reading;
+  say: Say;
+}
+
 /** The verdicts a step can return, all carrying the same caveats and reads. */
 interface Say {
   judged(verdict: PendingVerdict): Judged;
@@ -68,15 +78,16 @@ export function pendingVerdict(
   const view = nodeView(base.eligible);
   const reading = readingGaps(ctx.snapshot, base.pod, view);
   const say = sayer(reading, surges);
-  if (base.eligible.length === 0) return noEligibleNode(ctx, base, oldPods, reading, say);
+  const step: Step = { ctx, base, oldPods, view, reading, say };
+  if (base.eligible.length === 0) return noEligibleNode(step);
   if (view.transient) return say.judged('transient');
   if (view.proved.length > 0) return say.deadlock('nodes', names(view.proved));
   // Room the model sees may be what an unread claim takes away (missing, unbound, in use).
   if (view.roomNow.length > 0)
     return say.judged(reading.claimsUnread.length > 0 ? 'incomplete' : 'unexplained');
-  if (view.freeing.length > 0) return releaseUnproved(ctx, base, oldPods, view, reading, say);
-  if (view.roomUnread.length > 0) return roomUnread(ctx, base, oldPods, view, reading, say);
-  return noRoomAnywhere(ctx.snapshot, base, reading, say);
+  if (view.freeing.length > 0) return releaseUnproved(step);
+  if (view.roomUnread.length > 0) return roomUnread(step);
+  return noRoomAnywhere(step);
 }
 
 function names(list: readonly NodeAssessment[]): string[] {
@@ -134,13 +145,7 @@ function sayer(reading: Reading, surges: boolean): Say {
 }
 
 /** Step 3: no node read takes the pod. */
-function noEligibleNode(
-  ctx: AnalysisContext,
-  base: PendingBase,
-  oldPods: readonly Pod[],
-  reading: Reading,
-  say: Say,
-): Judged {
+function noEligibleNode({ ctx, base, oldPods, reading, say }: Step): Judged {
   const nodes = ctx.snapshot.coverage.nodes;
   if (nodes === 'complete') return say.judged('unschedulable');
   const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
@@ -154,14 +159,7 @@ function noEligibleNode(
 }
 
 /** Step 5: room once old pods go, on nodes whose other pods were not all read. */
-function releaseUnproved(
-  ctx: AnalysisContext,
-  base: PendingBase,
-  oldPods: readonly Pod[],
-  view: NodeView,
-  reading: Reading,
-  say: Say,
-): Judged {
+function releaseUnproved({ ctx, base, oldPods, view, reading, say }: Step): Judged {
   const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
   if (fromMessage.nodes.length > 0) return say.fromMessage(fromMessage.nodes, 'nodes-unread');
   const unproved = names(view.freeing.filter((a) => !a.releaseProved));
@@ -175,14 +173,7 @@ function releaseUnproved(
  * held by a claim of another namespace: the scheduler's own recent counts can still
  * prove that none is.
  */
-function roomUnread(
-  ctx: AnalysisContext,
-  base: PendingBase,
-  oldPods: readonly Pod[],
-  view: NodeView,
-  reading: Reading,
-  say: Say,
-): Judged {
+function roomUnread({ ctx, base, oldPods, view, reading, say }: Step): Judged {
   if (view.deviceGaps.length > 0) {
     const fromMessage = deviceMessageProof(
       placementContext(ctx),
@@ -199,7 +190,8 @@ function roomUnread(
 }
 
 /** Step 7: no eligible node has room, even with our old pods gone. */
-function noRoomAnywhere(snapshot: WorkloadSnapshot, base: PendingBase, reading: Reading, say: Say): Judged {
+function noRoomAnywhere({ ctx, base, reading, say }: Step): Judged {
+  const { snapshot } = ctx;
   const unsettled = base.eligible.flatMap((a) =>
     a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
   );
