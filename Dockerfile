@@ -4,6 +4,8 @@
 #   app:    node <heap flags> dist/src/app/main.js   (npm start)
 #   worker: node dist/src/worker/main.js      (npm run worker)
 #   CLI:    node bin/rollout-doctor.js ...
+# Build and push it, then name it in the Helm chart (image.repository) or in
+# deploy/kustomization.yaml (images): README, "Image".
 # Node 24 is an LTS line. The undici override in package.json is only needed on
 # Node 20 and harmless here.
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectSnapshot } from '../src/kube/read/collector.js';
-import { applyPlan } from '../src/kube/executor.js';
+import { applyPlan } from '../src/apply/apply-plan.js';
 import { diagnose } from '../src/engine/diagnose.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../test/support/edge-ingress.js';
 import type { Section } from './report.js';

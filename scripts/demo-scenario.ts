@@ -2,19 +2,18 @@
  * The demo cluster: both seed incidents (sim/scenarios/gpu-deadlock.yaml and
  * crashloop-node.yaml) in one simulated cluster, so one worker serves both stories.
  * With `dra`, the tracker's incident is its DRA twin (gpu-deadlock-dra.yaml: the GPU
- * published in a ResourceSlice and held through a per-pod ResourceClaim).
+ * published in a ResourceSlice and held through a per-pod ResourceClaim). The same
+ * cluster is `npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --scenario
+ * sim/scenarios/crashloop-node.yaml` (both merge through readScenarioFiles).
  */
 import { fileURLToPath } from 'node:url';
-import { readScenarioFile } from '../sim/scenario.js';
+import { readScenarioFiles } from '../sim/scenario.js';
 
-interface Named {
-  kind?: unknown;
-  metadata?: { name?: unknown; namespace?: unknown };
-}
-
-function keyOf(object: unknown): string {
-  const o = object as Named;
-  return `${String(o.kind)}/${String(o.metadata?.namespace ?? '')}/${String(o.metadata?.name)}`;
+/** The seed scenario files of the demo cluster, in the order they are merged. */
+export function demoScenarioFiles(options: { dra?: boolean } = {}): string[] {
+  return [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'].map((file) =>
+    fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)),
+  );
 }
 
 /**
@@ -22,18 +21,7 @@ function keyOf(object: unknown): string {
  * object (a shared Namespace, say).
  */
 export async function demoScenarioObjects(options: { dra?: boolean } = {}): Promise<object[]> {
-  const seen = new Set<string>();
-  const out: object[] = [];
-  for (const file of [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml']) {
-    const path = fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url));
-    for (const object of await readScenarioFile(path)) {
-      const key = keyOf(object);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(object as object);
-    }
-  }
-  return out;
+  return (await readScenarioFiles(demoScenarioFiles(options))) as object[];
 }
 
 /** The two workloads of the story. */

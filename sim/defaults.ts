@@ -10,6 +10,12 @@ import type { SimObject } from './store.js';
 import { invalid } from './errors.js';
 import { matchesLabels, requirementsOf } from './selectors.js';
 import type { LabelSelector } from '../src/diagnosis/k8s.js';
+import {
+  defaultDaemonSet,
+  defaultStatefulSet,
+  prepareWorkload,
+  workloadCauses,
+} from './workload-defaults.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +26,7 @@ const GENERATION_KINDS = new Set([
   'DaemonSet',
   'DeviceClass',
   'DeviceTaintRule',
+  'Rollout',
 ]);
 
 const DEVICE_TAINT_EFFECTS = ['NoExecute', 'NoSchedule', 'None'];
@@ -86,7 +93,7 @@ function defaultPodSpec(spec: Json): void {
   }
 }
 
-/** SetDefaults_Probe and SetDefaults_HTTPGetAction (k8s.io/kubernetes pkg/apis/core/v1/defaults.go). */
+/** SetDefaults_Probe, SetDefaults_HTTPGetAction and SetDefaults_GRPCAction (k8s.io/kubernetes pkg/apis/core/v1/defaults.go). */
 function defaultProbe(probe: Json): void {
   probe['timeoutSeconds'] ??= 1;
   probe['periodSeconds'] ??= 10;
@@ -97,6 +104,9 @@ function defaultProbe(probe: Json): void {
     if (http['path'] === undefined || http['path'] === '') http['path'] = '/';
     http['scheme'] ??= 'HTTP';
   }
+  // SetDefaults_GRPCAction: kubectl describe dereferences the service.
+  const grpc = obj(probe['grpc']);
+  if (grpc) grpc['service'] ??= '';
 }
 
 function defaultDeployment(spec: Json): void {
@@ -149,6 +159,31 @@ export function applyDefaults(o: SimObject): void {
     status['qosClass'] ??= qosClass(spec);
   }
   if (o.kind === 'PersistentVolumeClaim' && spec) spec['volumeMode'] ??= 'Filesystem';
+  if ((o.kind === 'StatefulSet' || o.kind === 'DaemonSet') && spec) {
+    if (o.kind === 'StatefulSet') defaultStatefulSet(spec);
+    else defaultDaemonSet(spec);
+    const template = ensure(spec, 'template');
+    defaultPodSpec(ensure(template, 'spec'));
+  }
+  if (o.kind === 'LimitRange' && spec) defaultLimitRange(spec);
+}
+
+/**
+ * SetDefaults_LimitRangeItem (pkg/apis/core/v1/defaults.go), for type Container: the
+ * default limit falls back to max, the default request to the default limit, then to min.
+ */
+function defaultLimitRange(spec: Json): void {
+  for (const item of Array.isArray(spec['limits']) ? (spec['limits'] as Json[]) : []) {
+    if (item['type'] !== 'Container') continue;
+    const limits: Json = { ...obj(item['default']) };
+    const requests: Json = { ...obj(item['defaultRequest']) };
+    for (const [k, v] of Object.entries(obj(item['max']) ?? {})) limits[k] ??= v;
+    for (const [k, v] of Object.entries(limits)) requests[k] ??= v;
+    for (const [k, v] of Object.entries(obj(item['min']) ?? {})) requests[k] ??= v;
+    // Empty lists stay out, as omitempty drops them.
+    if (Object.keys(limits).length > 0) item['default'] = limits;
+    if (Object.keys(requests).length > 0) item['defaultRequest'] = requests;
+  }
 }
 
 function intOrPercentIsZero(v: unknown): boolean {
@@ -252,6 +287,7 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
   if (o.kind === 'ResourceClaim' && old && JSON.stringify(o['spec']) !== JSON.stringify(old['spec'])) {
     causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
   }
+  causes.push(...workloadCauses(o, old));
   if (causes.length > 0) throw invalid(rt, name, causes);
 }
 
@@ -268,6 +304,7 @@ export function prepareCreate(rt: ResourceType, o: SimObject): void {
   if (GENERATION_KINDS.has(rt.kind)) meta.generation = 1;
   delete meta.deletionTimestamp;
   stampTimeAdded(o);
+  prepareWorkload(o, undefined);
 }
 
 /** Carries server-owned fields across an update and bumps generation on spec change. */
@@ -282,6 +319,7 @@ export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): v
     o.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
   }
   stampTimeAdded(o, old);
+  prepareWorkload(o, old);
 }
 
 /**

@@ -15,8 +15,8 @@ import { createControllerManager } from './controllers/manager.js';
 import { startControllers } from './controllers/index.js';
 import type { ReadinessGate } from './controllers/readiness-gate.js';
 import { LogStore } from './logs.js';
-import { resourceForKind } from './resources.js';
-import { applyDirect, loadScenario, readScenarioFile } from './scenario.js';
+import { applyDirect, loadScenario, readScenarioFile, readScenarioFiles } from './scenario.js';
+import { typeForKind } from './stored-kinds.js';
 import { FaultList, type FaultRule } from './server/faults.js';
 import { createApiServer, type RecordedRequest } from './server/http.js';
 import { Store } from './store.js';
@@ -26,8 +26,11 @@ export type { FaultRule } from './server/faults.js';
 export type { RecordedRequest } from './server/http.js';
 
 export interface SimOptions {
-  /** Path to a YAML file (multi-doc or List) or parsed objects. */
-  scenario: string | object[];
+  /**
+   * Path to a YAML file (multi-doc or List), several paths (one cluster, the first
+   * occurrence of an object kept: sim/scenario.ts readScenarioFiles), or parsed objects.
+   */
+  scenario: string | readonly string[] | object[];
   /** Default 0 (a free port); always binds 127.0.0.1. */
   port?: number;
   /** Controllers run this many times faster (back-off, progress deadline, delays). */
@@ -91,8 +94,10 @@ export function kubeconfigFor(url: string): string {
   ].join('\n');
 }
 
-function kindName(kind: string): string {
-  return resourceForKind(kind)?.kind ?? kind;
+async function scenarioObjects(scenario: SimOptions['scenario']): Promise<readonly unknown[]> {
+  if (typeof scenario === 'string') return readScenarioFile(scenario);
+  if (scenario.every((s): s is string => typeof s === 'string')) return readScenarioFiles(scenario);
+  return scenario;
 }
 
 /** Starts the simulator and resolves once it is listening. */
@@ -101,9 +106,9 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
   const logs = new LogStore();
   const faults = new FaultList();
   let requests: RecordedRequest[] = [];
-  const objects =
-    typeof options.scenario === 'string' ? await readScenarioFile(options.scenario) : options.scenario;
+  const objects = await scenarioObjects(options.scenario);
   loadScenario(store, objects);
+  const kindName = (kind: string): string => typeForKind(store, kind)?.kind ?? kind;
   const manager = createControllerManager(store, logs, options.timeScale ?? 1);
   if (options.controllers !== false) startControllers(manager);
   let stop: () => void = () => undefined;
@@ -146,7 +151,7 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
     list: (kind, namespace) => store.list(kindName(kind), namespace).map((o) => structuredClone(o)),
     apply: (obj) => structuredClone(applyDirect(store, obj)),
     delete: (kind, namespace, name) => {
-      const rt = resourceForKind(kind);
+      const rt = typeForKind(store, kind);
       if (!rt) throw new Error(`unknown kind ${kind}`);
       deleteObject(store, rt, namespace, name);
     },

@@ -1,5 +1,5 @@
 /**
- * `npm run sim -- --scenario FILE [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]`
+ * `npm run sim -- --scenario FILE [--scenario FILE ...] [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]`
  * Serves the Kubernetes API simulator on 127.0.0.1 until interrupted; `--help` prints the usage.
  */
 import { parseArgs } from 'node:util';
@@ -7,11 +7,13 @@ import { z } from 'zod';
 import { startSimulator } from './index.js';
 import { ScenarioError } from './scenario.js';
 
-const USAGE = `Usage: npm run sim -- --scenario FILE [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]
+const USAGE = `Usage: npm run sim -- --scenario FILE [--scenario FILE ...] [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]
 
 Serves the Kubernetes API simulator (test and demo tooling) on 127.0.0.1 until
 interrupted (Ctrl-C).
-  --scenario FILE         plain Kubernetes YAML to start from (sim/scenarios/*.yaml); required
+  --scenario FILE         Kubernetes YAML to start from: a seed (sim/scenarios/*.yaml) or a
+                          real dump (kubectl get ... -o yaml, a List); required, repeatable:
+                          several files make one cluster (the first copy of an object kept)
   --port P                port to listen on (default: a free one, printed at start)
   --write-kubeconfig F    write a kubeconfig for kubectl and rollout-doctor to F
   --time-scale N          controllers run N times faster: back-offs, progress deadline, delays (default 1)
@@ -24,13 +26,28 @@ Crash rules: ConfigMap kube-sim in namespace kube-system, key rules.yaml: a list
   (sim/scenarios/crashloop-node.yaml has one). Key devices.yaml: the DRA driver's health
   report, a list of {device, health[, cdi]} (cdi: the CDI id the kubelet then reports for it;
   each claim:<name>/<request> entry lists every device of the claim, as the kubelet does).
-Example:
+Kinds: the simulator runs Deployments, ReplicaSets, pods (scheduler, kubelet), DRA claims
+  and Argo Rollouts (argoproj.io/v1alpha1, served while the rollouts.argoproj.io CRD is
+  stored: a scenario holding Rollouts gets it; without one, discovery lists no Rollouts).
+  ResourceQuota and LimitRange are enforced on create. Any other kind a dump holds is
+  stored and served as it is (get, list, watch, create, patch, delete; no controller),
+  under the resource its CRD declares, else the one kubectl would guess from the kind;
+  custom resources take JSON and merge patches, not strategic merge (415). Refused: an
+  object without kind or metadata.name, an unknown kind without apiVersion (exit 2).
+Examples:
   npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --write-kubeconfig /tmp/sim.kubeconfig
   kubectl --kubeconfig /tmp/sim.kubeconfig get pods -A
+  # the demo's cluster (npm run demo): both seed incidents in one cluster
+  npm run sim -- --scenario sim/scenarios/gpu-deadlock.yaml --scenario sim/scenarios/crashloop-node.yaml
+  # a real cluster's state
+  kubectl get deploy,rs,pods,nodes,events,resourcequotas -A -o yaml > dump.yaml
+  npm run sim -- --scenario dump.yaml
 `;
 
 const argsSchema = z.object({
-  scenario: z.string({ error: '--scenario FILE is required' }).min(1, '--scenario FILE is required'),
+  scenario: z
+    .array(z.string().min(1, '--scenario needs a FILE'), { error: '--scenario FILE is required' })
+    .min(1, '--scenario FILE is required'),
   port: z.coerce.number().int().min(0).max(65535).default(0),
   'write-kubeconfig': z.string().optional(),
   'time-scale': z.coerce.number().positive().default(1),
@@ -38,11 +55,11 @@ const argsSchema = z.object({
 });
 
 async function main(): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       options: {
-        scenario: { type: 'string' },
+        scenario: { type: 'string', multiple: true },
         port: { type: 'string' },
         'write-kubeconfig': { type: 'string' },
         'time-scale': { type: 'string' },
@@ -76,7 +93,7 @@ async function main(): Promise<void> {
   const kubeconfigPath = args['write-kubeconfig'];
   if (kubeconfigPath) await sim.writeKubeconfig(kubeconfigPath);
   console.log(
-    `Kubernetes API simulator serving ${args.scenario} at ${sim.url}` +
+    `Kubernetes API simulator serving ${args.scenario.join(' + ')} at ${sim.url}` +
       (kubeconfigPath
         ? ` (kubeconfig: ${kubeconfigPath}; try: kubectl --kubeconfig ${kubeconfigPath} get pods -A)`
         : ''),

@@ -19,6 +19,23 @@ export interface ResourceType {
    * server answers 404 for the group-version and its objects.
    */
   crd?: true;
+  /**
+   * A custom resource (CRD-backed): the API server takes JSON and merge patches but no
+   * strategic merge patch (apiextensions-apiserver, customresource_handler.go).
+   */
+  custom?: true;
+  /** The CRD's additionalPrinterColumns: the columns `kubectl get` shows (tableconvertor.go). */
+  printerColumns?: PrinterColumn[];
+}
+
+/** One additionalPrinterColumns entry of a CustomResourceDefinition version. */
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  format?: string;
+  priority?: number;
+  description?: string;
 }
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -111,6 +128,26 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['sa'],
   },
+  // Stored with real admission (sim/admission/): quota on pod create, LimitRange defaults and bounds.
+  {
+    plural: 'resourcequotas',
+    singular: 'resourcequota',
+    kind: 'ResourceQuota',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['quota'],
+    subresources: ['status'],
+  },
+  {
+    plural: 'limitranges',
+    singular: 'limitrange',
+    kind: 'LimitRange',
+    group: '',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['limits'],
+  },
   {
     plural: 'deployments',
     singular: 'deployment',
@@ -142,6 +179,7 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['ds'],
     categories: ['all'],
+    subresources: ['status'],
   },
   {
     plural: 'statefulsets',
@@ -152,6 +190,16 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: true,
     shortNames: ['sts'],
     categories: ['all'],
+    subresources: ['status', 'scale'],
+  },
+  // No short names upstream; the history of StatefulSets and DaemonSets.
+  {
+    plural: 'controllerrevisions',
+    singular: 'controllerrevision',
+    kind: 'ControllerRevision',
+    group: 'apps',
+    version: 'v1',
+    namespaced: true,
   },
   {
     plural: 'priorityclasses',
@@ -244,6 +292,49 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['app', 'apps'],
     crd: true,
   },
+  // Argo Rollouts, as manifests/crds/rollout-crd.yaml declares it (argoproj/argo-rollouts):
+  // shortName ro, no categories, status and scale (specReplicasPath .spec.replicas,
+  // statusReplicasPath .status.HPAReplicas, labelSelectorPath .status.selector).
+  {
+    plural: 'rollouts',
+    singular: 'rollout',
+    kind: 'Rollout',
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    namespaced: true,
+    shortNames: ['ro'],
+    subresources: ['status', 'scale'],
+    crd: true,
+    printerColumns: [
+      { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'Number of desired pods' },
+      {
+        name: 'Current',
+        type: 'integer',
+        jsonPath: '.status.replicas',
+        description: 'Total number of non-terminated pods targeted by this rollout',
+      },
+      {
+        name: 'Up-to-date',
+        type: 'integer',
+        jsonPath: '.status.updatedReplicas',
+        description:
+          'Total number of non-terminated pods targeted by this rollout that have the desired template spec',
+      },
+      {
+        name: 'Available',
+        type: 'integer',
+        jsonPath: '.status.availableReplicas',
+        description:
+          'Total number of available pods (ready for at least minReadySeconds) targeted by this rollout',
+      },
+      {
+        name: 'Age',
+        type: 'date',
+        jsonPath: '.metadata.creationTimestamp',
+        description: 'Time since resource was created',
+      },
+    ],
+  },
   {
     plural: 'kustomizations',
     singular: 'kustomization',
@@ -268,9 +359,23 @@ export const RESOURCES: readonly ResourceType[] = [
 
 export { VERBS };
 
-/** Which resource types the API serves now (a CRD-backed one only while its CRD is stored). */
-export type Served = (rt: ResourceType) => boolean;
+/**
+ * Which resource types the API serves now (a CRD-backed one only while its CRD is
+ * stored); `extra` lists the kinds a scenario brought that the table above lacks
+ * (sim/stored-kinds.ts), served as stored objects.
+ */
+export type Served = ((rt: ResourceType) => boolean) & { extra?: readonly ResourceType[] };
 export const ALL_SERVED: Served = () => true;
+
+/** Every type served now: the table's and the stored-only ones, in that order. */
+export function servedTypes(served: Served = ALL_SERVED): ResourceType[] {
+  return [...RESOURCES, ...(served.extra ?? [])].filter((rt) => served(rt));
+}
+
+/** A custom resource: served through a CRD, so no strategic merge patch. */
+export function isCustomResource(rt: ResourceType): boolean {
+  return rt.crd === true || rt.custom === true;
+}
 
 /** `<plural>.<group>`: the name of the CustomResourceDefinition that serves `rt`. */
 export function crdName(rt: ResourceType): string {
@@ -289,9 +394,7 @@ export function findResource(
   plural: string,
   served: Served = ALL_SERVED,
 ): ResourceType | undefined {
-  return RESOURCES.find(
-    (r) => r.group === group && r.version === version && r.plural === plural && served(r),
-  );
+  return servedTypes(served).find((r) => r.group === group && r.version === version && r.plural === plural);
 }
 
 /**

@@ -8,9 +8,12 @@ import { parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { applyDefaults, prepareCreate, prepareUpdate } from './defaults.js';
 import { recordUpdate } from './managed-fields.js';
-import { resourceForKind } from './resources.js';
+import { ScenarioError } from './scenario-error.js';
 import type { SimObject, Store } from './store.js';
+import { registerStoredKinds, typeForKind } from './stored-kinds.js';
 import { asSimObject, ensureNamespace } from './writes.js';
+
+export { ScenarioError } from './scenario-error.js';
 
 const objectSchema = z
   .object({
@@ -19,11 +22,6 @@ const objectSchema = z
     metadata: z.object({ name: z.string().min(1), namespace: z.string().optional() }).passthrough(),
   })
   .passthrough();
-
-/** A scenario the simulator cannot start from (unreadable, not YAML, empty, an unknown kind): bad input. */
-export class ScenarioError extends Error {
-  override name = 'ScenarioError';
-}
 
 /**
  * Reads a scenario file into a flat object list (List items expanded). A file with no
@@ -45,6 +43,30 @@ export async function readScenarioFile(path: string): Promise<unknown[]> {
     );
   }
   return objects;
+}
+
+function keyOf(object: unknown): string {
+  const o = object as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+  return `${String(o.kind)}/${String(o.metadata?.namespace ?? '')}/${String(o.metadata?.name)}`;
+}
+
+/**
+ * Several scenario files as one cluster (`npm run sim -- --scenario A --scenario B`, the
+ * demo's combined cluster): their objects in file order, the first occurrence kept when
+ * two files declare the same object (a shared Namespace, say).
+ */
+export async function readScenarioFiles(paths: readonly string[]): Promise<unknown[]> {
+  const seen = new Set<string>();
+  const out: unknown[] = [];
+  for (const path of paths) {
+    for (const object of await readScenarioFile(path)) {
+      const key = keyOf(object);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(object);
+    }
+  }
+  return out;
 }
 
 /** Parses multi-document YAML into a flat object list. */
@@ -82,7 +104,7 @@ function flatten(objects: unknown[]): unknown[] {
  */
 export function applyDirect(store: Store, input: unknown, copy = true): SimObject {
   const parsed = objectSchema.parse(input);
-  const rt = resourceForKind(parsed.kind);
+  const rt = typeForKind(store, parsed.kind);
   if (!rt) throw new ScenarioError(`scenario: unsupported kind ${parsed.kind}`);
   const obj = asSimObject(parsed, rt, copy);
   if (rt.namespaced) {
@@ -114,12 +136,14 @@ export function applyDirect(store: Store, input: unknown, copy = true): SimObjec
 }
 
 /**
- * Loads every object of a scenario into the store, namespaces first. The store
- * takes ownership of the objects (no deep copy: 100,000 pods load in seconds).
+ * Loads every object of a scenario into the store, namespaces and CRDs first. Kinds
+ * the simulator does not simulate are stored as they are (sim/stored-kinds.ts); only
+ * what cannot be stored is refused (no kind or name; an unknown kind without
+ * apiVersion). The store takes ownership of the objects (no deep copy: 100,000 pods
+ * load in seconds).
  */
 export function loadScenario(store: Store, objects: readonly unknown[]): void {
-  const sorted = [...objects].sort((a, b) => rank(a) - rank(b));
-  for (const o of sorted) {
+  for (const o of objects) {
     const shape = objectSchema.safeParse(o);
     if (!shape.success) {
       const issue = shape.error.issues[0];
@@ -127,14 +151,17 @@ export function loadScenario(store: Store, objects: readonly unknown[]): void {
         `scenario: an object is not a Kubernetes object (${issue ? `${issue.path.join('.') || 'object'}: ${issue.message}` : 'invalid'})`,
       );
     }
-    applyDirect(store, o, false);
   }
+  const crds = registerStoredKinds(store, objects);
+  const sorted = [...crds, ...objects].sort((a, b) => rank(a) - rank(b));
+  for (const o of sorted) applyDirect(store, o, false);
 }
 
 function rank(o: unknown): number {
   const kind = (o as { kind?: unknown }).kind;
   const order = [
     'Namespace',
+    'CustomResourceDefinition',
     'Node',
     'PriorityClass',
     'ConfigMap',

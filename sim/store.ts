@@ -5,6 +5,7 @@
  * 100,000 pods.
  */
 import type { KubeObject, ObjectMeta } from '../src/diagnosis/k8s.js';
+import type { ResourceType } from './resources.js';
 import { matchesLabels, type LabelRequirement } from './selectors.js';
 
 export type SimObject = KubeObject & {
@@ -60,6 +61,12 @@ export class Store {
   private readonly byOwner = new Map<string, Set<string>>();
   private readonly log: ChangeEvent[] = [];
   private readonly listeners = new Set<Listener>();
+  /**
+   * Kinds this cluster holds that the simulator's resource table lacks (a dump's
+   * ResourceQuota-like extras, custom resources): served as stored objects, no
+   * controller (sim/stored-kinds.ts). Mutated in place; discovery reads it live.
+   */
+  readonly storedTypes: ResourceType[] = [];
 
   /** The current cluster resourceVersion (of the newest write). */
   get resourceVersion(): number {

@@ -14,6 +14,9 @@ import {
 } from './defaults.js';
 import { resourceForKind, type ResourceType } from './resources.js';
 import type { SimObject, Store } from './store.js';
+import { typeForKind } from './stored-kinds.js';
+import { admitLimitRanges } from './admission/limit-range.js';
+import { admitQuota } from './admission/resource-quota.js';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -30,6 +33,8 @@ const STATUS_KINDS = new Set([
   'DaemonSet',
   'ResourceClaim',
   'DeviceTaintRule',
+  'ResourceQuota',
+  'Rollout',
 ]);
 
 const NAMESPACE_RT = resourceForKind('Namespace');
@@ -101,9 +106,28 @@ export function createObject(
     throw alreadyExists(rt, obj.metadata.name);
   prepareCreate(rt, obj);
   applyDefaults(obj);
-  validate(rt, obj, undefined);
+  admitCreate(store, rt, obj, options.dryRun ?? false);
   if (options.dryRun) return obj;
   return store.put(obj);
+}
+
+/**
+ * The API server's create path after decoding: mutating admission (LimitRanger's
+ * defaults; the pod's QoS class is set after it, in the strategy's PrepareForCreate),
+ * validation, then validating admission (LimitRanger's bounds, ResourceQuota, which
+ * charges the quota unless this is a dry run).
+ */
+function admitCreate(store: Store, rt: ResourceType, obj: SimObject, dryRun: boolean): void {
+  if (rt.kind === 'Pod' && store.list('LimitRange', obj.metadata.namespace).length > 0) {
+    const before = JSON.stringify(obj['spec']);
+    admitLimitRanges(store, rt, obj);
+    if (JSON.stringify(obj['spec']) !== before) {
+      delete (obj['status'] as { qosClass?: unknown } | undefined)?.qosClass;
+      applyDefaults(obj);
+    }
+  }
+  validate(rt, obj, undefined);
+  admitQuota(store, rt, obj, dryRun);
 }
 
 /**
@@ -162,7 +186,7 @@ export function updateObject(
  */
 export function finishDeletion(store: Store, obj: SimObject): void {
   if (!obj.metadata.deletionTimestamp || (obj.metadata.finalizers ?? []).length > 0) return;
-  const rt = resourceForKind(obj.kind);
+  const rt = typeForKind(store, obj.kind);
   if (rt && store.get(rt.kind, obj.metadata.namespace, obj.metadata.name))
     deleteObject(store, rt, obj.metadata.namespace, obj.metadata.name);
 }
@@ -207,7 +231,7 @@ export function deleteObject(
   const uid = old.metadata.uid;
   if (uid) {
     for (const dependent of store.ownedBy(uid)) {
-      const drt = resourceForKind(dependent.kind);
+      const drt = typeForKind(store, dependent.kind);
       if (!drt) continue;
       if (options.propagation === 'Orphan') {
         const copy = structuredClone(dependent);
@@ -227,7 +251,7 @@ export function deleteObject(
   }
   if (rt.kind === 'Namespace') {
     for (const kind of store.kinds()) {
-      const krt = resourceForKind(kind);
+      const krt = typeForKind(store, kind);
       if (!krt?.namespaced) continue;
       for (const o of store.list(kind, name)) store.remove(kind, name, o.metadata.name);
     }

@@ -166,8 +166,41 @@ export function computeStatus(input: StatusInput): {
       nowText,
     );
   }
+  if (!d.spec.paused) conditions = withReplicaFailure(conditions, newRS, oldRSs);
   // Keep Available before Progressing like the controller writes them.
   conditions.sort((a, b) => (a.type === 'Available' ? -1 : b.type === 'Available' ? 1 : 0));
   status.conditions = conditions;
   return { status, progressed, complete };
+}
+
+/**
+ * syncRolloutStatus (pkg/controller/deployment/progress.go): the ReplicaFailure
+ * condition of the new ReplicaSet, else of any old one (getReplicaFailures), is copied
+ * to the Deployment with both times its lastTransitionTime
+ * (util.ReplicaSetToDeploymentCondition), replacing one of another status or reason; with
+ * none left on the ReplicaSets the Deployment's goes too.
+ */
+function withReplicaFailure(
+  conditions: Condition[],
+  newRS: ReplicaSet | undefined,
+  oldRSs: readonly ReplicaSet[],
+): Condition[] {
+  const failureOf = (rs: ReplicaSet | undefined): Condition | undefined =>
+    (rs?.status as { conditions?: Condition[] } | undefined)?.conditions?.find(
+      (c) => c.type === 'ReplicaFailure',
+    );
+  const failure = failureOf(newRS) ?? oldRSs.map(failureOf).find((c) => c !== undefined);
+  const current = conditions.find((c) => c.type === 'ReplicaFailure');
+  if (!failure) return current ? conditions.filter((c) => c !== current) : conditions;
+  if (current && current.status === failure.status && current.reason === failure.reason) return conditions;
+  const copied: Condition = {
+    type: 'ReplicaFailure',
+    status: failure.status,
+    ...(failure.lastTransitionTime
+      ? { lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime }
+      : {}),
+    ...(failure.reason ? { reason: failure.reason } : {}),
+    ...(failure.message ? { message: failure.message } : {}),
+  };
+  return [...conditions.filter((c) => c !== current), copied];
 }

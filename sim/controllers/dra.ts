@@ -10,8 +10,10 @@
  *   then, and a per-pod claim whose pod finished is deleted (one whose pod is gone is
  *   deleted by garbage collection);
  * - the DynamicResources scheduler plugin's Filter and Reserve: exclusive devices
- *   from ResourceSlices, by the request's deviceClassName and the selectors that
- *   can be evaluated (the same matching as the diagnosis), "cannot allocate all
+ *   from ResourceSlices, by the request's deviceClassName and the class's and the
+ *   request's CEL selectors, evaluated by the simulator's own allocator
+ *   (dra-devices.ts, dra-cel.ts; never the product's matching, so a mistake there
+ *   shows as a disagreement), "cannot allocate all
  *   claims" or "resourceclaim not available on the node" otherwise; at binding the
  *   allocation, the finalizer and `reservedFor` are written. A DeviceTaintRule adds
  *   its taint to the devices it selects, as if the driver had published it: a
@@ -31,24 +33,21 @@
  *   their own (upstream lets them reuse a later container's request);
  * - for the kubelet: the devices each container holds through its claims.
  */
-import type {
-  DeviceClass,
-  Node,
-  Pod,
-  ResourceClaim,
-  ResourceClaimTemplate,
-  ResourceSlice,
-} from '../../src/diagnosis/k8s.js';
-import {
-  allocatedDevices,
-  devicesOnNode,
-  matchDevice,
-  type NodeDevice,
-} from '../../src/diagnosis/dra/devices.js';
+import type { Node, Pod, ResourceClaim, ResourceClaimTemplate } from '../../src/diagnosis/k8s.js';
 import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
-import { classForExtendedResource, requestAlternatives } from '../../src/diagnosis/dra/needs.js';
 import type { DeviceRequest } from '../../src/diagnosis/k8s.js';
-import { matchesTerms } from '../../src/diagnosis/base/node-match.js';
+import {
+  alternativesOf,
+  classForResource,
+  deviceMatches,
+  devicesOn,
+  heldDevices,
+  type ClassShape,
+  type RequestShape,
+  type SimDevice,
+  type SliceShape,
+} from './dra-devices.js';
+import { matchesNodeSelectorTerms } from './scheduler-filters.js';
 import { generatedName, nowRfc3339 } from '../defaults.js';
 import { resourceForKind } from '../resources.js';
 import { deleteObject, finishDeletion } from '../writes.js';
@@ -312,12 +311,12 @@ export interface NodeAllocation {
  * involved at all); on a node, only those whose allocatable is none are DRA's.
  */
 export function draBackedResources(store: Store, pod: Pod): Set<string> {
-  const classes = store.list('DeviceClass') as unknown as DeviceClass[];
+  const classes = store.list('DeviceClass') as unknown as ClassShape[];
   const backed = new Set<string>();
   if (classes.length === 0) return backed;
   for (const c of [...(pod.spec.initContainers ?? []), ...pod.spec.containers]) {
     for (const resource of Object.keys(c.resources?.requests ?? {})) {
-      if (resource.includes('/') && classForExtendedResource(classes, resource)) backed.add(resource);
+      if (resource.includes('/') && classForResource(classes, resource)) backed.add(resource);
     }
   }
   return backed;
@@ -328,7 +327,7 @@ function extendedRequests(
   pod: Pod,
   node: Node,
   backed: ReadonlySet<string>,
-  classes: readonly DeviceClass[],
+  classes: readonly ClassShape[],
 ): Omit<ExtendedAllocation, 'results'> {
   const allocatable = node.status?.allocatable ?? {};
   const onDra = [...backed].filter((r) => schedulingAmount(r, allocatable[r]) === 0).sort();
@@ -336,7 +335,7 @@ function extendedRequests(
   const requests: DeviceRequest[] = [];
   const mappings: ExtendedAllocation['mappings'] = [];
   for (const resource of onDra) {
-    const className = classForExtendedResource(classes, resource)?.metadata.name ?? '';
+    const className = classForResource(classes, resource)?.metadata.name ?? '';
     containers.forEach((container, index) => {
       const asked = container.resources?.requests ?? {};
       const count = schedulingAmount(resource, asked[resource]);
@@ -360,11 +359,12 @@ export function draFilter(
   node: Node,
   backed: ReadonlySet<string> = new Set(),
 ): { reason: string } | NodeAllocation {
-  const slices = store.list('ResourceSlice') as unknown as ResourceSlice[];
-  const classes = store.list('DeviceClass') as unknown as DeviceClass[];
-  const held = allocatedDevices(store.list('ResourceClaim') as unknown as ResourceClaim[]);
+  const classes = store.list('DeviceClass') as unknown as ClassShape[];
+  const held = heldDevices(store.list('ResourceClaim') as unknown as ResourceClaim[]);
   const rules = store.list('DeviceTaintRule') as unknown as DeviceTaintRuleObject[];
-  const devices = devicesOnNode(slices, node).devices.map((d) => withRuleTaints(d, rules));
+  const devices = devicesOn(store.list('ResourceSlice') as unknown as SliceShape[], node).map((d) =>
+    withRuleTaints(d, rules),
+  );
   const taken = new Set<string>();
   const allocations: Allocation[] = [];
   for (const { claim: claimObj } of podClaims(store, pod)) {
@@ -373,7 +373,8 @@ export function draFilter(
     const allocation = claim.status?.allocation;
     if (allocation) {
       const terms = allocation.nodeSelector?.nodeSelectorTerms;
-      if (terms && !matchesTerms(node, terms)) return { reason: 'resourceclaim not available on the node' };
+      if (terms && !matchesNodeSelectorTerms(node, terms))
+        return { reason: 'resourceclaim not available on the node' };
       allocations.push({ claim: claimObj });
       continue;
     }
@@ -394,12 +395,9 @@ export function draFilter(
     const results: Result[] = [];
     for (const request of requests) {
       let served = false;
-      for (const alternative of requestAlternatives(request)) {
+      for (const alternative of alternativesOf(request as RequestShape)) {
         const free = devices.filter(
-          (d) =>
-            !held.has(d.key) &&
-            !taken.has(d.key) &&
-            matchDevice(alternative, classes, true, d).result === 'match',
+          (d) => !held.has(d.key) && !taken.has(d.key) && deviceMatches(alternative, classes, d),
         );
         const count = alternative.allocationMode === 'All' ? free.length : (alternative.count ?? 1);
         if (free.length === 0 || free.length < count) continue;
@@ -482,7 +480,7 @@ function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: Exten
  * The device with the taints of the DeviceTaintRules that select it (driver, pool and
  * device, each only when set; an empty selector selects every device, none selects none).
  */
-export function withRuleTaints(d: NodeDevice, rules: readonly DeviceTaintRuleObject[]): NodeDevice {
+export function withRuleTaints(d: SimDevice, rules: readonly DeviceTaintRuleObject[]): SimDevice {
   const taints = rules
     .filter((r) => {
       const sel = r.spec?.deviceSelector;

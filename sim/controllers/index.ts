@@ -5,11 +5,24 @@ import type { ControllerManager } from './manager.js';
 import { replicaSetController } from './replicaset.js';
 import { schedulerController } from './scheduler.js';
 import { resourceClaimController } from './dra.js';
+import { daemonSetController } from './daemonset.js';
+import { statefulSetController } from './statefulset.js';
+import { resourceQuotaController } from './resource-quota.js';
+import { rolloutController } from './argo/controller.js';
 
-/** Adds every controller to the manager: deployment, replicaset, scheduler, kubelet. */
+/**
+ * Adds every controller to the manager: resourcequota, deployment, argo-rollouts,
+ * replicaset, statefulset, daemonset, scheduler, kubelet.
+ */
 export function startControllers(manager: ControllerManager): void {
+  // First: a scenario's quotas get their status before any pod is created, as if they
+  // had been there all along (admission ignores a quota the controller has not synced).
+  manager.add(resourceQuotaController(manager.context));
   manager.add(deploymentController(manager.context));
+  manager.add(rolloutController(manager.context));
   manager.add(replicaSetController(manager.context));
+  manager.add(statefulSetController(manager.context));
+  manager.add(daemonSetController(manager.context));
   // Before the scheduler: a pod's template claims exist before it is tried.
   manager.add(resourceClaimController(manager.context));
   manager.add(schedulerController(manager.context));

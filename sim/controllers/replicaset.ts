@@ -2,7 +2,18 @@
  * ReplicaSet controller: keeps the number of active pods at spec.replicas, deleting
  * the least useful pods first on scale-down (unscheduled, then pending, then not
  * ready, then the newest), and reports replicas/ready/available in status.
+ *
+ * A pod the API server refuses (quota, LimitRange) is reported as upstream does
+ * (kubernetes pkg/controller/replicaset): RealPodControl.createPods records the Warning
+ * `FailedCreate` event `Error creating: <the API error>` on the ReplicaSet
+ * (controller_utils.go), slowStartBatch stops at the first failure, and calculateStatus
+ * (replica_set_utils.go) sets the condition `ReplicaFailure=True`, reason FailedCreate,
+ * message the error, once; it is removed by the first sync that creates or deletes
+ * without error. The ReplicaSet is retried with the workqueue's per-item back-off
+ * (5 ms doubling, at most 1000 s), and at once when its pods change.
  */
+import { nowRfc3339 } from '../defaults.js';
+import { ApiError } from '../errors.js';
 import { resourceForKind } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { createObject, deleteObject } from '../writes.js';
@@ -30,6 +41,7 @@ function deletionCost(o: SimObject): number {
 /** Creates the ReplicaSet controller. */
 export function replicaSetController(ctx: ControllerContext): Controller {
   const dirty = new Set<string>();
+  const failures = new Map<string, number>();
   const { store } = ctx;
   const mark = (ns: string | undefined, name: string): void => {
     dirty.add(`${ns ?? ''}/${name}`);
@@ -48,35 +60,49 @@ export function replicaSetController(ctx: ControllerContext): Controller {
       .ownedBy(uid)
       .filter((o) => o.kind === 'Pod' && controllerUid(o) === uid && isPodActive(asPod(o)));
     const want = rs.spec.replicas ?? 1;
+    let manageError: ApiError | undefined;
     if (pods.length < want && rs.spec.template) {
       for (let i = pods.length; i < want; i += 1) {
         const template = structuredClone(rs.spec.template);
-        const pod = createObject(
-          store,
-          POD_RT,
-          {
-            apiVersion: 'v1',
-            kind: 'Pod',
-            metadata: {
-              generateName: `${rsObj.metadata.name}-`,
-              namespace: rsObj.metadata.namespace,
-              labels: template.metadata?.labels ?? {},
-              ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
-              ownerReferences: [
-                {
-                  apiVersion: 'apps/v1',
-                  kind: 'ReplicaSet',
-                  name: rsObj.metadata.name,
-                  uid,
-                  controller: true,
-                  blockOwnerDeletion: true,
-                },
-              ],
+        const pod = tryCreate(() =>
+          createObject(
+            store,
+            POD_RT,
+            {
+              apiVersion: 'v1',
+              kind: 'Pod',
+              metadata: {
+                generateName: `${rsObj.metadata.name}-`,
+                namespace: rsObj.metadata.namespace,
+                labels: template.metadata?.labels ?? {},
+                ...(template.metadata?.annotations ? { annotations: template.metadata.annotations } : {}),
+                ownerReferences: [
+                  {
+                    apiVersion: 'apps/v1',
+                    kind: 'ReplicaSet',
+                    name: rsObj.metadata.name,
+                    uid,
+                    controller: true,
+                    blockOwnerDeletion: true,
+                  },
+                ],
+              },
+              spec: template.spec,
             },
-            spec: template.spec,
-          },
-          rsObj.metadata.namespace,
+            rsObj.metadata.namespace,
+          ),
         );
+        if (pod instanceof ApiError) {
+          manageError = pod;
+          recordEvent(store, {
+            involved: rsObj,
+            type: 'Warning',
+            reason: 'FailedCreate',
+            message: `Error creating: ${pod.message}`,
+            component: 'replicaset-controller',
+          });
+          break;
+        }
         recordEvent(store, {
           involved: rsObj,
           type: 'Normal',
@@ -111,19 +137,30 @@ export function replicaSetController(ctx: ControllerContext): Controller {
       .ownedBy(uid)
       .filter((o) => o.kind === 'Pod' && controllerUid(o) === uid && isPodActive(asPod(o)));
     const minReady = rs.spec.minReadySeconds ?? 0;
+    const conditions = failureConditions(current, live.length, want, manageError);
     const status = {
       replicas: live.length,
       fullyLabeledReplicas: live.length,
       readyReplicas: live.filter((p) => isPodReady(asPod(p))).length,
       availableReplicas: live.filter((p) => isPodAvailable(asPod(p), minReady, ctx.timeScale)).length,
       observedGeneration: current.metadata.generation ?? 1,
+      ...(conditions.length > 0 ? { conditions } : {}),
     };
+    if (manageError) retryLater(key);
+    else failures.delete(key);
     if (minReady > 0 && status.readyReplicas > status.availableReplicas) {
       ctx.after(minReady, () => mark(current.metadata.namespace, current.metadata.name), { settles: true });
     }
     if (JSON.stringify(current['status']) !== JSON.stringify(status)) {
       store.put({ ...structuredClone(current), status });
     }
+  };
+
+  /** The workqueue's ItemExponentialFailureRateLimiter: 5 ms doubling per failure, at most 1000 s. */
+  const retryLater = (key: string): void => {
+    const n = failures.get(key) ?? 0;
+    failures.set(key, n + 1);
+    ctx.after(Math.min(0.005 * 2 ** n, 1000), () => dirty.add(key));
   };
 
   return {
@@ -141,4 +178,49 @@ export function replicaSetController(ctx: ControllerContext): Controller {
       return dirty.size > 0;
     },
   };
+}
+
+/** An API refusal as a value (the controller reports it); anything else is a bug and throws. */
+function tryCreate(create: () => SimObject): SimObject | ApiError {
+  try {
+    return create();
+  } catch (err) {
+    if (err instanceof ApiError) return err;
+    throw err;
+  }
+}
+
+interface RsCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+/** calculateStatus's ReplicaFailure handling (replica_set_utils.go): set once on error, removed on success. */
+function failureConditions(
+  rs: SimObject,
+  have: number,
+  want: number,
+  error: ApiError | undefined,
+): RsCondition[] {
+  const conditions = ((rs['status'] as { conditions?: RsCondition[] } | undefined)?.conditions ?? []).map(
+    (c) => ({
+      ...c,
+    }),
+  );
+  const existing = conditions.find((c) => c.type === 'ReplicaFailure');
+  if (error && !existing) {
+    const reason = have < want ? 'FailedCreate' : have > want ? 'FailedDelete' : '';
+    conditions.push({
+      type: 'ReplicaFailure',
+      status: 'True',
+      lastTransitionTime: nowRfc3339(),
+      reason,
+      message: error.message,
+    });
+  }
+  if (!error && existing) return conditions.filter((c) => c !== existing);
+  return conditions;
 }

@@ -5,7 +5,14 @@
  * at the first plugin that rejects it. `unresolvable` marks
  * UnschedulableAndUnresolvable statuses, where preemption cannot help.
  */
-import type { Node, NodeSelectorRequirement, Pod, Taint, Toleration } from '../../src/diagnosis/k8s.js';
+import type {
+  Node,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Pod,
+  Taint,
+  Toleration,
+} from '../../src/diagnosis/k8s.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
 import { isPodActive } from './pods.js';
 import { schedulingAmount } from './quantity.js';
@@ -29,7 +36,8 @@ export function podRequests(pod: Pod): Map<string, number> {
   return total;
 }
 
-function tolerates(tolerations: readonly Toleration[], taint: Taint): boolean {
+/** ToleratesTaint over a list: some toleration matches the taint (key, value, effect, operator). */
+export function tolerates(tolerations: readonly Toleration[], taint: Taint): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.operator === 'Exists') return t.key === undefined || t.key === '' || t.key === taint.key;
@@ -65,6 +73,12 @@ export function matchesNodeAffinity(pod: Pod, node: Node): boolean {
   const terms =
     pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (!terms) return true;
+  return matchesNodeSelectorTerms(node, terms);
+}
+
+/** NodeSelectorTerms: terms ORed, a term's expressions and fields ANDed, an empty term matching nothing. */
+export function matchesNodeSelectorTerms(node: Node, terms: readonly NodeSelectorTerm[]): boolean {
+  const labels = node.metadata.labels ?? {};
   return terms.some((term) => {
     const exprs = term.matchExpressions ?? [];
     const fields = term.matchFields ?? [];
@@ -74,6 +88,29 @@ export function matchesNodeAffinity(pod: Pod, node: Node): boolean {
       fields.every((f) => matchRequirement({ 'metadata.name': node.metadata.name ?? '' }, f))
     );
   });
+}
+
+/**
+ * NodeAffinity's PreFilter (plugins/nodeaffinity PreFilter): when every required term
+ * names nodes by `matchFields metadata.name In`, only those nodes are filtered (the
+ * union over terms, the intersection within one); undefined when any term names none.
+ */
+export function nodeNamesFromAffinity(pod: Pod): Set<string> | undefined {
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  if (terms.length === 0) return undefined;
+  const names = new Set<string>();
+  for (const term of terms) {
+    let termNames: Set<string> | undefined;
+    for (const f of term.matchFields ?? []) {
+      if (f.key !== 'metadata.name' || f.operator !== 'In') continue;
+      const values = new Set(f.values ?? []);
+      termNames = termNames ? new Set([...termNames].filter((n) => values.has(n))) : values;
+    }
+    if (!termNames) return undefined;
+    for (const n of termNames) names.add(n);
+  }
+  return names;
 }
 
 function hostPorts(pod: Pod): string[] {

@@ -18,6 +18,7 @@ import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
   filterNode,
   fitErrorMessage,
+  nodeNamesFromAffinity,
   podRequests,
   type FilterResult,
   type NodeView,
@@ -26,6 +27,20 @@ import {
 const POD_RT = resourceForKind('Pod');
 const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
 const RETRY_SECONDS = 60;
+/**
+ * The status of a node NodeAffinity's PreFilter left out (schedule_one.go
+ * findNodesThatFitPod: SetAbsentNodesStatus, UnschedulableAndUnresolvable, with the
+ * plugins that narrowed the nodes), hence `N node(s) didn't satisfy plugin(s)
+ * [NodeAffinity]` beside the one node a DaemonSet pod is pinned to.
+ */
+const NOT_HELPFUL: FilterResult = {
+  reasons: ['Preemption is not helpful for scheduling'],
+  unresolvable: true,
+};
+const NOT_NAMED: FilterResult = {
+  reasons: ["node(s) didn't satisfy plugin(s) [NodeAffinity]"],
+  unresolvable: true,
+};
 
 function keyOf(o: SimObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -51,9 +66,24 @@ export function schedulerController(ctx: ControllerContext): Controller {
     unschedulable.clear();
   };
 
+  // A node's pods are read when a filter needs them: a pod pinned to one node (a
+  // DaemonSet pod) does not read every node's pods.
   const views = (): NodeView[] =>
-    store
-      .list('Node')
+    store.list('Node').map((n) => {
+      let pods: Pod[] | undefined;
+      return {
+        node: n as unknown as Node,
+        get pods(): Pod[] {
+          return (pods ??= store.podsOnNode(n.metadata.name).map(asPod));
+        },
+      };
+    });
+
+  /** The views of the nodes a PreFilter named (those that exist). */
+  const namedViews = (names: ReadonlySet<string>): NodeView[] =>
+    [...names]
+      .map((name) => store.get('Node', undefined, name))
+      .filter((n): n is SimObject => n !== undefined)
       .map((n) => ({ node: n as unknown as Node, pods: store.podsOnNode(n.metadata.name).map(asPod) }));
 
   const domainPods = (all: NodeView[]) => {
@@ -123,6 +153,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     domain: ReturnType<typeof domainPods>,
     backed: ReadonlySet<string>,
     claims: boolean,
+    absent: number,
   ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
     if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
@@ -133,7 +164,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     all.forEach((view, i) => {
       const r = results[i];
       if (!r || r.unresolvable) {
-        perNode.push({ reasons: ['Preemption is not helpful for scheduling'], unresolvable: true });
+        perNode.push(NOT_HELPFUL);
         return;
       }
       const lower = view.pods.filter((p) => isPodActive(p) && (p.spec.priority ?? 0) < priority);
@@ -167,7 +198,8 @@ export function schedulerController(ctx: ControllerContext): Controller {
       if (!best || chosen.length < best.pods.length) best = { node: view.node, pods: chosen };
     });
     if (best) return { message: '', victims: best };
-    return { message: `preemption: ${fitErrorMessage(all.length, perNode)}` };
+    for (let i = 0; i < absent; i += 1) perNode.push(NOT_HELPFUL);
+    return { message: `preemption: ${fitErrorMessage(all.length + absent, perNode)}` };
   };
 
   const scheduleOne = (key: string): void => {
@@ -180,10 +212,19 @@ export function schedulerController(ctx: ControllerContext): Controller {
     // Extended resources a DeviceClass maps bring in DynamicResources as claims do.
     const backed = draBackedResources(store, pod);
     const claims = userClaims || backed.size > 0;
-    const all = views();
+    const named = nodeNamesFromAffinity(pod);
+    // With inter-pod affinity terms the filters need every node's pods; otherwise the
+    // nodes NodeAffinity's PreFilter left out are only counted, never read.
+    const interPod =
+      (pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length +
+        (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length >
+      0;
+    const all = named && !interPod ? namedViews(named) : views();
+    const absent = named && !interPod ? store.sortedKeys('Node').length - all.length : 0;
     const domain = domainPods(all);
     const allocations = new Map<Node, NodeAllocation>();
     const results = all.map((v): FilterResult => {
+      if (named && !named.has(v.node.metadata.name ?? '')) return NOT_NAMED;
       const result = filterNode(pod, v, domain, backed);
       if (!claims || result.reasons.length > 0) return result;
       const dra = draFilter(store, pod, v.node, backed);
@@ -206,7 +247,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       return;
     }
-    const preempted = preempt(pod, all, results, domain, backed, claims);
+    const preempted = preempt(pod, all, results, domain, backed, claims, absent);
     // The PostFilter plugins in order, as RunPostFilterPlugins joins their rejections
     // (", "): DynamicResources first, enabled by default from 1.34 ("still not
     // schedulable" for a pod with claims, "no new claims to deallocate" for one without;
@@ -236,7 +277,11 @@ export function schedulerController(ctx: ControllerContext): Controller {
       queue.add(key);
       return;
     }
-    const message = fitErrorMessage(all.length, results, post.message || undefined);
+    const message = fitErrorMessage(
+      all.length + absent,
+      absent > 0 ? [...results, ...new Array<FilterResult>(absent).fill(NOT_NAMED)] : results,
+      post.message || undefined,
+    );
     recordEvent(store, {
       involved: podObj,
       type: 'Warning',

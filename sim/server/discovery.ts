@@ -2,7 +2,7 @@
  * Legacy discovery documents (/api, /apis, /api/v1, /apis/<g>/<v>, /version), the
  * path kubectl takes when the server does not offer aggregated discovery.
  */
-import { ALL_SERVED, RESOURCES, VERBS, type Served } from '../resources.js';
+import { ALL_SERVED, servedTypes, VERBS, type Served } from '../resources.js';
 import { groupVersions } from './request-info.js';
 
 /**
@@ -27,7 +27,7 @@ const SERVER_VERSION = {
 
 function resourceList(group: string, version: string, served: Served): unknown {
   const resources: unknown[] = [];
-  for (const r of RESOURCES.filter((x) => x.group === group && x.version === version && served(x))) {
+  for (const r of servedTypes(served).filter((x) => x.group === group && x.version === version)) {
     resources.push({
       name: r.plural,
       singularName: r.singular,

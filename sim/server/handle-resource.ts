@@ -8,7 +8,7 @@ import { createObject, deleteObject, updateObject } from '../writes.js';
 import { parseListQuery, runList, selects } from './list.js';
 import { patchObject } from './patch-request.js';
 import { podLog } from './pod-log.js';
-import { getScale, patchScale } from './scale-subresource.js';
+import { getScale, patchScale, updateScale } from './scale-subresource.js';
 import { present } from './present.js';
 import type { ResourceRequest } from './request-info.js';
 import { includeObjectOf, toTable, wantsTable } from './table.js';
@@ -102,6 +102,11 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     }
     case 'update': {
       const dryRun = dryRunOf(params);
+      if (info.subresource === 'scale') {
+        const fieldManager = params.get('fieldManager') ?? undefined;
+        const options = { dryRun, ...(fieldManager ? { fieldManager } : {}) };
+        return sendJson(res, 200, updateScale(store, rt, ns, info.name ?? '', input.body, options));
+      }
       const updated = updateObject(store, rt, input.body, ns, info.name ?? '', {
         dryRun,
         ...(info.subresource ? { subresource: info.subresource } : {}),

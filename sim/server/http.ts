@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApiError, forbidden, reasonForCode } from '../errors.js';
 import type { LogStore } from '../logs.js';
 import type { Store } from '../store.js';
-import { crdName, type Served } from '../resources.js';
+import { crdName, type ResourceType, type Served } from '../resources.js';
 import { discoveryDocument } from './discovery.js';
 import type { FaultList } from './faults.js';
 import { handleResource } from './handle-resource.js';
@@ -74,8 +74,11 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /** Creates the (not yet listening) HTTP server. */
 export function createApiServer(options: HttpOptions): Server {
   const { store, logs, faults, requests } = options;
-  const served: Served = (rt) =>
-    !rt.crd || store.get('CustomResourceDefinition', undefined, crdName(rt)) !== undefined;
+  const served: Served = Object.assign(
+    (rt: ResourceType) =>
+      !rt.crd || store.get('CustomResourceDefinition', undefined, crdName(rt)) !== undefined,
+    { extra: store.storedTypes },
+  );
   return createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');

@@ -3,7 +3,7 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { applyJsonPatch, JsonPatchError } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/json-merge.js';
 import { applyStrategicPatch, StrategicPatchError } from '../patch/strategic.js';
-import type { ResourceType } from '../resources.js';
+import { isCustomResource, type ResourceType } from '../resources.js';
 import type { SimObject, Store } from '../store.js';
 import { recordUpdate } from '../managed-fields.js';
 import { updateObject } from '../writes.js';
@@ -14,6 +14,32 @@ export const PATCH_TYPES = [
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
 ] as const;
+
+/**
+ * What a custom resource's PATCH accepts, in the order the API server lists them in its
+ * 415 (apiextensions-apiserver customresource_handler.go serveResource: JSON patch,
+ * merge patch, apply; no strategic merge, a CRD has no patch strategies). The
+ * simulator has no server-side apply, so an apply patch gets the same 415.
+ */
+const CUSTOM_PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/apply-patch+yaml',
+] as const;
+
+/** 415 for a patch type `rt` does not take (handlers/patch.go, negotiation.NewUnsupportedMediaTypeError). */
+export function checkPatchType(rt: ResourceType, type: string): void {
+  const custom = isCustomResource(rt);
+  const accepted: readonly string[] = custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES;
+  // No server-side apply here: an apply patch is refused too, whatever the list says.
+  if (!accepted.includes(type) || type === 'application/apply-patch+yaml') {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+    );
+  }
+}
 
 /** Applies a PATCH request body to the stored object. */
 export function patchObject(
@@ -26,13 +52,7 @@ export function patchObject(
   options: { dryRun: boolean; subresource?: string; fieldManager?: string },
 ): SimObject {
   const type = contentType.split(';')[0]?.trim() ?? '';
-  if (!(PATCH_TYPES as readonly string[]).includes(type)) {
-    throw new ApiError(
-      415,
-      'UnsupportedMediaType',
-      `the body of the request was in an unknown format - accepted media types include: ${PATCH_TYPES.join(', ')}`,
-    );
-  }
+  checkPatchType(rt, type);
   const old = store.get(rt.kind, rt.namespaced ? namespace : undefined, name);
   if (!old) throw notFound(rt, name);
   let patched: unknown;

@@ -2,7 +2,7 @@
  * Turns a request path and method into the API server's request attributes:
  * verb, resource, namespace, name and subresource, or a discovery request.
  */
-import { ALL_SERVED, findResource, RESOURCES, type ResourceType, type Served } from '../resources.js';
+import { ALL_SERVED, findResource, servedTypes, type ResourceType, type Served } from '../resources.js';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -94,7 +94,7 @@ export function parseRequest(method: string, url: URL, served: Served = ALL_SERV
 /** All group/versions served, for discovery. */
 export function groupVersions(served: Served = ALL_SERVED): { group: string; version: string }[] {
   const seen = new Map<string, { group: string; version: string }>();
-  for (const r of RESOURCES.filter(served))
+  for (const r of servedTypes(served))
     seen.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
   return [...seen.values()];
 }

@@ -1,5 +1,5 @@
 /**
- * The scale subresource of Deployments and ReplicaSets (autoscaling/v1 Scale), as the
+ * The scale subresource of Deployments, ReplicaSets and StatefulSets (autoscaling/v1 Scale), as the
  * API server serves it: the Scale's metadata is the object's name, namespace, uid,
  * resourceVersion and creationTimestamp; spec.replicas is the object's; status has
  * the observed replicas and the label selector as a string. A PATCH is applied to the
@@ -12,7 +12,7 @@ import { applyMergePatch } from '../patch/json-merge.js';
 import type { ResourceType } from '../resources.js';
 import type { SimObject, Store } from '../store.js';
 import { updateObject } from '../writes.js';
-import { PATCH_TYPES } from './patch-request.js';
+import { checkPatchType } from './patch-request.js';
 
 interface LabelSelectorLike {
   matchLabels?: Record<string, string>;
@@ -33,7 +33,11 @@ function selectorString(selector: LabelSelectorLike | undefined): string {
 
 export function toScale(o: SimObject): unknown {
   const spec = (o['spec'] ?? {}) as { replicas?: number; selector?: LabelSelectorLike };
-  const status = (o['status'] ?? {}) as { replicas?: number };
+  const status = (o['status'] ?? {}) as { replicas?: number; HPAReplicas?: number; selector?: string };
+  // A Rollout's CRD declares statusReplicasPath .status.HPAReplicas and labelSelectorPath
+  // .status.selector (argo-rollouts manifests/crds/rollout-crd.yaml): the CR scale
+  // subresource reads those paths, and the selector string as the controller wrote it.
+  const rollout = o.kind === 'Rollout';
   return {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
@@ -45,7 +49,9 @@ export function toScale(o: SimObject): unknown {
       creationTimestamp: o.metadata.creationTimestamp,
     },
     spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector: selectorString(spec.selector) },
+    status: rollout
+      ? { replicas: status.HPAReplicas ?? 0, ...(status.selector ? { selector: status.selector } : {}) }
+      : { replicas: status.replicas ?? 0, selector: selectorString(spec.selector) },
   };
 }
 
@@ -76,9 +82,7 @@ export function patchScale(
   options: { dryRun: boolean; fieldManager?: string },
 ): unknown {
   const type = contentType.split(';')[0]?.trim() ?? '';
-  if (!(PATCH_TYPES as readonly string[]).includes(type)) {
-    throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format`);
-  }
+  checkPatchType(rt, type);
   const old = stored(store, rt, namespace, name);
   const before = toScale(old) as { metadata: { uid?: string; resourceVersion?: string } };
   let patched: unknown;
@@ -91,10 +95,50 @@ export function patchScale(
     if (err instanceof JsonPatchError) throw new ApiError(422, 'Invalid', err.message);
     throw err;
   }
-  const scale = patched as {
-    metadata?: { uid?: string; resourceVersion?: string };
-    spec?: { replicas?: unknown };
+  return writeScale(store, rt, name, old, patched as ScaleLike, options);
+}
+
+interface ScaleLike {
+  metadata?: { uid?: string; resourceVersion?: string };
+  spec?: { replicas?: unknown };
+}
+
+/**
+ * PUT …/scale (`kubectl scale --current-replicas`: GET the Scale, then PUT it back):
+ * a resourceVersion or uid in the Scale sent is a precondition; only spec.replicas is
+ * carried to the object.
+ */
+export function updateScale(
+  store: Store,
+  rt: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  body: unknown,
+  options: { dryRun: boolean; fieldManager?: string },
+): unknown {
+  const old = stored(store, rt, namespace, name);
+  const sent = (body ?? {}) as ScaleLike;
+  const scale: ScaleLike = {
+    metadata: {
+      uid: sent.metadata?.uid || old.metadata.uid,
+      resourceVersion: sent.metadata?.resourceVersion || old.metadata.resourceVersion,
+    },
+    ...(sent.spec ? { spec: sent.spec } : {}),
   };
+  return writeScale(store, rt, name, old, scale, options);
+}
+
+/** Checks the Scale's preconditions against the object and writes its replicas. */
+function writeScale(
+  store: Store,
+  rt: ResourceType,
+  name: string,
+  old: SimObject,
+  scale: ScaleLike,
+  options: { dryRun: boolean; fieldManager?: string },
+): unknown {
+  const before = toScale(old) as { metadata: { uid?: string; resourceVersion?: string } };
+  const namespace = old.metadata.namespace;
   if (scale.metadata?.uid !== before.metadata.uid) {
     throw new ApiError(
       409,

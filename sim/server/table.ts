@@ -11,10 +11,11 @@ import type {
   ResourceClaim,
   ResourceSlice,
 } from '../../src/diagnosis/k8s.js';
-import type { ResourceType } from '../resources.js';
+import type { PrinterColumn, ResourceType } from '../resources.js';
 import type { SimObject } from '../store.js';
 import { badRequest } from '../errors.js';
 import { present } from './present.js';
+import { workloadRow } from './table-workloads.js';
 
 /** True when the Accept header asks for a Table. */
 export function wantsTable(accept: string | undefined): boolean {
@@ -59,6 +60,9 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
   const name: Column = { name: 'Name', type: 'string', format: 'name' };
   const age: Column = { name: 'Age', type: 'string' };
   const created = o.metadata.creationTimestamp;
+  if (rt.printerColumns) return printerColumnRow(rt.printerColumns, o);
+  const workload = workloadRow(o, humanAge(created));
+  if (workload) return workload;
   switch (rt.kind) {
     case 'Pod': {
       const pod = o as unknown as Pod;
@@ -212,6 +216,11 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
         ],
       };
     }
+    case 'ResourceQuota':
+      return {
+        columns: [name, age, ...QUOTA_COLUMNS],
+        cells: [o.metadata.name, humanAge(created), ...quotaCells(o)],
+      };
     case 'DeviceClass':
     case 'ResourceClaimTemplate':
     case 'DeviceTaintRule':
@@ -222,6 +231,74 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
         cells: [o.metadata.name, created ?? ''],
       };
   }
+}
+
+const QUOTA_COLUMNS: Column[] = [
+  { name: 'Request', type: 'string' },
+  { name: 'Limit', type: 'string' },
+];
+
+/**
+ * printResourceQuota (pkg/printers/internalversion/printers.go): the hard resources
+ * sorted, `name: used/hard` each, `limits.*` in the Limit column and the rest in Request.
+ */
+function quotaCells(o: SimObject): [string, string] {
+  const spec = (o['spec'] ?? {}) as { hard?: Record<string, unknown> };
+  const status = (o['status'] ?? {}) as { hard?: Record<string, unknown>; used?: Record<string, unknown> };
+  const request: string[] = [];
+  const limit: string[] = [];
+  for (const r of Object.keys(spec.hard ?? {}).sort()) {
+    const text = `${r}: ${String(status.used?.[r] ?? '0')}/${String(status.hard?.[r] ?? '0')}`;
+    (r.startsWith('limits.') ? limit : request).push(text);
+  }
+  return [request.join(', '), limit.join(', ')];
+}
+
+/** The value at a CRD column's simple JSONPath (`.status.replicas`, `.spec.items[0].name`). */
+function atPath(o: unknown, path: string): unknown {
+  let value: unknown = o;
+  for (const part of path.replace(/^\./, '').split('.')) {
+    const m = /^([^[\]]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) return undefined;
+    if (m[1]) value = (value as Record<string, unknown> | undefined)?.[m[1]];
+    for (const index of (m[2] ?? '').match(/\d+/g) ?? [])
+      value = (value as unknown[] | undefined)?.[Number(index)];
+    if (value === undefined || value === null) return undefined;
+  }
+  return value;
+}
+
+/**
+ * The custom resource table convertor (apiextensions-apiserver tableconvertor.go): Name,
+ * then each additionalPrinterColumn; a missing value is null, an integer column an
+ * integer, a date column a human age (ConvertToHumanReadableDateType), strings as printed.
+ */
+function printerColumnRow(
+  columns: readonly PrinterColumn[],
+  o: SimObject,
+): { columns: Column[]; cells: unknown[] } {
+  const cells: unknown[] = [o.metadata.name];
+  for (const c of columns) {
+    const value = atPath(o, c.jsonPath);
+    if (value === undefined) cells.push(null);
+    else if (c.type === 'integer') cells.push(typeof value === 'number' ? Math.trunc(value) : null);
+    else if (c.type === 'number') cells.push(typeof value === 'number' ? value : null);
+    else if (c.type === 'boolean') cells.push(typeof value === 'boolean' ? value : null);
+    else if (c.type === 'date') cells.push(typeof value === 'string' ? humanAge(value) : null);
+    else cells.push(typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return {
+    columns: [
+      { name: 'Name', type: 'string', format: 'name' },
+      ...columns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        ...(c.format ? { format: c.format } : {}),
+        ...(c.priority ? { priority: c.priority } : {}),
+      })),
+    ],
+    cells,
+  };
 }
 
 /**

@@ -171,7 +171,7 @@ const runResultSchema = z.object({
 export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
 
-/** One step of a stepped walk (src/kube/stepped-walk.ts StepEvent), for the thread. */
+/** One step of a stepped walk (src/kube/write/stepped-walk.ts StepEvent), for the thread. */
 export const stepProgressSchema = z.discriminatedUnion('phase', [
   /** The first step under way (its old pod released), before its new pod is Ready. */
   z.object({

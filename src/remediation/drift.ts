@@ -61,7 +61,8 @@ import {
   type DesiredManifest,
 } from '../diagnosis/ownership.js';
 import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
-import { ALLOWED_PATHS, patchWrites } from './patch-allowlist.js';
+import { kindOf } from './kinds/index.js';
+import { patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from './restart-time.js';
 import { ownerSettings, type OwnerSettings } from './owner-settings.js';
@@ -97,7 +98,7 @@ export function fieldName(pointer: string): string {
 /** The leaves the plan's patch changes on the live Deployment (a value equal to the live one changes nothing). */
 export function changedFields(plan: RemediationPlan, live: Deployment): string[] {
   if (!plan.patch) return [];
-  const writes = patchWrites(plan.patch, ALLOWED_PATHS[plan.kind], live);
+  const writes = patchWrites(plan.patch, kindOf(plan).paths(plan.target.kind), live);
   if (!writes.ok) return [];
   if (plan.patch.type === 'json') return [...new Set(writes.paths)];
   return [
@@ -372,29 +373,11 @@ export function planDrift(
 ): PlanDrift {
   if (!owner) return unownedDrift(plan, live);
   const by = ownerName(owner);
-  if (plan.kind === 'scale-old-replicaset' && plan.replicaSet) {
-    return {
-      reverted: false,
-      by,
-      fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
-      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so ${by} never reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, Git revert, self-heal of a reverted template)`,
-    };
-  }
-  if (plan.deviceTaint) {
-    return {
-      reverted: false,
-      by,
-      fields: [`devicetaintrule/${plan.deviceTaint.name}`],
-      why: `writes a cluster-scoped DeviceTaintRule and deletes pods: neither is in ${by}'s manifest of this Deployment, whose spec is untouched`,
-    };
-  }
-  if (plan.kind === 'delete-pods' || !plan.patch) {
-    return {
-      reverted: false,
-      by,
-      fields: [],
-      why: `deletes pods only: pods are in no manifest, and their ReplicaSet replaces them`,
-    };
+  // A write outside the workload (a ReplicaSet's scale, pods, a DeviceTaintRule): no manifest holds it.
+  const rule = kindOf(plan).drift;
+  if (rule.looksAt === 'objects-outside-the-manifest') {
+    const { fields, why } = rule.verdict(plan, by);
+    return { reverted: false, by, fields, why };
   }
   const manifest = desiredManifest(live.metadata, owner);
   const fields = changedFields(plan, live);
@@ -447,21 +430,10 @@ const NO_OWNER_WHY = `${NO_OWNER} (no Flux labels, Argo CD tracking, Helm releas
 /** The verdict when no owner was recognised, from the managedFields and markers the Deployment carries. */
 function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
   const base = { by: NO_OWNER, ownerRecognised: false as const };
-  if (plan.kind === 'scale-old-replicaset' && plan.replicaSet) {
-    return {
-      ...base,
-      reverted: false,
-      fields: [`replicaset/${plan.replicaSet.name} spec.replicas`],
-      why: `ReplicaSets are made by the Deployment controller and are in no manifest, so no owner reverts this; the Deployment spec is untouched. The Deployment controller leaves an old ReplicaSet at 0 where it is; it scales it up again only if the pod template is reverted to that ReplicaSet's (rollout undo, a re-apply of the old manifest)`,
-    };
-  }
-  if (plan.kind === 'delete-pods' || !plan.patch) {
-    return {
-      ...base,
-      reverted: false,
-      fields: [],
-      why: 'deletes pods only: pods are in no manifest, and their ReplicaSet replaces them',
-    };
+  const rule = kindOf(plan).drift;
+  if (rule.looksAt === 'objects-outside-the-manifest') {
+    const { fields, why } = rule.verdict(plan, undefined);
+    return { ...base, reverted: false, fields, why };
   }
   const pointers = changedFields(plan, live);
   const fields = pointers.map(fieldName);

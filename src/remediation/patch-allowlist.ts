@@ -4,30 +4,14 @@
  * write access to Redis could have shaped, so "only the fields this kind exists to
  * change" is enforced on the patch itself rather than trusted from the builder.
  */
-import { checkDeviceTaintTarget } from './device-taint.js';
 import { escapeToken, getAt, jsonEqual } from './json-pointer.js';
-import type { Patch, RemediationKind, RemediationPlan } from './plan.js';
+import { findKind } from './kinds/index.js';
+import type { AllowlistVerdict } from './kinds/kind.js';
+import type { Patch, UncheckedPlan } from './plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER as RESTARTED_AT, valueWrittenAt } from './restart-time.js';
 
-export type AllowlistVerdict = { ok: true } | { ok: false; reason: string };
-const STRATEGY = '/spec/strategy';
-const NODE_AFFINITY =
-  '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution';
-
-/** JSON pointers (RFC 6901) a kind may write at or below. delete-pods writes no patch. */
-export const ALLOWED_PATHS: Readonly<Record<RemediationKind, readonly string[]>> = {
-  'set-rolling-update': [STRATEGY, RESTARTED_AT],
-  'set-recreate': [STRATEGY, RESTARTED_AT],
-  'rollout-restart': [RESTARTED_AT],
-  'exclude-node': [NODE_AFFINITY],
-  'delete-pods': [],
-  // Applied to the old ReplicaSet's scale subresource (plan.replicaSet), never the Deployment.
-  'scale-old-replicaset': ['/spec/replicas'],
-  'scale-back-old-replicaset': ['/spec/replicas'],
-  // Write a DeviceTaintRule (plan.deviceTaint) and delete pods; never the Deployment.
-  'taint-device': [],
-  'untaint-device': [],
-};
+export type { AllowlistVerdict } from './kinds/kind.js';
+export { MAX_SCALE_BACK_REPLICAS } from './kinds/replicaset-scale.js';
 
 /**
  * Every pointer a merge or strategic-merge patch writes: its leaves (a scalar, an
@@ -109,122 +93,43 @@ export function patchWrites(
 }
 
 /**
- * The most replicas the worker may scale a ReplicaSet up to (the Undo of
- * scale-old-replicaset, scale-back-old-replicaset): the same bound as the admission
- * policy `rollout-doctor-worker-replicaset-scale` in deploy/admission/worker-policy.yaml
- * (test/unit/admission-policy.test.ts keeps the two equal).
+ * Refuses a plan whose target is not a Deployment, whose kind is none, whose payload
+ * is not its kind's (kinds/: each kind's checkPayload), or whose patch changes
+ * anything outside the paths its kind may write, judged against the live Deployment
+ * where one is given. Which pods a plan may delete is checked against the live owner
+ * chain by the writer (src/kube/write/pod-deleter.ts).
  */
-export const MAX_SCALE_BACK_REPLICAS = 20;
-
-/**
- * scale-old-replicaset: a JSON patch of the old ReplicaSet's Scale that tests its uid
- * and its replicas as seen at diagnosis, then sets /spec/replicas to a smaller value
- * (never up, never negative). Its Undo, scale-back-old-replicaset, the same three
- * operations up to the count the ReplicaSet had (at most MAX_SCALE_BACK_REPLICAS),
- * never stepped. Only the values the plan's replicaSet names; neither carries an inverse.
- */
-function checkScalePatch(
-  plan: Pick<RemediationPlan, 'kind' | 'patch'> & Partial<Pick<RemediationPlan, 'replicaSet'>>,
-): AllowlistVerdict {
-  const rs = plan.replicaSet;
-  if (!rs) return { ok: false, reason: `${plan.kind} names no ReplicaSet` };
-  if (!Number.isInteger(rs.to) || !Number.isInteger(rs.replicas) || rs.to < 0 || rs.replicas < 0) {
-    return { ok: false, reason: `${plan.kind}: replicas must be whole numbers (${rs.replicas} to ${rs.to})` };
-  }
-  if (plan.kind === 'scale-back-old-replicaset') {
-    // Up only, back to what it had, within the bound the admission policy enforces too.
-    if (rs.to <= rs.replicas || rs.to > MAX_SCALE_BACK_REPLICAS || rs.stepped !== undefined) {
-      return {
-        ok: false,
-        reason: `scale-back-old-replicaset only scales up, at once, to at most ${MAX_SCALE_BACK_REPLICAS} (${rs.replicas} to ${rs.to})`,
-      };
-    }
-  } else if (rs.to >= rs.replicas) {
-    // Down only: taking replicas away is the fix.
-    return { ok: false, reason: `scale-old-replicaset only scales down (${rs.replicas} to ${rs.to})` };
-  }
-  if (plan.patch?.type !== 'json' || !Array.isArray(plan.patch.body)) {
-    return { ok: false, reason: `${plan.kind} sends a JSON patch` };
-  }
-  const ops = plan.patch.body as unknown[];
-  // Stepped: the sealed patch is the first step (down by one) of a walk to 0.
-  if (rs.stepped === true && rs.to !== 0) return { ok: false, reason: 'a stepped scale goes to 0' };
-  const first = rs.stepped === true ? rs.replicas - 1 : rs.to;
-  const expected = [
-    { op: 'test', path: '/metadata/uid', value: rs.uid },
-    { op: 'test', path: '/spec/replicas', value: rs.replicas },
-    { op: 'replace', path: '/spec/replicas', value: first },
-  ];
-  if (ops.length !== expected.length || !ops.every((op, i) => jsonEqual(op, expected[i]))) {
-    return {
-      ok: false,
-      reason: `${plan.kind}'s patch must be exactly ${JSON.stringify(expected)}`,
-    };
-  }
-  return { ok: true };
-}
-
-/**
- * Refuses a plan whose target is not a Deployment, or whose patch changes anything
- * outside what its kind may change (see ALLOWED_PATHS), judged against the live
- * Deployment where one is given. delete-pods must carry pods and no patch; which
- * pods it may delete is checked against the live owner chain by the executor.
- */
-export function checkPlanWithinKind(
-  plan: Pick<RemediationPlan, 'kind' | 'patch' | 'pods' | 'target'> &
-    Partial<Pick<RemediationPlan, 'replicaSet' | 'inverse' | 'deviceTaint'>>,
-  live?: unknown,
-): AllowlistVerdict {
+export function checkPlanWithinKind(plan: UncheckedPlan, live?: unknown): AllowlistVerdict {
   if (plan.target.kind !== 'Deployment') {
     return { ok: false, reason: `plans change Deployments only, not ${String(plan.target.kind)}` };
   }
-  const allowed = (ALLOWED_PATHS as Record<string, readonly string[] | undefined>)[plan.kind];
-  if (!allowed) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
-  if (plan.kind === 'taint-device' || plan.kind === 'untaint-device') {
-    if (plan.patch !== null) return { ok: false, reason: `${plan.kind} carries no patch` };
-    if (plan.inverse) return { ok: false, reason: `${plan.kind} carries no inverse patch` };
-    if (plan.replicaSet) return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };
-    const taint = checkDeviceTaintTarget(plan.deviceTaint);
-    if (!taint.ok) return { ok: false, reason: `${plan.kind}: ${taint.reason}` };
-    if (plan.kind === 'taint-device' && !plan.pods?.length) {
-      return {
-        ok: false,
-        reason: 'taint-device names no pods to replace (a NoSchedule taint alone moves nothing)',
-      };
-    }
-    if (plan.kind === 'untaint-device' && plan.pods?.length) {
-      return { ok: false, reason: 'untaint-device deletes no pods' };
-    }
-    return { ok: true };
-  }
-  if (plan.deviceTaint) return { ok: false, reason: `${plan.kind} writes no DeviceTaintRule` };
-  if (plan.kind === 'delete-pods') {
-    if (plan.patch !== null) return { ok: false, reason: 'delete-pods carries no patch' };
-    if (!plan.pods?.length) return { ok: false, reason: 'delete-pods names no pods' };
-    return { ok: true };
-  }
-  if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
-  if (plan.kind === 'scale-old-replicaset' || plan.kind === 'scale-back-old-replicaset') {
-    if (plan.inverse) return { ok: false, reason: `${plan.kind} carries no inverse` };
-    const scaleVerdict = checkScalePatch(plan);
-    if (!scaleVerdict.ok) return scaleVerdict;
-  } else if (plan.replicaSet) {
-    return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };
-  }
-  if (plan.pods?.length) return { ok: false, reason: `${plan.kind} deletes no pods` };
-  const writes = patchWrites(plan.patch, allowed, live);
+  const kind = findKind(plan.kind);
+  if (!kind) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
+  const payload = kind.checkPayload(plan);
+  if (!payload.ok || !plan.patch) return payload;
+  return checkPatchPaths(plan.kind, plan.patch, kind.paths(plan.target.kind), live);
+}
+
+/** The patch writes only at or below `allowed`, and the restart time only as the marker. */
+function checkPatchPaths(
+  kind: string,
+  patch: Patch,
+  allowed: readonly string[],
+  live: unknown,
+): AllowlistVerdict {
+  const writes = patchWrites(patch, allowed, live);
   if (!writes.ok) return writes;
   const outside = writes.paths.find((path) => !allowed.some((prefix) => within(path, prefix)));
   if (outside !== undefined) {
     return {
       ok: false,
-      reason: `the patch changes ${outside || '/'}, outside what ${plan.kind} may change (${allowed.join(', ')})`,
+      reason: `the patch changes ${outside || '/'}, outside what ${kind} may change (${allowed.join(', ')})`,
     };
   }
   // The restart time is the executor's to choose at apply time (restart-time.ts): a
   // plan may only carry the marker there, never a time (or removal) of its own.
   if (writes.paths.some((path) => within(path, RESTARTED_AT))) {
-    const value = valueWrittenAt(plan.patch, RESTARTED_AT);
+    const value = valueWrittenAt(patch, RESTARTED_AT);
     if (value !== APPLY_TIME) {
       return {
         ok: false,

@@ -6,14 +6,12 @@
  * "unknown", then true. Otherwise the builders' order stands (a stable sort), so the
  * same cluster state gives the same order, as it gives the same plan ids.
  *
- * delete-pods only relieves a crash loop (its replacements may land on the bad node
- * again; exclude-node is the fix), so it stays after the plans that fix, whatever
- * their drift. Pure.
+ * A kind that only relieves (delete-pods: its replacements may land on the bad node
+ * again; exclude-node is the fix) stays after the plans that fix, whatever their
+ * drift. Pure.
  */
-import type { PlanDrift, RemediationKind, RemediationPlan } from './plan.js';
-
-/** Kinds that accompany a fix rather than being one: never promoted above a fix. */
-const RELIEF_ONLY: ReadonlySet<RemediationKind> = new Set(['delete-pods']);
+import { findKind } from './kinds/index.js';
+import type { PlanDrift, RemediationPlan } from './plan.js';
 
 function driftRank(drift: PlanDrift | undefined): number {
   if (drift?.reverted === false) return 0;
@@ -25,7 +23,8 @@ function driftRank(drift: PlanDrift | undefined): number {
 export function orderByDrift(ids: readonly string[], plans: ReadonlyMap<string, RemediationPlan>): string[] {
   const key = (id: string): [number, number] => {
     const plan = plans.get(id);
-    return [plan && RELIEF_ONLY.has(plan.kind) ? 1 : 0, driftRank(plan?.drift)];
+    // A kind that accompanies a fix rather than being one (kinds/: reliefOnly) is never promoted above a fix.
+    return [plan && findKind(plan.kind)?.reliefOnly ? 1 : 0, driftRank(plan?.drift)];
   };
   return ids
     .map((id, index) => ({ id, index, key: key(id) }))

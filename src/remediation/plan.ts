@@ -107,14 +107,21 @@ export interface PlanDrift {
   ownerRecognised?: false;
 }
 
+/** A pod a plan deletes, named in target.namespace, with the uid seen at diagnosis. */
+export interface PodRef {
+  name: string;
+  uid: string;
+}
+
 /**
- * A remediation is data: built by a pure plan builder from a snapshot, stored with an
- * id and an expiry, shown to the approver exactly as it will be applied.
+ * What every plan carries, whatever its kind. A remediation is data: built by a pure
+ * plan builder from a snapshot, stored with an id and an expiry, shown to the approver
+ * exactly as it will be applied.
  */
-export interface RemediationPlan {
+interface PlanCommon<K extends RemediationKind> {
   /** Deterministic: the same snapshot and kind give the same id. No ':' (BullMQ job ids). */
   id: string;
-  kind: RemediationKind;
+  kind: K;
   target: WorkloadRef;
   /** One line: what the button does. */
   summary: string;
@@ -122,26 +129,95 @@ export interface RemediationPlan {
   impact: string;
   /** Warnings that should make an approver think twice (few nodes left eligible, ...). */
   warnings: string[];
-  /** The patch to the Deployment, or null for delete-pods. */
-  patch: Patch | null;
-  /**
-   * For scale-old-replicaset: the old ReplicaSet whose scale subresource the patch
-   * goes to (`patch` is then a JSON patch of the Scale, testing /metadata/uid and
-   * /spec/replicas), with what must still hold when it is applied.
-   */
-  replicaSet?: OldReplicaSetTarget;
-  /** For taint-device and its Undo: the DeviceTaintRule written. */
-  deviceTaint?: DeviceTaintTarget;
-  /** For delete-pods and taint-device: the pods to delete (names in target.namespace), each with the uid seen at diagnosis. */
-  pods?: { name: string; uid: string }[];
   preconditions: Preconditions;
-  /** The patch that undoes this one, where one makes sense. */
-  inverse: Patch | null;
   /** The finding code this plan addresses. */
   addresses: string;
-  /** Whether the Deployment's owner will revert this write; absent when no owner was found. */
+  /** Whether the workload's owner will revert this write; absent when no owner was found. */
   drift?: PlanDrift;
 }
+
+/** Kinds that patch the workload object itself (its strategy, pod template). */
+export type WorkloadPatchKind = 'set-rolling-update' | 'set-recreate' | 'rollout-restart' | 'exclude-node';
+
+/** A patch of the workload; its Undo patches it back with `inverse`, where one makes sense. */
+export interface WorkloadPatchPlan extends PlanCommon<WorkloadPatchKind> {
+  patch: Patch;
+  /** The patch that undoes this one. */
+  inverse: Patch | null;
+  replicaSet?: undefined;
+  deviceTaint?: undefined;
+  pods?: undefined;
+}
+
+/**
+ * scale-old-replicaset and its Undo: `patch` is a JSON patch of the old ReplicaSet's
+ * scale subresource (testing /metadata/uid and /spec/replicas), never of the workload.
+ */
+export interface ReplicaSetScalePlan extends PlanCommon<
+  'scale-old-replicaset' | 'scale-back-old-replicaset'
+> {
+  patch: Patch;
+  replicaSet: OldReplicaSetTarget;
+  inverse: null;
+  deviceTaint?: undefined;
+  pods?: undefined;
+}
+
+/** delete-pods: no patch; the pods to delete, each with the uid seen at diagnosis. */
+export interface DeletePodsPlan extends PlanCommon<'delete-pods'> {
+  patch: null;
+  pods: PodRef[];
+  inverse: null;
+  replicaSet?: undefined;
+  deviceTaint?: undefined;
+}
+
+/** taint-device: the DeviceTaintRule it creates, then the pods holding the device it deletes. */
+export interface TaintDevicePlan extends PlanCommon<'taint-device'> {
+  patch: null;
+  deviceTaint: DeviceTaintTarget;
+  pods: PodRef[];
+  inverse: null;
+  replicaSet?: undefined;
+}
+
+/** untaint-device, only as the Undo of taint-device: deletes that DeviceTaintRule. */
+export interface UntaintDevicePlan extends PlanCommon<'untaint-device'> {
+  patch: null;
+  deviceTaint: DeviceTaintTarget;
+  inverse: null;
+  replicaSet?: undefined;
+  pods?: undefined;
+}
+
+/**
+ * A plan, by kind: each kind carries the payload it writes (a patch, a ReplicaSet's
+ * scale, pods, a DeviceTaintRule) and no other. A plan read back from Redis is only
+ * believed to have this shape: the allowlist (patch-allowlist.ts) checks it before any
+ * write.
+ */
+export type RemediationPlan =
+  WorkloadPatchPlan | ReplicaSetScalePlan | DeletePodsPlan | TaintDevicePlan | UntaintDevicePlan;
+
+/**
+ * What the allowlist reads of a plan before it has checked it: read back from Redis,
+ * any kind may carry any payload. Every RemediationPlan is one.
+ */
+export interface UncheckedPlan {
+  kind: RemediationKind;
+  target: WorkloadRef;
+  patch: Patch | null;
+  inverse?: Patch | null;
+  replicaSet?: OldReplicaSetTarget;
+  deviceTaint?: DeviceTaintTarget;
+  pods?: PodRef[];
+}
+
+/** The member of the union whose kinds include K. */
+type MemberFor<P, K> = P extends { kind: infer PK } ? (K extends PK ? P : never) : never;
+
+/** The plan type of one kind (several kinds may share one: the workload patches). */
+export type PlanOf<K extends RemediationKind> = MemberFor<RemediationPlan, K>;
 
 /** Records a plan kind a builder weighed and did not offer, with why (Diagnosis.notOffered). */
 export type NotOffered = (kind: RemediationKind, reason: string) => void;

@@ -1,9 +1,11 @@
 import { diagnose } from '../engine/diagnose.js';
 import type { KubeClient } from '../kube/client.js';
 import { collectSnapshot } from '../kube/read/collector.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../kube/executor.js';
+import { applyPlan } from '../apply/apply-plan.js';
+import { dryRunPlan } from '../kube/write/executor.js';
+import { inversePlan } from '../remediation/inverse.js';
 import { resolveWorkloadForPod } from '../kube/read/pod-owner.js';
-import { watchReplacements, watchRollout } from '../kube/rollout-watcher.js';
+import { watchReplacements, watchRollout } from '../kube/watch/rollout-watcher.js';
 import { scanCluster } from '../kube/read/scan.js';
 import { renderText } from '../report/text.js';
 import { kubeListWatch } from './early-warning/stream.js';

@@ -1,20 +1,21 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
-import type { FieldChange, PlanStore } from '../plans/store.js';
+import type { FieldChange, PlanStore, StoredPlan } from '../plans/store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
-import type { ApplyResult } from '../kube/executor.js';
-import type { StepEvent } from '../kube/stepped-walk.js';
+import type { ApplyResult } from '../kube/write/executor.js';
+import type { StepEvent } from '../kube/write/stepped-walk.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import { remediateJobSchema, type NotifyJobInput, type RemediateJob } from '../queue/schemas.js';
-import { watchScopeOf, watchingWords } from '../remediation/watch-scope.js';
+import { watchScopeOf, watchingWords, type WatchScope } from '../remediation/watch-scope.js';
 import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
+import { remediateWords as words } from './remediate-words.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
-  /** `onStep`: each step of a stepped scale-old-replicaset, as data (replicaset-scaler.ts). */
+  /** `onStep`: each step of a stepped scale-old-replicaset, as data (src/kube/write/stepped-walk.ts). */
   apply(plan: RemediationPlan, hooks?: { onStep?: (event: StepEvent) => void }): Promise<ApplyResult>;
   /**
    * Follows the rollout; with `replaced` (a plan that deleted pods and changed no pod
@@ -42,274 +43,317 @@ export interface RemediateDeps {
   now?: () => number;
 }
 
-/**
- * Applies one approved plan: the executor re-checks preconditions, dry-runs and
- * patches; then the rollout is watched. Each step is a thread reply via `notify`.
- * A retry or a re-run after a worker died finds the patch already applied and
- * says so instead of applying twice.
- */
-export function createRemediateProcessor(deps: RemediateDeps) {
-  const now = deps.now ?? Date.now;
-  return async (job: Job<RemediateJob>): Promise<string> => {
-    const parsed = remediateJobSchema.safeParse(job.data);
-    if (!parsed.success) {
-      // Not a job the app wrote (or one from an incompatible version): nothing to trust.
-      const planId = String((job.data as { planId?: unknown } | undefined)?.planId ?? '').slice(0, 200);
-      deps.audit.record({
-        action: 'outcome',
-        planId,
-        cluster: '',
-        namespace: '',
-        deployment: '',
-        kind: '',
-        approvedBy: [],
-        outcome: 'tampered',
-        detail: 'the remediate job is malformed or carries no approval',
-      });
-      deps.onOutcome?.('unknown', 'tampered');
-      throw new UnrecoverableError('malformed remediate job');
-    }
-    const data = parsed.data;
-    const stored = await deps.plans.get(data.planId);
-    const claim = await deps.plans.claimOf(data.planId);
-    const where = {
-      planId: data.planId,
-      cluster: data.cluster,
-      channel: data.channel,
-      messageTs: data.messageTs,
-    };
-    const say = (
-      stage: Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'],
-      detail: string,
-      extra: {
-        undoPlanId?: string;
-        rerun?: { namespace: string; name: string };
-        approvedBy?: string[];
-        requester?: string;
-      } = {},
-    ): Promise<void> =>
-      deps.notify(
-        { kind: 'remediation-outcome', ...where, stage, detail, ...extra },
-        // One "applied" line per approval: a retry that finds its own change in place
-        // (after a worker died between the write and the watch) says it only once.
-        stage === 'applied'
-          ? { deduplication: { id: `applied-${data.planId}`, ttl: deps.planTtlMs } }
-          : undefined,
-      );
-    if (!stored || !claim) {
-      await say(
-        'failed',
-        stored
-          ? 'the plan was not approved; nothing was applied.'
-          : 'the plan is no longer stored; nothing was applied. Press Re-run.',
-      );
-      throw new UnrecoverableError('plan missing or not approved');
-    }
-    if (stored.cluster !== data.cluster) {
-      // Plan ids hash the object's uid, not the cluster: clusters restored from one
-      // etcd snapshot share uids. Never apply a plan diagnosed on another cluster.
-      await say(
-        'refused',
-        `not applied: this plan was made for cluster ${stored.cluster}, not ${data.cluster}. Press Re-run.`,
-      );
-      throw new UnrecoverableError('plan belongs to another cluster');
-    }
-    const { plan } = stored;
-    const ref = plan.target;
-    let approvers: string[] = [];
-    const audit = (outcome: Extract<AuditEvent, { action: 'outcome' }>['outcome'], detail?: string): void => {
+type Stage = Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'];
+type AuditOutcome = Extract<AuditEvent, { action: 'outcome' }>['outcome'];
+interface SayExtra {
+  undoPlanId?: string;
+  rerun?: { namespace: string; name: string };
+  approvedBy?: string[];
+  requester?: string;
+}
+
+/** One job as it runs: its plan, where it replies, who approved it, and how it says and records. */
+interface Run {
+  deps: RemediateDeps;
+  job: Job<RemediateJob>;
+  data: RemediateJob;
+  stored: StoredPlan;
+  plan: RemediationPlan;
+  ref: WorkloadRef;
+  /** Known once the approval verifies. */
+  approvers: string[];
+  requester?: string;
+  now: () => number;
+  say(stage: Stage, detail: string, extra?: SayExtra): Promise<void>;
+  audit(outcome: AuditOutcome, detail?: string): void;
+}
+
+/** The job as the app wrote it, or (audited as tampered) a job nothing of which is trusted. */
+function parseJob(deps: RemediateDeps, job: Job<RemediateJob>): RemediateJob {
+  const parsed = remediateJobSchema.safeParse(job.data);
+  if (parsed.success) return parsed.data;
+  // Not a job the app wrote (or one from an incompatible version): nothing to trust.
+  const planId = String((job.data as { planId?: unknown } | undefined)?.planId ?? '').slice(0, 200);
+  deps.audit.record({
+    action: 'outcome',
+    planId,
+    cluster: '',
+    namespace: '',
+    deployment: '',
+    kind: '',
+    approvedBy: [],
+    outcome: 'tampered',
+    detail: 'the remediate job is malformed or carries no approval',
+  });
+  deps.onOutcome?.('unknown', 'tampered');
+  throw new UnrecoverableError('malformed remediate job');
+}
+
+/** Replies in the plan's thread; one "applied" reply per approval. */
+function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
+  const where = {
+    planId: data.planId,
+    cluster: data.cluster,
+    channel: data.channel,
+    messageTs: data.messageTs,
+  };
+  return (stage, detail, extra = {}) =>
+    deps.notify(
+      { kind: 'remediation-outcome', ...where, stage, detail, ...extra },
+      // One "applied" line per approval: a retry that finds its own change in place
+      // (after a worker died between the write and the watch) says it only once.
+      stage === 'applied'
+        ? { deduplication: { id: `applied-${data.planId}`, ttl: deps.planTtlMs } }
+        : undefined,
+    );
+}
+
+/** The stored, claimed plan of this cluster, or (said in the thread) a job that cannot run. */
+async function openRun(
+  deps: RemediateDeps,
+  job: Job<RemediateJob>,
+  data: RemediateJob,
+  now: () => number,
+): Promise<Run> {
+  const stored = await deps.plans.get(data.planId);
+  const claim = await deps.plans.claimOf(data.planId);
+  const say = replier(deps, data);
+  if (!stored || !claim) {
+    await say('failed', words.notApproved(Boolean(stored)));
+    throw new UnrecoverableError('plan missing or not approved');
+  }
+  if (stored.cluster !== data.cluster) {
+    // Plan ids hash the object's uid, not the cluster: clusters restored from one
+    // etcd snapshot share uids. Never apply a plan diagnosed on another cluster.
+    await say('refused', words.otherCluster(stored.cluster, data.cluster));
+    throw new UnrecoverableError('plan belongs to another cluster');
+  }
+  const { plan } = stored;
+  const run: Run = {
+    deps,
+    job,
+    data,
+    stored,
+    plan,
+    ref: plan.target,
+    approvers: [],
+    now,
+    say,
+    audit: (outcome, detail) => {
       deps.audit.record({
         action: 'outcome',
         planId: plan.id,
         cluster: data.cluster,
-        namespace: ref.namespace,
-        deployment: ref.name,
+        namespace: plan.target.namespace,
+        deployment: plan.target.name,
         kind: plan.kind,
-        approvedBy: approvers,
+        approvedBy: run.approvers,
         outcome,
         ...(detail ? { detail } : {}),
       });
       deps.onOutcome?.(plan.kind, outcome);
-    };
+    },
+  };
+  return run;
+}
 
-    // Nothing in Redis is taken at its word: the plan must carry a worker's seal and
-    // the job the app's signed approval of exactly this plan (DESIGN.md §2).
-    const trusted = await deps.trust.check(stored, { id: String(job.id), data });
-    if (!trusted.ok) {
-      audit('tampered', trusted.reason);
-      await say(
-        'refused',
-        `not applied: ${trusted.reason}. Nothing was changed; the plan or its approval may have been altered where they are stored. Press Re-run for a fresh plan.`,
-      );
-      return 'refused';
-    }
-    approvers = [...trusted.claims.approvers];
-    // Handed back with the Undo: the app's Undo button names who asked for the diagnosis.
-    const { requester } = trusted.claims;
+/**
+ * Nothing in Redis is taken at its word: the plan must carry a worker's seal and the
+ * job the app's signed approval of exactly this plan (DESIGN.md §2). Approved in time,
+ * but no worker started it before the plan expired (every worker was down): the
+ * approval was for a cluster state this old, so refuse; only on the first start, since
+ * a job handed back by a dying worker may already have patched. 'refused', or
+ * undefined when the run may go on (its approvers then known).
+ */
+async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
+  const { deps, stored, ref } = run;
+  const trusted = await deps.trust.check(stored, { id: String(run.job.id), data: run.data });
+  if (!trusted.ok) {
+    run.audit('tampered', trusted.reason);
+    await run.say('refused', words.untrusted(trusted.reason));
+    return 'refused';
+  }
+  run.approvers = [...trusted.claims.approvers];
+  // Handed back with the Undo: the app's Undo button names who asked for the diagnosis.
+  run.requester = trusted.claims.requester;
+  if (run.now() > stored.expiresAt && !(run.job.attemptsStarted > 1)) {
+    run.audit('refused', 'plan expired before a worker could apply it');
+    await run.say('refused', words.expired(ref, stored.expiresAt), {
+      rerun: { namespace: ref.namespace, name: ref.name },
+    });
+    return 'refused';
+  }
+  return undefined;
+}
 
-    // Approved in time, but no worker started it before the plan expired (every worker
-    // was down): the approval was for a cluster state this old, so refuse. Only on the
-    // first start: a job handed back by a dying worker may already have patched.
-    if (now() > stored.expiresAt && !(job.attemptsStarted > 1)) {
-      const at = new Date(stored.expiresAt).toISOString().replace('T', ' ').slice(0, 19);
-      audit('refused', 'plan expired before a worker could apply it');
-      await say(
-        'refused',
-        `not applied: the plan for deployment/${ref.name} expired at ${at} UTC before a worker could apply it. Re-run for a fresh plan.`,
-        { rerun: { namespace: ref.namespace, name: ref.name } },
-      );
-      return 'refused';
-    }
+/**
+ * A stepped walk posts that it started (step 1 under way: the approver sees the write
+ * at once, not only when the first new pod is Ready), one reply per finished step and
+ * one if it stops early; later waits and the final 'done' are left to the applied /
+ * rolled-out replies. Job ids are deterministic, so a retried walk that renumbers the
+ * same steps posts none twice. `posted`: every reply queued, awaited before the outcome.
+ */
+function stepReplies(run: Run): { onStep: (event: StepEvent) => void; posted: Promise<void>[] } {
+  const { deps, data } = run;
+  const posted: Promise<void>[] = [];
+  const where = {
+    planId: data.planId,
+    cluster: data.cluster,
+    channel: data.channel,
+    messageTs: data.messageTs,
+  };
+  const onStep = (event: StepEvent): void => {
+    if (event.phase === 'done' || (event.phase === 'waiting-ready' && event.step !== 1)) return;
+    const step = event.phase === 'waiting-ready' ? { ...event, step: 1 as const } : event;
+    posted.push(
+      deps
+        .notify(
+          { kind: 'remediation-outcome', ...where, stage: 'progress', detail: words.step(event), step },
+          { deduplication: { id: `step-${data.planId}-${event.step}-${event.phase}`, ttl: deps.planTtlMs } },
+        )
+        .catch((error: unknown) => {
+          deps.logger.warn({ planId: data.planId, err: errorMessage(error) }, 'step progress not queued');
+        }),
+    );
+  };
+  return { onStep, posted };
+}
 
-    /**
-     * The approved change is in the cluster: store its Undo, say so, and watch what it
-     * moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
-     */
-    const applied = async (
-      change: { generation: number; changes: FieldChange[]; noUndo?: string },
-      given?: string,
-    ): Promise<string> => {
-      // A stepped walk the Deployment moved on under says why its Undo would be wrong.
-      const note = change.noUndo ? [given, `no Undo: ${change.noUndo}`].filter(Boolean).join('; ') : given;
-      audit('applied', note);
-      const undo = change.noUndo ? null : deps.inverse(plan, change);
-      if (undo)
-        await deps.plans.save({
-          plan: undo,
-          cluster: data.cluster,
-          createdAt: now(),
-          expiresAt: now() + deps.planTtlMs,
-          undoOf: plan.id,
-        });
-      const changed = change.changes.map((c) => c.path).join(', ') || 'no field changes';
-      const scope = watchScopeOf(plan);
-      await say(
-        'applied',
-        `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). ${watchingWords(scope)}`,
-        {
-          approvedBy: [...approvers],
-          ...(undo ? { undoPlanId: undo.id } : {}),
-          ...(undo && requester ? { requester } : {}),
-        },
-      );
-      if (scope.kind === 'nothing') return 'applied';
-      const watched =
-        scope.kind === 'replacements'
-          ? await deps.watch(ref, change.generation, scope.pods)
-          : await deps.watch(ref, change.generation);
-      if (watched.outcome === 'complete') {
-        const stage = scope.kind === 'replacements' ? 'pods-ready' : 'rolled-out';
-        audit(stage, watched.summary);
-        await say(stage, `deployment/${ref.name}: ${watched.summary}`, undo ? { undoPlanId: undo.id } : {});
-        return stage;
+/** The Undo of what was applied, stored like any plan, or null (none makes sense, or the walk says why not). */
+async function storeUndo(
+  run: Run,
+  change: { generation: number; changes: FieldChange[]; noUndo?: string },
+): Promise<RemediationPlan | null> {
+  const { deps } = run;
+  const undo = change.noUndo ? null : deps.inverse(run.plan, change);
+  if (undo)
+    await deps.plans.save({
+      plan: undo,
+      cluster: run.data.cluster,
+      createdAt: run.now(),
+      expiresAt: run.now() + deps.planTtlMs,
+      undoOf: run.plan.id,
+    });
+  return undo;
+}
+
+/** Follows what the change moves (the rollout or the replacement pods) and says how it ended. */
+async function watchAfter(
+  run: Run,
+  scope: Exclude<WatchScope, { kind: 'nothing' }>,
+  generation: number,
+  undo: RemediationPlan | null,
+): Promise<string> {
+  const { deps, ref } = run;
+  const withUndo = undo ? { undoPlanId: undo.id } : {};
+  const watched =
+    scope.kind === 'replacements'
+      ? await deps.watch(ref, generation, scope.pods)
+      : await deps.watch(ref, generation);
+  if (watched.outcome === 'complete') {
+    const stage = scope.kind === 'replacements' ? 'pods-ready' : 'rolled-out';
+    run.audit(stage, watched.summary);
+    await run.say(stage, words.about(ref, watched.summary), withUndo);
+    return stage;
+  }
+  if (watched.outcome === 'paused') {
+    // Nothing is failing: the change waits for the resume, and a fresh finding
+    // would only repeat the verdict the change is meant to end.
+    run.audit('paused', watched.summary);
+    await run.say('paused', words.about(ref, watched.summary), withUndo);
+    return 'paused';
+  }
+  const finding = await deps.currentFinding(ref).catch(() => undefined);
+  const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';
+  const why = finding ?? watched.reason ?? watched.summary;
+  run.audit(outcome, why);
+  await run.say(outcome, words.about(ref, why), withUndo);
+  return outcome;
+}
+
+/**
+ * The approved change is in the cluster: store its Undo, say so, and watch what it
+ * moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
+ */
+async function applied(
+  run: Run,
+  change: { generation: number; changes: FieldChange[]; noUndo?: string },
+  given?: string,
+): Promise<string> {
+  // A stepped walk the Deployment moved on under says why its Undo would be wrong.
+  const note = change.noUndo ? [given, `no Undo: ${change.noUndo}`].filter(Boolean).join('; ') : given;
+  run.audit('applied', note);
+  const undo = await storeUndo(run, change);
+  const changed = change.changes.map((c) => c.path).join(', ') || 'no field changes';
+  const scope = watchScopeOf(run.plan);
+  await run.say('applied', words.applied(run.plan, note, changed, watchingWords(scope)), {
+    approvedBy: [...run.approvers],
+    ...(undo ? { undoPlanId: undo.id } : {}),
+    ...(undo && run.requester ? { requester: run.requester } : {}),
+  });
+  if (scope.kind === 'nothing') return 'applied';
+  return watchAfter(run, scope, change.generation, undo);
+}
+
+/** What the executor's answer comes to: a reply, an audit record, and the job's result. */
+async function settle(run: Run, result: ApplyResult): Promise<string> {
+  const { deps, job, plan, ref } = run;
+  const rerun = { rerun: { namespace: ref.namespace, name: ref.name } };
+  switch (result.status) {
+    case 'refused':
+      if (result.tampered) {
+        run.audit('tampered', result.reason);
+        await run.say('refused', words.outsideKind(plan, result.reason));
+        return 'refused';
       }
-      if (watched.outcome === 'paused') {
-        // Nothing is failing: the change waits for the resume, and a fresh finding
-        // would only repeat the verdict the change is meant to end.
-        audit('paused', watched.summary);
-        await say(
-          'paused',
-          `deployment/${ref.name}: ${watched.summary}`,
-          undo ? { undoPlanId: undo.id } : {},
-        );
-        return 'paused';
-      }
-      const finding = await deps.currentFinding(ref).catch(() => undefined);
-      const outcome = watched.outcome === 'timeout' ? 'timeout' : 'still-failing';
-      audit(outcome, finding ?? watched.reason ?? watched.summary);
-      await say(
-        outcome,
-        `deployment/${ref.name}: ${finding ?? watched.reason ?? watched.summary}`,
-        undo ? { undoPlanId: undo.id } : {},
-      );
-      return outcome;
-    };
+      run.audit('refused', result.reason);
+      await run.say('refused', words.stale(ref, result.reason), rerun);
+      return 'refused';
+    case 'already-applied':
+      // A retry of this approval (an earlier attempt's write got no answer, or its
+      // worker died after writing) finds its own change in place: that is the
+      // outcome of this approval, so it gets its Undo and its rollout watch. On a
+      // first attempt the change was made by someone else: only say so.
+      if (job.attemptsStarted > 1)
+        return applied(run, result, 'found in place on this retry: the earlier attempt wrote it');
+      run.audit('already-applied', result.reason);
+      await run.say('already-applied', words.about(ref, result.reason));
+      return 'already-applied';
+    case 'failed':
+      if (result.retryable && !isLastAttempt(job)) throw new Error(result.reason);
+      run.audit('failed', result.reason);
+      // Free the claim so the plan can be approved again after a Re-run. Safe even
+      // when the write's outcome is unknown: the executor re-reads first and reports
+      // already-applied instead of writing twice.
+      await deps.plans.release(plan.id);
+      await run.say('failed', words.failed(plan, result.reason, result.outcomeUnknown === true), rerun);
+      throw new UnrecoverableError(result.reason);
+    case 'applied':
+      return applied(run, result);
+  }
+}
 
-    // A stepped walk posts that it started (step 1 under way: the approver sees the
-    // write at once, not only when the first new pod is Ready), one reply per finished
-    // step and one if it stops early; later waits and the final 'done' are left to the
-    // applied / rolled-out replies. Job ids are deterministic, so a retried walk that
-    // renumbers the same steps posts none twice.
-    const posted: Promise<void>[] = [];
-    const onStep = (event: StepEvent): void => {
-      if (event.phase === 'done' || (event.phase === 'waiting-ready' && event.step !== 1)) return;
-      const step = event.phase === 'waiting-ready' ? { ...event, step: 1 as const } : event;
-      const detail =
-        event.phase === 'waiting-ready'
-          ? `step 1 of ${event.of} started`
-          : event.phase === 'ready'
-            ? `step ${event.step} of ${event.of} done`
-            : event.phase === 'stopped'
-              ? `stopped at step ${event.step} of ${event.of}`
-              : `${event.pods.join(', ')} still marked with controller.kubernetes.io/pod-deletion-cost`;
-      posted.push(
-        deps
-          .notify(
-            { kind: 'remediation-outcome', ...where, stage: 'progress', detail, step },
-            {
-              deduplication: {
-                id: `step-${data.planId}-${event.step}-${event.phase}`,
-                ttl: deps.planTtlMs,
-              },
-            },
-          )
-          .catch((error: unknown) => {
-            deps.logger.warn({ planId: data.planId, err: errorMessage(error) }, 'step progress not queued');
-          }),
-      );
-    };
+/**
+ * Applies one approved plan: the executor re-checks preconditions, dry-runs and
+ * writes; then what the write moves is watched. Each step is a thread reply via
+ * `notify`. A retry or a re-run after a worker died finds the write already applied
+ * and says so instead of applying twice.
+ */
+export function createRemediateProcessor(deps: RemediateDeps) {
+  const now = deps.now ?? Date.now;
+  return async (job: Job<RemediateJob>): Promise<string> => {
+    const run = await openRun(deps, job, parseJob(deps, job), now);
+    const refused = await refuseUntrusted(run);
+    if (refused) return refused;
+    const steps = stepReplies(run);
     let result: ApplyResult;
     try {
-      result = await deps.apply(plan, { onStep });
+      result = await deps.apply(run.plan, { onStep: steps.onStep });
     } catch (error) {
       result = { status: 'failed', reason: errorMessage(error), retryable: true };
     }
     // Every step's reply is queued before the outcome that follows it.
-    await Promise.all(posted);
-    switch (result.status) {
-      case 'refused':
-        if (result.tampered) {
-          audit('tampered', result.reason);
-          await say(
-            'refused',
-            `not applied: the stored ${plan.kind} plan for deployment/${ref.name} is outside what that kind may change (${result.reason}). Nothing was changed; the plan may have been altered where it is stored.`,
-          );
-          return 'refused';
-        }
-        audit('refused', result.reason);
-        await say(
-          'refused',
-          `not applied: deployment/${ref.name} changed since the diagnosis (${result.reason}). Re-run for a fresh plan.`,
-          { rerun: { namespace: ref.namespace, name: ref.name } },
-        );
-        return 'refused';
-      case 'already-applied':
-        // A retry of this approval (an earlier attempt's write got no answer, or its
-        // worker died after writing) finds its own change in place: that is the
-        // outcome of this approval, so it gets its Undo and its rollout watch. On a
-        // first attempt the change was made by someone else: only say so.
-        if (job.attemptsStarted > 1)
-          return applied(result, 'found in place on this retry: the earlier attempt wrote it');
-        audit('already-applied', result.reason);
-        await say('already-applied', `deployment/${ref.name}: ${result.reason}`);
-        return 'already-applied';
-      case 'failed':
-        if (result.retryable && !isLastAttempt(job)) throw new Error(result.reason);
-        audit('failed', result.reason);
-        // Free the claim so the plan can be approved again after a Re-run. Safe even
-        // when the write's outcome is unknown: the executor re-reads first and reports
-        // already-applied instead of writing twice.
-        await deps.plans.release(plan.id);
-        await say(
-          'failed',
-          result.outcomeUnknown
-            ? `${plan.kind} on deployment/${ref.name}: the API server did not answer the write (${result.reason}), so it may or may not have been applied. Press Re-run to see the Deployment as it is now; a retry never applies twice.`
-            : `${plan.kind} on deployment/${ref.name} failed: ${result.reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
-          { rerun: { namespace: ref.namespace, name: ref.name } },
-        );
-        throw new UnrecoverableError(result.reason);
-      case 'applied':
-        return applied(result);
-    }
+    await Promise.all(steps.posted);
+    return settle(run, result);
   };
 }

@@ -144,7 +144,7 @@ describe('a two-person rule against a Redis writer', () => {
         // Deployments named undoable-… get an Undo (Recreate back to RollingUpdate).
         inverse: (p) =>
           p.target.name.startsWith('undoable')
-            ? {
+            ? ({
                 ...p,
                 id: `undo-${p.id}`,
                 kind: 'set-rolling-update',
@@ -154,7 +154,7 @@ describe('a two-person rule against a Redis writer', () => {
                   body: { spec: { strategy: { type: 'RollingUpdate' } } },
                 },
                 preconditions: { ...p.preconditions, generation: 3 },
-              }
+              } as RemediationPlan)
             : null,
       },
     );

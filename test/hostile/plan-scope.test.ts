@@ -13,7 +13,8 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan, inversePlan } from '../../src/kube/executor.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
@@ -277,7 +278,7 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
     const { sim: s, client, plans } = await crashLoop();
     const genuine = of(plans, 'exclude-node');
     const before = s.get('Deployment', 'shop', 'checkout') as Deployment;
-    const forged: RemediationPlan = {
+    const forged = {
       ...genuine,
       patch: smp({
         spec: {
@@ -291,7 +292,7 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
           },
         },
       }),
-    };
+    } as RemediationPlan;
     s.clearRequests();
     const result = await applyPlan(client, forged);
     expect(result).toMatchObject({ status: 'refused', tampered: true });
@@ -322,10 +323,10 @@ describe('the executor refuses an out-of-scope plan before any write (simulator)
         spec: { nodeName: 'node-a', containers: [{ name: 'db', image: 'postgres:16' }] },
       },
     });
-    const forged: RemediationPlan = {
+    const forged = {
       ...genuine,
       pods: [...(genuine.pods ?? []), { name: created.metadata.name ?? '', uid: created.metadata.uid ?? '' }],
-    };
+    } as RemediationPlan;
     s.clearRequests();
     const result = await applyPlan(client, forged);
     expect(result).toMatchObject({ status: 'refused', tampered: true });

@@ -152,7 +152,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
             },
           },
         },
-      },
+      } as RemediationPlan,
     };
     // The attacker's own "seal" and "approval": keys the worker does not trust.
     const { seal: _drop, ...unsealed } = forged;

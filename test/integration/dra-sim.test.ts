@@ -18,8 +18,9 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
-import { watchRollout } from '../../src/kube/rollout-watcher.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { dryRunPlan } from '../../src/kube/write/executor.js';
+import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 
 const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 let dir: string;

@@ -13,9 +13,10 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan, dryRunPlan } from '../../src/kube/executor.js';
-import { watchRollout } from '../../src/kube/rollout-watcher.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { dryRunPlan } from '../../src/kube/write/executor.js';
+import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 
 const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 const SHOP: WorkloadRef = { kind: 'Deployment', namespace: 'shop', name: 'checkout' };
@@ -311,7 +312,7 @@ describe('patch allowlist live', () => {
     [
       'privileged hostPID alongside the strategy',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'strategic-merge',
           body: { spec: { strategy: { type: 'Recreate' }, template: { spec: { hostPID: true } } } },
@@ -321,7 +322,7 @@ describe('patch allowlist live', () => {
     [
       'image change as a JSON patch',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'json',
           body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'evil:1' }],
@@ -331,7 +332,7 @@ describe('patch allowlist live', () => {
     [
       'a $patch: replace directive on the pod spec',
       (p: RemediationPlan): RemediationPlan => ({
-        ...p,
+        ...(p as WorkloadPatchPlan),
         patch: {
           type: 'strategic-merge',
           body: {

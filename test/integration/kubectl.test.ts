@@ -1,7 +1,9 @@
 /**
  * The real kubectl from this image against the simulator: the check that the
  * simulator speaks real Kubernetes (discovery, tables, describe's event lookups,
- * the three patch types, rollout restart and rollout status over a watch).
+ * the three patch types, rollout restart and rollout status over a watch, and for
+ * StatefulSets and DaemonSets set image, scale, rollout status/history/undo/restart,
+ * which read ControllerRevisions).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
+import type { DaemonSet, StatefulSet } from '../../sim/controllers/workload-types.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { onCI } from '../support/tools.js';
 
@@ -289,4 +292,231 @@ describe('kubectl against the simulator', () => {
       },
     );
   }
+});
+
+describe('kubectl drives StatefulSets and DaemonSets on the simulator', () => {
+  let sts: Simulator;
+  let ds: Simulator;
+
+  beforeAll(async () => {
+    sts = await startSimulator({ scenario: 'sim/scenarios/statefulset-bad-release.yaml', timeScale: 50 });
+    ds = await startSimulator({ scenario: 'sim/scenarios/node-agent-surge.yaml', timeScale: 50 });
+    await sts.writeKubeconfig(join(dir, 'sts'));
+    await ds.writeKubeconfig(join(dir, 'ds'));
+    await sts.waitFor(
+      () => (sts.get('StatefulSet', 'payments', 'ledger') as StatefulSet).status?.readyReplicas === 3,
+    );
+    await ds.waitFor(
+      () => (ds.get('DaemonSet', 'telemetry', 'node-agent') as DaemonSet).status?.numberAvailable === 3,
+    );
+  });
+
+  afterAll(async () => {
+    await sts.close();
+    await ds.close();
+  });
+
+  const inLedger = (args: string[], binary?: string) => kubectl('sts', ['-n', 'payments', ...args], binary);
+  const inAgent = (args: string[], binary?: string) => kubectl('ds', ['-n', 'telemetry', ...args], binary);
+
+  it('gets statefulsets, daemonsets and controllerrevisions as server-side tables, and describes them', async () => {
+    const ledger = await inLedger(['get', 'sts,controllerrevisions', '-o', 'wide']);
+    expect(ledger.stderr).toBe('');
+    expect(ledger.stdout).toMatch(
+      /statefulset\.apps\/ledger\s+3\/3\s+\S+\s+ledger\s+registry\.example\.com\/payments\/ledger:3\.4\.1/,
+    );
+    expect(ledger.stdout).toMatch(/controllerrevision\.apps\/ledger-\w+\s+statefulset\.apps\/ledger\s+1\s/);
+    const agent = await inAgent(['get', 'ds', '-o', 'wide']);
+    expect(agent.stdout).toMatch(
+      /node-agent\s+3\s+3\s+3\s+3\s+3\s+<none>\s+\S+\s+agent\s+\S+node-agent:1\.8\.2\s+app\.kubernetes\.io\/name=node-agent/,
+    );
+    const described = await inLedger(['describe', 'sts', 'ledger']);
+    expect(described.code).toBe(0);
+    expect(described.stdout).toContain('Pods Status:        3 Running / 0 Waiting / 0 Succeeded / 0 Failed');
+    expect(described.stdout).toMatch(
+      /SuccessfulCreate\s+.*statefulset-controller\s+create Pod ledger-2 in StatefulSet ledger successful/,
+    );
+    const describedDs = await inAgent(['describe', 'ds', 'node-agent']);
+    expect(describedDs.stdout).toContain('Number of Nodes Scheduled with Up-to-date Pods: 3');
+  });
+
+  it('DaemonSet: set image deadlocks on the hostPort with maxSurge; the strategy fix completes it; history, undo and restart', async () => {
+    const image = 'registry.example.com/telemetry/node-agent:1.9.0';
+    expect((await inAgent(['set', 'image', 'ds/node-agent', `agent=${image}`])).stdout).toContain(
+      'daemonset.apps/node-agent image updated',
+    );
+    const stuck = await inAgent(['rollout', 'status', 'ds/node-agent', '--timeout', '2s']);
+    expect(stuck.code).not.toBe(0);
+    expect(stuck.stdout).toContain(
+      'Waiting for daemon set "node-agent" rollout to finish: 0 out of 3 new pods have been updated...',
+    );
+    const events = await inAgent(['get', 'events', '--field-selector', 'reason=FailedScheduling']);
+    expect(events.stdout).toContain(
+      "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].",
+    );
+    const fix = '{"spec":{"updateStrategy":{"rollingUpdate":{"maxSurge":0,"maxUnavailable":1}}}}';
+    expect((await inAgent(['patch', 'ds', 'node-agent', '-p', fix])).code).toBe(0);
+    const done = await inAgent(['rollout', 'status', 'ds/node-agent', '--timeout', '20s']);
+    expect(done.stdout).toContain('daemon set "node-agent" successfully rolled out');
+    const history = await inAgent(['rollout', 'history', 'ds/node-agent']);
+    expect(history.stdout).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+    const undo = await inAgent(['rollout', 'undo', 'ds/node-agent']);
+    expect(undo.stdout).toContain('daemonset.apps/node-agent rolled back');
+    expect((await inAgent(['rollout', 'status', 'ds/node-agent', '--timeout', '20s'])).stdout).toContain(
+      'successfully rolled out',
+    );
+    const pods = ds.list('Pod', 'telemetry') as Pod[];
+    expect(pods.map((p) => p.spec.containers[0]?.image)).toEqual(
+      Array(3).fill('registry.example.com/telemetry/node-agent:1.8.2'),
+    );
+    expect((await inAgent(['rollout', 'history', 'ds/node-agent'])).stdout).toMatch(
+      /\n2\s+<none>\n3\s+<none>/,
+    );
+    expect((await inAgent(['rollout', 'restart', 'ds/node-agent'])).stdout).toContain(
+      'daemonset.apps/node-agent restarted',
+    );
+    expect((await inAgent(['rollout', 'status', 'ds/node-agent', '--timeout', '20s'])).stdout).toContain(
+      'successfully rolled out',
+    );
+  });
+
+  it('StatefulSet: a bad release blocks, rollout undo does not unblock it, deleting the stuck pod does; scale and restart', async () => {
+    const bad = 'registry.example.com/payments/ledger:3.5.0';
+    expect((await inLedger(['set', 'image', 'sts/ledger', `ledger=${bad}`])).stdout).toContain(
+      'statefulset.apps/ledger image updated',
+    );
+    await sts.waitFor(
+      () =>
+        (sts.get('Pod', 'payments', 'ledger-2') as Pod | undefined)?.status?.containerStatuses?.[0]?.state
+          ?.waiting?.reason === 'CrashLoopBackOff',
+    );
+    const blocked = await inLedger(['rollout', 'status', 'sts/ledger', '--timeout', '2s']);
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.stdout).toContain('Waiting for 1 pods to be ready...');
+    expect((await inLedger(['get', 'sts', 'ledger'])).stdout).toMatch(/ledger\s+2\/3\s/);
+    expect((await inLedger(['rollout', 'undo', 'sts/ledger'])).stdout).toContain(
+      'statefulset.apps/ledger rolled back',
+    );
+    const still = await inLedger(['rollout', 'status', 'sts/ledger', '--timeout', '2s']);
+    expect(still.code).not.toBe(0);
+    expect(still.stdout).toContain('Waiting for 1 pods to be ready...');
+    expect(
+      (await inLedger(['get', 'pod', 'ledger-2', '-o', 'jsonpath={.spec.containers[0].image}'])).stdout,
+    ).toBe(bad);
+    expect((await inLedger(['delete', 'pod', 'ledger-2'])).stdout).toContain('pod "ledger-2" deleted');
+    const done = await inLedger(['rollout', 'status', 'sts/ledger', '--timeout', '20s']);
+    expect(done.stdout).toContain('partitioned roll out complete: 3 new pods have been updated...');
+    expect((await inLedger(['rollout', 'history', 'sts/ledger'])).stdout).toMatch(/\n2\s+<none>\n3\s+<none>/);
+    expect((await inLedger(['scale', 'sts/ledger', '--replicas', '2'])).stdout).toContain(
+      'statefulset.apps/ledger scaled',
+    );
+    await sts.waitFor(() => (sts.list('Pod', 'payments') as Pod[]).length === 2);
+    // With --current-replicas kubectl GETs the Scale and PUTs it back.
+    const guarded = await inLedger(['scale', 'sts/ledger', '--current-replicas=2', '--replicas=1']);
+    expect(guarded.stdout).toContain('statefulset.apps/ledger scaled');
+    await sts.waitFor(() => (sts.list('Pod', 'payments') as Pod[]).length === 1);
+    expect((await inLedger(['rollout', 'restart', 'sts/ledger'])).stdout).toContain(
+      'statefulset.apps/ledger restarted',
+    );
+    expect((await inLedger(['rollout', 'status', 'sts/ledger', '--timeout', '20s'])).stdout).toContain(
+      'partitioned roll out complete: 1 new pods have been updated...',
+    );
+  });
+
+  for (const { version, binary } of VERSIONED) {
+    it.skipIf(!onCI && !existsSync(binary))(
+      `works with kubectl ${version} for statefulsets and daemonsets`,
+      async () => {
+        expect(existsSync(binary), `${binary} is missing (Google Cloud SDK kubectl ${version})`).toBe(true);
+        const get = await inLedger(['get', 'sts,controllerrevisions'], binary);
+        expect(get.code).toBe(0);
+        expect(get.stdout).toContain('statefulset.apps/ledger');
+        expect(
+          (await inAgent(['rollout', 'status', 'ds/node-agent', '--timeout', '20s'], binary)).stdout,
+        ).toContain('daemon set "node-agent" successfully rolled out');
+        expect((await inAgent(['rollout', 'history', 'ds/node-agent'], binary)).stdout).toContain('REVISION');
+      },
+    );
+  }
+});
+
+// After the tests above: the GPU Deployment's rollout they start keeps its condition
+// only until its progress deadline, so nothing slow runs between them.
+describe('kubectl against the simulator: Argo Rollouts', () => {
+  it('serves Argo Rollouts (short name, CRD columns), refuses a strategic merge patch of one as kubectl reports it, aborts through --subresource=status', async () => {
+    const sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 });
+    try {
+      await sim.writeKubeconfig(join(dir, 'rollout'));
+      const name = 'vision-object-tracker';
+      const phase = (): string | undefined =>
+        (sim.get('Rollout', 'vision', name) as { status?: { phase?: string; message?: string } }).status
+          ?.phase;
+      await sim.waitFor(() => phase() === 'Healthy');
+      sim.apply({
+        apiVersion: 'v1',
+        kind: 'ResourceQuota',
+        metadata: { name: 'gpu', namespace: 'vision' },
+        spec: { hard: { 'requests.nvidia.com/gpu': '1', 'limits.memory': '16Gi' } },
+      });
+      const get = await kubectl('rollout', ['-n', 'vision', 'get', 'ro']);
+      expect(get.stderr).toBe('');
+      expect(get.stdout).toMatch(/^NAME\s+DESIRED\s+CURRENT\s+UP-TO-DATE\s+AVAILABLE\s+AGE\n/);
+      expect(get.stdout).toMatch(/vision-object-tracker\s+1\s+1\s+1\s+1\s+\d+s/);
+      await sim.waitFor(
+        () => (sim.get('ResourceQuota', 'vision', 'gpu') as { status?: object }).status !== undefined,
+      );
+      const quota = await kubectl('rollout', ['-n', 'vision', 'get', 'quota']);
+      expect(quota.stdout).toMatch(
+        /gpu\s+\d+s\s+requests\.nvidia\.com\/gpu: 1\/1\s+limits\.memory: 8Gi\/16Gi/,
+      );
+      const smp = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'patch',
+        'ro',
+        name,
+        '-p',
+        '{"spec":{"replicas":2}}',
+      ]);
+      expect(smp.code).not.toBe(0);
+      expect(smp.stderr).toContain(
+        'application/strategic-merge-patch+json is not supported by argoproj.io/v1alpha1, Kind=Rollout: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml',
+      );
+      const image =
+        '[{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"vision/boost-track-app:1.1"}]';
+      expect(
+        (await kubectl('rollout', ['-n', 'vision', 'patch', 'ro', name, '--type', 'json', '-p', image])).code,
+      ).toBe(0);
+      await sim.waitFor(
+        () => (sim.list('ReplicaSet', 'vision') as { spec: { replicas?: number } }[]).length === 2,
+      );
+      const abort = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'patch',
+        'ro',
+        name,
+        '--subresource=status',
+        '--type',
+        'merge',
+        '-p',
+        '{"status":{"abort":true}}',
+      ]);
+      expect(abort.stderr).toBe('');
+      expect(abort.code).toBe(0);
+      await sim.waitFor(() => phase() === 'Degraded');
+      const yaml = await kubectl('rollout', [
+        '-n',
+        'vision',
+        'get',
+        'ro',
+        name,
+        '-o',
+        'jsonpath={.status.message}',
+      ]);
+      expect(yaml.stdout).toBe('RolloutAborted: Rollout aborted update to revision 2');
+    } finally {
+      await sim.close();
+    }
+  });
 });

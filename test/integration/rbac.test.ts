@@ -3,6 +3,8 @@
  * code (src/kube) sends while doing everything it can do is recorded by the
  * simulator, and deploy/worker-rbac.yaml must grant exactly that set — each used
  * (verb, resource, apiGroup) and nothing else. The app gets no Kubernetes rights.
+ * The Helm chart's RBAC, rendered by the real helm for each install shape (default,
+ * worker-only, namespaced, with owner settings), is held to the same inventory.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,16 +22,19 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { dryRunPlan } from '../../src/kube/write/executor.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 import { EDGE, edgeScenario, rollToDeadlock } from '../support/edge-ingress.js';
 import { resolveWorkloadForPod } from '../../src/kube/read/pod-owner.js';
-import { watchRollout } from '../../src/kube/rollout-watcher.js';
+import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import { ciValues, helmTemplate, type TemplateOptions } from '../support/helm.js';
 
 const RBAC_FILE = 'deploy/worker-rbac.yaml';
 /** The optional, namespaced reads of the GitOps owner's settings. */
@@ -583,5 +588,90 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
       .filter((d) => d.kind === 'ClusterRole' || d.kind === 'Role')
       .map((d) => docSchema.parse(d));
     expect(granted(rolesRendered)).toEqual(granted(docs));
+  });
+
+  /** The RBAC objects of a chart render, as parseDocs reads the kustomize files. */
+  const chartRbac = (o: TemplateOptions): Doc[] =>
+    helmTemplate(o)
+      .filter((d) =>
+        ['ServiceAccount', 'ClusterRole', 'ClusterRoleBinding', 'Role', 'RoleBinding'].includes(d.kind),
+      )
+      .map((d) => docSchema.parse(d));
+  const OWNER_RESOURCES = /^get (applications|kustomizations|helmreleases) /;
+
+  it('the chart grants exactly what the worker sends, by default and in a worker-only install: cluster-wide, no wildcard, the owner reads only when asked', () => {
+    expect(recorded.length, 'the recording test ran first').toBeGreaterThan(0);
+    const used = new Set(recorded.filter((r) => r.resource !== '').map(permissionOf));
+    const withoutOwner = [...used].filter((p) => !OWNER_RESOURCES.test(p)).sort();
+    for (const values of [[ciValues('default-http')], [ciValues('worker-only')]]) {
+      const rendered = chartRbac({ values });
+      expect([...granted(rendered)].sort(), values.join()).toEqual(withoutOwner);
+      for (const rule of rendered.flatMap((r) => r.rules ?? []))
+        expect([...rule.apiGroups, ...rule.resources, ...rule.verbs]).not.toContain('*');
+      const bindings = rendered.filter((d) => d.kind.endsWith('Binding'));
+      expect(bindings.map((b) => `${b.kind}/${b.roleRef?.name ?? ''}`)).toEqual([
+        'ClusterRoleBinding/rollout-doctor-worker',
+      ]);
+    }
+    const withOwner = chartRbac({ set: ['rbac.ownerSettings.enabled=true'] });
+    expect([...granted(withOwner)].sort()).toEqual([...used].sort());
+  });
+
+  it("the chart binds the release's own worker account wherever it is installed", () => {
+    const rendered = helmTemplate({ release: 'rd', namespace: 'ops' });
+    const worker = rendered.find(
+      (d) => d.kind === 'Deployment' && d.metadata.name === 'rd-rollout-doctor-worker',
+    );
+    const account = z
+      .object({
+        spec: z.object({
+          template: z.object({ spec: z.object({ serviceAccountName: z.string() }).loose() }),
+        }),
+      })
+      .parse(worker).spec.template.spec.serviceAccountName;
+    expect(account).toBe('rd-rollout-doctor-worker');
+    const rbac = rendered
+      .filter((d) => d.kind.endsWith('Binding') && d.kind !== 'ValidatingAdmissionPolicyBinding')
+      .map((d) => docSchema.parse(d));
+    expect(rbac.flatMap((b) => b.subjects ?? [])).toEqual([
+      { kind: 'ServiceAccount', name: account, namespace: 'ops' },
+    ]);
+    // The admission policies judge that account's writes, not rollout-doctor's default one.
+    const conditions = rendered
+      .filter((d) => d.kind === 'ValidatingAdmissionPolicy')
+      .flatMap(
+        (d) =>
+          z
+            .object({ spec: z.object({ matchConditions: z.array(z.object({ expression: z.string() })) }) })
+            .parse(d).spec.matchConditions,
+      );
+    expect(conditions.length).toBe(6);
+    for (const c of conditions)
+      expect(c.expression).toBe(`request.userInfo.username == 'system:serviceaccount:ops:${account}'`);
+  });
+
+  it('the chart with namespaced RBAC binds the same role per namespace, Nodes read-only cluster-wide, owner settings as Roles where the reads go', () => {
+    const rendered = chartRbac({ values: [ciValues('namespaced')] });
+    const clusterBindings = rendered.filter((d) => d.kind === 'ClusterRoleBinding');
+    expect(clusterBindings.map((b) => b.roleRef?.name)).toEqual(['rollout-doctor-worker-nodes']);
+    const nodes = rendered.filter(
+      (d) => d.kind === 'ClusterRole' && d.metadata.name === 'rollout-doctor-worker-nodes',
+    );
+    expect([...granted(nodes)]).toEqual(['get nodes core', 'list nodes core']);
+    const perNamespace = rendered.filter(
+      (d) => d.kind === 'RoleBinding' && d.roleRef?.kind === 'ClusterRole',
+    );
+    expect(perNamespace.map((b) => b.metadata.namespace).sort()).toEqual(['shop', 'vision']);
+    for (const b of perNamespace) expect(b.roleRef?.name).toBe('rollout-doctor-worker');
+    // Owner settings: a Role in each namespace the worker reads them from, get only.
+    const reads = recorded.filter((r) => OWNER_RESOURCES.test(permissionOf(r)));
+    expect(reads.length).toBeGreaterThanOrEqual(3);
+    const roles = rendered.filter((d) => d.kind === 'Role');
+    for (const r of reads) {
+      const here = roles.filter((role) => role.metadata.namespace === r.namespace);
+      expect(granted(here).has(permissionOf(r)), `${permissionOf(r)} in ${r.namespace ?? ''}`).toBe(true);
+    }
+    expect([...granted(roles)].every((p) => p.startsWith('get '))).toBe(true);
+    expect(roles.map((r) => r.metadata.namespace).sort()).toEqual(['argocd', 'flux-system', 'tenants']);
   });
 });

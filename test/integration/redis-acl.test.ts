@@ -1,13 +1,16 @@
 /**
- * The Redis users that deploy/ ships (deploy/redis-users.yaml) are enough for the app
- * and a worker to do everything they do, and no more: a command, its result, an
- * approval, the remediation and its outcome run with the app and the worker each
- * logged in as its own ACL user, while admin and dangerous commands are refused.
+ * The Redis users that deploy/ ships (deploy/redis-users.yaml, rendered from the chart)
+ * are enough for the app and a worker to do everything they do, and no more: a command,
+ * its result, an approval, the remediation and its outcome run with the app and the
+ * worker each logged in as its own ACL user, while admin and dangerous commands are
+ * refused. The rules are used as Redis gets them: with the SHA-256 of each password, as
+ * the init container of deploy/redis.yaml writes them.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
@@ -22,10 +25,13 @@ const SECRET = 'acl-secret';
 const TOKEN = 'xoxb-acl-token';
 const LEAD = 'U0LEAD';
 
-const shipped = parse(readFileSync('deploy/redis-users.yaml', 'utf8')) as {
-  stringData: Record<string, string>;
-};
+const shippedDocs = parseAllDocuments(readFileSync('deploy/redis-users.yaml', 'utf8')).map(
+  (d) => d.toJS() as { kind: string; data?: Record<string, string>; stringData?: Record<string, string> },
+);
+/** The ACL rules with @APP_PASSWORD_SHA256@ / @WORKER_PASSWORD_SHA256@ where the hashes go. */
+const SHIPPED_ACL = shippedDocs.find((d) => d.kind === 'ConfigMap')?.data?.['users.acl'] ?? '';
 const PASSWORDS = { app: 'app-pw-0123456789', worker: 'worker-pw-0123456789' };
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 describe('Redis ACL users shipped in deploy/', () => {
   let redis: TestRedis;
@@ -41,9 +47,8 @@ describe('Redis ACL users shipped in deploy/', () => {
     const admin = new Redis(redis.url);
     try {
       // The shipped rules with test passwords; the test's own default user stays on for setup.
-      const rules = (shipped.stringData['users.acl'] ?? '')
-        .replaceAll('replace-me-app', PASSWORDS.app)
-        .replaceAll('replace-me-worker', PASSWORDS.worker)
+      const rules = SHIPPED_ACL.replaceAll('@APP_PASSWORD_SHA256@', sha256(PASSWORDS.app))
+        .replaceAll('@WORKER_PASSWORD_SHA256@', sha256(PASSWORDS.worker))
         .split('\n')
         .filter((line) => line.startsWith('user ') && !line.startsWith('user default '));
       expect(rules).toHaveLength(3);
@@ -127,7 +132,13 @@ describe('Redis ACL users shipped in deploy/', () => {
       app.disconnect();
       probe.disconnect();
     }
-    expect(shipped.stringData['users.acl']).toMatch(/^user default off$/m);
+    expect(SHIPPED_ACL).toMatch(/^user default off$/m);
+    // The Secret (deploy/secret.yaml) holds the two passwords only; the rules hold no password at all.
+    const passwords = parseAllDocuments(readFileSync('deploy/secret.yaml', 'utf8'))
+      .map((d) => d.toJS() as { metadata: { name: string }; stringData: Record<string, string> })
+      .find((d) => d.metadata.name === 'rollout-doctor-redis');
+    expect(Object.keys(passwords?.stringData ?? {}).sort()).toEqual(['app-password', 'worker-password']);
+    expect(SHIPPED_ACL).not.toMatch(/ >\S/);
   });
 
   it('gives Docker Compose the same users as deploy/', () => {
@@ -142,10 +153,17 @@ describe('Redis ACL users shipped in deploy/', () => {
       .map((line) =>
         line.replace(
           />\$\{REDIS_(APP|WORKER)_PASSWORD:\?[^}]*\}/g,
-          (_m, who: string) => `>replace-me-${who.toLowerCase()}`,
+          (_m, who: string) => `<${who.toLowerCase()} password>`,
         ),
       );
-    const shippedLines = (shipped.stringData['users.acl'] ?? '').trim().split('\n');
+    const shippedLines = SHIPPED_ACL.trim()
+      .split('\n')
+      .map((line) =>
+        line.replace(
+          /#@(APP|WORKER)_PASSWORD_SHA256@/,
+          (_m, who: string) => `<${who.toLowerCase()} password>`,
+        ),
+      );
     expect(lines).toEqual(shippedLines);
   });
 });

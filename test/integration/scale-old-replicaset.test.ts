@@ -16,7 +16,9 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { dryRunPlan } from '../../src/kube/write/executor.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { deadlockedIngress } from '../support/edge-ingress.js';
 

@@ -8,7 +8,7 @@ import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import {
   NOTIFY_QUEUE,
@@ -28,7 +28,7 @@ const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
 const APPROVER = 'U0APPROVER';
 
-function planFor(name: string): RemediationPlan {
+function planFor(name: string): WorkloadPatchPlan {
   return {
     id: `set-rolling-update-${name}`,
     kind: 'set-rolling-update',
@@ -161,7 +161,8 @@ describe('Slack flow: command → result → approval → patch → rolled out (
         },
         watch: async () => ({ outcome: 'complete', summary: 'rollout complete: 1/1 updated and available' }),
         currentFinding: async () => undefined,
-        inverse: (plan) => ({ ...plan, id: `undo-${plan.id}`, patch: plan.inverse, inverse: plan.patch }),
+        inverse: (plan) =>
+          ({ ...plan, id: `undo-${plan.id}`, patch: plan.inverse, inverse: plan.patch }) as RemediationPlan,
       },
     );
   });

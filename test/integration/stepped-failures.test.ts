@@ -13,8 +13,8 @@ import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.
 import type { Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
-import { applyPlan } from '../../src/kube/executor.js';
-import type { StepEvent } from '../../src/kube/stepped-walk.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

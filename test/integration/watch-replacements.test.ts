@@ -13,7 +13,7 @@ import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { isReady } from '../../src/diagnosis/base/pods.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { watchReplacements } from '../../src/kube/rollout-watcher.js';
+import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
 
 let dir: string | undefined;
 let sim: Simulator | undefined;

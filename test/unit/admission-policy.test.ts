@@ -1,5 +1,5 @@
 /**
- * deploy/admission/worker-policy.yaml, evaluated: the ValidatingAdmissionPolicy lets
+ * deploy/admission-policy.yaml (rendered from the chart's admission-policy.yaml), evaluated: the ValidatingAdmissionPolicy lets
  * the worker's service account change exactly what the remediation kinds change and
  * nothing else, and delete only ReplicaSet-controlled pods. CEL runs here on
  * @marcbachmann/cel-js; the expressions use only has(), ==, in, all and exists, which
@@ -29,7 +29,7 @@ interface Policy {
   };
 }
 
-const FILE = 'deploy/admission/worker-policy.yaml';
+const FILE = 'deploy/admission-policy.yaml';
 const docs = parseAllDocuments(readFileSync(FILE, 'utf8')).map((d) => d.toJS() as Policy);
 const policy = (name: string): Policy => {
   const found = docs.find((d) => d.kind === 'ValidatingAdmissionPolicy' && d.metadata.name === name);

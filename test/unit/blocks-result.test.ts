@@ -10,14 +10,14 @@ import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import { blockKitViolation } from '../support/slack-standin.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
 type Json = Record<string, unknown>;
 
-const plan = (i: number): RemediationPlan => ({
+const plan = (i: number): WorkloadPatchPlan => ({
   id: `exclude-node-${i}`,
   kind: 'exclude-node',
   target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
@@ -357,7 +357,13 @@ describe('undo reply', () => {
       undoPlanId: 'undo-p1',
     }) as const;
   const undoOf = (patch: RemediationPlan['patch'], addresses = 'RolloutSurgeDeadlock') => ({
-    plan: { ...plan(0), id: 'undo-p1', kind: 'set-rolling-update' as const, patch, addresses },
+    plan: {
+      ...plan(0),
+      id: 'undo-p1',
+      kind: 'set-rolling-update' as const,
+      patch,
+      addresses,
+    } as RemediationPlan,
     cluster: 'default',
     createdAt: 0,
     expiresAt: Date.now() + 60_000,

@@ -26,6 +26,7 @@ const base: RemediationPlan = {
 const pods = [{ name: 'tracker-6d4f-x2kqp', uid: 'uid-1' }];
 const scale: RemediationPlan = {
   ...base,
+  inverse: null,
   kind: 'scale-old-replicaset',
   patch: { type: 'json', body: [{ op: 'replace', path: '/spec/replicas', value: 0 }] },
   replicaSet: {
@@ -39,6 +40,7 @@ const scale: RemediationPlan = {
 };
 const taint: RemediationPlan = {
   ...base,
+  inverse: null,
   kind: 'taint-device',
   patch: null,
   pods,
@@ -53,7 +55,7 @@ const taint: RemediationPlan = {
     taint: { key: 'rollout-doctor.io/unhealthy', value: 'true', effect: 'NoSchedule' },
   },
 };
-const deletePods: RemediationPlan = { ...base, kind: 'delete-pods', patch: null, pods };
+const deletePods: RemediationPlan = { ...base, inverse: null, kind: 'delete-pods', patch: null, pods };
 
 describe('apply: the write, named by its real target', () => {
   it('a Deployment patch goes to deployments/NAME and names the new generation', () => {

@@ -18,6 +18,11 @@ describe('npm run sim -- --help', () => {
     expect(run.stdout).toMatch(/^Usage: npm run sim -- --scenario FILE/);
     for (const option of ['--port', '--write-kubeconfig', '--time-scale', '--latency-ms'])
       expect(run.stdout).toContain(option);
+    // Several scenarios make one cluster (the demo's), and dumps of any kind are taken.
+    expect(run.stdout).toContain(
+      '--scenario sim/scenarios/gpu-deadlock.yaml --scenario sim/scenarios/crashloop-node.yaml',
+    );
+    expect(run.stdout).toContain('kubectl get deploy,rs,pods,nodes,events,resourcequotas -A -o yaml');
     expect(run.stdout).not.toContain('simulator serving');
     expect(run.stderr).toBe('');
   });
@@ -35,7 +40,12 @@ describe('npm run sim -- --help', () => {
 
   it.each([
     ['an empty file', '# only a comment\n---\n', 'holds no Kubernetes objects'],
-    ['an unknown kind', 'apiVersion: v1\nkind: Widget\nmetadata: {name: w}\n', 'unsupported kind Widget'],
+    [
+      'an unknown kind without apiVersion (its group cannot be told)',
+      'kind: Widget\nmetadata: {name: w}\n',
+      'Widget "w" has no apiVersion, so its API group is unknown: it cannot be stored',
+    ],
+    ['an object without a name', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n', 'metadata.name'],
     ['YAML that does not parse', 'kind: [\n', 'scenario YAML:'],
   ])('refuses a scenario that is %s: exit 2, one line, no server', (_name, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-scenario-'));

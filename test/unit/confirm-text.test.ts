@@ -119,7 +119,7 @@ function plan(
     preconditions: { uid: 'u', generation: 1, fields: [] },
     inverse: null,
     addresses: 'SurgeDeadlock',
-  };
+  } as RemediationPlan;
 }
 
 const dnsName = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,251}[a-z0-9])?$/);
@@ -167,7 +167,7 @@ describe('confirm dialog text', () => {
         values: ['ubuntu-24.04'],
       },
     );
-    const byLabel: RemediationPlan = {
+    const byLabel = {
       ...plan('exclude-node', 'web', 'shop', [], 'x'),
       patch: { type: 'json', body: [{ op: 'add', path: '/spec/template/spec/affinity', value: after }] },
       preconditions: {
@@ -175,7 +175,7 @@ describe('confirm dialog text', () => {
         generation: 2,
         fields: [{ path: '/spec/template/spec/affinity', value: before }],
       },
-    };
+    } as RemediationPlan;
     const text = confirmDialogText(byLabel);
     expect(text).toContain(
       'Keep deployment/web in ns shop off the nodes with node.kubernetes.io/os-image=ubuntu-24.04 (required node affinity).',

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiCall } from '../../src/kube/api-paths.js';
 import { pathFor } from '../../src/kube/api-paths.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { discoverDeviceTaintRules } from '../../src/kube/device-taint-api.js';
+import { discoverDeviceTaintRules } from '../../src/kube/read/device-taint-api.js';
 import { KubeApiError } from '../../src/kube/errors.js';
 
 /** A client whose discovery documents are `served` (group-version -> resource names); others 404, or fail with `status`. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Analyzer } from '../../src/diagnosis/analyzer.js';
 import { diagnose } from '../../src/engine/diagnose.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { makeDeployment, makeSnapshot } from '../support/k8s-builders.js';
 
 const snapshot = makeSnapshot({ deployment: makeDeployment('web', { namespace: 'shop' }) });
@@ -43,7 +44,10 @@ describe('diagnose runner', () => {
       inverse: null,
       addresses: 'CrashLoop',
     };
-    const result = diagnose(snapshot, { analyzers: [twice], planBuilders: { CrashLoop: () => [plan] } });
+    const result = diagnose(snapshot, {
+      analyzers: [twice],
+      planBuilders: { CrashLoop: () => [plan as unknown as RemediationPlan] },
+    });
     expect(result.remediations).toHaveLength(1);
     expect(result.findings.map((f) => f.remediations)).toEqual([['p1'], ['p1']]);
   });

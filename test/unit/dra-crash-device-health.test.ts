@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import { confirmDialogText } from '../../src/app/blocks/confirm-text.js';
 import { undoBlocks } from '../../src/app/notify/outcome-message.js';
-import { inversePlan } from '../../src/kube/executor.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import { renderText } from '../../src/report/text.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';

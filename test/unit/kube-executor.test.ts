@@ -2,14 +2,21 @@ import { describe, expect, it } from 'vitest';
 import type { ApiCall } from '../../src/kube/api-paths.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { KubeApiError } from '../../src/kube/errors.js';
-import { applyPlan, dryRunPlan, inversePlan } from '../../src/kube/executor.js';
-import { diffTouched, isAlreadyApplied, patchTargets } from '../../src/kube/patch-effect.js';
-import { checkPreconditions } from '../../src/kube/preconditions.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { dryRunPlan } from '../../src/kube/write/executor.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
+import { diffTouched, isAlreadyApplied, patchTargets } from '../../src/kube/write/patch-effect.js';
+import { checkPreconditions } from '../../src/kube/write/preconditions.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { strategyPatch, strategyPreconditions } from '../../src/remediation/builders/strategy-patch.js';
 import { getAt } from '../../src/remediation/json-pointer.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from '../../src/remediation/restart-time.js';
+import {
+  DEVICE_TAINT_KEY,
+  DEVICE_TAINT_VALUE,
+  deviceTaintRuleName,
+} from '../../src/remediation/device-taint.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 
 const STRATEGY = '/spec/strategy';
@@ -80,7 +87,7 @@ function fakeCluster(initial: Deployment) {
   };
 }
 
-function surgePlan(deployment: Deployment): RemediationPlan {
+function surgePlan(deployment: Deployment): WorkloadPatchPlan {
   return {
     id: 'set-rolling-update-abc',
     kind: 'set-rolling-update',
@@ -398,5 +405,49 @@ describe('the restart time is chosen at apply time', () => {
     expect(isAlreadyApplied(live, patch, assumed)).toBe(true);
     expect(isAlreadyApplied(live, patch, [{ path: RESTARTED_AT_POINTER, value: 'T2' }])).toBe(false);
     expect(isAlreadyApplied(live, patch)).toBe(false);
+  });
+});
+
+describe('staleness, as the kind says it', () => {
+  it('the Undo of taint-device still deletes its rule after a later spec change (only the uid makes it stale)', async () => {
+    const deployment = makeDeployment('detector', { namespace: 'vision' });
+    deployment.metadata.generation = 5;
+    const device = { driver: 'gpu.nvidia.com', pool: 'gpu-node-1', device: 'gpu-0' };
+    const plan: RemediationPlan = {
+      id: 'undo-taint-device-abc',
+      kind: 'untaint-device',
+      target: { kind: 'Deployment', namespace: 'vision', name: 'detector' },
+      summary: 'Undo: delete the rule',
+      impact: 'deletes the rule',
+      warnings: [],
+      patch: null,
+      deviceTaint: {
+        apiVersion: 'resource.k8s.io/v1',
+        name: deviceTaintRuleName(device),
+        ...device,
+        node: 'gpu-node-1',
+        resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
+        taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' },
+      },
+      // Generation 2 when the taint was applied; the Deployment has moved on to 5 since.
+      preconditions: { uid: deployment.metadata.uid ?? '', generation: 2, fields: [] },
+      inverse: null,
+      addresses: 'CrashLoopOnNode',
+    };
+    const client: KubeClient = {
+      server: 'fake',
+      context: 'fake',
+      namespace: undefined,
+      async call<T>(call: ApiCall): Promise<T> {
+        if (call.verb === 'get' && call.resource === 'deployments') return structuredClone(deployment) as T;
+        throw new KubeApiError('not found', 404, { verb: call.verb, resource: call.resource });
+      },
+      text: () => Promise.reject(new Error('no logs')),
+      watch: () => Promise.resolve(0),
+    };
+    expect(await applyPlan(client, plan)).toMatchObject({
+      status: 'already-applied',
+      reason: expect.stringContaining('no longer exists'),
+    });
   });
 });

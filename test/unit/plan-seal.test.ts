@@ -9,6 +9,7 @@ import {
   verifySeal,
 } from '../../src/plans/plan-seal.js';
 import type { StoredPlan } from '../../src/plans/store.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { scalePatch } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 
@@ -146,7 +147,7 @@ describe('plan seal', () => {
         patch: scalePatch({ uid: rs.uid, replicas: 0, to: 3 }),
         inverse: null,
         preconditions: { uid: 'u1', generation: 3, fields: [] },
-      },
+      } as RemediationPlan,
     };
     const seal = sealPlan(plan, keys.seal);
     expect(verifySeal(plan, seal, keys.seal)).toMatchObject({ ok: true });

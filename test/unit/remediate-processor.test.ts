@@ -7,12 +7,12 @@ import { approvalClaims, signApproval, type SignedApproval } from '../../src/pla
 import { planDigest, sealPlan } from '../../src/plans/plan-seal.js';
 import type { PlanStore, StoredPlan } from '../../src/plans/store.js';
 import type { NotifyJobInput, RemediateJob } from '../../src/queue/schemas.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { createPlanTrust } from '../../src/worker/plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from '../../src/worker/remediate-processor.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
-const plan: RemediationPlan = {
+const plan: WorkloadPatchPlan = {
   id: 'set-recreate-0123456789abcdef',
   kind: 'set-recreate',
   target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
@@ -193,14 +193,15 @@ describe('remediate processor', () => {
       resourceID: 'gpu.nvidia.com/gpu-node-1/gpu-0',
       taint: { key: 'rollout-doctor.io/unhealthy', value: 'Unhealthy', effect: 'NoSchedule' as const },
     };
-    const of = (kind: RemediationPlan['kind'], extra: Partial<RemediationPlan> = {}): RemediationPlan => ({
-      ...plan,
-      id: `${kind}-0123456789abcdef`,
-      kind,
-      summary: `${kind} summary`,
-      patch: null,
-      ...extra,
-    });
+    const of = (kind: RemediationPlan['kind'], extra: Partial<RemediationPlan> = {}): RemediationPlan =>
+      ({
+        ...plan,
+        id: `${kind}-0123456789abcdef`,
+        kind,
+        summary: `${kind} summary`,
+        patch: null,
+        ...extra,
+      }) as RemediationPlan;
     const stages = (h: ReturnType<typeof harness>) =>
       h.notes.map((n) => (n.kind === 'remediation-outcome' ? [n.stage, n.detail] : [n.kind, '']));
 

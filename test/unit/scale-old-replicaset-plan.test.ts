@@ -13,7 +13,7 @@ import {
 import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
 import { confirmDialogText } from '../../src/app/blocks/plan-blocks.js';
 import { undoBlocks } from '../../src/app/notify/outcome-message.js';
-import { inversePlan } from '../../src/kube/executor.js';
+import { inversePlan } from '../../src/remediation/inverse.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';

@@ -16,6 +16,9 @@ import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
 import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
 import { FOREIGN_SECRETS, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { testKeys } from '../support/plan-keys.js';
+import { restrictedViolations } from '../support/pod-security.js';
+import { ciValues, helmTemplate } from '../support/helm.js';
+import { CHART } from '../../scripts/chart-render.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -158,6 +161,19 @@ function deploymentIn(path: string): z.infer<typeof deploymentSchema> {
 
 const envValue = (env: z.infer<typeof envEntry>[], name: string): string | undefined =>
   env.find((e) => e.name === name)?.value;
+
+const secretKeyRef = z.object({
+  valueFrom: z.object({ secretKeyRef: z.object({ name: z.string(), key: z.string() }).loose() }),
+});
+/** The variables an env list takes from Secret `secret`, each under its own name as key. */
+function secretRefs(env: z.infer<typeof envEntry>[], secret: string): string[] {
+  return env.flatMap((e) => {
+    const ref = secretKeyRef.safeParse(e);
+    if (!ref.success || ref.data.valueFrom.secretKeyRef.name !== secret) return [];
+    expect(ref.data.valueFrom.secretKeyRef.key, `${e.name} reads the key of its own name`).toBe(e.name);
+    return [e.name];
+  });
+}
 
 describe('entry commands', () => {
   it('npm start and npm run worker are compiled by npm run build to the files the images run', () => {
@@ -389,87 +405,6 @@ function bytes(quantity: string): number {
   return Number(m[1]) * (m[2] ? unit[m[2] as keyof typeof unit] : 1);
 }
 
-/**
- * What the "restricted" Pod Security Standard (kubernetes.io/docs/concepts/security/pod-security-standards)
- * refuses in a pod spec: host namespaces, hostPath and other volume types, privileged
- * containers, host ports, privilege escalation, capabilities beyond NET_BIND_SERVICE
- * (and not dropping ALL), running as root, and no RuntimeDefault/Localhost seccomp profile.
- */
-function restrictedViolations(spec: Record<string, unknown>): string[] {
-  const pod = z
-    .object({
-      hostNetwork: z.boolean().optional(),
-      hostPID: z.boolean().optional(),
-      hostIPC: z.boolean().optional(),
-      securityContext: z
-        .object({
-          runAsNonRoot: z.boolean().optional(),
-          runAsUser: z.number().optional(),
-          seccompProfile: z.object({ type: z.string() }).optional(),
-        })
-        .loose()
-        .default({}),
-      volumes: z.array(z.record(z.string(), z.unknown())).default([]),
-      initContainers: z.array(z.record(z.string(), z.unknown())).default([]),
-      containers: z.array(z.record(z.string(), z.unknown())),
-    })
-    .loose()
-    .parse(spec);
-  const container = z
-    .object({
-      name: z.string(),
-      ports: z.array(z.object({ hostPort: z.number().optional() }).loose()).default([]),
-      securityContext: z
-        .object({
-          privileged: z.boolean().optional(),
-          allowPrivilegeEscalation: z.boolean().optional(),
-          runAsNonRoot: z.boolean().optional(),
-          runAsUser: z.number().optional(),
-          capabilities: z
-            .object({ add: z.array(z.string()).optional(), drop: z.array(z.string()).optional() })
-            .optional(),
-          seccompProfile: z.object({ type: z.string() }).optional(),
-        })
-        .loose()
-        .default({}),
-    })
-    .loose();
-  const allowedVolumes = [
-    'configMap',
-    'csi',
-    'downwardAPI',
-    'emptyDir',
-    'ephemeral',
-    'persistentVolumeClaim',
-    'projected',
-    'secret',
-  ];
-  const out: string[] = [];
-  if (pod.hostNetwork || pod.hostPID || pod.hostIPC) out.push('host namespaces');
-  for (const v of pod.volumes) {
-    const type = Object.keys(v).find((k) => k !== 'name') ?? '';
-    if (!allowedVolumes.includes(type)) out.push(`volume ${String(v.name)}: ${type}`);
-  }
-  for (const raw of [...pod.initContainers, ...pod.containers]) {
-    const c = container.parse(raw);
-    const sc = c.securityContext;
-    const where = `container ${c.name}`;
-    if (sc.privileged) out.push(`${where}: privileged`);
-    if (sc.allowPrivilegeEscalation !== false) out.push(`${where}: allowPrivilegeEscalation is not false`);
-    if (!sc.capabilities?.drop?.includes('ALL')) out.push(`${where}: capabilities do not drop ALL`);
-    for (const cap of sc.capabilities?.add ?? [])
-      if (cap !== 'NET_BIND_SERVICE') out.push(`${where}: adds ${cap}`);
-    if ((sc.runAsNonRoot ?? pod.securityContext.runAsNonRoot) !== true)
-      out.push(`${where}: runAsNonRoot is not true`);
-    if ((sc.runAsUser ?? pod.securityContext.runAsUser) === 0) out.push(`${where}: runAsUser 0`);
-    const seccomp = sc.seccompProfile?.type ?? pod.securityContext.seccompProfile?.type;
-    if (seccomp !== 'RuntimeDefault' && seccomp !== 'Localhost')
-      out.push(`${where}: seccompProfile ${seccomp ?? 'unset'}`);
-    if (c.ports.some((p) => p.hostPort !== undefined && p.hostPort !== 0)) out.push(`${where}: hostPort`);
-  }
-  return out;
-}
-
 /** Compose values with `${VAR:-default}` resolved to their defaults (an empty .env). */
 function interpolated(env: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
@@ -519,7 +454,12 @@ describe('deploy/', () => {
       .loose()
       .parse(yamlDocs('deploy/secret.yaml')[0]);
     for (const key of Object.keys(secret.stringData)) expect(APP_VARS).toContain(key);
-    expect(appContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([secret.metadata.name]);
+    // Socket Mode has its slot: set SLACK_APP_TOKEN and the app dials out instead of taking /slack/events.
+    expect(Object.keys(secret.stringData)).toContain('SLACK_APP_TOKEN');
+    // Each key of the Secret reaches the app by name, and the app reads no other Secret but Redis's.
+    expect(secretRefs(appContainer?.env ?? [], secret.metadata.name).sort()).toEqual(
+      Object.keys(secret.stringData).sort(),
+    );
     // The workers' Secret holds the seal key, the notify signing key and the approval public keys, nothing of the app's.
     const workerSecret = z
       .object({
@@ -533,7 +473,12 @@ describe('deploy/', () => {
       'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
       'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
     ]);
-    expect(workerContainer?.envFrom.map((e) => e.secretRef.name)).toEqual([workerSecret.metadata.name]);
+    expect(secretRefs(workerContainer?.env ?? [], workerSecret.metadata.name).sort()).toEqual(
+      Object.keys(workerSecret.stringData).sort(),
+    );
+    expect(secretRefs(workerContainer?.env ?? [], secret.metadata.name)).toEqual([]);
+    expect(secretRefs(appContainer?.env ?? [], workerSecret.metadata.name)).toEqual([]);
+    for (const c of [appContainer, workerContainer]) expect(c?.envFrom).toEqual([]);
     expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_PLAN_SEAL_KEY');
     expect(Object.keys(secret.stringData)).not.toContain('ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY');
   });
@@ -561,7 +506,7 @@ describe('deploy/', () => {
 
   it('the app offers the cluster the worker serves', () => {
     const env = (c: typeof appContainer): Record<string, string> =>
-      Object.fromEntries((c?.env ?? []).map((e) => [e.name, e.value ?? '']));
+      Object.fromEntries((c?.env ?? []).flatMap((e) => (e.value === undefined ? [] : [[e.name, e.value]])));
     const clusters = loadAppConfig({
       ...testKeys.appEnv,
       SLACK_BOT_TOKEN: 'xoxb-x',
@@ -595,6 +540,7 @@ describe('deploy/', () => {
         'Deployment/rollout-doctor-worker',
         'Namespace/rollout-doctor',
         'PodDisruptionBudget/rollout-doctor-app',
+        'Secret/rollout-doctor-redis',
         'Secret/rollout-doctor-slack',
         'Secret/rollout-doctor-worker-keys',
         'Service/redis',
@@ -604,9 +550,16 @@ describe('deploy/', () => {
         'StatefulSet/redis',
       ]),
     );
-    const clusterScoped = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding']);
-    for (const d of rendered.filter((o) => !clusterScoped.has(o.kind))) {
-      expect(d.metadata.namespace, `${d.kind}/${d.metadata.name}`).toBe('rollout-doctor');
+    const clusterScoped = new Set([
+      'Namespace',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
+    for (const d of rendered) {
+      const expected = clusterScoped.has(d.kind) ? undefined : 'rollout-doctor';
+      expect(d.metadata.namespace, `${d.kind}/${d.metadata.name}`).toBe(expected);
     }
   });
 
@@ -765,21 +718,107 @@ describe('deploy/', () => {
     expect(rendered).toEqual(expect.arrayContaining(base));
   });
 
-  it('deploy/admission renders cluster-scoped policies and bindings, each binding naming its policy', () => {
-    const rendered = render('deploy/admission') as unknown as {
+  it('the base includes the admission policies (cluster-scoped, each binding naming its policy, matching the worker it deploys); overlays/without-admission-policy drops exactly them', () => {
+    const rendered = render('deploy/') as unknown as {
       kind: string;
       metadata: { name: string; namespace?: string };
-      spec: { policyName?: string };
+      spec: { policyName?: string; matchConditions?: { expression: string }[] };
     }[];
-    expect(rendered.map((d) => d.metadata.namespace)).toEqual(rendered.map(() => undefined));
-    const policies = rendered
-      .filter((d) => d.kind === 'ValidatingAdmissionPolicy')
-      .map((d) => d.metadata.name);
+    const policies = rendered.filter((d) => d.kind === 'ValidatingAdmissionPolicy');
     const bound = rendered
       .filter((d) => d.kind === 'ValidatingAdmissionPolicyBinding')
       .map((d) => d.spec.policyName);
-    expect(sorted(bound as string[])).toEqual(sorted(policies));
+    expect(sorted(bound as string[])).toEqual(sorted(policies.map((p) => p.metadata.name)));
     expect(policies).toHaveLength(6);
+    for (const p of policies)
+      expect(p.spec.matchConditions?.map((c) => c.expression)).toEqual([
+        "request.userInfo.username == 'system:serviceaccount:rollout-doctor:rollout-doctor-worker'",
+      ]);
+    const without = render('overlays/without-admission-policy');
+    expect(without).toEqual(rendered.filter((d) => !d.kind.startsWith('ValidatingAdmissionPolicy')));
+  });
+});
+
+describe('charts/rollout-doctor', () => {
+  const values = z
+    .object({
+      app: z.object({ env: z.record(z.string(), z.unknown()) }).loose(),
+      worker: z.object({ env: z.record(z.string(), z.unknown()) }).loose(),
+    })
+    .loose()
+    .parse(parseYaml(text(`${CHART}/values.yaml`)));
+  const schema = z
+    .object({
+      properties: z.object({
+        app: z.object({
+          properties: z.object({ env: z.object({ properties: z.record(z.string(), z.unknown()) }) }),
+        }),
+        worker: z.object({
+          properties: z.object({ env: z.object({ properties: z.record(z.string(), z.unknown()) }) }),
+        }),
+      }),
+    })
+    .parse(JSON.parse(text(`${CHART}/values.schema.json`)));
+  /** Kubernetes-only plumbing: the Redis password feeding $(REDIS_PASSWORD), Node's CA bundle. */
+  const KUBE_ONLY = ['REDIS_PASSWORD', 'NODE_EXTRA_CA_CERTS'];
+
+  it('sets every variable the app and the worker read, and no other, when every setting is given', () => {
+    const objects = helmTemplate({ values: [ciValues('every-setting')] });
+    const container = (name: string) =>
+      deploymentSchema.parse(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name)).spec
+        .template.spec.containers[0];
+    const names = (name: string) =>
+      sorted((container(name)?.env ?? []).map((e) => e.name).filter((n) => !KUBE_ONLY.includes(n)));
+    expect(names('rollout-doctor-app')).toEqual(sorted(APP_VARS));
+    expect(names('rollout-doctor-worker')).toEqual(sorted(WORKER_VARS));
+  });
+
+  it('app.env and worker.env hold only variables their process reads, each set once, and values.schema.json admits exactly those', () => {
+    const objects = helmTemplate({ values: [ciValues('every-setting')] });
+    for (const [side, vars, map, allowed] of [
+      ['app', APP_VARS, values.app.env, schema.properties.app.properties.env.properties],
+      ['worker', WORKER_VARS, values.worker.env, schema.properties.worker.properties.env.properties],
+    ] as const) {
+      for (const name of Object.keys(map)) expect(vars, `${side}.env: ${name}`).toContain(name);
+      expect(sorted(Object.keys(allowed)), `${side}.env in values.schema.json`).toEqual(
+        sorted(Object.keys(map)),
+      );
+      const env = (
+        deploymentSchema.parse(
+          objects.find((o) => o.kind === 'Deployment' && o.metadata.name === `rollout-doctor-${side}`),
+        ).spec.template.spec.containers[0]?.env ?? []
+      ).map((e) => e.name);
+      expect(env.length, `${side}: no variable set twice (by a value and by ${side}.env)`).toBe(
+        new Set(env).size,
+      );
+    }
+  });
+
+  it('values.yaml names every variable it sets and no variable the code does not know', () => {
+    const names = new Set(
+      [...text(`${CHART}/values.yaml`).matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]),
+    );
+    expect(sorted([...names].filter((n) => !ALL_VARS.has(n) && !KUBE_ONLY.includes(n)))).toEqual([]);
+    const valuesText = text(`${CHART}/values.yaml`);
+    expect(sorted([...ALL_VARS].filter((n) => !new RegExp(`\\b${n}\\b`).test(valuesText)))).toEqual([]);
+  });
+
+  it('runs the same commands as the image, compose and deploy/, and ships the version package.json names', () => {
+    const objects = helmTemplate();
+    const command = (name: string) =>
+      deploymentSchema.parse(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name)).spec
+        .template.spec.containers[0]?.command;
+    expect(command('rollout-doctor-app')).toEqual(['node', ...APP_NODE_FLAGS, APP_ENTRY]);
+    expect(command('rollout-doctor-worker')).toEqual(['node', WORKER_ENTRY]);
+    const chart = z
+      .object({ appVersion: z.string() })
+      .loose()
+      .parse(parseYaml(text(`${CHART}/Chart.yaml`)));
+    const { version } = z
+      .object({ version: z.string() })
+      .loose()
+      .parse(JSON.parse(text('package.json')));
+    expect(chart.appVersion).toBe(version);
   });
 });
 

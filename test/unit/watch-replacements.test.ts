@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import type { ApiCall } from '../../src/kube/api-paths.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { watchReplacements } from '../../src/kube/rollout-watcher.js';
+import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const deployment = makeDeployment('detector', { namespace: 'vision', replicas: 3 }) as Deployment;

@@ -2,6 +2,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import { shownDigest, type ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
 import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
+import { findKind } from '../../remediation/kinds/index.js';
 import { ACTION, planButtonValue, type Requester } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
@@ -15,6 +16,10 @@ export type PlanView =
   | { state: 'expired' }
   | { state: 'claimed'; approvers: string[]; at: number };
 
+/** The plan's kind deletes its DeviceTaintRule (the Undo of taint-device) rather than creating it. */
+const deletesRule = (plan: RemediationPlan): boolean =>
+  findKind(plan.kind)?.writes === 'device-taint-rule-deletion';
+
 /** The exact change, as the thread report shows it once per plan. */
 export function patchText(plan: RemediationPlan): string {
   // A JSON patch reads best one operation per line, unless an operation is too long
@@ -26,7 +31,7 @@ export function patchText(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body, null, 2);
   if (plan.deviceTaint) {
     const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
-    return plan.kind === 'untaint-device'
+    return deletesRule(plan)
       ? `delete DeviceTaintRule ${rule.metadata.name} (only if it still has this spec):\n${JSON.stringify(rule.spec, null, 2)}`
       : `create DeviceTaintRule (cluster-scoped):\n${JSON.stringify(rule, null, 2)}\nthen delete pods:\n${(plan.pods ?? []).map((p) => p.name).join('\n')}`;
   }
@@ -38,7 +43,7 @@ export function compactPatch(plan: RemediationPlan): string {
   if (plan.patch) return JSON.stringify(plan.patch.body);
   if (plan.deviceTaint) {
     const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
-    return plan.kind === 'untaint-device'
+    return deletesRule(plan)
       ? `delete DeviceTaintRule ${rule.metadata.name}`
       : `create DeviceTaintRule ${JSON.stringify(rule.spec)}; delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
   }

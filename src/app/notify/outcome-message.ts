@@ -1,6 +1,6 @@
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
-import { restoredInWords, rolloutInWords } from '../blocks/confirm-text.js';
+import { restoredInWords, rolloutInWords, undoPatchesBack } from '../blocks/confirm-text.js';
 import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
 import type { StoredPlan } from '../../plans/store.js';
 import {
@@ -122,9 +122,9 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   const plan = undo.plan;
   const t = plan.target;
   const lines = [
-    plan.kind === 'untaint-device' || plan.kind === 'scale-back-old-replicaset'
-      ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`
-      : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`,
+    undoPatchesBack(plan)
+      ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`
+      : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`,
     mrkdwn`${rolloutInWords(plan)}`,
   ];
   // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.

@@ -12,11 +12,10 @@
 import { cleanText } from '../../text/clean.js';
 import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
-import { PATCH_CONTENT_TYPES, REMEDIATION_KINDS } from '../../remediation/plan.js';
-import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
+import { REMEDIATION_KINDS } from '../../remediation/plan.js';
+import { kindOf } from '../../remediation/kinds/index.js';
 import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
-import { APPLY_TIME, restartsPods } from '../../remediation/restart-time.js';
-import type { FieldChange } from '../../kube/patch-effect.js';
+import type { FieldChange } from '../../kube/write/patch-effect.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
@@ -101,8 +100,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
-  const { applyPlan, dryRunPlan } = await import('../../kube/executor.js');
-  const { watchReplacements, watchRollout } = await import('../../kube/rollout-watcher.js');
+  const { dryRunPlan } = await import('../../kube/write/executor.js');
+  const { applyPlan } = await import('../../apply/apply-plan.js');
+  const { watchReplacements, watchRollout } = await import('../../kube/watch/rollout-watcher.js');
   const { diagnose } = await import('../../engine/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
   const out = (text: string): void => void io.stdout.write(cleanText(text));
@@ -178,13 +178,13 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
 }
 
-/** By exact plan id first, then the first (best) plan of that kind. */
 /** A remediation kind, or a plan id as planId makes them: the kind, a dash, 16 hex digits. */
 function isRemediationName(value: string): boolean {
   const kind = /^(.+)-[0-9a-f]{16}$/.exec(value)?.[1] ?? value;
   return (REMEDIATION_KINDS as readonly string[]).includes(kind);
 }
 
+/** By exact plan id first, then the first (best) plan of that kind. */
 export function choosePlan(plans: readonly RemediationPlan[], wanted: string): RemediationPlan | undefined {
   return plans.find((p) => p.id === wanted) ?? plans.find((p) => p.kind === wanted);
 }
@@ -196,71 +196,19 @@ export function describePlan(plan: RemediationPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** What the executor writes for each kind: the object it patches, creates or deletes, exactly. */
+/** What the executor writes, as the plan's kind says it: the object it patches, creates or deletes, exactly. */
 function writeLines(plan: RemediationPlan): string[] {
-  const ns = plan.target.namespace;
-  const rs = plan.replicaSet;
-  const taint = plan.deviceTaint;
-  const podLines = (plan.pods ?? []).map((pod) => `  ${pod.name} (uid ${pod.uid})`);
-  if (plan.kind === 'scale-old-replicaset' && rs && plan.patch) {
-    return [
-      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to replicasets/${rs.name}/scale in namespace ${ns} ` +
-        `(the old ReplicaSet's scale subresource; the Deployment is not changed):`,
-      JSON.stringify(plan.patch.body, null, 2),
-      rs.stepped
-        ? `(the first step: it then scales ${rs.name} down one replica at a time from ${rs.replicas} to ${rs.to}, ` +
-          'waiting for each new pod to be Ready and re-checking before every step)'
-        : `(it fails rather than scale ${rs.name} if its uid or replicas changed since the diagnosis)`,
-    ];
-  }
-  if ((plan.kind === 'taint-device' || plan.kind === 'untaint-device') && taint) {
-    const rule = `devicetaintrules/${taint.name} (${taint.apiVersion}, cluster-scoped)`;
-    if (plan.kind === 'untaint-device') {
-      return [`Deletes ${rule}, only while it is the one rollout-doctor wrote.`];
-    }
-    return [
-      `Creates ${rule}:`,
-      JSON.stringify(deviceTaintRuleBody({ id: plan.id, target: plan.target, deviceTaint: taint }), null, 2),
-      `then deletes these pods in namespace ${ns} (each only if its uid is unchanged):`,
-      ...podLines,
-    ];
-  }
-  if (plan.patch) {
-    const lines = [
-      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${ns}:`,
-      JSON.stringify(plan.patch.body, null, 2),
-      '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
-    ];
-    if (restartsPods(plan.patch)) {
-      lines.push(
-        `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as \`kubectl rollout restart\` does)`,
-      );
-    }
-    return lines;
-  }
-  return [`Deletes pods in namespace ${ns} (each only if its uid is unchanged):`, ...podLines];
+  return kindOf(plan).words.write(plan);
 }
 
 /**
- * The first line after a successful write, per kind. Only a patch of the Deployment
- * makes a new generation worth naming (the rollout it starts is followed from it);
- * scaling a ReplicaSet, deleting pods or writing a DeviceTaintRule leaves the
+ * The first line after a successful write, as the plan's kind says it. Only a patch of
+ * the Deployment makes a new generation worth naming (the rollout it starts is followed
+ * from it); scaling a ReplicaSet, deleting pods or writing a DeviceTaintRule leaves the
  * Deployment's generation as it was.
  */
 export function appliedLine(plan: RemediationPlan, generation: number): string {
-  const ns = plan.target.namespace;
-  switch (plan.kind) {
-    case 'scale-old-replicaset':
-      return `Applied: scaled replicasets/${plan.replicaSet?.name ?? '?'} in namespace ${ns}:`;
-    case 'delete-pods':
-      return `Applied: deleted pods in namespace ${ns}:`;
-    case 'taint-device':
-      return `Applied: DeviceTaintRule ${plan.deviceTaint?.name ?? '?'} in place, pods holding the device deleted:`;
-    case 'untaint-device':
-      return `Applied: DeviceTaintRule ${plan.deviceTaint?.name ?? '?'} deleted:`;
-    default:
-      return `Applied to deployments/${plan.target.name} in namespace ${ns} (now generation ${generation}):`;
-  }
+  return kindOf(plan).words.applied(plan, generation);
 }
 
 function formatChanges(changes: readonly FieldChange[]): string {

@@ -74,7 +74,7 @@ import {
 import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
-import { discoverDeviceTaintRules, reportsUnhealthyDevice } from '../device-taint-api.js';
+import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims } from './dra-reads.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { detectOwner } from '../../diagnosis/ownership.js';

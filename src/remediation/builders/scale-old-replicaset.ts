@@ -25,7 +25,7 @@ import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
-import { currentDeadlockProof } from '../../diagnosis/rollout/surge-proof.js';
+import { currentDeadlockProof, type ReleaseProof } from '../../diagnosis/rollout/surge-proof.js';
 import { classifyReplicaSets, podsOfReplicaSet } from '../../diagnosis/workloads/deployment/replica-sets.js';
 import { isTerminating } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
@@ -52,27 +52,31 @@ function activeOld(old: ReplicaSet[]): ReplicaSet[] {
   return old.filter((rs) => (rs.spec.replicas ?? 0) > 0);
 }
 
-export function buildScaleOldReplicaSetPlans(
+/** A ReplicaSet known to carry its uid and name. */
+type Named = ReplicaSet & { metadata: { uid: string; name: string } };
+
+/**
+ * The one active old ReplicaSet whose pods hold what the new pod needs on the nodes
+ * the proof frees, with its pod-template-hash, the Deployment's current ReplicaSet and
+ * the other active old ones; undefined (said with `notOffered` where it matters) when
+ * the ReplicaSets were not all read or pods of several hold it.
+ */
+function holderOf(
   ctx: AnalysisContext,
-  finding: FindingDraft,
-  notOffered: NotOffered = () => undefined,
-): RemediationPlan[] {
-  if (finding.code !== 'RolloutSurgeDeadlock') return [];
+  proof: ReleaseProof,
+  notOffered: NotOffered,
+): { rs: Named; hash: string; current: Named; others: ReplicaSet[] } | undefined {
   const { snapshot } = ctx;
-  const { deployment } = snapshot;
-  const paused = workloadKind(snapshot).paused(deployment);
-  const proof = currentDeadlockProof(ctx);
-  if (!proof) return [];
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
   if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') {
     notOffered(
       KIND,
       "the Deployment's ReplicaSets were not all read, so which old ReplicaSet holds what the new pod needs (and whether another one is active) is not known",
     );
-    return [];
+    return undefined;
   }
   const { current, old } = classifyReplicaSets(snapshot);
-  if (!current?.metadata.uid || !current.metadata.name) return [];
+  if (!current?.metadata.uid || !current.metadata.name) return undefined;
   const active = activeOld(old);
   // The old ReplicaSets whose live pods sit on the nodes the proof frees: those hold it.
   const onProofNodes = (rs: ReplicaSet): Pod[] =>
@@ -86,13 +90,31 @@ export function buildScaleOldReplicaSetPlans(
       KIND,
       `pods of ${holders.length} old ReplicaSets, ${names}, hold what the new pod needs on ${proof.nodes.join(', ')}: scaling one of them lets in only as many new pods as it had, and the rollout deadlocks again on the other's pods; the strategy change (maxSurge 0) lets the Deployment controller release the old pods of every ReplicaSet in turn`,
     );
-    return [];
+    return undefined;
   }
   const [rs] = holders;
-  if (!rs?.metadata.uid || !rs.metadata.name) return [];
+  if (!rs?.metadata.uid || !rs.metadata.name) return undefined;
   const hash = rs.metadata.labels?.[HASH_LABEL] ?? rs.spec.selector?.matchLabels?.[HASH_LABEL];
-  if (!hash) return [];
+  if (!hash) return undefined;
   const others = active.filter((r) => r !== rs);
+  // Both were checked to carry a uid and a name just above.
+  return { rs: rs as Named, hash, current: current as Named, others };
+}
+
+export function buildScaleOldReplicaSetPlans(
+  ctx: AnalysisContext,
+  finding: FindingDraft,
+  notOffered: NotOffered = () => undefined,
+): RemediationPlan[] {
+  if (finding.code !== 'RolloutSurgeDeadlock') return [];
+  const { snapshot } = ctx;
+  const { deployment } = snapshot;
+  const paused = workloadKind(snapshot).paused(deployment);
+  const proof = currentDeadlockProof(ctx);
+  if (!proof) return [];
+  const holder = holderOf(ctx, proof, notOffered);
+  if (!holder) return [];
+  const { rs, hash, current, others } = holder;
 
   const from = rs.spec.replicas ?? 0;
   const replicas = desiredReplicas(deployment);

@@ -3,17 +3,11 @@ import { approve } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { asSlackBlocks } from '../../blocks/text.js';
-import type { RemediationKind } from '../../../remediation/plan.js';
+import { undoneKind } from '../../../remediation/kinds/index.js';
 import type { AppServices } from '../../services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-
-/** An undo plan keeps the kind it reverts, but for the kinds that exist only as undos. */
-const UNDONE: Partial<Record<RemediationKind, RemediationKind>> = {
-  'untaint-device': 'taint-device',
-  'scale-back-old-replicaset': 'scale-old-replicaset',
-};
 
 /**
  * Approve (or Undo) button: ack, let src/app/approvals/approve.ts decide, then say so:
@@ -48,7 +42,7 @@ export function approvePlanAction(services: AppServices) {
         const { kind } = outcome.stored.plan;
         // A Re-run diagnoses afresh and offers no Undo: an expired Undo says how to revert.
         const undo = outcome.stored.undoOf !== undefined;
-        const what = undo ? `undo of ${UNDONE[kind] ?? kind}` : kind;
+        const what = undo ? `undo of ${undoneKind(kind)}` : kind;
         await client.chat.update({
           channel: click.channel,
           ts: click.messageTs,
@@ -74,7 +68,7 @@ export function approvePlanAction(services: AppServices) {
       case 'approved': {
         // Say "undo of" the kind reverted, so the mark does not read as a re-approval.
         const { kind } = outcome.stored.plan;
-        const what = outcome.stored.undoOf ? `undo of ${UNDONE[kind] ?? kind}` : kind;
+        const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
         const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
         const who = joinMrkdwn(outcome.approvers.map(userMention), ' and ');
         const line = mrkdwn`:white_check_mark: *${what}* approved by ${asIs(who)} at ${when} UTC; applying…`;

@@ -1,0 +1,81 @@
+/**
+ * The resourcequota controller (kubernetes pkg/controller/resourcequota,
+ * syncResourceQuota): `status.hard` is the spec's hard, `status.used` the usage of
+ * every object the quota matches, one entry per hard resource ("0" when nothing is
+ * charged), recomputed when a quota or a charged object in its namespace changes
+ * (admission charges new objects at once: sim/admission/resource-quota.ts).
+ */
+import { ZERO, formatQuantity } from '../admission/quantity.js';
+import {
+  addLists,
+  maskList,
+  matchingResources,
+  objectUsage,
+  quotaMatches,
+  resourceList,
+  type ResourceList,
+} from '../admission/quota-usage.js';
+import type { SimObject, Store } from '../store.js';
+import { typeForKind } from '../stored-kinds.js';
+import type { Controller, ControllerContext } from './manager.js';
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {};
+
+/** The usage of everything in the quota's namespace that it matches, masked to its hard resources. */
+export function quotaUsage(store: Store, quota: SimObject): ResourceList {
+  const hard = resourceList(obj(quota['spec'])['hard']);
+  const namespace = quota.metadata.namespace;
+  let used: ResourceList = new Map();
+  for (const kind of store.kinds()) {
+    const rt = typeForKind(store, kind);
+    // Only kinds the quota charges are read (pods for compute, each counted kind).
+    if (!rt?.namespaced || matchingResources(rt, hard.keys()).length === 0) continue;
+    for (const o of store.list(kind, namespace)) {
+      if (!quotaMatches(rt, quota, o, hard.keys())) continue;
+      used = addLists(used, maskList(objectUsage(rt, o), hard.keys()));
+    }
+  }
+  for (const r of hard.keys()) if (!used.has(r)) used.set(r, ZERO);
+  return used;
+}
+
+function statusOf(store: Store, quota: SimObject): Json {
+  const used = quotaUsage(store, quota);
+  return {
+    ...obj(quota['status']),
+    hard: { ...obj(obj(quota['spec'])['hard']) },
+    used: Object.fromEntries([...used].map(([k, v]) => [k, formatQuantity(v)])),
+  };
+}
+
+/** Creates the resourcequota controller. */
+export function resourceQuotaController(ctx: ControllerContext): Controller {
+  const { store } = ctx;
+  const dirty = new Set<string>();
+  return {
+    name: 'resourcequota',
+    observe(event) {
+      const ns = event.object.metadata.namespace;
+      if (ns === undefined) return;
+      if (event.kind === 'ResourceQuota') {
+        if (event.type !== 'DELETED') dirty.add(`${ns}/${event.object.metadata.name}`);
+        return;
+      }
+      for (const q of store.list('ResourceQuota', ns)) dirty.add(`${ns}/${q.metadata.name}`);
+    },
+    sync() {
+      const keys = [...dirty];
+      dirty.clear();
+      for (const key of keys) {
+        const quota = store.getByKey('ResourceQuota', key);
+        if (!quota) continue;
+        const status = statusOf(store, quota);
+        if (JSON.stringify(status) !== JSON.stringify(quota['status']))
+          store.put({ ...structuredClone(quota), status });
+      }
+      return dirty.size > 0;
+    },
+  };
+}

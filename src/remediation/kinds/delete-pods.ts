@@ -1,0 +1,48 @@
+/**
+ * delete-pods: delete the pods crash-looping on the bad node(s) so their ReplicaSet
+ * replaces them (builders/delete-pods.ts). Relief, not a fix: the replacements may
+ * land on the bad node again (exclude-node is the fix), so it is never ordered ahead
+ * of one. No patch, no Undo; what is watched is the replacements becoming Ready. Pure.
+ */
+import { buildDeletePodsPlans } from '../builders/delete-pods.js';
+import type { DeletePodsPlan } from '../plan.js';
+import type { RemediationKindModule } from './kind.js';
+import { names, podLines } from './words.js';
+import { restoredByPatch, rolloutByPatch } from './workload-patch.js';
+
+/** Pods are in no manifest: no owner reverts deleting them. */
+export const PODS_ONLY = 'deletes pods only: pods are in no manifest, and their ReplicaSet replaces them';
+
+export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete-pods' } = {
+  kind: 'delete-pods',
+  answers: { CrashLoopOnNode: (ctx, finding) => buildDeletePodsPlans(ctx, finding) },
+  writes: 'pod-deletion',
+  clusterScoped: false,
+  paths: () => [],
+  checkPayload: (plan) => {
+    if (plan.deviceTaint) return { ok: false, reason: 'delete-pods writes no DeviceTaintRule' };
+    if (plan.patch !== null) return { ok: false, reason: 'delete-pods carries no patch' };
+    if (!plan.pods?.length) return { ok: false, reason: 'delete-pods names no pods' };
+    return { ok: true };
+  },
+  staleWhen: 'spec-changed',
+  reliefOnly: true,
+  inverse: () => null,
+  // The template is unchanged: the ReplicaSet creates replacements, and those becoming Ready is what is watched.
+  watch: (plan) => ({ kind: 'replacements', pods: plan.pods ?? [] }),
+  drift: { looksAt: 'objects-outside-the-manifest', verdict: () => ({ fields: [], why: PODS_ONLY }) },
+  words: {
+    change: (plan, target, room) => {
+      const pods = plan.pods?.map((p) => p.name) ?? [];
+      const head = `Delete ${pods.length} pod(s) of ${target}: `;
+      return `${head}${names(pods, room - head.length - 1)}.`;
+    },
+    restores: restoredByPatch,
+    rollout: rolloutByPatch,
+    write: (plan) => [
+      `Deletes pods in namespace ${plan.target.namespace} (each only if its uid is unchanged):`,
+      ...podLines(plan.pods),
+    ],
+    applied: (plan) => `Applied: deleted pods in namespace ${plan.target.namespace}:`,
+  },
+};

@@ -1,0 +1,129 @@
+/**
+ * What one remediation kind states about itself: a pure module per kind in this
+ * folder, all listed in the registry (index.ts), as analyzers are. Everything that
+ * used to branch on a kind's name (the executor, the patch allowlist, the watch after
+ * applying, GitOps drift, the confirm dialog, the outcome, `cli apply`) looks the kind
+ * up here instead. Types only.
+ */
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { NotOffered, PlanOf, PodRef, RemediationKind, RemediationPlan, UncheckedPlan } from '../plan.js';
+
+/** The workload kinds a plan's target can be (issue 30 adds StatefulSet, DaemonSet, Rollout). */
+export type WorkloadKind = WorkloadRef['kind'];
+
+/**
+ * A plan builder proposes remediations for one finding. Pure, like analyzers; it may
+ * return nothing when no safe change exists (the safety rules live here). It gets the
+ * AnalysisContext the analyzers were handed, so it reads the same derived values
+ * (rollout assessment, crash pictures, placement index) the finding came from.
+ */
+export type PlanBuilder = (
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  /** Says why a plan kind is not offered here, so its absence is never silent. */
+  notOffered?: NotOffered,
+) => RemediationPlan[];
+
+/**
+ * The write a kind's plan comes to, one writer each in src/kube/write/: a patch of the
+ * workload (deployment-patch.ts), of an old ReplicaSet's scale (replicaset-scaler.ts),
+ * deleting pods by uid (pod-deleter.ts), creating or deleting a DeviceTaintRule
+ * (device-taint-writer.ts; creating one also replaces the pods that hold the device).
+ */
+export type WriteOperation =
+  | 'workload-patch'
+  | 'replicaset-scale'
+  | 'pod-deletion'
+  | 'device-taint-rule-creation'
+  | 'device-taint-rule-deletion';
+
+export type AllowlistVerdict = { ok: true } | { ok: false; reason: string };
+
+/** What there is to watch after a plan is applied (watch-scope.ts). */
+export type WatchScope =
+  { kind: 'rollout' } | { kind: 'replacements'; pods: PodRef[] } | { kind: 'nothing'; why: string };
+
+/**
+ * Which fields GitOps drift (drift.ts) looks at: the fields the patch changes on the
+ * live workload, each judged against its owner; or objects that are in no manifest
+ * (a ReplicaSet's scale, pods, a DeviceTaintRule), which no owner reverts.
+ */
+export type DriftRule<P> =
+  | { looksAt: 'patched-fields' }
+  | {
+      looksAt: 'objects-outside-the-manifest';
+      /** The fields written and why no owner reverts them; `owner` undefined: none recognised. */
+      verdict(plan: P, owner: string | undefined): { fields: string[]; why: string };
+    };
+
+/** What an apply did, as the Undo is built from it. */
+export interface Applied {
+  /** The workload's generation after the write. */
+  generation: number;
+  /** Each field or object written, with its value after (src/kube/write/patch-effect.ts FieldChange). */
+  changes: readonly { path: string; before?: unknown; after?: unknown }[];
+}
+
+/**
+ * A kind's words. Renderers (src/app/blocks/confirm-text.ts, src/app/notify/
+ * outcome-message.ts, src/cli/commands/apply.ts) own layout and escaping; these say
+ * what this kind does, from the plan's data.
+ */
+export interface KindWords<P> {
+  /** The confirm dialog: the change, for a target phrase such as "deployment/web in ns shop", within `room` characters (best effort). */
+  change(plan: P, target: string, room: number): string;
+  /** An Undo of this kind: what it puts back ("the rollout strategy (Recreate)"). */
+  restores(plan: P): string;
+  /** An Undo of this kind: one sentence on whether it starts a rollout, and why. */
+  rollout(plan: P): string;
+  /** `cli apply`: the write, exactly (the object it patches, creates or deletes, and the patch). */
+  write(plan: P): string[];
+  /** `cli apply`: the first line after a successful write. */
+  applied(plan: P, generation: number): string;
+}
+
+/** One remediation kind, as a unit. Pure. */
+export interface RemediationKindModule<P extends RemediationPlan = RemediationPlan> {
+  kind: P['kind'];
+  /**
+   * The finding codes it answers, each with its builder. Per finding, plans come in
+   * registry order (best first). None for a kind that exists only as an Undo.
+   */
+  answers: Readonly<Partial<Record<string, PlanBuilder>>>;
+  /** Only as the Undo of this kind (never offered by a builder). */
+  undoes?: RemediationKind;
+  /** The write its plans come to, and so its writer in src/kube/write/. */
+  writes: WriteOperation;
+  /** Writes a cluster-scoped object (every tenant's concern; issue 27: cluster-level approvers). */
+  clusterScoped: boolean;
+  /**
+   * JSON pointers (RFC 6901) it may write at or below, in the object `writes` names
+   * (the workload, or a ReplicaSet's Scale), for the workload kind of the plan's
+   * target: a DaemonSet's strategy lives elsewhere than a Deployment's.
+   */
+  paths(workload: WorkloadKind): readonly string[];
+  /**
+   * What a stored plan of this kind must carry, and must not, beyond the paths: the
+   * allowlist runs this first, whatever the plan's origin (Redis is data anyone with
+   * write access could have shaped).
+   */
+  checkPayload(plan: UncheckedPlan): AllowlistVerdict;
+  /**
+   * When a plan of this kind is stale at apply time: once its workload was replaced
+   * (uid), or also once its spec changed (generation).
+   */
+  staleWhen: 'replaced' | 'spec-changed';
+  /** Relief, not a fix (delete-pods): never ordered ahead of a fix (plan-order.ts). */
+  reliefOnly?: true;
+  /** The Undo of an applied plan, or null when there is nothing to put back. */
+  inverse(plan: P, applied: Applied): RemediationPlan | null;
+  /** What to watch once applied: the rollout, the replacement pods, or nothing. */
+  watch(plan: P): WatchScope;
+  drift: DriftRule<P>;
+  words: KindWords<P>;
+}
+
+/** The registry's shape: every kind, each with the module for its own plan type. */
+export type KindRegistry = { [K in RemediationKind]: RemediationKindModule<PlanOf<K>> & { kind: K } };

@@ -1,0 +1,213 @@
+/**
+ * What the kinds that patch the workload itself share (set-rolling-update,
+ * set-recreate, rollout-restart, exclude-node): the payload they carry, the Undo that
+ * patches back, the rollout they start, the per-field drift verdict, and their words.
+ * Each of those kinds is `workloadPatchKind({...})` with its own builders, paths and
+ * confirm words. Pure.
+ */
+import {
+  PATCH_CONTENT_TYPES,
+  type Patch,
+  type RemediationPlan,
+  type UncheckedPlan,
+  type WorkloadPatchPlan,
+} from '../plan.js';
+import { APPLY_TIME, RESTARTED_AT_POINTER, restartsPods } from '../restart-time.js';
+import type { AllowlistVerdict, Applied, PlanBuilder, RemediationKindModule, WorkloadKind } from './kind.js';
+
+/**
+ * Where a workload kind keeps what these kinds write, as JSON pointers. Deployment
+ * only today; issue 30 adds the others (a DaemonSet's strategy is spec.updateStrategy).
+ */
+export interface WorkloadPaths {
+  strategy: string;
+  /** The pod-template annotation `kubectl rollout restart` sets (restart-time.ts). */
+  restartedAt: string;
+  /** The pod template's required node affinity. */
+  requiredNodeAffinity: string;
+}
+
+const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
+  Deployment: {
+    strategy: '/spec/strategy',
+    restartedAt: RESTARTED_AT_POINTER,
+    requiredNodeAffinity:
+      '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution',
+  },
+};
+
+export function workloadPaths(workload: WorkloadKind): WorkloadPaths {
+  return WORKLOAD_PATHS[workload];
+}
+
+/**
+ * A workload patch names no ReplicaSet, DeviceTaintRule or pods, and has a patch
+ * (whose paths the allowlist checks next).
+ */
+function checkWorkloadPatchPayload(plan: UncheckedPlan): AllowlistVerdict {
+  if (plan.deviceTaint) return { ok: false, reason: `${plan.kind} writes no DeviceTaintRule` };
+  if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
+  if (plan.replicaSet) return { ok: false, reason: `${plan.kind} scales no ReplicaSet` };
+  if (plan.pods?.length) return { ok: false, reason: `${plan.kind} deletes no pods` };
+  return { ok: true };
+}
+
+const inTemplate = (path: string): boolean => path === '/spec/template' || path.startsWith('/spec/template/');
+
+/**
+ * The Undo: the inverse patch, with preconditions on what the apply left (same uid,
+ * the generation the apply produced, each changed field at its new value).
+ */
+function patchBack(plan: WorkloadPatchPlan, applied: Applied): WorkloadPatchPlan | null {
+  if (!plan.inverse) return null;
+  return {
+    ...plan,
+    id: `undo-${plan.id}`,
+    summary: `Undo: ${plan.summary}`,
+    // Only a change to the pod template starts a rollout (the strategy is not in it).
+    impact: applied.changes.some((c) => inTemplate(c.path))
+      ? 'restores the fields the remediation changed; the pod template changes, so this starts a new rollout'
+      : 'restores the fields the remediation changed; starts no rollout (the pod template is unchanged)',
+    warnings: [],
+    patch: plan.inverse,
+    inverse: plan.patch,
+    preconditions: {
+      uid: plan.preconditions.uid,
+      generation: applied.generation,
+      fields: applied.changes.map((c) => ({ path: c.path, value: c.after })),
+    },
+  };
+}
+
+/** The strategy a patch body sets (a merge patch's spec.strategy). */
+export function strategyOf(plan: Pick<RemediationPlan, 'patch'>): {
+  type?: unknown;
+  maxSurge?: unknown;
+  maxUnavailable?: unknown;
+} {
+  const spec = (plan.patch?.body as { spec?: { strategy?: Record<string, unknown>; template?: unknown } })
+    ?.spec;
+  const s = spec?.strategy ?? {};
+  const ru = (s.rollingUpdate ?? {}) as Record<string, unknown>;
+  return { type: s.type, maxSurge: ru.maxSurge, maxUnavailable: ru.maxUnavailable };
+}
+
+/** The patch carries the restart marker (anywhere in its body). */
+export function restarts(plan: Pick<RemediationPlan, 'patch'>): boolean {
+  return JSON.stringify(plan.patch?.body ?? null).includes('kubectl.kubernetes.io/restartedAt');
+}
+
+/** JSON patch operations that write (a `test` only guards). */
+function writtenPaths(patch: Patch): string[] | null {
+  if (patch.type !== 'json' || !Array.isArray(patch.body)) return null;
+  return (patch.body as { op?: unknown; path?: unknown }[])
+    .filter((op) => op.op !== 'test' && typeof op.path === 'string')
+    .map((op) => String(op.path));
+}
+
+/**
+ * True when the patch changes the pod template, which is what starts a rollout.
+ * The strategy, replicas and the workload's own metadata are not in the template:
+ * changing only those replaces no pod.
+ */
+export function startsRollout(patch: Patch | null): boolean {
+  if (!patch) return false;
+  const paths = writtenPaths(patch);
+  if (paths) return paths.some(inTemplate);
+  const spec = (patch.body as { spec?: Record<string, unknown> } | null)?.spec;
+  return spec?.template !== undefined;
+}
+
+/** What a patch puts back, in words: "the rollout strategy (RollingUpdate maxSurge 25%, maxUnavailable 25%)". */
+export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
+  const patch = plan.patch;
+  if (!patch) return 'the previous state';
+  const parts: string[] = [];
+  const paths = writtenPaths(patch);
+  const at = (pointer: string): unknown =>
+    pointer
+      .split('/')
+      .filter((k) => k !== '')
+      .reduce<unknown>(
+        (v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined),
+        patch.body,
+      );
+  const touched = (prefix: string): boolean =>
+    paths ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)) : at(prefix) !== undefined;
+  if (touched('/spec/strategy')) {
+    const s = strategyOf(plan);
+    parts.push(
+      s.type === 'Recreate'
+        ? 'the rollout strategy (Recreate)'
+        : s.maxSurge !== undefined
+          ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
+          : 'the rollout strategy',
+    );
+  }
+  if (touched('/spec/template/spec/affinity'))
+    parts.push('the previous pod affinity (the node exclusion is removed)');
+  if (touched('/spec/replicas')) parts.push('the previous replica count');
+  if (parts.length === 0 && paths) parts.push(...paths);
+  if (parts.length === 0) parts.push('the fields the fix changed');
+  return parts.join(' and ');
+}
+
+/** Whether a patch starts a rollout, in one sentence. */
+export function rolloutByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
+  return startsRollout(plan.patch)
+    ? 'It changes the pod template, so a new rollout starts and replaces the pods.'
+    : 'It does not start a rollout: the strategy is not part of the pod template, so running pods stay as they are.';
+}
+
+/** `cli apply`: a patch of the workload, exactly. */
+function patchLines(plan: WorkloadPatchPlan): string[] {
+  const lines = [
+    `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${plan.target.namespace}:`,
+    JSON.stringify(plan.patch.body, null, 2),
+    '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
+  ];
+  if (restartsPods(plan.patch)) {
+    lines.push(
+      `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as \`kubectl rollout restart\` does)`,
+    );
+  }
+  return lines;
+}
+
+/** A kind that patches the workload: what is its own, the rest shared. */
+export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
+  kind: K;
+  answers: Readonly<Partial<Record<string, PlanBuilder>>>;
+  paths(workload: WorkloadKind): readonly string[];
+  change(plan: WorkloadPatchPlan, target: string, room: number): string;
+}
+
+/**
+ * @example
+ * export const rolloutRestart = workloadPatchKind({ kind: 'rollout-restart', answers, paths, change });
+ */
+export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
+  spec: WorkloadPatchKindSpec<K>,
+): RemediationKindModule<WorkloadPatchPlan> & { kind: K } {
+  return {
+    kind: spec.kind,
+    answers: spec.answers,
+    writes: 'workload-patch',
+    clusterScoped: false,
+    paths: spec.paths,
+    checkPayload: checkWorkloadPatchPayload,
+    staleWhen: 'spec-changed',
+    inverse: patchBack,
+    // A change to the workload (its template, its strategy while a rollout is under way) moves the rollout.
+    watch: () => ({ kind: 'rollout' }),
+    drift: { looksAt: 'patched-fields' },
+    words: {
+      change: spec.change,
+      restores: restoredByPatch,
+      rollout: rolloutByPatch,
+      write: patchLines,
+      applied: (plan, generation) =>
+        `Applied to deployments/${plan.target.name} in namespace ${plan.target.namespace} (now generation ${generation}):`,
+    },
+  };
+}

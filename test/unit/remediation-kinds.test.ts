@@ -1,0 +1,113 @@
+/**
+ * The remediation kind registry (src/remediation/kinds/): every stable kind name has
+ * exactly one module, and each module states every part the executor, the allowlist,
+ * drift, the watch, the confirm dialog, the outcome and `cli apply` look up. A kind
+ * added without one of them fails here, not in production at the first apply.
+ */
+import { describe, expect, it } from 'vitest';
+import { planBuilders } from '../../src/remediation/builders/index.js';
+import { findKind, REMEDIATION_KIND_MODULES, remediationKinds } from '../../src/remediation/kinds/index.js';
+import type { RemediationKindModule, WriteOperation } from '../../src/remediation/kinds/kind.js';
+import { REMEDIATION_KINDS } from '../../src/remediation/plan.js';
+
+const OPERATIONS: readonly WriteOperation[] = [
+  'workload-patch',
+  'replicaset-scale',
+  'pod-deletion',
+  'device-taint-rule-creation',
+  'device-taint-rule-deletion',
+];
+const WORDS = ['change', 'restores', 'rollout', 'write', 'applied'] as const;
+
+/** Every part a module must state, as a list of what is missing or wrong. */
+function missingParts(module: RemediationKindModule): string[] {
+  const missing: string[] = [];
+  const need = (ok: boolean, part: string): void => {
+    if (!ok) missing.push(part);
+  };
+  need(typeof module.answers === 'object' && module.answers !== null, 'answers');
+  for (const [code, build] of Object.entries(module.answers))
+    need(typeof build === 'function', `answers.${code}`);
+  need(OPERATIONS.includes(module.writes), 'writes');
+  need(typeof module.clusterScoped === 'boolean', 'clusterScoped');
+  need(typeof module.paths === 'function', 'paths');
+  need(typeof module.checkPayload === 'function', 'checkPayload');
+  need(module.staleWhen === 'replaced' || module.staleWhen === 'spec-changed', 'staleWhen');
+  need(typeof module.inverse === 'function', 'inverse');
+  need(typeof module.watch === 'function', 'watch');
+  need(
+    module.drift?.looksAt === 'patched-fields' ||
+      (module.drift?.looksAt === 'objects-outside-the-manifest' &&
+        typeof module.drift.verdict === 'function'),
+    'drift',
+  );
+  for (const word of WORDS) need(typeof module.words?.[word] === 'function', `words.${word}`);
+  return missing;
+}
+
+describe('remediation kind registry', () => {
+  it('has one module per stable kind name, under its own name, and nothing else', () => {
+    expect(Object.keys(REMEDIATION_KIND_MODULES).sort()).toEqual([...REMEDIATION_KINDS].sort());
+    for (const [name, module] of Object.entries(REMEDIATION_KIND_MODULES)) expect(module.kind).toBe(name);
+    expect(remediationKinds).toHaveLength(REMEDIATION_KINDS.length);
+    expect(findKind('not-a-kind')).toBeUndefined();
+    expect(findKind('toString')).toBeUndefined();
+  });
+
+  it.each(REMEDIATION_KINDS)('%s states every part', (kind) => {
+    expect(missingParts(REMEDIATION_KIND_MODULES[kind])).toEqual([]);
+  });
+
+  it('sees a missing part (the check above can fail)', () => {
+    const { words, ...noWords } = REMEDIATION_KIND_MODULES['delete-pods'];
+    expect(missingParts({ ...noWords, words: { ...words, applied: undefined } } as never)).toEqual([
+      'words.applied',
+    ]);
+    expect(missingParts({ ...noWords, writes: 'patch-everything' } as never)).toContain('writes');
+  });
+
+  it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {
+    for (const module of remediationKinds) {
+      const offered = Object.keys(module.answers).length > 0;
+      if (module.undoes === undefined) {
+        expect(offered, `${module.kind} answers no finding`).toBe(true);
+      } else {
+        expect(offered, `${module.kind} is an Undo, never offered`).toBe(false);
+        expect(Object.keys(findKind(module.undoes)?.answers ?? {}), module.kind).not.toEqual([]);
+      }
+    }
+  });
+
+  it('a kind that patches names the paths it may write; one that writes no patch names none', () => {
+    for (const module of remediationKinds) {
+      const paths = module.paths('Deployment');
+      const patches = module.writes === 'workload-patch' || module.writes === 'replicaset-scale';
+      expect(paths.length > 0, module.kind).toBe(patches);
+      for (const path of paths) expect(path, module.kind).toMatch(/^\/[^/]/);
+    }
+  });
+
+  it('only the DeviceTaintRule kinds write a cluster-scoped object', () => {
+    expect(remediationKinds.filter((k) => k.clusterScoped).map((k) => k.kind)).toEqual([
+      'taint-device',
+      'untaint-device',
+    ]);
+  });
+
+  it('plan builders by finding come from the kinds that answer it, in registry order', () => {
+    expect(Object.keys(planBuilders).sort()).toEqual(
+      [...new Set(remediationKinds.flatMap((k) => Object.keys(k.answers)))].sort(),
+    );
+    expect(remediationKinds.filter((k) => k.answers.RolloutSurgeDeadlock).map((k) => k.kind)).toEqual([
+      'set-rolling-update',
+      'set-recreate',
+      'scale-old-replicaset',
+      'rollout-restart',
+    ]);
+    expect(remediationKinds.filter((k) => k.answers.CrashLoopOnNode).map((k) => k.kind)).toEqual([
+      'exclude-node',
+      'taint-device',
+      'delete-pods',
+    ]);
+  });
+});
