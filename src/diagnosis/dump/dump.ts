@@ -342,7 +342,8 @@ function validate(raw: unknown, where: string): KubeObject {
   if (!loose.success)
     throw new DumpError(`${where}: not a Kubernetes object (${describeIssue(loose.error)})`);
   const kind = loose.data.kind;
-  const schema = schemas[kind];
+  // Own keys only: a dump's `kind: __proto__` or `constructor` names no schema.
+  const schema = Object.hasOwn(schemas, kind) ? schemas[kind] : undefined;
   if (!schema) return loose.data as KubeObject;
   const result = schema.safeParse(value);
   if (!result.success) {
