@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startSimulator } from '../sim/index.js';
-import { diagnose } from '../src/remediation/diagnose.js';
+import { diagnose } from '../src/engine/diagnose.js';
 import { createKubeClient } from '../src/kube/client.js';
-import { collectSnapshot } from '../src/kube/collector.js';
+import { collectSnapshot } from '../src/kube/read/collector.js';
 
 export const TARGET = { kind: 'Deployment' as const, namespace: 'vision', name: 'vision-object-tracker' };
 /** Rounds of dependent requests in the collector: Deployment → pods & co → nodes/neighbours/logs. */

@@ -14,8 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { startSimulator, type RecordedRequest } from '../sim/index.js';
 import type { KubeEvent } from '../src/diagnosis/k8s.js';
 import { createKubeClient } from '../src/kube/client.js';
-import { collectSnapshot } from '../src/kube/collector.js';
-import { diagnose } from '../src/remediation/diagnose.js';
+import { collectSnapshot } from '../src/kube/read/collector.js';
+import { diagnose } from '../src/engine/diagnose.js';
 import type { Section } from './report.js';
 
 const TRACKER = { kind: 'Deployment' as const, namespace: 'vision', name: 'vision-object-tracker' };

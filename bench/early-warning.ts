@@ -20,7 +20,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { generateScaleScenario } from '../sim/scale.js';
 import type { Deployment, Pod } from '../src/diagnosis/k8s.js';
-import { SignalTracker } from '../src/worker/early-warning-signals.js';
+import { SignalTracker } from '../src/worker/early-warning/signals.js';
 import { E2E_CHANNEL, deployment, livePods, startE2e, type E2eHarness } from '../test/support/e2e-harness.js';
 import { startStack } from './lib/stack.js';
 import type { Section } from './report.js';

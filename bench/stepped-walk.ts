@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectSnapshot } from '../src/kube/collector.js';
+import { collectSnapshot } from '../src/kube/read/collector.js';
 import { applyPlan } from '../src/apply/apply-plan.js';
-import { diagnose } from '../src/remediation/diagnose.js';
+import { diagnose } from '../src/engine/diagnose.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../test/support/edge-ingress.js';
 import type { Section } from './report.js';
 

@@ -337,7 +337,7 @@ export interface WorkerConfig {
   /** Signs every notify job this worker queues (src/queue/notify-signature.ts); the app holds the public half. */
   readonly notifySigningKey: SigningKey;
   /**
-   * Early warning (src/worker/early-warning*.ts); off when `namespaces` is empty, every
+   * Early warning (src/worker/early-warning/); off when `namespaces` is empty, every
    * namespace when it is `['*']`. Watches of the API server trigger diagnoses within
    * `debounceMs`; a scan every `intervalMs` is the slow safety net.
    */

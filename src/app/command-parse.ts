@@ -1,10 +1,17 @@
 import { asIs, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './blocks/mrkdwn.js';
 import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
+import {
+  DEFAULT_WORKLOAD_KIND,
+  kindsPhrase,
+  splitTypeName,
+  typeOfKind,
+  type WorkloadKind,
+} from '../diagnosis/workload-ref.js';
 
 /** What `/rollout-doctor <text>` asks for, once validated. */
 export type ParsedCommand =
   | { kind: 'help' }
-  | { kind: 'diagnose'; namespace: string; name: string; cluster: string }
+  | { kind: 'diagnose'; workload: WorkloadKind; namespace: string; name: string; cluster: string }
   | { kind: 'scan'; namespace: string | undefined; cluster: string }
   | { kind: 'invalid'; problem: Mrkdwn };
 
@@ -88,25 +95,22 @@ export function parseCommand(
     if (rest.length > 0) return { kind: 'invalid', problem: trusted('`scan` takes no other arguments.') };
     return { kind: 'scan', namespace, cluster: chosenCluster };
   }
-  if (first === undefined) return { kind: 'invalid', problem: trusted('which deployment?') };
-  if (rest.length > 0) return { kind: 'invalid', problem: trusted('one deployment at a time.') };
-  let name = first;
-  const slash = first.indexOf('/');
-  if (slash >= 0) {
-    const kind = first.slice(0, slash).toLowerCase();
-    if (!['deployment', 'deployments', 'deploy', 'deployment.apps'].includes(kind)) {
-      return {
-        kind: 'invalid',
-        problem: mrkdwn`only Deployments are supported, not ${asIs(inlineCode(kind.slice(0, 40)))}.`,
-      };
-    }
-    name = first.slice(slash + 1);
+  const word = typeOfKind(DEFAULT_WORKLOAD_KIND);
+  if (first === undefined) return { kind: 'invalid', problem: mrkdwn`which ${word}?` };
+  if (rest.length > 0) return { kind: 'invalid', problem: mrkdwn`one ${word} at a time.` };
+  const target = splitTypeName(first);
+  if ('unknownType' in target) {
+    return {
+      kind: 'invalid',
+      problem: mrkdwn`only ${kindsPhrase('s', 'and')} are supported, not ${asIs(inlineCode(target.unknownType.toLowerCase().slice(0, 40)))}.`,
+    };
   }
+  const { kind: workload, name } = target;
   if (!resourceNameSchema.safeParse(name).success) {
     return {
       kind: 'invalid',
-      problem: mrkdwn`${asIs(inlineCode(name.slice(0, 253)))} is not a valid Deployment name (DNS-1123: lowercase letters, digits, '-', '.').`,
+      problem: mrkdwn`${asIs(inlineCode(name.slice(0, 253)))} is not a valid ${workload} name (DNS-1123: lowercase letters, digits, '-', '.').`,
     };
   }
-  return { kind: 'diagnose', namespace: namespace ?? 'default', name, cluster: chosenCluster };
+  return { kind: 'diagnose', workload, namespace: namespace ?? 'default', name, cluster: chosenCluster };
 }

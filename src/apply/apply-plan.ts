@@ -7,7 +7,7 @@
  * watches.
  */
 import type { KubeClient } from '../kube/client.js';
-import { collectSnapshot } from '../kube/collector.js';
+import { collectSnapshot } from '../kube/read/collector.js';
 import { executePlan, type ApplyResult, type ExecutorOptions } from '../kube/write/executor.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { chooseStep, type ReproveStep } from '../remediation/step-release.js';

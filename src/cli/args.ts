@@ -3,18 +3,17 @@
  * (exit 2) with a sentence that says what is wrong.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import {
+  DEFAULT_WORKLOAD_KIND,
+  kindsPhrase,
+  splitTypeName,
+  typeOfKind,
+  type WorkloadRef,
+} from '../diagnosis/workload-ref.js';
 import { UsageError } from './io.js';
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const DEPLOYMENT_KINDS = new Set([
-  'deployment',
-  'deployments',
-  'deploy',
-  'deployment.apps',
-  'deployments.apps',
-]);
 
 /** node:util parseArgs, with its errors turned into UsageErrors. */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
@@ -36,11 +35,12 @@ export function checkNamespace(namespace: string): string {
 }
 
 /**
- * The one Deployment a command is about: NAME, deployment/NAME, deploy/NAME or
- * deployments/NAME (also *.apps), in `namespace` (default "default").
- * @example deploymentRef(['deploy/web'], 'shop', 'diagnosed') // {kind:'Deployment', namespace:'shop', name:'web'}
+ * The one workload a command is about: TYPE/NAME as kubectl spells it (deployment/NAME,
+ * deploy/NAME, deployments/NAME, also *.apps), or NAME for a Deployment, in
+ * `namespace` (default "default").
+ * @example workloadRefArg(['deploy/web'], 'shop', 'diagnosed') // {kind:'Deployment', namespace:'shop', name:'web'}
  */
-export function deploymentRef(
+export function workloadRefArg(
   positionals: string[],
   namespace: string | undefined,
   verb: string,
@@ -48,23 +48,21 @@ export function deploymentRef(
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0
-        ? 'which Deployment? Give deployment/NAME'
-        : `expected one Deployment, got ${positionals.length}: ${positionals.join(' ')}`,
+        ? `which ${kindsPhrase('', 'or')}? Give ${typeOfKind(DEFAULT_WORKLOAD_KIND)}/NAME`
+        : `expected one ${kindsPhrase('', 'or')}, got ${positionals.length}: ${positionals.join(' ')}`,
     );
   }
-  const target = positionals[0] ?? '';
-  const slash = target.indexOf('/');
-  const kind = slash < 0 ? undefined : target.slice(0, slash).toLowerCase();
-  const name = slash < 0 ? target : target.slice(slash + 1);
-  if (kind !== undefined && !DEPLOYMENT_KINDS.has(kind)) {
-    throw new UsageError(`only Deployments can be ${verb}, not "${target.slice(0, slash)}"`);
+  const target = splitTypeName(positionals[0] ?? '');
+  if ('unknownType' in target) {
+    throw new UsageError(`only ${kindsPhrase('s', 'and')} can be ${verb}, not "${target.unknownType}"`);
   }
+  const { kind, name } = target;
   if (!name || !DNS_SUBDOMAIN.test(name) || name.length > 253) {
     throw new UsageError(
-      `"${name}" is not a valid Deployment name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
+      `"${name}" is not a valid ${kind} name (lowercase letters, digits, '-' and '.', starting and ending alphanumeric)`,
     );
   }
-  return { kind: 'Deployment', namespace: checkNamespace(namespace ?? 'default'), name };
+  return { kind, namespace: checkNamespace(namespace ?? 'default'), name };
 }
 
 /**

@@ -1,48 +1,42 @@
 /**
  * `scan --from-file`: the same verdicts as a live scan, from a saved dump. Every
- * Deployment of the scope that a live scan would diagnose (isInteresting: its rollout
+ * workload of the scope that a live scan would diagnose (isInteresting: its rollout
  * is unfinished, or its template asks for something scarce) is assembled from the
  * dump, exactly as `diagnose --from-file` assembles it, and analysed; findings only,
  * no plans. What the dump lacks is IncompleteEvidence there as in diagnose.
  */
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js';
-import type { Deployment, KubeObject } from '../diagnosis/k8s.js';
-import { analyze } from '../diagnosis/run.js';
-import { isInteresting, type ScanReport } from '../kube/scan.js';
-import { rolloutProgress } from '../kube/watch/rollout-status.js';
+import type { KubeObject } from '../diagnosis/k8s.js';
+import { analyze } from '../diagnosis/analyzers/analyze.js';
+import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { isInteresting, scanEntry, type ScanReport } from '../kube/read/scan.js';
 
 export interface DumpScope {
   namespace?: string;
   allNamespaces: boolean;
 }
 
-/** The scan report of the Deployments in `objects` within `scope`. */
+/** The scan report of the workloads in `objects` within `scope`. */
 export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
-  const inScope = (objects.filter((o) => o.kind === 'Deployment') as unknown as Deployment[]).filter(
-    (d) => scope.allNamespaces || (d.metadata.namespace ?? scope.namespace) === scope.namespace,
-  );
   const entries: ScanReport['entries'] = [];
+  let scanned = 0;
   let diagnosed = 0;
-  // The dump's time once for all its Deployments, not one walk of every object per Deployment.
+  // The dump's time once for all its workloads, not one walk of every object per workload.
   const capturedAt = newestTimestamp(objects);
-  for (const deployment of inScope.filter(isInteresting)) {
-    const namespace = deployment.metadata.namespace ?? scope.namespace ?? 'default';
-    const name = deployment.metadata.name ?? '';
-    const snapshot = assembleSnapshot({ kind: 'Deployment', namespace, name }, objects, { capturedAt });
-    diagnosed += 1;
-    const findings = analyze(snapshot)
-      .findings.filter((f) => f.code !== 'AccessDenied')
-      .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
-    if (findings.length === 0) continue;
-    const rollout = rolloutProgress(deployment);
-    const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
-    entries.push({
-      namespace,
-      name,
-      state: rollout.state !== 'complete' && !onlyRisk ? 'stuck' : onlyRisk ? 'at-risk' : 'problems',
-      rollout: rollout.progress.message,
-      findings,
-    });
+  for (const kind of WORKLOAD_KINDS) {
+    const inScope = ofKind(objects, kind).filter(
+      (d) => scope.allNamespaces || (d.metadata.namespace ?? scope.namespace) === scope.namespace,
+    );
+    scanned += inScope.length;
+    for (const object of inScope.filter((o) => isInteresting(kind, o))) {
+      const namespace = object.metadata.namespace ?? scope.namespace ?? 'default';
+      const name = object.metadata.name ?? '';
+      const snapshot = assembleSnapshot({ kind, namespace, name }, objects, { capturedAt });
+      diagnosed += 1;
+      const entry = scanEntry(kind, object, namespace, analyze(snapshot).findings);
+      if (entry) entries.push(entry);
+    }
   }
   const nodes = objects.some((o) => o.kind === 'Node');
   return {
@@ -50,10 +44,14 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
       ...(scope.allNamespaces ? {} : { namespace: scope.namespace ?? 'default' }),
       allNamespaces: scope.allNamespaces,
     },
-    scanned: inScope.length,
+    scanned,
     diagnosed,
     entries,
     nodesComplete: nodes,
     accessProblems: [],
   };
+}
+
+function ofKind(objects: readonly KubeObject[], kind: WorkloadKind): WorkloadObject[] {
+  return objects.filter((o) => o.kind === kind) as unknown as WorkloadObject[];
 }

@@ -2,12 +2,16 @@
  * Which alerts name which workload, and through which label. The defaults cover the
  * kubernetes-mixin alerts of DESIGN.md §6; ROLLOUT_DOCTOR_ALERT_MAP adds more.
  */
+import { workloadTypes, type WorkloadType } from '../diagnosis/workload-ref.js';
 
 /** How to find the workload in one alert's labels. */
 export interface AlertTargetSpec {
-  /** `pod`: the label names a pod whose owning Deployment the worker resolves. */
-  kind: 'deployment' | 'pod';
-  /** Label holding the Deployment or pod name. */
+  /**
+   * The workload's TYPE ("deployment", as kube-state-metrics names its label), or `pod`:
+   * the label names a pod whose owning workload the worker resolves.
+   */
+  kind: WorkloadType | 'pod';
+  /** Label holding the workload's or the pod's name. */
   label: string;
 }
 
@@ -31,8 +35,8 @@ const LABEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Parses the ROLLOUT_DOCTOR_ALERT_MAP setting: comma-separated entries
- * `AlertName=deployment[:label]` or `AlertName=pod[:label]` (label defaults to
- * `deployment` / `pod`). Throws an Error naming the bad entry.
+ * `AlertName=<type>[:label]` with a workload TYPE (`deployment`) or `pod` (label
+ * defaults to the type). Throws an Error naming the bad entry.
  *
  * @example parseAlertMap('MyAppDown=deployment:app,Crashy=pod') // { MyAppDown: {kind:'deployment',label:'app'}, ... }
  */
@@ -44,8 +48,9 @@ export function parseAlertMap(text: string): AlertMap {
     const eq = entry.indexOf('=');
     const name = eq > 0 ? entry.slice(0, eq).trim() : '';
     const [kind, label, ...rest] = (eq > 0 ? entry.slice(eq + 1) : '').split(':').map((s) => s.trim());
-    if (!NAME.test(name) || (kind !== 'deployment' && kind !== 'pod') || rest.length > 0) {
-      throw new Error(`bad entry "${entry}": expected AlertName=deployment[:label] or AlertName=pod[:label]`);
+    if (!NAME.test(name) || !isTargetKind(kind) || rest.length > 0) {
+      const forms = [...workloadTypes(), 'pod'].map((t) => `AlertName=${t}[:label]`).join(' or ');
+      throw new Error(`bad entry "${entry}": expected ${forms}`);
     }
     const chosen = label === undefined || label === '' ? kind : label;
     if (!LABEL.test(chosen)) {
@@ -54,6 +59,10 @@ export function parseAlertMap(text: string): AlertMap {
     map[name] = { kind, label: chosen };
   }
   return Object.freeze(map);
+}
+
+function isTargetKind(kind: string | undefined): kind is AlertTargetSpec['kind'] {
+  return kind === 'pod' || (workloadTypes() as (string | undefined)[]).includes(kind);
 }
 
 /** The defaults with configured entries on top (configuration wins on a name clash). */

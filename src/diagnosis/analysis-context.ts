@@ -8,7 +8,7 @@
  * lives exactly as long as the diagnosis: no module keeps a cache of its own.
  *
  * `analyze()` (run.ts) builds one context from the (redacted) snapshot and hands it to
- * every analyzer; `diagnose()` (src/remediation/diagnose.ts) hands the same context to
+ * every analyzer; `diagnose()` (src/engine/diagnose.ts) hands the same context to
  * the plan builders, so plans rest on the very values the findings came from.
  *
  * The snapshot is immutable by contract: build a new context for a new snapshot.

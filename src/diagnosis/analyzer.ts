@@ -14,3 +14,9 @@ export interface Analyzer {
   name: string;
   analyze(ctx: AnalysisContext): Omit<Finding, 'remediations'>[];
 }
+
+/** An analyzer (or plan builder, `plans:<code>`) that threw, and its message. */
+export interface AnalyzerError {
+  analyzer: string;
+  message: string;
+}

@@ -1,5 +1,5 @@
-import type { ResolvedStrategy } from './rollout/fenceposts.js';
-import type { ParsedSchedulingMessage } from './scheduling/scheduling-message.js';
+import type { ParsedSchedulingMessage } from './parsed-scheduling.js';
+import type { ResolvedStrategy } from './strategy.js';
 
 /** Stable finding codes (DESIGN.md §3). Add codes; never rename these. */
 export const FINDING_CODES = [

@@ -9,7 +9,7 @@
  * - Flux helm-controller: the HelmRelease (helm.toolkit.fluxcd.io/v2), likewise.
  * Helm and kubectl keep no settings object that decides a revert.
  */
-import type { ManagedBy } from './diagnosis.js';
+import type { ManagedBy } from './ownership.js';
 import type { CoverageGap, OwnerSettingsRead } from './snapshot.js';
 
 /** Argo CD's namespace when the tracking id names none (the install default). */

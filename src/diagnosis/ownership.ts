@@ -28,8 +28,20 @@
  */
 import { z } from 'zod';
 import { isAtomicField } from './atomic-fields.js';
-import type { ManagedBy, ManagerTool } from './diagnosis.js';
 import type { ObjectMeta } from './k8s.js';
+
+/** The tool that applies the Deployment, read from its own metadata (DESIGN.md §4). */
+export type ManagerTool = 'argocd' | 'flux-kustomize' | 'flux-helm' | 'helm' | 'kubectl';
+
+export interface ManagedBy {
+  tool: ManagerTool;
+  /** Argo CD application, Flux Kustomization / HelmRelease, Helm release; for kubectl the field manager. */
+  name: string;
+  /** Namespace of the Flux object or Helm release, when the metadata says. */
+  namespace?: string;
+  /** The label, annotation or field manager that proves it. */
+  evidence: string;
+}
 
 export const FLUX_KUSTOMIZE_NAME = 'kustomize.toolkit.fluxcd.io/name';
 export const FLUX_KUSTOMIZE_NAMESPACE = 'kustomize.toolkit.fluxcd.io/namespace';

@@ -10,13 +10,9 @@ import type {
   ResourceClaimTemplate,
   ResourceSlice,
 } from './k8s.js';
+import type { WorkloadRef } from './workload-ref.js';
 
-/** What a diagnosis is about. Only Deployments for now. */
-export interface WorkloadRef {
-  kind: 'Deployment';
-  namespace: string;
-  name: string;
-}
+export type { WorkloadKind, WorkloadRef } from './workload-ref.js';
 
 /**
  * A read the collector could not make (403/401, or a non-retryable failure). The
@@ -32,23 +28,41 @@ export interface AccessProblem {
 }
 
 /**
- * Everything the analyzers may look at for one workload, gathered by the live
- * collector (src/kube/collector.ts) or assembled from a dump
- * (src/diagnosis/assemble.ts). Analyzers are pure functions of this value.
+ * The workload object and the objects that hold its revisions, under fields of its kind
+ * (`target.kind` says which). Analyzers do not read these: they ask the kind's module
+ * (src/diagnosis/workloads/), which knows what the fields mean.
  */
-export interface WorkloadSnapshot {
-  target: WorkloadRef;
-  /** The instant the snapshot was taken (RFC 3339); analyzers use it as "now". */
-  capturedAt: string;
+export type WorkloadObjects = DeploymentObjects;
+
+export interface DeploymentObjects {
   deployment: Deployment;
   /** ReplicaSets owned by the Deployment (ownerReferences uid), newest revision first. */
   replicaSets: ReplicaSet[];
-  /** Pods owned by those ReplicaSets. */
+}
+
+/** The workload object itself, of whichever kind (what every kind has: metadata, a pod template). */
+export type WorkloadObject = Deployment;
+/** The objects that hold a workload's revisions (ReplicaSets; ControllerRevisions later). */
+export type RevisionObject = ReplicaSet;
+
+/**
+ * Everything the analyzers may look at for one workload, gathered by the live
+ * collector (src/kube/read/collector.ts) or assembled from a dump
+ * (src/diagnosis/dump/assemble.ts). Analyzers are pure functions of this value.
+ */
+export type WorkloadSnapshot = SnapshotCommon & WorkloadObjects;
+
+/** What a snapshot holds whatever the workload's kind. */
+export interface SnapshotCommon {
+  target: WorkloadRef;
+  /** The instant the snapshot was taken (RFC 3339); analyzers use it as "now". */
+  capturedAt: string;
+  /** Pods of the workload (owned by its revisions). */
   pods: Pod[];
-  /** Events whose involvedObject is the Deployment, one of its ReplicaSets or pods. */
+  /** Events whose involvedObject is the workload, one of its revision objects or pods. */
   events: KubeEvent[];
   /**
-   * Nodes that matter: every node a pod of the Deployment runs or ran on, every
+   * Nodes that matter: every node a pod of the workload runs or ran on, every
    * node the pod template could select (nodeSelector / required node affinity), and
    * every node a Pending pod of an older template could select.
    * When `nodesComplete` is false the collector capped the list (for example a
@@ -86,7 +100,7 @@ export interface WorkloadSnapshot {
    */
   deviceTaintRules?: DeviceTaintApi;
   /**
-   * The settings object of the Deployment's GitOps owner (the Argo CD Application, the
+   * The settings object of the workload's GitOps owner (the Argo CD Application, the
    * Flux Kustomization or HelmRelease), read where RBAC and the cluster allow: whether
    * the owner reverts a live change depends on it (self-heal, suspension, drift
    * detection). Absent: no owner with settings, or not asked.
@@ -145,7 +159,7 @@ export type ReadState = 'complete' | 'partial' | 'unread';
  * Analyzers consult it before treating a missing object as absent or a node as free.
  */
 export interface Coverage {
-  /** This Deployment's ReplicaSets, its pods, and the events about them. */
+  /** The workload's revision objects (a Deployment's ReplicaSets), its pods, and the events about them. */
   replicaSets: ReadState;
   pods: ReadState;
   events: ReadState;

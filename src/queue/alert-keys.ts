@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 
 /**
  * Key scheme shared by alert intake and the early-warning watch, so both find the
@@ -12,12 +13,12 @@ export function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
-/** What an incident is about, before the worker has resolved a pod to its Deployment. */
+/** What an incident is about, before the worker has resolved a pod to its workload. */
 export interface WorkloadKeyParts {
   cluster: string;
   namespace: string;
-  /** `Deployment` when known (or guessed from a pod name); `Pod` when the name gave no clue. */
-  kind: 'Deployment' | 'Pod';
+  /** The workload's kind when known (or guessed from a pod name); `Pod` when the name gave no clue. */
+  kind: WorkloadKind | 'Pod';
   name: string;
 }
 

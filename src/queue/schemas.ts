@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
+import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
 import { signedApprovalSchema } from '../plans/approval-signature.js';
 
@@ -21,13 +22,17 @@ export const clusterSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a 
 const slackId = z.string().regex(/^[A-Z0-9]+$/);
 const slackTs = z.string().regex(/^\d+\.\d+$/);
 
+/** A workload of a kind the registry knows (src/diagnosis/workload-ref.ts). */
 export const workloadRefSchema = z.object({
-  kind: z.literal('Deployment'),
+  kind: z.enum(WORKLOAD_KINDS),
   namespace: namespaceSchema,
   name: resourceNameSchema,
 });
 
-/** diagnose.<cluster>: diagnose one Deployment, or scan a namespace / the cluster. */
+/**
+ * diagnose.<cluster>: diagnose one workload (mode 'deployment', the name jobs have
+ * always carried; `target.kind` says which kind), or scan a namespace / the cluster.
+ */
 export const diagnoseJobSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('deployment'),
@@ -36,7 +41,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     requestedBy: slackId,
     /**
      * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
-     * Deployment from these through ownerReferences; `target.name` is only a guess.
+     * workload from these through ownerReferences; `target.name` is only a guess.
      */
     resolveFromPods: z.array(resourceNameSchema).max(20).optional(),
   }),

@@ -44,7 +44,7 @@
  *   would put it back).
  * Pure.
  */
-import type { ManagedBy } from '../diagnosis/diagnosis.js';
+import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
 import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
 import {

@@ -15,12 +15,27 @@
  *
  * Pure.
  */
-import type { ManagedBy, ManifestChange } from '../diagnosis/diagnosis.js';
+import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Finding } from '../diagnosis/finding.js';
 import type { Deployment, PodAffinityTerm } from '../diagnosis/k8s.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
-import { matchesLabelSelector } from '../diagnosis/placement/pod-constraints.js';
+import { matchesLabelSelector } from '../diagnosis/base/pod-constraints.js';
 import { ownerName } from './drift.js';
+
+/**
+ * The permanent fix as a change to commit: the minimal change to the Deployment's
+ * manifest (a unified diff of its YAML) in its source of truth.
+ */
+export interface ManifestChange {
+  /** The finding code it makes permanent. */
+  addresses: string;
+  /** Where to make it: "Git: the manifest Argo CD application shop applies", a chart, a file. */
+  where: string;
+  /** Unified-diff lines of the manifest (' ' context, '-' removed, '+' added). */
+  diff: string;
+  /** When it applies and when it helps (server versions, not a live fix). */
+  notes: string[];
+}
 
 const HASH_LABEL = 'pod-template-hash';
 const FIXED_STRATEGY = ['type: RollingUpdate', 'rollingUpdate:', '  maxSurge: 0', '  maxUnavailable: 1'];

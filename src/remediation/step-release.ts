@@ -11,7 +11,7 @@ import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Pod } from '../diagnosis/k8s.js';
 import { chooseRelease } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
-import { podsOfReplicaSet } from '../diagnosis/rollout/workload.js';
+import { podsOfReplicaSet } from '../diagnosis/workloads/deployment/replica-sets.js';
 import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
 import type { OldReplicaSetTarget, ReplicaSetScalePlan } from './plan.js';
 

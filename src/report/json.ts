@@ -3,7 +3,7 @@
  * `remediations[{id,kind,summary,patch:{type,body}}]`), extended with the rest of the
  * diagnosis. Pure: the command line prints it, the Slack app may attach it.
  */
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type {

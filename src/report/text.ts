@@ -4,7 +4,8 @@
  * the command line prints it and the Slack app attaches it as the full report.
  */
 import { cleanDeep } from '../text/clean.js';
-import type { Diagnosis, ManagedBy } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
+import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
@@ -32,7 +33,7 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   const style = makeStyle(options.color ?? false);
   const { target } = diagnosis;
   const lines: string[] = [
-    style.bold(`Deployment ${target.namespace}/${target.name}`) +
+    style.bold(`${target.kind} ${target.namespace}/${target.name}`) +
       style.dim(`  (as of ${diagnosis.capturedAt})`),
     ...(diagnosis.managedBy ? [style.dim(managedByLine(diagnosis.managedBy))] : []),
     '',

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Diagnosis } from '../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';
 import type { DryRunSummary, PlanStore } from '../plans/store.js';
@@ -9,6 +10,7 @@ import {
   diagnoseJobSchema,
   resourceNameSchema,
   type DiagnoseJob,
+  type DiagnosisOutcome,
   type NotifyJobInput,
 } from '../queue/schemas.js';
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
@@ -31,7 +33,7 @@ export interface DiagnoseDeps {
     }[];
   }>;
   renderText(diagnosis: Diagnosis): string;
-  /** The Deployment owning a pod (ownerReferences), for alert jobs that name pods. */
+  /** The workload owning a pod (ownerReferences), for alert jobs that name pods. */
   resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
   plans: PlanStore;
   planTtlMs: number;
@@ -67,8 +69,8 @@ function isPermanent(error: unknown): boolean {
 }
 
 /**
- * A Deployment asked for by name that does not exist: the name, its namespace and the
- * closest names there (src/kube/collector.ts), so the app can answer "did you mean".
+ * A workload asked for by name that does not exist: the name, its namespace and the
+ * closest names there (src/kube/read/collector.ts), so the app can answer "did you mean".
  * Not for alert jobs, whose target is resolved from pods.
  */
 function notFoundOf(
@@ -83,7 +85,7 @@ function notFoundOf(
 
 /**
  * Alert jobs naming pods carry `resolveFromPods`: the first pod whose owner chain
- * leads to a Deployment names the target. When none resolves and the target name was
+ * leads to a workload names the target. When none resolves and the target name was
  * guessed from a pod name, the guess is diagnosed; otherwise the owner error (bare pod,
  * StatefulSet, ...) is the answer.
  */
@@ -106,6 +108,31 @@ async function resolveAlertTarget(
   throw lastError;
 }
 
+/** A scan of a namespace (or every namespace) as the result the app posts: the first finding per workload. */
+async function scanOutcome(
+  deps: Pick<DiagnoseDeps, 'scan'>,
+  namespace: string | undefined,
+  progress: (text: string) => void,
+): Promise<Extract<DiagnosisOutcome, { status: 'scanned' }>> {
+  progress(`scanning ${namespace ? `namespace ${namespace}` : 'all namespaces'}…`);
+  const report = await deps.scan(namespace, (done, total) =>
+    progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
+  );
+  const items = report.entries.flatMap((e) =>
+    e.findings.slice(0, 1).map((f) => ({
+      namespace: e.namespace,
+      name: e.name,
+      code: f.code,
+      summary: `${e.state}: ${f.summary}`,
+    })),
+  );
+  return {
+    status: 'scanned',
+    summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
+    items,
+  };
+}
+
 /**
  * Collects, diagnoses, dry-runs every plan, stores the plans, and sends the result
  * to `notify`. Progress goes to `notify` too; the worker never calls Slack.
@@ -124,7 +151,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       jobId: job.id ?? '',
       cluster: data.cluster,
       runTs: job.timestamp,
-      // What Re-run re-diagnoses; replaced by the Deployment a pod-named alert resolves to.
+      // What Re-run re-diagnoses; replaced by the workload a pod-named alert resolves to.
       ...(data.mode === 'deployment'
         ? { target: { namespace: data.target.namespace, name: data.target.name } }
         : {}),
@@ -140,39 +167,15 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
     };
     try {
       if (data.mode === 'scan') {
-        progress(`scanning ${data.namespace ? `namespace ${data.namespace}` : 'all namespaces'}…`);
-        const report = await deps.scan(data.namespace, (done, total) =>
-          progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
-        );
-        const items = report.entries.flatMap((e) =>
-          e.findings.slice(0, 1).map((f) => ({
-            namespace: e.namespace,
-            name: e.name,
-            code: f.code,
-            summary: `${e.state}: ${f.summary}`,
-          })),
-        );
-        await deps.notify(
-          {
-            kind: 'diagnosis-result',
-            ...run,
-            seq: seq(),
-            outcome: {
-              status: 'scanned',
-              summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
-              items,
-            },
-          },
-          lane,
-        );
+        const outcome = await scanOutcome(deps, data.namespace, progress);
+        await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
       run.target = { namespace: target.namespace, name: target.name };
-      progress(`diagnosing deployment/${target.name} in ${target.namespace}: collecting…`);
-      const snapshot = await deps.collect(target, (message) =>
-        progress(`deployment/${target.name}: ${message}`),
-      );
+      const named = `${typeOfKind(target.kind)}/${target.name}`;
+      progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
+      const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
       const diagnosis = deps.diagnose(snapshot);
       const dryRuns: Record<string, DryRunSummary> = {};
       // Plans are independent (each dry run re-reads its target and PATCHes with
@@ -180,7 +183,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       // for the slowest plan, not the sum. Bounded so a long plan list cannot flood
       // the API server.
       await forEachLimited(diagnosis.remediations, DRY_RUN_CONCURRENCY, async (plan) => {
-        progress(`deployment/${target.name}: server-side dry run of ${plan.kind}…`);
+        progress(`${named}: server-side dry run of ${plan.kind}…`);
         const dryRun = await deps
           .dryRun(plan)
           .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
@@ -207,7 +210,9 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       const permanent = isPermanent(error);
       if (permanent || isLastAttempt(job)) {
         const what =
-          data.mode === 'scan' ? 'scan' : `deployment/${data.target.name} in ${data.target.namespace}`;
+          data.mode === 'scan'
+            ? 'scan'
+            : `${typeOfKind(data.target.kind)}/${data.target.name} in ${data.target.namespace}`;
         await deps.notify(
           {
             kind: 'diagnosis-result',

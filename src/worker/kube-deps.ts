@@ -1,14 +1,14 @@
-import { diagnose } from '../remediation/diagnose.js';
+import { diagnose } from '../engine/diagnose.js';
 import type { KubeClient } from '../kube/client.js';
-import { collectSnapshot } from '../kube/collector.js';
+import { collectSnapshot } from '../kube/read/collector.js';
 import { applyPlan } from '../apply/apply-plan.js';
 import { dryRunPlan } from '../kube/write/executor.js';
 import { inversePlan } from '../remediation/inverse.js';
-import { resolveWorkloadForPod } from '../kube/pod-owner.js';
+import { resolveWorkloadForPod } from '../kube/read/pod-owner.js';
 import { watchReplacements, watchRollout } from '../kube/watch/rollout-watcher.js';
-import { scanCluster } from '../kube/scan.js';
+import { scanCluster } from '../kube/read/scan.js';
 import { renderText } from '../report/text.js';
-import { kubeListWatch } from './early-warning-stream.js';
+import { kubeListWatch } from './early-warning/stream.js';
 import type { ClusterDeps } from './runtime.js';
 
 /**

@@ -1,8 +1,8 @@
 import { signNotify } from '../queue/notify-signature.js';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { startEarlyWarning, type EarlyWarning } from './early-warning-watch.js';
-import type { ListWatchSource } from './early-warning-stream.js';
+import { startEarlyWarning, type EarlyWarning } from './early-warning/watch.js';
+import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';

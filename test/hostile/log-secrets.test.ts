@@ -11,9 +11,9 @@ import { parse, parseAllDocuments, stringify } from 'yaml';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 

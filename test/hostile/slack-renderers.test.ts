@@ -27,10 +27,10 @@ import {
   threadLine,
 } from '../../src/app/alerts/messages.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, shownStrings, unsafeMarkup } from './support/hostile-text.js';

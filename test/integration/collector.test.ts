@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCluster, TARGET } from '../../bench/collector.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
-import { resolveWorkloadForPod } from '../../src/kube/pod-owner.js';
-import { collectFromCluster } from '../../src/kube/source.js';
+import { resolveWorkloadForPod } from '../../src/kube/read/pod-owner.js';
+import { collectFromCluster } from '../../src/kube/read/source.js';
 import { claim, draSeed } from '../support/dra-builders.js';
 import type { KubeEvent } from '../../src/diagnosis/k8s.js';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 

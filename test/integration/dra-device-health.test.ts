@@ -15,11 +15,11 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { dryRunPlan } from '../../src/kube/write/executor.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { deviceTaintRuleName, type DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { BAD_DEVICE, DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 

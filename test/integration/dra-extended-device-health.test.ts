@@ -13,8 +13,8 @@ import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, DeviceClass, Pod } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 
 /** deviceHealthScenario with `nvidia.com/gpu: 1` instead of a claim, and the crash rule by node. */

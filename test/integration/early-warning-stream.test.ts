@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { SignalTracker, type Signal } from '../../src/worker/early-warning-signals.js';
-import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning-stream.js';
+import { SignalTracker, type Signal } from '../../src/worker/early-warning/signals.js';
+import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
 
 let dir: string;
 let sim: Simulator;
@@ -100,7 +100,7 @@ describe('list-then-watch on the simulator', () => {
       // A change arrives over the watch.
       sim.apply(checkoutPod('checkout-6b8f7d9c4-t4k2p', 1));
       await until('restart signal', () => signals.length === 1);
-      expect(signals[0]).toMatchObject({ deployment: 'checkout', reason: 'Restarts' });
+      expect(signals[0]).toMatchObject({ kind: 'Deployment', name: 'checkout', reason: 'Restarts' });
 
       // API server restart: the stream resumes from where it was, no list.
       await sim.restartApiServer({ downMs: 100 });

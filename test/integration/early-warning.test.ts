@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { createEarlyWarningWatch } from '../../src/worker/early-warning.js';
-import { scanHits } from '../../src/worker/early-warning-watch.js';
+import { createEarlyWarningWatch } from '../../src/worker/early-warning/safety-net.js';
+import { scanHits } from '../../src/worker/early-warning/watch.js';
 import { kubeClusterDeps } from '../../src/worker/kube-deps.js';
 import { diagnosisDedupId, workloadHash } from '../../src/queue/alert-keys.js';
 import { createKubeClient } from '../../src/kube/client.js';
@@ -49,7 +49,7 @@ describe('early-warning safety-net scan on a live (simulated) cluster', () => {
       namespaces: ['shop'],
       intervalMs: 60_000,
       windowMs: 600_000,
-      // The worker's own namespace scan, as src/worker/early-warning-watch.ts runs it.
+      // The worker's own namespace scan, as src/worker/early-warning/watch.ts runs it.
       scan: async (namespace) =>
         scanHits(await kubeClusterDeps(client, { rolloutTimeoutMs: 1_000 }).scan(namespace, () => undefined)),
       enqueueDiagnosis: async (target, dedup) => {
@@ -66,6 +66,8 @@ describe('early-warning safety-net scan on a live (simulated) cluster', () => {
       kind: 'Deployment',
       name: 'checkout',
     });
-    expect(queued).toEqual([{ namespace: 'shop', name: 'checkout', dedup: diagnosisDedupId(hash) }]);
+    expect(queued).toEqual([
+      { kind: 'Deployment', namespace: 'shop', name: 'checkout', dedup: diagnosisDedupId(hash) },
+    ]);
   });
 });

@@ -14,8 +14,8 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, KubeObject } from '../../src/diagnosis/k8s.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 

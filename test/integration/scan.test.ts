@@ -11,7 +11,7 @@ import { generateCluster } from '../../bench/collector.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { ClusterError } from '../../src/kube/errors.js';
-import { scanCluster } from '../../src/kube/scan.js';
+import { scanCluster } from '../../src/kube/read/scan.js';
 import { draSeed } from '../support/dra-builders.js';
 
 let dir: string;

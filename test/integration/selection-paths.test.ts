@@ -14,11 +14,11 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import type { KubeObject, Pod } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
-import { scanCluster } from '../../src/kube/scan.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { scanCluster } from '../../src/kube/read/scan.js';
 import { makeDeployment, makeEvent, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;

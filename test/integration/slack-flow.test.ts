@@ -4,7 +4,7 @@ import { planButtonValue } from '../../src/app/blocks/action-ids.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { shownDigest } from '../../src/plans/plan-seal.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';

@@ -12,11 +12,11 @@ import type { FaultRule, Simulator } from '../../sim/index.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import type { Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress } from '../support/edge-ingress.js';
 

@@ -12,10 +12,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
-import { collectSnapshot } from '../../src/kube/collector.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../support/edge-ingress.js';
 

@@ -13,7 +13,7 @@ import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import type { AuditEvent } from '../../src/audit.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { StoredPlan } from '../../src/plans/store.js';

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
-import { isReady } from '../../src/diagnosis/rollout/workload.js';
+import { isReady } from '../../src/diagnosis/base/pods.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
 

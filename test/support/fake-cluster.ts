@@ -3,7 +3,7 @@
  * every Deployment diagnoses as a surge deadlock with one set-recreate plan, applying
  * records the plan id and succeeds, and the rollout completes at once.
  */
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { ClusterDeps } from '../../src/worker/runtime.js';

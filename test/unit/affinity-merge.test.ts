@@ -7,7 +7,7 @@ import type {
   NodeSelectorTerm,
   PodSpec,
 } from '../../src/diagnosis/k8s.js';
-import { matchesRequiredNodeAffinity } from '../../src/diagnosis/placement/node-match.js';
+import { matchesRequiredNodeAffinity } from '../../src/diagnosis/base/node-match.js';
 import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
 import { makeNode } from '../support/k8s-builders.js';
 

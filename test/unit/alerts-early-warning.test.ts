@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createEarlyWarningWatch, type ScanHit } from '../../src/worker/early-warning.js';
-import { scanHits } from '../../src/worker/early-warning-watch.js';
+import { createEarlyWarningWatch, type ScanHit } from '../../src/worker/early-warning/safety-net.js';
+import { scanHits } from '../../src/worker/early-warning/watch.js';
 import { diagnosisDedupId, workloadHash } from '../../src/queue/alert-keys.js';
 
 const logger = { info: () => undefined, warn: () => undefined };

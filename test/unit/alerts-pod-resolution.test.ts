@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { alertDiagnoseJob } from '../../src/app/alerts/app-intake.js';
 import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { createLogger } from '../../src/logger.js';

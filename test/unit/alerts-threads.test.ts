@@ -7,7 +7,7 @@ import { deliverAlertResult, ThreadNotReadyError, type RunResult } from '../../s
 import { handleAlertThreadJob, type SlackThreadApi } from '../../src/app/alerts/thread-updates.js';
 import { createThreadStore, ThreadBusyError, type ThreadStore } from '../../src/queue/alert-thread-store.js';
 import { verdictKey } from '../../src/app/alerts/verdict-key.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 

@@ -5,20 +5,16 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent } from '../../src/kube/client.js';
-import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning.js';
-import {
-  SignalTracker,
-  deploymentOfPod,
-  restartsClimbed,
-  type Signal,
-} from '../../src/worker/early-warning-signals.js';
+import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning/trigger.js';
+import { SignalTracker, restartsClimbed, type Signal } from '../../src/worker/early-warning/signals.js';
+import { deploymentOfPod } from '../../src/diagnosis/workloads/deployment/replica-sets.js';
 import {
   StreamForbiddenError,
   emptyStats,
   runListWatch,
   type ListWatchSource,
   type StreamSpec,
-} from '../../src/worker/early-warning-stream.js';
+} from '../../src/worker/early-warning/stream.js';
 
 const logger = { warn: () => undefined, debug: () => undefined };
 
@@ -100,8 +96,9 @@ describe('signals', () => {
     const first = t.onEvent('ADDED', event('tracker-5c4b8d7f9-mw8tn', 'FailedScheduling', 1));
     expect(first).toEqual({
       signal: {
+        kind: 'Deployment',
         namespace: 'vision',
-        deployment: 'tracker',
+        name: 'tracker',
         pod: 'tracker-5c4b8d7f9-mw8tn',
         reason: 'FailedScheduling',
       },
@@ -138,9 +135,13 @@ describe('signals', () => {
     expect(t.onEvent('ADDED', event('tracker-5c4b8d7f9-zz9tq', 'FailedScheduling', 1))).toEqual({
       unknownPod: { namespace: 'vision', pod: 'tracker-5c4b8d7f9-zz9tq', reason: 'FailedScheduling' },
     });
-    expect(t.adopt('vision', 'tracker-5c4b8d7f9-zz9tq', 'tracker', 'FailedScheduling')).toMatchObject({
-      deployment: 'tracker',
-    });
+    expect(
+      t.adopt(
+        { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+        'tracker-5c4b8d7f9-zz9tq',
+        'FailedScheduling',
+      ),
+    ).toMatchObject({ name: 'tracker' });
     expect(t.onEvent('MODIFIED', event('tracker-5c4b8d7f9-zz9tq', 'FailedScheduling', 2))).toBeUndefined();
   });
 
@@ -201,14 +202,21 @@ describe('workload trigger (fake clock)', () => {
     vi.useFakeTimers();
     const { t, queued } = trigger(1_000, 5_000, 300_000);
     for (let i = 0; i < 50; i += 1) {
-      t.signal({ namespace: 'vision', deployment: 'tracker', pod: `p${i % 3}`, reason: 'FailedScheduling' });
+      t.signal({
+        kind: 'Deployment',
+        namespace: 'vision',
+        name: 'tracker',
+        pod: `p${i % 3}`,
+        reason: 'FailedScheduling',
+      });
     }
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'MultiAttach' });
+    t.signal({ kind: 'Deployment', namespace: 'vision', name: 'tracker', pod: 'p0', reason: 'MultiAttach' });
     await vi.advanceTimersByTimeAsync(999);
     expect(queued).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(queued).toEqual([
       {
+        kind: 'Deployment',
         namespace: 'vision',
         name: 'tracker',
         reasons: ['FailedScheduling', 'MultiAttach'],
@@ -216,26 +224,44 @@ describe('workload trigger (fake clock)', () => {
       },
     ]);
     // Signals inside the cooldown are merged into one diagnosis at its end (5 s after the first, at 6 s).
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'Restarts' });
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p1', reason: 'Restarts' });
+    t.signal({ kind: 'Deployment', namespace: 'vision', name: 'tracker', pod: 'p0', reason: 'Restarts' });
+    t.signal({ kind: 'Deployment', namespace: 'vision', name: 'tracker', pod: 'p1', reason: 'Restarts' });
     await vi.advanceTimersByTimeAsync(4_999);
     expect(queued).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(queued).toHaveLength(2);
     expect(queued[1]?.pods).toEqual(['p0', 'p1']);
     // The next cooldown is twice as long (10 s after the second, at 16 s).
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'CrashLoopBackOff' });
+    t.signal({
+      kind: 'Deployment',
+      namespace: 'vision',
+      name: 'tracker',
+      pod: 'p0',
+      reason: 'CrashLoopBackOff',
+    });
     await vi.advanceTimersByTimeAsync(9_999);
     expect(queued).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(queued).toHaveLength(3);
     // Another workload is not held back by the first one's cooldown.
-    t.signal({ namespace: 'shop', deployment: 'checkout', pod: 'c0', reason: 'CrashLoopBackOff' });
+    t.signal({
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'checkout',
+      pod: 'c0',
+      reason: 'CrashLoopBackOff',
+    });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(queued.map((w) => w.name)).toEqual(['tracker', 'tracker', 'tracker', 'checkout']);
     // Quiet for the longest cooldown: the tracker starts again from the debounce alone.
     await vi.advanceTimersByTimeAsync(300_000);
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p3', reason: 'FailedScheduling' });
+    t.signal({
+      kind: 'Deployment',
+      namespace: 'vision',
+      name: 'tracker',
+      pod: 'p3',
+      reason: 'FailedScheduling',
+    });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(queued).toHaveLength(5);
     t.stop();
@@ -262,7 +288,13 @@ describe('workload trigger when the queue is away (fake clock)', () => {
       },
       logger,
     });
-    t.signal({ namespace: 'vision', deployment: 'tracker', pod: 'p0', reason: 'FailedScheduling' });
+    t.signal({
+      kind: 'Deployment',
+      namespace: 'vision',
+      name: 'tracker',
+      pod: 'p0',
+      reason: 'FailedScheduling',
+    });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(attempts).toHaveLength(1);
     expect(t.queued).toBe(0);

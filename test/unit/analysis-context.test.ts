@@ -10,7 +10,7 @@ import { classifyContainers } from '../../src/diagnosis/crash/container-failures
 import { crashPictures } from '../../src/diagnosis/crash/crash-distribution.js';
 import { placementContext } from '../../src/diagnosis/placement/placement.js';
 import { assessRollout } from '../../src/diagnosis/rollout/rollout-assessment.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { PlanBuilder } from '../../src/remediation/builders/index.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';

@@ -221,21 +221,36 @@ describe('loadAppConfig / loadWorkerConfig', () => {
 describe('parseCommand', () => {
   const opts = { clusters: ['default', 'prod'], defaultCluster: 'default' };
   it.each([
-    ['web', { kind: 'diagnose', namespace: 'default', name: 'web', cluster: 'default' }],
+    [
+      'web',
+      { kind: 'diagnose', workload: 'Deployment', namespace: 'default', name: 'web', cluster: 'default' },
+    ],
     [
       'deployment/web -n shop --cluster prod',
-      { kind: 'diagnose', namespace: 'shop', name: 'web', cluster: 'prod' },
+      { kind: 'diagnose', workload: 'Deployment', namespace: 'shop', name: 'web', cluster: 'prod' },
     ],
     [
       'deploy/api.v2 --namespace=shop',
-      { kind: 'diagnose', namespace: 'shop', name: 'api.v2', cluster: 'default' },
+      { kind: 'diagnose', workload: 'Deployment', namespace: 'shop', name: 'api.v2', cluster: 'default' },
     ],
     [
       'diagnose deployment/web -n shop',
-      { kind: 'diagnose', namespace: 'shop', name: 'web', cluster: 'default' },
+      { kind: 'diagnose', workload: 'Deployment', namespace: 'shop', name: 'web', cluster: 'default' },
     ],
-    ['diagnose web', { kind: 'diagnose', namespace: 'default', name: 'web', cluster: 'default' }],
-    ['diagnose', { kind: 'diagnose', namespace: 'default', name: 'diagnose', cluster: 'default' }],
+    [
+      'diagnose web',
+      { kind: 'diagnose', workload: 'Deployment', namespace: 'default', name: 'web', cluster: 'default' },
+    ],
+    [
+      'diagnose',
+      {
+        kind: 'diagnose',
+        workload: 'Deployment',
+        namespace: 'default',
+        name: 'diagnose',
+        cluster: 'default',
+      },
+    ],
     ['scan -n shop', { kind: 'scan', namespace: 'shop', cluster: 'default' }],
     ['scan', { kind: 'scan', namespace: undefined, cluster: 'default' }],
     ['', { kind: 'help' }],

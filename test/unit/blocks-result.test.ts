@@ -7,9 +7,9 @@ import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.
 import { trusted } from '../../src/app/blocks/mrkdwn.js';
 import { proseSections } from '../../src/app/blocks/text.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import { blockKitViolation } from '../support/slack-standin.js';

@@ -5,7 +5,7 @@
  * capped list is IncompleteEvidence there, as a refused one is, never "no problem".
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { fullCoverage, type Coverage } from '../../src/diagnosis/snapshot.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
 

@@ -10,7 +10,7 @@ import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { fakeIo } from '../support/cli-io.js';
 
 const { collectFromCluster } = vi.hoisted(() => ({ collectFromCluster: vi.fn() }));
-vi.mock('../../src/kube/source.js', () => ({ collectFromCluster }));
+vi.mock('../../src/kube/read/source.js', () => ({ collectFromCluster }));
 
 const FIXTURE = new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url).pathname;
 const ref: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PATCH_POINTER } from '../../src/app/blocks/confirm-text.js';
 import { compactPatch, confirmDialogText, patchText, planButton } from '../../src/app/blocks/plan-blocks.js';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
 import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';

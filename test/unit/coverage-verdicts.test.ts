@@ -4,7 +4,7 @@
  * as admitted. Each class beside the look-alike that keeps today's verdict.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { Coverage, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
 import type { Pod, Toleration } from '../../src/diagnosis/k8s.js';

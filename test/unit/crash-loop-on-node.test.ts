@@ -5,7 +5,7 @@ import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { CRASH_LOG, crashScenario } from '../support/crash-fixtures.js';
 import { NOW, makePod } from '../support/k8s-builders.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';

@@ -3,8 +3,8 @@ import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-nod
 import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
 import type { Evidence, Finding } from '../../src/diagnosis/finding.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
-import { selectsNode } from '../../src/diagnosis/placement/node-match.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { selectsNode } from '../../src/diagnosis/base/node-match.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { logKey, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { renderText } from '../../src/report/text.js';

@@ -5,7 +5,7 @@
  * empty), never as noise for a GPU a device plugin serves.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { AccessProblem, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import { draSeed } from '../support/dra-builders.js';

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { DryRunSummary, PlanStore, StoredPlan } from '../../src/plans/store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Analyzer } from '../../src/diagnosis/analyzer.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { makeDeployment, makeSnapshot } from '../support/k8s-builders.js';
 

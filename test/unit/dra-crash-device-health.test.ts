@@ -15,7 +15,7 @@ import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import type { DeviceTaintApi } from '../../src/diagnosis/snapshot.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { deviceTaintRuleName } from '../../src/remediation/device-taint.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { claim, DRIVER } from '../support/dra-builders.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 

@@ -5,7 +5,7 @@
  * occupancy or selectors that cannot be known.
  */
 import { describe, expect, it } from 'vitest';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
 import { renderText } from '../../src/report/text.js';
 import type { Finding } from '../../src/diagnosis/finding.js';

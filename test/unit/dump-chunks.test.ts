@@ -13,7 +13,7 @@ import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
 import type { KubeEvent, KubeObject } from '../../src/diagnosis/k8s.js';
 import { renderText } from '../../src/report/text.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import { makeDeployment, makeEvent, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 

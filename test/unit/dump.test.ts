@@ -7,6 +7,15 @@ const deployment = makeDeployment('web', { namespace: 'shop' });
 const node = makeNode('node-1');
 
 describe('loadObjects', () => {
+  it('takes a kind that is a name of Object.prototype for a kind it has no schema for', () => {
+    // Found by the dump fuzzer (test/hostile/parsers.fuzz.test.ts): schemas['__proto__'] was a lookup on the prototype.
+    for (const kind of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(loadObjects(JSON.stringify({ kind, metadata: { name: 'x' } }))).toEqual([
+        { kind, metadata: { name: 'x' } },
+      ]);
+    }
+  });
+
   it('flattens a kubectl List in order', () => {
     const text = stringify({ apiVersion: 'v1', kind: 'List', items: [deployment, node], metadata: {} });
     expect(loadObjects(text)).toEqual([deployment, node]);

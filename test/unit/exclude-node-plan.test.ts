@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
-import { selectsNode } from '../../src/diagnosis/placement/node-match.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { selectsNode } from '../../src/diagnosis/base/node-match.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
@@ -11,7 +11,7 @@ import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import { selectWorkload } from '../../src/diagnosis/select-workload.js';
+import { selectWorkload } from '../../src/diagnosis/workloads/select-workload.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
 import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
@@ -236,8 +236,9 @@ describe('exclude-node: what was not read is named, never counted as no room', (
       makePod(batchRs, ['g7x2m', 'k4p9w'][i] ?? 'x', node, { phase: 'Running' }),
     );
     const snapshot = selectWorkload(
+      'Deployment',
       deployment,
-      { replicaSets: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
+      { revisions: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
       { capturedAt: '2026-11-22T03:00:00Z', coverage: fullCoverage() },
     );
     expect(snapshot.otherPods.map((p) => p.spec.nodeName).sort()).toEqual(['node-a', 'node-c']);

@@ -1,6 +1,6 @@
 /** Which nodes' pods the collector reads for a crash loop that may be node-local. */
 import { describe, expect, it } from 'vitest';
-import { crashNodesOf } from '../../src/diagnosis/crash/exclusion-candidates.js';
+import { crashNodesOf } from '../../src/diagnosis/base/crash-nodes.js';
 import { crashScenario } from '../support/crash-fixtures.js';
 
 describe('crashNodesOf', () => {

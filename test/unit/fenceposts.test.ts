@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   resolveFenceposts,
-  resolveStrategy,
   scaleIntOrPercent,
   surgesWithoutUnavailability,
-} from '../../src/diagnosis/rollout/fenceposts.js';
+} from '../../src/diagnosis/base/fenceposts.js';
+import { resolveStrategy } from '../../src/diagnosis/workloads/deployment/strategy.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 import { withLastApplied } from '../support/rollout-scenarios.js';
 

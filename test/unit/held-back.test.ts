@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { makeEvent, makeNode, makeSnapshot } from '../support/k8s-builders.js';
 import { claimTemplate } from '../support/dra-builders.js';
 import { rollout, unschedulablePod } from '../support/rollout-scenarios.js';

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { labelSelectorString } from '../../src/kube/label-selector.js';
-import { pickLogTargets } from '../../src/kube/log-tails.js';
-import { asksForScarce } from '../../src/diagnosis/placement/scarce.js';
-import { eligibleNodeSelector, hostnameSelector, nodesForOtherPods } from '../../src/kube/node-queries.js';
+import { pickLogTargets } from '../../src/kube/read/log-tails.js';
+import { asksForScarce } from '../../src/diagnosis/base/scarce.js';
+import {
+  eligibleNodeSelector,
+  hostnameSelector,
+  nodesForOtherPods,
+} from '../../src/kube/read/node-queries.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress } from '../../src/kube/watch/rollout-status.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 

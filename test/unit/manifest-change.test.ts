@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
 import type { PersistentVolumeClaim } from '../../src/diagnosis/k8s.js';
 import { fakeIo } from '../support/cli-io.js';

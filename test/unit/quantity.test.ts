@@ -7,7 +7,7 @@ import {
   quantityMilli,
   quantityValue,
   schedulerAmount,
-} from '../../src/diagnosis/placement/quantity.js';
+} from '../../src/diagnosis/base/quantity.js';
 
 describe('Kubernetes quantities', () => {
   it.each([

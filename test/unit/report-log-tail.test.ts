@@ -1,6 +1,6 @@
 /** The text report (CLI and the Slack thread's full report) prints a log tail once. */
 import { describe, expect, it } from 'vitest';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Finding, NodeCrashRow } from '../../src/diagnosis/finding.js';
 import { renderText } from '../../src/report/text.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { parseSchedulingMessage } from '../../src/diagnosis/scheduling/scheduling-message.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

@@ -5,7 +5,7 @@ import {
   isExtendedResource,
   nodeAllocatable,
   podRequests,
-} from '../../src/diagnosis/placement/resources.js';
+} from '../../src/diagnosis/base/resources.js';
 import { makeNode } from '../support/k8s-builders.js';
 
 describe('pod effective requests', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rolloutAtRisk } from '../../src/diagnosis/analyzers/rollout-at-risk.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import {
   makeDeployment,

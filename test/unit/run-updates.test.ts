@@ -13,7 +13,7 @@ import { renderRunUpdate } from '../../src/app/notify/render-run.js';
 import { deliverRun } from '../../src/app/notify/run-delivery.js';
 import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
 import type { AppServices } from '../../src/app/services.js';
-import type { Diagnosis } from '../../src/diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { PlanStore } from '../../src/plans/store.js';
 import { signNotify, verifyNotify } from '../../src/queue/notify-signature.js';

@@ -18,7 +18,7 @@ import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { threadReport } from '../../src/app/blocks/result-message.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';
 import { toJson } from '../../src/report/json.js';

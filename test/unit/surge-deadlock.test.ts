@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import { makeEvent, makeNode, makePod, makePvc, makeSnapshot } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unschedulable } from '../../src/diagnosis/analyzers/unschedulable.js';
-import { diagnose } from '../../src/remediation/diagnose.js';
+import { diagnose } from '../../src/engine/diagnose.js';
 import {
   makeDeployment,
   makeNode,

@@ -1,7 +1,7 @@
 import { workloadHash } from '../../queue/alert-keys.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import { verdictKey } from './verdict-key.js';
-import type { Diagnosis } from '../../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
 
 /** A finished diagnose run, as the notify consumer sees it. */
 export interface RunResult {

@@ -1,4 +1,5 @@
 import type { AlertMap } from '../../config/alert-map.js';
+import { DEFAULT_WORKLOAD_KIND, kindOfType, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { groupHash, workloadHash, type WorkloadKeyParts } from '../../queue/alert-keys.js';
 import type { AlertmanagerAlert, AlertmanagerPayload } from './payload.js';
 
@@ -6,12 +7,15 @@ import type { AlertmanagerAlert, AlertmanagerPayload } from './payload.js';
 export interface AlertTarget {
   cluster: string;
   namespace: string;
-  /** Deployment named by a Deployment alert, or guessed from pod names (then `guessed`). */
+  /**
+   * The workload's name: named by a workload alert (its kind in `workload.kind`), or a
+   * Deployment's guessed from pod names (then `guessed`).
+   */
   deployment?: string;
   guessed: boolean;
   /** Pods named by pod alerts; the worker resolves their owner through ownerReferences. */
   pods: string[];
-  /** Application containers named by pod alerts (never the Deployment alerts' exporter sidecar). */
+  /** Application containers named by pod alerts (never the workload alerts' exporter sidecar). */
   containers: string[];
   workload: WorkloadKeyParts;
   workloadHash: string;
@@ -109,11 +113,13 @@ function mapAlert(alert: AlertmanagerAlert, options: MapOptions): AlertTarget | 
     return { alertname, reason: `no worker serves cluster "${cluster}"` };
 
   let deployment: string | undefined;
+  let kind: WorkloadKind = DEFAULT_WORKLOAD_KIND;
   let guessed = false;
   const pods: string[] = [];
   const containers: string[] = [];
-  if (spec.kind === 'deployment') {
+  if (spec.kind !== 'pod') {
     deployment = name;
+    kind = kindOfType(spec.kind) ?? DEFAULT_WORKLOAD_KIND;
   } else {
     pods.push(name);
     deployment = guessDeploymentFromPod(name);
@@ -123,7 +129,7 @@ function mapAlert(alert: AlertmanagerAlert, options: MapOptions): AlertTarget | 
   }
   const workload: WorkloadKeyParts =
     deployment !== undefined
-      ? { cluster, namespace, kind: 'Deployment', name: deployment }
+      ? { cluster, namespace, kind, name: deployment }
       : { cluster, namespace, kind: 'Pod', name };
   const summary = alert.annotations['summary'] ?? alert.annotations['description'];
   return {

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
 
 /**
  * A diagnosis verdict reduced to what should make on-call look again: the finding

@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../diagnosis/diagnosis.js';
+import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { Evidence, Finding } from '../../diagnosis/finding.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';

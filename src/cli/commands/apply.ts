@@ -16,7 +16,7 @@ import { REMEDIATION_KINDS } from '../../remediation/plan.js';
 import { kindOf } from '../../remediation/kinds/index.js';
 import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
 import type { FieldChange } from '../../kube/write/patch-effect.js';
-import { argocdNamespace, clusterOptions, deploymentRef, parseCommandArgs, wantsHelp } from '../args.js';
+import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
@@ -68,7 +68,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       'argocd-namespace': { type: 'string' },
     },
   });
-  const { namespace, name } = deploymentRef(positionals, values.namespace, 'remediated');
+  const { namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
   if (!isRemediationName(values.remediation))
     throw new UsageError(
@@ -99,11 +99,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
-  const { collectSnapshot } = await import('../../kube/collector.js');
+  const { collectSnapshot } = await import('../../kube/read/collector.js');
   const { dryRunPlan } = await import('../../kube/write/executor.js');
   const { applyPlan } = await import('../../apply/apply-plan.js');
   const { watchReplacements, watchRollout } = await import('../../kube/watch/rollout-watcher.js');
-  const { diagnose } = await import('../../remediation/diagnose.js');
+  const { diagnose } = await import('../../engine/diagnose.js');
   // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
   const out = (text: string): void => void io.stdout.write(cleanText(text));
   const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);

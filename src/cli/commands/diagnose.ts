@@ -8,14 +8,14 @@ import { escapeJsonControls } from '../../text/clean.js';
 import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
 import { withDump } from '../dump-file.js';
 import { relevantTo } from '../../diagnosis/dump/dump-relevance.js';
-import { diagnose } from '../../remediation/diagnose.js';
+import { diagnose } from '../../engine/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
 import {
   argocdNamespace,
   clusterOptions,
-  deploymentRef,
+  workloadRefArg,
   outputFormat,
   parseCommandArgs,
   wantsHelp,
@@ -87,7 +87,7 @@ export function parseOptions(argv: string[]): Options {
       'argocd-namespace': { type: 'string' },
     },
   });
-  const ref = deploymentRef(positionals, values.namespace, 'diagnosed');
+  const ref = workloadRefArg(positionals, values.namespace, 'diagnosed');
   const output = outputFormat(values.output);
   const fromFile = values['from-file'];
   if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined)) {
@@ -121,7 +121,7 @@ async function fromCluster(
   io: CliIo,
 ): Promise<WorkloadSnapshot> {
   // Loaded on demand so that dump mode never pulls in the Kubernetes client.
-  const { collectFromCluster } = await import('../../kube/source.js');
+  const { collectFromCluster } = await import('../../kube/read/source.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
   return collectFromCluster({
     ref: options.ref,

@@ -8,7 +8,7 @@ import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
-import type { ScanReport } from '../../kube/scan.js';
+import type { ScanReport } from '../../kube/read/scan.js';
 
 const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
 
@@ -86,7 +86,7 @@ async function fromDump(args: ScanArgs, file: string, io: CliIo): Promise<ScanRe
 
 async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
   const { createKubeClient } = await import('../../kube/client.js');
-  const { scanCluster } = await import('../../kube/scan.js');
+  const { scanCluster } = await import('../../kube/read/scan.js');
   const stderr = io.stderr as CliIo['stderr'] & { isTTY?: boolean };
   const client = createKubeClient({
     kubeconfig: args.kubeconfig,

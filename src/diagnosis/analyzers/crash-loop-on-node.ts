@@ -38,7 +38,32 @@ export const crashLoopOnNode: Analyzer = {
 const LISTED = 5;
 
 function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Finding, 'remediations'> {
-  const name = snapshot.target.name;
+  const health = crashDeviceHealth(snapshot, p);
+  const blamed = health?.blamed[0] !== undefined;
+  // A clue that points at no difference the Node objects show (an illegal instruction
+  // on nodes without CPU feature labels) is the decisive fact: it leads, and whatever
+  // else separates the nodes (a kernel, an OS image) moves to the explanation.
+  const clueLeads = p.clue !== undefined && p.clue.pointsAt === undefined && !blamed;
+  return {
+    code: 'CrashLoopOnNode',
+    severity: 'critical',
+    summary: summaryOf(snapshot.target.name, p, health, clueLeads),
+    explanation: explanationOf(p, blamed, clueLeads),
+    evidence: evidenceOf(snapshot, p, health),
+  };
+}
+
+/**
+ * The headline: where and what separates the nodes open the first sentence, so a
+ * one-line headline cut at its first ": " still says it; the container and counts
+ * follow, then what the devices and the node objects say.
+ */
+function summaryOf(
+  name: string,
+  p: TemplateCrashPicture,
+  health: ReturnType<typeof crashDeviceHealth>,
+  clueLeads: boolean,
+): string {
   const badRows = p.rows.filter((r) => p.badNodes.includes(r.node));
   const exit = badRows.find((r) => r.lastExitCode !== undefined);
   const exitText = exit
@@ -46,15 +71,8 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     : '';
   const total = p.crashingPods.length + p.healthyPods.length;
   const containers = describeContainers(p.containers);
-  // Where and what separates the nodes open the first sentence, so a one-line
-  // headline cut at its first ": " still says it; the container and counts follow.
-  // A clue that points at no difference the Node objects show (an illegal instruction
-  // on nodes without CPU feature labels) is the decisive fact: it leads, and whatever
-  // else separates the nodes (a kernel, an OS image) moves to the explanation.
-  const health = crashDeviceHealth(snapshot, p);
   const blamed = health?.blamed[0];
   const k = p.badNodes.length;
-  const clueLeads = p.clue !== undefined && p.clue.pointsAt === undefined && !blamed;
   const sep = p.separator && !clueLeads ? groupWords(p.separator) : undefined;
   const what = sep ? `, ${sep.bad}` : p.clue && clueLeads ? `, ${clueWords(p.clue, k)}` : '';
   const where =
@@ -86,6 +104,20 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
         ? ` The Node objects of ${list(p.unreadNodes)} were not read, so their attributes could not be compared.`
         : ' No node attribute separates the crashing nodes from the healthy ones: suspect something on the node itself that its object does not show (disk, hardware, local files, a kernel module).'
       : '';
+  return (
+    `${name} crash-loops ${where}: ${containers} fails in ${p.crashingPods.length} of ${total} pods${exitText}; ` +
+    `${good}.${deviceText}${blameText}`
+  );
+}
+
+/** The crash table, device health, the node differences and clue, one log per distinct tail, and notes. */
+function evidenceOf(
+  snapshot: WorkloadSnapshot,
+  p: TemplateCrashPicture,
+  health: ReturnType<typeof crashDeviceHealth>,
+): Evidence[] {
+  const badRows = p.rows.filter((r) => p.badNodes.includes(r.node));
+  const blamed = health?.blamed[0];
   const evidence: Evidence[] = [
     { type: 'crash-table', rows: p.rows, containers: p.containers },
     ...deviceHealthEvidence(health),
@@ -136,6 +168,11 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       text: `Node objects not collected for ${p.unreadNodes.join(', ')}: no comparison for them (kubectl get nodes -o yaml).`,
     });
   }
+  return evidence;
+}
+
+/** Why the same template crashes only there, what the clue says, and what the stopgap and the fix are. */
+function explanationOf(p: TemplateCrashPicture, blamed: boolean, clueLeads: boolean): string {
   const otherSeparator =
     clueLeads && p.separator
       ? ` The nodes also differ (${groupWords(p.separator).bad} where it fails), which the clue does not point at.`
@@ -145,27 +182,20 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
       (p.clue.pointsAt ? `, which points at the difference in ${p.clue.pointsAt}.` : '.') +
       otherSeparator
     : '';
-  return {
-    code: 'CrashLoopOnNode',
-    severity: 'critical',
-    summary:
-      `${name} crash-loops ${where}: ${containers} fails in ${p.crashingPods.length} of ${total} pods${exitText}; ` +
-      `${good}.${deviceText}${blameText}`,
-    explanation:
-      `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
-      `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
-      'The kubelet restarts a crashed container after a back-off of 10s, doubling up to 5 minutes, and resets it ' +
-      'only after 10 minutes of clean running, so CrashLoopBackOff pods sit idle most of the time and a restart ' +
-      'count that grows slowly is not a sign of recovery. Keeping the pods off those nodes with a required node ' +
-      'affinity NotIn is a stopgap, safe only if the remaining nodes have room (the plan says): repair, upgrade ' +
-      'or drain the nodes, then remove the exclusion.' +
-      (blamed
-        ? ' With one Unhealthy device, a DeviceTaintRule on just that device (where the cluster serves it) keeps new ' +
-          "claims off it while the node's other devices stay in use; a NoSchedule taint moves no pod that already " +
-          'holds the device, so its pods must be replaced too.'
-        : ''),
-    evidence,
-  };
+  return (
+    `Every pod here comes from ${templateLabel(p)}, so image, command and configuration are identical; ` +
+    `${describeContainers(p.containers)} fails only where the pods land on ${list(p.badNodes)}.${clueText} ` +
+    'The kubelet restarts a crashed container after a back-off of 10s, doubling up to 5 minutes, and resets it ' +
+    'only after 10 minutes of clean running, so CrashLoopBackOff pods sit idle most of the time and a restart ' +
+    'count that grows slowly is not a sign of recovery. Keeping the pods off those nodes with a required node ' +
+    'affinity NotIn is a stopgap, safe only if the remaining nodes have room (the plan says): repair, upgrade ' +
+    'or drain the nodes, then remove the exclusion.' +
+    (blamed
+      ? ' With one Unhealthy device, a DeviceTaintRule on just that device (where the cluster serves it) keeps new ' +
+        "claims off it while the node's other devices stay in use; a NoSchedule taint moves no pod that already " +
+        'holds the device, so its pods must be replaced too.'
+      : '')
+  );
 }
 
 /**

@@ -6,10 +6,11 @@
  */
 import type { Analyzer } from '../analyzer.js';
 import type { Evidence, Finding } from '../finding.js';
-import type { Deployment, Pod } from '../k8s.js';
+import type { Pod } from '../k8s.js';
+import { workloadKind } from '../workloads/index.js';
 import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout/rollout-assessment.js';
 import type { CoverageGap, WorkloadSnapshot } from '../snapshot.js';
-import { isReady } from '../rollout/workload.js';
+import { isReady } from '../base/pods.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -54,8 +55,10 @@ function statusExplains(pod: Pod): boolean {
 }
 
 function workloadUnread(snapshot: WorkloadSnapshot, gaps: CoverageGap[]): Draft {
-  const name = snapshot.deployment.metadata.name ?? '';
-  const status = statusLine(snapshot.deployment);
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const name = object.metadata.name ?? '';
+  const status = kind.statusSummary(object);
   const unsettled = !status.complete;
   const what = gaps.map((g) => g.what).join(', ');
   return {
@@ -91,23 +94,6 @@ function pendingUnsettled(snapshot: WorkloadSnapshot, pending: PendingAssessment
       `To settle it, read ${missing.join('; ')}.`,
     evidence,
   };
-}
-
-function statusLine(deployment: Deployment): { text: string; complete: boolean } {
-  const replicas = deployment.spec.replicas ?? 1;
-  const status = deployment.status ?? {};
-  const updated = status.updatedReplicas ?? 0;
-  const available = status.availableReplicas ?? 0;
-  const total = status.replicas ?? 0;
-  const unavailable = status.unavailableReplicas ?? 0;
-  const observed = (status.observedGeneration ?? 0) >= (deployment.metadata.generation ?? 0);
-  const complete =
-    observed && updated === replicas && available === replicas && total === replicas && unavailable === 0;
-  const parts = [`${updated} of ${replicas} replicas updated`, `${available} available`];
-  if (unavailable > 0) parts.push(`${unavailable} unavailable`);
-  if (total !== replicas) parts.push(`${total} pods in all`);
-  if (!observed) parts.push('its latest spec not yet observed');
-  return { text: `${parts.join(', ')}${complete ? '' : ' (the rollout is not complete)'}`, complete };
 }
 
 function reasons(gaps: CoverageGap[]): string {

@@ -4,6 +4,7 @@ import type { Finding } from '../finding.js';
 import type { Container, Pod } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { groupByContainer, podRows } from './report-groups.js';
+import { podTemplateOf } from '../workloads/index.js';
 
 /**
  * OOMKilled: the kernel killed the container for memory (termination reason
@@ -69,6 +70,6 @@ function containerSpec(
   name: string,
 ): Container | undefined {
   const pod: Pod | undefined = snapshot.pods.find((p) => p.metadata.name === reports[0]?.pod);
-  const spec = pod?.spec ?? snapshot.deployment.spec.template.spec;
+  const spec = pod?.spec ?? podTemplateOf(snapshot).spec;
   return [...spec.containers, ...(spec.initContainers ?? [])].find((c) => c.name === name);
 }

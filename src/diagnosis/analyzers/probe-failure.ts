@@ -4,6 +4,7 @@ import type { Evidence, Finding } from '../finding.js';
 import type { Container, Probe } from '../k8s.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { groupByContainer, podRows } from './report-groups.js';
+import { podTemplateOf } from '../workloads/index.js';
 
 /**
  * ProbeFailure: the kubelet kills containers because their liveness or startup probe
@@ -31,9 +32,7 @@ function finding(
   name: string,
   reports: ContainerReport[],
 ): Omit<Finding, 'remediations'> {
-  const spec: Container | undefined = snapshot.deployment.spec.template.spec.containers.find(
-    (c) => c.name === name,
-  );
+  const spec: Container | undefined = podTemplateOf(snapshot).spec.containers.find((c) => c.name === name);
   const probes = [...new Set(reports.flatMap((r) => r.probeKills.map((k) => k.probe)))];
   const kills = reports.reduce((sum, r) => sum + r.probeKills.reduce((s, k) => s + k.kills, 0), 0);
   const lastFailure = reports

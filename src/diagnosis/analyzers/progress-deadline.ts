@@ -1,29 +1,19 @@
 import type { Analyzer } from '../analyzer.js';
 import type { Finding } from '../finding.js';
-import { classifyReplicaSets } from '../rollout/workload.js';
+import { workloadKind } from '../workloads/index.js';
 
 /**
- * ProgressDeadlineExceeded: the Deployment controller gave up waiting for the
- * rollout (condition Progressing=False, reason ProgressDeadlineExceeded, after
- * spec.progressDeadlineSeconds, 600 by default). It only reports: nothing is
- * rolled back or stopped.
+ * ProgressDeadlineExceeded: the controller gave up waiting for the rollout (for a
+ * Deployment, condition Progressing=False, reason ProgressDeadlineExceeded, after
+ * spec.progressDeadlineSeconds, 600 by default: its kind module says). It only
+ * reports: nothing is rolled back or stopped.
  */
 export const progressDeadline: Analyzer = {
   name: 'progress-deadline',
   analyze({ snapshot }) {
-    const { deployment } = snapshot;
-    const condition = deployment.status?.conditions?.find(
-      (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
-    );
-    if (!condition) return [];
-    // The controller writes: ReplicaSet "web-5d8f7c9b4" has timed out progressing.
-    const named = /ReplicaSet "([^"]+)"/.exec(condition.message ?? '')?.[1];
-    const rs =
-      snapshot.replicaSets.find((r) => r.metadata.name === named) ?? classifyReplicaSets(snapshot).current;
-    const rsName = named ?? rs?.metadata.name ?? 'the new ReplicaSet';
-    const desired = deployment.spec.replicas ?? 1;
-    const ready = rs?.status?.readyReplicas ?? 0;
-    const deadline = deployment.spec.progressDeadlineSeconds ?? 600;
+    const stalled = workloadKind(snapshot).stalled(snapshot);
+    if (!stalled) return [];
+    const { condition, revision: rsName, ready, desired, deadlineSeconds: deadline } = stalled;
     const finding: Omit<Finding, 'remediations'> = {
       code: 'ProgressDeadlineExceeded',
       severity: 'critical',
@@ -38,9 +28,9 @@ export const progressDeadline: Analyzer = {
       evidence: [
         {
           type: 'condition',
-          condition: 'Progressing',
+          condition: condition.type,
           status: condition.status,
-          reason: condition.reason ?? 'ProgressDeadlineExceeded',
+          reason: condition.reason,
           ...(condition.message ? { message: condition.message } : {}),
         },
       ],

@@ -5,21 +5,22 @@
  * for one more pod, room appears once this Deployment's own pods go, and the
  * strategy surges. Silent while a pod of ours is Pending: the deadlock and
  * unschedulable analyzers speak then. Silent while a rollout or scale is under way
- * (rollout-progress.ts): the prediction is about the steady state, spec.replicas pods
- * of the current template, and a surge pod still pulling its image is not a deadlock.
+ * (the kind module's `underWay`): the prediction is about the steady state,
+ * spec.replicas pods of the current template, and a surge pod still pulling its image
+ * is not a deadlock.
  * Needs a complete node list: "no room anywhere" cannot be shown from a capped one.
  */
 import type { Analyzer } from '../analyzer.js';
 import { capacityRows, describeBlocker } from '../placement/capacity-rows.js';
 import type { Finding } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import { claimNames, hostPorts, requiredAntiAffinity } from '../placement/pod-constraints.js';
+import { claimNames, hostPorts, requiredAntiAffinity } from '../base/pod-constraints.js';
 import { placementContext, type PlacementContext } from '../placement/placement.js';
-import { isExtendedResource } from '../placement/resources.js';
+import { isExtendedResource } from '../base/resources.js';
 import { assessRollout } from '../rollout/rollout-assessment.js';
-import { rolloutUnderWay } from '../rollout/rollout-progress.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { nextRolloutAssessments, rwoRisk } from '../rollout/surge-proof.js';
+import { workloadKind, workloadObject } from '../workloads/index.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -30,12 +31,12 @@ export const rolloutAtRisk: Analyzer = {
     const assessment = assessRollout(analysis);
     if (!assessment.surges || !snapshot.nodesComplete) return [];
     if (assessment.pending.length > 0 || assessment.attach.length > 0) return [];
-    if (rolloutUnderWay(snapshot) !== undefined) return [];
+    if (workloadKind(snapshot).underWay(snapshot) !== undefined) return [];
     const ctx = placementContext(analysis);
     const { pod: next, eligible } = nextRolloutAssessments(analysis);
     if (scarceNeeds(ctx, next).length === 0 || eligible.length === 0) return [];
     const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
-    const name = snapshot.deployment.metadata.name ?? '';
+    const name = workloadObject(snapshot).metadata.name ?? '';
     const roomNow = eligible.filter((a) => a.blockers.length === 0);
     if (roomNow.length === 0) {
       const freeing = eligible.filter((a) => a.release !== undefined && a.release.length > 0);

@@ -18,7 +18,8 @@ import {
   cordonedNote,
 } from '../rollout/rollout-assessment.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { nativeSignalsNote, strategyPhrase } from '../rollout/strategy-words.js';
+import { strategyPhrase } from '../rollout/strategy-words.js';
+import { workloadKind } from '../workloads/index.js';
 import { deviceVerdict, needsOf } from '../dra/blockers.js';
 
 type Draft = Omit<Finding, 'remediations'>;
@@ -48,7 +49,9 @@ function schedulingDeadlock(
 ): Draft {
   const { snapshot } = analysis;
   const ctx = placementContext(analysis);
-  const name = snapshot.deployment.metadata.name ?? '';
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const name = object.metadata.name ?? '';
   const podName = pending.pod.metadata.name ?? '';
   const freeing = pending.eligible.filter(
     (a) => a.release !== undefined && a.release.length > 0 && (a.releaseProved || pending.proof === 'likely'),
@@ -84,8 +87,8 @@ function schedulingDeadlock(
     pending.proof === 'likely'
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
       : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
-    nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
-    pausedNote(snapshot.deployment),
+    kind.misleadingSignals(object, assessment.strategy, assessment.replicas),
+    kind.pausedNote(object),
   ]
     .filter((part) => part !== '')
     .join(' ');
@@ -192,7 +195,9 @@ function attachDeadlock(
   assessment: RolloutAssessment,
   block: AttachBlock,
 ): Draft {
-  const name = snapshot.deployment.metadata.name ?? '';
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const name = object.metadata.name ?? '';
   const podName = block.pod.metadata.name ?? '';
   const holders = block.holders.map((h) => `${h.metadata.name ?? ''} on ${h.spec.nodeName ?? '?'}`);
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
@@ -201,8 +206,8 @@ function attachDeadlock(
   const explanation = [
     `A ReadWriteOnce volume attaches to one node at a time. The new pod was scheduled to ${block.node} while the old pod still runs elsewhere with the volume attached (the kubelet reports a Multi-Attach error), so it stays in ContainerCreating.`,
     `The old pod is removed only after the new one is Ready, which it never becomes. Letting the old pod go first (maxSurge 0 or Recreate) detaches the volume so the new pod can start.`,
-    nativeSignalsNote(snapshot.deployment, assessment.strategy, assessment.replicas),
-    pausedNote(snapshot.deployment),
+    kind.misleadingSignals(object, assessment.strategy, assessment.replicas),
+    kind.pausedNote(object),
   ]
     .filter((part) => part !== '')
     .join(' ');
@@ -234,14 +239,4 @@ function attachDeadlock(
   ];
   if (event) evidence.push({ type: 'note', text: `Event FailedAttachVolume: ${event}` });
   return { code: 'RolloutSurgeDeadlock', severity: 'critical', summary, explanation, evidence };
-}
-
-/**
- * A paused Deployment (spec.paused) runs only sync() upstream: the controller scales
- * existing ReplicaSets but takes no rollout step and creates no ReplicaSet, so a
- * strategy change or a restart waits for the resume, while scaling a ReplicaSet acts.
- */
-export function pausedNote(deployment: { spec: { paused?: boolean } }): string {
-  if (deployment.spec.paused !== true) return '';
-  return 'The Deployment is also paused (spec.paused): the controller takes no rollout step until `kubectl rollout resume`, so the stuck pod stays Pending either way and the deadlock stands again at the resume. A strategy change or restart written now takes effect only at the resume; scaling the old ReplicaSet to 0 acts now, since pausing stops rollouts, not scaling.';
 }

@@ -9,7 +9,7 @@ import { blockerResource, capacityRows, describeBlocker, holderNames } from '../
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement/placement.js';
 import type { DeviceBlocker } from '../dra/blockers.js';
-import { formatAmount } from '../placement/quantity.js';
+import { formatAmount } from '../base/quantity.js';
 import {
   assessRollout,
   cordonedNote,
@@ -20,7 +20,9 @@ import { heldBackPhrase } from '../scheduling/held-back.js';
 import { selectorErrorChange } from '../scheduling/selector-error.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import type { Pod } from '../k8s.js';
-import { eventTime, eventsOfPod, isStuckTerminating } from '../rollout/workload.js';
+import { eventTime, eventsOfPod } from '../base/pod-events.js';
+import { isStuckTerminating } from '../base/pods.js';
+import { workloadObject } from '../workloads/index.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -161,7 +163,7 @@ function claimCreation(
   pod: Pod,
   claim: { name: string; template: string },
 ): { found?: string; change: string } {
-  const ns = pod.metadata.namespace ?? snapshot.deployment.metadata.namespace ?? '';
+  const ns = pod.metadata.namespace ?? workloadObject(snapshot).metadata.namespace ?? '';
   const podName = pod.metadata.name ?? '';
   const templatesRead = snapshot.coverage.dra?.templates === 'complete' && snapshot.dra !== undefined;
   const templateExists = templatesRead
@@ -227,7 +229,7 @@ function claimCreation(
  */
 function claimGoneFinding(snapshot: WorkloadSnapshot, pending: PendingAssessment): Draft {
   const podName = pending.pod.metadata.name ?? '';
-  const ns = pending.pod.metadata.namespace ?? snapshot.deployment.metadata.namespace ?? '';
+  const ns = pending.pod.metadata.namespace ?? workloadObject(snapshot).metadata.namespace ?? '';
   const gone = pending.claimsGone ?? [];
   const named = gone
     .map((c) => `ResourceClaim ${c.claim} (for its claim ${c.name}, from template ${c.template})`)

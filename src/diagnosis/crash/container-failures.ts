@@ -13,6 +13,7 @@ import {
   type ProbeKill,
 } from './kubelet-messages.js';
 import type { AnalysisContext } from '../analysis-context.js';
+import { START_ERROR_REASONS } from '../base/crash-nodes.js';
 import { logKey, type WorkloadSnapshot } from '../snapshot.js';
 
 export { eventTime, findMissingConfig, type MissingConfigRef, type ProbeKill } from './kubelet-messages.js';
@@ -56,12 +57,6 @@ const IMAGE_PULL_REASONS = new Set([
   'ImagePullBackOff',
   'InvalidImageName',
   'ErrImageNeverPull',
-]);
-export const START_ERROR_REASONS: ReadonlySet<string> = new Set([
-  'RunContainerError',
-  'CreateContainerError',
-  'StartError',
-  'ContainerCannotRun',
 ]);
 const EXEC_FORMAT = /exec format error/i;
 

@@ -15,7 +15,7 @@
 import { findCrashClue, type CrashClue } from './crash-clues.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
 import type { CrashingContainer, NodeCrashRow } from '../finding.js';
-import type { Node, Pod, ReplicaSet } from '../k8s.js';
+import type { Node, Pod } from '../k8s.js';
 import {
   diffNodes,
   findSeparator,
@@ -25,7 +25,7 @@ import {
 } from './node-diff.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { classifyReplicaSets, podsOfReplicaSet } from '../rollout/workload.js';
+import { podTemplateOf, workloadKind } from '../workloads/index.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */
 const CRASH_KINDS = new Set(['crash-loop', 'start-error']);
@@ -33,7 +33,8 @@ const CRASH_KINDS = new Set(['crash-loop', 'start-error']);
 export interface TemplateCrashPicture {
   /** pod-template-hash shared by the pods ("" when the pods carry none). */
   hash: string;
-  replicaSet?: ReplicaSet;
+  /** How findings name the template: "ReplicaSet web-7c9d8 (revision 3)", or its pods' hash label. */
+  label: string;
   /** The Deployment's current ReplicaSet (its template is the Deployment's): the rollout target. */
   current: boolean;
   rows: NodeCrashRow[];
@@ -93,24 +94,31 @@ function computePictures(
     if (list) list.push(r);
     else byPod.set(podKey(r.pod, r.podUid), [r]);
   }
-  const { current, old } = classifyReplicaSets(snapshot);
+  const kind = workloadKind(snapshot);
+  const { current, old } = kind.revisions(snapshot);
   const claimed = new Set<Pod>();
-  const groups: { hash: string; replicaSet?: ReplicaSet; pods: Pod[] }[] = [];
-  for (const rs of current ? [current, ...old] : old) {
-    const pods = podsOfReplicaSet(snapshot, rs).filter((p) => p.spec.nodeName && !claimed.has(p));
+  const groups: { hash: string; label: string; current: boolean; pods: Pod[] }[] = [];
+  for (const revision of current ? [current, ...old] : old) {
+    const pods = revision.pods.filter((p) => p.spec.nodeName && !claimed.has(p));
     pods.forEach((p) => claimed.add(p));
-    groups.push({ hash: rs.metadata.labels?.['pod-template-hash'] ?? '', replicaSet: rs, pods });
+    groups.push({ hash: revision.hash, label: revision.label, current: revision === current, pods });
   }
-  // Pods whose ReplicaSet was not collected are grouped by their template hash.
+  // Pods whose revision object was not collected are grouped by their revision label.
   const orphans = new Map<string, Pod[]>();
   for (const pod of snapshot.pods) {
     if (!pod.spec.nodeName || claimed.has(pod)) continue;
-    const hash = pod.metadata.labels?.['pod-template-hash'] ?? '';
+    const hash = pod.metadata.labels?.[kind.revisionLabel] ?? '';
     const list = orphans.get(hash);
     if (list) list.push(pod);
     else orphans.set(hash, [pod]);
   }
-  for (const [hash, pods] of orphans) groups.push({ hash, pods });
+  for (const [hash, pods] of orphans)
+    groups.push({
+      hash,
+      label: hash ? `${kind.revisionLabel} ${hash}` : 'the pod template',
+      current: false,
+      pods,
+    });
 
   const state = new Map<Pod, PodState>();
   for (const pod of snapshot.pods) {
@@ -118,11 +126,10 @@ function computePictures(
     state.set(pod, { reports: mine, crashing: isCrashingPod(pod, mine), healthy: isHealthyPod(pod, mine) });
   }
   const pictures: TemplateCrashPicture[] = [];
-  for (const { hash, replicaSet, pods } of groups) {
+  for (const { hash, label, current: isCurrent, pods } of groups) {
     const crashingPods = pods.filter((p) => state.get(p)?.crashing);
     if (crashingPods.length === 0) continue;
-    const isCurrent = replicaSet !== undefined && replicaSet === current;
-    pictures.push(picture(snapshot, hash, replicaSet, isCurrent, pods, state));
+    pictures.push(picture(snapshot, hash, label, isCurrent, pods, state));
   }
   return pictures;
 }
@@ -140,7 +147,7 @@ function podKey(name: string, uid: string): string {
 function picture(
   snapshot: WorkloadSnapshot,
   hash: string,
-  replicaSet: ReplicaSet | undefined,
+  label: string,
   current: boolean,
   pods: Pod[],
   state: Map<Pod, PodState>,
@@ -212,7 +219,7 @@ function picture(
         : undefined;
   return {
     hash,
-    ...(replicaSet ? { replicaSet } : {}),
+    label,
     current,
     rows,
     badNodes,
@@ -271,7 +278,7 @@ function crashingContainers(
   failing: readonly ContainerReport[],
   crashingPods: readonly Pod[],
 ): CrashingContainer[] {
-  const template = snapshot.deployment.spec.template.spec;
+  const template = podTemplateOf(snapshot).spec;
   const declared = new Set([
     ...template.containers.map((c) => c.name),
     ...(template.initContainers ?? []).map((c) => c.name),
@@ -345,10 +352,7 @@ function finishedAt(report: ContainerReport): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-/** "web-7c9d8 (revision 3)" or the hash alone when the ReplicaSet was not collected. */
+/** "ReplicaSet web-7c9d8 (revision 3)", or the hash alone when its revision object was not collected. */
 export function templateLabel(p: TemplateCrashPicture): string {
-  const rs = p.replicaSet;
-  if (!rs) return p.hash ? `pod-template-hash ${p.hash}` : 'the pod template';
-  const revision = rs.metadata.annotations?.['deployment.kubernetes.io/revision'];
-  return `ReplicaSet ${rs.metadata.name ?? p.hash}${revision ? ` (revision ${revision})` : ''}`;
+  return p.label;
 }

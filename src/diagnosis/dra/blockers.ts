@@ -10,7 +10,7 @@
  * namespace; the caller marks such nodes as not known.
  */
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
-import { matchesTerms } from '../placement/node-match.js';
+import { matchesTerms } from '../base/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { DraObjects } from '../snapshot.js';
 import { deviceFields } from './cel.js';
@@ -317,10 +317,62 @@ function checkAlternative(
   freed: (claim: ResourceClaim) => boolean,
   onlyFreed: boolean,
 ): { blocker?: DeviceBlocker; chosen: string[] } {
+  const seen = matchingDevices(index, alternative, devices);
+  const { matching, unknown, tainted } = seen;
+  const recorder = holderRecorder(index);
+  const { free, released, heldUnknown } = takeFree(
+    index,
+    alternative,
+    matching,
+    { taken, freed, onlyFreed },
+    recorder,
+    unknown,
+  );
+  const all = (alternative.allocationMode ?? 'ExactCount') === 'All';
+  const count = all ? Math.max(matching.length, 1) : (alternative.count ?? 1);
+  // "All" takes every matching device, tainted ones included: one taint the request
+  // does not tolerate makes it fail on this node, whoever else goes.
+  const fits = all
+    ? matching.length > 0 && tainted === 0 && free.length === matching.length && unknown.count === 0
+    : free.length >= count;
+  if (fits) return { chosen: free.slice(0, all ? free.length : count).map((d) => d.key) };
+  return {
+    chosen: [],
+    blocker: {
+      kind: 'devices',
+      request: `${need.label}${alternative.request.includes('/') ? ` (alternative ${alternative.request})` : ''}`,
+      deviceClassName: alternative.deviceClassName,
+      need: count,
+      allocationMode: all ? 'All' : 'ExactCount',
+      matching: matching.length - heldUnknown,
+      free: free.length,
+      released,
+      unknownMatching: unknown.count,
+      ...(unknown.why ? { unknownWhy: unknown.why } : {}),
+      ...(unknown.read ? { unknownRead: unknown.read } : {}),
+      ...(seen.selectorError ? { selectorError: seen.selectorError } : {}),
+      tainted,
+      holders: [...recorder.holders.entries()].map(([pod, amount]) => ({ pod, amount })),
+      held: recorder.held,
+    },
+  };
+}
+
+/** Devices that may match but cannot be counted: how many, the first reason, and the read that settles it. */
+interface Unknowns {
+  count: number;
+  why?: string;
+  read?: string;
+}
+
+/** The node's devices the alternative's selectors match (memoized per alternative and device). */
+function matchingDevices(
+  index: DraIndex,
+  alternative: Alternative,
+  devices: readonly NodeDevice[],
+): { matching: NodeDevice[]; unknown: Unknowns; selectorError?: string; tainted: number } {
   const matching: NodeDevice[] = [];
-  let unknownMatching = 0;
-  let unknownWhy: string | undefined;
-  let unknownRead: string | undefined;
+  const unknown: Unknowns = { count: 0 };
   let selectorError: string | undefined;
   let tainted = 0;
   let memo = index.matches.get(alternative);
@@ -338,22 +390,28 @@ function checkAlternative(
     // several claims) is unknown, never free and never a holder's to release.
     const uncounted = match.result === 'no-match' ? undefined : uncountable(device);
     if (uncounted) {
-      unknownMatching++;
-      if (!unknownWhy) [unknownWhy, unknownRead] = uncounted;
+      unknown.count++;
+      if (!unknown.why) [unknown.why, unknown.read] = uncounted;
     } else if (match.result === 'match') matching.push(device);
     else if (match.result === 'unknown') {
-      unknownMatching++;
-      unknownWhy ??= match.why;
+      unknown.count++;
+      unknown.why ??= match.why;
     } else if (match.result === 'error') {
       // Never a match, and never settled as "no device": where the scheduler's search
       // reaches this device it stops scheduling the pod with the error.
-      unknownMatching++;
+      unknown.count++;
       selectorError ??= `${match.why} (device ${device.key})`;
     } else if (match.result === 'tainted') tainted++;
   }
-  const free: NodeDevice[] = [];
-  let released = 0;
-  let heldUnknown = 0;
+  return { matching, unknown, ...(selectorError ? { selectorError } : {}), tainted };
+}
+
+/** Who holds the devices in the way: each device and claim once, each pod with how many it holds. */
+function holderRecorder(index: DraIndex): {
+  record(name: string, holding: Holding): void;
+  held: HeldDevice[];
+  holders: Map<Pod, number>;
+} {
   const held: HeldDevice[] = [];
   const holders = new Map<Pod, number>();
   const recorded = new Set<string>();
@@ -374,6 +432,31 @@ function checkAlternative(
       holders.set(pod, (holders.get(pod) ?? 0) + 1);
     }
   };
+  return { record, held, holders };
+}
+
+/**
+ * The matching devices free for this pod, smallest consumption first: not taken by an
+ * earlier request of the pod, not held by a claim still in use (or, `onlyFreed`, freed
+ * by the claims `freed` releases), and within the pool's shared counters. What holds
+ * the others is recorded; a holding whose pod was not read is unknown.
+ */
+function takeFree(
+  index: DraIndex,
+  alternative: Alternative,
+  matching: readonly NodeDevice[],
+  pick: {
+    taken: ReadonlySet<string>;
+    freed: (claim: ResourceClaim) => boolean;
+    onlyFreed: boolean;
+  },
+  recorder: { record(name: string, holding: Holding): void },
+  unknown: Unknowns,
+): { free: NodeDevice[]; released: number; heldUnknown: number } {
+  const { taken, freed, onlyFreed } = pick;
+  const free: NodeDevice[] = [];
+  let released = 0;
+  let heldUnknown = 0;
   const stillHeldBy = (key: string): Holding[] => (index.held.get(key) ?? []).filter((h) => !freed(h.claim));
   const counters = counterState(index, taken, stillHeldBy);
   for (const device of bySmallestConsumption(index, matching)) {
@@ -389,8 +472,8 @@ function checkAlternative(
     if (unsettled) {
       // Held by a claim no pod uses whose pod was not read: neither free nor another's.
       heldUnknown++;
-      unknownMatching++;
-      if (!unknownWhy) [unknownWhy, unknownRead] = [unsettled.why, unsettled.read];
+      unknown.count++;
+      if (!unknown.why) [unknown.why, unknown.read] = [unsettled.why, unsettled.read];
       continue;
     }
     const freedNow = holdings.length > 0 && stillHeld.length === 0;
@@ -405,39 +488,12 @@ function checkAlternative(
         continue;
       }
       for (const sibling of blocking)
-        for (const holding of stillHeldBy(sibling.key)) record(sibling.name, holding);
+        for (const holding of stillHeldBy(sibling.key)) recorder.record(sibling.name, holding);
       continue;
     }
-    for (const holding of stillHeld) record(device.name, holding);
+    for (const holding of stillHeld) recorder.record(device.name, holding);
   }
-  const all = (alternative.allocationMode ?? 'ExactCount') === 'All';
-  const count = all ? Math.max(matching.length, 1) : (alternative.count ?? 1);
-  // "All" takes every matching device, tainted ones included: one taint the request
-  // does not tolerate makes it fail on this node, whoever else goes.
-  const fits = all
-    ? matching.length > 0 && tainted === 0 && free.length === matching.length && unknownMatching === 0
-    : free.length >= count;
-  if (fits) return { chosen: free.slice(0, all ? free.length : count).map((d) => d.key) };
-  return {
-    chosen: [],
-    blocker: {
-      kind: 'devices',
-      request: `${need.label}${alternative.request.includes('/') ? ` (alternative ${alternative.request})` : ''}`,
-      deviceClassName: alternative.deviceClassName,
-      need: count,
-      allocationMode: all ? 'All' : 'ExactCount',
-      matching: matching.length - heldUnknown,
-      free: free.length,
-      released,
-      unknownMatching,
-      ...(unknownWhy ? { unknownWhy } : {}),
-      ...(unknownRead ? { unknownRead } : {}),
-      ...(selectorError ? { selectorError } : {}),
-      tainted,
-      holders: [...holders.entries()].map(([pod, amount]) => ({ pod, amount })),
-      held,
-    },
-  };
+  return { free, released, heldUnknown };
 }
 
 /**

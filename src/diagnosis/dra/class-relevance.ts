@@ -19,16 +19,18 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Pod } from '../k8s.js';
-import { isEligible } from '../placement/node-match.js';
-import { admittedSpec } from '../placement/admitted-spec.js';
-import { isQuantity, quantityValue } from '../placement/quantity.js';
-import { extendedResources } from '../placement/scarce.js';
-import { latestSchedulingFailure, isUnscheduled, isTerminating } from '../rollout/workload.js';
-import { safeParse } from '../rollout/rollout-assessment.js';
+import { isEligible } from '../base/node-match.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
+import { isQuantity, quantityValue } from '../base/quantity.js';
+import { extendedResources } from '../base/scarce.js';
+import { latestSchedulingFailure } from '../base/pod-events.js';
+import { isUnscheduled, isTerminating } from '../base/pods.js';
+import { safeParse } from '../scheduling/scheduling-message.js';
+import { podTemplateOf } from '../workloads/index.js';
 
 export function deviceClassesMatter(ctx: AnalysisContext): boolean {
   const { snapshot } = ctx;
-  const template = snapshot.deployment.spec.template.spec;
+  const template = podTemplateOf(snapshot).spec;
   const pods = snapshot.pods.filter((p) => !isTerminating(p));
   if ([template, ...pods.map((p) => p.spec)].some((s) => (s.resourceClaims ?? []).length > 0)) return true;
   const resources = new Set([template, ...pods.map((p) => p.spec)].flatMap(extendedResources));

@@ -6,7 +6,7 @@
  * only when its consumption fits what the allocated devices of its pool leave.
  */
 import type { Device, ResourceSlice } from '../k8s.js';
-import { quantityMilli } from '../placement/quantity.js';
+import { quantityMilli } from '../base/quantity.js';
 import { deviceFields } from './cel.js';
 import { currentSlices, deviceKey } from './devices.js';
 

@@ -16,7 +16,7 @@ import type {
   ResourceClaim,
   ResourceSlice,
 } from '../k8s.js';
-import { matchesTerms } from '../placement/node-match.js';
+import { matchesTerms } from '../base/node-match.js';
 import { deviceFields, evaluateSelectors, type SelectorResult } from './cel.js';
 
 export interface NodeDevice {

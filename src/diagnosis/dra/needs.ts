@@ -19,7 +19,7 @@ import type {
   ResourceClaim,
   ResourceClaimSpec,
 } from '../k8s.js';
-import { schedulerAmount } from '../placement/quantity.js';
+import { schedulerAmount } from '../base/quantity.js';
 import type { DraObjects } from '../snapshot.js';
 
 /** One alternative of a request: `exactly`, or one `firstAvailable` subrequest. */

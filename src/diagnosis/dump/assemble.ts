@@ -1,11 +1,10 @@
 /**
  * Builds a WorkloadSnapshot from the objects of a dump, selected the way every path
- * selects them (select-workload.ts). A kind the dump does not hold is recorded as not
+ * selects them (workloads/select-workload.ts). A kind the dump does not hold is recorded as not
  * read, never as empty: a dump of one namespace says nothing about other namespaces'
  * pods on the nodes.
  */
 import type {
-  Deployment,
   DeviceClass,
   ResourceClaim,
   ResourceClaimTemplate,
@@ -14,15 +13,25 @@ import type {
   Node,
   PersistentVolumeClaim,
   Pod,
-  ReplicaSet,
+  PodSpec,
   KubeEvent,
 } from '../k8s.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { claimsNamedBy } from '../dra/pod-claims.js';
-import { isTerminal } from '../rollout/workload.js';
-import { selectWorkload } from '../select-workload.js';
-import { asCoreEvent } from './event-shape.js';
-import type { Coverage, CoverageGap, ReadState, WorkloadRef, WorkloadSnapshot } from '../snapshot.js';
+import { isTerminal } from '../base/pods.js';
+import { selectWorkload } from '../workloads/select-workload.js';
+import { asCoreEvent } from '../base/event-shape.js';
+import type {
+  Coverage,
+  CoverageGap,
+  ReadState,
+  RevisionObject,
+  WorkloadObject,
+  WorkloadRef,
+  WorkloadSnapshot,
+} from '../snapshot.js';
+import { WORKLOAD_NAMES } from '../workload-ref.js';
+import { workloadKind } from '../workloads/index.js';
 import { WorkloadNotFoundError } from '../errors.js';
 import { closestNames } from '../../text/closest-names.js';
 import { detectOwner } from '../ownership.js';
@@ -41,7 +50,7 @@ export interface AssembleOptions {
 /**
  * Selects the objects about `ref` from a dump.
  *
- * @throws WorkloadNotFoundError naming the namespace when the Deployment is not in the dump.
+ * @throws WorkloadNotFoundError naming the namespace when the workload is not in the dump.
  * @example assembleSnapshot({ kind: 'Deployment', namespace: 'vision', name: 'tracker' }, loadObjects(text))
  */
 export function assembleSnapshot(
@@ -57,21 +66,25 @@ export function assembleSnapshot(
     else byKind.set(kind, [o]);
   }
   const ofKind = <T>(kind: string): T[] => (byKind.get(kind) ?? []) as unknown as T[];
-  const deployments = ofKind<Deployment>('Deployment');
-  const found = deployments.find(
+  const kind = workloadKind(ref.kind);
+  const candidates = ofKind<WorkloadObject>(ref.kind);
+  const found = candidates.find(
     (d) => d.metadata.name === ref.name && (d.metadata.namespace ?? ref.namespace) === ref.namespace,
   );
-  if (!found) throw notFound(ref, deployments);
-  // A hand-written dump may omit the namespace: the Deployment is the requested one.
-  const deployment = found.metadata.namespace
+  if (!found) throw notFound(ref, candidates);
+  // A hand-written dump may omit the namespace: the workload is the requested one.
+  const object = found.metadata.namespace
     ? found
     : { ...found, metadata: { ...found.metadata, namespace: ref.namespace } };
+  const template = kind.podTemplate(object).spec;
   const pods = ofKind<Pod>('Pod');
-  const dra = DRA_KINDS.some((k) => byKind.has(k)) || usesClaims(deployment, pods);
+  const revisions = ofKind<RevisionObject>(kind.revisionObjects.kind);
+  const dra = DRA_KINDS.some((k) => byKind.has(k)) || usesClaims(template, pods);
   const snapshot = selectWorkload(
-    deployment,
+    ref.kind,
+    object,
     {
-      replicaSets: ofKind<ReplicaSet>('ReplicaSet'),
+      revisions,
       pods,
       events: ofKind<KubeEvent>('Event'),
       pvcs: ofKind<PersistentVolumeClaim>('PersistentVolumeClaim'),
@@ -90,16 +103,17 @@ export function assembleSnapshot(
     },
     {
       capturedAt: options.capturedAt ?? newestTimestamp(objects),
-      coverage: dumpCoverage(deployment, byKind, dra),
+      coverage: dumpCoverage(ref, template, byKind, dra),
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
-  const coverage = withMissingReplicaSets(
-    { ...snapshot, coverage: withMissingPods(snapshot, ofKind<KubeEvent>('Event')) },
-    pods,
-    ofKind<ReplicaSet>('ReplicaSet'),
-  );
-  const owner = ownerSettingsInDump(deployment, objects, options.argocdNamespace);
+  const withPods = withMissingPods(snapshot, ofKind<KubeEvent>('Event'));
+  const missing = kind.missingRevisions(object, pods, revisions);
+  const coverage: Coverage =
+    missing.length === 0
+      ? withPods
+      : { ...withPods, replicaSets: 'partial', gaps: [...withPods.gaps, ...missing] };
+  const owner = ownerSettingsInDump(ref, object, objects, options.argocdNamespace);
   const gap = owner ? ownerGap(owner) : undefined;
   return {
     ...snapshot,
@@ -111,12 +125,13 @@ export function assembleSnapshot(
 
 /** The owner's settings object when the dump holds it (kind, API group, namespace and name), else not in the dump. */
 function ownerSettingsInDump(
-  deployment: Deployment,
+  ref: WorkloadRef,
+  object: WorkloadObject,
   objects: readonly KubeObject[],
   argocdNamespace: string | undefined,
 ): OwnerSettingsRead | undefined {
   const target = ownerTarget(
-    detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata }),
+    detectOwner({ group: WORKLOAD_NAMES[ref.kind].group, kind: ref.kind, metadata: object.metadata }),
     argocdNamespace,
   );
   if (!target) return undefined;
@@ -134,16 +149,18 @@ function ownerSettingsInDump(
  * A dump can hold some pods of the namespace and still miss ours (a later `kubectl get
  * pods`, a filtered dump, a pod moved by hand): then the pods are not complete, and
  * nothing may be read from their absence. Two proofs that one is missing: an event
- * names a pod of one of this Deployment's ReplicaSets that the dump does not hold, or
- * the Deployment's status counts more pods than the dump holds of it. A pod with
+ * names a pod of one of this workload's revisions (a Deployment's ReplicaSets) that the
+ * dump does not hold, or the workload's status counts more pods than the dump holds of it. A pod with
  * deletion evidence is gone, not missing (every rollout deletes old pods, and their
  * events outlive them by an hour): the ReplicaSet's SuccessfulDelete ("Deleted pod:
  * NAME") or the kubelet's Killing ("Stopping container …", not a probe's restart).
  */
 function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEvent[]): Coverage {
-  const { coverage, deployment } = snapshot;
+  const { coverage } = snapshot;
   if (coverage.pods !== 'complete') return coverage;
-  const namespace = deployment.metadata.namespace ?? '';
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const namespace = object.metadata.namespace ?? '';
   const events = rawEvents
     .map(asCoreEvent)
     .filter((e) => (e.involvedObject.namespace ?? e.metadata.namespace ?? namespace) === namespace);
@@ -157,7 +174,8 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
     if (e.reason === 'Killing' && e.involvedObject.kind === 'Pod' && /^Stopping container /.test(message))
       deleted.add(e.involvedObject.name ?? '');
   }
-  const prefixes = snapshot.replicaSets.map((rs) => `${rs.metadata.name ?? ''}-`).filter((p) => p !== '-');
+  const { current, old } = kind.revisions(snapshot);
+  const prefixes = [...(current ? [current] : []), ...old].map((r) => `${r.name}-`).filter((p) => p !== '-');
   const named = events
     .map((e) => e.involvedObject)
     .filter(
@@ -171,15 +189,15 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
     .map((o) => o.name ?? '');
   // Terminating pods count: a status may still include them, and missing ones must be sure.
   const live = snapshot.pods.filter((p) => !isTerminal(p)).length;
-  const counted = deployment.status?.replicas ?? 0;
+  const counted = kind.countedPods(object);
   if (named.length === 0 && counted <= live) return coverage;
   const why = [
     ...(named.length > 0
       ? [`events name pod ${[...new Set(named)].slice(0, 3).join(', ')}, which it lacks`]
       : []),
-    ...(counted > live ? [`the Deployment counts ${counted} pods, the dump holds ${live}`] : []),
+    ...(counted > live ? [`the ${snapshot.target.kind} counts ${counted} pods, the dump holds ${live}`] : []),
   ].join('; ');
-  const selector = Object.entries(deployment.spec.selector.matchLabels ?? {})
+  const selector = Object.entries(kind.selector(object).matchLabels ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
   return {
@@ -189,51 +207,12 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
       ...coverage.gaps,
       {
         about: 'pods',
-        what: `some pods of ${deployment.metadata.name ?? ''} in ${namespace} (${why})`,
+        what: `some pods of ${object.metadata.name ?? ''} in ${namespace} (${why})`,
         reason: 'not-in-dump',
         settle: `kubectl get pods -n ${namespace}${selector ? ` -l ${selector}` : ''} -o yaml`,
       },
     ],
   };
-}
-
-/**
- * A pod of the dump whose controller is a ReplicaSet of this Deployment (named
- * `<deployment>-<its pod-template-hash>`, as the Deployment controller names them) that
- * the dump lacks: the ReplicaSets were cut (a dump saved in several commands, a filter),
- * not deleted (the garbage collector removes the pods of a deleted one). Such a pod is
- * not selected as ours, so what it holds must not count as another workload's: the
- * ReplicaSets are partial, and the gap names the one to read.
- */
-function withMissingReplicaSets(
-  snapshot: WorkloadSnapshot,
-  pods: readonly Pod[],
-  replicaSets: readonly ReplicaSet[],
-): Coverage {
-  const { coverage, deployment } = snapshot;
-  const namespace = deployment.metadata.namespace ?? '';
-  const name = deployment.metadata.name ?? '';
-  const held = new Set(
-    replicaSets
-      .filter((rs) => (rs.metadata.namespace ?? namespace) === namespace)
-      .map((rs) => rs.metadata.name ?? ''),
-  );
-  const missing = new Map<string, string>();
-  for (const pod of pods) {
-    if ((pod.metadata.namespace ?? namespace) !== namespace) continue;
-    const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller && o.kind === 'ReplicaSet');
-    const hash = pod.metadata.labels?.['pod-template-hash'];
-    if (!owner || !hash || held.has(owner.name) || owner.name !== `${name}-${hash}`) continue;
-    if (!missing.has(owner.name)) missing.set(owner.name, pod.metadata.name ?? '');
-  }
-  if (missing.size === 0) return coverage;
-  const gaps = [...missing].map(([rs, pod]) => ({
-    about: 'replicaSets' as const,
-    what: `ReplicaSet ${rs} (controller of pod ${pod})`,
-    reason: 'not-in-dump' as const,
-    settle: `kubectl get replicasets -n ${namespace} -o yaml`,
-  }));
-  return { ...coverage, replicaSets: 'partial', gaps: [...coverage.gaps, ...gaps] };
 }
 
 /**
@@ -245,15 +224,14 @@ function withMissingReplicaSets(
 const DRA_KINDS = ['ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceClass'];
 
 /**
- * The Deployment or a pod of the dump lists claims, or a pod holds the claim the
- * scheduler created for its extended resources: DRA is in use even when the dump
+ * The workload's template or a pod of the dump lists claims, or a pod holds the claim
+ * the scheduler created for its extended resources: DRA is in use even when the dump
  * holds no DRA object (then every DRA kind is a gap).
  */
-function usesClaims(deployment: Deployment, pods: readonly Pod[]): boolean {
+function usesClaims(template: PodSpec, pods: readonly Pod[]): boolean {
   return (
-    [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some(
-      (spec) => (spec.resourceClaims ?? []).length > 0,
-    ) || pods.some((p) => p.status?.extendedResourceClaimStatus?.resourceClaimName)
+    [template, ...pods.map((p) => p.spec)].some((spec) => (spec.resourceClaims ?? []).length > 0) ||
+    pods.some((p) => p.status?.extendedResourceClaimStatus?.resourceClaimName)
   );
 }
 
@@ -315,22 +293,24 @@ function draCoverage(
 }
 
 function dumpCoverage(
-  deployment: Deployment,
+  ref: WorkloadRef,
+  template: PodSpec,
   byKind: ReadonlyMap<string, KubeObject[]>,
   dra = false,
 ): Coverage {
   const gaps: CoverageGap[] = [];
-  const ns = deployment.metadata.namespace ?? '';
+  const ns = ref.namespace;
+  const revisionObjects = workloadKind(ref.kind).revisionObjects;
   const state = (kind: string, about: CoverageGap['about'], what: string, settle: string): ReadState => {
     if ((byKind.get(kind) ?? []).length > 0) return 'complete';
     gaps.push({ about, what, reason: 'not-in-dump', settle });
     return 'unread';
   };
   const replicaSets = state(
-    'ReplicaSet',
+    revisionObjects.kind,
     'replicaSets',
-    `ReplicaSets in ${ns}`,
-    `kubectl get replicasets -n ${ns} -o yaml`,
+    `${revisionObjects.kind}s in ${ns}`,
+    `kubectl get ${revisionObjects.resource} -n ${ns} -o yaml`,
   );
   const pods = state('Pod', 'pods', `pods in ${ns}`, `kubectl get pods -n ${ns} -o yaml`);
   const events = state('Event', 'events', `events in ${ns}`, `kubectl get events -n ${ns} -o yaml`);
@@ -346,7 +326,7 @@ function dumpCoverage(
       settle: 'kubectl get pods -A -o yaml (or --field-selector spec.nodeName=NODE for the nodes named)',
     });
   }
-  gaps.push(...pvcGaps(deployment, byKind));
+  gaps.push(...pvcGaps(ns, template, byKind));
   return {
     replicaSets,
     pods,
@@ -354,34 +334,32 @@ function dumpCoverage(
     nodes,
     podsReadOn: clusterWide ? 'all' : [],
     gaps,
-    ...(dra ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(deployment, byKind)) } : {}),
+    ...(dra ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(ns, template, byKind)) } : {}),
   };
 }
 
-/** The Deployment's template or a pod of its namespace makes a claim from a ResourceClaimTemplate. */
-function namesTemplate(deployment: Deployment, byKind: ReadonlyMap<string, KubeObject[]>): boolean {
-  const ns = deployment.metadata.namespace ?? '';
+/** The workload's template or a pod of its namespace makes a claim from a ResourceClaimTemplate. */
+function namesTemplate(ns: string, template: PodSpec, byKind: ReadonlyMap<string, KubeObject[]>): boolean {
   const pods = ((byKind.get('Pod') ?? []) as unknown as Pod[]).filter(
     (p) => (p.metadata.namespace ?? ns) === ns,
   );
-  return [deployment.spec.template.spec, ...pods.map((p) => p.spec)].some((spec) =>
+  return [template, ...pods.map((p) => p.spec)].some((spec) =>
     (spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName),
   );
 }
 
 /**
- * PersistentVolumeClaims the Deployment mounts that the dump cannot speak for: none of
+ * PersistentVolumeClaims the workload mounts that the dump cannot speak for: none of
  * the namespace's claims was dumped (`kubectl get deploy,rs,pods` leaves them out), or
  * a pod bound to a node mounts one the dump lacks (pvc-protection keeps a claim in use
  * until its last pod is gone, so it exists: the dump was cut). A claim missing from such
  * a dump is unknown, not deleted; one missing from a dump that holds the namespace's
  * claims and that no running pod mounts is taken as absent, as the scheduler would.
  */
-function pvcGaps(deployment: Deployment, byKind: ReadonlyMap<string, KubeObject[]>): CoverageGap[] {
-  const ns = deployment.metadata.namespace ?? '';
+function pvcGaps(ns: string, template: PodSpec, byKind: ReadonlyMap<string, KubeObject[]>): CoverageGap[] {
   const here = (o: { metadata?: { namespace?: string } }): boolean => (o.metadata?.namespace ?? ns) === ns;
   const pods = ((byKind.get('Pod') ?? []) as unknown as Pod[]).filter(here);
-  const mounted = new Set([deployment.spec.template.spec, ...pods.map((p) => p.spec)].flatMap(claimNames));
+  const mounted = new Set([template, ...pods.map((p) => p.spec)].flatMap(claimNames));
   if (mounted.size === 0) return [];
   const held = new Set((byKind.get('PersistentVolumeClaim') ?? []).filter(here).map((c) => c.metadata?.name));
   const settle = `kubectl get persistentvolumeclaims -n ${ns} -o yaml`;
@@ -427,11 +405,11 @@ function missingClaims(
   });
 }
 
-function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFoundError {
-  const here = deployments
+function notFound(ref: WorkloadRef, candidates: WorkloadObject[]): WorkloadNotFoundError {
+  const here = candidates
     .filter((d) => (d.metadata.namespace ?? ref.namespace) === ref.namespace)
     .map((d) => d.metadata.name);
-  const elsewhere = deployments
+  const elsewhere = candidates
     .filter((d) => d.metadata.name === ref.name && d.metadata.namespace !== ref.namespace)
     .map((d) => d.metadata.namespace);
   const names = here.filter((n): n is string => n !== undefined);
@@ -440,9 +418,9 @@ function notFound(ref: WorkloadRef, deployments: Deployment[]): WorkloadNotFound
     here.length > 0 && suggestions.length === 0
       ? ` It has ${here.length} there: ${names.slice(0, 5).join(', ')}.`
       : '';
-  if (elsewhere.length > 0) hint += ` A Deployment of that name is in namespace ${elsewhere.join(', ')}.`;
+  if (elsewhere.length > 0) hint += ` A ${ref.kind} of that name is in namespace ${elsewhere.join(', ')}.`;
   return new WorkloadNotFoundError(
-    `Deployment "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
+    `${ref.kind} "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
     [ref.namespace],
     suggestions,
   );

@@ -8,9 +8,10 @@
 import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
-import { coreEvent } from './event-shape.js';
+import { coreEvent } from '../base/event-shape.js';
 import { parseErrorText } from '../../parse-error-text.js';
 import type { KubeObject } from '../k8s.js';
+import { isWorkloadKind } from '../workload-ref.js';
 
 /** The dump is not YAML/JSON or holds a malformed object; the message names where. */
 export class DumpError extends Error {
@@ -306,13 +307,14 @@ function shiftLines(error: unknown, offset: number): unknown {
 
 /**
  * Drops what no analyzer reads and only costs memory or carries secrets: managed
- * fields of everything but Deployments (fenceposts.ts and ownership read those), and
- * the data of Secrets (only their existence matters).
+ * fields of everything but the workloads (their kind modules, such as
+ * workloads/deployment/strategy.ts, and ownership read those), and the data of Secrets
+ * (only their existence matters).
  */
 function slim(object: KubeObject): KubeObject {
   const meta = object.metadata as (KubeObject['metadata'] & { managedFields?: unknown }) | undefined;
   let slimmed = object;
-  if (object.kind !== 'Deployment' && meta?.managedFields !== undefined) {
+  if (!isWorkloadKind(object.kind) && meta?.managedFields !== undefined) {
     const { managedFields: _dropped, ...rest } = meta;
     slimmed = { ...slimmed, metadata: rest };
   }
@@ -340,7 +342,8 @@ function validate(raw: unknown, where: string): KubeObject {
   if (!loose.success)
     throw new DumpError(`${where}: not a Kubernetes object (${describeIssue(loose.error)})`);
   const kind = loose.data.kind;
-  const schema = schemas[kind];
+  // Own keys only: a dump's `kind: __proto__` or `constructor` names no schema.
+  const schema = Object.hasOwn(schemas, kind) ? schemas[kind] : undefined;
   if (!schema) return loose.data as KubeObject;
   const result = schema.safeParse(value);
   if (!result.success) {

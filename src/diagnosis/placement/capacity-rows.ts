@@ -4,9 +4,9 @@
  */
 import type { NodeCapacityRow } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import { formatHostPort } from './pod-constraints.js';
+import { formatHostPort } from '../base/pod-constraints.js';
 import type { Blocker, PlacementContext } from './placement.js';
-import { formatAmount } from './quantity.js';
+import { formatAmount } from '../base/quantity.js';
 import type { NodeAssessment } from './holder-release.js';
 import type { DeviceBlocker } from '../dra/blockers.js';
 

@@ -4,8 +4,8 @@
  * volume restrictions (missing or unbound claims, ReadWriteOncePod in use).
  */
 import type { Node, Pod } from '../k8s.js';
-import { claimNames, requiredAntiAffinity, termSelectsPod } from './pod-constraints.js';
-import type { Blocker, HolderRef, PlacementContext } from './placement.js';
+import { claimNames, requiredAntiAffinity, termSelectsPod } from '../base/pod-constraints.js';
+import type { Blocker, HolderRef, PlacementContext } from './placement-types.js';
 import { pvcsRead } from '../snapshot.js';
 
 /** Bound pods by the value of `key` on their node (zone, region, ...), built once per key and context. */

@@ -3,71 +3,27 @@
  * the kube-scheduler filters that matter for stuck rollouts: NodeResourcesFit (incl.
  * the pod count), NodePorts, InterPodAffinity (required anti-affinity, both ways),
  * and VolumeRestrictions/VolumeBinding (ReadWriteOncePod in use, unbound or missing
- * claims). Node selection and taints are node-match.ts. Pods are indexed by node
+ * claims). Node selection and taints are base/node-match.ts. Pods are indexed by node
  * once per analysis context, so a check costs the node's pods, not the cluster's.
  */
 import type { Node, Pod } from '../k8s.js';
-import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from './pod-constraints.js';
+import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from '../base/pod-constraints.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
-import { nodeAllocatable, nodeCapacity, nonZero, podRequests, type ResourceAmounts } from './resources.js';
+import {
+  nodeAllocatable,
+  nodeCapacity,
+  nonZero,
+  podRequests,
+  type ResourceAmounts,
+} from '../base/resources.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
-import { holdsResources } from '../rollout/workload.js';
-import { deviceVerdict, type DeviceBlocker } from '../dra/blockers.js';
+import { holdsResources } from '../base/pods.js';
+import { deviceVerdict } from '../dra/blockers.js';
 import { classForExtendedResource } from '../dra/needs.js';
+import type { Blocker, HolderRef, IncomingProfile, PlacementContext } from './placement-types.js';
 
 export { usesClaim } from './placement-pod-rules.js';
-
-export interface HolderRef {
-  pod: Pod;
-  /** How much of the resource it holds (1 for ports, volumes and affinity). */
-  amount: number;
-}
-
-export type Blocker =
-  | {
-      kind: 'resource';
-      resource: string;
-      need: number;
-      allocatable: number;
-      /**
-       * The node's capacity of it. More than allocatable 0 means the device is there
-       * but none of it is usable: a device plugin reporting it unhealthy.
-       */
-      capacity: number;
-      used: number;
-      holders: HolderRef[];
-    }
-  | { kind: 'host-port'; port: HostPort; holders: HolderRef[] }
-  | { kind: 'anti-affinity'; topologyKey: string; domain: string; holders: HolderRef[] }
-  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] }
-  /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
-  | DeviceBlocker;
-
-/** What the incoming pod asks for, computed once per pod (it is checked against every node). */
-export interface IncomingProfile {
-  need: [string, number][];
-  ports: HostPort[];
-}
-
-export interface PlacementContext {
-  /** The analysis this index belongs to (the DRA index lives there too). */
-  analysis: AnalysisContext;
-  snapshot: WorkloadSnapshot;
-  nodesByName: Map<string, Node>;
-  /** Bound, non-terminal pods (ours and others) by node name. */
-  occupantsByNode: Map<string, Pod[]>;
-  /** Pods of this Deployment. */
-  ours: ReadonlySet<Pod>;
-  /** Bound pods that carry a required pod anti-affinity (checked against incoming pods). */
-  antiAffinityHolders: Pod[];
-  requests: (pod: Pod) => ResourceAmounts;
-  allocatable: (node: Node) => ResourceAmounts;
-  /** Incoming pods' profiles (profileOf). */
-  profiles: WeakMap<Pod, IncomingProfile>;
-  /** Bound pods by the value of a node label, per label key (placement-pod-rules.ts). */
-  domainIndexes: Map<string, Map<string, Pod[]>>;
-}
+export type { Blocker, HolderRef, IncomingProfile, PlacementContext } from './placement-types.js';
 
 /** The placement index of the context's snapshot, built once and shared by every analyzer. */
 export function placementContext(analysis: AnalysisContext): PlacementContext {

@@ -13,7 +13,7 @@
  * not-Ready old pod goes before any marked Ready one. Pure.
  */
 import type { Pod } from '../k8s.js';
-import { isReady, isTerminal, isTerminating } from './workload.js';
+import { isReady, isTerminal, isTerminating } from '../base/pods.js';
 
 export const DELETION_COST = 'controller.kubernetes.io/pod-deletion-cost';
 /** The lowest cost the API accepts (int32): the mark that makes a pod the first of its tier to go. */

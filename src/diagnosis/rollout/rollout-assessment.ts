@@ -13,97 +13,25 @@
  *   (maxSurge ≥ 1, maxUnavailable 0), else the controller is already letting them go.
  */
 import type { Evidence } from '../finding.js';
-import type { KubeEvent, Node, Pod, ReplicaSet } from '../k8s.js';
-import { isEligible, selectsNode, untoleratedTaints } from '../placement/node-match.js';
-import {
-  resolveStrategy,
-  desiredReplicas,
-  surgesWithoutUnavailability,
-  type ResolvedStrategy,
-} from './fenceposts.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import type { KubeEvent, Node, Pod } from '../k8s.js';
+import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
+import type { ResolvedStrategy } from '../strategy.js';
+import { workloadKind, workloadObject, type Revision } from '../workloads/index.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
-import { heldBeforeScheduling, type HeldBack } from '../scheduling/held-back.js';
-import { deviceMessageProof, messageProof, messageProvesUnschedulable } from '../scheduling/message-proof.js';
+import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { needsOf } from '../dra/blockers.js';
-import type { MissingClaim } from '../dra/needs.js';
-import { parseSchedulingMessage, type ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
+import { safeParse } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
-import {
-  classifyReplicaSets,
-  eventsOfPod,
-  isReady,
-  isTerminating,
-  isUnscheduled,
-  latestSchedulingFailure,
-  podsOfReplicaSet,
-  type SchedulingFailure,
-} from './workload.js';
+import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
+import { eventsOfPod, latestSchedulingFailure } from '../base/pod-events.js';
+import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
+import type { IneligibleNode, Judged, PendingAssessment } from './pending-types.js';
+import { pendingVerdict } from './pending-verdict.js';
+import { DRA_READS, list, pendingWords } from './pending-words.js';
 
-export type PendingVerdict =
-  | 'surge-deadlock'
-  | 'unschedulable'
-  | 'transient'
-  | 'waiting-for-old-pods'
-  | 'unexplained'
-  /** What the verdict needs was not read, and no other proof holds. */
-  | 'incomplete'
-  /** Held before scheduling (gates, a claim not yet created): the scheduler has not tried it. */
-  | 'held-back'
-  /**
-   * A per-pod claim named in the pod's status no longer exists: the DynamicResources
-   * plugin rejects the pod in PreFilter, before any node, until the claim is back.
-   */
-  | 'claim-missing';
-
-export interface IneligibleNode {
-  node: Node;
-  /** "nodeSelector/affinity", "taint gpu=true:NoSchedule", "cordoned". */
-  reasons: string[];
-}
-
-export interface PendingAssessment {
-  pod: Pod;
-  /** The pod belongs to the ReplicaSet the rollout is creating. */
-  isNew: boolean;
-  failure?: SchedulingFailure;
-  parsed: ParsedSchedulingMessage | null;
-  eligible: NodeAssessment[];
-  ineligible: IneligibleNode[];
-  verdict: PendingVerdict;
-  /**
-   * For a surge deadlock: 'nodes' when node objects and occupancy prove it, 'message'
-   * when the scheduler's counts do (nodes unread), 'likely' when neither does. For
-   * Unschedulable: 'message' when the nodes were unread and the scheduler's counts put
-   * every node out for taints, selection or cordons.
-   */
-  proof?: 'nodes' | 'message' | 'likely';
-  /**
-   * What the message proof stands in for: the nodes not read, or device occupancy not
-   * known (claims of other namespaces not read) while the nodes were.
-   */
-  messageBasis?: 'nodes-unread' | 'claims-unread';
-  /** Nodes where the release is proved (from nodes or from the message). */
-  provedOn: string[];
-  /** What the verdict stands despite: room the model cannot explain, unread occupancy. */
-  caveats: string[];
-  /** What was not read that would settle it (for IncompleteEvidence and the caveat). */
-  missing: string[];
-  /** Why the pod is held before scheduling, for the 'held-back' verdict. */
-  heldBack?: HeldBack;
-  /** DRA facts worth saying whatever the verdict (a shared claim cannot deadlock a surge). */
-  deviceNotes?: string[];
-  /** For 'claim-missing': the claims named in the pod's status that no longer exist. */
-  claimsGone?: MissingClaim[];
-  /**
-   * For 'unschedulable': the pod's latest scheduling failure is DynamicResources' CEL
-   * runtime error in a device selector (the reason as the scheduler printed it): the
-   * scheduler stops there at every attempt, whatever the devices hold.
-   */
-  selectorError?: string;
-}
+export type { IneligibleNode, PendingAssessment, PendingVerdict } from './pending-types.js';
 
 /** The scheduler's own message about a pending pod, as evidence (none when it left no event). */
 export function schedulingEvidence(pending: PendingAssessment): Evidence[] {
@@ -163,9 +91,10 @@ export interface AttachBlock {
 export interface RolloutAssessment {
   replicas: number;
   strategy: ResolvedStrategy;
+  /** The controller replaces old pods surge first (kind.replacement): the deadlock shape. */
   surges: boolean;
-  current?: ReplicaSet;
-  old: ReplicaSet[];
+  current?: Revision;
+  old: Revision[];
   oldPods: ReadonlySet<Pod>;
   newPods: Pod[];
   pending: PendingAssessment[];
@@ -179,18 +108,21 @@ export function assessRollout(ctx: AnalysisContext): RolloutAssessment {
 
 function computeAssessment(ctx: AnalysisContext): RolloutAssessment {
   const { snapshot } = ctx;
-  const strategy = resolveStrategy(snapshot.deployment);
-  const { current, old } = classifyReplicaSets(snapshot);
-  const newPods = current ? podsOfReplicaSet(snapshot, current) : [];
-  const oldPods = new Set(old.flatMap((rs) => podsOfReplicaSet(snapshot, rs)));
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const strategy = kind.strategy(object);
+  const { current, old } = kind.revisions(snapshot);
+  const newPods = current?.pods ?? [];
+  const oldPods = new Set(old.flatMap((revision) => revision.pods));
   const newSet = new Set(newPods);
-  const surges = surgesWithoutUnavailability(strategy);
+  // New pods first, old ones only once a new one is Ready: a new pod waiting for what an old one holds deadlocks.
+  const surges = kind.replacement(strategy) === 'surge-first';
   const pending = snapshot.pods
     .filter(isUnscheduled)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
     .map((pod) => assessPending(ctx, pod, newSet.has(pod), oldPods, surges));
   return {
-    replicas: desiredReplicas(snapshot.deployment),
+    replicas: kind.desiredReplicas(object),
     strategy,
     surges,
     ...(current ? { current } : {}),
@@ -279,29 +211,13 @@ function unknownHolders(
   );
   const unsure = [...new Set(holders.filter((p) => !ours.has(p)).map((p) => p.metadata.name ?? ''))];
   if (unsure.length === 0) return judged;
-  const ns = snapshot.deployment.metadata.namespace ?? '';
+  const ns = workloadObject(snapshot).metadata.namespace ?? '';
   return {
     ...judged,
     verdict: 'incomplete',
-    caveats: [
-      ...judged.caveats,
-      `${list(unsure)} ${unsure.length === 1 ? 'holds' : 'hold'} what the pod needs, and the ReplicaSets were not all read: ${unsure.length === 1 ? 'it' : 'they'} may be old pods of this Deployment, which letting go first would free`,
-    ],
-    missing: [...judged.missing, `the ReplicaSets of ${ns} (kubectl get replicasets -n ${ns} -o yaml)`],
+    caveats: [...judged.caveats, pendingWords.unknownHoldersCaveat(unsure)],
+    missing: [...judged.missing, pendingWords.replicaSetsRead(ns)],
   };
-}
-
-const DRA_READS =
-  'the set of DRA objects (kubectl get resourceclaims -A -o yaml; kubectl get resourceslices,deviceclasses -o yaml; a live diagnosis needs list on them)';
-
-/** The DRA read that would settle device occupancy, as specific as the coverage allows. */
-function draMissing(snapshot: WorkloadSnapshot): string {
-  const dra = snapshot.coverage.dra;
-  if (!snapshot.dra || !dra) return DRA_READS;
-  if (dra.claims !== 'all')
-    return 'the list of ResourceClaims in every namespace (kubectl get resourceclaims -A -o yaml; a live diagnosis needs list on resourceclaims cluster-wide)';
-  if (dra.slices !== 'complete') return 'the list of ResourceSlices (kubectl get resourceslices -o yaml)';
-  return DRA_READS;
 }
 
 /** A shared claim (resourceClaimName) is reused by the new pod: say that it cannot deadlock a surge. */
@@ -310,203 +226,6 @@ function sharedClaimNotes(ctx: AnalysisContext, pod: Pod): string[] {
     (shared) =>
       `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods: the new pod reuses its allocation, so letting old pods go first frees no device and a surge cannot deadlock on it. It stays allocated while any pod uses it${shared.users.length > 0 ? ` (now ${shared.users.slice(0, 3).join(', ')}${shared.users.length > 3 ? ` and ${shared.users.length - 3} more` : ''})` : ''}.`,
   );
-}
-
-type Judged = Pick<
-  PendingAssessment,
-  'verdict' | 'proof' | 'messageBasis' | 'provedOn' | 'caveats' | 'missing'
->;
-
-/**
- * The verdict for one pending pod. A proof on one node stands: room elsewhere that
- * the model cannot explain, or occupancy that was not read, becomes a caveat. The
- * pod is Pending, so the scheduler found no room anywhere at its last attempt.
- */
-function pendingVerdict(
-  ctx: AnalysisContext,
-  base: Pick<PendingAssessment, 'pod' | 'parsed' | 'eligible' | 'failure'>,
-  oldPods: readonly Pod[],
-  surges: boolean,
-): Judged {
-  const { snapshot } = ctx;
-  const { eligible } = base;
-  const coverage = snapshot.coverage;
-  const names = (list: NodeAssessment[]): string[] => list.map((a) => a.node.metadata.name ?? '');
-  const roomNow = eligible.filter((a) => a.blockers.length === 0 && a.occupancyKnown);
-  const roomUnread = eligible.filter((a) => a.blockers.length === 0 && !a.occupancyKnown);
-  const freeing = eligible.filter((a) => a.release !== undefined && a.release.length > 0);
-  const proved = freeing.filter((a) => a.releaseProved);
-  const transient = eligible.some((a) => a.blockers.length > 0 && a.release?.length === 0);
-  const caveats: string[] = [];
-  const missing: string[] = [];
-  const unreadPods = (nodes: string[]): string =>
-    `pods of other workloads on ${list(nodes)} (kubectl get pods -A --field-selector spec.nodeName=${nodes[0] ?? ''})`;
-  if (roomNow.length > 0) {
-    caveats.push(
-      `${list(names(roomNow))} ${roomNow.length === 1 ? 'looks' : 'look'} free for this pod, yet the scheduler did not use ${roomNow.length === 1 ? 'it' : 'them'}: something this analysis does not model keeps the pod off (topology spread, volume node affinity, resource claims, an extender)`,
-    );
-  }
-  const deviceGaps = [...new Set(eligible.map((a) => a.deviceGap).filter((g): g is string => Boolean(g)))];
-  const podsUnread = roomUnread.filter((a) => !occupancyKnown(coverage, a.node.metadata.name ?? ''));
-  if (podsUnread.length > 0) {
-    caveats.push(`who else holds room on ${list(names(podsUnread))} was not read`);
-    missing.push(unreadPods(names(podsUnread)));
-  }
-  if (deviceGaps.length > 0) {
-    caveats.push(`device occupancy is not known: ${deviceGaps.join('; ')}`);
-    missing.push(draMissing(snapshot));
-  }
-  const claimsUnread = unreadClaims(snapshot, base.pod);
-  if (claimsUnread.length > 0) {
-    const ns = base.pod.metadata.namespace ?? '';
-    caveats.push(
-      `whether PersistentVolumeClaim ${claimsUnread.join(', ')} exists, is bound and how it may be attached was not read`,
-    );
-    missing.push(
-      `PersistentVolumeClaim ${claimsUnread.join(', ')} (kubectl get persistentvolumeclaims -n ${ns} ${claimsUnread.join(' ')} -o yaml)`,
-    );
-  }
-  const deadlock = (proof: 'nodes' | 'message' | 'likely', provedOn: string[]): Judged => ({
-    verdict: surges ? 'surge-deadlock' : 'waiting-for-old-pods',
-    proof,
-    provedOn,
-    caveats,
-    missing,
-  });
-  const judged = (verdict: PendingVerdict): Judged => ({ verdict, provedOn: [], caveats, missing });
-
-  if (eligible.length === 0) {
-    if (coverage.nodes === 'complete') return judged('unschedulable');
-    const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
-    if (fromMessage.nodes.length > 0)
-      return { ...deadlock('message', fromMessage.nodes), messageBasis: 'nodes-unread' };
-    // Every node counted out for a reason no old pod frees (taint, selection, cordon).
-    const onlySelection = messageProvesUnschedulable(base.pod, base.failure, base.parsed);
-    if (onlySelection.proved) return { ...judged('unschedulable'), proof: 'message' };
-    missing.push(
-      coverage.nodes === 'unread'
-        ? 'the nodes (kubectl get nodes -o yaml; a live diagnosis needs list on nodes)'
-        : 'the nodes this pod may use (the node list was capped or partly refused)',
-    );
-    if (fromMessage.missing)
-      caveats.push(`the scheduler's message does not settle it: ${fromMessage.missing}`);
-    return judged('incomplete');
-  }
-  if (transient) return judged('transient');
-  if (proved.length > 0) return deadlock('nodes', names(proved));
-  // Room the model sees may be what an unread claim takes away (missing, unbound, in use).
-  if (roomNow.length > 0) return judged(claimsUnread.length > 0 ? 'incomplete' : 'unexplained');
-  if (freeing.length > 0) {
-    const fromMessage = messageProof(placementContext(ctx), base.pod, base.parsed, oldPods);
-    if (fromMessage.nodes.length > 0)
-      return { ...deadlock('message', fromMessage.nodes), messageBasis: 'nodes-unread' };
-    const unproved = names(freeing.filter((a) => !a.releaseProved));
-    caveats.push(
-      `on ${list(unproved)} the new pod asks for more than the old pods there hold, and what other workloads hold there was not read`,
-    );
-    missing.push(unreadPods(unproved));
-    return deadlock('likely', []);
-  }
-  if (roomUnread.length > 0) {
-    // A device that looks free may be held by a claim of another namespace: the
-    // scheduler's own recent counts can still prove that none is.
-    if (deviceGaps.length > 0) {
-      const fromMessage = deviceMessageProof(
-        placementContext(ctx),
-        base.pod,
-        base.failure,
-        base.parsed,
-        eligible,
-        oldPods,
-      );
-      if (fromMessage.nodes.length > 0)
-        return { ...deadlock('message', fromMessage.nodes), messageBasis: 'claims-unread' };
-      if (fromMessage.missing)
-        caveats.push(`the scheduler's message does not settle it: ${fromMessage.missing}`);
-    }
-    return judged('incomplete');
-  }
-  const unsettled = eligible.flatMap((a) =>
-    a.remaining.filter((b) => b.kind === 'devices' && b.unknownMatching > 0),
-  );
-  const failing = unsettled.find((b) => b.kind === 'devices' && b.selectorError);
-  if (failing?.kind === 'devices' && failing.selectorError) {
-    // The selector errs upstream too: the structured allocator returns the CEL runtime
-    // error and the DynamicResources filter aborts scheduling of the pod with it, where
-    // its search reaches such a device (the device order decides): not a capacity verdict.
-    caveats.push(
-      `${failing.request}: a selector fails on a device of the node with a CEL runtime error (${failing.selectorError}); the scheduler stops scheduling the pod with that error whenever it evaluates that device, so fix the selector (for example guard the attribute with has())`,
-    );
-    // A noun phrase: it is rendered as "… was not read", "To settle it, read …" and "Not read: …".
-    const podName = base.pod.metadata.name ?? '';
-    missing.push(
-      `a FailedScheduling event of pod ${podName} that names the selector's error (kubectl describe pod -n ${base.pod.metadata.namespace ?? ''} ${podName}; "CEL runtime error" in its message shows the scheduler stopped at the selector)`,
-    );
-    return judged('incomplete');
-  }
-  const firstUnsettled = unsettled[0];
-  if (firstUnsettled?.kind === 'devices') {
-    // A selector that could not be evaluated may match a free device: unknown, not unschedulable.
-    caveats.push(
-      `${firstUnsettled.unknownMatching} device(s) may match ${firstUnsettled.request}, but ${firstUnsettled.unknownWhy ?? 'the selector could not be evaluated'}`,
-    );
-    missing.push(
-      firstUnsettled.unknownRead ??
-        'an evaluation of the device selectors (kubectl get resourceslices -o yaml, and the DeviceClass)',
-    );
-    return judged('incomplete');
-  }
-  const unservedHere = dependsOnUnreadClasses(snapshot, eligible);
-  if (unservedHere.length > 0) {
-    // DRA is in use and the DeviceClasses were not all read: one may back the resource
-    // on nodes without a device plugin for it, and the device blockers would then decide.
-    caveats.push(
-      `no node it may use advertises ${list(unservedHere)}, and the DeviceClasses were not all read: a class with extendedResourceName may serve it through DRA there`,
-    );
-    missing.push(
-      'the list of DeviceClasses (kubectl get deviceclasses -o yaml; a live diagnosis needs list on deviceclasses)',
-    );
-    return judged('incomplete');
-  }
-  return judged('unschedulable');
-}
-
-/**
- * Extended resources that block every eligible node only because the node does not
- * advertise them, while DRA is in use and the DeviceClasses were not read whole: the
- * scheduler leaves such a resource to DRA where a class backs it (placement skips it
- * then), so "the node has none" is unknown, not proved.
- */
-function dependsOnUnreadClasses(snapshot: WorkloadSnapshot, eligible: readonly NodeAssessment[]): string[] {
-  const dra = snapshot.coverage.dra;
-  if (!dra || dra.classes === 'complete') return [];
-  const absent = eligible.flatMap((a) =>
-    a.remaining.flatMap((b) =>
-      b.kind === 'resource' &&
-      b.resource.includes('/') &&
-      a.node.status?.allocatable?.[b.resource] === undefined
-        ? [b.resource]
-        : [],
-    ),
-  );
-  return [...new Set(absent)];
-}
-
-/** Claims the pod mounts that the snapshot lacks while the claims were not read whole. */
-function unreadClaims(snapshot: WorkloadSnapshot, pod: Pod): string[] {
-  if (pvcsRead(snapshot)) return [];
-  return claimNames(pod.spec).filter(
-    (claim) =>
-      !snapshot.pvcs.some(
-        (p) =>
-          p.metadata.name === claim &&
-          (p.metadata.namespace ?? pod.metadata.namespace) === pod.metadata.namespace,
-      ),
-  );
-}
-
-function list(nodes: readonly string[]): string {
-  return nodes.slice(0, 3).join(', ') + (nodes.length > 3 ? ` and ${nodes.length - 3} more` : '');
 }
 
 /**
@@ -549,15 +268,6 @@ function ineligibility(node: Node, pod: Pod): string[] {
     reasons.push(`taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`);
   }
   return reasons;
-}
-
-/** The parsed scheduler message, or null when the text is not one. */
-export function safeParse(message: string): ParsedSchedulingMessage | null {
-  try {
-    return parseSchedulingMessage(message);
-  } catch {
-    return null;
-  }
 }
 
 function attachBlocks(analysis: AnalysisContext, newPods: Pod[], oldPods: ReadonlySet<Pod>): AttachBlock[] {

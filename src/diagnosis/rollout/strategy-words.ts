@@ -1,10 +1,5 @@
-/**
- * Plain-language phrases about the rollout strategy and the misleading native
- * signals, shared by the scheduling analyzers.
- */
-import type { ResolvedStrategy, ResolvedValue } from './fenceposts.js';
-import type { Deployment } from '../k8s.js';
-import { kubectlDescribeStrategyLine, kubectlRolloutStatusLine } from './native-signals.js';
+/** Plain-language phrases about the rollout strategy, shared by the scheduling analyzers. */
+import type { ResolvedStrategy, ResolvedValue } from '../strategy.js';
 
 function value(name: string, v: ResolvedValue | null): string {
   if (!v) return `${name} n/a`;
@@ -19,27 +14,4 @@ function value(name: string, v: ResolvedValue | null): string {
 export function strategyPhrase(strategy: ResolvedStrategy, replicas: number): string {
   if (strategy.type === 'Recreate') return 'Recreate';
   return `${value('maxSurge', strategy.maxSurge)}, ${value('maxUnavailable', strategy.maxUnavailable)} at ${replicas} replica${replicas === 1 ? '' : 's'}`;
-}
-
-/**
- * Why kubectl's own output misleads here: the rollout status line reads as if the
- * old pods were about to go, and describe prints the percentages unresolved.
- */
-export function nativeSignalsNote(
-  deployment: Deployment,
-  strategy: ResolvedStrategy,
-  replicas: number,
-): string {
-  const parts: string[] = [];
-  const status = kubectlRolloutStatusLine(deployment);
-  parts.push(
-    `\`kubectl rollout status\` prints "${status}" and waits forever: nothing is pending termination, the controller keeps the old pods until the new ones are Ready.`,
-  );
-  const describe = kubectlDescribeStrategyLine(deployment);
-  if (describe && strategy.maxSurge && strategy.maxUnavailable) {
-    parts.push(
-      `\`kubectl describe deployment\` prints "${describe}" without resolving it: at ${replicas} replica${replicas === 1 ? '' : 's'} that means maxSurge ${strategy.maxSurge.value} (percentages round up) and maxUnavailable ${strategy.maxUnavailable.value} (percentages round down), so no old pod may go before a new one is Ready.`,
-    );
-  }
-  return parts.join(' ');
 }

@@ -4,17 +4,17 @@
  * never trust a finding's text: where letting our old pods go first makes
  * room for the new pod, and how many must go.
  */
-import { admittedSpec } from '../placement/admitted-spec.js';
+import { admittedSpec } from '../workloads/admitted-spec.js';
 import type { Pod } from '../k8s.js';
-import { isEligible } from '../placement/node-match.js';
-import { claimNames } from '../placement/pod-constraints.js';
+import { isEligible } from '../base/node-match.js';
+import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { assessRollout } from './rollout-assessment.js';
-import { rolloutUnderWay } from './rollout-progress.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
-import { isTerminating } from './workload.js';
+import { isTerminating } from '../base/pods.js';
 
 export interface ReleaseProof {
   /** Nodes where the new pod fits once some of our pods are gone. */
@@ -33,12 +33,12 @@ export interface ReleaseProof {
  * constraints admission gave this template's pods (admitted-spec.ts).
  */
 export function nextPod(snapshot: WorkloadSnapshot): Pod {
-  const { deployment } = snapshot;
-  const template = deployment.spec.template;
+  const { metadata } = workloadObject(snapshot);
+  const template = podTemplateOf(snapshot);
   return {
     metadata: {
-      name: `${deployment.metadata.name ?? ''}-<next>`,
-      ...(deployment.metadata.namespace ? { namespace: deployment.metadata.namespace } : {}),
+      name: `${metadata.name ?? ''}-<next>`,
+      ...(metadata.namespace ? { namespace: metadata.namespace } : {}),
       labels: { ...template.metadata?.labels },
     },
     spec: admittedSpec(snapshot).spec,
@@ -133,7 +133,7 @@ export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undef
 export function nextRolloutProof(ctx: AnalysisContext): ReleaseProof | undefined {
   const { snapshot } = ctx;
   // The steady state only: while pods come and go, what they hold is no prediction.
-  if (rolloutUnderWay(snapshot) !== undefined) return undefined;
+  if (workloadKind(snapshot).underWay(snapshot) !== undefined) return undefined;
   const { pod, eligible } = nextRolloutAssessments(ctx);
   if (eligible.length === 0) return undefined;
   // Room on a node whose other pods were not read is unknown, not room: predict nothing.

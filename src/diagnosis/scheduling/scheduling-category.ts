@@ -60,19 +60,9 @@
  *   taint: `taint` stays unset and the engine reads the taints from
  *   the node objects.
  */
-import type { SchedulingCategory } from './scheduling-message.js';
+import type { ClaimReason, NoteKind, SchedulingCategory } from '../parsed-scheduling.js';
 
-/** Which DynamicResources rejection a `devices` reason is. */
-export type ClaimReason =
-  | 'cannot-allocate'
-  | 'timed-out'
-  | 'not-on-node'
-  | 'in-use'
-  | 'claim-state'
-  /** The node's devices come from a pool the driver published inconsistently (a device named twice). */
-  | 'invalid-pool'
-  /** A DeviceClass or claim selector failed with a CEL runtime error: the scheduler stopped for the pod. */
-  | 'selector-error';
+export type { ClaimReason, NoteKind } from '../parsed-scheduling.js';
 
 export interface Categorized {
   category: SchedulingCategory;
@@ -83,18 +73,6 @@ export interface Categorized {
   /** For `devices`: which DynamicResources rejection it is. */
   claims?: ClaimReason;
 }
-
-/** What a PostFilter text before "preemption:" says (DynamicResources, 1.32-1.36). */
-export type NoteKind =
-  /** The pod has no resource claims: DRA was not involved (1.37 drops this text). */
-  | 'no-claims'
-  /** The pod has claims and nothing could be deallocated to help (1.37 drops this text). */
-  | 'claims-not-schedulable'
-  /** The scheduler deallocated one of the pod's claims: the next attempt may succeed. */
-  | 'claim-deallocated'
-  /** The scheduler deleted the pod's extended-resource claim: the next attempt may succeed. */
-  | 'claim-deleted'
-  | 'other';
 
 const DRA_NOTES: readonly [string, NoteKind][] = [
   ['no new claims to deallocate', 'no-claims'],

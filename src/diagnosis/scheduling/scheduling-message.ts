@@ -18,13 +18,8 @@
  * class <c>: selector #<i>: CEL runtime error: ...'), parsed as one count-less devices
  * reason with `aborted` set.
  */
-import {
-  categorize,
-  categorizeNote,
-  selectorError,
-  type ClaimReason,
-  type NoteKind,
-} from './scheduling-category.js';
+import { categorize, categorizeNote, selectorError } from './scheduling-category.js';
+import type { ParsedSchedulingMessage, SchedulingReason } from '../parsed-scheduling.js';
 import { indexOfTopLevel, sentenceEnd, splitItems, splitNotes } from './scheduling-brackets.js';
 
 export {
@@ -32,67 +27,16 @@ export {
   categorizeNote,
   selectorError,
   type Categorized,
-  type ClaimReason,
-  type NoteKind,
   type SelectorError,
 } from './scheduling-category.js';
-
-export type SchedulingCategory =
-  | 'resources'
-  | 'node-selection'
-  | 'taints'
-  | 'ports'
-  | 'volumes'
-  | 'pod-affinity'
-  | 'node-unschedulable'
-  | 'pod-count'
-  /** Dynamic Resource Allocation: devices for the pod's resource claims (see `claims`). */
-  | 'devices'
-  | 'other';
-
-export interface SchedulingReason {
-  count: number;
-  reason: string;
-  category: SchedulingCategory;
-  /** For category "resources": the resource name ("nvidia.com/gpu", "cpu"). */
-  resource?: string;
-  /** For taint wordings that name the taint: `{key: value}` as printed. */
-  taint?: { key: string; value: string };
-  /** For category "devices": which DynamicResources rejection it is. */
-  claims?: ClaimReason;
-  /**
-   * The scheduler printed no node count ("0/3 nodes are available: resourceclaim in
-   * use."): a PreFilter rejection that applies to every node, so `count` is the total
-   * and says nothing about single nodes.
-   */
-  countless?: true;
-}
-
-/** One plugin note with what it says (see NoteKind). */
-export interface PluginNote {
-  text: string;
-  kind: NoteKind;
-}
-
-export interface ParsedSchedulingMessage {
-  total: number;
-  reasons: SchedulingReason[];
-  /**
-   * The preemption attempt's own result. `text` holds a sentence-form result
-   * ("not eligible due to preemptionPolicy=Never"); its total is then the message's.
-   */
-  preemption: { total: number; reasons: SchedulingReason[]; text?: string } | null;
-  /** Other plugin text outside the reason lists ("no new claims to deallocate"); absent when none. */
-  notes?: string[];
-  /** The same notes, in the same order, each with its kind; absent when there are none. */
-  pluginNotes?: PluginNote[];
-  /**
-   * The scheduler stopped with a plugin error instead of judging the nodes (the pod's
-   * condition reason is SchedulerError): no node was counted, `total` is 0 and the one
-   * count-less reason is the error. Absent for every 0/N message.
-   */
-  aborted?: { plugin: string };
-}
+export type {
+  ClaimReason,
+  NoteKind,
+  ParsedSchedulingMessage,
+  PluginNote,
+  SchedulingCategory,
+  SchedulingReason,
+} from '../parsed-scheduling.js';
 
 /** The input is not a FailedScheduling message; the message says what was expected. */
 export class SchedulingMessageError extends Error {
@@ -278,4 +222,13 @@ export function formatSchedulingMessage(parsed: ParsedSchedulingMessage): string
     out += p.text !== undefined ? ` preemption: ${p.text}.` : ` preemption: ${list(p.total, p.reasons)}`;
   }
   return out;
+}
+
+/** The parsed scheduler message, or null when the text is not one. */
+export function safeParse(message: string): ParsedSchedulingMessage | null {
+  try {
+    return parseSchedulingMessage(message);
+  } catch {
+    return null;
+  }
 }

@@ -1,69 +1,13 @@
 /**
- * Rollout state of a Deployment, decided the way `kubectl rollout status` decides it,
- * plus a crash-loop check on the new ReplicaSet's pods. Pure.
+ * Rollout state of a Deployment, decided the way `kubectl rollout status` decides it
+ * (the Deployment kind's own answer, src/diagnosis/workloads/deployment/), plus a
+ * crash-loop check on the new ReplicaSet's pods. Pure.
  */
 import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import { revisionOf } from '../owner-references.js';
 
-export interface RolloutProgress {
-  generation: number;
-  observedGeneration: number;
-  replicas: number;
-  updated: number;
-  ready: number;
-  available: number;
-  /** One line, as kubectl prints it: "Waiting for deployment "x" rollout to finish: 1 of 3 updated replicas are available..." */
-  message: string;
-}
-
-export type RolloutVerdict =
-  | { state: 'progressing'; progress: RolloutProgress }
-  | { state: 'complete'; progress: RolloutProgress }
-  | { state: 'failed'; progress: RolloutProgress; reason: string };
-
-export function rolloutProgress(deployment: Deployment, sinceGeneration = 0): RolloutVerdict {
-  const name = deployment.metadata.name ?? '';
-  const generation = deployment.metadata.generation ?? 0;
-  const status = deployment.status ?? {};
-  const observed = status.observedGeneration ?? 0;
-  const replicas = deployment.spec.replicas ?? 1;
-  const updated = status.updatedReplicas ?? 0;
-  const total = status.replicas ?? 0;
-  const available = status.availableReplicas ?? 0;
-  const base = {
-    generation,
-    observedGeneration: observed,
-    replicas,
-    updated,
-    ready: status.readyReplicas ?? 0,
-    available,
-  };
-  const waiting = (text: string): RolloutVerdict => ({
-    state: 'progressing',
-    progress: { ...base, message: `Waiting for deployment "${name}" rollout to finish: ${text}` },
-  });
-  if (observed < generation || observed < sinceGeneration) {
-    return {
-      state: 'progressing',
-      progress: { ...base, message: 'Waiting for deployment spec update to be observed...' },
-    };
-  }
-  const progressing = (status.conditions ?? []).find((c) => c.type === 'Progressing');
-  if (progressing?.reason === 'ProgressDeadlineExceeded') {
-    return {
-      state: 'failed',
-      progress: { ...base, message: `deployment "${name}" exceeded its progress deadline` },
-      reason: progressing.message ?? 'ProgressDeadlineExceeded',
-    };
-  }
-  if (updated < replicas) return waiting(`${updated} out of ${replicas} new replicas have been updated...`);
-  if (total > updated) return waiting(`${total - updated} old replicas are pending termination...`);
-  if (available < updated) return waiting(`${available} of ${updated} updated replicas are available...`);
-  return {
-    state: 'complete',
-    progress: { ...base, message: `deployment "${name}" successfully rolled out` },
-  };
-}
+export { rolloutProgress } from '../../diagnosis/workloads/deployment/rollout-status.js';
+export type { RolloutProgress, RolloutVerdict } from '../../diagnosis/workload-kind.js';
 
 /** The ReplicaSet of the Deployment's current revision. */
 export function newReplicaSet(

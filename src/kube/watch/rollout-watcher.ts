@@ -16,7 +16,8 @@ import { labelSelectorString } from '../label-selector.js';
 import { getObject, listObjects } from '../list.js';
 import { wakeOnChange } from './wake-on-change.js';
 import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
-import { isReady, isTerminating, templatesEqual } from '../../diagnosis/rollout/workload.js';
+import { isReady, isTerminating } from '../../diagnosis/base/pods.js';
+import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 
 export type { RolloutProgress } from './rollout-status.js';
 

@@ -12,7 +12,7 @@
  */
 import type { Deployment, ReplicaSet } from '../../diagnosis/k8s.js';
 import { OUR_FIELD_MANAGER } from '../../diagnosis/ownership.js';
-import { templatesEqual } from '../../diagnosis/rollout/workload.js';
+import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 import {
   PATCH_CONTENT_TYPES,
   type OldReplicaSetTarget,

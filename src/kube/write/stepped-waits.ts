@@ -6,7 +6,7 @@
  * next pod is Ready.
  */
 import type { Pod } from '../../diagnosis/k8s.js';
-import { isReady, isTerminating } from '../../diagnosis/rollout/workload.js';
+import { isReady, isTerminating } from '../../diagnosis/base/pods.js';
 import { listObjects } from '../list.js';
 import { waitUntil } from '../watch/wake-on-change.js';
 import { readReplicaSet, readyOf } from './replicaset-scaler.js';

@@ -38,7 +38,7 @@
  */
 import type { Deployment, Pod } from '../../diagnosis/k8s.js';
 import { DELETION_COST, deletionCost, FIRST_TO_GO } from '../../diagnosis/rollout/deletion-order.js';
-import { isTerminating } from '../../diagnosis/rollout/workload.js';
+import { isTerminating } from '../../diagnosis/base/pods.js';
 import type { ReplicaSetScalePlan } from '../../remediation/plan.js';
 import type { StepChoice } from '../../remediation/step-release.js';
 import type { ApplyResult } from './apply-result.js';

@@ -11,7 +11,7 @@
  * any other spec change leaves both ReplicaSets in their roles, and the Undo stays.
  */
 import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
-import { templatesEqual } from '../../diagnosis/rollout/workload.js';
+import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 import type { OldReplicaSetTarget } from '../../remediation/plan.js';
 import type { DeploymentChange } from './stepped-state.js';
 

@@ -5,11 +5,12 @@
  * replacement that took the same name.
  */
 import type { Finding } from '../../diagnosis/finding.js';
-import { isEligible } from '../../diagnosis/placement/node-match.js';
+import { isEligible } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
+import { podTemplateOf } from '../../diagnosis/workloads/index.js';
 
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
@@ -28,7 +29,7 @@ export function buildDeletePodsPlans(
   const uid = deployment.metadata.uid ?? '';
   const generation = deployment.metadata.generation ?? 0;
   const elsewhere = snapshot.nodes.filter(
-    (n) => !picture.badNodes.includes(n.metadata.name ?? '') && isEligible(n, deployment.spec.template.spec),
+    (n) => !picture.badNodes.includes(n.metadata.name ?? '') && isEligible(n, podTemplateOf(snapshot).spec),
   );
   const warnings =
     elsewhere.length === 0

@@ -7,8 +7,8 @@
  */
 import type { Node, PodSpec } from '../../diagnosis/k8s.js';
 import { placementContext } from '../../diagnosis/placement/placement.js';
-import { hostPorts } from '../../diagnosis/placement/pod-constraints.js';
-import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/placement/resources.js';
+import { hostPorts } from '../../diagnosis/base/pod-constraints.js';
+import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/base/resources.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { occupancyKnown } from '../../diagnosis/snapshot.js';
 

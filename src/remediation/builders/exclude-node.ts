@@ -29,7 +29,7 @@
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
-import { isEligible, selectsNode } from '../../diagnosis/placement/node-match.js';
+import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
@@ -37,6 +37,7 @@ import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
 import { antiAffinityOnePerNode, rollingUpdateSurges } from './template-facts.js';
+import { podTemplateOf, workloadKind } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
 
@@ -59,9 +60,9 @@ export function buildExcludeNodePlans(
   const exclusion = exclusionOf(picture, badNodes);
   if (!exclusion) return [];
   const { deployment } = snapshot;
-  const before = deployment.spec.template.spec.affinity;
+  const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
-  const patchedSpec: PodSpec = { ...deployment.spec.template.spec, affinity: after };
+  const patchedSpec: PodSpec = { ...podTemplateOf(snapshot).spec, affinity: after };
 
   // Sanity: the bad nodes are really excluded and the healthy ones still allowed.
   if (badNodes.some((n) => n && selectsNode(n, patchedSpec))) return [];
@@ -72,14 +73,14 @@ export function buildExcludeNodePlans(
   if (eligibleAfter.length === 0 || !healthyStays) return [];
 
   // Capacity: the remaining nodes must hold at least as many pods as serve now.
-  const replicas = deployment.spec.replicas ?? 1;
+  const replicas = workloadKind(snapshot).desiredReplicas(deployment);
   const room = roomAfterExclusion(ctx, patchedSpec, eligibleAfter, replicas);
   const serving = Math.min(picture.healthyPods.length, replicas);
   // Refused only on full knowledge: every node the template may use listed, and the pods
   // on each that stays eligible read. Otherwise the shortfall is a warning.
   if (snapshot.nodesComplete && room.unknownNodes.length === 0 && room.fits < serving) return [];
 
-  const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, deployment.spec.template.spec));
+  const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, podTemplateOf(snapshot).spec));
   const generation = deployment.metadata.generation ?? 0;
   const uid = deployment.metadata.uid ?? '';
   const patch = forwardPatch(generation, before, after);
@@ -231,7 +232,7 @@ function warnings(
   replicas: number,
 ): string[] {
   const list: string[] = [];
-  const onePerNode = antiAffinityOnePerNode(spec, deployment.spec.template.metadata?.labels ?? {});
+  const onePerNode = antiAffinityOnePerNode(spec, podTemplateOf(snapshot).metadata?.labels ?? {});
   if (onePerNode && replicas > eligible.length) {
     list.push(
       `A required pod anti-affinity allows one pod per node, and only ${eligible.length} node(s) stay eligible for ` +

@@ -10,13 +10,14 @@
  * first new pod is Pending for the same reason (use set-rolling-update or
  * set-recreate, which restart in the same patch).
  */
-import { desiredReplicas, resolveStrategy } from '../../diagnosis/rollout/fenceposts.js';
+import { desiredReplicas, resolveStrategy } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { surgeDeadlockStands } from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 
 /** A restart plan for the finding, or none when a restart cannot help. */
 export function buildRolloutRestartPlans(
@@ -32,7 +33,7 @@ export function buildRolloutRestartPlans(
     body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },
   };
   const replicas = desiredReplicas(deployment);
-  const impact = deployment.spec.paused
+  const impact = workloadKind(snapshot).paused(deployment)
     ? `none while the Deployment is paused: the new template waits for \`kubectl rollout resume\`, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
     : strategy.type === 'Recreate'
       ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
@@ -46,7 +47,7 @@ export function buildRolloutRestartPlans(
       target: snapshot.target,
       summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to the time of the apply.`,
       impact,
-      warnings: deployment.spec.paused
+      warnings: workloadKind(snapshot).paused(deployment)
         ? [
             'The Deployment is paused: nothing restarts until `kubectl rollout resume`; the restart annotation waits in the template.',
           ]

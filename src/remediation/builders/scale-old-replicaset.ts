@@ -20,15 +20,17 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { chooseRelease } from '../../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof, type ReleaseProof } from '../../diagnosis/rollout/surge-proof.js';
-import { classifyReplicaSets, isTerminating, podsOfReplicaSet } from '../../diagnosis/rollout/workload.js';
+import { classifyReplicaSets, podsOfReplicaSet } from '../../diagnosis/workloads/deployment/replica-sets.js';
+import { isTerminating } from '../../diagnosis/base/pods.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 const HASH_LABEL = 'pod-template-hash';
@@ -107,7 +109,7 @@ export function buildScaleOldReplicaSetPlans(
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
   const { snapshot } = ctx;
   const { deployment } = snapshot;
-  const paused = deployment.spec.paused === true;
+  const paused = workloadKind(snapshot).paused(deployment);
   const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   const holder = holderOf(ctx, proof, notOffered);

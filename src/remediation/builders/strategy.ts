@@ -8,7 +8,7 @@
  * our old pods are gone from an eligible node (surge-proof.ts); otherwise the
  * change would only add downtime.
  */
-import { desiredReplicas } from '../../diagnosis/rollout/fenceposts.js';
+import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -25,6 +25,7 @@ import {
   strategyPreconditions,
   type StrategyChange,
 } from './strategy-patch.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -116,7 +117,7 @@ export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: Findin
     down >= replicas
       ? `brief outage: ${down} of ${replicas} replicas down until the new pod${replicas === 1 ? ' is' : 's are'} Ready`
       : `reduced capacity: ${down} of ${replicas} replicas down at a time until each replacement is Ready; the other ${replicas - down} keep serving`;
-  const paused = deployment.spec.paused === true;
+  const paused = workloadKind(snapshot).paused(deployment);
   const lead = paused
     ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout'
     : s.restart
@@ -150,7 +151,7 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
   const { snapshot } = ctx;
   const { deployment } = snapshot;
   const replicas = desiredReplicas(deployment);
-  const paused = deployment.spec.paused === true;
+  const paused = workloadKind(snapshot).paused(deployment);
   const change: StrategyChange = {
     strategy: { type: 'Recreate' },
     ...(s.restart ? { restart: true } : {}),

@@ -64,7 +64,7 @@ export function rolloutDoctorCommand(services: AppServices) {
           ? await producers.enqueueDiagnose({
               mode: 'deployment',
               cluster: parsed.cluster,
-              target: { kind: 'Deployment', namespace: parsed.namespace, name: parsed.name },
+              target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
               requestedBy: command.user_id,
             })
           : await producers.enqueueDiagnose({

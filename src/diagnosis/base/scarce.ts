@@ -1,0 +1,60 @@
+/**
+ * What makes other workloads' pods matter to a diagnosis: a template that asks for
+ * something only a few nodes have or only one pod per node can hold (DESIGN.md §1 D),
+ * or a pod that is waiting for room.
+ */
+import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
+import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
+import { isUnscheduled } from './pods.js';
+
+/** Extended resources (vendor-domain names like nvidia.com/gpu) the pod's containers ask for. */
+export function extendedResources(spec: PodSpec): string[] {
+  const names = new Set<string>();
+  for (const container of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    for (const key of [
+      ...Object.keys(container.resources?.limits ?? {}),
+      ...Object.keys(container.resources?.requests ?? {}),
+    ]) {
+      if (key.includes('/') && !key.startsWith('hugepages-')) names.add(key);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * The pod asks for an extended resource, DRA devices through a claim per pod, a host
+ * port, a node of its own, or one of `rwoClaims`.
+ */
+export function asksForScarce(spec: PodSpec, rwoClaims: readonly string[]): boolean {
+  return (
+    extendedResources(spec).length > 0 ||
+    (spec.resourceClaims ?? []).some((c) => c.resourceClaimTemplateName !== undefined) ||
+    hostPorts(spec).length > 0 ||
+    requiredAntiAffinity(spec).length > 0 ||
+    rwoClaims.length > 0
+  );
+}
+
+/** Claims the pod mounts that only one node (or pod) can use at a time. */
+export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeClaim[]): string[] {
+  const mounted = new Set(claimNames(spec));
+  return pvcs
+    .filter((p) => mounted.has(p.metadata.name ?? ''))
+    .filter((p) => {
+      const modes = p.spec.accessModes ?? [];
+      return modes.includes('ReadWriteOnce') || modes.includes('ReadWriteOncePod');
+    })
+    .map((p) => p.metadata.name ?? '');
+}
+
+/**
+ * Other workloads' pods on the eligible nodes are worth reading: a pod of ours waits
+ * for room, or the pod asks for something scarce they may hold.
+ */
+export function neighboursMatter(
+  spec: PodSpec,
+  pods: readonly Pod[],
+  pvcs: readonly PersistentVolumeClaim[],
+): boolean {
+  return pods.some(isUnscheduled) || asksForScarce(spec, exclusiveClaims(spec, pvcs));
+}

@@ -1,0 +1,62 @@
+/**
+ * The placement model's shapes: what blocks a pod on a node and who holds it, and the
+ * per-diagnosis index the checks share. Types only, so placement.ts and the pod rules
+ * it calls (placement-pod-rules.ts) both import them without importing each other.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { HostPort } from '../base/pod-constraints.js';
+import type { ResourceAmounts } from '../base/resources.js';
+import type { Node, Pod } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import type { DeviceBlocker } from '../dra/blockers.js';
+
+export interface HolderRef {
+  pod: Pod;
+  /** How much of the resource it holds (1 for ports, volumes and affinity). */
+  amount: number;
+}
+
+export type Blocker =
+  | {
+      kind: 'resource';
+      resource: string;
+      need: number;
+      allocatable: number;
+      /**
+       * The node's capacity of it. More than allocatable 0 means the device is there
+       * but none of it is usable: a device plugin reporting it unhealthy.
+       */
+      capacity: number;
+      used: number;
+      holders: HolderRef[];
+    }
+  | { kind: 'host-port'; port: HostPort; holders: HolderRef[] }
+  | { kind: 'anti-affinity'; topologyKey: string; domain: string; holders: HolderRef[] }
+  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] }
+  /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
+  | DeviceBlocker;
+
+/** What the incoming pod asks for, computed once per pod (it is checked against every node). */
+export interface IncomingProfile {
+  need: [string, number][];
+  ports: HostPort[];
+}
+
+export interface PlacementContext {
+  /** The analysis this index belongs to (the DRA index lives there too). */
+  analysis: AnalysisContext;
+  snapshot: WorkloadSnapshot;
+  nodesByName: Map<string, Node>;
+  /** Bound, non-terminal pods (ours and others) by node name. */
+  occupantsByNode: Map<string, Pod[]>;
+  /** Pods of this Deployment. */
+  ours: ReadonlySet<Pod>;
+  /** Bound pods that carry a required pod anti-affinity (checked against incoming pods). */
+  antiAffinityHolders: Pod[];
+  requests: (pod: Pod) => ResourceAmounts;
+  allocatable: (node: Node) => ResourceAmounts;
+  /** Incoming pods' profiles (profileOf). */
+  profiles: WeakMap<Pod, IncomingProfile>;
+  /** Bound pods by the value of a node label, per label key (placement-pod-rules.ts). */
+  domainIndexes: Map<string, Map<string, Pod[]>>;
+}

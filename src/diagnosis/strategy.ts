@@ -1,0 +1,25 @@
+/**
+ * A rolling update's strategy resolved to numbers, as the controller applies it, with
+ * where each value came from: what the kind modules (src/diagnosis/workloads/) derive
+ * and the 'strategy' evidence of a finding carries (JSON, DESIGN.md §3).
+ */
+
+/**
+ * 'explicit': set by someone; 'default': filled in by the API server (not in the
+ * manifest); 'unknown': equals the default, and which of the two is not recorded.
+ */
+export type ValueSource = 'explicit' | 'default' | 'unknown';
+
+export interface ResolvedValue {
+  /** As written (or defaulted) in the spec: 1, "25%". */
+  raw: number | string;
+  /** Resolved against spec.replicas exactly as the Deployment controller does. */
+  value: number;
+  source: ValueSource;
+}
+
+export interface ResolvedStrategy {
+  type: 'RollingUpdate' | 'Recreate';
+  maxSurge: ResolvedValue | null; // null for Recreate
+  maxUnavailable: ResolvedValue | null;
+}

@@ -1,0 +1,140 @@
+/**
+ * What one workload kind answers for everything above it: the collector, scan and the
+ * dump reader (which objects are its own), the analyzers and plan builders (revisions,
+ * strategy, rollout state, how the controller replaces pods). One module per kind
+ * (workloads/deployment/index.ts), listed in the registry (workloads/index.ts); nothing
+ * outside the kind modules reads a kind's fields. docs/architecture.md, "Adding a
+ * workload kind". Types only: the vocabulary the kind modules and their users share.
+ */
+import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
+import type {
+  CoverageGap,
+  RevisionObject,
+  SnapshotCommon,
+  WorkloadObject,
+  WorkloadObjects,
+  WorkloadSnapshot,
+} from './snapshot.js';
+import type { ResolvedStrategy } from './strategy.js';
+import type { WorkloadKind } from './workload-ref.js';
+
+/** One revision of the pod template and the pods made from it. */
+export interface Revision {
+  /** The object that holds it: a ReplicaSet's name (Deployment), a ControllerRevision's (StatefulSet, DaemonSet). */
+  name: string;
+  /** The value of the kind's revision label (`revisionLabel`) its pods carry ("" when none). */
+  hash: string;
+  /** How a finding names it: "ReplicaSet web-7c9d8 (revision 3)". */
+  label: string;
+  pods: Pod[];
+}
+
+export interface Revisions {
+  /** The revision the workload rolls out to (its current template), when one exists yet. */
+  current?: Revision;
+  /** The others, newest first. */
+  old: Revision[];
+}
+
+/**
+ * How the controller replaces a pod of an old revision:
+ * - 'surge-first': the new pod is created first, and an old one goes only once a new
+ *   one is Ready (a RollingUpdate with maxSurge >= 1 and maxUnavailable 0): a new pod
+ *   that waits for what an old pod holds waits forever (DESIGN.md §1 A);
+ * - 'old-first': an old pod may go before its replacement is Ready (maxUnavailable >=
+ *   1, or Recreate).
+ * Issue 30 adds the DaemonSet's per-node surge and the StatefulSet's ordinal order.
+ */
+export type Replacement = 'surge-first' | 'old-first';
+
+/** The rollout's state the way `kubectl rollout status` decides it. */
+export interface RolloutProgress {
+  generation: number;
+  observedGeneration: number;
+  replicas: number;
+  updated: number;
+  ready: number;
+  available: number;
+  /** One line, as kubectl prints it: "Waiting for deployment "x" rollout to finish: 1 of 3 updated replicas are available..." */
+  message: string;
+}
+
+export type RolloutVerdict =
+  | { state: 'progressing'; progress: RolloutProgress }
+  | { state: 'complete'; progress: RolloutProgress }
+  | { state: 'failed'; progress: RolloutProgress; reason: string };
+
+/** The controller gave up waiting for the rollout (a Deployment's ProgressDeadlineExceeded). */
+export interface StalledRollout {
+  /** The condition as the controller wrote it. */
+  condition: { type: string; status: string; reason: string; message?: string };
+  /** The revision that made no progress, as named ("web-5d8f7c9b4", or "the new ReplicaSet"). */
+  revision: string;
+  /** Ready pods of that revision, desired replicas, and the deadline in seconds. */
+  ready: number;
+  desired: number;
+  deadlineSeconds: number;
+}
+
+export interface WorkloadKindModule {
+  readonly kind: WorkloadKind;
+
+  // The objects, as read (collector, scan, dump reader).
+  /** The objects that hold its revisions, as the API lists them and a dump names them. */
+  readonly revisionObjects: { kind: 'ReplicaSet'; resource: 'replicasets' };
+  /** The pod label naming a pod's revision: "pod-template-hash" (Deployment), "controller-revision-hash" (StatefulSet, DaemonSet). */
+  readonly revisionLabel: string;
+  /** The label selector of its pods (and revision objects): what the collector lists with. */
+  selector(object: WorkloadObject): LabelSelector;
+  podTemplate(object: WorkloadObject): PodTemplateSpec;
+  /**
+   * Its own revision objects and pods out of what was read, by controller owner
+   * reference (by kind and name where a hand-written dump has no uids), newest first.
+   */
+  own(
+    object: WorkloadObject,
+    read: { revisions: readonly RevisionObject[]; pods: readonly Pod[] },
+    here: (meta: ObjectMeta) => boolean,
+  ): { revisions: RevisionObject[]; pods: Pod[] };
+  /** The snapshot's kind fields: the object and its revision objects. */
+  objects(object: WorkloadObject, revisions: RevisionObject[]): WorkloadObjects;
+  /** The workload object of a snapshot of this kind. */
+  object(snapshot: WorkloadObjects): WorkloadObject;
+  /**
+   * The name of the workload of this kind a pod belongs to, from its owner reference and
+   * labels alone (the early warning, without a read); the pod as a watch delivers it,
+   * unvalidated. Undefined: not a pod of this kind.
+   */
+  nameFromPod(pod: unknown): string | undefined;
+  /** Revision objects a dump lacks though its pods name them: they may be ours (coverage gaps). */
+  missingRevisions(
+    object: WorkloadObject,
+    pods: readonly Pod[],
+    revisions: readonly RevisionObject[],
+  ): CoverageGap[];
+  /** Pods the object's status counts (a dump holding fewer lacks some). */
+  countedPods(object: WorkloadObject): number;
+
+  // The facts analyzers and plan builders ask.
+  /** Desired replicas, with the API default. */
+  desiredReplicas(object: WorkloadObject): number;
+  /** Rollouts stopped on purpose (a paused Deployment). */
+  paused(object: WorkloadObject): boolean;
+  /** The update strategy resolved to numbers, with where each value came from. */
+  strategy(object: WorkloadObject): ResolvedStrategy;
+  replacement(strategy: ResolvedStrategy): Replacement;
+  /** Which revision each pod belongs to, current first. */
+  revisions(snapshot: WorkloadObjects & Pick<SnapshotCommon, 'pods'>): Revisions;
+  /** `kubectl rollout status`: progressing, complete or failed, with kubectl's own line. */
+  rolloutStatus(object: WorkloadObject, sinceGeneration?: number): RolloutVerdict;
+  /** Why the workload is not in its steady state (a rollout or scale under way), or undefined. */
+  underWay(snapshot: WorkloadSnapshot): string | undefined;
+  /** The workload's own counts in a line ("1 of 3 replicas updated, ..."), and whether they say done. */
+  statusSummary(object: WorkloadObject): { text: string; complete: boolean };
+  /** The controller gave up on the rollout, or undefined. */
+  stalled(snapshot: WorkloadSnapshot): StalledRollout | undefined;
+  /** What kubectl prints for this rollout that reads as if it were progressing (surge deadlock evidence). */
+  misleadingSignals(object: WorkloadObject, strategy: ResolvedStrategy, replicas: number): string;
+  /** The sentence a finding adds when rollouts are stopped on purpose, or ''. */
+  pausedNote(object: WorkloadObject): string;
+}

@@ -1,0 +1,33 @@
+/**
+ * The scheduling constraints of a workload's pods as the API server admitted them.
+ * Admission plugins and webhooks mutate pods, not templates: GKE's
+ * ExtendedResourceToleration adds a toleration for every requested extended
+ * resource, and OpenShift, Kyverno and Gatekeeper add tolerations and affinity
+ * (DESIGN.md §4). So node eligibility is read from a pod of the current template,
+ * and from the template only when no such pod exists.
+ */
+import type { PodSpec } from '../k8s.js';
+import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
+import { podTemplateOf, workloadKind } from './index.js';
+import { isTerminating, isUnscheduled } from '../base/pods.js';
+
+export interface AdmittedSpec {
+  spec: PodSpec;
+  /** The pod it was read from; absent when it is the template's. */
+  from?: string;
+}
+
+/**
+ * A Pending pod of the current revision first (it is what the scheduler is judging),
+ * then a live one, else the template. The spec is returned without `nodeName`, as a
+ * new pod of the template would be created.
+ */
+export function admittedSpec(
+  workload: WorkloadObjects & Pick<WorkloadSnapshot, 'target' | 'pods'>,
+): AdmittedSpec {
+  const ours = workloadKind(workload).revisions(workload).current?.pods ?? [];
+  const pod = ours.find(isUnscheduled) ?? ours.find((p) => !isTerminating(p));
+  if (!pod) return { spec: podTemplateOf(workload).spec };
+  const { nodeName: _bound, ...spec } = pod.spec;
+  return { spec, from: pod.metadata.name ?? '' };
+}

@@ -1,0 +1,47 @@
+/**
+ * The workload kinds, one module each (kind.ts says what a module answers). Adding a
+ * kind: its name in WORKLOAD_KINDS and WORKLOAD_NAMES (workload-ref.ts), its objects in
+ * the snapshot's WorkloadObjects (snapshot.ts), its module, and its line here.
+ */
+import type { PodTemplateSpec } from '../k8s.js';
+import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
+import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
+import { deploymentKind } from './deployment/index.js';
+import type { WorkloadKindModule } from '../workload-kind.js';
+
+/** A snapshot, or the part of one that says its kind and holds its objects. */
+type KindOf = Pick<WorkloadSnapshot, 'target'> & WorkloadObjects;
+
+const MODULES: Readonly<Record<WorkloadKind, WorkloadKindModule>> = Object.freeze({
+  Deployment: deploymentKind,
+});
+
+/** The module of a kind, or of the kind a snapshot (or any `{ target }`) is about. */
+export function workloadKind(of: WorkloadKind | { target: { kind: WorkloadKind } }): WorkloadKindModule {
+  return MODULES[typeof of === 'string' ? of : of.target.kind];
+}
+
+/**
+ * The workload a pod belongs to, named from its owner reference and labels alone (no
+ * read): the first kind whose module recognises the pod. The pod as a watch delivers it.
+ */
+export function workloadOfPod(pod: unknown): { kind: WorkloadKind; name: string } | undefined {
+  for (const kind of WORKLOAD_KINDS) {
+    const name = MODULES[kind].nameFromPod(pod);
+    if (name !== undefined) return { kind, name };
+  }
+  return undefined;
+}
+
+/** The workload object of a snapshot, whatever its kind (its metadata is what every kind has). */
+export function workloadObject(snapshot: KindOf): WorkloadObject {
+  return workloadKind(snapshot).object(snapshot);
+}
+
+/** The pod template of a snapshot's workload. */
+export function podTemplateOf(snapshot: KindOf): PodTemplateSpec {
+  const kind = workloadKind(snapshot);
+  return kind.podTemplate(kind.object(snapshot));
+}
+
+export type { Revision, Revisions, WorkloadKindModule } from '../workload-kind.js';

@@ -1,0 +1,109 @@
+/**
+ * The early warning's leader lease: every worker replica competes for one Redis key
+ * per cluster and the holder watches, so N replicas hold the watches of one and queue
+ * each diagnosis once. When the leader dies its lease lapses and another replica takes
+ * over within `leaseMs`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { waitForReady } from '../../queue/connection.js';
+
+// Renews the lease when this replica holds it; takes it when nobody does (a Redis
+// restart without persistence forgets the key: the leader keeps its role). 1: held.
+const LEASE = `
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+/** Redis key of the early-warning leader lease of a cluster. */
+export function leaderKey(cluster: string): string {
+  return `rd:early-warning:leader:${cluster}`;
+}
+
+export interface LeaseOptions {
+  redis: Redis;
+  cluster: string;
+  leaseMs: number;
+  /** This replica took the lease: start watching. */
+  onLead(): void;
+  /**
+   * Stop watching (awaited before the next renewal): another replica holds the lease
+   * now ('lost'), or this one stops ('stopped').
+   */
+  onFollow(why: 'lost' | 'stopped'): Promise<void>;
+  /** Redis did not answer a renewal: the role stays as it was. */
+  onUnreachable(reason: string): void;
+}
+
+export interface Lease {
+  readonly leader: boolean;
+  /** Stops competing; a leader stops watching (onFollow) and gives the lease up. */
+  stop(): Promise<void>;
+}
+
+/** Competes for the lease now and every `leaseMs / 3`, one renewal at a time. */
+export function startLease(options: LeaseOptions): Lease {
+  const { redis, leaseMs } = options;
+  const key = leaderKey(options.cluster);
+  const id = randomUUID();
+  let leader = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let transition: Promise<void> = Promise.resolve();
+
+  const tick = async (): Promise<void> => {
+    let held: boolean;
+    try {
+      await waitForReady(redis, leaseMs / 3);
+      held = Number(await redis.eval(LEASE, 1, key, id, String(leaseMs))) === 1;
+    } catch (error) {
+      // Redis away: nobody can take the lease meanwhile; keep the current role.
+      options.onUnreachable(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    if (stopped) return;
+    if (held && !leader) {
+      leader = true;
+      options.onLead();
+    } else if (!held && leader) {
+      leader = false;
+      await options.onFollow('lost');
+    }
+  };
+  const schedule = (): void => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      transition = transition.then(tick).finally(schedule);
+    }, leaseMs / 3);
+  };
+  transition = tick().finally(schedule);
+
+  return {
+    get leader() {
+      return leader;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await transition;
+      if (leader) {
+        leader = false;
+        await options.onFollow('stopped');
+        await redis.eval(RELEASE, 1, key, id).catch(() => undefined);
+      }
+    },
+  };
+}
