@@ -15,6 +15,7 @@ import { createProducers } from '../queue/producers.js';
 import { startSlackApp, type SlackAppHandle } from './app.js';
 import { startNotifyConsumer } from './notify/consumer.js';
 import { createNotifyClient } from './notify/notify-client.js';
+import { createRootStates } from './notify/root-state.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 
@@ -80,6 +81,9 @@ export async function startAppRuntime(
       config.approvalSigningKey,
     ),
     plans: createPlanStore(redis),
+    rootStates: createRootStates(redis, config.approvalSigningKey, (planId) => {
+      logger.warn({ planId }, 'root message state in Redis does not carry the app mark: ignored');
+    }),
     policy: approval,
     readPolicy: createReadPolicy({
       readers: config.readers.filter((r) => r !== '*'),

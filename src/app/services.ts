@@ -8,6 +8,7 @@ import type { ApprovalPolicy } from '../plans/policy.js';
 import type { ReadPolicy } from '../plans/read-policy.js';
 import type { Producers } from '../queue/producers.js';
 import type { Subscriptions } from './notify/subscriptions.js';
+import type { RootStates } from './notify/root-state.js';
 
 /** What listeners and routes need; built once in app.ts and injected (tests pass fakes). */
 export interface AppServices {
@@ -27,4 +28,6 @@ export interface AppServices {
   slackReady(): boolean;
   /** Alert threads (src/app/alerts); absent when alert intake is not configured. */
   alerts?: AlertNotifyHooks;
+  /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
+  rootStates?: RootStates;
 }

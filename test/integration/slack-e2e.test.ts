@@ -193,6 +193,19 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
     const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
     expect(done.text).toMatch(/^rolled out: deployment\/vision-object-tracker: /);
+    // The channel view: the root message says how it ended, and no longer looks critical.
+    const root = await h.slack.waitFor(() => {
+      const m = h.message(result.channel, result.ts);
+      return JSON.stringify(m?.blocks ?? []).includes('rolled out at') && m;
+    }, 10_000);
+    const shown = JSON.stringify(root.blocks);
+    expect(shown).toMatch(
+      new RegExp(
+        `\\*set-rolling-update\\* approved by <@${h.approver}> at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; rolled out at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`,
+      ),
+    );
+    expect(shown).toContain(':white_check_mark: ~*RolloutSurgeDeadlock*');
+    expect(shown).not.toContain(':red_circle:');
 
     expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
     const patches = h.sim.requests.slice(mark).filter((r) => r.verb === 'patch');
@@ -307,6 +320,14 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     ]);
     expect(h.audit()).toContainEqual(
       expect.objectContaining({ action: 'outcome', planId: inverse.id, outcome: 'rolled-out' }),
+    );
+    // The root message says the fix was undone: the incident's state is back to what the undo left.
+    await h.slack.waitFor(
+      () => JSON.stringify(h.message(result.channel, result.ts)?.blocks ?? []).includes('; undone at '),
+      10_000,
+    );
+    expect(JSON.stringify(h.message(result.channel, result.ts)?.blocks)).toContain(
+      `*undo of set-rolling-update* approved by <@${h.approver}>`,
     );
     expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
     const d = deployment(h, 'vision', NAME);

@@ -83,3 +83,9 @@ export function parsePlanButtonValue(value: string): {
   }
   return { planId: value, shown: null, requester: null };
 }
+
+/**
+ * block_ids of a result's verdict line and of the line that says where its approved fix
+ * stands: src/app/notify/root-state.ts re-renders these two as the fix's outcomes arrive.
+ */
+export const ROOT_BLOCK = { verdict: 'rd-verdict', state: 'rd-state' } as const;

@@ -4,7 +4,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';
 import type { ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary } from '../../plans/store.js';
-import { ACTION, rerunValue, type Requester } from './action-ids.js';
+import { ACTION, ROOT_BLOCK, rerunValue, type Requester } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
 import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
@@ -208,7 +208,7 @@ export function renderDiagnosis(input: {
   const t = diagnosis.target;
   const owner = managedByPhrase(diagnosis);
   const header = [
-    section(verdict(diagnosis)),
+    { ...section(verdict(diagnosis)), block_id: ROOT_BLOCK.verdict },
     context(
       mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${diagnosis.capturedAt}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
     ),

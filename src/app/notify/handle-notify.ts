@@ -8,13 +8,14 @@ import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
 import { deliverRun } from './run-delivery.js';
+import { rootOnOutcome } from './root-update.js';
 
 /**
  * Turns one notify job into its Slack calls, by kind. `signed`: the job as queued, its
  * signature verified (./consumer.ts), kept with a run for messages that join later.
  */
 export async function handleNotify(
-  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts'>,
+  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates'>,
   client: webApi.WebClient,
   redis: Redis,
   job: NotifyJob,
@@ -68,6 +69,7 @@ export async function handleNotify(
         text: message.text,
         blocks: asSlackBlocks(message.blocks),
       });
+      if (services.rootStates) await rootOnOutcome(services.rootStates, client, job, services.logger);
       return;
     }
   }

@@ -1,7 +1,10 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { approve } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
-import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
+import { asIs, joinMrkdwn, mrkdwn, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
+import { ROOT_BLOCK } from '../../blocks/action-ids.js';
+import { utcMinute, type RootRecord } from '../../notify/root-state.js';
+import { updateRootState } from '../../notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../remediation/kinds/index.js';
 import type { AppServices } from '../../services.js';
@@ -69,19 +72,73 @@ export function approvePlanAction(services: AppServices) {
         // Say "undo of" the kind reverted, so the mark does not read as a re-approval.
         const { kind } = outcome.stored.plan;
         const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
-        const when = new Date().toISOString().replace('T', ' ').slice(0, 16);
-        const who = joinMrkdwn(outcome.approvers.map(userMention), ' and ');
-        const line = mrkdwn`:white_check_mark: *${what}* approved by ${asIs(who)} at ${when} UTC; applying…`;
+        const approval = approvalClause(outcome.approvers, Date.now());
+        const line = mrkdwn`:white_check_mark: *${what}* ${asIs(approval)}; applying…`;
+        const blocks = markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line, {
+          withdrawOthers: true,
+        });
         await client.chat.update({
           channel: click.channel,
           ts: click.messageTs,
           text: mrkdwn`${what} approved`,
-          blocks: asSlackBlocks(
-            markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line, { withdrawOthers: true }),
-          ),
+          blocks: asSlackBlocks(blocks),
+        });
+        await keepRootState(services, client, {
+          planId,
+          undoOf: outcome.stored.undoOf,
+          record: {
+            channel: click.channel,
+            ts: click.messageTs,
+            threadTs: click.rootTs,
+            undo: false,
+            what,
+            approval,
+            verdict: verdictText(blocks),
+            blocks,
+          },
         });
         return;
       }
     }
   };
+}
+
+/** "approved by <@U1> and <@U2> at 2026-11-23 03:12 UTC", the names escaped by userMention. */
+function approvalClause(approvers: readonly string[], at: number): Mrkdwn {
+  const who = joinMrkdwn(approvers.map(userMention), ' and ');
+  return mrkdwn`approved by ${asIs(who)} at ${utcMinute(at)}`;
+}
+
+/** The verdict line's text as the message shows it (block_id ROOT_BLOCK.verdict), or ''. */
+function verdictText(blocks: readonly Record<string, unknown>[]): string {
+  const block = blocks.find((b) => b.block_id === ROOT_BLOCK.verdict);
+  const text = (block?.text as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
+/**
+ * Keeps what the approved message now shows so each outcome can re-render its state
+ * line (src/app/notify/root-state.ts). An Undo is approved in a thread reply: the root
+ * its plan was approved on says "undoing", and the undo's outcomes go there too.
+ */
+async function keepRootState(
+  services: AppServices,
+  client: ActionArgs['client'],
+  approved: { planId: string; undoOf: string | undefined; record: RootRecord },
+): Promise<void> {
+  const roots = services.rootStates;
+  if (!roots) return;
+  try {
+    if (approved.undoOf === undefined) {
+      await roots.record(approved.planId, approved.record);
+      return;
+    }
+    const root = await roots.load(approved.undoOf);
+    if (!root) return;
+    const record = { ...root, undo: true, what: approved.record.what, approval: approved.record.approval };
+    await updateRootState(roots, client, approved.planId, record, 'undoing', Date.now());
+  } catch (error) {
+    // The approval stands and its job is queued: only the root's state line is not kept.
+    services.logger.warn({ err: error, planId: approved.planId }, 'root message state not kept');
+  }
 }

@@ -1,6 +1,7 @@
 import {
   ACTION,
   APPROVE_ACTION_PATTERN,
+  ROOT_BLOCK,
   actionIndexSuffix,
   parsePlanButtonValue,
 } from '../../blocks/action-ids.js';
@@ -55,7 +56,8 @@ export function markPlanInBlocks(
     typeof el.value === 'string' && parsePlanButtonValue(el.value).planId === planId;
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
-      out.push(section(line));
+      // The state line: src/app/notify/root-state.ts re-renders it as the fix goes on.
+      out.push({ ...section(line), block_id: ROOT_BLOCK.state });
       const all = block.elements as Record<string, unknown>[];
       const withdrawn = all.filter(
         (el) =>
@@ -79,6 +81,10 @@ export function markPlanInBlocks(
             : el,
         );
       out.push({ ...block, elements });
+    } else if (block.block_id === ROOT_BLOCK.state) {
+      // An earlier mark stays as it reads; the id moves to the newest (Slack refuses a repeated block_id).
+      const { block_id: _earlier, ...rest } = block;
+      out.push(rest);
     } else {
       out.push(block);
     }

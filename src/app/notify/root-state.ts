@@ -1,0 +1,192 @@
+/**
+ * The root message of a result says how its approved fix ended (issue 31.1): applying,
+ * applied, rolled out, failed, refused, not finished in time, undone. Someone scanning
+ * the channel at 3 a.m. reads the state there, not in a thread reply, and a resolved
+ * incident stops looking critical.
+ *
+ * The app cannot read a message back without a history scope, so when a plan is
+ * approved it keeps the blocks it put on that message, in `rd:root:<planId>`, under its
+ * own mark (the approval key, a domain of its own, over the plan, the message and the
+ * blocks): a Redis writer cannot make the app edit another message or say something it
+ * did not render (a value that does not verify is dropped with a warning). Each outcome
+ * the workers sign (src/app/notify/handle-notify.ts) then re-renders two blocks of it:
+ * the verdict line's icon and the state line, both found by their block_id.
+ */
+import { createHash, createPublicKey, sign, verify } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { SigningKey } from '../../plans/approval-signature.js';
+import type { NotifyJob } from '../../queue/schemas.js';
+import { ROOT_BLOCK } from '../blocks/action-ids.js';
+import { asIs, mrkdwn, trusted, type Mrkdwn } from '../blocks/mrkdwn.js';
+import { section, type Block } from '../blocks/text.js';
+import type { MessageRef } from './subscriptions.js';
+
+type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+
+/** Where a root message's fix stands. */
+export type RootStage =
+  'applying' | 'undoing' | Exclude<Outcome['stage'], 'progress'> | 'step' | 'undone' | 'undo-failed';
+
+/** Stages after which the incident is over: the verdict line stops looking critical. */
+const RESOLVED: ReadonlySet<RootStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
+
+const WORDS: Record<RootStage, { icon: string; words: string }> = {
+  applying: { icon: ':white_check_mark:', words: 'applying' },
+  undoing: { icon: ':leftwards_arrow_with_hook:', words: 'undo approved; undoing' },
+  step: { icon: ':arrow_down_small:', words: 'applying step by step' },
+  applied: { icon: ':arrows_counterclockwise:', words: 'applied; rollout under way' },
+  'already-applied': { icon: ':white_check_mark:', words: 'already applied' },
+  'rolled-out': { icon: ':white_check_mark:', words: 'rolled out' },
+  'pods-ready': { icon: ':white_check_mark:', words: 'replacement pods Ready' },
+  'still-failing': { icon: ':warning:', words: 'applied, but the pods still fail' },
+  refused: { icon: ':no_entry:', words: 'not applied: refused' },
+  failed: { icon: ':x:', words: 'not applied: failed' },
+  timeout: { icon: ':hourglass:', words: 'applied; the rollout did not finish in time' },
+  paused: { icon: ':double_vertical_bar:', words: 'applied; waits for the resume (Deployment paused)' },
+  undone: { icon: ':leftwards_arrow_with_hook:', words: 'undone' },
+  'undo-failed': { icon: ':x:', words: 'undo not applied' },
+};
+
+/** The one time format of our messages: minutes, UTC. */
+export function utcMinute(ms: number): string {
+  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+/**
+ * The state line: what the fix did last and when, after who approved it. `approval`
+ * is the approval clause as rendered at approval time (names already escaped).
+ */
+export function stateLine(stage: RootStage, at: number, what: string, approval: Mrkdwn): Block {
+  const { icon, words } = WORDS[stage];
+  // Applying and undoing start when the approval does: the approval's time says when.
+  const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${utcMinute(at)}`;
+  const text = mrkdwn`${asIs(trusted(icon))} *${what}* ${asIs(approval)}; ${words}${when}`;
+  return { ...section(text), block_id: ROOT_BLOCK.state };
+}
+
+/** The root stage an outcome reply means; undefined where the root keeps its line. */
+export function rootStageOf(job: Outcome, undo: boolean): RootStage | undefined {
+  if (job.stage === 'progress') return job.step ? 'step' : undefined;
+  if (!undo) return job.stage;
+  if (job.stage === 'refused' || job.stage === 'failed') return 'undo-failed';
+  if (job.stage === 'applied' || job.stage === 'paused') return 'undoing';
+  return 'undone';
+}
+
+/**
+ * The root's blocks with the state line replaced and the verdict's icon set by the
+ * stage: a check mark once resolved, the severity icon it had otherwise.
+ */
+export function withRootState(
+  blocks: readonly Block[],
+  record: RootRecord,
+  stage: RootStage,
+  at: number,
+): Block[] {
+  const line = stateLine(stage, at, record.what, kept(record.approval));
+  return blocks.map((block) => {
+    if (block.block_id === ROOT_BLOCK.state) return line;
+    if (block.block_id !== ROOT_BLOCK.verdict || !record.verdict) return block;
+    return RESOLVED.has(stage) ? resolvedVerdict(record) : verdictBlock(kept(record.verdict));
+    return block;
+  });
+}
+
+/**
+ * The verdict line as first rendered (the app's own text, kept under its mark), its
+ * leading icon swapped for a check mark and struck through once resolved.
+ */
+function resolvedVerdict(record: RootRecord): Block {
+  const text = kept(stripTilde(record.verdict.replace(/^:[a-z0-9_+-]+:\s*/, '')));
+  return verdictBlock(mrkdwn`:white_check_mark: ~${asIs(text)}~ resolved`);
+}
+
+/**
+ * Mrkdwn the app rendered itself and kept in a record under its mark (load() verified
+ * it): the one place such text becomes Mrkdwn again; nothing else reaches it.
+ */
+function kept(text: string): Mrkdwn {
+  return text as Mrkdwn;
+}
+
+function verdictBlock(text: Mrkdwn): Block {
+  return { ...section(text), block_id: ROOT_BLOCK.verdict };
+}
+
+/** A strike-through must not be ended early by a tilde inside it. */
+function stripTilde(text: string): string {
+  return text.replace(/~/g, '');
+}
+
+const recordSchema = z.object({
+  channel: z.string().min(1).max(40),
+  ts: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
+  /** The thread the plan's outcomes are posted in (the message itself when it is a root). */
+  threadTs: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
+  /** The approved plan is an Undo: its outcomes read as undone or not. */
+  undo: z.boolean(),
+  /** The fix's name as the state line says it ("set-rolling-update", "undo of exclude-node"). */
+  what: z.string().max(200),
+  /** "approved by <@U1> at …", as rendered at approval time. */
+  approval: z.string().max(2000),
+  /** The verdict line's text as first rendered. */
+  verdict: z.string().max(3000),
+  blocks: z.array(z.record(z.string(), z.unknown())).max(50),
+});
+
+/** A root message the app rendered, kept to re-render its state line. */
+export type RootRecord = z.infer<typeof recordSchema>;
+
+const TTL_SECONDS = 7 * 24 * 3600;
+const DOMAIN = 'rollout-doctor root-state v1';
+
+function markBytes(planId: string, record: RootRecord): Buffer {
+  const digest = createHash('sha256').update(JSON.stringify(record)).digest('hex');
+  return Buffer.from(`${DOMAIN}\n${planId}\n${digest}`);
+}
+
+export interface RootStates {
+  /** Keeps what the app put on a message for `planId` (and its Undo, under the undo's id). */
+  record(planId: string, record: RootRecord): Promise<void>;
+  /** The record, only when the app's mark on it verifies; null when absent or altered. */
+  load(planId: string): Promise<RootRecord | null>;
+}
+
+/**
+ * @param onForged called when a stored record does not verify (a Redis writer altered
+ *   it): the app does not edit the message, and says so where operators look.
+ */
+export function createRootStates(
+  redis: Redis,
+  key: SigningKey,
+  onForged: (planId: string) => void,
+): RootStates {
+  const publicKey = createPublicKey(key.privateKey);
+  const keyOf = (planId: string): string => `rd:root:${planId}`;
+  return {
+    async record(planId, record) {
+      const value = recordSchema.parse(record);
+      const mark = sign(null, markBytes(planId, value), key.privateKey).toString('base64url');
+      await redis.set(keyOf(planId), JSON.stringify({ record: value, mark }), 'EX', TTL_SECONDS);
+    },
+    async load(planId) {
+      const raw = await redis.get(keyOf(planId));
+      if (raw === null) return null;
+      try {
+        const parsed = z.object({ record: recordSchema, mark: z.string().max(200) }).parse(JSON.parse(raw));
+        if (verify(null, markBytes(planId, parsed.record), publicKey, Buffer.from(parsed.mark, 'base64url')))
+          return parsed.record;
+      } catch {
+        // falls through: not a record the app wrote
+      }
+      onForged(planId);
+      return null;
+    },
+  };
+}
+
+/** The message a record is on. */
+export function rootRef(record: RootRecord): MessageRef {
+  return { channel: record.channel, ts: record.ts };
+}

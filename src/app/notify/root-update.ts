@@ -1,0 +1,63 @@
+import type { webApi } from '@slack/bolt';
+import type { NotifyJob } from '../../queue/schemas.js';
+import { asSlackBlocks } from '../blocks/text.js';
+import type { Logger } from '../../logger.js';
+import {
+  rootStageOf,
+  withRootState,
+  type RootRecord,
+  type RootStage,
+  type RootStates,
+} from './root-state.js';
+
+type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+
+/** Re-renders the root's state line for `stage` and keeps the result under `planId`. */
+export async function updateRootState(
+  roots: RootStates,
+  client: Pick<webApi.WebClient, 'chat'>,
+  planId: string,
+  record: RootRecord,
+  stage: RootStage,
+  at: number,
+): Promise<void> {
+  const blocks = withRootState(record.blocks, record, stage, at);
+  await client.chat.update({
+    channel: record.channel,
+    ts: record.ts,
+    text: `${record.what}: ${stage}`,
+    blocks: asSlackBlocks(blocks),
+  });
+  await roots.record(planId, { ...record, blocks });
+}
+
+/**
+ * After a signed outcome's thread reply: the root message of the approved plan says the
+ * same, when the app kept that root and it is the message the outcome is about (its
+ * channel and thread, from the signed job). Never throws: the reply is posted, and a
+ * retry of the notify job would post it twice; a root that cannot be edited (deleted,
+ * too old) is logged.
+ */
+export async function rootOnOutcome(
+  roots: RootStates,
+  client: Pick<webApi.WebClient, 'chat'>,
+  job: Outcome,
+  logger: Logger,
+  now = Date.now(),
+): Promise<void> {
+  try {
+    const record = await roots.load(job.planId);
+    if (!record) return;
+    if (record.channel !== job.channel || record.threadTs !== job.messageTs) {
+      logger.warn(
+        { planId: job.planId },
+        'root message state names another message than the outcome: not edited',
+      );
+      return;
+    }
+    const stage = rootStageOf(job, record.undo);
+    if (stage) await updateRootState(roots, client, job.planId, record, stage, now);
+  } catch (error) {
+    logger.warn({ err: error, planId: job.planId }, 'root message state not updated');
+  }
+}
