@@ -10,9 +10,12 @@
  *
  * With --screenshots DIR it plays both incidents in headless chromium instead
  * (playwright-core, the system's chromium), writes DIR/preview-incident-a.png and
- * DIR/preview-incident-b.png, and exits.
+ * DIR/preview-incident-b.png with their text twins (.txt), and exits; when DIR is not
+ * docs/, it says whether docs/'s committed screenshots still show what is rendered
+ * now (scripts/preview/staleness.ts) and exits 1 when they do not.
  */
-import { mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -29,6 +32,7 @@ import {
   screenshotMessage,
 } from './preview/browser-flow.js';
 import { INCIDENT_COMMANDS, startPreviewSession } from './preview/session.js';
+import { normalizedPreviewText, previewTextDiff } from './preview/staleness.js';
 
 const USAGE = `usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
   --port P           the page's port on 127.0.0.1 (default: a free one)
@@ -47,7 +51,8 @@ const say = (line: string): void => {
 const cleanup = createCleanup(say);
 const processes: DemoProcess[] = [];
 
-async function screenshots(url: string, dir: string): Promise<void> {
+async function screenshots(url: string, dir: string): Promise<number> {
+  let stale = 0;
   const executable = findChromium();
   if (!executable) throw new DemoError('no chromium on PATH (Debian/Ubuntu: apt-get install chromium)');
   await mkdir(dir, { recursive: true });
@@ -66,8 +71,36 @@ async function screenshots(url: string, dir: string): Promise<void> {
     const { label } = await approveRecommended(page, message, 90_000);
     const file = join(dir, `preview-incident-${incident}.png`);
     await screenshotMessage(page, message, file);
+    const text = normalizedPreviewText(await message.innerText());
+    await writeFile(join(dir, `preview-incident-${incident}.txt`), `${text}\n`);
     say(`  approved "${label}", rolled out; wrote ${file}`);
+    if (resolve(dir) !== COMMITTED) stale += compareWithCommitted(incident, text);
   }
+  return stale;
+}
+
+/** Where the README's screenshots live, with their text twins (scripts/preview/staleness.ts). */
+const COMMITTED = resolve('docs');
+
+/** Says whether the committed screenshot of `incident` shows what the preview renders now; 1 when not. */
+function compareWithCommitted(incident: string, now: string): number {
+  const path = join(COMMITTED, `preview-incident-${incident}.txt`);
+  if (!existsSync(path)) {
+    say(
+      `  docs/preview-incident-${incident}.png has no text twin (${path}): regenerate with npm run preview -- --screenshots docs`,
+    );
+    return 1;
+  }
+  const diff = previewTextDiff(readFileSync(path, 'utf8').trimEnd(), now);
+  if (diff.length === 0) {
+    say(`  docs/preview-incident-${incident}.png is current (its text matches).`);
+    return 0;
+  }
+  say(`  docs/preview-incident-${incident}.png is STALE; what differs (- committed, + now):`);
+  for (const line of diff.slice(0, 20)) say(`    ${line}`);
+  if (diff.length > 20) say(`    … and ${diff.length - 20} more line(s)`);
+  say('  Regenerate with: npm run preview -- --screenshots docs');
+  return 1;
 }
 
 async function main(interrupted: () => boolean): Promise<number> {
@@ -109,8 +142,9 @@ async function main(interrupted: () => boolean): Promise<number> {
     say(`Preview:    ${session.server.url} (loopback only)`);
     const crashed = Promise.race([session.stack.app.exited, session.stack.worker.exited]);
     if (args.screenshots !== undefined) {
-      await Promise.race([screenshots(session.server.url, resolve(args.screenshots)), crashed]);
-      return 0;
+      const stale = await Promise.race([screenshots(session.server.url, resolve(args.screenshots)), crashed]);
+      // Exit 1 when the committed screenshots are stale, so a check can run this.
+      return typeof stale === 'number' && stale > 0 ? 1 : 0;
     }
     await Promise.race([session.incidents, crashed]);
     say(`Both incidents are live. Open ${session.server.url} and type, for example:`);

@@ -72,7 +72,7 @@ export async function runCommand(
 /**
  * Clicks the message's primary (recommended) button, checks the confirm dialog opens
  * before anything is sent, accepts it, and waits for a thread reply saying it rolled
- * out. Returns the button's label and the dialog's text.
+ * out and for the message itself to say so. Returns the button's label and the dialog's text.
  */
 export async function approveRecommended(
   page: Page,
@@ -91,6 +91,11 @@ export async function approveRecommended(
     .filter({ hasText: /rolled out/i })
     .first();
   await outcome.waitFor({ timeout: timeoutMs });
+  // The root message itself says it rolled out (src/app/notify/root-state.ts).
+  await message
+    .locator(':scope > .msg-body')
+    .filter({ hasText: /rolled out at/ })
+    .waitFor({ timeout: timeoutMs });
   return { label, dialog: text, outcome };
 }
 
