@@ -23,6 +23,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'apply one remediation to a Deployment after showing the patch and confirming',
     load: async () => (await import('./commands/apply.js')).run,
   },
+  undo: {
+    summary: 'put back what apply wrote, by the undo id it printed, if nothing moved on since',
+    load: async () => (await import('./commands/undo.js')).run,
+  },
   keygen: {
     summary: 'print new plan seal and approval keys for the app and the workers',
     load: async () => (await import('./commands/keygen.js')).run,

@@ -32,7 +32,10 @@ interface Run {
   stderr: string;
 }
 
-async function cli(argv: string[], options: { tty?: boolean; input?: string } = {}): Promise<Run> {
+async function cli(
+  argv: string[],
+  options: { tty?: boolean; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<Run> {
   const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
   stdin.isTTY = options.tty ?? false;
   if (options.input !== undefined) stdin.end(options.input);
@@ -42,7 +45,7 @@ async function cli(argv: string[], options: { tty?: boolean; input?: string } = 
   const err: string[] = [];
   stdout.on('data', (c: Buffer) => out.push(c.toString()));
   stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const io: CliIo = { stdin, stdout, stderr, env: {} };
+  const io: CliIo = { stdin, stdout, stderr, env: options.env ?? {} };
   const code = await runCli(argv, io);
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
@@ -196,6 +199,65 @@ describe('rollout-doctor against a live cluster', () => {
     expect(run.stdout).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" -> 0');
     expect(run.stdout).toContain('Rollout complete');
     expect(run.code).toBe(0);
+  });
+
+  it('apply prints how to undo; undo puts the strategy back once, with the same checks as the Undo button', async () => {
+    const kubeconfig = await deadlocked();
+    const env = { ROLLOUT_DOCTOR_STATE_DIR: join(dir, 'state') };
+    const applied = await cli(
+      [
+        'apply',
+        ...TARGET,
+        '--remediation',
+        'set-rolling-update',
+        '--yes',
+        '--timeout',
+        '20',
+        '--kubeconfig',
+        kubeconfig,
+      ],
+      { env },
+    );
+    expect(applied.code).toBe(0);
+    const id = /To undo: rollout-doctor undo (\S+)/.exec(applied.stdout)?.[1];
+    expect(id).toMatch(/^undo-set-rolling-update-[0-9a-f]{16}$/);
+    const strategy = () =>
+      (sim?.get('Deployment', 'vision', 'vision-object-tracker') as Deployment).spec.strategy;
+    expect(strategy()?.rollingUpdate?.maxSurge).toBe(0);
+
+    // Without --yes and no terminal: nothing changes.
+    const unconfirmed = await cli(['undo', id ?? '', '--kubeconfig', kubeconfig], { env });
+    expect(unconfirmed.code).toBe(2);
+    expect(strategy()?.rollingUpdate?.maxSurge).toBe(0);
+
+    const undone = await cli(['undo', id ?? '', '--yes', '--timeout', '20', '--kubeconfig', kubeconfig], {
+      env,
+    });
+    expect(undone.stdout).toContain('/spec/strategy/rollingUpdate/maxSurge: 0 -> "25%"');
+    expect(undone.code).toBe(0);
+    expect(strategy()).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
+    });
+
+    // The same undo again: the Deployment moved on (its generation), so the executor refuses.
+    const again = await cli(['undo', id ?? '', '--yes', '--kubeconfig', kubeconfig], { env });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/Not applied \(refused\)|Server dry run: not applicable/);
+
+    // An undo made for another cluster is refused before anything is read or written.
+    const elsewhere = join(dir, 'kubeconfig-elsewhere');
+    writeFileSync(
+      elsewhere,
+      readFileSync(kubeconfig, 'utf8').replace(/server: \S+/, 'server: http://127.0.0.1:1'),
+    );
+    const other = await cli(['undo', id ?? '', '--yes', '--kubeconfig', elsewhere], { env });
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('this undo was made for the cluster at');
+
+    const unknown = await cli(['undo', 'set-recreate-0123456789abcdef', '--kubeconfig', kubeconfig], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no undo set-recreate-0123456789abcdef');
   });
 
   it('apply --remediation ID applies the plan an earlier diagnose printed, restarting at apply time', async () => {

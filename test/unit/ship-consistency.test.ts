@@ -50,6 +50,8 @@ const PLATFORM = new Set(['KUBERNETES_SERVICE_HOST', 'NODE_ENV']);
 const APP_VARS = without(variablesRead(loadAppConfig), FOREIGN_SECRETS.app);
 const WORKER_VARS = without(variablesRead(loadWorkerConfig), [...FOREIGN_SECRETS.worker, ...PLATFORM]);
 const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
+/** Read by the command line alone (src/cli), from its own environment: documented, never deployed. */
+const CLI_ONLY = new Set(['ROLLOUT_DOCTOR_STATE_DIR']);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
 const COMPOSE_ONLY = new Set([
   'WORKER_KUBECONFIG',
@@ -832,10 +834,11 @@ describe('documentation of every variable', () => {
 
   it('docs/configuration.md has one row per variable the schemas read, saying which process reads it', () => {
     const table = rows();
-    const documented = table.map((r) => r.name).filter((n) => !COMPOSE_ONLY.has(n));
+    const documented = table.map((r) => r.name).filter((n) => !COMPOSE_ONLY.has(n) && !CLI_ONLY.has(n));
     expect(sorted(new Set(documented))).toEqual(sorted(ALL_VARS));
+    for (const name of CLI_ONLY) expect(table.find((r) => r.name === name)?.readBy.trim()).toBe('cli');
     expect(documented.length, 'no duplicate rows').toBe(new Set(documented).size);
-    for (const row of table.filter((r) => !COMPOSE_ONLY.has(r.name))) {
+    for (const row of table.filter((r) => !COMPOSE_ONLY.has(r.name) && !CLI_ONLY.has(r.name))) {
       expect(row.readBy.includes('app'), `${row.name} read by app`).toBe(APP_VARS.has(row.name));
       expect(row.readBy.includes('worker'), `${row.name} read by worker`).toBe(WORKER_VARS.has(row.name));
     }
@@ -853,7 +856,9 @@ describe('documentation of every variable', () => {
     expect(readme).toContain('docs/configuration.md');
     for (const file of ['README.md', 'docs/operations.md', 'docs/security.md', 'docs/architecture.md']) {
       const names = [...text(file).matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]);
-      const unknown = names.filter((n) => !ALL_VARS.has(n) && !COMPOSE_ONLY.has(n) && !PLATFORM.has(n));
+      const unknown = names.filter(
+        (n) => !ALL_VARS.has(n) && !COMPOSE_ONLY.has(n) && !PLATFORM.has(n) && !CLI_ONLY.has(n),
+      );
       expect(sorted(new Set(unknown)), file).toEqual([]);
     }
   });

@@ -10,14 +10,11 @@
  * cluster unreachable or forbidden; 4 internal error.
  */
 import { cleanText } from '../../text/clean.js';
-import { createInterface } from 'node:readline';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { REMEDIATION_KINDS } from '../../remediation/plan.js';
-import { kindOf } from '../../remediation/kinds/index.js';
-import { watchScopeOf, watchingWords } from '../../remediation/watch-scope.js';
-import type { FieldChange } from '../../kube/write/patch-effect.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import { applyAndFollow } from '../apply-flow.js';
 
 const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
@@ -27,7 +24,8 @@ Diagnoses the Deployment, shows exactly what the chosen remediation writes (the 
 it patches, creates or deletes, and the patch) and what the API server's dry run says
 it changes, asks for confirmation, applies it, and follows what it moves until that
 completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
-taint-device (no pod template change) the replacement pods becoming Ready.
+taint-device (no pod template change) the replacement pods becoming Ready. After a
+write it prints "To undo: rollout-doctor undo ID" (see \`rollout-doctor undo --help\`).
   --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
                  rollout-restart, delete-pods, scale-old-replicaset, taint-device)
                  or a plan id from \`diagnose -o json\`
@@ -100,12 +98,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { collectSnapshot } = await import('../../kube/read/collector.js');
-  const { dryRunPlan } = await import('../../kube/write/executor.js');
-  const { applyPlan } = await import('../../apply/apply-plan.js');
-  const { watchReplacements, watchRollout } = await import('../../kube/watch/rollout-watcher.js');
   const { diagnose } = await import('../../engine/diagnose.js');
-  // Plans and dry-run answers carry cluster text: no terminal control reaches the screen.
-  const out = (text: string): void => void io.stdout.write(cleanText(text));
   const note = (text: string): void => void io.stderr.write(`${cleanText(text)}\n`);
 
   const client = createKubeClient({
@@ -127,55 +120,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     );
     return EXIT.usage;
   }
-  out(describePlan(plan));
-  const dry = await dryRunPlan(client, plan);
-  if (!dry.ok) {
-    out(`Server dry run: not applicable: ${dry.reason}\n`);
-    return EXIT.problems;
-  }
-  out(`Server dry run (dryRun=All) would change:\n${formatChanges(dry.changes)}`);
-
-  if (!args.yes) {
-    if (!io.stdin.isTTY) {
-      note(
-        'rollout-doctor apply: refusing to change the cluster without confirmation: pass --yes or run on a terminal',
-      );
-      return EXIT.usage;
-    }
-    if (!(await confirm(io, `Apply this to deployment/${args.name} in namespace ${namespace}? [y/N] `))) {
-      out('Not applied.\n');
-      return EXIT.problems;
-    }
-  }
-  const result = await applyPlan(client, plan, { onProgress: (step) => note(`… ${step}`) });
-  if (result.status === 'refused' || result.status === 'failed') {
-    out(`Not applied (${result.status}): ${result.reason}\n`);
-    return result.status === 'failed' && result.retryable ? EXIT.cluster : EXIT.problems;
-  }
-  if (result.status === 'already-applied') out(`Already applied: ${result.reason}\n`);
-  else out(`${appliedLine(plan, result.generation)}\n${formatChanges(result.changes)}`);
-
-  // What the plan moves (watch-scope.ts): the rollout, the replacements of deleted pods, or nothing.
-  const scope = watchScopeOf(plan);
-  if (scope.kind === 'nothing') {
-    out(`${watchingWords(scope)}\n`);
-    return EXIT.ok;
-  }
-  if (scope.kind === 'replacements') {
-    note(watchingWords(scope));
-    const outcome = await watchReplacements(client, ref, { timeoutMs: args.timeoutMs, replaced: scope.pods });
-    out(
-      `Replacements ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`,
-    );
-    return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
-  }
-  const outcome = await watchRollout(client, ref, {
-    timeoutMs: args.timeoutMs,
-    ...(result.status === 'applied' ? { sinceGeneration: result.generation } : {}),
-    onProgress: (status) => note(status.message),
-  });
-  out(`Rollout ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`);
-  return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
+  return applyAndFollow(client, plan, { command: 'apply', yes: args.yes, timeoutMs: args.timeoutMs }, io);
 }
 
 /** A remediation kind, or a plan id as planId makes them: the kind, a dash, 16 hex digits. */
@@ -189,44 +134,4 @@ export function choosePlan(plans: readonly RemediationPlan[], wanted: string): R
   return plans.find((p) => p.id === wanted) ?? plans.find((p) => p.kind === wanted);
 }
 
-export function describePlan(plan: RemediationPlan): string {
-  const lines = [`Remediation ${plan.kind} (${plan.id}): ${plan.summary}`, `Impact: ${plan.impact}`];
-  for (const warning of plan.warnings) lines.push(`Warning: ${warning}`);
-  lines.push(...writeLines(plan));
-  return `${lines.join('\n')}\n`;
-}
-
-/** What the executor writes, as the plan's kind says it: the object it patches, creates or deletes, exactly. */
-function writeLines(plan: RemediationPlan): string[] {
-  return kindOf(plan).words.write(plan);
-}
-
-/**
- * The first line after a successful write, as the plan's kind says it. Only a patch of
- * the Deployment makes a new generation worth naming (the rollout it starts is followed
- * from it); scaling a ReplicaSet, deleting pods or writing a DeviceTaintRule leaves the
- * Deployment's generation as it was.
- */
-export function appliedLine(plan: RemediationPlan, generation: number): string {
-  return kindOf(plan).words.applied(plan, generation);
-}
-
-function formatChanges(changes: readonly FieldChange[]): string {
-  if (changes.length === 0) return '  (nothing)\n';
-  const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
-  return changes.map((c) => `  ${c.path}: ${show(c.before)} -> ${show(c.after)}\n`).join('');
-}
-
-async function confirm(io: CliIo, question: string): Promise<boolean> {
-  const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: false });
-  try {
-    io.stderr.write(question);
-    const answer = await new Promise<string>((resolve) => {
-      rl.once('line', resolve);
-      rl.once('close', () => resolve(''));
-    });
-    return /^y(es)?$/i.test(answer.trim());
-  } finally {
-    rl.close();
-  }
-}
+export { appliedLine, describePlan } from '../apply-flow.js';

@@ -1,0 +1,72 @@
+/**
+ * `rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS]`:
+ * puts back what an earlier `apply` wrote, from the Undo it kept (src/cli/undo-store.ts),
+ * with the same checks as the Slack Undo button: the exact write and the server's dry
+ * run shown, confirmation asked, and the executor's preconditions (the generation that
+ * apply produced, each changed field still at its new value) refusing once anything
+ * moved on. Exit as apply (DESIGN.md §3): 0 undone and rolled out; 1 not undone
+ * (refused, failed or declined) or not rolled out; 2 bad arguments, no such undo, or an
+ * undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
+ */
+import { cleanText } from '../../text/clean.js';
+import { clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
+import { applyAndFollow } from '../apply-flow.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
+import { loadUndo } from '../undo-store.js';
+
+const HELP = `Usage: rollout-doctor undo ID|FILE [--yes] [--context C] [--kubeconfig F] [--timeout SECONDS]
+
+Puts back what \`rollout-doctor apply\` wrote: apply prints "To undo: rollout-doctor undo
+ID" and keeps that Undo in $ROLLOUT_DOCTOR_STATE_DIR/undo (else
+$XDG_STATE_HOME/rollout-doctor/undo, else ~/.local/state/rollout-doctor/undo). Shows the
+exact write and the API server's dry run, asks for confirmation, applies it only if the
+workload is still as that apply left it, then follows the rollout (default --timeout 300).
+  --yes          undo without asking (for scripts); without it a terminal is required
+Exit status: 0 undone and rolled out; 1 not undone (refused: something moved on since;
+failed; declined) or the rollout did not complete; 2 bad arguments, no such undo, or an
+undo made for another cluster; 3 cluster unreachable or forbidden; 4 internal error.
+`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      yes: { type: 'boolean', short: 'y' },
+      timeout: { type: 'string' },
+      context: { type: 'string' },
+      kubeconfig: { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1)
+    throw new UsageError(
+      'which undo? pass the id apply printed ("To undo: rollout-doctor undo ID") or its file',
+    );
+  const seconds = values.timeout === undefined ? 300 : Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new UsageError('--timeout must be a positive number of seconds');
+  const loaded = await loadUndo(positionals[0] ?? '', io.env);
+  if (!loaded.ok) throw new UsageError(loaded.reason);
+  const { undo } = loaded;
+
+  const { createKubeClient } = await import('../../kube/client.js');
+  const client = createKubeClient({ ...clusterOptions(values), environment: io.env });
+  if (client.server !== undo.cluster.server) {
+    io.stderr.write(
+      cleanText(
+        `rollout-doctor undo: this undo was made for the cluster at ${undo.cluster.server} (context ${undo.cluster.context}); the kubeconfig now points at ${client.server}: pick its context with --context\n`,
+      ),
+    );
+    return EXIT.usage;
+  }
+  return applyAndFollow(
+    client,
+    undo.plan,
+    { command: 'undo', yes: values.yes ?? false, timeoutMs: seconds * 1000 },
+    io,
+  );
+}
