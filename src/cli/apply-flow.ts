@@ -10,6 +10,7 @@ import type { KubeClient } from '../kube/client.js';
 import type { FieldChange } from '../kube/write/patch-effect.js';
 import { kindOf } from '../remediation/kinds/index.js';
 import { inversePlan } from '../remediation/inverse.js';
+import { readablePath } from '../remediation/json-pointer.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { watchScopeOf, watchingWords } from '../remediation/watch-scope.js';
 import { cleanText } from '../text/clean.js';
@@ -135,7 +136,7 @@ export function appliedLine(plan: RemediationPlan, generation: number): string {
 function formatChanges(changes: readonly FieldChange[]): string {
   if (changes.length === 0) return '  (nothing)\n';
   const show = (v: unknown): string => (v === undefined ? '(absent)' : JSON.stringify(v));
-  return changes.map((c) => `  ${c.path}: ${show(c.before)} -> ${show(c.after)}\n`).join('');
+  return changes.map((c) => `  ${readablePath(c.path)}: ${show(c.before)} -> ${show(c.after)}\n`).join('');
 }
 
 async function confirm(io: CliIo, question: string): Promise<boolean> {

@@ -60,7 +60,7 @@ import {
   unrecognisedWriters,
   type DesiredManifest,
 } from '../diagnosis/ownership.js';
-import { getAt, jsonEqual, parsePointer } from './json-pointer.js';
+import { getAt, jsonEqual, parsePointer, readablePath } from './json-pointer.js';
 import { kindOf } from './kinds/index.js';
 import { patchWrites } from './patch-allowlist.js';
 import type { PlanDrift, RemediationPlan } from './plan.js';
@@ -88,12 +88,8 @@ export function ownerName(owner: ManagedBy): string {
   }
 }
 
-/** "spec.strategy.rollingUpdate.maxSurge", annotation keys in brackets. */
-export function fieldName(pointer: string): string {
-  return parsePointer(pointer)
-    .map((t, i) => (/[./]/.test(t) ? `[${t}]` : i === 0 ? t : `.${t}`))
-    .join('');
-}
+/** "spec.strategy.rollingUpdate.maxSurge", annotation keys in brackets (json-pointer.ts readablePath). */
+export const fieldName = readablePath;
 
 /** The leaves the plan's patch changes on the live Deployment (a value equal to the live one changes nothing). */
 export function changedFields(plan: RemediationPlan, live: Deployment): string[] {

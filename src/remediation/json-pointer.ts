@@ -20,6 +20,19 @@ export function parsePointer(pointer: string): string[] {
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/**
+ * A field as people read it: "spec.strategy.rollingUpdate.maxSurge", a key with a dot
+ * or slash in brackets ("spec.template.metadata.annotations[kubectl.kubernetes.io/restartedAt]")
+ * and array indexes in brackets ("spec.template.spec.containers[0].image"). Anything
+ * that is not a pointer (an object's name) is returned as it is.
+ */
+export function readablePath(path: string): string {
+  if (!path.startsWith('/')) return path;
+  return parsePointer(path)
+    .map((t, i) => (/[./]/.test(t) || /^(0|[1-9][0-9]*)$/.test(t) ? `[${t}]` : i === 0 ? t : `.${t}`))
+    .join('');
+}
+
 /** The value at the pointer, or undefined when any step is missing. */
 export function getAt(document: unknown, pointer: string): unknown {
   let current: unknown = document;

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
 import type { FieldChange, PlanStore, StoredPlan } from '../plans/store.js';
+import { readablePath } from '../remediation/json-pointer.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { ApplyResult } from '../kube/write/executor.js';
@@ -284,7 +285,7 @@ async function applied(
   const note = change.noUndo ? [given, `no Undo: ${change.noUndo}`].filter(Boolean).join('; ') : given;
   run.audit('applied', note);
   const undo = await storeUndo(run, change);
-  const changed = change.changes.map((c) => c.path).join(', ') || 'no field changes';
+  const changed = change.changes.map((c) => readablePath(c.path)).join(', ') || 'no field changes';
   const scope = watchScopeOf(run.plan);
   await run.say('applied', words.applied(run.plan, note, changed, watchingWords(scope)), {
     approvedBy: [...run.approvers],

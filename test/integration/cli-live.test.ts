@@ -177,7 +177,7 @@ describe('rollout-doctor against a live cluster', () => {
     expect(run.stdout).toContain(
       'Applied to deployments/vision-object-tracker in namespace vision (now generation 3):',
     );
-    expect(run.stdout).toContain('/spec/strategy/type: "RollingUpdate" -> "Recreate"');
+    expect(run.stdout).toContain('spec.strategy.type: "RollingUpdate" -> "Recreate"');
     expect(run.code).toBe(0);
     expect(sim?.requests.filter((r) => r.verb === 'patch').map((r) => r.dryRun)).toEqual([true, true, false]);
   });
@@ -196,7 +196,7 @@ describe('rollout-doctor against a live cluster', () => {
       kubeconfig,
     ]);
     expect(run.stdout).toContain('Patch (application/strategic-merge-patch+json)');
-    expect(run.stdout).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" -> 0');
+    expect(run.stdout).toContain('spec.strategy.rollingUpdate.maxSurge: "25%" -> 0');
     expect(run.stdout).toContain('Rollout complete');
     expect(run.code).toBe(0);
   });
@@ -233,7 +233,7 @@ describe('rollout-doctor against a live cluster', () => {
     const undone = await cli(['undo', id ?? '', '--yes', '--timeout', '20', '--kubeconfig', kubeconfig], {
       env,
     });
-    expect(undone.stdout).toContain('/spec/strategy/rollingUpdate/maxSurge: 0 -> "25%"');
+    expect(undone.stdout).toContain('spec.strategy.rollingUpdate.maxSurge: 0 -> "25%"');
     expect(undone.code).toBe(0);
     expect(strategy()).toEqual({
       type: 'RollingUpdate',

@@ -180,9 +180,11 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     );
     const code = reportCode(h, result);
     expect(code).toContain('server dry run:');
-    expect(code).toContain('/spec/strategy/rollingUpdate/maxSurge: "25%" → 0');
-    expect(code).toContain('/spec/strategy/rollingUpdate/maxUnavailable: "25%" → 1');
-    expect(code).toMatch(/restartedAt: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/);
+    expect(code).toContain('spec.strategy.rollingUpdate.maxSurge: "25%" → 0');
+    expect(code).toContain('spec.strategy.rollingUpdate.maxUnavailable: "25%" → 1');
+    expect(code).toMatch(
+      /annotations\[kubectl\.kubernetes\.io\/restartedAt\]: \(unset\) → "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"/,
+    );
   });
 
   it('applies the plan on an approver click: one PATCH, "applied" then "rolled out", the GPU pod replaced', async () => {
@@ -214,7 +216,9 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const appliedReplies = h.replies(result.ts).filter((m) => m.text.startsWith('applied'));
     expect(appliedReplies).toHaveLength(1);
     expect(appliedReplies[0]?.text).toContain(`approved by <@${h.approver}>`);
-    expect(appliedReplies[0]?.text).toContain('/spec/strategy/rollingUpdate/maxSurge');
+    expect(appliedReplies[0]?.text).toContain(
+      'spec.strategy.rollingUpdate.maxSurge, spec.strategy.rollingUpdate.maxUnavailable, spec.template.metadata.annotations[kubectl.kubernetes.io/restartedAt]',
+    );
     const updated = h.message(result.channel, result.ts);
     expect(JSON.stringify(updated?.blocks)).toContain(`*set-rolling-update* approved by <@${h.approver}>`);
     expect(h.buttons(updated ?? result)[0]?.text?.text).toBe('Approved: set-rolling-update');
@@ -468,7 +472,7 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
     expect(report).toContain('SIGILL: illegal instruction');
     // The dry run names the field that changes, not the whole affinity twice.
     expect(reportCode(h, result)).toMatch(
-      /server dry run:\n\/spec\/template\/spec\/affinity\/nodeAffinity: \(unset\) → \{"requiredDuringSchedulingIgnoredDuringExecution".*"NotIn","values":\["node-b"\]/,
+      /server dry run:\nspec\.template\.spec\.affinity\.nodeAffinity: \(unset\) → \{"requiredDuringSchedulingIgnoredDuringExecution".*"NotIn","values":\["node-b"\]/,
     );
 
     const mark = h.sim.requests.length;

@@ -340,7 +340,7 @@ describe('dry-run diff', () => {
       ok: true,
       changes: [{ path: '/a', before: { 'x/y': 1, same: 2 }, after: { 'x/y': 2, same: 2 } }],
     });
-    expect(text).toBe('server dry run:\n/a/x~1y: 1 → 2');
+    expect(text).toBe('server dry run:\na[x/y]: 1 → 2');
   });
 });
 

@@ -1,3 +1,4 @@
+import { readablePath } from '../../remediation/json-pointer.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { shownDigest, type ShownPlan } from '../../plans/plan-seal.js';
 import type { DryRunSummary, FieldChange } from '../../plans/store.js';
@@ -92,7 +93,7 @@ export function leafChanges(change: FieldChange): FieldChange[] {
 
 function formatChange(change: FieldChange): string {
   const show = (v: unknown): string => (v === undefined ? '(unset)' : JSON.stringify(v));
-  return `${change.path}: ${show(change.before)} → ${show(change.after)}`;
+  return `${readablePath(change.path)}: ${show(change.before)} → ${show(change.after)}`;
 }
 
 /** What the server-side dry run says will change, field by field, values whole. */
