@@ -198,6 +198,11 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
   ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
   ROLLOUT_DOCTOR_ALERT_ROUTES: parsedList(parseNamespaceRoutes),
+  ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: commaList(
+    '',
+    (host) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?$/.test(host),
+    'must be comma-separated host names, each with an optional :port (alertmanager.example.com:9093)',
+  ),
   ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS: positiveInt(600),
   ROLLOUT_DOCTOR_ALERT_MAX_BYTES: positiveInt(1024 * 1024),
   ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: positiveInt(20),
@@ -288,6 +293,12 @@ export interface AppConfig {
   readonly alertChannel: string | undefined;
   /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
   readonly alerts: {
+    /**
+     * Hosts (host or host:port, lower case) of the operator's Alertmanager and
+     * Prometheus: an alert's externalURL or generatorURL on one of them is shown as a
+     * link; any other stays text, defanged (the notification chooses it).
+     */
+    readonly linkHosts: readonly string[];
     readonly alertMap: AlertMap;
     readonly routes: NamespaceRoutes;
     readonly windowMs: number;
@@ -435,6 +446,7 @@ export function loadAppConfig(env: Env): AppConfig {
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
     alerts: Object.freeze({
+      linkHosts: Object.freeze([...e.ROLLOUT_DOCTOR_ALERT_LINK_HOSTS]),
       alertMap: mergeAlertMaps(e.ROLLOUT_DOCTOR_ALERT_MAP),
       routes: e.ROLLOUT_DOCTOR_ALERT_ROUTES,
       windowMs: e.ROLLOUT_DOCTOR_ALERT_WINDOW_SECONDS * 1000,

@@ -130,6 +130,8 @@ export async function startDemoStack(options: {
     ROLLOUT_DOCTOR_READERS: PEOPLE.oncall,
     ALERTMANAGER_TOKEN: alertToken,
     ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
+    // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
+    ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
   });
   const worker = start('worker', 'src/worker/main.ts', {

@@ -37,15 +37,24 @@ export function notification(
   };
 }
 
-export const crashLooping = (pod: string, namespace = 'shop', extra: Record<string, string> = {}): Alert =>
-  alert({
+/** KubePodCrashLooping with the annotations kube-prometheus' kubernetes-mixin rule writes. */
+export const crashLooping = (pod: string, namespace = 'shop', extra: Record<string, string> = {}): Alert => {
+  const labels = {
     alertname: 'KubePodCrashLooping',
     namespace,
     pod,
     container: 'app',
     severity: 'warning',
     ...extra,
+  };
+  return alert(labels, {
+    annotations: {
+      description: `Pod ${namespace}/${pod} (${labels.container}) is in waiting state (reason: "CrashLoopBackOff").`,
+      runbook_url: 'https://runbooks.prometheus-operator.dev/runbooks/kubernetes/kubepodcrashlooping',
+      summary: 'Pod is crash looping.',
+    },
   });
+};
 
 export const rolloutStuck = (
   deployment: string,

@@ -92,6 +92,7 @@ export function createAppAlerts(deps: {
     allows: deps.allows,
     logger: deps.logger,
     store,
+    linkHosts: config.alerts.linkHosts,
   });
   // Early-warning threads only: no Alertmanager route without its token.
   if (token === undefined) return { routes: [], hooks };

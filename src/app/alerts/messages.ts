@@ -1,4 +1,5 @@
 import {
+  allowedLink,
   asIs,
   escapeMrkdwn,
   inlineCode,
@@ -27,10 +28,41 @@ export function alertTitle(job: AlertThreadJob): string {
   return `${job.alertNames.join(', ')} on ${workloadLabel(job.workload)}`;
 }
 
-/** Root message of a firing incident. */
-export function firingRoot(title: string, detail: string | undefined, note?: Mrkdwn): ThreadMessage {
+/**
+ * Does an alert's summary say more than its name and that it fires? Test payloads and
+ * hand-written rules often carry "KubePodCrashLooping is firing", which under
+ * "Firing: KubePodCrashLooping on …" only repeats it.
+ */
+export function saysMore(detail: string, alertNames: readonly string[]): boolean {
+  let rest = detail.toLowerCase();
+  for (const name of alertNames) rest = rest.split(name.toLowerCase()).join(' ');
+  const words = rest.split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const filler = new Set([
+    'alert',
+    'alerts',
+    'is',
+    'are',
+    'has',
+    'have',
+    'firing',
+    'fired',
+    'fires',
+    'fire',
+    'now',
+    'the',
+  ]);
+  return words.some((w) => !filler.has(w));
+}
+
+/** Root message of a firing incident; the alert's summary under the title when it says more. */
+export function firingRoot(
+  title: string,
+  detail: string | undefined,
+  note?: Mrkdwn,
+  alertNames: readonly string[] = [],
+): ThreadMessage {
   const lines = [mrkdwn`:rotating_light: *Firing:* ${title}`];
-  if (detail !== undefined) lines.push(escapeMrkdwn(detail));
+  if (detail !== undefined && saysMore(detail, alertNames)) lines.push(escapeMrkdwn(detail));
   const blocks = [section(joinMrkdwn(lines, '\n'))];
   blocks.push(context(note ?? trusted('rollout-doctor is diagnosing; the result follows in this thread.')));
   return { text: mrkdwn`Firing: ${title}`, blocks };
@@ -53,15 +85,21 @@ export function threadLine(kind: 'resolved' | 'refiring', at: string): ThreadMes
   return { text, blocks: [section(text)] };
 }
 
-/** Notes for the root message: truncated groups and where to see all alerts. */
-export function rootNote(job: AlertThreadJob): Mrkdwn | undefined {
+/**
+ * Notes for the root message: truncated groups and where to see all alerts. `linkHosts`:
+ * the operator's Alertmanager and Prometheus hosts (ROLLOUT_DOCTOR_ALERT_LINK_HOSTS).
+ */
+export function rootNote(job: AlertThreadJob, linkHosts: readonly string[] = []): Mrkdwn | undefined {
   const parts: Mrkdwn[] = [];
   if (job.truncatedAlerts > 0)
     parts.push(mrkdwn`Alertmanager left out ${job.truncatedAlerts} more alert(s) of this group.`);
   // externalURL comes with the notification, so anyone holding the webhook token
-  // chooses it: it is shown as text (scheme defanged), never as a link whose label
-  // could say something else.
-  if (job.externalURL !== undefined) parts.push(mrkdwn`Alertmanager: ${asIs(inlineCode(job.externalURL))}`);
+  // chooses it: a link (with our label) only to a host the operator listed; any other
+  // is shown as text (scheme defanged), never as a link whose label could say something else.
+  if (job.externalURL !== undefined) {
+    const link = allowedLink(job.externalURL, 'Alertmanager', linkHosts);
+    parts.push(link ? link : mrkdwn`Alertmanager: ${asIs(inlineCode(job.externalURL))}`);
+  }
   if (parts.length === 0) return undefined;
   return mrkdwn`rollout-doctor is diagnosing; the result follows in this thread. ${asIs(joinMrkdwn(parts, ' '))}`;
 }

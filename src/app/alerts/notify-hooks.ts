@@ -34,6 +34,8 @@ export interface AlertNotifyDeps {
   allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
   store?: ThreadStore;
+  /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */
+  linkHosts?: readonly string[];
 }
 
 /** Adapts Bolt's WebClient to the two calls thread handling makes. */
@@ -59,7 +61,10 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
   const store = deps.store ?? createThreadStore(deps.redis);
   return {
     threadJob(client, job) {
-      return handleAlertThreadJob({ store, slack: slackThreadApi(client), logger: deps.logger }, job);
+      return handleAlertThreadJob(
+        { store, slack: slackThreadApi(client), logger: deps.logger, linkHosts: deps.linkHosts ?? [] },
+        job,
+      );
     },
     runResult(client, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };

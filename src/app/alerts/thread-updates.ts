@@ -32,6 +32,8 @@ export interface ThreadUpdateDeps {
   store: ThreadStore;
   slack: SlackThreadApi;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */
+  linkHosts?: readonly string[];
 }
 
 export type ThreadUpdateOutcome =
@@ -53,7 +55,7 @@ export async function handleAlertThreadJob(
     const { record, created } = await store.open(
       { workloadHash: job.workloadHash, groupHash: job.groupHash, channel: job.channel, title },
       async () => {
-        const root = firingRoot(title, job.summary, rootNote(job));
+        const root = firingRoot(title, job.summary, rootNote(job, deps.linkHosts), job.alertNames);
         const posted = await slack.postMessage({ channel: job.channel, ...root });
         if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
         return posted.ts;
@@ -66,7 +68,7 @@ export async function handleAlertThreadJob(
       await slack.update({
         channel: record.channel,
         ts: record.ts,
-        ...firingRoot(record.title, job.summary),
+        ...firingRoot(record.title, job.summary, undefined, job.alertNames),
       });
       await slack.postMessage({
         channel: record.channel,

@@ -242,3 +242,25 @@ export function plainText(text: string, max: number): PlainText {
   const cleaned = cleanText(text, { singleLine: true });
   return (cleaned.length <= max ? cleaned : `${cleaned.slice(0, Math.max(0, max - 1))}…`) as PlainText;
 }
+
+/**
+ * A link with our own label to a URL on one of `hosts` (the operator's Alertmanager and
+ * Prometheus, ROLLOUT_DOCTOR_ALERT_LINK_HOSTS); null for anything else: another host,
+ * a scheme other than http(s), credentials in the URL, or a character that could end
+ * Slack's `<url|label>` early. The label is ours: the link says where it goes.
+ */
+export function allowedLink(url: string, label: string, hosts: readonly string[]): Mrkdwn | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  if (parsed.username !== '' || parsed.password !== '') return null;
+  // host: with its port unless it is the scheme's default, as the list names hosts.
+  if (!hosts.includes(parsed.host.toLowerCase())) return null;
+  const href = parsed.href;
+  if (/[<>|\s]/.test(href)) return null;
+  return `<${href.replace(/&/g, '&amp;')}|${escapeMrkdwn(label, { singleLine: true })}>` as Mrkdwn;
+}
