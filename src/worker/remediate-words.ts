@@ -4,6 +4,7 @@
  * renders the reply (src/app/notify/outcome-message.ts) and escapes this text there,
  * since it carries names from the cluster and reasons from the API server.
  */
+import { messageTime } from '../text/time.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { StepEvent } from '../kube/write/stepped-walk.js';
 import type { RemediationPlan } from '../remediation/plan.js';
@@ -18,8 +19,7 @@ export const remediateWords = {
   untrusted: (reason: string): string =>
     `not applied: ${reason}. Nothing was changed; the plan or its approval may have been altered where they are stored. Press Re-run for a fresh plan.`,
   expired: (ref: WorkloadRef, expiresAt: number): string => {
-    const at = new Date(expiresAt).toISOString().replace('T', ' ').slice(0, 19);
-    return `not applied: the plan for deployment/${ref.name} expired at ${at} UTC before a worker could apply it. Re-run for a fresh plan.`;
+    return `not applied: the plan for deployment/${ref.name} expired at ${messageTime(expiresAt)} before a worker could apply it. Re-run for a fresh plan.`;
   },
   outsideKind: (plan: RemediationPlan, reason: string): string =>
     `not applied: the stored ${plan.kind} plan for deployment/${plan.target.name} is outside what that kind may change (${reason}). Nothing was changed; the plan may have been altered where it is stored.`,

@@ -140,7 +140,7 @@ describe('alert threads', () => {
     expect(update).toMatchObject({ method: 'update', args: { channel: 'C0ALERTS', ts: root?.ts } });
     expect(String(update?.args['text'])).toMatch(/^Resolved: /);
     expect(line).toMatchObject({ method: 'post', args: { thread_ts: root?.ts } });
-    expect(String(line?.args['text'])).toContain('Resolved at 2026-11-20T10:30:00Z');
+    expect(String(line?.args['text'])).toContain('Resolved at 2026-11-20 10:30 UTC');
     // A duplicate resolved notification changes nothing.
     expect(await handleAlertThreadJob({ store, slack, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
       'already-resolved',

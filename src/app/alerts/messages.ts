@@ -1,3 +1,4 @@
+import { messageTime } from '../../text/time.js';
 import {
   allowedLink,
   asIs,
@@ -72,7 +73,10 @@ export function firingRoot(
 export function resolvedRoot(title: string, at: string): ThreadMessage {
   return {
     text: mrkdwn`Resolved: ${title}`,
-    blocks: [section(mrkdwn`:white_check_mark: *Resolved:* ~${title}~`), context(mrkdwn`Resolved at ${at}`)],
+    blocks: [
+      section(mrkdwn`:white_check_mark: *Resolved:* ~${title}~`),
+      context(mrkdwn`Resolved at ${messageTime(at)}`),
+    ],
   };
 }
 
@@ -80,8 +84,8 @@ export function resolvedRoot(title: string, at: string): ThreadMessage {
 export function threadLine(kind: 'resolved' | 'refiring', at: string): ThreadMessage {
   const text =
     kind === 'resolved'
-      ? mrkdwn`:white_check_mark: Resolved at ${at}`
-      : mrkdwn`:rotating_light: Firing again at ${at}`;
+      ? mrkdwn`:white_check_mark: Resolved at ${messageTime(at)}`
+      : mrkdwn`:rotating_light: Firing again at ${messageTime(at)}`;
   return { text, blocks: [section(text)] };
 }
 

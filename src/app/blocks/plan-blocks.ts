@@ -1,3 +1,4 @@
+import { messageTime } from '../../text/time.js';
 import { readablePath } from '../../remediation/json-pointer.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import { shownDigest, type ShownPlan } from '../../plans/plan-seal.js';
@@ -225,9 +226,10 @@ export function planButton(
 /** "Approved by @a and @b at 12:03 UTC" */
 export function approvalLine(plan: RemediationPlan, view: PlanView): Block | null {
   if (view.state === 'claimed') {
-    const when = new Date(view.at).toISOString().replace('T', ' ').slice(0, 16);
     const who = joinMrkdwn(view.approvers.map(userMention), ' and ');
-    return section(mrkdwn`:white_check_mark: *${plan.kind}* approved by ${asIs(who)} at ${when} UTC`);
+    return section(
+      mrkdwn`:white_check_mark: *${plan.kind}* approved by ${asIs(who)} at ${messageTime(view.at)}`,
+    );
   }
   if (view.state === 'expired')
     return section(mrkdwn`:hourglass: *${plan.kind}* expired; press Re-run for a fresh diagnosis and plan.`);

@@ -1,3 +1,4 @@
+import { messageTime } from '../../text/time.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { Evidence, Finding } from '../../diagnosis/finding.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
@@ -210,7 +211,7 @@ export function renderDiagnosis(input: {
   const header = [
     { ...section(verdict(diagnosis)), block_id: ROOT_BLOCK.verdict },
     context(
-      mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${diagnosis.capturedAt}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
+      mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
     ),
   ];
   const top = diagnosis.findings[0];
@@ -347,7 +348,7 @@ export function threadReport(input: {
     return [];
   const blocks: Block[] = [
     section(
-      mrkdwn`:page_facing_up: *Full report* for deployment/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${diagnosis.capturedAt})`,
+      mrkdwn`:page_facing_up: *Full report* for deployment/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
     ),
   ];
   const owner = diagnosis.managedBy;

@@ -12,6 +12,7 @@
  * the workers sign (src/app/notify/handle-notify.ts) then re-renders two blocks of it:
  * the verdict line's icon and the state line, both found by their block_id.
  */
+import { messageTime } from '../../text/time.js';
 import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -48,10 +49,8 @@ const WORDS: Record<RootStage, { icon: string; words: string }> = {
   'undo-failed': { icon: ':x:', words: 'undo not applied' },
 };
 
-/** The one time format of our messages: minutes, UTC. */
-export function utcMinute(ms: number): string {
-  return `${new Date(ms).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-}
+/** The one time format of our messages (src/text/time.ts). */
+export const utcMinute = messageTime;
 
 /**
  * The state line: what the fix did last and when, after who approved it. `approval`
