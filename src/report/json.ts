@@ -3,6 +3,7 @@
  * `remediations[{id,kind,summary,patch:{type,body}}]`), extended with the rest of the
  * diagnosis. Pure: the command line prints it, the Slack app may attach it.
  */
+import { plainCodeSpans } from '../text/code-span.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
@@ -113,5 +114,8 @@ export function toJson(diagnosis: Diagnosis): JsonDiagnosis {
 
 /** `toJson` as pretty-printed text with a trailing newline. */
 export function renderJson(diagnosis: Diagnosis): string {
-  return `${JSON.stringify(toJson(diagnosis), null, 2)}\n`;
+  // Our code spans (src/text/code-span.ts) as backticks, as the text report shows them.
+  const plain = (_key: string, value: unknown): unknown =>
+    typeof value === 'string' ? plainCodeSpans(value) : value;
+  return `${JSON.stringify(toJson(diagnosis), plain, 2)}\n`;
 }

@@ -4,6 +4,8 @@
  * (Slack) and the text report (CLI), so both strip exactly the same things.
  */
 
+import { plainCodeSpans } from './code-span.js';
+
 /**
  * Terminal escape sequences, 7-bit and 8-bit: OSC (ESC ] or U+009D … BEL or ST,
  * e.g. OSC 8 hyperlinks and OSC 52 clipboard writes), DCS/SOS/PM/APC strings
@@ -39,7 +41,7 @@ const INVISIBLE =
  */
 export function cleanText(text: string, options: { singleLine?: boolean } = {}): string {
   // Job data read back from Redis is JSON: a field typed string may hold anything.
-  const cleaned = (typeof text === 'string' ? text : String(text))
+  const cleaned = plainCodeSpans(typeof text === 'string' ? text : String(text))
     .replace(ESCAPE_SEQUENCE, '')
     .replace(/\r\n?/g, '\n')
     .replace(INVISIBLE, '');

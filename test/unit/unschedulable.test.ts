@@ -1,3 +1,4 @@
+import { plainCodeSpans } from '../../src/text/code-span.js';
 import { describe, expect, it } from 'vitest';
 import { unschedulable } from '../../src/diagnosis/analyzers/unschedulable.js';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -83,7 +84,7 @@ describe('Unschedulable', () => {
         }),
       ).findings.find((f) => f.code === 'Unschedulable');
     const withRoom = verdict(gpuNode('gpu-2', { unschedulable: true, taints: cordon }));
-    expect(JSON.stringify(withRoom?.evidence)).toContain(
+    expect(plainCodeSpans(JSON.stringify(withRoom?.evidence))).toContain(
       'Cordoned node gpu-2 matches this pod and has room for it now: `kubectl uncordon gpu-2`',
     );
     // Look-alikes: a cordoned node without room, or with another taint, is not offered.

@@ -1,3 +1,4 @@
+import { splitCodeSpans } from '../../text/code-span.js';
 import { cleanText } from '../../text/clean.js';
 
 /**
@@ -119,8 +120,14 @@ function defanged(text: string, options: { singleLine?: boolean }): string {
  * @example section(mrkdwn`*Pod:* ${pod.name}`)
  */
 export function escapeMrkdwn(text: string, options: { singleLine?: boolean } = {}): Mrkdwn {
+  // Our code spans (src/text/code-span.ts) stay code; everything around them is escaped.
+  const parts = splitCodeSpans(typeof text === 'string' ? text : String(text));
+  return parts.map((p) => (p.code ? inlineCode(p.text) : escapeProse(p.text, options))).join('') as Mrkdwn;
+}
+
+function escapeProse(text: string, options: { singleLine?: boolean }): string {
   // Broadcast words after the look-alikes: `@here_` is no bare word, `@here＿` is.
-  return escapeEntities(defangBroadcasts(neutralizeFormatting(defanged(text, options)))) as Mrkdwn;
+  return escapeEntities(defangBroadcasts(neutralizeFormatting(defanged(text, options))));
 }
 
 /** A literal we wrote, used as mrkdwn as it is. Never pass text read from elsewhere. */

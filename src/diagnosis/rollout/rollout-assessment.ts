@@ -12,6 +12,7 @@
  * - room appears once live old pods go: a surge deadlock when the strategy surges
  *   (maxSurge ≥ 1, maxUnavailable 0), else the controller is already letting them go.
  */
+import { codeSpan } from '../../text/code-span.js';
 import type { Evidence } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
@@ -255,7 +256,7 @@ export function cordonedNote(ctx: AnalysisContext, pending: PendingAssessment): 
   return [
     {
       type: 'note',
-      text: `Cordoned ${nodes.length === 1 ? 'node' : 'nodes'} ${named} ${nodes.length === 1 ? 'matches' : 'match'} this pod and ${nodes.length === 1 ? 'has' : 'have'} room for it now: \`kubectl uncordon ${nodes[0]}\` lets it schedule without downtime, if the cordon is no longer needed.`,
+      text: `Cordoned ${nodes.length === 1 ? 'node' : 'nodes'} ${named} ${nodes.length === 1 ? 'matches' : 'match'} this pod and ${nodes.length === 1 ? 'has' : 'have'} room for it now: ${codeSpan(`kubectl uncordon ${nodes[0]}`)} lets it schedule without downtime, if the cordon is no longer needed.`,
     },
   ];
 }

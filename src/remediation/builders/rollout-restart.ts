@@ -10,6 +10,7 @@
  * first new pod is Pending for the same reason (use set-rolling-update or
  * set-recreate, which restart in the same patch).
  */
+import { codeSpan } from '../../text/code-span.js';
 import { desiredReplicas, resolveStrategy } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -34,7 +35,7 @@ export function buildRolloutRestartPlans(
   };
   const replicas = desiredReplicas(deployment);
   const impact = workloadKind(snapshot).paused(deployment)
-    ? `none while the Deployment is paused: the new template waits for \`kubectl rollout resume\`, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
+    ? `none while the Deployment is paused: the new template waits for ${codeSpan('kubectl rollout resume')}, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
     : strategy.type === 'Recreate'
       ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
       : `replaces all ${replicas} replica(s) gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;

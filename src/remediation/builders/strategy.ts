@@ -8,6 +8,7 @@
  * our old pods are gone from an eligible node (surge-proof.ts); otherwise the
  * change would only add downtime.
  */
+import { codeSpan } from '../../text/code-span.js';
 import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Deployment } from '../../diagnosis/k8s.js';
@@ -65,7 +66,7 @@ function commonWarnings(deployment: Deployment, s: Situation, previous: string):
   );
   if (deployment.spec.paused)
     warnings.push(
-      `The Deployment is paused: the strategy${s.restart ? ' and the restart' : ''} only take effect at \`kubectl rollout resume\`; until then no pod is replaced${s.restart ? ' and the stuck pod stays Pending' : ''}.`,
+      `The Deployment is paused: the strategy${s.restart ? ' and the restart' : ''} only take effect at ${codeSpan('kubectl rollout resume')}; until then no pod is replaced${s.restart ? ' and the stuck pod stays Pending' : ''}.`,
     );
   if (deployment.metadata.annotations?.[LAST_APPLIED]) {
     warnings.push(

@@ -5,6 +5,7 @@
  * Each of those kinds is `workloadPatchKind({...})` with its own builders, paths and
  * confirm words. Pure.
  */
+import { codeSpan } from '../../text/code-span.js';
 import {
   PATCH_CONTENT_TYPES,
   type Patch,
@@ -168,7 +169,7 @@ function patchLines(plan: WorkloadPatchPlan): string[] {
   ];
   if (restartsPods(plan.patch)) {
     lines.push(
-      `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as \`kubectl rollout restart\` does)`,
+      `(${APPLY_TIME} stands for the time of the apply: written as RFC 3339, as ${codeSpan('kubectl rollout restart')} does)`,
     );
   }
   return lines;

@@ -3,6 +3,7 @@
  * (kubectl polymorphichelpers/rollout_status.go and describe.go), so a finding can
  * quote the misleading line the on-call engineer is staring at and explain it.
  */
+import { codeSpan } from '../../../text/code-span.js';
 import type { Deployment } from '../../k8s.js';
 import type { ResolvedStrategy } from '../../strategy.js';
 
@@ -59,12 +60,12 @@ export function nativeSignalsNote(
   const parts: string[] = [];
   const status = kubectlRolloutStatusLine(deployment);
   parts.push(
-    `\`kubectl rollout status\` prints "${status}" and waits forever: nothing is pending termination, the controller keeps the old pods until the new ones are Ready.`,
+    `${codeSpan('kubectl rollout status')} prints "${status}" and waits forever: nothing is pending termination, the controller keeps the old pods until the new ones are Ready.`,
   );
   const describe = kubectlDescribeStrategyLine(deployment);
   if (describe && strategy.maxSurge && strategy.maxUnavailable) {
     parts.push(
-      `\`kubectl describe deployment\` prints "${describe}" without resolving it: at ${replicas} replica${replicas === 1 ? '' : 's'} that means maxSurge ${strategy.maxSurge.value} (percentages round up) and maxUnavailable ${strategy.maxUnavailable.value} (percentages round down), so no old pod may go before a new one is Ready.`,
+      `${codeSpan('kubectl describe deployment')} prints "${describe}" without resolving it: at ${replicas} replica${replicas === 1 ? '' : 's'} that means maxSurge ${strategy.maxSurge.value} (percentages round up) and maxUnavailable ${strategy.maxUnavailable.value} (percentages round down), so no old pod may go before a new one is Ready.`,
     );
   }
   return parts.join(' ');
