@@ -217,6 +217,19 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     expect(writesSince(h, mark)).toEqual([]);
   });
 
+  it('a claim rewritten in Redis cannot put a link, a broadcast or formatting in front of an approver', async () => {
+    const id = planIdOf('approve_plan.2');
+    await redis.set(
+      `rd:plan:${id}:claim`,
+      `<https://evil.example/login> *URGENT* <!channel>,U0REAL|${Date.now()}`,
+    );
+    expect((await h.click(result, 'approve_plan.2', h.approver)).status).toBe(200);
+    const told = String((await h.waitForEphemeral(h.approver, 'already approved by')).args.text);
+    expect(told).not.toMatch(/<https?:|<!channel>|\*URGENT\*/);
+    expect(told).toContain('<@U0REAL>');
+    expect(await queuedFor(id)).toEqual([]);
+  });
+
   it('refuses the click when only what a stored plan says was rewritten (summary, impact, warnings)', async () => {
     const id = planIdOf('approve_plan.0');
     const genuine = await redis.hget(`rd:plan:${id}`, 'json');

@@ -17,7 +17,15 @@ import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../..
 import type { StoredPlan } from '../../plans/store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { Requester } from '../blocks/action-ids.js';
-import { mrkdwn, type Mrkdwn } from '../blocks/mrkdwn.js';
+import {
+  approverMention,
+  asIs,
+  joinMrkdwn,
+  mrkdwn,
+  trusted,
+  userMention,
+  type Mrkdwn,
+} from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
 
@@ -43,8 +51,9 @@ export interface ApprovalClick {
  * later diagnosis the workers reported shows it either (rewritten in Redis, or a
  * diagnosis whose result has not arrived yet).
  */
-export const CHANGED_SINCE_SHOWN =
-  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this Deployment was running just now, approve on its result instead. The refusal is audited.';
+export const CHANGED_SINCE_SHOWN = trusted(
+  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this Deployment was running just now, approve on its result instead. The refusal is audited.',
+);
 
 /** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */
 export function supersededText(name: string): Mrkdwn {
@@ -53,7 +62,7 @@ export function supersededText(name: string): Mrkdwn {
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
-  | { kind: 'refused'; text: string }
+  | { kind: 'refused'; text: Mrkdwn }
   /** The plan expired: tell the clicker and mark the button. */
   | { kind: 'expired'; stored: StoredPlan }
   /** Recorded, more approvers needed. */
@@ -75,7 +84,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     audit.record({ action: 'refusal', planId, user, reason: 'unknown-plan' });
     return {
       kind: 'refused',
-      text: ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
+      text: trusted(
+        ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
+      ),
     };
   }
   const scope = { cluster: stored.cluster, namespace: stored.plan.target.namespace };
@@ -117,10 +128,10 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   const decision = await policy.check(user, scope);
   if (!decision.allowed) {
     audit.record({ action: 'refusal', ...where, user, reason: 'not-approver', detail: decision.reason });
-    const who = decision.approvers.map((a) => (a.startsWith('S') ? `<!subteam^${a}>` : `<@${a}>`)).join(', ');
+    const who = joinMrkdwn(decision.approvers.map(approverMention), ', ');
     return {
       kind: 'refused',
-      text: `:no_entry: Not applied: ${decision.reason}${who ? ` (approvers: ${who})` : ''}. Nothing was changed.`,
+      text: mrkdwn`:no_entry: Not applied: ${decision.reason}${asIs(who ? mrkdwn` (approvers: ${asIs(who)})` : trusted(''))}. Nothing was changed.`,
     };
   }
   // An expired plan is only ever reported (the claim script refuses it too): said first,
@@ -140,7 +151,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
     return {
       kind: 'refused',
-      text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+      text: mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
     };
   }
   if (shownDigest(stored) !== click.shown) return changedSinceShown(stored);
@@ -156,14 +167,14 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
       return {
         kind: 'refused',
-        text: `:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+        text: mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
       };
     }
     if (click.requester === user) {
       audit.record({ action: 'refusal', ...where, user, reason: 'self-approval' });
       return {
         kind: 'refused',
-        text: `:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${decision.required} approvers other than the requester. Nothing was changed.`,
+        text: mrkdwn`:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${decision.required} approvers other than the requester. Nothing was changed.`,
       };
     }
   }
@@ -175,7 +186,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     audit.record({ action: 'refusal', ...where, user, reason: 'other-plan-approved', detail: held });
     return {
       kind: 'refused',
-      text: ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
+      text: trusted(
+        ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
+      ),
     };
   };
   const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
@@ -192,7 +205,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       return changedSinceShown(result.stored);
     case 'unknown':
       audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
-      return { kind: 'refused', text: ':x: This plan is no longer known. Press Re-run.' };
+      return { kind: 'refused', text: trusted(':x: This plan is no longer known. Press Re-run.') };
     case 'expired':
       audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
       return { kind: 'expired', stored };
@@ -206,11 +219,12 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       });
       return {
         kind: 'refused',
-        text: `This plan was already approved by ${result.approvers.map((u) => `<@${u}>`).join(' and ')}; it is applied once.`,
+        // The claim's user ids are a Redis value: each is a mention only if it is a user id.
+        text: mrkdwn`This plan was already approved by ${asIs(joinMrkdwn(result.approvers.map(userMention), ' and '))}; it is applied once.`,
       };
     case 'same-approver':
       audit.record({ action: 'refusal', ...where, user, reason: 'same-approver' });
-      return { kind: 'refused', text: 'You already approved this plan; it needs another approver.' };
+      return { kind: 'refused', text: trusted('You already approved this plan; it needs another approver.') };
     case 'recorded':
       audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
       return { kind: 'recorded', approvals: result.approvals, required: result.required };
@@ -230,7 +244,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
         });
         return {
           kind: 'refused',
-          text: ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
+          text: trusted(
+            ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
+          ),
         };
       }
       // Two approvers clicking two plans of one message at once: one wins in Redis.
@@ -287,7 +303,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     });
     return {
       kind: 'refused',
-      text: ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
+      text: trusted(
+        ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
+      ),
     };
   }
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });

@@ -244,6 +244,11 @@ export function userMention(id: string): Mrkdwn {
   return /^[UW][A-Z0-9]{2,20}$/.test(id) ? (`<@${id}>` as Mrkdwn) : escapeMrkdwn(id, { singleLine: true });
 }
 
+/** An approver from the policy: a user (U…/W…) or a user group (S…) mentioned, anything else as text. */
+export function approverMention(id: string): Mrkdwn {
+  return /^S[A-Z0-9]{2,20}$/.test(id) ? (`<!subteam^${id}>` as Mrkdwn) : userMention(id);
+}
+
 /** Untrusted text for a plain_text object: cleaned, one line, cut to `max` characters. */
 export function plainText(text: string, max: number): PlainText {
   const cleaned = cleanText(text, { singleLine: true });

@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { approve } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
-import { asIs, joinMrkdwn, mrkdwn, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
+import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK } from '../../blocks/action-ids.js';
 import { utcMinute, type RootRecord } from '../../notify/root-state.js';
 import { updateRootState } from '../../notify/root-update.js';
@@ -24,7 +24,8 @@ export function approvePlanAction(services: AppServices) {
     // The value names the plan, the digest of what the message showed of it and who
     // asked for the diagnosis.
     const { planId, shown, requester } = parsePlanButtonValue(click.value);
-    const tell = (text: string): Promise<unknown> =>
+    // Only Mrkdwn reaches Slack: a plain string (a Redis value, say) is a type error here.
+    const tell = (text: Mrkdwn): Promise<unknown> =>
       client.chat.postEphemeral({
         channel: click.channel,
         user: click.user,
@@ -38,7 +39,7 @@ export function approvePlanAction(services: AppServices) {
         return;
       case 'recorded':
         await tell(
-          `Approval recorded (${outcome.approvals}/${outcome.required}); waiting for another approver.`,
+          mrkdwn`Approval recorded (${outcome.approvals}/${outcome.required}); waiting for another approver.`,
         );
         return;
       case 'expired': {
@@ -63,8 +64,12 @@ export function approvePlanAction(services: AppServices) {
         });
         await tell(
           undo
-            ? ':hourglass: This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the Deployment has not moved on; a Re-run diagnoses afresh and offers no Undo.'
-            : ':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.',
+            ? trusted(
+                ':hourglass: This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the Deployment has not moved on; a Re-run diagnoses afresh and offers no Undo.',
+              )
+            : trusted(
+                ':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.',
+              ),
         );
         return;
       }
