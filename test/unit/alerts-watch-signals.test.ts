@@ -6,7 +6,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchEvent } from '../../src/kube/client.js';
 import { createWorkloadTrigger, type TriggeredWorkload } from '../../src/worker/early-warning/trigger.js';
-import { SignalTracker, restartsClimbed, type Signal } from '../../src/worker/early-warning/signals.js';
+import {
+  SignalTracker,
+  eventSignalOf,
+  restartsClimbed,
+  type Signal,
+} from '../../src/worker/early-warning/signals.js';
 import { deploymentOfPod } from '../../src/diagnosis/workloads/deployment/replica-sets.js';
 import {
   StreamForbiddenError,
@@ -143,6 +148,34 @@ describe('signals', () => {
       ),
     ).toMatchObject({ name: 'tracker' });
     expect(t.onEvent('MODIFIED', event('tracker-5c4b8d7f9-zz9tq', 'FailedScheduling', 2))).toBeUndefined();
+  });
+
+  it("takes the namespace from the Event itself: an Event naming another namespace's pod starts nothing", () => {
+    const own = event('tracker-7d9f8c6b5-x2kqz', 'FailedScheduling', 1);
+    expect(eventSignalOf(own)).toEqual({
+      namespace: 'vision',
+      pod: 'tracker-7d9f8c6b5-x2kqz',
+      reason: 'FailedScheduling',
+    });
+    // Created in a tenant's namespace (allowed for events.k8s.io Events with eventTime), about a pod elsewhere.
+    const planted = { ...own, metadata: { name: 'x.1', namespace: 'tenant-a' } };
+    expect(eventSignalOf(planted)).toBeUndefined();
+    const regarding = {
+      metadata: { name: 'y.1', namespace: 'tenant-a' },
+      regarding: { kind: 'Pod', namespace: 'payments', name: 'pay-6d4f-abcde' },
+      reason: 'FailedScheduling',
+      note: '0/3 nodes are available',
+    };
+    expect(eventSignalOf(regarding)).toBeUndefined();
+    // No namespace on the object it is about: the Event's own.
+    const bare = { ...regarding, regarding: { kind: 'Pod', name: 'web-6d4f-abcde' } };
+    expect(eventSignalOf(bare)).toEqual({
+      namespace: 'tenant-a',
+      pod: 'web-6d4f-abcde',
+      reason: 'FailedScheduling',
+    });
+    const tracker = new SignalTracker((ns) => ns === 'payments');
+    expect(tracker.onEvent('ADDED', regarding)).toBeUndefined();
   });
 
   it('raises CrashLoopBackOff when a container turns to it and restarts when they climb, from pod status', () => {

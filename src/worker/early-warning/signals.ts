@@ -92,7 +92,12 @@ export function eventSignalOf(
 ): { namespace: string; pod: string; reason: 'FailedScheduling' | 'MultiAttach' } | undefined {
   const involved = asObj(event['involvedObject']) ?? asObj(event['regarding']);
   if (involved?.['kind'] !== 'Pod') return undefined;
-  const namespace = asStr(involved['namespace']) ?? objectKey(event)?.namespace;
+  // The namespace is the Event's own: whoever may create Events in one namespace can
+  // name any other's pod in one (an Event with eventTime may), and that must not start
+  // a diagnosis there. An Event about a pod of another namespace says nothing here.
+  const namespace = objectKey(event)?.namespace;
+  const about = asStr(involved['namespace']);
+  if (about !== undefined && about !== namespace) return undefined;
   const pod = asStr(involved['name']);
   if (!namespace || !pod) return undefined;
   const reason = event['reason'];
