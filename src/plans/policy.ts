@@ -52,8 +52,18 @@ export type PolicyFile = z.infer<typeof policyFileSchema>;
 export type ApprovalDecision =
   { allowed: true; required: number } | { allowed: false; reason: string; approvers: string[] };
 
+/**
+ * What a plan changes: a namespace's workload, or (`clusterWide`) an object that
+ * affects every tenant of the cluster (a DeviceTaintRule).
+ */
+export interface ApprovalScope {
+  cluster: string;
+  namespace: string;
+  clusterWide?: boolean;
+}
+
 export interface ApprovalPolicy {
-  check(user: string, scope: { cluster: string; namespace: string }): Promise<ApprovalDecision>;
+  check(user: string, scope: ApprovalScope): Promise<ApprovalDecision>;
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
@@ -89,11 +99,27 @@ export function matchRule(
 }
 
 /** The approvals a scope needs: the strictest of every rule that matches it (1 when none does). */
-export function requiredApprovals(
+export function requiredApprovals(rules: readonly PolicyRule[], scope: ApprovalScope): number {
+  // A cluster-wide change touches every namespace: the strictest rule of any of them.
+  const relevant = scope.clusterWide
+    ? rules.filter((r) => r.cluster === undefined || r.cluster === scope.cluster)
+    : rules.filter((r) => matches(r, scope));
+  return relevant.reduce((most, r) => Math.max(most, r.requiredApprovals), 1);
+}
+
+/**
+ * Who may approve in a scope: the most specific matching rule's approvers, else
+ * ROLLOUT_DOCTOR_APPROVERS. A cluster-wide change is never a namespace's to approve:
+ * only rules without a namespace count for it (cluster-level approvers), so a team
+ * that approves fixes in its own namespace cannot approve one that affects every tenant.
+ */
+export function approversFor(
   rules: readonly PolicyRule[],
-  scope: { cluster: string; namespace: string },
-): number {
-  return rules.filter((r) => matches(r, scope)).reduce((most, r) => Math.max(most, r.requiredApprovals), 1);
+  fallback: readonly string[],
+  scope: ApprovalScope,
+): readonly string[] {
+  const candidates = scope.clusterWide ? rules.filter((r) => r.namespace === undefined) : rules;
+  return matchRule(candidates, scope)?.approvers ?? fallback;
 }
 
 /**
@@ -111,15 +137,16 @@ export function createApprovalPolicy(options: {
   return {
     isListed,
     async check(user, scope) {
-      const rule = matchRule(options.rules, scope);
-      const approvers = rule?.approvers ?? options.approvers;
+      const approvers = approversFor(options.rules, options.approvers, scope);
       const required = requiredApprovals(options.rules, scope);
       if (await isListed(user, approvers)) return { allowed: true, required };
-      return {
-        allowed: false,
-        reason: approvers.length === 0 ? 'no approvers are configured' : 'you are not an approver here',
-        approvers: [...approvers],
-      };
+      const reason =
+        approvers.length === 0
+          ? 'no approvers are configured'
+          : scope.clusterWide
+            ? 'this change is cluster-wide (it affects every namespace), and only cluster-level approvers (ROLLOUT_DOCTOR_APPROVERS, or a policy rule without a namespace) may approve it; you are not one'
+            : 'you are not an approver here';
+      return { allowed: false, reason, approvers: [...approvers] };
     },
   };
 }

@@ -5,6 +5,7 @@
  * exactly that plan, the remediation job, and an audit event for every outcome. Slack
  * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
  */
+import { findKind } from '../../remediation/kinds/index.js';
 import { createPublicKey } from 'node:crypto';
 import {
   approvalClaims,
@@ -89,7 +90,13 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       ),
     };
   }
-  const scope = { cluster: stored.cluster, namespace: stored.plan.target.namespace };
+  // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
+  // cluster-level approvers only (src/plans/policy.ts approversFor).
+  const scope = {
+    cluster: stored.cluster,
+    namespace: stored.plan.target.namespace,
+    clusterWide: findKind(stored.plan.kind)?.clusterScoped === true,
+  };
   const where = {
     planId,
     cluster: stored.cluster,

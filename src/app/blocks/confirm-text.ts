@@ -31,6 +31,9 @@ export function undoPatchesBack(plan: RemediationPlan): boolean {
   return findKind(plan.kind)?.undoes === undefined;
 }
 
+/** How a confirm dialog starts for a change that affects every namespace of the cluster. */
+export const CLUSTER_WIDE = 'Cluster-wide change (affects every namespace): ';
+
 function firstSentence(text: string): string {
   const one = /^.*?[.!?](?=\s|$)/s.exec(text)?.[0] ?? text;
   return one.replace(/\s+/g, ' ').trim();
@@ -45,10 +48,12 @@ function firstSentence(text: string): string {
  */
 export function confirmDialogText(plan: RemediationPlan, options: { undo?: boolean } = {}): PlainText {
   const max = LIMITS.confirmText;
-  const room = max - PATCH_POINTER.length - 1;
+  const kind = findKind(plan.kind);
+  // A cluster-scoped object (a DeviceTaintRule) affects every tenant: said first.
+  const wide = kind?.clusterScoped ? CLUSTER_WIDE : '';
+  const room = max - PATCH_POINTER.length - 1 - wide.length;
   const { name, namespace } = plan.target;
   const targets = [`deployment/${name} in ns ${namespace}`, 'this Deployment'];
-  const kind = findKind(plan.kind);
   const patchesBack = options.undo === true && undoPatchesBack(plan);
   for (const target of targets) {
     // The change in the kind's words; an Undo that patches the Deployment back says
@@ -60,10 +65,10 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
     const impact = patchesBack ? rolloutInWords(plan) : `Impact: ${firstSentence(plan.impact)}`;
     const parts =
       change.length + impact.length + 1 <= room ? [change, impact, PATCH_POINTER] : [change, PATCH_POINTER];
-    return plainText(parts.join(' '), max);
+    return plainText(`${wide}${parts.join(' ')}`, max);
   }
   return plainText(
-    `${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`,
+    `${wide}${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`,
     max,
   );
 }
