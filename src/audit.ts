@@ -46,7 +46,8 @@ export type AuditEvent =
          */
         | 'superseded'
         /** A button or a plan from before an upgrade (no shown digest, another seal version). */
-        | 'outdated';
+        | 'outdated'
+        | 'rate-limited';
       detail?: string;
     }
   | {

@@ -194,6 +194,8 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
   ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS: positiveInt(300),
   ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(1),
+  ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE: positiveInt(10),
+  ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: positiveInt(30),
   ALERTMANAGER_TOKEN: optionalString,
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
   ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
@@ -282,6 +284,8 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
+  /** `/rollout-doctor` commands one person and one channel may start per minute (src/app/command-budget.ts). */
+  readonly commandBudget: { readonly perUser: number; readonly perChannel: number };
   /**
    * Signs approvals (src/plans/approval-signature.ts), and the app's own notify jobs
    * under another domain (src/queue/notify-signature.ts); workers hold the public half.
@@ -441,6 +445,10 @@ export function loadAppConfig(env: Env): AppConfig {
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     usergroupCacheSeconds: e.ROLLOUT_DOCTOR_USERGROUP_CACHE_SECONDS,
     notifyConcurrency: e.ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY,
+    commandBudget: Object.freeze({
+      perUser: e.ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE,
+      perChannel: e.ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE,
+    }),
     approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
     notifyPublicKeys: e.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
     alertmanagerToken: e.ALERTMANAGER_TOKEN,

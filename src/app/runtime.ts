@@ -16,6 +16,7 @@ import { startSlackApp, type SlackAppHandle } from './app.js';
 import { startNotifyConsumer } from './notify/consumer.js';
 import { createNotifyClient } from './notify/notify-client.js';
 import { createRootStates } from './notify/root-state.js';
+import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 
@@ -81,6 +82,7 @@ export async function startAppRuntime(
       config.approvalSigningKey,
     ),
     plans: createPlanStore(redis),
+    commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: createRootStates(redis, config.approvalSigningKey, (planId) => {
       logger.warn({ planId }, 'root message state in Redis does not carry the app mark: ignored');
     }),

@@ -9,6 +9,7 @@ import type { ReadPolicy } from '../plans/read-policy.js';
 import type { Producers } from '../queue/producers.js';
 import type { Subscriptions } from './notify/subscriptions.js';
 import type { RootStates } from './notify/root-state.js';
+import type { CommandBudget } from './command-budget.js';
 
 /** What listeners and routes need; built once in app.ts and injected (tests pass fakes). */
 export interface AppServices {
@@ -30,4 +31,6 @@ export interface AppServices {
   alerts?: AlertNotifyHooks;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
+  /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */
+  commandBudget?: CommandBudget;
 }

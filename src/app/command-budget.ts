@@ -1,0 +1,61 @@
+/**
+ * How many `/rollout-doctor` commands one person, and one channel, may start per
+ * minute (issue 27.8). Each command posts publicly and queues a person-priority job
+ * ahead of every alert: without a budget one reader could flood both. Counted in Redis
+ * so every app replica shares it; a command past either budget is answered privately
+ * and starts nothing. A window opens with the first command and lasts a minute (no
+ * calendar-minute edge at which twice the budget fits); both counters are taken
+ * atomically (a refused command does not use up the other's budget).
+ *
+ * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window). A Redis writer can only refuse commands here (set a
+ * counter high) or allow more (delete it): never post, read or approve anything.
+ */
+import type { Redis } from 'ioredis';
+
+export interface CommandBudgetLimits {
+  perUser: number;
+  perChannel: number;
+}
+
+export type BudgetAnswer = { ok: true } | { ok: false; over: 'user' | 'channel'; retryAfterSeconds: number };
+
+export interface CommandBudget {
+  take(user: string, channel: string): Promise<BudgetAnswer>;
+}
+
+// KEYS: user counter, channel counter. ARGV: user limit, channel limit, window ms.
+// Returns {0} (taken), or {1 (user over) | 2 (channel over), ms until that window ends}.
+const TAKE = `
+local u = tonumber(redis.call('GET', KEYS[1]) or '0')
+local c = tonumber(redis.call('GET', KEYS[2]) or '0')
+if u >= tonumber(ARGV[1]) then return {1, redis.call('PTTL', KEYS[1])} end
+if c >= tonumber(ARGV[2]) then return {2, redis.call('PTTL', KEYS[2])} end
+for i = 1, 2 do
+  if redis.call('INCR', KEYS[i]) == 1 or redis.call('PTTL', KEYS[i]) < 0 then
+    redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3]))
+  end
+end
+return {0}
+`;
+
+/** Slack ids are [A-Z0-9]; anything else is not an id a key may be built from. */
+const keyPart = (id: string): string => (/^[A-Z0-9]{1,30}$/.test(id) ? id : 'invalid');
+
+export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandBudgetLimits): CommandBudget {
+  return {
+    async take(user, channel) {
+      const [code, ms] = (await redis.eval(
+        TAKE,
+        2,
+        `rd:budget:cmd:u:${keyPart(user)}`,
+        `rd:budget:cmd:c:${keyPart(channel)}`,
+        String(limits.perUser),
+        String(limits.perChannel),
+        '60000',
+      )) as [number, number?];
+      if (Number(code) === 0) return { ok: true };
+      const retryAfterSeconds = Math.max(1, Math.ceil(Number(ms ?? 60_000) / 1000));
+      return { ok: false, over: Number(code) === 1 ? 'user' : 'channel', retryAfterSeconds };
+    },
+  };
+}
