@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEarlyWarningOpener } from '../../src/app/alerts/early-warning-threads.js';
+import { createThreadBudget } from '../../src/app/alerts/thread-budget.js';
 import type { AlertThreadJob } from '../../src/queue/alert-jobs.js';
 import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import { deliverAlertResult, ThreadNotReadyError, type RunResult } from '../../src/app/alerts/results.js';
@@ -298,5 +299,24 @@ describe('verdictKey', () => {
       'CrashLoopOnNode@n1+n2',
     );
     expect(verdictKey({ findings: [] })).toBe('healthy');
+  });
+
+  it('early-warning threads take from the budget alert threads use: past it no thread, one summary line per channel and minute (issue 27.4)', async () => {
+    const budget = createThreadBudget(redis, 3, () => Date.UTC(2026, 10, 24, 1, 2, 3));
+    expect(await budget.take(2)).toBe(2); // two alert threads this minute
+    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH', budget });
+    const hash = (name: string) =>
+      workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name });
+    const deadlock = result([finding('RolloutSurgeDeadlock')]);
+    expect(await opener(deadlock, hash('a'))).not.toBeNull();
+    expect(await opener(deadlock, hash('b'))).toBeNull();
+    expect(await opener(deadlock, hash('c'))).toBeNull();
+    const posts = calls.filter((c) => c.method === 'post').map((c) => String(c.args['text']));
+    expect(posts).toHaveLength(2);
+    expect(posts[0]).toContain('Early warning: RolloutSurgeDeadlock');
+    expect(posts[1]).toContain('More new incident threads this minute than rollout-doctor opens');
+    expect(posts[1]).toContain('limit 3 per minute for alert and early-warning threads together');
+    // and the alert intake finds the minute spent too
+    expect(await budget.take(1)).toBe(0);
   });
 });

@@ -231,6 +231,50 @@ describe('workload trigger (fake clock)', () => {
     return { t, queued };
   }
 
+  it('diagnoses at most 10 workloads of one namespace a minute; the rest wait for room, other namespaces do not (issue 27.4)', async () => {
+    vi.useFakeTimers();
+    const queued: TriggeredWorkload[] = [];
+    const warn = vi.fn();
+    const t = createWorkloadTrigger({
+      debounceMs: 1_000,
+      cooldownMs: 5_000,
+      maxCooldownMs: 300_000,
+      enqueue: async (w) => void queued.push(w),
+      logger: { warn },
+    });
+    // A tenant creates 75 Deployments that all fail at once.
+    for (let i = 0; i < 75; i += 1)
+      t.signal({
+        kind: 'Deployment',
+        namespace: 'tenant-a',
+        name: `spam-${i}`,
+        pod: `p${i}`,
+        reason: 'FailedScheduling',
+      });
+    t.signal({
+      kind: 'Deployment',
+      namespace: 'shop',
+      name: 'checkout',
+      pod: 'c0',
+      reason: 'CrashLoopBackOff',
+    });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(queued.filter((w) => w.namespace === 'tenant-a')).toHaveLength(10);
+    expect(queued.filter((w) => w.namespace === 'shop')).toHaveLength(1);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn).toHaveBeenCalledWith(
+      expect.objectContaining({ namespace: 'tenant-a', limit: 10 }),
+      expect.stringContaining('more workloads of this namespace signalled this minute'),
+    );
+    // Nothing is lost: a minute later the next ten are diagnosed.
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(queued.filter((w) => w.namespace === 'tenant-a')).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(2);
+    expect(queued.filter((w) => w.namespace === 'tenant-a')).toHaveLength(20);
+    expect(new Set(queued.map((w) => w.name)).size).toBe(queued.length);
+    t.stop();
+  });
+
   it('turns a burst of signals of one workload into one diagnosis, then cools down 5 s, 10 s, 20 s, ...', async () => {
     vi.useFakeTimers();
     const { t, queued } = trigger(1_000, 5_000, 300_000);

@@ -1,3 +1,4 @@
+import { createThreadBudget } from './thread-budget.js';
 import type { Redis } from 'ioredis';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
 import type { AlertDiagnosisRequest } from '../../queue/alert-jobs.js';
@@ -30,15 +31,6 @@ return open
 
 // Grants up to ARGV[1] of this minute's ARGV[2] thread slots (KEYS[1], expiring after
 // two minutes) and returns how many it granted.
-const MINUTE_BUDGET = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local grant = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - used))
-if grant > 0 then
-  redis.call('INCRBY', KEYS[1], grant)
-  redis.call('EXPIRE', KEYS[1], 120)
-end
-return grant
-`;
 
 /** Who "requested" an alert-triggered diagnosis, in job data and audit lines. */
 export const ALERT_REQUESTER = 'ALERTMANAGER';
@@ -84,6 +76,8 @@ export function createAppAlerts(deps: {
   const channel = config.alertChannel;
   if (channel === undefined) return { routes: [], hooks: undefined };
   const store = createThreadStore(deps.redis);
+  // Alert and early-warning threads share one budget per minute (thread-budget.ts).
+  const budget = createThreadBudget(deps.redis, config.alerts.maxWorkloadsPerMinute, deps.now ?? Date.now);
   const channelFor = createChannelRouter(channel, config.alerts.routes);
   const hooks = createAlertNotifyHooks({
     redis: deps.redis,
@@ -93,6 +87,7 @@ export function createAppAlerts(deps: {
     logger: deps.logger,
     store,
     linkHosts: config.alerts.linkHosts,
+    threadBudget: budget,
   });
   // Early-warning threads only: no Alertmanager route without its token.
   if (token === undefined) return { routes: [], hooks };
@@ -110,16 +105,7 @@ export function createAppAlerts(deps: {
       // Like the adds that follow, wait briefly for a (re)connecting Redis; if it stays
       // away the intake fails and Alertmanager retries (503).
       await waitForReady(deps.redis, 1_500);
-      const minute = Math.floor((deps.now ?? Date.now)() / 60_000);
-      return Number(
-        await deps.redis.eval(
-          MINUTE_BUDGET,
-          1,
-          `rd:alerts:minute:${minute}`,
-          String(wanted),
-          String(config.alerts.maxWorkloadsPerMinute),
-        ),
-      );
+      return budget.take(wanted);
     },
     logger: deps.logger,
     async enqueueThreadUpdate(data, dedup) {

@@ -1,5 +1,6 @@
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
-import { escapeMrkdwn, mrkdwn, trusted, asIs } from '../blocks/mrkdwn.js';
+import { escapeMrkdwn, mrkdwn, trusted, asIs, type Mrkdwn } from '../blocks/mrkdwn.js';
+import type { ThreadBudget } from './thread-budget.js';
 import { context, section } from '../blocks/text.js';
 import type { RunResult } from './results.js';
 import type { SlackThreadApi } from './thread-updates.js';
@@ -11,7 +12,13 @@ export interface EarlyWarningOpenerDeps {
   channelFor: (namespace: string) => string;
   /** The read policy's word on alerts (src/plans/read-policy.ts): no thread where it says no. */
   allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
+  /** The budget alert threads take from too: no new thread past it, one summary per channel and minute. */
+  budget?: ThreadBudget;
+  logger?: { info(obj: object, msg: string): void };
 }
+
+/** Thrown from the thread store's post step when the minute's budget is spent: nothing posted. */
+class ThreadBudgetSpent extends Error {}
 
 /**
  * App side of the early warning: when a watch-started diagnosis confirms a surge
@@ -30,19 +37,43 @@ export function createEarlyWarningOpener(
     const channel = deps.channelFor(namespace);
     if (deps.allows && !deps.allows({ cluster: result.cluster, namespace, channel })) return null;
     const title = `${finding.code} on ${namespace}/deployment/${name} (cluster ${result.cluster})`;
-    const { record } = await deps.store.open({ workloadHash, channel, title }, async () => {
-      const text = mrkdwn`:warning: *Early warning:* ${title}\n${asIs(escapeMrkdwn(finding.summary))}`;
-      const posted = await deps.slack.postMessage({
-        channel,
-        text: mrkdwn`Early warning: ${title}`,
-        blocks: [
-          section(text),
-          context(trusted('Found by the rollout-doctor watch before any alert fired.')),
-        ],
-      });
-      if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
-      return posted.ts;
-    });
-    return record;
+    try {
+      return await openThread(deps, { workloadHash, channel, title, summary: finding.summary });
+    } catch (error) {
+      if (!(error instanceof ThreadBudgetSpent) || !deps.budget) throw error;
+      deps.logger?.info(
+        { namespace, name, channel, limit: deps.budget.limit },
+        'early warning past the per-minute thread budget: no thread',
+      );
+      if (await deps.budget.firstOverflow(channel))
+        await deps.slack.postMessage({ channel, ...overflowLine(deps.budget.limit, title) });
+      return null;
+    }
   };
+}
+
+/** The one line per channel and minute for early warnings past the shared budget. */
+function overflowLine(limit: number, first: string): { text: Mrkdwn; blocks: Record<string, unknown>[] } {
+  const text = mrkdwn`:warning: More new incident threads this minute than rollout-doctor opens: the early warning for ${first} got no thread, and later ones this minute are only counted in the app's log (limit ${limit} per minute for alert and early-warning threads together, ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE).`;
+  return { text, blocks: [section(text)] };
+}
+
+/** Opens the thread through the store (one per workload), taking one from the shared budget first. */
+async function openThread(
+  deps: EarlyWarningOpenerDeps,
+  thread: { workloadHash: string; channel: string; title: string; summary: string },
+): Promise<ThreadRecord> {
+  const { workloadHash, channel, title, summary } = thread;
+  const { record } = await deps.store.open({ workloadHash, channel, title }, async () => {
+    if (deps.budget && (await deps.budget.take(1)) === 0) throw new ThreadBudgetSpent();
+    const text = mrkdwn`:warning: *Early warning:* ${title}\n${asIs(escapeMrkdwn(summary))}`;
+    const posted = await deps.slack.postMessage({
+      channel,
+      text: mrkdwn`Early warning: ${title}`,
+      blocks: [section(text), context(trusted('Found by the rollout-doctor watch before any alert fired.'))],
+    });
+    if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
+    return posted.ts;
+  });
+  return record;
 }

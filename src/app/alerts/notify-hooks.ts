@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
+import type { ThreadBudget } from './thread-budget.js';
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
@@ -36,6 +37,8 @@ export interface AlertNotifyDeps {
   store?: ThreadStore;
   /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */
   linkHosts?: readonly string[];
+  /** The per-minute budget alert and early-warning threads share (thread-budget.ts). */
+  threadBudget?: ThreadBudget;
 }
 
 /** Adapts Bolt's WebClient to the two calls thread handling makes. */
@@ -78,6 +81,8 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
             slack,
             channelFor: deps.channelFor,
             ...(deps.allows ? { allows: deps.allows } : {}),
+            ...(deps.threadBudget ? { budget: deps.threadBudget } : {}),
+            logger: deps.logger,
           }),
           postInThread: async (thread) => {
             // A reply in an alert or early-warning thread shows a run nobody asked for

@@ -20,6 +20,13 @@ export interface WorkloadTriggerDeps {
    */
   cooldownMs: number;
   maxCooldownMs: number;
+  /**
+   * At most this many diagnoses per namespace in any minute (default 10): a tenant who
+   * can create workloads in a watched namespace cannot flood the queue and the channel
+   * (issue 27.4). A workload past it keeps its signals and is diagnosed once the
+   * namespace's minute has room.
+   */
+  maxPerNamespacePerMinute?: number;
   enqueue: (workload: TriggeredWorkload) => Promise<void>;
   logger: { warn(obj: object, msg: string): void };
   now?: () => number;
@@ -56,6 +63,31 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
   const states = new Map<string, TriggerState>();
   let queued = 0;
   let stopped = false;
+  const perNamespace = deps.maxPerNamespacePerMinute ?? 10;
+  /** When each namespace's last diagnoses were queued, within the last minute. */
+  const recent = new Map<string, number[]>();
+  /** Namespaces already warned about this minute. */
+  const warned = new Map<string, number>();
+
+  /** Ms until the namespace has room for one more diagnosis (0: now), and takes it when it has. */
+  const namespaceRoom = (namespace: string): number => {
+    const t = now();
+    const times = (recent.get(namespace) ?? []).filter((at) => t - at < 60_000);
+    if (times.length < perNamespace) {
+      times.push(t);
+      recent.set(namespace, times);
+      return 0;
+    }
+    recent.set(namespace, times);
+    if ((warned.get(namespace) ?? -Infinity) <= t - 60_000) {
+      warned.set(namespace, t);
+      deps.logger.warn(
+        { namespace, limit: perNamespace },
+        'early warning: more workloads of this namespace signalled this minute than it diagnoses; the rest wait for room',
+      );
+    }
+    return 60_000 - (t - (times[0] ?? t)) + 1;
+  };
 
   const cooldown = (st: TriggerState): number =>
     Math.min(deps.maxCooldownMs, deps.cooldownMs * 2 ** Math.max(0, st.streak - 1));
@@ -76,6 +108,12 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
     st.timer = undefined;
     if (stopped) return;
     const { namespace, name } = st.workload;
+    const wait = namespaceRoom(namespace);
+    if (wait > 0) {
+      // Signals stay merged; tried again when the namespace's minute has room.
+      st.timer = setTimeout(() => fire(st), wait);
+      return;
+    }
     const workload = { ...st.workload, reasons: [...st.reasons].sort(), pods: [...st.pods].sort() };
     st.reasons = new Set();
     st.pods = new Set();

@@ -1,0 +1,54 @@
+/**
+ * One budget for every lane that opens Slack threads (issue 27.4): alert threads and
+ * early-warning threads take from the same per-minute count,
+ * `ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE`, shared by every app replica in
+ * Redis (`rd:alerts:minute:<minute>`). Past it an alert workload is summarised by the
+ * intake (src/app/alerts/intake.ts) and an early warning by the opener
+ * (early-warning-threads.ts), once per channel per minute
+ * (`rd:alerts:ew-overflow:<channel>:<minute>`).
+ *
+ * A Redis writer can spend the budget (set the counter high: new threads are summarised,
+ * loudly, in the channel and the log) or lift it (delete the counter): never open a
+ * thread or post anything of its own choosing.
+ */
+import type { Redis } from 'ioredis';
+
+const MINUTE_BUDGET = `
+local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+local grant = math.max(0, math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - used))
+if grant > 0 then
+  redis.call('INCRBY', KEYS[1], grant)
+  redis.call('EXPIRE', KEYS[1], 120)
+end
+return grant
+`;
+
+export interface ThreadBudget {
+  /** The per-minute limit, for the summary line. */
+  readonly limit: number;
+  /** How many of `wanted` new threads still fit in this minute (taken at once). */
+  take(wanted: number): Promise<number>;
+  /** True the first time in this minute an early warning in `channel` found no room. */
+  firstOverflow(channel: string): Promise<boolean>;
+}
+
+export function createThreadBudget(
+  redis: Pick<Redis, 'eval' | 'set'>,
+  limit: number,
+  now: () => number = Date.now,
+): ThreadBudget {
+  const minute = (): number => Math.floor(now() / 60_000);
+  return {
+    limit,
+    async take(wanted) {
+      if (wanted <= 0) return 0;
+      return Number(
+        await redis.eval(MINUTE_BUDGET, 1, `rd:alerts:minute:${minute()}`, String(wanted), String(limit)),
+      );
+    },
+    async firstOverflow(channel) {
+      const key = `rd:alerts:ew-overflow:${channel}:${minute()}`;
+      return (await redis.set(key, '1', 'EX', 120, 'NX')) === 'OK';
+    },
+  };
+}
