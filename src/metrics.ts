@@ -8,6 +8,8 @@ export interface Metrics {
   jobDuration: Histogram<'queue' | 'outcome'>;
   remediations: Counter<'kind' | 'outcome'>;
   slackCalls: Counter<'method' | 'outcome'>;
+  /** Redis values that steer the bot and did not carry the writer's mark (src/queue/record-mark.ts). */
+  tamperedRecords: Counter<'record'>;
 }
 
 /**
@@ -63,6 +65,12 @@ export function createMetrics(
       name: 'rollout_doctor_slack_calls_total',
       help: 'Slack Web API calls made by the notify consumer, by method and outcome.',
       labelNames: ['method', 'outcome'] as const,
+      registers: [registry],
+    }),
+    tamperedRecords: new Counter({
+      name: 'rollout_doctor_tampered_records_total',
+      help: 'Redis values that decide where the bot speaks or what it says, found without a valid mark and ignored, by record (alert thread, alert job link, alert thread verdict, root state). Anything above 0 means someone wrote into Redis.',
+      labelNames: ['record'] as const,
       registers: [registry],
     }),
   };

@@ -85,6 +85,7 @@ export async function startAppRuntime(
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: createRootStates(redis, config.approvalSigningKey, (planId) => {
       logger.warn({ planId }, 'root message state in Redis does not carry the app mark: ignored');
+      metrics.tamperedRecords.inc({ record: 'root state' });
     }),
     policy: approval,
     readPolicy: createReadPolicy({
@@ -106,6 +107,19 @@ export async function startAppRuntime(
     plans: services.plans,
     allows: (scope) => services.readPolicy.allowsAlert(scope),
     logger,
+    records: {
+      signer: { by: 'app', key: config.approvalSigningKey },
+      verifier: {
+        keys: verifyKeys,
+        onForged: (record, key) => {
+          logger.warn(
+            { record, key },
+            'a Redis value that steers the bot has no valid mark: ignored (someone wrote into Redis)',
+          );
+          metrics.tamperedRecords.inc({ record });
+        },
+      },
+    },
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { shortHash, threadKeys } from './alert-keys.js';
+import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './record-mark.js';
 
 /**
  * Where each incident's Slack thread lives, in Redis so every app replica and the
@@ -64,6 +65,17 @@ export interface ThreadStore {
 }
 
 export interface ThreadStoreOptions {
+  /**
+   * Marks what this process writes (record-mark.ts): the app's thread records, links
+   * and verdicts; a worker's job links. Without it (tests of other things) nothing is marked.
+   */
+  signer?: RecordSigner;
+  /**
+   * The app: reads a record, link or verdict only when its mark verifies (threads and
+   * verdicts by the app, links by the app or a worker). Without it (a worker, which
+   * only writes links) nothing is checked.
+   */
+  verifier?: RecordVerifier;
   /** How long thread records and links live (default 7 days). */
   ttlSeconds?: number;
   /** Bound on the root-message post; the creation lock expires after it. */
@@ -83,12 +95,29 @@ export function jobLinkEntry(
   workloadHash: string,
   earlyWarning = false,
   now = Date.now(),
+  signer?: RecordSigner,
 ): { key: string; value: string } {
+  const link = { cluster, jobId, workloadHash, earlyWarning, linkedAt: now };
+  const mark = signer ? ` ${markOf(LINK_DOMAIN, link, signer)}` : '';
   return {
     key: threadKeys.job(cluster, jobId),
-    value: `${workloadHash} ${earlyWarning ? 'early' : 'alert'} ${now}`,
+    value: `${workloadHash} ${earlyWarning ? 'early' : 'alert'} ${now}${mark}`,
   };
 }
+
+/** Domains of the marks (record-mark.ts): a thread record, a job link, a thread verdict. */
+const THREAD_DOMAIN = 'alert-thread';
+const LINK_DOMAIN = 'alert-job-link';
+const VERDICT_DOMAIN = 'alert-thread-verdict';
+
+/** What a thread record's mark covers: where the bot speaks and what the root says. */
+const markedThread = (r: Omit<ThreadRecord, 'status'>) => ({
+  threadId: r.threadId,
+  channel: r.channel,
+  ts: r.ts,
+  workloadHash: r.workloadHash,
+  title: r.title,
+});
 
 // Delete the workload's active-thread pointer only if it still points at this thread.
 const CLEAR_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -97,14 +126,19 @@ const CLEAR_IF = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.cal
 export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}): ThreadStore {
   const ttl = options.ttlSeconds ?? 7 * 24 * 3600;
   const lockMs = options.lockMs ?? 30_000;
+  const { signer, verifier } = options;
 
-  const load = async (threadId: string | null): Promise<ThreadRecord | null> => {
+  /** The thread record, only when it is the app's and (`forWorkload`) that workload's. */
+  const load = async (threadId: string | null, forWorkload: string): Promise<ThreadRecord | null> => {
     if (threadId === null) return null;
-    const h = await redis.hgetall(threadKeys.thread(threadId));
+    const key = threadKeys.thread(threadId);
+    const h = await redis.hgetall(key);
     const { channel, ts, workloadHash, status, title } = h;
-    if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined)
+    if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined) {
+      // A pointer to nothing (expired, or deleted): no thread, as without one.
       return null;
-    return {
+    }
+    const record: ThreadRecord = {
       threadId,
       channel,
       ts,
@@ -112,12 +146,21 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       title,
       status: status === 'resolved' ? 'resolved' : 'firing',
     };
+    if (
+      verifier &&
+      (workloadHash !== forWorkload ||
+        !verifyMark(THREAD_DOMAIN, markedThread(record), h['mark'], verifier.keys, ['app']))
+    ) {
+      verifier.onForged('alert thread', key);
+      return null;
+    }
+    return record;
   };
 
   const find: ThreadStore['find'] = async (workloadHash, groupHash) => {
-    const active = await load(await redis.get(threadKeys.byWorkload(workloadHash)));
+    const active = await load(await redis.get(threadKeys.byWorkload(workloadHash)), workloadHash);
     if (active !== null || groupHash === undefined) return active;
-    return load(await redis.get(threadKeys.byGroup(groupHash, workloadHash)));
+    return load(await redis.get(threadKeys.byGroup(groupHash, workloadHash)), workloadHash);
   };
 
   const linkGroup = async (groupHash: string | undefined, record: ThreadRecord): Promise<void> => {
@@ -153,7 +196,10 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
           status: 'firing',
           title: input.title,
         };
-        const { threadId, ...fields } = record;
+        const { threadId, ...unmarked } = record;
+        const fields = signer
+          ? { ...unmarked, mark: markOf(THREAD_DOMAIN, markedThread(record), signer) }
+          : unmarked;
         await redis
           .multi()
           .hset(threadKeys.thread(threadId), fields)
@@ -195,21 +241,40 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       await redis.eval(CLEAR_IF, 1, threadKeys.byWorkload(record.workloadHash), record.threadId);
     },
     async swapVerdict(threadId, verdict) {
+      // The previous verdict decides whether a result is posted (the same one is not):
+      // one the app did not mark reads as none, so a planted verdict silences nothing.
       const key = `${threadKeys.thread(threadId)}:verdict`;
-      const previous = (await redis.call('SET', key, verdict, 'EX', String(ttl), 'GET')) as string | null;
-      return previous;
+      const value = signer ? `${verdict}\n${markOf(VERDICT_DOMAIN, { threadId, verdict }, signer)}` : verdict;
+      const previous = (await redis.call('SET', key, value, 'EX', String(ttl), 'GET')) as string | null;
+      if (previous === null || !verifier) return previous;
+      const at = previous.lastIndexOf('\n');
+      const [before, mark] = at < 0 ? [previous, undefined] : [previous.slice(0, at), previous.slice(at + 1)];
+      if (verifyMark(VERDICT_DOMAIN, { threadId, verdict: before }, mark, verifier.keys, ['app']))
+        return before;
+      verifier.onForged('alert thread verdict', key);
+      return null;
     },
     async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
-      const { key, value } = jobLinkEntry(cluster, jobId, workloadHash, earlyWarning);
+      const { key, value } = jobLinkEntry(cluster, jobId, workloadHash, earlyWarning, Date.now(), signer);
       // An alert's link wins over an early warning's: its result waits for the alert thread.
       if (earlyWarning) await redis.set(key, value, 'EX', JOB_LINK_SECONDS, 'NX');
       else await redis.set(key, value, 'EX', JOB_LINK_SECONDS);
     },
     async jobLink(cluster, jobId) {
-      const value = await redis.get(threadKeys.job(cluster, jobId));
+      const key = threadKeys.job(cluster, jobId);
+      const value = await redis.get(key);
       if (value === null) return null;
-      const [workloadHash = '', flag, at] = value.split(' ');
-      return { workloadHash, earlyWarning: flag === 'early', linkedAt: Number(at ?? 0) || 0 };
+      const [workloadHash = '', flag, at, mark] = value.split(' ');
+      const link = { workloadHash, earlyWarning: flag === 'early', linkedAt: Number(at ?? 0) || 0 };
+      // Links route a run's result into a thread: the app's (alerts) or a worker's (early warning).
+      if (
+        verifier &&
+        !verifyMark(LINK_DOMAIN, { cluster, jobId, ...link }, mark, verifier.keys, ['app', 'worker'])
+      ) {
+        verifier.onForged('alert job link', key);
+        return null;
+      }
+      return link;
     },
   };
 }

@@ -106,6 +106,7 @@ export function startWorkers(
   }
   const earlyWarning = startEarlyWarning({
     cluster: config.cluster,
+    recordSigner: { by: 'worker', key: config.notifySigningKey },
     watch: config.watch,
     scan: cluster.scan,
     producers,

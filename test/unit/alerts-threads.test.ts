@@ -11,6 +11,7 @@ import { verdictKey } from '../../src/app/alerts/verdict-key.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { ephemeralPlanKeys } from '../support/plan-keys.js';
 
 let server: TestRedis;
 let redis: Redis;
@@ -318,5 +319,31 @@ describe('verdictKey', () => {
     expect(posts[1]).toContain('limit 3 per minute for alert and early-warning threads together');
     // and the alert intake finds the minute spent too
     expect(await budget.take(1)).toBe(0);
+  });
+
+  it('job links and verdicts carry their writer’s mark: a planted link routes nothing, a planted verdict silences nothing (issue 27.1)', async () => {
+    const appKey = ephemeralPlanKeys({ seal: 's9', approval: 'a9', notify: 'n9' });
+    const forged: string[] = [];
+    const marked = createThreadStore(redis, {
+      signer: { by: 'app', key: { keyId: appKey.approval.keyId, privateKey: appKey.approval.privateKey } },
+      verifier: { keys: appKey.notify.keys, onForged: (record) => void forged.push(record) },
+    });
+    const worker = createThreadStore(redis, { signer: { by: 'worker', key: appKey.notify.signing } });
+    await worker.linkJob('default', 'diagnose.shop.web', WEB, true);
+    expect(await marked.jobLink('default', 'diagnose.shop.web')).toMatchObject({
+      workloadHash: WEB,
+      earlyWarning: true,
+    });
+    // A Redis writer points the run at another workload's thread.
+    await redis.set('rd:alerts:job:default:diagnose.shop.web', `${'f'.repeat(16)} alert ${Date.now()}`);
+    expect(await marked.jobLink('default', 'diagnose.shop.web')).toBeNull();
+    expect(forged).toEqual(['alert job link']);
+
+    expect(await marked.swapVerdict('t1', 'RolloutSurgeDeadlock')).toBeNull();
+    expect(await marked.swapVerdict('t1', 'RolloutSurgeDeadlock')).toBe('RolloutSurgeDeadlock');
+    // Planting the next verdict would make the app think it was already posted.
+    await redis.set('rd:alerts:thread:t1:verdict', 'CrashLoop');
+    expect(await marked.swapVerdict('t1', 'CrashLoop')).toBeNull();
+    expect(forged).toEqual(['alert job link', 'alert thread verdict']);
   });
 });

@@ -1,4 +1,5 @@
 import { createThreadBudget } from './thread-budget.js';
+import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
 import type { AlertDiagnosisRequest } from '../../queue/alert-jobs.js';
@@ -70,12 +71,15 @@ export function createAppAlerts(deps: {
   allows: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   logger: IntakeLogger & RouteLogger;
   now?: () => number;
+  /** The app's mark on thread records, links and verdicts, and its check of them (record-mark.ts). */
+  records?: { signer: RecordSigner; verifier: RecordVerifier };
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
   const channel = config.alertChannel;
   if (channel === undefined) return { routes: [], hooks: undefined };
-  const store = createThreadStore(deps.redis);
+  const store = createThreadStore(deps.redis, deps.records ?? {});
+  const signer = deps.records?.signer;
   // Alert and early-warning threads share one budget per minute (thread-budget.ts).
   const budget = createThreadBudget(deps.redis, config.alerts.maxWorkloadsPerMinute, deps.now ?? Date.now);
   const channelFor = createChannelRouter(channel, config.alerts.routes);
@@ -125,7 +129,16 @@ export function createAppAlerts(deps: {
       // unlinkDiagnoses takes back the ones the per-minute cap then refuses.
       const links = work.flatMap((item) =>
         item.kind === 'diagnosis'
-          ? [jobLinkEntry(item.cluster, alertJobId(item.cluster, item.data), item.data.reply.workloadHash)]
+          ? [
+              jobLinkEntry(
+                item.cluster,
+                alertJobId(item.cluster, item.data),
+                item.data.reply.workloadHash,
+                false,
+                Date.now(),
+                signer,
+              ),
+            ]
           : [],
       );
       const reply = (await deps.redis.eval(

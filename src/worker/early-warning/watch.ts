@@ -3,6 +3,7 @@
  * leader lease (lease.ts) and, while this replica leads, the watch session
  * (session.ts), each queueing diagnoses the way an alert for the workload would.
  */
+import type { RecordSigner } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
 import type { Dedup } from '../../queue/alert-jobs.js';
 import { createEarlyWarningWatch, type EarlyWarningWatch, type ScanHit } from './safety-net.js';
@@ -60,6 +61,8 @@ export interface EarlyWarning {
 
 export interface EarlyWarningOptions {
   cluster: string;
+  /** The worker's mark on the job links it writes (its notify key; record-mark.ts). */
+  recordSigner?: RecordSigner;
   watch: {
     namespaces: readonly string[];
     intervalMs: number;
@@ -188,7 +191,8 @@ function earlyWarningQueue(deps: EarlyWarningOptions): {
   triggered(workload: TriggeredWorkload): Promise<void>;
   link(jobId: string, workloadHash: string): Promise<void>;
 } {
-  const store = createThreadStore(deps.redis);
+  // Its links carry the worker's mark (notify key): the app routes a result by them.
+  const store = createThreadStore(deps.redis, deps.recordSigner ? { signer: deps.recordSigner } : {});
   const link = (jobId: string, hash: string): Promise<void> => store.linkJob(deps.cluster, jobId, hash, true);
   const enqueue = (target: WorkloadRef, options: Parameters<Producers['enqueueDiagnose']>[1]) =>
     deps.producers.enqueueDiagnose(

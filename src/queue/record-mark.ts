@@ -1,0 +1,61 @@
+/**
+ * The mark of a Redis value that steers where the bot speaks or what it says (issue
+ * 27.1): an alert thread's record (its channel, root ts, workload and title), a job's
+ * link to a workload, a thread's last verdict. The writer signs the value with its
+ * notify-domain key (the app with its approval key, a worker with its notify key: the
+ * same keys and public halves notify jobs use, src/queue/notify-signature.ts) under a
+ * domain string of its own per record, so no mark stands for another record or a
+ * notification. The app reads a value only when its mark verifies; anything else is
+ * reported (`onForged`: a warning and a metric) and treated as absent, so a Redis
+ * writer can make the app open a fresh thread, never speak in a channel or message of
+ * the writer's choosing, and never silence a workload quietly.
+ */
+import { sign, verify } from 'node:crypto';
+import type { SigningKey } from '../plans/approval-signature.js';
+import { canonicalJson } from '../plans/plan-seal.js';
+import type { NotifyKeys, NotifySigner } from './notify-signature.js';
+
+/** Who marks what it writes: the app or a worker, with its key. */
+export interface RecordSigner {
+  by: NotifySigner;
+  key: SigningKey;
+}
+
+/** What the app checks marks with, and whom it tells when one does not verify. */
+export interface RecordVerifier {
+  keys: NotifyKeys;
+  /** A value under `key` whose mark is missing or wrong: warn and count; the value is not used. */
+  onForged(record: string, key: string): void;
+}
+
+function bytes(domain: string, by: NotifySigner, data: unknown): Buffer {
+  return Buffer.from(`rollout-doctor record v1\n${domain}\n${by}\n${canonicalJson(data)}`);
+}
+
+/** "<by>.<keyId>.<signature>", a single token (no spaces: it ends space-separated values). */
+export function markOf(domain: string, data: unknown, signer: RecordSigner): string {
+  const signature = sign(null, bytes(domain, signer.by, data), signer.key.privateKey).toString('base64url');
+  return `${signer.by}.${signer.key.keyId}.${signature}`;
+}
+
+/** Whether `mark` is a mark by one of `signers` over exactly `data` in `domain`. */
+export function verifyMark(
+  domain: string,
+  data: unknown,
+  mark: string | undefined,
+  keys: NotifyKeys,
+  signers: readonly NotifySigner[],
+): boolean {
+  if (mark === undefined) return false;
+  const [by, keyId, signature, ...rest] = mark.split('.');
+  if (rest.length > 0 || signature === undefined || keyId === undefined) return false;
+  if (by !== 'app' && by !== 'worker') return false;
+  if (!signers.includes(by)) return false;
+  const key = keys[by].get(keyId);
+  if (!key) return false;
+  try {
+    return verify(null, bytes(domain, by, data), key, Buffer.from(signature, 'base64url'));
+  } catch {
+    return false;
+  }
+}
