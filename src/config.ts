@@ -213,6 +213,14 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: positiveInt(15_000),
   ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY: keySetting(parseSigningKey),
   ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: keySetting(parsePublicKeys),
+  ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: commaList(
+    '',
+    (entry) =>
+      /^[A-Za-z0-9._-]{1,64}=[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\|[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$/.test(
+        entry,
+      ),
+    'must be comma-separated KEYID=CLUSTER entries (several clusters joined by |), e.g. n-prod=prod,n-stage=stage|dev',
+  ),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalString,
   LOG_LEVEL: logLevel,
@@ -293,6 +301,12 @@ export interface AppConfig {
   readonly approvalSigningKey: SigningKey;
   /** The workers' notify keys by id: a result, progress line or outcome is posted only under one of them. */
   readonly notifyPublicKeys: ReadonlyMap<string, KeyObject>;
+  /**
+   * Which clusters each worker notify key may speak for (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS):
+   * a notification or job link of another cluster signed with it is refused. A key not
+   * listed speaks for every cluster (one key for all; the app warns when it serves several).
+   */
+  readonly notifyKeyClusters: ReadonlyMap<string, readonly string[]>;
   readonly alertmanagerToken: string | undefined;
   readonly alertChannel: string | undefined;
   /** Alert intake (src/app/alerts): mapping, routing, dedup window, body limit. */
@@ -418,6 +432,13 @@ export function loadAppConfig(env: Env): AppConfig {
       problems.push(
         `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
       );
+    problems.push(
+      ...keyClusterProblems(
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+        parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
+      ),
+    );
   }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
@@ -451,6 +472,7 @@ export function loadAppConfig(env: Env): AppConfig {
     }),
     approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
     notifyPublicKeys: e.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+    notifyKeyClusters: keyClusters(e.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS),
     alertmanagerToken: e.ALERTMANAGER_TOKEN,
     alertChannel: e.ROLLOUT_DOCTOR_ALERT_CHANNEL,
     alerts: Object.freeze({
@@ -526,4 +548,34 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     healthPort: e.ROLLOUT_DOCTOR_HEALTH_PORT,
     logLevel: e.LOG_LEVEL,
   } satisfies WorkerConfig);
+}
+
+/** "n-prod=prod,n-stage=stage|dev" as key id -> clusters. */
+function keyClusters(entries: readonly string[]): ReadonlyMap<string, readonly string[]> {
+  const map = new Map<string, string[]>();
+  for (const entry of entries) {
+    const [id = '', clusters = ''] = entry.split('=');
+    map.set(id, [...(map.get(id) ?? []), ...clusters.split('|')]);
+  }
+  return map;
+}
+
+/** Entries naming a key id the public keys lack, or a cluster the app does not serve. */
+function keyClusterProblems(
+  entries: readonly string[],
+  keys: ReadonlyMap<string, unknown>,
+  clusters: readonly string[],
+): string[] {
+  const problems: string[] = [];
+  for (const [id, named] of keyClusters(entries)) {
+    if (!keys.has(id))
+      problems.push(
+        `ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS names key "${id}", which ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS lacks`,
+      );
+    for (const cluster of named.filter((c) => !clusters.includes(c)))
+      problems.push(
+        `ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS binds key "${id}" to cluster "${cluster}", which ROLLOUT_DOCTOR_CLUSTERS lacks`,
+      );
+  }
+  return problems;
 }

@@ -47,7 +47,14 @@ export async function startAppRuntime(
     // The app's own notifications (alert threads and summaries), signed with its own key.
     signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
   });
-  const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey);
+  const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
+  // One worker key for several clusters: whoever holds it can post results as any of them.
+  const unbound = [...config.notifyPublicKeys.keys()].filter((id) => !config.notifyKeyClusters.has(id));
+  if (config.clusters.length > 1 && unbound.length > 0)
+    logger.warn(
+      { keys: unbound, clusters: config.clusters },
+      'worker notify keys not bound to a cluster (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS): each can post results and outcomes for every cluster; give each cluster its own key',
+    );
   const metrics = createMetrics({
     defaults: true,
     collectQueueDepth: async (set) => {

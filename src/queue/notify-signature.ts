@@ -52,11 +52,31 @@ export function signNotify(job: NotifyJob, by: NotifySigner, key: SigningKey): S
 export interface NotifyKeys {
   worker: ReadonlyMap<string, KeyObject>;
   app: ReadonlyMap<string, KeyObject>;
+  /**
+   * The clusters a worker key may speak for (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS); a key
+   * not in the map speaks for any. So the key of the least-guarded cluster's workers
+   * cannot post results or outcomes as another cluster's.
+   */
+  workerClusters?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** The app's verification keys: the workers' public keys and the public half of its own signing key. */
-export function notifyKeys(workerKeys: ReadonlyMap<string, KeyObject>, app: SigningKey): NotifyKeys {
-  return { worker: workerKeys, app: new Map([[app.keyId, createPublicKey(app.privateKey)]]) };
+export function notifyKeys(
+  workerKeys: ReadonlyMap<string, KeyObject>,
+  app: SigningKey,
+  workerClusters?: ReadonlyMap<string, readonly string[]>,
+): NotifyKeys {
+  return {
+    worker: workerKeys,
+    app: new Map([[app.keyId, createPublicKey(app.privateKey)]]),
+    ...(workerClusters && workerClusters.size > 0 ? { workerClusters } : {}),
+  };
+}
+
+/** Whether worker key `keyId` may speak for `cluster` (any key not bound to clusters may). */
+export function keySpeaksFor(keys: NotifyKeys, keyId: string, cluster: unknown): boolean {
+  const bound = keys.workerClusters?.get(keyId);
+  return bound === undefined || (typeof cluster === 'string' && bound.includes(cluster));
 }
 
 export type NotifyVerdict = { ok: true; job: NotifyJob } | { ok: false; reason: string };
@@ -86,5 +106,10 @@ export function verifyNotify(data: unknown, keys: NotifyKeys): NotifyVerdict {
   // Over the data as queued, not as parsed: the producer signed what it stored.
   if (!verify(null, message(by, unsigned), key, Buffer.from(signature.data.signature, 'base64')))
     return { ok: false, reason: 'the notification signature does not verify' };
+  if (by === 'worker' && !keySpeaksFor(keys, keyId, (parsed.data as { cluster?: unknown }).cluster))
+    return {
+      ok: false,
+      reason: `worker key "${keyId}" is bound to cluster(s) ${keys.workerClusters?.get(keyId)?.join(', ')}, not to this notification's cluster`,
+    };
   return { ok: true, job: parsed.data };
 }

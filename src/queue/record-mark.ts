@@ -13,7 +13,7 @@
 import { sign, verify } from 'node:crypto';
 import type { SigningKey } from '../plans/approval-signature.js';
 import { canonicalJson } from '../plans/plan-seal.js';
-import type { NotifyKeys, NotifySigner } from './notify-signature.js';
+import { keySpeaksFor, type NotifyKeys, type NotifySigner } from './notify-signature.js';
 
 /** Who marks what it writes: the app or a worker, with its key. */
 export interface RecordSigner {
@@ -53,6 +53,9 @@ export function verifyMark(
   if (!signers.includes(by)) return false;
   const key = keys[by].get(keyId);
   if (!key) return false;
+  // A worker's key speaks only for the clusters it is bound to (notify-signature.ts).
+  if (by === 'worker' && !keySpeaksFor(keys, keyId, (data as { cluster?: unknown } | null)?.cluster))
+    return false;
   try {
     return verify(null, bytes(domain, by, data), key, Buffer.from(signature, 'base64url'));
   } catch {

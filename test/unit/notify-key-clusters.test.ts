@@ -1,0 +1,78 @@
+/**
+ * One worker key per cluster (issue 27.9): with ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS the
+ * app takes a worker's notification, or its job link, only for the clusters its key is
+ * bound to; an unbound key still speaks for every cluster (rotation and one-cluster
+ * installs stay as they were).
+ */
+import { describe, expect, it } from 'vitest';
+import { loadAppConfig } from '../../src/config.js';
+import { notifyKeys, signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
+import { markOf, verifyMark } from '../../src/queue/record-mark.js';
+import type { NotifyJob } from '../../src/queue/schemas.js';
+import { ephemeralPlanKeys } from '../support/plan-keys.js';
+
+const prod = ephemeralPlanKeys({ seal: 's1', approval: 'a1', notify: 'n-prod' });
+const stage = ephemeralPlanKeys({ seal: 's2', approval: 'a1', notify: 'n-stage' });
+const workerKeys = new Map([...prod.notify.keys.worker, ...stage.notify.keys.worker]);
+const app = { keyId: prod.approval.keyId, privateKey: prod.approval.privateKey };
+
+const outcome = (cluster: string) =>
+  ({
+    kind: 'remediation-outcome',
+    planId: 'set-recreate-0123456789abcdef',
+    cluster,
+    channel: 'C1',
+    messageTs: '1700000000.000100',
+    stage: 'rolled-out',
+    detail: 'deployment/web: rolled out',
+  }) as NotifyJob;
+
+describe('worker notify keys bound to clusters (issue 27.9)', () => {
+  it('a key bound to stage cannot post an outcome as prod; its own cluster passes; an unbound key passes anywhere', () => {
+    const bound = notifyKeys(workerKeys, app, new Map([['n-stage', ['stage']]]));
+    const fromStage = (cluster: string) => signNotify(outcome(cluster), 'worker', stage.notify.signing);
+    expect(verifyNotify(fromStage('stage'), bound).ok).toBe(true);
+    const forged = verifyNotify(fromStage('prod'), bound);
+    expect(forged.ok).toBe(false);
+    expect(!forged.ok && forged.reason).toContain('bound to cluster(s) stage');
+    expect(verifyNotify(signNotify(outcome('stage'), 'worker', prod.notify.signing), bound).ok).toBe(true);
+    expect(verifyNotify(fromStage('prod'), notifyKeys(workerKeys, app)).ok).toBe(true);
+  });
+
+  it('the same holds for a job link a worker marks', () => {
+    const bound = notifyKeys(workerKeys, app, new Map([['n-stage', ['stage']]]));
+    const link = (cluster: string) => ({
+      cluster,
+      jobId: 'diagnose.shop.web',
+      workloadHash: 'h',
+      earlyWarning: true,
+      linkedAt: 1,
+    });
+    const signer = { by: 'worker' as const, key: stage.notify.signing };
+    expect(
+      verifyMark('alert-job-link', link('stage'), markOf('alert-job-link', link('stage'), signer), bound, [
+        'worker',
+      ]),
+    ).toBe(true);
+    expect(
+      verifyMark('alert-job-link', link('prod'), markOf('alert-job-link', link('prod'), signer), bound, [
+        'worker',
+      ]),
+    ).toBe(false);
+  });
+
+  it('the app refuses to start with a binding to a key or cluster it does not know', () => {
+    const env = {
+      ...prod.appEnv,
+      SLACK_BOT_TOKEN: 'xoxb-1',
+      SLACK_SIGNING_SECRET: 's',
+      ROLLOUT_DOCTOR_CLUSTERS: 'prod,stage',
+      ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: 'n-nope=prod,n-prod=elsewhere',
+    };
+    expect(() => loadAppConfig(env)).toThrow(
+      /key "n-nope", which ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS lacks[\s\S]*cluster "elsewhere"/,
+    );
+    const ok = loadAppConfig({ ...env, ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS: 'n-prod=prod|stage' });
+    expect(ok.notifyKeyClusters.get('n-prod')).toEqual(['prod', 'stage']);
+  });
+});
