@@ -107,6 +107,7 @@ export function startWorkers(
   const earlyWarning = startEarlyWarning({
     cluster: config.cluster,
     recordSigner: { by: 'worker', key: config.notifySigningKey },
+    leaseKeys: config.planSealKeys,
     watch: config.watch,
     scan: cluster.scan,
     producers,

@@ -1,3 +1,4 @@
+import { leaderKey } from '../../src/worker/early-warning/lease.js';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,6 +135,51 @@ describe('worker early-warning wiring', () => {
     await waitUntil(() => b?.stats().leader === true);
     await waitUntil(() => (scans['b'] ?? 0) >= 1);
     await b?.stop();
+  });
+
+  it('takes the lease over from a holder no worker wrote, and says so (issue 27.1)', async () => {
+    // A Redis writer parks a made-up holder, without expiry, to switch the early warning off.
+    await connection.set(leaderKey('prod'), 'someone-else');
+    const warnings: string[] = [];
+    let scanned = 0;
+    const keys = {
+      current: { id: 's1', secret: Buffer.alloc(32, 7) },
+      accepted: new Map([['s1', Buffer.alloc(32, 7)]]),
+    };
+    const w = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
+      scan: async () => {
+        scanned += 1;
+        return { entries: [] };
+      },
+      producers,
+      redis: connection,
+      leaseMs: 300,
+      leaseKeys: keys,
+      logger: { info: () => undefined, warn: (_o: object, msg: string) => void warnings.push(msg) },
+    });
+    await waitUntil(() => w?.stats().leader === true);
+    await waitUntil(() => scanned >= 1);
+    expect(warnings.some((m) => m.includes('lease held by a value no worker wrote'))).toBe(true);
+    expect(await connection.get(leaderKey('prod'))).toMatch(/^[0-9a-f-]{36}\.s1\.[0-9a-f]{64}$/);
+    // A second replica with the same keys sees a worker's holder and stays on standby.
+    const other = startEarlyWarning({
+      cluster: 'prod',
+      watch: { namespaces: ['vision'], intervalMs: 60_000, windowMs: 60_000, debounceMs: 100 },
+      scan: async () => ({ entries: [] }),
+      producers,
+      redis: connection,
+      leaseMs: 300,
+      leaseKeys: keys,
+      logger: { info: () => undefined, warn: (_o: object, msg: string) => void warnings.push(msg) },
+    });
+    const deadline = Date.now() + 400;
+    await waitUntil(() => Date.now() > deadline);
+    expect(other?.stats().leader).toBe(false);
+    expect(warnings.filter((m) => m.includes('lease held by a value no worker wrote'))).toHaveLength(1);
+    await other?.stop();
+    await w?.stop();
   });
 
   it('falls back to one watch per namespace when the cluster-wide watch is forbidden', async () => {

@@ -23,6 +23,16 @@ end
 return 0
 `;
 
+// Takes the lease from a holder no worker wrote (its value does not carry the workers'
+// mark, or it never expires), only if it is still the value that was judged.
+const TAKE_OVER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0
+`;
+
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -46,6 +56,14 @@ export interface LeaseOptions {
   onFollow(why: 'lost' | 'stopped'): Promise<void>;
   /** Redis did not answer a renewal: the role stays as it was. */
   onUnreachable(reason: string): void;
+  /**
+   * The workers' mark on a holder value (an HMAC under the plan seal key, which only
+   * workers hold): a value without it, or one that never expires, was written by
+   * someone else, in Redis, to switch the early warning off. It is taken over, and
+   * `onForeign` says so (a warning and a metric), every time.
+   */
+  mark?: { holder(id: string): string; isWorkers(value: string): boolean };
+  onForeign?(): void;
 }
 
 export interface Lease {
@@ -58,7 +76,7 @@ export interface Lease {
 export function startLease(options: LeaseOptions): Lease {
   const { redis, leaseMs } = options;
   const key = leaderKey(options.cluster);
-  const id = randomUUID();
+  const id = options.mark ? options.mark.holder(randomUUID()) : randomUUID();
   let leader = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -69,6 +87,7 @@ export function startLease(options: LeaseOptions): Lease {
     try {
       await waitForReady(redis, leaseMs / 3);
       held = Number(await redis.eval(LEASE, 1, key, id, String(leaseMs))) === 1;
+      if (!held && options.mark) held = await takeOverForeign();
     } catch (error) {
       // Redis away: nobody can take the lease meanwhile; keep the current role.
       options.onUnreachable(error instanceof Error ? error.message : String(error));
@@ -82,6 +101,13 @@ export function startLease(options: LeaseOptions): Lease {
       leader = false;
       await options.onFollow('lost');
     }
+  };
+  /** A holder no worker wrote is taken over (and reported); a worker's is left alone. */
+  const takeOverForeign = async (): Promise<boolean> => {
+    const [holder, ttl] = await Promise.all([redis.get(key), redis.pttl(key)]);
+    if (holder === null || (options.mark?.isWorkers(holder) === true && ttl > 0)) return false;
+    options.onForeign?.();
+    return Number(await redis.eval(TAKE_OVER, 1, key, holder, id, String(leaseMs))) === 1;
   };
   const schedule = (): void => {
     if (stopped) return;

@@ -3,6 +3,8 @@
  * leader lease (lease.ts) and, while this replica leads, the watch session
  * (session.ts), each queueing diagnoses the way an alert for the workload would.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SealKeys } from '../../plans/plan-seal.js';
 import type { RecordSigner } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
 import type { Dedup } from '../../queue/alert-jobs.js';
@@ -63,6 +65,8 @@ export interface EarlyWarningOptions {
   cluster: string;
   /** The worker's mark on the job links it writes (its notify key; record-mark.ts). */
   recordSigner?: RecordSigner;
+  /** The plan seal keys: the mark on the early-warning lease holder (lease.ts). */
+  leaseKeys?: SealKeys;
   watch: {
     namespaces: readonly string[];
     intervalMs: number;
@@ -149,6 +153,17 @@ export function startEarlyWarning(deps: EarlyWarningOptions): EarlyWarning | und
     redis: deps.redis,
     cluster: deps.cluster,
     leaseMs: deps.leaseMs ?? 15_000,
+    ...(deps.leaseKeys
+      ? {
+          mark: leaseMark(deps.cluster, deps.leaseKeys),
+          onForeign() {
+            deps.logger.warn(
+              { cluster: deps.cluster },
+              'early-warning lease held by a value no worker wrote (written into Redis to switch the early warning off): taken over',
+            );
+          },
+        }
+      : {}),
     onLead() {
       deps.logger.info(
         { namespaces, cluster: deps.cluster },
@@ -217,5 +232,25 @@ function earlyWarningQueue(deps: EarlyWarningOptions): {
       );
     },
     link,
+  };
+}
+
+/** "<uuid>.<seal key id>.<hmac>": a lease holder value only a worker can write. */
+function leaseMark(
+  cluster: string,
+  keys: SealKeys,
+): { holder(id: string): string; isWorkers(value: string): boolean } {
+  const mac = (secret: Buffer, id: string): string =>
+    createHmac('sha256', secret)
+      .update(`rollout-doctor early-warning lease v1\n${cluster}\n${id}`)
+      .digest('hex');
+  return {
+    holder: (id) => `${id}.${keys.current.id}.${mac(keys.current.secret, id)}`,
+    isWorkers(value) {
+      const [id = '', keyId = '', given = '', ...rest] = value.split('.');
+      const secret = keys.accepted.get(keyId);
+      if (rest.length > 0 || !secret || !/^[0-9a-f]{64}$/.test(given)) return false;
+      return timingSafeEqual(Buffer.from(mac(secret, id), 'hex'), Buffer.from(given, 'hex'));
+    },
   };
 }
