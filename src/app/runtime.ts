@@ -1,3 +1,4 @@
+import { signDiagnoseByApp } from '../queue/diagnose-signature.js';
 import { notifyKeys, signNotify, verifyNotify } from '../queue/notify-signature.js';
 import { createAppAlerts } from './alerts/app-intake.js';
 import type { CustomRoute } from '@slack/bolt';
@@ -46,6 +47,8 @@ export async function startAppRuntime(
     onError: (error, queue) => logger.warn({ err: error, queue }, 'queue error'),
     // The app's own notifications (alert threads and summaries), signed with its own key.
     signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
+    // Every diagnosis it queues states who asked, under its approval key: workers run no other.
+    signDiagnose: (job) => signDiagnoseByApp(job, config.approvalSigningKey),
   });
   const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
   // One worker key for several clusters: whoever holds it can post results as any of them.

@@ -1,3 +1,4 @@
+import type { DiagnoseSignature } from './diagnose-signature.js';
 import type { SignedNotifyJob } from './notify-signature.js';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -126,6 +127,11 @@ export function createProducers(options: {
   timeoutMs?: number;
   onError?: (error: Error, queue: string) => void;
   /**
+   * Signs each diagnose job (src/queue/diagnose-signature.ts): the app with its approval
+   * key, a worker's early warning with the seal key. Workers run no job without it.
+   */
+  signDiagnose?: (job: DiagnoseJob) => DiagnoseSignature;
+  /**
    * Signs each notify job (src/queue/notify-signature.ts): workers with their notify
    * key, the app with its own. The app posts no notification without a valid signature.
    */
@@ -186,7 +192,7 @@ export function createProducers(options: {
           await q.waitUntilReady();
           const [existed] = await Promise.all([
             connection.exists(q.toKey(jobId)),
-            q.add(job.mode, job, {
+            q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job) } : job, {
               ...DIAGNOSE_JOB_OPTIONS,
               jobId,
               ...(addOptions?.deduplication ? { deduplication: addOptions.deduplication } : {}),

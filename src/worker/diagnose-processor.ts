@@ -1,3 +1,5 @@
+import type { Audit } from '../audit.js';
+import type { DiagnoseVerdict } from '../queue/diagnose-signature.js';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
@@ -41,6 +43,13 @@ export interface DiagnoseDeps {
   notify(job: NotifyJobInput, options?: { background?: boolean }): Promise<void>;
   logger: Logger;
   now?: () => number;
+  /**
+   * Checks that the app or a worker queued the job and who asked (src/queue/
+   * diagnose-signature.ts); a job it refuses reads nothing, posts nothing, and is audited.
+   * Absent only in tests of other things.
+   */
+  verifyJob?: (data: unknown) => DiagnoseVerdict;
+  audit?: Audit;
 }
 
 /** Dry runs in flight at once for one diagnosis. */
@@ -140,6 +149,23 @@ async function scanOutcome(
 export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   const now = deps.now ?? Date.now;
   return async (job: Job<DiagnoseJob>): Promise<string> => {
+    if (deps.verifyJob) {
+      const verdict = deps.verifyJob(job.data);
+      if (!verdict.ok) {
+        deps.logger.warn(
+          { jobId: job.id, reason: verdict.reason },
+          'diagnose job refused: not queued by the app or a worker',
+        );
+        deps.audit?.record({
+          action: 'refusal',
+          planId: 'diagnose',
+          user: 'unknown',
+          reason: 'tampered',
+          detail: `job ${job.id}: ${verdict.reason}`,
+        });
+        throw new UnrecoverableError(`refused: ${verdict.reason}`);
+      }
+    }
     const data = diagnoseJobSchema.parse(job.data);
     const seq = createSequence(now);
     const run: {

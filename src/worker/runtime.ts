@@ -1,3 +1,4 @@
+import { signDiagnoseByWorker, verifyDiagnoseJob } from '../queue/diagnose-signature.js';
 import { signNotify } from '../queue/notify-signature.js';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -58,6 +59,8 @@ export function startWorkers(
     timeoutMs: 10_000,
     // Results, progress and outcomes carry this worker fleet's signature: the app posts nothing else as them.
     signNotify: (job) => signNotify(job, 'worker', config.notifySigningKey),
+    // The early warning's diagnoses: marked as the workers' own (seal key).
+    signDiagnose: (job) => signDiagnoseByWorker(job, config.planSealKeys),
   });
   // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
   const plans = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
@@ -79,7 +82,13 @@ export function startWorkers(
   };
   const diagnose = new Worker<DiagnoseJob>(
     diagnoseQueueName(config.cluster),
-    createDiagnoseProcessor({ ...cluster, ...common }),
+    createDiagnoseProcessor({
+      ...cluster,
+      ...common,
+      verifyJob: (data) =>
+        verifyDiagnoseJob(data, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
+      audit: createAudit(logger),
+    }),
     { ...workerOptions, concurrency: config.diagnoseConcurrency },
   );
   const remediate = new Worker<RemediateJob>(

@@ -3,6 +3,7 @@
  * leader lease (lease.ts) and, while this replica leads, the watch session
  * (session.ts), each queueing diagnoses the way an alert for the workload would.
  */
+import { WATCH_REQUESTER } from '../../queue/diagnose-signature.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SealKeys } from '../../plans/plan-seal.js';
 import type { RecordSigner } from '../../queue/record-mark.js';
@@ -21,7 +22,7 @@ import type { WorkloadRef } from '../../diagnosis/workload-ref.js';
 export { leaderKey } from './lease.js';
 
 /** Who "requested" a watch-started diagnosis, in job data and audit lines. */
-export const EARLY_WARNING_REQUESTER = 'EARLYWARNING';
+export const EARLY_WARNING_REQUESTER = WATCH_REQUESTER;
 
 /** A namespace scan as the worker's diagnose deps provide it (undefined: every namespace). */
 type NamespaceScan = (
