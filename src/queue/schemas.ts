@@ -112,8 +112,6 @@ const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
         z.object({ ok: z.literal(false), reason: z.string() }),
       ]),
     ),
-    /** Plain-text full report (renderText), for the thread reply when blocks must be truncated. */
-    fullReport: z.string(),
   }),
   z.object({
     status: z.literal('scanned'),

@@ -34,7 +34,6 @@ export interface DiagnoseDeps {
       findings: { code: string; summary: string }[];
     }[];
   }>;
-  renderText(diagnosis: Diagnosis): string;
   /** The workload owning a pod (ownerReferences), for alert jobs that name pods. */
   resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
   plans: PlanStore;
@@ -227,7 +226,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
           kind: 'diagnosis-result',
           ...run,
           seq: seq(),
-          outcome: { status: 'diagnosed', diagnosis, dryRuns, fullReport: deps.renderText(diagnosis) },
+          outcome: { status: 'diagnosed', diagnosis, dryRuns },
         },
         lane,
       );

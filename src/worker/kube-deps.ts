@@ -7,7 +7,6 @@ import { inversePlan } from '../remediation/inverse.js';
 import { resolveWorkloadForPod } from '../kube/read/pod-owner.js';
 import { watchReplacements, watchRollout } from '../kube/watch/rollout-watcher.js';
 import { scanCluster } from '../kube/read/scan.js';
-import { renderText } from '../report/text.js';
 import { kubeListWatch } from './early-warning/stream.js';
 import type { ClusterDeps } from './runtime.js';
 
@@ -31,7 +30,6 @@ export function kubeClusterDeps(
     dryRun: (plan) => dryRunPlan(client, plan),
     scan: (namespace, onProgress) =>
       scanCluster(client, namespace ? { namespace, onProgress } : { allNamespaces: true, onProgress }),
-    renderText,
     resolvePodOwner: (namespace, pod) => resolveWorkloadForPod(client, namespace, pod),
     apply: (plan, hooks) => applyPlan(client, plan, hooks?.onStep ? { step: { onStep: hooks.onStep } } : {}),
     watch: (ref, sinceGeneration, replaced) =>

@@ -134,7 +134,6 @@ describe('a two-person rule against a Redis writer', () => {
         diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
         dryRun: async () => ({ ok: true, changes: [] }),
         scan: async () => ({ scanned: 0, entries: [] }),
-        renderText: (d) => `full report of ${d.target.name}`,
         apply: async (p) => {
           applied.push(p.id);
           return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };

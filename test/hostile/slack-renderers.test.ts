@@ -327,7 +327,7 @@ describe('a diagnosis read back from Redis is JSON: shapes are not trusted', () 
       cluster: 'prod',
       runTs: 1,
       seq: 1,
-      outcome: { status: 'diagnosed', diagnosis: d, dryRuns: {}, fullReport: '' },
+      outcome: { status: 'diagnosed', diagnosis: d, dryRuns: {} },
     });
     if (job.kind !== 'diagnosis-result' || job.outcome.status !== 'diagnosed')
       throw new Error('not a result');

@@ -130,7 +130,6 @@ beforeAll(async () => {
           status: 'diagnosed',
           diagnosis: diagnosisFor(job.data),
           dryRuns: {},
-          fullReport: 'full report',
         },
       });
     },

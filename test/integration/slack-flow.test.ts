@@ -143,7 +143,6 @@ describe('Slack flow: command → result → approval → patch → rolled out (
           changes: [{ path: '/spec/strategy/rollingUpdate/maxSurge', before: '25%', after: 0 }],
         }),
         scan: async () => ({ scanned: 0, entries: [] }),
-        renderText: (d) => `full report of ${d.target.name}`,
         apply: async (plan) => {
           if (refuse.has(plan.target.name))
             return {

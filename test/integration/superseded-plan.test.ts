@@ -114,7 +114,6 @@ describe('an Apply button whose plan a later diagnosis re-made', () => {
         diagnose: () => diagnosisOf(++runs),
         dryRun: async () => ({ ok: true, changes: [] }),
         scan: async () => ({ scanned: 0, entries: [] }),
-        renderText: (d) => `full report of ${d.target.name}`,
         apply: async () => {
           throw new Error('nothing is applied in this test');
         },

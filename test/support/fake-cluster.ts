@@ -53,7 +53,6 @@ export function fakeClusterDeps(applied: string[]): ClusterDeps {
     diagnose: (snapshot) => surgeDiagnosis(snapshot.target.namespace, snapshot.target.name),
     dryRun: async () => ({ ok: true, changes: [] }),
     scan: async () => ({ scanned: 0, entries: [] }),
-    renderText: (d) => `full report of ${d.target.name}`,
     apply: async (plan) => {
       applied.push(plan.id);
       return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };

@@ -34,7 +34,6 @@ function run(job: DiagnoseJob, owners: Record<string, WorkloadRef | Error>) {
       }) satisfies Diagnosis,
     dryRun: async () => ({ ok: true, changes: [] }),
     scan: async () => ({ scanned: 0, entries: [] }),
-    renderText: () => 'report',
     resolvePodOwner: async (_ns, pod) => {
       const owner = owners[pod];
       if (owner === undefined) throw new WorkloadNotFoundError(`pod "${pod}" not found`, ['shop']);

@@ -46,7 +46,6 @@ async function diagnoseWith(
       }) satisfies Diagnosis,
     dryRun,
     scan: async () => ({ scanned: 0, entries: [] }),
-    renderText: () => 'report',
     plans: { save: async (stored: StoredPlan) => void saved.push(stored) } as unknown as PlanStore,
     planTtlMs: 60_000,
     notify: async (n) => void notified.push(n),

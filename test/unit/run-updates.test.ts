@@ -194,7 +194,7 @@ describe('run updates', () => {
       runTs,
       seq: 1,
       target: { namespace: 'shop', name: 'web' },
-      outcome: { status: 'diagnosed', diagnosis, dryRuns: {}, fullReport: '' },
+      outcome: { status: 'diagnosed', diagnosis, dryRuns: {} },
     });
     const openPlans = {
       get: async () => ({ plan, cluster: 'default', createdAt: 0, expiresAt: Date.now() + 3_600_000 }),
