@@ -2,7 +2,7 @@
  * Applying a plan to a live cluster, as the worker and `rollout-doctor apply` both do
  * it: the executor (src/kube/write/executor.ts) with the re-proof a stepped
  * scale-old-replicaset makes before each step. That re-proof collects a fresh snapshot
- * (src/kube/collector.ts) and analyzes it (src/remediation/step-release.ts), so it is
+ * (src/kube/read/collector.ts) and analyzes it (src/remediation/step-release.ts), so it is
  * composed here, above kube, and handed down: kube itself only reads, writes and
  * watches.
  */

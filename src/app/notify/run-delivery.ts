@@ -30,7 +30,7 @@ export async function postThreadReport(
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report (./result-message.ts `threadReport`) in each message's thread. Who asked for
+ * report (../blocks/result-message.ts `threadReport`) in each message's thread. Who asked for
  * the run in a message (its Apply buttons say so) and its thread root come from the
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
