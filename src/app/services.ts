@@ -1,4 +1,4 @@
-import type { AlertNotifyHooks } from './alerts/notify-hooks.js';
+import type { AlertNotifyHooks } from './alerts/hooks.js';
 import type { Audit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';

@@ -18,9 +18,8 @@
  * written, with "now" for the restart time.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
 import { keyKind } from './key-kind.js';
-import type { StoredPlan } from './store.js';
+import { planSealSchema, type PlanSeal, type StoredPlan } from './stored-plan.js';
 
 /** Deterministic JSON: object keys sorted, undefined members dropped (as JSON.stringify does). */
 export function canonicalJson(value: unknown): string {
@@ -78,13 +77,7 @@ export function planDigest(stored: StoredPlan): string {
     .digest('hex');
 }
 
-export const planSealSchema = z.object({
-  /** Absent on v1 seals. */
-  v: z.number().int().optional(),
-  keyId: z.string().min(1).max(64),
-  mac: z.string().regex(/^[0-9a-f]{64}$/),
-});
-export type PlanSeal = z.infer<typeof planSealSchema>;
+export { planSealSchema, type PlanSeal } from './stored-plan.js';
 
 /** Seal keys by id; the first one seals, all of them verify (two during a rotation). */
 export interface SealKeys {

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { RemediationPlan } from '../remediation/plan.js';
-import { planSealSchema, shownDigest, type PlanSeal } from './plan-seal.js';
+import { planSealSchema, shownDigest } from './plan-seal.js';
+import type { StoredPlan } from './stored-plan.js';
 
 /**
  * Remediation plans stored server-side; a Slack button carries the plan id and the
@@ -12,26 +12,7 @@ import { planSealSchema, shownDigest, type PlanSeal } from './plan-seal.js';
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
 
-export interface FieldChange {
-  path: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-export type DryRunSummary = { ok: true; changes: FieldChange[] } | { ok: false; reason: string };
-
-/** A plan as stored: the plan, where it applies, and what the dry run said. */
-export interface StoredPlan {
-  plan: RemediationPlan;
-  cluster: string;
-  createdAt: number;
-  expiresAt: number;
-  dryRun?: DryRunSummary;
-  /** Set on undo plans: the plan whose effect this one reverses. */
-  undoOf?: string;
-  /** The worker's seal (src/plans/plan-seal.ts); a worker applies only plans whose seal verifies. */
-  seal?: PlanSeal;
-}
+export type { DryRunSummary, FieldChange, StoredPlan } from './stored-plan.js';
 
 export type ClaimResult =
   /** `marks`: the approvals as recorded (the `approver` values given to `approve`), for checking. */

@@ -88,8 +88,8 @@ function crossings(fromAreas: string[], toAreas: string[]): string[] {
 }
 
 /** Groups of files that import each other at run time (Tarjan's strongly connected components). */
-function importCycles(files: string[]): string[][] {
-  const edges = new Map(files.map((f) => [f, importsOf(f, RUNTIME_IMPORT).filter((d) => d.endsWith('.ts'))]));
+function importCycles(files: string[], pattern = RUNTIME_IMPORT): string[][] {
+  const edges = new Map(files.map((f) => [f, importsOf(f, pattern).filter((d) => d.endsWith('.ts'))]));
   let next = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -150,6 +150,23 @@ describe('import graph over src/', () => {
 
   it('has no import cycles', () => {
     expect(importCycles(sourceFiles('src'))).toEqual([]);
+  });
+
+  it('nothing below the processes imports the app or the worker (kube, queue, plans, cli and the engine)', () => {
+    const below = [...new Set(sourceFiles('src').map(area))].filter((a) => a !== 'app' && a !== 'worker');
+    expect(below).toEqual(expect.arrayContaining(['kube', 'queue', 'plans', 'cli', 'diagnosis']));
+    expect(crossings(below, ['app', 'worker'])).toEqual([]);
+  });
+
+  it('the app never reaches the worker side, nor the worker the app, by any path', () => {
+    const local = (area: 'app' | 'worker') => (dep: string) => dep.endsWith('.ts') && area === areaOf(dep);
+    const areaOf = (dep: string): string => area(dep);
+    expect(violations(sourceFiles('src/app'), local('worker'))).toEqual([]);
+    expect(violations(sourceFiles('src/worker'), local('app'))).toEqual([]);
+  });
+
+  it('has no cycles of type-only imports either (each says a type sits in the wrong file)', () => {
+    expect(importCycles(sourceFiles('src'), IMPORT)).toEqual([]);
   });
 
   it('sees crossings and cycles where they exist', () => {

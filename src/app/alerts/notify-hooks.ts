@@ -1,31 +1,18 @@
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
+import type { AlertNotifyHooks } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
-import type { AlertThreadJob } from '../../queue/alert-jobs.js';
-import { deliverAlertResult, type AlertResultOutcome, type RunResult } from './results.js';
+import { deliverAlertResult, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
-import { handleAlertThreadJob, type SlackThreadApi, type ThreadUpdateOutcome } from './thread-updates.js';
+import { handleAlertThreadJob, type SlackThreadApi } from './thread-updates.js';
 import { NO_REQUESTER } from '../blocks/action-ids.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { renderRunUpdate } from '../notify/render-run.js';
 import { postThreadReport } from '../notify/run-delivery.js';
-import type { RunUpdate } from '../../queue/schemas.js';
 import type { PlanStore } from '../../plans/store.js';
 
-/**
- * What the app's notify consumer calls for alert threads: `threadJob` for the
- * `alert-thread` notify jobs, `runResult` after every finished diagnose run (the
- * result goes into the workload's incident thread when there is one).
- */
-export interface AlertNotifyHooks {
-  threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
-  /** A run's result: into its incident thread, if the run belongs to one. */
-  runResult(
-    client: webApi.WebClient,
-    result: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
-  ): Promise<AlertResultOutcome>;
-}
+export type { AlertNotifyHooks } from './hooks.js';
 
 export interface AlertNotifyDeps {
   redis: Redis;

@@ -1,0 +1,24 @@
+/**
+ * The alert side as the rest of the app sees it (src/app/services.ts), in a file of its
+ * own so that services, the notify delivery and the hooks' implementation
+ * (notify-hooks.ts) do not import each other, not even for types. Types only.
+ */
+import type { webApi } from '@slack/bolt';
+import type { AlertThreadJob } from '../../queue/alert-jobs.js';
+import type { RunUpdate } from '../../queue/schemas.js';
+import type { AlertResultOutcome } from './results.js';
+import type { ThreadUpdateOutcome } from './thread-updates.js';
+
+/**
+ * What the app's notify consumer calls for alert threads: `threadJob` for the
+ * `alert-thread` notify jobs, `runResult` after every finished diagnose run (the
+ * result goes into the workload's incident thread when there is one).
+ */
+export interface AlertNotifyHooks {
+  threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
+  /** A run's result: into its incident thread, if the run belongs to one. */
+  runResult(
+    client: webApi.WebClient,
+    result: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
+  ): Promise<AlertResultOutcome>;
+}
