@@ -128,34 +128,8 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
   const lockMs = options.lockMs ?? 30_000;
   const { signer, verifier } = options;
 
-  /** The thread record, only when it is the app's and (`forWorkload`) that workload's. */
-  const load = async (threadId: string | null, forWorkload: string): Promise<ThreadRecord | null> => {
-    if (threadId === null) return null;
-    const key = threadKeys.thread(threadId);
-    const h = await redis.hgetall(key);
-    const { channel, ts, workloadHash, status, title } = h;
-    if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined) {
-      // A pointer to nothing (expired, or deleted): no thread, as without one.
-      return null;
-    }
-    const record: ThreadRecord = {
-      threadId,
-      channel,
-      ts,
-      workloadHash,
-      title,
-      status: status === 'resolved' ? 'resolved' : 'firing',
-    };
-    if (
-      verifier &&
-      (workloadHash !== forWorkload ||
-        !verifyMark(THREAD_DOMAIN, markedThread(record), h['mark'], verifier.keys, ['app']))
-    ) {
-      verifier.onForged('alert thread', key);
-      return null;
-    }
-    return record;
-  };
+  const load = (threadId: string | null, forWorkload: string) =>
+    loadThread(redis, verifier, threadId, forWorkload);
 
   const find: ThreadStore['find'] = async (workloadHash, groupHash) => {
     const active = await load(await redis.get(threadKeys.byWorkload(workloadHash)), workloadHash);
@@ -240,41 +214,92 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
       await redis.hset(threadKeys.thread(record.threadId), 'status', 'resolved');
       await redis.eval(CLEAR_IF, 1, threadKeys.byWorkload(record.workloadHash), record.threadId);
     },
-    async swapVerdict(threadId, verdict) {
-      // The previous verdict decides whether a result is posted (the same one is not):
-      // one the app did not mark reads as none, so a planted verdict silences nothing.
-      const key = `${threadKeys.thread(threadId)}:verdict`;
-      const value = signer ? `${verdict}\n${markOf(VERDICT_DOMAIN, { threadId, verdict }, signer)}` : verdict;
-      const previous = (await redis.call('SET', key, value, 'EX', String(ttl), 'GET')) as string | null;
-      if (previous === null || !verifier) return previous;
-      const at = previous.lastIndexOf('\n');
-      const [before, mark] = at < 0 ? [previous, undefined] : [previous.slice(0, at), previous.slice(at + 1)];
-      if (verifyMark(VERDICT_DOMAIN, { threadId, verdict: before }, mark, verifier.keys, ['app']))
-        return before;
-      verifier.onForged('alert thread verdict', key);
-      return null;
-    },
+    swapVerdict: (threadId, verdict) =>
+      swapMarkedVerdict(redis, { signer, verifier, ttl }, threadId, verdict),
     async linkJob(cluster, jobId, workloadHash, earlyWarning = false) {
       const { key, value } = jobLinkEntry(cluster, jobId, workloadHash, earlyWarning, Date.now(), signer);
       // An alert's link wins over an early warning's: its result waits for the alert thread.
       if (earlyWarning) await redis.set(key, value, 'EX', JOB_LINK_SECONDS, 'NX');
       else await redis.set(key, value, 'EX', JOB_LINK_SECONDS);
     },
-    async jobLink(cluster, jobId) {
-      const key = threadKeys.job(cluster, jobId);
-      const value = await redis.get(key);
-      if (value === null) return null;
-      const [workloadHash = '', flag, at, mark] = value.split(' ');
-      const link = { workloadHash, earlyWarning: flag === 'early', linkedAt: Number(at ?? 0) || 0 };
-      // Links route a run's result into a thread: the app's (alerts) or a worker's (early warning).
-      if (
-        verifier &&
-        !verifyMark(LINK_DOMAIN, { cluster, jobId, ...link }, mark, verifier.keys, ['app', 'worker'])
-      ) {
-        verifier.onForged('alert job link', key);
-        return null;
-      }
-      return link;
-    },
+    jobLink: (cluster, jobId) => readJobLink(redis, verifier, cluster, jobId),
   };
+}
+
+/** The thread record, only when it is the app's and (`forWorkload`) that workload's. */
+async function loadThread(
+  redis: Redis,
+  verifier: RecordVerifier | undefined,
+  threadId: string | null,
+  forWorkload: string,
+): Promise<ThreadRecord | null> {
+  if (threadId === null) return null;
+  const key = threadKeys.thread(threadId);
+  const h = await redis.hgetall(key);
+  const { channel, ts, workloadHash, status, title } = h;
+  if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined) {
+    // A pointer to nothing (expired, or deleted): no thread, as without one.
+    return null;
+  }
+  const record: ThreadRecord = {
+    threadId,
+    channel,
+    ts,
+    workloadHash,
+    title,
+    status: status === 'resolved' ? 'resolved' : 'firing',
+  };
+  if (
+    verifier &&
+    (workloadHash !== forWorkload ||
+      !verifyMark(THREAD_DOMAIN, markedThread(record), h['mark'], verifier.keys, ['app']))
+  ) {
+    verifier.onForged('alert thread', key);
+    return null;
+  }
+  return record;
+}
+
+/** Stores the thread's verdict (marked) and returns the previous one when the app marked it. */
+async function swapMarkedVerdict(
+  redis: Redis,
+  options: { signer: RecordSigner | undefined; verifier: RecordVerifier | undefined; ttl: number },
+  threadId: string,
+  verdict: string,
+): Promise<string | null> {
+  const { signer, verifier, ttl } = options;
+  // The previous verdict decides whether a result is posted (the same one is not):
+  // one the app did not mark reads as none, so a planted verdict silences nothing.
+  const key = `${threadKeys.thread(threadId)}:verdict`;
+  const value = signer ? `${verdict}\n${markOf(VERDICT_DOMAIN, { threadId, verdict }, signer)}` : verdict;
+  const previous = (await redis.call('SET', key, value, 'EX', String(ttl), 'GET')) as string | null;
+  if (previous === null || !verifier) return previous;
+  const at = previous.lastIndexOf('\n');
+  const [before, mark] = at < 0 ? [previous, undefined] : [previous.slice(0, at), previous.slice(at + 1)];
+  if (verifyMark(VERDICT_DOMAIN, { threadId, verdict: before }, mark, verifier.keys, ['app'])) return before;
+  verifier.onForged('alert thread verdict', key);
+  return null;
+}
+
+/** A run's link to a workload, only when its writer (the app or a worker) marked it. */
+async function readJobLink(
+  redis: Redis,
+  verifier: RecordVerifier | undefined,
+  cluster: string,
+  jobId: string,
+): Promise<{ workloadHash: string; earlyWarning: boolean; linkedAt: number } | null> {
+  const key = threadKeys.job(cluster, jobId);
+  const value = await redis.get(key);
+  if (value === null) return null;
+  const [workloadHash = '', flag, at, mark] = value.split(' ');
+  const link = { workloadHash, earlyWarning: flag === 'early', linkedAt: Number(at ?? 0) || 0 };
+  // Links route a run's result into a thread: the app's (alerts) or a worker's (early warning).
+  if (
+    verifier &&
+    !verifyMark(LINK_DOMAIN, { cluster, jobId, ...link }, mark, verifier.keys, ['app', 'worker'])
+  ) {
+    verifier.onForged('alert job link', key);
+    return null;
+  }
+  return link;
 }

@@ -19,7 +19,6 @@ const MAX_LINES = 120;
  */
 const STILL_LONG: Record<string, number> = {
   'src/app/approvals/approve.ts:approve': 241,
-  'src/queue/alert-thread-store.ts:createThreadStore': 155,
   'src/app/runtime.ts:startAppRuntime': 150,
   'src/queue/producers.ts:createProducers': 140,
   'src/app/blocks/evidence.ts:evidenceBlocks': 130,
