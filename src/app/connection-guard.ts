@@ -94,6 +94,13 @@ interface Tracked {
   idleSince: number;
   /** Responses not yet closed: unanswered, or answered and not yet read by the client. */
   open: Set<ServerResponse>;
+  /**
+   * Requests parsed from the connection in this turn of the event loop: Node emits
+   * every request of one read at once, so more than the cap here is pipelining, however
+   * fast the answers leave (on loopback the kernel may take them all before anything
+   * backs up, so `open` alone would not see it).
+   */
+  burst: number;
 }
 
 export interface ConnectionGuard {
@@ -169,6 +176,7 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
       peer: peerKey(socket.remoteAddress),
       idleSince: performance.now(),
       open: new Set(),
+      burst: 0,
     };
     const peers = byPeer.get(tracked.peer) ?? new Set<Tracked>();
     byPeer.set(tracked.peer, peers);
@@ -192,7 +200,12 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
         if (!busy(tracked)) tracked.idleSince = performance.now();
         if (!req.complete) closeUnread(req);
       });
-      if (tracked.open.size > limits.maxRequestsPerConnection) {
+      tracked.burst += 1;
+      if (tracked.burst === 1) setImmediate(() => (tracked.burst = 0));
+      if (
+        tracked.open.size > limits.maxRequestsPerConnection ||
+        tracked.burst > limits.maxRequestsPerConnection
+      ) {
         refused('pipelining', { peer: tracked.peer }, 'connection limit reached');
         req.socket.destroy();
         return false;
