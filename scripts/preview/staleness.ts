@@ -12,6 +12,8 @@ const NOISE: ReadonlyArray<[RegExp, string]> = [
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, '<time>'],
   [/\d{4}-\d\d-\d\d \d\d:\d\d(?::\d\d)?(?: UTC)?/g, '<time>'],
   [/\b\d{1,2}:\d\d(?::\d\d)?\s?(?:AM|PM)?\b/g, '<time>'],
+  // object uids
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uid>'],
   // plan ids: the kind, a dash, 16 hex digits
   [/\b([a-z-]+)-[0-9a-f]{16}\b/g, '$1-<id>'],
   // pod names: ReplicaSet hash and pod suffix; ReplicaSet names: the hash

@@ -6,7 +6,8 @@ describe('preview screenshot staleness (issue 31.3)', () => {
     const run = (time: string, hash: string, pod: string, plan: string) =>
       normalizedPreviewText(
         `rollout-doctor APP ${time.slice(11, 16)}\n✅ set-rolling-update approved by @U0LEAD at ${time.slice(0, 16).replace('T', ' ')} UTC; rolled out\n` +
-          `held by vision-object-tracker-${hash}-${pod} · captured ${time}\nplan set-rolling-update-${plan}`,
+          `held by vision-object-tracker-${hash}-${pod} · captured ${time}\nplan set-rolling-update-${plan}\n` +
+          `{"op":"test","path":"/metadata/uid","value":"${plan.slice(0, 8)}-0000-4000-8000-${plan.slice(0, 12)}"}`,
       );
     const a = run('2026-11-23T23:32:49.821Z', 'c4b7785b7', 'k4kwm', 'e27befbdaf447181');
     const b = run('2026-11-24T01:02:03.004Z', '69d5b5f8dd', 'c78dk', '0123456789abcdef');
