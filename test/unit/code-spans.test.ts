@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMrkdwn, mrkdwn } from '../../src/app/blocks/mrkdwn.js';
-import { PassThrough } from 'node:stream';
-import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { cleanText } from '../../src/text/clean.js';
 import { codeSpan, plainCodeSpans } from '../../src/text/code-span.js';
+import { fakeIo } from '../support/cli-io.js';
 
 describe('our code spans stay code; cluster text stays text (issue 31.5)', () => {
   const ours = `${codeSpan('kubectl rollout status')} prints "Waiting for \`x\` rollout" and waits forever`;
@@ -34,7 +33,7 @@ describe('our code spans stay code; cluster text stays text (issue 31.5)', () =>
 
   it('JSON and text reports carry backticks, not the markers', async () => {
     for (const output of ['json', 'text']) {
-      const { io, stdout } = memoryIo();
+      const { io, stdout } = fakeIo();
       await runCli(
         [
           'diagnose',
@@ -53,11 +52,3 @@ describe('our code spans stay code; cluster text stays text (issue 31.5)', () =>
     }
   });
 });
-
-function memoryIo(): { io: CliIo; stdout: () => string } {
-  const out: string[] = [];
-  const sink = new PassThrough();
-  sink.on('data', (c: Buffer) => out.push(c.toString()));
-  const io: CliIo = { stdin: new PassThrough(), stdout: sink, stderr: new PassThrough(), env: {} };
-  return { io, stdout: () => out.join('') };
-}
