@@ -21,7 +21,6 @@ const STILL_LONG: Record<string, number> = {
   'src/app/approvals/approve.ts:approve': 241,
   'src/app/runtime.ts:startAppRuntime': 150,
   'src/queue/producers.ts:createProducers': 140,
-  'src/app/blocks/evidence.ts:evidenceBlocks': 130,
 };
 
 function sourceFiles(dir: string): string[] {

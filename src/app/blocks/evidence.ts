@@ -159,20 +159,8 @@ export function clueLine(clue: CrashClueEvidence): Mrkdwn {
 /** One evidence item in full, for the thread report: every row, every cell whole. */
 export function evidenceBlocks(evidence: Evidence): Block[] {
   switch (evidence.type) {
-    case 'scheduling': {
-      if (!evidence.parsed || evidence.parsed.aborted)
-        return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
-      const p = evidence.parsed;
-      const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
-      const pre = p.preemption
-        ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
-        : '';
-      const notes = p.notes?.length ? `\n${p.notes.join('\n')}` : '';
-      return codeSections(
-        mrkdwn`*Scheduler:* 0/${p.total} nodes available for ${evidence.pod}`,
-        `${table(['nodes', 'reason', 'category'], rows)}${pre}${notes}`,
-      );
-    }
+    case 'scheduling':
+      return schedulingBlocks(evidence);
     case 'strategy': {
       const s = evidence.strategy;
       if (s.type === 'Recreate')
@@ -183,68 +171,12 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
         mrkdwn`*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
       );
     }
-    case 'node-capacity': {
-      const rows = evidence.rows.map((r) => [
-        r.node,
-        r.resource,
-        r.allocatable,
-        r.used,
-        r.free,
-        r.holders
-          .map((h) => {
-            const notes = [h.amount, h.ownedByThisDeployment ? 'ours' : ''].filter((n) => n !== '');
-            return notes.length ? `${h.pod} (${notes.join(', ')})` : h.pod;
-          })
-          .join(', '),
-      ]);
-      return codeSections(
-        trusted('*Capacity on eligible nodes*'),
-        table(['node', 'resource', 'alloc', 'used', 'free', 'held by'], rows),
-      );
-    }
-    case 'crash-table': {
-      const rows = evidence.rows.map((r) => [
-        r.node,
-        `${r.ready}/${r.pods}`,
-        String(r.restarts),
-        String(r.crashing),
-        r.lastExitCode === undefined ? '' : String(r.lastExitCode),
-        r.lastReason ?? '',
-      ]);
-      const messages = evidence.rows
-        .filter((r) => r.lastMessage)
-        .map((r) => `${r.node}: ${r.lastMessage ?? ''}`)
-        .join('\n');
-      return codeSections(
-        trusted('*Pods per node*'),
-        table(['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'], rows) +
-          (messages ? `\n\nlast termination message:\n${messages}` : ''),
-      );
-    }
-    case 'node-diff': {
-      const rows = evidence.differences.map((d) => [d.field, d.bad, d.good]);
-      const clue = clueOf(evidence);
-      const blocks = codeSections(
-        mrkdwn`*What differs on ${evidence.badNodes.join(', ')}* (good: ${evidence.goodNodes.join(', ')})`,
-        table(['field', 'bad node', 'good nodes'], rows),
-      );
-      if (clue) {
-        const where = clue.source ? mrkdwn` from ${clue.source}` : trusted('');
-        const points = joinMrkdwn(
-          [
-            ...(clue.meaning ? [mrkdwn`\n${clue.meaning}`] : []),
-            ...(clue.pointsAt ? [mrkdwn`\nPoints at: ${clue.pointsAt}`] : []),
-          ],
-          '',
-        );
-        blocks.push(
-          ...proseSections(
-            mrkdwn`*Log clue*${asIs(where)}${clue.pod ? ` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : ''}: ${asIs(inlineCode(clue.text))}${asIs(points)}`,
-          ),
-        );
-      }
-      return blocks;
-    }
+    case 'node-capacity':
+      return capacityBlocks(evidence);
+    case 'crash-table':
+      return crashTableBlocks(evidence);
+    case 'node-diff':
+      return nodeDiffBlocks(evidence);
     case 'condition':
       return proseSections(
         joinMrkdwn(
@@ -286,4 +218,84 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
     default:
       return [];
   }
+}
+
+function schedulingBlocks(evidence: Extract<Evidence, { type: 'scheduling' }>): Block[] {
+  if (!evidence.parsed || evidence.parsed.aborted)
+    return codeSections(mrkdwn`*Scheduler* (${evidence.pod})`, evidence.message);
+  const p = evidence.parsed;
+  const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
+  const pre = p.preemption
+    ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
+    : '';
+  const notes = p.notes?.length ? `\n${p.notes.join('\n')}` : '';
+  return codeSections(
+    mrkdwn`*Scheduler:* 0/${p.total} nodes available for ${evidence.pod}`,
+    `${table(['nodes', 'reason', 'category'], rows)}${pre}${notes}`,
+  );
+}
+
+function capacityBlocks(evidence: Extract<Evidence, { type: 'node-capacity' }>): Block[] {
+  const rows = evidence.rows.map((r) => [
+    r.node,
+    r.resource,
+    r.allocatable,
+    r.used,
+    r.free,
+    r.holders
+      .map((h) => {
+        const notes = [h.amount, h.ownedByThisDeployment ? 'ours' : ''].filter((n) => n !== '');
+        return notes.length ? `${h.pod} (${notes.join(', ')})` : h.pod;
+      })
+      .join(', '),
+  ]);
+  return codeSections(
+    trusted('*Capacity on eligible nodes*'),
+    table(['node', 'resource', 'alloc', 'used', 'free', 'held by'], rows),
+  );
+}
+
+function crashTableBlocks(evidence: Extract<Evidence, { type: 'crash-table' }>): Block[] {
+  const rows = evidence.rows.map((r) => [
+    r.node,
+    `${r.ready}/${r.pods}`,
+    String(r.restarts),
+    String(r.crashing),
+    r.lastExitCode === undefined ? '' : String(r.lastExitCode),
+    r.lastReason ?? '',
+  ]);
+  const messages = evidence.rows
+    .filter((r) => r.lastMessage)
+    .map((r) => `${r.node}: ${r.lastMessage ?? ''}`)
+    .join('\n');
+  return codeSections(
+    trusted('*Pods per node*'),
+    table(['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'], rows) +
+      (messages ? `\n\nlast termination message:\n${messages}` : ''),
+  );
+}
+
+function nodeDiffBlocks(evidence: Extract<Evidence, { type: 'node-diff' }>): Block[] {
+  const rows = evidence.differences.map((d) => [d.field, d.bad, d.good]);
+  const clue = clueOf(evidence);
+  const blocks = codeSections(
+    mrkdwn`*What differs on ${evidence.badNodes.join(', ')}* (good: ${evidence.goodNodes.join(', ')})`,
+    table(['field', 'bad node', 'good nodes'], rows),
+  );
+  if (clue) {
+    const where = clue.source ? mrkdwn` from ${clue.source}` : trusted('');
+    const points = joinMrkdwn(
+      [
+        ...(clue.meaning ? [mrkdwn`\n${clue.meaning}`] : []),
+        ...(clue.pointsAt ? [mrkdwn`\nPoints at: ${clue.pointsAt}`] : []),
+      ],
+      '',
+    );
+    blocks.push(
+      ...proseSections(
+        mrkdwn`*Log clue*${asIs(where)}${clue.pod ? ` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : ''}: ${asIs(inlineCode(clue.text))}${asIs(points)}`,
+      ),
+    );
+  }
+  return blocks;
 }
