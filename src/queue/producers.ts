@@ -121,7 +121,7 @@ export interface Producers {
  * @param clusters clusters whose diagnose/remediate queues this process may write to.
  * @param timeoutMs bound on each add, so callers answer Slack in time even when Redis hangs.
  */
-export function createProducers(options: {
+export interface ProducerOptions {
   connection: Redis;
   clusters: readonly string[];
   timeoutMs?: number;
@@ -136,7 +136,9 @@ export function createProducers(options: {
    * key, the app with its own. The app posts no notification without a valid signature.
    */
   signNotify?: (job: NotifyJob) => SignedNotifyJob;
-}): Producers {
+}
+
+export function createProducers(options: ProducerOptions): Producers {
   const { connection, timeoutMs = 1_500 } = options;
   const queues = new Map<string, Queue>();
   const queue = (name: string): Queue => {
@@ -148,25 +150,7 @@ export function createProducers(options: {
     }
     return q;
   };
-  const bounded = async <T>(work: Promise<T>, what: string): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([work, timeout]);
-    } catch (error) {
-      if (error instanceof QueueUnavailableError) throw error;
-      throw new QueueUnavailableError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withDeadline(work, what, timeoutMs);
   const assertKnown = (cluster: string): void => {
     if (!options.clusters.includes(cluster)) throw new Error(`unknown cluster ${cluster}`);
   };
@@ -260,4 +244,25 @@ export function createProducers(options: {
       await Promise.allSettled([...queues.values()].map((q) => q.close()));
     },
   };
+}
+
+/** `work`, or QueueUnavailableError once `timeoutMs` passed or Redis failed it. */
+async function withDeadline<T>(work: Promise<T>, what: string, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new QueueUnavailableError(`${what}: Redis did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } catch (error) {
+    if (error instanceof QueueUnavailableError) throw error;
+    throw new QueueUnavailableError(`${what}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
 }
