@@ -6,8 +6,13 @@ import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
-import { createMetrics } from '../metrics.js';
-import { accessWarnings, createApprovalPolicy, loadPolicyFile } from '../plans/policy.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import {
+  accessWarnings,
+  createApprovalPolicy,
+  loadPolicyFile,
+  type MembershipCheck,
+} from '../plans/policy.js';
 import { createReadPolicy } from '../plans/read-policy.js';
 import { createPlanStore } from '../plans/store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
@@ -51,13 +56,7 @@ export async function startAppRuntime(
     signDiagnose: (job) => signDiagnoseByApp(job, config.approvalSigningKey),
   });
   const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
-  // One worker key for several clusters: whoever holds it can post results as any of them.
-  const unbound = [...config.notifyPublicKeys.keys()].filter((id) => !config.notifyKeyClusters.has(id));
-  if (config.clusters.length > 1 && unbound.length > 0)
-    logger.warn(
-      { keys: unbound, clusters: config.clusters },
-      'worker notify keys not bound to a cluster (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS): each can post results and outcomes for every cluster; give each cluster its own key',
-    );
+  warnUnboundNotifyKeys(config, logger);
   const metrics = createMetrics({
     defaults: true,
     collectQueueDepth: async (set) => {
@@ -65,21 +64,9 @@ export async function startAppRuntime(
     },
   });
   const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
-  for (const warning of accessWarnings({
-    approvers: config.approvers,
-    readers: config.readers,
-    policy: policyFile,
-  }))
-    logger.warn({}, warning);
+  const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
+  const tampered = tamperReporter(logger, metrics);
   let slackReady = false;
-  const approval = createApprovalPolicy({
-    approvers: config.approvers,
-    rules: policyFile.rules,
-    cacheMs: config.usergroupCacheSeconds * 1000,
-    listGroupMembers: async (usergroup) =>
-      (await notifyClient.usergroups.users.list({ usergroup })).users ?? [],
-  });
   const services: AppServices = {
     config,
     logger,
@@ -93,18 +80,11 @@ export async function startAppRuntime(
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
-    rootStates: createRootStates(redis, config.approvalSigningKey, (planId) => {
-      logger.warn({ planId }, 'root message state in Redis does not carry the app mark: ignored');
-      metrics.tamperedRecords.inc({ record: 'root state' });
-    }),
+    rootStates: createRootStates(redis, config.approvalSigningKey, (planId) =>
+      tampered('root state', `rd:root:${planId}`),
+    ),
     policy: approval,
-    readPolicy: createReadPolicy({
-      readers: config.readers.filter((r) => r !== '*'),
-      everyone: config.readers.includes('*'),
-      rules: policyFile.readers ?? [],
-      approval,
-      isListed: approval.isListed,
-    }),
+    readPolicy,
     pingRedis: async () => {
       await redis.ping();
     },
@@ -119,16 +99,7 @@ export async function startAppRuntime(
     logger,
     records: {
       signer: { by: 'app', key: config.approvalSigningKey },
-      verifier: {
-        keys: verifyKeys,
-        onForged: (record, key) => {
-          logger.warn(
-            { record, key },
-            'a Redis value that steers the bot has no valid mark: ignored (someone wrote into Redis)',
-          );
-          metrics.tamperedRecords.inc({ record });
-        },
-      },
+      verifier: { keys: verifyKeys, onForged: tampered },
     },
   });
   services.alerts = alerts.hooks;
@@ -163,24 +134,88 @@ export async function startAppRuntime(
     services,
     handle,
     notify,
-    async stop() {
-      const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
-        const started = Date.now();
-        await work();
-        logger.debug({ step: name, ms: Date.now() - started }, 'stopped');
-      };
-      await step('http', () => handle.stop());
-      // Bounded: after a Redis restart BullMQ's close can wait on a dead blocking
-      // call; the connections are disconnected below in any case.
-      await step('notify', () =>
-        Promise.race([
-          Promise.all(notify.map((lane) => closeWorkerWithGrace(lane, 5_000))),
-          new Promise((r) => setTimeout(r, 6_000).unref()),
-        ]),
-      );
-      await step('producers', () => producers.close());
-      workerConnection.disconnect();
-      await closeConnection(redis);
-    },
+    stop: () => stopRuntime({ handle, notify, producers, workerConnection, redis, logger }),
   };
+}
+
+/** One worker key for several clusters: whoever holds it can post results as any of them. */
+function warnUnboundNotifyKeys(config: AppConfig, logger: Logger): void {
+  const unbound = [...config.notifyPublicKeys.keys()].filter((id) => !config.notifyKeyClusters.has(id));
+  if (config.clusters.length > 1 && unbound.length > 0)
+    logger.warn(
+      { keys: unbound, clusters: config.clusters },
+      'worker notify keys not bound to a cluster (ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS): each can post results and outcomes for every cluster; give each cluster its own key',
+    );
+}
+
+/** Who may approve and who may read, from the environment and the policy file (warned about when nobody may). */
+function accessPolicies(
+  config: AppConfig,
+  logger: Logger,
+  slack: ReturnType<typeof createNotifyClient>,
+): {
+  approval: AppServices['policy'] & { isListed: MembershipCheck };
+  readPolicy: AppServices['readPolicy'];
+} {
+  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
+  for (const warning of accessWarnings({
+    approvers: config.approvers,
+    readers: config.readers,
+    policy: policyFile,
+  }))
+    logger.warn({}, warning);
+  const approval = createApprovalPolicy({
+    approvers: config.approvers,
+    rules: policyFile.rules,
+    cacheMs: config.usergroupCacheSeconds * 1000,
+    listGroupMembers: async (usergroup) => (await slack.usergroups.users.list({ usergroup })).users ?? [],
+  });
+  const readPolicy = createReadPolicy({
+    readers: config.readers.filter((r) => r !== '*'),
+    everyone: config.readers.includes('*'),
+    rules: policyFile.readers ?? [],
+    approval,
+    isListed: approval.isListed,
+  });
+  return { approval, readPolicy };
+}
+
+/** A Redis value that steers the bot without a valid mark: a warning and a metric, every time. */
+function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key: string) => void {
+  return (record, key) => {
+    logger.warn(
+      { record, key },
+      'a Redis value that steers the bot has no valid mark: ignored (someone wrote into Redis)',
+    );
+    metrics.tamperedRecords.inc({ record });
+  };
+}
+
+/** Stops taking requests and jobs, lets running ones finish (bounded), closes connections. */
+async function stopRuntime(parts: {
+  handle: SlackAppHandle;
+  notify: Worker[];
+  producers: ReturnType<typeof createProducers>;
+  workerConnection: ReturnType<typeof createWorkerConnection>;
+  redis: ReturnType<typeof createProducerConnection>;
+  logger: Logger;
+}): Promise<void> {
+  const { handle, notify, producers, workerConnection, redis, logger } = parts;
+  const step = async (name: string, work: () => Promise<unknown>): Promise<void> => {
+    const started = Date.now();
+    await work();
+    logger.debug({ step: name, ms: Date.now() - started }, 'stopped');
+  };
+  await step('http', () => handle.stop());
+  // Bounded: after a Redis restart BullMQ's close can wait on a dead blocking
+  // call; the connections are disconnected below in any case.
+  await step('notify', () =>
+    Promise.race([
+      Promise.all(notify.map((lane) => closeWorkerWithGrace(lane, 5_000))),
+      new Promise((r) => setTimeout(r, 6_000).unref()),
+    ]),
+  );
+  await step('producers', () => producers.close());
+  workerConnection.disconnect();
+  await closeConnection(redis);
 }
