@@ -17,9 +17,7 @@ const MAX_LINES = 120;
  * Functions still over MAX_LINES, each with the length it may not exceed: a list that
  * only shrinks (split one into named steps, then take it off).
  */
-const STILL_LONG: Record<string, number> = {
-  'src/app/approvals/approve.ts:approve': 241,
-};
+const STILL_LONG: Record<string, number> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((entry) => {
@@ -34,8 +32,8 @@ function parse(file: string, text = readFileSync(join(ROOT, file), 'utf8')): ts.
 }
 
 /** Every function of `file` with its name (or line) and length in lines. */
-function functionLengths(file: string): { name: string; lines: number }[] {
-  const source = parse(file);
+function functionLengths(file: string, text?: string): { name: string; lines: number }[] {
+  const source = parse(file, text);
   const out: { name: string; lines: number }[] = [];
   const visit = (node: ts.Node): void => {
     if (
@@ -104,9 +102,11 @@ describe('structure (issue 28)', () => {
   });
 
   it('the checks see what they look for', () => {
-    expect(
-      functionLengths('src/app/approvals/approve.ts').some((f) => f.name === 'approve' && f.lines > 100),
-    ).toBe(true);
+    const long = `export function long() {\n${'  step();\n'.repeat(130)}}\nconst short = () => 1;\n`;
+    expect(functionLengths('x.ts', long)).toEqual([
+      { name: 'long', lines: 132 },
+      { name: 'short', lines: 1 },
+    ]);
     expect(branchesOnKindNames('x.ts', "if (plan.kind === 'set-recreate') go();")).toBe(true);
     expect(branchesOnKindNames('x.ts', "switch (k) { case 'exclude-node': break; }")).toBe(true);
     expect(branchesOnKindNames('x.ts', "const plan = { kind: 'set-recreate' };")).toBe(false);

@@ -28,6 +28,8 @@ import {
   type Mrkdwn,
 } from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
+import type { AuditEvent } from '../../audit.js';
+import type { ApprovalDecision } from '../../plans/policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
 
 export interface ApprovalClick {
@@ -76,77 +78,65 @@ type Services = Pick<
   'plans' | 'policy' | 'audit' | 'producers' | 'metrics' | 'subscriptions' | 'config' | 'logger'
 >;
 
-/** @example await approve(services, { user: 'U1', channel: 'C1', messageTs, rootTs, planId }) */
-export async function approve(services: Services, click: ApprovalClick): Promise<ApprovalOutcome> {
-  const { plans, policy, audit, producers, metrics } = services;
-  const { planId, user } = click;
-  const stored = await plans.get(planId);
-  if (!stored) {
-    audit.record({ action: 'refusal', planId, user, reason: 'unknown-plan' });
+/** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
+interface Refusal {
+  reason: Extract<AuditEvent, { action: 'refusal' }>['reason'];
+  detail?: string;
+  text: Mrkdwn;
+}
+
+/** What the clicker reads for each refusal, in one place (the decisions below only pick one). */
+export const REFUSAL_TEXT = {
+  unknown: trusted(
+    ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
+  ),
+  gone: trusted(':x: This plan is no longer known. Press Re-run.'),
+  notApprover: (reason: string, approvers: readonly string[]): Mrkdwn => {
+    const who = joinMrkdwn(approvers.map(approverMention), ', ');
+    return mrkdwn`:no_entry: Not applied: ${reason}${asIs(who ? mrkdwn` (approvers: ${asIs(who)})` : trusted(''))}. Nothing was changed.`;
+  },
+  outdated: (detail: string): Mrkdwn =>
+    mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+  selfApproval: (required: number): Mrkdwn =>
+    mrkdwn`:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${required} approvers other than the requester. Nothing was changed.`,
+  otherPlan: trusted(
+    ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
+  ),
+  // The claim's user ids are a Redis value: each is a mention only if it is a user id.
+  alreadyClaimed: (approvers: readonly string[]): Mrkdwn =>
+    mrkdwn`This plan was already approved by ${asIs(joinMrkdwn(approvers.map(userMention), ' and '))}; it is applied once.`,
+  sameApprover: trusted('You already approved this plan; it needs another approver.'),
+  unmarked: trusted(
+    ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
+  ),
+  notQueued: trusted(
+    ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
+  ),
+} as const;
+
+/** Where a click is, for every audit line of it. */
+type Where = { planId: string; cluster: string; namespace: string; deployment: string };
+
+/**
+ * The checks that need nothing but the click, the stored plan and the policy's word,
+ * in order: an approver, not expired, a button and a seal of this version, the plan as
+ * shown, and for a two-person rule a named requester who is not the clicker. Pure.
+ */
+export function refusalBeforeRecording(
+  click: ApprovalClick,
+  stored: StoredPlan,
+  decision: ApprovalDecision,
+  now: number,
+): Refusal | 'expired' | 'changed' | null {
+  if (!decision.allowed)
     return {
-      kind: 'refused',
-      text: trusted(
-        ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
-      ),
+      reason: 'not-approver',
+      detail: decision.reason,
+      text: REFUSAL_TEXT.notApprover(decision.reason, decision.approvers),
     };
-  }
-  // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
-  // cluster-level approvers only (src/plans/policy.ts approversFor).
-  const scope = {
-    cluster: stored.cluster,
-    namespace: stored.plan.target.namespace,
-    clusterWide: findKind(stored.plan.kind)?.clusterScoped === true,
-  };
-  const where = {
-    planId,
-    cluster: stored.cluster,
-    namespace: scope.namespace,
-    deployment: stored.plan.target.name,
-  };
-  // The stored plan is not what the message showed: re-made by a later diagnosis (the
-  // workers' signed result shows it so), or changed some other way.
-  const changedSinceShown = async (current: StoredPlan): Promise<ApprovalOutcome> => {
-    if (
-      await remadeByLaterDiagnosis(services.subscriptions, current, {
-        channel: click.channel,
-        ts: click.messageTs,
-      })
-    ) {
-      audit.record({
-        action: 'refusal',
-        ...where,
-        user,
-        reason: 'superseded',
-        detail:
-          'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
-      });
-      return { kind: 'refused', text: supersededText(where.deployment) };
-    }
-    audit.record({
-      action: 'refusal',
-      ...where,
-      user,
-      reason: 'tampered',
-      detail:
-        'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the Deployment',
-    });
-    return { kind: 'refused', text: CHANGED_SINCE_SHOWN };
-  };
-  const decision = await policy.check(user, scope);
-  if (!decision.allowed) {
-    audit.record({ action: 'refusal', ...where, user, reason: 'not-approver', detail: decision.reason });
-    const who = joinMrkdwn(decision.approvers.map(approverMention), ', ');
-    return {
-      kind: 'refused',
-      text: mrkdwn`:no_entry: Not applied: ${decision.reason}${asIs(who ? mrkdwn` (approvers: ${asIs(who)})` : trusted(''))}. Nothing was changed.`,
-    };
-  }
   // An expired plan is only ever reported (the claim script refuses it too): said first,
   // whatever the button was, so the button can be marked.
-  if (Date.now() > stored.expiresAt) {
-    audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
-    return { kind: 'expired', stored };
-  }
+  if (now > stored.expiresAt) return 'expired';
   // What is approved is what was shown: the button names the digest of the plan as
   // rendered, and the stored plan must have that digest (the worker then checks that
   // the stored plan carries its seal, which covers the same fields).
@@ -155,116 +145,209 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       click.shown === null
         ? 'the button was posted by an earlier rollout-doctor version and names no shown digest'
         : outdatedSealReason(stored.seal?.v);
-    audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
-    return {
-      kind: 'refused',
-      text: mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
-    };
+    return { reason: 'outdated', detail, text: REFUSAL_TEXT.outdated(detail) };
   }
-  if (shownDigest(stored) !== click.shown) return changedSinceShown(stored);
-  if (decision.required > 1) {
-    // The two people of a two-person rule are two besides whoever asked for the
-    // diagnosis, as the clicked button says: the app wrote it there from its own mark on
-    // the message's subscription (or the signed approval an Undo follows), and Slack
-    // returns the value as posted. No record a Redis writer can delete or rewrite
-    // decides it; a button that names nobody is refused rather than read as "no requester".
-    if (click.requester === null) {
-      const detail =
-        'the button was posted by an earlier rollout-doctor version and does not name who asked for the diagnosis, which a two-person approval needs';
-      audit.record({ action: 'refusal', ...where, user, reason: 'outdated', detail });
-      return {
-        kind: 'refused',
-        text: mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
-      };
-    }
-    if (click.requester === user) {
-      audit.record({ action: 'refusal', ...where, user, reason: 'self-approval' });
-      return {
-        kind: 'refused',
-        text: mrkdwn`:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${decision.required} approvers other than the requester. Nothing was changed.`,
-      };
-    }
+  if (shownDigest(stored) !== click.shown) return 'changed';
+  if (decision.required <= 1) return null;
+  // The two people of a two-person rule are two besides whoever asked for the
+  // diagnosis, as the clicked button says: the app wrote it there from its own mark on
+  // the message's subscription (or the signed approval an Undo follows), and Slack
+  // returns the value as posted. No record a Redis writer can delete or rewrite
+  // decides it; a button that names nobody is refused rather than read as "no requester".
+  if (click.requester === null) {
+    const detail =
+      'the button was posted by an earlier rollout-doctor version and does not name who asked for the diagnosis, which a two-person approval needs';
+    return { reason: 'outdated', detail, text: REFUSAL_TEXT.outdated(detail) };
   }
+  if (click.requester === click.user)
+    return { reason: 'self-approval', text: REFUSAL_TEXT.selfApproval(decision.required) };
+  return null;
+}
+
+/** @example await approve(services, { user: 'U1', channel: 'C1', messageTs, rootTs, planId }) */
+export async function approve(services: Services, click: ApprovalClick): Promise<ApprovalOutcome> {
+  const { plans, policy, audit } = services;
+  const { planId, user } = click;
+  const stored = await plans.get(planId);
+  if (!stored)
+    return refuse(services, { planId }, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.unknown });
+  // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
+  // cluster-level approvers only (src/plans/policy.ts approversFor).
+  const scope = {
+    cluster: stored.cluster,
+    namespace: stored.plan.target.namespace,
+    clusterWide: findKind(stored.plan.kind)?.clusterScoped === true,
+  };
+  const where: Where = {
+    planId,
+    cluster: stored.cluster,
+    namespace: scope.namespace,
+    deployment: stored.plan.target.name,
+  };
+  const decision = await policy.check(user, scope);
+  const early = refusalBeforeRecording(click, stored, decision, Date.now());
+  if (early === 'expired') {
+    audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
+    return { kind: 'expired', stored };
+  }
+  if (early === 'changed') return changedSinceShown(services, click, where, stored);
+  if (early) return refuse(services, where, user, early);
+  if (!decision.allowed) throw new Error('unreachable: a refusal was returned above');
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
   const message = { channel: click.channel, ts: click.messageTs };
-  const otherPlan = (held: string | null): ApprovalOutcome | null => {
-    if (held === null || held === planId) return null;
-    audit.record({ action: 'refusal', ...where, user, reason: 'other-plan-approved', detail: held });
-    return {
-      kind: 'refused',
-      text: trusted(
-        ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
-      ),
-    };
-  };
-  const before = otherPlan(await services.subscriptions.approvedPlanOf(message));
-  if (before) return before;
-  // The store records each approval as this app's mark on the plan as shown, so a user
-  // id added to the approvals in Redis cannot count as a second approver.
+  const held = await services.subscriptions.approvedPlanOf(message);
+  if (held !== null && held !== planId)
+    return refuse(services, where, user, {
+      reason: 'other-plan-approved',
+      detail: held,
+      text: REFUSAL_TEXT.otherPlan,
+    });
+  const recorded = await recordApproval(services, click, where, stored, decision.required);
+  if (recorded.kind !== 'claimed') return recorded.outcome;
+  return queueRemediation(services, click, where, recorded.stored, recorded.approvers);
+}
+
+function refuse(
+  services: Services,
+  where: Partial<Where> & { planId: string },
+  user: string,
+  refusal: Refusal,
+): ApprovalOutcome {
+  services.audit.record({
+    action: 'refusal',
+    ...where,
+    user,
+    reason: refusal.reason,
+    ...(refusal.detail !== undefined ? { detail: refusal.detail } : {}),
+  });
+  return { kind: 'refused', text: refusal.text };
+}
+
+/**
+ * The stored plan is not what the message showed: re-made by a later diagnosis (the
+ * workers' signed result shows it so), or changed some other way.
+ */
+async function changedSinceShown(
+  services: Services,
+  click: ApprovalClick,
+  where: Where,
+  current: StoredPlan,
+): Promise<ApprovalOutcome> {
+  const remade = await remadeByLaterDiagnosis(services.subscriptions, current, {
+    channel: click.channel,
+    ts: click.messageTs,
+  });
+  return refuse(
+    services,
+    where,
+    click.user,
+    remade
+      ? {
+          reason: 'superseded',
+          detail:
+            'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
+          text: supersededText(where.deployment),
+        }
+      : {
+          reason: 'tampered',
+          detail:
+            'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the Deployment',
+          text: CHANGED_SINCE_SHOWN,
+        },
+  );
+}
+
+/**
+ * Records this approver's mark on the plan as shown and, when the approvals suffice,
+ * claims it: every recorded approval must be this app's mark (a user id added in Redis
+ * does not count), and one plan per message wins a race between two approvers.
+ */
+async function recordApproval(
+  services: Services,
+  click: ApprovalClick,
+  where: Where,
+  stored: StoredPlan,
+  required: number,
+): Promise<
+  { kind: 'claimed'; stored: StoredPlan; approvers: string[] } | { kind: 'done'; outcome: ApprovalOutcome }
+> {
+  const { plans, audit } = services;
+  const { planId, user } = click;
+  const done = (outcome: ApprovalOutcome) => ({ kind: 'done' as const, outcome });
   const key = services.config.approvalSigningKey;
-  const shown = click.shown;
-  const mark = approvalMark({ planId, shown, user }, key);
-  const result = await plans.approve(planId, mark, decision.required, shown);
-  let approvers: string[] = [];
+  const shown = click.shown ?? '';
+  const result = await plans.approve(planId, approvalMark({ planId, shown, user }, key), required, shown);
   switch (result.status) {
     case 'changed':
-      return changedSinceShown(result.stored);
+      return done(await changedSinceShown(services, click, where, result.stored));
     case 'unknown':
-      audit.record({ action: 'refusal', ...where, user, reason: 'unknown-plan' });
-      return { kind: 'refused', text: trusted(':x: This plan is no longer known. Press Re-run.') };
+      return done(refuse(services, where, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.gone }));
     case 'expired':
       audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
-      return { kind: 'expired', stored };
+      return done({ kind: 'expired', stored });
     case 'already-claimed':
-      audit.record({
-        action: 'refusal',
-        ...where,
-        user,
-        reason: 'already-claimed',
-        detail: result.approvers.join(','),
-      });
-      return {
-        kind: 'refused',
-        // The claim's user ids are a Redis value: each is a mention only if it is a user id.
-        text: mrkdwn`This plan was already approved by ${asIs(joinMrkdwn(result.approvers.map(userMention), ' and '))}; it is applied once.`,
-      };
+      return done(
+        refuse(services, where, user, {
+          reason: 'already-claimed',
+          detail: result.approvers.join(','),
+          text: REFUSAL_TEXT.alreadyClaimed(result.approvers),
+        }),
+      );
     case 'same-approver':
-      audit.record({ action: 'refusal', ...where, user, reason: 'same-approver' });
-      return { kind: 'refused', text: trusted('You already approved this plan; it needs another approver.') };
+      return done(
+        refuse(services, where, user, { reason: 'same-approver', text: REFUSAL_TEXT.sameApprover }),
+      );
     case 'recorded':
       audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'recorded' });
-      return { kind: 'recorded', approvals: result.approvals, required: result.required };
-    case 'claimed': {
-      const publicKey = createPublicKey(key.privateKey);
-      const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
-      approvers = verified.filter((u): u is string => u !== null);
-      if (approvers.length !== verified.length || new Set(approvers).size < decision.required) {
-        await plans.release(planId);
-        const unmarked = result.marks.filter((_, i) => verified[i] === null);
-        audit.record({
-          action: 'refusal',
-          ...where,
-          user,
-          reason: 'tampered',
-          detail: `approvals recorded without this app's mark (written into Redis, or given before its approval key changed): ${unmarked.map((m) => markUser(m) ?? '(not a user id)').join(',')}`,
-        });
-        return {
-          kind: 'refused',
-          text: trusted(
-            ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
-          ),
-        };
-      }
-      // Two approvers clicking two plans of one message at once: one wins in Redis.
-      const race = otherPlan(await services.subscriptions.claimMessagePlan(message, planId));
-      if (race) {
-        await plans.release(planId);
-        return race;
-      }
+      return done({ kind: 'recorded', approvals: result.approvals, required: result.required });
+    case 'claimed':
       break;
-    }
   }
+  const publicKey = createPublicKey(key.privateKey);
+  const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
+  const approvers = verified.filter((u): u is string => u !== null);
+  if (approvers.length !== verified.length || new Set(approvers).size < required) {
+    await plans.release(planId);
+    const unmarked = result.marks.filter((_, i) => verified[i] === null);
+    return done(
+      refuse(services, where, user, {
+        reason: 'tampered',
+        detail: `approvals recorded without this app's mark (written into Redis, or given before its approval key changed): ${unmarked.map((m) => markUser(m) ?? '(not a user id)').join(',')}`,
+        text: REFUSAL_TEXT.unmarked,
+      }),
+    );
+  }
+  // Two approvers clicking two plans of one message at once: one wins in Redis.
+  const message = { channel: click.channel, ts: click.messageTs };
+  const held = await services.subscriptions.claimMessagePlan(message, planId);
+  if (held !== null && held !== planId) {
+    await plans.release(planId);
+    return done(
+      refuse(services, where, user, {
+        reason: 'other-plan-approved',
+        detail: held,
+        text: REFUSAL_TEXT.otherPlan,
+      }),
+    );
+  }
+  return { kind: 'claimed', stored: result.stored, approvers };
+}
+
+/**
+ * Signs the approval over exactly the plan as stored when it completed and queues the
+ * remediation; a queue that is away releases the claim and says so.
+ */
+async function queueRemediation(
+  services: Services,
+  click: ApprovalClick,
+  where: Where,
+  stored: StoredPlan,
+  approvers: string[],
+): Promise<ApprovalOutcome> {
+  const { plans, audit, producers, metrics } = services;
+  const { planId, user } = click;
+  const key = services.config.approvalSigningKey;
   audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
   // The worker applies only what this signature names: the plan exactly as stored when
   // the approval completed (its digest, which covers the shown digest the store just
@@ -272,9 +355,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   const approval = signApproval(
     approvalClaims({
       planId,
-      digest: planDigest(result.stored),
-      cluster: result.stored.cluster,
-      planExpiresAt: result.stored.expiresAt,
+      digest: planDigest(stored),
+      cluster: stored.cluster,
+      planExpiresAt: stored.expiresAt,
       approvers,
       // Signed, so the worker can hand it back with the outcome: the Undo it offers
       // names the same requester (or none, or, for a button that named nobody, nothing).
@@ -299,7 +382,9 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     if (!(error instanceof QueueUnavailableError)) throw error;
     services.logger.warn(`remediation not queued: ${error.message}`);
     await plans.release(planId);
-    await services.subscriptions.releaseMessagePlan(message, planId).catch(() => undefined);
+    await services.subscriptions
+      .releaseMessagePlan({ channel: click.channel, ts: click.messageTs }, planId)
+      .catch(() => undefined);
     audit.record({
       action: 'outcome',
       ...where,
@@ -308,12 +393,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       outcome: 'not-queued',
       detail: error.message,
     });
-    return {
-      kind: 'refused',
-      text: trusted(
-        ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
-      ),
-    };
+    return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
