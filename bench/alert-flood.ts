@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { startAppRuntime } from '../src/app/runtime.js';
 import { loadAppConfig, loadWorkerConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/plans/keygen.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/trust/keygen.js';
 import { NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../src/queue/names.js';
 import { startWorkers } from '../src/worker/runtime.js';
 import { fakeClusterDeps } from '../test/support/fake-cluster.js';

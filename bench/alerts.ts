@@ -18,7 +18,7 @@ import { closeConnection, createWorkerConnection } from '../src/queue/connection
 import { QUEUE_PREFIX, diagnoseQueueName } from '../src/queue/names.js';
 import { startRedis } from '../test/support/redis.js';
 import { startSlackStandin } from '../test/support/slack-standin.js';
-import { appKeyEnv, generatePlanKeys } from '../src/plans/keygen.js';
+import { appKeyEnv, generatePlanKeys } from '../src/trust/keygen.js';
 
 export interface AlertBenchOptions {
   notifications?: number;

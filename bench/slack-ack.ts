@@ -20,7 +20,7 @@ import { signedHeaders, slashCommandBody } from '../test/support/slack-sign.js';
 import { buildCompiled } from './lib/build.js';
 import { spawnEntry, type Child } from './lib/children.js';
 import { median, percentile, round2 } from './lib/stats.js';
-import { appKeyEnv, generatePlanKeys } from '../src/plans/keygen.js';
+import { appKeyEnv, generatePlanKeys } from '../src/trust/keygen.js';
 
 const SECRET = 'ack-bench-secret';
 const TOKEN = 'xoxb-ack-bench';

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { parsePublicKeys, parseSigningKey, type SigningKey } from './plans/approval-signature.js';
-import { ownKeyAmong } from './plans/keygen.js';
-import { parseSealKeys, type SealKeys } from './plans/plan-seal.js';
+import { parsePublicKeys, parseSigningKey, type SigningKey } from './trust/approval-signature.js';
+import { ownKeyAmong } from './trust/keygen.js';
+import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
 
@@ -286,7 +286,7 @@ export interface AppConfig {
   readonly defaultCluster: string;
   readonly clusters: readonly string[];
   readonly approvers: readonly string[];
-  /** Who may diagnose and scan single namespaces besides approvers; `*`: anyone (src/plans/read-policy.ts). */
+  /** Who may diagnose and scan single namespaces besides approvers; `*`: anyone (src/policy/read-policy.ts). */
   readonly readers: readonly string[];
   readonly policyFile: string | undefined;
   readonly planTtlSeconds: number;
@@ -295,7 +295,7 @@ export interface AppConfig {
   /** `/rollout-doctor` commands one person and one channel may start per minute (src/app/command-budget.ts). */
   readonly commandBudget: { readonly perUser: number; readonly perChannel: number };
   /**
-   * Signs approvals (src/plans/approval-signature.ts), and the app's own notify jobs
+   * Signs approvals (src/trust/approval-signature.ts), and the app's own notify jobs
    * under another domain (src/queue/notify-signature.ts); workers hold the public half.
    */
   readonly approvalSigningKey: SigningKey;
@@ -359,7 +359,7 @@ export interface WorkerConfig {
   readonly rolloutTimeoutMs: number;
   /** Mask secret shapes in log tails and termination messages (src/diagnosis/redact-secrets.ts). */
   readonly redactLogs: boolean;
-  /** Seals the plans this worker stores and verifies stored plans (src/plans/plan-seal.ts). */
+  /** Seals the plans this worker stores and verifies stored plans (src/trust/plan-seal.ts). */
   readonly planSealKeys: SealKeys;
   /** The app's approval keys by id; a plan is applied only under a signature one of them verifies. */
   readonly approvalPublicKeys: ReadonlyMap<string, KeyObject>;

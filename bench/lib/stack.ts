@@ -13,7 +13,7 @@ import { freePort, startRedis, type TestRedis } from '../../test/support/redis.j
 import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { spawnEntry, type Child } from './children.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keygen.js';
 
 export const STACK_SECRET = 'stack-signing-secret';
 export const STACK_TOKEN = 'xoxb-stack-token';

@@ -12,9 +12,9 @@ import {
   createApprovalPolicy,
   loadPolicyFile,
   type MembershipCheck,
-} from '../plans/policy.js';
-import { createReadPolicy } from '../plans/read-policy.js';
-import { createPlanStore } from '../plans/store.js';
+} from '../policy/approval-policy.js';
+import { createReadPolicy } from '../policy/read-policy.js';
+import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { createProducers } from '../queue/producers.js';
@@ -152,7 +152,7 @@ function warnUnboundNotifyKeys(config: AppConfig, logger: Logger): void {
 function accessPolicies(
   config: AppConfig,
   logger: Logger,
-  slack: ReturnType<typeof createNotifyClient>,
+  slackClient: ReturnType<typeof createNotifyClient>,
 ): {
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
@@ -168,7 +168,8 @@ function accessPolicies(
     approvers: config.approvers,
     rules: policyFile.rules,
     cacheMs: config.usergroupCacheSeconds * 1000,
-    listGroupMembers: async (usergroup) => (await slack.usergroups.users.list({ usergroup })).users ?? [],
+    listGroupMembers: async (usergroup) =>
+      (await slackClient.usergroups.users.list({ usergroup })).users ?? [],
   });
   const readPolicy = createReadPolicy({
     readers: config.readers.filter((r) => r !== '*'),

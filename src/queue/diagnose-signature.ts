@@ -10,8 +10,8 @@
  */
 import { createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { SigningKey } from '../plans/approval-signature.js';
-import { canonicalJson, type SealKeys } from '../plans/plan-seal.js';
+import type { SigningKey } from '../trust/approval-signature.js';
+import { canonicalJson, type SealKeys } from '../trust/plan-seal.js';
 import { diagnoseJobSchema, type DiagnoseJob } from './schemas.js';
 
 /** Who asks when the worker's own watch queues a diagnosis (src/worker/early-warning). */

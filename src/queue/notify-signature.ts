@@ -13,8 +13,8 @@
  */
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import type { SigningKey } from '../plans/approval-signature.js';
-import { canonicalJson } from '../plans/plan-seal.js';
+import type { SigningKey } from '../trust/approval-signature.js';
+import { canonicalJson } from '../trust/plan-seal.js';
 import { notifyJobSchema, type NotifyJob } from './schemas.js';
 
 export type NotifySigner = 'worker' | 'app';

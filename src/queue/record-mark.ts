@@ -11,8 +11,8 @@
  * the writer's choosing, and never silence a workload quietly.
  */
 import { sign, verify } from 'node:crypto';
-import type { SigningKey } from '../plans/approval-signature.js';
-import { canonicalJson } from '../plans/plan-seal.js';
+import type { SigningKey } from '../trust/approval-signature.js';
+import { canonicalJson } from '../trust/plan-seal.js';
 import { keySpeaksFor, type NotifyKeys, type NotifySigner } from './notify-signature.js';
 
 /** Who marks what it writes: the app or a worker, with its key. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
-import { signedApprovalSchema } from '../plans/approval-signature.js';
+import { signedApprovalSchema } from '../trust/approval-signature.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -66,7 +66,7 @@ export const remediateJobSchema = z.object({
   /** Where the result message lives, so outcomes go to its thread. */
   channel: slackId,
   messageTs: slackTs,
-  /** The app's signature over the approval (src/plans/approval-signature.ts); checked by the worker. */
+  /** The app's signature over the approval (src/trust/approval-signature.ts); checked by the worker. */
   approval: signedApprovalSchema,
 });
 export type RemediateJob = z.infer<typeof remediateJobSchema>;

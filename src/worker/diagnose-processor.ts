@@ -6,7 +6,7 @@ import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';
-import type { DryRunSummary, PlanStore } from '../plans/store.js';
+import type { DryRunSummary, PlanStore } from '../queue/plan-store.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import {
   diagnoseJobSchema,

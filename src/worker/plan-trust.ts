@@ -6,9 +6,9 @@
  */
 import type { KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { verifyApproval, type ApprovalClaims } from '../plans/approval-signature.js';
-import { sealPlan, verifySeal, type SealKeys } from '../plans/plan-seal.js';
-import type { PlanStore, StoredPlan } from '../plans/store.js';
+import { verifyApproval, type ApprovalClaims } from '../trust/approval-signature.js';
+import { sealPlan, verifySeal, type SealKeys } from '../trust/plan-seal.js';
+import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { RemediateJob } from '../queue/schemas.js';
 
 export type TrustVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string };

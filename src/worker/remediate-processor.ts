@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
-import type { FieldChange, PlanStore, StoredPlan } from '../plans/store.js';
+import type { FieldChange, PlanStore, StoredPlan } from '../queue/plan-store.js';
 import { readablePath } from '../remediation/json-pointer.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';

@@ -9,7 +9,7 @@ import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
-import { createPlanStore } from '../plans/store.js';
+import { createPlanStore } from '../queue/plan-store.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../queue/names.js';

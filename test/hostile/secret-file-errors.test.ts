@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { createKubeClient } from '../../src/kube/client.js';
-import { loadPolicyFile } from '../../src/plans/policy.js';
+import { loadPolicyFile } from '../../src/policy/approval-policy.js';
 import { fakeIo } from '../support/cli-io.js';
 
 const TOKEN = 'sekret-token-4f9a';

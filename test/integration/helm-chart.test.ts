@@ -25,7 +25,7 @@ import {
   type K8sObject,
 } from '../support/helm.js';
 import { schemaProblems } from '../support/k8s-schema.js';
-import { loadPolicyFile } from '../../src/plans/policy.js';
+import { loadPolicyFile } from '../../src/policy/approval-policy.js';
 import { restrictedViolations } from '../support/pod-security.js';
 
 const CASES = readdirSync(`${CHART}/ci`)

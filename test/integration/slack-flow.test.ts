@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planButtonValue } from '../../src/app/blocks/action-ids.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { shownDigest } from '../../src/plans/plan-seal.js';
+import { shownDigest } from '../../src/trust/plan-seal.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';

@@ -16,7 +16,7 @@ import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
-import type { StoredPlan } from '../../src/plans/store.js';
+import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { startRedis, type TestRedis } from '../support/redis.js';

@@ -1,6 +1,6 @@
-import { parsePublicKeys, parseSigningKey } from '../../src/plans/approval-signature.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/plans/keygen.js';
-import { parseSealKeys } from '../../src/plans/plan-seal.js';
+import { parsePublicKeys, parseSigningKey } from '../../src/trust/approval-signature.js';
+import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keygen.js';
+import { parseSealKeys } from '../../src/trust/plan-seal.js';
 import { notifyKeys } from '../../src/queue/notify-signature.js';
 
 /**

@@ -6,7 +6,7 @@ import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
 import { threadKeys, workloadHash } from '../../src/queue/alert-keys.js';
 import { loadAppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createPlanStore } from '../../src/plans/store.js';
+import { createPlanStore } from '../../src/queue/plan-store.js';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { notification, rolloutStuck } from '../support/alert-payloads.js';

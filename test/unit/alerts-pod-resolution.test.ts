@@ -6,7 +6,7 @@ import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { createLogger } from '../../src/logger.js';
-import type { PlanStore } from '../../src/plans/store.js';
+import type { PlanStore } from '../../src/queue/plan-store.js';
 import type { DiagnoseJob, NotifyJobInput } from '../../src/queue/schemas.js';
 import { createDiagnoseProcessor } from '../../src/worker/diagnose-processor.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
 import { loadAppConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { createPlanStore } from '../../src/plans/store.js';
+import { createPlanStore } from '../../src/queue/plan-store.js';
 import {
   closeConnection,
   createProducerConnection,

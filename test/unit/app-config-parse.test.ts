@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE, parseCommand } from '../../src/app/command-parse.js';
 import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
-import { keyPairProblems } from '../../src/plans/keygen.js';
+import { keyPairProblems } from '../../src/trust/keygen.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
 describe('loadAppConfig / loadWorkerConfig', () => {

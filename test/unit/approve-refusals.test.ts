@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/app/approvals/approve.js';
-import { SEAL_VERSION, shownDigest } from '../../src/plans/plan-seal.js';
-import type { StoredPlan } from '../../src/plans/store.js';
+import { SEAL_VERSION, shownDigest } from '../../src/trust/plan-seal.js';
+import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 
 const stored: StoredPlan = {

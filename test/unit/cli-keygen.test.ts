@@ -1,4 +1,4 @@
-import { keyPairProblems } from '../../src/plans/keygen.js';
+import { keyPairProblems } from '../../src/trust/keygen.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
-import type { DryRunSummary, PlanStore, StoredPlan } from '../../src/plans/store.js';
+import type { DryRunSummary, PlanStore, StoredPlan } from '../../src/queue/plan-store.js';
 import type { DiagnoseJob, NotifyJobInput } from '../../src/queue/schemas.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { createDiagnoseProcessor } from '../../src/worker/diagnose-processor.js';

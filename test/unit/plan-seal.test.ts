@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/plans/approval-signature.js';
+import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/trust/approval-signature.js';
 import {
   canonicalJson,
   parseSealKeys,
@@ -7,8 +7,8 @@ import {
   sealPlan,
   shownDigest,
   verifySeal,
-} from '../../src/plans/plan-seal.js';
-import type { StoredPlan } from '../../src/plans/store.js';
+} from '../../src/trust/plan-seal.js';
+import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { scalePatch } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shownDigest } from '../../src/plans/plan-seal.js';
-import { createApprovalPolicy, matchRule } from '../../src/plans/policy.js';
-import { createPlanStore, type StoredPlan } from '../../src/plans/store.js';
+import { shownDigest } from '../../src/trust/plan-seal.js';
+import { createApprovalPolicy, matchRule } from '../../src/policy/approval-policy.js';
+import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 

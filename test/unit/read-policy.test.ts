@@ -4,8 +4,8 @@ import {
   createApprovalPolicy,
   policyFileSchema,
   type ReaderRule,
-} from '../../src/plans/policy.js';
-import { createReadPolicy } from '../../src/plans/read-policy.js';
+} from '../../src/policy/approval-policy.js';
+import { createReadPolicy } from '../../src/policy/read-policy.js';
 
 const GROUPS: Record<string, string[]> = { S0PAYTEAM: ['U0PAYDEV'] };
 

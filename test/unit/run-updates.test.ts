@@ -15,7 +15,7 @@ import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
 import type { AppServices } from '../../src/app/services.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import type { PlanStore } from '../../src/plans/store.js';
+import type { PlanStore } from '../../src/queue/plan-store.js';
 import { signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
 import type { RunUpdate } from '../../src/queue/schemas.js';
 import { testKeys } from '../support/plan-keys.js';

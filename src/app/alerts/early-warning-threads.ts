@@ -10,7 +10,7 @@ export interface EarlyWarningOpenerDeps {
   store: ThreadStore;
   slack: SlackThreadApi;
   channelFor: (namespace: string) => string;
-  /** The read policy's word on alerts (src/plans/read-policy.ts): no thread where it says no. */
+  /** The read policy's word on alerts (src/policy/read-policy.ts): no thread where it says no. */
   allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   /** The budget alert threads take from too: no new thread past it, one summary per channel and minute. */
   budget?: ThreadBudget;

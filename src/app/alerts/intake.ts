@@ -34,7 +34,7 @@ export interface AlertIntakeDeps {
    * workloads must not become thousands of threads and diagnoses.
    */
   maxWorkloads: number;
-  /** The read policy's word on alerts (src/plans/read-policy.ts); a refused workload gets neither thread nor diagnosis. */
+  /** The read policy's word on alerts (src/policy/read-policy.ts); a refused workload gets neither thread nor diagnosis. */
   allows?: (scope: { cluster: string; namespace: string; channel: string }) => boolean;
   /**
    * The cap across notifications: asked for `wanted` new threads or updates, grants

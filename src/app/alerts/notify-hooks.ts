@@ -10,7 +10,7 @@ import { NO_REQUESTER } from '../blocks/action-ids.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import { renderRunUpdate } from '../notify/render-run.js';
 import { postThreadReport } from '../notify/run-delivery.js';
-import type { PlanStore } from '../../plans/store.js';
+import type { PlanStore } from '../../queue/plan-store.js';
 
 export type { AlertNotifyHooks } from './hooks.js';
 

@@ -13,9 +13,9 @@ import {
   markedApprover,
   markUser,
   signApproval,
-} from '../../plans/approval-signature.js';
-import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../plans/plan-seal.js';
-import type { StoredPlan } from '../../plans/store.js';
+} from '../../trust/approval-signature.js';
+import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
+import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { Requester } from '../blocks/action-ids.js';
 import {
@@ -29,7 +29,7 @@ import {
 } from '../blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
 import type { AuditEvent } from '../../audit.js';
-import type { ApprovalDecision } from '../../plans/policy.js';
+import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
 
 export interface ApprovalClick {
@@ -172,7 +172,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   if (!stored)
     return refuse(services, { planId }, user, { reason: 'unknown-plan', text: REFUSAL_TEXT.unknown });
   // A cluster-scoped object (a DeviceTaintRule, and its Undo) affects every tenant:
-  // cluster-level approvers only (src/plans/policy.ts approversFor).
+  // cluster-level approvers only (src/policy/approval-policy.ts approversFor).
   const scope = {
     cluster: stored.cluster,
     namespace: stored.plan.target.namespace,

@@ -8,8 +8,8 @@
  * (src/app/notify/subscriptions.ts), so a Redis writer without a worker's key cannot
  * fake this answer.
  */
-import { shownDigest } from '../../plans/plan-seal.js';
-import type { StoredPlan } from '../../plans/store.js';
+import { shownDigest } from '../../trust/plan-seal.js';
+import type { StoredPlan } from '../../queue/plan-store.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { MessageRef, Subscriptions } from '../notify/subscriptions.js';
 

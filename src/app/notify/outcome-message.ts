@@ -2,7 +2,7 @@ import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
 import { restoredInWords, rolloutInWords, undoPatchesBack } from '../blocks/confirm-text.js';
 import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
-import type { StoredPlan } from '../../plans/store.js';
+import type { StoredPlan } from '../../queue/plan-store.js';
 import {
   asIs,
   escapeMrkdwn,

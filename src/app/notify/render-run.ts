@@ -1,4 +1,4 @@
-import type { PlanStore } from '../../plans/store.js';
+import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { Requester } from '../blocks/action-ids.js';
 import type { PlanView } from '../blocks/plan-blocks.js';

@@ -16,7 +16,7 @@ import { messageTime } from '../../text/time.js';
 import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { SigningKey } from '../../plans/approval-signature.js';
+import type { SigningKey } from '../../trust/approval-signature.js';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { ROOT_BLOCK } from '../blocks/action-ids.js';
 import { asIs, mrkdwn, trusted, type Mrkdwn } from '../blocks/mrkdwn.js';

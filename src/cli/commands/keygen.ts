@@ -4,7 +4,7 @@
  * app takes the approval signing key and the notify public key, the workers the seal
  * key, the approval public key and the notify signing key (docs/operations.md, "Keys").
  */
-import { generatePlanKeys } from '../../plans/keygen.js';
+import { generatePlanKeys } from '../../trust/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 

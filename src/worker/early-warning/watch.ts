@@ -5,7 +5,7 @@
  */
 import { WATCH_REQUESTER } from '../../queue/diagnose-signature.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SealKeys } from '../../plans/plan-seal.js';
+import type { SealKeys } from '../../trust/plan-seal.js';
 import type { RecordSigner } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
 import type { Dedup } from '../../queue/alert-jobs.js';

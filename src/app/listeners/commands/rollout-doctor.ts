@@ -35,7 +35,7 @@ export function rolloutDoctorCommand(services: AppServices) {
     // The budget (src/app/command-budget.ts): a flood of commands must not post
     // publicly and queue person-priority jobs ahead of every alert.
     if (!(await withinBudget(services, command.user_id, command.channel_id, parsed.kind, ack))) return;
-    // The read policy (src/plans/read-policy.ts): a diagnosis reads pod logs, a scan a
+    // The read policy (src/policy/read-policy.ts): a diagnosis reads pod logs, a scan a
     // whole namespace or cluster. Refused before anything is queued; ephemeral, audited.
     const read = await services.readPolicy.check({
       user: command.user_id,

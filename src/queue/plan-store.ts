@@ -1,18 +1,18 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { planSealSchema, shownDigest } from './plan-seal.js';
-import type { StoredPlan } from './stored-plan.js';
+import { planSealSchema, shownDigest } from '../trust/plan-seal.js';
+import type { StoredPlan } from '../trust/stored-plan.js';
 
 /**
  * Remediation plans stored server-side; a Slack button carries the plan id and the
- * digest of the plan as shown (src/plans/plan-seal.ts `shownDigest`).
+ * digest of the plan as shown (src/trust/plan-seal.ts `shownDigest`).
  * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
  * approvals: the app's marks, `<user>~<signature>`), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
  * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
 
-export type { DryRunSummary, FieldChange, StoredPlan } from './stored-plan.js';
+export type { DryRunSummary, FieldChange, StoredPlan } from '../trust/stored-plan.js';
 
 export type ClaimResult =
   /** `marks`: the approvals as recorded (the `approver` values given to `approve`), for checking. */
@@ -88,7 +88,7 @@ return 1
 
 /**
  * A claim's approvers (user ids) and their recorded approvals as given to `approve`
- * (`marks`: the app's `<user>~<signature>`, src/plans/approval-signature.ts).
+ * (`marks`: the app's `<user>~<signature>`, src/trust/approval-signature.ts).
  */
 function parseClaim(value: string): { approvers: string[]; marks: string[]; at: number } {
   const [who = '', at = '0'] = value.split('|');

@@ -5,14 +5,14 @@
  * (ROLLOUT_DOCTOR_POLICY_FILE) and from ROLLOUT_DOCTOR_READERS.
  *
  * The default, when neither names anyone, is the safe one: only approvers read. A person
- * may read a namespace when they may approve there (src/plans/policy.ts), when
+ * may read a namespace when they may approve there (src/policy/approval-policy.ts), when
  * ROLLOUT_DOCTOR_READERS lists them (or is `*`), or when a `readers` rule matching the
  * cluster, namespace and channel lists them (a rule without `users` admits anyone in its
  * channels). A cluster-wide scan needs a cluster-level approver or a rule with
  * `clusterScan: true`. Alerts: with no rule setting `alerts`, every namespace (the
  * operator turned alert intake on); once any rule sets it, only the scopes it names.
  */
-import type { ApprovalPolicy, MembershipCheck, ReaderRule } from './policy.js';
+import type { ApprovalPolicy, MembershipCheck, ReaderRule } from './approval-policy.js';
 
 export interface ReadRequest {
   user: string;

@@ -25,7 +25,7 @@ const ruleSchema = z.strictObject({
 });
 export type PolicyRule = z.infer<typeof ruleSchema>;
 
-/** Who may read what (src/plans/read-policy.ts). */
+/** Who may read what (src/policy/read-policy.ts). */
 const readerRuleSchema = z.strictObject({
   cluster: z.string().optional(),
   namespace: z.string().optional(),

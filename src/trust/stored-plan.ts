@@ -1,5 +1,5 @@
 /**
- * A plan as the plan store keeps it (src/plans/store.ts), in a file of its own so that
+ * A plan as the plan store keeps it (src/queue/plan-store.ts), in a file of its own so that
  * sealing (plan-seal.ts, which reads these fields) and storing (store.ts, which seals)
  * do not import each other, not even for types: the stored plan and the shape of its
  * seal (how a seal is made and checked is plan-seal.ts).
@@ -32,6 +32,6 @@ export interface StoredPlan {
   dryRun?: DryRunSummary;
   /** Set on undo plans: the plan whose effect this one reverses. */
   undoOf?: string;
-  /** The worker's seal (src/plans/plan-seal.ts); a worker applies only plans whose seal verifies. */
+  /** The worker's seal (src/trust/plan-seal.ts); a worker applies only plans whose seal verifies. */
   seal?: PlanSeal;
 }
