@@ -10,6 +10,7 @@
  * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window). A Redis writer can only refuse commands here (set a
  * counter high) or allow more (delete it): never post, read or approve anything.
  */
+import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
 
 export interface CommandBudgetLimits {
@@ -47,8 +48,8 @@ export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandB
       const [code, ms] = (await redis.eval(
         TAKE,
         2,
-        `rd:budget:cmd:u:${keyPart(user)}`,
-        `rd:budget:cmd:c:${keyPart(channel)}`,
+        redisKeys.commandBudget('user', keyPart(user)),
+        redisKeys.commandBudget('channel', keyPart(channel)),
         String(limits.perUser),
         String(limits.perChannel),
         '60000',

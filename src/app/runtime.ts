@@ -1,3 +1,4 @@
+import { redisKeys } from '../queue/redis-keys.js';
 import { signDiagnoseByApp } from '../queue/diagnose-signature.js';
 import { notifyKeys, signNotify, verifyNotify } from '../queue/notify-signature.js';
 import { createAppAlerts } from './alerts/app-intake.js';
@@ -81,7 +82,7 @@ export async function startAppRuntime(
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
     rootStates: createRootStates(redis, config.approvalSigningKey, (planId) =>
-      tampered('root state', `rd:root:${planId}`),
+      tampered('root state', redisKeys.rootState(planId)),
     ),
     policy: approval,
     readPolicy,

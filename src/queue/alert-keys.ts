@@ -1,3 +1,4 @@
+import { redisKeys } from './redis-keys.js';
 import { createHash } from 'node:crypto';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 
@@ -33,14 +34,7 @@ export function groupHash(groupKey: string): string {
 }
 
 /** Redis keys for the thread store. Redis keys may contain ':'; job ids may not. */
-export const threadKeys = {
-  thread: (threadId: string) => `rd:alerts:thread:${threadId}`,
-  byGroup: (group: string, workload: string) => `rd:alerts:by-group:${group}:${workload}`,
-  byWorkload: (workload: string) => `rd:alerts:by-workload:${workload}`,
-  firing: (threadId: string) => `rd:alerts:firing:${threadId}`,
-  creating: (workload: string) => `rd:alerts:creating:${workload}`,
-  job: (cluster: string, jobId: string) => `rd:alerts:job:${cluster}:${jobId}`,
-};
+export const threadKeys = redisKeys.thread;
 
 /** Deduplication id of the diagnosis job for a workload (one per window, all sources). */
 export function diagnosisDedupId(workload: string): string {

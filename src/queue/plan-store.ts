@@ -1,3 +1,4 @@
+import { redisKeys } from './redis-keys.js';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { planSealSchema, shownDigest } from '../trust/plan-seal.js';
@@ -98,12 +99,10 @@ function parseClaim(value: string): { approvers: string[]; marks: string[]; at: 
 
 /** @example createPlanStore(redis).approve(planId, 'U123', 1) */
 export function createPlanStore(redis: Redis): PlanStore {
-  const keys = (id: string): [string, string, string, string] => [
-    `rd:plan:${id}`,
-    `rd:plan:${id}:approvals`,
-    `rd:plan:${id}:claim`,
-    `rd:plan:${id}:approvals-shown`,
-  ];
+  const keys = (id: string): [string, string, string, string] => {
+    const k = redisKeys.plan(id);
+    return [k.plan, k.approvals, k.claim, k.approvalsShown];
+  };
   const get = async (id: string): Promise<StoredPlan | undefined> => {
     const json = await redis.hget(keys(id)[0], 'json');
     if (json === null) return undefined;

@@ -4,6 +4,7 @@
  * its word: a plan must carry this worker fleet's seal, the job must carry the app's
  * signed approval of exactly that plan, and an approval is honoured for one job only.
  */
+import { redisKeys } from '../queue/redis-keys.js';
 import type { KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { verifyApproval, type ApprovalClaims } from '../trust/approval-signature.js';
@@ -18,7 +19,7 @@ export interface PlanTrust {
   check(stored: StoredPlan, job: { id: string; data: RemediateJob }): Promise<TrustVerdict>;
 }
 
-const NONCE_KEY = (nonce: string): string => `rd:approval-nonce:${nonce}`;
+const NONCE_KEY = redisKeys.approvalNonce;
 const NONCE_KEEP_MS = 24 * 3600 * 1000;
 
 /** @example createPlanTrust({ seal, approvalKeys, redis }).check(stored, job) */

@@ -80,6 +80,21 @@ function branchesOnKindNames(file: string, text?: string): boolean {
   return found;
 }
 
+/** Files with a string or template literal that starts a Redis key name (`rd:…`). */
+function namesRedisKeys(file: string, text?: string): boolean {
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node)) &&
+      node.text.startsWith('rd:')
+    )
+      found = true;
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(file, text));
+  return found;
+}
+
 describe('structure (issue 28)', () => {
   const files = sourceFiles('src');
 
@@ -99,6 +114,13 @@ describe('structure (issue 28)', () => {
   it('at most 3 source files outside src/remediation/kinds/ branch on a remediation kind by name', () => {
     const branching = files.filter((f) => !f.startsWith('src/remediation/kinds/') && branchesOnKindNames(f));
     expect(branching.length, branching.join(', ')).toBeLessThanOrEqual(3);
+  });
+
+  it('every Redis key name is defined in src/queue/redis-keys.ts', () => {
+    const outside = files.filter((f) => f !== 'src/queue/redis-keys.ts' && namesRedisKeys(f));
+    expect(outside).toEqual([]);
+    expect(namesRedisKeys('x.ts', 'const k = `rd:plan:${id}`;')).toBe(true);
+    expect(namesRedisKeys('x.ts', '// rd:plan:<id> in a comment\nconst k = keys.plan(id);')).toBe(false);
   });
 
   it('the checks see what they look for', () => {

@@ -11,6 +11,7 @@
  * loudly, in the channel and the log) or lift it (delete the counter): never open a
  * thread or post anything of its own choosing.
  */
+import { redisKeys } from '../../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
 
 const MINUTE_BUDGET = `
@@ -43,11 +44,11 @@ export function createThreadBudget(
     async take(wanted) {
       if (wanted <= 0) return 0;
       return Number(
-        await redis.eval(MINUTE_BUDGET, 1, `rd:alerts:minute:${minute()}`, String(wanted), String(limit)),
+        await redis.eval(MINUTE_BUDGET, 1, redisKeys.threadMinute(minute()), String(wanted), String(limit)),
       );
     },
     async firstOverflow(channel) {
-      const key = `rd:alerts:ew-overflow:${channel}:${minute()}`;
+      const key = redisKeys.earlyWarningOverflow(channel, minute());
       return (await redis.set(key, '1', 'EX', 120, 'NX')) === 'OK';
     },
   };

@@ -12,6 +12,7 @@
  * the workers sign (src/app/notify/handle-notify.ts) then re-renders two blocks of it:
  * the verdict line's icon and the state line, both found by their block_id.
  */
+import { redisKeys } from '../../queue/redis-keys.js';
 import { messageTime } from '../../text/time.js';
 import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -162,7 +163,7 @@ export function createRootStates(
   onForged: (planId: string) => void,
 ): RootStates {
   const publicKey = createPublicKey(key.privateKey);
-  const keyOf = (planId: string): string => `rd:root:${planId}`;
+  const keyOf = redisKeys.rootState;
   return {
     async record(planId, record) {
       const value = recordSchema.parse(record);

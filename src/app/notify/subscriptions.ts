@@ -1,3 +1,4 @@
+import { redisKeys } from '../../queue/redis-keys.js';
 import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -142,11 +143,12 @@ export interface Subscriptions {
 }
 
 function keys(cluster: string, jobId: string): [string, string, string] {
-  return [`rd:run:${cluster}:${jobId}`, `rd:subs:${cluster}:${jobId}`, `rd:subsdone:${cluster}:${jobId}`];
+  const k = redisKeys.run(cluster, jobId);
+  return [k.run, k.subscribers, k.delivered];
 }
 
-const ownerKey = (message: MessageRef): string => `rd:msgowner:${message.channel}/${message.ts}`;
-const planKey = (message: MessageRef): string => `rd:msgplan:${message.channel}/${message.ts}`;
+const ownerKey = redisKeys.messageOwner;
+const planKey = redisKeys.messagePlan;
 
 // SET NX, or the holder: one plan per message, decided in Redis.
 const CLAIM_MESSAGE_PLAN = `

@@ -4,6 +4,7 @@
  * each diagnosis once. When the leader dies its lease lapses and another replica takes
  * over within `leaseMs`.
  */
+import { redisKeys } from '../../queue/redis-keys.js';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { waitForReady } from '../../queue/connection.js';
@@ -40,7 +41,7 @@ return 0
 
 /** Redis key of the early-warning leader lease of a cluster. */
 export function leaderKey(cluster: string): string {
-  return `rd:early-warning:leader:${cluster}`;
+  return redisKeys.earlyWarningLeader(cluster);
 }
 
 export interface LeaseOptions {

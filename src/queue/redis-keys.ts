@@ -1,0 +1,50 @@
+/**
+ * Every Redis key name rollout-doctor writes, in one place (issue 28.3), so a reader
+ * sees the whole keyspace at once and docs/security.md ("Every Redis key") can be
+ * checked against it. BullMQ's own keys live under the same prefix (names.ts
+ * QUEUE_PREFIX). Redis keys may contain ':'; job ids may not.
+ */
+
+/** A message, as keys name it. */
+interface Message {
+  channel: string;
+  ts: string;
+}
+
+export const redisKeys = {
+  /** The plan store (plan-store.ts): the plan, its approvals, its claim, the digest the approvals were given for. */
+  plan: (id: string) => ({
+    plan: `rd:plan:${id}`,
+    approvals: `rd:plan:${id}:approvals`,
+    claim: `rd:plan:${id}:claim`,
+    approvalsShown: `rd:plan:${id}:approvals-shown`,
+  }),
+  /** Which messages show a run (src/app/notify/subscriptions.ts). */
+  run: (cluster: string, jobId: string) => ({
+    run: `rd:run:${cluster}:${jobId}`,
+    subscribers: `rd:subs:${cluster}:${jobId}`,
+    delivered: `rd:subsdone:${cluster}:${jobId}`,
+  }),
+  messageOwner: (m: Message) => `rd:msgowner:${m.channel}/${m.ts}`,
+  messagePlan: (m: Message) => `rd:msgplan:${m.channel}/${m.ts}`,
+  /** The root message state of an approved plan (src/app/notify/root-state.ts). */
+  rootState: (planId: string) => `rd:root:${planId}`,
+  /** Alert and early-warning threads (alert-thread-store.ts). */
+  thread: {
+    thread: (threadId: string) => `rd:alerts:thread:${threadId}`,
+    byGroup: (group: string, workload: string) => `rd:alerts:by-group:${group}:${workload}`,
+    byWorkload: (workload: string) => `rd:alerts:by-workload:${workload}`,
+    firing: (threadId: string) => `rd:alerts:firing:${threadId}`,
+    creating: (workload: string) => `rd:alerts:creating:${workload}`,
+    job: (cluster: string, jobId: string) => `rd:alerts:job:${cluster}:${jobId}`,
+  },
+  /** The per-minute thread budget (src/app/alerts/thread-budget.ts). */
+  threadMinute: (minute: number) => `rd:alerts:minute:${minute}`,
+  earlyWarningOverflow: (channel: string, minute: number) => `rd:alerts:ew-overflow:${channel}:${minute}`,
+  /** The command budget (src/app/command-budget.ts), per person and per channel. */
+  commandBudget: (who: 'user' | 'channel', id: string) => `rd:budget:cmd:${who === 'user' ? 'u' : 'c'}:${id}`,
+  /** The early warning's leader lease (src/worker/early-warning/lease.ts). */
+  earlyWarningLeader: (cluster: string) => `rd:early-warning:leader:${cluster}`,
+  /** An approval's replay guard (src/worker/plan-trust.ts). */
+  approvalNonce: (nonce: string) => `rd:approval-nonce:${nonce}`,
+} as const;
