@@ -158,19 +158,31 @@ describe('an Apply button whose plan a later diagnosis re-made', () => {
 
   it('calls the older message superseded, and a store rewritten behind both messages tampered', async () => {
     const first = await diagnose();
+    // As an open client still shows it after the app marks it superseded (a stale view).
+    const firstAsPosted = structuredClone(first);
     const second = await diagnose();
     expect(shownOf(second)).not.toBe(shownOf(first));
 
     expect((await postClick(events, SECRET, first, 'approve_plan.0', APPROVER)).status).toBe(200);
     expect(await ephemeral(1)).toContain(`a later diagnosis of deployment/${NAME} re-made this plan`);
     expect(refusals().map((r) => r.reason)).toEqual(['superseded']);
+    // The older message says so where the fix was offered (issue 31.1), with the time.
+    const marked = await slack.waitFor((s) => {
+      const m =
+        s.messages.get(`${first.channel}/${first.ts}`) ??
+        [...s.messages.values()].find((x) => x.ts === first.ts);
+      return JSON.stringify(m?.blocks ?? []).includes('superseded at') ? m : undefined;
+    });
+    expect(JSON.stringify(marked.blocks)).toMatch(
+      /superseded at \d{4}-\d\d-\d\d \d\d:\d\d UTC: a later diagnosis re-made this plan/,
+    );
 
     // Now someone rewrites what the plan says where it is stored.
     const key = `rd:plan:${planOf(0).id}`;
     const stored = JSON.parse((await client.hget(key, 'json')) ?? 'null') as StoredPlan;
     stored.plan.warnings = [];
     await client.hset(key, 'json', JSON.stringify(stored));
-    expect((await postClick(events, SECRET, first, 'approve_plan.0', APPROVER)).status).toBe(200);
+    expect((await postClick(events, SECRET, firstAsPosted, 'approve_plan.0', APPROVER)).status).toBe(200);
     expect(await ephemeral(2)).toContain('the plan changed since it was shown');
     expect((await postClick(events, SECRET, second, 'approve_plan.0', APPROVER)).status).toBe(200);
     expect(await ephemeral(3)).toContain('the plan changed since it was shown');

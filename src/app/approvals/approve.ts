@@ -65,7 +65,12 @@ export function supersededText(name: string): Mrkdwn {
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
-  | { kind: 'refused'; text: Mrkdwn }
+  | {
+      kind: 'refused';
+      text: Mrkdwn;
+      /** A later diagnosis re-made the plan: its kind, for the clicked message to say so. */
+      superseded?: string;
+    }
   /** The plan expired: tell the clicker and mark the button. */
   | { kind: 'expired'; stored: StoredPlan }
   /** Recorded, more approvers needed. */
@@ -238,7 +243,7 @@ async function changedSinceShown(
     channel: click.channel,
     ts: click.messageTs,
   });
-  return refuse(
+  const outcome = refuse(
     services,
     where,
     click.user,
@@ -256,6 +261,7 @@ async function changedSinceShown(
           text: CHANGED_SINCE_SHOWN,
         },
   );
+  return remade && outcome.kind === 'refused' ? { ...outcome, superseded: current.plan.kind } : outcome;
 }
 
 /**

@@ -36,6 +36,18 @@ export function approvePlanAction(services: AppServices) {
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);
+        // A plan a later diagnosis re-made: this message says so where the fix was offered.
+        if (outcome.superseded) {
+          const line = mrkdwn`:arrows_counterclockwise: *${outcome.superseded}* superseded at ${utcMinute(Date.now())}: a later diagnosis re-made this plan; approve it on the newer result.`;
+          await client.chat.update({
+            channel: click.channel,
+            ts: click.messageTs,
+            text: mrkdwn`${outcome.superseded} superseded`,
+            blocks: asSlackBlocks(
+              markPlanInBlocks(click.blocks, planId, `Superseded: ${outcome.superseded}`, line),
+            ),
+          });
+        }
         return;
       case 'recorded':
         await tell(
@@ -57,8 +69,8 @@ export function approvePlanAction(services: AppServices) {
               planId,
               undo ? `Expired: ${what}` : `Expired: ${kind} (re-run)`,
               undo
-                ? mrkdwn`:hourglass: *${what}* expired; to revert, apply the exact patch of the undo in this reply by hand.`
-                : mrkdwn`:hourglass: *${kind}* expired; press Re-run for a fresh plan.`,
+                ? mrkdwn`:hourglass: *${what}* expired (${utcMinute(outcome.stored.expiresAt)}); to revert, apply the exact patch of the undo in this reply by hand.`
+                : mrkdwn`:hourglass: *${kind}* expired (${utcMinute(outcome.stored.expiresAt)}); press Re-run for a fresh plan.`,
             ),
           ),
         });
