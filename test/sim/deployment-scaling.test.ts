@@ -203,13 +203,21 @@ describe('replicaset controller: pod-deletion-cost', () => {
     };
     sim = await startSimulator({ scenario: [node('n1'), rsObject], timeScale: 50 });
     const s = sim;
+    // Ready, not only Running: the ReplicaSet controller deletes a pod that is not Ready
+    // before any Ready one whatever its deletion cost (upstream ActivePodsWithRanks), so
+    // a pod still starting on a loaded machine would go first and the test would flake.
     const ready = () =>
       (
         s.list('Pod', 'ns') as {
           metadata: { name?: string; deletionTimestamp?: string };
-          status?: { phase?: string };
+          status?: { phase?: string; conditions?: { type: string; status: string }[] };
         }[]
-      ).filter((p) => !p.metadata.deletionTimestamp && p.status?.phase === 'Running');
+      ).filter(
+        (p) =>
+          !p.metadata.deletionTimestamp &&
+          p.status?.phase === 'Running' &&
+          (p.status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      );
     await s.waitFor(() => ready().length === 3);
     const rs = sets(s)[0];
     // The newest pod would go first by default; mark the oldest-named one instead.
