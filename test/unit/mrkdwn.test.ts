@@ -156,6 +156,14 @@ describe('Slack formatting in untrusted text (property)', () => {
 });
 
 describe('escapeMrkdwn and friends (property)', () => {
+  it('defang a scheme glued to a word character (fast-check found "_https://…" auto-linking)', () => {
+    for (const text of ['_https://evil.example/login', 'x_http://evil.example', '9mailto:a@evil.example']) {
+      const out = escapeMrkdwn(text);
+      expect(problemsInText(out)).toEqual([]);
+      expect(out).not.toMatch(/(?:https?:\/\/|mailto:)/);
+    }
+  });
+
   it('leave no angle bracket, control or bidi character, and no fence', () => {
     fc.assert(
       fc.property(nasty, (text) => {

@@ -31,7 +31,9 @@ export const BACKTICK_LOOKALIKE = '\u02cb';
  * keeps true.
  */
 function defangUrls(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//').replace(/\bmailto:/gi, 'mailto[:]');
+  // No word boundary before the scheme: "_https://x" has none, and once the underscore
+  // becomes its look-alike (neutralizeFormatting) Slack auto-links what follows it.
+  return text.replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//').replace(/mailto:/gi, 'mailto[:]');
 }
 
 /**
