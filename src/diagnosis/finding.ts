@@ -16,6 +16,8 @@ export const FINDING_CODES = [
   'RolloutAtRisk',
   'AccessDenied',
   'IncompleteEvidence',
+  'QuotaExceeded',
+  'AdmissionDenied',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -118,6 +120,19 @@ export type Evidence =
        */
       unknown?: 'reported' | 'absent' | 'both';
       rows: DeviceHealthRow[];
+    }
+  | {
+      type: 'quota';
+      /** The ResourceQuota, and per exceeded entry what it counted (entry units: "2", "500m", "4Gi"). */
+      quota: string;
+      rows: {
+        resource: string;
+        hard: string;
+        used: string;
+        requested: string;
+        ours: string;
+        others: string;
+      }[];
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }
   | { type: 'pods'; title: string; pods: { name: string; node?: string; phase?: string; detail?: string }[] }

@@ -308,6 +308,8 @@ export interface ReplicaSet {
     readyReplicas?: number;
     availableReplicas?: number;
     observedGeneration?: number;
+    /** ReplicaFailure=True (reason FailedCreate) while the controller cannot create its pods. */
+    conditions?: Condition[];
   };
 }
 

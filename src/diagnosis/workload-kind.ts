@@ -76,6 +76,25 @@ export interface StalledRollout {
   deadlineSeconds: number;
 }
 
+/** A revision whose pods the API server refuses to create (quota, admission): no pod exists to schedule or crash. */
+export interface CreateFailure {
+  /** The revision object's name ("web-7c9d8"). */
+  revision: string;
+  /** How a finding names it: "ReplicaSet web-7c9d8 (revision 3)". */
+  label: string;
+  /** The revision the workload rolls out to. */
+  current: boolean;
+  /** The API server's error as the controller recorded it (condition message, or the latest FailedCreate event). */
+  message: string;
+  source: 'condition' | 'event';
+  /** When it was last seen. */
+  at?: string;
+  /** How many times the event was reported. */
+  count?: number;
+  /** Pods the revision wants and does not have. */
+  missing: number;
+}
+
 export interface WorkloadKindModule {
   readonly kind: WorkloadKind;
 
@@ -131,6 +150,13 @@ export interface WorkloadKindModule {
   underWay(snapshot: WorkloadSnapshot): string | undefined;
   /** The workload's own counts in a line ("1 of 3 replicas updated, ..."), and whether they say done. */
   statusSummary(object: WorkloadObject): { text: string; complete: boolean };
+  /** Revisions whose pods the API server refuses to create now, the current one first. */
+  createFailures(snapshot: WorkloadSnapshot): CreateFailure[];
+  /**
+   * The controller keeps every old pod until a new one is available, at the counts it
+   * observes now: then a new pod refused for what the old pods use waits forever.
+   */
+  keepsOldPods(snapshot: WorkloadSnapshot): boolean;
   /** The controller gave up on the rollout, or undefined. */
   stalled(snapshot: WorkloadSnapshot): StalledRollout | undefined;
   /** What kubectl prints for this rollout that reads as if it were progressing (surge deadlock evidence). */

@@ -32,6 +32,17 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
           2,
         ),
       ];
+    case 'quota':
+      return [
+        style.bold(`ResourceQuota ${evidence.quota}, as its refusal counted it:`),
+        ...indent(
+          table(
+            ['RESOURCE', 'HARD', 'USED', 'THIS WORKLOAD', 'OTHERS', 'NEW POD ASKS'],
+            evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
+          ),
+          2,
+        ),
+      ];
     case 'crash-table':
       return [
         ...(evidence.containers && evidence.containers.length > 0

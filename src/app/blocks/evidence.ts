@@ -83,6 +83,15 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
           : '';
       return mrkdwn`:lock: ${asIs(joinMrkdwn(parts, '; '))}${more}`;
     }
+    case 'quota': {
+      const rows = evidence.rows
+        .slice(0, 2)
+        .map(
+          (r) =>
+            mrkdwn`*${r.resource}* ${r.used} of ${r.hard} used (${r.ours} by this workload), a new pod asks ${r.requested}`,
+        );
+      return mrkdwn`:scales: *ResourceQuota ${evidence.quota}:* ${asIs(joinMrkdwn(rows, '; '))}`;
+    }
     case 'strategy': {
       const s = evidence.strategy;
       const at = `${evidence.replicas} replica${evidence.replicas === 1 ? '' : 's'}`;
@@ -173,6 +182,14 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
     }
     case 'node-capacity':
       return capacityBlocks(evidence);
+    case 'quota':
+      return codeSections(
+        mrkdwn`*ResourceQuota ${evidence.quota}, as its refusal counted it*`,
+        table(
+          ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
+          evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
+        ),
+      );
     case 'crash-table':
       return crashTableBlocks(evidence);
     case 'node-diff':

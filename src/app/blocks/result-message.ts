@@ -81,6 +81,7 @@ function managedByPhrase(diagnosis: Diagnosis): Mrkdwn | null {
 /** Evidence types in the order they decide a verdict: who holds what, where it crashes, what differs. */
 const DECISIVE_ORDER: Evidence['type'][] = [
   'node-capacity',
+  'quota',
   'device-health',
   'crash-table',
   'node-diff',

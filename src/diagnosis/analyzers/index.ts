@@ -1,6 +1,7 @@
 import type { Analyzer } from '../analyzer.js';
 import { accessDenied } from './access-denied.js';
 import { configError } from './config-error.js';
+import { createRefused } from './create-refused.js';
 import { crashLoopOnNode } from './crash-loop-on-node.js';
 import { crashLoop } from './crash-loop.js';
 import { execFormatError } from './exec-format-error.js';
@@ -19,6 +20,7 @@ import { unschedulable } from './unschedulable.js';
  */
 export const analyzers: readonly Analyzer[] = [
   surgeDeadlock,
+  createRefused,
   unschedulable,
   crashLoopOnNode,
   crashLoop,

@@ -15,6 +15,7 @@ import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.
 import type { AnalysisContext } from '../analysis-context.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { isTerminating } from '../base/pods.js';
+import { refusedRevisions } from './create-refusals.js';
 
 export interface ReleaseProof {
   /** Nodes where the new pod fits once some of our pods are gone. */
@@ -26,6 +27,11 @@ export interface ReleaseProof {
   /** Live pods a strategy change would let go first, and how many sit on those nodes. */
   releasablePods: number;
   releasableOnNodes: number;
+  /**
+   * The ResourceQuota that refuses the new pods, when the proof rests on it
+   * (create-refusals.ts): room is namespace-wide, `nodes` are where the old pods run.
+   */
+  quota?: string;
 }
 
 /**
@@ -115,7 +121,7 @@ export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undef
   if (stuck.length > 0) return undefined;
   const attach = assessment.attach.filter((a) => a.releasable);
   const block = attach[0];
-  if (!block) return undefined;
+  if (!block) return quotaDeadlockProof(ctx);
   const live = block.holders.filter((h) => !isTerminating(h));
   return {
     nodes: [block.node],
@@ -123,6 +129,28 @@ export function currentDeadlockProof(ctx: AnalysisContext): ReleaseProof | undef
     stuckPods: attach.map((a) => a.pod),
     releasablePods: oldPods.filter((p) => p.spec.nodeName && !isTerminating(p)).length,
     releasableOnNodes: live.length,
+  };
+}
+
+/**
+ * The new revision's pods are refused by a quota that the old pods fill, and the
+ * controller keeps the old pods until a new one is available (create-refusals.ts).
+ */
+export function quotaDeadlockProof(ctx: AnalysisContext): ReleaseProof | undefined {
+  const refused = refusedRevisions(ctx).find(
+    (r) => 'verdict' in r && r.verdict === 'order' && r.keepsOld && r.failure.current,
+  );
+  if (!refused || !('verdict' in refused)) return undefined;
+  const live = refused.oldPods.filter((p) => !isTerminating(p));
+  if (live.length === 0) return undefined;
+  const nodes = [...new Set(live.map((p) => p.spec.nodeName).filter((n): n is string => Boolean(n)))];
+  return {
+    nodes,
+    release: refused.release,
+    stuckPods: [],
+    releasablePods: live.length,
+    releasableOnNodes: live.filter((p) => p.spec.nodeName).length,
+    quota: refused.refusal.quota,
   };
 }
 

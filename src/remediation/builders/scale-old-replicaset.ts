@@ -155,7 +155,7 @@ export function buildScaleOldReplicaSetPlans(
     }),
     kind: 'scale-old-replicaset',
     target: snapshot.target,
-    summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so the new pod can take its place on ${nodes}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
+    summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so ${proof.quota ? `ResourceQuota ${proof.quota} has room for the new pods` : `the new pod can take its place on ${nodes}`}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
     impact,
     warnings,
     patch,
@@ -176,6 +176,13 @@ export function buildScaleOldReplicaSetPlans(
     addresses: finding.code,
   };
   if (from <= 1) return [allAtOnce];
+  if (proof.quota) {
+    notOffered(
+      KIND,
+      `one replica at a time: the steps mark the old pod that blocks the new one on a node, and a quota (${proof.quota}) is not held on a node; the strategy change (maxSurge 0) lets the Deployment controller release one old pod at a time; scaling all at once is still offered`,
+    );
+    return [allAtOnce];
+  }
   if (paused) {
     notOffered(
       KIND,

@@ -49,6 +49,13 @@ function situation(ctx: AnalysisContext, finding: FindingDraft): Situation | und
   return undefined;
 }
 
+/** What the restart replaces: the stuck Pending pod, or the ReplicaSet a quota refuses. */
+function replacesWhat(proof: ReleaseProof): string {
+  return proof.quota
+    ? `the ReplicaSet quota ${proof.quota} refuses is replaced`
+    : 'the stuck pod is replaced';
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -57,8 +64,13 @@ function commonWarnings(deployment: Deployment, s: Situation, previous: string):
   const warnings: string[] = [];
   if (s.restart) {
     const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').join(', ');
+    const replaced = s.proof.quota
+      ? `; the ReplicaSet whose pods quota ${s.proof.quota} refuses is scaled down as an old one`
+      : stuck
+        ? `, including the stuck ${stuck}`
+        : '';
     warnings.push(
-      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts${deployment.spec.paused ? ' once the Deployment is resumed' : ''} and replaces every pod${stuck ? `, including the stuck ${stuck}` : ''}.`,
+      `Also sets the kubectl.kubernetes.io/restartedAt annotation: a new rollout starts${deployment.spec.paused ? ' once the Deployment is resumed' : ''} and replaces every pod${replaced}.`,
     );
   }
   warnings.push(
@@ -134,7 +146,7 @@ export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: Findin
       ),
       kind: 'set-rolling-update',
       target: snapshot.target,
-      summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? (paused ? ', and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ', and restart the rollout so the stuck pod is replaced') : ' (no restart)'}.`,
+      summary: `Let old pods go first: RollingUpdate maxSurge 0, maxUnavailable ${unavailable}${s.restart ? (paused ? ', and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : `, and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
       impact: `${lead}: ${impact}. No extra pod is created (maxSurge 0).`,
       warnings,
       patch,
@@ -167,7 +179,7 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
       id: planId('set-recreate', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, patch),
       kind: 'set-recreate',
       target: snapshot.target,
-      summary: `Switch to Recreate${s.restart ? (paused ? ' and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ' and restart the rollout so the stuck pod is replaced') : ' (no restart)'}.`,
+      summary: `Switch to Recreate${s.restart ? (paused ? ' and restart the rollout, which replaces the stuck pod once the Deployment is resumed (it is paused)' : ` and restart the rollout so ${replacesWhat(s.proof)}`) : ' (no restart)'}.`,
       impact: `${paused ? 'Nothing rolls out while the Deployment is paused; from the resume on, and in every later rollout' : s.restart ? 'Now and in every later rollout' : 'Nothing restarts now; in every later rollout'}: outage, all ${plural(replicas, 'replica')} down from the moment the old pods stop until the new pods are Ready.`,
       warnings,
       patch,

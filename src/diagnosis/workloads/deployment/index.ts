@@ -20,6 +20,7 @@ import {
 import { rolloutUnderWay } from './rollout-progress.js';
 import { rolloutProgress, stalledRollout, statusSummary } from './rollout-status.js';
 import { desiredReplicas, resolveStrategy } from './strategy.js';
+import { createFailures, keepsOldPods } from './create-failures.js';
 
 /** The Deployment of an object the registry handed to this module. */
 function deployment(object: WorkloadObject): Deployment {
@@ -65,6 +66,8 @@ export const deploymentKind: WorkloadKindModule = {
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(deployment(object), sinceGeneration),
   underWay: (snapshot) => rolloutUnderWay(snapshot),
   statusSummary: (object) => statusSummary(deployment(object)),
+  createFailures: (snapshot) => createFailures(snapshot),
+  keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object, strategy, replicas) =>
     nativeSignalsNote(deployment(object), strategy, replicas),

@@ -1,0 +1,80 @@
+/**
+ * What one pod charges against a ResourceQuota entry, the way kube-apiserver's pod
+ * evaluator measures it (pkg/quota/v1/evaluator/core/pods.go, PodUsageFunc): `pods`
+ * and `count/pods` count 1 while the pod is not terminal; `cpu`/`requests.cpu`,
+ * `memory`/`requests.memory`, `ephemeral-storage`/`requests.ephemeral-storage`,
+ * `hugepages-*`/`requests.hugepages-*` and `requests.<extended resource>` are the
+ * pod's requests (resources.ts: containers summed, each init step a floor, overhead
+ * added); `limits.*` its limits, the same way. Amounts in scheduler units (cpu in
+ * millicores), so quantities from a quota message compare with them exactly.
+ * Undefined: a quota entry a pod does not charge (services, storage, …).
+ */
+import type { Container, PodSpec, Quantity } from '../k8s.js';
+import { podRequests } from './resources.js';
+import { schedulerAmount } from './quantity.js';
+
+/** The resource a quota entry measures, and whether as requests, limits or a count. */
+export function quotaMeasure(
+  entry: string,
+): { of: 'count' } | { of: 'requests' | 'limits'; resource: string } | undefined {
+  if (entry === 'pods' || entry === 'count/pods') return { of: 'count' };
+  if (entry.startsWith('limits.')) return { of: 'limits', resource: entry.slice('limits.'.length) };
+  if (entry.startsWith('requests.')) return { of: 'requests', resource: entry.slice('requests.'.length) };
+  if (
+    entry === 'cpu' ||
+    entry === 'memory' ||
+    entry === 'ephemeral-storage' ||
+    entry.startsWith('hugepages-')
+  )
+    return { of: 'requests', resource: entry };
+  return undefined;
+}
+
+function limitOf(container: Container, resource: string): number {
+  const q = container.resources?.limits?.[resource];
+  return q === undefined ? 0 : amount(resource, q);
+}
+
+function podLimit(spec: PodSpec, resource: string): number {
+  let total = spec.containers.reduce((sum, c) => sum + limitOf(c, resource), 0);
+  let sidecars = 0;
+  let initMax = 0;
+  for (const init of spec.initContainers ?? []) {
+    const own = limitOf(init, resource);
+    if (init.restartPolicy === 'Always') {
+      total += own;
+      sidecars += own;
+      initMax = Math.max(initMax, sidecars);
+    } else initMax = Math.max(initMax, own + sidecars);
+  }
+  const overhead = spec.overhead?.[resource];
+  return Math.max(total, initMax) + (overhead === undefined ? 0 : amount(resource, overhead));
+}
+
+function amount(resource: string, quantity: Quantity): number {
+  try {
+    return schedulerAmount(resource, quantity);
+  } catch {
+    return 0;
+  }
+}
+
+/** What a pod with this spec charges against the quota entry (scheduler units), or undefined. */
+export function quotaCharge(spec: PodSpec, entry: string): number | undefined {
+  const measure = quotaMeasure(entry);
+  if (!measure) return undefined;
+  if (measure.of === 'count') return 1;
+  if (measure.of === 'limits') return podLimit(spec, measure.resource);
+  return podRequests(spec)[measure.resource] ?? 0;
+}
+
+/** A quantity of a quota message in the entry's scheduler units, or undefined when malformed. */
+export function quotaAmount(entry: string, quantity: string): number | undefined {
+  const measure = quotaMeasure(entry);
+  const resource = measure && measure.of !== 'count' ? measure.resource : entry;
+  try {
+    return schedulerAmount(resource, quantity);
+  } catch {
+    return undefined;
+  }
+}
