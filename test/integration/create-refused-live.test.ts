@@ -10,6 +10,7 @@ import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { scanCluster } from '../../src/kube/read/scan.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
@@ -106,6 +107,16 @@ describe('pods a quota refuses, live', () => {
     const plan = plans.find((p) => p.kind === 'set-rolling-update');
     if (!plan) throw new Error('no strategy plan');
     expect(plan.summary).toContain('quota compute refuses is replaced');
+
+    // scan lists it too, with the same verdict.
+    const scan = await scanCluster(client, { namespace: API.namespace });
+    expect(scan.entries).toEqual([
+      expect.objectContaining({
+        name: 'api',
+        state: 'stuck',
+        findings: expect.arrayContaining([expect.objectContaining({ code: 'RolloutSurgeDeadlock' })]),
+      }),
+    ]);
 
     const result = await applyPlan(client, plan);
     expect(result.status).toBe('applied');
