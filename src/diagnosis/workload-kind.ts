@@ -27,6 +27,8 @@ export interface Revision {
   /** How a finding names it: "ReplicaSet web-7c9d8 (revision 3)". */
   label: string;
   pods: Pod[];
+  /** Pods its own status counts (a ReplicaSet's status.replicas), when it says. */
+  counted?: number;
 }
 
 export interface Revisions {

@@ -229,12 +229,26 @@ describe('a dump after a finished rollout: the old pods were deleted, not left o
   const running = makePod(newRs, 'hr8jm', 'gpu-node-7', { phase: 'Running' });
   const gone = `${oldRs.metadata.name ?? ''}-grj9c`;
   const onGone = { kind: 'Pod', name: gone, namespace: 'vision' };
-  const base = [done, oldRs, newRs, running, node, makeEvent(onGone, 'Scheduled', `assigned to gpu-node-7`)];
-  const assembled = (...events: KubeEvent[]) =>
+  const scheduled = makeEvent(onGone, 'Scheduled', `assigned to gpu-node-7`);
+  // The old ReplicaSet's status still counting the pod: its deletion is not recorded yet.
+  const stillCounted = { ...oldRs, status: { ...oldRs.status, replicas: 1 } };
+  const assembledWith = (rs: typeof oldRs, ...events: KubeEvent[]) =>
     assembleSnapshot({ kind: 'Deployment', namespace: 'vision', name: 'object-tracker' }, [
-      ...base,
+      done,
+      rs,
+      newRs,
+      running,
+      node,
+      scheduled,
       ...events,
     ] as unknown as KubeObject[]);
+  const assembled = (...events: KubeEvent[]) => assembledWith(stillCounted, ...events);
+
+  it('issue 29.6: the ReplicaSet scaled to 0 counts no pod, so an hour-old event about its pod proves nothing missing', () => {
+    const snapshot = assembledWith(oldRs);
+    expect(snapshot.coverage.pods).toBe('complete');
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('IncompleteEvidence');
+  });
 
   it("the ReplicaSet's SuccessfulDelete names the pod: pods complete, no IncompleteEvidence", () => {
     const deleted = makeEvent(

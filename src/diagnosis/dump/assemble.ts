@@ -175,7 +175,16 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
       deleted.add(e.involvedObject.name ?? '');
   }
   const { current, old } = kind.revisions(snapshot);
-  const prefixes = [...(current ? [current] : []), ...old].map((r) => `${r.name}-`).filter((p) => p !== '-');
+  const revisions = [...(current ? [current] : []), ...old].filter((r) => r.name !== '');
+  // A revision whose own status counts no more pods than the dump holds of it lacks
+  // none: an event about one of its pods is older than the pod's end (a ReplicaSet
+  // scaled to 0 after a rollback keeps its pods' events for an hour).
+  const lacking = (name: string): boolean =>
+    revisions.some(
+      (r) =>
+        name.startsWith(`${r.name}-`) &&
+        (r.counted === undefined || r.counted > r.pods.filter((p) => !isTerminal(p)).length),
+    );
   const named = events
     .map((e) => e.involvedObject)
     .filter(
@@ -184,7 +193,7 @@ function withMissingPods(snapshot: WorkloadSnapshot, rawEvents: readonly KubeEve
         o.name !== undefined &&
         !held.has(o.name) &&
         !deleted.has(o.name) &&
-        prefixes.some((prefix) => (o.name ?? '').startsWith(prefix)),
+        lacking(o.name),
     )
     .map((o) => o.name ?? '');
   // Terminating pods count: a status may still include them, and missing ones must be sure.

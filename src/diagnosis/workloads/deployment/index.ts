@@ -59,6 +59,7 @@ export const deploymentKind: WorkloadKindModule = {
         hash,
         label: `ReplicaSet ${rs.metadata.name ?? hash}${number ? ` (revision ${number})` : ''}`,
         pods: podsOfReplicaSet(snapshot, rs),
+        ...(rs.status?.replicas !== undefined ? { counted: rs.status.replicas } : {}),
       };
     };
     return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
