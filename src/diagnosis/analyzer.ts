@@ -12,7 +12,14 @@ import type { Finding } from './finding.js';
 export interface Analyzer {
   /** Registry key, kebab-case: "surge-deadlock". */
   name: string;
-  analyze(ctx: AnalysisContext): Omit<Finding, 'remediations'>[];
+  /**
+   * `earlier`: the findings of the analyzers before it in the registry, for the few
+   * that judge what is left unexplained (unavailable.ts runs last); others ignore it.
+   */
+  analyze(
+    ctx: AnalysisContext,
+    earlier?: readonly Omit<Finding, 'remediations'>[],
+  ): Omit<Finding, 'remediations'>[];
 }
 
 /** An analyzer (or plan builder, `plans:<code>`) that threw, and its message. */

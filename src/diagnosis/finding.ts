@@ -18,6 +18,7 @@ export const FINDING_CODES = [
   'IncompleteEvidence',
   'QuotaExceeded',
   'AdmissionDenied',
+  'Unavailable',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

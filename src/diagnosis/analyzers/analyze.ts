@@ -46,7 +46,7 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
   const findings: Omit<Finding, 'remediations'>[] = [];
   for (const analyzer of options.analyzers ?? registeredAnalyzers) {
     try {
-      findings.push(...analyzer.analyze(context));
+      findings.push(...analyzer.analyze(context, findings));
     } catch (error) {
       analyzerErrors.push({ analyzer: analyzer.name, message: errorMessage(error) });
     }

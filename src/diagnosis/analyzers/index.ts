@@ -13,6 +13,7 @@ import { progressDeadline } from './progress-deadline.js';
 import { rolloutAtRisk } from './rollout-at-risk.js';
 import { surgeDeadlock } from './surge-deadlock.js';
 import { unschedulable } from './unschedulable.js';
+import { unavailable } from './unavailable.js';
 
 /**
  * Every analyzer, in reporting order (the most decisive verdicts first). One module
@@ -33,4 +34,6 @@ export const analyzers: readonly Analyzer[] = [
   rolloutAtRisk,
   incompleteEvidence,
   accessDenied,
+  // Last: it judges what the others left unexplained.
+  unavailable,
 ];

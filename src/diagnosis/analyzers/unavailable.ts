@@ -1,0 +1,225 @@
+/**
+ * Unavailable: fewer replicas available than desired is never "no problem found"
+ * (issue 29.4). Runs after every other analyzer and sees their findings.
+ *
+ * Causes it proves itself, from what the API server holds (DESIGN.md §4b):
+ * - a node that stopped reporting (`Ready` Unknown or False): its pods stay Running
+ *   or Terminating in the API while the kubelet is gone (the taint manager marks them
+ *   `DisruptionTarget`, reason `DeletionByTaintManager`), and the attach/detach
+ *   controller keeps their volumes attached, so a replacement that mounts the same
+ *   ReadWriteOnce volume waits on `Multi-Attach error … Volume is already used by
+ *   pod(s) …`. The way out is the `node.kubernetes.io/out-of-service` taint once the
+ *   node is confirmed down (non-graceful node shutdown), never a strategy change;
+ * - a replacement waiting on a volume another pod holds (Multi-Attach) elsewhere.
+ * With no such cause and no other finding that explains it, the shortfall is reported
+ * as unexplained (a warning: exit 1), with what was read.
+ */
+import type { Analyzer } from '../analyzer.js';
+import type { Evidence, Finding } from '../finding.js';
+import type { KubeEvent, Node, Pod } from '../k8s.js';
+import { eventsOfPod, eventTime } from '../base/pod-events.js';
+import { isReady, isTerminal, isTerminating } from '../base/pods.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+import { workloadKind } from '../workloads/index.js';
+import { codeSpan } from '../../text/code-span.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+const OUT_OF_SERVICE = 'node.kubernetes.io/out-of-service';
+
+export const unavailable: Analyzer = {
+  name: 'unavailable',
+  analyze(ctx, earlier = []) {
+    const { snapshot } = ctx;
+    const kind = workloadKind(snapshot);
+    const object = kind.object(snapshot);
+    const desired = kind.desiredReplicas(object);
+    const { progress } = kind.rolloutStatus(object);
+    if (desired === 0 || progress.available >= desired) return [];
+    const shortfall = { desired, available: progress.available };
+    const down = downNodes(snapshot);
+    if (down.length > 0) return [nodeDown(snapshot, shortfall, down)];
+    const waits = attachWaits(snapshot);
+    const firstWait = waits[0];
+    const explained = earlier.some(
+      (f) => f.code !== 'RolloutAtRisk' && (f.severity === 'critical' || f.severity === 'warning'),
+    );
+    if (firstWait && !explained) return [volumeHeld(snapshot, shortfall, firstWait)];
+    // A rollout the controller still reports as progressing is allowed its unavailable pods.
+    if (explained || (kind.underWay(snapshot) !== undefined && !kind.stalled(snapshot))) return [];
+    return [unexplained(snapshot, shortfall)];
+  },
+};
+
+interface Shortfall {
+  desired: number;
+  available: number;
+}
+
+function readyCondition(
+  node: Node,
+): { status: string; reason?: string; message?: string; since?: string } | undefined {
+  const c = node.status?.conditions?.find((x) => x.type === 'Ready');
+  if (!c) return undefined;
+  return {
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+    ...(c.lastTransitionTime ? { since: c.lastTransitionTime } : {}),
+  };
+}
+
+interface DownNode {
+  node: Node;
+  name: string;
+  ready: NonNullable<ReturnType<typeof readyCondition>>;
+  /** Our pods bound to it, still in the API. */
+  pods: Pod[];
+  outOfService: boolean;
+}
+
+/** Nodes our live pods are bound to whose Ready condition is not True. */
+function downNodes(snapshot: WorkloadSnapshot): DownNode[] {
+  const out: DownNode[] = [];
+  for (const node of snapshot.nodes) {
+    const name = node.metadata.name ?? '';
+    const ready = readyCondition(node);
+    if (!ready || ready.status === 'True') continue;
+    const pods = snapshot.pods.filter((p) => p.spec.nodeName === name && !isTerminal(p));
+    if (pods.length === 0) continue;
+    const outOfService = (node.spec?.taints ?? []).some((t) => t.key === OUT_OF_SERVICE);
+    out.push({ node, name, ready, pods, outOfService });
+  }
+  return out;
+}
+
+interface AttachWait {
+  pod: Pod;
+  event: KubeEvent;
+  holders: string[];
+}
+
+/** Our bound, not-Ready pods whose latest FailedAttachVolume is a Multi-Attach error, with the pods it names. */
+function attachWaits(snapshot: WorkloadSnapshot): AttachWait[] {
+  const out: AttachWait[] = [];
+  for (const pod of snapshot.pods) {
+    if (!pod.spec.nodeName || isReady(pod) || isTerminating(pod) || isTerminal(pod)) continue;
+    const event = eventsOfPod(snapshot.events, pod)
+      .filter((e) => e.reason === 'FailedAttachVolume' && /Multi-Attach error/.test(e.message ?? ''))
+      .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))[0];
+    if (!event) continue;
+    const named = /used by pod\(s\) (.+)$/.exec(event.message ?? '')?.[1] ?? '';
+    out.push({ pod, event, holders: named.split(/,\s*/).filter((n) => n !== '') });
+  }
+  return out;
+}
+
+function podRow(p: Pod, detail: string): { name: string; node?: string; phase?: string; detail: string } {
+  return {
+    name: p.metadata.name ?? '',
+    ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
+    ...(p.status?.phase ? { phase: isTerminating(p) ? 'Terminating' : p.status.phase } : {}),
+    detail,
+  };
+}
+
+function nodeDown(snapshot: WorkloadSnapshot, s: Shortfall, down: DownNode[]): Draft {
+  const [first] = down;
+  const names = down.map((d) => d.name).join(', ');
+  const waits = attachWaits(snapshot).filter((w) =>
+    w.holders.some((h) => down.some((d) => d.pods.some((p) => p.metadata.name === h))),
+  );
+  const stuck = down.flatMap((d) => d.pods);
+  const allTainted = down.every((d) => d.outOfService);
+  const status = first?.ready;
+  const evicted = stuck.filter((p) =>
+    p.status?.conditions?.some((c) => c.type === 'DisruptionTarget' && c.status === 'True'),
+  );
+  const taint = (n: string): string =>
+    codeSpan(`kubectl taint nodes ${n} ${OUT_OF_SERVICE}=nodeshutdown:NoExecute`);
+  const volume = waits[0];
+  const summary = `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available: node ${names} stopped reporting (Ready=${status?.status ?? 'Unknown'}), and ${stuck.length === 1 ? 'its pod stays' : `${stuck.length} pods stay`} there${volume ? `, holding the volume replacement ${volume.pod.metadata.name ?? ''} waits for (Multi-Attach)` : ''}.`;
+  const explanation = [
+    `The node's kubelet is gone${status?.message ? ` ("${status.message}")` : ''}${status?.since ? ` since ${status.since}` : ''}. ${evicted.length > 0 ? 'The taint manager marked its pods for eviction (DisruptionTarget), but' : 'Its pods are'} not removed from the API while no kubelet confirms they stopped, and the attach/detach controller keeps their volumes attached to the node${volume ? ': a replacement that mounts the same ReadWriteOnce volume cannot start' : ''}.`,
+    allTainted
+      ? `The node already carries the ${OUT_OF_SERVICE} taint: the pods there should be force-deleted and their volumes detached shortly; if they stay, check kube-controller-manager (its pod garbage collector).`
+      : `Once the node is confirmed down (powered off or gone, not just cut off from the network), mark it out of service: ${down.map((d) => taint(d.name)).join(', ')}. Kubernetes then deletes its pods and detaches their volumes so replacements start elsewhere. Remove the taint when the node is back or replaced. Never on a node that may still run the pods: two writers on one volume corrupt it.`,
+    'A strategy change, a restart or a node exclusion does not help here: the pods are stuck on a node nobody can reach.',
+  ].join(' ');
+  const evidence: Evidence[] = down.map((d) => ({
+    type: 'condition' as const,
+    condition: `Ready (node ${d.name})`,
+    status: d.ready.status,
+    ...(d.ready.reason ? { reason: d.ready.reason } : {}),
+    ...(d.ready.message ? { message: d.ready.message } : {}),
+  }));
+  evidence.push({
+    type: 'pods',
+    title: 'Pods on the node that stopped reporting, and what waits for them',
+    pods: [
+      ...stuck.map((p) =>
+        podRow(p, isTerminating(p) ? 'deletion requested, no kubelet to confirm' : 'node not reporting'),
+      ),
+      ...waits.map((w) => podRow(w.pod, `waits to attach a volume held by ${w.holders.join(', ')}`)),
+    ],
+  });
+  if (volume)
+    evidence.push({
+      type: 'note',
+      text: `Event FailedAttachVolume on ${volume.pod.metadata.name ?? ''}: ${volume.event.message ?? ''}`,
+    });
+  return { code: 'Unavailable', severity: 'critical', summary, explanation, evidence };
+}
+
+function volumeHeld(snapshot: WorkloadSnapshot, s: Shortfall, wait: AttachWait): Draft {
+  const podName = wait.pod.metadata.name ?? '';
+  return {
+    code: 'Unavailable',
+    severity: 'critical',
+    summary: `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available: ${podName} on ${wait.pod.spec.nodeName ?? '?'} cannot attach a volume that ${wait.holders.join(', ') || 'another pod'} still holds (Multi-Attach).`,
+    explanation: `A ReadWriteOnce volume attaches to one node at a time; the attach/detach controller detaches it only once the pod that uses it is gone from its node. ${wait.holders.length > 0 ? `Find out why ${wait.holders.join(', ')} still holds it (${codeSpan(`kubectl get pod ${wait.holders[0] ?? ''} -n ${snapshot.target.namespace} -o wide`)}): a pod stuck Terminating, or a node that stopped reporting (then, once it is confirmed down, the ${OUT_OF_SERVICE} taint).` : ''}`,
+    evidence: [
+      {
+        type: 'pods',
+        title: 'Pod waiting for the volume',
+        pods: [podRow(wait.pod, 'waits to attach the volume')],
+      },
+      { type: 'note', text: `Event FailedAttachVolume: ${wait.event.message ?? ''}` },
+    ],
+  };
+}
+
+function unexplained(snapshot: WorkloadSnapshot, s: Shortfall): Draft {
+  const notReady = snapshot.pods.filter((p) => !isTerminal(p) && !isReady(p));
+  const evicted = snapshot.pods.filter((p) => p.status?.reason === 'Evicted');
+  const missing = s.desired - snapshot.pods.filter((p) => !isTerminal(p) && !isTerminating(p)).length;
+  const parts = [
+    notReady.length > 0 ? `${notReady.length} pod${notReady.length === 1 ? ' is' : 's are'} not Ready` : '',
+    missing > 0
+      ? `${missing} pod${missing === 1 ? '' : 's'} of ${s.desired} do${missing === 1 ? 'es' : ''} not exist`
+      : '',
+    evicted.length > 0 ? `${evicted.length} evicted` : '',
+  ].filter((p) => p !== '');
+  return {
+    code: 'Unavailable',
+    severity: 'warning',
+    summary: `${snapshot.target.name} has ${s.available} of ${s.desired} replicas available, and nothing read explains why${parts.length > 0 ? ` (${parts.join(', ')})` : ''}.`,
+    explanation: `No finding names a cause: no pod is Pending for want of room, crashing, refused at creation or held by a node that stopped reporting. Look at the pods that are not Ready and at the ReplicaSets' events: ${codeSpan(`kubectl describe ${snapshot.target.kind.toLowerCase()} ${snapshot.target.name} -n ${snapshot.target.namespace}`)}.`,
+    evidence: [
+      ...(notReady.length > 0 || evicted.length > 0
+        ? [
+            {
+              type: 'pods' as const,
+              title: 'Pods that are not available',
+              pods: [...notReady, ...evicted].map((p) =>
+                podRow(
+                  p,
+                  p.status?.reason === 'Evicted' ? `evicted: ${p.status.message ?? ''}` : 'not Ready',
+                ),
+              ),
+            },
+          ]
+        : []),
+    ],
+  };
+}

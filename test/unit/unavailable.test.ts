@@ -1,0 +1,159 @@
+/**
+ * A Deployment short of available replicas is never "no problem found" (issue 29.4):
+ * a node that stopped reporting, holding the ReadWriteOnce volume its pod's
+ * replacement waits for, is named with the out-of-service taint as the way out (and
+ * no strategy change); a shortfall nothing explains is a warning; a rollout the
+ * controller reports as progressing is left alone.
+ */
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { renderText } from '../../src/report/text.js';
+import {
+  makeDeployment,
+  makeEvent,
+  makeNode,
+  makePod,
+  makePvc,
+  makeReplicaSet,
+  makeSnapshot,
+} from '../support/k8s-builders.js';
+
+function deadNodeVolume() {
+  const deployment = makeDeployment('ledger', {
+    namespace: 'bank',
+    replicas: 1,
+    status: {
+      observedGeneration: 1,
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 0,
+      availableReplicas: 0,
+      unavailableReplicas: 1,
+      conditions: [{ type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable' }],
+    },
+  });
+  deployment.spec.template.spec.volumes = [
+    { name: 'data', persistentVolumeClaim: { claimName: 'ledger-data' } },
+  ];
+  const rs = makeReplicaSet(deployment, '5f6d7c8b9a', { revision: 1, replicas: 1 });
+  const old = makePod(rs, 'aaaaa', 'node-dead', { phase: 'Running' });
+  old.metadata.deletionTimestamp = '2026-11-22T02:10:00Z';
+  old.status = {
+    ...old.status,
+    conditions: [
+      { type: 'Ready', status: 'False' },
+      { type: 'DisruptionTarget', status: 'True', reason: 'DeletionByTaintManager' },
+    ],
+  };
+  const replacement = makePod(rs, 'bbbbb', 'node-ok', { phase: 'Pending' });
+  replacement.status = { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] };
+  const dead = makeNode('node-dead', {
+    taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }],
+  });
+  dead.status = {
+    ...dead.status,
+    conditions: [
+      {
+        type: 'Ready',
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+        lastTransitionTime: '2026-11-22T02:04:00Z',
+      },
+    ],
+  };
+  const multiAttach = makeEvent(
+    { kind: 'Pod', name: replacement.metadata.name, namespace: 'bank', uid: replacement.metadata.uid },
+    'FailedAttachVolume',
+    `Multi-Attach error for volume "pvc-0c1d" Volume is already used by pod(s) ${old.metadata.name ?? ''}`,
+    { component: 'attachdetach-controller' },
+  );
+  return makeSnapshot({
+    deployment,
+    replicaSets: [rs],
+    pods: [old, replacement],
+    events: [multiAttach],
+    nodes: [dead, makeNode('node-ok')],
+    pvcs: [makePvc('ledger-data', 'bank', { accessModes: ['ReadWriteOnce'] })],
+  });
+}
+
+describe('Unavailable', () => {
+  it('a node that stopped reporting holds the volume: named, with the out-of-service taint, and no plan', () => {
+    const diagnosis = diagnose(deadNodeVolume());
+    const [first] = diagnosis.findings;
+    expect(first?.code).toBe('Unavailable');
+    expect(first?.severity).toBe('critical');
+    expect(first?.summary).toContain(
+      '0 of 1 replicas available: node node-dead stopped reporting (Ready=Unknown)',
+    );
+    expect(first?.summary).toContain(
+      'holding the volume replacement ledger-5f6d7c8b9a-bbbbb waits for (Multi-Attach)',
+    );
+    expect(first?.explanation).toContain(
+      'kubectl taint nodes node-dead node.kubernetes.io/out-of-service=nodeshutdown:NoExecute',
+    );
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual([]);
+    expect(renderText(diagnosis)).not.toContain('No problem found');
+  });
+
+  it('a shortfall in the steady state that nothing explains is a warning, not "no problem found"', () => {
+    const deployment = makeDeployment('web', {
+      namespace: 'shop',
+      replicas: 2,
+      generation: 1,
+      status: {
+        observedGeneration: 1,
+        replicas: 2,
+        updatedReplicas: 2,
+        readyReplicas: 1,
+        availableReplicas: 1,
+      },
+    });
+    const rs = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 1, replicas: 2 });
+    const ok = makePod(rs, 'aaaaa', 'node-a', { phase: 'Running' });
+    const silent = makePod(rs, 'bbbbb', 'node-b', { phase: 'Running' });
+    silent.status = { ...silent.status, conditions: [{ type: 'Ready', status: 'False' }] };
+    const diagnosis = diagnose(
+      makeSnapshot({
+        deployment,
+        replicaSets: [rs],
+        pods: [ok, silent],
+        nodes: [makeNode('node-a'), makeNode('node-b')],
+      }),
+    );
+    expect(diagnosis.findings.map((f) => [f.code, f.severity])).toEqual([['Unavailable', 'warning']]);
+    expect(diagnosis.findings[0]?.summary).toContain(
+      '1 of 2 replicas available, and nothing read explains why (1 pod is not Ready)',
+    );
+  });
+
+  it('a rollout the controller reports as progressing may be short for a while', () => {
+    const deployment = makeDeployment('web', {
+      namespace: 'shop',
+      replicas: 2,
+      generation: 2,
+      status: {
+        observedGeneration: 2,
+        replicas: 2,
+        updatedReplicas: 1,
+        readyReplicas: 1,
+        availableReplicas: 1,
+        conditions: [{ type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated' }],
+      },
+    });
+    const rs = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 2, replicas: 2 });
+    const ok = makePod(rs, 'aaaaa', 'node-a', { phase: 'Running' });
+    const starting = makePod(rs, 'bbbbb', 'node-b', { phase: 'Running' });
+    starting.status = { ...starting.status, conditions: [{ type: 'Ready', status: 'False' }] };
+    const diagnosis = diagnose(
+      makeSnapshot({
+        deployment,
+        replicaSets: [rs],
+        pods: [ok, starting],
+        nodes: [makeNode('node-a'), makeNode('node-b')],
+      }),
+    );
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('Unavailable');
+  });
+});
