@@ -19,6 +19,7 @@ export const FINDING_CODES = [
   'QuotaExceeded',
   'AdmissionDenied',
   'Unavailable',
+  'PreemptionUnderWay',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -163,6 +163,8 @@ export interface PodSpec {
   volumes?: Volume[];
   priority?: number;
   priorityClassName?: string;
+  /** PreemptLowerPriority (default) or Never. */
+  preemptionPolicy?: string;
   schedulerName?: string;
   hostNetwork?: boolean;
   restartPolicy?: string;

@@ -8,6 +8,7 @@ import { execFormatError } from './exec-format-error.js';
 import { incompleteEvidence } from './incomplete-evidence.js';
 import { imagePullFailure } from './image-pull-failure.js';
 import { oomKilled } from './oom-killed.js';
+import { preemptionUnderWay } from './preemption-under-way.js';
 import { probeFailure } from './probe-failure.js';
 import { progressDeadline } from './progress-deadline.js';
 import { rolloutAtRisk } from './rollout-at-risk.js';
@@ -22,6 +23,7 @@ import { unavailable } from './unavailable.js';
 export const analyzers: readonly Analyzer[] = [
   surgeDeadlock,
   createRefused,
+  preemptionUnderWay,
   unschedulable,
   crashLoopOnNode,
   crashLoop,

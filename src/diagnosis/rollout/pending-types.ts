@@ -5,6 +5,7 @@ import type { NodeAssessment } from '../placement/holder-release.js';
 import type { HeldBack } from '../scheduling/held-back.js';
 import type { MissingClaim } from '../dra/needs.js';
 import type { ParsedSchedulingMessage } from '../scheduling/scheduling-message.js';
+import type { Preemption } from '../scheduling/preemption.js';
 
 export type PendingVerdict =
   | 'surge-deadlock'
@@ -14,6 +15,8 @@ export type PendingVerdict =
   | 'unexplained'
   /** What the verdict needs was not read, and no other proof holds. */
   | 'incomplete'
+  /** The scheduler is preempting lower-priority pods for it on a node (`preemption`): resolving, not stuck. */
+  | 'preempting'
   /** Held before scheduling (gates, a claim not yet created): the scheduler has not tried it. */
   | 'held-back'
   /**
@@ -55,6 +58,8 @@ export interface PendingAssessment {
   caveats: string[];
   /** What was not read that would settle it (for IncompleteEvidence and the caveat). */
   missing: string[];
+  /** For 'preempting': the nominated node and the victims terminating there. */
+  preemption?: Preemption;
   /** Why the pod is held before scheduling, for the 'held-back' verdict. */
   heldBack?: HeldBack;
   /** DRA facts worth saying whatever the verdict (a shared claim cannot deadlock a surge). */

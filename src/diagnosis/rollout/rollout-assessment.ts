@@ -30,6 +30,7 @@ import { eventsOfPod, latestSchedulingFailure } from '../base/pod-events.js';
 import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
 import type { IneligibleNode, Judged, PendingAssessment } from './pending-types.js';
 import { pendingVerdict } from './pending-verdict.js';
+import { preemptionUnderWay } from '../scheduling/preemption.js';
 import { DRA_READS, list, pendingWords } from './pending-words.js';
 
 export type { IneligibleNode, PendingAssessment, PendingVerdict } from './pending-types.js';
@@ -161,6 +162,11 @@ function assessPending(
   if (gone.length > 0) {
     // Whatever the template asks for, the scheduler does not get as far as the nodes.
     return { ...base, verdict: 'claim-missing', claimsGone: gone, provedOn: [], caveats: [], missing: [] };
+  }
+  const preemption = preemptionUnderWay(snapshot, pod, failure?.message);
+  if (preemption) {
+    // The scheduler is already making room: resolving, whatever the nodes show now.
+    return { ...base, verdict: 'preempting', preemption, provedOn: [], caveats: [], missing: [] };
   }
   const oldOnes = isNew ? [...oldPods] : [];
   const notes = sharedClaimNotes(analysis, pod);

@@ -1,0 +1,63 @@
+/**
+ * A pending pod the scheduler is already making room for (DESIGN.md §4b): it preempts
+ * lower-priority pods on a node and nominates the pod there (`status.nominatedNodeName`);
+ * each victim gets `DisruptionTarget=True, reason PreemptionByScheduler` and is deleted
+ * with its grace period; while a victim terminates, later attempts end in
+ * `preemption: not eligible due to a terminating pod on the nominated node.`
+ * (pkg/scheduler/framework/preemption, pkg/scheduler/schedule_one.go).
+ *
+ * From 1.34 the nominated node alone proves nothing (the scheduler may nominate
+ * without preempting), so a preemption counts as under way only with a victim: a
+ * terminating pod of lower priority on the nominated node, marked by the scheduler, or
+ * named by the scheduler's own "terminating pod on the nominated node" wording. A pod
+ * never preempts pods of equal or higher priority (so its own old pods only when the new
+ * template raised the priority), nor at all with `preemptionPolicy: Never`. A victim
+ * stuck Terminating well past its deadline (a node that stopped reporting) will not
+ * free anything by itself: then nothing is under way.
+ */
+import { isStuckTerminating, isTerminating } from '../base/pods.js';
+import type { Pod } from '../k8s.js';
+import type { WorkloadSnapshot } from '../snapshot.js';
+
+export interface Preemption {
+  /** The nominated node. */
+  node: string;
+  /** Lower-priority pods terminating there. */
+  victims: Pod[];
+  /** 'marked': a victim carries the scheduler's DisruptionTarget; 'message': the scheduler's wording names one. */
+  basis: 'marked' | 'message';
+}
+
+const TERMINATING_ON_NOMINATED = 'not eligible due to a terminating pod on the nominated node';
+
+function markedByScheduler(pod: Pod): boolean {
+  return (
+    pod.status?.conditions?.some(
+      (c) => c.type === 'DisruptionTarget' && c.status === 'True' && c.reason === 'PreemptionByScheduler',
+    ) ?? false
+  );
+}
+
+/** The preemption under way for `pod`, or undefined. `message`: its latest FailedScheduling. */
+export function preemptionUnderWay(
+  snapshot: Pick<WorkloadSnapshot, 'pods' | 'otherPods' | 'capturedAt'>,
+  pod: Pod,
+  message: string | undefined,
+): Preemption | undefined {
+  const node = pod.status?.nominatedNodeName;
+  if (!node || pod.spec.preemptionPolicy === 'Never') return undefined;
+  const priority = pod.spec.priority ?? 0;
+  const terminating = [...snapshot.pods, ...snapshot.otherPods].filter(
+    (p) =>
+      p !== pod &&
+      p.spec.nodeName === node &&
+      isTerminating(p) &&
+      !isStuckTerminating(p, snapshot.capturedAt) &&
+      (p.spec.priority ?? 0) < priority,
+  );
+  const marked = terminating.filter(markedByScheduler);
+  if (marked.length > 0) return { node, victims: marked, basis: 'marked' };
+  if (message?.includes(TERMINATING_ON_NOMINATED) && terminating.length > 0)
+    return { node, victims: terminating, basis: 'message' };
+  return undefined;
+}
