@@ -274,11 +274,20 @@ describe('incident B live: crash loop on one node', () => {
       .sort();
     expect(perNode).toEqual(['spec.nodeName=node-a', 'spec.nodeName=node-c']);
     expect(snapshot.coverage.podsReadOn).toEqual(['node-a', 'node-c']);
-    // The template may go anywhere and nothing is Pending: only the nodes its pods run on are read.
-    expect(snapshot.coverage.nodes).toBe('partial');
+    // The template may go anywhere: the nodes it may use are listed (one capped list, issue
+    // 29.7), so the impact counts them all; their other pods are read where ours run.
+    expect(snapshot.coverage.nodes).toBe('complete');
+    // One list of every node (capped at 500) beside the bound nodes' hostname list.
+    expect(
+      s.requests
+        .filter((r) => r.verb === 'list' && r.resource === 'nodes')
+        .map((r) => new URLSearchParams(r.query ?? '').get('labelSelector') ?? 'all')
+        .sort(),
+    ).toEqual(['all', 'kubernetes.io/hostname in (node-a,node-b,node-c)']);
     const plan = diagnose(snapshot).remediations.find((r) => r.kind === 'exclude-node');
     expect(plan?.warnings).toEqual([]);
-    expect(plan?.impact).toContain('2 of 3 node(s) its pods run on stay eligible');
+    expect(plan?.impact).toContain('2 of 3 eligible node(s) stay eligible: node-a, node-c; node-b excluded.');
+    expect(plan?.impact).not.toContain('not read');
   });
 
   it('guards the JSON patch with the resourceVersion: a write landing mid-apply is re-checked', async () => {

@@ -225,6 +225,25 @@ describe('exclude-node: what was not read is named, never counted as no room', (
     expect(plan.warnings.join(' ')).not.toMatch(/room for 0|capped/);
   });
 
+  it('a dump without other namespaces\' pods says exactly that, not that the good nodes "were not read" (issue 29.7)', () => {
+    const plan = planOf(
+      seedB(
+        [],
+        [
+          {
+            about: 'neighbours',
+            what: 'pods of other namespaces',
+            reason: 'not-in-dump',
+            settle: 'kubectl get pods -A -o yaml',
+          },
+        ],
+      ),
+    );
+    expect(plan.warnings).toEqual([
+      "Other namespaces' pods on node-a, node-c are not in the dump: whether the 3 replica(s) fit there after the exclusion is unknown.",
+    ]);
+  });
+
   it("a dump with every namespace's pods counts other workloads on the nodes that stay (workload selection keeps them)", () => {
     const { deployment, replicaSet, pods, nodes } = crashScenario({
       ...SEED_B,

@@ -22,8 +22,11 @@
  *      distinct selection, at most 3, in round 3 (their other pods are not read).
  *   4. only for a template with no node constraint and a Pending pod: the eligible
  *      nodes are listed (capped) in round 3, so their other pods come in a fourth.
+ *      With no constraint and a crash loop that may be node-local, they are listed in
+ *      round 3 too (the exclusion's impact counts the nodes the template may use, issue
+ *      29.7), with no fourth round: other pods are read where our healthy pods run.
  *
- * Incident A takes 6 requests over a chain of 3; incident B 5 plus one log tail and
+ * Incident A takes 6 requests over a chain of 3; incident B 6 plus one log tail and
  * one pod list per node its healthy pods run on (node-a, node-c), still a chain of 3.
  * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
  * (claims of every namespace, slices, classes, the namespace's claim templates), 5
@@ -289,6 +292,12 @@ interface OurSide {
   crashNodes?: CrashNodes;
   /** No node constraint in the template, and a Pending pod: the eligible nodes are listed now. */
   lateEligible: boolean;
+  /**
+   * No node constraint in the template, and a crash loop that may be node-local: the
+   * eligible nodes are listed in round 3 too, so the exclusion's impact counts the nodes
+   * the template may use (their other pods are read only where our healthy pods run).
+   */
+  crashListing: boolean;
   /** Node selections of Pending pods of older templates the template's selector may not list. */
   older: (string | undefined)[];
 }
@@ -326,6 +335,7 @@ function ourSideOf(
     scarce,
     ...(crashNodes ? { crashNodes } : {}),
     lateEligible: !plan.eligibleEarly && pods.some(isUnscheduled),
+    crashListing: !plan.eligibleEarly && !pods.some(isUnscheduled) && crashNodes !== undefined,
     // A Pending pod of an older template may select nodes the template's selector does not list.
     older: olderPendingSelections(
       pods,
@@ -373,7 +383,9 @@ async function readAround(
     readNeighbours(reads, list, ours);
   const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
     await Promise.all([
-      ours.lateEligible ? reads.listNodes(plan.nodeSelector) : Promise.resolve(second.early),
+      ours.lateEligible || ours.crashListing
+        ? reads.listNodes(plan.nodeSelector)
+        : Promise.resolve(second.early),
       Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
       readBoundNodes(
         client,
@@ -435,7 +447,7 @@ function coverageOf(
   around: Around,
 ): Coverage {
   const { namespace, gaps } = reads;
-  const eligibleRead = plan.eligibleEarly || ours.lateEligible;
+  const eligibleRead = plan.eligibleEarly || ours.lateEligible || ours.crashListing;
   return {
     replicaSets: namespacedListState(
       second.revisionList,

@@ -98,7 +98,7 @@ export function buildExcludeNodePlans(
       impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
       warnings: [
         ...warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
-        ...roomWarnings(room, replicas, snapshot.nodesComplete),
+        ...roomWarnings(room, replicas, snapshot),
       ],
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
@@ -153,22 +153,23 @@ function shortList(names: readonly string[]): string {
  * hold every replica; never a count from nodes whose pods were not read (their room
  * is unknown, not zero: DESIGN.md §2).
  */
-function roomWarnings(room: ExclusionRoom, replicas: number, nodesComplete: boolean): string[] {
+function roomWarnings(room: ExclusionRoom, replicas: number, snapshot: WorkloadSnapshot): string[] {
   if (room.fits >= replicas) return [];
   const unread = room.unknownNodes;
   if (room.readNodes.length === 0) {
+    const words = unreadWords(unread, snapshot);
     return [
-      `The pods on ${shortList(unread)} were not read: whether the ${replicas} replica(s) fit there after the exclusion is unknown.`,
+      `${words.charAt(0).toUpperCase()}${words.slice(1)}: whether the ${replicas} replica(s) fit there after the exclusion is unknown.`,
     ];
   }
   const counted = `other workloads' requests counted`;
   if (unread.length > 0) {
     return [
       `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
-        `the pods on ${shortList(unread)} were not read, so the room there is unknown.`,
+        `${unreadWords(unread, snapshot)}, so the room there is unknown.`,
     ];
   }
-  if (!nodesComplete) {
+  if (!snapshot.nodesComplete) {
     return [
       `After the exclusion ${shortList(room.readNodes)} ha${room.readNodes.length === 1 ? 's' : 've'} room for ${room.fits} of ${replicas} replica(s) (${counted}); ` +
         `other nodes the template may use were not read, so the other ${replicas - room.fits} may fit there or stay Pending.`,
@@ -178,6 +179,20 @@ function roomWarnings(room: ExclusionRoom, replicas: number, nodesComplete: bool
     `After the exclusion the nodes that stay eligible have room for ${room.fits} of ${replicas} replica(s) (${counted}): ` +
       `${replicas - room.fits} will stay Pending until nodes are added.`,
   ];
+}
+
+/**
+ * What was not read on the nodes whose room is unknown, worded as what it is: other
+ * namespaces' pods absent from a dump, nodes past the cap, a refused read.
+ */
+function unreadWords(nodes: readonly string[], snapshot: WorkloadSnapshot): string {
+  const gap = snapshot.coverage.gaps.find((g) => g.about === 'neighbours');
+  if (gap?.reason === 'not-in-dump')
+    return `other namespaces' pods on ${shortList(nodes)} are not in the dump`;
+  if (gap?.reason === 'capped')
+    return `the pods on ${shortList(nodes)} were not read (${gap.what}, past the cap)`;
+  if (gap?.reason === 'forbidden') return `the pods on ${shortList(nodes)} could not be read (forbidden)`;
+  return `the pods on ${shortList(nodes)} were not read`;
 }
 
 function forwardPatch(generation: number, before: Affinity | undefined, after: Affinity): JsonPatchOp[] {
