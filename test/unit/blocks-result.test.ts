@@ -265,9 +265,11 @@ describe('result message', () => {
     });
     const shown = visible(renderDiagnosis({ cluster: 'prod', diagnosis: d, dryRuns: {}, plans: {} }).blocks);
     expect(shown).toContain('Log clue (web-7d9f8-x2x4z/web): `SIGILL: illegal instruction`');
-    expect(shown).toContain(
-      'What differs on node-b: osImage Ubuntu 20.04.6 LTS (others: Debian GNU/Linux 12 (bookworm))',
-    );
+    // The clue points at no difference: it comes first, the difference marked as such (issue 29.5).
+    const differs =
+      'Also differs on node-b (the clue points at none of it): osImage Ubuntu 20.04.6 LTS (others: Debian GNU/Linux 12 (bookworm))';
+    expect(shown).toContain(differs);
+    expect(shown.indexOf('Log clue')).toBeLessThan(shown.indexOf(differs));
     expect(shown).not.toContain('Log (p/c)');
   });
 

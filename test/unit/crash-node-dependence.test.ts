@@ -255,7 +255,7 @@ describe('ranking and clues', () => {
     ]);
     expect(diff.separator?.fields).toEqual(['condition KernelDeadlock']);
     expect(finding?.summary).toContain(
-      'crash-loops only on node node-b, with condition KernelDeadlock True: container detector fails in 1 of 3 pods, last exit code 1 (Error); the same template runs Ready on the 2 with condition KernelDeadlock False (node-a, node-c).',
+      'crash-loops only on node node-b, with condition KernelDeadlock True and kernelVersion 6.8.0-1009-aws: container detector fails in 1 of 3 pods, last exit code 1 (Error); the same template runs Ready on the 2 with condition KernelDeadlock False and kernelVersion 5.15.0-105-generic (node-a, node-c).',
     );
   });
 
@@ -335,7 +335,7 @@ describe('ranking and clues', () => {
         'container detector fails in 1 of 3 pods, last exit code 132 (Error); the same template runs Ready on node-a, node-c.',
     );
     expect(finding?.explanation).toContain(
-      'The nodes also differ (with kernelVersion 5.4.0-1103-gcp where it fails), which the clue does not point at.',
+      'The nodes also differ (with kernelVersion 5.4.0-1103-gcp and osImage Ubuntu 20.04.6 LTS where it fails), which the clue does not point at.',
     );
   });
 
@@ -369,7 +369,7 @@ describe('the failing container is named', () => {
     };
     const [finding] = crashLoopOnNode.analyze(new AnalysisContext(scenario.snapshot));
     expect(finding?.summary).toContain(
-      "only on node node-b, with kernelVersion 6.8.0-1009-aws: init container istio-init, injected at admission (not in the Deployment's pod template) fails in 1 of 3 pods",
+      "only on node node-b, with kernelVersion 6.8.0-1009-aws and osImage Ubuntu 24.04.1 LTS: init container istio-init, injected at admission (not in the Deployment's pod template) fails in 1 of 3 pods",
     );
     expect(evidenceOf(finding, 'crash-table').containers).toEqual([
       { name: 'istio-init', kind: 'init', injected: true },

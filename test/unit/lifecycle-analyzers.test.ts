@@ -373,12 +373,12 @@ describe('registry', () => {
     const names = analyzers.map((a) => a.name);
     const mine = [
       'crash-loop-on-node',
-      'crash-loop',
       'oom-killed',
       'exec-format-error',
       'config-error',
       'image-pull-failure',
       'probe-failure',
+      'crash-loop',
       'progress-deadline',
       'access-denied',
     ];

@@ -159,6 +159,8 @@ describe('findSeparator', () => {
       good: [['Ubuntu 22.04.4 LTS']],
       category: 'os',
       label: { key: 'example.com/image', values: ['ubuntu-2404-v3'] },
+      // The label separates as well: named with it (issue 29.5).
+      also: [{ field: 'label example.com/image', bad: ['ubuntu-2404-v3'], good: ['ubuntu-2204-v9'] }],
     });
     expect(findSeparator(bad, good, (f) => f.startsWith('label '))).toEqual({
       fields: ['label example.com/image'],
@@ -166,6 +168,7 @@ describe('findSeparator', () => {
       good: [['ubuntu-2204-v9']],
       category: 'label',
       label: { key: 'example.com/image', values: ['ubuntu-2404-v3'] },
+      also: [{ field: 'osImage', bad: ['Ubuntu 24.04.1 LTS'], good: ['Ubuntu 22.04.4 LTS'] }],
     });
   });
 

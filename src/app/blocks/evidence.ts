@@ -65,7 +65,7 @@ function strategyValue(x: { value: number; raw: string | number; source?: string
  * One decisive line for the result message, or null when this kind of evidence only
  * belongs in the thread report. Cluster text is escaped by the `mrkdwn` template.
  */
-export function evidenceLine(evidence: Evidence): Mrkdwn | null {
+export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Mrkdwn | null {
   switch (evidence.type) {
     case 'node-capacity': {
       const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
@@ -132,7 +132,10 @@ export function evidenceLine(evidence: Evidence): Mrkdwn | null {
         .map((d) => mrkdwn`${d.field} ${d.bad} (others: ${d.good})`);
       if (diffs.length === 0) return null;
       const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
-      return mrkdwn`:mag: *What differs on ${list(evidence.badNodes, 3)}:* ${asIs(joinMrkdwn(diffs, '; '))}${more}`;
+      // The clue leads and points at none of these: they are marked as such (issue 29.5).
+      return options.clueElsewhere
+        ? mrkdwn`:mag: *Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):* ${asIs(joinMrkdwn(diffs, '; '))}${more}`
+        : mrkdwn`:mag: *What differs on ${list(evidence.badNodes, 3)}:* ${asIs(joinMrkdwn(diffs, '; '))}${more}`;
     }
     case 'log': {
       const line = decisiveLogLine(evidence.tail);

@@ -106,9 +106,13 @@ export function decisiveLines(finding: Finding): Mrkdwn[] {
   for (const evidence of ordered) {
     // The engine's clue is the decisive log line; the raw tail then stays in the thread.
     if (evidence.type === 'log' && hasClue) continue;
-    const candidates = [evidenceLine(evidence)];
     const clue = clueOf(evidence);
-    if (clue) candidates.push(clueLine(clue));
+    // A clue that points at no difference of the Node objects explains the crash: it
+    // comes first, and the differences follow, marked as what it does not point at.
+    const candidates =
+      clue && clue.pointsAt === undefined
+        ? [clueLine(clue), evidenceLine(evidence, { clueElsewhere: true })]
+        : [evidenceLine(evidence), ...(clue ? [clueLine(clue)] : [])];
     for (const line of candidates) {
       if (!line || lines.length >= MAX_EVIDENCE_LINES) continue;
       if (lines.length >= 3 && size + line.length > MAX_EVIDENCE_CHARS) continue;

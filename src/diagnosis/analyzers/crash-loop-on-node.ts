@@ -21,8 +21,11 @@ import { namedInstructionSet, type CrashClue } from '../crash/crash-clues.js';
  * CrashLoopOnNode: the same pod template crashes on some nodes and runs Ready on
  * others, and the nodes explain it: a node attribute separates the crashing nodes
  * from the healthy ones whatever their numbers, or, without one, the crashing nodes
- * are a minority. Crashes on every node, or next to a healthy sibling on the same
- * node, are CrashLoop instead (see crash-distribution.ts for the exact rule).
+ * are a minority and the failure's own words point at the node (an illegal
+ * instruction, a read-only file system, a missing syscall). One node whose crash has
+ * a cause of its own (OOMKilled, a configuration error) is not blamed. Crashes on
+ * every node, or next to a healthy sibling on the same node, are CrashLoop instead
+ * (see crash-distribution.ts for the exact rule).
  */
 export const crashLoopOnNode: Analyzer = {
   name: 'crash-loop-on-node',
@@ -73,7 +76,8 @@ function summaryOf(
   const containers = describeContainers(p.containers);
   const blamed = health?.blamed[0];
   const k = p.badNodes.length;
-  const sep = p.separator && !clueLeads ? groupWords(p.separator) : undefined;
+  const pointed = p.clue?.pointsAt !== undefined && p.separator?.fields[0] === p.clue.pointsAt;
+  const sep = p.separator && !clueLeads ? groupWords(p.separator, !pointed) : undefined;
   const what = sep ? `, ${sep.bad}` : p.clue && clueLeads ? `, ${clueWords(p.clue, k)}` : '';
   const where =
     k === 1
@@ -173,10 +177,16 @@ function evidenceOf(
 
 /** Why the same template crashes only there, what the clue says, and what the stopgap and the fix are. */
 function explanationOf(p: TemplateCrashPicture, blamed: boolean, clueLeads: boolean): string {
+  const pointedAlso =
+    p.clue?.pointsAt !== undefined && p.separator?.fields[0] === p.clue.pointsAt
+      ? (p.separator.also ?? [])
+      : [];
   const otherSeparator =
     clueLeads && p.separator
       ? ` The nodes also differ (${groupWords(p.separator).bad} where it fails), which the clue does not point at.`
-      : '';
+      : pointedAlso.length > 0
+        ? ` The nodes also differ ${joinValues(pointedAlso.map((a) => describeValues(a.field, a.bad)))} where it fails, which the clue does not point at.`
+        : '';
   const clueText = p.clue
     ? ` The ${p.clue.source === 'log' ? 'previous log' : 'termination message'} of ${p.clue.pod}/${p.clue.container} says "${p.clue.text}": ${p.clue.meaning}` +
       (p.clue.pointsAt ? `, which points at the difference in ${p.clue.pointsAt}.` : '.') +
@@ -230,14 +240,30 @@ function clueWords(clue: CrashClue, nodes: number): string {
   }
 }
 
-/** "with osImage Ubuntu 24.04.1 LTS" for the crashing nodes, "with osImage Ubuntu 22.04.5 LTS" for the healthy ones. */
-function groupWords(s: NodeSeparator): { bad: string; good: string } {
+/**
+ * "with osImage Ubuntu 24.04.1 LTS" for the crashing nodes, "with osImage Ubuntu 22.04.5 LTS"
+ * for the healthy ones; every attribute that separates them as well is named with it
+ * (`together`), unless a clue points at one (then the others are the explanation's).
+ */
+function groupWords(s: NodeSeparator, together = true): { bad: string; good: string } {
   if (s.fields.length === 1) {
     const field = s.fields[0] ?? '';
-    return { bad: describeValues(field, s.bad[0] ?? []), good: describeValues(field, s.good[0] ?? []) };
+    const all = [{ field, bad: s.bad[0] ?? [], good: s.good[0] ?? [] }, ...(together ? (s.also ?? []) : [])];
+    return {
+      bad: joinValues(all.map((a) => describeValues(a.field, a.bad))),
+      good: joinValues(all.map((a) => describeValues(a.field, a.good))),
+    };
   }
   const combo = s.fields.map((f, i) => describeValues(f, s.bad[i] ?? []).replace(/^with /, '')).join(' and ');
   return { bad: `with ${combo}`, good: 'without this combination' };
+}
+
+/** "with a, b and c": each part keeps its own "with"/"without", a repeated "with " is dropped. */
+function joinValues(parts: readonly string[]): string {
+  const trimmed = parts.map((p, i) => (i > 0 ? p.replace(/^with /, '') : p));
+  return trimmed.length <= 1
+    ? (trimmed[0] ?? '')
+    : `${trimmed.slice(0, -1).join(', ')} and ${trimmed[trimmed.length - 1] ?? ''}`;
 }
 
 function separatorEvidence(s: NodeSeparator): { fields: string[]; bad: string; good: string } {

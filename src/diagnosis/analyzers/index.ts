@@ -26,12 +26,14 @@ export const analyzers: readonly Analyzer[] = [
   preemptionUnderWay,
   unschedulable,
   crashLoopOnNode,
-  crashLoop,
+  // A crash's own cause (memory, the binary, its configuration, the image, a probe)
+  // reads before the general crash loop it causes (issue 29.5).
   oomKilled,
   execFormatError,
   configError,
   imagePullFailure,
   probeFailure,
+  crashLoop,
   progressDeadline,
   rolloutAtRisk,
   incompleteEvidence,

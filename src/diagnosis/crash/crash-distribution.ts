@@ -7,10 +7,13 @@
  * the node when a node attribute (or a pair of them) takes values on every crashing
  * node that no healthy node of the same template has, whatever the counts (a pool
  * half-way through an OS image upgrade crashes on most of its nodes). Without such
- * an attribute, a minority of crashing nodes is still blamed on the nodes
- * themselves (something the Node object does not show: a disk, the hardware, a
- * kernel module). A node with both crashing and healthy pods of the template, or no
- * healthy pod anywhere, rules the node out.
+ * an attribute, a minority of crashing nodes is blamed on the nodes themselves
+ * (something the Node object does not show: a disk, the hardware, a kernel module)
+ * only when the failure's own words point at the node (a crash clue other than
+ * memory). A single crashing node whose failure has a cause of its own (OOMKilled, a
+ * configuration error) is not blamed, whatever it differs in: one node always
+ * differs in something (issue 29.5). A node with both crashing and healthy pods of
+ * the template, or no healthy pod anywhere, rules the node out.
  */
 import { findCrashClue, type CrashClue } from './crash-clues.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
@@ -210,13 +213,21 @@ function picture(
         )
       : undefined;
   const candidate = badNodes.length > 0 && goodNodes.length > 0 && mixedNodes.length === 0;
-  const blame = !candidate
-    ? undefined
-    : separator && unsettledNodes.length === 0
-      ? ('attribute' as const)
-      : !majority
-        ? ('node' as const)
-        : undefined;
+  // A crash with a cause of its own (out of memory, a configuration error) on one node
+  // is that cause, unless its own words point at what sets the node apart: one node
+  // always differs from the others in something (issue 29.5).
+  const ownCause =
+    badNodes.length === 1 && !clue?.pointsAt && failing.length > 0 && failing.every(hasOwnCause);
+  // Without a separating attribute only the failure's own words may blame the node.
+  const nodeClue = clue !== undefined && clue.kind !== 'out-of-memory';
+  const blame =
+    !candidate || ownCause
+      ? undefined
+      : separator && unsettledNodes.length === 0
+        ? ('attribute' as const)
+        : !majority && nodeClue
+          ? ('node' as const)
+          : undefined;
   return {
     hash,
     label,
@@ -237,6 +248,11 @@ function picture(
     nodeLocal: blame !== undefined,
     ...(blame ? { blame } : {}),
   };
+}
+
+/** The container fails for a reason of its own: the kernel killed it for memory, or its configuration is wrong. */
+function hasOwnCause(report: ContainerReport): boolean {
+  return report.failures.includes('oom-killed') || report.failures.includes('config-error');
 }
 
 const SETTLED_MS = 10 * 60 * 1000;

@@ -43,6 +43,12 @@ export interface NodeSeparator {
   good: string[][];
   category: DifferenceCategory;
   label?: { key: string; values: string[] };
+  /**
+   * Other single attributes that separate the nodes just as well (possible causes, not
+   * coincidental labels), best ranked first: a node that differs in kernel, runtime and
+   * OS image is named with all three, not by field order with the first (issue 29.5).
+   */
+  also?: { field: string; bad: string[]; good: string[] }[];
 }
 
 interface Attribute {
@@ -262,12 +268,17 @@ export function findSeparator(
       s.attribute.label !== undefined && s.attribute.category !== 'coincidental' && !s.bad.includes(NONE);
     const labelled = byLabel(chosen) ? chosen : single.find(byLabel);
     const key = labelled?.attribute.label;
+    const also = single
+      .filter((s) => s !== chosen && s.attribute.category !== 'coincidental')
+      .slice(0, 3)
+      .map((s) => ({ field: s.attribute.field, bad: s.bad, good: s.good }));
     return {
       fields: [chosen.attribute.field],
       bad: [chosen.bad],
       good: [chosen.good],
       category: chosen.attribute.category,
       ...(labelled && key ? { label: { key, values: labelled.bad } } : {}),
+      ...(also.length > 0 ? { also } : {}),
     };
   }
   if (bad.length < 2) return undefined;
