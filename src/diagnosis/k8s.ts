@@ -153,6 +153,23 @@ export interface Volume {
   [other: string]: unknown;
 }
 
+/** A pod topology spread constraint (core/v1), as the PodTopologySpread plugin reads it. */
+export interface TopologySpreadConstraint {
+  maxSkew: number;
+  topologyKey: string;
+  /** DoNotSchedule filters; ScheduleAnyway only scores. */
+  whenUnsatisfiable: string;
+  labelSelector?: LabelSelector;
+  /** With DoNotSchedule: fewer eligible domains than this and the global minimum counts as 0. */
+  minDomains?: number;
+  /** Honor (default): only nodes the pod's node selection admits are domains. */
+  nodeAffinityPolicy?: string;
+  /** Ignore (default): tainted nodes are domains too; Honor: only nodes whose taints the pod tolerates. */
+  nodeTaintsPolicy?: string;
+  /** Pod label keys whose values (the incoming pod's) are added to the selector. */
+  matchLabelKeys?: string[];
+}
+
 export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
@@ -165,6 +182,7 @@ export interface PodSpec {
   priorityClassName?: string;
   /** PreemptLowerPriority (default) or Never. */
   preemptionPolicy?: string;
+  topologySpreadConstraints?: TopologySpreadConstraint[];
   schedulerName?: string;
   hostNetwork?: boolean;
   restartPolicy?: string;

@@ -6,7 +6,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
-import { capacityRows, describeBlocker, row } from '../placement/capacity-rows.js';
+import { capacityRows, describeBlocker, row, spreadLastingFix } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker } from '../placement/placement.js';
 import {
@@ -89,6 +89,7 @@ function schedulingDeadlock(
       : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
     kind.misleadingSignals(object, assessment.strategy, assessment.replicas),
     kind.pausedNote(object),
+    blocker ? spreadLastingFix(blocker) : '',
   ]
     .filter((part) => part !== '')
     .join(' ');
@@ -183,6 +184,8 @@ function shortWhat(blocker: Blocker): string {
       return `host port ${blocker.port.port}`;
     case 'anti-affinity':
       return `place (anti-affinity on ${blocker.topologyKey})`;
+    case 'topology-spread':
+      return `place in its topology spread (${blocker.topologyKey})`;
     case 'volume':
       return `volume ${blocker.claim}`;
     case 'devices':

@@ -5,6 +5,7 @@
  */
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
+import { categorize } from '../scheduling/scheduling-category.js';
 import { blockerResource, capacityRows, describeBlocker, holderNames } from '../placement/capacity-rows.js';
 import type { Evidence, Finding } from '../finding.js';
 import { placementContext, type Blocker, type PlacementContext } from '../placement/placement.js';
@@ -395,6 +396,10 @@ function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAsse
       return `free ${blockerResource(blocker)} (held by ${holderNames(blocker)}), change the hostPort, or widen the node selection`;
     case 'anti-affinity':
       return `add nodes in new ${blocker.topologyKey} domains, lower replicas, or relax the required anti-affinity (held by ${holderNames(blocker)})`;
+    case 'topology-spread':
+      return blocker.missingLabel
+        ? `label the eligible nodes with ${blocker.topologyKey}, or spread by a key they carry`
+        : `${blocker.lastingFix === 'nodeTaintsPolicy' ? 'set nodeTaintsPolicy: Honor on the constraint (tainted nodes count as empty domains), ' : blocker.lastingFix === 'matchLabelKeys' ? 'add matchLabelKeys: [pod-template-hash] to the constraint (other revisions count against it), ' : ''}add room in other ${blocker.topologyKey} domains, raise maxSkew, or make the constraint ScheduleAnyway (counting ${holderNames(blocker)} in ${blocker.domain})`;
     case 'devices':
       return deviceChange(ctx, blocker);
     case 'volume':
@@ -436,9 +441,31 @@ function selectorFails(pending: PendingAssessment, reason: string): { cause: str
 function unexplained(pending: PendingAssessment): { cause: string; change: string } {
   const reasons = pending.parsed?.reasons.map((r) => `${r.count} ${r.reason}`).join(', ');
   const room = pending.eligible.filter((a) => a.blockers.length === 0).map((a) => a.node.metadata.name);
+  const unmodelled = unmodelledFilters(pending.parsed?.reasons.map((r) => r.reason) ?? []);
+  const said = `the scheduler reports ${reasons ? `"${reasons}"` : `"${pending.failure?.message ?? ''}"`}`;
   return {
-    cause: `the scheduler reports ${reasons ? `"${reasons}"` : `"${pending.failure?.message ?? ''}"`}, yet the snapshot shows room on ${room.slice(0, 3).join(', ')}`,
+    cause:
+      unmodelled.length > 0
+        ? `${said}: ${unmodelled.join('; ')} ${unmodelled.length === 1 ? 'is a filter' : 'are filters'} this analysis does not evaluate, so it cannot say whether ${room.slice(0, 3).join(', ')} would take the pod (what it does evaluate leaves room there)`
+        : `${said}, yet what this analysis evaluates (resources, ports, taints, node selection, anti-affinity, topology spread, claims, devices) leaves room on ${room.slice(0, 3).join(', ')}`,
     change:
-      'check constraints outside this analysis (topology spread, volume node affinity, resource claims, scheduler extenders); if the message is old, the pod may schedule on its next attempt',
+      unmodelled.length > 0
+        ? `check ${unmodelled.join('; ')} for this pod`
+        : "the message may be older than the pod's last attempt (it may schedule on the next), or a scheduler extender keeps it off",
   };
+}
+
+/** The reasons that name a scheduler filter the placement model does not evaluate, named. */
+function unmodelledFilters(reasons: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const reason of reasons) {
+    const lower = reason.toLowerCase();
+    if (lower.includes("didn't match pod affinity rules") || lower.includes('pod affinity rules'))
+      out.add('required pod affinity (InterPodAffinity)');
+    else if (lower.includes('volume node affinity conflict')) out.add('volume node affinity (VolumeBinding)');
+    else if (lower.includes('max volume count')) out.add('volume attach limits (NodeVolumeLimits)');
+    else if (lower.includes('volume zone')) out.add('volume zone (VolumeZone)');
+    else if (categorize(reason).category === 'other') out.add(`"${reason}"`);
+  }
+  return [...out];
 }

@@ -22,6 +22,10 @@ export function blockerResource(blocker: Blocker): string {
       return formatHostPort(blocker.port);
     case 'anti-affinity':
       return `pod anti-affinity (${blocker.topologyKey})`;
+    case 'topology-spread':
+      return blocker.missingLabel
+        ? `topology spread (no ${blocker.topologyKey} label)`
+        : `topology spread (${blocker.topologyKey}=${blocker.domain}, maxSkew ${blocker.maxSkew})`;
     case 'volume':
       return `volume ${blocker.claim} (${blocker.problem === 'in-use-rwop' ? 'ReadWriteOncePod' : blocker.problem})`;
     case 'devices':
@@ -145,6 +149,10 @@ export function describeBlocker(blocker: Blocker): string {
       return `${formatHostPort(blocker.port)}, already bound by ${holderNames(blocker)}`;
     case 'anti-affinity':
       return `no pod matching its required anti-affinity on the same ${blocker.topologyKey}, but ${holderNames(blocker)} runs there`;
+    case 'topology-spread':
+      return blocker.missingLabel
+        ? `a node with the ${blocker.topologyKey} label its topology spread constraint counts by, which the node lacks`
+        : `a place within its topology spread (maxSkew ${blocker.maxSkew} by ${blocker.topologyKey}): one more pod in ${blocker.domain} makes the skew ${blocker.skew}, counting ${holderNames(blocker)} there`;
     case 'devices':
       return describeDevices(blocker);
     case 'volume':
@@ -154,6 +162,14 @@ export function describeBlocker(blocker: Blocker): string {
         return `PersistentVolumeClaim "${blocker.claim}", which is not bound to a volume`;
       return `ReadWriteOncePod volume "${blocker.claim}", in use by ${holderNames(blocker)}`;
   }
+}
+
+/** The manifest change that keeps a spread constraint from blocking again, as a sentence, or ''. */
+export function spreadLastingFix(blocker: Blocker): string {
+  if (blocker.kind !== 'topology-spread' || !blocker.lastingFix) return '';
+  return blocker.lastingFix === 'nodeTaintsPolicy'
+    ? `The lasting fix is in the manifest: nodeTaintsPolicy: Honor on the ${blocker.topologyKey} constraint, so tainted nodes the pod cannot use stop counting as empty domains.`
+    : `The lasting fix is in the manifest: matchLabelKeys: [pod-template-hash] on the ${blocker.topologyKey} constraint, so each revision is spread on its own and old pods no longer count against new ones.`;
 }
 
 export function holderNames(blocker: Blocker): string {

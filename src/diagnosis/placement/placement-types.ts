@@ -32,9 +32,37 @@ export type Blocker =
     }
   | { kind: 'host-port'; port: HostPort; holders: HolderRef[] }
   | { kind: 'anti-affinity'; topologyKey: string; domain: string; holders: HolderRef[] }
+  /**
+   * A DoNotSchedule topology spread constraint: placing the pod in the node's domain
+   * makes the skew (`skew`) exceed `maxSkew`; holders are the matching pods counted
+   * there. `domain` '' with `missingLabel`: the node lacks the topology key.
+   */
+  | {
+      kind: 'topology-spread';
+      topologyKey: string;
+      domain: string;
+      maxSkew: number;
+      skew: number;
+      missingLabel?: true;
+      /**
+       * The lasting manifest change, where one applies: 'nodeTaintsPolicy' when the
+       * minimum comes from domains of tainted nodes the pod cannot use (counted under the
+       * default Ignore); 'matchLabelKeys' when pods of other revisions count against it.
+       */
+      lastingFix?: 'nodeTaintsPolicy' | 'matchLabelKeys';
+      holders: HolderRef[];
+    }
   | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] }
   /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
   | DeviceBlocker;
+
+/** The domains of one spread constraint and the matching pods counted in each. */
+export interface SpreadDomains {
+  /** Domain value → counted pods (matching, bound, not terminating). */
+  pods: Map<string, Pod[]>;
+  /** Domain value → its nodes. */
+  nodes: Map<string, Node[]>;
+}
 
 /** What the incoming pod asks for, computed once per pod (it is checked against every node). */
 export interface IncomingProfile {
@@ -59,4 +87,6 @@ export interface PlacementContext {
   profiles: WeakMap<Pod, IncomingProfile>;
   /** Bound pods by the value of a node label, per label key (placement-pod-rules.ts). */
   domainIndexes: Map<string, Map<string, Pod[]>>;
+  /** Per incoming pod and constraint, the matching pods per domain (topology-spread.ts). */
+  spreadCounts: WeakMap<Pod, Map<number, SpreadDomains>>;
 }

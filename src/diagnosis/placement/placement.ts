@@ -8,6 +8,7 @@
  */
 import type { Node, Pod } from '../k8s.js';
 import { hostPorts, portsConflict, requiredAntiAffinity, type HostPort } from '../base/pod-constraints.js';
+import { spreadBlockers } from './topology-spread.js';
 import { antiAffinityBlockers, volumeBlockers } from './placement-pod-rules.js';
 import {
   nodeAllocatable,
@@ -57,6 +58,7 @@ function buildPlacementContext(analysis: AnalysisContext): PlacementContext {
     allocatable: (node) => memo(allocatableCache, node, () => nodeAllocatable(node)),
     profiles: new WeakMap(),
     domainIndexes: new Map(),
+    spreadCounts: new WeakMap(),
   };
 }
 
@@ -96,6 +98,7 @@ export function blockersOn(
     ...resourceBlockers(ctx, incoming, node, occupants),
     ...portBlockers(profileOf(ctx, incoming).ports, occupants),
     ...antiAffinityBlockers(ctx, incoming, node, removed),
+    ...spreadBlockers(ctx, incoming, node, removed),
     ...volumeBlockers(ctx, incoming, removed),
     ...(deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? []),
   ];

@@ -27,7 +27,7 @@ export function draMissing(snapshot: WorkloadSnapshot): string {
 
 export const pendingWords = {
   roomNowCaveat: (nodes: readonly string[]): string =>
-    `${list(nodes)} ${nodes.length === 1 ? 'looks' : 'look'} free for this pod, yet the scheduler did not use ${nodes.length === 1 ? 'it' : 'them'}: something this analysis does not model keeps the pod off (topology spread, volume node affinity, resource claims, an extender)`,
+    `${list(nodes)} ${nodes.length === 1 ? 'looks' : 'look'} free for this pod, yet the scheduler did not use ${nodes.length === 1 ? 'it' : 'them'}: something this analysis does not model keeps the pod off (required pod affinity, volume node affinity or attach limits, an extender)`,
   occupancyUnreadCaveat: (nodes: readonly string[]): string =>
     `who else holds room on ${list(nodes)} was not read`,
   podsOnNodesRead: (nodes: readonly string[]): string =>
