@@ -7,7 +7,7 @@
 import { escapeJsonControls } from '../../text/clean.js';
 import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
 import { withDump } from '../dump-file.js';
-import { relevantTo } from '../../diagnosis/dump/dump-relevance.js';
+import { dumpReading, relevantTo } from '../../diagnosis/dump/dump-relevance.js';
 import { diagnose } from '../../engine/diagnose.js';
 import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { hasProblems, renderJson } from '../../report/json.js';
@@ -110,8 +110,22 @@ function fromFile(
   argocd: string | undefined,
   io: CliIo,
 ): Promise<WorkloadSnapshot> {
-  return withDump(file, io, { keep: relevantTo(ref) }, (objects) =>
-    assembleSnapshot(ref, objects, argocd !== undefined ? { argocdNamespace: argocd } : {}),
+  // Other namespaces' pods are parsed only on the nodes the diagnosis looks at, as the
+  // objects read without them say (a big dump in YAML, issue 29.8).
+  const reading = dumpReading(ref, (kept) => {
+    try {
+      const nodes = assembleSnapshot(ref, [...kept]).nodes.map((n) => n.metadata.name ?? '');
+      return nodes.length > 0 ? new Set(nodes) : undefined;
+    } catch {
+      return undefined;
+    }
+  });
+  const { summary, ...load } = reading;
+  return withDump(file, io, { keep: relevantTo(ref), ...load }, (objects) =>
+    assembleSnapshot(ref, objects, {
+      ...(argocd !== undefined ? { argocdNamespace: argocd } : {}),
+      unparsed: summary,
+    }),
   );
 }
 

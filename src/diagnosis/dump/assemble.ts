@@ -37,6 +37,7 @@ import { closestNames } from '../../text/closest-names.js';
 import { detectOwner } from '../ownership.js';
 import { ownerGap, ownerRead, ownerTarget } from '../owner-target.js';
 import type { OwnerSettingsRead } from '../snapshot.js';
+import type { Unparsed } from './dump-relevance.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -45,6 +46,12 @@ export interface AssembleOptions {
   logs?: Record<string, string>;
   /** Where Argo CD Applications live when the tracking id names no namespace (default argocd). */
   argocdNamespace?: string;
+  /**
+   * Other namespaces' pods the reading left unparsed (dump-relevance.ts dumpReading):
+   * they were dumped, so other workloads count as read, and their newest time counts
+   * towards when the dump was taken.
+   */
+  unparsed?: Unparsed;
 }
 
 /**
@@ -102,8 +109,8 @@ export function assembleSnapshot(
         : {}),
     },
     {
-      capturedAt: options.capturedAt ?? newestTimestamp(objects),
-      coverage: dumpCoverage(ref, template, byKind, dra),
+      capturedAt: options.capturedAt ?? newer(newestTimestamp(objects), options.unparsed?.newest),
+      coverage: dumpCoverage(ref, template, byKind, dra, (options.unparsed?.pods ?? 0) > 0),
       ...(options.logs ? { logs: options.logs } : {}),
     },
   );
@@ -254,6 +261,7 @@ function draCoverage(
   byKind: ReadonlyMap<string, KubeObject[]>,
   gaps: CoverageGap[],
   templatesNamed: boolean,
+  podsElsewhereUnparsed = false,
 ): NonNullable<Coverage['dra']> {
   const has = (kind: string): boolean => (byKind.get(kind) ?? []).length > 0;
   const elsewhere = (kind: string): boolean =>
@@ -269,7 +277,10 @@ function draCoverage(
   // nothing, so not even this namespace's claims count as read whole.
   const ownMissing = missingClaims(byKind).filter((c) => c.namespace === ns);
   if (has('ResourceClaim') && ownMissing.length === 0) {
-    claims = (elsewhere('ResourceClaim') || elsewhere('Pod')) && !claimMissing(byKind) ? 'all' : 'namespace';
+    claims =
+      (elsewhere('ResourceClaim') || elsewhere('Pod') || podsElsewhereUnparsed) && !claimMissing(byKind)
+        ? 'all'
+        : 'namespace';
   }
   for (const missing of ownMissing)
     gaps.push({
@@ -306,6 +317,7 @@ function dumpCoverage(
   template: PodSpec,
   byKind: ReadonlyMap<string, KubeObject[]>,
   dra = false,
+  podsElsewhereUnparsed = false,
 ): Coverage {
   const gaps: CoverageGap[] = [];
   const ns = ref.namespace;
@@ -324,9 +336,9 @@ function dumpCoverage(
   const pods = state('Pod', 'pods', `pods in ${ns}`, `kubectl get pods -n ${ns} -o yaml`);
   const events = state('Event', 'events', `events in ${ns}`, `kubectl get events -n ${ns} -o yaml`);
   const nodes = state('Node', 'nodes', 'nodes', 'kubectl get nodes -o yaml');
-  const clusterWide = (byKind.get('Pod') ?? []).some(
-    (p) => p.metadata?.namespace !== undefined && p.metadata.namespace !== ns,
-  );
+  const clusterWide =
+    podsElsewhereUnparsed ||
+    (byKind.get('Pod') ?? []).some((p) => p.metadata?.namespace !== undefined && p.metadata.namespace !== ns);
   if (!clusterWide && pods === 'complete') {
     gaps.push({
       about: 'neighbours',
@@ -343,7 +355,9 @@ function dumpCoverage(
     nodes,
     podsReadOn: clusterWide ? 'all' : [],
     gaps,
-    ...(dra ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(ns, template, byKind)) } : {}),
+    ...(dra
+      ? { dra: draCoverage(ns, byKind, gaps, namesTemplate(ns, template, byKind), podsElsewhereUnparsed) }
+      : {}),
   };
 }
 
@@ -457,6 +471,11 @@ const USER_DATA = new Set(['annotations', 'labels', 'data', 'stringData', 'binar
  * deletion counts from its request (deletionTimestamp minus the grace period).
  * Annotations, labels and config data are skipped: they are text, not a clock.
  */
+/** The later of two RFC 3339 times (the first when the second is absent). */
+function newer(a: string, b: string | undefined): string {
+  return b !== undefined && Date.parse(b) > Date.parse(a) ? b : a;
+}
+
 export function newestTimestamp(objects: KubeObject[]): string {
   let newest = '1970-01-01T00:00:00Z';
   let newestMs = 0;

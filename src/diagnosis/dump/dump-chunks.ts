@@ -25,6 +25,8 @@ export interface Chunk {
 export interface ListChunks {
   header: Chunk;
   items: Chunk[];
+  /** The indentation of each item's keys in its chunk. */
+  indent: number;
 }
 
 const MARKERS = /^(?:---(?=[ \t\r]|$)|\.\.\.[ \t\r]*$)/gm;
@@ -111,5 +113,5 @@ export function splitListItems(doc: Chunk): ListChunks | undefined {
   });
   // Blank lines where the items were, so the header's lines keep their numbers.
   const header = `${text.slice(0, key.index)}items: []${'\n'.repeat(newlines(text, key.index, stop))}${text.slice(stop)}`;
-  return { header: { text: header, line: doc.line }, items };
+  return { header: { text: header, line: doc.line }, items, indent: indent + 2 };
 }

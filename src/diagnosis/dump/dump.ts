@@ -8,6 +8,7 @@
 import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
+import { readHead, type ObjectHead } from './object-head.js';
 import { coreEvent } from '../base/event-shape.js';
 import { parseErrorText } from '../../parse-error-text.js';
 import type { KubeObject } from '../k8s.js';
@@ -158,6 +159,33 @@ export interface LoadOptions {
    * never pile up in memory (see relevantTo in dump-relevance.ts).
    */
   keep?: (object: KubeObject) => boolean;
+  /**
+   * What to do with an object judged from its kind and namespace as read off its text
+   * (object-head.ts), before any parsing: 'skip' those `keep` would drop for those two
+   * fields alone; 'defer' those that matter only if `resolve` says so once the rest is
+   * read (other namespaces' pods: only those on the nodes the diagnosis looks at). A
+   * skipped or unparsed object is not checked either: what no diagnosis reads cannot
+   * mislead one. An object whose head cannot be read is parsed. See dump-relevance.ts.
+   */
+  triage?: (head: ObjectHead) => 'parse' | 'skip' | 'defer';
+  /** Given the objects kept, which deferred objects to parse (undefined: all of them). */
+  resolve?: (kept: readonly KubeObject[]) => ((piece: DeferredPiece) => boolean) | undefined;
+  /** Each deferred object left unparsed. */
+  unparsed?: (piece: DeferredPiece) => void;
+}
+
+/** An object set aside unparsed: its text, the indentation of its keys, its head. */
+export interface DeferredPiece {
+  text: string;
+  indent: number;
+  head: ObjectHead;
+}
+
+interface Deferred {
+  piece: DeferredPiece;
+  chunk: Chunk;
+  where: string;
+  fill: (item: unknown) => unknown;
 }
 
 /**
@@ -170,7 +198,7 @@ export interface LoadOptions {
  */
 export function loadObjects(text: string, options: LoadOptions = {}): KubeObject[] {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  if (!source.trim()) throw new DumpError('the dump is empty: expected a `kubectl get ... -o yaml` List');
+  if (!/\S/.test(source)) throw new DumpError('the dump is empty: expected a `kubectl get ... -o yaml` List');
   const keep = options.keep ?? (() => true);
   const objects: KubeObject[] = [];
   // The same object twice (two `kubectl get` runs in one file) is one object: the later
@@ -194,24 +222,69 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
     throw new DumpError(`the dump nests deeper than ${MAX_DEPTH} levels: not kubectl output`);
   }
   if (json.ok) addDocument(json.value, 'the dump', add);
+  const deferred: Deferred[] = [];
+  const sort = triageOf(options, deferred);
   documents.forEach((doc, index) => {
     const where = whereOf(index);
+    // One object per document (multi-document YAML): skipped or deferred when it may be.
+    if (!sort(doc, 0, where, (v) => v)) return;
     const list = splitListItems(doc);
     if (list) {
       const mark = objects.length;
+      const deferredMark = deferred.length;
       try {
-        addCutList(list, where, add);
+        addCutList(list, where, add, sort);
         return;
       } catch (error) {
         if (!(error instanceof CutListError)) throw error;
         // Not a List after all, or a piece that does not parse alone: parse it whole.
         objects.length = mark;
+        deferred.length = deferredMark;
       }
     }
     addDocument(parseChunk(doc, where), where, add);
   });
+  resolveDeferred(deferred, objects, options, add);
   if (objects.length === 0) throw new DumpError('the dump holds no Kubernetes objects');
   return objects;
+}
+
+/** Whether a piece is to be parsed now (true), or was skipped or set aside (false). */
+type Sort = (
+  chunk: Chunk,
+  indent: number,
+  where: string,
+  fill: (item: unknown) => unknown,
+  listKind?: string,
+) => boolean;
+
+function triageOf(options: LoadOptions, deferred: Deferred[]): Sort {
+  const triage = options.triage;
+  if (!triage) return () => true;
+  return (chunk, indent, where, fill, listKind) => {
+    const head = readHead(chunk.text, indent, listKind);
+    const verdict = triage(head);
+    // A piece that may hold an alias may not parse alone (its anchor in another item):
+    // it is parsed now, where a failure falls back to parsing the document whole.
+    if (verdict === 'defer' && chunk.text.includes('*')) return true;
+    if (verdict === 'defer') deferred.push({ piece: { text: chunk.text, indent, head }, chunk, where, fill });
+    return verdict === 'parse';
+  };
+}
+
+/** The deferred pieces `resolve` asks for, parsed and added; the others reported unparsed. */
+function resolveDeferred(
+  deferred: readonly Deferred[],
+  objects: readonly KubeObject[],
+  options: LoadOptions,
+  add: (raw: unknown, where: string) => void,
+): void {
+  if (deferred.length === 0) return;
+  const wanted = options.resolve?.(objects);
+  for (const d of deferred) {
+    if (wanted === undefined || wanted(d.piece)) add(d.fill(parseChunk(d.chunk, d.where)), d.where);
+    else options.unparsed?.(d.piece);
+  }
 }
 
 /** A cut List that is not one, or whose pieces do not parse alone. */
@@ -254,13 +327,22 @@ function loadPiece(chunk: Chunk): unknown {
 }
 
 /** A List cut into items: its header, then each item parsed, checked and kept or dropped in turn. */
-function addCutList(list: ListChunks, where: string, add: (raw: unknown, where: string) => void): void {
+function addCutList(
+  list: ListChunks,
+  where: string,
+  add: (raw: unknown, where: string) => void,
+  sort: Sort,
+): void {
   const header = loadPiece(list.header);
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new CutListError();
   const record = header as Record<string, unknown>;
   if (typeof record['kind'] !== 'string' || !record['kind'].endsWith('List')) throw new CutListError();
   const fill = listFill(record);
-  list.items.forEach((item, i) => add(fill(loadPiece(item)), `${where}, items[${i}]`));
+  const itemKind = record['kind'] === 'List' ? undefined : record['kind'].slice(0, -'List'.length);
+  list.items.forEach((item, i) => {
+    const at = `${where}, items[${i}]`;
+    if (sort(item, list.indent, at, fill, itemKind)) add(fill(loadPiece(item)), at);
+  });
 }
 
 /** Typed lists from the API (PodList) omit kind/apiVersion on items: restore them. */
