@@ -1,0 +1,173 @@
+/**
+ * The button listeners called as Bolt calls them (issue 28.5), with the real approval
+ * decision (src/app/approvals/approve.ts) and policy behind Approve: a click by someone
+ * who is not an approver is refused privately, audited, and changes nothing; an
+ * approver's click on an expired plan marks the message; Dismiss, Re-run and the plan
+ * status button each answer their caller and nobody else.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { approvePlanAction } from '../../../src/app/listeners/actions/approve-plan.js';
+import { dismissResultAction } from '../../../src/app/listeners/actions/dismiss-result.js';
+import { planStatusAction } from '../../../src/app/listeners/actions/plan-status.js';
+import { rerunDiagnosisAction } from '../../../src/app/listeners/actions/rerun-diagnosis.js';
+import { createApprovalPolicy } from '../../../src/policy/approval-policy.js';
+import type { StoredPlan } from '../../../src/queue/plan-store.js';
+import type { RemediationPlan } from '../../../src/remediation/plan.js';
+import { buttonClick, fakeClient, fakeServices } from '../../support/listener-args.js';
+
+const PLAN_ID = 'set-rolling-update-0123456789abcdef';
+const SHOWN = 'a'.repeat(64);
+
+function stored(expiresAt: number): StoredPlan {
+  return {
+    plan: {
+      id: PLAN_ID,
+      kind: 'set-rolling-update',
+      target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+      summary: 's',
+      impact: 'i',
+      warnings: [],
+      patch: { type: 'strategic-merge', body: {} },
+    } as unknown as RemediationPlan,
+    cluster: 'prod',
+    createdAt: 0,
+    expiresAt,
+  };
+}
+
+function run(listener: (args: never) => Promise<void>, click: ReturnType<typeof buttonClick>) {
+  const ack = vi.fn(async () => undefined);
+  const client = fakeClient();
+  return { ack, client, done: listener({ ack, client, body: click.body, action: click.action } as never) };
+}
+
+function approvals(plan: StoredPlan) {
+  const enqueueRemediate = vi.fn();
+  return fakeServices({
+    plans: { get: vi.fn(async () => plan) },
+    policy: createApprovalPolicy({ approvers: ['U0LEAD'], rules: [], listGroupMembers: async () => [] }),
+    producers: { enqueueRemediate, enqueueDiagnose: vi.fn() },
+  });
+}
+
+describe('Approve', () => {
+  it('a click by someone who is not an approver: refused privately, audited, nothing changed', async () => {
+    const { services, audit } = approvals(stored(Date.now() + 60_000));
+    const r = run(approvePlanAction(services), buttonClick('U0STRANGER', `${PLAN_ID}:${SHOWN}`));
+    await r.done;
+    expect(r.ack).toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({
+        channel: 'C1',
+        user: 'U0STRANGER',
+        text: expect.stringContaining('not an approver'),
+      }),
+    );
+    expect(r.client.chat.update).not.toHaveBeenCalled();
+    expect(audit.record).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'not-approver', user: 'U0STRANGER' }),
+    );
+  });
+
+  it("an approver's click on an expired plan: the message says expired, privately too", async () => {
+    const { services } = approvals(stored(1));
+    const r = run(approvePlanAction(services), buttonClick('U0LEAD', `${PLAN_ID}:${SHOWN}`));
+    await r.done;
+    expect(r.client.chat.update).toHaveBeenCalledWith(expect.objectContaining({ text: 'Plan expired' }));
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ user: 'U0LEAD', text: expect.stringContaining('This plan expired') }),
+    );
+  });
+
+  it('a payload without a channel or value: acked, nothing else', async () => {
+    const { services } = approvals(stored(1));
+    const click = buttonClick('U0LEAD', `${PLAN_ID}:${SHOWN}`);
+    const r = run(approvePlanAction(services), {
+      body: click.body,
+      action: { ...click.action, value: undefined },
+    } as never);
+    await r.done;
+    expect(r.ack).toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).not.toHaveBeenCalled();
+  });
+});
+
+describe('Dismiss', () => {
+  it('by the person who asked: the result collapses to one line naming them', async () => {
+    const { services } = fakeServices({
+      subscriptions: {
+        ownerOf: vi.fn(async () => ({ requestedBy: 'U0ASKER', cluster: 'prod', namespace: 'vision' })),
+      },
+    });
+    const r = run(dismissResultAction(services), buttonClick('U0ASKER', 'dismiss'));
+    await r.done;
+    expect(r.client.chat.update).toHaveBeenCalledWith(
+      expect.objectContaining({ text: 'Dismissed by <@U0ASKER>.' }),
+    );
+  });
+
+  it('by anyone else who is not an approver: refused privately and audited; the message stays', async () => {
+    const { services, audit } = fakeServices({
+      subscriptions: {
+        ownerOf: vi.fn(async () => ({ requestedBy: 'U0ASKER', cluster: 'prod', namespace: 'vision' })),
+      },
+      policy: createApprovalPolicy({ approvers: ['U0LEAD'], rules: [], listGroupMembers: async () => [] }),
+    });
+    const r = run(dismissResultAction(services), buttonClick('U0STRANGER', 'dismiss'));
+    await r.done;
+    expect(r.client.chat.update).not.toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(expect.objectContaining({ user: 'U0STRANGER' }));
+    expect(audit.record).toHaveBeenCalledWith(expect.objectContaining({ reason: 'not-requester' }));
+  });
+});
+
+describe('Re-run', () => {
+  it('queues the same target for the clicker and announces it in the thread', async () => {
+    const { services, enqueueDiagnose } = fakeServices();
+    const r = run(rerunDiagnosisAction(services), buttonClick('U0ASKER', 'prod/vision/tracker'));
+    await r.done;
+    expect(enqueueDiagnose).toHaveBeenCalledWith({
+      mode: 'deployment',
+      cluster: 'prod',
+      target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
+      requestedBy: 'U0ASKER',
+    });
+    expect(r.client.chat.postMessage).toHaveBeenCalledWith(
+      expect.objectContaining({ thread_ts: '1700000000.000100' }),
+    );
+  });
+
+  it('a cluster this app does not serve, or a reader refused: nothing queued', async () => {
+    const { services, enqueueDiagnose } = fakeServices({
+      readPolicy: { check: vi.fn(async () => ({ allowed: false, reason: 'not from this channel' })) },
+    });
+    await run(rerunDiagnosisAction(services), buttonClick('U0ASKER', 'staging/vision/tracker')).done;
+    const refused = run(rerunDiagnosisAction(services), buttonClick('U0ASKER', 'prod/vision/tracker'));
+    await refused.done;
+    expect(enqueueDiagnose).not.toHaveBeenCalled();
+    expect(refused.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ text: ':no_entry: Not re-run: not from this channel.' }),
+    );
+  });
+});
+
+describe('plan status button', () => {
+  it('says who approved a claimed plan, and that an unclaimed expired one expired', async () => {
+    const claimed = fakeServices({
+      plans: { get: vi.fn(async () => stored(1)), claimOf: vi.fn(async () => ({ approvers: ['U0LEAD'] })) },
+    });
+    const a = run(planStatusAction(claimed.services), buttonClick('U0ANY', PLAN_ID));
+    await a.done;
+    expect(a.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ user: 'U0ANY', text: expect.stringContaining('approved by <@U0LEAD>') }),
+    );
+    const expired = fakeServices({
+      plans: { get: vi.fn(async () => stored(1)), claimOf: vi.fn(async () => null) },
+    });
+    const b = run(planStatusAction(expired.services), buttonClick('U0ANY', PLAN_ID));
+    await b.done;
+    expect(b.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ text: 'This plan expired. Press Re-run for a fresh diagnosis and plan.' }),
+    );
+  });
+});
