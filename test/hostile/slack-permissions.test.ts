@@ -9,17 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import type { AppRuntime } from '../../src/app/runtime.js';
+import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { createLogger } from '../../src/logger.js';
 import { NOTIFY_QUEUES, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
-import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'permissions-secret';
 const TOKEN = 'xoxb-permissions-token';
@@ -65,29 +64,20 @@ describe('result permissions (signed requests, real app and worker runtimes)', (
         cb();
       },
     });
-    app = await startAppRuntime(
-      loadAppConfig({
-        ...testKeys.appEnv,
-        SLACK_BOT_TOKEN: TOKEN,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: redis.url,
+    ({ app, events } = await startTestApp({
+      slack,
+      redisUrl: redis.url,
+      secret: SECRET,
+      token: TOKEN,
+      env: {
         ROLLOUT_DOCTOR_APPROVERS: LEAD,
         ROLLOUT_DOCTOR_POLICY_FILE: policy,
-      }),
-      createLogger({ level: 'info', name: 'permissions' }, sink),
-      { host: '127.0.0.1', port: 0 },
-    );
-    events = `${app.handle.url}/slack/events`;
-    workers = startWorkers(
-      loadWorkerConfig({
-        ...testKeys.workerEnv,
-        REDIS_URL: redis.url,
-        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-      }),
-      createLogger({ level: 'silent', name: 'permissions-worker' }),
-      fakeClusterDeps(applied),
-    );
+      },
+      logger: createLogger({ level: 'info', name: 'permissions' }, sink),
+    }));
+    workers = startTestWorkers(redis.url, fakeClusterDeps(applied), {
+      logger: createLogger({ level: 'silent', name: 'permissions-worker' }),
+    });
   });
 
   afterAll(async () => {

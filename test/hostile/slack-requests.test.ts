@@ -10,14 +10,13 @@
  */
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig } from '../../src/config.js';
+import type { AppRuntime } from '../../src/app/runtime.js';
+import { startTestApp } from '../support/app-bootstrap.js';
 import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postSigned, signedHeaders, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'hostile-secret';
 const TOKEN = 'xoxb-hostile';
@@ -31,21 +30,18 @@ let queue: Queue;
 beforeAll(async () => {
   redis = await startRedis();
   slack = await startSlackStandin({ botToken: TOKEN });
-  app = await startAppRuntime(
-    loadAppConfig({
-      ...testKeys.appEnv,
+  ({ app, events } = await startTestApp({
+    slack,
+    redisUrl: redis.url,
+    secret: SECRET,
+    token: TOKEN,
+    env: {
       // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
       ROLLOUT_DOCTOR_READERS: '*',
-      SLACK_BOT_TOKEN: TOKEN,
-      SLACK_SIGNING_SECRET: SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      REDIS_URL: redis.url,
       LOG_LEVEL: 'silent',
-    }),
-    createLogger({ level: 'silent', name: 'hostile' }),
-    { host: '127.0.0.1', port: 0 },
-  );
-  events = `${app.handle.url}/slack/events`;
+    },
+    logger: createLogger({ level: 'silent', name: 'hostile' }),
+  }));
   queue = new Queue(diagnoseQueueName('default'), { connection: { url: redis.url }, prefix: QUEUE_PREFIX });
 });
 

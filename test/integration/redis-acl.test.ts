@@ -11,15 +11,14 @@ import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import type { AppRuntime } from '../../src/app/runtime.js';
 import { createLogger } from '../../src/logger.js';
-import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
+import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
 
 const SECRET = 'acl-secret';
 const TOKEN = 'xoxb-acl-token';
@@ -60,29 +59,20 @@ describe('Redis ACL users shipped in deploy/', () => {
       admin.disconnect();
     }
     slack = await startSlackStandin({ botToken: TOKEN });
-    app = await startAppRuntime(
-      loadAppConfig({
-        ...testKeys.appEnv,
+    ({ app } = await startTestApp({
+      slack,
+      redisUrl: userUrl('app'),
+      secret: SECRET,
+      token: TOKEN,
+      env: {
         // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
         ROLLOUT_DOCTOR_READERS: '*',
-        SLACK_BOT_TOKEN: TOKEN,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: userUrl('app'),
         ROLLOUT_DOCTOR_APPROVERS: LEAD,
-      }),
-      createLogger({ level: 'silent', name: 'acl-app' }),
-      { host: '127.0.0.1', port: 0 },
-    );
-    workers = startWorkers(
-      loadWorkerConfig({
-        ...testKeys.workerEnv,
-        REDIS_URL: userUrl('worker'),
-        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-      }),
-      createLogger({ level: 'silent', name: 'acl-worker' }),
-      fakeClusterDeps(applied),
-    );
+      },
+    }));
+    workers = startTestWorkers(userUrl('worker'), fakeClusterDeps(applied), {
+      logger: createLogger({ level: 'silent', name: 'acl-worker' }),
+    });
   });
 
   afterAll(async () => {

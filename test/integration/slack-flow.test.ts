@@ -1,15 +1,15 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planButtonValue } from '../../src/app/blocks/action-ids.js';
-import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import type { AppRuntime } from '../../src/app/runtime.js';
+import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { shownDigest } from '../../src/trust/plan-seal.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
-import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import {
   NOTIFY_QUEUE,
   NOTIFY_QUEUES,
@@ -21,7 +21,6 @@ import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
 const SECRET = 'flow-secret';
@@ -102,30 +101,22 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     redis = await startRedis();
     slack = await startSlackStandin({ botToken: TOKEN });
     const logger = createLogger({ level: 'silent', name: 'flow' });
-    app = await startAppRuntime(
-      loadAppConfig({
-        ...testKeys.appEnv,
+    ({ app, events } = await startTestApp({
+      slack,
+      redisUrl: redis.url,
+      secret: SECRET,
+      token: TOKEN,
+      env: {
         // Anyone may diagnose: these tests are not about the read policy (test/hostile/slack-permissions.test.ts is).
         ROLLOUT_DOCTOR_READERS: '*',
-        SLACK_BOT_TOKEN: TOKEN,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: redis.url,
         ROLLOUT_DOCTOR_APPROVERS: APPROVER,
         ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: '60',
-      }),
-      logger,
-      { host: '127.0.0.1', port: 0 },
-    );
-    events = `${app.handle.url}/slack/events`;
+      },
+      logger: logger,
+    }));
     workerNotify = workerNotifyProducers(redis.url);
-    workers = startWorkers(
-      loadWorkerConfig({
-        ...testKeys.workerEnv,
-        REDIS_URL: redis.url,
-        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-      }),
-      logger,
+    workers = startTestWorkers(
+      redis.url,
       {
         collect: async (ref) => {
           // A typo: the real collector lists the namespace and names the closest Deployments.
@@ -163,6 +154,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
         inverse: (plan) =>
           ({ ...plan, id: `undo-${plan.id}`, patch: plan.inverse, inverse: plan.patch }) as RemediationPlan,
       },
+      { logger },
     );
   });
 

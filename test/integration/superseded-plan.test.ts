@@ -10,19 +10,18 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
-import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
+import type { AppRuntime } from '../../src/app/runtime.js';
+import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import type { AuditEvent } from '../../src/audit.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
+import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
-import { testKeys } from '../support/plan-keys.js';
 import { Redis } from 'ioredis';
 
 const SECRET = 'superseded-secret';
@@ -88,27 +87,19 @@ describe('an Apply button whose plan a later diagnosis re-made', () => {
         done();
       },
     });
-    app = await startAppRuntime(
-      loadAppConfig({
-        ...testKeys.appEnv,
+    ({ app, events } = await startTestApp({
+      slack,
+      redisUrl: redis.url,
+      secret: SECRET,
+      token: TOKEN,
+      env: {
         ROLLOUT_DOCTOR_READERS: '*',
-        SLACK_BOT_TOKEN: TOKEN,
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: redis.url,
         ROLLOUT_DOCTOR_APPROVERS: APPROVER,
-      }),
-      createLogger({ level: 'info', name: 'app' }, sink),
-      { host: '127.0.0.1', port: 0 },
-    );
-    events = `${app.handle.url}/slack/events`;
-    workers = startWorkers(
-      loadWorkerConfig({
-        ...testKeys.workerEnv,
-        REDIS_URL: redis.url,
-        ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-      }),
-      createLogger({ level: 'silent', name: 'worker' }),
+      },
+      logger: createLogger({ level: 'info', name: 'app' }, sink),
+    }));
+    workers = startTestWorkers(
+      redis.url,
       {
         collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
         diagnose: () => diagnosisOf(++runs),
@@ -121,6 +112,7 @@ describe('an Apply button whose plan a later diagnosis re-made', () => {
         currentFinding: async () => undefined,
         inverse: () => null,
       },
+      { logger: createLogger({ level: 'silent', name: 'worker' }) },
     );
   });
 
