@@ -57,6 +57,8 @@ export interface RolloutProgress {
   updated: number;
   ready: number;
   available: number;
+  /** The object carries a status (a hand-written dump may not): without one the counts are unknown, not 0. */
+  statusRead: boolean;
   /** One line, as kubectl prints it: "Waiting for deployment "x" rollout to finish: 1 of 3 updated replicas are available..." */
   message: string;
 }

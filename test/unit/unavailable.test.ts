@@ -157,3 +157,19 @@ describe('Unavailable', () => {
     expect(diagnosis.findings.map((f) => f.code)).not.toContain('Unavailable');
   });
 });
+
+describe('Unavailable: unknown is not empty', () => {
+  it('a Deployment without a status (a hand-written dump) is not called unavailable', () => {
+    const deployment = makeDeployment('web', { namespace: 'shop', replicas: 2 });
+    delete deployment.status;
+    const rs = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 1, replicas: 2 });
+    const pods = [
+      makePod(rs, 'aaaaa', 'node-a', { phase: 'Running' }),
+      makePod(rs, 'bbbbb', 'node-b', { phase: 'Running' }),
+    ];
+    const diagnosis = diagnose(
+      makeSnapshot({ deployment, replicaSets: [rs], pods, nodes: [makeNode('node-a'), makeNode('node-b')] }),
+    );
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('Unavailable');
+  });
+});

@@ -35,7 +35,8 @@ export const unavailable: Analyzer = {
     const object = kind.object(snapshot);
     const desired = kind.desiredReplicas(object);
     const { progress } = kind.rolloutStatus(object);
-    if (desired === 0 || progress.available >= desired) return [];
+    // No status (a hand-written dump): the counts are unknown, not 0.
+    if (desired === 0 || !progress.statusRead || progress.available >= desired) return [];
     const shortfall = { desired, available: progress.available };
     const down = downNodes(snapshot);
     if (down.length > 0) return [nodeDown(snapshot, shortfall, down)];

@@ -25,6 +25,7 @@ export function rolloutProgress(deployment: Deployment, sinceGeneration = 0): Ro
     updated,
     ready: status.readyReplicas ?? 0,
     available,
+    statusRead: deployment.status !== undefined,
   };
   const waiting = (text: string): RolloutVerdict => ({
     state: 'progressing',
