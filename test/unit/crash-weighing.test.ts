@@ -70,3 +70,17 @@ describe('crash verdicts weighed by their evidence', () => {
       expect(first?.summary.split(': ')[0]).toContain(part);
   });
 });
+
+describe('the failure pointing at the node', () => {
+  it("a GPU's hardware fault in the log blames the node even when nothing in the Node objects differs", () => {
+    const { snapshot } = crashScenario({
+      placement: SEED,
+      crashing: [1],
+      oddNode: {},
+      crash: { log: 'level=fatal msg="cudaMalloc failed" error="uncorrectable ECC error encountered"\n' },
+    });
+    const [first] = diagnose(snapshot).findings;
+    expect(first?.code).toBe('CrashLoopOnNode');
+    expect(first?.summary).toContain('failing on a hardware fault of its device');
+  });
+});

@@ -237,6 +237,8 @@ function clueWords(clue: CrashClue, nodes: number): string {
       return 'failing on a host glibc older than the binary needs';
     case 'out-of-memory':
       return 'running out of memory';
+    case 'device-error':
+      return `failing on a hardware fault of ${one ? 'its' : 'their'} device`;
   }
 }
 

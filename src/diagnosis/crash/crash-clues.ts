@@ -3,7 +3,7 @@
  * message or previous log that names a cause the node can explain (an instruction
  * set the CPU lacks, a binary for another architecture, a read-only file system, a
  * cgroup or syscall the kernel does not offer, too many open files, a host glibc,
- * memory), and the node difference it points at.
+ * memory, a device's hardware fault), and the node difference it points at.
  */
 import type { ContainerReport } from './container-failures.js';
 import type { NodeDifference } from './node-diff.js';
@@ -16,7 +16,8 @@ export type ClueKind =
   | 'syscall'
   | 'open-files'
   | 'glibc'
-  | 'out-of-memory';
+  | 'out-of-memory'
+  | 'device-error';
 
 export interface CrashClue {
   kind: ClueKind;
@@ -93,6 +94,16 @@ const PATTERNS: Pattern[] = [
     test: (l) => /out of memory|\bOOMKilled\b|cannot allocate memory|\bENOMEM\b|oom-kill/i.test(l),
     meaning: 'the process ran out of memory',
   },
+  {
+    // After memory: "CUDA error: out of memory" is the program's, not the device's.
+    kind: 'device-error',
+    test: (l) =>
+      /uncorrectable ECC|ECC error|\bXid\b|fallen off the bus|cudaErrorECC|NVRM|device lost|hardware error|machine check/i.test(
+        l,
+      ),
+    meaning:
+      'the device the container uses on this node (a GPU or another accelerator) reports a hardware fault',
+  },
 ];
 
 /** Per clue kind, which node differences it can point at, best first. */
@@ -132,6 +143,7 @@ const TARGETS: Record<ClueKind, ((d: NodeDifference) => boolean)[]> = {
     (d) => d.category === 'condition',
     (d) => /instance-type/.test(d.field),
   ],
+  'device-error': [(d) => d.category === 'condition', (d) => /gpu|accelerator|nvidia/i.test(d.field)],
 };
 
 /** The instruction set a clue line names ("AVX-512", "AVX2"), as written; letters, digits and -._ only. */

@@ -16,6 +16,7 @@
  * the template, or no healthy pod anywhere, rules the node out.
  */
 import { findCrashClue, type CrashClue } from './crash-clues.js';
+import { podDevices } from '../dra/health.js';
 import { classifyContainers, isHealthyPod, type ContainerReport } from './container-failures.js';
 import type { CrashingContainer, NodeCrashRow } from '../finding.js';
 import type { Node, Pod } from '../k8s.js';
@@ -218,8 +219,11 @@ function picture(
   // always differs from the others in something (issue 29.5).
   const ownCause =
     badNodes.length === 1 && !clue?.pointsAt && failing.length > 0 && failing.every(hasOwnCause);
-  // Without a separating attribute only the failure's own words may blame the node.
-  const nodeClue = clue !== undefined && clue.kind !== 'out-of-memory';
+  // Without a separating attribute only the failure's own words may blame the node, or
+  // the kubelet reporting a device of a crashing pod Unhealthy.
+  const nodeClue =
+    (clue !== undefined && clue.kind !== 'out-of-memory') ||
+    crashingPods.some((p) => podDevices(p).some((d) => d.health === 'Unhealthy'));
   const blame =
     !candidate || ownCause
       ? undefined
