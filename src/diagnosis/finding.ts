@@ -80,6 +80,18 @@ export interface DeviceHealthRow {
   claim?: string;
 }
 
+/** One exceeded ResourceQuota entry, in the entry's units ("2", "500m", "4Gi"), as shown. */
+export interface QuotaRow {
+  resource: string;
+  hard: string;
+  used: string;
+  /** What one new pod asks. */
+  requested: string;
+  /** What the workload's own pods use of it now, and the rest (other workloads, as counted by the quota). */
+  ours: string;
+  others: string;
+}
+
 /** One eligible node's accounting for the resource a pending pod needs. */
 export interface NodeCapacityRow {
   node: string;
@@ -125,16 +137,9 @@ export type Evidence =
     }
   | {
       type: 'quota';
-      /** The ResourceQuota, and per exceeded entry what it counted (entry units: "2", "500m", "4Gi"). */
+      /** The ResourceQuota, and per exceeded entry what it counted. */
       quota: string;
-      rows: {
-        resource: string;
-        hard: string;
-        used: string;
-        requested: string;
-        ours: string;
-        others: string;
-      }[];
+      rows: QuotaRow[];
     }
   | { type: 'condition'; condition: string; status: string; reason?: string; message?: string }
   | { type: 'pods'; title: string; pods: { name: string; node?: string; phase?: string; detail?: string }[] }

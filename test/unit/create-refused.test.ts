@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyRefusal } from '../../src/diagnosis/base/create-refusal.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { makeEvent, makeSnapshot } from '../support/k8s-builders.js';
 import { rollout } from '../support/rollout-scenarios.js';
 
@@ -109,6 +109,18 @@ function refusedRollout(message: string, options: { condition?: boolean; eventCo
   return { parts, event };
 }
 
+/** The rollout diagnosed with its old pods only (the new ReplicaSet has none) and `events`. */
+function diagnoseRefused(parts: ReturnType<typeof refusedRollout>['parts'], events: KubeEvent[]) {
+  return diagnose(
+    makeSnapshot({
+      deployment: parts.deployment,
+      replicaSets: [parts.newRs, parts.oldRs],
+      pods: parts.oldPods,
+      events,
+    }),
+  );
+}
+
 function cpuPods(pods: Pod[], cpu: string): void {
   for (const p of pods) {
     const c = p.spec.containers[0];
@@ -119,14 +131,7 @@ function cpuPods(pods: Pod[], cpu: string): void {
 describe('refused pods: verdicts', () => {
   it('PodSecurity: AdmissionDenied naming the policy and the container, and no plan', () => {
     const { parts, event } = refusedRollout(PSS);
-    const diagnosis = diagnose(
-      makeSnapshot({
-        deployment: parts.deployment,
-        replicaSets: [parts.newRs, parts.oldRs],
-        pods: parts.oldPods,
-        events: [event],
-      }),
-    );
+    const diagnosis = diagnoseRefused(parts, [event]);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('AdmissionDenied');
     expect(first?.summary).toContain('PodSecurity "restricted:latest" refuses the template (container web)');
@@ -140,14 +145,7 @@ describe('refused pods: verdicts', () => {
       'pods "web-7b9f8c5d4f-" is forbidden: admission webhook "images.example.com" denied the request: unsigned image',
       { condition: false },
     );
-    const diagnosis = diagnose(
-      makeSnapshot({
-        deployment: parts.deployment,
-        replicaSets: [parts.newRs, parts.oldRs],
-        pods: parts.oldPods,
-        events: [event],
-      }),
-    );
+    const diagnosis = diagnoseRefused(parts, [event]);
     expect(diagnosis.findings[0]?.code).toBe('AdmissionDenied');
     expect(diagnosis.findings[0]?.summary).toContain(
       'admission webhook "images.example.com" denies them: unsigned image',
@@ -173,14 +171,7 @@ describe('refused pods: verdicts', () => {
       { component: 'replicaset-controller' },
     );
     created.lastTimestamp = '2026-11-22T02:59:50Z';
-    const diagnosis = diagnose(
-      makeSnapshot({
-        deployment: parts.deployment,
-        replicaSets: [parts.newRs, parts.oldRs],
-        pods: parts.oldPods,
-        events: [event, created],
-      }),
-    );
+    const diagnosis = diagnoseRefused(parts, [event, created]);
     expect(diagnosis.findings.map((f) => f.code)).not.toContain('AdmissionDenied');
   });
 
@@ -189,14 +180,7 @@ describe('refused pods: verdicts', () => {
       'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1, limited: requests.cpu=1',
     );
     cpuPods(parts.oldPods, '500m');
-    const diagnosis = diagnose(
-      makeSnapshot({
-        deployment: parts.deployment,
-        replicaSets: [parts.newRs, parts.oldRs],
-        pods: parts.oldPods,
-        events: [event],
-      }),
-    );
+    const diagnosis = diagnoseRefused(parts, [event]);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('RolloutSurgeDeadlock');
     expect(first?.evidence).toContainEqual({
@@ -214,14 +198,7 @@ describe('refused pods: verdicts', () => {
       'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=1, used: requests.cpu=3, limited: requests.cpu=3',
     );
     cpuPods(parts.oldPods, '500m');
-    const diagnosis = diagnose(
-      makeSnapshot({
-        deployment: parts.deployment,
-        replicaSets: [parts.newRs, parts.oldRs],
-        pods: parts.oldPods,
-        events: [event],
-      }),
-    );
+    const diagnosis = diagnoseRefused(parts, [event]);
     const [first] = diagnosis.findings;
     expect(first?.code).toBe('QuotaExceeded');
     expect(first?.explanation).toContain(

@@ -21,22 +21,11 @@ import { formatAmount } from '../base/quantity.js';
 import { quotaAmount, quotaCharge, quotaMeasure } from '../base/quota-charge.js';
 import { isTerminal } from '../base/pods.js';
 import type { Pod } from '../k8s.js';
+import type { QuotaRow } from '../finding.js';
 import type { CreateFailure } from '../workload-kind.js';
 import { workloadKind } from '../workloads/index.js';
 
 type QuotaRefusal = Extract<CreateRefusal, { kind: 'quota-exceeded' }>;
-
-/** One exceeded quota entry, in the entry's units, as shown. */
-export interface QuotaRow {
-  resource: string;
-  hard: string;
-  used: string;
-  /** What one new pod asks. */
-  requested: string;
-  /** What the workload's own pods use of it now, and the rest (other workloads, as counted by the quota). */
-  ours: string;
-  others: string;
-}
 
 export type RefusedRevision =
   | { failure: CreateFailure; refusal: Exclude<CreateRefusal, QuotaRefusal> }
