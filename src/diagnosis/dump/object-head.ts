@@ -17,29 +17,55 @@ export interface ObjectHead {
   namespace?: string;
 }
 
-const SCALAR = `[ \\t]*(?:"([^"\\\\\\n]*)"|'([^'\\n]*)'|([A-Za-z0-9][A-Za-z0-9._/-]*))[ \\t]*\\r?$`;
-const cache = new Map<string, { kind: RegExp; metadata: RegExp; namespace: RegExp; end: RegExp }>();
+const SCALAR = /^[ \t]*(?:"([^"\\\n]*)"|'([^'\n]*)'|([A-Za-z0-9][A-Za-z0-9._/-]*))[ \t]*\r?$/;
+const BLOCK_START = /^[ \t]*\r?$/;
 
-function patterns(indent: number): { kind: RegExp; metadata: RegExp; namespace: RegExp; end: RegExp } {
-  const key = String(indent);
-  let found = cache.get(key);
-  if (!found) {
-    const pad = ' '.repeat(indent);
-    found = {
-      kind: new RegExp(`^${pad}kind:${SCALAR}`, 'm'),
-      metadata: new RegExp(`^${pad}metadata:[ \\t]*\\r?$`, 'm'),
-      namespace: new RegExp(`^${pad}  namespace:${SCALAR}`, 'gm'),
-      // The metadata block ends at the next line indented no more than the object's keys.
-      end: new RegExp(indent === 0 ? '^[^ \\n\\r#]' : `^ {0,${indent}}[^ \\n\\r#]`, 'gm'),
-    };
-    cache.set(key, found);
-  }
-  return found;
+/** The plain or quoted scalar that is the rest of a line, or undefined. */
+function scalar(rest: string): string | undefined {
+  const m = SCALAR.exec(rest);
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
 }
 
-function value(match: RegExpExecArray | null): string | undefined {
-  if (!match) return undefined;
-  return match[1] ?? match[2] ?? match[3];
+/**
+ * Walks the lines of `text` (indexOf, no regular expression over the whole text: a
+ * 100 MB dump is cut into tens of thousands of these), calling `visit` with each
+ * non-blank, non-comment line's indentation and where its content starts, until
+ * `visit` returns true.
+ */
+function walkLines(text: string, visit: (indent: number, at: number, end: number) => boolean): void {
+  let at = 0;
+  while (at < text.length) {
+    const newline = text.indexOf('\n', at);
+    const end = newline === -1 ? text.length : newline;
+    let i = at;
+    while (i < end && text.charCodeAt(i) === 32) i += 1;
+    const c = text[i];
+    const blank = i >= end || c === '#' || (c === '\r' && i + 1 === end);
+    if (!blank && visit(i - at, i, end)) return;
+    at = end + 1;
+  }
+}
+
+/** The value of `key` inside the block mapping `block` at `indent` (a child key at indent + 2). */
+function childOf(text: string, indent: number, block: string, key: string): string | undefined {
+  let inBlock = false;
+  let found: string | undefined;
+  walkLines(text, (at, i, end) => {
+    if (at <= indent) {
+      if (inBlock) return true;
+      inBlock =
+        at === indent &&
+        text.startsWith(`${block}:`, i) &&
+        BLOCK_START.test(text.slice(i + block.length + 1, end));
+      return false;
+    }
+    if (inBlock && at === indent + 2 && text.startsWith(`${key}:`, i)) {
+      found = scalar(text.slice(i + key.length + 1, end));
+      return true;
+    }
+    return false;
+  });
+  return found;
 }
 
 /**
@@ -47,44 +73,22 @@ function value(match: RegExpExecArray | null): string | undefined {
  * to `listKind` (a typed List's items carry none). Undefined fields were not read.
  */
 export function readHead(text: string, indent: number, listKind?: string): ObjectHead {
-  const p = patterns(indent);
-  const kind = value(p.kind.exec(text)) ?? listKind;
-  const meta = p.metadata.exec(text);
-  let namespace: string | undefined;
-  if (meta) {
-    const from = meta.index + meta[0].length;
-    p.end.lastIndex = from;
-    const stop = p.end.exec(text)?.index ?? text.length;
-    // Searched from the block's start; a match past its end belongs to another mapping.
-    p.namespace.lastIndex = from;
-    const found = p.namespace.exec(text);
-    namespace = found && found.index < stop ? value(found) : undefined;
-  }
+  let kind: string | undefined;
+  walkLines(text, (at, i, end) => {
+    if (at === indent && text.startsWith('kind:', i)) {
+      kind = scalar(text.slice(i + 5, end));
+      return true;
+    }
+    return false;
+  });
+  const namespace = childOf(text, indent, 'metadata', 'namespace');
+  kind ??= listKind;
   return { ...(kind !== undefined ? { kind } : {}), ...(namespace !== undefined ? { namespace } : {}) };
 }
 
-const specCache = new Map<number, { spec: RegExp; nodeName: RegExp; end: RegExp }>();
-
 /** `spec.nodeName` read off the text, or undefined (not bound, or not plain enough to read). */
 export function readNodeName(text: string, indent: number): string | undefined {
-  let p = specCache.get(indent);
-  if (!p) {
-    const pad = ' '.repeat(indent);
-    p = {
-      spec: new RegExp(`^${pad}spec:[ \\t]*\\r?$`, 'm'),
-      nodeName: new RegExp(`^${pad}  nodeName:${SCALAR}`, 'gm'),
-      end: new RegExp(indent === 0 ? '^[^ \\n\\r#]' : `^ {0,${indent}}[^ \\n\\r#]`, 'gm'),
-    };
-    specCache.set(indent, p);
-  }
-  const spec = p.spec.exec(text);
-  if (!spec) return undefined;
-  const from = spec.index + spec[0].length;
-  p.end.lastIndex = from;
-  const stop = p.end.exec(text)?.index ?? text.length;
-  p.nodeName.lastIndex = from;
-  const found = p.nodeName.exec(text);
-  return found && found.index < stop ? value(found) : undefined;
+  return childOf(text, indent, 'spec', 'nodeName');
 }
 
 /** A line `key: time` whose key ends in Timestamp, Time or At (assemble.ts newestTimestamp's rule), time RFC 3339. */
@@ -100,18 +104,20 @@ const USER_MAPS = /^( *)(?:annotations|labels):[ \t]*\r?$/gm;
  * "when the dump was taken" stays what it would have been.
  */
 export function newestTimeInText(text: string): string | undefined {
-  let body = text;
+  // The annotation and label maps' ranges, whose lines are skipped (no copy of the text).
+  const skipped: [number, number][] = [];
   for (const m of text.matchAll(USER_MAPS)) {
     const pad = m[1]?.length ?? 0;
     const from = (m.index ?? 0) + m[0].length;
     const end = new RegExp(`^ {0,${pad}}[^ \\n\\r#]`, 'gm');
     end.lastIndex = from;
-    const stop = end.exec(text)?.index ?? text.length;
-    body = body.slice(0, from) + ' '.repeat(stop - from) + body.slice(stop);
+    skipped.push([from, end.exec(text)?.index ?? text.length]);
   }
   let newest: string | undefined;
   let newestMs = 0;
-  for (const m of body.matchAll(TIME_LINE)) {
+  for (const m of text.matchAll(TIME_LINE)) {
+    const at = m.index ?? 0;
+    if (skipped.some(([from, to]) => at >= from && at < to)) continue;
     const key = m[1] ?? '';
     if (key === 'deletionTimestamp' || /[Ee]xpir/.test(key)) continue;
     const ms = Date.parse(m[2] ?? '');
