@@ -34,7 +34,9 @@ describe('splitting a dump', () => {
     const [doc] = splitDocuments(text);
     expect(doc).toBeDefined();
     const list = doc && splitListItems(doc);
-    expect(list?.items.map((item) => load(item.text))).toEqual((load(text) as { items: unknown[] }).items);
+    expect(list?.items.map((item) => (load(item.text) as unknown[])[0])).toEqual(
+      (load(text) as { items: unknown[] }).items,
+    );
     expect(load(list?.header.text ?? '')).toEqual({
       apiVersion: 'v1',
       items: [],
@@ -47,7 +49,10 @@ describe('splitting a dump', () => {
     const text = stringify({ apiVersion: 'v1', kind: 'List', items: [pod, node] });
     expect(text).toContain('\n  - ');
     const [doc] = splitDocuments(text);
-    expect(doc && splitListItems(doc)?.items.map((item) => load(item.text))).toEqual([pod, node]);
+    expect(doc && splitListItems(doc)?.items.map((item) => (load(item.text) as unknown[])[0])).toEqual([
+      pod,
+      node,
+    ]);
   });
 
   it('keeps block scalars whose lines look like items or markers inside an item', () => {

@@ -19,6 +19,11 @@
 export interface Chunk {
   text: string;
   line: number;
+  /**
+   * A List item cut as it stands (`- apiVersion: …`, a slice of the dump, never a
+   * copy): it parses to a sequence of one, the item.
+   */
+  entry?: true;
 }
 
 /** A List document cut into its header (with `items: []`) and one chunk per item. */
@@ -107,8 +112,8 @@ export function splitListItems(doc: Chunk): ListChunks | undefined {
   let line = doc.line + newlines(text, 0, begin);
   starts.forEach((at, i) => {
     const to = starts[i + 1] ?? stop;
-    // "- key: v" becomes "  key: v": the item's mapping, indented as it was.
-    items.push({ text: `${' '.repeat(indent + 1)}${text.slice(at + indent + 1, to)}`, line });
+    // The item as it stands ("- key: v"): a slice of the dump's text, never copied.
+    items.push({ text: text.slice(at, to), line, entry: true });
     line += newlines(text, at, to);
   });
   // Blank lines where the items were, so the header's lines keep their numbers.

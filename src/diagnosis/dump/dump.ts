@@ -306,7 +306,9 @@ function parseChunk(chunk: Chunk, where: string): unknown {
   // An empty document (`---` twice) is null, as YAML has it; js-yaml refuses empty input.
   if (/^(\s*(#.*)?\n?)*$/.test(chunk.text)) return null;
   try {
-    return loadYaml(chunk.text);
+    const value = loadYaml(chunk.text);
+    // A List item cut as it stands parses to a sequence of one (dump-chunks.ts).
+    return chunk.entry && Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
   } catch (cause) {
     if (cause instanceof AliasBombError) {
       throw new DumpError(`${where} repeats aliased values beyond any real object (a YAML alias bomb?)`);
@@ -319,11 +321,15 @@ function parseChunk(chunk: Chunk, where: string): unknown {
 }
 
 function loadPiece(chunk: Chunk): unknown {
+  let value: unknown;
   try {
-    return loadYaml(chunk.text);
+    value = loadYaml(chunk.text);
   } catch {
     throw new CutListError();
   }
+  if (!chunk.entry) return value;
+  if (!Array.isArray(value) || value.length !== 1) throw new CutListError();
+  return value[0] as unknown;
 }
 
 /** A List cut into items: its header, then each item parsed, checked and kept or dropped in turn. */

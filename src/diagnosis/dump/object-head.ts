@@ -39,9 +39,12 @@ function walkLines(text: string, visit: (indent: number, at: number, end: number
     const end = newline === -1 ? text.length : newline;
     let i = at;
     while (i < end && text.charCodeAt(i) === 32) i += 1;
-    const c = text[i];
-    const blank = i >= end || c === '#' || (c === '\r' && i + 1 === end);
-    if (!blank && visit(i - at, i, end)) return;
+    // A sequence entry's first line ("- key: v"): the key sits two further in.
+    const dash = text.charCodeAt(i) === 45 && text.charCodeAt(i + 1) === 32;
+    const key = dash ? i + 2 : i;
+    const c = text[key];
+    const blank = key >= end || c === '#' || (c === '\r' && key + 1 === end);
+    if (!blank && visit(key - at, key, end)) return;
     at = end + 1;
   }
 }
