@@ -101,6 +101,12 @@ interface Tracked {
    * backs up, so `open` alone would not see it).
    */
   burst: number;
+  /**
+   * Requests, over the connection's life, that shared a read with another one. Under
+   * load the kernel may cut a flood into many small reads of a few requests each, none
+   * over the cap; a client that waits for each answer never sends two in one read.
+   */
+  pipelined: number;
 }
 
 export interface ConnectionGuard {
@@ -177,6 +183,7 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
       idleSince: performance.now(),
       open: new Set(),
       burst: 0,
+      pipelined: 0,
     };
     const peers = byPeer.get(tracked.peer) ?? new Set<Tracked>();
     byPeer.set(tracked.peer, peers);
@@ -202,9 +209,11 @@ export function guardConnections(server: Server, logger: Logger, limits: Connect
       });
       tracked.burst += 1;
       if (tracked.burst === 1) setImmediate(() => (tracked.burst = 0));
+      if (tracked.burst > 1) tracked.pipelined += tracked.burst === 2 ? 2 : 1;
       if (
         tracked.open.size > limits.maxRequestsPerConnection ||
-        tracked.burst > limits.maxRequestsPerConnection
+        tracked.burst > limits.maxRequestsPerConnection ||
+        tracked.pipelined > limits.maxRequestsPerConnection
       ) {
         refused('pipelining', { peer: tracked.peer }, 'connection limit reached');
         req.socket.destroy();

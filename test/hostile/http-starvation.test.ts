@@ -175,7 +175,19 @@ describe('other ways to hold the port', () => {
     const socket = await openSocket(url);
     const reply = readUntilClose(socket, 10_000);
     socket.pause();
-    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(3_000));
+    // It never reads, and keeps writing (as fast as the socket drains) until it is
+    // closed: a paused socket with nothing left to write would not notice a reset, so
+    // the close is seen whether the guard acts on the first read or on a later one.
+    let over = false;
+    void reply.then(() => (over = true));
+    const flood = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(1_000);
+    const pump = (): void => {
+      while (!over && socket.writable && socket.write(flood)) {
+        // the write buffer has room: keep going
+      }
+      if (!over && socket.writable) socket.once('drain', pump);
+    };
+    pump();
     expect((await reply).closed).toBe(true);
     expect(await signed('command')).toBe(200);
   });

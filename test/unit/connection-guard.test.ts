@@ -116,6 +116,57 @@ describe('guardConnections', () => {
   });
 });
 
+describe('pipelining cut into small reads', () => {
+  /** Sends `batches` of `perWrite` requests, each after the previous batch's answers arrived; the texts seen and whether it closed. */
+  async function batches(
+    url: string,
+    perWrite: number,
+    count: number,
+  ): Promise<{ closed: boolean; answers: number }> {
+    const socket = await servers.connect(url);
+    let text = '';
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => ((closed = true), resolve())));
+    const answers = (): number => text.split('HTTP/1.1 200').length - 1;
+    for (let i = 0; i < count && !closed; i += 1) {
+      const want = answers() + perWrite;
+      socket.write('GET /ok HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(perWrite));
+      // The answers to this batch (or the close) before the next: each batch is its own read.
+      await Promise.race([
+        ended,
+        new Promise<void>((resolve) => {
+          const check = (): void => {
+            if (answers() >= want) {
+              socket.off('data', check);
+              resolve();
+            }
+          };
+          socket.on('data', check);
+          check();
+        }),
+      ]);
+    }
+    const seen = answers();
+    socket.destroy();
+    return { closed, answers: seen };
+  }
+
+  it('two requests per read, again and again, add up to pipelining and close the connection (issue 27 flake under load)', async () => {
+    const { url } = await start({ maxRequestsPerConnection: 4 });
+    const flood = await batches(url, 2, 20);
+    expect(flood.closed).toBe(true);
+    expect(flood.answers).toBeLessThanOrEqual(6);
+  });
+
+  it('a client that waits for each answer is never taken for pipelining', async () => {
+    const { url } = await start({ maxRequestsPerConnection: 4 });
+    const polite = await batches(url, 1, 20);
+    expect(polite.closed).toBe(false);
+    expect(polite.answers).toBe(20);
+  });
+});
+
 describe('peerKey', () => {
   it('counts IPv4 by address, IPv4-mapped as IPv4, IPv6 by its /64 however it is written', () => {
     expect(peerKey('192.0.2.7')).toBe('192.0.2.7');
