@@ -6,8 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import {
   DEFAULT_WORKLOAD_KIND,
   kindsPhrase,
+  workloadTypes,
   splitTypeName,
-  typeOfKind,
   type WorkloadRef,
 } from '../diagnosis/workload-ref.js';
 import { UsageError } from './io.js';
@@ -48,7 +48,9 @@ export function workloadRefArg(
   if (positionals.length !== 1) {
     throw new UsageError(
       positionals.length === 0
-        ? `which ${kindsPhrase('', 'or')}? Give ${typeOfKind(DEFAULT_WORKLOAD_KIND)}/NAME`
+        ? `which ${kindsPhrase('', 'or')}? Give TYPE/NAME (${workloadTypes()
+            .map((t) => `${t}/NAME`)
+            .join(', ')}), or NAME for a ${DEFAULT_WORKLOAD_KIND}`
         : `expected one ${kindsPhrase('', 'or')}, got ${positionals.length}: ${positionals.join(' ')}`,
     );
   }

@@ -150,6 +150,7 @@ export interface Volume {
   persistentVolumeClaim?: { claimName: string; readOnly?: boolean };
   configMap?: { name: string };
   secret?: { secretName: string };
+  hostPath?: { path: string; type?: string };
   [other: string]: unknown;
 }
 
@@ -331,6 +332,47 @@ export interface ReplicaSet {
     /** ReplicaFailure=True (reason FailedCreate) while the controller cannot create its pods. */
     conditions?: Condition[];
   };
+}
+
+/** apps/v1 DaemonSet (k8s.io/api/apps/v1 types.go): one pod per node it selects. */
+export interface DaemonSet {
+  apiVersion?: string;
+  kind?: 'DaemonSet';
+  metadata: ObjectMeta;
+  spec: {
+    selector: LabelSelector;
+    template: PodTemplateSpec;
+    updateStrategy?: {
+      type?: string; // RollingUpdate | OnDelete
+      rollingUpdate?: RollingUpdateDeployment;
+    };
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+  };
+  status?: {
+    currentNumberScheduled?: number;
+    numberMisscheduled?: number;
+    desiredNumberScheduled?: number;
+    numberReady?: number;
+    observedGeneration?: number;
+    updatedNumberScheduled?: number;
+    numberAvailable?: number;
+    numberUnavailable?: number;
+    collisionCount?: number;
+    conditions?: Condition[];
+  };
+}
+
+/**
+ * apps/v1 ControllerRevision: one revision of a DaemonSet's (or StatefulSet's) template.
+ * `data` is the strategic merge patch the controller stores ({spec:{template:{…,$patch:replace}}}).
+ */
+export interface ControllerRevision {
+  apiVersion?: string;
+  kind?: 'ControllerRevision';
+  metadata: ObjectMeta;
+  data?: unknown;
+  revision?: number;
 }
 
 export interface Node {

@@ -1,4 +1,6 @@
 import type {
+  ControllerRevision,
+  DaemonSet,
   Deployment,
   DeviceClass,
   KubeEvent,
@@ -32,7 +34,7 @@ export interface AccessProblem {
  * (`target.kind` says which). Analyzers do not read these: they ask the kind's module
  * (src/diagnosis/workloads/), which knows what the fields mean.
  */
-export type WorkloadObjects = DeploymentObjects;
+export type WorkloadObjects = DeploymentObjects | DaemonSetObjects;
 
 export interface DeploymentObjects {
   deployment: Deployment;
@@ -40,10 +42,26 @@ export interface DeploymentObjects {
   replicaSets: ReplicaSet[];
 }
 
+export interface DaemonSetObjects {
+  daemonSet: DaemonSet;
+  /** ControllerRevisions owned by the DaemonSet (ownerReferences uid), newest revision first. */
+  controllerRevisions: ControllerRevision[];
+}
+
+/** A Deployment's snapshot (its kind fields with everything a snapshot holds). */
+export type DeploymentSnapshot = SnapshotCommon & DeploymentObjects;
+
+/** The snapshot's kind fields are a Deployment's. */
+export function isDeploymentObjects<T extends WorkloadObjects>(
+  snapshot: T,
+): snapshot is T & DeploymentObjects {
+  return 'deployment' in snapshot;
+}
+
 /** The workload object itself, of whichever kind (what every kind has: metadata, a pod template). */
-export type WorkloadObject = Deployment;
-/** The objects that hold a workload's revisions (ReplicaSets; ControllerRevisions later). */
-export type RevisionObject = ReplicaSet;
+export type WorkloadObject = Deployment | DaemonSet;
+/** The objects that hold a workload's revisions: ReplicaSets, ControllerRevisions. */
+export type RevisionObject = ReplicaSet | ControllerRevision;
 
 /**
  * Everything the analyzers may look at for one workload, gathered by the live

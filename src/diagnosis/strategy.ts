@@ -19,7 +19,10 @@ export interface ResolvedValue {
 }
 
 export interface ResolvedStrategy {
-  type: 'RollingUpdate' | 'Recreate';
-  maxSurge: ResolvedValue | null; // null for Recreate
+  /** Recreate: Deployments only; OnDelete: DaemonSets (and StatefulSets), a pod is replaced only when deleted. */
+  type: 'RollingUpdate' | 'Recreate' | 'OnDelete';
+  maxSurge: ResolvedValue | null; // null for Recreate and OnDelete
   maxUnavailable: ResolvedValue | null;
+  /** What the percentages are of, when not replicas: a DaemonSet's nodes (desiredNumberScheduled). */
+  per?: 'node';
 }

@@ -45,7 +45,8 @@ export interface Revisions {
  *   that waits for what an old pod holds waits forever (DESIGN.md §1 A);
  * - 'old-first': an old pod may go before its replacement is Ready (maxUnavailable >=
  *   1, or Recreate).
- * Issue 30 adds the DaemonSet's per-node surge and the StatefulSet's ordinal order.
+ * A DaemonSet with maxSurge is 'surge-first' per node: its new pod is pinned to the
+ * old pod's node. Issue 30 adds the StatefulSet's ordinal order next.
  */
 export type Replacement = 'surge-first' | 'old-first';
 
@@ -104,7 +105,9 @@ export interface WorkloadKindModule {
 
   // The objects, as read (collector, scan, dump reader).
   /** The objects that hold its revisions, as the API lists them and a dump names them. */
-  readonly revisionObjects: { kind: 'ReplicaSet'; resource: 'replicasets' };
+  readonly revisionObjects:
+    | { kind: 'ReplicaSet'; resource: 'replicasets' }
+    | { kind: 'ControllerRevision'; resource: 'controllerrevisions' };
   /** The pod label naming a pod's revision: "pod-template-hash" (Deployment), "controller-revision-hash" (StatefulSet, DaemonSet). */
   readonly revisionLabel: string;
   /** The label selector of its pods (and revision objects): what the collector lists with. */

@@ -5,8 +5,8 @@
  * src/diagnosis/workloads/ (docs/architecture.md, "Adding a workload kind").
  */
 
-/** The kinds of workload a diagnosis can be about (issue 30 adds StatefulSet, DaemonSet, Rollout). */
-export const WORKLOAD_KINDS = ['Deployment'] as const;
+/** The kinds of workload a diagnosis can be about (issue 30 adds StatefulSet and Rollout next). */
+export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 /** The kind a bare NAME means, as in kubectl's own `diagnose NAME` habit (DESIGN.md §3). */
@@ -39,6 +39,12 @@ export const WORKLOAD_NAMES = Object.freeze({
     version: 'v1',
     resource: 'deployments',
     types: ['deployment', 'deployments', 'deploy', 'deployment.apps', 'deployments.apps'],
+  },
+  DaemonSet: {
+    group: 'apps',
+    version: 'v1',
+    resource: 'daemonsets',
+    types: ['daemonset', 'daemonsets', 'ds', 'daemonset.apps', 'daemonsets.apps'],
   },
 } as const satisfies Record<WorkloadKind, WorkloadNames>);
 

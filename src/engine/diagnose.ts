@@ -66,7 +66,7 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
     const plan = withDrift.get(id);
     return plan ? [plan] : [];
   });
-  const manifestChanges = buildManifestChanges(object, ordered, managedBy);
+  const manifestChanges = buildManifestChanges(object, ordered, managedBy, snapshot.target.kind);
   const meta = object.metadata;
   return {
     target: snapshot.target,

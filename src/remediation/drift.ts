@@ -45,7 +45,8 @@
  * Pure.
  */
 import type { ManagedBy } from '../diagnosis/ownership.js';
-import type { Deployment, ObjectMeta } from '../diagnosis/k8s.js';
+import type { ObjectMeta } from '../diagnosis/k8s.js';
+import type { WorkloadObject } from '../diagnosis/snapshot.js';
 import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
 import {
   desiredManifest,
@@ -92,7 +93,7 @@ export function ownerName(owner: ManagedBy): string {
 export const fieldName = readablePath;
 
 /** The leaves the plan's patch changes on the live Deployment (a value equal to the live one changes nothing). */
-export function changedFields(plan: RemediationPlan, live: Deployment): string[] {
+export function changedFields(plan: RemediationPlan, live: WorkloadObject): string[] {
   if (!plan.patch) return [];
   const writes = patchWrites(plan.patch, kindOf(plan).paths(plan.target.kind), live);
   if (!writes.ok) return [];
@@ -363,7 +364,7 @@ function combine(verdicts: Verdict[]): Verdict {
  */
 export function planDrift(
   plan: RemediationPlan,
-  live: Deployment,
+  live: WorkloadObject,
   owner: ManagedBy | undefined,
   settingsRead?: OwnerSettingsRead,
 ): PlanDrift {
@@ -379,7 +380,7 @@ export function planDrift(
   const fields = changedFields(plan, live);
   const groups = new Map<string, { reverted: Verdict; fields: string[] }>();
   const skipped = optOut(owner, live.metadata);
-  const view = ownerSettings(settingsRead, live);
+  const view = ownerSettings(settingsRead, live, plan.target.kind);
   for (const pointer of fields) {
     const tokens = parsePointer(pointer);
     const inManifest = manifestSets(manifest, tokens);
@@ -424,7 +425,7 @@ export const NO_OWNER = 'no GitOps owner recognised';
 const NO_OWNER_WHY = `${NO_OWNER} (no Flux labels, Argo CD tracking, Helm release annotations or kubectl last-applied)`;
 
 /** The verdict when no owner was recognised, from the managedFields and markers the Deployment carries. */
-function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
+function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
   const base = { by: NO_OWNER, ownerRecognised: false as const };
   const rule = kindOf(plan).drift;
   if (rule.looksAt === 'objects-outside-the-manifest') {
@@ -475,6 +476,6 @@ function unownedDrift(plan: RemediationPlan, live: Deployment): PlanDrift {
   };
 }
 
-function managedFieldsManagers(live: Deployment): string[] {
+function managedFieldsManagers(live: WorkloadObject): string[] {
   return managedFieldsOf(live.metadata).map((e) => e.manager ?? '(unnamed)');
 }

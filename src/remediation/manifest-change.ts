@@ -17,7 +17,9 @@
  */
 import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Finding } from '../diagnosis/finding.js';
-import type { Deployment, PodAffinityTerm } from '../diagnosis/k8s.js';
+import type { PodAffinityTerm } from '../diagnosis/k8s.js';
+import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
 import { matchesLabelSelector } from '../diagnosis/base/pod-constraints.js';
 import { ownerName } from './drift.js';
@@ -41,7 +43,7 @@ const HASH_LABEL = 'pod-template-hash';
 const FIXED_STRATEGY = ['type: RollingUpdate', 'rollingUpdate:', '  maxSurge: 0', '  maxUnavailable: 1'];
 
 function where(owner: ManagedBy | undefined): string {
-  if (!owner) return 'the manifest this Deployment is applied from';
+  if (!owner) return 'the manifest this workload is applied from';
   switch (owner.tool) {
     case 'argocd':
     case 'flux-kustomize':
@@ -70,7 +72,18 @@ function yamlLines(value: unknown, indent = ''): string[] {
 }
 
 /** The manifest's own strategy, when the desired manifest (last-applied) shows it; null when it has none. */
-function manifestStrategy(deployment: Deployment, owner: ManagedBy | undefined): unknown {
+/** Where a kind keeps its update strategy: a Deployment's spec.strategy, a DaemonSet's spec.updateStrategy. */
+type StrategyField = 'strategy' | 'updateStrategy';
+
+function strategyField(kind: WorkloadKind): StrategyField {
+  return kind === 'DaemonSet' ? 'updateStrategy' : 'strategy';
+}
+
+function manifestStrategy(
+  deployment: WorkloadObject,
+  owner: ManagedBy | undefined,
+  field: StrategyField,
+): unknown {
   const manifest = owner
     ? desiredManifest(deployment.metadata, owner)
     : (() => {
@@ -84,29 +97,34 @@ function manifestStrategy(deployment: Deployment, owner: ManagedBy | undefined):
       })();
   if (manifest.source === 'last-applied') {
     const spec = isRecord(manifest.object) ? manifest.object.spec : undefined;
-    return isRecord(spec) && spec.strategy !== undefined ? spec.strategy : null;
+    return isRecord(spec) && spec[field] !== undefined ? spec[field] : null;
   }
   if (manifest.source === 'managed-fields') {
-    const inAny = manifest.fields.some((tree) => isRecord(tree['f:spec']) && 'f:strategy' in tree['f:spec']);
+    const inAny = manifest.fields.some((tree) => isRecord(tree['f:spec']) && `f:${field}` in tree['f:spec']);
     // The fields are known, their values are the live ones.
-    return inAny ? (deployment.spec.strategy ?? null) : null;
+    const live: unknown = (deployment.spec as Record<string, unknown>)[field];
+    return inAny ? (live ?? null) : null;
   }
   return undefined;
 }
 
 function strategyChange(
-  deployment: Deployment,
+  deployment: WorkloadObject,
   owner: ManagedBy | undefined,
   addresses: string,
+  kind: WorkloadKind,
 ): ManifestChange {
-  const current = manifestStrategy(deployment, owner);
+  const field = strategyField(kind);
+  const current = manifestStrategy(deployment, owner, field);
   const lines = [' spec:'];
   if (current !== null && current !== undefined) {
-    lines.push('-  strategy:', ...yamlLines(current, '    ').map((l) => `-${l}`));
+    lines.push(`-  ${field}:`, ...yamlLines(current, '    ').map((l) => `-${l}`));
   }
-  lines.push('+  strategy:', ...FIXED_STRATEGY.map((l) => `+    ${l}`));
+  lines.push(`+  ${field}:`, ...FIXED_STRATEGY.map((l) => `+    ${l}`));
   const notes = [
-    'Old pods then go before new ones start: each rollout takes one replica down at a time instead of needing room for one more.',
+    kind === 'DaemonSet'
+      ? "Each node's old pod then goes before its new one starts: each rollout takes one node's pod down at a time instead of needing room for a second pod on the same node."
+      : 'Old pods then go before new ones start: each rollout takes one replica down at a time instead of needing room for one more.',
   ];
   if (current === undefined) {
     notes.push(
@@ -120,7 +138,7 @@ interface TermWithKeys extends PodAffinityTerm {
   matchLabelKeys?: string[];
 }
 
-function selfRepellingTerms(deployment: Deployment): number[] {
+function selfRepellingTerms(deployment: WorkloadObject): number[] {
   const template = deployment.spec.template;
   const labels = template.metadata?.labels ?? {};
   const terms = (template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
@@ -137,7 +155,7 @@ function selfRepellingTerms(deployment: Deployment): number[] {
 }
 
 function matchLabelKeysChange(
-  deployment: Deployment,
+  deployment: WorkloadObject,
   owner: ManagedBy | undefined,
   addresses: string,
   indexes: number[],
@@ -177,14 +195,16 @@ function matchLabelKeysChange(
  * deadlock or rollout-at-risk finding (one set, since both ask for the same change).
  */
 export function buildManifestChanges(
-  deployment: Deployment,
+  deployment: WorkloadObject,
   findings: readonly Pick<Finding, 'code'>[],
   owner: ManagedBy | undefined,
+  kind: WorkloadKind = 'Deployment',
 ): ManifestChange[] {
   const finding = findings.find((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
   if (!finding) return [];
-  const changes = [strategyChange(deployment, owner, finding.code)];
-  const terms = selfRepellingTerms(deployment);
+  const changes = [strategyChange(deployment, owner, finding.code, kind)];
+  // pod-template-hash is a Deployment's label: a DaemonSet's pods carry controller-revision-hash.
+  const terms = kind === 'Deployment' ? selfRepellingTerms(deployment) : [];
   if (terms.length > 0) changes.push(matchLabelKeysChange(deployment, owner, finding.code, terms));
   return changes;
 }

@@ -18,7 +18,8 @@
  * by labels) is "maybe": the verdict stays unknown, never more confident than the object.
  */
 import { z } from 'zod';
-import type { Deployment } from '../diagnosis/k8s.js';
+import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
 import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
 import { parsePointer } from './json-pointer.js';
@@ -149,7 +150,8 @@ export type OwnerSettings = ArgoSettings | KustomizationSettings | HelmReleaseSe
 /** The settings the object read says, or why they are not known. */
 export function ownerSettings(
   read: OwnerSettingsRead | undefined,
-  live: Deployment,
+  live: WorkloadObject,
+  kind: WorkloadKind = 'Deployment',
 ): { ok: true; settings: OwnerSettings } | { ok: false; why: string } {
   if (!read) return { ok: false, why: 'not read' };
   if (read.state !== 'read') return { ok: false, why: unreadWhy(read) };
@@ -161,7 +163,7 @@ export function ownerSettings(
   switch (read.kind) {
     case 'Application': {
       const parsed = argoSchema.safeParse(read.object);
-      return parsed.success ? { ok: true, settings: argoSettings(parsed.data, live) } : malformed;
+      return parsed.success ? { ok: true, settings: argoSettings(parsed.data, live, kind) } : malformed;
     }
     case 'Kustomization': {
       const parsed = kustomizationSchema.safeParse(read.object);
@@ -192,7 +194,7 @@ export function ownerSettings(
           ignores: (tokens) =>
             strongest(
               rules.map((rule) => {
-                const target = helmTargetMatches(rule.target, live);
+                const target = helmTargetMatches(rule.target, live, kind);
                 if (target === 'no') return 'no';
                 const covered = rule.paths.some((p) => pointerCovers(p, tokens));
                 return covered ? target : 'no';
@@ -223,7 +225,11 @@ function unreadWhy(read: OwnerSettingsRead): string {
   }
 }
 
-function argoSettings(app: z.infer<typeof argoSchema>, live: Deployment): ArgoSettings {
+function argoSettings(
+  app: z.infer<typeof argoSchema>,
+  live: WorkloadObject,
+  kind: WorkloadKind,
+): ArgoSettings {
   const policy = app.spec?.syncPolicy ?? undefined;
   const automatedObject = policy?.automated ?? undefined;
   const automated = automatedObject !== undefined && automatedObject.enabled !== false;
@@ -237,7 +243,7 @@ function argoSettings(app: z.infer<typeof argoSchema>, live: Deployment): ArgoSe
   const entries = (app.spec?.ignoreDifferences ?? []).filter(
     (e) =>
       globMatch(e.group ?? '', 'apps') &&
-      globMatch(e.kind ?? '', 'Deployment') &&
+      globMatch(e.kind ?? '', kind) &&
       (!e.name || e.name === meta.name) &&
       (!e.namespace || e.namespace === meta.namespace),
   );
@@ -254,7 +260,7 @@ function argoSettings(app: z.infer<typeof argoSchema>, live: Deployment): ArgoSe
         : resources.some(
             (r) =>
               r.group === 'apps' &&
-              r.kind === 'Deployment' &&
+              r.kind === kind &&
               r.name === meta.name &&
               (r.namespace ?? '') === (meta.namespace ?? ''),
           ),
@@ -332,7 +338,8 @@ function helmTargetMatches(
         annotationSelector?: string | undefined;
       }
     | undefined,
-  live: Deployment,
+  live: WorkloadObject,
+  kind: WorkloadKind,
 ): Coverage {
   if (!target) return 'yes';
   const regex = (pattern: string | undefined, value: string): boolean => {
@@ -343,8 +350,7 @@ function helmTargetMatches(
       return false;
     }
   };
-  if (!regex(target.group, 'apps') || !regex(target.version, 'v1') || !regex(target.kind, 'Deployment'))
-    return 'no';
+  if (!regex(target.group, 'apps') || !regex(target.version, 'v1') || !regex(target.kind, kind)) return 'no';
   if (!regex(target.name, live.metadata.name ?? '')) return 'no';
   if (!regex(target.namespace, live.metadata.namespace ?? '')) return 'no';
   return target.labelSelector || target.annotationSelector ? 'maybe' : 'yes';

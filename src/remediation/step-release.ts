@@ -12,7 +12,7 @@ import type { Pod } from '../diagnosis/k8s.js';
 import { chooseRelease } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
 import { podsOfReplicaSet } from '../diagnosis/workloads/deployment/replica-sets.js';
-import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { isDeploymentObjects, type WorkloadSnapshot } from '../diagnosis/snapshot.js';
 import type { OldReplicaSetTarget, ReplicaSetScalePlan } from './plan.js';
 
 /**
@@ -31,7 +31,9 @@ export function chooseStep(snapshot: WorkloadSnapshot, target: OldReplicaSetTarg
   const proof = currentDeadlockProof(new AnalysisContext(snapshot));
   if (!proof)
     return { ok: false, stop: 'nothing-blocked', reason: 'no Pending new pod is blocked by an old pod now' };
-  const old = snapshot.replicaSets.find((rs) => rs.metadata.uid === target.uid);
+  const old = isDeploymentObjects(snapshot)
+    ? snapshot.replicaSets.find((rs) => rs.metadata.uid === target.uid)
+    : undefined;
   const pods = old ? podsOfReplicaSet(snapshot, old) : [];
   const choice = chooseRelease(pods, (p) => proof.nodes.includes(p.spec.nodeName ?? ''));
   if (!choice)

@@ -21,7 +21,7 @@ import type { AppRuntime } from '../../src/app/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import type { AuditEvent } from '../../src/audit.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';
@@ -121,7 +121,7 @@ describe('a two-person rule against a Redis writer', () => {
     workers = startTestWorkers(
       redis.url,
       {
-        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        collect: async (ref) => ({ target: ref }) as unknown as DeploymentSnapshot,
         diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
         dryRun: async () => ({ ok: true, changes: [] }),
         scan: async () => ({ scanned: 0, entries: [] }),

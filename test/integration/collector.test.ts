@@ -3,6 +3,7 @@
  * mid-deadlock plus filler workloads): what it reads, how it degrades, and that the
  * request count does not grow with the cluster.
  */
+import { asDeployment } from '../support/k8s-builders.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,7 +68,7 @@ describe('collector on a 10-node cluster', () => {
     );
     expect(snapshot.dra).toBeUndefined();
     expect(snapshot.pods.map((p) => p.status?.phase).sort()).toEqual(['Pending', 'Running']);
-    expect(snapshot.replicaSets.map((rs) => rs.metadata.name)).toEqual([
+    expect(asDeployment(snapshot).replicaSets.map((rs) => rs.metadata.name)).toEqual([
       'vision-object-tracker-7bbc65dc8c',
       'vision-object-tracker-6d4f7b9c8',
     ]);

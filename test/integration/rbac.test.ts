@@ -6,6 +6,7 @@
  * The Helm chart's RBAC, rendered by the real helm for each install shape (default,
  * worker-only, namespaced, with owner settings), is held to the same inventory.
  */
+import { asDeployment } from '../support/k8s-builders.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -225,7 +226,7 @@ async function fullRun(): Promise<void> {
   const checkout = diagnose(checkoutSnap);
   expect(tracker.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
   expect(checkout.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
-  expect((await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
+  expect(asDeployment(await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
   await scanCluster(client, { allNamespaces: true });
   await scanCluster(client, { namespace: CHECKOUT.namespace });
   await earlyWarningStreams(client, () => sim.requests.map(permissionOf));

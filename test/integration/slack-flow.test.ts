@@ -6,7 +6,7 @@ import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { shownDigest } from '../../src/trust/plan-seal.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';
@@ -126,7 +126,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
               ['gpu'],
               ['vision-tracker'],
             );
-          return { target: ref } as unknown as WorkloadSnapshot;
+          return { target: ref } as unknown as DeploymentSnapshot;
         },
         diagnose: (snapshot) => diagnosisFor(snapshot.target.name),
         dryRun: async () => ({

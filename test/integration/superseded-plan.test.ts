@@ -14,7 +14,7 @@ import type { AppRuntime } from '../../src/app/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import type { AuditEvent } from '../../src/audit.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { createLogger } from '../../src/logger.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -101,7 +101,7 @@ describe('an Apply button whose plan a later diagnosis re-made', () => {
     workers = startTestWorkers(
       redis.url,
       {
-        collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+        collect: async (ref) => ({ target: ref }) as unknown as DeploymentSnapshot,
         diagnose: () => diagnosisOf(++runs),
         dryRun: async () => ({ ok: true, changes: [] }),
         scan: async () => ({ scanned: 0, entries: [] }),

@@ -3,7 +3,7 @@
  * nodes. Shaped like `kubectl get -o yaml` output through the shared builders.
  */
 import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { logKey } from '../../src/diagnosis/snapshot.js';
 import {
   makeDeployment,
@@ -20,7 +20,7 @@ export const CRASH_LOG =
   'level=fatal msg="io_uring_setup failed" error="operation not permitted"\n';
 
 export interface CrashScenario {
-  snapshot: WorkloadSnapshot;
+  snapshot: DeploymentSnapshot;
   deployment: Deployment;
   replicaSet: ReplicaSet;
   pods: Pod[];

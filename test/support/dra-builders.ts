@@ -13,7 +13,7 @@ import type {
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../../src/diagnosis/k8s.js';
-import { fullCoverage, type DraCoverage, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { fullCoverage, type DraCoverage, type DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { makeNode, makeSnapshot, uid } from './k8s-builders.js';
 import { rollout, unschedulablePod } from './rollout-scenarios.js';
 
@@ -163,7 +163,7 @@ export function claim(
 }
 
 export interface DraScenario {
-  snapshot: WorkloadSnapshot;
+  snapshot: DeploymentSnapshot;
   oldPod: Pod;
   newPod: Pod;
   nodes: Node[];

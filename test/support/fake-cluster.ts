@@ -4,7 +4,7 @@
  * records the plan id and succeeds, and the rollout completes at once.
  */
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { ClusterDeps } from '../../src/worker/runtime.js';
 
@@ -49,7 +49,7 @@ export function surgeDiagnosis(namespace: string, name: string): Diagnosis {
 /** @param applied receives the id of every plan the worker applies. */
 export function fakeClusterDeps(applied: string[]): ClusterDeps {
   return {
-    collect: async (ref) => ({ target: ref }) as unknown as WorkloadSnapshot,
+    collect: async (ref) => ({ target: ref }) as unknown as DeploymentSnapshot,
     diagnose: (snapshot) => surgeDiagnosis(snapshot.target.namespace, snapshot.target.name),
     dryRun: async () => ({ ok: true, changes: [] }),
     scan: async () => ({ scanned: 0, entries: [] }),

@@ -14,7 +14,12 @@ import type {
   ReplicaSet,
   Taint,
 } from '../../src/diagnosis/k8s.js';
-import { fullCoverage, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import {
+  fullCoverage,
+  isDeploymentObjects,
+  type DeploymentSnapshot,
+  type WorkloadSnapshot,
+} from '../../src/diagnosis/snapshot.js';
 
 export const NOW = '2026-11-22T03:00:00Z';
 const CREATED = '2026-11-21T10:00:00Z';
@@ -427,8 +432,8 @@ export function makePvc(
 
 /** A snapshot with the given parts and empty defaults for the rest. */
 export function makeSnapshot(
-  parts: Pick<WorkloadSnapshot, 'deployment'> & Partial<WorkloadSnapshot>,
-): WorkloadSnapshot {
+  parts: Pick<DeploymentSnapshot, 'deployment'> & Partial<DeploymentSnapshot>,
+): DeploymentSnapshot {
   const meta = parts.deployment.metadata;
   return {
     target: { kind: 'Deployment', namespace: meta.namespace ?? 'default', name: meta.name ?? '' },
@@ -445,4 +450,11 @@ export function makeSnapshot(
     coverage: fullCoverage(),
     ...parts,
   };
+}
+
+/** A snapshot read by the collector or a dump, as a Deployment's (fails the test when it is another kind's). */
+export function asDeployment(snapshot: WorkloadSnapshot): DeploymentSnapshot {
+  if (!isDeploymentObjects(snapshot))
+    throw new Error(`expected a Deployment snapshot, got ${snapshot.target.kind}`);
+  return snapshot;
 }

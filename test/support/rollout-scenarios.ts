@@ -4,7 +4,7 @@
  * that must not get the deadlock verdict.
  */
 import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import {
   makeDeployment,
   makeEvent,
@@ -76,8 +76,8 @@ export function pendingRolloutSnapshot(
   parts: RolloutParts,
   nodes: Node[],
   message: string,
-  extra: Partial<WorkloadSnapshot> = {},
-): WorkloadSnapshot {
+  extra: Partial<DeploymentSnapshot> = {},
+): DeploymentSnapshot {
   const pending = parts.newPods[0];
   if (!pending) throw new Error('no pending pod');
   const { event } = unschedulablePod(pending, message);
@@ -146,7 +146,7 @@ export function rollout(
 /** Seed incident A: 10 nodes, one with a single GPU, the tracker pinned to it. */
 export function seedIncidentA(
   tweak: { newNodeSelector?: string; trackerTaint?: boolean } = {},
-): WorkloadSnapshot & { parts: RolloutParts } {
+): DeploymentSnapshot & { parts: RolloutParts } {
   const nodes: Node[] = [
     makeNode('tracker-node', {
       allocatable: { 'nvidia.com/gpu': '1' },

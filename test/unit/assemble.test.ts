@@ -12,6 +12,7 @@ import {
   makePod,
   makePvc,
   makeReplicaSet,
+  asDeployment,
 } from '../support/k8s-builders.js';
 
 const ref: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
@@ -21,7 +22,7 @@ describe('assembleSnapshot from the incident A dump', () => {
   const dump = loadObjects(
     readFileSync(new URL('../fixtures/dumps/incident-a-gpu-surge.yaml', import.meta.url), 'utf8'),
   );
-  const snapshot = assembleSnapshot(ref, dump);
+  const snapshot = asDeployment(assembleSnapshot(ref, dump));
 
   it('takes the Deployment, its ReplicaSets newest revision first, and their pods', () => {
     expect(snapshot.deployment.metadata.name).toBe('vision-object-tracker');
@@ -115,7 +116,7 @@ describe('assembleSnapshot selection rules', () => {
   );
 
   it('follows owner uids, not names, so a namesake in another namespace stays out', () => {
-    expect(snapshot.replicaSets.map((r) => r.metadata.uid)).toEqual([rs.metadata.uid]);
+    expect(asDeployment(snapshot).replicaSets.map((r) => r.metadata.uid)).toEqual([rs.metadata.uid]);
     expect(snapshot.pods.map((p) => p.metadata.name)).toEqual([ours.metadata.name, pending.metadata.name]);
     expect(snapshot.events.map((e) => e.reason)).toEqual(['FailedScheduling']);
   });

@@ -143,9 +143,9 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
   });
 
   it.each([
-    [[], 'which Deployment?'],
-    [['a', 'b'], 'expected one Deployment, got 2'],
-    [['statefulset/db'], 'only Deployments can be diagnosed, not "statefulset"'],
+    [[], 'which Deployment or DaemonSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME)'],
+    [['a', 'b'], 'expected one Deployment or DaemonSet, got 2'],
+    [['statefulset/db'], 'only Deployments and DaemonSets can be diagnosed, not "statefulset"'],
     [['Web_App'], '"Web_App" is not a valid Deployment name'],
     [['deploy/'], '"" is not a valid Deployment name'],
     [['web', '-n', 'Bad_NS'], '"Bad_NS" is not a valid namespace'],

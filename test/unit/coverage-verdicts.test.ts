@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Coverage, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { Coverage, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
 import type { Pod, Toleration } from '../../src/diagnosis/k8s.js';
 import { makeNode, makePod } from '../support/k8s-builders.js';
@@ -20,11 +20,11 @@ const NODES_UNREAD: Coverage = {
   ],
 };
 
-function codes(snapshot: WorkloadSnapshot): string[] {
+function codes(snapshot: DeploymentSnapshot): string[] {
   return diagnose(snapshot).findings.map((f) => f.code);
 }
 
-function planKinds(snapshot: WorkloadSnapshot): string[] {
+function planKinds(snapshot: DeploymentSnapshot): string[] {
   return diagnose(snapshot).remediations.map((p) => p.kind);
 }
 
@@ -213,7 +213,7 @@ describe('other workloads whose pods on a node were not read', () => {
 describe('constraints from the pods as admitted', () => {
   // GKE's ExtendedResourceToleration admission plugin adds this to every GPU pod.
   const gpuToleration: Toleration = { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' };
-  const tainted = (): WorkloadSnapshot & { parts: ReturnType<typeof seedIncidentA>['parts'] } => {
+  const tainted = (): DeploymentSnapshot & { parts: ReturnType<typeof seedIncidentA>['parts'] } => {
     const snapshot = seedIncidentA();
     const node = snapshot.nodes.find((n) => n.metadata.name === 'tracker-node');
     if (node?.spec) node.spec.taints = [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }];

@@ -5,7 +5,7 @@ import type { Evidence, Finding } from '../../src/diagnosis/finding.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { logKey, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { renderText } from '../../src/report/text.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';
@@ -158,7 +158,7 @@ describe('node dependence by separation, whatever the counts', () => {
     const plan = diagnose(scenario.snapshot).remediations.find((r) => r.kind === 'exclude-node');
     expect(plan?.warnings).toContainEqual(expect.stringContaining('have room for 3 of 10 replica(s)'));
 
-    const partial: WorkloadSnapshot = {
+    const partial: DeploymentSnapshot = {
       ...upgradePool().snapshot,
       coverage: { ...scenario.snapshot.coverage, podsReadOn: POOL.slice(0, 8) },
     };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { AccessProblem, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { AccessProblem, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import { draSeed } from '../support/dra-builders.js';
 
@@ -18,11 +18,11 @@ const REFUSED: AccessProblem = {
     'deviceclasses.resource.k8s.io is forbidden: User "jane" cannot list resource "deviceclasses" in API group "resource.k8s.io" at the cluster scope',
 };
 
-function refused(snapshot: WorkloadSnapshot): WorkloadSnapshot {
+function refused(snapshot: DeploymentSnapshot): DeploymentSnapshot {
   return { ...snapshot, accessProblems: [...snapshot.accessProblems, REFUSED] };
 }
 
-function nodesUnread(snapshot: WorkloadSnapshot): WorkloadSnapshot {
+function nodesUnread(snapshot: DeploymentSnapshot): DeploymentSnapshot {
   return {
     ...snapshot,
     nodes: [],
@@ -35,7 +35,7 @@ function nodesUnread(snapshot: WorkloadSnapshot): WorkloadSnapshot {
   };
 }
 
-function deniedKinds(snapshot: WorkloadSnapshot): string[] {
+function deniedKinds(snapshot: DeploymentSnapshot): string[] {
   return diagnose(snapshot)
     .findings.filter((f) => f.code === 'AccessDenied')
     .map((f) => f.summary);
@@ -72,7 +72,7 @@ describe('a refused DeviceClass list', () => {
 
   it('is reported with the nodes unread when the scheduler speaks of claims, not of the GPU', () => {
     const { snapshot } = draSeed({ mode: 'extended' });
-    const withoutDra: WorkloadSnapshot = { ...snapshot };
+    const withoutDra: DeploymentSnapshot = { ...snapshot };
     delete withoutDra.dra;
     expect(deniedKinds(refused(nodesUnread(withoutDra)))).toContain(
       'cannot list deviceclasses (cluster-wide): grant list on deviceclasses',

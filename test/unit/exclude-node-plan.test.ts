@@ -4,7 +4,7 @@ import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { CoverageGap, WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { CoverageGap, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -13,11 +13,11 @@ import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtu
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { selectWorkload } from '../../src/diagnosis/workloads/select-workload.js';
 import { fullCoverage } from '../../src/diagnosis/snapshot.js';
-import { makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
+import { asDeployment, makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const SEED_B: CrashScenarioOptions = { placement: ['node-a', 'node-b', 'node-c'], crashing: [1] };
 
-function findingOf(snapshot: WorkloadSnapshot): Omit<Finding, 'remediations'> {
+function findingOf(snapshot: DeploymentSnapshot): Omit<Finding, 'remediations'> {
   const [finding] = crashLoopOnNode.analyze(new AnalysisContext(snapshot));
   if (!finding) throw new Error('expected a CrashLoopOnNode finding');
   return finding;
@@ -198,7 +198,7 @@ describe('exclude-node plan with an existing affinity and tolerations', () => {
 describe('exclude-node: what was not read is named, never counted as no room', () => {
   // Seed B as the collector sees it live: a template that may go anywhere, nothing
   // Pending, so only the nodes its pods run on were read (nodes 'partial', no gap).
-  function seedB(podsReadOn: string[], gaps: CoverageGap[] = []): WorkloadSnapshot {
+  function seedB(podsReadOn: string[], gaps: CoverageGap[] = []): DeploymentSnapshot {
     const { snapshot } = crashScenario(SEED_B);
     return {
       ...snapshot,
@@ -206,7 +206,7 @@ describe('exclude-node: what was not read is named, never counted as no room', (
       coverage: { ...snapshot.coverage, nodes: 'partial', podsReadOn, gaps },
     };
   }
-  const planOf = (snapshot: WorkloadSnapshot): RemediationPlan =>
+  const planOf = (snapshot: DeploymentSnapshot): RemediationPlan =>
     onlyPlan(buildExcludeNodePlans(new AnalysisContext(snapshot), findingOf(snapshot)));
 
   it('the pods on the nodes that stay were read and hold every replica: no warning', () => {
@@ -254,11 +254,13 @@ describe('exclude-node: what was not read is named, never counted as no room', (
     const neighbours = ['node-a', 'node-c'].map((node, i) =>
       makePod(batchRs, ['g7x2m', 'k4p9w'][i] ?? 'x', node, { phase: 'Running' }),
     );
-    const snapshot = selectWorkload(
-      'Deployment',
-      deployment,
-      { revisions: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
-      { capturedAt: '2026-11-22T03:00:00Z', coverage: fullCoverage() },
+    const snapshot = asDeployment(
+      selectWorkload(
+        'Deployment',
+        deployment,
+        { revisions: [replicaSet], pods: [...pods, ...neighbours], events: [], pvcs: [], nodes, neighbours },
+        { capturedAt: '2026-11-22T03:00:00Z', coverage: fullCoverage() },
+      ),
     );
     expect(snapshot.otherPods.map((p) => p.spec.nodeName).sort()).toEqual(['node-a', 'node-c']);
     // 7 of 8 cpu taken on node-a and node-c: one more 1-cpu pod fits on each.

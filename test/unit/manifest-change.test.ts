@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { makeNode } from '../support/k8s-builders.js';
@@ -18,7 +18,7 @@ import {
   withLastApplied,
 } from '../support/rollout-scenarios.js';
 
-function zookeeper(keys?: string[]): WorkloadSnapshot {
+function zookeeper(keys?: string[]): DeploymentSnapshot {
   const nodes = ['w1', 'w2', 'w3'].map((n) => makeNode(n));
   const term = {
     labelSelector: { matchLabels: { app: 'zk' } },

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from '../../src/remediation/restart-time.js';
@@ -27,11 +27,11 @@ afterEach(() => {
 });
 
 /** The snapshot as a live read at `at` would give it: same objects, another capture time. */
-function at(snapshot: WorkloadSnapshot, time: string): WorkloadSnapshot {
+function at(snapshot: DeploymentSnapshot, time: string): DeploymentSnapshot {
   return { ...structuredClone(snapshot), capturedAt: time };
 }
 
-function diagnoseAt(snapshot: WorkloadSnapshot, time: string): RemediationPlan[] {
+function diagnoseAt(snapshot: DeploymentSnapshot, time: string): RemediationPlan[] {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date(time));
   return diagnose(at(snapshot, time)).remediations;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
 import {
   buildScaleOldReplicaSetPlans,
   scalePatch,
@@ -25,13 +25,17 @@ import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 
 /** The builder's plans for `snapshot`, on the deadlock finding of `findingOf` (default: the same snapshot). */
-function plans(snapshot: WorkloadSnapshot, findingOf: WorkloadSnapshot = snapshot, notOffered?: NotOffered) {
+function plans(
+  snapshot: DeploymentSnapshot,
+  findingOf: DeploymentSnapshot = snapshot,
+  notOffered?: NotOffered,
+) {
   const [finding] = surgeDeadlock.analyze(new AnalysisContext(findingOf));
   if (finding?.code !== 'RolloutSurgeDeadlock') throw new Error(`no deadlock: ${finding?.code ?? 'none'}`);
   return buildScaleOldReplicaSetPlans(new AnalysisContext(snapshot), finding, notOffered);
 }
 
-function threeReplicaIngress(): WorkloadSnapshot {
+function threeReplicaIngress(): DeploymentSnapshot {
   const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
   const parts = rollout('ingress', {
     oldNodes: ['edge-1', 'edge-2', 'edge-3'],

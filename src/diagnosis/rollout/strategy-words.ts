@@ -12,6 +12,6 @@ function value(name: string, v: ResolvedValue | null): string {
 
 /** "maxSurge 25% (default) = 1, maxUnavailable 25% (default) = 0 at 1 replica" */
 export function strategyPhrase(strategy: ResolvedStrategy, replicas: number): string {
-  if (strategy.type === 'Recreate') return 'Recreate';
-  return `${value('maxSurge', strategy.maxSurge)}, ${value('maxUnavailable', strategy.maxUnavailable)} at ${replicas} replica${replicas === 1 ? '' : 's'}`;
+  if (strategy.type !== 'RollingUpdate') return strategy.type;
+  return `${value('maxSurge', strategy.maxSurge)}, ${value('maxUnavailable', strategy.maxUnavailable)} at ${replicas} ${strategy.per ?? 'replica'}${replicas === 1 ? '' : 's'}`;
 }

@@ -6,6 +6,7 @@
 import type { PodTemplateSpec } from '../k8s.js';
 import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
+import { daemonSetKind } from './daemonset/index.js';
 import { deploymentKind } from './deployment/index.js';
 import type { WorkloadKindModule } from '../workload-kind.js';
 
@@ -14,6 +15,7 @@ type KindOf = Pick<WorkloadSnapshot, 'target'> & WorkloadObjects;
 
 const MODULES: Readonly<Record<WorkloadKind, WorkloadKindModule>> = Object.freeze({
   Deployment: deploymentKind,
+  DaemonSet: daemonSetKind,
 });
 
 /** The module of a kind, or of the kind a snapshot (or any `{ target }`) is about. */

@@ -5,10 +5,11 @@
 import type { CoverageGap, ReadState } from '../../diagnosis/snapshot.js';
 import type { ListResult } from '../list.js';
 
-export type ListedKind = 'replicasets' | 'pods' | 'events' | 'persistentvolumeclaims';
+export type ListedKind = 'replicasets' | 'controllerrevisions' | 'pods' | 'events' | 'persistentvolumeclaims';
 
 const ABOUT: Record<ListedKind, CoverageGap['about']> = {
   replicasets: 'replicaSets',
+  controllerrevisions: 'replicaSets',
   pods: 'pods',
   events: 'events',
   persistentvolumeclaims: 'pvcs',

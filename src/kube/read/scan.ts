@@ -236,7 +236,7 @@ async function readNamespace(
   );
   const gaps: CoverageGap[] = [];
   const list = async <T>(
-    resource: 'replicasets' | 'pods' | 'persistentvolumeclaims' | 'events',
+    resource: 'replicasets' | 'controllerrevisions' | 'pods' | 'persistentvolumeclaims' | 'events',
   ): Promise<{ items: T[]; state: ReadState }> => {
     const read = await secondaryRead(problems, undefined, () =>
       listObjects<T>(client, { resource, namespace }, { limit: 500, maxPages: 20 }),

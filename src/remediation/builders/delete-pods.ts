@@ -10,7 +10,7 @@ import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
-import { podTemplateOf } from '../../diagnosis/workloads/index.js';
+import { podTemplateOf, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
@@ -25,9 +25,9 @@ export function buildDeletePodsPlans(
     .filter((p) => p.name !== '' && p.uid !== '')
     .sort((a, b) => a.name.localeCompare(b.name));
   if (pods.length === 0) return [];
-  const { deployment } = snapshot;
-  const uid = deployment.metadata.uid ?? '';
-  const generation = deployment.metadata.generation ?? 0;
+  const object = workloadObject(snapshot);
+  const uid = object.metadata.uid ?? '';
+  const generation = object.metadata.generation ?? 0;
   const elsewhere = snapshot.nodes.filter(
     (n) => !picture.badNodes.includes(n.metadata.name ?? '') && isEligible(n, podTemplateOf(snapshot).spec),
   );
@@ -44,7 +44,7 @@ export function buildDeletePodsPlans(
       target: snapshot.target,
       summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
       impact:
-        `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
+        `The ${snapshot.target.kind === 'DaemonSet' ? 'DaemonSet controller' : 'ReplicaSet'} creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
         `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
         'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
         '(generation) this plan is then refused as stale.',

@@ -36,8 +36,8 @@ import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
-import { antiAffinityOnePerNode, rollingUpdateSurges } from './template-facts.js';
-import { podTemplateOf, workloadKind } from '../../diagnosis/workloads/index.js';
+import { antiAffinityOnePerNode, nodeAgentRole, rollingUpdateSurges } from './template-facts.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
 
@@ -59,7 +59,8 @@ export function buildExcludeNodePlans(
   if (badNodes.some((n) => n === undefined)) return [];
   const exclusion = exclusionOf(picture, badNodes);
   if (!exclusion) return [];
-  const { deployment } = snapshot;
+  const deployment = workloadObject(snapshot);
+  const daemon = snapshot.target.kind === 'DaemonSet';
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
   const patchedSpec: PodSpec = { ...podTemplateOf(snapshot).spec, affinity: after };
@@ -78,7 +79,8 @@ export function buildExcludeNodePlans(
   const serving = Math.min(picture.healthyPods.length, replicas);
   // Refused only on full knowledge: every node the template may use listed, and the pods
   // on each that stays eligible read. Otherwise the shortfall is a warning.
-  if (snapshot.nodesComplete && room.unknownNodes.length === 0 && room.fits < serving) return [];
+  // A DaemonSet runs one pod per node it selects: excluding nodes takes no room from the others.
+  if (!daemon && snapshot.nodesComplete && room.unknownNodes.length === 0 && room.fits < serving) return [];
 
   const eligibleBefore = snapshot.nodes.filter((n) => isEligible(n, podTemplateOf(snapshot).spec));
   const generation = deployment.metadata.generation ?? 0;
@@ -95,11 +97,15 @@ export function buildExcludeNodePlans(
       kind: 'exclude-node',
       target: snapshot.target,
       summary,
-      impact: impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
-      warnings: [
-        ...warnings(snapshot, deployment, patchedSpec, eligibleAfter, replicas),
-        ...roomWarnings(room, replicas, snapshot),
-      ],
+      impact: daemon
+        ? daemonSetImpact(snapshot, picture, eligibleBefore, eligibleAfter, exclusion)
+        : impactText(snapshot, picture, eligibleBefore, eligibleAfter, replicas, exclusion),
+      warnings: daemon
+        ? daemonSetWarnings(snapshot, picture)
+        : [
+            ...warnings(snapshot, deployment as Deployment, patchedSpec, eligibleAfter, replicas),
+            ...roomWarnings(room, replicas, snapshot),
+          ],
       patch: { type: 'json', body: patch },
       preconditions: { uid, generation, fields: [{ path: AFFINITY_PATH, value: before }] },
       inverse: { type: 'json', body: inversePatch(before, after) },
@@ -212,6 +218,46 @@ function inversePatch(before: Affinity | undefined, after: Affinity): JsonPatchO
   return [guard, { op: 'replace', path: AFFINITY_PATH, value: before }];
 }
 
+/**
+ * A DaemonSet's exclusion: its pods on the excluded nodes are deleted (the controller
+ * no longer wants a pod there) and nothing moves elsewhere; what the node loses
+ * depends on what the DaemonSet does there (template-facts.ts nodeAgentRole).
+ */
+function daemonSetImpact(
+  snapshot: WorkloadSnapshot,
+  picture: TemplateCrashPicture,
+  before: Node[],
+  after: Node[],
+  exclusion: Exclusion,
+): string {
+  const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
+  const byLabel =
+    exclusion.key === HOSTNAME_LABEL
+      ? ''
+      : ` Every node with ${exclusion.key}=${exclusion.values.join(' or ')} is excluded, now and later.`;
+  const role = nodeAgentRole(podTemplateOf(snapshot).spec);
+  return (
+    `${snapshot.target.name} stops running on ${shortList(excluded.length > 0 ? excluded : picture.badNodes)}: the DaemonSet controller deletes its pod${excluded.length === 1 ? '' : 's'} there and starts none elsewhere; ` +
+    `${after.length} of ${before.length} ${nodesReadNote(snapshot)} keep it.${byLabel} ` +
+    (role
+      ? `Losing it matters: ${role}. Cordon or repair the excluded node${excluded.length === 1 ? '' : 's'} rather than leave ${excluded.length === 1 ? 'it' : 'them'} serving without it. `
+      : 'Whatever it does on those nodes (logs, metrics, a node service) stops there until the exclusion is removed. ') +
+    'Changing the pod template also starts a rolling update that replaces its pod on every other node. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
+  );
+}
+
+function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {
+  const gap = nodesGap(snapshot);
+  const list = [
+    `The pods on ${shortList(picture.badNodes)} are deleted, not moved: a DaemonSet runs exactly one pod per node it selects.`,
+  ];
+  if (gap)
+    list.push(
+      `Not read: ${gap.what} (${GAP_REASON[gap.reason]}). Eligibility counts cover only the nodes read.`,
+    );
+  return list;
+}
+
 function impactText(
   snapshot: WorkloadSnapshot,
   picture: TemplateCrashPicture,
@@ -221,7 +267,8 @@ function impactText(
   exclusion: Exclusion,
 ): string {
   const known = nodesReadNote(snapshot);
-  const strategy = snapshot.deployment.spec.strategy?.type ?? 'RollingUpdate';
+  const kind = workloadKind(snapshot);
+  const strategy = kind.strategy(kind.object(snapshot)).type;
   const excluded = before.filter((n) => !after.includes(n)).map((n) => n.metadata.name ?? '');
   const others = excluded.filter((n) => !picture.badNodes.includes(n));
   const byLabel =

@@ -11,14 +11,13 @@
  * set-recreate, which restart in the same patch).
  */
 import { codeSpan } from '../../text/code-span.js';
-import { desiredReplicas, resolveStrategy } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { surgeDeadlockStands } from '../../diagnosis/rollout/surge-proof.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
-import { workloadKind } from '../../diagnosis/workloads/index.js';
+import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 /** A restart plan for the finding, or none when a restart cannot help. */
 export function buildRolloutRestartPlans(
@@ -26,21 +25,25 @@ export function buildRolloutRestartPlans(
   finding: Omit<Finding, 'remediations'>,
 ): RemediationPlan[] {
   const { snapshot } = ctx;
-  const { deployment } = snapshot;
-  const strategy = resolveStrategy(deployment);
+  const kind = workloadKind(snapshot);
+  const object = workloadObject(snapshot);
+  const strategy = kind.strategy(object);
+  // OnDelete: a template change replaces no pod, so a restart does nothing until pods are deleted.
+  if (strategy.type === 'OnDelete') return [];
   if (strategy.type === 'RollingUpdate' && surgeDeadlockStands(ctx)) return [];
   const patch = {
     type: 'strategic-merge' as const,
     body: { spec: { template: { metadata: { annotations: { [RESTARTED_AT]: APPLY_TIME } } } } },
   };
-  const replicas = desiredReplicas(deployment);
-  const impact = workloadKind(snapshot).paused(deployment)
+  const replicas = kind.desiredReplicas(object);
+  const unit = strategy.per === 'node' ? 'pod(s), one per node' : 'replica(s)';
+  const impact = kind.paused(object)
     ? `none while the Deployment is paused: the new template waits for ${codeSpan('kubectl rollout resume')}, then ${strategy.type === 'Recreate' ? `all ${replicas} replica(s) stop and new ones start (Recreate)` : `all ${replicas} replica(s) are replaced gradually`}`
     : strategy.type === 'Recreate'
       ? `outage: all ${replicas} replica(s) stop, then new ones start (Recreate)`
-      : `replaces all ${replicas} replica(s) gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;
-  const uid = deployment.metadata.uid ?? '';
-  const generation = deployment.metadata.generation ?? 0;
+      : `replaces all ${replicas} ${unit} gradually: up to ${strategy.maxSurge?.value ?? 0} extra and ${strategy.maxUnavailable?.value ?? 0} unavailable at a time`;
+  const uid = object.metadata.uid ?? '';
+  const generation = object.metadata.generation ?? 0;
   return [
     {
       id: planId('rollout-restart', uid, generation, patch),
@@ -48,7 +51,7 @@ export function buildRolloutRestartPlans(
       target: snapshot.target,
       summary: `Restart the rollout (kubectl rollout restart): set ${RESTARTED_AT} to the time of the apply.`,
       impact,
-      warnings: workloadKind(snapshot).paused(deployment)
+      warnings: kind.paused(object)
         ? [
             'The Deployment is paused: nothing restarts until `kubectl rollout resume`; the restart annotation waits in the template.',
           ]
@@ -60,7 +63,7 @@ export function buildRolloutRestartPlans(
         fields: [
           {
             path: RESTARTED_AT_POINTER,
-            value: deployment.spec.template.metadata?.annotations?.[RESTARTED_AT],
+            value: kind.podTemplate(object).metadata?.annotations?.[RESTARTED_AT],
           },
         ],
       },

@@ -20,6 +20,7 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
+import { isDeploymentObjects } from '../../diagnosis/snapshot.js';
 import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
@@ -67,6 +68,7 @@ function holderOf(
   notOffered: NotOffered,
 ): { rs: Named; hash: string; current: Named; others: ReplicaSet[] } | undefined {
   const { snapshot } = ctx;
+  if (!isDeploymentObjects(snapshot)) return undefined;
   // ReplicaSets not read completely: another active one may exist. Unknown is not none.
   if (snapshot.coverage && snapshot.coverage.replicaSets !== 'complete') {
     notOffered(
@@ -108,6 +110,8 @@ export function buildScaleOldReplicaSetPlans(
 ): RemediationPlan[] {
   if (finding.code !== 'RolloutSurgeDeadlock') return [];
   const { snapshot } = ctx;
+  // Only a Deployment keeps its old pods in a ReplicaSet that can be scaled on its own.
+  if (!isDeploymentObjects(snapshot)) return [];
   const { deployment } = snapshot;
   const paused = workloadKind(snapshot).paused(deployment);
   const proof = currentDeadlockProof(ctx);

@@ -25,6 +25,7 @@ import { DEVICE_TAINT_KEY, DEVICE_TAINT_VALUE, deviceName, deviceTaintRuleName }
 import { planId } from '../plan-id.js';
 import type { DeviceTaintTarget, RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
+import { workloadObject } from '../../diagnosis/workloads/index.js';
 
 export function buildTaintDevicePlans(
   ctx: AnalysisContext,
@@ -77,9 +78,9 @@ export function buildTaintDevicePlans(
     resourceID: blamed.device,
     taint: { key: DEVICE_TAINT_KEY, value: DEVICE_TAINT_VALUE, effect: 'NoSchedule' },
   };
-  const { deployment } = snapshot;
-  const uid = deployment.metadata.uid ?? '';
-  const generation = deployment.metadata.generation ?? 0;
+  const object = workloadObject(snapshot);
+  const uid = object.metadata.uid ?? '';
+  const generation = object.metadata.generation ?? 0;
   const device = deviceName(ref);
   const warnings = [
     `DeviceTaintRule is cluster-scoped: the taint keeps every tenant's new claims off ${device}, not only this Deployment's, until the rule is deleted (Undo). It needs cluster-level permission (create devicetaintrules.resource.k8s.io).`,

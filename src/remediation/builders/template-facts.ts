@@ -48,3 +48,28 @@ export function rollingUpdateSurges(deployment: Deployment): boolean {
   const value = typeof raw === 'number' ? raw : Number.parseInt(raw, 10);
   return Number.isFinite(value) && value > 0 && (deployment.spec.replicas ?? 1) > 0;
 }
+
+/**
+ * What a node loses when this DaemonSet's pod is gone from it, from the paths its pod
+ * mounts from the host (the conventions kubelet and the plugins share): a CNI plugin
+ * (/etc/cni/net.d, /opt/cni/bin: new pods there get no network), a CSI node plugin
+ * (/var/lib/kubelet/plugins_registry or /var/lib/kubelet/plugins: volumes of that
+ * driver no longer mount there) or a device plugin (/var/lib/kubelet/device-plugins:
+ * the node's devices stop being offered). Undefined: none of these.
+ */
+export function nodeAgentRole(spec: PodSpec): string | undefined {
+  const paths = (spec.volumes ?? []).flatMap((v) =>
+    v.hostPath?.path ? [v.hostPath.path.replace(/\/+$/, '')] : [],
+  );
+  const has = (prefix: string): boolean => paths.some((p) => p === prefix || p.startsWith(`${prefix}/`));
+  if (has('/etc/cni/net.d') || has('/opt/cni/bin')) {
+    return 'it is a CNI plugin (it mounts the CNI configuration): pods created on a node without it get no network, so the node is unusable for new pods';
+  }
+  if (has('/var/lib/kubelet/plugins_registry') || has('/var/lib/kubelet/plugins')) {
+    return "it is a CSI node plugin (it registers with the kubelet's plugin registry): volumes of its driver no longer mount on a node without it";
+  }
+  if (has('/var/lib/kubelet/device-plugins')) {
+    return "it is a device plugin (it registers in the kubelet's device-plugins directory): a node without it stops offering its devices, so pods that request them cannot start there";
+  }
+  return undefined;
+}

@@ -17,8 +17,8 @@ import { APPLY_TIME, RESTARTED_AT_POINTER, restartsPods } from '../restart-time.
 import type { AllowlistVerdict, Applied, PlanBuilder, RemediationKindModule, WorkloadKind } from './kind.js';
 
 /**
- * Where a workload kind keeps what these kinds write, as JSON pointers. Deployment
- * only today; issue 30 adds the others (a DaemonSet's strategy is spec.updateStrategy).
+ * Where a workload kind keeps what these kinds write, as JSON pointers (a DaemonSet's
+ * strategy is spec.updateStrategy).
  */
 export interface WorkloadPaths {
   strategy: string;
@@ -28,12 +28,19 @@ export interface WorkloadPaths {
   requiredNodeAffinity: string;
 }
 
+const REQUIRED_NODE_AFFINITY =
+  '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution';
+
 const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
   Deployment: {
     strategy: '/spec/strategy',
     restartedAt: RESTARTED_AT_POINTER,
-    requiredNodeAffinity:
-      '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution',
+    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
+  },
+  DaemonSet: {
+    strategy: '/spec/updateStrategy',
+    restartedAt: RESTARTED_AT_POINTER,
+    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
 };
 
@@ -80,15 +87,22 @@ function patchBack(plan: WorkloadPatchPlan, applied: Applied): WorkloadPatchPlan
   };
 }
 
-/** The strategy a patch body sets (a merge patch's spec.strategy). */
+/** The strategy a patch body sets (a merge patch's spec.strategy, a DaemonSet's spec.updateStrategy). */
 export function strategyOf(plan: Pick<RemediationPlan, 'patch'>): {
   type?: unknown;
   maxSurge?: unknown;
   maxUnavailable?: unknown;
 } {
-  const spec = (plan.patch?.body as { spec?: { strategy?: Record<string, unknown>; template?: unknown } })
-    ?.spec;
-  const s = spec?.strategy ?? {};
+  const spec = (
+    plan.patch?.body as {
+      spec?: {
+        strategy?: Record<string, unknown>;
+        updateStrategy?: Record<string, unknown>;
+        template?: unknown;
+      };
+    }
+  )?.spec;
+  const s = spec?.strategy ?? spec?.updateStrategy ?? {};
   const ru = (s.rollingUpdate ?? {}) as Record<string, unknown>;
   return { type: s.type, maxSurge: ru.maxSurge, maxUnavailable: ru.maxUnavailable };
 }
@@ -135,7 +149,7 @@ export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
       );
   const touched = (prefix: string): boolean =>
     paths ? paths.some((p) => p === prefix || p.startsWith(`${prefix}/`)) : at(prefix) !== undefined;
-  if (touched('/spec/strategy')) {
+  if (touched('/spec/strategy') || touched('/spec/updateStrategy')) {
     const s = strategyOf(plan);
     parts.push(
       s.type === 'Recreate'

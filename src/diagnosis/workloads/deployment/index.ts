@@ -4,7 +4,12 @@
  * of an old revision go as the Deployment controller scales its ReplicaSet down.
  */
 import type { Deployment, ReplicaSet } from '../../k8s.js';
-import type { DeploymentObjects, WorkloadObject, WorkloadObjects } from '../../snapshot.js';
+import {
+  isDeploymentObjects,
+  type DeploymentObjects,
+  type WorkloadObject,
+  type WorkloadObjects,
+} from '../../snapshot.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
@@ -22,13 +27,14 @@ import { rolloutProgress, stalledRollout, statusSummary } from './rollout-status
 import { desiredReplicas, resolveStrategy } from './strategy.js';
 import { createFailures, keepsOldPods } from './create-failures.js';
 
-/** The Deployment of an object the registry handed to this module. */
+/** The Deployment of an object the registry handed to this module (it hands a module only its own kind). */
 function deployment(object: WorkloadObject): Deployment {
-  return object;
+  return object as Deployment;
 }
 
 /** The Deployment fields of a snapshot the registry handed to this module. */
-function objectsOf(snapshot: WorkloadObjects): DeploymentObjects {
+function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DeploymentObjects {
+  if (!isDeploymentObjects(snapshot)) throw new Error('not a Deployment snapshot');
   return snapshot;
 }
 
@@ -38,11 +44,16 @@ export const deploymentKind: WorkloadKindModule = {
   revisionLabel: HASH_LABEL,
   selector: (object) => deployment(object).spec.selector,
   podTemplate: (object) => deployment(object).spec.template,
-  own: (object, read, here) => ownReplicaSets(deployment(object), read, here),
-  objects: (object, revisions) => ({ deployment: deployment(object), replicaSets: revisions }),
+  own: (object, read, here) =>
+    ownReplicaSets(deployment(object), { revisions: read.revisions as ReplicaSet[], pods: read.pods }, here),
+  objects: (object, revisions) => ({
+    deployment: deployment(object),
+    replicaSets: revisions as ReplicaSet[],
+  }),
   object: (snapshot) => objectsOf(snapshot).deployment,
   nameFromPod: deploymentOfPod,
-  missingRevisions: (object, pods, revisions) => missingReplicaSets(deployment(object), pods, revisions),
+  missingRevisions: (object, pods, revisions) =>
+    missingReplicaSets(deployment(object), pods, revisions as ReplicaSet[]),
   countedPods: (object) => deployment(object).status?.replicas ?? 0,
 
   desiredReplicas: (object) => desiredReplicas(deployment(object)),
@@ -65,9 +76,9 @@ export const deploymentKind: WorkloadKindModule = {
     return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
   },
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(deployment(object), sinceGeneration),
-  underWay: (snapshot) => rolloutUnderWay(snapshot),
+  underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),
   statusSummary: (object) => statusSummary(deployment(object)),
-  createFailures: (snapshot) => createFailures(snapshot),
+  createFailures: (snapshot) => createFailures(objectsOf(snapshot)),
   keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object, strategy, replicas) =>

@@ -3,6 +3,7 @@
  * one controls, and when two templates are the same to the Deployment controller.
  */
 import { controlledBy } from '../../base/owners.js';
+import { semanticEqual } from '../../base/semantic-equal.js';
 import type { Deployment, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../../k8s.js';
 import type { CoverageGap, DeploymentObjects, WorkloadSnapshot } from '../../snapshot.js';
 
@@ -55,28 +56,6 @@ function withoutHash(template: PodTemplateSpec): PodTemplateSpec {
   const labels = { ...template.metadata?.labels };
   delete labels[HASH_LABEL];
   return { ...template, metadata: { ...template.metadata, labels } };
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return typeof value === 'object' && Object.keys(value).length === 0;
-}
-
-function semanticEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (isEmpty(a) && isEmpty(b)) return true;
-  if (typeof a === 'number' || typeof b === 'number') return String(a) === String(b);
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((item, i) => semanticEqual(item, b[i]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
-  for (const key of keys) if (!semanticEqual(left[key], right[key])) return false;
-  return true;
 }
 
 /** Pods controlled by the ReplicaSet (owner uid; by name and hash label when uids are missing). */

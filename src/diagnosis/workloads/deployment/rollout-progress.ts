@@ -16,12 +16,12 @@
  * - a pod of ours is terminating (the controller is about to lose it).
  */
 import { desiredReplicas } from './strategy.js';
-import type { WorkloadSnapshot } from '../../snapshot.js';
+import type { DeploymentSnapshot } from '../../snapshot.js';
 import { classifyReplicaSets, podsOfReplicaSet } from './replica-sets.js';
 import { isTerminal, isTerminating } from '../../base/pods.js';
 
 /** Why the Deployment is not in its steady state, or undefined when it is. */
-export function rolloutUnderWay(snapshot: WorkloadSnapshot): string | undefined {
+export function rolloutUnderWay(snapshot: DeploymentSnapshot): string | undefined {
   const { deployment } = snapshot;
   const replicas = desiredReplicas(deployment);
   const generation = deployment.metadata.generation;

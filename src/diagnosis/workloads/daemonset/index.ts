@@ -1,0 +1,95 @@
+/**
+ * The DaemonSet kind (apps/v1): one pod per node it selects, revisions are
+ * ControllerRevisions, the strategy is spec.updateStrategy (RollingUpdate with
+ * maxSurge/maxUnavailable per node, or OnDelete). With maxSurge the controller starts
+ * the new pod beside the old one on the same node and deletes the old one once the new
+ * one is available (pkg/controller/daemon/update.go, rollingUpdate), so a new pod that
+ * waits for what the old pod holds on that node (a hostPort, the node's only GPU)
+ * waits forever: the per-node surge deadlock.
+ */
+import type { ControllerRevision, DaemonSet } from '../../k8s.js';
+import type { DaemonSetObjects, WorkloadObject, WorkloadObjects } from '../../snapshot.js';
+import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
+import { createFailures } from './create-failures.js';
+import {
+  classifyRevisions,
+  daemonSetOfPod,
+  HASH_LABEL,
+  missingRevisions,
+  ownRevisions,
+  podsOfRevision,
+} from './revisions.js';
+import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './rollout-status.js';
+import { desiredPods, resolveStrategy } from './strategy.js';
+
+/** The DaemonSet of an object the registry handed to this module (it hands a module only its own kind). */
+function daemonSet(object: WorkloadObject): DaemonSet {
+  return object as DaemonSet;
+}
+
+function objectsOf(snapshot: WorkloadObjects): DaemonSetObjects {
+  if (!('daemonSet' in snapshot)) throw new Error('not a DaemonSet snapshot');
+  return snapshot;
+}
+
+function revisionsOf(snapshot: WorkloadObjects & { pods: DaemonSetPods }): Revisions {
+  const { daemonSet: ds, controllerRevisions } = objectsOf(snapshot);
+  const { current, old } = classifyRevisions(ds, controllerRevisions);
+  const revision = (r: ControllerRevision): Revision => ({
+    name: r.metadata.name ?? '',
+    hash: r.metadata.labels?.[HASH_LABEL] ?? '',
+    label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
+    pods: podsOfRevision(snapshot.pods, r),
+  });
+  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+}
+
+type DaemonSetPods = Parameters<typeof podsOfRevision>[0];
+
+export const daemonSetKind: WorkloadKindModule = {
+  kind: 'DaemonSet',
+  revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
+  revisionLabel: HASH_LABEL,
+  selector: (object) => daemonSet(object).spec.selector,
+  podTemplate: (object) => daemonSet(object).spec.template,
+  own: (object, read, here) =>
+    ownRevisions(
+      daemonSet(object),
+      { revisions: read.revisions as ControllerRevision[], pods: read.pods },
+      here,
+    ),
+  objects: (object, revisions) => ({
+    daemonSet: daemonSet(object),
+    controllerRevisions: revisions as ControllerRevision[],
+  }),
+  object: (snapshot) => objectsOf(snapshot).daemonSet,
+  nameFromPod: daemonSetOfPod,
+  missingRevisions: (object, pods, revisions) =>
+    missingRevisions(daemonSet(object), pods, revisions as ControllerRevision[]),
+  countedPods: (object) => {
+    const status = daemonSet(object).status;
+    return (status?.currentNumberScheduled ?? 0) + (status?.numberMisscheduled ?? 0);
+  },
+
+  desiredReplicas: (object) => desiredPods(daemonSet(object)),
+  paused: () => false,
+  strategy: (object) => resolveStrategy(daemonSet(object)),
+  // maxSurge > 0 (validation then requires maxUnavailable 0): the new pod first, on the old pod's node.
+  replacement: (strategy) =>
+    strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1 ? 'surge-first' : 'old-first',
+  revisions: (snapshot) => revisionsOf(snapshot),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(daemonSet(object), sinceGeneration),
+  underWay: (snapshot) =>
+    rolloutUnderWay(objectsOf(snapshot).daemonSet, snapshot.pods, revisionsOf(snapshot).current?.hash),
+  statusSummary: (object) => statusSummary(daemonSet(object)),
+  createFailures: (snapshot) =>
+    createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),
+  keepsOldPods: (snapshot) => {
+    const strategy = resolveStrategy(objectsOf(snapshot).daemonSet);
+    return strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1;
+  },
+  // No progress deadline: the DaemonSet controller never gives up on a rollout.
+  stalled: () => undefined,
+  misleadingSignals: (object, strategy) => nativeSignalsNote(daemonSet(object), strategy),
+  pausedNote: () => '',
+};

@@ -1,0 +1,68 @@
+/**
+ * set-rolling-update for a DaemonSet: spec.updateStrategy RollingUpdate with maxSurge 0
+ * and maxUnavailable 1 (a DaemonSet has no Recreate). No restart is needed: once the
+ * DaemonSet no longer allows surge, its controller deletes the excess pod on each node,
+ * the newest, which is the stuck surge pod (pkg/controller/daemon/daemon_controller.go,
+ * podsShouldBeOnNode: "more than 1 daemon pod is running, delete the excess daemon
+ * pods ... so the oldest is preserved"), then replaces the old pods maxUnavailable nodes
+ * at a time (update.go, rollingUpdate without surge). Pure.
+ */
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import { planId } from '../plan-id.js';
+import type { RemediationPlan } from '../plan.js';
+import { commonWarnings, describePrevious, type Situation } from './strategy-situation.js';
+import {
+  inverseStrategyPatch,
+  liveStrategy,
+  strategyPatch,
+  strategyPreconditions,
+} from './strategy-patch.js';
+import { nodeAgentRole } from './template-facts.js';
+
+const FIELD = 'updateStrategy';
+
+export function daemonSetRollingUpdatePlan(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  s: Situation,
+): RemediationPlan[] {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const object = workloadObject(snapshot);
+  const nodes = kind.desiredReplicas(object);
+  const unavailable = Math.max(1, s.proof.release);
+  const patch = strategyPatch(
+    { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: unavailable } } },
+    FIELD,
+  );
+  const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').filter(Boolean);
+  const now = s.restart
+    ? ` The DaemonSet controller then deletes the stuck surge pod${stuck.length === 1 ? '' : 's'} ${stuck.join(', ')} (without surge a second pod on a node is excess) and replaces the old pods ${unavailable} node at a time; no restart is needed.`
+    : " Nothing changes now (the strategy is not in the pod template); the next rollout replaces each node's pod before starting its new one.";
+  const role = nodeAgentRole(kind.podTemplate(object).spec);
+  const warnings = [
+    ...commonWarnings(object, { ...s, restart: false }, describePrevious(object, FIELD)),
+    ...(role
+      ? [
+          `While a node's pod is replaced the node runs without this DaemonSet: ${role}. maxUnavailable ${unavailable} keeps that to ${unavailable} node${unavailable === 1 ? '' : 's'} at a time, each until its new pod is Ready.`,
+        ]
+      : []),
+  ];
+  const lead = s.restart ? 'Now and in every later rollout' : 'In every later rollout';
+  return [
+    {
+      id: planId('set-rolling-update', object.metadata.uid ?? '', object.metadata.generation ?? 0, patch),
+      kind: 'set-rolling-update',
+      target: snapshot.target,
+      summary: `Let each node's old pod go first: updateStrategy RollingUpdate maxSurge 0, maxUnavailable ${unavailable}.${now}`,
+      impact: `${lead}: on ${unavailable} of ${nodes} node(s) at a time the DaemonSet's pod is down from the old pod's exit until the new one is Ready; the other nodes keep theirs. No extra pod is created (maxSurge 0).`,
+      warnings,
+      patch,
+      preconditions: strategyPreconditions(object, false, FIELD),
+      inverse: inverseStrategyPatch(liveStrategy(object, FIELD), FIELD),
+      addresses: finding.code,
+    },
+  ];
+}
