@@ -28,6 +28,10 @@ export const DEFAULT_ALERT_MAP: AlertMap = Object.freeze({
   KubeDeploymentRolloutStuck: { kind: 'deployment', label: 'deployment' },
   KubeDeploymentReplicasMismatch: { kind: 'deployment', label: 'deployment' },
   KubeDeploymentGenerationMismatch: { kind: 'deployment', label: 'deployment' },
+  // kube-state-metrics labels a DaemonSet's series `daemonset` (kubernetes-mixin apps alerts).
+  KubeDaemonSetRolloutStuck: { kind: 'daemonset', label: 'daemonset' },
+  KubeDaemonSetNotScheduled: { kind: 'daemonset', label: 'daemonset' },
+  KubeDaemonSetMisScheduled: { kind: 'daemonset', label: 'daemonset' },
 });
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_:.-]*$/;

@@ -170,4 +170,10 @@ export interface WorkloadKindModule {
   misleadingSignals(object: WorkloadObject, strategy: ResolvedStrategy, replicas: number): string;
   /** The sentence a finding adds when rollouts are stopped on purpose, or ''. */
   pausedNote(object: WorkloadObject): string;
+  /**
+   * The way out of a surge deadlock in one sentence: how letting the old pods go first
+   * is written for this kind ("RollingUpdate with maxSurge 0 (or Recreate), then restart
+   * the rollout ..."), after "Letting the old pod go first frees room on NODE: ".
+   */
+  surgeWayOut: string;
 }

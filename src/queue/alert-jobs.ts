@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 
 /**
  * Job data the alert flow puts on the shared queues (src/queue owns the queues; these
@@ -20,8 +21,10 @@ export type AlertThreadRef = z.infer<typeof alertThreadRefSchema>;
 export const alertWorkloadSchema = z.object({
   cluster: z.string().min(1),
   namespace: z.string().min(1),
-  /** Named by a Deployment alert, or guessed from pod names (`guessed`). */
+  /** Named by a workload alert (of kind `kind`), or a Deployment's guessed from pod names (`guessed`). */
   deployment: z.string().min(1).optional(),
+  /** The named workload's kind; absent means a Deployment (jobs queued before kinds). */
+  kind: z.enum(WORKLOAD_KINDS).optional(),
   guessed: z.boolean(),
   /** Pods named by pod alerts: the worker reads their ownerReferences. */
   pods: z.array(z.string().min(1)).max(20),

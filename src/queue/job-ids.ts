@@ -1,12 +1,22 @@
+import { DEFAULT_WORKLOAD_KIND, typeOfKind, type WorkloadKind } from '../diagnosis/workload-ref.js';
+
 /**
  * Deterministic job ids. BullMQ ignores an add whose id already exists, so a second
  * request for the same target while a diagnosis is queued or running joins it. Ids
  * never contain ':' (BullMQ refuses them) and are never plain integers.
  * Namespaces are DNS-1123 labels (no dots), so the first '.' after the prefix is
- * an unambiguous separator even when the name itself contains dots.
+ * an unambiguous separator even when the name itself contains dots. A kind other than
+ * the default one follows the name after '~' (no Kubernetes name holds one), so a
+ * DaemonSet and a Deployment of the same name never join each other's job, and the
+ * Deployment ids stay what they were.
  */
-export function diagnoseJobId(namespace: string, name: string): string {
-  return assertJobId(`diagnose.${namespace}.${name}`);
+export function diagnoseJobId(
+  namespace: string,
+  name: string,
+  kind: WorkloadKind = DEFAULT_WORKLOAD_KIND,
+): string {
+  const suffix = kind === DEFAULT_WORKLOAD_KIND ? '' : `~${typeOfKind(kind)}`;
+  return assertJobId(`diagnose.${namespace}.${name}${suffix}`);
 }
 
 /** One scan per namespace (or the whole cluster) at a time. */

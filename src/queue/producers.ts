@@ -161,7 +161,7 @@ export function createProducers(options: ProducerOptions): Producers {
       assertKnown(job.cluster);
       const jobId =
         job.mode === 'deployment'
-          ? diagnoseJobId(job.target.namespace, job.target.name)
+          ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
           : scanJobId(job.namespace);
       const q = queue(diagnoseQueueName(job.cluster));
       return bounded(

@@ -117,7 +117,14 @@ const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
     status: z.literal('scanned'),
     summary: z.string(),
     items: z.array(
-      z.object({ namespace: z.string(), name: z.string(), code: z.string(), summary: z.string() }),
+      z.object({
+        /** Absent: a Deployment. */
+        kind: z.enum(WORKLOAD_KINDS).optional(),
+        namespace: z.string(),
+        name: z.string(),
+        code: z.string(),
+        summary: z.string(),
+      }),
     ),
   }),
   z.object({
@@ -268,7 +275,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     /** Who approved, as Slack user ids; the app renders them as mentions (workers know no Slack syntax). */
     approvedBy: z.array(slackId).max(10).optional(),
     /** Offered as Re-run when the plan was refused (the Deployment changed). */
-    rerun: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
+    rerun: z
+      .object({
+        namespace: namespaceSchema,
+        name: resourceNameSchema,
+        kind: z.enum(WORKLOAD_KINDS).optional(),
+      })
+      .optional(),
     /** With stage 'progress': the step as data (the app renders it; names are checked, never text). */
     step: stepProgressSchema.optional(),
   }),

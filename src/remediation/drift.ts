@@ -136,15 +136,15 @@ function optOut(owner: ManagedBy, metadata: ObjectMeta): string | undefined {
     const skipped =
       metadataSays(metadata, FLUX_RECONCILE, 'disabled') ?? metadataSays(metadata, FLUX_SSA, 'ignore');
     if (skipped)
-      return `the Deployment carries ${skipped}: kustomize-controller skips it and applies nothing to it while that stays`;
+      return `the object carries ${skipped}: kustomize-controller skips it and applies nothing to it while that stays`;
     const once = metadataSays(metadata, FLUX_SSA, 'ifnotpresent');
     if (once)
-      return `the Deployment carries ${once}: kustomize-controller applies it only when it does not exist, so Git's value comes back only if the Deployment is re-created`;
+      return `the object carries ${once}: kustomize-controller applies it only when it does not exist, so Git's value comes back only if the object is re-created`;
   }
   if (owner.tool === 'flux-helm') {
     const off = metadataSays(metadata, FLUX_HELM_DRIFT_DETECTION, 'disabled');
     if (off)
-      return `the Deployment carries ${off}: helm-controller leaves it out of drift correction, and the next upgrade puts the chart's value back`;
+      return `the object carries ${off}: helm-controller leaves it out of drift correction, and the next upgrade puts the chart's value back`;
   }
   return undefined;
 }
@@ -228,12 +228,12 @@ function argoVerdict(
   if (app.listsDeployment === false)
     return {
       reverted: 'unknown',
-      why: 'the Application read does not list this Deployment among its resources (status.resources): another Application or Argo CD instance may apply it',
+      why: 'the Application read does not list this workload among its resources (status.resources): another Application or Argo CD instance may apply it',
     };
   if (!app.automated)
     return {
       reverted: false,
-      why: `automated sync is off on the Application (${app.automatedOff ?? 'spec.syncPolicy.automated'}): Argo CD shows the Deployment OutOfSync and puts Git's value back only at a manual sync`,
+      why: `automated sync is off on the Application (${app.automatedOff ?? 'spec.syncPolicy.automated'}): Argo CD shows the workload OutOfSync and puts Git's value back only at a manual sync`,
     };
   if (!app.selfHeal)
     return {
@@ -411,7 +411,7 @@ export function planDrift(
         : '';
   const why =
     groups.size === 0
-      ? 'the patch changes no field of the live Deployment'
+      ? 'the patch changes no field of the live object'
       : [...groups.entries()].map(([reason, g]) => `${g.fields.join(', ')}: ${reason}`).join('; ') + source;
   return {
     reverted: combine([...groups.values()].map((g) => g.reverted)),
@@ -440,7 +440,7 @@ function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
       ...base,
       reverted: 'unknown',
       fields,
-      why: `${NO_OWNER_WHY}, and the Deployment carries no managedFields (a dump saved without --show-managed-fields?), so a controller or pipeline that applies it cannot be ruled out`,
+      why: `${NO_OWNER_WHY}, and the ${plan.target.kind} carries no managedFields (a dump saved without --show-managed-fields?), so a controller or pipeline that applies it cannot be ruled out`,
     };
   }
   const parts: string[] = [];
@@ -458,13 +458,13 @@ function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
         : '';
     const markers =
       writers.markers.length > 0
-        ? `${writers.markers.join(', ')} ${writers.markers.length === 1 ? 'looks' : 'look'} like a GitOps tool's but ${writers.markers.length === 1 ? 'proves' : 'prove'} no owner of this Deployment`
+        ? `${writers.markers.join(', ')} ${writers.markers.length === 1 ? 'looks' : 'look'} like a GitOps tool's but ${writers.markers.length === 1 ? 'proves' : 'prove'} no owner of this ${plan.target.kind}`
         : '';
     return {
       ...base,
       reverted: 'unknown',
       fields,
-      why: `${NO_OWNER_WHY}, but ${[managers, markers].filter(Boolean).join('; and ')}: if one is a controller or pipeline that applies the Deployment, it may put the fields back`,
+      why: `${NO_OWNER_WHY}, but ${[managers, markers].filter(Boolean).join('; and ')}: if one is a controller or pipeline that applies the ${plan.target.kind}, it may put the fields back`,
     };
   }
   const seen = [...new Set(managedFieldsManagers(live).filter((m) => m !== OUR_FIELD_MANAGER))];
@@ -472,7 +472,7 @@ function unownedDrift(plan: RemediationPlan, live: WorkloadObject): PlanDrift {
     ...base,
     reverted: false,
     fields,
-    why: `${NO_OWNER_WHY}, and managedFields name only ${seen.join(', ') || OUR_FIELD_MANAGER}: nothing applies the Deployment again, so nothing reverts this (a later kubectl apply or replace of a manifest that sets these fields would)`,
+    why: `${NO_OWNER_WHY}, and managedFields name only ${seen.join(', ') || OUR_FIELD_MANAGER}: nothing applies the ${plan.target.kind} again, so nothing reverts this (a later kubectl apply or replace of a manifest that sets these fields would)`,
   };
 }
 

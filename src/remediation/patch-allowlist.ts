@@ -100,11 +100,15 @@ export function patchWrites(
  * chain by the writer (src/kube/write/pod-deleter.ts).
  */
 export function checkPlanWithinKind(plan: UncheckedPlan, live?: unknown): AllowlistVerdict {
-  if (plan.target.kind !== 'Deployment') {
-    return { ok: false, reason: `plans change Deployments only, not ${String(plan.target.kind)}` };
-  }
   const kind = findKind(plan.kind);
   if (!kind) return { ok: false, reason: `unknown remediation kind '${String(plan.kind)}'` };
+  const workloads: readonly string[] = kind.workloads ?? ['Deployment'];
+  if (!workloads.includes(plan.target.kind)) {
+    return {
+      ok: false,
+      reason: `${plan.kind} plans change ${workloads.map((w) => `${w}s`).join(' and ')} only, not ${String(plan.target.kind)}`,
+    };
+  }
   const payload = kind.checkPayload(plan);
   if (!payload.ok || !plan.patch) return payload;
   return checkPatchPaths(plan.kind, plan.patch, kind.paths(plan.target.kind), live);

@@ -25,7 +25,7 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
               row.used,
               row.free,
               row.holders
-                .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', this Deployment' : ''})`)
+                .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', ours' : ''})`)
                 .join('; ') || '-',
             ]),
           ),
@@ -228,8 +228,10 @@ const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
 
 function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Style): string[] {
   const s = evidence.strategy;
-  const head = `${style.bold('Strategy:')} ${s.type}, replicas ${evidence.replicas}`;
+  const perNode = s.per === 'node';
+  const head = `${style.bold('Strategy:')} ${s.type}, ${perNode ? 'nodes' : 'replicas'} ${evidence.replicas}`;
   if (s.type === 'Recreate') return [head, '  old pods are stopped before new ones start'];
+  if (s.type === 'OnDelete') return [head, '  a pod is replaced only when someone deletes it'];
   const value = (label: string, v: ResolvedValue | null): string =>
     v
       ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${SOURCE_WORDS[v.source]})`
@@ -237,8 +239,11 @@ function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Styl
   const lines = [head, value('maxSurge', s.maxSurge), value('maxUnavailable', s.maxUnavailable)];
   if (s.maxSurge && s.maxUnavailable && s.maxSurge.value >= 1 && s.maxUnavailable.value === 0) {
     lines.push(
-      `  so the controller starts ${s.maxSurge.value} new pod(s) before stopping any old one ` +
-        `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${evidence.replicas} replica(s))`,
+      perNode
+        ? `  so the controller starts the new pod beside the old one on up to ${s.maxSurge.value} node(s) at a time and deletes the old one only once the new one is available ` +
+            `(both round percentages up, against ${evidence.replicas} node(s))`
+        : `  so the controller starts ${s.maxSurge.value} new pod(s) before stopping any old one ` +
+            `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${evidence.replicas} replica(s))`,
     );
   }
   if ([s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string')) {

@@ -1,3 +1,4 @@
+import { DEFAULT_WORKLOAD_KIND, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import type { Audit } from '../audit.js';
 import type { DiagnoseVerdict } from '../queue/diagnose-signature.js';
 import { UnrecoverableError, type Job } from 'bullmq';
@@ -28,6 +29,7 @@ export interface DiagnoseDeps {
   ): Promise<{
     scanned: number;
     entries: {
+      kind?: WorkloadKind;
       namespace: string;
       name: string;
       state: string;
@@ -124,10 +126,11 @@ async function scanOutcome(
 ): Promise<Extract<DiagnosisOutcome, { status: 'scanned' }>> {
   progress(`scanning ${namespace ? `namespace ${namespace}` : 'all namespaces'}…`);
   const report = await deps.scan(namespace, (done, total) =>
-    progress(`scanned ${done}${total ? `/${total}` : ''} deployments…`),
+    progress(`scanned ${done}${total ? `/${total}` : ''} workloads…`),
   );
   const items = report.entries.flatMap((e) =>
     e.findings.slice(0, 1).map((f) => ({
+      ...(e.kind && e.kind !== DEFAULT_WORKLOAD_KIND ? { kind: e.kind } : {}),
       namespace: e.namespace,
       name: e.name,
       code: f.code,
@@ -136,7 +139,7 @@ async function scanOutcome(
   );
   return {
     status: 'scanned',
-    summary: `${report.scanned} deployments scanned, ${report.entries.length} stuck or at risk`,
+    summary: `${report.scanned} workloads scanned, ${report.entries.length} stuck or at risk`,
     items,
   };
 }

@@ -1,3 +1,4 @@
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
@@ -48,7 +49,7 @@ type Stage = Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'];
 type AuditOutcome = Extract<AuditEvent, { action: 'outcome' }>['outcome'];
 interface SayExtra {
   undoPlanId?: string;
-  rerun?: { namespace: string; name: string };
+  rerun?: { namespace: string; name: string; kind?: WorkloadKind };
   approvedBy?: string[];
   requester?: string;
 }
@@ -180,7 +181,7 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
   if (run.now() > stored.expiresAt && !(run.job.attemptsStarted > 1)) {
     run.audit('refused', 'plan expired before a worker could apply it');
     await run.say('refused', words.expired(ref, stored.expiresAt), {
-      rerun: { namespace: ref.namespace, name: ref.name },
+      rerun: { namespace: ref.namespace, name: ref.name, kind: ref.kind },
     });
     return 'refused';
   }
@@ -299,7 +300,7 @@ async function applied(
 /** What the executor's answer comes to: a reply, an audit record, and the job's result. */
 async function settle(run: Run, result: ApplyResult): Promise<string> {
   const { deps, job, plan, ref } = run;
-  const rerun = { rerun: { namespace: ref.namespace, name: ref.name } };
+  const rerun = { rerun: { namespace: ref.namespace, name: ref.name, kind: ref.kind } };
   switch (result.status) {
     case 'refused':
       if (result.tampered) {

@@ -4,6 +4,7 @@
  * renders the reply (src/app/notify/outcome-message.ts) and escapes this text there,
  * since it carries names from the cluster and reasons from the API server.
  */
+import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { messageTime } from '../text/time.js';
 import type { WorkloadRef } from '../diagnosis/snapshot.js';
 import type { StepEvent } from '../kube/write/stepped-walk.js';
@@ -19,10 +20,10 @@ export const remediateWords = {
   untrusted: (reason: string): string =>
     `not applied: ${reason}. Nothing was changed; the plan or its approval may have been altered where they are stored. Press Re-run for a fresh plan.`,
   expired: (ref: WorkloadRef, expiresAt: number): string => {
-    return `not applied: the plan for deployment/${ref.name} expired at ${messageTime(expiresAt)} before a worker could apply it. Re-run for a fresh plan.`;
+    return `not applied: the plan for ${typeOfKind(ref.kind)}/${ref.name} expired at ${messageTime(expiresAt)} before a worker could apply it. Re-run for a fresh plan.`;
   },
   outsideKind: (plan: RemediationPlan, reason: string): string =>
-    `not applied: the stored ${plan.kind} plan for deployment/${plan.target.name} is outside what that kind may change (${reason}). Nothing was changed; the plan may have been altered where it is stored.`,
+    `not applied: the stored ${plan.kind} plan for ${typeOfKind(plan.target.kind)}/${plan.target.name} is outside what that kind may change (${reason}). Nothing was changed; the plan may have been altered where it is stored.`,
   stale: (ref: WorkloadRef, reason: string): string =>
     `not applied: deployment/${ref.name} changed since the diagnosis (${reason}). Re-run for a fresh plan.`,
   failed: (plan: RemediationPlan, reason: string, outcomeUnknown: boolean): string =>

@@ -16,7 +16,12 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoScenarioObjects, BAD_NODE, CHECKOUT, TRACKER } from '../../scripts/demo-scenario.js';
 import { startSimulator, type RecordedRequest, type Simulator } from '../../sim/index.js';
-import { shipTrackerImage } from '../support/sim-rollout.js';
+import {
+  daemonSetSettled,
+  NODE_AGENT,
+  shipDaemonSetImage,
+  shipTrackerImage,
+} from '../support/sim-rollout.js';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
@@ -340,6 +345,31 @@ async function scaleRun(): Promise<void> {
 }
 
 /** Three replicas holding hostPort 8080 on three nodes: the stepped scale-old-replicaset (pods patch). */
+/**
+ * The node agent DaemonSet deadlocked by its hostPort surge: the DaemonSet and its
+ * ControllerRevisions read, the owner of one of its pods, the strategy fix on
+ * spec.updateStrategy (dry run, apply) and the rollout watch (DaemonSet watch, its
+ * revisions and pods listed for a crash check).
+ */
+async function daemonSetRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/node-agent-surge.yaml', 'node-agent');
+  await daemonSetSettled(sim);
+  await shipDaemonSetImage(sim);
+  sim.clearRequests();
+  const agent = diagnose(await collectSnapshot(client, NODE_AGENT));
+  expect(agent.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  const pod = livePods(sim, NODE_AGENT.namespace)[0];
+  expect(await resolveWorkloadForPod(client, NODE_AGENT.namespace, pod?.metadata.name ?? '')).toEqual(
+    NODE_AGENT,
+  );
+  const generation = await applyAndRecord(client, planOf(agent.remediations, 'set-rolling-update'));
+  expect(
+    (await watchRollout(client, NODE_AGENT, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  recorded.push(...sim.requests);
+}
+
 async function steppedRun(): Promise<void> {
   const { sim, client } = await start(edgeScenario(), 'edge');
   await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, 15_000);
@@ -480,6 +510,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await steppedRun();
     await deviceHealthRun();
     await ownerRun();
+    await daemonSetRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',

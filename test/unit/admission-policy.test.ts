@@ -85,12 +85,62 @@ function changed(edit: (d: Deployment) => void): Deployment {
   return d;
 }
 
+/** The seed node agent as the API server stores it: a DaemonSet has updateStrategy, no replicas or strategy. */
+function daemonSet(): Deployment {
+  const d = deployment();
+  delete d.spec['replicas'];
+  delete d.spec['strategy'];
+  delete d.spec['progressDeadlineSeconds'];
+  d.spec['updateStrategy'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+  return d;
+}
+
+describe(`${FILE}: DaemonSets (the same policy)`, () => {
+  const p = policy('rollout-doctor-worker-deployments');
+  const edited = (edit: (d: Deployment) => void): Deployment => {
+    const d = daemonSet();
+    edit(d);
+    return d;
+  };
+
+  it.each<[string, (d: Deployment) => void]>([
+    [
+      'set-rolling-update on spec.updateStrategy',
+      (d) =>
+        (d.spec['updateStrategy'] = {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxSurge: 0, maxUnavailable: 1 },
+        }),
+    ],
+    [
+      'exclude-node',
+      (d) =>
+        (d.spec.template.spec.affinity = excludeNodeFromAffinity(
+          d.spec.template.spec.affinity as never,
+          'node-a',
+        )),
+    ],
+  ])('admits %s', (_kind, edit) => {
+    expect(denials(p, edited(edit), daemonSet())).toEqual([]);
+  });
+
+  it.each<[string, (d: Deployment) => void]>([
+    ['the image', (d) => (d.spec.template.spec.containers = [{ name: 'agent', image: 'evil/miner:1' }])],
+    ['the selector', (d) => (d.spec.selector = { matchLabels: { app: 'other' } })],
+    ['minReadySeconds', (d) => (d.spec['minReadySeconds'] = 600)],
+    ['hostNetwork', (d) => (d.spec.template.spec.hostNetwork = true)],
+    ['tolerations', (d) => (d.spec.template.spec.tolerations = [{ operator: 'Exists' }])],
+  ])('denies a change of %s', (_what, edit) => {
+    expect(denials(p, edited(edit), daemonSet())).not.toEqual([]);
+  });
+});
+
 describe(`${FILE}: Deployments`, () => {
   const p = policy('rollout-doctor-worker-deployments');
 
-  it('matches updates of Deployments by the worker only', () => {
+  it('matches updates of Deployments and DaemonSets by the worker only', () => {
     expect(p.spec.matchConstraints.resourceRules).toEqual([
-      expect.objectContaining({ resources: ['deployments'], operations: ['UPDATE'] }),
+      expect.objectContaining({ resources: ['deployments', 'daemonsets'], operations: ['UPDATE'] }),
     ]);
     const hostile = changed((d) => (d.spec.template.spec.hostPID = true));
     expect(denials(p, hostile, deployment())).not.toEqual([]);

@@ -105,7 +105,7 @@ describe('result message', () => {
       '🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish',
     );
     expect(shown).toMatch(
-      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(this Deployment\)/,
+      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(ours\)/,
     );
     expect(shown).toContain('maxSurge 25% = 1, maxUnavailable 25% = 0');
     expect(shown).toMatch(

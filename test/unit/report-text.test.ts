@@ -112,7 +112,7 @@ describe('renderText', () => {
     expect(text).toMatch(/maxUnavailable\s+25%\s+-> 0\s+\(default value\)/);
     expect(text).not.toContain('set explicitly');
     expect(text).toContain('prints the percentages unresolved');
-    expect(text).toMatch(/gpu-node-1\s+nvidia.com\/gpu\s+1\s+1\s+0\s+tracker-old \(1, this Deployment\)/);
+    expect(text).toMatch(/gpu-node-1\s+nvidia.com\/gpu\s+1\s+1\s+0\s+tracker-old \(1, ours\)/);
     expect(text).toMatch(/bad-1\s+2\s+0\s+2\s+14\s+139\s+Error/);
     expect(text).toContain('segfault');
     expect(text).toMatch(/kernel\s+6.8\s+6.1/);

@@ -1,4 +1,5 @@
 import { createThreadBudget } from './thread-budget.js';
+import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
@@ -44,7 +45,7 @@ export function alertDiagnoseJob(cluster: string, request: AlertDiagnosisRequest
   return {
     mode: 'deployment',
     cluster,
-    target: { kind: 'Deployment', namespace: workload.namespace, name },
+    target: { kind: workload.kind ?? DEFAULT_WORKLOAD_KIND, namespace: workload.namespace, name },
     requestedBy: ALERT_REQUESTER,
     ...(resolve && workload.pods.length > 0 ? { resolveFromPods: workload.pods } : {}),
   };
@@ -53,7 +54,9 @@ export function alertDiagnoseJob(cluster: string, request: AlertDiagnosisRequest
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
 function alertJobId(cluster: string, request: AlertDiagnosisRequest): string {
   const job = alertDiagnoseJob(cluster, request);
-  return job.mode === 'deployment' ? diagnoseJobId(job.target.namespace, job.target.name) : '';
+  return job.mode === 'deployment'
+    ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
+    : '';
 }
 
 /**

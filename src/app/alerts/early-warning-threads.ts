@@ -1,3 +1,4 @@
+import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import { escapeMrkdwn, mrkdwn, trusted, asIs, type Mrkdwn } from '../blocks/mrkdwn.js';
 import type { ThreadBudget } from './thread-budget.js';
@@ -33,10 +34,10 @@ export function createEarlyWarningOpener(
     const { diagnosis } = result.outcome;
     const finding = diagnosis.findings.find((f) => EARLY_WARNING_CODES.includes(f.code));
     if (finding === undefined) return null;
-    const { namespace, name } = diagnosis.target;
+    const { namespace, name, kind } = diagnosis.target;
     const channel = deps.channelFor(namespace);
     if (deps.allows && !deps.allows({ cluster: result.cluster, namespace, channel })) return null;
-    const title = `${finding.code} on ${namespace}/deployment/${name} (cluster ${result.cluster})`;
+    const title = `${finding.code} on ${namespace}/${typeOfKind(kind)}/${name} (cluster ${result.cluster})`;
     try {
       return await openThread(deps, { workloadHash, channel, title, summary: finding.summary });
     } catch (error) {

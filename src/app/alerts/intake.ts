@@ -1,4 +1,5 @@
 import type { AlertMap } from '../../config/alert-map.js';
+import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type {
   AlertDiagnosisRequest,
   AlertOverflowJob,
@@ -271,6 +272,9 @@ function threadJob(
       cluster: target.cluster,
       namespace: target.namespace,
       ...(target.deployment !== undefined ? { deployment: target.deployment } : {}),
+      ...(target.workload.kind !== 'Pod' && target.workload.kind !== DEFAULT_WORKLOAD_KIND
+        ? { kind: target.workload.kind }
+        : {}),
       guessed: target.guessed,
       pods: target.pods,
     },

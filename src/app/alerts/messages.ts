@@ -1,4 +1,5 @@
 import { messageTime } from '../../text/time.js';
+import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.js';
 import {
   allowedLink,
   asIs,
@@ -20,7 +21,10 @@ export interface ThreadMessage {
 
 /** "shop/web (cluster prod)" — the workload as the root message names it. */
 export function workloadLabel(w: AlertThreadJob['workload']): string {
-  const name = w.deployment !== undefined ? `deployment/${w.deployment}` : `pod/${w.pods[0] ?? '?'}`;
+  const name =
+    w.deployment !== undefined
+      ? `${typeOfKind(w.kind ?? DEFAULT_WORKLOAD_KIND)}/${w.deployment}`
+      : `pod/${w.pods[0] ?? '?'}`;
   return `${w.namespace}/${name} (cluster ${w.cluster})`;
 }
 

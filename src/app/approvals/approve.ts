@@ -55,7 +55,7 @@ export interface ApprovalClick {
  * diagnosis whose result has not arrived yet).
  */
 export const CHANGED_SINCE_SHOWN = trusted(
-  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this Deployment was running just now, approve on its result instead. The refusal is audited.',
+  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this workload was running just now, approve on its result instead. The refusal is audited.',
 );
 
 /** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */

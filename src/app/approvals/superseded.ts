@@ -27,7 +27,7 @@ export async function remadeByLaterDiagnosis(
   const { namespace, name } = stored.plan.target;
   let jobId: string;
   try {
-    jobId = diagnoseJobId(namespace, name);
+    jobId = diagnoseJobId(namespace, name, stored.plan.target.kind);
   } catch {
     return false; // not a name a diagnosis could have made
   }

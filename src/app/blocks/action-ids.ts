@@ -6,6 +6,12 @@
  * status button's only the plan id;
  * Re-run's the target.
  */
+import {
+  DEFAULT_WORKLOAD_KIND,
+  kindOfType,
+  typeOfKind,
+  type WorkloadKind,
+} from '../../diagnosis/workload-ref.js';
 export const ACTION = {
   approve: 'approve_plan',
   undo: 'undo_plan',
@@ -24,14 +30,31 @@ export function actionIndexSuffix(actionId: unknown): string {
   return typeof actionId === 'string' ? (/\.\d+$/.exec(actionId)?.[0] ?? '') : '';
 }
 
-/** Re-run button value: "cluster/namespace/name". */
-export function rerunValue(cluster: string, namespace: string, name: string): string {
-  return `${cluster}/${namespace}/${name}`;
+/** What a Re-run button diagnoses again. */
+export interface RerunTarget {
+  namespace: string;
+  name: string;
+  /** Absent: a Deployment (the values posted before other kinds). */
+  kind?: WorkloadKind;
 }
 
-export function parseRerunValue(value: string): { cluster: string; namespace: string; name: string } | null {
-  const [cluster, namespace, name, ...rest] = value.split('/');
-  return cluster && namespace && name && rest.length === 0 ? { cluster, namespace, name } : null;
+/**
+ * Re-run button value: "cluster/namespace/name" for a Deployment, "cluster/namespace/name/type"
+ * for another kind (no Kubernetes name holds a '/').
+ */
+export function rerunValue(cluster: string, target: RerunTarget): string {
+  const kind = target.kind ?? DEFAULT_WORKLOAD_KIND;
+  const type = kind === DEFAULT_WORKLOAD_KIND ? '' : `/${typeOfKind(kind)}`;
+  return `${cluster}/${target.namespace}/${target.name}${type}`;
+}
+
+export function parseRerunValue(
+  value: string,
+): { cluster: string; namespace: string; name: string; kind: WorkloadKind } | null {
+  const [cluster, namespace, name, type, ...rest] = value.split('/');
+  const kind = type === undefined ? DEFAULT_WORKLOAD_KIND : kindOfType(type);
+  if (!cluster || !namespace || !name || kind === undefined || rest.length > 0) return null;
+  return { cluster, namespace, name, kind };
 }
 
 const SHOWN_DIGEST = /^[0-9a-f]{64}$/;

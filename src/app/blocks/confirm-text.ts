@@ -1,3 +1,4 @@
+import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { restoredByPatch, rolloutByPatch } from '../../remediation/kinds/workload-patch.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
@@ -52,8 +53,8 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
   // A cluster-scoped object (a DeviceTaintRule) affects every tenant: said first.
   const wide = kind?.clusterScoped ? CLUSTER_WIDE : '';
   const room = max - PATCH_POINTER.length - 1 - wide.length;
-  const { name, namespace } = plan.target;
-  const targets = [`deployment/${name} in ns ${namespace}`, 'this Deployment'];
+  const { name, namespace, kind: workload } = plan.target;
+  const targets = [`${typeOfKind(workload)}/${name} in ns ${namespace}`, `this ${workload}`];
   const patchesBack = options.undo === true && undoPatchesBack(plan);
   for (const target of targets) {
     // The change in the kind's words; an Undo that patches the Deployment back says
@@ -68,7 +69,7 @@ export function confirmDialogText(plan: RemediationPlan, options: { undo?: boole
     return plainText(`${wide}${parts.join(' ')}`, max);
   }
   return plainText(
-    `${wide}${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this Deployment. ${PATCH_POINTER}`,
+    `${wide}${options.undo ? 'Undo' : 'Apply'} ${plan.kind} on this ${workload}. ${PATCH_POINTER}`,
     max,
   );
 }

@@ -71,9 +71,7 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
       const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
       if (rows.length === 0) return null;
       const parts = rows.map((r) => {
-        const holders = r.holders.map(
-          (h) => `${h.pod}${h.ownedByThisDeployment ? ' (this Deployment)' : ''}`,
-        );
+        const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? ' (ours)' : ''}`);
         const held = holders.length ? mrkdwn`, held by ${list(holders, 2)}` : trusted('');
         return mrkdwn`*${r.resource}* on *${r.node}*: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${asIs(held)}`;
       });

@@ -1,3 +1,4 @@
+import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { messageTime } from '../../text/time.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { Evidence, Finding } from '../../diagnosis/finding.js';
@@ -5,7 +6,7 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DiagnosisOutcome } from '../../queue/schemas.js';
 import type { ShownPlan } from '../../trust/plan-seal.js';
 import type { DryRunSummary } from '../../queue/plan-store.js';
-import { ACTION, ROOT_BLOCK, rerunValue, type Requester } from './action-ids.js';
+import { ACTION, ROOT_BLOCK, rerunValue, type Requester, type RerunTarget } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
 import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
@@ -158,18 +159,20 @@ function orderedPlans(input: {
 function fallbackText(diagnosis: Diagnosis): Mrkdwn {
   const t = diagnosis.target;
   const top = diagnosis.findings[0];
-  if (top) return mrkdwn`deployment/${t.name} in ${t.namespace}: ${top.code}: ${headline(top.summary)}`;
+  if (top)
+    return mrkdwn`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${top.code}: ${headline(top.summary)}`;
   return diagnosis.analyzerErrors.length > 0
-    ? mrkdwn`deployment/${t.name} in ${t.namespace}: no verdict, some checks failed`
-    : mrkdwn`deployment/${t.name} in ${t.namespace}: no problem found`;
+    ? mrkdwn`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: no verdict, some checks failed`
+    : mrkdwn`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: no problem found`;
 }
 
 function verdict(diagnosis: Diagnosis): Mrkdwn {
   const t = diagnosis.target;
   const top = diagnosis.findings[0];
   if (!top && diagnosis.analyzerErrors.length > 0)
-    return mrkdwn`:warning: *deployment/${t.name}* in *${t.namespace}*: no verdict, some checks failed.`;
-  if (!top) return mrkdwn`:white_check_mark: *deployment/${t.name}* in *${t.namespace}*: no problem found.`;
+    return mrkdwn`:warning: *${typeOfKind(t.kind)}/${t.name}* in *${t.namespace}*: no verdict, some checks failed.`;
+  if (!top)
+    return mrkdwn`:white_check_mark: *${typeOfKind(t.kind)}/${t.name}* in *${t.namespace}*: no problem found.`;
   return mrkdwn`${asIs(icon(top.severity))} *${top.code}*: ${headline(top.summary)}`;
 }
 
@@ -216,7 +219,7 @@ export function renderDiagnosis(input: {
   const header = [
     { ...section(verdict(diagnosis)), block_id: ROOT_BLOCK.verdict },
     context(
-      mrkdwn`deployment/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
+      mrkdwn`${typeOfKind(t.kind)}/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}${asIs(owner ? mrkdwn` · ${asIs(owner)}` : trusted(''))}${diagnosis.analyzerErrors.length ? ` · ${diagnosis.analyzerErrors.length} analyzer(s) failed` : ''}`,
     ),
   ];
   const top = diagnosis.findings[0];
@@ -277,18 +280,14 @@ export function renderDiagnosis(input: {
 }
 
 /** The result's actions block: the given buttons, then Re-run (when there is a target) and Dismiss. */
-function resultActions(
-  buttons: Block[],
-  cluster: string,
-  rerun: { namespace: string; name: string } | null,
-): Block {
+function resultActions(buttons: Block[], cluster: string, rerun: RerunTarget | null): Block {
   const elements = [...buttons];
   if (rerun)
     elements.push({
       type: 'button',
       action_id: ACTION.rerun,
       text: plain('Re-run', LIMITS.buttonText),
-      value: rerunValue(cluster, rerun.namespace, rerun.name),
+      value: rerunValue(cluster, rerun),
     });
   elements.push({
     type: 'button',
@@ -353,7 +352,7 @@ export function threadReport(input: {
     return [];
   const blocks: Block[] = [
     section(
-      mrkdwn`:page_facing_up: *Full report* for deployment/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
+      mrkdwn`:page_facing_up: *Full report* for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
     ),
   ];
   const owner = diagnosis.managedBy;
@@ -412,7 +411,7 @@ export function threadReport(input: {
   return pack(
     blocks,
     (part, parts) =>
-      mrkdwn`Full report for deployment/${t.name} in ${t.namespace}${parts > 1 ? ` (part ${part} of ${parts})` : ''}`,
+      mrkdwn`Full report for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace}${parts > 1 ? ` (part ${part} of ${parts})` : ''}`,
   );
 }
 
@@ -423,9 +422,10 @@ type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['not
  * worker found in the namespace: "deployment/vison-tracker not found in namespace
  * vision (cluster prod); did you mean deployment/vision-tracker?"
  */
-export function notFoundText(cluster: string, notFound: NotFound): Mrkdwn {
-  const head = mrkdwn`:mag: deployment/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
-  const names = notFound.suggestions.map((n) => mrkdwn`*deployment/${n}*`);
+export function notFoundText(cluster: string, notFound: NotFound, kind: WorkloadKind = 'Deployment'): Mrkdwn {
+  const type = typeOfKind(kind);
+  const head = mrkdwn`:mag: ${type}/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
+  const names = notFound.suggestions.map((n) => mrkdwn`*${type}/${n}*`);
   if (names.length === 0)
     return mrkdwn`${asIs(head)}; no Deployment there has a similar name. Check the name and the namespace (\`-n\`).`;
   const last = names.at(-1) ?? trusted('');
@@ -438,12 +438,12 @@ export function notFoundText(cluster: string, notFound: NotFound): Mrkdwn {
 export function renderOutcome(
   cluster: string,
   outcome: Exclude<DiagnosisOutcome, { status: 'diagnosed' }>,
-  rerun: { namespace: string; name: string } | null,
+  rerun: RerunTarget | null,
 ): RenderedMessage {
   const actions = resultActions([], cluster, rerun);
   // A name that does not exist: Re-run would only fail again.
   if (outcome.status === 'failed' && outcome.notFound) {
-    const text = notFoundText(cluster, outcome.notFound);
+    const text = notFoundText(cluster, outcome.notFound, rerun?.kind);
     return { text, blocks: [section(text)], thread: [] };
   }
   if (outcome.status === 'failed') {
@@ -456,7 +456,10 @@ export function renderOutcome(
   }
   const rows = outcome.items
     .slice(0, 20)
-    .map((i) => mrkdwn`• *${i.namespace}/${i.name}* ${i.code}: ${truncate(i.summary, 150)}`);
+    .map(
+      (i) =>
+        mrkdwn`• *${i.namespace}/${typeOfKind(i.kind ?? 'Deployment')}/${i.name}* ${i.code}: ${truncate(i.summary, 150)}`,
+    );
   const text = mrkdwn`Scan: ${truncate(outcome.summary, 500)}`;
   const blocks = [
     section(mrkdwn`:mag: ${asIs(text)}`),

@@ -1,3 +1,5 @@
+import { rerunValue } from '../blocks/action-ids.js';
+import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../blocks/action-ids.js';
 import { restoredInWords, rolloutInWords, undoPatchesBack } from '../blocks/confirm-text.js';
@@ -123,8 +125,8 @@ export function undoBlocks(undo: StoredPlan): Block[] {
   const t = plan.target;
   const lines = [
     undoPatchesBack(plan)
-      ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of deployment/${t.name}.`
-      : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; deployment/${t.name} is not changed.`,
+      ? mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)} of ${typeOfKind(t.kind)}/${t.name}.`
+      : mrkdwn`:leftwards_arrow_with_hook: *Undo* restores ${restoredInWords(plan)}; ${typeOfKind(t.kind)}/${t.name} is not changed.`,
     mrkdwn`${rolloutInWords(plan)}`,
   ];
   // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.
@@ -189,7 +191,7 @@ export function remediationOutcomeMessage(
       type: 'button',
       action_id: ACTION.rerun,
       text: plain('Re-run', LIMITS.buttonText),
-      value: `${job.cluster}/${job.rerun.namespace}/${job.rerun.name}`,
+      value: rerunValue(job.cluster, job.rerun),
     });
   }
   if (buttons.length) blocks.push({ type: 'actions', elements: buttons });

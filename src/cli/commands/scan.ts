@@ -4,6 +4,7 @@
  * found, 1 something found, 2 bad arguments, 3 cluster unreachable or forbidden,
  * 4 internal error.
  */
+import { kindsPhrase, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { cleanText, escapeJsonControls } from '../../text/clean.js';
 import { table } from '../../report/format.js';
 import { checkNamespace, clusterOptions, outputFormat, parseCommandArgs, wantsHelp } from '../args.js';
@@ -109,17 +110,19 @@ export function renderScan(report: ScanReport): string {
   const where = report.scope.allNamespaces ? 'all namespaces' : `namespace ${report.scope.namespace ?? ''}`;
   const lines: string[] = [];
   if (report.entries.length === 0) {
-    lines.push(`No stuck or at-risk Deployments in ${where} (${report.scanned} scanned).`);
+    lines.push(
+      `No stuck or at-risk workloads in ${where} (${report.scanned} scanned: ${kindsPhrase('s', 'and')}).`,
+    );
   } else {
     const rows = report.entries.map((e) => [
       e.state.toUpperCase(),
-      `${e.namespace}/${e.name}`,
+      `${e.namespace}/${typeOfKind(e.kind)}/${e.name}`,
       e.findings.map((f) => f.code).join(','),
       e.findings[0]?.summary ?? '',
     ]);
-    lines.push(...table(['STATE', 'DEPLOYMENT', 'FINDINGS', 'SUMMARY'], rows));
-    lines.push('', `${report.entries.length} of ${report.scanned} Deployments in ${where} need attention.`);
-    lines.push('Run `rollout-doctor diagnose deployment/NAME -n NAMESPACE` for the evidence and fixes.');
+    lines.push(...table(['STATE', 'WORKLOAD', 'FINDINGS', 'SUMMARY'], rows));
+    lines.push('', `${report.entries.length} of ${report.scanned} workloads in ${where} need attention.`);
+    lines.push('Run `rollout-doctor diagnose TYPE/NAME -n NAMESPACE` for the evidence and fixes.');
   }
   if (!report.nodesComplete)
     lines.push(

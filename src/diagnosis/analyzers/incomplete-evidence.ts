@@ -65,10 +65,10 @@ function workloadUnread(snapshot: WorkloadSnapshot, gaps: CoverageGap[]): Draft 
     code: 'IncompleteEvidence',
     severity: unsettled ? 'warning' : 'info',
     // "could not be read" agrees with "the nodes" and "the Deployment's pods" alike.
-    summary: `Cannot judge ${name}: ${what} could not be read (${reasons(gaps)}); the Deployment reports ${status.text}.`,
+    summary: `Cannot judge ${name}: ${what} could not be read (${reasons(gaps)}); the ${snapshot.target.kind} reports ${status.text}.`,
     explanation:
       `Without ${what} there is nothing to look for a stuck rollout, a crash or a pull failure in, and their absence is not evidence of health. ` +
-      `${unsettled ? 'The Deployment itself says the rollout is not complete, so something is wrong that this diagnosis cannot see. ' : ''}` +
+      `${unsettled ? `The ${snapshot.target.kind} itself says the rollout is not complete, so something is wrong that this diagnosis cannot see. ` : ''}` +
       `To settle it: ${gaps.map((g) => g.settle).join('; ')}.`,
     evidence: gaps.map((g) => ({ type: 'note' as const, text: gapLine(g) })),
   };

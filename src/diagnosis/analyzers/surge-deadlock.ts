@@ -72,21 +72,21 @@ function schedulingDeadlock(
   const eligibleCount = pending.eligible.length;
   const strategy = strategyPhrase(assessment.strategy, assessment.replicas);
   const verdict = pending.proof === 'likely' ? 'probably can never finish' : 'can never finish';
-  const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this Deployment, and ${strategy} keeps old pods until new ones are Ready.`;
+  const summary = `Rollout of ${name} ${verdict}: new pod ${podName} needs ${what} on ${nodeName}, held by old pod${holders.length === 1 ? '' : 's'} ${holders.join(', ')} of this ${kind.kind}, and ${strategy} keeps old pods until new ones are Ready.`;
   const where = fromMessage
     ? pending.messageBasis === 'claims-unread'
       ? claimsUnreadProof(pending)
       : `The nodes could not be read, but the scheduler's message settles it: the nodes it counts without room are as many as the nodes the old pods run on (${pending.provedOn.join(', ')}), every other node fails only for node selection, and the old pods there hold at least everything the new pod asks for.`
     : eligibleCount === 1
-      ? `The new pod may run only on ${nodeName}, where an old pod of this same Deployment holds it.`
-      : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same Deployment hold it.`;
+      ? `The new pod may run only on ${nodeName}, where an old pod of this same ${kind.kind} holds it.`
+      : `The new pod may run on ${eligibleCount} nodes and on every one of them what it needs is taken; on ${freeing.map((a) => a.node.metadata.name).join(', ')} old pods of this same ${kind.kind} hold it.`;
   const explanation = [
     `The controller creates new pods first (maxSurge ${assessment.strategy.maxSurge?.value ?? 0}) and removes an old pod only after a new one is Ready (maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0}).`,
     where,
     `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
     pending.proof === 'likely'
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
-      : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.`,
+      : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: ${kind.surgeWayOut}`,
     kind.misleadingSignals(object, assessment.strategy, assessment.replicas),
     kind.pausedNote(object),
     blocker ? spreadLastingFix(blocker) : '',

@@ -388,7 +388,7 @@ function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAsse
       const ours = blocker.holders.filter((h) => ctx.ours.has(h.pod)).length;
       const scale =
         ours > 0
-          ? `lower replicas (${ours} replica${ours === 1 ? '' : 's'} of this Deployment already hold it there), `
+          ? `lower replicas (${ours} replica${ours === 1 ? '' : 's'} of this ${ctx.snapshot.target.kind} already hold it there), `
           : '';
       return `${scale}add ${blocker.resource} capacity to the eligible nodes, widen the node selection, or free what other workloads hold (${holderNames(blocker) || 'none'})`;
     }

@@ -58,7 +58,7 @@ export const pendingWords = {
   classesRead:
     'the list of DeviceClasses (kubectl get deviceclasses -o yaml; a live diagnosis needs list on deviceclasses)',
   unknownHoldersCaveat: (pods: readonly string[]): string =>
-    `${list(pods)} ${pods.length === 1 ? 'holds' : 'hold'} what the pod needs, and the ReplicaSets were not all read: ${pods.length === 1 ? 'it' : 'they'} may be old pods of this Deployment, which letting go first would free`,
+    `${list(pods)} ${pods.length === 1 ? 'holds' : 'hold'} what the pod needs, and the revisions (ReplicaSets, ControllerRevisions) were not all read: ${pods.length === 1 ? 'it' : 'they'} may be old pods of this workload, which letting go first would free`,
   replicaSetsRead: (namespace: string): string =>
     `the ReplicaSets of ${namespace} (kubectl get replicasets -n ${namespace} -o yaml)`,
 } as const;

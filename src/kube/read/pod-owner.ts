@@ -1,8 +1,8 @@
 /**
  * Alerts name pods (KubePodCrashLooping carries `namespace` and `pod`); diagnoses are
- * about workloads. Walk the controller owner references: Pod → ReplicaSet → a workload
- * kind the registry knows (a Deployment). Kinds that control their pods directly
- * (StatefulSets, DaemonSets) join with issue 30.
+ * about workloads. Walk the controller owner references: Pod → a workload kind that
+ * controls its pods directly (a DaemonSet), or Pod → ReplicaSet → a workload kind the
+ * registry knows (a Deployment).
  */
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import { isWorkloadKind, kindsPhrase, type WorkloadRef } from '../../diagnosis/workload-ref.js';
@@ -37,6 +37,10 @@ export async function resolveWorkloadForPod(
       `pod ${namespace}/${pod} has no controller: it is not part of a ${kinds}`,
       [namespace],
     );
+  }
+  // A DaemonSet (a StatefulSet later) controls its pods itself: no ReplicaSet between.
+  if (owner.kind !== 'ReplicaSet' && owner.kind !== 'Deployment' && isWorkloadKind(owner.kind)) {
+    return { kind: owner.kind, namespace, name: owner.name };
   }
   if (owner.kind !== 'ReplicaSet') {
     throw new WorkloadNotFoundError(

@@ -35,6 +35,7 @@ import { buildScanSnapshot, type NamespaceObjects, type NodeObjects } from './sc
 import { secondaryRead } from './secondary-read.js';
 
 export interface ScanEntry {
+  kind: WorkloadKind;
   namespace: string;
   name: string;
   /** stuck: rollout unfinished with a finding; at-risk: only a prediction; problems: other findings. */
@@ -196,6 +197,7 @@ export function scanEntry(
   const rollout = workloadKind(kind).rolloutStatus(object);
   const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
   return {
+    kind,
     namespace,
     name: object.metadata.name ?? '',
     state: rollout.state !== 'complete' && !onlyRisk ? 'stuck' : onlyRisk ? 'at-risk' : 'problems',

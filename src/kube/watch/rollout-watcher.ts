@@ -9,13 +9,15 @@
  * that ends the watch at once, as 'paused', instead of at the time limit.
  */
 import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
-import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { RevisionObject, WorkloadObject, WorkloadRef } from '../../diagnosis/snapshot.js';
+import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { labelSelectorString } from '../label-selector.js';
 import { getObject, listObjects } from '../list.js';
 import { wakeOnChange } from './wake-on-change.js';
-import { crashLoopIn, newReplicaSet, rolloutProgress, type RolloutProgress } from './rollout-status.js';
+import { crashLoopIn, type RolloutProgress } from './rollout-status.js';
 import { isReady, isTerminating } from '../../diagnosis/base/pods.js';
 import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 
@@ -55,9 +57,10 @@ export async function watchRollout(
   let templateRunAt: number | undefined;
   try {
     for (;;) {
-      const deployment = await readDeployment(client, ref);
+      const deployment = await readWorkload(client, ref);
       if ('outcome' in deployment) return deployment;
-      const verdict = rolloutProgress(deployment, options.sinceGeneration);
+      const kind = workloadKind(ref.kind);
+      const verdict = kind.rolloutStatus(deployment, options.sinceGeneration);
       if (verdict.progress.message !== lastMessage) {
         lastMessage = verdict.progress.message;
         options.onProgress?.(verdict.progress);
@@ -66,14 +69,15 @@ export async function watchRollout(
       if (verdict.state === 'failed') {
         return { outcome: 'failed', summary: verdict.progress.message, reason: verdict.reason };
       }
-      const crash = verdict.progress.updated > 0 ? await newPodsCrash(client, deployment) : undefined;
+      const crash = verdict.progress.updated > 0 ? await newPodsCrash(client, ref, deployment) : undefined;
       if (crash) {
         return { outcome: 'failed', summary: `the new pods of ${ref.name} are crash-looping`, reason: crash };
       }
-      const paused = deployment.spec.paused === true;
+      const paused = kind.paused(deployment);
       const generation = verdict.progress.generation;
       if (paused && verdict.progress.observedGeneration >= generation && templateRunAt !== generation) {
-        if (await templateWaitsForResume(client, deployment)) {
+        // Only a Deployment pauses (its kind module says so for every other kind).
+        if (await templateWaitsForResume(client, deployment as Deployment)) {
           return { outcome: 'paused', summary: pausedWords(ref, 'no ReplicaSet runs its pod template yet') };
         }
         templateRunAt = generation;
@@ -91,7 +95,7 @@ export async function watchRollout(
         wakeOnChange(
           client,
           {
-            resource: 'deployments',
+            resource: WORKLOAD_NAMES[ref.kind].resource,
             namespace: ref.namespace,
             name: ref.name,
             resourceVersion: deployment.metadata.resourceVersion,
@@ -136,23 +140,26 @@ async function templateWaitsForResume(client: KubeClient, deployment: Deployment
   return !owned.some((rs) => rs.spec.template && templatesEqual(rs.spec.template, deployment.spec.template));
 }
 
-async function newPodsCrash(client: KubeClient, deployment: Deployment): Promise<string | undefined> {
-  const namespace = deployment.metadata.namespace;
-  const selector = labelSelectorString(deployment.spec.selector);
-  const [replicaSets, pods] = await Promise.all([
-    listObjects<ReplicaSet>(client, {
-      resource: 'replicasets',
+/** A crash loop among the pods of the workload's current revision (the kind module says which those are). */
+async function newPodsCrash(
+  client: KubeClient,
+  ref: WorkloadRef,
+  object: WorkloadObject,
+): Promise<string | undefined> {
+  const kind = workloadKind(ref.kind);
+  const namespace = object.metadata.namespace;
+  const selector = labelSelectorString(kind.selector(object));
+  const [revisions, pods] = await Promise.all([
+    listObjects<RevisionObject>(client, {
+      resource: kind.revisionObjects.resource,
       namespace,
       query: { labelSelector: selector },
     }),
     listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }),
   ]);
-  const current = newReplicaSet(deployment, replicaSets.items);
-  if (!current) return undefined;
-  const uid = current.metadata.uid;
-  return crashLoopIn(
-    pods.items.filter((p) => (p.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === uid)),
-  );
+  const own = kind.own(object, { revisions: revisions.items, pods: pods.items }, () => true);
+  const { current } = kind.revisions({ ...kind.objects(object, own.revisions), pods: own.pods });
+  return current ? crashLoopIn(current.pods) : undefined;
 }
 
 export interface WatchReplacementsOptions {
@@ -182,13 +189,14 @@ export async function watchReplacements(
   const deleted = new Set(options.replaced.map((p) => p.uid));
   let crashingBefore: Set<string> | undefined;
   for (;;) {
-    const deployment = await readDeployment(client, ref);
+    const deployment = await readWorkload(client, ref);
     if ('outcome' in deployment) return deployment;
+    const kind = workloadKind(ref.kind);
     const pods = (
       await listObjects<Pod>(client, {
         resource: 'pods',
         namespace: ref.namespace,
-        query: { labelSelector: labelSelectorString(deployment.spec.selector) },
+        query: { labelSelector: labelSelectorString(kind.selector(deployment)) },
       })
     ).items.filter((p) => !deleted.has(p.metadata.uid ?? '') && !isTerminating(p));
     const crashing = (p: Pod): boolean => crashLoopIn([p]) !== undefined;
@@ -200,7 +208,7 @@ export async function watchReplacements(
         summary: `a replacement pod of ${ref.name} is crash-looping`,
         reason: crash,
       };
-    const replicas = deployment.spec.replicas ?? 1;
+    const replicas = kind.desiredReplicas(deployment);
     const ready = pods.filter(isReady).length;
     const last = `${ready} of ${replicas} pods Ready`;
     if (ready >= replicas) {
@@ -222,11 +230,11 @@ function seconds(ms: number): string {
   return ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000));
 }
 
-/** The Deployment as it is now, or the outcome that ends a watch when it was deleted. */
-async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Deployment | RolloutOutcome> {
+/** The workload as it is now, or the outcome that ends a watch when it was deleted. */
+async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<WorkloadObject | RolloutOutcome> {
   try {
-    return await getObject<Deployment>(client, {
-      resource: 'deployments',
+    return await getObject<WorkloadObject>(client, {
+      resource: WORKLOAD_NAMES[ref.kind].resource,
       namespace: ref.namespace,
       name: ref.name,
     });
@@ -234,7 +242,7 @@ async function readDeployment(client: KubeClient, ref: WorkloadRef): Promise<Dep
     if (error instanceof KubeApiError && error.status === 404) {
       return {
         outcome: 'failed',
-        summary: `deployment ${ref.namespace}/${ref.name} was deleted`,
+        summary: `${typeOfKind(ref.kind)} ${ref.namespace}/${ref.name} was deleted`,
         reason: 'deleted',
       };
     }

@@ -6,7 +6,8 @@
  * a concurrent writer produces a 409 that the executor re-checks instead of
  * overwriting. Server dry run first; field manager rollout-doctor.
  */
-import type { Deployment } from '../../diagnosis/k8s.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { PATCH_CONTENT_TYPES, type Patch, type WorkloadPatchPlan } from '../../remediation/plan.js';
 import { fillApplyTime } from '../../remediation/restart-time.js';
 import { failure, writeFailure, type ApplyResult, type DryRunResult } from './apply-result.js';
@@ -44,7 +45,7 @@ function sendPatch(
 ): Promise<Deployment> {
   return client.call<Deployment>({
     verb: 'patch',
-    resource: 'deployments',
+    resource: WORKLOAD_NAMES[plan.target.kind].resource,
     namespace: plan.target.namespace,
     name: plan.target.name,
     body: patch.body,

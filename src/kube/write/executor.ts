@@ -8,7 +8,9 @@
  * writer produces a 409 that sends the executor back to re-read and re-check instead
  * of overwriting.
  */
-import type { Deployment } from '../../diagnosis/k8s.js';
+import type { Deployment as K8sDeployment } from '../../diagnosis/k8s.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { kindOf } from '../../remediation/kinds/index.js';
 import type { WriteOperation } from '../../remediation/kinds/kind.js';
 import { checkPlanWithinKind } from '../../remediation/patch-allowlist.js';
@@ -62,17 +64,25 @@ interface Writer<P extends RemediationPlan> {
   apply(plan: P, at: WriteContext): Promise<ApplyResult | typeof CONFLICT>;
 }
 
+/**
+ * A ReplicaSet scale plan targets a Deployment (its kind lists no other workload kind,
+ * and the allowlist refuses any other target before a writer runs): its workload as one.
+ */
+function deploymentOf(live: Deployment): K8sDeployment {
+  return live as K8sDeployment;
+}
+
 const scaleWriter: Writer<ReplicaSetScalePlan> = {
   // Goes to the old ReplicaSet's scale, guarded by its own tests (replicaset-scaler.ts).
   dryRun: (plan, at) =>
-    dryRunScale(at.client, plan, at.live).catch((error: unknown) => ({
+    dryRunScale(at.client, plan, deploymentOf(at.live)).catch((error: unknown) => ({
       ok: false as const,
       reason: failure(error).reason,
     })),
   apply: (plan, at) =>
     (plan.replicaSet.stepped
-      ? applyStepped(at.client, plan, at.live, at.progress, at.options.step)
-      : applyScale(at.client, plan, at.live, at.progress)
+      ? applyStepped(at.client, plan, deploymentOf(at.live), at.progress, at.options.step)
+      : applyScale(at.client, plan, deploymentOf(at.live), at.progress)
     ).catch(failure),
 };
 
@@ -114,7 +124,7 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
   let live: Deployment;
   try {
     live = await getObject<Deployment>(client, {
-      resource: 'deployments',
+      resource: WORKLOAD_NAMES[plan.target.kind].resource,
       namespace: plan.target.namespace,
       name: plan.target.name,
     });
@@ -122,7 +132,7 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
     if (error instanceof KubeApiError && error.status === 404) {
       return {
         kind: 'done',
-        result: { status: 'refused', reason: 'object deleted: the Deployment no longer exists' },
+        result: { status: 'refused', reason: `object deleted: the ${plan.target.kind} no longer exists` },
       };
     }
     return { kind: 'done', result: failure(error) };

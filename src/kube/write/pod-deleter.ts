@@ -2,7 +2,8 @@
  * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
-import type { Deployment, ObjectMeta } from '../../diagnosis/k8s.js';
+import type { ObjectMeta } from '../../diagnosis/k8s.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
 import type { DeletePodsPlan, TaintDevicePlan } from '../../remediation/plan.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';

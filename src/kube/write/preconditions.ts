@@ -1,7 +1,7 @@
 /**
  * Whether a plan's assumptions still hold for the live Deployment. Pure.
  */
-import type { Deployment } from '../../diagnosis/k8s.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
 import { getAt, jsonEqual } from '../../remediation/json-pointer.js';
 import type { Preconditions } from '../../remediation/plan.js';
 

@@ -19,6 +19,9 @@ export function buildDeletePodsPlans(
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
+  // A DaemonSet's replacement is made for the same node (it is pinned there): deleting a
+  // crash-looping pod only restarts the same crash. The node exclusion is the way out.
+  if (snapshot.target.kind === 'DaemonSet') return [];
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
     .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
@@ -44,7 +47,7 @@ export function buildDeletePodsPlans(
       target: snapshot.target,
       summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
       impact:
-        `The ${snapshot.target.kind === 'DaemonSet' ? 'DaemonSet controller' : 'ReplicaSet'} creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
+        `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
         `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
         'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
         '(generation) this plan is then refused as stale.',

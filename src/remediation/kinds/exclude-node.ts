@@ -60,6 +60,7 @@ function exclusionWords(plan: WorkloadPatchPlan, room: number): string {
 
 export const excludeNode = workloadPatchKind({
   kind: 'exclude-node',
+  workloads: ['Deployment', 'DaemonSet'],
   answers: { CrashLoopOnNode: (ctx, finding) => buildExcludeNodePlans(ctx, finding) },
   paths: (workload) => [workloadPaths(workload).requiredNodeAffinity],
   change: (plan, target, room) => {

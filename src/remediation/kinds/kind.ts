@@ -99,6 +99,11 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
   /** Writes a cluster-scoped object (every tenant's concern; issue 27: cluster-level approvers). */
   clusterScoped: boolean;
   /**
+   * The workload kinds a plan of this kind may target; absent: Deployments only. The
+   * allowlist refuses any other target, whatever a stored plan says.
+   */
+  workloads?: readonly WorkloadKind[];
+  /**
    * JSON pointers (RFC 6901) it may write at or below, in the object `writes` names
    * (the workload, or a ReplicaSet's Scale), for the workload kind of the plan's
    * target: a DaemonSet's strategy lives elsewhere than a Deployment's.

@@ -9,6 +9,7 @@ import { restarts, strategyOf, workloadPaths, workloadPatchKind } from './worklo
 
 export const setRollingUpdate = workloadPatchKind({
   kind: 'set-rolling-update',
+  workloads: ['Deployment', 'DaemonSet'],
   answers: {
     RolloutSurgeDeadlock: buildSetRollingUpdatePlans,
     // Preventive: strategy only, nothing restarts.

@@ -193,6 +193,8 @@ function patchLines(plan: WorkloadPatchPlan): string[] {
 export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
   kind: K;
   answers: Readonly<Partial<Record<string, PlanBuilder>>>;
+  /** The workload kinds it may target (absent: Deployments only). */
+  workloads?: readonly WorkloadKind[];
   paths(workload: WorkloadKind): readonly string[];
   change(plan: WorkloadPatchPlan, target: string, room: number): string;
 }
@@ -209,6 +211,7 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     answers: spec.answers,
     writes: 'workload-patch',
     clusterScoped: false,
+    ...(spec.workloads ? { workloads: spec.workloads } : {}),
     paths: spec.paths,
     checkPayload: checkWorkloadPatchPayload,
     staleWhen: 'spec-changed',

@@ -17,7 +17,7 @@ import { DEFAULT_WORKLOAD_KIND, type WorkloadKind, type WorkloadRef } from '../.
 
 /** One workload a scan flagged. */
 export interface ScanHit {
-  /** Absent: a Deployment (a scan's entries name no kind yet). */
+  /** Absent: a Deployment. */
   kind?: WorkloadKind;
   namespace: string;
   name: string;

@@ -3,6 +3,7 @@
  * leader lease (lease.ts) and, while this replica leads, the watch session
  * (session.ts), each queueing diagnoses the way an alert for the workload would.
  */
+import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { WATCH_REQUESTER } from '../../queue/diagnose-signature.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SealKeys } from '../../trust/plan-seal.js';
@@ -29,13 +30,24 @@ type NamespaceScan = (
   namespace: string | undefined,
   onProgress: (done: number, total?: number) => void,
 ) => Promise<{
-  entries: { namespace: string; name: string; findings: { code: string; summary: string }[] }[];
+  entries: {
+    kind?: WorkloadKind;
+    namespace: string;
+    name: string;
+    findings: { code: string; summary: string }[];
+  }[];
 }>;
 
 /** Flattens a namespace scan into one hit per workload and finding. */
 export function scanHits(report: Awaited<ReturnType<NamespaceScan>>): ScanHit[] {
   return report.entries.flatMap((e) =>
-    e.findings.map((f) => ({ namespace: e.namespace, name: e.name, code: f.code, summary: f.summary })),
+    e.findings.map((f) => ({
+      ...(e.kind ? { kind: e.kind } : {}),
+      namespace: e.namespace,
+      name: e.name,
+      code: f.code,
+      summary: f.summary,
+    })),
   );
 }
 

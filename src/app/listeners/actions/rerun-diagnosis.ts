@@ -1,3 +1,4 @@
+import { typeOfKind } from '../../../diagnosis/workload-ref.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
@@ -45,7 +46,7 @@ export function rerunDiagnosisAction(services: AppServices) {
       ({ jobId } = await services.producers.enqueueDiagnose({
         mode: 'deployment',
         cluster: target.cluster,
-        target: { kind: 'Deployment', namespace: target.namespace, name: target.name },
+        target: { kind: target.kind, namespace: target.namespace, name: target.name },
         requestedBy: click.user,
       }));
     } catch (error) {
@@ -65,7 +66,7 @@ export function rerunDiagnosisAction(services: AppServices) {
       addedAt,
       threadTs: click.rootTs,
       owner: { requestedBy: click.user, cluster: target.cluster, namespace: target.namespace },
-      text: mrkdwn`:repeat: ${asIs(userMention(click.user))} re-runs the diagnosis of deployment/${target.name} in ${target.namespace}…`,
+      text: mrkdwn`:repeat: ${asIs(userMention(click.user))} re-runs the diagnosis of ${typeOfKind(target.kind)}/${target.name} in ${target.namespace}…`,
     });
   };
 }

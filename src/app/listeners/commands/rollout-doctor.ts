@@ -1,3 +1,4 @@
+import { typeOfKind } from '../../../diagnosis/workload-ref.js';
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
@@ -91,7 +92,7 @@ export function rolloutDoctorCommand(services: AppServices) {
 
     const what =
       parsed.kind === 'diagnose'
-        ? mrkdwn`deployment/${parsed.name} in ${parsed.namespace}`
+        ? mrkdwn`${typeOfKind(parsed.workload)}/${parsed.name} in ${parsed.namespace}`
         : mrkdwn`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
     const text = mrkdwn`:stethoscope: ${asIs(userMention(command.user_id))} asked for ${parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a'} ${asIs(what)} (cluster ${parsed.cluster})${joined ? ': joining the run already in progress' : ''}…`;
     try {

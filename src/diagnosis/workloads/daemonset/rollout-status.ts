@@ -92,6 +92,11 @@ export function rolloutUnderWay(
   if (status?.updatedNumberScheduled !== undefined && status.updatedNumberScheduled < desired) {
     return `${status.updatedNumberScheduled} of ${desired} nodes run the current template`;
   }
+  // kubectl rollout status waits for every node's pod to be available: until then the
+  // controller is still bringing pods up (a new node, a replaced pod not yet Ready).
+  if (status?.numberAvailable !== undefined && status.numberAvailable < desired) {
+    return `${status.numberAvailable} of ${desired} pods are available`;
+  }
   const live = pods.filter((p) => !isTerminal(p)).length;
   if (status && live > desired) return `${live} pods exist for ${desired} nodes`;
   const terminating = pods.find(isTerminating);
