@@ -19,10 +19,11 @@ export const USAGE = [
   '*Usage*',
   '`/rollout-doctor NAME [-n NAMESPACE] [--cluster CLUSTER]`: why is deployment NAME stuck or crashing?',
   '`/rollout-doctor deployment/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same',
-  '`/rollout-doctor diagnose deployment/NAME [-n NAMESPACE]`: the same, as the command line says it',
-  '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments that are stuck or at risk',
+  '`/rollout-doctor daemonset/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same for a DaemonSet (`ds/NAME`)',
+  '`/rollout-doctor diagnose TYPE/NAME [-n NAMESPACE]`: the same, as the command line says it',
+  '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments and DaemonSets that are stuck or at risk',
   '`/rollout-doctor help`: this message',
-  'For a Deployment, NAMESPACE defaults to `default`; `scan` without `-n` scans every namespace.',
+  'NAMESPACE defaults to `default`; `scan` without `-n` scans every namespace.',
 ].join('\n');
 
 /**

@@ -56,7 +56,7 @@ export async function deliverAlertResult(
   if (result.outcome.status === 'diagnosed') {
     const t = result.outcome.diagnosis.target;
     candidates.push(
-      workloadHash({ cluster: result.cluster, namespace: t.namespace, kind: 'Deployment', name: t.name }),
+      workloadHash({ cluster: result.cluster, namespace: t.namespace, kind: t.kind, name: t.name }),
     );
   }
   let thread: ThreadRecord | null = null;

@@ -14,13 +14,14 @@ import type { RemediationPlan } from '../../remediation/plan.js';
 import { REMEDIATION_KINDS } from '../../remediation/plan.js';
 import { argocdNamespace, clusterOptions, parseCommandArgs, wantsHelp, workloadRefArg } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
+import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { applyAndFollow } from '../apply-flow.js';
 
-const HELP = `Usage: rollout-doctor apply deployment/NAME -n NAMESPACE --remediation KIND|ID [--yes]
+const HELP = `Usage: rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation KIND|ID [--yes]
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
                              [--argocd-namespace NS]
 
-Diagnoses the Deployment, shows exactly what the chosen remediation writes (the object
+Diagnoses the workload (deployment/NAME, daemonset/NAME; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
 it patches, creates or deletes, and the patch) and what the API server's dry run says
 it changes, asks for confirmation, applies it, and follows what it moves until that
 completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
@@ -39,6 +40,7 @@ error (a bug).
 `;
 
 export interface ApplyArgs {
+  kind: WorkloadKind;
   namespace: string;
   /** -n was given; otherwise the kubeconfig context's namespace is used, as kubectl does. */
   namespaceGiven: boolean;
@@ -66,7 +68,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
       'argocd-namespace': { type: 'string' },
     },
   });
-  const { namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
+  const { kind, namespace, name } = workloadRefArg(positionals, values.namespace, 'remediated');
   if (!values.remediation) throw new UsageError('which remediation? pass --remediation KIND or a plan id');
   if (!isRemediationName(values.remediation))
     throw new UsageError(
@@ -76,6 +78,7 @@ export function parseApplyArgs(argv: string[]): ApplyArgs {
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw new UsageError(`--timeout must be a positive number of seconds`);
   return {
+    kind,
     namespace,
     namespaceGiven: values.namespace !== undefined,
     name,
@@ -107,7 +110,7 @@ async function applyCommand(args: ApplyArgs, io: CliIo): Promise<number> {
     environment: io.env,
   });
   const namespace = args.namespaceGiven ? args.namespace : (client.namespace ?? args.namespace);
-  const ref = { kind: 'Deployment' as const, namespace, name: args.name };
+  const ref = { kind: args.kind, namespace, name: args.name };
   const argocd = argocdNamespace(args.argocdNamespace, io.env);
   const diagnosis = diagnose(
     await collectSnapshot(client, ref, argocd !== undefined ? { argocdNamespace: argocd } : {}),

@@ -6,6 +6,7 @@
  * confirm words. Pure.
  */
 import { codeSpan } from '../../text/code-span.js';
+import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import {
   PATCH_CONTENT_TYPES,
   type Patch,
@@ -177,7 +178,7 @@ export function rolloutByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
 /** `cli apply`: a patch of the workload, exactly. */
 function patchLines(plan: WorkloadPatchPlan): string[] {
   const lines = [
-    `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to deployments/${plan.target.name} in namespace ${plan.target.namespace}:`,
+    `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to ${WORKLOAD_NAMES[plan.target.kind].resource}/${plan.target.name} in namespace ${plan.target.namespace}:`,
     JSON.stringify(plan.patch.body, null, 2),
     '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
   ];
@@ -225,7 +226,7 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
       rollout: rolloutByPatch,
       write: patchLines,
       applied: (plan, generation) =>
-        `Applied to deployments/${plan.target.name} in namespace ${plan.target.namespace} (now generation ${generation}):`,
+        `Applied to ${WORKLOAD_NAMES[plan.target.kind].resource}/${plan.target.name} in namespace ${plan.target.namespace} (now generation ${generation}):`,
     },
   };
 }

@@ -1,0 +1,171 @@
+/**
+ * The DaemonSet kind (issue 30.2) on objects shaped as the API server returns them: the
+ * per-node surge deadlock on the node's only GPU (fixed on spec.updateStrategy, never
+ * Recreate, a ReplicaSet scale or a restart), no deadlock without surge or with
+ * OnDelete, and a crash loop on one node answered with a node exclusion that says what
+ * the node loses without the agent (no pod deletion: the replacement lands on the same
+ * node).
+ */
+import { describe, expect, it } from 'vitest';
+import type { DaemonSet, Node } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { workloadKind } from '../../src/diagnosis/workloads/index.js';
+import { makeEvent, makeNode } from '../support/k8s-builders.js';
+import {
+  makeControllerRevision,
+  makeDaemonPod,
+  makeDaemonSet,
+  makeDaemonSetSnapshot,
+} from '../support/daemonset-builders.js';
+
+const GPU_MESSAGE =
+  "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.";
+
+/** gpu-probe asks for the node's only GPU on two GPU nodes; its rollout to 2.1 has started. */
+function gpuProbe(strategy: DaemonSet['spec']['updateStrategy']) {
+  const nodes: Node[] = ['gpu-1', 'gpu-2'].map((n) =>
+    makeNode(n, { allocatable: { 'nvidia.com/gpu': '1' } }),
+  );
+  const ds = makeDaemonSet('gpu-probe', {
+    updateStrategy: strategy,
+    image: 'registry.example/gpu-probe:2.1',
+    podSpec: {
+      containers: [
+        {
+          name: 'gpu-probe',
+          image: 'registry.example/gpu-probe:2.1',
+          resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
+    },
+    status: {
+      observedGeneration: 2,
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberReady: 2,
+      numberAvailable: 2,
+      updatedNumberScheduled: 0,
+      numberMisscheduled: 0,
+    },
+  });
+  const oldTemplate = structuredClone(ds.spec.template);
+  const container = oldTemplate.spec.containers[0];
+  if (container) container.image = 'registry.example/gpu-probe:2.0';
+  const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
+  const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
+  const old = ['gpu-1', 'gpu-2'].map((n, i) =>
+    makeDaemonPod(ds, oldRev, ['x7k2p', 'q9m4t'][i] ?? 'x', n, { phase: 'Running' }),
+  );
+  const surge = makeDaemonPod(ds, newRev, 'w2b8n', 'gpu-1', { phase: 'Pending' });
+  const event = makeEvent(
+    { kind: 'Pod', name: surge.metadata.name, namespace: ds.metadata.namespace, uid: surge.metadata.uid },
+    'FailedScheduling',
+    GPU_MESSAGE,
+    { type: 'Warning', component: 'default-scheduler' },
+  );
+  return makeDaemonSetSnapshot({
+    daemonSet: ds,
+    controllerRevisions: [newRev, oldRev],
+    pods: [...old, surge],
+    events: [event],
+    nodes,
+  });
+}
+
+describe('DaemonSet kind module', () => {
+  it('resolves updateStrategy per node (percentages round up) and names kubectl rollout status as kubectl prints it', () => {
+    const snapshot = gpuProbe({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: '10%', maxUnavailable: 0 },
+    });
+    const kind = workloadKind(snapshot);
+    const object = kind.object(snapshot);
+    const strategy = kind.strategy(object);
+    expect(strategy.maxSurge?.value).toBe(1);
+    expect(strategy.per).toBe('node');
+    expect(kind.replacement(strategy)).toBe('surge-first');
+    expect(kind.rolloutStatus(object).progress.message).toBe(
+      'Waiting for daemon set "gpu-probe" rollout to finish: 0 out of 2 new pods have been updated...',
+    );
+    const { current, old } = kind.revisions(snapshot);
+    expect(current?.pods.map((p) => p.metadata.name)).toEqual(['gpu-probe-w2b8n']);
+    expect(old.flatMap((r) => r.pods.map((p) => p.spec.nodeName))).toEqual(['gpu-1', 'gpu-2']);
+    expect(kind.underWay(snapshot)).toMatch(/older revision/);
+  });
+});
+
+describe('DaemonSet surge deadlock', () => {
+  it("is RolloutSurgeDeadlock when the surge pod waits for the node's only GPU, fixed with maxSurge 0 on spec.updateStrategy", () => {
+    const diagnosis = diagnose(
+      gpuProbe({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } }),
+    );
+    const [finding] = diagnosis.findings;
+    expect(finding?.code).toBe('RolloutSurgeDeadlock');
+    expect(finding?.summary).toContain('held by old pod gpu-probe-x7k2p of this DaemonSet');
+    expect(finding?.explanation).toContain('on spec.updateStrategy (a DaemonSet has no Recreate)');
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['set-rolling-update']);
+    expect(diagnosis.remediations[0]?.patch?.body).toEqual({
+      spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } },
+    });
+    expect(diagnosis.manifestChanges?.[0]?.diff).toContain('+  updateStrategy:');
+  });
+
+  it('is no deadlock without surge or with OnDelete: the old pod goes first (or only when deleted)', () => {
+    for (const strategy of [
+      { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } },
+      { type: 'OnDelete' },
+    ]) {
+      const codes = diagnose(gpuProbe(strategy)).findings.map((f) => f.code);
+      expect(codes, strategy.type).not.toContain('RolloutSurgeDeadlock');
+    }
+  });
+});
+
+describe('DaemonSet crash loop on one node', () => {
+  /** A CSI node plugin that crash-loops only on the node with the other kernel. */
+  function csiNode() {
+    const nodes = [
+      makeNode('node-a'),
+      makeNode('node-b', { kernelVersion: '6.8.0-1009-aws' }),
+      makeNode('node-c'),
+    ];
+    const ds = makeDaemonSet('csi-node', {
+      podSpec: {
+        containers: [{ name: 'csi-node', image: 'registry.example/csi-node:2.0' }],
+        volumes: [
+          {
+            name: 'registration',
+            hostPath: { path: '/var/lib/kubelet/plugins_registry', type: 'Directory' },
+          },
+        ],
+      },
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        numberReady: 2,
+        numberAvailable: 2,
+        numberUnavailable: 1,
+        updatedNumberScheduled: 3,
+        numberMisscheduled: 0,
+      },
+    });
+    const rev = makeControllerRevision(ds, '7c9d8f6b5', 1);
+    const pods = [
+      makeDaemonPod(ds, rev, 'a1b2c', 'node-a', { phase: 'Running' }),
+      makeDaemonPod(ds, rev, 'd4f5g', 'node-b', { phase: 'CrashLoopBackOff', restarts: 9, exitCode: 1 }),
+      makeDaemonPod(ds, rev, 'h6j7k', 'node-c', { phase: 'Running' }),
+    ];
+    return makeDaemonSetSnapshot({ daemonSet: ds, controllerRevisions: [rev], pods, nodes });
+  }
+
+  it('blames the node, offers the exclusion in the DaemonSet affinity with what the node loses, and no pod deletion', () => {
+    const diagnosis = diagnose(csiNode());
+    expect(diagnosis.findings[0]?.code).toBe('CrashLoopOnNode');
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+    const exclude = diagnosis.remediations.find((p) => p.kind === 'exclude-node');
+    expect(exclude?.impact).toContain('csi-node stops running on node-b');
+    expect(exclude?.impact).toContain('CSI node plugin');
+    expect(exclude?.warnings.join(' ')).toContain('deleted, not moved');
+  });
+});
