@@ -9,23 +9,32 @@
 import { fileURLToPath } from 'node:url';
 import { readScenarioFiles } from '../sim/scenario.js';
 
+/** Which incidents the demo plays: the two seeds (Deployments), or the node agent's (a DaemonSet). */
+export type DemoKind = 'deployment' | 'daemonset';
+
 /** The seed scenario files of the demo cluster, in the order they are merged. */
-export function demoScenarioFiles(options: { dra?: boolean } = {}): string[] {
-  return [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'].map((file) =>
-    fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)),
-  );
+export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = {}): string[] {
+  const files =
+    options.kind === 'daemonset'
+      ? ['node-agent-surge.yaml']
+      : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
+  return files.map((file) => fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)));
 }
 
 /**
  * Objects of both seed scenarios, first occurrence kept when both declare the same
  * object (a shared Namespace, say).
  */
-export async function demoScenarioObjects(options: { dra?: boolean } = {}): Promise<object[]> {
+export async function demoScenarioObjects(
+  options: { dra?: boolean; kind?: DemoKind } = {},
+): Promise<object[]> {
   return (await readScenarioFiles(demoScenarioFiles(options))) as object[];
 }
 
 /** The two workloads of the story. */
 export const TRACKER = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' } as const;
 export const CHECKOUT = { kind: 'Deployment', namespace: 'shop', name: 'checkout' } as const;
+/** The node agent of `--kind daemonset` (sim/scenarios/node-agent-surge.yaml). */
+export const NODE_AGENT = { kind: 'DaemonSet', namespace: 'telemetry', name: 'node-agent' } as const;
 /** The node the checkout image crashes on (the kube-sim crash rule of crashloop-node.yaml). */
 export const BAD_NODE = 'node-b';

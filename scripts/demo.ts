@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra]`
+ * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind deployment|daemonset]`
  *
  * The whole on-call story on one machine, with no Slack workspace and no cluster:
  * the Kubernetes API simulator with both seed incidents, Redis (a private
@@ -11,7 +11,8 @@
  * it started. Ctrl-C stops the story at once: no step acts (command, click, write,
  * alert) and nothing more is printed once it is pressed. `--dra` plays the tracker's
  * incident as its DRA twin (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes
- * through a ResourceClaim).
+ * through a ResourceClaim). `--kind daemonset` plays the node agent DaemonSet's surge
+ * deadlock instead (sim/scenarios/node-agent-surge.yaml).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -25,14 +26,18 @@ import { createCleanup, runScript } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
 import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
+import { playNodeAgentStory } from './demo/node-agent-story.js';
+import type { DemoKind } from './demo-scenario.js';
 
-const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra]
+const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND]
 
 Plays both seed incidents end to end on one machine: the Kubernetes API simulator, Redis,
 the real app and worker, and a Slack stand-in whose messages are printed here.
   --timeout-seconds N  give up after N seconds (default 150)
   --time-scale N       simulated controllers run N times faster (default 30)
   --dra                the tracker's GPU through Dynamic Resource Allocation (its DRA twin)
+  --kind KIND          deployment (default: both seed incidents) or daemonset (the node
+                       agent whose hostPort surge deadlocks its rollout)
   -h, --help           this text
 Redis: a private redis-server when one is on PATH, else REDIS_URL (a Redis no
 rollout-doctor deployment uses; the keys this run wrote are deleted at the end).
@@ -43,6 +48,7 @@ the logs kept), 2 bad option or value, 130 interrupted (Ctrl-C, SIGTERM).
 const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
   'time-scale': z.coerce.number().positive().default(30),
+  kind: z.enum(['deployment', 'daemonset']).default('deployment'),
 });
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
@@ -59,6 +65,7 @@ async function run(
   timeScale: number,
   stepTimeoutMs: number,
   dra: boolean,
+  kind: DemoKind,
   signal: AbortSignal,
   keepLogs: () => boolean,
 ): Promise<void> {
@@ -68,6 +75,7 @@ async function run(
     timeScale,
     processes,
     dra,
+    kind,
     keepLogs,
   });
   signal.throwIfAborted();
@@ -95,6 +103,10 @@ async function run(
     signal,
   };
   const story = (async () => {
+    if (kind === 'daemonset') {
+      await playNodeAgentStory(ctx);
+      return;
+    }
     await playTrackerStory(ctx, { dra });
     await playCheckoutStory(ctx);
   })();
@@ -102,7 +114,8 @@ async function run(
   printer.flush();
 }
 
-type Parsed = { help: true } | { error: string } | { timeoutMs: number; timeScale: number; dra: boolean };
+type Parsed =
+  { help: true } | { error: string } | { timeoutMs: number; timeScale: number; dra: boolean; kind: DemoKind };
 
 function parse(argv: string[]): Parsed {
   let values;
@@ -113,6 +126,7 @@ function parse(argv: string[]): Parsed {
         'timeout-seconds': { type: 'string' },
         'time-scale': { type: 'string' },
         dra: { type: 'boolean', default: false },
+        kind: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -128,6 +142,7 @@ function parse(argv: string[]): Parsed {
     timeoutMs: parsed.data['timeout-seconds'] * 1000,
     timeScale: parsed.data['time-scale'],
     dra: values.dra === true,
+    kind: parsed.data.kind,
   };
 }
 
@@ -141,10 +156,12 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
     process.stderr.write(`demo: ${args.error}\n\n${USAGE}`);
     return 2;
   }
-  const { timeoutMs, dra } = args;
+  const { timeoutMs, dra, kind } = args;
   say(
     bold(
-      `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
+      kind === 'daemonset'
+        ? 'rollout-doctor demo: a DaemonSet incident, one simulated cluster, a stand-in Slack'
+        : `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
     ),
   );
   const started = Date.now();
@@ -162,7 +179,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
   let failed = false;
   try {
     await Promise.race([
-      run(args.timeScale, Math.min(60_000, timeoutMs), dra, storySignal, () => failed),
+      run(args.timeScale, Math.min(60_000, timeoutMs), dra, kind, storySignal, () => failed),
       stopped,
     ]);
     const audit = await auditLines(processes);
@@ -172,7 +189,8 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
       for (const line of audit) say(line);
     }
     say('');
-    say(bold(`Demo finished: both incidents fixed in ${((Date.now() - started) / 1000).toFixed(1)} s.`));
+    const fixed = kind === 'daemonset' ? 'the DaemonSet incident fixed' : 'both incidents fixed';
+    say(bold(`Demo finished: ${fixed} in ${((Date.now() - started) / 1000).toFixed(1)} s.`));
     return 0;
   } catch (error) {
     // Ctrl-C (or SIGTERM) ends the story by stopping what it waits on: that is no

@@ -16,7 +16,7 @@ import { parsePublicKeys, parseSigningKey } from '../../src/trust/approval-signa
 import { appKeyEnv, generatePlanKeys, keyPairProblems, workerKeyEnv } from '../../src/trust/keygen.js';
 import { freePort } from '../../test/support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
-import { demoScenarioObjects } from '../demo-scenario.js';
+import { demoScenarioObjects, type DemoKind } from '../demo-scenario.js';
 import type { Cleanup } from './cleanup.js';
 import { CHANNELS, PEOPLE } from './context.js';
 import { startProcess, waitForHttp, type DemoProcess } from './processes.js';
@@ -57,6 +57,8 @@ export async function startDemoStack(options: {
   editScenario?: (objects: object[]) => object[];
   /** The tracker's incident as its DRA twin (demo-scenario.ts). */
   dra?: boolean;
+  /** The incidents of a workload kind (demo-scenario.ts): the seeds, or the node agent DaemonSet's. */
+  kind?: DemoKind;
   /**
    * Asked when cleanup reaches the temporary directory (after the processes stopped):
    * true keeps it with the process logs (a failed run names them), removing only the
@@ -79,7 +81,10 @@ export async function startDemoStack(options: {
   const cluster = redis.shared ? `demo-${randomBytes(3).toString('hex')}` : 'demo';
   say(`Redis:      ${redis.origin}`);
 
-  const objects = await demoScenarioObjects({ dra: options.dra === true });
+  const objects = await demoScenarioObjects({
+    dra: options.dra === true,
+    kind: options.kind ?? 'deployment',
+  });
   const scenario = options.editScenario ? options.editScenario(objects) : objects;
   const sim = await starting(() => startSimulator({ scenario, timeScale }));
   register('simulator', () => sim.close());

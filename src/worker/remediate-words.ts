@@ -25,16 +25,16 @@ export const remediateWords = {
   outsideKind: (plan: RemediationPlan, reason: string): string =>
     `not applied: the stored ${plan.kind} plan for ${typeOfKind(plan.target.kind)}/${plan.target.name} is outside what that kind may change (${reason}). Nothing was changed; the plan may have been altered where it is stored.`,
   stale: (ref: WorkloadRef, reason: string): string =>
-    `not applied: deployment/${ref.name} changed since the diagnosis (${reason}). Re-run for a fresh plan.`,
+    `not applied: ${typeOfKind(ref.kind)}/${ref.name} changed since the diagnosis (${reason}). Re-run for a fresh plan.`,
   failed: (plan: RemediationPlan, reason: string, outcomeUnknown: boolean): string =>
     outcomeUnknown
-      ? `${plan.kind} on deployment/${plan.target.name}: the API server did not answer the write (${reason}), so it may or may not have been applied. Press Re-run to see the Deployment as it is now; a retry never applies twice.`
-      : `${plan.kind} on deployment/${plan.target.name} failed: ${reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
+      ? `${plan.kind} on ${typeOfKind(plan.target.kind)}/${plan.target.name}: the API server did not answer the write (${reason}), so it may or may not have been applied. Press Re-run to see the ${plan.target.kind} as it is now; a retry never applies twice.`
+      : `${plan.kind} on ${typeOfKind(plan.target.kind)}/${plan.target.name} failed: ${reason}. Nothing was changed; press Re-run for a fresh message and approve it again once the cause is fixed.`,
   /** The one "applied" reply: what was done, any note, the fields changed, and what is watched next. */
   applied: (plan: RemediationPlan, note: string | undefined, changed: string, watching: string): string =>
     `${plan.summary} (${note ? `${note}; ` : ''}changed ${changed}). ${watching}`,
   /** A reply about the workload after the change: rolled out, paused, still failing. */
-  about: (ref: WorkloadRef, text: string): string => `deployment/${ref.name}: ${text}`,
+  about: (ref: WorkloadRef, text: string): string => `${typeOfKind(ref.kind)}/${ref.name}: ${text}`,
   /** A step of a stepped walk, one line (the step's data goes with it for the full reply). */
   step: (event: Exclude<StepEvent, { phase: 'done' }>): string => {
     switch (event.phase) {

@@ -273,10 +273,11 @@ describe('parseCommand', () => {
     expect(parseCommand(text, opts).kind).toBe('invalid');
   });
 
-  it('the usage says what the parser does without -n: default for a Deployment, every namespace for scan', () => {
+  it('the usage says what the parser does without -n: default for a workload, every namespace for scan', () => {
     expect(parseCommand('web', opts)).toMatchObject({ namespace: 'default' });
+    expect(parseCommand('ds/agent', opts)).toMatchObject({ namespace: 'default', workload: 'DaemonSet' });
     expect(parseCommand('scan', opts)).toMatchObject({ namespace: undefined });
-    expect(USAGE).toContain('For a Deployment, NAMESPACE defaults to `default`');
+    expect(USAGE).toContain('NAMESPACE defaults to `default`');
     expect(USAGE).toContain('`scan` without `-n` scans every namespace');
   });
 });

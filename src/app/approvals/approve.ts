@@ -5,6 +5,7 @@
  * exactly that plan, the remediation job, and an audit event for every outcome. Slack
  * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
  */
+import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { createPublicKey } from 'node:crypto';
 import {
@@ -59,8 +60,8 @@ export const CHANGED_SINCE_SHOWN = trusted(
 );
 
 /** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */
-export function supersededText(name: string): Mrkdwn {
-  return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of deployment/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
+export function supersededText(name: string, kind: WorkloadKind = 'Deployment'): Mrkdwn {
+  return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of ${typeOfKind(kind)}/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
 }
 
 export type ApprovalOutcome =
@@ -252,7 +253,7 @@ async function changedSinceShown(
           reason: 'superseded',
           detail:
             'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
-          text: supersededText(where.deployment),
+          text: supersededText(where.deployment, current.plan.target.kind),
         }
       : {
           reason: 'tampered',

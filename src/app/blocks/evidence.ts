@@ -92,13 +92,16 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
     }
     case 'strategy': {
       const s = evidence.strategy;
-      const at = `${evidence.replicas} replica${evidence.replicas === 1 ? '' : 's'}`;
-      if (s.type === 'Recreate') return mrkdwn`:gear: *Strategy:* Recreate at ${at}`;
+      const perNode = s.per === 'node';
+      const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
+      if (s.type !== 'RollingUpdate') return mrkdwn`:gear: *Strategy:* ${s.type} at ${at}`;
       const surge = s.maxSurge?.value ?? 0;
       const unavailable = s.maxUnavailable?.value ?? 0;
       const why =
         surge > 0 && unavailable === 0
-          ? ': new pods start first, old pods stay until the new ones are Ready'
+          ? perNode
+            ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
+            : ': new pods start first, old pods stay until the new ones are Ready'
           : '';
       return mrkdwn`:gear: *Strategy:* RollingUpdate at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
     }
