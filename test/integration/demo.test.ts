@@ -160,12 +160,41 @@ describe('npm run demo', () => {
     }
   }, 60_000);
 
+  it('--kind daemonset plays the node agent incident: the surge pod beside the old one, the fix on spec.updateStrategy, every node updated', async () => {
+    const { code, out } = await runDemo(['--kind', 'daemonset', '--timeout-seconds', '100'], {
+      REDIS_URL: undefined,
+    });
+    expect(out, out).toContain('Demo finished: the DaemonSet incident fixed');
+    expect(code).toBe(0);
+    expect(out).toContain(
+      "0/3 nodes available: 1 node(s) didn't have free ports for the requested pod ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]",
+    );
+    expect(out).toContain('✔ diagnosed telemetry/daemonset/node-agent: RolloutSurgeDeadlock');
+    expect(out).toContain(
+      "Let each node's old pod go first: updateStrategy RollingUpdate maxSurge 0, maxUnavailable 1.",
+    );
+    expect(out).toContain(
+      '🚀 rolled out: daemonset/node-agent: daemon set "node-agent" successfully rolled out',
+    );
+    expect(out).toMatch(
+      /✔ telemetry\/daemonset\/node-agent: rollout complete, \S+node-agent:1\.9\.0 on node-a, node-b, node-c/,
+    );
+    expect(out).not.toContain('deployment/node-agent');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
   it('--help prints the usage (exit 0); an unknown option or a bad value is bad input (exit 2)', async () => {
     const help = await runDemo(['--help'], {});
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/^Usage: npm run demo/);
     expect(help.out).toContain('Exit status: 0 both incidents fixed');
-    for (const args of [['--bogus'], ['--time-scale', 'fast'], ['--timeout-seconds']]) {
+    for (const args of [
+      ['--bogus'],
+      ['--time-scale', 'fast'],
+      ['--timeout-seconds'],
+      ['--kind', 'statefulset'],
+    ]) {
       const bad = await runDemo(args, {});
       expect(bad.code, args.join(' ')).toBe(2);
       expect(bad.out).toContain('Usage: npm run demo');
