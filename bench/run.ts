@@ -27,6 +27,7 @@ import {
 import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
+import { daemonSetSection, runDaemonSetBench } from './daemonset.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ACK_RUNS = 5;
@@ -124,6 +125,13 @@ sections.push(
   draRequests instanceof Error
     ? failed('API requests of a DRA diagnosis', draRequests)
     : draRequestsSection(draRequests),
+);
+
+const daemonSets = await step('DaemonSet at 5,000 nodes', () => runDaemonSetBench());
+sections.push(
+  daemonSets instanceof Error
+    ? failed('A DaemonSet on 10 and on 5,000 nodes', daemonSets)
+    : daemonSetSection(daemonSets),
 );
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);

@@ -72,9 +72,9 @@ import {
   eligibleNodeSelector,
   nodesForOtherPods,
   olderPendingSelections,
-  podNodeNames,
+  boundNodeNames,
 } from './node-queries.js';
-import { readBoundNodes, readPodsOnNodes } from './node-reads.js';
+import { MAX_BOUND_NODES, readBoundNodes, readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
 import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
@@ -100,6 +100,9 @@ export const MAX_ELIGIBLE_NODES = 500;
  * unknown, never free.
  */
 export const MAX_NEIGHBOUR_NODES = 50;
+/** Our own pods per page, and pages: 20,000 pods at most. */
+const OUR_PODS_PAGE = 10_000;
+const OUR_PODS_PAGES = 2;
 /** Node selections of older templates' Pending pods listed besides the template's. */
 const MAX_OLDER_SELECTIONS = 3;
 /** Event pages of 500 per namespace; a busier namespace keeps the first 1,500 events. */
@@ -249,8 +252,14 @@ async function readOurObjects(
         query: { labelSelector: selector },
       }),
     ),
+    // Paged and bounded: a DaemonSet on 5,000 nodes has 5,000 pods (one page); past
+    // OUR_PODS_PAGE × OUR_PODS_PAGES the pods are 'partial' and the gap says so.
     optional(() =>
-      listObjects<Pod>(client, { resource: 'pods', namespace, query: { labelSelector: selector } }),
+      listObjects<Pod>(
+        client,
+        { resource: 'pods', namespace, query: { labelSelector: selector } },
+        { limit: OUR_PODS_PAGE, maxPages: OUR_PODS_PAGES },
+      ),
     ),
     optional(() =>
       listObjects<KubeEvent>(
@@ -389,7 +398,7 @@ async function readAround(
       Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
       readBoundNodes(
         client,
-        podNodeNames(pods).filter((n) => !earlyNames.has(n)),
+        boundNodeNames(pods).filter((n) => !earlyNames.has(n)),
         problems,
       ),
       collectLogTails(client, pods, problems, options.logBytes ?? 4096),
@@ -458,7 +467,7 @@ function coverageOf(
     pods: namespacedListState(second.podList, 'pods', namespace, gaps),
     events: namespacedListState(second.eventList, 'events', namespace, gaps),
     nodes: olderNodesState(
-      nodesState(eligibleRead, around.eligibleList, around.boundNodes, podNodeNames(ours.pods), gaps),
+      nodesState(eligibleRead, around.eligibleList, around.boundNodes, boundNodeNames(ours.pods), gaps),
       ours.older,
       around.olderLists,
       gaps,
@@ -500,12 +509,25 @@ function nodesState(
   gaps: CoverageGap[],
 ): ReadState {
   const gotBound = new Set([...(eligible?.items ?? []), ...bound].map((n) => n.metadata.name ?? ''));
-  const missingBound = boundNames.filter((n) => !gotBound.has(n));
+  const early = new Set((eligible?.items ?? []).map((n) => n.metadata.name ?? ''));
+  // Past MAX_BOUND_NODES (readBoundNodes): not asked for, not failed.
+  const asked = new Set(boundNames.filter((n) => !early.has(n)).slice(0, MAX_BOUND_NODES));
+  const capped = boundNames.filter((n) => !gotBound.has(n) && !early.has(n) && !asked.has(n));
+  const missingBound = boundNames.filter((n) => !gotBound.has(n) && !capped.includes(n));
+  if (capped.length > 0) {
+    gaps.push({
+      about: 'nodes',
+      what: `${capped.length} node(s) our pods run on past the first ${MAX_BOUND_NODES} read (${capped.slice(0, 3).join(', ')}${capped.length > 3 ? ', …' : ''}; their pods are Running and Ready)`,
+      reason: 'capped',
+      settle: 'kubectl get nodes -o yaml and the workload, and diagnose from the dump',
+    });
+  }
   if (eligibleRead && !eligible) {
     const state = nodeListState(eligible, gaps);
     return gotBound.size > 0 ? 'partial' : state;
   }
   if (eligible?.truncated) return nodeListState(eligible, gaps);
+  if (capped.length > 0 && missingBound.length === 0) return 'partial';
   if (missingBound.length > 0) {
     gaps.push({
       about: 'nodes',

@@ -79,6 +79,20 @@ export function podNodeNames(pods: readonly Pod[]): string[] {
   return [...names].sort();
 }
 
+/**
+ * The nodes our pods are bound to, those of pods that are not Running and Ready first
+ * (where a crash or a stuck pod is), then the others, each part by name.
+ */
+export function boundNodeNames(pods: readonly Pod[]): string[] {
+  const troubled = new Set<string>();
+  for (const pod of pods) {
+    const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') === true;
+    if (pod.spec.nodeName && (pod.status?.phase !== 'Running' || !ready)) troubled.add(pod.spec.nodeName);
+  }
+  const rest = podNodeNames(pods).filter((n) => !troubled.has(n));
+  return [...[...troubled].sort(), ...rest];
+}
+
 /** `kubernetes.io/hostname in (a,b)`: one request for all pod nodes (the kubelet sets this label to the node name). */
 export function hostnameSelector(names: readonly string[]): string | undefined {
   const safe = names.filter((n) => SAFE.test(n));

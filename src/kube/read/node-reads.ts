@@ -11,6 +11,13 @@ import { secondaryRead } from './secondary-read.js';
 
 /** Nodes fetched one by one when their hostname label differs from their name (rare; capped). */
 const MAX_NODE_GETS = 3;
+/**
+ * Bound nodes named in one selector: a DaemonSet (or a large Deployment) runs on
+ * thousands of nodes, and a selector naming them all exceeds what an API server takes in
+ * a request line (431). The nodes of pods that are not Running and Ready come first
+ * (boundNodeNames); the rest past the cap are left unread and said so (coverage).
+ */
+export const MAX_BOUND_NODES = 200;
 
 /**
  * One list by `kubernetes.io/hostname in (...)`; a node whose hostname label is not its
@@ -18,9 +25,10 @@ const MAX_NODE_GETS = 3;
  */
 export async function readBoundNodes(
   client: KubeClient,
-  names: string[],
+  all: string[],
   problems: AccessProblem[],
 ): Promise<Node[]> {
+  const names = all.slice(0, MAX_BOUND_NODES);
   if (names.length === 0) return [];
   const listed = await secondaryRead(problems, undefined as Node[] | undefined, async () => {
     const selector = hostnameSelector(names);

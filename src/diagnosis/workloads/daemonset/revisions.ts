@@ -41,26 +41,28 @@ export function byRevisionDesc(a: ControllerRevision, b: ControllerRevision): nu
 }
 
 /**
- * The revision the DaemonSet rolls out to and the others, newest first: the newest
- * revision whose template is the DaemonSet's (semantic equality, as the controller's
- * Match compares the patch); with none (a template the controller has not yet
- * observed, or a dump whose revisions lost their data), the newest revision when the
- * controller has observed the current generation, else none.
+ * The revision the DaemonSet rolls out to and the others, newest first. Once the
+ * controller has observed the current generation, its current revision is the newest:
+ * constructHistory (pkg/controller/daemon/update.go) finds the revision matching the
+ * template and, when it is not the newest (a rollback to an older template), raises its
+ * revision number to the next one, or creates a new revision with that number. Before
+ * that, the revision whose template is the DaemonSet's (semantic equality, as the
+ * controller's Match compares the patch) is the one it will pick, or none yet.
  */
 export function classifyRevisions(
   daemonSet: DaemonSet,
   revisions: readonly ControllerRevision[],
 ): { current?: ControllerRevision; old: ControllerRevision[] } {
   const sorted = [...revisions].sort(byRevisionDesc);
-  let current = sorted.find((r) => {
-    const template = revisionTemplate(r);
-    return template !== undefined && semanticEqual(template, daemonSet.spec.template);
-  });
   const observed = daemonSet.status?.observedGeneration;
   const generation = daemonSet.metadata.generation;
-  if (!current && sorted.every((r) => revisionTemplate(r) === undefined)) {
-    if (observed !== undefined && generation !== undefined && observed >= generation) current = sorted[0];
-  }
+  const settled = observed !== undefined && generation !== undefined && observed >= generation;
+  const current = settled
+    ? sorted[0]
+    : sorted.find((r) => {
+        const template = revisionTemplate(r);
+        return template !== undefined && semanticEqual(template, daemonSet.spec.template);
+      });
   const old = sorted.filter((r) => r !== current);
   return current ? { current, old } : { old };
 }
