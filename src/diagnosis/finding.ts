@@ -20,6 +20,7 @@ export const FINDING_CODES = [
   'AdmissionDenied',
   'Unavailable',
   'PreemptionUnderWay',
+  'RolloutStuck',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -363,6 +363,42 @@ export interface DaemonSet {
   };
 }
 
+/** apps/v1 StatefulSet (k8s.io/api/apps/v1 types.go): pods with a stable identity, `<set>-<ordinal>`. */
+export interface StatefulSet {
+  apiVersion?: string;
+  kind?: 'StatefulSet';
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector: LabelSelector;
+    template: PodTemplateSpec;
+    serviceName?: string;
+    /** OrderedReady (the default) or Parallel. */
+    podManagementPolicy?: string;
+    updateStrategy?: {
+      type?: string; // RollingUpdate | OnDelete
+      rollingUpdate?: { partition?: number; maxUnavailable?: number | string };
+    };
+    minReadySeconds?: number;
+    revisionHistoryLimit?: number;
+    volumeClaimTemplates?: { metadata: ObjectMeta; spec?: Record<string, unknown> }[];
+    ordinals?: { start?: number };
+  };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    readyReplicas?: number;
+    currentReplicas?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+    /** Names of ControllerRevisions: the one the current pods run, and the one the update goes to. */
+    currentRevision?: string;
+    updateRevision?: string;
+    collisionCount?: number;
+    conditions?: Condition[];
+  };
+}
+
 /**
  * apps/v1 ControllerRevision: one revision of a DaemonSet's (or StatefulSet's) template.
  * `data` is the strategic merge patch the controller stores ({spec:{template:{…,$patch:replace}}}).

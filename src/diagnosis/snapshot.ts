@@ -2,6 +2,7 @@ import type {
   ControllerRevision,
   DaemonSet,
   Deployment,
+  StatefulSet,
   DeviceClass,
   KubeEvent,
   Node,
@@ -34,12 +35,18 @@ export interface AccessProblem {
  * (`target.kind` says which). Analyzers do not read these: they ask the kind's module
  * (src/diagnosis/workloads/), which knows what the fields mean.
  */
-export type WorkloadObjects = DeploymentObjects | DaemonSetObjects;
+export type WorkloadObjects = DeploymentObjects | DaemonSetObjects | StatefulSetObjects;
 
 export interface DeploymentObjects {
   deployment: Deployment;
   /** ReplicaSets owned by the Deployment (ownerReferences uid), newest revision first. */
   replicaSets: ReplicaSet[];
+}
+
+export interface StatefulSetObjects {
+  statefulSet: StatefulSet;
+  /** ControllerRevisions owned by the StatefulSet (ownerReferences uid), newest revision first. */
+  controllerRevisions: ControllerRevision[];
 }
 
 export interface DaemonSetObjects {
@@ -58,8 +65,13 @@ export function isDeploymentObjects<T extends WorkloadObjects>(
   return 'deployment' in snapshot;
 }
 
+/** The snapshot's kind fields are a StatefulSet's. */
+export function isStatefulSetObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & StatefulSetObjects {
+  return 'statefulSet' in snapshot;
+}
+
 /** The workload object itself, of whichever kind (what every kind has: metadata, a pod template). */
-export type WorkloadObject = Deployment | DaemonSet;
+export type WorkloadObject = Deployment | DaemonSet | StatefulSet;
 /** The objects that hold a workload's revisions: ReplicaSets, ControllerRevisions. */
 export type RevisionObject = ReplicaSet | ControllerRevision;
 

@@ -100,6 +100,30 @@ export interface CreateFailure {
   missing: number;
 }
 
+/**
+ * The pod an ordered controller waits for (a StatefulSet's rolling update,
+ * stateful_set_control.go): it is not Running and Ready, and the controller neither
+ * moves past it nor, when it is not Failed, replaces it.
+ */
+export interface OrderedBlock {
+  pod: Pod;
+  ordinal: number;
+  /** The revision it runs (a ControllerRevision's name), and the one the update goes to. */
+  revision: string;
+  updateRevision: string;
+  atUpdateRevision: boolean;
+  /**
+   * The update revision's template is known to work: it is the revision the current
+   * pods run (the template was reverted), or one of its pods is Running and Ready.
+   */
+  updateRevisionProven: boolean;
+  /** Only a deletion moves the rollout: OrderedReady waits for the pod and never replaces it (forced rollback). */
+  needsDeletion: boolean;
+  /** Pods below this ordinal keep the current revision on purpose. */
+  partition: number;
+  policy: 'OrderedReady' | 'Parallel';
+}
+
 export interface WorkloadKindModule {
   readonly kind: WorkloadKind;
 
@@ -176,4 +200,6 @@ export interface WorkloadKindModule {
    * the rollout ..."), after "Letting the old pod go first frees room on NODE: ".
    */
   surgeWayOut: string;
+  /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
+  orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
 }

@@ -5,8 +5,8 @@
  * src/diagnosis/workloads/ (docs/architecture.md, "Adding a workload kind").
  */
 
-/** The kinds of workload a diagnosis can be about (issue 30 adds StatefulSet and Rollout next). */
-export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet'] as const;
+/** The kinds of workload a diagnosis can be about (issue 30 adds the Argo Rollout next). */
+export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 /** The kind a bare NAME means, as in kubectl's own `diagnose NAME` habit (DESIGN.md §3). */
@@ -45,6 +45,12 @@ export const WORKLOAD_NAMES = Object.freeze({
     version: 'v1',
     resource: 'daemonsets',
     types: ['daemonset', 'daemonsets', 'ds', 'daemonset.apps', 'daemonsets.apps'],
+  },
+  StatefulSet: {
+    group: 'apps',
+    version: 'v1',
+    resource: 'statefulsets',
+    types: ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'],
   },
 } as const satisfies Record<WorkloadKind, WorkloadNames>);
 

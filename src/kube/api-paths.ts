@@ -17,6 +17,7 @@ export const RESOURCES = {
   deployments: { prefix: GROUP_PREFIX.apps, namespaced: true },
   replicasets: { prefix: GROUP_PREFIX.apps, namespaced: true },
   daemonsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
+  statefulsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
   controllerrevisions: { prefix: GROUP_PREFIX.apps, namespaced: true },
   pods: { prefix: GROUP_PREFIX.core, namespaced: true },
   events: { prefix: GROUP_PREFIX.core, namespaced: true },

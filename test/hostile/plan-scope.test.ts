@@ -233,9 +233,16 @@ describe('what each remediation kind may change', () => {
     expect(
       checkPlanWithinKind({
         ...plan('rollout-restart', restart),
-        target: { ...SHOP, kind: 'DaemonSet' as 'Deployment' },
+        target: { ...SHOP, kind: 'Rollout' as 'Deployment' },
       }).ok,
     ).toBe(false);
+    // A kind that writes only a Deployment's objects refuses another workload kind.
+    expect(
+      checkPlanWithinKind({
+        ...plan('set-recreate', smp({ spec: { strategy: { type: 'Recreate', rollingUpdate: null } } })),
+        target: { ...SHOP, kind: 'DaemonSet' },
+      }),
+    ).toEqual({ ok: false, reason: 'set-recreate plans change Deployments only, not DaemonSet' });
     expect(checkPlanWithinKind(plan('scale-everything' as 'rollout-restart', restart)).ok).toBe(false);
   });
 });

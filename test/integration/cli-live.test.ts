@@ -131,7 +131,7 @@ describe('rollout-doctor against a live cluster', () => {
     const kubeconfig = await deadlocked();
     const scan = await cli(['scan', '-A', '--kubeconfig', kubeconfig]);
     expect(scan.code).toBe(1);
-    expect(scan.stdout).toMatch(/STUCK\s+vision\/vision-object-tracker\s+RolloutSurgeDeadlock/);
+    expect(scan.stdout).toMatch(/STUCK\s+vision\/deployment\/vision-object-tracker\s+RolloutSurgeDeadlock/);
     expect(scan.stderr).toBe('');
     expect((await cli(['scan', '-n', 'a', '-A'])).code).toBe(2);
   });

@@ -140,6 +140,9 @@ describe('scanCluster', () => {
       .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? '*'}`);
     expect(others.sort()).toEqual(
       [
+        // Every other workload kind: one page each (none here).
+        'list daemonsets *',
+        'list statefulsets *',
         'list events vision',
         'list nodes *',
         'list pods *',

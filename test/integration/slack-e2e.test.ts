@@ -141,7 +141,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       '🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish',
     );
     expect(shown).toMatch(
-      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(this Deployment\)/,
+      /nvidia.com\/gpu on gpu-node-1: 1 allocatable, 1 in use, 0 free, held by vision-object-tracker-\S+ \(ours\)/,
     );
     expect(shown).toContain('maxSurge 25% = 1, maxUnavailable 25% = 0');
     expect(shown).toMatch(/0\/10 nodes available: 1 Insufficient nvidia.com\/gpu/);

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Environment } from '@marcbachmann/cel-js';
-import { V1DeploymentSpec, V1PodSpec } from '@kubernetes/client-node';
+import { V1DeploymentSpec, V1StatefulSetSpec, V1DaemonSetSpec, V1PodSpec } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
@@ -95,6 +95,66 @@ function daemonSet(): Deployment {
   return d;
 }
 
+describe(`${FILE}: StatefulSets (the same policy)`, () => {
+  const p = policy('rollout-doctor-worker-deployments');
+  const sts = (): Deployment => {
+    const d = deployment();
+    delete d.spec['strategy'];
+    delete d.spec['progressDeadlineSeconds'];
+    d.spec['serviceName'] = 'ledger';
+    d.spec['podManagementPolicy'] = 'OrderedReady';
+    d.spec['updateStrategy'] = { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
+    d.spec['persistentVolumeClaimRetentionPolicy'] = { whenDeleted: 'Retain', whenScaled: 'Retain' };
+    return d;
+  };
+  const edited = (edit: (d: Deployment) => void): Deployment => {
+    const d = sts();
+    edit(d);
+    return d;
+  };
+
+  it('admits the node exclusion and a restart', () => {
+    expect(
+      denials(
+        p,
+        edited(
+          (d) =>
+            (d.spec.template.spec.affinity = excludeNodeFromAffinity(
+              d.spec.template.spec.affinity as never,
+              'node-b',
+            )),
+        ),
+        sts(),
+      ),
+    ).toEqual([]);
+    expect(
+      denials(
+        p,
+        edited(
+          (d) =>
+            (d.spec.template.metadata.annotations = {
+              ...(d.spec.template.metadata.annotations as object),
+              'kubectl.kubernetes.io/restartedAt': 'now',
+            }),
+        ),
+        sts(),
+      ),
+    ).toEqual([]);
+  });
+
+  it.each<[string, (d: Deployment) => void]>([
+    [
+      'the claim retention policy',
+      (d) =>
+        (d.spec['persistentVolumeClaimRetentionPolicy'] = { whenDeleted: 'Delete', whenScaled: 'Delete' }),
+    ],
+    ['the ordinals', (d) => (d.spec['ordinals'] = { start: 5 })],
+    ['the replicas', (d) => (d.spec['replicas'] = 0)],
+  ])('denies a change of %s', (_what, edit) => {
+    expect(denials(p, edited(edit), sts())).not.toEqual([]);
+  });
+});
+
 describe(`${FILE}: DaemonSets (the same policy)`, () => {
   const p = policy('rollout-doctor-worker-deployments');
   const edited = (edit: (d: Deployment) => void): Deployment => {
@@ -138,9 +198,12 @@ describe(`${FILE}: DaemonSets (the same policy)`, () => {
 describe(`${FILE}: Deployments`, () => {
   const p = policy('rollout-doctor-worker-deployments');
 
-  it('matches updates of Deployments and DaemonSets by the worker only', () => {
+  it('matches updates of Deployments, DaemonSets and StatefulSets by the worker only', () => {
     expect(p.spec.matchConstraints.resourceRules).toEqual([
-      expect.objectContaining({ resources: ['deployments', 'daemonsets'], operations: ['UPDATE'] }),
+      expect.objectContaining({
+        resources: ['deployments', 'daemonsets', 'statefulsets'],
+        operations: ['UPDATE'],
+      }),
     ]);
     const hostile = changed((d) => (d.spec.template.spec.hostPID = true));
     expect(denials(p, hostile, deployment())).not.toEqual([]);
@@ -231,6 +294,12 @@ describe(`${FILE}: Deployments`, () => {
     const spec = V1DeploymentSpec.getAttributeTypeMap().map((a) => a.name);
     for (const field of spec.filter((f) => f !== 'strategy' && f !== 'template'))
       expect(text, `DeploymentSpec.${field}`).toContain(`object.spec.${field}`);
+    // The same policy judges StatefulSets and DaemonSets: every field of theirs is held too.
+    const others = [V1StatefulSetSpec, V1DaemonSetSpec].flatMap((t) =>
+      t.getAttributeTypeMap().map((a) => a.name),
+    );
+    for (const field of others.filter((f) => f !== 'updateStrategy' && f !== 'template'))
+      expect(text, `spec.${field}`).toContain(`object.spec.${field}`);
   });
 });
 
@@ -240,11 +309,15 @@ describe(`${FILE}: pods`, () => {
     metadata: { name: 'p', ...(ownerReferences ? { ownerReferences } : {}) },
   });
 
-  it('admits deleting a pod its ReplicaSet controls, denies a bare pod or one another kind owns', () => {
+  it('admits deleting a pod its ReplicaSet or StatefulSet controls, denies a bare pod or one another kind owns', () => {
     const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u', controller: true };
     expect(denials(p, null, pod([rs]))).toEqual([]);
-    expect(denials(p, null, pod())).toEqual(['the worker may delete only pods that a ReplicaSet controls']);
-    expect(denials(p, null, pod([{ ...rs, kind: 'StatefulSet' }]))).not.toEqual([]);
+    expect(denials(p, null, pod([{ ...rs, kind: 'StatefulSet' }]))).toEqual([]);
+    expect(denials(p, null, pod())).toEqual([
+      'the worker may delete only pods that a ReplicaSet or a StatefulSet controls',
+    ]);
+    expect(denials(p, null, pod([{ ...rs, kind: 'DaemonSet' }]))).not.toEqual([]);
+    expect(denials(p, null, pod([{ ...rs, kind: 'Job', apiVersion: 'batch/v1' }]))).not.toEqual([]);
     expect(denials(p, null, pod([{ ...rs, controller: false }]))).not.toEqual([]);
   });
 });

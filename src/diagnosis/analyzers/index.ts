@@ -12,6 +12,7 @@ import { preemptionUnderWay } from './preemption-under-way.js';
 import { probeFailure } from './probe-failure.js';
 import { progressDeadline } from './progress-deadline.js';
 import { rolloutAtRisk } from './rollout-at-risk.js';
+import { rolloutStuck } from './rollout-stuck.js';
 import { surgeDeadlock } from './surge-deadlock.js';
 import { unschedulable } from './unschedulable.js';
 import { unavailable } from './unavailable.js';
@@ -22,6 +23,7 @@ import { unavailable } from './unavailable.js';
  */
 export const analyzers: readonly Analyzer[] = [
   surgeDeadlock,
+  rolloutStuck,
   createRefused,
   preemptionUnderWay,
   unschedulable,

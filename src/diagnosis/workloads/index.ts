@@ -8,6 +8,7 @@ import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snaps
 import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
 import { daemonSetKind } from './daemonset/index.js';
 import { deploymentKind } from './deployment/index.js';
+import { statefulSetKind } from './statefulset/index.js';
 import type { WorkloadKindModule } from '../workload-kind.js';
 
 /** A snapshot, or the part of one that says its kind and holds its objects. */
@@ -16,6 +17,7 @@ type KindOf = Pick<WorkloadSnapshot, 'target'> & WorkloadObjects;
 const MODULES: Readonly<Record<WorkloadKind, WorkloadKindModule>> = Object.freeze({
   Deployment: deploymentKind,
   DaemonSet: daemonSetKind,
+  StatefulSet: statefulSetKind,
 });
 
 /** The module of a kind, or of the kind a snapshot (or any `{ target }`) is about. */

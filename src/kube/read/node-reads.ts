@@ -28,7 +28,8 @@ export async function readBoundNodes(
   all: string[],
   problems: AccessProblem[],
 ): Promise<Node[]> {
-  const names = all.slice(0, MAX_BOUND_NODES);
+  // Which nodes: the first MAX_BOUND_NODES as ranked; the selector names them by name.
+  const names = all.slice(0, MAX_BOUND_NODES).sort();
   if (names.length === 0) return [];
   const listed = await secondaryRead(problems, undefined as Node[] | undefined, async () => {
     const selector = hostnameSelector(names);

@@ -42,7 +42,9 @@ const controllerOf = (meta: ObjectMeta): { kind: string; name: string; uid?: str
 
 /**
  * Why a pod of the plan may not be deleted, or null when every pod that still exists
- * is controlled by a ReplicaSet that the target Deployment controls. The pod list is
+ * is controlled by a ReplicaSet that the target Deployment controls, or by the target
+ * StatefulSet itself (a DaemonSet's pods are never deleted: its replacement is made for
+ * the same node, and no plan offers it). The pod list is
  * data read back from storage, so the owner chain is read live rather than trusted.
  */
 export async function foreignPod(
@@ -82,8 +84,10 @@ export async function foreignPod(
     }
     if (meta.uid !== pod.uid) continue; // a new pod under that name: the uid precondition skips it
     const owner = controllerOf(meta);
-    if (owner?.kind !== 'ReplicaSet' || !(await ownedSet(owner.name))) {
-      return `pod ${pod.name} is not controlled by a ReplicaSet of deployment/${live.metadata.name ?? '?'}`;
+    // A StatefulSet controls its pods itself; a Deployment through its ReplicaSets.
+    const direct = owner?.kind === 'StatefulSet' && deploymentUid !== undefined && owner.uid === deploymentUid;
+    if (!direct && (owner?.kind !== 'ReplicaSet' || !(await ownedSet(owner.name)))) {
+      return `pod ${pod.name} is not controlled by ${live.metadata.name ?? '?'} (its ReplicaSet, or the StatefulSet itself)`;
     }
   }
   return null;

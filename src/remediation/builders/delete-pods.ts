@@ -10,7 +10,7 @@ import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
-import { podTemplateOf, workloadObject } from '../../diagnosis/workloads/index.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export function buildDeletePodsPlans(
   ctx: AnalysisContext,
@@ -55,6 +55,44 @@ export function buildDeletePodsPlans(
       patch: null,
       pods,
       preconditions: { uid, generation, fields: [] },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}
+
+/**
+ * The forced rollback of a StatefulSet (RolloutStuck): delete exactly the pod the
+ * ordered rollout waits for, once the template it will be recreated from is known to
+ * work (workloads/statefulset/ordered-block.ts). Never when the pod runs the update
+ * revision itself: it would come back from the same failing template.
+ */
+export function buildForcedRollbackPlans(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+): RemediationPlan[] {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const block = kind.orderedBlock?.(snapshot);
+  if (!block?.needsDeletion || !block.updateRevisionProven) return [];
+  const name = block.pod.metadata.name ?? '';
+  const uid = block.pod.metadata.uid ?? '';
+  if (name === '' || uid === '') return [];
+  const object = kind.object(snapshot);
+  const generation = object.metadata.generation ?? 0;
+  const pods = [{ name, uid }];
+  const claims = (kind.podTemplate(object).spec.volumes ?? []).length > 0 || 'volumeClaimTemplates' in object.spec;
+  return [
+    {
+      id: planId('delete-pods', object.metadata.uid ?? '', generation, pods),
+      kind: 'delete-pods',
+      target: snapshot.target,
+      summary: `Delete pod ${name} (revision ${block.revision}) so the StatefulSet controller recreates it at ${block.updateRevision} and the rollout carries on.`,
+      impact: `${name} is down until its replacement is Running and Ready (it is not Ready now, so nothing that serves is lost). The replacement keeps its name, its ordinal and${claims ? ' its PersistentVolumeClaims (the data stays)' : ' its identity'}; the other pods are not touched.`,
+      warnings: [],
+      patch: null,
+      pods,
+      preconditions: { uid: object.metadata.uid ?? '', generation, fields: [] },
       inverse: null,
       addresses: finding.code,
     },

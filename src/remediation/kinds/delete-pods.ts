@@ -4,18 +4,23 @@
  * land on the bad node again (exclude-node is the fix), so it is never ordered ahead
  * of one. No patch, no Undo; what is watched is the replacements becoming Ready. Pure.
  */
-import { buildDeletePodsPlans } from '../builders/delete-pods.js';
+import { buildDeletePodsPlans, buildForcedRollbackPlans } from '../builders/delete-pods.js';
 import type { DeletePodsPlan } from '../plan.js';
 import type { RemediationKindModule } from './kind.js';
 import { names, podLines } from './words.js';
 import { restoredByPatch, rolloutByPatch } from './workload-patch.js';
 
 /** Pods are in no manifest: no owner reverts deleting them. */
-export const PODS_ONLY = 'deletes pods only: pods are in no manifest, and their ReplicaSet replaces them';
+export const PODS_ONLY = 'deletes pods only: pods are in no manifest, and their controller replaces them';
 
 export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete-pods' } = {
   kind: 'delete-pods',
-  answers: { CrashLoopOnNode: (ctx, finding) => buildDeletePodsPlans(ctx, finding) },
+  answers: {
+    CrashLoopOnNode: (ctx, finding) => buildDeletePodsPlans(ctx, finding),
+    // A StatefulSet's forced rollback: the one pod its ordered rollout waits for.
+    RolloutStuck: buildForcedRollbackPlans,
+  },
+  workloads: ['Deployment', 'StatefulSet'],
   writes: 'pod-deletion',
   clusterScoped: false,
   paths: () => [],

@@ -60,7 +60,7 @@ function exclusionWords(plan: WorkloadPatchPlan, room: number): string {
 
 export const excludeNode = workloadPatchKind({
   kind: 'exclude-node',
-  workloads: ['Deployment', 'DaemonSet'],
+  workloads: ['Deployment', 'DaemonSet', 'StatefulSet'],
   answers: { CrashLoopOnNode: (ctx, finding) => buildExcludeNodePlans(ctx, finding) },
   paths: (workload) => [workloadPaths(workload).requiredNodeAffinity],
   change: (plan, target, room) => {

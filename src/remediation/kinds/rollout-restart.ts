@@ -9,7 +9,7 @@ import { workloadPaths, workloadPatchKind } from './workload-patch.js';
 
 export const rolloutRestart = workloadPatchKind({
   kind: 'rollout-restart',
-  workloads: ['Deployment', 'DaemonSet'],
+  workloads: ['Deployment', 'DaemonSet', 'StatefulSet'],
   answers: { RolloutSurgeDeadlock: buildRolloutRestartPlans },
   paths: (workload) => [workloadPaths(workload).restartedAt],
   change: (_plan, target) => `Restart ${target} now: its pods are replaced as its strategy allows.`,

@@ -43,6 +43,11 @@ const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
+  StatefulSet: {
+    strategy: '/spec/updateStrategy',
+    restartedAt: RESTARTED_AT_POINTER,
+    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
+  },
 };
 
 export function workloadPaths(workload: WorkloadKind): WorkloadPaths {

@@ -1,0 +1,94 @@
+/**
+ * RolloutStuck: an ordered rollout (a StatefulSet's) waits at a pod that never becomes
+ * Running and Ready, and its controller will neither move past it nor replace it
+ * (workloads/statefulset/ordered-block.ts). Two shapes, told apart because their ways
+ * out differ:
+ * - the pod runs the update revision: the new template itself fails (or its node);
+ *   the template must be fixed first (a revert), then the pod deleted;
+ * - the pod runs another revision than the update revision (the template was reverted
+ *   or changed after it): the controller waits for it forever; deleting exactly that
+ *   pod lets it be recreated at the update revision ("forced rollback").
+ * Why the pod fails comes from its containers (crash loop, image pull, config) or its
+ * phase; the other analyzers say more about that cause.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Analyzer } from '../analyzer.js';
+import { classifyContainers } from '../crash/container-failures.js';
+import type { Finding } from '../finding.js';
+import type { Pod } from '../k8s.js';
+import { typeOfKind } from '../workload-ref.js';
+import { workloadKind } from '../workloads/index.js';
+import type { OrderedBlock } from '../workload-kind.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+export const rolloutStuck: Analyzer = {
+  name: 'rollout-stuck',
+  analyze(ctx) {
+    const kind = workloadKind(ctx.snapshot);
+    const block = kind.orderedBlock?.(ctx.snapshot);
+    return block ? [finding(ctx, block)] : [];
+  },
+};
+
+/** Why the pod is not Running and Ready, in a few words. */
+export function whyNotReady(ctx: AnalysisContext, pod: Pod): string {
+  const reports = classifyContainers(ctx).filter(
+    (r) => r.pod === pod.metadata.name && r.podUid === (pod.metadata.uid ?? ''),
+  );
+  const failing = reports.find((r) => r.failures.length > 0) ?? reports.find((r) => !r.ready);
+  if (pod.status?.phase === 'Pending' && !pod.spec.nodeName) return 'it is Pending, not scheduled';
+  if (!failing) return `it is ${pod.status?.phase ?? 'in no phase'} and not Ready`;
+  const exit = failing.lastTermination
+    ? `, last exit ${failing.lastTermination.exitCode}${failing.lastTermination.reason ? ` (${failing.lastTermination.reason})` : ''}`
+    : '';
+  const state = failing.waitingReason ?? (failing.ready ? 'running' : 'not ready');
+  return `container ${failing.container} is ${state}${exit}, ${failing.restartCount} restart${failing.restartCount === 1 ? '' : 's'}`;
+}
+
+function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
+  const { snapshot } = ctx;
+  const { name, namespace } = snapshot.target;
+  const podName = block.pod.metadata.name ?? '';
+  const ref = `${typeOfKind(snapshot.target.kind)}/${name}`;
+  const why = whyNotReady(ctx, block.pod);
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const signals = kind.misleadingSignals(object, kind.strategy(object), kind.desiredReplicas(object));
+  const waits =
+    block.policy === 'OrderedReady'
+      ? 'The StatefulSet controller (OrderedReady) stops at the first pod that is not Running and Ready and replaces only Failed or Succeeded pods, so it waits for this one forever.'
+      : 'The StatefulSet controller (Parallel) updates one pod at a time from the highest ordinal and waits for each updated pod to be Running and Ready.';
+  const partition =
+    block.partition > 0
+      ? ` Pods below ordinal ${block.partition} keep the current revision on purpose (partition ${block.partition}); that is not what holds the rollout.`
+      : '';
+  const summary = block.needsDeletion
+    ? `Rollout of ${name} is stuck at pod ${podName}: it still runs revision ${block.revision}, not the update revision ${block.updateRevision} the template now asks for, and never becomes Ready (${why}); only deleting ${podName} lets it be recreated at ${block.updateRevision}.`
+    : `Rollout of ${name} is stuck at pod ${podName} of the update revision ${block.updateRevision}: it never becomes Running and Ready (${why}).`;
+  const wayOut = block.needsDeletion
+    ? block.updateRevisionProven
+      ? `The template was reverted or changed after ${podName} was created (a "forced rollback" in the StatefulSet documentation): ${block.updateRevision} is known to work (the current pods run it, or one of its pods is Ready), so deleting exactly ${podName} lets the controller recreate it there and carry on.`
+      : `The template changed after ${podName} was created, but no pod of ${block.updateRevision} has been Ready yet: make sure that template works before deleting ${podName}, or the recreated pod fails the same way.`
+    : `Deleting the pod would only recreate it from the same template. Fix the template first (kubectl rollout undo ${ref} -n ${namespace}, or an image that starts), then delete ${podName}: the controller does not replace it on its own, even after the revert.`;
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary,
+    explanation: `${waits}${partition} ${wayOut} ${signals}`,
+    evidence: [
+      {
+        type: 'pods',
+        title: 'The pod the rollout waits for',
+        pods: [
+          {
+            name: podName,
+            ...(block.pod.spec.nodeName ? { node: block.pod.spec.nodeName } : {}),
+            ...(block.pod.status?.phase ? { phase: block.pod.status.phase } : {}),
+            detail: `ordinal ${block.ordinal}, revision ${block.revision}${block.atUpdateRevision ? ' (the update revision)' : ` (the update revision is ${block.updateRevision})`}: ${why}`,
+          },
+        ],
+      },
+    ],
+  };
+}

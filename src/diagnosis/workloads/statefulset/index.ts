@@ -1,0 +1,106 @@
+/**
+ * The StatefulSet kind (apps/v1): pods with a stable identity (`<set>-<ordinal>`, their
+ * claims), revisions are ControllerRevisions named in status.currentRevision and
+ * status.updateRevision, and a rolling update replaces pods from the highest ordinal
+ * down to the partition, old pod first: no surge, so no surge deadlock, but an
+ * OrderedReady update waits forever at a pod that never becomes Running and Ready
+ * (ordered-block.ts).
+ */
+import { codeSpan } from '../../../text/code-span.js';
+import { isTerminal } from '../../base/pods.js';
+import type { ControllerRevision, StatefulSet } from '../../k8s.js';
+import {
+  isStatefulSetObjects,
+  type StatefulSetObjects,
+  type WorkloadObject,
+  type WorkloadObjects,
+} from '../../snapshot.js';
+import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
+import { createFailures } from './create-failures.js';
+import { orderedBlock } from './ordered-block.js';
+import {
+  classifyRevisions,
+  missingRevisions,
+  ownRevisions,
+  podsOfRevision,
+  REVISION_LABEL,
+  statefulSetOfPod,
+} from './revisions.js';
+import { rolloutProgress, statusSummary } from './rollout-status.js';
+import { desiredReplicas, partitionOf, resolveStrategy } from './strategy.js';
+
+/** The StatefulSet of an object the registry handed to this module (it hands a module only its own kind). */
+function statefulSet(object: WorkloadObject): StatefulSet {
+  return object as StatefulSet;
+}
+
+function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjects {
+  if (!isStatefulSetObjects(snapshot)) throw new Error('not a StatefulSet snapshot');
+  return snapshot;
+}
+
+function revisionsOf(snapshot: WorkloadObjects & { pods: Parameters<typeof podsOfRevision>[0] }): Revisions {
+  const { statefulSet: sts, controllerRevisions } = objectsOf(snapshot);
+  const { current, old } = classifyRevisions(sts, controllerRevisions);
+  const revision = (r: ControllerRevision): Revision => ({
+    name: r.metadata.name ?? '',
+    hash: r.metadata.name ?? '',
+    label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
+    pods: podsOfRevision(snapshot.pods, r),
+  });
+  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+}
+
+export const statefulSetKind: WorkloadKindModule = {
+  kind: 'StatefulSet',
+  revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
+  revisionLabel: REVISION_LABEL,
+  selector: (object) => statefulSet(object).spec.selector,
+  podTemplate: (object) => statefulSet(object).spec.template,
+  own: (object, read, here) =>
+    ownRevisions(
+      statefulSet(object),
+      { revisions: read.revisions as ControllerRevision[], pods: read.pods },
+      here,
+    ),
+  objects: (object, revisions) => ({
+    statefulSet: statefulSet(object),
+    controllerRevisions: revisions as ControllerRevision[],
+  }),
+  object: (snapshot) => objectsOf(snapshot).statefulSet,
+  nameFromPod: statefulSetOfPod,
+  missingRevisions: (object, pods, revisions) =>
+    missingRevisions(statefulSet(object), pods, revisions as ControllerRevision[]),
+  countedPods: (object) => statefulSet(object).status?.replicas ?? 0,
+
+  desiredReplicas: (object) => desiredReplicas(statefulSet(object)),
+  paused: () => false,
+  strategy: (object) => resolveStrategy(statefulSet(object)),
+  // The old pod goes first: the new one takes its name and claims.
+  replacement: () => 'old-first',
+  revisions: (snapshot) => revisionsOf(snapshot),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(statefulSet(object), sinceGeneration),
+  underWay: (snapshot) => {
+    const sts = objectsOf(snapshot).statefulSet;
+    const verdict = rolloutProgress(sts);
+    return verdict.state === 'complete' ? undefined : verdict.progress.message;
+  },
+  statusSummary: (object) => statusSummary(statefulSet(object)),
+  createFailures: (snapshot) =>
+    createFailures(
+      objectsOf(snapshot).statefulSet,
+      snapshot.events,
+      revisionsOf(snapshot),
+      snapshot.pods.filter((p) => !isTerminal(p)).length,
+    ),
+  keepsOldPods: () => false,
+  stalled: () => undefined,
+  misleadingSignals: (object) => {
+    const sts = statefulSet(object);
+    return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits forever: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
+  },
+  pausedNote: () => '',
+  surgeWayOut:
+    'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
+  orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
+};

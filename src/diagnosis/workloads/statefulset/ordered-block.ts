@@ -1,0 +1,68 @@
+/**
+ * Where a StatefulSet's rolling update waits (pkg/controller/statefulset,
+ * stateful_set_control.go, updateStatefulSet): with OrderedReady the controller walks
+ * the pods by ordinal and returns at the first that is not Running and Ready
+ * ("monotonic"), before its update loop; it deletes and recreates only Failed or
+ * Succeeded pods. So a pod that crash-loops (or stays Pending) holds the rollout, and
+ * when the template was reverted after it, it still runs the bad revision and nothing
+ * replaces it until someone deletes it: the "forced rollback" of the StatefulSet
+ * documentation. With Parallel the update loop deletes a pod whose revision is not
+ * the update revision whatever its health, and waits only for unhealthy pods at the
+ * update revision. OnDelete waits for nothing.
+ */
+import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
+import type { Pod, StatefulSet } from '../../k8s.js';
+import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { OrderedBlock } from '../../workload-kind.js';
+import { ordinalOf, REVISION_LABEL } from './revisions.js';
+import { ordered, partitionOf } from './strategy.js';
+
+const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
+
+export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): OrderedBlock | undefined {
+  const sts: StatefulSet = snapshot.statefulSet;
+  if ((sts.spec.updateStrategy?.type ?? 'RollingUpdate') !== 'RollingUpdate') return undefined;
+  const status = sts.status;
+  const generation = sts.metadata.generation;
+  if (!status?.updateRevision || (generation !== undefined && (status.observedGeneration ?? 0) < generation))
+    return undefined;
+  const updateRevision = status.updateRevision;
+  const name = sts.metadata.name ?? '';
+  const live = snapshot.pods
+    .filter((p) => !isTerminating(p) && !isTerminal(p))
+    .map((pod) => ({ pod, ordinal: ordinalOf(pod, name) }))
+    .filter((p): p is { pod: Pod; ordinal: number } => p.ordinal !== undefined)
+    .sort((a, b) => a.ordinal - b.ordinal);
+  const revisionOf = (pod: Pod): string => pod.metadata.labels?.[REVISION_LABEL] ?? '';
+  const policy = ordered(sts) ? 'OrderedReady' : 'Parallel';
+  const unhealthy = live.filter(({ pod }) => !runningAndReady(pod));
+  const stuck =
+    policy === 'OrderedReady'
+      ? unhealthy[0]
+      : // Parallel: the update loop (highest ordinal first) waits only on unhealthy pods at the update revision.
+        [...unhealthy].reverse().find(({ pod }) => revisionOf(pod) === updateRevision);
+  if (!stuck) return undefined;
+  const revision = revisionOf(stuck.pod);
+  const atUpdateRevision = revision === updateRevision;
+  // Nothing to roll: every pod runs the one revision and it is the update revision.
+  if (
+    atUpdateRevision &&
+    status.currentRevision === updateRevision &&
+    live.every(({ pod }) => revisionOf(pod) === updateRevision)
+  )
+    return undefined;
+  const updateRevisionProven =
+    status.currentRevision === updateRevision ||
+    live.some(({ pod }) => revisionOf(pod) === updateRevision && runningAndReady(pod));
+  return {
+    pod: stuck.pod,
+    ordinal: stuck.ordinal,
+    revision,
+    updateRevision,
+    atUpdateRevision,
+    updateRevisionProven,
+    needsDeletion: !atUpdateRevision && policy === 'OrderedReady',
+    partition: partitionOf(sts),
+    policy,
+  };
+}
