@@ -28,10 +28,14 @@ export const DEFAULT_ALERT_MAP: AlertMap = Object.freeze({
   KubeDeploymentRolloutStuck: { kind: 'deployment', label: 'deployment' },
   KubeDeploymentReplicasMismatch: { kind: 'deployment', label: 'deployment' },
   KubeDeploymentGenerationMismatch: { kind: 'deployment', label: 'deployment' },
-  // kube-state-metrics labels a DaemonSet's series `daemonset` (kubernetes-mixin apps alerts).
+  // kube-state-metrics labels a DaemonSet's series `daemonset`, a StatefulSet's `statefulset`
+  // (kubernetes-mixin apps alerts).
   KubeDaemonSetRolloutStuck: { kind: 'daemonset', label: 'daemonset' },
   KubeDaemonSetNotScheduled: { kind: 'daemonset', label: 'daemonset' },
   KubeDaemonSetMisScheduled: { kind: 'daemonset', label: 'daemonset' },
+  KubeStatefulSetReplicasMismatch: { kind: 'statefulset', label: 'statefulset' },
+  KubeStatefulSetUpdateNotRolledOut: { kind: 'statefulset', label: 'statefulset' },
+  KubeStatefulSetGenerationMismatch: { kind: 'statefulset', label: 'statefulset' },
 });
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_:.-]*$/;

@@ -103,6 +103,7 @@ export function buildExcludeNodePlans(
       warnings: daemon
         ? daemonSetWarnings(snapshot, picture)
         : [
+            ...statefulSetWarnings(snapshot, picture),
             ...warnings(snapshot, deployment as Deployment, patchedSpec, eligibleAfter, replicas),
             ...roomWarnings(room, replicas, snapshot),
           ],
@@ -244,6 +245,27 @@ function daemonSetImpact(
       : 'Whatever it does on those nodes (logs, metrics, a node service) stops there until the exclusion is removed. ') +
     'Changing the pod template also starts a rolling update that replaces its pod on every other node. Remove the exclusion once the node is repaired (undo restores the previous affinity).'
   );
+}
+
+/**
+ * A StatefulSet's pod keeps its claims when it moves: a claim bound to a node-local
+ * volume (a local PersistentVolume, hostPath-backed or node-attached storage, a zonal
+ * disk) holds the pod on that node or zone, so the exclusion leaves it Pending there.
+ */
+function statefulSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {
+  if (snapshot.target.kind !== 'StatefulSet') return [];
+  const object = workloadObject(snapshot) as {
+    spec: { volumeClaimTemplates?: { metadata: { name?: string } }[] };
+  };
+  const templates = (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? '');
+  if (templates.length === 0) return [];
+  const pods = picture.crashingPods
+    .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
+    .map((p) => p.metadata.name ?? '');
+  const claims = pods.flatMap((pod) => templates.map((t) => `${t}-${pod}`));
+  return [
+    `The pods of a StatefulSet keep their claims (${claims.slice(0, 4).join(', ')}${claims.length > 4 ? ', …' : ''}) when they move: a claim bound to a node-local volume (a local PersistentVolume, node-attached storage, a disk of another zone) holds its pod to ${shortList(picture.badNodes)}, so after the exclusion that pod stays Pending until its data moves. Check the PersistentVolumes' nodeAffinity first (kubectl get pv -o custom-columns=NAME:.metadata.name,CLAIM:.spec.claimRef.name,NODE:.spec.nodeAffinity).`,
+  ];
 }
 
 function daemonSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {

@@ -1,0 +1,131 @@
+/**
+ * The StatefulSet bad release (issue 30.1), live with the real kubectl: release 3.5.0
+ * cannot start, so the OrderedReady update stops at ledger-2. While the template is
+ * bad, RolloutStuck says to fix it first and offers nothing to delete (the pod would
+ * come back the same). After `kubectl rollout undo`, the controller still waits for
+ * ledger-2 (the forced rollback): delete-pods for exactly that pod is offered, applied,
+ * and `kubectl rollout status` completes. A `kubectl get -o yaml` dump gives the same
+ * verdict.
+ */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Pod } from '../../src/diagnosis/k8s.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { collectSnapshot } from '../../src/kube/read/collector.js';
+import { applyPlan } from '../../src/apply/apply-plan.js';
+import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
+import { startSimClient, type SimClient } from '../support/sim-client.js';
+
+const LEDGER: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
+const exec = promisify(execFile);
+let env: SimClient | undefined;
+
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function kubectl(kubeconfig: string, args: string[]): Promise<{ stdout: string; code: number }> {
+  try {
+    const { stdout } = await exec('kubectl', ['--kubeconfig', kubeconfig, '-n', LEDGER.namespace, ...args], {
+      timeout: 30_000,
+    });
+    return { stdout, code: 0 };
+  } catch (error) {
+    const e = error as { stdout?: string; code?: number };
+    return { stdout: e.stdout ?? '', code: typeof e.code === 'number' ? e.code : 1 };
+  }
+}
+
+/** The ledger settled, then released as 3.5.0 until ledger-2 crash-loops. */
+async function badRelease(): Promise<SimClient> {
+  env = await startSimClient(
+    { scenario: 'sim/scenarios/statefulset-bad-release.yaml', timeScale: 50 },
+    'sts-live',
+  );
+  const { sim, kubeconfig } = env;
+  expect((await kubectl(kubeconfig, ['rollout', 'status', 'sts/ledger', '--timeout', '20s'])).code).toBe(0);
+  const bad = 'registry.example.com/payments/ledger:3.5.0';
+  expect((await kubectl(kubeconfig, ['set', 'image', 'sts/ledger', `ledger=${bad}`])).code).toBe(0);
+  await sim.waitFor(
+    () =>
+      (sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod | undefined)?.status?.containerStatuses?.[0]?.state
+        ?.waiting?.reason === 'CrashLoopBackOff',
+    20_000,
+  );
+  return env;
+}
+
+describe('StatefulSet bad release, live', () => {
+  it('says to fix the template first, then after the revert deletes exactly the stuck pod, and kubectl sees the rollout complete', async () => {
+    const { sim, client, kubeconfig } = await badRelease();
+    const bad = diagnose(await collectSnapshot(client, LEDGER));
+    expect(bad.findings[0]?.code).toBe('RolloutStuck');
+    expect(bad.findings[0]?.summary).toMatch(
+      /stuck at pod ledger-2 of the update revision ledger-\w+: .*CrashLoopBackOff/,
+    );
+    expect(bad.findings[0]?.explanation).toContain(
+      'Fix the template first (kubectl rollout undo statefulset/ledger -n payments',
+    );
+    expect(bad.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+
+    expect((await kubectl(kubeconfig, ['rollout', 'undo', 'sts/ledger'])).stdout).toContain('rolled back');
+    await sim.settle();
+    const still = await kubectl(kubeconfig, ['rollout', 'status', 'sts/ledger', '--timeout', '1s']);
+    expect(still.code).not.toBe(0);
+    const stuck = diagnose(await collectSnapshot(client, LEDGER));
+    expect(stuck.findings[0]?.code).toBe('RolloutStuck');
+    expect(stuck.findings[0]?.summary).toMatch(
+      /still runs revision ledger-\w+, not the update revision ledger-\w+/,
+    );
+    const plan = stuck.remediations.find((p) => p.kind === 'delete-pods');
+    const ledger2 = sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod;
+    expect(plan?.pods).toEqual([{ name: 'ledger-2', uid: ledger2.metadata.uid }]);
+    if (!plan) throw new Error('no delete-pods plan');
+    expect((await applyPlan(client, plan)).status).toBe('applied');
+    const watched = await watchReplacements(client, LEDGER, {
+      timeoutMs: 20_000,
+      replaced: plan.pods ?? [],
+      pollMs: 100,
+    });
+    expect(watched.outcome).toBe('complete');
+    const done = await kubectl(kubeconfig, ['rollout', 'status', 'sts/ledger', '--timeout', '20s']);
+    expect(done.stdout).toContain('partitioned roll out complete: 3 new pods have been updated...');
+  });
+
+  it('gives the same verdict from the cluster saved with kubectl get -o yaml', async () => {
+    const { kubeconfig } = await badRelease();
+    expect((await kubectl(kubeconfig, ['rollout', 'undo', 'sts/ledger'])).code).toBe(0);
+    await env?.sim.settle();
+    const dump = await kubectl(kubeconfig, [
+      'get',
+      'statefulsets,controllerrevisions,pods,events,nodes,pvc',
+      '-o',
+      'yaml',
+    ]);
+    expect(dump.code).toBe(0);
+    const file = join(dirname(kubeconfig), 'dump.yaml');
+    writeFileSync(file, dump.stdout);
+    const io = fakeIo();
+    expect(
+      await runCli(
+        ['diagnose', 'sts/ledger', '-n', LEDGER.namespace, '--from-file', file, '-o', 'json'],
+        io.io,
+      ),
+    ).toBe(1);
+    const fromDump = JSON.parse(io.stdout()) as {
+      findings: { code: string }[];
+      remediations: { kind: string; pods?: { name: string }[] }[];
+    };
+    expect(fromDump.findings[0]?.code).toBe('RolloutStuck');
+    expect(fromDump.remediations.find((p) => p.kind === 'delete-pods')?.pods?.map((p) => p.name)).toEqual([
+      'ledger-2',
+    ]);
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * The StatefulSet kind (issue 30.1) on API-shaped objects: RolloutStuck at the pod an
+ * OrderedReady update waits for, with the forced rollback offered only once the update
+ * revision is proven; a partition holding pods back on purpose is not stuck; Parallel
+ * needs no forced rollback; kubectl's rollout status lines; the node exclusion warns
+ * that a pod keeps its claims.
+ */
+import { describe, expect, it } from 'vitest';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { workloadKind } from '../../src/diagnosis/workloads/index.js';
+import { makeNode } from '../support/k8s-builders.js';
+import {
+  makeStatefulSet,
+  makeStatefulSetSnapshot,
+  makeStsPod,
+  makeStsRevision,
+} from '../support/statefulset-builders.js';
+
+const GOOD = '65f9b98df4';
+const BAD = '5f8cdcfd98';
+const nodes = ['node-a', 'node-b', 'node-c'].map((n) => makeNode(n));
+const crashing = { phase: 'CrashLoopBackOff' as const, restarts: 6, exitCode: 1, reason: 'Error' };
+
+/** ledger-0 and -1 Ready; ledger-2 crash-looping at `stuckAt`; the update goes to `update`. */
+function ledger(options: {
+  update: 'good' | 'bad';
+  stuckAt: 'good' | 'bad';
+  partition?: number;
+  policy?: 'OrderedReady' | 'Parallel';
+}) {
+  const revisionName = (which: 'good' | 'bad'): string => `ledger-${which === 'good' ? GOOD : BAD}`;
+  const sts = makeStatefulSet('ledger', {
+    ...(options.partition !== undefined ? { partition: options.partition } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
+    status: {
+      observedGeneration: 3,
+      replicas: 3,
+      readyReplicas: 2,
+      currentReplicas: 2,
+      updatedReplicas: options.update === options.stuckAt ? 1 : 2,
+      availableReplicas: 2,
+      currentRevision: revisionName('good'),
+      updateRevision: revisionName(options.update),
+    },
+  });
+  const good = makeStsRevision(sts, GOOD, options.update === 'good' ? 3 : 1);
+  const bad = makeStsRevision(sts, BAD, 2);
+  const pods = [
+    makeStsPod(sts, good, 0, 'node-a', { phase: 'Running' }),
+    makeStsPod(sts, good, 1, 'node-b', { phase: 'Running' }),
+    makeStsPod(sts, options.stuckAt === 'good' ? good : bad, 2, 'node-c', crashing),
+  ];
+  return makeStatefulSetSnapshot({ statefulSet: sts, controllerRevisions: [good, bad], pods, nodes });
+}
+
+describe('StatefulSet rollout', () => {
+  it('while the template is bad: RolloutStuck says to fix it first, and offers no deletion', () => {
+    const diagnosis = diagnose(ledger({ update: 'bad', stuckAt: 'bad' }));
+    expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');
+    expect(diagnosis.findings[0]?.explanation).toContain('Fix the template first');
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('after the revert (forced rollback): delete-pods for exactly the stuck pod', () => {
+    const snapshot = ledger({ update: 'good', stuckAt: 'bad' });
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');
+    const plan = diagnosis.remediations.find((p) => p.kind === 'delete-pods');
+    expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-2']);
+    expect(plan?.impact).toContain('keeps its name, its ordinal and its PersistentVolumeClaims');
+  });
+
+  it('with Parallel the controller deletes an old-revision pod itself: no forced rollback', () => {
+    const diagnosis = diagnose(ledger({ update: 'good', stuckAt: 'bad', policy: 'Parallel' }));
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('RolloutStuck');
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+  });
+
+  it('kubectl rollout status as kubectl words it, partition included', () => {
+    const snapshot = ledger({ update: 'bad', stuckAt: 'bad', partition: 1 });
+    const kind = workloadKind(snapshot);
+    expect(kind.rolloutStatus(kind.object(snapshot)).progress.message).toBe(
+      'Waiting for 1 pods to be ready...',
+    );
+    expect(kind.statusSummary(kind.object(snapshot)).text).toContain(
+      'partition 1 (pods below ordinal 1 stay on purpose)',
+    );
+  });
+
+  it('pods held back by the partition are not a stuck rollout', () => {
+    // Partition 2: only ledger-2 is updated, and it is Ready; ledger-0 and -1 keep the old revision on purpose.
+    const sts = makeStatefulSet('ledger', {
+      partition: 2,
+      status: {
+        observedGeneration: 3,
+        replicas: 3,
+        readyReplicas: 3,
+        currentReplicas: 2,
+        updatedReplicas: 1,
+        availableReplicas: 3,
+        currentRevision: `ledger-${GOOD}`,
+        updateRevision: `ledger-${BAD}`,
+      },
+    });
+    const good = makeStsRevision(sts, GOOD, 1);
+    const next = makeStsRevision(sts, BAD, 2);
+    const snapshot = makeStatefulSetSnapshot({
+      statefulSet: sts,
+      controllerRevisions: [good, next],
+      pods: [
+        makeStsPod(sts, good, 0, 'node-a', { phase: 'Running' }),
+        makeStsPod(sts, good, 1, 'node-b', { phase: 'Running' }),
+        makeStsPod(sts, next, 2, 'node-c', { phase: 'Running' }),
+      ],
+      nodes,
+    });
+    const kind = workloadKind(snapshot);
+    expect(kind.rolloutStatus(kind.object(snapshot))).toMatchObject({
+      state: 'complete',
+      progress: { message: 'partitioned roll out complete: 1 new pods have been updated...' },
+    });
+    expect(diagnose(snapshot).findings).toEqual([]);
+  });
+});
