@@ -34,7 +34,7 @@ import { inversePlan } from '../../src/remediation/inverse.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 import { EDGE, edgeScenario, rollToDeadlock } from '../support/edge-ingress.js';
 import { resolveWorkloadForPod } from '../../src/kube/read/pod-owner.js';
-import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
+import { watchReplacements, watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
@@ -370,6 +370,67 @@ async function daemonSetRun(): Promise<void> {
   recorded.push(...sim.requests);
 }
 
+/**
+ * The ledger StatefulSet's bad release, reverted: the StatefulSet and its revisions read,
+ * a pod's owner, the forced rollback (delete-pods of the stuck pod, dry run and apply,
+ * its replacement watched), a restart of the StatefulSet (patch, rollout watch) and a scan.
+ */
+async function statefulSetRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/statefulset-bad-release.yaml', 'ledger');
+  const ledger: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
+  const sts = (): { status?: { readyReplicas?: number } } =>
+    sim.get('StatefulSet', ledger.namespace, ledger.name) as { status?: { readyReplicas?: number } };
+  await sim.waitFor(() => sts().status?.readyReplicas === 3, 20_000);
+  const image = async (tag: string): Promise<void> => {
+    const res = await fetch(`${sim.url}/apis/apps/v1/namespaces/payments/statefulsets/ledger`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({
+        spec: {
+          template: {
+            spec: { containers: [{ name: 'ledger', image: `registry.example.com/payments/ledger:${tag}` }] },
+          },
+        },
+      }),
+    });
+    expect(res.status).toBe(200);
+  };
+  await image('3.5.0');
+  await sim.waitFor(
+    () =>
+      (sim.get('Pod', 'payments', 'ledger-2') as Pod | undefined)?.status?.containerStatuses?.[0]?.state
+        ?.waiting?.reason === 'CrashLoopBackOff',
+    20_000,
+  );
+  await image('3.4.1');
+  await sim.settle();
+  sim.clearRequests();
+  const stuck = diagnose(await collectSnapshot(client, ledger));
+  expect(stuck.findings.map((f) => f.code)).toContain('RolloutStuck');
+  expect(await resolveWorkloadForPod(client, 'payments', 'ledger-0')).toEqual(ledger);
+  const plan = planOf(stuck.remediations, 'delete-pods');
+  await applyAndRecord(client, plan);
+  expect(
+    (await watchReplacements(client, ledger, { timeoutMs: 20_000, replaced: plan.pods ?? [], pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  const snapshot = await collectSnapshot(client, ledger);
+  const [restart] = buildRolloutRestartPlans(new AnalysisContext(snapshot), {
+    code: 'CrashLoop',
+    severity: 'critical',
+    summary: '',
+    evidence: [],
+  });
+  if (!restart) throw new Error('no rollout-restart plan for the StatefulSet');
+  const generation = await applyAndRecord(client, restart);
+  expect(
+    (await watchRollout(client, ledger, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('complete');
+  await scanCluster(client, { namespace: 'payments' });
+  recorded.push(...sim.requests);
+}
+
 async function steppedRun(): Promise<void> {
   const { sim, client } = await start(edgeScenario(), 'edge');
   await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, 15_000);
@@ -511,6 +572,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await deviceHealthRun();
     await ownerRun();
     await daemonSetRun();
+    await statefulSetRun();
     expect([...dryRun].sort()).toEqual([
       'delete-pods',
       'exclude-node',

@@ -61,7 +61,8 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     updateRevision,
     atUpdateRevision,
     updateRevisionProven,
-    needsDeletion: !atUpdateRevision && policy === 'OrderedReady',
+    // Parallel never waits on a pod of another revision (it deletes it), so only OrderedReady gets here.
+    needsDeletion: !atUpdateRevision,
     partition: partitionOf(sts),
     policy,
   };

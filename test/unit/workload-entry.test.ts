@@ -1,7 +1,7 @@
 /**
- * Every way a DaemonSet enters (issue 30.4): the slash command, kube-prometheus'
- * DaemonSet alerts through to the diagnose job, the early warning's pod owner, the
- * Re-run button and the job id, none of which may fall back to a Deployment.
+ * Every way a DaemonSet or a StatefulSet enters (issue 30.4): the slash command,
+ * kube-prometheus' alerts through to the diagnose job, the early warning's pod owner,
+ * the Re-run button and the job id, none of which may fall back to a Deployment.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_MAP } from '../../src/config/alert-map.js';
@@ -13,10 +13,11 @@ import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { workloadOfPod } from '../../src/diagnosis/workloads/index.js';
 import { alert, notification } from '../support/alert-payloads.js';
 import { makeControllerRevision, makeDaemonPod, makeDaemonSet } from '../support/daemonset-builders.js';
+import { makeStatefulSet, makeStsPod, makeStsRevision } from '../support/statefulset-builders.js';
 
 const options = { alertMap: DEFAULT_ALERT_MAP, defaultCluster: 'default', clusters: ['default'] };
 
-describe('a DaemonSet from every entry', () => {
+describe('a DaemonSet or a StatefulSet from every entry', () => {
   it.each(['daemonset/node-agent', 'ds/node-agent', 'daemonsets.apps/node-agent'])(
     'the slash command takes %s',
     (text) => {
@@ -69,7 +70,38 @@ describe('a DaemonSet from every entry', () => {
     });
     // A button posted before kinds: a Deployment.
     expect(parseRerunValue('prod/telemetry/agent')).toMatchObject({ kind: 'Deployment' });
-    expect(parseRerunValue('prod/telemetry/agent/statefulset')).toBeNull();
+    expect(parseRerunValue('prod/telemetry/agent/rollout')).toBeNull();
+  });
+
+  it.each(['statefulset/ledger', 'sts/ledger', 'statefulsets.apps/ledger'])(
+    'the slash command takes %s',
+    (text) => {
+      expect(
+        parseCommand(`${text} -n payments`, { clusters: ['default'], defaultCluster: 'default' }),
+      ).toMatchObject({
+        kind: 'diagnose',
+        workload: 'StatefulSet',
+        name: 'ledger',
+      });
+    },
+  );
+
+  it.each([
+    'KubeStatefulSetReplicasMismatch',
+    'KubeStatefulSetUpdateNotRolledOut',
+    'KubeStatefulSetGenerationMismatch',
+  ])('%s names the StatefulSet through its statefulset label', (alertname) => {
+    const mapped = mapNotification(
+      notification([alert({ alertname, namespace: 'payments', statefulset: 'ledger' })]),
+      options,
+    );
+    expect(mapped.targets[0]?.workload).toMatchObject({ kind: 'StatefulSet', name: 'ledger' });
+  });
+
+  it("the early warning knows a StatefulSet's pod by its owner reference", () => {
+    const sts = makeStatefulSet('ledger');
+    const pod = makeStsPod(sts, makeStsRevision(sts, '65f9b98df4', 1), 0, 'node-a', { phase: 'Running' });
+    expect(workloadOfPod(pod)).toEqual({ kind: 'StatefulSet', name: 'ledger' });
   });
 
   it("the early warning knows a DaemonSet's pod by its owner reference", () => {
