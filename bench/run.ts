@@ -27,7 +27,7 @@ import {
 import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
-import { daemonSetSection, runDaemonSetBench } from './daemonset.js';
+import { runWorkloadKindsBench, workloadKindsSection } from './workload-kinds.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const ACK_RUNS = 5;
@@ -127,11 +127,11 @@ sections.push(
     : draRequestsSection(draRequests),
 );
 
-const daemonSets = await step('DaemonSet at 5,000 nodes', () => runDaemonSetBench());
+const kinds = await step('workload kinds at 5,000 nodes', () => runWorkloadKindsBench());
 sections.push(
-  daemonSets instanceof Error
-    ? failed('A DaemonSet on 10 and on 5,000 nodes', daemonSets)
-    : daemonSetSection(daemonSets),
+  kinds instanceof Error
+    ? failed('Workload kinds on 10 and on 5,000 nodes', kinds)
+    : workloadKindsSection(kinds),
 );
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);

@@ -86,4 +86,6 @@ export interface Dedup {
 export const EARLY_WARNING_CODES: readonly string[] = Object.freeze([
   'RolloutSurgeDeadlock',
   'CrashLoopOnNode',
+  // A StatefulSet's ordered rollout waiting forever at a pod (its crash loop is the signal).
+  'RolloutStuck',
 ]);

@@ -143,9 +143,9 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
   });
 
   it.each([
-    [[], 'which Deployment or DaemonSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME)'],
-    [['a', 'b'], 'expected one Deployment or DaemonSet, got 2'],
-    [['statefulset/db'], 'only Deployments and DaemonSets can be diagnosed, not "statefulset"'],
+    [[], 'which Deployment, DaemonSet or StatefulSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME, statefulset/NAME)'],
+    [['a', 'b'], 'expected one Deployment, DaemonSet or StatefulSet, got 2'],
+    [['rollout/db'], 'only Deployments, DaemonSets and StatefulSets can be diagnosed, not "rollout"'],
     [['Web_App'], '"Web_App" is not a valid Deployment name'],
     [['deploy/'], '"" is not a valid Deployment name'],
     [['web', '-n', 'Bad_NS'], '"Bad_NS" is not a valid namespace'],

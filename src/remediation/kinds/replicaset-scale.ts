@@ -28,9 +28,6 @@ export const SCALE_PATHS = ['/spec/replicas'] as const;
  */
 export function checkScalePayload(plan: UncheckedPlan, direction: 'down' | 'up'): AllowlistVerdict {
   if (plan.deviceTaint) return { ok: false, reason: `${plan.kind} writes no DeviceTaintRule` };
-  // Only a Deployment keeps its revisions in ReplicaSets that can be scaled on their own.
-  if (plan.target.kind !== 'Deployment')
-    return { ok: false, reason: `${plan.kind} scales a Deployment's ReplicaSet only` };
   if (!plan.patch) return { ok: false, reason: `${plan.kind} needs a patch` };
   if (plan.inverse) return { ok: false, reason: `${plan.kind} carries no inverse` };
   const verdict = checkScalePatch(plan, direction);

@@ -1,10 +1,11 @@
 /**
- * DaemonSet benchmark (issue 30.6): one diagnosis of the node agent mid-deadlock (its
- * surge pod Pending beside the old pod on one node, hostPort 9100) in a cluster of 10
- * and of 5,000 nodes, where the DaemonSet runs one pod on every node: API requests,
- * wall time, and whether the verdict survives the size (the collector reads the pinned
- * node, not every node the DaemonSet's pods run on). Static simulator, no controllers.
- * Run: `npx tsx bench/daemonset.ts`.
+ * A row per workload kind (issue 30.6), in a cluster of 10 and of 5,000 nodes: one
+ * diagnosis of the node agent DaemonSet mid-deadlock (its surge pod Pending beside the
+ * old pod on one node, hostPort 9100; one pod on every node), and of the ledger
+ * StatefulSet stuck at its forced rollback (3 pods, the template reverted, ledger-2
+ * still crash-looping at the bad revision): API requests, wall time, and whether the
+ * verdict survives the size. Static simulator, no controllers.
+ * Run: `npx tsx bench/workload-kinds.ts`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,6 +163,120 @@ export function daemonSetCluster(nodes: number): object[] {
   return objects;
 }
 
+const LEDGER = { kind: 'StatefulSet' as const, namespace: 'payments', name: 'ledger' };
+const STS_UID = 'uid-sts-ledger';
+
+function ledgerPod(ordinal: number, revision: string, image: string, crashing: boolean): object {
+  const name = `ledger-${ordinal}`;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name,
+      namespace: 'payments',
+      uid: `uid-pod-${name}`,
+      creationTimestamp: T0,
+      labels: {
+        app: 'ledger',
+        'controller-revision-hash': revision,
+        'apps.kubernetes.io/pod-index': String(ordinal),
+      },
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ledger', uid: STS_UID, controller: true },
+      ],
+    },
+    spec: {
+      nodeName: `node-${ordinal}`,
+      containers: [{ name: 'ledger', image, resources: { requests: { cpu: '500m' } } }],
+    },
+    status: crashing
+      ? {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'False' }],
+          containerStatuses: [
+            {
+              name: 'ledger',
+              ready: false,
+              restartCount: 6,
+              state: { waiting: { reason: 'CrashLoopBackOff' } },
+              lastState: { terminated: { exitCode: 1, reason: 'Error' } },
+            },
+          ],
+        }
+      : {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'True' }],
+          containerStatuses: [
+            { name: 'ledger', ready: true, restartCount: 0, state: { running: { startedAt: T0 } } },
+          ],
+        },
+  };
+}
+
+/** `nodes` nodes; the ledger (3 pods on node-0..2) after a reverted bad release: ledger-2 still at the bad revision. */
+export function statefulSetCluster(nodes: number): object[] {
+  const good = 'registry.example.com/payments/ledger:3.4.1';
+  const bad = 'registry.example.com/payments/ledger:3.5.0';
+  const revision = (name: string, number: number, image: string): object => ({
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name,
+      namespace: 'payments',
+      uid: `uid-${name}`,
+      labels: { app: 'ledger', 'controller-revision-hash': name.slice('ledger-'.length) },
+      ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'ledger', uid: STS_UID, controller: true },
+      ],
+    },
+    data: {
+      spec: {
+        template: {
+          metadata: { labels: { app: 'ledger' } },
+          spec: { containers: [{ name: 'ledger', image }] },
+          $patch: 'replace',
+        },
+      },
+    },
+    revision: number,
+  });
+  const objects: object[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'payments' } }];
+  for (let i = 0; i < nodes; i += 1) objects.push(node(`node-${i}`));
+  objects.push(
+    {
+      apiVersion: 'apps/v1',
+      kind: 'StatefulSet',
+      metadata: { name: 'ledger', namespace: 'payments', uid: STS_UID, generation: 3 },
+      spec: {
+        replicas: 3,
+        serviceName: 'ledger',
+        selector: { matchLabels: { app: 'ledger' } },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+        template: {
+          metadata: { labels: { app: 'ledger' } },
+          spec: { containers: [{ name: 'ledger', image: good }] },
+        },
+      },
+      status: {
+        observedGeneration: 3,
+        replicas: 3,
+        readyReplicas: 2,
+        currentReplicas: 2,
+        updatedReplicas: 2,
+        availableReplicas: 2,
+        currentRevision: 'ledger-65f9b98df4',
+        updateRevision: 'ledger-65f9b98df4',
+      },
+    },
+    revision('ledger-65f9b98df4', 3, good),
+    revision('ledger-5f8cdcfd98', 2, bad),
+    ledgerPod(0, 'ledger-65f9b98df4', good, false),
+    ledgerPod(1, 'ledger-65f9b98df4', good, false),
+    ledgerPod(2, 'ledger-5f8cdcfd98', bad, true),
+  );
+  return objects;
+}
+
 export interface DaemonSetFigures {
   nodes: number;
   requests: number;
@@ -171,13 +286,26 @@ export interface DaemonSetFigures {
 }
 
 export async function measureDaemonSet(nodes: number, runs = 3): Promise<DaemonSetFigures> {
-  const sim = await startSimulator({ scenario: daemonSetCluster(nodes), controllers: false });
+  return measureKind(daemonSetCluster(nodes), AGENT, nodes, runs);
+}
+
+export async function measureStatefulSet(nodes: number, runs = 3): Promise<DaemonSetFigures> {
+  return measureKind(statefulSetCluster(nodes), LEDGER, nodes, runs);
+}
+
+async function measureKind(
+  scenario: object[],
+  target: typeof AGENT | typeof LEDGER,
+  nodes: number,
+  runs: number,
+): Promise<DaemonSetFigures> {
+  const sim = await startSimulator({ scenario, controllers: false });
   const dir = mkdtempSync(join(tmpdir(), 'daemonset-bench-'));
   try {
     const file = join(dir, 'kubeconfig');
     writeFileSync(file, sim.kubeconfig);
     const client = createKubeClient({ kubeconfig: file });
-    await collectSnapshot(client, AGENT); // warm-up
+    await collectSnapshot(client, target); // warm-up
     let best = Number.POSITIVE_INFINITY;
     let requests = 0;
     let findings: string[] = [];
@@ -185,7 +313,7 @@ export async function measureDaemonSet(nodes: number, runs = 3): Promise<DaemonS
     for (let run = 0; run < runs; run += 1) {
       sim.clearRequests();
       const start = performance.now();
-      const diagnosis = diagnose(await collectSnapshot(client, AGENT));
+      const diagnosis = diagnose(await collectSnapshot(client, target));
       best = Math.min(best, performance.now() - start);
       requests = sim.requests.length;
       findings = diagnosis.findings.map((f) => f.code);
@@ -198,45 +326,57 @@ export async function measureDaemonSet(nodes: number, runs = 3): Promise<DaemonS
   }
 }
 
-export async function runDaemonSetBench(): Promise<{ small: DaemonSetFigures; large: DaemonSetFigures }> {
-  return { small: await measureDaemonSet(10), large: await measureDaemonSet(5000, 2) };
+export interface KindBench {
+  daemonSet: { small: DaemonSetFigures; large: DaemonSetFigures };
+  statefulSet: { small: DaemonSetFigures; large: DaemonSetFigures };
 }
 
-/** The DaemonSet row of the report: reads per diagnosis and growth from 10 to 5,000 nodes. */
-export function daemonSetSection(r: { small: DaemonSetFigures; large: DaemonSetFigures }): Section {
-  const requestGrowth = r.large.requests / r.small.requests;
-  const timeGrowth = r.large.wallMs / Math.max(1, r.small.wallMs);
+export async function runWorkloadKindsBench(): Promise<KindBench> {
+  return {
+    daemonSet: { small: await measureDaemonSet(10), large: await measureDaemonSet(5000, 2) },
+    statefulSet: { small: await measureStatefulSet(10), large: await measureStatefulSet(5000, 2) },
+  };
+}
+
+/** A row per kind: reads per diagnosis and growth from 10 to 5,000 nodes. */
+export function workloadKindsSection(r: KindBench): Section {
   const verdicts = (f: DaemonSetFigures): string =>
     `${f.findings.join(', ') || 'none'} → ${f.plans.join(', ') || 'no plan'}`;
-  return {
-    title: 'A DaemonSet on 10 and on 5,000 nodes (the node agent mid-deadlock, one pod per node)',
-    rows: [
+  const rows = (kind: string, k: { small: DaemonSetFigures; large: DaemonSetFigures }) => {
+    const requestGrowth = k.large.requests / k.small.requests;
+    const timeGrowth = k.large.wallMs / Math.max(1, k.small.wallMs);
+    return [
       {
-        figure: 'API requests per diagnosis (collect), 10 → 5,000 nodes',
-        median: `${r.small.requests} → ${r.large.requests} (×${requestGrowth.toFixed(2)})`,
+        figure: `${kind}: API requests per diagnosis (collect), 10 → 5,000 nodes`,
+        median: `${k.small.requests} → ${k.large.requests} (×${requestGrowth.toFixed(2)})`,
         comparison: 'at most 8 reads; growth under 1.5x',
         target: '≤ 8 and < 1.5x',
-        met: r.large.requests <= 8 && requestGrowth < 1.5,
+        met: k.large.requests <= 8 && requestGrowth < 1.5,
       },
       {
-        figure: 'collect + diagnose wall time, 10 → 5,000 nodes',
-        median: `${r.small.wallMs} ms → ${r.large.wallMs} ms (×${timeGrowth.toFixed(1)})`,
+        figure: `${kind}: collect + diagnose wall time, 10 → 5,000 nodes`,
+        median: `${k.small.wallMs} ms → ${k.large.wallMs} ms (×${timeGrowth.toFixed(1)})`,
         comparison: 'growth under 1.5x',
         target: '< 1.5x',
         met: timeGrowth < 1.5,
       },
-    ],
+    ];
+  };
+  return {
+    title:
+      'Workload kinds on 10 and on 5,000 nodes (the DaemonSet mid-deadlock, the StatefulSet at its forced rollback)',
+    rows: [...rows('DaemonSet', r.daemonSet), ...rows('StatefulSet', r.statefulSet)],
     notes: [
-      `Verdicts: ${verdicts(r.small)} at 10 nodes; ${verdicts(r.large)} at 5,000 nodes.`,
-      "The time grows with the DaemonSet's own pods, one per node, which every diagnosis reads (one page of up to 10,000, bounded at 20,000): at 5,000 nodes the list of 5,000 pods and the classification of their containers are most of it. The requests stay flat: the nodes our pods run on are read in one selector of at most 200 (those of pods that are not Running and Ready first), the rest named as a capped gap; the surge pod's own node comes with them.",
-      'Static simulator without controllers (bench/daemonset.ts); best of 3 runs at 10 nodes, of 2 at 5,000.',
+      `Verdicts, DaemonSet: ${verdicts(r.daemonSet.small)} at 10 nodes, ${verdicts(r.daemonSet.large)} at 5,000; StatefulSet: ${verdicts(r.statefulSet.small)} at 10 nodes, ${verdicts(r.statefulSet.large)} at 5,000.`,
+      "A DaemonSet's time grows with its own pods, one per node, which every diagnosis reads (one page of up to 10,000, bounded at 20,000): at 5,000 nodes the list of 5,000 pods and the classification of their containers are most of it. Its requests stay flat: the nodes its pods run on are read in one selector of at most 200 (those of pods that are not Running and Ready first), the rest named as a capped gap; the surge pod's own node comes with them.",
+      'Static simulator without controllers (bench/workload-kinds.ts); best of 3 runs at 10 nodes, of 2 at 5,000.',
     ],
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { small, large } = await runDaemonSetBench();
-  for (const f of [small, large]) {
+  const r = await runWorkloadKindsBench();
+  for (const f of [r.daemonSet.small, r.daemonSet.large, r.statefulSet.small, r.statefulSet.large]) {
     console.log(
       `${String(f.nodes).padStart(5)} nodes: ${f.requests} requests, ${f.wallMs} ms, findings ${f.findings.join(',')}, plans ${f.plans.join(',')}`,
     );
