@@ -66,7 +66,9 @@ export function isDeploymentObjects<T extends WorkloadObjects>(
 }
 
 /** The snapshot's kind fields are a StatefulSet's. */
-export function isStatefulSetObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & StatefulSetObjects {
+export function isStatefulSetObjects<T extends WorkloadObjects>(
+  snapshot: T,
+): snapshot is T & StatefulSetObjects {
   return 'statefulSet' in snapshot;
 }
 

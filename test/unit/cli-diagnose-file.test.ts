@@ -143,7 +143,10 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
   });
 
   it.each([
-    [[], 'which Deployment, DaemonSet or StatefulSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME, statefulset/NAME)'],
+    [
+      [],
+      'which Deployment, DaemonSet or StatefulSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME, statefulset/NAME)',
+    ],
     [['a', 'b'], 'expected one Deployment, DaemonSet or StatefulSet, got 2'],
     [['rollout/db'], 'only Deployments, DaemonSets and StatefulSets can be diagnosed, not "rollout"'],
     [['Web_App'], '"Web_App" is not a valid Deployment name'],

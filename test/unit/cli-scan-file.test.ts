@@ -36,7 +36,9 @@ describe('scan --from-file', () => {
   it('reads stdin, and says all clear for a namespace with nothing stuck (exit 0)', async () => {
     const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
     expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(0);
-    expect(run.stdout()).toContain('No stuck or at-risk workloads in namespace payments (0 scanned: Deployments, DaemonSets and StatefulSets)');
+    expect(run.stdout()).toContain(
+      'No stuck or at-risk workloads in namespace payments (0 scanned: Deployments, DaemonSets and StatefulSets)',
+    );
   });
 
   it('a dump without nodes: says nodes were not read, never that the list was capped', async () => {

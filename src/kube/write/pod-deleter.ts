@@ -85,7 +85,8 @@ export async function foreignPod(
     if (meta.uid !== pod.uid) continue; // a new pod under that name: the uid precondition skips it
     const owner = controllerOf(meta);
     // A StatefulSet controls its pods itself; a Deployment through its ReplicaSets.
-    const direct = owner?.kind === 'StatefulSet' && deploymentUid !== undefined && owner.uid === deploymentUid;
+    const direct =
+      owner?.kind === 'StatefulSet' && deploymentUid !== undefined && owner.uid === deploymentUid;
     if (!direct && (owner?.kind !== 'ReplicaSet' || !(await ownedSet(owner.name)))) {
       return `pod ${pod.name} is not controlled by ${live.metadata.name ?? '?'} (its ReplicaSet, or the StatefulSet itself)`;
     }

@@ -81,7 +81,8 @@ export function buildForcedRollbackPlans(
   const object = kind.object(snapshot);
   const generation = object.metadata.generation ?? 0;
   const pods = [{ name, uid }];
-  const claims = (kind.podTemplate(object).spec.volumes ?? []).length > 0 || 'volumeClaimTemplates' in object.spec;
+  const claims =
+    (kind.podTemplate(object).spec.volumes ?? []).length > 0 || 'volumeClaimTemplates' in object.spec;
   return [
     {
       id: planId('delete-pods', object.metadata.uid ?? '', generation, pods),
