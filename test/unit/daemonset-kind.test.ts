@@ -169,3 +169,83 @@ describe('DaemonSet crash loop on one node', () => {
     expect(exclude?.warnings.join(' ')).toContain('deleted, not moved');
   });
 });
+
+describe('DaemonSet rollout held up by a node', () => {
+  /** The agent settled on three nodes; node-d joined without room for it (its pod Pending there). */
+  function newNodeFull() {
+    const nodes = [
+      makeNode('node-a'),
+      makeNode('node-b'),
+      makeNode('node-c'),
+      makeNode('node-d', { allocatable: { cpu: '100m' } }),
+    ];
+    const ds = makeDaemonSet('log-shipper', {
+      podSpec: {
+        containers: [
+          {
+            name: 'log-shipper',
+            image: 'registry.example/log-shipper:2.0',
+            resources: { requests: { cpu: '500m' } },
+          },
+        ],
+      },
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: 4,
+        currentNumberScheduled: 4,
+        numberReady: 3,
+        numberAvailable: 3,
+        numberUnavailable: 1,
+        updatedNumberScheduled: 4,
+        numberMisscheduled: 0,
+      },
+    });
+    const rev = makeControllerRevision(ds, '7c9d8f6b5', 1);
+    const pods = ['node-a', 'node-b', 'node-c'].map((n, i) =>
+      makeDaemonPod(ds, rev, ['a1b2c', 'd4f5g', 'h6j7k'][i] ?? 'x', n, { phase: 'Running' }),
+    );
+    const pending = makeDaemonPod(ds, rev, 'm8n9p', 'node-d', { phase: 'Pending' });
+    const event = makeEvent(
+      {
+        kind: 'Pod',
+        name: pending.metadata.name,
+        namespace: ds.metadata.namespace,
+        uid: pending.metadata.uid,
+      },
+      'FailedScheduling',
+      "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+      { type: 'Warning', component: 'default-scheduler' },
+    );
+    return makeDaemonSetSnapshot({
+      daemonSet: ds,
+      controllerRevisions: [rev],
+      pods: [...pods, pending],
+      events: [event],
+      nodes,
+    });
+  }
+
+  it('a pod that cannot be scheduled on a new node is Unschedulable on that node, not a surge deadlock', () => {
+    const diagnosis = diagnose(newNodeFull());
+    const [finding] = diagnosis.findings;
+    expect(finding?.code).toBe('Unschedulable');
+    expect(finding?.summary).toContain('node-d');
+    expect(finding?.summary).toMatch(/cpu/);
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('a pod on a node that stopped reporting makes the DaemonSet Unavailable with the node named', () => {
+    const snapshot = newNodeFull();
+    const node = snapshot.nodes.find((n) => n.metadata.name === 'node-c');
+    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+    if (ready)
+      Object.assign(ready, {
+        status: 'Unknown',
+        reason: 'NodeStatusUnknown',
+        message: 'Kubelet stopped posting node status.',
+      });
+    const findings = diagnose(snapshot).findings;
+    expect(findings.map((f) => f.code)).toContain('Unavailable');
+    expect(findings.find((f) => f.code === 'Unavailable')?.summary).toContain('node-c');
+  });
+});
