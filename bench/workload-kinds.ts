@@ -381,7 +381,4 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       `${String(f.nodes).padStart(5)} nodes: ${f.requests} requests, ${f.wallMs} ms, findings ${f.findings.join(',')}, plans ${f.plans.join(',')}`,
     );
   }
-  console.log(
-    `growth: time ${(large.wallMs / small.wallMs).toFixed(2)}x, requests ${(large.requests / small.requests).toFixed(2)}x`,
-  );
 }

@@ -7,10 +7,8 @@
  * plan is applied, and `kubectl rollout status` then completes. The same cluster saved
  * with `kubectl get -o yaml` gives the same verdict from the dump.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
@@ -19,10 +17,10 @@ import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
+import { kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { daemonSetSettled, NODE_AGENT } from '../support/sim-rollout.js';
 
-const exec = promisify(execFile);
 let env: SimClient | undefined;
 
 afterEach(async () => {
@@ -30,21 +28,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function kubectl(kubeconfig: string, args: string[]): Promise<{ stdout: string; code: number }> {
-  try {
-    const { stdout } = await exec(
-      'kubectl',
-      ['--kubeconfig', kubeconfig, '-n', NODE_AGENT.namespace, ...args],
-      {
-        timeout: 30_000,
-      },
-    );
-    return { stdout, code: 0 };
-  } catch (error) {
-    const e = error as { stdout?: string; code?: number };
-    return { stdout: e.stdout ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-  }
-}
+const kubectl = (kubeconfig: string, args: string[]) => kubectlIn(kubeconfig, NODE_AGENT.namespace, args);
 
 /** The agent settled on its three nodes, then rolled to 1.9.0 with the real kubectl until its surge pod is refused. */
 async function deadlocked(): Promise<SimClient> {

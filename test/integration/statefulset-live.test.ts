@@ -7,10 +7,8 @@
  * and `kubectl rollout status` completes. A `kubectl get -o yaml` dump gives the same
  * verdict.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
@@ -20,10 +18,10 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
+import { kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
 const LEDGER: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
-const exec = promisify(execFile);
 let env: SimClient | undefined;
 
 afterEach(async () => {
@@ -31,17 +29,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function kubectl(kubeconfig: string, args: string[]): Promise<{ stdout: string; code: number }> {
-  try {
-    const { stdout } = await exec('kubectl', ['--kubeconfig', kubeconfig, '-n', LEDGER.namespace, ...args], {
-      timeout: 30_000,
-    });
-    return { stdout, code: 0 };
-  } catch (error) {
-    const e = error as { stdout?: string; code?: number };
-    return { stdout: e.stdout ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-  }
-}
+const kubectl = (kubeconfig: string, args: string[]) => kubectlIn(kubeconfig, LEDGER.namespace, args);
 
 /** The ledger settled, then released as 3.5.0 until ledger-2 crash-loops. */
 async function badRelease(): Promise<SimClient> {

@@ -5,11 +5,10 @@
  * DaemonSet, labelled with the revision's hash, pinned to their node).
  */
 import type { ControllerRevision, DaemonSet, Pod, PodSpec, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import { fullCoverage, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { makePod, uid, type PodState } from './k8s-builders.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
 
 const CREATED = '2026-11-22T02:00:00Z';
-export const NOW = '2026-11-22T03:00:00Z';
 
 export interface DaemonSetOptions {
   namespace?: string;
@@ -138,19 +137,5 @@ export function makeDaemonSetSnapshot(
     Omit<WorkloadSnapshot, 'target'>
   >,
 ): WorkloadSnapshot {
-  const meta = parts.daemonSet.metadata;
-  return {
-    target: { kind: 'DaemonSet', namespace: meta.namespace ?? 'default', name: meta.name ?? '' },
-    capturedAt: NOW,
-    pods: [],
-    events: [],
-    nodes: [],
-    nodesComplete: true,
-    pvcs: [],
-    otherPods: [],
-    logs: {},
-    accessProblems: [],
-    coverage: fullCoverage(),
-    ...parts,
-  } as WorkloadSnapshot;
+  return { ...emptySnapshot('DaemonSet', parts.daemonSet.metadata), ...parts };
 }

@@ -18,8 +18,10 @@ import {
   fullCoverage,
   isDeploymentObjects,
   type DeploymentSnapshot,
+  type SnapshotCommon,
   type WorkloadSnapshot,
 } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadKind } from '../../src/diagnosis/workload-ref.js';
 
 export const NOW = '2026-11-22T03:00:00Z';
 const CREATED = '2026-11-21T10:00:00Z';
@@ -430,15 +432,14 @@ export function makePvc(
   };
 }
 
-/** A snapshot with the given parts and empty defaults for the rest. */
-export function makeSnapshot(
-  parts: Pick<DeploymentSnapshot, 'deployment'> & Partial<DeploymentSnapshot>,
-): DeploymentSnapshot {
-  const meta = parts.deployment.metadata;
+/** What every snapshot holds, empty: a workload of `kind` named as its object is, read at NOW. */
+export function emptySnapshot(
+  kind: WorkloadKind,
+  meta: { namespace?: string; name?: string },
+): SnapshotCommon {
   return {
-    target: { kind: 'Deployment', namespace: meta.namespace ?? 'default', name: meta.name ?? '' },
+    target: { kind, namespace: meta.namespace ?? 'default', name: meta.name ?? '' },
     capturedAt: NOW,
-    replicaSets: [],
     pods: [],
     events: [],
     nodes: [],
@@ -448,8 +449,14 @@ export function makeSnapshot(
     logs: {},
     accessProblems: [],
     coverage: fullCoverage(),
-    ...parts,
   };
+}
+
+/** A snapshot with the given parts and empty defaults for the rest. */
+export function makeSnapshot(
+  parts: Pick<DeploymentSnapshot, 'deployment'> & Partial<DeploymentSnapshot>,
+): DeploymentSnapshot {
+  return { ...emptySnapshot('Deployment', parts.deployment.metadata), replicaSets: [], ...parts };
 }
 
 /** A snapshot read by the collector or a dump, as a Deployment's (fails the test when it is another kind's). */

@@ -4,9 +4,8 @@
  * their pods (`<set>-<ordinal>`, labelled with the revision's name and their index).
  */
 import type { ControllerRevision, Pod, ReplicaSet, StatefulSet } from '../../src/diagnosis/k8s.js';
-import { fullCoverage, type WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { makePod, uid, type PodState } from './k8s-builders.js';
-import { NOW } from './daemonset-builders.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
 
 export function makeStatefulSet(
   name: string,
@@ -104,19 +103,5 @@ export function makeStatefulSetSnapshot(
     Omit<WorkloadSnapshot, 'target'>
   >,
 ): WorkloadSnapshot {
-  const meta = parts.statefulSet.metadata;
-  return {
-    target: { kind: 'StatefulSet', namespace: meta.namespace ?? 'default', name: meta.name ?? '' },
-    capturedAt: NOW,
-    pods: [],
-    events: [],
-    nodes: [],
-    nodesComplete: true,
-    pvcs: [],
-    otherPods: [],
-    logs: {},
-    accessProblems: [],
-    coverage: fullCoverage(),
-    ...parts,
-  } as WorkloadSnapshot;
+  return { ...emptySnapshot('StatefulSet', parts.statefulSet.metadata), ...parts };
 }

@@ -7,18 +7,12 @@
  * waits for what the old pod holds on that node (a hostPort, the node's only GPU)
  * waits forever: the per-node surge deadlock.
  */
-import type { ControllerRevision, DaemonSet } from '../../k8s.js';
+import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
 import type { DaemonSetObjects, WorkloadObject, WorkloadObjects } from '../../snapshot.js';
 import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
-import {
-  classifyRevisions,
-  daemonSetOfPod,
-  HASH_LABEL,
-  missingRevisions,
-  ownRevisions,
-  podsOfRevision,
-} from './revisions.js';
+import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
+import { directOwnerOfPod, missingRevisions, ownRevisions, podsOfRevision } from '../controller-revisions.js';
 import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './rollout-status.js';
 import { desiredPods, resolveStrategy } from './strategy.js';
 
@@ -32,19 +26,17 @@ function objectsOf(snapshot: WorkloadObjects): DaemonSetObjects {
   return snapshot;
 }
 
-function revisionsOf(snapshot: WorkloadObjects & { pods: DaemonSetPods }): Revisions {
+function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revisions {
   const { daemonSet: ds, controllerRevisions } = objectsOf(snapshot);
   const { current, old } = classifyRevisions(ds, controllerRevisions);
   const revision = (r: ControllerRevision): Revision => ({
     name: r.metadata.name ?? '',
     hash: r.metadata.labels?.[HASH_LABEL] ?? '',
     label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
-    pods: podsOfRevision(snapshot.pods, r),
+    pods: podsOfRevision(snapshot.pods, r, DAEMONSET_NAMING),
   });
   return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
 }
-
-type DaemonSetPods = Parameters<typeof podsOfRevision>[0];
 
 export const daemonSetKind: WorkloadKindModule = {
   kind: 'DaemonSet',
@@ -54,6 +46,7 @@ export const daemonSetKind: WorkloadKindModule = {
   podTemplate: (object) => daemonSet(object).spec.template,
   own: (object, read, here) =>
     ownRevisions(
+      'DaemonSet',
       daemonSet(object),
       { revisions: read.revisions as ControllerRevision[], pods: read.pods },
       here,
@@ -63,9 +56,15 @@ export const daemonSetKind: WorkloadKindModule = {
     controllerRevisions: revisions as ControllerRevision[],
   }),
   object: (snapshot) => objectsOf(snapshot).daemonSet,
-  nameFromPod: daemonSetOfPod,
+  nameFromPod: (pod) => directOwnerOfPod('DaemonSet', pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions(daemonSet(object), pods, revisions as ControllerRevision[]),
+    missingRevisions(
+      'DaemonSet',
+      daemonSet(object),
+      pods,
+      revisions as ControllerRevision[],
+      DAEMONSET_NAMING,
+    ),
   countedPods: (object) => {
     const status = daemonSet(object).status;
     return (status?.currentNumberScheduled ?? 0) + (status?.numberMisscheduled ?? 0);

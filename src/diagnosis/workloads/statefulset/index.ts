@@ -8,7 +8,7 @@
  */
 import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
-import type { ControllerRevision, StatefulSet } from '../../k8s.js';
+import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
 import {
   isStatefulSetObjects,
   type StatefulSetObjects,
@@ -18,14 +18,8 @@ import {
 import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
-import {
-  classifyRevisions,
-  missingRevisions,
-  ownRevisions,
-  podsOfRevision,
-  REVISION_LABEL,
-  statefulSetOfPod,
-} from './revisions.js';
+import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
+import { directOwnerOfPod, missingRevisions, ownRevisions, podsOfRevision } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './rollout-status.js';
 import { desiredReplicas, partitionOf, resolveStrategy } from './strategy.js';
 
@@ -39,14 +33,14 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjec
   return snapshot;
 }
 
-function revisionsOf(snapshot: WorkloadObjects & { pods: Parameters<typeof podsOfRevision>[0] }): Revisions {
+function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revisions {
   const { statefulSet: sts, controllerRevisions } = objectsOf(snapshot);
   const { current, old } = classifyRevisions(sts, controllerRevisions);
   const revision = (r: ControllerRevision): Revision => ({
     name: r.metadata.name ?? '',
     hash: r.metadata.name ?? '',
     label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
-    pods: podsOfRevision(snapshot.pods, r),
+    pods: podsOfRevision(snapshot.pods, r, STATEFULSET_NAMING),
   });
   return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
 }
@@ -59,6 +53,7 @@ export const statefulSetKind: WorkloadKindModule = {
   podTemplate: (object) => statefulSet(object).spec.template,
   own: (object, read, here) =>
     ownRevisions(
+      'StatefulSet',
       statefulSet(object),
       { revisions: read.revisions as ControllerRevision[], pods: read.pods },
       here,
@@ -68,9 +63,15 @@ export const statefulSetKind: WorkloadKindModule = {
     controllerRevisions: revisions as ControllerRevision[],
   }),
   object: (snapshot) => objectsOf(snapshot).statefulSet,
-  nameFromPod: statefulSetOfPod,
+  nameFromPod: (pod) => directOwnerOfPod('StatefulSet', pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions(statefulSet(object), pods, revisions as ControllerRevision[]),
+    missingRevisions(
+      'StatefulSet',
+      statefulSet(object),
+      pods,
+      revisions as ControllerRevision[],
+      STATEFULSET_NAMING,
+    ),
   countedPods: (object) => statefulSet(object).status?.replicas ?? 0,
 
   desiredReplicas: (object) => desiredReplicas(statefulSet(object)),
