@@ -9,15 +9,17 @@
 import { fileURLToPath } from 'node:url';
 import { readScenarioFiles } from '../sim/scenario.js';
 
-/** Which incidents the demo plays: the two seeds (Deployments), or the node agent's (a DaemonSet). */
-export type DemoKind = 'deployment' | 'daemonset';
+/** Which incidents the demo plays: the two seeds (Deployments), the node agent's (a DaemonSet) or the ledger's (a StatefulSet). */
+export type DemoKind = 'deployment' | 'daemonset' | 'statefulset';
 
 /** The seed scenario files of the demo cluster, in the order they are merged. */
 export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = {}): string[] {
   const files =
     options.kind === 'daemonset'
       ? ['node-agent-surge.yaml']
-      : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
+      : options.kind === 'statefulset'
+        ? ['statefulset-bad-release.yaml']
+        : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
   return files.map((file) => fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)));
 }
 
@@ -36,5 +38,7 @@ export const TRACKER = { kind: 'Deployment', namespace: 'vision', name: 'vision-
 export const CHECKOUT = { kind: 'Deployment', namespace: 'shop', name: 'checkout' } as const;
 /** The node agent of `--kind daemonset` (sim/scenarios/node-agent-surge.yaml). */
 export const NODE_AGENT = { kind: 'DaemonSet', namespace: 'telemetry', name: 'node-agent' } as const;
+/** The ledger of `--kind statefulset` (sim/scenarios/statefulset-bad-release.yaml). */
+export const LEDGER = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' } as const;
 /** The node the checkout image crashes on (the kube-sim crash rule of crashloop-node.yaml). */
 export const BAD_NODE = 'node-b';

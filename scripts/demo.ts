@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind deployment|daemonset]`
+ * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind deployment|daemonset|statefulset]`
  *
  * The whole on-call story on one machine, with no Slack workspace and no cluster:
  * the Kubernetes API simulator with both seed incidents, Redis (a private
@@ -12,7 +12,8 @@
  * alert) and nothing more is printed once it is pressed. `--dra` plays the tracker's
  * incident as its DRA twin (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes
  * through a ResourceClaim). `--kind daemonset` plays the node agent DaemonSet's surge
- * deadlock instead (sim/scenarios/node-agent-surge.yaml).
+ * deadlock instead (sim/scenarios/node-agent-surge.yaml), `--kind statefulset` the
+ * ledger's blocked release and its forced rollback (statefulset-bad-release.yaml).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -27,6 +28,7 @@ import { slackUser } from './demo/slack-user.js';
 import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
 import { playNodeAgentStory } from './demo/node-agent-story.js';
+import { playLedgerStory } from './demo/ledger-story.js';
 import type { DemoKind } from './demo-scenario.js';
 
 const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND]
@@ -36,8 +38,9 @@ the real app and worker, and a Slack stand-in whose messages are printed here.
   --timeout-seconds N  give up after N seconds (default 150)
   --time-scale N       simulated controllers run N times faster (default 30)
   --dra                the tracker's GPU through Dynamic Resource Allocation (its DRA twin)
-  --kind KIND          deployment (default: both seed incidents) or daemonset (the node
-                       agent whose hostPort surge deadlocks its rollout)
+  --kind KIND          deployment (default: both seed incidents), daemonset (the node
+                       agent whose hostPort surge deadlocks its rollout) or statefulset
+                       (the ledger whose bad release blocks even after the revert)
   -h, --help           this text
 Redis: a private redis-server when one is on PATH, else REDIS_URL (a Redis no
 rollout-doctor deployment uses; the keys this run wrote are deleted at the end).
@@ -48,7 +51,7 @@ the logs kept), 2 bad option or value, 130 interrupted (Ctrl-C, SIGTERM).
 const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
   'time-scale': z.coerce.number().positive().default(30),
-  kind: z.enum(['deployment', 'daemonset']).default('deployment'),
+  kind: z.enum(['deployment', 'daemonset', 'statefulset']).default('deployment'),
 });
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
@@ -107,6 +110,10 @@ async function run(
       await playNodeAgentStory(ctx);
       return;
     }
+    if (kind === 'statefulset') {
+      await playLedgerStory(ctx);
+      return;
+    }
     await playTrackerStory(ctx, { dra });
     await playCheckoutStory(ctx);
   })();
@@ -159,8 +166,8 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
   const { timeoutMs, dra, kind } = args;
   say(
     bold(
-      kind === 'daemonset'
-        ? 'rollout-doctor demo: a DaemonSet incident, one simulated cluster, a stand-in Slack'
+      kind !== 'deployment'
+        ? `rollout-doctor demo: a ${kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'} incident, one simulated cluster, a stand-in Slack`
         : `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
     ),
   );
@@ -189,7 +196,10 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
       for (const line of audit) say(line);
     }
     say('');
-    const fixed = kind === 'daemonset' ? 'the DaemonSet incident fixed' : 'both incidents fixed';
+    const fixed =
+      kind === 'deployment'
+        ? 'both incidents fixed'
+        : `the ${kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'} incident fixed`;
     say(bold(`Demo finished: ${fixed} in ${((Date.now() - started) / 1000).toFixed(1)} s.`));
     return 0;
   } catch (error) {

@@ -65,6 +65,8 @@ export async function waitForSlack<T>(
 
 /** Outcome stages that end a remediation badly (src/app/notify/outcome-message.ts headlines). */
 const BAD_OUTCOME = /^(still failing|refused|failed|rollout not finished in time):/;
+/** A rollout that finished, or (after a plan that only deletes pods) its replacements Ready. */
+const DONE = /^(?::[a-z_]+: )?(rolled out|replacement pods Ready):/;
 
 /**
  * Waits for the thread reply saying the rollout finished; fails fast on a bad outcome.
@@ -80,13 +82,13 @@ export async function waitForRolledOut(
     (s) => {
       for (const m of s.messages.values()) {
         if (m.channel !== root.channel || m.threadTs !== root.ts) continue;
-        if (m.text.startsWith('rolled out:') || BAD_OUTCOME.test(m.text)) return m;
+        if (DONE.test(m.text) || BAD_OUTCOME.test(m.text)) return m;
       }
       return undefined;
     },
     `${what}: no "rolled out" reply in the thread within ${ctx.stepTimeoutMs / 1000} s`,
   );
-  if (!reply.text.startsWith('rolled out:')) throw new DemoError(`${what}: ${reply.text}`);
+  if (!DONE.test(reply.text)) throw new DemoError(`${what}: ${reply.text}`);
   return reply;
 }
 

@@ -184,6 +184,22 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 150_000);
 
+  it('--kind statefulset plays the ledger: fix the template first, then after the revert the forced rollback of ledger-2', async () => {
+    const { code, out } = await runDemo(['--kind', 'statefulset', '--timeout-seconds', '100'], {
+      REDIS_URL: undefined,
+    });
+    expect(out, out).toContain('Demo finished: the StatefulSet incident fixed');
+    expect(code).toBe(0);
+    expect(out).toContain('✔ diagnosed payments/statefulset/ledger: RolloutStuck, fix the template first');
+    expect(out).toContain('✔ re-diagnosed: RolloutStuck, the forced rollback (delete exactly ledger-2)');
+    expect(out).toContain(
+      '✔ payments/statefulset/ledger: rollout complete, ledger-0..2 at registry.example.com/payments/ledger:3.4.1',
+    );
+    expect(out).not.toContain('deployment/ledger');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
   it('--help prints the usage (exit 0); an unknown option or a bad value is bad input (exit 2)', async () => {
     const help = await runDemo(['--help'], {});
     expect(help.code).toBe(0);
@@ -193,7 +209,7 @@ describe('npm run demo', () => {
       ['--bogus'],
       ['--time-scale', 'fast'],
       ['--timeout-seconds'],
-      ['--kind', 'statefulset'],
+      ['--kind', 'rollout'],
     ]) {
       const bad = await runDemo(args, {});
       expect(bad.code, args.join(' ')).toBe(2);
