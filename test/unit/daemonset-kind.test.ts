@@ -249,3 +249,40 @@ describe('DaemonSet rollout held up by a node', () => {
     expect(findings.find((f) => f.code === 'Unavailable')?.summary).toContain('node-c');
   });
 });
+
+describe('DaemonSet pods that are not Ready', () => {
+  function notReady(createdAt?: string) {
+    const ds = makeDaemonSet('metrics-agent', {
+      status: {
+        observedGeneration: 2,
+        desiredNumberScheduled: 3,
+        currentNumberScheduled: 3,
+        numberReady: 2,
+        numberAvailable: 2,
+        numberUnavailable: 1,
+        updatedNumberScheduled: 3,
+        numberMisscheduled: 0,
+      },
+    });
+    const rev = makeControllerRevision(ds, '7c9d8f6b5', 1);
+    const pods = ['node-a', 'node-b', 'node-c'].map((n, i) =>
+      makeDaemonPod(ds, rev, ['a1b2c', 'd4f5g', 'h6j7k'][i] ?? 'x', n, { phase: 'Running', ready: i !== 2 }),
+    );
+    const last = pods[2];
+    if (last && createdAt) last.metadata.creationTimestamp = createdAt;
+    return makeDaemonSetSnapshot({
+      daemonSet: ds,
+      controllerRevisions: [rev],
+      pods,
+      nodes: ['node-a', 'node-b', 'node-c'].map((n) => makeNode(n)),
+    });
+  }
+
+  it('long unready with nothing to explain it is Unavailable (never "no problem found")', () => {
+    expect(diagnose(notReady()).findings.map((f) => f.code)).toEqual(['Unavailable']);
+  });
+
+  it('a pod created a minute ago is still coming up: no verdict yet', () => {
+    expect(diagnose(notReady('2026-11-22T02:59:00Z')).findings).toEqual([]);
+  });
+});

@@ -79,7 +79,12 @@ export const daemonSetKind: WorkloadKindModule = {
   revisions: (snapshot) => revisionsOf(snapshot),
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(daemonSet(object), sinceGeneration),
   underWay: (snapshot) =>
-    rolloutUnderWay(objectsOf(snapshot).daemonSet, snapshot.pods, revisionsOf(snapshot).current?.hash),
+    rolloutUnderWay(
+      objectsOf(snapshot).daemonSet,
+      snapshot.pods,
+      revisionsOf(snapshot).current?.hash,
+      Date.parse(snapshot.capturedAt),
+    ),
   statusSummary: (object) => statusSummary(daemonSet(object)),
   createFailures: (snapshot) =>
     createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),

@@ -7,7 +7,10 @@
  * gives up, so nothing says "stalled" but the counts. Pure.
  */
 import { codeSpan } from '../../../text/code-span.js';
-import { isTerminal, isTerminating } from '../../base/pods.js';
+import { isReady, isTerminal, isTerminating } from '../../base/pods.js';
+
+/** How long a new pod may take to become Ready before its absence needs explaining. */
+const COMING_UP_MS = 10 * 60 * 1000;
 import type { DaemonSet, Pod } from '../../k8s.js';
 import type { ResolvedStrategy } from '../../strategy.js';
 import type { RolloutVerdict } from '../../workload-kind.js';
@@ -76,6 +79,7 @@ export function rolloutUnderWay(
   daemonSet: DaemonSet,
   pods: readonly Pod[],
   currentHash: string | undefined,
+  now: number,
 ): string | undefined {
   const generation = daemonSet.metadata.generation;
   const status = daemonSet.status;
@@ -92,10 +96,15 @@ export function rolloutUnderWay(
   if (status?.updatedNumberScheduled !== undefined && status.updatedNumberScheduled < desired) {
     return `${status.updatedNumberScheduled} of ${desired} nodes run the current template`;
   }
-  // kubectl rollout status waits for every node's pod to be available: until then the
-  // controller is still bringing pods up (a new node, a replaced pod not yet Ready).
-  if (status?.numberAvailable !== undefined && status.numberAvailable < desired) {
-    return `${status.numberAvailable} of ${desired} pods are available`;
+  // A pod created in the last ten minutes that is not Ready yet is still coming up (a
+  // new node, a replaced pod): that shortfall is the rollout's. An older one is not, and
+  // the Unavailable analyzer must explain it (never "no problem found" on a degraded set).
+  const young = pods.find(
+    (p) =>
+      !isTerminal(p) && !isReady(p) && now - Date.parse(p.metadata.creationTimestamp ?? '') < COMING_UP_MS,
+  );
+  if (young && status?.numberAvailable !== undefined && status.numberAvailable < desired) {
+    return `${status.numberAvailable} of ${desired} pods are available (${young.metadata.name ?? ''} is still coming up)`;
   }
   const live = pods.filter((p) => !isTerminal(p)).length;
   if (status && live > desired) return `${live} pods exist for ${desired} nodes`;
