@@ -107,3 +107,24 @@ export async function waitForCluster(
     problem = check();
   }
 }
+
+/**
+ * The developer's `kubectl set image` (or the revert of `kubectl rollout undo`): one
+ * container's image in a workload's pod template, straight to the API server.
+ */
+export async function setImage(
+  simUrl: string,
+  workload: { resource: string; namespace: string; name: string },
+  container: string,
+  image: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  const path = `/apis/apps/v1/namespaces/${workload.namespace}/${workload.resource}/${workload.name}`;
+  const res = await fetch(`${simUrl}${path}`, {
+    method: 'PATCH',
+    ...(signal ? { signal } : {}),
+    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+    body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: container, image }] } } } }),
+  });
+  if (!res.ok) throw new DemoError(`could not set ${workload.name}'s image: HTTP ${res.status}`);
+}

@@ -11,6 +11,7 @@ import { LEDGER } from '../demo-scenario.js';
 import {
   act,
   CHANNELS,
+  setImage,
   PEOPLE,
   type StoryContext,
   waitForCluster,
@@ -29,17 +30,9 @@ const ledger = (ctx: StoryContext): StatefulSet | undefined =>
 const pod = (ctx: StoryContext, name: string): Pod | undefined =>
   ctx.sim.get('Pod', LEDGER.namespace, name) as Pod | undefined;
 
-/** The developer's `kubectl set image` (or, for the good image, `kubectl rollout undo`), straight to the API server. */
-async function shipImage(ctx: StoryContext, image: string): Promise<void> {
-  const path = `/apis/apps/v1/namespaces/${LEDGER.namespace}/statefulsets/${LEDGER.name}`;
-  const res = await fetch(`${ctx.sim.url}${path}`, {
-    method: 'PATCH',
-    signal: ctx.signal,
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'ledger', image }] } } } }),
-  });
-  if (!res.ok) throw new DemoError(`could not change the ledger's image: HTTP ${res.status}`);
-}
+/** The developer's `kubectl set image` (or, for the good image, `kubectl rollout undo`). */
+const shipImage = (ctx: StoryContext, image: string): Promise<void> =>
+  setImage(ctx.sim.url, { resource: 'statefulsets', ...LEDGER }, 'ledger', image, ctx.signal);
 
 const ready = (ctx: StoryContext): string | undefined => {
   const status = ledger(ctx)?.status;

@@ -10,6 +10,7 @@ import { NODE_AGENT } from '../demo-scenario.js';
 import {
   act,
   CHANNELS,
+  setImage,
   PEOPLE,
   type StoryContext,
   waitForCluster,
@@ -26,20 +27,6 @@ const agent = (ctx: StoryContext): DaemonSet | undefined =>
   ctx.sim.get('DaemonSet', NODE_AGENT.namespace, NODE_AGENT.name) as DaemonSet | undefined;
 const livePods = (ctx: StoryContext): Pod[] =>
   (ctx.sim.list('Pod', NODE_AGENT.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
-
-/** The developer's `kubectl set image ds/node-agent`, straight to the API server. */
-async function shipAgentImage(simUrl: string, signal?: AbortSignal): Promise<void> {
-  const path = `/apis/apps/v1/namespaces/${NODE_AGENT.namespace}/daemonsets/${NODE_AGENT.name}`;
-  const res = await fetch(`${simUrl}${path}`, {
-    method: 'PATCH',
-    ...(signal ? { signal } : {}),
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({
-      spec: { template: { spec: { containers: [{ name: 'agent', image: AGENT_IMAGE }] } } },
-    }),
-  });
-  if (!res.ok) throw new DemoError(`could not start the node agent's rollout: HTTP ${res.status}`);
-}
 
 /** Why the agent is not settled on every node it wants, or undefined when it is. */
 function unsettled(ds: DaemonSet | undefined, image?: string, pods: Pod[] = []): string | undefined {
@@ -63,7 +50,9 @@ export async function playNodeAgentStory(ctx: StoryContext): Promise<void> {
   ctx.say(
     `  A developer ships ${AGENT_IMAGE} (kubectl set image ds/${NODE_AGENT.name} agent=${AGENT_IMAGE} -n ${NODE_AGENT.namespace})`,
   );
-  await act(ctx, () => shipAgentImage(ctx.sim.url, ctx.signal));
+  await act(ctx, () =>
+    setImage(ctx.sim.url, { resource: 'daemonsets', ...NODE_AGENT }, 'agent', AGENT_IMAGE, ctx.signal),
+  );
   let event: KubeEvent | undefined;
   await waitForCluster(ctx, 'the surge pod was never refused by the scheduler', () => {
     event = (ctx.sim.list('Event', NODE_AGENT.namespace) as KubeEvent[]).find(

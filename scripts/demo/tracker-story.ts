@@ -8,6 +8,7 @@ import { TRACKER } from '../demo-scenario.js';
 import {
   act,
   CHANNELS,
+  setImage,
   PEOPLE,
   type StoryContext,
   waitForCluster,
@@ -29,16 +30,7 @@ const isReady = (p: Pod): boolean =>
 
 /** The developer's `kubectl set image`, straight to the API server (the preview uses it too). */
 export async function shipNewImage(simUrl: string, signal?: AbortSignal): Promise<void> {
-  const path = `/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`;
-  const res = await fetch(`${simUrl}${path}`, {
-    method: 'PATCH',
-    ...(signal ? { signal } : {}),
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({
-      spec: { template: { spec: { containers: [{ name: 'tracker', image: NEW_IMAGE }] } } },
-    }),
-  });
-  if (!res.ok) throw new DemoError(`could not start the tracker's rollout: HTTP ${res.status}`);
+  await setImage(simUrl, { resource: 'deployments', ...TRACKER }, 'tracker', NEW_IMAGE, signal);
 }
 
 /** "gpu-0 through ResourceClaim vision/x" for each allocated claim of the tracker's namespace. */
