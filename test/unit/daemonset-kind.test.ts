@@ -94,6 +94,19 @@ describe('DaemonSet kind module', () => {
   });
 });
 
+describe('DaemonSet strategy without a status (a hand-written dump)', () => {
+  it('a percentage maxSurge still surges: the node count is unknown, not 0', () => {
+    const snapshot = gpuProbe({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: '10%', maxUnavailable: 0 },
+    });
+    const kind = workloadKind(snapshot);
+    const object = kind.object(snapshot);
+    delete object.status;
+    expect(kind.replacement(kind.strategy(object))).toBe('surge-first');
+  });
+});
+
 describe('DaemonSet surge deadlock', () => {
   it("is RolloutSurgeDeadlock when the surge pod waits for the node's only GPU, fixed with maxSurge 0 on spec.updateStrategy", () => {
     const diagnosis = diagnose(

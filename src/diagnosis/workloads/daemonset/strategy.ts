@@ -35,7 +35,9 @@ export function resolveStrategy(daemonSet: DaemonSet): ResolvedStrategy {
   if (strategy?.type === 'OnDelete')
     return { type: 'OnDelete', maxSurge: null, maxUnavailable: null, per: 'node' };
   const rolling = strategy?.rollingUpdate;
-  const desired = desiredPods(daemonSet);
+  // No status read (a hand-written dump): the node count is unknown, not 0. Against at
+  // least one node a positive percentage still rounds up to a surge, which is what matters.
+  const desired = Math.max(1, desiredPods(daemonSet));
   const surge = scaleIntOrPercent(rolling?.maxSurge ?? DEFAULT_MAX_SURGE, desired, true);
   let unavailable = scaleIntOrPercent(rolling?.maxUnavailable ?? DEFAULT_MAX_UNAVAILABLE, desired, true);
   if (surge === 0 && unavailable === 0) unavailable = 1;
