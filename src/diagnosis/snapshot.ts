@@ -65,6 +65,11 @@ export function isDeploymentObjects<T extends WorkloadObjects>(
   return 'deployment' in snapshot;
 }
 
+/** The snapshot's kind fields are a DaemonSet's. */
+export function isDaemonSetObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & DaemonSetObjects {
+  return 'daemonSet' in snapshot;
+}
+
 /** The snapshot's kind fields are a StatefulSet's. */
 export function isStatefulSetObjects<T extends WorkloadObjects>(
   snapshot: T,

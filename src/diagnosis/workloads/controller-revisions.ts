@@ -8,6 +8,7 @@
 import { controlledBy } from '../base/owners.js';
 import type { ControllerRevision, ObjectMeta, Pod } from '../k8s.js';
 import type { CoverageGap } from '../snapshot.js';
+import type { Revision, Revisions } from '../workload-kind.js';
 
 /** The pod label naming its revision (apps.ControllerRevisionHashLabelKey, also DefaultDaemonSetUniqueLabelKey). */
 export const REVISION_LABEL = 'controller-revision-hash';
@@ -38,6 +39,22 @@ export function podsOfRevision(
 ): Pod[] {
   const key = naming.podKey(revision);
   return key ? pods.filter((pod) => pod.metadata.labels?.[REVISION_LABEL] === key) : [];
+}
+
+/** The current and old revisions as the kind module answers them, each with its pods. */
+export function revisionsFrom(
+  classified: { current?: ControllerRevision; old: ControllerRevision[] },
+  pods: readonly Pod[],
+  naming: RevisionNaming,
+): Revisions {
+  const revision = (r: ControllerRevision): Revision => ({
+    name: r.metadata.name ?? '',
+    hash: naming.podKey(r) ?? '',
+    label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
+    pods: podsOfRevision(pods, r, naming),
+  });
+  const { current, old } = classified;
+  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
 }
 
 /** The workload's ControllerRevisions (newest first) and pods out of what was read. */

@@ -81,8 +81,9 @@ export function buildForcedRollbackPlans(
   const object = kind.object(snapshot);
   const generation = object.metadata.generation ?? 0;
   const pods = [{ name, uid }];
+  // The StatefulSet's volumeClaimTemplates: each pod's claims outlive it.
   const claims =
-    (kind.podTemplate(object).spec.volumes ?? []).length > 0 || 'volumeClaimTemplates' in object.spec;
+    ((object.spec as { volumeClaimTemplates?: unknown[] }).volumeClaimTemplates ?? []).length > 0;
   return [
     {
       id: planId('delete-pods', object.metadata.uid ?? '', generation, pods),

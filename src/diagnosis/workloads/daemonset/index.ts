@@ -8,11 +8,17 @@
  * waits forever: the per-node surge deadlock.
  */
 import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
-import type { DaemonSetObjects, WorkloadObject, WorkloadObjects } from '../../snapshot.js';
-import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
+import {
+  isDaemonSetObjects,
+  type DaemonSetObjects,
+  type WorkloadObject,
+  type WorkloadObjects,
+} from '../../snapshot.js';
+import type { ResolvedStrategy } from '../../strategy.js';
+import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
-import { directOwnerOfPod, missingRevisions, ownRevisions, podsOfRevision } from '../controller-revisions.js';
+import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './rollout-status.js';
 import { desiredPods, resolveStrategy } from './strategy.js';
 
@@ -21,21 +27,19 @@ function daemonSet(object: WorkloadObject): DaemonSet {
   return object as DaemonSet;
 }
 
-function objectsOf(snapshot: WorkloadObjects): DaemonSetObjects {
-  if (!('daemonSet' in snapshot)) throw new Error('not a DaemonSet snapshot');
+function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DaemonSetObjects {
+  if (!isDaemonSetObjects(snapshot)) throw new Error('not a DaemonSet snapshot');
   return snapshot;
 }
 
 function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revisions {
   const { daemonSet: ds, controllerRevisions } = objectsOf(snapshot);
-  const { current, old } = classifyRevisions(ds, controllerRevisions);
-  const revision = (r: ControllerRevision): Revision => ({
-    name: r.metadata.name ?? '',
-    hash: r.metadata.labels?.[HASH_LABEL] ?? '',
-    label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
-    pods: podsOfRevision(snapshot.pods, r, DAEMONSET_NAMING),
-  });
-  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+  return revisionsFrom(classifyRevisions(ds, controllerRevisions), snapshot.pods, DAEMONSET_NAMING);
+}
+
+/** maxSurge > 0 (validation then requires maxUnavailable 0): the new pod first, on the old pod's node. */
+function surges(strategy: ResolvedStrategy): boolean {
+  return strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1;
 }
 
 export const daemonSetKind: WorkloadKindModule = {
@@ -73,9 +77,7 @@ export const daemonSetKind: WorkloadKindModule = {
   desiredReplicas: (object) => desiredPods(daemonSet(object)),
   paused: () => false,
   strategy: (object) => resolveStrategy(daemonSet(object)),
-  // maxSurge > 0 (validation then requires maxUnavailable 0): the new pod first, on the old pod's node.
-  replacement: (strategy) =>
-    strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1 ? 'surge-first' : 'old-first',
+  replacement: (strategy) => (surges(strategy) ? 'surge-first' : 'old-first'),
   revisions: (snapshot) => revisionsOf(snapshot),
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(daemonSet(object), sinceGeneration),
   underWay: (snapshot) =>
@@ -88,10 +90,8 @@ export const daemonSetKind: WorkloadKindModule = {
   statusSummary: (object) => statusSummary(daemonSet(object)),
   createFailures: (snapshot) =>
     createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),
-  keepsOldPods: (snapshot) => {
-    const strategy = resolveStrategy(objectsOf(snapshot).daemonSet);
-    return strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1;
-  },
+  // With surge a node's old pod goes only once its new one is available.
+  keepsOldPods: (snapshot) => surges(resolveStrategy(objectsOf(snapshot).daemonSet)),
   // No progress deadline: the DaemonSet controller never gives up on a rollout.
   stalled: () => undefined,
   misleadingSignals: (object, strategy) => nativeSignalsNote(daemonSet(object), strategy),

@@ -15,11 +15,11 @@ import {
   type WorkloadObject,
   type WorkloadObjects,
 } from '../../snapshot.js';
-import type { Revision, Revisions, WorkloadKindModule } from '../../workload-kind.js';
+import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
 import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
-import { directOwnerOfPod, missingRevisions, ownRevisions, podsOfRevision } from '../controller-revisions.js';
+import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './rollout-status.js';
 import { desiredReplicas, partitionOf, resolveStrategy } from './strategy.js';
 
@@ -35,14 +35,7 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjec
 
 function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revisions {
   const { statefulSet: sts, controllerRevisions } = objectsOf(snapshot);
-  const { current, old } = classifyRevisions(sts, controllerRevisions);
-  const revision = (r: ControllerRevision): Revision => ({
-    name: r.metadata.name ?? '',
-    hash: r.metadata.name ?? '',
-    label: `ControllerRevision ${r.metadata.name ?? ''}${typeof r.revision === 'number' ? ` (revision ${r.revision})` : ''}`,
-    pods: podsOfRevision(snapshot.pods, r, STATEFULSET_NAMING),
-  });
-  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+  return revisionsFrom(classifyRevisions(sts, controllerRevisions), snapshot.pods, STATEFULSET_NAMING);
 }
 
 export const statefulSetKind: WorkloadKindModule = {
