@@ -183,61 +183,61 @@ describe('DaemonSet crash loop on one node', () => {
   });
 });
 
-describe('DaemonSet rollout held up by a node', () => {
-  /** The agent settled on three nodes; node-d joined without room for it (its pod Pending there). */
-  function newNodeFull() {
-    const nodes = [
-      makeNode('node-a'),
-      makeNode('node-b'),
-      makeNode('node-c'),
-      makeNode('node-d', { allocatable: { cpu: '100m' } }),
-    ];
-    const ds = makeDaemonSet('log-shipper', {
-      podSpec: {
-        containers: [
-          {
-            name: 'log-shipper',
-            image: 'registry.example/log-shipper:2.0',
-            resources: { requests: { cpu: '500m' } },
-          },
-        ],
-      },
-      status: {
-        observedGeneration: 2,
-        desiredNumberScheduled: 4,
-        currentNumberScheduled: 4,
-        numberReady: 3,
-        numberAvailable: 3,
-        numberUnavailable: 1,
-        updatedNumberScheduled: 4,
-        numberMisscheduled: 0,
-      },
-    });
-    const rev = makeControllerRevision(ds, '7c9d8f6b5', 1);
-    const pods = ['node-a', 'node-b', 'node-c'].map((n, i) =>
-      makeDaemonPod(ds, rev, ['a1b2c', 'd4f5g', 'h6j7k'][i] ?? 'x', n, { phase: 'Running' }),
-    );
-    const pending = makeDaemonPod(ds, rev, 'm8n9p', 'node-d', { phase: 'Pending' });
-    const event = makeEvent(
-      {
-        kind: 'Pod',
-        name: pending.metadata.name,
-        namespace: ds.metadata.namespace,
-        uid: pending.metadata.uid,
-      },
-      'FailedScheduling',
-      "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
-      { type: 'Warning', component: 'default-scheduler' },
-    );
-    return makeDaemonSetSnapshot({
-      daemonSet: ds,
-      controllerRevisions: [rev],
-      pods: [...pods, pending],
-      events: [event],
-      nodes,
-    });
-  }
+/** The agent settled on three nodes; node-d joined without room for it (its pod Pending there). */
+function newNodeFull() {
+  const nodes = [
+    makeNode('node-a'),
+    makeNode('node-b'),
+    makeNode('node-c'),
+    makeNode('node-d', { allocatable: { cpu: '100m' } }),
+  ];
+  const ds = makeDaemonSet('log-shipper', {
+    podSpec: {
+      containers: [
+        {
+          name: 'log-shipper',
+          image: 'registry.example/log-shipper:2.0',
+          resources: { requests: { cpu: '500m' } },
+        },
+      ],
+    },
+    status: {
+      observedGeneration: 2,
+      desiredNumberScheduled: 4,
+      currentNumberScheduled: 4,
+      numberReady: 3,
+      numberAvailable: 3,
+      numberUnavailable: 1,
+      updatedNumberScheduled: 4,
+      numberMisscheduled: 0,
+    },
+  });
+  const rev = makeControllerRevision(ds, '7c9d8f6b5', 1);
+  const pods = ['node-a', 'node-b', 'node-c'].map((n, i) =>
+    makeDaemonPod(ds, rev, ['a1b2c', 'd4f5g', 'h6j7k'][i] ?? 'x', n, { phase: 'Running' }),
+  );
+  const pending = makeDaemonPod(ds, rev, 'm8n9p', 'node-d', { phase: 'Pending' });
+  const event = makeEvent(
+    {
+      kind: 'Pod',
+      name: pending.metadata.name,
+      namespace: ds.metadata.namespace,
+      uid: pending.metadata.uid,
+    },
+    'FailedScheduling',
+    "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption is not helpful for scheduling.",
+    { type: 'Warning', component: 'default-scheduler' },
+  );
+  return makeDaemonSetSnapshot({
+    daemonSet: ds,
+    controllerRevisions: [rev],
+    pods: [...pods, pending],
+    events: [event],
+    nodes,
+  });
+}
 
+describe('DaemonSet rollout held up by a node', () => {
   it('a pod that cannot be scheduled on a new node is Unschedulable on that node, not a surge deadlock', () => {
     const diagnosis = diagnose(newNodeFull());
     const [finding] = diagnosis.findings;
@@ -297,5 +297,24 @@ describe('DaemonSet pods that are not Ready', () => {
 
   it('a pod created a minute ago is still coming up: no verdict yet', () => {
     expect(diagnose(notReady('2026-11-22T02:59:00Z')).findings).toEqual([]);
+  });
+});
+
+describe('DaemonSet pods the API server refuses', () => {
+  it('a FailedCreate on the DaemonSet while nodes lack its pod is the refusal, named by its rule', () => {
+    const snapshot = newNodeFull();
+    const ds = workloadKind(snapshot).object(snapshot) as DaemonSet;
+    if (ds.status) ds.status.updatedNumberScheduled = 3;
+    snapshot.pods = snapshot.pods.filter((p) => p.spec.nodeName !== undefined);
+    snapshot.events = [
+      makeEvent(
+        { kind: 'DaemonSet', name: ds.metadata.name, namespace: ds.metadata.namespace, uid: ds.metadata.uid },
+        'FailedCreate',
+        'Error creating: pods "log-shipper-m8n9p" is forbidden: violates PodSecurity "baseline:latest": hostPath volumes (volume "varlog")',
+        { type: 'Warning', component: 'daemonset-controller' },
+      ),
+    ];
+    const finding = diagnose(snapshot).findings.find((f) => f.code === 'AdmissionDenied');
+    expect(finding?.summary).toContain('PodSecurity');
   });
 });

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
-import { makeNode } from '../support/k8s-builders.js';
+import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
   makeStatefulSet,
   makeStatefulSetSnapshot,
@@ -120,5 +120,24 @@ describe('StatefulSet rollout', () => {
       progress: { message: 'partitioned roll out complete: 1 new pods have been updated...' },
     });
     expect(diagnose(snapshot).findings).toEqual([]);
+  });
+});
+
+describe('StatefulSet pods the API server refuses', () => {
+  it('takes the error out of the controller\'s "create Pod … failed error:" wording', () => {
+    const snapshot = ledger({ update: 'good', stuckAt: 'good' });
+    const sts = workloadKind(snapshot).object(snapshot);
+    snapshot.pods = snapshot.pods.filter((p) => p.metadata.name !== 'ledger-2');
+    snapshot.events = [
+      makeEvent(
+        { kind: 'StatefulSet', name: 'ledger', namespace: 'payments', uid: sts.metadata.uid },
+        'FailedCreate',
+        'create Pod ledger-2 in StatefulSet ledger failed error: pods "ledger-2" is forbidden: violates PodSecurity "restricted:latest": runAsNonRoot != true (pod or container "ledger" must set securityContext.runAsNonRoot=true)',
+        { type: 'Warning', component: 'statefulset-controller' },
+      ),
+    ];
+    const finding = diagnose(snapshot).findings.find((f) => f.code === 'AdmissionDenied');
+    expect(finding?.summary).toContain('PodSecurity');
+    expect(JSON.stringify(finding)).not.toContain('create Pod ledger-2 in StatefulSet');
   });
 });
