@@ -196,6 +196,16 @@ describe('scanCluster', () => {
     expect(report.entries[0]?.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
   });
 
+  it('reports a kind it may not list (a worker upgraded before its RBAC) and scans the others', async () => {
+    const { s, client } = await start(generateCluster({ nodes: 10, pods: 100 }), false);
+    s.addFault({ match: { verb: 'list', resource: 'daemonsets' }, status: 403 });
+    const report = await scanCluster(client, { namespace: 'vision' });
+    expect(report.entries.map((e) => [e.kind, e.name])).toEqual([['Deployment', 'vision-object-tracker']]);
+    expect(report.accessProblems.map((p) => `${p.verb} ${p.resource} ${p.status}`)).toContain(
+      'list daemonsets 403',
+    );
+  });
+
   it('fails with a ClusterError naming the permission when Deployments cannot be listed', async () => {
     const { s, client } = await start(generateCluster({ nodes: 2, pods: 0 }), false);
     s.addFault({ match: { verb: 'list', resource: 'deployments' }, status: 403 });
