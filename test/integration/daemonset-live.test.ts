@@ -7,17 +7,13 @@
  * plan is applied, and `kubectl rollout status` then completes. The same cluster saved
  * with `kubectl get -o yaml` gives the same verdict from the dump.
  */
-import { writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
-import { kubectlIn } from '../support/kubectl-run.js';
+import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { daemonSetSettled, NODE_AGENT } from '../support/sim-rollout.js';
 
@@ -97,26 +93,13 @@ describe('DaemonSet surge deadlock, live', () => {
 
   it('gives the same verdict from the cluster saved with kubectl get -o yaml, and scan lists the DaemonSet', async () => {
     const { client, kubeconfig } = await deadlocked();
-    const dump = await kubectl(kubeconfig, [
-      'get',
+    const { code, report: fromDump } = await diagnoseKubectlDump(
+      kubeconfig,
+      NODE_AGENT.namespace,
       'daemonsets,controllerrevisions,pods,events,nodes',
-      '-o',
-      'yaml',
-    ]);
-    expect(dump.code).toBe(0);
-    const file = join(dirname(kubeconfig), 'dump.yaml');
-    writeFileSync(file, dump.stdout);
-    const io = fakeIo();
-    expect(
-      await runCli(
-        ['diagnose', 'ds/node-agent', '-n', NODE_AGENT.namespace, '--from-file', file, '-o', 'json'],
-        io.io,
-      ),
-    ).toBe(1);
-    const fromDump = JSON.parse(io.stdout()) as {
-      findings: { code: string }[];
-      remediations: { kind: string }[];
-    };
+      'ds/node-agent',
+    );
+    expect(code).toBe(1);
     expect(fromDump.findings[0]?.code).toBe('RolloutSurgeDeadlock');
     expect(fromDump.remediations.map((p) => p.kind)).toEqual(['set-rolling-update']);
 

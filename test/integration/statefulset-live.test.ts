@@ -7,8 +7,6 @@
  * and `kubectl rollout status` completes. A `kubectl get -o yaml` dump gives the same
  * verdict.
  */
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
@@ -16,9 +14,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
-import { runCli } from '../../src/cli/run-cli.js';
-import { fakeIo } from '../support/cli-io.js';
-import { kubectlIn } from '../support/kubectl-run.js';
+import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
 const LEDGER: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
@@ -91,26 +87,13 @@ describe('StatefulSet bad release, live', () => {
     const { kubeconfig } = await badRelease();
     expect((await kubectl(kubeconfig, ['rollout', 'undo', 'sts/ledger'])).code).toBe(0);
     await env?.sim.settle();
-    const dump = await kubectl(kubeconfig, [
-      'get',
+    const { code, report: fromDump } = await diagnoseKubectlDump(
+      kubeconfig,
+      LEDGER.namespace,
       'statefulsets,controllerrevisions,pods,events,nodes,pvc',
-      '-o',
-      'yaml',
-    ]);
-    expect(dump.code).toBe(0);
-    const file = join(dirname(kubeconfig), 'dump.yaml');
-    writeFileSync(file, dump.stdout);
-    const io = fakeIo();
-    expect(
-      await runCli(
-        ['diagnose', 'sts/ledger', '-n', LEDGER.namespace, '--from-file', file, '-o', 'json'],
-        io.io,
-      ),
-    ).toBe(1);
-    const fromDump = JSON.parse(io.stdout()) as {
-      findings: { code: string }[];
-      remediations: { kind: string; pods?: { name: string }[] }[];
-    };
+      'sts/ledger',
+    );
+    expect(code).toBe(1);
     expect(fromDump.findings[0]?.code).toBe('RolloutStuck');
     expect(fromDump.remediations.find((p) => p.kind === 'delete-pods')?.pods?.map((p) => p.name)).toEqual([
       'ledger-2',
