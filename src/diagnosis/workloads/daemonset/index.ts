@@ -80,13 +80,17 @@ export const daemonSetKind: WorkloadKindModule = {
   replacement: (strategy) => (surges(strategy) ? 'surge-first' : 'old-first'),
   revisions: (snapshot) => revisionsOf(snapshot),
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(daemonSet(object), sinceGeneration),
-  underWay: (snapshot) =>
-    rolloutUnderWay(
-      objectsOf(snapshot).daemonSet,
+  underWay: (snapshot) => {
+    const { daemonSet: ds, controllerRevisions } = objectsOf(snapshot);
+    // Only the current revision's hash is needed: no pods are sorted into revisions here.
+    const { current } = classifyRevisions(ds, controllerRevisions);
+    return rolloutUnderWay(
+      ds,
       snapshot.pods,
-      revisionsOf(snapshot).current?.hash,
+      current ? (DAEMONSET_NAMING.podKey(current) ?? '') : undefined,
       Date.parse(snapshot.capturedAt),
-    ),
+    );
+  },
   statusSummary: (object) => statusSummary(daemonSet(object)),
   createFailures: (snapshot) =>
     createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),
