@@ -71,7 +71,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     // Deployment 2, an unreachable or forbidding cluster 3, anything else 4.
     if (error instanceof WorkloadNotFoundError) {
       // Names come from the cluster or the dump: cleaned for the terminal.
-      const guess = error.suggestions.map((s) => `deployment/${cleanText(s)}`);
+      const guess = error.suggestions.map((s) => `${error.type}/${cleanText(s)}`);
       const hint = guess.length > 0 ? ` Did you mean ${guess.join(' or ')}?` : '';
       io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}${hint}\n`);
       return EXIT.usage;

@@ -11,6 +11,8 @@ export class WorkloadNotFoundError extends Error {
     message: string,
     readonly namespacesSearched: string[],
     readonly suggestions: string[] = [],
+    /** The TYPE the suggestions are of, as in TYPE/NAME ("deployment", "rollout"). */
+    readonly type = 'deployment',
   ) {
     super(message);
   }

@@ -21,6 +21,9 @@ export const FINDING_CODES = [
   'Unavailable',
   'PreemptionUnderWay',
   'RolloutStuck',
+  // An Argo Rollout its controller aborted or refused (phase Degraded), or that waits at a pause.
+  'RolloutDegraded',
+  'RolloutPaused',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -621,3 +621,62 @@ export interface DeviceClass {
     extendedResourceName?: string;
   };
 }
+
+/**
+ * argoproj.io/v1alpha1 Rollout, the part rollout-doctor reads (argoproj/argo-rollouts
+ * pkg/apis/rollouts/v1alpha1/types.go). Its ReplicaSets carry the label
+ * `rollouts-pod-template-hash`; `status.currentPodHash` names the one the Rollout
+ * rolls out to and `status.stableRS` the stable one (both are hashes, not names).
+ */
+export interface ArgoRollout {
+  apiVersion?: string;
+  kind?: 'Rollout';
+  metadata: ObjectMeta;
+  spec: {
+    replicas?: number;
+    selector?: LabelSelector;
+    /** Empty with a workloadRef: the template is the referenced workload's. */
+    template?: PodTemplateSpec;
+    workloadRef?: { apiVersion?: string; kind?: string; name?: string; scaleDown?: string };
+    minReadySeconds?: number;
+    paused?: boolean;
+    progressDeadlineSeconds?: number;
+    progressDeadlineAbort?: boolean;
+    strategy?: {
+      canary?: {
+        steps?: Record<string, unknown>[];
+        maxSurge?: number | string;
+        maxUnavailable?: number | string;
+        trafficRouting?: unknown;
+        canaryService?: string;
+        stableService?: string;
+      };
+      blueGreen?: {
+        activeService?: string;
+        previewService?: string;
+        previewReplicaCount?: number;
+        autoPromotionEnabled?: boolean;
+        maxUnavailable?: number | string;
+      };
+    };
+  };
+  status?: {
+    abort?: boolean;
+    abortedAt?: string;
+    pauseConditions?: { reason: string; startTime?: string }[];
+    controllerPause?: boolean;
+    currentPodHash?: string;
+    replicas?: number;
+    updatedReplicas?: number;
+    readyReplicas?: number;
+    availableReplicas?: number;
+    currentStepIndex?: number;
+    /** A string in the Rollout's status (types.go: ObservedGeneration string). */
+    observedGeneration?: string;
+    conditions?: Condition[];
+    stableRS?: string;
+    phase?: string;
+    message?: string;
+    blueGreen?: { activeSelector?: string; previewSelector?: string };
+  };
+}

@@ -315,10 +315,16 @@ function managedByMarker(metadata: ObjectMeta): string[] {
   return tool && !/^kubectl\b/i.test(tool) ? [`app.kubernetes.io/managed-by=${tool}`] : [];
 }
 
+/** Keys the Argo Rollouts controller writes on a Rollout and its ReplicaSets (utils/annotations). */
+const ARGO_ROLLOUTS_KEY = /^(rollout\.argoproj\.io|argo-rollouts\.argoproj\.io)\//;
+
 function gitOpsMarkerKeys(metadata: ObjectMeta): string[] {
   const keys = [...Object.keys(metadata.labels ?? {}), ...Object.keys(metadata.annotations ?? {})];
   return keys.filter(
-    (k) => k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/'),
+    (k) =>
+      // Argo Rollouts' own bookkeeping (rollout.argoproj.io/revision, …) says nothing of who applies the object.
+      !ARGO_ROLLOUTS_KEY.test(k) &&
+      (k.includes('argoproj.io/') || k.includes('fluxcd.io/') || k.startsWith('meta.helm.sh/')),
   );
 }
 

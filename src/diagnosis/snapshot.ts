@@ -1,4 +1,5 @@
 import type {
+  ArgoRollout,
   ControllerRevision,
   DaemonSet,
   Deployment,
@@ -35,7 +36,7 @@ export interface AccessProblem {
  * (`target.kind` says which). Analyzers do not read these: they ask the kind's module
  * (src/diagnosis/workloads/), which knows what the fields mean.
  */
-export type WorkloadObjects = DeploymentObjects | DaemonSetObjects | StatefulSetObjects;
+export type WorkloadObjects = DeploymentObjects | DaemonSetObjects | StatefulSetObjects | RolloutObjects;
 
 export interface DeploymentObjects {
   deployment: Deployment;
@@ -53,6 +54,12 @@ export interface DaemonSetObjects {
   daemonSet: DaemonSet;
   /** ControllerRevisions owned by the DaemonSet (ownerReferences uid), newest revision first. */
   controllerRevisions: ControllerRevision[];
+}
+
+export interface RolloutObjects {
+  rollout: ArgoRollout;
+  /** ReplicaSets owned by the Rollout (ownerReferences uid), newest revision first. */
+  replicaSets: ReplicaSet[];
 }
 
 /** A Deployment's snapshot (its kind fields with everything a snapshot holds). */
@@ -77,8 +84,13 @@ export function isStatefulSetObjects<T extends WorkloadObjects>(
   return 'statefulSet' in snapshot;
 }
 
+/** The snapshot's kind fields are an Argo Rollout's. */
+export function isRolloutObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & RolloutObjects {
+  return 'rollout' in snapshot;
+}
+
 /** The workload object itself, of whichever kind (what every kind has: metadata, a pod template). */
-export type WorkloadObject = Deployment | DaemonSet | StatefulSet;
+export type WorkloadObject = Deployment | DaemonSet | StatefulSet | ArgoRollout;
 /** The objects that hold a workload's revisions: ReplicaSets, ControllerRevisions. */
 export type RevisionObject = ReplicaSet | ControllerRevision;
 

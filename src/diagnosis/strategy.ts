@@ -25,4 +25,12 @@ export interface ResolvedStrategy {
   maxUnavailable: ResolvedValue | null;
   /** What the percentages are of, when not replicas: a DaemonSet's nodes (desiredNumberScheduled). */
   per?: 'node';
+  /**
+   * An Argo Rollout's strategy, modelled as the surge it makes: 'canary' (the basic
+   * canary, bounded by maxSurge and maxUnavailable like a rolling update),
+   * 'trafficRouted' (a canary with trafficRouting: the stable ReplicaSet keeps every pod,
+   * maxSurge the canary's count), 'blueGreen' (the preview ReplicaSet beside the active
+   * one, which keeps every pod until promotion).
+   */
+  argo?: 'canary' | 'trafficRouted' | 'blueGreen';
 }

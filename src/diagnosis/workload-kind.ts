@@ -67,7 +67,9 @@ export interface RolloutProgress {
 export type RolloutVerdict =
   | { state: 'progressing'; progress: RolloutProgress }
   | { state: 'complete'; progress: RolloutProgress }
-  | { state: 'failed'; progress: RolloutProgress; reason: string };
+  | { state: 'failed'; progress: RolloutProgress; reason: string }
+  /** Stopped on purpose and waiting for a person (an Argo Rollout at a pause step): it will not finish alone. */
+  | { state: 'paused'; progress: RolloutProgress; reason: string };
 
 /** The controller gave up waiting for the rollout (a Deployment's ProgressDeadlineExceeded). */
 export interface StalledRollout {
@@ -79,6 +81,24 @@ export interface StalledRollout {
   ready: number;
   desired: number;
   deadlineSeconds: number;
+  /** What the controller does about it, when not the Deployment controller's words. */
+  explanation?: string;
+}
+
+/**
+ * A rollout its controller halted, other than by its progress deadline: gave up
+ * (an Argo Rollout aborted, or its spec refused) or paused on purpose (a pause step,
+ * spec.paused), as the controller's own phase and conditions say.
+ */
+export interface RolloutHalt {
+  code: 'RolloutDegraded' | 'RolloutPaused';
+  phase: string;
+  message: string;
+  /** The condition reason or pause that says why (RolloutAborted, InvalidSpec, CanaryPauseStep, spec.paused). */
+  reason: string;
+  since?: string;
+  /** The canary step it stands at ("step 2 of 4"), when it has steps. */
+  step?: string;
 }
 
 /** A revision whose pods the API server refuses to create (quota, admission): no pod exists to schedule or crash. */
@@ -199,7 +219,9 @@ export interface WorkloadKindModule {
    * is written for this kind ("RollingUpdate with maxSurge 0 (or Recreate), then restart
    * the rollout ..."), after "Letting the old pod go first frees room on NODE: ".
    */
-  surgeWayOut: string;
+  surgeWayOut(strategy: ResolvedStrategy): string;
+  /** The rollout halted by its controller (an Argo Rollout Degraded or Paused), or undefined; kinds without phases lack it. */
+  halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
 }

@@ -5,8 +5,8 @@
  * src/diagnosis/workloads/ (docs/architecture.md, "Adding a workload kind").
  */
 
-/** The kinds of workload a diagnosis can be about (issue 30 adds the Argo Rollout next). */
-export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
+/** The kinds of workload a diagnosis can be about. */
+export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'] as const;
 export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
 
 /** The kind a bare NAME means, as in kubectl's own `diagnose NAME` habit (DESIGN.md §3). */
@@ -51,6 +51,13 @@ export const WORKLOAD_NAMES = Object.freeze({
     version: 'v1',
     resource: 'statefulsets',
     types: ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'],
+  },
+  // Argo Rollouts' CRD (manifests/crds/rollout-crd.yaml: shortName ro). Served only where installed.
+  Rollout: {
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    resource: 'rollouts',
+    types: ['rollout', 'rollouts', 'ro', 'rollout.argoproj.io', 'rollouts.argoproj.io'],
   },
 } as const satisfies Record<WorkloadKind, WorkloadNames>);
 

@@ -19,6 +19,9 @@ export const RESOURCES = {
   daemonsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
   statefulsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
   controllerrevisions: { prefix: GROUP_PREFIX.apps, namespaced: true },
+  // Argo Rollouts (argoproj.io/v1alpha1, the group-version of Argo CD's Application too):
+  // served only where its CRD is installed.
+  rollouts: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   pods: { prefix: GROUP_PREFIX.core, namespaced: true },
   events: { prefix: GROUP_PREFIX.core, namespaced: true },
   persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },

@@ -140,8 +140,8 @@ interface TermWithKeys extends PodAffinityTerm {
 
 function selfRepellingTerms(deployment: WorkloadObject): number[] {
   const template = deployment.spec.template;
-  const labels = template.metadata?.labels ?? {};
-  const terms = (template.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
+  const labels = template?.metadata?.labels ?? {};
+  const terms = (template?.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ??
     []) as TermWithKeys[];
   return terms
     .map((term, index) => ({ term, index }))
@@ -160,7 +160,7 @@ function matchLabelKeysChange(
   addresses: string,
   indexes: number[],
 ): ManifestChange {
-  const terms = (deployment.spec.template.spec.affinity?.podAntiAffinity
+  const terms = (deployment.spec.template?.spec.affinity?.podAntiAffinity
     ?.requiredDuringSchedulingIgnoredDuringExecution ?? []) as TermWithKeys[];
   const lines = [
     ' spec:',

@@ -14,6 +14,8 @@ export const REMEDIATION_KINDS = [
   'taint-device',
   // Only as the Undo of taint-device: deletes that DeviceTaintRule.
   'untaint-device',
+  // An Argo Rollout's abort (status.abort), as `kubectl argo rollouts abort` patches it.
+  'abort-rollout',
 ] as const;
 export type RemediationKind = (typeof REMEDIATION_KINDS)[number];
 
@@ -137,7 +139,8 @@ interface PlanCommon<K extends RemediationKind> {
 }
 
 /** Kinds that patch the workload object itself (its strategy, pod template). */
-export type WorkloadPatchKind = 'set-rolling-update' | 'set-recreate' | 'rollout-restart' | 'exclude-node';
+export type WorkloadPatchKind =
+  'set-rolling-update' | 'set-recreate' | 'rollout-restart' | 'exclude-node' | 'abort-rollout';
 
 /** A patch of the workload; its Undo patches it back with `inverse`, where one makes sense. */
 export interface WorkloadPatchPlan extends PlanCommon<WorkloadPatchKind> {

@@ -49,6 +49,8 @@ function patchFor(kind: RemediationKind, hosts: string[]): RemediationPlan['patc
           },
         ],
       };
+    case 'abort-rollout':
+      return { type: 'merge', body: { status: { abort: true } } };
     case 'delete-pods':
     case 'taint-device':
     case 'untaint-device':
@@ -82,7 +84,7 @@ function plan(
   return {
     id: `${kind}-1`,
     kind,
-    target: { kind: 'Deployment', namespace, name },
+    target: { kind: kind === 'abort-rollout' ? 'Rollout' : 'Deployment', namespace, name },
     summary: `do ${kind}`,
     impact,
     warnings: [],

@@ -12,6 +12,7 @@ import { preemptionUnderWay } from './preemption-under-way.js';
 import { probeFailure } from './probe-failure.js';
 import { progressDeadline } from './progress-deadline.js';
 import { rolloutAtRisk } from './rollout-at-risk.js';
+import { rolloutHalt } from './rollout-halt.js';
 import { rolloutStuck } from './rollout-stuck.js';
 import { surgeDeadlock } from './surge-deadlock.js';
 import { unschedulable } from './unschedulable.js';
@@ -37,6 +38,7 @@ export const analyzers: readonly Analyzer[] = [
   probeFailure,
   crashLoop,
   progressDeadline,
+  rolloutHalt,
   rolloutAtRisk,
   incompleteEvidence,
   accessDenied,

@@ -21,6 +21,7 @@ export const progressDeadline: Analyzer = {
         `Rollout of ${snapshot.target.name} stalled: ReplicaSet ${rsName} made no progress for ${deadline}s ` +
         `(${ready} of ${desired} new pods ready).`,
       explanation:
+        stalled.explanation ??
         'The Deployment controller marks the rollout as failed (Progressing=False, ProgressDeadlineExceeded) when no ' +
         `new pod became available for progressDeadlineSeconds (${deadline}s). It does not roll back or stop anything: ` +
         'the old pods keep serving and the stuck new ones stay as they are. The other findings say why the new pods ' +

@@ -86,7 +86,7 @@ function schedulingDeadlock(
     `So each side waits for the other: the new pod for the old pod's ${blocker ? shortWhat(blocker) : fromMessage ? messageNeed(analysis, pending).replace(/^an? /, '') : 'resources'}, the old pod for the new pod to become Ready. The scheduler cannot preempt the old pod, which has the same priority.`,
     pending.proof === 'likely'
       ? `It is likely, not proved: ${pending.caveats.join('; ')}. Read ${pending.missing.join('; ')} to settle it; no strategy change is offered until then.`
-      : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: ${kind.surgeWayOut}`,
+      : `Letting ${holders.length === 1 ? 'the old pod' : `${holders.length} old pods`} go first frees room on ${nodeName}: ${kind.surgeWayOut(assessment.strategy)}`,
     kind.misleadingSignals(object, assessment.strategy, assessment.replicas),
     kind.pausedNote(object),
     blocker ? spreadLastingFix(blocker) : '',

@@ -30,7 +30,7 @@ import type {
   WorkloadRef,
   WorkloadSnapshot,
 } from '../snapshot.js';
-import { WORKLOAD_NAMES } from '../workload-ref.js';
+import { typeOfKind, WORKLOAD_NAMES } from '../workload-ref.js';
 import { workloadKind } from '../workloads/index.js';
 import { WorkloadNotFoundError } from '../errors.js';
 import { closestNames } from '../../text/closest-names.js';
@@ -446,6 +446,7 @@ function notFound(ref: WorkloadRef, candidates: WorkloadObject[]): WorkloadNotFo
     `${ref.kind} "${ref.name}" is not in the dump for namespace "${ref.namespace}".${hint}`,
     [ref.namespace],
     suggestions,
+    typeOfKind(ref.kind),
   );
 }
 

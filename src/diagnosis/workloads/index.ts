@@ -8,6 +8,7 @@ import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snaps
 import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
 import { daemonSetKind } from './daemonset/index.js';
 import { deploymentKind } from './deployment/index.js';
+import { rolloutKind } from './rollout/index.js';
 import { statefulSetKind } from './statefulset/index.js';
 import type { WorkloadKindModule } from '../workload-kind.js';
 
@@ -18,6 +19,7 @@ const MODULES: Readonly<Record<WorkloadKind, WorkloadKindModule>> = Object.freez
   Deployment: deploymentKind,
   DaemonSet: daemonSetKind,
   StatefulSet: statefulSetKind,
+  Rollout: rolloutKind,
 });
 
 /** The module of a kind, or of the kind a snapshot (or any `{ target }`) is about. */

@@ -39,7 +39,7 @@
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
+import type { ArgoRollout, KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
@@ -60,6 +60,7 @@ import {
   type WorkloadSnapshot,
 } from '../../diagnosis/snapshot.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
+import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { isUnscheduled } from '../../diagnosis/base/pods.js';
 import type { KubeClient } from '../client.js';
@@ -582,18 +583,25 @@ async function readClaim(
 
 async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<WorkloadObject> {
   const { resource } = WORKLOAD_NAMES[ref.kind];
+  let object: WorkloadObject;
   try {
-    return await getObject<WorkloadObject>(client, { resource, namespace: ref.namespace, name: ref.name });
+    object = await getObject<WorkloadObject>(client, { resource, namespace: ref.namespace, name: ref.name });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
+      // A cluster without Argo Rollouts 404s every Rollout: say that, not "not found".
+      if (ref.kind === 'Rollout' && (await rolloutsServed(client)) === false) {
+        throw new WorkloadNotFoundError(ROLLOUTS_NOT_SERVED, [ref.namespace], [], typeOfKind(ref.kind));
+      }
       throw new WorkloadNotFoundError(
         `${typeOfKind(ref.kind)} "${ref.name}" not found in namespace "${ref.namespace}"`,
         [ref.namespace],
         await nearbyNames(client, ref),
+        typeOfKind(ref.kind),
       );
     }
     throw error;
   }
+  return ref.kind === 'Rollout' ? resolveWorkloadRef(client, object as ArgoRollout) : object;
 }
 
 /**

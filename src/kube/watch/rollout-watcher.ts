@@ -69,14 +69,26 @@ export async function watchRollout(
       if (verdict.state === 'failed') {
         return { outcome: 'failed', summary: verdict.progress.message, reason: verdict.reason };
       }
+      // An Argo Rollout at a pause step (or paused by hand) waits for a person, not for time.
+      if (verdict.state === 'paused') {
+        return {
+          outcome: 'paused',
+          summary: `rollout "${ref.name}" is ${verdict.progress.message}: it goes on once promoted (kubectl argo rollouts promote ${ref.name} -n ${ref.namespace})`,
+          reason: verdict.reason,
+        };
+      }
       const crash = verdict.progress.updated > 0 ? await newPodsCrash(client, ref, deployment) : undefined;
       if (crash) {
         return { outcome: 'failed', summary: `the new pods of ${ref.name} are crash-looping`, reason: crash };
       }
       const paused = kind.paused(deployment);
       const generation = verdict.progress.generation;
-      if (paused && verdict.progress.observedGeneration >= generation && templateRunAt !== generation) {
-        // Only a Deployment pauses (its kind module says so for every other kind).
+      if (
+        ref.kind === 'Deployment' &&
+        paused &&
+        verdict.progress.observedGeneration >= generation &&
+        templateRunAt !== generation
+      ) {
         if (await templateWaitsForResume(client, deployment as Deployment)) {
           return { outcome: 'paused', summary: pausedWords(ref, 'no ReplicaSet runs its pod template yet') };
         }

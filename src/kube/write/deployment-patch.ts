@@ -37,17 +37,22 @@ function patchToSend(plan: WorkloadPatchPlan, live: Deployment, now: Date): Patc
   return withResourceVersion(fillApplyTime(plan.patch, now), live.metadata.resourceVersion ?? '');
 }
 
+/** The subresource a kind writes instead of the object (an Argo Rollout's abort: "status"). */
+type Subresource = 'status' | undefined;
+
 function sendPatch(
   client: KubeClient,
   plan: WorkloadPatchPlan,
   patch: Patch,
   dryRun: boolean,
+  subresource: Subresource,
 ): Promise<Deployment> {
   return client.call<Deployment>({
     verb: 'patch',
     resource: WORKLOAD_NAMES[plan.target.kind].resource,
     namespace: plan.target.namespace,
     name: plan.target.name,
+    ...(subresource ? { subresource } : {}),
     body: patch.body,
     contentType: PATCH_CONTENT_TYPES[patch.type],
     query: { fieldManager: 'rollout-doctor', ...(dryRun ? { dryRun: 'All' } : {}) },
@@ -60,9 +65,10 @@ export async function dryRunPatch(
   plan: WorkloadPatchPlan,
   live: Deployment,
   now: Date,
+  subresource?: Subresource,
 ): Promise<DryRunResult> {
   try {
-    const result = await sendPatch(client, plan, patchToSend(plan, live, now), true);
+    const result = await sendPatch(client, plan, patchToSend(plan, live, now), true, subresource);
     return { ok: true, changes: diffTouched(live, result, plan.patch) };
   } catch (error) {
     return { ok: false, reason: failure(error).reason };
@@ -76,15 +82,16 @@ export async function applyPatch(
   live: Deployment,
   now: Date,
   progress: (step: string) => void,
+  subresource?: Subresource,
 ): Promise<ApplyResult | typeof CONFLICT> {
   const patch = patchToSend(plan, live, now);
   let writing = false;
   try {
     progress('server dry run');
-    await sendPatch(client, plan, patch, true);
+    await sendPatch(client, plan, patch, true, subresource);
     progress('patching');
     writing = true;
-    const result = await sendPatch(client, plan, patch, false);
+    const result = await sendPatch(client, plan, patch, false, subresource);
     return {
       status: 'applied',
       changes: diffTouched(live, result, plan.patch),

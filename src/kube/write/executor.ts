@@ -93,6 +93,11 @@ const WRITERS: { [O in WriteOperation]: Writer<never> } = {
     dryRun: (plan, at) => dryRunPatch(at.client, plan, at.live, at.now),
     apply: (plan, at) => applyPatch(at.client, plan, at.live, at.now, at.progress),
   } satisfies Writer<WorkloadPatchPlan>,
+  'workload-status-patch': {
+    landed: patchInPlace,
+    dryRun: (plan, at) => dryRunPatch(at.client, plan, at.live, at.now, 'status'),
+    apply: (plan, at) => applyPatch(at.client, plan, at.live, at.now, at.progress, 'status'),
+  } satisfies Writer<WorkloadPatchPlan>,
   'replicaset-scale': scaleWriter,
   'pod-deletion': {
     dryRun: (plan) => Promise.resolve(dryRunDeletePods(plan)),

@@ -13,6 +13,9 @@ export const planBuilders: Partial<Record<string, PlanBuilder>> = Object.fromEnt
   [...new Set(remediationKinds.flatMap((k) => Object.keys(k.answers)))].map((code): [string, PlanBuilder] => [
     code,
     (ctx, finding, notOffered) =>
-      remediationKinds.flatMap((k) => k.answers[code]?.(ctx, finding, notOffered) ?? []),
+      remediationKinds
+        // A kind builds plans only for the workload kinds it may write (the allowlist refuses the rest).
+        .filter((k) => (k.workloads ?? ['Deployment']).includes(ctx.snapshot.target.kind))
+        .flatMap((k) => k.answers[code]?.(ctx, finding, notOffered) ?? []),
   ]),
 );

@@ -78,7 +78,7 @@ export function strategyPreconditions(
   if (withRestart) {
     fields.push({
       path: RESTARTED_AT_POINTER,
-      value: deployment.spec.template.metadata?.annotations?.[RESTARTED_AT],
+      value: deployment.spec.template?.metadata?.annotations?.[RESTARTED_AT],
     });
   }
   return { uid: deployment.metadata.uid ?? '', generation: deployment.metadata.generation ?? 0, fields };

@@ -11,7 +11,8 @@
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { planId } from '../plan-id.js';
-import type { RemediationPlan } from '../plan.js';
+import type { NotOffered, RemediationPlan } from '../plan.js';
+import { rolloutCanaryPlan } from './strategy-rollout.js';
 import {
   inverseStrategyPatch,
   liveStrategy,
@@ -29,11 +30,16 @@ type FindingDraft = Omit<Finding, 'remediations'>;
  * RollingUpdate with maxSurge 0 and maxUnavailable 1 (more when the proof needs
  * several old pods gone on one node), plus the restart for a stuck rollout.
  */
-export function buildSetRollingUpdatePlans(ctx: AnalysisContext, finding: FindingDraft): RemediationPlan[] {
+export function buildSetRollingUpdatePlans(
+  ctx: AnalysisContext,
+  finding: FindingDraft,
+  notOffered?: NotOffered,
+): RemediationPlan[] {
   const s = situation(ctx, finding);
   if (!s) return [];
   const { snapshot } = ctx;
   if (snapshot.target.kind === 'DaemonSet') return daemonSetRollingUpdatePlan(ctx, finding, s);
+  if (snapshot.target.kind === 'Rollout') return rolloutCanaryPlan(ctx, finding, s, notOffered);
   const kind = workloadKind(snapshot);
   const deployment = workloadObject(snapshot);
   const replicas = kind.desiredReplicas(deployment);

@@ -6,6 +6,7 @@
  * REMEDIATION_KINDS (plan.ts); docs/architecture.md walks through it.
  */
 import type { RemediationKind, RemediationPlan } from '../plan.js';
+import { abortRollout } from './abort-rollout.js';
 import { deletePods } from './delete-pods.js';
 import { excludeNode } from './exclude-node.js';
 import type { KindRegistry, RemediationKindModule } from './kind.js';
@@ -24,6 +25,8 @@ export const REMEDIATION_KIND_MODULES: KindRegistry = {
   'set-recreate': setRecreate,
   'scale-old-replicaset': scaleOldReplicaSet,
   'rollout-restart': rolloutRestart,
+  // An Argo Rollout whose update cannot finish: back to the stable pods.
+  'abort-rollout': abortRollout,
   // A crash loop on one node: the fix, the device taint where a device explains it, then relief.
   'exclude-node': excludeNode,
   'taint-device': taintDevice,

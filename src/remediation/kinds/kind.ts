@@ -34,6 +34,8 @@ export type PlanBuilder = (
  */
 export type WriteOperation =
   | 'workload-patch'
+  // The workload's status subresource (an Argo Rollout's abort).
+  | 'workload-status-patch'
   | 'replicaset-scale'
   | 'pod-deletion'
   | 'device-taint-rule-creation'

@@ -9,7 +9,7 @@ import { restarts, strategyOf, workloadPaths, workloadPatchKind } from './worklo
 
 export const setRollingUpdate = workloadPatchKind({
   kind: 'set-rolling-update',
-  workloads: ['Deployment', 'DaemonSet'],
+  workloads: ['Deployment', 'DaemonSet', 'Rollout'],
   answers: {
     RolloutSurgeDeadlock: buildSetRollingUpdatePlans,
     // Preventive: strategy only, nothing restarts.
@@ -18,6 +18,9 @@ export const setRollingUpdate = workloadPatchKind({
   paths: (workload) => [workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) => {
     const s = strategyOf(plan);
+    if (plan.target.kind === 'Rollout') {
+      return `Set the canary's maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)} on ${target} (the stable pods may go first; nothing restarts).`;
+    }
     // The restart time is the moment of the apply (the patch carries a marker for it).
     const restart = restarts(plan) ? ` and restart ${target} now` : ` of ${target}`;
     return `Set the strategy to RollingUpdate with maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)}${restart}.`;

@@ -48,6 +48,12 @@ const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
+  // A Rollout's strategy fix writes only the basic canary's fenceposts (builders/strategy-rollout.ts).
+  Rollout: {
+    strategy: '/spec/strategy/canary',
+    restartedAt: RESTARTED_AT_POINTER,
+    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
+  },
 };
 
 export function workloadPaths(workload: WorkloadKind): WorkloadPaths {
@@ -109,6 +115,9 @@ export function strategyOf(plan: Pick<RemediationPlan, 'patch'>): {
     }
   )?.spec;
   const s = spec?.strategy ?? spec?.updateStrategy ?? {};
+  // An Argo Rollout's canary keeps its bounds on spec.strategy.canary itself.
+  const canary = s.canary as Record<string, unknown> | undefined;
+  if (canary) return { type: 'canary', maxSurge: canary.maxSurge, maxUnavailable: canary.maxUnavailable };
   const ru = (s.rollingUpdate ?? {}) as Record<string, unknown>;
   return { type: s.type, maxSurge: ru.maxSurge, maxUnavailable: ru.maxUnavailable };
 }
@@ -160,6 +169,8 @@ export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
     parts.push(
       s.type === 'Recreate'
         ? 'the rollout strategy (Recreate)'
+        : s.type === 'canary'
+          ? `the canary's bounds (maxSurge ${String(s.maxSurge ?? 'default')}, maxUnavailable ${String(s.maxUnavailable ?? 'default')})`
         : s.maxSurge !== undefined
           ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
           : 'the rollout strategy',

@@ -100,6 +100,6 @@ export const daemonSetKind: WorkloadKindModule = {
   stalled: () => undefined,
   misleadingSignals: (object, strategy) => nativeSignalsNote(daemonSet(object), strategy),
   pausedNote: () => '',
-  surgeWayOut:
+  surgeWayOut: () =>
     'maxSurge 0 / maxUnavailable 1 on spec.updateStrategy (a DaemonSet has no Recreate); the DaemonSet controller then deletes the stuck surge pod itself (without surge a second pod on a node is excess) and replaces one node at a time, so no restart is needed.',
 };

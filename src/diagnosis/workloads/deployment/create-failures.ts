@@ -36,11 +36,23 @@ function label(rs: ReplicaSet): string {
 export function createFailures(
   snapshot: DeploymentObjects & Pick<WorkloadSnapshot, 'pods' | 'events'>,
 ): CreateFailure[] {
-  const { current, old } = classifyReplicaSets(snapshot);
+  return replicaSetCreateFailures(classifyReplicaSets(snapshot), snapshot, label);
+}
+
+/**
+ * The same for any workload whose revisions are ReplicaSets (a Deployment's, an Argo
+ * Rollout's): `label` names one, `hashLabel` finds its pods where uids are missing.
+ */
+export function replicaSetCreateFailures(
+  { current, old }: { current?: ReplicaSet; old: readonly ReplicaSet[] },
+  snapshot: Pick<WorkloadSnapshot, 'pods' | 'events'>,
+  label: (rs: ReplicaSet) => string,
+  hashLabel?: string,
+): CreateFailure[] {
   const out: CreateFailure[] = [];
   for (const rs of [...(current ? [current] : []), ...old]) {
     const want = rs.spec.replicas ?? 0;
-    const have = podsOfReplicaSet(snapshot, rs).filter((p) => !isTerminal(p)).length;
+    const have = podsOfReplicaSet(snapshot, rs, hashLabel).filter((p) => !isTerminal(p)).length;
     const condition = rs.status?.conditions?.find(
       (c) => c.type === 'ReplicaFailure' && c.status === 'True' && c.reason === 'FailedCreate',
     );

@@ -84,6 +84,6 @@ export const deploymentKind: WorkloadKindModule = {
   misleadingSignals: (object, strategy, replicas) =>
     nativeSignalsNote(deployment(object), strategy, replicas),
   pausedNote: (object) => pausedNote(deployment(object)),
-  surgeWayOut:
+  surgeWayOut: () =>
     'RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.',
 };

@@ -47,26 +47,33 @@ function revisionOf(rs: ReplicaSet): number {
   return Number.isNaN(value) ? 0 : value;
 }
 
-/** EqualIgnoreHash with Kubernetes' semantic equality (nil and empty maps/lists are equal). */
-export function templatesEqual(a: PodTemplateSpec, b: PodTemplateSpec): boolean {
-  return semanticEqual(withoutHash(a), withoutHash(b));
+/**
+ * EqualIgnoreHash with Kubernetes' semantic equality (nil and empty maps/lists are
+ * equal); an Argo Rollout's ReplicaSets carry their hash under another label.
+ */
+export function templatesEqual(a: PodTemplateSpec, b: PodTemplateSpec, hashLabel = HASH_LABEL): boolean {
+  return semanticEqual(withoutHash(a, hashLabel), withoutHash(b, hashLabel));
 }
 
-function withoutHash(template: PodTemplateSpec): PodTemplateSpec {
+function withoutHash(template: PodTemplateSpec, hashLabel: string): PodTemplateSpec {
   const labels = { ...template.metadata?.labels };
-  delete labels[HASH_LABEL];
+  delete labels[hashLabel];
   return { ...template, metadata: { ...template.metadata, labels } };
 }
 
 /** Pods controlled by the ReplicaSet (owner uid; by name and hash label when uids are missing). */
-export function podsOfReplicaSet(snapshot: Pick<WorkloadSnapshot, 'pods'>, rs: ReplicaSet): Pod[] {
+export function podsOfReplicaSet(
+  snapshot: Pick<WorkloadSnapshot, 'pods'>,
+  rs: ReplicaSet,
+  hashLabel = HASH_LABEL,
+): Pod[] {
   const uid = rs.metadata.uid;
-  const hash = rs.metadata.labels?.[HASH_LABEL];
+  const hash = rs.metadata.labels?.[hashLabel];
   return snapshot.pods.filter((pod) => {
     const owner = pod.metadata.ownerReferences?.find((ref) => ref.controller && ref.kind === 'ReplicaSet');
     if (owner && uid && owner.uid) return owner.uid === uid;
     if (owner) return owner.name === rs.metadata.name;
-    return hash !== undefined && pod.metadata.labels?.[HASH_LABEL] === hash;
+    return hash !== undefined && pod.metadata.labels?.[hashLabel] === hash;
   });
 }
 
@@ -75,27 +82,29 @@ export function podsOfReplicaSet(snapshot: Pick<WorkloadSnapshot, 'pods'>, rs: R
  * was read, newest revision first: what the collector, scan and a dump keep as ours.
  */
 export function ownReplicaSets(
-  deployment: Deployment,
+  deployment: Pick<Deployment, 'metadata'>,
   read: { revisions: readonly ReplicaSet[]; pods: readonly Pod[] },
   here: (meta: ObjectMeta) => boolean,
+  ownerKind: 'Deployment' | 'Rollout' = 'Deployment',
+  revisionAnnotation = REVISION,
 ): { revisions: ReplicaSet[]; pods: Pod[] } {
   const revisions = read.revisions
-    .filter((rs) => here(rs.metadata) && controlledBy(rs.metadata, 'Deployment', deployment.metadata))
-    .sort(byRevisionDesc);
+    .filter((rs) => here(rs.metadata) && controlledBy(rs.metadata, ownerKind, deployment.metadata))
+    .sort((a, b) => byRevisionDesc(a, b, revisionAnnotation));
   const pods = read.pods.filter(
     (p) => here(p.metadata) && revisions.some((rs) => controlledBy(p.metadata, 'ReplicaSet', rs.metadata)),
   );
   return { revisions, pods };
 }
 
-function revisionNumber(rs: ReplicaSet): number {
-  const value = Number(rs.metadata.annotations?.[REVISION]);
+function revisionNumber(rs: ReplicaSet, annotation: string): number {
+  const value = Number(rs.metadata.annotations?.[annotation]);
   return Number.isFinite(value) ? value : -1;
 }
 
-function byRevisionDesc(a: ReplicaSet, b: ReplicaSet): number {
+function byRevisionDesc(a: ReplicaSet, b: ReplicaSet, annotation: string): number {
   return (
-    revisionNumber(b) - revisionNumber(a) ||
+    revisionNumber(b, annotation) - revisionNumber(a, annotation) ||
     (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '')
   );
 }
@@ -109,9 +118,10 @@ function byRevisionDesc(a: ReplicaSet, b: ReplicaSet): number {
  * ReplicaSets are partial, and the gap names the one to read.
  */
 export function missingReplicaSets(
-  deployment: Deployment,
+  deployment: Pick<Deployment, 'metadata'>,
   pods: readonly Pod[],
   replicaSets: readonly ReplicaSet[],
+  hashLabel = HASH_LABEL,
 ): CoverageGap[] {
   const namespace = deployment.metadata.namespace ?? '';
   const name = deployment.metadata.name ?? '';
@@ -124,7 +134,7 @@ export function missingReplicaSets(
   for (const pod of pods) {
     if ((pod.metadata.namespace ?? namespace) !== namespace) continue;
     const owner = (pod.metadata.ownerReferences ?? []).find((o) => o.controller && o.kind === 'ReplicaSet');
-    const hash = pod.metadata.labels?.[HASH_LABEL];
+    const hash = pod.metadata.labels?.[hashLabel];
     if (!owner || !hash || held.has(owner.name) || owner.name !== `${name}-${hash}`) continue;
     if (!missing.has(owner.name)) missing.set(owner.name, pod.metadata.name ?? '');
   }
@@ -142,14 +152,14 @@ export function missingReplicaSets(
  * Undefined for pods of bare ReplicaSets, StatefulSets, Jobs and bare pods. The pod is
  * taken as the watch delivers it: nothing about its shape is assumed.
  */
-export function deploymentOfPod(pod: unknown): string | undefined {
+export function deploymentOfPod(pod: unknown, hashLabel = HASH_LABEL): string | undefined {
   const metadata = field(pod, 'metadata');
   const refs = field(metadata, 'ownerReferences');
   const owner = (Array.isArray(refs) ? refs : []).find(
     (o) => field(o, 'controller') === true && field(o, 'kind') === 'ReplicaSet',
   );
   const rs = field(owner, 'name');
-  const hash = field(field(metadata, 'labels'), HASH_LABEL);
+  const hash = field(field(metadata, 'labels'), hashLabel);
   if (typeof rs !== 'string' || typeof hash !== 'string' || hash === '') return undefined;
   const suffix = `-${hash}`;
   return rs.endsWith(suffix) && rs.length > suffix.length ? rs.slice(0, -suffix.length) : undefined;

@@ -94,7 +94,7 @@ export const statefulSetKind: WorkloadKindModule = {
     return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits forever: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
   },
   pausedNote: () => '',
-  surgeWayOut:
+  surgeWayOut: () =>
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
 };

@@ -1,0 +1,69 @@
+/**
+ * RolloutDegraded and RolloutPaused: an Argo Rollout its controller halted, said in
+ * its own words (the phase and message `kubectl argo rollouts status` prints, and the
+ * condition or pause behind them: workloads/rollout/rollout-status.ts). Degraded by an
+ * abort (RolloutAborted: the stable pods serve, the template still holds the new
+ * version) or a spec it refuses (InvalidSpec: nothing rolls out); Paused at a canary
+ * pause step, before a blue-green promotion, on an inconclusive analysis or by
+ * spec.paused (it waits for a person). A progress deadline is ProgressDeadlineExceeded's.
+ */
+import type { Analyzer } from '../analyzer.js';
+import type { Finding } from '../finding.js';
+import { typeOfKind } from '../workload-ref.js';
+import { workloadKind } from '../workloads/index.js';
+import type { RolloutHalt } from '../workload-kind.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+export const rolloutHalt: Analyzer = {
+  name: 'rollout-halt',
+  analyze({ snapshot }) {
+    const halt = workloadKind(snapshot).halt?.(snapshot);
+    if (!halt) return [];
+    const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
+    const at = `${halt.step ? ` at ${halt.step}` : ''}${halt.since ? ` since ${halt.since}` : ''}`;
+    const evidence: Draft['evidence'] = [
+      {
+        type: 'condition',
+        condition: halt.code === 'RolloutPaused' ? 'Paused' : 'Progressing',
+        status: halt.code === 'RolloutPaused' ? 'True' : 'False',
+        reason: halt.reason,
+        ...(halt.message ? { message: halt.message } : {}),
+      },
+    ];
+    return [{ ...words(halt, snapshot.target.name, ref, at), evidence }];
+  },
+};
+
+function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<Draft, 'evidence'> {
+  const cli = (verb: string): string => `\`kubectl argo rollouts ${verb} ${name}\``;
+  if (halt.code === 'RolloutPaused') {
+    const why: Record<string, string> = {
+      'spec.paused': `it was paused by hand (spec.paused); ${cli('resume')} lets it go on.`,
+      CanaryPauseStep: `it reached a pause step of its canary and waits to be promoted (${cli('promote')}), or aborted (${cli('abort')}).`,
+      BlueGreenPause: `the preview is up and waits for promotion to the active Service (${cli('promote')}), or an abort (${cli('abort')}).`,
+      InconclusiveAnalysis: `an analysis was inconclusive: a person decides, ${cli('promote')} or ${cli('abort')}.`,
+      InconclusiveExperiment: `an experiment was inconclusive: a person decides, ${cli('promote')} or ${cli('abort')}.`,
+    };
+    return {
+      code: 'RolloutPaused',
+      severity: 'info',
+      summary: `${ref} is paused${at} (${halt.reason}): it waits for a person, not for the cluster.`,
+      explanation: `The Argo Rollouts controller holds the update on purpose: ${why[halt.reason] ?? `pause ${halt.reason}; ${cli('promote')} or ${cli('abort')} ends it.`} Nothing here is stuck.`,
+    };
+  }
+  if (halt.reason === 'InvalidSpec') {
+    return {
+      code: 'RolloutDegraded',
+      severity: 'critical',
+      summary: `${ref} is Degraded: the Argo Rollouts controller refuses its spec, so nothing rolls out.`,
+      explanation: `The controller validates a Rollout before acting on it and stops at the first error (InvalidSpec): ${halt.message}. Fix the spec (often a Service it names that does not exist, or a selector); the pods that run now keep running.`,
+    };
+  }
+  return {
+    code: 'RolloutDegraded',
+    severity: 'warning',
+    summary: `${ref} was aborted${at}: the stable pods serve, and spec.template still holds the version that did not roll out.`,
+    explanation: `After an abort (${halt.message || halt.reason}) the controller returns every pod to the stable ReplicaSet and marks the Rollout Degraded. It stays so until the template is reverted to the stable version (a revert in Git, or \`kubectl argo rollouts undo\`) or the update is retried (${cli('retry')}), which starts the same update again: fix what made it fail first.`,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * The Argo Rollout kind (argoproj.io/v1alpha1 Rollout): revisions are ReplicaSets it
+ * controls (label rollouts-pod-template-hash), the strategy a canary or blue-green
+ * (strategy.ts), its state the phase its controller writes (rollout-status.ts). A
+ * canary or preview pod that waits for what the stable pods hold waits forever when
+ * the controller keeps every stable pod until a new one is available: the surge
+ * deadlock of DESIGN.md §1 A.
+ */
+import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import {
+  isRolloutObjects,
+  type RolloutObjects,
+  type WorkloadObject,
+  type WorkloadObjects,
+} from '../../snapshot.js';
+import type { WorkloadKindModule } from '../../workload-kind.js';
+import { replicaSetCreateFailures } from '../deployment/create-failures.js';
+import { deploymentOfPod, missingReplicaSets, ownReplicaSets } from '../deployment/replica-sets.js';
+import { classifyRollout, HASH_LABEL, REVISION, replicaSetLabel, rolloutRevisions } from './replica-sets.js';
+import { phaseLine, rolloutHalt, rolloutProgress, rolloutUnderWay, stalledRollout, statusSummary } from './rollout-status.js';
+import { desiredReplicas, resolveStrategy } from './strategy.js';
+
+/** The Rollout of an object the registry handed to this module (it hands a module only its own kind). */
+function rollout(object: WorkloadObject): ArgoRollout {
+  return object as ArgoRollout;
+}
+
+function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
+  if (!isRolloutObjects(snapshot)) throw new Error('not a Rollout snapshot');
+  return snapshot;
+}
+
+/**
+ * At the counts it observes now, the controller removes no stable pod before a new one
+ * is available: blue-green and a traffic-routed canary never do before promotion; the
+ * basic canary (CalculateReplicaCountsForBasicCanary) scales the stable ReplicaSet down
+ * only while older ReplicaSets have no pods and the new ReplicaSet's available pods plus
+ * the stable ReplicaSet's replicas exceed replicas − maxUnavailable.
+ */
+function keepsOldPods(objects: RolloutObjects): boolean {
+  const strategy = resolveStrategy(objects.rollout);
+  if (strategy.argo !== 'canary') return true;
+  const { current, stable } = classifyRollout(objects);
+  if (!stable || stable === current) return false;
+  const others = objects.replicaSets.filter((rs) => rs !== current && rs !== stable);
+  if (others.some((rs) => (rs.spec.replicas ?? 0) > 0)) return true;
+  const minAvailable = desiredReplicas(objects.rollout) - (strategy.maxUnavailable?.value ?? 0);
+  const toScaleDown = (current?.status?.availableReplicas ?? 0) + (stable.spec.replicas ?? 0);
+  return toScaleDown <= minAvailable;
+}
+
+export const rolloutKind: WorkloadKindModule = {
+  kind: 'Rollout',
+  revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
+  revisionLabel: HASH_LABEL,
+  selector: (object) => rollout(object).spec.selector ?? {},
+  podTemplate: (object) => rollout(object).spec.template ?? { spec: { containers: [] } },
+  own: (object, read, here) =>
+    ownReplicaSets(
+      rollout(object),
+      { revisions: read.revisions as ReplicaSet[], pods: read.pods },
+      here,
+      'Rollout',
+      REVISION,
+    ),
+  objects: (object, revisions) => ({ rollout: rollout(object), replicaSets: revisions as ReplicaSet[] }),
+  object: (snapshot) => objectsOf(snapshot).rollout,
+  nameFromPod: (pod) => deploymentOfPod(pod, HASH_LABEL),
+  missingRevisions: (object, pods, revisions) =>
+    missingReplicaSets(rollout(object), pods, revisions as ReplicaSet[], HASH_LABEL),
+  countedPods: (object) => rollout(object).status?.replicas ?? 0,
+
+  desiredReplicas: (object) => desiredReplicas(rollout(object)),
+  // spec.paused, or a pause the controller holds (a canary pause step, blue-green before promotion).
+  paused: (object) =>
+    rollout(object).spec.paused === true || (rollout(object).status?.pauseConditions ?? []).length > 0,
+  strategy: (object) => resolveStrategy(rollout(object)),
+  replacement: (strategy) =>
+    strategy.argo !== 'canary' ||
+    ((strategy.maxSurge?.value ?? 0) >= 1 && (strategy.maxUnavailable?.value ?? 0) === 0)
+      ? 'surge-first'
+      : 'old-first',
+  revisions: (snapshot) => rolloutRevisions(objectsOf(snapshot)),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(rollout(object), sinceGeneration),
+  underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),
+  statusSummary: (object) => statusSummary(rollout(object)),
+  createFailures: (snapshot) => {
+    const objects = objectsOf(snapshot);
+    const { current, stable, old } = classifyRollout(objects);
+    return replicaSetCreateFailures(
+      { ...(current ? { current } : {}), old },
+      snapshot,
+      (rs) => replicaSetLabel(rs, stable),
+      HASH_LABEL,
+    );
+  },
+  halt: (snapshot) => rolloutHalt(objectsOf(snapshot).rollout),
+  keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
+  stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
+  misleadingSignals: (object) =>
+    `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(rollout(object))}" until progressDeadlineSeconds (${rollout(object).spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`,
+  pausedNote: (object) =>
+    rollout(object).spec.paused === true
+      ? ' The Rollout is paused (spec.paused): nothing rolls out until `kubectl argo rollouts resume`.'
+      : '',
+  surgeWayOut: (strategy) =>
+    strategy.argo === 'canary'
+      ? 'maxSurge 0 / maxUnavailable 1 on spec.strategy.canary; the controller then scales a stable pod down itself and the stuck canary pod schedules, so no restart is needed.'
+      : `${strategy.argo === 'blueGreen' ? 'blue-green' : 'a canary with traffic routing'} keeps every stable pod until promotion and no field changes that, so only aborting frees the room (the stable pods serve, the update does not go on) until there is room for both revisions.`,
+};

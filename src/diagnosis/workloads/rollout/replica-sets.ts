@@ -1,0 +1,74 @@
+/**
+ * An Argo Rollout's revisions are ReplicaSets it controls, labelled (and named
+ * `<rollout>-<hash>`) with `rollouts-pod-template-hash` (argoproj/argo-rollouts
+ * pkg/apis/rollouts/v1alpha1/types.go DefaultRolloutUniqueLabelKey). The controller
+ * records the hash of the template it rolls out to as `status.currentPodHash` and the
+ * stable one as `status.stableRS` (rollout/sync.go calculateBaseStatus, promoteStable);
+ * before it has observed the template, the new ReplicaSet is the one whose template
+ * equals it, ignoring the hash label (utils/replicaset FindNewReplicaSet).
+ */
+import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { Revision, Revisions } from '../../workload-kind.js';
+import { podsOfReplicaSet, templatesEqual } from '../deployment/replica-sets.js';
+
+export const HASH_LABEL = 'rollouts-pod-template-hash';
+/** utils/annotations: the revision number on the Rollout and its ReplicaSets. */
+export const REVISION = 'rollout.argoproj.io/revision';
+
+export const hashOf = (rs: ReplicaSet | undefined): string => rs?.metadata.labels?.[HASH_LABEL] ?? '';
+
+/** The controller has acted on the Rollout's latest spec (status.observedGeneration is a string). */
+export function observed(rollout: ArgoRollout): boolean {
+  const seen = rollout.status?.observedGeneration;
+  return seen !== undefined && seen === String(rollout.metadata.generation ?? 0);
+}
+
+export interface ClassifiedRollout {
+  /** The ReplicaSet of the template the Rollout rolls out to. */
+  current?: ReplicaSet;
+  /** The ReplicaSet status.stableRS names (the one serving before the update). */
+  stable?: ReplicaSet;
+  /** Every ReplicaSet but the current one, newest first (the stable one among them). */
+  old: ReplicaSet[];
+}
+
+export function classifyRollout(objects: RolloutObjects): ClassifiedRollout {
+  const { rollout, replicaSets } = objects;
+  const byHash = (hash: string | undefined): ReplicaSet | undefined =>
+    hash ? replicaSets.find((rs) => hashOf(rs) === hash) : undefined;
+  const template = rollout.spec.template;
+  const current =
+    (observed(rollout) ? byHash(rollout.status?.currentPodHash) : undefined) ??
+    (template
+      ? [...replicaSets]
+          .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''))
+          .find((rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template, HASH_LABEL))
+      : undefined) ??
+    byHash(rollout.status?.currentPodHash);
+  const stable = byHash(rollout.status?.stableRS);
+  return {
+    ...(current ? { current } : {}),
+    ...(stable ? { stable } : {}),
+    old: replicaSets.filter((rs) => rs !== current),
+  };
+}
+
+/** "ReplicaSet web-7c9d8 (revision 3, stable)". */
+export function replicaSetLabel(rs: ReplicaSet, stable?: ReplicaSet): string {
+  const number = rs.metadata.annotations?.[REVISION];
+  const notes = [...(number ? [`revision ${number}`] : []), ...(rs === stable ? ['stable'] : [])];
+  return `ReplicaSet ${rs.metadata.name ?? hashOf(rs)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+}
+
+export function rolloutRevisions(snapshot: RolloutObjects & Pick<WorkloadSnapshot, 'pods'>): Revisions {
+  const { current, stable, old } = classifyRollout(snapshot);
+  const revision = (rs: ReplicaSet): Revision => ({
+    name: rs.metadata.name ?? '',
+    hash: hashOf(rs),
+    label: replicaSetLabel(rs, stable),
+    pods: podsOfReplicaSet(snapshot, rs, HASH_LABEL),
+    ...(rs.status?.replicas !== undefined ? { counted: rs.status.replicas } : {}),
+  });
+  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+}

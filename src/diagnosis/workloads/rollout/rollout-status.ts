@@ -1,0 +1,172 @@
+/**
+ * Where an Argo Rollout stands, in its controller's own terms: the phase and message
+ * it writes (utils/rollout/rolloututil.go GetRolloutPhase: "Progressing - waiting for
+ * rollout spec update to be observed" until observedGeneration catches up, then
+ * status.phase and status.message as rollout/sync.go persistRolloutStatus wrote them),
+ * printed the way `kubectl argo rollouts status` prints them ("<phase> - <message>",
+ * done at Healthy or Degraded: pkg/kubectl-argo-rollouts/cmd/status/status.go). The
+ * phase is Degraded for InvalidSpec, RolloutAborted and ProgressDeadlineExceeded
+ * (rolloututil.go CalculateRolloutPhase), Paused for spec.paused or a pause condition
+ * (a canary pause step: CanaryPauseStep; blue-green before promotion: BlueGreenPause;
+ * an inconclusive analysis), else Progressing or Healthy. Pure.
+ */
+import type { ArgoRollout } from '../../k8s.js';
+import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { RolloutHalt, RolloutVerdict, StalledRollout } from '../../workload-kind.js';
+import { isTerminal, isTerminating } from '../../base/pods.js';
+import { podsOfReplicaSet } from '../deployment/replica-sets.js';
+import { classifyRollout, HASH_LABEL, observed } from './replica-sets.js';
+import { desiredReplicas } from './strategy.js';
+
+export interface RolloutPhase {
+  phase: 'Progressing' | 'Paused' | 'Degraded' | 'Healthy' | string;
+  message: string;
+}
+
+/** GetRolloutPhase, from what the controller wrote. */
+export function phaseOf(rollout: ArgoRollout): RolloutPhase {
+  if (!observed(rollout)) return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
+  return { phase: rollout.status?.phase ?? 'Progressing', message: rollout.status?.message ?? '' };
+}
+
+/** "Degraded - ProgressDeadlineExceeded: ReplicaSet "x" has timed out progressing." */
+export function phaseLine(rollout: ArgoRollout): string {
+  const { phase, message } = phaseOf(rollout);
+  return message ? `${phase} - ${message}` : phase;
+}
+
+function generationOf(rollout: ArgoRollout): number {
+  const seen = Number(rollout.status?.observedGeneration);
+  return Number.isFinite(seen) ? seen : 0;
+}
+
+export function rolloutProgress(rollout: ArgoRollout, sinceGeneration = 0): RolloutVerdict {
+  const status = rollout.status ?? {};
+  const progress = {
+    generation: rollout.metadata.generation ?? 0,
+    observedGeneration: generationOf(rollout),
+    replicas: desiredReplicas(rollout),
+    updated: status.updatedReplicas ?? 0,
+    ready: status.readyReplicas ?? 0,
+    available: status.availableReplicas ?? 0,
+    statusRead: rollout.status !== undefined,
+    message: phaseLine(rollout),
+  };
+  if (generationOf(rollout) < sinceGeneration) {
+    return {
+      state: 'progressing',
+      progress: { ...progress, message: 'Progressing - waiting for rollout spec update to be observed' },
+    };
+  }
+  const { phase, message } = phaseOf(rollout);
+  if (phase === 'Healthy') return { state: 'complete', progress };
+  if (phase === 'Degraded') return { state: 'failed', progress, reason: message || 'Degraded' };
+  if (phase === 'Paused') return { state: 'paused', progress, reason: message || 'paused' };
+  return { state: 'progressing', progress };
+}
+
+/** The Rollout's counts in a line, and whether they say it is done (phase Healthy). */
+export function statusSummary(rollout: ArgoRollout): { text: string; complete: boolean } {
+  const replicas = desiredReplicas(rollout);
+  const status = rollout.status ?? {};
+  const { phase, message } = phaseOf(rollout);
+  const parts = [
+    `${status.updatedReplicas ?? 0} of ${replicas} replicas updated`,
+    `${status.availableReplicas ?? 0} available`,
+  ];
+  if ((status.replicas ?? replicas) !== replicas) parts.push(`${status.replicas ?? 0} pods in all`);
+  const complete = phase === 'Healthy';
+  return { text: `${parts.join(', ')}; phase ${phase}${message ? ` (${message})` : ''}`, complete };
+}
+
+/** Why the Rollout is not in its steady state (an update, a pause, a scale), or undefined. */
+export function rolloutUnderWay(snapshot: RolloutObjects & Pick<WorkloadSnapshot, 'pods'>): string | undefined {
+  const { rollout } = snapshot;
+  const { phase, message } = phaseOf(rollout);
+  if (phase !== 'Healthy') return `the Rollout is ${phase}${message ? ` (${message})` : ''}`;
+  const replicas = desiredReplicas(rollout);
+  const { current, old } = classifyRollout(snapshot);
+  if (!current) return 'no ReplicaSet carries the current template yet';
+  for (const rs of old) {
+    const live = podsOfReplicaSet(snapshot, rs, HASH_LABEL).filter((p) => !isTerminal(p));
+    if ((rs.spec.replicas ?? 0) > 0 || live.length > 0) return `ReplicaSet ${rs.metadata.name ?? ''} still has pods`;
+  }
+  if ((current.spec.replicas ?? replicas) !== replicas) {
+    return `the current ReplicaSet is being scaled to ${current.spec.replicas ?? 0} of ${replicas}`;
+  }
+  const terminating = snapshot.pods.find(isTerminating);
+  if (terminating) return `pod ${terminating.metadata.name ?? ''} is terminating`;
+  return undefined;
+}
+
+/**
+ * ProgressDeadlineExceeded (utils/conditions RolloutTimedOut, after
+ * spec.progressDeadlineSeconds, 600 by default): Progressing=False and phase Degraded;
+ * the Rollout aborts too only with spec.progressDeadlineAbort.
+ */
+export function stalledRollout(snapshot: RolloutObjects): StalledRollout | undefined {
+  const { rollout } = snapshot;
+  const condition = rollout.status?.conditions?.find(
+    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
+  );
+  if (!condition) return undefined;
+  // conditions.go ReplicaSetTimeOutMessage: ReplicaSet "web-5d8f7c9b4" has timed out progressing.
+  const named = /ReplicaSet "([^"]+)"/.exec(condition.message ?? '')?.[1];
+  const rs = snapshot.replicaSets.find((r) => r.metadata.name === named) ?? classifyRollout(snapshot).current;
+  const deadline = rollout.spec.progressDeadlineSeconds ?? 600;
+  return {
+    condition: {
+      type: condition.type,
+      status: condition.status,
+      reason: condition.reason ?? 'ProgressDeadlineExceeded',
+      ...(condition.message ? { message: condition.message } : {}),
+    },
+    revision: named ?? rs?.metadata.name ?? 'the new ReplicaSet',
+    ready: rs?.status?.readyReplicas ?? 0,
+    desired: desiredReplicas(rollout),
+    deadlineSeconds: deadline,
+    explanation:
+      `The Argo Rollouts controller marks the Rollout Degraded (Progressing=False, ProgressDeadlineExceeded) when no ` +
+      `new pod became available for progressDeadlineSeconds (${deadline}s). ` +
+      (rollout.spec.progressDeadlineAbort
+        ? 'With progressDeadlineAbort it also aborts: the canary is scaled away and the stable pods serve. '
+        : 'It does not abort (progressDeadlineAbort is off): the stable pods keep serving and the stuck new ones stay. ') +
+      'The other findings say why the new pods do not become available; `kubectl argo rollouts abort` goes back to the stable pods.',
+  };
+}
+
+/** Degraded (aborted, invalid spec) or Paused, as the controller wrote it; undefined otherwise. */
+export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
+  if (!observed(rollout)) return undefined;
+  const { phase, message } = phaseOf(rollout);
+  const status = rollout.status ?? {};
+  const steps = rollout.spec.strategy?.canary?.steps;
+  const step =
+    steps && steps.length > 0 && status.currentStepIndex !== undefined
+      ? `step ${Math.min(status.currentStepIndex + 1, steps.length)} of ${steps.length}`
+      : undefined;
+  if (phase === 'Degraded') {
+    const c = status.conditions?.find((x) => x.type === 'InvalidSpec' || x.reason === 'RolloutAborted');
+    if (!c) return undefined; // ProgressDeadlineExceeded: stalledRollout says it
+    return {
+      code: 'RolloutDegraded',
+      phase,
+      message,
+      reason: c.reason ?? c.type,
+      ...((status.abortedAt ?? c.lastTransitionTime) ? { since: status.abortedAt ?? c.lastTransitionTime } : {}),
+      ...(step ? { step } : {}),
+    };
+  }
+  if (phase === 'Paused') {
+    const pause = status.pauseConditions?.[0];
+    return {
+      code: 'RolloutPaused',
+      phase,
+      message,
+      reason: rollout.spec.paused ? 'spec.paused' : (pause?.reason ?? message),
+      ...(pause?.startTime ? { since: pause.startTime } : {}),
+      ...(step ? { step } : {}),
+    };
+  }
+  return undefined;
+}

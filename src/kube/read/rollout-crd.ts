@@ -1,0 +1,69 @@
+/**
+ * Argo Rollouts is a CRD (rollouts.argoproj.io): a cluster without it answers 404 to
+ * every Rollout path, which is not "this Rollout does not exist". Discovery of
+ * argoproj.io/v1alpha1 (the group-version Argo CD's Application shares) says which.
+ * And a Rollout with `spec.workloadRef` keeps no template of its own: the controller
+ * takes the referenced Deployment's template and selector (argoproj/argo-rollouts
+ * rollout/templateref.go Resolve), and so does the diagnosis, with one read.
+ */
+import type { ArgoRollout, Deployment } from '../../diagnosis/k8s.js';
+import type { KubeClient } from '../client.js';
+import { ClusterError, KubeApiError } from '../errors.js';
+import { getObject } from '../list.js';
+
+/** The sentence every surface uses when the cluster serves no Rollouts. */
+export const ROLLOUTS_NOT_SERVED =
+  'this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): there are no Rollouts to diagnose';
+
+/** Whether the API serves Rollouts: true, false (discovery says no, or 404s), undefined (could not tell). */
+export async function rolloutsServed(client: KubeClient): Promise<boolean | undefined> {
+  try {
+    const list = await client.call<{ resources?: { name?: string }[] }>({ verb: 'get', resource: 'argocdapis' });
+    return (list.resources ?? []).some((r) => r.name === 'rollouts');
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) return false;
+    return undefined;
+  }
+}
+
+/**
+ * The Rollout as the controller sees it: with a workloadRef to a Deployment, that
+ * Deployment's template (and selector, when the Rollout names none) filled in; the
+ * workloadRef stays, so nothing writes a template the Rollout does not own.
+ * @throws ClusterError for a workloadRef this tool cannot follow (a ReplicaSet or PodTemplate, or a missing Deployment).
+ */
+export async function resolveWorkloadRef(client: KubeClient, rollout: ArgoRollout): Promise<ArgoRollout> {
+  const ref = rollout.spec.workloadRef;
+  if (!ref || (rollout.spec.template && Object.keys(rollout.spec.template).length > 0)) return rollout;
+  const group = (ref.apiVersion ?? '').split('/')[0];
+  const name = `${rollout.metadata.namespace ?? ''}/${rollout.metadata.name ?? ''}`;
+  if (ref.kind !== 'Deployment' || group !== 'apps' || !ref.name) {
+    throw new ClusterError(
+      `Rollout ${name} takes its pod template from ${ref.kind ?? '?'} ${ref.name ?? '?'} (workloadRef); only a workloadRef to an apps/v1 Deployment is followed, so this Rollout cannot be diagnosed`,
+    );
+  }
+  let deployment: Deployment;
+  try {
+    deployment = await getObject<Deployment>(client, {
+      resource: 'deployments',
+      namespace: rollout.metadata.namespace,
+      name: ref.name,
+    });
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404) {
+      throw new ClusterError(
+        `Rollout ${name} takes its pod template from deployment ${ref.name} (workloadRef), which does not exist`,
+        404,
+      );
+    }
+    throw error;
+  }
+  return {
+    ...rollout,
+    spec: {
+      ...rollout.spec,
+      template: deployment.spec.template,
+      ...(rollout.spec.selector ? {} : { selector: deployment.spec.selector }),
+    },
+  };
+}

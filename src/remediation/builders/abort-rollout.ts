@@ -1,0 +1,70 @@
+/**
+ * abort-rollout: what `kubectl argo rollouts abort` does, a JSON merge patch
+ * `{"status":{"abort":true}}` of the Rollout's status subresource
+ * (argoproj/argo-rollouts pkg/kubectl-argo-rollouts/cmd/abort/abort.go). The controller
+ * then sets the canary weight to 0 (or scales the blue-green preview away) and
+ * returns every pod to the stable ReplicaSet; the Rollout turns Degraded
+ * (RolloutAborted) while spec.template still holds the new version, until the
+ * template is reverted or the update retried. Offered for a Rollout whose update
+ * cannot finish: a surge deadlock (for blue-green and a traffic-routed canary the only
+ * way the room comes back) or a passed progress deadline. Pure.
+ */
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { ArgoRollout } from '../../diagnosis/k8s.js';
+import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
+import { planId } from '../plan-id.js';
+
+export const ABORT_PATCH: Patch = { type: 'merge', body: { status: { abort: true } } };
+
+export function buildAbortRolloutPlans(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  notOffered?: NotOffered,
+): RemediationPlan[] {
+  const { snapshot } = ctx;
+  if (snapshot.target.kind !== 'Rollout') return [];
+  const rollout = workloadObject(snapshot) as ArgoRollout;
+  const status = rollout.status ?? {};
+  if (status.abort) {
+    notOffered?.('abort-rollout', 'the Rollout is already aborted');
+    return [];
+  }
+  const revisions = workloadKind(snapshot).revisions(snapshot);
+  const stableHash = status.stableRS;
+  const current = revisions.current;
+  // Nothing to abort before a stable revision exists, or once the update is the stable one.
+  if (!stableHash || !current || current.hash === stableHash) {
+    notOffered?.('abort-rollout', 'no update is under way: the current revision is the stable one');
+    return [];
+  }
+  const stable = revisions.old.find((r) => r.hash === stableHash);
+  const replicas = workloadKind(snapshot).desiredReplicas(rollout);
+  return [
+    {
+      id: planId('abort-rollout', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, ABORT_PATCH),
+      kind: 'abort-rollout',
+      target: snapshot.target,
+      summary: `Abort the update: the controller scales ${current.label} to 0 and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as \`kubectl argo rollouts abort\` does.`,
+      impact:
+        'The new version stops rolling out: its pods (the stuck one too) are removed and the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.',
+      warnings: [
+        'spec.template still holds the new version: `kubectl argo rollouts retry` (or any template change) starts the same update again, and it blocks the same way until the cause is fixed.',
+        'There is no Undo: retrying is the way back, once the update can finish.',
+      ],
+      patch: ABORT_PATCH,
+      preconditions: {
+        uid: rollout.metadata.uid ?? '',
+        generation: rollout.metadata.generation ?? 0,
+        fields: [
+          { path: '/status/abort', value: status.abort },
+          { path: '/status/currentPodHash', value: status.currentPodHash },
+          { path: '/status/stableRS', value: stableHash },
+        ],
+      },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}

@@ -1,0 +1,91 @@
+/**
+ * set-rolling-update for an Argo Rollout's basic canary: maxSurge 0 and maxUnavailable
+ * (1, or what the proof needs) on spec.strategy.canary, as a JSON merge patch (a CRD
+ * takes no strategic merge: apiextensions-apiserver answers 415). No restart: with
+ * maxUnavailable above 0 the controller's next reconcile scales the stable ReplicaSet
+ * down itself (utils/replicaset/canary.go CalculateReplicaCountsForBasicCanary: the
+ * stable side drains past replicas − maxUnavailable available pods), which frees the
+ * room the Pending canary pod waits for; the canary steps then go on as written (a
+ * pause step still pauses). Only the basic canary: blue-green and a traffic-routed
+ * canary keep every stable pod whatever maxSurge says (abort-rollout answers those).
+ * Pure.
+ */
+import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import type { Finding } from '../../diagnosis/finding.js';
+import type { ArgoRollout } from '../../diagnosis/k8s.js';
+import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
+import { planId } from '../plan-id.js';
+import type { Situation } from './strategy-situation.js';
+
+type Canary = NonNullable<NonNullable<ArgoRollout['spec']['strategy']>['canary']>;
+
+export function rolloutCanaryPlan(
+  ctx: AnalysisContext,
+  finding: Omit<Finding, 'remediations'>,
+  s: Situation,
+  notOffered?: NotOffered,
+): RemediationPlan[] {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const rollout = workloadObject(snapshot) as ArgoRollout;
+  const strategy = kind.strategy(rollout);
+  if (strategy.argo !== 'canary') {
+    notOffered?.(
+      'set-rolling-update',
+      `${strategy.argo === 'blueGreen' ? 'blue-green' : 'a traffic-routed canary'} keeps every stable pod until promotion whatever maxSurge says`,
+    );
+    return [];
+  }
+  const replicas = kind.desiredReplicas(rollout);
+  const unavailable = Math.max(1, s.proof.release);
+  if (unavailable > Math.max(replicas, 1)) return [];
+  const canary: Canary = rollout.spec.strategy?.canary ?? {};
+  const patch: Patch = {
+    type: 'merge',
+    body: { spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: unavailable } } } },
+  };
+  const inverse: Patch = {
+    type: 'merge',
+    body: {
+      spec: {
+        strategy: { canary: { maxSurge: canary.maxSurge ?? null, maxUnavailable: canary.maxUnavailable ?? null } },
+      },
+    },
+  };
+  const previous = `maxSurge ${String(canary.maxSurge ?? '25 (default)')}, maxUnavailable ${String(canary.maxUnavailable ?? '25 (default)')}`;
+  const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').filter(Boolean);
+  const down = Math.min(unavailable, replicas);
+  const now = s.restart
+    ? ` The controller then scales ${down} stable pod${down === 1 ? '' : 's'} down itself and the stuck canary pod${stuck.length === 1 ? '' : 's'} ${stuck.join(', ')} schedule${stuck.length === 1 ? 's' : ''}; no restart is needed.`
+    : ' Nothing changes now (the strategy is not in the pod template); the next update lets a stable pod go before its canary pod starts.';
+  const warnings = [
+    `Undo restores the previous canary bounds (${previous}), which makes the next update deadlock again.`,
+    'The canary steps go on as written after the fix: a pause step still pauses, and promotion is still yours (kubectl argo rollouts promote).',
+    ...(rollout.spec.paused
+      ? ['The Rollout is paused (spec.paused): nothing moves until kubectl argo rollouts resume.']
+      : []),
+  ];
+  return [
+    {
+      id: planId('set-rolling-update', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, patch),
+      kind: 'set-rolling-update',
+      target: snapshot.target,
+      summary: `Let stable pods go first: canary maxSurge 0, maxUnavailable ${unavailable}.${now}`,
+      impact: `${s.restart ? 'Now and in every later update' : 'In every later update'}: ${down >= replicas ? `brief outage, ${down} of ${replicas} replicas down until the canary pod is Ready` : `reduced capacity, ${down} of ${replicas} replicas down at a time until each canary pod is Ready`}. No extra pod is created (maxSurge 0).`,
+      warnings,
+      patch,
+      preconditions: {
+        uid: rollout.metadata.uid ?? '',
+        generation: rollout.metadata.generation ?? 0,
+        fields: [
+          { path: '/spec/strategy/canary/maxSurge', value: canary.maxSurge },
+          { path: '/spec/strategy/canary/maxUnavailable', value: canary.maxUnavailable },
+          { path: '/spec/replicas', value: rollout.spec.replicas },
+        ],
+      },
+      inverse,
+      addresses: finding.code,
+    },
+  ];
+}

@@ -1,0 +1,53 @@
+/**
+ * abort-rollout: an Argo Rollout's abort, on its status subresource
+ * (builders/abort-rollout.ts). It writes only /status/abort, has no Undo (a retry
+ * starts the same update again) and starts no rollout: the controller returns the pods
+ * to the stable ReplicaSet, which is all there is to watch. Argo CD does not track a
+ * Rollout's status, so no owner reverts it. Pure.
+ */
+import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
+import { PATCH_CONTENT_TYPES } from '../plan.js';
+import { buildAbortRolloutPlans } from '../builders/abort-rollout.js';
+import { workloadPatchKind } from './workload-patch.js';
+
+const base = workloadPatchKind({
+  kind: 'abort-rollout',
+  workloads: ['Rollout'],
+  answers: {
+    RolloutSurgeDeadlock: buildAbortRolloutPlans,
+    ProgressDeadlineExceeded: buildAbortRolloutPlans,
+  },
+  paths: () => ['/status/abort'],
+  change: (_plan, target) =>
+    `Abort the update of ${target}: the stable pods serve, the new ones are removed, and the Rollout stays Degraded until its template is reverted or the update retried.`,
+});
+
+export const abortRollout: typeof base = {
+  ...base,
+  writes: 'workload-status-patch',
+  inverse: () => null,
+  // A Rollout's status is in no manifest: neither Argo CD nor Flux writes it back.
+  drift: {
+    looksAt: 'objects-outside-the-manifest',
+    verdict: () => ({
+      fields: ['status.abort'],
+      why: "a Rollout's status is in no manifest: a GitOps owner syncs its spec and never writes status.abort back",
+    }),
+  },
+  watch: () => ({
+    kind: 'nothing',
+    why: 'an abort ends the update: the controller scales the new ReplicaSet away and the stable pods serve (kubectl argo rollouts get rollout shows it)',
+  }),
+  words: {
+    ...base.words,
+    restores: () => 'the update (a retry starts it again)',
+    rollout: () => 'It starts no rollout: the stable pods keep serving.',
+    write: (plan) => [
+      `Patch (${PATCH_CONTENT_TYPES[plan.patch.type]}) to ${WORKLOAD_NAMES[plan.target.kind].resource}/${plan.target.name}/status in namespace ${plan.target.namespace}:`,
+      JSON.stringify(plan.patch.body, null, 2),
+      '(sent with the resourceVersion read just before it, so it fails rather than overwrite a concurrent change)',
+    ],
+    applied: (plan, generation) =>
+      `Aborted ${WORKLOAD_NAMES[plan.target.kind].resource}/${plan.target.name} in namespace ${plan.target.namespace} (generation ${generation}):`,
+  },
+};
