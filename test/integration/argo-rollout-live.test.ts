@@ -37,18 +37,29 @@ interface RolloutStatus {
   availableReplicas?: number;
 }
 const statusOf = (e: SimClient): RolloutStatus =>
-  ((e.sim.get('Rollout', TRACKER.namespace, TRACKER.name) as { status?: RolloutStatus } | undefined)?.status ??
-    {}) as RolloutStatus;
+  ((e.sim.get('Rollout', TRACKER.namespace, TRACKER.name) as { status?: RolloutStatus } | undefined)
+    ?.status ?? {}) as RolloutStatus;
 
 /** The tracker Healthy, then its image changed with the real kubectl until the canary pod is refused. */
 async function deadlocked(): Promise<SimClient> {
-  env = await startSimClient({ scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 }, 'ro-live');
+  env = await startSimClient(
+    { scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 50 },
+    'ro-live',
+  );
   const started = env;
   await started.sim.waitFor(() => statusOf(started).phase === 'Healthy', 15_000);
   const patch = JSON.stringify([
     { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'vision/boost-track-app:1.1' },
   ]);
-  const changed = await kubectl(started.kubeconfig, ['patch', 'rollout', TRACKER.name, '--type', 'json', '-p', patch]);
+  const changed = await kubectl(started.kubeconfig, [
+    'patch',
+    'rollout',
+    TRACKER.name,
+    '--type',
+    'json',
+    '-p',
+    patch,
+  ]);
   expect(changed.code).toBe(0);
   await started.sim.waitFor(
     () =>
@@ -62,19 +73,76 @@ async function deadlocked(): Promise<SimClient> {
 
 describe('Argo Rollout canary surge deadlock, live', () => {
   it('diagnoses the canary pod waiting for the GPU, applies maxSurge 0 on the canary, and the Rollout reaches its pause step', async () => {
+    const { client, kubeconfig } = await deadlocked();
+    const diagnosis = diagnose(await collectSnapshot(client, TRACKER));
+    const [finding] = diagnosis.findings;
+    expect(finding?.code).toBe('RolloutSurgeDeadlock');
+    expect(finding?.summary).toMatch(
+      /needs 1 nvidia\.com\/gpu .* on gpu-node-1, held by old pod vision-object-tracker-\w+-\w+ of this Rollout, and canary maxSurge 25% \(default\) = 1, maxUnavailable 25% \(default\) = 0 at 1 replica/,
+    );
+    expect(finding?.explanation).toContain('kubectl argo rollouts status` prints "Progressing - ');
+    // The canary's bounds first (the update goes on), then the abort (back to stable).
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
+    const [plan, abort] = diagnosis.remediations;
+    if (!plan || !abort) throw new Error('no plan');
+    // A CRD takes no strategic merge: a JSON merge patch of the canary's bounds only.
+    expect(plan.patch).toEqual({
+      type: 'merge',
+      body: { spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: 1 } } } },
+    });
+    expect(plan.inverse?.body).toEqual({
+      spec: { strategy: { canary: { maxSurge: null, maxUnavailable: null } } },
+    });
+    expect(abort.patch).toEqual({ type: 'merge', body: { status: { abort: true } } });
+    // Argo Rollouts' own annotations are no GitOps owner.
+    expect(plan.drift?.why ?? '').not.toContain('rollout.argoproj.io/revision');
+
+    const result = await applyPlan(client, plan);
+    expect(result.status).toBe('applied');
+    const generation = result.status === 'applied' ? result.generation : 0;
+    const watched = await watchRollout(client, TRACKER, {
+      timeoutMs: 20_000,
+      sinceGeneration: generation,
+      pollMs: 100,
+    });
+    // The canary pod ran (the stable one went first) and the Rollout stands at its pause step.
+    expect(watched).toMatchObject({ outcome: 'paused', reason: 'CanaryPauseStep' });
+    const got = await kubectl(kubeconfig, ['get', 'rollout', TRACKER.name, '-o', 'jsonpath={.status.phase}']);
+    expect(got.stdout).toBe('Paused');
+    const after = diagnose(await collectSnapshot(client, TRACKER));
+    expect(after.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutPaused', 'info']]);
+    expect(after.findings[0]?.summary).toMatch(
+      /^rollout\/vision-object-tracker is paused at step 2 of 2 since \S+Z \(CanaryPauseStep\): it waits for a person, not for the cluster\.$/,
+    );
+  });
+
+  it('aborts: the stable pod keeps serving, the canary goes, and the Rollout reads Degraded (RolloutAborted)', async () => {
     const { client } = await deadlocked();
     const diagnosis = diagnose(await collectSnapshot(client, TRACKER));
-    console.log(JSON.stringify(diagnosis.findings.map((f) => [f.code, f.summary]), null, 1));
-    console.log(JSON.stringify(diagnosis.remediations, null, 1));
-    console.log(JSON.stringify(diagnosis.notOffered ?? null));
-    const [plan] = diagnosis.remediations;
-    if (!plan) throw new Error('no plan');
-    const result = await applyPlan(client, plan);
-    console.log(JSON.stringify(result));
-    const generation = result.status === 'applied' ? result.generation : 0;
-    const watched = await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 100 });
-    console.log(JSON.stringify(watched));
-    const abort = diagnosis.remediations[1];
-    console.log(JSON.stringify(diagnose(await collectSnapshot(client, TRACKER)).findings.map((f) => [f.code, f.summary])));
+    const abort = diagnosis.remediations.find((p) => p.kind === 'abort-rollout');
+    if (!abort) throw new Error('no abort plan');
+    const result = await applyPlan(client, abort);
+    expect(result.status).toBe('applied');
+    await env?.sim.waitFor(() => statusOf(env as SimClient).phase === 'Degraded', 15_000);
+    const after = diagnose(await collectSnapshot(client, TRACKER));
+    expect(after.findings.map((f) => f.code)).toEqual(['RolloutDegraded']);
+    expect(after.findings[0]?.summary).toMatch(/^rollout\/vision-object-tracker was aborted/);
+    // Nothing left to abort, and no canary pod holds the GPU any more.
+    expect(after.remediations.map((p) => p.kind)).not.toContain('abort-rollout');
+    // Applying it again is refused: the status moved on (abort set).
+    expect((await applyPlan(client, abort)).status).not.toBe('applied');
+  });
+
+  it('gives the same verdict from the cluster saved with kubectl get -o yaml', async () => {
+    const { kubeconfig } = await deadlocked();
+    const { code, report } = await diagnoseKubectlDump(
+      kubeconfig,
+      TRACKER.namespace,
+      'rollouts,replicasets,pods,events,nodes',
+      'rollout/vision-object-tracker',
+    );
+    expect(code).toBe(1);
+    expect(report.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    expect(report.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
   });
 });

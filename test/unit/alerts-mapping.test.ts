@@ -160,7 +160,7 @@ describe('configured alert maps', () => {
     expect(mapped.targets[0]?.deployment).toBe('cart');
   });
 
-  it.each(['AppDown', 'AppDown=rollout', 'AppDown=job', '=pod', 'AppDown=pod:bad-label', 'A=pod:x:y'])(
+  it.each(['AppDown', 'AppDown=cronjob', 'AppDown=job', '=pod', 'AppDown=pod:bad-label', 'A=pod:x:y'])(
     'refuses "%s"',
     (text) => {
       expect(() => parseAlertMap(text)).toThrow(/bad entry/);

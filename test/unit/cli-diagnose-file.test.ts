@@ -145,10 +145,13 @@ describe('rollout-doctor diagnose --from-file (incident A dump)', () => {
   it.each([
     [
       [],
-      'which Deployment, DaemonSet or StatefulSet? Give TYPE/NAME (deployment/NAME, daemonset/NAME, statefulset/NAME)',
+      'which Deployment, DaemonSet, StatefulSet or Rollout? Give TYPE/NAME (deployment/NAME, daemonset/NAME, statefulset/NAME, rollout/NAME)',
     ],
-    [['a', 'b'], 'expected one Deployment, DaemonSet or StatefulSet, got 2'],
-    [['rollout/db'], 'only Deployments, DaemonSets and StatefulSets can be diagnosed, not "rollout"'],
+    [['a', 'b'], 'expected one Deployment, DaemonSet, StatefulSet or Rollout, got 2'],
+    [
+      ['cronjob/db'],
+      'only Deployments, DaemonSets, StatefulSets and Rollouts can be diagnosed, not "cronjob"',
+    ],
     [['Web_App'], '"Web_App" is not a valid Deployment name'],
     [['deploy/'], '"" is not a valid Deployment name'],
     [['web', '-n', 'Bad_NS'], '"Bad_NS" is not a valid namespace'],

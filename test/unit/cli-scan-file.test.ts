@@ -37,7 +37,7 @@ describe('scan --from-file', () => {
     const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
     expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(0);
     expect(run.stdout()).toContain(
-      'No stuck or at-risk workloads in namespace payments (0 scanned: Deployments, DaemonSets and StatefulSets)',
+      'No stuck or at-risk workloads in namespace payments (0 scanned: Deployments, DaemonSets, StatefulSets and Rollouts)',
     );
   });
 

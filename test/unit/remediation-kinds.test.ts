@@ -12,6 +12,7 @@ import { REMEDIATION_KINDS } from '../../src/remediation/plan.js';
 
 const OPERATIONS: readonly WriteOperation[] = [
   'workload-patch',
+  'workload-status-patch',
   'replicaset-scale',
   'pod-deletion',
   'device-taint-rule-creation',
@@ -80,8 +81,8 @@ describe('remediation kind registry', () => {
 
   it('a kind that patches names the paths it may write; one that writes no patch names none', () => {
     for (const module of remediationKinds) {
-      const paths = module.paths('Deployment');
-      const patches = module.writes === 'workload-patch' || module.writes === 'replicaset-scale';
+      const paths = module.paths((module.workloads ?? ['Deployment'])[0] ?? 'Deployment');
+      const patches = ['workload-patch', 'workload-status-patch', 'replicaset-scale'].includes(module.writes);
       expect(paths.length > 0, module.kind).toBe(patches);
       for (const path of paths) expect(path, module.kind).toMatch(/^\/[^/]/);
     }
@@ -103,6 +104,7 @@ describe('remediation kind registry', () => {
       'set-recreate',
       'scale-old-replicaset',
       'rollout-restart',
+      'abort-rollout',
     ]);
     expect(remediationKinds.filter((k) => k.answers.CrashLoopOnNode).map((k) => k.kind)).toEqual([
       'exclude-node',

@@ -70,7 +70,7 @@ describe('a DaemonSet or a StatefulSet from every entry', () => {
     });
     // A button posted before kinds: a Deployment.
     expect(parseRerunValue('prod/telemetry/agent')).toMatchObject({ kind: 'Deployment' });
-    expect(parseRerunValue('prod/telemetry/agent/rollout')).toBeNull();
+    expect(parseRerunValue('prod/telemetry/agent/cronjob')).toBeNull();
   });
 
   it.each(['statefulset/ledger', 'sts/ledger', 'statefulsets.apps/ledger'])(

@@ -39,7 +39,14 @@
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
-import type { ArgoRollout, KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
+import type {
+  ArgoRollout,
+  KubeEvent,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PodSpec,
+} from '../../diagnosis/k8s.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';

@@ -18,7 +18,10 @@ export const ROLLOUTS_NOT_SERVED =
 /** Whether the API serves Rollouts: true, false (discovery says no, or 404s), undefined (could not tell). */
 export async function rolloutsServed(client: KubeClient): Promise<boolean | undefined> {
   try {
-    const list = await client.call<{ resources?: { name?: string }[] }>({ verb: 'get', resource: 'argocdapis' });
+    const list = await client.call<{ resources?: { name?: string }[] }>({
+      verb: 'get',
+      resource: 'argocdapis',
+    });
     return (list.resources ?? []).some((r) => r.name === 'rollouts');
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) return false;

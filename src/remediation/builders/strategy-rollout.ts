@@ -49,7 +49,9 @@ export function rolloutCanaryPlan(
     type: 'merge',
     body: {
       spec: {
-        strategy: { canary: { maxSurge: canary.maxSurge ?? null, maxUnavailable: canary.maxUnavailable ?? null } },
+        strategy: {
+          canary: { maxSurge: canary.maxSurge ?? null, maxUnavailable: canary.maxUnavailable ?? null },
+        },
       },
     },
   };

@@ -25,6 +25,8 @@ const base = workloadPatchKind({
 export const abortRollout: typeof base = {
   ...base,
   writes: 'workload-status-patch',
+  // Back to the stable pods is relief, not a fix: the update does not happen.
+  reliefOnly: true,
   inverse: () => null,
   // A Rollout's status is in no manifest: neither Argo CD nor Flux writes it back.
   drift: {

@@ -171,9 +171,9 @@ export function restoredByPatch(plan: Pick<RemediationPlan, 'patch'>): string {
         ? 'the rollout strategy (Recreate)'
         : s.type === 'canary'
           ? `the canary's bounds (maxSurge ${String(s.maxSurge ?? 'default')}, maxUnavailable ${String(s.maxUnavailable ?? 'default')})`
-        : s.maxSurge !== undefined
-          ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
-          : 'the rollout strategy',
+          : s.maxSurge !== undefined
+            ? `the rollout strategy (RollingUpdate maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)})`
+            : 'the rollout strategy',
     );
   }
   if (touched('/spec/template/spec/affinity'))

@@ -17,7 +17,14 @@ import type { WorkloadKindModule } from '../../workload-kind.js';
 import { replicaSetCreateFailures } from '../deployment/create-failures.js';
 import { deploymentOfPod, missingReplicaSets, ownReplicaSets } from '../deployment/replica-sets.js';
 import { classifyRollout, HASH_LABEL, REVISION, replicaSetLabel, rolloutRevisions } from './replica-sets.js';
-import { phaseLine, rolloutHalt, rolloutProgress, rolloutUnderWay, stalledRollout, statusSummary } from './rollout-status.js';
+import {
+  phaseLine,
+  rolloutHalt,
+  rolloutProgress,
+  rolloutUnderWay,
+  stalledRollout,
+  statusSummary,
+} from './rollout-status.js';
 import { desiredReplicas, resolveStrategy } from './strategy.js';
 
 /** The Rollout of an object the registry handed to this module (it hands a module only its own kind). */

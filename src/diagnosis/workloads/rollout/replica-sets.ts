@@ -42,8 +42,12 @@ export function classifyRollout(objects: RolloutObjects): ClassifiedRollout {
     (observed(rollout) ? byHash(rollout.status?.currentPodHash) : undefined) ??
     (template
       ? [...replicaSets]
-          .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''))
-          .find((rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template, HASH_LABEL))
+          .sort((a, b) =>
+            (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
+          )
+          .find(
+            (rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template, HASH_LABEL),
+          )
       : undefined) ??
     byHash(rollout.status?.currentPodHash);
   const stable = byHash(rollout.status?.stableRS);

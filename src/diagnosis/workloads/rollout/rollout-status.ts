@@ -25,7 +25,8 @@ export interface RolloutPhase {
 
 /** GetRolloutPhase, from what the controller wrote. */
 export function phaseOf(rollout: ArgoRollout): RolloutPhase {
-  if (!observed(rollout)) return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
+  if (!observed(rollout))
+    return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
   return { phase: rollout.status?.phase ?? 'Progressing', message: rollout.status?.message ?? '' };
 }
 
@@ -80,7 +81,9 @@ export function statusSummary(rollout: ArgoRollout): { text: string; complete: b
 }
 
 /** Why the Rollout is not in its steady state (an update, a pause, a scale), or undefined. */
-export function rolloutUnderWay(snapshot: RolloutObjects & Pick<WorkloadSnapshot, 'pods'>): string | undefined {
+export function rolloutUnderWay(
+  snapshot: RolloutObjects & Pick<WorkloadSnapshot, 'pods'>,
+): string | undefined {
   const { rollout } = snapshot;
   const { phase, message } = phaseOf(rollout);
   if (phase !== 'Healthy') return `the Rollout is ${phase}${message ? ` (${message})` : ''}`;
@@ -89,7 +92,8 @@ export function rolloutUnderWay(snapshot: RolloutObjects & Pick<WorkloadSnapshot
   if (!current) return 'no ReplicaSet carries the current template yet';
   for (const rs of old) {
     const live = podsOfReplicaSet(snapshot, rs, HASH_LABEL).filter((p) => !isTerminal(p));
-    if ((rs.spec.replicas ?? 0) > 0 || live.length > 0) return `ReplicaSet ${rs.metadata.name ?? ''} still has pods`;
+    if ((rs.spec.replicas ?? 0) > 0 || live.length > 0)
+      return `ReplicaSet ${rs.metadata.name ?? ''} still has pods`;
   }
   if ((current.spec.replicas ?? replicas) !== replicas) {
     return `the current ReplicaSet is being scaled to ${current.spec.replicas ?? 0} of ${replicas}`;
@@ -153,7 +157,9 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
       phase,
       message,
       reason: c.reason ?? c.type,
-      ...((status.abortedAt ?? c.lastTransitionTime) ? { since: status.abortedAt ?? c.lastTransitionTime } : {}),
+      ...((status.abortedAt ?? c.lastTransitionTime)
+        ? { since: status.abortedAt ?? c.lastTransitionTime }
+        : {}),
       ...(step ? { step } : {}),
     };
   }

@@ -21,7 +21,12 @@ export function desiredReplicas(rollout: ArgoRollout): number {
   return rollout.spec.replicas ?? 1;
 }
 
-function resolve(raw: number | string | undefined, fallback: string, total: number, up: boolean): ResolvedValue {
+function resolve(
+  raw: number | string | undefined,
+  fallback: string,
+  total: number,
+  up: boolean,
+): ResolvedValue {
   const value = raw ?? fallback;
   if (typeof value === 'number') return { raw: value, value, source: 'explicit' };
   const percent = Number(value.replace(/%/g, ''));
