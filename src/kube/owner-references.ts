@@ -8,7 +8,7 @@ export function ownedBy(object: { metadata: ObjectMeta }, ownerUid: string): boo
 /** The controller owner reference, if any. */
 export function controllerOf(object: {
   metadata: ObjectMeta;
-}): { kind: string; name: string; uid: string } | undefined {
+}): { apiVersion?: string; kind: string; name: string; uid: string } | undefined {
   return (object.metadata.ownerReferences ?? []).find((o) => o.controller === true);
 }
 

@@ -35,6 +35,7 @@ export interface DiagnoseDeps {
       state: string;
       findings: { code: string; summary: string }[];
     }[];
+    notServed?: WorkloadKind[];
   }>;
   /** The workload owning a pod (ownerReferences), for alert jobs that name pods. */
   resolvePodOwner?(namespace: string, pod: string): Promise<WorkloadRef>;
@@ -139,7 +140,7 @@ async function scanOutcome(
   );
   return {
     status: 'scanned',
-    summary: `${report.scanned} workloads scanned, ${report.entries.length} stuck or at risk`,
+    summary: `${report.scanned} workloads scanned, ${report.entries.length} stuck or at risk${report.notServed?.includes('Rollout') ? ' (no Argo Rollouts: the cluster serves no rollouts.argoproj.io)' : ''}`,
     items,
   };
 }

@@ -99,7 +99,7 @@ async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {
     namespace: args.namespace ?? client.namespace,
     onProgress: (done, total) => {
       if (stderr.isTTY)
-        stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} deployments`);
+        stderr.write(`\rscanned ${done}${total !== undefined ? ` of ${total}` : ''} workloads`);
     },
   });
   if (stderr.isTTY) stderr.write('\n');
@@ -129,5 +129,7 @@ export function renderScan(report: ScanReport): string {
       'Note: not every node was read (the list was capped or refused, or the dump holds no nodes); at-risk predictions may be incomplete.',
     );
   for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
+  if (report.notServed?.includes('Rollout'))
+    lines.push('Note: this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): no Rollouts to scan.');
   return `${lines.join('\n')}\n`;
 }

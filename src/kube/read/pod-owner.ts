@@ -5,7 +5,13 @@
  * registry knows (a Deployment).
  */
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
-import { isWorkloadKind, kindsPhrase, type WorkloadRef } from '../../diagnosis/workload-ref.js';
+import {
+  isWorkloadKind,
+  kindsPhrase,
+  WORKLOAD_NAMES,
+  type WorkloadKind,
+  type WorkloadRef,
+} from '../../diagnosis/workload-ref.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
 import { getObject } from '../list.js';
@@ -39,7 +45,7 @@ export async function resolveWorkloadForPod(
     );
   }
   // A DaemonSet (a StatefulSet later) controls its pods itself: no ReplicaSet between.
-  if (owner.kind !== 'ReplicaSet' && owner.kind !== 'Deployment' && isWorkloadKind(owner.kind)) {
+  if (owner.kind !== 'ReplicaSet' && owner.kind !== 'Deployment' && isOurKind(owner)) {
     return { kind: owner.kind, namespace, name: owner.name };
   }
   if (owner.kind !== 'ReplicaSet') {
@@ -56,13 +62,24 @@ export async function resolveWorkloadForPod(
     `replica set "${owner.name}" of pod ${namespace}/${pod} no longer exists`,
   );
   const rsOwner = controllerOf(rs);
-  if (!rsOwner || !isWorkloadKind(rsOwner.kind)) {
+  if (!rsOwner || !isOurKind(rsOwner)) {
     throw new WorkloadNotFoundError(
       `pod ${namespace}/${pod} belongs to replica set ${owner.name}, which no ${kinds} controls`,
       [namespace],
     );
   }
   return { kind: rsOwner.kind, namespace, name: rsOwner.name };
+}
+
+/**
+ * A known kind of its own API group: another operator's "Rollout" (not argoproj.io) is
+ * not an Argo Rollout. A reference without apiVersion (a hand-written object) is taken by kind.
+ */
+function isOurKind(ref: { apiVersion?: string; kind: string }): ref is { kind: WorkloadKind } {
+  if (!isWorkloadKind(ref.kind)) return false;
+  if (ref.apiVersion === undefined) return true;
+  const group = ref.apiVersion.includes('/') ? ref.apiVersion.split('/')[0] : '';
+  return group === WORKLOAD_NAMES[ref.kind].group;
 }
 
 async function getOrExplain<T>(

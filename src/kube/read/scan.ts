@@ -6,7 +6,7 @@
  * per-namespace lists, so the request count grows with pages and namespaces, not
  * workloads.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
+import type { ArgoRollout, KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
 import { analyze } from '../../diagnosis/analyzers/analyze.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -21,7 +21,9 @@ import {
 } from '../../diagnosis/workload-ref.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
+import { KubeApiError } from '../errors.js';
 import { listObjects } from '../list.js';
+import { resolveWorkloadRef, rolloutsServed } from './rollout-crd.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims, type DraReads } from './dra-reads.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
@@ -53,6 +55,11 @@ export interface ScanReport {
   /** Node list capped: at-risk predictions may miss capacity elsewhere. */
   nodesComplete: boolean;
   accessProblems: AccessProblem[];
+  /**
+   * Kinds the cluster does not serve (Argo Rollouts where its CRD is not installed):
+   * said once, not an access problem; none of that kind exist to scan.
+   */
+  notServed?: WorkloadKind[];
 }
 
 export interface ScanOptions {
@@ -78,6 +85,7 @@ interface ScanState {
   diagnosed: number;
   /** A refused DeviceClass list is news only when some workload's verdict could depend on it. */
   classesMattered: boolean;
+  notServed: WorkloadKind[];
 }
 
 /**
@@ -95,6 +103,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     scanned: 0,
     diagnosed: 0,
     classesMattered: false,
+    notServed: [],
   };
   for (const kind of WORKLOAD_KINDS) await scanKind(scan, kind, namespace, options);
   const nodeList = scan.nodes ? await scan.nodes : { state: 'complete' };
@@ -107,6 +116,7 @@ export async function scanCluster(client: KubeClient, options: ScanOptions): Pro
     accessProblems: scan.classesMattered
       ? scan.accessProblems
       : scan.accessProblems.filter((p) => p.resource !== 'deviceclasses'),
+    ...(scan.notServed.length > 0 ? { notServed: scan.notServed } : {}),
   };
 }
 
@@ -136,10 +146,17 @@ async function scanKind(
     const page =
       kind === DEFAULT_WORKLOAD_KIND
         ? await list()
-        : await secondaryRead(scan.accessProblems, undefined, list);
+        : kind === 'Rollout'
+          ? await listRollouts(scan, list)
+          : await secondaryRead(scan.accessProblems, undefined, list);
     if (!page) return;
     token = page.metadata?.continue || undefined;
-    const items = page.items ?? [];
+    const items =
+      kind === 'Rollout'
+        ? (await Promise.all((page.items ?? []).map((o) => withTemplate(scan, o as ArgoRollout)))).filter(
+            (o): o is WorkloadObject => o !== undefined,
+          )
+        : (page.items ?? []);
     scan.scanned += items.length;
     const remaining = page.metadata?.remainingItemCount;
     const interesting = items.filter((object) => isInteresting(kind, object));
@@ -154,6 +171,55 @@ async function scanKind(
       remaining !== undefined ? scan.scanned + remaining : token ? undefined : scan.scanned,
     );
   } while (token);
+}
+
+/**
+ * Rollouts, where the cluster serves them: a 404 with discovery saying no (the CRD is
+ * not installed) is noted once as not served, not an access problem.
+ */
+async function listRollouts(
+  scan: ScanState,
+  list: () => Promise<WorkloadPage>,
+): Promise<WorkloadPage | undefined> {
+  try {
+    return await list();
+  } catch (error) {
+    if (error instanceof KubeApiError && error.status === 404 && (await rolloutsServed(scan.client)) === false) {
+      scan.notServed.push('Rollout');
+      return undefined;
+    }
+    return secondaryRead(scan.accessProblems, undefined, () => Promise.reject(error));
+  }
+}
+
+/**
+ * A Rollout with a workloadRef, its template filled in from the Deployment. One whose
+ * template cannot be read is not judged on an empty one: it is listed as
+ * IncompleteEvidence saying why, and left out of the diagnosis.
+ */
+async function withTemplate(scan: ScanState, rollout: ArgoRollout): Promise<WorkloadObject | undefined> {
+  if (!rollout.spec.workloadRef) return rollout;
+  try {
+    return await resolveWorkloadRef(scan.client, rollout);
+  } catch (error) {
+    const namespace = rollout.metadata.namespace ?? '';
+    scan.scanned += 1;
+    scan.entries.push({
+      kind: 'Rollout',
+      namespace,
+      name: rollout.metadata.name ?? '',
+      state: 'problems',
+      rollout: workloadKind('Rollout').rolloutStatus(rollout).progress.message,
+      findings: [
+        {
+          code: 'IncompleteEvidence',
+          severity: 'warning',
+          summary: `Its pod template was not read, so it was not judged: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ],
+    });
+    return undefined;
+  }
 }
 
 /** Diagnoses (findings only) the interesting workloads of one namespace on snapshots cut from its lists. */

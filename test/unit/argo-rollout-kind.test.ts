@@ -1,0 +1,249 @@
+/**
+ * The Argo Rollout kind (issue 30.3) on objects shaped as the API server returns them:
+ * the canary's fenceposts as argo-rollouts resolves them, the canary pod Pending on the
+ * GPU the stable pod holds (RolloutSurgeDeadlock: the canary's bounds, then the abort),
+ * blue-green and a traffic-routed canary (no field helps: only the abort), the
+ * controller's phase read as it wrote it (Paused, aborted, invalid spec, a passed
+ * deadline), and a Rollout's pods known by their owner.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ArgoRollout, Node } from '../../src/diagnosis/k8s.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { hasProblems } from '../../src/report/json.js';
+import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
+import { makeEvent, makeNode } from '../support/k8s-builders.js';
+import {
+  makeRollout,
+  makeRolloutPod,
+  makeRolloutReplicaSet,
+  makeRolloutSnapshot,
+} from '../support/rollout-builders.js';
+
+const GPU_MESSAGE =
+  '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+
+type Strategy = ArgoRollout['spec']['strategy'];
+
+/** The GPU tracker mid-update: the stable pod holds the only GPU, the canary (or preview) pod waits for it. */
+function tracker(strategy: Strategy = { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } }, replicas = 1) {
+  const nodes: Node[] = [makeNode('gpu-node-1', { allocatable: { 'nvidia.com/gpu': String(replicas) } })];
+  const rollout = makeRollout('tracker', {
+    strategy,
+    replicas,
+    resources: { 'nvidia.com/gpu': '1' },
+    status: {
+      observedGeneration: '2',
+      phase: 'Progressing',
+      message: 'more replicas need to be updated',
+      currentPodHash: 'b2',
+      stableRS: 'a1',
+      currentStepIndex: 0,
+      replicas: replicas + 1,
+      updatedReplicas: 0,
+      availableReplicas: replicas,
+    },
+  });
+  const stable = makeRolloutReplicaSet(rollout, 'a1', {
+    revision: 1,
+    replicas,
+    image: 'registry.example/tracker:1.0',
+  });
+  const canary = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 1, available: 0 });
+  const old = Array.from({ length: replicas }, (_, i) =>
+    makeRolloutPod(stable, `s${i}`, 'gpu-node-1', { phase: 'Running' }),
+  );
+  const pending = makeRolloutPod(canary, 'c0', undefined, { phase: 'Pending' });
+  const event = makeEvent(
+    { kind: 'Pod', name: pending.metadata.name, namespace: 'vision', uid: pending.metadata.uid },
+    'FailedScheduling',
+    GPU_MESSAGE,
+    { type: 'Warning', component: 'default-scheduler' },
+  );
+  return makeRolloutSnapshot({
+    rollout,
+    replicaSets: [canary, stable],
+    pods: [...old, pending],
+    events: [event],
+    nodes,
+  });
+}
+
+describe('Argo Rollout strategy, as argo-rollouts resolves it', () => {
+  const resolve = (strategy: Strategy, replicas = 4) =>
+    workloadKind('Rollout').strategy(makeRollout('r', { strategy, replicas }));
+
+  it('defaults both bounds to 25 (a percentage): surge rounds up, unavailable down', () => {
+    const s = resolve({ canary: {} }, 1);
+    expect(s).toMatchObject({ argo: 'canary', maxSurge: { raw: '25%', value: 1, source: 'default' } });
+    expect(s.maxUnavailable).toMatchObject({ value: 0, source: 'default' });
+    expect(workloadKind('Rollout').replacement(s)).toBe('surge-first');
+  });
+
+  it('reads a string as a percentage even without "%", makes 0/0 unavailable 1, caps unavailable at replicas', () => {
+    expect(resolve({ canary: { maxSurge: '50', maxUnavailable: 0 } }).maxSurge?.value).toBe(2);
+    expect(resolve({ canary: { maxSurge: 0, maxUnavailable: 0 } }).maxUnavailable?.value).toBe(1);
+    expect(resolve({ canary: { maxSurge: 1, maxUnavailable: 9 } }, 2).maxUnavailable?.value).toBe(2);
+    expect(workloadKind('Rollout').replacement(resolve({ canary: { maxSurge: 1, maxUnavailable: 1 } }))).toBe(
+      'old-first',
+    );
+  });
+
+  it('models blue-green and a traffic-routed canary as keeping every stable pod', () => {
+    expect(resolve({ blueGreen: { activeService: 'a', previewReplicaCount: 1 } })).toMatchObject({
+      argo: 'blueGreen',
+      maxSurge: { value: 1, source: 'explicit' },
+      maxUnavailable: { value: 0 },
+    });
+    expect(resolve({ canary: { trafficRouting: { nginx: {} }, maxUnavailable: 2 } })).toMatchObject({
+      argo: 'trafficRouted',
+      maxUnavailable: { value: 0 },
+    });
+  });
+});
+
+describe('Argo Rollout surge deadlock', () => {
+  it('names the canary pod waiting for the GPU the stable pod holds, and offers the canary bounds, then the abort', () => {
+    const diagnosis = diagnose(tracker());
+    const [finding] = diagnosis.findings;
+    expect(finding?.code).toBe('RolloutSurgeDeadlock');
+    expect(finding?.summary).toContain('held by old pod tracker-a1-s0 of this Rollout');
+    expect(finding?.explanation).toContain('maxSurge 0 / maxUnavailable 1 on spec.strategy.canary');
+    expect(finding?.explanation).toContain('prints "Progressing - more replicas need to be updated"');
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
+    const [fix, abort] = diagnosis.remediations;
+    expect(fix?.patch).toEqual({
+      type: 'merge',
+      body: { spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: 1 } } } },
+    });
+    expect(fix?.preconditions.fields.map((f) => f.path)).toEqual([
+      '/spec/strategy/canary/maxSurge',
+      '/spec/strategy/canary/maxUnavailable',
+      '/spec/replicas',
+    ]);
+    expect(abort?.patch).toEqual({ type: 'merge', body: { status: { abort: true } } });
+    expect(abort?.preconditions.fields).toEqual([
+      { path: '/status/abort', value: undefined },
+      { path: '/status/currentPodHash', value: 'b2' },
+      { path: '/status/stableRS', value: 'a1' },
+    ]);
+    expect(abort?.summary).toContain('ReplicaSet tracker-b2 (revision 2) to 0');
+  });
+
+  it('blue-green: no field lets the active pod go first, so only the abort, and the strategy fix says why it is absent', () => {
+    const diagnosis = diagnose(tracker({ blueGreen: { activeService: 'tracker' } }));
+    expect(diagnosis.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    expect(diagnosis.findings[0]?.summary).toContain('blue-green (1 preview pod(s) beside the 1 active one(s)');
+    expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['abort-rollout']);
+    expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('blue-green keeps every stable pod');
+  });
+
+  it('no deadlock when the canary may take a stable pod down first (maxUnavailable 1)', () => {
+    const snapshot = tracker({ canary: { maxSurge: 1, maxUnavailable: 1 } });
+    expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(false);
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+  });
+
+  it('picks the current ReplicaSet by status.currentPodHash, and by template while the status lags', () => {
+    const snapshot = tracker();
+    const kind = workloadKind(snapshot);
+    expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
+    const rollout = kind.object(snapshot) as ArgoRollout;
+    rollout.metadata.generation = 3;
+    rollout.status = { ...rollout.status, currentPodHash: 'a1' };
+    expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
+    expect(kind.rolloutStatus(rollout).progress.message).toBe(
+      'Progressing - waiting for rollout spec update to be observed',
+    );
+  });
+
+  it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's", () => {
+    const snapshot = tracker();
+    expect(workloadOfPod(snapshot.pods[0])).toEqual({ kind: 'Rollout', name: 'tracker' });
+  });
+});
+
+describe("the controller's phase, as it wrote it", () => {
+  function withStatus(status: Partial<NonNullable<ArgoRollout['status']>>) {
+    const snapshot = tracker();
+    const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
+    rollout.status = { ...rollout.status, ...status };
+    return snapshot;
+  }
+
+  it('a canary pause step is RolloutPaused (info, no problem) with the step and the promote', () => {
+    const snapshot = withStatus({
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      currentStepIndex: 1,
+      pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-11-24T10:00:00Z' }],
+    });
+    // No pod waits: the canary ran.
+    snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+    snapshot.events = [];
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutPaused', 'info']]);
+    expect(diagnosis.findings[0]?.summary).toBe(
+      'rollout/tracker is paused at step 2 of 2 since 2026-11-24T10:00:00Z (CanaryPauseStep): it waits for a person, not for the cluster.',
+    );
+    expect(diagnosis.findings[0]?.explanation).toContain('`kubectl argo rollouts promote tracker`');
+    expect(hasProblems(diagnosis)).toBe(false);
+    expect(workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot)).state).toBe('paused');
+  });
+
+  it('an abort is RolloutDegraded (warning) and offers no second abort', () => {
+    const snapshot = withStatus({
+      phase: 'Degraded',
+      message: 'RolloutAborted: Rollout aborted update to revision 2',
+      abort: true,
+      abortedAt: '2026-11-24T10:05:00Z',
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'RolloutAborted',
+          message: 'Rollout aborted update to revision 2',
+        },
+      ],
+    });
+    snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+    snapshot.events = [];
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutDegraded', 'warning']]);
+    expect(diagnosis.findings[0]?.summary).toMatch(/^rollout\/tracker was aborted/);
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('abort-rollout');
+  });
+
+  it('a spec the controller refuses is RolloutDegraded (critical) quoting its error', () => {
+    const error =
+      'The Rollout "tracker" is invalid: spec.strategy.canary.stableService: Invalid value: "tracker": service "tracker" not found';
+    const snapshot = withStatus({
+      phase: 'Degraded',
+      message: `InvalidSpec: ${error}`,
+      conditions: [{ type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: error }],
+    });
+    const found = diagnose(snapshot).findings.find((f) => f.code === 'RolloutDegraded');
+    expect(found?.severity).toBe('critical');
+    expect(found?.explanation).toContain('service "tracker" not found');
+  });
+
+  it("a passed progress deadline reads in Argo's words and offers the abort", () => {
+    const snapshot = withStatus({
+      phase: 'Degraded',
+      message: 'ProgressDeadlineExceeded: ReplicaSet "tracker-b2" has timed out progressing.',
+      conditions: [
+        {
+          type: 'Progressing',
+          status: 'False',
+          reason: 'ProgressDeadlineExceeded',
+          message: 'ReplicaSet "tracker-b2" has timed out progressing.',
+        },
+      ],
+    });
+    const diagnosis = diagnose(snapshot);
+    const stalled = diagnosis.findings.find((f) => f.code === 'ProgressDeadlineExceeded');
+    expect(stalled?.explanation).toContain('The Argo Rollouts controller marks the Rollout Degraded');
+    expect(stalled?.summary).toContain('ReplicaSet tracker-b2');
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('RolloutDegraded');
+    expect(diagnosis.remediations.map((p) => p.kind)).toContain('abort-rollout');
+  });
+});
