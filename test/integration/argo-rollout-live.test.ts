@@ -16,7 +16,14 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { workloadKind } from '../../src/diagnosis/workloads/index.js';
+import { ROLLOUTS_NOT_SERVED } from '../../src/kube/read/rollout-crd.js';
+import { runCli } from '../../src/cli/run-cli.js';
+import { scanCluster } from '../../src/kube/read/scan.js';
+import { fakeIo } from '../support/cli-io.js';
 import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 
@@ -144,5 +151,75 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     expect(code).toBe(1);
     expect(report.findings[0]?.code).toBe('RolloutSurgeDeadlock');
     expect(report.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
+  });
+
+  it('diagnoses a Rollout whose template is a Deployment it references (workloadRef)', async () => {
+    const started = await deadlocked();
+    env = started;
+    // The same tracker as a workloadRef Rollout: its template lives in a Deployment scaled to 0.
+    const manifest = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: tracker-template, namespace: vision}
+spec:
+  replicas: 0
+  selector: {matchLabels: {app: tracker-ref}}
+  template:
+    metadata: {labels: {app: tracker-ref}}
+    spec:
+      nodeSelector: {kubernetes.io/hostname: gpu-node-1}
+      containers:
+        - name: tracker
+          image: vision/boost-track-app:1.0
+          resources: {limits: {nvidia.com/gpu: 1}}
+---
+apiVersion: argoproj.io/v1alpha1
+kind: Rollout
+metadata: {name: tracker-ref, namespace: vision}
+spec:
+  replicas: 1
+  workloadRef: {apiVersion: apps/v1, kind: Deployment, name: tracker-template}
+  strategy: {canary: {steps: [{setWeight: 50}, {pause: {}}]}}
+`;
+    const file = join(dirname(started.kubeconfig), 'ref.yaml');
+    writeFileSync(file, manifest);
+    const applied = await kubectl(started.kubeconfig, ['apply', '--validate=false', '-f', file]);
+    expect(applied.stderr).toBe('');
+    const ref: WorkloadRef = { kind: 'Rollout', namespace: 'vision', name: 'tracker-ref' };
+    await started.sim.waitFor(
+      () =>
+        (started.sim.get('Rollout', 'vision', 'tracker-ref') as { status?: RolloutStatus } | undefined)
+          ?.status?.phase !== undefined,
+      15_000,
+    );
+    const snapshot = await collectSnapshot(started.client, ref);
+    // Judged on the Deployment's template (the GPU and the node), not on an empty one.
+    expect(
+      workloadKind(snapshot).podTemplate(workloadKind(snapshot).object(snapshot)).spec.nodeSelector,
+    ).toEqual({
+      'kubernetes.io/hostname': 'gpu-node-1',
+    });
+    // Its pod waits for the GPU the tracker's stable pod holds: not its own old pod, so no surge deadlock.
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+  });
+});
+
+describe('a cluster without Argo Rollouts', () => {
+  it('says once that it serves no Rollouts: diagnose exits 2 with that sentence, scan notes it and scans the rest', async () => {
+    env = await startSimClient({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 }, 'no-argo');
+    const io = fakeIo();
+    const code = await runCli(
+      ['diagnose', 'rollout/vision-object-tracker', '-n', 'vision', '--kubeconfig', env.kubeconfig],
+      io.io,
+    );
+    expect(code).toBe(2);
+    expect(io.stderr()).toContain(ROLLOUTS_NOT_SERVED);
+    const report = await scanCluster(env.client, { namespace: 'vision' });
+    expect(report.notServed).toEqual(['Rollout']);
+    expect(report.accessProblems).toEqual([]);
+    expect(report.entries.map((e) => [e.kind, e.name])).toContainEqual([
+      'Deployment',
+      'vision-object-tracker',
+    ]);
   });
 });

@@ -8,20 +8,20 @@ import { fakeIo } from './cli-io.js';
 
 const exec = promisify(execFile);
 
-/** `kubectl --kubeconfig K -n NS ARGS…`: its stdout and exit code (never throws for a non-zero exit). */
+/** `kubectl --kubeconfig K -n NS ARGS…`: its output and exit code (never throws for a non-zero exit). */
 export async function kubectlIn(
   kubeconfig: string,
   namespace: string,
   args: string[],
-): Promise<{ stdout: string; code: number }> {
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout } = await exec('kubectl', ['--kubeconfig', kubeconfig, '-n', namespace, ...args], {
+    const { stdout, stderr } = await exec('kubectl', ['--kubeconfig', kubeconfig, '-n', namespace, ...args], {
       timeout: 30_000,
     });
-    return { stdout, code: 0 };
+    return { stdout, stderr, code: 0 };
   } catch (error) {
-    const e = error as { stdout?: string; code?: number };
-    return { stdout: e.stdout ?? '', code: typeof e.code === 'number' ? e.code : 1 };
+    const e = error as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
   }
 }
 

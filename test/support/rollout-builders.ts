@@ -21,7 +21,9 @@ export interface RolloutOptions {
 
 export function makeRollout(name: string, options: RolloutOptions = {}): ArgoRollout {
   const generation = options.generation ?? 2;
-  const resources = options.resources ? { requests: options.resources, limits: options.resources } : undefined;
+  const resources = options.resources
+    ? { requests: options.resources, limits: options.resources }
+    : undefined;
   return {
     apiVersion: 'argoproj.io/v1alpha1',
     kind: 'Rollout',
@@ -42,7 +44,11 @@ export function makeRollout(name: string, options: RolloutOptions = {}): ArgoRol
         metadata: { labels: { app: name } },
         spec: {
           containers: [
-            { name, image: options.image ?? `registry.example/${name}:1.1`, ...(resources ? { resources } : {}) },
+            {
+              name,
+              image: options.image ?? `registry.example/${name}:1.1`,
+              ...(resources ? { resources } : {}),
+            },
           ],
         },
       },
@@ -68,10 +74,13 @@ export function makeRolloutReplicaSet(
   const template = structuredClone(rollout.spec.template ?? { spec: { containers: [] } });
   const container = template.spec.containers[0];
   if (options.image && container) container.image = options.image;
-  const carrier = { metadata: rollout.metadata, spec: { ...rollout.spec, template } } as unknown as Deployment;
+  const carrier = {
+    metadata: rollout.metadata,
+    spec: { ...rollout.spec, template },
+  } as unknown as Deployment;
   const rs = makeReplicaSet(carrier, hash, { replicas: options.replicas ?? 1, template });
   const labels = (l: Record<string, string> | undefined): Record<string, string> => {
-    const out = { ...l, [HASH]: hash };
+    const out: Record<string, string> = { ...l, [HASH]: hash };
     delete out['pod-template-hash'];
     return out;
   };
@@ -93,7 +102,12 @@ export function makeRolloutReplicaSet(
   return rs;
 }
 
-export function makeRolloutPod(rs: ReplicaSet, suffix: string, node: string | undefined, state: PodState): Pod {
+export function makeRolloutPod(
+  rs: ReplicaSet,
+  suffix: string,
+  node: string | undefined,
+  state: PodState,
+): Pod {
   return makePod(rs, suffix, node, state);
 }
 

@@ -25,7 +25,10 @@ const GPU_MESSAGE =
 type Strategy = ArgoRollout['spec']['strategy'];
 
 /** The GPU tracker mid-update: the stable pod holds the only GPU, the canary (or preview) pod waits for it. */
-function tracker(strategy: Strategy = { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } }, replicas = 1) {
+function tracker(
+  strategy: Strategy = { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+  replicas = 1,
+) {
   const nodes: Node[] = [makeNode('gpu-node-1', { allocatable: { 'nvidia.com/gpu': String(replicas) } })];
   const rollout = makeRollout('tracker', {
     strategy,
@@ -130,14 +133,20 @@ describe('Argo Rollout surge deadlock', () => {
   });
 
   it('blue-green: no field lets the active pod go first, so only the abort, and the strategy fix says why it is absent', () => {
-    const diagnosis = diagnose(tracker({ blueGreen: { activeService: 'tracker' } }));
+    const snapshot = tracker({ blueGreen: { activeService: 'tracker' } });
+    // A quota refusing the preview pods would wait forever too: the active pods stay.
+    expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(true);
+    const diagnosis = diagnose(snapshot);
     expect(diagnosis.findings[0]?.code).toBe('RolloutSurgeDeadlock');
-    expect(diagnosis.findings[0]?.summary).toContain('blue-green (1 preview pod(s) beside the 1 active one(s)');
+    expect(diagnosis.findings[0]?.summary).toContain(
+      'blue-green (1 preview pod(s) beside the 1 active one(s)',
+    );
     expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['abort-rollout']);
     expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('blue-green keeps every stable pod');
   });
 
   it('no deadlock when the canary may take a stable pod down first (maxUnavailable 1)', () => {
+    expect(workloadKind('Rollout').keepsOldPods(tracker())).toBe(true);
     const snapshot = tracker({ canary: { maxSurge: 1, maxUnavailable: 1 } });
     expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(false);
     expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
@@ -187,7 +196,9 @@ describe("the controller's phase, as it wrote it", () => {
     );
     expect(diagnosis.findings[0]?.explanation).toContain('`kubectl argo rollouts promote tracker`');
     expect(hasProblems(diagnosis)).toBe(false);
-    expect(workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot)).state).toBe('paused');
+    expect(workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot)).state).toBe(
+      'paused',
+    );
   });
 
   it('an abort is RolloutDegraded (warning) and offers no second abort', () => {

@@ -130,6 +130,8 @@ export function renderScan(report: ScanReport): string {
     );
   for (const p of report.accessProblems) lines.push(`Note: ${p.message}`);
   if (report.notServed?.includes('Rollout'))
-    lines.push('Note: this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): no Rollouts to scan.');
+    lines.push(
+      'Note: this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): no Rollouts to scan.',
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -184,7 +184,11 @@ async function listRollouts(
   try {
     return await list();
   } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404 && (await rolloutsServed(scan.client)) === false) {
+    if (
+      error instanceof KubeApiError &&
+      error.status === 404 &&
+      (await rolloutsServed(scan.client)) === false
+    ) {
       scan.notServed.push('Rollout');
       return undefined;
     }
