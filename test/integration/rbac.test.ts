@@ -38,6 +38,7 @@ import { watchReplacements, watchRollout } from '../../src/kube/watch/rollout-wa
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
+import { buildAbortRolloutPlans } from '../../src/remediation/builders/abort-rollout.js';
 import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { ciValues, helmTemplate, type TemplateOptions } from '../support/helm.js';
@@ -263,7 +264,7 @@ async function fullRun(): Promise<void> {
     (await watchRollout(client, CHECKOUT, { timeoutMs: 20_000, sinceGeneration: restarted, pollMs: 200 }))
       .outcome,
   ).toBe('complete');
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /** The other strategy fix needs its own deadlock: set-recreate on a fresh tracker. */
@@ -277,7 +278,7 @@ async function recreateRun(): Promise<void> {
     (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
       .outcome,
   ).toBe('complete');
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /**
@@ -291,7 +292,7 @@ async function draRun(): Promise<void> {
   const tracker = diagnose(await collectSnapshot(client, TRACKER));
   expect(tracker.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
   await scanCluster(client, { namespace: TRACKER.namespace });
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /**
@@ -314,7 +315,7 @@ async function deviceHealthRun(): Promise<void> {
   const undo = inversePlan(plan, { generation, changes: [] });
   if (!undo) throw new Error('taint-device has no undo');
   await applyAndRecord(client, undo);
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /**
@@ -341,7 +342,7 @@ async function scaleRun(): Promise<void> {
     (await watchRollout(client, TRACKER, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
       .outcome,
   ).toBe('complete');
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /** Three replicas holding hostPort 8080 on three nodes: the stepped scale-old-replicaset (pods patch). */
@@ -367,7 +368,7 @@ async function daemonSetRun(): Promise<void> {
     (await watchRollout(client, NODE_AGENT, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
       .outcome,
   ).toBe('complete');
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /**
@@ -428,7 +429,54 @@ async function statefulSetRun(): Promise<void> {
       .outcome,
   ).toBe('complete');
   await scanCluster(client, { namespace: 'payments' });
-  recorded.push(...sim.requests);
+  record(sim);
+}
+
+/**
+ * The GPU tracker as an Argo Rollout, its canary pod Pending on the stable pod's GPU: the
+ * Rollout and its ReplicaSets read, a pod's owner, the canary-bounds fix (dry run, apply,
+ * the Rollout watched to its pause step), the abort on the status subresource (dry run,
+ * apply) and a scan listing Rollouts.
+ */
+async function argoRolloutRun(): Promise<void> {
+  const { sim, client } = await start('sim/scenarios/gpu-deadlock-rollout.yaml', 'argo-rollout');
+  const ref: WorkloadRef = { kind: 'Rollout', namespace: 'vision', name: 'vision-object-tracker' };
+  const phase = (): string | undefined =>
+    (sim.get('Rollout', ref.namespace, ref.name) as { status?: { phase?: string } }).status?.phase;
+  await sim.waitFor(() => phase() === 'Healthy', 15_000);
+  const res = await fetch(`${sim.url}/apis/argoproj.io/v1alpha1/namespaces/vision/rollouts/${ref.name}`, {
+    method: 'PATCH',
+    headers: { 'Content-Type': 'application/json-patch+json' },
+    body: JSON.stringify([
+      { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'vision/boost-track-app:1.1' },
+    ]),
+  });
+  expect(res.status).toBe(200);
+  await sim.waitFor(
+    () => (sim.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+    15_000,
+  );
+  sim.clearRequests();
+  const stuck = diagnose(await collectSnapshot(client, ref));
+  expect(stuck.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+  const pod = livePods(sim, ref.namespace)[0];
+  expect(await resolveWorkloadForPod(client, ref.namespace, pod?.metadata.name ?? '')).toEqual(ref);
+  const generation = await applyAndRecord(client, planOf(stuck.remediations, 'set-rolling-update'));
+  expect(
+    (await watchRollout(client, ref, { timeoutMs: 20_000, sinceGeneration: generation, pollMs: 200 }))
+      .outcome,
+  ).toBe('paused');
+  // At its pause step the update is still under way: abort it (the status subresource).
+  const [abort] = buildAbortRolloutPlans(new AnalysisContext(await collectSnapshot(client, ref)), {
+    code: 'ProgressDeadlineExceeded',
+    severity: 'critical',
+    summary: '',
+    evidence: [],
+  });
+  if (!abort) throw new Error('no abort-rollout plan');
+  await applyAndRecord(client, abort);
+  await scanCluster(client, { namespace: ref.namespace });
+  record(sim);
 }
 
 async function steppedRun(): Promise<void> {
@@ -442,7 +490,7 @@ async function steppedRun(): Promise<void> {
   expect(await dryRunPlan(client, stepped)).toMatchObject({ ok: true });
   const result = await applyPlan(client, stepped, { step: { pollMs: 20, stepTimeoutMs: 15_000 } });
   expect(result.status).toBe('applied');
-  recorded.push(...sim.requests);
+  record(sim);
 }
 
 /**
@@ -513,8 +561,23 @@ async function ownerRun(): Promise<void> {
     const snapshot = await collectSnapshot(client, { kind: 'Deployment', namespace: 'web', name });
     expect(snapshot.ownerSettings?.state, name).toBe('read');
   }
-  recorded.push(...sim.requests);
+  record(sim);
 }
+
+/**
+ * Keeps what the worker sent. A path the simulator serves nothing at (a CRD that is not
+ * installed: Argo Rollouts in most runs) is still a resource request to RBAC, which the
+ * API server authorizes from the path before it answers 404: it is recorded as one.
+ */
+function record(sim: Simulator): void {
+  for (const r of sim.requests) {
+    const unserved = r.resource === '' ? UNSERVED.exec(r.path) : null;
+    recorded.push(unserved ? { ...r, resource: unserved[1] ?? '', verb: unserved[2] ? 'get' : 'list' } : r);
+  }
+}
+
+/** /apis/argoproj.io/v1alpha1/[namespaces/NS/]rollouts[/NAME] with no CRD behind it. */
+const UNSERVED = /^\/apis\/argoproj\.io\/v1alpha1\/(?:namespaces\/[^/]+\/)?(rollouts)(\/[^/]+)?$/;
 
 /** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
 function permissionOf(r: RecordedRequest): string {
@@ -573,7 +636,9 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     await ownerRun();
     await daemonSetRun();
     await statefulSetRun();
+    await argoRolloutRun();
     expect([...dryRun].sort()).toEqual([
+      'abort-rollout',
       'delete-pods',
       'exclude-node',
       'rollout-restart',
