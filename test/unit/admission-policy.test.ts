@@ -503,3 +503,90 @@ describe(`${FILE}: DeviceTaintRules (taint-device)`, () => {
     expect(denials(create, denied[0], null, 'system:admin')).toEqual([]);
   });
 });
+
+describe(`${FILE}: Argo Rollouts`, () => {
+  const spec = policy('rollout-doctor-worker-rollouts');
+  const status = policy('rollout-doctor-worker-rollouts-status');
+  type Ro = {
+    metadata: Record<string, unknown>;
+    spec: Record<string, unknown> & {
+      strategy: { canary: Record<string, unknown> };
+      template: { spec: Record<string, unknown> };
+    };
+    status: Record<string, unknown>;
+  };
+  function rollout(edit: (r: Ro) => void = () => undefined): Ro {
+    const r: Ro = {
+      metadata: {
+        name: 'tracker',
+        namespace: 'vision',
+        annotations: { 'rollout.argoproj.io/revision': '2' },
+      },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'tracker' } },
+        strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }], canaryService: 'tracker-canary' } },
+        template: { spec: { containers: [{ name: 'tracker', image: 'vision/boost-track-app:1.1' }] } },
+      },
+      status: {
+        phase: 'Progressing',
+        currentPodHash: 'b2',
+        stableRS: 'a1',
+        currentStepIndex: 0,
+        pauseConditions: [{ reason: 'CanaryPauseStep', startTime: '2026-11-24T10:00:00Z' }],
+      },
+    };
+    edit(r);
+    return r;
+  }
+
+  it('matches updates of Rollouts and of their status subresource, by the worker only', () => {
+    expect(spec.spec.matchConstraints.resourceRules[0]?.resources).toEqual(['rollouts']);
+    expect(status.spec.matchConstraints.resourceRules[0]?.resources).toEqual(['rollouts/status']);
+    const promoted = rollout((r) => (r.status.promoteFull = true));
+    expect(denials(status, promoted, rollout(), 'system:serviceaccount:argo-rollouts:argo-rollouts')).toEqual(
+      [],
+    );
+  });
+
+  it("admits the canary-bounds fix (set, and its Undo's removal) and nothing else of the spec", () => {
+    const fixed = rollout((r) => Object.assign(r.spec.strategy.canary, { maxSurge: 0, maxUnavailable: 1 }));
+    expect(denials(spec, fixed, rollout())).toEqual([]);
+    expect(denials(spec, rollout(), fixed)).toEqual([]);
+    const denied = [
+      rollout((r) => (r.spec.strategy.canary.steps = [])),
+      rollout((r) => (r.spec.strategy.canary.canaryService = 'other')),
+      rollout((r) => ((r.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil:1')),
+      rollout((r) => (r.spec.replicas = 0)),
+      rollout((r) => (r.spec.paused = true)),
+      rollout((r) => (r.metadata.annotations = {})),
+      rollout((r) => (r.spec.strategy = { blueGreen: { activeService: 'x' } } as never)),
+    ];
+    for (const r of denied) expect(denials(spec, r, rollout()), JSON.stringify(r.spec)).not.toEqual([]);
+  });
+
+  it('admits setting status.abort to true, and no other status write (a promote is one)', () => {
+    expect(
+      denials(
+        status,
+        rollout((r) => (r.status.abort = true)),
+        rollout(),
+      ),
+    ).toEqual([]);
+    // Each with the abort the policy admits, so only the other write can be what it denies.
+    const aborted = (edit: (r: Ro) => void): Ro =>
+      rollout((r) => {
+        r.status.abort = true;
+        edit(r);
+      });
+    const denied = [
+      aborted((r) => (r.status.promoteFull = true)),
+      aborted((r) => delete r.status.pauseConditions),
+      aborted((r) => (r.status.currentStepIndex = 2)),
+      aborted((r) => (r.status.stableRS = 'b2')),
+      aborted((r) => (r.metadata.labels = { evil: 'yes' })),
+      rollout((r) => (r.status.abort = false)),
+    ];
+    for (const r of denied) expect(denials(status, r, rollout()), JSON.stringify(r.status)).not.toEqual([]);
+  });
+});
