@@ -130,7 +130,7 @@ describe('default install (HTTP mode, bundled Redis)', () => {
       'ValidatingAdmissionPolicy',
       'ValidatingAdmissionPolicyBinding',
     ]);
-    expect(byKind(objects, 'ValidatingAdmissionPolicy')).toHaveLength(6);
+    expect(byKind(objects, 'ValidatingAdmissionPolicy')).toHaveLength(8);
     // Secrets are referenced, never templated from values by default.
     expect(byKind(objects, 'Secret')).toEqual([]);
   });
@@ -285,13 +285,13 @@ describe('the admission policy follows what the server serves', () => {
     byKind(helmTemplate(o), 'ValidatingAdmissionPolicy').length;
 
   it('is on by default, offline on Kubernetes 1.30 and later', () => {
-    expect(policies({})).toBe(6);
-    expect(policies({ kubeVersion: '1.30.0' })).toBe(6);
+    expect(policies({})).toBe(8);
+    expect(policies({ kubeVersion: '1.30.0' })).toBe(8);
   });
 
   it('against a cluster, the served kind decides: rendered where listed, the install refused where missing', () => {
     const served = ['apps/v1/Deployment', 'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy'];
-    expect(policies({ apiVersions: served, kubeVersion: '1.31.0' })).toBe(6);
+    expect(policies({ apiVersions: served, kubeVersion: '1.31.0' })).toBe(8);
     // A 1.29 API server lists admissionregistration.k8s.io/v1 (webhooks) but not this kind.
     const error = helmTemplateError({ apiVersions: ['apps/v1/Deployment'], kubeVersion: '1.29.4' });
     expect(error).toMatch(/does not serve admissionregistration\.k8s\.io\/v1 ValidatingAdmissionPolicy/);

@@ -731,7 +731,7 @@ describe('deploy/', () => {
       .filter((d) => d.kind === 'ValidatingAdmissionPolicyBinding')
       .map((d) => d.spec.policyName);
     expect(sorted(bound as string[])).toEqual(sorted(policies.map((p) => p.metadata.name)));
-    expect(policies).toHaveLength(6);
+    expect(policies).toHaveLength(8);
     for (const p of policies)
       expect(p.spec.matchConditions?.map((c) => c.expression)).toEqual([
         "request.userInfo.username == 'system:serviceaccount:rollout-doctor:rollout-doctor-worker'",
