@@ -23,7 +23,9 @@ interface Policy {
   kind: string;
   metadata: { name: string };
   spec: {
-    matchConstraints: { resourceRules: { resources: string[]; operations: string[] }[] };
+    matchConstraints: {
+      resourceRules: { apiGroups?: string[]; resources: string[]; operations: string[] }[];
+    };
     matchConditions: { expression: string }[];
     validations: { expression: string; message: string }[];
   };
@@ -198,10 +200,15 @@ describe(`${FILE}: DaemonSets (the same policy)`, () => {
 describe(`${FILE}: Deployments`, () => {
   const p = policy('rollout-doctor-worker-deployments');
 
-  it('matches updates of Deployments, DaemonSets and StatefulSets by the worker only', () => {
+  it('matches updates of Deployments, DaemonSets, StatefulSets and Argo Rollouts by the worker only', () => {
     expect(p.spec.matchConstraints.resourceRules).toEqual([
       expect.objectContaining({
         resources: ['deployments', 'daemonsets', 'statefulsets'],
+        operations: ['UPDATE'],
+      }),
+      expect.objectContaining({
+        apiGroups: ['argoproj.io'],
+        resources: ['rollouts'],
         operations: ['UPDATE'],
       }),
     ]);
@@ -556,13 +563,28 @@ describe(`${FILE}: Argo Rollouts`, () => {
     const denied = [
       rollout((r) => (r.spec.strategy.canary.steps = [])),
       rollout((r) => (r.spec.strategy.canary.canaryService = 'other')),
-      rollout((r) => ((r.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil:1')),
       rollout((r) => (r.spec.replicas = 0)),
       rollout((r) => (r.spec.paused = true)),
       rollout((r) => (r.metadata.annotations = {})),
       rollout((r) => (r.spec.strategy = { blueGreen: { activeService: 'x' } } as never)),
     ];
     for (const r of denied) expect(denials(spec, r, rollout()), JSON.stringify(r.spec)).not.toEqual([]);
+  });
+
+  it('lets the workload policy judge the pod template: the node exclusion passes, an image change does not', () => {
+    const workload = policy('rollout-doctor-worker-deployments');
+    expect(workload.spec.matchConstraints.resourceRules.map((r) => r.resources)).toContainEqual(['rollouts']);
+    const excluded = rollout((r) => {
+      r.spec.template.spec.affinity = excludeNodeFromAffinity(undefined, 'gpu-node-2');
+    });
+    expect(denials(workload, excluded, rollout())).toEqual([]);
+    expect(denials(spec, excluded, rollout())).toEqual([]);
+    const image = rollout(
+      (r) => ((r.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil:1'),
+    );
+    expect(denials(workload, image, rollout())).toEqual([
+      "of the pod template's spec the worker may change only affinity.nodeAffinity",
+    ]);
   });
 
   it('admits setting status.abort to true, and no other status write (a promote is one)', () => {

@@ -258,3 +258,53 @@ describe("the controller's phase, as it wrote it", () => {
     expect(diagnosis.remediations.map((p) => p.kind)).toContain('abort-rollout');
   });
 });
+
+describe('Argo Rollout crash loop on one node', () => {
+  /** Three replicas, Healthy; the pod on the node with the other kernel crash-loops. */
+  function api(workloadRef = false) {
+    const nodes = [
+      makeNode('node-a'),
+      makeNode('node-b', { kernelVersion: '6.8.0-1009-aws' }),
+      makeNode('node-c'),
+    ];
+    const rollout = makeRollout('api', {
+      replicas: 3,
+      status: {
+        observedGeneration: '2',
+        phase: 'Progressing',
+        message: 'updated replicas are still becoming available',
+        currentPodHash: 'b2',
+        stableRS: 'b2',
+        replicas: 3,
+        updatedReplicas: 3,
+        availableReplicas: 2,
+      },
+    });
+    const rs = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 3, available: 2 });
+    if (workloadRef)
+      rollout.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api-template' };
+    const pods = [
+      makeRolloutPod(rs, 'p1', 'node-a', { phase: 'Running' }),
+      makeRolloutPod(rs, 'p2', 'node-b', { phase: 'CrashLoopBackOff', restarts: 9, exitCode: 1 }),
+      makeRolloutPod(rs, 'p3', 'node-c', { phase: 'Running' }),
+    ];
+    return makeRolloutSnapshot({ rollout, replicaSets: [rs], pods, nodes });
+  }
+
+  it("blames the node and offers the exclusion in the Rollout's template, saying it is a new update through the canary steps", () => {
+    const diagnosis = diagnose(api());
+    expect(diagnosis.findings[0]?.code).toBe('CrashLoopOnNode');
+    const exclude = diagnosis.remediations.find((p) => p.kind === 'exclude-node');
+    expect(exclude?.patch?.type).toBe('json');
+    expect(exclude?.warnings.join(' ')).toContain('it goes through the canary steps');
+    // No restart annotation on a Rollout: Argo restarts through spec.restartAt.
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('rollout-restart');
+  });
+
+  it('offers no exclusion when the template lives in the Deployment a workloadRef names, and says so', () => {
+    const diagnosis = diagnose(api(true));
+    expect(diagnosis.findings[0]?.code).toBe('CrashLoopOnNode');
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('exclude-node');
+    expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('workloadRef');
+  });
+});

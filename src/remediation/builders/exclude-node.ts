@@ -28,15 +28,15 @@
  */
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { Affinity, Deployment, Node, PodSpec } from '../../diagnosis/k8s.js';
+import type { Affinity, ArgoRollout, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
-import type { RemediationPlan } from '../plan.js';
+import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
-import { antiAffinityOnePerNode, nodeAgentRole, rollingUpdateSurges } from './template-facts.js';
+import { antiAffinityOnePerNode, nodeAgentRole } from './template-facts.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
 export const AFFINITY_PATH = '/spec/template/spec/affinity';
@@ -52,9 +52,22 @@ export function buildExcludeNodePlans(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
   picture = pictureOf(ctx, finding),
+  notOffered?: NotOffered,
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
+  // A Rollout with a workloadRef takes its template from another object: this patch would not reach it.
+  const ref =
+    snapshot.target.kind === 'Rollout'
+      ? (workloadObject(snapshot) as ArgoRollout).spec.workloadRef
+      : undefined;
+  if (ref) {
+    notOffered?.(
+      'exclude-node',
+      `the Rollout takes its pod template from ${ref.kind ?? 'another object'} ${ref.name ?? ''} (workloadRef): exclude the node there`,
+    );
+    return [];
+  }
   const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
   if (badNodes.some((n) => n === undefined)) return [];
   const exclusion = exclusionOf(picture, badNodes);
@@ -104,7 +117,8 @@ export function buildExcludeNodePlans(
         ? daemonSetWarnings(snapshot, picture)
         : [
             ...statefulSetWarnings(snapshot, picture),
-            ...warnings(snapshot, deployment as Deployment, patchedSpec, eligibleAfter, replicas),
+            ...warnings(snapshot, patchedSpec, eligibleAfter, replicas),
+            ...rolloutWarnings(snapshot),
             ...roomWarnings(room, replicas, snapshot),
           ],
       patch: { type: 'json', body: patch },
@@ -308,13 +322,7 @@ function impactText(
   );
 }
 
-function warnings(
-  snapshot: WorkloadSnapshot,
-  deployment: Deployment,
-  spec: PodSpec,
-  eligible: Node[],
-  replicas: number,
-): string[] {
+function warnings(snapshot: WorkloadSnapshot, spec: PodSpec, eligible: Node[], replicas: number): string[] {
   const list: string[] = [];
   const onePerNode = antiAffinityOnePerNode(spec, podTemplateOf(snapshot).metadata?.labels ?? {});
   if (onePerNode && replicas > eligible.length) {
@@ -322,7 +330,7 @@ function warnings(
       `A required pod anti-affinity allows one pod per node, and only ${eligible.length} node(s) stay eligible for ` +
         `${replicas} replicas: ${replicas - eligible.length} replica(s) will stay Pending.`,
     );
-  } else if (onePerNode && replicas === eligible.length && rollingUpdateSurges(deployment)) {
+  } else if (onePerNode && replicas === eligible.length && surges(snapshot)) {
     list.push(
       `A required pod anti-affinity allows one pod per node and ${eligible.length} node(s) stay eligible for ` +
         `${replicas} replicas: the rolling update's surge pod has no free node and the rollout can stall ` +
@@ -340,6 +348,29 @@ function warnings(
     );
   }
   return list;
+}
+
+/** The workload's controller starts new pods before old ones go (its kind module resolves the strategy). */
+function surges(snapshot: WorkloadSnapshot): boolean {
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const strategy = kind.strategy(object);
+  return (
+    strategy.type === 'RollingUpdate' &&
+    (strategy.maxSurge?.value ?? 0) > 0 &&
+    kind.desiredReplicas(object) > 0
+  );
+}
+
+/**
+ * An Argo Rollout: the template change is a new update, which goes through the canary
+ * steps (or the blue-green preview and promotion) like any release.
+ */
+function rolloutWarnings(snapshot: WorkloadSnapshot): string[] {
+  if (snapshot.target.kind !== 'Rollout') return [];
+  return [
+    'On a Rollout this is a new update: it goes through the canary steps (or the blue-green preview and promotion) as a release does, pausing where they pause; the crashing pods leave the node only as the update replaces them.',
+  ];
 }
 
 const GAP_REASON: Record<CoverageGap['reason'], string> = {

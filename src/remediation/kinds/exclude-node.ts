@@ -60,8 +60,10 @@ function exclusionWords(plan: WorkloadPatchPlan, room: number): string {
 
 export const excludeNode = workloadPatchKind({
   kind: 'exclude-node',
-  workloads: ['Deployment', 'DaemonSet', 'StatefulSet'],
-  answers: { CrashLoopOnNode: (ctx, finding) => buildExcludeNodePlans(ctx, finding) },
+  workloads: ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'],
+  answers: {
+    CrashLoopOnNode: (ctx, finding, notOffered) => buildExcludeNodePlans(ctx, finding, undefined, notOffered),
+  },
   paths: (workload) => [workloadPaths(workload).requiredNodeAffinity],
   change: (plan, target, room) => {
     const head = `Keep ${target} off `;
