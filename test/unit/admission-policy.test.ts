@@ -579,9 +579,9 @@ describe(`${FILE}: Argo Rollouts`, () => {
     });
     expect(denials(workload, excluded, rollout())).toEqual([]);
     expect(denials(spec, excluded, rollout())).toEqual([]);
-    const image = rollout(
-      (r) => ((r.spec.template.spec.containers as { image: string }[])[0]!.image = 'evil:1'),
-    );
+    const image = rollout((r) => {
+      r.spec.template.spec.containers = [{ name: 'tracker', image: 'evil:1' }];
+    });
     expect(denials(workload, image, rollout())).toEqual([
       "of the pod template's spec the worker may change only affinity.nodeAffinity",
     ]);
