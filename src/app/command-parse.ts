@@ -19,9 +19,9 @@ export const USAGE = [
   '*Usage*',
   '`/rollout-doctor NAME [-n NAMESPACE] [--cluster CLUSTER]`: why is deployment NAME stuck or crashing?',
   '`/rollout-doctor deployment/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same',
-  '`/rollout-doctor daemonset/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same for a DaemonSet (`ds/NAME`)',
+  '`/rollout-doctor daemonset/NAME [-n NAMESPACE] [--cluster CLUSTER]`: the same for a DaemonSet (`ds/NAME`); `statefulset/NAME` (`sts/NAME`) and `rollout/NAME` (an Argo Rollout) alike',
   '`/rollout-doctor diagnose TYPE/NAME [-n NAMESPACE]`: the same, as the command line says it',
-  '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments and DaemonSets that are stuck or at risk',
+  '`/rollout-doctor scan [-n NAMESPACE] [--cluster CLUSTER]`: find Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk',
   '`/rollout-doctor help`: this message',
   'NAMESPACE defaults to `default`; `scan` without `-n` scans every namespace.',
 ].join('\n');

@@ -1,5 +1,5 @@
 /** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
-import type { ResolvedValue } from '../diagnosis/strategy.js';
+import type { ResolvedStrategy, ResolvedValue } from '../diagnosis/strategy.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
 import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
@@ -226,15 +226,30 @@ const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
   unknown: 'default value',
 };
 
+/** How an Argo Rollout's strategy is named in the evidence. */
+const ARGO_STRATEGY: Record<NonNullable<ResolvedStrategy['argo']>, string> = {
+  canary: 'Canary (Argo Rollouts)',
+  trafficRouted: 'Canary with traffic routing (Argo Rollouts)',
+  blueGreen: 'BlueGreen (Argo Rollouts)',
+};
+
 function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Style): string[] {
   const s = evidence.strategy;
   const perNode = s.per === 'node';
-  const head = `${style.bold('Strategy:')} ${s.type}, ${perNode ? 'nodes' : 'replicas'} ${evidence.replicas}`;
+  const head = `${style.bold('Strategy:')} ${s.argo ? ARGO_STRATEGY[s.argo] : s.type}, ${perNode ? 'nodes' : 'replicas'} ${evidence.replicas}`;
+  if (s.argo === 'blueGreen' || s.argo === 'trafficRouted') {
+    return [
+      head,
+      s.argo === 'blueGreen'
+        ? `  the preview ReplicaSet starts ${s.maxSurge?.value ?? evidence.replicas} pod(s) beside the active ones, which all stay until promotion`
+        : `  the canary's pods start beside the stable ReplicaSet, which keeps all ${evidence.replicas} pod(s) until promotion (maxSurge and maxUnavailable do not apply)`,
+    ];
+  }
   if (s.type === 'Recreate') return [head, '  old pods are stopped before new ones start'];
   if (s.type === 'OnDelete') return [head, '  a pod is replaced only when someone deletes it'];
   const value = (label: string, v: ResolvedValue | null): string =>
     v
-      ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${SOURCE_WORDS[v.source]})`
+      ? `  ${label.padEnd(15)} ${String(v.raw).padEnd(5)} -> ${v.value}  (${s.argo && v.source === 'default' ? 'Argo Rollouts default, not set in the manifest' : SOURCE_WORDS[v.source]})`
       : `  ${label.padEnd(15)} -`;
   const lines = [head, value('maxSurge', s.maxSurge), value('maxUnavailable', s.maxUnavailable)];
   if (s.maxSurge && s.maxUnavailable && s.maxSurge.value >= 1 && s.maxUnavailable.value === 0) {
@@ -246,7 +261,7 @@ function strategy(evidence: Extract<Evidence, { type: 'strategy' }>, style: Styl
             `(maxSurge rounds percentages up, maxUnavailable rounds down, against ${evidence.replicas} replica(s))`,
     );
   }
-  if ([s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string')) {
+  if (!s.argo && [s.maxSurge, s.maxUnavailable].some((v) => typeof v?.raw === 'string')) {
     lines.push(
       '  (`kubectl describe` prints the percentages unresolved; the numbers after -> are what the controller uses)',
     );

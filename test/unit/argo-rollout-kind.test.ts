@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ArgoRollout, Node } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { hasProblems } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
 import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
@@ -130,6 +131,11 @@ describe('Argo Rollout surge deadlock', () => {
       { path: '/status/stableRS', value: 'a1' },
     ]);
     expect(abort?.summary).toContain('ReplicaSet tracker-b2 (revision 2) to 0');
+    // The evidence names the canary and Argo's defaults, not a Deployment's.
+    const text = renderText(diagnosis);
+    expect(text).toContain('Strategy: Canary (Argo Rollouts), replicas 1');
+    expect(text).toContain('maxSurge        25%   -> 1  (Argo Rollouts default, not set in the manifest)');
+    expect(text).not.toContain('kubectl describe');
   });
 
   it('blue-green: no field lets the active pod go first, so only the abort, and the strategy fix says why it is absent', () => {

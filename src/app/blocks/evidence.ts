@@ -95,6 +95,10 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
       const perNode = s.per === 'node';
       const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
       if (s.type !== 'RollingUpdate') return mrkdwn`:gear: *Strategy:* ${s.type} at ${at}`;
+      if (s.argo === 'blueGreen')
+        return mrkdwn`:gear: *Strategy:* BlueGreen at ${at}: the preview pods start beside the active ones, which stay until promotion`;
+      if (s.argo === 'trafficRouted')
+        return mrkdwn`:gear: *Strategy:* canary with traffic routing at ${at}: the stable pods all stay until promotion`;
       const surge = s.maxSurge?.value ?? 0;
       const unavailable = s.maxUnavailable?.value ?? 0;
       const why =
@@ -103,7 +107,7 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
             ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
             : ': new pods start first, old pods stay until the new ones are Ready'
           : '';
-      return mrkdwn`:gear: *Strategy:* RollingUpdate at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
+      return mrkdwn`:gear: *Strategy:* ${s.argo === 'canary' ? 'canary' : 'RollingUpdate'} at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
     }
     case 'scheduling': {
       // A plugin error (parsed.aborted) counts no node: its text is the message.
@@ -178,10 +182,14 @@ export function evidenceBlocks(evidence: Evidence): Block[] {
       const s = evidence.strategy;
       if (s.type === 'Recreate')
         return proseSections(mrkdwn`*Strategy:* Recreate, replicas ${evidence.replicas}`);
+      if (s.argo === 'blueGreen' || s.argo === 'trafficRouted')
+        return proseSections(
+          mrkdwn`*Strategy:* ${s.argo === 'blueGreen' ? 'BlueGreen' : 'canary with traffic routing'} (Argo Rollouts), replicas ${evidence.replicas}: the stable pods all stay until promotion`,
+        );
       const v = (x: typeof s.maxSurge): string =>
         x ? `${x.value} (${String(x.raw)}${x.source === 'explicit' ? '' : ', default'})` : 'n/a';
       return proseSections(
-        mrkdwn`*Strategy:* RollingUpdate, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
+        mrkdwn`*Strategy:* ${s.argo === 'canary' ? 'canary (Argo Rollouts)' : 'RollingUpdate'}, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
       );
     }
     case 'node-capacity':

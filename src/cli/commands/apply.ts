@@ -21,14 +21,16 @@ const HELP = `Usage: rollout-doctor apply TYPE/NAME -n NAMESPACE --remediation K
                              [--context C] [--kubeconfig F] [--timeout SECONDS]
                              [--argocd-namespace NS]
 
-Diagnoses the workload (deployment/NAME, daemonset/NAME; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
+Diagnoses the workload (deployment/NAME, daemonset/NAME, statefulset/NAME, rollout/NAME
+for an Argo Rollout; a bare NAME is a Deployment), shows exactly what the chosen remediation writes (the object
 it patches, creates or deletes, and the patch) and what the API server's dry run says
 it changes, asks for confirmation, applies it, and follows what it moves until that
 completes, fails or --timeout (default 300) passes: the rollout, or for delete-pods and
 taint-device (no pod template change) the replacement pods becoming Ready. After a
 write it prints "To undo: rollout-doctor undo ID" (see \`rollout-doctor undo --help\`).
   --remediation  a remediation kind (set-rolling-update, set-recreate, exclude-node,
-                 rollout-restart, delete-pods, scale-old-replicaset, taint-device)
+                 rollout-restart, delete-pods, scale-old-replicaset, taint-device,
+                 abort-rollout)
                  or a plan id from \`diagnose -o json\`
   --yes          apply without asking (for scripts); without it a terminal is required
   --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict

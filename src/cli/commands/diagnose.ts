@@ -22,15 +22,19 @@ import {
 } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
-const HELP = `Usage: rollout-doctor diagnose deployment/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
+const HELP = `Usage: rollout-doctor diagnose TYPE/NAME [-n NAMESPACE] [--context C] [--kubeconfig F]
                                 [--from-file DUMP] [--argocd-namespace NS] [-o text|json]
 
-Explains why a Deployment's rollout is stuck or its pods crash, and what would fix it.
-  -n, --namespace   namespace of the Deployment (default: the context's namespace, else "default")
+Explains why a workload's rollout is stuck or its pods crash, and what would fix it.
+TYPE/NAME: deployment/NAME (or a bare NAME), daemonset/NAME (ds), statefulset/NAME (sts),
+rollout/NAME (an Argo Rollout, ro), as kubectl spells them.
+  -n, --namespace   namespace of the workload (default: the context's namespace, else "default")
   --from-file DUMP  read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
                     instead of the cluster, e.g.
                     kubectl get deploy,rs,pods,events,nodes,pvc -n NS -o yaml \\
                       --show-managed-fields > dump.yaml
+                    (a DaemonSet or StatefulSet: ds or sts and controllerrevisions
+                    instead of deploy,rs; an Argo Rollout: rollouts,rs)
                     (several outputs may be joined, separated by ---: README "Command line")
   --context, --kubeconfig  which cluster to read (live mode only)
   --argocd-namespace NS  where Argo CD's Applications live, for a tracking id that

@@ -13,14 +13,15 @@ import type { ScanReport } from '../../kube/read/scan.js';
 
 const HELP = `Usage: rollout-doctor scan [-n NAMESPACE | -A] [--context C] [--kubeconfig F] [--from-file DUMP] [-o text|json]
 
-Lists Deployments whose rollout is stuck, and those whose next rollout would deadlock
-(a surging strategy on a scarce resource with no spare on the eligible nodes).
+Lists workloads (Deployments, DaemonSets, StatefulSets, Argo Rollouts where installed)
+whose rollout is stuck, and those whose next rollout would deadlock (a surging strategy
+on a scarce resource with no spare on the eligible nodes).
   -n, --namespace       namespace to scan (default: the context's namespace, else "default")
   -A, --all-namespaces  scan every namespace
   --context, --kubeconfig  which cluster to read
   --from-file DUMP      read objects from a \`kubectl get ... -o yaml\` dump ("-" for stdin)
   -o, --output          text (default) or json
-Exit status: 0 nothing found, 1 Deployments listed, 2 bad arguments or input, 3 cluster
+Exit status: 0 nothing found, 1 workloads listed, 2 bad arguments or input, 3 cluster
 unreachable or forbidden, 4 internal error (a bug).
 `;
 
