@@ -3,7 +3,8 @@
  * diagnosis of the node agent DaemonSet mid-deadlock (its surge pod Pending beside the
  * old pod on one node, hostPort 9100; one pod on every node), and of the ledger
  * StatefulSet stuck at its forced rollback (3 pods, the template reverted, ledger-2
- * still crash-looping at the bad revision): API requests, wall time, and whether the
+ * still crash-looping at the bad revision), and of the tracker Argo Rollout (a canary pod
+ * Pending on the GPU its stable pod holds): API requests, wall time, and whether the
  * verdict survives the size. Static simulator, no controllers.
  * Run: `npx tsx bench/workload-kinds.ts`.
  */
@@ -277,6 +278,144 @@ export function statefulSetCluster(nodes: number): object[] {
   return objects;
 }
 
+export const TRACKER = { kind: 'Rollout' as const, namespace: 'vision', name: 'tracker' };
+const RO_UID = 'uid-ro-tracker';
+
+/**
+ * `nodes` nodes (node-0 has the only GPU); the tracker Rollout (a basic canary, 1
+ * replica, pinned to node-0) mid-update: its stable pod holds the GPU, its canary pod is
+ * Pending with the scheduler's FailedScheduling.
+ */
+export function rolloutCluster(nodes: number): object[] {
+  const image = (tag: string): string => `registry.example.com/vision/tracker:${tag}`;
+  const podTemplate = (tag: string, hash?: string): { metadata: object; spec: object } => ({
+    metadata: { labels: { app: 'tracker', ...(hash ? { 'rollouts-pod-template-hash': hash } : {}) } },
+    spec: {
+      nodeSelector: { 'kubernetes.io/hostname': 'node-0' },
+      containers: [
+        {
+          name: 'tracker',
+          image: image(tag),
+          resources: { limits: { 'nvidia.com/gpu': '1' }, requests: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
+    },
+  });
+  const replicaSet = (hash: string, tag: string, revision: number, available: number): object => ({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    metadata: {
+      name: `tracker-${hash}`,
+      namespace: 'vision',
+      uid: `uid-rs-${hash}`,
+      labels: { app: 'tracker', 'rollouts-pod-template-hash': hash },
+      annotations: { 'rollout.argoproj.io/revision': String(revision) },
+      ownerReferences: [
+        {
+          apiVersion: 'argoproj.io/v1alpha1',
+          kind: 'Rollout',
+          name: 'tracker',
+          uid: RO_UID,
+          controller: true,
+        },
+      ],
+    },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'tracker', 'rollouts-pod-template-hash': hash } },
+      template: podTemplate(tag, hash),
+    },
+    status: { replicas: 1, readyReplicas: available, availableReplicas: available },
+  });
+  const pod = (hash: string, tag: string, running: boolean): object => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: `tracker-${hash}-x${running ? 'a' : 'b'}`,
+      namespace: 'vision',
+      uid: `uid-pod-${hash}`,
+      creationTimestamp: T0,
+      labels: { app: 'tracker', 'rollouts-pod-template-hash': hash },
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: `tracker-${hash}`,
+          uid: `uid-rs-${hash}`,
+          controller: true,
+        },
+      ],
+    },
+    spec: { ...podTemplate(tag, hash).spec, ...(running ? { nodeName: 'node-0' } : {}) },
+    status: running
+      ? {
+          phase: 'Running',
+          conditions: [{ type: 'Ready', status: 'True' }],
+          containerStatuses: [
+            { name: 'tracker', ready: true, restartCount: 0, state: { running: { startedAt: T0 } } },
+          ],
+        }
+      : {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+        },
+  });
+  const objects: object[] = [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'vision' } }];
+  for (let i = 0; i < nodes; i += 1) {
+    const n = node(`node-${i}`) as {
+      status: { capacity: Record<string, string>; allocatable: Record<string, string> };
+    };
+    if (i === 0) {
+      n.status.capacity = { ...n.status.capacity, 'nvidia.com/gpu': '1' };
+      n.status.allocatable = { ...n.status.allocatable, 'nvidia.com/gpu': '1' };
+    }
+    objects.push(n);
+  }
+  objects.push(
+    {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'tracker', namespace: 'vision', uid: RO_UID, generation: 2 },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'tracker' } },
+        strategy: { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+        template: podTemplate('1.1'),
+      },
+      status: {
+        observedGeneration: '2',
+        phase: 'Progressing',
+        message: 'more replicas need to be updated',
+        currentPodHash: 'b2b2b2',
+        stableRS: 'a1a1a1',
+        currentStepIndex: 0,
+        replicas: 2,
+        updatedReplicas: 1,
+        readyReplicas: 1,
+        availableReplicas: 1,
+      },
+    },
+    replicaSet('a1a1a1', '1.0', 1, 1),
+    replicaSet('b2b2b2', '1.1', 2, 0),
+    pod('a1a1a1', '1.0', true),
+    pod('b2b2b2', '1.1', false),
+    {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'tracker-b2b2b2-xb.1', namespace: 'vision' },
+      involvedObject: { kind: 'Pod', name: 'tracker-b2b2b2-xb', namespace: 'vision', uid: 'uid-pod-b2b2b2' },
+      reason: 'FailedScheduling',
+      type: 'Warning',
+      message: `0/${nodes} nodes are available: 1 Insufficient nvidia.com/gpu, ${nodes - 1} node(s) didn't match Pod's node affinity/selector. preemption: 0/${nodes} nodes are available: 1 No preemption victims found for incoming pod, ${nodes - 1} Preemption is not helpful for scheduling.`,
+      source: { component: 'default-scheduler' },
+      firstTimestamp: T0,
+      lastTimestamp: T0,
+      count: 1,
+    },
+  );
+  return objects;
+}
+
 export interface DaemonSetFigures {
   nodes: number;
   requests: number;
@@ -293,9 +432,13 @@ export async function measureStatefulSet(nodes: number, runs = 3): Promise<Daemo
   return measureKind(statefulSetCluster(nodes), LEDGER, nodes, runs);
 }
 
+export async function measureRollout(nodes: number, runs = 3): Promise<DaemonSetFigures> {
+  return measureKind(rolloutCluster(nodes), TRACKER, nodes, runs);
+}
+
 async function measureKind(
   scenario: object[],
-  target: typeof AGENT | typeof LEDGER,
+  target: typeof AGENT | typeof LEDGER | typeof TRACKER,
   nodes: number,
   runs: number,
 ): Promise<DaemonSetFigures> {
@@ -329,12 +472,14 @@ async function measureKind(
 export interface KindBench {
   daemonSet: { small: DaemonSetFigures; large: DaemonSetFigures };
   statefulSet: { small: DaemonSetFigures; large: DaemonSetFigures };
+  rollout: { small: DaemonSetFigures; large: DaemonSetFigures };
 }
 
 export async function runWorkloadKindsBench(): Promise<KindBench> {
   return {
     daemonSet: { small: await measureDaemonSet(10), large: await measureDaemonSet(5000, 2) },
     statefulSet: { small: await measureStatefulSet(10), large: await measureStatefulSet(5000, 2) },
+    rollout: { small: await measureRollout(10), large: await measureRollout(5000, 2) },
   };
 }
 
@@ -364,10 +509,14 @@ export function workloadKindsSection(r: KindBench): Section {
   };
   return {
     title:
-      'Workload kinds on 10 and on 5,000 nodes (the DaemonSet mid-deadlock, the StatefulSet at its forced rollback)',
-    rows: [...rows('DaemonSet', r.daemonSet), ...rows('StatefulSet', r.statefulSet)],
+      'Workload kinds on 10 and on 5,000 nodes (the DaemonSet mid-deadlock, the StatefulSet at its forced rollback, the Argo Rollout canary mid-deadlock)',
+    rows: [
+      ...rows('DaemonSet', r.daemonSet),
+      ...rows('StatefulSet', r.statefulSet),
+      ...rows('Argo Rollout', r.rollout),
+    ],
     notes: [
-      `Verdicts, DaemonSet: ${verdicts(r.daemonSet.small)} at 10 nodes, ${verdicts(r.daemonSet.large)} at 5,000; StatefulSet: ${verdicts(r.statefulSet.small)} at 10 nodes, ${verdicts(r.statefulSet.large)} at 5,000.`,
+      `Verdicts, DaemonSet: ${verdicts(r.daemonSet.small)} at 10 nodes, ${verdicts(r.daemonSet.large)} at 5,000; StatefulSet: ${verdicts(r.statefulSet.small)} at 10 nodes, ${verdicts(r.statefulSet.large)} at 5,000; Argo Rollout: ${verdicts(r.rollout.small)} at 10 nodes, ${verdicts(r.rollout.large)} at 5,000.`,
       "A DaemonSet's time grows with its own pods, one per node, which every diagnosis reads (one page of up to 10,000, bounded at 20,000): at 5,000 nodes the list of 5,000 pods and the classification of their containers are most of it. Its requests stay flat: the nodes its pods run on are read in one selector of at most 200 (those of pods that are not Running and Ready first), the rest named as a capped gap; the surge pod's own node comes with them.",
       "The StatefulSet's 9 reads at both sizes are the crash evidence's: the previous log of the crash-looping pod and the pods on the two nodes that would stay eligible under a node exclusion (the room it leaves), read for every kind's crash loop.",
       'Static simulator without controllers (bench/workload-kinds.ts); best of 3 runs at 10 nodes, of 2 at 5,000.',
@@ -377,7 +526,14 @@ export function workloadKindsSection(r: KindBench): Section {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = await runWorkloadKindsBench();
-  for (const f of [r.daemonSet.small, r.daemonSet.large, r.statefulSet.small, r.statefulSet.large]) {
+  for (const f of [
+    r.daemonSet.small,
+    r.daemonSet.large,
+    r.statefulSet.small,
+    r.statefulSet.large,
+    r.rollout.small,
+    r.rollout.large,
+  ]) {
     console.log(
       `${String(f.nodes).padStart(5)} nodes: ${f.requests} requests, ${f.wallMs} ms, findings ${f.findings.join(',')}, plans ${f.plans.join(',')}`,
     );
