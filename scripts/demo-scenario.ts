@@ -9,8 +9,8 @@
 import { fileURLToPath } from 'node:url';
 import { readScenarioFiles } from '../sim/scenario.js';
 
-/** Which incidents the demo plays: the two seeds (Deployments), the node agent's (a DaemonSet) or the ledger's (a StatefulSet). */
-export type DemoKind = 'deployment' | 'daemonset' | 'statefulset';
+/** Which incidents the demo plays: the two seeds (Deployments), the node agent's (a DaemonSet), the ledger's (a StatefulSet) or the tracker's as an Argo Rollout. */
+export type DemoKind = 'deployment' | 'daemonset' | 'statefulset' | 'rollout';
 
 /** The seed scenario files of the demo cluster, in the order they are merged. */
 export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = {}): string[] {
@@ -19,7 +19,9 @@ export function demoScenarioFiles(options: { dra?: boolean; kind?: DemoKind } = 
       ? ['node-agent-surge.yaml']
       : options.kind === 'statefulset'
         ? ['statefulset-bad-release.yaml']
-        : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
+        : options.kind === 'rollout'
+          ? ['gpu-deadlock-rollout.yaml']
+          : [options.dra ? 'gpu-deadlock-dra.yaml' : 'gpu-deadlock.yaml', 'crashloop-node.yaml'];
   return files.map((file) => fileURLToPath(new URL(`../sim/scenarios/${file}`, import.meta.url)));
 }
 
@@ -40,5 +42,7 @@ export const CHECKOUT = { kind: 'Deployment', namespace: 'shop', name: 'checkout
 export const NODE_AGENT = { kind: 'DaemonSet', namespace: 'telemetry', name: 'node-agent' } as const;
 /** The ledger of `--kind statefulset` (sim/scenarios/statefulset-bad-release.yaml). */
 export const LEDGER = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' } as const;
+/** The tracker as an Argo Rollout, of `--kind rollout` (sim/scenarios/gpu-deadlock-rollout.yaml). */
+export const ARGO_TRACKER = { kind: 'Rollout', namespace: 'vision', name: 'vision-object-tracker' } as const;
 /** The node the checkout image crashes on (the kube-sim crash rule of crashloop-node.yaml). */
 export const BAD_NODE = 'node-b';

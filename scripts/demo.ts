@@ -1,5 +1,5 @@
 /**
- * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind deployment|daemonset|statefulset]`
+ * `npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind deployment|daemonset|statefulset|rollout]`
  *
  * The whole on-call story on one machine, with no Slack workspace and no cluster:
  * the Kubernetes API simulator with both seed incidents, Redis (a private
@@ -13,7 +13,9 @@
  * incident as its DRA twin (sim/scenarios/gpu-deadlock-dra.yaml: the GPU comes
  * through a ResourceClaim). `--kind daemonset` plays the node agent DaemonSet's surge
  * deadlock instead (sim/scenarios/node-agent-surge.yaml), `--kind statefulset` the
- * ledger's blocked release and its forced rollback (statefulset-bad-release.yaml).
+ * ledger's blocked release and its forced rollback (statefulset-bad-release.yaml),
+ * `--kind rollout` the tracker as an Argo Rollout whose canary deadlocks
+ * (gpu-deadlock-rollout.yaml).
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -29,6 +31,7 @@ import { startDemoStack } from './demo/stack.js';
 import { playTrackerStory } from './demo/tracker-story.js';
 import { playNodeAgentStory } from './demo/node-agent-story.js';
 import { playLedgerStory } from './demo/ledger-story.js';
+import { playCanaryStory } from './demo/canary-story.js';
 import type { DemoKind } from './demo-scenario.js';
 
 const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND]
@@ -39,8 +42,9 @@ the real app and worker, and a Slack stand-in whose messages are printed here.
   --time-scale N       simulated controllers run N times faster (default 30)
   --dra                the tracker's GPU through Dynamic Resource Allocation (its DRA twin)
   --kind KIND          deployment (default: both seed incidents), daemonset (the node
-                       agent whose hostPort surge deadlocks its rollout) or statefulset
-                       (the ledger whose bad release blocks even after the revert)
+                       agent whose hostPort surge deadlocks its rollout), statefulset
+                       (the ledger whose bad release blocks even after the revert) or
+                       rollout (the GPU tracker as an Argo Rollout: its canary deadlocks)
   -h, --help           this text
 Redis: a private redis-server when one is on PATH, else REDIS_URL (a Redis no
 rollout-doctor deployment uses; the keys this run wrote are deleted at the end).
@@ -48,10 +52,17 @@ Exit status: 0 both incidents fixed, 1 not fixed (the reason, the last log lines
 the logs kept), 2 bad option or value, 130 interrupted (Ctrl-C, SIGTERM).
 `;
 
+/** How the narration names the incident of a kind other than the seeds'. */
+const KIND_WORDS: Record<Exclude<DemoKind, 'deployment'>, string> = {
+  daemonset: 'a DaemonSet',
+  statefulset: 'a StatefulSet',
+  rollout: 'an Argo Rollout',
+};
+
 const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
   'time-scale': z.coerce.number().positive().default(30),
-  kind: z.enum(['deployment', 'daemonset', 'statefulset']).default('deployment'),
+  kind: z.enum(['deployment', 'daemonset', 'statefulset', 'rollout']).default('deployment'),
 });
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
@@ -114,6 +125,10 @@ async function run(
       await playLedgerStory(ctx);
       return;
     }
+    if (kind === 'rollout') {
+      await playCanaryStory(ctx);
+      return;
+    }
     await playTrackerStory(ctx, { dra });
     await playCheckoutStory(ctx);
   })();
@@ -167,7 +182,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
   say(
     bold(
       kind !== 'deployment'
-        ? `rollout-doctor demo: a ${kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'} incident, one simulated cluster, a stand-in Slack`
+        ? `rollout-doctor demo: ${KIND_WORDS[kind]} incident, one simulated cluster, a stand-in Slack`
         : `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
     ),
   );
@@ -199,7 +214,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
     const fixed =
       kind === 'deployment'
         ? 'both incidents fixed'
-        : `the ${kind === 'daemonset' ? 'DaemonSet' : 'StatefulSet'} incident fixed`;
+        : `${KIND_WORDS[kind].replace(/^an? /, 'the ')} incident fixed`;
     say(bold(`Demo finished: ${fixed} in ${((Date.now() - started) / 1000).toFixed(1)} s.`));
     return 0;
   } catch (error) {

@@ -76,19 +76,20 @@ export async function waitForRolledOut(
   ctx: StoryContext,
   root: StoredMessage,
   what: string,
+  done: RegExp = DONE,
 ): Promise<StoredMessage> {
   const reply = await waitForSlack(
     ctx,
     (s) => {
       for (const m of s.messages.values()) {
         if (m.channel !== root.channel || m.threadTs !== root.ts) continue;
-        if (DONE.test(m.text) || BAD_OUTCOME.test(m.text)) return m;
+        if (done.test(m.text) || BAD_OUTCOME.test(m.text)) return m;
       }
       return undefined;
     },
     `${what}: no "rolled out" reply in the thread within ${ctx.stepTimeoutMs / 1000} s`,
   );
-  if (!DONE.test(reply.text)) throw new DemoError(`${what}: ${reply.text}`);
+  if (!done.test(reply.text)) throw new DemoError(`${what}: ${reply.text}`);
   return reply;
 }
 
@@ -119,12 +120,20 @@ export async function setImage(
   image: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  const path = `/apis/apps/v1/namespaces/${workload.namespace}/${workload.resource}/${workload.name}`;
+  // An Argo Rollout is a CRD, which takes no strategic merge: a JSON patch of the first container.
+  const rollout = workload.resource === 'rollouts';
+  const path = `/apis/${rollout ? 'argoproj.io/v1alpha1' : 'apps/v1'}/namespaces/${workload.namespace}/${workload.resource}/${workload.name}`;
   const res = await fetch(`${simUrl}${path}`, {
     method: 'PATCH',
     ...(signal ? { signal } : {}),
-    headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-    body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: container, image }] } } } }),
+    headers: {
+      'Content-Type': rollout ? 'application/json-patch+json' : 'application/strategic-merge-patch+json',
+    },
+    body: JSON.stringify(
+      rollout
+        ? [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }]
+        : { spec: { template: { spec: { containers: [{ name: container, image }] } } } },
+    ),
   });
   if (!res.ok) throw new DemoError(`could not set ${workload.name}'s image: HTTP ${res.status}`);
 }

@@ -257,7 +257,7 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       'refused',
       'failed',
       'timeout',
-      /** Applied to a paused Deployment: its rollout waits for `kubectl rollout resume`. */
+      /** Applied to a paused Deployment (it waits for `kubectl rollout resume`), or an Argo Rollout now at a pause (its promotion). */
       'paused',
       /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
       'progress',

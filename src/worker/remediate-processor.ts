@@ -259,7 +259,7 @@ async function watchAfter(
     return stage;
   }
   if (watched.outcome === 'paused') {
-    // Nothing is failing: the change waits for the resume, and a fresh finding
+    // Nothing is failing: the change waits for the resume (an Argo Rollout: its promotion), and a fresh finding
     // would only repeat the verdict the change is meant to end.
     run.audit('paused', watched.summary);
     await run.say('paused', words.about(ref, watched.summary), withUndo);

@@ -184,6 +184,26 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 150_000);
 
+  it('--kind rollout plays the tracker as an Argo Rollout: the canary pod on the held GPU, the canary bounds approved, the pause step reached', async () => {
+    const { code, out } = await runDemo(['--kind', 'rollout', '--timeout-seconds', '100'], {
+      REDIS_URL: undefined,
+    });
+    expect(out, out).toContain('Demo finished: the Argo Rollout incident fixed');
+    expect(code).toBe(0);
+    expect(out).toContain('✔ diagnosed vision/rollout/vision-object-tracker: RolloutSurgeDeadlock');
+    expect(out).toContain('Strategy: canary at 1 replica: maxSurge 25% = 1, maxUnavailable 25% = 0');
+    expect(out).toContain('Let stable pods go first: canary maxSurge 0, maxUnavailable 1.');
+    expect(out).toContain(
+      'applied; the rollout is paused and waits for a person: rollout/vision-object-tracker: rollout "vision-object-tracker" is Paused - CanaryPauseStep',
+    );
+    expect(out).toContain(
+      '✔ vision/rollout/vision-object-tracker: the canary runs vision/boost-track-app:1.1 on gpu-node-1',
+    );
+    expect(out).not.toContain('deployment/vision-object-tracker');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
   it('--kind statefulset plays the ledger: fix the template first, then after the revert the forced rollback of ledger-2', async () => {
     const { code, out } = await runDemo(['--kind', 'statefulset', '--timeout-seconds', '100'], {
       REDIS_URL: undefined,

@@ -28,7 +28,8 @@ const HEADLINE: Record<Outcome['stage'], string> = {
   refused: ':no_entry: refused',
   failed: ':x: failed',
   timeout: ':hourglass: rollout not finished in time',
-  paused: ':double_vertical_bar: applied; waits for the resume (Deployment paused)',
+  // A paused Deployment waits for the resume; an Argo Rollout at a pause step for its promotion.
+  paused: ':double_vertical_bar: applied; the rollout is paused and waits for a person',
   progress: ':arrow_down_small: step',
 };
 

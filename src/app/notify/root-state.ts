@@ -45,7 +45,7 @@ const WORDS: Record<RootStage, { icon: string; words: string }> = {
   refused: { icon: ':no_entry:', words: 'not applied: refused' },
   failed: { icon: ':x:', words: 'not applied: failed' },
   timeout: { icon: ':hourglass:', words: 'applied; the rollout did not finish in time' },
-  paused: { icon: ':double_vertical_bar:', words: 'applied; waits for the resume (Deployment paused)' },
+  paused: { icon: ':double_vertical_bar:', words: 'applied; the rollout is paused and waits for a person' },
   undone: { icon: ':leftwards_arrow_with_hook:', words: 'undone' },
   'undo-failed': { icon: ':x:', words: 'undo not applied' },
 };
