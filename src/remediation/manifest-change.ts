@@ -17,7 +17,7 @@
  */
 import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Finding } from '../diagnosis/finding.js';
-import type { PodAffinityTerm } from '../diagnosis/k8s.js';
+import type { ArgoRollout, PodAffinityTerm } from '../diagnosis/k8s.js';
 import type { WorkloadObject } from '../diagnosis/snapshot.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
@@ -190,6 +190,29 @@ function matchLabelKeysChange(
   };
 }
 
+/** An Argo Rollout's basic canary: maxSurge 0 / maxUnavailable 1 on spec.strategy.canary, its steps untouched. */
+function canaryChange(
+  rollout: WorkloadObject,
+  owner: ManagedBy | undefined,
+  addresses: string,
+): ManifestChange {
+  const current = manifestStrategy(rollout, owner, 'strategy');
+  const canary = isRecord(current) && isRecord(current.canary) ? current.canary : {};
+  const lines = [' spec:', '   strategy:', '     canary:'];
+  for (const key of ['maxSurge', 'maxUnavailable'])
+    if (canary[key] !== undefined) lines.push(...yamlLines({ [key]: canary[key] }, '-      '));
+  lines.push('+      maxSurge: 0', '+      maxUnavailable: 1');
+  const notes = [
+    'Stable pods then go before canary pods start: each update takes one replica down at a time instead of needing room for one more. The canary steps stay as written.',
+  ];
+  if (current === undefined) {
+    notes.push(
+      'What the manifest sets was not readable here: replace any maxSurge and maxUnavailable of its canary with the lines above.',
+    );
+  }
+  return { addresses, where: where(owner), diff: lines.join('\n'), notes };
+}
+
 /**
  * The manifest changes that make a surge deadlock's fix permanent, for each surge
  * deadlock or rollout-at-risk finding (one set, since both ask for the same change).
@@ -202,6 +225,13 @@ export function buildManifestChanges(
 ): ManifestChange[] {
   const finding = findings.find((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
   if (!finding) return [];
+  if (kind === 'Rollout') {
+    // Only the basic canary has bounds to change; blue-green and traffic routing keep every stable pod.
+    const strategy = (deployment as ArgoRollout).spec.strategy;
+    return strategy?.canary && !strategy.canary.trafficRouting
+      ? [canaryChange(deployment, owner, finding.code)]
+      : [];
+  }
   const changes = [strategyChange(deployment, owner, finding.code, kind)];
   // pod-template-hash is a Deployment's label: a DaemonSet's pods carry controller-revision-hash.
   const terms = kind === 'Deployment' ? selfRepellingTerms(deployment) : [];

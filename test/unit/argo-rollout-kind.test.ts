@@ -6,7 +6,12 @@
  * controller's phase read as it wrote it (Paused, aborted, invalid spec, a passed
  * deadline), and a Rollout's pods known by their owner.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
 import type { ArgoRollout, Node } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { hasProblems } from '../../src/report/json.js';
@@ -312,5 +317,93 @@ describe('Argo Rollout crash loop on one node', () => {
     expect(diagnosis.findings[0]?.code).toBe('CrashLoopOnNode');
     expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('exclude-node');
     expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('workloadRef');
+  });
+});
+
+describe('an Argo Rollout that Argo CD applies (from a dump)', () => {
+  let manifestDiff = '';
+  /** The tracker tracked by the Argo CD Application vision-tracker (self-heal on), diagnosed from a dump. */
+  async function driftOf(ownsMaxSurge: boolean | undefined) {
+    const snapshot = tracker({ canary: { steps: [{ setWeight: 50 }, { pause: {} }], maxSurge: '25%' } });
+    const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
+    rollout.metadata.annotations = {
+      ...rollout.metadata.annotations,
+      'argocd.argoproj.io/tracking-id': 'vision-tracker:argoproj.io/Rollout:vision/tracker',
+    };
+    if (ownsMaxSurge !== undefined) {
+      // What Argo CD's server-side apply owns: the canary's steps, and maxSurge when Git sets it.
+      (rollout.metadata as { managedFields?: unknown[] }).managedFields = [
+        {
+          manager: 'argocd-controller',
+          operation: 'Apply',
+          apiVersion: 'argoproj.io/v1alpha1',
+          fieldsType: 'FieldsV1',
+          fieldsV1: {
+            'f:spec': {
+              'f:strategy': { 'f:canary': { 'f:steps': {}, ...(ownsMaxSurge ? { 'f:maxSurge': {} } : {}) } },
+            },
+          },
+        },
+      ];
+    }
+    const items = [
+      rollout,
+      ...(snapshot as { replicaSets: object[] }).replicaSets,
+      ...snapshot.pods,
+      ...snapshot.events,
+      ...snapshot.nodes,
+      {
+        apiVersion: 'argoproj.io/v1alpha1',
+        kind: 'Application',
+        metadata: { name: 'vision-tracker', namespace: 'argocd' },
+        spec: { syncPolicy: { automated: { selfHeal: true } } },
+      },
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'argo-rollout-dump-'));
+    try {
+      const file = join(dir, 'dump.json');
+      writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items }));
+      const run = fakeIo();
+      const code = await runCli(
+        ['diagnose', 'rollout/tracker', '-n', 'vision', '--from-file', file, '-o', 'json'],
+        run.io,
+      );
+      expect(run.stderr()).toBe('');
+      expect(code).toBe(1);
+      const report = JSON.parse(run.stdout()) as {
+        remediations: { kind: string; drift?: { reverted: unknown; by: string; fields: string[] } }[];
+        manifestChanges?: { diff: string }[];
+      };
+      manifestDiff = report.manifestChanges?.map((c) => c.diff).join('\n') ?? '';
+      return Object.fromEntries(report.remediations.map((p) => [p.kind, p.drift]));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("says self-heal puts the canary's bounds back when Git sets them, and that nothing reverts the abort", async () => {
+    const drift = await driftOf(true);
+    expect(drift['set-rolling-update']).toMatchObject({
+      reverted: true,
+      by: 'Argo CD application vision-tracker',
+    });
+    expect(drift['abort-rollout']).toMatchObject({ reverted: false, fields: ['status.abort'] });
+    // The change to commit is the canary's bounds, in a Rollout's shape.
+    expect(manifestDiff).toBe(
+      [
+        ' spec:',
+        '   strategy:',
+        '     canary:',
+        '-      maxSurge: 25%',
+        '+      maxSurge: 0',
+        '+      maxUnavailable: 1',
+      ].join('\n'),
+    );
+  });
+
+  it('says "unknown" while the manifest Argo CD applies is not known', async () => {
+    const drift = await driftOf(undefined);
+    expect(drift['set-rolling-update']).toMatchObject({ reverted: 'unknown' });
+    expect(drift['abort-rollout']).toMatchObject({ reverted: false });
   });
 });
