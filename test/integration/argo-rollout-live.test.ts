@@ -118,6 +118,8 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     expect(got.stdout).toBe('Paused');
     const after = diagnose(await collectSnapshot(client, TRACKER));
     expect(after.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutPaused', 'info']]);
+    // Waiting for a person is no problem: the scan lists nothing (diagnose exits 0 for it too).
+    expect((await scanCluster(client, { namespace: TRACKER.namespace })).entries).toEqual([]);
     expect(after.findings[0]?.summary).toMatch(
       /^rollout\/vision-object-tracker is paused at step 2 of 2 since \S+Z \(CanaryPauseStep\): it waits for a person, not for the cluster\.$/,
     );
@@ -140,8 +142,13 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     expect((await applyPlan(client, abort)).status).not.toBe('applied');
   });
 
-  it('gives the same verdict from the cluster saved with kubectl get -o yaml', async () => {
-    const { kubeconfig } = await deadlocked();
+  it('gives the same verdict from the cluster saved with kubectl get -o yaml, and scan lists the Rollout', async () => {
+    const { client, kubeconfig } = await deadlocked();
+    const scan = await scanCluster(client, { namespace: TRACKER.namespace });
+    expect(scan.entries.map((e) => [e.kind, e.name, e.state, e.findings[0]?.code])).toEqual([
+      ['Rollout', TRACKER.name, 'stuck', 'RolloutSurgeDeadlock'],
+    ]);
+    expect(scan.notServed).toBeUndefined();
     const { code, report } = await diagnoseKubectlDump(
       kubeconfig,
       TRACKER.namespace,

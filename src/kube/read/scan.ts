@@ -262,8 +262,10 @@ async function scanNamespace(
 }
 
 /**
- * The scan's line for one analysed workload, or undefined when nothing was found (an
- * AccessDenied alone is reported once, in `accessProblems`). Shared with `scan --from-file`.
+ * The scan's line for one analysed workload, or undefined when nothing needs attention:
+ * nothing found, an AccessDenied alone (reported once, in `accessProblems`), or only
+ * what is no problem (info: a preemption under way, an Argo Rollout waiting at its pause
+ * step for a person), as `diagnose` exits 0 for those. Shared with `scan --from-file`.
  */
 export function scanEntry(
   kind: WorkloadKind,
@@ -274,7 +276,7 @@ export function scanEntry(
   const findings = found
     .filter((f) => f.code !== 'AccessDenied')
     .map((f) => ({ code: f.code, severity: f.severity, summary: f.summary }));
-  if (findings.length === 0) return undefined;
+  if (findings.every((f) => f.severity === 'info')) return undefined;
   const rollout = workloadKind(kind).rolloutStatus(object);
   const onlyRisk = findings.every((f) => f.code === 'RolloutAtRisk');
   return {
