@@ -17,10 +17,12 @@ export { MAX_SCALE_BACK_REPLICAS } from './kinds/replicaset-scale.js';
  * Every pointer a merge or strategic-merge patch writes: its leaves (a scalar, an
  * array, null for a deletion). A directive key (`$patch`, `$retainKeys`,
  * `$setElementOrder/…`, `$deleteFromPrimitiveList/…`) acts on the object that holds
- * it, so it counts as a write of that whole object. An empty object writes nothing.
+ * it, so it counts as a write of that whole object. An empty object writes its own
+ * path: where the key is absent, the merge creates it (an empty `blueGreen` beside a
+ * Rollout's canary makes its spec invalid).
  */
 function mergeWrites(body: unknown, at: string, out: string[]): void {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length === 0) {
     out.push(at);
     return;
   }

@@ -247,6 +247,61 @@ describe('what each remediation kind may change', () => {
   });
 });
 
+describe('what an Argo Rollout plan may change', () => {
+  const RO: WorkloadRef = { kind: 'Rollout', namespace: 'vision', name: 'tracker' };
+  const merge = (body: unknown): RemediationPlan['patch'] => ({ type: 'merge', body });
+  const roPlan = (kind: RemediationPlan['kind'], patch: RemediationPlan['patch']) => ({
+    ...plan(kind, patch),
+    target: RO,
+  });
+  const live = { metadata: { name: 'tracker', generation: 2 }, spec: { strategy: { canary: {} } } };
+
+  it('accepts the abort and the canary bounds as the builders write them', () => {
+    expect(checkPlanWithinKind(roPlan('abort-rollout', merge({ status: { abort: true } })), live)).toEqual({
+      ok: true,
+    });
+    expect(
+      checkPlanWithinKind(
+        roPlan(
+          'set-rolling-update',
+          merge({ spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: 1 } } } }),
+        ),
+        live,
+      ),
+    ).toEqual({ ok: true });
+  });
+
+  it.each([
+    ['a promote in an abort', 'abort-rollout', merge({ status: { abort: true, promoteFull: true } })],
+    [
+      'a pause lifted in an abort',
+      'abort-rollout',
+      merge({ status: { abort: true, pauseConditions: null } }),
+    ],
+    [
+      'a spec change in an abort',
+      'abort-rollout',
+      merge({ spec: { paused: false }, status: { abort: true } }),
+    ],
+    [
+      'the canary steps in a strategy plan',
+      'set-rolling-update',
+      merge({ spec: { strategy: { canary: { maxSurge: 0, steps: [] } } } }),
+    ],
+    ['a blue-green switch', 'set-rolling-update', merge({ spec: { strategy: { blueGreen: {} } } })],
+  ] as const)('refuses %s', (_what, kind, patch) => {
+    expect(checkPlanWithinKind(roPlan(kind, patch), live).ok).toBe(false);
+  });
+
+  it('refuses an abort aimed at a Deployment, and a Rollout restart (Argo restarts through spec.restartAt)', () => {
+    expect(checkPlanWithinKind(plan('abort-rollout', merge({ status: { abort: true } })), LIVE).ok).toBe(
+      false,
+    );
+    const restart = smp({ spec: { template: { metadata: { annotations: RESTARTED } } } });
+    expect(checkPlanWithinKind(roPlan('rollout-restart', restart), live).ok).toBe(false);
+  });
+});
+
 describe('the executor refuses an out-of-scope plan before any write (simulator)', () => {
   let dir: string;
   let sim: Simulator | undefined;

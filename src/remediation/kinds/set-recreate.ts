@@ -8,7 +8,7 @@ import { restarts, workloadPaths, workloadPatchKind } from './workload-patch.js'
 export const setRecreate = workloadPatchKind({
   kind: 'set-recreate',
   answers: { RolloutSurgeDeadlock: buildSetRecreatePlans },
-  paths: (workload) => [workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
+  paths: (workload) => [...workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) =>
     `Set the strategy to Recreate (old pods stop before new ones start)${restarts(plan) ? ` and restart ${target} now` : ` of ${target}`}.`,
 });

@@ -15,7 +15,7 @@ export const setRollingUpdate = workloadPatchKind({
     // Preventive: strategy only, nothing restarts.
     RolloutAtRisk: buildSetRollingUpdatePlans,
   },
-  paths: (workload) => [workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
+  paths: (workload) => [...workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) => {
     const s = strategyOf(plan);
     if (plan.target.kind === 'Rollout') {

@@ -22,7 +22,8 @@ import type { AllowlistVerdict, Applied, PlanBuilder, RemediationKindModule, Wor
  * strategy is spec.updateStrategy).
  */
 export interface WorkloadPaths {
-  strategy: string;
+  /** Where a strategy change may write: the whole strategy object, or (an Argo Rollout) only the canary's bounds. */
+  strategy: readonly string[];
   /** The pod-template annotation `kubectl rollout restart` sets (restart-time.ts). */
   restartedAt: string;
   /** The pod template's required node affinity. */
@@ -34,23 +35,24 @@ const REQUIRED_NODE_AFFINITY =
 
 const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
   Deployment: {
-    strategy: '/spec/strategy',
+    strategy: ['/spec/strategy'],
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
   DaemonSet: {
-    strategy: '/spec/updateStrategy',
+    strategy: ['/spec/updateStrategy'],
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
   StatefulSet: {
-    strategy: '/spec/updateStrategy',
+    strategy: ['/spec/updateStrategy'],
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
-  // A Rollout's strategy fix writes only the basic canary's fenceposts (builders/strategy-rollout.ts).
+  // A Rollout's strategy fix writes only the basic canary's fenceposts (builders/strategy-rollout.ts):
+  // its steps, services and traffic routing are not a fix's to change.
   Rollout: {
-    strategy: '/spec/strategy/canary',
+    strategy: ['/spec/strategy/canary/maxSurge', '/spec/strategy/canary/maxUnavailable'],
     restartedAt: RESTARTED_AT_POINTER,
     requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
   },
