@@ -229,7 +229,7 @@ describe('npm run demo', () => {
       ['--bogus'],
       ['--time-scale', 'fast'],
       ['--timeout-seconds'],
-      ['--kind', 'rollout'],
+      ['--kind', 'cronjob'],
     ]) {
       const bad = await runDemo(args, {});
       expect(bad.code, args.join(' ')).toBe(2);

@@ -804,7 +804,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
             .object({ spec: z.object({ matchConditions: z.array(z.object({ expression: z.string() })) }) })
             .parse(d).spec.matchConditions,
       );
-    expect(conditions.length).toBe(6);
+    expect(conditions.length).toBe(8);
     for (const c of conditions)
       expect(c.expression).toBe(`request.userInfo.username == 'system:serviceaccount:ops:${account}'`);
   });
