@@ -9,18 +9,8 @@
  */
 import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { ARGO_TRACKER } from '../demo-scenario.js';
-import {
-  act,
-  CHANNELS,
-  PEOPLE,
-  setImage,
-  type StoryContext,
-  waitForCluster,
-  waitForRolledOut,
-  waitForSlack,
-} from './context.js';
-import { DemoError } from './redis.js';
-import { buttonsOf, findMessage } from './slack-user.js';
+import { askAndApprove } from './ask-and-approve.js';
+import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
 
 export const CANARY_IMAGE = 'vision/boost-track-app:1.1';
 const FIX = 'set-rolling-update';
@@ -58,27 +48,13 @@ export async function playCanaryStory(ctx: StoryContext): Promise<void> {
   });
   ctx.say(`  The canary pod stays Pending. kube-scheduler: ${event?.message ?? ''}`);
 
-  const command = `rollout/${ARGO_TRACKER.name} -n ${ARGO_TRACKER.namespace}`;
-  ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${command}`);
-  await act(ctx, () => ctx.user.command(command, PEOPLE.oncall, CHANNELS.incidents));
-  const result = await waitForSlack(
-    ctx,
-    (slack) =>
-      findMessage(slack, (m) =>
-        m.channel === CHANNELS.incidents && !m.threadTs
-          ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
-          : undefined,
-      ),
-    `no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
-  );
-  if (!result.message.text.includes('RolloutSurgeDeadlock')) {
-    throw new DemoError(`the tracker Rollout's verdict is not RolloutSurgeDeadlock: ${result.message.text}`);
-  }
-  ctx.done(`✔ diagnosed ${ARGO_TRACKER.namespace}/rollout/${ARGO_TRACKER.name}: RolloutSurgeDeadlock`);
-
-  ctx.say(`  @${PEOPLE.lead} (an approver) clicks "Apply: ${FIX}" and confirms`);
-  await act(ctx, () => ctx.user.click(result.message, result.found, PEOPLE.lead));
-  await waitForRolledOut(ctx, result.message, `${ARGO_TRACKER.namespace}/${ARGO_TRACKER.name}`, PAUSED);
+  const root = await askAndApprove(ctx, {
+    command: `rollout/${ARGO_TRACKER.name} -n ${ARGO_TRACKER.namespace}`,
+    fix: FIX,
+    verdict: 'RolloutSurgeDeadlock',
+    what: `${ARGO_TRACKER.namespace}/rollout/${ARGO_TRACKER.name}`,
+  });
+  await waitForRolledOut(ctx, root, `${ARGO_TRACKER.namespace}/${ARGO_TRACKER.name}`, PAUSED);
   await waitForCluster(ctx, 'the canary pod never ran', () => {
     const running = livePods(ctx).filter(
       (p) => p.status?.phase === 'Running' && p.spec.containers[0]?.image === CANARY_IMAGE,

@@ -7,18 +7,8 @@
  */
 import type { DaemonSet, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
 import { NODE_AGENT } from '../demo-scenario.js';
-import {
-  act,
-  CHANNELS,
-  setImage,
-  PEOPLE,
-  type StoryContext,
-  waitForCluster,
-  waitForRolledOut,
-  waitForSlack,
-} from './context.js';
-import { DemoError } from './redis.js';
-import { buttonsOf, findMessage } from './slack-user.js';
+import { askAndApprove } from './ask-and-approve.js';
+import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
 
 export const AGENT_IMAGE = 'registry.example.com/telemetry/node-agent:1.9.0';
 const FIX = 'set-rolling-update';
@@ -62,27 +52,13 @@ export async function playNodeAgentStory(ctx: StoryContext): Promise<void> {
   });
   ctx.say(`  The surge pod stays Pending beside the old one. kube-scheduler: ${event?.message ?? ''}`);
 
-  const command = `ds/${NODE_AGENT.name} -n ${NODE_AGENT.namespace}`;
-  ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${command}`);
-  await act(ctx, () => ctx.user.command(command, PEOPLE.oncall, CHANNELS.incidents));
-  const result = await waitForSlack(
-    ctx,
-    (slack) =>
-      findMessage(slack, (m) =>
-        m.channel === CHANNELS.incidents && !m.threadTs
-          ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
-          : undefined,
-      ),
-    `no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
-  );
-  if (!result.message.text.includes('RolloutSurgeDeadlock')) {
-    throw new DemoError(`the node agent's verdict is not RolloutSurgeDeadlock: ${result.message.text}`);
-  }
-  ctx.done(`✔ diagnosed ${NODE_AGENT.namespace}/daemonset/${NODE_AGENT.name}: RolloutSurgeDeadlock`);
-
-  ctx.say(`  @${PEOPLE.lead} (an approver) clicks "Apply: ${FIX}" and confirms`);
-  await act(ctx, () => ctx.user.click(result.message, result.found, PEOPLE.lead));
-  await waitForRolledOut(ctx, result.message, `${NODE_AGENT.namespace}/${NODE_AGENT.name}`);
+  const root = await askAndApprove(ctx, {
+    command: `ds/${NODE_AGENT.name} -n ${NODE_AGENT.namespace}`,
+    fix: FIX,
+    verdict: 'RolloutSurgeDeadlock',
+    what: `${NODE_AGENT.namespace}/daemonset/${NODE_AGENT.name}`,
+  });
+  await waitForRolledOut(ctx, root, `${NODE_AGENT.namespace}/${NODE_AGENT.name}`);
   await waitForCluster(ctx, 'the node agent rollout did not finish', () =>
     unsettled(agent(ctx), AGENT_IMAGE, livePods(ctx)),
   );

@@ -5,18 +5,8 @@
  */
 import type { Deployment, KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../demo-scenario.js';
-import {
-  act,
-  CHANNELS,
-  setImage,
-  PEOPLE,
-  type StoryContext,
-  waitForCluster,
-  waitForRolledOut,
-  waitForSlack,
-} from './context.js';
-import { DemoError } from './redis.js';
-import { buttonsOf, findMessage } from './slack-user.js';
+import { askAndApprove } from './ask-and-approve.js';
+import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } from './context.js';
 
 export const NEW_IMAGE = 'vision/boost-track-app:1.1';
 const FIX = 'set-rolling-update';
@@ -67,28 +57,13 @@ export async function playTrackerStory(ctx: StoryContext, options: { dra?: boole
   ctx.say(`  The new pod stays Pending. kube-scheduler: ${event?.message ?? ''}`);
   if (options.dra) for (const held of heldDevices(ctx)) ctx.say(`  The old pod holds ${held}.`);
 
-  ctx.say(`  @${PEOPLE.oncall} in #incidents: /rollout-doctor ${TRACKER.name} -n ${TRACKER.namespace}`);
-  await act(ctx, () =>
-    ctx.user.command(`${TRACKER.name} -n ${TRACKER.namespace}`, PEOPLE.oncall, CHANNELS.incidents),
-  );
-  const result = await waitForSlack(
-    ctx,
-    (slack) =>
-      findMessage(slack, (m) =>
-        m.channel === CHANNELS.incidents && !m.threadTs
-          ? buttonsOf(m).find((b) => b.text === `Apply: ${FIX}`)
-          : undefined,
-      ),
-    `no diagnosis with an "Apply: ${FIX}" button within ${ctx.stepTimeoutMs / 1000} s`,
-  );
-  if (!result.message.text.includes('RolloutSurgeDeadlock')) {
-    throw new DemoError(`the tracker's verdict is not RolloutSurgeDeadlock: ${result.message.text}`);
-  }
-  ctx.done(`✔ diagnosed ${TRACKER.namespace}/${TRACKER.name}: RolloutSurgeDeadlock`);
-
-  ctx.say(`  @${PEOPLE.lead} (an approver) clicks "Apply: ${FIX}" and confirms`);
-  await act(ctx, () => ctx.user.click(result.message, result.found, PEOPLE.lead));
-  await waitForRolledOut(ctx, result.message, `${TRACKER.namespace}/${TRACKER.name}`);
+  const root = await askAndApprove(ctx, {
+    command: `${TRACKER.name} -n ${TRACKER.namespace}`,
+    fix: FIX,
+    verdict: 'RolloutSurgeDeadlock',
+    what: `${TRACKER.namespace}/${TRACKER.name}`,
+  });
+  await waitForRolledOut(ctx, root, `${TRACKER.namespace}/${TRACKER.name}`);
   await waitForCluster(ctx, 'the tracker rollout did not finish', () => {
     const d = tracker(ctx);
     const pods = livePods(ctx);

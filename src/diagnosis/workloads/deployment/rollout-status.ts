@@ -4,7 +4,7 @@
  * DeploymentStatusViewer), the status counts in a line, and the controller's
  * ProgressDeadlineExceeded. Pure.
  */
-import type { Deployment } from '../../k8s.js';
+import type { Condition, Deployment, ReplicaSet } from '../../k8s.js';
 import type { DeploymentObjects } from '../../snapshot.js';
 import type { RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { classifyReplicaSets } from './replica-sets.js';
@@ -80,14 +80,33 @@ export function statusSummary(deployment: Deployment): { text: string; complete:
  */
 export function stalledRollout(snapshot: DeploymentObjects): StalledRollout | undefined {
   const { deployment } = snapshot;
-  const condition = deployment.status?.conditions?.find(
+  return replicaSetsStall(
+    deployment.status?.conditions,
+    snapshot.replicaSets,
+    () => classifyReplicaSets(snapshot).current,
+    deployment.spec.replicas ?? 1,
+    deployment.spec.progressDeadlineSeconds ?? 600,
+  );
+}
+
+/**
+ * The stall a controller of ReplicaSets records (a Deployment's, an Argo Rollout's: both
+ * write `ReplicaSet "web-5d8f7c9b4" has timed out progressing.`), with the ReplicaSet it
+ * names, or the current one.
+ */
+export function replicaSetsStall(
+  conditions: readonly Condition[] | undefined,
+  replicaSets: readonly ReplicaSet[],
+  current: () => ReplicaSet | undefined,
+  desired: number,
+  deadlineSeconds: number,
+): StalledRollout | undefined {
+  const condition = conditions?.find(
     (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
   );
   if (!condition) return undefined;
-  // The controller writes: ReplicaSet "web-5d8f7c9b4" has timed out progressing.
   const named = /ReplicaSet "([^"]+)"/.exec(condition.message ?? '')?.[1];
-  const rs =
-    snapshot.replicaSets.find((r) => r.metadata.name === named) ?? classifyReplicaSets(snapshot).current;
+  const rs = replicaSets.find((r) => r.metadata.name === named) ?? current();
   return {
     condition: {
       type: condition.type,
@@ -97,7 +116,7 @@ export function stalledRollout(snapshot: DeploymentObjects): StalledRollout | un
     },
     revision: named ?? rs?.metadata.name ?? 'the new ReplicaSet',
     ready: rs?.status?.readyReplicas ?? 0,
-    desired: deployment.spec.replicas ?? 1,
-    deadlineSeconds: deployment.spec.progressDeadlineSeconds ?? 600,
+    desired,
+    deadlineSeconds,
   };
 }

@@ -15,6 +15,7 @@ import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
 import type { RolloutHalt, RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { isTerminal, isTerminating } from '../../base/pods.js';
 import { podsOfReplicaSet } from '../deployment/replica-sets.js';
+import { replicaSetsStall } from '../deployment/rollout-status.js';
 import { classifyRollout, HASH_LABEL, observed } from './replica-sets.js';
 import { desiredReplicas } from './strategy.js';
 
@@ -110,25 +111,17 @@ export function rolloutUnderWay(
  */
 export function stalledRollout(snapshot: RolloutObjects): StalledRollout | undefined {
   const { rollout } = snapshot;
-  const condition = rollout.status?.conditions?.find(
-    (c) => c.type === 'Progressing' && c.status === 'False' && c.reason === 'ProgressDeadlineExceeded',
-  );
-  if (!condition) return undefined;
-  // conditions.go ReplicaSetTimeOutMessage: ReplicaSet "web-5d8f7c9b4" has timed out progressing.
-  const named = /ReplicaSet "([^"]+)"/.exec(condition.message ?? '')?.[1];
-  const rs = snapshot.replicaSets.find((r) => r.metadata.name === named) ?? classifyRollout(snapshot).current;
   const deadline = rollout.spec.progressDeadlineSeconds ?? 600;
+  const stall = replicaSetsStall(
+    rollout.status?.conditions,
+    snapshot.replicaSets,
+    () => classifyRollout(snapshot).current,
+    desiredReplicas(rollout),
+    deadline,
+  );
+  if (!stall) return undefined;
   return {
-    condition: {
-      type: condition.type,
-      status: condition.status,
-      reason: condition.reason ?? 'ProgressDeadlineExceeded',
-      ...(condition.message ? { message: condition.message } : {}),
-    },
-    revision: named ?? rs?.metadata.name ?? 'the new ReplicaSet',
-    ready: rs?.status?.readyReplicas ?? 0,
-    desired: desiredReplicas(rollout),
-    deadlineSeconds: deadline,
+    ...stall,
     explanation:
       `The Argo Rollouts controller marks the Rollout Degraded (Progressing=False, ProgressDeadlineExceeded) when no ` +
       `new pod became available for progressDeadlineSeconds (${deadline}s). ` +
