@@ -16,6 +16,7 @@ import type { ArgoRollout, Node } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
+import { projectPod } from '../../src/worker/early-warning/signals.js';
 import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
@@ -176,9 +177,13 @@ describe('Argo Rollout surge deadlock', () => {
     );
   });
 
-  it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's", () => {
+  it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's (the early warning too)", () => {
     const snapshot = tracker();
     expect(workloadOfPod(snapshot.pods[0])).toEqual({ kind: 'Rollout', name: 'tracker' });
+    expect(projectPod(snapshot.pods[1] as unknown as Record<string, unknown>)).toMatchObject({
+      kind: 'Rollout',
+      name: 'tracker',
+    });
   });
 });
 
