@@ -78,7 +78,13 @@ function redactStatus(status: ContainerStatus): ContainerStatus {
   };
 }
 
+const hasMessage = (s: ContainerStatus): boolean =>
+  s.state?.terminated?.message !== undefined || s.lastState?.terminated?.message !== undefined;
+
 function redactPod(pod: Pod): Pod {
+  const { containerStatuses = [], initContainerStatuses = [] } = pod.status ?? {};
+  // Nothing to redact: the pod itself (most pods of a large DaemonSet carry no message).
+  if (!containerStatuses.some(hasMessage) && !initContainerStatuses.some(hasMessage)) return pod;
   if (!pod.status) return pod;
   return {
     ...pod,

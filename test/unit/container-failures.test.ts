@@ -17,6 +17,7 @@ import {
   type PodState,
 } from '../support/k8s-builders.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
+import { crashPictures } from '../../src/diagnosis/crash/crash-distribution.js';
 
 const deployment = makeDeployment('detector', { namespace: 'vision', replicas: 1 });
 const rs = makeReplicaSet(deployment, '7c9d8f5b6');
@@ -66,6 +67,22 @@ describe('classifyContainers', () => {
     expect(oom.failures).toEqual(['crash-loop', 'oom-killed']);
     const sigkill = classify(pod({ phase: 'CrashLoopBackOff', restarts: 4, exitCode: 137, reason: 'Error' }));
     expect(sigkill.failures).toEqual(['crash-loop']);
+  });
+
+  it('reads a running container by its last termination alone (no event, no log, nothing waiting)', () => {
+    const restarted = classify(
+      pod({
+        phase: 'Running',
+        restarts: 3,
+        lastExit: { exitCode: 137, reason: 'OOMKilled' },
+        startedAt: '2026-11-22T02:58:00Z',
+      }),
+    );
+    expect(restarted.failures).toEqual(['crash-loop', 'oom-killed']);
+    expect(restarted.lastTermination?.reason).toBe('OOMKilled');
+    const quiet = classify(pod({ phase: 'Running' }));
+    expect(quiet).toMatchObject({ failures: [], missingConfig: [], probeKills: [], ready: true });
+    expect(quiet.lastTermination).toBeUndefined();
   });
 
   it('finds exec format error in the previous-container log tail', () => {
@@ -174,6 +191,29 @@ describe('classifyContainers', () => {
         sidecar,
       ]).failures,
     ).toEqual([]);
+  });
+});
+
+describe('crashPictures', () => {
+  it('pictures a container that fails to start before any restart (no crash loop yet)', () => {
+    const failing = makePod(rs, 'a1b2c', 'node-a', {
+      phase: 'Waiting',
+      reason: 'RunContainerError',
+      message: 'failed to create containerd task: no such device',
+    });
+    const healthy = makePod(rs, 'd3e4f', 'node-b', { phase: 'Running' });
+    const ctx = new AnalysisContext(makeSnapshot({ deployment, pods: [failing, healthy] }));
+    expect(classifyContainers(ctx).map((r) => r.failures)).toEqual([['start-error'], []]);
+    const [picture, ...rest] = crashPictures(ctx);
+    expect(rest).toEqual([]);
+    expect(picture).toMatchObject({ badNodes: ['node-a'], goodNodes: ['node-b'] });
+  });
+
+  it('has no picture when nothing crashes', () => {
+    const ctx = new AnalysisContext(
+      makeSnapshot({ deployment, pods: [pod({ phase: 'Running' }), pod({ phase: 'Pending' }, 'q7w8e')] }),
+    );
+    expect(crashPictures(ctx)).toEqual([]);
   });
 });
 

@@ -118,13 +118,35 @@ function classifyContainer(
   now: number,
 ): ContainerReport {
   const podName = pod.metadata.name ?? '';
-  const events = podEvents.filter((e) => eventContainer(e) === status.name);
-  const podLevelEvents = podEvents.filter((e) => eventContainer(e) === undefined);
   const lastTermination = status.state?.terminated ?? status.lastState?.terminated;
   const waiting = status.state?.waiting;
   const logTail = logs[logKey(podName, status.name)];
-  const failures: FailureKind[] = [];
+  const report: ContainerReport = {
+    pod: podName,
+    podUid: pod.metadata.uid ?? '',
+    container: status.name,
+    init,
+    ready: status.ready,
+    restartCount: status.restartCount,
+    failures: [],
+    missingConfig: [],
+    probeKills: [],
+  };
+  if (pod.spec.nodeName) report.node = pod.spec.nodeName;
+  const templateHash = pod.metadata.labels?.['pod-template-hash'];
+  if (templateHash) report.templateHash = templateHash;
+  if (status.image) report.image = status.image;
+  if (waiting?.reason) report.waitingReason = waiting.reason;
+  if (waiting?.message) report.waitingMessage = waiting.message;
+  if (lastTermination) report.lastTermination = lastTermination;
+  if (logTail) report.logTail = logTail;
+  // Nothing waiting, nothing terminated, no event, no log: no failure to find (most
+  // containers of a large DaemonSet), so the text checks below are skipped.
+  if (!waiting && !lastTermination && podEvents.length === 0 && logTail === undefined) return report;
 
+  const events = podEvents.filter((e) => eventContainer(e) === status.name);
+  const podLevelEvents = podEvents.filter((e) => eventContainer(e) === undefined);
+  const failures = report.failures;
   if (isCrashLooping(status, now)) failures.push('crash-loop');
   if (lastTermination?.reason === 'OOMKilled') failures.push('oom-killed');
 
@@ -136,52 +158,31 @@ function classifyContainer(
   ].find((text): text is string => text !== undefined && EXEC_FORMAT.test(text));
   if (execFormatEvidence !== undefined) failures.push('exec-format-error');
 
-  const missingConfig = dedupeRefs(
+  report.missingConfig = dedupeRefs(
     [waiting?.message, ...[...events, ...podLevelEvents].map((e) => e.message)].flatMap((text) =>
       text ? findMissingConfig(text) : [],
     ),
   );
-  if (waiting?.reason === 'CreateContainerConfigError' || missingConfig.length > 0)
+  if (waiting?.reason === 'CreateContainerConfigError' || report.missingConfig.length > 0)
     failures.push('config-error');
 
-  let pullError: string | undefined;
   if (waiting?.reason && IMAGE_PULL_REASONS.has(waiting.reason)) {
     const pullEvent = events.find(
       (e) => e.reason === 'Failed' && /^Failed to pull image/.test(e.message ?? ''),
     );
-    pullError = pullEvent?.message ?? waiting.message ?? waiting.reason;
+    const pullError = pullEvent?.message ?? waiting.message ?? waiting.reason;
+    if (pullError) report.pullError = pullError;
     failures.push('image-pull');
   }
 
-  const probeKills = findProbeKills(events);
-  if (probeKills.length > 0) failures.push('probe-kill');
+  report.probeKills = findProbeKills(events);
+  if (report.probeKills.length > 0) failures.push('probe-kill');
 
   if ([waiting?.reason, lastTermination?.reason].some((r) => r !== undefined && START_ERROR_REASONS.has(r))) {
     failures.push('start-error');
   }
-
-  return {
-    pod: podName,
-    podUid: pod.metadata.uid ?? '',
-    ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
-    ...(pod.metadata.labels?.['pod-template-hash']
-      ? { templateHash: pod.metadata.labels['pod-template-hash'] }
-      : {}),
-    container: status.name,
-    init,
-    ...(status.image ? { image: status.image } : {}),
-    ready: status.ready,
-    restartCount: status.restartCount,
-    ...(waiting?.reason ? { waitingReason: waiting.reason } : {}),
-    ...(waiting?.message ? { waitingMessage: waiting.message } : {}),
-    ...(lastTermination ? { lastTermination } : {}),
-    failures,
-    missingConfig,
-    probeKills,
-    ...(pullError ? { pullError } : {}),
-    ...(execFormatEvidence ? { execFormatEvidence } : {}),
-    ...(logTail ? { logTail } : {}),
-  };
+  if (execFormatEvidence !== undefined) report.execFormatEvidence = execFormatEvidence;
+  return report;
 }
 
 /**

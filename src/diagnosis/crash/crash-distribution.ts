@@ -98,6 +98,8 @@ function computePictures(
     if (list) list.push(r);
     else byPod.set(podKey(r.pod, r.podUid), [r]);
   }
+  // No crashing container, no picture: skip the grouping (a DaemonSet brings a pod per node).
+  if (!reports.some((r) => r.failures.some((f) => CRASH_KINDS.has(f)))) return [];
   const kind = workloadKind(snapshot);
   const { current, old } = kind.revisions(snapshot);
   const claimed = new Set<Pod>();
