@@ -37,6 +37,14 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The node lists a collection made, by label selector ('all': none). */
+function nodeLists(s: Simulator): string[] {
+  return s.requests
+    .filter((r) => r.verb === 'list' && r.resource === 'nodes')
+    .map((r) => new URLSearchParams(r.query ?? '').get('labelSelector') ?? 'all')
+    .sort();
+}
+
 async function start(scenario: string): Promise<{ sim: Simulator; client: KubeClient }> {
   sim = await startSimulator({ scenario: `sim/scenarios/${scenario}.yaml`, timeScale: 50 });
   const file = join(dir, scenario);
@@ -277,17 +285,29 @@ describe('incident B live: crash loop on one node', () => {
     // The template may go anywhere: the nodes it may use are listed (one capped list, issue
     // 29.7), so the impact counts them all; their other pods are read where ours run.
     expect(snapshot.coverage.nodes).toBe('complete');
-    // One list of every node (capped at 500) beside the bound nodes' hostname list.
-    expect(
-      s.requests
-        .filter((r) => r.verb === 'list' && r.resource === 'nodes')
-        .map((r) => new URLSearchParams(r.query ?? '').get('labelSelector') ?? 'all')
-        .sort(),
-    ).toEqual(['all', 'kubernetes.io/hostname in (node-a,node-b,node-c)']);
+    // One list of every node (capped at 500): it holds the nodes our pods run on, so they
+    // are not read again by hostname.
+    expect(nodeLists(s)).toEqual(['all']);
+    expect(snapshot.nodes.map((n) => n.metadata.name).sort()).toEqual(['node-a', 'node-b', 'node-c']);
     const plan = diagnose(snapshot).remediations.find((r) => r.kind === 'exclude-node');
     expect(plan?.warnings).toEqual([]);
     expect(plan?.impact).toContain('2 of 3 eligible node(s) stay eligible: node-a, node-c; node-b excluded.');
     expect(plan?.impact).not.toContain('not read');
+  });
+
+  it('reads the nodes our pods run on by hostname when the list of every node was refused', async () => {
+    const { sim: s, client } = await start('crashloop-node');
+    await s.settle();
+    await s.waitFor(() =>
+      pods(s, SHOP.namespace).some((p) => (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 2),
+    );
+    s.clearRequests();
+    s.addFault({ match: { verb: 'list', resource: 'nodes' }, status: 403, times: 1 });
+    const snapshot = await collectSnapshot(client, SHOP);
+    expect(nodeLists(s)).toEqual(['all', 'kubernetes.io/hostname in (node-a,node-b,node-c)']);
+    expect(snapshot.nodes.map((n) => n.metadata.name).sort()).toEqual(['node-a', 'node-b', 'node-c']);
+    expect(snapshot.coverage.nodes).toBe('partial');
+    expect(diagnose(snapshot).findings.map((f) => f.code)).toContain('CrashLoopOnNode');
   });
 
   it('guards the JSON patch with the resourceVersion: a write landing mid-apply is re-checked', async () => {

@@ -118,10 +118,15 @@ async function applyAndRecord(client: KubeClient, plan: RemediationPlan): Promis
 
 /** A workload with a ReadWriteOnce volume: the collector and scan then read its claim. */
 const LEDGER: WorkloadRef = { kind: 'Deployment', namespace: 'data', name: 'ledger' };
+/**
+ * A healthy workload with no volume and no node selection on the same node: the
+ * collector lists no eligible nodes for it, so it reads its pod's node by hostname.
+ */
+const EXPORTER: WorkloadRef = { kind: 'Deployment', namespace: 'data', name: 'ledger-exporter' };
 
 /**
- * Its node's hostname label is not the node's name (as on some cloud providers), so the
- * collector finds the pod's node by name rather than by label.
+ * Their node's hostname label is not the node's name (as on some cloud providers), so
+ * the collector finds the exporter's node by name rather than by label.
  */
 function addVolumeWorkload(sim: Simulator): void {
   sim.apply({
@@ -169,6 +174,22 @@ function addVolumeWorkload(sim: Simulator): void {
             },
           ],
           volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'ledger-data' } }],
+        },
+      },
+    },
+  });
+  sim.apply({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: EXPORTER.name, namespace: EXPORTER.namespace },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'ledger-exporter' } },
+      template: {
+        metadata: { labels: { app: 'ledger-exporter' } },
+        spec: {
+          nodeName: 'ledger-node',
+          containers: [{ name: 'exporter', image: 'data/ledger-exporter:1.0' }],
         },
       },
     },
@@ -233,6 +254,9 @@ async function fullRun(): Promise<void> {
   expect(tracker.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
   expect(checkout.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
   expect(asDeployment(await collectSnapshot(client, LEDGER)).deployment.metadata.name).toBe(LEDGER.name);
+  await sim.waitFor(() => livePods(sim, 'data').filter((p) => p.status?.phase === 'Running').length === 2);
+  const exporter = await collectSnapshot(client, EXPORTER);
+  expect(exporter.nodes.map((n) => n.metadata.name)).toEqual(['ledger-node']);
   await scanCluster(client, { allNamespaces: true });
   await scanCluster(client, { namespace: CHECKOUT.namespace });
   await earlyWarningStreams(client, () => sim.requests.map(permissionOf));

@@ -10,7 +10,8 @@
  *      affinity term, capped at 500) when the template constrains nodes or asks for
  *      something scarce; get the PVCs the template mounts
  *   3. in parallel: the nodes our pods are bound to and the eligible list missed (one
- *      `kubernetes.io/hostname in (...)` list); other workloads' pods on every node
+ *      `kubernetes.io/hostname in (...)` list; after the eligible list when that is read
+ *      in this round, and not at all when it held them); other workloads' pods on every node
  *      eligible for the pods as admitted (fieldSelector spec.nodeName, in parallel, at
  *      most MAX_NEIGHBOUR_NODES, only when a pod is Pending or the template asks for
  *      something scarce; for a crash loop that may be node-local, on the nodes that
@@ -26,8 +27,9 @@
  *      round 3 too (the exclusion's impact counts the nodes the template may use, issue
  *      29.7), with no fourth round: other pods are read where our healthy pods run.
  *
- * Incident A takes 6 requests over a chain of 3; incident B 6 plus one log tail and
- * one pod list per node its healthy pods run on (node-a, node-c), still a chain of 3.
+ * Incident A takes 6 requests over a chain of 3; incident B 5 (its nodes come in the
+ * list of every node) plus one log tail and one pod list per node its healthy pods run
+ * on (node-a, node-c): 8, still a chain of 3.
  * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
  * (claims of every namespace, slices, classes, the namespace's claim templates), 5
  * when the cluster-wide claim list is refused; one with an extended resource adds the
@@ -383,7 +385,6 @@ async function readAround(
   const { client, namespace, problems, gaps } = reads;
   const { template } = plan;
   const { pods } = ours;
-  const earlyNames = new Set((second.early?.items ?? []).map((n) => n.metadata.name ?? ''));
   // Extended resources a DeviceClass backs come through DRA: read claims and slices now.
   const draReads = second.draReads;
   const classList = draReads && 'items' in draReads ? draReads : undefined;
@@ -398,17 +399,26 @@ async function readAround(
   }
   const neighboursOn = (list: ListResult<Node> | undefined): Promise<{ pods: Pod[]; readOn: string[] }> =>
     readNeighbours(reads, list, ours);
+  const eligibleRead =
+    ours.lateEligible || ours.crashListing
+      ? reads.listNodes(plan.nodeSelector)
+      : Promise.resolve(second.early);
+  // The nodes our pods are bound to that the eligible list did not bring. When that list
+  // is read now (an unconstrained template), the bound nodes wait for it: it usually
+  // holds them all, and a node read twice is a request spent for nothing.
+  const boundRead = eligibleRead.then((list) => {
+    const listed = new Set((list?.items ?? []).map((n) => n.metadata.name ?? ''));
+    return readBoundNodes(
+      client,
+      boundNodeNames(pods).filter((n) => !listed.has(n)),
+      problems,
+    );
+  });
   const [eligibleList, olderLists, boundNodes, logs, earlyNeighbours, lateDra, deviceTaintRules] =
     await Promise.all([
-      ours.lateEligible || ours.crashListing
-        ? reads.listNodes(plan.nodeSelector)
-        : Promise.resolve(second.early),
+      eligibleRead,
       Promise.all(ours.older.slice(0, MAX_OLDER_SELECTIONS).map(reads.listNodes)),
-      readBoundNodes(
-        client,
-        boundNodeNames(pods).filter((n) => !earlyNames.has(n)),
-        problems,
-      ),
+      boundRead,
       collectLogTails(client, pods, problems, options.logBytes ?? 4096),
       plan.eligibleEarly || ours.crashNodes
         ? neighboursOn(second.early)
