@@ -663,6 +663,8 @@ export interface ArgoRollout {
   status?: {
     abort?: boolean;
     abortedAt?: string;
+    /** `kubectl argo rollouts promote --full`: skip the remaining steps. */
+    promoteFull?: boolean;
     pauseConditions?: { reason: string; startTime?: string }[];
     controllerPause?: boolean;
     currentPodHash?: string;

@@ -192,7 +192,12 @@ export interface WorkloadKindModule {
   paused(object: WorkloadObject): boolean;
   /** The update strategy resolved to numbers, with where each value came from. */
   strategy(object: WorkloadObject): ResolvedStrategy;
-  replacement(strategy: ResolvedStrategy): Replacement;
+  /**
+   * How the controller replaces pods under this strategy. An Argo Rollout's basic canary
+   * depends on the counts it observes too (its weighted target may keep every stable
+   * pod), so the snapshot comes along.
+   */
+  replacement(strategy: ResolvedStrategy, snapshot: WorkloadSnapshot): Replacement;
   /** Which revision each pod belongs to, current first. */
   revisions(snapshot: WorkloadObjects & Pick<SnapshotCommon, 'pods'>): Revisions;
   /** `kubectl rollout status`: progressing, complete or failed, with kubectl's own line. */

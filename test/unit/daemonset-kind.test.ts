@@ -83,7 +83,7 @@ describe('DaemonSet kind module', () => {
     const strategy = kind.strategy(object);
     expect(strategy.maxSurge?.value).toBe(1);
     expect(strategy.per).toBe('node');
-    expect(kind.replacement(strategy)).toBe('surge-first');
+    expect(kind.replacement(strategy, snapshot)).toBe('surge-first');
     expect(kind.rolloutStatus(object).progress.message).toBe(
       'Waiting for daemon set "gpu-probe" rollout to finish: 0 out of 2 new pods have been updated...',
     );
@@ -103,7 +103,7 @@ describe('DaemonSet strategy without a status (a hand-written dump)', () => {
     const kind = workloadKind(snapshot);
     const object = kind.object(snapshot);
     delete object.status;
-    expect(kind.replacement(kind.strategy(object))).toBe('surge-first');
+    expect(kind.replacement(kind.strategy(object), snapshot)).toBe('surge-first');
   });
 });
 

@@ -118,7 +118,7 @@ function computeAssessment(ctx: AnalysisContext): RolloutAssessment {
   const oldPods = new Set(old.flatMap((revision) => revision.pods));
   const newSet = new Set(newPods);
   // New pods first, old ones only once a new one is Ready: a new pod waiting for what an old one holds deadlocks.
-  const surges = kind.replacement(strategy) === 'surge-first';
+  const surges = kind.replacement(strategy, snapshot) === 'surge-first';
   const pending = snapshot.pods
     .filter(isUnscheduled)
     .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))

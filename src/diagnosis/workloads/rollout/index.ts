@@ -25,6 +25,7 @@ import {
   stalledRollout,
   statusSummary,
 } from './rollout-status.js';
+import { basicCanaryCounts } from './basic-canary.js';
 import { desiredReplicas, resolveStrategy } from './strategy.js';
 
 /** The Rollout of an object the registry handed to this module (it hands a module only its own kind). */
@@ -40,9 +41,11 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
 /**
  * At the counts it observes now, the controller removes no stable pod before a new one
  * is available: blue-green and a traffic-routed canary never do before promotion; the
- * basic canary (CalculateReplicaCountsForBasicCanary) scales the stable ReplicaSet down
- * only while older ReplicaSets have no pods and the new ReplicaSet's available pods plus
- * the stable ReplicaSet's replicas exceed replicas − maxUnavailable.
+ * basic canary when the counts it would set next (basic-canary.ts, the controller's own
+ * CalculateReplicaCountsForBasicCanary) leave the stable ReplicaSet where it is: its
+ * weighted target keeps every stable pod (maxSurge above 0 often allows that), or
+ * scaling down would take the available pods under replicas − maxUnavailable, or older
+ * ReplicaSets still have pods to go first.
  */
 function keepsOldPods(objects: RolloutObjects): boolean {
   const strategy = resolveStrategy(objects.rollout);
@@ -50,10 +53,7 @@ function keepsOldPods(objects: RolloutObjects): boolean {
   const { current, stable } = classifyRollout(objects);
   if (!stable || stable === current) return false;
   const others = objects.replicaSets.filter((rs) => rs !== current && rs !== stable);
-  if (others.some((rs) => (rs.spec.replicas ?? 0) > 0)) return true;
-  const minAvailable = desiredReplicas(objects.rollout) - (strategy.maxUnavailable?.value ?? 0);
-  const toScaleDown = (current?.status?.availableReplicas ?? 0) + (stable.spec.replicas ?? 0);
-  return toScaleDown <= minAvailable;
+  return basicCanaryCounts(objects.rollout, current, stable, others).stable >= (stable.spec.replicas ?? 1);
 }
 
 export const rolloutKind: WorkloadKindModule = {
@@ -82,11 +82,8 @@ export const rolloutKind: WorkloadKindModule = {
   paused: (object) =>
     rollout(object).spec.paused === true || (rollout(object).status?.pauseConditions ?? []).length > 0,
   strategy: (object) => resolveStrategy(rollout(object)),
-  replacement: (strategy) =>
-    strategy.argo !== 'canary' ||
-    ((strategy.maxSurge?.value ?? 0) >= 1 && (strategy.maxUnavailable?.value ?? 0) === 0)
-      ? 'surge-first'
-      : 'old-first',
+  replacement: (strategy, snapshot) =>
+    strategy.argo !== 'canary' || keepsOldPods(objectsOf(snapshot)) ? 'surge-first' : 'old-first',
   revisions: (snapshot) => rolloutRevisions(objectsOf(snapshot)),
   rolloutStatus: (object, sinceGeneration) => rolloutProgress(rollout(object), sinceGeneration),
   underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),

@@ -1,0 +1,177 @@
+/**
+ * The replica counts an Argo Rollout's basic canary (no traffic routing) asks for next,
+ * ported from argoproj/argo-rollouts utils/replicaset/canary.go
+ * CalculateReplicaCountsForBasicCanary with its helpers (approximateWeightedCanaryStableReplicaCounts,
+ * calculateScaleDownReplicaCount, adjustReplicaWithinLimits, GetReplicasForScaleDown) and
+ * the weight it aims at (GetCanaryReplicasOrWeight, GetCurrentSetWeight; setCanaryScale
+ * and dynamicStableScale need traffic routing, so a basic canary never uses them).
+ *
+ * What a diagnosis needs from it: whether the controller, at the counts it observes now,
+ * scales the stable ReplicaSet down. With maxSurge above 0 the target often keeps every
+ * stable pod (replicas 4, setWeight 20: canary 1, stable 4), and then a canary pod that
+ * waits for what the stable pods hold waits forever, whatever maxUnavailable says.
+ * Pure.
+ */
+import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
+import { desiredReplicas, resolveStrategy } from './strategy.js';
+
+/** weightutil.MaxTrafficWeight without traffic routing. */
+const MAX_WEIGHT = 100;
+
+export interface CanaryCounts {
+  canary: number;
+  stable: number;
+}
+
+const specOf = (rs: ReplicaSet | undefined): number => rs?.spec.replicas ?? 1;
+const availableOf = (rs: ReplicaSet | undefined): number => rs?.status?.availableReplicas ?? 0;
+
+/** GetCurrentSetWeight: the last setWeight at or before the current step; 100 past the steps, 0 aborted. */
+export function currentSetWeight(rollout: ArgoRollout): number {
+  const status = rollout.status ?? {};
+  if (status.abort) return 0;
+  const steps = rollout.spec.strategy?.canary?.steps ?? [];
+  const index = status.currentStepIndex ?? 0;
+  if (steps.length === 0 || index >= steps.length) return MAX_WEIGHT;
+  for (let i = index; i >= 0; i -= 1) {
+    const weight = steps[i]?.setWeight;
+    if (typeof weight === 'number') return weight;
+  }
+  return 0;
+}
+
+/** GetCanaryReplicasOrWeight for a basic canary: 100 once promoted (or with no stable yet). */
+function desiredWeight(rollout: ArgoRollout): number {
+  const status = rollout.status ?? {};
+  if (status.promoteFull || !status.stableRS || status.currentPodHash === status.stableRS) return MAX_WEIGHT;
+  return currentSetWeight(rollout);
+}
+
+/** floorCeilingTied: ceiling and floor equally far from the weight (then the larger canary wins). */
+function tied(weight: number, total: number): boolean {
+  const exact = total * (weight / MAX_WEIGHT);
+  return exact - Math.trunc(exact) === 0.5;
+}
+
+function weightDelta(weight: number, canary: number, total: number): number {
+  return Math.abs((canary * MAX_WEIGHT) / total - weight);
+}
+
+/** approximateWeightedCanaryStableReplicaCounts: totals of spec.replicas, or one more when surge allows. */
+export function weightedCounts(replicas: number, weight: number, maxSurge: number): CanaryCounts {
+  if (replicas === 0) return { canary: 0, stable: 0 };
+  const ceil = Math.ceil((replicas * weight) / MAX_WEIGHT);
+  const floor = Math.floor((replicas * weight) / MAX_WEIGHT);
+  const zeroAllowed = weight === MAX_WEIGHT || weight === 0 || (replicas === 1 && maxSurge === 0);
+  const options: { canary: number; total: number }[] = [];
+  if (ceil < replicas || zeroAllowed) options.push({ canary: ceil, total: replicas });
+  if (!tied(weight, replicas) && (floor !== 0 || zeroAllowed))
+    options.push({ canary: floor, total: replicas });
+  if (maxSurge > 0) {
+    options.push({ canary: ceil, total: replicas + 1 });
+    if (!tied(weight, replicas + 1) && (floor !== 0 || zeroAllowed))
+      options.push({ canary: floor, total: replicas + 1 });
+  }
+  const [first, ...rest] = options;
+  if (!first) return { canary: 0, stable: replicas };
+  let best = first;
+  for (const option of rest) {
+    if (weightDelta(weight, option.canary, option.total) < weightDelta(weight, best.canary, best.total))
+      best = option;
+  }
+  return { canary: best.canary, stable: best.total - best.canary };
+}
+
+/** GetReplicasForScaleDown. */
+function replicasForScaleDown(rs: ReplicaSet | undefined, ignoreAvailability: boolean): number {
+  if (!rs) return 0;
+  if (specOf(rs) < availableOf(rs)) return specOf(rs);
+  return ignoreAvailability ? specOf(rs) : availableOf(rs);
+}
+
+/** calculateScaleDownReplicaCount. */
+function scaleDownTo(drain: ReplicaSet | undefined, desired: number, by: number, count: number): number {
+  return drain && specOf(drain) > desired ? Math.max(desired, specOf(drain) - by) : count;
+}
+
+/** adjustReplicaWithinLimits: [drain count, adjust count] within maxSurge and maxUnavailable. */
+function withinLimits(
+  drain: ReplicaSet | undefined,
+  adjust: ReplicaSet | undefined,
+  drainCount: number,
+  adjustCount: number,
+  maxAllowed: number,
+  minAvailable: number,
+): [number, number] {
+  if (!adjust) return [drainCount, adjustCount];
+  let over = Math.max(0, adjustCount + drainCount - maxAllowed);
+  let available = drain ? Math.min(availableOf(drain), drainCount) : 0;
+  let adjusted = adjustCount - over;
+  available += Math.min(availableOf(adjust), adjusted);
+  const lost = Math.max(0, availableOf(adjust) - adjusted);
+  const short = Math.max(0, minAvailable - available);
+  adjusted += Math.min(lost, short);
+  over = Math.max(0, adjusted + drainCount - maxAllowed);
+  return [drainCount - over, adjusted];
+}
+
+/**
+ * CalculateReplicaCountsForBasicCanary: the canary and stable ReplicaSets' next replica
+ * counts. `others` are the Rollout's ReplicaSets that are neither.
+ */
+export function basicCanaryCounts(
+  rollout: ArgoRollout,
+  newRS: ReplicaSet | undefined,
+  stableRS: ReplicaSet | undefined,
+  others: readonly ReplicaSet[],
+): CanaryCounts {
+  const replicas = desiredReplicas(rollout);
+  const strategy = resolveStrategy(rollout);
+  const maxSurge = strategy.maxSurge?.value ?? 0;
+  const maxUnavailable = strategy.maxUnavailable?.value ?? 0;
+  let { canary: desiredNew, stable: desiredStable } = weightedCounts(
+    replicas,
+    desiredWeight(rollout),
+    maxSurge,
+  );
+  let newCount = newRS ? specOf(newRS) : 0;
+  // CheckStableRSExists: a stable ReplicaSet that is not the new one.
+  const scaleStable = stableRS !== undefined && stableRS !== newRS;
+  let stableCount = 0;
+  if (scaleStable) stableCount = specOf(stableRS);
+  else {
+    desiredNew = replicas;
+    desiredStable = 0;
+  }
+  const maxAllowed = replicas + maxSurge;
+  const all = [...others, ...(newRS ? [newRS] : []), ...(scaleStable && stableRS ? [stableRS] : [])];
+  let scaleUp = maxAllowed - all.reduce((sum, rs) => sum + (rs.spec.replicas ?? 0), 0);
+  if (scaleStable && stableRS && specOf(stableRS) < desiredStable && scaleUp > 0) {
+    if (specOf(stableRS) + scaleUp < desiredStable) {
+      stableCount = specOf(stableRS) + scaleUp;
+      scaleUp = 0;
+    } else {
+      stableCount = desiredStable;
+      scaleUp -= desiredStable - specOf(stableRS);
+    }
+  }
+  if (newRS && specOf(newRS) < desiredNew && scaleUp > 0) {
+    newCount = Math.min(specOf(newRS) + scaleUp, desiredNew);
+  }
+  // Older ReplicaSets with replicas are scaled down first (scaleDownOldReplicaSetsForCanary).
+  if (others.reduce((sum, rs) => sum + (rs.spec.replicas ?? 0), 0) > 0)
+    return { canary: newCount, stable: stableCount };
+  const minAvailable = replicas - maxUnavailable;
+  const increasing = newRS === undefined || desiredNew >= specOf(newRS);
+  const toScaleDown = replicasForScaleDown(newRS, !increasing) + replicasForScaleDown(stableRS, increasing);
+  if (toScaleDown <= minAvailable) return { canary: newCount, stable: stableCount };
+  const by = toScaleDown - minAvailable;
+  if (!increasing) {
+    newCount = scaleDownTo(newRS, desiredNew, by, newCount);
+    [newCount, stableCount] = withinLimits(newRS, stableRS, newCount, stableCount, maxAllowed, minAvailable);
+  } else if (scaleStable) {
+    stableCount = scaleDownTo(stableRS, desiredStable, by, stableCount);
+    [stableCount, newCount] = withinLimits(stableRS, newRS, stableCount, newCount, maxAllowed, minAvailable);
+  }
+  return { canary: newCount, stable: stableCount };
+}
