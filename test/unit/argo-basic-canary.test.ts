@@ -6,7 +6,9 @@
  * maxSurge above 0 the target often keeps every stable pod, and a canary pod waiting for
  * what they hold waits forever, whatever maxUnavailable says.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { basicCanaryCounts as simCounts } from '../../sim/controllers/argo/canary-math.js';
 import type { ArgoRollout } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
@@ -234,5 +236,53 @@ describe('the basic canary keeps every stable pod where its target says so', () 
     const snapshot = gpuCanary({ steps: [{ setWeight: 50 }, { pause: {} }] });
     expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(false);
     expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+  });
+});
+
+describe('the diagnosis and the simulated controller count alike', () => {
+  // The simulator's Argo controller (sim/controllers/argo/canary-math.ts) transcribes the
+  // same upstream function on its own, so that live tests do not agree with the
+  // diagnosis by construction; here the two transcriptions are held to each other.
+  it('on any basic canary mid-update', () => {
+    const fencepost = fc.oneof(
+      fc.integer({ min: 0, max: 6 }),
+      fc.constantFrom('0%', '10%', '25%', '50', '100%'),
+    );
+    fc.assert(
+      fc.property(
+        fc.record({
+          replicas: fc.integer({ min: 0, max: 12 }),
+          weight: fc.integer({ min: 0, max: 100 }),
+          maxSurge: fencepost,
+          maxUnavailable: fencepost,
+          stable: fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 })),
+          canary: fc.tuple(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 })),
+          older: fc.integer({ min: 0, max: 3 }),
+          abort: fc.boolean(),
+        }),
+        (c) => {
+          const rollout = makeRollout('web', {
+            replicas: c.replicas,
+            strategy: {
+              canary: {
+                maxSurge: c.maxSurge,
+                maxUnavailable: c.maxUnavailable,
+                steps: [{ setWeight: c.weight }],
+              },
+            },
+            status: { observedGeneration: '2', currentPodHash: 'canary', stableRS: 'stable', abort: c.abort },
+          });
+          const rs = (hash: string, [spec, available]: [number, number]) =>
+            makeRolloutReplicaSet(rollout, hash, { replicas: spec, available });
+          const stable = rs('stable', c.stable);
+          const canary = rs('canary', c.canary);
+          const others = c.older > 0 ? [rs('older', [c.older, c.older])] : [];
+          const ours = basicCanaryCounts(rollout, canary, stable, others);
+          const sim = simCounts(rollout as never, canary as never, stable as never, others as never);
+          expect([ours.canary, ours.stable]).toEqual(sim);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
