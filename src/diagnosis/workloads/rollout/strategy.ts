@@ -7,8 +7,9 @@
  * "%"): surge rounds up, unavailable down, both 0 makes unavailable 1, unavailable is
  * at most the replicas (utils/replicaset/canary.go CalculateReplicaCountsForBasicCanary
  * scales the stable ReplicaSet down only past replicas − maxUnavailable available
- * pods; workloads/rollout/basic-canary.ts ports the whole count). Blue-green scales the preview ReplicaSet up to previewReplicaCount (all
- * replicas when unset) beside the active one, which keeps every pod until promotion
+ * pods; workloads/rollout/basic-canary.ts ports the whole count). Blue-green scales
+ * the preview ReplicaSet up to previewReplicaCount (all replicas when unset) beside
+ * the active one, which keeps every pod until promotion
  * (rollout/bluegreen.go): a surge of that many with nothing unavailable. A canary with
  * trafficRouting keeps the stable ReplicaSet at spec.replicas and adds the canary's
  * pods (canary.go CalculateReplicaCountsForTrafficRoutedCanary), whatever maxSurge
