@@ -99,6 +99,8 @@ export interface RolloutHalt {
   since?: string;
   /** The canary step it stands at ("step 2 of 4"), when it has steps. */
   step?: string;
+  /** The condition the controller wrote for it, as the API server holds it (evidence). */
+  condition?: { type: string; status: string; reason?: string; message?: string };
 }
 
 /** A revision whose pods the API server refuses to create (quota, admission): no pod exists to schedule or crash. */

@@ -213,6 +213,99 @@ describe("the controller's phase, as it wrote it", () => {
     );
   });
 
+  it("shows the Paused condition as written (reason RolloutPaused) and the pause's own reason beside it", () => {
+    const snapshot = withStatus({
+      phase: 'Paused',
+      message: 'InconclusiveAnalysisRun',
+      controllerPause: true,
+      pauseConditions: [{ reason: 'InconclusiveAnalysisRun', startTime: '2026-11-24T10:00:00Z' }],
+      conditions: [{ type: 'Paused', status: 'True', reason: 'RolloutPaused', message: 'Rollout is paused' }],
+    });
+    snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+    snapshot.events = [];
+    const [finding] = diagnose(snapshot).findings;
+    expect(finding?.code).toBe('RolloutPaused');
+    expect(finding?.explanation).toContain('an analysis was inconclusive');
+    expect(finding?.evidence).toEqual([
+      {
+        type: 'condition',
+        condition: 'Paused',
+        status: 'True',
+        reason: 'RolloutPaused',
+        message: 'Rollout is paused',
+      },
+      { type: 'note', text: 'status.pauseConditions: InconclusiveAnalysisRun' },
+    ]);
+  });
+
+  it('a promoted Rollout the controller has not reconciled yet is unpausing, not paused', () => {
+    // `kubectl argo rollouts promote` clears the pause conditions; status.phase still says Paused.
+    const snapshot = withStatus({
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      controllerPause: true,
+      pauseConditions: [],
+    });
+    snapshot.pods = snapshot.pods.filter((p) => p.status?.phase === 'Running');
+    snapshot.events = [];
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutPaused');
+    const kind = workloadKind(snapshot);
+    expect(kind.rolloutStatus(kind.object(snapshot))).toMatchObject({
+      state: 'progressing',
+      progress: { message: 'Progressing - waiting for rollout to unpause' },
+    });
+  });
+
+  it('counts an observedGeneration past the generation, or not a number, as observed (isGenerationObserved)', () => {
+    for (const observedGeneration of ['3', 'abc123']) {
+      const snapshot = withStatus({
+        observedGeneration,
+        phase: 'Paused',
+        message: 'CanaryPauseStep',
+        pauseConditions: [{ reason: 'CanaryPauseStep' }],
+      });
+      const kind = workloadKind(snapshot);
+      expect(kind.rolloutStatus(kind.object(snapshot)).state).toBe('paused');
+    }
+    const behind = withStatus({
+      observedGeneration: '1',
+      phase: 'Paused',
+      pauseConditions: [{ reason: 'CanaryPauseStep' }],
+    });
+    const kind = workloadKind(behind);
+    expect(kind.rolloutStatus(kind.object(behind)).progress.message).toBe(
+      'Progressing - waiting for rollout spec update to be observed',
+    );
+  });
+
+  it('a passed deadline written before an InvalidSpec is the deadline (the first degrading condition decides)', () => {
+    const snapshot = withStatus({
+      phase: 'Degraded',
+      message: 'ProgressDeadlineExceeded: ReplicaSet "tracker-b2" has timed out progressing.',
+      conditions: [
+        { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'timed out' },
+        { type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: 'bad' },
+      ],
+    });
+    expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutDegraded');
+    const invalidFirst = withStatus({
+      phase: 'Degraded',
+      message: 'InvalidSpec: bad',
+      conditions: [
+        { type: 'InvalidSpec', status: 'True', reason: 'InvalidSpec', message: 'bad' },
+        { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: 'timed out' },
+      ],
+    });
+    const found = diagnose(invalidFirst).findings.find((f) => f.code === 'RolloutDegraded');
+    expect(found?.evidence[0]).toEqual({
+      type: 'condition',
+      condition: 'InvalidSpec',
+      status: 'True',
+      reason: 'InvalidSpec',
+      message: 'bad',
+    });
+  });
+
   it('an abort is RolloutDegraded (warning) and offers no second abort', () => {
     const snapshot = withStatus({
       phase: 'Degraded',

@@ -6,6 +6,8 @@
  * version) or a spec it refuses (InvalidSpec: nothing rolls out); Paused at a canary
  * pause step, before a blue-green promotion, on an inconclusive analysis or by
  * spec.paused (it waits for a person). A progress deadline is ProgressDeadlineExceeded's.
+ * Reasons are upstream's (pkg/apis/rollouts/v1alpha1/types.go PauseReason*; the Paused
+ * condition's own reason is always RolloutPaused, rollout/sync.go).
  */
 import type { Analyzer } from '../analyzer.js';
 import type { Finding } from '../finding.js';
@@ -22,18 +24,38 @@ export const rolloutHalt: Analyzer = {
     if (!halt) return [];
     const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
     const at = `${halt.step ? ` at ${halt.step}` : ''}${halt.since ? ` since ${halt.since}` : ''}`;
+    // The condition as the controller wrote it; without one (a hand-written dump), the phase.
     const evidence: Draft['evidence'] = [
-      {
-        type: 'condition',
-        condition: halt.code === 'RolloutPaused' ? 'Paused' : 'Progressing',
-        status: halt.code === 'RolloutPaused' ? 'True' : 'False',
-        reason: halt.reason,
-        ...(halt.message ? { message: halt.message } : {}),
-      },
+      halt.condition
+        ? { type: 'condition', condition: halt.condition.type, ...conditionDetail(halt.condition) }
+        : {
+            type: 'condition',
+            condition: 'Phase',
+            status: halt.phase,
+            reason: halt.reason,
+            ...(halt.message ? { message: halt.message } : {}),
+          },
     ];
+    if (halt.condition && halt.code === 'RolloutPaused' && !pausedByHand(halt)) {
+      evidence.push({ type: 'note', text: `status.pauseConditions: ${halt.reason}` });
+    }
     return [{ ...words(halt, snapshot.target.name, ref, at), evidence }];
   },
 };
+
+function conditionDetail(c: NonNullable<RolloutHalt['condition']>): {
+  status: string;
+  reason?: string;
+  message?: string;
+} {
+  return {
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+  };
+}
+
+const pausedByHand = (halt: RolloutHalt): boolean => halt.reason === 'spec.paused';
 
 function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<Draft, 'evidence'> {
   const cli = (verb: string): string => `\`kubectl argo rollouts ${verb} ${name}\``;
@@ -42,7 +64,7 @@ function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<D
       'spec.paused': `it was paused by hand (spec.paused); ${cli('resume')} lets it go on.`,
       CanaryPauseStep: `it reached a pause step of its canary and waits to be promoted (${cli('promote')}), or aborted (${cli('abort')}).`,
       BlueGreenPause: `the preview is up and waits for promotion to the active Service (${cli('promote')}), or an abort (${cli('abort')}).`,
-      InconclusiveAnalysis: `an analysis was inconclusive: a person decides, ${cli('promote')} or ${cli('abort')}.`,
+      InconclusiveAnalysisRun: `an analysis was inconclusive: a person decides, ${cli('promote')} or ${cli('abort')}.`,
       InconclusiveExperiment: `an experiment was inconclusive: a person decides, ${cli('promote')} or ${cli('abort')}.`,
     };
     return {

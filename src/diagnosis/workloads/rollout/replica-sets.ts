@@ -18,10 +18,15 @@ export const REVISION = 'rollout.argoproj.io/revision';
 
 export const hashOf = (rs: ReplicaSet | undefined): string => rs?.metadata.labels?.[HASH_LABEL] ?? '';
 
-/** The controller has acted on the Rollout's latest spec (status.observedGeneration is a string). */
+/**
+ * The controller has acted on the Rollout's latest spec (utils/rollout/rolloututil.go
+ * isGenerationObserved: status.observedGeneration is a string; one that is not a number,
+ * or none, counts as observed, as does one past metadata.generation).
+ */
 export function observed(rollout: ArgoRollout): boolean {
   const seen = rollout.status?.observedGeneration;
-  return seen !== undefined && seen === String(rollout.metadata.generation ?? 0);
+  if (seen === undefined || !/^[+-]?\d+$/.test(seen)) return true;
+  return Number(seen) >= (rollout.metadata.generation ?? 0);
 }
 
 export interface ClassifiedRollout {

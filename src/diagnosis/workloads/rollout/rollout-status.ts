@@ -24,11 +24,21 @@ export interface RolloutPhase {
   message: string;
 }
 
-/** GetRolloutPhase, from what the controller wrote. */
+/**
+ * GetRolloutPhase, from what the controller wrote: a promote clears the pause conditions
+ * and leaves status.controllerPause set until the controller reconciles (IsUnpausing),
+ * while status.phase still says Paused.
+ */
 export function phaseOf(rollout: ArgoRollout): RolloutPhase {
   if (!observed(rollout))
     return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
+  if (unpausing(rollout)) return { phase: 'Progressing', message: 'waiting for rollout to unpause' };
   return { phase: rollout.status?.phase ?? 'Progressing', message: rollout.status?.message ?? '' };
+}
+
+/** IsUnpausing: promoted (no pause condition left) but not yet reconciled. */
+function unpausing(rollout: ArgoRollout): boolean {
+  return rollout.status?.controllerPause === true && (rollout.status.pauseConditions ?? []).length === 0;
 }
 
 /** "Degraded - ProgressDeadlineExceeded: ReplicaSet "x" has timed out progressing." */
@@ -126,7 +136,7 @@ export function stalledRollout(snapshot: RolloutObjects): StalledRollout | undef
       `The Argo Rollouts controller marks the Rollout Degraded (Progressing=False, ProgressDeadlineExceeded) when no ` +
       `new pod became available for progressDeadlineSeconds (${deadline}s). ` +
       (rollout.spec.progressDeadlineAbort
-        ? 'With progressDeadlineAbort it also aborts: the canary is scaled away and the stable pods serve. '
+        ? 'With progressDeadlineAbort it aborts in the same reconcile (rollout/sync.go evaluateProgressDeadlineAbort), after which the Rollout reads aborted, not timed out: the canary is scaled away and the stable pods serve. '
         : 'It does not abort (progressDeadlineAbort is off): the stable pods keep serving and the stuck new ones stay. ') +
       'The other findings say why the new pods do not become available; `kubectl argo rollouts abort` goes back to the stable pods.',
   };
@@ -143,13 +153,19 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
       ? `step ${Math.min(status.currentStepIndex + 1, steps.length)} of ${steps.length}`
       : undefined;
   if (phase === 'Degraded') {
-    const c = status.conditions?.find((x) => x.type === 'InvalidSpec' || x.reason === 'RolloutAborted');
-    if (!c) return undefined; // ProgressDeadlineExceeded: stalledRollout says it
+    // CalculateRolloutPhase: the first condition, in the order written, that degrades it.
+    const c = status.conditions?.find(
+      (x) =>
+        x.type === 'InvalidSpec' || x.reason === 'RolloutAborted' || x.reason === 'ProgressDeadlineExceeded',
+    );
+    // A passed deadline first (or nothing that says why): stalledRollout says it.
+    if (!c || (c.type !== 'InvalidSpec' && c.reason === 'ProgressDeadlineExceeded')) return undefined;
     return {
       code: 'RolloutDegraded',
       phase,
       message,
-      reason: c.reason ?? c.type,
+      reason: c.type === 'InvalidSpec' ? 'InvalidSpec' : (c.reason ?? c.type),
+      condition: conditionOf(c),
       ...((status.abortedAt ?? c.lastTransitionTime)
         ? { since: status.abortedAt ?? c.lastTransitionTime }
         : {}),
@@ -158,14 +174,31 @@ export function rolloutHalt(rollout: ArgoRollout): RolloutHalt | undefined {
   }
   if (phase === 'Paused') {
     const pause = status.pauseConditions?.[0];
+    // The Paused condition's reason is always RolloutPaused; the pause's own reason is in pauseConditions.
+    const paused = status.conditions?.find((x) => x.type === 'Paused');
     return {
       code: 'RolloutPaused',
       phase,
       message,
       reason: rollout.spec.paused ? 'spec.paused' : (pause?.reason ?? message),
+      ...(paused ? { condition: conditionOf(paused) } : {}),
       ...(pause?.startTime ? { since: pause.startTime } : {}),
       ...(step ? { step } : {}),
     };
   }
   return undefined;
+}
+
+function conditionOf(c: {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}): NonNullable<RolloutHalt['condition']> {
+  return {
+    type: c.type,
+    status: c.status,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(c.message ? { message: c.message } : {}),
+  };
 }
