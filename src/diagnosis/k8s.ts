@@ -648,6 +648,9 @@ export interface ArgoRollout {
         maxSurge?: number | string;
         maxUnavailable?: number | string;
         trafficRouting?: unknown;
+        /** Traffic-routed only: how long an abort leaves the canary up (30 s by default; 0: until a person acts). */
+        abortScaleDownDelaySeconds?: number;
+        dynamicStableScale?: boolean;
         canaryService?: string;
         stableService?: string;
       };
@@ -657,6 +660,8 @@ export interface ArgoRollout {
         previewReplicaCount?: number;
         autoPromotionEnabled?: boolean;
         maxUnavailable?: number | string;
+        /** How long an abort leaves the preview up (30 s by default; 0: until a person acts). */
+        abortScaleDownDelaySeconds?: number;
       };
     };
   };

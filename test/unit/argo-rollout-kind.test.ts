@@ -153,6 +153,21 @@ describe('Argo Rollout surge deadlock', () => {
     expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('blue-green keeps every stable pod');
   });
 
+  it('says when an abort removes the new pods: a basic canary at once, blue-green after its delay, never with 0', () => {
+    const abortOf = (strategy: Strategy) =>
+      diagnose(tracker(strategy)).remediations.find((p) => p.kind === 'abort-rollout');
+    expect(abortOf(undefined)?.impact).toContain('its pods (the stuck one too) are removed at once');
+    const blueGreen = abortOf({ blueGreen: { activeService: 'tracker' } });
+    expect(blueGreen?.summary).toContain('to 0 after abortScaleDownDelaySeconds (30 s, the default)');
+    expect(blueGreen?.impact).toContain('removed after abortScaleDownDelaySeconds (30 s, the default)');
+    const kept = abortOf({ blueGreen: { activeService: 'tracker', abortScaleDownDelaySeconds: 0 } });
+    expect(kept?.summary).toContain('nowhere: abortScaleDownDelaySeconds is 0');
+    expect(kept?.impact).toContain('the stuck one stays Pending');
+    expect(kept?.impact).not.toContain('removed');
+    const routed = abortOf({ canary: { trafficRouting: { nginx: {} }, abortScaleDownDelaySeconds: 120 } });
+    expect(routed?.impact).toContain('removed after abortScaleDownDelaySeconds (120 s)');
+  });
+
   it('no deadlock when the canary may take a stable pod down first (maxUnavailable 1)', () => {
     expect(workloadKind('Rollout').keepsOldPods(tracker())).toBe(true);
     const snapshot = tracker({ canary: { maxSurge: 1, maxUnavailable: 1 } });

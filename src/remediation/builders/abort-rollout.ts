@@ -41,14 +41,14 @@ export function buildAbortRolloutPlans(
   }
   const stable = revisions.old.find((r) => r.hash === stableHash);
   const replicas = workloadKind(snapshot).desiredReplicas(rollout);
+  const scaleDown = abortScaleDown(rollout);
   return [
     {
       id: planId('abort-rollout', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, ABORT_PATCH),
       kind: 'abort-rollout',
       target: snapshot.target,
-      summary: `Abort the update: the controller scales ${current.label} to 0 and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as \`kubectl argo rollouts abort\` does.`,
-      impact:
-        'The new version stops rolling out: its pods (the stuck one too) are removed and the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.',
+      summary: `Abort the update: the controller scales ${current.label} ${scaleDown.scaled} and ${stable ? stable.label : 'the stable ReplicaSet'} serves all ${replicas} replica(s), as \`kubectl argo rollouts abort\` does.`,
+      impact: `The new version stops rolling out: ${scaleDown.pods}; the stable pods serve. The Rollout turns Degraded (RolloutAborted) and stays so until spec.template is reverted to the stable version or the update is retried.`,
       warnings: [
         'spec.template still holds the new version: `kubectl argo rollouts retry` (or any template change) starts the same update again, and it blocks the same way until the cause is fixed.',
         'There is no Undo: retrying is the way back, once the update can finish.',
@@ -67,4 +67,37 @@ export function buildAbortRolloutPlans(
       addresses: finding.code,
     },
   ];
+}
+
+/**
+ * When an abort removes the new pods (rollout/replicaset.go shouldDelayScaleDownOnAbort,
+ * utils/defaults GetAbortScaleDownDelaySecondsOrDefault): a basic canary at once; blue-green
+ * and a traffic-routed canary after abortScaleDownDelaySeconds (30 by default), and never
+ * while it is 0; a traffic-routed canary with dynamicStableScale and no delay set, as the
+ * stable scales back up. `scaled` finishes "the controller scales X …"; `pods` says what
+ * happens to the new pods.
+ */
+export function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string } {
+  const { canary, blueGreen } = rollout.spec.strategy ?? {};
+  const delayed =
+    blueGreen && !canary ? blueGreen : canary?.trafficRouting !== undefined ? canary : undefined;
+  if (!delayed) return { scaled: 'to 0', pods: 'its pods (the stuck one too) are removed at once' };
+  const seconds = delayed.abortScaleDownDelaySeconds;
+  if (seconds === 0) {
+    return {
+      scaled: 'nowhere: abortScaleDownDelaySeconds is 0, so its pods stay up',
+      pods: 'its pods stay up (abortScaleDownDelaySeconds 0) until the template is reverted or they are scaled away by hand: those running keep what they hold, the stuck one stays Pending',
+    };
+  }
+  if (canary?.dynamicStableScale && seconds === undefined) {
+    return {
+      scaled: 'to 0 step by step as the stable scales back up (dynamicStableScale)',
+      pods: 'its pods (the stuck one too) are removed as the stable pods scale back up (dynamicStableScale)',
+    };
+  }
+  const delay = `${seconds ?? 30} s${seconds === undefined ? ', the default' : ''}`;
+  return {
+    scaled: `to 0 after abortScaleDownDelaySeconds (${delay})`,
+    pods: `its pods (the stuck one too) are removed after abortScaleDownDelaySeconds (${delay})`,
+  };
 }

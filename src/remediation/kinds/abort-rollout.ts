@@ -19,7 +19,7 @@ const base = workloadPatchKind({
   },
   paths: () => ['/status/abort'],
   change: (_plan, target) =>
-    `Abort the update of ${target}: the stable pods serve, the new ones are removed, and the Rollout stays Degraded until its template is reverted or the update retried.`,
+    `Abort the update of ${target}: the stable pods serve, the new ones go when the Rollout's abort settings say (the impact says when), and the Rollout stays Degraded until its template is reverted or the update retried.`,
 });
 
 export const abortRollout: typeof base = {
@@ -38,7 +38,7 @@ export const abortRollout: typeof base = {
   },
   watch: () => ({
     kind: 'nothing',
-    why: 'an abort ends the update: the controller scales the new ReplicaSet away and the stable pods serve (kubectl argo rollouts get rollout shows it)',
+    why: 'an abort ends the update: the stable pods serve and the controller scales the new ReplicaSet away, at once or after abortScaleDownDelaySeconds (kubectl argo rollouts get rollout shows it)',
   }),
   words: {
     ...base.words,
