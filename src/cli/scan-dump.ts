@@ -6,11 +6,12 @@
  * no plans. What the dump lacks is IncompleteEvidence there as in diagnose.
  */
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js';
-import type { KubeObject } from '../diagnosis/k8s.js';
+import type { ArgoRollout, KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/analyzers/analyze.js';
 import type { WorkloadObject } from '../diagnosis/snapshot.js';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
-import { isInteresting, scanEntry, type ScanReport } from '../kube/read/scan.js';
+import { isInteresting, scanEntry, unjudgedRollout, type ScanReport } from '../kube/read/scan.js';
+import { DumpError } from '../diagnosis/dump/dump.js';
 
 export interface DumpScope {
   namespace?: string;
@@ -32,7 +33,15 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
     for (const object of inScope.filter((o) => isInteresting(kind, o))) {
       const namespace = object.metadata.namespace ?? scope.namespace ?? 'default';
       const name = object.metadata.name ?? '';
-      const snapshot = assembleSnapshot({ kind, namespace, name }, objects, { capturedAt });
+      let snapshot;
+      try {
+        snapshot = assembleSnapshot({ kind, namespace, name }, objects, { capturedAt });
+      } catch (error) {
+        // A Rollout whose template lives in a Deployment the dump lacks: said, not judged.
+        if (!(error instanceof DumpError) || kind !== 'Rollout') throw error;
+        entries.push(unjudgedRollout(object as ArgoRollout, error.message));
+        continue;
+      }
       diagnosed += 1;
       const entry = scanEntry(kind, object, namespace, analyze(snapshot).findings);
       if (entry) entries.push(entry);

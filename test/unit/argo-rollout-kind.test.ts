@@ -12,13 +12,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
-import type { ArgoRollout, Node } from '../../src/diagnosis/k8s.js';
+import type { ArgoRollout, KubeObject, Node } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { projectPod } from '../../src/worker/early-warning/signals.js';
 import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
-import { makeEvent, makeNode } from '../support/k8s-builders.js';
+import { makeDeployment, makeEvent, makeNode } from '../support/k8s-builders.js';
+import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { scanDump } from '../../src/cli/scan-dump.js';
+import { isRolloutObjects } from '../../src/diagnosis/snapshot.js';
 import {
   makeRollout,
   makeRolloutPod,
@@ -379,37 +382,39 @@ describe("the controller's phase, as it wrote it", () => {
   });
 });
 
-describe('Argo Rollout crash loop on one node', () => {
-  /** Three replicas, Healthy; the pod on the node with the other kernel crash-loops. */
-  function api(workloadRef = false) {
-    const nodes = [
-      makeNode('node-a'),
-      makeNode('node-b', { kernelVersion: '6.8.0-1009-aws' }),
-      makeNode('node-c'),
-    ];
-    const rollout = makeRollout('api', {
+/** Three replicas, Healthy; the pod on the node with the other kernel crash-loops. */
+function crashingApi(workloadRef = false) {
+  const nodes = [
+    makeNode('node-a'),
+    makeNode('node-b', { kernelVersion: '6.8.0-1009-aws' }),
+    makeNode('node-c'),
+  ];
+  const rollout = makeRollout('api', {
+    replicas: 3,
+    status: {
+      observedGeneration: '2',
+      phase: 'Progressing',
+      message: 'updated replicas are still becoming available',
+      currentPodHash: 'b2',
+      stableRS: 'b2',
       replicas: 3,
-      status: {
-        observedGeneration: '2',
-        phase: 'Progressing',
-        message: 'updated replicas are still becoming available',
-        currentPodHash: 'b2',
-        stableRS: 'b2',
-        replicas: 3,
-        updatedReplicas: 3,
-        availableReplicas: 2,
-      },
-    });
-    const rs = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 3, available: 2 });
-    if (workloadRef)
-      rollout.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api-template' };
-    const pods = [
-      makeRolloutPod(rs, 'p1', 'node-a', { phase: 'Running' }),
-      makeRolloutPod(rs, 'p2', 'node-b', { phase: 'CrashLoopBackOff', restarts: 9, exitCode: 1 }),
-      makeRolloutPod(rs, 'p3', 'node-c', { phase: 'Running' }),
-    ];
-    return makeRolloutSnapshot({ rollout, replicaSets: [rs], pods, nodes });
-  }
+      updatedReplicas: 3,
+      availableReplicas: 2,
+    },
+  });
+  const rs = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 3, available: 2 });
+  if (workloadRef)
+    rollout.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api-template' };
+  const pods = [
+    makeRolloutPod(rs, 'p1', 'node-a', { phase: 'Running' }),
+    makeRolloutPod(rs, 'p2', 'node-b', { phase: 'CrashLoopBackOff', restarts: 9, exitCode: 1 }),
+    makeRolloutPod(rs, 'p3', 'node-c', { phase: 'Running' }),
+  ];
+  return makeRolloutSnapshot({ rollout, replicaSets: [rs], pods, nodes });
+}
+
+describe('Argo Rollout crash loop on one node', () => {
+  const api = crashingApi;
 
   it("blames the node and offers the exclusion in the Rollout's template, saying it is a new update through the canary steps", () => {
     const diagnosis = diagnose(api());
@@ -426,6 +431,57 @@ describe('Argo Rollout crash loop on one node', () => {
     expect(diagnosis.findings[0]?.code).toBe('CrashLoopOnNode');
     expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('exclude-node');
     expect(JSON.stringify(diagnosis.notOffered ?? [])).toContain('workloadRef');
+  });
+});
+
+describe('a Rollout whose template lives in a Deployment (workloadRef), from a dump', () => {
+  /** The api Rollout of the crash-loop case with its template moved to Deployment api-template. */
+  function dumpObjects(withDeployment: boolean): object[] {
+    const snapshot = crashingApi(true);
+    const rollout = structuredClone(workloadKind(snapshot).object(snapshot)) as ArgoRollout;
+    const template = rollout.spec.template;
+    const selector = rollout.spec.selector;
+    delete rollout.spec.template;
+    delete rollout.spec.selector;
+    const deployment = makeDeployment('api-template', { namespace: 'vision', replicas: 0 });
+    if (template) deployment.spec.template = template;
+    if (selector) deployment.spec.selector = selector;
+    const rs = isRolloutObjects(snapshot) ? snapshot.replicaSets : [];
+    return [rollout, ...(withDeployment ? [deployment] : []), ...rs, ...snapshot.pods, ...snapshot.nodes];
+  }
+
+  it("diagnoses it with the Deployment's template and selector, as the controller reads it", () => {
+    const snapshot = assembleSnapshot(
+      { kind: 'Rollout', namespace: 'vision', name: 'api' },
+      dumpObjects(true) as KubeObject[],
+    );
+    const kind = workloadKind(snapshot);
+    expect(kind.podTemplate(kind.object(snapshot)).spec.containers.map((c) => c.name)).toEqual(['api']);
+    expect(kind.selector(kind.object(snapshot))).toEqual({ matchLabels: { app: 'api' } });
+    expect(snapshot.pods).toHaveLength(3);
+    expect(diagnose(snapshot).findings[0]?.code).toBe('CrashLoopOnNode');
+  });
+
+  it('says which Deployment the dump lacks instead of judging an empty template', () => {
+    expect(() =>
+      assembleSnapshot(
+        { kind: 'Rollout', namespace: 'vision', name: 'api' },
+        dumpObjects(false) as KubeObject[],
+      ),
+    ).toThrow(
+      /Rollout vision\/api takes its pod template from deployment api-template \(workloadRef\), which the dump does not hold/,
+    );
+    const report = scanDump(dumpObjects(false) as KubeObject[], {
+      namespace: 'vision',
+      allNamespaces: false,
+    });
+    expect(report.entries).toEqual([
+      expect.objectContaining({
+        kind: 'Rollout',
+        name: 'api',
+        findings: [expect.objectContaining({ code: 'IncompleteEvidence' })],
+      }),
+    ]);
   });
 });
 

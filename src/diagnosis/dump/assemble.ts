@@ -5,6 +5,8 @@
  * pods on the nodes.
  */
 import type {
+  ArgoRollout,
+  Deployment,
   DeviceClass,
   ResourceClaim,
   ResourceClaimTemplate,
@@ -38,6 +40,8 @@ import { detectOwner } from '../ownership.js';
 import { ownerGap, ownerRead, ownerTarget } from '../owner-target.js';
 import type { OwnerSettingsRead } from '../snapshot.js';
 import type { Unparsed } from './dump-relevance.js';
+import { DumpError } from './dump.js';
+import { nameOf, referencedDeployment, withReferencedTemplate } from '../workloads/rollout/workload-ref.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -80,9 +84,13 @@ export function assembleSnapshot(
   );
   if (!found) throw notFound(ref, candidates);
   // A hand-written dump may omit the namespace: the workload is the requested one.
-  const object = found.metadata.namespace
+  const named = found.metadata.namespace
     ? found
     : { ...found, metadata: { ...found.metadata, namespace: ref.namespace } };
+  const object =
+    ref.kind === 'Rollout'
+      ? rolloutAsResolved(named as ArgoRollout, ofKind<Deployment>('Deployment'))
+      : named;
   const template = kind.podTemplate(object).spec;
   const pods = ofKind<Pod>('Pod');
   const revisions = ofKind<RevisionObject>(kind.revisionObjects.kind);
@@ -507,4 +515,25 @@ export function newestTimestamp(objects: KubeObject[]): string {
   };
   objects.forEach((o) => visit(o, ''));
   return newest;
+}
+
+/**
+ * A Rollout whose template lives in a Deployment (workloadRef), with that Deployment's
+ * template, as the controller reads it; the dump must hold the Deployment.
+ * @throws DumpError when it does not, or names what this tool cannot follow.
+ */
+function rolloutAsResolved(rollout: ArgoRollout, deployments: readonly Deployment[]): ArgoRollout {
+  const ref = referencedDeployment(rollout);
+  if (!ref) return rollout;
+  if ('unfollowable' in ref) throw new DumpError(ref.unfollowable);
+  const namespace = rollout.metadata.namespace;
+  const deployment = deployments.find(
+    (d) => d.metadata.name === ref.name && (d.metadata.namespace ?? namespace) === namespace,
+  );
+  if (!deployment) {
+    throw new DumpError(
+      `Rollout ${nameOf(rollout)} takes its pod template from deployment ${ref.name} (workloadRef), which the dump does not hold: add \`kubectl get deployment ${ref.name} -n ${namespace ?? ''} -o yaml\``,
+    );
+  }
+  return withReferencedTemplate(rollout, deployment);
 }

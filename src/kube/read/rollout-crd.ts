@@ -10,6 +10,11 @@ import type { ArgoRollout, Deployment } from '../../diagnosis/k8s.js';
 import type { KubeClient } from '../client.js';
 import { ClusterError, KubeApiError } from '../errors.js';
 import { getObject } from '../list.js';
+import {
+  nameOf,
+  referencedDeployment,
+  withReferencedTemplate,
+} from '../../diagnosis/workloads/rollout/workload-ref.js';
 
 /** The sentence every surface uses when the cluster serves no Rollouts. */
 export const ROLLOUTS_NOT_SERVED =
@@ -31,20 +36,15 @@ export async function rolloutsServed(client: KubeClient): Promise<boolean | unde
 
 /**
  * The Rollout as the controller sees it: with a workloadRef to a Deployment, that
- * Deployment's template (and selector, when the Rollout names none) filled in; the
- * workloadRef stays, so nothing writes a template the Rollout does not own.
+ * Deployment's template (and selector, when the Rollout names none) filled in
+ * (workloads/rollout/workload-ref.ts); the workloadRef stays, so nothing writes a
+ * template the Rollout does not own.
  * @throws ClusterError for a workloadRef this tool cannot follow (a ReplicaSet or PodTemplate, or a missing Deployment).
  */
 export async function resolveWorkloadRef(client: KubeClient, rollout: ArgoRollout): Promise<ArgoRollout> {
-  const ref = rollout.spec.workloadRef;
-  if (!ref || (rollout.spec.template && Object.keys(rollout.spec.template).length > 0)) return rollout;
-  const group = (ref.apiVersion ?? '').split('/')[0];
-  const name = `${rollout.metadata.namespace ?? ''}/${rollout.metadata.name ?? ''}`;
-  if (ref.kind !== 'Deployment' || group !== 'apps' || !ref.name) {
-    throw new ClusterError(
-      `Rollout ${name} takes its pod template from ${ref.kind ?? '?'} ${ref.name ?? '?'} (workloadRef); only a workloadRef to an apps/v1 Deployment is followed, so this Rollout cannot be diagnosed`,
-    );
-  }
+  const ref = referencedDeployment(rollout);
+  if (!ref) return rollout;
+  if ('unfollowable' in ref) throw new ClusterError(ref.unfollowable);
   let deployment: Deployment;
   try {
     deployment = await getObject<Deployment>(client, {
@@ -55,18 +55,11 @@ export async function resolveWorkloadRef(client: KubeClient, rollout: ArgoRollou
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
       throw new ClusterError(
-        `Rollout ${name} takes its pod template from deployment ${ref.name} (workloadRef), which does not exist`,
+        `Rollout ${nameOf(rollout)} takes its pod template from deployment ${ref.name} (workloadRef), which does not exist`,
         404,
       );
     }
     throw error;
   }
-  return {
-    ...rollout,
-    spec: {
-      ...rollout.spec,
-      template: deployment.spec.template,
-      ...(rollout.spec.selector ? {} : { selector: deployment.spec.selector }),
-    },
-  };
+  return withReferencedTemplate(rollout, deployment);
 }

@@ -196,6 +196,24 @@ async function listRollouts(
   }
 }
 
+/** The scan entry of a Rollout whose pod template could not be read: IncompleteEvidence, not judged. */
+export function unjudgedRollout(rollout: ArgoRollout, why: string): ScanReport['entries'][number] {
+  return {
+    kind: 'Rollout',
+    namespace: rollout.metadata.namespace ?? '',
+    name: rollout.metadata.name ?? '',
+    state: 'problems',
+    rollout: workloadKind('Rollout').rolloutStatus(rollout).progress.message,
+    findings: [
+      {
+        code: 'IncompleteEvidence',
+        severity: 'warning',
+        summary: `Its pod template was not read, so it was not judged: ${why}`,
+      },
+    ],
+  };
+}
+
 /**
  * A Rollout with a workloadRef, its template filled in from the Deployment. One whose
  * template cannot be read is not judged on an empty one: it is listed as
@@ -206,22 +224,8 @@ async function withTemplate(scan: ScanState, rollout: ArgoRollout): Promise<Work
   try {
     return await resolveWorkloadRef(scan.client, rollout);
   } catch (error) {
-    const namespace = rollout.metadata.namespace ?? '';
     scan.scanned += 1;
-    scan.entries.push({
-      kind: 'Rollout',
-      namespace,
-      name: rollout.metadata.name ?? '',
-      state: 'problems',
-      rollout: workloadKind('Rollout').rolloutStatus(rollout).progress.message,
-      findings: [
-        {
-          code: 'IncompleteEvidence',
-          severity: 'warning',
-          summary: `Its pod template was not read, so it was not judged: ${error instanceof Error ? error.message : String(error)}`,
-        },
-      ],
-    });
+    scan.entries.push(unjudgedRollout(rollout, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
 }
