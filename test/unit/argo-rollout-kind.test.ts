@@ -191,6 +191,41 @@ describe('Argo Rollout surge deadlock', () => {
     );
   });
 
+  it("matches the template with the API server's pod defaults and the injected canary metadata on the ReplicaSet side only", () => {
+    const snapshot = tracker();
+    const kind = workloadKind(snapshot);
+    const rollout = kind.object(snapshot) as ArgoRollout;
+    rollout.metadata.generation = 3;
+    rollout.status = { ...rollout.status, currentPodHash: 'a1' };
+    const canary = isRolloutObjects(snapshot)
+      ? snapshot.replicaSets.find((rs) => rs.metadata.name === 'tracker-b2')
+      : undefined;
+    const template = canary?.spec.template;
+    if (!canary || !template) throw new Error('no canary ReplicaSet');
+    // What the API server and the controller leave on the ReplicaSet's copy.
+    template.spec.restartPolicy = 'Always';
+    template.spec.dnsPolicy = 'ClusterFirst';
+    template.spec.schedulerName = 'default-scheduler';
+    template.spec.terminationGracePeriodSeconds = 30;
+    template.spec.securityContext = {};
+    const [c] = template.spec.containers;
+    if (!c) throw new Error('no container');
+    Object.assign(c, {
+      imagePullPolicy: 'IfNotPresent',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    });
+    template.metadata = { ...template.metadata, labels: { ...template.metadata?.labels, role: 'canary' } };
+    canary.metadata.annotations = {
+      ...canary.metadata.annotations,
+      'rollout.argoproj.io/ephemeral-metadata': '{"labels":{"role":"canary"}}',
+    };
+    expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
+    // A real difference still tells them apart: the image's tag makes Always the default.
+    c.imagePullPolicy = 'Always';
+    expect(kind.revisions(snapshot).current?.name).not.toBe('tracker-b2');
+  });
+
   it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's (the early warning too)", () => {
     const snapshot = tracker();
     expect(workloadOfPod(snapshot.pods[0])).toEqual({ kind: 'Rollout', name: 'tracker' });

@@ -5,12 +5,14 @@
  * records the hash of the template it rolls out to as `status.currentPodHash` and the
  * stable one as `status.stableRS` (rollout/sync.go calculateBaseStatus, promoteStable);
  * before it has observed the template, the new ReplicaSet is the one whose template
- * equals it, ignoring the hash label (utils/replicaset FindNewReplicaSet).
+ * equals it once pod defaults are applied, ignoring the hash label (utils/replicaset
+ * FindNewReplicaSet; template-match.ts).
  */
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
 import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
 import type { Revision, Revisions } from '../../workload-kind.js';
-import { podsOfReplicaSet, templatesEqual } from '../deployment/replica-sets.js';
+import { podsOfReplicaSet } from '../deployment/replica-sets.js';
+import { carriesTemplate } from './template-match.js';
 
 export const HASH_LABEL = 'rollouts-pod-template-hash';
 /** utils/annotations: the revision number on the Rollout and its ReplicaSets. */
@@ -50,9 +52,7 @@ export function classifyRollout(objects: RolloutObjects): ClassifiedRollout {
           .sort((a, b) =>
             (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
           )
-          .find(
-            (rs) => rs.spec.template !== undefined && templatesEqual(rs.spec.template, template, HASH_LABEL),
-          )
+          .find((rs) => carriesTemplate(rs, template, HASH_LABEL))
       : undefined) ??
     byHash(rollout.status?.currentPodHash);
   const stable = byHash(rollout.status?.stableRS);
