@@ -3,9 +3,17 @@
  * the rollouts controller, observedGeneration a string), their ReplicaSets (named and
  * labelled with rollouts-pod-template-hash, controlled by the Rollout) and pods.
  */
-import type { ArgoRollout, Deployment, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import type { ArgoRollout, Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { emptySnapshot, makePod, makeReplicaSet, uid, type PodState } from './k8s-builders.js';
+import {
+  emptySnapshot,
+  makeEvent,
+  makeNode,
+  makePod,
+  makeReplicaSet,
+  uid,
+  type PodState,
+} from './k8s-builders.js';
 
 const HASH = 'rollouts-pod-template-hash';
 
@@ -116,4 +124,54 @@ export function makeRolloutSnapshot(
   parts: { rollout: ArgoRollout; replicaSets: ReplicaSet[] } & Partial<Omit<WorkloadSnapshot, 'target'>>,
 ): WorkloadSnapshot {
   return { ...emptySnapshot('Rollout', parts.rollout.metadata), ...parts };
+}
+
+const GPU_MESSAGE =
+  '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
+
+/** The GPU tracker mid-update: the stable pod holds the only GPU, the canary (or preview) pod waits for it. */
+export function trackerMidUpdate(
+  strategy: ArgoRollout['spec']['strategy'] = { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
+  replicas = 1,
+) {
+  const nodes: Node[] = [makeNode('gpu-node-1', { allocatable: { 'nvidia.com/gpu': String(replicas) } })];
+  const rollout = makeRollout('tracker', {
+    strategy,
+    replicas,
+    resources: { 'nvidia.com/gpu': '1' },
+    status: {
+      observedGeneration: '2',
+      phase: 'Progressing',
+      message: 'more replicas need to be updated',
+      currentPodHash: 'b2',
+      stableRS: 'a1',
+      currentStepIndex: 0,
+      replicas: replicas + 1,
+      updatedReplicas: 0,
+      availableReplicas: replicas,
+    },
+  });
+  const stable = makeRolloutReplicaSet(rollout, 'a1', {
+    revision: 1,
+    replicas,
+    image: 'registry.example/tracker:1.0',
+  });
+  const canary = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 1, available: 0 });
+  const old = Array.from({ length: replicas }, (_, i) =>
+    makeRolloutPod(stable, `s${i}`, 'gpu-node-1', { phase: 'Running' }),
+  );
+  const pending = makeRolloutPod(canary, 'c0', undefined, { phase: 'Pending' });
+  const event = makeEvent(
+    { kind: 'Pod', name: pending.metadata.name, namespace: 'vision', uid: pending.metadata.uid },
+    'FailedScheduling',
+    GPU_MESSAGE,
+    { type: 'Warning', component: 'default-scheduler' },
+  );
+  return makeRolloutSnapshot({
+    rollout,
+    replicaSets: [canary, stable],
+    pods: [...old, pending],
+    events: [event],
+    nodes,
+  });
 }

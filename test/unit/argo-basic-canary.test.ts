@@ -17,13 +17,7 @@ import {
   currentSetWeight,
   weightedCounts,
 } from '../../src/diagnosis/workloads/rollout/basic-canary.js';
-import { makeEvent, makeNode } from '../support/k8s-builders.js';
-import {
-  makeRollout,
-  makeRolloutPod,
-  makeRolloutReplicaSet,
-  makeRolloutSnapshot,
-} from '../support/rollout-builders.js';
+import { makeRollout, makeRolloutReplicaSet, trackerMidUpdate } from '../support/rollout-builders.js';
 
 describe('the weighted canary and stable targets (upstream table)', () => {
   // [replicas, weight, maxSurge, canary, stable]
@@ -165,48 +159,8 @@ describe('CalculateReplicaCountsForBasicCanary (upstream canary_test.go TestCalc
   });
 });
 
-const GPU_MESSAGE =
-  '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
-
 /** Four stable pods hold the node's four GPUs; the canary's one pod waits for one. */
-function gpuCanary(canary: Canary) {
-  const rollout = makeRollout('tracker', {
-    replicas: 4,
-    strategy: { canary },
-    resources: { 'nvidia.com/gpu': '1' },
-    status: {
-      observedGeneration: '2',
-      phase: 'Progressing',
-      message: 'more replicas need to be updated',
-      currentPodHash: 'b2',
-      stableRS: 'a1',
-      currentStepIndex: 0,
-      replicas: 5,
-      updatedReplicas: 0,
-      availableReplicas: 4,
-    },
-  });
-  const stable = makeRolloutReplicaSet(rollout, 'a1', { revision: 1, replicas: 4, image: 'tracker:1.0' });
-  const next = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 1, available: 0 });
-  const running = [0, 1, 2, 3].map((i) =>
-    makeRolloutPod(stable, `s${i}`, 'gpu-node-1', { phase: 'Running' }),
-  );
-  const pending = makeRolloutPod(next, 'c0', undefined, { phase: 'Pending' });
-  return makeRolloutSnapshot({
-    rollout,
-    replicaSets: [next, stable],
-    pods: [...running, pending],
-    events: [
-      makeEvent(
-        { kind: 'Pod', name: pending.metadata.name, namespace: 'vision', uid: pending.metadata.uid },
-        'FailedScheduling',
-        GPU_MESSAGE,
-        { type: 'Warning', component: 'default-scheduler' },
-      ),
-    ],
-    nodes: [makeNode('gpu-node-1', { allocatable: { 'nvidia.com/gpu': '4' } })],
-  });
-}
+const gpuCanary = (canary: Canary) => trackerMidUpdate({ canary }, 4);
 
 describe('the basic canary keeps every stable pod where its target says so', () => {
   it('4 replicas at the defaults (25%/25%: surge 1, unavailable 1), setWeight 20: canary 1 beside stable 4, a deadlock', () => {

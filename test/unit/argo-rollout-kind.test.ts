@@ -12,13 +12,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
-import type { ArgoRollout, KubeObject, Node } from '../../src/diagnosis/k8s.js';
+import type { ArgoRollout, KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { hasProblems } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { projectPod } from '../../src/worker/early-warning/signals.js';
 import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
-import { makeDeployment, makeEvent, makeNode } from '../support/k8s-builders.js';
+import { makeDeployment, makeNode } from '../support/k8s-builders.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import { scanDump } from '../../src/cli/scan-dump.js';
 import { isRolloutObjects } from '../../src/diagnosis/snapshot.js';
@@ -27,59 +27,10 @@ import {
   makeRolloutPod,
   makeRolloutReplicaSet,
   makeRolloutSnapshot,
+  trackerMidUpdate,
 } from '../support/rollout-builders.js';
 
-const GPU_MESSAGE =
-  '0/1 nodes are available: 1 Insufficient nvidia.com/gpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.';
-
 type Strategy = ArgoRollout['spec']['strategy'];
-
-/** The GPU tracker mid-update: the stable pod holds the only GPU, the canary (or preview) pod waits for it. */
-function tracker(
-  strategy: Strategy = { canary: { steps: [{ setWeight: 50 }, { pause: {} }] } },
-  replicas = 1,
-) {
-  const nodes: Node[] = [makeNode('gpu-node-1', { allocatable: { 'nvidia.com/gpu': String(replicas) } })];
-  const rollout = makeRollout('tracker', {
-    strategy,
-    replicas,
-    resources: { 'nvidia.com/gpu': '1' },
-    status: {
-      observedGeneration: '2',
-      phase: 'Progressing',
-      message: 'more replicas need to be updated',
-      currentPodHash: 'b2',
-      stableRS: 'a1',
-      currentStepIndex: 0,
-      replicas: replicas + 1,
-      updatedReplicas: 0,
-      availableReplicas: replicas,
-    },
-  });
-  const stable = makeRolloutReplicaSet(rollout, 'a1', {
-    revision: 1,
-    replicas,
-    image: 'registry.example/tracker:1.0',
-  });
-  const canary = makeRolloutReplicaSet(rollout, 'b2', { revision: 2, replicas: 1, available: 0 });
-  const old = Array.from({ length: replicas }, (_, i) =>
-    makeRolloutPod(stable, `s${i}`, 'gpu-node-1', { phase: 'Running' }),
-  );
-  const pending = makeRolloutPod(canary, 'c0', undefined, { phase: 'Pending' });
-  const event = makeEvent(
-    { kind: 'Pod', name: pending.metadata.name, namespace: 'vision', uid: pending.metadata.uid },
-    'FailedScheduling',
-    GPU_MESSAGE,
-    { type: 'Warning', component: 'default-scheduler' },
-  );
-  return makeRolloutSnapshot({
-    rollout,
-    replicaSets: [canary, stable],
-    pods: [...old, pending],
-    events: [event],
-    nodes,
-  });
-}
 
 describe('Argo Rollout strategy, as argo-rollouts resolves it', () => {
   const resolve = (strategy: Strategy, replicas = 4) =>
@@ -112,7 +63,7 @@ describe('Argo Rollout strategy, as argo-rollouts resolves it', () => {
 
 describe('Argo Rollout surge deadlock', () => {
   it('names the canary pod waiting for the GPU the stable pod holds, and offers the canary bounds, then the abort', () => {
-    const diagnosis = diagnose(tracker());
+    const diagnosis = diagnose(trackerMidUpdate());
     const [finding] = diagnosis.findings;
     expect(finding?.code).toBe('RolloutSurgeDeadlock');
     expect(finding?.summary).toContain('held by old pod tracker-a1-s0 of this Rollout');
@@ -144,7 +95,7 @@ describe('Argo Rollout surge deadlock', () => {
   });
 
   it('blue-green: no field lets the active pod go first, so only the abort, and the strategy fix says why it is absent', () => {
-    const snapshot = tracker({ blueGreen: { activeService: 'tracker' } });
+    const snapshot = trackerMidUpdate({ blueGreen: { activeService: 'tracker' } });
     // A quota refusing the preview pods would wait forever too: the active pods stay.
     expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(true);
     const diagnosis = diagnose(snapshot);
@@ -158,7 +109,7 @@ describe('Argo Rollout surge deadlock', () => {
 
   it('says when an abort removes the new pods: a basic canary at once, blue-green after its delay, never with 0', () => {
     const abortOf = (strategy: Strategy) =>
-      diagnose(tracker(strategy)).remediations.find((p) => p.kind === 'abort-rollout');
+      diagnose(trackerMidUpdate(strategy)).remediations.find((p) => p.kind === 'abort-rollout');
     expect(abortOf(undefined)?.impact).toContain('its pods (the stuck one too) are removed at once');
     const blueGreen = abortOf({ blueGreen: { activeService: 'tracker' } });
     expect(blueGreen?.summary).toContain('to 0 after abortScaleDownDelaySeconds (30 s, the default)');
@@ -172,14 +123,14 @@ describe('Argo Rollout surge deadlock', () => {
   });
 
   it('no deadlock when the canary may take a stable pod down first (maxUnavailable 1)', () => {
-    expect(workloadKind('Rollout').keepsOldPods(tracker())).toBe(true);
-    const snapshot = tracker({ canary: { maxSurge: 1, maxUnavailable: 1 } });
+    expect(workloadKind('Rollout').keepsOldPods(trackerMidUpdate())).toBe(true);
+    const snapshot = trackerMidUpdate({ canary: { maxSurge: 1, maxUnavailable: 1 } });
     expect(workloadKind(snapshot).keepsOldPods(snapshot)).toBe(false);
     expect(diagnose(snapshot).findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
   });
 
   it('picks the current ReplicaSet by status.currentPodHash, and by template while the status lags', () => {
-    const snapshot = tracker();
+    const snapshot = trackerMidUpdate();
     const kind = workloadKind(snapshot);
     expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
     const rollout = kind.object(snapshot) as ArgoRollout;
@@ -192,7 +143,7 @@ describe('Argo Rollout surge deadlock', () => {
   });
 
   it("matches the template with the API server's pod defaults and the injected canary metadata on the ReplicaSet side only", () => {
-    const snapshot = tracker();
+    const snapshot = trackerMidUpdate();
     const kind = workloadKind(snapshot);
     const rollout = kind.object(snapshot) as ArgoRollout;
     rollout.metadata.generation = 3;
@@ -203,11 +154,13 @@ describe('Argo Rollout surge deadlock', () => {
     const template = canary?.spec.template;
     if (!canary || !template) throw new Error('no canary ReplicaSet');
     // What the API server and the controller leave on the ReplicaSet's copy.
-    template.spec.restartPolicy = 'Always';
-    template.spec.dnsPolicy = 'ClusterFirst';
-    template.spec.schedulerName = 'default-scheduler';
-    template.spec.terminationGracePeriodSeconds = 30;
-    template.spec.securityContext = {};
+    Object.assign(template.spec, {
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      terminationGracePeriodSeconds: 30,
+      securityContext: {},
+    });
     const [c] = template.spec.containers;
     if (!c) throw new Error('no container');
     Object.assign(c, {
@@ -222,12 +175,12 @@ describe('Argo Rollout surge deadlock', () => {
     };
     expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
     // A real difference still tells them apart: the image's tag makes Always the default.
-    c.imagePullPolicy = 'Always';
+    Object.assign(c, { imagePullPolicy: 'Always' });
     expect(kind.revisions(snapshot).current?.name).not.toBe('tracker-b2');
   });
 
   it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's (the early warning too)", () => {
-    const snapshot = tracker();
+    const snapshot = trackerMidUpdate();
     expect(workloadOfPod(snapshot.pods[0])).toEqual({ kind: 'Rollout', name: 'tracker' });
     expect(projectPod(snapshot.pods[1] as unknown as Record<string, unknown>)).toMatchObject({
       kind: 'Rollout',
@@ -238,7 +191,7 @@ describe('Argo Rollout surge deadlock', () => {
 
 describe("the controller's phase, as it wrote it", () => {
   function withStatus(status: Partial<NonNullable<ArgoRollout['status']>>) {
-    const snapshot = tracker();
+    const snapshot = trackerMidUpdate();
     const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
     rollout.status = { ...rollout.status, ...status };
     return snapshot;
@@ -524,7 +477,9 @@ describe('an Argo Rollout that Argo CD applies (from a dump)', () => {
   let manifestDiff = '';
   /** The tracker tracked by the Argo CD Application vision-tracker (self-heal on), diagnosed from a dump. */
   async function driftOf(ownsMaxSurge: boolean | undefined) {
-    const snapshot = tracker({ canary: { steps: [{ setWeight: 50 }, { pause: {} }], maxSurge: '25%' } });
+    const snapshot = trackerMidUpdate({
+      canary: { steps: [{ setWeight: 50 }, { pause: {} }], maxSurge: '25%' },
+    });
     const rollout = workloadKind(snapshot).object(snapshot) as ArgoRollout;
     rollout.metadata.annotations = {
       ...rollout.metadata.annotations,
