@@ -628,6 +628,15 @@ export interface DeviceClass {
  * `rollouts-pod-template-hash`; `status.currentPodHash` names the one the Rollout
  * rolls out to and `status.stableRS` the stable one (both are hashes, not names).
  */
+/**
+ * A Rollout's strategy.antiAffinity: the controller injects a pod anti-affinity term
+ * against the stable ReplicaSet's pods into the new ReplicaSet's template.
+ */
+export interface RolloutAntiAffinity {
+  preferredDuringSchedulingIgnoredDuringExecution?: { weight?: number };
+  requiredDuringSchedulingIgnoredDuringExecution?: Record<string, never>;
+}
+
 export interface ArgoRollout {
   apiVersion?: string;
   kind?: 'Rollout';
@@ -651,6 +660,7 @@ export interface ArgoRollout {
         /** Traffic-routed only: how long an abort leaves the canary up (30 s by default; 0: until a person acts). */
         abortScaleDownDelaySeconds?: number;
         dynamicStableScale?: boolean;
+        antiAffinity?: RolloutAntiAffinity;
         canaryService?: string;
         stableService?: string;
       };
@@ -662,6 +672,7 @@ export interface ArgoRollout {
         maxUnavailable?: number | string;
         /** How long an abort leaves the preview up (30 s by default; 0: until a person acts). */
         abortScaleDownDelaySeconds?: number;
+        antiAffinity?: RolloutAntiAffinity;
       };
     };
   };

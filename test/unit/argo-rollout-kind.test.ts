@@ -179,6 +179,37 @@ describe('Argo Rollout surge deadlock', () => {
     expect(kind.revisions(snapshot).current?.name).not.toBe('tracker-b2');
   });
 
+  it('sets aside the anti-affinity against the stable pods that strategy.antiAffinity injects', () => {
+    const snapshot = trackerMidUpdate({
+      canary: {
+        antiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} },
+        steps: [{ setWeight: 50 }],
+      },
+    });
+    const kind = workloadKind(snapshot);
+    const rollout = kind.object(snapshot) as ArgoRollout;
+    rollout.metadata.generation = 3;
+    rollout.status = { ...rollout.status, currentPodHash: 'a1' };
+    const canary = isRolloutObjects(snapshot)
+      ? snapshot.replicaSets.find((rs) => rs.metadata.name === 'tracker-b2')
+      : undefined;
+    if (!canary?.spec.template) throw new Error('no canary ReplicaSet');
+    const injected = {
+      labelSelector: {
+        matchExpressions: [{ key: 'rollouts-pod-template-hash', operator: 'In', values: ['a1'] }],
+      },
+      namespaces: ['vision'],
+      topologyKey: 'kubernetes.io/hostname',
+    };
+    Object.assign(canary.spec.template.spec, {
+      affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [injected] } },
+    });
+    expect(kind.revisions(snapshot).current?.name).toBe('tracker-b2');
+    // Without strategy.antiAffinity the term is the template's own: a different template.
+    delete rollout.spec.strategy?.canary?.antiAffinity;
+    expect(kind.revisions(snapshot).current?.name).not.toBe('tracker-b2');
+  });
+
   it("knows a Rollout's pod by its ReplicaSet, not as a Deployment's (the early warning too)", () => {
     const snapshot = trackerMidUpdate();
     expect(workloadOfPod(snapshot.pods[0])).toEqual({ kind: 'Rollout', name: 'tracker' });

@@ -45,6 +45,8 @@ export function classifyRollout(objects: RolloutObjects): ClassifiedRollout {
   const byHash = (hash: string | undefined): ReplicaSet | undefined =>
     hash ? replicaSets.find((rs) => hashOf(rs) === hash) : undefined;
   const template = rollout.spec.template;
+  const strategy = rollout.spec.strategy;
+  const antiAffinity = strategy?.canary?.antiAffinity ?? strategy?.blueGreen?.antiAffinity;
   const current =
     (observed(rollout) ? byHash(rollout.status?.currentPodHash) : undefined) ??
     (template
@@ -52,7 +54,7 @@ export function classifyRollout(objects: RolloutObjects): ClassifiedRollout {
           .sort((a, b) =>
             (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? ''),
           )
-          .find((rs) => carriesTemplate(rs, template, HASH_LABEL))
+          .find((rs) => carriesTemplate(rs, template, HASH_LABEL, antiAffinity))
       : undefined) ??
     byHash(rollout.status?.currentPodHash);
   const stable = byHash(rollout.status?.stableRS);

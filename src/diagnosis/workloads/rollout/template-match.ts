@@ -7,11 +7,12 @@
  * Rollout's template (SetObjectDefaults_PodTemplate) before comparing; this drops, from
  * both sides, every field whose value is the one pod defaulting would write
  * (k8s.io/kubernetes pkg/apis/core/v1/defaults.go), and the metadata the controller
- * injects into its ReplicaSets' templates (the canary/stable ephemeral metadata). A
+ * injects into its ReplicaSets' templates (the canary/stable ephemeral metadata, the
+ * anti-affinity against the stable pods). A
  * field set explicitly to its default compares equal to one left out, as after
  * upstream's defaulting. Pure.
  */
-import type { PodTemplateSpec, ReplicaSet } from '../../k8s.js';
+import type { PodTemplateSpec, ReplicaSet, RolloutAntiAffinity } from '../../k8s.js';
 import { semanticEqual } from '../../base/semantic-equal.js';
 
 /** utils/replicaset/canary.go EphemeralMetadataAnnotation: what the controller injected. */
@@ -120,10 +121,50 @@ function injectedMetadata(rs: ReplicaSet): { labels?: Json; annotations?: Json }
   }
 }
 
+/**
+ * RemoveInjectedAntiAffinityRule: with strategy.antiAffinity the controller adds, to the
+ * new ReplicaSet's template, a pod anti-affinity term selecting the stable pods by hash
+ * label (a preferred one when the strategy prefers, else a required one); the first
+ * such term goes, and what it leaves empty with it.
+ */
+function withoutInjectedAntiAffinity(
+  template: Json,
+  strategy: RolloutAntiAffinity | undefined,
+  hashLabel: string,
+): void {
+  const spec = isObject(template.spec) ? template.spec : undefined;
+  const affinity = spec && isObject(spec.affinity) ? spec.affinity : undefined;
+  const anti = affinity && isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : undefined;
+  if (!strategy || !spec || !affinity || !anti) return;
+  const preferred = strategy.preferredDuringSchedulingIgnoredDuringExecution !== undefined;
+  const key = preferred
+    ? 'preferredDuringSchedulingIgnoredDuringExecution'
+    : 'requiredDuringSchedulingIgnoredDuringExecution';
+  const terms = Array.isArray(anti[key]) ? (anti[key] as unknown[]) : [];
+  const selects = (term: unknown): boolean => {
+    const t = preferred && isObject(term) ? term.podAffinityTerm : term;
+    const selector = isObject(t) && isObject(t.labelSelector) ? t.labelSelector : undefined;
+    const expressions = selector && Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+    return expressions.some((e) => isObject(e) && e.key === hashLabel);
+  };
+  const at = terms.findIndex(selects);
+  if (at < 0) return;
+  terms.splice(at, 1);
+  if (terms.length === 0) delete anti[key];
+  if (Object.keys(anti).length === 0) delete affinity.podAntiAffinity;
+  if (Object.keys(affinity).length === 0) delete spec.affinity;
+}
+
 /** PodTemplateEqualIgnoreHash: the ReplicaSet's template is the Rollout's once both are defaulted. */
-export function carriesTemplate(rs: ReplicaSet, template: PodTemplateSpec, hashLabel: string): boolean {
+export function carriesTemplate(
+  rs: ReplicaSet,
+  template: PodTemplateSpec,
+  hashLabel: string,
+  antiAffinity?: RolloutAntiAffinity,
+): boolean {
   if (!rs.spec.template) return false;
   const live = withoutDefaults(rs.spec.template, injectedMetadata(rs));
+  withoutInjectedAntiAffinity(live, antiAffinity, hashLabel);
   const desired = withoutDefaults(template);
   for (const t of [live, desired]) {
     const labels = isObject(t.metadata) && isObject(t.metadata.labels) ? t.metadata.labels : undefined;
