@@ -691,6 +691,8 @@ export interface ArgoRollout {
     currentStepIndex?: number;
     /** A string in the Rollout's status (types.go: ObservedGeneration string). */
     observedGeneration?: string;
+    /** With a workloadRef: the referenced workload's generation the controller last acted on. */
+    workloadObservedGeneration?: string;
     conditions?: Condition[];
     stableRS?: string;
     phase?: string;

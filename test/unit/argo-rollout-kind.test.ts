@@ -293,6 +293,22 @@ describe("the controller's phase, as it wrote it", () => {
     });
   });
 
+  it("waits for the referenced Deployment's new generation to be observed (workloadRef)", () => {
+    const snapshot = withStatus({ phase: 'Healthy', message: '', workloadObservedGeneration: '4' });
+    const kind = workloadKind(snapshot);
+    const rollout = kind.object(snapshot) as ArgoRollout;
+    rollout.spec.workloadRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'tracker-template' };
+    rollout.metadata.annotations = {
+      ...rollout.metadata.annotations,
+      'rollout.argoproj.io/workload-generation': '5',
+    };
+    expect(kind.rolloutStatus(rollout).progress.message).toBe(
+      'Progressing - waiting for rollout spec update to be observed for the reference workload',
+    );
+    rollout.status = { ...rollout.status, workloadObservedGeneration: '5' };
+    expect(kind.rolloutStatus(rollout).state).toBe('complete');
+  });
+
   it('counts an observedGeneration past the generation, or not a number, as observed (isGenerationObserved)', () => {
     for (const observedGeneration of ['3', 'abc123']) {
       const snapshot = withStatus({

@@ -33,7 +33,25 @@ export function phaseOf(rollout: ArgoRollout): RolloutPhase {
   if (!observed(rollout))
     return { phase: 'Progressing', message: 'waiting for rollout spec update to be observed' };
   if (unpausing(rollout)) return { phase: 'Progressing', message: 'waiting for rollout to unpause' };
+  if (rollout.spec.workloadRef && !workloadGenerationObserved(rollout))
+    return {
+      phase: 'Progressing',
+      message: 'waiting for rollout spec update to be observed for the reference workload',
+    };
   return { phase: rollout.status?.phase ?? 'Progressing', message: rollout.status?.message ?? '' };
+}
+
+/**
+ * isWorkloadGenerationObserved: the controller records the referenced workload's
+ * generation in the annotation rollout.argoproj.io/workload-generation and the one it
+ * acted on in status.workloadObservedGeneration; either missing or unreadable counts as
+ * observed.
+ */
+function workloadGenerationObserved(rollout: ArgoRollout): boolean {
+  const wanted = rollout.metadata.annotations?.['rollout.argoproj.io/workload-generation'];
+  const seen = rollout.status?.workloadObservedGeneration;
+  if (wanted === undefined || seen === undefined || !/^[+-]?\d+$/.test(seen)) return true;
+  return Number(seen) === Number(wanted);
 }
 
 /** IsUnpausing: promoted (no pause condition left) but not yet reconciled. */
