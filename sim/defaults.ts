@@ -4,6 +4,7 @@
  * patches touch, and keep generation in step with spec changes.
  */
 import { randomUUID } from 'node:crypto';
+import { simNow } from './clock.js';
 import type { ResourceType } from './resources.js';
 import { apiVersionOf } from './resources.js';
 import type { SimObject } from './store.js';
@@ -58,7 +59,7 @@ function ensure(parent: Json, key: string): Json {
 }
 
 /** RFC 3339 with seconds precision, as the API server writes timestamps. */
-export function nowRfc3339(date = new Date()): string {
+export function nowRfc3339(date = new Date(simNow())): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

@@ -6,6 +6,7 @@
  * count as one field. A write that changes nothing leaves managedFields alone.
  */
 import type { SimObject } from './store.js';
+import { simNow } from './clock.js';
 
 type Tree = Record<string, unknown>;
 
@@ -77,7 +78,7 @@ export function recordUpdate(next: SimObject, old: SimObject, manager: string, a
   }
   const own: Tree = mine.fieldsV1 ?? {};
   mine.fieldsV1 = own;
-  mine.time = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  mine.time = new Date(simNow()).toISOString().replace(/\.\d+Z$/, 'Z');
   for (const path of paths) {
     add(own, path);
     for (const other of entries) if (other !== mine && other.fieldsV1) remove(other.fieldsV1, path);

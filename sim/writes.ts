@@ -15,6 +15,7 @@ import {
 import { resourceForKind, type ResourceType } from './resources.js';
 import type { SimObject, Store } from './store.js';
 import { typeForKind } from './stored-kinds.js';
+import { simNow } from './clock.js';
 import { admitLimitRanges } from './admission/limit-range.js';
 import { admitQuota } from './admission/resource-quota.js';
 
@@ -191,6 +192,45 @@ export function finishDeletion(store: Store, obj: SimObject): void {
     deleteObject(store, rt, obj.metadata.namespace, obj.metadata.name);
 }
 
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagation?: string;
+  preconditionUid?: string;
+  preconditionRv?: string;
+  /** DeleteOptions.gracePeriodSeconds (pods): absent takes the pod's terminationGracePeriodSeconds. */
+  gracePeriodSeconds?: number;
+}
+
+/**
+ * The pod strategy's CheckGracefulDelete (kubernetes pkg/registry/core/pod/strategy.go):
+ * the request's grace period, else the pod's terminationGracePeriodSeconds (30 by
+ * default); 0 for a pod that is not bound (nothing runs it) or already terminal; a
+ * negative value becomes 1.
+ */
+function podGracePeriod(pod: SimObject, requested: number | undefined): number {
+  const spec = (pod['spec'] ?? {}) as { nodeName?: string; terminationGracePeriodSeconds?: number };
+  const phase = ((pod['status'] ?? {}) as { phase?: string }).phase;
+  if (!spec.nodeName || phase === 'Failed' || phase === 'Succeeded') return 0;
+  const period = requested ?? spec.terminationGracePeriodSeconds ?? 30;
+  return period < 0 ? 1 : period;
+}
+
+/**
+ * Graceful deletion (apiserver registry/rest BeforeDelete): the pod stays, with
+ * deletionTimestamp = now + grace and deletionGracePeriodSeconds = grace, until its
+ * kubelet has stopped it and deletes it for good (controllers/kubelet.ts). A second
+ * request may only shorten the grace period.
+ */
+function markTerminating(store: Store, pod: SimObject, grace: number): SimObject {
+  const meta = pod.metadata as SimObject['metadata'] & { deletionGracePeriodSeconds?: number };
+  if (meta.deletionTimestamp && (meta.deletionGracePeriodSeconds ?? 0) <= grace) return pod;
+  const marked = structuredClone(pod);
+  const markedMeta = marked.metadata as typeof meta;
+  markedMeta.deletionTimestamp = nowRfc3339(new Date(simNow() + grace * 1000));
+  markedMeta.deletionGracePeriodSeconds = grace;
+  return store.put(marked);
+}
+
 /**
  * Deletes an object and, unless orphaning, its dependents (garbage collection). An
  * object with finalizers is only marked (deletionTimestamp) and stays until they are
@@ -201,7 +241,7 @@ export function deleteObject(
   rt: ResourceType,
   namespace: string | undefined,
   name: string,
-  options: { dryRun?: boolean; propagation?: string; preconditionUid?: string; preconditionRv?: string } = {},
+  options: DeleteOptions = {},
 ): SimObject {
   const old = store.get(rt.kind, rt.namespaced ? namespace : undefined, name);
   if (!old) throw notFound(rt, name);
@@ -220,6 +260,10 @@ export function deleteObject(
     );
   }
   if (options.dryRun) return old;
+  if (rt.kind === 'Pod' && rt.group === '') {
+    const grace = podGracePeriod(old, options.gracePeriodSeconds);
+    if (grace > 0) return markTerminating(store, old, grace);
+  }
   if ((old.metadata.finalizers ?? []).length > 0) {
     if (old.metadata.deletionTimestamp) return old;
     const marked = structuredClone(old);

@@ -14,6 +14,7 @@
  * select the pods a quota applies to (podMatchesScopeFunc).
  */
 import type { ResourceType } from '../resources.js';
+import { simNow } from '../clock.js';
 import type { SimObject } from '../store.js';
 import { addQuantities, countQuantity, parseQuantity, QuantityError, type Quantity } from './quantity.js';
 
@@ -128,10 +129,23 @@ function terminal(pod: SimObject): boolean {
   return phase === 'Succeeded' || phase === 'Failed';
 }
 
-/** PodUsageFunc: `count/pods`, plus the compute usage of a pod that is not terminal. */
+/**
+ * QuotaV1Pod (pkg/quota/v1/evaluator/core/pods.go): a terminal pod is not charged, nor
+ * one whose deletion deadline (deletionTimestamp, itself the request plus the grace
+ * period) lies more than deletionGracePeriodSeconds in the past, so a pod stuck
+ * terminating on a lost node stops holding quota; one that is merely terminating still does.
+ */
+export function chargedPod(pod: SimObject, now = simNow()): boolean {
+  if (terminal(pod)) return false;
+  const meta = pod.metadata as { deletionTimestamp?: string; deletionGracePeriodSeconds?: number };
+  if (meta.deletionTimestamp === undefined || meta.deletionGracePeriodSeconds === undefined) return true;
+  return now <= Date.parse(meta.deletionTimestamp) + meta.deletionGracePeriodSeconds * 1000;
+}
+
+/** PodUsageFunc: `count/pods`, plus the compute usage of a pod QuotaV1Pod charges. */
 export function podUsage(pod: SimObject): ResourceList {
   const base: ResourceList = new Map([['count/pods', countQuantity(1)]]);
-  if (terminal(pod)) return base;
+  if (!chargedPod(pod)) return base;
   return addLists(base, computeUsage(podTotals(pod, 'requests'), podTotals(pod, 'limits')));
 }
 

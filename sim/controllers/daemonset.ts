@@ -34,6 +34,7 @@ import type { Controller, ControllerContext } from './manager.js';
 import { asPod, controllerUid, isPodAvailable, isPodReady } from './pods.js';
 import { podTemplateHash } from './rollout-math.js';
 import type { ControllerRevision, DaemonSet } from './workload-types.js';
+import { simNow } from '../clock.js';
 
 const POD_RT = resourceForKind('Pod');
 const CR_RT = resourceForKind('ControllerRevision');
@@ -243,7 +244,7 @@ function daemonView(
     hash,
     templateGeneration: dsObj.metadata.annotations?.[TEMPLATE_GENERATION],
     timeScale: ctx.timeScale,
-    now: Date.now(),
+    now: simNow(),
     shouldRun: (node) => {
       let r = shouldRun.get(node);
       if (!r) shouldRun.set(node, (r = nodeShouldRunDaemonPod(node, ds, tolerations)));

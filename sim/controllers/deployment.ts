@@ -21,6 +21,7 @@ import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, controllerUid, isPodActive } from './pods.js';
 import { canonicalJson, podTemplateHash, resolveFenceposts, templateWithoutHash } from './rollout-math.js';
+import { simNow } from '../clock.js';
 
 const RS_RT = resourceForKind('ReplicaSet');
 const REVISION = 'deployment.kubernetes.io/revision';
@@ -358,7 +359,7 @@ export function deploymentController(ctx: ControllerContext): Controller {
     const fresh = (rs: ReplicaSet): ReplicaSet =>
       (store.get('ReplicaSet', rs.metadata.namespace, rs.metadata.name ?? '') as unknown as
         ReplicaSet | undefined) ?? rs;
-    const now = Date.now();
+    const now = simNow();
     const { status, progressed, complete } = computeStatus({
       deployment: current as unknown as Deployment,
       newRS: newRS ? fresh(newRS) : undefined,

@@ -16,6 +16,7 @@ import { nowRfc3339 } from '../defaults.js';
 import type { SimObject, Store } from '../store.js';
 import { resourceForKind, apiVersionOf } from '../resources.js';
 import { applyDirect } from '../scenario.js';
+import { simNow } from '../clock.js';
 
 export interface EventInput {
   involved: SimObject;
@@ -136,7 +137,7 @@ export function recordEvent(store: Store, input: EventInput): void {
   const rtOfInvolved = resourceForKind(involved.kind);
   const involvedApiVersion = rtOfInvolved ? apiVersionOf(rtOfInvolved) : 'v1';
   const key = aggregateKey(input, involvedApiVersion);
-  if (aggregated(store, key, input.message, Date.now())) {
+  if (aggregated(store, key, input.message, simNow())) {
     recordAggregate(store, input, key, involvedApiVersion);
     return;
   }
@@ -180,7 +181,7 @@ function recordAggregate(store: Store, input: EventInput, key: string, apiVersio
     store.put(copy);
     return;
   }
-  const created = `${input.involved.metadata.name}.${(BigInt(Date.now()) * 1_000_000n).toString(16)}`;
+  const created = `${input.involved.metadata.name}.${(BigInt(simNow()) * 1_000_000n).toString(16)}`;
   folded.set(key, created);
   applyDirect(store, newEvent(input, created, message, apiVersion));
 }

@@ -15,10 +15,17 @@ import { containerDevices, reportedClaimDevices } from './dra.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
 import { asPod, isPodActive } from './pods.js';
+import { simNow } from '../clock.js';
+import { resourceForKind } from '../resources.js';
+import { deleteObject } from '../writes.js';
+
+const POD_RT = resourceForKind('Pod');
 
 const START_SECONDS = 1;
 const READY_SECONDS = 1;
 const MAX_BACKOFF = 300;
+/** How long a container takes to stop once asked to (SIGTERM), at most the pod's grace period. */
+const STOP_SECONDS = 2;
 
 function keyOf(o: SimObject): string {
   return `${o.metadata.namespace ?? ''}/${o.metadata.name}`;
@@ -364,7 +371,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
     const pod = asPod(obj);
     const uid = obj.metadata.uid ?? '';
     const node = pod.spec.nodeName;
-    if (!node || started.has(uid)) return;
+    if (!node || started.has(uid) || !kubeletRuns(node)) return;
     const blocker = startupBlocker(obj);
     if (blocker) {
       blocked.add(key);
@@ -440,6 +447,39 @@ export function kubeletController(ctx: ControllerContext): Controller {
   };
   let healthChanged = false;
 
+  /**
+   * A pod being deleted gracefully: its kubelet stops the containers (they take a moment,
+   * at most the grace period left) and then deletes the pod for good, as the kubelet's
+   * status manager does once nothing runs (grace period 0; finalizers still hold it). A
+   * node whose kubelet is down never confirms, so its pods stay Terminating.
+   */
+  const terminating = new Set<string>();
+  const terminate = (o: SimObject): void => {
+    const uid = o.metadata.uid ?? '';
+    if (terminating.has(uid) || !kubeletRuns(asPod(o).spec.nodeName ?? '')) return;
+    terminating.add(uid);
+    const key = keyOf(o);
+    const left = (Date.parse(o.metadata.deletionTimestamp ?? '') - simNow()) / 1000;
+    const stop = Math.max(0, Math.min(STOP_SECONDS, Number.isFinite(left) ? left : STOP_SECONDS));
+    ctx.after(
+      stop,
+      () => {
+        terminating.delete(uid);
+        const now = store.getByKey('Pod', key);
+        if (!now || now.metadata.uid !== uid || !now.metadata.deletionTimestamp || !POD_RT) return;
+        deleteObject(store, POD_RT, now.metadata.namespace, now.metadata.name, { gracePeriodSeconds: 0 });
+      },
+      { settles: true },
+    );
+  };
+
+  /** The node's kubelet posts status: its Ready condition is True (or the node reports none). */
+  const kubeletRuns = (nodeName: string): boolean => {
+    const node = store.get('Node', undefined, nodeName) as { status?: { conditions?: { type: string; status: string }[] } } | undefined;
+    const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+    return ready === undefined || ready.status === 'True';
+  };
+
   return {
     name: 'kubelet',
     observe(event) {
@@ -460,6 +500,10 @@ export function kubeletController(ctx: ControllerContext): Controller {
         return;
       }
       const pod = asPod(o);
+      if (o.metadata.deletionTimestamp && pod.spec.nodeName) {
+        terminate(o);
+        return;
+      }
       if (!pod.spec.nodeName || started.has(o.metadata.uid ?? '')) return;
       if (event.type === 'ADDED' && pod.status?.phase === 'Running' && pod.status.containerStatuses?.length) {
         // Pods that arrive running (scenario snapshots) are adopted as they are.

@@ -6,6 +6,7 @@
  */
 import type { LogStore } from '../logs.js';
 import type { ChangeEvent, Store } from '../store.js';
+import { installClock } from '../clock.js';
 
 import { createReadinessGate, type ReadinessGate } from './readiness-gate.js';
 
@@ -32,23 +33,53 @@ export interface ControllerManager {
   add(controller: Controller): void;
   /** Resolves when no controller has work and no settling timer is pending (or after the bound). */
   settle(timeoutMs?: number): Promise<void>;
+  /**
+   * Virtual clock only (createControllerManager's `clock: 'virtual'`): runs passes
+   * until no controller has work, then fires timers in time order, moving the clock to
+   * each, until `done()` holds or the next timer lies past `horizonSeconds` of sim time
+   * (the clock then stands at the horizon). Returns whether `done()` held.
+   */
+  advance(done: () => boolean, horizonSeconds: number): boolean;
   stop(): void;
 }
 
+export interface ManagerOptions {
+  /**
+   * 'real' (default): timers are setTimeout scaled by timeScale, passes run on the
+   * next tick. 'virtual': nothing runs by itself; `advance` drives passes and timers on
+   * the clock it installs (sim/clock.ts), for generated-state runs of sim-hours in
+   * milliseconds.
+   */
+  clock?: 'real' | 'virtual';
+  /** Virtual clock: where it starts (ms since the epoch; default now). */
+  startMs?: number;
+}
+
+interface VirtualTimer {
+  at: number;
+  seq: number;
+  fn: () => void;
+  settles: boolean;
+}
+
 /** Creates the manager and subscribes it to the store. */
-export function createControllerManager(store: Store, logs: LogStore, timeScale: number): ControllerManager {
+export function createControllerManager(
+  store: Store,
+  logs: LogStore,
+  timeScale: number,
+  options: ManagerOptions = {},
+): ControllerManager {
+  const virtual = options.clock === 'virtual';
   const controllers: Controller[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  const queued: VirtualTimer[] = [];
+  let clockMs = options.startMs ?? Date.now();
+  let seq = 0;
+  const restoreClock = virtual ? installClock(() => clockMs) : undefined;
   let settlingTimers = 0;
   let scheduled = false;
   let running = false;
   let stopped = false;
-
-  const schedule = (): void => {
-    if (scheduled || stopped) return;
-    scheduled = true;
-    setImmediate(runPass);
-  };
 
   const runPass = (): void => {
     scheduled = false;
@@ -65,22 +96,35 @@ export function createControllerManager(store: Store, logs: LogStore, timeScale:
     }
   };
 
+  const schedule = (): void => {
+    if (scheduled || stopped) return;
+    scheduled = true;
+    if (!virtual) setImmediate(runPass);
+  };
+
   const context: ControllerContext = {
     store,
     logs,
-    timeScale,
+    timeScale: virtual ? 1 : timeScale,
     readiness: createReadinessGate(),
     after(simSeconds, fn, options = {}) {
       if (stopped) return;
       const settles = options.settles ?? false;
       if (settles) settlingTimers += 1;
+      const fire = (): void => {
+        if (settles) settlingTimers -= 1;
+        if (stopped) return;
+        fn();
+        schedule();
+      };
+      if (virtual) {
+        queued.push({ at: clockMs + Math.max(0, simSeconds * 1000), seq: (seq += 1), fn: fire, settles });
+        return;
+      }
       const timer = setTimeout(
         () => {
           timers.delete(timer);
-          if (settles) settlingTimers -= 1;
-          if (stopped) return;
-          fn();
-          schedule();
+          fire();
         },
         Math.max(0, (simSeconds * 1000) / timeScale),
       );
@@ -92,6 +136,16 @@ export function createControllerManager(store: Store, logs: LogStore, timeScale:
     for (const c of controllers) c.observe(event);
     if (!running) schedule();
   });
+
+  /** Virtual clock: the earliest timer (time, then the order it was set), taken off the queue. */
+  const nextTimer = (horizonMs: number): VirtualTimer | undefined => {
+    let best = -1;
+    queued.forEach((t, i) => {
+      const b = queued[best];
+      if (t.at <= horizonMs && (!b || t.at < b.at || (t.at === b.at && t.seq < b.seq))) best = i;
+    });
+    return best < 0 ? undefined : queued.splice(best, 1)[0];
+  };
 
   return {
     context,
@@ -117,11 +171,28 @@ export function createControllerManager(store: Store, logs: LogStore, timeScale:
         await new Promise((r) => setTimeout(r, 2));
       }
     },
+    advance(done, horizonSeconds) {
+      if (!virtual) throw new Error('advance needs the virtual clock');
+      const horizonMs = clockMs + horizonSeconds * 1000;
+      for (;;) {
+        while (scheduled && !stopped) runPass();
+        if (done()) return true;
+        const timer = nextTimer(horizonMs);
+        if (!timer) {
+          clockMs = Math.max(clockMs, horizonMs);
+          return false;
+        }
+        clockMs = Math.max(clockMs, timer.at);
+        timer.fn();
+      }
+    },
     stop() {
       stopped = true;
       unsubscribe();
       for (const t of timers) clearTimeout(t);
       timers.clear();
+      queued.length = 0;
+      restoreClock?.();
     },
   };
 }

@@ -1,6 +1,7 @@
 /** Pod status helpers shared by controllers. */
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import type { SimObject } from '../store.js';
+import { simNow } from '../clock.js';
 
 /** The pod as a typed view (no copy). */
 export function asPod(o: SimObject): Pod {
@@ -17,7 +18,7 @@ export function isPodAvailable(
   pod: Pod,
   minReadySeconds: number,
   timeScale: number,
-  now = Date.now(),
+  now = simNow(),
 ): boolean {
   const ready = pod.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
   if (!ready) return false;
@@ -35,4 +36,10 @@ export function isPodActive(pod: Pod): boolean {
 /** The uid of the controlling owner, if any. */
 export function controllerUid(o: SimObject): string | undefined {
   return o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+}
+
+/** Bound and not finished: what the scheduler's NodeInfo counts, terminating pods included. */
+export function holdsNode(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return Boolean(pod.spec.nodeName) && phase !== 'Succeeded' && phase !== 'Failed';
 }

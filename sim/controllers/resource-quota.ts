@@ -18,6 +18,10 @@ import {
 import type { SimObject, Store } from '../store.js';
 import { typeForKind } from '../stored-kinds.js';
 import type { Controller, ControllerContext } from './manager.js';
+import { simNow } from '../clock.js';
+
+/** The resourcequota controller's full resync period (kube-controller-manager's default). */
+const RESYNC_SECONDS = 300;
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json =>
@@ -54,16 +58,38 @@ function statusOf(store: Store, quota: SimObject): Json {
 export function resourceQuotaController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const dirty = new Set<string>();
+  const expiring = new Set<string>();
+  const markNamespace = (ns: string): void => {
+    for (const q of store.list('ResourceQuota', ns)) dirty.add(`${ns}/${q.metadata.name}`);
+  };
+  /**
+   * A terminating pod stops being charged once its deadline plus grace has passed, but
+   * nothing about the pod changes then: the controller sees it at its next full resync
+   * (--resource-quota-sync-period, 5 minutes by default), taken here at its latest.
+   */
+  const recountWhenExpired = (o: SimObject): void => {
+    const meta = o.metadata as { deletionTimestamp?: string; deletionGracePeriodSeconds?: number };
+    const uid = o.metadata.uid ?? '';
+    if (meta.deletionTimestamp === undefined || meta.deletionGracePeriodSeconds === undefined) return;
+    if (expiring.has(uid)) return;
+    expiring.add(uid);
+    const expiry = Date.parse(meta.deletionTimestamp) + meta.deletionGracePeriodSeconds * 1000;
+    ctx.after(Math.max(0, (expiry - simNow()) / 1000) + RESYNC_SECONDS, () => {
+      expiring.delete(uid);
+      if (o.metadata.namespace !== undefined) markNamespace(o.metadata.namespace);
+    });
+  };
   return {
     name: 'resourcequota',
     observe(event) {
       const ns = event.object.metadata.namespace;
       if (ns === undefined) return;
+      if (event.kind === 'Pod' && event.type !== 'DELETED') recountWhenExpired(event.object);
       if (event.kind === 'ResourceQuota') {
         if (event.type !== 'DELETED') dirty.add(`${ns}/${event.object.metadata.name}`);
         return;
       }
-      for (const q of store.list('ResourceQuota', ns)) dirty.add(`${ns}/${q.metadata.name}`);
+      markNamespace(ns);
     },
     sync() {
       const keys = [...dirty];

@@ -14,7 +14,7 @@ import type {
   Toleration,
 } from '../../src/diagnosis/k8s.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
-import { isPodActive } from './pods.js';
+import { holdsNode } from './pods.js';
 import { schedulingAmount } from './quantity.js';
 
 export interface FilterResult {
@@ -188,7 +188,9 @@ export function filterNode(
 ): FilterResult {
   const { node } = view;
   const tolerations = pod.spec.tolerations ?? [];
-  const active = view.pods.filter(isPodActive);
+  // NodeInfo keeps a pod until it is deleted: a terminating pod still holds its
+  // requests, host ports and pod slot (framework.NodeInfo, removed on the delete event).
+  const active = view.pods.filter(holdsNode);
   if (
     node.spec?.unschedulable &&
     !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })

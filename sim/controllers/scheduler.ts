@@ -146,6 +146,27 @@ export function schedulerController(ctx: ControllerContext): Controller {
     });
   };
 
+  /**
+   * prepareCandidate (framework/preemption): each victim first gets the condition
+   * DisruptionTarget=True, reason PreemptionByScheduler, then is deleted with its own
+   * grace period (it stays Terminating meanwhile).
+   */
+  const markDisruption = (victim: SimObject): void => {
+    const copy = structuredClone(victim);
+    const status = (asPod(copy).status ??= {});
+    status.conditions = [
+      ...(status.conditions ?? []).filter((c) => c.type !== 'DisruptionTarget'),
+      {
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: 'PreemptionByScheduler',
+        message: 'default-scheduler: preempting to accommodate a higher priority pod',
+        lastTransitionTime: nowRfc3339(),
+      } as never,
+    ];
+    store.put(copy);
+  };
+
   const preempt = (
     pod: Pod,
     all: NodeView[],
@@ -159,6 +180,18 @@ export function schedulerController(ctx: ControllerContext): Controller {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
     }
     const priority = pod.spec.priority ?? 0;
+    // PodEligibleToPreemptOthers (framework/plugins/defaultpreemption): a pod that already
+    // nominated a node waits while a lower-priority pod there is still terminating.
+    const nominated = pod.status?.nominatedNodeName;
+    if (
+      nominated &&
+      store
+        .podsOnNode(nominated)
+        .map(asPod)
+        .some((p) => p.metadata.deletionTimestamp !== undefined && (p.spec.priority ?? 0) < priority)
+    ) {
+      return { message: 'preemption: not eligible due to a terminating pod on the nominated node.' };
+    }
     const perNode: FilterResult[] = [];
     let best: { node: Node; pods: Pod[] } | undefined;
     all.forEach((view, i) => {
@@ -268,6 +301,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
           message: `Preempted by pod ${podObj.metadata.uid ?? ''} on node ${post.victims.node.metadata.name ?? ''}`,
           component: 'default-scheduler',
         });
+        markDisruption(victimObj);
         deleteObject(store, POD_RT, victim.metadata.namespace, victim.metadata.name ?? '');
       }
       const copy = structuredClone(store.getByKey('Pod', key) ?? podObj);

@@ -41,6 +41,7 @@ interface DeleteBody {
   propagationPolicy?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: string[];
+  gracePeriodSeconds?: number;
 }
 
 /** Handles the request and returns the HTTP status sent. */
@@ -135,9 +136,13 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       const body = (input.body ?? {}) as DeleteBody;
       const dryRun = dryRunOf(params) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
       const propagation = params.get('propagationPolicy') ?? body.propagationPolicy ?? 'Background';
+      const grace = params.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
       const gone = deleteObject(store, rt, ns, info.name ?? '', {
         dryRun,
         propagation,
+        ...(grace !== undefined && grace !== null && Number.isFinite(Number(grace))
+          ? { gracePeriodSeconds: Number(grace) }
+          : {}),
         ...(body.preconditions?.uid ? { preconditionUid: body.preconditions.uid } : {}),
         ...(body.preconditions?.resourceVersion
           ? { preconditionRv: body.preconditions.resourceVersion }

@@ -13,6 +13,7 @@ import type { ResourceType } from '../resources.js';
 import type { SimObject, Store } from '../store.js';
 import { updateObject } from '../writes.js';
 import { checkPatchType } from './patch-request.js';
+import { simNow } from '../clock.js';
 
 interface LabelSelectorLike {
   matchLabels?: Record<string, string>;
@@ -175,7 +176,7 @@ function recordManager(o: SimObject, manager: string, subresource: string): void
     manager,
     operation: 'Update',
     apiVersion: 'autoscaling/v1',
-    time: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    time: new Date(simNow()).toISOString().replace(/\.\d+Z$/, 'Z'),
     fieldsType: 'FieldsV1',
     fieldsV1: { 'f:spec': { 'f:replicas': {} } },
     subresource,

@@ -16,6 +16,7 @@ import type { SimObject } from '../store.js';
 import { badRequest } from '../errors.js';
 import { present } from './present.js';
 import { workloadRow } from './table-workloads.js';
+import { simNow } from '../clock.js';
 
 /** True when the Accept header asks for a Table. */
 export function wantsTable(accept: string | undefined): boolean {
@@ -23,7 +24,7 @@ export function wantsTable(accept: string | undefined): boolean {
 }
 
 /** kubectl's short human duration (5s, 3m20s, 2d4h, ...). */
-export function humanAge(since: string | undefined, now = Date.now()): string {
+export function humanAge(since: string | undefined, now = simNow()): string {
   if (!since) return '<unknown>';
   const seconds = Math.max(0, Math.floor((now - Date.parse(since)) / 1000));
   const minutes = Math.floor(seconds / 60);

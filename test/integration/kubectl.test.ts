@@ -229,8 +229,10 @@ describe('kubectl against the simulator', () => {
       '20s',
     ]);
     expect(status.stdout).toContain('deployment "checkout" successfully rolled out');
+    // Rolled out counts the pods the controller keeps; the last old one may still be
+    // terminating (its grace period) and is gone once its kubelet has stopped it.
+    await crash.waitFor(() => crash.list('Pod', 'shop').length === 3);
     const pods = crash.list('Pod', 'shop') as Pod[];
-    expect(pods).toHaveLength(3);
     expect(pods.every((p) => p.spec.nodeName !== 'node-b')).toBe(true);
   });
 

@@ -23,6 +23,7 @@ import { classify, createNewRS, type RolloutContext } from './context.js';
 import { newCondition, setCondition } from './conditions.js';
 import { checkPausedConditions, invalidSpec } from './status.js';
 import { DESIRED_REPLICAS, type Rollout, type RolloutStatus, type RS } from './types.js';
+import { simNow } from '../../clock.js';
 
 const CRD = 'rollouts.argoproj.io';
 
@@ -206,7 +207,7 @@ export function rolloutController(mgr: ControllerContext): Controller {
           allRSs: [],
           otherRSs: [],
           pause: { add: [], remove: [], clear: false, addAbort: false, removeAbort: false },
-          now: Date.now(),
+          now: simNow(),
           timeScale: mgr.timeScale,
           requeueAfter: (seconds) => mgr.after(Math.max(0.05, seconds), () => dirty.add(key)),
           clock,
