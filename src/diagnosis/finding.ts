@@ -24,6 +24,8 @@ export const FINDING_CODES = [
   // An Argo Rollout its controller aborted or refused (phase Degraded), or that waits at a pause.
   'RolloutDegraded',
   'RolloutPaused',
+  // A rollout caught mid-step that the controllers finish by themselves (forward/reconcile.ts).
+  'RolloutProgressing',
 ] as const;
 export type FindingCode = (typeof FINDING_CODES)[number];
 

@@ -29,6 +29,8 @@ export interface Revision {
   pods: Pod[];
   /** Pods its own status counts (a ReplicaSet's status.replicas), when it says. */
   counted?: number;
+  /** Pods its controller is asked for (a ReplicaSet's spec.replicas), when it has such a count. */
+  desired?: number;
 }
 
 export interface Revisions {

@@ -17,6 +17,7 @@ import { planDrift } from '../remediation/drift.js';
 import { buildManifestChanges } from '../remediation/manifest-change.js';
 import { orderByDrift } from '../remediation/plan-order.js';
 import type { RemediationPlan } from '../remediation/plan.js';
+import { planRefusal } from './plan-gate.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
@@ -39,6 +40,11 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
           notOffered.push({ kind, addresses: finding.code, reason });
         };
         for (const plan of build(context, finding, note)) {
+          const refused = planRefusal(context, finding.code, plan);
+          if (refused) {
+            note(plan.kind, refused);
+            continue;
+          }
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);

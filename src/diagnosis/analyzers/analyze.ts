@@ -2,6 +2,7 @@ import { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer, AnalyzerError } from '../analyzer.js';
 import { analyzers as registeredAnalyzers } from './index.js';
 import type { Finding } from '../finding.js';
+import { reconcileWithForward } from '../forward/reconcile.js';
 import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
@@ -51,12 +52,18 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
       analyzerErrors.push({ analyzer: analyzer.name, message: errorMessage(error) });
     }
   }
+  let reconciled = findings;
+  try {
+    reconciled = reconcileWithForward(context, findings);
+  } catch (error) {
+    analyzerErrors.push({ analyzer: 'forward-model', message: errorMessage(error) });
+  }
   const managedBy = detectOwner({
     group: WORKLOAD_NAMES[snapshot.target.kind].group,
     kind: snapshot.target.kind,
     metadata: workloadObject(snapshot).metadata,
   });
-  return { snapshot, context, findings, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
+  return { snapshot, context, findings: reconciled, analyzerErrors, ...(managedBy ? { managedBy } : {}) };
 }
 
 export function errorMessage(error: unknown): string {

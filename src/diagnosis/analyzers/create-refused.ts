@@ -11,6 +11,7 @@
  *   missing ServiceAccount, a quota's "must specify"): AdmissionDenied, naming the rule
  *   and what in the template it refuses, and no plan either.
  */
+import { shownPhase } from '../base/pods.js';
 import type { Analyzer } from '../analyzer.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { CreateRefusal } from '../base/create-refusal.js';
@@ -110,7 +111,7 @@ function quotaDeadlock(snapshot: WorkloadSnapshot, refused: QuotaRevision): Draf
         pods: refused.oldPods.map((p) => ({
           name: p.metadata.name ?? '',
           ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
-          ...(p.status?.phase ? { phase: p.status.phase } : {}),
+          ...(shownPhase(p) ? { phase: shownPhase(p) } : {}),
           detail: 'old, counted by the quota',
         })),
       },

@@ -11,6 +11,7 @@
  * Why the pod fails comes from its containers (crash loop, image pull, config) or its
  * phase; the other analyzers say more about that cause.
  */
+import { shownPhase } from '../base/pods.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
 import { classifyContainers } from '../crash/container-failures.js';
@@ -84,7 +85,7 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
           {
             name: podName,
             ...(block.pod.spec.nodeName ? { node: block.pod.spec.nodeName } : {}),
-            ...(block.pod.status?.phase ? { phase: block.pod.status.phase } : {}),
+            ...(shownPhase(block.pod) ? { phase: shownPhase(block.pod) } : {}),
             detail: `ordinal ${block.ordinal}, revision ${block.revision}${block.atUpdateRevision ? ' (the update revision)' : ` (the update revision is ${block.updateRevision})`}: ${why}`,
           },
         ],

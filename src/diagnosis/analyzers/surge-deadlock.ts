@@ -4,6 +4,7 @@
  * is Ready (maxSurge ≥ 1, maxUnavailable 0). Reported only with a proof: on at
  * least one eligible node the new pod fits once our live old pods there are gone.
  */
+import { shownPhase } from '../base/pods.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Analyzer } from '../analyzer.js';
 import { capacityRows, describeBlocker, row, spreadLastingFix } from '../placement/capacity-rows.js';
@@ -113,7 +114,7 @@ function schedulingDeadlock(
         ...(fromMessage ? holderPods : freeing.flatMap((a) => a.release ?? [])).map((p) => ({
           name: p.metadata.name ?? '',
           ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
-          ...(p.status?.phase ? { phase: p.status.phase } : {}),
+          ...(shownPhase(p) ? { phase: shownPhase(p) } : {}),
           detail: 'old, holds what the new pod needs',
         })),
       ],

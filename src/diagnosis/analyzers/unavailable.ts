@@ -18,7 +18,7 @@ import type { Analyzer } from '../analyzer.js';
 import type { Evidence, Finding } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { eventsOfPod, eventTime } from '../base/pod-events.js';
-import { isReady, isTerminal, isTerminating } from '../base/pods.js';
+import { isReady, isTerminal, isTerminating, shownPhase } from '../base/pods.js';
 import type { WorkloadSnapshot } from '../snapshot.js';
 import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
@@ -119,7 +119,7 @@ function podRow(p: Pod, detail: string): { name: string; node?: string; phase?: 
   return {
     name: p.metadata.name ?? '',
     ...(p.spec.nodeName ? { node: p.spec.nodeName } : {}),
-    ...(p.status?.phase ? { phase: isTerminating(p) ? 'Terminating' : p.status.phase } : {}),
+    ...(shownPhase(p) ? { phase: shownPhase(p) } : {}),
     detail,
   };
 }

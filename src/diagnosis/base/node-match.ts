@@ -81,7 +81,18 @@ export function selectsNode(node: Node, spec: PodSpec): boolean {
   return matchesNodeSelector(node, spec) && matchesRequiredNodeAffinity(node, spec);
 }
 
-/** Selected, not cordoned, and every NoSchedule/NoExecute taint tolerated. */
+const UNSCHEDULABLE_TAINT: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+/**
+ * The NodeUnschedulable filter: a cordoned node takes only pods that tolerate
+ * `node.kubernetes.io/unschedulable:NoSchedule` (pkg/scheduler/framework/plugins/
+ * nodeunschedulable), which the DaemonSet controller adds to every pod it makes.
+ */
+export function passesCordon(node: Node, spec: PodSpec): boolean {
+  return !node.spec?.unschedulable || (spec.tolerations ?? []).some((t) => tolerates(t, UNSCHEDULABLE_TAINT));
+}
+
+/** Selected, not cordoned (or tolerating the cordon), and every NoSchedule/NoExecute taint tolerated. */
 export function isEligible(node: Node, spec: PodSpec): boolean {
-  return selectsNode(node, spec) && !node.spec?.unschedulable && untoleratedTaints(node, spec).length === 0;
+  return selectsNode(node, spec) && passesCordon(node, spec) && untoleratedTaints(node, spec).length === 0;
 }

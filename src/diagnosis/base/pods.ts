@@ -41,3 +41,11 @@ export function isUnscheduled(pod: Pod): boolean {
 export function isReady(pod: Pod): boolean {
   return pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 }
+
+/**
+ * The pod's state as `kubectl get pods` shows it: "Terminating" once deletion is
+ * requested (its phase may still read Running), else its phase.
+ */
+export function shownPhase(pod: Pod): string | undefined {
+  return isTerminating(pod) && !isTerminal(pod) ? 'Terminating' : pod.status?.phase;
+}

@@ -57,15 +57,15 @@ export function refusedRevisions(ctx: AnalysisContext): RefusedRevision[] {
   });
 }
 
-interface Entry {
+export interface QuotaEntry {
   resource: string;
   hard: number;
   used: number;
   requested: number;
 }
 
-function entries(refusal: QuotaRefusal): Entry[] {
-  const out: Entry[] = [];
+export function quotaEntries(refusal: QuotaRefusal): QuotaEntry[] {
+  const out: QuotaEntry[] = [];
   for (const [resource, limited] of Object.entries(refusal.limited)) {
     const hard = quotaAmount(resource, limited);
     const used = quotaAmount(resource, refusal.used[resource] ?? '');
@@ -95,7 +95,7 @@ function quotaVerdict(
   const current = new Set(kind.revisions(snapshot).current?.pods ?? []);
   const oldPods = failure.current ? live.filter((p) => !current.has(p)) : [];
   const keepsOld = kind.keepsOldPods(snapshot);
-  const list = entries(refusal);
+  const list = quotaEntries(refusal);
   const rows: QuotaRow[] = list.map((e) => {
     const ours = live.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0);
     return {

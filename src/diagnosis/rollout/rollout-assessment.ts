@@ -15,7 +15,7 @@
 import { codeSpan } from '../../text/code-span.js';
 import type { Evidence } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
-import { isEligible, selectsNode, untoleratedTaints } from '../base/node-match.js';
+import { isEligible, passesCordon, selectsNode, untoleratedTaints } from '../base/node-match.js';
 import type { ResolvedStrategy } from '../strategy.js';
 import { workloadKind, workloadObject, type Revision } from '../workloads/index.js';
 import { claimNames } from '../base/pod-constraints.js';
@@ -270,7 +270,7 @@ export function cordonedNote(ctx: AnalysisContext, pending: PendingAssessment): 
 function ineligibility(node: Node, pod: Pod): string[] {
   const reasons: string[] = [];
   if (!selectsNode(node, pod.spec)) reasons.push('nodeSelector/affinity');
-  if (node.spec?.unschedulable) reasons.push('cordoned');
+  if (!passesCordon(node, pod.spec)) reasons.push('cordoned');
   for (const taint of untoleratedTaints(node, pod.spec)) {
     reasons.push(`taint ${taint.key}${taint.value ? `=${taint.value}` : ''}:${taint.effect}`);
   }

@@ -71,6 +71,7 @@ export const deploymentKind: WorkloadKindModule = {
         label: `ReplicaSet ${rs.metadata.name ?? hash}${number ? ` (revision ${number})` : ''}`,
         pods: podsOfReplicaSet(snapshot, rs),
         ...(rs.status?.replicas !== undefined ? { counted: rs.status.replicas } : {}),
+        ...(rs.spec?.replicas !== undefined ? { desired: rs.spec.replicas } : {}),
       };
     };
     return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };

@@ -1,0 +1,76 @@
+/**
+ * Where each pod of the workload stands for the forward model (forward/run.ts), read
+ * from the pod as the API server holds it, never from a guess about time:
+ * - 'pending': not bound to a node (the scheduler still judges it);
+ * - 'starting': bound, not Ready yet, nothing failing, on a node whose kubelet reports:
+ *   it becomes Ready unless something says otherwise;
+ * - 'ready': its Ready condition is True;
+ * - 'failing': a container crash-loops, cannot pull, cannot start, its probe kills it,
+ *   a volume cannot attach or mount, or it has been not Ready for more than ten minutes:
+ *   the model does not expect it to become Ready by itself;
+ * - 'terminating': deletion requested and within reach of its deadline: gone soon, and
+ *   until then it still holds its node's resources and its quota (DESIGN.md §4c);
+ * - 'stuck': terminating well past its deadline, or on a node whose kubelet stopped
+ *   reporting: what it holds is not about to be freed.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Node, Pod } from '../k8s.js';
+import { isReady, isStuckTerminating, isTerminating, isUnscheduled } from '../base/pods.js';
+import { classifyContainers } from '../crash/container-failures.js';
+
+export type PodPhase = 'pending' | 'starting' | 'ready' | 'failing' | 'terminating' | 'stuck';
+
+/** A pod not Ready this long after it started is not "starting" any more (the kubelet's own crash back-off resets after 10 minutes). */
+const STARTING_FOR_MS = 10 * 60_000;
+
+/** Kubelet events that keep a bound pod from running, whatever its containers say. */
+const BLOCKING_EVENTS = new Set(['FailedAttachVolume', 'FailedMount', 'FailedCreatePodSandBox', 'Unhealthy']);
+
+/** The node's kubelet reports Ready (a node without conditions, as hand-written dumps have, counts as up). */
+export function kubeletReports(node: Node | undefined): boolean {
+  const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+  return ready === undefined || ready.status === 'True';
+}
+
+/** Every pod of the workload with its phase, computed once per analysis. */
+export function podPhases(ctx: AnalysisContext): ReadonlyMap<Pod, PodPhase> {
+  return ctx.once('forward-pod-phases', () => {
+    const { snapshot } = ctx;
+    const now = Date.parse(snapshot.capturedAt);
+    const nodes = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
+    const failingPods = new Set(
+      classifyContainers(ctx)
+        .filter((r) => r.failures.length > 0 || (r.restartCount > 0 && !r.ready))
+        .map((r) => r.podUid || r.pod),
+    );
+    const blocked = new Set(
+      snapshot.events
+        .filter((e) => e.involvedObject.kind === 'Pod' && BLOCKING_EVENTS.has(e.reason ?? ''))
+        .map((e) => e.involvedObject.uid || e.involvedObject.name || ''),
+    );
+    const phases = new Map<Pod, PodPhase>();
+    for (const pod of snapshot.pods) {
+      const key = pod.metadata.uid || pod.metadata.name || '';
+      const node = pod.spec.nodeName ? nodes.get(pod.spec.nodeName) : undefined;
+      const nodeDown = Boolean(node) && !kubeletReports(node);
+      phases.set(pod, phaseOf(pod, { now, nodeDown, failing: failingPods.has(key) || blocked.has(key) }));
+    }
+    return phases;
+  });
+}
+
+function phaseOf(pod: Pod, facts: { now: number; nodeDown: boolean; failing: boolean }): PodPhase {
+  if (isTerminating(pod)) {
+    const stuck = isStuckTerminating(pod, new Date(facts.now).toISOString()) || facts.nodeDown;
+    return stuck ? 'stuck' : 'terminating';
+  }
+  if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') return 'failing';
+  if (isUnscheduled(pod)) return 'pending';
+  if (facts.nodeDown) return 'failing';
+  if (isReady(pod)) return 'ready';
+  if (facts.failing) return 'failing';
+  const started = Date.parse(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '');
+  if (Number.isFinite(started) && Number.isFinite(facts.now) && facts.now - started > STARTING_FOR_MS)
+    return 'failing';
+  return 'starting';
+}

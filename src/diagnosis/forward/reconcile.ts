@@ -1,0 +1,149 @@
+/**
+ * The analyzers' verdicts held against the forward model (verdict.ts), after they ran
+ * and before any plan is built: moving is not stuck (DESIGN.md §4c).
+ * - The rollout completes by itself: findings that call it stuck, at risk or short of
+ *   room are withdrawn, and one RolloutProgressing (info) says what it waits for.
+ * - It is blocked even with this workload's old pods gone: a surge deadlock is not one
+ *   (no order of replacement helps); it reads as Unschedulable, or QuotaExceeded when
+ *   the quota refuses the new pods.
+ * - It is blocked and letting old pods go would finish it, while no analyzer said so
+ *   (maxUnavailable used up, the progress deadline not passed yet): RolloutStuck says it.
+ * Where the model cannot tell ('unknown', or new pods that fail on their own) the
+ * analyzers' findings stand as they are.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Evidence, Finding, FindingCode } from '../finding.js';
+import type { Pod } from '../k8s.js';
+import { shownPhase } from '../base/pods.js';
+import { workloadKind } from '../workloads/index.js';
+import type { Step } from './model.js';
+import type { Outcome } from './run.js';
+import { podPhases } from './pod-phase.js';
+import { forwardVerdict } from './verdict.js';
+
+type Draft = Omit<Finding, 'remediations'>;
+
+/** Verdicts that say the rollout cannot get where it is going by itself. */
+const STUCK_CODES: ReadonlySet<FindingCode> = new Set([
+  'RolloutSurgeDeadlock',
+  'QuotaExceeded',
+  'Unschedulable',
+  'RolloutAtRisk',
+  'RolloutStuck',
+  'Unavailable',
+]);
+
+/** Any of these already tells the on-call engineer the rollout does not finish. */
+const SAYS_NOT_FINISHING: ReadonlySet<FindingCode> = new Set([
+  ...STUCK_CODES,
+  'ProgressDeadlineExceeded',
+  'CrashLoop',
+  'CrashLoopOnNode',
+  'OOMKilled',
+  'ImagePullFailure',
+  'ConfigError',
+  'ExecFormatError',
+  'ProbeFailure',
+  'AdmissionDenied',
+  'IncompleteEvidence',
+  'RolloutDegraded',
+  'RolloutPaused',
+]);
+
+export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+  const { snapshot } = ctx;
+  const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
+  if (!underWay && !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+  const { asIs, withoutOld } = forwardVerdict(ctx);
+  if (asIs.result === 'completes' || asIs.result === 'moving') {
+    if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+    return [...findings.filter((f) => !STUCK_CODES.has(f.code)), progressing(ctx, asIs)];
+  }
+  if (asIs.result !== 'blocked') return [...findings];
+  if (withoutOld?.result === 'blocked') return noOrderHelps(findings, asIs);
+  if (withoutOld?.result === 'completes' && !findings.some((f) => SAYS_NOT_FINISHING.has(f.code)))
+    return [...findings, stuckForGood(ctx, asIs)];
+  return [...findings];
+}
+
+function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
+  const words = [...new Set(outcome.steps.map(stepWords))];
+  const first = words.slice(0, 2).join(', then ');
+  return {
+    code: 'RolloutProgressing',
+    severity: 'info',
+    summary:
+      outcome.result === 'completes'
+        ? `The rollout is moving and will finish by itself once ${first}; nothing needs changing.`
+        : `The rollout is moving: next, ${first}. Nothing is stuck yet; diagnose again if it stops there.`,
+    explanation:
+      (outcome.result === 'completes'
+        ? 'Run forward, the controllers finish it'
+        : 'The controller takes its next step by itself') +
+      ': terminating pods give back their node and quota when they are gone, starting pods become Ready, the controller then replaces the next old pods, and the scheduler places what fits. Watch it with kubectl rollout status; diagnose again if it stops moving.',
+    evidence: [
+      { type: 'note', text: `What happens next, in order: ${words.slice(0, 6).join('; ')}.` },
+      podsAsTheyAre(ctx),
+    ],
+  };
+}
+
+function stepWords(step: Step): string {
+  switch (step.kind) {
+    case 'gone':
+      return `terminating pod ${step.pod} is gone (until then it holds its node's room and its quota)`;
+    case 'ready':
+      return `new pod ${step.pod} becomes Ready`;
+    case 'old-removed':
+      return `the controller removes old pod ${step.pod}`;
+    case 'admitted':
+      return `quota ${step.quota} admits the next new pod`;
+    case 'preempted':
+      return `the scheduler preempts ${step.victims.join(', ')} on ${step.node} for ${step.pod}`;
+  }
+}
+
+/** The workload's pods as `kubectl get pods` shows them, with where the model sees them going. */
+function podsAsTheyAre(ctx: AnalysisContext): Evidence {
+  const phases = podPhases(ctx);
+  const shown = (pod: Pod): { name: string; node?: string; phase?: string; detail?: string } => {
+    const phase = shownPhase(pod);
+    const state = phases.get(pod);
+    return {
+      name: pod.metadata.name ?? '',
+      ...(pod.spec.nodeName ? { node: pod.spec.nodeName } : {}),
+      ...(phase ? { phase } : {}),
+      ...(state === 'starting' ? { detail: 'starting, not Ready yet' } : {}),
+      ...(state === 'terminating' ? { detail: 'terminating: gone within its grace period' } : {}),
+      ...(state === 'stuck' ? { detail: 'terminating past its deadline' } : {}),
+    };
+  };
+  return { type: 'pods', title: 'Pods of the workload', pods: ctx.snapshot.pods.slice(0, 20).map(shown) };
+}
+
+function noOrderHelps(findings: readonly Draft[], asIs: Extract<Outcome, { result: 'blocked' }>): Draft[] {
+  const deadlocks = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
+  if (deadlocks.length === 0) return [...findings];
+  const rest = findings.filter((f) => f.code !== 'RolloutSurgeDeadlock');
+  const code: FindingCode = asIs.pending.length > 0 ? 'Unschedulable' : 'QuotaExceeded';
+  if (rest.some((f) => f.code === code)) return rest;
+  const evidence = deadlocks.flatMap((f) => f.evidence.filter((e) => e.type !== 'strategy'));
+  const summary =
+    code === 'Unschedulable'
+      ? `New pods fit no node even with this workload's old pods gone: no strategy change helps, and letting old pods go first only takes serving replicas down.`
+      : `The quota refuses the new pods even with this workload's old pods gone: raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`;
+  return [...rest, { code, severity: 'critical', summary, evidence }];
+}
+
+function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {
+  const names = asIs.pending.map((p) => p.metadata.name ?? '').slice(0, 3);
+  const what = asIs.refused
+    ? 'the quota refuses the next new pod'
+    : `new pods${names.length > 0 ? ` (${names.join(', ')})` : ''} wait for room the old pods hold`;
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `The rollout can never finish: ${what}, and the controller removes no more old pods (its maxUnavailable is used up). The progress deadline has not passed yet, so kubectl still reads it as progressing.`,
+    evidence: [podsAsTheyAre(ctx)],
+  };
+}

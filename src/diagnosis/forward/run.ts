@@ -1,0 +1,363 @@
+/**
+ * The forward model run (DESIGN.md §4c): from the snapshot, apply what the controllers,
+ * quota admission, the scheduler's filters and preemption do next, tick by tick, until
+ * the rollout completes or nothing changes any more. Pure: no clock, no I/O.
+ *
+ * Each tick: terminating pods are gone (their node and quota free), starting pods are
+ * Ready (unless a ReadWriteOnce volume they need is attached elsewhere), the workload's
+ * controller takes its next step (controllers.ts), and the scheduler binds what fits or
+ * preempts lower-priority pods for it. The run says 'unknown' where the model cannot
+ * stand behind an answer: pods or nodes not read, devices (DRA) the template claims,
+ * a kind or strategy it does not model.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import type { Node, Pod, Toleration } from '../k8s.js';
+import { selectsNode, untoleratedTaints } from '../base/node-match.js';
+import { claimNames } from '../base/pod-constraints.js';
+import { placementContext, usesClaim } from '../placement/placement.js';
+import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
+import { nextPod } from '../rollout/surge-proof.js';
+import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
+import { stepPerNode, stepReplicas } from './controllers.js';
+import { countReady, live, type Model, type ModelPod, type Shape, type Step } from './model.js';
+import { podPhases } from './pod-phase.js';
+import { latestSchedulingFailure } from '../base/pod-events.js';
+import { draBackedResources } from '../dra/needs.js';
+import { isUnscheduled } from '../base/pods.js';
+import { heldBeforeScheduling } from '../scheduling/held-back.js';
+import { World } from './world.js';
+
+export type Outcome =
+  | { result: 'completes'; ticks: number; steps: Step[] }
+  /** Nothing changes any more and pods of the new revision are missing: `pending` wait forever, or creates are refused. */
+  | { result: 'blocked'; ticks: number; steps: Step[]; pending: Pod[]; refused: boolean }
+  /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
+  | { result: 'failing'; ticks: number; steps: Step[] }
+  /**
+   * A kind whose updates the model does not follow to the end (a StatefulSet's ordered
+   * pods, an Argo canary's steps), with a pod on its way: a new pod starting, or an old
+   * one terminating. Whatever comes after, the next step happens by itself.
+   */
+  | { result: 'moving'; steps: Step[] }
+  | { result: 'unknown'; why: string };
+
+export type Variant = 'as-is' | 'without-old';
+
+const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
+
+/** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
+const DAEMON_TOLERATIONS: Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+  { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
+  const built = buildModel(ctx, variant);
+  if ('why' in built)
+    return built.why === UNMODELLED ? movingOrUnknown(ctx) : { result: 'unknown', why: built.why };
+  const model = built;
+  const size = model.shape.kind === 'replicas' ? model.shape.replicas : model.shape.nodes.length;
+  const cap = 50 + 8 * size;
+  for (let ticks = 1; ticks <= cap; ticks += 1) {
+    model.changes = 0;
+    tick(model);
+    if (complete(model)) return { result: 'completes', ticks, steps: model.steps };
+    if (model.changes === 0) {
+      const failing = model.pods.some((p) => p.revision === 'new' && p.phase === 'failing');
+      if (failing) return { result: 'failing', ticks, steps: model.steps };
+      const pending = model.pods
+        .filter((p) => p.revision === 'new' && p.phase === 'pending')
+        .map((p) => p.pod);
+      return { result: 'blocked', ticks, steps: model.steps, pending, refused: model.refused > 0 };
+    }
+  }
+  return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
+}
+
+function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: string } {
+  const { snapshot } = ctx;
+  if (snapshot.coverage.podsReadOn !== 'all') return { why: 'pods were not read on every node' };
+  if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read' };
+  const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
+  if (
+    known.size === 0 ||
+    [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName && !known.has(p.spec.nodeName))
+  )
+    return { why: 'pods run on nodes that were not read' };
+  if (snapshot.pods.some((p) => isUnscheduled(p) && heldBeforeScheduling(p)))
+    return { why: 'a pod is held before scheduling' };
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const strategy = kind.strategy(object);
+  if (strategy.type === 'OnDelete')
+    return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
+  if (kind.orderedBlock || strategy.argo) return { why: UNMODELLED };
+  if (kind.paused(object) || kind.halt?.(snapshot)) return { why: 'the rollout is paused' };
+  const { current, old } = kind.revisions(snapshot);
+  const phases = podPhases(ctx);
+  const oldPods = new Set(old.flatMap((r) => r.pods));
+  const newPods = new Set(current?.pods ?? []);
+  if (snapshot.pods.some((p) => !oldPods.has(p) && !newPods.has(p)))
+    return { why: 'pods of no known revision' };
+  const perNode = strategy.per === 'node';
+  const template = nextPod(snapshot);
+  const newTemplate = perNode ? withDaemonTolerations(template) : template;
+  if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: 'the template claims devices (DRA)' };
+  if (snapshot.dra && draBacked(ctx, newTemplate))
+    return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
+  const world = new World(placementContext(ctx), quotaOf(ctx));
+  const pods: ModelPod[] = snapshot.pods.map((pod) => {
+    const target = perNode ? pinnedNode(pod) : undefined;
+    return {
+      pod,
+      revision: newPods.has(pod) ? 'new' : 'old',
+      phase: phases.get(pod) ?? 'failing',
+      ...(target ? { target } : {}),
+    };
+  });
+  const oldTemplate = [...oldPods].find((p) => p.spec.nodeName);
+  const model: Model = {
+    world,
+    nodes: snapshot.nodes,
+    shape: perNode
+      ? perNodeShape(
+          snapshot.nodes,
+          withDaemonTolerations(unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec })),
+          strategy,
+        )
+      : replicaShape(ctx),
+    pods,
+    newTemplate,
+    ...(oldTemplate ? { oldTemplate: unbound(oldTemplate) } : {}),
+    steps: [],
+    refused: 0,
+    created: 0,
+    victims: [],
+    changes: 0,
+    preemptionHeld: pods.some((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
+  };
+  if (variant === 'without-old') removeOld(model);
+  else if (roomTheSchedulerDidNotFind(ctx, model))
+    return { why: 'the model sees room the scheduler did not find' };
+  return model;
+}
+
+/**
+ * A Pending pod the scheduler turned down fits a node as the snapshot stands: the
+ * scheduler knows a constraint the model does not (a volume's node affinity, a plugin),
+ * or its message is older than the room. Either way the model cannot speak for it.
+ */
+function roomTheSchedulerDidNotFind(ctx: AnalysisContext, model: Model): boolean {
+  return model.pods.some((p) => {
+    if (p.phase !== 'pending' || !latestSchedulingFailure(ctx.snapshot, p.pod)) return false;
+    const nodes = p.target ? model.nodes.filter((n) => n.metadata.name === p.target) : model.nodes;
+    return model.world.placeOn(p.pod, nodes) !== undefined;
+  });
+}
+
+/** The pod's latest FailedScheduling says preemption found no victim or would not help. */
+function schedulerFoundNoVictim(ctx: AnalysisContext, pod: Pod): boolean {
+  const failure = latestSchedulingFailure(ctx.snapshot, pod);
+  return (
+    failure !== undefined && /No preemption victims found|Preemption is not helpful/.test(failure.message)
+  );
+}
+
+/** The template asks for an extended resource a DeviceClass backs, or may (classes not all read). */
+function draBacked(ctx: AnalysisContext, pod: Pod): boolean {
+  const { snapshot } = ctx;
+  const classes = snapshot.dra?.classes ?? [];
+  if (draBackedResources(pod, classes).size > 0) return true;
+  if (snapshot.coverage.dra?.classes === 'complete') return false;
+  const requested = pod.spec.containers.flatMap((c) => Object.keys(c.resources?.requests ?? {}));
+  return requested.some((r) => r.includes('/'));
+}
+
+function movingOrUnknown(ctx: AnalysisContext): Outcome {
+  const { current } = workloadKind(ctx.snapshot).revisions(ctx.snapshot);
+  const fresh = new Set(current?.pods ?? []);
+  const phases = podPhases(ctx);
+  const steps: Step[] = ctx.snapshot.pods.flatMap((pod): Step[] => {
+    const phase = phases.get(pod);
+    const name = pod.metadata.name ?? '';
+    if (phase === 'starting' && fresh.has(pod)) return [{ kind: 'ready', pod: name }];
+    if (phase === 'terminating') return [{ kind: 'gone', pod: name }];
+    return [];
+  });
+  return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why: UNMODELLED };
+}
+
+function replicaShape(ctx: AnalysisContext): Shape {
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const strategy = kind.strategy(object);
+  const { current, old } = kind.revisions(snapshot);
+  const liveCount = (pods: Pod[]): number => pods.filter((p) => !p.metadata.deletionTimestamp).length;
+  return {
+    kind: 'replicas',
+    replicas: kind.desiredReplicas(object),
+    maxSurge: strategy.maxSurge?.value ?? 0,
+    maxUnavailable: strategy.maxUnavailable?.value ?? 0,
+    recreate: strategy.type === 'Recreate',
+    newSpec: current ? (current.desired ?? liveCount(current.pods)) : 0,
+    oldSpec: old.reduce((sum, r) => sum + (r.desired ?? liveCount(r.pods)), 0),
+  };
+}
+
+function perNodeShape(
+  nodes: Node[],
+  template: Pod,
+  strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
+): Shape {
+  return {
+    kind: 'per-node',
+    // nodeShouldRunDaemonPod: selected, every NoSchedule/NoExecute taint tolerated (cordons are).
+    nodes: nodes.filter(
+      (n) => selectsNode(n, template.spec) && untoleratedTaints(n, template.spec).length === 0,
+    ),
+    maxSurge: strategy.maxSurge?.value ?? 0,
+    maxUnavailable: strategy.maxUnavailable?.value ?? 1,
+  };
+}
+
+function withDaemonTolerations(pod: Pod): Pod {
+  const tolerations = [...(pod.spec.tolerations ?? [])];
+  for (const t of DAEMON_TOLERATIONS)
+    if (!tolerations.some((o) => o.key === t.key && o.effect === t.effect)) tolerations.push(t);
+  return { ...pod, spec: { ...pod.spec, tolerations } };
+}
+
+/** The node a DaemonSet pod is pinned to (its one matchFields metadata.name term), if any. */
+function pinnedNode(pod: Pod): string | undefined {
+  if (pod.spec.nodeName) return pod.spec.nodeName;
+  const terms =
+    pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  const field = terms[0]?.matchFields?.find((f) => f.key === 'metadata.name' && f.operator === 'In');
+  return terms.length === 1 && field?.values?.length === 1 ? field.values[0] : undefined;
+}
+
+function unbound(pod: Pod): Pod {
+  const { nodeName: _bound, ...spec } = pod.spec;
+  return { metadata: { ...pod.metadata }, spec };
+}
+
+/** The quota that refused the workload's pods, with what it counted then. */
+function quotaOf(ctx: AnalysisContext): ConstructorParameters<typeof World>[1] {
+  for (const refused of refusedRevisions(ctx)) {
+    if (refused.refusal.kind !== 'quota-exceeded') continue;
+    return {
+      name: refused.refusal.quota,
+      namespace: workloadObject(ctx.snapshot).metadata.namespace ?? '',
+      entries: quotaEntries(refused.refusal),
+    };
+  }
+  return undefined;
+}
+
+/** Every old pod gone before the run (what a Recreate or maxSurge 0 would make room with). */
+function removeOld(model: Model): void {
+  for (const pod of model.pods.filter((p) => p.revision === 'old')) model.world.remove(pod.pod);
+  model.pods = model.pods.filter((p) => p.revision === 'new');
+  if (model.shape.kind === 'replicas') model.shape.oldSpec = 0;
+}
+
+function tick(model: Model): void {
+  for (const victim of model.victims.splice(0)) {
+    model.world.remove(victim);
+    model.preemptionHeld = false;
+  }
+  for (const pod of model.pods.filter((p) => p.phase === 'terminating')) {
+    model.preemptionHeld = false;
+    model.pods.splice(model.pods.indexOf(pod), 1);
+    model.world.remove(pod.pod);
+    model.steps.push({ kind: 'gone', pod: pod.pod.metadata.name ?? '' });
+    model.changes += 1;
+  }
+  for (const pod of model.pods.filter((p) => p.phase === 'starting')) {
+    if (attachBlocked(model, pod.pod)) continue;
+    pod.phase = 'ready';
+    model.steps.push({ kind: 'ready', pod: pod.pod.metadata.name ?? '' });
+    model.changes += 1;
+  }
+  const { shape } = model;
+  model.refused = 0;
+  if (shape.kind === 'replicas') {
+    const before = `${shape.newSpec}/${shape.oldSpec}`;
+    stepReplicas(model, shape);
+    if (`${shape.newSpec}/${shape.oldSpec}` !== before) model.changes += 1;
+  } else stepPerNode(model, shape);
+  schedule(model);
+}
+
+function schedule(model: Model): void {
+  const leaving = new Set<Pod>([
+    ...model.victims,
+    ...model.pods.filter((p) => p.phase === 'terminating').map((p) => p.pod),
+  ]);
+  const pending = model.pods
+    .filter((p) => p.phase === 'pending')
+    .sort((a, b) => (b.pod.spec.priority ?? 0) - (a.pod.spec.priority ?? 0));
+  for (const pod of pending) {
+    const nodes = pod.target ? model.nodes.filter((n) => n.metadata.name === pod.target) : model.nodes;
+    const node = model.world.placeOn(pod.pod, nodes);
+    if (node) {
+      pod.pod = model.world.bind(pod.pod, node.metadata.name ?? '');
+      pod.phase = 'starting';
+      model.changes += 1;
+      continue;
+    }
+    if (pod.nominated || model.preemptionHeld) continue;
+    const preemption = model.world.preemption(pod.pod, nodes, leaving);
+    if (!preemption) continue;
+    pod.nominated = preemption.node.metadata.name ?? '';
+    for (const victim of preemption.victims) {
+      leaving.add(victim);
+      const ours = model.pods.find((p) => p.pod === victim);
+      if (ours) ours.phase = 'terminating';
+      else model.victims.push(victim);
+    }
+    model.steps.push({
+      kind: 'preempted',
+      pod: pod.pod.metadata.name ?? '',
+      node: pod.nominated,
+      victims: preemption.victims.map((v) => v.metadata.name ?? ''),
+    });
+    model.changes += 1;
+  }
+}
+
+/** A ReadWriteOnce volume the pod needs is held by a pod on another node (it cannot attach here). */
+function attachBlocked(model: Model, pod: Pod): boolean {
+  const snapshot = model.world.ctx.snapshot;
+  for (const claim of claimNames(pod.spec)) {
+    const pvc = snapshot.pvcs.find((p) => p.metadata.name === claim);
+    const modes = pvc?.spec.accessModes ?? pvc?.status?.accessModes ?? [];
+    if (!modes.includes('ReadWriteOnce') || modes.includes('ReadWriteMany')) continue;
+    for (const [node, pods] of model.world.ctx.occupantsByNode) {
+      if (
+        node !== pod.spec.nodeName &&
+        pods.some((o) => o !== pod && usesClaim(o, pod.metadata.namespace, claim))
+      )
+        return true;
+    }
+  }
+  return false;
+}
+
+function complete(model: Model): boolean {
+  const { shape, pods } = model;
+  if (shape.kind === 'replicas')
+    return countReady(pods, 'new') >= shape.replicas && live(pods, 'old').length === 0;
+  return shape.nodes.every((node) => {
+    const name = node.metadata.name ?? '';
+    const here = live(pods, 'new').filter((p) => (p.target ?? p.pod.spec.nodeName) === name);
+    return (
+      here.some((p) => p.phase === 'ready') && !live(pods, 'old').some((p) => p.pod.spec.nodeName === name)
+    );
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * What the forward model (run.ts) says about the rollout, once per analysis:
+ * - as it is: does it complete by itself, is it blocked for good, or does it fail;
+ * - with this workload's old pods gone (only when blocked as it is): a strategy that
+ *   lets old pods go first helps only when this run completes. When it is blocked too,
+ *   the new pods fit no node or no quota whatever happens to the old ones: the verdict
+ *   is Unschedulable or QuotaExceeded, and removing serving pods only loses capacity.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import { runForward, type Outcome } from './run.js';
+
+export interface ForwardVerdict {
+  asIs: Outcome;
+  /** Run only when `asIs` is blocked. */
+  withoutOld?: Outcome;
+}
+
+export function forwardVerdict(ctx: AnalysisContext): ForwardVerdict {
+  return ctx.once('forward-verdict', () => {
+    const asIs = runForward(ctx, 'as-is');
+    if (asIs.result !== 'blocked') return { asIs };
+    return { asIs, withoutOld: runForward(ctx, 'without-old') };
+  });
+}
+
+/**
+ * Whether a plan that takes serving pods down (old pods first, Recreate, scaling the
+ * old ReplicaSet to 0) may be offered: not when the rollout finishes by itself, and not
+ * when it cannot finish even with the old pods gone. Where the model cannot tell, the
+ * analyzers' own proof stands.
+ */
+export function availabilityMayBeSpent(ctx: AnalysisContext): boolean {
+  const { asIs, withoutOld } = forwardVerdict(ctx);
+  if (asIs.result === 'completes' || asIs.result === 'moving') return false;
+  if (asIs.result === 'blocked' && withoutOld?.result === 'blocked') return false;
+  return true;
+}

@@ -1,0 +1,127 @@
+/**
+ * The cluster as the forward model changes it: which pods hold which node (an overlay
+ * on the analysis' placement index, so the same filters judge fit: resources, pod
+ * slots, host ports, anti-affinity, topology spread, ReadWriteOncePod), and what the
+ * quota that refused the workload has counted. Pods leave when they are gone (a
+ * terminating pod holds its node and its quota until then), pods arrive when bound.
+ */
+import type { Node, Pod } from '../k8s.js';
+import { isEligible } from '../base/node-match.js';
+import { requiredAntiAffinity } from '../base/pod-constraints.js';
+import { quotaCharge } from '../base/quota-charge.js';
+import { blockersOn, type Blocker, type PlacementContext } from '../placement/placement.js';
+import type { QuotaEntry } from '../rollout/create-refusals.js';
+
+export interface QuotaLedger {
+  /** The quota's name, as its refusal named it. */
+  name: string;
+  namespace: string;
+  entries: { resource: string; hard: number; used: number }[];
+}
+
+export class World {
+  readonly ctx: PlacementContext;
+  readonly quota: QuotaLedger | undefined;
+
+  constructor(
+    base: PlacementContext,
+    quota: { name: string; namespace: string; entries: QuotaEntry[] } | undefined,
+  ) {
+    this.ctx = {
+      ...base,
+      occupantsByNode: new Map([...base.occupantsByNode].map(([node, pods]) => [node, [...pods]])),
+      antiAffinityHolders: [...base.antiAffinityHolders],
+      domainIndexes: new Map(),
+      spreadCounts: new WeakMap(),
+    };
+    this.quota = quota && {
+      name: quota.name,
+      namespace: quota.namespace,
+      entries: quota.entries.map((e) => ({ resource: e.resource, hard: e.hard, used: e.used })),
+    };
+  }
+
+  /** The pod is gone: its node's resources and its quota charge are free. */
+  remove(pod: Pod): void {
+    const node = pod.spec.nodeName;
+    if (node) {
+      const list = this.ctx.occupantsByNode.get(node);
+      const at = list?.indexOf(pod) ?? -1;
+      if (list && at >= 0) list.splice(at, 1);
+    }
+    const holder = this.ctx.antiAffinityHolders.indexOf(pod);
+    if (holder >= 0) this.ctx.antiAffinityHolders.splice(holder, 1);
+    this.charge(pod, -1);
+    this.changed();
+  }
+
+  /** Binds a (model) pod to a node; returns the bound pod. */
+  bind(pod: Pod, node: string): Pod {
+    const bound: Pod = { ...pod, spec: { ...pod.spec, nodeName: node } };
+    const list = this.ctx.occupantsByNode.get(node) ?? [];
+    list.push(bound);
+    this.ctx.occupantsByNode.set(node, list);
+    if (requiredAntiAffinity(bound.spec).length > 0) this.ctx.antiAffinityHolders.push(bound);
+    this.changed();
+    return bound;
+  }
+
+  /** What keeps the pod off the node now (selection and taints aside). */
+  blockers(pod: Pod, node: Node): Blocker[] {
+    return blockersOn(this.ctx, pod, node);
+  }
+
+  /** The first node (of `nodes`) that selects, tolerates and has room for the pod. */
+  placeOn(pod: Pod, nodes: readonly Node[]): Node | undefined {
+    return nodes.find((node) => isEligible(node, pod.spec) && this.blockers(pod, node).length === 0);
+  }
+
+  /**
+   * The victims the scheduler would preempt for `pod` on the best of `nodes`: pods of
+   * lower priority, the fewest of them, highest priority reprieved first
+   * (pkg/scheduler/framework/preemption: SelectVictimsOnNode). Undefined: no node works.
+   */
+  preemption(
+    pod: Pod,
+    nodes: readonly Node[],
+    leaving: ReadonlySet<Pod>,
+  ): { node: Node; victims: Pod[] } | undefined {
+    if (pod.spec.preemptionPolicy === 'Never') return undefined;
+    const priority = pod.spec.priority ?? 0;
+    let best: { node: Node; victims: Pod[] } | undefined;
+    for (const node of nodes) {
+      if (!isEligible(node, pod.spec)) continue;
+      const lower = (this.ctx.occupantsByNode.get(node.metadata.name ?? '') ?? [])
+        .filter((p) => (p.spec.priority ?? 0) < priority && !leaving.has(p))
+        .sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0));
+      if (lower.length === 0) continue;
+      const removed = new Set(lower);
+      if (blockersOn(this.ctx, pod, node, removed).length > 0) continue;
+      for (const candidate of lower) {
+        removed.delete(candidate);
+        if (blockersOn(this.ctx, pod, node, removed).length > 0) removed.add(candidate);
+      }
+      if (!best || removed.size < best.victims.length) best = { node, victims: [...removed] };
+    }
+    return best;
+  }
+
+  /** The quota admits one more pod of this spec (no quota seen refusing: admitted). */
+  admits(pod: Pod): boolean {
+    if (!this.quota || pod.metadata.namespace !== this.quota.namespace) return true;
+    return this.quota.entries.every((e) => e.used + (quotaCharge(pod.spec, e.resource) ?? 0) <= e.hard);
+  }
+
+  /** Charges (+1) or releases (-1) the pod's quota usage. */
+  charge(pod: Pod, sign: 1 | -1): void {
+    if (!this.quota || pod.metadata.namespace !== this.quota.namespace) return;
+    for (const e of this.quota.entries)
+      e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
+  }
+
+  private changed(): void {
+    // Spread counts and domain indexes are derived from the occupants: derive them again.
+    this.ctx.domainIndexes = new Map();
+    this.ctx.spreadCounts = new WeakMap();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The last word on a plan before anyone sees it, whatever builder made it:
+ * - a plan that takes serving pods down (old pods first, Recreate, the old ReplicaSet
+ *   scaled to 0, pods deleted, a restart, an abort) only where the forward model does
+ *   not show the rollout finishing by itself, nor failing to finish even with the old
+ *   pods gone (forward/verdict.ts); RolloutAtRisk plans change the next rollout only;
+ * - never the strategy the workload already has.
+ */
+import type { AnalysisContext } from '../diagnosis/analysis-context.js';
+import type { FindingCode } from '../diagnosis/finding.js';
+import { availabilityMayBeSpent } from '../diagnosis/forward/verdict.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+import type { RemediationPlan } from '../remediation/plan.js';
+
+const SPENDS_AVAILABILITY: ReadonlySet<RemediationPlan['kind']> = new Set([
+  'set-rolling-update',
+  'set-recreate',
+  'scale-old-replicaset',
+  'delete-pods',
+  'rollout-restart',
+  'abort-rollout',
+]);
+
+/** Why the plan is not offered, or undefined when it may be. */
+export function planRefusal(
+  ctx: AnalysisContext,
+  code: FindingCode,
+  plan: RemediationPlan,
+): string | undefined {
+  if (sameStrategy(ctx, plan)) return 'it would set the strategy the workload already has';
+  if (code === 'RolloutAtRisk' || !SPENDS_AVAILABILITY.has(plan.kind)) return undefined;
+  if (availabilityMayBeSpent(ctx)) return undefined;
+  return 'run forward, the controllers finish this rollout by themselves, or it cannot finish even with the old pods gone: taking serving pods down would not help';
+}
+
+function sameStrategy(ctx: AnalysisContext, plan: RemediationPlan): boolean {
+  const kind = workloadKind(ctx.snapshot);
+  const current = kind.strategy(kind.object(ctx.snapshot));
+  if (plan.kind === 'set-recreate') return current.type === 'Recreate';
+  if (plan.kind !== 'set-rolling-update' || !('patch' in plan)) return false;
+  const wanted = rollingValues(plan.patch.body);
+  if (!wanted || current.type !== 'RollingUpdate' || current.argo) return false;
+  return (
+    String(wanted.maxSurge) === String(current.maxSurge?.raw) &&
+    String(wanted.maxUnavailable) === String(current.maxUnavailable?.raw)
+  );
+}
+
+/** The maxSurge and maxUnavailable a patch body writes (wherever the kind keeps them). */
+function rollingValues(body: unknown): { maxSurge: unknown; maxUnavailable: unknown } | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  if ('maxSurge' in record && 'maxUnavailable' in record)
+    return { maxSurge: record.maxSurge, maxUnavailable: record.maxUnavailable };
+  for (const value of Object.values(record)) {
+    const found = rollingValues(value);
+    if (found) return found;
+  }
+  return undefined;
+}
