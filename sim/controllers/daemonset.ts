@@ -13,6 +13,7 @@ import type { Node, Pod, Toleration } from '../../src/diagnosis/k8s.js';
 import { resourceForKind } from '../resources.js';
 import type { ChangeEvent, SimObject, Store } from '../store.js';
 import { createObject, deleteObject } from '../writes.js';
+import { ApiError } from '../errors.js';
 import { TEMPLATE_GENERATION } from '../workload-defaults.js';
 import {
   controlledRevisions,
@@ -187,7 +188,16 @@ function syncNodes(sync: DaemonSync, remove: Pod[], createOn: string[]): boolean
     note(sync, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name ?? ''}`);
   }
   for (const nodeName of createOn.slice(0, BURST)) {
-    const pod = createObject(store, POD_RT, daemonPod(sync, nodeName), dsObj.metadata.namespace);
+    // A refused create (quota, admission) is reported and the rest of the batch waits
+    // for the next sync, as syncNodes' slow start does (pkg/controller/daemon).
+    let pod;
+    try {
+      pod = createObject(store, POD_RT, daemonPod(sync, nodeName), dsObj.metadata.namespace);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      note(sync, 'Warning', 'FailedCreate', `Error creating: ${err.message}`);
+      break;
+    }
     note(sync, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`);
   }
   return remove.length > BURST || createOn.length > BURST;

@@ -19,7 +19,8 @@ import { workloadKind } from '../workloads/index.js';
 import type { Step } from './model.js';
 import type { Outcome } from './run.js';
 import { podPhases } from './pod-phase.js';
-import { forwardVerdict } from './verdict.js';
+import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
+import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -53,17 +54,32 @@ const SAYS_NOT_FINISHING: ReadonlySet<FindingCode> = new Set([
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
   const { snapshot } = ctx;
   const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
-  if (!underWay && !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+  if (!underWay) return notAtRisk(ctx, findings);
   const { asIs, withoutOld } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
     if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), progressing(ctx, asIs)];
   }
   if (asIs.result !== 'blocked') return [...findings];
-  if (withoutOld?.result === 'blocked') return noOrderHelps(findings, asIs);
+  if (withoutOld?.result === 'blocked') {
+    const converted = noOrderHelps(findings, asIs, ctx);
+    if (converted.some((f) => SAYS_NOT_FINISHING.has(f.code))) return converted;
+    return [...converted, capacityFinding(ctx, asIs, [])];
+  }
   if (withoutOld?.result === 'completes' && !findings.some((f) => SAYS_NOT_FINISHING.has(f.code)))
     return [...findings, stuckForGood(ctx, asIs)];
   return [...findings];
+}
+
+/**
+ * RolloutAtRisk predicts the next rollout deadlocks: it stands only where the next
+ * rollout, run forward, does not finish (the next surge pod may simply preempt, or the
+ * controller's own steps make room).
+ */
+function notAtRisk(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
+  if (!findings.some((f) => f.code === 'RolloutAtRisk')) return [...findings];
+  if (nextRolloutOutcome(ctx).result !== 'completes') return [...findings];
+  return findings.filter((f) => f.code !== 'RolloutAtRisk');
 }
 
 function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
@@ -121,18 +137,43 @@ function podsAsTheyAre(ctx: AnalysisContext): Evidence {
   return { type: 'pods', title: 'Pods of the workload', pods: ctx.snapshot.pods.slice(0, 20).map(shown) };
 }
 
-function noOrderHelps(findings: readonly Draft[], asIs: Extract<Outcome, { result: 'blocked' }>): Draft[] {
+function noOrderHelps(
+  findings: readonly Draft[],
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  ctx?: AnalysisContext,
+): Draft[] {
   const deadlocks = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
   if (deadlocks.length === 0) return [...findings];
   const rest = findings.filter((f) => f.code !== 'RolloutSurgeDeadlock');
   const code: FindingCode = asIs.pending.length > 0 ? 'Unschedulable' : 'QuotaExceeded';
   if (rest.some((f) => f.code === code)) return rest;
   const evidence = deadlocks.flatMap((f) => f.evidence.filter((e) => e.type !== 'strategy'));
-  const summary =
-    code === 'Unschedulable'
-      ? `New pods fit no node even with this workload's old pods gone: no strategy change helps, and letting old pods go first only takes serving replicas down.`
-      : `The quota refuses the new pods even with this workload's old pods gone: raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`;
-  return [...rest, { code, severity: 'critical', summary, evidence }];
+  return [...rest, capacityFinding(ctx, asIs, evidence)];
+}
+
+/** The new pods fit no node, or no quota, whatever happens to the old ones. */
+function capacityFinding(
+  ctx: AnalysisContext | undefined,
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  evidence: Evidence[],
+): Draft {
+  const unschedulable = asIs.pending.length > 0;
+  const pending = new Set(asIs.pending);
+  const scheduling =
+    evidence.length > 0 || !ctx
+      ? []
+      : assessRollout(ctx)
+          .pending.filter((p) => pending.has(p.pod))
+          .slice(0, 1)
+          .flatMap(schedulingEvidence);
+  return {
+    code: unschedulable ? 'Unschedulable' : 'QuotaExceeded',
+    severity: 'critical',
+    summary: unschedulable
+      ? `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
+      : `The rollout can never finish: the quota refuses the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
+    evidence: [...evidence, ...scheduling, ...(ctx ? [podsAsTheyAre(ctx)] : [])],
+  };
 }
 
 function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {

@@ -41,7 +41,12 @@ export type Outcome =
   | { result: 'moving'; steps: Step[] }
   | { result: 'unknown'; why: string };
 
-export type Variant = 'as-is' | 'without-old';
+/**
+ * 'as-is': the rollout from the snapshot; 'without-old': the same with this workload's
+ * old pods gone first; 'next-rollout': the next template change from the steady state
+ * (every pod now running is an old one), which RolloutAtRisk predicts.
+ */
+export type Variant = 'as-is' | 'without-old' | 'next-rollout';
 
 const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
 
@@ -110,16 +115,17 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
   const world = new World(placementContext(ctx), quotaOf(ctx));
+  const next = variant === 'next-rollout';
   const pods: ModelPod[] = snapshot.pods.map((pod) => {
     const target = perNode ? pinnedNode(pod) : undefined;
     return {
       pod,
-      revision: newPods.has(pod) ? 'new' : 'old',
+      revision: newPods.has(pod) && !next ? 'new' : 'old',
       phase: phases.get(pod) ?? 'failing',
       ...(target ? { target } : {}),
     };
   });
-  const oldTemplate = [...oldPods].find((p) => p.spec.nodeName);
+  const oldTemplate = [...(next ? snapshot.pods : oldPods)].find((p) => p.spec.nodeName);
   const model: Model = {
     world,
     nodes: snapshot.nodes,
@@ -129,7 +135,7 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
           withDaemonTolerations(unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec })),
           strategy,
         )
-      : replicaShape(ctx),
+      : replicaShape(ctx, next),
     pods,
     newTemplate,
     ...(oldTemplate ? { oldTemplate: unbound(oldTemplate) } : {}),
@@ -191,7 +197,7 @@ function movingOrUnknown(ctx: AnalysisContext): Outcome {
   return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why: UNMODELLED };
 }
 
-function replicaShape(ctx: AnalysisContext): Shape {
+function replicaShape(ctx: AnalysisContext, next: boolean): Shape {
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -204,8 +210,11 @@ function replicaShape(ctx: AnalysisContext): Shape {
     maxSurge: strategy.maxSurge?.value ?? 0,
     maxUnavailable: strategy.maxUnavailable?.value ?? 0,
     recreate: strategy.type === 'Recreate',
-    newSpec: current ? (current.desired ?? liveCount(current.pods)) : 0,
-    oldSpec: old.reduce((sum, r) => sum + (r.desired ?? liveCount(r.pods)), 0),
+    newSpec: current && !next ? (current.desired ?? liveCount(current.pods)) : 0,
+    oldSpec: [...old, ...(next && current ? [current] : [])].reduce(
+      (sum, r) => sum + (r.desired ?? liveCount(r.pods)),
+      0,
+    ),
   };
 }
 

@@ -23,6 +23,11 @@ export function forwardVerdict(ctx: AnalysisContext): ForwardVerdict {
   });
 }
 
+/** The next rollout from the steady state, run forward (RolloutAtRisk's prediction). */
+export function nextRolloutOutcome(ctx: AnalysisContext): Outcome {
+  return ctx.once('forward-next-rollout', () => runForward(ctx, 'next-rollout'));
+}
+
 /**
  * Whether a plan that takes serving pods down (old pods first, Recreate, scaling the
  * old ReplicaSet to 0) may be offered: not when the rollout finishes by itself, and not

@@ -1,0 +1,58 @@
+/**
+ * `npm run verify:states -- [--seed N] [--count N] [--json]`: generated mid-rollout
+ * states (sim/generated-states.ts), each diagnosed and then run forward on the stepped
+ * simulator (test/support/state-judge.ts). Prints agreement, false deadlocks, harmful
+ * plans, missed deadlocks and failed fixes, and every state that disagrees with its
+ * seed (rerun one with `--seed N --count 1`). Exits 1 when any state disagrees.
+ */
+import { parseArgs } from 'node:util';
+import { judgeSeed, tally, type JudgedState } from '../test/support/state-judge.js';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    count: { type: 'string', default: '2000' },
+    json: { type: 'boolean', default: false },
+  },
+});
+const seed = Number(values.seed);
+const count = Number(values.count);
+if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
+  process.stderr.write('verify:states: --seed and --count take whole numbers (count ≥ 1)\n');
+  process.exit(2);
+}
+
+const results: JudgedState[] = [];
+const started = performance.now();
+const progress = process.stderr.isTTY && !values.json;
+for (let s = seed; s < seed + count; s += 1) {
+  const result = judgeSeed(s);
+  results.push(result);
+  if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
+    process.stdout.write(
+      `seed ${s}: ${result.judgement} (${result.completes ? 'completes' : 'never completes'}; findings ${result.codes.join(', ') || 'none'}; plans ${result.plans.join(', ') || 'none'})\n  ${result.description}\n`,
+    );
+  }
+  if (progress && (s - seed) % 25 === 24) process.stderr.write(`\r${s - seed + 1}/${count} states`);
+}
+if (progress) process.stderr.write('\n');
+const t = tally(results);
+const seconds = (performance.now() - started) / 1000;
+if (values.json) {
+  process.stdout.write(`${JSON.stringify({ seed, count, seconds, ...t }, null, 2)}\n`);
+} else {
+  const pct = (n: number): string => (t.judged === 0 ? '0' : ((100 * n) / t.judged).toFixed(1));
+  process.stdout.write(
+    [
+      `${t.judged} states judged (${t.skipped} skipped: no steady state before the change), seeds ${seed}..${seed + count - 1}, ${seconds.toFixed(1)} s`,
+      `agreement        ${t.agree} (${pct(t.agree)}%)`,
+      `rollouts finished ${t.completed}, never finished ${t.judged - t.completed}`,
+      `false deadlocks  ${t.falseDeadlocks}`,
+      `harmful plans    ${t.harmfulPlans}`,
+      `missed deadlocks ${t.missedDeadlocks}`,
+      `fixes that failed ${t.fixFailed}`,
+      '',
+    ].join('\n'),
+  );
+}
+process.exit(t.agree === t.judged ? 0 : 1);

@@ -1,0 +1,253 @@
+/**
+ * Random clusters for the generated-state property test (test/support/state-judge.ts,
+ * `npm run verify:states`): a few nodes (zones, GPUs, cordons, taints), other tenants'
+ * pods at several priorities, one workload (a Deployment with any strategy, as ints
+ * and percents, or a DaemonSet with surge or unavailability), sometimes a quota on
+ * pods, CPU or GPUs, and the template change that starts its next rollout (a new
+ * image, sometimes a bigger request, a host port, a higher priority). Seeded: the same
+ * seed gives the same cluster.
+ */
+
+/** mulberry32: a small seeded generator, enough for test data. */
+export function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface GeneratedState {
+  seed: number;
+  kind: 'Deployment' | 'DaemonSet';
+  namespace: string;
+  name: string;
+  /** The cluster in its steady state, before the change. */
+  objects: object[];
+  /** The workload with its next template (apply it to start the rollout). */
+  changed: object;
+  /** Seconds to let the rollout run before the snapshot is taken. */
+  after: number;
+  /** One line: what was generated. */
+  description: string;
+}
+
+const NS = 'shop';
+const NAME = 'web';
+
+export function generateState(seed: number): GeneratedState {
+  const r = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
+  const chance = (p: number): boolean => r() < p;
+  const nodeCount = 2 + Math.floor(r() * 4);
+  const gpuNodes = chance(0.3);
+  const nodes = Array.from({ length: nodeCount }, (_, i) => {
+    const gpus = gpuNodes && i < 2 ? 1 + Math.floor(r() * 2) : 0;
+    return node(`node-${i}`, {
+      cpu: pick([2000, 4000, 4000, 8000]),
+      gpus,
+      zone: i % 2 === 0 ? 'zone-a' : 'zone-b',
+      cordoned: nodeCount > 2 && chance(0.12),
+      taint: nodeCount > 2 && chance(0.12),
+    });
+  });
+  const kind = chance(0.3) ? 'DaemonSet' : 'Deployment';
+  const replicas = kind === 'Deployment' ? 1 + Math.floor(r() * 6) : nodeCount;
+  const cpu = pick([250, 500, 1000, 1500]);
+  const gpu = gpuNodes && kind === 'Deployment' && chance(0.5);
+  const port = chance(0.25);
+  const template = podTemplate({ image: 'shop/web:1', cpu, gpu, port, priority: 0 });
+  const strategy = kind === 'Deployment' ? deploymentStrategy(pick, chance) : daemonStrategy(pick, chance);
+  const workload =
+    kind === 'Deployment' ? deployment(replicas, strategy, template) : daemonSet(strategy, template);
+  // A node agent on every node, as clusters have: the dump then holds other namespaces' pods.
+  const agents = nodes.map((_, i) => tenantPod(`agent-${i}`, `node-${i}`, 50, 2000, 'kube-system'));
+  const tenants = nodes.flatMap((n, i) =>
+    Array.from({ length: Math.floor(r() * 3) }, (_, j) =>
+      tenantPod(`tenant-${i}-${j}`, `node-${i}`, pick([250, 500, 1000, 2000]), pick([0, 0, 100, 2000])),
+    ),
+  );
+  const quota = chance(0.3) ? quotaObject(pick, replicas, cpu, gpu) : undefined;
+  const bigger = chance(0.2);
+  const next = podTemplate({
+    image: 'shop/web:2',
+    cpu: bigger ? cpu * 2 : cpu,
+    gpu,
+    port: port || chance(0.1),
+    priority: chance(0.1) ? 1000 : 0,
+  });
+  const changed = { ...workload, spec: { ...workload.spec, template: next } };
+  const after = Math.floor(r() * 40);
+  const description = [
+    `${kind} ${kind === 'Deployment' ? `${replicas} replicas` : `on ${nodeCount} nodes`}`,
+    JSON.stringify(strategy),
+    `${nodeCount} nodes${gpuNodes ? ' (GPUs)' : ''}`,
+    `cpu ${cpu}m${bigger ? `→${cpu * 2}m` : ''}${gpu ? ' +gpu' : ''}${port ? ' +hostPort' : ''}`,
+    quota ? `quota ${JSON.stringify((quota as { spec: unknown }).spec)}` : 'no quota',
+    `${tenants.length} tenant pods`,
+    `snapshot after ${after}s`,
+  ].join(', ');
+  return {
+    seed,
+    kind,
+    namespace: NS,
+    name: NAME,
+    objects: [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenants' } },
+      ...nodes,
+      ...agents,
+      ...tenants,
+      ...(quota ? [quota] : []),
+      workload,
+    ],
+    changed,
+    after,
+    description,
+  };
+}
+
+type Pick = <T>(list: readonly T[]) => T;
+
+function deploymentStrategy(pick: Pick, chance: (p: number) => boolean): object {
+  if (chance(0.1)) return { type: 'Recreate' };
+  for (;;) {
+    const maxSurge = pick([0, 1, 2, '25%', '50%', '100%'] as const);
+    const maxUnavailable = pick([0, 1, 2, '25%', '50%'] as const);
+    if (maxSurge !== 0 || maxUnavailable !== 0)
+      return { type: 'RollingUpdate', rollingUpdate: { maxSurge, maxUnavailable } };
+  }
+}
+
+function daemonStrategy(pick: Pick, chance: (p: number) => boolean): object {
+  if (chance(0.5))
+    return {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: pick([1, '50%'] as const), maxUnavailable: 0 },
+    };
+  return {
+    type: 'RollingUpdate',
+    rollingUpdate: { maxSurge: 0, maxUnavailable: pick([1, 2, '50%'] as const) },
+  };
+}
+
+function node(
+  name: string,
+  o: { cpu: number; gpus: number; zone: string; cordoned: boolean; taint: boolean },
+): object {
+  const resources = {
+    cpu: `${o.cpu}m`,
+    memory: '16Gi',
+    pods: '110',
+    ...(o.gpus > 0 ? { 'nvidia.com/gpu': String(o.gpus) } : {}),
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': o.zone },
+    },
+    spec: {
+      ...(o.cordoned
+        ? { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }] }
+        : {}),
+      ...(o.taint && !o.cordoned
+        ? { taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] }
+        : {}),
+    },
+    status: {
+      capacity: resources,
+      allocatable: resources,
+      conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
+    },
+  };
+}
+
+function podTemplate(o: {
+  image: string;
+  cpu: number;
+  gpu: boolean;
+  port: boolean;
+  priority: number;
+}): object {
+  return {
+    metadata: { labels: { app: NAME } },
+    spec: {
+      ...(o.priority > 0 ? { priority: o.priority } : {}),
+      containers: [
+        {
+          name: NAME,
+          image: o.image,
+          ...(o.port ? { ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }] } : {}),
+          resources: {
+            requests: { cpu: `${o.cpu}m`, memory: '128Mi', ...(o.gpu ? { 'nvidia.com/gpu': '1' } : {}) },
+            ...(o.gpu ? { limits: { 'nvidia.com/gpu': '1' } } : {}),
+          },
+        },
+      ],
+    },
+  };
+}
+
+function deployment(
+  replicas: number,
+  strategy: object,
+  template: object,
+): { spec: object; [key: string]: unknown } {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: NAME, namespace: NS },
+    spec: { replicas, selector: { matchLabels: { app: NAME } }, strategy, template },
+  };
+}
+
+function daemonSet(strategy: object, template: object): { spec: object; [key: string]: unknown } {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: NAME, namespace: NS },
+    spec: { selector: { matchLabels: { app: NAME } }, updateStrategy: strategy, template },
+  };
+}
+
+function tenantPod(
+  name: string,
+  nodeName: string,
+  cpu: number,
+  priority: number,
+  namespace = 'tenants',
+): object {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace, labels: { app: 'tenant' } },
+    spec: {
+      nodeName,
+      priority,
+      containers: [
+        { name: 'main', image: 'tenant:1', resources: { requests: { cpu: `${cpu}m`, memory: '64Mi' } } },
+      ],
+    },
+  };
+}
+
+function quotaObject(pick: Pick, replicas: number, cpu: number, gpu: boolean): object {
+  const slack = pick([0, 0, 1, 2]);
+  const hard =
+    gpu && pick([true, false])
+      ? { 'requests.nvidia.com/gpu': String(replicas + slack) }
+      : pick([true, false])
+        ? { pods: String(replicas + slack) }
+        : { 'requests.cpu': `${cpu * (replicas + slack)}m` };
+  return {
+    apiVersion: 'v1',
+    kind: 'ResourceQuota',
+    metadata: { name: 'compute', namespace: NS },
+    spec: { hard },
+  };
+}
