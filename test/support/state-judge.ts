@@ -72,9 +72,11 @@ function judge(sim: SteppedSim, state: GeneratedState): JudgedState {
   const diagnosis = diagnoseNow(sim, state);
   const codes = diagnosis.findings.map((f) => f.code);
   const plans = diagnosis.remediations.map((p) => p.kind);
+  // RolloutAtRisk's plans change the next rollout's strategy; they take nothing down now.
+  const now = diagnosis.remediations.filter((p) => p.addresses !== 'RolloutAtRisk').map((p) => p.kind);
   const completes = sim.advance(FORWARD_SECONDS, () => rolledOut(sim, state));
   const saysStuck = codes.some((c) => STUCK_CODES.includes(c));
-  const spends = plans.some((k) => SPENDING_PLANS.includes(k));
+  const spends = now.some((k) => SPENDING_PLANS.includes(k));
   const problems = diagnosis.findings.some((f) => f.severity !== 'info');
   let judgement: Judgement = 'agree';
   if (completes && saysStuck) judgement = 'false-deadlock';

@@ -23,7 +23,8 @@ import { countReady, live, type Model, type ModelPod, type Shape, type Step } fr
 import { podPhases } from './pod-phase.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
-import { isUnscheduled } from '../base/pods.js';
+import { isTerminal, isUnscheduled } from '../base/pods.js';
+import { quotaCharge } from '../base/quota-charge.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World } from './world.js';
 
@@ -255,15 +256,25 @@ function unbound(pod: Pod): Pod {
   return { metadata: { ...pod.metadata }, spec };
 }
 
-/** The quota that refused the workload's pods, with what it counted then. */
+/**
+ * The quota that refused the workload's pods, with its usage recounted from the pods
+ * as they are (every pod was read): what the quota controller converges to, counting a
+ * terminating pod until it is gone (QuotaV1Pod). The refusal's own `used` may be older
+ * than the pods.
+ */
 function quotaOf(ctx: AnalysisContext): ConstructorParameters<typeof World>[1] {
+  const { snapshot } = ctx;
+  const namespace = workloadObject(snapshot).metadata.namespace ?? '';
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
-    return {
-      name: refused.refusal.quota,
-      namespace: workloadObject(ctx.snapshot).metadata.namespace ?? '',
-      entries: quotaEntries(refused.refusal),
-    };
+    const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
+      (p) => p.metadata.namespace === namespace && !isTerminal(p),
+    );
+    const entries = quotaEntries(refused.refusal).map((e) => ({
+      ...e,
+      used: charged.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0),
+    }));
+    return { name: refused.refusal.quota, namespace, entries };
   }
   return undefined;
 }
@@ -311,9 +322,14 @@ function schedule(model: Model): void {
   const pending = model.pods
     .filter((p) => p.phase === 'pending')
     .sort((a, b) => (b.pod.spec.priority ?? 0) - (a.pod.spec.priority ?? 0));
+  // Pods of one template that found no node this tick: the next one of it finds none either.
+  const unplaced = new Set<unknown>();
   for (const pod of pending) {
     const nodes = pod.target ? model.nodes.filter((n) => n.metadata.name === pod.target) : model.nodes;
+    const shape = pod.target ? undefined : pod.pod.spec.containers;
+    if (shape && unplaced.has(shape) && model.preemptionHeld) continue;
     const node = model.world.placeOn(pod.pod, nodes);
+    if (!node && shape) unplaced.add(shape);
     if (node) {
       pod.pod = model.world.bind(pod.pod, node.metadata.name ?? '');
       pod.phase = 'starting';

@@ -71,9 +71,21 @@ export class World {
     return blockersOn(this.ctx, pod, node);
   }
 
-  /** The first node (of `nodes`) that selects, tolerates and has room for the pod. */
+  /** Where the last search stopped: the next one starts there, as the scheduler's nextStartNodeIndex does. */
+  #start = 0;
+
+  /** A node (of `nodes`) that selects, tolerates and has room for the pod. */
   placeOn(pod: Pod, nodes: readonly Node[]): Node | undefined {
-    return nodes.find((node) => isEligible(node, pod.spec) && this.blockers(pod, node).length === 0);
+    const count = nodes.length;
+    for (let i = 0; i < count; i += 1) {
+      const at = (this.#start + i) % count;
+      const node = nodes[at];
+      if (node && isEligible(node, pod.spec) && this.blockers(pod, node).length === 0) {
+        this.#start = at;
+        return node;
+      }
+    }
+    return undefined;
   }
 
   /**
