@@ -28,6 +28,8 @@ export interface SentinelSet {
   failover(): Promise<{ old: TestRedis; next: TestRedis }>;
   /** Starts a killed node again (it returns as it was started and the sentinels make it a replica). */
   revive(node: TestRedis): Promise<void>;
+  /** Resolves once the master has every other node as an online replica (so WAIT 1 can succeed). */
+  synced(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -187,6 +189,20 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
       return switched(old);
     },
     revive: (node) => node.start(),
+    async synced() {
+      const { port } = await master();
+      await until(
+        'the replicas to be online',
+        () =>
+          ask(port, async (c) => {
+            const info = await c.info('replication');
+            const online = (info.match(/^slave\d+:.*state=online/gm) ?? []).length;
+            if (!/^role:master/m.test(info) || online < nodes.length - 1) throw new Error('not yet');
+            return true;
+          }),
+        30_000,
+      );
+    },
     close,
   };
 }
