@@ -12,6 +12,7 @@ import { runAnalyzerBench } from './analyzers.js';
 import { draRequestsSection, runDraRequestsBench } from './dra-requests.js';
 import { dumpSizeSection, runDumpSizeBench } from './dump-size.js';
 import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
+import { failoverSection, runFailoverBench } from './failover.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
 import { machineInfo } from './machine.js';
@@ -94,6 +95,13 @@ sections.push(
   earlyWarning instanceof Error
     ? failed('Early warning: from the incident to the Slack thread', earlyWarning)
     : earlyWarningSection(earlyWarning),
+);
+
+const failover = await step('redis sentinel failover', () => runFailoverBench());
+sections.push(
+  failover instanceof Error
+    ? failed('Redis Sentinel failover (master SIGKILLed under the app and worker)', failover)
+    : failoverSection(failover),
 );
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());

@@ -5,6 +5,7 @@ import { ownKeyAmong } from './trust/keygen.js';
 import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
+import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './config/redis.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
@@ -29,14 +30,6 @@ const emptyToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
-
-const redisUrl = z.preprocess(
-  emptyToUndefined,
-  z
-    .string()
-    .default('redis://127.0.0.1:6379')
-    .refine((v) => /^rediss?:\/\/[^\s]+$/.test(v), 'must be a redis:// or rediss:// URL'),
-);
 
 const clusterName = z.preprocess(
   emptyToUndefined,
@@ -185,7 +178,7 @@ const appSchema = z.object({
   ),
   PORT: port,
   HOST: optionalString,
-  REDIS_URL: redisUrl,
+  ...redisEnvShape,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
   ROLLOUT_DOCTOR_CLUSTERS: clusterList,
   ROLLOUT_DOCTOR_APPROVERS: approverList,
@@ -227,7 +220,7 @@ const appSchema = z.object({
 });
 
 const workerSchema = z.object({
-  REDIS_URL: redisUrl,
+  ...redisEnvShape,
   ROLLOUT_DOCTOR_CLUSTER: clusterName,
   ROLLOUT_DOCTOR_PLAN_TTL_SECONDS: positiveInt(900),
   KUBECONFIG: optionalString,
@@ -282,6 +275,8 @@ export interface AppConfig {
   /** Address PORT binds to; undefined: all interfaces. */
   readonly host?: string;
   readonly redisUrl: string;
+  /** REDIS_URL read (one endpoint or a Sentinel set) with the sentinel and WAIT settings. */
+  readonly redis: RedisSettings;
   /** Cluster used when a command names none. */
   readonly defaultCluster: string;
   readonly clusters: readonly string[];
@@ -340,6 +335,8 @@ export interface AppConfig {
 /** Settings of a worker process (`npm run worker`) serving one cluster. */
 export interface WorkerConfig {
   readonly redisUrl: string;
+  /** REDIS_URL read (one endpoint or a Sentinel set) with the sentinel and WAIT settings. */
+  readonly redis: RedisSettings;
   readonly cluster: string;
   readonly planTtlSeconds: number;
   readonly kubeconfig: string | undefined;
@@ -424,6 +421,7 @@ export function loadAppConfig(env: Env): AppConfig {
     }
   }
   if (parsed.success) {
+    problems.push(...redisProblems(parsed.data));
     const own = ownKeyAmong(
       parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
       parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
@@ -458,6 +456,7 @@ export function loadAppConfig(env: Env): AppConfig {
     port: e.PORT,
     host: e.HOST,
     redisUrl: e.REDIS_URL,
+    redis: redisSettings(e),
     defaultCluster: e.ROLLOUT_DOCTOR_CLUSTER,
     clusters: Object.freeze([...clusters]),
     approvers: Object.freeze([...e.ROLLOUT_DOCTOR_APPROVERS]),
@@ -509,6 +508,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
     ...foreignSecretProblems(env, 'worker'),
   ];
   if (parsed.success) {
+    problems.push(...redisProblems(parsed.data));
     const own = ownKeyAmong(
       parsed.data.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS,
       parsed.data.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY,
@@ -522,6 +522,7 @@ export function loadWorkerConfig(env: Env): WorkerConfig {
   const e = parsed.data;
   return Object.freeze({
     redisUrl: e.REDIS_URL,
+    redis: redisSettings(e),
     cluster: e.ROLLOUT_DOCTOR_CLUSTER,
     planTtlSeconds: e.ROLLOUT_DOCTOR_PLAN_TTL_SECONDS,
     kubeconfig: e.KUBECONFIG,

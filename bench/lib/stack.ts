@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, type SimOptions, type Simulator } from '../../sim/index.js';
 import { freePort, startRedis, type TestRedis } from '../../test/support/redis.js';
+import { startSentinelSet, type SentinelSet } from '../../test/support/redis-sentinel.js';
 import { postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../../test/support/slack-standin.js';
 import { spawnEntry, type Child } from './children.js';
@@ -18,11 +19,15 @@ import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../../src/trust/keyge
 export const STACK_SECRET = 'stack-signing-secret';
 export const STACK_TOKEN = 'xoxb-stack-token';
 export const STACK_APPROVER = 'U0APPROVER';
+/** tsx compiles the entry on start: on a loaded machine that alone can take 20 s. */
+const START_TIMEOUT_MS = 60_000;
 
 export interface StackOptions {
   sim: SimOptions;
   workers?: number;
   appendonly?: boolean;
+  /** 'sentinel': a Sentinel set (test/support/redis-sentinel.ts) behind a redis+sentinel:// REDIS_URL. */
+  redis?: 'single' | 'sentinel';
   appEnv?: Record<string, string>;
   workerEnv?: Record<string, string>;
   /** Run the app and workers compiled from this directory (bench/lib/build.ts), as in production; default: tsx. */
@@ -30,7 +35,12 @@ export interface StackOptions {
 }
 
 export interface Stack {
+  /** The private redis-server; with a Sentinel set, the node first started as master. */
   redis: TestRedis;
+  /** REDIS_URL as the app and the workers got it. */
+  redisUrl: string;
+  /** The Sentinel set, when `redis: 'sentinel'`. */
+  sentinel?: SentinelSet;
   slack: SlackStandin;
   sim: Simulator;
   app: Child;
@@ -54,8 +64,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   try {
     const dir = await mkdtemp(join(tmpdir(), 'rd-stack-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
-    const redis = await startRedis({ appendonly: options.appendonly ?? false });
-    cleanups.push(() => redis.close());
+    let sentinel: SentinelSet | undefined;
+    let redis: TestRedis;
+    if (options.redis === 'sentinel') {
+      const set = await startSentinelSet();
+      cleanups.push(() => set.close());
+      sentinel = set;
+      redis = await set.master();
+    } else {
+      const single = await startRedis({ appendonly: options.appendonly ?? false });
+      cleanups.push(() => single.close());
+      redis = single;
+    }
+    const redisUrl = sentinel?.url ?? redis.url;
     const slack = await startSlackStandin({ botToken: STACK_TOKEN });
     cleanups.push(() => slack.close());
     const sim = await startSimulator(options.sim);
@@ -70,7 +91,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SLACK_BOT_TOKEN: STACK_TOKEN,
         SLACK_SIGNING_SECRET: STACK_SECRET,
         SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: redis.url,
+        REDIS_URL: redisUrl,
         PORT: String(port),
         ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
         ROLLOUT_DOCTOR_READERS: '*',
@@ -78,7 +99,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         LOG_LEVEL: 'info',
         ...options.appEnv,
       },
-      { ready: /rollout-doctor app started/, ...(options.compiled ? { compiled: options.compiled } : {}) },
+      {
+        ready: /rollout-doctor app started/,
+        timeoutMs: START_TIMEOUT_MS,
+        ...(options.compiled ? { compiled: options.compiled } : {}),
+      },
     );
     cleanups.push(() => app.stop('SIGTERM'));
     const workers: Child[] = [];
@@ -90,14 +115,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       const worker = await spawnEntry(
         'src/worker/main.ts',
         {
-          REDIS_URL: redis.url,
+          REDIS_URL: redisUrl,
           KUBECONFIG: kubeconfig,
           ...workerKeyEnv(keys),
           LOG_LEVEL: 'info',
           ...options.workerEnv,
           ...env,
         },
-        { ready: /workers started/, ...(compiled ? { compiled } : {}) },
+        { ready: /workers started/, timeoutMs: START_TIMEOUT_MS, ...(compiled ? { compiled } : {}) },
       );
       workers.push(worker);
       return worker;
@@ -107,6 +132,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const appUrl = `http://127.0.0.1:${port}`;
     return {
       redis,
+      redisUrl,
+      ...(sentinel ? { sentinel } : {}),
       slack,
       sim,
       app,

@@ -18,6 +18,7 @@ import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
+import { describeTarget } from '../queue/redis-url.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp, type SlackAppHandle } from './app.js';
 import { startNotifyConsumer } from './notify/consumer.js';
@@ -45,7 +46,7 @@ export async function startAppRuntime(
   logger: Logger,
   options: { extraRoutes?: CustomRoute[]; host?: string; port?: number } = {},
 ): Promise<AppRuntime> {
-  const redis = createProducerConnection(config.redisUrl);
+  const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
   const producers = createProducers({
     connection: redis,
@@ -89,6 +90,12 @@ export async function startAppRuntime(
     pingRedis: async () => {
       await redis.ping();
     },
+    replicate: async () => {
+      const { replicas, timeoutMs } = config.redis.wait;
+      if (replicas === 0) return { wanted: 0, reached: 0 };
+      return { wanted: replicas, reached: Number(await redis.wait(replicas, timeoutMs)) };
+    },
+    redisStatus: () => redis.status,
     slackReady: () => slackReady,
   };
   const alerts = createAppAlerts({
@@ -118,7 +125,7 @@ export async function startAppRuntime(
     extraRoutes,
     onSlackReady: () => (slackReady = true),
   });
-  const workerConnection = createWorkerConnection(config.redisUrl);
+  const workerConnection = createWorkerConnection(config.redis.target);
   workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
   const notify = startNotifyConsumer(services, {
     connection: workerConnection,
@@ -128,7 +135,12 @@ export async function startAppRuntime(
     keys: verifyKeys,
   });
   logger.info(
-    { mode: config.mode, url: handle.url, clusters: config.clusters },
+    {
+      mode: config.mode,
+      url: handle.url,
+      clusters: config.clusters,
+      redis: describeTarget(config.redis.target),
+    },
     'rollout-doctor app started',
   );
   return {

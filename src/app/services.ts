@@ -25,6 +25,14 @@ export interface AppServices {
   readPolicy: ReadPolicy;
   /** Redis round trip, for /readyz. */
   pingRedis(): Promise<void>;
+  /**
+   * WAIT until the writes so far on the app's Redis connection (a claim, its
+   * remediation job) reach the replicas REDIS_WAIT_REPLICAS asks for; the number
+   * reached. Absent or 0 asked: nothing to wait for (one endpoint, tests).
+   */
+  replicate?(): Promise<{ wanted: number; reached: number }>;
+  /** The Redis connection's state for /readyz ('ready', 'connecting', 'reconnecting', …). */
+  redisStatus?(): string;
   /** Set once auth.test succeeded at start. */
   slackReady(): boolean;
   /** Alert threads (src/app/alerts); absent when alert intake is not configured. */

@@ -1,11 +1,33 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import { parseRedisUrl, sentinelOptions, type RedisTarget } from './redis-url.js';
+
+/**
+ * The one place a Redis connection is built (app, workers, benches): one endpoint or
+ * a Sentinel set (src/queue/redis-url.ts), with the same failover handling for both.
+ */
+function connect(target: RedisTarget | string, options: RedisOptions): Redis {
+  const resolved = typeof target === 'string' ? parseRedisUrl(target) : target;
+  const failover: RedisOptions = { reconnectOnError: reconnectOnReadonly };
+  if (resolved.kind === 'single') return new Redis(resolved.url, { ...failover, ...options });
+  return new Redis({ ...sentinelOptions(resolved), ...failover, ...options });
+}
+
+/**
+ * A write answered READONLY went to a master that was demoted (a failover, or a
+ * partition healed the wrong way round). Reconnect, which asks the sentinels for the
+ * master again (or reaches the new server behind a managed service's one address),
+ * and resend the command: READONLY means it was not executed. 2: reconnect and resend.
+ */
+export function reconnectOnReadonly(error: Error): 2 | false {
+  return error.message.startsWith('READONLY') ? 2 : false;
+}
 
 /**
  * Producer connection: fails fast when Redis is down (no offline queue, one try)
  * so a slash command can answer "queue unavailable" inside Slack's 3 seconds.
  */
-export function createProducerConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, {
+export function createProducerConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+  return connect(target, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
@@ -18,8 +40,8 @@ export function createProducerConnection(url: string, options: RedisOptions = {}
  * Worker connection: waits and reconnects forever (BullMQ requires
  * `maxRetriesPerRequest: null` for blocking commands).
  */
-export function createWorkerConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, {
+export function createWorkerConnection(target: RedisTarget | string, options: RedisOptions = {}): Redis {
+  return connect(target, {
     maxRetriesPerRequest: null,
     enableReadyCheck: false,
     retryStrategy: (times) => Math.min(times * 200, 2_000),

@@ -48,7 +48,7 @@ export function startWorkers(
   cluster: ClusterDeps,
   options: { lockDurationMs?: number; stalledIntervalMs?: number } = {},
 ): WorkerRuntime {
-  const producerConnection: Redis = createProducerConnection(config.redisUrl, {
+  const producerConnection: Redis = createProducerConnection(config.redis.target, {
     enableOfflineQueue: true,
     maxRetriesPerRequest: 3,
   });
@@ -71,7 +71,7 @@ export function startWorkers(
   });
   const metrics = createMetrics();
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: producers.enqueueNotify, logger };
-  const connection = createWorkerConnection(config.redisUrl);
+  const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
   const workerOptions = {
     connection,

@@ -256,6 +256,10 @@ describe('external Redis', () => {
     [['redis.external.url=redis://redis.example.com:6379'], /redis:\/\/ \(no TLS\)/],
     [['redis.external.url=rediss://app:secret@redis.example.com:6379'], /without credentials/],
     [['redis.external.passwordSecret='], /passwordSecret must name a Secret/],
+    [['redis.external.url=redis+sentinel://s1:26379/mymaster'], /redis\+sentinel:\/\/ \(no TLS\)/],
+    [['redis.external.url=rediss+sentinel://s1/mymaster'], /rediss\+sentinel:\/\/host:port/],
+    [['redis.external.url=rediss+sentinel://u:p@s1:26379/mymaster'], /without credentials/],
+    [['redis.external.sentinel.passwordSecret=sp'], /sentinel.passwordSecret is set but/],
   ])('refuses %s', (set, message) => {
     const base = [
       'redis.mode=external',
@@ -277,6 +281,37 @@ describe('external Redis', () => {
     expect(value(env(objects, 'rollout-doctor-app'), 'REDIS_URL')).toBe(
       'redis://app:$(REDIS_PASSWORD)@redis.rollout-doctor:6379',
     );
+  });
+});
+
+describe('external Redis Sentinel', () => {
+  it('both sides reach the master through the sentinels, with the sentinel password from its Secret', () => {
+    const objects = helmTemplate({
+      set: [
+        'redis.mode=external',
+        // helm --set splits on unescaped commas.
+        'redis.external.url=rediss+sentinel://s1.rd:26379\\,s2.rd:26379\\,s3.rd:26379/rdmaster/2',
+        'redis.external.passwordSecret=s',
+        'redis.external.sentinel.passwordSecret=sentinel-creds',
+        'redis.external.sentinel.username=rd-sentinel',
+        'redis.external.sentinel.tls=true',
+      ],
+    });
+    for (const [name, user] of [
+      ['rollout-doctor-app', 'app'],
+      ['rollout-doctor-worker', 'worker'],
+    ] as const) {
+      const entries = env(objects, name);
+      expect(value(entries, 'REDIS_URL')).toBe(
+        `rediss+sentinel://${user}:$(REDIS_PASSWORD)@s1.rd:26379,s2.rd:26379,s3.rd:26379/rdmaster/2`,
+      );
+      expect(secretRef(entries, 'REDIS_SENTINEL_PASSWORD')).toEqual({
+        name: 'sentinel-creds',
+        key: 'sentinel-password',
+      });
+      expect(value(entries, 'REDIS_SENTINEL_USERNAME')).toBe('rd-sentinel');
+      expect(value(entries, 'REDIS_SENTINEL_TLS')).toBe('true');
+    }
   });
 });
 

@@ -198,8 +198,15 @@ describe('Slack app over HTTP', () => {
       });
       const ready = await fetch(`${runtime.handle.url}/readyz`);
       expect(ready.status).toBe(503);
-      // Only ok/unreachable: the error's text (addresses, a URL with a password) is logged instead.
-      expect(await ready.json()).toEqual({ status: 'not ready', redis: 'unreachable', slack: 'ok' });
+      // Only ok/unreachable and the connection's state: the error's text (addresses, a
+      // URL with a password) is logged instead.
+      const body = (await ready.json()) as { waitingFor: string[] };
+      expect(body).toEqual({
+        status: 'not ready',
+        redis: 'unreachable',
+        slack: 'ok',
+        waitingFor: [expect.stringMatching(/^redis \((connecting|reconnecting|connect|close|end)\)$/)],
+      });
     } finally {
       await redis.start();
     }

@@ -1,4 +1,5 @@
 import { Queue } from 'bullmq';
+import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX } from '../../src/queue/names.js';
 
 /** Jobs still to run or running: a queue with none of these has nothing in flight. */
@@ -17,9 +18,13 @@ export async function waitForIdleQueues(
   names: string[],
   options: { prefix?: string; timeoutMs?: number } = {},
 ): Promise<void> {
-  const queues = names.map(
-    (name) => new Queue(name, { connection: { url: redisUrl }, prefix: options.prefix ?? QUEUE_PREFIX }),
-  );
+  // One endpoint or a Sentinel set (redis+sentinel://), as the processes read REDIS_URL.
+  const connection = createProducerConnection(redisUrl, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 3,
+  });
+  connection.on('error', () => undefined); // a drill's failover; the counts below retry
+  const queues = names.map((name) => new Queue(name, { connection, prefix: options.prefix ?? QUEUE_PREFIX }));
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   try {
     for (;;) {
@@ -33,5 +38,6 @@ export async function waitForIdleQueues(
     }
   } finally {
     await Promise.all(queues.map((q) => q.close()));
+    await closeConnection(connection);
   }
 }

@@ -10,8 +10,11 @@ export interface TestRedis {
   port: number;
   url: string;
   dir: string;
-  /** Stops the server (SIGTERM, waits for exit). Data survives when appendonly is on. */
-  stop(): Promise<void>;
+  /**
+   * Stops the server (SIGTERM, waits for exit). Data survives when appendonly is on.
+   * SIGKILL: a crash, nothing flushed, replicas and sentinels not told.
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and directory. */
   start(): Promise<void>;
   /** Stops it and removes the directory. */
@@ -39,6 +42,8 @@ export interface StartRedisOptions {
    * only the caller, which stops the server after the processes using it.
    */
   ownProcessGroup?: boolean;
+  /** More redis-server arguments (`--replicaof 127.0.0.1 PORT` for a replica: test/support/redis-sentinel.ts). */
+  extraArgs?: string[];
 }
 
 /** How many fresh ports to try when the one picked was taken before redis-server bound it. */
@@ -74,6 +79,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
       options.appendonly ? 'yes' : 'no',
       '--protected-mode',
       'no',
+      ...(options.extraArgs ?? []),
     ];
     const spawned = spawn('redis-server', args, {
       stdio: 'ignore',
@@ -118,13 +124,13 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const stopChild = async (): Promise<void> => {
+  const stopChild = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<void> => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null || running.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
-      running.kill('SIGTERM');
+      running.kill(signal);
     });
   };
   /** Restarts on the same port and directory, as the drills need; no second port to fall back to. */
@@ -145,7 +151,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
     url: `redis://127.0.0.1:${port}`,
     dir,
     start,
-    stop: stopChild,
+    stop: (signal) => stopChild(signal),
     async close() {
       await stopChild();
       await rm(dir, { recursive: true, force: true });

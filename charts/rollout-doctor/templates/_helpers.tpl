@@ -69,14 +69,39 @@ Argument: [root, "app" | "worker"].
 - name: REDIS_PASSWORD
   valueFrom:
     secretKeyRef: { name: {{ include "rollout-doctor.redisSecret" $root }}, key: {{ $who }}-password }
+{{- with $root.Values.redis.wait }}
+{{- if not (kindIs "invalid" .replicas) }}
+- name: REDIS_WAIT_REPLICAS
+  value: {{ .replicas | quote }}
+{{- end }}
+{{- if .timeoutMs }}
+- name: REDIS_WAIT_TIMEOUT_MS
+  value: {{ .timeoutMs | quote }}
+{{- end }}
+{{- end }}
 {{- if eq $root.Values.redis.mode "bundled" }}
 - name: REDIS_URL
   value: redis://{{ $who }}:$(REDIS_PASSWORD)@{{ include "rollout-doctor.redisName" $root }}:6379
 {{- else }}
 {{- $url := $root.Values.redis.external.url }}
-{{- $scheme := regexFind "^rediss?://" $url }}
+{{- $scheme := regexFind "^rediss?(\\+sentinel)?://" $url }}
 - name: REDIS_URL
   value: {{ printf "%s%s:$(REDIS_PASSWORD)@%s" $scheme (index $root.Values.redis.external.users $who) (trimPrefix $scheme $url) }}
+{{- with $root.Values.redis.external.sentinel }}
+{{- if .passwordSecret }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ .passwordSecret }}, key: {{ .passwordKey }} }
+{{- end }}
+{{- if .username }}
+- name: REDIS_SENTINEL_USERNAME
+  value: {{ .username | quote }}
+{{- end }}
+{{- if .tls }}
+- name: REDIS_SENTINEL_TLS
+  value: "true"
+{{- end }}
+{{- end }}
 {{- if $root.Values.redis.external.caSecret.name }}
 - name: NODE_EXTRA_CA_CERTS
   value: /etc/rollout-doctor/redis-ca/{{ $root.Values.redis.external.caSecret.key }}

@@ -82,7 +82,8 @@ export type ApprovalOutcome =
 type Services = Pick<
   AppServices,
   'plans' | 'policy' | 'audit' | 'producers' | 'metrics' | 'subscriptions' | 'config' | 'logger'
->;
+> &
+  Pick<AppServices, 'replicate'>;
 
 /** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
 interface Refusal {
@@ -402,6 +403,32 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
+  await replicated(services, planId);
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
+}
+
+/**
+ * Replication is asynchronous: a claim and its job acked by a master that dies before
+ * its replica has them are gone after a failover. WAIT narrows that window to the
+ * WAIT timeout; past it, or when WAIT itself fails, the approval still stands (the
+ * job is queued on the master) and the log says so. A lost claim lets a second click
+ * claim again: the worker's preconditions (uid, resourceVersion, the fields the plan
+ * assumed) then refuse the replay, so it is never applied twice (docs/operations.md).
+ */
+async function replicated(services: Services, planId: string): Promise<void> {
+  if (!services.replicate) return;
+  try {
+    const { wanted, reached } = await services.replicate();
+    if (reached < wanted)
+      services.logger.warn(
+        { planId, wanted, reached },
+        'approval claim and remediation job not yet on the replicas REDIS_WAIT_REPLICAS asks for: a failover now could lose them',
+      );
+  } catch (error) {
+    services.logger.warn(
+      { planId, err: error },
+      'WAIT for the replicas failed: a failover now could lose the claim',
+    );
+  }
 }

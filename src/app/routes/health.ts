@@ -24,10 +24,14 @@ export const READYZ_PING_TIMEOUT_MS = 2_000;
  * that arrive while a PING is out share it: a flood of /readyz makes one PING at a
  * time on the connection the slash-command acks enqueue on, not one per request, and
  * none waits longer than READYZ_PING_TIMEOUT_MS (an answer held open is a connection
- * held).
+ * held). While not ready, `waitingFor` names what it waits for: `redis (reconnecting)`
+ * while the connection looks for a master (after a failover, the sentinels' new one),
+ * `slack credentials`.
  */
 export function readyzRoute(checks: {
   pingRedis(): Promise<void>;
+  /** The connection's state ('ready', 'connecting', 'reconnecting', …), named in `waitingFor`. */
+  redisStatus?(): string;
   slackReady(): boolean;
   logger: Pick<Logger, 'warn'>;
   pingTimeoutMs?: number;
@@ -68,8 +72,14 @@ export function readyzRoute(checks: {
         const redis = await redisState();
         const slack = checks.slackReady() ? 'ok' : 'credentials not verified';
         const ok = redis === 'ok' && slack === 'ok';
+        const waitingFor = [
+          ...(redis === 'ok' ? [] : [`redis (${checks.redisStatus?.() ?? 'no answer'})`]),
+          ...(slack === 'ok' ? [] : ['slack credentials']),
+        ];
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: ok ? 'ready' : 'not ready', redis, slack }));
+        res.end(
+          JSON.stringify({ status: ok ? 'ready' : 'not ready', redis, slack, ...(ok ? {} : { waitingFor }) }),
+        );
       })().catch((error: unknown) => {
         checks.logger.warn({ err: error }, 'readyz failed');
         if (!res.headersSent) res.writeHead(500);

@@ -1,0 +1,119 @@
+/**
+ * Drill: Redis behind Sentinel (one master, one replica, three sentinels on loopback)
+ * fails over under the real app and worker processes, at three steps of incident A:
+ *
+ * 1. while a slash command is acked: the master is SIGKILLed as the command is
+ *    queued; the command gets a visible answer (a result, or "queue unavailable").
+ * 2. between the result and the click: SENTINEL FAILOVER demotes the master; the
+ *    click afterwards is approved and applied.
+ * 3. between the claim and the apply: the approval is claimed and queued while no
+ *    worker runs, then the master is SIGKILLed; the worker started afterwards applies
+ *    the plan once (the claim and its job WAITed for the replica), and it rolls out.
+ *
+ * Nothing is applied twice, nothing answered goes missing, and both processes
+ * recover without a restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import type { SentinelSet } from '../support/redis-sentinel.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+import {
+  FAST_RECOVERY,
+  NAME,
+  NS,
+  clickButton,
+  deadlockTracker,
+  deployment,
+  queuesSettled,
+  realPatches,
+  rolledOut,
+  waitUntil,
+} from './support/drill-kit.js';
+
+let stack: Stack;
+let set: SentinelSet;
+let appExited = false;
+
+beforeAll(async () => {
+  stack = await startStack({
+    sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+    workers: 1,
+    redis: 'sentinel',
+    workerEnv: FAST_RECOVERY,
+  });
+  if (!stack.sentinel) throw new Error('no sentinel set');
+  set = stack.sentinel;
+  void stack.app.exited.then(() => (appExited = true));
+  await deadlockTracker(stack.sim);
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const results = (): StoredMessage[] =>
+  [...stack.slack.messages.values()].filter(
+    (m) =>
+      m.threadTs === undefined &&
+      m.text.startsWith(`deployment/${NAME} in ${NS}:`) &&
+      JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
+
+const ready = async (): Promise<boolean> => (await fetch(`${stack.appUrl}/readyz`)).status === 200;
+
+describe('Redis Sentinel failover under the running app and worker', () => {
+  it('loses no answered command or approval and applies the plan once', async () => {
+    const { slack, sim } = stack;
+
+    // 1. The master dies as the command is queued.
+    const [ack, killed] = await Promise.all([stack.command(`${NAME} -n ${NS}`), set.killMaster()]);
+    expect(ack.status).toBe(200);
+    expect(ack.ms).toBeLessThan(3_000);
+    const refused = ack.body.includes('queue is unavailable');
+    if (refused) {
+      // Visible: the answer said nothing was started. Ask again once Redis is back.
+      expect(ack.body).toContain('Nothing was started');
+      await waitUntil('app ready after the failover', ready, 30_000);
+      expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+    }
+    const result = await slack.waitFor(() => results()[0], 60_000);
+    await set.revive(killed.old);
+    await set.synced();
+
+    // 2. A failover between the result and the click.
+    await set.failover();
+    await waitUntil('app ready after SENTINEL FAILOVER', ready, 30_000);
+    expect(await fetch(`${stack.appUrl}/readyz`).then((r) => r.json())).toMatchObject({ status: 'ready' });
+    await set.synced();
+
+    // 3. Claimed and queued with no worker running, then the master dies.
+    const worker = stack.workers[0];
+    expect(await worker?.stop('SIGTERM')).toBe(0);
+    sim.clearRequests();
+    const click = await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER);
+    expect(click.status).toBe(200);
+    await slack.waitFor(
+      () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
+      20_000,
+    );
+    const second = await set.killMaster();
+    await set.revive(second.old);
+    await stack.startWorker();
+
+    await slack.waitFor(
+      () =>
+        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
+      60_000,
+    );
+    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await queuesSettled(stack.redisUrl); // a second apply would have happened by now
+    expect(realPatches(sim)).toBe(1);
+    const thread = [...slack.messages.values()].filter(
+      (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
+    );
+    expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
+    // One result per diagnosis asked for: none posted twice.
+    expect(results().length).toBeLessThanOrEqual(refused ? 2 : 1);
+    expect(appExited).toBe(false);
+  }, 240_000);
+});

@@ -1,0 +1,123 @@
+/**
+ * The connection factory on a real Sentinel set (test/support/redis-sentinel.ts): the
+ * app's producer connection and a BullMQ worker follow a SIGKILLed master and a
+ * SENTINEL FAILOVER by themselves, a write that meets the demoted master is resent to
+ * the new one (READONLY), and a claim WAITs for the replica.
+ */
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  closeConnection,
+  createProducerConnection,
+  createWorkerConnection,
+} from '../../src/queue/connection.js';
+import { parseRedisUrl } from '../../src/queue/redis-url.js';
+import { startSentinelSet, type SentinelSet } from '../support/redis-sentinel.js';
+
+let set: SentinelSet;
+const open: Redis[] = [];
+/** Keeps a connection for closing; its errors during a failover are expected (the app logs them). */
+const kept = (c: Redis): Redis => {
+  c.on('error', () => undefined);
+  open.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  set = await startSentinelSet();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(open.map((c) => closeConnection(c)));
+  await set?.close();
+});
+
+/** Retries `work` until it resolves (the producer fails fast while the master is away). */
+async function eventually<T>(work: () => Promise<T>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+describe('Redis Sentinel: the connection factory', () => {
+  it('finds the master through the sentinels, and WAIT reaches the replica', async () => {
+    const redis = kept(createProducerConnection(set.url));
+    await eventually(() => redis.set('rd:test:first', '1'));
+    expect(Number(await redis.wait(1, 5_000))).toBe(1);
+    const port = /^tcp_port:(\d+)/m.exec(await redis.info('server'))?.[1];
+    expect(Number(port)).toBe((await set.master()).port);
+  });
+
+  it('a SENTINEL FAILOVER demotes the master: writes follow it, and every write WAIT confirmed is kept', async () => {
+    const redis = kept(createProducerConnection(parseRedisUrl(set.url), { enableOfflineQueue: true }));
+    await eventually(() => redis.set('rd:test:before', 'x'));
+    expect(Number(await redis.wait(1, 2_000))).toBe(1);
+    const confirmed: string[] = [];
+    let writing = true;
+    // Writes race the failover: some land on the old master after the promotion and
+    // are dropped when it resyncs as a replica (replication is asynchronous); those
+    // WAIT confirmed on a replica before the switch must all be on the new master.
+    const writer = (async () => {
+      for (let i = 0; writing || i < 5; i += 1) {
+        const id = `w${i}`;
+        await eventually(async () => {
+          await redis.sadd('rd:test:writes', id);
+          if (Number(await redis.wait(1, 300)) >= 1) confirmed.push(id);
+        });
+      }
+    })();
+    const { old, next } = await set.failover();
+    writing = false;
+    await writer;
+    expect(next.port).not.toBe(old.port);
+    const direct = kept(createProducerConnection(`redis://127.0.0.1:${next.port}`));
+    const stored = await eventually(() => direct.smembers('rd:test:writes'));
+    expect(confirmed.length).toBeGreaterThan(5);
+    expect(confirmed.filter((id) => !stored.includes(id))).toEqual([]);
+    expect(await direct.get('rd:test:before')).toBe('x');
+    // The connection now writes to the new master, not the demoted one.
+    await redis.set('rd:test:after', 'y');
+    expect(await direct.get('rd:test:after')).toBe('y');
+  }, 60_000);
+
+  it('a SIGKILLed master: a BullMQ worker takes the jobs queued after the failover', async () => {
+    const connection = kept(createWorkerConnection(set.url));
+    const producer = kept(
+      createProducerConnection(set.url, { enableOfflineQueue: true, maxRetriesPerRequest: 3 }),
+    );
+    const queue = new Queue('rd-sentinel-test', { connection: producer });
+    const done: string[] = [];
+    const worker = new Worker(
+      'rd-sentinel-test',
+      async (job) => {
+        done.push(String(job.data.n));
+      },
+      { connection },
+    );
+    worker.on('error', () => undefined);
+    queue.on('error', () => undefined);
+    try {
+      await queue.add('one', { n: 1 });
+      await eventually(async () => {
+        if (!done.includes('1')) throw new Error('not yet');
+      });
+      const { old } = await set.killMaster();
+      await eventually(() => queue.add('two', { n: 2 }));
+      await eventually(async () => {
+        if (!done.includes('2')) throw new Error('not yet');
+      }, 30_000);
+      expect(done).toEqual(['1', '2']);
+      await set.revive(old); // back as a replica of the new master
+    } finally {
+      await worker.close(true);
+      await queue.close();
+    }
+  }, 90_000);
+});
