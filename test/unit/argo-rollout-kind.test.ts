@@ -71,6 +71,10 @@ describe('Argo Rollout surge deadlock', () => {
     expect(finding?.explanation).toContain('prints "Progressing - more replicas need to be updated"');
     expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
     const [fix, abort] = diagnosis.remediations;
+    // The bounds the Undo puts back, as Argo Rollouts defaults them (25%, not 25).
+    expect(fix?.warnings[0]).toContain(
+      'Undo restores the previous canary bounds (maxSurge 25% (default), maxUnavailable 25% (default))',
+    );
     expect(fix?.patch).toEqual({
       type: 'merge',
       body: { spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: 1 } } } },
