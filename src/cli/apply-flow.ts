@@ -93,6 +93,13 @@ export async function applyAndFollow(
     ...(result.status === 'applied' ? { sinceGeneration: result.generation } : {}),
     onProgress: (status) => note(status.message),
   });
+  // The update went as far as its steps let it: a canary pause step waits for a person, as designed.
+  if (outcome.outcome === 'paused' && outcome.pauseStep !== undefined) {
+    out(
+      `Rollout paused at step ${outcome.pauseStep}; promote to go on (kubectl argo rollouts promote ${ref.name} -n ${ref.namespace})\n`,
+    );
+    return EXIT.ok;
+  }
   out(`Rollout ${outcome.outcome}: ${outcome.summary}${outcome.reason ? ` (${outcome.reason})` : ''}\n`);
   return outcome.outcome === 'complete' ? EXIT.ok : EXIT.problems;
 }

@@ -8,7 +8,8 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 /** Subcommands, loaded on demand so `explain-scheduling` does not pay for the Kubernetes client. */
 const commands: Record<string, { summary: string; load: () => Promise<Command> }> = {
   diagnose: {
-    summary: 'explain a stuck rollout or crashing pods of one Deployment (live or --from-file)',
+    summary:
+      'explain a stuck rollout or crashing pods of one Deployment, DaemonSet, StatefulSet or Argo Rollout (live or --from-file)',
     load: async () => (await import('./commands/diagnose.js')).run,
   },
   'explain-scheduling': {
@@ -16,11 +17,13 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/explain-scheduling.js')).run,
   },
   scan: {
-    summary: 'list Deployments that are stuck or at risk of a surge deadlock (-n NS or -A)',
+    summary:
+      'list Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk (-n NS or -A)',
     load: async () => (await import('./commands/scan.js')).run,
   },
   apply: {
-    summary: 'apply one remediation to a Deployment after showing the patch and confirming',
+    summary:
+      'apply one remediation to a workload (any of the four kinds) after showing the patch and confirming',
     load: async () => (await import('./commands/apply.js')).run,
   },
   undo: {

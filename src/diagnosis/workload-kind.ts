@@ -70,8 +70,12 @@ export type RolloutVerdict =
   | { state: 'progressing'; progress: RolloutProgress }
   | { state: 'complete'; progress: RolloutProgress }
   | { state: 'failed'; progress: RolloutProgress; reason: string }
-  /** Stopped on purpose and waiting for a person (an Argo Rollout at a pause step): it will not finish alone. */
-  | { state: 'paused'; progress: RolloutProgress; reason: string };
+  /**
+   * Stopped on purpose and waiting for a person (an Argo Rollout at a pause step): it will
+   * not finish alone. `step`: the canary pause step it reached (1-based), when a step of
+   * its strategy paused it rather than a person or an analysis.
+   */
+  | { state: 'paused'; progress: RolloutProgress; reason: string; step?: number };
 
 /** The controller gave up waiting for the rollout (a Deployment's ProgressDeadlineExceeded). */
 export interface StalledRollout {

@@ -31,6 +31,8 @@ export interface WorkloadNames {
    * (the alert map's word and the label kube-state-metrics puts the name in).
    */
   types: readonly [string, ...string[]];
+  /** What people call one ("Argo Rollout"): the kind's word in sentences. */
+  title: string;
 }
 
 export const WORKLOAD_NAMES = Object.freeze({
@@ -39,18 +41,21 @@ export const WORKLOAD_NAMES = Object.freeze({
     version: 'v1',
     resource: 'deployments',
     types: ['deployment', 'deployments', 'deploy', 'deployment.apps', 'deployments.apps'],
+    title: 'Deployment',
   },
   DaemonSet: {
     group: 'apps',
     version: 'v1',
     resource: 'daemonsets',
     types: ['daemonset', 'daemonsets', 'ds', 'daemonset.apps', 'daemonsets.apps'],
+    title: 'DaemonSet',
   },
   StatefulSet: {
     group: 'apps',
     version: 'v1',
     resource: 'statefulsets',
     types: ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'],
+    title: 'StatefulSet',
   },
   // Argo Rollouts' CRD (manifests/crds/rollout-crd.yaml: shortName ro). Served only where installed.
   Rollout: {
@@ -58,6 +63,7 @@ export const WORKLOAD_NAMES = Object.freeze({
     version: 'v1alpha1',
     resource: 'rollouts',
     types: ['rollout', 'rollouts', 'ro', 'rollout.argoproj.io', 'rollouts.argoproj.io'],
+    title: 'Argo Rollout',
   },
 } as const satisfies Record<WorkloadKind, WorkloadNames>);
 
@@ -82,6 +88,11 @@ export function kindOfType(type: string): WorkloadKind | undefined {
 
 /** A kind's singular TYPE: "deployment" (the alert map's word, kube-state-metrics' label). */
 export type WorkloadType = (typeof WORKLOAD_NAMES)[WorkloadKind]['types'][0];
+
+/** What people call a kind in a sentence: "DaemonSet", "Argo Rollout". */
+export function titleOfKind(kind: WorkloadKind): string {
+  return WORKLOAD_NAMES[kind].title;
+}
 
 /** The singular TYPE of a kind, as in `deployment/NAME`. */
 export function typeOfKind(kind: WorkloadKind): WorkloadType {

@@ -132,11 +132,13 @@ const diagnosisOutcomeSchema = z.discriminatedUnion('status', [
     /** A sentence for the user: "deployment/x not found in namespace y", "cluster unreachable". */
     reason: z.string(),
     /**
-     * Set when the Deployment does not exist (a typo, most often): the app answers the
-     * requester privately with the closest names the worker found in the namespace.
+     * Set when the workload does not exist (a typo, most often): the app answers the
+     * requester privately with the closest names of that kind the worker found in the
+     * namespace. No kind: a Deployment (results of older workers).
      */
     notFound: z
       .object({
+        kind: z.enum(WORKLOAD_KINDS).optional(),
         namespace: namespaceSchema,
         name: resourceNameSchema,
         suggestions: z.array(resourceNameSchema).max(5),
@@ -154,8 +156,13 @@ const runRef = {
   runTs: z.number().int().nonnegative(),
   /** Monotonic per run (worker clock, ms): late progress never overwrites a result. */
   seq: z.number().int().nonnegative(),
-  /** The Deployment the run is about (resolved from pods for alerts), for Re-run; absent for scans. */
-  target: z.object({ namespace: namespaceSchema, name: resourceNameSchema }).optional(),
+  /**
+   * The workload the run is about (resolved from pods for alerts), for Re-run and the
+   * not-found answer; absent for scans. No kind: a Deployment (updates of older workers).
+   */
+  target: z
+    .object({ namespace: namespaceSchema, name: resourceNameSchema, kind: z.enum(WORKLOAD_KINDS).optional() })
+    .optional(),
 };
 
 const runProgressSchema = z.object({

@@ -43,6 +43,12 @@ export interface Preconditions {
   generation: number;
   /** JSON pointers (RFC 6901) into the Deployment and the value the plan assumed (undefined = absent). */
   fields: { path: string; value: unknown }[];
+  /**
+   * The fields alone say whether the plan still holds, not the generation: an Undo,
+   * which restores only those fields, is not stale because another field of the spec
+   * changed since (a promote's spec.paused).
+   */
+  fieldsOnly?: true;
 }
 
 /**

@@ -87,11 +87,12 @@ function isPermanent(error: unknown): boolean {
 function notFoundOf(
   error: unknown,
   data: DiagnoseJob,
-): { notFound?: { namespace: string; name: string; suggestions: string[] } } {
+): { notFound?: { kind: WorkloadKind; namespace: string; name: string; suggestions: string[] } } {
   if (!(error instanceof WorkloadNotFoundError) || data.mode !== 'deployment' || data.resolveFromPods?.length)
     return {};
   const suggestions = error.suggestions.filter((s) => resourceNameSchema.safeParse(s).success).slice(0, 5);
-  return { notFound: { namespace: data.target.namespace, name: data.target.name, suggestions } };
+  const { kind, namespace, name } = data.target;
+  return { notFound: { kind, namespace, name, suggestions } };
 }
 
 /**
@@ -175,14 +176,14 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
       jobId: string;
       cluster: string;
       runTs: number;
-      target?: { namespace: string; name: string };
+      target?: WorkloadRef;
     } = {
       jobId: job.id ?? '',
       cluster: data.cluster,
       runTs: job.timestamp,
       // What Re-run re-diagnoses; replaced by the workload a pod-named alert resolves to.
       ...(data.mode === 'deployment'
-        ? { target: { namespace: data.target.namespace, name: data.target.name } }
+        ? { target: { kind: data.target.kind, namespace: data.target.namespace, name: data.target.name } }
         : {}),
     };
     // Background runs (alerts, early warning) carry a BullMQ priority; their posts go
@@ -201,7 +202,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
-      run.target = { namespace: target.namespace, name: target.name };
+      run.target = { kind: target.kind, namespace: target.namespace, name: target.name };
       const named = `${typeOfKind(target.kind)}/${target.name}`;
       progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
       const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));

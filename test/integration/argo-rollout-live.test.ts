@@ -125,6 +125,31 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     );
   });
 
+  it('apply from the command line: the fix works, the canary reaches its pause step, and apply exits 0 saying promote', async () => {
+    const { kubeconfig } = await deadlocked();
+    const io = fakeIo();
+    const code = await runCli(
+      [
+        'apply',
+        `rollout/${TRACKER.name}`,
+        '-n',
+        TRACKER.namespace,
+        '--remediation',
+        'set-rolling-update',
+        '--yes',
+        '--timeout',
+        '20',
+        '--kubeconfig',
+        kubeconfig,
+      ],
+      io.io,
+    );
+    expect(io.stdout()).toContain(
+      `Rollout paused at step 2; promote to go on (kubectl argo rollouts promote ${TRACKER.name} -n ${TRACKER.namespace})`,
+    );
+    expect(code).toBe(0);
+  });
+
   it('aborts: the stable pod keeps serving, the canary goes, and the Rollout reads Degraded (RolloutAborted)', async () => {
     const { client } = await deadlocked();
     const diagnosis = diagnose(await collectSnapshot(client, TRACKER));

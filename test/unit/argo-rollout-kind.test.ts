@@ -71,6 +71,10 @@ describe('Argo Rollout surge deadlock', () => {
     expect(finding?.explanation).toContain('prints "Progressing - more replicas need to be updated"');
     expect(diagnosis.remediations.map((p) => p.kind)).toEqual(['set-rolling-update', 'abort-rollout']);
     const [fix, abort] = diagnosis.remediations;
+    // The bounds the Undo puts back, as Argo Rollouts defaults them (25%, not 25).
+    expect(fix?.warnings[0]).toContain(
+      'Undo restores the previous canary bounds (maxSurge 25% (default), maxUnavailable 25% (default))',
+    );
     expect(fix?.patch).toEqual({
       type: 'merge',
       body: { spec: { strategy: { canary: { maxSurge: 0, maxUnavailable: 1 } } } },
@@ -245,9 +249,39 @@ describe("the controller's phase, as it wrote it", () => {
     );
     expect(diagnosis.findings[0]?.explanation).toContain('`kubectl argo rollouts promote tracker`');
     expect(hasProblems(diagnosis)).toBe(false);
-    expect(workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot)).state).toBe(
-      'paused',
-    );
+    expect(workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot))).toMatchObject({
+      state: 'paused',
+      step: 2,
+    });
+  });
+
+  it('only a pause step of the strategy names a step: an analysis pause or spec.paused does not', () => {
+    const verdictOf = (snapshot: ReturnType<typeof withStatus>) =>
+      workloadKind(snapshot).rolloutStatus(workloadKind(snapshot).object(snapshot));
+    const analysis = withStatus({
+      phase: 'Paused',
+      message: 'InconclusiveAnalysisRun',
+      currentStepIndex: 1,
+      pauseConditions: [{ reason: 'InconclusiveAnalysisRun' }],
+    });
+    expect(verdictOf(analysis).state).toBe('paused');
+    expect(verdictOf(analysis)).not.toHaveProperty('step');
+    const byHand = withStatus({
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      currentStepIndex: 1,
+      pauseConditions: [{ reason: 'CanaryPauseStep' }],
+    });
+    (workloadKind(byHand).object(byHand) as ArgoRollout).spec.paused = true;
+    expect(verdictOf(byHand)).not.toHaveProperty('step');
+    // The step index on a setWeight step (the pause condition left from another): no pause step.
+    const onWeight = withStatus({
+      phase: 'Paused',
+      message: 'CanaryPauseStep',
+      currentStepIndex: 0,
+      pauseConditions: [{ reason: 'CanaryPauseStep' }],
+    });
+    expect(verdictOf(onWeight)).not.toHaveProperty('step');
   });
 
   it("shows the Paused condition as written (reason RolloutPaused) and the pause's own reason beside it", () => {

@@ -304,6 +304,30 @@ describe('applyPlan', () => {
     expect(await applyPlan(cluster.client, undo)).toMatchObject({ status: 'applied' });
     expect(cluster.get().spec.strategy?.rollingUpdate).toEqual({ maxSurge: '25%', maxUnavailable: '25%' });
   });
+
+  it('the undo compares only the fields it restores: another spec change since (a promote) does not refuse it, a change to them does', async () => {
+    const deployment = makeDeployment('tracker', { namespace: 'vision' });
+    const cluster = fakeCluster(deployment);
+    const plan = surgePlan(deployment);
+    const applied = await applyPlan(cluster.client, plan);
+    if (applied.status !== 'applied') throw new Error(applied.status);
+    const undo = inversePlan(plan, applied);
+    if (!undo) throw new Error('no undo');
+    // A promote (or a resume) writes spec.paused: a new generation, the strategy untouched.
+    const promoted = structuredClone(cluster.get());
+    promoted.spec.paused = true;
+    promoted.metadata.generation = (promoted.metadata.generation ?? 0) + 1;
+    cluster.set(promoted);
+    expect(await dryRunPlan(cluster.client, undo)).toMatchObject({ ok: true });
+    // Someone set the strategy again since: the undo would overwrite their change.
+    const rewritten = structuredClone(cluster.get());
+    rewritten.spec.strategy = { type: 'Recreate' };
+    cluster.set(rewritten);
+    expect(await applyPlan(cluster.client, undo)).toMatchObject({
+      status: 'refused',
+      field: expect.stringContaining('/spec/strategy'),
+    });
+  });
 });
 
 describe('patch allowlist in the executor', () => {

@@ -97,6 +97,24 @@ describe('Unavailable', () => {
     expect(renderText(diagnosis)).not.toContain('No problem found');
   });
 
+  it('a node whose kubelet reports Ready=False is down as well as one gone silent (Unknown)', () => {
+    const snapshot = deadNodeVolume();
+    const dead = snapshot.nodes.find((n) => n.metadata.name === 'node-dead');
+    if (!dead?.status?.conditions?.[0]) throw new Error('no node-dead');
+    dead.status.conditions[0] = {
+      type: 'Ready',
+      status: 'False',
+      reason: 'KubeletNotReady',
+      message: 'container runtime network not ready',
+      lastTransitionTime: '2026-11-22T02:04:00Z',
+    };
+    const [first] = diagnose(snapshot).findings;
+    expect(first?.code).toBe('Unavailable');
+    expect(first?.summary).toContain(
+      '0 of 1 replicas available: node node-dead stopped reporting (Ready=False)',
+    );
+  });
+
   it('a shortfall in the steady state that nothing explains is a warning, not "no problem found"', () => {
     const deployment = makeDeployment('web', {
       namespace: 'shop',

@@ -59,8 +59,8 @@ export const CHANGED_SINCE_SHOWN = trusted(
   ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this workload was running just now, approve on its result instead. The refusal is audited.',
 );
 
-/** Said to the clicker when a later diagnosis of the Deployment re-made the plan with other details. */
-export function supersededText(name: string, kind: WorkloadKind = 'Deployment'): Mrkdwn {
+/** Said to the clicker when a later diagnosis of the workload re-made the plan with other details. */
+export function supersededText(name: string, kind: WorkloadKind): Mrkdwn {
   return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of ${typeOfKind(kind)}/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
 }
 
@@ -253,13 +253,13 @@ async function changedSinceShown(
       ? {
           reason: 'superseded',
           detail:
-            'a later diagnosis of the Deployment re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
+            'a later diagnosis of the workload re-made the plan with other details: the stored plan is one of its worker-signed result, not what the clicked message displayed',
           text: supersededText(where.deployment, current.plan.target.kind),
         }
       : {
           reason: 'tampered',
           detail:
-            'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the Deployment',
+            'the plan changed since it was shown: the stored plan differs from what the message displayed and from the latest worker-signed diagnosis of the workload',
           text: CHANGED_SINCE_SHOWN,
         },
   );

@@ -1,4 +1,9 @@
-import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
+import {
+  DEFAULT_WORKLOAD_KIND,
+  titleOfKind,
+  typeOfKind,
+  type WorkloadKind,
+} from '../../diagnosis/workload-ref.js';
 import { messageTime } from '../../text/time.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
 import type { Evidence, Finding } from '../../diagnosis/finding.js';
@@ -418,16 +423,18 @@ export function threadReport(input: {
 type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['notFound']>;
 
 /**
- * The answer to a Deployment name that does not exist, with the closest names the
- * worker found in the namespace: "deployment/vison-tracker not found in namespace
- * vision (cluster prod); did you mean deployment/vision-tracker?"
+ * The answer to a workload name that does not exist, with the closest names of the kind
+ * looked for the worker found in the namespace: "daemonset/nod-agent not found in
+ * namespace telemetry (cluster prod); did you mean daemonset/node-agent?" The kind is
+ * the one the worker looked for (`notFound.kind`), else the run's, else a Deployment.
  */
-export function notFoundText(cluster: string, notFound: NotFound, kind: WorkloadKind = 'Deployment'): Mrkdwn {
+export function notFoundText(cluster: string, notFound: NotFound, runKind?: WorkloadKind): Mrkdwn {
+  const kind = notFound.kind ?? runKind ?? DEFAULT_WORKLOAD_KIND;
   const type = typeOfKind(kind);
   const head = mrkdwn`:mag: ${type}/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
   const names = notFound.suggestions.map((n) => mrkdwn`*${type}/${n}*`);
   if (names.length === 0)
-    return mrkdwn`${asIs(head)}; no Deployment there has a similar name. Check the name and the namespace (\`-n\`).`;
+    return mrkdwn`${asIs(head)}; no ${titleOfKind(kind)} there has a similar name. Check the kind, the name and the namespace (\`-n\`).`;
   const last = names.at(-1) ?? trusted('');
   const options =
     names.length === 1 ? last : mrkdwn`${asIs(joinMrkdwn(names.slice(0, -1), ', '))} or ${asIs(last)}`;
@@ -458,7 +465,7 @@ export function renderOutcome(
     .slice(0, 20)
     .map(
       (i) =>
-        mrkdwn`• *${i.namespace}/${typeOfKind(i.kind ?? 'Deployment')}/${i.name}* ${i.code}: ${truncate(i.summary, 150)}`,
+        mrkdwn`• *${i.namespace}/${typeOfKind(i.kind ?? DEFAULT_WORKLOAD_KIND)}/${i.name}* ${i.code}: ${truncate(i.summary, 150)}`,
     );
   const text = mrkdwn`Scan: ${truncate(outcome.summary, 500)}`;
   const blocks = [

@@ -35,7 +35,8 @@ write it prints "To undo: rollout-doctor undo ID" (see \`rollout-doctor undo --h
   --yes          apply without asking (for scripts); without it a terminal is required
   --argocd-namespace NS  where Argo CD's Applications live, for the drift verdict
                  (default: $ROLLOUT_DOCTOR_ARGOCD_NAMESPACE, else argocd)
-Exit status: 0 applied and rolled out (or its replacement pods Ready); 1 not applied
+Exit status: 0 applied and rolled out (or its replacement pods Ready, or an Argo Rollout
+reached a canary pause step: "paused at step N; promote to go on"); 1 not applied
 (refused, failed, or declined at the prompt) or the rollout did not complete; 2 bad arguments, no such remediation, or
 no terminal to confirm on without --yes; 3 cluster unreachable or forbidden; 4 internal
 error (a bug).

@@ -27,6 +27,8 @@ export interface RolloutOutcome {
   outcome: 'complete' | 'failed' | 'timeout' | 'paused';
   summary: string;
   reason?: string;
+  /** Paused by a canary pause step of its strategy: the step it reached (1-based). */
+  pauseStep?: number;
 }
 
 export interface WatchRolloutOptions {
@@ -75,6 +77,7 @@ export async function watchRollout(
           outcome: 'paused',
           summary: `rollout "${ref.name}" is ${verdict.progress.message}: it goes on once promoted (kubectl argo rollouts promote ${ref.name} -n ${ref.namespace})`,
           reason: verdict.reason,
+          ...(verdict.step ? { pauseStep: verdict.step } : {}),
         };
       }
       const crash = verdict.progress.updated > 0 ? await newPodsCrash(client, ref, deployment) : undefined;

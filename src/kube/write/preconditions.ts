@@ -8,8 +8,9 @@ import type { Preconditions } from '../../remediation/plan.js';
 export type PreconditionVerdict = { ok: true } | { ok: false; reason: string; field?: string };
 
 /**
- * Checks uid (object replaced), generation (spec changed since diagnosis), then each
- * assumed field, naming the first mismatch with both values.
+ * Checks uid (object replaced), generation (spec changed since diagnosis; not for a plan
+ * whose fields alone decide, an Undo), then each assumed field, naming the first
+ * mismatch with both values.
  */
 export function checkPreconditions(live: Deployment, preconditions: Preconditions): PreconditionVerdict {
   const uid = live.metadata.uid ?? '';
@@ -20,7 +21,7 @@ export function checkPreconditions(live: Deployment, preconditions: Precondition
     };
   }
   const generation = live.metadata.generation ?? 0;
-  if (generation !== preconditions.generation) {
+  if (preconditions.fieldsOnly !== true && generation !== preconditions.generation) {
     return {
       ok: false,
       reason: `spec changed since diagnosis (generation ${preconditions.generation} is now ${generation}); diagnose again`,

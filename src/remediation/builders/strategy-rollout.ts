@@ -55,7 +55,7 @@ export function rolloutCanaryPlan(
       },
     },
   };
-  const previous = `maxSurge ${String(canary.maxSurge ?? '25 (default)')}, maxUnavailable ${String(canary.maxUnavailable ?? '25 (default)')}`;
+  const previous = `maxSurge ${String(canary.maxSurge ?? '25% (default)')}, maxUnavailable ${String(canary.maxUnavailable ?? '25% (default)')}`;
   const stuck = s.proof.stuckPods.map((p) => p.metadata.name ?? '').filter(Boolean);
   const down = Math.min(unavailable, replicas);
   const now = s.restart

@@ -77,8 +77,9 @@ function checkWorkloadPatchPayload(plan: UncheckedPlan): AllowlistVerdict {
 const inTemplate = (path: string): boolean => path === '/spec/template' || path.startsWith('/spec/template/');
 
 /**
- * The Undo: the inverse patch, with preconditions on what the apply left (same uid,
- * the generation the apply produced, each changed field at its new value).
+ * The Undo: the inverse patch, with preconditions on what the apply left (same uid, each
+ * changed field at its new value). It compares only the fields it restores: a later
+ * change elsewhere in the spec (a promote's spec.paused) does not refuse it.
  */
 function patchBack(plan: WorkloadPatchPlan, applied: Applied): WorkloadPatchPlan | null {
   if (!plan.inverse) return null;
@@ -97,6 +98,7 @@ function patchBack(plan: WorkloadPatchPlan, applied: Applied): WorkloadPatchPlan
       uid: plan.preconditions.uid,
       generation: applied.generation,
       fields: applied.changes.map((c) => ({ path: c.path, value: c.after })),
+      ...(applied.changes.length > 0 ? { fieldsOnly: true as const } : {}),
     },
   };
 }

@@ -7,6 +7,7 @@ import { utcMinute, type RootRecord } from '../../notify/root-state.js';
 import { updateRootState } from '../../notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../remediation/kinds/index.js';
+import { titleOfKind } from '../../../diagnosis/workload-ref.js';
 import type { AppServices } from '../../services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
@@ -76,9 +77,7 @@ export function approvePlanAction(services: AppServices) {
         });
         await tell(
           undo
-            ? trusted(
-                ':hourglass: This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the Deployment has not moved on; a Re-run diagnoses afresh and offers no Undo.',
-              )
+            ? mrkdwn`:hourglass: This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the ${titleOfKind(outcome.stored.plan.target.kind)} has not moved on; a Re-run diagnoses afresh and offers no Undo.`
             : trusted(
                 ':hourglass: This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.',
               ),

@@ -91,8 +91,25 @@ export function rolloutProgress(rollout: ArgoRollout, sinceGeneration = 0): Roll
   const { phase, message } = phaseOf(rollout);
   if (phase === 'Healthy') return { state: 'complete', progress };
   if (phase === 'Degraded') return { state: 'failed', progress, reason: message || 'Degraded' };
-  if (phase === 'Paused') return { state: 'paused', progress, reason: message || 'paused' };
+  if (phase === 'Paused') {
+    const step = pauseStep(rollout);
+    return { state: 'paused', progress, reason: message || 'paused', ...(step ? { step } : {}) };
+  }
   return { state: 'progressing', progress };
+}
+
+/**
+ * The canary pause step a Rollout stands at (1-based), when a pause step of its strategy
+ * paused it (pauseConditions' CanaryPauseStep, not spec.paused): the update went as far
+ * as the steps let it and waits for a promotion.
+ */
+function pauseStep(rollout: ArgoRollout): number | undefined {
+  const index = rollout.status?.currentStepIndex;
+  const steps = rollout.spec.strategy?.canary?.steps ?? [];
+  const byStep = rollout.status?.pauseConditions?.some((c) => c.reason === 'CanaryPauseStep') === true;
+  if (!byStep || rollout.spec.paused === true || index === undefined || steps[index]?.pause === undefined)
+    return undefined;
+  return index + 1;
 }
 
 /** The Rollout's counts in a line, and whether they say it is done (phase Healthy). */
