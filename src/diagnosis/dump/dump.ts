@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
 import { readHead, type ObjectHead } from './object-head.js';
+import { truncatedJson, truncatedList } from './truncation.js';
 import { coreEvent } from '../base/event-shape.js';
 import { parseErrorText } from '../../parse-error-text.js';
 import type { KubeObject } from '../k8s.js';
@@ -229,6 +230,11 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
     // One object per document (multi-document YAML): skipped or deferred when it may be.
     if (!sort(doc, 0, where, (v) => v)) return;
     const list = splitListItems(doc);
+    // Only the file's last document can have been cut off.
+    if (list && index === documents.length - 1) {
+      const cut = truncatedList(parseHeader(list.header), { text: source, itemCount: list.items.length });
+      if (cut) throw new DumpError(cut);
+    }
     if (list) {
       const mark = objects.length;
       const deferredMark = deferred.length;
@@ -296,8 +302,19 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (head !== '{' && head !== '[') return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch {
+  } catch (error) {
+    const cut = truncatedJson(text, error);
+    if (cut) throw new DumpError(cut);
     return { ok: false };
+  }
+}
+
+/** A List's header (its items taken out), or undefined when it does not parse alone. */
+function parseHeader(header: Chunk): unknown {
+  try {
+    return loadYaml(header.text);
+  } catch {
+    return undefined;
   }
 }
 
