@@ -28,6 +28,8 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
 };
 const FIXTURE = resolve('test/fixtures/dumps/incident-a-gpu-surge.yaml');
 const TARGET = ['deployment/vision-object-tracker', '-n', 'vision'];
+/** Each run of the installed CLI starts a fresh Node: seconds each on a busy 2-core machine. */
+const CLI_TIMEOUT = 90_000;
 
 /** The environment without npm_* variables inherited from an `npm test` parent. */
 const baseEnv = Object.fromEntries(
@@ -185,57 +187,69 @@ describe('npm pack', () => {
   });
 
   describe.each(nodes)('installed globally, on %s', (_label, nodeBin) => {
-    it('runs on that Node', async () => {
-      const { stdout } = await run('sh', ['-c', 'node --version'], {
-        env: { ...baseEnv, PATH: `${dirname(nodeBin)}:${baseEnv['PATH'] ?? ''}` },
-      });
-      const expected = nodeBin === process.execPath ? process.version : `v${SECOND_NODE_VERSION}`;
-      expect(stdout.trim()).toBe(expected);
-    });
+    it(
+      'runs on that Node',
+      async () => {
+        const { stdout } = await run('sh', ['-c', 'node --version'], {
+          env: { ...baseEnv, PATH: `${dirname(nodeBin)}:${baseEnv['PATH'] ?? ''}` },
+        });
+        const expected = nodeBin === process.execPath ? process.version : `v${SECOND_NODE_VERSION}`;
+        expect(stdout.trim()).toBe(expected);
+      },
+      CLI_TIMEOUT,
+    );
 
-    it('--version, --help and keygen', async () => {
-      expect(await rolloutDoctor(nodeBin, ['--version'])).toEqual({
-        code: 0,
-        stdout: `${pkg.version}\n`,
-        stderr: '',
-      });
-      const help = await rolloutDoctor(nodeBin, ['--help']);
-      expect(help.code).toBe(0);
-      for (const command of ['diagnose', 'scan', 'explain-scheduling', 'apply', 'undo', 'keygen'])
-        expect(help.stdout).toContain(`  ${command} `);
-      const keys = await rolloutDoctor(nodeBin, ['keygen']);
-      expect(keys.code).toBe(0);
-      const names = keys.stdout
-        .split('\n')
-        .filter((line) => /^[A-Z_]+=/.test(line))
-        .map((line) => line.split('=')[0])
-        .sort();
-      expect(names).toEqual([
-        'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
-        'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY',
-        'ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS',
-        'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
-        'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
-      ]);
-    });
+    it(
+      '--version, --help and keygen',
+      async () => {
+        expect(await rolloutDoctor(nodeBin, ['--version'])).toEqual({
+          code: 0,
+          stdout: `${pkg.version}\n`,
+          stderr: '',
+        });
+        const help = await rolloutDoctor(nodeBin, ['--help']);
+        expect(help.code).toBe(0);
+        for (const command of ['diagnose', 'scan', 'explain-scheduling', 'apply', 'undo', 'keygen'])
+          expect(help.stdout).toContain(`  ${command} `);
+        const keys = await rolloutDoctor(nodeBin, ['keygen']);
+        expect(keys.code).toBe(0);
+        const names = keys.stdout
+          .split('\n')
+          .filter((line) => /^[A-Z_]+=/.test(line))
+          .map((line) => line.split('=')[0])
+          .sort();
+        expect(names).toEqual([
+          'ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS',
+          'ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY',
+          'ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS',
+          'ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY',
+          'ROLLOUT_DOCTOR_PLAN_SEAL_KEY',
+        ]);
+      },
+      CLI_TIMEOUT,
+    );
 
-    it('diagnose and scan from a dump find the surge deadlock (exit 1)', async () => {
-      const diagnosed = await rolloutDoctor(nodeBin, [
-        'diagnose',
-        ...TARGET,
-        '--from-file',
-        FIXTURE,
-        '-o',
-        'json',
-      ]);
-      expect(diagnosed.stderr).toBe('');
-      expect(diagnosed.code).toBe(1);
-      const diagnosis = JSON.parse(diagnosed.stdout) as { findings: { code: string }[] };
-      expect(diagnosis.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
-      const scanned = await rolloutDoctor(nodeBin, ['scan', '-n', 'vision', '--from-file', FIXTURE]);
-      expect(scanned.code).toBe(1);
-      expect(scanned.stdout).toContain('vision-object-tracker');
-    });
+    it(
+      'diagnose and scan from a dump find the surge deadlock (exit 1)',
+      async () => {
+        const diagnosed = await rolloutDoctor(nodeBin, [
+          'diagnose',
+          ...TARGET,
+          '--from-file',
+          FIXTURE,
+          '-o',
+          'json',
+        ]);
+        expect(diagnosed.stderr).toBe('');
+        expect(diagnosed.code).toBe(1);
+        const diagnosis = JSON.parse(diagnosed.stdout) as { findings: { code: string }[] };
+        expect(diagnosis.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+        const scanned = await rolloutDoctor(nodeBin, ['scan', '-n', 'vision', '--from-file', FIXTURE]);
+        expect(scanned.code).toBe(1);
+        expect(scanned.stdout).toContain('vision-object-tracker');
+      },
+      CLI_TIMEOUT,
+    );
 
     describe('against a live (simulated) cluster', () => {
       let sim: Simulator | undefined;
@@ -243,79 +257,87 @@ describe('npm pack', () => {
         await sim?.close();
       });
 
-      it('diagnose, scan, apply and undo', async () => {
-        sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
-        const s = sim;
-        const kubeconfig = join(dir, `kubeconfig-${nodes.findIndex(([, bin]) => bin === nodeBin)}`);
-        await s.writeKubeconfig(kubeconfig);
-        await s.settle();
-        const tracker = (): Deployment =>
-          s.get('Deployment', 'vision', 'vision-object-tracker') as Deployment;
-        await s.waitFor(() => (tracker().status?.availableReplicas ?? 0) === 1);
-        const next = tracker();
-        const container = next.spec.template.spec.containers[0];
-        if (container) container.image = 'vision/boost-track-app:1.1';
-        next.metadata.generation = (next.metadata.generation ?? 1) + 1;
-        s.apply(next);
-        await s.waitFor(() =>
-          (s.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
-        );
-        const live = ['--kubeconfig', kubeconfig];
+      it(
+        'diagnose, scan, apply and undo',
+        async () => {
+          sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+          const s = sim;
+          const kubeconfig = join(dir, `kubeconfig-${nodes.findIndex(([, bin]) => bin === nodeBin)}`);
+          await s.writeKubeconfig(kubeconfig);
+          await s.settle();
+          const tracker = (): Deployment =>
+            s.get('Deployment', 'vision', 'vision-object-tracker') as Deployment;
+          await s.waitFor(() => (tracker().status?.availableReplicas ?? 0) === 1);
+          const next = tracker();
+          const container = next.spec.template.spec.containers[0];
+          if (container) container.image = 'vision/boost-track-app:1.1';
+          next.metadata.generation = (next.metadata.generation ?? 1) + 1;
+          s.apply(next);
+          await s.waitFor(() =>
+            (s.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
+          );
+          const live = ['--kubeconfig', kubeconfig];
 
-        const diagnosed = await rolloutDoctor(nodeBin, ['diagnose', ...TARGET, ...live, '-o', 'json']);
-        expect(diagnosed.stderr).not.toContain('internal error');
-        expect(diagnosed.code).toBe(1);
-        const diagnosis = JSON.parse(diagnosed.stdout) as { findings: { code: string }[] };
-        expect(diagnosis.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
+          const diagnosed = await rolloutDoctor(nodeBin, ['diagnose', ...TARGET, ...live, '-o', 'json']);
+          expect(diagnosed.stderr).not.toContain('internal error');
+          expect(diagnosed.code).toBe(1);
+          const diagnosis = JSON.parse(diagnosed.stdout) as { findings: { code: string }[] };
+          expect(diagnosis.findings.map((f) => f.code)).toContain('RolloutSurgeDeadlock');
 
-        const scanned = await rolloutDoctor(nodeBin, ['scan', '-n', 'vision', ...live]);
-        expect(scanned.code).toBe(1);
-        expect(scanned.stdout).toContain('vision-object-tracker');
+          const scanned = await rolloutDoctor(nodeBin, ['scan', '-n', 'vision', ...live]);
+          expect(scanned.code).toBe(1);
+          expect(scanned.stdout).toContain('vision-object-tracker');
 
-        const env = { ROLLOUT_DOCTOR_STATE_DIR: join(dir, `state-${_label.replace(/\W/g, '')}`) };
-        const applied = await rolloutDoctor(
-          nodeBin,
-          ['apply', ...TARGET, '--remediation', 'set-rolling-update', '--yes', '--timeout', '30', ...live],
-          env,
-        );
-        expect(applied.stdout).toContain('Rollout complete');
-        expect(applied.code).toBe(0);
-        expect(tracker().spec.strategy?.rollingUpdate?.maxSurge).toBe(0);
-        const id = /To undo: rollout-doctor undo (\S+)/.exec(applied.stdout)?.[1] ?? '';
-        expect(id).toMatch(/^undo-set-rolling-update-[0-9a-f]{16}$/);
+          const env = { ROLLOUT_DOCTOR_STATE_DIR: join(dir, `state-${_label.replace(/\W/g, '')}`) };
+          const applied = await rolloutDoctor(
+            nodeBin,
+            ['apply', ...TARGET, '--remediation', 'set-rolling-update', '--yes', '--timeout', '30', ...live],
+            env,
+          );
+          expect(applied.stdout).toContain('Rollout complete');
+          expect(applied.code).toBe(0);
+          expect(tracker().spec.strategy?.rollingUpdate?.maxSurge).toBe(0);
+          const id = /To undo: rollout-doctor undo (\S+)/.exec(applied.stdout)?.[1] ?? '';
+          expect(id).toMatch(/^undo-set-rolling-update-[0-9a-f]{16}$/);
 
-        const undone = await rolloutDoctor(nodeBin, ['undo', id, '--yes', '--timeout', '30', ...live], env);
-        expect(undone.stdout).toContain('spec.strategy.rollingUpdate.maxSurge: 0 -> "25%"');
-        expect(undone.code).toBe(0);
-        expect(tracker().spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
-      }, 120_000);
+          const undone = await rolloutDoctor(nodeBin, ['undo', id, '--yes', '--timeout', '30', ...live], env);
+          expect(undone.stdout).toContain('spec.strategy.rollingUpdate.maxSurge: 0 -> "25%"');
+          expect(undone.code).toBe(0);
+          expect(tracker().spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
+        },
+        4 * CLI_TIMEOUT,
+      );
     });
   });
 
-  it('a dependency that throws at import is an internal error: exit 4 and one line, on every Node', async () => {
-    // The class of the Node 20 crash this package once had (undici 8 throwing at import):
-    // the bundled undici made to throw, then put back.
-    const entry = join(installed, 'node_modules', 'undici', 'index.js');
-    const original = readFileSync(entry);
-    // Thrown before the module's own code, which stays below for Node's static scan of
-    // its CommonJS exports (the named imports still resolve, as with the real crash).
-    const thrower = 'throw new TypeError("Cannot read properties of undefined (reading \'bind\')");\n';
-    writeFileSync(entry, Buffer.concat([Buffer.from(thrower), original]));
-    try {
-      for (const [, nodeBin] of nodes) {
-        const result = await rolloutDoctor(nodeBin, [
-          'diagnose',
-          ...TARGET,
-          '--kubeconfig',
-          join(dir, 'none'),
-        ]);
-        expect(result.code).toBe(4);
-        expect(result.stderr).toBe(
-          "rollout-doctor diagnose: internal error (a bug, please report it): TypeError: Cannot read properties of undefined (reading 'bind')\n",
-        );
+  it(
+    'a dependency that throws at import is an internal error: exit 4 and one line, on every Node',
+    async () => {
+      // The class of the Node 20 crash this package once had (undici 8 throwing at import):
+      // the bundled undici made to throw, then put back.
+      const entry = join(installed, 'node_modules', 'undici', 'index.js');
+      const original = readFileSync(entry);
+      // Thrown before the module's own code, which stays below for Node's static scan of
+      // its CommonJS exports (the named imports still resolve, as with the real crash).
+      const thrower = 'throw new TypeError("Cannot read properties of undefined (reading \'bind\')");\n';
+      writeFileSync(entry, Buffer.concat([Buffer.from(thrower), original]));
+      try {
+        for (const [, nodeBin] of nodes) {
+          const result = await rolloutDoctor(nodeBin, [
+            'diagnose',
+            ...TARGET,
+            '--kubeconfig',
+            join(dir, 'none'),
+          ]);
+          expect(result.code).toBe(4);
+          expect(result.stderr).toBe(
+            "rollout-doctor diagnose: internal error (a bug, please report it): TypeError: Cannot read properties of undefined (reading 'bind')\n",
+          );
+        }
+      } finally {
+        writeFileSync(entry, original);
       }
-    } finally {
-      writeFileSync(entry, original);
-    }
-  });
+    },
+    CLI_TIMEOUT,
+  );
 });

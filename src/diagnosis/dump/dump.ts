@@ -173,6 +173,8 @@ export interface LoadOptions {
   resolve?: (kept: readonly KubeObject[]) => ((piece: DeferredPiece) => boolean) | undefined;
   /** Each deferred object left unparsed. */
   unparsed?: (piece: DeferredPiece) => void;
+  /** How far the reading is, 0 to 1, after each document or List item (a terminal's progress line). */
+  progress?: (fraction: number) => void;
 }
 
 /** An object set aside unparsed: its text, the indentation of its keys, its head. */
@@ -216,13 +218,18 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
       objects.push(slim(object));
     } else objects[earlier] = slim(object);
   };
+  let done = 0;
+  const advance = (characters: number): void => {
+    done += characters;
+    options.progress?.(Math.min(1, done / source.length));
+  };
   const json = parseJson(source);
   const documents: Chunk[] = json.ok ? [] : splitDocuments(source);
   const whereOf = (index: number): string => (documents.length > 1 ? `document ${index + 1}` : 'the dump');
   if (json.ok && exceeds(json.value, { depth: MAX_DEPTH })) {
     throw new DumpError(`the dump nests deeper than ${MAX_DEPTH} levels: not kubectl output`);
   }
-  if (json.ok) addDocument(json.value, 'the dump', add);
+  if (json.ok) addDocument(json.value, 'the dump', add, advance, source.length);
   const deferred: Deferred[] = [];
   const sort = triageOf(options, deferred);
   documents.forEach((doc, index) => {
@@ -238,19 +245,24 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
     if (list) {
       const mark = objects.length;
       const deferredMark = deferred.length;
+      const doneMark = done;
       try {
-        addCutList(list, where, add, sort);
+        addCutList(list, where, add, sort, advance);
+        advance(list.header.text.length);
         return;
       } catch (error) {
         if (!(error instanceof CutListError)) throw error;
         // Not a List after all, or a piece that does not parse alone: parse it whole.
         objects.length = mark;
         deferred.length = deferredMark;
+        done = doneMark;
       }
     }
     addDocument(parseChunk(doc, where), where, add);
+    advance(doc.text.length);
   });
   resolveDeferred(deferred, objects, options, add);
+  options.progress?.(1); // the document markers and deferred objects counted nowhere above
   if (objects.length === 0) throw new DumpError('the dump holds no Kubernetes objects');
   return objects;
 }
@@ -355,6 +367,7 @@ function addCutList(
   where: string,
   add: (raw: unknown, where: string) => void,
   sort: Sort,
+  advance: (characters: number) => void,
 ): void {
   const header = loadPiece(list.header);
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new CutListError();
@@ -365,6 +378,7 @@ function addCutList(
   list.items.forEach((item, i) => {
     const at = `${where}, items[${i}]`;
     if (sort(item, list.indent, at, fill, itemKind)) add(fill(loadPiece(item)), at);
+    advance(item.text.length);
   });
 }
 
@@ -380,7 +394,13 @@ function listFill(record: Record<string, unknown>): (item: unknown) => unknown {
 }
 
 /** One document's value: nothing, an array of objects, a List, or one object. */
-function addDocument(value: unknown, where: string, add: (raw: unknown, where: string) => void): void {
+function addDocument(
+  value: unknown,
+  where: string,
+  add: (raw: unknown, where: string) => void,
+  advance?: (characters: number) => void,
+  length = 0,
+): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => add(item, `${where}, element ${i}`));
@@ -395,7 +415,11 @@ function addDocument(value: unknown, where: string, add: (raw: unknown, where: s
   const kind = record['kind'];
   if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(record['items'])) {
     const fill = listFill(record);
-    record['items'].forEach((item: unknown, i: number) => add(fill(item), `${where}, items[${i}]`));
+    const items = record['items'] as unknown[];
+    items.forEach((item: unknown, i: number) => {
+      add(fill(item), `${where}, items[${i}]`);
+      advance?.(length / items.length);
+    });
     return;
   }
   add(value, where);
