@@ -5,9 +5,21 @@
 // runs the TypeScript sources through tsx, a dev dependency.
 import { existsSync } from 'node:fs';
 
+// An entry that cannot even load (a broken install, a dependency that throws at import)
+// is an internal error: exit 4 with one line (DESIGN.md §3), never Node's stack and 1.
+const internal = (error) => {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  // Control characters stripped: the message can quote a path or a dependency's text.
+  const first = message.split('\n')[0];
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  const line = first.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').slice(0, 300);
+  process.stderr.write(`rollout-doctor: internal error (a bug, please report it): ${line}\n`);
+  process.exit(4);
+};
+
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
 if (existsSync(compiled)) {
-  await import(compiled.href);
+  await import(compiled.href).catch(internal);
 } else {
   let register;
   try {
@@ -20,5 +32,5 @@ if (existsSync(compiled)) {
     process.exit(4);
   }
   register();
-  await import(new URL('../src/cli/main.ts', import.meta.url).href);
+  await import(new URL('../src/cli/main.ts', import.meta.url).href).catch(internal);
 }

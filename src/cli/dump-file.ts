@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { DumpError, loadObjects, type LoadOptions } from '../diagnosis/dump/dump.js';
 import type { KubeObject } from '../diagnosis/k8s.js';
 import { readAll, UsageError, type CliIo } from './io.js';
+import { dumpProgress } from './progress.js';
+import { cleanText } from '../text/clean.js';
 
 /** The dump's text; a missing file or a directory is a UsageError. */
 export async function readDumpText(file: string, io: CliIo): Promise<string> {
@@ -19,19 +21,26 @@ export async function readDumpText(file: string, io: CliIo): Promise<string> {
   }
 }
 
-/** Runs `use` on the dump's objects; a DumpError from either step names the file. */
+/**
+ * Runs `use` on the dump's objects; a DumpError from either step names the file. A
+ * large dump shows its progress on a terminal unless the output is JSON (progress.ts).
+ */
 export async function withDump<T>(
   file: string,
   io: CliIo,
   options: LoadOptions,
   use: (objects: KubeObject[]) => T,
+  output: 'text' | 'json' = 'text',
 ): Promise<T> {
   const text = await readDumpText(file, io);
+  const label = file === '-' ? 'stdin' : file;
+  const progress = dumpProgress(io, cleanText(label), text.length, output);
   try {
-    return use(loadObjects(text, options));
+    return use(loadObjects(text, { ...options, progress: (fraction) => progress.update(fraction) }));
   } catch (error) {
-    if (error instanceof DumpError)
-      throw new UsageError(`${file === '-' ? 'stdin' : file}: ${error.message}`);
+    if (error instanceof DumpError) throw new UsageError(`${label}: ${error.message}`);
     throw error;
+  } finally {
+    progress.done();
   }
 }

@@ -5,8 +5,12 @@
  * 3 cluster unreachable or forbidden, 4 internal error.
  */
 import { runCli } from './run-cli.js';
+import { exitFourOnStrayErrors } from './stray-errors.js';
 
-process.exitCode = await runCli(process.argv.slice(2), {
+const argv = process.argv.slice(2);
+exitFourOnStrayErrors(process, argv[0]);
+
+process.exitCode = await runCli(argv, {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,

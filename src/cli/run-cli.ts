@@ -90,10 +90,14 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     // Anything else is a bug: one line and exit 4, never 1 ("problems found") or a
     // stack trace that could carry cluster text to the terminal.
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    io.stderr.write(
-      `rollout-doctor ${name}: internal error (a bug, please report it): ${cleanText(message).split('\n')[0]?.slice(0, 300) ?? ''}\n`,
-    );
+    io.stderr.write(internalErrorLine(name, error));
     return EXIT.internal;
   }
+}
+
+/** The one line an internal error prints: the error's name and first message line, cleaned. */
+export function internalErrorLine(command: string | undefined, error: unknown): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const where = command ? `rollout-doctor ${command}` : 'rollout-doctor';
+  return `${where}: internal error (a bug, please report it): ${cleanText(message).split('\n')[0]?.slice(0, 300) ?? ''}\n`;
 }

@@ -253,12 +253,27 @@ describe('external Redis', () => {
   });
 
   it.each([
-    [['redis.external.url=redis://redis.example.com:6379'], /redis:\/\/ \(no TLS\)/],
-    [['redis.external.url=rediss://app:secret@redis.example.com:6379'], /without credentials/],
-    [['redis.external.passwordSecret='], /passwordSecret must name a Secret/],
-    [['redis.external.url=redis+sentinel://s1:26379/mymaster'], /redis\+sentinel:\/\/ \(no TLS\)/],
-    [['redis.external.url=rediss+sentinel://s1/mymaster'], /rediss\+sentinel:\/\/host:port/],
-    [['redis.external.url=rediss+sentinel://u:p@s1:26379/mymaster'], /without credentials/],
+    [
+      ['redis.external.url=redis://redis.example.com:6379'],
+      /'\/redis\/external\/allowPlaintext': value must be true/,
+    ],
+    [
+      ['redis.external.url=rediss://app:secret@redis.example.com:6379'],
+      /'\/redis\/external\/url': .* does not match pattern/,
+    ],
+    [['redis.external.passwordSecret='], /'\/redis\/external\/passwordSecret': minLength/],
+    [
+      ['redis.external.url=redis+sentinel://s1:26379/mymaster'],
+      /'\/redis\/external\/allowPlaintext': value must be true/,
+    ],
+    [
+      ['redis.external.url=rediss+sentinel://s1/mymaster'],
+      /'\/redis\/external\/url': .* does not match pattern/,
+    ],
+    [
+      ['redis.external.url=rediss+sentinel://u:p@s1:26379/mymaster'],
+      /'\/redis\/external\/url': .* does not match pattern/,
+    ],
     [['redis.external.sentinel.passwordSecret=sp'], /sentinel.passwordSecret is set but/],
   ])('refuses %s', (set, message) => {
     const base = [
@@ -359,7 +374,7 @@ describe('namespaced RBAC', () => {
       /names "vision", which rbac.namespaces does not grant/,
     );
     expect(helmTemplateError({ set: [...base, 'worker.earlyWarning.namespaces={*}'] })).toMatch(/"\*"/);
-    expect(helmTemplateError({ set: ['rbac.scope=namespaced'] })).toMatch(/needs rbac.namespaces/);
+    expect(helmTemplateError({ set: ['rbac.scope=namespaced'] })).toMatch(/'\/rbac\/namespaces': minItems/);
   });
 });
 
@@ -428,24 +443,24 @@ describe('public entry: Ingress and Gateway API', () => {
 
   it('refuses a route with nothing to route and a gateway without a parent', () => {
     expect(helmTemplateError({ set: ['ingress.enabled=true', 'app.slack.mode=socket'] })).toMatch(
-      /nothing to route/,
+      /'\/ingress\/enabled': value must be false/,
     );
-    expect(helmTemplateError({ set: ['gateway.enabled=true'] })).toMatch(/needs gateway.parentRefs/);
+    expect(helmTemplateError({ set: ['gateway.enabled=true'] })).toMatch(/'\/gateway\/parentRefs': minItems/);
   });
 });
 
 describe('settings that cannot work are refused before anything is installed', () => {
   it.each([
-    [['app.enabled=false'], /worker-only install .* set redis.mode=external/],
-    [['worker.earlyWarning.namespaces={shop}'], /needs app.alertChannel/],
-    [['app.alertmanager.enabled=true'], /needs app.alertChannel/],
+    [['app.enabled=false'], /'\/redis\/mode': value must be 'external'/],
+    [['worker.earlyWarning.namespaces={shop}'], /'\/app\/alertChannel': minLength/],
+    [['app.alertmanager.enabled=true'], /'\/app\/alertChannel': minLength/],
     [['worker.drainGraceSeconds=40'], /must be longer than worker.drainGraceSeconds/],
     [['cluster=Prod_EU'], /cluster/],
     [
       ['app.env.ROLLOUT_DOCTOR_PLAN_SEAL_KEY=x'],
       /additional properties 'ROLLOUT_DOCTOR_PLAN_SEAL_KEY' not allowed/,
     ],
-    [['app.enabled=false', 'worker.enabled=false'], /nothing to install/],
+    [['app.enabled=false', 'worker.enabled=false'], /'\/worker\/enabled': value must be true/],
   ])('%s', (set, message) => {
     expect(helmTemplateError({ set })).toMatch(message);
   });

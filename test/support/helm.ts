@@ -68,10 +68,33 @@ export function helmTemplate(o: TemplateOptions = {}): K8sObject[] {
     .filter((d): d is K8sObject => typeof d === 'object' && d !== null);
 }
 
-/** helm's error when it must refuse these values ('' when it rendered them). */
+/** `helm lint --strict` with the same values (lint takes no --api-versions). */
+export function helmLint(o: TemplateOptions = {}): HelmRun {
+  return helm([
+    'lint',
+    '--strict',
+    CHART,
+    '--namespace',
+    o.namespace ?? 'rollout-doctor',
+    ...(o.values ?? []).flatMap((v) => ['--values', v]),
+    ...(o.set ?? []).flatMap((s) => ['--set', s]),
+    ...(o.kubeVersion ? ['--kube-version', o.kubeVersion] : []),
+  ]);
+}
+
+/**
+ * helm's error when it must refuse these values ('' when it rendered them). Whatever
+ * `helm template` refuses, `helm lint --strict` must refuse too (the rules sit in
+ * values.schema.json, or in templates/validate.yaml's lint-visible refusals): a refusal
+ * lint misses throws here, so every refusal test checks both.
+ */
 export function helmTemplateError(o: TemplateOptions): string {
   const run = helm(templateArgs(o));
-  return run.status === 0 ? '' : run.stderr;
+  if (run.status === 0) return '';
+  const lint = helmLint(o);
+  if (lint.status === 0)
+    throw new Error(`helm template refuses these values but helm lint --strict passes them:\n${run.stderr}`);
+  return run.stderr;
 }
 
 export const byKind = (objects: readonly K8sObject[], kind: string): K8sObject[] =>

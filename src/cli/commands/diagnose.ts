@@ -65,7 +65,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const options = parseOptions(argv);
   const argocd = argocdNamespace(options.argocdNamespace, io.env);
   const snapshot: WorkloadSnapshot = options.fromFile
-    ? await fromFile(options.fromFile, options.ref, argocd, io)
+    ? await fromFile(options.fromFile, options.ref, argocd, io, options.output)
     : await fromCluster(options, argocd, io);
   const diagnosis = diagnose(snapshot);
   const color = Boolean(io.stdout.isTTY) && !io.env['NO_COLOR'];
@@ -113,6 +113,7 @@ function fromFile(
   ref: WorkloadRef,
   argocd: string | undefined,
   io: CliIo,
+  output: 'text' | 'json',
 ): Promise<WorkloadSnapshot> {
   // Other namespaces' pods are parsed only on the nodes the diagnosis looks at, as the
   // objects read without them say (a big dump in YAML, issue 29.8).
@@ -125,11 +126,16 @@ function fromFile(
     }
   });
   const { summary, ...load } = reading;
-  return withDump(file, io, { keep: relevantTo(ref), ...load }, (objects) =>
-    assembleSnapshot(ref, objects, {
-      ...(argocd !== undefined ? { argocdNamespace: argocd } : {}),
-      unparsed: summary,
-    }),
+  return withDump(
+    file,
+    io,
+    { keep: relevantTo(ref), ...load },
+    (objects) =>
+      assembleSnapshot(ref, objects, {
+        ...(argocd !== undefined ? { argocdNamespace: argocd } : {}),
+        unparsed: summary,
+      }),
+    output,
   );
 }
 

@@ -83,7 +83,7 @@ async function fromDump(args: ScanArgs, file: string, io: CliIo): Promise<ScanRe
   const { withDump } = await import('../dump-file.js');
   const { scanDump } = await import('../scan-dump.js');
   const scope = { allNamespaces: args.allNamespaces, namespace: args.namespace ?? 'default' };
-  return withDump(file, io, {}, (objects) => scanDump(objects, scope));
+  return withDump(file, io, {}, (objects) => scanDump(objects, scope), args.output);
 }
 
 async function live(args: ScanArgs, io: CliIo): Promise<ScanReport> {

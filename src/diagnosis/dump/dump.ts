@@ -9,6 +9,7 @@ import { load } from 'js-yaml';
 import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
 import { readHead, type ObjectHead } from './object-head.js';
+import { truncatedJson, truncatedList } from './truncation.js';
 import { coreEvent } from '../base/event-shape.js';
 import { parseErrorText } from '../../parse-error-text.js';
 import type { KubeObject } from '../k8s.js';
@@ -172,6 +173,8 @@ export interface LoadOptions {
   resolve?: (kept: readonly KubeObject[]) => ((piece: DeferredPiece) => boolean) | undefined;
   /** Each deferred object left unparsed. */
   unparsed?: (piece: DeferredPiece) => void;
+  /** How far the reading is, 0 to 1, after each document or List item (a terminal's progress line). */
+  progress?: (fraction: number) => void;
 }
 
 /** An object set aside unparsed: its text, the indentation of its keys, its head. */
@@ -215,13 +218,18 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
       objects.push(slim(object));
     } else objects[earlier] = slim(object);
   };
+  let done = 0;
+  const advance = (characters: number): void => {
+    done += characters;
+    options.progress?.(Math.min(1, done / source.length));
+  };
   const json = parseJson(source);
   const documents: Chunk[] = json.ok ? [] : splitDocuments(source);
   const whereOf = (index: number): string => (documents.length > 1 ? `document ${index + 1}` : 'the dump');
   if (json.ok && exceeds(json.value, { depth: MAX_DEPTH })) {
     throw new DumpError(`the dump nests deeper than ${MAX_DEPTH} levels: not kubectl output`);
   }
-  if (json.ok) addDocument(json.value, 'the dump', add);
+  if (json.ok) addDocument(json.value, 'the dump', add, advance, source.length);
   const deferred: Deferred[] = [];
   const sort = triageOf(options, deferred);
   documents.forEach((doc, index) => {
@@ -229,22 +237,32 @@ export function loadObjects(text: string, options: LoadOptions = {}): KubeObject
     // One object per document (multi-document YAML): skipped or deferred when it may be.
     if (!sort(doc, 0, where, (v) => v)) return;
     const list = splitListItems(doc);
+    // Only the file's last document can have been cut off.
+    if (list && index === documents.length - 1) {
+      const cut = truncatedList(parseHeader(list.header), { text: source, itemCount: list.items.length });
+      if (cut) throw new DumpError(cut);
+    }
     if (list) {
       const mark = objects.length;
       const deferredMark = deferred.length;
+      const doneMark = done;
       try {
-        addCutList(list, where, add, sort);
+        addCutList(list, where, add, sort, advance);
+        advance(list.header.text.length);
         return;
       } catch (error) {
         if (!(error instanceof CutListError)) throw error;
         // Not a List after all, or a piece that does not parse alone: parse it whole.
         objects.length = mark;
         deferred.length = deferredMark;
+        done = doneMark;
       }
     }
     addDocument(parseChunk(doc, where), where, add);
+    advance(doc.text.length);
   });
   resolveDeferred(deferred, objects, options, add);
+  options.progress?.(1); // the document markers and deferred objects counted nowhere above
   if (objects.length === 0) throw new DumpError('the dump holds no Kubernetes objects');
   return objects;
 }
@@ -296,8 +314,19 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   if (head !== '{' && head !== '[') return { ok: false };
   try {
     return { ok: true, value: JSON.parse(text) };
-  } catch {
+  } catch (error) {
+    const cut = truncatedJson(text, error);
+    if (cut) throw new DumpError(cut);
     return { ok: false };
+  }
+}
+
+/** A List's header (its items taken out), or undefined when it does not parse alone. */
+function parseHeader(header: Chunk): unknown {
+  try {
+    return loadYaml(header.text);
+  } catch {
+    return undefined;
   }
 }
 
@@ -338,6 +367,7 @@ function addCutList(
   where: string,
   add: (raw: unknown, where: string) => void,
   sort: Sort,
+  advance: (characters: number) => void,
 ): void {
   const header = loadPiece(list.header);
   if (header === null || typeof header !== 'object' || Array.isArray(header)) throw new CutListError();
@@ -348,6 +378,7 @@ function addCutList(
   list.items.forEach((item, i) => {
     const at = `${where}, items[${i}]`;
     if (sort(item, list.indent, at, fill, itemKind)) add(fill(loadPiece(item)), at);
+    advance(item.text.length);
   });
 }
 
@@ -363,7 +394,13 @@ function listFill(record: Record<string, unknown>): (item: unknown) => unknown {
 }
 
 /** One document's value: nothing, an array of objects, a List, or one object. */
-function addDocument(value: unknown, where: string, add: (raw: unknown, where: string) => void): void {
+function addDocument(
+  value: unknown,
+  where: string,
+  add: (raw: unknown, where: string) => void,
+  advance?: (characters: number) => void,
+  length = 0,
+): void {
   if (value === null || value === undefined) return;
   if (Array.isArray(value)) {
     value.forEach((item, i) => add(item, `${where}, element ${i}`));
@@ -378,7 +415,11 @@ function addDocument(value: unknown, where: string, add: (raw: unknown, where: s
   const kind = record['kind'];
   if (typeof kind === 'string' && kind.endsWith('List') && Array.isArray(record['items'])) {
     const fill = listFill(record);
-    record['items'].forEach((item: unknown, i: number) => add(fill(item), `${where}, items[${i}]`));
+    const items = record['items'] as unknown[];
+    items.forEach((item: unknown, i: number) => {
+      add(fill(item), `${where}, items[${i}]`);
+      advance?.(length / items.length);
+    });
     return;
   }
   add(value, where);

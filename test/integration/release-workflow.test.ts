@@ -1,0 +1,81 @@
+/**
+ * .github/workflows/*.yml cannot run here, so they are linted with a real linter,
+ * action-validator (the dev dependency @action-validator/cli: GitHub's workflow schema
+ * and its glob checks), which .ci/run also runs; and the release workflow takes the image
+ * name from its one home, image.repository in the chart's values.yaml.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const WORKFLOWS = '.github/workflows';
+const VALIDATOR = 'node_modules/.bin/action-validator';
+const dir = mkdtempSync(join(tmpdir(), 'workflows-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function validate(file: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(VALIDATOR, [file]);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: e.code ?? -1, output: (e.stdout ?? '') + (e.stderr ?? '') };
+  }
+}
+
+const files = readdirSync(WORKFLOWS).filter((f) => /\.ya?ml$/.test(f));
+
+describe('GitHub Actions workflows', () => {
+  it('there is a release workflow', () => {
+    expect(files).toContain('release.yml');
+  });
+
+  it.each(files)('%s passes action-validator', async (file) => {
+    const result = await validate(join(WORKFLOWS, file));
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('the linter refuses a broken workflow (it can fail)', async () => {
+    const broken = join(dir, 'release.yml');
+    writeFileSync(
+      broken,
+      readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8').replace(/runs-on:/, 'run-on:'),
+    );
+    const result = await validate(broken);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain("Additional property 'run-on' is not allowed");
+  });
+
+  it('the release takes the image name from the chart values and signs, attests and publishes', async () => {
+    const workflow = readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8');
+    const values = parse(readFileSync('charts/rollout-doctor/values.yaml', 'utf8')) as {
+      image: { repository: string };
+    };
+    // The workflow's own extraction, run on the chart's values.
+    const { stdout } = await run('sh', [
+      '-c',
+      "sed -n 's/^  repository: *//p' charts/rollout-doctor/values.yaml | head -1",
+    ]);
+    expect(stdout.trim()).toBe(values.image.repository);
+    expect(workflow).not.toContain(values.image.repository); // named in one place only
+    const jobs = (
+      parse(workflow) as {
+        jobs: Record<string, { steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>;
+      }
+    ).jobs;
+    const build = jobs['image']?.steps.find((s) => s.uses?.startsWith('docker/build-push-action'));
+    expect(build?.with).toMatchObject({ platforms: 'linux/amd64,linux/arm64', push: true, sbom: true });
+    expect(jobs['image']?.steps.some((s) => s.run?.includes('cosign sign --yes "$IMAGE@$DIGEST"'))).toBe(
+      true,
+    );
+    expect(jobs['chart']?.steps.some((s) => s.run?.includes('helm push'))).toBe(true);
+    expect(jobs['npm']?.steps.some((s) => s.run?.includes('npm publish --provenance'))).toBe(true);
+    expect(jobs['release']?.steps.some((s) => s.run?.includes('--notes-file release-notes.md'))).toBe(true);
+  });
+});
