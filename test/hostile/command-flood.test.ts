@@ -90,7 +90,9 @@ describe('slash command budget', () => {
         ),
       20_000,
     );
-    const before = h.audit().filter((e) => e.reason === 'rate-limited').length;
+    const limited = () =>
+      h.audit().flatMap((e) => (e.action === 'refusal' && e.reason === 'rate-limited' ? [e] : []));
+    const before = limited().length;
     const clicks = await Promise.all(
       Array.from({ length: 8 }, () => h.click(result, 'rerun_diagnosis', 'U0CLICKER')),
     );
@@ -112,7 +114,7 @@ describe('slash command budget', () => {
     );
     await h.slack.waitFor(() => reruns() >= 3, 10_000);
     expect(reruns()).toBe(3);
-    const refusals = h.audit().filter((e) => e.reason === 'rate-limited');
+    const refusals = limited();
     expect(refusals.length - before).toBe(5);
     expect(refusals.slice(before).every((e) => e.user === 'U0CLICKER' && e.planId === 'rerun')).toBe(true);
   });
