@@ -42,10 +42,22 @@ const env = new Environment({ unlistedVariablesAreDyn: true });
 const WORKER = 'system:serviceaccount:rollout-doctor:rollout-doctor-worker';
 
 /** The messages of the validations that fail, [] when the request is admitted. */
-function denials(p: Policy, object: unknown, oldObject: unknown, username = WORKER): string[] {
-  const context = { object, oldObject, request: { userInfo: { username } } };
+function denials(
+  p: Policy,
+  object: unknown,
+  oldObject: unknown,
+  username = WORKER,
+  namespace = namespaceOf(object ?? oldObject),
+): string[] {
+  const context = { object, oldObject, request: { userInfo: { username }, namespace } };
   if (!p.spec.matchConditions.every((c) => env.evaluate(c.expression, context) === true)) return [];
   return p.spec.validations.filter((v) => env.evaluate(v.expression, context) !== true).map((v) => v.message);
+}
+
+/** The request's namespace as the API server sets it: the object's ('' for cluster-scoped ones). */
+function namespaceOf(object: unknown): string {
+  const ns = (object as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
+  return typeof ns === 'string' ? ns : '';
 }
 
 type Deployment = {
@@ -195,6 +207,52 @@ describe(`${FILE}: DaemonSets (the same policy)`, () => {
   ])('denies a change of %s', (_what, edit) => {
     expect(denials(p, edited(edit), daemonSet())).not.toEqual([]);
   });
+});
+
+describe(`${FILE}: protected platform namespaces (issue 41.2)`, () => {
+  const inKubeSystem = (d: Deployment): Deployment => ({
+    ...d,
+    metadata: { ...d.metadata, namespace: 'kube-system' },
+  });
+  const protectedOnly =
+    'the worker may not write in a protected platform namespace (admissionPolicy.protectedNamespaces)';
+
+  it('denies the node exclusion a plan would write, on a kube-system DaemonSet (the CNI, kube-proxy)', () => {
+    const p = policy('rollout-doctor-worker-deployments');
+    const excluded = daemonSet();
+    excluded.spec.template.spec.affinity = excludeNodeFromAffinity(
+      excluded.spec.template.spec.affinity as never,
+      'node-a',
+    );
+    expect(denials(p, excluded, daemonSet())).toEqual([]);
+    expect(denials(p, inKubeSystem(excluded), inKubeSystem(daemonSet()))).toEqual([protectedOnly]);
+    const strategy = daemonSet();
+    strategy.spec['updateStrategy'] = {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: '100%' },
+    };
+    expect(denials(p, inKubeSystem(strategy), inKubeSystem(daemonSet()))).toEqual([protectedOnly]);
+  });
+
+  it.each(['pods', 'pod-deletion-cost', 'replicaset-scale', 'rollouts', 'rollouts-status'])(
+    'every namespaced policy (%s) denies any worker write in kube-system first',
+    (name) => {
+      const p = policy(`rollout-doctor-worker-${name}`);
+      expect(p.spec.validations[0]?.message).toBe(protectedOnly);
+      const context = {
+        object: { metadata: { namespace: 'kube-system' } },
+        oldObject: { metadata: { namespace: 'kube-system' } },
+        request: { userInfo: { username: WORKER }, namespace: 'kube-system' },
+      };
+      expect(env.evaluate(p.spec.validations[0]?.expression ?? 'true', context)).toBe(false);
+      expect(
+        env.evaluate(p.spec.validations[0]?.expression ?? 'false', {
+          ...context,
+          request: { ...context.request, namespace: 'vision' },
+        }),
+      ).toBe(true);
+    },
+  );
 });
 
 describe(`${FILE}: Deployments`, () => {
