@@ -255,6 +255,124 @@ describe(`${FILE}: protected platform namespaces (issue 41.2)`, () => {
   );
 });
 
+describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
+  const p = policy('rollout-doctor-worker-deployments');
+  const shapeOnly =
+    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, one node at a time';
+  const withAffinity = (affinity: unknown): Deployment => {
+    const d = daemonSet();
+    d.spec.template.spec.affinity = affinity;
+    return d;
+  };
+  const zoned = {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] }] },
+          { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] },
+        ],
+      },
+    },
+  };
+  const required = (terms: unknown[]) => ({
+    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+  });
+
+  it('admits what exclude-node writes (into no affinity, into every term, a second node) and its Undo', () => {
+    const once = excludeNodeFromAffinity(zoned as never, 'node-a');
+    expect(denials(p, withAffinity(once), withAffinity(zoned))).toEqual([]);
+    expect(denials(p, withAffinity(excludeNodeFromAffinity(once, 'node-b')), withAffinity(once))).toEqual([]);
+    expect(denials(p, withAffinity(zoned), withAffinity(once))).toEqual([]);
+    const fresh = excludeNodeFromAffinity(daemonSet().spec.template.spec.affinity as never, 'node-a');
+    expect(denials(p, withAffinity(fresh), daemonSet())).toEqual([]);
+    expect(denials(p, daemonSet(), withAffinity(fresh))).toEqual([]);
+  });
+
+  it.each<[string, unknown, unknown]>([
+    [
+      'an affinity matching no node, where there was none',
+      undefined,
+      required([
+        { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['no-such-node'] }] },
+      ]),
+    ],
+    [
+      'every node excluded at once',
+      undefined,
+      required([
+        {
+          matchExpressions: [
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2', 'n3'] },
+          ],
+        },
+      ]),
+    ],
+    [
+      'another key excluded',
+      undefined,
+      required([{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }]),
+    ],
+    [
+      'a term dropped',
+      zoned,
+      required([
+        { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] }] },
+      ]),
+    ],
+    [
+      'an existing expression changed',
+      zoned,
+      required([
+        { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['nowhere'] }] },
+        { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] },
+      ]),
+    ],
+    [
+      'two nodes more in one write',
+      zoned,
+      required([
+        {
+          matchExpressions: [
+            { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2'] },
+          ],
+        },
+        {
+          matchExpressions: [
+            { key: 'gpu', operator: 'Exists' },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1'] },
+          ],
+        },
+      ]),
+    ],
+  ])('denies %s on a DaemonSet', (_what, before, after) => {
+    expect(denials(p, withAffinity(after), withAffinity(before))).toContain(shapeOnly);
+  });
+
+  it('judges a workloadRef Rollout (no spec.template) without an error, leaving it to the rollouts policy', () => {
+    const validation = p.spec.validations.find((v) => v.message === shapeOnly);
+    const ref = {
+      metadata: { namespace: 'vision' },
+      spec: { workloadRef: { kind: 'Deployment', name: 'web' } },
+    };
+    expect(env.evaluate(validation?.expression ?? 'false', { object: ref, oldObject: ref })).toBe(true);
+    const grown = {
+      ...ref,
+      spec: {
+        ...ref.spec,
+        template: {
+          spec: {
+            affinity: required([
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['x'] }] },
+            ]),
+          },
+        },
+      },
+    };
+    expect(env.evaluate(validation?.expression ?? 'true', { object: grown, oldObject: ref })).toBe(false);
+  });
+});
+
 describe(`${FILE}: Deployments`, () => {
   const p = policy('rollout-doctor-worker-deployments');
 
