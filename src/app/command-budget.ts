@@ -1,7 +1,9 @@
 /**
- * How many `/rollout-doctor` commands one person, and one channel, may start per
- * minute (issue 27.8). Each command posts publicly and queues a person-priority job
- * ahead of every alert: without a budget one reader could flood both. Counted in Redis
+ * How many runs one person, and one channel, may start per minute (issues 27.8, 41.1).
+ * Every entry that posts or queues for a person takes from the same budget: the
+ * `/rollout-doctor` command, the Re-run button, and Approve/Undo (which queue a
+ * remediation). Each posts publicly and queues a person-priority job ahead of every
+ * alert: without a budget one reader could flood both. Counted in Redis
  * so every app replica shares it; a command past either budget is answered privately
  * and starts nothing. A window opens with the first command and lasts a minute (no
  * calendar-minute edge at which twice the budget fits); both counters are taken
@@ -12,6 +14,8 @@
  */
 import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
+import { mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
+import type { AppServices } from './services.js';
 
 export interface CommandBudgetLimits {
   perUser: number;
@@ -59,4 +63,41 @@ export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandB
       return { ok: false, over: Number(code) === 1 ? 'user' : 'channel', retryAfterSeconds };
     },
   };
+}
+
+/** The entries that start work for a person; each names its refusals in the audit. */
+export type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
+
+/**
+ * Takes one start from the person's and the channel's budget. Returns null when the
+ * entry may go on, or the private refusal to show its caller (the refusal is counted
+ * and audited as `rate-limited` here, so no entry can forget it). Redis unreachable:
+ * allowed (queueing then fails and says so, as it would without a budget).
+ */
+export async function spendBudget(
+  services: Pick<AppServices, 'commandBudget' | 'logger' | 'metrics' | 'audit' | 'config'>,
+  start: { user: string; channel: string; entry: BudgetEntry },
+): Promise<Mrkdwn | null> {
+  if (!services.commandBudget) return null;
+  let answer: BudgetAnswer;
+  try {
+    answer = await services.commandBudget.take(start.user, start.channel);
+  } catch (error) {
+    services.logger.warn({ err: error }, 'command budget not checked (Redis unreachable)');
+    return null;
+  }
+  if (answer.ok) return null;
+  services.metrics.commands.inc({ command: start.entry, outcome: 'rate-limited' });
+  services.audit.record({
+    action: 'refusal',
+    planId: start.entry,
+    user: start.user,
+    reason: 'rate-limited',
+    detail: `${answer.over === 'user' ? 'per-person' : 'per-channel'} budget, channel ${start.channel}`,
+  });
+  const who =
+    answer.over === 'user'
+      ? `you started ${services.config.commandBudget.perUser} runs this minute`
+      : `this channel started ${services.config.commandBudget.perChannel} runs this minute`;
+  return mrkdwn`:hourglass: Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`;
 }

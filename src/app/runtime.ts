@@ -55,7 +55,7 @@ export async function startAppRuntime(
     // The app's own notifications (alert threads and summaries), signed with its own key.
     signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
     // Every diagnosis it queues states who asked, under its approval key: workers run no other.
-    signDiagnose: (job) => signDiagnoseByApp(job, config.approvalSigningKey),
+    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey),
   });
   const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
   warnUnboundNotifyKeys(config, logger);

@@ -8,9 +8,19 @@
  * cluster and the objects). The file is the user's own, read back under their own
  * credentials, and still validated: an undo names the cluster it was made for and is
  * refused on another.
+ *
+ * The state directory may be shared (issue 41.5): another user who can write the undo
+ * directory, or its parent, could plant a symlink at the predictable `<id>.json` or
+ * swap in an undo aimed at another object. So a directory another user owns or can
+ * write (its parent too, unless sticky, as /tmp) is refused, never re-moded; a file is
+ * written under a random name with O_EXCL | O_NOFOLLOW and renamed into place (a rename
+ * replaces a symlink, never writes through it); and a file is loaded only through
+ * O_NOFOLLOW, only when it is a regular file the user owns that nobody else can write.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, rename, unlink } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { REMEDIATION_KINDS, type RemediationPlan } from '../remediation/plan.js';
 
@@ -49,6 +59,41 @@ export function undoDir(env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
+/** This process's user, or null where there are no POSIX owners (then no owner check). */
+const myUid = (): number | null => (typeof process.getuid === 'function' ? process.getuid() : null);
+
+/** Why `dir` (lstat'ed, not followed) is no safe place for undos, or null. */
+async function unsafeDir(dir: string, role: 'undo' | 'parent'): Promise<string | null> {
+  const st = await lstat(dir);
+  if (!st.isDirectory()) return `${dir} is not a directory (a symlink is not followed)`;
+  const uid = myUid();
+  const sticky = (st.mode & 0o1000) !== 0;
+  if (role === 'undo' && uid !== null && st.uid !== uid)
+    return `${dir} belongs to another user (uid ${st.uid}); undos are kept only in a directory of your own`;
+  if ((st.mode & 0o022) !== 0 && !(role === 'parent' && sticky))
+    return `${dir} can be written by other users (mode ${(st.mode & 0o7777).toString(8)}); make it yours alone (chmod go-w) or set ROLLOUT_DOCTOR_STATE_DIR elsewhere`;
+  return null;
+}
+
+/** Creates the undo directory (0700) where missing; refuses one others could tamper with. */
+async function safeUndoDir(dir: string, create: boolean): Promise<string | null> {
+  if (create) await mkdir(dirname(dir), { recursive: true, mode: 0o700 });
+  const parent = await unsafeDir(dirname(dir), 'parent');
+  if (parent) return parent;
+  if (create) await mkdir(dir, { recursive: true, mode: 0o700 });
+  return unsafeDir(dir, 'undo');
+}
+
+/** Why an opened undo file is not to be trusted, or null. */
+function unsafeFile(path: string, st: { isFile(): boolean; uid: number; mode: number }): string | null {
+  if (!st.isFile()) return `${path} is not a regular file`;
+  const uid = myUid();
+  if (uid !== null && st.uid !== uid) return `${path} belongs to another user (uid ${st.uid}); not loaded`;
+  if ((st.mode & 0o022) !== 0)
+    return `${path} can be written by other users (mode ${(st.mode & 0o7777).toString(8)}); not loaded`;
+  return null;
+}
+
 export async function saveUndo(
   plan: RemediationPlan,
   cluster: { server: string; context: string },
@@ -57,12 +102,26 @@ export async function saveUndo(
   const dir = undoDir(env);
   if (!dir) return { ok: false, reason: 'no state directory: set ROLLOUT_DOCTOR_STATE_DIR or HOME' };
   const path = join(dir, `${plan.id}.json`);
+  const temp = join(dir, `.${plan.id}.${randomBytes(8).toString('hex')}.tmp`);
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const unsafe = await safeUndoDir(dir, true);
+    if (unsafe) return { ok: false, reason: unsafe };
     const file = { version: 1, savedAt: new Date().toISOString(), cluster, plan };
-    await writeFile(path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+    const handle = await open(
+      temp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    try {
+      await handle.writeFile(`${JSON.stringify(file, null, 2)}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
     return { ok: true, path };
   } catch (error) {
+    await unlink(temp).catch(() => undefined);
     return { ok: false, reason: `${path}: ${error instanceof Error ? error.message : String(error)}` };
   }
 }
@@ -73,14 +132,24 @@ export async function loadUndo(
   env: NodeJS.ProcessEnv,
 ): Promise<{ ok: true; undo: UndoFile; path: string } | { ok: false; reason: string }> {
   let path = idOrPath;
-  if (UNDO_ID.test(idOrPath)) {
-    const dir = undoDir(env);
-    if (!dir) return { ok: false, reason: 'no state directory: set ROLLOUT_DOCTOR_STATE_DIR or HOME' };
-    path = join(dir, `${idOrPath}.json`);
-  }
+  const byId = UNDO_ID.test(idOrPath);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    if (byId) {
+      const dir = undoDir(env);
+      if (!dir) return { ok: false, reason: 'no state directory: set ROLLOUT_DOCTOR_STATE_DIR or HOME' };
+      path = join(dir, `${idOrPath}.json`);
+      const unsafe = await safeUndoDir(dir, false);
+      if (unsafe) return { ok: false, reason: unsafe };
+    }
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      const unsafe = unsafeFile(path, await handle.stat());
+      if (unsafe) return { ok: false, reason: unsafe };
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     return {
@@ -88,7 +157,9 @@ export async function loadUndo(
       reason:
         code === 'ENOENT'
           ? `no undo ${idOrPath} (looked for ${path}; apply prints the id of the undo it keeps)`
-          : `${path}: ${error instanceof Error ? error.message : String(error)}`,
+          : code === 'ELOOP'
+            ? `${path} is a symlink; an undo is loaded only from a file of your own`
+            : `${path}: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
   let json: unknown;
@@ -103,5 +174,8 @@ export async function loadUndo(
       ok: false,
       reason: `${path} is not an undo apply wrote: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
     };
+  // A file kept under another plan's id (renamed or copied over it) is not that undo.
+  if (byId && parsed.data.plan.id !== idOrPath)
+    return { ok: false, reason: `${path} holds undo ${parsed.data.plan.id}, not ${idOrPath}; not loaded` };
   return { ok: true, undo: parsed.data as UndoFile, path };
 }

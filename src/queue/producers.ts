@@ -87,6 +87,13 @@ async function promoteIfBackground(q: Queue, jobId: string): Promise<void> {
     await waiting.changePriority({ priority: 0 });
 }
 
+/** States of a job a worker has yet to finish: the only ones a request may join. */
+const RUNNING_STATES = new Set(['waiting', 'prioritized', 'active', 'delayed', 'waiting-children']);
+
+async function isRunning(q: Queue, jobId: string): Promise<boolean> {
+  return RUNNING_STATES.has(await q.getJobState(jobId));
+}
+
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
 export const BACKGROUND_PRIORITY = 10;
 
@@ -130,7 +137,7 @@ export interface ProducerOptions {
    * Signs each diagnose job (src/queue/diagnose-signature.ts): the app with its approval
    * key, a worker's early warning with the seal key. Workers run no job without it.
    */
-  signDiagnose?: (job: DiagnoseJob) => DiagnoseSignature;
+  signDiagnose?: (job: DiagnoseJob, jobId: string) => DiagnoseSignature;
   /**
    * Signs each notify job (src/queue/notify-signature.ts): workers with their notify
    * key, the app with its own. The app posts no notification without a valid signature.
@@ -176,13 +183,31 @@ export function createProducers(options: ProducerOptions): Producers {
           await q.waitUntilReady();
           const [existed] = await Promise.all([
             connection.exists(q.toKey(jobId)),
-            q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job) } : job, {
+            q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job, {
               ...DIAGNOSE_JOB_OPTIONS,
               jobId,
               ...(addOptions?.deduplication ? { deduplication: addOptions.deduplication } : {}),
               ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
             }),
           ]);
+          if (existed === 1 && !(await isRunning(q, jobId))) {
+            // Not a run to join (issue 41.3): a job that failed or was refused, or a
+            // record no worker will take (written into Redis, in no list), under the
+            // workload's fixed id. Our own jobs are removed when they end, so this is
+            // someone else's write: it goes, and this request queues a fresh run.
+            await q.remove(jobId).catch(() => 0);
+            await connection.del(q.toKey(jobId));
+            await q.add(
+              job.mode,
+              options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job,
+              {
+                ...DIAGNOSE_JOB_OPTIONS,
+                jobId,
+                ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
+              },
+            );
+            return { jobId, joined: false };
+          }
           // A person joining a background run (an alert's diagnosis of the same
           // Deployment still waiting behind other alerts) takes it to the front: it
           // leaves the prioritized set for the plain wait list.

@@ -50,7 +50,7 @@ export interface DiagnoseDeps {
    * diagnose-signature.ts); a job it refuses reads nothing, posts nothing, and is audited.
    * Absent only in tests of other things.
    */
-  verifyJob?: (data: unknown) => DiagnoseVerdict;
+  verifyJob?: (data: unknown, jobId: string | undefined) => DiagnoseVerdict;
   audit?: Audit;
 }
 
@@ -154,7 +154,7 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   const now = deps.now ?? Date.now;
   return async (job: Job<DiagnoseJob>): Promise<string> => {
     if (deps.verifyJob) {
-      const verdict = deps.verifyJob(job.data);
+      const verdict = deps.verifyJob(job.data, job.id);
       if (!verdict.ok) {
         deps.logger.warn(
           { jobId: job.id, reason: verdict.reason },

@@ -60,7 +60,7 @@ export function startWorkers(
     // Results, progress and outcomes carry this worker fleet's signature: the app posts nothing else as them.
     signNotify: (job) => signNotify(job, 'worker', config.notifySigningKey),
     // The early warning's diagnoses: marked as the workers' own (seal key).
-    signDiagnose: (job) => signDiagnoseByWorker(job, config.planSealKeys),
+    signDiagnose: (job, jobId) => signDiagnoseByWorker(job, jobId, config.planSealKeys),
   });
   // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
   const plans = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
@@ -85,8 +85,8 @@ export function startWorkers(
     createDiagnoseProcessor({
       ...cluster,
       ...common,
-      verifyJob: (data) =>
-        verifyDiagnoseJob(data, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
+      verifyJob: (data, jobId) =>
+        verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
     }),
     { ...workerOptions, concurrency: config.diagnoseConcurrency },

@@ -1,8 +1,10 @@
 /**
- * One reader sending commands as fast as Slack relays them (issue 27.8): past the
- * person's budget per minute each further command is answered privately and starts
- * nothing (no public post, no job queued ahead of alerts), and another person in
- * another channel is not held up by it. Real app, real Redis, Slack stand-in.
+ * One reader sending commands, or clicking Re-run, as fast as Slack relays them
+ * (issues 27.8, 41.1): past the person's budget per minute each further start is
+ * answered privately and starts nothing (no public post, no job queued ahead of
+ * alerts), and another person in another channel is not held up by it. A start the
+ * channel's budget refuses leaves the person's own budget as it was. Real app, real
+ * Redis, Slack stand-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
@@ -34,7 +36,7 @@ describe('slash command budget', () => {
         await h.command(`diagnose deployment/web-${i} -n vision`, { user: 'U0FLOOD', channel: 'C0FLOOD' }),
       );
     expect(flood.map((r) => r.status)).toEqual(Array(8).fill(200));
-    const limited = flood.filter((r) => r.body.includes('Not started: you started 3 commands this minute'));
+    const limited = flood.filter((r) => r.body.includes('Not started: you started 3 runs this minute'));
     expect(limited).toHaveLength(5);
     await h.slack.waitFor(() => publicPosts() >= 3, 10_000);
     expect(h.audit().filter((e) => e.action === 'refusal' && e.reason === 'rate-limited')).toHaveLength(5);
@@ -58,8 +60,62 @@ describe('slash command budget', () => {
             channel: 'C0BUSY',
           }),
         );
-    expect(
-      answers.filter((r) => r.body.includes('this channel started 5 commands this minute')),
-    ).toHaveLength(1);
+    expect(answers.filter((r) => r.body.includes('this channel started 5 runs this minute'))).toHaveLength(1);
+    // U0BEN's third was the one refused, by the channel: it did not use up his own
+    // budget, so one more elsewhere runs, and only the one after that is his fourth.
+    const elsewhere = await h.command('diagnose deployment/api-ben-3 -n vision', {
+      user: 'U0BEN',
+      channel: 'C0ELSE',
+    });
+    expect(elsewhere.body).not.toContain('Not started');
+    const fourth = await h.command('diagnose deployment/api-ben-4 -n vision', {
+      user: 'U0BEN',
+      channel: 'C0ELSE',
+    });
+    expect(fourth.body).toContain('Not started: you started 3 runs this minute');
+  });
+
+  it('Re-run clicked 8 times at once takes from the same budget: the rest refused privately and audited', async () => {
+    await h.command('diagnose deployment/vision-object-tracker -n vision', {
+      user: 'U0ASKER',
+      channel: 'C0RERUN',
+    });
+    const result = await h.slack.waitFor(
+      () =>
+        [...h.slack.messages.values()].find(
+          (m) =>
+            m.channel === 'C0RERUN' &&
+            m.text.startsWith('deployment/vision-object-tracker in vision:') &&
+            h.buttons(m).some((b) => b.action_id === 'rerun_diagnosis'),
+        ),
+      20_000,
+    );
+    const limited = () =>
+      h.audit().flatMap((e) => (e.action === 'refusal' && e.reason === 'rate-limited' ? [e] : []));
+    const before = limited().length;
+    const clicks = await Promise.all(
+      Array.from({ length: 8 }, () => h.click(result, 'rerun_diagnosis', 'U0CLICKER')),
+    );
+    expect(clicks.map((c) => c.status)).toEqual(Array(8).fill(200));
+    const reruns = (): number =>
+      h.slack.calls.filter(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.channel === 'C0RERUN' &&
+          String(c.args.text).includes('re-runs the diagnosis'),
+      ).length;
+    await h.slack.waitFor(
+      () =>
+        h.slack
+          .callsOf('chat.postEphemeral')
+          .filter((c) => c.args.user === 'U0CLICKER' && String(c.args.text).includes('you started 3 runs'))
+          .length >= 5,
+      10_000,
+    );
+    await h.slack.waitFor(() => reruns() >= 3, 10_000);
+    expect(reruns()).toBe(3);
+    const refusals = limited();
+    expect(refusals.length - before).toBe(5);
+    expect(refusals.slice(before).every((e) => e.user === 'U0CLICKER' && e.planId === 'rerun')).toBe(true);
   });
 });

@@ -42,10 +42,22 @@ const env = new Environment({ unlistedVariablesAreDyn: true });
 const WORKER = 'system:serviceaccount:rollout-doctor:rollout-doctor-worker';
 
 /** The messages of the validations that fail, [] when the request is admitted. */
-function denials(p: Policy, object: unknown, oldObject: unknown, username = WORKER): string[] {
-  const context = { object, oldObject, request: { userInfo: { username } } };
+function denials(
+  p: Policy,
+  object: unknown,
+  oldObject: unknown,
+  username = WORKER,
+  namespace = namespaceOf(object ?? oldObject),
+): string[] {
+  const context = { object, oldObject, request: { userInfo: { username }, namespace } };
   if (!p.spec.matchConditions.every((c) => env.evaluate(c.expression, context) === true)) return [];
   return p.spec.validations.filter((v) => env.evaluate(v.expression, context) !== true).map((v) => v.message);
+}
+
+/** The request's namespace as the API server sets it: the object's ('' for cluster-scoped ones). */
+function namespaceOf(object: unknown): string {
+  const ns = (object as { metadata?: { namespace?: unknown } } | null)?.metadata?.namespace;
+  return typeof ns === 'string' ? ns : '';
 }
 
 type Deployment = {
@@ -194,6 +206,170 @@ describe(`${FILE}: DaemonSets (the same policy)`, () => {
     ['tolerations', (d) => (d.spec.template.spec.tolerations = [{ operator: 'Exists' }])],
   ])('denies a change of %s', (_what, edit) => {
     expect(denials(p, edited(edit), daemonSet())).not.toEqual([]);
+  });
+});
+
+describe(`${FILE}: protected platform namespaces (issue 41.2)`, () => {
+  const inKubeSystem = (d: Deployment): Deployment => ({
+    ...d,
+    metadata: { ...d.metadata, namespace: 'kube-system' },
+  });
+  const protectedOnly =
+    'the worker may not write in a protected platform namespace (admissionPolicy.protectedNamespaces)';
+
+  it('denies the node exclusion a plan would write, on a kube-system DaemonSet (the CNI, kube-proxy)', () => {
+    const p = policy('rollout-doctor-worker-deployments');
+    const excluded = daemonSet();
+    excluded.spec.template.spec.affinity = excludeNodeFromAffinity(
+      excluded.spec.template.spec.affinity as never,
+      'node-a',
+    );
+    expect(denials(p, excluded, daemonSet())).toEqual([]);
+    expect(denials(p, inKubeSystem(excluded), inKubeSystem(daemonSet()))).toEqual([protectedOnly]);
+    const strategy = daemonSet();
+    strategy.spec['updateStrategy'] = {
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: '100%' },
+    };
+    expect(denials(p, inKubeSystem(strategy), inKubeSystem(daemonSet()))).toEqual([protectedOnly]);
+  });
+
+  it.each(['pods', 'pod-deletion-cost', 'replicaset-scale', 'rollouts', 'rollouts-status'])(
+    'every namespaced policy (%s) denies any worker write in kube-system first',
+    (name) => {
+      const p = policy(`rollout-doctor-worker-${name}`);
+      expect(p.spec.validations[0]?.message).toBe(protectedOnly);
+      const context = {
+        object: { metadata: { namespace: 'kube-system' } },
+        oldObject: { metadata: { namespace: 'kube-system' } },
+        request: { userInfo: { username: WORKER }, namespace: 'kube-system' },
+      };
+      expect(env.evaluate(p.spec.validations[0]?.expression ?? 'true', context)).toBe(false);
+      expect(
+        env.evaluate(p.spec.validations[0]?.expression ?? 'false', {
+          ...context,
+          request: { ...context.request, namespace: 'vision' },
+        }),
+      ).toBe(true);
+    },
+  );
+});
+
+describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
+  const p = policy('rollout-doctor-worker-deployments');
+  const shapeOnly =
+    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, one node at a time';
+  const withAffinity = (affinity: unknown): Deployment => {
+    const d = daemonSet();
+    d.spec.template.spec.affinity = affinity;
+    return d;
+  };
+  const zoned = {
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] }] },
+          { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] },
+        ],
+      },
+    },
+  };
+  const required = (terms: unknown[]) => ({
+    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },
+  });
+
+  it('admits what exclude-node writes (into no affinity, into every term, a second node) and its Undo', () => {
+    const once = excludeNodeFromAffinity(zoned as never, 'node-a');
+    expect(denials(p, withAffinity(once), withAffinity(zoned))).toEqual([]);
+    expect(denials(p, withAffinity(excludeNodeFromAffinity(once, 'node-b')), withAffinity(once))).toEqual([]);
+    expect(denials(p, withAffinity(zoned), withAffinity(once))).toEqual([]);
+    const fresh = excludeNodeFromAffinity(daemonSet().spec.template.spec.affinity as never, 'node-a');
+    expect(denials(p, withAffinity(fresh), daemonSet())).toEqual([]);
+    expect(denials(p, daemonSet(), withAffinity(fresh))).toEqual([]);
+  });
+
+  it.each<[string, unknown, unknown]>([
+    [
+      'an affinity matching no node, where there was none',
+      undefined,
+      required([
+        { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['no-such-node'] }] },
+      ]),
+    ],
+    [
+      'every node excluded at once',
+      undefined,
+      required([
+        {
+          matchExpressions: [
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2', 'n3'] },
+          ],
+        },
+      ]),
+    ],
+    [
+      'another key excluded',
+      undefined,
+      required([{ matchExpressions: [{ key: 'gpu', operator: 'DoesNotExist' }] }]),
+    ],
+    [
+      'a term dropped',
+      zoned,
+      required([
+        { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] }] },
+      ]),
+    ],
+    [
+      'an existing expression changed',
+      zoned,
+      required([
+        { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['nowhere'] }] },
+        { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] },
+      ]),
+    ],
+    [
+      'two nodes more in one write',
+      zoned,
+      required([
+        {
+          matchExpressions: [
+            { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2'] },
+          ],
+        },
+        {
+          matchExpressions: [
+            { key: 'gpu', operator: 'Exists' },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1'] },
+          ],
+        },
+      ]),
+    ],
+  ])('denies %s on a DaemonSet', (_what, before, after) => {
+    expect(denials(p, withAffinity(after), withAffinity(before))).toContain(shapeOnly);
+  });
+
+  it('judges a workloadRef Rollout (no spec.template) without an error, leaving it to the rollouts policy', () => {
+    const validation = p.spec.validations.find((v) => v.message === shapeOnly);
+    const ref = {
+      metadata: { namespace: 'vision' },
+      spec: { workloadRef: { kind: 'Deployment', name: 'web' } },
+    };
+    expect(env.evaluate(validation?.expression ?? 'false', { object: ref, oldObject: ref })).toBe(true);
+    const grown = {
+      ...ref,
+      spec: {
+        ...ref.spec,
+        template: {
+          spec: {
+            affinity: required([
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['x'] }] },
+            ]),
+          },
+        },
+      },
+    };
+    expect(env.evaluate(validation?.expression ?? 'true', { object: grown, oldObject: ref })).toBe(false);
   });
 });
 

@@ -346,4 +346,26 @@ describe('verdictKey', () => {
     expect(await marked.swapVerdict('t1', 'CrashLoop')).toBeNull();
     expect(forged).toEqual(['alert job link', 'alert thread verdict']);
   });
+
+  it('a worker key’s mark does not pass for records only the app signs: thread records and verdicts (issue 41)', async () => {
+    const keys = ephemeralPlanKeys({ seal: 's8', approval: 'a8', notify: 'n8' });
+    const forged: string[] = [];
+    const app = createThreadStore(redis, {
+      signer: { by: 'app', key: { keyId: keys.approval.keyId, privateKey: keys.approval.privateKey } },
+      verifier: { keys: keys.notify.keys, onForged: (record) => void forged.push(record) },
+    });
+    // A thief of the worker's notify key writes a thread of the attacker's choosing and
+    // its verdict, each with a mark that verifies under the worker's public key.
+    const thief = createThreadStore(redis, { signer: { by: 'worker', key: keys.notify.signing } });
+    const api = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'api' });
+    await thief.open(
+      { workloadHash: api, channel: 'C0ATTACKER', title: 'All clear' },
+      async () => '1700000000.000009',
+    );
+    expect(await app.find(api)).toBeNull();
+    expect(forged).toEqual(['alert thread']);
+    await thief.swapVerdict('t9', 'RolloutSurgeDeadlock');
+    expect(await app.swapVerdict('t9', 'RolloutSurgeDeadlock')).toBeNull();
+    expect(forged).toEqual(['alert thread', 'alert thread verdict']);
+  });
 });

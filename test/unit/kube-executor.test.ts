@@ -154,20 +154,37 @@ describe('checkPreconditions', () => {
   const plan = surgePlan(deployment);
 
   it('accepts the object as diagnosed', () => {
-    expect(checkPreconditions(deployment, plan.preconditions)).toEqual({ ok: true });
+    expect(checkPreconditions(deployment, plan.preconditions, 'Deployment')).toEqual({ ok: true });
   });
+
+  it.each(['DaemonSet', 'StatefulSet', 'Rollout'])(
+    'a replaced %s is named as what it is, not as a Deployment (issue 41.6)',
+    (kind) => {
+      const replaced = { ...deployment, metadata: { ...deployment.metadata, uid: 'other' } };
+      const verdict = checkPreconditions(replaced, plan.preconditions, kind);
+      expect(verdict).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining(
+          `object replaced: the ${kind} was deleted and re-created since diagnosis`,
+        ),
+      });
+      expect(!verdict.ok && verdict.reason).not.toContain('Deployment');
+    },
+  );
 
   it('names a replaced object, a newer generation, and a changed field with both values', () => {
     expect(
       checkPreconditions(
         { ...deployment, metadata: { ...deployment.metadata, uid: 'other' } },
         plan.preconditions,
+        'Deployment',
       ),
     ).toMatchObject({ ok: false, reason: expect.stringContaining('object replaced') });
     expect(
       checkPreconditions(
         { ...deployment, metadata: { ...deployment.metadata, generation: 5 } },
         plan.preconditions,
+        'Deployment',
       ),
     ).toMatchObject({
       ok: false,
@@ -175,7 +192,7 @@ describe('checkPreconditions', () => {
     });
     const changed = structuredClone(deployment);
     changed.spec.strategy = { type: 'Recreate' };
-    expect(checkPreconditions(changed, plan.preconditions)).toEqual({
+    expect(checkPreconditions(changed, plan.preconditions, 'Deployment')).toEqual({
       ok: false,
       field: STRATEGY,
       reason:

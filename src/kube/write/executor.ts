@@ -155,6 +155,7 @@ async function prepare(client: KubeClient, plan: RemediationPlan): Promise<Prepa
     kindOf(plan).staleWhen === 'replaced'
       ? { ...plan.preconditions, generation: live.metadata.generation ?? 0 }
       : plan.preconditions,
+    plan.target.kind,
   );
   if (!verdict.ok) return { kind: 'done', result: { status: 'refused', ...verdict } };
   return { kind: 'go', live };
@@ -204,7 +205,7 @@ export async function executePlan(
   }
   return {
     status: 'failed',
-    reason: 'the Deployment kept changing under us (repeated 409 Conflict)',
+    reason: `the ${plan.target.kind} kept changing under us (repeated 409 Conflict)`,
     retryable: true,
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Whether a plan's assumptions still hold for the live Deployment. Pure.
+ * Whether a plan's assumptions still hold for the live workload (any kind a plan
+ * targets: the refusal names it). Pure.
  */
-import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../../diagnosis/snapshot.js';
 import { getAt, jsonEqual } from '../../remediation/json-pointer.js';
 import type { Preconditions } from '../../remediation/plan.js';
 
@@ -12,12 +13,17 @@ export type PreconditionVerdict = { ok: true } | { ok: false; reason: string; fi
  * whose fields alone decide, an Undo), then each assumed field, naming the first
  * mismatch with both values.
  */
-export function checkPreconditions(live: Deployment, preconditions: Preconditions): PreconditionVerdict {
+export function checkPreconditions(
+  live: WorkloadObject,
+  preconditions: Preconditions,
+  /** The plan's target kind ("DaemonSet", "Rollout", ...), as the refusal names it. */
+  kind: string,
+): PreconditionVerdict {
   const uid = live.metadata.uid ?? '';
   if (uid !== preconditions.uid) {
     return {
       ok: false,
-      reason: `object replaced: the Deployment was deleted and re-created since diagnosis (uid ${preconditions.uid} is now ${uid})`,
+      reason: `object replaced: the ${kind} was deleted and re-created since diagnosis (uid ${preconditions.uid} is now ${uid})`,
     };
   }
   const generation = live.metadata.generation ?? 0;

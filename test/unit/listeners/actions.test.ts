@@ -79,6 +79,28 @@ describe('Approve', () => {
     );
   });
 
+  it('past the budget (Approve and Undo start work too): refused privately, audited, the plan not even read', async () => {
+    const { services, audit } = approvals(stored(Date.now() + 60_000));
+    const take = vi.fn(async () => ({ ok: false as const, over: 'user' as const, retryAfterSeconds: 40 }));
+    const plansGet = vi.fn();
+    Object.assign(services, { commandBudget: { take }, plans: { get: plansGet } });
+    const click = buttonClick('U0LEAD', `${PLAN_ID}:${SHOWN}`);
+    click.action.action_id = 'undo_plan.2';
+    const r = run(approvePlanAction(services), click);
+    await r.done;
+    expect(take).toHaveBeenCalledWith('U0LEAD', 'C1');
+    expect(plansGet).not.toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({
+        user: 'U0LEAD',
+        text: expect.stringContaining('Not started: you started 5 runs'),
+      }),
+    );
+    expect(audit.record).toHaveBeenCalledWith(
+      expect.objectContaining({ reason: 'rate-limited', planId: 'undo', user: 'U0LEAD' }),
+    );
+  });
+
   it('a payload without a channel or value: acked, nothing else', async () => {
     const { services } = approvals(stored(1));
     const click = buttonClick('U0LEAD', `${PLAN_ID}:${SHOWN}`);

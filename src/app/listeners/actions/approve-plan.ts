@@ -2,7 +2,8 @@ import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewar
 import { approve } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
-import { ROOT_BLOCK } from '../../blocks/action-ids.js';
+import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
+import { spendBudget } from '../../command-budget.js';
 import { utcMinute, type RootRecord } from '../../notify/root-state.js';
 import { updateRootState } from '../../notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
@@ -33,6 +34,17 @@ export function approvePlanAction(services: AppServices) {
         text,
         thread_ts: click.rootTs === click.messageTs ? undefined : click.rootTs,
       });
+    // The same budget as the command (src/app/command-budget.ts): an approval queues a
+    // remediation and re-renders the public message.
+    const overBudget = await spendBudget(services, {
+      user: click.user,
+      channel: click.channel,
+      entry: UNDO_ACTION_PATTERN.test(action.action_id) ? 'undo' : 'approve',
+    });
+    if (overBudget) {
+      await tell(overBudget);
+      return;
+    }
     const outcome = await approve(services, { ...click, planId, shown, requester });
     switch (outcome.kind) {
       case 'refused':

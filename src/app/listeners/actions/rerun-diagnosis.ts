@@ -4,6 +4,7 @@ import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { parseRerunValue } from '../../blocks/action-ids.js';
 import { announceRun } from '../../announce.js';
+import { spendBudget } from '../../command-budget.js';
 import type { AppServices } from '../../services.js';
 import { clickContext } from './click-context.js';
 
@@ -16,6 +17,17 @@ export function rerunDiagnosisAction(services: AppServices) {
     const click = clickContext(body, action);
     const target = click ? parseRerunValue(click.value) : null;
     if (!click || !target || !services.config.clusters.includes(target.cluster)) return;
+    // The same budget as the command (src/app/command-budget.ts): a Re-run posts in the
+    // thread and queues a person-priority job too.
+    const overBudget = await spendBudget(services, {
+      user: click.user,
+      channel: click.channel,
+      entry: 'rerun',
+    });
+    if (overBudget) {
+      await client.chat.postEphemeral({ channel: click.channel, user: click.user, text: overBudget });
+      return;
+    }
     const read = await services.readPolicy.check({
       user: click.user,
       channel: click.channel,

@@ -4,6 +4,7 @@ import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
 import { QueueUnavailableError } from '../../../queue/producers.js';
 import { USAGE, parseCommand } from '../../command-parse.js';
 import { announceRun } from '../../announce.js';
+import { spendBudget } from '../../command-budget.js';
 import type { AppServices } from '../../services.js';
 
 type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
@@ -35,7 +36,15 @@ export function rolloutDoctorCommand(services: AppServices) {
     }
     // The budget (src/app/command-budget.ts): a flood of commands must not post
     // publicly and queue person-priority jobs ahead of every alert.
-    if (!(await withinBudget(services, command.user_id, command.channel_id, parsed.kind, ack))) return;
+    const overBudget = await spendBudget(services, {
+      user: command.user_id,
+      channel: command.channel_id,
+      entry: parsed.kind,
+    });
+    if (overBudget) {
+      await ack({ response_type: 'ephemeral', text: overBudget });
+      return;
+    }
     // The read policy (src/policy/read-policy.ts): a diagnosis reads pod logs, a scan a
     // whole namespace or cluster. Refused before anything is queued; ephemeral, audited.
     const read = await services.readPolicy.check({
@@ -118,44 +127,4 @@ export function rolloutDoctorCommand(services: AppServices) {
       });
     }
   };
-}
-
-/**
- * Takes one command from the person's and the channel's budget; past either, answers
- * privately (ack) and says when to try again. Redis unreachable: allowed (queueing
- * then fails and says so, as it would without a budget).
- */
-async function withinBudget(
-  services: AppServices,
-  user: string,
-  channel: string,
-  kind: string,
-  ack: CommandArgs['ack'],
-): Promise<boolean> {
-  if (!services.commandBudget) return true;
-  let answer;
-  try {
-    answer = await services.commandBudget.take(user, channel);
-  } catch (error) {
-    services.logger.warn({ err: error }, 'command budget not checked (Redis unreachable)');
-    return true;
-  }
-  if (answer.ok) return true;
-  services.metrics.commands.inc({ command: kind, outcome: 'rate-limited' });
-  services.audit.record({
-    action: 'refusal',
-    planId: kind,
-    user,
-    reason: 'rate-limited',
-    detail: `${answer.over === 'user' ? 'per-person' : 'per-channel'} budget, channel ${channel}`,
-  });
-  const who =
-    answer.over === 'user'
-      ? `you started ${services.config.commandBudget.perUser} commands this minute`
-      : `this channel started ${services.config.commandBudget.perChannel} commands this minute`;
-  await ack({
-    response_type: 'ephemeral',
-    text: mrkdwn`:hourglass: Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`,
-  });
-  return false;
 }
