@@ -26,6 +26,8 @@ export interface RecordedRequest {
   name?: string;
   status: number;
   dryRun: boolean;
+  /** The user the request acted as (identity.ts), as admission policies see it. */
+  user?: string;
   query?: string;
   /** performance.now() when the request arrived and when its response was done (benchmarks: dependent-chain depth). */
   receivedAt?: number;
@@ -103,6 +105,8 @@ export function createApiServer(options: HttpOptions): Server {
       res.once('close', () => {
         record.finishedAt = performance.now();
       });
+      const user = requestUser(store, req.headers);
+      record.user = user.username;
       requests.push(record);
       try {
         const bodyBytes = await readBody(req);
@@ -160,7 +164,7 @@ export function createApiServer(options: HttpOptions): Server {
             body,
             res,
             stopped: options.stopped,
-            user: requestUser(store, req.headers),
+            user,
           });
           return;
         }
