@@ -12,7 +12,7 @@
  *   (the same patch metadata the real schemas carry) instead of from schemas that would
  *   lack `x-kubernetes-patch-merge-key`, and uses a JSON merge patch for custom resources.
  * The simulator does not enforce `fieldValidation=Strict` (an unknown field is stored, not
- * refused): docs/simulator.md.
+ * refused): README, "Development".
  */
 import { createHash } from 'node:crypto';
 import { isCustomResource, servedTypes, type ResourceType, type Served } from '../resources.js';
