@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The image's test builds and runs containers: its own step (npm run test:image).
+    exclude: ['test/image/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests start their own redis-server and simulator per file; two

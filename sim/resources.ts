@@ -3,6 +3,8 @@
  * scope and the short names kubectl discovers. One table drives discovery,
  * routing and the store's kind lookups.
  */
+import { INSTALL_RESOURCES } from './resources-install.js';
+
 export interface ResourceType {
   plural: string;
   singular: string;
@@ -355,6 +357,7 @@ export const RESOURCES: readonly ResourceType[] = [
     shortNames: ['hr'],
     crd: true,
   },
+  ...INSTALL_RESOURCES,
 ];
 
 export { VERBS };

@@ -6,7 +6,10 @@ import type { Store } from '../store.js';
 import type { LogStore } from '../logs.js';
 import { createObject, deleteObject, updateObject } from '../writes.js';
 import { parseListQuery, runList, selects } from './list.js';
-import { patchObject } from './patch-request.js';
+import { policyGuard, type PolicyGuard } from './admit-request.js';
+import { serverSideApply } from './apply-patch.js';
+import { ADMIN_USER, type UserInfo } from './identity.js';
+import { APPLY_PATCH, checkPatchType, patchObject } from './patch-request.js';
 import { podLog } from './pod-log.js';
 import { getScale, patchScale, updateScale } from './scale-subresource.js';
 import { present } from './present.js';
@@ -22,6 +25,8 @@ export interface HandlerInput {
   body: unknown;
   res: ServerResponse;
   stopped: Promise<void>;
+  /** Who asks (identity.ts): what admission policies see as request.userInfo. */
+  user?: UserInfo;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): number {
@@ -30,6 +35,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown): number {
   res.end(text);
   return status;
 }
+
+const mediaType = (contentType: string | undefined): string =>
+  (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 
 function dryRunOf(params: URLSearchParams): boolean {
   const values = params.getAll('dryRun');
@@ -53,6 +61,8 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
   if (rt.namespaced && info.namespace === undefined && info.name !== undefined) {
     throw notFound(rt, info.name);
   }
+  const guardFor = (dryRun: boolean): PolicyGuard | undefined =>
+    policyGuard(store, info, input.user ?? ADMIN_USER, dryRun);
   const table = wantsTable(headers.accept);
   const include = table ? includeObjectOf(params) : 'Metadata';
   switch (info.verb) {
@@ -98,6 +108,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     }
     case 'create': {
       const dryRun = dryRunOf(params);
+      guardFor(dryRun)?.('CREATE', createObject(store, rt, input.body, ns, { dryRun: true }), null);
       const created = createObject(store, rt, input.body, ns, { dryRun });
       return sendJson(res, 201, present(rt, created));
     }
@@ -106,8 +117,25 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       if (info.subresource === 'scale') {
         const fieldManager = params.get('fieldManager') ?? undefined;
         const options = { dryRun, ...(fieldManager ? { fieldManager } : {}) };
+        const guard = guardFor(dryRun);
+        if (guard) {
+          const old = getScale(store, rt, ns, info.name ?? '');
+          guard(
+            'UPDATE',
+            updateScale(store, rt, ns, info.name ?? '', input.body, { ...options, dryRun: true }),
+            old,
+          );
+        }
         return sendJson(res, 200, updateScale(store, rt, ns, info.name ?? '', input.body, options));
       }
+      guardFor(dryRun)?.(
+        'UPDATE',
+        updateObject(store, rt, input.body, ns, info.name ?? '', {
+          dryRun: true,
+          ...(info.subresource ? { subresource: info.subresource } : {}),
+        }),
+        store.get(rt.kind, ns, info.name ?? '') ?? null,
+      );
       const updated = updateObject(store, rt, input.body, ns, info.name ?? '', {
         dryRun,
         ...(info.subresource ? { subresource: info.subresource } : {}),
@@ -118,17 +146,57 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       const dryRun = dryRunOf(params);
       if (info.subresource === 'scale') {
         const fieldManager = params.get('fieldManager') ?? undefined;
+        const scaleOptions = { ...(fieldManager ? { fieldManager } : {}) };
+        const guard = guardFor(dryRun);
+        if (guard) {
+          const old = getScale(store, rt, ns, info.name ?? '');
+          const next = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
+            ...scaleOptions,
+            dryRun: true,
+          });
+          guard('UPDATE', next, old);
+        }
         const scale = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
           dryRun,
-          ...(fieldManager ? { fieldManager } : {}),
+          ...scaleOptions,
         });
         return sendJson(res, 200, scale);
       }
       const manager = params.get('fieldManager');
-      const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-        dryRun,
+      if (mediaType(headers.contentType) === APPLY_PATCH && !info.subresource) {
+        checkPatchType(rt, APPLY_PATCH);
+        const applyOptions = { ...(manager ? { fieldManager: manager } : {}) };
+        const guard = guardFor(dryRun);
+        if (guard) {
+          const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
+          const next = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
+            ...applyOptions,
+            dryRun: true,
+          });
+          guard(next.created ? 'CREATE' : 'UPDATE', next.object, old);
+        }
+        const applied = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
+          ...applyOptions,
+          dryRun,
+        });
+        return sendJson(res, applied.created ? 201 : 200, present(rt, applied.object));
+      }
+      const patchOptions = {
         ...(info.subresource ? { subresource: info.subresource } : {}),
         ...(manager ? { fieldManager: manager } : {}),
+      };
+      const guard = guardFor(dryRun);
+      if (guard) {
+        const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
+        const next = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
+          ...patchOptions,
+          dryRun: true,
+        });
+        guard('UPDATE', next, old);
+      }
+      const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
+        ...patchOptions,
+        dryRun,
       });
       return sendJson(res, 200, present(rt, patched));
     }
@@ -137,6 +205,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       const dryRun = dryRunOf(params) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
       const propagation = params.get('propagationPolicy') ?? body.propagationPolicy ?? 'Background';
       const grace = params.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
+      guardFor(dryRun)?.('DELETE', null, store.get(rt.kind, ns, info.name ?? '') ?? null);
       const gone = deleteObject(store, rt, ns, info.name ?? '', {
         dryRun,
         propagation,

@@ -7,9 +7,12 @@ import { ApiError, forbidden, reasonForCode } from '../errors.js';
 import type { LogStore } from '../logs.js';
 import type { Store } from '../store.js';
 import { crdName, type ResourceType, type Served } from '../resources.js';
+import { openApiV3Document } from '../openapi/v3.js';
 import { discoveryDocument } from './discovery.js';
 import type { FaultList } from './faults.js';
 import { handleResource } from './handle-resource.js';
+import { requestUser } from './identity.js';
+import { parseBody } from './request-body.js';
 import { parseRequest } from './request-info.js';
 
 /** One API request as the simulator saw it. */
@@ -23,6 +26,8 @@ export interface RecordedRequest {
   name?: string;
   status: number;
   dryRun: boolean;
+  /** The user the request acted as (identity.ts), as admission policies see it. */
+  user?: string;
   query?: string;
   /** performance.now() when the request arrived and when its response was done (benchmarks: dependent-chain depth). */
   receivedAt?: number;
@@ -40,7 +45,7 @@ export interface HttpOptions {
 
 const MAX_BODY = 16 * 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -49,7 +54,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (size > MAX_BODY) reject(new ApiError(413, 'RequestEntityTooLarge', 'request entity too large'));
       else chunks.push(c);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -100,9 +105,11 @@ export function createApiServer(options: HttpOptions): Server {
       res.once('close', () => {
         record.finishedAt = performance.now();
       });
+      const user = requestUser(store, req.headers);
+      record.user = user.username;
       requests.push(record);
       try {
-        const bodyText = await readBody(req);
+        const bodyBytes = await readBody(req);
         if (options.latencyMs > 0) await sleep(options.latencyMs);
         if (info.type === 'resource') {
           const fault = faults.take({
@@ -146,18 +153,7 @@ export function createApiServer(options: HttpOptions): Server {
               return;
             }
           }
-          let body: unknown;
-          if (bodyText.trim() !== '') {
-            try {
-              body = JSON.parse(bodyText);
-            } catch {
-              throw new ApiError(
-                400,
-                'BadRequest',
-                `the body of the request was in an unknown format - accepted media types include: application/json`,
-              );
-            }
-          }
+          const body = parseBody(bodyBytes, req.headers['content-type'] ?? '');
           record.status = await handleResource(store, logs, {
             info,
             url,
@@ -168,11 +164,17 @@ export function createApiServer(options: HttpOptions): Server {
             body,
             res,
             stopped: options.stopped,
+            user,
           });
           return;
         }
         const host = req.headers.host ?? '127.0.0.1';
-        const doc = info.type === 'discovery' ? discoveryDocument(info.path, host, served) : undefined;
+        const doc =
+          info.type === 'discovery'
+            ? discoveryDocument(info.path, host, served)
+            : url.pathname.startsWith('/openapi/v3')
+              ? openApiV3Document(url.pathname.replace(/\/+$/, ''), served)
+              : undefined;
         if (doc === undefined) {
           record.status = sendStatus(
             res,

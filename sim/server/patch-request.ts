@@ -8,31 +8,32 @@ import type { SimObject, Store } from '../store.js';
 import { recordUpdate } from '../managed-fields.js';
 import { updateObject } from '../writes.js';
 
-/** The patch types the API server accepts (server-side apply excluded). */
+/** The patch types the API server accepts for a built-in kind (server-side apply: apply-patch.ts). */
 export const PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
 ] as const;
+
+export const APPLY_PATCH = 'application/apply-patch+yaml';
 
 /**
  * What a custom resource's PATCH accepts, in the order the API server lists them in its
  * 415 (apiextensions-apiserver customresource_handler.go serveResource: JSON patch,
- * merge patch, apply; no strategic merge, a CRD has no patch strategies). The
- * simulator has no server-side apply, so an apply patch gets the same 415.
+ * merge patch, apply; no strategic merge, a CRD has no patch strategies).
  */
 const CUSTOM_PATCH_TYPES = [
   'application/json-patch+json',
   'application/merge-patch+json',
-  'application/apply-patch+yaml',
+  APPLY_PATCH,
 ] as const;
 
 /** 415 for a patch type `rt` does not take (handlers/patch.go, negotiation.NewUnsupportedMediaTypeError). */
 export function checkPatchType(rt: ResourceType, type: string): void {
   const custom = isCustomResource(rt);
   const accepted: readonly string[] = custom ? CUSTOM_PATCH_TYPES : PATCH_TYPES;
-  // No server-side apply here: an apply patch is refused too, whatever the list says.
-  if (!accepted.includes(type) || type === 'application/apply-patch+yaml') {
+  if (!accepted.includes(type)) {
     throw new ApiError(
       415,
       'UnsupportedMediaType',

@@ -21,7 +21,7 @@
  *   await h.waitForReply(result.ts, 'rolled out');
  *   await h.close();
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -63,6 +63,12 @@ export interface E2eOptions {
   logLevel?: string;
   /** false: the workers' early warning without its API watch streams (the periodic scan alone). */
   earlyWarningWatch?: boolean;
+  /**
+   * The bearer token of the workers' kubeconfig (default: the simulator's admin token). A
+   * service-account token Secret holding it makes the workers that service account
+   * (sim/server/identity.ts), so admission policies matching it judge their writes.
+   */
+  workerToken?: string;
 }
 
 /** One button of a message, as the stand-in holds it. */
@@ -140,6 +146,10 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     started.push(sim);
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.writeKubeconfig(kubeconfig);
+    const workerKubeconfig = options.workerToken ? join(dir, 'worker-kubeconfig') : kubeconfig;
+    if (options.workerToken) {
+      await writeFile(workerKubeconfig, sim.kubeconfig.replace(/token: .*/, `token: ${options.workerToken}`));
+    }
     const slack = await startSlackStandin({ botToken: E2E_TOKEN });
     started.push(slack);
 
@@ -166,7 +176,7 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
     const workerConfig = loadWorkerConfig({
       ...testKeys.workerEnv,
       REDIS_URL: redis.url,
-      KUBECONFIG: kubeconfig,
+      KUBECONFIG: workerKubeconfig,
       ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: String(options.rolloutTimeoutSeconds ?? 20),
       ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
       LOG_LEVEL: level,

@@ -1,0 +1,299 @@
+/**
+ * The built image, run for real (`npm run test:image`, its own CI step in .ci/run: the build
+ * takes minutes). `npm run image` builds it (scripts/image/build.sh; layers cached after the
+ * first build), then the app and the worker run as containers of that image on the host's
+ * network, against a private Redis, the Slack stand-in and the simulator, all on loopback.
+ * The chart is installed into the simulator with the real helm first and the worker holds
+ * its service account's token, so the chart's admission policies judge the worker's writes.
+ * Seed incident A goes from /rollout-doctor to "rolled out".
+ *
+ * Skipped when no container engine exists; under CI=true a missing engine fails instead.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHART } from '../../scripts/chart-render.js';
+import { k8sTools } from '../../scripts/k8s-tools.js';
+import { startSimulator, type Simulator } from '../../sim/index.js';
+import { ciValues } from '../support/helm.js';
+import { testKeys } from '../support/plan-keys.js';
+import { freePort, startRedis, type TestRedis } from '../support/redis.js';
+import { buttonsOf, postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
+
+const run = promisify(execFile);
+const IMAGE = process.env.ROLLOUT_DOCTOR_IMAGE ?? 'rollout-doctor:local';
+const SECRET = 'image-e2e-signing-secret';
+const BOT = 'xoxb-image-e2e';
+const APPROVER = 'U0LEAD';
+const CHANNEL = 'C0INCIDENT';
+const NS = 'rollout-doctor';
+const WORKER_USER = `system:serviceaccount:${NS}:rollout-doctor-worker`;
+const WORKER_TOKEN = 'image-e2e-worker-token';
+
+/** `podman` (with this machine's flags, scripts/image/engine.sh) or `docker`, or undefined. */
+async function engine(): Promise<string[] | undefined> {
+  try {
+    const { stdout } = await run(
+      'bash',
+      ['-c', '. scripts/image/engine.sh && printf "%s\\n" "${ENGINE[@]}"'],
+      {
+        env: { ...process.env },
+      },
+    );
+    const argv = stdout.split('\n').filter(Boolean);
+    return argv.length > 0 ? argv : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const found = await engine();
+if (!found && process.env.CI === 'true') {
+  throw new Error(
+    'CI=true but no container engine (docker with a daemon, or podman): the image cannot be tested',
+  );
+}
+
+describe.skipIf(!found)('the image: app and worker containers through an approved fix', () => {
+  const [bin = 'podman', ...flags] = found ?? [];
+  const containers: string[] = [];
+  let dir: string;
+  let redis: TestRedis;
+  let sim: Simulator;
+  let slack: SlackStandin;
+  let appUrl: string;
+  let startToReadyMs = 0;
+
+  const container = (...args: string[]): Promise<{ stdout: string }> =>
+    run(bin, [...flags, ...args], { maxBuffer: 16 * 1024 * 1024 });
+
+  async function runContainer(
+    name: string,
+    env: Record<string, string>,
+    extra: string[],
+    command: string[],
+  ): Promise<void> {
+    const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+    await container('rm', '-f', name).catch(() => undefined);
+    await container(
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      ...envArgs,
+      ...extra,
+      IMAGE,
+      ...command,
+    );
+    containers.push(name);
+  }
+
+  const helm = (args: string[]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(k8sTools().helm, args, {
+        env: {
+          ...process.env,
+          KUBECONFIG: join(dir, 'admin-kubeconfig'),
+          HELM_CACHE_HOME: dir,
+          HELM_CONFIG_HOME: dir,
+          HELM_DATA_HOME: dir,
+        },
+      });
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      child.on('close', (code) =>
+        code === 0 ? resolve(undefined) : reject(new Error(`helm ${args[0]}: ${err}`)),
+      );
+    });
+
+  beforeAll(async () => {
+    // The build: cached layers make a repeat quick; the first one takes minutes (docs/benchmarks.md).
+    await run('bash', ['scripts/image/build.sh', '--tag', IMAGE], { maxBuffer: 64 * 1024 * 1024 });
+    dir = await mkdtemp(join(tmpdir(), 'rd-image-e2e-'));
+    await chmod(dir, 0o755); // the containers' user (1000) reads the kubeconfig in here
+    redis = await startRedis();
+    sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
+    await sim.writeKubeconfig(join(dir, 'admin-kubeconfig'));
+    // The chart's worker side (RBAC, admission policies), installed with the real helm; no pods.
+    await helm([
+      'install',
+      'rollout-doctor',
+      CHART,
+      '--namespace',
+      NS,
+      '--create-namespace',
+      '--values',
+      ciValues('worker-only'),
+      '--set',
+      'worker.replicas=0',
+    ]);
+    sim.apply({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/service-account-token',
+      metadata: {
+        name: 'worker-token',
+        namespace: NS,
+        annotations: { 'kubernetes.io/service-account.name': 'rollout-doctor-worker' },
+      },
+      data: { token: Buffer.from(WORKER_TOKEN).toString('base64') },
+    });
+    const workerKubeconfig = join(dir, 'worker-kubeconfig');
+    await writeFile(workerKubeconfig, sim.kubeconfig.replace(/token: .*/, `token: ${WORKER_TOKEN}`), {
+      mode: 0o644,
+    });
+    slack = await startSlackStandin({ botToken: BOT });
+    const port = await freePort();
+    const healthPort = await freePort();
+    appUrl = `http://127.0.0.1:${port}`;
+
+    const started = performance.now();
+    await runContainer(
+      'rd-image-e2e-app',
+      {
+        ...testKeys.appEnv,
+        ROLLOUT_DOCTOR_READERS: '*',
+        SLACK_BOT_TOKEN: BOT,
+        SLACK_SIGNING_SECRET: SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        REDIS_URL: redis.url,
+        ROLLOUT_DOCTOR_APPROVERS: APPROVER,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        METRICS_PORT: String(await freePort()),
+      },
+      [],
+      [],
+    );
+    await runContainer(
+      'rd-image-e2e-worker',
+      {
+        ...testKeys.workerEnv,
+        REDIS_URL: redis.url,
+        KUBECONFIG: '/kube/config',
+        ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '30',
+        ROLLOUT_DOCTOR_HEALTH_PORT: String(healthPort),
+      },
+      [
+        '-v',
+        `${workerKubeconfig}:/kube/config:ro`,
+        // The image's HEALTHCHECK probes the app's port; the worker's is its health port.
+        '--health-cmd',
+        `node -e "fetch('http://127.0.0.1:${healthPort}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`,
+      ],
+      ['node', 'dist/src/worker/main.js'],
+    );
+    // Ready: the image's own HEALTHCHECK passes (`healthcheck run`: podman has no systemd timer here).
+    for (;;) {
+      const probe = await container('healthcheck', 'run', 'rd-image-e2e-app').then(
+        () => true,
+        () => false,
+      );
+      if (probe) break;
+      if (performance.now() - started > 60_000) throw new Error('the app container never became healthy');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    startToReadyMs = performance.now() - started;
+    for (;;) {
+      if (
+        await container('healthcheck', 'run', 'rd-image-e2e-worker').then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (performance.now() - started > 90_000) throw new Error('the worker container never became healthy');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }, 45 * 60_000);
+
+  afterAll(async () => {
+    for (const name of containers) {
+      const { stdout } = await container('logs', name).catch(() => ({ stdout: '' }));
+      if (process.env.IMAGE_E2E_LOGS) process.stdout.write(`--- ${name}\n${stdout}\n`);
+      await container('rm', '-f', name).catch(() => undefined);
+    }
+    await slack?.close();
+    await sim?.close();
+    await redis?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs as a non-root user and holds no build, test or secret files', async () => {
+    const { stdout: user } = await container('image', 'inspect', IMAGE, '--format', '{{.Config.User}}');
+    expect(user.trim()).toBe('1000:1000');
+    const inImage = async (script: string): Promise<string> =>
+      (await container('run', '--rm', '--network', 'host', IMAGE, 'sh', '-c', script)).stdout.trim();
+    expect(await inImage('id -u')).toBe('1000');
+    expect((await inImage('ls -A /app')).split('\n')).toEqual([
+      'bin',
+      'dist',
+      'node_modules',
+      'package-lock.json',
+      'package.json',
+    ]);
+    expect(await inImage('ls -A /app/dist')).toBe('src');
+    // No TypeScript sources, tests, simulator, env files, keys, kubeconfigs or npm credentials.
+    const leftovers = await inImage(
+      'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" 2>/dev/null',
+    );
+    expect(leftovers).toBe('');
+    // Only production dependencies.
+    expect(
+      await inImage(
+        'for p in vitest typescript tsx eslint playwright-core; do [ -e /app/node_modules/$p ] && echo $p; done; true',
+      ),
+    ).toBe('');
+  });
+
+  it('diagnoses seed incident A, applies the approved fix through the policy, and reports it rolled out', async () => {
+    const d = (): { status?: { availableReplicas?: number } } =>
+      sim.get('Deployment', 'vision', 'vision-object-tracker') as { status?: { availableReplicas?: number } };
+    await sim.settle();
+    await sim.waitFor(() => (d().status?.availableReplicas ?? 0) === 1);
+    const tracker = sim.get('Deployment', 'vision', 'vision-object-tracker') as {
+      spec: { template: { spec: { containers: { image: string }[] } } };
+    };
+    const first = tracker.spec.template.spec.containers[0];
+    if (!first) throw new Error('no container');
+    first.image = 'vision/boost-track-app:1.1';
+    sim.apply(tracker);
+
+    const events = `${appUrl}/slack/events`;
+    const answer = await postSigned(
+      events,
+      SECRET,
+      slashCommandBody({ text: 'vision-object-tracker -n vision', user_id: 'U0ONCALL', channel_id: CHANNEL }),
+    );
+    expect(answer.status).toBe(200);
+    const all = (): StoredMessage[] => [...slack.messages.values()];
+    const result = await slack.waitFor(
+      () =>
+        all().find(
+          (m) => m.text.startsWith('deployment/vision-object-tracker in vision:') && buttonsOf(m).length > 0,
+        ),
+      60_000,
+    );
+    expect(result.text).toMatch(/surge|GPU|nvidia/i);
+    const from = sim.requests.length;
+    expect((await postClick(events, SECRET, result, 'approve_plan.0', APPROVER)).status).toBe(200);
+    const done = await slack.waitFor(
+      () => all().find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
+      90_000,
+    );
+    expect(done.text).toMatch(/^rolled out: deployment\/vision-object-tracker: /);
+    // The worker's write came from the container as its service account, and the chart's policy admitted it.
+    const patches = sim.requests
+      .slice(from)
+      .filter((r) => r.verb === 'patch' && r.resource === 'deployments' && !r.dryRun);
+    expect(patches.length).toBeGreaterThan(0);
+    expect(patches.every((r) => r.user === WORKER_USER && r.status === 200)).toBe(true);
+    process.stdout.write(`image e2e: container start to ready ${Math.round(startToReadyMs)} ms\n`);
+  }, 180_000);
+});
