@@ -39,13 +39,16 @@ async function engine(): Promise<string[] | undefined> {
   try {
     const { stdout } = await run(
       'bash',
-      ['-c', '. scripts/image/engine.sh && printf "%s\\n" "${ENGINE[@]}"'],
+      ['-c', '. scripts/image/engine.sh && printf "%s\\n" "${CONTAINERS_CONF:-}" "${ENGINE[@]}"'],
       {
         env: { ...process.env },
       },
     );
-    const argv = stdout.split('\n').filter(Boolean);
-    return argv.length > 0 ? argv : undefined;
+    // First line: the containers.conf podman needs here (engine.sh exports it; '' for docker).
+    const [conf = '', ...argv] = stdout.split('\n');
+    if (conf !== '') process.env.CONTAINERS_CONF = conf;
+    const engineArgv = argv.filter(Boolean);
+    return engineArgv.length > 0 ? engineArgv : undefined;
   } catch {
     return undefined;
   }
