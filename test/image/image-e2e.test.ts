@@ -39,13 +39,16 @@ async function engine(): Promise<string[] | undefined> {
   try {
     const { stdout } = await run(
       'bash',
-      ['-c', '. scripts/image/engine.sh && printf "%s\\n" "${ENGINE[@]}"'],
+      ['-c', '. scripts/image/engine.sh && printf "%s\\n" "${CONTAINERS_CONF:-}" "${ENGINE[@]}"'],
       {
         env: { ...process.env },
       },
     );
-    const argv = stdout.split('\n').filter(Boolean);
-    return argv.length > 0 ? argv : undefined;
+    // First line: the containers.conf podman needs here (engine.sh exports it; '' for docker).
+    const [conf = '', ...argv] = stdout.split('\n');
+    if (conf !== '') process.env.CONTAINERS_CONF = conf;
+    const engineArgv = argv.filter(Boolean);
+    return engineArgv.length > 0 ? engineArgv : undefined;
   } catch {
     return undefined;
   }
@@ -241,7 +244,7 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
     expect(await inImage('ls -A /app/dist')).toBe('src');
     // No TypeScript sources, tests, simulator, env files, keys, kubeconfigs or npm credentials.
     const leftovers = await inImage(
-      'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" 2>/dev/null',
+      'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" 2>/dev/null; true',
     );
     expect(leftovers).toBe('');
     // Only production dependencies.
