@@ -171,6 +171,13 @@ export function createProducers(options: ProducerOptions): Producers {
           ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
           : scanJobId(job.namespace);
       const q = queue(diagnoseQueueName(job.cluster));
+      const add = (deduplication: EnqueueOptions['deduplication']) =>
+        q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job, {
+          ...DIAGNOSE_JOB_OPTIONS,
+          jobId,
+          ...(deduplication ? { deduplication } : {}),
+          ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
+        });
       return bounded(
         (async () => {
           // BullMQ ignores an add whose id exists; whether the job existed tells the
@@ -183,12 +190,7 @@ export function createProducers(options: ProducerOptions): Producers {
           await q.waitUntilReady();
           const [existed] = await Promise.all([
             connection.exists(q.toKey(jobId)),
-            q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job, {
-              ...DIAGNOSE_JOB_OPTIONS,
-              jobId,
-              ...(addOptions?.deduplication ? { deduplication: addOptions.deduplication } : {}),
-              ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
-            }),
+            add(addOptions?.deduplication),
           ]);
           if (existed === 1 && !(await isRunning(q, jobId))) {
             // Not a run to join (issue 41.3): a job that failed or was refused, or a
@@ -197,15 +199,7 @@ export function createProducers(options: ProducerOptions): Producers {
             // someone else's write: it goes, and this request queues a fresh run.
             await q.remove(jobId).catch(() => 0);
             await connection.del(q.toKey(jobId));
-            await q.add(
-              job.mode,
-              options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job,
-              {
-                ...DIAGNOSE_JOB_OPTIONS,
-                jobId,
-                ...(addOptions?.background ? { priority: BACKGROUND_PRIORITY } : {}),
-              },
-            );
+            await add(undefined);
             return { jobId, joined: false };
           }
           // A person joining a background run (an alert's diagnosis of the same
