@@ -15,7 +15,10 @@
 import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
 import { mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
-import type { AppServices } from './services.js';
+import type { Audit } from '../audit.js';
+import type { AppConfig } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Metrics } from '../metrics.js';
 
 export interface CommandBudgetLimits {
   perUser: number;
@@ -75,7 +78,13 @@ export type BudgetEntry = 'diagnose' | 'scan' | 'rerun' | 'approve' | 'undo';
  * allowed (queueing then fails and says so, as it would without a budget).
  */
 export async function spendBudget(
-  services: Pick<AppServices, 'commandBudget' | 'logger' | 'metrics' | 'audit' | 'config'>,
+  services: {
+    commandBudget?: CommandBudget | undefined;
+    logger: Logger;
+    metrics: Metrics;
+    audit: Audit;
+    config: AppConfig;
+  },
   start: { user: string; channel: string; entry: BudgetEntry },
 ): Promise<Mrkdwn | null> {
   if (!services.commandBudget) return null;
