@@ -475,7 +475,8 @@ export function kubeletController(ctx: ControllerContext): Controller {
 
   /** The node's kubelet posts status: its Ready condition is True (or the node reports none). */
   const kubeletRuns = (nodeName: string): boolean => {
-    const node = store.get('Node', undefined, nodeName) as { status?: { conditions?: { type: string; status: string }[] } } | undefined;
+    const node = store.get('Node', undefined, nodeName) as
+      { status?: { conditions?: { type: string; status: string }[] } } | undefined;
     const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
     return ready === undefined || ready.status === 'True';
   };

@@ -80,7 +80,7 @@ export function rolloutRevisions(snapshot: RolloutObjects & Pick<WorkloadSnapsho
     label: replicaSetLabel(rs, stable),
     pods: podsOfReplicaSet(snapshot, rs, HASH_LABEL),
     ...(rs.status?.replicas !== undefined ? { counted: rs.status.replicas } : {}),
-        ...(rs.spec?.replicas !== undefined ? { desired: rs.spec.replicas } : {}),
+    ...(rs.spec?.replicas !== undefined ? { desired: rs.spec.replicas } : {}),
   });
   return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
 }
