@@ -28,7 +28,7 @@ import {
   realPatches,
   rolledOut,
   waitUntil,
-} from './support/drill-kit.js';
+} from '../drills/support/drill-kit.js';
 
 let stack: Stack;
 let set: SentinelSet;
