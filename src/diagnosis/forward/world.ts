@@ -73,9 +73,13 @@ export class World {
 
   /** Where the last search stopped: the next one starts there, as the scheduler's nextStartNodeIndex does. */
   #start = 0;
+  /** Bumped on every change: a pod that found no node finds none again until it moves. */
+  #version = 0;
+  readonly #noRoom = new WeakMap<Pod, number>();
 
   /** A node (of `nodes`) that selects, tolerates and has room for the pod. */
   placeOn(pod: Pod, nodes: readonly Node[]): Node | undefined {
+    if (this.#noRoom.get(pod) === this.#version) return undefined;
     const count = nodes.length;
     for (let i = 0; i < count; i += 1) {
       const at = (this.#start + i) % count;
@@ -85,6 +89,7 @@ export class World {
         return node;
       }
     }
+    this.#noRoom.set(pod, this.#version);
     return undefined;
   }
 
@@ -127,11 +132,13 @@ export class World {
   /** Charges (+1) or releases (-1) the pod's quota usage. */
   charge(pod: Pod, sign: 1 | -1): void {
     if (!this.quota || pod.metadata.namespace !== this.quota.namespace) return;
+    this.#version += 1;
     for (const e of this.quota.entries)
       e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
   }
 
   private changed(): void {
+    this.#version += 1;
     // Spread counts and domain indexes are derived from the occupants: derive them again.
     this.ctx.domainIndexes = new Map();
     this.ctx.spreadCounts = new WeakMap();
