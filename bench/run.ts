@@ -15,6 +15,7 @@ import { earlyWarningSection, runEarlyWarningBench } from './early-warning.js';
 import { failoverSection, runFailoverBench } from './failover.js';
 import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
+import { forwardSection, runForwardBench } from './forward-model.js';
 import { machineInfo } from './machine.js';
 import { renderReport, type Section } from './report.js';
 import {
@@ -134,6 +135,13 @@ sections.push(
   draRequests instanceof Error
     ? failed('API requests of a DRA diagnosis', draRequests)
     : draRequestsSection(draRequests),
+);
+
+const forward = await step('forward model and generated states', () => Promise.resolve(runForwardBench()));
+sections.push(
+  forward instanceof Error
+    ? failed('Forward model: "can never finish" run forward (issue 40)', forward)
+    : forwardSection(forward),
 );
 
 const kinds = await step('workload kinds at 5,000 nodes', () => runWorkloadKindsBench());
