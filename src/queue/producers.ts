@@ -199,7 +199,7 @@ export function createProducers(options: ProducerOptions): Producers {
             // someone else's write: it goes, and this request queues a fresh run.
             await q.remove(jobId).catch(() => 0);
             await connection.del(q.toKey(jobId));
-            await add(undefined);
+            await add(addOptions?.deduplication);
             return { jobId, joined: false };
           }
           // A person joining a background run (an alert's diagnosis of the same
