@@ -48,7 +48,6 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
   if (model.refused > 0 && model.world.quota)
     model.steps.push({ kind: 'admitted', quota: model.world.quota.name });
   model.world.charge(pod, 1);
-  model.created += 1;
   model.changes += 1;
   model.pods.push({ pod, revision, phase: 'pending', ...(target ? { target } : {}) });
   return true;

@@ -58,7 +58,6 @@ export interface Model {
   steps: Step[];
   /** Creates the quota refused in the last tick (zero when none). */
   refused: number;
-  created: number;
   /** Pods of others the scheduler preempted, gone at the next tick. */
   victims: Pod[];
   /**

@@ -140,7 +140,7 @@ function podsAsTheyAre(ctx: AnalysisContext): Evidence {
 function noOrderHelps(
   findings: readonly Draft[],
   asIs: Extract<Outcome, { result: 'blocked' }>,
-  ctx?: AnalysisContext,
+  ctx: AnalysisContext,
 ): Draft[] {
   const deadlocks = findings.filter((f) => f.code === 'RolloutSurgeDeadlock');
   if (deadlocks.length === 0) return [...findings];
@@ -153,14 +153,14 @@ function noOrderHelps(
 
 /** The new pods fit no node, or no quota, whatever happens to the old ones. */
 function capacityFinding(
-  ctx: AnalysisContext | undefined,
+  ctx: AnalysisContext,
   asIs: Extract<Outcome, { result: 'blocked' }>,
   evidence: Evidence[],
 ): Draft {
   const unschedulable = asIs.pending.length > 0;
   const pending = new Set(asIs.pending);
   const scheduling =
-    evidence.length > 0 || !ctx
+    evidence.length > 0
       ? []
       : assessRollout(ctx)
           .pending.filter((p) => pending.has(p.pod))
@@ -172,7 +172,7 @@ function capacityFinding(
     summary: unschedulable
       ? `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
       : `The rollout can never finish: the quota refuses the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
-    evidence: [...evidence, ...scheduling, ...(ctx ? [podsAsTheyAre(ctx)] : [])],
+    evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
   };
 }
 

@@ -17,7 +17,8 @@ import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { nextPod } from '../rollout/surge-proof.js';
-import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
+import { podTemplateOf, workloadKind, workloadObject, type Revisions } from '../workloads/index.js';
+import type { ResolvedStrategy } from '../strategy.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import { countReady, live, type Model, type ModelPod, type Shape, type Step } from './model.js';
 import { podPhases } from './pod-phase.js';
@@ -136,13 +137,12 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
           withDaemonTolerations(unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec })),
           strategy,
         )
-      : replicaShape(ctx, next),
+      : replicaShape(kind.desiredReplicas(object), strategy, { ...(current ? { current } : {}), old }, next),
     pods,
     newTemplate,
     ...(oldTemplate ? { oldTemplate: unbound(oldTemplate) } : {}),
     steps: [],
     refused: 0,
-    created: 0,
     victims: [],
     changes: 0,
     preemptionHeld: pods.some((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
@@ -198,16 +198,18 @@ function movingOrUnknown(ctx: AnalysisContext): Outcome {
   return steps.length > 0 ? { result: 'moving', steps } : { result: 'unknown', why: UNMODELLED };
 }
 
-function replicaShape(ctx: AnalysisContext, next: boolean): Shape {
-  const { snapshot } = ctx;
-  const kind = workloadKind(snapshot);
-  const object = kind.object(snapshot);
-  const strategy = kind.strategy(object);
-  const { current, old } = kind.revisions(snapshot);
+/** The Deployment-like counts, from what buildModel already derived (the revisions are read once). */
+function replicaShape(
+  replicas: number,
+  strategy: ResolvedStrategy,
+  revisions: Revisions,
+  next: boolean,
+): Shape {
+  const { current, old } = revisions;
   const liveCount = (pods: Pod[]): number => pods.filter((p) => !p.metadata.deletionTimestamp).length;
   return {
     kind: 'replicas',
-    replicas: kind.desiredReplicas(object),
+    replicas,
     maxSurge: strategy.maxSurge?.value ?? 0,
     maxUnavailable: strategy.maxUnavailable?.value ?? 0,
     recreate: strategy.type === 'Recreate',
@@ -219,11 +221,7 @@ function replicaShape(ctx: AnalysisContext, next: boolean): Shape {
   };
 }
 
-function perNodeShape(
-  nodes: Node[],
-  template: Pod,
-  strategy: ReturnType<ReturnType<typeof workloadKind>['strategy']>,
-): Shape {
+function perNodeShape(nodes: Node[], template: Pod, strategy: ResolvedStrategy): Shape {
   return {
     kind: 'per-node',
     // nodeShouldRunDaemonPod: selected, every NoSchedule/NoExecute taint tolerated (cordons are).
