@@ -18,7 +18,7 @@ import { placementContext, usesClaim } from '../placement/placement.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { podTemplateOf, workloadKind, workloadObject, type Revisions } from '../workloads/index.js';
-import type { ResolvedStrategy } from '../strategy.js';
+import type { ResolvedStrategy } from '../resolved-strategy.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import { countReady, live, type Model, type ModelPod, type Shape, type Step } from './model.js';
 import { podPhases } from './pod-phase.js';
