@@ -6,11 +6,12 @@
  * no plans. What the dump lacks is IncompleteEvidence there as in diagnose.
  */
 import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
-import type { ArgoRollout, KubeObject } from '../diagnosis/k8s.js';
+import type { KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/analyzers/analyze.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
-import { isInteresting, scanEntry, unjudgedRollout, type ScanReport } from '../kube/read/scan.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+import { isInteresting, scanEntry, unjudgedWorkload, type ScanReport } from '../kube/read/scan.js';
 import { DumpError } from '../diagnosis/snapshot/dump/dump.js';
 
 export interface DumpScope {
@@ -38,8 +39,8 @@ export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
         snapshot = assembleSnapshot({ kind, namespace, name }, objects, { capturedAt });
       } catch (error) {
         // A Rollout whose template lives in a Deployment the dump lacks: said, not judged.
-        if (!(error instanceof DumpError) || kind !== 'Rollout') throw error;
-        entries.push(unjudgedRollout(object as ArgoRollout, error.message));
+        if (!(error instanceof DumpError) || !workloadKind(kind).templateRef) throw error;
+        entries.push(unjudgedWorkload(kind, object, error.message));
         continue;
       }
       diagnosed += 1;

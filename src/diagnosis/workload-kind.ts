@@ -6,7 +6,7 @@
  * outside the kind modules reads a kind's fields. docs/architecture.md, "Adding a
  * workload kind". Types only: the vocabulary the kind modules and their users share.
  */
-import type { LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
+import type { Deployment, LabelSelector, ObjectMeta, Pod, PodTemplateSpec } from './k8s.js';
 import type {
   CoverageGap,
   RevisionObject,
@@ -152,8 +152,72 @@ export interface OrderedBlock {
   policy: 'OrderedReady' | 'Parallel';
 }
 
-export interface WorkloadKindModule {
+/**
+ * One workload kind as a unit, typed for its own objects: `O` its workload object
+ * (Deployment, DaemonSet, ...) and `R` the objects that hold its revisions (ReplicaSet,
+ * ControllerRevision). The registry (workloads/index.ts) keeps one per kind and hands a
+ * module only objects of its own kind (it is looked up by that kind), which is why the
+ * registry may hold each as the plain `WorkloadKindModule` (methods take their
+ * parameters bivariantly). Snapshots are checked at run time (each module's `objectsOf`).
+ */
+export interface WorkloadKindModule<
+  O extends WorkloadObject = WorkloadObject,
+  R extends RevisionObject = RevisionObject,
+> {
   readonly kind: WorkloadKind;
+
+  // Its words for people (messages, approval text, CLI output).
+  readonly words: {
+    /** What people call one ("Deployment", "Argo Rollout"). */
+    kind: string;
+    /** What its pods are called in counts: "replicas", or "pods" (a DaemonSet's, one per node). */
+    pods: 'replicas' | 'pods';
+    /** What a change of its pod template sets off, when more than a rollout (a Rollout's canary steps), or undefined. */
+    templateChange?: string;
+  };
+
+  // The cluster.
+  /** Served only where its CRD is installed (Argo Rollouts): a 404 may mean the API is not served. */
+  readonly optionalApi: boolean;
+  /**
+   * Where its pod template comes from when its own spec has none (an Argo Rollout's
+   * workloadRef to a Deployment), or undefined: `of` names that Deployment (or why it cannot
+   * be followed), `resolved` is the workload as its controller sees it with that
+   * object's template (and selector) filled in.
+   */
+  readonly templateRef?: {
+    of(object: O): { name: string } | { unfollowable: string } | undefined;
+    resolved(object: O, source: Deployment): O;
+    /** The reference as the object names it, kept after resolving (a plan must not write a template the workload does not own). */
+    named(object: O): { kind?: string; name?: string } | undefined;
+  };
+  /**
+   * How it controls its pods: 'itself' (the pod's controller owner is the workload:
+   * StatefulSet, DaemonSet) or 'replicasets' (through the ReplicaSets it owns).
+   */
+  readonly podOwner: 'itself' | 'replicasets';
+
+  // Its strategy in a manifest and a patch.
+  readonly strategyAt: {
+    /** The spec field that holds it: spec.strategy, or spec.updateStrategy (DaemonSet, StatefulSet). */
+    field: 'strategy' | 'updateStrategy';
+    /** The JSON pointers a strategy fix may write (an Argo Rollout: the canary's bounds only). */
+    patchPaths: readonly string[];
+  };
+  /**
+   * How a fix that lets old pods go first is written: 'replicas' (RollingUpdate maxSurge 0
+   * over all replicas), 'per-node' (a DaemonSet's, one pod per node), 'canary' (an Argo
+   * Rollout's basic canary bounds); undefined: the kind never surges (StatefulSet).
+   */
+  readonly surgeFix?: 'replicas' | 'per-node' | 'canary';
+  /** Recreate is one of its strategies (a Deployment's). */
+  readonly recreate: boolean;
+  /** A replaced pod is made again for the same node (DaemonSet): deleting it or excluding nodes moves nothing elsewhere. */
+  readonly pinnedToNodes: boolean;
+  /** A pause keeps a new template from running at all until resumed (a paused Deployment makes no ReplicaSet for it). */
+  readonly pauseHoldsTemplate: boolean;
+  /** The claim templates whose claims a pod keeps wherever it moves (a StatefulSet's volumeClaimTemplates). */
+  claimTemplates(object: O): string[];
 
   // The objects, as read (collector, scan, dump reader).
   /** The objects that hold its revisions, as the API lists them and a dump names them. */
@@ -163,21 +227,21 @@ export interface WorkloadKindModule {
   /** The pod label naming a pod's revision: "pod-template-hash" (Deployment), "controller-revision-hash" (StatefulSet, DaemonSet). */
   readonly revisionLabel: string;
   /** The label selector of its pods (and revision objects): what the collector lists with. */
-  selector(object: WorkloadObject): LabelSelector;
-  podTemplate(object: WorkloadObject): PodTemplateSpec;
+  selector(object: O): LabelSelector;
+  podTemplate(object: O): PodTemplateSpec;
   /**
    * Its own revision objects and pods out of what was read, by controller owner
    * reference (by kind and name where a hand-written dump has no uids), newest first.
    */
   own(
-    object: WorkloadObject,
-    read: { revisions: readonly RevisionObject[]; pods: readonly Pod[] },
+    object: O,
+    read: { revisions: readonly R[]; pods: readonly Pod[] },
     here: (meta: ObjectMeta) => boolean,
-  ): { revisions: RevisionObject[]; pods: Pod[] };
+  ): { revisions: R[]; pods: Pod[] };
   /** The snapshot's kind fields: the object and its revision objects. */
-  objects(object: WorkloadObject, revisions: RevisionObject[]): WorkloadObjects;
+  objects(object: O, revisions: R[]): WorkloadObjects;
   /** The workload object of a snapshot of this kind. */
-  object(snapshot: WorkloadObjects): WorkloadObject;
+  object(snapshot: WorkloadObjects): O;
   /**
    * The name of the workload of this kind a pod belongs to, from its owner reference and
    * labels alone (the early warning, without a read); the pod as a watch delivers it,
@@ -185,21 +249,17 @@ export interface WorkloadKindModule {
    */
   nameFromPod(pod: unknown): string | undefined;
   /** Revision objects a dump lacks though its pods name them: they may be ours (coverage gaps). */
-  missingRevisions(
-    object: WorkloadObject,
-    pods: readonly Pod[],
-    revisions: readonly RevisionObject[],
-  ): CoverageGap[];
+  missingRevisions(object: O, pods: readonly Pod[], revisions: readonly R[]): CoverageGap[];
   /** Pods the object's status counts (a dump holding fewer lacks some). */
-  countedPods(object: WorkloadObject): number;
+  countedPods(object: O): number;
 
   // The facts analyzers and plan builders ask.
   /** Desired replicas, with the API default. */
-  desiredReplicas(object: WorkloadObject): number;
+  desiredReplicas(object: O): number;
   /** Rollouts stopped on purpose (a paused Deployment). */
-  paused(object: WorkloadObject): boolean;
+  paused(object: O): boolean;
   /** The update strategy resolved to numbers, with where each value came from. */
-  strategy(object: WorkloadObject): ResolvedStrategy;
+  strategy(object: O): ResolvedStrategy;
   /**
    * How the controller replaces pods under this strategy. An Argo Rollout's basic canary
    * depends on the counts it observes too (its weighted target may keep every stable
@@ -209,11 +269,11 @@ export interface WorkloadKindModule {
   /** Which revision each pod belongs to, current first. */
   revisions(snapshot: WorkloadObjects & Pick<SnapshotCommon, 'pods'>): Revisions;
   /** `kubectl rollout status`: progressing, complete or failed, with kubectl's own line. */
-  rolloutStatus(object: WorkloadObject, sinceGeneration?: number): RolloutVerdict;
+  rolloutStatus(object: O, sinceGeneration?: number): RolloutVerdict;
   /** Why the workload is not in its steady state (a rollout or scale under way), or undefined. */
   underWay(snapshot: WorkloadSnapshot): string | undefined;
   /** The workload's own counts in a line ("1 of 3 replicas updated, ..."), and whether they say done. */
-  statusSummary(object: WorkloadObject): { text: string; complete: boolean };
+  statusSummary(object: O): { text: string; complete: boolean };
   /** Revisions whose pods the API server refuses to create now, the current one first. */
   createFailures(snapshot: WorkloadSnapshot): CreateFailure[];
   /**
@@ -224,9 +284,9 @@ export interface WorkloadKindModule {
   /** The controller gave up on the rollout, or undefined. */
   stalled(snapshot: WorkloadSnapshot): StalledRollout | undefined;
   /** What kubectl prints for this rollout that reads as if it were progressing (surge deadlock evidence). */
-  misleadingSignals(object: WorkloadObject, strategy: ResolvedStrategy, replicas: number): string;
+  misleadingSignals(object: O, strategy: ResolvedStrategy, replicas: number): string;
   /** The sentence a finding adds when rollouts are stopped on purpose, or ''. */
-  pausedNote(object: WorkloadObject): string;
+  pausedNote(object: O): string;
   /**
    * The way out of a surge deadlock in one sentence: how letting the old pods go first
    * is written for this kind ("RollingUpdate with maxSurge 0 (or Recreate), then restart

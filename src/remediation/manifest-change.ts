@@ -17,7 +17,8 @@
  */
 import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Finding } from '../diagnosis/finding.js';
-import type { ArgoRollout, PodAffinityTerm } from '../diagnosis/k8s.js';
+import type { PodAffinityTerm } from '../diagnosis/k8s.js';
+import { workloadKind, type WorkloadKindModule } from '../diagnosis/workloads/index.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
@@ -72,12 +73,8 @@ function yamlLines(value: unknown, indent = ''): string[] {
 }
 
 /** The manifest's own strategy, when the desired manifest (last-applied) shows it; null when it has none. */
-/** Where a kind keeps its update strategy: a Deployment's spec.strategy, a DaemonSet's spec.updateStrategy. */
-type StrategyField = 'strategy' | 'updateStrategy';
-
-function strategyField(kind: WorkloadKind): StrategyField {
-  return kind === 'DaemonSet' ? 'updateStrategy' : 'strategy';
-}
+/** Where a kind keeps its update strategy (its module says): spec.strategy, or spec.updateStrategy. */
+type StrategyField = WorkloadKindModule['strategyAt']['field'];
 
 function manifestStrategy(
   deployment: WorkloadObject,
@@ -114,7 +111,7 @@ function strategyChange(
   addresses: string,
   kind: WorkloadKind,
 ): ManifestChange {
-  const field = strategyField(kind);
+  const field = workloadKind(kind).strategyAt.field;
   const current = manifestStrategy(deployment, owner, field);
   const lines = [' spec:'];
   if (current !== null && current !== undefined) {
@@ -122,7 +119,7 @@ function strategyChange(
   }
   lines.push(`+  ${field}:`, ...FIXED_STRATEGY.map((l) => `+    ${l}`));
   const notes = [
-    kind === 'DaemonSet'
+    workloadKind(kind).surgeFix === 'per-node'
       ? "Each node's old pod then goes before its new one starts: each rollout takes one node's pod down at a time instead of needing room for a second pod on the same node."
       : 'Old pods then go before new ones start: each rollout takes one replica down at a time instead of needing room for one more.',
   ];
@@ -225,16 +222,16 @@ export function buildManifestChanges(
 ): ManifestChange[] {
   const finding = findings.find((f) => f.code === 'RolloutSurgeDeadlock' || f.code === 'RolloutAtRisk');
   if (!finding) return [];
-  if (kind === 'Rollout') {
+  const module = workloadKind(kind);
+  if (module.surgeFix === 'canary') {
     // Only the basic canary has bounds to change; blue-green and traffic routing keep every stable pod.
-    const strategy = (deployment as ArgoRollout).spec.strategy;
-    return strategy?.canary && !strategy.canary.trafficRouting
+    return module.strategy(deployment).argo === 'canary'
       ? [canaryChange(deployment, owner, finding.code)]
       : [];
   }
   const changes = [strategyChange(deployment, owner, finding.code, kind)];
   // pod-template-hash is a Deployment's label: a DaemonSet's pods carry controller-revision-hash.
-  const terms = kind === 'Deployment' ? selfRepellingTerms(deployment) : [];
+  const terms = module.revisionLabel === HASH_LABEL ? selfRepellingTerms(deployment) : [];
   if (terms.length > 0) changes.push(matchLabelKeysChange(deployment, owner, finding.code, terms));
   return changes;
 }

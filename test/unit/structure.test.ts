@@ -3,13 +3,16 @@
  * holds in one sitting (at most 120 lines; the few longer ones listed here may only
  * shrink), and the remediation kinds as units (at most 3 source files outside
  * src/remediation/kinds/ compare a plan's kind with a kind's name; they look the kind
- * up in the registry instead). Import cycles and layers: import-boundaries.test.ts.
+ * up in the registry instead), and the workload kinds as units too (issue 43: at most 3
+ * source files outside src/diagnosis/workloads/ compare a value with a workload kind's
+ * name; they ask the kind's module). Import cycles and layers: import-boundaries.test.ts.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REMEDIATION_KINDS } from '../../src/remediation/plan.js';
+import { WORKLOAD_KINDS } from '../../src/diagnosis/workload-ref.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAX_LINES = 120;
@@ -59,9 +62,9 @@ function functionLengths(file: string, text?: string): { name: string; lines: nu
   return out;
 }
 
-/** Files that compare something with a remediation kind's name (=== / !== / case). */
-function branchesOnKindNames(file: string, text?: string): boolean {
-  const kinds = new Set<string>(REMEDIATION_KINDS);
+/** Files that compare something with one of `names` (=== / !== / case): a remediation kind's by default. */
+function branchesOnKindNames(file: string, text?: string, names: readonly string[] = REMEDIATION_KINDS): boolean {
+  const kinds = new Set<string>(names);
   const isKind = (n: ts.Node): boolean => ts.isStringLiteral(n) && kinds.has(n.text);
   let found = false;
   const visit = (node: ts.Node): void => {
@@ -116,6 +119,14 @@ describe('structure (issue 28)', () => {
     expect(branching.length, branching.join(', ')).toBeLessThanOrEqual(3);
   });
 
+  it('at most 3 source files outside src/diagnosis/workloads/ branch on a workload kind by name (issue 43)', () => {
+    // They ask the kind's module (workloadKind(...)) what its kind means instead.
+    const branching = files.filter(
+      (f) => !f.startsWith('src/diagnosis/workloads/') && branchesOnKindNames(f, undefined, WORKLOAD_KINDS),
+    );
+    expect(branching.length, branching.join(', ')).toBeLessThanOrEqual(3);
+  });
+
   it('every Redis key name is defined in src/queue/redis-keys.ts', () => {
     const outside = files.filter((f) => f !== 'src/queue/redis-keys.ts' && namesRedisKeys(f));
     expect(outside).toEqual([]);
@@ -132,5 +143,11 @@ describe('structure (issue 28)', () => {
     expect(branchesOnKindNames('x.ts', "if (plan.kind === 'set-recreate') go();")).toBe(true);
     expect(branchesOnKindNames('x.ts', "switch (k) { case 'exclude-node': break; }")).toBe(true);
     expect(branchesOnKindNames('x.ts', "const plan = { kind: 'set-recreate' };")).toBe(false);
+    const workloads = (text: string) => branchesOnKindNames('x.ts', text, WORKLOAD_KINDS);
+    expect(workloads("if (snapshot.target.kind === 'DaemonSet') return [];")).toBe(true);
+    expect(workloads("const ref = 'Rollout' !== kind ? a : b;")).toBe(true);
+    expect(workloads("switch (ref.kind) { case 'StatefulSet': break; }")).toBe(true);
+    expect(workloads("if (workloadKind(snapshot).pinnedToNodes) return [];")).toBe(false);
+    expect(workloads("const kind: WorkloadKind = 'Deployment';")).toBe(false);
   });
 });

@@ -51,7 +51,7 @@ export const rolloutAtRisk: Analyzer = {
       return [
         draft(
           `Next rollout of ${name} will deadlock: ${where} no room for one more pod (it needs ${describeBlocker(first)}), and ${strategy} creates the new pod before any old one goes.`,
-          `This ${snapshot.target.kind}'s own pods hold what a new pod needs, so with maxSurge ${assessment.strategy.maxSurge?.value ?? 0} and maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0} the next rollout's first new pod will stay Pending while the old pods wait for it to become Ready. Setting maxSurge 0 / maxUnavailable 1${snapshot.target.kind === 'Deployment' ? ' (or Recreate)' : ''} now avoids that; it restarts nothing by itself.`,
+          `This ${snapshot.target.kind}'s own pods hold what a new pod needs, so with maxSurge ${assessment.strategy.maxSurge?.value ?? 0} and maxUnavailable ${assessment.strategy.maxUnavailable?.value ?? 0} the next rollout's first new pod will stay Pending while the old pods wait for it to become Ready. Setting maxSurge 0 / maxUnavailable 1${workloadKind(snapshot).recreate ? ' (or Recreate)' : ''} now avoids that; it restarts nothing by itself.`,
           assessment,
           capacityRows(ctx, next, eligible),
         ),

@@ -41,14 +41,7 @@
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
-import type {
-  ArgoRollout,
-  KubeEvent,
-  Node,
-  PersistentVolumeClaim,
-  Pod,
-  PodSpec,
-} from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
@@ -606,7 +599,7 @@ async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<Workl
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
       // A cluster without Argo Rollouts 404s every Rollout: say that, not "not found".
-      if (ref.kind === 'Rollout' && (await rolloutsServed(client)) === false) {
+      if (workloadKind(ref.kind).optionalApi && (await rolloutsServed(client)) === false) {
         throw new WorkloadNotFoundError(ROLLOUTS_NOT_SERVED, [ref.namespace], [], typeOfKind(ref.kind));
       }
       throw new WorkloadNotFoundError(
@@ -618,7 +611,7 @@ async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<Workl
     }
     throw error;
   }
-  return ref.kind === 'Rollout' ? resolveWorkloadRef(client, object as ArgoRollout) : object;
+  return resolveWorkloadRef(client, workloadKind(ref.kind), object);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   type WorkloadKind,
   type WorkloadRef,
 } from '../../diagnosis/workload-ref.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
 import { getObject } from '../list.js';
@@ -44,8 +45,8 @@ export async function resolveWorkloadForPod(
       [namespace],
     );
   }
-  // A DaemonSet (a StatefulSet later) controls its pods itself: no ReplicaSet between.
-  if (owner.kind !== 'ReplicaSet' && owner.kind !== 'Deployment' && isOurKind(owner)) {
+  // A kind that controls its pods itself (DaemonSet, StatefulSet): no ReplicaSet between.
+  if (isOurKind(owner) && workloadKind(owner.kind).podOwner === 'itself') {
     return { kind: owner.kind, namespace, name: owner.name };
   }
   if (owner.kind !== 'ReplicaSet') {

@@ -6,7 +6,7 @@
  * per-namespace lists, so the request count grows with pages and namespaces, not
  * workloads.
  */
-import type { ArgoRollout, KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
+import type { KubeEvent, Node, PersistentVolumeClaim, Pod } from '../../diagnosis/k8s.js';
 import { analyze } from '../../diagnosis/analyzers/analyze.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';
@@ -146,17 +146,14 @@ async function scanKind(
     const page =
       kind === DEFAULT_WORKLOAD_KIND
         ? await list()
-        : kind === 'Rollout'
-          ? await listRollouts(scan, list)
+        : workloadKind(kind).optionalApi
+          ? await listServed(scan, kind, list)
           : await secondaryRead(scan.accessProblems, undefined, list);
     if (!page) return;
     token = page.metadata?.continue || undefined;
-    const items =
-      kind === 'Rollout'
-        ? (await Promise.all((page.items ?? []).map((o) => withTemplate(scan, o as ArgoRollout)))).filter(
-            (o): o is WorkloadObject => o !== undefined,
-          )
-        : (page.items ?? []);
+    const items = (await Promise.all((page.items ?? []).map((o) => withTemplate(scan, kind, o)))).filter(
+      (o): o is WorkloadObject => o !== undefined,
+    );
     scan.scanned += items.length;
     const remaining = page.metadata?.remainingItemCount;
     const interesting = items.filter((object) => isInteresting(kind, object));
@@ -174,11 +171,13 @@ async function scanKind(
 }
 
 /**
- * Rollouts, where the cluster serves them: a 404 with discovery saying no (the CRD is
- * not installed) is noted once as not served, not an access problem.
+ * A kind served only where its CRD is installed (Argo Rollouts), where the cluster
+ * serves it: a 404 with discovery saying no is noted once as not served, not an access
+ * problem.
  */
-async function listRollouts(
+async function listServed(
   scan: ScanState,
+  kind: WorkloadKind,
   list: () => Promise<WorkloadPage>,
 ): Promise<WorkloadPage | undefined> {
   try {
@@ -189,21 +188,25 @@ async function listRollouts(
       error.status === 404 &&
       (await rolloutsServed(scan.client)) === false
     ) {
-      scan.notServed.push('Rollout');
+      scan.notServed.push(kind);
       return undefined;
     }
     return secondaryRead(scan.accessProblems, undefined, () => Promise.reject(error));
   }
 }
 
-/** The scan entry of a Rollout whose pod template could not be read: IncompleteEvidence, not judged. */
-export function unjudgedRollout(rollout: ArgoRollout, why: string): ScanReport['entries'][number] {
+/** The scan entry of a workload whose pod template could not be read (a Rollout's workloadRef): IncompleteEvidence, not judged. */
+export function unjudgedWorkload(
+  kind: WorkloadKind,
+  object: WorkloadObject,
+  why: string,
+): ScanReport['entries'][number] {
   return {
-    kind: 'Rollout',
-    namespace: rollout.metadata.namespace ?? '',
-    name: rollout.metadata.name ?? '',
+    kind,
+    namespace: object.metadata.namespace ?? '',
+    name: object.metadata.name ?? '',
     state: 'problems',
-    rollout: workloadKind('Rollout').rolloutStatus(rollout).progress.message,
+    rollout: workloadKind(kind).rolloutStatus(object).progress.message,
     findings: [
       {
         code: 'IncompleteEvidence',
@@ -215,17 +218,23 @@ export function unjudgedRollout(rollout: ArgoRollout, why: string): ScanReport['
 }
 
 /**
- * A Rollout with a workloadRef, its template filled in from the Deployment. One whose
- * template cannot be read is not judged on an empty one: it is listed as
- * IncompleteEvidence saying why, and left out of the diagnosis.
+ * A workload whose kind takes its template from another object (a Rollout's
+ * workloadRef), its template filled in from that object. One whose template cannot be
+ * read is not judged on an empty one: it is listed as IncompleteEvidence saying why, and
+ * left out of the diagnosis.
  */
-async function withTemplate(scan: ScanState, rollout: ArgoRollout): Promise<WorkloadObject | undefined> {
-  if (!rollout.spec.workloadRef) return rollout;
+async function withTemplate(
+  scan: ScanState,
+  kind: WorkloadKind,
+  object: WorkloadObject,
+): Promise<WorkloadObject | undefined> {
+  const module = workloadKind(kind);
+  if (!module.templateRef?.named(object)) return object;
   try {
-    return await resolveWorkloadRef(scan.client, rollout);
+    return await resolveWorkloadRef(scan.client, module, object);
   } catch (error) {
     scan.scanned += 1;
-    scan.entries.push(unjudgedRollout(rollout, error instanceof Error ? error.message : String(error)));
+    scan.entries.push(unjudgedWorkload(kind, object, error instanceof Error ? error.message : String(error)));
     return undefined;
   }
 }

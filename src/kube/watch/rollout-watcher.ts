@@ -8,10 +8,10 @@
  * `kubectl rollout resume` (the controller makes no ReplicaSet for it while paused):
  * that ends the watch at once, as 'paused', instead of at the time limit.
  */
-import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
+import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { RevisionObject, WorkloadObject, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
-import { workloadKind } from '../../diagnosis/workloads/index.js';
+import { workloadKind, type WorkloadKindModule } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { labelSelectorString } from '../label-selector.js';
@@ -87,12 +87,12 @@ export async function watchRollout(
       const paused = kind.paused(deployment);
       const generation = verdict.progress.generation;
       if (
-        ref.kind === 'Deployment' &&
+        kind.pauseHoldsTemplate &&
         paused &&
         verdict.progress.observedGeneration >= generation &&
         templateRunAt !== generation
       ) {
-        if (await templateWaitsForResume(client, deployment as Deployment)) {
+        if (await templateWaitsForResume(client, kind, deployment)) {
           return { outcome: 'paused', summary: pausedWords(ref, 'no ReplicaSet runs its pod template yet') };
         }
         templateRunAt = generation;
@@ -141,18 +141,24 @@ function pausedWords(ref: WorkloadRef, state: string): string {
 
 /**
  * Paused, the Deployment controller only scales (upstream sync()): it makes no
- * ReplicaSet for a template none runs, so such a rollout waits for the resume.
+ * ReplicaSet for a template none runs, so such a rollout waits for the resume (asked
+ * only of a kind whose pause holds its template back: `pauseHoldsTemplate`).
  */
-async function templateWaitsForResume(client: KubeClient, deployment: Deployment): Promise<boolean> {
+async function templateWaitsForResume(
+  client: KubeClient,
+  kind: WorkloadKindModule,
+  object: WorkloadObject,
+): Promise<boolean> {
   const replicaSets = await listObjects<ReplicaSet>(client, {
     resource: 'replicasets',
-    namespace: deployment.metadata.namespace,
-    query: { labelSelector: labelSelectorString(deployment.spec.selector) },
+    namespace: object.metadata.namespace,
+    query: { labelSelector: labelSelectorString(kind.selector(object)) },
   });
   const owned = replicaSets.items.filter((rs) =>
-    (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === deployment.metadata.uid),
+    (rs.metadata.ownerReferences ?? []).some((o) => o.controller && o.uid === object.metadata.uid),
   );
-  return !owned.some((rs) => rs.spec.template && templatesEqual(rs.spec.template, deployment.spec.template));
+  const template = kind.podTemplate(object);
+  return !owned.some((rs) => rs.spec.template && templatesEqual(rs.spec.template, template));
 }
 
 /** A crash loop among the pods of the workload's current revision (the kind module says which those are). */

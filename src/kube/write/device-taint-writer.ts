@@ -158,7 +158,7 @@ async function check(client: KubeClient, plan: TaintDevicePlan, live: Deployment
           },
         };
   }
-  const foreign = await foreignPod(client, plan.target.namespace, plan.pods ?? [], live);
+  const foreign = await foreignPod(client, plan.target.namespace, plan.pods ?? [], live, plan.target.kind);
   if (foreign) return { kind: 'done', result: { status: 'refused', reason: foreign, tampered: true } };
   const holders = await holdersOf(client, plan.target.namespace, pods, t);
   if (holders.length === 0) {

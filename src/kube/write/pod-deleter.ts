@@ -2,6 +2,8 @@
  * delete-pods plans: each pod deleted with a uid precondition, so a pod re-created
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
+import { workloadKind } from '../../diagnosis/workloads/index.js';
+import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import type { ObjectMeta } from '../../diagnosis/k8s.js';
 import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import type { DeletePodsPlan, TaintDevicePlan } from '../../remediation/plan.js';
@@ -42,9 +44,10 @@ const controllerOf = (meta: ObjectMeta): { kind: string; name: string; uid?: str
 
 /**
  * Why a pod of the plan may not be deleted, or null when every pod that still exists
- * is controlled by a ReplicaSet that the target Deployment controls, or by the target
- * StatefulSet itself (a DaemonSet's pods are never deleted: its replacement is made for
- * the same node, and no plan offers it). The pod list is
+ * is one the target controls, as its kind module says (`podOwner`): through a
+ * ReplicaSet the target controls (a Deployment, an Argo Rollout), or itself (a
+ * StatefulSet). A pod pinned to its node (a DaemonSet's) is never deleted: its
+ * replacement is made for the same node, and no plan offers it. The pod list is
  * data read back from storage, so the owner chain is read live rather than trusted.
  */
 export async function foreignPod(
@@ -52,8 +55,12 @@ export async function foreignPod(
   namespace: string,
   pods: readonly { name: string; uid: string }[],
   live: Deployment,
+  kind: WorkloadKind,
 ): Promise<string | null> {
   const deploymentUid = live.metadata.uid;
+  const module = workloadKind(kind);
+  const ours = (owner: { kind: string; uid?: string } | undefined): boolean =>
+    owner?.kind === kind && deploymentUid !== undefined && owner.uid === deploymentUid;
   const replicaSets = new Map<string, Promise<boolean>>();
   const ownedSet = (name: string): Promise<boolean> => {
     let owned = replicaSets.get(name);
@@ -61,7 +68,7 @@ export async function foreignPod(
       owned = getObject<{ metadata: ObjectMeta }>(client, { resource: 'replicasets', namespace, name }).then(
         (rs) => {
           const owner = controllerOf(rs.metadata);
-          return owner?.kind === 'Deployment' && deploymentUid !== undefined && owner.uid === deploymentUid;
+          return ours(owner);
         },
         (error: unknown) => {
           if (error instanceof KubeApiError && error.status === 404) return false;
@@ -84,10 +91,11 @@ export async function foreignPod(
     }
     if (meta.uid !== pod.uid) continue; // a new pod under that name: the uid precondition skips it
     const owner = controllerOf(meta);
-    // A StatefulSet controls its pods itself; a Deployment through its ReplicaSets.
-    const direct =
-      owner?.kind === 'StatefulSet' && deploymentUid !== undefined && owner.uid === deploymentUid;
-    if (!direct && (owner?.kind !== 'ReplicaSet' || !(await ownedSet(owner.name)))) {
+    const controlled =
+      module.podOwner === 'itself'
+        ? !module.pinnedToNodes && ours(owner)
+        : owner?.kind === 'ReplicaSet' && (await ownedSet(owner.name));
+    if (!controlled) {
       return `pod ${pod.name} is not controlled by ${live.metadata.name ?? '?'} (its ReplicaSet, or the StatefulSet itself)`;
     }
   }
@@ -111,7 +119,7 @@ export async function deletePods(
   const namespace = plan.target.namespace;
   const pods = plan.pods ?? [];
   try {
-    const foreign = await foreignPod(client, namespace, pods, live);
+    const foreign = await foreignPod(client, namespace, pods, live, plan.target.kind);
     if (foreign) return { status: 'refused', reason: foreign, tampered: true };
     const dry = await Promise.all(pods.map((p) => deleteOne(client, namespace, p, true)));
     if (dry.every((o) => o !== 'deleted')) {

@@ -10,6 +10,8 @@
  * goes through the same checks, up to the count the ReplicaSet had, and is refused
  * once the new ReplicaSet is fully available.
  */
+import { workloadKind } from '../../diagnosis/workloads/index.js';
+import type { WorkloadKind, WorkloadRef } from '../../diagnosis/workload-ref.js';
 import type { Deployment, ReplicaSet } from '../../diagnosis/k8s.js';
 import { OUR_FIELD_MANAGER } from '../../diagnosis/ownership.js';
 import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
@@ -51,16 +53,14 @@ export function readReplicaSet(
 /** Its Ready pods (none when it is gone). */
 export const readyOf = (rs: ReplicaSet | undefined): number => rs?.status?.readyReplicas ?? 0;
 
-const controlledBy = (rs: ReplicaSet, uid: string | undefined): boolean =>
+const controlledBy = (rs: ReplicaSet, kind: WorkloadKind, uid: string | undefined): boolean =>
   uid !== undefined &&
-  (rs.metadata.ownerReferences ?? []).some(
-    (r) => r.controller === true && r.kind === 'Deployment' && r.uid === uid,
-  );
+  (rs.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === kind && r.uid === uid);
 
 /** The live checks, in the order a person would ask them. */
 export async function check(
   client: KubeClient,
-  namespace: string,
+  workload: Pick<WorkloadRef, 'kind' | 'namespace'>,
   target: OldReplicaSetTarget,
   live: Deployment,
   /** The replicas this write assumes (a later step of a stepped scale assumes fewer). */
@@ -68,8 +68,8 @@ export async function check(
 ): Promise<Checked> {
   // Both ReplicaSets are named in the plan: read side by side (one round trip, not two).
   const [rs, current] = await Promise.all([
-    readReplicaSet(client, namespace, target.name),
-    readReplicaSet(client, namespace, target.newReplicaSet.name),
+    readReplicaSet(client, workload.namespace, target.name),
+    readReplicaSet(client, workload.namespace, target.newReplicaSet.name),
   ]);
   if (!rs) return refused(`object deleted: ReplicaSet ${target.name} no longer exists`);
   if (rs.metadata.uid !== target.uid) {
@@ -77,8 +77,10 @@ export async function check(
       `object replaced: ReplicaSet ${target.name} was re-created since diagnosis (uid ${target.uid} is now ${rs.metadata.uid ?? ''})`,
     );
   }
-  if (!controlledBy(rs, live.metadata.uid)) {
-    return refused(`ReplicaSet ${target.name} is not controlled by Deployment ${live.metadata.name ?? ''}`);
+  if (!controlledBy(rs, workload.kind, live.metadata.uid)) {
+    return refused(
+      `ReplicaSet ${target.name} is not controlled by ${workloadKind(workload.kind).words.kind} ${live.metadata.name ?? ''}`,
+    );
   }
   const hash = rs.metadata.labels?.[HASH_LABEL];
   if (hash !== target.podTemplateHash) {
@@ -207,7 +209,7 @@ export async function dryRunScale(
   live: Deployment,
 ): Promise<DryRunResult> {
   const target = plan.replicaSet;
-  const checked = await check(client, plan.target.namespace, target, live);
+  const checked = await check(client, plan.target, target, live);
   if (!checked.ok) return { ok: false, reason: checked.result.reason };
   const late = scaleBackRefusal(plan, checked, live);
   if (late) return { ok: false, reason: late.reason };
@@ -236,7 +238,7 @@ export async function applyScale(
   progress: (step: string) => void,
 ): Promise<ApplyResult> {
   const target = plan.replicaSet;
-  const checked = await check(client, plan.target.namespace, target, live);
+  const checked = await check(client, plan.target, target, live);
   if (!checked.ok) return checked.result;
   const late = scaleBackRefusal(plan, checked, live);
   if (late) return late;

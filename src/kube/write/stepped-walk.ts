@@ -266,7 +266,7 @@ async function walk(w: Walk, s: WalkState): Promise<ApplyResult> {
     // may have scaled it down already: carry on from there (numbering stays).
     if (rs && rs.metadata.uid === w.target.uid && now < s.expected) s.expected = now;
     if (s.expected === 0) break;
-    const checked = await check(w.client, w.namespace, w.target, s.live, s.expected);
+    const checked = await check(w.client, w.plan.target, w.target, s.live, s.expected);
     if (!checked.ok) {
       if (untouched(w, s)) return checked.result;
       return stop(w, s, 'replicaset-changed', checked.result.reason);

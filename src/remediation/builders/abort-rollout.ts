@@ -9,10 +9,11 @@
  * cannot finish: a surge deadlock (for blue-green and a traffic-routed canary the only
  * way the room comes back) or a passed progress deadline. Pure.
  */
+import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { ArgoRollout } from '../../diagnosis/k8s.js';
-import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
 
@@ -24,8 +25,8 @@ export function buildAbortRolloutPlans(
   notOffered?: NotOffered,
 ): RemediationPlan[] {
   const { snapshot } = ctx;
-  if (snapshot.target.kind !== 'Rollout') return [];
-  const rollout = workloadObject(snapshot) as ArgoRollout;
+  if (!isRolloutObjects(snapshot)) return [];
+  const { rollout } = snapshot;
   const status = rollout.status ?? {};
   if (status.abort) {
     notOffered?.('abort-rollout', 'the Rollout is already aborted');

@@ -19,9 +19,9 @@ export function buildDeletePodsPlans(
 ): RemediationPlan[] {
   if (!picture) return [];
   const { snapshot } = ctx;
-  // A DaemonSet's replacement is made for the same node (it is pinned there): deleting a
-  // crash-looping pod only restarts the same crash. The node exclusion is the way out.
-  if (snapshot.target.kind === 'DaemonSet') return [];
+  // A replacement made for the same node (a DaemonSet's pod is pinned there) only restarts
+  // the same crash: the node exclusion is the way out.
+  if (workloadKind(snapshot).pinnedToNodes) return [];
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
     .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))

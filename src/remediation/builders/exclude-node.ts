@@ -28,7 +28,7 @@
  */
 import { crashPictures, type TemplateCrashPicture } from '../../diagnosis/crash/crash-distribution.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { Affinity, ArgoRollout, Node, PodSpec } from '../../diagnosis/k8s.js';
+import type { Affinity, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
@@ -57,14 +57,12 @@ export function buildExcludeNodePlans(
   if (!picture) return [];
   const { snapshot } = ctx;
   // A Rollout with a workloadRef takes its template from another object: this patch would not reach it.
-  const ref =
-    snapshot.target.kind === 'Rollout'
-      ? (workloadObject(snapshot) as ArgoRollout).spec.workloadRef
-      : undefined;
+  const kind = workloadKind(snapshot);
+  const ref = kind.templateRef?.named(workloadObject(snapshot));
   if (ref) {
     notOffered?.(
       'exclude-node',
-      `the Rollout takes its pod template from ${ref.kind ?? 'another object'} ${ref.name ?? ''} (workloadRef): exclude the node there`,
+      `the ${snapshot.target.kind} takes its pod template from ${ref.kind ?? 'another object'} ${ref.name ?? ''} (workloadRef): exclude the node there`,
     );
     return [];
   }
@@ -73,7 +71,7 @@ export function buildExcludeNodePlans(
   const exclusion = exclusionOf(picture, badNodes);
   if (!exclusion) return [];
   const deployment = workloadObject(snapshot);
-  const daemon = snapshot.target.kind === 'DaemonSet';
+  const daemon = kind.pinnedToNodes;
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
   const patchedSpec: PodSpec = { ...podTemplateOf(snapshot).spec, affinity: after };
@@ -87,7 +85,7 @@ export function buildExcludeNodePlans(
   if (eligibleAfter.length === 0 || !healthyStays) return [];
 
   // Capacity: the remaining nodes must hold at least as many pods as serve now.
-  const replicas = workloadKind(snapshot).desiredReplicas(deployment);
+  const replicas = kind.desiredReplicas(deployment);
   const room = roomAfterExclusion(ctx, patchedSpec, eligibleAfter, replicas);
   const serving = Math.min(picture.healthyPods.length, replicas);
   // Refused only on full knowledge: every node the template may use listed, and the pods
@@ -267,11 +265,7 @@ function daemonSetImpact(
  * disk) holds the pod on that node or zone, so the exclusion leaves it Pending there.
  */
 function statefulSetWarnings(snapshot: WorkloadSnapshot, picture: TemplateCrashPicture): string[] {
-  if (snapshot.target.kind !== 'StatefulSet') return [];
-  const object = workloadObject(snapshot) as {
-    spec: { volumeClaimTemplates?: { metadata: { name?: string } }[] };
-  };
-  const templates = (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? '');
+  const templates = workloadKind(snapshot).claimTemplates(workloadObject(snapshot));
   if (templates.length === 0) return [];
   const pods = picture.crashingPods
     .filter((p) => picture.badNodes.includes(p.spec.nodeName ?? ''))
@@ -367,10 +361,8 @@ function surges(snapshot: WorkloadSnapshot): boolean {
  * steps (or the blue-green preview and promotion) like any release.
  */
 function rolloutWarnings(snapshot: WorkloadSnapshot): string[] {
-  if (snapshot.target.kind !== 'Rollout') return [];
-  return [
-    'On a Rollout this is a new update: it goes through the canary steps (or the blue-green preview and promotion) as a release does, pausing where they pause; the crashing pods leave the node only as the update replaces them.',
-  ];
+  const note = workloadKind(snapshot).words.templateChange;
+  return note ? [note] : [];
 }
 
 const GAP_REASON: Record<CoverageGap['reason'], string> = {

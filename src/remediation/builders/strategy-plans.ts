@@ -38,9 +38,9 @@ export function buildSetRollingUpdatePlans(
   const s = situation(ctx, finding);
   if (!s) return [];
   const { snapshot } = ctx;
-  if (snapshot.target.kind === 'DaemonSet') return daemonSetRollingUpdatePlan(ctx, finding, s);
-  if (snapshot.target.kind === 'Rollout') return rolloutCanaryPlan(ctx, finding, s, notOffered);
   const kind = workloadKind(snapshot);
+  if (kind.surgeFix === 'per-node') return daemonSetRollingUpdatePlan(ctx, finding, s);
+  if (kind.surgeFix === 'canary') return rolloutCanaryPlan(ctx, finding, s, notOffered);
   const deployment = workloadObject(snapshot);
   const replicas = kind.desiredReplicas(deployment);
   const paused = kind.paused(deployment);
@@ -99,8 +99,8 @@ export function buildSetRecreatePlans(ctx: AnalysisContext, finding: FindingDraf
   if (!s) return [];
   const { snapshot } = ctx;
   // Recreate is a Deployment's only: a DaemonSet has RollingUpdate and OnDelete.
-  if (snapshot.target.kind !== 'Deployment') return [];
   const kind = workloadKind(snapshot);
+  if (!kind.recreate) return [];
   const deployment = workloadObject(snapshot);
   const replicas = kind.desiredReplicas(deployment);
   const paused = kind.paused(deployment);

@@ -4,6 +4,7 @@
  * Answers a surge deadlock now (RolloutSurgeDeadlock) and one predicted for the next
  * rollout (RolloutAtRisk: strategy only, nothing restarts). Pure.
  */
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { buildSetRollingUpdatePlans } from '../builders/strategy-plans.js';
 import { restarts, strategyOf, workloadPaths, workloadPatchKind } from './workload-patch.js';
 
@@ -18,7 +19,7 @@ export const setRollingUpdate = workloadPatchKind({
   paths: (workload) => [...workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) => {
     const s = strategyOf(plan);
-    if (plan.target.kind === 'Rollout') {
+    if (workloadKind(plan.target.kind).surgeFix === 'canary') {
       return `Set the canary's maxSurge ${String(s.maxSurge)}, maxUnavailable ${String(s.maxUnavailable)} on ${target} (the stable pods may go first; nothing restarts).`;
     }
     // The restart time is the moment of the apply (the patch carries a marker for it).

@@ -5,6 +5,7 @@
  * Each of those kinds is `workloadPatchKind({...})` with its own builders, paths and
  * confirm words. Pure.
  */
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import {
@@ -33,33 +34,13 @@ export interface WorkloadPaths {
 const REQUIRED_NODE_AFFINITY =
   '/spec/template/spec/affinity/nodeAffinity/requiredDuringSchedulingIgnoredDuringExecution';
 
-const WORKLOAD_PATHS: Record<WorkloadKind, WorkloadPaths> = {
-  Deployment: {
-    strategy: ['/spec/strategy'],
-    restartedAt: RESTARTED_AT_POINTER,
-    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
-  },
-  DaemonSet: {
-    strategy: ['/spec/updateStrategy'],
-    restartedAt: RESTARTED_AT_POINTER,
-    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
-  },
-  StatefulSet: {
-    strategy: ['/spec/updateStrategy'],
-    restartedAt: RESTARTED_AT_POINTER,
-    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
-  },
-  // A Rollout's strategy fix writes only the basic canary's fenceposts (builders/strategy-rollout.ts):
-  // its steps, services and traffic routing are not a fix's to change.
-  Rollout: {
-    strategy: ['/spec/strategy/canary/maxSurge', '/spec/strategy/canary/maxUnavailable'],
-    restartedAt: RESTARTED_AT_POINTER,
-    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
-  },
-};
-
+/** Where a fix may write on a workload of this kind: its strategy as its kind module places it (an Argo Rollout: the canary's bounds only, builders/strategy-rollout.ts). */
 export function workloadPaths(workload: WorkloadKind): WorkloadPaths {
-  return WORKLOAD_PATHS[workload];
+  return {
+    strategy: workloadKind(workload).strategyAt.patchPaths,
+    restartedAt: RESTARTED_AT_POINTER,
+    requiredNodeAffinity: REQUIRED_NODE_AFFINITY,
+  };
 }
 
 /**

@@ -5,7 +5,6 @@
  * pods on the nodes.
  */
 import type {
-  ArgoRollout,
   Deployment,
   DeviceClass,
   ResourceClaim,
@@ -41,11 +40,7 @@ import { ownerGap, ownerRead, ownerTarget } from '../../owner-target.js';
 import type { OwnerSettingsRead } from '../types.js';
 import type { Unparsed } from './dump-relevance.js';
 import { DumpError } from './dump.js';
-import {
-  nameOf,
-  referencedDeployment,
-  withReferencedTemplate,
-} from '../../workloads/rollout/workload-ref.js';
+import type { WorkloadKindModule } from '../../workload-kind.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */
@@ -91,10 +86,7 @@ export function assembleSnapshot(
   const named = found.metadata.namespace
     ? found
     : { ...found, metadata: { ...found.metadata, namespace: ref.namespace } };
-  const object =
-    ref.kind === 'Rollout'
-      ? rolloutAsResolved(named as ArgoRollout, ofKind<Deployment>('Deployment'))
-      : named;
+  const object = asResolved(kind, named, ofKind<Deployment>('Deployment'));
   const template = kind.podTemplate(object).spec;
   const pods = ofKind<Pod>('Pod');
   const revisions = ofKind<RevisionObject>(kind.revisionObjects.kind);
@@ -522,22 +514,28 @@ export function newestTimestamp(objects: KubeObject[]): string {
 }
 
 /**
- * A Rollout whose template lives in a Deployment (workloadRef), with that Deployment's
- * template, as the controller reads it; the dump must hold the Deployment.
+ * A workload whose kind takes its template from a Deployment (a Rollout's workloadRef),
+ * with that Deployment's template, as the controller reads it; the dump must hold the
+ * Deployment. Any other workload comes back as it is.
  * @throws DumpError when it does not, or names what this tool cannot follow.
  */
-function rolloutAsResolved(rollout: ArgoRollout, deployments: readonly Deployment[]): ArgoRollout {
-  const ref = referencedDeployment(rollout);
-  if (!ref) return rollout;
+function asResolved<O extends WorkloadObject>(
+  kind: WorkloadKindModule<O>,
+  object: O,
+  deployments: readonly Deployment[],
+): O {
+  const templateRef = kind.templateRef;
+  const ref = templateRef?.of(object);
+  if (!templateRef || !ref) return object;
   if ('unfollowable' in ref) throw new DumpError(ref.unfollowable);
-  const namespace = rollout.metadata.namespace;
+  const namespace = object.metadata.namespace;
   const deployment = deployments.find(
     (d) => d.metadata.name === ref.name && (d.metadata.namespace ?? namespace) === namespace,
   );
   if (!deployment) {
     throw new DumpError(
-      `Rollout ${nameOf(rollout)} takes its pod template from deployment ${ref.name} (workloadRef), which the dump does not hold: add \`kubectl get deployment ${ref.name} -n ${namespace ?? ''} -o yaml\``,
+      `${kind.kind} ${namespace ?? ''}/${object.metadata.name ?? ''} takes its pod template from deployment ${ref.name} (workloadRef), which the dump does not hold: add \`kubectl get deployment ${ref.name} -n ${namespace ?? ''} -o yaml\``,
     );
   }
-  return withReferencedTemplate(rollout, deployment);
+  return templateRef.resolved(object, deployment);
 }

@@ -8,24 +8,15 @@
  * waits forever: the per-node surge deadlock.
  */
 import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
-import {
-  isDaemonSetObjects,
-  type DaemonSetObjects,
-  type WorkloadObject,
-  type WorkloadObjects,
-} from '../../snapshot/types.js';
+import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
+import { WORKLOAD_NAMES } from '../../workload-ref.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './daemonset-status.js';
 import { desiredPods, resolveStrategy } from './daemonset-strategy.js';
-
-/** The DaemonSet of an object the registry handed to this module (it hands a module only its own kind). */
-function daemonSet(object: WorkloadObject): DaemonSet {
-  return object as DaemonSet;
-}
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DaemonSetObjects {
   if (!isDaemonSetObjects(snapshot)) throw new Error('not a DaemonSet snapshot');
@@ -42,44 +33,42 @@ function surges(strategy: ResolvedStrategy): boolean {
   return strategy.type === 'RollingUpdate' && (strategy.maxSurge?.value ?? 0) >= 1;
 }
 
-export const daemonSetKind: WorkloadKindModule = {
+export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = {
   kind: 'DaemonSet',
+  words: { kind: WORKLOAD_NAMES.DaemonSet.title, pods: 'pods' },
+  optionalApi: false,
+  podOwner: 'itself',
+  strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
+  surgeFix: 'per-node',
+  recreate: false,
+  pinnedToNodes: true,
+  pauseHoldsTemplate: false,
+  claimTemplates: () => [],
   revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
   revisionLabel: HASH_LABEL,
-  selector: (object) => daemonSet(object).spec.selector,
-  podTemplate: (object) => daemonSet(object).spec.template,
+  selector: (object) => object.spec.selector,
+  podTemplate: (object) => object.spec.template,
   own: (object, read, here) =>
-    ownRevisions(
-      'DaemonSet',
-      daemonSet(object),
-      { revisions: read.revisions as ControllerRevision[], pods: read.pods },
-      here,
-    ),
+    ownRevisions('DaemonSet', object, { revisions: read.revisions, pods: read.pods }, here),
   objects: (object, revisions) => ({
-    daemonSet: daemonSet(object),
-    controllerRevisions: revisions as ControllerRevision[],
+    daemonSet: object,
+    controllerRevisions: revisions,
   }),
   object: (snapshot) => objectsOf(snapshot).daemonSet,
   nameFromPod: (pod) => directOwnerOfPod('DaemonSet', pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions(
-      'DaemonSet',
-      daemonSet(object),
-      pods,
-      revisions as ControllerRevision[],
-      DAEMONSET_NAMING,
-    ),
+    missingRevisions('DaemonSet', object, pods, revisions, DAEMONSET_NAMING),
   countedPods: (object) => {
-    const status = daemonSet(object).status;
+    const status = object.status;
     return (status?.currentNumberScheduled ?? 0) + (status?.numberMisscheduled ?? 0);
   },
 
-  desiredReplicas: (object) => desiredPods(daemonSet(object)),
+  desiredReplicas: (object) => desiredPods(object),
   paused: () => false,
-  strategy: (object) => resolveStrategy(daemonSet(object)),
+  strategy: (object) => resolveStrategy(object),
   replacement: (strategy) => (surges(strategy) ? 'surge-first' : 'old-first'),
   revisions: (snapshot) => revisionsOf(snapshot),
-  rolloutStatus: (object, sinceGeneration) => rolloutProgress(daemonSet(object), sinceGeneration),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(object, sinceGeneration),
   underWay: (snapshot) => {
     const { daemonSet: ds, controllerRevisions } = objectsOf(snapshot);
     // Only the current revision's hash is needed: no pods are sorted into revisions here.
@@ -91,14 +80,14 @@ export const daemonSetKind: WorkloadKindModule = {
       Date.parse(snapshot.capturedAt),
     );
   },
-  statusSummary: (object) => statusSummary(daemonSet(object)),
+  statusSummary: (object) => statusSummary(object),
   createFailures: (snapshot) =>
     createFailures(objectsOf(snapshot).daemonSet, snapshot.events, revisionsOf(snapshot)),
   // With surge a node's old pod goes only once its new one is available.
   keepsOldPods: (snapshot) => surges(resolveStrategy(objectsOf(snapshot).daemonSet)),
   // No progress deadline: the DaemonSet controller never gives up on a rollout.
   stalled: () => undefined,
-  misleadingSignals: (object, strategy) => nativeSignalsNote(daemonSet(object), strategy),
+  misleadingSignals: (object, strategy) => nativeSignalsNote(object, strategy),
   pausedNote: () => '',
   surgeWayOut: () =>
     'maxSurge 0 / maxUnavailable 1 on spec.updateStrategy (a DaemonSet has no Recreate); the DaemonSet controller then deletes the stuck surge pod itself (without surge a second pod on a node is excess) and replaces one node at a time, so no restart is needed.',

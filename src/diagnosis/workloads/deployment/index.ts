@@ -4,13 +4,9 @@
  * of an old revision go as the Deployment controller scales its ReplicaSet down.
  */
 import type { Deployment, ReplicaSet } from '../../k8s.js';
-import {
-  isDeploymentObjects,
-  type DeploymentObjects,
-  type WorkloadObject,
-  type WorkloadObjects,
-} from '../../snapshot/types.js';
+import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
+import { WORKLOAD_NAMES } from '../../workload-ref.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
@@ -27,38 +23,40 @@ import { rolloutProgress, stalledRollout, statusSummary } from './deployment-sta
 import { desiredReplicas, resolveStrategy } from './deployment-strategy.js';
 import { createFailures, keepsOldPods } from './create-failures.js';
 
-/** The Deployment of an object the registry handed to this module (it hands a module only its own kind). */
-function deployment(object: WorkloadObject): Deployment {
-  return object as Deployment;
-}
-
 /** The Deployment fields of a snapshot the registry handed to this module. */
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DeploymentObjects {
   if (!isDeploymentObjects(snapshot)) throw new Error('not a Deployment snapshot');
   return snapshot;
 }
 
-export const deploymentKind: WorkloadKindModule = {
+export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   kind: 'Deployment',
+  words: { kind: WORKLOAD_NAMES.Deployment.title, pods: 'replicas' },
+  optionalApi: false,
+  podOwner: 'replicasets',
+  strategyAt: { field: 'strategy', patchPaths: ['/spec/strategy'] },
+  surgeFix: 'replicas',
+  recreate: true,
+  pinnedToNodes: false,
+  pauseHoldsTemplate: true,
+  claimTemplates: () => [],
   revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
   revisionLabel: HASH_LABEL,
-  selector: (object) => deployment(object).spec.selector,
-  podTemplate: (object) => deployment(object).spec.template,
-  own: (object, read, here) =>
-    ownReplicaSets(deployment(object), { revisions: read.revisions as ReplicaSet[], pods: read.pods }, here),
+  selector: (object) => object.spec.selector,
+  podTemplate: (object) => object.spec.template,
+  own: (object, read, here) => ownReplicaSets(object, { revisions: read.revisions, pods: read.pods }, here),
   objects: (object, revisions) => ({
-    deployment: deployment(object),
-    replicaSets: revisions as ReplicaSet[],
+    deployment: object,
+    replicaSets: revisions,
   }),
   object: (snapshot) => objectsOf(snapshot).deployment,
   nameFromPod: deploymentOfPod,
-  missingRevisions: (object, pods, revisions) =>
-    missingReplicaSets(deployment(object), pods, revisions as ReplicaSet[]),
-  countedPods: (object) => deployment(object).status?.replicas ?? 0,
+  missingRevisions: (object, pods, revisions) => missingReplicaSets(object, pods, revisions),
+  countedPods: (object) => object.status?.replicas ?? 0,
 
-  desiredReplicas: (object) => desiredReplicas(deployment(object)),
-  paused: (object) => deployment(object).spec.paused === true,
-  strategy: (object) => resolveStrategy(deployment(object)),
+  desiredReplicas: (object) => desiredReplicas(object),
+  paused: (object) => object.spec.paused === true,
+  strategy: (object) => resolveStrategy(object),
   replacement: (strategy) => (surgesWithoutUnavailability(strategy) ? 'surge-first' : 'old-first'),
   revisions(snapshot) {
     const { current, old } = classifyReplicaSets(objectsOf(snapshot));
@@ -76,15 +74,14 @@ export const deploymentKind: WorkloadKindModule = {
     };
     return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
   },
-  rolloutStatus: (object, sinceGeneration) => rolloutProgress(deployment(object), sinceGeneration),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(object, sinceGeneration),
   underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),
-  statusSummary: (object) => statusSummary(deployment(object)),
+  statusSummary: (object) => statusSummary(object),
   createFailures: (snapshot) => createFailures(objectsOf(snapshot)),
   keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
-  misleadingSignals: (object, strategy, replicas) =>
-    nativeSignalsNote(deployment(object), strategy, replicas),
-  pausedNote: (object) => pausedNote(deployment(object)),
+  misleadingSignals: (object, strategy, replicas) => nativeSignalsNote(object, strategy, replicas),
+  pausedNote: (object) => pausedNote(object),
   surgeWayOut: () =>
     'RollingUpdate with maxSurge 0 (or Recreate), then restart the rollout so the stuck Pending pod is replaced.',
 };

@@ -7,12 +7,9 @@
  * deadlock of DESIGN.md §1 A.
  */
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
-import {
-  isRolloutObjects,
-  type RolloutObjects,
-  type WorkloadObject,
-  type WorkloadObjects,
-} from '../../snapshot/types.js';
+import { isRolloutObjects, type RolloutObjects, type WorkloadObjects } from '../../snapshot/types.js';
+import { WORKLOAD_NAMES } from '../../workload-ref.js';
+import { referencedDeployment, withReferencedTemplate } from './workload-ref.js';
 import type { WorkloadKindModule } from '../../workload-kind.js';
 import { replicaSetCreateFailures } from '../deployment/create-failures.js';
 import { deploymentOfPod, missingReplicaSets, ownReplicaSets } from '../deployment/replica-sets.js';
@@ -27,11 +24,6 @@ import {
 } from './rollout-phase.js';
 import { basicCanaryCounts } from './basic-canary.js';
 import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
-
-/** The Rollout of an object the registry handed to this module (it hands a module only its own kind). */
-function rollout(object: WorkloadObject): ArgoRollout {
-  return object as ArgoRollout;
-}
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & RolloutObjects {
   if (!isRolloutObjects(snapshot)) throw new Error('not a Rollout snapshot');
@@ -56,38 +48,52 @@ function keepsOldPods(objects: RolloutObjects): boolean {
   return basicCanaryCounts(objects.rollout, current, stable, others).stable >= (stable.spec.replicas ?? 1);
 }
 
-export const rolloutKind: WorkloadKindModule = {
+export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   kind: 'Rollout',
+  words: {
+    kind: WORKLOAD_NAMES.Rollout.title,
+    pods: 'replicas',
+    templateChange:
+      'On a Rollout this is a new update: it goes through the canary steps (or the blue-green preview and promotion) as a release does, pausing where they pause; the crashing pods leave the node only as the update replaces them.',
+  },
+  optionalApi: true,
+  templateRef: {
+    of: referencedDeployment,
+    resolved: withReferencedTemplate,
+    named: (object) => object.spec.workloadRef,
+  },
+  podOwner: 'replicasets',
+  strategyAt: {
+    field: 'strategy',
+    patchPaths: ['/spec/strategy/canary/maxSurge', '/spec/strategy/canary/maxUnavailable'],
+  },
+  surgeFix: 'canary',
+  recreate: false,
+  pinnedToNodes: false,
+  pauseHoldsTemplate: false,
+  claimTemplates: () => [],
   revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
   revisionLabel: HASH_LABEL,
-  selector: (object) => rollout(object).spec.selector ?? {},
-  podTemplate: (object) => rollout(object).spec.template ?? { spec: { containers: [] } },
+  selector: (object) => object.spec.selector ?? {},
+  podTemplate: (object) => object.spec.template ?? { spec: { containers: [] } },
   own: (object, read, here) =>
-    ownReplicaSets(
-      rollout(object),
-      { revisions: read.revisions as ReplicaSet[], pods: read.pods },
-      here,
-      'Rollout',
-      REVISION,
-    ),
-  objects: (object, revisions) => ({ rollout: rollout(object), replicaSets: revisions as ReplicaSet[] }),
+    ownReplicaSets(object, { revisions: read.revisions, pods: read.pods }, here, 'Rollout', REVISION),
+  objects: (object, revisions) => ({ rollout: object, replicaSets: revisions }),
   object: (snapshot) => objectsOf(snapshot).rollout,
   nameFromPod: (pod) => deploymentOfPod(pod, HASH_LABEL),
-  missingRevisions: (object, pods, revisions) =>
-    missingReplicaSets(rollout(object), pods, revisions as ReplicaSet[], HASH_LABEL),
-  countedPods: (object) => rollout(object).status?.replicas ?? 0,
+  missingRevisions: (object, pods, revisions) => missingReplicaSets(object, pods, revisions, HASH_LABEL),
+  countedPods: (object) => object.status?.replicas ?? 0,
 
-  desiredReplicas: (object) => desiredReplicas(rollout(object)),
+  desiredReplicas: (object) => desiredReplicas(object),
   // spec.paused, or a pause the controller holds (a canary pause step, blue-green before promotion).
-  paused: (object) =>
-    rollout(object).spec.paused === true || (rollout(object).status?.pauseConditions ?? []).length > 0,
-  strategy: (object) => resolveStrategy(rollout(object)),
+  paused: (object) => object.spec.paused === true || (object.status?.pauseConditions ?? []).length > 0,
+  strategy: (object) => resolveStrategy(object),
   replacement: (strategy, snapshot) =>
     strategy.argo !== 'canary' || keepsOldPods(objectsOf(snapshot)) ? 'surge-first' : 'old-first',
   revisions: (snapshot) => rolloutRevisions(objectsOf(snapshot)),
-  rolloutStatus: (object, sinceGeneration) => rolloutProgress(rollout(object), sinceGeneration),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(object, sinceGeneration),
   underWay: (snapshot) => rolloutUnderWay(objectsOf(snapshot)),
-  statusSummary: (object) => statusSummary(rollout(object)),
+  statusSummary: (object) => statusSummary(object),
   createFailures: (snapshot) => {
     const objects = objectsOf(snapshot);
     const { current, stable, old } = classifyRollout(objects);
@@ -102,9 +108,9 @@ export const rolloutKind: WorkloadKindModule = {
   keepsOldPods: (snapshot) => keepsOldPods(objectsOf(snapshot)),
   stalled: (snapshot) => stalledRollout(objectsOf(snapshot)),
   misleadingSignals: (object) =>
-    `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(rollout(object))}" until progressDeadlineSeconds (${rollout(object).spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`,
+    `Meanwhile \`kubectl argo rollouts status\` prints "${phaseLine(object)}" until progressDeadlineSeconds (${object.spec.progressDeadlineSeconds ?? 600} s) pass, then Degraded.`,
   pausedNote: (object) =>
-    rollout(object).spec.paused === true
+    object.spec.paused === true
       ? ' The Rollout is paused (spec.paused): nothing rolls out until `kubectl argo rollouts resume`.'
       : '',
   surgeWayOut: (strategy) =>

@@ -9,12 +9,8 @@
 import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
-import {
-  isStatefulSetObjects,
-  type StatefulSetObjects,
-  type WorkloadObject,
-  type WorkloadObjects,
-} from '../../snapshot/types.js';
+import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
+import { WORKLOAD_NAMES } from '../../workload-ref.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
@@ -22,11 +18,6 @@ import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisio
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './statefulset-status.js';
 import { desiredReplicas, partitionOf, resolveStrategy } from './statefulset-strategy.js';
-
-/** The StatefulSet of an object the registry handed to this module (it hands a module only its own kind). */
-function statefulSet(object: WorkloadObject): StatefulSet {
-  return object as StatefulSet;
-}
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjects {
   if (!isStatefulSetObjects(snapshot)) throw new Error('not a StatefulSet snapshot');
@@ -38,48 +29,45 @@ function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revi
   return revisionsFrom(classifyRevisions(sts, controllerRevisions), snapshot.pods, STATEFULSET_NAMING);
 }
 
-export const statefulSetKind: WorkloadKindModule = {
+export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision> = {
   kind: 'StatefulSet',
+  words: { kind: WORKLOAD_NAMES.StatefulSet.title, pods: 'replicas' },
+  optionalApi: false,
+  podOwner: 'itself',
+  strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
+  recreate: false,
+  pinnedToNodes: false,
+  pauseHoldsTemplate: false,
+  claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
   revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
   revisionLabel: REVISION_LABEL,
-  selector: (object) => statefulSet(object).spec.selector,
-  podTemplate: (object) => statefulSet(object).spec.template,
+  selector: (object) => object.spec.selector,
+  podTemplate: (object) => object.spec.template,
   own: (object, read, here) =>
-    ownRevisions(
-      'StatefulSet',
-      statefulSet(object),
-      { revisions: read.revisions as ControllerRevision[], pods: read.pods },
-      here,
-    ),
+    ownRevisions('StatefulSet', object, { revisions: read.revisions, pods: read.pods }, here),
   objects: (object, revisions) => ({
-    statefulSet: statefulSet(object),
-    controllerRevisions: revisions as ControllerRevision[],
+    statefulSet: object,
+    controllerRevisions: revisions,
   }),
   object: (snapshot) => objectsOf(snapshot).statefulSet,
   nameFromPod: (pod) => directOwnerOfPod('StatefulSet', pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions(
-      'StatefulSet',
-      statefulSet(object),
-      pods,
-      revisions as ControllerRevision[],
-      STATEFULSET_NAMING,
-    ),
-  countedPods: (object) => statefulSet(object).status?.replicas ?? 0,
+    missingRevisions('StatefulSet', object, pods, revisions, STATEFULSET_NAMING),
+  countedPods: (object) => object.status?.replicas ?? 0,
 
-  desiredReplicas: (object) => desiredReplicas(statefulSet(object)),
+  desiredReplicas: (object) => desiredReplicas(object),
   paused: () => false,
-  strategy: (object) => resolveStrategy(statefulSet(object)),
+  strategy: (object) => resolveStrategy(object),
   // The old pod goes first: the new one takes its name and claims.
   replacement: () => 'old-first',
   revisions: (snapshot) => revisionsOf(snapshot),
-  rolloutStatus: (object, sinceGeneration) => rolloutProgress(statefulSet(object), sinceGeneration),
+  rolloutStatus: (object, sinceGeneration) => rolloutProgress(object, sinceGeneration),
   underWay: (snapshot) => {
     const sts = objectsOf(snapshot).statefulSet;
     const verdict = rolloutProgress(sts);
     return verdict.state === 'complete' ? undefined : verdict.progress.message;
   },
-  statusSummary: (object) => statusSummary(statefulSet(object)),
+  statusSummary: (object) => statusSummary(object),
   createFailures: (snapshot) =>
     createFailures(
       objectsOf(snapshot).statefulSet,
@@ -90,7 +78,7 @@ export const statefulSetKind: WorkloadKindModule = {
   keepsOldPods: () => false,
   stalled: () => undefined,
   misleadingSignals: (object) => {
-    const sts = statefulSet(object);
+    const sts = object;
     return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits forever: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
   },
   pausedNote: () => '',
