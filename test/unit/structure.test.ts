@@ -63,7 +63,11 @@ function functionLengths(file: string, text?: string): { name: string; lines: nu
 }
 
 /** Files that compare something with one of `names` (=== / !== / case): a remediation kind's by default. */
-function branchesOnKindNames(file: string, text?: string, names: readonly string[] = REMEDIATION_KINDS): boolean {
+function branchesOnKindNames(
+  file: string,
+  text?: string,
+  names: readonly string[] = REMEDIATION_KINDS,
+): boolean {
   const kinds = new Set<string>(names);
   const isKind = (n: ts.Node): boolean => ts.isStringLiteral(n) && kinds.has(n.text);
   let found = false;
@@ -147,7 +151,7 @@ describe('structure (issue 28)', () => {
     expect(workloads("if (snapshot.target.kind === 'DaemonSet') return [];")).toBe(true);
     expect(workloads("const ref = 'Rollout' !== kind ? a : b;")).toBe(true);
     expect(workloads("switch (ref.kind) { case 'StatefulSet': break; }")).toBe(true);
-    expect(workloads("if (workloadKind(snapshot).pinnedToNodes) return [];")).toBe(false);
+    expect(workloads('if (workloadKind(snapshot).pinnedToNodes) return [];')).toBe(false);
     expect(workloads("const kind: WorkloadKind = 'Deployment';")).toBe(false);
   });
 });
