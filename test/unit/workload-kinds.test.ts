@@ -100,3 +100,36 @@ describe('analyzers and the engine ask the kind module', () => {
     expect(kindFieldReads('x.ts', ' * deployment.spec.replicas in a comment')).toEqual([]);
   });
 });
+
+/** Lines of `text` (comments and imports left out) that cast a value to one kind's object type. */
+function kindCasts(file: string, text: string): string[] {
+  return text
+    .split('\n')
+    .map((line, i) => ({ line, at: `${file}:${i + 1}` }))
+    .filter(({ line }) => !/^\s*(\*|\/\/|\/\*|import\b)/.test(line))
+    .filter(({ line }) => /\bas (Deployment|DaemonSet|StatefulSet|ArgoRollout)\b/.test(line))
+    .map(({ at }) => at);
+}
+
+describe('each kind module is typed for its own objects (issue 43)', () => {
+  it('no source file casts a workload object to one kind, the kind modules included', () => {
+    const files = sourceFiles('src');
+    expect(files.flatMap((f) => kindCasts(f, readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
+  });
+
+  it('sees such a cast where there is one', () => {
+    expect(kindCasts('x.ts', 'const r = workloadObject(snapshot) as ArgoRollout;')).toEqual(['x.ts:1']);
+    expect(kindCasts('x.ts', '  return object as DaemonSet;')).toEqual(['x.ts:1']);
+    expect(kindCasts('x.ts', "import type { WorkloadObject as Deployment } from './x.js';")).toEqual([]);
+  });
+
+  it('each module says where its strategy sits, and fixes write only there', () => {
+    for (const kind of WORKLOAD_KINDS) {
+      const { field, patchPaths } = workloadKind(kind).strategyAt;
+      expect(patchPaths.length).toBeGreaterThan(0);
+      for (const path of patchPaths) expect(path.startsWith(`/spec/${field}`)).toBe(true);
+    }
+    expect(workloadKind('DaemonSet').strategyAt.field).toBe('updateStrategy');
+    expect(workloadKind('Deployment').strategyAt.field).toBe('strategy');
+  });
+});

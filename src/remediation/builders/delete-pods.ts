@@ -82,8 +82,7 @@ export function buildForcedRollbackPlans(
   const generation = object.metadata.generation ?? 0;
   const pods = [{ name, uid }];
   // The StatefulSet's volumeClaimTemplates: each pod's claims outlive it.
-  const claims =
-    ((object.spec as { volumeClaimTemplates?: unknown[] }).volumeClaimTemplates ?? []).length > 0;
+  const claims = kind.claimTemplates(object).length > 0;
   return [
     {
       id: planId('delete-pods', object.metadata.uid ?? '', generation, pods),

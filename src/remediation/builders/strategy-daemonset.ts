@@ -21,8 +21,6 @@ import {
 } from './strategy-patch.js';
 import { nodeAgentRole } from './template-facts.js';
 
-const FIELD = 'updateStrategy';
-
 export function daemonSetRollingUpdatePlan(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
@@ -31,6 +29,8 @@ export function daemonSetRollingUpdatePlan(
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = workloadObject(snapshot);
+  // spec.updateStrategy: where the kind keeps its strategy.
+  const FIELD = kind.strategyAt.field;
   const nodes = kind.desiredReplicas(object);
   const unavailable = Math.max(1, s.proof.release);
   const patch = strategyPatch(

@@ -13,7 +13,8 @@
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { ArgoRollout } from '../../diagnosis/k8s.js';
-import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
+import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
 import type { Situation } from './strategy-situation.js';
@@ -27,8 +28,9 @@ export function rolloutCanaryPlan(
   notOffered?: NotOffered,
 ): RemediationPlan[] {
   const { snapshot } = ctx;
+  if (!isRolloutObjects(snapshot)) return [];
   const kind = workloadKind(snapshot);
-  const rollout = workloadObject(snapshot) as ArgoRollout;
+  const { rollout } = snapshot;
   const strategy = kind.strategy(rollout);
   if (strategy.argo !== 'canary') {
     notOffered?.(
