@@ -4,7 +4,7 @@
  */
 import type { Node, Pod } from '../k8s.js';
 import { blockersOn, coversNeed, fitsOn, type Blocker, type PlacementContext } from './placement.js';
-import { occupancyKnown } from '../snapshot.js';
+import { occupancyKnown } from '../snapshot/types.js';
 import { isStuckTerminating, isTerminating } from '../base/pods.js';
 import { deviceOccupancyGap, deviceVerdict } from '../dra/blockers.js';
 

@@ -67,7 +67,7 @@ import {
   type WorkloadObject,
   type WorkloadRef,
   type WorkloadSnapshot,
-} from '../../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
