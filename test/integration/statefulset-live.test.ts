@@ -27,7 +27,12 @@ afterEach(async () => {
 
 const kubectl = (kubeconfig: string, args: string[]) => kubectlIn(kubeconfig, LEDGER.namespace, args);
 
-/** The ledger settled, then released as 3.5.0 until ledger-2 crash-loops. */
+/**
+ * The ledger settled, then released as 3.5.0 until ledger-2 crash-loops; the
+ * simulator's delayed steps are then held, so ledger-2 stays in back-off (at 50× a
+ * back-off lasts 0.2 s and the container runs 40 ms between two) until the test
+ * releases them.
+ */
 async function badRelease(): Promise<SimClient> {
   env = await startSimClient(
     { scenario: 'sim/scenarios/statefulset-bad-release.yaml', timeScale: 50 },
@@ -43,6 +48,8 @@ async function badRelease(): Promise<SimClient> {
         ?.waiting?.reason === 'CrashLoopBackOff',
     20_000,
   );
+  // Same turn of the event loop as the check above: no simulator step ran in between.
+  sim.timers.hold();
   return env;
 }
 
@@ -72,6 +79,7 @@ describe('StatefulSet bad release, live', () => {
     const ledger2 = sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod;
     expect(plan?.pods).toEqual([{ name: 'ledger-2', uid: ledger2.metadata.uid }]);
     if (!plan) throw new Error('no delete-pods plan');
+    sim.timers.release();
     expect((await applyPlan(client, plan)).status).toBe('applied');
     const watched = await watchReplacements(client, LEDGER, {
       timeoutMs: 20_000,
