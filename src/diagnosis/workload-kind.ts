@@ -150,6 +150,19 @@ export interface OrderedBlock {
   /** Pods below this ordinal keep the current revision on purpose. */
   partition: number;
   policy: 'OrderedReady' | 'Parallel';
+  /**
+   * The container images that differ between the revision the rollout comes from (the
+   * stuck pod's own when it is not at the update revision, else the current revision's)
+   * and the update revision: what people know a release by. Empty when none differs or
+   * the other revision's template was not read.
+   */
+  imageChanges: ImageChange[];
+}
+
+export interface ImageChange {
+  container: string;
+  from: string;
+  to: string;
 }
 
 export interface WorkloadKindModule {

@@ -59,7 +59,7 @@ describe('StatefulSet bad release, live', () => {
     const bad = diagnose(await collectSnapshot(client, LEDGER));
     expect(bad.findings[0]?.code).toBe('RolloutStuck');
     expect(bad.findings[0]?.summary).toMatch(
-      /stuck at pod ledger-2 of the update revision ledger-\w+: .*CrashLoopBackOff/,
+      /stuck at pod ledger-2 of the update revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.5\.0; the current revision runs registry\.example\.com\/payments\/ledger:3\.4\.1\): .*CrashLoopBackOff/,
     );
     expect(bad.findings[0]?.explanation).toContain(
       'Fix the template first (kubectl rollout undo statefulset/ledger -n payments',
@@ -73,7 +73,7 @@ describe('StatefulSet bad release, live', () => {
     const stuck = diagnose(await collectSnapshot(client, LEDGER));
     expect(stuck.findings[0]?.code).toBe('RolloutStuck');
     expect(stuck.findings[0]?.summary).toMatch(
-      /still runs revision ledger-\w+, not the update revision ledger-\w+/,
+      /still runs revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.5\.0\), not the update revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.4\.1\)/,
     );
     const plan = stuck.remediations.find((p) => p.kind === 'delete-pods');
     const ledger2 = sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod;

@@ -95,7 +95,9 @@ describe('preemption under way', () => {
   it('look-alike: a lower-priority victim terminating on another node is no preemption for this pod: the GPU deadlock stands', () => {
     // The old pod holds tracker-node's GPU and is not going; a preemption elsewhere (gpu-a100-1) frees nothing here.
     const snapshot = preempting({ marked: false, terminatingSince: null });
-    const elsewhere = structuredClone(snapshot.parts.oldPods[0] as Pod);
+    const old = snapshot.pods.find((p) => p.spec.nodeName === 'tracker-node');
+    if (!old) throw new Error('fixture: the old pod');
+    const elsewhere = structuredClone(old);
     elsewhere.metadata = {
       ...elsewhere.metadata,
       name: 'batch-job-7f9c',

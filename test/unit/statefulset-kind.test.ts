@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
+import { isStatefulSetObjects } from '../../src/diagnosis/snapshot.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
   makeStatefulSet,
@@ -116,6 +117,36 @@ describe('StatefulSet rollout', () => {
   it('the same revert once a pod runs the update revision Ready: the forced rollback is offered', () => {
     const plan = diagnose(revertedAgain('next-ready')).remediations.find((p) => p.kind === 'delete-pods');
     expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-1']);
+  });
+
+  it('names the image that differs between the revisions, in the verdict and in the plan', () => {
+    const snapshot = ledger({ update: 'good', stuckAt: 'bad' });
+    const stuck = snapshot.pods.find((p) => p.metadata.name === 'ledger-2');
+    const container = stuck?.spec.containers[0];
+    if (!container) throw new Error('fixture');
+    const good = container.image ?? '';
+    container.image = 'registry.example.com/payments/ledger:3.5.0';
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings[0]?.summary).toContain(
+      `still runs revision ledger-${BAD} (image registry.example.com/payments/ledger:3.5.0), not the update revision ledger-${GOOD} (image ${good})`,
+    );
+    expect(diagnosis.remediations.find((p) => p.kind === 'delete-pods')?.summary).toBe(
+      `Delete pod ledger-2 (revision ledger-${BAD}, image registry.example.com/payments/ledger:3.5.0) so the StatefulSet controller recreates it at ledger-${GOOD} (image ${good}) and the rollout carries on.`,
+    );
+  });
+
+  it('a pod stuck at the update revision: its image, and the one the current revision runs', () => {
+    const snapshot = ledger({ update: 'bad', stuckAt: 'bad' });
+    if (!isStatefulSetObjects(snapshot)) throw new Error('fixture');
+    const template = snapshot.statefulSet.spec.template.spec.containers[0];
+    const stuck = snapshot.pods.find((p) => p.metadata.name === 'ledger-2')?.spec.containers[0];
+    if (!template || !stuck) throw new Error('fixture');
+    const current = template.image ?? '';
+    template.image = 'registry.example.com/payments/ledger:3.5.0';
+    stuck.image = template.image;
+    expect(diagnose(snapshot).findings[0]?.summary).toContain(
+      `stuck at pod ledger-2 of the update revision ledger-${BAD} (image registry.example.com/payments/ledger:3.5.0; the current revision runs ${current})`,
+    );
   });
 
   it('with Parallel the controller deletes an old-revision pod itself: no forced rollback', () => {
