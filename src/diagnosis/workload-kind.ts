@@ -157,6 +157,11 @@ export interface OrderedBlock {
    * the other revision's template was not read.
    */
   imageChanges: ImageChange[];
+  /**
+   * What the strategy does on this server, where that depends on it (a StatefulSet's
+   * maxUnavailable and the MaxUnavailableStatefulSet gate), in words.
+   */
+  strategyNote?: string;
 }
 
 export interface ImageChange {
@@ -250,4 +255,6 @@ export interface WorkloadKindModule {
   halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
+  /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */
+  readsServerVersion?(object: WorkloadObject): boolean;
 }

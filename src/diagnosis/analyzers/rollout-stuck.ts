@@ -78,7 +78,7 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
     code: 'RolloutStuck',
     severity: 'critical',
     summary,
-    explanation: `${waits}${partition} ${wayOut} ${signals}`,
+    explanation: `${waits}${partition}${block.strategyNote ? ` ${block.strategyNote}` : ''} ${wayOut} ${signals}`,
     evidence: [
       {
         type: 'pods',

@@ -15,6 +15,7 @@ import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
 import type { Container, Pod, StatefulSet } from '../../k8s.js';
 import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot.js';
 import type { ImageChange, OrderedBlock } from '../../workload-kind.js';
+import { maxUnavailableNote } from './max-unavailable-gate.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
 import { ordered, partitionOf } from './strategy.js';
 
@@ -52,6 +53,7 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     live.every(({ pod }) => revisionOf(pod) === updateRevision)
   )
     return undefined;
+  const note = maxUnavailableNote(sts, snapshot.serverVersion);
   const updateRevisionProven =
     status.currentRevision === updateRevision ||
     live.some(({ pod }) => revisionOf(pod) === updateRevision && runningAndReady(pod));
@@ -70,6 +72,7 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
       atUpdateRevision ? revisionContainers(snapshot, status.currentRevision) : stuck.pod.spec.containers,
       sts.spec.template.spec.containers,
     ),
+    ...(note ? { strategyNote: note } : {}),
   };
 }
 
