@@ -126,4 +126,70 @@ export async function startPreviewSession(options: {
   return { stack, server, incidents };
 }
 
+/**
+ * The restart count incident B's pictures show (docs/preview-incident-b.png): its crash loop
+ * is held there (the 8th restart's crash, some 930 simulated seconds in, well past checkout's
+ * 600 s progress deadline, so the deadline finding is always in the picture too).
+ */
+export const PICTURE_RESTARTS = 8;
+
+/** The crash-looping checkout pod on the bad node, or undefined. */
+function badCheckoutPod(sim: DemoStack['sim']): Pod | undefined {
+  return (sim.list('Pod', CHECKOUT.namespace) as Pod[]).find(
+    (p) => !p.metadata.deletionTimestamp && p.spec.nodeName === BAD_NODE,
+  );
+}
+
+/**
+ * Stops the simulated cluster's clock (sim pauseClock) at the moment the pictures show, so
+ * they do not depend on how busy the machine is: checkout's pod on the bad node back-off
+ * waiting after exactly PICTURE_RESTARTS restarts, and checkout past its progress deadline.
+ * Taken on the write that brings the moment about (onChange), before any timer can move on.
+ * The caller resumes the clock (sim.resumeClock) once the diagnoses are posted.
+ */
+export function holdPictureMoment(sim: DemoStack['sim'], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): boolean => {
+      const container = badCheckoutPod(sim)?.status?.containerStatuses?.[0];
+      const restarts = container?.restartCount ?? 0;
+      const deployment = sim.get('Deployment', CHECKOUT.namespace, CHECKOUT.name) as Deployment | undefined;
+      const pastDeadline = (deployment?.status?.conditions ?? []).some(
+        (c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded',
+      );
+      if (restarts > PICTURE_RESTARTS) {
+        finish(
+          new DemoError(
+            `checkout's pod on ${BAD_NODE} passed ${PICTURE_RESTARTS} restarts before it was held`,
+          ),
+        );
+        return true;
+      }
+      if (restarts !== PICTURE_RESTARTS || container?.state?.waiting?.reason !== 'CrashLoopBackOff')
+        return false;
+      if (!pastDeadline) {
+        finish(new DemoError(`checkout reached ${PICTURE_RESTARTS} restarts before its progress deadline`));
+        return true;
+      }
+      sim.pauseClock();
+      finish();
+      return true;
+    };
+    const unsubscribe = sim.onChange(() => void check());
+    const timer = setTimeout(
+      () =>
+        finish(
+          new DemoError(`checkout never reached ${PICTURE_RESTARTS} restarts within ${timeoutMs / 1000} s`),
+        ),
+      timeoutMs,
+    );
+    function finish(error?: Error): void {
+      unsubscribe();
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    }
+    check();
+  });
+}
+
 export { CHANNELS };
