@@ -464,7 +464,8 @@ describe('the image', () => {
     objects
       .filter((o) => o.kind === 'Deployment')
       .flatMap((o) => {
-        const spec = (o as { spec: { template: { spec: { containers: { image: string }[] } } } }).spec;
+        const spec = (o as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } })
+          .spec;
         return spec.template.spec.containers.map((c) => c.image);
       });
 
