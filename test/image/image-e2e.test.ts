@@ -137,7 +137,12 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
 
   beforeAll(async () => {
     // The build: cached layers make a repeat quick; the first one takes minutes (docs/benchmarks.md).
-    await run('bash', ['scripts/image/build.sh', '--tag', IMAGE], { maxBuffer: 64 * 1024 * 1024 });
+    const built = await run('bash', ['scripts/image/build.sh', '--tag', IMAGE], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    // build.sh's own account of the base image and the build time ("image: …" lines on stderr).
+    for (const line of built.stderr.split('\n').filter((l) => l.startsWith('image: ')))
+      process.stdout.write(`image e2e: ${line.slice('image: '.length)}\n`);
     dir = await mkdtemp(join(tmpdir(), 'rd-image-e2e-'));
     await chmod(dir, 0o755); // the containers' user (1000) reads the kubeconfig in here
     redis = await startRedis();
