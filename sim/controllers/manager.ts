@@ -41,12 +41,13 @@ export interface ControllerManager {
    */
   advance(done: () => boolean, horizonSeconds: number): boolean;
   /**
-   * Real clock: holds every delayed step (crash, back-off, readiness) that comes due
-   * until `release`, so a test reads a state that would otherwise last a few
-   * milliseconds at a high time scale (a crash loop in back-off). Passes still run, and
-   * settle() then waits for them only.
+   * Real clock only: stops time for the controllers. Pending timers (a crash-loop's next
+   * restart, a progress deadline) keep what was left of their wait and fire only after
+   * `resumeClock`; passes still run on writes. A preview or test that must show one exact
+   * moment (a restart count) holds the cluster there whatever the machine's load.
    */
-  timers: { hold(): void; release(): void };
+  pauseClock(): void;
+  resumeClock(): void;
   stop(): void;
 }
 
@@ -78,7 +79,9 @@ export function createControllerManager(
 ): ControllerManager {
   const virtual = options.clock === 'virtual';
   const controllers: Controller[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  /** Real clock: each pending timer with the wall time it is due at, and those held while paused. */
+  const timers = new Map<NodeJS.Timeout, { dueMs: number; fire: () => void }>();
+  let held: { waitMs: number; fire: () => void }[] | undefined;
   const queued: VirtualTimer[] = [];
   let clockMs = options.startMs ?? Date.now();
   let seq = 0;
@@ -87,8 +90,6 @@ export function createControllerManager(
   let scheduled = false;
   let running = false;
   let stopped = false;
-  let held = false;
-  const deferred: (() => void)[] = [];
 
   const runPass = (): void => {
     scheduled = false;
@@ -121,10 +122,6 @@ export function createControllerManager(
       const settles = options.settles ?? false;
       if (settles) settlingTimers += 1;
       const fire = (): void => {
-        if (held) {
-          deferred.push(fire);
-          return;
-        }
         if (settles) settlingTimers -= 1;
         if (stopped) return;
         fn();
@@ -134,16 +131,21 @@ export function createControllerManager(
         queued.push({ at: clockMs + Math.max(0, simSeconds * 1000), seq: (seq += 1), fn: fire, settles });
         return;
       }
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          fire();
-        },
-        Math.max(0, (simSeconds * 1000) / timeScale),
-      );
-      timers.add(timer);
+      startTimer(Math.max(0, (simSeconds * 1000) / timeScale), fire);
     },
   };
+
+  function startTimer(waitMs: number, fire: () => void): void {
+    if (held) {
+      held.push({ waitMs, fire });
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fire();
+    }, waitMs);
+    timers.set(timer, { dueMs: Date.now() + waitMs, fire });
+  }
 
   const unsubscribe = store.subscribe((event) => {
     for (const c of controllers) c.observe(event);
@@ -199,20 +201,27 @@ export function createControllerManager(
         timer.fn();
       }
     },
-    timers: {
-      hold() {
-        held = true;
-      },
-      release() {
-        held = false;
-        for (const fire of deferred.splice(0)) fire();
-      },
+    pauseClock() {
+      if (virtual) throw new Error('pauseClock needs the real clock');
+      if (held) return;
+      const now = Date.now();
+      held = [...timers].map(([t, { dueMs, fire }]) => {
+        clearTimeout(t);
+        return { waitMs: Math.max(0, dueMs - now), fire };
+      });
+      timers.clear();
+    },
+    resumeClock() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const { waitMs, fire } of waiting) startTimer(waitMs, fire);
     },
     stop() {
       stopped = true;
       unsubscribe();
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers.keys()) clearTimeout(t);
       timers.clear();
+      held = undefined;
       queued.length = 0;
       restoreClock?.();
     },
