@@ -219,7 +219,7 @@ describe(`${FILE}: protected platform namespaces (issue 41.2)`, () => {
 describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
   const p = policy('rollout-doctor-worker-deployments');
   const shapeOnly =
-    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, one node at a time';
+    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, one node at a time, at most 3 nodes';
   const withAffinity = (affinity: unknown): Deployment => {
     const d = daemonSet();
     d.spec.template.spec.affinity = affinity;
