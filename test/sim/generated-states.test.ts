@@ -28,6 +28,21 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(t.judged - t.completed).toBeGreaterThan(3);
   }, 600_000);
 
+  // Found by `npm run verify:states -- --seed 2001 --count 2000`: a template whose cpu
+  // request grew, while a quota (or maxUnavailable) holds the rollout. The dump's other
+  // pods were dropped as "not scarce", so the new pod seemed to fit where the old one
+  // ran: a surge deadlock whose fix could not finish (2185: DaemonSet, 2790: Deployment,
+  // stepped scale-down), and a DaemonSet stuck on a full node read as no problem (3944).
+  it.each([2185, 2790, 3944])(
+    'seed %i: a template that outgrows its pods is judged with the other pods',
+    (seed) => {
+      const r = judgeSeed(seed);
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+    },
+    120_000,
+  );
+
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));
     expect(generateState(7).description).not.toEqual(generateState(8).description);

@@ -12,7 +12,7 @@ import type {
   PodSpec,
   ReplicaSet,
 } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { emptySnapshot, makeEvent, makeNode, makePod, uid, type PodState } from './k8s-builders.js';
 
 const CREATED = '2026-11-22T02:00:00Z';

@@ -10,11 +10,11 @@
  * - fix failed: it never finished, the engine's first such plan was applied, and it
  *   still did not finish.
  */
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedState } from '../../sim/generated-states.js';

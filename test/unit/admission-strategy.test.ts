@@ -17,7 +17,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import {
   buildSetRecreatePlans,
   buildSetRollingUpdatePlans,
-} from '../../src/remediation/builders/strategy.js';
+} from '../../src/remediation/builders/strategy-plans.js';
 import { maxFixUnavailable } from '../../src/remediation/builders/strategy-bounds.js';
 import type { Patch, RemediationPlan } from '../../src/remediation/plan.js';
 import { fillApplyTime } from '../../src/remediation/restart-time.js';

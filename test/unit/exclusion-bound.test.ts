@@ -10,7 +10,7 @@ import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
 import { excludeNodeFromAffinity } from '../../src/remediation/affinity-merge.js';
 import { excludedByName, MAX_EXCLUDED_NODES } from '../../src/remediation/exclusion-bound.js';

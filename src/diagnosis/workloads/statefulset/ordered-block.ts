@@ -12,10 +12,10 @@
  */
 import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
 import type { Pod, StatefulSet } from '../../k8s.js';
-import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { OrderedBlock } from '../../workload-kind.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
-import { ordered, partitionOf } from './strategy.js';
+import { ordered, partitionOf } from './statefulset-strategy.js';
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
 

@@ -7,7 +7,7 @@
  * surge: the new pod takes the old one's name, identity and claims.
  */
 import type { StatefulSet } from '../../k8s.js';
-import type { ResolvedStrategy } from '../../strategy.js';
+import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { scaleIntOrPercent } from '../../base/fenceposts.js';
 
 export function desiredReplicas(statefulSet: StatefulSet): number {
