@@ -219,7 +219,7 @@ describe(`${FILE}: protected platform namespaces (issue 41.2)`, () => {
 describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
   const p = policy('rollout-doctor-worker-deployments');
   const shapeOnly =
-    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, one node at a time, at most 3 nodes';
+    'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, at most 3 nodes by name';
   const withAffinity = (affinity: unknown): Deployment => {
     const d = daemonSet();
     d.spec.template.spec.affinity = affinity;
@@ -258,12 +258,12 @@ describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
       ]),
     ],
     [
-      'every node excluded at once',
+      'more than 3 nodes excluded at once',
       undefined,
       required([
         {
           matchExpressions: [
-            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2', 'n3'] },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2', 'n3', 'n4'] },
           ],
         },
       ]),
@@ -289,13 +289,13 @@ describe(`${FILE}: the node exclusion's exact shape (issue 41.2)`, () => {
       ]),
     ],
     [
-      'two nodes more in one write',
+      'four nodes in one term, in one write',
       zoned,
       required([
         {
           matchExpressions: [
             { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['a'] },
-            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2'] },
+            { key: 'kubernetes.io/hostname', operator: 'NotIn', values: ['n1', 'n2', 'n3', 'n4'] },
           ],
         },
         {
