@@ -64,6 +64,8 @@ export interface Simulator {
   restartApiServer(options?: { downMs?: number }): Promise<void>;
   /** Holds new containers not-Ready until released (sim/controllers/readiness-gate.ts). */
   readiness: Pick<ReadinessGate, 'hold' | 'release' | 'waiting'>;
+  /** Holds every delayed controller step until released (sim/controllers/manager.ts). */
+  timers: { hold(): void; release(): void };
   /** Calls `listener` after every change to the store; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
@@ -164,6 +166,7 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
     },
     settle: () => manager.settle(),
     readiness: manager.context.readiness,
+    timers: manager.timers,
     onChange: (listener) => store.subscribe(() => listener()),
     async restartApiServer(restart = {}) {
       server.closeAllConnections();

@@ -40,6 +40,13 @@ export interface ControllerManager {
    * (the clock then stands at the horizon). Returns whether `done()` held.
    */
   advance(done: () => boolean, horizonSeconds: number): boolean;
+  /**
+   * Real clock: holds every delayed step (crash, back-off, readiness) that comes due
+   * until `release`, so a test reads a state that would otherwise last a few
+   * milliseconds at a high time scale (a crash loop in back-off). Passes still run, and
+   * settle() then waits for them only.
+   */
+  timers: { hold(): void; release(): void };
   stop(): void;
 }
 
@@ -80,6 +87,8 @@ export function createControllerManager(
   let scheduled = false;
   let running = false;
   let stopped = false;
+  let held = false;
+  const deferred: (() => void)[] = [];
 
   const runPass = (): void => {
     scheduled = false;
@@ -112,6 +121,10 @@ export function createControllerManager(
       const settles = options.settles ?? false;
       if (settles) settlingTimers += 1;
       const fire = (): void => {
+        if (held) {
+          deferred.push(fire);
+          return;
+        }
         if (settles) settlingTimers -= 1;
         if (stopped) return;
         fn();
@@ -162,7 +175,7 @@ export function createControllerManager(
       const deadline = Date.now() + timeoutMs;
       let quietSince = 0;
       while (Date.now() < deadline) {
-        const busy = scheduled || running || settlingTimers > 0;
+        const busy = scheduled || running || (settlingTimers > 0 && !held);
         if (!busy) {
           if (quietSince === 0) quietSince = Date.now();
           // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
@@ -185,6 +198,15 @@ export function createControllerManager(
         clockMs = Math.max(clockMs, timer.at);
         timer.fn();
       }
+    },
+    timers: {
+      hold() {
+        held = true;
+      },
+      release() {
+        held = false;
+        for (const fire of deferred.splice(0)) fire();
+      },
     },
     stop() {
       stopped = true;

@@ -10,6 +10,7 @@ import { judgeSeed, tally } from '../support/state-judge.js';
 import { generateState } from '../../sim/generated-states.js';
 
 const COUNT = 150;
+const STATEFUL_COUNT = 150;
 
 describe('generated mid-rollout states, judged by the simulator run forward', () => {
   it(`agree on ${COUNT} seeded states: no false deadlock, no harmful plan, no missed deadlock, no failed fix`, () => {
@@ -42,6 +43,35 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     },
     120_000,
   );
+
+  // StatefulSets (ordered or parallel, partition, maxUnavailable): the model checks their
+  // next step and whether their end state can exist at all (forward/final-state.ts).
+  // Seeds 10, 473, 947: a template whose cpu grew past what the nodes hold; 437, 1422:
+  // a host port, at most one pod a node, more replicas than nodes. Each read as a
+  // rollout in motion, or as no problem, before that check.
+  it.each([10, 437, 473, 947, 1422])(
+    'StatefulSet seed %i: an end state no node can hold is found',
+    (seed) => {
+      const r = judgeSeed(seed, 'StatefulSet');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.codes).toContain('Unschedulable');
+    },
+    120_000,
+  );
+
+  it(`agree on ${STATEFUL_COUNT} seeded StatefulSet states`, () => {
+    const results = Array.from({ length: STATEFUL_COUNT }, (_, i) => judgeSeed(1 + i, 'StatefulSet'));
+    const disagreements = results
+      .filter((r) => r.judgement !== 'agree' && r.judgement !== 'skipped')
+      .map(
+        (r) =>
+          `seed ${r.seed} ${r.judgement}: ${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`,
+      );
+    expect(disagreements).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(STATEFUL_COUNT / 2);
+    expect(t.judged - t.completed).toBeGreaterThan(3);
+  }, 600_000);
 
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));

@@ -29,6 +29,7 @@ import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World } from './world.js';
+import { finalStateShortfall } from './final-state.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -65,8 +66,13 @@ const DAEMON_TOLERATIONS: Toleration[] = [
 
 export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
   const built = buildModel(ctx, variant);
-  if ('why' in built)
-    return built.why === UNMODELLED ? movingOrUnknown(ctx) : { result: 'unknown', why: built.why };
+  if ('why' in built) {
+    if (built.why !== UNMODELLED) return { result: 'unknown', why: built.why };
+    // Moving or not, an end state that no nodes can hold is never reached.
+    const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx);
+    if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
+    return movingOrUnknown(ctx);
+  }
   const model = built;
   const size = model.shape.kind === 'replicas' ? model.shape.replicas : model.shape.nodes.length;
   const cap = 50 + 8 * size;
