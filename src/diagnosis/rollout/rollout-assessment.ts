@@ -19,7 +19,7 @@ import { isEligible, passesCordon, selectsNode, untoleratedTaints } from '../bas
 import type { ResolvedStrategy } from '../resolved-strategy.js';
 import { workloadKind, workloadObject, type Revision } from '../workloads/index.js';
 import { claimNames } from '../base/pod-constraints.js';
-import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
+import { fitsOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { needsOf } from '../dra/blockers.js';
@@ -250,7 +250,7 @@ export function cordonedWithRoom(analysis: AnalysisContext, pending: PendingAsse
         reasons.every((r) => r === 'cordoned' || r.startsWith('taint node.kubernetes.io/unschedulable')),
     )
     .filter(({ node }) => occupancyKnown(snapshot.coverage, node.metadata.name ?? ''))
-    .filter(({ node }) => blockersOn(ctx, pending.pod, node).length === 0)
+    .filter(({ node }) => fitsOn(ctx, pending.pod, node))
     .map(({ node }) => node.metadata.name ?? '');
 }
 

@@ -155,6 +155,12 @@ export interface SnapshotCommon {
    * detection). Absent: no owner with settings, or not asked.
    */
   ownerSettings?: OwnerSettingsRead;
+  /**
+   * The API server's gitVersion (/version), read only where a verdict depends on it (a
+   * StatefulSet that sets maxUnavailable: the kind module's readsServerVersion). Absent:
+   * not asked, not answered, or a dump.
+   */
+  serverVersion?: string;
 }
 
 /** The owner's settings object: which one, and whether it was read (coverage says why not). */

@@ -34,5 +34,6 @@ export function resolveStrategy(statefulSet: StatefulSet): ResolvedStrategy {
     type: 'RollingUpdate',
     maxSurge: null,
     maxUnavailable: { raw: raw ?? 1, value, source: raw === undefined ? 'default' : 'explicit' },
+    ...(partitionOf(statefulSet) > 0 ? { partition: partitionOf(statefulSet) } : {}),
   };
 }
