@@ -316,5 +316,5 @@ export interface WorkloadKindModule<
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
   /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */
-  readsServerVersion?(object: WorkloadObject): boolean;
+  readsServerVersion?(object: O): boolean;
 }

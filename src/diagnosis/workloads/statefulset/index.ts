@@ -86,6 +86,5 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
   // maxUnavailable is honoured only where the MaxUnavailableStatefulSet gate is on (max-unavailable-gate.ts).
-  readsServerVersion: (object) =>
-    statefulSet(object).spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined,
+  readsServerVersion: (object) => object.spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined,
 };
