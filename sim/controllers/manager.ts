@@ -177,7 +177,7 @@ export function createControllerManager(
       const deadline = Date.now() + timeoutMs;
       let quietSince = 0;
       while (Date.now() < deadline) {
-        const busy = scheduled || running || settlingTimers > 0;
+        const busy = scheduled || running || (settlingTimers > 0 && !held);
         if (!busy) {
           if (quietSince === 0) quietSince = Date.now();
           // Two quiet checks a few ms apart: a timer callback may just have queued a pass.

@@ -218,7 +218,7 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
         '--health-cmd',
         `node -e "fetch('http://127.0.0.1:${healthPort}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`,
       ],
-      ['node', 'dist/src/worker/main.js'],
+      ['node', 'dist/workers/main.js'],
     );
   }, 45 * 60_000);
 
@@ -257,7 +257,7 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
       .map((part) => part.trim());
     expect(id).toBe('1000');
     expect(app?.split('\n')).toEqual(['bin', 'dist', 'node_modules', 'package-lock.json', 'package.json']);
-    expect(dist).toBe('src');
+    expect(dist?.split('\n')).toEqual(['src', 'workers']);
     expect(leftovers).toBe('');
     expect(devDependencies).toBe('');
   });
