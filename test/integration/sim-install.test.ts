@@ -14,6 +14,8 @@ import { CHART } from '../../scripts/chart-render.js';
 import { k8sTools } from '../../scripts/k8s-tools.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { ciValues } from '../support/helm.js';
+import { excludeLabelValues } from '../../src/remediation/affinity-merge.js';
+import { AFFINITY_PATH } from '../../src/remediation/builders/exclude-node.js';
 
 const RELEASE = 'rollout-doctor';
 const NS = 'rollout-doctor';
@@ -243,6 +245,39 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
     expect(((await byToken.json()) as { message: string }).message).toContain('denied request');
     // Anyone else is not judged.
     await ok(kubectl('label', 'deployment', 'web', '-n', 'shop', 'team=payments'));
+  });
+
+  it("admits exclude-node's label exclusion on a Deployment as the builder writes it, and no swap of it", async () => {
+    const asWorker = (...args: string[]): Promise<Run> => run('kubectl', ['--as', WORKER, ...args]);
+    const jsonPatch = (kind: string, name: string, ops: object[]): Promise<Run> =>
+      asWorker('patch', kind, name, '-n', 'shop', '--type=json', '-p', JSON.stringify(ops));
+    const web = sim.get('Deployment', 'shop', 'web') as { metadata: { generation: number } };
+    // exclude-node's own patch (builders/exclude-node.ts forwardPatch): several crashing
+    // nodes sharing a node-group image, kept off by that label.
+    const byImage = excludeLabelValues(undefined, 'eks.amazonaws.com/nodegroup-image', [
+      'ami-0f3c9e1b27d45a861',
+    ]);
+    await ok(
+      jsonPatch('deployment', 'web', [
+        { op: 'test', path: '/metadata/generation', value: web.metadata.generation },
+        { op: 'add', path: AFFINITY_PATH, value: byImage },
+      ]),
+    );
+    expect(
+      (sim.get('Deployment', 'shop', 'web') as { spec: { template: { spec: { affinity: unknown } } } }).spec
+        .template.spec.affinity,
+    ).toEqual(byImage);
+    // The image swapped for another in one write: denied (a write only adds or only removes names).
+    const swapped = excludeLabelValues(undefined, 'eks.amazonaws.com/nodegroup-image', [
+      'ami-07b2d84c6e19f3a20',
+    ]);
+    const swap = await jsonPatch('deployment', 'web', [
+      { op: 'replace', path: AFFINITY_PATH, value: swapped },
+    ]);
+    expect(swap.status).toBe(1);
+    expect(swap.stderr).toContain(
+      'denied request: the required node affinity may change only by adding or only by removing',
+    );
   });
 
   it('uninstalls: the release objects, its policies and its record are gone', async () => {
