@@ -62,7 +62,7 @@ const RECREATE = { type: 'Recreate' } as const;
 
 function withAffinity(kind: 'Deployment' | 'DaemonSet', affinity: Affinity | undefined, recreate = false) {
   const { deployment } = crashScenario();
-  const object = structuredClone(deployment) as Deployment & { kind: string };
+  const object = structuredClone(deployment) as Omit<Deployment, 'kind'> & { kind: string };
   object.kind = kind;
   if (recreate) object.spec.strategy = RECREATE;
   if (affinity) object.spec.template.spec.affinity = affinity;
