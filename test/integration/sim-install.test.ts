@@ -278,6 +278,39 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
     expect(swap.stderr).toContain(
       'denied request: the required node affinity may change only by adding or only by removing',
     );
+    // On a DaemonSet (the API server bumps its template generation annotation on the
+    // write): by name admitted, the label form on a label every node has denied.
+    await ok(
+      run(
+        'kubectl',
+        ['apply', '-f', '-'],
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          metadata: { name: 'agent', namespace: 'shop', labels: { app: 'agent' } },
+          spec: {
+            selector: { matchLabels: { app: 'agent' } },
+            template: {
+              metadata: { labels: { app: 'agent' } },
+              spec: { containers: [{ name: 'agent', image: 'busybox:1.36' }] },
+            },
+          },
+        }),
+      ),
+    );
+    const drain = await jsonPatch('daemonset', 'agent', [
+      { op: 'add', path: AFFINITY_PATH, value: excludeLabelValues(undefined, 'kubernetes.io/os', ['linux']) },
+    ]);
+    expect(drain.status).toBe(1);
+    expect(drain.stderr).toContain('denied request: the required node affinity may change only by');
+    expect(drain.stderr).toContain('except on a DaemonSet');
+    const byName = excludeLabelValues(undefined, 'kubernetes.io/hostname', ['node-a']);
+    await ok(jsonPatch('daemonset', 'agent', [{ op: 'add', path: AFFINITY_PATH, value: byName }]));
+    expect(
+      (sim.get('DaemonSet', 'shop', 'agent') as { spec: { template: { spec: { affinity?: unknown } } } }).spec
+        .template.spec.affinity,
+    ).toEqual(byName);
   });
 
   it('uninstalls: the release objects, its policies and its record are gone', async () => {

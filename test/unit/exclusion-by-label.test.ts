@@ -187,3 +187,40 @@ describe('an exclusion write only adds names or only removes them (no swap)', ()
     expect(denials(workload, after, before)).toEqual([SHAPE]);
   });
 });
+
+describe("a DaemonSet's template generation annotation (the API server's own)", () => {
+  const GEN = 'deprecated.daemonset.template.generation';
+  const annotated = (
+    kind: 'Deployment' | 'DaemonSet',
+    affinity: Affinity | undefined,
+    annotations: object,
+  ) => {
+    const object = withAffinity(kind, affinity);
+    object.metadata.annotations = { ...object.metadata.annotations, ...annotations } as Record<
+      string,
+      string
+    >;
+    return object;
+  };
+  const byName = required([{ matchExpressions: [notIn('kubernetes.io/hostname', ['node-b'])] }]);
+
+  it('admits the bump the server makes on a DaemonSet template change', () => {
+    expect(
+      denials(
+        workload,
+        annotated('DaemonSet', byName, { [GEN]: '2' }),
+        annotated('DaemonSet', undefined, { [GEN]: '1' }),
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['another annotation on a DaemonSet', annotated('DaemonSet', byName, { [GEN]: '2', team: 'x' })],
+    ['that annotation on a Deployment', annotated('Deployment', byName, { [GEN]: '2' })],
+  ])('denies %s', (_what, after) => {
+    const kind = after.kind === 'DaemonSet' ? 'DaemonSet' : 'Deployment';
+    expect(denials(workload, after, annotated(kind, undefined, { [GEN]: '1' }))).toContain(
+      "the worker may not change the Deployment's labels, annotations, finalizers or owners",
+    );
+  });
+});
