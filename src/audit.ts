@@ -51,7 +51,8 @@ export type AuditEvent =
         /**
          * A diagnosis, scan or Re-run whose run gave its message no final result within
          * ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS (a run that never ends, or a job or run
-         * record pinned in Redis): its message says it could not finish.
+         * record pinned in Redis): its message says it could not finish. planId 'alert'
+         * (user ALERTMANAGER): an alert thread whose diagnosis never came, said in the thread.
          */
         | 'unfinished';
       detail?: string;

@@ -10,6 +10,11 @@
  * (subscriptions.ts, markAnswered), so a Redis writer cannot silence the answer; a
  * result that arrives after the deadline still replaces it.
  *
+ * An alert thread's root message ("rollout-doctor is diagnosing; the result follows in
+ * this thread") is watched the same way from the moment the app opens the thread
+ * (alerts/thread-deadline.ts): its answer is a reply in the thread, the root keeping
+ * the alert, and the thread counts as answered once the app posted a result there.
+ *
  * The watch lives in the app process that posted the message (a timer, unref'd): an
  * app restart forgets the watches it held.
  */
@@ -24,9 +29,11 @@ export interface WatchedRun {
   jobId: string;
   /** When the request was queued (ms): the deadline runs from here. */
   addedAt: number;
-  /** Who asked, and what, as the audit names it ('diagnose', 'scan', 'rerun'). */
+  /** Who asked, and what, as the audit names it ('diagnose', 'scan', 'rerun'; 'alert': an alert thread). */
   requestedBy: string;
-  what: 'diagnose' | 'scan' | 'rerun';
+  what: 'diagnose' | 'scan' | 'rerun' | 'alert';
+  /** Answer with a reply in the message's thread instead of rewriting it (an alert thread's root). */
+  replyInThread?: boolean;
   namespace?: string;
   deployment?: string;
 }
@@ -66,6 +73,14 @@ export async function answerIfUnfinished(
     reason: 'unfinished',
     detail: `job ${run.jobId}: no result within ${limit}`,
   });
+  if (run.replyInThread) {
+    await client.chat.postMessage({
+      channel: run.message.channel,
+      thread_ts: run.message.ts,
+      text: mrkdwn`:hourglass: The diagnosis for this alert could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. The workers or the queue need a look (the audit log names the run).`,
+    });
+    return 'unfinished';
+  }
   await client.chat.update({
     channel: run.message.channel,
     ts: run.message.ts,

@@ -109,6 +109,7 @@ export async function startAppRuntime(
       signer: { by: 'app', key: config.approvalSigningKey },
       verifier: { keys: verifyKeys, onForged: tampered },
     },
+    markAnswered: (root) => services.subscriptions.markAnswered(root),
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) {

@@ -14,6 +14,8 @@ import { CHART } from '../../scripts/chart-render.js';
 import { k8sTools } from '../../scripts/k8s-tools.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { ciValues } from '../support/helm.js';
+import { excludeLabelValues } from '../../src/remediation/affinity-merge.js';
+import { AFFINITY_PATH } from '../../src/remediation/builders/exclude-node.js';
 
 const RELEASE = 'rollout-doctor';
 const NS = 'rollout-doctor';
@@ -243,6 +245,72 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
     expect(((await byToken.json()) as { message: string }).message).toContain('denied request');
     // Anyone else is not judged.
     await ok(kubectl('label', 'deployment', 'web', '-n', 'shop', 'team=payments'));
+  });
+
+  it("admits exclude-node's label exclusion on a Deployment as the builder writes it, and no swap of it", async () => {
+    const asWorker = (...args: string[]): Promise<Run> => run('kubectl', ['--as', WORKER, ...args]);
+    const jsonPatch = (kind: string, name: string, ops: object[]): Promise<Run> =>
+      asWorker('patch', kind, name, '-n', 'shop', '--type=json', '-p', JSON.stringify(ops));
+    const web = sim.get('Deployment', 'shop', 'web') as { metadata: { generation: number } };
+    // exclude-node's own patch (builders/exclude-node.ts forwardPatch): several crashing
+    // nodes sharing a node-group image, kept off by that label.
+    const byImage = excludeLabelValues(undefined, 'eks.amazonaws.com/nodegroup-image', [
+      'ami-0f3c9e1b27d45a861',
+    ]);
+    await ok(
+      jsonPatch('deployment', 'web', [
+        { op: 'test', path: '/metadata/generation', value: web.metadata.generation },
+        { op: 'add', path: AFFINITY_PATH, value: byImage },
+      ]),
+    );
+    expect(
+      (sim.get('Deployment', 'shop', 'web') as { spec: { template: { spec: { affinity: unknown } } } }).spec
+        .template.spec.affinity,
+    ).toEqual(byImage);
+    // The image swapped for another in one write: denied (a write only adds or only removes names).
+    const swapped = excludeLabelValues(undefined, 'eks.amazonaws.com/nodegroup-image', [
+      'ami-07b2d84c6e19f3a20',
+    ]);
+    const swap = await jsonPatch('deployment', 'web', [
+      { op: 'replace', path: AFFINITY_PATH, value: swapped },
+    ]);
+    expect(swap.status).toBe(1);
+    expect(swap.stderr).toContain(
+      'denied request: the required node affinity may change only by adding or only by removing',
+    );
+    // On a DaemonSet (the API server bumps its template generation annotation on the
+    // write): by name admitted, the label form on a label every node has denied.
+    await ok(
+      run(
+        'kubectl',
+        ['apply', '-f', '-'],
+        kubeconfig,
+        JSON.stringify({
+          apiVersion: 'apps/v1',
+          kind: 'DaemonSet',
+          metadata: { name: 'agent', namespace: 'shop', labels: { app: 'agent' } },
+          spec: {
+            selector: { matchLabels: { app: 'agent' } },
+            template: {
+              metadata: { labels: { app: 'agent' } },
+              spec: { containers: [{ name: 'agent', image: 'busybox:1.36' }] },
+            },
+          },
+        }),
+      ),
+    );
+    const drain = await jsonPatch('daemonset', 'agent', [
+      { op: 'add', path: AFFINITY_PATH, value: excludeLabelValues(undefined, 'kubernetes.io/os', ['linux']) },
+    ]);
+    expect(drain.status).toBe(1);
+    expect(drain.stderr).toContain('denied request: the required node affinity may change only by');
+    expect(drain.stderr).toContain('except on a DaemonSet');
+    const byName = excludeLabelValues(undefined, 'kubernetes.io/hostname', ['node-a']);
+    await ok(jsonPatch('daemonset', 'agent', [{ op: 'add', path: AFFINITY_PATH, value: byName }]));
+    expect(
+      (sim.get('DaemonSet', 'shop', 'agent') as { spec: { template: { spec: { affinity?: unknown } } } }).spec
+        .template.spec.affinity,
+    ).toEqual(byName);
   });
 
   it('uninstalls: the release objects, its policies and its record are gone', async () => {

@@ -19,7 +19,7 @@ import { crashScenario } from '../support/crash-fixtures.js';
 
 const workload = policy('rollout-doctor-worker-deployments');
 const SHAPE =
-  'the required node affinity may change only by a kubernetes.io/hostname NotIn exclusion in each term, at most 3 nodes by name';
+  'the required node affinity may change only by adding or only by removing NotIn exclusions (kubernetes.io/hostname, or another node label except on a DaemonSet) in each term, at most 3 nodes by name or values of a label';
 
 /** A required affinity that already keeps the pods off `names` (nodes long gone). */
 const offNodes = (names: string[]): Affinity => ({

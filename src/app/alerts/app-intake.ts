@@ -38,7 +38,10 @@ return open
 export const ALERT_REQUESTER = 'ALERTMANAGER';
 
 /** The diagnose job for an alert: the Deployment when named, else resolved from pods by the worker. */
-export function alertDiagnoseJob(cluster: string, request: AlertDiagnosisRequest): DiagnoseJob {
+export function alertDiagnoseJob(
+  cluster: string,
+  request: Pick<AlertDiagnosisRequest, 'workload'> & Partial<AlertDiagnosisRequest>,
+): DiagnoseJob {
   const { workload } = request;
   const name = workload.deployment ?? workload.pods[0] ?? '';
   const resolve = workload.deployment === undefined || workload.guessed;
@@ -52,7 +55,7 @@ export function alertDiagnoseJob(cluster: string, request: AlertDiagnosisRequest
 }
 
 /** The deterministic id of an alert's diagnose job (what enqueueDiagnose returns). */
-function alertJobId(cluster: string, request: AlertDiagnosisRequest): string {
+export function alertJobId(cluster: string, request: Pick<AlertDiagnosisRequest, 'workload'>): string {
   const job = alertDiagnoseJob(cluster, request);
   return job.mode === 'deployment'
     ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
@@ -76,6 +79,8 @@ export function createAppAlerts(deps: {
   now?: () => number;
   /** The app's mark on thread records, links and verdicts, and its check of them (record-mark.ts). */
   records?: { signer: RecordSigner; verifier: RecordVerifier };
+  /** Marks a thread answered by its run's result (subscriptions.markAnswered). */
+  markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
@@ -95,6 +100,7 @@ export function createAppAlerts(deps: {
     store,
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
+    ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
   });
   // Early-warning threads only: no Alertmanager route without its token.
   if (token === undefined) return { routes: [], hooks };

@@ -16,6 +16,8 @@ import type { ThreadUpdateOutcome } from './thread-updates.js';
  */
 export interface AlertNotifyHooks {
   threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
+  /** The root message of the job's thread (its channel and ts), null when there is none. */
+  threadRoot(job: AlertThreadJob): Promise<{ channel: string; ts: string } | null>;
   /** A run's result: into its incident thread, if the run belongs to one. */
   runResult(
     client: webApi.WebClient,

@@ -26,6 +26,11 @@ export interface AlertNotifyDeps {
   linkHosts?: readonly string[];
   /** The per-minute budget alert and early-warning threads share (thread-budget.ts). */
   threadBudget?: ThreadBudget;
+  /**
+   * The app's mark that a thread got its run's result (subscriptions.markAnswered): the
+   * thread's deadline watch (thread-deadline.ts) then leaves it alone.
+   */
+  markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
 }
 
 /** Adapts Bolt's WebClient to the two calls thread handling makes. */
@@ -56,6 +61,10 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         job,
       );
     },
+    async threadRoot(job) {
+      const record = await store.find(job.workloadHash, job.groupHash);
+      return record === null ? null : { channel: record.channel, ts: record.ts };
+    },
     runResult(client, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
       const slack = slackThreadApi(client);
@@ -83,6 +92,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
               blocks: asSlackBlocks(rendered.blocks),
             });
             if (reply.ts) await postThreadReport(client, thread.channel, thread.ts, rendered.thread);
+            await deps.markAnswered?.({ channel: thread.channel, ts: thread.ts });
           },
         },
         result,

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { webApi } from '@slack/bolt';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { overflowMessage } from '../alerts/messages.js';
+import { watchAlertThread } from '../alerts/thread-deadline.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import { asSlackBlocks } from '../blocks/text.js';
 import type { AppServices } from '../services.js';
@@ -15,7 +16,10 @@ import { rootOnOutcome } from './root-update.js';
  * signature verified (./consumer.ts), kept with a run for messages that join later.
  */
 export async function handleNotify(
-  services: Pick<AppServices, 'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates'>,
+  services: Pick<
+    AppServices,
+    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit'
+  >,
   client: webApi.WebClient,
   redis: Redis,
   job: NotifyJob,
@@ -48,7 +52,10 @@ export async function handleNotify(
     }
     case 'alert-thread': {
       if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
-      await services.alerts.threadJob(client, job);
+      // A thread opened now promises a result: the run deadline holds it to that.
+      if ((await services.alerts.threadJob(client, job)) === 'opened') {
+        await watchAlertThread(services, client, job);
+      }
       return;
     }
     case 'alert-overflow': {

@@ -16,7 +16,9 @@
  * Which nodes: when a node label separates the crashing nodes from the healthy ones
  * (crash-distribution.ts) and more than one node crashes, the exclusion is `label
  * NotIn [values]`, which also keeps the pods off nodes of that kind added later;
- * otherwise the hostnames of the crashing nodes.
+ * otherwise the hostnames of the crashing nodes. Never by label on a DaemonSet or a
+ * Recreate Deployment (the admission policy denies it: exclusion-bound.ts), where
+ * more than MAX_EXCLUDED_NODES crashing nodes then get no plan.
  *
  * Safety: no plan unless a healthy pod of the same template runs on a node that stays
  * eligible, every excluded node is known (with its hostname label when excluded by
@@ -33,7 +35,7 @@ import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
-import { beyondExclusionBound } from '../exclusion-bound.js';
+import { beyondExclusionBound, MAX_EXCLUDED_NODES, mayExcludeByLabel } from '../exclusion-bound.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
@@ -69,13 +71,14 @@ export function buildExcludeNodePlans(
   }
   const badNodes = picture.badNodes.map((name) => snapshot.nodes.find((n) => n.metadata.name === name));
   if (badNodes.some((n) => n === undefined)) return [];
-  const exclusion = exclusionOf(picture, badNodes);
-  if (!exclusion) return [];
   const deployment = workloadObject(snapshot);
   const daemon = kind.pinnedToNodes;
+  const byLabel = mayExcludeByLabel(daemon, kind.strategy(deployment).type);
+  const exclusion = exclusionOf(picture, badNodes, byLabel);
+  if (!exclusion) return [];
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
-  const piledUp = beyondExclusionBound(before, after);
+  const piledUp = beyondExclusionBound(before, after, exclusion.key);
   if (piledUp) {
     notOffered?.('exclude-node', piledUp);
     return [];
@@ -103,11 +106,11 @@ export function buildExcludeNodePlans(
   const generation = deployment.metadata.generation ?? 0;
   const uid = deployment.metadata.uid ?? '';
   const patch = forwardPatch(generation, before, after);
-  const byLabel = exclusion.key !== HOSTNAME_LABEL;
-  const summary = byLabel
-    ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
-      `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
-    : `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`;
+  const summary =
+    exclusion.key !== HOSTNAME_LABEL
+      ? `Keep ${snapshot.target.name} off the nodes with ${exclusion.key}=${exclusion.values.join(' or ')} ` +
+        `(${picture.badNodes.length} crashing: ${shortList(picture.badNodes)}; required node affinity ${exclusion.key} NotIn).`
+      : `Keep ${snapshot.target.name} off ${picture.badNodes.join(', ')} (required node affinity ${HOSTNAME_LABEL} NotIn).`;
   return [
     {
       id: planId('exclude-node', uid, generation, patch),
@@ -155,11 +158,23 @@ interface Exclusion {
 
 /**
  * By the separating label when it reads better than hostnames (more than one
- * crashing node), else by hostname (every crashing node needs the label).
+ * crashing node) and the admission policy admits it on this workload (`byLabel`, at
+ * most MAX_EXCLUDED_NODES values: exclusion-bound.ts), else by hostname (every
+ * crashing node needs the label; the bound on names then decides).
  */
-function exclusionOf(picture: TemplateCrashPicture, badNodes: (Node | undefined)[]): Exclusion | undefined {
+function exclusionOf(
+  picture: TemplateCrashPicture,
+  badNodes: (Node | undefined)[],
+  byLabel: boolean,
+): Exclusion | undefined {
   const label = picture.separator?.label;
-  if (label && picture.badNodes.length > 1 && label.key !== HOSTNAME_LABEL) {
+  if (
+    byLabel &&
+    label &&
+    picture.badNodes.length > 1 &&
+    label.key !== HOSTNAME_LABEL &&
+    label.values.length <= MAX_EXCLUDED_NODES
+  ) {
     return { key: label.key, values: [...label.values] };
   }
   const hostnames = badNodes.map((n) => n?.metadata.labels?.[HOSTNAME_LABEL]);

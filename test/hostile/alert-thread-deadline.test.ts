@@ -1,0 +1,133 @@
+/**
+ * An alert thread ends in an answer too (issue 41.3). Its root says "rollout-doctor is
+ * diagnosing; the result follows in this thread"; a Redis writer pins the run record of
+ * the alert's diagnose job (a run number no real run reaches, so every genuine
+ * notification of the run counts as stale and never reaches the thread). Within the run
+ * deadline (ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS) a reply in the thread says the
+ * diagnosis could not finish, audited as `unfinished` (planId 'alert'); a thread whose
+ * result came is marked answered by the app and gets no such reply. Real app, worker,
+ * Redis, simulator and Slack stand-in.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { diagnoseJobId } from '../../src/queue/job-ids.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
+import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
+
+const TOKEN = 'alert-token-deadline';
+const ALERT_CHANNEL = 'C0ALERTS';
+const GENUINE = 'vision-object-tracker';
+const PINNED = 'vision-frame-router';
+const COULD_NOT_FINISH = 'The diagnosis for this alert could not finish: no result came within 4 s';
+
+let h: E2eHarness;
+let redis: Redis;
+
+beforeAll(async () => {
+  h = await startE2e({
+    scenario: 'sim/scenarios/gpu-deadlock.yaml',
+    appEnv: {
+      ALERTMANAGER_TOKEN: TOKEN,
+      ROLLOUT_DOCTOR_ALERT_CHANNEL: ALERT_CHANNEL,
+      ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: '4',
+    },
+  });
+  redis = new Redis(h.redis.url, { maxRetriesPerRequest: 1 });
+}, 120_000);
+afterAll(async () => {
+  redis?.disconnect();
+  await h?.close();
+});
+
+async function fire(deployment: string): Promise<void> {
+  const res = await fetch(`${h.app.handle.url}/alerts/alertmanager`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: '4',
+      groupKey: `{}:{alertname="KubeDeploymentRolloutStuck",deployment="${deployment}"}`,
+      truncatedAlerts: 0,
+      status: 'firing',
+      receiver: 'rollout-doctor',
+      groupLabels: { deployment },
+      commonLabels: {},
+      commonAnnotations: {},
+      externalURL: 'http://alertmanager.example:9093',
+      alerts: [
+        {
+          status: 'firing',
+          labels: { alertname: 'KubeDeploymentRolloutStuck', namespace: 'vision', deployment },
+          annotations: { summary: 'Deployment rollout is not progressing.' },
+          startsAt: new Date(Date.now() - 60_000).toISOString(),
+          endsAt: '0001-01-01T00:00:00Z',
+          fingerprint: deployment,
+        },
+      ],
+    }),
+  });
+  expect(res.status).toBeLessThan(300);
+}
+
+/** The thread root the app posts for `deployment`'s alert. */
+const rootOf = async (deployment: string): Promise<string> => {
+  const root = await h.slack.waitFor(
+    () =>
+      h.slack.calls.find(
+        (c) =>
+          c.method === 'chat.postMessage' &&
+          c.args.channel === ALERT_CHANNEL &&
+          !c.args.thread_ts &&
+          String(c.args.text).includes(deployment),
+      ),
+    20_000,
+  );
+  return String(root.response.ts);
+};
+const replies = (ts: string) =>
+  h.slack.calls.filter((c) => c.method === 'chat.postMessage' && c.args.thread_ts === ts);
+const unfinished = () =>
+  h.audit().filter((e) => e.action === 'refusal' && e.reason === 'unfinished' && e.planId === 'alert');
+
+describe('an alert thread whose diagnosis cannot finish ends in an answer', () => {
+  it('a genuine run: its result goes into the thread, which the app marks answered', async () => {
+    await fire(GENUINE);
+    const ts = await rootOf(GENUINE);
+    await h.slack.waitFor(() => replies(ts).length > 0 || undefined, 30_000);
+    await vi.waitFor(
+      async () =>
+        expect(await redis.get(redisKeys.messageAnswered({ channel: ALERT_CHANNEL, ts }))).not.toBeNull(),
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+
+  it('a pinned run record: the thread is told it could not finish within the deadline, audited', async () => {
+    const jobId = diagnoseJobId('vision', PINNED);
+    await redis.hset(redisKeys.run('default', jobId).run, {
+      run: String(Number.MAX_SAFE_INTEGER),
+      seq: '0',
+      final: '0',
+    });
+    await fire(PINNED);
+    const ts = await rootOf(PINNED);
+    const told = await h.slack.waitFor(
+      () => replies(ts).find((c) => String(c.args.text).includes(COULD_NOT_FINISH)),
+      30_000,
+    );
+    expect(String(told.args.text)).toContain(`run ${jobId}`);
+    expect(String(told.args.text)).toContain('Nothing was changed');
+    // The root keeps the alert: the answer is a reply, never an edit of it.
+    expect(h.slack.calls.filter((c) => c.method === 'chat.update' && c.args.ts === ts)).toEqual([]);
+    expect(unfinished()).toEqual([
+      expect.objectContaining({
+        cluster: 'default',
+        namespace: 'vision',
+        deployment: PINNED,
+        user: 'ALERTMANAGER',
+        detail: `job ${jobId}: no result within 4 s`,
+      }),
+    ]);
+    // The genuine thread's deadline passed before this one's: it got no such answer.
+    const genuine = await rootOf(GENUINE);
+    expect(replies(genuine).filter((c) => String(c.args.text).includes(COULD_NOT_FINISH))).toEqual([]);
+  });
+});
