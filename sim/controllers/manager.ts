@@ -87,8 +87,7 @@ export function createControllerManager(
   let scheduled = false;
   let running = false;
   let stopped = false;
-  let held = false;
-  const deferred: (() => void)[] = [];
+  const hold = createHold();
 
   const runPass = (): void => {
     scheduled = false;
@@ -121,10 +120,7 @@ export function createControllerManager(
       const settles = options.settles ?? false;
       if (settles) settlingTimers += 1;
       const fire = (): void => {
-        if (held) {
-          deferred.push(fire);
-          return;
-        }
+        if (hold.defer(fire)) return;
         if (settles) settlingTimers -= 1;
         if (stopped) return;
         fn();
@@ -171,19 +167,8 @@ export function createControllerManager(
       }
       schedule();
     },
-    async settle(timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      let quietSince = 0;
-      while (Date.now() < deadline) {
-        const busy = scheduled || running || (settlingTimers > 0 && !held);
-        if (!busy) {
-          if (quietSince === 0) quietSince = Date.now();
-          // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
-          if (Date.now() - quietSince >= 5) return;
-        } else quietSince = 0;
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    },
+    settle: (timeoutMs = 10_000) =>
+      untilQuiet(() => scheduled || running || (settlingTimers > 0 && !hold.held()), timeoutMs),
     advance(done, horizonSeconds) {
       if (!virtual) throw new Error('advance needs the virtual clock');
       const horizonMs = clockMs + horizonSeconds * 1000;
@@ -199,15 +184,7 @@ export function createControllerManager(
         timer.fn();
       }
     },
-    timers: {
-      hold() {
-        held = true;
-      },
-      release() {
-        held = false;
-        for (const fire of deferred.splice(0)) fire();
-      },
-    },
+    timers: { hold: hold.hold, release: hold.release },
     stop() {
       stopped = true;
       unsubscribe();
@@ -215,6 +192,46 @@ export function createControllerManager(
       timers.clear();
       queued.length = 0;
       restoreClock?.();
+    },
+  };
+}
+
+/** Resolves once `busy()` has been false for a few ms (or after `timeoutMs`). */
+async function untilQuiet(busy: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = 0;
+  while (Date.now() < deadline) {
+    if (!busy()) {
+      if (quietSince === 0) quietSince = Date.now();
+      // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
+      if (Date.now() - quietSince >= 5) return;
+    } else quietSince = 0;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Held timers (ControllerManager.timers): while held, a step that comes due waits for the release. */
+function createHold(): {
+  held(): boolean;
+  /** Keeps `fire` for the release when held; whether it did. */
+  defer(fire: () => void): boolean;
+  hold(): void;
+  release(): void;
+} {
+  let held = false;
+  const deferred: (() => void)[] = [];
+  return {
+    held: () => held,
+    defer(fire) {
+      if (held) deferred.push(fire);
+      return held;
+    },
+    hold() {
+      held = true;
+    },
+    release() {
+      held = false;
+      for (const fire of deferred.splice(0)) fire();
     },
   };
 }
