@@ -14,8 +14,8 @@ import type {
   WorkloadObject,
   WorkloadObjects,
   WorkloadSnapshot,
-} from './snapshot.js';
-import type { ResolvedStrategy } from './strategy.js';
+} from './snapshot/types.js';
+import type { ResolvedStrategy } from './resolved-strategy.js';
 import type { WorkloadKind } from './workload-ref.js';
 
 /** One revision of the pod template and the pods made from it. */

@@ -190,7 +190,7 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
         '--health-cmd',
         `node -e "fetch('http://127.0.0.1:${healthPort}/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"`,
       ],
-      ['node', 'dist/src/worker/main.js'],
+      ['node', 'dist/workers/main.js'],
     );
     // Ready: the image's own HEALTHCHECK passes (`healthcheck run`: podman has no systemd timer here).
     for (;;) {
@@ -241,7 +241,7 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
       'package-lock.json',
       'package.json',
     ]);
-    expect(await inImage('ls -A /app/dist')).toBe('src');
+    expect((await inImage('ls -A /app/dist')).split('\n')).toEqual(['src', 'workers']);
     // No TypeScript sources, tests, simulator, env files, keys, kubeconfigs or npm credentials.
     const leftovers = await inImage(
       'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" 2>/dev/null; true',

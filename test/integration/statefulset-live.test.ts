@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

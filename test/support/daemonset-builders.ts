@@ -5,7 +5,7 @@
  * DaemonSet, labelled with the revision's hash, pinned to their node).
  */
 import type { ControllerRevision, DaemonSet, Pod, PodSpec, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
 
 const CREATED = '2026-11-22T02:00:00Z';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { planRefusal } from '../../src/engine/plan-gate.js';
 import { strategyPatch, type StrategyField } from '../../src/remediation/builders/strategy-patch.js';
 import type { WorkloadPatchPlan } from '../../src/remediation/plan.js';

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
 const NOW = '2026-11-22T03:00:00Z';

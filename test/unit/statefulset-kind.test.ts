@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
-import { isStatefulSetObjects } from '../../src/diagnosis/snapshot.js';
+import { isStatefulSetObjects } from '../../src/diagnosis/snapshot/types.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
   makeStatefulSet,

@@ -114,7 +114,7 @@ function namesRedisKeys(file: string, text?: string): boolean {
 }
 
 describe('structure (issue 28)', () => {
-  const files = sourceFiles('src');
+  const files = [...sourceFiles('src'), ...sourceFiles('workers')];
 
   it.each([
     ['src', STILL_LONG],

@@ -19,7 +19,7 @@ import {
 } from '../rollout/rollout-assessment.js';
 import { heldBackPhrase } from '../scheduling/held-back.js';
 import { selectorErrorChange } from '../scheduling/selector-error.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';

@@ -12,7 +12,7 @@
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../base/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import type { DraObjects } from '../snapshot.js';
+import type { DraObjects } from '../snapshot/types.js';
 import { deviceFields } from './cel.js';
 import {
   counterIndex,

@@ -53,7 +53,7 @@ import type {
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
-import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
+import { asksForScarce, neighboursMatter, outgrowsOwnPods } from '../../diagnosis/base/scarce.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
@@ -68,7 +68,7 @@ import {
   type WorkloadObject,
   type WorkloadRef,
   type WorkloadSnapshot,
-} from '../../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
@@ -317,7 +317,10 @@ interface OurSide {
   scarce: boolean;
   /** A crash loop that may be node-local (its exclusion's room needs the staying nodes' pods). */
   crashNodes?: CrashNodes;
-  /** No node constraint in the template, and a Pending pod: the eligible nodes are listed now. */
+  /**
+   * No node constraint in the template, and a Pending pod or a template that asks for
+   * more than a pod of ours holds (outgrowsOwnPods): the eligible nodes are listed now.
+   */
   lateEligible: boolean;
   /**
    * No node constraint in the template, and a crash loop that may be node-local: the
@@ -361,7 +364,7 @@ function ourSideOf(
     spec,
     scarce,
     ...(crashNodes ? { crashNodes } : {}),
-    lateEligible: !plan.eligibleEarly && pods.some(isUnscheduled),
+    lateEligible: !plan.eligibleEarly && (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods)),
     crashListing: !plan.eligibleEarly && !pods.some(isUnscheduled) && crashNodes !== undefined,
     // A Pending pod of an older template may select nodes the template's selector does not list.
     older: olderPendingSelections(

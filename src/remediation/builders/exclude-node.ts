@@ -31,7 +31,7 @@ import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, ArgoRollout, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';

@@ -14,14 +14,14 @@ import {
   type StatefulSetObjects,
   type WorkloadObject,
   type WorkloadObjects,
-} from '../../snapshot.js';
+} from '../../snapshot/types.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
 import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
-import { rolloutProgress, statusSummary } from './rollout-status.js';
-import { desiredReplicas, partitionOf, resolveStrategy } from './strategy.js';
+import { rolloutProgress, statusSummary } from './statefulset-status.js';
+import { desiredReplicas, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 
 /** The StatefulSet of an object the registry handed to this module (it hands a module only its own kind). */
 function statefulSet(object: WorkloadObject): StatefulSet {

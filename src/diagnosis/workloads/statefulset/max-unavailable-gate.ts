@@ -10,7 +10,7 @@
  * Only the default can be told from the version: a cluster may set the gate either way.
  */
 import type { StatefulSet } from '../../k8s.js';
-import { resolveStrategy } from './strategy.js';
+import { resolveStrategy } from './statefulset-strategy.js';
 
 export type GateDefault = 'on' | 'off' | 'absent' | 'unknown';
 

@@ -13,11 +13,11 @@
 import { z } from 'zod';
 import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
 import type { Container, Pod, StatefulSet } from '../../k8s.js';
-import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { ImageChange, OrderedBlock } from '../../workload-kind.js';
 import { maxUnavailableNote } from './max-unavailable-gate.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
-import { ordered, partitionOf } from './strategy.js';
+import { ordered, partitionOf } from './statefulset-strategy.js';
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
 

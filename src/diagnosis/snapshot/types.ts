@@ -13,10 +13,10 @@ import type {
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
-} from './k8s.js';
-import type { WorkloadRef } from './workload-ref.js';
+} from '../k8s.js';
+import type { WorkloadRef } from '../workload-ref.js';
 
-export type { WorkloadKind, WorkloadRef } from './workload-ref.js';
+export type { WorkloadKind, WorkloadRef } from '../workload-ref.js';
 
 /**
  * A read the collector could not make (403/401, or a non-retryable failure). The
@@ -97,7 +97,7 @@ export type RevisionObject = ReplicaSet | ControllerRevision;
 /**
  * Everything the analyzers may look at for one workload, gathered by the live
  * collector (src/kube/read/collector.ts) or assembled from a dump
- * (src/diagnosis/dump/assemble.ts). Analyzers are pure functions of this value.
+ * (src/diagnosis/snapshot/dump/assemble.ts). Analyzers are pure functions of this value.
  */
 export type WorkloadSnapshot = SnapshotCommon & WorkloadObjects;
 

@@ -1,11 +1,11 @@
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { parsePublicKeys, parseSigningKey, type SigningKey } from './trust/approval-signature.js';
-import { ownKeyAmong } from './trust/keygen.js';
-import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
-import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
-import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
-import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './config/redis.js';
+import { parsePublicKeys, parseSigningKey, type SigningKey } from '../trust/approval-signature.js';
+import { ownKeyAmong } from '../trust/keygen.js';
+import { parseSealKeys, type SealKeys } from '../trust/plan-seal.js';
+import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alert-map.js';
+import { parseNamespaceRoutes, type NamespaceRoutes } from './alert-routes.js';
+import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './redis.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
