@@ -23,7 +23,7 @@ const STILL_LONG: Record<string, number> = {};
  * that began, each with the length it may not exceed: a list that only shrinks.
  */
 const SIM_STILL_LONG: Record<string, number> = {
-  'sim/controllers/kubelet.ts:kubeletController': 495,
+  'sim/controllers/kubelet.ts:kubeletController': 343,
   'sim/controllers/scheduler.ts:schedulerController': 350,
   'sim/controllers/deployment.ts:deploymentController': 305,
   'sim/controllers/deployment.ts:syncOne': 222,
