@@ -9,10 +9,12 @@
 # Node 24 is an LTS line. The undici override in package.json is only needed on
 # Node 20 and harmless here.
 
+# npm's cache is a build cache mount (never a layer): the runtime stage's `npm ci --omit=dev`
+# takes its packages from what the build stage fetched, and a rebuild fetches nothing again.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workers ./workers
@@ -36,7 +38,7 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --no-audit --no-fund
 # Only the compiled src/ and workers/ (dist/src, dist/workers) and the CLI wrapper: no
 # simulator, tests or TypeScript.
 COPY --from=build /app/dist/src ./dist/src

@@ -56,6 +56,9 @@ export interface Simulator {
   delete(kind: string, namespace: string | undefined, name: string): void;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   settle(): Promise<void>;
+  /** Stops the controllers' time until resumeClock (sim/controllers/manager.ts): no timer fires meanwhile. */
+  pauseClock(): void;
+  resumeClock(): void;
   /**
    * What an API server restart looks like to clients: every open connection (watches
    * included) is cut, nothing answers for `downMs`, then the same address serves the
@@ -64,8 +67,6 @@ export interface Simulator {
   restartApiServer(options?: { downMs?: number }): Promise<void>;
   /** Holds new containers not-Ready until released (sim/controllers/readiness-gate.ts). */
   readiness: Pick<ReadinessGate, 'hold' | 'release' | 'waiting'>;
-  /** Holds every delayed controller step until released (sim/controllers/manager.ts). */
-  timers: { hold(): void; release(): void };
   /** Calls `listener` after every change to the store; returns the unsubscribe. */
   onChange(listener: () => void): () => void;
   close(): Promise<void>;
@@ -165,8 +166,9 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
       }
     },
     settle: () => manager.settle(),
+    pauseClock: () => manager.pauseClock(),
+    resumeClock: () => manager.resumeClock(),
     readiness: manager.context.readiness,
-    timers: manager.timers,
     onChange: (listener) => store.subscribe(() => listener()),
     async restartApiServer(restart = {}) {
       server.closeAllConnections();

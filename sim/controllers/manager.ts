@@ -41,12 +41,13 @@ export interface ControllerManager {
    */
   advance(done: () => boolean, horizonSeconds: number): boolean;
   /**
-   * Real clock: holds every delayed step (crash, back-off, readiness) that comes due
-   * until `release`, so a test reads a state that would otherwise last a few
-   * milliseconds at a high time scale (a crash loop in back-off). Passes still run, and
-   * settle() then waits for them only.
+   * Real clock only: stops time for the controllers. Pending timers (a crash-loop's next
+   * restart, a progress deadline) keep what was left of their wait and fire only after
+   * `resumeClock`; passes still run on writes. A preview or test that must show one exact
+   * moment (a restart count) holds the cluster there whatever the machine's load.
    */
-  timers: { hold(): void; release(): void };
+  pauseClock(): void;
+  resumeClock(): void;
   stop(): void;
 }
 
@@ -78,7 +79,9 @@ export function createControllerManager(
 ): ControllerManager {
   const virtual = options.clock === 'virtual';
   const controllers: Controller[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  /** Real clock: each pending timer with the wall time it is due at, and those held while paused. */
+  const timers = new Map<NodeJS.Timeout, { dueMs: number; fire: () => void }>();
+  let held: { waitMs: number; fire: () => void }[] | undefined;
   const queued: VirtualTimer[] = [];
   let clockMs = options.startMs ?? Date.now();
   let seq = 0;
@@ -87,7 +90,6 @@ export function createControllerManager(
   let scheduled = false;
   let running = false;
   let stopped = false;
-  const hold = createHold();
 
   const runPass = (): void => {
     scheduled = false;
@@ -120,7 +122,6 @@ export function createControllerManager(
       const settles = options.settles ?? false;
       if (settles) settlingTimers += 1;
       const fire = (): void => {
-        if (hold.defer(fire)) return;
         if (settles) settlingTimers -= 1;
         if (stopped) return;
         fn();
@@ -130,16 +131,21 @@ export function createControllerManager(
         queued.push({ at: clockMs + Math.max(0, simSeconds * 1000), seq: (seq += 1), fn: fire, settles });
         return;
       }
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          fire();
-        },
-        Math.max(0, (simSeconds * 1000) / timeScale),
-      );
-      timers.add(timer);
+      startTimer(Math.max(0, (simSeconds * 1000) / timeScale), fire);
     },
   };
+
+  function startTimer(waitMs: number, fire: () => void): void {
+    if (held) {
+      held.push({ waitMs, fire });
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fire();
+    }, waitMs);
+    timers.set(timer, { dueMs: Date.now() + waitMs, fire });
+  }
 
   const unsubscribe = store.subscribe((event) => {
     for (const c of controllers) c.observe(event);
@@ -168,7 +174,7 @@ export function createControllerManager(
       schedule();
     },
     settle: (timeoutMs = 10_000) =>
-      untilQuiet(() => scheduled || running || (settlingTimers > 0 && !hold.held()), timeoutMs),
+      untilQuiet(() => scheduled || running || (settlingTimers > 0 && !held), timeoutMs),
     advance(done, horizonSeconds) {
       if (!virtual) throw new Error('advance needs the virtual clock');
       const horizonMs = clockMs + horizonSeconds * 1000;
@@ -184,12 +190,27 @@ export function createControllerManager(
         timer.fn();
       }
     },
-    timers: { hold: hold.hold, release: hold.release },
+    pauseClock() {
+      if (virtual) throw new Error('pauseClock needs the real clock');
+      if (held) return;
+      const now = Date.now();
+      held = [...timers].map(([t, { dueMs, fire }]) => {
+        clearTimeout(t);
+        return { waitMs: Math.max(0, dueMs - now), fire };
+      });
+      timers.clear();
+    },
+    resumeClock() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const { waitMs, fire } of waiting) startTimer(waitMs, fire);
+    },
     stop() {
       stopped = true;
       unsubscribe();
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers.keys()) clearTimeout(t);
       timers.clear();
+      held = undefined;
       queued.length = 0;
       restoreClock?.();
     },
@@ -208,30 +229,4 @@ async function untilQuiet(busy: () => boolean, timeoutMs: number): Promise<void>
     } else quietSince = 0;
     await new Promise((r) => setTimeout(r, 2));
   }
-}
-
-/** Held timers (ControllerManager.timers): while held, a step that comes due waits for the release. */
-function createHold(): {
-  held(): boolean;
-  /** Keeps `fire` for the release when held; whether it did. */
-  defer(fire: () => void): boolean;
-  hold(): void;
-  release(): void;
-} {
-  let held = false;
-  const deferred: (() => void)[] = [];
-  return {
-    held: () => held,
-    defer(fire) {
-      if (held) deferred.push(fire);
-      return held;
-    },
-    hold() {
-      held = true;
-    },
-    release() {
-      held = false;
-      for (const fire of deferred.splice(0)) fire();
-    },
-  };
 }

@@ -49,7 +49,7 @@ async function badRelease(): Promise<SimClient> {
     20_000,
   );
   // Same turn of the event loop as the check above: no simulator step ran in between.
-  sim.timers.hold();
+  sim.pauseClock();
   return env;
 }
 
@@ -79,7 +79,7 @@ describe('StatefulSet bad release, live', () => {
     const ledger2 = sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod;
     expect(plan?.pods).toEqual([{ name: 'ledger-2', uid: ledger2.metadata.uid }]);
     if (!plan) throw new Error('no delete-pods plan');
-    sim.timers.release();
+    sim.resumeClock();
     expect((await applyPlan(client, plan)).status).toBe('applied');
     const watched = await watchReplacements(client, LEDGER, {
       timeoutMs: 20_000,

@@ -207,7 +207,7 @@ describe('Dockerfile', () => {
   });
 
   it('final stage: production dependencies only, non-root, the app command, its port and a health check', () => {
-    expect(final).toMatch(/RUN npm ci --omit=dev/);
+    expect(final).toMatch(/^RUN (--mount=\S+ )*npm ci --omit=dev/m);
     expect(final).toMatch(/COPY --from=build \/app\/dist\/src \.\/dist\/src/);
     expect(final).toMatch(/COPY --from=build \/app\/dist\/workers \.\/dist\/workers/);
     const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
