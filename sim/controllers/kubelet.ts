@@ -9,7 +9,7 @@
  */
 import type { Container, ContainerStatus, Pod } from '../../src/diagnosis/k8s.js';
 import { nowRfc3339 } from '../defaults.js';
-import type { SimObject } from '../store.js';
+import type { SimObject, Store } from '../store.js';
 import { crashRules, deviceHealth, ruleFor, type CrashRule } from './crash-rules.js';
 import { containerDevices, reportedClaimDevices } from './dra.js';
 import { recordEvent } from './events.js';
@@ -56,86 +56,9 @@ export function kubeletController(ctx: ControllerContext): Controller {
     const copy = structuredClone(o);
     const pod = asPod(copy);
     mutate(pod);
-    const status = (pod.status ??= {});
-    const statuses = status.containerStatuses ?? [];
-    const allReady = statuses.length === pod.spec.containers.length && statuses.every((c) => c.ready);
-    const anyRunning = statuses.some((c) => c.state?.running || c.lastState?.terminated);
-    const now = nowRfc3339();
-    const setCond = (type: string, ok: boolean, reason?: string, message?: string): void => {
-      const conditions = (status.conditions ??= []);
-      const existing = conditions.find((c) => c.type === type);
-      const value = ok ? 'True' : 'False';
-      const next = {
-        type,
-        status: value,
-        lastProbeTime: null,
-        lastTransitionTime: existing?.status === value ? existing.lastTransitionTime : now,
-        ...(reason ? { reason } : {}),
-        ...(message ? { message } : {}),
-      };
-      status.conditions = [...conditions.filter((c) => c.type !== type), next as never];
-    };
-    const unready = statuses.filter((c) => !c.ready).map((c) => c.name);
-    const msg = unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined;
-    setCond('PodReadyToStartContainers', true);
-    setCond('Initialized', true);
-    setCond('Ready', allReady, allReady ? undefined : 'ContainersNotReady', msg);
-    setCond('ContainersReady', allReady, allReady ? undefined : 'ContainersNotReady', msg);
-    const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
-    status.conditions = [...(status.conditions ?? [])].sort(
-      (a, b) => order.indexOf(a.type) - order.indexOf(b.type),
-    );
-    if (anyRunning) {
-      status.phase = 'Running';
-      status.podIP = ipFor(uid);
-      (status as { podIPs?: { ip: string }[] }).podIPs = [{ ip: status.podIP }];
-    }
+    recomputePodStatus(pod, uid);
     return store.put(copy);
   };
-
-  const setContainer = (pod: Pod, next: ContainerStatus): void => {
-    const status = (pod.status ??= {});
-    const list = (status.containerStatuses ??= []);
-    status.containerStatuses = [...list.filter((c) => c.name !== next.name), next].sort(
-      (a, b) =>
-        pod.spec.containers.findIndex((c) => c.name === a.name) -
-        pod.spec.containers.findIndex((c) => c.name === b.name),
-    );
-  };
-
-  /** The DRA devices a container uses (`<driver>/<pool>/<device>`): its requests' devices only. */
-  const devicesOf = (pod: Pod, container: string): string[] =>
-    containerDevices(store, pod, container).flatMap((c) => c.devices);
-
-  /**
-   * allocatedResourcesStatus as the kubelet writes it for DRA claims, only while the
-   * driver reports health (devices.yaml): under each `claim:<name>[/<request>]` every
-   * device of the claim (reportedClaimDevices), named by the CDI id the driver gives
-   * for it or else `<driver>/<pool>/<device>`, each id once; Unknown for a device the
-   * driver does not list.
-   */
-  const resourcesStatus = (pod: Pod, container: string): ContainerStatus['allocatedResourcesStatus'] => {
-    const report = deviceHealth(store);
-    if (!report) return undefined;
-    const out = reportedClaimDevices(store, pod, container)
-      .filter((c) => c.devices.length > 0)
-      .map((c) => {
-        const resources = new Map<string, string>();
-        for (const device of c.devices) {
-          const said = report.get(device);
-          const resourceID = said?.cdi ?? device;
-          if (!resources.has(resourceID)) resources.set(resourceID, said?.health ?? 'Unknown');
-        }
-        return {
-          name: c.name,
-          resources: [...resources].map(([resourceID, health]) => ({ resourceID, health })),
-        };
-      });
-    return out.length > 0 ? out : undefined;
-  };
-
-  const containerStatus = (pod: Pod, name: string): ContainerStatus | undefined =>
-    pod.status?.containerStatuses?.find((c) => c.name === name);
 
   const runContainer = (
     key: string,
@@ -171,7 +94,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
     logs.restart(ns, name, c.name, `${startedAt} INFO starting ${c.image ?? c.name}\n`);
     updateStatus(key, uid, (pod) => {
       const prev = containerStatus(pod, c.name);
-      const devices = resourcesStatus(pod, c.name);
+      const devices = resourcesStatus(store, pod, c.name);
       setContainer(pod, {
         name: c.name,
         image: c.image ?? '',
@@ -286,83 +209,8 @@ export function kubeletController(ctx: ControllerContext): Controller {
 
   const runAgain = (key: string, uid: string, c: Container, node: string, rule: CrashRule): void => {
     const obj = current(key, uid);
-    const devices = obj ? devicesOf(asPod(obj), c.name) : [];
+    const devices = obj ? devicesOf(store, asPod(obj), c.name) : [];
     runContainer(key, uid, c, node, ruleFor(crashRules(store), node, c.image, devices) ?? rule);
-  };
-
-  const startupBlocker = (
-    obj: SimObject,
-  ): { reason: string; message: string; event: string; component: string } | undefined => {
-    const pod = asPod(obj);
-    const ns = obj.metadata.namespace;
-    for (const v of pod.spec.volumes ?? []) {
-      const claim = v.persistentVolumeClaim?.claimName;
-      if (!claim) continue;
-      const pvc = store.get('PersistentVolumeClaim', ns, claim);
-      const modes = (pvc?.['spec'] as { accessModes?: string[] } | undefined)?.accessModes ?? [];
-      if (!modes.includes('ReadWriteOnce')) continue;
-      const users = store
-        .list('Pod', ns)
-        .filter(
-          (p) =>
-            p.metadata.uid !== obj.metadata.uid &&
-            isPodActive(asPod(p)) &&
-            asPod(p).spec.nodeName &&
-            asPod(p).spec.nodeName !== pod.spec.nodeName &&
-            started.has(p.metadata.uid ?? ''),
-        )
-        .filter((p) =>
-          (asPod(p).spec.volumes ?? []).some((pv) => pv.persistentVolumeClaim?.claimName === claim),
-        );
-      if (users.length > 0) {
-        const volume =
-          (pvc?.['spec'] as { volumeName?: string } | undefined)?.volumeName ??
-          `pvc-${pvc?.metadata.uid ?? claim}`;
-        return {
-          reason: 'ContainerCreating',
-          message: '',
-          event: `Multi-Attach error for volume "${volume}" Volume is already used by pod(s) ${users.map((u) => u.metadata.name).join(', ')}`,
-          component: 'attachdetach-controller',
-        };
-      }
-    }
-    for (const c of pod.spec.containers) {
-      for (const e of c.env ?? []) {
-        const cm = e.valueFrom?.configMapKeyRef;
-        if (cm && !cm.optional && !store.get('ConfigMap', ns, cm.name))
-          return {
-            reason: 'CreateContainerConfigError',
-            message: `configmap "${cm.name}" not found`,
-            event: `Error: configmap "${cm.name}" not found`,
-            component: 'kubelet',
-          };
-        const sec = e.valueFrom?.secretKeyRef;
-        if (sec && !sec.optional && !store.get('Secret', ns, sec.name))
-          return {
-            reason: 'CreateContainerConfigError',
-            message: `secret "${sec.name}" not found`,
-            event: `Error: secret "${sec.name}" not found`,
-            component: 'kubelet',
-          };
-      }
-      for (const f of c.envFrom ?? []) {
-        if (f.configMapRef && !store.get('ConfigMap', ns, f.configMapRef.name))
-          return {
-            reason: 'CreateContainerConfigError',
-            message: `configmap "${f.configMapRef.name}" not found`,
-            event: `Error: configmap "${f.configMapRef.name}" not found`,
-            component: 'kubelet',
-          };
-        if (f.secretRef && !store.get('Secret', ns, f.secretRef.name))
-          return {
-            reason: 'CreateContainerConfigError',
-            message: `secret "${f.secretRef.name}" not found`,
-            event: `Error: secret "${f.secretRef.name}" not found`,
-            component: 'kubelet',
-          };
-      }
-    }
-    return undefined;
   };
 
   const start = (key: string): void => {
@@ -372,7 +220,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
     const uid = obj.metadata.uid ?? '';
     const node = pod.spec.nodeName;
     if (!node || started.has(uid) || !kubeletRuns(node)) return;
-    const blocker = startupBlocker(obj);
+    const blocker = startupBlocker(store, started, obj);
     if (blocker) {
       blocked.add(key);
       const failed = blocker.component === 'kubelet';
@@ -417,7 +265,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
           status.startTime ??= nowRfc3339();
         });
         for (const c of asPod(o).spec.containers)
-          runContainer(key, uid, c, node, ruleFor(rules, node, c.image, devicesOf(asPod(o), c.name)));
+          runContainer(key, uid, c, node, ruleFor(rules, node, c.image, devicesOf(store, asPod(o), c.name)));
       },
       { settles: true },
     );
@@ -435,7 +283,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
       if (!pod.spec.nodeName || !started.has(uid) || !isPodActive(pod)) continue;
       if (!(pod.spec.resourceClaims ?? []).length) continue;
       const next = (pod.status?.containerStatuses ?? []).map((cs) => {
-        const devices = resourcesStatus(pod, cs.name);
+        const devices = resourcesStatus(store, pod, cs.name);
         const { allocatedResourcesStatus: _old, ...rest } = cs;
         return devices ? { ...rest, allocatedResourcesStatus: devices } : rest;
       });
@@ -532,4 +380,170 @@ export function kubeletController(ctx: ControllerContext): Controller {
       return queue.size > 0;
     },
   };
+}
+
+/** The pod's phase, IP and conditions from its container statuses, as the kubelet reports them. */
+function recomputePodStatus(pod: Pod, uid: string): void {
+  const status = (pod.status ??= {});
+  const statuses = status.containerStatuses ?? [];
+  const allReady = statuses.length === pod.spec.containers.length && statuses.every((c) => c.ready);
+  const anyRunning = statuses.some((c) => c.state?.running || c.lastState?.terminated);
+  const now = nowRfc3339();
+  const setCond = (type: string, ok: boolean, reason?: string, message?: string): void => {
+    const conditions = (status.conditions ??= []);
+    const existing = conditions.find((c) => c.type === type);
+    const value = ok ? 'True' : 'False';
+    const next = {
+      type,
+      status: value,
+      lastProbeTime: null,
+      lastTransitionTime: existing?.status === value ? existing.lastTransitionTime : now,
+      ...(reason ? { reason } : {}),
+      ...(message ? { message } : {}),
+    };
+    status.conditions = [...conditions.filter((c) => c.type !== type), next as never];
+  };
+  const unready = statuses.filter((c) => !c.ready).map((c) => c.name);
+  const msg = unready.length ? `containers with unready status: [${unready.join(' ')}]` : undefined;
+  setCond('PodReadyToStartContainers', true);
+  setCond('Initialized', true);
+  setCond('Ready', allReady, allReady ? undefined : 'ContainersNotReady', msg);
+  setCond('ContainersReady', allReady, allReady ? undefined : 'ContainersNotReady', msg);
+  const order = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+  status.conditions = [...(status.conditions ?? [])].sort(
+    (a, b) => order.indexOf(a.type) - order.indexOf(b.type),
+  );
+  if (anyRunning) {
+    status.phase = 'Running';
+    status.podIP = ipFor(uid);
+    (status as { podIPs?: { ip: string }[] }).podIPs = [{ ip: status.podIP }];
+  }
+}
+
+function setContainer(pod: Pod, next: ContainerStatus): void {
+  const status = (pod.status ??= {});
+  const list = (status.containerStatuses ??= []);
+  status.containerStatuses = [...list.filter((c) => c.name !== next.name), next].sort(
+    (a, b) =>
+      pod.spec.containers.findIndex((c) => c.name === a.name) -
+      pod.spec.containers.findIndex((c) => c.name === b.name),
+  );
+}
+
+/** The DRA devices a container uses (`<driver>/<pool>/<device>`): its requests' devices only. */
+function devicesOf(store: Store, pod: Pod, container: string): string[] {
+  return containerDevices(store, pod, container).flatMap((c) => c.devices);
+}
+
+/**
+ * allocatedResourcesStatus as the kubelet writes it for DRA claims, only while the
+ * driver reports health (devices.yaml): under each `claim:<name>[/<request>]` every
+ * device of the claim (reportedClaimDevices), named by the CDI id the driver gives
+ * for it or else `<driver>/<pool>/<device>`, each id once; Unknown for a device the
+ * driver does not list.
+ */
+function resourcesStatus(
+  store: Store,
+  pod: Pod,
+  container: string,
+): ContainerStatus['allocatedResourcesStatus'] {
+  const report = deviceHealth(store);
+  if (!report) return undefined;
+  const out = reportedClaimDevices(store, pod, container)
+    .filter((c) => c.devices.length > 0)
+    .map((c) => {
+      const resources = new Map<string, string>();
+      for (const device of c.devices) {
+        const said = report.get(device);
+        const resourceID = said?.cdi ?? device;
+        if (!resources.has(resourceID)) resources.set(resourceID, said?.health ?? 'Unknown');
+      }
+      return {
+        name: c.name,
+        resources: [...resources].map(([resourceID, health]) => ({ resourceID, health })),
+      };
+    });
+  return out.length > 0 ? out : undefined;
+}
+
+function containerStatus(pod: Pod, name: string): ContainerStatus | undefined {
+  return pod.status?.containerStatuses?.find((c) => c.name === name);
+}
+
+/** Why the pod's containers cannot start yet: a Multi-Attach error, a ConfigMap or Secret missing. */
+function startupBlocker(
+  store: Store,
+  started: ReadonlySet<string>,
+  obj: SimObject,
+): { reason: string; message: string; event: string; component: string } | undefined {
+  const pod = asPod(obj);
+  const ns = obj.metadata.namespace;
+  for (const v of pod.spec.volumes ?? []) {
+    const claim = v.persistentVolumeClaim?.claimName;
+    if (!claim) continue;
+    const pvc = store.get('PersistentVolumeClaim', ns, claim);
+    const modes = (pvc?.['spec'] as { accessModes?: string[] } | undefined)?.accessModes ?? [];
+    if (!modes.includes('ReadWriteOnce')) continue;
+    const users = store
+      .list('Pod', ns)
+      .filter(
+        (p) =>
+          p.metadata.uid !== obj.metadata.uid &&
+          isPodActive(asPod(p)) &&
+          asPod(p).spec.nodeName &&
+          asPod(p).spec.nodeName !== pod.spec.nodeName &&
+          started.has(p.metadata.uid ?? ''),
+      )
+      .filter((p) =>
+        (asPod(p).spec.volumes ?? []).some((pv) => pv.persistentVolumeClaim?.claimName === claim),
+      );
+    if (users.length > 0) {
+      const volume =
+        (pvc?.['spec'] as { volumeName?: string } | undefined)?.volumeName ??
+        `pvc-${pvc?.metadata.uid ?? claim}`;
+      return {
+        reason: 'ContainerCreating',
+        message: '',
+        event: `Multi-Attach error for volume "${volume}" Volume is already used by pod(s) ${users.map((u) => u.metadata.name).join(', ')}`,
+        component: 'attachdetach-controller',
+      };
+    }
+  }
+  for (const c of pod.spec.containers) {
+    for (const e of c.env ?? []) {
+      const cm = e.valueFrom?.configMapKeyRef;
+      if (cm && !cm.optional && !store.get('ConfigMap', ns, cm.name))
+        return {
+          reason: 'CreateContainerConfigError',
+          message: `configmap "${cm.name}" not found`,
+          event: `Error: configmap "${cm.name}" not found`,
+          component: 'kubelet',
+        };
+      const sec = e.valueFrom?.secretKeyRef;
+      if (sec && !sec.optional && !store.get('Secret', ns, sec.name))
+        return {
+          reason: 'CreateContainerConfigError',
+          message: `secret "${sec.name}" not found`,
+          event: `Error: secret "${sec.name}" not found`,
+          component: 'kubelet',
+        };
+    }
+    for (const f of c.envFrom ?? []) {
+      if (f.configMapRef && !store.get('ConfigMap', ns, f.configMapRef.name))
+        return {
+          reason: 'CreateContainerConfigError',
+          message: `configmap "${f.configMapRef.name}" not found`,
+          event: `Error: configmap "${f.configMapRef.name}" not found`,
+          component: 'kubelet',
+        };
+      if (f.secretRef && !store.get('Secret', ns, f.secretRef.name))
+        return {
+          reason: 'CreateContainerConfigError',
+          message: `secret "${f.secretRef.name}" not found`,
+          event: `Error: secret "${f.secretRef.name}" not found`,
+          component: 'kubelet',
+        };
+    }
+  }
+  return undefined;
 }

@@ -173,19 +173,8 @@ export function createControllerManager(
       }
       schedule();
     },
-    async settle(timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      let quietSince = 0;
-      while (Date.now() < deadline) {
-        const busy = scheduled || running || (settlingTimers > 0 && !held);
-        if (!busy) {
-          if (quietSince === 0) quietSince = Date.now();
-          // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
-          if (Date.now() - quietSince >= 5) return;
-        } else quietSince = 0;
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    },
+    settle: (timeoutMs = 10_000) =>
+      untilQuiet(() => scheduled || running || (settlingTimers > 0 && !held), timeoutMs),
     advance(done, horizonSeconds) {
       if (!virtual) throw new Error('advance needs the virtual clock');
       const horizonMs = clockMs + horizonSeconds * 1000;
@@ -226,4 +215,18 @@ export function createControllerManager(
       restoreClock?.();
     },
   };
+}
+
+/** Resolves once `busy()` has been false for a few ms (or after `timeoutMs`). */
+async function untilQuiet(busy: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = 0;
+  while (Date.now() < deadline) {
+    if (!busy()) {
+      if (quietSince === 0) quietSince = Date.now();
+      // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
+      if (Date.now() - quietSince >= 5) return;
+    } else quietSince = 0;
+    await new Promise((r) => setTimeout(r, 2));
+  }
 }

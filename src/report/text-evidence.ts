@@ -13,64 +13,11 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
     case 'strategy':
       return strategy(evidence, style);
     case 'node-capacity':
-      return [
-        style.bold('Capacity on the nodes the pod may use:'),
-        ...indent(
-          table(
-            ['NODE', 'RESOURCE', 'ALLOCATABLE', 'USED', 'FREE', 'HELD BY'],
-            evidence.rows.map((row) => [
-              row.node,
-              row.resource,
-              row.allocatable,
-              row.used,
-              row.free,
-              row.holders
-                .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', ours' : ''})`)
-                .join('; ') || '-',
-            ]),
-          ),
-          2,
-        ),
-      ];
+      return nodeCapacity(evidence, style);
     case 'quota':
-      return [
-        style.bold(`ResourceQuota ${evidence.quota}, as its refusal counted it:`),
-        ...indent(
-          table(
-            ['RESOURCE', 'HARD', 'USED', 'THIS WORKLOAD', 'OTHERS', 'NEW POD ASKS'],
-            evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
-          ),
-          2,
-        ),
-      ];
+      return quotaTable(evidence, style);
     case 'crash-table':
-      return [
-        ...(evidence.containers && evidence.containers.length > 0
-          ? [`${style.bold('Crashing:')} ${evidence.containers.map(containerWords).join('; ')}`]
-          : []),
-        style.bold('Pods per node:'),
-        ...indent(
-          table(
-            ['NODE', 'PODS', 'READY', 'CRASHING', 'RESTARTS', 'LAST EXIT', 'REASON', 'MESSAGE'],
-            evidence.rows.map((row) => [
-              row.node,
-              String(row.pods),
-              String(row.ready),
-              String(row.crashing),
-              String(row.restarts),
-              row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
-              row.lastReason ?? '-',
-              truncate(row.lastMessage ?? '-', 60),
-            ]),
-          ),
-          2,
-        ),
-        ...evidence.rows.flatMap((row) =>
-          row.logTail
-            ? [`  last log lines on ${row.node}:`, ...indent(row.logTail.trimEnd().split('\n'), 4)]
-            : [],
-        ),
-      ];
+      return crashTable(evidence, style);
     case 'node-diff':
       return nodeDiff(evidence, style);
     case 'condition':
@@ -80,16 +27,7 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
           (evidence.message ? `: ${evidence.message}` : ''),
       ];
     case 'pods':
-      return [
-        style.bold(`${evidence.title}:`),
-        ...indent(
-          table(
-            ['POD', 'NODE', 'PHASE', 'DETAIL'],
-            evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
-          ),
-          2,
-        ),
-      ];
+      return podsTable(evidence, style);
     case 'log':
       return [
         style.bold(`Previous log of ${evidence.pod}/${evidence.container}:`),
@@ -98,24 +36,106 @@ export function renderEvidence(evidence: Evidence, style: Style): string[] {
     case 'note':
       return [`Note: ${evidence.text}`];
     case 'device-health':
-      return [
-        style.bold(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
-        ...indent(
-          table(
-            ['NODE', 'POD', 'CONTAINER', 'DEVICE', 'CLAIM', 'HEALTH'],
-            evidence.rows.map((r) => [
-              r.node,
-              r.pod,
-              r.container ?? '-',
-              r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '-'),
-              r.claim ?? '-',
-              r.health,
-            ]),
-          ),
-          2,
-        ),
-      ];
+      return deviceHealthTable(evidence, style);
   }
+}
+
+function nodeCapacity(evidence: Extract<Evidence, { type: 'node-capacity' }>, style: Style): string[] {
+  return [
+    style.bold('Capacity on the nodes the pod may use:'),
+    ...indent(
+      table(
+        ['NODE', 'RESOURCE', 'ALLOCATABLE', 'USED', 'FREE', 'HELD BY'],
+        evidence.rows.map((row) => [
+          row.node,
+          row.resource,
+          row.allocatable,
+          row.used,
+          row.free,
+          row.holders
+            .map((h) => `${h.pod} (${h.amount}${h.ownedByThisDeployment ? ', ours' : ''})`)
+            .join('; ') || '-',
+        ]),
+      ),
+      2,
+    ),
+  ];
+}
+
+function quotaTable(evidence: Extract<Evidence, { type: 'quota' }>, style: Style): string[] {
+  return [
+    style.bold(`ResourceQuota ${evidence.quota}, as its refusal counted it:`),
+    ...indent(
+      table(
+        ['RESOURCE', 'HARD', 'USED', 'THIS WORKLOAD', 'OTHERS', 'NEW POD ASKS'],
+        evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
+      ),
+      2,
+    ),
+  ];
+}
+
+function crashTable(evidence: Extract<Evidence, { type: 'crash-table' }>, style: Style): string[] {
+  return [
+    ...(evidence.containers && evidence.containers.length > 0
+      ? [`${style.bold('Crashing:')} ${evidence.containers.map(containerWords).join('; ')}`]
+      : []),
+    style.bold('Pods per node:'),
+    ...indent(
+      table(
+        ['NODE', 'PODS', 'READY', 'CRASHING', 'RESTARTS', 'LAST EXIT', 'REASON', 'MESSAGE'],
+        evidence.rows.map((row) => [
+          row.node,
+          String(row.pods),
+          String(row.ready),
+          String(row.crashing),
+          String(row.restarts),
+          row.lastExitCode === undefined ? '-' : String(row.lastExitCode),
+          row.lastReason ?? '-',
+          truncate(row.lastMessage ?? '-', 60),
+        ]),
+      ),
+      2,
+    ),
+    ...evidence.rows.flatMap((row) =>
+      row.logTail
+        ? [`  last log lines on ${row.node}:`, ...indent(row.logTail.trimEnd().split('\n'), 4)]
+        : [],
+    ),
+  ];
+}
+
+function podsTable(evidence: Extract<Evidence, { type: 'pods' }>, style: Style): string[] {
+  return [
+    style.bold(`${evidence.title}:`),
+    ...indent(
+      table(
+        ['POD', 'NODE', 'PHASE', 'DETAIL'],
+        evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
+      ),
+      2,
+    ),
+  ];
+}
+
+function deviceHealthTable(evidence: Extract<Evidence, { type: 'device-health' }>, style: Style): string[] {
+  return [
+    style.bold(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
+    ...indent(
+      table(
+        ['NODE', 'POD', 'CONTAINER', 'DEVICE', 'CLAIM', 'HEALTH'],
+        evidence.rows.map((r) => [
+          r.node,
+          r.pod,
+          r.container ?? '-',
+          r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '-'),
+          r.claim ?? '-',
+          r.health,
+        ]),
+      ),
+      2,
+    ),
+  ];
 }
 
 /** Up to five names, then "and N more" (the crash table lists every node). */

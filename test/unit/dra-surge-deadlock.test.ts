@@ -18,7 +18,7 @@ import {
   A100,
   type DraScenarioOptions,
 } from '../support/dra-builders.js';
-import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
+import { makeNode, makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
 
 const fullDra = { claims: 'all', slices: 'complete', classes: 'complete', templates: 'complete' } as const;
 
@@ -297,6 +297,52 @@ describe('surge deadlock through DRA claims', () => {
     expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
     expect(text(result.findings[0])).toContain('is shared (resourceClaimName) by the old and the new pods');
     expect(text(result.findings[0])).toContain('stays allocated while any pod uses it');
+  });
+
+  it("a shared claim allocated on the old pod's node, the new pod pinned where a GPU is free: it waits for the old pod to release the claim, the surge deadlock", () => {
+    const { snapshot, oldPod } = draSeed({
+      mode: 'shared',
+      message:
+        "0/4 nodes are available: 1 resourceclaim not available on the node, 3 node(s) didn't match Pod's node affinity/selector. still not schedulable, preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+    });
+    // The new template moved to gpu-node-2, whose GPU is free: the claim cannot follow
+    // while the old pod uses it on gpu-node-1, and the old pod goes only once the new one is Ready.
+    const pending = snapshot.pods.find((p) => p.status?.phase === 'Pending');
+    if (!pending || !snapshot.dra) throw new Error('fixture');
+    pending.spec.nodeSelector = { 'kubernetes.io/hostname': 'gpu-node-2' };
+    const withNode2 = {
+      ...snapshot,
+      nodes: [...snapshot.nodes, makeNode('gpu-node-2')],
+      dra: { ...snapshot.dra, slices: [...snapshot.dra.slices, gpuSlice('gpu-node-2', [{ name: 'gpu-0' }])] },
+    };
+    const result = diagnose(withNode2);
+    const [first] = result.findings;
+    expect(first?.code).toBe('RolloutSurgeDeadlock');
+    expect(text(first)).toContain(oldPod.metadata.name ?? '');
+    expect(first?.summary).toContain(
+      'needs shared claim shared-gpu, which stays allocated on another node while tracker-6d4cf56db6-x2kqp uses it',
+    );
+    expect(first?.explanation).toContain('(class gpu.nvidia.com)');
+    expect(result.remediations.map((r) => r.kind)).toContain('set-rolling-update');
+  });
+
+  it('look-alike: the same claim also used by a pod of another workload: no deadlock (the old pods going does not release it)', () => {
+    const { snapshot } = draSeed({ mode: 'shared' });
+    const pending = snapshot.pods.find((p) => p.status?.phase === 'Pending');
+    const shared = snapshot.dra?.claims.find((c) => c.metadata.name === 'shared-gpu');
+    if (!pending || !snapshot.dra || !shared?.status) throw new Error('fixture');
+    pending.spec.nodeSelector = { 'kubernetes.io/hostname': 'gpu-node-2' };
+    shared.status.reservedFor = [
+      ...(shared.status.reservedFor ?? []),
+      { resource: 'pods', name: 'batch-runner-0', uid: 'uid-batch-runner-0' },
+    ];
+    const result = diagnose({
+      ...snapshot,
+      nodes: [...snapshot.nodes, makeNode('gpu-node-2')],
+      dra: { ...snapshot.dra, slices: [...snapshot.dra.slices, gpuSlice('gpu-node-2', [{ name: 'gpu-0' }])] },
+    });
+    expect(codes(result.findings)).not.toContain('RolloutSurgeDeadlock');
+    expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
   });
 
   it('claims of other namespaces unread, a second GPU looks free: the scheduler counts prove it taken', () => {

@@ -1,7 +1,7 @@
 /**
  * The shape of the code that issue 28 set as its measure, kept: functions a reader
- * holds in one sitting (at most 120 lines; the few longer ones listed here may only
- * shrink), and the remediation kinds as units (at most 3 source files outside
+ * holds in one sitting (at most 120 lines, in src/ and in the simulator, sim/; the
+ * longer ones listed here may only shrink), and the remediation kinds as units (at most 3 source files outside
  * src/remediation/kinds/ compare a plan's kind with a kind's name; they look the kind
  * up in the registry instead), and the workload kinds as units too (issue 43: at most 3
  * source files outside src/diagnosis/workloads/ compare a value with a workload kind's
@@ -21,6 +21,24 @@ const MAX_LINES = 120;
  * only shrinks (split one into named steps, then take it off).
  */
 const STILL_LONG: Record<string, number> = {};
+/**
+ * The simulator (sim/) is held to the same limit (issue 43); its functions over it when
+ * that began, each with the length it may not exceed: a list that only shrinks.
+ */
+const SIM_STILL_LONG: Record<string, number> = {
+  'sim/controllers/kubelet.ts:kubeletController': 343,
+  'sim/controllers/scheduler.ts:schedulerController': 350,
+  'sim/controllers/deployment.ts:deploymentController': 305,
+  'sim/controllers/deployment.ts:syncOne': 222,
+  'sim/server/handle-resource.ts:handleResource': 199,
+  'sim/controllers/dra.ts:resourceClaimController': 179,
+  'sim/server/table.ts:rowsFor': 176,
+  'sim/scale.ts:background': 157,
+  'sim/controllers/replicaset.ts:replicaSetController': 140,
+  'sim/controllers/deployment-status.ts:computeStatus': 128,
+  'sim/server/http.ts:createApiServer': 126,
+  'sim/controllers/manager.ts:createControllerManager': 145,
+};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((entry) => {
@@ -105,18 +123,24 @@ function namesRedisKeys(file: string, text?: string): boolean {
 describe('structure (issue 28)', () => {
   const files = [...sourceFiles('src'), ...sourceFiles('workers')];
 
-  it(`no function is longer than ${MAX_LINES} lines, but the listed ones, which may only shrink`, () => {
-    const long = files.flatMap((file) =>
-      functionLengths(file)
-        .filter((f) => f.lines > MAX_LINES)
-        .map((f) => ({ id: `${relative(ROOT, join(ROOT, file))}:${f.name}`, lines: f.lines })),
-    );
-    const over = long.filter((f) => f.lines > (STILL_LONG[f.id] ?? MAX_LINES));
-    expect(over, 'split these into named steps').toEqual([]);
-    // A listed function that got short enough comes off the list.
-    const cured = Object.keys(STILL_LONG).filter((id) => !long.some((f) => f.id === id));
-    expect(cured, 'take these off STILL_LONG').toEqual([]);
-  });
+  it.each([
+    ['src', STILL_LONG],
+    ['sim', SIM_STILL_LONG],
+  ] as const)(
+    `${'%s'}: no function is longer than ${MAX_LINES} lines, but the listed ones, which may only shrink`,
+    (dir, listed) => {
+      const long = sourceFiles(dir).flatMap((file) =>
+        functionLengths(file)
+          .filter((f) => f.lines > MAX_LINES)
+          .map((f) => ({ id: `${relative(ROOT, join(ROOT, file))}:${f.name}`, lines: f.lines })),
+      );
+      const over = long.filter((f) => f.lines > (listed[f.id] ?? MAX_LINES));
+      expect(over, 'split these into named steps').toEqual([]);
+      // A listed function that got short enough comes off the list.
+      const cured = Object.keys(listed).filter((id) => !long.some((f) => f.id === id));
+      expect(cured, 'take these off the list').toEqual([]);
+    },
+  );
 
   it('at most 3 source files outside src/remediation/kinds/ branch on a remediation kind by name', () => {
     const branching = files.filter((f) => !f.startsWith('src/remediation/kinds/') && branchesOnKindNames(f));

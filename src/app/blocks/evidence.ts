@@ -67,20 +67,8 @@ function strategyValue(x: { value: number; raw: string | number; source?: string
  */
 export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Mrkdwn | null {
   switch (evidence.type) {
-    case 'node-capacity': {
-      const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
-      if (rows.length === 0) return null;
-      const parts = rows.map((r) => {
-        const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? ' (ours)' : ''}`);
-        const held = holders.length ? mrkdwn`, held by ${list(holders, 2)}` : trusted('');
-        return mrkdwn`*${r.resource}* on *${r.node}*: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${asIs(held)}`;
-      });
-      const more =
-        evidence.rows.length > rows.length
-          ? ` (${evidence.rows.length} eligible node rows in the thread)`
-          : '';
-      return mrkdwn`:lock: ${asIs(joinMrkdwn(parts, '; '))}${more}`;
-    }
+    case 'node-capacity':
+      return capacityLine(evidence);
     case 'quota': {
       const rows = evidence.rows
         .slice(0, 2)
@@ -90,25 +78,8 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
         );
       return mrkdwn`:scales: *ResourceQuota ${evidence.quota}:* ${asIs(joinMrkdwn(rows, '; '))}`;
     }
-    case 'strategy': {
-      const s = evidence.strategy;
-      const perNode = s.per === 'node';
-      const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
-      if (s.type !== 'RollingUpdate') return mrkdwn`:gear: *Strategy:* ${s.type} at ${at}`;
-      if (s.argo === 'blueGreen')
-        return mrkdwn`:gear: *Strategy:* BlueGreen at ${at}: the preview pods start beside the active ones, which stay until promotion`;
-      if (s.argo === 'trafficRouted')
-        return mrkdwn`:gear: *Strategy:* canary with traffic routing at ${at}: the stable pods all stay until promotion`;
-      const surge = s.maxSurge?.value ?? 0;
-      const unavailable = s.maxUnavailable?.value ?? 0;
-      const why =
-        surge > 0 && unavailable === 0
-          ? perNode
-            ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
-            : ': new pods start first, old pods stay until the new ones are Ready'
-          : '';
-      return mrkdwn`:gear: *Strategy:* ${s.argo === 'canary' ? 'canary' : 'RollingUpdate'} at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
-    }
+    case 'strategy':
+      return strategyLine(evidence);
     case 'scheduling': {
       // A plugin error (parsed.aborted) counts no node: its text is the message.
       if (!evidence.parsed || evidence.parsed.aborted)
@@ -118,30 +89,10 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
       const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
       return mrkdwn`:calendar: *Scheduler:* 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
     }
-    case 'crash-table': {
-      const rows = evidence.rows.slice(0, 4).map((r) => {
-        const exit =
-          r.lastExitCode === undefined
-            ? ''
-            : `, exit ${r.lastExitCode}${r.lastReason ? ` (${r.lastReason})` : ''}`;
-        return r.crashing > 0
-          ? mrkdwn`*${r.node}* ${r.ready}/${r.pods} ready, ${r.restarts} restarts${exit}`
-          : mrkdwn`${r.node} ${r.ready}/${r.pods} ready`;
-      });
-      const more = evidence.rows.length > 4 ? `; ${evidence.rows.length - 4} more node(s)` : '';
-      return mrkdwn`:bar_chart: *Pods per node:* ${asIs(joinMrkdwn(rows, '; '))}${more}`;
-    }
-    case 'node-diff': {
-      const diffs = evidence.differences
-        .slice(0, 2)
-        .map((d) => mrkdwn`${d.field} ${d.bad} (others: ${d.good})`);
-      if (diffs.length === 0) return null;
-      const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
-      // The clue leads and points at none of these: they are marked as such (issue 29.5).
-      return options.clueElsewhere
-        ? mrkdwn`:mag: *Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):* ${asIs(joinMrkdwn(diffs, '; '))}${more}`
-        : mrkdwn`:mag: *What differs on ${list(evidence.badNodes, 3)}:* ${asIs(joinMrkdwn(diffs, '; '))}${more}`;
-    }
+    case 'crash-table':
+      return crashTableLine(evidence);
+    case 'node-diff':
+      return nodeDiffLine(evidence, options);
     case 'log': {
       const line = decisiveLogLine(evidence.tail);
       return line
@@ -164,6 +115,66 @@ export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: bool
     default:
       return null;
   }
+}
+
+function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>): Mrkdwn | null {
+  const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
+  if (rows.length === 0) return null;
+  const parts = rows.map((r) => {
+    const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? ' (ours)' : ''}`);
+    const held = holders.length ? mrkdwn`, held by ${list(holders, 2)}` : trusted('');
+    return mrkdwn`*${r.resource}* on *${r.node}*: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${asIs(held)}`;
+  });
+  const more =
+    evidence.rows.length > rows.length ? ` (${evidence.rows.length} eligible node rows in the thread)` : '';
+  return mrkdwn`:lock: ${asIs(joinMrkdwn(parts, '; '))}${more}`;
+}
+
+function strategyLine(evidence: Extract<Evidence, { type: 'strategy' }>): Mrkdwn {
+  const s = evidence.strategy;
+  const perNode = s.per === 'node';
+  const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
+  if (s.type !== 'RollingUpdate') return mrkdwn`:gear: *Strategy:* ${s.type} at ${at}`;
+  if (s.argo === 'blueGreen')
+    return mrkdwn`:gear: *Strategy:* BlueGreen at ${at}: the preview pods start beside the active ones, which stay until promotion`;
+  if (s.argo === 'trafficRouted')
+    return mrkdwn`:gear: *Strategy:* canary with traffic routing at ${at}: the stable pods all stay until promotion`;
+  const surge = s.maxSurge?.value ?? 0;
+  const unavailable = s.maxUnavailable?.value ?? 0;
+  const why =
+    surge > 0 && unavailable === 0
+      ? perNode
+        ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
+        : ': new pods start first, old pods stay until the new ones are Ready'
+      : '';
+  return mrkdwn`:gear: *Strategy:* ${s.argo === 'canary' ? 'canary' : 'RollingUpdate'} at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
+}
+
+function crashTableLine(evidence: Extract<Evidence, { type: 'crash-table' }>): Mrkdwn {
+  const rows = evidence.rows.slice(0, 4).map((r) => {
+    const exit =
+      r.lastExitCode === undefined
+        ? ''
+        : `, exit ${r.lastExitCode}${r.lastReason ? ` (${r.lastReason})` : ''}`;
+    return r.crashing > 0
+      ? mrkdwn`*${r.node}* ${r.ready}/${r.pods} ready, ${r.restarts} restarts${exit}`
+      : mrkdwn`${r.node} ${r.ready}/${r.pods} ready`;
+  });
+  const more = evidence.rows.length > 4 ? `; ${evidence.rows.length - 4} more node(s)` : '';
+  return mrkdwn`:bar_chart: *Pods per node:* ${asIs(joinMrkdwn(rows, '; '))}${more}`;
+}
+
+function nodeDiffLine(
+  evidence: Extract<Evidence, { type: 'node-diff' }>,
+  options: { clueElsewhere?: boolean },
+): Mrkdwn | null {
+  const diffs = evidence.differences.slice(0, 2).map((d) => mrkdwn`${d.field} ${d.bad} (others: ${d.good})`);
+  if (diffs.length === 0) return null;
+  const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
+  // The clue leads and points at none of these: they are marked as such (issue 29.5).
+  return options.clueElsewhere
+    ? mrkdwn`:mag: *Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):* ${asIs(joinMrkdwn(diffs, '; '))}${more}`
+    : mrkdwn`:mag: *What differs on ${list(evidence.badNodes, 3)}:* ${asIs(joinMrkdwn(diffs, '; '))}${more}`;
 }
 
 /** The log clue as one line for the result message. */

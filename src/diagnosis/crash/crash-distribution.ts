@@ -76,6 +76,50 @@ export interface TemplateCrashPicture {
   blame?: 'attribute' | 'node';
 }
 
+/** The nodes the pods run on: crashing only, healthy only, both; and a row per node, most crashes first. */
+function nodeSides(
+  pods: readonly Pod[],
+  crashingPods: readonly Pod[],
+  healthyPods: readonly Pod[],
+  state: Map<Pod, PodState>,
+): { badNodes: string[]; goodNodes: string[]; mixedNodes: string[]; rows: ReturnType<typeof crashRow>[] } {
+  const byNode = new Map<string, Pod[]>();
+  for (const pod of pods) {
+    const node = pod.spec.nodeName ?? '';
+    const list = byNode.get(node);
+    if (list) list.push(pod);
+    else byNode.set(node, [pod]);
+  }
+  const nodes = [...new Set(pods.map((p) => p.spec.nodeName ?? ''))].sort();
+  const crashNodes = new Set(crashingPods.map((p) => p.spec.nodeName ?? ''));
+  const healthyNodes = new Set(healthyPods.map((p) => p.spec.nodeName ?? ''));
+  const rows = nodes.map((node) => crashRow(node, byNode.get(node) ?? [], state));
+  rows.sort((a, b) => b.crashing - a.crashing || a.node.localeCompare(b.node));
+  return {
+    badNodes: nodes.filter((n) => crashNodes.has(n) && !healthyNodes.has(n)),
+    goodNodes: nodes.filter((n) => healthyNodes.has(n) && !crashNodes.has(n)),
+    mixedNodes: nodes.filter((n) => crashNodes.has(n) && healthyNodes.has(n)),
+    rows,
+  };
+}
+
+/** An instruction-set clue with nothing to point at, on nodes without CPU feature labels: say how to check the CPUs. */
+function withCpuAdvice(
+  found: ReturnType<typeof findCrashClue>,
+  bad: readonly Node[],
+  good: readonly Node[],
+): ReturnType<typeof findCrashClue> {
+  const noCpuLabels = ![...bad, ...good].some((n) =>
+    Object.keys(n.metadata.labels ?? {}).some((k) => k.startsWith('feature.node.kubernetes.io/cpu-')),
+  );
+  return found?.kind === 'cpu-instructions' && !found.pointsAt && noCpuLabels && bad.length > 0
+    ? {
+        ...found,
+        meaning: `${found.meaning}; the nodes carry no CPU feature labels (node-feature-discovery), so compare their CPU flags (lscpu) or machine types`,
+      }
+    : found;
+}
+
 /**
  * One picture per pod template that has at least one crashing, scheduled pod; the
  * current template first. The CrashLoop and CrashLoopOnNode analyzers and the
@@ -161,21 +205,7 @@ function picture(
   const crashingPods = pods.filter((p) => state.get(p)?.crashing);
   const healthyPods = pods.filter((p) => state.get(p)?.healthy);
   const reports = pods.flatMap((p) => state.get(p)?.reports ?? []);
-  const byNode = new Map<string, Pod[]>();
-  for (const pod of pods) {
-    const node = pod.spec.nodeName ?? '';
-    const list = byNode.get(node);
-    if (list) list.push(pod);
-    else byNode.set(node, [pod]);
-  }
-  const nodes = [...new Set(pods.map((p) => p.spec.nodeName ?? ''))].sort();
-  const crashNodes = new Set(crashingPods.map((p) => p.spec.nodeName ?? ''));
-  const healthyNodes = new Set(healthyPods.map((p) => p.spec.nodeName ?? ''));
-  const badNodes = nodes.filter((n) => crashNodes.has(n) && !healthyNodes.has(n));
-  const goodNodes = nodes.filter((n) => healthyNodes.has(n) && !crashNodes.has(n));
-  const mixedNodes = nodes.filter((n) => crashNodes.has(n) && healthyNodes.has(n));
-  const rows = nodes.map((node) => crashRow(node, byNode.get(node) ?? [], state));
-  rows.sort((a, b) => b.crashing - a.crashing || a.node.localeCompare(b.node));
+  const { badNodes, goodNodes, mixedNodes, rows } = nodeSides(pods, crashingPods, healthyPods, state);
 
   const known = new Map(snapshot.nodes.map((n) => [n.metadata.name ?? '', n]));
   const objects = (names: string[]): Node[] => names.flatMap((n) => known.get(n) ?? []);
@@ -184,18 +214,7 @@ function picture(
   const good = objects(goodNodes);
   const differences = diffNodes(bad, good);
   const failing = failingReports(crashingPods, state, new Set(badNodes));
-  const found = findCrashClue(failing, differences);
-  // An instruction-set clue with nothing to point at: say how to check the CPUs.
-  const noCpuLabels = ![...bad, ...good].some((n) =>
-    Object.keys(n.metadata.labels ?? {}).some((k) => k.startsWith('feature.node.kubernetes.io/cpu-')),
-  );
-  const clue =
-    found?.kind === 'cpu-instructions' && !found.pointsAt && noCpuLabels && bad.length > 0
-      ? {
-          ...found,
-          meaning: `${found.meaning}; the nodes carry no CPU feature labels (node-feature-discovery), so compare their CPU flags (lscpu) or machine types`,
-        }
-      : found;
+  const clue = withCpuAdvice(findCrashClue(failing, differences), bad, good);
   // Every bad and good node must be known for an attribute to separate them.
   // With the crashing nodes in the majority the healthy side must be solid: every
   // good node has a pod that has run for 10 minutes (a fresh replacement may simply

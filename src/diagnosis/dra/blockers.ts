@@ -252,10 +252,25 @@ export function deviceVerdict(
     [...(options.removed ?? [])].map((p) => p.metadata.uid).filter((u): u is string => Boolean(u)),
   );
   const blockers: DeviceBlocker[] = [];
+  // A shared claim allocated where this node is not: the pod cannot use it here while
+  // any pod uses it. With every user gone it is deallocated, and the pod's scheduling
+  // allocates it anew: then its requests are served here like any other.
+  const reallocated: DeviceNeed[] = [];
   for (const shared of needs.shared) {
-    if (shared.allocatedTo && !matchesTerms(node, shared.allocatedTo)) {
-      blockers.push(elsewhere(`shared claim ${shared.claim}`, shared.claim));
+    if (!shared.allocatedTo || matchesTerms(node, shared.allocatedTo)) continue;
+    if (shared.userUids.length > 0 && shared.userUids.every((u) => removedUids.has(u))) {
+      reallocated.push(...shared.needs);
+      continue;
     }
+    const users = shared.userUids.flatMap((u) => {
+      const pod = index.podsByUid.get(u);
+      return pod ? [{ pod, amount: 1 }] : [];
+    });
+    blockers.push({
+      ...elsewhere(`shared claim ${shared.claim}`, shared.claim),
+      deviceClassName: shared.needs[0]?.alternatives[0]?.deviceClassName ?? '',
+      holders: users,
+    });
   }
   for (const pinned of needs.pinned) {
     if (!matchesTerms(node, pinned.terms)) blockers.push(elsewhere(`claim ${pinned.claim}`, pinned.claim));
@@ -270,7 +285,7 @@ export function deviceVerdict(
   // Without every ResourceSlice the devices on the node are unknown: zero devices read
   // is not zero devices there (never "no matching device", never room).
   const slicesRead = ctx.snapshot.coverage.dra?.slices === 'complete';
-  for (const need of needs.needs) {
+  for (const need of [...needs.needs, ...reallocated]) {
     if (need.extendedResource && node.status?.allocatable?.[need.extendedResource] !== undefined) continue;
     if (!slicesRead && !options.onlyFreedByRemoved) {
       unknown.push(

@@ -44,8 +44,14 @@ export interface SharedClaim {
   /** Read and allocated: the node(s) it is pinned to. */
   allocatedTo?: NodeSelectorTerm[];
   allocated: boolean;
-  /** Pods using it now (reservedFor). */
+  /** Pods using it now (reservedFor): names, and uids. */
   users: string[];
+  userUids: string[];
+  /**
+   * Its requests: what it needs when allocated anew (once no pod uses it, it is
+   * deallocated, and the next pod's scheduling allocates it where that pod goes).
+   */
+  needs: DeviceNeed[];
 }
 
 /** A per-pod claim the pod's status names that the API server no longer has. */
@@ -141,14 +147,17 @@ export function podDeviceNeeds(pod: Pod, dra: DraObjects, claimsRead = false): P
         continue;
       }
       const allocation = claim.status?.allocation;
+      const needs = specNeeds(`shared claim ${entry.resourceClaimName}`, claim.spec);
       result.shared.push({
         name: entry.name,
         claim: entry.resourceClaimName,
         allocated: allocation !== undefined,
         ...(allocation?.nodeSelector ? { allocatedTo: allocation.nodeSelector.nodeSelectorTerms } : {}),
         users: (claim.status?.reservedFor ?? []).map((r) => r.name),
+        userUids: (claim.status?.reservedFor ?? []).map((r) => r.uid),
+        needs,
       });
-      if (!allocation) result.needs.push(...specNeeds(`shared claim ${entry.resourceClaimName}`, claim.spec));
+      if (!allocation) result.needs.push(...needs);
       continue;
     }
     if (!entry.resourceClaimTemplateName) continue;

@@ -197,7 +197,9 @@ export function noPublishedMatch(blocker: DeviceBlocker): string {
 /** "1 device of class gpu.nvidia.com for claim gpu (...) (1 matching on the node, 0 free)". */
 export function describeDevices(blocker: DeviceBlocker): string {
   if (blocker.allocatedElsewhere)
-    return `${blocker.request}, which is already allocated on another node (the scheduler says "resourceclaim not available on the node")`;
+    return blocker.holders.length > 0
+      ? `${blocker.request}, which stays allocated on another node while ${holderNames(blocker)} use${blocker.holders.length === 1 ? 's' : ''} it (the scheduler says "resourceclaim not available on the node")`
+      : `${blocker.request}, which is already allocated on another node (the scheduler says "resourceclaim not available on the node")`;
   const what =
     blocker.allocationMode === 'All'
       ? `every device of class ${blocker.deviceClassName}`

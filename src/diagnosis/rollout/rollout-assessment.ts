@@ -169,7 +169,7 @@ function assessPending(
     return { ...base, verdict: 'preempting', preemption, provedOn: [], caveats: [], missing: [] };
   }
   const oldOnes = isNew ? [...oldPods] : [];
-  const notes = sharedClaimNotes(analysis, pod);
+  const notes = sharedClaimNotes(analysis, pod, oldOnes);
   const withNotes = notes.length > 0 ? { ...base, deviceNotes: notes } : base;
   const celError = parsed?.reasons.find((r) => r.claims === 'selector-error');
   if (celError) {
@@ -227,12 +227,25 @@ function unknownHolders(
   };
 }
 
-/** A shared claim (resourceClaimName) is reused by the new pod: say that it cannot deadlock a surge. */
-function sharedClaimNotes(ctx: AnalysisContext, pod: Pod): string[] {
-  return (needsOf(ctx, pod)?.shared ?? []).map(
-    (shared) =>
-      `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods: the new pod reuses its allocation, so letting old pods go first frees no device and a surge cannot deadlock on it. It stays allocated while any pod uses it${shared.users.length > 0 ? ` (now ${shared.users.slice(0, 3).join(', ')}${shared.users.length > 3 ? ` and ${shared.users.length - 3} more` : ''})` : ''}.`,
-  );
+/**
+ * A shared claim (resourceClaimName) is reused by the new pod where it is allocated: a
+ * surge cannot deadlock on it there. Elsewhere the new pod waits until every pod using
+ * it is gone (it is then deallocated and allocated anew): when only old pods use it,
+ * that is the surge deadlock's to prove (dra/blockers.ts), and the note says so.
+ */
+function sharedClaimNotes(ctx: AnalysisContext, pod: Pod, oldPods: readonly Pod[]): string[] {
+  const oldUids = new Set(oldPods.map((p) => p.metadata.uid ?? ''));
+  return (needsOf(ctx, pod)?.shared ?? []).map((shared) => {
+    const now =
+      shared.users.length > 0
+        ? ` (now ${shared.users.slice(0, 3).join(', ')}${shared.users.length > 3 ? ` and ${shared.users.length - 3} more` : ''})`
+        : '';
+    const oldOnly =
+      shared.allocated && shared.userUids.length > 0 && shared.userUids.every((u) => oldUids.has(u));
+    return oldOnly
+      ? `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods, and only old pods use it. It stays allocated while any pod uses it${now}: the new pod reuses its allocation on a node it is allocated on; on any other node it waits until the old pods release it and the claim is allocated again.`
+      : `ResourceClaim ${shared.claim} is shared (resourceClaimName) by the old and the new pods: the new pod reuses its allocation, so letting old pods go first frees no device and a surge cannot deadlock on it. It stays allocated while any pod uses it${now}.`;
+  });
 }
 
 /**
