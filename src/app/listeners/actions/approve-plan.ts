@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { approve } from '../../approvals/approve.js';
+import { approve, REFUSAL_TEXT } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
@@ -45,7 +45,16 @@ export function approvePlanAction(services: AppServices) {
       await tell(overBudget);
       return;
     }
-    const outcome = await approve(services, { ...click, planId, shown, requester });
+    let outcome: Awaited<ReturnType<typeof approve>>;
+    try {
+      outcome = await approve(services, { ...click, planId, shown, requester });
+    } catch (error) {
+      // Nothing is queued when approve() throws (it queues last): the clicker is told
+      // so, rather than left with a button that did nothing.
+      services.logger.warn({ err: error, planId }, 'approval not recorded');
+      await tell(REFUSAL_TEXT.notRecorded);
+      return;
+    }
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);
