@@ -15,6 +15,25 @@ import { clickContext, markPlanInBlocks } from './click-context.js';
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /**
+ * approve(), or undefined once the clicker was told it failed: nothing is queued when
+ * approve() throws (it queues last; Redis away, or read-only during a failover), and
+ * a button that did nothing without a word would read as approved.
+ */
+async function approveOrTell(
+  services: AppServices,
+  click: Parameters<typeof approve>[1],
+  tell: (text: Mrkdwn) => Promise<unknown>,
+): Promise<Awaited<ReturnType<typeof approve>> | undefined> {
+  try {
+    return await approve(services, click);
+  } catch (error) {
+    services.logger.warn({ err: error, planId: click.planId }, 'approval not recorded');
+    await tell(REFUSAL_TEXT.notRecorded);
+    return undefined;
+  }
+}
+
+/**
  * Approve (or Undo) button: ack, let src/app/approvals/approve.ts decide, then say so:
  * refusals ephemeral, the button marked expired or approved.
  */
@@ -45,16 +64,8 @@ export function approvePlanAction(services: AppServices) {
       await tell(overBudget);
       return;
     }
-    let outcome: Awaited<ReturnType<typeof approve>>;
-    try {
-      outcome = await approve(services, { ...click, planId, shown, requester });
-    } catch (error) {
-      // Nothing is queued when approve() throws (it queues last): the clicker is told
-      // so, rather than left with a button that did nothing.
-      services.logger.warn({ err: error, planId }, 'approval not recorded');
-      await tell(REFUSAL_TEXT.notRecorded);
-      return;
-    }
+    const outcome = await approveOrTell(services, { ...click, planId, shown, requester }, tell);
+    if (!outcome) return;
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);
