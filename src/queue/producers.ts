@@ -151,9 +151,18 @@ export function createProducers(options: ProducerOptions): Producers {
   const queue = (name: string): Queue => {
     let q = queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection, prefix: QUEUE_PREFIX });
-      q.on('error', (error) => options.onError?.(error, name));
-      queues.set(name, q);
+      const created = new Queue(name, { connection, prefix: QUEUE_PREFIX });
+      created.on('error', (error) => options.onError?.(error, name));
+      queues.set(name, created);
+      // BullMQ readies a queue once (it reads the server version): made while Redis was
+      // away (a failover as the first command came in), that promise stays rejected
+      // and every later add fails at once. Such a queue is dropped, so the next call
+      // makes a fresh one; closing it leaves the shared connection open.
+      created.waitUntilReady().catch(() => {
+        if (queues.get(name) === created) queues.delete(name);
+        void created.close().catch(() => undefined);
+      });
+      q = created;
     }
     return q;
   };
