@@ -16,7 +16,7 @@ import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
 import { mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
 import type { Audit } from '../audit.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 

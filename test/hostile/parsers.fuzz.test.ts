@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/app/command-parse.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
+import { DumpError, loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 
 const OPTIONS = { clusters: ['default', 'prod'], defaultCluster: 'default' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { USAGE, parseCommand } from '../../src/app/command-parse.js';
-import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { keyPairProblems } from '../../src/trust/keygen.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 

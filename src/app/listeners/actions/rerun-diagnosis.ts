@@ -78,6 +78,7 @@ export function rerunDiagnosisAction(services: AppServices) {
       addedAt,
       threadTs: click.rootTs,
       owner: { requestedBy: click.user, cluster: target.cluster, namespace: target.namespace },
+      run: { what: 'rerun', deployment: target.name },
       text: mrkdwn`:repeat: ${asIs(userMention(click.user))} re-runs the diagnosis of ${typeOfKind(target.kind)}/${target.name} in ${target.namespace}…`,
     });
   };

@@ -111,6 +111,10 @@ export function rolloutDoctorCommand(services: AppServices) {
         jobId,
         text,
         addedAt,
+        run: {
+          what: parsed.kind === 'diagnose' ? 'diagnose' : 'scan',
+          ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
+        },
         owner: {
           requestedBy: command.user_id,
           cluster: parsed.cluster,
