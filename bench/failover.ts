@@ -80,16 +80,20 @@ export async function runFailoverBench(options: { runs?: number } = {}): Promise
     }
     await set.synced();
     await queuesSettled(stack.redisUrl, 60_000);
-    const result = results().at(-1);
+    // The latest result that offers the plan (a later result of the same target may
+    // point at an earlier message's buttons instead of offering them again).
+    const result = results()
+      .filter((m) => JSON.stringify(m.blocks).includes('"action_id":"approve_plan.0"'))
+      .at(-1);
     if (!result) throw new Error('no result to approve');
     sim.clearRequests();
     const killedAt = Date.now();
     await set.killMaster();
-    for (;;) {
-      const click = await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER);
+    const root = (): string => slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? '';
+    const snapshot = { ...result, blocks: structuredClone(result.blocks) }; // the button as shown
+    while (!/approved/.test(root())) {
+      await clickButton(stack.appUrl, STACK_SECRET, snapshot, 'approve_plan.0', STACK_APPROVER);
       await new Promise((r) => setTimeout(r, 200));
-      const root = slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? '';
-      if (click.status === 200 && /approved/.test(root)) break;
     }
     try {
       await slack.waitFor(

@@ -30,6 +30,7 @@ import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
 import { runWorkloadKindsBench, workloadKindsSection } from './workload-kinds.js';
+import { runWatchRssBench, watchRssSection } from './watch-rss.js';
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const IMAGE_SECTION = '## Container image (measured by npm run test:image';
@@ -104,6 +105,13 @@ sections.push(
   failover instanceof Error
     ? failed('Redis Sentinel failover (master SIGKILLed under the app and worker)', failover)
     : failoverSection(failover),
+);
+
+const watchRss = await step('worker memory watching 100,000 pods', () => runWatchRssBench());
+sections.push(
+  watchRss instanceof Error
+    ? failed('Worker memory watching 100,000 pods (measured)', watchRss)
+    : watchRssSection(watchRss),
 );
 
 const analyzers = await step('analyzers', () => runAnalyzerBench());

@@ -49,6 +49,8 @@ export interface Stack {
   kubeconfig: string;
   /** Starts one more worker process (added to `workers`); `tsx: true` runs the source even in a compiled stack. */
   startWorker(env?: Record<string, string>, options?: { tsx?: boolean }): Promise<Child>;
+  /** Starts one more app process (another replica: same Redis, Slack and keys) on a port of its own. */
+  startApp(): Promise<{ app: Child; url: string }>;
   /** Posts a signed `/rollout-doctor <text>` to the app. */
   command(text: string, user?: string): Promise<{ status: number; body: string; ms: number }>;
   close(): Promise<void>;
@@ -83,29 +85,33 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     cleanups.push(() => sim.close());
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.writeKubeconfig(kubeconfig);
-    const port = await freePort();
     const keys = generatePlanKeys({ seal: 'bench-seal', approval: 'bench-approval' });
-    const app = await spawnEntry(
-      'src/app/main.ts',
-      {
-        SLACK_BOT_TOKEN: STACK_TOKEN,
-        SLACK_SIGNING_SECRET: STACK_SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        REDIS_URL: redisUrl,
-        PORT: String(port),
-        ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
-        ROLLOUT_DOCTOR_READERS: '*',
-        ...appKeyEnv(keys),
-        LOG_LEVEL: 'info',
-        ...options.appEnv,
-      },
-      {
-        ready: /rollout-doctor app started/,
-        timeoutMs: START_TIMEOUT_MS,
-        ...(options.compiled ? { compiled: options.compiled } : {}),
-      },
-    );
-    cleanups.push(() => app.stop('SIGTERM'));
+    const startApp = async (): Promise<{ app: Child; url: string }> => {
+      const appPort = await freePort();
+      const child = await spawnEntry(
+        'src/app/main.ts',
+        {
+          SLACK_BOT_TOKEN: STACK_TOKEN,
+          SLACK_SIGNING_SECRET: STACK_SECRET,
+          SLACK_API_URL: slack.apiUrl,
+          REDIS_URL: redisUrl,
+          PORT: String(appPort),
+          ROLLOUT_DOCTOR_APPROVERS: STACK_APPROVER,
+          ROLLOUT_DOCTOR_READERS: '*',
+          ...appKeyEnv(keys),
+          LOG_LEVEL: 'info',
+          ...options.appEnv,
+        },
+        {
+          ready: /rollout-doctor app started/,
+          timeoutMs: START_TIMEOUT_MS,
+          ...(options.compiled ? { compiled: options.compiled } : {}),
+        },
+      );
+      cleanups.push(() => child.stop('SIGTERM'));
+      return { app: child, url: `http://127.0.0.1:${appPort}` };
+    };
+    const { app, url: appUrl } = await startApp();
     const workers: Child[] = [];
     const startWorker = async (
       env: Record<string, string> = {},
@@ -129,7 +135,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     };
     cleanups.push(() => Promise.all(workers.map((w) => w.stop('SIGKILL'))));
     for (let i = 0; i < (options.workers ?? 1); i += 1) await startWorker();
-    const appUrl = `http://127.0.0.1:${port}`;
     return {
       redis,
       redisUrl,
@@ -141,6 +146,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       workers,
       kubeconfig,
       startWorker,
+      startApp,
       command: (text, user = 'U0ONCALL') =>
         postSigned(`${appUrl}/slack/events`, STACK_SECRET, slashCommandBody({ text, user_id: user })),
       close,

@@ -17,6 +17,7 @@ import {
 import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
+import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { createProducers } from '../queue/producers.js';
@@ -69,6 +70,7 @@ export async function startAppRuntime(
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
   const tampered = tamperReporter(logger, metrics);
   let slackReady = false;
+  let readOnly = false;
   const services: AppServices = {
     config,
     logger,
@@ -88,14 +90,21 @@ export async function startAppRuntime(
     policy: approval,
     readPolicy,
     pingRedis: async () => {
-      await redis.ping();
+      try {
+        await pingWritable(redis);
+        readOnly = false;
+      } catch (error) {
+        readOnly = error instanceof RedisReadOnlyError;
+        throw error;
+      }
     },
     replicate: async () => {
       const { replicas, timeoutMs } = config.redis.wait;
       if (replicas === 0) return { wanted: 0, reached: 0 };
       return { wanted: replicas, reached: Number(await redis.wait(replicas, timeoutMs)) };
     },
-    redisStatus: () => redis.status,
+    // 'read-only replica': connected, but to a server that refuses writes (a failover).
+    redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
   };
   const alerts = createAppAlerts({

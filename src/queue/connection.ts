@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { parseRedisUrl, sentinelOptions, type RedisTarget } from './redis-url.js';
+import { followSwitches } from './switch-watch.js';
 
 /**
  * The one place a Redis connection is built (app, workers, benches): one endpoint or
@@ -9,7 +10,10 @@ function connect(target: RedisTarget | string, options: RedisOptions): Redis {
   const resolved = typeof target === 'string' ? parseRedisUrl(target) : target;
   const failover: RedisOptions = { reconnectOnError: reconnectOnReadonly };
   if (resolved.kind === 'single') return new Redis(resolved.url, { ...failover, ...options });
-  return new Redis({ ...sentinelOptions(resolved), ...failover, ...options });
+  const redis = new Redis({ ...sentinelOptions(resolved), ...failover, ...options });
+  // +switch-master moves it at once, not when the old master's socket finally errors.
+  followSwitches(resolved, redis);
+  return redis;
 }
 
 /**

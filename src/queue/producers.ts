@@ -145,18 +145,36 @@ export interface ProducerOptions {
   signNotify?: (job: NotifyJob) => SignedNotifyJob;
 }
 
-export function createProducers(options: ProducerOptions): Producers {
-  const { connection, timeoutMs = 1_500 } = options;
+/**
+ * The queues of one producer connection, made on first use. BullMQ readies a queue
+ * once (it reads the server version): made while Redis was going away (a failover as
+ * the first command came in), that promise stays rejected and every later add fails at
+ * once. Such a queue is dropped, so the next call makes a fresh one; closing it leaves
+ * the shared connection open.
+ */
+function queueCache(
+  connection: Redis,
+  onError: ProducerOptions['onError'],
+): ((name: string) => Queue) & { all(): Queue[] } {
   const queues = new Map<string, Queue>();
   const queue = (name: string): Queue => {
-    let q = queues.get(name);
-    if (!q) {
-      q = new Queue(name, { connection, prefix: QUEUE_PREFIX });
-      q.on('error', (error) => options.onError?.(error, name));
-      queues.set(name, q);
-    }
-    return q;
+    const cached = queues.get(name);
+    if (cached) return cached;
+    const created = new Queue(name, { connection, prefix: QUEUE_PREFIX });
+    created.on('error', (error) => onError?.(error, name));
+    queues.set(name, created);
+    created.waitUntilReady().catch(() => {
+      if (queues.get(name) === created) queues.delete(name);
+      void created.close().catch(() => undefined);
+    });
+    return created;
   };
+  return Object.assign(queue, { all: () => [...queues.values()] });
+}
+
+export function createProducers(options: ProducerOptions): Producers {
+  const { connection, timeoutMs = 1_500 } = options;
+  const queue = queueCache(connection, options.onError);
   const bounded = <T>(work: Promise<T>, what: string): Promise<T> => withDeadline(work, what, timeoutMs);
   const assertKnown = (cluster: string): void => {
     if (!options.clusters.includes(cluster)) throw new Error(`unknown cluster ${cluster}`);
@@ -260,7 +278,7 @@ export function createProducers(options: ProducerOptions): Producers {
       return rows;
     },
     async close() {
-      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      await Promise.allSettled(queue.all().map((q) => q.close()));
     },
   };
 }

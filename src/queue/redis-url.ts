@@ -123,9 +123,10 @@ export function sentinelOptions(target: Extract<RedisTarget, { kind: 'sentinel' 
     ...(target.sentinelPassword ? { sentinelPassword: target.sentinelPassword } : {}),
     ...(target.tls ? { tls: {}, enableTLSForSentinelMode: true } : {}),
     ...(target.sentinelTls ? { sentinelTLS: {} } : {}),
-    // Subscribes to +switch-master on the sentinels: a failover is followed at once,
-    // not when the old master's socket finally errors.
-    failoverDetector: true,
+    // Not ioredis' failoverDetector: a +switch-master that arrives while the connection
+    // asks the sentinels again ends it for good. src/queue/switch-watch.ts follows the
+    // switches instead (src/queue/connection.ts).
+    failoverDetector: false,
     // A sentinel that lost touch answers with stale data; ask the others.
     sentinelRetryStrategy: (times: number) => Math.min(times * 100, 1_000),
   };

@@ -24,7 +24,7 @@ export interface SentinelSet {
   master(): Promise<TestRedis>;
   /** SIGKILLs the master; resolves once the sentinels name another one. */
   killMaster(): Promise<{ old: TestRedis; next: TestRedis }>;
-  /** SENTINEL FAILOVER (the master is demoted to a replica); resolves once the switch is done. */
+  /** SENTINEL FAILOVER; resolves once the switch is done and the old master is a replica. */
   failover(): Promise<{ old: TestRedis; next: TestRedis }>;
   /** Starts a killed node again (it returns as it was started and the sentinels make it a replica). */
   revive(node: TestRedis): Promise<void>;
@@ -186,7 +186,20 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           return true;
         }),
       );
-      return switched(old);
+      const result = await switched(old);
+      // The sentinels demote the old master some seconds after the switch (it keeps
+      // taking writes until then, and its clients are killed then): the failover is
+      // over when it reports itself a replica.
+      await until(
+        'the old master to become a replica',
+        () =>
+          ask(old.port, async (c) => {
+            if (!/^role:slave/m.test(await c.info('replication'))) throw new Error('not yet');
+            return true;
+          }),
+        30_000,
+      );
+      return result;
     },
     revive: (node) => node.start(),
     async synced() {

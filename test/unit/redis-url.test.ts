@@ -48,7 +48,7 @@ describe('REDIS_URL', () => {
       db: 3,
       username: 'app',
       password: 'p@ss',
-      failoverDetector: true,
+      failoverDetector: false,
     });
     expect(sentinelOptions(target)).not.toHaveProperty('sentinelPassword');
     expect(describeTarget(target)).toBe("sentinel master 'mymaster' via 10.0.0.1:26379,::1:26380,s3:26381");

@@ -119,6 +119,9 @@ export const REFUSAL_TEXT = {
   notQueued: trusted(
     ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
   ),
+  notRecorded: trusted(
+    ':x: The approval could not be recorded: Redis did not take it (unreachable, or read-only during a failover). Nothing was applied. Try again in a minute.',
+  ),
 } as const;
 
 /** Where a click is, for every audit line of it. */
@@ -328,7 +331,15 @@ async function recordApproval(
   }
   // Two approvers clicking two plans of one message at once: one wins in Redis.
   const message = { channel: click.channel, ts: click.messageTs };
-  const held = await services.subscriptions.claimMessagePlan(message, planId);
+  let held: string | null;
+  try {
+    held = await services.subscriptions.claimMessagePlan(message, planId);
+  } catch (error) {
+    // Redis refused the write (gone, or a replica during a failover): the claim is let
+    // go so a later click can take it, and the clicker is told (approve-plan.ts).
+    await plans.release(planId).catch(() => undefined);
+    throw error;
+  }
   if (held !== null && held !== planId) {
     await plans.release(planId);
     return done(
@@ -389,7 +400,8 @@ async function queueRemediation(
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     services.logger.warn(`remediation not queued: ${error.message}`);
-    await plans.release(planId);
+    // Best effort: the Redis that refused the job may refuse this too (read-only).
+    await plans.release(planId).catch(() => undefined);
     await services.subscriptions
       .releaseMessagePlan({ channel: click.channel, ts: click.messageTs }, planId)
       .catch(() => undefined);

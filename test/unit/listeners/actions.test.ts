@@ -79,6 +79,21 @@ describe('Approve', () => {
     );
   });
 
+  it('a click Redis cannot take (away, or read-only during a failover): the clicker is told nothing was applied', async () => {
+    const { services } = approvals(stored(Date.now() + 60_000));
+    const away = new Error("Stream isn't writeable and enableOfflineQueue options is false");
+    const get = vi.fn(async () => Promise.reject(away));
+    Object.assign(services, { plans: { get } });
+    const r = run(approvePlanAction(services), buttonClick('U0LEAD', `${PLAN_ID}:${SHOWN}`));
+    await r.done;
+    expect(get).toHaveBeenCalled();
+    expect(r.client.chat.postEphemeral).toHaveBeenCalledWith(
+      expect.objectContaining({ user: 'U0LEAD', text: expect.stringContaining('Nothing was applied') }),
+    );
+    expect(r.client.chat.update).not.toHaveBeenCalled();
+    expect(services.producers.enqueueRemediate).not.toHaveBeenCalled();
+  });
+
   it('past the budget (Approve and Undo start work too): refused privately, audited, the plan not even read', async () => {
     const { services, audit } = approvals(stored(Date.now() + 60_000));
     const take = vi.fn(async () => ({ ok: false as const, over: 'user' as const, retryAfterSeconds: 40 }));

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { approve } from '../../approvals/approve.js';
+import { approve, REFUSAL_TEXT } from '../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
@@ -13,6 +13,25 @@ import type { AppServices } from '../../services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/**
+ * approve(), or undefined once the clicker was told it failed: nothing is queued when
+ * approve() throws (it queues last; Redis away, or read-only during a failover), and
+ * a button that did nothing without a word would read as approved.
+ */
+async function approveOrTell(
+  services: AppServices,
+  click: Parameters<typeof approve>[1],
+  tell: (text: Mrkdwn) => Promise<unknown>,
+): Promise<Awaited<ReturnType<typeof approve>> | undefined> {
+  try {
+    return await approve(services, click);
+  } catch (error) {
+    services.logger.warn({ err: error, planId: click.planId }, 'approval not recorded');
+    await tell(REFUSAL_TEXT.notRecorded);
+    return undefined;
+  }
+}
 
 /**
  * Approve (or Undo) button: ack, let src/app/approvals/approve.ts decide, then say so:
@@ -45,7 +64,8 @@ export function approvePlanAction(services: AppServices) {
       await tell(overBudget);
       return;
     }
-    const outcome = await approve(services, { ...click, planId, shown, requester });
+    const outcome = await approveOrTell(services, { ...click, planId, shown, requester }, tell);
+    if (!outcome) return;
     switch (outcome.kind) {
       case 'refused':
         await tell(outcome.text);

@@ -1,0 +1,138 @@
+/**
+ * Drill: two app replicas and two workers on one Redis Sentinel set (one master, one
+ * replica, three sentinels on loopback) through a SIGKILLed master. A command is
+ * asked on both replicas as the master dies; then the master dies again and the same
+ * approval is clicked on both replicas at once, again and again, until one click is
+ * taken. Asserted: one diagnosis result per target (no duplicate post), one claim
+ * (the other clicks are told "already approved" or "nothing was applied"), one apply
+ * across both workers, one outcome and one rollout reply in the thread, and every
+ * process still running.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import type { Child } from '../../bench/lib/children.js';
+import type { SentinelSet } from '../support/redis-sentinel.js';
+import { postSigned, slashCommandBody } from '../support/slack-sign.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+import {
+  FAST_RECOVERY,
+  NAME,
+  NS,
+  clickButton,
+  deadlockTracker,
+  deployment,
+  queuesSettled,
+  realPatches,
+  rolledOut,
+  waitUntil,
+} from '../drills/support/drill-kit.js';
+
+let stack: Stack;
+let set: SentinelSet;
+let second: { app: Child; url: string };
+const exited: string[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({
+    sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+    workers: 2,
+    redis: 'sentinel',
+    workerEnv: FAST_RECOVERY,
+  });
+  if (!stack.sentinel) throw new Error('no sentinel set');
+  set = stack.sentinel;
+  second = await stack.startApp();
+  const watch = (name: string, child: Child): void => void child.exited.then(() => exited.push(name));
+  watch('app 1', stack.app);
+  watch('app 2', second.app);
+  stack.workers.forEach((w, i) => watch(`worker ${i + 1}`, w));
+  await deadlockTracker(stack.sim);
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const command = (url: string) =>
+  postSigned(
+    `${url}/slack/events`,
+    STACK_SECRET,
+    slashCommandBody({ text: `${NAME} -n ${NS}`, user_id: 'U0ONCALL' }),
+  );
+
+const results = (): StoredMessage[] =>
+  [...stack.slack.messages.values()].filter(
+    (m) => m.threadTs === undefined && JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
+  );
+
+describe('two app replicas and two workers on one Sentinel set', () => {
+  it('no duplicate post, claim or apply through a SIGKILLed master', async () => {
+    const { slack, sim } = stack;
+    const apps = [stack.appUrl, second.url];
+
+    // 1. Both replicas asked as the master dies; asked again until one is taken. Every
+    // answer is visible: taken, or "Nothing was started".
+    let accepted = 0;
+    const ask = async (url: string): Promise<void> => {
+      const answer = await command(url);
+      expect(answer.status).toBe(200);
+      if (!answer.body.includes('queue is unavailable')) accepted += 1;
+      else expect(answer.body).toContain('Nothing was started');
+    };
+    const [, , killed] = await Promise.all([ask(apps[0] ?? ''), ask(apps[1] ?? ''), set.killMaster()]);
+    await waitUntil(
+      'a command taken after the failover',
+      async () => {
+        await Promise.all(apps.map((url) => ask(url)));
+        return accepted > 0;
+      },
+      30_000,
+    );
+    // Each taken command has its message, and each message gets the result once
+    // (commands for one target join one run, whichever replica took them).
+    await slack.waitFor(() => results().length >= accepted || undefined, 60_000);
+    await queuesSettled(stack.redisUrl, 60_000);
+    expect(results()).toHaveLength(accepted);
+    const result = results()[0];
+    if (!result) throw new Error('no result');
+    await set.revive(killed.old);
+    await set.synced();
+
+    // 2. The master dies again; the approver clicks on both replicas until one is taken.
+    sim.clearRequests();
+    await set.killMaster();
+    await waitUntil(
+      'an approval taken after the failover',
+      async () => {
+        const clicks = await Promise.all(
+          apps.map((url) => clickButton(url, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)),
+        );
+        for (const c of clicks) expect(c.status).toBe(200);
+        await new Promise((r) => setTimeout(r, 200));
+        return /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? '');
+      },
+      30_000,
+    );
+    await slack.waitFor(
+      () =>
+        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
+      60_000,
+    );
+    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await queuesSettled(stack.redisUrl, 60_000); // a second apply would have happened by now
+    expect(realPatches(sim)).toBe(1);
+    const thread = [...slack.messages.values()].filter(
+      (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
+    );
+    expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
+    // One "applied" outcome across both workers' audit lines.
+    const applied = stack.workers.flatMap((w) =>
+      w
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"action":"outcome"') && l.includes('"outcome":"applied"')),
+    );
+    expect(applied).toHaveLength(1);
+    expect(exited).toEqual([]);
+  }, 300_000);
+});
