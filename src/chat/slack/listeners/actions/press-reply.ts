@@ -3,12 +3,17 @@ import { announceRun } from '../../../../app/announce.js';
 import type { AppServices } from '../../../../app/services.js';
 import type { ChatAction } from '../../../actions.js';
 import type { PressReply, PressRequest } from '../../../adapter.js';
-import { asSlackBlocks } from '../../blocks/text.js';
-import { SLACK, renderMessage, toMrkdwn } from '../../render.js';
+import { createSlackChatAdapter } from '../../chat-adapter.js';
+import { SLACK, toMrkdwn } from '../../render.js';
 import type { ClickContext } from './click-context.js';
 
 /** A Slack click as the port's press: who, on which message, in which thread. */
 export function pressRequest(click: ClickContext, action: ChatAction): PressRequest {
+  return { ...pressPlace(click), action };
+}
+
+/** Who clicked, the clicked message and its thread root, as port refs. */
+function pressPlace(click: ClickContext): Omit<PressRequest, 'action'> {
   const conversation = { platform: SLACK, id: click.channel };
   const inThread = click.rootTs !== click.messageTs;
   return {
@@ -18,7 +23,6 @@ export function pressRequest(click: ClickContext, action: ChatAction): PressRequ
       id: click.messageTs,
     },
     root: { conversation, id: click.rootTs },
-    action,
   };
 }
 
@@ -34,24 +38,17 @@ export async function applyPressReply(
   reply: PressReply,
   options: { tellInThread: boolean },
 ): Promise<void> {
+  const chat = createSlackChatAdapter(client);
+  const request = pressPlace(click);
   if (reply.tell) {
     const inThread = options.tellInThread && click.rootTs !== click.messageTs;
-    await client.chat.postEphemeral({
-      channel: click.channel,
-      user: click.user,
-      text: renderMessage(reply.tell).text,
-      ...(inThread ? { thread_ts: click.rootTs } : {}),
-    });
+    await chat.tell(
+      request.person,
+      inThread ? request.message.conversation : request.root.conversation,
+      reply.tell,
+    );
   }
-  if (reply.replace) {
-    const { text, blocks } = renderMessage(reply.replace);
-    await client.chat.update({
-      channel: click.channel,
-      ts: click.messageTs,
-      text,
-      blocks: asSlackBlocks(blocks),
-    });
-  }
+  if (reply.replace) await chat.update(request.message, reply.replace);
   if (reply.started) {
     const run = reply.started;
     await announceRun(services, client, {
