@@ -2,22 +2,25 @@
 # One image for the app and the worker; they differ only in their command
 # (docker-compose.yml and deploy/ name them):
 #   app:    node <heap flags> dist/src/app/main.js   (npm start)
-#   worker: node dist/src/worker/main.js      (npm run worker)
+#   worker: node dist/workers/main.js      (npm run worker)
 #   CLI:    node bin/rollout-doctor.js ...
 # Build and push it, then name it in the Helm chart (image.repository) or in
 # deploy/kustomization.yaml (images): README, "Image".
 # Node 24 is an LTS line. The undici override in package.json is only needed on
 # Node 20 and harmless here.
 
+# npm's cache is a build cache mount (never a layer): the runtime stage's `npm ci --omit=dev`
+# takes its packages from what the build stage fetched, and a rebuild fetches nothing again.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# tsconfig.build.json compiles src/ only: rootDir "." and outDir "dist", so
-# src/app/main.ts becomes dist/src/app/main.js and src/worker/main.ts
-# dist/src/worker/main.js. The simulator and the tests are never compiled into dist/.
+COPY workers ./workers
+# tsconfig.build.json compiles src/ and workers/ only: rootDir "." and outDir "dist", so
+# src/app/main.ts becomes dist/src/app/main.js and workers/main.ts
+# dist/workers/main.js. The simulator and the tests are never compiled into dist/.
 RUN npm run build
 
 # The Kubernetes API simulator with both seed incidents, for docker-compose's
@@ -35,9 +38,11 @@ FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
-# Only the compiled src/ (dist/src) and the CLI wrapper: no simulator, tests or TypeScript.
+RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --no-audit --no-fund
+# Only the compiled src/ and workers/ (dist/src, dist/workers) and the CLI wrapper: no
+# simulator, tests or TypeScript.
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/workers ./dist/workers
 COPY bin/rollout-doctor.js ./bin/rollout-doctor.js
 # The image's unprivileged "node" user, numeric so Kubernetes can verify runAsNonRoot;
 # nothing under /app is writable by it.

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { startAppRuntime } from '../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../src/config.js';
+import { loadAppConfig, loadWorkerConfig } from '../src/config/environment.js';
 import { createLogger } from '../src/logger.js';
 import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/trust/keygen.js';
 import { NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../src/queue/names.js';

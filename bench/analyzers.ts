@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { diagnose } from '../src/engine/diagnose.js';
-import type { WorkloadSnapshot } from '../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../src/diagnosis/snapshot/types.js';
 import { makeNode, makePod, makeSnapshot } from '../test/support/k8s-builders.js';
 import { rollout, unschedulablePod } from '../test/support/rollout-scenarios.js';
 

@@ -237,7 +237,7 @@ function generatePods(from: number, count: number): Record<string, unknown>[] {
 }
 
 /**
- * Two worker processes (`src/worker/main.ts`) on the same simulated cluster: one
+ * Two worker processes (`workers/main.ts`) on the same simulated cluster: one
  * watching every namespace (one cluster-wide pair of streams), one without the
  * early warning. RSS is read once both streams are open and the first list is in.
  */

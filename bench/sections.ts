@@ -108,7 +108,7 @@ export function e2eSection(r: E2eBench, latencyMs: number): Section {
     title: `One diagnosis end to end, and as the cluster grows (${latencyMs} ms added per API request)`,
     rows,
     notes: [
-      'Path: signed slash command → app (child process) → Redis → worker (`src/worker/main.ts`, child process) → simulator → notify queue → chat.update on the Slack stand-in. Time runs from sending the command to the stand-in recording the result.',
+      'Path: signed slash command → app (child process) → Redis → worker (`workers/main.ts`, child process) → simulator → notify queue → chat.update on the Slack stand-in. Time runs from sending the command to the stand-in recording the result.',
       "The cluster is bench/collector.ts's (seed incident A mid-deadlock plus filler pods, Deployments and events in 50 other namespaces), served by the simulator without controllers.",
       `Floor: the collector's ${small.floorMs / latencyMs - 2} dependent rounds (Deployment → ReplicaSets/pods/events → nodes) plus one dry run (re-read, then PATCH with dryRun=All); plans are independent and the worker dry-runs them side by side. Observed depth counts requests that started only after the previous one finished.`,
       `Worker memory is VmHWM/VmRSS of the worker process from /proc (idle figure taken right after start). The app and the worker run compiled (bench/tsconfig.bench.json = the build settings) with plain node, as in the container image${small.tsxWorkerIdleMb !== undefined ? `; the same worker run from source through tsx (development) takes ${small.tsxWorkerIdleMb} MB idle` : ''}.`,

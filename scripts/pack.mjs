@@ -1,7 +1,8 @@
 // npm pack / npm publish lifecycle (package.json "prepack" and "postpack").
 //
 // prepack: a fresh production build into dist/ (tsc -p tsconfig.build.json, which
-// compiles src/ only); the package's "files" take dist/src/**/*.js from it.
+// compiles src/ and workers/ only); the package's "files" take dist/src/**/*.js and
+// dist/workers/**/*.js from it.
 // postpack: removes dist/ again. bin/rollout-doctor.js runs dist/ when it exists, so
 // a build left in the working tree would shadow later edits of src/ (CI and the
 // benchmarks build under node_modules/.cache for the same reason).

@@ -31,7 +31,13 @@ import {
   runCommand,
   screenshotMessage,
 } from './preview/browser-flow.js';
-import { INCIDENT_COMMANDS, startPreviewSession } from './preview/session.js';
+import type { Locator } from 'playwright-core';
+import {
+  holdPictureMoment,
+  INCIDENT_COMMANDS,
+  startPreviewSession,
+  type PreviewSession,
+} from './preview/session.js';
 import { normalizedPreviewText, previewTextDiff } from './preview/staleness.js';
 
 const USAGE = `usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
@@ -51,7 +57,13 @@ const say = (line: string): void => {
 const cleanup = createCleanup(say);
 const processes: DemoProcess[] = [];
 
-async function screenshots(url: string, dir: string): Promise<number> {
+/**
+ * Plays both incidents in headless chromium and writes their pictures. The cluster's clock
+ * is held at one moment (holdPictureMoment: incident B's restart count) while both are
+ * diagnosed, then runs again for the approvals and rollouts: the pictures show the same
+ * whatever the machine's load.
+ */
+async function screenshots(session: PreviewSession, dir: string): Promise<number> {
   let stale = 0;
   const executable = findChromium();
   if (!executable) throw new DemoError('no chromium on PATH (Debian/Ubuntu: apt-get install chromium)');
@@ -59,21 +71,31 @@ async function screenshots(url: string, dir: string): Promise<number> {
   const browser = await launchChromium(executable);
   cleanup.register('chromium', () => browser.close());
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
-  await openPreview(page, url, 90_000);
-  for (const [incident, { command, mentions }] of Object.entries(INCIDENT_COMMANDS)) {
-    say(`Playing incident ${incident.toUpperCase()}: ${command}`);
-    const message = await runCommand(page, {
-      channel: CHANNELS.incidents,
-      command,
-      mentions,
-      timeoutMs: 60_000,
-    });
+  await openPreview(page, session.server.url, 90_000);
+  const { sim } = session.stack;
+  await holdPictureMoment(sim, 120_000);
+  const messages: [string, Locator][] = [];
+  try {
+    for (const [incident, { command, mentions }] of Object.entries(INCIDENT_COMMANDS)) {
+      say(`Playing incident ${incident.toUpperCase()}: ${command}`);
+      const message = await runCommand(page, {
+        channel: CHANNELS.incidents,
+        command,
+        mentions,
+        timeoutMs: 60_000,
+      });
+      messages.push([incident, message]);
+    }
+  } finally {
+    sim.resumeClock();
+  }
+  for (const [incident, message] of messages) {
     const { label } = await approveRecommended(page, message, 90_000);
     const file = join(dir, `preview-incident-${incident}.png`);
     await screenshotMessage(page, message, file);
     const text = normalizedPreviewText(await message.innerText());
     await writeFile(join(dir, `preview-incident-${incident}.txt`), `${text}\n`);
-    say(`  approved "${label}", rolled out; wrote ${file}`);
+    say(`  ${incident.toUpperCase()}: approved "${label}", rolled out; wrote ${file}`);
     if (resolve(dir) !== COMMITTED) stale += compareWithCommitted(incident, text);
   }
   return stale;
@@ -142,7 +164,7 @@ async function main(interrupted: () => boolean): Promise<number> {
     say(`Preview:    ${session.server.url} (loopback only)`);
     const crashed = Promise.race([session.stack.app.exited, session.stack.worker.exited]);
     if (args.screenshots !== undefined) {
-      const stale = await Promise.race([screenshots(session.server.url, resolve(args.screenshots)), crashed]);
+      const stale = await Promise.race([screenshots(session, resolve(args.screenshots)), crashed]);
       // Exit 1 when the committed screenshots are stale, so a check can run this.
       return typeof stale === 'number' && stale > 0 ? 1 : 0;
     }

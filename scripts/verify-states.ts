@@ -1,5 +1,5 @@
 /**
- * `npm run verify:states -- [--seed N] [--count N] [--json]`: generated mid-rollout
+ * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet] [--json]`: generated mid-rollout
  * states (sim/generated-states.ts), each diagnosed and then run forward on the stepped
  * simulator (test/support/state-judge.ts). Prints agreement, false deadlocks, harmful
  * plans, missed deadlocks and failed fixes, and every state that disagrees with its
@@ -12,6 +12,7 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
     count: { type: 'string', default: '2000' },
+    kind: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -22,11 +23,18 @@ if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
   process.exit(2);
 }
 
+const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
+const kind = KINDS.find((k) => k === values.kind);
+if (values.kind !== undefined && !kind) {
+  process.stderr.write(`verify:states: --kind takes one of ${KINDS.join(', ')}\n`);
+  process.exit(2);
+}
+
 const results: JudgedState[] = [];
 const started = performance.now();
 const progress = process.stderr.isTTY && !values.json;
 for (let s = seed; s < seed + count; s += 1) {
-  const result = judgeSeed(s);
+  const result = judgeSeed(s, kind);
   results.push(result);
   if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
     process.stdout.write(

@@ -2,7 +2,8 @@
  * Random clusters for the generated-state property test (test/support/state-judge.ts,
  * `npm run verify:states`): a few nodes (zones, GPUs, cordons, taints), other tenants'
  * pods at several priorities, one workload (a Deployment with any strategy, as ints
- * and percents, or a DaemonSet with surge or unavailability), sometimes a quota on
+ * and percents, or a DaemonSet with surge or unavailability; a StatefulSet, ordered or
+ * parallel, with a partition or maxUnavailable, when asked for), sometimes a quota on
  * pods, CPU or GPUs, and the template change that starts its next rollout (a new
  * image, sometimes a bigger request, a host port, a higher priority). Seeded: the same
  * seed gives the same cluster.
@@ -22,7 +23,7 @@ export function random(seed: number): () => number {
 
 export interface GeneratedState {
   seed: number;
-  kind: 'Deployment' | 'DaemonSet';
+  kind: GeneratedKind;
   namespace: string;
   name: string;
   /** The cluster in its steady state, before the change. */
@@ -35,10 +36,16 @@ export interface GeneratedState {
   description: string;
 }
 
+export type GeneratedKind = 'Deployment' | 'DaemonSet' | 'StatefulSet';
+
 const NS = 'shop';
 const NAME = 'web';
 
-export function generateState(seed: number): GeneratedState {
+/**
+ * The state of `seed`. `only` draws that kind's family (the same seed gives the same
+ * cluster around it); without it a Deployment or a DaemonSet, as the seeds always have.
+ */
+export function generateState(seed: number, only?: GeneratedKind): GeneratedState {
   const r = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)] as T;
   const chance = (p: number): boolean => r() < p;
@@ -54,15 +61,25 @@ export function generateState(seed: number): GeneratedState {
       taint: nodeCount > 2 && chance(0.12),
     });
   });
-  const kind = chance(0.3) ? 'DaemonSet' : 'Deployment';
-  const replicas = kind === 'Deployment' ? 1 + Math.floor(r() * 6) : nodeCount;
+  const drawn: GeneratedKind = chance(0.3) ? 'DaemonSet' : 'Deployment';
+  const kind = only ?? drawn;
+  const replicas = kind === 'DaemonSet' ? nodeCount : 1 + Math.floor(r() * 6);
   const cpu = pick([250, 500, 1000, 1500]);
-  const gpu = gpuNodes && kind === 'Deployment' && chance(0.5);
+  const gpu = gpuNodes && kind !== 'DaemonSet' && chance(0.5);
   const port = chance(0.25);
   const template = podTemplate({ image: 'shop/web:1', cpu, gpu, port, priority: 0 });
-  const strategy = kind === 'Deployment' ? deploymentStrategy(pick, chance) : daemonStrategy(pick, chance);
+  const strategy =
+    kind === 'Deployment'
+      ? deploymentStrategy(pick, chance)
+      : kind === 'DaemonSet'
+        ? daemonStrategy(pick, chance)
+        : statefulStrategy(pick, chance, replicas);
   const workload =
-    kind === 'Deployment' ? deployment(replicas, strategy, template) : daemonSet(strategy, template);
+    kind === 'Deployment'
+      ? deployment(replicas, strategy, template)
+      : kind === 'DaemonSet'
+        ? daemonSet(strategy, template)
+        : statefulSet(replicas, strategy, pick(['OrderedReady', 'Parallel'] as const), template);
   // A node agent on every node, as clusters have: the dump then holds other namespaces' pods.
   const agents = nodes.map((_, i) => tenantPod(`agent-${i}`, `node-${i}`, 50, 2000, 'kube-system'));
   const tenants = nodes.flatMap((n, i) =>
@@ -72,20 +89,22 @@ export function generateState(seed: number): GeneratedState {
   );
   const quota = chance(0.3) ? quotaObject(pick, replicas, cpu, gpu) : undefined;
   const bigger = chance(0.2);
+  const addsPort = !port && chance(0.1);
+  const raisesPriority = chance(0.1);
   const next = podTemplate({
     image: 'shop/web:2',
     cpu: bigger ? cpu * 2 : cpu,
     gpu,
-    port: port || chance(0.1),
-    priority: chance(0.1) ? 1000 : 0,
+    port: port || addsPort,
+    priority: raisesPriority ? 1000 : 0,
   });
   const changed = { ...workload, spec: { ...workload.spec, template: next } };
   const after = Math.floor(r() * 40);
   const description = [
-    `${kind} ${kind === 'Deployment' ? `${replicas} replicas` : `on ${nodeCount} nodes`}`,
+    `${kind} ${kind === 'DaemonSet' ? `on ${nodeCount} nodes` : `${replicas} replicas`}${kind === 'StatefulSet' ? ` ${(workload.spec as { podManagementPolicy: string }).podManagementPolicy}` : ''}`,
     JSON.stringify(strategy),
     `${nodeCount} nodes${gpuNodes ? ' (GPUs)' : ''}`,
-    `cpu ${cpu}m${bigger ? `→${cpu * 2}m` : ''}${gpu ? ' +gpu' : ''}${port ? ' +hostPort' : ''}`,
+    `cpu ${cpu}m${bigger ? `→${cpu * 2}m` : ''}${gpu ? ' +gpu' : ''}${port ? ' +hostPort' : ''}${addsPort ? ' →hostPort' : ''}${raisesPriority ? ' →priority 1000' : ''}`,
     quota ? `quota ${JSON.stringify((quota as { spec: unknown }).spec)}` : 'no quota',
     `${tenants.length} tenant pods`,
     `snapshot after ${after}s`,
@@ -132,6 +151,17 @@ function daemonStrategy(pick: Pick, chance: (p: number) => boolean): object {
     type: 'RollingUpdate',
     rollingUpdate: { maxSurge: 0, maxUnavailable: pick([1, 2, '50%'] as const) },
   };
+}
+
+/** RollingUpdate, sometimes with a partition (pods below it keep the old revision) or maxUnavailable. */
+function statefulStrategy(pick: Pick, chance: (p: number) => boolean, replicas: number): object {
+  const rollingUpdate = {
+    ...(chance(0.2) ? { partition: Math.floor(replicas / 2) } : {}),
+    ...(chance(0.4) ? { maxUnavailable: pick([1, 2, '50%'] as const) } : {}),
+  };
+  return Object.keys(rollingUpdate).length > 0
+    ? { type: 'RollingUpdate', rollingUpdate }
+    : { type: 'RollingUpdate' };
 }
 
 function node(
@@ -212,6 +242,27 @@ function daemonSet(strategy: object, template: object): { spec: object; [key: st
     kind: 'DaemonSet',
     metadata: { name: NAME, namespace: NS },
     spec: { selector: { matchLabels: { app: NAME } }, updateStrategy: strategy, template },
+  };
+}
+
+function statefulSet(
+  replicas: number,
+  updateStrategy: object,
+  podManagementPolicy: 'OrderedReady' | 'Parallel',
+  template: object,
+): { spec: object; [key: string]: unknown } {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: NAME, namespace: NS },
+    spec: {
+      replicas,
+      serviceName: NAME,
+      podManagementPolicy,
+      selector: { matchLabels: { app: NAME } },
+      updateStrategy,
+      template,
+    },
   };
 }
 

@@ -56,6 +56,9 @@ export interface Simulator {
   delete(kind: string, namespace: string | undefined, name: string): void;
   waitFor(predicate: () => boolean, timeoutMs?: number): Promise<void>;
   settle(): Promise<void>;
+  /** Stops the controllers' time until resumeClock (sim/controllers/manager.ts): no timer fires meanwhile. */
+  pauseClock(): void;
+  resumeClock(): void;
   /**
    * What an API server restart looks like to clients: every open connection (watches
    * included) is cut, nothing answers for `downMs`, then the same address serves the
@@ -163,6 +166,8 @@ export async function startSimulator(options: SimOptions): Promise<Simulator> {
       }
     },
     settle: () => manager.settle(),
+    pauseClock: () => manager.pauseClock(),
+    resumeClock: () => manager.resumeClock(),
     readiness: manager.context.readiness,
     onChange: (listener) => store.subscribe(() => listener()),
     async restartApiServer(restart = {}) {

@@ -57,7 +57,22 @@ export function startStepped(
     },
     list: (kind, namespace) => store.list(kind, namespace).map((o) => structuredClone(o)),
     apply: (object) => {
-      applyDirect(store, object);
+      // kubectl apply writes the main resource: the status subresource stays as the
+      // controllers left it (a StatefulSet's currentRevision above all).
+      const o = object as {
+        kind?: string;
+        metadata?: { namespace?: string; name?: string };
+        status?: unknown;
+      };
+      const old =
+        o.kind && o.metadata?.name
+          ? store.get(typeOf(o.kind).kind, o.metadata.namespace, o.metadata.name)
+          : undefined;
+      const status = old?.['status'];
+      applyDirect(
+        store,
+        o.status === undefined && status !== undefined ? { ...o, status: structuredClone(status) } : o,
+      );
     },
     patch(kind, namespace, name, type, body) {
       const rt = typeOf(kind);

@@ -47,7 +47,13 @@ export type AuditEvent =
         | 'superseded'
         /** A button or a plan from before an upgrade (no shown digest, another seal version). */
         | 'outdated'
-        | 'rate-limited';
+        | 'rate-limited'
+        /**
+         * A diagnosis, scan or Re-run whose run gave its message no final result within
+         * ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS (a run that never ends, or a job or run
+         * record pinned in Redis): its message says it could not finish.
+         */
+        | 'unfinished';
       detail?: string;
     }
   | {

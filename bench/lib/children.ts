@@ -1,6 +1,6 @@
 /**
  * Child processes for benchmarks and drills: the real entry points (`src/app/main.ts`,
- * `src/worker/main.ts`) run under Node, compiled or with the tsx loader, in one process
+ * `workers/main.ts`) run under Node, compiled or with the tsx loader, in one process
  * each, so a pid is the process itself (SIGKILL kills the worker, /proc shows its memory).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
  * The whole system on loopback for benchmarks and drills: a private redis-server,
  * the Slack stand-in, the Kubernetes API simulator, the app (`src/app/main.ts`) and
- * N workers (`src/worker/main.ts`) as child processes (through tsx, or compiled with
+ * N workers (`workers/main.ts`) as child processes (through tsx, or compiled with
  * `compiled`). Everything it starts, `close()`
  * stops.
  */
@@ -113,7 +113,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ): Promise<Child> => {
       const compiled = how.tsx ? undefined : options.compiled;
       const worker = await spawnEntry(
-        'src/worker/main.ts',
+        'workers/main.ts',
         {
           REDIS_URL: redisUrl,
           KUBECONFIG: kubeconfig,

@@ -139,7 +139,7 @@ export async function startDemoStack(options: {
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
   });
-  const worker = start('worker', 'src/worker/main.ts', {
+  const worker = start('worker', 'workers/main.ts', {
     KUBECONFIG: kubeconfig,
     ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
     ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60',

@@ -126,4 +126,66 @@ export async function startPreviewSession(options: {
   return { stack, server, incidents };
 }
 
+/**
+ * The restart count incident B's pictures show (docs/preview-incident-b.png): its crash loop
+ * is held there, at the 8th restart's crash some 930 simulated seconds in. By then both
+ * rollouts are well past their 600 s progress deadline (about 300 simulated seconds, 10 s at
+ * the preview's ×30), so the deadline finding is in both pictures, never in one run only.
+ */
+export const PICTURE_RESTARTS = 8;
+
+/** Whether the Deployment's rollout is past its progress deadline. */
+function pastDeadline(sim: DemoStack['sim'], workload: { namespace: string; name: string }): boolean {
+  const d = sim.get('Deployment', workload.namespace, workload.name) as Deployment | undefined;
+  return (d?.status?.conditions ?? []).some(
+    (c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded',
+  );
+}
+
+/**
+ * Stops the simulated cluster's clock (sim pauseClock) at the moment the pictures show, so
+ * they do not depend on how busy the machine is: checkout's pod on the bad node waiting in
+ * back-off after exactly PICTURE_RESTARTS restarts, both rollouts past their progress
+ * deadline. Taken on the write that brings the moment about (onChange), before any timer can
+ * move on; a run that reaches the count before both deadlines fails and says so rather than
+ * showing something else. The caller resumes the clock (sim.resumeClock) once the diagnoses
+ * are posted.
+ */
+export function holdPictureMoment(sim: DemoStack['sim'], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      const container = (sim.list('Pod', CHECKOUT.namespace) as Pod[]).find(
+        (p) => !p.metadata.deletionTimestamp && p.spec.nodeName === BAD_NODE,
+      )?.status?.containerStatuses?.[0];
+      const restarts = container?.restartCount ?? 0;
+      if (restarts > PICTURE_RESTARTS) {
+        finish(
+          new DemoError(`checkout on ${BAD_NODE} passed ${PICTURE_RESTARTS} restarts before it was held`),
+        );
+      } else if (restarts === PICTURE_RESTARTS && container?.state?.waiting?.reason === 'CrashLoopBackOff') {
+        const late = [TRACKER, CHECKOUT].filter((w) => !pastDeadline(sim, w)).map((w) => w.name);
+        if (late.length > 0) {
+          finish(new DemoError(`${late.join(', ')} not past the progress deadline at ${restarts} restarts`));
+          return;
+        }
+        sim.pauseClock();
+        finish();
+      }
+    };
+    const unsubscribe = sim.onChange(check);
+    const timer = setTimeout(
+      () =>
+        finish(new DemoError(`checkout never reached ${PICTURE_RESTARTS} restarts in ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
+    function finish(error?: Error): void {
+      unsubscribe();
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    }
+    check();
+  });
+}
+
 export { CHANNELS };

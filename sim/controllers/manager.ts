@@ -40,6 +40,14 @@ export interface ControllerManager {
    * (the clock then stands at the horizon). Returns whether `done()` held.
    */
   advance(done: () => boolean, horizonSeconds: number): boolean;
+  /**
+   * Real clock only: stops time for the controllers. Pending timers (a crash-loop's next
+   * restart, a progress deadline) keep what was left of their wait and fire only after
+   * `resumeClock`; passes still run on writes. A preview or test that must show one exact
+   * moment (a restart count) holds the cluster there whatever the machine's load.
+   */
+  pauseClock(): void;
+  resumeClock(): void;
   stop(): void;
 }
 
@@ -71,7 +79,9 @@ export function createControllerManager(
 ): ControllerManager {
   const virtual = options.clock === 'virtual';
   const controllers: Controller[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  /** Real clock: each pending timer with the wall time it is due at, and those held while paused. */
+  const timers = new Map<NodeJS.Timeout, { dueMs: number; fire: () => void }>();
+  let held: { waitMs: number; fire: () => void }[] | undefined;
   const queued: VirtualTimer[] = [];
   let clockMs = options.startMs ?? Date.now();
   let seq = 0;
@@ -121,16 +131,21 @@ export function createControllerManager(
         queued.push({ at: clockMs + Math.max(0, simSeconds * 1000), seq: (seq += 1), fn: fire, settles });
         return;
       }
-      const timer = setTimeout(
-        () => {
-          timers.delete(timer);
-          fire();
-        },
-        Math.max(0, (simSeconds * 1000) / timeScale),
-      );
-      timers.add(timer);
+      startTimer(Math.max(0, (simSeconds * 1000) / timeScale), fire);
     },
   };
+
+  function startTimer(waitMs: number, fire: () => void): void {
+    if (held) {
+      held.push({ waitMs, fire });
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      fire();
+    }, waitMs);
+    timers.set(timer, { dueMs: Date.now() + waitMs, fire });
+  }
 
   const unsubscribe = store.subscribe((event) => {
     for (const c of controllers) c.observe(event);
@@ -162,7 +177,7 @@ export function createControllerManager(
       const deadline = Date.now() + timeoutMs;
       let quietSince = 0;
       while (Date.now() < deadline) {
-        const busy = scheduled || running || settlingTimers > 0;
+        const busy = scheduled || running || (settlingTimers > 0 && !held);
         if (!busy) {
           if (quietSince === 0) quietSince = Date.now();
           // Two quiet checks a few ms apart: a timer callback may just have queued a pass.
@@ -186,11 +201,27 @@ export function createControllerManager(
         timer.fn();
       }
     },
+    pauseClock() {
+      if (virtual) throw new Error('pauseClock needs the real clock');
+      if (held) return;
+      const now = Date.now();
+      held = [...timers].map(([t, { dueMs, fire }]) => {
+        clearTimeout(t);
+        return { waitMs: Math.max(0, dueMs - now), fire };
+      });
+      timers.clear();
+    },
+    resumeClock() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const { waitMs, fire } of waiting) startTimer(waitMs, fire);
+    },
     stop() {
       stopped = true;
       unsubscribe();
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers.keys()) clearTimeout(t);
       timers.clear();
+      held = undefined;
       queued.length = 0;
       restoreClock?.();
     },

@@ -3,6 +3,7 @@ import type { Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/run-delivery.js';
 import { subscriberOf, type MessageOwner } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
+import { watchRunDeadline, type WatchedRun } from './run-deadline.js';
 
 /**
  * Announcements in flight at once. Announcing (chat.postMessage, then the Redis
@@ -60,6 +61,8 @@ export async function announceRun(
      * (null: nobody asked, said so in the signed subscription).
      */
     owner: MessageOwner | null;
+    /** What was asked for, as the audit names it when the run cannot finish. */
+    run: Pick<WatchedRun, 'what' | 'deployment'>;
   },
 ): Promise<{ channel: string; ts: string } | null> {
   const release = await announceSlot();
@@ -82,6 +85,18 @@ export async function announceRun(
       owner,
     );
     await applySubscribeResult(services, client, subscriberOf(message, owner), state);
+    // A person's run ends in an answer: the result, or "could not finish" at the deadline.
+    if (state.state !== 'final' && input.owner) {
+      watchRunDeadline(services, client, {
+        message,
+        cluster: input.cluster,
+        jobId: input.jobId,
+        addedAt: input.addedAt,
+        requestedBy: input.owner.requestedBy,
+        ...input.run,
+        ...(input.owner.namespace ? { namespace: input.owner.namespace } : {}),
+      });
+    }
     return message;
   } finally {
     release();

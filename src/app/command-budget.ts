@@ -17,7 +17,7 @@ import type { Redis } from 'ioredis';
 import type { Rich } from '../chat/model.js';
 import { icon, say } from '../chat/rich.js';
 import type { Audit } from '../audit.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 

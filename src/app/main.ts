@@ -1,4 +1,4 @@
-import { loadAppConfig } from '../config.js';
+import { loadAppConfig } from '../config/environment.js';
 import { createLogger } from '../logger.js';
 import { loadConfigOrExit, startOrExit, stopOnSignals } from '../process-entry.js';
 import { startAppRuntime } from './runtime.js';

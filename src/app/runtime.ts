@@ -5,7 +5,7 @@ import { createAppAlerts } from './alerts/app-intake.js';
 import type { CustomRoute } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import {

@@ -1,6 +1,6 @@
 import type { AlertNotifyHooks } from './alerts/hooks.js';
 import type { Audit } from '../audit.js';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { PlanStore } from '../queue/plan-store.js';

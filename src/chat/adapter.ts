@@ -35,6 +35,10 @@ export interface StartedRun {
   readonly cluster: string;
   readonly jobId: string;
   readonly addedAt: number;
+  /** What was asked for, as the audit names it when the run cannot finish in time. */
+  readonly what: 'diagnose' | 'scan' | 'rerun';
+  /** The workload's name, for a diagnosis or a Re-run. */
+  readonly deployment?: string;
   /** The announcement ("… asked for a diagnosis of …"); the result replaces it. */
   readonly announcement: ChatMessage;
   /** Who asked (may dismiss; does not count toward a two-person approval) and the scope. */

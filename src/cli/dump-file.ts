@@ -3,7 +3,7 @@
  * then the objects, every mistake a UsageError (exit 2) naming the file.
  */
 import { readFile } from 'node:fs/promises';
-import { DumpError, loadObjects, type LoadOptions } from '../diagnosis/dump/dump.js';
+import { DumpError, loadObjects, type LoadOptions } from '../diagnosis/snapshot/dump/dump.js';
 import type { KubeObject } from '../diagnosis/k8s.js';
 import { readAll, UsageError, type CliIo } from './io.js';
 import { dumpProgress } from './progress.js';

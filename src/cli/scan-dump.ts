@@ -5,13 +5,13 @@
  * dump, exactly as `diagnose --from-file` assembles it, and analysed; findings only,
  * no plans. What the dump lacks is IncompleteEvidence there as in diagnose.
  */
-import { assembleSnapshot, newestTimestamp } from '../diagnosis/dump/assemble.js';
+import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
 import type { ArgoRollout, KubeObject } from '../diagnosis/k8s.js';
 import { analyze } from '../diagnosis/analyzers/analyze.js';
-import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { isInteresting, scanEntry, unjudgedRollout, type ScanReport } from '../kube/read/scan.js';
-import { DumpError } from '../diagnosis/dump/dump.js';
+import { DumpError } from '../diagnosis/snapshot/dump/dump.js';
 
 export interface DumpScope {
   namespace?: string;

@@ -13,7 +13,7 @@
  *
  * The snapshot is immutable by contract: build a new context for a new snapshot.
  */
-import type { WorkloadSnapshot } from './snapshot.js';
+import type { WorkloadSnapshot } from './snapshot/types.js';
 
 export class AnalysisContext {
   readonly #memo = new Map<string, unknown>();

@@ -1,5 +1,5 @@
 import type { ParsedSchedulingMessage } from './parsed-scheduling.js';
-import type { ResolvedStrategy } from './strategy.js';
+import type { ResolvedStrategy } from './resolved-strategy.js';
 
 /** Stable finding codes (DESIGN.md §3). Add codes; never rename these. */
 export const FINDING_CODES = [

@@ -10,7 +10,7 @@
  * Helm and kubectl keep no settings object that decides a revert.
  */
 import type { ManagedBy } from './ownership.js';
-import type { CoverageGap, OwnerSettingsRead } from './snapshot.js';
+import type { CoverageGap, OwnerSettingsRead } from './snapshot/types.js';
 
 /** Argo CD's namespace when the tracking id names none (the install default). */
 export const DEFAULT_ARGOCD_NAMESPACE = 'argocd';

@@ -6,7 +6,7 @@
  * before anything else sees them.
  */
 import type { ContainerStatus, Pod } from './k8s.js';
-import type { WorkloadSnapshot } from './snapshot.js';
+import type { WorkloadSnapshot } from './snapshot/types.js';
 
 export const REDACTED = '[REDACTED]';
 

@@ -14,8 +14,8 @@ import type {
   WorkloadObject,
   WorkloadObjects,
   WorkloadSnapshot,
-} from './snapshot.js';
-import type { ResolvedStrategy } from './strategy.js';
+} from './snapshot/types.js';
+import type { ResolvedStrategy } from './resolved-strategy.js';
 import type { WorkloadKind } from './workload-ref.js';
 
 /** One revision of the pod template and the pods made from it. */
@@ -150,6 +150,24 @@ export interface OrderedBlock {
   /** Pods below this ordinal keep the current revision on purpose. */
   partition: number;
   policy: 'OrderedReady' | 'Parallel';
+  /**
+   * The container images that differ between the revision the rollout comes from (the
+   * stuck pod's own when it is not at the update revision, else the current revision's)
+   * and the update revision: what people know a release by. Empty when none differs or
+   * the other revision's template was not read.
+   */
+  imageChanges: ImageChange[];
+  /**
+   * What the strategy does on this server, where that depends on it (a StatefulSet's
+   * maxUnavailable and the MaxUnavailableStatefulSet gate), in words.
+   */
+  strategyNote?: string;
+}
+
+export interface ImageChange {
+  container: string;
+  from: string;
+  to: string;
 }
 
 export interface WorkloadKindModule {
@@ -237,4 +255,6 @@ export interface WorkloadKindModule {
   halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */
   orderedBlock?(snapshot: WorkloadSnapshot): OrderedBlock | undefined;
+  /** Whether a verdict on this object depends on the API server's version (the collector then reads /version). */
+  readsServerVersion?(object: WorkloadObject): boolean;
 }

@@ -10,7 +10,7 @@
 import type { Diagnosis, PlanNotOffered } from './diagnosis.js';
 import type { Finding } from '../diagnosis/finding.js';
 import { analyze, errorMessage, type AnalyzeOptions } from '../diagnosis/analyzers/analyze.js';
-import type { WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { workloadObject } from '../diagnosis/workloads/index.js';
 import { planBuilders as registeredBuilders, type PlanBuilder } from '../remediation/builders/index.js';
 import { planDrift } from '../remediation/drift.js';

@@ -5,7 +5,7 @@
 import type { AnalyzerError } from '../diagnosis/analyzer.js';
 import type { Finding } from '../diagnosis/finding.js';
 import type { ManagedBy } from '../diagnosis/ownership.js';
-import type { Coverage, WorkloadRef } from '../diagnosis/snapshot.js';
+import type { Coverage, WorkloadRef } from '../diagnosis/snapshot/types.js';
 import type { ManifestChange } from '../remediation/manifest-change.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 

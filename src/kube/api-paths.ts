@@ -45,10 +45,19 @@ export const RESOURCES = {
   argocdapis: { prefix: GROUP_PREFIX.argocd, namespaced: false },
   kustomizeapis: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: false },
   helmapis: { prefix: GROUP_PREFIX.fluxHelm, namespaced: false },
+  // The API server's version (/version, readable by every client through
+  // system:public-info-viewer): asked only where a verdict depends on it.
+  version: { prefix: '/version', namespaced: false },
 } as const;
 
 /** Resources that name a group-version's discovery document, not objects. */
-const DISCOVERY: ReadonlySet<string> = new Set(['resourceapis', 'argocdapis', 'kustomizeapis', 'helmapis']);
+const DISCOVERY: ReadonlySet<string> = new Set([
+  'resourceapis',
+  'argocdapis',
+  'kustomizeapis',
+  'helmapis',
+  'version',
+]);
 
 /** resource.k8s.io versions a call may name (`version`); v1 when it names none. */
 export const RESOURCE_VERSIONS = ['v1', 'v1beta2'] as const;

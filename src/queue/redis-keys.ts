@@ -26,6 +26,8 @@ export const redisKeys = {
     delivered: `rd:subsdone:${cluster}:${jobId}`,
   }),
   messageOwner: (m: Message) => `rd:msgowner:${m.channel}/${m.ts}`,
+  /** A message that got its run's final result, under the app's mark (src/app/run-deadline.ts). */
+  messageAnswered: (m: Message) => `rd:answered:${m.channel}/${m.ts}`,
   messagePlan: (m: Message) => `rd:msgplan:${m.channel}/${m.ts}`,
   /** The root message state of an approved plan (src/app/notify/root-state.ts). */
   rootState: (planId: string) => `rd:root:${planId}`,

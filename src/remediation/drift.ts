@@ -46,8 +46,8 @@
  */
 import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { ObjectMeta } from '../diagnosis/k8s.js';
-import type { WorkloadObject } from '../diagnosis/snapshot.js';
-import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import type { OwnerSettingsRead } from '../diagnosis/snapshot/types.js';
 import {
   desiredManifest,
   FLUX_HELM_DRIFT_DETECTION,

@@ -18,7 +18,7 @@
 import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Finding } from '../diagnosis/finding.js';
 import type { ArgoRollout, PodAffinityTerm } from '../diagnosis/k8s.js';
-import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { desiredManifest } from '../diagnosis/ownership.js';
 import { matchesLabelSelector } from '../diagnosis/base/pod-constraints.js';

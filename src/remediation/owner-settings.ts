@@ -18,9 +18,9 @@
  * by labels) is "maybe": the verdict stays unknown, never more confident than the object.
  */
 import { z } from 'zod';
-import type { WorkloadObject } from '../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
-import type { OwnerSettingsRead } from '../diagnosis/snapshot.js';
+import type { OwnerSettingsRead } from '../diagnosis/snapshot/types.js';
 import { OUR_FIELD_MANAGER } from '../diagnosis/ownership.js';
 import { parsePointer } from './json-pointer.js';
 

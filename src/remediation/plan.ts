@@ -1,4 +1,4 @@
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
 
 /** Stable remediation kinds (DESIGN.md §3). Add kinds; never rename these. */
 export const REMEDIATION_KINDS = [

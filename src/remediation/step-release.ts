@@ -12,7 +12,7 @@ import type { Pod } from '../diagnosis/k8s.js';
 import { chooseRelease } from '../diagnosis/rollout/deletion-order.js';
 import { currentDeadlockProof } from '../diagnosis/rollout/surge-proof.js';
 import { podsOfReplicaSet } from '../diagnosis/workloads/deployment/replica-sets.js';
-import { isDeploymentObjects, type WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import { isDeploymentObjects, type WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget, ReplicaSetScalePlan } from './plan.js';
 
 /**

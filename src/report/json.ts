@@ -6,7 +6,7 @@
 import { plainCodeSpans } from '../text/code-span.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
 import type {
   OldReplicaSetTarget,
   Patch,

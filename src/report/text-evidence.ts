@@ -1,5 +1,5 @@
 /** Text rendering of each Evidence variant (src/diagnosis/finding.ts). */
-import type { ResolvedStrategy, ResolvedValue } from '../diagnosis/strategy.js';
+import type { ResolvedStrategy, ResolvedValue } from '../diagnosis/resolved-strategy.js';
 import type { CrashingContainer, Evidence } from '../diagnosis/finding.js';
 import type { SchedulingReason } from '../diagnosis/scheduling/scheduling-message.js';
 import { deviceVerdictWords } from '../diagnosis/crash/device-health.js';
@@ -222,7 +222,7 @@ function scheduling(evidence: Extract<Evidence, { type: 'scheduling' }>, style: 
 const SOURCE_WORDS: Record<ResolvedValue['source'], string> = {
   default: 'Kubernetes default, not set in the manifest',
   explicit: 'set explicitly',
-  // Equal to the default; whether someone set it is not recorded (workloads/deployment/strategy.ts, rule 5).
+  // Equal to the default; whether someone set it is not recorded (workloads/deployment/deployment-strategy.ts, rule 5).
   unknown: 'default value',
 };
 

@@ -3,7 +3,7 @@ import type { Audit } from '../audit.js';
 import type { DiagnoseVerdict } from '../queue/diagnose-signature.js';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Diagnosis } from '../engine/diagnosis.js';
-import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot.js';
+import type { WorkloadRef, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
 import type { Logger } from '../logger.js';

@@ -12,7 +12,7 @@ import type { ClusterDeps } from './runtime.js';
 
 /**
  * The real Kubernetes side of the workers: collector, diagnosis engine, executor
- * and rollout watcher over one client. Shared by src/worker/main.ts and the
+ * and rollout watcher over one client. Shared by workers/main.ts and the
  * end-to-end tests, so both run exactly the same wiring.
  *
  * @example

@@ -5,7 +5,7 @@ import type { Logger } from '../logger.js';
 import type { FieldChange, PlanStore, StoredPlan } from '../queue/plan-store.js';
 import { readablePath } from '../remediation/json-pointer.js';
 import type { RemediationPlan } from '../remediation/plan.js';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
 import type { ApplyResult } from '../kube/write/executor.js';
 import type { StepEvent } from '../kube/write/stepped-walk.js';
 import type { EnqueueOptions } from '../queue/producers.js';

@@ -6,7 +6,7 @@
  */
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { messageTime } from '../text/time.js';
-import type { WorkloadRef } from '../diagnosis/snapshot.js';
+import type { WorkloadRef } from '../diagnosis/snapshot/types.js';
 import type { StepEvent } from '../kube/write/stepped-walk.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 

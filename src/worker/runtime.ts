@@ -6,7 +6,7 @@ import { startEarlyWarning, type EarlyWarning } from './early-warning/watch.js';
 import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
 import { createAudit } from '../audit.js';
-import type { WorkerConfig } from '../config.js';
+import type { WorkerConfig } from '../config/environment.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
 import { createMetrics } from '../metrics.js';
 import { createPlanStore } from '../queue/plan-store.js';
@@ -39,7 +39,7 @@ export interface WorkerRuntime {
 
 /**
  * The diagnose and remediate workers of one cluster. `cluster` holds the Kubernetes
- * side (real in src/worker/main.ts, fakes in tests). Stalled jobs (a worker died) are
+ * side (real in workers/main.ts, fakes in tests). Stalled jobs (a worker died) are
  * picked up by another worker after the lock lapses.
  */
 export function startWorkers(

@@ -21,7 +21,7 @@ import type { AppRuntime } from '../../src/app/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import type { AuditEvent } from '../../src/audit.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';

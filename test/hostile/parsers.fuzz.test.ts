@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
 import { plainText } from '../../src/chat/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
+import { DumpError, loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 
 const OPTIONS = { clusters: ['default', 'prod'], defaultCluster: 'default' };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { loadPolicyFile } from '../../src/policy/approval-policy.js';
 import { fakeIo } from '../support/cli-io.js';

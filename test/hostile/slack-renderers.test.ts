@@ -26,10 +26,10 @@ import {
   rootNote,
   threadLine,
 } from '../../src/app/alerts/messages.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';

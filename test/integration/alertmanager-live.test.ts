@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { createLogger } from '../../src/logger.js';
 import { kubeClusterDeps } from '../../src/worker/kube-deps.js';

@@ -18,7 +18,7 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { ROLLOUTS_NOT_SERVED } from '../../src/kube/read/rollout-crd.js';
 import { runCli } from '../../src/cli/run-cli.js';

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

@@ -12,7 +12,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { extendedScenario } from '../support/dra-extended-scenario.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
 

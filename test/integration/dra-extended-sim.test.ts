@@ -14,7 +14,7 @@ import { shipTrackerImage } from '../support/sim-rollout.js';
 import { extendedScenario } from '../support/dra-extended-scenario.js';
 import type { KubeEvent, Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHART, renderDeploy, staleFiles } from '../../scripts/chart-render.js';
@@ -446,6 +447,53 @@ describe('public entry: Ingress and Gateway API', () => {
       /'\/ingress\/enabled': value must be false/,
     );
     expect(helmTemplateError({ set: ['gateway.enabled=true'] })).toMatch(/'\/gateway\/parentRefs': minItems/);
+  });
+});
+
+describe('the image', () => {
+  const values = z
+    .object({ image: z.object({ repository: z.string() }).loose() })
+    .loose()
+    .parse(parseYaml(readFileSync(`${CHART}/values.yaml`, 'utf8')));
+  // Where the release workflow publishes the image: it reads this value and refuses to
+  // release when it is not a ghcr.io repository of the repository's owner (release-workflow.test.ts).
+  const RELEASED_IMAGE = values.image.repository;
+  const appVersion = /^appVersion: '([^']+)'$/m.exec(readFileSync(`${CHART}/Chart.yaml`, 'utf8'))?.[1];
+  /** The image of every container the chart runs from rollout-doctor's own image (not Redis). */
+  const ownImages = (objects: readonly K8sObject[]): string[] =>
+    objects
+      .filter((o) => o.kind === 'Deployment')
+      .flatMap((o) => {
+        const spec = (o as unknown as { spec: { template: { spec: { containers: { image: string }[] } } } })
+          .spec;
+        return spec.template.spec.containers.map((c) => c.image);
+      });
+
+  it('defaults to the image the release publishes, at the chart appVersion: no placeholder', () => {
+    expect(RELEASED_IMAGE).toMatch(/^ghcr\.io\/[a-z0-9-]+\/rollout-doctor$/);
+    expect(RELEASED_IMAGE).not.toMatch(/example/);
+    const images = ownImages(helmTemplate({ values: [ciValues('default-http')] }));
+    expect(images).toHaveLength(2);
+    expect(new Set(images)).toEqual(new Set([`${RELEASED_IMAGE}:${appVersion ?? ''}`]));
+  });
+
+  it('image.digest pins every container by digest; a digest that is not sha256 is refused', () => {
+    const digest = `sha256:${'0123456789abcdef'.repeat(4)}`;
+    const images = ownImages(
+      helmTemplate({ values: [ciValues('default-http')], set: [`image.digest=${digest}`] }),
+    );
+    expect(new Set(images)).toEqual(new Set([`${RELEASED_IMAGE}@${digest}`]));
+    expect(helmTemplateError({ set: ['image.digest=sha256:abc'] })).toMatch(/digest/);
+  });
+
+  it('deploy/kustomization.yaml names the same image and tag', () => {
+    const kustomization = z
+      .object({ images: z.array(z.object({ name: z.string(), newName: z.string(), newTag: z.string() })) })
+      .loose()
+      .parse(parseYaml(readFileSync('deploy/kustomization.yaml', 'utf8')));
+    expect(kustomization.images).toEqual([
+      { name: 'rollout-doctor', newName: RELEASED_IMAGE, newTag: appVersion },
+    ]);
   });
 });
 

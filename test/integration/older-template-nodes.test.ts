@@ -14,9 +14,9 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { makeDeployment, makeEvent, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const TARGET: WorkloadRef = { kind: 'Deployment', namespace: 'shop', name: 'web' };

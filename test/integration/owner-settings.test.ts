@@ -12,7 +12,7 @@ import { TRACKER } from '../../scripts/demo-scenario.js';
 import { readScenarioFile } from '../../sim/scenario.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, KubeObject } from '../../src/diagnosis/k8s.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';

@@ -52,6 +52,38 @@ describe('GitHub Actions workflows', () => {
     expect(result.output).toContain("Additional property 'run-on' is not allowed");
   });
 
+  it("refuses to release when the chart's image is not where the workflow can push it", async () => {
+    const workflow = parse(readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8')) as {
+      jobs: { check: { steps: { id?: string; run?: string }[] } };
+    };
+    const script = workflow.jobs.check.steps.find((s) => s.id === 'version')?.run ?? '';
+    const version = (parse(readFileSync('charts/rollout-doctor/Chart.yaml', 'utf8')) as { version: string })
+      .version;
+    const check = async (owner: string): Promise<{ code: number; output: string }> => {
+      const output = join(dir, `output-${owner}`);
+      writeFileSync(output, '');
+      try {
+        const { stdout, stderr } = await run('bash', ['-eo', 'pipefail', '-c', script], {
+          env: { ...process.env, TAG: `v${version}`, OWNER: owner, GITHUB_OUTPUT: output },
+        });
+        return { code: 0, output: stdout + stderr + readFileSync(output, 'utf8') };
+      } catch (error) {
+        const e = error as { code?: number; stdout?: string; stderr?: string };
+        return { code: e.code ?? -1, output: (e.stdout ?? '') + (e.stderr ?? '') };
+      }
+    };
+    const values = parse(readFileSync('charts/rollout-doctor/values.yaml', 'utf8')) as {
+      image: { repository: string };
+    };
+    const owner = /^ghcr\.io\/([^/]+)\//.exec(values.image.repository)?.[1] ?? '';
+    const ours = await check(owner.toUpperCase()); // GitHub owners may carry capitals
+    expect(ours.output).toContain(`image=${values.image.repository}`);
+    expect(ours.code).toBe(0);
+    const fork = await check('someone-else');
+    expect(fork.code).not.toBe(0);
+    expect(fork.output).toContain('a release publishes to ghcr.io/someone-else/');
+  });
+
   it('the release takes the image name from the chart values and signs, attests and publishes', async () => {
     const workflow = readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8');
     const values = parse(readFileSync('charts/rollout-doctor/values.yaml', 'utf8')) as {

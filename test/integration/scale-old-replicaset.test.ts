@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';

@@ -206,6 +206,27 @@ describe('helm 4 installs, upgrades and uninstalls the chart', () => {
     });
     // What a fix changes is admitted: a restart (the pod template's restartedAt annotation).
     await ok(asWorker('rollout', 'restart', 'deployment/web', '-n', 'shop'));
+    // A strategy only in the shape set-rolling-update writes (issue 41.2): every replica
+    // unavailable at once is denied, maxSurge 0 with 2 of the 3 replicas is admitted.
+    const strategy = (rollingUpdate: object): Promise<Run> =>
+      asWorker(
+        'patch',
+        'deployment',
+        'web',
+        '-n',
+        'shop',
+        '--type=strategic',
+        '-p',
+        JSON.stringify({ spec: { strategy: { type: 'RollingUpdate', rollingUpdate } } }),
+      );
+    const allDown = await strategy({ maxSurge: 0, maxUnavailable: '100%' });
+    expect(allDown.status).toBe(1);
+    expect(allDown.stderr).toContain("denied request: a Deployment's strategy may change only to");
+    await ok(strategy({ maxSurge: 0, maxUnavailable: 2 }));
+    expect((sim.get('Deployment', 'shop', 'web') as { spec: { strategy: unknown } }).spec.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 0, maxUnavailable: 2 },
+    });
     // A pod no ReplicaSet or StatefulSet controls may not be deleted by the worker.
     await ok(kubectl('run', 'debug', '-n', 'shop', '--image=busybox'));
     const del = await asWorker('delete', 'pod', 'debug', '-n', 'shop', '--wait=false');

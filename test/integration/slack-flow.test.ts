@@ -6,7 +6,7 @@ import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { shownDigest } from '../../src/trust/plan-seal.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { WorkloadNotFoundError } from '../../src/diagnosis/errors.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';

@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
@@ -27,7 +27,12 @@ afterEach(async () => {
 
 const kubectl = (kubeconfig: string, args: string[]) => kubectlIn(kubeconfig, LEDGER.namespace, args);
 
-/** The ledger settled, then released as 3.5.0 until ledger-2 crash-loops. */
+/**
+ * The ledger settled, then released as 3.5.0 until ledger-2 crash-loops; the
+ * simulator's delayed steps are then held, so ledger-2 stays in back-off (at 50× a
+ * back-off lasts 0.2 s and the container runs 40 ms between two) until the test
+ * releases them.
+ */
 async function badRelease(): Promise<SimClient> {
   env = await startSimClient(
     { scenario: 'sim/scenarios/statefulset-bad-release.yaml', timeScale: 50 },
@@ -43,6 +48,8 @@ async function badRelease(): Promise<SimClient> {
         ?.waiting?.reason === 'CrashLoopBackOff',
     20_000,
   );
+  // Same turn of the event loop as the check above: no simulator step ran in between.
+  sim.pauseClock();
   return env;
 }
 
@@ -52,7 +59,7 @@ describe('StatefulSet bad release, live', () => {
     const bad = diagnose(await collectSnapshot(client, LEDGER));
     expect(bad.findings[0]?.code).toBe('RolloutStuck');
     expect(bad.findings[0]?.summary).toMatch(
-      /stuck at pod ledger-2 of the update revision ledger-\w+: .*CrashLoopBackOff/,
+      /stuck at pod ledger-2 of the update revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.5\.0; the current revision runs registry\.example\.com\/payments\/ledger:3\.4\.1\): .*CrashLoopBackOff/,
     );
     expect(bad.findings[0]?.explanation).toContain(
       'Fix the template first (kubectl rollout undo statefulset/ledger -n payments',
@@ -66,12 +73,13 @@ describe('StatefulSet bad release, live', () => {
     const stuck = diagnose(await collectSnapshot(client, LEDGER));
     expect(stuck.findings[0]?.code).toBe('RolloutStuck');
     expect(stuck.findings[0]?.summary).toMatch(
-      /still runs revision ledger-\w+, not the update revision ledger-\w+/,
+      /still runs revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.5\.0\), not the update revision ledger-\w+ \(image registry\.example\.com\/payments\/ledger:3\.4\.1\)/,
     );
     const plan = stuck.remediations.find((p) => p.kind === 'delete-pods');
     const ledger2 = sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod;
     expect(plan?.pods).toEqual([{ name: 'ledger-2', uid: ledger2.metadata.uid }]);
     if (!plan) throw new Error('no delete-pods plan');
+    sim.resumeClock();
     expect((await applyPlan(client, plan)).status).toBe('applied');
     const watched = await watchReplacements(client, LEDGER, {
       timeoutMs: 20_000,

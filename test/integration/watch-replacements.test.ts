@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { isReady } from '../../src/diagnosis/base/pods.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';

@@ -145,7 +145,7 @@ describe('npm pack', () => {
     expect(files).toEqual(
       expect.arrayContaining(['package.json', 'README.md', 'bin/rollout-doctor.js', 'dist/src/cli/main.js']),
     );
-    expect(files).toEqual(expect.arrayContaining(['dist/src/app/main.js', 'dist/src/worker/main.js']));
+    expect(files).toEqual(expect.arrayContaining(['dist/src/app/main.js', 'dist/workers/main.js']));
     const own = files.filter((f) => !f.startsWith('node_modules/'));
     const unwanted = own.filter(
       (f) =>

@@ -10,6 +10,7 @@ import { judgeSeed, tally } from '../support/state-judge.js';
 import { generateState } from '../../sim/generated-states.js';
 
 const COUNT = 150;
+const STATEFUL_COUNT = 150;
 
 describe('generated mid-rollout states, judged by the simulator run forward', () => {
   it(`agree on ${COUNT} seeded states: no false deadlock, no harmful plan, no missed deadlock, no failed fix`, () => {
@@ -25,6 +26,50 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     // The sample must hold both outcomes and enough of them to mean something.
     expect(t.judged).toBeGreaterThan(COUNT / 2);
     expect(t.completed).toBeGreaterThan(10);
+    expect(t.judged - t.completed).toBeGreaterThan(3);
+  }, 600_000);
+
+  // Found by `npm run verify:states -- --seed 2001 --count 2000`: a template whose cpu
+  // request grew, while a quota (or maxUnavailable) holds the rollout. The dump's other
+  // pods were dropped as "not scarce", so the new pod seemed to fit where the old one
+  // ran: a surge deadlock whose fix could not finish (2185: DaemonSet, 2790: Deployment,
+  // stepped scale-down), and a DaemonSet stuck on a full node read as no problem (3944).
+  it.each([2185, 2790, 3944])(
+    'seed %i: a template that outgrows its pods is judged with the other pods',
+    (seed) => {
+      const r = judgeSeed(seed);
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+    },
+    120_000,
+  );
+
+  // StatefulSets (ordered or parallel, partition, maxUnavailable): the model checks their
+  // next step and whether their end state can exist at all (forward/final-state.ts).
+  // Seeds 10, 473, 947: a template whose cpu grew past what the nodes hold; 437, 1422:
+  // a host port, at most one pod a node, more replicas than nodes. Each read as a
+  // rollout in motion, or as no problem, before that check.
+  it.each([10, 437, 473, 947, 1422])(
+    'StatefulSet seed %i: an end state no node can hold is found',
+    (seed) => {
+      const r = judgeSeed(seed, 'StatefulSet');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.codes).toContain('Unschedulable');
+    },
+    120_000,
+  );
+
+  it(`agree on ${STATEFUL_COUNT} seeded StatefulSet states`, () => {
+    const results = Array.from({ length: STATEFUL_COUNT }, (_, i) => judgeSeed(1 + i, 'StatefulSet'));
+    const disagreements = results
+      .filter((r) => r.judgement !== 'agree' && r.judgement !== 'skipped')
+      .map(
+        (r) =>
+          `seed ${r.seed} ${r.judgement}: ${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`,
+      );
+    expect(disagreements).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(STATEFUL_COUNT / 2);
     expect(t.judged - t.completed).toBeGreaterThan(3);
   }, 600_000);
 

@@ -6,7 +6,7 @@
  * pods down; the terminating pod shows as Terminating.
  */
 import { describe, expect, it } from 'vitest';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { startStepped } from '../../sim/stepped.js';

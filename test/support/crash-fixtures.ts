@@ -3,8 +3,8 @@
  * nodes. Shaped like `kubectl get -o yaml` output through the shared builders.
  */
 import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
-import { logKey } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeDeployment,
   makeNode,

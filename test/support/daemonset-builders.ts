@@ -4,9 +4,16 @@
  * strategic merge patch with `$patch: replace`) and their pods (controlled by the
  * DaemonSet, labelled with the revision's hash, pinned to their node).
  */
-import type { ControllerRevision, DaemonSet, Pod, PodSpec, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
-import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
+import type {
+  ControllerRevision,
+  DaemonSet,
+  Node,
+  Pod,
+  PodSpec,
+  ReplicaSet,
+} from '../../src/diagnosis/k8s.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { emptySnapshot, makeEvent, makeNode, makePod, uid, type PodState } from './k8s-builders.js';
 
 const CREATED = '2026-11-22T02:00:00Z';
 
@@ -138,4 +145,59 @@ export function makeDaemonSetSnapshot(
   >,
 ): WorkloadSnapshot {
   return { ...emptySnapshot('DaemonSet', parts.daemonSet.metadata), ...parts };
+}
+
+/** The scheduler's message for a DaemonSet surge pod that waits for its node's only GPU. */
+export const GPU_MESSAGE =
+  "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.";
+
+/** gpu-probe asks for the node's only GPU on two GPU nodes; its rollout to 2.1 has started. */
+export function gpuProbe(strategy: DaemonSet['spec']['updateStrategy']) {
+  const nodes: Node[] = ['gpu-1', 'gpu-2'].map((n) =>
+    makeNode(n, { allocatable: { 'nvidia.com/gpu': '1' } }),
+  );
+  const ds = makeDaemonSet('gpu-probe', {
+    updateStrategy: strategy,
+    image: 'registry.example/gpu-probe:2.1',
+    podSpec: {
+      containers: [
+        {
+          name: 'gpu-probe',
+          image: 'registry.example/gpu-probe:2.1',
+          resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
+        },
+      ],
+    },
+    status: {
+      observedGeneration: 2,
+      desiredNumberScheduled: 2,
+      currentNumberScheduled: 2,
+      numberReady: 2,
+      numberAvailable: 2,
+      updatedNumberScheduled: 0,
+      numberMisscheduled: 0,
+    },
+  });
+  const oldTemplate = structuredClone(ds.spec.template);
+  const container = oldTemplate.spec.containers[0];
+  if (container) container.image = 'registry.example/gpu-probe:2.0';
+  const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
+  const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
+  const old = ['gpu-1', 'gpu-2'].map((n, i) =>
+    makeDaemonPod(ds, oldRev, ['x7k2p', 'q9m4t'][i] ?? 'x', n, { phase: 'Running' }),
+  );
+  const surge = makeDaemonPod(ds, newRev, 'w2b8n', 'gpu-1', { phase: 'Pending' });
+  const event = makeEvent(
+    { kind: 'Pod', name: surge.metadata.name, namespace: ds.metadata.namespace, uid: surge.metadata.uid },
+    'FailedScheduling',
+    GPU_MESSAGE,
+    { type: 'Warning', component: 'default-scheduler' },
+  );
+  return makeDaemonSetSnapshot({
+    daemonSet: ds,
+    controllerRevisions: [newRev, oldRev],
+    pods: [...old, surge],
+    events: [event],
+    nodes,
+  });
 }

@@ -13,7 +13,11 @@ import type {
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../../src/diagnosis/k8s.js';
-import { fullCoverage, type DraCoverage, type DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import {
+  fullCoverage,
+  type DraCoverage,
+  type DeploymentSnapshot,
+} from '../../src/diagnosis/snapshot/types.js';
 import { makeNode, makeSnapshot, uid } from './k8s-builders.js';
 import { rollout, unschedulablePod } from './rollout-scenarios.js';
 

@@ -6,7 +6,7 @@
  * reports gpu-node-1's gpu-0 Unhealthy (kube-sim devices.yaml), and the detector
  * crashes with a CUDA ECC error only on that device (a device-bound crash rule).
  */
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 
 export const DETECTOR: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'detector' };
 export const GPU_DRIVER = 'gpu.nvidia.com';

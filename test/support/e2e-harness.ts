@@ -7,7 +7,7 @@
  * - the Slack Web API stand-in (test/support/slack-standin.ts), reached via SLACK_API_URL,
  * - the app runtime (Bolt over HTTP, notify consumer) started in-process from an
  *   environment parsed by loadAppConfig, exactly as `npm start` does,
- * - the workers with the REAL Kubernetes wiring of src/worker/main.ts (kubeClusterDeps)
+ * - the workers with the REAL Kubernetes wiring of workers/main.ts (kubeClusterDeps)
  *   over a kubeconfig that points at the simulator,
  *
  * plus helpers that send slash commands and block_actions clicks signed and shaped
@@ -29,7 +29,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { AuditEvent } from '../../src/audit.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { createLogger } from '../../src/logger.js';
 import { kubeClusterDeps } from '../../src/worker/kube-deps.js';

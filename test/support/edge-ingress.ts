@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 
 export const EDGE: WorkloadRef = { kind: 'Deployment', namespace: 'edge', name: 'ingress' };
 

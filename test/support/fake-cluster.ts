@@ -4,7 +4,7 @@
  * records the plan id and succeeds, and the rollout completes at once.
  */
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { ClusterDeps } from '../../src/worker/runtime.js';
 

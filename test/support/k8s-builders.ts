@@ -20,7 +20,7 @@ import {
   type DeploymentSnapshot,
   type SnapshotCommon,
   type WorkloadSnapshot,
-} from '../../src/diagnosis/snapshot.js';
+} from '../../src/diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../../src/diagnosis/workload-ref.js';
 
 export const NOW = '2026-11-22T03:00:00Z';

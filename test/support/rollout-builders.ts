@@ -4,7 +4,7 @@
  * labelled with rollouts-pod-template-hash, controlled by the Rollout) and pods.
  */
 import type { ArgoRollout, Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import {
   emptySnapshot,
   makeEvent,

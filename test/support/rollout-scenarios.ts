@@ -4,7 +4,7 @@
  * that must not get the deadlock verdict.
  */
 import type { Deployment, Node, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeDeployment,
   makeEvent,

@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
 import type { DaemonSet, KubeEvent } from '../../src/diagnosis/k8s.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 
 /** Rolls the seed tracker out to its next image and waits for the scheduler's first FailedScheduling. */
 export async function shipTrackerImage(sim: Simulator, tracker: WorkloadRef): Promise<void> {

@@ -10,14 +10,14 @@
  * - fix failed: it never finished, the engine's first such plan was applied, and it
  *   still did not finish.
  */
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
-import { generateState, type GeneratedState } from '../../sim/generated-states.js';
+import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 
 export type Judgement =
@@ -52,8 +52,8 @@ export const SPENDING_PLANS = [
 const STEADY_SECONDS = 600;
 const FORWARD_SECONDS = 900;
 
-export function judgeSeed(seed: number): JudgedState {
-  const state = generateState(seed);
+export function judgeSeed(seed: number, kind?: GeneratedKind): JudgedState {
+  const state = generateState(seed, kind);
   const sim = startStepped(state.objects);
   try {
     return judge(sim, state);
@@ -132,8 +132,11 @@ function walkSteps(sim: SteppedSim, state: GeneratedState, target: OldReplicaSet
 
 interface Counts {
   metadata?: { generation?: number };
-  spec?: { replicas?: number };
+  spec?: { replicas?: number; updateStrategy?: { rollingUpdate?: { partition?: number } } };
   status?: {
+    readyReplicas?: number;
+    currentRevision?: string;
+    updateRevision?: string;
     observedGeneration?: number;
     replicas?: number;
     updatedReplicas?: number;
@@ -155,6 +158,14 @@ export function rolledOut(sim: SteppedSim, state: GeneratedState): boolean {
     return (s.updatedNumberScheduled ?? 0) >= desired && (s.numberAvailable ?? 0) >= desired;
   }
   const want = o.spec?.replicas ?? 1;
+  if (state.kind === 'StatefulSet') {
+    // kubectl's StatefulSetStatusViewer: every pod Ready, then the partitioned part
+    // updated, or (no partition) the update revision become the current one.
+    const partition = o.spec?.updateStrategy?.rollingUpdate?.partition;
+    if ((s.readyReplicas ?? 0) < want) return false;
+    if (partition !== undefined) return (s.updatedReplicas ?? 0) >= want - partition;
+    return s.updateRevision !== undefined && s.updateRevision === s.currentRevision;
+  }
   return (
     (s.updatedReplicas ?? 0) >= want &&
     (s.replicas ?? 0) <= (s.updatedReplicas ?? 0) &&

@@ -4,7 +4,7 @@
  * their pods (`<set>-<ordinal>`, labelled with the revision's name and their index).
  */
 import type { ControllerRevision, Pod, ReplicaSet, StatefulSet } from '../../src/diagnosis/k8s.js';
-import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { emptySnapshot, makePod, uid, type PodState } from './k8s-builders.js';
 
 export function makeStatefulSet(

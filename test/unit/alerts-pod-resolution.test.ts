@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { alertDiagnoseJob } from '../../src/app/alerts/app-intake.js';
 import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { WorkloadRef, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef, DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { createLogger } from '../../src/logger.js';
 import type { PlanStore } from '../../src/queue/plan-store.js';

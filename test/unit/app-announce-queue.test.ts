@@ -57,6 +57,7 @@ describe('announceRun', () => {
         text: trusted(text),
         addedAt: 0,
         owner: null,
+        run: { what: 'diagnose' },
       }),
     );
     await new Promise((r) => setImmediate(r));
@@ -93,6 +94,7 @@ describe('announceRun', () => {
       text: trusted('t'),
       addedAt: 0,
       owner: null,
+      run: { what: 'diagnose' as const },
     };
     const outcomes: string[] = [];
     // Six at once: the last two only run if the first four give their slots back.
@@ -128,6 +130,7 @@ describe('announceRun', () => {
         text: trusted(text),
         addedAt: 0,
         owner: null,
+        run: { what: 'diagnose' },
       });
     }
     await drain();

@@ -19,9 +19,9 @@ import { renderText } from '../../src/report/text.js';
 import { projectPod } from '../../src/worker/early-warning/signals.js';
 import { workloadKind, workloadOfPod } from '../../src/diagnosis/workloads/index.js';
 import { makeDeployment, makeNode } from '../support/k8s-builders.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import { scanDump } from '../../src/cli/scan-dump.js';
-import { isRolloutObjects } from '../../src/diagnosis/snapshot.js';
+import { isRolloutObjects } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeRollout,
   makeRolloutPod,

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/snapshot/dump/assemble.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 import {
   makeDeployment,

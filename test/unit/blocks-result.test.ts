@@ -6,9 +6,9 @@ import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-c
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { proseSections } from '../../src/chat/slack/blocks/text.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';

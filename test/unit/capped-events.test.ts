@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { fullCoverage, type Coverage } from '../../src/diagnosis/snapshot.js';
+import { fullCoverage, type Coverage } from '../../src/diagnosis/snapshot/types.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet, makeSnapshot } from '../support/k8s-builders.js';
 
 function silentRollout(coverage: Coverage) {

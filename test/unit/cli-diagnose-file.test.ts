@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
-import type { WorkloadRef } from '../../src/diagnosis/snapshot.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
+import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { ClusterError, WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { fakeIo } from '../support/cli-io.js';
 

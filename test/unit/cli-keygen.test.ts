@@ -1,7 +1,7 @@
 import { keyPairProblems } from '../../src/trust/keygen.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { fakeIo } from '../support/cli-io.js';
 
 function envLines(text: string): Record<string, string> {

@@ -6,7 +6,7 @@ import {
   isHealthyPod,
 } from '../../src/diagnosis/crash/container-failures.js';
 import type { ContainerStatus, Pod } from '../../src/diagnosis/k8s.js';
-import { logKey } from '../../src/diagnosis/snapshot.js';
+import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import {
   NOW,
   makeDeployment,

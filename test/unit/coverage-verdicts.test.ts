@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { Coverage, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
-import { fullCoverage } from '../../src/diagnosis/snapshot.js';
+import type { Coverage, DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { fullCoverage } from '../../src/diagnosis/snapshot/types.js';
 import type { Pod, Toleration } from '../../src/diagnosis/k8s.js';
 import { makeNode, makePod } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { crashLoopOnNode } from '../../src/diagnosis/analyzers/crash-loop-on-node.js';
 import { crashLoop } from '../../src/diagnosis/analyzers/crash-loop.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';

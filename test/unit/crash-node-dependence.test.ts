@@ -5,7 +5,7 @@ import type { Evidence, Finding } from '../../src/diagnosis/finding.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import { logKey, type DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { renderText } from '../../src/report/text.js';
 import { applyJsonPatch } from '../../sim/patch/json-patch.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyRefusal } from '../../src/diagnosis/base/create-refusal.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
-import { makeEvent, makeSnapshot } from '../support/k8s-builders.js';
+import { makeEvent, makeNode, makeSnapshot } from '../support/k8s-builders.js';
 import { rollout } from '../support/rollout-scenarios.js';
 
 const PSS =
@@ -191,6 +191,36 @@ describe('refused pods: verdicts', () => {
     const kinds = diagnosis.remediations.filter((p) => first?.remediations.includes(p.id)).map((p) => p.kind);
     expect(kinds).toContain('set-rolling-update');
     expect(kinds).not.toContain('rollout-restart');
+  });
+
+  it("a pod of another namespace is not charged to the namespace's quota: still the deadlock with its plan", () => {
+    const { parts, event } = refusedRollout(
+      'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=1, limited: requests.cpu=1',
+    );
+    cpuPods(parts.oldPods, '500m');
+    const foreign = structuredClone(parts.oldPods[0] as Pod);
+    foreign.metadata = { ...foreign.metadata, namespace: 'batch', name: 'batch-0', uid: 'batch-0' };
+    cpuPods([foreign], '2');
+    // The template asks what the refusal says it asked (500m).
+    for (const template of [parts.deployment.spec.template, parts.newRs.spec.template]) {
+      const c = template?.spec.containers[0];
+      if (c) c.resources = { requests: { cpu: '500m' } };
+    }
+    const diagnosis = diagnose(
+      makeSnapshot({
+        deployment: parts.deployment,
+        replicaSets: [parts.newRs, parts.oldRs],
+        pods: parts.oldPods,
+        otherPods: [foreign],
+        events: [event],
+        // Every node read, so the forward model runs (it recounts the quota from the pods).
+        nodes: [...new Set(parts.oldPods.map((p) => p.spec.nodeName ?? ''))].map((n) =>
+          makeNode(n, { allocatable: { cpu: '8' } }),
+        ),
+      }),
+    );
+    expect(diagnosis.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    expect(diagnosis.remediations.map((p) => p.kind)).toContain('set-rolling-update');
   });
 
   it('a quota that other workloads and the bigger new template overfill is QuotaExceeded, never a strategy change', () => {

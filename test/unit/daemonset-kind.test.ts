@@ -7,70 +7,17 @@
  * node).
  */
 import { describe, expect, it } from 'vitest';
-import type { DaemonSet, Node } from '../../src/diagnosis/k8s.js';
+import type { DaemonSet } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
+  gpuProbe,
   makeControllerRevision,
   makeDaemonPod,
   makeDaemonSet,
   makeDaemonSetSnapshot,
 } from '../support/daemonset-builders.js';
-
-const GPU_MESSAGE =
-  "0/2 nodes are available: 1 Insufficient nvidia.com/gpu, 1 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/2 nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is not helpful for scheduling.";
-
-/** gpu-probe asks for the node's only GPU on two GPU nodes; its rollout to 2.1 has started. */
-function gpuProbe(strategy: DaemonSet['spec']['updateStrategy']) {
-  const nodes: Node[] = ['gpu-1', 'gpu-2'].map((n) =>
-    makeNode(n, { allocatable: { 'nvidia.com/gpu': '1' } }),
-  );
-  const ds = makeDaemonSet('gpu-probe', {
-    updateStrategy: strategy,
-    image: 'registry.example/gpu-probe:2.1',
-    podSpec: {
-      containers: [
-        {
-          name: 'gpu-probe',
-          image: 'registry.example/gpu-probe:2.1',
-          resources: { requests: { 'nvidia.com/gpu': '1' }, limits: { 'nvidia.com/gpu': '1' } },
-        },
-      ],
-    },
-    status: {
-      observedGeneration: 2,
-      desiredNumberScheduled: 2,
-      currentNumberScheduled: 2,
-      numberReady: 2,
-      numberAvailable: 2,
-      updatedNumberScheduled: 0,
-      numberMisscheduled: 0,
-    },
-  });
-  const oldTemplate = structuredClone(ds.spec.template);
-  const container = oldTemplate.spec.containers[0];
-  if (container) container.image = 'registry.example/gpu-probe:2.0';
-  const oldRev = makeControllerRevision(ds, '6d5cb9ff66', 1, oldTemplate);
-  const newRev = makeControllerRevision(ds, '65dd7fb447', 2);
-  const old = ['gpu-1', 'gpu-2'].map((n, i) =>
-    makeDaemonPod(ds, oldRev, ['x7k2p', 'q9m4t'][i] ?? 'x', n, { phase: 'Running' }),
-  );
-  const surge = makeDaemonPod(ds, newRev, 'w2b8n', 'gpu-1', { phase: 'Pending' });
-  const event = makeEvent(
-    { kind: 'Pod', name: surge.metadata.name, namespace: ds.metadata.namespace, uid: surge.metadata.uid },
-    'FailedScheduling',
-    GPU_MESSAGE,
-    { type: 'Warning', component: 'default-scheduler' },
-  );
-  return makeDaemonSetSnapshot({
-    daemonSet: ds,
-    controllerRevisions: [newRev, oldRev],
-    pods: [...old, surge],
-    events: [event],
-    nodes,
-  });
-}
 
 describe('DaemonSet kind module', () => {
   it('resolves updateStrategy per node (percentages round up) and names kubectl rollout status as kubectl prints it', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { AccessProblem, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { AccessProblem, DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import { draSeed } from '../support/dra-builders.js';
 

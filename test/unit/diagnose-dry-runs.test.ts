@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { DryRunSummary, PlanStore, StoredPlan } from '../../src/queue/plan-store.js';
 import type { DiagnoseJob, NotifyJobInput } from '../../src/queue/schemas.js';

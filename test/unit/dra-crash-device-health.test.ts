@@ -12,7 +12,7 @@ import { inversePlan } from '../../src/remediation/inverse.js';
 import { renderText } from '../../src/report/text.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
-import type { DeviceTaintApi } from '../../src/diagnosis/snapshot.js';
+import type { DeviceTaintApi } from '../../src/diagnosis/snapshot/types.js';
 import { checkPlanWithinKind } from '../../src/remediation/patch-allowlist.js';
 import { deviceTaintRuleName } from '../../src/remediation/device-taint.js';
 import { diagnose } from '../../src/engine/diagnose.js';

@@ -8,8 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
 import { renderText } from '../../src/report/text.js';
+import { codeSpan } from '../../src/text/code-span.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
-import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';
+import {
+  claim,
+  draSeed,
+  gpuRequest,
+  gpuSlice,
+  A100,
+  type DraScenarioOptions,
+} from '../support/dra-builders.js';
 import { makePod, makeReplicaSet, makeDeployment } from '../support/k8s-builders.js';
 
 const fullDra = { claims: 'all', slices: 'complete', classes: 'complete', templates: 'complete' } as const;
@@ -77,6 +85,30 @@ describe('surge deadlock through DRA claims', () => {
     });
     const result = diagnose(snapshot);
     expect(codes(result.findings)).toEqual(['Unschedulable']);
+    // No ResourceSlice publishes an 80Gi GPU anywhere: the selector is named, not the node.
+    expect(result.findings[0]?.summary).toContain(
+      `and its selector ${codeSpan('device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0')} matches none of the 1 published device of DeviceClass gpu.nvidia.com (on any node)`,
+    );
+    expect(text(result.findings[0])).toContain(
+      "no device any ResourceSlice publishes satisfies the request's selectors: fix the selector",
+    );
+  });
+
+  it('look-alike: a device the selector matches is published on a node the pod may not use: the node selection is named, not the selector', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: ['device.capacity["gpu.nvidia.com"].memory.compareTo(quantity("80Gi")) >= 0'],
+      }),
+    });
+    const dra = snapshot.dra;
+    if (!dra) throw new Error('fixture');
+    const withElsewhere = {
+      ...snapshot,
+      dra: { ...dra, slices: [...dra.slices, gpuSlice('gpu-node-2', [{ name: 'gpu-0', memory: '80Gi' }])] },
+    };
+    const result = diagnose(withElsewhere);
+    expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(text(result.findings[0])).not.toContain('published');
     expect(text(result.findings[0])).toContain(
       'no device on the eligible nodes satisfies DeviceClass gpu.nvidia.com',
     );
@@ -90,7 +122,20 @@ describe('surge deadlock through DRA claims', () => {
     });
     const result = diagnose(snapshot);
     expect(codes(result.findings)).toEqual(['Unschedulable']);
+    expect(result.findings[0]?.summary).toContain(
+      `and its selector ${codeSpan('device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"')} matches none of the 1 published device of DeviceClass gpu.nvidia.com (on any node)`,
+    );
     expect(result.remediations.map((r) => r.kind)).not.toContain('set-rolling-update');
+  });
+
+  it('look-alike: the DeviceClasses not all read: no word of "published"', () => {
+    const { snapshot } = draSeed({
+      newRequest: gpuRequest({
+        selectors: ['device.attributes["gpu.nvidia.com"].productName == "NVIDIA H100 80GB HBM3"'],
+      }),
+      dra: { classes: 'partial' },
+    });
+    expect(text(diagnose(snapshot).findings)).not.toContain('published device');
   });
 
   it('look-alike: a request for more devices than the node has', () => {

@@ -1,5 +1,5 @@
 /**
- * Large dumps are read piece by piece (src/diagnosis/dump/dump-chunks.ts): each document,
+ * Large dumps are read piece by piece (src/diagnosis/snapshot/dump/dump-chunks.ts): each document,
  * and each item of a List, is parsed on its own. These tests hold the pieces to what
  * parsing the whole text gives, and check that errors still name the line of the
  * whole file and that objects no diagnosis of the namespace can use are dropped.
@@ -7,10 +7,10 @@
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { splitDocuments, splitListItems } from '../../src/diagnosis/dump/dump-chunks.js';
-import { relevantTo } from '../../src/diagnosis/dump/dump-relevance.js';
-import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
-import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/dump/assemble.js';
+import { splitDocuments, splitListItems } from '../../src/diagnosis/snapshot/dump/dump-chunks.js';
+import { relevantTo } from '../../src/diagnosis/snapshot/dump/dump-relevance.js';
+import { DumpError, loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
+import { assembleSnapshot, newestTimestamp } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { KubeEvent, KubeObject } from '../../src/diagnosis/k8s.js';
 import { renderText } from '../../src/report/text.js';
 import { diagnose } from '../../src/engine/diagnose.js';

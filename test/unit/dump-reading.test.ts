@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dump as toYaml, load } from 'js-yaml';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newestTimeInText, readHead, readNodeName } from '../../src/diagnosis/dump/object-head.js';
+import { newestTimeInText, readHead, readNodeName } from '../../src/diagnosis/snapshot/dump/object-head.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from '../support/cli-io.js';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
-import { loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { fakeIo } from '../support/cli-io.js';
 
 const FIXTURE = 'test/fixtures/dumps/incident-a-gpu-surge.yaml';

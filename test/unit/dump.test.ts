@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
+import { DumpError, loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { makeDeployment, makeNode } from '../support/k8s-builders.js';
 
 const deployment = makeDeployment('web', { namespace: 'shop' });

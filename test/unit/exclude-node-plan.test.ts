@@ -4,7 +4,7 @@ import type { Finding } from '../../src/diagnosis/finding.js';
 import type { Affinity, Deployment } from '../../src/diagnosis/k8s.js';
 import { selectsNode } from '../../src/diagnosis/base/node-match.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { CoverageGap, DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { CoverageGap, DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { buildDeletePodsPlans } from '../../src/remediation/builders/delete-pods.js';
 import { buildExcludeNodePlans } from '../../src/remediation/builders/exclude-node.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -12,7 +12,7 @@ import { applyJsonPatch } from '../../sim/patch/json-patch.js';
 import { crashScenario, type CrashScenarioOptions } from '../support/crash-fixtures.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { selectWorkload } from '../../src/diagnosis/workloads/select-workload.js';
-import { fullCoverage } from '../../src/diagnosis/snapshot.js';
+import { fullCoverage } from '../../src/diagnosis/snapshot/types.js';
 import { asDeployment, makeDeployment, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 const SEED_B: CrashScenarioOptions = { placement: ['node-a', 'node-b', 'node-c'], crashing: [1] };

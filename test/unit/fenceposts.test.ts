@@ -5,7 +5,7 @@ import {
   scaleIntOrPercent,
   surgesWithoutUnavailability,
 } from '../../src/diagnosis/base/fenceposts.js';
-import { resolveStrategy } from '../../src/diagnosis/workloads/deployment/strategy.js';
+import { resolveStrategy } from '../../src/diagnosis/workloads/deployment/deployment-strategy.js';
 import { makeDeployment } from '../support/k8s-builders.js';
 import { withLastApplied } from '../support/rollout-scenarios.js';
 

@@ -70,10 +70,15 @@ const QUEUE_OR_REDIS = (dep: string) => dep === 'bullmq' || dep === 'ioredis';
 const TOOLING = (dep: string) =>
   dep.startsWith('sim/') || dep.startsWith('test/') || dep.startsWith('scripts/');
 
+/** Production code: the domain under src/ and the process entries under workers/. */
+function productionFiles(): string[] {
+  return [...sourceFiles('src'), ...sourceFiles('workers')];
+}
+
 /** Where a file lives, by process and layer (DESIGN.md §2). */
 function area(file: string): string {
   if (file.startsWith('src/app/')) return 'app';
-  if (file.startsWith('src/worker/')) return 'worker';
+  if (file.startsWith('src/worker/') || file.startsWith('workers/')) return 'worker';
   return file.split('/')[1] ?? file;
 }
 
@@ -109,7 +114,7 @@ const PLATFORM_SDK = (dep: string) =>
 
 /** Direct imports of local files that cross from `from` areas into `to` areas. */
 function crossings(fromAreas: string[], toAreas: string[]): string[] {
-  const files = sourceFiles('src').filter((f) => fromAreas.includes(area(f)));
+  const files = productionFiles().filter((f) => fromAreas.includes(area(f)));
   return files.flatMap((f) =>
     importsOf(f)
       .filter((dep) => dep.endsWith('.ts') && toAreas.includes(area(dep)))
@@ -179,12 +184,12 @@ describe('import graph over src/', () => {
   });
 
   it('has no import cycles', () => {
-    expect(importCycles(sourceFiles('src'))).toEqual([]);
+    expect(importCycles(productionFiles())).toEqual([]);
   });
 
   it('nothing below the processes imports the app or the worker (kube, queue, plans, cli and the engine)', () => {
     // src/chat is the app process's chat side (the port, its use-cases, the adapters).
-    const below = [...new Set(sourceFiles('src').map(area))].filter(
+    const below = [...new Set(productionFiles().map(area))].filter(
       (a) => a !== 'app' && a !== 'worker' && a !== 'chat',
     );
     expect(below).toEqual(expect.arrayContaining(['kube', 'queue', 'trust', 'policy', 'cli', 'diagnosis']));
@@ -198,17 +203,20 @@ describe('import graph over src/', () => {
         dep.endsWith('.ts') && areas.includes(area(dep));
     const app = [...sourceFiles('src/app'), ...sourceFiles('src/chat')];
     expect(violations(app, local('worker', 'kube'))).toEqual([]);
-    expect(violations(sourceFiles('src/worker'), local('app', 'chat'))).toEqual([]);
+    expect(
+      violations([...sourceFiles('src/worker'), ...sourceFiles('workers')], local('app', 'chat')),
+    ).toEqual([]);
   });
 
   it('has no cycles of type-only imports either (each says a type sits in the wrong file)', () => {
-    expect(importCycles(sourceFiles('src'), IMPORT)).toEqual([]);
+    expect(importCycles(productionFiles(), IMPORT)).toEqual([]);
   });
 
   it('sees crossings and cycles where they exist', () => {
     // Guards the checks above against passing vacuously.
     expect(crossings(['worker'], ['queue'])).toContain('src/worker/runtime.ts → src/queue/producers.ts');
-    expect(area('src/worker/main.ts')).toBe('worker');
+    expect(crossings(['worker'], ['kube'])).toContain('workers/main.ts → src/kube/client.ts');
+    expect(area('workers/main.ts')).toBe('worker');
     expect(importCycles(['src/queue/producers.ts', 'src/queue/schemas.ts'])).toEqual([]);
   });
 });
@@ -236,13 +244,13 @@ describe('import boundaries', () => {
   });
 
   it('workers import no Slack client', () => {
-    const workers = sourceFiles('src/worker');
-    expect(workers.length).toBeGreaterThan(0);
+    const workers = [...sourceFiles('src/worker'), ...sourceFiles('workers')];
+    expect(workers).toContain('workers/main.ts');
     expect(violations(workers, SLACK_CLIENT)).toEqual([]);
   });
 
-  it('nothing under src/ imports the simulator, the Slack stand-in or other test tooling', () => {
-    expect(violations(sourceFiles('src'), TOOLING)).toEqual([]);
+  it('nothing under src/ or workers/ imports the simulator, the Slack stand-in or other test tooling', () => {
+    expect(violations(productionFiles(), TOOLING)).toEqual([]);
   });
 
   it('finds imports the way the checks above rely on', () => {

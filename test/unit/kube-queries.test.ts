@@ -7,7 +7,7 @@ import {
   hostnameSelector,
   nodesForOtherPods,
 } from '../../src/kube/read/node-queries.js';
-import { crashLoopIn, newReplicaSet, rolloutProgress } from '../../src/kube/watch/rollout-status.js';
+import { crashLoopIn, newReplicaSet, rolloutProgress } from '../../src/kube/watch/new-replicaset-pods.js';
 import { makeDeployment, makeNode, makePod, makeReplicaSet } from '../support/k8s-builders.js';
 
 describe('selectors the collector sends', () => {

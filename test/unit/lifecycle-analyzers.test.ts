@@ -8,7 +8,7 @@ import { oomKilled } from '../../src/diagnosis/analyzers/oom-killed.js';
 import { probeFailure } from '../../src/diagnosis/analyzers/probe-failure.js';
 import { progressDeadline } from '../../src/diagnosis/analyzers/progress-deadline.js';
 import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
-import { logKey } from '../../src/diagnosis/snapshot.js';
+import { logKey } from '../../src/diagnosis/snapshot/types.js';
 import {
   makeDeployment,
   makeEvent,

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { toJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
 import { makeNode } from '../support/k8s-builders.js';

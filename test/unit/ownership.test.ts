@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deployment, ObjectMeta } from '../../src/diagnosis/k8s.js';
-import type { OwnerSettingsRead } from '../../src/diagnosis/snapshot.js';
+import type { OwnerSettingsRead } from '../../src/diagnosis/snapshot/types.js';
 import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/ownership.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER } from '../../src/remediation/restart-time.js';

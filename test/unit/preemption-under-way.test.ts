@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 
 const NOW = '2026-11-22T03:00:00Z';
@@ -90,6 +90,31 @@ describe('preemption under way', () => {
   ])('look-alike: %s is no preemption under way', (_name, options) => {
     const diagnosis = diagnose(preempting(options));
     expect(diagnosis.findings.map((f) => f.code)).not.toContain('PreemptionUnderWay');
+  });
+
+  it('look-alike: a lower-priority victim terminating on another node is no preemption for this pod: the GPU deadlock stands', () => {
+    // The old pod holds tracker-node's GPU and is not going; a preemption elsewhere (gpu-a100-1) frees nothing here.
+    const snapshot = preempting({ marked: false, terminatingSince: null });
+    const old = snapshot.pods.find((p) => p.spec.nodeName === 'tracker-node');
+    if (!old) throw new Error('fixture: the old pod');
+    const elsewhere = structuredClone(old);
+    elsewhere.metadata = {
+      ...elsewhere.metadata,
+      name: 'batch-job-7f9c',
+      namespace: 'batch',
+      uid: 'batch-job-7f9c-uid',
+      ownerReferences: [],
+      deletionTimestamp: '2026-11-22T03:00:25Z',
+    };
+    elsewhere.spec = { ...elsewhere.spec, nodeName: 'gpu-a100-1', priority: 0 };
+    elsewhere.status = {
+      ...elsewhere.status,
+      conditions: [{ type: 'DisruptionTarget', status: 'True', reason: 'PreemptionByScheduler' }],
+    };
+    const diagnosis = diagnose({ ...snapshot, otherPods: [...snapshot.otherPods, elsewhere] });
+    expect(diagnosis.findings.map((f) => f.code)).not.toContain('PreemptionUnderWay');
+    expect(diagnosis.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    expect(diagnosis.findings[0]?.severity).not.toBe('info');
   });
 
   it('a nomination alone leaves the surge deadlock standing', () => {

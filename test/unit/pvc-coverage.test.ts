@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runCli } from '../../src/cli/run-cli.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { fullCoverage } from '../../src/diagnosis/snapshot.js';
+import { fullCoverage } from '../../src/diagnosis/snapshot/types.js';
 import type { PersistentVolumeClaim } from '../../src/diagnosis/k8s.js';
 import { fakeIo } from '../support/cli-io.js';
 import {

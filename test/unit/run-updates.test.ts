@@ -238,6 +238,7 @@ describe('run updates', () => {
         text: trusted('asked'),
         addedAt: 7,
         owner: { requestedBy: 'U0ASKER', cluster: 'default', namespace: 'shop' },
+        run: { what: 'diagnose', deployment: 'web' },
       });
       expect(parsePlanButtonValue(values.get(posted?.ts ?? '') ?? '')).toMatchObject({
         planId: plan.id,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { surgeDeadlock } from '../../src/diagnosis/analyzers/surge-deadlock.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import {
   buildScaleOldReplicaSetPlans,
   scalePatch,

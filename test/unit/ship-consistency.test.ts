@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { healthzRoute, readyzRoute } from '../../src/app/routes/health.js';
 import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
 import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
-import { FOREIGN_SECRETS, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
+import { FOREIGN_SECRETS, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { testKeys } from '../support/plan-keys.js';
 import { restrictedViolations } from '../support/pod-security.js';
 import { ciValues, helmTemplate } from '../support/helm.js';
@@ -184,7 +184,7 @@ describe('entry commands', () => {
       expect(buildConfig.include.some((dir) => source.startsWith(`${dir}/`))).toBe(true);
     }
     expect(APP_ENTRY).toBe('dist/src/app/main.js');
-    expect(WORKER_ENTRY).toBe('dist/src/worker/main.js');
+    expect(WORKER_ENTRY).toBe('dist/workers/main.js');
     expect(packageJson.scripts.build).toBe('tsc -p tsconfig.build.json');
   });
 });
@@ -207,8 +207,9 @@ describe('Dockerfile', () => {
   });
 
   it('final stage: production dependencies only, non-root, the app command, its port and a health check', () => {
-    expect(final).toMatch(/RUN npm ci --omit=dev/);
+    expect(final).toMatch(/^RUN (--mount=\S+ )*npm ci --omit=dev/m);
     expect(final).toMatch(/COPY --from=build \/app\/dist\/src \.\/dist\/src/);
+    expect(final).toMatch(/COPY --from=build \/app\/dist\/workers \.\/dist\/workers/);
     const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
     expect(['root', '0', '0:0']).not.toContain(user);
     const cmd = /^CMD (\[.*\])$/m.exec(final)?.[1] ?? '[]';
@@ -226,10 +227,11 @@ describe('Dockerfile', () => {
     expect(copies).toEqual([
       'package.json package-lock.json ./',
       '--from=build /app/dist/src ./dist/src',
+      '--from=build /app/dist/workers ./dist/workers',
       'bin/rollout-doctor.js ./bin/rollout-doctor.js',
     ]);
-    // dist/src holds only what tsconfig.build.json compiles: src/, never sim/, test/ or scripts/.
-    expect(buildConfig.include).toEqual(['src']);
+    // dist/ holds only what tsconfig.build.json compiles: src/ and workers/, never sim/, test/ or scripts/.
+    expect(buildConfig.include).toEqual(['src', 'workers']);
     const build = stages[0] ?? '';
     for (const dir of ['sim', 'test', 'scripts', 'bench'])
       expect(build, `build stage copies ${dir}/`).not.toMatch(new RegExp(`^COPY ${dir}\\b`, 'm'));

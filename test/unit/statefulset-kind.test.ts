@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
+import { isStatefulSetObjects } from '../../src/diagnosis/snapshot/types.js';
 import { makeEvent, makeNode } from '../support/k8s-builders.js';
 import {
   makeStatefulSet,
@@ -53,6 +54,37 @@ function ledger(options: {
   return makeStatefulSetSnapshot({ statefulSet: sts, controllerRevisions: [good, bad], pods, nodes });
 }
 
+/**
+ * Current GOOD, ledger-1 crash-looping at BAD, and the template changed again to NEXT:
+ * deleting ledger-1 recreates it at NEXT, proven only by a Ready pod there. `third`:
+ * what ledger-2 runs.
+ */
+function revertedAgain(third: 'good' | 'next-ready' | 'next-unready') {
+  const NEXT = '7c9d0e1f2a';
+  const atNext = third !== 'good';
+  const sts = makeStatefulSet('ledger', {
+    status: {
+      observedGeneration: 3,
+      replicas: 3,
+      readyReplicas: third === 'next-unready' ? 1 : 2,
+      currentReplicas: atNext ? 1 : 2,
+      updatedReplicas: atNext ? 1 : 0,
+      availableReplicas: third === 'next-unready' ? 1 : 2,
+      currentRevision: `ledger-${GOOD}`,
+      updateRevision: `ledger-${NEXT}`,
+    },
+  });
+  const good = makeStsRevision(sts, GOOD, 1);
+  const bad = makeStsRevision(sts, BAD, 2);
+  const next = makeStsRevision(sts, NEXT, 3);
+  const pods = [
+    makeStsPod(sts, good, 0, 'node-a', { phase: 'Running' }),
+    makeStsPod(sts, bad, 1, 'node-b', crashing),
+    makeStsPod(sts, atNext ? next : good, 2, 'node-c', { phase: 'Running', ready: third !== 'next-unready' }),
+  ];
+  return makeStatefulSetSnapshot({ statefulSet: sts, controllerRevisions: [good, bad, next], pods, nodes });
+}
+
 describe('StatefulSet rollout', () => {
   it('while the template is bad: RolloutStuck says to fix it first, and offers no deletion', () => {
     const diagnosis = diagnose(ledger({ update: 'bad', stuckAt: 'bad' }));
@@ -68,6 +100,53 @@ describe('StatefulSet rollout', () => {
     const plan = diagnosis.remediations.find((p) => p.kind === 'delete-pods');
     expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-2']);
     expect(plan?.impact).toContain('keeps its name, its ordinal and its PersistentVolumeClaims');
+  });
+
+  it.each([
+    ['no pod has run it yet', 'good'],
+    ['a pod at it exists but is not Ready', 'next-unready'],
+  ] as const)(
+    'a revert to a third template nobody has proven (%s): RolloutStuck, no forced rollback',
+    (_name, third) => {
+      const diagnosis = diagnose(revertedAgain(third));
+      expect(diagnosis.findings[0]?.code).toBe('RolloutStuck');
+      expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+    },
+  );
+
+  it('the same revert once a pod runs the update revision Ready: the forced rollback is offered', () => {
+    const plan = diagnose(revertedAgain('next-ready')).remediations.find((p) => p.kind === 'delete-pods');
+    expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-1']);
+  });
+
+  it('names the image that differs between the revisions, in the verdict and in the plan', () => {
+    const snapshot = ledger({ update: 'good', stuckAt: 'bad' });
+    const stuck = snapshot.pods.find((p) => p.metadata.name === 'ledger-2');
+    const container = stuck?.spec.containers[0];
+    if (!container) throw new Error('fixture');
+    const good = container.image ?? '';
+    container.image = 'registry.example.com/payments/ledger:3.5.0';
+    const diagnosis = diagnose(snapshot);
+    expect(diagnosis.findings[0]?.summary).toContain(
+      `still runs revision ledger-${BAD} (image registry.example.com/payments/ledger:3.5.0), not the update revision ledger-${GOOD} (image ${good})`,
+    );
+    expect(diagnosis.remediations.find((p) => p.kind === 'delete-pods')?.summary).toBe(
+      `Delete pod ledger-2 (revision ledger-${BAD}, image registry.example.com/payments/ledger:3.5.0) so the StatefulSet controller recreates it at ledger-${GOOD} (image ${good}) and the rollout carries on.`,
+    );
+  });
+
+  it('a pod stuck at the update revision: its image, and the one the current revision runs', () => {
+    const snapshot = ledger({ update: 'bad', stuckAt: 'bad' });
+    if (!isStatefulSetObjects(snapshot)) throw new Error('fixture');
+    const template = snapshot.statefulSet.spec.template.spec.containers[0];
+    const stuck = snapshot.pods.find((p) => p.metadata.name === 'ledger-2')?.spec.containers[0];
+    if (!template || !stuck) throw new Error('fixture');
+    const current = template.image ?? '';
+    template.image = 'registry.example.com/payments/ledger:3.5.0';
+    stuck.image = template.image;
+    expect(diagnose(snapshot).findings[0]?.summary).toContain(
+      `stuck at pod ledger-2 of the update revision ledger-${BAD} (image registry.example.com/payments/ledger:3.5.0; the current revision runs ${current})`,
+    );
   });
 
   it('with Parallel the controller deletes an old-revision pod itself: no forced rollback', () => {

@@ -7,7 +7,7 @@ import { inverseStrategyPatch, strategyPatch } from '../../src/remediation/build
 import {
   buildSetRecreatePlans,
   buildSetRollingUpdatePlans,
-} from '../../src/remediation/builders/strategy.js';
+} from '../../src/remediation/builders/strategy-plans.js';
 import { getAt, jsonEqual } from '../../src/remediation/json-pointer.js';
 import { APPLY_TIME } from '../../src/remediation/restart-time.js';
 import { makeNode } from '../support/k8s-builders.js';

@@ -88,6 +88,35 @@ describe('topology spread', () => {
     expect(spreadBlockers(placementContext(tctx), tPending, tNodeA, none)).toEqual([]);
   });
 
+  it("counts only pods of the incoming pod's namespace: a matching pod of another namespace is no holder", () => {
+    const { snapshot, parts } = spreadRollout({ nodeTaintsPolicy: 'Honor' });
+    const pending = parts.newPods[0] as Pod;
+    const old = parts.oldPods.find((p) => p.spec.nodeName === 'node-a');
+    if (!old) throw new Error('fixture');
+    // Same labels, same node, another namespace: PodTopologySpread counts pods of the pod's own namespace only.
+    const foreign = structuredClone(old);
+    foreign.metadata = {
+      ...foreign.metadata,
+      namespace: 'staging',
+      name: 'web-staging-0',
+      uid: 'web-staging-0',
+    };
+    const withForeign = { ...snapshot, otherPods: [...snapshot.otherPods, foreign] };
+    const ctx = new AnalysisContext(withForeign);
+    const nodeA = withForeign.nodes.find((n) => n.metadata.name === 'node-a');
+    if (!nodeA) throw new Error('node-a');
+    // Honor: domains node-a and node-b with one pod each: 1 + 1 − 1 = 1, it fits; the foreign pod would make it 2.
+    expect(spreadBlockers(placementContext(ctx), pending, nodeA, new Set())).toEqual([]);
+    const same = structuredClone(foreign);
+    same.metadata.namespace = pending.metadata.namespace;
+    const withSame = { ...snapshot, otherPods: [...snapshot.otherPods, same] };
+    const sameA = withSame.nodes.find((n) => n.metadata.name === 'node-a');
+    if (!sameA) throw new Error('node-a');
+    expect(
+      spreadBlockers(placementContext(new AnalysisContext(withSame)), pending, sameA, new Set()),
+    ).toMatchObject([{ kind: 'topology-spread', domain: 'node-a', skew: 2 }]);
+  });
+
   it('a node without the topology key fails the filter', () => {
     const { snapshot, parts } = spreadRollout({ topologyKey: 'topology.kubernetes.io/zone' });
     const ctx = new AnalysisContext(snapshot);

@@ -4,7 +4,7 @@
  * it is back (the liveness probe of deploy/worker.yaml relies on exactly this).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadWorkerConfig } from '../../src/config.js';
+import { loadWorkerConfig } from '../../src/config/environment.js';
 import { createLogger } from '../../src/logger.js';
 import { startHealthServer, type HealthServer } from '../../src/worker/health.js';
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';

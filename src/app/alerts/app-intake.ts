@@ -8,7 +8,7 @@ import { createAlertNotifyHooks, type AlertNotifyHooks } from './notify-hooks.js
 import { createChannelRouter } from '../../config/alert-routes.js';
 import { JOB_LINK_SECONDS, createThreadStore, jobLinkEntry } from '../../queue/alert-thread-store.js';
 import { createAlertmanagerRoute, type AlertmanagerRoute, type RouteLogger } from '../routes/alertmanager.js';
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../config/environment.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { waitForReady } from '../../queue/connection.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';

@@ -60,7 +60,10 @@ export async function deliverRun(
   for (const ref of refs) {
     // A typo is nobody else's business: the requester is told privately, with the
     // closest names, and the public "diagnosing…" message goes away.
-    if (notFound && (await answerPrivately(client, ref, (await render(ref.requester, null)).text))) continue;
+    if (notFound && (await answerPrivately(client, ref, (await render(ref.requester, null)).text))) {
+      await services.subscriptions.markAnswered(ref);
+      continue;
+    }
     // A message one of whose plans was approved keeps its other plans withdrawn.
     const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
     const shown = await render(ref.requester, approvedPlan);
@@ -70,6 +73,8 @@ export async function deliverRun(
       text: shown.text,
       blocks: asSlackBlocks(shown.blocks),
     });
+    // The run's deadline watch (../run-deadline.ts) leaves an answered message alone.
+    if (final) await services.subscriptions.markAnswered(ref);
     const { thread } = await render(ref.requester, null);
     if (final && thread.length > 0)
       await postThreadReport(client, ref.channel, ref.threadTs ?? ref.ts, thread);

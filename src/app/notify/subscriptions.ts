@@ -119,6 +119,13 @@ export interface Subscriptions {
   claimMessagePlan(message: MessageRef, planId: string): Promise<string>;
   /** Forgets the message's approved plan when it is `planId` (its job could not be queued). */
   releaseMessagePlan(message: MessageRef, planId: string): Promise<void>;
+  /** Records, under the app's mark, that the message got its run's final result. */
+  markAnswered(message: MessageRef): Promise<void>;
+  /**
+   * Whether the message got a final result: only a record with the app's mark counts,
+   * so a Redis writer cannot silence the deadline answer (src/app/run-deadline.ts).
+   */
+  answered(message: MessageRef): Promise<boolean>;
   /**
    * The final result of the latest run of `jobId`, only when its signature still
    * verifies (null otherwise), and the messages it went to: what the workers last
@@ -148,6 +155,7 @@ function keys(cluster: string, jobId: string): [string, string, string] {
 }
 
 const ownerKey = redisKeys.messageOwner;
+const answeredKey = redisKeys.messageAnswered;
 const planKey = redisKeys.messagePlan;
 
 // SET NX, or the holder: one plan per message, decided in Redis.
@@ -178,6 +186,10 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+function markAnswer(message: MessageRef): Buffer {
+  return Buffer.from(`rollout-doctor answered v1\n${message.channel}/${message.ts}`);
 }
 
 /** The thread root as a member holds it: a ts, or "-" for a message that is no thread reply. */
@@ -301,6 +313,15 @@ export function createSubscriptions(
     },
     async releaseMessagePlan(message, planId) {
       await redis.eval(RELEASE_MESSAGE_PLAN, 1, planKey(message), planId);
+    },
+    async markAnswered(message) {
+      const mark = sign(null, markAnswer(message), key.privateKey).toString('base64url');
+      await redis.set(answeredKey(message), mark, 'EX', TTL_SECONDS);
+    },
+    async answered(message) {
+      const mark = await redis.get(answeredKey(message));
+      if (mark === null) return false;
+      return verifySignature(null, markAnswer(message), publicKey, Buffer.from(mark, 'base64url'));
     },
     async publish(cluster, jobId, n, now = Date.now()) {
       const [state, subs, done] = keys(cluster, jobId);

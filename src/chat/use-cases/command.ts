@@ -4,7 +4,7 @@
  * 3 s), with no cluster work. The adapter acknowledges with the private reply, or
  * acknowledges and then announces the started run (src/chat/slack/listeners/commands/).
  */
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../config/environment.js';
 import type { Audit } from '../../audit.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
@@ -151,6 +151,8 @@ async function enqueue(
       cluster: parsed.cluster,
       jobId: queued.jobId,
       addedAt,
+      what: parsed.kind,
+      ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
       announcement: textMessage(
         say`${icon('diagnosing')} ${mention(request.person)} asked for ${asked} ${what} (cluster ${parsed.cluster})${joining}…`,
       ),

@@ -4,7 +4,7 @@
  * listener for now). Each answers with a PressReply the adapter applies; none touches
  * the cluster.
  */
-import type { AppConfig } from '../../config.js';
+import type { AppConfig } from '../../config/environment.js';
 import type { Audit } from '../../audit.js';
 import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
@@ -92,6 +92,8 @@ export async function rerun(
       cluster,
       jobId,
       addedAt,
+      what: 'rerun',
+      deployment: target.name,
       announcement: textMessage(
         say`${icon('repeat')} ${mention(request.person)} re-runs the diagnosis of ${what}…`,
       ),

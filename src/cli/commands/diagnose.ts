@@ -5,11 +5,11 @@
  * not found, 3 cluster unreachable or forbidden, 4 internal error (a check that threw).
  */
 import { escapeJsonControls } from '../../text/clean.js';
-import { assembleSnapshot } from '../../diagnosis/dump/assemble.js';
+import { assembleSnapshot } from '../../diagnosis/snapshot/dump/assemble.js';
 import { withDump } from '../dump-file.js';
-import { dumpReading, relevantTo } from '../../diagnosis/dump/dump-relevance.js';
+import { dumpReading, relevantTo } from '../../diagnosis/snapshot/dump/dump-relevance.js';
 import { diagnose } from '../../engine/diagnose.js';
-import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { hasProblems, renderJson } from '../../report/json.js';
 import { renderText } from '../../report/text.js';
 import {

@@ -1,5 +1,5 @@
 import type { Analyzer } from '../analyzer.js';
-import type { AccessProblem } from '../snapshot.js';
+import type { AccessProblem } from '../snapshot/types.js';
 import { deviceClassesMatter } from '../dra/class-relevance.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Finding } from '../finding.js';
 import { reconcileWithForward } from '../forward/reconcile.js';
 import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { workloadObject } from '../workloads/index.js';
 import { WORKLOAD_NAMES } from '../workload-ref.js';
 

@@ -1,7 +1,7 @@
 import type { Analyzer } from '../analyzer.js';
 import { classifyContainers, type MissingConfigRef } from '../crash/container-failures.js';
 import type { Finding } from '../finding.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { podRows } from './report-groups.js';
 
 /**

@@ -7,7 +7,7 @@ import {
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
 import { describeValues, type NodeSeparator } from '../crash/node-diff.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import {
   crashDeviceHealth,
   deviceHealthEvidence,

@@ -6,7 +6,7 @@ import {
   type TemplateCrashPicture,
 } from '../crash/crash-distribution.js';
 import type { Evidence, Finding } from '../finding.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import {
   crashDeviceHealth,
   deviceHealthEvidence,

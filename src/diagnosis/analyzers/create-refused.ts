@@ -17,7 +17,7 @@ import type { Evidence, Finding } from '../finding.js';
 import type { CreateRefusal } from '../base/create-refusal.js';
 import { refusedRevisions, type RefusedRevision } from '../rollout/create-refusals.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import type { CreateFailure } from '../workload-kind.js';
 import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';

@@ -2,7 +2,7 @@ import type { Analyzer } from '../analyzer.js';
 import { classifyContainers, type ContainerReport } from '../crash/container-failures.js';
 import type { Finding } from '../finding.js';
 import type { Node } from '../k8s.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { podRows } from './report-groups.js';
 
 /**

@@ -9,7 +9,7 @@ import type { Evidence, Finding } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import { workloadKind } from '../workloads/index.js';
 import { assessRollout, schedulingEvidence, type PendingAssessment } from '../rollout/rollout-assessment.js';
-import type { CoverageGap, WorkloadSnapshot } from '../snapshot.js';
+import type { CoverageGap, WorkloadSnapshot } from '../snapshot/types.js';
 import { isReady } from '../base/pods.js';
 
 type Draft = Omit<Finding, 'remediations'>;

@@ -1,7 +1,7 @@
 /**
  * RolloutDegraded and RolloutPaused: an Argo Rollout its controller halted, said in
  * its own words (the phase and message `kubectl argo rollouts status` prints, and the
- * condition or pause behind them: workloads/rollout/rollout-status.ts). Degraded by an
+ * condition or pause behind them: workloads/rollout/rollout-phase.ts). Degraded by an
  * abort (RolloutAborted: the stable pods serve, the template still holds the new
  * version) or a spec it refuses (InvalidSpec: nothing rolls out); Paused at a canary
  * pause step, before a blue-green promotion, on an inconclusive analysis or by

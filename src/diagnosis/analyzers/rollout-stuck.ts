@@ -20,6 +20,7 @@ import type { Pod } from '../k8s.js';
 import { typeOfKind } from '../workload-ref.js';
 import { workloadKind } from '../workloads/index.js';
 import type { OrderedBlock } from '../workload-kind.js';
+import { imageWords } from '../rollout/image-words.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -64,9 +65,10 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
     block.partition > 0
       ? ` Pods below ordinal ${block.partition} keep the current revision on purpose (partition ${block.partition}); that is not what holds the rollout.`
       : '';
+  const images = imageWords(block);
   const summary = block.needsDeletion
-    ? `Rollout of ${name} is stuck at pod ${podName}: it still runs revision ${block.revision}, not the update revision ${block.updateRevision} the template now asks for, and never becomes Ready (${why}); only deleting ${podName} lets it be recreated at ${block.updateRevision}.`
-    : `Rollout of ${name} is stuck at pod ${podName} of the update revision ${block.updateRevision}: it never becomes Running and Ready (${why}).`;
+    ? `Rollout of ${name} is stuck at pod ${podName}: it still runs revision ${block.revision}${images ? ` (image ${images.from})` : ''}, not the update revision ${block.updateRevision}${images ? ` (image ${images.to})` : ''} the template now asks for, and never becomes Ready (${why}); only deleting ${podName} lets it be recreated at ${block.updateRevision}.`
+    : `Rollout of ${name} is stuck at pod ${podName} of the update revision ${block.updateRevision}${images ? ` (image ${images.to}; the current revision runs ${images.from})` : ''}: it never becomes Running and Ready (${why}).`;
   const wayOut = block.needsDeletion
     ? block.updateRevisionProven
       ? `The template was reverted or changed after ${podName} was created (a "forced rollback" in the StatefulSet documentation): ${block.updateRevision} is known to work (the current pods run it, or one of its pods is Ready), so deleting exactly ${podName} lets the controller recreate it there and carry on.`
@@ -76,7 +78,7 @@ function finding(ctx: AnalysisContext, block: OrderedBlock): Draft {
     code: 'RolloutStuck',
     severity: 'critical',
     summary,
-    explanation: `${waits}${partition} ${wayOut} ${signals}`,
+    explanation: `${waits}${partition}${block.strategyNote ? ` ${block.strategyNote}` : ''} ${wayOut} ${signals}`,
     evidence: [
       {
         type: 'pods',

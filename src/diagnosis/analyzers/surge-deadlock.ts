@@ -18,7 +18,7 @@ import {
   schedulingEvidence,
   cordonedNote,
 } from '../rollout/rollout-assessment.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { strategyPhrase } from '../rollout/strategy-words.js';
 import { workloadKind } from '../workloads/index.js';
 import { deviceVerdict, needsOf } from '../dra/blockers.js';

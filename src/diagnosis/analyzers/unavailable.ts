@@ -19,7 +19,7 @@ import type { Evidence, Finding } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { eventsOfPod, eventTime } from '../base/pod-events.js';
 import { isReady, isTerminal, isTerminating, shownPhase } from '../base/pods.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
 

@@ -19,7 +19,7 @@ import {
 } from '../rollout/rollout-assessment.js';
 import { heldBackPhrase } from '../scheduling/held-back.js';
 import { selectorErrorChange } from '../scheduling/selector-error.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';
@@ -413,6 +413,10 @@ function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAsse
 function deviceChange(ctx: PlacementContext, blocker: DeviceBlocker): string {
   if (blocker.allocatedElsewhere)
     return `run the pod where ResourceClaim ${blocker.allocatedElsewhere} is allocated, or release that claim (it stays allocated while any pod uses it)`;
+  if (blocker.published?.matching === 0)
+    return blocker.published.ofClass > 0 && blocker.published.selectors.length > 0
+      ? `no device any ResourceSlice publishes satisfies the request's selectors: fix the selector, or add nodes whose driver publishes such a device`
+      : `no device any ResourceSlice publishes satisfies DeviceClass ${blocker.deviceClassName}: fix the class's selectors, or install the driver that publishes such devices`;
   if (blocker.matching === 0 && blocker.unknownMatching === 0)
     return `no device on the eligible nodes satisfies DeviceClass ${blocker.deviceClassName} and the request's selectors${blocker.tainted > 0 ? ' (or its matching devices carry taints the request does not tolerate)' : ''}: fix the selector or class, or select nodes that have such devices`;
   if (blocker.need > blocker.matching)

@@ -8,9 +8,9 @@
  *   to "25%", so an absent field here means "25%";
  * - if both resolve to 0, maxUnavailable becomes 1.
  *
- * Where each value came from is the kind's to say (deployment/strategy.ts).
+ * Where each value came from is the kind's to say (deployment/deployment-strategy.ts).
  */
-import type { ResolvedStrategy } from '../strategy.js';
+import type { ResolvedStrategy } from '../resolved-strategy.js';
 
 export const DEFAULT_MAX_SURGE = '25%';
 export const DEFAULT_MAX_UNAVAILABLE = '25%';

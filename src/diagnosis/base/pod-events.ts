@@ -1,6 +1,6 @@
 /** What the events and conditions of a pod say, newest first: why it could not be scheduled. */
 import type { Condition, KubeEvent, Pod } from '../k8s.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 
 export interface SchedulingFailure {
   message: string;

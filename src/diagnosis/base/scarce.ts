@@ -1,11 +1,13 @@
 /**
  * What makes other workloads' pods matter to a diagnosis: a template that asks for
  * something only a few nodes have or only one pod per node can hold (DESIGN.md §1 D),
- * or a pod that is waiting for room.
+ * a pod that is waiting for room, or a new pod that asks for more than a pod of the
+ * workload holds (it cannot take an old pod's place: whether it fits depends on the rest).
  */
 import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
 import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
-import { isUnscheduled } from './pods.js';
+import { holdsResources, isUnscheduled } from './pods.js';
+import { nonZero, podRequests } from './resources.js';
 
 /** Extended resources (vendor-domain names like nvidia.com/gpu) the pod's containers ask for. */
 export function extendedResources(spec: PodSpec): string[] {
@@ -56,5 +58,23 @@ export function neighboursMatter(
   pods: readonly Pod[],
   pvcs: readonly PersistentVolumeClaim[],
 ): boolean {
-  return pods.some(isUnscheduled) || asksForScarce(spec, exclusiveClaims(spec, pvcs));
+  return (
+    pods.some(isUnscheduled) ||
+    asksForScarce(spec, exclusiveClaims(spec, pvcs)) ||
+    outgrowsOwnPods(spec, pods)
+  );
+}
+
+/**
+ * A pod of `spec` asks for more of some resource than one of `pods` (bound, holding
+ * resources) holds: when that pod goes, the new one does not simply take its place
+ * (a template whose requests grew), so the node's other pods decide whether it fits.
+ */
+export function outgrowsOwnPods(spec: PodSpec, pods: readonly Pod[]): boolean {
+  const need = Object.entries(nonZero(podRequests(spec)));
+  return pods.some((pod) => {
+    if (!pod.spec.nodeName || !holdsResources(pod)) return false;
+    const held = podRequests(pod.spec);
+    return need.some(([resource, amount]) => (held[resource] ?? 0) < amount);
+  });
 }

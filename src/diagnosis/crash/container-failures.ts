@@ -14,7 +14,7 @@ import {
 } from './kubelet-messages.js';
 import type { AnalysisContext } from '../analysis-context.js';
 import { START_ERROR_REASONS } from '../base/crash-nodes.js';
-import { logKey, type WorkloadSnapshot } from '../snapshot.js';
+import { logKey, type WorkloadSnapshot } from '../snapshot/types.js';
 
 export { eventTime, findMissingConfig, type MissingConfigRef, type ProbeKill } from './kubelet-messages.js';
 

@@ -28,7 +28,7 @@ import {
   type NodeSeparator,
 } from './node-diff.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from '../workloads/index.js';
 
 /** Failure kinds that mean "the container starts and dies again" (repeated failed starts). */

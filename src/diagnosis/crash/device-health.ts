@@ -9,7 +9,7 @@
  */
 import type { DeviceHealthRow, Evidence } from '../finding.js';
 import type { Pod } from '../k8s.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { resolvedDevices, unreportedExtendedResources, type ResolvedDevice } from '../dra/health.js';
 import type { TemplateCrashPicture } from './crash-distribution.js';
 

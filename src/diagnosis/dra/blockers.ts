@@ -12,7 +12,7 @@
 import type { Node, Pod, ResourceClaim } from '../k8s.js';
 import { matchesTerms } from '../base/node-match.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import type { DraObjects } from '../snapshot.js';
+import type { DraObjects } from '../snapshot/types.js';
 import { deviceFields } from './cel.js';
 import {
   counterIndex,
@@ -27,6 +27,7 @@ import {
   allocatedDevices,
   devicesOnNode,
   matchDevice,
+  publishedDevices,
   type DeviceMatch,
   type Holding,
   type NodeDevice,
@@ -84,6 +85,19 @@ export interface DeviceBlocker {
   held: HeldDevice[];
   /** Set for a claim allocated on other nodes (shared claim, or a claim pinned earlier). */
   allocatedElsewhere?: string;
+  /**
+   * Nothing on the node matches, and every ResourceSlice and DeviceClass was read: how
+   * the devices published anywhere fare. `ofClass` pass the DeviceClass's selectors,
+   * `matching` the request's `selectors` (CEL) too. Absent where a match is unknown.
+   */
+  published?: PublishedMatch;
+}
+
+export interface PublishedMatch {
+  devices: number;
+  ofClass: number;
+  matching: number;
+  selectors: string[];
 }
 
 export interface DeviceVerdict {
@@ -108,6 +122,10 @@ interface DraIndex {
   pods: PodLookup;
   /** What holds an allocated claim no pod is reserved for (memoized). */
   unused: WeakMap<ResourceClaim, UnusedClaimState>;
+  /** Every ResourceSlice and DeviceClass was read: a device published nowhere is none. */
+  publishedComplete: boolean;
+  /** How the published devices fare against an alternative (memoized). */
+  published: WeakMap<Alternative, PublishedMatch | undefined>;
 }
 
 /** The DRA index of the context's snapshot (built once per context; none without DRA objects). */
@@ -137,6 +155,9 @@ function buildIndex(ctx: AnalysisContext): DraIndex | undefined {
     },
     unused: new WeakMap(),
     classesComplete: snapshot.coverage.dra?.classes === 'complete',
+    publishedComplete:
+      snapshot.coverage.dra?.classes === 'complete' && snapshot.coverage.dra.slices === 'complete',
+    published: new WeakMap(),
     needs: new WeakMap(),
     matches: new WeakMap(),
     devicesByNode: new WeakMap(),
@@ -354,8 +375,41 @@ function checkAlternative(
       tainted,
       holders: [...recorder.holders.entries()].map(([pod, amount]) => ({ pod, amount })),
       held: recorder.held,
+      ...(matching.length === 0 && unknown.count === 0 && tainted === 0
+        ? publishedField(index, alternative)
+        : {}),
     },
   };
+}
+
+function publishedField(index: DraIndex, alternative: Alternative): { published?: PublishedMatch } {
+  if (!index.publishedComplete) return {};
+  if (!index.published.has(alternative)) index.published.set(alternative, publishedMatch(index, alternative));
+  const published = index.published.get(alternative);
+  return published ? { published } : {};
+}
+
+/**
+ * The published devices (every node's) against the DeviceClass's selectors alone and
+ * with the request's: a match is counted whatever holds the device or taints it. Undefined
+ * when a selector cannot be settled on some device.
+ */
+function publishedMatch(index: DraIndex, alternative: Alternative): PublishedMatch | undefined {
+  const devices = publishedDevices(index.dra.slices);
+  const classOnly = { ...alternative, selectors: [] };
+  let ofClass = 0;
+  let matching = 0;
+  for (const device of devices) {
+    const byClass = matchDevice(classOnly, index.dra.classes, true, device).result;
+    if (byClass === 'unknown' || byClass === 'error') return undefined;
+    if (byClass === 'no-match') continue;
+    ofClass++;
+    const both = matchDevice(alternative, index.dra.classes, true, device).result;
+    if (both === 'unknown' || both === 'error') return undefined;
+    if (both !== 'no-match') matching++;
+  }
+  const selectors = (alternative.selectors ?? []).flatMap((s) => (s.cel ? [s.cel.expression] : []));
+  return { devices: devices.length, ofClass, matching, selectors };
 }
 
 /** Devices that may match but cannot be counted: how many, the first reason, and the read that settles it. */

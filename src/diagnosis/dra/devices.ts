@@ -100,6 +100,19 @@ export function devicesOnNode(slices: readonly ResourceSlice[], node: Node): Nod
   return { devices, incompletePools };
 }
 
+/** Every device the current slices publish, whatever node it is on (usable or not). */
+export function publishedDevices(slices: readonly ResourceSlice[]): NodeDevice[] {
+  return currentSlices(slices).flatMap((slice) =>
+    (slice.spec.devices ?? []).map((device) => ({
+      key: deviceKey(slice.spec.driver, slice.spec.pool.name, device.name),
+      driver: slice.spec.driver,
+      pool: slice.spec.pool.name,
+      name: device.name,
+      device,
+    })),
+  );
+}
+
 /**
  * Pools the allocator skips (structured.GatherPools): the newest generation does not
  * have exactly `resourceSliceCount` slices (the driver is still publishing it), or it

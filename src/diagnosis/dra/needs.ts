@@ -20,7 +20,7 @@ import type {
   ResourceClaimSpec,
 } from '../k8s.js';
 import { schedulerAmount } from '../base/quantity.js';
-import type { DraObjects } from '../snapshot.js';
+import type { DraObjects } from '../snapshot/types.js';
 
 /** One alternative of a request: `exactly`, or one `firstAvailable` subrequest. */
 export interface Alternative extends ExactDeviceRequest {

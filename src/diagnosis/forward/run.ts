@@ -17,8 +17,9 @@ import { claimNames } from '../base/pod-constraints.js';
 import { placementContext, usesClaim } from '../placement/placement.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { nextPod } from '../rollout/surge-proof.js';
+import { occupancyKnown } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind, workloadObject, type Revisions } from '../workloads/index.js';
-import type { ResolvedStrategy } from '../strategy.js';
+import type { ResolvedStrategy } from '../resolved-strategy.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
 import { countReady, live, type Model, type ModelPod, type Shape, type Step } from './model.js';
 import { podPhases } from './pod-phase.js';
@@ -28,6 +29,7 @@ import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World } from './world.js';
+import { finalStateShortfall } from './final-state.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
@@ -64,8 +66,13 @@ const DAEMON_TOLERATIONS: Toleration[] = [
 
 export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
   const built = buildModel(ctx, variant);
-  if ('why' in built)
-    return built.why === UNMODELLED ? movingOrUnknown(ctx) : { result: 'unknown', why: built.why };
+  if ('why' in built) {
+    if (built.why !== UNMODELLED) return { result: 'unknown', why: built.why };
+    // Moving or not, an end state that no nodes can hold is never reached.
+    const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx);
+    if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
+    return movingOrUnknown(ctx);
+  }
   const model = built;
   const size = model.shape.kind === 'replicas' ? model.shape.replicas : model.shape.nodes.length;
   const cap = 50 + 8 * size;
@@ -87,9 +94,11 @@ export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
 
 function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: string } {
   const { snapshot } = ctx;
-  if (snapshot.coverage.podsReadOn !== 'all') return { why: 'pods were not read on every node' };
   if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read' };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
+  // Every node the pods may use, with every pod on it (a live read lists those nodes' pods).
+  if ([...known].some((node) => !occupancyKnown(snapshot.coverage, node)))
+    return { why: 'pods were not read on every node' };
   if (
     known.size === 0 ||
     [...snapshot.pods, ...snapshot.otherPods].some((p) => p.spec.nodeName && !known.has(p.spec.nodeName))
@@ -116,7 +125,9 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
   if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: 'the template claims devices (DRA)' };
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
-  const world = new World(placementContext(ctx), quotaOf(ctx));
+  const quota = quotaOf(ctx);
+  if (quota === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
+  const world = new World(placementContext(ctx), quota);
   const next = variant === 'next-rollout';
   const pods: ModelPod[] = snapshot.pods.map((pod) => {
     const target = perNode ? pinnedNode(pod) : undefined;
@@ -256,15 +267,17 @@ function unbound(pod: Pod): Pod {
 
 /**
  * The quota that refused the workload's pods, with its usage recounted from the pods
- * as they are (every pod was read): what the quota controller converges to, counting a
+ * as they are (every pod was read, else 'unknown'): what the quota controller converges to, counting a
  * terminating pod until it is gone (QuotaV1Pod). The refusal's own `used` may be older
  * than the pods.
  */
-function quotaOf(ctx: AnalysisContext): ConstructorParameters<typeof World>[1] {
+function quotaOf(ctx: AnalysisContext): ConstructorParameters<typeof World>[1] | 'unknown' {
   const { snapshot } = ctx;
   const namespace = workloadObject(snapshot).metadata.namespace ?? '';
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
+    // A pod of the namespace on a node not read (or not yet bound) is charged too.
+    if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
     const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
       (p) => p.metadata.namespace === namespace && !isTerminal(p),
     );

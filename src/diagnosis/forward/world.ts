@@ -9,7 +9,7 @@ import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { requiredAntiAffinity } from '../base/pod-constraints.js';
 import { quotaCharge } from '../base/quota-charge.js';
-import { blockersOn, type Blocker, type PlacementContext } from '../placement/placement.js';
+import { blockersOn, fitsOn, type Blocker, type PlacementContext } from '../placement/placement.js';
 import type { QuotaEntry } from '../rollout/create-refusals.js';
 
 export interface QuotaLedger {
@@ -84,7 +84,7 @@ export class World {
     for (let i = 0; i < count; i += 1) {
       const at = (this.#start + i) % count;
       const node = nodes[at];
-      if (node && isEligible(node, pod.spec) && this.blockers(pod, node).length === 0) {
+      if (node && isEligible(node, pod.spec) && fitsOn(this.ctx, pod, node)) {
         this.#start = at;
         return node;
       }
@@ -113,10 +113,10 @@ export class World {
         .sort((a, b) => (b.spec.priority ?? 0) - (a.spec.priority ?? 0));
       if (lower.length === 0) continue;
       const removed = new Set(lower);
-      if (blockersOn(this.ctx, pod, node, removed).length > 0) continue;
+      if (!fitsOn(this.ctx, pod, node, removed)) continue;
       for (const candidate of lower) {
         removed.delete(candidate);
-        if (blockersOn(this.ctx, pod, node, removed).length > 0) removed.add(candidate);
+        if (!fitsOn(this.ctx, pod, node, removed)) removed.add(candidate);
       }
       if (!best || removed.size < best.victims.length) best = { node, victims: [...removed] };
     }

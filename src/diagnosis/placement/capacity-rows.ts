@@ -2,6 +2,7 @@
  * Turns placement blockers into the node-capacity evidence table and into plain
  * words, shared by the scheduling analyzers.
  */
+import { codeSpan } from '../../text/code-span.js';
 import type { NodeCapacityRow } from '../finding.js';
 import type { Pod } from '../k8s.js';
 import { formatHostPort } from '../base/pod-constraints.js';
@@ -177,6 +178,22 @@ export function holderNames(blocker: Blocker): string {
   return names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
 }
 
+/**
+ * A request whose selectors match no device any ResourceSlice publishes, on any node:
+ * "its selector `…` matches none of the 4 published devices of class gpu.nvidia.com",
+ * or the DeviceClass's own selectors match none of the devices published.
+ */
+export function noPublishedMatch(blocker: DeviceBlocker): string {
+  const p = blocker.published;
+  if (!p) return '';
+  const cls = `DeviceClass ${blocker.deviceClassName}`;
+  if (p.ofClass > 0 && p.selectors.length > 0) {
+    const which = p.selectors.length === 1 ? 'selector' : 'selectors';
+    return `and its ${which} ${p.selectors.map((e) => codeSpan(e)).join(' and ')} match${p.selectors.length === 1 ? 'es' : ''} none of the ${p.ofClass} published device${p.ofClass === 1 ? '' : 's'} of ${cls} (on any node)`;
+  }
+  return `and ${cls} matches none of the ${p.devices} device${p.devices === 1 ? '' : 's'} ResourceSlices publish (on any node)`;
+}
+
 /** "1 device of class gpu.nvidia.com for claim gpu (...) (1 matching on the node, 0 free)". */
 export function describeDevices(blocker: DeviceBlocker): string {
   if (blocker.allocatedElsewhere)
@@ -191,6 +208,9 @@ export function describeDevices(blocker: DeviceBlocker): string {
       : '',
     blocker.tainted > 0 ? `${blocker.tainted} matching but tainted` : '',
   ].filter(Boolean);
+  const published = blocker.published;
+  if (published && published.matching === 0)
+    return `${what} for ${blocker.request}, ${noPublishedMatch(blocker)}`;
   // Checked with the old pods taken away, some free devices are held now: say both.
   const free =
     blocker.released > 0

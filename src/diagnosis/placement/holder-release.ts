@@ -3,8 +3,8 @@
  * of our own pods (the ones a strategy change would let go first) are gone?
  */
 import type { Node, Pod } from '../k8s.js';
-import { blockersOn, coversNeed, type Blocker, type PlacementContext } from './placement.js';
-import { occupancyKnown } from '../snapshot.js';
+import { blockersOn, coversNeed, fitsOn, type Blocker, type PlacementContext } from './placement.js';
+import { occupancyKnown } from '../snapshot/types.js';
 import { isStuckTerminating, isTerminating } from '../base/pods.js';
 import { deviceOccupancyGap, deviceVerdict } from '../dra/blockers.js';
 
@@ -113,7 +113,7 @@ function assessKnownPods(
     return { node, blockers, release: isTerminating(only) ? [] : [only], remaining };
 
   const removed = new Set(candidates.filter(isTerminating));
-  if (removed.size > 0 && blockersOn(ctx, incoming, node, removed).length === 0) {
+  if (removed.size > 0 && fitsOn(ctx, incoming, node, removed)) {
     return { node, blockers, release: [], remaining };
   }
   // Greedy: first the pods that hold something in the most blockers.
@@ -123,7 +123,7 @@ function assessKnownPods(
   for (const pod of live) {
     removed.add(pod);
     release.push(pod);
-    if (blockersOn(ctx, incoming, node, removed).length === 0) break;
+    if (fitsOn(ctx, incoming, node, removed)) break;
   }
   return { node, blockers, release, remaining };
 }

@@ -6,7 +6,7 @@
 import type { Node, Pod } from '../k8s.js';
 import { claimNames, requiredAntiAffinity, termSelectsPod } from '../base/pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement-types.js';
-import { pvcsRead } from '../snapshot.js';
+import { pvcsRead } from '../snapshot/types.js';
 
 /** Bound pods by the value of `key` on their node (zone, region, ...), built once per key and context. */
 function domainIndex(ctx: PlacementContext, key: string): Map<string, Pod[]> {

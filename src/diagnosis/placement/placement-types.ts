@@ -7,7 +7,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { HostPort } from '../base/pod-constraints.js';
 import type { ResourceAmounts } from '../base/resources.js';
 import type { Node, Pod } from '../k8s.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import type { DeviceBlocker } from '../dra/blockers.js';
 
 export interface HolderRef {

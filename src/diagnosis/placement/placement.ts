@@ -105,6 +105,28 @@ export function blockersOn(
 }
 
 /**
+ * `blockersOn(…)` is empty: the same filters, stopping at the first that blocks and
+ * listing no holders (the search for a node asks this of every node).
+ */
+export function fitsOn(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  removed: ReadonlySet<Pod> = NONE,
+): boolean {
+  const name = node.metadata.name ?? '';
+  const occupants = (ctx.occupantsByNode.get(name) ?? []).filter((p) => p !== incoming && !removed.has(p));
+  return (
+    shortfalls(ctx, incoming, node, occupants).length === 0 &&
+    portBlockers(profileOf(ctx, incoming).ports, occupants).length === 0 &&
+    antiAffinityBlockers(ctx, incoming, node, removed).length === 0 &&
+    spreadBlockers(ctx, incoming, node, removed).length === 0 &&
+    volumeBlockers(ctx, incoming, removed).length === 0 &&
+    (deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? []).length === 0
+  );
+}
+
+/**
  * The released pods together hold at least everything `incoming` asks for (each
  * resource, a pod slot, each host port). Then it fits where they were, whatever else
  * runs on the node unseen: requests are never overcommitted, and no two pods hold
@@ -122,10 +144,18 @@ export function coversNeed(ctx: PlacementContext, incoming: Pod, released: reado
   );
 }
 
-function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Blocker[] {
+interface Shortfall {
+  resource: string;
+  need: number;
+  available: number;
+  used: number;
+}
+
+/** The resources (the pod count included) the node's occupants leave too little of. */
+function shortfalls(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Shortfall[] {
   const allocatable = ctx.allocatable(node);
   const need = profileOf(ctx, incoming).need;
-  const blockers: Blocker[] = [];
+  const out: Shortfall[] = [];
   for (const [resource, amount] of allocatable.pods !== undefined
     ? [...need, ['pods', 1] as [string, number]]
     : need) {
@@ -135,25 +165,29 @@ function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occu
     let used = 0;
     for (const pod of occupants) used += resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
     const available = allocatable[resource] ?? 0;
-    if (amount <= available - used) continue;
+    if (amount > available - used) out.push({ resource, need: amount, available, used });
+  }
+  return out;
+}
+
+function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occupants: Pod[]): Blocker[] {
+  return shortfalls(ctx, incoming, node, occupants).map(({ resource, need, available, used }) => {
     // Only a blocked resource needs its holders listed.
     const holders: HolderRef[] = [];
     for (const pod of occupants) {
       const held = resource === 'pods' ? 1 : (ctx.requests(pod)[resource] ?? 0);
       if (held > 0) holders.push({ pod, amount: held });
     }
-    const capacity = nodeCapacity(node)[resource] ?? available;
-    blockers.push({
+    return {
       kind: 'resource',
       resource,
-      need: amount,
+      need,
       allocatable: available,
-      capacity,
+      capacity: nodeCapacity(node)[resource] ?? available,
       used,
       holders,
-    });
-  }
-  return blockers;
+    };
+  });
 }
 
 function portBlockers(wanted: HostPort[], occupants: Pod[]): Blocker[] {

@@ -17,7 +17,7 @@ import type { ParsedSchedulingMessage, SchedulingReason } from '../scheduling/sc
 import { eventsOfPod, eventTime, type SchedulingFailure } from '../base/pod-events.js';
 import { isTerminating } from '../base/pods.js';
 import { deviceVerdict } from '../dra/blockers.js';
-import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
+import { occupancyKnown, type WorkloadSnapshot } from '../snapshot/types.js';
 
 /** Reasons that say the node was not a candidate at all. */
 const SELECTION = new Set(['node-selection', 'taints', 'node-unschedulable']);

@@ -23,7 +23,7 @@ import { claimNames } from '../base/pod-constraints.js';
 import type { Pod } from '../k8s.js';
 import type { NodeAssessment } from '../placement/holder-release.js';
 import { placementContext } from '../placement/placement.js';
-import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot.js';
+import { occupancyKnown, pvcsRead, type WorkloadSnapshot } from '../snapshot/types.js';
 import { deviceMessageProof, messageProof, messageProvesUnschedulable } from './message-proof.js';
 import type { Judged, PendingAssessment, PendingVerdict } from './pending-types.js';
 import { draMissing, pendingWords as words } from './pending-words.js';

@@ -5,7 +5,7 @@
  * quote them ("Caveat: …", "Not read: …", "To settle it, read …"), so a read is a noun
  * phrase with the command that makes it.
  */
-import type { ReadState, WorkloadSnapshot } from '../snapshot.js';
+import type { ReadState, WorkloadSnapshot } from '../snapshot/types.js';
 
 /** "a, b, c and 2 more". */
 export function list(nodes: readonly string[]): string {

@@ -16,16 +16,16 @@ import { codeSpan } from '../../text/code-span.js';
 import type { Evidence } from '../finding.js';
 import type { KubeEvent, Node, Pod } from '../k8s.js';
 import { isEligible, passesCordon, selectsNode, untoleratedTaints } from '../base/node-match.js';
-import type { ResolvedStrategy } from '../strategy.js';
+import type { ResolvedStrategy } from '../resolved-strategy.js';
 import { workloadKind, workloadObject, type Revision } from '../workloads/index.js';
 import { claimNames } from '../base/pod-constraints.js';
-import { blockersOn, placementContext, usesClaim } from '../placement/placement.js';
+import { fitsOn, placementContext, usesClaim } from '../placement/placement.js';
 import { assessNode, type NodeAssessment } from '../placement/holder-release.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { needsOf } from '../dra/blockers.js';
 import { safeParse } from '../scheduling/scheduling-message.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import { occupancyKnown, type WorkloadSnapshot } from '../snapshot.js';
+import { occupancyKnown, type WorkloadSnapshot } from '../snapshot/types.js';
 import { eventsOfPod, latestSchedulingFailure } from '../base/pod-events.js';
 import { isReady, isTerminating, isUnscheduled } from '../base/pods.js';
 import type { IneligibleNode, Judged, PendingAssessment } from './pending-types.js';
@@ -250,7 +250,7 @@ export function cordonedWithRoom(analysis: AnalysisContext, pending: PendingAsse
         reasons.every((r) => r === 'cordoned' || r.startsWith('taint node.kubernetes.io/unschedulable')),
     )
     .filter(({ node }) => occupancyKnown(snapshot.coverage, node.metadata.name ?? ''))
-    .filter(({ node }) => blockersOn(ctx, pending.pod, node).length === 0)
+    .filter(({ node }) => fitsOn(ctx, pending.pod, node))
     .map(({ node }) => node.metadata.name ?? '');
 }
 

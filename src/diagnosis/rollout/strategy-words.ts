@@ -1,5 +1,5 @@
 /** Plain-language phrases about the rollout strategy, shared by the scheduling analyzers. */
-import type { ResolvedStrategy, ResolvedValue } from '../strategy.js';
+import type { ResolvedStrategy, ResolvedValue } from '../resolved-strategy.js';
 
 function value(name: string, v: ResolvedValue | null): string {
   if (!v) return `${name} n/a`;

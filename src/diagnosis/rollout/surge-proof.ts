@@ -13,7 +13,7 @@ import { assessNode, type NodeAssessment } from '../placement/holder-release.js'
 import { assessRollout } from './rollout-assessment.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../workloads/index.js';
 import type { AnalysisContext } from '../analysis-context.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { isTerminating } from '../base/pods.js';
 import { refusedRevisions } from './create-refusals.js';
 

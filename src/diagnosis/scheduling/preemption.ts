@@ -17,7 +17,7 @@
  */
 import { isStuckTerminating, isTerminating } from '../base/pods.js';
 import type { Pod } from '../k8s.js';
-import type { WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadSnapshot } from '../snapshot/types.js';
 
 export interface Preemption {
   /** The nominated node. */

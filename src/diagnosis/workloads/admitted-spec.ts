@@ -7,7 +7,7 @@
  * and from the template only when no such pod exists.
  */
 import type { PodSpec } from '../k8s.js';
-import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind } from './index.js';
 import { isTerminating, isUnscheduled } from '../base/pods.js';
 

@@ -7,7 +7,7 @@
  */
 import { controlledBy } from '../base/owners.js';
 import type { ControllerRevision, ObjectMeta, Pod } from '../k8s.js';
-import type { CoverageGap } from '../snapshot.js';
+import type { CoverageGap } from '../snapshot/types.js';
 import type { Revision, Revisions } from '../workload-kind.js';
 
 /** The pod label naming its revision (apps.ControllerRevisionHashLabelKey, also DefaultDaemonSetUniqueLabelKey). */

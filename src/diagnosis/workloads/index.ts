@@ -1,10 +1,10 @@
 /**
  * The workload kinds, one module each (kind.ts says what a module answers). Adding a
  * kind: its name in WORKLOAD_KINDS and WORKLOAD_NAMES (workload-ref.ts), its objects in
- * the snapshot's WorkloadObjects (snapshot.ts), its module, and its line here.
+ * the snapshot's WorkloadObjects (snapshot/types.ts), its module, and its line here.
  */
 import type { PodTemplateSpec } from '../k8s.js';
-import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot.js';
+import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../workload-ref.js';
 import { daemonSetKind } from './daemonset/index.js';
 import { deploymentKind } from './deployment/index.js';

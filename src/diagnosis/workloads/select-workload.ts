@@ -19,7 +19,7 @@ import type {
   WorkloadObject,
   WorkloadRef,
   WorkloadSnapshot,
-} from '../snapshot.js';
+} from '../snapshot/types.js';
 import type { WorkloadKind } from '../workload-ref.js';
 import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { workloadKind } from './index.js';

@@ -8,7 +8,8 @@
  *      filtered to our objects' uids here, at most 3 pages of 500); list the nodes
  *      the template may select (label selector from nodeSelector / a single required
  *      affinity term, capped at 500) when the template constrains nodes or asks for
- *      something scarce; get the PVCs the template mounts
+ *      something scarce; get the PVCs the template mounts; the API server's version
+ *      (/version) only for a StatefulSet that sets maxUnavailable (server-version.ts)
  *   3. in parallel: the nodes our pods are bound to and the eligible list missed (one
  *      `kubernetes.io/hostname in (...)` list; after the eligible list when that is read
  *      in this round, and not at all when it held them); other workloads' pods on every node
@@ -52,7 +53,7 @@ import type {
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
-import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
+import { asksForScarce, neighboursMatter, outgrowsOwnPods } from '../../diagnosis/base/scarce.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
@@ -67,7 +68,7 @@ import {
   type WorkloadObject,
   type WorkloadRef,
   type WorkloadSnapshot,
-} from '../../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
@@ -85,6 +86,7 @@ import {
   boundNodeNames,
 } from './node-queries.js';
 import { MAX_BOUND_NODES, readBoundNodes, readPodsOnNodes } from './node-reads.js';
+import { readServerVersion } from './server-version.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';
 import { secondaryRead } from './secondary-read.js';
 import { discoverDeviceTaintRules, reportsUnhealthyDevice } from './device-taint-api.js';
@@ -166,6 +168,7 @@ export async function collectSnapshot(
     target: ref,
     ...(around.deviceTaintRules ? { deviceTaintRules: around.deviceTaintRules } : {}),
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
+    ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),
   };
 }
 
@@ -238,6 +241,7 @@ interface OurObjects {
   pvcs: PersistentVolumeClaim[];
   draReads?: Awaited<ReturnType<typeof readDra>> | Awaited<ReturnType<typeof readDeviceClasses>>;
   ownerSettings?: OwnerSettingsRead;
+  serverVersion?: string;
 }
 
 async function readOurObjects(
@@ -254,39 +258,42 @@ async function readOurObjects(
     kind: ref.kind,
     metadata: object.metadata,
   });
-  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings] = await Promise.all([
-    optional(() =>
-      listObjects<RevisionObject>(client, {
-        resource: workloadKind(ref.kind).revisionObjects.resource,
-        namespace,
-        query: { labelSelector: selector },
-      }),
-    ),
-    // Paged and bounded: a DaemonSet on 5,000 nodes has 5,000 pods (one page); past
-    // OUR_PODS_PAGE × OUR_PODS_PAGES the pods are 'partial' and the gap says so.
-    optional(() =>
-      listObjects<Pod>(
-        client,
-        { resource: 'pods', namespace, query: { labelSelector: selector } },
-        { limit: OUR_PODS_PAGE, maxPages: OUR_PODS_PAGES },
+  const asksVersion = workloadKind(ref.kind).readsServerVersion?.(object) === true;
+  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings, serverVersion] =
+    await Promise.all([
+      optional(() =>
+        listObjects<RevisionObject>(client, {
+          resource: workloadKind(ref.kind).revisionObjects.resource,
+          namespace,
+          query: { labelSelector: selector },
+        }),
       ),
-    ),
-    optional(() =>
-      listObjects<KubeEvent>(
-        client,
-        { resource: 'events', namespace },
-        { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
+      // Paged and bounded: a DaemonSet on 5,000 nodes has 5,000 pods (one page); past
+      // OUR_PODS_PAGE × OUR_PODS_PAGES the pods are 'partial' and the gap says so.
+      optional(() =>
+        listObjects<Pod>(
+          client,
+          { resource: 'pods', namespace, query: { labelSelector: selector } },
+          { limit: OUR_PODS_PAGE, maxPages: OUR_PODS_PAGES },
+        ),
       ),
-    ),
-    plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
-    Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
-    usesClaims(template)
-      ? readDra(client, namespace, template, problems, gaps)
-      : extendedResources(template).length > 0
-        ? readDeviceClasses(client, problems)
-        : Promise.resolve(undefined),
-    readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
-  ]);
+      optional(() =>
+        listObjects<KubeEvent>(
+          client,
+          { resource: 'events', namespace },
+          { limit: EVENT_PAGE, maxPages: EVENT_PAGES },
+        ),
+      ),
+      plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
+      Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
+      usesClaims(template)
+        ? readDra(client, namespace, template, problems, gaps)
+        : extendedResources(template).length > 0
+          ? readDeviceClasses(client, problems)
+          : Promise.resolve(undefined),
+      readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
+      asksVersion ? readServerVersion(client) : Promise.resolve(undefined),
+    ]);
   const ownerSettingsGap = ownerSettings ? ownerGap(ownerSettings) : undefined;
   if (ownerSettingsGap) gaps.push(ownerSettingsGap);
   return {
@@ -297,6 +304,7 @@ async function readOurObjects(
     pvcs: pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined),
     ...(draReads ? { draReads } : {}),
     ...(ownerSettings ? { ownerSettings } : {}),
+    ...(serverVersion ? { serverVersion } : {}),
   };
 }
 
@@ -309,7 +317,10 @@ interface OurSide {
   scarce: boolean;
   /** A crash loop that may be node-local (its exclusion's room needs the staying nodes' pods). */
   crashNodes?: CrashNodes;
-  /** No node constraint in the template, and a Pending pod: the eligible nodes are listed now. */
+  /**
+   * No node constraint in the template, and a Pending pod or a template that asks for
+   * more than a pod of ours holds (outgrowsOwnPods): the eligible nodes are listed now.
+   */
   lateEligible: boolean;
   /**
    * No node constraint in the template, and a crash loop that may be node-local: the
@@ -353,7 +364,7 @@ function ourSideOf(
     spec,
     scarce,
     ...(crashNodes ? { crashNodes } : {}),
-    lateEligible: !plan.eligibleEarly && pods.some(isUnscheduled),
+    lateEligible: !plan.eligibleEarly && (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods)),
     crashListing: !plan.eligibleEarly && !pods.some(isUnscheduled) && crashNodes !== undefined,
     // A Pending pod of an older template may select nodes the template's selector does not list.
     older: olderPendingSelections(

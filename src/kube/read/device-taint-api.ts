@@ -9,7 +9,7 @@
  */
 import type { Pod } from '../../diagnosis/k8s.js';
 import { podDevices } from '../../diagnosis/dra/health.js';
-import type { DeviceTaintApi } from '../../diagnosis/snapshot.js';
+import type { DeviceTaintApi } from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 

@@ -34,7 +34,7 @@ import type {
   DraCoverage,
   DraObjects,
   ReadState,
-} from '../../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { listObjects, type ListResult } from '../list.js';

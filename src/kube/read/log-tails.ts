@@ -4,7 +4,7 @@
  * container (the crash table shows one per node).
  */
 import type { Pod } from '../../diagnosis/k8s.js';
-import { logKey, type AccessProblem } from '../../diagnosis/snapshot.js';
+import { logKey, type AccessProblem } from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { secondaryRead } from './secondary-read.js';

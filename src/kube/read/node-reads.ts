@@ -3,7 +3,7 @@
  * workloads' pods on a few eligible nodes. Failures become access problems.
  */
 import type { Node, Pod } from '../../diagnosis/k8s.js';
-import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import type { AccessProblem } from '../../diagnosis/snapshot/types.js';
 import type { KubeClient } from '../client.js';
 import { getObjectIfExists, listObjects } from '../list.js';
 import { hostnameSelector } from './node-queries.js';

@@ -13,7 +13,7 @@
  */
 import { ownerRead, ownerTarget, type OwnerTarget } from '../../diagnosis/owner-target.js';
 import type { ManagedBy } from '../../diagnosis/ownership.js';
-import type { OwnerSettingsRead } from '../../diagnosis/snapshot.js';
+import type { OwnerSettingsRead } from '../../diagnosis/snapshot/types.js';
 import type { ResourceName } from '../api-paths.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';

@@ -2,7 +2,7 @@
  * How completely a list was read, as the snapshot's coverage records it: a refused
  * or failed list is 'unread' (the access problem says why), a capped one 'partial'.
  */
-import type { CoverageGap, ReadState } from '../../diagnosis/snapshot.js';
+import type { CoverageGap, ReadState } from '../../diagnosis/snapshot/types.js';
 import type { ListResult } from '../list.js';
 
 export type ListedKind = 'replicasets' | 'controllerrevisions' | 'pods' | 'events' | 'persistentvolumeclaims';

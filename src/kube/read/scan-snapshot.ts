@@ -15,7 +15,7 @@ import type {
   RevisionObject,
   WorkloadObject,
   WorkloadSnapshot,
-} from '../../diagnosis/snapshot.js';
+} from '../../diagnosis/snapshot/types.js';
 import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 
 export interface NamespaceObjects {

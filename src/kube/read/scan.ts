@@ -11,7 +11,7 @@ import { analyze } from '../../diagnosis/analyzers/analyze.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { deviceClassesMatter } from '../../diagnosis/dra/class-relevance.js';
-import type { AccessProblem, RevisionObject, WorkloadObject } from '../../diagnosis/snapshot.js';
+import type { AccessProblem, RevisionObject, WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   WORKLOAD_KINDS,
@@ -30,7 +30,7 @@ import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { asksForScarce, neighboursMatter } from '../../diagnosis/base/scarce.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
-import { fullCoverage, type CoverageGap, type ReadState } from '../../diagnosis/snapshot.js';
+import { fullCoverage, type CoverageGap, type ReadState } from '../../diagnosis/snapshot/types.js';
 import { nodesForOtherPods } from './node-queries.js';
 import { readPodsOnNodes } from './node-reads.js';
 import { namespacedListState, neighboursGap, nodeListState } from './read-coverage.js';

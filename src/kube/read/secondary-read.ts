@@ -1,4 +1,4 @@
-import type { AccessProblem } from '../../diagnosis/snapshot.js';
+import type { AccessProblem } from '../../diagnosis/snapshot/types.js';
 import { KubeApiError } from '../errors.js';
 
 /**

@@ -3,7 +3,7 @@
  * from the kubeconfig options and collect. Errors come out as ClusterError (exit 3)
  * or WorkloadNotFoundError (exit 2) only.
  */
-import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { WorkloadRef, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { createKubeClient, type KubeEnvironment } from '../client.js';
 import { collectSnapshot } from './collector.js';
 import { ClusterError, WorkloadNotFoundError } from '../errors.js';

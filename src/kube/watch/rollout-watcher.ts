@@ -9,7 +9,7 @@
  * that ends the watch at once, as 'paused', instead of at the time limit.
  */
 import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
-import type { RevisionObject, WorkloadObject, WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { RevisionObject, WorkloadObject, WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
@@ -17,11 +17,11 @@ import { KubeApiError } from '../errors.js';
 import { labelSelectorString } from '../label-selector.js';
 import { getObject, listObjects } from '../list.js';
 import { wakeOnChange } from './wake-on-change.js';
-import { crashLoopIn, type RolloutProgress } from './rollout-status.js';
+import { crashLoopIn, type RolloutProgress } from './new-replicaset-pods.js';
 import { isReady, isTerminating } from '../../diagnosis/base/pods.js';
 import { templatesEqual } from '../../diagnosis/workloads/deployment/replica-sets.js';
 
-export type { RolloutProgress } from './rollout-status.js';
+export type { RolloutProgress } from './new-replicaset-pods.js';
 
 export interface RolloutOutcome {
   outcome: 'complete' | 'failed' | 'timeout' | 'paused';

@@ -16,7 +16,7 @@
  * label, same selector and taint), with uid and resourceVersion preconditions.
  */
 import type { Pod, ResourceClaim } from '../../diagnosis/k8s.js';
-import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import { podDevices } from '../../diagnosis/dra/health.js';
 import { claimsNamedBy } from '../../diagnosis/dra/pod-claims.js';
 import {

@@ -9,7 +9,7 @@
  * of overwriting.
  */
 import type { Deployment as K8sDeployment } from '../../diagnosis/k8s.js';
-import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { kindOf } from '../../remediation/kinds/index.js';
 import type { WriteOperation } from '../../remediation/kinds/kind.js';
@@ -26,7 +26,7 @@ import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { getObject } from '../list.js';
 import { failure, type ApplyResult, type DryRunResult } from './apply-result.js';
-import { applyPatch, CONFLICT, dryRunPatch, patchInPlace } from './deployment-patch.js';
+import { applyPatch, CONFLICT, dryRunPatch, patchInPlace } from './workload-patcher.js';
 import { applyTaint, applyUntaint, dryRunTaint, dryRunUntaint } from './device-taint-writer.js';
 import { deletePods, dryRunDeletePods } from './pod-deleter.js';
 import { checkPreconditions } from './preconditions.js';

@@ -3,7 +3,7 @@
  * under the same name since diagnosis is left alone. Dry run first, like patches.
  */
 import type { ObjectMeta } from '../../diagnosis/k8s.js';
-import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import type { DeletePodsPlan, TaintDevicePlan } from '../../remediation/plan.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';

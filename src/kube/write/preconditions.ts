@@ -2,7 +2,7 @@
  * Whether a plan's assumptions still hold for the live workload (any kind a plan
  * targets: the refusal names it). Pure.
  */
-import type { WorkloadObject } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import { getAt, jsonEqual } from '../../remediation/json-pointer.js';
 import type { Preconditions } from '../../remediation/plan.js';
 

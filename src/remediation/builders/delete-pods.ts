@@ -7,6 +7,7 @@
 import type { Finding } from '../../diagnosis/finding.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
+import { imageWords } from '../../diagnosis/rollout/image-words.js';
 import { planId } from '../plan-id.js';
 import type { RemediationPlan } from '../plan.js';
 import { pictureOf } from './exclude-node.js';
@@ -81,6 +82,7 @@ export function buildForcedRollbackPlans(
   const object = kind.object(snapshot);
   const generation = object.metadata.generation ?? 0;
   const pods = [{ name, uid }];
+  const images = imageWords(block);
   // The StatefulSet's volumeClaimTemplates: each pod's claims outlive it.
   const claims =
     ((object.spec as { volumeClaimTemplates?: unknown[] }).volumeClaimTemplates ?? []).length > 0;
@@ -89,7 +91,7 @@ export function buildForcedRollbackPlans(
       id: planId('delete-pods', object.metadata.uid ?? '', generation, pods),
       kind: 'delete-pods',
       target: snapshot.target,
-      summary: `Delete pod ${name} (revision ${block.revision}) so the StatefulSet controller recreates it at ${block.updateRevision} and the rollout carries on.`,
+      summary: `Delete pod ${name} (revision ${block.revision}${images ? `, image ${images.from}` : ''}) so the StatefulSet controller recreates it at ${block.updateRevision}${images ? ` (image ${images.to})` : ''} and the rollout carries on.`,
       impact: `${name} is down until its replacement is Running and Ready (it is not Ready now, so nothing that serves is lost). The replacement keeps its name, its ordinal and${claims ? ' its PersistentVolumeClaims (the data stays)' : ' its identity'}; the other pods are not touched.`,
       warnings: [],
       patch: null,

@@ -10,7 +10,7 @@ import { placementContext } from '../../diagnosis/placement/placement.js';
 import { hostPorts } from '../../diagnosis/base/pod-constraints.js';
 import { nodeAllocatable, nonZero, podRequests } from '../../diagnosis/base/resources.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import { occupancyKnown } from '../../diagnosis/snapshot.js';
+import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
 
 export interface ExclusionRoom {
   /** Pods of the template that fit on the remaining nodes whose occupancy is known (capped at replicas). */

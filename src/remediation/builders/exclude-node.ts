@@ -31,8 +31,9 @@ import type { Finding } from '../../diagnosis/finding.js';
 import type { Affinity, ArgoRollout, Node, PodSpec } from '../../diagnosis/k8s.js';
 import { isEligible, selectsNode } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot.js';
+import type { CoverageGap, WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
 import { excludeLabelValues, HOSTNAME_LABEL } from '../affinity-merge.js';
+import { beyondExclusionBound } from '../exclusion-bound.js';
 import { planId } from '../plan-id.js';
 import type { NotOffered, RemediationPlan } from '../plan.js';
 import { roomAfterExclusion, type ExclusionRoom } from './exclude-node-room.js';
@@ -76,6 +77,11 @@ export function buildExcludeNodePlans(
   const daemon = snapshot.target.kind === 'DaemonSet';
   const before = podTemplateOf(snapshot).spec.affinity;
   const after = excludeLabelValues(before, exclusion.key, exclusion.values);
+  const piledUp = beyondExclusionBound(before, after);
+  if (piledUp) {
+    notOffered?.('exclude-node', piledUp);
+    return [];
+  }
   const patchedSpec: PodSpec = { ...podTemplateOf(snapshot).spec, affinity: after };
 
   // Sanity: the bad nodes are really excluded and the healthy ones still allowed.

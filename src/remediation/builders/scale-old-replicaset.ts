@@ -20,8 +20,8 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { isDeploymentObjects } from '../../diagnosis/snapshot.js';
-import { desiredReplicas } from '../../diagnosis/workloads/deployment/strategy.js';
+import { isDeploymentObjects } from '../../diagnosis/snapshot/types.js';
+import { desiredReplicas } from '../../diagnosis/workloads/deployment/deployment-strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';

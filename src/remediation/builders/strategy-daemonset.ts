@@ -20,6 +20,7 @@ import {
   strategyPreconditions,
 } from './strategy-patch.js';
 import { nodeAgentRole } from './template-facts.js';
+import { maxFixUnavailable } from './strategy-bounds.js';
 
 const FIELD = 'updateStrategy';
 
@@ -33,6 +34,8 @@ export function daemonSetRollingUpdatePlan(
   const object = workloadObject(snapshot);
   const nodes = kind.desiredReplicas(object);
   const unavailable = Math.max(1, s.proof.release);
+  // Never every node's pod at once (strategy-bounds.ts).
+  if (unavailable > maxFixUnavailable(nodes)) return [];
   const patch = strategyPatch(
     { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: unavailable } } },
     FIELD,

@@ -4,7 +4,7 @@
  * spec.strategy.rollingUpdate we do not name stays as the user set it.
  */
 import type { DeploymentStrategy } from '../../diagnosis/k8s.js';
-import type { WorkloadObject } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import type { Patch, Preconditions } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT, RESTARTED_AT_POINTER } from '../restart-time.js';
 

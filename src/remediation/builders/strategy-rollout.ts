@@ -17,6 +17,7 @@ import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
 import type { Situation } from './strategy-situation.js';
+import { maxFixUnavailable } from './strategy-bounds.js';
 
 type Canary = NonNullable<NonNullable<ArgoRollout['spec']['strategy']>['canary']>;
 
@@ -39,7 +40,13 @@ export function rolloutCanaryPlan(
   }
   const replicas = kind.desiredReplicas(rollout);
   const unavailable = Math.max(1, s.proof.release);
-  if (unavailable > Math.max(replicas, 1)) return [];
+  if (unavailable > maxFixUnavailable(replicas)) {
+    notOffered?.(
+      'set-rolling-update',
+      `the room needs ${unavailable} of ${replicas} replicas gone at once: every replica, which abort-rollout says in so many words`,
+    );
+    return [];
+  }
   const canary: Canary = rollout.spec.strategy?.canary ?? {};
   const patch: Patch = {
     type: 'merge',

@@ -6,7 +6,7 @@
 import { codeSpan } from '../../text/code-span.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
-import type { WorkloadObject } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import {
   currentDeadlockProof,
   nextRolloutProof,

@@ -7,7 +7,7 @@
  */
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { WorkloadRef } from '../../diagnosis/snapshot.js';
+import type { WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { NotOffered, PlanOf, PodRef, RemediationKind, RemediationPlan, UncheckedPlan } from '../plan.js';
 
 /** The workload kinds a plan's target can be (issue 30 adds StatefulSet, DaemonSet, Rollout). */
@@ -28,7 +28,7 @@ export type PlanBuilder = (
 
 /**
  * The write a kind's plan comes to, one writer each in src/kube/write/: a patch of the
- * workload (deployment-patch.ts), of an old ReplicaSet's scale (replicaset-scaler.ts),
+ * workload (workload-patcher.ts), of an old ReplicaSet's scale (replicaset-scaler.ts),
  * deleting pods by uid (pod-deleter.ts), creating or deleting a DeviceTaintRule
  * (device-taint-writer.ts; creating one also replaces the pods that hold the device).
  */

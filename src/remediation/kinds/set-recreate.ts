@@ -1,8 +1,8 @@
 /**
  * set-recreate: the Recreate strategy, every old pod stops before new ones start
- * (builders/strategy.ts; the restart in the same patch for a stuck rollout). Pure.
+ * (builders/strategy-plans.ts; the restart in the same patch for a stuck rollout). Pure.
  */
-import { buildSetRecreatePlans } from '../builders/strategy.js';
+import { buildSetRecreatePlans } from '../builders/strategy-plans.js';
 import { restarts, workloadPaths, workloadPatchKind } from './workload-patch.js';
 
 export const setRecreate = workloadPatchKind({

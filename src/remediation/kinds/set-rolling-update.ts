@@ -1,10 +1,10 @@
 /**
  * set-rolling-update: RollingUpdate with maxSurge 0, so old pods go before new ones
- * start (builders/strategy.ts; the restart in the same patch for a stuck rollout).
+ * start (builders/strategy-plans.ts; the restart in the same patch for a stuck rollout).
  * Answers a surge deadlock now (RolloutSurgeDeadlock) and one predicted for the next
  * rollout (RolloutAtRisk: strategy only, nothing restarts). Pure.
  */
-import { buildSetRollingUpdatePlans } from '../builders/strategy.js';
+import { buildSetRollingUpdatePlans } from '../builders/strategy-plans.js';
 import { restarts, strategyOf, workloadPaths, workloadPatchKind } from './workload-patch.js';
 
 export const setRollingUpdate = workloadPatchKind({

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the failure drills: seed incident A made live on the simulator,
  * counters of real writes, a rolled-out check, and replacement workers (the real
- * Kubernetes wiring of src/worker/main.ts) for drills that take workers down and bring
+ * Kubernetes wiring of workers/main.ts) for drills that take workers down and bring
  * them back next to an in-process e2e harness.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Simulator } from '../../../sim/index.js';
-import { loadWorkerConfig } from '../../../src/config.js';
+import { loadWorkerConfig } from '../../../src/config/environment.js';
 import type { Deployment } from '../../../src/diagnosis/k8s.js';
 import { createKubeClient } from '../../../src/kube/client.js';
 import { createLogger } from '../../../src/logger.js';
@@ -110,7 +110,7 @@ export interface DrillWorkers {
 
 /**
  * Starts one more set of diagnose/remediate workers in this process, wired exactly as
- * src/worker/main.ts wires them, against `sim` and `redisUrl`. `env` is worker
+ * workers/main.ts wires them, against `sim` and `redisUrl`. `env` is worker
  * environment (ROLLOUT_DOCTOR_*), parsed by loadWorkerConfig.
  */
 export async function startDrillWorkers(

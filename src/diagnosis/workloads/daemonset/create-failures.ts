@@ -2,7 +2,7 @@
 import type { DaemonSet, KubeEvent } from '../../k8s.js';
 import type { CreateFailure, Revisions } from '../../workload-kind.js';
 import { ownerCreateFailures } from '../owner-create-failures.js';
-import { desiredPods } from './strategy.js';
+import { desiredPods } from './daemonset-strategy.js';
 
 export function createFailures(
   daemonSet: DaemonSet,

@@ -13,14 +13,14 @@ import {
   type DaemonSetObjects,
   type WorkloadObject,
   type WorkloadObjects,
-} from '../../snapshot.js';
-import type { ResolvedStrategy } from '../../strategy.js';
+} from '../../snapshot/types.js';
+import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
-import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './rollout-status.js';
-import { desiredPods, resolveStrategy } from './strategy.js';
+import { nativeSignalsNote, rolloutProgress, rolloutUnderWay, statusSummary } from './daemonset-status.js';
+import { desiredPods, resolveStrategy } from './daemonset-strategy.js';
 
 /** The DaemonSet of an object the registry handed to this module (it hands a module only its own kind). */
 function daemonSet(object: WorkloadObject): DaemonSet {

@@ -12,10 +12,10 @@
  */
 import { eventTime } from '../../base/pod-events.js';
 import type { Deployment, KubeEvent, ReplicaSet } from '../../k8s.js';
-import type { DeploymentObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { DeploymentObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { CreateFailure } from '../../workload-kind.js';
 import { classifyReplicaSets, podsOfReplicaSet, REVISION } from './replica-sets.js';
-import { desiredReplicas, resolveStrategy } from './strategy.js';
+import { desiredReplicas, resolveStrategy } from './deployment-strategy.js';
 import { isTerminal } from '../../base/pods.js';
 
 function eventsOf(events: readonly KubeEvent[], rs: ReplicaSet): KubeEvent[] {

@@ -9,7 +9,7 @@ import {
   type DeploymentObjects,
   type WorkloadObject,
   type WorkloadObjects,
-} from '../../snapshot.js';
+} from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
@@ -23,8 +23,8 @@ import {
   REVISION,
 } from './replica-sets.js';
 import { rolloutUnderWay } from './rollout-progress.js';
-import { rolloutProgress, stalledRollout, statusSummary } from './rollout-status.js';
-import { desiredReplicas, resolveStrategy } from './strategy.js';
+import { rolloutProgress, stalledRollout, statusSummary } from './deployment-status.js';
+import { desiredReplicas, resolveStrategy } from './deployment-strategy.js';
 import { createFailures, keepsOldPods } from './create-failures.js';
 
 /** The Deployment of an object the registry handed to this module (it hands a module only its own kind). */

@@ -5,7 +5,7 @@
  */
 import { codeSpan } from '../../../text/code-span.js';
 import type { Deployment } from '../../k8s.js';
-import type { ResolvedStrategy } from '../../strategy.js';
+import type { ResolvedStrategy } from '../../resolved-strategy.js';
 
 /**
  * The line `kubectl rollout status deployment/NAME` prints for this status.

@@ -5,7 +5,7 @@
 import { controlledBy } from '../../base/owners.js';
 import { semanticEqual } from '../../base/semantic-equal.js';
 import type { Deployment, ObjectMeta, Pod, PodTemplateSpec, ReplicaSet } from '../../k8s.js';
-import type { CoverageGap, DeploymentObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { CoverageGap, DeploymentObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 
 /** The annotation carrying a Deployment's (and its ReplicaSets') revision number. */
 export const REVISION = 'deployment.kubernetes.io/revision';

@@ -15,8 +15,8 @@
  *   Deployment reports other totals than `spec.replicas` (surge pods, a scale);
  * - a pod of ours is terminating (the controller is about to lose it).
  */
-import { desiredReplicas } from './strategy.js';
-import type { DeploymentSnapshot } from '../../snapshot.js';
+import { desiredReplicas } from './deployment-strategy.js';
+import type { DeploymentSnapshot } from '../../snapshot/types.js';
 import { classifyReplicaSets, podsOfReplicaSet } from './replica-sets.js';
 import { isTerminal, isTerminating } from '../../base/pods.js';
 

@@ -13,7 +13,7 @@
  * Pure.
  */
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
-import { desiredReplicas, resolveStrategy } from './strategy.js';
+import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
 
 /** weightutil.MaxTrafficWeight without traffic routing. */
 const MAX_WEIGHT = 100;

@@ -1,7 +1,7 @@
 /**
  * The Argo Rollout kind (argoproj.io/v1alpha1 Rollout): revisions are ReplicaSets it
  * controls (label rollouts-pod-template-hash), the strategy a canary or blue-green
- * (strategy.ts), its state the phase its controller writes (rollout-status.ts). A
+ * (rollout-strategy.ts), its state the phase its controller writes (rollout-phase.ts). A
  * canary or preview pod that waits for what the stable pods hold waits forever when
  * the controller keeps every stable pod until a new one is available: the surge
  * deadlock of DESIGN.md §1 A.
@@ -12,7 +12,7 @@ import {
   type RolloutObjects,
   type WorkloadObject,
   type WorkloadObjects,
-} from '../../snapshot.js';
+} from '../../snapshot/types.js';
 import type { WorkloadKindModule } from '../../workload-kind.js';
 import { replicaSetCreateFailures } from '../deployment/create-failures.js';
 import { deploymentOfPod, missingReplicaSets, ownReplicaSets } from '../deployment/replica-sets.js';
@@ -24,9 +24,9 @@ import {
   rolloutUnderWay,
   stalledRollout,
   statusSummary,
-} from './rollout-status.js';
+} from './rollout-phase.js';
 import { basicCanaryCounts } from './basic-canary.js';
-import { desiredReplicas, resolveStrategy } from './strategy.js';
+import { desiredReplicas, resolveStrategy } from './rollout-strategy.js';
 
 /** The Rollout of an object the registry handed to this module (it hands a module only its own kind). */
 function rollout(object: WorkloadObject): ArgoRollout {

@@ -9,7 +9,7 @@
  * FindNewReplicaSet; template-match.ts).
  */
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
-import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { Revision, Revisions } from '../../workload-kind.js';
 import { podsOfReplicaSet } from '../deployment/replica-sets.js';
 import { carriesTemplate } from './template-match.js';

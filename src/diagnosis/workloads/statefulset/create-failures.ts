@@ -6,7 +6,7 @@
 import type { KubeEvent, StatefulSet } from '../../k8s.js';
 import type { CreateFailure, Revisions } from '../../workload-kind.js';
 import { ownerCreateFailures } from '../owner-create-failures.js';
-import { desiredReplicas } from './strategy.js';
+import { desiredReplicas } from './statefulset-strategy.js';
 
 export function createFailures(
   sts: StatefulSet,

@@ -14,14 +14,14 @@ import {
   type StatefulSetObjects,
   type WorkloadObject,
   type WorkloadObjects,
-} from '../../snapshot.js';
+} from '../../snapshot/types.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
 import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
-import { rolloutProgress, statusSummary } from './rollout-status.js';
-import { desiredReplicas, partitionOf, resolveStrategy } from './strategy.js';
+import { rolloutProgress, statusSummary } from './statefulset-status.js';
+import { desiredReplicas, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 
 /** The StatefulSet of an object the registry handed to this module (it hands a module only its own kind). */
 function statefulSet(object: WorkloadObject): StatefulSet {
@@ -97,4 +97,7 @@ export const statefulSetKind: WorkloadKindModule = {
   surgeWayOut: () =>
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
+  // maxUnavailable is honoured only where the MaxUnavailableStatefulSet gate is on (max-unavailable-gate.ts).
+  readsServerVersion: (object) =>
+    statefulSet(object).spec.updateStrategy?.rollingUpdate?.maxUnavailable !== undefined,
 };

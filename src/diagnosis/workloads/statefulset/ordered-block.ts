@@ -10,12 +10,14 @@
  * the update revision whatever its health, and waits only for unhealthy pods at the
  * update revision. OnDelete waits for nothing.
  */
+import { z } from 'zod';
 import { isTerminal, isTerminating, isReady } from '../../base/pods.js';
-import type { Pod, StatefulSet } from '../../k8s.js';
-import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot.js';
-import type { OrderedBlock } from '../../workload-kind.js';
+import type { Container, Pod, StatefulSet } from '../../k8s.js';
+import type { StatefulSetObjects, WorkloadSnapshot } from '../../snapshot/types.js';
+import type { ImageChange, OrderedBlock } from '../../workload-kind.js';
+import { maxUnavailableNote } from './max-unavailable-gate.js';
 import { ordinalOf, REVISION_LABEL } from './revisions.js';
-import { ordered, partitionOf } from './strategy.js';
+import { ordered, partitionOf } from './statefulset-strategy.js';
 
 const runningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running' && isReady(pod);
 
@@ -51,6 +53,7 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     live.every(({ pod }) => revisionOf(pod) === updateRevision)
   )
     return undefined;
+  const note = maxUnavailableNote(sts, snapshot.serverVersion);
   const updateRevisionProven =
     status.currentRevision === updateRevision ||
     live.some(({ pod }) => revisionOf(pod) === updateRevision && runningAndReady(pod));
@@ -65,5 +68,50 @@ export function orderedBlock(snapshot: WorkloadSnapshot & StatefulSetObjects): O
     needsDeletion: !atUpdateRevision,
     partition: partitionOf(sts),
     policy,
+    imageChanges: imageChanges(
+      atUpdateRevision ? revisionContainers(snapshot, status.currentRevision) : stuck.pod.spec.containers,
+      sts.spec.template.spec.containers,
+    ),
+    ...(note ? { strategyNote: note } : {}),
   };
+}
+
+type NamedImage = Pick<Container, 'name' | 'image'>;
+
+/** The containers' names and images in a ControllerRevision's data (the rest is not read here). */
+const STORED_CONTAINERS = z.object({
+  spec: z.object({
+    template: z.object({
+      spec: z.object({ containers: z.array(z.object({ name: z.string(), image: z.string().optional() })) }),
+    }),
+  }),
+});
+
+/**
+ * The containers of a revision's template: a live pod of it, else its ControllerRevision
+ * (data.spec.template, as the controller stores it).
+ */
+function revisionContainers(
+  snapshot: WorkloadSnapshot & StatefulSetObjects,
+  revision: string | undefined,
+): readonly NamedImage[] | undefined {
+  if (!revision) return undefined;
+  const pod = snapshot.pods.find(
+    (p) => p.metadata.labels?.[REVISION_LABEL] === revision && !isTerminating(p) && !isTerminal(p),
+  );
+  if (pod) return pod.spec.containers;
+  const object = snapshot.controllerRevisions.find((r) => r.metadata.name === revision);
+  const parsed = STORED_CONTAINERS.safeParse(object?.data);
+  return parsed.success ? parsed.data.spec.template.spec.containers : undefined;
+}
+
+/** The containers, by name, whose image differs from `from` to `to`. */
+function imageChanges(from: readonly NamedImage[] | undefined, to: readonly NamedImage[]): ImageChange[] {
+  if (!from) return [];
+  return to.flatMap((c) => {
+    const before = from.find((f) => f.name === c.name)?.image;
+    return before !== undefined && c.image !== undefined && before !== c.image
+      ? [{ container: c.name, from: before, to: c.image }]
+      : [];
+  });
 }

@@ -58,6 +58,7 @@ export async function applyPressReply(
       addedAt: run.addedAt,
       threadTs: click.rootTs,
       owner: run.owner,
+      run: { what: run.what, ...(run.deployment === undefined ? {} : { deployment: run.deployment }) },
       text: toMrkdwn(run.announcement.summary),
     });
   }

@@ -42,6 +42,7 @@ export function rolloutDoctorCommand(services: AppServices) {
         text: toMrkdwn(run.announcement.summary),
         addedAt: run.addedAt,
         owner: run.owner,
+        run: { what: run.what, ...(run.deployment === undefined ? {} : { deployment: run.deployment }) },
       });
     } catch (error) {
       logger.warn(

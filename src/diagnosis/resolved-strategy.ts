@@ -33,4 +33,6 @@ export interface ResolvedStrategy {
    * one, which keeps every pod until promotion).
    */
   argo?: 'canary' | 'trafficRouted' | 'blueGreen';
+  /** A StatefulSet's partition: pods below this ordinal keep the current revision. */
+  partition?: number;
 }

@@ -12,9 +12,9 @@ import { isReady, isTerminal, isTerminating } from '../../base/pods.js';
 /** How long a new pod may take to become Ready before its absence needs explaining. */
 const COMING_UP_MS = 10 * 60 * 1000;
 import type { DaemonSet, Pod } from '../../k8s.js';
-import type { ResolvedStrategy } from '../../strategy.js';
+import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import type { RolloutVerdict } from '../../workload-kind.js';
-import { desiredPods } from './strategy.js';
+import { desiredPods } from './daemonset-strategy.js';
 
 /** `kubectl rollout status daemonset/NAME`, as a verdict with kubectl's line. */
 export function rolloutProgress(daemonSet: DaemonSet, sinceGeneration = 0): RolloutVerdict {

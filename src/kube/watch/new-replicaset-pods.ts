@@ -6,7 +6,7 @@
 import type { Deployment, Pod, ReplicaSet } from '../../diagnosis/k8s.js';
 import { revisionOf } from '../owner-references.js';
 
-export { rolloutProgress } from '../../diagnosis/workloads/deployment/rollout-status.js';
+export { rolloutProgress } from '../../diagnosis/workloads/deployment/deployment-status.js';
 export type { RolloutProgress, RolloutVerdict } from '../../diagnosis/workload-kind.js';
 
 /** The ReplicaSet of the Deployment's current revision. */

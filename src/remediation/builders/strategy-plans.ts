@@ -23,6 +23,7 @@ import {
 import { workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 import { daemonSetRollingUpdatePlan } from './strategy-daemonset.js';
 import { commonWarnings, describePrevious, plural, replacesWhat, situation } from './strategy-situation.js';
+import { maxFixUnavailable } from './strategy-bounds.js';
 
 type FindingDraft = Omit<Finding, 'remediations'>;
 
@@ -45,7 +46,8 @@ export function buildSetRollingUpdatePlans(
   const replicas = kind.desiredReplicas(deployment);
   const paused = kind.paused(deployment);
   const unavailable = Math.max(1, s.proof.release);
-  if (unavailable > Math.max(replicas, 1)) return [];
+  // Every replica at once is Recreate's outage, offered as such (strategy-bounds.ts).
+  if (unavailable > maxFixUnavailable(replicas)) return [];
   const change: StrategyChange = {
     strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: unavailable } },
     ...(s.restart ? { restart: true } : {}),

@@ -7,7 +7,7 @@
  * surge: the new pod takes the old one's name, identity and claims.
  */
 import type { StatefulSet } from '../../k8s.js';
-import type { ResolvedStrategy } from '../../strategy.js';
+import type { ResolvedStrategy } from '../../resolved-strategy.js';
 import { scaleIntOrPercent } from '../../base/fenceposts.js';
 
 export function desiredReplicas(statefulSet: StatefulSet): number {
@@ -34,5 +34,6 @@ export function resolveStrategy(statefulSet: StatefulSet): ResolvedStrategy {
     type: 'RollingUpdate',
     maxSurge: null,
     maxUnavailable: { raw: raw ?? 1, value, source: raw === undefined ? 'default' : 'explicit' },
+    ...(partitionOf(statefulSet) > 0 ? { partition: partitionOf(statefulSet) } : {}),
   };
 }

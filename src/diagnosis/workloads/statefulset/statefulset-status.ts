@@ -7,7 +7,7 @@
  */
 import type { StatefulSet } from '../../k8s.js';
 import type { RolloutVerdict } from '../../workload-kind.js';
-import { desiredReplicas, partitionOf } from './strategy.js';
+import { desiredReplicas, partitionOf } from './statefulset-strategy.js';
 
 export function rolloutProgress(statefulSet: StatefulSet, sinceGeneration = 0): RolloutVerdict {
   const generation = statefulSet.metadata.generation ?? 0;

@@ -10,10 +10,10 @@ import { z } from 'zod';
 import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './dump-chunks.js';
 import { readHead, type ObjectHead } from './object-head.js';
 import { truncatedJson, truncatedList } from './truncation.js';
-import { coreEvent } from '../base/event-shape.js';
-import { parseErrorText } from '../../parse-error-text.js';
-import type { KubeObject } from '../k8s.js';
-import { isWorkloadKind } from '../workload-ref.js';
+import { coreEvent } from '../../base/event-shape.js';
+import { parseErrorText } from '../../../parse-error-text.js';
+import type { KubeObject } from '../../k8s.js';
+import { isWorkloadKind } from '../../workload-ref.js';
 
 /** The dump is not YAML/JSON or holds a malformed object; the message names where. */
 export class DumpError extends Error {
@@ -437,7 +437,7 @@ function shiftLines(error: unknown, offset: number): unknown {
 /**
  * Drops what no analyzer reads and only costs memory or carries secrets: managed
  * fields of everything but the workloads (their kind modules, such as
- * workloads/deployment/strategy.ts, and ownership read those), and the data of Secrets
+ * workloads/deployment/deployment-strategy.ts, and ownership read those), and the data of Secrets
  * (only their existence matters).
  */
 function slim(object: KubeObject): KubeObject {

@@ -17,12 +17,12 @@ import type {
   Pod,
   PodSpec,
   KubeEvent,
-} from '../k8s.js';
-import { claimNames } from '../base/pod-constraints.js';
-import { claimsNamedBy } from '../dra/pod-claims.js';
-import { isTerminal } from '../base/pods.js';
-import { selectWorkload } from '../workloads/select-workload.js';
-import { asCoreEvent } from '../base/event-shape.js';
+} from '../../k8s.js';
+import { claimNames } from '../../base/pod-constraints.js';
+import { claimsNamedBy } from '../../dra/pod-claims.js';
+import { isTerminal } from '../../base/pods.js';
+import { selectWorkload } from '../../workloads/select-workload.js';
+import { asCoreEvent } from '../../base/event-shape.js';
 import type {
   Coverage,
   CoverageGap,
@@ -31,17 +31,21 @@ import type {
   WorkloadObject,
   WorkloadRef,
   WorkloadSnapshot,
-} from '../snapshot.js';
-import { typeOfKind, WORKLOAD_NAMES } from '../workload-ref.js';
-import { workloadKind } from '../workloads/index.js';
-import { WorkloadNotFoundError } from '../errors.js';
-import { closestNames } from '../../text/closest-names.js';
-import { detectOwner } from '../ownership.js';
-import { ownerGap, ownerRead, ownerTarget } from '../owner-target.js';
-import type { OwnerSettingsRead } from '../snapshot.js';
+} from '../types.js';
+import { typeOfKind, WORKLOAD_NAMES } from '../../workload-ref.js';
+import { workloadKind } from '../../workloads/index.js';
+import { WorkloadNotFoundError } from '../../errors.js';
+import { closestNames } from '../../../text/closest-names.js';
+import { detectOwner } from '../../ownership.js';
+import { ownerGap, ownerRead, ownerTarget } from '../../owner-target.js';
+import type { OwnerSettingsRead } from '../types.js';
 import type { Unparsed } from './dump-relevance.js';
 import { DumpError } from './dump.js';
-import { nameOf, referencedDeployment, withReferencedTemplate } from '../workloads/rollout/workload-ref.js';
+import {
+  nameOf,
+  referencedDeployment,
+  withReferencedTemplate,
+} from '../../workloads/rollout/workload-ref.js';
 
 export interface AssembleOptions {
   /** "Now" for the analyzers; defaults to the newest timestamp in the dump. */

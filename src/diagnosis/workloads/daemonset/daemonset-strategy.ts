@@ -7,7 +7,7 @@
  * when someone deletes it. Validation allows maxSurge > 0 only with maxUnavailable 0.
  */
 import type { DaemonSet } from '../../k8s.js';
-import type { ResolvedStrategy, ResolvedValue, ValueSource } from '../../strategy.js';
+import type { ResolvedStrategy, ResolvedValue, ValueSource } from '../../resolved-strategy.js';
 import { scaleIntOrPercent } from '../../base/fenceposts.js';
 
 const DEFAULT_MAX_SURGE = 0;

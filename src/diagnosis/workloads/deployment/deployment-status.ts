@@ -5,7 +5,7 @@
  * ProgressDeadlineExceeded. Pure.
  */
 import type { Condition, Deployment, ReplicaSet } from '../../k8s.js';
-import type { DeploymentObjects } from '../../snapshot.js';
+import type { DeploymentObjects } from '../../snapshot/types.js';
 import type { RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { classifyReplicaSets } from './replica-sets.js';
 

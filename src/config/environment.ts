@@ -1,11 +1,11 @@
 import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { parsePublicKeys, parseSigningKey, type SigningKey } from './trust/approval-signature.js';
-import { ownKeyAmong } from './trust/keygen.js';
-import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
-import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
-import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
-import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './config/redis.js';
+import { parsePublicKeys, parseSigningKey, type SigningKey } from '../trust/approval-signature.js';
+import { ownKeyAmong } from '../trust/keygen.js';
+import { parseSealKeys, type SealKeys } from '../trust/plan-seal.js';
+import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alert-map.js';
+import { parseNamespaceRoutes, type NamespaceRoutes } from './alert-routes.js';
+import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './redis.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
@@ -189,6 +189,7 @@ const appSchema = z.object({
   ROLLOUT_DOCTOR_NOTIFY_CONCURRENCY: positiveInt(1),
   ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE: positiveInt(10),
   ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: positiveInt(30),
+  ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: positiveInt(600),
   ALERTMANAGER_TOKEN: optionalString,
   ROLLOUT_DOCTOR_ALERT_CHANNEL: optionalString,
   ROLLOUT_DOCTOR_ALERT_MAP: parsedList(parseAlertMap),
@@ -289,6 +290,12 @@ export interface AppConfig {
   readonly notifyConcurrency: number;
   /** `/rollout-doctor` commands one person and one channel may start per minute (src/app/command-budget.ts). */
   readonly commandBudget: { readonly perUser: number; readonly perChannel: number };
+  /**
+   * How long a person's diagnosis, scan or Re-run may take before its message says it
+   * could not finish (src/app/run-deadline.ts): a run that never ends (a job or run
+   * record pinned in Redis, a worker that died mid-run) never leaves it waiting.
+   */
+  readonly runDeadlineMs: number;
   /**
    * Signs approvals (src/trust/approval-signature.ts), and the app's own notify jobs
    * under another domain (src/queue/notify-signature.ts); workers hold the public half.
@@ -469,6 +476,7 @@ export function loadAppConfig(env: Env): AppConfig {
       perUser: e.ROLLOUT_DOCTOR_COMMANDS_PER_USER_PER_MINUTE,
       perChannel: e.ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE,
     }),
+    runDeadlineMs: e.ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS * 1000,
     approvalSigningKey: e.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
     notifyPublicKeys: e.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
     notifyKeyClusters: keyClusters(e.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS),

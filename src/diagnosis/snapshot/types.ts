@@ -13,10 +13,10 @@ import type {
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
-} from './k8s.js';
-import type { WorkloadRef } from './workload-ref.js';
+} from '../k8s.js';
+import type { WorkloadRef } from '../workload-ref.js';
 
-export type { WorkloadKind, WorkloadRef } from './workload-ref.js';
+export type { WorkloadKind, WorkloadRef } from '../workload-ref.js';
 
 /**
  * A read the collector could not make (403/401, or a non-retryable failure). The
@@ -97,7 +97,7 @@ export type RevisionObject = ReplicaSet | ControllerRevision;
 /**
  * Everything the analyzers may look at for one workload, gathered by the live
  * collector (src/kube/read/collector.ts) or assembled from a dump
- * (src/diagnosis/dump/assemble.ts). Analyzers are pure functions of this value.
+ * (src/diagnosis/snapshot/dump/assemble.ts). Analyzers are pure functions of this value.
  */
 export type WorkloadSnapshot = SnapshotCommon & WorkloadObjects;
 
@@ -155,6 +155,12 @@ export interface SnapshotCommon {
    * detection). Absent: no owner with settings, or not asked.
    */
   ownerSettings?: OwnerSettingsRead;
+  /**
+   * The API server's gitVersion (/version), read only where a verdict depends on it (a
+   * StatefulSet that sets maxUnavailable: the kind module's readsServerVersion). Absent:
+   * not asked, not answered, or a dump.
+   */
+  serverVersion?: string;
 }
 
 /** The owner's settings object: which one, and whether it was read (coverage says why not). */

@@ -1,10 +1,10 @@
-import { loadWorkerConfig } from '../config.js';
-import { createKubeClient } from '../kube/client.js';
-import { createLogger } from '../logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../process-entry.js';
-import { startHealthServer } from './health.js';
-import { kubeClusterDeps } from './kube-deps.js';
-import { startWorkers } from './runtime.js';
+import { loadWorkerConfig } from '../src/config/environment.js';
+import { createKubeClient } from '../src/kube/client.js';
+import { createLogger } from '../src/logger.js';
+import { loadConfigOrExit, startOrExit, stopOnSignals } from '../src/process-entry.js';
+import { startHealthServer } from '../src/worker/health.js';
+import { kubeClusterDeps } from '../src/worker/kube-deps.js';
+import { startWorkers } from '../src/worker/runtime.js';
 
 // Entry point of `npm run worker`: the diagnose and remediate workers of one cluster
 // (ROLLOUT_DOCTOR_CLUSTER). Wiring and signal handling only; processors live in src/worker/.
@@ -14,7 +14,7 @@ const client = await startOrExit(logger, 'Kubernetes configuration', () =>
   createKubeClient({
     kubeconfig: config.kubeconfig,
     context: config.kubeContext,
-    // The in-cluster fallback, decided by src/config.ts (the client reads no environment).
+    // The in-cluster fallback, decided by src/config/environment.ts (the client reads no environment).
     environment: config.inCluster ? { KUBERNETES_SERVICE_HOST: 'set by Kubernetes' } : {},
     requestTimeoutMs: config.kubeRequestTimeoutMs,
   }),

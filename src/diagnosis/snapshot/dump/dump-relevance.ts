@@ -10,10 +10,10 @@
  * a mistyped command meant. An object without a namespace is kept: a hand-written
  * dump may omit it.
  */
-import type { KubeObject } from '../k8s.js';
+import type { KubeObject } from '../../k8s.js';
 import { newestTimeInText, readNodeName, type ObjectHead } from './object-head.js';
 import type { DeferredPiece } from './dump.js';
-import { isWorkloadKind, WORKLOAD_KINDS, type WorkloadRef } from '../workload-ref.js';
+import { isWorkloadKind, WORKLOAD_KINDS, type WorkloadRef } from '../../workload-ref.js';
 
 const EVERY_NAMESPACE = new Set<string>([
   'Pod',

@@ -6,7 +6,7 @@
  * a concurrent writer produces a 409 that the executor re-checks instead of
  * overwriting. Server dry run first; field manager rollout-doctor.
  */
-import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot.js';
+import type { WorkloadObject as Deployment } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES } from '../../diagnosis/workload-ref.js';
 import { PATCH_CONTENT_TYPES, type Patch, type WorkloadPatchPlan } from '../../remediation/plan.js';
 import { fillApplyTime } from '../../remediation/restart-time.js';

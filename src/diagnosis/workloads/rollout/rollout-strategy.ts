@@ -16,7 +16,7 @@
  * says. Pure.
  */
 import type { ArgoRollout } from '../../k8s.js';
-import type { ResolvedStrategy, ResolvedValue } from '../../strategy.js';
+import type { ResolvedStrategy, ResolvedValue } from '../../resolved-strategy.js';
 
 export function desiredReplicas(rollout: ArgoRollout): number {
   return rollout.spec.replicas ?? 1;

@@ -11,13 +11,13 @@
  * an inconclusive analysis), else Progressing or Healthy. Pure.
  */
 import type { ArgoRollout } from '../../k8s.js';
-import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot.js';
+import type { RolloutObjects, WorkloadSnapshot } from '../../snapshot/types.js';
 import type { RolloutHalt, RolloutVerdict, StalledRollout } from '../../workload-kind.js';
 import { isTerminal, isTerminating } from '../../base/pods.js';
 import { podsOfReplicaSet } from '../deployment/replica-sets.js';
-import { replicaSetsStall } from '../deployment/rollout-status.js';
+import { replicaSetsStall } from '../deployment/deployment-status.js';
 import { classifyRollout, HASH_LABEL, observed } from './replica-sets.js';
-import { desiredReplicas } from './strategy.js';
+import { desiredReplicas } from './rollout-strategy.js';
 
 export interface RolloutPhase {
   phase: 'Progressing' | 'Paused' | 'Degraded' | 'Healthy' | string;

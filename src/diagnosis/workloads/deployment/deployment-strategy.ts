@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import type { Deployment } from '../../k8s.js';
-import type { ResolvedStrategy, ValueSource } from '../../strategy.js';
+import type { ResolvedStrategy, ValueSource } from '../../resolved-strategy.js';
 import { DEFAULT_MAX_SURGE, DEFAULT_MAX_UNAVAILABLE, resolveFenceposts } from '../../base/fenceposts.js';
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

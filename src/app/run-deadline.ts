@@ -1,0 +1,75 @@
+/**
+ * A person's run ends in a visible answer (issue 41.3). Every diagnosis, scan or Re-run
+ * message is watched from the moment it subscribes: when its run has given it no final
+ * result by ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS after the request, the message says the
+ * run could not finish, and the refusal is audited (`unfinished`), each time. A run
+ * that never ends (a worker that died mid-run, a job kept "active" under a lock that
+ * never expires, or a run record pinned in Redis so that every later notification
+ * counts as stale) then leaves no message "joining the run already in progress"
+ * forever. Whether a message was answered is read from a record only the app can mark
+ * (subscriptions.ts, markAnswered), so a Redis writer cannot silence the answer; a
+ * result that arrives after the deadline still replaces it.
+ *
+ * The watch lives in the app process that posted the message (a timer, unref'd): an
+ * app restart forgets the watches it held.
+ */
+import type { webApi } from '@slack/bolt';
+import { asIs, mrkdwn, userMention } from '../chat/slack/blocks/mrkdwn.js';
+import type { MessageRef } from './notify/subscriptions.js';
+import type { AppServices } from './services.js';
+
+export interface WatchedRun {
+  message: MessageRef;
+  cluster: string;
+  jobId: string;
+  /** When the request was queued (ms): the deadline runs from here. */
+  addedAt: number;
+  /** Who asked, and what, as the audit names it ('diagnose', 'scan', 'rerun'). */
+  requestedBy: string;
+  what: 'diagnose' | 'scan' | 'rerun';
+  namespace?: string;
+  deployment?: string;
+}
+
+type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'>;
+
+/** Arms the watch; returns at once. */
+export function watchRunDeadline(services: Services, client: webApi.WebClient, run: WatchedRun): void {
+  const deadlineMs = services.config.runDeadlineMs;
+  const wait = Math.max(0, run.addedAt + deadlineMs - Date.now());
+  const timer = setTimeout(() => {
+    void answerIfUnfinished(services, client, run).catch((error: unknown) =>
+      services.logger.warn(
+        `run deadline of ${run.jobId}: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }, wait);
+  timer.unref();
+}
+
+/** At the deadline: the "could not finish" answer and its audit, unless the message got its result. */
+export async function answerIfUnfinished(
+  services: Services,
+  client: webApi.WebClient,
+  run: WatchedRun,
+): Promise<'answered' | 'unfinished'> {
+  if (await services.subscriptions.answered(run.message)) return 'answered';
+  const seconds = Math.round(services.config.runDeadlineMs / 1000);
+  const limit = seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+  services.audit.record({
+    action: 'refusal',
+    planId: run.what,
+    cluster: run.cluster,
+    ...(run.namespace ? { namespace: run.namespace } : {}),
+    ...(run.deployment ? { deployment: run.deployment } : {}),
+    user: run.requestedBy,
+    reason: 'unfinished',
+    detail: `job ${run.jobId}: no result within ${limit}`,
+  });
+  await client.chat.update({
+    channel: run.message.channel,
+    ts: run.message.ts,
+    text: mrkdwn`:hourglass: ${asIs(userMention(run.requestedBy))}, this run could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`,
+  });
+  return 'unfinished';
+}
