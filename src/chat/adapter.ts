@@ -93,6 +93,11 @@ export interface PressReply {
 
 /**
  * The use-cases an adapter calls (src/chat/use-cases/), bound to the app's services.
+ * So far as functions: `command` is runCommand (use-cases/command.ts), `press` is
+ * rerun, planStatus and dismiss (use-cases/press.ts); Approve and Undo decide in
+ * src/app/approvals/approve.ts (port text) and are marked by the Slack listener, and
+ * announcing posts through the Slack client (src/app/announce.ts), until both move
+ * behind this interface (docs/architecture.md, "The chat port").
  * Each answers within the platform's acknowledgement window: no cluster work, only
  * validation, policy, Redis and the queue.
  */
