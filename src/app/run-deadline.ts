@@ -19,7 +19,7 @@
  * app restart forgets the watches it held.
  */
 import type { webApi } from '@slack/bolt';
-import { asIs, mrkdwn, userMention } from './blocks/mrkdwn.js';
+import { asIs, mrkdwn, userMention } from '../chat/slack/blocks/mrkdwn.js';
 import type { MessageRef } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 

@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { confirmDialogText, planButton, planDetailBlocks } from '../../src/app/blocks/plan-blocks.js';
-import { MAX_INTERPOLATION, trusted } from '../../src/app/blocks/mrkdwn.js';
-import { codeSections } from '../../src/app/blocks/text.js';
+import { confirmDialogText, planButton, planDetailBlocks } from '../../src/chat/slack/blocks/plan-blocks.js';
+import { MAX_INTERPOLATION, trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { codeSections } from '../../src/chat/slack/blocks/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import {
   notFoundText,
@@ -16,7 +16,7 @@ import {
   renderOutcome,
   renderProgress,
   threadReport,
-} from '../../src/app/blocks/result-message.js';
+} from '../../src/chat/slack/blocks/result-message.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import {
   alertTitle,
@@ -31,7 +31,8 @@ import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, shownStrings, unsafeMarkup } from './support/hostile-text.js';
 
@@ -224,7 +225,7 @@ describe('Slack builders with hostile text in every field', () => {
     ]) {
       const parsed = parseCommand(text, { clusters: ['prod'], defaultCluster: 'prod' });
       expect(parsed.kind).toBe('invalid');
-      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? parsed.problem : '' })).toEqual([]);
+      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? toMrkdwn(parsed.problem) : '' })).toEqual([]);
     }
   });
 });

@@ -1,0 +1,54 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { announceRun } from '../../../../app/announce.js';
+import type { AppServices } from '../../../../app/services.js';
+import { runCommand, type CommandWords } from '../../../use-cases/command.js';
+import { SLACK, toMrkdwn } from '../../render.js';
+
+type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
+
+/** How Slack users call the app, and let it into a channel. */
+export const SLACK_COMMAND_WORDS: CommandWords = {
+  command: '/rollout-doctor',
+  invite: '/invite @rollout-doctor',
+};
+
+/**
+ * `/rollout-doctor`: the command use-case (src/chat/use-cases/command.ts) validates
+ * and enqueues, the ack carries its private reply (all inside Slack's 3 s), then the
+ * visible "diagnosing…" message is posted and subscribed to the run. No cluster work here.
+ */
+export function rolloutDoctorCommand(services: AppServices) {
+  return async ({ command, ack, client, respond, logger }: CommandArgs): Promise<void> => {
+    const reply = await runCommand(
+      services,
+      {
+        person: { platform: SLACK, id: command.user_id },
+        conversation: { platform: SLACK, id: command.channel_id },
+        text: command.text,
+      },
+      SLACK_COMMAND_WORDS,
+    );
+    if (reply.kind === 'private') {
+      await ack({ response_type: 'ephemeral', text: toMrkdwn(reply.message.summary) });
+      return;
+    }
+    await ack();
+    const { run } = reply;
+    try {
+      await announceRun(services, client, {
+        channel: command.channel_id,
+        cluster: run.cluster,
+        jobId: run.jobId,
+        text: toMrkdwn(run.announcement.summary),
+        addedAt: run.addedAt,
+        owner: run.owner,
+        run: { what: run.what, ...(run.deployment === undefined ? {} : { deployment: run.deployment }) },
+      });
+    } catch (error) {
+      logger.warn(
+        `could not post in ${command.channel_id}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      await respond({ response_type: 'ephemeral', text: toMrkdwn(run.cannotPost.summary) });
+    }
+  };
+}

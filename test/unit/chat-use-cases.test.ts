@@ -1,0 +1,119 @@
+/**
+ * The chat use-cases with no Slack in sight: a person and a conversation of another
+ * platform go in, port messages come out, and what they decide (queued, refused,
+ * audited) is the same as on Slack. A third platform only renders these.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { ChatMessage, Span } from '../../src/chat/model.js';
+import { plainText } from '../../src/chat/rich.js';
+import { runCommand } from '../../src/chat/use-cases/command.js';
+import { dismiss, rerun } from '../../src/chat/use-cases/press.js';
+import { fakeServices } from '../support/listener-args.js';
+
+const WORDS = { command: '@rollout-doctor', invite: 'add the app to the team' };
+const person = { platform: 'teams', id: '29f1b2c4-0000-4000-8000-00000000abcd', name: 'Ana' };
+const conversation = { platform: 'teams', id: '19:abc@thread.tacv2' };
+
+const spans = (message: ChatMessage): Span[] => [...message.summary];
+
+describe('the command use-case, platform-free', () => {
+  it('queues a diagnosis for the person of any platform and announces it with a mention of them', async () => {
+    const { services, enqueueDiagnose } = fakeServices();
+    const reply = await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
+    expect(enqueueDiagnose).toHaveBeenCalledWith(
+      expect.objectContaining({
+        requestedBy: person.id,
+        target: { kind: 'StatefulSet', namespace: 'pay', name: 'ledger' },
+      }),
+    );
+    expect(reply.kind).toBe('started');
+    if (reply.kind !== 'started') return;
+    expect(reply.run).toMatchObject({
+      what: 'diagnose',
+      deployment: 'ledger',
+      owner: { requestedBy: person.id },
+    });
+    expect(spans(reply.run.announcement)).toContainEqual({ kind: 'mention', person });
+    expect(plainText(reply.run.announcement.summary)).toBe(
+      'Ana asked for a diagnosis of statefulset/ledger in pay (cluster prod)…',
+    );
+    expect(plainText(reply.run.cannotPost.summary)).toContain('invite me with add the app to the team');
+  });
+
+  it('answers help with the platform’s own command word, privately', async () => {
+    const { services, enqueueDiagnose } = fakeServices();
+    const reply = await runCommand(services, { person, conversation, text: 'help' }, WORDS);
+    expect(reply.kind).toBe('private');
+    expect(reply.kind === 'private' && plainText(reply.message.summary)).toContain('@rollout-doctor scan');
+    expect(enqueueDiagnose).not.toHaveBeenCalled();
+  });
+
+  it('keeps what a person typed as text in the problem, never as a mention or link', async () => {
+    const { services } = fakeServices();
+    const reply = await runCommand(services, { person, conversation, text: '--<at>everyone</at>' }, WORDS);
+    expect(reply.kind).toBe('private');
+    if (reply.kind !== 'private') return;
+    const kinds = new Set(reply.message.summary.map((s) => s.kind));
+    expect(kinds.has('mention') || kinds.has('link') || kinds.has('group')).toBe(false);
+    expect(reply.message.summary).toContainEqual({ kind: 'code', text: '--<at>everyone</at>' });
+  });
+
+  it('refuses a reader the policy does not allow, audited with the platform’s person id', async () => {
+    const { services, audit, enqueueDiagnose } = fakeServices({
+      readPolicy: { check: vi.fn(async () => ({ allowed: false, reason: 'not from this conversation' })) },
+    });
+    const reply = await runCommand(services, { person, conversation, text: 'web -n shop' }, WORDS);
+    expect(reply.kind === 'private' && plainText(reply.message.summary)).toBe(
+      'Not started: not from this conversation.',
+    );
+    expect(audit.record).toHaveBeenCalledWith(
+      expect.objectContaining({
+        user: person.id,
+        reason: 'not-reader',
+        detail: `channel ${conversation.id}`,
+      }),
+    );
+    expect(enqueueDiagnose).not.toHaveBeenCalled();
+  });
+});
+
+describe('press use-cases, platform-free', () => {
+  const message = { conversation, id: '1700000000001' };
+  const press = { person, message, root: message };
+
+  it('Re-run queues the same target for the presser and announces it', async () => {
+    const { services, enqueueDiagnose } = fakeServices();
+    const action = {
+      kind: 'rerun' as const,
+      cluster: 'prod',
+      target: { namespace: 'pay', name: 'ledger', kind: 'StatefulSet' as const },
+    };
+    const reply = await rerun(services, { ...press, action }, action);
+    expect(enqueueDiagnose).toHaveBeenCalledWith(expect.objectContaining({ requestedBy: person.id }));
+    expect(reply.started && plainText(reply.started.announcement.summary)).toBe(
+      'Ana re-runs the diagnosis of statefulset/ledger in pay…',
+    );
+    const unknownCluster = await rerun(services, { ...press, action }, { ...action, cluster: 'elsewhere' });
+    expect(unknownCluster).toEqual({});
+  });
+
+  it('Dismiss by someone who neither asked nor approves: refused privately, audited, message kept', async () => {
+    const { services, audit } = fakeServices({
+      policy: { check: vi.fn(async () => ({ allowed: false, reason: 'no', approvers: [] })) },
+    });
+    const reply = await dismiss(services, { ...press, action: { kind: 'dismiss' } });
+    expect(reply.replace).toBeUndefined();
+    expect(reply.tell && plainText(reply.tell.summary)).toContain('Only the person who asked');
+    expect(audit.record).toHaveBeenCalledWith(
+      expect.objectContaining({ user: person.id, reason: 'not-requester' }),
+    );
+  });
+
+  it('Dismiss by the requester replaces the message with who dismissed it', async () => {
+    const { services } = fakeServices({
+      subscriptions: { ownerOf: vi.fn(async () => ({ requestedBy: person.id, cluster: 'prod' })) },
+    });
+    const reply = await dismiss(services, { ...press, action: { kind: 'dismiss' } });
+    expect(reply.replace && plainText(reply.replace.summary)).toBe('Dismissed by Ana.');
+  });
+});
