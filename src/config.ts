@@ -5,6 +5,7 @@ import { ownKeyAmong } from './trust/keygen.js';
 import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
+import { teamsEnvShape, teamsProblems, teamsSettings, type TeamsConfig } from './config/teams.js';
 import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './config/redis.js';
 
 /**
@@ -216,6 +217,7 @@ const appSchema = z.object({
   ),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalString,
+  ...teamsEnvShape,
   LOG_LEVEL: logLevel,
 });
 
@@ -329,6 +331,8 @@ export interface AppConfig {
   };
   /** /metrics on a port of its own (never the public one); undefined port: not served. */
   readonly metrics: { readonly port: number | undefined; readonly host: string | undefined };
+  /** Microsoft Teams (src/config/teams.ts); undefined: Teams is off. */
+  readonly teams: TeamsConfig | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -421,7 +425,7 @@ export function loadAppConfig(env: Env): AppConfig {
     }
   }
   if (parsed.success) {
-    problems.push(...redisProblems(parsed.data));
+    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
     const own = ownKeyAmong(
       parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
       parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
@@ -493,6 +497,7 @@ export function loadAppConfig(env: Env): AppConfig {
       keepAliveTimeoutMs: 5_000,
     }),
     metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
+    teams: teamsSettings(e),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
 }
