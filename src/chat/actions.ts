@@ -1,0 +1,67 @@
+/**
+ * What people do in chat, platform-free: the buttons' meanings. An adapter encodes an
+ * action into its platform's button (Slack: an action_id and a value; Teams: the data
+ * of an `Action.Execute`) and decodes a press back into a `ChatAction` with
+ * `chatActionSchema`: a press is untrusted input until it parses.
+ */
+import { z } from 'zod';
+import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
+
+/** A message nobody asked for (alert and early-warning threads), said so in signed data. */
+export const NO_REQUESTER = '-';
+
+/**
+ * Who asked for the diagnosis a message shows: a person id on the message's platform,
+ * or NO_REQUESTER. It travels in the app's own signed marks and in the button, never
+ * in a record a Redis writer could delete (the two-person rule depends on it).
+ */
+export type Requester = string;
+
+/** What a Re-run diagnoses again. */
+export interface RerunTarget {
+  namespace: string;
+  name: string;
+  /** Absent: a Deployment (the values posted before other kinds). */
+  kind?: WorkloadKind;
+}
+
+export type ChatAction =
+  /**
+   * Approve a stored plan (Apply). `shown` is the digest of the plan as the message
+   * showed it (null: a button posted before buttons carried one); `requester` who
+   * asked for the diagnosis (null: a button posted before buttons named one).
+   */
+  | { kind: 'approve'; planId: string; shown: string | null; requester: Requester | null }
+  /** Approve the undo of an applied plan: a stored plan too, approval-gated the same way. */
+  | { kind: 'undo'; planId: string; shown: string | null; requester: Requester | null }
+  /** Diagnose the same workload again. */
+  | { kind: 'rerun'; cluster: string; target: Required<RerunTarget> }
+  /** A plan already approved or expired: the button only says where it stands. */
+  | { kind: 'status'; planId: string }
+  /** Remove a result (its requester only). */
+  | { kind: 'dismiss' };
+
+export type ChatActionKind = ChatAction['kind'];
+
+const planId = z.string().min(1).max(200);
+const shown = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/)
+  .nullable();
+const requester = z.string().min(1).max(100).nullable();
+const name = z.string().min(1).max(253);
+
+/** A decoded press, validated: adapters parse what the platform sent back with this. */
+export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('approve'), planId, shown, requester }).strict(),
+  z.object({ kind: z.literal('undo'), planId, shown, requester }).strict(),
+  z
+    .object({
+      kind: z.literal('rerun'),
+      cluster: name,
+      target: z.object({ namespace: name, name, kind: z.enum(WORKLOAD_KINDS) }).strict(),
+    })
+    .strict(),
+  z.object({ kind: z.literal('status'), planId }).strict(),
+  z.object({ kind: z.literal('dismiss') }).strict(),
+]);

@@ -1,0 +1,105 @@
+/**
+ * The chat port: what the product asks of a chat platform (outbound) and what a
+ * platform hands the product (inbound), with no platform in either. An adapter
+ * (one folder under src/chat/, e.g. src/chat/slack/) verifies requests its own way
+ * (Slack's signature, Bot Framework tokens), decodes them into these requests, calls
+ * the use-cases (src/chat/use-cases/), and renders their replies in its own markup.
+ */
+import type { ChatAction } from './actions.js';
+import type { ChatMessage, ConversationRef, MessageRef, PersonRef, Platform, Rich } from './model.js';
+
+/** Outbound: what the product asks of a platform. */
+export interface ChatAdapter {
+  readonly platform: Platform;
+  /** Posts a message (in `to.thread` when set) and resolves with its ref. */
+  post(to: ConversationRef, message: ChatMessage): Promise<MessageRef>;
+  /** Replaces what a posted message shows, for everyone. */
+  update(ref: MessageRef, message: ChatMessage): Promise<void>;
+  /**
+   * Says something only `person` sees, where they are (Slack: an ephemeral message;
+   * Teams: the invoke's response or a private reply).
+   */
+  tell(person: PersonRef, where: ConversationRef, message: ChatMessage): Promise<void>;
+}
+
+/** Inbound: a command a person sent, after the adapter verified where it came from. */
+export interface CommandRequest {
+  readonly person: PersonRef;
+  readonly conversation: ConversationRef;
+  /** The arguments after the command word (`vision-tracker -n vision`), untrusted. */
+  readonly text: string;
+}
+
+/** A run a command or a Re-run started: announce it in the conversation, then follow it. */
+export interface StartedRun {
+  readonly cluster: string;
+  readonly jobId: string;
+  readonly addedAt: number;
+  /** The announcement ("… asked for a diagnosis of …"); the result replaces it. */
+  readonly announcement: ChatMessage;
+  /** Who asked (may dismiss; does not count toward a two-person approval) and the scope. */
+  readonly owner: { requestedBy: string; cluster: string; namespace?: string };
+  /** Said only to the person when the announcement cannot be posted (the run goes on). */
+  readonly cannotPost: ChatMessage;
+}
+
+export type CommandReply =
+  /** Nothing started: help, a usage problem, a refusal, an unavailable queue. */
+  | { readonly kind: 'private'; readonly message: ChatMessage }
+  /** A run was queued (or joined): acknowledge, then announce it. */
+  | { readonly kind: 'started'; readonly run: StartedRun };
+
+/** Inbound: a button press, after the adapter verified it and decoded its action. */
+export interface PressRequest {
+  readonly person: PersonRef;
+  /** The pressed message. */
+  readonly message: MessageRef;
+  /** The thread's root message (the pressed message itself when it is not in a thread). */
+  readonly root: MessageRef;
+  readonly action: ChatAction;
+}
+
+/**
+ * A change to the pressed message, for everyone: the plan's button becomes a plain
+ * `label`, `line` goes above the buttons (the message's state line), and with
+ * `withdrawOthers` the other Apply buttons go (one fix per message).
+ */
+export interface PlanMark {
+  readonly planId: string;
+  readonly label: string;
+  readonly line: Rich;
+  readonly withdrawOthers: boolean;
+  /** The message's fallback text after the change. */
+  readonly summary: Rich;
+}
+
+/** What a press leads to; the adapter applies `mark`, then `tell`, then the rest. */
+export interface PressReply {
+  /** Said only to the person who pressed. */
+  readonly tell?: ChatMessage;
+  /** The pressed message changes for everyone. */
+  readonly mark?: PlanMark;
+  /** Told before the mark rather than after (a refusal is said first, then marked). */
+  readonly tellFirst?: boolean;
+  /** A run the press started (Re-run), to announce in the root's thread. */
+  readonly started?: StartedRun;
+  /** The pressed message is replaced by this (Dismiss). */
+  readonly replace?: ChatMessage;
+}
+
+/**
+ * The use-cases an adapter calls (src/chat/use-cases/), bound to the app's services.
+ * Each answers within the platform's acknowledgement window: no cluster work, only
+ * validation, policy, Redis and the queue.
+ */
+export interface ChatUseCases {
+  /** A command: help, a refusal, or a run queued (or joined) to announce. */
+  command(request: CommandRequest): Promise<CommandReply>;
+  /** A button press: approve, undo, re-run, status, dismiss. */
+  press(request: PressRequest): Promise<PressReply>;
+  /**
+   * Posts a run's announcement through `adapter` and subscribes the posted message to
+   * the run, so its result replaces it; null when the bot cannot post there.
+   */
+  announce(adapter: ChatAdapter, where: ConversationRef, run: StartedRun): Promise<MessageRef | null>;
+}

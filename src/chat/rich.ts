@@ -1,0 +1,142 @@
+/**
+ * Builders for the port's inline content (model.ts). Every span is made here, and the
+ * `say` template passes through only spans made here: job data read back from Redis
+ * is JSON, so an object shaped like `{ kind: 'mention', … }` where a name belongs is
+ * shown as text, never taken for one of ours.
+ *
+ * @example say`${icon('ok')} ${strong(kind)} approved by ${mention(person)}`
+ */
+import type { Icon, PersonRef, Platform, Rich, Span } from './model.js';
+
+const OURS = new WeakSet<object>();
+
+function made<T extends Span>(span: T): T {
+  const frozen = Object.freeze(span);
+  OURS.add(frozen);
+  return frozen;
+}
+
+function madeRich(spans: readonly Span[]): Rich {
+  const frozen = Object.freeze([...spans]);
+  OURS.add(frozen);
+  return frozen;
+}
+
+/** A span or inline content made by these builders in this process. */
+export function isOurs(value: unknown): value is Span | Rich {
+  return typeof value === 'object' && value !== null && OURS.has(value);
+}
+
+/**
+ * The longest untrusted string `say` shows whole: an annotation value (an Argo CD
+ * application name) can be 250 KB; names and reasons are far shorter.
+ */
+export const MAX_INTERPOLATION = 2000;
+
+/** `text` cut to `max` characters with '…', never inside a surrogate pair. */
+export function clip(text: string, max = MAX_INTERPOLATION): string {
+  if (text.length <= max) return text;
+  const cut = max - 1;
+  const end = /[\ud800-\udbff]/.test(text.charAt(cut - 1)) ? cut - 1 : cut;
+  return `${text.slice(0, end)}…`;
+}
+
+export const text = (value: string): Span => made({ kind: 'text', text: value });
+export const strong = (value: string): Span => made({ kind: 'strong', text: value });
+export const emphasis = (value: string): Span => made({ kind: 'emphasis', text: value });
+export const code = (value: string): Span => made({ kind: 'code', text: value });
+export const mention = (person: PersonRef): Span => made({ kind: 'mention', person });
+export const group = (platform: Platform, id: string): Span => made({ kind: 'group', platform, id });
+export const icon = (name: Icon): Span => made({ kind: 'icon', icon: name });
+/** A link: `url` must already have passed the product's allow-list; `label` is ours. */
+export const link = (url: string, label: string): Span => made({ kind: 'link', url, label });
+export const br: Span = made({ kind: 'break' });
+
+/** A literal we wrote, as inline content. */
+export function plain(literal: string): Rich {
+  return madeRich(literal === '' ? [] : [text(literal)]);
+}
+
+/** Inline content from spans and pieces made here. */
+export function rich(...pieces: readonly (Span | Rich)[]): Rich {
+  return madeRich(pieces.flatMap((p) => (isSpanList(p) ? p : [p])));
+}
+
+function isSpanList(piece: Span | Rich): piece is Rich {
+  return Array.isArray(piece);
+}
+
+type Interpolation = string | number | Span | Rich;
+
+/**
+ * Tagged template: literal parts are text we wrote, interpolated strings are untrusted
+ * text (one line, cut to MAX_INTERPOLATION), numbers digits, and spans or content made
+ * here pass through. Anything else that reaches it at run time (an object from job
+ * JSON) is shown as its String() form.
+ */
+export function say(strings: TemplateStringsArray, ...values: readonly Interpolation[]): Rich {
+  const spans: Span[] = [];
+  const literal = (s: string | undefined): void => {
+    if (s) spans.push(...lines(s));
+  };
+  literal(strings[0]);
+  values.forEach((value: unknown, i) => {
+    if (isOurs(value)) spans.push(...(Array.isArray(value) ? (value as Rich) : [value as Span]));
+    else if (typeof value === 'number') spans.push(text(String(value)));
+    else spans.push(text(clip(String(value)).replace(/[\r\n]+/g, ' ')));
+    literal(strings[i + 1]);
+  });
+  return madeRich(merge(spans));
+}
+
+/** A literal with line breaks as text and break spans. */
+function lines(literal: string): Span[] {
+  return literal.split('\n').flatMap((line, i) => [...(i > 0 ? [br] : []), ...(line ? [text(line)] : [])]);
+}
+
+/** Adjacent text spans joined (what renders the same, stored once). */
+function merge(spans: readonly Span[]): Span[] {
+  const out: Span[] = [];
+  for (const span of spans) {
+    const last = out[out.length - 1];
+    if (span.kind === 'text' && last?.kind === 'text') out[out.length - 1] = text(last.text + span.text);
+    else out.push(span);
+  }
+  return out;
+}
+
+/** Several pieces of content joined by a separator we wrote. */
+export function join(parts: readonly Rich[], separator: string): Rich {
+  const spans: Span[] = [];
+  parts.forEach((part, i) => {
+    if (i > 0 && separator) spans.push(...lines(separator));
+    spans.push(...part);
+  });
+  return madeRich(merge(spans));
+}
+
+/** Inline content as plain text (fallbacks, logs, tests): mentions by id, icons dropped. */
+export function plainText(content: Rich): string {
+  return content
+    .map((span) => {
+      switch (span.kind) {
+        case 'text':
+        case 'strong':
+        case 'emphasis':
+        case 'code':
+          return span.text;
+        case 'mention':
+          return span.person.name ?? span.person.id;
+        case 'group':
+          return span.id;
+        case 'link':
+          return span.label;
+        case 'icon':
+          return '';
+        case 'break':
+          return '\n';
+      }
+    })
+    .join('')
+    .trim();
+}
