@@ -5,6 +5,7 @@ import { ownKeyAmong } from './trust/keygen.js';
 import { parseSealKeys, type SealKeys } from './trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './config/alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './config/alert-routes.js';
+import { ENTRA_OBJECT_ID } from './policy/approval-policy.js';
 import { teamsEnvShape, teamsProblems, teamsSettings, type TeamsConfig } from './config/teams.js';
 import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './config/redis.js';
 
@@ -64,17 +65,22 @@ const clusterList = commaList(
   'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
 ).refine((list) => list.length > 0, 'must name at least one cluster');
 
+const isPrincipal = (id: string): boolean => /^[USW][A-Z0-9]{2,}$/.test(id) || ENTRA_OBJECT_ID.test(id);
+/** Entra object ids compare in lower case (src/policy/approval-policy.ts). */
+const lowerGuids = (list: string[]): string[] =>
+  list.map((id) => (ENTRA_OBJECT_ID.test(id) ? id.toLowerCase() : id));
+
 const readerList = commaList(
   '',
-  (id) => id === '*' || /^[USW][A-Z0-9]{2,}$/.test(id),
-  'must be `*` or comma-separated Slack user ids (U…/W…) and user group ids (S…)',
-);
+  (id) => id === '*' || isPrincipal(id),
+  'must be `*` or comma-separated Slack user ids (U…/W…), user group ids (S…) and Entra user object ids (GUIDs, Teams)',
+).transform(lowerGuids);
 
 const approverList = commaList(
   '',
-  (id) => /^[USW][A-Z0-9]{2,}$/.test(id),
-  'must be comma-separated Slack user ids (U…/W…) or user group ids (S…)',
-);
+  isPrincipal,
+  'must be comma-separated Slack user ids (U…/W…), user group ids (S…) or Entra user object ids (GUIDs, Teams)',
+).transform(lowerGuids);
 
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
