@@ -34,17 +34,17 @@ export default tseslint.config(
     },
   },
   {
-    // Slack text objects are built only by src/app/blocks/text.ts, whose builders take
-    // the Mrkdwn brand (src/app/blocks/mrkdwn.ts): an inline { type: 'mrkdwn', text }
+    // Slack text objects are built only by src/chat/slack/blocks/text.ts, whose builders take
+    // the Mrkdwn brand (src/chat/slack/blocks/mrkdwn.ts): an inline { type: 'mrkdwn', text }
     // literal would bypass the escaping.
     files: ['src/**/*.ts'],
-    ignores: ['src/app/blocks/text.ts'],
+    ignores: ['src/chat/slack/blocks/text.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: "Property[key.name='type'][value.value=/^(mrkdwn|plain_text)$/]",
-          message: 'Build Slack text with section/context/plain from src/app/blocks/text.ts (Mrkdwn only).',
+          message: 'Build Slack text with section/context/plain from src/chat/slack/blocks/text.ts (Mrkdwn only).',
         },
         {
           // trusted() is for text we wrote; anything assembled at run time may carry cluster text.

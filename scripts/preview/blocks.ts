@@ -4,7 +4,7 @@
  * style and confirm dialog), rich_text and image (its alt text: the page loads
  * nothing from outside loopback). Unknown blocks are named, not dropped.
  */
-import { STATUS_ACTION_PATTERN } from '../../src/app/blocks/action-ids.js';
+import { STATUS_ACTION_PATTERN } from '../../src/chat/slack/blocks/action-ids.js';
 import { mrkdwnNodes, plainNodes } from './mrkdwn.js';
 import { el, type ButtonSpec, type ConfirmSpec, type RNode } from './render-tree.js';
 

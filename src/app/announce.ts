@@ -1,5 +1,5 @@
 import type { webApi } from '@slack/bolt';
-import type { Mrkdwn } from './blocks/mrkdwn.js';
+import type { Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/run-delivery.js';
 import { subscriberOf, type MessageOwner } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';

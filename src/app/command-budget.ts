@@ -14,7 +14,7 @@
  */
 import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
-import { mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
+import { mrkdwn, type Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
 import type { Audit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';

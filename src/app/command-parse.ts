@@ -1,4 +1,4 @@
-import { asIs, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './blocks/mrkdwn.js';
+import { asIs, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
 import { clusterSchema, namespaceSchema, resourceNameSchema } from '../queue/schemas.js';
 import {
   DEFAULT_WORKLOAD_KIND,

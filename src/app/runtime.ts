@@ -20,9 +20,9 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { createProducers } from '../queue/producers.js';
-import { startSlackApp, type SlackAppHandle } from './app.js';
+import { startSlackApp, type SlackAppHandle } from '../chat/slack/app.js';
 import { startNotifyConsumer } from './notify/consumer.js';
-import { createNotifyClient } from './notify/notify-client.js';
+import { createNotifyClient } from '../chat/slack/notify-client.js';
 import { createRootStates } from './notify/root-state.js';
 import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';

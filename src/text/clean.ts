@@ -1,6 +1,6 @@
 /**
  * Cleaning of text we did not write (cluster objects, logs, alert labels) before it
- * reaches a person, in Slack or on a terminal. Shared by src/app/blocks/mrkdwn.ts
+ * reaches a person, in Slack or on a terminal. Shared by src/chat/slack/blocks/mrkdwn.ts
  * (Slack) and the text report (CLI), so both strip exactly the same things.
  */
 

@@ -6,7 +6,7 @@
  * "ˋkubectl rollout statusˋ" gives a wrong command. So our spans are not written with
  * backticks but with codeSpan(), which marks them with two private-use characters that
  * no value we interpolate carries through it: the Slack renderer shows a marked span as
- * inline code (src/app/blocks/mrkdwn.ts escapeMrkdwn), every other output (the
+ * inline code (src/chat/slack/blocks/mrkdwn.ts escapeMrkdwn), every other output (the
  * terminal, JSON, plain_text) as backticks (cleanText).
  *
  * Text from the cluster holding these two characters itself gets inline code at most:

@@ -4,7 +4,7 @@
  * exactly once. If the plan expired while no worker was there, the worker refuses
  * it cleanly (nothing patched, Re-run offered) instead of applying a stale approval.
  */
-import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remediateQueueName } from '../../src/queue/names.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';

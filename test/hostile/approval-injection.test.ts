@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import type { AppRuntime } from '../../src/app/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import type { AuditEvent } from '../../src/audit.js';

@@ -11,7 +11,7 @@
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvalClaims, signApproval } from '../../src/trust/approval-signature.js';
 import { planDigest } from '../../src/trust/plan-seal.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';

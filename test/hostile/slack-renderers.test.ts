@@ -6,9 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { confirmDialogText, planButton, planDetailBlocks } from '../../src/app/blocks/plan-blocks.js';
-import { MAX_INTERPOLATION, trusted } from '../../src/app/blocks/mrkdwn.js';
-import { codeSections } from '../../src/app/blocks/text.js';
+import { confirmDialogText, planButton, planDetailBlocks } from '../../src/chat/slack/blocks/plan-blocks.js';
+import { MAX_INTERPOLATION, trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { codeSections } from '../../src/chat/slack/blocks/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import {
   notFoundText,
@@ -16,7 +16,7 @@ import {
   renderOutcome,
   renderProgress,
   threadReport,
-} from '../../src/app/blocks/result-message.js';
+} from '../../src/chat/slack/blocks/result-message.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
 import {
   alertTitle,

@@ -7,12 +7,12 @@
  * Deployment changed after the diagnosis, and Re-run. App, workers (real
  * Kubernetes wiring), Redis and the simulator are real; Slack is the stand-in.
  */
-import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { PATCH_POINTER } from '../../src/app/blocks/confirm-text.js';
-import { patchText } from '../../src/app/blocks/plan-blocks.js';
+import { PATCH_POINTER } from '../../src/chat/slack/blocks/confirm-text.js';
+import { patchText } from '../../src/chat/slack/blocks/plan-blocks.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import {
   deployment,

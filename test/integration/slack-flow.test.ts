@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planButtonValue } from '../../src/app/blocks/action-ids.js';
+import { planButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import type { AppRuntime } from '../../src/app/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
 import { shownDigest } from '../../src/trust/plan-seal.js';

@@ -5,7 +5,7 @@
  * DeviceTaintRule and the holder pod's deletion on the simulator, the replacement on
  * the node's other GPU; then the Undo, approval-gated, deleting only the rule.
  */
-import { parsePlanButtonValue } from '../../src/app/blocks/action-ids.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isCrashLooping } from '../../src/diagnosis/crash/container-failures.js';
 import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';

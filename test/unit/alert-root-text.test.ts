@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firingRoot, rootNote, saysMore } from '../../src/app/alerts/messages.js';
-import { allowedLink } from '../../src/app/blocks/mrkdwn.js';
+import { allowedLink } from '../../src/chat/slack/blocks/mrkdwn.js';
 import type { AlertThreadJob } from '../../src/queue/alert-jobs.js';
 
 const HOSTS = ['alertmanager.example:9093', 'prometheus.example'];

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { trusted } from '../../src/app/blocks/mrkdwn.js';
+import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { announceRun } from '../../src/app/announce.js';
 import type { AppServices } from '../../src/app/services.js';
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slackFetch } from '../../src/app/slack-fetch.js';
+import { slackFetch } from '../../src/chat/slack/slack-fetch.js';
 
 interface Seen {
   method: string;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { leafChanges, dryRunText } from '../../src/app/blocks/plan-blocks.js';
-import { headline, renderDiagnosis, threadReport } from '../../src/app/blocks/result-message.js';
-import { markPlanInBlocks } from '../../src/app/listeners/actions/click-context.js';
+import { leafChanges, dryRunText } from '../../src/chat/slack/blocks/plan-blocks.js';
+import { headline, renderDiagnosis, threadReport } from '../../src/chat/slack/blocks/result-message.js';
+import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
 import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
-import { trusted } from '../../src/app/blocks/mrkdwn.js';
-import { proseSections } from '../../src/app/blocks/text.js';
+import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { proseSections } from '../../src/chat/slack/blocks/text.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';

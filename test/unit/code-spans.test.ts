@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, mrkdwn } from '../../src/app/blocks/mrkdwn.js';
+import { escapeMrkdwn, mrkdwn } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { cleanText } from '../../src/text/clean.js';
 import { codeSpan, plainCodeSpans } from '../../src/text/code-span.js';

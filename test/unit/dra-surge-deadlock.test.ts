@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { renderDiagnosis } from '../../src/app/blocks/result-message.js';
+import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
 import { renderText } from '../../src/report/text.js';
 import type { Finding } from '../../src/diagnosis/finding.js';
 import { claim, draSeed, gpuRequest, A100, type DraScenarioOptions } from '../support/dra-builders.js';

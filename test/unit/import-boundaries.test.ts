@@ -77,6 +77,36 @@ function area(file: string): string {
   return file.split('/')[1] ?? file;
 }
 
+/**
+ * The chat adapters: every folder directly under src/chat/ but the port's own
+ * use-cases (docs/architecture.md, "The chat port"). Found from the folder names, so a
+ * new platform's folder is checked without editing this test.
+ */
+const PORT_FOLDERS = ['use-cases'];
+function chatAdapters(): string[] {
+  return readdirSync(join(ROOT, 'src/chat'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !PORT_FOLDERS.includes(entry.name))
+    .map((entry) => entry.name);
+}
+
+/** The adapter a file belongs to ('slack', …), or null for the port and everything else. */
+function adapterOf(file: string): string | null {
+  const match = /^src\/chat\/([^/]+)\//.exec(file);
+  return match?.[1] !== undefined && !PORT_FOLDERS.includes(match[1]) ? match[1] : null;
+}
+
+/** The port: src/chat/*.ts and its use-cases. */
+function portFiles(): string[] {
+  return sourceFiles('src/chat').filter((f) => adapterOf(f) === null);
+}
+
+/** Chat platforms' SDKs and clients: only their adapter may load one. */
+const PLATFORM_SDK = (dep: string) =>
+  SLACK_CLIENT(dep) ||
+  dep.startsWith('@microsoft/') ||
+  dep === 'botbuilder' ||
+  dep.startsWith('botframework-');
+
 /** Direct imports of local files that cross from `from` areas into `to` areas. */
 function crossings(fromAreas: string[], toAreas: string[]): string[] {
   const files = sourceFiles('src').filter((f) => fromAreas.includes(area(f)));
@@ -153,16 +183,22 @@ describe('import graph over src/', () => {
   });
 
   it('nothing below the processes imports the app or the worker (kube, queue, plans, cli and the engine)', () => {
-    const below = [...new Set(sourceFiles('src').map(area))].filter((a) => a !== 'app' && a !== 'worker');
+    // src/chat is the app process's chat side (the port, its use-cases, the adapters).
+    const below = [...new Set(sourceFiles('src').map(area))].filter(
+      (a) => a !== 'app' && a !== 'worker' && a !== 'chat',
+    );
     expect(below).toEqual(expect.arrayContaining(['kube', 'queue', 'trust', 'policy', 'cli', 'diagnosis']));
     expect(crossings(below, ['app', 'worker'])).toEqual([]);
   });
 
   it('the app never reaches the worker side, nor the worker the app, by any path', () => {
-    const local = (area: 'app' | 'worker') => (dep: string) => dep.endsWith('.ts') && area === areaOf(dep);
-    const areaOf = (dep: string): string => area(dep);
-    expect(violations(sourceFiles('src/app'), local('worker'))).toEqual([]);
-    expect(violations(sourceFiles('src/worker'), local('app'))).toEqual([]);
+    const local =
+      (...areas: string[]) =>
+      (dep: string) =>
+        dep.endsWith('.ts') && areas.includes(area(dep));
+    const app = [...sourceFiles('src/app'), ...sourceFiles('src/chat')];
+    expect(violations(app, local('worker', 'kube'))).toEqual([]);
+    expect(violations(sourceFiles('src/worker'), local('app', 'chat'))).toEqual([]);
   });
 
   it('has no cycles of type-only imports either (each says a type sits in the wrong file)', () => {
@@ -194,7 +230,7 @@ describe('import boundaries', () => {
   });
 
   it('the Slack app imports no Kubernetes client', () => {
-    const app = sourceFiles('src/app');
+    const app = [...sourceFiles('src/app'), ...sourceFiles('src/chat')];
     expect(app.length).toBeGreaterThan(5);
     expect(violations(app, CLUSTER_CLIENT)).toEqual([]);
   });
@@ -233,6 +269,54 @@ function moduleLevelWeakMaps(file: string, text = readFileSync(join(ROOT, file),
   visit(source);
   return found;
 }
+
+describe('the chat port and its adapters', () => {
+  it('finds the adapters from the folder names', () => {
+    expect(chatAdapters()).toContain('slack');
+    expect(adapterOf('src/chat/slack/app.ts')).toBe('slack');
+    expect(adapterOf('src/chat/model.ts')).toBeNull();
+    expect(adapterOf('src/chat/use-cases/command.ts')).toBeNull();
+    expect(portFiles()).toContain('src/chat/model.ts');
+    expect(portFiles().some((f) => adapterOf(f) !== null)).toBe(false);
+  });
+
+  it('the port reaches no adapter and no platform SDK, by any path', () => {
+    const ports = portFiles();
+    expect(ports.length).toBeGreaterThan(3);
+    expect(violations(ports, (dep) => adapterOf(dep) !== null || PLATFORM_SDK(dep))).toEqual([]);
+  });
+
+  it('no adapter imports another adapter', () => {
+    const edges = chatAdapters().flatMap((adapter) =>
+      sourceFiles(`src/chat/${adapter}`).flatMap((f) =>
+        importsOf(f)
+          .filter((dep) => dep.endsWith('.ts'))
+          .filter((dep) => adapterOf(dep) !== null && adapterOf(dep) !== adapter)
+          .map((dep) => `${f} → ${dep}`),
+      ),
+    );
+    expect(edges).toEqual([]);
+  });
+
+  it("no adapter loads another platform's SDK", () => {
+    const sdkOf: Record<string, (dep: string) => boolean> = { slack: SLACK_CLIENT };
+    const foreign = chatAdapters().flatMap((adapter) =>
+      violations(
+        sourceFiles(`src/chat/${adapter}`),
+        (dep) => PLATFORM_SDK(dep) && !(sdkOf[adapter]?.(dep) ?? false) && !dep.endsWith('.ts'),
+      ),
+    );
+    expect(foreign).toEqual([]);
+  });
+
+  it('sees an adapter edge where one exists', () => {
+    // Guards the checks above against passing vacuously.
+    expect(importsOf('src/chat/slack/listeners/index.ts')).toContain('@slack/bolt');
+    expect(adapterOf(importsOf('src/chat/slack/app.ts').find((d) => d.includes('listeners')) ?? '')).toBe(
+      'slack',
+    );
+  });
+});
 
 describe('per-diagnosis state', () => {
   it('src/diagnosis keeps no module-level WeakMap cache', () => {

@@ -15,8 +15,8 @@ import {
   plainText,
   truncateMrkdwn,
   userMention,
-} from '../../src/app/blocks/mrkdwn.js';
-import { proseSections } from '../../src/app/blocks/text.js';
+} from '../../src/chat/slack/blocks/mrkdwn.js';
+import { proseSections } from '../../src/chat/slack/blocks/text.js';
 import { cleanText } from '../../src/text/clean.js';
 import { HOSTILE_PIECES, problemsInPlainText, problemsInText } from '../hostile/support/hostile-text.js';
 

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
-import { ROOT_BLOCK } from '../../src/app/blocks/action-ids.js';
-import { trusted } from '../../src/app/blocks/mrkdwn.js';
-import { markPlanInBlocks } from '../../src/app/listeners/actions/click-context.js';
+import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
+import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
 import { createRootStates, withRootState, type RootRecord } from '../../src/app/notify/root-state.js';
 import { rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';

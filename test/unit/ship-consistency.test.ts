@@ -927,10 +927,10 @@ describe('slack/manifest.yaml', () => {
   it('declares the command the app registers, pointing both URLs at the route Bolt serves', () => {
     const m = manifest.parse(parseYaml(text('slack/manifest.yaml')));
     const registered = [
-      ...text('src/app/listeners/commands/index.ts').matchAll(/app\.command\('([^']+)'/g),
+      ...text('src/chat/slack/listeners/commands/index.ts').matchAll(/app\.command\('([^']+)'/g),
     ].map((x) => x[1]);
     expect(m.features.slash_commands.map((c) => c.command)).toEqual(registered);
-    expect(text('src/app/app.ts')).toContain("endpoints: '/slack/events'");
+    expect(text('src/chat/slack/app.ts')).toContain("endpoints: '/slack/events'");
     for (const url of [
       ...m.features.slash_commands.map((c) => c.url),
       m.settings.interactivity.request_url,

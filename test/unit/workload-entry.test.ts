@@ -8,7 +8,7 @@ import { DEFAULT_ALERT_MAP } from '../../src/config/alert-map.js';
 import { parseCommand } from '../../src/app/command-parse.js';
 import { mapNotification } from '../../src/app/alerts/targets.js';
 import { alertDiagnoseJob } from '../../src/app/alerts/app-intake.js';
-import { parseRerunValue, rerunValue } from '../../src/app/blocks/action-ids.js';
+import { parseRerunValue, rerunValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { workloadOfPod } from '../../src/diagnosis/workloads/index.js';
 import { alert, notification } from '../support/alert-payloads.js';

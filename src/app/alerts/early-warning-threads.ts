@@ -1,8 +1,8 @@
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
-import { escapeMrkdwn, mrkdwn, trusted, asIs, type Mrkdwn } from '../blocks/mrkdwn.js';
+import { escapeMrkdwn, mrkdwn, trusted, asIs, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import type { ThreadBudget } from './thread-budget.js';
-import { context, section } from '../blocks/text.js';
+import { context, section } from '../../chat/slack/blocks/text.js';
 import type { RunResult } from './results.js';
 import type { SlackThreadApi } from './thread-updates.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';

@@ -9,8 +9,8 @@ import {
   mrkdwn,
   trusted,
   type Mrkdwn,
-} from '../blocks/mrkdwn.js';
-import { context, section } from '../blocks/text.js';
+} from '../../chat/slack/blocks/mrkdwn.js';
+import { context, section } from '../../chat/slack/blocks/text.js';
 import type { AlertOverflowJob, AlertThreadJob } from '../../queue/alert-jobs.js';
 
 /** A Slack message as chat.postMessage / chat.update take it; `text` is parsed like mrkdwn. */

@@ -1,4 +1,4 @@
-import type { Mrkdwn } from '../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import {
   alertTitle,

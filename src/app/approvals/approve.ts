@@ -3,7 +3,7 @@
  * rule without the requester), that the stored plan is the one the message showed
  * (its shown digest, from the button), the atomic claim, the app's signature over
  * exactly that plan, the remediation job, and an audit event for every outcome. Slack
- * calls stay in the listener (src/app/listeners/actions/approve-plan.ts).
+ * calls stay in the listener (src/chat/slack/listeners/actions/approve-plan.ts).
  */
 import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { findKind } from '../../remediation/kinds/index.js';
@@ -18,7 +18,7 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
-import type { Requester } from '../blocks/action-ids.js';
+import type { Requester } from '../../chat/slack/blocks/action-ids.js';
 import {
   approverMention,
   asIs,
@@ -27,7 +27,7 @@ import {
   trusted,
   userMention,
   type Mrkdwn,
-} from '../blocks/mrkdwn.js';
+} from '../../chat/slack/blocks/mrkdwn.js';
 import type { AppServices } from '../services.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';

@@ -4,7 +4,7 @@ import type { webApi } from '@slack/bolt';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { overflowMessage } from '../alerts/messages.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
-import { asSlackBlocks } from '../blocks/text.js';
+import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
 import { deliverRun } from './run-delivery.js';

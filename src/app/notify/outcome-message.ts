@@ -1,9 +1,9 @@
-import { rerunValue } from '../blocks/action-ids.js';
+import { rerunValue } from '../../chat/slack/blocks/action-ids.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
-import { ACTION } from '../blocks/action-ids.js';
-import { restoredInWords, rolloutInWords, undoPatchesBack } from '../blocks/confirm-text.js';
-import { dryRunText, patchText, planButton } from '../blocks/plan-blocks.js';
+import { ACTION } from '../../chat/slack/blocks/action-ids.js';
+import { restoredInWords, rolloutInWords, undoPatchesBack } from '../../chat/slack/blocks/confirm-text.js';
+import { dryRunText, patchText, planButton } from '../../chat/slack/blocks/plan-blocks.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import {
   asIs,
@@ -14,8 +14,8 @@ import {
   trusted,
   userMention,
   type Mrkdwn,
-} from '../blocks/mrkdwn.js';
-import { LIMITS, codeSections, context, plain, section, truncate, type Block } from '../blocks/text.js';
+} from '../../chat/slack/blocks/mrkdwn.js';
+import { LIMITS, codeSections, context, plain, section, truncate, type Block } from '../../chat/slack/blocks/text.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 

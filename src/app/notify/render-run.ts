@@ -1,13 +1,13 @@
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import type { Requester } from '../blocks/action-ids.js';
-import type { PlanView } from '../blocks/plan-blocks.js';
+import type { Requester } from '../../chat/slack/blocks/action-ids.js';
+import type { PlanView } from '../../chat/slack/blocks/plan-blocks.js';
 import {
   renderDiagnosis,
   renderOutcome,
   renderProgress,
   type RenderedMessage,
-} from '../blocks/result-message.js';
+} from '../../chat/slack/blocks/result-message.js';
 
 /** Where one stored plan stands now: open, expired or claimed. */
 export async function planView(plans: PlanStore, id: string, now = Date.now()): Promise<PlanView> {

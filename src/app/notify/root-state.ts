@@ -19,9 +19,9 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../trust/approval-signature.js';
 import type { NotifyJob } from '../../queue/schemas.js';
-import { ROOT_BLOCK } from '../blocks/action-ids.js';
-import { asIs, mrkdwn, trusted, type Mrkdwn } from '../blocks/mrkdwn.js';
-import { section, type Block } from '../blocks/text.js';
+import { ROOT_BLOCK } from '../../chat/slack/blocks/action-ids.js';
+import { asIs, mrkdwn, trusted, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
+import { section, type Block } from '../../chat/slack/blocks/text.js';
 import type { MessageRef } from './subscriptions.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;

@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { NotifyJob } from '../../queue/schemas.js';
-import { asSlackBlocks } from '../blocks/text.js';
+import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { Logger } from '../../logger.js';
 import {
   rootStageOf,

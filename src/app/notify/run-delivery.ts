@@ -1,8 +1,8 @@
 import type { webApi } from '@slack/bolt';
-import { NO_REQUESTER } from '../blocks/action-ids.js';
-import type { Mrkdwn } from '../blocks/mrkdwn.js';
-import type { RenderedMessage, SlackMessage } from '../blocks/result-message.js';
-import { asSlackBlocks } from '../blocks/text.js';
+import { NO_REQUESTER } from '../../chat/slack/blocks/action-ids.js';
+import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
+import type { RenderedMessage, SlackMessage } from '../../chat/slack/blocks/result-message.js';
+import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
 import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
 import type { RunUpdate } from '../../queue/schemas.js';

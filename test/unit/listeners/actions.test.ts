@@ -6,10 +6,10 @@
  * status button each answer their caller and nobody else.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { approvePlanAction } from '../../../src/app/listeners/actions/approve-plan.js';
-import { dismissResultAction } from '../../../src/app/listeners/actions/dismiss-result.js';
-import { planStatusAction } from '../../../src/app/listeners/actions/plan-status.js';
-import { rerunDiagnosisAction } from '../../../src/app/listeners/actions/rerun-diagnosis.js';
+import { approvePlanAction } from '../../../src/chat/slack/listeners/actions/approve-plan.js';
+import { dismissResultAction } from '../../../src/chat/slack/listeners/actions/dismiss-result.js';
+import { planStatusAction } from '../../../src/chat/slack/listeners/actions/plan-status.js';
+import { rerunDiagnosisAction } from '../../../src/chat/slack/listeners/actions/rerun-diagnosis.js';
 import { createApprovalPolicy } from '../../../src/policy/approval-policy.js';
 import type { StoredPlan } from '../../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../../src/remediation/plan.js';

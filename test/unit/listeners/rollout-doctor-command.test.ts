@@ -4,7 +4,7 @@
  * queued, a diagnosis queued then announced, a dead queue said so.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { rolloutDoctorCommand } from '../../../src/app/listeners/commands/rollout-doctor.js';
+import { rolloutDoctorCommand } from '../../../src/chat/slack/listeners/commands/rollout-doctor.js';
 import { QueueUnavailableError } from '../../../src/queue/producers.js';
 import { fakeClient, fakeServices } from '../../support/listener-args.js';
 

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { cleanText } from '../../text/clean.js';
+import { cleanText } from '../../../text/clean.js';
 import {
   QUOTE_LOOKALIKE,
   codeBlock,

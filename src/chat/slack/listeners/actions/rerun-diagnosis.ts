@@ -1,11 +1,11 @@
-import { typeOfKind } from '../../../diagnosis/workload-ref.js';
+import { typeOfKind } from '../../../../diagnosis/workload-ref.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
-import { QueueUnavailableError } from '../../../queue/producers.js';
+import { QueueUnavailableError } from '../../../../queue/producers.js';
 import { parseRerunValue } from '../../blocks/action-ids.js';
-import { announceRun } from '../../announce.js';
-import { spendBudget } from '../../command-budget.js';
-import type { AppServices } from '../../services.js';
+import { announceRun } from '../../../../app/announce.js';
+import { spendBudget } from '../../../../app/command-budget.js';
+import type { AppServices } from '../../../../app/services.js';
 import { clickContext } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;

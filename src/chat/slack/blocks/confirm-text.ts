@@ -1,7 +1,7 @@
-import { typeOfKind } from '../../diagnosis/workload-ref.js';
-import { findKind } from '../../remediation/kinds/index.js';
-import { restoredByPatch, rolloutByPatch } from '../../remediation/kinds/workload-patch.js';
-import type { RemediationPlan } from '../../remediation/plan.js';
+import { typeOfKind } from '../../../diagnosis/workload-ref.js';
+import { findKind } from '../../../remediation/kinds/index.js';
+import { restoredByPatch, rolloutByPatch } from '../../../remediation/kinds/workload-patch.js';
+import type { RemediationPlan } from '../../../remediation/plan.js';
 import { plainText, type PlainText } from './mrkdwn.js';
 import { LIMITS } from './text.js';
 

@@ -1,5 +1,5 @@
-import { splitCodeSpans } from '../../text/code-span.js';
-import { cleanText } from '../../text/clean.js';
+import { splitCodeSpans } from '../../../text/code-span.js';
+import { cleanText } from '../../../text/clean.js';
 
 /**
  * Safe Slack text by construction. Slack reads `<…>` in mrkdwn (and in a message's

@@ -1,5 +1,5 @@
 import type { AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../../logger.js';
 
 /** Workspace and app a Slack payload says it comes from. */
 export interface SlackOrigin {

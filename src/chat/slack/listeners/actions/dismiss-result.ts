@@ -1,7 +1,7 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
 import { asSlackBlocks, context } from '../../blocks/text.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../../../app/services.js';
 import { clickContext } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;

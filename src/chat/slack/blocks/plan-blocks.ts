@@ -1,10 +1,10 @@
-import { messageTime } from '../../text/time.js';
-import { readablePath } from '../../remediation/json-pointer.js';
-import type { RemediationPlan } from '../../remediation/plan.js';
-import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
-import type { DryRunSummary, FieldChange } from '../../queue/plan-store.js';
-import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
-import { findKind } from '../../remediation/kinds/index.js';
+import { messageTime } from '../../../text/time.js';
+import { readablePath } from '../../../remediation/json-pointer.js';
+import type { RemediationPlan } from '../../../remediation/plan.js';
+import { shownDigest, type ShownPlan } from '../../../trust/plan-seal.js';
+import type { DryRunSummary, FieldChange } from '../../../queue/plan-store.js';
+import { deviceTaintRuleBody } from '../../../remediation/device-taint.js';
+import { findKind } from '../../../remediation/kinds/index.js';
 import { ACTION, planButtonValue, type Requester } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';

@@ -11,7 +11,7 @@ import {
   kindOfType,
   typeOfKind,
   type WorkloadKind,
-} from '../../diagnosis/workload-ref.js';
+} from '../../../diagnosis/workload-ref.js';
 export const ACTION = {
   approve: 'approve_plan',
   undo: 'undo_plan',

@@ -1,5 +1,5 @@
 import { webApi } from '@slack/bolt';
-import { slackFetch } from '../slack-fetch.js';
+import { slackFetch } from './slack-fetch.js';
 
 /**
  * A Web API client for the consumer that never waits out a 429 itself: the

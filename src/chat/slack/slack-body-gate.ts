@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../logger.js';
-import { peerKey, refusalLog } from './connection-guard.js';
-import { describeRequest, plain, type Handler } from './http-server.js';
+import type { Logger } from '../../logger.js';
+import { peerKey, refusalLog } from '../../app/connection-guard.js';
+import { describeRequest, plain, type Handler } from '../../app/http-server.js';
 
 /**
  * Largest body accepted on POST /slack/events before the signature is checked.

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, joinMrkdwn, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../../../app/services.js';
 import { clickContext } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;

@@ -3,14 +3,14 @@ import {
   titleOfKind,
   typeOfKind,
   type WorkloadKind,
-} from '../../diagnosis/workload-ref.js';
-import { messageTime } from '../../text/time.js';
-import type { Diagnosis } from '../../engine/diagnosis.js';
-import type { Evidence, Finding } from '../../diagnosis/finding.js';
-import type { RemediationPlan } from '../../remediation/plan.js';
-import type { DiagnosisOutcome } from '../../queue/schemas.js';
-import type { ShownPlan } from '../../trust/plan-seal.js';
-import type { DryRunSummary } from '../../queue/plan-store.js';
+} from '../../../diagnosis/workload-ref.js';
+import { messageTime } from '../../../text/time.js';
+import type { Diagnosis } from '../../../engine/diagnosis.js';
+import type { Evidence, Finding } from '../../../diagnosis/finding.js';
+import type { RemediationPlan } from '../../../remediation/plan.js';
+import type { DiagnosisOutcome } from '../../../queue/schemas.js';
+import type { ShownPlan } from '../../../trust/plan-seal.js';
+import type { DryRunSummary } from '../../../queue/plan-store.js';
 import { ACTION, ROOT_BLOCK, rerunValue, type Requester, type RerunTarget } from './action-ids.js';
 import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';

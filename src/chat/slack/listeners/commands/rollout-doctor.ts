@@ -1,11 +1,11 @@
-import { typeOfKind } from '../../../diagnosis/workload-ref.js';
+import { typeOfKind } from '../../../../diagnosis/workload-ref.js';
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, trusted, userMention } from '../../blocks/mrkdwn.js';
-import { QueueUnavailableError } from '../../../queue/producers.js';
-import { USAGE, parseCommand } from '../../command-parse.js';
-import { announceRun } from '../../announce.js';
-import { spendBudget } from '../../command-budget.js';
-import type { AppServices } from '../../services.js';
+import { QueueUnavailableError } from '../../../../queue/producers.js';
+import { USAGE, parseCommand } from '../../../../app/command-parse.js';
+import { announceRun } from '../../../../app/announce.js';
+import { spendBudget } from '../../../../app/command-budget.js';
+import type { AppServices } from '../../../../app/services.js';
 
 type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
 

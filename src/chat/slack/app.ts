@@ -7,12 +7,12 @@ import {
   type Handler,
   type HttpServerHandle,
   type HttpTimeouts,
-} from './http-server.js';
+} from '../../app/http-server.js';
 import { registerListeners } from './listeners/index.js';
 import { slackBodyGate } from './slack-body-gate.js';
-import { healthzRoute, metricsRoute, readyzRoute } from './routes/health.js';
+import { healthzRoute, metricsRoute, readyzRoute } from '../../app/routes/health.js';
 import { slackFetch } from './slack-fetch.js';
-import type { AppServices } from './services.js';
+import type { AppServices } from '../../app/services.js';
 
 /** Slack's replay window, both directions (Bolt 5.1 only refuses stale ones). */
 const MAX_SKEW_SECONDS = 300;

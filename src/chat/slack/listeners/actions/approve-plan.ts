@@ -1,15 +1,15 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { approve } from '../../approvals/approve.js';
+import { approve } from '../../../../app/approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
-import { spendBudget } from '../../command-budget.js';
-import { utcMinute, type RootRecord } from '../../notify/root-state.js';
-import { updateRootState } from '../../notify/root-update.js';
+import { spendBudget } from '../../../../app/command-budget.js';
+import { utcMinute, type RootRecord } from '../../../../app/notify/root-state.js';
+import { updateRootState } from '../../../../app/notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
-import { undoneKind } from '../../../remediation/kinds/index.js';
-import { titleOfKind } from '../../../diagnosis/workload-ref.js';
-import type { AppServices } from '../../services.js';
+import { undoneKind } from '../../../../remediation/kinds/index.js';
+import { titleOfKind } from '../../../../diagnosis/workload-ref.js';
+import type { AppServices } from '../../../../app/services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;

@@ -1,6 +1,6 @@
-import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
+import type { CrashClueEvidence, Evidence } from '../../../diagnosis/finding.js';
 import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
-import { deviceVerdictWords } from '../../diagnosis/crash/device-health.js';
+import { deviceVerdictWords } from '../../../diagnosis/crash/device-health.js';
 import { codeSections, proseSections, table, type Block } from './text.js';
 
 /**

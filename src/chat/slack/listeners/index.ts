@@ -1,5 +1,5 @@
 import type { App } from '@slack/bolt';
-import type { AppServices } from '../services.js';
+import type { AppServices } from '../../../app/services.js';
 import { registerActions } from './actions/index.js';
 import { registerCommands } from './commands/index.js';
 import { registerOriginCheck } from './origin-check.js';

@@ -5,7 +5,7 @@ import {
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
 } from '../../blocks/action-ids.js';
-import type { AppServices } from '../../services.js';
+import type { AppServices } from '../../../../app/services.js';
 import { approvePlanAction } from './approve-plan.js';
 import { dismissResultAction } from './dismiss-result.js';
 import { planStatusAction } from './plan-status.js';

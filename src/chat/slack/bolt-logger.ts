@@ -1,5 +1,5 @@
 import { LogLevel, type Logger as BoltLogger } from '@slack/bolt';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 /** Bolt's logger interface on top of our pino logger, so Bolt's lines are JSON and redacted too. */
 export function boltLogger(logger: Logger): BoltLogger {
