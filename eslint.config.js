@@ -44,7 +44,8 @@ export default tseslint.config(
         'error',
         {
           selector: "Property[key.name='type'][value.value=/^(mrkdwn|plain_text)$/]",
-          message: 'Build Slack text with section/context/plain from src/chat/slack/blocks/text.ts (Mrkdwn only).',
+          message:
+            'Build Slack text with section/context/plain from src/chat/slack/blocks/text.ts (Mrkdwn only).',
         },
         {
           // trusted() is for text we wrote; anything assembled at run time may carry cluster text.

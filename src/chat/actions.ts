@@ -43,7 +43,7 @@ export type ChatAction =
 
 export type ChatActionKind = ChatAction['kind'];
 
-const planId = z.string().min(1).max(200);
+const planId = z.string().min(1).max(2000);
 const shown = z
   .string()
   .regex(/^[0-9a-f]{64}$/)

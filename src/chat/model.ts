@@ -90,7 +90,8 @@ export type Icon = (typeof ICONS)[number];
 
 /**
  * One run of inline content. `text`, `strong`, `emphasis` and `code` hold plain text
- * (adapters escape it); `mention` names a person or an approver group by id; `link`
+ * that reads as one line (adapters escape it, and show a line break inside it as a
+ * space: only a `break` span ends a line); `mention` names a person or an approver group by id; `link`
  * is a URL the product checked against its allow-list, with a label we wrote;
  * `break` ends a line.
  */

@@ -69,8 +69,9 @@ function isSpanList(piece: Span | Rich): piece is Rich {
 type Interpolation = string | number | Span | Rich;
 
 /**
- * Tagged template: literal parts are text we wrote, interpolated strings are untrusted
- * text (one line, cut to MAX_INTERPOLATION), numbers digits, and spans or content made
+ * Tagged template: literal parts are text we wrote (a line break in one is a break
+ * span), interpolated strings are untrusted text (cut to MAX_INTERPOLATION; a text
+ * span reads as one line), numbers digits, and spans or content made
  * here pass through. Anything else that reaches it at run time (an object from job
  * JSON) is shown as its String() form.
  */
@@ -83,7 +84,7 @@ export function say(strings: TemplateStringsArray, ...values: readonly Interpola
   values.forEach((value: unknown, i) => {
     if (isOurs(value)) spans.push(...(Array.isArray(value) ? (value as Rich) : [value as Span]));
     else if (typeof value === 'number') spans.push(text(String(value)));
-    else spans.push(text(clip(String(value)).replace(/[\r\n]+/g, ' ')));
+    else spans.push(text(clip(String(value))));
     literal(strings[i + 1]);
   });
   return madeRich(merge(spans));

@@ -12,7 +12,7 @@ describe('chat port inline content', () => {
       { kind: 'strong', text: 'set-recreate' },
       { kind: 'text', text: ' approved by ' },
       { kind: 'mention', person },
-      { kind: 'text', text: ': <!channel> *x* next' },
+      { kind: 'text', text: ': <!channel> *x*\nnext' },
     ]);
   });
 

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PATCH_POINTER } from '../../src/chat/slack/blocks/confirm-text.js';
-import { compactPatch, confirmDialogText, patchText, planButton } from '../../src/chat/slack/blocks/plan-blocks.js';
+import {
+  compactPatch,
+  confirmDialogText,
+  patchText,
+  planButton,
+} from '../../src/chat/slack/blocks/plan-blocks.js';
 import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';

@@ -7,7 +7,11 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/app/http-server.js';
-import { slackBodyGate, type SlackBodyGate, type SlackBodyLimits } from '../../src/chat/slack/slack-body-gate.js';
+import {
+  slackBodyGate,
+  type SlackBodyGate,
+  type SlackBodyLimits,
+} from '../../src/chat/slack/slack-body-gate.js';
 import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';
 import { rawRequest, readUntilClose, type RawResponse } from '../support/raw-http.js';
 

@@ -6,7 +6,11 @@ import { verifyNotify, type NotifyKeys } from '../../queue/notify-signature.js';
 import type { NotifyJob } from '../../queue/schemas.js';
 import type { AppServices } from '../services.js';
 import { handleNotify } from './handle-notify.js';
-import { PERMANENT_SLACK_ERRORS, isTransientSlackFailure, slackErrorCode } from '../../chat/slack/slack-errors.js';
+import {
+  PERMANENT_SLACK_ERRORS,
+  isTransientSlackFailure,
+  slackErrorCode,
+} from '../../chat/slack/slack-errors.js';
 
 /** Pauses of the notify queue for one job while Slack answers 5xx or cannot be reached. */
 const TRANSIENT_PAUSES = 8;

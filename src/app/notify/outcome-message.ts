@@ -15,7 +15,15 @@ import {
   userMention,
   type Mrkdwn,
 } from '../../chat/slack/blocks/mrkdwn.js';
-import { LIMITS, codeSections, context, plain, section, truncate, type Block } from '../../chat/slack/blocks/text.js';
+import {
+  LIMITS,
+  codeSections,
+  context,
+  plain,
+  section,
+  truncate,
+  type Block,
+} from '../../chat/slack/blocks/text.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
