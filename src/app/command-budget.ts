@@ -14,7 +14,8 @@
  */
 import { redisKeys } from '../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
-import { mrkdwn, type Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
+import type { Rich } from '../chat/model.js';
+import { icon, say } from '../chat/rich.js';
 import type { Audit } from '../audit.js';
 import type { AppConfig } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -86,7 +87,7 @@ export async function spendBudget(
     config: AppConfig;
   },
   start: { user: string; channel: string; entry: BudgetEntry },
-): Promise<Mrkdwn | null> {
+): Promise<Rich | null> {
   if (!services.commandBudget) return null;
   let answer: BudgetAnswer;
   try {
@@ -108,5 +109,5 @@ export async function spendBudget(
     answer.over === 'user'
       ? `you started ${services.config.commandBudget.perUser} runs this minute`
       : `this channel started ${services.config.commandBudget.perChannel} runs this minute`;
-  return mrkdwn`:hourglass: Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`;
+  return say`${icon('expired')} Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`;
 }

@@ -7,7 +7,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
+import { plainText } from '../../src/chat/rich.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { assembleSnapshot } from '../../src/diagnosis/dump/assemble.js';
 import { DumpError, loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
@@ -67,9 +69,9 @@ describe('slash-command text', () => {
               expect(OPTIONS.clusters).toContain(parsed.cluster);
               break;
             case 'invalid':
-              expect(parsed.problem.length).toBeGreaterThan(0);
-              // The problem is echoed to Slack: bounded, whatever the input length.
-              expect(parsed.problem.length).toBeLessThan(400);
+              expect(plainText(parsed.problem).length).toBeGreaterThan(0);
+              // The problem is echoed to chat: bounded, whatever the input length.
+              expect(toMrkdwn(parsed.problem).length).toBeLessThan(400);
               break;
             case 'help':
               break;

@@ -31,7 +31,8 @@ import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, shownStrings, unsafeMarkup } from './support/hostile-text.js';
 
@@ -224,7 +225,7 @@ describe('Slack builders with hostile text in every field', () => {
     ]) {
       const parsed = parseCommand(text, { clusters: ['prod'], defaultCluster: 'prod' });
       expect(parsed.kind).toBe('invalid');
-      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? parsed.problem : '' })).toEqual([]);
+      expect(unsafeMarkup({ text: parsed.kind === 'invalid' ? toMrkdwn(parsed.problem) : '' })).toEqual([]);
     }
   });
 });

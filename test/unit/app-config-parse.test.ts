@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { USAGE, parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand, usage } from '../../src/chat/use-cases/command-parse.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
+
+/** The usage as Slack shows it. */
+const USAGE = toMrkdwn(usage('/rollout-doctor'));
 import { ConfigError, loadAppConfig, loadWorkerConfig } from '../../src/config.js';
 import { keyPairProblems } from '../../src/trust/keygen.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ALERT_MAP } from '../../src/config/alert-map.js';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
 import { mapNotification } from '../../src/app/alerts/targets.js';
 import { alertDiagnoseJob } from '../../src/app/alerts/app-intake.js';
 import { parseRerunValue, rerunValue } from '../../src/chat/slack/blocks/action-ids.js';

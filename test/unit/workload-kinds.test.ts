@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../src/app/command-parse.js';
+import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
 import { workloadRefArg } from '../../src/cli/args.js';
 import { parseAlertMap } from '../../src/config/alert-map.js';
 import {

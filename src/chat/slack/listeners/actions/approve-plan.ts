@@ -1,3 +1,4 @@
+import { toMrkdwn } from '../../render.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { approve } from '../../../../app/approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
@@ -42,7 +43,7 @@ export function approvePlanAction(services: AppServices) {
       entry: UNDO_ACTION_PATTERN.test(action.action_id) ? 'undo' : 'approve',
     });
     if (overBudget) {
-      await tell(overBudget);
+      await tell(toMrkdwn(overBudget));
       return;
     }
     const outcome = await approve(services, { ...click, planId, shown, requester });

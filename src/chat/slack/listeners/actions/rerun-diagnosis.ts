@@ -1,3 +1,4 @@
+import { toMrkdwn } from '../../render.js';
 import { typeOfKind } from '../../../../diagnosis/workload-ref.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { asIs, mrkdwn, userMention } from '../../blocks/mrkdwn.js';
@@ -25,7 +26,11 @@ export function rerunDiagnosisAction(services: AppServices) {
       entry: 'rerun',
     });
     if (overBudget) {
-      await client.chat.postEphemeral({ channel: click.channel, user: click.user, text: overBudget });
+      await client.chat.postEphemeral({
+        channel: click.channel,
+        user: click.user,
+        text: toMrkdwn(overBudget),
+      });
       return;
     }
     const read = await services.readPolicy.check({

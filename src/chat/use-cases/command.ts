@@ -1,0 +1,167 @@
+/**
+ * The command, platform-free: validate, spend the budget, check the read policy,
+ * enqueue, and say so; all inside the platform's acknowledgement window (Slack's
+ * 3 s), with no cluster work. The adapter acknowledges with the private reply, or
+ * acknowledges and then announces the started run (src/chat/slack/listeners/commands/).
+ */
+import type { AppConfig } from '../../config.js';
+import type { Audit } from '../../audit.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+import type { ReadPolicy } from '../../policy/read-policy.js';
+import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
+import { typeOfKind } from '../../diagnosis/workload-ref.js';
+import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
+import type { CommandReply, CommandRequest } from '../adapter.js';
+import type { ChatMessage, Rich } from '../model.js';
+import { code, icon, mention, say } from '../rich.js';
+import { parseCommand, usage, type ParsedCommand } from './command-parse.js';
+
+/** How people call the app on a platform, and how they let it into a conversation. */
+export interface CommandWords {
+  /** '/rollout-doctor' (Slack), '@rollout-doctor' (Teams). */
+  command: string;
+  /** What to type when the app cannot post in a conversation: '/invite @rollout-doctor'. */
+  invite: string;
+}
+
+/** What the command needs of the app's services (src/app/services.ts has them all). */
+export interface CommandServices {
+  config: AppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  audit: Audit;
+  producers: Producers;
+  readPolicy: ReadPolicy;
+  commandBudget?: CommandBudget | undefined;
+}
+
+/** A message that is its summary alone (replies and announcements). */
+export function textMessage(summary: Rich): ChatMessage {
+  return { summary, parts: [] };
+}
+
+const privately = (summary: Rich): CommandReply => ({ kind: 'private', message: textMessage(summary) });
+
+type Run = Exclude<ParsedCommand, { kind: 'help' } | { kind: 'invalid' }>;
+
+/** A command a person sent: the private reply, or the run it queued (or joined). */
+export async function runCommand(
+  services: CommandServices,
+  request: CommandRequest,
+  words: CommandWords,
+): Promise<CommandReply> {
+  const { config, metrics } = services;
+  const parsed = parseCommand(request.text, {
+    clusters: config.clusters,
+    defaultCluster: config.defaultCluster,
+  });
+  if (parsed.kind === 'help') {
+    metrics.commands.inc({ command: 'help', outcome: 'help' });
+    return privately(usage(words.command));
+  }
+  if (parsed.kind === 'invalid') {
+    metrics.commands.inc({ command: 'invalid', outcome: 'usage' });
+    // The problem quotes what the person typed, as code (command-parse.ts).
+    return privately(say`${icon('warning')} ${parsed.problem}\n\n${usage(words.command)}`);
+  }
+  const refusal = await refusedBeforeQueueing(services, request, parsed);
+  if (refusal) return privately(refusal);
+  return enqueue(services, request, parsed, words);
+}
+
+/**
+ * The budget (src/app/command-budget.ts: a flood of commands must not post publicly
+ * and queue person-priority jobs ahead of every alert), then the read policy
+ * (src/policy/read-policy.ts: a diagnosis reads pod logs, a scan a whole namespace or
+ * cluster). Refused before anything is queued; audited.
+ */
+async function refusedBeforeQueueing(
+  services: CommandServices,
+  request: CommandRequest,
+  parsed: Run,
+): Promise<Rich | null> {
+  const user = request.person.id;
+  const channel = request.conversation.id;
+  const overBudget = await spendBudget(services, { user, channel, entry: parsed.kind });
+  if (overBudget) return overBudget;
+  const read = await services.readPolicy.check({
+    user,
+    channel,
+    cluster: parsed.cluster,
+    namespace: parsed.namespace,
+  });
+  if (read.allowed) return null;
+  services.metrics.commands.inc({ command: parsed.kind, outcome: 'refused' });
+  services.audit.record({
+    action: 'refusal',
+    planId: parsed.kind,
+    cluster: parsed.cluster,
+    ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+    ...(parsed.kind === 'diagnose' ? { deployment: parsed.name } : {}),
+    user,
+    reason: 'not-reader',
+    detail: `channel ${channel}`,
+  });
+  return say`${icon('refused')} Not started: ${read.reason}.`;
+}
+
+async function enqueue(
+  services: CommandServices,
+  request: CommandRequest,
+  parsed: Run,
+  words: CommandWords,
+): Promise<CommandReply> {
+  const requestedBy = request.person.id;
+  const addedAt = Date.now();
+  let queued: { jobId: string; joined: boolean };
+  try {
+    queued =
+      parsed.kind === 'diagnose'
+        ? await services.producers.enqueueDiagnose({
+            mode: 'deployment',
+            cluster: parsed.cluster,
+            target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
+            requestedBy,
+          })
+        : await services.producers.enqueueDiagnose({
+            mode: 'scan',
+            cluster: parsed.cluster,
+            requestedBy,
+            ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+          });
+  } catch (error) {
+    if (!(error instanceof QueueUnavailableError)) throw error;
+    services.logger.warn(`queue unavailable: ${error.message}`);
+    services.metrics.commands.inc({ command: parsed.kind, outcome: 'queue-unavailable' });
+    return privately(
+      say`${icon('failed')} The diagnosis queue is unavailable right now (Redis unreachable). Nothing was started; please try again in a minute.`,
+    );
+  }
+  services.metrics.commands.inc({ command: parsed.kind, outcome: queued.joined ? 'joined' : 'queued' });
+  const what =
+    parsed.kind === 'diagnose'
+      ? say`${typeOfKind(parsed.workload)}/${parsed.name} in ${parsed.namespace}`
+      : say`scan of ${parsed.namespace ? `namespace ${parsed.namespace}` : 'all namespaces'}`;
+  const asked = parsed.kind === 'diagnose' ? 'a diagnosis of' : 'a';
+  const joining = queued.joined ? ': joining the run already in progress' : '';
+  return {
+    kind: 'started',
+    run: {
+      cluster: parsed.cluster,
+      jobId: queued.jobId,
+      addedAt,
+      announcement: textMessage(
+        say`${icon('diagnosing')} ${mention(request.person)} asked for ${asked} ${what} (cluster ${parsed.cluster})${joining}…`,
+      ),
+      owner: {
+        requestedBy,
+        cluster: parsed.cluster,
+        ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+      },
+      cannotPost: textMessage(
+        say`I could not post in this channel (invite me with ${code(words.invite)}). The ${what} is running anyway.`,
+      ),
+    },
+  };
+}
