@@ -90,6 +90,11 @@ export interface ApprovalScope {
 
 export interface ApprovalPolicy {
   check(user: string, scope: ApprovalScope): Promise<ApprovalDecision>;
+  /**
+   * Whether `user` may approve in some scope (listed directly or through a group):
+   * decides only what a card shows (Teams enables Approve for them); `check` decides.
+   */
+  approvesSomewhere?(user: string): Promise<boolean>;
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
@@ -160,8 +165,10 @@ export function createApprovalPolicy(options: {
   now?: () => number;
 }): ApprovalPolicy & { isListed: MembershipCheck } {
   const isListed = createMembershipCheck(options);
+  const everyApprover = [...new Set([...options.approvers, ...options.rules.flatMap((r) => r.approvers)])];
   return {
     isListed,
+    approvesSomewhere: (user) => isListed(user, everyApprover),
     async check(user, scope) {
       const approvers = approversFor(options.rules, options.approvers, scope);
       const required = requiredApprovals(options.rules, scope);
