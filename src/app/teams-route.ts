@@ -116,7 +116,10 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRout
   });
   const handler: CustomRoute['handler'] = (req, res) => {
     endpoint(req, res)?.catch((error: unknown) => {
-      logger.error({ err: error instanceof Error ? error : new Error(String(error)) }, 'teams endpoint failed');
+      logger.error(
+        { err: error instanceof Error ? error : new Error(String(error)) },
+        'teams endpoint failed',
+      );
       if (!res.headersSent) {
         res.writeHead(500);
         res.end();
