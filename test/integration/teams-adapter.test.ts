@@ -20,6 +20,8 @@ import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../../src/chat/teams/endpoin
 import { teamsInbound } from '../../src/chat/teams/inbound.js';
 import { openIdKeys } from '../../src/chat/teams/openid-keys.js';
 import { discardLogger } from '../support/http-test-server.js';
+import { findChromium } from '../../scripts/preview/browser-flow.js';
+import { chromium } from 'playwright-core';
 import { startTeamsStandin, type Person, type TeamsStandin } from '../support/teams-standin.js';
 
 const CHANNEL = '19:ops@thread.tacv2';
@@ -323,3 +325,50 @@ describe('Teams adapter', () => {
     expect(presses).toHaveLength(0);
   });
 });
+
+const chromiumPath = findChromium();
+
+describe.runIf(chromiumPath !== undefined)(
+  'Teams cards in chromium, rendered by Microsoft’s adaptivecards',
+  () => {
+    it('shows Apply disabled to others and enabled to the approver, whose click and confirm reach the bot as an Action.Execute', async () => {
+      await diagnosis();
+      const people = { [approver.id]: approver, [viewer.id]: viewer };
+      const url = teams.serveClient({ botUrl, people });
+      const browser = await chromium.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+      });
+      try {
+        // Someone who may not approve sees the same card with Apply disabled.
+        const other = await browser.newPage();
+        await other.goto(`${url}?as=${encodeURIComponent(viewer.id)}`);
+        await other.locator('body[data-state="ready"]').waitFor({ timeout: 10_000 });
+        const theirs = other.locator('section.post').filter({ hasText: 'RolloutSurgeDeadlock' }).first();
+        const disabled = theirs.getByRole('button', { name: 'Apply: scale the old ReplicaSet' });
+        await expect.poll(() => disabled.isDisabled(), { timeout: 5_000 }).toBe(true);
+        const page = await browser.newPage({ viewport: { width: 640, height: 900 } });
+        await page.goto(`${url}?as=${encodeURIComponent(approver.id)}`);
+        await page.locator('body[data-state="ready"]').waitFor({ timeout: 10_000 });
+        const card = page.locator('section.post').filter({ hasText: 'RolloutSurgeDeadlock' }).last();
+        const apply = card.getByRole('button', { name: 'Apply: scale the old ReplicaSet' });
+        await expect.poll(() => apply.isEnabled(), { timeout: 5_000 }).toBe(true);
+        if (process.env.TEAMS_SCREENSHOT) await card.screenshot({ path: process.env.TEAMS_SCREENSHOT });
+        await apply.click();
+        const yes = card.getByRole('button', { name: 'Apply', exact: true });
+        await yes.waitFor({ timeout: 5_000 });
+        expect(presses).toHaveLength(0);
+        await yes.click();
+        await card.getByText('Applying the fix').waitFor({ timeout: 5_000 });
+        expect(presses).toHaveLength(1);
+        expect(presses[0]).toMatchObject({
+          person: { id: approver.aadObjectId.toLowerCase() },
+          action: { kind: 'approve', planId: 'plan-1' },
+        });
+      } finally {
+        await browser.close();
+      }
+    });
+  },
+);

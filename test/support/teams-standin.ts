@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 
 /**
@@ -99,11 +101,78 @@ export interface TeamsStandin {
     tenantId?: string;
   }): Record<string, unknown>;
   posted(conversationPrefix?: string): PostedActivity[];
+  /**
+   * Serves GET /client: the posted cards rendered with Microsoft's Adaptive Cards
+   * renderer (the `adaptivecards` package) as `person` sees them; an Action.Execute
+   * pressed there is sent to `botUrl` as a signed `adaptiveCard/action` invoke, as Teams
+   * sends it, and the answer's card replaces the pressed one.
+   */
+  serveClient(options: { botUrl: string; people: Record<string, Person> }): string;
   waitFor<T>(predicate: (s: TeamsStandin) => T | undefined | false, timeoutMs?: number): Promise<T>;
   close(): Promise<void>;
 }
 
 const BOT_NAME = 'rollout-doctor';
+const ADAPTIVECARDS_JS = createRequire(import.meta.url).resolve('adaptivecards/dist/adaptivecards.min.js');
+
+/**
+ * The Teams client page: each posted card rendered by Microsoft's renderer; a card whose
+ * refresh lists the viewer's Teams id is refreshed on load (as Teams does), and an
+ * Action.Execute goes back through /client/execute. `?as=` names the viewer.
+ */
+const CLIENT_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Teams stand-in</title>
+<style>
+body { font-family: 'Segoe UI', system-ui, sans-serif; background: #f5f5f5; margin: 0; padding: 16px; }
+.post { background: #fff; border-radius: 6px; box-shadow: 0 1px 3px #0002; margin: 0 0 16px; max-width: 560px; padding: 12px 16px; }
+.who { color: #616161; font-size: 12px; margin-bottom: 8px; }
+.said { color: #444; font-size: 13px; margin-top: 8px; }
+.ac-pushButton { background: #fff; border: 1px solid #d1d1d1; border-radius: 4px; color: #242424; font: 600 13px 'Segoe UI', system-ui, sans-serif; padding: 5px 12px; }
+.ac-pushButton.style-positive { background: #5b5fc7; border-color: #5b5fc7; color: #fff; }
+.ac-pushButton:disabled { background: #f0f0f0; border-color: #e0e0e0; color: #bdbdbd; }
+</style>
+<link rel="stylesheet" href="client/adaptivecards.css">
+<script src="client/adaptivecards.js"></script></head>
+<body data-state="loading"><main id="posts"></main>
+<script>
+const as = new URLSearchParams(location.search).get('as') || '';
+const host = new AdaptiveCards.HostConfig({ fontFamily: "'Segoe UI', system-ui, sans-serif", supportsInteractivity: true });
+function show(box, post, card) {
+  const ac = new AdaptiveCards.AdaptiveCard();
+  ac.hostConfig = host;
+  ac.onExecuteAction = async (action) => {
+    if (!(action instanceof AdaptiveCards.ExecuteAction)) return;
+    await execute(box, post, action.verb, action.data, 'manual');
+  };
+  ac.parse(card);
+  box.querySelector('.card').replaceChildren(ac.render());
+}
+async function execute(box, post, verb, data, trigger) {
+  const r = await fetch('client/execute', { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ as, conversationId: post.conversationId, activityId: post.id, verb, data, trigger }) });
+  const answer = await r.json();
+  if (answer.type === 'application/vnd.microsoft.card.adaptive') show(box, post, answer.value);
+  box.querySelector('.said').textContent = answer.type === 'application/vnd.microsoft.activity.message' ? answer.value
+    : answer.type === 'application/vnd.microsoft.error' ? 'Refused: ' + answer.value.message : '';
+  document.body.dataset.state = 'answered';
+}
+(async () => {
+  const posts = await (await fetch('client/activities.json')).json();
+  const people = document.getElementById('posts');
+  for (const post of posts) {
+    const box = document.createElement('section');
+    box.className = 'post';
+    box.dataset.activityId = post.id;
+    box.innerHTML = '<div class="who">rollout-doctor</div><div class="card"></div><div class="said"></div>';
+    people.append(box);
+    const card = post.activity.attachments[0].content;
+    show(box, post, card);
+    const ids = (card.refresh && card.refresh.userIds) || [];
+    if (ids.includes(as)) await execute(box, post, card.refresh.action.verb, card.refresh.action.data, 'automatic');
+  }
+  document.body.dataset.state = 'ready';
+})();
+</script></body></html>`;
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
@@ -190,6 +259,10 @@ export async function startTeamsStandin(
       reply(res, 200, { token_type: 'Bearer', expires_in: 3599, access_token: token });
       return;
     }
+    if (path.startsWith('/client')) {
+      await clientRoute(req, res, path);
+      return;
+    }
     if (path.startsWith('/teams/v3/conversations')) {
       await connector(req, res, path.slice('/teams'.length));
       return;
@@ -254,6 +327,66 @@ export async function startTeamsStandin(
     }
     record(405);
     reply(res, 405, { error: { code: 'MethodNotAllowed', message: 'method' } });
+  }
+
+  let client: { botUrl: string; people: Record<string, Person> } | undefined;
+  async function clientRoute(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (client === undefined) {
+      reply(res, 404, { error: 'no client' });
+      return;
+    }
+    if (req.method === 'GET' && path === '/client') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(CLIENT_PAGE);
+      return;
+    }
+    if (req.method === 'GET' && path === '/client/adaptivecards.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(readFileSync(ADAPTIVECARDS_JS));
+      return;
+    }
+    if (req.method === 'GET' && path === '/client/adaptivecards.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(readFileSync(ADAPTIVECARDS_JS.replace(/adaptivecards\.min\.js$/, 'adaptivecards.css')));
+      return;
+    }
+    if (req.method === 'GET' && path === '/client/activities.json') {
+      reply(
+        res,
+        200,
+        [...activities.values()]
+          .filter((a) => Array.isArray(a.activity.attachments))
+          .map((a) => ({ conversationId: a.conversationId, id: a.id, activity: a.activity })),
+      );
+      return;
+    }
+    if (req.method === 'POST' && path === '/client/execute') {
+      const body = (await readJson(req)) as {
+        as: string;
+        conversationId: string;
+        activityId: string;
+        verb: string;
+        data: Record<string, unknown>;
+        trigger?: 'manual' | 'automatic';
+      };
+      const from = client.people[body.as];
+      if (from === undefined) {
+        reply(res, 400, { error: 'unknown person' });
+        return;
+      }
+      const invoke = standin.cardAction({
+        verb: body.verb,
+        data: body.data ?? {},
+        from,
+        conversationId: body.conversationId,
+        replyToId: body.activityId,
+        trigger: body.trigger ?? 'manual',
+      });
+      const answer = await standin.send(client.botUrl, invoke);
+      reply(res, 200, answer.body ?? { statusCode: answer.status });
+      return;
+    }
+    reply(res, 404, { error: 'not found' });
   }
 
   const signToken = async (o: TokenOverrides = {}): Promise<string> => {
@@ -357,6 +490,10 @@ export async function startTeamsStandin(
         },
         channelData: { tenant: { id: c.tenantId ?? tenantId } },
       };
+    },
+    serveClient(options) {
+      client = options;
+      return `${baseUrl}/client`;
     },
     posted(prefix) {
       return [...activities.values()].filter(
