@@ -17,6 +17,15 @@ export const NO_REQUESTER = '-';
  */
 export type Requester = string;
 
+/**
+ * A person id a requester may be (a Slack id: upper-case letters and digits), or
+ * NO_REQUESTER; anything else is no requester value at all. A platform whose ids look
+ * otherwise adds their shape here.
+ */
+export function isRequester(value: string): value is Requester {
+  return value === NO_REQUESTER || /^[A-Z0-9]+$/.test(value);
+}
+
 /** What a Re-run diagnoses again. */
 export interface RerunTarget {
   namespace: string;

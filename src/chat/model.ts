@@ -101,7 +101,11 @@ export type Span =
   | { readonly kind: 'emphasis'; readonly text: string }
   | { readonly kind: 'code'; readonly text: string }
   | { readonly kind: 'mention'; readonly person: PersonRef }
-  /** An approver group from the policy (a Slack user group S…, an Entra group object id). */
+  /**
+   * An entry of the approval policy, a group or a person (a Slack user group S… or
+   * user U…, an Entra group or user object id): trusted configuration, mentioned as
+   * the platform mentions either.
+   */
   | { readonly kind: 'group'; readonly platform: Platform; readonly id: string }
   | { readonly kind: 'link'; readonly url: string; readonly label: string }
   | { readonly kind: 'icon'; readonly icon: Icon }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { approve } from '../../src/app/approvals/approve.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { CLUSTER_WIDE, confirmDialogText } from '../../src/chat/slack/blocks/confirm-text.js';
 import { approversFor, createApprovalPolicy, requiredApprovals } from '../../src/policy/approval-policy.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
@@ -71,7 +72,7 @@ describe('cluster-scoped plans need cluster-level approvers (issue 27.2)', () =>
       const team = services(plan);
       const refused = await approve(team.services, click('U0MLTEAM', plan.plan.id));
       expect(refused.kind).toBe('refused');
-      expect(refused.kind === 'refused' && refused.text).toContain('cluster-wide');
+      expect(refused.kind === 'refused' ? toMrkdwn(refused.text) : '').toContain('cluster-wide');
       expect(team.audit.record).toHaveBeenCalledWith(expect.objectContaining({ reason: 'not-approver' }));
       const platform = services(plan);
       expect((await approve(platform.services, click('U0PLATFORM', plan.plan.id))).kind).toBe('expired');

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/app/approvals/approve.js';
+import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { SEAL_VERSION, shownDigest } from '../../src/trust/plan-seal.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -51,7 +52,9 @@ describe('refusals before an approval is recorded', () => {
       detail: 'you are not an approver here',
       text: REFUSAL_TEXT.notApprover('you are not an approver here', ['U0LEAD', 'S0SRE']),
     });
-    expect(typeof refusal === 'object' && refusal?.text).toContain('<@U0LEAD>, <!subteam^S0SRE>');
+    expect(typeof refusal === 'object' && refusal ? toMrkdwn(refusal.text) : '').toContain(
+      '<@U0LEAD>, <!subteam^S0SRE>',
+    );
   });
 
   it('says expired, outdated and changed apart', () => {

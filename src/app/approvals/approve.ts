@@ -18,16 +18,12 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
-import type { Requester } from '../../chat/slack/blocks/action-ids.js';
-import {
-  approverMention,
-  asIs,
-  joinMrkdwn,
-  mrkdwn,
-  trusted,
-  userMention,
-  type Mrkdwn,
-} from '../../chat/slack/blocks/mrkdwn.js';
+import type { Requester } from '../../chat/actions.js';
+import type { Platform, Rich } from '../../chat/model.js';
+import { group, icon, join, mention, plain, rich, say } from '../../chat/rich.js';
+
+/** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
+const SLACK = 'slack';
 import type { AppServices } from '../services.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -48,6 +44,8 @@ export interface ApprovalClick {
    * buttons named one.
    */
   requester: Requester | null;
+  /** The platform of the clicker and of the ids in the answers (absent: Slack, the first). */
+  platform?: Platform;
 }
 
 /**
@@ -55,20 +53,18 @@ export interface ApprovalClick {
  * later diagnosis the workers reported shows it either (rewritten in Redis, or a
  * diagnosis whose result has not arrived yet).
  */
-export const CHANGED_SINCE_SHOWN = trusted(
-  ':no_entry: Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this workload was running just now, approve on its result instead. The refusal is audited.',
-);
+export const CHANGED_SINCE_SHOWN = say`${icon('refused')} Not applied: the plan changed since it was shown (what is stored for it now differs from what this message and its thread show, and from the latest diagnosis the workers reported). Nothing was changed. Press Re-run for a fresh diagnosis; if a diagnosis of this workload was running just now, approve on its result instead. The refusal is audited.`;
 
 /** Said to the clicker when a later diagnosis of the workload re-made the plan with other details. */
-export function supersededText(name: string, kind: WorkloadKind): Mrkdwn {
-  return mrkdwn`:arrows_counterclockwise: Not applied: a later diagnosis of ${typeOfKind(kind)}/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
+export function supersededText(name: string, kind: WorkloadKind): Rich {
+  return say`${icon('superseded')} Not applied: a later diagnosis of ${typeOfKind(kind)}/${name} re-made this plan with different details (its warnings, the owner's drift or the dry run), so this message no longer shows what would be approved. Nothing was changed. Approve it on the newer result message, or press Re-run for a fresh one.`;
 }
 
 export type ApprovalOutcome =
   /** Nothing changed; tell the clicker why. */
   | {
       kind: 'refused';
-      text: Mrkdwn;
+      text: Rich;
       /** A later diagnosis re-made the plan: its kind, for the clicked message to say so. */
       superseded?: string;
     }
@@ -89,36 +85,36 @@ type Services = Pick<
 interface Refusal {
   reason: Extract<AuditEvent, { action: 'refusal' }>['reason'];
   detail?: string;
-  text: Mrkdwn;
+  text: Rich;
 }
 
 /** What the clicker reads for each refusal, in one place (the decisions below only pick one). */
 export const REFUSAL_TEXT = {
-  unknown: trusted(
-    ':x: This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.',
-  ),
-  gone: trusted(':x: This plan is no longer known. Press Re-run.'),
-  notApprover: (reason: string, approvers: readonly string[]): Mrkdwn => {
-    const who = joinMrkdwn(approvers.map(approverMention), ', ');
-    return mrkdwn`:no_entry: Not applied: ${reason}${asIs(who ? mrkdwn` (approvers: ${asIs(who)})` : trusted(''))}. Nothing was changed.`;
+  unknown: say`${icon('failed')} This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.`,
+  gone: say`${icon('failed')} This plan is no longer known. Press Re-run.`,
+  // The policy's approvers: users and groups, mentioned as their platform does.
+  notApprover: (reason: string, approvers: readonly string[], platform: Platform = SLACK): Rich => {
+    const who = join(
+      approvers.map((id) => rich(group(platform, id))),
+      ', ',
+    );
+    return say`${icon('refused')} Not applied: ${reason}${who.length > 0 ? say` (approvers: ${who})` : plain('')}. Nothing was changed.`;
   },
-  outdated: (detail: string): Mrkdwn =>
-    mrkdwn`:no_entry: Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
-  selfApproval: (required: number): Mrkdwn =>
-    mrkdwn`:no_entry: Not applied: you asked for this diagnosis, and this plan needs ${required} approvers other than the requester. Nothing was changed.`,
-  otherPlan: trusted(
-    ':no_entry: Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.',
-  ),
-  // The claim's user ids are a Redis value: each is a mention only if it is a user id.
-  alreadyClaimed: (approvers: readonly string[]): Mrkdwn =>
-    mrkdwn`This plan was already approved by ${asIs(joinMrkdwn(approvers.map(userMention), ' and '))}; it is applied once.`,
-  sameApprover: trusted('You already approved this plan; it needs another approver.'),
-  unmarked: trusted(
-    ':no_entry: Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.',
-  ),
-  notQueued: trusted(
-    ':x: The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.',
-  ),
+  outdated: (detail: string): Rich =>
+    say`${icon('refused')} Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
+  selfApproval: (required: number): Rich =>
+    say`${icon('refused')} Not applied: you asked for this diagnosis, and this plan needs ${required} approvers other than the requester. Nothing was changed.`,
+  otherPlan: say`${icon('refused')} Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.`,
+  // The claim's user ids are a Redis value: person mentions, which an adapter shows as
+  // a mention only for an id of a person on its platform.
+  alreadyClaimed: (approvers: readonly string[], platform: Platform = SLACK): Rich =>
+    say`This plan was already approved by ${join(
+      approvers.map((id) => rich(mention({ platform, id }))),
+      ' and ',
+    )}; it is applied once.`,
+  sameApprover: plain('You already approved this plan; it needs another approver.'),
+  unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
+  notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
 } as const;
 
 /** Where a click is, for every audit line of it. */
@@ -139,7 +135,7 @@ export function refusalBeforeRecording(
     return {
       reason: 'not-approver',
       detail: decision.reason,
-      text: REFUSAL_TEXT.notApprover(decision.reason, decision.approvers),
+      text: REFUSAL_TEXT.notApprover(decision.reason, decision.approvers, click.platform),
     };
   // An expired plan is only ever reported (the claim script refuses it too): said first,
   // whatever the button was, so the button can be marked.
@@ -299,7 +295,7 @@ async function recordApproval(
         refuse(services, where, user, {
           reason: 'already-claimed',
           detail: result.approvers.join(','),
-          text: REFUSAL_TEXT.alreadyClaimed(result.approvers),
+          text: REFUSAL_TEXT.alreadyClaimed(result.approvers, click.platform),
         }),
       );
     case 'same-approver':

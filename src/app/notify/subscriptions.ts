@@ -3,7 +3,7 @@ import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../trust/approval-signature.js';
-import { isRequester, NO_REQUESTER, type Requester } from '../../chat/slack/blocks/action-ids.js';
+import { isRequester, NO_REQUESTER, type Requester } from '../../chat/actions.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 

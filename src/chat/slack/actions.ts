@@ -37,24 +37,49 @@ export function encodeAction(action: ChatAction, index: number): { actionId: str
   }
 }
 
-/** A pressed button's action, or null for anything our buttons never carry. */
-export function decodeAction(actionId: string, value: string): ChatAction | null {
+/** The kind of action an action id names, or null for an id our buttons never carry. */
+export function actionKindOf(actionId: string): ChatAction['kind'] | null {
+  if (APPROVE_ACTION_PATTERN.test(actionId)) return 'approve';
+  if (UNDO_ACTION_PATTERN.test(actionId)) return 'undo';
+  if (STATUS_ACTION_PATTERN.test(actionId)) return 'status';
+  if (actionId === ACTION.rerun) return 'rerun';
+  if (actionId === ACTION.dismiss) return 'dismiss';
+  return null;
+}
+
+/**
+ * A pressed button's action from its value, for a listener Bolt routed by action id
+ * (so it knows the kind); null for a value our buttons never carry.
+ */
+export function decodeValue(kind: ChatAction['kind'], value: string): ChatAction | null {
   let decoded: unknown = null;
-  if (APPROVE_ACTION_PATTERN.test(actionId) || UNDO_ACTION_PATTERN.test(actionId)) {
-    const kind = APPROVE_ACTION_PATTERN.test(actionId) ? 'approve' : 'undo';
-    decoded = { kind, ...parsePlanButtonValue(value) };
-  } else if (STATUS_ACTION_PATTERN.test(actionId)) {
-    decoded = { kind: 'status', planId: value };
-  } else if (actionId === ACTION.rerun) {
-    const parsed = parseRerunValue(value);
-    decoded = parsed && {
-      kind: 'rerun',
-      cluster: parsed.cluster,
-      target: { namespace: parsed.namespace, name: parsed.name, kind: parsed.kind },
-    };
-  } else if (actionId === ACTION.dismiss) {
-    decoded = { kind: 'dismiss' };
+  switch (kind) {
+    case 'approve':
+    case 'undo':
+      decoded = { kind, ...parsePlanButtonValue(value) };
+      break;
+    case 'status':
+      decoded = { kind, planId: value };
+      break;
+    case 'rerun': {
+      const parsed = parseRerunValue(value);
+      decoded = parsed && {
+        kind,
+        cluster: parsed.cluster,
+        target: { namespace: parsed.namespace, name: parsed.name, kind: parsed.kind },
+      };
+      break;
+    }
+    case 'dismiss':
+      decoded = { kind };
+      break;
   }
   const result = chatActionSchema.safeParse(decoded);
   return result.success ? result.data : null;
+}
+
+/** A pressed button's action, or null for anything our buttons never carry. */
+export function decodeAction(actionId: string, value: string): ChatAction | null {
+  const kind = actionKindOf(actionId);
+  return kind === null ? null : decodeValue(kind, value);
 }

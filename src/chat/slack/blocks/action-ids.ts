@@ -12,6 +12,7 @@ import {
   typeOfKind,
   type WorkloadKind,
 } from '../../../diagnosis/workload-ref.js';
+import { isRequester, type RerunTarget, type Requester } from '../../actions.js';
 export const ACTION = {
   approve: 'approve_plan',
   undo: 'undo_plan',
@@ -30,13 +31,8 @@ export function actionIndexSuffix(actionId: unknown): string {
   return typeof actionId === 'string' ? (/\.\d+$/.exec(actionId)?.[0] ?? '') : '';
 }
 
-/** What a Re-run button diagnoses again. */
-export interface RerunTarget {
-  namespace: string;
-  name: string;
-  /** Absent: a Deployment (the values posted before other kinds). */
-  kind?: WorkloadKind;
-}
+// The port's words for who asked and what a Re-run diagnoses (src/chat/actions.ts).
+export { NO_REQUESTER, isRequester, type Requester, type RerunTarget } from '../../actions.js';
 
 /**
  * Re-run button value: "cluster/namespace/name" for a Deployment, "cluster/namespace/name/type"
@@ -58,23 +54,6 @@ export function parseRerunValue(
 }
 
 const SHOWN_DIGEST = /^[0-9a-f]{64}$/;
-const SLACK_ID = /^[A-Z0-9]+$/;
-
-/** A message nobody asked for (alert and early-warning threads), said so in signed data. */
-export const NO_REQUESTER = '-';
-
-/**
- * Who asked for the diagnosis a message shows: a Slack user id, or NO_REQUESTER. Never
- * read from a record a Redis writer could delete: it travels in the app's own marks
- * (the run subscription, src/app/notify/subscriptions.ts), the approval it signs and
- * the button values it posts.
- */
-export type Requester = string;
-
-/** A Slack id (upper-case letters and digits) or NO_REQUESTER; anything else is no requester value at all. */
-export function isRequester(value: string): value is Requester {
-  return value === NO_REQUESTER || SLACK_ID.test(value);
-}
 
 /**
  * Apply/Undo button value: "<plan id>:<shown digest>:<requester>". Slack returns a

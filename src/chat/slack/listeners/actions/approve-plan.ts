@@ -49,7 +49,7 @@ export function approvePlanAction(services: AppServices) {
     const outcome = await approve(services, { ...click, planId, shown, requester });
     switch (outcome.kind) {
       case 'refused':
-        await tell(outcome.text);
+        await tell(toMrkdwn(outcome.text));
         // A plan a later diagnosis re-made: this message says so where the fix was offered.
         if (outcome.superseded) {
           const line = mrkdwn`:arrows_counterclockwise: *${outcome.superseded}* superseded at ${utcMinute(Date.now())}: a later diagnosis re-made this plan; approve it on the newer result.`;
