@@ -286,6 +286,23 @@ describe('Teams adapter', () => {
     expect(teams.activities.get(card.id)?.updates).toBe(before);
   });
 
+  it('answers a replayed press (the same invoke again, token still valid) without a second use-case call', async () => {
+    const card = await diagnosis();
+    const action = executes(cardOf(card.activity)).find((a) => a.verb === 'confirm');
+    const invoke = teams.cardAction({
+      verb: 'press',
+      data: action?.data as Json,
+      from: viewer,
+      conversationId: card.conversationId,
+      replyToId: card.id,
+    });
+    const token = await teams.signToken();
+    expect((await teams.send(botUrl, invoke, { token })).status).toBe(200);
+    const again = await teams.send(botUrl, invoke, { token });
+    expect(again.body).toMatchObject({ value: 'This press was already handled.' });
+    expect(presses).toHaveLength(1);
+  });
+
   it('refuses a forged Action.Execute (an action the card never offered, or malformed) before the use-cases', async () => {
     const card = await diagnosis();
     const forged = [

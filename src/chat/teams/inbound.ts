@@ -58,8 +58,31 @@ function withTold(message: ChatMessage, told: ChatMessage | undefined): ChatMess
   return { summary: message.summary, parts: [...first, { kind: 'divider' }, ...message.parts] };
 }
 
+/**
+ * Invoke activity ids seen recently: a press delivered again (the connector retrying, or
+ * a captured request replayed while its token is valid) is answered without reaching the
+ * use-cases a second time. One process's memory; the press use-case's single-use claim
+ * is what holds across replicas.
+ */
+function replayGuard(max = 10_000, windowMs = 3_600_000, now = Date.now) {
+  const seen = new Map<string, number>();
+  return (id: string): boolean => {
+    const at = seen.get(id);
+    if (at !== undefined && now() - at < windowMs) return true;
+    seen.delete(id);
+    seen.set(id, now());
+    while (seen.size > max) {
+      const oldest = seen.keys().next().value;
+      if (oldest === undefined) break;
+      seen.delete(oldest);
+    }
+    return false;
+  };
+}
+
 export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandlers {
   const { useCases, adapter, logger } = options;
+  const replayed = replayGuard();
   const background = (what: string, work: Promise<unknown>): void => {
     work.catch((error: unknown) =>
       logger.error({ err: error instanceof Error ? error : new Error(String(error)) }, what),
@@ -159,6 +182,10 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
         };
         const card = await viewFor(person, withTold(record.message, asking), record.refreshUserIds);
         return cardResponse(confirmVerbs(card));
+      }
+      if (activity.id !== undefined && replayed(`${activity.conversation.id}\u0000${activity.id}`)) {
+        logger.warn({ kind: parsed.data.kind }, 'teams press refused: delivered again');
+        return textResponse('This press was already handled.');
       }
       return press(person, ref, record.message, record.refreshUserIds, parsed.data);
     },
