@@ -29,6 +29,7 @@ import {
 import { runSimScaleBench, simScaleSection } from './sim-scale.js';
 import { runAckBench } from './slack-ack.js';
 import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
+import { runTeamsBench, teamsSection } from './teams.js';
 import { runWorkloadKindsBench, workloadKindsSection } from './workload-kinds.js';
 import { runWatchRssBench, watchRssSection } from './watch-rss.js';
 
@@ -157,6 +158,13 @@ sections.push(
   kinds instanceof Error
     ? failed('Workload kinds on 10 and on 5,000 nodes', kinds)
     : workloadKindsSection(kinds),
+);
+
+const teams = await step('microsoft teams invokes and cards', () => runTeamsBench());
+sections.push(
+  teams instanceof Error
+    ? failed('Microsoft Teams: invoke answers and card size (issue 45)', teams)
+    : teamsSection(teams),
 );
 
 const totalSeconds = Math.round((Date.now() - started) / 1000);

@@ -27,6 +27,9 @@ export const REDACT_PATHS = [
   'config.slack.appToken',
   'config.slack.signingSecret',
   'config.alertmanagerToken',
+  'appPassword',
+  '*.appPassword',
+  'config.teams.appPassword',
   'alertmanagerToken',
 ];
 

@@ -28,6 +28,7 @@ import { createRootStates } from './notify/root-state.js';
 import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
+import { teamsRoute } from './teams-route.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -129,7 +130,9 @@ export async function startAppRuntime(
       'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted',
     );
   }
-  const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes];
+  // Microsoft Teams beside Slack when TEAMS_APP_ID is set (docs/teams.md).
+  const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams);
+  const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   const handle = await startSlackApp(services, {
     ...options,
     extraRoutes,

@@ -6,6 +6,8 @@ import { parseSealKeys, type SealKeys } from '../trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './alert-routes.js';
 import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './redis.js';
+import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
+import { teamsEnvShape, teamsProblems, teamsSettings, type TeamsConfig } from './teams.js';
 
 /**
  * The only reader of the environment. Each process loads the part it needs:
@@ -63,17 +65,22 @@ const clusterList = commaList(
   'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
 ).refine((list) => list.length > 0, 'must name at least one cluster');
 
+const isPrincipal = (id: string): boolean => /^[USW][A-Z0-9]{2,}$/.test(id) || ENTRA_OBJECT_ID.test(id);
+/** Entra object ids compare in lower case (src/policy/approval-policy.ts). */
+const lowerGuids = (list: string[]): string[] =>
+  list.map((id) => (ENTRA_OBJECT_ID.test(id) ? id.toLowerCase() : id));
+
 const readerList = commaList(
   '',
-  (id) => id === '*' || /^[USW][A-Z0-9]{2,}$/.test(id),
-  'must be `*` or comma-separated Slack user ids (U…/W…) and user group ids (S…)',
-);
+  (id) => id === '*' || isPrincipal(id),
+  'must be `*` or comma-separated Slack user ids (U…/W…), user group ids (S…) and Entra user object ids (GUIDs, Teams)',
+).transform(lowerGuids);
 
 const approverList = commaList(
   '',
-  (id) => /^[USW][A-Z0-9]{2,}$/.test(id),
-  'must be comma-separated Slack user ids (U…/W…) or user group ids (S…)',
-);
+  isPrincipal,
+  'must be comma-separated Slack user ids (U…/W…), user group ids (S…) or Entra user object ids (GUIDs, Teams)',
+).transform(lowerGuids);
 
 const positiveInt = (fallback: number) =>
   z.preprocess(emptyToUndefined, z.coerce.number().int().positive().default(fallback));
@@ -217,6 +224,7 @@ const appSchema = z.object({
   ),
   METRICS_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).optional()),
   METRICS_HOST: optionalString,
+  ...teamsEnvShape,
   LOG_LEVEL: logLevel,
 });
 
@@ -336,6 +344,8 @@ export interface AppConfig {
   };
   /** /metrics on a port of its own (never the public one); undefined port: not served. */
   readonly metrics: { readonly port: number | undefined; readonly host: string | undefined };
+  /** Microsoft Teams (src/config/teams.ts); undefined: Teams is off. */
+  readonly teams: TeamsConfig | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -428,7 +438,7 @@ export function loadAppConfig(env: Env): AppConfig {
     }
   }
   if (parsed.success) {
-    problems.push(...redisProblems(parsed.data));
+    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
     const own = ownKeyAmong(
       parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
       parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
@@ -501,6 +511,7 @@ export function loadAppConfig(env: Env): AppConfig {
       keepAliveTimeoutMs: 5_000,
     }),
     metrics: Object.freeze({ port: e.METRICS_PORT, host: e.METRICS_HOST }),
+    teams: teamsSettings(e),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
 }

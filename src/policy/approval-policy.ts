@@ -6,7 +6,7 @@ import { parseErrorText } from '../parse-error-text.js';
 /**
  * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
  * (U…/W…) and user group ids (S…, resolved through usergroups.users.list and
- * cached). The optional policy file adds per cluster/namespace rules and a
+ * cached), and Teams users by Entra object id (GUIDs), in the same lists. The optional policy file adds per cluster/namespace rules and a
  * two-person rule (`requiredApprovals: 2`). Who may approve comes from the most
  * specific matching rule (ROLLOUT_DOCTOR_APPROVERS where none matches); how many
  * approvals are needed is the strictest of all matching rules, so a namespace rule
@@ -17,10 +17,29 @@ import { parseErrorText } from '../parse-error-text.js';
 /** A Slack user (U…/W…) or user group (S…). */
 export const slackPrincipal = z.string().regex(/^[USW][A-Z0-9]{2,}$/);
 
+/** An Entra ID (Azure AD) user object id, as Teams sends it in `from.aadObjectId`: a GUID. */
+export const ENTRA_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Someone the policy may name: a Slack user or user group, or a Teams user by Entra
+ * object id (lower-cased here, as the Teams adapter lower-cases `aadObjectId`). The two
+ * shapes cannot collide. Entra groups are not resolved (no Graph permission): list users.
+ */
+export const principal = z.union([
+  slackPrincipal,
+  z
+    .string()
+    .regex(ENTRA_OBJECT_ID, 'must be a Slack id (U…/W…/S…) or an Entra user object id (GUID)')
+    .transform((id) => id.toLowerCase()),
+]);
+
+/** A Teams conversation id: a channel or group chat (19:…@thread.…) or a personal chat (a:…). */
+const teamsConversation = /^(19:[A-Za-z0-9_.=-]{1,200}@thread\.(tacv2|v2|skype)|a:[A-Za-z0-9_.=-]{1,300})$/;
+
 const ruleSchema = z.strictObject({
   cluster: z.string().optional(),
   namespace: z.string().optional(),
-  approvers: z.array(slackPrincipal).min(1),
+  approvers: z.array(principal).min(1),
   requiredApprovals: z.number().int().min(1).max(5).default(1),
 });
 export type PolicyRule = z.infer<typeof ruleSchema>;
@@ -29,13 +48,20 @@ export type PolicyRule = z.infer<typeof ruleSchema>;
 const readerRuleSchema = z.strictObject({
   cluster: z.string().optional(),
   namespace: z.string().optional(),
-  /** Only requests from these channels (C…/G…/D…); omitted: any channel. */
+  /** Only requests from these channels (Slack C…/G…/D…, Teams 19:…@thread.tacv2); omitted: any channel. */
   channels: z
-    .array(z.string().regex(/^[CGD][A-Z0-9]{2,}$/))
+    .array(
+      z
+        .string()
+        .refine(
+          (c) => /^[CGD][A-Z0-9]{2,}$/.test(c) || teamsConversation.test(c),
+          'must be a Slack channel id (C…/G…/D…) or a Teams conversation id (19:…@thread.tacv2)',
+        ),
+    )
     .min(1)
     .optional(),
   /** Only these users and user groups; omitted: anyone (in the channels above). */
-  users: z.array(slackPrincipal).min(1).optional(),
+  users: z.array(principal).min(1).optional(),
   /** `scan` of every namespace at once; only on a rule without `namespace`. */
   clusterScan: z.boolean().default(false),
   /** Alertmanager and early-warning diagnoses for this scope. */
@@ -64,6 +90,11 @@ export interface ApprovalScope {
 
 export interface ApprovalPolicy {
   check(user: string, scope: ApprovalScope): Promise<ApprovalDecision>;
+  /**
+   * Whether `user` may approve in some scope (listed directly or through a group):
+   * decides only what a card shows (Teams enables Approve for them); `check` decides.
+   */
+  approvesSomewhere?(user: string): Promise<boolean>;
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
@@ -134,8 +165,10 @@ export function createApprovalPolicy(options: {
   now?: () => number;
 }): ApprovalPolicy & { isListed: MembershipCheck } {
   const isListed = createMembershipCheck(options);
+  const everyApprover = [...new Set([...options.approvers, ...options.rules.flatMap((r) => r.approvers)])];
   return {
     isListed,
+    approvesSomewhere: (user) => isListed(user, everyApprover),
     async check(user, scope) {
       const approvers = approversFor(options.rules, options.approvers, scope);
       const required = requiredApprovals(options.rules, scope);

@@ -20,6 +20,14 @@ export const resourceNameSchema = z
   .regex(DNS1123_SUBDOMAIN, 'must be a DNS-1123 subdomain');
 export const clusterSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a DNS-1123 label');
 const slackId = z.string().regex(/^[A-Z0-9]+$/);
+/**
+ * Who asked: a Slack id, or a Teams user's Entra object id (a lower-case GUID, as the
+ * Teams adapter sends it).
+ */
+const personId = z.union([
+  slackId,
+  z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+]);
 const slackTs = z.string().regex(/^\d+\.\d+$/);
 
 /** A workload of a kind the registry knows (src/diagnosis/workload-ref.ts). */
@@ -38,7 +46,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     mode: z.literal('deployment'),
     cluster: clusterSchema,
     target: workloadRefSchema,
-    requestedBy: slackId,
+    requestedBy: personId,
     /**
      * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
      * workload from these through ownerReferences; `target.name` is only a guess.
@@ -49,7 +57,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     mode: z.literal('scan'),
     cluster: clusterSchema,
     namespace: namespaceSchema.optional(),
-    requestedBy: slackId,
+    requestedBy: personId,
   }),
 ]);
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;

@@ -497,6 +497,36 @@ describe('the image', () => {
   });
 });
 
+describe('Microsoft Teams beside Slack', () => {
+  it('sets the TEAMS_* variables, reads the client secret from the app Secret and routes exactly /api/messages', () => {
+    const objects = helmTemplate({ values: [ciValues('teams')] });
+    const app = env(objects, 'rollout-doctor-app');
+    expect(value(app, 'TEAMS_APP_ID')).toBe('00000000-0000-4000-8000-0000000000aa');
+    expect(value(app, 'TEAMS_TENANT_ID')).toBe('11111111-1111-4111-8111-111111111111');
+    expect(value(app, 'TEAMS_ALERT_CONVERSATION')).toBe('19:alerts@thread.tacv2');
+    expect(value(app, 'ROLLOUT_DOCTOR_APPROVERS')).toBe('U0LEAD,6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90');
+    expect(secretRef(app, 'TEAMS_APP_PASSWORD')).toEqual({
+      name: 'rollout-doctor-slack',
+      key: 'TEAMS_APP_PASSWORD',
+    });
+    expect(secretRef(app, 'SLACK_BOT_TOKEN')).toBeDefined();
+    const ingress = byKind(objects, 'Ingress')[0] as K8sObject & {
+      spec: { rules: { http: { paths: { path: string }[] } }[] };
+    };
+    expect(ingress.spec.rules[0]?.http.paths.map((p) => p.path)).toEqual(['/slack/events', '/api/messages']);
+    // Without an app id Teams is off: only the secret's slot, optional, as for Socket Mode's token.
+    const plainInstall = env(helmTemplate({ values: [ciValues('ingress')] }), 'rollout-doctor-app');
+    expect(plainInstall.filter((e) => e.name.startsWith('TEAMS_')).map((e) => e.name)).toEqual([
+      'TEAMS_APP_PASSWORD',
+    ]);
+    expect(secretRef(plainInstall, 'TEAMS_APP_PASSWORD')).toMatchObject({ optional: true });
+  });
+
+  it('refuses an app id or tenant that is not a GUID', () => {
+    expect(helmTemplateError({ set: ['app.teams.appId=not-a-guid'] })).toMatch(/appId/);
+  });
+});
+
 describe('settings that cannot work are refused before anything is installed', () => {
   it.each([
     [['app.enabled=false'], /'\/redis\/mode': value must be 'external'/],

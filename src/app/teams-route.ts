@@ -1,0 +1,130 @@
+import type { CustomRoute } from '@slack/bolt';
+import type { ChatUseCases } from '../chat/adapter.js';
+import { plain } from '../chat/rich.js';
+import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
+import { memoryCardStore, teamsAdapter, type TeamsAdapter } from '../chat/teams/adapter.js';
+import { botAuthenticator } from '../chat/teams/bot-auth.js';
+import { botConnector } from '../chat/teams/connector.js';
+import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../chat/teams/endpoint.js';
+import { teamsInbound } from '../chat/teams/inbound.js';
+import { openIdKeys } from '../chat/teams/openid-keys.js';
+import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
+import type { TeamsConfig } from '../config/teams.js';
+import type { AppServices } from './services.js';
+
+/** How Teams users call the app, and let it into a conversation. */
+export const TEAMS_COMMAND_WORDS: CommandWords = {
+  command: '@rollout-doctor',
+  invite: 'add rollout-doctor to this team or chat (Apps → Manage your apps)',
+};
+
+/** Teams user ids (29:…) and service URLs the bot learned, bounded (oldest forgotten first). */
+function bounded<V>(max: number) {
+  const map = new Map<string, V>();
+  return {
+    set(key: string, value: V): void {
+      map.delete(key);
+      map.set(key, value);
+      if (map.size > max) {
+        const oldest = map.keys().next().value;
+        if (oldest !== undefined) map.delete(oldest);
+      }
+    },
+    get: (key: string): V | undefined => map.get(key),
+    entries: () => map.entries(),
+  };
+}
+
+/**
+ * Teams' body limits: activities are bigger than Slack's payloads (a card action
+ * carries the card's data) but still small; the connector sends them at once.
+ */
+const TEAMS_BODY_LIMITS = {
+  maxBytes: 256 * 1024,
+  maxConcurrent: 64,
+  maxPerPeer: 16,
+  deadlineMs: 5_000,
+  minBytesPerSecond: 8 * 1024,
+  rateGraceMs: 1_000,
+};
+
+export interface TeamsRoute {
+  route: CustomRoute;
+  adapter: TeamsAdapter;
+}
+
+/**
+ * `POST /api/messages` for Microsoft Teams (docs/teams.md), on the app's port beside
+ * Slack's routes: Bot Framework token checks, the command use-case (the same queue,
+ * budget and read policy as `/rollout-doctor`), cards through the Bot Connector.
+ * Approvers' views are decided by the approval policy; presses go to the press
+ * use-case once the port has it (until then a press is answered with a refusal and
+ * changes nothing).
+ */
+export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRoute {
+  const { logger } = services;
+  const serviceUrls = bounded<string>(10_000);
+  const teamsUserIds = bounded<string>(10_000);
+  const adapter = teamsAdapter({
+    connector: botConnector({
+      appId: teams.appId,
+      appPassword: teams.appPassword,
+      tokenUrl: teams.tokenUrl,
+      scope: teams.scope,
+      serviceUrlHosts: teams.serviceUrlHosts,
+    }),
+    store: memoryCardStore(),
+    tenantId: teams.tenantId,
+    serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
+    refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
+  });
+  const useCases: ChatUseCases = {
+    command: (request) => runCommand(services, request, TEAMS_COMMAND_WORDS),
+    press: async () => ({
+      tell: { summary: plain('Approvals from Teams are not available in this version yet.'), parts: [] },
+    }),
+    announce: async (chat, where, run) => chat.post(where, run.announcement),
+  };
+  const mayApprove = async (aadObjectId: string): Promise<boolean> =>
+    (await services.policy.approvesSomewhere?.(aadObjectId)) ?? false;
+  const endpoint = teamsEndpoint({
+    auth: botAuthenticator({
+      appId: teams.appId,
+      issuer: teams.issuer,
+      keys: openIdKeys({ metadataUrl: teams.openIdMetadataUrl }),
+      allowedTenants: teams.allowedTenants,
+      serviceUrlHosts: teams.serviceUrlHosts,
+    }),
+    logger,
+    readBody: (next) => slackBodyGate(logger, TEAMS_BODY_LIMITS).handler(next),
+    handlers: teamsInbound({
+      useCases,
+      adapter,
+      logger,
+      mayApprove: (person) => mayApprove(person.id),
+      seen: (account, conversationId, serviceUrl) => {
+        serviceUrls.set(conversationId.split(';messageid=')[0] ?? conversationId, serviceUrl);
+        if (account.aadObjectId === undefined) return;
+        const aad = account.aadObjectId.toLowerCase();
+        // Approvers' clients refresh the card on sight; 'a' marks an approver, 'r' anyone else.
+        mayApprove(aad).then(
+          (approver) => teamsUserIds.set(account.id, approver ? 'a' : 'r'),
+          () => undefined,
+        );
+      },
+    }),
+  });
+  const handler: CustomRoute['handler'] = (req, res) => {
+    endpoint(req, res)?.catch((error: unknown) => {
+      logger.error(
+        { err: error instanceof Error ? error : new Error(String(error)) },
+        'teams endpoint failed',
+      );
+      if (!res.headersSent) {
+        res.writeHead(500);
+        res.end();
+      }
+    });
+  };
+  return { route: { path: TEAMS_MESSAGES_PATH, method: 'POST', handler }, adapter };
+}

@@ -1,0 +1,137 @@
+import type { ChatAdapter } from '../adapter.js';
+import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
+import { mention, say } from '../rich.js';
+import { cardActivity } from './cards.js';
+import type { BotConnector } from './connector.js';
+
+/**
+ * The Teams side of the chat port's outbound half (ChatAdapter): posts and updates
+ * Adaptive Cards through the Bot Connector, and remembers what each card shows
+ * (CardStore) so a per-user refresh or a press can render it again for one viewer.
+ *
+ * Conversations: a Teams channel id (19:…@thread.tacv2) with `thread` set is the
+ * thread whose root activity that is (`<channel>;messageid=<root>`); a channel without
+ * a thread gets a new thread (a new post). Group and personal chats have no threads.
+ */
+
+export const TEAMS = 'teams';
+
+/** What the bot remembers of a card it posted (to re-render it for one viewer). */
+export interface CardRecord {
+  message: ChatMessage;
+  /** Teams user ids (29:…) asked to refresh on sight. */
+  refreshUserIds: readonly string[];
+}
+
+export interface CardStore {
+  get(ref: MessageRef): Promise<CardRecord | undefined>;
+  set(ref: MessageRef, record: CardRecord): Promise<void>;
+}
+
+/** In-process card store, bounded (oldest forgotten first). One app replica only. */
+export function memoryCardStore(max = 5_000): CardStore {
+  const records = new Map<string, CardRecord>();
+  const key = (ref: MessageRef): string => `${ref.conversation.id}\u0000${ref.id}`;
+  return {
+    get: async (ref) => records.get(key(ref)),
+    set: async (ref, record) => {
+      records.delete(key(ref));
+      records.set(key(ref), record);
+      while (records.size > max) {
+        const oldest = records.keys().next().value;
+        if (oldest === undefined) break;
+        records.delete(oldest);
+      }
+    },
+  };
+}
+
+/** A Teams channel (threads live there), as opposed to a group or personal chat. */
+export function isChannel(conversationId: string): boolean {
+  return /^19:[^;]+@thread\.(tacv2|skype)$/.test(conversationId);
+}
+
+/** Splits a Teams conversation id into the port's conversation and thread. */
+export function conversationRef(teamsConversationId: string): ConversationRef {
+  const [id = teamsConversationId, thread] = teamsConversationId.split(';messageid=');
+  return { platform: TEAMS, id, ...(thread ? { thread } : {}) };
+}
+
+/** The Teams conversation id of a port conversation (its thread's, when it has one). */
+export function teamsConversationId(conversation: ConversationRef): string {
+  return conversation.thread && isChannel(conversation.id)
+    ? `${conversation.id};messageid=${conversation.thread}`
+    : conversation.id;
+}
+
+export interface TeamsAdapterOptions {
+  connector: BotConnector;
+  store: CardStore;
+  tenantId: string;
+  /** The serviceUrl of a conversation (learned from its activities), else the configured one. */
+  serviceUrlOf(conversationId: string): string;
+  /** Teams user ids (29:…) whose clients should fetch their own view (approvers seen so far). */
+  refreshUserIds(): readonly string[];
+}
+
+export interface TeamsAdapter extends ChatAdapter {
+  /** The card record of a posted message (for refresh and presses). */
+  record(ref: MessageRef): Promise<CardRecord | undefined>;
+}
+
+export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
+  const { connector, store } = options;
+  const activityFor = (message: ChatMessage, refreshUserIds: readonly string[]) =>
+    cardActivity(message, { refreshUserIds });
+
+  const post = async (to: ConversationRef, message: ChatMessage): Promise<MessageRef> => {
+    const refreshUserIds = options.refreshUserIds();
+    const activity = activityFor(message, refreshUserIds);
+    const serviceUrl = options.serviceUrlOf(to.id);
+    let ref: MessageRef;
+    if (isChannel(to.id) && !to.thread) {
+      const created = await connector.createThread(serviceUrl, {
+        channelId: to.id,
+        tenantId: options.tenantId,
+        activity,
+      });
+      ref = {
+        conversation: { platform: TEAMS, id: to.id, thread: created.activityId },
+        id: created.activityId,
+      };
+    } else {
+      const sent = await connector.send(serviceUrl, teamsConversationId(to), activity);
+      ref = { conversation: { ...to, platform: TEAMS }, id: sent.id };
+    }
+    await store.set(ref, { message, refreshUserIds });
+    return ref;
+  };
+
+  return {
+    platform: TEAMS,
+    post,
+    async update(ref, message) {
+      const refreshUserIds = options.refreshUserIds();
+      await connector.update(
+        options.serviceUrlOf(ref.conversation.id),
+        teamsConversationId(ref.conversation),
+        ref.id,
+        activityFor(message, refreshUserIds),
+      );
+      await store.set(ref, { message, refreshUserIds });
+    },
+    /**
+     * Teams has no message only one person sees outside an invoke's answer (a press is
+     * answered in the invoke, src/chat/teams/invoke.ts): in a channel or group chat this
+     * is a reply in the thread that names the person; in a personal chat it is private.
+     */
+    async tell(person: PersonRef, where: ConversationRef, message: ChatMessage) {
+      const addressed: ChatMessage = {
+        summary: message.summary,
+        parts: [{ kind: 'note', text: say`For ${mention(person)}` }, ...message.parts],
+      };
+      await post(where, addressed);
+    },
+    record: (ref) => store.get(ref),
+  };
+}

@@ -1,0 +1,279 @@
+import type { ChatAction } from '../actions.js';
+import type { Button, ChatMessage, Icon, Part, Rich, Span } from '../model.js';
+import { plainText } from '../rich.js';
+import { cleanText } from '../../text/clean.js';
+
+/**
+ * The port's messages as Adaptive Cards (schema 1.5, Universal Actions), built so that
+ * no text can become markup:
+ * - every piece of text is a `TextRun` inside a `RichTextBlock`. Teams and Microsoft's
+ *   renderer apply no Markdown to a TextRun (TextBlock would), so `**`, `[x](y)`, `#`
+ *   and HTML stay characters. Two things a TextRun still interprets are defused in
+ *   `runText`: the `{{DATE(…)}}`/`{{TIME(…)}}` functions and Teams' `<at>…</at>` mention
+ *   tags;
+ * - links are `Action.OpenUrl` select actions on a run, made only from `link` spans
+ *   (URLs the product checked);
+ * - buttons are `Action.Execute` whose `data` is the port's ChatAction, decoded with
+ *   its zod schema on the way back in (src/chat/teams/invoke.ts).
+ */
+
+export const CARD_CONTENT_TYPE = 'application/vnd.microsoft.card.adaptive';
+
+/** Unicode for every icon: a new icon in the port is a compile error here until mapped. */
+const ICON_TEXT: Readonly<Record<Icon, string>> = {
+  ok: '✅',
+  warning: '⚠️',
+  refused: '⛔',
+  failed: '❌',
+  expired: '⌛',
+  waiting: '⏳',
+  undo: '↩️',
+  diagnosing: '🩺',
+  inspect: '🔍',
+  working: '⚙️',
+  fix: '🔧',
+  thread: '🧵',
+  paused: '⏸️',
+  superseded: '⏭️',
+  more: '➕',
+  log: '📜',
+  alert: '🚨',
+  pinned: '📌',
+  note: '📝',
+  unknown: '❔',
+  connection: '🔌',
+  calendar: '📅',
+  progress: '📈',
+  balance: '⚖️',
+  'rolled-out': '🚀',
+  repeat: '🔁',
+  red: '🔴',
+  orange: '🟠',
+  blue: '🔵',
+  report: '📋',
+  forbidden: '🚫',
+  locked: '🔒',
+  link: '🔗',
+  info: 'ℹ️',
+  chart: '📊',
+};
+
+/** Longest code body shown when not `whole`; the rest is cut and said so. */
+export const CODE_MAX_CHARS = 2_500;
+/** Table rows shown; the rest are counted. */
+export const TABLE_MAX_ROWS = 20;
+/** Verbs of Action.Execute (the part of a press that is not the ChatAction). */
+export const VERBS = Object.freeze({ press: 'press', confirm: 'confirm', refresh: 'refresh' });
+
+type Json = Record<string, unknown>;
+
+/**
+ * Text for a TextRun: cleaned as every untrusted text is (src/text/clean.ts: escape
+ * sequences, controls, bidi and invisible characters removed), then `{{` becomes
+ * `{ {` so no date/time function is formed and `<at`/`</at` gets a space so no
+ * mention tag is.
+ */
+export function runText(text: string): string {
+  return cleanText(text)
+    .replace(/\{\{/g, '{ {')
+    .replace(/\{\{/g, '{ {')
+    .replace(/<(\/?)(at\b)/gi, '< $1$2');
+}
+
+function run(text: string, style: Json = {}): Json {
+  return { type: 'TextRun', text: runText(text), ...style };
+}
+
+function spanRun(span: Exclude<Span, { kind: 'break' }>): Json {
+  switch (span.kind) {
+    case 'text':
+      return run(span.text);
+    case 'strong':
+      return run(span.text, { weight: 'Bolder' });
+    case 'emphasis':
+      return run(span.text, { italic: true });
+    case 'code':
+      return run(span.text, { fontType: 'Monospace' });
+    case 'mention':
+      return run(`@${span.person.name ?? span.person.id}`, { weight: 'Bolder' });
+    case 'group':
+      return run(`approver group ${span.id}`, { weight: 'Bolder' });
+    case 'link':
+      return run(span.label, { selectAction: { type: 'Action.OpenUrl', url: span.url } });
+    case 'icon':
+      return run(ICON_TEXT[span.icon]);
+  }
+}
+
+/** Inline content as RichTextBlocks, one per line (a `break` starts the next). */
+export function richBlocks(content: Rich, style: Json = {}, runStyle: Json = {}): Json[] {
+  const lines: Json[][] = [[]];
+  for (const span of content) {
+    if (span.kind === 'break') lines.push([]);
+    else lines[lines.length - 1]?.push({ ...spanRun(span), ...runStyle });
+  }
+  return lines
+    .filter((inlines) => inlines.length > 0)
+    .map((inlines, i) => ({
+      type: 'RichTextBlock',
+      inlines,
+      ...(i > 0 ? { spacing: 'None' } : {}),
+      ...style,
+    }));
+}
+
+function codeBlock(part: Extract<Part, { kind: 'code' }>): Json[] {
+  const cut = !part.whole && part.body.length > CODE_MAX_CHARS;
+  const body = cut ? part.body.slice(0, CODE_MAX_CHARS) : part.body;
+  return [
+    ...(part.title ? richBlocks(part.title) : []),
+    {
+      type: 'Container',
+      style: 'emphasis',
+      items: [{ type: 'RichTextBlock', inlines: [run(body, { fontType: 'Monospace', size: 'Small' })] }],
+    },
+    ...(cut
+      ? [
+          richText(`… ${part.body.length - CODE_MAX_CHARS} more characters not shown`, {
+            isSubtle: true,
+            size: 'Small',
+          }),
+        ]
+      : []),
+  ];
+}
+
+function richText(text: string, runStyle: Json = {}): Json {
+  return { type: 'RichTextBlock', inlines: [run(text, runStyle)] };
+}
+
+function tableBlock(part: Extract<Part, { kind: 'table' }>): Json[] {
+  const rows = part.rows.slice(0, TABLE_MAX_ROWS);
+  const cell = (text: string, style: Json = {}): Json => ({
+    type: 'TableCell',
+    items: [{ type: 'RichTextBlock', inlines: [run(text, style)] }],
+  });
+  const width = Math.max(part.header.length, ...rows.map((r) => r.length));
+  return [
+    ...(part.title ? richBlocks(part.title) : []),
+    {
+      type: 'Table',
+      columns: Array.from({ length: width }, () => ({ width: 1 })),
+      firstRowAsHeader: true,
+      rows: [
+        { type: 'TableRow', cells: part.header.map((h) => cell(h, { weight: 'Bolder' })) },
+        ...rows.map((r) => ({ type: 'TableRow', cells: r.map((c) => cell(c)) })),
+      ],
+    },
+    ...(part.rows.length > rows.length
+      ? [richText(`${part.rows.length - rows.length} more rows not shown`, { isSubtle: true, size: 'Small' })]
+      : []),
+  ];
+}
+
+/** Who is looking: decides which Approve/Undo buttons are enabled. */
+export interface CardViewer {
+  /** The viewer may approve this message's plans; false disables Approve and Undo. */
+  mayApprove: boolean;
+}
+
+const APPROVAL_KINDS: ReadonlySet<ChatAction['kind']> = new Set(['approve', 'undo']);
+
+/** An Action.Execute for a button. A confirm step makes the press ask first (verb `confirm`). */
+export function executeAction(button: Button, viewer: CardViewer | undefined): Json {
+  const gated = APPROVAL_KINDS.has(button.action.kind);
+  return {
+    type: 'Action.Execute',
+    title: runText(button.label),
+    verb: button.confirm ? VERBS.confirm : VERBS.press,
+    data: { action: button.action },
+    ...(button.style === 'primary'
+      ? { style: 'positive' }
+      : button.style === 'danger'
+        ? { style: 'destructive' }
+        : {}),
+    ...(gated && viewer !== undefined && !viewer.mayApprove
+      ? { isEnabled: false, tooltip: 'Only approvers may press this' }
+      : {}),
+  };
+}
+
+function partBlocks(part: Part, viewer: CardViewer | undefined): Json[] {
+  switch (part.kind) {
+    case 'heading':
+      return [richText(part.text, { weight: 'Bolder', size: 'Medium' })];
+    case 'paragraph':
+      return richBlocks(part.text, part.role ? { id: `role-${part.role}` } : {});
+    case 'note':
+      return richBlocks(part.text, {}, { isSubtle: true, size: 'Small' });
+    case 'code':
+      return codeBlock(part);
+    case 'table':
+      return tableBlock(part);
+    case 'actions':
+      return [{ type: 'ActionSet', actions: part.buttons.map((b) => executeAction(b, viewer)) }];
+    case 'divider':
+      return [];
+  }
+}
+
+export interface CardOptions {
+  /** The viewer of a per-user card (an invoke's answer); undefined: the card everyone sees. */
+  viewer?: CardViewer;
+  /**
+   * Teams user ids (MRIs, 29:…) whose clients fetch their own view of the card on
+   * sight (refresh.userIds; Teams takes at most 60). Empty: no automatic refresh.
+   */
+  refreshUserIds?: readonly string[];
+  /** Data carried by the refresh action (which message to re-render). */
+  refreshData?: Json;
+}
+
+/** Teams shows a user-specific view to at most 60 users per card. */
+export const MAX_REFRESH_USERS = 60;
+
+/**
+ * The card for a message.
+ * @example renderCard(message, { viewer: { mayApprove: false } })
+ */
+export function renderCard(message: ChatMessage, options: CardOptions = {}): Json {
+  const body: Json[] = [];
+  let separate = false;
+  const parts =
+    message.parts.length > 0 ? message.parts : [{ kind: 'paragraph', text: message.summary } as const];
+  for (const part of parts) {
+    if (part.kind === 'divider') {
+      separate = true;
+      continue;
+    }
+    const blocks = partBlocks(part, options.viewer);
+    if (separate && blocks[0]) blocks[0] = { ...blocks[0], separator: true };
+    separate = false;
+    body.push(...blocks);
+  }
+  const userIds = (options.refreshUserIds ?? []).slice(0, MAX_REFRESH_USERS);
+  return {
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: '1.5',
+    body,
+    fallbackText: runText(plainText(message.summary)),
+    ...(userIds.length > 0
+      ? {
+          refresh: {
+            action: { type: 'Action.Execute', verb: VERBS.refresh, data: options.refreshData ?? {} },
+            userIds: [...userIds],
+          },
+        }
+      : {}),
+  };
+}
+
+/** A message activity carrying the card (`summary` is what notifications show). */
+export function cardActivity(message: ChatMessage, options: CardOptions = {}): Json {
+  return {
+    type: 'message',
+    summary: runText(plainText(message.summary)).slice(0, 250),
+    attachments: [{ contentType: CARD_CONTENT_TYPE, content: renderCard(message, options) }],
+  };
+}

@@ -1,0 +1,154 @@
+import { request } from 'undici';
+import { z } from 'zod';
+
+/**
+ * The bot's side of the Bot Connector REST API (v3): its own token (Entra ID client
+ * credentials for https://api.botframework.com/.default, kept until 5 minutes before
+ * it expires), posting an activity to a conversation or a channel thread, updating
+ * one, and opening a new thread in a channel. Every call goes to a serviceUrl whose
+ * host is allow-listed (TEAMS_SERVICE_URL_HOSTS): the bot's token goes with it.
+ */
+
+export interface ConnectorOptions {
+  appId: string;
+  appPassword: string;
+  tokenUrl: string;
+  scope: string;
+  serviceUrlHosts: readonly string[];
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+/** A refusal or failure of the Bot Connector; `status` is its HTTP status (0: no answer). */
+export class ConnectorError extends Error {
+  override name = 'ConnectorError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(`Bot Connector answered ${status} (${code})`);
+  }
+}
+
+const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
+const idSchema = z.object({ id: z.string().min(1).max(512) }).loose();
+const createdSchema = z
+  .object({ id: z.string().min(1).max(1024), activityId: z.string().max(512).optional() })
+  .loose();
+const errorSchema = z.object({ error: z.object({ code: z.string().max(200) }).loose() }).loose();
+
+type Json = Record<string, unknown>;
+
+export interface BotConnector {
+  /** Posts to a conversation (a channel thread when `conversationId` carries `;messageid=`). */
+  send(serviceUrl: string, conversationId: string, activity: Json): Promise<{ id: string }>;
+  update(serviceUrl: string, conversationId: string, activityId: string, activity: Json): Promise<void>;
+  /** Opens a new thread in a channel with `activity` as its root. */
+  createThread(
+    serviceUrl: string,
+    options: { channelId: string; tenantId: string; activity: Json },
+  ): Promise<{ conversationId: string; activityId: string }>;
+}
+
+function base(serviceUrl: string): string {
+  return serviceUrl.endsWith('/') ? serviceUrl : `${serviceUrl}/`;
+}
+
+/** @example const c = botConnector({ appId, appPassword, tokenUrl, scope, serviceUrlHosts }) */
+export function botConnector(options: ConnectorOptions): BotConnector {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const hosts = new Set(options.serviceUrlHosts.map((h) => h.toLowerCase()));
+  let cached: { token: string; until: number } | undefined;
+  let inFlight: Promise<string> | undefined;
+
+  const fetchToken = async (): Promise<string> => {
+    const response = await request(options.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: options.appId,
+        client_secret: options.appPassword,
+        scope: options.scope,
+      }).toString(),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await response.body.text();
+    // The answer is never logged or echoed: it holds the token.
+    if (response.statusCode !== 200) throw new ConnectorError(response.statusCode, 'token refused');
+    const parsed = tokenSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new ConnectorError(response.statusCode, 'token answer malformed');
+    cached = { token: parsed.data.access_token, until: now() + (parsed.data.expires_in - 300) * 1000 };
+    return parsed.data.access_token;
+  };
+
+  const token = (): Promise<string> => {
+    if (cached && cached.until > now()) return Promise.resolve(cached.token);
+    inFlight ??= fetchToken().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+
+  const call = async (
+    method: 'POST' | 'PUT',
+    serviceUrl: string,
+    path: string,
+    body: Json,
+  ): Promise<unknown> => {
+    const url = new URL(path, base(serviceUrl));
+    if (!hosts.has(url.host.toLowerCase())) throw new ConnectorError(0, 'serviceUrl host not allowed');
+    const send = async (bearer: string) =>
+      request(url, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    let response = await send(await token());
+    if (response.statusCode === 401) {
+      // A token revoked early: one more try with a fresh one.
+      await response.body.dump();
+      cached = undefined;
+      response = await send(await token());
+    }
+    const text = await response.body.text();
+    const json = text === '' ? {} : (JSON.parse(text) as unknown);
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      const error = errorSchema.safeParse(json);
+      throw new ConnectorError(response.statusCode, error.success ? error.data.error.code : 'error');
+    }
+    return json;
+  };
+
+  const conversationPath = (conversationId: string): string =>
+    `v3/conversations/${encodeURIComponent(conversationId)}/activities`;
+
+  return {
+    async send(serviceUrl, conversationId, activity) {
+      return idSchema.parse(await call('POST', serviceUrl, conversationPath(conversationId), activity));
+    },
+    async update(serviceUrl, conversationId, activityId, activity) {
+      await call('PUT', serviceUrl, `${conversationPath(conversationId)}/${encodeURIComponent(activityId)}`, {
+        ...activity,
+        id: activityId,
+      });
+    },
+    async createThread(serviceUrl, { channelId, tenantId, activity }) {
+      const created = createdSchema.parse(
+        await call('POST', serviceUrl, 'v3/conversations', {
+          isGroup: true,
+          channelData: { channel: { id: channelId }, tenant: { id: tenantId } },
+          tenantId,
+          activity,
+        }),
+      );
+      const activityId = created.activityId ?? /;messageid=(.+)$/.exec(created.id)?.[1];
+      if (activityId === undefined) throw new ConnectorError(201, 'no activity id for the new thread');
+      return { conversationId: created.id, activityId };
+    },
+  };
+}

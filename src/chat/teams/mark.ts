@@ -1,0 +1,60 @@
+import type { ChatAction } from '../actions.js';
+import type { PlanMark } from '../adapter.js';
+import type { Button, ChatMessage, Part } from '../model.js';
+import { plain } from '../rich.js';
+
+/** The plan a button acts on, if any. */
+function planOf(action: ChatAction): string | undefined {
+  return action.kind === 'approve' || action.kind === 'undo' || action.kind === 'status'
+    ? action.planId
+    : undefined;
+}
+
+/**
+ * A plan mark applied to a message (PressReply.mark): the plan's buttons give way to
+ * the mark's label, with `withdrawOthers` every other Apply goes too, and the state
+ * line (the paragraph with role `state`) says where the fix stands, above the buttons.
+ */
+export function applyMark(message: ChatMessage, mark: PlanMark): ChatMessage {
+  const keep = (b: Button): boolean =>
+    planOf(b.action) !== mark.planId && !(mark.withdrawOthers && b.action.kind === 'approve');
+  const state: Part = { kind: 'paragraph', text: mark.line, role: 'state' };
+  const label: Part = { kind: 'note', text: plain(mark.label) };
+  const parts: Part[] = [];
+  let placed = false;
+  for (const part of message.parts) {
+    if (part.kind === 'paragraph' && part.role === 'state') continue;
+    if (part.kind === 'actions') {
+      if (!placed) parts.push(state, label);
+      placed = true;
+      const buttons = part.buttons.filter(keep);
+      if (buttons.length > 0) parts.push({ kind: 'actions', buttons });
+      continue;
+    }
+    parts.push(part);
+  }
+  if (!placed) parts.push(state, label);
+  return { summary: mark.summary, parts };
+}
+
+/** The button of `message` whose action is exactly `action` (a press must name one the card offered). */
+export function offeredButton(message: ChatMessage, action: ChatAction): Button | undefined {
+  const wanted = JSON.stringify(sorted(action));
+  for (const part of message.parts) {
+    if (part.kind !== 'actions') continue;
+    const found = part.buttons.find((b) => JSON.stringify(sorted(b.action)) === wanted);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, sorted(v)]),
+    );
+  return value;
+}
