@@ -6,22 +6,25 @@
  * deadlock must finish it. `npm run verify:states` runs thousands.
  */
 import { describe, expect, it } from 'vitest';
-import { judgeSeed, tally } from '../support/state-judge.js';
+import { judgeSeed, tally, type JudgedState } from '../support/state-judge.js';
 import { generateState } from '../../sim/generated-states.js';
 
 const COUNT = 150;
 const STATEFUL_COUNT = 150;
 
+/** Every judged state that disagrees, one line each (seed, judgement, findings, plans, cluster). */
+function disagreements(results: readonly JudgedState[]): string[] {
+  return results
+    .filter((r) => r.judgement !== 'agree' && r.judgement !== 'skipped')
+    .map(
+      (r) => `seed ${r.seed} ${r.judgement}: ${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`,
+    );
+}
+
 describe('generated mid-rollout states, judged by the simulator run forward', () => {
   it(`agree on ${COUNT} seeded states: no false deadlock, no harmful plan, no missed deadlock, no failed fix`, () => {
     const results = Array.from({ length: COUNT }, (_, i) => judgeSeed(1000 + i));
-    const disagreements = results
-      .filter((r) => r.judgement !== 'agree' && r.judgement !== 'skipped')
-      .map(
-        (r) =>
-          `seed ${r.seed} ${r.judgement}: ${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`,
-      );
-    expect(disagreements).toEqual([]);
+    expect(disagreements(results)).toEqual([]);
     const t = tally(results);
     // The sample must hold both outcomes and enough of them to mean something.
     expect(t.judged).toBeGreaterThan(COUNT / 2);
@@ -61,13 +64,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
 
   it(`agree on ${STATEFUL_COUNT} seeded StatefulSet states`, () => {
     const results = Array.from({ length: STATEFUL_COUNT }, (_, i) => judgeSeed(1 + i, 'StatefulSet'));
-    const disagreements = results
-      .filter((r) => r.judgement !== 'agree' && r.judgement !== 'skipped')
-      .map(
-        (r) =>
-          `seed ${r.seed} ${r.judgement}: ${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`,
-      );
-    expect(disagreements).toEqual([]);
+    expect(disagreements(results)).toEqual([]);
     const t = tally(results);
     expect(t.judged).toBeGreaterThan(STATEFUL_COUNT / 2);
     expect(t.judged - t.completed).toBeGreaterThan(3);
