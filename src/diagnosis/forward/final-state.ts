@@ -14,12 +14,12 @@
 import type { AnalysisContext } from '../analysis-context.js';
 import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
-import { hostPorts, portsConflict } from '../base/pod-constraints.js';
+import { hostPorts } from '../base/pod-constraints.js';
 import { holdsResources, isTerminating } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { nonZero, podRequests } from '../base/resources.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
-import { placementContext } from '../placement/placement.js';
+import { placementContext, portBlockers, type PlacementContext } from '../placement/placement.js';
 import { nextPod } from '../rollout/surge-proof.js';
 import { workloadKind } from '../workloads/index.js';
 
@@ -50,9 +50,10 @@ export function finalStateShortfall(ctx: AnalysisContext): Shortfall | undefined
   // Every other pod of ours is replaced, or may be (those below a partition stay: counting
   // them gone only raises the bound).
   const staying = new Set<Pod>(final);
+  const placement = placementContext(ctx);
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))
-    .reduce((sum, node) => sum + podsThatFit(ctx, incoming, node, staying), 0);
+    .reduce((sum, node) => sum + podsThatFit(placement, incoming, node, staying), 0);
   return room >= needed
     ? undefined
     : { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
@@ -68,8 +69,12 @@ function overQuota(ctx: AnalysisContext, incoming: Pod, count: number): boolean 
 }
 
 /** How many pods like `incoming` the node holds at most, with only `staying` of ours and no lower priority left. */
-function podsThatFit(ctx: AnalysisContext, incoming: Pod, node: Node, staying: ReadonlySet<Pod>): number {
-  const placement = placementContext(ctx);
+function podsThatFit(
+  placement: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  staying: ReadonlySet<Pod>,
+): number {
   const priority = incoming.spec.priority ?? 0;
   const preempts = incoming.spec.preemptionPolicy !== 'Never';
   const occupants = (placement.occupantsByNode.get(node.metadata.name ?? '') ?? []).filter(
@@ -86,11 +91,6 @@ function podsThatFit(ctx: AnalysisContext, incoming: Pod, node: Node, staying: R
     fits = Math.min(fits, Math.floor(((allocatable[resource] ?? 0) - used) / amount));
   }
   const ports = hostPorts(incoming.spec);
-  if (ports.length > 0) {
-    const taken = occupants.some((pod) =>
-      hostPorts(pod.spec).some((held) => ports.some((port) => portsConflict(port, held))),
-    );
-    fits = Math.min(fits, taken ? 0 : 1);
-  }
+  if (ports.length > 0) fits = Math.min(fits, portBlockers(ports, occupants).length > 0 ? 0 : 1);
   return Math.max(0, Number.isFinite(fits) ? fits : Number.MAX_SAFE_INTEGER);
 }

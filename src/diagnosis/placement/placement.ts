@@ -82,6 +82,30 @@ function profileOf(ctx: PlacementContext, incoming: Pod): IncomingProfile {
   return profile;
 }
 
+/** Who may run beside `incoming` on the node: its occupants but `incoming` and `removed`. */
+function occupantsFor(ctx: PlacementContext, incoming: Pod, node: Node, removed: ReadonlySet<Pod>): Pod[] {
+  return (ctx.occupantsByNode.get(node.metadata.name ?? '') ?? []).filter(
+    (p) => p !== incoming && !removed.has(p),
+  );
+}
+
+type Filter = (
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  removed: ReadonlySet<Pod>,
+  occupants: Pod[],
+) => Blocker[];
+
+/** The scheduler filters after resources, in the order blockers are listed. */
+const FILTERS: readonly Filter[] = [
+  (ctx, incoming, _node, _removed, occupants) => portBlockers(profileOf(ctx, incoming).ports, occupants),
+  (ctx, incoming, node, removed) => antiAffinityBlockers(ctx, incoming, node, removed),
+  (ctx, incoming, node, removed) => spreadBlockers(ctx, incoming, node, removed),
+  (ctx, incoming, _node, removed) => volumeBlockers(ctx, incoming, removed),
+  (ctx, incoming, node, removed) => deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? [],
+];
+
 /**
  * Everything that keeps `incoming` off `node` (selection and taints aside) with the
  * node's current occupants minus `removed`. Empty means it fits.
@@ -92,15 +116,10 @@ export function blockersOn(
   node: Node,
   removed: ReadonlySet<Pod> = NONE,
 ): Blocker[] {
-  const name = node.metadata.name ?? '';
-  const occupants = (ctx.occupantsByNode.get(name) ?? []).filter((p) => p !== incoming && !removed.has(p));
+  const occupants = occupantsFor(ctx, incoming, node, removed);
   return [
     ...resourceBlockers(ctx, incoming, node, occupants),
-    ...portBlockers(profileOf(ctx, incoming).ports, occupants),
-    ...antiAffinityBlockers(ctx, incoming, node, removed),
-    ...spreadBlockers(ctx, incoming, node, removed),
-    ...volumeBlockers(ctx, incoming, removed),
-    ...(deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? []),
+    ...FILTERS.flatMap((filter) => filter(ctx, incoming, node, removed, occupants)),
   ];
 }
 
@@ -114,15 +133,10 @@ export function fitsOn(
   node: Node,
   removed: ReadonlySet<Pod> = NONE,
 ): boolean {
-  const name = node.metadata.name ?? '';
-  const occupants = (ctx.occupantsByNode.get(name) ?? []).filter((p) => p !== incoming && !removed.has(p));
+  const occupants = occupantsFor(ctx, incoming, node, removed);
   return (
     shortfalls(ctx, incoming, node, occupants).length === 0 &&
-    portBlockers(profileOf(ctx, incoming).ports, occupants).length === 0 &&
-    antiAffinityBlockers(ctx, incoming, node, removed).length === 0 &&
-    spreadBlockers(ctx, incoming, node, removed).length === 0 &&
-    volumeBlockers(ctx, incoming, removed).length === 0 &&
-    (deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? []).length === 0
+    FILTERS.every((filter) => filter(ctx, incoming, node, removed, occupants).length === 0)
   );
 }
 
@@ -190,7 +204,8 @@ function resourceBlockers(ctx: PlacementContext, incoming: Pod, node: Node, occu
   });
 }
 
-function portBlockers(wanted: HostPort[], occupants: Pod[]): Blocker[] {
+/** The host ports `wanted` that an occupant already holds, each with its holders. */
+export function portBlockers(wanted: HostPort[], occupants: readonly Pod[]): Blocker[] {
   if (wanted.length === 0) return [];
   const blockers: Blocker[] = [];
   for (const port of wanted) {
