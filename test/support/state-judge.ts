@@ -18,6 +18,7 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
+import { withPlacementRules } from '../../sim/generated-rules.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 
 export type Judgement =
@@ -52,8 +53,10 @@ export const SPENDING_PLANS = [
 const STEADY_SECONDS = 600;
 const FORWARD_SECONDS = 900;
 
-export function judgeSeed(seed: number, kind?: GeneratedKind): JudgedState {
-  const state = generateState(seed, kind);
+/** Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts). */
+export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false): JudgedState {
+  const drawn = generateState(seed, kind);
+  const state = rules ? withPlacementRules(drawn) : drawn;
   const sim = startStepped(state.objects);
   try {
     return judge(sim, state);
