@@ -20,7 +20,11 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { isDeploymentObjects, type DeploymentObjects, type WorkloadSnapshot } from '../../diagnosis/snapshot/types.js';
+import {
+  isDeploymentObjects,
+  type DeploymentObjects,
+  type WorkloadSnapshot,
+} from '../../diagnosis/snapshot/types.js';
 import { desiredReplicas } from '../../diagnosis/workloads/deployment/deployment-strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
