@@ -17,8 +17,8 @@
  *   step must not be called stuck. Before the snapshot nobody promotes: snapshots often
  *   stand at a pause.
  * - abort-rollout, the executor's status patch (builders/abort-rollout.ts), does not
- *   finish the update (reliefOnly): it is judged by what it promises, the stable
- *   ReplicaSet serving every replica again.
+ *   finish the update (reliefOnly): it is judged by what it promises, the update's
+ *   ReplicaSet scaled away and the stable one serving every replica again.
  */
 import type { SteppedSim } from '../../sim/stepped.js';
 import type { GeneratedState } from '../../sim/generated-states.js';
@@ -101,16 +101,29 @@ export function runPromoting(
   return done();
 }
 
-/** After an abort: the stable ReplicaSet serves every replica again (what abort-rollout promises). */
-export function stableServes(sim: SteppedSim, state: GeneratedState): boolean {
+/**
+ * After an abort, what abort-rollout promises: the Rollout aborted, the update's
+ * ReplicaSet scaled away (a basic canary at once, blue-green after
+ * abortScaleDownDelaySeconds), and the stable ReplicaSet serving every replica again.
+ */
+export function abortSettled(sim: SteppedSim, state: GeneratedState): boolean {
   const o = read(sim, state);
-  const stable = o?.status?.stableRS;
-  if (!o || !stable) return false;
-  const rs = sim
-    .list('ReplicaSet', state.namespace)
-    .find(
-      (r) =>
-        (r.metadata.labels as Record<string, string> | undefined)?.['rollouts-pod-template-hash'] === stable,
-    ) as { status?: { availableReplicas?: number } } | undefined;
-  return (rs?.status?.availableReplicas ?? 0) >= (o.spec?.replicas ?? 1);
+  const s = o?.status;
+  if (!o || !s?.abort || !s.stableRS || s.stableRS === s.currentPodHash) return false;
+  const byHash = (hash: string | undefined) =>
+    sim
+      .list('ReplicaSet', state.namespace)
+      .find(
+        (r) =>
+          (r.metadata.labels as Record<string, string> | undefined)?.['rollouts-pod-template-hash'] === hash,
+      ) as
+      | { spec?: { replicas?: number }; status?: { replicas?: number; availableReplicas?: number } }
+      | undefined;
+  const update = byHash(s.currentPodHash);
+  const stable = byHash(s.stableRS);
+  return (
+    (update?.spec?.replicas ?? 0) === 0 &&
+    (update?.status?.replicas ?? 0) === 0 &&
+    (stable?.status?.availableReplicas ?? 0) >= (o.spec?.replicas ?? 1)
+  );
 }

@@ -23,7 +23,7 @@ import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
-import { rolloutRolledOut, runPromoting, stableServes } from './rollout-judge.js';
+import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
 
 export type Judgement =
   | 'agree'
@@ -131,7 +131,7 @@ function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnos
   if (plan.kind === 'abort-rollout') {
     // kinds/abort-rollout.ts writes the status subresource; it promises the stable pods, not the update.
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body, 'status');
-    return sim.advance(FORWARD_SECONDS, () => stableServes(sim, state));
+    return sim.advance(FORWARD_SECONDS, () => abortSettled(sim, state));
   }
   if (plan.kind === 'scale-old-replicaset') {
     sim.patch('ReplicaSet', state.namespace, plan.replicaSet.name, plan.patch.type, plan.patch.body);
