@@ -105,6 +105,20 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     120_000,
   );
 
+  // Found by `--kind Rollout --seed 1 --count 1000`: 272, 536 (canary, a pods quota):
+  // the refusal's `used` counted an old pod gone since, so QuotaExceeded ("no order of
+  // replacement fits") while the quota, recounted from the pods, admits the next one.
+  it.each([272, 536])(
+    'Rollout seed %i: a quota refusal seen mid-step is not QuotaExceeded',
+    (seed) => {
+      const r = judgeSeed(seed, 'Rollout');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(true);
+      expect(r.codes).not.toContain('QuotaExceeded');
+    },
+    120_000,
+  );
+
   // The judge's own moves: 1 finishes only if a pause with a duration ends by itself (the
   // simulator's controller wakes at its expiry); 24 only if the judge promotes its
   // `pause: {}`; 27 (blue-green surge deadlock) is answered by abort-rollout alone, applied
