@@ -12,6 +12,7 @@ import { generateState } from '../../sim/generated-states.js';
 const COUNT = 150;
 const STATEFUL_COUNT = 150;
 const ROLLOUT_COUNT = 100;
+const RULES_COUNT = 100;
 
 /** Every judged state that disagrees, one line each (seed, judgement, findings, plans, cluster). */
 function disagreements(results: readonly JudgedState[]): string[] {
@@ -139,6 +140,22 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       ['abort-rollout'],
     ]);
   }, 120_000);
+
+  // Placement rules (sim/generated-rules.ts): required anti-affinity against the
+  // workload's own pods, one a node or one a zone, in both templates or only the new
+  // one, and a new template pinned to one zone: a new pod that may not sit beside an
+  // old one. `npm run verify:states -- --rules`.
+  it(`agree on ${RULES_COUNT} seeded states with placement rules, every kind`, () => {
+    const kinds = [undefined, 'StatefulSet'] as const;
+    const results = Array.from({ length: RULES_COUNT }, (_, i) => judgeSeed(1 + i, kinds[i % 2], true));
+    expect(disagreements(results)).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(RULES_COUNT / 3);
+    expect(t.judged - t.completed).toBeGreaterThan(3);
+    expect(results.filter((r) => r.description.includes('anti-affinity')).length).toBeGreaterThan(
+      RULES_COUNT / 3,
+    );
+  }, 600_000);
 
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));

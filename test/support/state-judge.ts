@@ -22,6 +22,7 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
+import { withPlacementRules } from '../../sim/generated-rules.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
 
@@ -64,8 +65,10 @@ function spendingPlans(kind: GeneratedKind): string[] {
 const STEADY_SECONDS = 600;
 const FORWARD_SECONDS = 900;
 
-export function judgeSeed(seed: number, kind?: GeneratedKind): JudgedState {
-  const state = generateState(seed, kind);
+/** Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts). */
+export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false): JudgedState {
+  const drawn = generateState(seed, kind);
+  const state = rules ? withPlacementRules(drawn) : drawn;
   const sim = startStepped(state.objects);
   try {
     return judge(sim, state);
