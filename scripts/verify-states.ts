@@ -1,5 +1,5 @@
 /**
- * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet] [--rules] [--json]`: generated mid-rollout
+ * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet|Rollout] [--rules] [--json]`: generated mid-rollout
  * states (sim/generated-states.ts), each diagnosed and then run forward on the stepped
  * simulator (test/support/state-judge.ts). Prints agreement, false deadlocks, harmful
  * plans, missed deadlocks and failed fixes, and every state that disagrees with its
@@ -26,7 +26,7 @@ if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
   process.exit(2);
 }
 
-const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
+const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'] as const;
 const kind = KINDS.find((k) => k === values.kind);
 if (values.kind !== undefined && !kind) {
   process.stderr.write(`verify:states: --kind takes one of ${KINDS.join(', ')}\n`);
