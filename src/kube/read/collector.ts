@@ -46,7 +46,12 @@ import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../..
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
-import { asksForScarce, neighboursMatter, outgrowsOwnPods } from '../../diagnosis/base/scarce.js';
+import {
+  asksForScarce,
+  neighboursMatter,
+  outgrowsOwnPods,
+  runsBesideOld,
+} from '../../diagnosis/base/scarce.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
@@ -348,7 +353,8 @@ function ourSideOf(
   );
   const pods = ourSide.pods;
   const { spec } = admittedSpec(ourSide);
-  const scarce = neighboursMatter(spec, pods, second.pvcs);
+  const strategy = workloadKind(ref.kind).strategy(object);
+  const scarce = neighboursMatter(spec, pods, second.pvcs, strategy);
   // A crash loop that may be node-local: the exclude-node plan counts the room left on
   // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
   const crashNodes = scarce ? undefined : crashNodesOf(pods);
@@ -357,7 +363,9 @@ function ourSideOf(
     spec,
     scarce,
     ...(crashNodes ? { crashNodes } : {}),
-    lateEligible: !plan.eligibleEarly && (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods)),
+    lateEligible:
+      !plan.eligibleEarly &&
+      (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods) || runsBesideOld(strategy)),
     crashListing: !plan.eligibleEarly && !pods.some(isUnscheduled) && crashNodes !== undefined,
     // A Pending pod of an older template may select nodes the template's selector does not list.
     older: olderPendingSelections(

@@ -379,7 +379,8 @@ async function podsOnEligibleNodes(
     { capturedAt: '', coverage: fullCoverage() },
   );
   const { spec } = admittedSpec(ours);
-  if (!neighboursMatter(spec, ours.pods, ours.pvcs)) return { pods: [], readOn: [], gaps: [] };
+  if (!neighboursMatter(spec, ours.pods, ours.pvcs, workloadKind(kind).strategy(object)))
+    return { pods: [], readOn: [], gaps: [] };
   const eligible = nodes.items.filter((n) => isEligible(n, spec));
   const names = nodesForOtherPods(eligible, spec, eligible.length);
   const reads = names.map((name) => {
