@@ -351,7 +351,7 @@ function ourSideOf(
   const scarce = neighboursMatter(spec, pods, second.pvcs);
   // A crash loop that may be node-local: the exclude-node plan counts the room left on
   // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
-  const crashNodes = scarce ? undefined : crashNodesOf(pods);
+  const crashNodes = scarce ? undefined : crashNodesOf(pods, workloadKind(ref.kind).revisionLabel);
   return {
     pods,
     spec,
