@@ -68,7 +68,8 @@ import {
   type WorkloadSnapshot,
 } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
-import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
+import { resolveWorkloadRef } from './rollout-crd.js';
+import { kindServed, notServedSentence } from './kind-served.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { isUnscheduled } from '../../diagnosis/base/pods.js';
 import type { KubeClient } from '../client.js';
@@ -357,7 +358,7 @@ function ourSideOf(
   const scarce = neighboursMatter(spec, pods, second.pvcs, strategy);
   // A crash loop that may be node-local: the exclude-node plan counts the room left on
   // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
-  const crashNodes = scarce ? undefined : crashNodesOf(pods);
+  const crashNodes = scarce ? undefined : crashNodesOf(pods, workloadKind(ref.kind).revisionLabel);
   return {
     pods,
     spec,
@@ -617,9 +618,10 @@ async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<Workl
     object = await getObject<WorkloadObject>(client, { resource, namespace: ref.namespace, name: ref.name });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
-      // A cluster without Argo Rollouts 404s every Rollout: say that, not "not found".
-      if (workloadKind(ref.kind).optionalApi && (await rolloutsServed(client)) === false) {
-        throw new WorkloadNotFoundError(ROLLOUTS_NOT_SERVED, [ref.namespace], [], typeOfKind(ref.kind));
+      // A cluster without the kind's CRD (Argo Rollouts) 404s every object: say that, not "not found".
+      if ((await kindServed(client, WORKLOAD_NAMES[ref.kind])) === false) {
+        const sentence = notServedSentence(WORKLOAD_NAMES[ref.kind]);
+        throw new WorkloadNotFoundError(sentence, [ref.namespace], [], typeOfKind(ref.kind));
       }
       throw new WorkloadNotFoundError(
         `${typeOfKind(ref.kind)} "${ref.name}" not found in namespace "${ref.namespace}"`,
