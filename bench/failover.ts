@@ -25,7 +25,7 @@ import {
 } from './lib/failover-probes.js';
 import { startStack, type Stack } from './lib/stack.js';
 import { median } from './lib/stats.js';
-import type { Section } from './report.js';
+import { renderSection, type Section } from './report.js';
 import {
   FAST_RECOVERY,
   deployment,
@@ -183,7 +183,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rounds: Number(process.env['BENCH_FAILOVER_ROUNDS'] ?? FAILOVER_ROUNDS),
     log: (line) => console.log(line),
   });
-  for (const row of failoverSection(result).rows)
-    console.log(`| ${row.figure} | ${row.median} | ${row.comparison} | ${row.target} |`);
-  console.log(failoverSection(result).notes.join('\n'));
+  console.log(renderSection(failoverSection(result), 'npx tsx bench/failover.ts'));
 }

@@ -28,6 +28,7 @@ import { waitForIdleQueues } from '../test/support/queue-idle.js';
 import { startRedis, type TestRedis } from '../test/support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../test/support/slack-standin.js';
 import { measureWindow, type WindowFigures } from './lib/redis-probe.js';
+import { renderSection, type Row, type Section } from './report.js';
 
 export const CAPACITY_STEPS = [1, 10, 50, 100];
 export const WORKERS_PER_CLUSTER = 2;
@@ -247,6 +248,61 @@ export async function runRedisCapacityBench(
   }
 }
 
+/** Per-cluster and per-alert cost of the largest step: what the sizing table's estimate rests on. */
+export function capacityCosts(r: CapacityBench): {
+  /** Redis main-thread CPU of one idle cluster (its workers' waits, checks and lease), share of a core. */
+  idleSharePerCluster: number;
+  /** Redis main-thread CPU per new-workload alert, ms. */
+  cpuMsPerAlert: number;
+  commandsPerAlert: number;
+  clientsPerCluster: number;
+} {
+  const first = r.steps[0];
+  const last = r.steps.at(-1);
+  if (!first || !last || last === first) throw new Error('capacity bench: needs two steps');
+  const extra = last.clusters - first.clusters;
+  const alertWindow = last.alerts.seconds;
+  return {
+    idleSharePerCluster: (last.idle.cpuShare - first.idle.cpuShare) / extra,
+    cpuMsPerAlert:
+      ((last.alerts.cpuShare - last.idle.cpuShare) * alertWindow * 1000) / Math.max(1, last.alertsSent),
+    commandsPerAlert: Math.round(
+      ((last.alerts.commandsPerSecond - last.idle.commandsPerSecond) * alertWindow) /
+        Math.max(1, last.alertsSent),
+    ),
+    clientsPerCluster: Math.round(((last.idle.clients - first.idle.clients) / extra) * 10) / 10,
+  };
+}
+
+const pct = (share: number): string => `${(share * 100).toFixed(2)} %`;
+
+/** One row per K with alerts (idle figures beside them), then the per-cluster and per-alert costs. */
+export function capacitySection(r: CapacityBench): Section {
+  const rows: Row[] = r.steps.map((s) => ({
+    figure: `${s.clusters} cluster${s.clusters === 1 ? '' : 's'}, ${s.workers} workers, ${s.alertsPerMinute} alerts a minute: Redis main thread`,
+    median: `${pct(s.alerts.cpuShare)} of a core`,
+    comparison: `idle ${pct(s.idle.cpuShare)}; ${s.alerts.commandsPerSecond} commands/s (idle ${s.idle.commandsPerSecond}) at ${s.alerts.usecPerCommand} µs each in Redis; PING p50/p99 ${s.alerts.pingP50Ms}/${s.alerts.pingP99Ms} ms; ${s.alerts.usedMemoryMb} MB used, ${s.alerts.clients} clients; ${s.alertsSent} alerts sent, ${s.diagnoses} diagnosed, queues idle ${(s.settleMs / 1000).toFixed(1)} s after; load ${s.load}`,
+    target: '< 50 % of a core',
+    met: s.alerts.cpuShare < 0.5 && s.diagnoses >= s.alertsSent,
+  }));
+  const c = capacityCosts(r);
+  rows.push({
+    figure: 'Redis cost of one idle cluster (2 workers) and of one new-workload alert',
+    median: `${pct(c.idleSharePerCluster)} of a core; ${c.cpuMsPerAlert.toFixed(2)} ms CPU`,
+    comparison: `${c.clientsPerCluster} connections per cluster; ${c.commandsPerAlert} commands per alert (thread, diagnosis, sealed plans, progress and result notifications)`,
+    target: '—',
+    met: undefined,
+  });
+  return {
+    title: `One Redis under many clusters (${r.steps.map((s) => s.clusters).join(' → ')} clusters, ${r.windowSeconds} s windows)`,
+    rows,
+    notes: [
+      `runRedisCapacityBench() from bench/redis-capacity.ts: one private redis-server; one app runtime serving every cluster (ROLLOUT_DOCTOR_CLUSTERS); per cluster ${WORKERS_PER_CLUSTER} real worker runtimes (src/worker/runtime.ts: diagnose and remediate BullMQ workers on diagnose.<cluster> / remediate.<cluster>, notify producer, plan store, early-warning leader lease on), with the fake cluster side of test/support/fake-cluster.ts, all in the benchmark process. Each alert names a new workload (a thread, a diagnosis with sealed plans, its posts): the costliest kind; the thread cap was lifted so every one was diagnosed.`,
+      "CPU is the Redis main thread's own (INFO cpu used_cpu_*_main_thread), commands and their server-side time from INFO stats/commandstats; these move little with the machine's load, the PING round trip (a probe client every 50 ms) moves a lot.",
+    ],
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const steps = process.env['BENCH_CAPACITY_STEPS']?.split(',').map(Number);
   const windowSeconds = Number(process.env['BENCH_CAPACITY_WINDOW_SECONDS'] ?? WINDOW_SECONDS);
@@ -255,5 +311,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     windowSeconds,
     log: (line) => console.log(line),
   });
-  console.log(JSON.stringify(result, null, 2));
+  console.log(renderSection(capacitySection(result), 'npx tsx bench/redis-capacity.ts'));
 }
