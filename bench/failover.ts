@@ -3,8 +3,9 @@
  * on a loopback set (test/support/redis-sentinel.ts: one master, one replica, three
  * sentinels, down-after-milliseconds 500), app and worker compiled as in production.
  * Each round re-arms incident A, gets a result offering a plan, then SIGKILLs the
- * master; from the moment it has exited, a person asks again (bench/lib/failover-probes.ts)
- * and clicks Approve on that result, each retrying after a visible refusal. Per round:
+ * master; from the moment it has exited, a person asks about another Deployment
+ * (bench/lib/failover-probes.ts) and another clicks Approve on that result, each
+ * retrying after a visible refusal. Per round:
  * time to the command taken and to its result, to the approval taken and to "applied";
  * commands and approvals lost (taken without a result or outcome, or never answered)
  * and real PATCHes beyond one (applied twice). Then the old master comes back as a
@@ -16,6 +17,7 @@ import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { buildCompiled } from './lib/build.js';
 import {
+  addBystander,
   approveAfterKill,
   armIncident,
   commandAfterKill,
@@ -56,6 +58,7 @@ async function round(stack: Stack, n: number): Promise<FailoverRound> {
   const set = stack.sentinel;
   if (!set) throw new Error('no sentinel set');
   const { sim } = stack;
+  if (n === 0) await addBystander(sim);
   await armIncident(sim, n);
   const result = await offeredResult(stack, `C0SETUP${n}`, `U0SETUP${n}`);
   await set.synced();
@@ -114,11 +117,18 @@ export function failoverTotals(r: FailoverBench): {
   approvalsLost: number;
   appliedTwice: number;
   refused: number;
+  /** Approvals refused with a reason (the plan superseded, say): answered, not applied. */
+  approvalsRefused: number;
 } {
   const sum = (f: (x: FailoverRound) => number): number => r.rounds.reduce((a, x) => a + f(x), 0);
   return {
     commandsLost: sum((x) => (x.command.answeredMs === undefined ? 1 : 0) + x.command.unanswered),
-    approvalsLost: sum((x) => (x.approval.appliedMs === undefined ? 1 : 0) + x.approval.unanswered),
+    approvalsLost: sum(
+      (x) =>
+        (x.approval.appliedMs === undefined && x.approval.refusedWith === undefined ? 1 : 0) +
+        x.approval.unanswered,
+    ),
+    approvalsRefused: sum((x) => (x.approval.refusedWith === undefined ? 0 : 1)),
     appliedTwice: sum((x) => Math.max(0, x.patches - 1)),
     refused: sum((x) => x.command.refused + x.approval.refused),
   };
@@ -158,9 +168,9 @@ export function failoverSection(r: FailoverBench): Section {
       {
         figure: `commands and approvals lost (${n} + ${n} taken)`,
         median: `${t.commandsLost} + ${t.approvalsLost}`,
-        comparison: `visible "try again" answers before one was taken: ${t.refused} in all`,
+        comparison: `visible "try again" answers before one was taken: ${t.refused} in all; approvals refused with a reason: ${t.approvalsRefused}${r.rounds.flatMap((x) => (x.approval.refusedWith ? [` (${x.approval.refusedWith})`] : [])).join('')}`,
         target: '0',
-        met: t.commandsLost + t.approvalsLost === 0,
+        met: t.commandsLost + t.approvalsLost + t.approvalsRefused === 0,
       },
       {
         figure: 'plans applied twice (real PATCHes beyond one per round)',
@@ -172,7 +182,7 @@ export function failoverSection(r: FailoverBench): Section {
     ],
     notes: [
       'runFailoverBench() from bench/failover.ts: one master, one replica and three sentinels on loopback (test/support/redis-sentinel.ts, down-after-milliseconds 500, failover-timeout 2000); the compiled app and one worker (FAST_RECOVERY lock settings of the drills), the simulator with incident A, the Slack stand-in. Production failover time adds your sentinels’ down-after-milliseconds and election.',
-      `Each round: incident A re-armed, a result offering ${'set-rolling-update'} taken while healthy, then the master SIGKILLed; from its exit a person asks again in another channel and clicks Approve on that result, each retrying 250 ms after a visible "unavailable" / "could not be recorded" answer. Lost: a command taken without its result within 60 s, an approval taken without "applied" within 60 s, or any request with no answer within 20 s. The old master then comes back as a replica.`,
+      `Each round: incident A re-armed, a result offering ${'set-rolling-update'} taken while healthy, then the master SIGKILLed; from its exit one person asks about another Deployment (vision-api, healthy) in another channel and another clicks Approve on that result, each retrying 250 ms after a visible "unavailable" / "could not be recorded" answer. Lost: a command taken without its result within 60 s, an approval taken without "applied" within 60 s, or any request with no answer within 20 s. The old master then comes back as a replica.`,
       `1-minute load average after each round: ${loads} (times stretch with load; the counts do not). Whole run ${r.seconds} s; skip it with BENCH_FAILOVER=0 npm run bench.`,
     ],
   };

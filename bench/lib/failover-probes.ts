@@ -39,10 +39,39 @@ async function within<T>(
   return slack.waitFor(() => predicate(), ms).catch(() => undefined);
 }
 
-/** Sends `/rollout-doctor NAME -n NS` from `user` in `channel`. */
-export function command(stack: Stack, channel: string, user: string): ReturnType<typeof postSigned> {
-  const body = slashCommandBody({ text: `${NAME} -n ${NS}`, user_id: user, channel_id: channel });
+/**
+ * A healthy Deployment beside the tracker: the command after the kill asks about it, so
+ * its diagnosis does not re-make the plan being approved (a re-made plan supersedes the
+ * button, by design, and the approval would then time a second person's click too).
+ */
+export const BYSTANDER = 'vision-api';
+
+/** Sends `/rollout-doctor <name> -n NS` from `user` in `channel`. */
+export function command(
+  stack: Stack,
+  channel: string,
+  user: string,
+  name = NAME,
+): ReturnType<typeof postSigned> {
+  const body = slashCommandBody({ text: `${name} -n ${NS}`, user_id: user, channel_id: channel });
   return postSigned(`${stack.appUrl}/slack/events`, STACK_SECRET, body);
+}
+
+/** Starts BYSTANDER (one small replica on any node) and waits until it is available. */
+export async function addBystander(sim: Simulator): Promise<void> {
+  const tracker = structuredClone(deployment(sim));
+  const container = tracker.spec.template.spec.containers[0];
+  if (!container) throw new Error('tracker has no container');
+  const labels = { app: BYSTANDER };
+  const pod = { ...tracker.spec.template.spec, containers: [{ ...container, name: 'api', resources: {} }] };
+  delete pod.nodeSelector;
+  sim.apply({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: BYSTANDER, namespace: NS, labels },
+    spec: { replicas: 1, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: pod } },
+  });
+  await sim.waitFor(() => (deployment(sim, NS, BYSTANDER).status?.availableReplicas ?? 0) === 1, 20_000);
 }
 
 export interface CommandProbe {
@@ -66,7 +95,7 @@ export async function commandAfterKill(
   let refused = 0;
   let unanswered = 0;
   for (;;) {
-    const ack = await command(stack, channel, user).catch(() => undefined);
+    const ack = await command(stack, channel, user, BYSTANDER).catch(() => undefined);
     if (!ack || ack.status !== 200) unanswered += 1;
     else if (/unavailable|Not started/.test(ack.body)) refused += 1;
     else break;
@@ -91,6 +120,8 @@ export interface ApprovalProbe {
   refused: number;
   /** Clicks with no answer within ANSWER_MS: lost. */
   unanswered: number;
+  /** The refusal a click got instead (visible, with its reason), if one did. */
+  refusedWith?: string;
 }
 
 type ClickAnswer = 'approved' | 'retry' | { refusedWith: string };
@@ -123,7 +154,8 @@ export async function approveAfterKill(
   let refused = 0;
   let unanswered = 0;
   let approvedMs: number | undefined;
-  while (approvedMs === undefined && refused + unanswered < 200) {
+  let refusedWith: string | undefined;
+  while (approvedMs === undefined && refusedWith === undefined && refused + unanswered < 200) {
     const at = Date.now();
     await clickButton(stack.appUrl, STACK_SECRET, result, button.action_id, STACK_APPROVER).catch(
       () => undefined,
@@ -132,13 +164,22 @@ export async function approveAfterKill(
     if (answer === undefined) unanswered += 1;
     else if (answer === 'retry') refused += 1;
     else if (answer === 'approved') approvedMs = Date.now() - t0;
-    else throw new Error(`approval refused: ${answer.refusedWith.slice(0, 200)}`);
+    else refusedWith = answer.refusedWith.slice(0, 300);
     if (approvedMs === undefined) await sleep(RETRY_MS);
   }
-  const applied = await within(slack, OUTCOME_MS, () =>
-    [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('applied')),
-  );
-  return { approvedMs, appliedMs: applied ? Date.now() - t0 : undefined, refused, unanswered };
+  const applied =
+    approvedMs === undefined
+      ? undefined
+      : await within(slack, OUTCOME_MS, () =>
+          [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('applied')),
+        );
+  return {
+    approvedMs,
+    appliedMs: applied ? Date.now() - t0 : undefined,
+    refused,
+    unanswered,
+    ...(refusedWith ? { refusedWith } : {}),
+  };
 }
 
 /**
