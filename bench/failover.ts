@@ -21,7 +21,10 @@ import {
   approveAfterKill,
   armIncident,
   commandAfterKill,
+  offeredPlanId,
   offeredResult,
+  planHolders,
+  planReplicated,
   type ApprovalProbe,
   type CommandProbe,
 } from './lib/failover-probes.js';
@@ -41,6 +44,8 @@ export const FAILOVER_ROUNDS = 5;
 export interface FailoverRound {
   command: CommandProbe;
   approval: ApprovalProbe;
+  /** Data nodes holding the clicked plan's record just before the kill (all replicas caught up). */
+  planOnNodes: number;
   /** Real (not dry-run) PATCHes of the Deployment in the round: 1 expected. */
   patches: number;
   /** 1-minute load average at the end of the round. */
@@ -63,6 +68,7 @@ async function round(stack: Stack, n: number): Promise<FailoverRound> {
   const result = await offeredResult(stack, `C0SETUP${n}`, `U0SETUP${n}`);
   await set.synced();
   await queuesSettled(stack.redisUrl, 60_000);
+  const planOnNodes = await planReplicated(set, offeredPlanId(result));
   sim.clearRequests();
   let t0 = 0;
   let probes: Promise<[CommandProbe, ApprovalProbe]> | undefined;
@@ -75,11 +81,15 @@ async function round(stack: Stack, n: number): Promise<FailoverRound> {
   });
   if (!probes) throw new Error('master not killed');
   const [command, approval] = await probes;
+  if (approval.refusedWith) {
+    const holders = await planHolders(set, offeredPlanId(result));
+    approval.refusedWith += ` [plan record on ${holders} running node(s) after the failover]`;
+  }
   await sim.waitFor(() => rolledOut(deployment(sim)), 60_000).catch(() => undefined);
   await set.revive(killed.old);
   await set.synced();
   await queuesSettled(stack.redisUrl, 60_000); // a second apply would have happened by now
-  return { command, approval, patches: realPatches(sim), load: loadavg()[0] ?? 0 };
+  return { command, approval, planOnNodes, patches: realPatches(sim), load: loadavg()[0] ?? 0 };
 }
 
 export async function runFailoverBench(

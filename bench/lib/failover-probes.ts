@@ -4,7 +4,11 @@
  * waits for the result or the outcome. Each probe counts the visible refusals it got
  * and anything that went without an answer (lost), with times from the master's death.
  */
+import { Redis } from 'ioredis';
 import type { Simulator } from '../../sim/index.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
+import type { SentinelSet } from '../../test/support/redis-sentinel.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { NAME, NS, clickButton, deadlockTracker, deployment } from '../../test/drills/support/drill-kit.js';
 import { buttonsOf, postSigned, slashCommandBody } from '../../test/support/slack-sign.js';
@@ -217,4 +221,57 @@ export async function offeredResult(stack: Stack, channel: string, user: string)
     OUTCOME_MS,
   );
   return { ...found, blocks: structuredClone(found.blocks) }; // the buttons as shown
+}
+
+/** The plan id an Approve button of PLAN_KIND names. */
+export function offeredPlanId(result: StoredMessage): string {
+  const value = buttonsOf(result).find((b) => b.value?.includes(PLAN_KIND))?.value;
+  if (!value) throw new Error(`no ${PLAN_KIND} button on the result`);
+  return parsePlanButtonValue(value).planId;
+}
+
+const offsets = (info: string): number[] =>
+  [...info.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((m) => Number(m[1]));
+
+/**
+ * Waits until every replica has the master's whole replication stream (offsets equal),
+ * then says on how many data nodes `planId`'s record is: the kill then cannot lose it
+ * to asynchronous replication, so a plan missing afterwards is not Redis's doing.
+ */
+export async function planReplicated(set: SentinelSet, planId: string): Promise<number> {
+  const master = await set.master();
+  const client = new Redis(master.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const info = await client.info('replication');
+      const own = Number(/^master_repl_offset:(\d+)/m.exec(info)?.[1] ?? -1);
+      const replicas = offsets(info);
+      if (replicas.length === set.nodes.length - 1 && replicas.every((o) => o === own)) break;
+      if (Date.now() > deadline) throw new Error(`replicas not caught up: ${info}`);
+      await sleep(20);
+    }
+  } finally {
+    client.disconnect();
+  }
+  return planHolders(set, planId);
+}
+
+/** How many running data nodes hold `planId`'s record. */
+export async function planHolders(set: SentinelSet, planId: string): Promise<number> {
+  let holding = 0;
+  for (const node of set.nodes) {
+    const c = new Redis(node.port, '127.0.0.1', {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
+    c.on('error', () => undefined);
+    holding += await c
+      .connect()
+      .then(() => c.exists(redisKeys.plan(planId).plan))
+      .catch(() => 0);
+    c.disconnect();
+  }
+  return holding;
 }
