@@ -230,33 +230,6 @@ export function offeredPlanId(result: StoredMessage): string {
   return parsePlanButtonValue(value).planId;
 }
 
-const offsets = (info: string): number[] =>
-  [...info.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((m) => Number(m[1]));
-
-/**
- * Waits until every replica has the master's whole replication stream (offsets equal),
- * then says on how many data nodes `planId`'s record is: the kill then cannot lose it
- * to asynchronous replication, so a plan missing afterwards is not Redis's doing.
- */
-export async function planReplicated(set: SentinelSet, planId: string): Promise<number> {
-  const master = await set.master();
-  const client = new Redis(master.port, '127.0.0.1', { maxRetriesPerRequest: 1 });
-  try {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const info = await client.info('replication');
-      const own = Number(/^master_repl_offset:(\d+)/m.exec(info)?.[1] ?? -1);
-      const replicas = offsets(info);
-      if (replicas.length === set.nodes.length - 1 && replicas.every((o) => o === own)) break;
-      if (Date.now() > deadline) throw new Error(`replicas not caught up: ${info}`);
-      await sleep(20);
-    }
-  } finally {
-    client.disconnect();
-  }
-  return planHolders(set, planId);
-}
-
 /** How many running data nodes hold `planId`'s record. */
 export async function planHolders(set: SentinelSet, planId: string): Promise<number> {
   let holding = 0;
