@@ -29,6 +29,7 @@ import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
+import { redisCardStore } from '../chat/teams/card-store.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -131,7 +132,11 @@ export async function startAppRuntime(
     );
   }
   // Microsoft Teams beside Slack when TEAMS_APP_ID is set (docs/teams.md).
-  const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams);
+  const cards = redisCardStore(redis, {
+    signer: { by: 'app', key: config.approvalSigningKey },
+    verifier: { keys: verifyKeys, onForged: tampered },
+  });
+  const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams, cards);
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   const handle = await startSlackApp(services, {
     ...options,
