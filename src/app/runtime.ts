@@ -21,9 +21,10 @@ import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { createProducers } from '../queue/producers.js';
-import { startSlackApp, type SlackAppHandle } from '../chat/slack/app.js';
+import { startSlackApp } from '../chat/slack/app.js';
+import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
 import { startNotifyConsumer } from './notify/consumer.js';
-import { createNotifyClient } from '../chat/slack/notify-client.js';
+import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.js';
 import { createRootStates } from './notify/root-state.js';
 import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
@@ -33,7 +34,7 @@ import { redisCardStore } from '../chat/teams/card-store.js';
 
 export interface AppRuntime {
   services: AppServices;
-  handle: SlackAppHandle;
+  handle: AppHttpHandle;
   /** One notify consumer per lane (src/queue/names.ts). */
   notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
@@ -68,7 +69,10 @@ export async function startAppRuntime(
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
   });
-  const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
+  // Teams only: Slack calls are answered locally, and permanently refused (slackOffClient).
+  const notifyClient = config.slack
+    ? createNotifyClient(config.slack.botToken, config.slack.apiUrl)
+    : slackOffClient();
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
   const tampered = tamperReporter(logger, metrics);
   let slackReady = false;
@@ -108,6 +112,7 @@ export async function startAppRuntime(
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
+    slackOff: config.slack === undefined,
   };
   const alerts = createAppAlerts({
     config,
@@ -138,11 +143,14 @@ export async function startAppRuntime(
   });
   const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams, cards);
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
-  const handle = await startSlackApp(services, {
-    ...options,
-    extraRoutes,
-    onSlackReady: () => (slackReady = true),
-  });
+  // Slack, Teams or both (src/config/slack.ts): without Slack, the same server without Bolt.
+  const handle = config.slack
+    ? await startSlackApp(services, config.slack, {
+        ...options,
+        extraRoutes,
+        onSlackReady: () => (slackReady = true),
+      })
+    : await startPlainHttp(services, { ...options, extraRoutes });
   const workerConnection = createWorkerConnection(config.redis.target);
   workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
   const notify = startNotifyConsumer(services, {
@@ -154,7 +162,7 @@ export async function startAppRuntime(
   });
   logger.info(
     {
-      mode: config.mode,
+      chat: [...(config.slack ? [`slack (${config.mode})`] : []), ...(config.teams ? ['teams'] : [])],
       url: handle.url,
       clusters: config.clusters,
       redis: describeTarget(config.redis.target),
@@ -225,7 +233,7 @@ function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key:
 
 /** Stops taking requests and jobs, lets running ones finish (bounded), closes connections. */
 async function stopRuntime(parts: {
-  handle: SlackAppHandle;
+  handle: AppHttpHandle;
   notify: Worker[];
   producers: ReturnType<typeof createProducers>;
   workerConnection: ReturnType<typeof createWorkerConnection>;
