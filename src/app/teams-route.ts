@@ -11,6 +11,7 @@ import { openIdKeys } from '../chat/teams/openid-keys.js';
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
+import { announceInChat } from './notify/chat-delivery.js';
 
 /** How Teams users call the app, and let it into a conversation. */
 export const TEAMS_COMMAND_WORDS: CommandWords = {
@@ -79,12 +80,15 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
     serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
     refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
   });
+  // Run delivery and outcomes reach Teams messages through this adapter.
+  services.chats = { ...services.chats, teams: adapter };
   const useCases: ChatUseCases = {
     command: (request) => runCommand(services, request, TEAMS_COMMAND_WORDS),
     press: async () => ({
       tell: { summary: plain('Approvals from Teams are not available in this version yet.'), parts: [] },
     }),
-    announce: async (chat, where, run) => chat.post(where, run.announcement),
+    // Posted through the adapter and subscribed to the run: its result replaces it.
+    announce: (chat, where, run) => announceInChat(services, chat, where, run),
   };
   const mayApprove = async (aadObjectId: string): Promise<boolean> =>
     (await services.policy.approvesSomewhere?.(aadObjectId)) ?? false;
