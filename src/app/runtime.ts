@@ -69,12 +69,14 @@ export async function startAppRuntime(
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
   });
-  // Teams only: Slack calls are answered locally, and permanently refused (slackOffClient).
-  const notifyClient = config.slack
-    ? createNotifyClient(config.slack.botToken, config.slack.apiUrl)
-    : slackOffClient();
+  const notifyClient = slackClientOf(config);
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
   const tampered = tamperReporter(logger, metrics);
+  // The app's mark on the records it keeps in Redis, and its check of them (record-mark.ts).
+  const records = {
+    signer: { by: 'app' as const, key: config.approvalSigningKey },
+    verifier: { keys: verifyKeys, onForged: tampered },
+  };
   let slackReady = false;
   let readOnly = false;
   const services: AppServices = {
@@ -121,29 +123,16 @@ export async function startAppRuntime(
     plans: services.plans,
     allows: (scope) => services.readPolicy.allowsAlert(scope),
     logger,
-    records: {
-      signer: { by: 'app', key: config.approvalSigningKey },
-      verifier: { keys: verifyKeys, onForged: tampered },
-    },
+    records,
     markAnswered: (root) => services.subscriptions.markAnswered(root),
+    // Read at each call: the Teams adapter joins services.chats when its route is built below.
+    chats: () => services.chats ?? {},
   });
   services.alerts = alerts.hooks;
-  if (alerts.hooks === undefined) {
-    // Not refused: an app may serve only slash commands. But a worker watching
-    // namespaces would diagnose for nobody, so say it once where operators look.
-    logger.warn(
-      {},
-      'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted',
-    );
-  }
-  // Microsoft Teams beside Slack when TEAMS_APP_ID is set (docs/teams.md).
-  const cards = redisCardStore(redis, {
-    signer: { by: 'app', key: config.approvalSigningKey },
-    verifier: { keys: verifyKeys, onForged: tampered },
-  });
-  const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams, cards);
+  if (alerts.hooks === undefined) warnNoAlertHome(logger);
+  const teams = config.teams && teamsRoute(services, config.teams, redisCardStore(redis, records));
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
-  // Slack, Teams or both (src/config/slack.ts): without Slack, the same server without Bolt.
+  // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
     ? await startSlackApp(services, config.slack, {
         ...options,
@@ -175,6 +164,22 @@ export async function startAppRuntime(
     notify,
     stop: () => stopRuntime({ handle, notify, producers, workerConnection, redis, logger }),
   };
+}
+
+/** Slack's Web API client for notifications; Teams only: one that answers locally, permanently refused. */
+function slackClientOf(config: AppConfig): ReturnType<typeof createNotifyClient> {
+  return config.slack ? createNotifyClient(config.slack.botToken, config.slack.apiUrl) : slackOffClient();
+}
+
+/**
+ * Not refused: an app may serve only commands. But a worker watching namespaces would
+ * diagnose for nobody, so say it once where operators look.
+ */
+function warnNoAlertHome(logger: Logger): void {
+  logger.warn(
+    {},
+    'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted (nor is TEAMS_ALERT_CONVERSATION, for Teams)',
+  );
 }
 
 /** One worker key for several clusters: whoever holds it can post results as any of them. */

@@ -376,14 +376,16 @@ export function loadAppConfig(env: Env): AppConfig {
   // Checked apart from the schema so it is reported together with any other problem.
   const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
   problems.push(...chatPlatformProblems(env));
-  if (present('ALERTMANAGER_TOKEN') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
+  // Alert threads go to ROLLOUT_DOCTOR_ALERT_CHANNEL, else (Teams) TEAMS_ALERT_CONVERSATION.
+  const alertHome = present('ROLLOUT_DOCTOR_ALERT_CHANNEL') || present('TEAMS_ALERT_CONVERSATION');
+  if (present('ALERTMANAGER_TOKEN') && !alertHome) {
     problems.push(
-      'ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
+      'ROLLOUT_DOCTOR_ALERT_CHANNEL (or TEAMS_ALERT_CONVERSATION for Teams) is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
     );
   }
-  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
+  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !alertHome) {
     problems.push(
-      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
+      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL or TEAMS_ALERT_CONVERSATION (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
     );
   }
   if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
