@@ -8,7 +8,7 @@ import type { ApprovalPolicy } from '../policy/approval-policy.js';
 import type { ReadPolicy } from '../policy/read-policy.js';
 import type { Producers } from '../queue/producers.js';
 import type { Subscriptions } from './notify/subscriptions.js';
-import type { RootStates } from './notify/root-state.js';
+import type { RootStates } from './notify/root-store.js';
 import type { CommandBudget } from './command-budget.js';
 import type { ChatAdapter } from '../chat/adapter.js';
 import type { ChatPlatform } from '../queue/chat-refs.js';

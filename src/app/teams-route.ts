@@ -1,6 +1,5 @@
 import type { CustomRoute } from '@slack/bolt';
 import type { ChatUseCases } from '../chat/adapter.js';
-import { plain } from '../chat/rich.js';
 import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
 import { teamsAdapter, type CardStore, type TeamsAdapter } from '../chat/teams/adapter.js';
 import { botAuthenticator } from '../chat/teams/bot-auth.js';
@@ -12,6 +11,7 @@ import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
 import { announceInChat } from './notify/chat-delivery.js';
+import { answerPress } from '../chat/use-cases/approve-press.js';
 
 /** How Teams users call the app, and let it into a conversation. */
 export const TEAMS_COMMAND_WORDS: CommandWords = {
@@ -58,10 +58,10 @@ export interface TeamsRoute {
  * `POST /api/messages` for Microsoft Teams (docs/teams.md), on the app's port beside
  * Slack's routes: Bot Framework token checks, the command use-case (the same queue,
  * budget and read policy as `/rollout-doctor`), cards through the Bot Connector.
- * Approvers' views are decided by the approval policy; presses go to the press
- * use-case once the port has it (until then a press is answered with a refusal and
- * changes nothing). `cards` remembers what each card shows; in Redis (card-store.ts)
- * every app replica answers refreshes of cards another one posted.
+ * Approvers' views are decided by the approval policy; presses go to the port's
+ * press use-cases (Approve and Undo decided as on Slack, Re-run, status, Dismiss).
+ * `cards` remembers what each card shows; in Redis (card-store.ts) every app replica
+ * answers refreshes and presses of cards another one posted.
  */
 export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: CardStore): TeamsRoute {
   const { logger } = services;
@@ -84,9 +84,8 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
   services.chats = { ...services.chats, teams: adapter };
   const useCases: ChatUseCases = {
     command: (request) => runCommand(services, request, TEAMS_COMMAND_WORDS),
-    press: async () => ({
-      tell: { summary: plain('Approvals from Teams are not available in this version yet.'), parts: [] },
-    }),
+    // Approve and Undo decide as on Slack (src/app/approvals/approve.ts), by Entra object id.
+    press: (request) => answerPress(services, request),
     // Posted through the adapter and subscribed to the run: its result replaces it.
     announce: (chat, where, run) => announceInChat(services, chat, where, run),
   };

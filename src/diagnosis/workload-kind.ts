@@ -38,6 +38,11 @@ export interface Revisions {
   current?: Revision;
   /** The others, newest first. */
   old: Revision[];
+  /**
+   * The revision that serves until the update is promoted, when it is not the current
+   * one (an Argo Rollout's stable ReplicaSet; also among `old`).
+   */
+  stable?: Revision;
 }
 
 /**

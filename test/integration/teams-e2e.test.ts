@@ -127,8 +127,9 @@ describe('Teams, end to end', () => {
     });
     const answer = await teams.send(botUrl, invoke);
     expect(answer.status).toBe(200);
-    // Replayed as captured (same activity id), then re-sent as a fresh invoke.
-    expect(JSON.stringify((await teams.send(botUrl, invoke)).body)).toContain('already handled');
+    // Replayed as captured (same activity id): refused (the invoke was seen, or the card no
+    // longer offers Approve); later re-sent as a fresh invoke, the claim refuses it.
+    expect(JSON.stringify((await teams.send(botUrl, invoke)).body)).toMatch(/already handled|does not offer/);
     await teams.waitFor((s) => {
       const card = s.activities.get(result.id);
       return card && cardOf(card).includes('rolled out') ? card : undefined;
@@ -140,5 +141,29 @@ describe('Teams, end to end', () => {
     const approvals = h.audit().filter((e) => e.action === 'approval' && e.result === 'claimed');
     expect(approvals).toHaveLength(1);
     expect(h.audit().filter((e) => e.action === 'outcome' && e.outcome === 'applied')).toHaveLength(1);
+  }, 60_000);
+
+  it('Undo from the applied reply in the thread is approval-gated and ends with the card saying undone', async () => {
+    const applied = await teams.waitFor(
+      (s) => s.posted(CHANNEL).find((a) => a.id !== result.id && cardOf(a).includes('"undo"')),
+      10_000,
+    );
+    const undo = (from: Person) =>
+      teams.cardAction({
+        verb: 'press',
+        data: actionData(applied, 'undo'),
+        from,
+        conversationId: THREAD,
+        replyToId: applied.id,
+      });
+    const before = h.sim.requests.length;
+    expect(JSON.stringify((await teams.send(botUrl, undo(stranger))).body)).toContain('Not applied');
+    expect(writesSince(h, before)).toHaveLength(0);
+    expect((await teams.send(botUrl, undo(lead))).status).toBe(200);
+    await teams.waitFor((s) => {
+      const card = s.activities.get(result.id);
+      return card && cardOf(card).includes('undone') ? card : undefined;
+    }, 30_000);
+    expect(deployment(h, 'vision', NAME).spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
   }, 60_000);
 });

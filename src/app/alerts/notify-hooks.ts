@@ -61,7 +61,7 @@ export function slackThreadApi(client: webApi.WebClient): SlackThreadApi {
 export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks {
   const store = deps.store ?? createThreadStore(deps.redis);
   return {
-    threadJob(client, job) {
+    threadJob(client: webApi.WebClient, job) {
       return handleAlertThreadJob(
         {
           store,
@@ -80,7 +80,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         ? null
         : { channel: record.channel, ts: record.ts };
     },
-    runResult(client, update) {
+    runResult(client: webApi.WebClient, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
       const slack = slackThreadApi(client);
       return deliverAlertResult(

@@ -24,10 +24,19 @@ import { group, icon, join, mention, plain, rich, say } from '../../chat/rich.js
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
 const SLACK = 'slack';
-import type { AppServices } from '../services.js';
+import type { AppConfig } from '../../config/environment.js';
+import type { Audit } from '../../audit.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+import type { ApprovalPolicy } from '../../policy/approval-policy.js';
+import type { PlanStore } from '../../queue/plan-store.js';
+import type { Producers } from '../../queue/producers.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
   user: string;
@@ -75,11 +84,23 @@ export type ApprovalOutcome =
   /** Claimed and queued: mark the button approved. */
   | { kind: 'approved'; stored: StoredPlan; approvers: string[] };
 
-type Services = Pick<
-  AppServices,
-  'plans' | 'policy' | 'audit' | 'producers' | 'metrics' | 'subscriptions' | 'config' | 'logger'
-> &
-  Pick<AppServices, 'replicate'>;
+/**
+ * What the decision needs of the app's services (AppServices has them all): named here
+ * rather than picked from AppServices, so the port's press use-case that calls it
+ * (src/chat/use-cases/approve-press.ts) reaches no adapter through the services' types.
+ */
+interface Services {
+  plans: PlanStore;
+  policy: ApprovalPolicy;
+  audit: Audit;
+  producers: Producers;
+  metrics: Metrics;
+  subscriptions: Subscriptions;
+  config: AppConfig;
+  logger: Logger;
+  /** As AppServices.replicate: WAIT for the replicas. */
+  replicate?: (() => Promise<{ wanted: number; reached: number }>) | undefined;
+}
 
 /** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
 interface Refusal {
@@ -117,6 +138,16 @@ export const REFUSAL_TEXT = {
   notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
   notRecorded: say`${icon('failed')} The approval could not be recorded: Redis did not take it (unreachable, or read-only during a failover). Nothing was applied. Try again in a minute.`,
 } as const;
+
+/** The platform records name for a click (Slack when it names none). */
+function recordPlatform(click: ApprovalClick): ChatPlatform {
+  return chatPlatform(click.platform ?? SLACK) ?? 'slack';
+}
+
+/** The clicked message, as subscriptions and message keys name it (with its platform). */
+function messageOf(click: ApprovalClick): MessageRef {
+  return { ...platformTag(recordPlatform(click)), channel: click.channel, ts: click.messageTs };
+}
 
 /** Where a click is, for every audit line of it. */
 type Where = { planId: string; cluster: string; namespace: string; deployment: string };
@@ -199,7 +230,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   if (!decision.allowed) throw new Error('unreachable: a refusal was returned above');
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
-  const message = { channel: click.channel, ts: click.messageTs };
+  const message = messageOf(click);
   const held = await services.subscriptions.approvedPlanOf(message);
   if (held !== null && held !== planId)
     return refuse(services, where, user, {
@@ -238,10 +269,7 @@ async function changedSinceShown(
   where: Where,
   current: StoredPlan,
 ): Promise<ApprovalOutcome> {
-  const remade = await remadeByLaterDiagnosis(services.subscriptions, current, {
-    channel: click.channel,
-    ts: click.messageTs,
-  });
+  const remade = await remadeByLaterDiagnosis(services.subscriptions, current, messageOf(click));
   const outcome = refuse(
     services,
     where,
@@ -324,7 +352,7 @@ async function recordApproval(
     );
   }
   // Two approvers clicking two plans of one message at once: one wins in Redis.
-  const message = { channel: click.channel, ts: click.messageTs };
+  const message = messageOf(click);
   let held: string | null;
   try {
     held = await services.subscriptions.claimMessagePlan(message, planId);
@@ -375,6 +403,7 @@ async function queueRemediation(
       // Signed, so the worker can hand it back with the outcome: the Undo it offers
       // names the same requester (or none, or, for a button that named nobody, nothing).
       requester: click.requester ?? undefined,
+      ...platformTag(recordPlatform(click)),
       channel: click.channel,
       messageTs: click.rootTs,
       now: Date.now(),
@@ -387,6 +416,7 @@ async function queueRemediation(
       planId,
       cluster: stored.cluster,
       approvedBy: approvers,
+      ...platformTag(recordPlatform(click)),
       channel: click.channel,
       messageTs: click.rootTs,
       approval,
@@ -396,9 +426,7 @@ async function queueRemediation(
     services.logger.warn(`remediation not queued: ${error.message}`);
     // Best effort: the Redis that refused the job may refuse this too (read-only).
     await plans.release(planId).catch(() => undefined);
-    await services.subscriptions
-      .releaseMessagePlan({ channel: click.channel, ts: click.messageTs }, planId)
-      .catch(() => undefined);
+    await services.subscriptions.releaseMessagePlan(messageOf(click), planId).catch(() => undefined);
     audit.record({
       action: 'outcome',
       ...where,
