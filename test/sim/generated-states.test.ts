@@ -127,8 +127,10 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
   // Found by `--kind Rollout --seed 1 --count 1000`: 142, 583 (blue-green): the preview
   // fits beside the active pods, but the promoted preview with every replica does not,
   // and blue-green keeps every active pod until then. Read as no problem before the
-  // end-state proof kept the stable pods (forward/final-state.ts).
-  it.each([142, 583])(
+  // end-state proof kept the stable pods (forward/final-state.ts). 216, 425: the same,
+  // where only the other tenants' pods tell it: they are read (dump and live) whenever
+  // the new revision runs beside the old one (scarce.ts, runsBesideOld).
+  it.each([142, 583, 216, 425])(
     'Rollout seed %i: blue-green needs room for both revisions at once',
     (seed) => {
       const r = judgeSeed(seed, 'Rollout');
