@@ -13,39 +13,21 @@
  * the verdict line's icon and the state line, both found by their block_id.
  */
 import { messageTime } from '../../text/time.js';
-import type { NotifyJob } from '../../queue/schemas.js';
 import { ROOT_BLOCK } from '../../chat/slack/blocks/action-ids.js';
-import { asIs, mrkdwn, trusted, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
+import { asIs, mrkdwn, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import { section, type Block } from '../../chat/slack/blocks/text.js';
 import type { RootRecord } from './root-store.js';
+import { FIX_STAGE_WORDS, fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
+import { SLACK_ICONS } from '../../chat/slack/render.js';
 
 export { createRootStates, rootRef, type RootRecord, type RootStates } from './root-store.js';
 
-type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
-/** Where a root message's fix stands. */
-export type RootStage =
-  'applying' | 'undoing' | Exclude<Outcome['stage'], 'progress'> | 'step' | 'undone' | 'undo-failed';
+/** Where a root message's fix stands (the port's stages, src/chat/use-cases/outcome.ts). */
+export type RootStage = FixStage;
 
 /** Stages after which the incident is over: the verdict line stops looking critical. */
 const RESOLVED: ReadonlySet<RootStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
-
-const WORDS: Record<RootStage, { icon: string; words: string }> = {
-  applying: { icon: ':white_check_mark:', words: 'applying' },
-  undoing: { icon: ':leftwards_arrow_with_hook:', words: 'undo approved; undoing' },
-  step: { icon: ':arrow_down_small:', words: 'applying step by step' },
-  applied: { icon: ':arrows_counterclockwise:', words: 'applied; rollout under way' },
-  'already-applied': { icon: ':white_check_mark:', words: 'already applied' },
-  'rolled-out': { icon: ':white_check_mark:', words: 'rolled out' },
-  'pods-ready': { icon: ':white_check_mark:', words: 'replacement pods Ready' },
-  'still-failing': { icon: ':warning:', words: 'applied, but the pods still fail' },
-  refused: { icon: ':no_entry:', words: 'not applied: refused' },
-  failed: { icon: ':x:', words: 'not applied: failed' },
-  timeout: { icon: ':hourglass:', words: 'applied; the rollout did not finish in time' },
-  paused: { icon: ':double_vertical_bar:', words: 'applied; the rollout is paused and waits for a person' },
-  undone: { icon: ':leftwards_arrow_with_hook:', words: 'undone' },
-  'undo-failed': { icon: ':x:', words: 'undo not applied' },
-};
 
 /** The one time format of our messages (src/text/time.ts). */
 export const utcMinute = messageTime;
@@ -55,21 +37,15 @@ export const utcMinute = messageTime;
  * is the approval clause as rendered at approval time (names already escaped).
  */
 export function stateLine(stage: RootStage, at: number, what: string, approval: Mrkdwn): Block {
-  const { icon, words } = WORDS[stage];
+  const { icon, words } = FIX_STAGE_WORDS[stage];
   // Applying and undoing start when the approval does: the approval's time says when.
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${utcMinute(at)}`;
-  const text = mrkdwn`${asIs(trusted(icon))} *${what}* ${asIs(approval)}; ${words}${when}`;
+  const text = mrkdwn`${asIs(`:${SLACK_ICONS[icon]}:` as Mrkdwn)} *${what}* ${asIs(approval)}; ${words}${when}`;
   return { ...section(text), block_id: ROOT_BLOCK.state };
 }
 
 /** The root stage an outcome reply means; undefined where the root keeps its line. */
-export function rootStageOf(job: Outcome, undo: boolean): RootStage | undefined {
-  if (job.stage === 'progress') return job.step ? 'step' : undefined;
-  if (!undo) return job.stage;
-  if (job.stage === 'refused' || job.stage === 'failed') return 'undo-failed';
-  if (job.stage === 'applied' || job.stage === 'paused') return 'undoing';
-  return 'undone';
-}
+export const rootStageOf = fixStageOf;
 
 /**
  * The root's blocks with the state line replaced and the verdict's icon set by the

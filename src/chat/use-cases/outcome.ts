@@ -35,7 +35,8 @@ const HEADLINE: Record<Outcome['stage'], { icon: Icon; words: string }> = {
 export type FixStage =
   'applying' | 'undoing' | 'step' | 'undone' | 'undo-failed' | Exclude<Outcome['stage'], 'progress'>;
 
-const STAGE: Record<FixStage, { icon: Icon; words: string }> = {
+/** Each stage's icon and words, for every platform's state line. */
+export const FIX_STAGE_WORDS: Readonly<Record<FixStage, { icon: Icon; words: string }>> = {
   applying: { icon: 'ok', words: 'applying' },
   undoing: { icon: 'undo', words: 'undo approved; undoing' },
   step: { icon: 'more', words: 'applying step by step' },
@@ -75,7 +76,7 @@ export function stateLine(
   fix: { what: string; approvers: readonly string[]; approvedAt: number; platform: string },
   at: number,
 ): Rich {
-  const { icon: i, words } = STAGE[stage];
+  const { icon: i, words } = FIX_STAGE_WORDS[stage];
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${messageTime(at)}`;
   return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
