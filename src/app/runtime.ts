@@ -20,6 +20,7 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
+import { createReplicationGuard } from '../queue/replication-guard.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp, type SlackAppHandle } from '../chat/slack/app.js';
 import { startNotifyConsumer } from './notify/consumer.js';
@@ -99,11 +100,7 @@ export async function startAppRuntime(
         throw error;
       }
     },
-    replicate: async () => {
-      const { replicas, timeoutMs } = config.redis.wait;
-      if (replicas === 0) return { wanted: 0, reached: 0 };
-      return { wanted: replicas, reached: Number(await redis.wait(replicas, timeoutMs)) };
-    },
+    replication: createReplicationGuard(redis, { ...config.redis.wait, logger }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
@@ -120,6 +117,7 @@ export async function startAppRuntime(
       verifier: { keys: verifyKeys, onForged: tampered },
     },
     markAnswered: (root) => services.subscriptions.markAnswered(root),
+    ...(services.replication ? { replication: services.replication } : {}),
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) {
@@ -160,7 +158,10 @@ export async function startAppRuntime(
     services,
     handle,
     notify,
-    stop: () => stopRuntime({ handle, notify, producers, workerConnection, redis, logger }),
+    stop: () => {
+      services.replication?.stop();
+      return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
+    },
   };
 }
 

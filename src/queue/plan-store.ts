@@ -17,7 +17,7 @@ export type { DryRunSummary, FieldChange, StoredPlan } from '../trust/stored-pla
 
 export type ClaimResult =
   /** `marks`: the approvals as recorded (the `approver` values given to `approve`), for checking. */
-  | { status: 'claimed'; approvers: string[]; marks: string[]; stored: StoredPlan }
+  | { status: 'claimed'; approvers: string[]; marks: string[]; at: number; stored: StoredPlan }
   | { status: 'recorded'; approvals: number; required: number; stored: StoredPlan }
   | { status: 'same-approver'; stored: StoredPlan }
   | { status: 'already-claimed'; approvers: string[]; at: number; stored: StoredPlan }
@@ -41,6 +41,11 @@ export interface PlanStore {
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
   /** Drops a claim and its approvals, when the claimed job could not be queued. */
   release(id: string): Promise<void>;
+  /**
+   * Writes a claim again as `approve` made it (`marks`, `at`) unless the plan has one:
+   * a failover lost it (src/queue/replication-guard.ts). False when a claim was there.
+   */
+  restoreClaim(stored: StoredPlan, marks: readonly string[], at: number): Promise<boolean>;
 }
 
 const storedPlanSchema = z.object({
@@ -146,8 +151,8 @@ export function createPlanStore(redis: Redis): PlanStore {
       const [status, value = ''] = reply;
       switch (status) {
         case 'claimed': {
-          const { approvers, marks } = parseClaim(value);
-          return { status, approvers, marks, stored };
+          const { approvers, marks, at } = parseClaim(value);
+          return { status, approvers, marks, at, stored };
         }
         case 'recorded':
           return { status, approvals: Number(value), required, stored };
@@ -165,6 +170,11 @@ export function createPlanStore(redis: Redis): PlanStore {
     async release(id) {
       const [, approvals, claim, shownKey] = keys(id);
       await redis.del(approvals, claim, shownKey);
+    },
+    async restoreClaim(stored, marks, at) {
+      const value = `${marks.join(',')}|${at}`;
+      const ttl = ttlFor(stored, Date.now());
+      return (await redis.set(keys(stored.plan.id)[2], value, 'EX', ttl, 'NX')) === 'OK';
     },
     async claimOf(id) {
       const value = await redis.get(keys(id)[2]);

@@ -88,7 +88,27 @@ describe('Redis Sentinel failover under the running app and worker', () => {
         30_000,
       );
     }
-    const result = await slack.waitFor(() => results()[0], 60_000);
+    let result: StoredMessage;
+    try {
+      result = await slack.waitFor(() => results()[0], 60_000);
+    } catch (error) {
+      const { Redis } = await import('ioredis');
+      const m = await set.master();
+      const c = new Redis({ port: m.port, host: '127.0.0.1' });
+      console.error('DIAG1 refused', refused, ack.body, 'keys', await c.keys('rd:diagnose*'));
+      console.error(
+        'DIAG1 app',
+        stack.app
+          .output()
+          .split('\n')
+          .filter((l) => /WAIT|replica|queue|enqueue|redis/i.test(l))
+          .slice(-30)
+          .join('\n'),
+      );
+      console.error('DIAG1 worker', stack.workers.at(-1)?.output().split('\n').slice(-30).join('\n'));
+      c.disconnect();
+      throw error;
+    }
     await set.revive(killed.old);
     await set.synced();
 
@@ -112,11 +132,37 @@ describe('Redis Sentinel failover under the running app and worker', () => {
     await set.revive(second.old);
     await stack.startWorker();
 
-    await slack.waitFor(
-      () =>
-        [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      60_000,
-    );
+    try {
+      await slack.waitFor(
+        () =>
+          [...slack.messages.values()].find(
+            (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
+          ),
+        60_000,
+      );
+    } catch (error) {
+      const { Redis } = await import('ioredis');
+      const m = await set.master();
+      const c = new Redis({ port: m.port, host: '127.0.0.1' });
+      const keys = await c.keys('rd:*remediate*');
+      const claim = await c.keys('rd:plan:*:claim');
+      console.error('DIAG keys', keys, 'claims', claim);
+      console.error(
+        'DIAG app',
+        stack.app
+          .output()
+          .split('\n')
+          .filter((l) => /WAIT|replica|approv|remediat/i.test(l))
+          .join('\n'),
+      );
+      console.error('DIAG worker', stack.workers.at(-1)?.output().split('\n').slice(-30).join('\n'));
+      console.error(
+        'DIAG thread',
+        [...slack.messages.values()].filter((x) => x.threadTs === result.ts).map((x) => x.text),
+      );
+      c.disconnect();
+      throw error;
+    }
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
     await queuesSettled(stack.redisUrl); // a second apply would have happened by now
     expect(realPatches(sim)).toBe(1);

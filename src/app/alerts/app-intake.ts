@@ -2,6 +2,7 @@ import { createThreadBudget } from './thread-budget.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
+import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
 import type { AlertDiagnosisRequest } from '../../queue/alert-jobs.js';
 import { createAlertNotifyHooks, type AlertNotifyHooks } from './notify-hooks.js';
@@ -81,6 +82,8 @@ export function createAppAlerts(deps: {
   records?: { signer: RecordSigner; verifier: RecordVerifier };
   /** Marks a thread answered by its run's result (subscriptions.markAnswered). */
   markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
+  /** WAIT for the replicas, and the redo of an alert's diagnosis a failover lost (replication-guard.ts). */
+  replication?: ReplicationGuard;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
@@ -172,11 +175,20 @@ export function createAppAlerts(deps: {
       );
     },
     async enqueueDiagnosis(cluster, request, dedup) {
-      const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
-        deduplication: { id: dedup.id, ttl: dedup.ttlMs },
-        background: true,
+      const enqueue = async (): Promise<void> => {
+        const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
+          deduplication: { id: dedup.id, ttl: dedup.ttlMs },
+          background: true,
+        });
+        await store.linkJob(cluster, jobId, request.reply.workloadHash);
+      };
+      await enqueue();
+      // On a replica before Alertmanager gets its 200; queued again if a failover lost it.
+      await deps.replication?.confirm({
+        label: 'alert',
+        fields: { cluster, workload: request.reply.workloadHash },
+        redo: enqueue,
       });
-      await store.linkJob(cluster, jobId, request.reply.workloadHash);
     },
   });
   const route = createAlertmanagerRoute({
