@@ -7,12 +7,15 @@
  * 2. between the result and the click: SENTINEL FAILOVER demotes the master; the
  *    click afterwards is approved and applied.
  * 3. between the claim and the apply: the approval is claimed and queued while no
- *    worker runs, then the master is SIGKILLed; the worker started afterwards applies
- *    the plan once (the claim and its job WAITed for the replica), and it rolls out.
+ *    worker runs and while the replica is cut off, then the master is SIGKILLed: the
+ *    claim and its job die with it (asynchronous replication; WAIT said 0 replicas).
+ *    The app's replication guard writes them again on the promoted replica, and the
+ *    worker started afterwards applies the plan once, and it rolls out.
  *
  * Nothing is applied twice, nothing answered goes missing, and both processes
  * recover without a restart.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
@@ -59,6 +62,49 @@ const results = (): StoredMessage[] =>
       JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
   );
 
+/**
+ * `wait`, and when it fails, what Redis holds (the remediate and diagnose jobs, the
+ * claims) and what the app and the last worker said about Redis: a failed drill says
+ * which write went missing.
+ */
+async function explained<T>(what: string, wait: () => Promise<T>): Promise<T> {
+  try {
+    return await wait();
+  } catch (error) {
+    const master = await set.master();
+    const redis = new Redis({ port: master.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+    redis.on('error', () => undefined);
+    const keys = await redis
+      .keys('rd:*')
+      .then((all) => all.filter((k) => /remediate\.|diagnose\.|:claim$/.test(k)))
+      .catch((e: unknown) => [`(keys: ${String(e)})`]);
+    redis.disconnect();
+    // Each log line's message and error, not its stack.
+    const lines = (text: string): string =>
+      text
+        .split('\n')
+        .filter((l) => /redis|replica|WAIT|queue|approv|remediat|failover/i.test(l))
+        .map((l) => {
+          try {
+            const { msg, err } = JSON.parse(l) as { msg?: string; err?: { message?: string } };
+            return `  ${msg ?? ''}${err?.message ? ` (${err.message})` : ''}`;
+          } catch {
+            return `  ${l}`;
+          }
+        })
+        .slice(-40)
+        .join('\n');
+    console.error(
+      [
+        `drill: ${what} did not come; on master ${master.port}: ${keys.join(' ') || '(no job or claim)'}`,
+        `app:\n${lines(stack.app.output())}`,
+        `last worker:\n${lines(stack.workers.at(-1)?.output() ?? '')}`,
+      ].join('\n'),
+    );
+    throw error;
+  }
+}
+
 const ready = async (): Promise<boolean> => (await fetch(`${stack.appUrl}/readyz`)).status === 200;
 
 describe('Redis Sentinel failover under the running app and worker', () => {
@@ -88,27 +134,9 @@ describe('Redis Sentinel failover under the running app and worker', () => {
         30_000,
       );
     }
-    let result: StoredMessage;
-    try {
-      result = await slack.waitFor(() => results()[0], 60_000);
-    } catch (error) {
-      const { Redis } = await import('ioredis');
-      const m = await set.master();
-      const c = new Redis({ port: m.port, host: '127.0.0.1' });
-      console.error('DIAG1 refused', refused, ack.body, 'keys', await c.keys('rd:diagnose*'));
-      console.error(
-        'DIAG1 app',
-        stack.app
-          .output()
-          .split('\n')
-          .filter((l) => /WAIT|replica|queue|enqueue|redis/i.test(l))
-          .slice(-30)
-          .join('\n'),
-      );
-      console.error('DIAG1 worker', stack.workers.at(-1)?.output().split('\n').slice(-30).join('\n'));
-      c.disconnect();
-      throw error;
-    }
+    const result = await explained('the result of the command taken', () =>
+      slack.waitFor(() => results()[0], 60_000),
+    );
     await set.revive(killed.old);
     await set.synced();
 
@@ -118,10 +146,14 @@ describe('Redis Sentinel failover under the running app and worker', () => {
     expect(await fetch(`${stack.appUrl}/readyz`).then((r) => r.json())).toMatchObject({ status: 'ready' });
     await set.synced();
 
-    // 3. Claimed and queued with no worker running, then the master dies.
+    // 3. Claimed and queued with no worker running, then the master dies before its
+    // replica has any of it: the replica is cut off first, so WAIT says 0 replicas and
+    // the claim and the job die with the master. The app's replication guard sees the
+    // promoted replica's history end before them and writes them again.
     const worker = stack.workers[0];
     expect(await worker?.stop('SIGTERM')).toBe(0);
     sim.clearRequests();
+    await set.cutOffReplicas();
     const click = await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER);
     expect(click.status).toBe(200);
     await slack.waitFor(
@@ -132,37 +164,16 @@ describe('Redis Sentinel failover under the running app and worker', () => {
     await set.revive(second.old);
     await stack.startWorker();
 
-    try {
-      await slack.waitFor(
+    await explained('"rolled out" in the thread of the approval the master died with', () =>
+      slack.waitFor(
         () =>
           [...slack.messages.values()].find(
             (m) => m.threadTs === result.ts && m.text.startsWith('rolled out'),
           ),
         60_000,
-      );
-    } catch (error) {
-      const { Redis } = await import('ioredis');
-      const m = await set.master();
-      const c = new Redis({ port: m.port, host: '127.0.0.1' });
-      const keys = await c.keys('rd:*remediate*');
-      const claim = await c.keys('rd:plan:*:claim');
-      console.error('DIAG keys', keys, 'claims', claim);
-      console.error(
-        'DIAG app',
-        stack.app
-          .output()
-          .split('\n')
-          .filter((l) => /WAIT|replica|approv|remediat/i.test(l))
-          .join('\n'),
-      );
-      console.error('DIAG worker', stack.workers.at(-1)?.output().split('\n').slice(-30).join('\n'));
-      console.error(
-        'DIAG thread',
-        [...slack.messages.values()].filter((x) => x.threadTs === result.ts).map((x) => x.text),
-      );
-      c.disconnect();
-      throw error;
-    }
+      ),
+    );
+    expect(stack.app.output()).toContain('a Redis failover lost these writes: writing them again');
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
     await queuesSettled(stack.redisUrl); // a second apply would have happened by now
     expect(realPatches(sim)).toBe(1);

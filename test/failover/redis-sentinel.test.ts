@@ -6,7 +6,7 @@
  * with before its replica had it is written again by the replication guard.
  */
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeConnection,
@@ -130,13 +130,8 @@ describe('Redis Sentinel: the connection factory', () => {
     );
     await eventually(() => redis.set('rd:test:guard-before', '1'));
     expect(Number(await redis.wait(1, 5_000))).toBe(1);
-    // Cut the replica off: the master now asks a password its replica does not have, and
-    // drops its link, so nothing written from here on reaches it (connections already
-    // open, the sentinels' and this one, stay authenticated).
-    const old = await set.master();
-    const admin = kept(new Redis({ port: old.port, host: '127.0.0.1', maxRetriesPerRequest: 1 }));
-    await admin.config('SET', 'requirepass', 'cut-off-the-replica');
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'replica');
+    // Nothing written from here on reaches the replica.
+    const old = await set.cutOffReplicas();
     const warnings: string[] = [];
     let redone = 0;
     const guard = createReplicationGuard(redis, {

@@ -30,6 +30,14 @@ export interface SentinelSet {
   revive(node: TestRedis): Promise<void>;
   /** Resolves once the master has every other node as an online replica (so WAIT 1 can succeed). */
   synced(): Promise<void>;
+  /**
+   * Cuts the master's replicas off: the master now asks a password they lack and drops
+   * their links, so nothing written from here on reaches them until the master dies
+   * (open connections, the sentinels' and the processes', stay authenticated). A write
+   * acked now is one a SIGKILL of this master loses. Do not wait long before the kill:
+   * the sentinels promote no replica whose link has been down for seconds.
+   */
+  cutOffReplicas(): Promise<TestRedis>;
   close(): Promise<void>;
 }
 
@@ -202,6 +210,17 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
       return result;
     },
     revive: (node) => node.start(),
+    async cutOffReplicas() {
+      const node = await master();
+      await until('the replicas cut off', () =>
+        ask(node.port, async (c) => {
+          await c.config('SET', 'requirepass', `cut-off-${Date.now()}`);
+          await c.call('CLIENT', 'KILL', 'TYPE', 'replica');
+          return true;
+        }),
+      );
+      return node;
+    },
     async synced() {
       const { port } = await master();
       await until(
