@@ -38,6 +38,12 @@ export interface SentinelSet {
    * the sentinels promote no replica whose link has been down for seconds.
    */
   cutOffReplicas(): Promise<TestRedis>;
+  /**
+   * SIGKILLs every sentinel: a process (re)connecting now finds no master, while the
+   * data nodes keep their data. `startSentinels` brings them back as they were.
+   */
+  stopSentinels(): Promise<void>;
+  startSentinels(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,8 +88,22 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
   const sentinels: ChildProcess[] = [];
   const sentinelPorts: number[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'rd-sentinel-'));
-  const close = async (): Promise<void> => {
-    await Promise.all(
+  const confs: string[] = [];
+  /** Starts sentinel `i` from its config file (which it rewrites as it learns the set). */
+  const launchSentinel = async (i: number): Promise<void> => {
+    const port = sentinelPorts[i] ?? 0;
+    const child = spawn('redis-server', [confs[i] ?? '', '--sentinel'], { stdio: 'ignore' });
+    sentinels[i] = child;
+    await until(`sentinel on ${port} answering as our process`, () =>
+      ask(port, async (c) => {
+        const pid = /^process_id:(\d+)/m.exec(await c.info('server'))?.[1];
+        if (Number(pid) !== child.pid) throw new Error('not ours');
+        return true;
+      }),
+    );
+  };
+  const stopSentinels = (): Promise<unknown> =>
+    Promise.all(
       sentinels.map(
         (child) =>
           new Promise<void>((resolve) => {
@@ -93,6 +113,8 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           }),
       ),
     );
+  const close = async (): Promise<void> => {
+    await stopSentinels();
     await Promise.all(nodes.map((n) => n.close()));
     await rm(dir, { recursive: true, force: true });
   };
@@ -118,16 +140,9 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           '',
         ].join('\n'),
       );
-      const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-      sentinels.push(child);
       sentinelPorts.push(port);
-      await until(`sentinel on ${port} answering as our process`, () =>
-        ask(port, async (c) => {
-          const pid = /^process_id:(\d+)/m.exec(await c.info('server'))?.[1];
-          if (Number(pid) !== child.pid) throw new Error('not ours');
-          return true;
-        }),
-      );
+      confs.push(conf);
+      await launchSentinel(sentinels.length);
     }
     const replicas = nodes.length - 1;
     // Every sentinel knows the replicas and the two other sentinels (hello messages).
@@ -210,6 +225,12 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
       return result;
     },
     revive: (node) => node.start(),
+    async stopSentinels() {
+      await stopSentinels();
+    },
+    async startSentinels() {
+      for (let i = 0; i < sentinels.length; i += 1) await launchSentinel(i);
+    },
     async cutOffReplicas() {
       const node = await master();
       await until('the replicas cut off', () =>
