@@ -1,9 +1,11 @@
 /**
- * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet] [--json]`: generated mid-rollout
+ * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet|Rollout] [--rules] [--json]`: generated mid-rollout
  * states (sim/generated-states.ts), each diagnosed and then run forward on the stepped
  * simulator (test/support/state-judge.ts). Prints agreement, false deadlocks, harmful
  * plans, missed deadlocks and failed fixes, and every state that disagrees with its
- * seed (rerun one with `--seed N --count 1`). Exits 1 when any state disagrees.
+ * seed (rerun one with `--seed N --count 1`). `--rules` adds placement rules to each
+ * state (required pod anti-affinity, a zone pin: sim/generated-rules.ts). Exits 1 when
+ * any state disagrees.
  */
 import { parseArgs } from 'node:util';
 import { judgeSeed, tally, type JudgedState } from '../test/support/state-judge.js';
@@ -13,6 +15,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     count: { type: 'string', default: '2000' },
     kind: { type: 'string' },
+    rules: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -23,7 +26,7 @@ if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
   process.exit(2);
 }
 
-const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet'] as const;
+const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'] as const;
 const kind = KINDS.find((k) => k === values.kind);
 if (values.kind !== undefined && !kind) {
   process.stderr.write(`verify:states: --kind takes one of ${KINDS.join(', ')}\n`);
@@ -34,7 +37,7 @@ const results: JudgedState[] = [];
 const started = performance.now();
 const progress = process.stderr.isTTY && !values.json;
 for (let s = seed; s < seed + count; s += 1) {
-  const result = judgeSeed(s, kind);
+  const result = judgeSeed(s, kind, values.rules);
   results.push(result);
   if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
     process.stdout.write(

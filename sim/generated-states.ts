@@ -3,11 +3,14 @@
  * `npm run verify:states`): a few nodes (zones, GPUs, cordons, taints), other tenants'
  * pods at several priorities, one workload (a Deployment with any strategy, as ints
  * and percents, or a DaemonSet with surge or unavailability; a StatefulSet, ordered or
- * parallel, with a partition or maxUnavailable, when asked for), sometimes a quota on
+ * parallel, with a partition or maxUnavailable, or an Argo Rollout, a basic canary with
+ * setWeight and pause steps or blue-green (sim/generated-rollouts.ts), when asked for), sometimes a quota on
  * pods, CPU or GPUs, and the template change that starts its next rollout (a new
  * image, sometimes a bigger request, a host port, a higher priority). Seeded: the same
  * seed gives the same cluster.
  */
+
+import { rollout, rolloutServices, rolloutStrategy } from './generated-rollouts.js';
 
 /** mulberry32: a small seeded generator, enough for test data. */
 export function random(seed: number): () => number {
@@ -36,7 +39,7 @@ export interface GeneratedState {
   description: string;
 }
 
-export type GeneratedKind = 'Deployment' | 'DaemonSet' | 'StatefulSet';
+export type GeneratedKind = 'Deployment' | 'DaemonSet' | 'StatefulSet' | 'Rollout';
 
 const NS = 'shop';
 const NAME = 'web';
@@ -73,13 +76,17 @@ export function generateState(seed: number, only?: GeneratedKind): GeneratedStat
       ? deploymentStrategy(pick, chance)
       : kind === 'DaemonSet'
         ? daemonStrategy(pick, chance)
-        : statefulStrategy(pick, chance, replicas);
+        : kind === 'Rollout'
+          ? rolloutStrategy(pick, chance, NAME)
+          : statefulStrategy(pick, chance, replicas);
   const workload =
     kind === 'Deployment'
       ? deployment(replicas, strategy, template)
       : kind === 'DaemonSet'
         ? daemonSet(strategy, template)
-        : statefulSet(replicas, strategy, pick(['OrderedReady', 'Parallel'] as const), template);
+        : kind === 'Rollout'
+          ? rollout(NS, NAME, replicas, strategy, template)
+          : statefulSet(replicas, strategy, pick(['OrderedReady', 'Parallel'] as const), template);
   // A node agent on every node, as clusters have: the dump then holds other namespaces' pods.
   const agents = nodes.map((_, i) => tenantPod(`agent-${i}`, `node-${i}`, 50, 2000, 'kube-system'));
   const tenants = nodes.flatMap((n, i) =>
@@ -121,6 +128,7 @@ export function generateState(seed: number, only?: GeneratedKind): GeneratedStat
       ...agents,
       ...tenants,
       ...(quota ? [quota] : []),
+      ...(kind === 'Rollout' ? rolloutServices(NS, NAME, strategy) : []),
       workload,
     ],
     changed,
@@ -129,7 +137,7 @@ export function generateState(seed: number, only?: GeneratedKind): GeneratedStat
   };
 }
 
-type Pick = <T>(list: readonly T[]) => T;
+export type Pick = <T>(list: readonly T[]) => T;
 
 function deploymentStrategy(pick: Pick, chance: (p: number) => boolean): object {
   if (chance(0.1)) return { type: 'Recreate' };

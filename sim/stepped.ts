@@ -25,8 +25,15 @@ export interface SteppedSim {
   list(kind: string, namespace?: string): SimObject[];
   /** Stores an object as `kubectl apply` of the whole object would (generation bumped on a spec change). */
   apply(object: object): void;
-  /** A PATCH through the API's write path (validation, admission). */
-  patch(kind: string, namespace: string | undefined, name: string, type: string, body: unknown): void;
+  /** A PATCH through the API's write path (validation, admission); `subresource` 'status' as `kubectl argo rollouts abort` sends it. */
+  patch(
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+    type: string,
+    body: unknown,
+    subresource?: 'status',
+  ): void;
   /** A DELETE through the API's write path (pods get their grace period). */
   delete(kind: string, namespace: string | undefined, name: string): void;
   /** Runs controllers and timers until `done()` or `seconds` of sim time have passed; whether `done()` held. */
@@ -74,7 +81,7 @@ export function startStepped(
         o.status === undefined && status !== undefined ? { ...o, status: structuredClone(status) } : o,
       );
     },
-    patch(kind, namespace, name, type, body) {
+    patch(kind, namespace, name, type, body, subresource) {
       const rt = typeOf(kind);
       const current = store.get(rt.kind, namespace, name);
       if (!current) throw new Error(`stepped simulator: ${kind} ${namespace ?? ''}/${name} not found`);
@@ -85,7 +92,7 @@ export function startStepped(
           : type === 'json'
             ? applyJsonPatch(original, body)
             : applyMergePatch(original, body);
-      updateObject(store, rt, patched, namespace, name);
+      updateObject(store, rt, patched, namespace, name, subresource ? { subresource } : {});
     },
     delete(kind, namespace, name) {
       deleteObject(store, typeOf(kind), namespace, name);

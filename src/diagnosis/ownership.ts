@@ -163,10 +163,19 @@ function parseTrackingId(value: string): {
  * @example detectOwner({ group: 'apps', kind: 'Deployment', metadata: deployment.metadata })
  */
 export function detectOwner(object: OwnedObject): ManagedBy | undefined {
-  const labels = object.metadata.labels ?? {};
-  const annotations = object.metadata.annotations ?? {};
   const managers = managedFieldsOf(object.metadata);
+  return (
+    fluxOwner(object.metadata.labels ?? {}) ??
+    argoOwner(object, managers) ??
+    helmOwner(object.metadata.annotations ?? {}) ??
+    (hasGitOpsMarker(object.metadata, managers) ? undefined : kubectlOwner(object, managers))
+  );
+}
 
+type ManagedFields = ReturnType<typeof managedFieldsOf>;
+
+/** Flux: a Kustomization's or a HelmRelease's name and namespace labels. */
+function fluxOwner(labels: Record<string, string>): ManagedBy | undefined {
   const fluxName = labels[FLUX_KUSTOMIZE_NAME];
   const fluxNamespace = labels[FLUX_KUSTOMIZE_NAMESPACE];
   if (fluxName && fluxNamespace) {
@@ -187,8 +196,15 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
       evidence: `labels ${FLUX_HELM_NAME}=${helmReleaseName}, ${FLUX_HELM_NAMESPACE}=${helmReleaseNamespace}`,
     };
   }
+  return undefined;
+}
 
-  const trackingId = annotations[ARGOCD_TRACKING_ID];
+/**
+ * Argo CD: a tracking-id annotation that names this very object, or the instance
+ * label written by an Argo CD field manager.
+ */
+function argoOwner(object: OwnedObject, managers: ManagedFields): ManagedBy | undefined {
+  const trackingId = object.metadata.annotations?.[ARGOCD_TRACKING_ID];
   if (trackingId) {
     const id = parseTrackingId(trackingId);
     if (
@@ -206,7 +222,7 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
       };
     }
   }
-  const instance = labels[INSTANCE_LABEL];
+  const instance = object.metadata.labels?.[INSTANCE_LABEL];
   const argoManager = ARGOCD_MANAGERS.find((name) => managers.some((m) => m.manager === name));
   if (instance && argoManager) {
     const app = splitAppName(instance);
@@ -217,19 +233,24 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
       evidence: `label ${INSTANCE_LABEL}=${instance} with field manager ${argoManager}`,
     };
   }
+  return undefined;
+}
 
+/** Helm: its release name and namespace annotations. */
+function helmOwner(annotations: Record<string, string>): ManagedBy | undefined {
   const release = annotations[HELM_RELEASE_NAME];
   const releaseNamespace = annotations[HELM_RELEASE_NAMESPACE];
-  if (release && releaseNamespace) {
-    return {
-      tool: 'helm',
-      name: release,
-      namespace: releaseNamespace,
-      evidence: `annotations ${HELM_RELEASE_NAME}=${release}, ${HELM_RELEASE_NAMESPACE}=${releaseNamespace}`,
-    };
-  }
+  if (!release || !releaseNamespace) return undefined;
+  return {
+    tool: 'helm',
+    name: release,
+    namespace: releaseNamespace,
+    evidence: `annotations ${HELM_RELEASE_NAME}=${release}, ${HELM_RELEASE_NAMESPACE}=${releaseNamespace}`,
+  };
+}
 
-  if (hasGitOpsMarker(object.metadata, managers)) return undefined;
+/** kubectl apply, server-side (its Apply entry) or client-side (its annotation). */
+function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy | undefined {
   // kubectl apply --server-side: its own Apply entry is the manifest, no annotation.
   if (managers.some(isServerSideKubectlApply)) {
     return {
@@ -238,7 +259,7 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
       evidence: `field manager ${KUBECTL_SERVER_SIDE_APPLY} with operation Apply (kubectl apply --server-side)`,
     };
   }
-  if (annotations[LAST_APPLIED] === undefined) return undefined;
+  if (object.metadata.annotations?.[LAST_APPLIED] === undefined) return undefined;
   // The manager that applied: the one holding the annotation (kubectl-client-side-apply,
   // or kubectl-create --save-config), not the first kubectl* writer (kubectl-edit, -rollout).
   const kubectl =
@@ -257,7 +278,7 @@ export function detectOwner(object: OwnedObject): ManagedBy | undefined {
   // seen, and only kubectl's client-side apply writes it once GitOps markers are
   // ruled out. The instance label keeps it open (Argo CD label tracking with
   // client-side apply leaves the same annotation; its manager is what would tell).
-  if (managers.length === 0 && labels[INSTANCE_LABEL] === undefined) {
+  if (managers.length === 0 && object.metadata.labels?.[INSTANCE_LABEL] === undefined) {
     return {
       tool: 'kubectl',
       name: KUBECTL_CLIENT_SIDE_APPLY,

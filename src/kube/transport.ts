@@ -48,104 +48,118 @@ export interface Transport {
 export function createTransport(config: KubeConfig): Transport {
   const cluster = config.getCurrentCluster();
   if (!cluster) throw new TransportError('the kubeconfig has no current cluster', 'ENOCLUSTER');
-  const base = new URL(cluster.server);
+  const endpoint = endpointOf(config, new URL(cluster.server));
+  return {
+    server: cluster.server,
+    send: (request) => send(endpoint, request),
+    stream: (path, onLine, signal) => stream(endpoint, path, onLine, signal),
+  };
+}
+
+/** The API server's address, as requests to it are made. */
+interface Endpoint {
+  lib: typeof http | typeof https;
+  options(method: string, path: string, headers: Record<string, string>): Promise<https.RequestOptions>;
+}
+
+function endpointOf(config: KubeConfig, base: URL): Endpoint {
   const basePath = base.pathname.replace(/\/$/, '');
-  const lib = base.protocol === 'http:' ? http : https;
+  return {
+    lib: base.protocol === 'http:' ? http : https,
+    async options(method, path, headers) {
+      const opts: https.RequestOptions = {
+        protocol: base.protocol,
+        hostname: base.hostname.replace(/^\[|\]$/g, ''),
+        port: base.port || undefined,
+        method,
+        path: basePath + path,
+        headers: { ...headers },
+      };
+      // Adds Authorization, client certificates, CA and the agent (http.Agent for http:// with skip-tls-verify).
+      await config.applyToHTTPSOptions(opts);
+      return opts;
+    },
+  };
+}
 
-  async function options(
-    method: string,
-    path: string,
-    headers: Record<string, string>,
-  ): Promise<https.RequestOptions> {
-    const opts: https.RequestOptions = {
-      protocol: base.protocol,
-      hostname: base.hostname.replace(/^\[|\]$/g, ''),
-      port: base.port || undefined,
-      method,
-      path: basePath + path,
-      headers: { ...headers },
-    };
-    // Adds Authorization, client certificates, CA and the agent (http.Agent for http:// with skip-tls-verify).
-    await config.applyToHTTPSOptions(opts);
-    return opts;
+async function send(endpoint: Endpoint, request: RawRequest): Promise<RawResponse> {
+  const headers: Record<string, string> = { Accept: request.accept ?? 'application/json' };
+  if (request.body !== undefined) {
+    headers['Content-Type'] = request.contentType ?? 'application/json';
+    headers['Content-Length'] = String(Buffer.byteLength(request.body));
   }
-
-  async function send(request: RawRequest): Promise<RawResponse> {
-    const headers: Record<string, string> = { Accept: request.accept ?? 'application/json' };
-    if (request.body !== undefined) {
-      headers['Content-Type'] = request.contentType ?? 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(request.body));
-    }
-    const opts = await options(request.method, request.path, headers);
-    return new Promise<RawResponse>((resolve, reject) => {
-      const req = lib.request(opts, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          clearTimeout(timer);
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-        res.on('error', (error) => {
-          clearTimeout(timer);
-          reject(toTransportError(error));
+  const opts = await endpoint.options(request.method, request.path, headers);
+  return new Promise<RawResponse>((resolve, reject) => {
+    const req = endpoint.lib.request(opts, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
         });
       });
-      // A deadline for the whole exchange, not only idle time: a server that trickles bytes must not hang us.
-      const timer = setTimeout(() => {
-        req.destroy(new TransportError(`request timed out after ${request.timeoutMs} ms`, 'ETIMEDOUT'));
-      }, request.timeoutMs);
-      req.on('error', (error) => {
+      res.on('error', (error) => {
         clearTimeout(timer);
         reject(toTransportError(error));
       });
-      if (request.body !== undefined) req.write(request.body);
-      req.end();
     });
-  }
-
-  async function stream(path: string, onLine: (line: string) => void, signal: AbortSignal): Promise<number> {
-    const opts = await options('GET', path, { Accept: 'application/json' });
-    return new Promise<number>((resolve, reject) => {
-      if (signal.aborted) {
-        resolve(0);
-        return;
-      }
-      const req = lib.request(opts, (res) => {
-        let buffered = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffered += chunk;
-          let newline = buffered.indexOf('\n');
-          while (newline >= 0) {
-            const line = buffered.slice(0, newline).trim();
-            buffered = buffered.slice(newline + 1);
-            if (line) onLine(line);
-            newline = buffered.indexOf('\n');
-          }
-        });
-        res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', () => resolve(res.statusCode ?? 0));
-        res.on('close', () => resolve(res.statusCode ?? 0));
-      });
-      const abort = (): void => {
-        req.destroy();
-        resolve(0);
-      };
-      signal.addEventListener('abort', abort, { once: true });
-      req.on('error', (error) => {
-        signal.removeEventListener('abort', abort);
-        if (signal.aborted) resolve(0);
-        else reject(toTransportError(error));
-      });
-      req.end();
+    // A deadline for the whole exchange, not only idle time: a server that trickles bytes must not hang us.
+    const timer = setTimeout(() => {
+      req.destroy(new TransportError(`request timed out after ${request.timeoutMs} ms`, 'ETIMEDOUT'));
+    }, request.timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(toTransportError(error));
     });
-  }
+    if (request.body !== undefined) req.write(request.body);
+    req.end();
+  });
+}
 
-  return { server: cluster.server, send, stream };
+async function stream(
+  endpoint: Endpoint,
+  path: string,
+  onLine: (line: string) => void,
+  signal: AbortSignal,
+): Promise<number> {
+  const opts = await endpoint.options('GET', path, { Accept: 'application/json' });
+  return new Promise<number>((resolve, reject) => {
+    if (signal.aborted) {
+      resolve(0);
+      return;
+    }
+    const req = endpoint.lib.request(opts, (res) => {
+      let buffered = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffered += chunk;
+        let newline = buffered.indexOf('\n');
+        while (newline >= 0) {
+          const line = buffered.slice(0, newline).trim();
+          buffered = buffered.slice(newline + 1);
+          if (line) onLine(line);
+          newline = buffered.indexOf('\n');
+        }
+      });
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', () => resolve(res.statusCode ?? 0));
+      res.on('close', () => resolve(res.statusCode ?? 0));
+    });
+    const abort = (): void => {
+      req.destroy();
+      resolve(0);
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    req.on('error', (error) => {
+      signal.removeEventListener('abort', abort);
+      if (signal.aborted) resolve(0);
+      else reject(toTransportError(error));
+    });
+    req.end();
+  });
 }
 
 function toTransportError(error: unknown): TransportError {

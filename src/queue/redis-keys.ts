@@ -5,8 +5,11 @@
  * QUEUE_PREFIX). Redis keys may contain ':'; job ids may not.
  */
 
-/** A message, as keys name it. */
+import { messageKeyPart, type ChatPlatform } from './chat-refs.js';
+
+/** A message, as keys name it: `<channel>/<ts>` on Slack, `teams:<conversation>/<activity>` on Teams. */
 interface Message {
+  platform?: ChatPlatform | undefined;
   channel: string;
   ts: string;
 }
@@ -25,10 +28,10 @@ export const redisKeys = {
     subscribers: `rd:subs:${cluster}:${jobId}`,
     delivered: `rd:subsdone:${cluster}:${jobId}`,
   }),
-  messageOwner: (m: Message) => `rd:msgowner:${m.channel}/${m.ts}`,
+  messageOwner: (m: Message) => `rd:msgowner:${messageKeyPart(m)}`,
   /** A message that got its run's final result, under the app's mark (src/app/run-deadline.ts). */
-  messageAnswered: (m: Message) => `rd:answered:${m.channel}/${m.ts}`,
-  messagePlan: (m: Message) => `rd:msgplan:${m.channel}/${m.ts}`,
+  messageAnswered: (m: Message) => `rd:answered:${messageKeyPart(m)}`,
+  messagePlan: (m: Message) => `rd:msgplan:${messageKeyPart(m)}`,
   /** The root message state of an approved plan (src/app/notify/root-state.ts). */
   rootState: (planId: string) => `rd:root:${planId}`,
   /** Alert and early-warning threads (alert-thread-store.ts). */

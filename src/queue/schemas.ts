@@ -3,6 +3,14 @@ import type { Diagnosis } from '../engine/diagnosis.js';
 import { WORKLOAD_KINDS } from '../diagnosis/workload-ref.js';
 import { alertOverflowJobSchema, alertThreadJobSchema } from './alert-jobs.js';
 import { signedApprovalSchema } from '../trust/approval-signature.js';
+import {
+  anyConversation,
+  anyMessageId,
+  anyPerson,
+  checkRef,
+  ID_PATTERNS,
+  platformField,
+} from './chat-refs.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -19,16 +27,14 @@ export const resourceNameSchema = z
   .max(253)
   .regex(DNS1123_SUBDOMAIN, 'must be a DNS-1123 subdomain');
 export const clusterSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a DNS-1123 label');
-const slackId = z.string().regex(/^[A-Z0-9]+$/);
 /**
  * Who asked: a Slack id, or a Teams user's Entra object id (a lower-case GUID, as the
  * Teams adapter sends it).
  */
 const personId = z.union([
-  slackId,
-  z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+  z.string().regex(ID_PATTERNS.slack.person),
+  z.string().regex(ID_PATTERNS.teams.person),
 ]);
-const slackTs = z.string().regex(/^\d+\.\d+$/);
 
 /** A workload of a kind the registry knows (src/diagnosis/workload-ref.ts). */
 export const workloadRefSchema = z.object({
@@ -63,20 +69,31 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;
 
 /** remediate.<cluster>: apply one stored, approved plan. The plan itself stays in the plan store. */
-export const remediateJobSchema = z.object({
-  planId: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^:]+$/),
-  cluster: clusterSchema,
-  approvedBy: z.array(slackId).min(1),
-  /** Where the result message lives, so outcomes go to its thread. */
-  channel: slackId,
-  messageTs: slackTs,
-  /** The app's signature over the approval (src/trust/approval-signature.ts); checked by the worker. */
-  approval: signedApprovalSchema,
-});
+export const remediateJobSchema = z
+  .object({
+    planId: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[^:]+$/),
+    cluster: clusterSchema,
+    /** The chat platform of the message and the approvers (src/queue/chat-refs.ts); absent: Slack. */
+    platform: platformField,
+    /** People of that platform: Slack user ids, Entra object ids. */
+    approvedBy: z.array(anyPerson).min(1),
+    /** Where the result message lives, so outcomes go to its thread (a Slack channel, a Teams conversation). */
+    channel: anyConversation,
+    /** The message's id there (a Slack ts, a Teams activity id). */
+    messageTs: anyMessageId,
+    /** The app's signature over the approval (src/trust/approval-signature.ts); checked by the worker. */
+    approval: signedApprovalSchema,
+  })
+  .superRefine((job, ctx) =>
+    checkRef(
+      { platform: job.platform, conversation: job.channel, message: job.messageTs, people: job.approvedBy },
+      ctx,
+    ),
+  );
 export type RemediateJob = z.infer<typeof remediateJobSchema>;
 
 /** Field change reported by a server-side dry run. */
@@ -256,50 +273,65 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
   alertThreadJobSchema,
   /** Alert intake: the workloads of a notification past the cap, summarised once per channel. */
   alertOverflowJobSchema,
-  z.object({
-    kind: z.literal('remediation-outcome'),
-    planId: z.string().min(1),
-    cluster: clusterSchema,
-    channel: slackId,
-    messageTs: slackTs,
-    stage: z.enum([
-      'applied',
-      'already-applied',
-      'rolled-out',
-      /** After a plan that deleted pods and changed no pod template: their replacements are Ready. */
-      'pods-ready',
-      'still-failing',
-      'refused',
-      'failed',
-      'timeout',
-      /** Applied to a paused Deployment (it waits for `kubectl rollout resume`), or an Argo Rollout now at a pause (its promotion). */
-      'paused',
-      /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
-      'progress',
-    ]),
-    /** A sentence for the thread. */
-    detail: z.string().max(2_000),
-    /** Plan id of the stored inverse, offered as an Undo button. */
-    undoPlanId: z.string().optional(),
-    /**
-     * Who asked for the diagnosis on the approved message, from the app's signed approval
-     * ("-": nobody, an alert thread): the Undo button names it, so that person does not
-     * count toward a two-person approval of the Undo. Absent: not known.
-     */
-    requester: z.union([slackId, z.literal('-')]).optional(),
-    /** Who approved, as Slack user ids; the app renders them as mentions (workers know no Slack syntax). */
-    approvedBy: z.array(slackId).max(10).optional(),
-    /** Offered as Re-run when the plan was refused (the Deployment changed). */
-    rerun: z
-      .object({
-        namespace: namespaceSchema,
-        name: resourceNameSchema,
-        kind: z.enum(WORKLOAD_KINDS).optional(),
-      })
-      .optional(),
-    /** With stage 'progress': the step as data (the app renders it; names are checked, never text). */
-    step: stepProgressSchema.optional(),
-  }),
+  z
+    .object({
+      kind: z.literal('remediation-outcome'),
+      planId: z.string().min(1),
+      cluster: clusterSchema,
+      /** As on the remediate job: the platform of the message and people (absent: Slack). */
+      platform: platformField,
+      channel: anyConversation,
+      messageTs: anyMessageId,
+      stage: z.enum([
+        'applied',
+        'already-applied',
+        'rolled-out',
+        /** After a plan that deleted pods and changed no pod template: their replacements are Ready. */
+        'pods-ready',
+        'still-failing',
+        'refused',
+        'failed',
+        'timeout',
+        /** Applied to a paused Deployment (it waits for `kubectl rollout resume`), or an Argo Rollout now at a pause (its promotion). */
+        'paused',
+        /** One step of a stepped scale-old-replicaset (`step` says which); the walk goes on. */
+        'progress',
+      ]),
+      /** A sentence for the thread. */
+      detail: z.string().max(2_000),
+      /** Plan id of the stored inverse, offered as an Undo button. */
+      undoPlanId: z.string().optional(),
+      /**
+       * Who asked for the diagnosis on the approved message, from the app's signed approval
+       * ("-": nobody, an alert thread): the Undo button names it, so that person does not
+       * count toward a two-person approval of the Undo. Absent: not known.
+       */
+      requester: anyPerson.optional(),
+      /** Who approved, as ids of the platform; the app renders them as mentions (workers know no chat syntax). */
+      approvedBy: z.array(anyPerson).max(10).optional(),
+      /** Offered as Re-run when the plan was refused (the Deployment changed). */
+      rerun: z
+        .object({
+          namespace: namespaceSchema,
+          name: resourceNameSchema,
+          kind: z.enum(WORKLOAD_KINDS).optional(),
+        })
+        .optional(),
+      /** With stage 'progress': the step as data (the app renders it; names are checked, never text). */
+      step: stepProgressSchema.optional(),
+    })
+    .superRefine((job, ctx) =>
+      checkRef(
+        {
+          platform: job.platform,
+          conversation: job.channel,
+          message: job.messageTs,
+          people: job.approvedBy,
+          requester: job.requester,
+        },
+        ctx,
+      ),
+    ),
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;
 export type NotifyJobInput = z.input<typeof notifyJobSchema>;

@@ -9,31 +9,58 @@ import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyO
 import { z } from 'zod';
 import { keyKind } from './key-kind.js';
 import { canonicalJson } from './plan-seal.js';
+import {
+  anyConversation,
+  anyMessageId,
+  anyPerson,
+  checkRef,
+  isId,
+  platformField,
+  platformOf,
+  platformTag,
+  type ChatPlatform,
+} from '../queue/chat-refs.js';
 
-const slackUser = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
-const slackId = z.string().regex(/^[A-Z0-9]+$/);
-const slackTs = z.string().regex(/^\d+\.\d+$/);
-
-export const approvalClaimsSchema = z.object({
-  v: z.literal(1),
-  planId: z.string().min(1).max(200),
-  digest: z.string().regex(/^[0-9a-f]{64}$/),
-  cluster: z.string().min(1).max(100),
-  approvers: z.array(slackUser).min(1),
-  /**
-   * Who asked for the diagnosis on the approved message: a Slack id, or "-" for a
-   * message nobody asked for (alert threads); absent when the button named nobody.
-   */
-  requester: z.union([slackId, z.literal('-')]).optional(),
-  at: z.number().int(),
-  expiresAt: z.number().int(),
-  keyId: z.string().min(1).max(64),
-  /** Random per approval: a worker accepts each nonce for one job only (replay guard). */
-  nonce: z.string().regex(/^[0-9a-f]{32}$/),
-  /** The message whose thread gets the outcome. */
-  channel: slackId,
-  messageTs: slackTs,
-});
+export const approvalClaimsSchema = z
+  .object({
+    v: z.literal(1),
+    planId: z.string().min(1).max(200),
+    digest: z.string().regex(/^[0-9a-f]{64}$/),
+    cluster: z.string().min(1).max(100),
+    /**
+     * The chat platform of the message and people (src/queue/chat-refs.ts): signed, so an
+     * approval given on Slack never stands for a Teams message or the other way round.
+     * Absent: Slack (approvals signed before Teams).
+     */
+    platform: platformField,
+    /** Slack user ids, or Entra object ids on Teams. */
+    approvers: z.array(anyPerson).min(1),
+    /**
+     * Who asked for the diagnosis on the approved message: a person id, or "-" for a
+     * message nobody asked for (alert threads); absent when the button named nobody.
+     */
+    requester: anyPerson.optional(),
+    at: z.number().int(),
+    expiresAt: z.number().int(),
+    keyId: z.string().min(1).max(64),
+    /** Random per approval: a worker accepts each nonce for one job only (replay guard). */
+    nonce: z.string().regex(/^[0-9a-f]{32}$/),
+    /** The message whose thread gets the outcome. */
+    channel: anyConversation,
+    messageTs: anyMessageId,
+  })
+  .superRefine((c, ctx) =>
+    checkRef(
+      {
+        platform: c.platform,
+        conversation: c.channel,
+        message: c.messageTs,
+        approvers: c.approvers,
+        requester: c.requester,
+      },
+      ctx,
+    ),
+  );
 export type ApprovalClaims = z.infer<typeof approvalClaimsSchema>;
 
 export const signedApprovalSchema = z.object({
@@ -62,6 +89,8 @@ export function verifyApproval(
     digest: string;
     cluster: string;
     now: number;
+    /** Absent: Slack. */
+    platform?: ChatPlatform | undefined;
     channel: string;
     messageTs: string;
     approvedBy: readonly string[];
@@ -79,8 +108,10 @@ export function verifyApproval(
   if (claims.digest !== expected.digest)
     return { ok: false, reason: 'the approval names another plan digest' };
   if (claims.cluster !== expected.cluster) return { ok: false, reason: 'the approval names another cluster' };
+  if (platformOf(claims) !== platformOf(expected))
+    return { ok: false, reason: 'the job names another chat platform than the approval' };
   if (claims.channel !== expected.channel || claims.messageTs !== expected.messageTs)
-    return { ok: false, reason: 'the job points at another Slack thread than the approval' };
+    return { ok: false, reason: 'the job points at another chat thread than the approval' };
   if ([...claims.approvers].sort().join(',') !== [...expected.approvedBy].sort().join(','))
     return { ok: false, reason: 'the job names other approvers than the approval' };
   if (expected.now > claims.expiresAt) return { ok: false, reason: 'the approval expired' };
@@ -145,6 +176,8 @@ export function approvalClaims(input: {
   planExpiresAt: number;
   approvers: string[];
   requester?: string | undefined;
+  /** Absent: Slack. */
+  platform?: ChatPlatform | undefined;
   channel: string;
   messageTs: string;
   now: number;
@@ -156,6 +189,7 @@ export function approvalClaims(input: {
     planId: input.planId,
     digest: input.digest,
     cluster: input.cluster,
+    ...platformTag(input.platform),
     approvers: [...input.approvers].sort(),
     ...(input.requester ? { requester: input.requester } : {}),
     at: input.now,
@@ -183,15 +217,25 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
   return keys;
 }
 
+/** A person an approval mark names: a Slack user id, or a Teams Entra object id. */
+function platformOfUser(user: string): ChatPlatform | null {
+  if (isId('slack', 'approver', user)) return 'slack';
+  if (isId('teams', 'approver', user)) return 'teams';
+  return null;
+}
+
 function markMessage(input: { planId: string; shown: string; user: string }): Buffer {
-  return Buffer.from(`rollout-doctor approval mark v1\n${canonicalJson(input)}`);
+  // Slack marks sign what they always did; a Teams mark signs its platform too.
+  const signed = platformOfUser(input.user) === 'teams' ? { ...input, platform: 'teams' } : input;
+  return Buffer.from(`rollout-doctor approval mark v1\n${canonicalJson(signed)}`);
 }
 
 /**
  * One approver's approval of a plan as shown, as the plan store records it:
  * `<user>~<signature>`, the app's approval key over the plan id, the shown digest and
  * the user (a domain of its own). Ed25519 is deterministic, so a second click of the
- * same user makes the same mark. A user id added to the approvals in Redis by anyone
+ * same user makes the same mark. The user is a Slack user id or a Teams Entra object id
+ * (their shapes never overlap; a Teams mark also signs its platform). A user id added to the approvals in Redis by anyone
  * else carries no valid mark, so it cannot stand for a second approver.
  */
 export function approvalMark(
@@ -209,7 +253,7 @@ export function markedApprover(
 ): string | null {
   const at = mark.indexOf('~');
   const user = mark.slice(0, at);
-  if (at < 0 || !slackUser.safeParse(user).success) return null;
+  if (at < 0 || platformOfUser(user) === null) return null;
   const signature = Buffer.from(mark.slice(at + 1), 'base64');
   return verify(null, markMessage({ ...plan, user }), publicKey, signature) ? user : null;
 }
@@ -217,5 +261,5 @@ export function markedApprover(
 /** The user id of a mark, unverified (for saying who approved); null when there is none. */
 export function markUser(mark: string): string | null {
   const user = mark.split('~')[0] ?? '';
-  return slackUser.safeParse(user).success ? user : null;
+  return platformOfUser(user) === null ? null : user;
 }

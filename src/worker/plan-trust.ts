@@ -39,6 +39,7 @@ export function createPlanTrust(options: {
         digest: seal.digest,
         cluster: job.data.cluster,
         now: now(),
+        platform: job.data.platform,
         channel: job.data.channel,
         messageTs: job.data.messageTs,
         approvedBy: job.data.approvedBy,

@@ -14,6 +14,7 @@ import { watchScopeOf, watchingWords, type WatchScope } from '../remediation/wat
 import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 import { remediateWords as words } from './remediate-words.js';
+import { platformTag } from '../queue/chat-refs.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
@@ -96,6 +97,7 @@ function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
   const where = {
     planId: data.planId,
     cluster: data.cluster,
+    ...platformTag(data.platform),
     channel: data.channel,
     messageTs: data.messageTs,
   };
@@ -201,6 +203,7 @@ function stepReplies(run: Run): { onStep: (event: StepEvent) => void; posted: Pr
   const where = {
     planId: data.planId,
     cluster: data.cluster,
+    ...platformTag(data.platform),
     channel: data.channel,
     messageTs: data.messageTs,
   };

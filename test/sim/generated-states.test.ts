@@ -11,6 +11,8 @@ import { generateState } from '../../sim/generated-states.js';
 
 const COUNT = 150;
 const STATEFUL_COUNT = 150;
+const ROLLOUT_COUNT = 100;
+const RULES_COUNT = 100;
 
 /** Every judged state that disagrees, one line each (seed, judgement, findings, plans, cluster). */
 function disagreements(results: readonly JudgedState[]): string[] {
@@ -70,8 +72,94 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(t.judged - t.completed).toBeGreaterThan(3);
   }, 600_000);
 
+  // Argo Rollouts (basic canary with setWeight/pause steps, blue-green), judged in Argo's
+  // terms (test/support/rollout-judge.ts): rolled out is Healthy with the update stable;
+  // a pause without duration waits for a promote, which the forward run gives.
+  it(`agree on ${ROLLOUT_COUNT} seeded Rollout states`, () => {
+    const results = Array.from({ length: ROLLOUT_COUNT }, (_, i) => judgeSeed(1 + i, 'Rollout'));
+    expect(disagreements(results)).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(ROLLOUT_COUNT / 2);
+    expect(t.completed).toBeGreaterThan(10);
+    expect(t.judged - t.completed).toBeGreaterThan(3);
+  }, 600_000);
+
+  // Found by `npm run verify:states -- --kind Rollout --seed 1 --count 200`. 9 (canary,
+  // 5 replicas, a host port on 2 nodes), 28 (blue-green, 6 on 3): paused at a step, and
+  // no order of steps can ever hold the new template; the pause alone read "nothing here
+  // is stuck". 108 (blue-green), 183 (canary): the new pods, of a higher priority,
+  // preempted a stable pod, whose ReplicaSet made it again; that Pending old pod read
+  // Unschedulable while the controller scales it away and the rollout finishes.
+  it.each([
+    [9, false],
+    [28, false],
+    [108, true],
+    [183, true],
+  ])(
+    'Rollout seed %i: a pause or an old Pending pod is judged by what comes after',
+    (seed, completes) => {
+      const r = judgeSeed(seed, 'Rollout');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(completes);
+      if (!completes) expect(r.codes).toEqual(expect.arrayContaining(['RolloutPaused', 'Unschedulable']));
+    },
+    120_000,
+  );
+
+  // Found by `--kind Rollout --seed 1 --count 1000`: 272, 536 (canary, a pods quota):
+  // the refusal's `used` counted an old pod gone since, so QuotaExceeded ("no order of
+  // replacement fits") while the quota, recounted from the pods, admits the next one.
+  it.each([272, 536])(
+    'Rollout seed %i: a quota refusal seen mid-step is not QuotaExceeded',
+    (seed) => {
+      const r = judgeSeed(seed, 'Rollout');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(true);
+      expect(r.codes).not.toContain('QuotaExceeded');
+    },
+    120_000,
+  );
+
+  // The judge's own moves: 1 finishes only if a pause with a duration ends by itself (the
+  // simulator's controller wakes at its expiry); 24 only if the judge promotes its
+  // `pause: {}`; 27 (blue-green surge deadlock) is answered by abort-rollout alone, applied
+  // on the status subresource, after which the stable pods serve.
+  it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
+    const timed = judgeSeed(1, 'Rollout');
+    expect([timed.judgement, timed.completes]).toEqual(['agree', true]);
+    const promoted = judgeSeed(24, 'Rollout');
+    expect([promoted.judgement, promoted.completes, promoted.codes]).toEqual([
+      'agree',
+      true,
+      ['RolloutPaused'],
+    ]);
+    const aborted = judgeSeed(27, 'Rollout');
+    expect([aborted.judgement, aborted.completes, aborted.plans]).toEqual([
+      'agree',
+      false,
+      ['abort-rollout'],
+    ]);
+  }, 120_000);
+
+  // Placement rules (sim/generated-rules.ts): required anti-affinity against the
+  // workload's own pods, one a node or one a zone, in both templates or only the new
+  // one, and a new template pinned to one zone: a new pod that may not sit beside an
+  // old one. `npm run verify:states -- --rules`.
+  it(`agree on ${RULES_COUNT} seeded states with placement rules, every kind`, () => {
+    const kinds = [undefined, 'StatefulSet'] as const;
+    const results = Array.from({ length: RULES_COUNT }, (_, i) => judgeSeed(1 + i, kinds[i % 2], true));
+    expect(disagreements(results)).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(RULES_COUNT / 3);
+    expect(t.judged - t.completed).toBeGreaterThan(3);
+    expect(results.filter((r) => r.description.includes('anti-affinity')).length).toBeGreaterThan(
+      RULES_COUNT / 3,
+    );
+  }, 600_000);
+
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));
     expect(generateState(7).description).not.toEqual(generateState(8).description);
+    expect(generateState(7, 'Rollout')).toEqual(generateState(7, 'Rollout'));
   });
 });

@@ -9,6 +9,10 @@
  * - missed deadlock: it never finished and the engine found no problem;
  * - fix failed: it never finished, the engine's first such plan was applied, and it
  *   still did not finish.
+ * Argo Rollouts are judged in Argo's terms (rollout-judge.ts): rolled out is phase
+ * Healthy with the update the stable revision; an indefinite pause waits for a promote,
+ * which the forward runs give; an abort is a plan that takes the canary pods down, and
+ * is judged as a fix by the stable pods serving again.
  */
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { KubeObject } from '../../src/diagnosis/k8s.js';
@@ -18,7 +22,9 @@ import type { WorkloadSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
+import { withPlacementRules } from '../../sim/generated-rules.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
 
 export type Judgement =
   | 'agree'
@@ -48,12 +54,21 @@ export const SPENDING_PLANS = [
   'delete-pods',
   'rollout-restart',
 ];
+/** A Rollout's plans the judge applies when no plan above is offered: the abort, a node left out. */
+const ROLLOUT_FIXES = ['abort-rollout', 'exclude-node'];
+
+/** Plans that take serving pods down, for this kind (a Rollout's abort scales its serving canary pods away). */
+function spendingPlans(kind: GeneratedKind): string[] {
+  return kind === 'Rollout' ? [...SPENDING_PLANS, 'abort-rollout'] : SPENDING_PLANS;
+}
 
 const STEADY_SECONDS = 600;
 const FORWARD_SECONDS = 900;
 
-export function judgeSeed(seed: number, kind?: GeneratedKind): JudgedState {
-  const state = generateState(seed, kind);
+/** Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts). */
+export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false): JudgedState {
+  const drawn = generateState(seed, kind);
+  const state = rules ? withPlacementRules(drawn) : drawn;
   const sim = startStepped(state.objects);
   try {
     return judge(sim, state);
@@ -74,9 +89,9 @@ function judge(sim: SteppedSim, state: GeneratedState): JudgedState {
   const plans = diagnosis.remediations.map((p) => p.kind);
   // RolloutAtRisk's plans change the next rollout's strategy; they take nothing down now.
   const now = diagnosis.remediations.filter((p) => p.addresses !== 'RolloutAtRisk').map((p) => p.kind);
-  const completes = sim.advance(FORWARD_SECONDS, () => rolledOut(sim, state));
+  const completes = runForward(sim, state);
   const saysStuck = codes.some((c) => STUCK_CODES.includes(c));
-  const spends = now.some((k) => SPENDING_PLANS.includes(k));
+  const spends = now.some((k) => spendingPlans(state.kind).includes(k));
   const problems = diagnosis.findings.some((f) => f.severity !== 'info');
   let judgement: Judgement = 'agree';
   if (completes && saysStuck) judgement = 'false-deadlock';
@@ -97,10 +112,30 @@ function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
   return diagnose(snapshotNow(sim, state));
 }
 
-/** Applies the first plan that takes serving pods down, as the executor would, and runs on. */
+/** FORWARD_SECONDS on; a Rollout's indefinite pauses promoted as they come. Whether it rolled out. */
+function runForward(sim: SteppedSim, state: GeneratedState): boolean {
+  const done = (): boolean => rolledOut(sim, state);
+  return state.kind === 'Rollout'
+    ? runPromoting(sim, state, FORWARD_SECONDS, done)
+    : sim.advance(FORWARD_SECONDS, done);
+}
+
+/**
+ * Applies the first plan that takes serving pods down (a Rollout: else its abort or a
+ * node exclusion), as the executor would, and runs on.
+ */
 function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnosis): boolean {
-  const plan = diagnosis.remediations.find((p) => SPENDING_PLANS.includes(p.kind));
+  const plan =
+    diagnosis.remediations.find((p) => SPENDING_PLANS.includes(p.kind)) ??
+    (state.kind === 'Rollout'
+      ? diagnosis.remediations.find((p) => ROLLOUT_FIXES.includes(p.kind))
+      : undefined);
   if (!plan) return true;
+  if (plan.kind === 'abort-rollout') {
+    // kinds/abort-rollout.ts writes the status subresource; it promises the stable pods, not the update.
+    sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body, 'status');
+    return sim.advance(FORWARD_SECONDS, () => abortSettled(sim, state));
+  }
   if (plan.kind === 'scale-old-replicaset') {
     sim.patch('ReplicaSet', state.namespace, plan.replicaSet.name, plan.patch.type, plan.patch.body);
     if (plan.replicaSet.stepped) walkSteps(sim, state, plan.replicaSet);
@@ -109,7 +144,7 @@ function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnos
   } else if (plan.patch) {
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body);
   } else return true;
-  return sim.advance(FORWARD_SECONDS, () => rolledOut(sim, state));
+  return runForward(sim, state);
 }
 
 /**
@@ -150,6 +185,7 @@ interface Counts {
 
 /** `kubectl rollout status` would say the rollout is complete. */
 export function rolledOut(sim: SteppedSim, state: GeneratedState): boolean {
+  if (state.kind === 'Rollout') return rolloutRolledOut(sim, state);
   const o = sim.get(state.kind, state.namespace, state.name) as Counts | undefined;
   const s = o?.status;
   if (!o || !s || (s.observedGeneration ?? 0) < (o.metadata?.generation ?? 0)) return false;

@@ -389,7 +389,7 @@ describe('workload trigger when the queue is away (fake clock)', () => {
 /** A scripted list/watch source: each watch call plays the next script entry. */
 function scripted(
   lists: { items: Record<string, unknown>[]; resourceVersion: string }[],
-  watches: { events: WatchEvent[]; status: number }[],
+  watches: { events: WatchEvent[]; status: number; thenFails?: boolean }[],
 ) {
   const calls: string[] = [];
   const source: ListWatchSource = {
@@ -410,6 +410,7 @@ function scripted(
         return 0;
       }
       for (const e of next.events) onEvent(e);
+      if (next.thenFails) throw new Error('socket hang up');
       return next.status;
     },
   };
@@ -470,6 +471,27 @@ describe('list-then-watch', () => {
     abort.abort();
     await done;
     expect(stats.open).toBe(0);
+  });
+
+  it('resumes after a watch that failed from the last change it delivered, not from where it began', async () => {
+    const { source, calls } = scripted(
+      [{ items: [withRv('a', '10')], resourceVersion: '10' }],
+      [{ events: [{ type: 'MODIFIED', object: withRv('a', '12') }], status: 0, thenFails: true }],
+    );
+    const events: string[] = [];
+    const abort = new AbortController();
+    const done = runListWatch(
+      source,
+      spec,
+      { onListPage: () => undefined, onEvent: (e) => events.push(e.type) },
+      { signal: abort.signal, stats: emptyStats(), logger, backoffMs: () => 1 },
+    );
+    await vi.waitFor(() => expect(calls).toHaveLength(3), { timeout: 2_000, interval: 5 });
+    // Resuming from 10 would deliver the change at 12 a second time.
+    expect(calls).toEqual(['list pods', 'watch pods from 10', 'watch pods from 12']);
+    expect(events).toEqual(['MODIFIED']);
+    abort.abort();
+    await done;
   });
 
   it('stops with StreamForbiddenError when RBAC refuses the watch', async () => {

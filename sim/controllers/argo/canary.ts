@@ -113,7 +113,8 @@ function reconcilePause(ctx: RolloutContext): void {
   const left =
     pauseSeconds(step.pause.duration) -
     simSecondsSince(ctx, `pause/CanaryPauseStep/${cond.startTime}`, cond.startTime);
-  if (left > 0) ctx.requeueAfter(left);
+  // At the expiry itself the step is not yet complete (completedStep: strictly after): wake once more.
+  if (left >= 0) ctx.requeueAfter(left);
 }
 
 /** AtDesiredReplicaCountsForCanary (basic): canary available, stable created, older ones without available pods. */

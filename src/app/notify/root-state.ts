@@ -23,6 +23,13 @@ import { ROOT_BLOCK } from '../../chat/slack/blocks/action-ids.js';
 import { asIs, mrkdwn, trusted, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import { section, type Block } from '../../chat/slack/blocks/text.js';
 import type { MessageRef } from './subscriptions.js';
+import {
+  anyConversation,
+  anyMessageId,
+  checkRef,
+  platformField,
+  platformTag,
+} from '../../queue/chat-refs.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -119,21 +126,27 @@ function stripTilde(text: string): string {
   return text.replace(/~/g, '');
 }
 
-const recordSchema = z.object({
-  channel: z.string().min(1).max(40),
-  ts: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
-  /** The thread the plan's outcomes are posted in (the message itself when it is a root). */
-  threadTs: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
-  /** The approved plan is an Undo: its outcomes read as undone or not. */
-  undo: z.boolean(),
-  /** The fix's name as the state line says it ("set-rolling-update", "undo of exclude-node"). */
-  what: z.string().max(200),
-  /** "approved by <@U1> at …", as rendered at approval time. */
-  approval: z.string().max(2000),
-  /** The verdict line's text as first rendered. */
-  verdict: z.string().max(3000),
-  blocks: z.array(z.record(z.string(), z.unknown())).max(50),
-});
+const recordSchema = z
+  .object({
+    /** The message's chat platform (src/queue/chat-refs.ts), under the record's mark; absent: Slack. */
+    platform: platformField,
+    channel: anyConversation,
+    ts: anyMessageId,
+    /** The thread the plan's outcomes are posted in (the message itself when it is a root). */
+    threadTs: anyMessageId,
+    /** The approved plan is an Undo: its outcomes read as undone or not. */
+    undo: z.boolean(),
+    /** The fix's name as the state line says it ("set-rolling-update", "undo of exclude-node"). */
+    what: z.string().max(200),
+    /** "approved by <@U1> at …", as rendered at approval time. */
+    approval: z.string().max(2000),
+    /** The verdict line's text as first rendered. */
+    verdict: z.string().max(3000),
+    blocks: z.array(z.record(z.string(), z.unknown())).max(50),
+  })
+  .superRefine((r, ctx) =>
+    checkRef({ platform: r.platform, conversation: r.channel, message: r.ts, thread: r.threadTs }, ctx),
+  );
 
 /** A root message the app rendered, kept to re-render its state line. */
 export type RootRecord = z.infer<typeof recordSchema>;
@@ -194,5 +207,5 @@ export function createRootStates(
 
 /** The message a record is on. */
 export function rootRef(record: RootRecord): MessageRef {
-  return { channel: record.channel, ts: record.ts };
+  return { ...platformTag(record.platform), channel: record.channel, ts: record.ts };
 }

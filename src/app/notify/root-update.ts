@@ -2,6 +2,7 @@ import type { webApi } from '@slack/bolt';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { Logger } from '../../logger.js';
+import { platformOf } from '../../queue/chat-refs.js';
 import {
   rootStageOf,
   withRootState,
@@ -48,7 +49,11 @@ export async function rootOnOutcome(
   try {
     const record = await roots.load(job.planId);
     if (!record) return;
-    if (record.channel !== job.channel || record.threadTs !== job.messageTs) {
+    if (
+      platformOf(record) !== platformOf(job) ||
+      record.channel !== job.channel ||
+      record.threadTs !== job.messageTs
+    ) {
       logger.warn(
         { planId: job.planId },
         'root message state names another message than the outcome: not edited',

@@ -3,12 +3,13 @@ import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../trust/approval-signature.js';
-import { isRequester, NO_REQUESTER, type Requester } from '../../chat/actions.js';
+import { NO_REQUESTER, type Requester } from '../../chat/actions.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
+import { isId, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
 
 /**
- * Which Slack messages show which diagnosis run. Several requests for one target
+ * Which chat messages (Slack or Teams) show which diagnosis run. Several requests for one target
  * join one job (deterministic job id); each request's message subscribes to that
  * job, and every progress or result notification is fanned out to all of them.
  *
@@ -24,11 +25,17 @@ import type { RunUpdate } from '../../queue/schemas.js';
  * `rd:msgowner:<channel>/<ts>` (who asked for the run a message shows, and where: the
  * requester may dismiss it; it decides nothing else),
  * `rd:msgplan:<channel>/<ts>` (the one plan approved on a message: its other plans
- * are refused).
+ * are refused). A Teams message's keys read `teams:<conversation>/<activity>` in place
+ * of `<channel>/<ts>`, its member ends in "/teams", and every mark over it signs its
+ * platform: a Slack record never stands for a Teams message, nor the other way round.
  */
 
-/** A message location. */
+/**
+ * A message location: a Slack channel and ts, or (platform 'teams') a Teams
+ * conversation id and activity id. Absent platform: Slack.
+ */
 export interface MessageRef {
+  platform?: ChatPlatform | undefined;
   channel: string;
   ts: string;
 }
@@ -173,10 +180,7 @@ const messageOwnerSchema = z.object({
   requestedBy: z.string().min(1),
   cluster: z.string().min(1),
   namespace: z.string().min(1).optional(),
-  threadTs: z
-    .string()
-    .regex(/^\d+\.\d+$/)
-    .optional(),
+  threadTs: z.string().min(1).max(210).optional(),
 });
 
 /** JSON.parse that answers undefined for text that is not JSON (then the schema refuses it). */
@@ -188,8 +192,15 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** What a mark over a message signs of its platform: nothing on Slack (as before Teams), "teams\n" on Teams. */
+function signedPlatform(message: { platform?: ChatPlatform | undefined }): string {
+  return platformOf(message) === 'slack' ? '' : `${platformOf(message)}\n`;
+}
+
 function markAnswer(message: MessageRef): Buffer {
-  return Buffer.from(`rollout-doctor answered v1\n${message.channel}/${message.ts}`);
+  return Buffer.from(
+    `rollout-doctor answered v1\n${signedPlatform(message)}${message.channel}/${message.ts}`,
+  );
 }
 
 /** The thread root as a member holds it: a ts, or "-" for a message that is no thread reply. */
@@ -197,22 +208,25 @@ const NO_THREAD = '-';
 
 function markMessage(cluster: string, jobId: string, ref: SubscriberRef): Buffer {
   return Buffer.from(
-    `rollout-doctor subscription v2\n${cluster}\n${jobId}\n${ref.channel}/${ref.ts}\n${ref.threadTs ?? NO_THREAD}\n${ref.requester}`,
+    `rollout-doctor subscription v2\n${signedPlatform(ref)}${cluster}\n${jobId}\n${ref.channel}/${ref.ts}\n${ref.threadTs ?? NO_THREAD}\n${ref.requester}`,
   );
 }
 
 /**
- * A subscriber as stored: "channel/ts/thread/requester/mark", the mark deterministic
- * (Ed25519), so adding it twice is one member.
+ * A subscriber as stored: "channel/ts/thread/requester/mark" (Slack) or
+ * "…/mark/teams" (Teams), the mark deterministic (Ed25519), so adding it twice is one
+ * member.
  */
 function memberOf(cluster: string, jobId: string, ref: SubscriberRef, key: SigningKey): string {
   const mark = sign(null, markMessage(cluster, jobId, ref), key.privateKey).toString('base64url');
-  return `${ref.channel}/${ref.ts}/${ref.threadTs ?? NO_THREAD}/${ref.requester}/${mark}`;
+  const tail = platformOf(ref) === 'slack' ? '' : `/${platformOf(ref)}`;
+  return `${ref.channel}/${ref.ts}/${ref.threadTs ?? NO_THREAD}/${ref.requester}/${mark}${tail}`;
 }
 
 /** The subscriber a message of `owner` is (NO_REQUESTER when nobody asked). */
 export function subscriberOf(message: MessageRef, owner: MessageOwner | null): SubscriberRef {
   return {
+    ...platformTag(message.platform),
     channel: message.channel,
     ts: message.ts,
     requester: owner?.requestedBy ?? NO_REQUESTER,
@@ -237,9 +251,15 @@ export function createSubscriptions(
    * updated).
    */
   const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null => {
-    const [channel = '', ts = '', thread = '', requester = '', mark = '', ...rest] = member.split('/');
-    if (!channel || !ts || !thread || !isRequester(requester) || rest.length > 0) return null;
+    const [channel = '', ts = '', thread = '', requester = '', mark = '', tail, ...rest] = member.split('/');
+    if (!channel || !ts || !thread || rest.length > 0) return null;
+    if (tail !== undefined && tail !== 'teams') return null;
+    const platform: ChatPlatform = tail ?? 'slack';
+    if (!isId(platform, 'conversation', channel) || !isId(platform, 'message', ts)) return null;
+    if (requester !== NO_REQUESTER && !isId(platform, 'person', requester)) return null;
+    if (thread !== NO_THREAD && !isId(platform, 'message', thread)) return null;
     const ref: SubscriberRef = {
+      ...platformTag(platform),
       channel,
       ts,
       requester,

@@ -33,8 +33,9 @@ export const createRefused: Analyzer = {
     for (const refused of refusedRevisions(ctx)) {
       if ('rows' in refused) {
         if (refused.verdict === 'exceeded') findings.push(quotaExceeded(snapshot, refused));
-        else if (refused.keepsOld && refused.failure.current) findings.push(quotaDeadlock(snapshot, refused));
-        // Otherwise the controller lets old pods go by itself and the refusals pass.
+        else if (refused.verdict === 'order' && refused.keepsOld && refused.failure.current)
+          findings.push(quotaDeadlock(snapshot, refused));
+        // Otherwise the controller lets old pods go by itself, or the quota admits now: the refusals pass.
       } else if (refused.refusal.kind === 'quota-unknown') {
         findings.push(quotaUnknown(snapshot, refused.failure, refused.refusal.quota));
       } else {

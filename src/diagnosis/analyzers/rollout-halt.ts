@@ -71,7 +71,7 @@ function words(halt: RolloutHalt, name: string, ref: string, at: string): Omit<D
       code: 'RolloutPaused',
       severity: 'info',
       summary: `${ref} is paused${at} (${halt.reason}): it waits for a person, not for the cluster.`,
-      explanation: `The Argo Rollouts controller holds the update on purpose: ${why[halt.reason] ?? `pause ${halt.reason}; ${cli('promote')} or ${cli('abort')} ends it.`} Nothing here is stuck.`,
+      explanation: `The Argo Rollouts controller holds the update on purpose: ${why[halt.reason] ?? `pause ${halt.reason}; ${cli('promote')} or ${cli('abort')} ends it.`} The pause itself is not stuck; any other finding says whether the update can finish after it.`,
     };
   }
   if (halt.reason === 'InvalidSpec') {

@@ -31,7 +31,7 @@ export const unschedulable: Analyzer = {
   name: 'unschedulable',
   analyze(ctx) {
     const { snapshot } = ctx;
-    const { pending } = assessRollout(ctx);
+    const pending = holdingUp(ctx);
     const stuck = pending.filter(
       (p) => p.verdict === 'unschedulable' || (p.verdict === 'unexplained' && p.failure !== undefined),
     );
@@ -44,6 +44,21 @@ export const unschedulable: Analyzer = {
     return [finding(ctx, first, stuck)];
   },
 };
+
+/**
+ * The Pending pods that hold the rollout up. Not, for an Argo Rollout, a Pending pod of
+ * an old revision while a newer one exists: the end state has none of them, and the
+ * controller scales their ReplicaSet away without waiting for them (new pods of a higher
+ * priority may have preempted one, and its ReplicaSet made it again; after a blue-green
+ * switch it goes at the scale-down deadline). The forward model does not follow a
+ * Rollout's steps, so nothing else would withdraw "can never finish" for it. (A
+ * Deployment's old Pending pod is still explained: the model judges its rollout.)
+ */
+function holdingUp(ctx: AnalysisContext): PendingAssessment[] {
+  const { pending, current } = assessRollout(ctx);
+  const scaledAway = ctx.snapshot.target.kind === 'Rollout' && current !== undefined;
+  return scaledAway ? pending.filter((p) => p.isNew) : pending;
+}
 
 function finding(analysis: AnalysisContext, pending: PendingAssessment, all: PendingAssessment[]): Draft {
   const { snapshot } = analysis;

@@ -67,99 +67,150 @@ export function crashDeviceHealth(
   const bad = new Set(
     scope === 'all' ? picture.crashingPods.map((p) => p.spec.nodeName ?? '') : picture.badNodes,
   );
-  const explained = new Set<Pod>();
-  const crashing = new Set(picture.crashingPods);
-  const blamed: CrashDeviceHealth['blamed'] = [];
-  const rows: DeviceHealthRow[] = [];
-  let allHealthy = true;
-  let anyUnhealthy = false;
-  // Unknown said by the kubelet (a device it lists as Unknown) apart from nothing said at all.
-  let saidUnknown = false;
-  let saidNothing = false;
-  // Nothing said for a pod that holds no DRA-backed extended resource the kubelet leaves out.
-  let saidNothingElse = false;
-  const extended: NonNullable<CrashDeviceHealth['extended']> = [];
-  // A pod of the template that runs (not crashing) on a device reported Unhealthy: the report explains no crash.
-  let runsOnUnhealthy = false;
+  const tally = newTally(new Set(picture.crashingPods), bad);
   for (const pod of pods) {
+    const unreported = tallyUnreported(tally, pod, claims);
     const devices = resolvedDevices(pod, claims);
-    const node = pod.spec.nodeName ?? '';
-    // The kubelet writes no entry for a device reached through an extended resource
-    // backed by DRA: not reported, whatever the driver knows (see unreportedExtendedResources).
-    const unreported = unreportedExtendedResources(pod, claims);
-    for (const e of unreported) {
-      allHealthy = false;
-      saidNothing = true;
-      if (!extended.some((x) => x.container === e.container && x.resource === e.resource))
-        extended.push({ container: e.container, resource: e.resource, claim: e.claim });
-      rows.push({
-        node,
-        pod: e.pod,
-        container: e.container,
-        resource: e.resource,
-        health: 'not reported',
-        ...(e.ref ? { driver: e.ref.driver, pool: e.ref.pool, device: e.ref.device } : {}),
-        claim: e.claim,
-      });
-    }
     if (devices.length === 0) {
-      if (unreported.length === 0) {
-        allHealthy = false;
-        saidNothing = true;
-        saidNothingElse = true;
-        rows.push({ node, pod: pod.metadata.name ?? '', health: 'not reported' });
-      }
+      if (unreported === 0) tallySaidNothing(tally, pod);
       continue;
     }
-    for (const d of devices) {
-      if (d.health !== 'Healthy') allHealthy = false;
-      if (d.health === 'Unknown') saidUnknown = true;
-      if (d.health === 'Unhealthy') {
-        anyUnhealthy = true;
-        if (!crashing.has(pod)) runsOnUnhealthy = true;
-      }
-      const key = d.ref ? `${d.ref.driver}/${d.ref.pool}/${d.ref.device}` : d.device;
-      if (
-        d.health === 'Unhealthy' &&
-        crashing.has(pod) &&
-        bad.has(node) &&
-        !blamed.some((b) => (b.ref ? `${b.ref.driver}/${b.ref.pool}/${b.ref.device}` : b.device) === key)
-      ) {
-        blamed.push({ ...d, node });
-      }
-      if (d.health === 'Unhealthy' && crashing.has(pod)) explained.add(pod);
-      rows.push({
-        node,
-        pod: d.pod,
-        container: d.container,
-        resource: d.resource,
-        resourceID: d.device,
-        health: d.health,
-        ...(d.ref ? { driver: d.ref.driver, pool: d.ref.pool, device: d.ref.device } : {}),
-        ...(d.claim ? { claim: d.claim.name } : {}),
-      });
-    }
+    for (const d of devices) tallyDevice(tally, pod, d);
   }
-  const order = (r: DeviceHealthRow): number =>
-    r.health === 'Unhealthy' ? 0 : r.health === 'Unknown' || r.health === 'not reported' ? 1 : 2;
-  rows.sort((a, b) => order(a) - order(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod));
+  tally.rows.sort(
+    (a, b) => rowOrder(a) - rowOrder(b) || a.node.localeCompare(b.node) || a.pod.localeCompare(b.pod),
+  );
   // Blamed only when the Unhealthy devices account for every crash: a pod crashing on
   // another bad node whose devices report Healthy or Unknown leaves that crash unexplained.
   const blames =
-    blamed.length > 0 &&
-    !runsOnUnhealthy &&
-    picture.crashingPods.filter((p) => bad.has(p.spec.nodeName ?? '')).every((p) => explained.has(p)) &&
+    tally.blamed.length > 0 &&
+    !tally.runsOnUnhealthy &&
+    picture.crashingPods.filter((p) => bad.has(p.spec.nodeName ?? '')).every((p) => tally.explained.has(p)) &&
     (scope === 'bad-nodes' || picture.healthyPods.length > 0);
-  const verdict = blames ? 'unhealthy' : anyUnhealthy ? 'not-blamed' : allHealthy ? 'healthy' : 'unknown';
+  const verdict = blames
+    ? 'unhealthy'
+    : tally.anyUnhealthy
+      ? 'not-blamed'
+      : tally.allHealthy
+        ? 'healthy'
+        : 'unknown';
   return {
     verdict,
-    ...(verdict === 'unknown'
-      ? { unknown: saidUnknown && saidNothing ? 'both' : saidUnknown ? 'reported' : 'absent' }
+    ...(verdict === 'unknown' ? { unknown: unknownWord(tally) } : {}),
+    ...(tally.extended.length > 0
+      ? { extended: tally.extended, onlyExtendedAbsent: !tally.saidNothingElse }
       : {}),
-    ...(extended.length > 0 ? { extended, onlyExtendedAbsent: !saidNothingElse } : {}),
-    blamed: blames ? blamed : [],
-    rows: rows.slice(0, ROWS),
+    blamed: blames ? tally.blamed : [],
+    rows: tally.rows.slice(0, ROWS),
   };
+}
+
+/** What the pods' device reports add up to, as they are read one by one. */
+interface Tally {
+  readonly crashing: ReadonlySet<Pod>;
+  readonly bad: ReadonlySet<string>;
+  /** Crashing pods that report an Unhealthy device. */
+  readonly explained: Set<Pod>;
+  readonly blamed: CrashDeviceHealth['blamed'];
+  readonly rows: DeviceHealthRow[];
+  readonly extended: NonNullable<CrashDeviceHealth['extended']>;
+  allHealthy: boolean;
+  anyUnhealthy: boolean;
+  /** Unknown said by the kubelet (a device it lists as Unknown)… */
+  saidUnknown: boolean;
+  /** …apart from nothing said at all. */
+  saidNothing: boolean;
+  /** Nothing said for a pod that holds no DRA-backed extended resource the kubelet leaves out. */
+  saidNothingElse: boolean;
+  /** A pod of the template that runs (not crashing) on a device reported Unhealthy: the report explains no crash. */
+  runsOnUnhealthy: boolean;
+}
+
+function newTally(crashing: ReadonlySet<Pod>, bad: ReadonlySet<string>): Tally {
+  return {
+    crashing,
+    bad,
+    explained: new Set(),
+    blamed: [],
+    rows: [],
+    extended: [],
+    allHealthy: true,
+    anyUnhealthy: false,
+    saidUnknown: false,
+    saidNothing: false,
+    saidNothingElse: false,
+    runsOnUnhealthy: false,
+  };
+}
+
+/**
+ * The kubelet writes no entry for a device reached through an extended resource backed
+ * by DRA: not reported, whatever the driver knows (see unreportedExtendedResources).
+ * Returns how many such devices the pod holds.
+ */
+function tallyUnreported(tally: Tally, pod: Pod, claims: Parameters<typeof resolvedDevices>[1]): number {
+  const node = pod.spec.nodeName ?? '';
+  const unreported = unreportedExtendedResources(pod, claims);
+  for (const e of unreported) {
+    tally.allHealthy = false;
+    tally.saidNothing = true;
+    if (!tally.extended.some((x) => x.container === e.container && x.resource === e.resource))
+      tally.extended.push({ container: e.container, resource: e.resource, claim: e.claim });
+    tally.rows.push({
+      node,
+      pod: e.pod,
+      container: e.container,
+      resource: e.resource,
+      health: 'not reported',
+      ...(e.ref ? { driver: e.ref.driver, pool: e.ref.pool, device: e.ref.device } : {}),
+      claim: e.claim,
+    });
+  }
+  return unreported.length;
+}
+
+/** A pod that uses devices and reports none of them. */
+function tallySaidNothing(tally: Tally, pod: Pod): void {
+  tally.allHealthy = false;
+  tally.saidNothing = true;
+  tally.saidNothingElse = true;
+  tally.rows.push({ node: pod.spec.nodeName ?? '', pod: pod.metadata.name ?? '', health: 'not reported' });
+}
+
+const deviceKey = (d: ResolvedDevice): string =>
+  d.ref ? `${d.ref.driver}/${d.ref.pool}/${d.ref.device}` : d.device;
+
+/** One device a pod reports: its row, and whether it blames or explains a crash. */
+function tallyDevice(tally: Tally, pod: Pod, d: ResolvedDevice): void {
+  const node = pod.spec.nodeName ?? '';
+  const crashing = tally.crashing.has(pod);
+  if (d.health !== 'Healthy') tally.allHealthy = false;
+  if (d.health === 'Unknown') tally.saidUnknown = true;
+  if (d.health === 'Unhealthy') {
+    tally.anyUnhealthy = true;
+    if (!crashing) tally.runsOnUnhealthy = true;
+    if (crashing) tally.explained.add(pod);
+    if (crashing && tally.bad.has(node) && !tally.blamed.some((b) => deviceKey(b) === deviceKey(d)))
+      tally.blamed.push({ ...d, node });
+  }
+  tally.rows.push({
+    node,
+    pod: d.pod,
+    container: d.container,
+    resource: d.resource,
+    resourceID: d.device,
+    health: d.health,
+    ...(d.ref ? { driver: d.ref.driver, pool: d.ref.pool, device: d.ref.device } : {}),
+    ...(d.claim ? { claim: d.claim.name } : {}),
+  });
+}
+
+function rowOrder(r: DeviceHealthRow): number {
+  return r.health === 'Unhealthy' ? 0 : r.health === 'Unknown' || r.health === 'not reported' ? 1 : 2;
+}
+
+function unknownWord(tally: Tally): NonNullable<CrashDeviceHealth['unknown']> {
+  return tally.saidUnknown && tally.saidNothing ? 'both' : tally.saidUnknown ? 'reported' : 'absent';
 }
 
 /** "gpu.nvidia.com/gpu-node-1/gpu-0 (claim tracker-…-gpu-m4zk7)" or the reported id. */

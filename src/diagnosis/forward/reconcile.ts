@@ -48,7 +48,7 @@ const SAYS_NOT_FINISHING: ReadonlySet<FindingCode> = new Set([
   'AdmissionDenied',
   'IncompleteEvidence',
   'RolloutDegraded',
-  'RolloutPaused',
+  // Not RolloutPaused: an Argo pause waits for a person, and says nothing of what comes after the promote.
 ]);
 
 export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {

@@ -13,6 +13,12 @@
  *   deadlock; otherwise the controller gets through by itself.
  * - 'exceeded': no order gets through (a scale-up, a bigger new template, other
  *   workloads' usage): something must be raised or freed.
+ * - 'admits' (an Argo Rollout): recounted from the namespace's pods as they are now
+ *   (every pod read), the quota admits the next new pod: the refusal was seen mid-step,
+ *   its `used` counting a pod gone since (DESIGN.md §4c), and the controller's retry
+ *   gets through. For the kinds the forward model follows step by step it recounts the
+ *   quota itself and reads such a rollout as moving; a Rollout's steps it does not
+ *   follow, so its verdict recounts here.
  * Derived once per diagnosis (`ctx.once`).
  */
 import type { AnalysisContext } from '../analysis-context.js';
@@ -33,8 +39,8 @@ export type RefusedRevision =
       failure: CreateFailure;
       refusal: QuotaRefusal;
       rows: QuotaRow[];
-      /** 'order': some order of replacement fits; 'exceeded': none does. */
-      verdict: 'order' | 'exceeded';
+      /** 'order': some order of replacement fits; 'exceeded': none does; 'admits': the refusal has passed. */
+      verdict: 'order' | 'exceeded' | 'admits';
       /** With 'order': old pods that must go before one new pod fits. */
       release: number;
       /** With 'exceeded': why no order fits, one sentence. */
@@ -82,6 +88,21 @@ function show(resource: string, amount: number): string {
   return measure && measure.of !== 'count' ? formatAmount(measure.resource, amount) : String(amount);
 }
 
+/**
+ * The namespace's quota charge for a resource recounted from its pods (a terminating
+ * pod still counts, as QuotaV1Pod does until its grace period passes), when every pod
+ * was read; else undefined.
+ */
+function usedNow(ctx: AnalysisContext): ((resource: string) => number) | undefined {
+  const { snapshot } = ctx;
+  if (snapshot.coverage.podsReadOn !== 'all') return undefined;
+  const namespace = snapshot.target.namespace;
+  const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
+    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+  );
+  return (resource) => charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+}
+
 function quotaVerdict(
   ctx: AnalysisContext,
   failure: CreateFailure,
@@ -108,6 +129,9 @@ function quotaVerdict(
     };
   });
   const base = { rows, keepsOld, oldPods };
+  const now = snapshot.target.kind === 'Rollout' ? usedNow(ctx) : undefined;
+  if (now && list.length > 0 && list.every((e) => now(e.resource) + e.requested <= e.hard))
+    return { ...base, verdict: 'admits', release: 0 };
   if (list.length === 0)
     return {
       ...base,

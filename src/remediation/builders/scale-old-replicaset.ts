@@ -20,7 +20,11 @@
  * the same as maxSurge 0 (the only replica goes before the new one is Ready); with
  * more, every old replica goes at once, which the impact states plainly.
  */
-import { isDeploymentObjects } from '../../diagnosis/snapshot/types.js';
+import {
+  isDeploymentObjects,
+  type DeploymentObjects,
+  type WorkloadSnapshot,
+} from '../../diagnosis/snapshot/types.js';
 import { desiredReplicas } from '../../diagnosis/workloads/deployment/deployment-strategy.js';
 import type { Finding } from '../../diagnosis/finding.js';
 import type { Pod, ReplicaSet } from '../../diagnosis/k8s.js';
@@ -112,46 +116,54 @@ export function buildScaleOldReplicaSetPlans(
   const { snapshot } = ctx;
   // Only a Deployment keeps its old pods in a ReplicaSet that can be scaled on its own.
   if (!isDeploymentObjects(snapshot)) return [];
-  const { deployment } = snapshot;
-  const paused = workloadKind(snapshot).paused(deployment);
   const proof = currentDeadlockProof(ctx);
   if (!proof) return [];
   const holder = holderOf(ctx, proof, notOffered);
   if (!holder) return [];
-  const { rs, hash, current, others } = holder;
-
-  const from = rs.spec.replicas ?? 0;
-  const replicas = desiredReplicas(deployment);
-  const target = { uid: rs.metadata.uid, replicas: from, to: 0 };
-  const patch = scalePatch(target);
-  const rsName = rs.metadata.name;
-  const nodes = proof.nodes.join(', ');
-  const newReady = current.status?.readyReplicas ?? 0;
-  const impact =
-    replicas <= 1 && from <= 1
-      ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
-      : `OUTAGE: all ${from} old replicas go down at once; ${newReady === 0 ? 'no pod serves until the new pods are Ready' : `until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}`}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
-  const warnings = [
-    ...(others.length > 0
-      ? [
-          `Other old ReplicaSet(s) stay as they are: ${others.map((o) => `${o.metadata.name ?? ''} (${o.spec.replicas ?? 0})`).join(', ')}; their pods hold nothing the new pod needs on ${nodes}, and the Deployment controller scales them down as new pods become available.`,
-        ]
-      : []),
-    `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
-    'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
-    `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
+  const scene: Scene = {
+    snapshot,
+    proof,
+    holder,
+    paused: workloadKind(snapshot).paused(snapshot.deployment),
+    from: holder.rs.spec.replicas ?? 0,
+    replicas: desiredReplicas(snapshot.deployment),
+    nodes: proof.nodes.join(', '),
+  };
+  const allAtOnce = allAtOncePlan(scene, finding);
+  if (scene.from <= 1) return [allAtOnce];
+  const whyNot = whyNotStepped(scene);
+  if (whyNot) {
+    notOffered(KIND, `one replica at a time: ${whyNot}; scaling all at once is still offered`);
+    return [allAtOnce];
+  }
+  return [
+    steppedPlan(allAtOnce, scene.from, scene.replicas, holder.rs.metadata.name, scene.nodes),
+    allAtOnce,
   ];
-  if (paused) {
-    warnings.unshift(
-      `The Deployment is paused, and this works all the same: pausing stops rollouts, not scaling. With ${rsName} at 0 the new ReplicaSet ${current.metadata.name} is the only active one, and the Deployment controller keeps it at (or scales it to) ${replicas}; the Deployment stays paused.`,
-    );
-  }
-  if (replicas > 1 || from > 1) {
-    warnings.unshift(
-      `Every old replica goes at once (${from} of ${replicas}): prefer the strategy change when the other replicas can keep serving.`,
-    );
-  }
-  const allAtOnce: RemediationPlan = {
+}
+
+/** What the plans are built from: the deadlock's proof, the old ReplicaSet that holds it, the counts. */
+interface Scene {
+  snapshot: WorkloadSnapshot & DeploymentObjects;
+  proof: ReleaseProof;
+  holder: NonNullable<ReturnType<typeof holderOf>>;
+  paused: boolean;
+  /** The old ReplicaSet's replicas now. */
+  from: number;
+  /** The Deployment's desired replicas. */
+  replicas: number;
+  /** The nodes the proof frees, as words. */
+  nodes: string;
+}
+
+/** Scale the holding ReplicaSet to 0 in one patch. */
+function allAtOncePlan(scene: Scene, finding: FindingDraft): RemediationPlan {
+  const { snapshot, proof, holder, from, nodes } = scene;
+  const { deployment } = snapshot;
+  const { rs, hash, current } = holder;
+  const patch = scalePatch({ uid: rs.metadata.uid, replicas: from, to: 0 });
+  const rsName = rs.metadata.name;
+  return {
     id: planId('scale-old-replicaset', deployment.metadata.uid ?? '', deployment.metadata.generation ?? 0, {
       rs: rs.metadata.uid,
       newRs: current.metadata.uid,
@@ -160,8 +172,8 @@ export function buildScaleOldReplicaSetPlans(
     kind: 'scale-old-replicaset',
     target: snapshot.target,
     summary: `Scale the old ReplicaSet ${rsName} from ${from} to 0 so ${proof.quota ? `ResourceQuota ${proof.quota} has room for the new pods` : `the new pod can take its place on ${nodes}`}; the Deployment spec is not changed, so no GitOps tool reverts it.`,
-    impact,
-    warnings,
+    impact: allAtOnceImpact(scene),
+    warnings: allAtOnceWarnings(scene),
     patch,
     replicaSet: {
       name: rsName,
@@ -179,31 +191,53 @@ export function buildScaleOldReplicaSetPlans(
     inverse: null,
     addresses: finding.code,
   };
-  if (from <= 1) return [allAtOnce];
-  if (proof.quota) {
-    notOffered(
-      KIND,
-      `one replica at a time: the steps mark the old pod that blocks the new one on a node, and a quota (${proof.quota}) is not held on a node; the strategy change (maxSurge 0) lets the Deployment controller release one old pod at a time; scaling all at once is still offered`,
-    );
-    return [allAtOnce];
-  }
-  if (paused) {
-    notOffered(
-      KIND,
-      `one replica at a time: the Deployment is paused, and for a paused Deployment the controller's sync() scales proportionally back to replicas + maxSurge, handing the replica released by each step back to the largest ReplicaSet (${rsName}), so a step would be undone; scaling all at once is still offered`,
-    );
-    return [allAtOnce];
-  }
+}
+
+function allAtOnceImpact({ holder, from, replicas }: Scene): string {
+  const rsName = holder.rs.metadata.name;
+  const newReady = holder.current.status?.readyReplicas ?? 0;
+  return replicas <= 1 && from <= 1
+    ? `brief outage: the only replica (old ReplicaSet ${rsName}) goes down before the new pod is Ready, as with maxSurge 0. The Deployment spec and generation are not touched.`
+    : `OUTAGE: all ${from} old replicas go down at once; ${newReady === 0 ? 'no pod serves until the new pods are Ready' : `until the new pods are Ready only ${newReady} new pod${newReady === 1 ? '' : 's'} serve${newReady === 1 ? 's' : ''}`}. Scaling down by one instead cannot choose which pod goes and deadlocks again one pod later. The Deployment spec and generation are not touched.`;
+}
+
+function allAtOnceWarnings({ holder, from, replicas, nodes, paused }: Scene): string[] {
+  const rsName = holder.rs.metadata.name;
+  const { others, current } = holder;
+  return [
+    ...(replicas > 1 || from > 1
+      ? [
+          `Every old replica goes at once (${from} of ${replicas}): prefer the strategy change when the other replicas can keep serving.`,
+        ]
+      : []),
+    ...(paused
+      ? [
+          `The Deployment is paused, and this works all the same: pausing stops rollouts, not scaling. With ${rsName} at 0 the new ReplicaSet ${current.metadata.name} is the only active one, and the Deployment controller keeps it at (or scales it to) ${replicas}; the Deployment stays paused.`,
+        ]
+      : []),
+    ...(others.length > 0
+      ? [
+          `Other old ReplicaSet(s) stay as they are: ${others.map((o) => `${o.metadata.name ?? ''} (${o.spec.replicas ?? 0})`).join(', ')}; their pods hold nothing the new pod needs on ${nodes}, and the Deployment controller scales them down as new pods become available.`,
+        ]
+      : []),
+    `How ${rsName} can come back: the Deployment controller leaves an old ReplicaSet at 0 where it is, also when the replicas change mid-rollout (proportional scaling spreads them over active ReplicaSets only); it scales this one up again after a rollback to its template (kubectl rollout undo, a Git revert, self-heal to the old template).`,
+    'The next rollout deadlocks the same way: change the strategy (maxSurge 0) in the source of truth too.',
+    `Undo (offered once applied) scales ${rsName} back to ${from} while the new ReplicaSet is not fully available; after that the Deployment controller would scale it straight back down, so the Undo is refused and the way back to the old version is a rollback of the Deployment (kubectl rollout undo).`,
+  ];
+}
+
+/** Why the one-at-a-time walk is not offered (undefined: it is). */
+function whyNotStepped({ snapshot, proof, holder, paused }: Scene): string | undefined {
+  if (proof.quota)
+    return `the steps mark the old pod that blocks the new one on a node, and a quota (${proof.quota}) is not held on a node; the strategy change (maxSurge 0) lets the Deployment controller release one old pod at a time`;
+  if (paused)
+    return `the Deployment is paused, and for a paused Deployment the controller's sync() scales proportionally back to replicas + maxSurge, handing the replica released by each step back to the largest ReplicaSet (${holder.rs.metadata.name}), so a step would be undone`;
   // A step releases the pod the ReplicaSet controller deletes first: a Pending or
   // not-Ready old pod goes before any marked one, and must free what the new pod needs.
-  const release = chooseRelease(podsOfReplicaSet(snapshot, rs), (p) =>
+  const release = chooseRelease(podsOfReplicaSet(snapshot, holder.rs), (p) =>
     proof.nodes.includes(p.spec.nodeName ?? ''),
   );
-  if (release && !release.ok) {
-    notOffered(KIND, `one replica at a time: ${release.reason}; scaling all at once is still offered`);
-    return [allAtOnce];
-  }
-  return [steppedPlan(allAtOnce, from, replicas, rsName, nodes), allAtOnce];
+  return release && !release.ok ? release.reason : undefined;
 }
 
 /**

@@ -40,34 +40,9 @@ export function buildTaintDevicePlans(
   const blamed = crashDeviceHealth(snapshot, picture, scope)?.blamed.find((b) => b.ref && !b.shared);
   if (!blamed?.ref) return [];
   const ref = blamed.ref;
-  const key = deviceKey(ref);
-  const claims = snapshot.dra?.claims ?? [];
-  // Holders: claims whose allocation has the device, the pods they are reserved for,
-  // and our pods that report the device themselves (claims of a dump may be missing).
-  const holdingClaims = claims.filter((c) =>
-    (c.status?.allocation?.devices?.results ?? []).some((r) => deviceKey(r) === key),
-  );
-  const reserved = holdingClaims.flatMap((c) =>
-    (c.status?.reservedFor ?? [])
-      .filter((r) => r.resource === 'pods')
-      .map((r) => ({ namespace: c.metadata.namespace ?? '', name: r.name, uid: r.uid })),
-  );
-  // The device must be one the scheduler allocated to a claim of ours: the pod status alone
-  // (writable by anyone with pods/status) may name any device, another tenant's too.
-  const ourUids = new Set(snapshot.pods.map((p) => p.metadata.uid).filter(Boolean));
-  if (!reserved.some((r) => ourUids.has(r.uid))) return [];
-  const ours = snapshot.pods.filter(
-    (p) =>
-      !p.metadata.deletionTimestamp &&
-      (reserved.some((r) => r.uid === p.metadata.uid) ||
-        resolvedDevices(p, claims).some((d) => d.ref && deviceKey(d.ref) === key)),
-  );
-  const pods = ours
-    .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
-    .filter((p) => p.name !== '' && p.uid !== '')
-    .sort((a, b) => a.name.localeCompare(b.name));
-  if (pods.length === 0) return [];
-  const others = reserved.filter((r) => !pods.some((p) => p.uid === r.uid));
+  const holders = holdersOf(snapshot, deviceKey(ref));
+  if (!holders) return [];
+  const { pods, others } = holders;
   const deviceTaint: DeviceTaintTarget = {
     apiVersion: api,
     name: deviceTaintRuleName(ref),
@@ -82,7 +57,75 @@ export function buildTaintDevicePlans(
   const uid = object.metadata.uid ?? '';
   const generation = object.metadata.generation ?? 0;
   const device = deviceName(ref);
-  const warnings = [
+  return [
+    {
+      id: planId('taint-device', uid, generation, { deviceTaint, pods }),
+      kind: 'taint-device',
+      target: snapshot.target,
+      summary:
+        `Taint device ${device} on ${blamed.node} NoSchedule (DeviceTaintRule ${deviceTaint.name}, key ${DEVICE_TAINT_KEY}) ` +
+        `and replace the ${pods.length} pod(s) holding it: ${pods.map((p) => p.name).join(', ')}.`,
+      impact:
+        `Creates one cluster-scoped DeviceTaintRule, then deletes ${pods.length} pod(s) of this Deployment; their ReplicaSet ` +
+        `replaces them and the new claims are allocated devices other than ${device}, on ${blamed.node} or elsewhere, while ` +
+        `the node's other devices stay in use. A replacement with no other free matching device stays Pending. ` +
+        `The Deployment spec is not changed. Undo deletes the rule.`,
+      warnings: taintWarnings(snapshot, api, device, others),
+      patch: null,
+      pods,
+      deviceTaint,
+      preconditions: { uid, generation, fields: [] },
+      inverse: null,
+      addresses: finding.code,
+    },
+  ];
+}
+
+type Holder = { namespace: string; name: string; uid: string };
+
+/**
+ * Who holds the device: our pods (sorted by name) and other pods its claims are
+ * reserved for; undefined when none of ours holds it through a claim the scheduler
+ * allocated (the pod status alone, writable by anyone with pods/status, may name any
+ * device, another tenant's too).
+ */
+function holdersOf(
+  snapshot: AnalysisContext['snapshot'],
+  key: string,
+): { pods: { name: string; uid: string }[]; others: Holder[] } | undefined {
+  const claims = snapshot.dra?.claims ?? [];
+  // Holders: claims whose allocation has the device, the pods they are reserved for,
+  // and our pods that report the device themselves (claims of a dump may be missing).
+  const reserved: Holder[] = claims
+    .filter((c) => (c.status?.allocation?.devices?.results ?? []).some((r) => deviceKey(r) === key))
+    .flatMap((c) =>
+      (c.status?.reservedFor ?? [])
+        .filter((r) => r.resource === 'pods')
+        .map((r) => ({ namespace: c.metadata.namespace ?? '', name: r.name, uid: r.uid })),
+    );
+  const ourUids = new Set(snapshot.pods.map((p) => p.metadata.uid).filter(Boolean));
+  if (!reserved.some((r) => ourUids.has(r.uid))) return undefined;
+  const pods = snapshot.pods
+    .filter(
+      (p) =>
+        !p.metadata.deletionTimestamp &&
+        (reserved.some((r) => r.uid === p.metadata.uid) ||
+          resolvedDevices(p, claims).some((d) => d.ref && deviceKey(d.ref) === key)),
+    )
+    .map((p) => ({ name: p.metadata.name ?? '', uid: p.metadata.uid ?? '' }))
+    .filter((p) => p.name !== '' && p.uid !== '')
+    .sort((a, b) => a.name.localeCompare(b.name));
+  if (pods.length === 0) return undefined;
+  return { pods, others: reserved.filter((r) => !pods.some((p) => p.uid === r.uid)) };
+}
+
+function taintWarnings(
+  snapshot: AnalysisContext['snapshot'],
+  api: 'resource.k8s.io/v1' | 'resource.k8s.io/v1beta2',
+  device: string,
+  others: Holder[],
+): string[] {
+  return [
     `DeviceTaintRule is cluster-scoped: the taint keeps every tenant's new claims off ${device}, not only this Deployment's, until the rule is deleted (Undo). It needs cluster-level permission (create devicetaintrules.resource.k8s.io).`,
     ...(api === 'resource.k8s.io/v1beta2'
       ? [
@@ -104,28 +147,6 @@ export function buildTaintDevicePlans(
           "Claims of other namespaces were not read: other tenants' pods may hold this device too, and the taint does not move them.",
         ]
       : []),
-  ];
-  return [
-    {
-      id: planId('taint-device', uid, generation, { deviceTaint, pods }),
-      kind: 'taint-device',
-      target: snapshot.target,
-      summary:
-        `Taint device ${device} on ${blamed.node} NoSchedule (DeviceTaintRule ${deviceTaint.name}, key ${DEVICE_TAINT_KEY}) ` +
-        `and replace the ${pods.length} pod(s) holding it: ${pods.map((p) => p.name).join(', ')}.`,
-      impact:
-        `Creates one cluster-scoped DeviceTaintRule, then deletes ${pods.length} pod(s) of this Deployment; their ReplicaSet ` +
-        `replaces them and the new claims are allocated devices other than ${device}, on ${blamed.node} or elsewhere, while ` +
-        `the node's other devices stay in use. A replacement with no other free matching device stays Pending. ` +
-        `The Deployment spec is not changed. Undo deletes the rule.`,
-      warnings,
-      patch: null,
-      pods,
-      deviceTaint,
-      preconditions: { uid, generation, fields: [] },
-      inverse: null,
-      addresses: finding.code,
-    },
   ];
 }
 

@@ -140,96 +140,39 @@ export async function runListWatch(
   options: StreamOptions,
 ): Promise<void> {
   const { signal, stats } = options;
-  const timeoutSeconds = options.timeoutSeconds ?? 300;
   const pageSize = options.pageSize ?? 500;
   const backoff = options.backoffMs ?? ((n: number) => Math.min(30_000, 500 * 2 ** Math.min(n, 6)));
   const where = { resource: spec.resource, namespace: spec.namespace ?? '(all)' };
-  let resourceVersion: string | undefined;
+  // Where the watch resumes: moved on by every event, also by those of a watch that then fails.
+  const cursor: { resourceVersion?: string } = {};
   let failures = 0;
-
-  const list = async (): Promise<string> => {
-    stats.lists += 1;
-    let token: string | undefined;
-    let rv: string | undefined;
-    let first = true;
-    for (;;) {
-      stats.listPages += 1;
-      const page = await source.listPage(spec, { limit: pageSize, ...(token ? { continue: token } : {}) });
-      rv ??= page.resourceVersion;
-      token = page.continue;
-      handlers.onListPage(page.items, first, token === undefined);
-      first = false;
-      if (token === undefined) break;
-    }
-    if (rv === undefined) throw new Error(`the ${spec.resource} list carried no resourceVersion`);
-    return rv;
-  };
-
   while (!signal.aborted) {
     try {
-      resourceVersion ??= await list();
-      const attempt = new AbortController();
-      const stopAttempt = (): void => attempt.abort();
-      signal.addEventListener('abort', stopAttempt, { once: true });
-      let expired = false;
-      let silentTimer: NodeJS.Timeout | undefined;
-      const armSilence = (): void => {
-        clearTimeout(silentTimer);
-        silentTimer = setTimeout(stopAttempt, (timeoutSeconds + 30) * 1000);
-      };
-      armSilence();
-      stats.watches += 1;
-      stats.open += 1;
-      const openedAt = Date.now();
-      let delivered = 0;
-      let status: number;
-      try {
-        status = await source.watch(
-          spec,
-          { resourceVersion, timeoutSeconds },
-          (event) => {
-            armSilence();
-            delivered += 1;
-            if (event.type === 'ERROR') {
-              if (statusCode(event.object) === 410) expired = true;
-              return;
-            }
-            const rv = resourceVersionOf(event.object);
-            if (rv !== undefined) resourceVersion = rv;
-            if (event.type === 'BOOKMARK') return;
-            stats.events += 1;
-            handlers.onEvent(event);
-          },
-          attempt.signal,
-        );
-      } finally {
-        stats.open -= 1;
-        clearTimeout(silentTimer);
-        signal.removeEventListener('abort', stopAttempt);
-      }
+      const from = (cursor.resourceVersion ??= await listAll(source, spec, handlers, stats, pageSize));
+      const watched = await watchOnce(source, spec, handlers, options, cursor, from);
       if (signal.aborted) return;
-      if (status === 403) throw new StreamForbiddenError(`watch ${spec.resource} forbidden`);
-      if (expired || status === 410) {
+      if (watched.status === 403) throw new StreamForbiddenError(`watch ${spec.resource} forbidden`);
+      if (watched.expired || watched.status === 410) {
         stats.relists410 += 1;
         options.logger.debug(where, 'early-warning watch expired (410 Gone): re-listing');
-        resourceVersion = undefined;
+        delete cursor.resourceVersion;
         failures = 0;
         continue;
       }
       // A normal end (the server's timeout): resume at once, unless the server keeps
       // closing at once with nothing to say (then back off like a failure).
-      if (status === 200 && (delivered > 0 || Date.now() - openedAt > 1_000)) {
+      if (watched.status === 200 && (watched.delivered > 0 || watched.openFor > 1_000)) {
         failures = 0;
         continue;
       }
       failures += 1;
-      options.logger.warn({ ...where, status }, 'early-warning watch ended; resuming');
+      options.logger.warn({ ...where, status: watched.status }, 'early-warning watch ended; resuming');
     } catch (error) {
       if (error instanceof StreamForbiddenError) throw error;
       if (error instanceof KubeApiError && error.status === 403) {
         throw new StreamForbiddenError(error.message);
       }
-      if (error instanceof KubeApiError && error.status === 410) resourceVersion = undefined;
+      if (error instanceof KubeApiError && error.status === 410) delete cursor.resourceVersion;
       failures += 1;
       options.logger.warn(
         { ...where, reason: error instanceof Error ? error.message : String(error) },
@@ -237,6 +180,87 @@ export async function runListWatch(
       );
     }
     await sleep(backoff(failures), signal);
+  }
+}
+
+/** Lists every page, handing each to the handlers; resolves with the list's resourceVersion. */
+async function listAll(
+  source: ListWatchSource,
+  spec: StreamSpec,
+  handlers: StreamHandlers,
+  stats: StreamStats,
+  pageSize: number,
+): Promise<string> {
+  stats.lists += 1;
+  let token: string | undefined;
+  let rv: string | undefined;
+  let first = true;
+  for (;;) {
+    stats.listPages += 1;
+    const page = await source.listPage(spec, { limit: pageSize, ...(token ? { continue: token } : {}) });
+    rv ??= page.resourceVersion;
+    token = page.continue;
+    handlers.onListPage(page.items, first, token === undefined);
+    first = false;
+    if (token === undefined) break;
+  }
+  if (rv === undefined) throw new Error(`the ${spec.resource} list carried no resourceVersion`);
+  return rv;
+}
+
+/**
+ * One watch from `from` until the server ends it, it is silent past its timeout
+ * (+30 s), or `options.signal` aborts: the status it ended with, whether an ERROR
+ * event said 410 Gone, and how many events came. `cursor` moves with every event.
+ */
+async function watchOnce(
+  source: ListWatchSource,
+  spec: StreamSpec,
+  handlers: StreamHandlers,
+  options: StreamOptions,
+  cursor: { resourceVersion?: string },
+  from: string,
+): Promise<{ status: number; expired: boolean; delivered: number; openFor: number }> {
+  const { signal, stats } = options;
+  const timeoutSeconds = options.timeoutSeconds ?? 300;
+  const attempt = new AbortController();
+  const stopAttempt = (): void => attempt.abort();
+  signal.addEventListener('abort', stopAttempt, { once: true });
+  let expired = false;
+  let silentTimer: NodeJS.Timeout | undefined;
+  const armSilence = (): void => {
+    clearTimeout(silentTimer);
+    silentTimer = setTimeout(stopAttempt, (timeoutSeconds + 30) * 1000);
+  };
+  armSilence();
+  stats.watches += 1;
+  stats.open += 1;
+  const openedAt = Date.now();
+  let delivered = 0;
+  try {
+    const status = await source.watch(
+      spec,
+      { resourceVersion: from, timeoutSeconds },
+      (event) => {
+        armSilence();
+        delivered += 1;
+        if (event.type === 'ERROR') {
+          if (statusCode(event.object) === 410) expired = true;
+          return;
+        }
+        const rv = resourceVersionOf(event.object);
+        if (rv !== undefined) cursor.resourceVersion = rv;
+        if (event.type === 'BOOKMARK') return;
+        stats.events += 1;
+        handlers.onEvent(event);
+      },
+      attempt.signal,
+    );
+    return { status, expired, delivered, openFor: Date.now() - openedAt };
+  } finally {
+    stats.open -= 1;
+    clearTimeout(silentTimer);
+    signal.removeEventListener('abort', stopAttempt);
   }
 }
 

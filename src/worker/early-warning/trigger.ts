@@ -63,31 +63,7 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
   const states = new Map<string, TriggerState>();
   let queued = 0;
   let stopped = false;
-  const perNamespace = deps.maxPerNamespacePerMinute ?? 10;
-  /** When each namespace's last diagnoses were queued, within the last minute. */
-  const recent = new Map<string, number[]>();
-  /** Namespaces already warned about this minute. */
-  const warned = new Map<string, number>();
-
-  /** Ms until the namespace has room for one more diagnosis (0: now), and takes it when it has. */
-  const namespaceRoom = (namespace: string): number => {
-    const t = now();
-    const times = (recent.get(namespace) ?? []).filter((at) => t - at < 60_000);
-    if (times.length < perNamespace) {
-      times.push(t);
-      recent.set(namespace, times);
-      return 0;
-    }
-    recent.set(namespace, times);
-    if ((warned.get(namespace) ?? -Infinity) <= t - 60_000) {
-      warned.set(namespace, t);
-      deps.logger.warn(
-        { namespace, limit: perNamespace },
-        'early warning: more workloads of this namespace signalled this minute than it diagnoses; the rest wait for room',
-      );
-    }
-    return 60_000 - (t - (times[0] ?? t)) + 1;
-  };
+  const namespaceRoom = namespaceBudget(deps.maxPerNamespacePerMinute ?? 10, now, deps.logger);
 
   const cooldown = (st: TriggerState): number =>
     Math.min(deps.maxCooldownMs, deps.cooldownMs * 2 ** Math.max(0, st.streak - 1));
@@ -169,5 +145,38 @@ export function createWorkloadTrigger(deps: WorkloadTriggerDeps): WorkloadTrigge
       for (const st of states.values()) clearTimeout(st.timer);
       states.clear();
     },
+  };
+}
+
+/**
+ * At most `perNamespace` diagnoses a minute per namespace: the returned function says
+ * how many ms until the namespace has room for one more (0: now, and takes it), and
+ * warns once a minute per namespace that signals wait.
+ */
+function namespaceBudget(
+  perNamespace: number,
+  now: () => number,
+  logger: WorkloadTriggerDeps['logger'],
+): (namespace: string) => number {
+  /** When each namespace's last diagnoses were queued, within the last minute. */
+  const recent = new Map<string, number[]>();
+  /** Namespaces already warned about this minute. */
+  const warned = new Map<string, number>();
+  return (namespace) => {
+    const t = now();
+    const times = (recent.get(namespace) ?? []).filter((at) => t - at < 60_000);
+    recent.set(namespace, times);
+    if (times.length < perNamespace) {
+      times.push(t);
+      return 0;
+    }
+    if ((warned.get(namespace) ?? -Infinity) <= t - 60_000) {
+      warned.set(namespace, t);
+      logger.warn(
+        { namespace, limit: perNamespace },
+        'early warning: more workloads of this namespace signalled this minute than it diagnoses; the rest wait for room',
+      );
+    }
+    return 60_000 - (t - (times[0] ?? t)) + 1;
   };
 }
