@@ -174,22 +174,8 @@ export function createAppAlerts(deps: {
         ),
       );
     },
-    async enqueueDiagnosis(cluster, request, dedup) {
-      const enqueue = async (): Promise<void> => {
-        const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
-          deduplication: { id: dedup.id, ttl: dedup.ttlMs },
-          background: true,
-        });
-        await store.linkJob(cluster, jobId, request.reply.workloadHash);
-      };
-      await enqueue();
-      // On a replica before Alertmanager gets its 200; queued again if a failover lost it.
-      await deps.replication?.confirm({
-        label: 'alert',
-        fields: { cluster, workload: request.reply.workloadHash },
-        redo: enqueue,
-      });
-    },
+    enqueueDiagnosis: (cluster, request, dedup) =>
+      enqueueAlertDiagnosis(deps, store, { cluster, request, dedup }),
   });
   const route = createAlertmanagerRoute({
     token,
@@ -198,4 +184,30 @@ export function createAppAlerts(deps: {
     maxBodyBytes: config.alerts.maxBodyBytes,
   });
   return { routes: [route], hooks };
+}
+
+/**
+ * Queues an alert's diagnosis and links its job to the workload's thread; on a replica
+ * before Alertmanager gets its 200, and queued again (with its dedup window and link)
+ * if a failover lost it (src/queue/replication-guard.ts).
+ */
+async function enqueueAlertDiagnosis(
+  deps: { producers: Producers; replication?: ReplicationGuard },
+  store: ReturnType<typeof createThreadStore>,
+  work: { cluster: string; request: AlertDiagnosisRequest; dedup: { id: string; ttlMs: number } },
+): Promise<void> {
+  const { cluster, request, dedup } = work;
+  const enqueue = async (): Promise<void> => {
+    const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
+      deduplication: { id: dedup.id, ttl: dedup.ttlMs },
+      background: true,
+    });
+    await store.linkJob(cluster, jobId, request.reply.workloadHash);
+  };
+  await enqueue();
+  await deps.replication?.confirm({
+    label: 'alert',
+    fields: { cluster, workload: request.reply.workloadHash },
+    redo: enqueue,
+  });
 }
