@@ -130,8 +130,10 @@ describe('Redis Sentinel failover under the running app and worker', () => {
     expect(ack.status).toBe(200);
     expect(ack.ms).toBeLessThan(3_000);
     expect(ack.body).not.toContain('Nothing was started');
+    // Posted (a call, not the message: a quick result may have replaced its text already).
     await slack.waitFor(
-      () => [...slack.messages.values()].find((m) => m.text.includes('asked for a diagnosis')),
+      () =>
+        slack.callsOf('chat.postMessage').find((c) => String(c.args.text).includes('asked for a diagnosis')),
       20_000,
     );
     const killed = await set.killMaster();
