@@ -1,4 +1,5 @@
 /** Renders the benchmark figures as docs/benchmarks.md. */
+import { loadavg } from 'node:os';
 import type { MachineInfo } from './machine.js';
 
 export interface Row {
@@ -44,18 +45,35 @@ export function renderReport(machine: MachineInfo, sections: Section[], totalSec
     'comparison column was measured in the same run. "met" compares the median with the target.',
     '',
   ];
-  for (const section of sections) {
-    lines.push(`## ${section.title}`, '');
-    lines.push('| Figure | Median | Comparison (same run) | Target | Met |');
-    lines.push('| --- | --- | --- | --- | --- |');
-    for (const row of section.rows) {
-      lines.push(
-        `| ${cell(row.figure)} | ${cell(row.median)} | ${cell(row.comparison)} | ${cell(row.target)} | ${metCell(row.met)} |`,
-      );
-    }
-    lines.push('');
-    for (const note of section.notes) lines.push(`- ${note}`);
-    if (section.notes.length > 0) lines.push('');
-  }
+  for (const section of sections) lines.push(...sectionLines(section));
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function sectionLines(section: Section): string[] {
+  const lines = [`## ${section.title}`, ''];
+  lines.push('| Figure | Median | Comparison (same run) | Target | Met |');
+  lines.push('| --- | --- | --- | --- | --- |');
+  for (const row of section.rows) {
+    lines.push(
+      `| ${cell(row.figure)} | ${cell(row.median)} | ${cell(row.comparison)} | ${cell(row.target)} | ${metCell(row.met)} |`,
+    );
+  }
+  lines.push('');
+  for (const note of section.notes) lines.push(`- ${note}`);
+  if (section.notes.length > 0) lines.push('');
+  return lines;
+}
+
+/**
+ * One section as the page shows it, for a benchmark run on its own (`npx tsx bench/X.ts`):
+ * a note says which command measured it, when, and under what load.
+ */
+export function renderSection(section: Section, command: string): string {
+  const load = loadavg()
+    .map((v) => v.toFixed(2))
+    .join(', ');
+  const note = `Measured on its own by \`${command}\` at ${new Date().toISOString()}, load average ${load} (1, 5, 15 min) at the end.`;
+  return `${sectionLines({ ...section, notes: [...section.notes, note] })
+    .join('\n')
+    .trimEnd()}\n`;
 }

@@ -1,13 +1,24 @@
 /**
  * `npm run render-deploy`: writes deploy/, deploy/owner-settings/rbac.yaml and
  * overlays/namespaced/namespaces.yaml from charts/rollout-doctor (scripts/chart-render.ts).
- * `--check` writes nothing and exits 1 naming each file that differs.
+ * `--check` writes nothing and exits 1 naming each file that differs. Either way it exits
+ * 1 when the rendered RBAC or admission policy leaves out a registered workload kind
+ * (scripts/workload-grants.ts).
  */
 import { rmSync, writeFileSync } from 'node:fs';
+import { WORKLOAD_APIS } from '../src/diagnosis/workloads/kinds.js';
 import { CHART, leftovers, renderDeploy, staleFiles } from './chart-render.js';
+import { workloadGrantProblems } from './workload-grants.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const files = await renderDeploy();
+  const grantProblems = workloadGrantProblems(
+    WORKLOAD_APIS,
+    files.get('deploy/worker-rbac.yaml') ?? '',
+    files.get('deploy/admission-policy.yaml') ?? '',
+  );
+  for (const problem of grantProblems) console.error(`${problem} (a registered workload kind; ${CHART})`);
+  if (grantProblems.length > 0) return 1;
   if (argv.includes('--check')) {
     const stale = staleFiles(files);
     for (const p of stale) console.error(`${p}: differs from what ${CHART} renders (npm run render-deploy)`);

@@ -1,8 +1,9 @@
 /**
  * Placement rules over a generated state (sim/generated-states.ts), for the property
  * test's `--rules` family: required pod anti-affinity against the workload's own pods
- * (one a node, or one a zone), in both templates or only in the new one, and a new
- * template pinned to one zone. These are the "node an old pod holds" deadlocks: a new
+ * (one a node, or one a zone), in both templates or only in the new one, a new
+ * template pinned to one zone, and topology spread (maxSkew 1 by zone or node,
+ * DoNotSchedule, sometimes per revision with matchLabelKeys pod-template-hash). These are the "node an old pod holds" deadlocks: a new
  * pod that may not sit beside an old one, on fewer nodes than there are pods.
  *
  * Drawn from a stream of its own, so the state's other draws (and so every seed's
@@ -26,7 +27,21 @@ export function withPlacementRules(state: GeneratedState): GeneratedState {
     'topology.kubernetes.io/zone',
   ]);
   const zonePin = r() < 0.25;
-  if (antiAffinity === 'none' && !zonePin) return state;
+  const spread = pick(['none', 'none', 'both', 'new'] as const);
+  const spreadKey = pick(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']);
+  const perRevision = r() < 0.4;
+  if (antiAffinity === 'none' && !zonePin && spread === 'none') return state;
+  const constraint = {
+    maxSkew: 1,
+    topologyKey: spreadKey,
+    whenUnsatisfiable: 'DoNotSchedule',
+    labelSelector: { matchLabels: { app: state.name } },
+    ...(perRevision ? { matchLabelKeys: ['pod-template-hash'] } : {}),
+  };
+  const withSpread = (template: Template): Template => ({
+    ...template,
+    spec: { ...template.spec, topologySpreadConstraints: [constraint] },
+  });
   const term = {
     labelSelector: { matchLabels: { app: state.name } },
     topologyKey,
@@ -48,6 +63,7 @@ export function withPlacementRules(state: GeneratedState): GeneratedState {
     let template = w.spec.template;
     if (antiAffinity === 'both' || (antiAffinity === 'new' && changed)) template = withAnti(template);
     if (zonePin && changed) template = pinned(template);
+    if (spread === 'both' || (spread === 'new' && changed)) template = withSpread(template);
     return { ...w, spec: { ...w.spec, template } };
   };
   const words = [
@@ -57,6 +73,11 @@ export function withPlacementRules(state: GeneratedState): GeneratedState {
           `anti-affinity ${topologyKey === 'kubernetes.io/hostname' ? 'one a node' : 'one a zone'}${antiAffinity === 'new' ? ' (new template only)' : ''}`,
         ]),
     ...(zonePin ? ['new template pinned to zone-a'] : []),
+    ...(spread === 'none'
+      ? []
+      : [
+          `spread maxSkew 1 by ${spreadKey === 'kubernetes.io/hostname' ? 'node' : 'zone'}${perRevision ? ' per revision' : ''}${spread === 'new' ? ' (new template only)' : ''}`,
+        ]),
   ];
   return {
     ...state,

@@ -1,7 +1,7 @@
 /**
  * kube-scheduler's default Filter plugins, in their order, with the reason strings
  * they report: NodeUnschedulable, TaintToleration, NodeAffinity, NodePorts,
- * NodeResourcesFit, InterPodAffinity. Like the framework, a node's filtering stops
+ * NodeResourcesFit, PodTopologySpread (topology-spread.ts), InterPodAffinity. Like the framework, a node's filtering stops
  * at the first plugin that rejects it. `unresolvable` marks
  * UnschedulableAndUnresolvable statuses, where preemption cannot help.
  */
@@ -15,6 +15,7 @@ import type {
 } from '../../src/diagnosis/k8s.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
 import { holdsNode } from './pods.js';
+import { spreadFilter, type Counted } from './topology-spread.js';
 import { schedulingAmount } from './quantity.js';
 
 export interface FilterResult {
@@ -185,6 +186,7 @@ export function filterNode(
   view: NodeView,
   allPodsInDomain: (key: string, node: Node) => Pod[],
   draBacked: ReadonlySet<string> = new Set(),
+  spread?: { state: readonly Counted[]; removed?: readonly Pod[] },
 ): FilterResult {
   const { node } = view;
   const tolerations = pod.spec.tolerations ?? [];
@@ -235,6 +237,8 @@ export function filterNode(
     if (cap < want + (used.get(k) ?? 0)) reasons.push(`Insufficient ${k}`);
   }
   if (reasons.length > 0) return { reasons, unresolvable: false };
+  const skewed = spread && spreadFilter(pod, node, spread.state, spread.removed);
+  if (skewed) return skewed;
   if (affinityUnmet(pod, view, allPodsInDomain))
     return { reasons: ["node(s) didn't match pod affinity rules"], unresolvable: true };
   if (antiAffinityViolated(pod, view, allPodsInDomain))

@@ -5,7 +5,7 @@
  * PodScheduled=False condition. Preemption is tried by priority only: pods of
  * equal or higher priority are never victims.
  */
-import type { Node, Pod } from '../../src/diagnosis/k8s.js';
+import type { Node, Pod, Taint } from '../../src/diagnosis/k8s.js';
 import { resourceForKind } from '../resources.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
 import type { SimObject } from '../store.js';
@@ -18,13 +18,37 @@ import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
   filterNode,
   fitErrorMessage,
+  matchesNodeAffinity,
   nodeNamesFromAffinity,
   podRequests,
+  tolerates,
   type FilterResult,
   type NodeView,
 } from './scheduler-filters.js';
+import { spreadState, type Counted } from './topology-spread.js';
 
 const POD_RT = resourceForKind('Pod');
+
+/**
+ * With inter-pod affinity terms or topology spread constraints the filters need every
+ * node's pods; otherwise the nodes NodeAffinity's PreFilter left out are only counted,
+ * never read.
+ */
+function readsEveryNode(pod: Pod): boolean {
+  const affinity = pod.spec.affinity;
+  return (
+    (affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length +
+      (affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length +
+      (pod.spec.topologySpreadConstraints ?? []).length >
+    0
+  );
+}
+
+/** PodTopologySpread's node inclusion policies, on the filters' own node affinity and taint checks. */
+const SPREAD_INCLUSION = {
+  affinity: matchesNodeAffinity,
+  tolerated: (pod: Pod, taint: Taint) => tolerates(pod.spec.tolerations ?? [], taint),
+};
 const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
 const RETRY_SECONDS = 60;
 /**
@@ -175,6 +199,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     backed: ReadonlySet<string>,
     claims: boolean,
     absent: number,
+    spread: readonly Counted[] | undefined,
   ): { message: string; victims?: { node: Node; pods: Pod[] } } => {
     if ((pod.spec as { preemptionPolicy?: string }).preemptionPolicy === 'Never') {
       return { message: 'preemption: not eligible due to preemptionPolicy=Never.' };
@@ -206,7 +231,9 @@ export function schedulerController(ctx: ControllerContext): Controller {
         return;
       }
       const remaining = view.pods.filter((p) => !lower.includes(p));
-      const retry = filterNode(pod, { node: view.node, pods: remaining }, domain, backed);
+      // PodTopologySpread's RemovePod: the victims leave their domain's count.
+      const without = (gone: Pod[]) => spread && { state: spread, removed: gone };
+      const retry = filterNode(pod, { node: view.node, pods: remaining }, domain, backed, without(lower));
       if (retry.reasons.length > 0) {
         perNode.push(retry);
         return;
@@ -223,8 +250,9 @@ export function schedulerController(ctx: ControllerContext): Controller {
       const kept = [...remaining];
       const chosen: Pod[] = [];
       for (const v of victims) {
-        if (filterNode(pod, { node: view.node, pods: [...kept, v] }, domain, backed).reasons.length === 0)
-          kept.push(v);
+        const gone = lower.filter((p) => p !== v && !kept.includes(p));
+        const fits = filterNode(pod, { node: view.node, pods: [...kept, v] }, domain, backed, without(gone));
+        if (fits.reasons.length === 0) kept.push(v);
         else chosen.push(v);
       }
       perNode.push({ reasons: [], unresolvable: false });
@@ -246,19 +274,15 @@ export function schedulerController(ctx: ControllerContext): Controller {
     const backed = draBackedResources(store, pod);
     const claims = userClaims || backed.size > 0;
     const named = nodeNamesFromAffinity(pod);
-    // With inter-pod affinity terms the filters need every node's pods; otherwise the
-    // nodes NodeAffinity's PreFilter left out are only counted, never read.
-    const interPod =
-      (pod.spec.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length +
-        (pod.spec.affinity?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? []).length >
-      0;
+    const interPod = readsEveryNode(pod);
     const all = named && !interPod ? namedViews(named) : views();
     const absent = named && !interPod ? store.sortedKeys('Node').length - all.length : 0;
     const domain = domainPods(all);
+    const spread = spreadState(pod, all, SPREAD_INCLUSION);
     const allocations = new Map<Node, NodeAllocation>();
     const results = all.map((v): FilterResult => {
       if (named && !named.has(v.node.metadata.name ?? '')) return NOT_NAMED;
-      const result = filterNode(pod, v, domain, backed);
+      const result = filterNode(pod, v, domain, backed, spread && { state: spread });
       if (!claims || result.reasons.length > 0) return result;
       const dra = draFilter(store, pod, v.node, backed);
       if ('reason' in dra) return { reasons: [dra.reason], unresolvable: true };
@@ -280,7 +304,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       return;
     }
-    const preempted = preempt(pod, all, results, domain, backed, claims, absent);
+    const preempted = preempt(pod, all, results, domain, backed, claims, absent, spread);
     // The PostFilter plugins in order, as RunPostFilterPlugins joins their rejections
     // (", "): DynamicResources first, enabled by default from 1.34 ("still not
     // schedulable" for a pod with claims, "no new claims to deallocate" for one without;

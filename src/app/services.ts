@@ -9,8 +9,10 @@ import type { ReadPolicy } from '../policy/read-policy.js';
 import type { Producers } from '../queue/producers.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import type { Subscriptions } from './notify/subscriptions.js';
-import type { RootStates } from './notify/root-state.js';
+import type { RootStates } from './notify/root-store.js';
 import type { CommandBudget } from './command-budget.js';
+import type { ChatAdapter } from '../chat/adapter.js';
+import type { ChatPlatform } from '../queue/chat-refs.js';
 
 /** What listeners and routes need; built once in app.ts and injected (tests pass fakes). */
 export interface AppServices {
@@ -41,6 +43,11 @@ export interface AppServices {
   alerts?: AlertNotifyHooks;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
+  /**
+   * The chat adapters run delivery and outcomes speak through, by platform (Teams when
+   * configured); Slack is not among them yet (its client is the notify consumer's).
+   */
+  chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
   /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */
   commandBudget?: CommandBudget;
 }

@@ -1,6 +1,5 @@
 import type { CustomRoute } from '@slack/bolt';
 import type { ChatUseCases } from '../chat/adapter.js';
-import { plain } from '../chat/rich.js';
 import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
 import { memoryCardStore, teamsAdapter, type TeamsAdapter } from '../chat/teams/adapter.js';
 import { botAuthenticator } from '../chat/teams/bot-auth.js';
@@ -11,6 +10,8 @@ import { openIdKeys } from '../chat/teams/openid-keys.js';
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
+import { announceInChat } from './notify/chat-delivery.js';
+import { answerPress } from '../chat/use-cases/approve-press.js';
 
 /** How Teams users call the app, and let it into a conversation. */
 export const TEAMS_COMMAND_WORDS: CommandWords = {
@@ -57,9 +58,8 @@ export interface TeamsRoute {
  * `POST /api/messages` for Microsoft Teams (docs/teams.md), on the app's port beside
  * Slack's routes: Bot Framework token checks, the command use-case (the same queue,
  * budget and read policy as `/rollout-doctor`), cards through the Bot Connector.
- * Approvers' views are decided by the approval policy; presses go to the press
- * use-case once the port has it (until then a press is answered with a refusal and
- * changes nothing).
+ * Approvers' views are decided by the approval policy; presses go to the port's
+ * press use-cases (Approve and Undo decided as on Slack, Re-run, status, Dismiss).
  */
 export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRoute {
   const { logger } = services;
@@ -78,12 +78,14 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRout
     serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
     refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
   });
+  // Run delivery and outcomes reach Teams messages through this adapter.
+  services.chats = { ...services.chats, teams: adapter };
   const useCases: ChatUseCases = {
     command: (request) => runCommand(services, request, TEAMS_COMMAND_WORDS),
-    press: async () => ({
-      tell: { summary: plain('Approvals from Teams are not available in this version yet.'), parts: [] },
-    }),
-    announce: async (chat, where, run) => chat.post(where, run.announcement),
+    // Approve and Undo decide as on Slack (src/app/approvals/approve.ts), by Entra object id.
+    press: (request) => answerPress(services, request),
+    // Posted through the adapter and subscribed to the run: its result replaces it.
+    announce: (chat, where, run) => announceInChat(services, chat, where, run),
   };
   const mayApprove = async (aadObjectId: string): Promise<boolean> =>
     (await services.policy.approvesSomewhere?.(aadObjectId)) ?? false;

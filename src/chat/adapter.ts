@@ -20,6 +20,11 @@ export interface ChatAdapter {
    * Teams: the invoke's response or a private reply).
    */
   tell(person: PersonRef, where: ConversationRef, message: ChatMessage): Promise<void>;
+  /**
+   * What a message the bot posted shows now, when the adapter remembers it (Teams: its
+   * card store), so an outcome can re-render its state line; absent: not known.
+   */
+  shown?(ref: MessageRef): Promise<ChatMessage | undefined>;
 }
 
 /** Inbound: a command a person sent, after the adapter verified where it came from. */

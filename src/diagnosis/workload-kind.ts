@@ -38,6 +38,11 @@ export interface Revisions {
   current?: Revision;
   /** The others, newest first. */
   old: Revision[];
+  /**
+   * The revision that serves until the update is promoted, when it is not the current
+   * one (an Argo Rollout's stable ReplicaSet; also among `old`).
+   */
+  stable?: Revision;
 }
 
 /**
@@ -194,9 +199,7 @@ export interface WorkloadKindModule<
     templateChange?: string;
   };
 
-  // The cluster.
-  /** Served only where its CRD is installed (Argo Rollouts): a 404 may mean the API is not served. */
-  readonly optionalApi: boolean;
+  // The cluster (whether it is served: its identity, workloads/kinds.ts).
   /**
    * Where its pod template comes from when its own spec has none (an Argo Rollout's
    * workloadRef to a Deployment), or undefined: `of` names that Deployment (or why it cannot

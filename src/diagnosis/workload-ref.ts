@@ -5,12 +5,19 @@
  * src/diagnosis/workloads/ (docs/architecture.md, "Adding a workload kind").
  */
 
-/** The kinds of workload a diagnosis can be about. */
-export const WORKLOAD_KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'] as const;
-export type WorkloadKind = (typeof WORKLOAD_KINDS)[number];
+import { apiTable, workloadVocabulary, type KindOf, type WorkloadApiFields } from './workload-api.js';
+import { WORKLOAD_APIS } from './workloads/kinds.js';
+
+/** The kinds of workload a diagnosis can be about: the registry's (workloads/kinds.ts). */
+export type WorkloadKind = KindOf<typeof WORKLOAD_APIS>;
 
 /** The kind a bare NAME means, as in kubectl's own `diagnose NAME` habit (DESIGN.md §3). */
 export const DEFAULT_WORKLOAD_KIND: WorkloadKind = 'Deployment';
+
+const vocabulary = workloadVocabulary(WORKLOAD_APIS, DEFAULT_WORKLOAD_KIND);
+
+/** The kinds in the registry's order (a non-empty tuple: zod's enum takes it). */
+export const WORKLOAD_KINDS = vocabulary.kinds;
 
 /** What a diagnosis is about. */
 export interface WorkloadRef {
@@ -19,57 +26,13 @@ export interface WorkloadRef {
   name: string;
 }
 
-/** How the API and people name one kind. */
-export interface WorkloadNames {
-  /** API group and version it is read at: "apps", "v1". */
-  group: string;
-  version: string;
-  /** The plural resource, as RBAC, the API path and kubectl name it: "deployments". */
-  resource: string;
-  /**
-   * The TYPE spellings kubectl accepts in TYPE/NAME, lower case, the singular first
-   * (the alert map's word and the label kube-state-metrics puts the name in).
-   */
-  types: readonly [string, ...string[]];
-  /** What people call one ("Argo Rollout"): the kind's word in sentences. */
-  title: string;
-}
+/** How the API and people name one kind (its identity, workload-api.ts). */
+export type WorkloadNames = WorkloadApiFields;
 
-export const WORKLOAD_NAMES = Object.freeze({
-  Deployment: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'deployments',
-    types: ['deployment', 'deployments', 'deploy', 'deployment.apps', 'deployments.apps'],
-    title: 'Deployment',
-  },
-  DaemonSet: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'daemonsets',
-    types: ['daemonset', 'daemonsets', 'ds', 'daemonset.apps', 'daemonsets.apps'],
-    title: 'DaemonSet',
-  },
-  StatefulSet: {
-    group: 'apps',
-    version: 'v1',
-    resource: 'statefulsets',
-    types: ['statefulset', 'statefulsets', 'sts', 'statefulset.apps', 'statefulsets.apps'],
-    title: 'StatefulSet',
-  },
-  // Argo Rollouts' CRD (manifests/crds/rollout-crd.yaml: shortName ro). Served only where installed.
-  Rollout: {
-    group: 'argoproj.io',
-    version: 'v1alpha1',
-    resource: 'rollouts',
-    types: ['rollout', 'rollouts', 'ro', 'rollout.argoproj.io', 'rollouts.argoproj.io'],
-    title: 'Argo Rollout',
-  },
-} as const satisfies Record<WorkloadKind, WorkloadNames>);
+/** Each kind's identity by name: group, version, resource, TYPE spellings, title, RBAC verbs. */
+export const WORKLOAD_NAMES = apiTable(WORKLOAD_APIS);
 
-export function isWorkloadKind(kind: string | undefined): kind is WorkloadKind {
-  return (WORKLOAD_KINDS as readonly string[]).includes(kind ?? '');
-}
+export const isWorkloadKind: (kind: string | undefined) => kind is WorkloadKind = vocabulary.isKind;
 
 /** Every kind's singular TYPE, in WORKLOAD_KINDS order. */
 export function workloadTypes(): WorkloadType[] {
@@ -81,10 +44,7 @@ export function workloadTypes(): WorkloadType[] {
  *
  * @example kindOfType('deploy') // 'Deployment'
  */
-export function kindOfType(type: string): WorkloadKind | undefined {
-  const lower = type.toLowerCase();
-  return WORKLOAD_KINDS.find((kind) => (WORKLOAD_NAMES[kind].types as readonly string[]).includes(lower));
-}
+export const kindOfType: (type: string) => WorkloadKind | undefined = vocabulary.kindOfType;
 
 /** A kind's singular TYPE: "deployment" (the alert map's word, kube-state-metrics' label). */
 export type WorkloadType = (typeof WORKLOAD_NAMES)[WorkloadKind]['types'][0];
@@ -101,15 +61,10 @@ export function typeOfKind(kind: WorkloadKind): WorkloadType {
 
 /**
  * The kinds in a phrase, for usage errors and refusals: `kindsPhrase('s', 'and')` is
- * "Deployments" (later "Deployments, StatefulSets, DaemonSets and Rollouts"),
- * `kindsPhrase('', 'or')` "Deployment".
+ * "Deployments, DaemonSets, StatefulSets and Rollouts", `kindsPhrase('', 'or')`
+ * "Deployment, DaemonSet, StatefulSet or Rollout".
  */
-export function kindsPhrase(plural: 's' | '', last: 'and' | 'or'): string {
-  const words = WORKLOAD_KINDS.map((k) => `${k}${plural}`);
-  return words.length <= 1
-    ? (words[0] ?? '')
-    : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1) ?? ''}`;
-}
+export const kindsPhrase: (plural: 's' | '', last: 'and' | 'or') => string = vocabulary.kindsPhrase;
 
 /**
  * TYPE/NAME or NAME as kubectl reads it: the kind (the default one for a bare NAME) and
@@ -117,10 +72,5 @@ export function kindsPhrase(plural: 's' | '', last: 'and' | 'or'): string {
  *
  * @example splitTypeName('deploy/web') // { kind: 'Deployment', name: 'web' }
  */
-export function splitTypeName(text: string): { kind: WorkloadKind; name: string } | { unknownType: string } {
-  const slash = text.indexOf('/');
-  if (slash < 0) return { kind: DEFAULT_WORKLOAD_KIND, name: text };
-  const type = text.slice(0, slash);
-  const kind = kindOfType(type);
-  return kind ? { kind, name: text.slice(slash + 1) } : { unknownType: type };
-}
+export const splitTypeName: (text: string) => { kind: WorkloadKind; name: string } | { unknownType: string } =
+  vocabulary.splitTypeName;

@@ -1,8 +1,11 @@
 /**
  * REST paths for the handful of resources rollout-doctor reads and writes. Keeping
  * the table here means every call names its verb and resource, so a 403 can say
- * exactly which permission is missing.
+ * exactly which permission is missing. The workload kinds' resources come from their
+ * registry (diagnosis/workloads/kinds.ts).
  */
+import type { WorkloadApiList } from '../diagnosis/workload-api.js';
+import { WORKLOAD_APIS } from '../diagnosis/workloads/kinds.js';
 
 const GROUP_PREFIX = {
   core: '/api/v1',
@@ -13,15 +16,18 @@ const GROUP_PREFIX = {
   fluxHelm: '/apis/helm.toolkit.fluxcd.io/v2',
 } as const;
 
-export const RESOURCES = {
-  deployments: { prefix: GROUP_PREFIX.apps, namespaced: true },
+/** How one resource is reached: its group-version's path, whether it is namespaced, whether it names a discovery document. */
+export interface ResourceEntry {
+  readonly prefix: string;
+  readonly namespaced: boolean;
+  /** The path names a group-version's discovery document (APIResourceList), not objects. */
+  readonly discovery?: true;
+}
+
+/** The resources that are no workload kind's (the workload kinds' come from the registry). */
+const OTHER_RESOURCES = {
   replicasets: { prefix: GROUP_PREFIX.apps, namespaced: true },
-  daemonsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
-  statefulsets: { prefix: GROUP_PREFIX.apps, namespaced: true },
   controllerrevisions: { prefix: GROUP_PREFIX.apps, namespaced: true },
-  // Argo Rollouts (argoproj.io/v1alpha1, the group-version of Argo CD's Application too):
-  // served only where its CRD is installed.
-  rollouts: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   pods: { prefix: GROUP_PREFIX.core, namespaced: true },
   events: { prefix: GROUP_PREFIX.core, namespaced: true },
   persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },
@@ -35,29 +41,59 @@ export const RESOURCES = {
   // The one DRA write: a taint-device plan creates (its Undo deletes) one rule. Cluster-scoped.
   devicetaintrules: { prefix: GROUP_PREFIX.resource, namespaced: false },
   // Discovery of resource.k8s.io at `version` (APIResourceList): which DRA kinds the server serves.
-  resourceapis: { prefix: GROUP_PREFIX.resource, namespaced: false },
+  resourceapis: { prefix: GROUP_PREFIX.resource, namespaced: false, discovery: true },
   // The GitOps owner's settings (read only, optional: the CRDs may not be installed):
   // the Argo CD Application, the Flux Kustomization and HelmRelease.
   applications: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   kustomizations: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: true },
   helmreleases: { prefix: GROUP_PREFIX.fluxHelm, namespaced: true },
   // Discovery of those group-versions (APIResourceList): whether the cluster serves them.
-  argocdapis: { prefix: GROUP_PREFIX.argocd, namespaced: false },
-  kustomizeapis: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: false },
-  helmapis: { prefix: GROUP_PREFIX.fluxHelm, namespaced: false },
+  argocdapis: { prefix: GROUP_PREFIX.argocd, namespaced: false, discovery: true },
+  kustomizeapis: { prefix: GROUP_PREFIX.fluxKustomize, namespaced: false, discovery: true },
+  helmapis: { prefix: GROUP_PREFIX.fluxHelm, namespaced: false, discovery: true },
   // The API server's version (/version, readable by every client through
   // system:public-info-viewer): asked only where a verdict depends on it.
-  version: { prefix: '/version', namespaced: false },
-} as const;
+  version: { prefix: '/version', namespaced: false, discovery: true },
+} as const satisfies Record<string, ResourceEntry>;
 
-/** Resources that name a group-version's discovery document, not objects. */
-const DISCOVERY: ReadonlySet<string> = new Set([
-  'resourceapis',
-  'argocdapis',
-  'kustomizeapis',
-  'helmapis',
-  'version',
-]);
+/** The discovery document of a kind's group-version, as a resource name: "argoproj.io/v1alpha1". */
+export type DiscoveryName<A extends { group: string; version: string }> = `${A['group']}/${A['version']}`;
+
+export function discoveryName<A extends { group: string; version: string }>(api: A): DiscoveryName<A> {
+  return `${api.group}/${api.version}`;
+}
+
+/** The workload kinds' resources (namespaced, at their group-version) and their group-versions' discovery. */
+export type WorkloadResources<L extends WorkloadApiList> = {
+  readonly [A in L[number] as A['resource']]: { readonly prefix: string; readonly namespaced: true };
+} & {
+  readonly [A in L[number] as DiscoveryName<A>]: {
+    readonly prefix: string;
+    readonly namespaced: false;
+    readonly discovery: true;
+  };
+};
+
+/**
+ * Every resource the worker names, for a registry of workload kinds: each kind's
+ * resource and the discovery of its group-version come from its identity (a kind served
+ * at a new group-version needs no edit here).
+ */
+export function resourceTable<L extends WorkloadApiList>(
+  apis: L,
+): typeof OTHER_RESOURCES & WorkloadResources<L> {
+  const kinds = apis.flatMap((api) => {
+    const prefix = `/apis/${api.group}/${api.version}`;
+    return [
+      [api.resource, { prefix, namespaced: true }],
+      [discoveryName(api), { prefix, namespaced: false, discovery: true }],
+    ] as const;
+  });
+  // The mapped type is what the entries build; TypeScript cannot follow fromEntries.
+  return { ...OTHER_RESOURCES, ...(Object.fromEntries(kinds) as WorkloadResources<L>) };
+}
+
+export const RESOURCES = resourceTable(WORKLOAD_APIS);
 
 /** resource.k8s.io versions a call may name (`version`); v1 when it names none. */
 export const RESOURCE_VERSIONS = ['v1', 'v1beta2'] as const;
@@ -101,12 +137,21 @@ export function methodFor(verb: Verb): string {
 
 /** Path plus query string, URL-encoded (selectors contain '=' and ','). */
 export function pathFor(call: ApiCall): string {
-  const resource = RESOURCES[call.resource];
+  return pathIn(RESOURCES, call);
+}
+
+/** `pathFor` in a table of resources (`resourceTable` of a registry). */
+export function pathIn(
+  resources: Readonly<Record<string, ResourceEntry>>,
+  call: Omit<ApiCall, 'resource'> & { resource: string },
+): string {
+  const resource = resources[call.resource];
+  if (!resource) throw new Error(`no such resource: ${call.resource}`);
   let path: string =
     call.version && resource.prefix === GROUP_PREFIX.resource
       ? `/apis/resource.k8s.io/${call.version}`
       : resource.prefix;
-  if (DISCOVERY.has(call.resource)) return path;
+  if (resource.discovery) return path;
   if (resource.namespaced && call.namespace !== undefined) {
     path += `/namespaces/${encodeURIComponent(call.namespace)}`;
   }

@@ -109,3 +109,8 @@ export function messageKeyPart(m: {
 }): string {
   return `${platformOf(m) === 'slack' ? '' : `${platformOf(m)}:`}${m.channel}/${m.ts}`;
 }
+
+/** The record platform of an adapter's platform name; null for a platform records do not know. */
+export function chatPlatform(name: string): ChatPlatform | null {
+  return (CHAT_PLATFORMS as readonly string[]).includes(name) ? (name as ChatPlatform) : null;
+}

@@ -109,10 +109,13 @@ redis.call('SET', KEYS[3], value, 'EX', tonumber(ARGV[4]))
 return {'claimed', value}
 `;
 
+// A claimed plan stays as it was claimed: its approval names the digest of that copy
+// (expiry included), so a re-run refreshing it would have the apply refused.
 const SAVE = `
+if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'json', ARGV[1], 'expiresAt', ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
-if redis.call('EXISTS', KEYS[3]) == 0 then redis.call('DEL', KEYS[2], KEYS[4]) end
+redis.call('DEL', KEYS[2], KEYS[4])
 return 1
 `;
 
@@ -142,9 +145,9 @@ export function createPlanStore(redis: Redis): PlanStore {
   return {
     async save(stored) {
       // A re-run produces the same plan id for an unchanged Deployment: refresh the
-      // plan and its expiry, keep an existing claim (it must not apply twice), and
-      // forget approvals of an unclaimed earlier copy, so every approval of a
-      // two-person rule falls inside one validity window.
+      // plan and its expiry and forget approvals of an unclaimed earlier copy, so every
+      // approval of a two-person rule falls inside one validity window. A claimed plan
+      // is left as claimed (it must not apply twice, and its approval names that copy).
       await redis.eval(
         SAVE,
         4,

@@ -20,7 +20,10 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
-import { ROLLOUTS_NOT_SERVED } from '../../src/kube/read/rollout-crd.js';
+import { notServedSentence } from '../../src/kube/read/kind-served.js';
+import { WORKLOAD_NAMES } from '../../src/diagnosis/workload-ref.js';
+
+const ROLLOUTS_NOT_SERVED = notServedSentence(WORKLOAD_NAMES.Rollout);
 import { runCli } from '../../src/cli/run-cli.js';
 import { scanCluster } from '../../src/kube/read/scan.js';
 import { fakeIo } from '../support/cli-io.js';

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCluster, TARGET } from '../../bench/collector.js';
+import { statefulSetCluster } from '../../bench/workload-kinds.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
@@ -423,5 +424,50 @@ describe('collector at scale', () => {
     } finally {
       await large.close();
     }
+  }, 120_000);
+});
+
+describe('a StatefulSet at its forced rollback, on 10 and on 5,000 nodes', () => {
+  const LEDGER = { kind: 'StatefulSet' as const, namespace: 'payments', name: 'ledger' };
+
+  /** The requests of one collection, and what the diagnosis makes of it. */
+  async function readLedger(
+    nodes: number,
+  ): Promise<{ reads: string[]; nodeNames: string[]; verdict: string }> {
+    const sim = await startSimulator({ scenario: statefulSetCluster(nodes), controllers: false });
+    try {
+      const { client } = await clientFor(sim, `ledger-${nodes}`);
+      const snapshot = await collectSnapshot(client, LEDGER);
+      const diagnosis = diagnose(snapshot);
+      return {
+        reads: sim.requests.map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`).sort(),
+        nodeNames: snapshot.nodes.map((n) => n.metadata.name ?? '').sort(),
+        verdict: `${diagnosis.findings.map((f) => f.code).join(',')} → ${diagnosis.remediations.map((p) => p.kind).join(',')}`,
+      };
+    } finally {
+      await sim.close();
+    }
+  }
+
+  it('reads the same 6 requests at both sizes: the update revision crashes wherever it runs, so no exclusion is read for', async () => {
+    // ledger-2 crash-loops at the update revision and no pod of that revision is healthy
+    // anywhere: the crash follows the revision (crash-distribution.ts), no node exclusion
+    // can be offered, so neither the nodes the template may use nor the pods beside ours
+    // are read; the pods' own nodes come in one hostname list.
+    const small = await readLedger(10);
+    const large = await readLedger(5000);
+    expect(small.reads).toEqual([
+      'get pods ledger-2',
+      'get statefulsets ledger',
+      'list controllerrevisions',
+      'list events',
+      'list nodes',
+      'list pods',
+    ]);
+    expect(large.reads).toEqual(small.reads);
+    expect(large.nodeNames).toEqual(['node-0', 'node-1', 'node-2']);
+    expect(small.nodeNames).toEqual(large.nodeNames);
+    expect(large.verdict).toBe('RolloutStuck,CrashLoop → delete-pods');
+    expect(small.verdict).toBe(large.verdict);
   }, 120_000);
 });

@@ -124,6 +124,23 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
   // simulator's controller wakes at its expiry); 24 only if the judge promotes its
   // `pause: {}`; 27 (blue-green surge deadlock) is answered by abort-rollout alone, applied
   // on the status subresource, after which the stable pods serve.
+  // Found by `--kind Rollout --seed 1 --count 1000`: 142, 583 (blue-green): the preview
+  // fits beside the active pods, but the promoted preview with every replica does not,
+  // and blue-green keeps every active pod until then. Read as no problem before the
+  // end-state proof kept the stable pods (forward/final-state.ts). 216, 425: the same,
+  // where only the other tenants' pods tell it: they are read (dump and live) whenever
+  // the new revision runs beside the old one (scarce.ts, runsBesideOld).
+  it.each([142, 583, 216, 425])(
+    'Rollout seed %i: blue-green needs room for both revisions at once',
+    (seed) => {
+      const r = judgeSeed(seed, 'Rollout');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+      expect(r.codes).toContain('RolloutStuck');
+    },
+    120_000,
+  );
+
   it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
     const timed = judgeSeed(1, 'Rollout');
     expect([timed.judgement, timed.completes]).toEqual(['agree', true]);

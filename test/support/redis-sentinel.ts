@@ -22,8 +22,11 @@ export interface SentinelSet {
   sentinelPorts: number[];
   /** The data node the sentinels name as master now. */
   master(): Promise<TestRedis>;
-  /** SIGKILLs the master; resolves once the sentinels name another one. */
-  killMaster(): Promise<{ old: TestRedis; next: TestRedis }>;
+  /**
+   * SIGKILLs the master; resolves once the sentinels name another one. `onKilled` runs
+   * as soon as the killed process has exited (bench/failover.ts times from there).
+   */
+  killMaster(onKilled?: () => void): Promise<{ old: TestRedis; next: TestRedis }>;
   /** SENTINEL FAILOVER; resolves once the switch is done and the old master is a replica. */
   failover(): Promise<{ old: TestRedis; next: TestRedis }>;
   /** Starts a killed node again (it returns as it was started and the sentinels make it a replica). */
@@ -196,9 +199,10 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
     nodes,
     sentinelPorts,
     master,
-    async killMaster() {
+    async killMaster(onKilled) {
       const old = await master();
       await old.stop('SIGKILL');
+      onKilled?.();
       return switched(old);
     },
     async failover() {

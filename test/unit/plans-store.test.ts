@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shownDigest } from '../../src/trust/plan-seal.js';
+import { planDigest, shownDigest } from '../../src/trust/plan-seal.js';
 import { createApprovalPolicy, matchRule } from '../../src/policy/approval-policy.js';
 import { createPlanStore, ORPHAN_CLAIM_MS, type StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -153,6 +153,17 @@ describe('plan store', () => {
     await store.save(stored('p-keep'));
     expect((await store.approve('p-keep', 'U2', 1, shown('p-keep'))).status).toBe('already-claimed');
     expect((await store.claimOf('p-keep'))?.approvers).toEqual(['U1']);
+  });
+
+  it('leaves a claimed plan as claimed when a re-run saves it again (its approval names that copy)', async () => {
+    const store = createPlanStore(client);
+    await store.save(stored('p-rerun', Date.now() + 60_000));
+    expect((await store.approve('p-rerun', 'U1', 1, shown('p-rerun'))).status).toBe('claimed');
+    const claimed = await store.get('p-rerun');
+    await store.save(stored('p-rerun', Date.now() + 120_000));
+    const after = await store.get('p-rerun');
+    expect(after).toEqual(claimed);
+    expect(after && planDigest(after)).toBe(claimed && planDigest(claimed));
   });
 });
 

@@ -3,11 +3,17 @@
  * own so that services, the notify delivery and the hooks' implementation
  * (notify-hooks.ts) do not import each other, not even for types. Types only.
  */
-import type { webApi } from '@slack/bolt';
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { AlertResultOutcome } from './results.js';
 import type { ThreadUpdateOutcome } from './thread-updates.js';
+
+/**
+ * The Slack Web API client the hooks post with (its type, webApi.WebClient, is named
+ * where the hooks are made, src/app/alerts/notify-hooks.ts): opaque here, so that
+ * AppServices and what imports it load no Slack SDK, not even for types.
+ */
+type SlackClient = object;
 
 /**
  * What the app's notify consumer calls for alert threads: `threadJob` for the
@@ -15,12 +21,12 @@ import type { ThreadUpdateOutcome } from './thread-updates.js';
  * result goes into the workload's incident thread when there is one).
  */
 export interface AlertNotifyHooks {
-  threadJob(client: webApi.WebClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
+  threadJob(client: SlackClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
   /** The root message of the job's thread (its channel and ts), null when there is none. */
   threadRoot(job: AlertThreadJob): Promise<{ channel: string; ts: string } | null>;
   /** A run's result: into its incident thread, if the run belongs to one. */
   runResult(
-    client: webApi.WebClient,
+    client: SlackClient,
     result: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
   ): Promise<AlertResultOutcome>;
 }

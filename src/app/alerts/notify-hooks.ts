@@ -55,7 +55,7 @@ export function slackThreadApi(client: webApi.WebClient): SlackThreadApi {
 export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks {
   const store = deps.store ?? createThreadStore(deps.redis);
   return {
-    threadJob(client, job) {
+    threadJob(client: webApi.WebClient, job) {
       return handleAlertThreadJob(
         { store, slack: slackThreadApi(client), logger: deps.logger, linkHosts: deps.linkHosts ?? [] },
         job,
@@ -65,7 +65,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
       const record = await store.find(job.workloadHash, job.groupHash);
       return record === null ? null : { channel: record.channel, ts: record.ts };
     },
-    runResult(client, update) {
+    runResult(client: webApi.WebClient, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
       const slack = slackThreadApi(client);
       return deliverAlertResult(

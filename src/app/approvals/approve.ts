@@ -24,10 +24,20 @@ import { group, icon, join, mention, plain, rich, say } from '../../chat/rich.js
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
 const SLACK = 'slack';
-import type { AppServices } from '../services.js';
+import type { AppConfig } from '../../config/environment.js';
+import type { Audit } from '../../audit.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
+import type { ApprovalPolicy } from '../../policy/approval-policy.js';
+import type { PlanStore } from '../../queue/plan-store.js';
+import type { Producers } from '../../queue/producers.js';
+import type { ReplicationGuard } from '../../queue/replication-guard.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
   user: string;
@@ -75,11 +85,23 @@ export type ApprovalOutcome =
   /** Claimed and queued: mark the button approved. */
   | { kind: 'approved'; stored: StoredPlan; approvers: string[] };
 
-type Services = Pick<
-  AppServices,
-  'plans' | 'policy' | 'audit' | 'producers' | 'metrics' | 'subscriptions' | 'config' | 'logger'
-> &
-  Pick<AppServices, 'replication'>;
+/**
+ * What the decision needs of the app's services (AppServices has them all): named here
+ * rather than picked from AppServices, so the port's press use-case that calls it
+ * (src/chat/use-cases/approve-press.ts) reaches no adapter through the services' types.
+ */
+interface Services {
+  plans: PlanStore;
+  policy: ApprovalPolicy;
+  audit: Audit;
+  producers: Producers;
+  metrics: Metrics;
+  subscriptions: Subscriptions;
+  config: AppConfig;
+  logger: Logger;
+  /** As AppServices.replication: WAIT for the replicas, and the redo of lost writes. */
+  replication?: ReplicationGuard | undefined;
+}
 
 /** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
 interface Refusal {
@@ -125,6 +147,16 @@ interface Claimed {
   approvers: string[];
   marks: string[];
   at: number;
+}
+
+/** The platform records name for a click (Slack when it names none). */
+function recordPlatform(click: ApprovalClick): ChatPlatform {
+  return chatPlatform(click.platform ?? SLACK) ?? 'slack';
+}
+
+/** The clicked message, as subscriptions and message keys name it (with its platform). */
+function messageOf(click: ApprovalClick): MessageRef {
+  return { ...platformTag(recordPlatform(click)), channel: click.channel, ts: click.messageTs };
 }
 
 /** Where a click is, for every audit line of it. */
@@ -208,7 +240,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
   if (!decision.allowed) throw new Error('unreachable: a refusal was returned above');
   // One fix per result message: once a plan of this message is approved, the others
   // are refused here too (the message withdraws their buttons, a stale client may not).
-  const message = { channel: click.channel, ts: click.messageTs };
+  const message = messageOf(click);
   const held = await services.subscriptions.approvedPlanOf(message);
   if (held !== null && held !== planId)
     return refuse(services, where, user, {
@@ -247,10 +279,7 @@ async function changedSinceShown(
   where: Where,
   current: StoredPlan,
 ): Promise<ApprovalOutcome> {
-  const remade = await remadeByLaterDiagnosis(services.subscriptions, current, {
-    channel: click.channel,
-    ts: click.messageTs,
-  });
+  const remade = await remadeByLaterDiagnosis(services.subscriptions, current, messageOf(click));
   const outcome = refuse(
     services,
     where,
@@ -331,7 +360,7 @@ async function recordApproval(
     );
   }
   // Two approvers clicking two plans of one message at once: one wins in Redis.
-  const message = { channel: click.channel, ts: click.messageTs };
+  const message = messageOf(click);
   let held: string | null;
   try {
     held = await services.subscriptions.claimMessagePlan(message, planId);
@@ -382,6 +411,7 @@ async function queueRemediation(
       // Signed, so the worker can hand it back with the outcome: the Undo it offers
       // names the same requester (or none, or, for a button that named nobody, nothing).
       requester: click.requester ?? undefined,
+      ...platformTag(recordPlatform(click)),
       channel: click.channel,
       messageTs: click.rootTs,
       now: Date.now(),
@@ -393,6 +423,7 @@ async function queueRemediation(
     planId,
     cluster: stored.cluster,
     approvedBy: approvers,
+    ...platformTag(recordPlatform(click)),
     channel: click.channel,
     messageTs: click.rootTs,
     approval,
@@ -404,9 +435,7 @@ async function queueRemediation(
     services.logger.warn(`remediation not queued: ${error.message}`);
     // Best effort: the Redis that refused the job may refuse this too (read-only).
     await plans.release(planId).catch(() => undefined);
-    await services.subscriptions
-      .releaseMessagePlan({ channel: click.channel, ts: click.messageTs }, planId)
-      .catch(() => undefined);
+    await services.subscriptions.releaseMessagePlan(messageOf(click), planId).catch(() => undefined);
     audit.record({
       action: 'outcome',
       ...where,
@@ -421,7 +450,7 @@ async function queueRemediation(
     // Lost in a failover: the claim (unless a later click claimed the plan), the
     // message's plan and the job, each as it was; a job id that exists is not added.
     await plans.restoreClaim(stored, claimed.marks, claimed.at);
-    await services.subscriptions.claimMessagePlan({ channel: click.channel, ts: click.messageTs }, planId);
+    await services.subscriptions.claimMessagePlan(messageOf(click), planId);
     await producers.enqueueRemediate(job);
   });
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });

@@ -11,6 +11,7 @@
 import { shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
+import { platformOf } from '../../queue/chat-refs.js';
 import type { MessageRef, Subscriptions } from '../notify/subscriptions.js';
 
 /**
@@ -34,7 +35,12 @@ export async function remadeByLaterDiagnosis(
   const latest = await subscriptions.latestResult(stored.cluster, jobId);
   if (!latest || latest.result.outcome.status !== 'diagnosed') return false;
   // A message the latest result went to shows that result: a mismatch there is no re-diagnosis.
-  if (latest.shownIn.some((m) => m.channel === clicked.channel && m.ts === clicked.ts)) return false;
+  if (
+    latest.shownIn.some(
+      (m) => platformOf(m) === platformOf(clicked) && m.channel === clicked.channel && m.ts === clicked.ts,
+    )
+  )
+    return false;
   const { outcome, cluster } = latest.result;
   const plan = outcome.diagnosis.remediations.find((p) => p.id === stored.plan.id);
   if (!plan) return false;

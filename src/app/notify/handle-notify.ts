@@ -10,6 +10,8 @@ import type { AppServices } from '../services.js';
 import { remediationOutcomeMessage } from './outcome-message.js';
 import { deliverRun } from './run-delivery.js';
 import { rootOnOutcome } from './root-update.js';
+import { outcomeToChat } from './chat-delivery.js';
+import { platformOf } from '../../queue/chat-refs.js';
 
 /**
  * Turns one notify job into its Slack calls, by kind. `signed`: the job as queued, its
@@ -18,7 +20,7 @@ import { rootOnOutcome } from './root-update.js';
 export async function handleNotify(
   services: Pick<
     AppServices,
-    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit'
+    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats'
   >,
   client: webApi.WebClient,
   redis: Redis,
@@ -69,6 +71,8 @@ export async function handleNotify(
     }
     case 'remediation-outcome': {
       const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
+      // Teams (and any platform of the chat port) replies through its adapter.
+      if (platformOf(job) !== 'slack') return outcomeToChat(services, job, undo);
       const message = remediationOutcomeMessage(job, undo);
       await client.chat.postMessage({
         channel: job.channel,

@@ -7,6 +7,8 @@ import type { AppServices } from '../services.js';
 import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { renderRunUpdate } from './render-run.js';
+import { platformOf } from '../../queue/chat-refs.js';
+import { deliverToChats } from './chat-delivery.js';
 
 /**
  * Posts a result's thread report (full evidence, every plan with its dry run and exact
@@ -35,13 +37,19 @@ export async function postThreadReport(
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
 export async function deliverRun(
-  services: Pick<AppServices, 'plans' | 'subscriptions'>,
+  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>,
   client: webApi.WebClient,
   refs: readonly SubscriberRef[],
   update: RunUpdate,
   final: boolean,
 ): Promise<void> {
   if (refs.length === 0) return;
+  // Messages on a platform with a chat-port adapter (Teams) are rendered by the port.
+  const elsewhere = refs.filter((r) => platformOf(r) !== 'slack');
+  if (elsewhere.length > 0) {
+    await deliverToChats(services, elsewhere, update, final);
+    refs = refs.filter((r) => platformOf(r) === 'slack');
+  }
   // One rendering per requester and approved plan: messages differ only in those.
   const renderings = new Map<string, Promise<RenderedMessage>>();
   const render = (requester: string, approvedPlan: string | null): Promise<RenderedMessage> => {
@@ -99,7 +107,7 @@ async function answerPrivately(client: webApi.WebClient, ref: SubscriberRef, tex
 
 /** After subscribing a new message: catch it up with the run's current state, if any. */
 export async function applySubscribeResult(
-  services: Pick<AppServices, 'plans' | 'subscriptions'>,
+  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>,
   client: webApi.WebClient,
   ref: SubscriberRef,
   result: SubscribeResult,

@@ -1,5 +1,5 @@
 import { redisKeys } from '../../queue/redis-keys.js';
-import { createPublicKey, sign, verify as verifySignature } from 'node:crypto';
+import { createPublicKey, sign, verify as verifySignature, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../trust/approval-signature.js';
@@ -235,6 +235,40 @@ export function subscriberOf(message: MessageRef, owner: MessageOwner | null): S
 }
 
 /**
+ * The message a member names, with its requester and thread, when the app itself
+ * recorded it for this run's job (a member from before v2 names no requester: not
+ * updated).
+ */
+function memberRef(
+  publicKey: KeyObject,
+  cluster: string,
+  jobId: string,
+  member: string,
+): SubscriberRef | null {
+  const [channel = '', ts = '', thread = '', requester = '', mark = '', tail, ...rest] = member.split('/');
+  if (!channel || !ts || !thread || rest.length > 0) return null;
+  if (tail !== undefined && tail !== 'teams') return null;
+  const platform: ChatPlatform = tail ?? 'slack';
+  if (!isId(platform, 'conversation', channel) || !isId(platform, 'message', ts)) return null;
+  if (requester !== NO_REQUESTER && !isId(platform, 'person', requester)) return null;
+  if (thread !== NO_THREAD && !isId(platform, 'message', thread)) return null;
+  const ref: SubscriberRef = {
+    ...platformTag(platform),
+    channel,
+    ts,
+    requester,
+    ...(thread === NO_THREAD ? {} : { threadTs: thread }),
+  };
+  const ok = verifySignature(
+    null,
+    markMessage(cluster, jobId, ref),
+    publicKey,
+    Buffer.from(mark, 'base64url'),
+  );
+  return ok ? ref : null;
+}
+
+/**
  * @param redis a connection the app already holds (fail-fast producer connection is fine).
  * @param verify checks a stored notification's signature (src/queue/notify-signature.ts).
  * @param key the app's approval key: marks the subscribers it records.
@@ -245,34 +279,8 @@ export function createSubscriptions(
   key: SigningKey,
 ): Subscriptions {
   const publicKey = createPublicKey(key.privateKey);
-  /**
-   * The message a member names, with its requester and thread, when the app itself
-   * recorded it for this run's job (a member from before v2 names no requester: not
-   * updated).
-   */
-  const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null => {
-    const [channel = '', ts = '', thread = '', requester = '', mark = '', tail, ...rest] = member.split('/');
-    if (!channel || !ts || !thread || rest.length > 0) return null;
-    if (tail !== undefined && tail !== 'teams') return null;
-    const platform: ChatPlatform = tail ?? 'slack';
-    if (!isId(platform, 'conversation', channel) || !isId(platform, 'message', ts)) return null;
-    if (requester !== NO_REQUESTER && !isId(platform, 'person', requester)) return null;
-    if (thread !== NO_THREAD && !isId(platform, 'message', thread)) return null;
-    const ref: SubscriberRef = {
-      ...platformTag(platform),
-      channel,
-      ts,
-      requester,
-      ...(thread === NO_THREAD ? {} : { threadTs: thread }),
-    };
-    const ok = verifySignature(
-      null,
-      markMessage(cluster, jobId, ref),
-      publicKey,
-      Buffer.from(mark, 'base64url'),
-    );
-    return ok ? ref : null;
-  };
+  const toRef = (cluster: string, jobId: string, member: string): SubscriberRef | null =>
+    memberRef(publicKey, cluster, jobId, member);
   const refsOf = (cluster: string, jobId: string, members: string[]): SubscriberRef[] =>
     members.map((m) => toRef(cluster, jobId, m)).filter((r): r is SubscriberRef => r !== null);
   return {

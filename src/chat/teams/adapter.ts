@@ -133,5 +133,6 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       await post(where, addressed);
     },
     record: (ref) => store.get(ref),
+    shown: async (ref) => (await store.get(ref))?.message,
   };
 }

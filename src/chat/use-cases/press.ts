@@ -20,6 +20,8 @@ import type { PressReply, PressRequest } from '../adapter.js';
 import type { MessageRef, PersonRef } from '../model.js';
 import { icon, join, mention, plain, rich, say } from '../rich.js';
 import { textMessage } from './command.js';
+import { chatPlatform, platformTag } from '../../queue/chat-refs.js';
+import type { MessageRef as SubscribedRef } from '../../app/notify/subscriptions.js';
 
 /** What the presses need of the app's services (src/app/services.ts has them all). */
 export interface PressServices {
@@ -36,8 +38,9 @@ export interface PressServices {
 }
 
 /** The run subscriptions' key for a message: its conversation and id. */
-export function subscribed(message: MessageRef): { channel: string; ts: string } {
-  return { channel: message.conversation.id, ts: message.id };
+export function subscribed(message: MessageRef): SubscribedRef {
+  const platform = chatPlatform(message.conversation.platform);
+  return { ...platformTag(platform ?? undefined), channel: message.conversation.id, ts: message.id };
 }
 
 const tell = (text: ReturnType<typeof say>): PressReply => ({ tell: textMessage(text) });

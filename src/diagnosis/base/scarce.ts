@@ -4,6 +4,7 @@
  * a pod that is waiting for room, or a new pod that asks for more than a pod of the
  * workload holds (it cannot take an old pod's place: whether it fits depends on the rest).
  */
+import type { ResolvedStrategy } from '../resolved-strategy.js';
 import type { PersistentVolumeClaim, Pod, PodSpec } from '../k8s.js';
 import { claimNames, hostPorts, requiredAntiAffinity } from './pod-constraints.js';
 import { holdsResources, isUnscheduled } from './pods.js';
@@ -50,15 +51,27 @@ export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeCl
 }
 
 /**
+ * The update runs its whole new revision beside every old pod (an Argo blue-green
+ * Rollout keeps its active pods until the preview is complete and promoted): whether
+ * the nodes hold both depends on everything else on them.
+ */
+export function runsBesideOld(strategy: ResolvedStrategy | undefined): boolean {
+  return strategy?.argo === 'blueGreen';
+}
+
+/**
  * Other workloads' pods on the eligible nodes are worth reading: a pod of ours waits
- * for room, or the pod asks for something scarce they may hold.
+ * for room, the pod asks for something scarce they may hold, or the new revision runs
+ * beside the old one.
  */
 export function neighboursMatter(
   spec: PodSpec,
   pods: readonly Pod[],
   pvcs: readonly PersistentVolumeClaim[],
+  strategy?: ResolvedStrategy,
 ): boolean {
   return (
+    runsBesideOld(strategy) ||
     pods.some(isUnscheduled) ||
     asksForScarce(spec, exclusiveClaims(spec, pvcs)) ||
     outgrowsOwnPods(spec, pods)

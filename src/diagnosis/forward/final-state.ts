@@ -3,7 +3,8 @@
  * follow step by step (a StatefulSet's ordered pods, an Argo Rollout's steps): at the
  * end every pod the update replaces runs the new template at once. Node by node, the
  * bound counts how many pods of the new template the node could ever hold with this
- * workload's replaced pods gone and every pod the new one may preempt gone too
+ * workload's replaced pods gone (blue-green: with its stable pods still there) and every
+ * pod the new one may preempt gone too
  * (resources, the pod count, one pod per node with a host port). It never counts fewer
  * than the truth (anti-affinity, spread and volumes only lower it), so fewer than
  * needed proves the rollout can never finish, whatever order the controller and the
@@ -30,8 +31,15 @@ export interface Shortfall {
   refused: boolean;
 }
 
-/** What keeps the end state from existing, or undefined: it may fit, or no claim is made. */
-export function finalStateShortfall(ctx: AnalysisContext): Shortfall | undefined {
+/**
+ * What keeps the end state from existing, or undefined: it may fit, or no claim is made.
+ * 'without-old': as if the old pods were gone (blue-green's stable pods too), to tell a
+ * rollout the old pods block from one no node could ever hold.
+ */
+export function finalStateShortfall(
+  ctx: AnalysisContext,
+  variant: 'as-is' | 'without-old' = 'as-is',
+): Shortfall | undefined {
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -41,15 +49,19 @@ export function finalStateShortfall(ctx: AnalysisContext): Shortfall | undefined
   const { spec } = incoming;
   if ((spec.resourceClaims ?? []).length > 0 || snapshot.dra) return undefined;
   if (spec.priorityClassName && spec.priority === undefined) return undefined;
-  const fresh = new Set(kind.revisions(snapshot).current?.pods ?? []);
+  const revisions = kind.revisions(snapshot);
+  const fresh = new Set(revisions.current?.pods ?? []);
   const final = snapshot.pods.filter((p) => fresh.has(p) && holdsResources(p) && !isTerminating(p));
   const replaced = kind.desiredReplicas(object) - (strategy.partition ?? 0);
   if (overQuota(ctx, incoming, replaced)) return { pending: [], refused: true };
   const needed = replaced - final.length;
   if (needed <= 0) return undefined;
   // Every other pod of ours is replaced, or may be (those below a partition stay: counting
-  // them gone only raises the bound).
+  // them gone only raises the bound); but blue-green keeps every running stable pod until
+  // the preview is complete and promoted, so the end state holds both revisions at once.
   const staying = new Set<Pod>(final);
+  if (strategy.argo === 'blueGreen' && variant === 'as-is')
+    for (const p of revisions.stable?.pods ?? []) if (holdsResources(p) && !isTerminating(p)) staying.add(p);
   const placement = placementContext(ctx);
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))

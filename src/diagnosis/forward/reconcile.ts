@@ -66,7 +66,11 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
     if (converted.some((f) => SAYS_NOT_FINISHING.has(f.code))) return converted;
     return [...converted, capacityFinding(ctx, asIs, [])];
   }
-  if (withoutOld?.result === 'completes' && !findings.some((f) => SAYS_NOT_FINISHING.has(f.code)))
+  // The end-state proof (ticks 0: the kinds not followed step by step) says blocked with
+  // the old pods there and makes no claim without them: they hold the room (blue-green).
+  const oldPodsHold =
+    withoutOld?.result === 'completes' || (asIs.ticks === 0 && withoutOld?.result !== 'failing');
+  if (oldPodsHold && !findings.some((f) => SAYS_NOT_FINISHING.has(f.code)))
     return [...findings, stuckForGood(ctx, asIs)];
   return [...findings];
 }
@@ -177,14 +181,23 @@ function capacityFinding(
 }
 
 function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {
-  const names = asIs.pending.map((p) => p.metadata.name ?? '').slice(0, 3);
+  const names = [...new Set(asIs.pending.map((p) => p.metadata.name ?? '').filter((n) => n !== ''))].slice(
+    0,
+    3,
+  );
   const what = asIs.refused
     ? 'the quota refuses the next new pod'
     : `new pods${names.length > 0 ? ` (${names.join(', ')})` : ''} wait for room the old pods hold`;
+  const { snapshot } = ctx;
+  const kind = workloadKind(snapshot);
+  const blueGreen = kind.strategy(kind.object(snapshot)).argo === 'blueGreen';
+  const why = blueGreen
+    ? `blue-green keeps every active pod until the preview has all ${kind.desiredReplicas(kind.object(snapshot))} of its pods and is promoted, and the nodes cannot hold both revisions at once`
+    : 'the controller removes no more old pods (its maxUnavailable is used up)';
   return {
     code: 'RolloutStuck',
     severity: 'critical',
-    summary: `The rollout can never finish: ${what}, and the controller removes no more old pods (its maxUnavailable is used up). The progress deadline has not passed yet, so kubectl still reads it as progressing.`,
+    summary: `The rollout can never finish: ${what}, and ${why}. The progress deadline has not passed yet, so kubectl still reads it as progressing.`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }

@@ -69,7 +69,7 @@ export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
   if ('why' in built) {
     if (built.why !== UNMODELLED) return { result: 'unknown', why: built.why };
     // Moving or not, an end state that no nodes can hold is never reached.
-    const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx);
+    const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx, variant);
     if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
     return movingOrUnknown(ctx);
   }

@@ -1,20 +1,26 @@
 import type {
-  ArgoRollout,
-  ControllerRevision,
-  DaemonSet,
-  Deployment,
-  StatefulSet,
   DeviceClass,
   KubeEvent,
   Node,
   PersistentVolumeClaim,
   Pod,
-  ReplicaSet,
   ResourceClaim,
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../k8s.js';
 import type { WorkloadRef } from '../workload-ref.js';
+import {
+  hasObjectsOf,
+  type ObjectOf,
+  type ObjectsOf,
+  type RevisionOf,
+  type WorkloadObjectsOf,
+} from '../workload-api.js';
+import type { WORKLOAD_APIS } from '../workloads/kinds.js';
+import { daemonSetApi } from '../workloads/daemonset/api.js';
+import { deploymentApi } from '../workloads/deployment/api.js';
+import { rolloutApi } from '../workloads/rollout/api.js';
+import { statefulSetApi } from '../workloads/statefulset/api.js';
 
 export type { WorkloadKind, WorkloadRef } from '../workload-ref.js';
 
@@ -33,34 +39,21 @@ export interface AccessProblem {
 
 /**
  * The workload object and the objects that hold its revisions, under fields of its kind
- * (`target.kind` says which). Analyzers do not read these: they ask the kind's module
- * (src/diagnosis/workloads/), which knows what the fields mean.
+ * (`target.kind` says which), one member per kind of the registry (workloads/kinds.ts:
+ * each kind's identity names its fields, `snapshot`). Analyzers do not read these: they
+ * ask the kind's module (src/diagnosis/workloads/), which knows what the fields mean.
+ * The revision objects are those owned by the workload (ownerReferences uid), newest first.
  */
-export type WorkloadObjects = DeploymentObjects | DaemonSetObjects | StatefulSetObjects | RolloutObjects;
+export type WorkloadObjects = WorkloadObjectsOf<typeof WORKLOAD_APIS>;
 
-export interface DeploymentObjects {
-  deployment: Deployment;
-  /** ReplicaSets owned by the Deployment (ownerReferences uid), newest revision first. */
-  replicaSets: ReplicaSet[];
-}
-
-export interface StatefulSetObjects {
-  statefulSet: StatefulSet;
-  /** ControllerRevisions owned by the StatefulSet (ownerReferences uid), newest revision first. */
-  controllerRevisions: ControllerRevision[];
-}
-
-export interface DaemonSetObjects {
-  daemonSet: DaemonSet;
-  /** ControllerRevisions owned by the DaemonSet (ownerReferences uid), newest revision first. */
-  controllerRevisions: ControllerRevision[];
-}
-
-export interface RolloutObjects {
-  rollout: ArgoRollout;
-  /** ReplicaSets owned by the Rollout (ownerReferences uid), newest revision first. */
-  replicaSets: ReplicaSet[];
-}
+/** `{ deployment; replicaSets }` */
+export type DeploymentObjects = ObjectsOf<typeof deploymentApi>;
+/** `{ statefulSet; controllerRevisions }` */
+export type StatefulSetObjects = ObjectsOf<typeof statefulSetApi>;
+/** `{ daemonSet; controllerRevisions }` */
+export type DaemonSetObjects = ObjectsOf<typeof daemonSetApi>;
+/** `{ rollout; replicaSets }` */
+export type RolloutObjects = ObjectsOf<typeof rolloutApi>;
 
 /** A Deployment's snapshot (its kind fields with everything a snapshot holds). */
 export type DeploymentSnapshot = SnapshotCommon & DeploymentObjects;
@@ -69,30 +62,30 @@ export type DeploymentSnapshot = SnapshotCommon & DeploymentObjects;
 export function isDeploymentObjects<T extends WorkloadObjects>(
   snapshot: T,
 ): snapshot is T & DeploymentObjects {
-  return 'deployment' in snapshot;
+  return hasObjectsOf(deploymentApi, snapshot);
 }
 
 /** The snapshot's kind fields are a DaemonSet's. */
 export function isDaemonSetObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & DaemonSetObjects {
-  return 'daemonSet' in snapshot;
+  return hasObjectsOf(daemonSetApi, snapshot);
 }
 
 /** The snapshot's kind fields are a StatefulSet's. */
 export function isStatefulSetObjects<T extends WorkloadObjects>(
   snapshot: T,
 ): snapshot is T & StatefulSetObjects {
-  return 'statefulSet' in snapshot;
+  return hasObjectsOf(statefulSetApi, snapshot);
 }
 
 /** The snapshot's kind fields are an Argo Rollout's. */
 export function isRolloutObjects<T extends WorkloadObjects>(snapshot: T): snapshot is T & RolloutObjects {
-  return 'rollout' in snapshot;
+  return hasObjectsOf(rolloutApi, snapshot);
 }
 
 /** The workload object itself, of whichever kind (what every kind has: metadata, a pod template). */
-export type WorkloadObject = Deployment | DaemonSet | StatefulSet | ArgoRollout;
+export type WorkloadObject = ObjectOf<(typeof WORKLOAD_APIS)[number]>;
 /** The objects that hold a workload's revisions: ReplicaSets, ControllerRevisions. */
-export type RevisionObject = ReplicaSet | ControllerRevision;
+export type RevisionObject = RevisionOf<(typeof WORKLOAD_APIS)[number]>;
 
 /**
  * Everything the analyzers may look at for one workload, gathered by the live

@@ -1,7 +1,9 @@
 /**
- * The workload kinds, one module each (kind.ts says what a module answers). Adding a
- * kind: its name in WORKLOAD_KINDS and WORKLOAD_NAMES (workload-ref.ts), its objects in
- * the snapshot's WorkloadObjects (snapshot/types.ts), its module, and its line here.
+ * The workload kinds' modules, one per kind (workload-kind.ts says what a module
+ * answers). Adding a kind: its folder (api.ts, its identity; index.ts, its module), its
+ * identity's line in the registry (kinds.ts), from which every name, snapshot field, API
+ * path, RBAC rule and discovery check follows, and its module's line here, which the
+ * `Record<WorkloadKind, …>` type demands (docs/architecture.md, "Adding a workload kind").
  */
 import type { PodTemplateSpec } from '../k8s.js';
 import type { WorkloadObject, WorkloadObjects, WorkloadSnapshot } from '../snapshot/types.js';

@@ -76,7 +76,8 @@ export function selectWorkload(
   // Other workloads' pods matter for what is scarce and for the room an exclude-node
   // plan leaves (a crash loop that may be node-local).
   const others =
-    neighboursMatter(spec, pods, pvcs) || crashNodesOf(pods) !== undefined
+    neighboursMatter(spec, pods, pvcs, kind.strategy(object)) ||
+    crashNodesOf(pods, kind.revisionLabel) !== undefined
       ? otherPods(read.neighbours, pods, nodes)
       : [];
 

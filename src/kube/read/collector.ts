@@ -46,7 +46,12 @@ import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../..
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
-import { asksForScarce, neighboursMatter, outgrowsOwnPods } from '../../diagnosis/base/scarce.js';
+import {
+  asksForScarce,
+  neighboursMatter,
+  outgrowsOwnPods,
+  runsBesideOld,
+} from '../../diagnosis/base/scarce.js';
 import { selectWorkload } from '../../diagnosis/workloads/select-workload.js';
 import { crashNodesOf, type CrashNodes } from '../../diagnosis/base/crash-nodes.js';
 import {
@@ -63,7 +68,8 @@ import {
   type WorkloadSnapshot,
 } from '../../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, typeOfKind } from '../../diagnosis/workload-ref.js';
-import { resolveWorkloadRef, ROLLOUTS_NOT_SERVED, rolloutsServed } from './rollout-crd.js';
+import { resolveWorkloadRef } from './rollout-crd.js';
+import { kindServed, notServedSentence } from './kind-served.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { isUnscheduled } from '../../diagnosis/base/pods.js';
 import type { KubeClient } from '../client.js';
@@ -348,16 +354,19 @@ function ourSideOf(
   );
   const pods = ourSide.pods;
   const { spec } = admittedSpec(ourSide);
-  const scarce = neighboursMatter(spec, pods, second.pvcs);
+  const strategy = workloadKind(ref.kind).strategy(object);
+  const scarce = neighboursMatter(spec, pods, second.pvcs, strategy);
   // A crash loop that may be node-local: the exclude-node plan counts the room left on
   // the nodes that stay eligible, so their other pods are read too (not the crashing ones').
-  const crashNodes = scarce ? undefined : crashNodesOf(pods);
+  const crashNodes = scarce ? undefined : crashNodesOf(pods, workloadKind(ref.kind).revisionLabel);
   return {
     pods,
     spec,
     scarce,
     ...(crashNodes ? { crashNodes } : {}),
-    lateEligible: !plan.eligibleEarly && (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods)),
+    lateEligible:
+      !plan.eligibleEarly &&
+      (pods.some(isUnscheduled) || outgrowsOwnPods(spec, pods) || runsBesideOld(strategy)),
     crashListing: !plan.eligibleEarly && !pods.some(isUnscheduled) && crashNodes !== undefined,
     // A Pending pod of an older template may select nodes the template's selector does not list.
     older: olderPendingSelections(
@@ -609,9 +618,10 @@ async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<Workl
     object = await getObject<WorkloadObject>(client, { resource, namespace: ref.namespace, name: ref.name });
   } catch (error) {
     if (error instanceof KubeApiError && error.status === 404) {
-      // A cluster without Argo Rollouts 404s every Rollout: say that, not "not found".
-      if (workloadKind(ref.kind).optionalApi && (await rolloutsServed(client)) === false) {
-        throw new WorkloadNotFoundError(ROLLOUTS_NOT_SERVED, [ref.namespace], [], typeOfKind(ref.kind));
+      // A cluster without the kind's CRD (Argo Rollouts) 404s every object: say that, not "not found".
+      if ((await kindServed(client, WORKLOAD_NAMES[ref.kind])) === false) {
+        const sentence = notServedSentence(WORKLOAD_NAMES[ref.kind]);
+        throw new WorkloadNotFoundError(sentence, [ref.namespace], [], typeOfKind(ref.kind));
       }
       throw new WorkloadNotFoundError(
         `${typeOfKind(ref.kind)} "${ref.name}" not found in namespace "${ref.namespace}"`,

@@ -1,8 +1,6 @@
 /**
- * Argo Rollouts is a CRD (rollouts.argoproj.io): a cluster without it answers 404 to
- * every Rollout path, which is not "this Rollout does not exist". Discovery of
- * argoproj.io/v1alpha1 (the group-version Argo CD's Application shares) says which.
- * And a Rollout with `spec.workloadRef` keeps no template of its own: the controller
+ * (Whether the cluster serves a CRD-provided kind such as Argo Rollouts: kind-served.ts.)
+ * A Rollout with `spec.workloadRef` keeps no template of its own: the controller
  * takes the referenced Deployment's template and selector (argoproj/argo-rollouts
  * rollout/templateref.go Resolve), and so does the diagnosis, with one read.
  */
@@ -12,24 +10,6 @@ import type { WorkloadKindModule } from '../../diagnosis/workload-kind.js';
 import type { KubeClient } from '../client.js';
 import { ClusterError, KubeApiError } from '../errors.js';
 import { getObject } from '../list.js';
-
-/** The sentence every surface uses when the cluster serves no Rollouts. */
-export const ROLLOUTS_NOT_SERVED =
-  'this cluster serves no rollouts.argoproj.io (Argo Rollouts is not installed): there are no Rollouts to diagnose';
-
-/** Whether the API serves Rollouts: true, false (discovery says no, or 404s), undefined (could not tell). */
-export async function rolloutsServed(client: KubeClient): Promise<boolean | undefined> {
-  try {
-    const list = await client.call<{ resources?: { name?: string }[] }>({
-      verb: 'get',
-      resource: 'argocdapis',
-    });
-    return (list.resources ?? []).some((r) => r.name === 'rollouts');
-  } catch (error) {
-    if (error instanceof KubeApiError && error.status === 404) return false;
-    return undefined;
-  }
-}
 
 /**
  * The workload as its controller sees it: when its kind takes the pod template from

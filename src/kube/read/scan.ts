@@ -23,7 +23,8 @@ import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { KubeClient } from '../client.js';
 import { KubeApiError } from '../errors.js';
 import { listObjects } from '../list.js';
-import { resolveWorkloadRef, rolloutsServed } from './rollout-crd.js';
+import { resolveWorkloadRef } from './rollout-crd.js';
+import { kindServed } from './kind-served.js';
 import { backsExtendedResource, readDeviceClasses, readDra, usesClaims, type DraReads } from './dra-reads.js';
 import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
@@ -146,7 +147,7 @@ async function scanKind(
     const page =
       kind === DEFAULT_WORKLOAD_KIND
         ? await list()
-        : workloadKind(kind).optionalApi
+        : WORKLOAD_NAMES[kind].crd
           ? await listServed(scan, kind, list)
           : await secondaryRead(scan.accessProblems, undefined, list);
     if (!page) return;
@@ -186,7 +187,7 @@ async function listServed(
     if (
       error instanceof KubeApiError &&
       error.status === 404 &&
-      (await rolloutsServed(scan.client)) === false
+      (await kindServed(scan.client, WORKLOAD_NAMES[kind])) === false
     ) {
       scan.notServed.push(kind);
       return undefined;
@@ -379,7 +380,8 @@ async function podsOnEligibleNodes(
     { capturedAt: '', coverage: fullCoverage() },
   );
   const { spec } = admittedSpec(ours);
-  if (!neighboursMatter(spec, ours.pods, ours.pvcs)) return { pods: [], readOn: [], gaps: [] };
+  if (!neighboursMatter(spec, ours.pods, ours.pvcs, workloadKind(kind).strategy(object)))
+    return { pods: [], readOn: [], gaps: [] };
   const eligible = nodes.items.filter((n) => isEligible(n, spec));
   const names = nodesForOtherPods(eligible, spec, eligible.length);
   const reads = names.map((name) => {

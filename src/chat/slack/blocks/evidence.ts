@@ -2,6 +2,9 @@ import type { CrashClueEvidence, Evidence } from '../../../diagnosis/finding.js'
 import { asIs, escapeMrkdwn, inlineCode, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
 import { deviceVerdictWords } from '../../../diagnosis/crash/device-health.js';
 import { codeSections, proseSections, table, type Block } from './text.js';
+import { clip, firstSentence } from '../../use-cases/plan-text.js';
+
+export { clip, firstSentence } from '../../use-cases/plan-text.js';
 
 /**
  * Evidence in two sizes: `evidenceLine` is one decisive line for the result message
@@ -39,21 +42,6 @@ export function decisiveLogLine(tail: string): string | undefined {
 function list(items: readonly string[], max: number): string {
   const shown = items.slice(0, max).join(', ');
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
-}
-
-/** A one-line version of a free text: its first sentence, whole; longer ones go to the thread. */
-export function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const m = /^.*?[.!?](?=\s+[A-Z(`"']|$)/.exec(flat);
-  return (m?.[0] ?? flat).trim();
-}
-
-/** At most `max` characters, cut after a whole word with '…' (only for one-line summaries). */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }
 
 function strategyValue(x: { value: number; raw: string | number; source?: string } | null): string {

@@ -1,111 +1,18 @@
 import { messageTime } from '../../../text/time.js';
-import { readablePath } from '../../../remediation/json-pointer.js';
 import type { RemediationPlan } from '../../../remediation/plan.js';
 import { shownDigest, type ShownPlan } from '../../../trust/plan-seal.js';
-import type { DryRunSummary, FieldChange } from '../../../queue/plan-store.js';
-import { deviceTaintRuleBody } from '../../../remediation/device-taint.js';
-import { findKind } from '../../../remediation/kinds/index.js';
 import { ACTION, planButtonValue, type Requester } from './action-ids.js';
 import { confirmDialogText } from './confirm-text.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from './mrkdwn.js';
 import { LIMITS, codeSections, plain, proseSections, section, type Block } from './text.js';
 
 export { confirmDialogText } from './confirm-text.js';
+export { compactPatch, dryRunText, leafChanges, patchText } from '../../use-cases/plan-text.js';
+import { dryRunText, patchText } from '../../use-cases/plan-text.js';
 
-/** Where a plan stands, as the message shows it. */
-export type PlanView =
-  | { state: 'open'; expiresAt: number; approvals?: number; required?: number }
-  | { state: 'expired' }
-  | { state: 'claimed'; approvers: string[]; at: number };
-
-/** The plan's kind deletes its DeviceTaintRule (the Undo of taint-device) rather than creating it. */
-const deletesRule = (plan: RemediationPlan): boolean =>
-  findKind(plan.kind)?.writes === 'device-taint-rule-deletion';
-
-/** The exact change, as the thread report shows it once per plan. */
-export function patchText(plan: RemediationPlan): string {
-  // A JSON patch reads best one operation per line, unless an operation is too long
-  // for a line (a section holds about 2,800 characters); else an indented tree.
-  if (plan.patch?.type === 'json' && Array.isArray(plan.patch.body)) {
-    const ops = plan.patch.body.map((op) => `  ${JSON.stringify(op)}`);
-    if (ops.every((op) => op.length <= 1000)) return `[\n${ops.join(',\n')}\n]`;
-  }
-  if (plan.patch) return JSON.stringify(plan.patch.body, null, 2);
-  if (plan.deviceTaint) {
-    const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
-    return deletesRule(plan)
-      ? `delete DeviceTaintRule ${rule.metadata.name} (only if it still has this spec):\n${JSON.stringify(rule.spec, null, 2)}`
-      : `create DeviceTaintRule (cluster-scoped):\n${JSON.stringify(rule, null, 2)}\nthen delete pods:\n${(plan.pods ?? []).map((p) => p.name).join('\n')}`;
-  }
-  return plan.pods ? `delete pods:\n${plan.pods.map((p) => p.name).join('\n')}` : '(no patch)';
-}
-
-/** The exact change on one line (tests compare it with what a dialog or section shows). */
-export function compactPatch(plan: RemediationPlan): string {
-  if (plan.patch) return JSON.stringify(plan.patch.body);
-  if (plan.deviceTaint) {
-    const rule = deviceTaintRuleBody({ ...plan, deviceTaint: plan.deviceTaint });
-    return deletesRule(plan)
-      ? `delete DeviceTaintRule ${rule.metadata.name}`
-      : `create DeviceTaintRule ${JSON.stringify(rule.spec)}; delete pods ${(plan.pods ?? []).map((p) => p.name).join(', ')}`;
-  }
-  return plan.pods ? `delete pods ${plan.pods.map((p) => p.name).join(', ')}` : '(no patch)';
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** RFC 6901: '~' and '/' in a key. */
-function pointerKey(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/**
- * A dry-run change narrowed to the fields that really differ. The server reports a
- * whole subtree (spec.template.spec.affinity) when the plan replaced it; shown as is,
- * before and after begin with the same text (the pod anti-affinity that stayed) and
- * the difference (the added node affinity) is out of sight. Objects are walked key by
- * key, arrays of equal length index by index, down to the values that changed.
- */
-export function leafChanges(change: FieldChange): FieldChange[] {
-  const { path, before, after } = change;
-  if (JSON.stringify(before) === JSON.stringify(after)) return [];
-  const walk = (keys: string[], get: (v: unknown, k: string) => unknown): FieldChange[] =>
-    keys.flatMap((k) =>
-      leafChanges({
-        path: `${path}/${pointerKey(k)}`,
-        ...(get(before, k) === undefined ? {} : { before: get(before, k) }),
-        ...(get(after, k) === undefined ? {} : { after: get(after, k) }),
-      }),
-    );
-  if (isPlainObject(before) && isPlainObject(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
-    return walk(keys, (v, k) => (v as Record<string, unknown>)[k]);
-  }
-  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    return walk(
-      before.map((_, i) => String(i)),
-      (v, k) => (v as unknown[])[Number(k)],
-    );
-  }
-  return [change];
-}
-
-function formatChange(change: FieldChange): string {
-  const show = (v: unknown): string => (v === undefined ? '(unset)' : JSON.stringify(v));
-  return `${readablePath(change.path)}: ${show(change.before)} → ${show(change.after)}`;
-}
-
-/** What the server-side dry run says will change, field by field, values whole. */
-export function dryRunText(dryRun: DryRunSummary | undefined): string {
-  if (!dryRun) return 'server dry run: not available';
-  if (!dryRun.ok) return `server dry run refused: ${dryRun.reason}`;
-  const changes = dryRun.changes.flatMap(leafChanges);
-  return changes.length === 0
-    ? 'server dry run: no field changes'
-    : `server dry run:\n${changes.map(formatChange).join('\n')}`;
-}
+/** Where a plan stands, as the message shows it (the port's, src/chat/use-cases/result.ts). */
+export type { PlanView } from '../../use-cases/result.js';
+import type { PlanView } from '../../use-cases/result.js';
 
 /** The longest why the result message shows whole. */
 const SHORT_WHY = 120;

@@ -12,7 +12,10 @@ import type { DiagnosisOutcome } from '../../../queue/schemas.js';
 import type { ShownPlan } from '../../../trust/plan-seal.js';
 import type { DryRunSummary } from '../../../queue/plan-store.js';
 import { ACTION, ROOT_BLOCK, rerunValue, type Requester, type RerunTarget } from './action-ids.js';
-import { clip, clueLine, clueOf, evidenceBlocks, evidenceLine, firstSentence } from './evidence.js';
+import { clueLine, clueOf, evidenceBlocks, evidenceLine } from './evidence.js';
+import { clip, firstSentence, headline, recommendedPlan } from '../../use-cases/plan-text.js';
+
+export { headline, recommendedPlan } from '../../use-cases/plan-text.js';
 import { approvalLine, driftLine, planButton, planDetailBlocks, type PlanView } from './plan-blocks.js';
 import { asIs, escapeMrkdwn, joinMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
 import {
@@ -54,19 +57,6 @@ const SEVERITY_ICON: Record<string, string> = {
 
 function icon(severity: string): Mrkdwn {
   return trusted(SEVERITY_ICON[severity] ?? '');
-}
-
-/**
- * The verdict in one line: the summary's first sentence; when that runs long and opens
- * with a clause ("Rollout of x can never finish: new pod …"), the clause, because the
- * evidence lines below say the rest (and the thread has the summary whole).
- */
-export function headline(summary: string): string {
-  const sentence = firstSentence(summary);
-  if (sentence.length <= 180) return sentence;
-  const colon = sentence.indexOf(': ');
-  if (colon >= 20 && colon <= 150) return sentence.slice(0, colon);
-  return clip(sentence, 220);
 }
 
 const TOOL_NAMES: Record<string, string> = {
@@ -127,17 +117,6 @@ export function decisiveLines(finding: Finding): Mrkdwn[] {
     }
   }
   return lines;
-}
-
-/** The plan to offer first: the top finding's best plan, else the first plan. */
-export function recommendedPlan(diagnosis: Diagnosis): RemediationPlan | undefined {
-  const top = diagnosis.findings[0];
-  const byId = new Map(diagnosis.remediations.map((p) => [p.id, p]));
-  for (const id of top?.remediations ?? []) {
-    const plan = byId.get(id);
-    if (plan) return plan;
-  }
-  return diagnosis.remediations[0];
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
 import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
-import { WORKLOAD_NAMES } from '../../workload-ref.js';
+import { daemonSetApi } from './api.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { classifyRevisions, DAEMONSET_NAMING, HASH_LABEL } from './revisions.js';
@@ -35,8 +35,7 @@ function surges(strategy: ResolvedStrategy): boolean {
 
 export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = {
   kind: 'DaemonSet',
-  words: { kind: WORKLOAD_NAMES.DaemonSet.title, pods: 'pods' },
-  optionalApi: false,
+  words: { kind: daemonSetApi.title, pods: 'pods' },
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
   surgeFix: 'per-node',

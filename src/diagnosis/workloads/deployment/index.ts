@@ -6,7 +6,7 @@
 import type { Deployment, ReplicaSet } from '../../k8s.js';
 import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
-import { WORKLOAD_NAMES } from '../../workload-ref.js';
+import { deploymentApi } from './api.js';
 import type { Revision, WorkloadKindModule } from '../../workload-kind.js';
 import { nativeSignalsNote, pausedNote } from './kubectl-lines.js';
 import {
@@ -31,8 +31,7 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DeploymentObject
 
 export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   kind: 'Deployment',
-  words: { kind: WORKLOAD_NAMES.Deployment.title, pods: 'replicas' },
-  optionalApi: false,
+  words: { kind: deploymentApi.title, pods: 'replicas' },
   podOwner: 'replicasets',
   strategyAt: { field: 'strategy', patchPaths: ['/spec/strategy'] },
   surgeFix: 'replicas',

@@ -8,7 +8,7 @@
  */
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
 import { isRolloutObjects, type RolloutObjects, type WorkloadObjects } from '../../snapshot/types.js';
-import { WORKLOAD_NAMES } from '../../workload-ref.js';
+import { rolloutApi } from './api.js';
 import { referencedDeployment, withReferencedTemplate } from './workload-ref.js';
 import type { WorkloadKindModule } from '../../workload-kind.js';
 import { replicaSetCreateFailures } from '../deployment/create-failures.js';
@@ -51,12 +51,11 @@ function keepsOldPods(objects: RolloutObjects): boolean {
 export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   kind: 'Rollout',
   words: {
-    kind: WORKLOAD_NAMES.Rollout.title,
+    kind: rolloutApi.title,
     pods: 'replicas',
     templateChange:
       'On a Rollout this is a new update: it goes through the canary steps (or the blue-green preview and promotion) as a release does, pausing where they pause; the crashing pods leave the node only as the update replaces them.',
   },
-  optionalApi: true,
   templateRef: {
     of: referencedDeployment,
     resolved: withReferencedTemplate,

@@ -82,5 +82,11 @@ export function rolloutRevisions(snapshot: RolloutObjects & Pick<WorkloadSnapsho
     ...(rs.status?.replicas !== undefined ? { counted: rs.status.replicas } : {}),
     ...(rs.spec?.replicas !== undefined ? { desired: rs.spec.replicas } : {}),
   });
-  return { ...(current ? { current: revision(current) } : {}), old: old.map(revision) };
+  const olds = old.map(revision);
+  const stableOld = stable && stable !== current ? olds[old.indexOf(stable)] : undefined;
+  return {
+    ...(current ? { current: revision(current) } : {}),
+    old: olds,
+    ...(stableOld ? { stable: stableOld } : {}),
+  };
 }

@@ -10,7 +10,7 @@ import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
-import { WORKLOAD_NAMES } from '../../workload-ref.js';
+import { statefulSetApi } from './api.js';
 import type { Revisions, WorkloadKindModule } from '../../workload-kind.js';
 import { createFailures } from './create-failures.js';
 import { orderedBlock } from './ordered-block.js';
@@ -31,8 +31,7 @@ function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revi
 
 export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision> = {
   kind: 'StatefulSet',
-  words: { kind: WORKLOAD_NAMES.StatefulSet.title, pods: 'replicas' },
-  optionalApi: false,
+  words: { kind: statefulSetApi.title, pods: 'replicas' },
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
   recreate: false,

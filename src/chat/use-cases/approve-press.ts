@@ -1,0 +1,170 @@
+/**
+ * Approve and Undo pressed on an adapter of the port (Teams): the same decision as a
+ * Slack click (src/app/approvals/approve.ts: the approver policy with cluster-scoped
+ * approvers, the plan as shown, the two-person rule without the requester, the
+ * single-use claim, the app's signed approval naming the message's platform and
+ * thread), answered as a PressReply: refusals privately, the pressed message marked
+ * approved (its other fixes withdrawn) or expired. The approved fix's state is kept
+ * under the app's mark (src/app/notify/root-state.ts) so each outcome re-renders the
+ * message's state line (src/app/notify/chat-delivery.ts).
+ */
+import { approve, REFUSAL_TEXT, type ApprovalClick } from '../../app/approvals/approve.js';
+import { spendBudget } from '../../app/command-budget.js';
+import { undoneKind } from '../../remediation/kinds/index.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { messageTime } from '../../text/time.js';
+import type { ChatAction } from '../actions.js';
+import type { PlanMark, PressReply, PressRequest } from '../adapter.js';
+import { icon, say } from '../rich.js';
+import { textMessage } from './command.js';
+import { stateLine } from './outcome.js';
+import { dismiss, planStatus, rerun, type PressServices } from './press.js';
+
+/** An approved message as kept under the app's mark (src/app/notify/root-state.ts RootRecord). */
+interface KeptFix {
+  platform?: ChatPlatform | undefined;
+  channel: string;
+  ts: string;
+  threadTs: string;
+  undo: boolean;
+  what: string;
+  approval: string;
+  verdict: string;
+  blocks: Record<string, unknown>[];
+}
+
+/** The app's root states (src/app/notify/root-state.ts), as far as presses use them. */
+interface FixStates {
+  record(planId: string, record: KeptFix): Promise<void>;
+  load(planId: string): Promise<KeptFix | null>;
+}
+
+export type ApproveServices = PressServices & { rootStates?: FixStates | undefined } & Parameters<
+    typeof approve
+  >[0];
+
+type PlanAction = Extract<ChatAction, { kind: 'approve' | 'undo' }>;
+
+const told = (text: Parameters<typeof textMessage>[0]): PressReply => ({ tell: textMessage(text) });
+
+/** A plan's button replaced by `label`, with `line` as the message's state line. */
+function mark(planId: string, label: string, line: PlanMark['line'], withdrawOthers: boolean): PlanMark {
+  return { planId, label, line, withdrawOthers, summary: say`${label}` };
+}
+
+export async function approvePress(
+  services: ApproveServices,
+  request: PressRequest,
+  action: PlanAction,
+): Promise<PressReply> {
+  const user = request.person.id;
+  const channel = request.message.conversation.id;
+  const overBudget = await spendBudget(services, { user, channel, entry: action.kind });
+  if (overBudget) return told(overBudget);
+  const click: ApprovalClick = {
+    user,
+    platform: request.person.platform,
+    channel,
+    messageTs: request.message.id,
+    rootTs: request.root.id,
+    planId: action.planId,
+    shown: action.shown,
+    requester: action.requester,
+  };
+  let outcome: Awaited<ReturnType<typeof approve>>;
+  try {
+    outcome = await approve(services, click);
+  } catch (error) {
+    services.logger.warn({ err: error, planId: action.planId }, 'approval not recorded');
+    return told(REFUSAL_TEXT.notRecorded);
+  }
+  const now = Date.now();
+  switch (outcome.kind) {
+    case 'refused': {
+      const k = outcome.superseded;
+      if (k === undefined) return told(outcome.text);
+      const line = say`${icon('superseded')} ${k} superseded at ${messageTime(now)}: a later diagnosis re-made this plan; approve it on the newer result.`;
+      return {
+        tell: textMessage(outcome.text),
+        tellFirst: true,
+        mark: mark(action.planId, `Superseded: ${k}`, line, false),
+      };
+    }
+    case 'recorded':
+      return told(
+        say`Approval recorded (${outcome.approvals}/${outcome.required}); waiting for another approver.`,
+      );
+    case 'expired': {
+      const { kind } = outcome.stored.plan;
+      const undo = outcome.stored.undoOf !== undefined;
+      const what = undo ? `undo of ${undoneKind(kind)}` : kind;
+      const line = undo
+        ? say`${icon('expired')} ${what} expired (${messageTime(outcome.stored.expiresAt)}); to revert, apply the exact patch of the undo in this reply by hand.`
+        : say`${icon('expired')} ${kind} expired (${messageTime(outcome.stored.expiresAt)}); press Re-run for a fresh plan.`;
+      return {
+        tell: textMessage(say`${icon('expired')} This plan expired; nothing was changed.`),
+        mark: mark(action.planId, undo ? `Expired: ${what}` : `Expired: ${kind} (re-run)`, line, false),
+      };
+    }
+    case 'approved': {
+      const { kind } = outcome.stored.plan;
+      const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
+      const fix = { what, approvers: outcome.approvers, approvedAt: now, platform: request.person.platform };
+      await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
+      return { mark: mark(action.planId, `Approved: ${what}`, stateLine('applying', fix, now), true) };
+    }
+  }
+}
+
+/**
+ * Keeps where the approved message is and who approved, under the app's mark, so the
+ * outcomes re-render its state line; an Undo follows the message its plan was approved on.
+ */
+async function keepFixState(
+  services: ApproveServices,
+  request: PressRequest,
+  planId: string,
+  undoOf: string | undefined,
+  fix: { what: string; approvers: readonly string[]; approvedAt: number },
+): Promise<void> {
+  const roots = services.rootStates;
+  const platform = chatPlatform(request.person.platform);
+  if (!roots || platform === null) return;
+  try {
+    const approval = JSON.stringify({ approvers: fix.approvers, at: fix.approvedAt });
+    if (undoOf === undefined) {
+      await roots.record(planId, {
+        ...platformTag(platform),
+        channel: request.message.conversation.id,
+        ts: request.message.id,
+        threadTs: request.root.id,
+        undo: false,
+        what: fix.what,
+        approval,
+        verdict: '',
+        blocks: [],
+      });
+      return;
+    }
+    const root = await roots.load(undoOf);
+    if (root) await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
+  } catch (error) {
+    services.logger.warn({ err: error, planId }, 'approved message state not kept');
+  }
+}
+
+/** Any press, by its action: what an adapter of the port hands `ChatUseCases.press`. */
+export function answerPress(services: ApproveServices, request: PressRequest): Promise<PressReply> {
+  const action = request.action;
+  switch (action.kind) {
+    case 'approve':
+    case 'undo':
+      return approvePress(services, request, action);
+    case 'rerun':
+      return rerun(services, request, action);
+    case 'status':
+      return planStatus(services, request, action.planId);
+    case 'dismiss':
+      return dismiss(services, request);
+  }
+}
