@@ -6,5 +6,5 @@ import { startAppRuntime } from './runtime.js';
 // Entry point of `npm start`: configuration, start, and signal handling only.
 const config = loadConfigOrExit(() => loadAppConfig(process.env));
 const logger = createLogger({ level: config.logLevel, name: 'rollout-doctor-app' });
-const runtime = await startOrExit(logger, 'Slack app', () => startAppRuntime(config, logger));
+const runtime = await startOrExit(logger, 'app', () => startAppRuntime(config, logger));
 stopOnSignals(logger, () => runtime.stop());

@@ -22,18 +22,20 @@ import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { createReplicationGuard } from '../queue/replication-guard.js';
 import { createProducers } from '../queue/producers.js';
-import { startSlackApp, type SlackAppHandle } from '../chat/slack/app.js';
+import { startSlackApp } from '../chat/slack/app.js';
+import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
 import { startNotifyConsumer } from './notify/consumer.js';
-import { createNotifyClient } from '../chat/slack/notify-client.js';
+import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.js';
 import { createRootStates } from './notify/root-state.js';
 import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
+import { redisCardStore } from '../chat/teams/card-store.js';
 
 export interface AppRuntime {
   services: AppServices;
-  handle: SlackAppHandle;
+  handle: AppHttpHandle;
   /** One notify consumer per lane (src/queue/names.ts). */
   notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
@@ -68,9 +70,14 @@ export async function startAppRuntime(
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
   });
-  const notifyClient = createNotifyClient(config.slack.botToken, config.slack.apiUrl);
+  const notifyClient = slackClientOf(config);
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
   const tampered = tamperReporter(logger, metrics);
+  // The app's mark on the records it keeps in Redis, and its check of them (record-mark.ts).
+  const records = {
+    signer: { by: 'app' as const, key: config.approvalSigningKey },
+    verifier: { keys: verifyKeys, onForged: tampered },
+  };
   let slackReady = false;
   let readOnly = false;
   const services: AppServices = {
@@ -104,6 +111,7 @@ export async function startAppRuntime(
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
+    slackOff: config.slack === undefined,
   };
   const alerts = createAppAlerts({
     config,
@@ -112,30 +120,24 @@ export async function startAppRuntime(
     plans: services.plans,
     allows: (scope) => services.readPolicy.allowsAlert(scope),
     logger,
-    records: {
-      signer: { by: 'app', key: config.approvalSigningKey },
-      verifier: { keys: verifyKeys, onForged: tampered },
-    },
+    records,
     markAnswered: (root) => services.subscriptions.markAnswered(root),
     ...(services.replication ? { replication: services.replication } : {}),
+    // Read at each call: the Teams adapter joins services.chats when its route is built below.
+    chats: () => services.chats ?? {},
   });
   services.alerts = alerts.hooks;
-  if (alerts.hooks === undefined) {
-    // Not refused: an app may serve only slash commands. But a worker watching
-    // namespaces would diagnose for nobody, so say it once where operators look.
-    logger.warn(
-      {},
-      'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted',
-    );
-  }
-  // Microsoft Teams beside Slack when TEAMS_APP_ID is set (docs/teams.md).
-  const teams = config.teams === undefined ? undefined : teamsRoute(services, config.teams);
+  if (alerts.hooks === undefined) warnNoAlertHome(logger);
+  const teams = config.teams && teamsRoute(services, config.teams, redisCardStore(redis, records));
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
-  const handle = await startSlackApp(services, {
-    ...options,
-    extraRoutes,
-    onSlackReady: () => (slackReady = true),
-  });
+  // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
+  const handle = config.slack
+    ? await startSlackApp(services, config.slack, {
+        ...options,
+        extraRoutes,
+        onSlackReady: () => (slackReady = true),
+      })
+    : await startPlainHttp(services, { ...options, extraRoutes });
   const workerConnection = createWorkerConnection(config.redis.target);
   workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
   const notify = startNotifyConsumer(services, {
@@ -147,7 +149,7 @@ export async function startAppRuntime(
   });
   logger.info(
     {
-      mode: config.mode,
+      chat: [...(config.slack ? [`slack (${config.mode})`] : []), ...(config.teams ? ['teams'] : [])],
       url: handle.url,
       clusters: config.clusters,
       redis: describeTarget(config.redis.target),
@@ -163,6 +165,22 @@ export async function startAppRuntime(
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
   };
+}
+
+/** Slack's Web API client for notifications; Teams only: one that answers locally, permanently refused. */
+function slackClientOf(config: AppConfig): ReturnType<typeof createNotifyClient> {
+  return config.slack ? createNotifyClient(config.slack.botToken, config.slack.apiUrl) : slackOffClient();
+}
+
+/**
+ * Not refused: an app may serve only commands. But a worker watching namespaces would
+ * diagnose for nobody, so say it once where operators look.
+ */
+function warnNoAlertHome(logger: Logger): void {
+  logger.warn(
+    {},
+    'ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results of workers with ROLLOUT_DOCTOR_WATCH_NAMESPACES are not posted (nor is TEAMS_ALERT_CONVERSATION, for Teams)',
+  );
 }
 
 /** One worker key for several clusters: whoever holds it can post results as any of them. */
@@ -221,7 +239,7 @@ function tamperReporter(logger: Logger, metrics: Metrics): (record: string, key:
 
 /** Stops taking requests and jobs, lets running ones finish (bounded), closes connections. */
 async function stopRuntime(parts: {
-  handle: SlackAppHandle;
+  handle: AppHttpHandle;
   notify: Worker[];
   producers: ReturnType<typeof createProducers>;
   workerConnection: ReturnType<typeof createWorkerConnection>;

@@ -39,6 +39,8 @@ export interface AppServices {
   redisStatus?(): string;
   /** Set once auth.test succeeded at start. */
   slackReady(): boolean;
+  /** No Slack in this install (Teams only): /readyz does not wait for Slack. */
+  slackOff?: boolean;
   /** Alert threads (src/app/alerts); absent when alert intake is not configured. */
   alerts?: AlertNotifyHooks;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */

@@ -1,7 +1,7 @@
 import type { CustomRoute } from '@slack/bolt';
 import type { ChatUseCases } from '../chat/adapter.js';
 import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
-import { memoryCardStore, teamsAdapter, type TeamsAdapter } from '../chat/teams/adapter.js';
+import { teamsAdapter, type CardStore, type TeamsAdapter } from '../chat/teams/adapter.js';
 import { botAuthenticator } from '../chat/teams/bot-auth.js';
 import { botConnector } from '../chat/teams/connector.js';
 import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../chat/teams/endpoint.js';
@@ -60,8 +60,10 @@ export interface TeamsRoute {
  * budget and read policy as `/rollout-doctor`), cards through the Bot Connector.
  * Approvers' views are decided by the approval policy; presses go to the port's
  * press use-cases (Approve and Undo decided as on Slack, Re-run, status, Dismiss).
+ * `cards` remembers what each card shows; in Redis (card-store.ts) every app replica
+ * answers refreshes and presses of cards another one posted.
  */
-export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRoute {
+export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: CardStore): TeamsRoute {
   const { logger } = services;
   const serviceUrls = bounded<string>(10_000);
   const teamsUserIds = bounded<string>(10_000);
@@ -73,7 +75,7 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig): TeamsRout
       scope: teams.scope,
       serviceUrlHosts: teams.serviceUrlHosts,
     }),
-    store: memoryCardStore(),
+    store: cards,
     tenantId: teams.tenantId,
     serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
     refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),

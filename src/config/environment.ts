@@ -7,6 +7,7 @@ import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './alert-routes.js';
 import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './redis.js';
 import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
+import { chatPlatformProblems, slackEnvShape, slackSettings, type SlackConfig } from './slack.js';
 import { teamsEnvShape, teamsProblems, teamsSettings, type TeamsConfig } from './teams.js';
 
 /**
@@ -89,15 +90,6 @@ const port = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(6
 
 const logLevel = z.preprocess(emptyToUndefined, z.enum(LOG_LEVELS).default('info'));
 
-const slackApiUrl = z.preprocess(
-  emptyToUndefined,
-  z
-    .url({ protocol: /^https?$/ })
-    .optional()
-    // WebClient joins method names onto this base: it must end with '/'.
-    .transform((v) => (v === undefined || v.endsWith('/') ? v : `${v}/`)),
-);
-
 /** A comma-separated setting parsed by `parse`, which throws an Error naming the bad entry. */
 const parsedList = <T>(parse: (text: string) => T) =>
   z.preprocess(
@@ -161,28 +153,7 @@ const watchNamespaceList = commaList(
 );
 
 const appSchema = z.object({
-  SLACK_BOT_TOKEN: z.string({ error: 'is required' }).regex(/^xoxb-/, 'must be a bot token (xoxb-…)'),
-  SLACK_SIGNING_SECRET: optionalString,
-  SLACK_APP_TOKEN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^xapp-/, 'must be an app-level token (xapp-…)')
-      .optional(),
-  ),
-  SLACK_API_URL: slackApiUrl,
-  SLACK_TEAM_ID: commaList(
-    '',
-    (id) => /^[TE][A-Z0-9]{2,}$/.test(id),
-    'must be Slack team (T…) or org (E…) ids',
-  ),
-  SLACK_APP_ID: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^A[A-Z0-9]{2,}$/, 'must be an app id (A…)')
-      .optional(),
-  ),
+  ...slackEnvShape,
   PORT: port,
   HOST: optionalString,
   ...redisEnvShape,
@@ -268,18 +239,10 @@ const workerSchema = z.object({
 
 /** Settings of the Slack app process (`npm start`). */
 export interface AppConfig {
+  /** Slack's: 'socket' with SLACK_APP_TOKEN (the app dials out), else 'http' (also when Slack is off). */
   readonly mode: 'http' | 'socket';
-  readonly slack: {
-    readonly botToken: string;
-    readonly signingSecret: string | undefined;
-    readonly appToken: string | undefined;
-    /** Web API base URL ending in '/', or undefined for Slack's own. */
-    readonly apiUrl: string | undefined;
-    /** Workspaces (T…) or orgs (E…) whose requests are served; empty: any (warned at start). */
-    readonly teamIds: readonly string[];
-    /** The only api_app_id served; undefined: any. */
-    readonly appId: string | undefined;
-  };
+  /** Slack (src/config/slack.ts); undefined: Slack is off (a Teams-only install). */
+  readonly slack: SlackConfig | undefined;
   readonly port: number;
   /** Address PORT binds to; undefined: all interfaces. */
   readonly host?: string;
@@ -406,55 +369,7 @@ function problemsOf(error: z.ZodError): string[] {
  */
 export function loadAppConfig(env: Env): AppConfig {
   const parsed = appSchema.safeParse(env);
-  const problems = [
-    ...(parsed.success ? [] : problemsOf(parsed.error)),
-    ...foreignSecretProblems(env, 'app'),
-  ];
-  // Checked apart from the schema so it is reported together with any other problem.
-  const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
-  if (!present('SLACK_APP_TOKEN') && !present('SLACK_SIGNING_SECRET')) {
-    problems.push('SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)');
-  }
-  if (present('ALERTMANAGER_TOKEN') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_CHANNEL is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
-    );
-  }
-  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !present('ROLLOUT_DOCTOR_ALERT_CHANNEL')) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
-    );
-  }
-  if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN: without it no alert is received',
-    );
-  }
-  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
-    if (parsed.data.METRICS_PORT === parsed.data.PORT) {
-      problems.push(
-        `METRICS_PORT and PORT are both ${parsed.data.PORT}: /metrics is served on a port of its own, never the public one`,
-      );
-    }
-  }
-  if (parsed.success) {
-    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
-    const own = ownKeyAmong(
-      parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
-      parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
-    );
-    if (own !== undefined)
-      problems.push(
-        `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
-      );
-    problems.push(
-      ...keyClusterProblems(
-        parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
-        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
-        parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
-      ),
-    );
-  }
+  const problems = appProblems(env, parsed);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const clusters = e.ROLLOUT_DOCTOR_CLUSTERS.includes(e.ROLLOUT_DOCTOR_CLUSTER)
@@ -462,14 +377,7 @@ export function loadAppConfig(env: Env): AppConfig {
     : [e.ROLLOUT_DOCTOR_CLUSTER, ...e.ROLLOUT_DOCTOR_CLUSTERS];
   return Object.freeze({
     mode: e.SLACK_APP_TOKEN === undefined ? 'http' : 'socket',
-    slack: Object.freeze({
-      botToken: e.SLACK_BOT_TOKEN,
-      signingSecret: e.SLACK_SIGNING_SECRET,
-      appToken: e.SLACK_APP_TOKEN,
-      apiUrl: e.SLACK_API_URL,
-      teamIds: Object.freeze([...e.SLACK_TEAM_ID]),
-      appId: e.SLACK_APP_ID,
-    }),
+    slack: slackSettings(e),
     port: e.PORT,
     host: e.HOST,
     redisUrl: e.REDIS_URL,
@@ -514,6 +422,60 @@ export function loadAppConfig(env: Env): AppConfig {
     teams: teamsSettings(e),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
+}
+
+/** Every problem of the app's environment: the schema's, and those across variables. */
+function appProblems(env: Env, parsed: ReturnType<typeof appSchema.safeParse>): string[] {
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...foreignSecretProblems(env, 'app'),
+  ];
+  // Checked apart from the schema so it is reported together with any other problem.
+  const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
+  problems.push(...chatPlatformProblems(env));
+  // Alert threads go to ROLLOUT_DOCTOR_ALERT_CHANNEL, else (Teams) TEAMS_ALERT_CONVERSATION.
+  const alertHome = present('ROLLOUT_DOCTOR_ALERT_CHANNEL') || present('TEAMS_ALERT_CONVERSATION');
+  if (present('ALERTMANAGER_TOKEN') && !alertHome) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_CHANNEL (or TEAMS_ALERT_CONVERSATION for Teams) is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
+    );
+  }
+  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !alertHome) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL or TEAMS_ALERT_CONVERSATION (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
+    );
+  }
+  if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN: without it no alert is received',
+    );
+  }
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
+    if (parsed.data.METRICS_PORT === parsed.data.PORT) {
+      problems.push(
+        `METRICS_PORT and PORT are both ${parsed.data.PORT}: /metrics is served on a port of its own, never the public one`,
+      );
+    }
+  }
+  if (parsed.success) {
+    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
+    const own = ownKeyAmong(
+      parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+    );
+    if (own !== undefined)
+      problems.push(
+        `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
+      );
+    problems.push(
+      ...keyClusterProblems(
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+        parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
+      ),
+    );
+  }
+  return problems;
 }
 
 /**

@@ -53,7 +53,14 @@ export const teamsEnvShape = {
     (h) => /^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:[0-9]{1,5})?$/.test(h),
     'must be comma-separated host names, each with an optional :port',
   ),
-  TEAMS_ALERT_CONVERSATION: optional(z.string().min(1).max(512)),
+  TEAMS_ALERT_CONVERSATION: optional(
+    z
+      .string()
+      .regex(
+        /^19:[A-Za-z0-9_.-]{1,200}@thread\.(tacv2|skype)$/,
+        'must be a Teams channel id (19:…@thread.tacv2: "Get link to channel"); threads exist only in channels',
+      ),
+  ),
 };
 
 type TeamsEnv = z.infer<z.ZodObject<typeof teamsEnvShape>>;

@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
 import { shortHash, threadKeys } from './alert-keys.js';
 import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './record-mark.js';
+import { platformTag, type ChatPlatform } from './chat-refs.js';
 
 /**
- * Where each incident's Slack thread lives, in Redis so every app replica and the
+ * Where each incident's chat thread lives (a Slack channel's thread, or a Teams
+ * channel conversation's: `platform`, absent = Slack, as every record before Teams), in Redis so every app replica and the
  * early-warning watch agree. One thread per workload while it is active; alert groups
  * link to it, so a pod alert, a Deployment alert and an early warning for the same
  * workload share one thread.
@@ -11,8 +13,11 @@ import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './re
 
 export interface ThreadRecord {
   threadId: string;
+  /** The chat platform of `channel` and `ts`; absent: Slack. Under the record's mark. */
+  platform?: ChatPlatform;
+  /** A Slack channel id, or a Teams channel conversation id (`19:…@thread.tacv2`). */
   channel: string;
-  /** The root message's ts: replies use it as thread_ts, updates as ts. */
+  /** The root message's id (a Slack ts, a Teams activity id): replies go in its thread, updates edit it. */
   ts: string;
   workloadHash: string;
   status: 'firing' | 'resolved';
@@ -28,6 +33,8 @@ export class ThreadBusyError extends Error {
 export interface OpenThreadInput {
   workloadHash: string;
   groupHash?: string;
+  /** Absent: Slack. */
+  platform?: ChatPlatform;
   channel: string;
   title: string;
 }
@@ -110,9 +117,14 @@ const THREAD_DOMAIN = 'alert-thread';
 const LINK_DOMAIN = 'alert-job-link';
 const VERDICT_DOMAIN = 'alert-thread-verdict';
 
-/** What a thread record's mark covers: where the bot speaks and what the root says. */
+/**
+ * What a thread record's mark covers: where the bot speaks (platform, channel, root) and
+ * what the root says. A Slack record's data has no platform field, so marks made
+ * before Teams still verify; a Teams record's mark does not verify without its platform.
+ */
 const markedThread = (r: Omit<ThreadRecord, 'status'>) => ({
   threadId: r.threadId,
+  ...platformTag(r.platform),
   channel: r.channel,
   ts: r.ts,
   workloadHash: r.workloadHash,
@@ -161,25 +173,7 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
           await linkGroup(input.groupHash, again);
           return { record: again, created: false };
         }
-        const ts = await post();
-        const record: ThreadRecord = {
-          threadId: shortHash(`${input.workloadHash}\n${input.channel}\n${ts}`),
-          channel: input.channel,
-          ts,
-          workloadHash: input.workloadHash,
-          status: 'firing',
-          title: input.title,
-        };
-        const { threadId, ...unmarked } = record;
-        const fields = signer
-          ? { ...unmarked, mark: markOf(THREAD_DOMAIN, markedThread(record), signer) }
-          : unmarked;
-        await redis
-          .multi()
-          .hset(threadKeys.thread(threadId), fields)
-          .expire(threadKeys.thread(threadId), ttl)
-          .set(threadKeys.byWorkload(input.workloadHash), threadId, 'EX', ttl)
-          .exec();
+        const record = await saveThread(redis, { ttl, signer }, input, await post());
         await linkGroup(input.groupHash, record);
         return { record, created: true };
       } finally {
@@ -226,6 +220,37 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
   };
 }
 
+/** Writes the record of a thread just posted at `ts` (signed when the store signs) and points the workload at it. */
+async function saveThread(
+  redis: Redis,
+  store: { ttl: number; signer: ThreadStoreOptions['signer'] },
+  input: Parameters<ThreadStore['open']>[0],
+  ts: string,
+): Promise<ThreadRecord> {
+  const record: ThreadRecord = {
+    threadId: shortHash(
+      `${input.workloadHash}\n${input.platform === 'teams' ? 'teams:' : ''}${input.channel}\n${ts}`,
+    ),
+    ...platformTag(input.platform),
+    channel: input.channel,
+    ts,
+    workloadHash: input.workloadHash,
+    status: 'firing',
+    title: input.title,
+  };
+  const { threadId, ...unmarked } = record;
+  const fields = store.signer
+    ? { ...unmarked, mark: markOf(THREAD_DOMAIN, markedThread(record), store.signer) }
+    : unmarked;
+  await redis
+    .multi()
+    .hset(threadKeys.thread(threadId), fields)
+    .expire(threadKeys.thread(threadId), store.ttl)
+    .set(threadKeys.byWorkload(input.workloadHash), threadId, 'EX', store.ttl)
+    .exec();
+  return record;
+}
+
 /** The thread record, only when it is the app's and (`forWorkload`) that workload's. */
 async function loadThread(
   redis: Redis,
@@ -236,13 +261,18 @@ async function loadThread(
   if (threadId === null) return null;
   const key = threadKeys.thread(threadId);
   const h = await redis.hgetall(key);
-  const { channel, ts, workloadHash, status, title } = h;
+  const { channel, ts, workloadHash, status, title, platform } = h;
+  if (platform !== undefined && platform !== 'teams') {
+    verifier?.onForged('alert thread', key);
+    return null;
+  }
   if (channel === undefined || ts === undefined || workloadHash === undefined || title === undefined) {
     // A pointer to nothing (expired, or deleted): no thread, as without one.
     return null;
   }
   const record: ThreadRecord = {
     threadId,
+    ...platformTag(platform),
     channel,
     ts,
     workloadHash,

@@ -50,6 +50,8 @@ export const redisKeys = {
   commandBudget: (who: 'user' | 'channel', id: string) => `rd:budget:cmd:${who === 'user' ? 'u' : 'c'}:${id}`,
   /** The early warning's leader lease (src/worker/early-warning/lease.ts). */
   earlyWarningLeader: (cluster: string) => `rd:early-warning:leader:${cluster}`,
+  /** What a Teams card the app posted shows, to render it again per viewer (src/chat/teams/card-store.ts). */
+  teamsCard: (conversationId: string, activityId: string) => `rd:teams:card:${conversationId}/${activityId}`,
   /** An approval's replay guard (src/worker/plan-trust.ts). */
   approvalNonce: (nonce: string) => `rd:approval-nonce:${nonce}`,
 } as const;

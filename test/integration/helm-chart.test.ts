@@ -27,6 +27,8 @@ import {
 } from '../support/helm.js';
 import { schemaProblems } from '../support/k8s-schema.js';
 import { loadPolicyFile } from '../../src/policy/approval-policy.js';
+import { loadAppConfig } from '../../src/config/environment.js';
+import { testKeys } from '../support/plan-keys.js';
 import { restrictedViolations } from '../support/pod-security.js';
 
 const CASES = readdirSync(`${CHART}/ci`)
@@ -524,6 +526,46 @@ describe('Microsoft Teams beside Slack', () => {
 
   it('refuses an app id or tenant that is not a GUID', () => {
     expect(helmTemplateError({ set: ['app.teams.appId=not-a-guid'] })).toMatch(/appId/);
+  });
+});
+
+describe('Microsoft Teams only', () => {
+  it('renders no Slack variable, Secret key or route, and the app starts from what it renders', () => {
+    const objects = helmTemplate({ values: [ciValues('teams-only')] });
+    const app = env(objects, 'rollout-doctor-app');
+    expect(app.filter((e) => e.name.startsWith('SLACK_'))).toEqual([]);
+    const secret = find(objects, 'Secret', 'rollout-doctor-slack') as K8sObject & {
+      stringData: Record<string, string>;
+    };
+    expect(Object.keys(secret.stringData).filter((k) => k.startsWith('SLACK_'))).toEqual([]);
+    expect(secret.stringData).toHaveProperty('TEAMS_APP_PASSWORD');
+    const ingress = byKind(objects, 'Ingress')[0] as K8sObject & {
+      spec: { rules: { http: { paths: { path: string }[] } }[] };
+    };
+    expect(ingress.spec.rules[0]?.http.paths.map((p) => p.path)).toEqual(['/api/messages']);
+    // The container's environment as Kubernetes builds it: Secret values (real test keys
+    // for the placeholders), then $(NAME) expanded.
+    const secrets: Record<string, string> = {
+      ...testKeys.appEnv,
+      TEAMS_APP_PASSWORD: 'pw',
+      REDIS_PASSWORD: 'p',
+    };
+    const resolved: Record<string, string> = {};
+    for (const e of app) {
+      const raw = e.value ?? (e.valueFrom ? secrets[e.valueFrom.secretKeyRef.key] : undefined);
+      if (raw !== undefined)
+        resolved[e.name] = raw.replace(/\$\((\w+)\)/g, (_, n: string) => resolved[n] ?? '');
+    }
+    const config = loadAppConfig(resolved);
+    expect(config.slack).toBeUndefined();
+    expect(config.teams).toMatchObject({ appId: '00000000-0000-4000-8000-0000000000aa' });
+  });
+
+  it('refuses an install with neither Slack nor Teams, or Teams without its tenant', () => {
+    expect(helmTemplateError({ set: ['app.slack.enabled=false'] })).toMatch(/would serve no chat platform/);
+    expect(helmTemplateError({ set: ['app.teams.appId=00000000-0000-4000-8000-0000000000aa'] })).toMatch(
+      /app.teams.tenantId is empty/,
+    );
   });
 });
 

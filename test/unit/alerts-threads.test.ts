@@ -369,3 +369,59 @@ describe('verdictKey', () => {
     expect(forged).toEqual(['alert thread', 'alert thread verdict']);
   });
 });
+
+describe('thread records name their chat platform (issue 45)', () => {
+  const keys = ephemeralPlanKeys({ seal: 's7', approval: 'a7', notify: 'n7' });
+  const forged: string[] = [];
+  const marked = () =>
+    createThreadStore(redis, {
+      signer: { by: 'app', key: { keyId: keys.approval.keyId, privateKey: keys.approval.privateKey } },
+      verifier: { keys: keys.notify.keys, onForged: (record) => void forged.push(record) },
+    });
+  const TEAMS_CHANNEL = '19:alerts@thread.tacv2';
+
+  it('a Teams thread reads back as Teams, a Slack one without a platform (as records before Teams)', async () => {
+    const db = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'db' });
+    const cache = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'cache' });
+    const store = marked();
+    await store.open(
+      { workloadHash: db, platform: 'teams', channel: TEAMS_CHANNEL, title: 'db' },
+      async () => '1700000000123',
+    );
+    await store.open(
+      { workloadHash: cache, channel: 'C0ALERTS', title: 'cache' },
+      async () => '1700000000.000100',
+    );
+    expect(await store.find(db)).toMatchObject({
+      platform: 'teams',
+      channel: TEAMS_CHANNEL,
+      ts: '1700000000123',
+    });
+    const slackRecord = await store.find(cache);
+    expect(slackRecord).toMatchObject({ channel: 'C0ALERTS' });
+    expect(slackRecord).not.toHaveProperty('platform');
+    expect(forged).toEqual([]);
+  });
+
+  it('the platform is under the mark: a Teams record made to read as Slack, or the other way, is refused', async () => {
+    forged.length = 0;
+    const queue = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'queue' });
+    const mail = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'mail' });
+    const store = marked();
+    const teamsThread = await store.open(
+      { workloadHash: queue, platform: 'teams', channel: TEAMS_CHANNEL, title: 'queue' },
+      async () => '1700000000456',
+    );
+    const slackThread = await store.open(
+      { workloadHash: mail, channel: 'C0ALERTS', title: 'mail' },
+      async () => '1700000000.000200',
+    );
+    await redis.hdel(`rd:alerts:thread:${teamsThread.record.threadId}`, 'platform');
+    expect(await store.find(queue)).toBeNull();
+    await redis.hset(`rd:alerts:thread:${slackThread.record.threadId}`, 'platform', 'teams');
+    expect(await store.find(mail)).toBeNull();
+    await redis.hset(`rd:alerts:thread:${slackThread.record.threadId}`, 'platform', 'irc');
+    expect(await store.find(mail)).toBeNull();
+    expect(forged).toEqual(['alert thread', 'alert thread', 'alert thread']);
+  });
+});

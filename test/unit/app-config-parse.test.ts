@@ -178,7 +178,7 @@ describe('loadAppConfig / loadWorkerConfig', () => {
       clusters: ['default'],
       planTtlSeconds: 900,
     });
-    expect(c.slack.apiUrl).toBe('http://127.0.0.1:9/api/');
+    expect(c.slack?.apiUrl).toBe('http://127.0.0.1:9/api/');
     expect(Object.isFrozen(c)).toBe(true);
   });
 

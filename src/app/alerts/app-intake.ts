@@ -15,6 +15,8 @@ import { waitForReady } from '../../queue/connection.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Producers } from '../../queue/producers.js';
+import type { ChatAdapter } from '../../chat/adapter.js';
+import type { ChatPlatform } from '../../queue/chat-refs.js';
 
 // For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key
 // exists with a TTL, so BullMQ would drop the add), else 0. Then writes the job links
@@ -34,6 +36,24 @@ return open
 
 // Grants up to ARGV[1] of this minute's ARGV[2] thread slots (KEYS[1], expiring after
 // two minutes) and returns how many it granted.
+
+/** Which dedup windows are open (OPEN_WINDOWS), writing the job links in the same round trip. */
+async function openWindowsAndLink(
+  redis: Redis,
+  dedupKeys: readonly string[],
+  links: readonly { key: string; value: string }[],
+): Promise<boolean[]> {
+  const reply = (await redis.eval(
+    OPEN_WINDOWS,
+    dedupKeys.length + links.length,
+    ...dedupKeys,
+    ...links.map((l) => l.key),
+    String(dedupKeys.length),
+    String(JOB_LINK_SECONDS),
+    ...links.map((l) => l.value),
+  )) as number[];
+  return reply.map((v) => v === 1);
+}
 
 /** Who "requested" an alert-triggered diagnosis, in job data and audit lines. */
 export const ALERT_REQUESTER = 'ALERTMANAGER';
@@ -84,10 +104,13 @@ export function createAppAlerts(deps: {
   markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
   /** WAIT for the replicas, and the redo of an alert's diagnosis a failover lost (replication-guard.ts). */
   replication?: ReplicationGuard;
+  /** The chat adapters by platform (services.chats), for alert threads in Teams. */
+  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
-  const channel = config.alertChannel;
+  // Slack's alert channel, else (Teams only) the Teams channel conversation.
+  const channel = config.alertChannel ?? config.teams?.alertConversation;
   if (channel === undefined) return { routes: [], hooks: undefined };
   const store = createThreadStore(deps.redis, deps.records ?? {});
   const signer = deps.records?.signer;
@@ -104,6 +127,7 @@ export function createAppAlerts(deps: {
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
+    ...(deps.chats ? { chats: deps.chats } : {}),
   });
   // Early-warning threads only: no Alertmanager route without its token.
   if (token === undefined) return { routes: [], hooks };
@@ -153,16 +177,7 @@ export function createAppAlerts(deps: {
             ]
           : [],
       );
-      const reply = (await deps.redis.eval(
-        OPEN_WINDOWS,
-        dedupKeys.length + links.length,
-        ...dedupKeys,
-        ...links.map((l) => l.key),
-        String(dedupKeys.length),
-        String(JOB_LINK_SECONDS),
-        ...links.map((l) => l.value),
-      )) as number[];
-      return reply.map((v) => v === 1);
+      return openWindowsAndLink(deps.redis, dedupKeys, links);
     },
     async unlinkDiagnoses(work) {
       // Rare: only diagnoses the per-minute cap refused after their links were written.

@@ -11,6 +11,10 @@ import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import { renderRunUpdate } from '../notify/render-run.js';
 import { postThreadReport } from '../notify/run-delivery.js';
 import type { PlanStore } from '../../queue/plan-store.js';
+import { UnrecoverableError } from 'bullmq';
+import type { ChatAdapter } from '../../chat/adapter.js';
+import type { ChatPlatform } from '../../queue/chat-refs.js';
+import { alertPlatform, postResultInThread } from './chat-thread.js';
 
 export type { AlertNotifyHooks } from './hooks.js';
 
@@ -31,6 +35,8 @@ export interface AlertNotifyDeps {
    * thread's deadline watch (thread-deadline.ts) then leaves it alone.
    */
   markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
+  /** The chat adapters by platform (services.chats, read at each call), for threads in Teams. */
+  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }
 
 /** Adapts Bolt's WebClient to the two calls thread handling makes. */
@@ -57,13 +63,22 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
   return {
     threadJob(client: webApi.WebClient, job) {
       return handleAlertThreadJob(
-        { store, slack: slackThreadApi(client), logger: deps.logger, linkHosts: deps.linkHosts ?? [] },
+        {
+          store,
+          slack: slackThreadApi(client),
+          logger: deps.logger,
+          linkHosts: deps.linkHosts ?? [],
+          ...(deps.chats ? { chats: deps.chats } : {}),
+        },
         job,
       );
     },
     async threadRoot(job) {
       const record = await store.find(job.workloadHash, job.groupHash);
-      return record === null ? null : { channel: record.channel, ts: record.ts };
+      // The run deadline's reply goes through Slack's client: Slack threads only.
+      return record === null || record.platform !== undefined
+        ? null
+        : { channel: record.channel, ts: record.ts };
     },
     runResult(client: webApi.WebClient, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
@@ -78,9 +93,18 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
             channelFor: deps.channelFor,
             ...(deps.allows ? { allows: deps.allows } : {}),
             ...(deps.threadBudget ? { budget: deps.threadBudget } : {}),
+            ...(deps.chats ? { chats: deps.chats } : {}),
             logger: deps.logger,
           }),
           postInThread: async (thread) => {
+            const platform = alertPlatform(thread.channel);
+            if (platform !== 'slack') {
+              const chat = deps.chats?.()[platform];
+              if (!chat)
+                throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
+              await postResultInThread(chat, deps.plans, thread, update);
+              return;
+            }
             // A reply in an alert or early-warning thread shows a run nobody asked for
             // there: its Apply buttons say so ("no requester"), whoever else's command
             // joined the run (their own message carries their id).

@@ -8,7 +8,17 @@ import {
   threadLine,
   type ThreadMessage,
 } from './messages.js';
-import type { ThreadStore } from '../../queue/alert-thread-store.js';
+import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
+import { UnrecoverableError } from 'bullmq';
+import type { ChatAdapter } from '../../chat/adapter.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import {
+  alertPlatform,
+  firingRootMessage,
+  resolvedRootMessage,
+  threadConversation,
+  threadLineMessage,
+} from './chat-thread.js';
 
 /** The two Slack Web API calls thread handling needs (the app passes its WebClient's). */
 export interface SlackThreadApi {
@@ -34,37 +44,32 @@ export interface ThreadUpdateDeps {
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */
   linkHosts?: readonly string[];
+  /** The chat adapters by platform (services.chats), for threads outside Slack (Teams). */
+  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }
 
 export type ThreadUpdateOutcome =
   'opened' | 'joined' | 'refired' | 'resolved' | 'still-firing' | 'already-resolved' | 'unknown-thread';
 
-/**
- * Handles one `alert-thread` notify job: the first firing opens the incident thread
- * (root message in the routed channel), later firings join it, a re-fire after a
- * resolve reopens it, and the last group resolving rewrites the root and posts a
- * "resolved at" line. Throws ThreadBusyError (retried) while another replica posts.
- */
-export async function handleAlertThreadJob(
-  deps: ThreadUpdateDeps,
-  job: AlertThreadJob,
-): Promise<ThreadUpdateOutcome> {
-  const { store, slack } = deps;
-  if (job.status === 'firing') {
-    const title = alertTitle(job);
-    const { record, created } = await store.open(
-      { workloadHash: job.workloadHash, groupHash: job.groupHash, channel: job.channel, title },
-      async () => {
-        const root = firingRoot(title, job.summary, rootNote(job, deps.linkHosts), job.alertNames);
-        const posted = await slack.postMessage({ channel: job.channel, ...root });
-        if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
-        return posted.ts;
-      },
-    );
-    await store.markFiring(record.threadId, job.groupHash);
-    if (created) return 'opened';
-    if (record.status === 'resolved') {
-      await store.reactivate(record);
+/** What a thread job posts, on one platform. */
+interface ThreadPoster {
+  /** Posts the firing root of a new thread; its message id. */
+  root(job: AlertThreadJob, title: string): Promise<string>;
+  /** The root says firing again, and a line in the thread says when. */
+  refire(record: ThreadRecord, job: AlertThreadJob): Promise<void>;
+  /** The root says resolved, and a line in the thread says when. */
+  resolved(record: ThreadRecord, at: string): Promise<void>;
+}
+
+function slackPoster(slack: SlackThreadApi, linkHosts: readonly string[] | undefined): ThreadPoster {
+  return {
+    async root(job, title) {
+      const root = firingRoot(title, job.summary, rootNote(job, linkHosts), job.alertNames);
+      const posted = await slack.postMessage({ channel: job.channel, ...root });
+      if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
+      return posted.ts;
+    },
+    async refire(record, job) {
       await slack.update({
         channel: record.channel,
         ts: record.ts,
@@ -75,6 +80,86 @@ export async function handleAlertThreadJob(
         thread_ts: record.ts,
         ...threadLine('refiring', job.startsAt),
       });
+    },
+    async resolved(record, at) {
+      await slack.update({ channel: record.channel, ts: record.ts, ...resolvedRoot(record.title, at) });
+      await slack.postMessage({
+        channel: record.channel,
+        thread_ts: record.ts,
+        ...threadLine('resolved', at),
+      });
+    },
+  };
+}
+
+function chatPoster(chat: ChatAdapter): ThreadPoster {
+  const platform = chatPlatform(chat.platform) ?? 'slack';
+  const rootRef = (record: ThreadRecord) => ({
+    conversation: threadConversation(platform, record.channel, record.ts),
+    id: record.ts,
+  });
+  return {
+    async root(job, title) {
+      const posted = await chat.post(
+        threadConversation(platform, job.channel),
+        firingRootMessage(title, job.summary, job.alertNames),
+      );
+      return posted.id;
+    },
+    async refire(record, job) {
+      await chat.update(rootRef(record), firingRootMessage(record.title, job.summary, job.alertNames));
+      await chat.post(rootRef(record).conversation, threadLineMessage('refiring', job.startsAt));
+    },
+    async resolved(record, at) {
+      await chat.update(rootRef(record), resolvedRootMessage(record.title, at));
+      await chat.post(rootRef(record).conversation, threadLineMessage('resolved', at));
+    },
+  };
+}
+
+/** The poster for a conversation: Slack's Web API, or the adapter of the platform its id belongs to. */
+function posterFor(
+  deps: ThreadUpdateDeps,
+  channel: string,
+): { platform: ChatPlatform; poster: ThreadPoster } {
+  const platform = alertPlatform(channel);
+  if (platform === 'slack') return { platform, poster: slackPoster(deps.slack, deps.linkHosts) };
+  const chat = deps.chats?.()[platform];
+  // Permanent: retrying cannot make the app serve a platform it is not configured for.
+  if (!chat) throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
+  return { platform, poster: chatPoster(chat) };
+}
+
+/**
+ * Handles one `alert-thread` notify job: the first firing opens the incident thread
+ * (root message in the routed channel: a Slack channel, or a Teams channel
+ * conversation through the Teams adapter), later firings join it, a re-fire after a
+ * resolve reopens it, and the last group resolving rewrites the root and posts a
+ * "resolved at" line. Throws ThreadBusyError (retried) while another replica posts.
+ */
+export async function handleAlertThreadJob(
+  deps: ThreadUpdateDeps,
+  job: AlertThreadJob,
+): Promise<ThreadUpdateOutcome> {
+  const { store } = deps;
+  if (job.status === 'firing') {
+    const title = alertTitle(job);
+    const { platform, poster } = posterFor(deps, job.channel);
+    const { record, created } = await store.open(
+      {
+        workloadHash: job.workloadHash,
+        groupHash: job.groupHash,
+        ...platformTag(platform),
+        channel: job.channel,
+        title,
+      },
+      () => poster.root(job, title),
+    );
+    await store.markFiring(record.threadId, job.groupHash);
+    if (created) return 'opened';
+    if (record.status === 'resolved') {
+      await store.reactivate(record);
+      await posterFor(deps, record.channel).poster.refire(record, job);
       return 'refired';
     }
     return 'joined';
@@ -90,7 +175,6 @@ export async function handleAlertThreadJob(
   if (record.status === 'resolved') return 'already-resolved';
   const at = job.endsAt ?? job.receivedAt;
   await store.resolve(record);
-  await slack.update({ channel: record.channel, ts: record.ts, ...resolvedRoot(record.title, at) });
-  await slack.postMessage({ channel: record.channel, thread_ts: record.ts, ...threadLine('resolved', at) });
+  await posterFor(deps, record.channel).poster.resolved(record, at);
   return 'resolved';
 }

@@ -33,6 +33,8 @@ export function readyzRoute(checks: {
   /** The connection's state ('ready', 'connecting', 'reconnecting', …), named in `waitingFor`. */
   redisStatus?(): string;
   slackReady(): boolean;
+  /** No Slack in this install: reported as 'off', not waited for. */
+  slackOff?: boolean;
   logger: Pick<Logger, 'warn'>;
   pingTimeoutMs?: number;
 }): CustomRoute {
@@ -70,11 +72,12 @@ export function readyzRoute(checks: {
       // Bolt's route type expects a void handler, so the failure is answered here.
       (async () => {
         const redis = await redisState();
-        const slack = checks.slackReady() ? 'ok' : 'credentials not verified';
-        const ok = redis === 'ok' && slack === 'ok';
+        const slack = checks.slackOff ? 'off' : checks.slackReady() ? 'ok' : 'credentials not verified';
+        const slackOk = slack !== 'credentials not verified';
+        const ok = redis === 'ok' && slackOk;
         const waitingFor = [
           ...(redis === 'ok' ? [] : [`redis (${checks.redisStatus?.() ?? 'no answer'})`]),
-          ...(slack === 'ok' ? [] : ['slack credentials']),
+          ...(slackOk ? [] : ['slack credentials']),
         ];
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(

@@ -1,18 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
-import {
-  routeTable,
-  startHttpServer,
-  type Handler,
-  type HttpServerHandle,
-  type HttpTimeouts,
-} from '../../app/http-server.js';
+import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from '../../app/http-server.js';
 import { registerListeners } from './listeners/index.js';
 import { slackBodyGate } from './slack-body-gate.js';
-import { healthzRoute, metricsRoute, readyzRoute } from '../../app/routes/health.js';
+import { healthzRoute, readyzRoute } from '../../app/routes/health.js';
 import { slackFetch } from './slack-fetch.js';
 import type { AppServices } from '../../app/services.js';
+import type { SlackConfig } from '../../config/slack.js';
+import { startMetricsServer } from '../../app/metrics-server.js';
 
 /** Slack's replay window, both directions (Bolt 5.1 only refuses stale ones). */
 const MAX_SKEW_SECONDS = 300;
@@ -45,6 +41,7 @@ export function isFutureDated(req: IncomingMessage, nowMs = Date.now()): boolean
  */
 export async function startSlackApp(
   services: AppServices,
+  slack: SlackConfig,
   options: { extraRoutes?: CustomRoute[]; host?: string; port?: number; onSlackReady?: () => void } = {},
 ): Promise<SlackAppHandle> {
   const { config, logger } = services;
@@ -52,7 +49,7 @@ export async function startSlackApp(
   const log = boltLogger(logger);
   const clientOptions = {
     fetch: slackFetch,
-    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
   };
   const port = options.port ?? config.port;
   const host = options.host ?? config.host;
@@ -60,15 +57,15 @@ export async function startSlackApp(
 
   if (config.mode === 'socket') {
     const app = new App({
-      token: config.slack.botToken,
-      appToken: config.slack.appToken,
+      token: slack.botToken,
+      appToken: slack.appToken,
       socketMode: true,
       logger: log,
       clientOptions,
       deferInitialization: true,
       convoStore: false,
     });
-    registerListeners(app, services);
+    registerListeners(app, services, slack);
     await app.init();
     options.onSlackReady?.();
     // Bolt's Socket Mode receiver would serve customRoutes on a server of its own
@@ -88,7 +85,7 @@ export async function startSlackApp(
     };
   }
 
-  const signingSecret = config.slack.signingSecret ?? '';
+  const signingSecret = slack.signingSecret ?? '';
   const receiver = new HTTPReceiver({
     signingSecret,
     endpoints: '/slack/events',
@@ -96,7 +93,7 @@ export async function startSlackApp(
     processBeforeResponse: false,
   });
   const app = new App({
-    token: config.slack.botToken,
+    token: slack.botToken,
     receiver,
     logger: log,
     clientOptions,
@@ -105,7 +102,7 @@ export async function startSlackApp(
     // still look every request up and reject with a new Error (a stack trace) each time.
     convoStore: false,
   });
-  registerListeners(app, services);
+  registerListeners(app, services, slack);
   app.error(async (error) => {
     logger.error({ err: error }, 'listener failed');
   });
@@ -135,27 +132,4 @@ export async function startSlackApp(
       await Promise.all([http.close(), metricsServer?.close()]);
     },
   };
-}
-
-/**
- * GET /metrics on METRICS_PORT, apart from the public port: queue depths and command
- * counts tell an outsider what the team is doing, and a port that the Service does not
- * expose needs no token to hand out and rotate (Prometheus scrapes the pod directly).
- */
-async function startMetricsServer(
-  services: AppServices,
-  timeouts: HttpTimeouts,
-): Promise<HttpServerHandle | undefined> {
-  const { config, logger, metrics } = services;
-  if (config.metrics.port === undefined) {
-    logger.info('METRICS_PORT is not set: /metrics is not served');
-    return undefined;
-  }
-  return startHttpServer({
-    routes: routeTable([metricsRoute(metrics)]),
-    logger,
-    timeouts,
-    ...(config.metrics.host === undefined ? {} : { host: config.metrics.host }),
-    port: config.metrics.port,
-  });
 }

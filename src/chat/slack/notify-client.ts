@@ -14,3 +14,32 @@ export function createNotifyClient(token: string, apiUrl: string | undefined): w
     retryConfig: { retries: 0 },
   });
 }
+
+/** The error code every call of `slackOffClient` answers with (a permanent one: slack-errors.ts). */
+export const SLACK_OFF = 'slack_not_configured';
+
+/**
+ * The Web API client of an install without Slack (Teams only): every call is answered
+ * here, without a request, with `{ ok: false, error: 'slack_not_configured' }`, so a
+ * Slack message reference that still reaches the app (a record from before Slack was
+ * turned off) fails once, permanently, and nothing is sent anywhere.
+ */
+export function slackOffClient(): webApi.WebClient {
+  const body = JSON.stringify({ ok: false, error: SLACK_OFF });
+  const answer: webApi.FetchFunction = async (url) => ({
+    ok: true,
+    status: 200,
+    statusText: 'OK',
+    url: typeof url === 'string' ? url : url.href,
+    headers: { get: () => null, entries: () => new Map<string, string>().entries() },
+    text: async () => body,
+    json: async () => JSON.parse(body) as unknown,
+    arrayBuffer: async () => new TextEncoder().encode(body).buffer,
+  });
+  return new webApi.WebClient('', {
+    fetch: answer,
+    slackApiUrl: 'http://127.0.0.1:9/api/',
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+  });
+}

@@ -12,6 +12,8 @@ export const PERMANENT_SLACK_ERRORS = new Set([
   'account_inactive',
   'no_text',
   'cant_update_message',
+  // Our own: an install without Slack (notify-client.ts, slackOffClient).
+  'slack_not_configured',
 ]);
 
 /**

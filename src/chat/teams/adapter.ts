@@ -28,7 +28,7 @@ export interface CardStore {
   set(ref: MessageRef, record: CardRecord): Promise<void>;
 }
 
-/** In-process card store, bounded (oldest forgotten first). One app replica only. */
+/** In-process card store, bounded (oldest forgotten first): tests and benches; the app keeps cards in Redis (card-store.ts). */
 export function memoryCardStore(max = 5_000): CardStore {
   const records = new Map<string, CardRecord>();
   const key = (ref: MessageRef): string => `${ref.conversation.id}\u0000${ref.id}`;

@@ -1,0 +1,106 @@
+/**
+ * Alert and early-warning threads on a platform behind the chat port (Teams): the same
+ * root, thread lines and results as the Slack thread (messages.ts, thread-updates.ts),
+ * as port messages posted through the platform's adapter. A Teams channel conversation
+ * is the thread: the root is a new post in the channel (the adapter opens a thread for
+ * it), lines and results are replies under it.
+ */
+import type { ChatAdapter } from '../../chat/adapter.js';
+import type { ChatMessage, ConversationRef } from '../../chat/model.js';
+import { icon, say, strong } from '../../chat/rich.js';
+import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
+import { NO_REQUESTER } from '../../chat/actions.js';
+import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { PlanStore } from '../../queue/plan-store.js';
+import type { RunUpdate } from '../../queue/schemas.js';
+import { messageTime } from '../../text/time.js';
+import { planView } from '../notify/render-run.js';
+import { saysMore } from './messages.js';
+import { isTeamsChannel } from '../../config/alert-routes.js';
+
+/** The platform an alert conversation id belongs to: Teams channel ids have their own shape. */
+export function alertPlatform(conversation: string): ChatPlatform {
+  return isTeamsChannel(conversation) ? 'teams' : 'slack';
+}
+
+/** The root of a firing incident, as Slack's firingRoot says it. */
+export function firingRootMessage(
+  title: string,
+  detail: string | undefined,
+  alertNames: readonly string[] = [],
+): ChatMessage {
+  return {
+    summary: say`Firing: ${title}`,
+    parts: [
+      { kind: 'paragraph', text: say`${icon('alert')} ${strong('Firing:')} ${title}`, role: 'verdict' },
+      ...(detail !== undefined && saysMore(detail, alertNames)
+        ? [{ kind: 'paragraph' as const, text: say`${detail}` }]
+        : []),
+      { kind: 'note', text: say`rollout-doctor is diagnosing; the result follows in this thread.` },
+    ],
+  };
+}
+
+/** The root once every alert of the thread resolved. */
+export function resolvedRootMessage(title: string, at: string): ChatMessage {
+  return {
+    summary: say`Resolved: ${title}`,
+    parts: [
+      { kind: 'paragraph', text: say`${icon('ok')} ${strong('Resolved:')} ${title}`, role: 'verdict' },
+      { kind: 'note', text: say`Resolved at ${messageTime(at)}` },
+    ],
+  };
+}
+
+/** The short thread line when an incident resolves or fires again. */
+export function threadLineMessage(kind: 'resolved' | 'refiring', at: string): ChatMessage {
+  const text =
+    kind === 'resolved'
+      ? say`${icon('ok')} Resolved at ${messageTime(at)}`
+      : say`${icon('alert')} Firing again at ${messageTime(at)}`;
+  return { summary: text, parts: [] };
+}
+
+/** The root of an early-warning thread. */
+export function earlyWarningRootMessage(title: string, summary: string): ChatMessage {
+  return {
+    summary: say`Early warning: ${title}`,
+    parts: [
+      {
+        kind: 'paragraph',
+        text: say`${icon('warning')} ${strong('Early warning:')} ${title}`,
+        role: 'verdict',
+      },
+      { kind: 'paragraph', text: say`${summary}` },
+      { kind: 'note', text: say`Found by the rollout-doctor watch before any alert fired.` },
+    ],
+  };
+}
+
+/** Where a thread is, as the port names it. */
+export function threadConversation(platform: ChatPlatform, channel: string, root?: string): ConversationRef {
+  return { platform, id: channel, ...(root === undefined ? {} : { thread: root }) };
+}
+
+/**
+ * Posts a run's result in an alert thread through `chat`: the result (its Apply buttons
+ * say "no requester": nobody asked for it there), then the thread report.
+ */
+export async function postResultInThread(
+  chat: ChatAdapter,
+  plans: PlanStore,
+  thread: { channel: string; ts: string },
+  update: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
+): Promise<void> {
+  const views: Record<string, PlanView> = {};
+  if (update.outcome.status === 'diagnosed')
+    for (const plan of update.outcome.diagnosis.remediations) views[plan.id] = await planView(plans, plan.id);
+  const { message, thread: report } = runMessages(update, views, {
+    requester: NO_REQUESTER,
+    approvedPlan: null,
+    platform: chat.platform,
+  });
+  const where = threadConversation(alertPlatform(thread.channel), thread.channel, thread.ts);
+  await chat.post(where, message);
+  for (const reply of report) await chat.post(where, reply);
+}
