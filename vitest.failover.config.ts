@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // `npm run test:failover`: Redis failovers on real processes (test/failover): a Sentinel
 // master SIGKILLed or demoted, or one address's server demoted to a replica, under
-// BullMQ, the app and the worker. Run by hand (about 3.5 min); not in .ci/run until one
-// flaky drill step is explained (.ci/run says which).
+// BullMQ, the app and the worker, writes lost to asynchronous replication, the
+// early-warning lease. Run by hand (4 to 6 min on a loaded 2-core machine); not in
+// .ci/run until it passes five runs in a row (.ci/run says where it stands).
 export default defineConfig({
   test: {
     include: ['test/failover/**/*.test.ts'],

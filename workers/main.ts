@@ -36,7 +36,7 @@ const health =
     : await startOrExit(logger, `health endpoint on port ${healthPort}`, () =>
         startHealthServer(runtime.health, { port: healthPort }),
       );
-if (health) logger.info({ port: health.port }, 'worker health endpoint: GET /healthz');
+if (health) logger.info({ port: health.port }, 'worker health endpoint: GET /healthz, GET /readyz');
 stopOnSignals(logger, async () => {
   await runtime.stop();
   await health?.close();

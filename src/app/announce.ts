@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
 import { applySubscribeResult } from './notify/run-delivery.js';
-import { subscriberOf, type MessageOwner } from './notify/subscriptions.js';
+import { subscriberOf, type MessageOwner, type SubscribeResult } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { watchRunDeadline, type WatchedRun } from './run-deadline.js';
 
@@ -77,14 +77,22 @@ export async function announceRun(
     // A message posted in a thread (Re-run) keeps its thread root: its thread report
     // goes there, since Slack threads do not nest.
     const owner = input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner;
-    const state = await services.subscriptions.subscribe(
-      input.cluster,
-      input.jobId,
-      message,
-      input.addedAt,
-      owner,
-    );
-    await applySubscribeResult(services, client, subscriberOf(message, owner), state);
+    // Subscribing again is harmless (the member is the same), and catches up again.
+    const subscribe = async (): Promise<SubscribeResult> => {
+      const state = await whileRedisAway(() =>
+        services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner),
+      );
+      await applySubscribeResult(services, client, subscriberOf(message, owner), state);
+      return state;
+    };
+    const state = await subscribe();
+    // The message's subscription decides where the result goes: on a replica before
+    // the next message, subscribed again if a failover lost it.
+    await services.replication?.confirm({
+      label: 'subscription',
+      fields: { jobId: input.jobId, channel: message.channel, ts: message.ts },
+      redo: async () => void (await subscribe()),
+    });
     // A person's run ends in an answer: the result, or "could not finish" at the deadline.
     if (state.state !== 'final' && input.owner) {
       watchRunDeadline(services, client, {
@@ -100,5 +108,25 @@ export async function announceRun(
     return message;
   } finally {
     release();
+  }
+}
+
+/** How long an announcement waits for Redis to take its subscription (a failover takes seconds). */
+const REDIS_AWAY_MS = 15_000;
+
+/**
+ * `work` (a Redis write), tried again every 250 ms while it fails, for up to
+ * REDIS_AWAY_MS: the message is posted already, and a failover in between must not
+ * leave it without the subscription its result goes to.
+ */
+async function whileRedisAway<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + REDIS_AWAY_MS;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
   }
 }

@@ -20,6 +20,7 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
+import { createReplicationGuard } from '../queue/replication-guard.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from '../chat/slack/app.js';
 import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
@@ -106,11 +107,7 @@ export async function startAppRuntime(
         throw error;
       }
     },
-    replicate: async () => {
-      const { replicas, timeoutMs } = config.redis.wait;
-      if (replicas === 0) return { wanted: 0, reached: 0 };
-      return { wanted: replicas, reached: Number(await redis.wait(replicas, timeoutMs)) };
-    },
+    replication: createReplicationGuard(redis, { ...config.redis.wait, logger }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
@@ -125,6 +122,7 @@ export async function startAppRuntime(
     logger,
     records,
     markAnswered: (root) => services.subscriptions.markAnswered(root),
+    ...(services.replication ? { replication: services.replication } : {}),
     // Read at each call: the Teams adapter joins services.chats when its route is built below.
     chats: () => services.chats ?? {},
   });
@@ -162,7 +160,10 @@ export async function startAppRuntime(
     services,
     handle,
     notify,
-    stop: () => stopRuntime({ handle, notify, producers, workerConnection, redis, logger }),
+    stop: () => {
+      services.replication?.stop();
+      return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type { PlanStore } from '../queue/plan-store.js';
 import type { ApprovalPolicy } from '../policy/approval-policy.js';
 import type { ReadPolicy } from '../policy/read-policy.js';
 import type { Producers } from '../queue/producers.js';
+import type { ReplicationGuard } from '../queue/replication-guard.js';
 import type { Subscriptions } from './notify/subscriptions.js';
 import type { RootStates } from './notify/root-store.js';
 import type { CommandBudget } from './command-budget.js';
@@ -28,11 +29,12 @@ export interface AppServices {
   /** Redis round trip, for /readyz. */
   pingRedis(): Promise<void>;
   /**
-   * WAIT until the writes so far on the app's Redis connection (a claim, its
-   * remediation job) reach the replicas REDIS_WAIT_REPLICAS asks for; the number
-   * reached. Absent or 0 asked: nothing to wait for (one endpoint, tests).
+   * WAIT until the writes so far on the app's Redis connection (a claim and its
+   * remediation job, a queued command) reach the replicas REDIS_WAIT_REPLICAS asks
+   * for, and write them again if a failover loses them (src/queue/replication-guard.ts).
+   * Absent, or 0 replicas asked: nothing to wait for (one endpoint, tests).
    */
-  replicate?(): Promise<{ wanted: number; reached: number }>;
+  replication?: ReplicationGuard;
   /** The Redis connection's state for /readyz ('ready', 'connecting', 'reconnecting', …). */
   redisStatus?(): string;
   /** Set once auth.test succeeded at start. */

@@ -1,4 +1,6 @@
 import { redisKeys } from './redis-keys.js';
+import { remediateJobId } from './job-ids.js';
+import { QUEUE_PREFIX, remediateQueueName } from './names.js';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { planSealSchema, shownDigest } from '../trust/plan-seal.js';
@@ -9,7 +11,8 @@ import type { StoredPlan } from '../trust/stored-plan.js';
  * digest of the plan as shown (src/trust/plan-seal.ts `shownDigest`).
  * Keys: `rd:plan:<id>` (hash: json, expiresAt), `rd:plan:<id>:approvals` (set of
  * approvals: the app's marks, `<user>~<signature>`), `rd:plan:<id>:approvals-shown` (the shown digest those approvals were
- * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed). Keys outlive the
+ * given for), `rd:plan:<id>:claim` ("U1,U2|<ms>" once claimed; a claim whose job
+ * never got queued is let go after ORPHAN_CLAIM_MS). Keys outlive the
  * plan's expiry by a day so a late click can be told "expired", not "unknown".
  */
 
@@ -17,7 +20,7 @@ export type { DryRunSummary, FieldChange, StoredPlan } from '../trust/stored-pla
 
 export type ClaimResult =
   /** `marks`: the approvals as recorded (the `approver` values given to `approve`), for checking. */
-  | { status: 'claimed'; approvers: string[]; marks: string[]; stored: StoredPlan }
+  | { status: 'claimed'; approvers: string[]; marks: string[]; at: number; stored: StoredPlan }
   | { status: 'recorded'; approvals: number; required: number; stored: StoredPlan }
   | { status: 'same-approver'; stored: StoredPlan }
   | { status: 'already-claimed'; approvers: string[]; at: number; stored: StoredPlan }
@@ -41,6 +44,11 @@ export interface PlanStore {
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
   /** Drops a claim and its approvals, when the claimed job could not be queued. */
   release(id: string): Promise<void>;
+  /**
+   * Writes a claim again as `approve` made it (`marks`, `at`) unless the plan has one:
+   * a failover lost it (src/queue/replication-guard.ts). False when a claim was there.
+   */
+  restoreClaim(stored: StoredPlan, marks: readonly string[], at: number): Promise<boolean>;
 }
 
 const storedPlanSchema = z.object({
@@ -59,11 +67,32 @@ const storedPlanSchema = z.object({
 
 const TOMBSTONE_SECONDS = 24 * 3600;
 
+/**
+ * A claim with no remediation job this long after it was made is let go by the next
+ * approval (the APPROVE script): longer than an approval takes to queue its job
+ * (the enqueue's 1.5 s bound, the WAIT and a loaded machine).
+ */
+export const ORPHAN_CLAIM_MS = 10_000;
+
+/** BullMQ's key of the plan's remediation job (prefix, queue, job id). */
+function remediateJobKey(cluster: string, planId: string): string {
+  return `${QUEUE_PREFIX}:${remediateQueueName(cluster)}:${remediateJobId(planId)}`;
+}
+
 const APPROVE = `
 local exp = tonumber(redis.call('HGET', KEYS[1], 'expiresAt'))
 if exp == nil then return {'unknown'} end
 local claim = redis.call('GET', KEYS[3])
-if claim then return {'already-claimed', claim} end
+if claim then
+  -- A claim whose job was never queued (the write after it met a read-only Redis, or
+  -- the app stopped between the two), older than the enqueue could take: let go, with
+  -- its approvals, so the plan can be approved again. No job: nothing applies it.
+  local at = tonumber(string.match(claim, '|(%d+)$') or '')
+  if redis.call('EXISTS', KEYS[5]) == 1 or at == nil or tonumber(ARGV[2]) - at < tonumber(ARGV[6]) then
+    return {'already-claimed', claim}
+  end
+  redis.call('DEL', KEYS[3], KEYS[2])
+end
 if tonumber(ARGV[2]) > exp then return {'expired'} end
 if redis.call('GET', KEYS[4]) ~= ARGV[5] then
   redis.call('DEL', KEYS[2])
@@ -138,19 +167,21 @@ export function createPlanStore(redis: Redis): PlanStore {
       if (shownDigest(stored) !== shown) return { status: 'changed', stored };
       const reply = (await redis.eval(
         APPROVE,
-        4,
+        5,
         ...keys(id),
+        remediateJobKey(stored.cluster, id),
         approver,
         String(now),
         String(required),
         String(ttlFor(stored, now)),
         shown,
+        String(ORPHAN_CLAIM_MS),
       )) as string[];
       const [status, value = ''] = reply;
       switch (status) {
         case 'claimed': {
-          const { approvers, marks } = parseClaim(value);
-          return { status, approvers, marks, stored };
+          const { approvers, marks, at } = parseClaim(value);
+          return { status, approvers, marks, at, stored };
         }
         case 'recorded':
           return { status, approvals: Number(value), required, stored };
@@ -168,6 +199,11 @@ export function createPlanStore(redis: Redis): PlanStore {
     async release(id) {
       const [, approvals, claim, shownKey] = keys(id);
       await redis.del(approvals, claim, shownKey);
+    },
+    async restoreClaim(stored, marks, at) {
+      const value = `${marks.join(',')}|${at}`;
+      const ttl = ttlFor(stored, Date.now());
+      return (await redis.set(keys(stored.plan.id)[2], value, 'EX', ttl, 'NX')) === 'OK';
     },
     async claimOf(id) {
       const value = await redis.get(keys(id)[2]);

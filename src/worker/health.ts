@@ -1,5 +1,6 @@
 /**
- * The worker's health endpoint (ROLLOUT_DOCTOR_HEALTH_PORT): `GET /healthz` answers
+ * The worker's health endpoint (ROLLOUT_DOCTOR_HEALTH_PORT): `GET /readyz` (below,
+ * waitingFor) says whether the worker can take jobs now; `GET /healthz` answers
  * 200 while both Redis connections of the worker work (the one BullMQ blocks on for
  * jobs, and the one that queues notifications and answers a PING within the
  * deadline), 503 naming the failing one otherwise. The Kubernetes liveness probe of
@@ -9,12 +10,18 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RedisReadOnlyError } from '../queue/role.js';
 
 export interface HealthCheck {
   /** Connection states by name ('ready' is healthy), read at each request. */
   connections: () => Record<string, string>;
   /** A round trip to Redis; rejects or times out when Redis is unreachable. */
   ping: () => Promise<unknown>;
+  /**
+   * For /readyz: resolves when the server takes writes, rejects with
+   * RedisReadOnlyError on a replica (src/queue/role.ts pingWritable). Absent: `ping`.
+   */
+  writable?: () => Promise<unknown>;
   /** How long a PING may take (default 2 s). */
   pingTimeoutMs?: number;
 }
@@ -44,13 +51,53 @@ async function check(deps: HealthCheck): Promise<{ ok: boolean; problems: string
   return { ok: problems.length === 0, problems };
 }
 
-/** Serves `GET /healthz` on `host:port` (port 0: a free one, for tests). */
+/**
+ * What /readyz waits for, named: each connection that is not ready (`redis connection
+ * jobs (reconnecting)`: looking for a master, after a failover the sentinels' new
+ * one), and a server that answers but refuses writes (`redis (read-only replica)`) or
+ * does not answer. Empty: ready to take jobs.
+ */
+export async function waitingFor(deps: HealthCheck): Promise<string[]> {
+  const waiting = Object.entries(deps.connections())
+    .filter(([, status]) => status !== 'ready')
+    .map(([name, status]) => `redis connection ${name} (${status})`);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      (deps.writable ?? deps.ping)(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer')), deps.pingTimeoutMs ?? 2_000);
+      }),
+    ]);
+  } catch (error) {
+    waiting.push(error instanceof RedisReadOnlyError ? 'redis (read-only replica)' : 'redis (no answer)');
+  } finally {
+    clearTimeout(timer);
+  }
+  return waiting;
+}
+
+/**
+ * Serves `GET /healthz` (liveness, text) and `GET /readyz` (JSON: `{"status":"ready"}`,
+ * or 503 `{"status":"not ready","waitingFor":[…]}`) on `host:port` (port 0: a free
+ * one, for tests). A worker started while Redis is away keeps trying and becomes
+ * ready by itself; /readyz says meanwhile what it waits for.
+ */
 export async function startHealthServer(
   deps: HealthCheck,
   options: { port: number; host?: string },
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/readyz') {
+      void waitingFor(deps).then((waiting) => {
+        const ready = waiting.length === 0;
+        res
+          .writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+          .end(JSON.stringify(ready ? { status: 'ready' } : { status: 'not ready', waitingFor: waiting }));
+      });
+      return;
+    }
     if (req.method !== 'GET' || path !== '/healthz') {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
       return;

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { startEarlyWarning, type EarlyWarning } from './early-warning/watch.js';
 import type { ListWatchSource } from './early-warning/stream.js';
 import type { HealthCheck } from './health.js';
+import { pingWritable } from '../queue/role.js';
 import { createAudit } from '../audit.js';
 import type { WorkerConfig } from '../config/environment.js';
 import { createRepeatLimitedErrorLog, type Logger } from '../logger.js';
@@ -133,6 +134,7 @@ export function startWorkers(
     health: {
       connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
       ping: () => producerConnection.ping(),
+      writable: () => pingWritable(producerConnection),
     },
     async stop() {
       await earlyWarning?.stop();

@@ -90,7 +90,25 @@ describe('two app replicas and two workers on one Sentinel set', () => {
     );
     // Each taken command has its message, and each message gets the result once
     // (commands for one target join one run, whichever replica took them).
-    await slack.waitFor(() => results().length >= accepted || undefined, 60_000);
+    await slack
+      .waitFor(() => results().length >= accepted || undefined, 60_000)
+      .catch((error: unknown) => {
+        // Which message went without its result, and what the apps said about Redis.
+        const said = (app: Child): string[] =>
+          app
+            .output()
+            .split('\n')
+            .filter((l) => /subscri|failover|replica|could not post|queue/i.test(l))
+            .map((l) => l.slice(0, 300))
+            .slice(-15);
+        console.error('drill: results', results().length, 'of', accepted, 'taken commands');
+        console.error(
+          'posts:',
+          slack.callsOf('chat.postMessage').map((c) => String(c.args.text).slice(0, 120)),
+        );
+        console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
+        throw error;
+      });
     await queuesSettled(stack.redisUrl, 60_000);
     expect(results()).toHaveLength(accepted);
     const result = results()[0];

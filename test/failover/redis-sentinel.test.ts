@@ -2,7 +2,8 @@
  * The connection factory on a real Sentinel set (test/support/redis-sentinel.ts): the
  * app's producer connection and a BullMQ worker follow a SIGKILLed master and a
  * SENTINEL FAILOVER by themselves, a write that meets the demoted master is resent to
- * the new one (READONLY), and a claim WAITs for the replica.
+ * the new one (READONLY), a claim WAITs for the replica, and a write the master died
+ * with before its replica had it is written again by the replication guard.
  */
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -13,6 +14,7 @@ import {
   createWorkerConnection,
 } from '../../src/queue/connection.js';
 import { parseRedisUrl } from '../../src/queue/redis-url.js';
+import { createReplicationGuard } from '../../src/queue/replication-guard.js';
 import { startSentinelSet, type SentinelSet } from '../support/redis-sentinel.js';
 
 let set: SentinelSet;
@@ -118,6 +120,53 @@ describe('Redis Sentinel: the connection factory', () => {
     } finally {
       await worker.close(true);
       await queue.close();
+    }
+  }, 90_000);
+
+  it('a write the master dies with before its replica has it is written again on the new master', async () => {
+    await set.synced();
+    const redis = kept(
+      createProducerConnection(set.url, { enableOfflineQueue: true, maxRetriesPerRequest: 3 }),
+    );
+    await eventually(() => redis.set('rd:test:guard-before', '1'));
+    expect(Number(await redis.wait(1, 5_000))).toBe(1);
+    // Nothing written from here on reaches the replica.
+    const old = await set.cutOffReplicas();
+    const warnings: string[] = [];
+    let redone = 0;
+    const guard = createReplicationGuard(redis, {
+      replicas: 1,
+      timeoutMs: 200,
+      checkEveryMs: 100,
+      logger: { info: () => undefined, warn: (_f, message) => warnings.push(message) },
+    });
+    try {
+      await redis.set('rd:test:guarded', 'queued');
+      const write = async (): Promise<void> => {
+        redone += 1;
+        await redis.set('rd:test:guarded', 'queued');
+      };
+      expect(await guard.confirm({ label: 'test', fields: {}, redo: write })).toEqual({
+        wanted: 1,
+        reached: 0,
+      });
+      expect(guard.pending()).toBe(1);
+      const { next } = await set.killMaster();
+      const direct = kept(createProducerConnection(`redis://127.0.0.1:${next.port}`));
+      // The promoted replica never had it; the guard sees its history end before the write.
+      expect(await eventually(() => direct.get('rd:test:guard-before'))).toBe('1');
+      await eventually(async () => {
+        if ((await direct.get('rd:test:guarded')) !== 'queued') throw new Error('not written again yet');
+      }, 30_000);
+      expect(redone).toBe(1);
+      expect(warnings).toContain('a Redis failover lost these writes: writing them again');
+      await set.revive(old); // back as a replica of the new master, without the password
+      await set.synced();
+      await eventually(async () => {
+        if (guard.pending() !== 0) throw new Error('still watched');
+      }, 30_000);
+    } finally {
+      guard.stop();
     }
   }, 90_000);
 });

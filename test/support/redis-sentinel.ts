@@ -33,6 +33,20 @@ export interface SentinelSet {
   revive(node: TestRedis): Promise<void>;
   /** Resolves once the master has every other node as an online replica (so WAIT 1 can succeed). */
   synced(): Promise<void>;
+  /**
+   * Cuts the master's replicas off: the master now asks a password they lack and drops
+   * their links, so nothing written from here on reaches them until the master dies
+   * (open connections, the sentinels' and the processes', stay authenticated). A write
+   * acked now is one a SIGKILL of this master loses. Do not wait long before the kill:
+   * the sentinels promote no replica whose link has been down for seconds.
+   */
+  cutOffReplicas(): Promise<TestRedis>;
+  /**
+   * SIGKILLs every sentinel: a process (re)connecting now finds no master, while the
+   * data nodes keep their data. `startSentinels` brings them back as they were.
+   */
+  stopSentinels(): Promise<void>;
+  startSentinels(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,8 +91,22 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
   const sentinels: ChildProcess[] = [];
   const sentinelPorts: number[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'rd-sentinel-'));
-  const close = async (): Promise<void> => {
-    await Promise.all(
+  const confs: string[] = [];
+  /** Starts sentinel `i` from its config file (which it rewrites as it learns the set). */
+  const launchSentinel = async (i: number): Promise<void> => {
+    const port = sentinelPorts[i] ?? 0;
+    const child = spawn('redis-server', [confs[i] ?? '', '--sentinel'], { stdio: 'ignore' });
+    sentinels[i] = child;
+    await until(`sentinel on ${port} answering as our process`, () =>
+      ask(port, async (c) => {
+        const pid = /^process_id:(\d+)/m.exec(await c.info('server'))?.[1];
+        if (Number(pid) !== child.pid) throw new Error('not ours');
+        return true;
+      }),
+    );
+  };
+  const stopSentinels = (): Promise<unknown> =>
+    Promise.all(
       sentinels.map(
         (child) =>
           new Promise<void>((resolve) => {
@@ -88,6 +116,8 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           }),
       ),
     );
+  const close = async (): Promise<void> => {
+    await stopSentinels();
     await Promise.all(nodes.map((n) => n.close()));
     await rm(dir, { recursive: true, force: true });
   };
@@ -113,16 +143,9 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           '',
         ].join('\n'),
       );
-      const child = spawn('redis-server', [conf, '--sentinel'], { stdio: 'ignore' });
-      sentinels.push(child);
       sentinelPorts.push(port);
-      await until(`sentinel on ${port} answering as our process`, () =>
-        ask(port, async (c) => {
-          const pid = /^process_id:(\d+)/m.exec(await c.info('server'))?.[1];
-          if (Number(pid) !== child.pid) throw new Error('not ours');
-          return true;
-        }),
-      );
+      confs.push(conf);
+      await launchSentinel(sentinels.length);
     }
     const replicas = nodes.length - 1;
     // Every sentinel knows the replicas and the two other sentinels (hello messages).
@@ -206,6 +229,23 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
       return result;
     },
     revive: (node) => node.start(),
+    async stopSentinels() {
+      await stopSentinels();
+    },
+    async startSentinels() {
+      for (let i = 0; i < sentinels.length; i += 1) await launchSentinel(i);
+    },
+    async cutOffReplicas() {
+      const node = await master();
+      await until('the replicas cut off', () =>
+        ask(node.port, async (c) => {
+          await c.config('SET', 'requirepass', `cut-off-${Date.now()}`);
+          await c.call('CLIENT', 'KILL', 'TYPE', 'replica');
+          return true;
+        }),
+      );
+      return node;
+    },
     async synced() {
       const { port } = await master();
       await until(

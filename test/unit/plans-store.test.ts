@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planDigest, shownDigest } from '../../src/trust/plan-seal.js';
 import { createApprovalPolicy, matchRule } from '../../src/policy/approval-policy.js';
-import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
+import { createPlanStore, ORPHAN_CLAIM_MS, type StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
@@ -106,6 +106,44 @@ describe('plan store', () => {
     const done = await store.approve('p-two-shown', 'U3', 2, shownDigest(second));
     expect(done.status).toBe('claimed');
     expect((await store.claimOf('p-two-shown'))?.approvers.sort()).toEqual(['U2', 'U3']);
+  });
+
+  it('lets go of a claim whose job was never queued, after ORPHAN_CLAIM_MS, and only then', async () => {
+    const store = createPlanStore(client);
+    const now = Date.now();
+    await store.save(stored('p-orphan'));
+    expect((await store.approve('p-orphan', 'U1', 1, shown('p-orphan'), now)).status).toBe('claimed');
+    // The job add met a read-only Redis: no job. Within the grace the claim holds.
+    const early = await store.approve('p-orphan', 'U2', 1, shown('p-orphan'), now + ORPHAN_CLAIM_MS - 1);
+    expect(early.status).toBe('already-claimed');
+    // Past it, the claim and its approvals go: the same approver may approve again.
+    const again = await store.approve('p-orphan', 'U1', 1, shown('p-orphan'), now + ORPHAN_CLAIM_MS + 1);
+    expect(again.status).toBe('claimed');
+    expect((await store.claimOf('p-orphan'))?.at).toBe(now + ORPHAN_CLAIM_MS + 1);
+  });
+
+  it('keeps a claim whose job is queued (or done), however old', async () => {
+    const store = createPlanStore(client);
+    const now = Date.now();
+    await store.save(stored('p-queued'));
+    expect((await store.approve('p-queued', 'U1', 1, shown('p-queued'), now)).status).toBe('claimed');
+    await client.hset('rd:remediate.default:remediate.p-queued', 'name', 'remediate');
+    const late = await store.approve('p-queued', 'U2', 1, shown('p-queued'), now + 3_600_000);
+    expect(late.status).toBe('already-claimed');
+    expect((await store.claimOf('p-queued'))?.approvers).toEqual(['U1']);
+  });
+
+  it('writes a lost claim again as it was, never over another one', async () => {
+    const store = createPlanStore(client);
+    const plan = stored('p-restore');
+    await store.save(plan);
+    const first = await store.approve('p-restore', 'U1', 1, shown('p-restore'));
+    if (first.status !== 'claimed') throw new Error('not claimed');
+    await client.del('rd:plan:p-restore:claim'); // lost in a failover
+    expect(await store.restoreClaim(plan, first.marks, first.at)).toBe(true);
+    expect(await store.claimOf('p-restore')).toEqual({ approvers: ['U1'], marks: ['U1'], at: first.at });
+    expect(await store.restoreClaim(plan, ['U9'], first.at + 1)).toBe(false);
+    expect((await store.claimOf('p-restore'))?.approvers).toEqual(['U1']);
   });
 
   it('keeps an existing claim when the same plan is saved again', async () => {

@@ -3,6 +3,7 @@
  * while Redis answers, 503 naming the problem once Redis is gone, 200 again after
  * it is back (the liveness probe of deploy/worker.yaml relies on exactly this).
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkerConfig } from '../../src/config/environment.js';
 import { createLogger } from '../../src/logger.js';
@@ -10,7 +11,7 @@ import { startHealthServer, type HealthServer } from '../../src/worker/health.js
 import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { testKeys } from '../support/plan-keys.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { freePort, startRedis, type TestRedis } from '../support/redis.js';
 
 let redis: TestRedis;
 let workers: WorkerRuntime;
@@ -59,6 +60,40 @@ describe('worker health endpoint', () => {
     expect(failing.body).toMatch(/redis/);
     await redis.start();
     expect((await until(200)).body).toBe('ok\n');
+  });
+
+  it('/readyz names what it waits for: a Redis that is away, then one that is read-only', async () => {
+    const readyz = async (): Promise<{ status: number; body: { status: string; waitingFor?: string[] } }> => {
+      const res = await fetch(`http://127.0.0.1:${health.port}/readyz`);
+      return { status: res.status, body: (await res.json()) as { status: string; waitingFor?: string[] } };
+    };
+    const answer = async (status: number): Promise<Awaited<ReturnType<typeof readyz>>> => {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const got = await readyz();
+        if (got.status === status || Date.now() > deadline) return got;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    expect(await answer(200)).toEqual({ status: 200, body: { status: 'ready' } });
+    await redis.stop();
+    const away = await answer(503);
+    expect(away.status).toBe(503);
+    expect(away.body.waitingFor).toContain('redis (no answer)');
+    expect(away.body.waitingFor?.some((w) => /^redis connection (jobs|notify) \(/.test(w))).toBe(true);
+    await redis.start();
+    expect((await answer(200)).status).toBe(200);
+    // Demoted (REPLICAOF a master that does not answer): it answers, but takes no writes.
+    const admin = new Redis(redis.url);
+    try {
+      await admin.call('REPLICAOF', '127.0.0.1', String(await freePort()));
+      const readOnly = await answer(503);
+      expect(readOnly.body.waitingFor).toEqual(['redis (read-only replica)']);
+      await admin.call('REPLICAOF', 'NO', 'ONE');
+      expect((await answer(200)).status).toBe(200);
+    } finally {
+      admin.disconnect();
+    }
   });
 
   it('serves nothing else', async () => {

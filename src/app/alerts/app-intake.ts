@@ -2,6 +2,7 @@ import { createThreadBudget } from './thread-budget.js';
 import { DEFAULT_WORKLOAD_KIND } from '../../diagnosis/workload-ref.js';
 import type { RecordSigner, RecordVerifier } from '../../queue/record-mark.js';
 import type { Redis } from 'ioredis';
+import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import { createAlertIntake, type IntakeLogger } from './intake.js';
 import type { AlertDiagnosisRequest } from '../../queue/alert-jobs.js';
 import { createAlertNotifyHooks, type AlertNotifyHooks } from './notify-hooks.js';
@@ -101,6 +102,8 @@ export function createAppAlerts(deps: {
   records?: { signer: RecordSigner; verifier: RecordVerifier };
   /** Marks a thread answered by its run's result (subscriptions.markAnswered). */
   markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
+  /** WAIT for the replicas, and the redo of an alert's diagnosis a failover lost (replication-guard.ts). */
+  replication?: ReplicationGuard;
   /** The chat adapters by platform (services.chats), for alert threads in Teams. */
   chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
@@ -186,13 +189,8 @@ export function createAppAlerts(deps: {
         ),
       );
     },
-    async enqueueDiagnosis(cluster, request, dedup) {
-      const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
-        deduplication: { id: dedup.id, ttl: dedup.ttlMs },
-        background: true,
-      });
-      await store.linkJob(cluster, jobId, request.reply.workloadHash);
-    },
+    enqueueDiagnosis: (cluster, request, dedup) =>
+      enqueueAlertDiagnosis(deps, store, { cluster, request, dedup }),
   });
   const route = createAlertmanagerRoute({
     token,
@@ -201,4 +199,30 @@ export function createAppAlerts(deps: {
     maxBodyBytes: config.alerts.maxBodyBytes,
   });
   return { routes: [route], hooks };
+}
+
+/**
+ * Queues an alert's diagnosis and links its job to the workload's thread; on a replica
+ * before Alertmanager gets its 200, and queued again (with its dedup window and link)
+ * if a failover lost it (src/queue/replication-guard.ts).
+ */
+async function enqueueAlertDiagnosis(
+  deps: { producers: Producers; replication?: ReplicationGuard },
+  store: ReturnType<typeof createThreadStore>,
+  work: { cluster: string; request: AlertDiagnosisRequest; dedup: { id: string; ttlMs: number } },
+): Promise<void> {
+  const { cluster, request, dedup } = work;
+  const enqueue = async (): Promise<void> => {
+    const { jobId } = await deps.producers.enqueueDiagnose(alertDiagnoseJob(cluster, request), {
+      deduplication: { id: dedup.id, ttl: dedup.ttlMs },
+      background: true,
+    });
+    await store.linkJob(cluster, jobId, request.reply.workloadHash);
+  };
+  await enqueue();
+  await deps.replication?.confirm({
+    label: 'alert',
+    fields: { cluster, workload: request.reply.workloadHash },
+    redo: enqueue,
+  });
 }

@@ -31,6 +31,7 @@ import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
+import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -98,8 +99,8 @@ interface Services {
   subscriptions: Subscriptions;
   config: AppConfig;
   logger: Logger;
-  /** As AppServices.replicate: WAIT for the replicas. */
-  replicate?: (() => Promise<{ wanted: number; reached: number }>) | undefined;
+  /** As AppServices.replication: WAIT for the replicas, and the redo of lost writes. */
+  replication?: ReplicationGuard | undefined;
 }
 
 /** A refusal as one value: the audit line's reason and detail, and what the clicker reads. */
@@ -138,6 +139,15 @@ export const REFUSAL_TEXT = {
   notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
   notRecorded: say`${icon('failed')} The approval could not be recorded: Redis did not take it (unreachable, or read-only during a failover). Nothing was applied. Try again in a minute.`,
 } as const;
+
+/** A claim won: the plan as stored, its approvers, and the claim as recorded (marks, time). */
+interface Claimed {
+  kind: 'claimed';
+  stored: StoredPlan;
+  approvers: string[];
+  marks: string[];
+  at: number;
+}
 
 /** The platform records name for a click (Slack when it names none). */
 function recordPlatform(click: ApprovalClick): ChatPlatform {
@@ -240,7 +250,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     });
   const recorded = await recordApproval(services, click, where, stored, decision.required);
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded.stored, recorded.approvers);
+  return queueRemediation(services, click, where, recorded);
 }
 
 function refuse(
@@ -302,9 +312,7 @@ async function recordApproval(
   where: Where,
   stored: StoredPlan,
   required: number,
-): Promise<
-  { kind: 'claimed'; stored: StoredPlan; approvers: string[] } | { kind: 'done'; outcome: ApprovalOutcome }
-> {
+): Promise<Claimed | { kind: 'done'; outcome: ApprovalOutcome }> {
   const { plans, audit } = services;
   const { planId, user } = click;
   const done = (outcome: ApprovalOutcome) => ({ kind: 'done' as const, outcome });
@@ -372,7 +380,7 @@ async function recordApproval(
       }),
     );
   }
-  return { kind: 'claimed', stored: result.stored, approvers };
+  return { kind: 'claimed', stored: result.stored, approvers, marks: result.marks, at: result.at };
 }
 
 /**
@@ -383,9 +391,9 @@ async function queueRemediation(
   services: Services,
   click: ApprovalClick,
   where: Where,
-  stored: StoredPlan,
-  approvers: string[],
+  claimed: Claimed,
 ): Promise<ApprovalOutcome> {
+  const { stored, approvers } = claimed;
   const { plans, audit, producers, metrics } = services;
   const { planId, user } = click;
   const key = services.config.approvalSigningKey;
@@ -411,16 +419,17 @@ async function queueRemediation(
     }),
     key.privateKey,
   );
+  const job = {
+    planId,
+    cluster: stored.cluster,
+    approvedBy: approvers,
+    ...platformTag(recordPlatform(click)),
+    channel: click.channel,
+    messageTs: click.rootTs,
+    approval,
+  };
   try {
-    await producers.enqueueRemediate({
-      planId,
-      cluster: stored.cluster,
-      approvedBy: approvers,
-      ...platformTag(recordPlatform(click)),
-      channel: click.channel,
-      messageTs: click.rootTs,
-      approval,
-    });
+    await producers.enqueueRemediate(job);
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     services.logger.warn(`remediation not queued: ${error.message}`);
@@ -437,32 +446,27 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
-  await replicated(services, planId);
+  await replicated(services, planId, async () => {
+    // Lost in a failover: the claim (unless a later click claimed the plan), the
+    // message's plan and the job, each as it was; a job id that exists is not added.
+    await plans.restoreClaim(stored, claimed.marks, claimed.at);
+    await services.subscriptions.claimMessagePlan(messageOf(click), planId);
+    await producers.enqueueRemediate(job);
+  });
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
 }
 
 /**
  * Replication is asynchronous: a claim and its job acked by a master that dies before
- * its replica has them are gone after a failover. WAIT narrows that window to the
- * WAIT timeout; past it, or when WAIT itself fails, the approval still stands (the
- * job is queued on the master) and the log says so. A lost claim lets a second click
- * claim again: the worker's preconditions (uid, resourceVersion, the fields the plan
- * assumed) then refuse the replay, so it is never applied twice (docs/operations.md).
+ * its replica has them are gone after a failover. WAIT (src/queue/replication-guard.ts)
+ * holds the answer until the replicas have them, up to the WAIT timeout; past it the
+ * approval stands (the job is queued on the master) and the guard watches the writes:
+ * when a failover lost them, `redo` writes the claim and the job again, so the
+ * approval the clicker was told about is applied. Should the job have run on the old
+ * master before it died, the worker's preconditions (uid, resourceVersion, the fields
+ * the plan assumed) refuse the replay: never applied twice (docs/operations.md).
  */
-async function replicated(services: Services, planId: string): Promise<void> {
-  if (!services.replicate) return;
-  try {
-    const { wanted, reached } = await services.replicate();
-    if (reached < wanted)
-      services.logger.warn(
-        { planId, wanted, reached },
-        'approval claim and remediation job not yet on the replicas REDIS_WAIT_REPLICAS asks for: a failover now could lose them',
-      );
-  } catch (error) {
-    services.logger.warn(
-      { planId, err: error },
-      'WAIT for the replicas failed: a failover now could lose the claim',
-    );
-  }
+async function replicated(services: Services, planId: string, redo: () => Promise<void>): Promise<void> {
+  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo });
 }

@@ -53,8 +53,12 @@ function markBytes(planId: string, record: RootRecord): Buffer {
 }
 
 export interface RootStates {
-  /** Keeps what the app put on a message for `planId` (and its Undo, under the undo's id). */
-  record(planId: string, record: RootRecord): Promise<void>;
+  /**
+   * Keeps what the app put on a message for `planId` (and its Undo, under the undo's id).
+   * `ifAbsent`: only when no record is kept (writing again what a failover lost, never
+   * over a later state).
+   */
+  record(planId: string, record: RootRecord, options?: { ifAbsent?: boolean }): Promise<void>;
   /** The record, only when the app's mark on it verifies; null when absent or altered. */
   load(planId: string): Promise<RootRecord | null>;
 }
@@ -71,10 +75,12 @@ export function createRootStates(
   const publicKey = createPublicKey(key.privateKey);
   const keyOf = redisKeys.rootState;
   return {
-    async record(planId, record) {
+    async record(planId, record, options = {}) {
       const value = recordSchema.parse(record);
       const mark = sign(null, markBytes(planId, value), key.privateKey).toString('base64url');
-      await redis.set(keyOf(planId), JSON.stringify({ record: value, mark }), 'EX', TTL_SECONDS);
+      const stored = JSON.stringify({ record: value, mark });
+      if (options.ifAbsent) await redis.set(keyOf(planId), stored, 'EX', TTL_SECONDS, 'NX');
+      else await redis.set(keyOf(planId), stored, 'EX', TTL_SECONDS);
     },
     async load(planId) {
       const raw = await redis.get(keyOf(planId));

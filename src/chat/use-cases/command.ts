@@ -10,6 +10,8 @@ import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
+import type { ReplicationGuard } from '../../queue/replication-guard.js';
+import type { DiagnoseJob } from '../../queue/schemas.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
@@ -34,6 +36,7 @@ export interface CommandServices {
   producers: Producers;
   readPolicy: ReadPolicy;
   commandBudget?: CommandBudget | undefined;
+  replication?: ReplicationGuard | undefined;
 }
 
 /** A message that is its summary alone (replies and announcements). */
@@ -115,21 +118,29 @@ async function enqueue(
   const requestedBy = request.person.id;
   const addedAt = Date.now();
   let queued: { jobId: string; joined: boolean };
+  const job: DiagnoseJob =
+    parsed.kind === 'diagnose'
+      ? {
+          mode: 'deployment',
+          cluster: parsed.cluster,
+          target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
+          requestedBy,
+        }
+      : {
+          mode: 'scan',
+          cluster: parsed.cluster,
+          requestedBy,
+          ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
+        };
   try {
-    queued =
-      parsed.kind === 'diagnose'
-        ? await services.producers.enqueueDiagnose({
-            mode: 'deployment',
-            cluster: parsed.cluster,
-            target: { kind: parsed.workload, namespace: parsed.namespace, name: parsed.name },
-            requestedBy,
-          })
-        : await services.producers.enqueueDiagnose({
-            mode: 'scan',
-            cluster: parsed.cluster,
-            requestedBy,
-            ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
-          });
+    queued = await services.producers.enqueueDiagnose(job);
+    // Acked only once a replica has the job (WAIT, bounded); a job a failover lost
+    // anyway is queued again (src/queue/replication-guard.ts).
+    await services.replication?.confirm({
+      label: 'command',
+      fields: { jobId: queued.jobId },
+      redo: async () => void (await services.producers.enqueueDiagnose(job)),
+    });
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
     services.logger.warn(`queue unavailable: ${error.message}`);

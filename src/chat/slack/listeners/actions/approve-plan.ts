@@ -180,6 +180,12 @@ async function keepRootState(
   try {
     if (approved.undoOf === undefined) {
       await roots.record(approved.planId, approved.record);
+      // Lost in a failover, the root would say "applying…" whatever the outcome.
+      await services.replication?.confirm({
+        label: 'root state',
+        fields: { planId: approved.planId },
+        redo: () => roots.record(approved.planId, approved.record, { ifAbsent: true }),
+      });
       return;
     }
     const root = await roots.load(approved.undoOf);

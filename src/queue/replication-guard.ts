@@ -1,0 +1,228 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Writes an answer depends on (a queued command, an approval's claim and its job),
+ * kept until a replica holds them (docs/operations.md, "What Redis can lose").
+ *
+ * Replication is asynchronous: a master that dies before its replica has a write
+ * takes the write with it, and the promoted replica never saw it. `confirm` WAITs for
+ * the replicas REDIS_WAIT_REPLICAS asks for. When they do not confirm within the WAIT
+ * timeout (a replica lagging, or the master dying as it answers), the writes are
+ * watched: the master's replication position right after them (INFO replication:
+ * replication id and offset) is kept, and checked twice a second. Confirmed once a
+ * replica's acknowledged offset passes it; kept across a failover when the new
+ * master's history holds it (its previous replication id is the one noted, and the
+ * switch came after the offset); lost otherwise, and then `redo` writes them again
+ * (each redo is idempotent: a job id that exists is not added twice), and the watch
+ * starts over. Judging by offsets is conservative: a later write of another client
+ * raises the noted offset, so a loss may be judged where there was none, which costs
+ * only a redo that changes nothing.
+ *
+ * The watch lives in the process that wrote (an app restart forgets it).
+ */
+
+export interface ReplicationInfo {
+  role: string;
+  replid: string;
+  /** The replication id this server followed before it was promoted (zeros: none). */
+  replid2: string;
+  /** The history of `replid2` this server holds ends just before this offset. */
+  secondOffset: number;
+  offset: number;
+  /** Offsets the connected replicas acknowledged. */
+  replicaOffsets: number[];
+}
+
+export interface ReplicationMark {
+  replid: string;
+  offset: number;
+}
+
+/** Reads the fields of `INFO replication` the guard needs. */
+export function parseReplicationInfo(text: string): ReplicationInfo {
+  const field = (name: string): string => new RegExp(`^${name}:(.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+  const replicaOffsets = [...text.matchAll(/^slave\d+:.*\boffset=(\d+)/gm)].map((m) => Number(m[1]));
+  return {
+    role: field('role'),
+    replid: field('master_replid'),
+    replid2: field('master_replid2'),
+    secondOffset: Number(field('second_repl_offset') || -1),
+    offset: Number(field('master_repl_offset') || 0),
+    replicaOffsets,
+  };
+}
+
+export type Fate =
+  /** `wanted` replicas acknowledged the writes. */
+  | { kind: 'confirmed' }
+  /** Still only on this master. */
+  | { kind: 'pending' }
+  /** A failover happened and the new master holds them: watched on under its replication id. */
+  | { kind: 'kept'; mark: ReplicationMark }
+  /** This master's history does not hold them (they died with the old master). */
+  | { kind: 'lost' };
+
+/** What became of writes noted at `mark`, judged from the master's INFO replication now. Pure. */
+export function judge(mark: ReplicationMark, info: ReplicationInfo, wanted: number): Fate {
+  if (info.replid === mark.replid)
+    return info.replicaOffsets.filter((o) => o >= mark.offset).length >= wanted
+      ? { kind: 'confirmed' }
+      : { kind: 'pending' };
+  // PSYNC2: a promoted replica keeps the offsets of the history it followed.
+  if (info.replid2 === mark.replid && info.secondOffset > mark.offset)
+    return { kind: 'kept', mark: { replid: info.replid, offset: mark.offset } };
+  return { kind: 'lost' };
+}
+
+export interface GuardedWrites {
+  /** For the log: what was written ('approval', 'command'). */
+  label: string;
+  fields: Record<string, unknown>;
+  /** Writes them again; must be idempotent (it may run when nothing was lost). */
+  redo(): Promise<void>;
+}
+
+export interface ReplicationGuard {
+  /**
+   * WAITs until the writes so far on the connection reach the replicas asked for;
+   * when fewer confirm within the timeout, watches them and redoes them once a
+   * failover shows they were lost. The replicas asked for and reached by the WAIT.
+   */
+  confirm(writes: GuardedWrites): Promise<{ wanted: number; reached: number }>;
+  /** Writes watched now (tests, metrics). */
+  pending(): number;
+  stop(): void;
+}
+
+interface GuardLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface GuardOptions {
+  replicas: number;
+  timeoutMs: number;
+  logger: GuardLogger;
+  /** How often watched writes are checked (default 500 ms). */
+  checkEveryMs?: number;
+  /** How long writes are watched at most (default 10 min): a set whose replica stays away. */
+  watchForMs?: number;
+}
+
+interface Watched extends GuardedWrites {
+  /** Undefined: the position could not be read right after the writes (Redis going away). */
+  mark: ReplicationMark | undefined;
+  since: number;
+}
+
+/** INFO replication on `redis`, parsed. */
+async function replication(redis: Redis): Promise<ReplicationInfo> {
+  return parseReplicationInfo(await redis.info('replication'));
+}
+
+/** A server that refuses INFO (an ACL, a managed service's command list): losses cannot be told. */
+const refusesInfo = (error: unknown): boolean =>
+  error instanceof Error && /unknown command|NOPERM|not allowed|disabled/i.test(error.message);
+
+export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
+  const { replicas, timeoutMs, logger } = options;
+  const checkEveryMs = options.checkEveryMs ?? 500;
+  const watchForMs = options.watchForMs ?? 10 * 60_000;
+  const watched = new Set<Watched>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const waitReplicas = async (): Promise<number> => {
+    try {
+      return Number(await redis.wait(replicas, timeoutMs));
+    } catch {
+      return 0;
+    }
+  };
+  const markNow = async (): Promise<ReplicationMark | undefined> => {
+    try {
+      const info = await replication(redis);
+      return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  /** Writes again what a failover lost; watched on until a replica has them. */
+  const redo = async (entry: Watched): Promise<void> => {
+    logger.warn(
+      { ...entry.fields, what: entry.label },
+      'a Redis failover lost these writes: writing them again',
+    );
+    try {
+      await entry.redo();
+    } catch (error) {
+      logger.warn({ ...entry.fields, err: error }, 'writing again failed; retried at the next check');
+      return; // the mark still judges them lost: the next check redoes them
+    }
+    if ((await waitReplicas()) >= replicas) {
+      watched.delete(entry);
+      logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
+      return;
+    }
+    entry.mark = await markNow();
+  };
+  const check = async (): Promise<void> => {
+    let info: ReplicationInfo;
+    try {
+      info = await replication(redis);
+    } catch (error) {
+      if (!refusesInfo(error)) return; // Redis away: the next check looks again
+      for (const entry of watched)
+        logger.warn(
+          { ...entry.fields },
+          'Redis refuses INFO: whether a failover lost these writes is unknown',
+        );
+      watched.clear();
+      return;
+    }
+    if (info.role !== 'master') return;
+    for (const entry of [...watched]) {
+      const fate = entry.mark === undefined ? { kind: 'lost' as const } : judge(entry.mark, info, replicas);
+      if (fate.kind === 'confirmed') watched.delete(entry);
+      else if (fate.kind === 'kept') entry.mark = fate.mark;
+      else if (fate.kind === 'lost') await redo(entry);
+      else if (Date.now() - entry.since > watchForMs) {
+        watched.delete(entry);
+        logger.warn({ ...entry.fields }, 'no replica confirmed these writes in time: watch given up');
+      }
+    }
+  };
+  const schedule = (): void => {
+    if (stopped || timer !== undefined || watched.size === 0) return;
+    timer = setTimeout(() => {
+      void check()
+        .catch(() => undefined)
+        .finally(() => {
+          timer = undefined;
+          schedule();
+        });
+    }, checkEveryMs);
+    timer.unref();
+  };
+
+  return {
+    async confirm(writes) {
+      if (replicas === 0) return { wanted: 0, reached: 0 };
+      const reached = await waitReplicas();
+      if (reached >= replicas) return { wanted: replicas, reached };
+      watched.add({ ...writes, mark: await markNow(), since: Date.now() });
+      logger.warn(
+        { ...writes.fields, what: writes.label, wanted: replicas, reached },
+        'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them',
+      );
+      schedule();
+      return { wanted: replicas, reached };
+    },
+    pending: () => watched.size,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      watched.clear();
+    },
+  };
+}

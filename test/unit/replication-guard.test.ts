@@ -1,0 +1,150 @@
+/**
+ * The replication guard's judgement (src/queue/replication-guard.ts): writes noted at a
+ * master's replication position are confirmed by a replica's offset, kept across a
+ * promotion whose history holds them, and lost otherwise, and a lost write is written
+ * again. The real thing on a Sentinel set: test/failover/redis-sentinel.test.ts.
+ */
+import type { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import {
+  createReplicationGuard,
+  judge,
+  parseReplicationInfo,
+  type ReplicationInfo,
+} from '../../src/queue/replication-guard.js';
+
+const OLD = 'a'.repeat(40);
+const NEW = 'b'.repeat(40);
+const ZERO = '0'.repeat(40);
+
+const info = (fields: Partial<ReplicationInfo>): ReplicationInfo => ({
+  role: 'master',
+  replid: OLD,
+  replid2: ZERO,
+  secondOffset: -1,
+  offset: 1000,
+  replicaOffsets: [],
+  ...fields,
+});
+
+/** INFO replication text as redis-server 7 prints it. */
+const text = (i: ReplicationInfo): string =>
+  [
+    '# Replication',
+    `role:${i.role}`,
+    `connected_slaves:${i.replicaOffsets.length}`,
+    ...i.replicaOffsets.map(
+      (o, n) => `slave${n}:ip=127.0.0.1,port=${7000 + n},state=online,offset=${o},lag=0`,
+    ),
+    `master_replid:${i.replid}`,
+    `master_replid2:${i.replid2}`,
+    `master_repl_offset:${i.offset}`,
+    `second_repl_offset:${i.secondOffset}`,
+    '',
+  ].join('\r\n');
+
+describe('parseReplicationInfo', () => {
+  it('reads the role, both replication ids, the offsets and each replica offset', () => {
+    const parsed = info({ replicaOffsets: [990, 1000], replid2: NEW, secondOffset: 501 });
+    expect(parseReplicationInfo(text(parsed))).toEqual(parsed);
+  });
+});
+
+describe('judge', () => {
+  const mark = { replid: OLD, offset: 1000 };
+  it('confirmed once enough replicas acknowledged the offset', () => {
+    expect(judge(mark, info({ replicaOffsets: [1000] }), 1)).toEqual({ kind: 'confirmed' });
+    expect(judge(mark, info({ replicaOffsets: [999, 1200] }), 2)).toEqual({ kind: 'pending' });
+    expect(judge(mark, info({ replicaOffsets: [999] }), 1)).toEqual({ kind: 'pending' });
+  });
+  it('kept when the promoted master followed the old one past the writes', () => {
+    expect(judge(mark, info({ replid: NEW, replid2: OLD, secondOffset: 1001 }), 1)).toEqual({
+      kind: 'kept',
+      mark: { replid: NEW, offset: 1000 },
+    });
+  });
+  it('lost when the promoted master stopped following before the writes, or never followed', () => {
+    expect(judge(mark, info({ replid: NEW, replid2: OLD, secondOffset: 1000 }), 1)).toEqual({ kind: 'lost' });
+    expect(judge(mark, info({ replid: NEW }), 1)).toEqual({ kind: 'lost' });
+  });
+});
+
+/** A connection whose WAIT and INFO answers the test sets. */
+function fakeRedis(state: { reached: number; info: ReplicationInfo }): Redis {
+  return {
+    wait: async () => state.reached,
+    info: async () => text(state.info),
+  } as unknown as Redis;
+}
+
+const quiet = { info: () => undefined, warn: () => undefined };
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+describe('createReplicationGuard', () => {
+  it('answers at once when WAIT reaches the replicas, and watches nothing', async () => {
+    const state = { reached: 1, info: info({}) };
+    let redone = 0;
+    const guard = createReplicationGuard(fakeRedis(state), { replicas: 1, timeoutMs: 10, logger: quiet });
+    expect(await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) })).toEqual({
+      wanted: 1,
+      reached: 1,
+    });
+    expect(guard.pending()).toBe(0);
+    expect(redone).toBe(0);
+  });
+
+  it('writes again what a failover lost, and stops watching once a replica has it', async () => {
+    const state = { reached: 0, info: info({ offset: 1000 }) };
+    let redone = 0;
+    const guard = createReplicationGuard(fakeRedis(state), {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    expect(guard.pending()).toBe(1);
+    // The replica promoted had followed the old master up to offset 900 only.
+    state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950 });
+    await until(() => redone === 1);
+    state.reached = 1;
+    state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 1100, replicaOffsets: [1100] });
+    await until(() => guard.pending() === 0);
+    expect(redone).toBe(1);
+    guard.stop();
+  });
+
+  it('writes nothing again when the new master holds the writes; confirms them on its replica', async () => {
+    const state = { reached: 0, info: info({ offset: 1000 }) };
+    let redone = 0;
+    const guard = createReplicationGuard(fakeRedis(state), {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    state.info = info({
+      replid: NEW,
+      replid2: OLD,
+      secondOffset: 1200,
+      offset: 1300,
+      replicaOffsets: [1250],
+    });
+    await until(() => guard.pending() === 0);
+    expect(redone).toBe(0);
+    guard.stop();
+  });
+
+  it('asks for no WAIT with 0 replicas (one endpoint)', async () => {
+    const guard = createReplicationGuard({} as Redis, { replicas: 0, timeoutMs: 10, logger: quiet });
+    expect(await guard.confirm({ label: 't', fields: {}, redo: async () => undefined })).toEqual({
+      wanted: 0,
+      reached: 0,
+    });
+  });
+});
