@@ -213,7 +213,6 @@ interface RunKey {
   target?: WorkloadRef;
 }
 
-
 /** A job neither the app nor a worker signed is refused for good, and audited. */
 function refuseUnsigned(deps: DiagnoseDeps, job: Job<DiagnoseJob>): void {
   if (!deps.verifyJob) return;

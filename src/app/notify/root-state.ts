@@ -22,7 +22,6 @@ import { SLACK_ICONS } from '../../chat/slack/render.js';
 
 export { createRootStates, rootRef, type RootRecord, type RootStates } from './root-store.js';
 
-
 /** Where a root message's fix stands (the port's stages, src/chat/use-cases/outcome.ts). */
 export type RootStage = FixStage;
 
