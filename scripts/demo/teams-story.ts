@@ -12,6 +12,8 @@ import {
   type PostedActivity,
   type TeamsStandin,
 } from '../../test/support/teams-standin.js';
+import { CARD_CONTENT_TYPE } from '../../src/chat/teams/cards.js';
+import { cleanText } from '../../src/text/clean.js';
 import { CHECKOUT, TRACKER } from '../demo-scenario.js';
 import { checkCheckoutFixed, waitForCrashingPod } from './checkout-story.js';
 import { act, type StoryContext, waitForRecord } from './context.js';
@@ -111,6 +113,12 @@ async function askAndApproveInTeams(
   });
   const pressed = await act(ctx, () => teams.send(botUrl, invoke));
   if (pressed.status !== 200) throw new DemoError(`the bot answered Approve with HTTP ${pressed.status}`);
+  // Teams shows the answer's card in place of the pressed one; a text or an error is a refusal.
+  const answer = (pressed.body ?? {}) as { type?: unknown; value?: unknown };
+  if (answer.type !== CARD_CONTENT_TYPE)
+    throw new DemoError(
+      `Approve was not taken: ${cleanText(JSON.stringify(answer.value ?? answer), { singleLine: true })}`,
+    );
   const state = await waitForRecord(
     ctx,
     () => {
