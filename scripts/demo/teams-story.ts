@@ -73,6 +73,7 @@ function actionData(a: PostedActivity, kind: string): Record<string, unknown> | 
  * The card's state line (src/chat/use-cases/outcome.ts stateLine): "… approved by A at
  * T; rolled out at T", or a stage that ends the remediation badly.
  */
+const APPLYING = /^.* approved by .*; applying…$/;
 const ROLLED_OUT = /^.* approved by .*; (rolled out|replacement pods Ready) at .*$/m;
 const BAD_OUTCOME =
   /^.* approved by .*; (applied, but the pods still fail|not applied: refused|not applied: failed|applied; the rollout did not finish in time|applied; the rollout is paused.*) at .*$/m;
@@ -113,12 +114,15 @@ async function askAndApproveInTeams(
   });
   const pressed = await act(ctx, () => teams.send(botUrl, invoke));
   if (pressed.status !== 200) throw new DemoError(`the bot answered Approve with HTTP ${pressed.status}`);
-  // Teams shows the answer's card in place of the pressed one; a text or an error is a refusal.
+  // Teams shows the answer's card in place of the pressed one: taken, its state line says
+  // "applying…"; refused, the card (or a text) says why first.
   const answer = (pressed.body ?? {}) as { type?: unknown; value?: unknown };
-  if (answer.type !== CARD_CONTENT_TYPE)
-    throw new DemoError(
-      `Approve was not taken: ${cleanText(JSON.stringify(answer.value ?? answer), { singleLine: true })}`,
-    );
+  const shown =
+    answer.type === CARD_CONTENT_TYPE
+      ? renderActivity({ attachments: [{ content: answer.value }] })
+      : [cleanText(JSON.stringify(answer.value ?? answer), { singleLine: true })];
+  if (!shown.some((line) => APPLYING.test(line)))
+    throw new DemoError(`${step.what}: Approve was not taken: ${shown[0] ?? ''}`);
   const state = await waitForRecord(
     ctx,
     () => {
