@@ -15,7 +15,9 @@
  * deadlock instead (sim/scenarios/node-agent-surge.yaml), `--kind statefulset` the
  * ledger's blocked release and its forced rollback (statefulset-bad-release.yaml),
  * `--kind rollout` the tracker as an Argo Rollout whose canary deadlocks
- * (gpu-deadlock-rollout.yaml).
+ * (gpu-deadlock-rollout.yaml). `--chat teams` plays both seed incidents through the
+ * Teams path instead (scripts/demo/teams-story.ts): the Bot Framework endpoint, signed
+ * activities from the Teams stand-in, Adaptive Cards printed as text, Approve by invoke.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -32,9 +34,11 @@ import { playTrackerStory } from './demo/tracker-story.js';
 import { playNodeAgentStory } from './demo/node-agent-story.js';
 import { playLedgerStory } from './demo/ledger-story.js';
 import { playCanaryStory } from './demo/canary-story.js';
+import { playTeamsStories, startDemoTeams } from './demo/teams-story.js';
+import { startTeamsPrinter } from './demo/teams-printer.js';
 import type { DemoKind } from './demo-scenario.js';
 
-const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND]
+const USAGE = `Usage: npm run demo [-- --timeout-seconds N] [--time-scale N] [--dra] [--kind KIND] [--chat CHAT]
 
 Plays both seed incidents end to end on one machine: the Kubernetes API simulator, Redis,
 the real app and worker, and a Slack stand-in whose messages are printed here.
@@ -45,6 +49,8 @@ the real app and worker, and a Slack stand-in whose messages are printed here.
                        agent whose hostPort surge deadlocks its rollout), statefulset
                        (the ledger whose bad release blocks even after the revert) or
                        rollout (the GPU tracker as an Argo Rollout: its canary deadlocks)
+  --chat CHAT          slack (default) or teams: both seed incidents through a Microsoft
+                       Teams stand-in (signed Bot Framework activities, Adaptive Cards)
   -h, --help           this text
 Redis: a private redis-server when one is on PATH, else REDIS_URL (a Redis no
 rollout-doctor deployment uses; the keys this run wrote are deleted at the end).
@@ -63,7 +69,10 @@ const argsSchema = z.object({
   'timeout-seconds': z.coerce.number().positive().default(150),
   'time-scale': z.coerce.number().positive().default(30),
   kind: z.enum(['deployment', 'daemonset', 'statefulset', 'rollout']).default('deployment'),
+  chat: z.enum(['slack', 'teams']).default('slack'),
 });
+
+type Chat = z.infer<typeof argsSchema>['chat'];
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const say = (line: string): void => {
@@ -80,9 +89,13 @@ async function run(
   stepTimeoutMs: number,
   dra: boolean,
   kind: DemoKind,
+  chat: Chat,
   signal: AbortSignal,
   keepLogs: () => boolean,
 ): Promise<void> {
+  const teams = chat === 'teams' ? await startDemoTeams(cleanup) : undefined;
+  if (teams)
+    say(`Teams:      stand-in Bot Connector, OpenID keys and token service at ${teams.teams.baseUrl}`);
   const { sim, slack, appUrl, eventsUrl, signingSecret, alertToken, app, worker } = await startDemoStack({
     cleanup,
     say,
@@ -91,13 +104,16 @@ async function run(
     dra,
     kind,
     keepLogs,
+    ...(teams ? { teams: teams.settings } : {}),
   });
   signal.throwIfAborted();
   // Once the demo is stopping, the story says nothing more: no Slack message, no narration.
   const storySay = (line: string): void => {
     if (!signal.aborted) say(line);
   };
-  const printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
+  const printer = teams
+    ? startTeamsPrinter(teams.teams, { color, write: storySay })
+    : startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
   cleanup.register('printer', async () => printer.stop());
   // Slack messages first, then the narration that follows from them.
   const narrate = (line: string): void => {
@@ -117,6 +133,10 @@ async function run(
     signal,
   };
   const story = (async () => {
+    if (teams) {
+      await playTeamsStories(ctx, teams.teams);
+      return;
+    }
     if (kind === 'daemonset') {
       await playNodeAgentStory(ctx);
       return;
@@ -137,7 +157,9 @@ async function run(
 }
 
 type Parsed =
-  { help: true } | { error: string } | { timeoutMs: number; timeScale: number; dra: boolean; kind: DemoKind };
+  | { help: true }
+  | { error: string }
+  | { timeoutMs: number; timeScale: number; dra: boolean; kind: DemoKind; chat: Chat };
 
 function parse(argv: string[]): Parsed {
   let values;
@@ -149,6 +171,7 @@ function parse(argv: string[]): Parsed {
         'time-scale': { type: 'string' },
         dra: { type: 'boolean', default: false },
         kind: { type: 'string' },
+        chat: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -160,11 +183,14 @@ function parse(argv: string[]): Parsed {
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success)
     return { error: parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ') };
+  if (parsed.data.chat === 'teams' && (values.dra === true || parsed.data.kind !== 'deployment'))
+    return { error: '--chat teams plays the two seed incidents: --dra and --kind are for Slack only' };
   return {
     timeoutMs: parsed.data['timeout-seconds'] * 1000,
     timeScale: parsed.data['time-scale'],
     dra: values.dra === true,
     kind: parsed.data.kind,
+    chat: parsed.data.chat,
   };
 }
 
@@ -178,12 +204,12 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
     process.stderr.write(`demo: ${args.error}\n\n${USAGE}`);
     return 2;
   }
-  const { timeoutMs, dra, kind } = args;
+  const { timeoutMs, dra, kind, chat } = args;
   say(
     bold(
       kind !== 'deployment'
         ? `rollout-doctor demo: ${KIND_WORDS[kind]} incident, one simulated cluster, a stand-in Slack`
-        : `rollout-doctor demo: two incidents, one simulated cluster, a stand-in Slack${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
+        : `rollout-doctor demo: two incidents, one simulated cluster, a stand-in ${chat === 'teams' ? 'Microsoft Teams' : 'Slack'}${dra ? ' (the GPU through Dynamic Resource Allocation)' : ''}`,
     ),
   );
   const started = Date.now();
@@ -201,7 +227,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
   let failed = false;
   try {
     await Promise.race([
-      run(args.timeScale, Math.min(60_000, timeoutMs), dra, kind, storySignal, () => failed),
+      run(args.timeScale, Math.min(60_000, timeoutMs), dra, kind, chat, storySignal, () => failed),
       stopped,
     ]);
     const audit = await auditLines(processes);

@@ -40,7 +40,8 @@ async function fireAlert(ctx: StoryContext, pod: string): Promise<void> {
     throw new DemoError(`the alert route answered HTTP ${res.status}: ${await res.text()}`);
 }
 
-export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
+/** The story's start, whatever the chat: a checkout pod crash-looping on the bad node (its name). */
+export async function waitForCrashingPod(ctx: StoryContext): Promise<string> {
   ctx.say('');
   ctx.say(`▶ Story 2: checkout crash-loops, but only on ${BAD_NODE}`);
   let crashing: Pod | undefined;
@@ -52,7 +53,11 @@ export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
     );
     return crashing ? undefined : 'waiting for CrashLoopBackOff';
   });
-  const pod = crashing?.metadata.name ?? '';
+  return crashing?.metadata.name ?? '';
+}
+
+export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
+  const pod = await waitForCrashingPod(ctx);
   ctx.say(
     `  Alertmanager fires KubePodCrashLooping for pod ${CHECKOUT.namespace}/${pod} (POST /alerts/alertmanager, bearer token)`,
   );
@@ -80,6 +85,11 @@ export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
   const root = ctx.slack.messages.get(`${found.message.channel}/${found.message.threadTs ?? ''}`);
   if (!root) throw new DemoError('the alert thread root disappeared');
   await waitForRolledOut(ctx, root, `${CHECKOUT.namespace}/${CHECKOUT.name}`);
+  await checkCheckoutFixed(ctx);
+}
+
+/** The story's end, whatever the chat: every checkout pod ready, none on the bad node. */
+export async function checkCheckoutFixed(ctx: StoryContext): Promise<void> {
   await waitForCluster(ctx, `checkout did not settle away from ${BAD_NODE}`, () => {
     const pods = livePods(ctx);
     const want =

@@ -53,10 +53,19 @@ export async function waitForSlack<T>(
   pick: (slack: SlackStandin) => T | undefined,
   failure: string,
 ): Promise<T> {
+  return waitForRecord(ctx, () => pick(ctx.slack), failure);
+}
+
+/** waitForSlack for any stand-in's record (the Teams stand-in's activities too). */
+export async function waitForRecord<T>(
+  ctx: StoryContext,
+  pick: () => T | undefined,
+  failure: string,
+): Promise<T> {
   const deadline = Date.now() + ctx.stepTimeoutMs;
   for (;;) {
     ctx.signal.throwIfAborted();
-    const found = pick(ctx.slack);
+    const found = pick();
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new DemoError(failure);
     await sleep(20, undefined, { signal: ctx.signal });

@@ -65,6 +65,11 @@ export async function startDemoStack(options: {
    * kubeconfig of the simulator that is gone.
    */
   keepLogs?: () => boolean;
+  /**
+   * Microsoft Teams too (`npm run demo -- --chat teams`): the app's TEAMS_* settings
+   * (pointing at the Teams stand-in) and the Entra object ids that may approve and read.
+   */
+  teams?: { env: Record<string, string>; approvers: string[]; readers: string[] };
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
   const { register, starting } = cleanup;
@@ -130,14 +135,15 @@ export async function startDemoStack(options: {
     // Loopback only, like everything else the demo and the preview start.
     HOST: '127.0.0.1',
     ROLLOUT_DOCTOR_CLUSTERS: cluster,
-    ROLLOUT_DOCTOR_APPROVERS: PEOPLE.lead,
+    ROLLOUT_DOCTOR_APPROVERS: [PEOPLE.lead, ...(options.teams?.approvers ?? [])].join(','),
     // The on-call engineer may diagnose; only the lead may approve.
-    ROLLOUT_DOCTOR_READERS: PEOPLE.oncall,
+    ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(options.teams?.readers ?? [])].join(','),
     ALERTMANAGER_TOKEN: alertToken,
     ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
+    ...options.teams?.env,
   });
   const worker = start('worker', 'workers/main.ts', {
     KUBECONFIG: kubeconfig,

@@ -34,6 +34,19 @@ function heldDevices(ctx: StoryContext): string[] {
 }
 
 export async function playTrackerStory(ctx: StoryContext, options: { dra?: boolean } = {}): Promise<void> {
+  await breakTracker(ctx, options);
+  const root = await askAndApprove(ctx, {
+    command: `${TRACKER.name} -n ${TRACKER.namespace}`,
+    fix: FIX,
+    verdict: 'RolloutSurgeDeadlock',
+    what: `${TRACKER.namespace}/${TRACKER.name}`,
+  });
+  await waitForRolledOut(ctx, root, `${TRACKER.namespace}/${TRACKER.name}`);
+  await checkTrackerFixed(ctx);
+}
+
+/** The story's start, whatever the chat: the tracker available, then the new image that deadlocks it. */
+export async function breakTracker(ctx: StoryContext, options: { dra?: boolean } = {}): Promise<void> {
   ctx.say('');
   ctx.say(
     options.dra
@@ -56,14 +69,10 @@ export async function playTrackerStory(ctx: StoryContext, options: { dra?: boole
   });
   ctx.say(`  The new pod stays Pending. kube-scheduler: ${event?.message ?? ''}`);
   if (options.dra) for (const held of heldDevices(ctx)) ctx.say(`  The old pod holds ${held}.`);
+}
 
-  const root = await askAndApprove(ctx, {
-    command: `${TRACKER.name} -n ${TRACKER.namespace}`,
-    fix: FIX,
-    verdict: 'RolloutSurgeDeadlock',
-    what: `${TRACKER.namespace}/${TRACKER.name}`,
-  });
-  await waitForRolledOut(ctx, root, `${TRACKER.namespace}/${TRACKER.name}`);
+/** The story's end, whatever the chat: the simulator shows the new image rolled out and ready. */
+export async function checkTrackerFixed(ctx: StoryContext): Promise<void> {
   await waitForCluster(ctx, 'the tracker rollout did not finish', () => {
     const d = tracker(ctx);
     const pods = livePods(ctx);

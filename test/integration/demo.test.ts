@@ -118,6 +118,35 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 150_000);
 
+  it('--chat teams plays both incidents through the Teams stand-in: signed message, result card as text, Approve, rolled out', async () => {
+    const { code, out } = await runDemo(['--chat', 'teams', '--timeout-seconds', '100'], {
+      REDIS_URL: undefined,
+    });
+    expect(out, out).toContain('Demo finished: both incidents fixed');
+    expect(code).toBe(0);
+    expect(out).toContain('a stand-in Microsoft Teams');
+    // Story 1: the message, the result card printed as text (verdict, buttons), Approve, the card's state line.
+    expect(out).toContain('@rollout-doctor diagnose deployment/vision-object-tracker -n vision');
+    expect(out).toMatch(/│ 🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish/);
+    expect(out).toMatch(/│ \[Apply: set-rolling-update\] /);
+    expect(out).toContain('✔ diagnosed vision/vision-object-tracker: RolloutSurgeDeadlock');
+    expect(out).toMatch(/✔ the card says: ✅ set-rolling-update approved by @\S+ at .*; rolled out at /);
+    expect(out).toMatch(/✔ vision\/vision-object-tracker: rollout complete, .* ready on gpu-node-1/);
+    // Story 2, asked in Teams too.
+    expect(out).toContain('@rollout-doctor diagnose deployment/checkout -n shop');
+    expect(out).toContain('✔ diagnosed shop/checkout: CrashLoopOnNode');
+    expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by @\S+ at .*; rolled out at /);
+    expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
+    // Approved through Teams (an Entra object id), not Slack: nothing was posted to Slack.
+    expect(out).toMatch(
+      /app: approval exclude-node on shop\/checkout by 00000000-0000-4000-8000-00000000a002: claimed/,
+    );
+    expect(out).not.toContain('Slack · ');
+    const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(2);
+    expect(pids.filter(alive)).toEqual([]);
+  }, 150_000);
+
   it('--dra plays the DRA twin of the tracker incident: claim wording, the old pod holding gpu-0 through its claim, the fix', async () => {
     const { code, out } = await runDemo(['--dra', '--timeout-seconds', '100'], { REDIS_URL: undefined });
     expect(out, out).toContain('Demo finished: both incidents fixed');
@@ -250,6 +279,8 @@ describe('npm run demo', () => {
       ['--time-scale', 'fast'],
       ['--timeout-seconds'],
       ['--kind', 'cronjob'],
+      ['--chat', 'irc'],
+      ['--chat', 'teams', '--kind', 'daemonset'],
     ]) {
       const bad = await runDemo(args, {});
       expect(bad.code, args.join(' ')).toBe(2);
