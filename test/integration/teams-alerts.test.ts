@@ -8,7 +8,7 @@
  * only that many diagnoses, and posts one overflow summary for the rest in the channel.
  */
 import { Worker, type Job } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig } from '../../src/config/environment.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -140,6 +140,9 @@ describe('alert threads in a Teams channel', () => {
       teams.posted(root.conversationId).find((a) => a.id !== root.id && text(a).includes('CrashLoopOnNode')),
     );
     expect(text(result)).toContain('gpu-7');
+    // The app marks the thread answered, so the run deadline leaves it alone.
+    const thread = { platform: 'teams' as const, channel: CHANNEL, ts: root.id };
+    await vi.waitFor(async () => expect(await app.services.subscriptions.answered(thread)).toBe(true));
     // The same workload alerting again joins its thread: still one root.
     expect(await deliver(notification([crashLooping('web-5d9c7b6f4-abcde')], { groupKey: 'other' }))).toBe(
       200,

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { AppServices } from '../services.js';
 import { planView } from './render-run.js';
 import { subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
+import { watchRunDeadline } from '../run-deadline.js';
 
 type Services = Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>;
 
@@ -72,10 +73,11 @@ export async function deliverToChats(
 /**
  * Posts a run's announcement through `adapter` and subscribes the posted message to
  * the run (its result replaces it), catching up when the run already progressed or
- * finished. Null when the bot cannot post there.
+ * finished, and watches it until the run deadline (../run-deadline.ts) as announceRun
+ * does on Slack. Null when the bot cannot post there.
  */
 export async function announceInChat(
-  services: Services,
+  services: Services & Pick<AppServices, 'config' | 'audit' | 'logger'>,
   adapter: ChatAdapter,
   where: ConversationRef,
   run: StartedRun,
@@ -96,6 +98,19 @@ export async function announceInChat(
   const state = await services.subscriptions.subscribe(run.cluster, run.jobId, message, run.addedAt, owner);
   if (state.state !== 'none')
     await deliverToChats(services, [subscriberOf(message, owner)], state.update, state.state === 'final');
+  // A person's run ends in an answer: the result, or "could not finish" at the deadline.
+  if (state.state !== 'final')
+    watchRunDeadline(services, null, {
+      message,
+      cluster: run.cluster,
+      jobId: run.jobId,
+      addedAt: run.addedAt,
+      requestedBy: run.owner.requestedBy,
+      what: run.what,
+      ...(run.deployment ? { deployment: run.deployment } : {}),
+      ...(run.owner.namespace ? { namespace: run.owner.namespace } : {}),
+      ...(owner.threadTs ? { threadTs: owner.threadTs } : {}),
+    });
   return posted;
 }
 
