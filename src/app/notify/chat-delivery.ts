@@ -8,7 +8,8 @@
  * its Block Kit builders and Web API client.
  */
 import type { ChatAdapter, StartedRun } from '../../chat/adapter.js';
-import type { ConversationRef, MessageRef as PortMessageRef } from '../../chat/model.js';
+import type { ChatMessage, ConversationRef, MessageRef as PortMessageRef } from '../../chat/model.js';
+import { NO_REQUESTER } from '../../chat/actions.js';
 import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
 import { chatPlatform, platformOf, platformTag } from '../../queue/chat-refs.js';
 import type { NotifyJob, RunUpdate } from '../../queue/schemas.js';
@@ -63,10 +64,40 @@ export async function deliverToChats(
       platform: adapter.platform,
     });
     const at = portRef(ref);
+    if (final && (await answeredPrivately(adapter, ref, update, message))) {
+      await services.subscriptions.markAnswered(ref);
+      continue;
+    }
     await adapter.update(at, message);
     if (!final) continue;
     await services.subscriptions.markAnswered(ref);
     for (const reply of thread) await adapter.post(at.conversation, reply);
+  }
+}
+
+/**
+ * A typo is nobody else's business (as on Slack, run-delivery.ts): a not-found answer
+ * goes to the requester's private chat and the public announcement is deleted. False
+ * when nobody asked, the platform has no private chat or cannot reach them there (Teams:
+ * a person the bot has not seen, or the app not installed for them), or the public
+ * message could not be deleted: then the message itself shows the answer.
+ */
+async function answeredPrivately(
+  adapter: ChatAdapter,
+  ref: SubscriberRef,
+  update: RunUpdate,
+  message: ChatMessage,
+): Promise<boolean> {
+  const notFound =
+    update.kind === 'diagnosis-result' && update.outcome.status === 'failed' && update.outcome.notFound;
+  if (!notFound || ref.requester === NO_REQUESTER || !adapter.tellPrivately || !adapter.remove) return false;
+  if (!(await adapter.tellPrivately({ platform: adapter.platform, id: ref.requester }, message)))
+    return false;
+  try {
+    await adapter.remove(portRef(ref));
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -1,4 +1,6 @@
 /**
+ * Teams messages end in the answers Slack gives. A not-found diagnosis is told to the
+ * asker alone (the bot's personal chat with them) and the public announcement deleted.
  * The run deadline (ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS) holds Teams messages to an
  * answer as it holds Slack ones: a Teams-only app, no worker (runs never finish, as when
  * a worker died mid-run), the Teams stand-in playing the Bot Connector. A command's
@@ -26,7 +28,7 @@ import {
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
-const TOKEN = 'teams-deadline-token';
+const TOKEN = 'teams-answers-token';
 const ALERTS = '19:alerts@thread.tacv2';
 const OPS = '19:ops@thread.tacv2';
 const COULD_NOT_FINISH = 'could not finish: no result came within 2 s';
@@ -58,7 +60,7 @@ beforeAll(async () => {
     TEAMS_ALERT_CONVERSATION: ALERTS,
   });
   expect(config.slack).toBeUndefined();
-  app = await startAppRuntime(config, createLogger({ level: 'silent', name: 'teams-deadline' }), {
+  app = await startAppRuntime(config, createLogger({ level: 'silent', name: 'teams-answers' }), {
     host: '127.0.0.1',
     port: 0,
   });
@@ -92,6 +94,42 @@ async function command(workload: string, thread: string): Promise<PostedActivity
   expect((await teams.send(`${app.handle.url}/api/messages`, message)).status).toBe(200);
   return teams.waitFor((s) => s.posted(thread).find((a) => text(a).includes(workload)));
 }
+
+describe('a not-found diagnosis on Teams', () => {
+  it("is told to the asker alone in the bot's personal chat, and the public announcement goes", async () => {
+    const thread = `${OPS};messageid=1700000000003`;
+    const announced = await command('missing', thread);
+    const job = await queue.getJob('diagnose.shop.missing');
+    await workerNotify.enqueueNotify({
+      kind: 'diagnosis-result',
+      jobId: 'diagnose.shop.missing',
+      cluster: 'default',
+      runTs: job?.timestamp ?? 0,
+      seq: 1,
+      outcome: {
+        status: 'failed',
+        reason: 'deployment/missing not found in namespace shop',
+        notFound: { namespace: 'shop', name: 'missing', suggestions: ['web'] },
+      },
+    });
+    const told = await teams.waitFor((s) =>
+      s
+        .posted(`a:personal-${asker.id.slice(3)}`)
+        .find((a) => text(a).includes('not found in namespace shop')),
+    );
+    expect(text(told)).toContain('did you mean deployment/web?');
+    // Opened with the asker as the one member.
+    expect(teams.calls).toContainEqual(
+      expect.objectContaining({
+        method: 'POST',
+        path: '/v3/conversations',
+        body: expect.objectContaining({ isGroup: false, members: [{ id: asker.id }] }),
+      }),
+    );
+    await teams.waitFor((s) => !s.activities.has(announced.id));
+    expect(teams.posted(OPS).filter((a) => text(a).includes('not found'))).toEqual([]);
+  });
+});
 
 describe('the run deadline on Teams', () => {
   it("a command's announcement card says the run could not finish, audited; an answered one keeps its result", async () => {
