@@ -369,55 +369,7 @@ function problemsOf(error: z.ZodError): string[] {
  */
 export function loadAppConfig(env: Env): AppConfig {
   const parsed = appSchema.safeParse(env);
-  const problems = [
-    ...(parsed.success ? [] : problemsOf(parsed.error)),
-    ...foreignSecretProblems(env, 'app'),
-  ];
-  // Checked apart from the schema so it is reported together with any other problem.
-  const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
-  problems.push(...chatPlatformProblems(env));
-  // Alert threads go to ROLLOUT_DOCTOR_ALERT_CHANNEL, else (Teams) TEAMS_ALERT_CONVERSATION.
-  const alertHome = present('ROLLOUT_DOCTOR_ALERT_CHANNEL') || present('TEAMS_ALERT_CONVERSATION');
-  if (present('ALERTMANAGER_TOKEN') && !alertHome) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_CHANNEL (or TEAMS_ALERT_CONVERSATION for Teams) is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
-    );
-  }
-  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !alertHome) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL or TEAMS_ALERT_CONVERSATION (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
-    );
-  }
-  if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
-    problems.push(
-      'ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN: without it no alert is received',
-    );
-  }
-  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
-    if (parsed.data.METRICS_PORT === parsed.data.PORT) {
-      problems.push(
-        `METRICS_PORT and PORT are both ${parsed.data.PORT}: /metrics is served on a port of its own, never the public one`,
-      );
-    }
-  }
-  if (parsed.success) {
-    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
-    const own = ownKeyAmong(
-      parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
-      parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
-    );
-    if (own !== undefined)
-      problems.push(
-        `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
-      );
-    problems.push(
-      ...keyClusterProblems(
-        parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
-        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
-        parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
-      ),
-    );
-  }
+  const problems = appProblems(env, parsed);
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const clusters = e.ROLLOUT_DOCTOR_CLUSTERS.includes(e.ROLLOUT_DOCTOR_CLUSTER)
@@ -470,6 +422,60 @@ export function loadAppConfig(env: Env): AppConfig {
     teams: teamsSettings(e),
     logLevel: e.LOG_LEVEL,
   } satisfies AppConfig);
+}
+
+/** Every problem of the app's environment: the schema's, and those across variables. */
+function appProblems(env: Env, parsed: ReturnType<typeof appSchema.safeParse>): string[] {
+  const problems = [
+    ...(parsed.success ? [] : problemsOf(parsed.error)),
+    ...foreignSecretProblems(env, 'app'),
+  ];
+  // Checked apart from the schema so it is reported together with any other problem.
+  const present = (name: string): boolean => (env[name] ?? '').trim() !== '';
+  problems.push(...chatPlatformProblems(env));
+  // Alert threads go to ROLLOUT_DOCTOR_ALERT_CHANNEL, else (Teams) TEAMS_ALERT_CONVERSATION.
+  const alertHome = present('ROLLOUT_DOCTOR_ALERT_CHANNEL') || present('TEAMS_ALERT_CONVERSATION');
+  if (present('ALERTMANAGER_TOKEN') && !alertHome) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_CHANNEL (or TEAMS_ALERT_CONVERSATION for Teams) is required when ALERTMANAGER_TOKEN is set (the channel for alert threads)',
+    );
+  }
+  if (present('ROLLOUT_DOCTOR_ALERT_ROUTES') && !alertHome) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_ROUTES needs ROLLOUT_DOCTOR_ALERT_CHANNEL or TEAMS_ALERT_CONVERSATION (the channel of namespaces no route names); without it no alert or early-warning thread is opened',
+    );
+  }
+  if (present('ROLLOUT_DOCTOR_ALERT_MAP') && !present('ALERTMANAGER_TOKEN')) {
+    problems.push(
+      'ROLLOUT_DOCTOR_ALERT_MAP maps Alertmanager alerts and needs ALERTMANAGER_TOKEN: without it no alert is received',
+    );
+  }
+  if (parsed.success && parsed.data.METRICS_PORT !== undefined && parsed.data.METRICS_PORT !== 0) {
+    if (parsed.data.METRICS_PORT === parsed.data.PORT) {
+      problems.push(
+        `METRICS_PORT and PORT are both ${parsed.data.PORT}: /metrics is served on a port of its own, never the public one`,
+      );
+    }
+  }
+  if (parsed.success) {
+    problems.push(...redisProblems(parsed.data), ...teamsProblems(parsed.data));
+    const own = ownKeyAmong(
+      parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+      parsed.data.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY,
+    );
+    if (own !== undefined)
+      problems.push(
+        `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS holds the public half of ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY (as "${own}"): it takes the workers' notify public keys (\`rollout-doctor keygen\`, docs/operations.md)`,
+      );
+    problems.push(
+      ...keyClusterProblems(
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_KEY_CLUSTERS,
+        parsed.data.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS,
+        parsed.data.ROLLOUT_DOCTOR_CLUSTERS,
+      ),
+    );
+  }
+  return problems;
 }
 
 /**

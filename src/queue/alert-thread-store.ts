@@ -173,28 +173,7 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
           await linkGroup(input.groupHash, again);
           return { record: again, created: false };
         }
-        const ts = await post();
-        const record: ThreadRecord = {
-          threadId: shortHash(
-            `${input.workloadHash}\n${input.platform === 'teams' ? 'teams:' : ''}${input.channel}\n${ts}`,
-          ),
-          ...platformTag(input.platform),
-          channel: input.channel,
-          ts,
-          workloadHash: input.workloadHash,
-          status: 'firing',
-          title: input.title,
-        };
-        const { threadId, ...unmarked } = record;
-        const fields = signer
-          ? { ...unmarked, mark: markOf(THREAD_DOMAIN, markedThread(record), signer) }
-          : unmarked;
-        await redis
-          .multi()
-          .hset(threadKeys.thread(threadId), fields)
-          .expire(threadKeys.thread(threadId), ttl)
-          .set(threadKeys.byWorkload(input.workloadHash), threadId, 'EX', ttl)
-          .exec();
+        const record = await saveThread(redis, { ttl, signer }, input, await post());
         await linkGroup(input.groupHash, record);
         return { record, created: true };
       } finally {
@@ -239,6 +218,37 @@ export function createThreadStore(redis: Redis, options: ThreadStoreOptions = {}
     },
     jobLink: (cluster, jobId) => readJobLink(redis, verifier, cluster, jobId),
   };
+}
+
+/** Writes the record of a thread just posted at `ts` (signed when the store signs) and points the workload at it. */
+async function saveThread(
+  redis: Redis,
+  store: { ttl: number; signer: ThreadStoreOptions['signer'] },
+  input: Parameters<ThreadStore['open']>[0],
+  ts: string,
+): Promise<ThreadRecord> {
+  const record: ThreadRecord = {
+    threadId: shortHash(
+      `${input.workloadHash}\n${input.platform === 'teams' ? 'teams:' : ''}${input.channel}\n${ts}`,
+    ),
+    ...platformTag(input.platform),
+    channel: input.channel,
+    ts,
+    workloadHash: input.workloadHash,
+    status: 'firing',
+    title: input.title,
+  };
+  const { threadId, ...unmarked } = record;
+  const fields = store.signer
+    ? { ...unmarked, mark: markOf(THREAD_DOMAIN, markedThread(record), store.signer) }
+    : unmarked;
+  await redis
+    .multi()
+    .hset(threadKeys.thread(threadId), fields)
+    .expire(threadKeys.thread(threadId), store.ttl)
+    .set(threadKeys.byWorkload(input.workloadHash), threadId, 'EX', store.ttl)
+    .exec();
+  return record;
 }
 
 /** The thread record, only when it is the app's and (`forWorkload`) that workload's. */

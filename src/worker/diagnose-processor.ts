@@ -153,31 +153,10 @@ async function scanOutcome(
 export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   const now = deps.now ?? Date.now;
   return async (job: Job<DiagnoseJob>): Promise<string> => {
-    if (deps.verifyJob) {
-      const verdict = deps.verifyJob(job.data, job.id);
-      if (!verdict.ok) {
-        deps.logger.warn(
-          { jobId: job.id, reason: verdict.reason },
-          'diagnose job refused: not queued by the app or a worker',
-        );
-        deps.audit?.record({
-          action: 'refusal',
-          planId: 'diagnose',
-          user: 'unknown',
-          reason: 'tampered',
-          detail: `job ${job.id}: ${verdict.reason}`,
-        });
-        throw new UnrecoverableError(`refused: ${verdict.reason}`);
-      }
-    }
+    refuseUnsigned(deps, job);
     const data = diagnoseJobSchema.parse(job.data);
     const seq = createSequence(now);
-    const run: {
-      jobId: string;
-      cluster: string;
-      runTs: number;
-      target?: WorkloadRef;
-    } = {
+    const run: RunKey = {
       jobId: job.id ?? '',
       cluster: data.cluster,
       runTs: job.timestamp,
@@ -195,47 +174,18 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
     };
+    const result = (outcome: DiagnosisOutcome): Promise<void> =>
+      deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
     try {
       if (data.mode === 'scan') {
-        const outcome = await scanOutcome(deps, data.namespace, progress);
-        await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+        await result(await scanOutcome(deps, data.namespace, progress));
         return 'scanned';
       }
       const target = await resolveAlertTarget(deps, data);
       run.target = { kind: target.kind, namespace: target.namespace, name: target.name };
-      const named = `${typeOfKind(target.kind)}/${target.name}`;
-      progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
-      const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
-      const diagnosis = deps.diagnose(snapshot);
-      const dryRuns: Record<string, DryRunSummary> = {};
-      // Plans are independent (each dry run re-reads its target and PATCHes with
-      // dryRun=All, which changes nothing), so they run side by side: the result waits
-      // for the slowest plan, not the sum. Bounded so a long plan list cannot flood
-      // the API server.
-      await forEachLimited(diagnosis.remediations, DRY_RUN_CONCURRENCY, async (plan) => {
-        progress(`${named}: server-side dry run of ${plan.kind}…`);
-        const dryRun = await deps
-          .dryRun(plan)
-          .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
-        dryRuns[plan.id] = dryRun;
-        await deps.plans.save({
-          plan,
-          cluster: data.cluster,
-          createdAt: now(),
-          expiresAt: now() + deps.planTtlMs,
-          dryRun,
-        });
-      });
-      await deps.notify(
-        {
-          kind: 'diagnosis-result',
-          ...run,
-          seq: seq(),
-          outcome: { status: 'diagnosed', diagnosis, dryRuns },
-        },
-        lane,
-      );
-      return diagnosis.findings[0]?.code ?? 'healthy';
+      const diagnosed = await diagnoseAndDryRun(deps, data.cluster, target, progress);
+      await result({ status: 'diagnosed', ...diagnosed });
+      return diagnosed.diagnosis.findings[0]?.code ?? 'healthy';
     } catch (error) {
       const permanent = isPermanent(error);
       if (permanent || isLastAttempt(job)) {
@@ -243,22 +193,76 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
           data.mode === 'scan'
             ? 'scan'
             : `${typeOfKind(data.target.kind)}/${data.target.name} in ${data.target.namespace}`;
-        await deps.notify(
-          {
-            kind: 'diagnosis-result',
-            ...run,
-            seq: seq(),
-            outcome: {
-              status: 'failed',
-              reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
-              ...notFoundOf(error, data),
-            },
-          },
-          lane,
-        );
+        await result({
+          status: 'failed',
+          reason: `${what}: ${errorMessage(error)}${permanent ? '' : ` (gave up after ${job.attemptsMade + 1} attempts)`}`,
+          ...notFoundOf(error, data),
+        });
       }
       if (permanent) throw new UnrecoverableError(errorMessage(error));
       throw error;
     }
   };
+}
+
+/** Which run a notification belongs to (and, once known, the workload Re-run re-diagnoses). */
+interface RunKey {
+  jobId: string;
+  cluster: string;
+  runTs: number;
+  target?: WorkloadRef;
+}
+
+
+/** A job neither the app nor a worker signed is refused for good, and audited. */
+function refuseUnsigned(deps: DiagnoseDeps, job: Job<DiagnoseJob>): void {
+  if (!deps.verifyJob) return;
+  const verdict = deps.verifyJob(job.data, job.id);
+  if (verdict.ok) return;
+  deps.logger.warn(
+    { jobId: job.id, reason: verdict.reason },
+    'diagnose job refused: not queued by the app or a worker',
+  );
+  deps.audit?.record({
+    action: 'refusal',
+    planId: 'diagnose',
+    user: 'unknown',
+    reason: 'tampered',
+    detail: `job ${job.id}: ${verdict.reason}`,
+  });
+  throw new UnrecoverableError(`refused: ${verdict.reason}`);
+}
+
+/** Collects and diagnoses the workload, then dry-runs and stores every plan. */
+async function diagnoseAndDryRun(
+  deps: DiagnoseDeps,
+  cluster: string,
+  target: WorkloadRef,
+  progress: (text: string) => void,
+): Promise<{ diagnosis: Diagnosis; dryRuns: Record<string, DryRunSummary> }> {
+  const now = deps.now ?? Date.now;
+  const named = `${typeOfKind(target.kind)}/${target.name}`;
+  progress(`diagnosing ${named} in ${target.namespace}: collecting…`);
+  const snapshot = await deps.collect(target, (message) => progress(`${named}: ${message}`));
+  const diagnosis = deps.diagnose(snapshot);
+  const dryRuns: Record<string, DryRunSummary> = {};
+  // Plans are independent (each dry run re-reads its target and PATCHes with
+  // dryRun=All, which changes nothing), so they run side by side: the result waits
+  // for the slowest plan, not the sum. Bounded so a long plan list cannot flood
+  // the API server.
+  await forEachLimited(diagnosis.remediations, DRY_RUN_CONCURRENCY, async (plan) => {
+    progress(`${named}: server-side dry run of ${plan.kind}…`);
+    const dryRun = await deps
+      .dryRun(plan)
+      .catch((error: unknown) => ({ ok: false as const, reason: errorMessage(error) }));
+    dryRuns[plan.id] = dryRun;
+    await deps.plans.save({
+      plan,
+      cluster,
+      createdAt: now(),
+      expiresAt: now() + deps.planTtlMs,
+      dryRun,
+    });
+  });
+  return { diagnosis, dryRuns };
 }

@@ -131,7 +131,8 @@ describe('Redis stopped and restarted', () => {
     );
     await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
     await queuesSettled(stack.redis.url); // a second apply would have happened by now
-    expect(realPatches(sim)).toBe(1);
+    const tried = sim.requests.filter((r) => r.verb === 'patch' && r.resource === 'deployments' && !r.dryRun);
+    expect(realPatches(sim), `PATCH statuses: ${tried.map((r) => r.status).join(', ')}`).toBe(1);
     // The plan's outcome replies; the thread report under every result is not one.
     const thread = [...slack.messages.values()].filter(
       (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),

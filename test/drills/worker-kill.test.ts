@@ -85,7 +85,14 @@ describe('worker killed with SIGKILL', () => {
     sim.clearRequests();
     expect((await approve(result)).status).toBe(200);
     const realPatches = (): number =>
-      sim.requests.filter((r) => r.verb === 'patch' && r.resource === 'deployments' && !r.dryRun).length;
+      sim.requests.filter(
+        (r) =>
+          r.verb === 'patch' &&
+          r.resource === 'deployments' &&
+          !r.dryRun &&
+          r.status >= 200 &&
+          r.status < 300,
+      ).length;
     await sim.waitFor(() => realPatches() === 1, 20_000);
     const victim = stack.workers.at(-1);
     await victim?.stop('SIGKILL');

@@ -282,11 +282,16 @@ export const isReady = (p: Pod): boolean =>
 export function writesSince(
   h: E2eHarness,
   from: number,
+  options: { accepted?: boolean } = {},
 ): { verb: string; resource: string; name?: string }[] {
-  return h.sim.requests
-    .slice(from)
-    .filter((r) => ['patch', 'create', 'delete'].includes(r.verb) && !r.dryRun)
-    .map((r) => ({ verb: r.verb, resource: r.resource, ...(r.name ? { name: r.name } : {}) }));
+  return (
+    h.sim.requests
+      .slice(from)
+      .filter((r) => ['patch', 'create', 'delete'].includes(r.verb) && !r.dryRun)
+      // accepted: what the server took (a 409 the executor re-read and retried changed nothing).
+      .filter((r) => !options.accepted || (r.status >= 200 && r.status < 300))
+      .map((r) => ({ verb: r.verb, resource: r.resource, ...(r.name ? { name: r.name } : {}) }))
+  );
 }
 
 /** The rollout is finished: observed, every replica updated, ready and available. */

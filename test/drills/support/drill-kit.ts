@@ -65,10 +65,21 @@ export function rolledOut(d: Deployment): boolean {
   );
 }
 
-/** Real (not dry-run) PATCH requests the simulator received for the tracker Deployment. */
+/**
+ * Real (not dry-run) PATCHes of the tracker Deployment the simulator accepted. A PATCH
+ * refused with 409 (a controller wrote between the executor's read and its write, as a
+ * loaded machine makes likely) changed nothing: the executor re-reads and re-checks,
+ * then writes once.
+ */
 export function realPatches(sim: Simulator, name = NAME): number {
   return sim.requests.filter(
-    (r) => r.verb === 'patch' && r.resource === 'deployments' && r.name === name && !r.dryRun,
+    (r) =>
+      r.verb === 'patch' &&
+      r.resource === 'deployments' &&
+      r.name === name &&
+      !r.dryRun &&
+      r.status >= 200 &&
+      r.status < 300,
   ).length;
 }
 
