@@ -17,9 +17,17 @@
  *
  * The watch lives in the app process that posted the message (a timer, unref'd): an
  * app restart forgets the watches it held.
+ *
+ * A message on another platform of the chat port (Teams: a command's announcement
+ * card, an alert thread's root card) gets the same answer as a port message through
+ * its platform's adapter (services.chats): the card is replaced, or the reply posted
+ * in the card's thread.
  */
 import type { webApi } from '@slack/bolt';
+import type { ChatMessage } from '../chat/model.js';
+import { icon, say } from '../chat/rich.js';
 import { asIs, mrkdwn, userMention } from '../chat/slack/blocks/mrkdwn.js';
+import { platformOf } from '../queue/chat-refs.js';
 import type { MessageRef } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 
@@ -32,16 +40,19 @@ export interface WatchedRun {
   /** Who asked, and what, as the audit names it ('diagnose', 'scan', 'rerun'; 'alert': an alert thread). */
   requestedBy: string;
   what: 'diagnose' | 'scan' | 'rerun' | 'alert';
+  /** The thread root when the message is a reply in a thread (a Teams command in a channel thread). */
+  threadTs?: string;
   /** Answer with a reply in the message's thread instead of rewriting it (an alert thread's root). */
   replyInThread?: boolean;
   namespace?: string;
   deployment?: string;
 }
 
-type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'>;
+type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'> &
+  Partial<Pick<AppServices, 'chats'>>;
 
-/** Arms the watch; returns at once. */
-export function watchRunDeadline(services: Services, client: webApi.WebClient, run: WatchedRun): void {
+/** Arms the watch; returns at once. `client`: Slack's, for a Slack message (null: another platform's). */
+export function watchRunDeadline(services: Services, client: webApi.WebClient | null, run: WatchedRun): void {
   const deadlineMs = services.config.runDeadlineMs;
   const wait = Math.max(0, run.addedAt + deadlineMs - Date.now());
   const timer = setTimeout(() => {
@@ -57,7 +68,7 @@ export function watchRunDeadline(services: Services, client: webApi.WebClient, r
 /** At the deadline: the "could not finish" answer and its audit, unless the message got its result. */
 export async function answerIfUnfinished(
   services: Services,
-  client: webApi.WebClient,
+  client: webApi.WebClient | null,
   run: WatchedRun,
 ): Promise<'answered' | 'unfinished'> {
   if (await services.subscriptions.answered(run.message)) return 'answered';
@@ -73,6 +84,11 @@ export async function answerIfUnfinished(
     reason: 'unfinished',
     detail: `job ${run.jobId}: no result within ${limit}`,
   });
+  if (platformOf(run.message) !== 'slack') {
+    await answerInChat(services, run, limit);
+    return 'unfinished';
+  }
+  if (client === null) throw new Error('run deadline for a Slack message without Slack');
   if (run.replyInThread) {
     await client.chat.postMessage({
       channel: run.message.channel,
@@ -87,4 +103,36 @@ export async function answerIfUnfinished(
     text: mrkdwn`:hourglass: ${asIs(userMention(run.requestedBy))}, this run could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`,
   });
   return 'unfinished';
+}
+
+/** The answer on a platform of the chat port, through its adapter. */
+async function answerInChat(services: Services, run: WatchedRun, limit: string): Promise<void> {
+  const platform = platformOf(run.message);
+  const chat = services.chats?.[platform];
+  if (!chat) throw new Error(`run deadline for a message in ${platform}, which this app does not serve`);
+  // As chat-delivery.ts's portRef: the conversation, its thread (the root) and the message.
+  const at = {
+    conversation: { platform, id: run.message.channel, thread: run.threadTs ?? run.message.ts },
+    id: run.message.ts,
+  };
+  if (run.replyInThread) await chat.post(at.conversation, unfinishedAlertMessage(run, limit));
+  else await chat.update(at, unfinishedRunMessage(run, limit));
+}
+
+/** The alert thread's reply at the deadline, as a port message. */
+export function unfinishedAlertMessage(
+  run: Pick<WatchedRun, 'cluster' | 'jobId'>,
+  limit: string,
+): ChatMessage {
+  const text = say`${icon('expired')} The diagnosis for this alert could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. The workers or the queue need a look (the audit log names the run).`;
+  return { summary: text, parts: [{ kind: 'paragraph', text, role: 'verdict' }] };
+}
+
+/**
+ * What a person's announcement becomes at the deadline, as a port message. It names
+ * nobody: the port knows the asker by id only, and a Teams mention shows a name.
+ */
+export function unfinishedRunMessage(run: Pick<WatchedRun, 'cluster' | 'jobId'>, limit: string): ChatMessage {
+  const text = say`${icon('expired')} This run could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`;
+  return { summary: text, parts: [{ kind: 'paragraph', text, role: 'verdict' }] };
 }

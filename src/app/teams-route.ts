@@ -67,6 +67,8 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
   const { logger } = services;
   const serviceUrls = bounded<string>(10_000);
   const teamsUserIds = bounded<string>(10_000);
+  // Entra object id -> Teams user id (29:…), for private answers in the personal chat.
+  const teamsIdsByAad = bounded<string>(10_000);
   const adapter = teamsAdapter({
     connector: botConnector({
       appId: teams.appId,
@@ -79,6 +81,7 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
     tenantId: teams.tenantId,
     serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
     refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
+    teamsUserIdOf: (aadObjectId) => teamsIdsByAad.get(aadObjectId.toLowerCase()),
   });
   // Run delivery and outcomes reach Teams messages through this adapter.
   services.chats = { ...services.chats, teams: adapter };
@@ -110,6 +113,7 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
         serviceUrls.set(conversationId.split(';messageid=')[0] ?? conversationId, serviceUrl);
         if (account.aadObjectId === undefined) return;
         const aad = account.aadObjectId.toLowerCase();
+        teamsIdsByAad.set(aad, account.id);
         // Approvers' clients refresh the card on sight; 'a' marks an approver, 'r' anyone else.
         mayApprove(aad).then(
           (approver) => teamsUserIds.set(account.id, approver ? 'a' : 'r'),

@@ -21,6 +21,13 @@ export interface ChatAdapter {
    */
   tell(person: PersonRef, where: ConversationRef, message: ChatMessage): Promise<void>;
   /**
+   * Says something only `person` sees, in the bot's private chat with them (Teams: the
+   * personal chat); false when the platform cannot reach them there. Absent: no such chat.
+   */
+  tellPrivately?(person: PersonRef, message: ChatMessage): Promise<boolean>;
+  /** Deletes a message the bot posted. Absent: the platform's bot cannot. */
+  remove?(ref: MessageRef): Promise<void>;
+  /**
    * What a message the bot posted shows now, when the adapter remembers it (Teams: its
    * card store), so an outcome can re-render its state line; absent: not known.
    */

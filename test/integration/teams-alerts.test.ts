@@ -5,10 +5,10 @@
  * stand-in's Bot Connector, and the run's diagnosis result (a stand-in worker answers
  * every diagnose job, signed with the workers' notify key) lands in that thread. A
  * flood past ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS opens only that many threads and queues
- * only that many diagnoses.
+ * only that many diagnoses, and posts one overflow summary for the rest in the channel.
  */
 import { Worker, type Job } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startAppRuntime, type AppRuntime } from '../../src/app/runtime.js';
 import { loadAppConfig } from '../../src/config/environment.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -140,6 +140,9 @@ describe('alert threads in a Teams channel', () => {
       teams.posted(root.conversationId).find((a) => a.id !== root.id && text(a).includes('CrashLoopOnNode')),
     );
     expect(text(result)).toContain('gpu-7');
+    // The app marks the thread answered, so the run deadline leaves it alone.
+    const thread = { platform: 'teams' as const, channel: CHANNEL, ts: root.id };
+    await vi.waitFor(async () => expect(await app.services.subscriptions.answered(thread)).toBe(true));
     // The same workload alerting again joins its thread: still one root.
     expect(await deliver(notification([crashLooping('web-5d9c7b6f4-abcde')], { groupKey: 'other' }))).toBe(
       200,
@@ -155,11 +158,17 @@ describe('alert threads in a Teams channel', () => {
       crashLooping(`flood-${n}-5d9c7b6f4-abcde`, 'batch'),
     );
     expect(await deliver(notification(pods, { groupKey: '{}/{alertname="flood"}' }))).toBe(200);
-    await teams.waitFor(() => roots().length >= before + MAX_WORKLOADS);
+    await teams.waitFor(() => roots().length >= before + MAX_WORKLOADS + 1);
     await teams.waitFor(() => diagnoseJobs.length >= jobsBefore + MAX_WORKLOADS);
     // Give any extra thread or diagnosis time to show up, then count.
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(roots().length - before).toBe(MAX_WORKLOADS);
+    const summaries = roots().filter((a) => text(a).includes('got no thread and no diagnosis'));
+    const threads = roots().filter((a) => !summaries.includes(a));
+    expect(threads.length - before).toBe(MAX_WORKLOADS);
     expect(diagnoseJobs.length - jobsBefore).toBe(MAX_WORKLOADS);
+    // The rest get the one overflow summary, a card posted in the Teams channel.
+    expect(summaries).toHaveLength(1);
+    expect(text(summaries[0] as PostedActivity)).toContain('4 more (4 firing)');
+    expect(text(summaries[0] as PostedActivity)).toContain('ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS');
   });
 });

@@ -14,7 +14,8 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'j
  * - the Bot Connector service: it sends the activities a Teams client causes
  *   (a message with an @mention, an `adaptiveCard/action` invoke) to the bot's
  *   messaging endpoint with a signed token, and receives the bot's replies and
- *   updates on /v3/conversations/..., recording them and holding each conversation's
+ *   updates and deletes on /v3/conversations/... (and personal chats: `a:personal-…`),
+ *   recording them and holding each conversation's
  *   activities as Teams would show them.
  */
 
@@ -287,6 +288,15 @@ export async function startTeamsStandin(
       return;
     }
     const parts = path.split('/').slice(3).map(decodeURIComponent); // ['', 'v3', 'conversations', …]
+    if (req.method === 'POST' && parts.length === 0 && body.isGroup === false) {
+      // The personal chat with one member: `a:` and the member's id, as Teams answers.
+      const [member] = (body.members ?? []) as { id?: string }[];
+      const status = member?.id?.startsWith('29:') ? 201 : 400;
+      record(status);
+      if (status === 201) reply(res, 201, { id: `a:personal-${member?.id?.slice(3) ?? ''}` });
+      else reply(res, 400, { error: { code: 'BadArgument', message: 'members' } });
+      return;
+    }
     if (req.method === 'POST' && parts.length === 0) {
       // Create a conversation: in a channel, a new thread whose root is the activity.
       const channel = ((body.channelData as { channel?: { id?: string } } | undefined)?.channel?.id ??
@@ -323,6 +333,18 @@ export async function startTeamsStandin(
       existing.updates += 1;
       record(200);
       reply(res, 200, { id: activityId });
+      return;
+    }
+    if (req.method === 'DELETE' && activityId !== undefined) {
+      const existing = activities.get(activityId);
+      if (existing === undefined || existing.conversationId.split(';')[0] !== conversationId.split(';')[0]) {
+        record(404);
+        reply(res, 404, { error: { code: 'ActivityNotFoundInConversation', message: 'not found' } });
+        return;
+      }
+      activities.delete(activityId);
+      record(200);
+      reply(res, 200, {});
       return;
     }
     record(405);

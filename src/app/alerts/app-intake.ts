@@ -17,6 +17,7 @@ import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Producers } from '../../queue/producers.js';
 import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { ThreadRoot } from './hooks.js';
 
 // For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key
 // exists with a TTL, so BullMQ would drop the add), else 0. Then writes the job links
@@ -101,7 +102,7 @@ export function createAppAlerts(deps: {
   /** The app's mark on thread records, links and verdicts, and its check of them (record-mark.ts). */
   records?: { signer: RecordSigner; verifier: RecordVerifier };
   /** Marks a thread answered by its run's result (subscriptions.markAnswered). */
-  markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
+  markAnswered?: (root: ThreadRoot) => Promise<void>;
   /** WAIT for the replicas, and the redo of an alert's diagnosis a failover lost (replication-guard.ts). */
   replication?: ReplicationGuard;
   /** The chat adapters by platform (services.chats), for alert threads in Teams. */

@@ -7,12 +7,13 @@
  */
 import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ChatMessage, ConversationRef } from '../../chat/model.js';
-import { icon, say, strong } from '../../chat/rich.js';
+import { code, icon, join, say, strong } from '../../chat/rich.js';
 import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
 import type { ChatPlatform } from '../../queue/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
+import type { AlertOverflowJob } from '../../queue/alert-jobs.js';
 import { messageTime } from '../../text/time.js';
 import { planView } from '../notify/render-run.js';
 import { saysMore } from './messages.js';
@@ -73,6 +74,36 @@ export function earlyWarningRootMessage(title: string, summary: string): ChatMes
       },
       { kind: 'paragraph', text: say`${summary}` },
       { kind: 'note', text: say`Found by the rollout-doctor watch before any alert fired.` },
+    ],
+  };
+}
+
+/** overflowMessage (messages.ts) as a port message: the one summary of a flood past the caps. */
+export function overflowChatMessage(job: AlertOverflowJob): ChatMessage {
+  const perMinute = job.cause === 'minute';
+  const verdict = perMinute
+    ? say`${icon('warning')} More alerted workloads arrived this minute than rollout-doctor opens threads for: ${job.workloads} (${job.firing} firing) in this notification got no thread and no diagnosis, and later ones this minute are only counted in the app's log.`
+    : say`${icon('warning')} One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
+  const limit = perMinute
+    ? say`limit ${job.limit} per minute (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)`
+    : say`limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`;
+  const names = join(
+    job.alertNames.map((n) => say`${code(n)}`),
+    ', ',
+  );
+  const namespaces = join(
+    job.namespaces.map((n) => say`${code(n)}`),
+    ', ',
+  );
+  const more = (list: readonly string[]): string => (list.length === 10 ? ' …' : '');
+  return {
+    summary: verdict,
+    parts: [
+      { kind: 'paragraph', text: verdict, role: 'verdict' },
+      {
+        kind: 'note',
+        text: say`Alerts: ${names}${more(job.alertNames)} · namespaces: ${namespaces}${more(job.namespaces)} · ${limit}`,
+      },
     ],
   };
 }

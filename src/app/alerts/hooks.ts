@@ -7,6 +7,7 @@ import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { AlertResultOutcome } from './results.js';
 import type { ThreadUpdateOutcome } from './thread-updates.js';
+import type { ChatPlatform } from '../../queue/chat-refs.js';
 
 /**
  * The Slack Web API client the hooks post with (its type, webApi.WebClient, is named
@@ -20,10 +21,17 @@ type SlackClient = object;
  * `alert-thread` notify jobs, `runResult` after every finished diagnose run (the
  * result goes into the workload's incident thread when there is one).
  */
+/** A thread's root message: a Slack channel and ts, or (platform 'teams') a Teams channel and activity id. */
+export interface ThreadRoot {
+  platform?: ChatPlatform | undefined;
+  channel: string;
+  ts: string;
+}
+
 export interface AlertNotifyHooks {
   threadJob(client: SlackClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
-  /** The root message of the job's thread (its channel and ts), null when there is none. */
-  threadRoot(job: AlertThreadJob): Promise<{ channel: string; ts: string } | null>;
+  /** The root message of the job's thread (its platform, channel and ts), null when there is none. */
+  threadRoot(job: AlertThreadJob): Promise<ThreadRoot | null>;
   /** A run's result: into its incident thread, if the run belongs to one. */
   runResult(
     client: SlackClient,

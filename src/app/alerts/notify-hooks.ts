@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
-import type { AlertNotifyHooks } from './hooks.js';
+import type { AlertNotifyHooks, ThreadRoot } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
@@ -13,7 +13,7 @@ import { postThreadReport } from '../notify/run-delivery.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import type { ChatPlatform } from '../../queue/chat-refs.js';
+import { platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
 import { alertPlatform, postResultInThread } from './chat-thread.js';
 
 export type { AlertNotifyHooks } from './hooks.js';
@@ -34,7 +34,7 @@ export interface AlertNotifyDeps {
    * The app's mark that a thread got its run's result (subscriptions.markAnswered): the
    * thread's deadline watch (thread-deadline.ts) then leaves it alone.
    */
-  markAnswered?: (root: { channel: string; ts: string }) => Promise<void>;
+  markAnswered?: (root: ThreadRoot) => Promise<void>;
   /** The chat adapters by platform (services.chats, read at each call), for threads in Teams. */
   chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }
@@ -75,10 +75,10 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
     },
     async threadRoot(job) {
       const record = await store.find(job.workloadHash, job.groupHash);
-      // The run deadline's reply goes through Slack's client: Slack threads only.
-      return record === null || record.platform !== undefined
+      // A Teams root names its platform: the run deadline answers through its adapter.
+      return record === null
         ? null
-        : { channel: record.channel, ts: record.ts };
+        : { ...platformTag(record.platform), channel: record.channel, ts: record.ts };
     },
     runResult(client: webApi.WebClient, update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
@@ -103,6 +103,7 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
               if (!chat)
                 throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
               await postResultInThread(chat, deps.plans, thread, update);
+              await deps.markAnswered?.({ ...platformTag(platform), channel: thread.channel, ts: thread.ts });
               return;
             }
             // A reply in an alert or early-warning thread shows a run nobody asked for

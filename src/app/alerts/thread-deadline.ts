@@ -10,6 +10,9 @@
  * is the app's signed mark (subscriptions.markAnswered, set when it posts the result),
  * which a Redis writer cannot forge.
  *
+ * A Teams thread (the root card in a Teams channel) is watched the same way; its reply
+ * goes through the Teams adapter (../run-deadline.ts, answerInChat).
+ *
  * Only a thread the job opened is watched: a re-fire or a join may come within the
  * alert's deduplication window, when no new diagnosis is queued for it.
  */
@@ -19,7 +22,8 @@ import { watchRunDeadline } from '../run-deadline.js';
 import type { AppServices } from '../services.js';
 import { ALERT_REQUESTER, alertJobId } from './app-intake.js';
 
-type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger' | 'alerts'>;
+type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger' | 'alerts'> &
+  Partial<Pick<AppServices, 'chats'>>;
 
 /** Arms the deadline watch of the thread `job` just opened; returns at once after finding its root. */
 export async function watchAlertThread(

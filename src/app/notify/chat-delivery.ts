@@ -8,7 +8,8 @@
  * its Block Kit builders and Web API client.
  */
 import type { ChatAdapter, StartedRun } from '../../chat/adapter.js';
-import type { ConversationRef, MessageRef as PortMessageRef } from '../../chat/model.js';
+import type { ChatMessage, ConversationRef, MessageRef as PortMessageRef } from '../../chat/model.js';
+import { NO_REQUESTER } from '../../chat/actions.js';
 import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
 import { chatPlatform, platformOf, platformTag } from '../../queue/chat-refs.js';
 import type { NotifyJob, RunUpdate } from '../../queue/schemas.js';
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import type { AppServices } from '../services.js';
 import { planView } from './render-run.js';
 import { subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
+import { watchRunDeadline } from '../run-deadline.js';
 
 type Services = Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>;
 
@@ -62,6 +64,10 @@ export async function deliverToChats(
       platform: adapter.platform,
     });
     const at = portRef(ref);
+    if (final && (await answeredPrivately(adapter, ref, update, message))) {
+      await services.subscriptions.markAnswered(ref);
+      continue;
+    }
     await adapter.update(at, message);
     if (!final) continue;
     await services.subscriptions.markAnswered(ref);
@@ -70,12 +76,39 @@ export async function deliverToChats(
 }
 
 /**
+ * A typo is nobody else's business (as on Slack, run-delivery.ts): a not-found answer
+ * goes to the requester's private chat and the public announcement is deleted. False
+ * when nobody asked, the platform has no private chat or cannot reach them there (Teams:
+ * a person the bot has not seen, or the app not installed for them), or the public
+ * message could not be deleted: then the message itself shows the answer.
+ */
+async function answeredPrivately(
+  adapter: ChatAdapter,
+  ref: SubscriberRef,
+  update: RunUpdate,
+  message: ChatMessage,
+): Promise<boolean> {
+  const notFound =
+    update.kind === 'diagnosis-result' && update.outcome.status === 'failed' && update.outcome.notFound;
+  if (!notFound || ref.requester === NO_REQUESTER || !adapter.tellPrivately || !adapter.remove) return false;
+  if (!(await adapter.tellPrivately({ platform: adapter.platform, id: ref.requester }, message)))
+    return false;
+  try {
+    await adapter.remove(portRef(ref));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Posts a run's announcement through `adapter` and subscribes the posted message to
  * the run (its result replaces it), catching up when the run already progressed or
- * finished. Null when the bot cannot post there.
+ * finished, and watches it until the run deadline (../run-deadline.ts) as announceRun
+ * does on Slack. Null when the bot cannot post there.
  */
 export async function announceInChat(
-  services: Services,
+  services: Services & Pick<AppServices, 'config' | 'audit' | 'logger'>,
   adapter: ChatAdapter,
   where: ConversationRef,
   run: StartedRun,
@@ -96,6 +129,19 @@ export async function announceInChat(
   const state = await services.subscriptions.subscribe(run.cluster, run.jobId, message, run.addedAt, owner);
   if (state.state !== 'none')
     await deliverToChats(services, [subscriberOf(message, owner)], state.update, state.state === 'final');
+  // A person's run ends in an answer: the result, or "could not finish" at the deadline.
+  if (state.state !== 'final')
+    watchRunDeadline(services, null, {
+      message,
+      cluster: run.cluster,
+      jobId: run.jobId,
+      addedAt: run.addedAt,
+      requestedBy: run.owner.requestedBy,
+      what: run.what,
+      ...(run.deployment ? { deployment: run.deployment } : {}),
+      ...(run.owner.namespace ? { namespace: run.owner.namespace } : {}),
+      ...(owner.threadTs ? { threadTs: owner.threadTs } : {}),
+    });
   return posted;
 }
 

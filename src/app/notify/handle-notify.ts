@@ -12,6 +12,7 @@ import { deliverRun } from './run-delivery.js';
 import { rootOnOutcome } from './root-update.js';
 import { outcomeToChat } from './chat-delivery.js';
 import { platformOf } from '../../queue/chat-refs.js';
+import { alertPlatform, overflowChatMessage, threadConversation } from '../alerts/chat-thread.js';
 
 /**
  * Turns one notify job into its Slack calls, by kind. `signed`: the job as queued, its
@@ -61,6 +62,15 @@ export async function handleNotify(
       return;
     }
     case 'alert-overflow': {
+      // A Teams channel (any platform of the chat port) gets it through its adapter.
+      const platform = alertPlatform(job.channel);
+      if (platform !== 'slack') {
+        const chat = services.chats?.[platform];
+        if (!chat)
+          throw new UnrecoverableError(`alert channel in ${platform}, which this app does not serve`);
+        await chat.post(threadConversation(platform, job.channel), overflowChatMessage(job));
+        return;
+      }
       const message = overflowMessage(job);
       await client.chat.postMessage({
         channel: job.channel,

@@ -72,6 +72,8 @@ export interface TeamsAdapterOptions {
   serviceUrlOf(conversationId: string): string;
   /** Teams user ids (29:…) whose clients should fetch their own view (approvers seen so far). */
   refreshUserIds(): readonly string[];
+  /** The Teams user id (29:…) of an Entra object id, when the bot has seen that person. */
+  teamsUserIdOf?(aadObjectId: string): string | undefined;
 }
 
 export interface TeamsAdapter extends ChatAdapter {
@@ -131,6 +133,33 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
         parts: [{ kind: 'note', text: say`For ${mention(person)}` }, ...message.parts],
       };
       await post(where, addressed);
+    },
+    /**
+     * The personal chat with the person, opened through the Bot Connector with their
+     * Teams id (learned from their activities): false when the bot has not seen them or
+     * Teams refuses (the app is not installed for them).
+     */
+    async tellPrivately(person, message) {
+      const userId = options.teamsUserIdOf?.(person.id);
+      if (userId === undefined) return false;
+      try {
+        // No conversation of theirs to learn a serviceUrl from: the configured one.
+        await connector.sendPersonal(options.serviceUrlOf(''), {
+          userId,
+          tenantId: options.tenantId,
+          activity: activityFor(message, []),
+        });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async remove(ref) {
+      await connector.remove(
+        options.serviceUrlOf(ref.conversation.id),
+        teamsConversationId(ref.conversation),
+        ref.id,
+      );
     },
     record: (ref) => store.get(ref),
     shown: async (ref) => (await store.get(ref))?.message,

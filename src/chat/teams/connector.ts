@@ -48,6 +48,17 @@ export interface BotConnector {
     serviceUrl: string,
     options: { channelId: string; tenantId: string; activity: Json },
   ): Promise<{ conversationId: string; activityId: string }>;
+  /**
+   * Opens (or finds) the bot's personal chat with one person (`userId`: their Teams id,
+   * 29:…) and posts `activity` there; Teams refuses it (403) where the app is not
+   * installed for that person.
+   */
+  sendPersonal(
+    serviceUrl: string,
+    options: { userId: string; tenantId: string; activity: Json },
+  ): Promise<{ conversationId: string }>;
+  /** Deletes an activity the bot posted. */
+  remove(serviceUrl: string, conversationId: string, activityId: string): Promise<void>;
 }
 
 function base(serviceUrl: string): string {
@@ -93,7 +104,7 @@ export function botConnector(options: ConnectorOptions): BotConnector {
   };
 
   const call = async (
-    method: 'POST' | 'PUT',
+    method: 'POST' | 'PUT' | 'DELETE',
     serviceUrl: string,
     path: string,
     body: Json,
@@ -149,6 +160,26 @@ export function botConnector(options: ConnectorOptions): BotConnector {
       const activityId = created.activityId ?? /;messageid=(.+)$/.exec(created.id)?.[1];
       if (activityId === undefined) throw new ConnectorError(201, 'no activity id for the new thread');
       return { conversationId: created.id, activityId };
+    },
+    async sendPersonal(serviceUrl, { userId, tenantId, activity }) {
+      const created = createdSchema.parse(
+        await call('POST', serviceUrl, 'v3/conversations', {
+          isGroup: false,
+          members: [{ id: userId }],
+          channelData: { tenant: { id: tenantId } },
+          tenantId,
+        }),
+      );
+      idSchema.parse(await call('POST', serviceUrl, conversationPath(created.id), activity));
+      return { conversationId: created.id };
+    },
+    async remove(serviceUrl, conversationId, activityId) {
+      await call(
+        'DELETE',
+        serviceUrl,
+        `${conversationPath(conversationId)}/${encodeURIComponent(activityId)}`,
+        {},
+      );
     },
   };
 }
