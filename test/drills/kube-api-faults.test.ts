@@ -15,6 +15,7 @@ import {
   deadlockTracker,
   deployment,
   queuesSettled,
+  patchAttempts,
   realPatches,
   rolledOut,
 } from './support/drill-kit.js';
@@ -133,7 +134,7 @@ describe('Kubernetes API faults during a remediation', () => {
       expect(failed.text).toContain('set-recreate');
       expect(failed.text).toContain('HTTP 500');
       // Three job attempts, each one real PATCH refused by the server; nothing landed.
-      expect(realPatches(sim)).toBe(3);
+      expect(patchAttempts(sim)).toBe(3);
       const after = deployment(sim);
       // (The resourceVersion moves with status writes by the controllers; the spec must not.)
       expect(after.metadata.generation).toBe(before.metadata.generation);
@@ -148,7 +149,7 @@ describe('Kubernetes API faults during a remediation', () => {
       const fresh = await h.waitForResult(NS, NAME, { threadTs: result.ts });
       expect((await h.click(fresh, 'approve_plan.1', h.approver)).status).toBe(200);
       await h.slack.waitFor(() => repliesStarting('failed').length === 2 || undefined, 30_000);
-      expect(realPatches(sim)).toBe(6);
+      expect(patchAttempts(sim)).toBe(6);
       expect(deployment(sim).spec).toEqual(before.spec);
     } finally {
       sim.clearFaults();

@@ -65,11 +65,18 @@ export function rolledOut(d: Deployment): boolean {
   );
 }
 
+/** Real (not dry-run) PATCH requests the simulator received for the tracker Deployment, refused ones too. */
+export function patchAttempts(sim: Simulator, name = NAME): number {
+  return sim.requests.filter(
+    (r) => r.verb === 'patch' && r.resource === 'deployments' && r.name === name && !r.dryRun,
+  ).length;
+}
+
 /**
- * Real (not dry-run) PATCHes of the tracker Deployment the simulator accepted. A PATCH
- * refused with 409 (a controller wrote between the executor's read and its write, as a
- * loaded machine makes likely) changed nothing: the executor re-reads and re-checks,
- * then writes once.
+ * Real (not dry-run) PATCHes of the tracker Deployment the simulator accepted: what
+ * "applied once" counts. A PATCH refused with 409 (a controller wrote between the
+ * executor's read and its write, as a loaded machine makes likely) changed nothing:
+ * the executor re-reads and re-checks, then writes once.
  */
 export function realPatches(sim: Simulator, name = NAME): number {
   return sim.requests.filter(
