@@ -66,13 +66,17 @@ function base(serviceUrl: string): string {
 }
 
 /** @example const c = botConnector({ appId, appPassword, tokenUrl, scope, serviceUrlHosts }) */
-export function botConnector(options: ConnectorOptions): BotConnector {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const now = options.now ?? Date.now;
-  const hosts = new Set(options.serviceUrlHosts.map((h) => h.toLowerCase()));
+/**
+ * The bot's own Entra ID token (client credentials), kept until 5 minutes before it
+ * expires; concurrent callers share one fetch.
+ */
+function botToken(
+  options: ConnectorOptions,
+  timeoutMs: number,
+  now: () => number,
+): { get(): Promise<string>; forget(): void } {
   let cached: { token: string; until: number } | undefined;
   let inFlight: Promise<string> | undefined;
-
   const fetchToken = async (): Promise<string> => {
     const response = await request(options.tokenUrl, {
       method: 'POST',
@@ -94,14 +98,25 @@ export function botConnector(options: ConnectorOptions): BotConnector {
     cached = { token: parsed.data.access_token, until: now() + (parsed.data.expires_in - 300) * 1000 };
     return parsed.data.access_token;
   };
-
-  const token = (): Promise<string> => {
-    if (cached && cached.until > now()) return Promise.resolve(cached.token);
-    inFlight ??= fetchToken().finally(() => {
-      inFlight = undefined;
-    });
-    return inFlight;
+  return {
+    get() {
+      if (cached && cached.until > now()) return Promise.resolve(cached.token);
+      inFlight ??= fetchToken().finally(() => {
+        inFlight = undefined;
+      });
+      return inFlight;
+    },
+    forget() {
+      cached = undefined;
+    },
   };
+}
+
+export function botConnector(options: ConnectorOptions): BotConnector {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const hosts = new Set(options.serviceUrlHosts.map((h) => h.toLowerCase()));
+  const token = botToken(options, timeoutMs, now);
 
   const call = async (
     method: 'POST' | 'PUT' | 'DELETE',
@@ -119,12 +134,12 @@ export function botConnector(options: ConnectorOptions): BotConnector {
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
-    let response = await send(await token());
+    let response = await send(await token.get());
     if (response.statusCode === 401) {
       // A token revoked early: one more try with a fresh one.
       await response.body.dump();
-      cached = undefined;
-      response = await send(await token());
+      token.forget();
+      response = await send(await token.get());
     }
     const text = await response.body.text();
     const json = text === '' ? {} : (JSON.parse(text) as unknown);
