@@ -8,7 +8,7 @@ import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../benc
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
-import { FAST_RECOVERY, NAME, NS, queuesSettled } from './support/drill-kit.js';
+import { FAST_RECOVERY, NAME, NS, queuesSettled, realPatches } from './support/drill-kit.js';
 
 let stack: Stack;
 
@@ -84,16 +84,7 @@ describe('worker killed with SIGKILL', () => {
     sim.addFault({ match: { verb: 'watch', resource: 'deployments' }, delayMs: 4_000, times: 1 });
     sim.clearRequests();
     expect((await approve(result)).status).toBe(200);
-    const realPatches = (): number =>
-      sim.requests.filter(
-        (r) =>
-          r.verb === 'patch' &&
-          r.resource === 'deployments' &&
-          !r.dryRun &&
-          r.status >= 200 &&
-          r.status < 300,
-      ).length;
-    await sim.waitFor(() => realPatches() === 1, 20_000);
+    await sim.waitFor(() => realPatches(sim) === 1, 20_000);
     const victim = stack.workers.at(-1);
     await victim?.stop('SIGKILL');
     await stack.startWorker();
@@ -109,7 +100,7 @@ describe('worker killed with SIGKILL', () => {
       20_000,
     );
     await queuesSettled(stack.redis.url);
-    expect(realPatches()).toBe(1);
+    expect(realPatches(sim)).toBe(1);
     expect(thread().filter((m) => /^applied/i.test(m.text))).toHaveLength(1);
     expect(thread().filter((m) => /^(failed|refused)/i.test(m.text))).toHaveLength(0);
   }, 90_000);

@@ -17,16 +17,13 @@ import { ROOT_BLOCK } from '../../chat/slack/blocks/action-ids.js';
 import { asIs, mrkdwn, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import { section, type Block } from '../../chat/slack/blocks/text.js';
 import type { RootRecord } from './root-store.js';
-import { FIX_STAGE_WORDS, fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
+import { FIX_STAGE_WORDS, type FixStage } from '../../chat/use-cases/outcome.js';
 import { SLACK_ICONS } from '../../chat/slack/render.js';
 
 export { createRootStates, rootRef, type RootRecord, type RootStates } from './root-store.js';
 
-/** Where a root message's fix stands (the port's stages, src/chat/use-cases/outcome.ts). */
-export type RootStage = FixStage;
-
 /** Stages after which the incident is over: the verdict line stops looking critical. */
-const RESOLVED: ReadonlySet<RootStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
+const RESOLVED: ReadonlySet<FixStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
 
 /** The one time format of our messages (src/text/time.ts). */
 export const utcMinute = messageTime;
@@ -35,16 +32,13 @@ export const utcMinute = messageTime;
  * The state line: what the fix did last and when, after who approved it. `approval`
  * is the approval clause as rendered at approval time (names already escaped).
  */
-export function stateLine(stage: RootStage, at: number, what: string, approval: Mrkdwn): Block {
+export function stateLine(stage: FixStage, at: number, what: string, approval: Mrkdwn): Block {
   const { icon, words } = FIX_STAGE_WORDS[stage];
   // Applying and undoing start when the approval does: the approval's time says when.
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${utcMinute(at)}`;
   const text = mrkdwn`${asIs(`:${SLACK_ICONS[icon]}:` as Mrkdwn)} *${what}* ${asIs(approval)}; ${words}${when}`;
   return { ...section(text), block_id: ROOT_BLOCK.state };
 }
-
-/** The root stage an outcome reply means; undefined where the root keeps its line. */
-export const rootStageOf = fixStageOf;
 
 /**
  * The root's blocks with the state line replaced and the verdict's icon set by the
@@ -53,7 +47,7 @@ export const rootStageOf = fixStageOf;
 export function withRootState(
   blocks: readonly Block[],
   record: RootRecord,
-  stage: RootStage,
+  stage: FixStage,
   at: number,
 ): Block[] {
   const line = stateLine(stage, at, record.what, kept(record.approval));

@@ -3,13 +3,8 @@ import type { NotifyJob } from '../../queue/schemas.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { Logger } from '../../logger.js';
 import { platformOf } from '../../queue/chat-refs.js';
-import {
-  rootStageOf,
-  withRootState,
-  type RootRecord,
-  type RootStage,
-  type RootStates,
-} from './root-state.js';
+import { fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
+import { withRootState, type RootRecord, type RootStates } from './root-state.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -19,7 +14,7 @@ export async function updateRootState(
   client: Pick<webApi.WebClient, 'chat'>,
   planId: string,
   record: RootRecord,
-  stage: RootStage,
+  stage: FixStage,
   at: number,
 ): Promise<void> {
   const blocks = withRootState(record.blocks, record, stage, at);
@@ -60,7 +55,7 @@ export async function rootOnOutcome(
       );
       return;
     }
-    const stage = rootStageOf(job, record.undo);
+    const stage = fixStageOf(job, record.undo);
     if (stage) await updateRootState(roots, client, job.planId, record, stage, now);
   } catch (error) {
     logger.warn({ err: error, planId: job.planId }, 'root message state not updated');

@@ -190,9 +190,10 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
     : `new pods${names.length > 0 ? ` (${names.join(', ')})` : ''} wait for room the old pods hold`;
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
-  const blueGreen = kind.strategy(kind.object(snapshot)).argo === 'blueGreen';
+  const object = kind.object(snapshot);
+  const blueGreen = kind.strategy(object).argo === 'blueGreen';
   const why = blueGreen
-    ? `blue-green keeps every active pod until the preview has all ${kind.desiredReplicas(kind.object(snapshot))} of its pods and is promoted, and the nodes cannot hold both revisions at once`
+    ? `blue-green keeps every active pod until the preview has all ${kind.desiredReplicas(object)} of its pods and is promoted, and the nodes cannot hold both revisions at once`
     : 'the controller removes no more old pods (its maxUnavailable is used up)';
   return {
     code: 'RolloutStuck',
