@@ -14,17 +14,11 @@ import { pathToFileURL } from 'node:url';
 import type { ChatUseCases } from '../src/chat/adapter.js';
 import type { ChatMessage } from '../src/chat/model.js';
 import { plain, say, strong } from '../src/chat/rich.js';
-import { routeTable, startHttpServer } from '../src/app/http-server.js';
-import { slackBodyGate } from '../src/chat/slack/slack-body-gate.js';
-import { memoryCardStore, teamsAdapter } from '../src/chat/teams/adapter.js';
-import { botAuthenticator } from '../src/chat/teams/bot-auth.js';
+import { memoryCardStore } from '../src/chat/teams/adapter.js';
 import { cardActivity, CODE_MAX_CHARS } from '../src/chat/teams/cards.js';
-import { botConnector } from '../src/chat/teams/connector.js';
-import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../src/chat/teams/endpoint.js';
-import { teamsInbound } from '../src/chat/teams/inbound.js';
-import { openIdKeys } from '../src/chat/teams/openid-keys.js';
 import { createLogger } from '../src/logger.js';
 import { startTeamsStandin, TEAMS_MESSAGE_MAX_BYTES } from '../test/support/teams-standin.js';
+import { startBareTeamsBot } from '../test/support/teams-bot.js';
 import { percentile, round2 } from './lib/stats.js';
 import type { Section } from './report.js';
 
@@ -77,52 +71,21 @@ function resultMessage(events: number, logChars: number): ChatMessage {
 export async function runTeamsBench(): Promise<TeamsBench> {
   const teams = await startTeamsStandin({ appPassword: 'bench' });
   const logger = createLogger({ level: 'silent', name: 'bench-teams' });
-  const host = new URL(teams.serviceUrl).host;
-  const adapter = teamsAdapter({
-    connector: botConnector({
-      appId: teams.appId,
-      appPassword: 'bench',
-      tokenUrl: teams.tokenUrl.replace('{tenant}', teams.tenantId),
-      scope: 'https://api.botframework.com/.default',
-      serviceUrlHosts: [host],
-    }),
-    store: memoryCardStore(),
-    tenantId: teams.tenantId,
-    serviceUrlOf: () => teams.serviceUrl,
-    refreshUserIds: () => ['29:approver'],
-  });
   const useCases: ChatUseCases = {
     command: async () => ({ kind: 'private', message: { summary: plain('-'), parts: [] } }),
     press: async () => ({ tell: { summary: plain('You are not an approver here'), parts: [] } }),
     announce: async () => null,
   };
-  const endpoint = teamsEndpoint({
-    auth: botAuthenticator({
-      appId: teams.appId,
-      issuer: 'https://api.botframework.com',
-      keys: openIdKeys({ metadataUrl: teams.openIdMetadataUrl }),
-      allowedTenants: [teams.tenantId],
-      serviceUrlHosts: [host],
-    }),
+  const { adapter, server, botUrl } = await startBareTeamsBot({
+    teams,
+    appPassword: 'bench',
+    store: memoryCardStore(),
+    useCases,
     logger,
-    readBody: (next) => slackBodyGate(logger).handler(next),
-    handlers: teamsInbound({
-      useCases,
-      adapter,
-      logger,
-      mayApprove: async () => true,
-      seen: () => undefined,
-    }),
-  });
-  const server = await startHttpServer({
-    routes: routeTable([], { [TEAMS_MESSAGES_PATH]: { POST: endpoint } }),
-    logger,
-    timeouts: { headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 5_000 },
-    host: '127.0.0.1',
-    port: 0,
+    refreshUserIds: () => ['29:approver'],
+    keepAliveTimeoutMs: 5_000,
   });
   try {
-    const botUrl = `${server.url}${TEAMS_MESSAGES_PATH}`;
     const conversationId = '19:bench@thread.tacv2;messageid=1';
     const ref = await adapter.post(
       { platform: 'teams', id: '19:bench@thread.tacv2', thread: '1' },

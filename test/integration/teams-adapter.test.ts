@@ -11,17 +11,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatUseCases, CommandRequest, PressRequest, StartedRun } from '../../src/chat/adapter.js';
 import type { ChatMessage } from '../../src/chat/model.js';
 import { plain, say, strong } from '../../src/chat/rich.js';
-import { routeTable, startHttpServer, type HttpServerHandle } from '../../src/app/http-server.js';
-import { slackBodyGate } from '../../src/chat/slack/slack-body-gate.js';
-import { memoryCardStore, teamsAdapter, type TeamsAdapter } from '../../src/chat/teams/adapter.js';
-import { botAuthenticator } from '../../src/chat/teams/bot-auth.js';
-import { botConnector } from '../../src/chat/teams/connector.js';
-import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../../src/chat/teams/endpoint.js';
-import { teamsInbound } from '../../src/chat/teams/inbound.js';
-import { openIdKeys } from '../../src/chat/teams/openid-keys.js';
+import { type HttpServerHandle } from '../../src/app/http-server.js';
+import { memoryCardStore } from '../../src/chat/teams/adapter.js';
 import { discardLogger } from '../support/http-test-server.js';
 import { findChromium } from '../../scripts/preview/browser-flow.js';
 import { chromium } from 'playwright-core';
+import { startBareTeamsBot } from '../support/teams-bot.js';
 import { startTeamsStandin, type Person, type TeamsStandin } from '../support/teams-standin.js';
 
 const CHANNEL = '19:ops@thread.tacv2';
@@ -31,7 +26,6 @@ const viewer: Person = { id: '29:dev', name: 'Dev', aadObjectId: randomUUID() };
 let teams: TeamsStandin;
 let server: HttpServerHandle;
 let botUrl: string;
-let adapter: TeamsAdapter;
 const commands: CommandRequest[] = [];
 const presses: PressRequest[] = [];
 
@@ -101,49 +95,19 @@ const useCases: ChatUseCases = {
 beforeAll(async () => {
   teams = await startTeamsStandin({ appPassword: 'pw' });
   const logger = discardLogger('teams-adapter');
-  const host = new URL(teams.serviceUrl).host;
   const directory = new Map<string, string>();
-  adapter = teamsAdapter({
-    connector: botConnector({
-      appId: teams.appId,
-      appPassword: 'pw',
-      tokenUrl: teams.tokenUrl.replace('{tenant}', teams.tenantId),
-      scope: 'https://api.botframework.com/.default',
-      serviceUrlHosts: [host],
-    }),
+  ({ server, botUrl } = await startBareTeamsBot({
+    teams,
+    appPassword: 'pw',
     store: memoryCardStore(),
-    tenantId: teams.tenantId,
-    serviceUrlOf: () => teams.serviceUrl,
+    useCases,
+    logger,
     refreshUserIds: () => [...directory.values()],
-  });
-  const endpoint = teamsEndpoint({
-    auth: botAuthenticator({
-      appId: teams.appId,
-      issuer: 'https://api.botframework.com',
-      keys: openIdKeys({ metadataUrl: teams.openIdMetadataUrl }),
-      allowedTenants: [teams.tenantId],
-      serviceUrlHosts: [host],
-    }),
-    logger,
-    readBody: (next) => slackBodyGate(logger).handler(next),
-    handlers: teamsInbound({
-      useCases,
-      adapter,
-      logger,
-      mayApprove: async (person) => person.id === approver.aadObjectId.toLowerCase(),
-      seen: (account) => {
-        if (account.aadObjectId) directory.set(account.aadObjectId, account.id);
-      },
-    }),
-  });
-  server = await startHttpServer({
-    routes: routeTable([], { [TEAMS_MESSAGES_PATH]: { POST: endpoint } }),
-    logger,
-    timeouts: { headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 1_000 },
-    host: '127.0.0.1',
-    port: 0,
-  });
-  botUrl = `${server.url}${TEAMS_MESSAGES_PATH}`;
+    mayApprove: async (person) => person.id === approver.aadObjectId.toLowerCase(),
+    seen: (account) => {
+      if (account.aadObjectId) directory.set(account.aadObjectId, account.id);
+    },
+  }));
 });
 
 afterAll(async () => {

@@ -10,20 +10,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatUseCases } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plain, say, strong } from '../../src/chat/rich.js';
-import { routeTable, startHttpServer, type HttpServerHandle } from '../../src/app/http-server.js';
-import { slackBodyGate } from '../../src/chat/slack/slack-body-gate.js';
-import { teamsAdapter, type CardStore, type TeamsAdapter } from '../../src/chat/teams/adapter.js';
-import { botAuthenticator } from '../../src/chat/teams/bot-auth.js';
+import { type HttpServerHandle } from '../../src/app/http-server.js';
+import { type CardStore, type TeamsAdapter } from '../../src/chat/teams/adapter.js';
 import { CARD_RECORD_SECONDS, redisCardStore } from '../../src/chat/teams/card-store.js';
-import { botConnector } from '../../src/chat/teams/connector.js';
-import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../../src/chat/teams/endpoint.js';
-import { teamsInbound } from '../../src/chat/teams/inbound.js';
-import { openIdKeys } from '../../src/chat/teams/openid-keys.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { discardLogger } from '../support/http-test-server.js';
 import { ephemeralPlanKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startTeamsStandin, type Person, type TeamsStandin } from '../support/teams-standin.js';
+import { startBareTeamsBot } from '../support/teams-bot.js';
 
 const CHANNEL = '19:ops@thread.tacv2';
 const approver: Person = { id: '29:lead', name: 'Lead', aadObjectId: randomUUID() };
@@ -75,51 +70,20 @@ const storeOn = (redis: Redis): CardStore =>
 async function startReplica(name: string): Promise<Replica> {
   const redis = new Redis(redisServer.url);
   const logger = discardLogger(name);
-  const host = new URL(teams.serviceUrl).host;
-  const adapter = teamsAdapter({
-    connector: botConnector({
-      appId: teams.appId,
-      appPassword: 'pw',
-      tokenUrl: teams.tokenUrl.replace('{tenant}', teams.tenantId),
-      scope: 'https://api.botframework.com/.default',
-      serviceUrlHosts: [host],
-    }),
-    store: storeOn(redis),
-    tenantId: teams.tenantId,
-    serviceUrlOf: () => teams.serviceUrl,
-    refreshUserIds: () => [approver.id],
-  });
   const useCases: ChatUseCases = {
     command: async () => ({ kind: 'private', message: { summary: plain('no'), parts: [] } }),
     press: async () => ({ tell: { summary: plain('pressed'), parts: [] } }),
     announce: async () => null,
   };
-  const endpoint = teamsEndpoint({
-    auth: botAuthenticator({
-      appId: teams.appId,
-      issuer: 'https://api.botframework.com',
-      keys: openIdKeys({ metadataUrl: teams.openIdMetadataUrl }),
-      allowedTenants: [teams.tenantId],
-      serviceUrlHosts: [host],
-    }),
+  const bot = await startBareTeamsBot({
+    teams,
+    appPassword: 'pw',
+    store: storeOn(redis),
+    useCases,
     logger,
-    readBody: (next) => slackBodyGate(logger).handler(next),
-    handlers: teamsInbound({
-      useCases,
-      adapter,
-      logger,
-      mayApprove: async () => true,
-      seen: () => undefined,
-    }),
+    refreshUserIds: () => [approver.id],
   });
-  const server = await startHttpServer({
-    routes: routeTable([], { [TEAMS_MESSAGES_PATH]: { POST: endpoint } }),
-    logger,
-    timeouts: { headersTimeoutMs: 5_000, requestTimeoutMs: 5_000, keepAliveTimeoutMs: 1_000 },
-    host: '127.0.0.1',
-    port: 0,
-  });
-  return { adapter, botUrl: `${server.url}${TEAMS_MESSAGES_PATH}`, redis, server };
+  return { ...bot, redis };
 }
 
 beforeAll(async () => {
