@@ -32,6 +32,7 @@ import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
 import { redisCardStore } from '../chat/teams/card-store.js';
+import { redisTeamsDirectory } from '../chat/teams/directory.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -128,7 +129,9 @@ export async function startAppRuntime(
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) warnNoAlertHome(logger);
-  const teams = config.teams && teamsRoute(services, config.teams, redisCardStore(redis, records));
+  const teams =
+    config.teams &&
+    teamsRoute(services, config.teams, redisCardStore(redis, records), redisTeamsDirectory(redis, records));
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
