@@ -205,7 +205,7 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
+  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -215,6 +215,7 @@ function accessPolicies(
   const approval = createApprovalPolicy({
     approvers: config.approvers,
     rules: policyFile.rules,
+    names: policyFile.names,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],
