@@ -175,6 +175,17 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.codes).not.toContain('RolloutProgressing');
   }, 120_000);
 
+  // Found by `--kind DaemonSet --seed 1 --count 600`: 457, a DaemonSet with maxSurge
+  // whose surge pod cannot start beside the old one on a cordoned node that other pods
+  // fill. The dump held those pods but the snapshot dropped them as "not scarce", so the
+  // model saw room and read the rollout as finishing. A DaemonSet's surge pod runs
+  // beside its old one (scarce.ts, runsBesideOld): the other pods are kept.
+  it("DaemonSet seed 457: a surge pod beside the old one is judged with the node's other pods", () => {
+    const r = judgeSeed(457, 'DaemonSet');
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+  }, 120_000);
+
   it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
     const timed = judgeSeed(1, 'Rollout');
     expect([timed.judgement, timed.completes]).toEqual(['agree', true]);
