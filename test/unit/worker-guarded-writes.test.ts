@@ -9,12 +9,12 @@
  * them again. The Sentinel drills: test/failover/.
  */
 import { Queue } from 'bullmq';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReplicationGuard } from '../../src/queue/guard-journal.js';
+import { createFileJournal, startReplicationGuard } from '../../src/queue/guard-journal.js';
 import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../src/queue/names.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
@@ -283,6 +283,33 @@ describe('the worker runtime', () => {
       await producers.close();
       app.disconnect();
       await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the journal file', () => {
+  it('keeps a record whole, drops files that do not parse, and forgets a record once removed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
+    try {
+      const journal = createFileJournal(dir);
+      const record = {
+        id: 'k1-1-1',
+        label: 'worker remediation-outcome',
+        fields: { planId: 'plan-1' },
+        replay: { kind: WORKER_REPLAY, data: [] },
+        mark: { replid: 'a'.repeat(40), offset: 7 },
+        since: 1,
+      };
+      journal.put(record);
+      await writeFile(join(dir, 'k2-1-1.json'), '{"id":"k2-1-1"'); // cut short by a crash
+      await writeFile(join(dir, 'k3-1-1.json.tmp'), '{}');
+      expect(createFileJournal(dir).load()).toEqual({ records: [record], dropped: ['k2-1-1.json'] });
+      expect(await readdir(dir)).toEqual(['k1-1-1.json']);
+      journal.remove(record.id);
+      expect(createFileJournal(dir).load()).toEqual({ records: [], dropped: [] });
+      expect(() => journal.put({ ...record, id: '../x' })).toThrow();
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
