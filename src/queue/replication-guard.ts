@@ -295,7 +295,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
         const replay = replayers[record.replay.kind];
         if (!replay) {
           logger.warn({ ...record.fields, what: record.label }, 'journal record of an unknown kind: dropped');
-          journal?.remove(record.id);
+          forget({ ...record, redo: async () => undefined });
           continue;
         }
         watched.add({ ...record, redo: () => replay(record.replay.data) });
