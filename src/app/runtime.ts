@@ -33,6 +33,7 @@ import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
 import { redisCardStore } from '../chat/teams/card-store.js';
+import { redisTeamsDirectory } from '../chat/teams/directory.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -133,7 +134,9 @@ export async function startAppRuntime(
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) warnNoAlertHome(logger);
-  const teams = config.teams && teamsRoute(services, config.teams, redisCardStore(redis, records));
+  const teams =
+    config.teams &&
+    teamsRoute(services, config.teams, redisCardStore(redis, records), redisTeamsDirectory(redis, records));
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
@@ -207,7 +210,7 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
+  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -217,6 +220,7 @@ function accessPolicies(
   const approval = createApprovalPolicy({
     approvers: config.approvers,
     rules: policyFile.rules,
+    names: policyFile.names,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],
