@@ -31,11 +31,21 @@ import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
+import type { StepShortfall } from './canary-steps.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
   /** Nothing changes any more and pods of the new revision are missing: `pending` wait forever, or creates are refused. */
-  | { result: 'blocked'; ticks: number; steps: Step[]; pending: Pod[]; refused: boolean; quota?: QuotaRef }
+  | {
+      result: 'blocked';
+      ticks: number;
+      steps: Step[];
+      pending: Pod[];
+      refused: boolean;
+      quota?: QuotaRef;
+      /** An Argo canary's step that can never be reached (the end state may fit). */
+      step?: StepShortfall['step'];
+    }
   /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
   | { result: 'failing'; ticks: number; steps: Step[] }
   /**
