@@ -9,7 +9,8 @@
  * than the truth (anti-affinity, spread and volumes only lower it), so fewer than
  * needed proves the rollout can never finish, whatever order the controller and the
  * scheduler take. Likewise a quota that has refused the workload's pods: the replaced
- * pods alone, at the new template's charge, must stay within its hard limit. Anything
+ * pods at the new template's charge (blue-green: beside its stable pods) must stay within
+ * its hard limit. Anything
  * the bound cannot see (devices through DRA, a priority not resolved yet) makes no claim.
  */
 import type { AnalysisContext } from '../analysis-context.js';
@@ -53,15 +54,18 @@ export function finalStateShortfall(
   const fresh = new Set(revisions.current?.pods ?? []);
   const final = snapshot.pods.filter((p) => fresh.has(p) && holdsResources(p) && !isTerminating(p));
   const replaced = kind.desiredReplicas(object) - (strategy.partition ?? 0);
-  if (overQuota(ctx, incoming, replaced)) return { pending: [], refused: true };
-  const needed = replaced - final.length;
-  if (needed <= 0) return undefined;
   // Every other pod of ours is replaced, or may be (those below a partition stay: counting
   // them gone only raises the bound); but blue-green keeps every running stable pod until
-  // the preview is complete and promoted, so the end state holds both revisions at once.
-  const staying = new Set<Pod>(final);
-  if (strategy.argo === 'blueGreen' && variant === 'as-is')
-    for (const p of revisions.stable?.pods ?? []) if (holdsResources(p) && !isTerminating(p)) staying.add(p);
+  // the preview is complete and promoted, so the end state holds both revisions at once,
+  // on the nodes and in the quota.
+  const stable =
+    strategy.argo === 'blueGreen' && variant === 'as-is'
+      ? (revisions.stable?.pods ?? []).filter((p) => holdsResources(p) && !isTerminating(p) && !fresh.has(p))
+      : [];
+  if (overQuota(ctx, incoming, replaced, stable)) return { pending: [], refused: true };
+  const needed = replaced - final.length;
+  if (needed <= 0) return undefined;
+  const staying = new Set<Pod>([...final, ...stable]);
   const placement = placementContext(ctx);
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))
@@ -71,12 +75,20 @@ export function finalStateShortfall(
     : { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
 }
 
-/** A quota that refused the workload's pods cannot hold `count` pods of the new template. */
-function overQuota(ctx: AnalysisContext, incoming: Pod, count: number): boolean {
+/**
+ * A quota that refused the workload's pods cannot hold `count` pods of the new template
+ * beside the `staying` pods of ours (blue-green's stable pods, there until promotion).
+ */
+function overQuota(ctx: AnalysisContext, incoming: Pod, count: number, staying: readonly Pod[]): boolean {
   return refusedRevisions(ctx).some(
     ({ refusal }) =>
       refusal.kind === 'quota-exceeded' &&
-      quotaEntries(refusal).some((e) => count * (quotaCharge(incoming.spec, e.resource) ?? 0) > e.hard),
+      quotaEntries(refusal).some(
+        (e) =>
+          count * (quotaCharge(incoming.spec, e.resource) ?? 0) +
+            staying.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0) >
+          e.hard,
+      ),
   );
 }
 
