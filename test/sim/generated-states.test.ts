@@ -199,9 +199,14 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
   // 488: a DaemonSet whose new pods a cpu quota refuses on two nodes: the nodes without a
   // pod were left out of the diagnosis (a DaemonSet pod's spec is pinned to its node), so
   // the model saw two nodes and read the rollout as finishing.
+  // 1210, 1232: a DaemonSet with maxSurge, caught before its next surge pod exists, on a
+  // node whose other pods leave no room beside the old one: those pods were not read (no
+  // pod of ours Pending yet), so the model saw room and read the rollout as finishing.
   it.each([
     [94, true, 'RolloutProgressing'],
     [488, false, 'QuotaExceeded'],
+    [1210, false, 'RolloutStuck'],
+    [1232, false, 'RolloutStuck'],
   ])(
     'motion seed %i: judged by what the controllers do next',
     (seed, completes, code) => {
