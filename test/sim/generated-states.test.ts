@@ -231,6 +231,20 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.plans).toEqual(['abort-rollout']);
   }, 120_000);
 
+  // Found by `--motion --kind Rollout --seed 1 --count 800`: 178 (basic canary, 6
+  // replicas, a pods quota of 7), caught 5 s in: two canary pods Ready but not yet
+  // available (minReadySeconds 5) fill the quota, the third is refused. The model read
+  // Ready as available, found nothing on its way, and the refusal stood as a surge
+  // deadlock with set-rolling-update and abort-rollout offered; the controller scales a
+  // stable pod down as soon as they are available and the rollout finishes.
+  it('motion Rollout seed 178: a pod Ready for less than minReadySeconds is on its way', () => {
+    const r = judgeSeed(178, 'Rollout', false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(true);
+    expect(r.codes).toEqual(['RolloutProgressing']);
+    expect(r.plans).toEqual([]);
+  }, 120_000);
+
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));
     expect(generateState(7).description).not.toEqual(generateState(8).description);
