@@ -245,6 +245,19 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.plans).toEqual([]);
   }, 120_000);
 
+  // 163 (blue-green, a host port on 3 nodes, a pods quota of 4, the new template at a
+  // higher priority): the preview pod preempted an active pod, whose ReplicaSet the quota
+  // then refused. abort-rollout was offered and failed: Argo scales an aborted preview
+  // away only once the stable ReplicaSet has every pod available (rollout/replicaset.go
+  // reconcileNewReplicaSet), and the preview pod holds the room it needs. Not offered now.
+  it('motion Rollout seed 163: no abort while the stable pods cannot all come back', () => {
+    const r = judgeSeed(163, 'Rollout', false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(r.codes).toContain('RolloutSurgeDeadlock');
+    expect(r.plans).toEqual([]);
+  }, 120_000);
+
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));
     expect(generateState(7).description).not.toEqual(generateState(8).description);
