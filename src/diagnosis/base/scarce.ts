@@ -53,13 +53,11 @@ export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeCl
 /**
  * The update runs new pods beside old ones where the old ones are: an Argo blue-green
  * Rollout keeps its active pods until the preview is complete and promoted, and a
- * DaemonSet with maxSurge starts each new pod on the old one's node and deletes the old
- * one only once the new one is available. Whether the nodes hold both depends on
- * everything else on them, before any new pod is Pending (an early look).
+ * DaemonSet with maxSurge starts each node's new pod on that node before its old one
+ * goes. Whether the nodes hold both depends on everything else on them.
  */
 export function runsBesideOld(strategy: ResolvedStrategy | undefined): boolean {
-  if (strategy?.argo === 'blueGreen') return true;
-  return strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0;
+  return strategy?.argo === 'blueGreen' || (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0);
 }
 
 /**

@@ -70,9 +70,8 @@ export function selectWorkload(
   ];
   const { spec } = admittedSpec({ target, ...objects, pods });
   const template = kind.podTemplate(object).spec;
-  // A DaemonSet's pods are each pinned to their node (matchFields metadata.name): the
-  // nodes it runs on are those its template selects, a pod there or not (one whose
-  // create the quota refused has none yet).
+  // A DaemonSet's pods are each pinned to their node: the nodes it should run on are
+  // the ones its template selects, with a pod of ours there or not (yet).
   const perNode = kind.strategy(object).per === 'node';
   const nodes = relevantNodes(read.nodes, pods, perNode ? [spec, template] : [spec]);
   const mounted = new Set([template, ...pods.map((p) => p.spec)].flatMap(claimNames));
