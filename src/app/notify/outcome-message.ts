@@ -2,8 +2,10 @@ import { rerunValue } from '../../chat/slack/blocks/action-ids.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { ACTION } from '../../chat/slack/blocks/action-ids.js';
-import { restoredInWords, rolloutInWords, undoPatchesBack } from '../../chat/slack/blocks/confirm-text.js';
-import { dryRunText, patchText, planButton } from '../../chat/slack/blocks/plan-blocks.js';
+import { restoredInWords, rolloutInWords, undoPatchesBack } from '../../chat/use-cases/confirm-text.js';
+import { dryRunText, patchText } from '../../chat/use-cases/plan-text.js';
+import { planButton } from '../../chat/use-cases/result.js';
+import { button } from '../../chat/slack/render.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import {
   asIs,
@@ -182,11 +184,13 @@ export function remediationOutcomeMessage(
       // stored Undo differs. Its requester is the one the app signed into the approval
       // (the worker hands it back in this signed outcome): not known, it names nobody.
       buttons.push(
-        planButton(
-          undo,
+        button(
+          planButton(
+            undo,
+            { state: 'open', expiresAt: undo.expiresAt },
+            { undo: true, requester: job.requester ?? null },
+          ),
           0,
-          { state: 'open', expiresAt: undo.expiresAt },
-          { undo: true, requester: job.requester ?? null },
         ),
       );
     } else {
