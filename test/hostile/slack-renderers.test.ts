@@ -19,7 +19,7 @@ import {
   renderProgress,
   threadReport,
 } from '../support/slack-run.js';
-import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { remediationOutcomeMessage } from '../support/slack-run.js';
 import {
   alertTitle,
   firingRoot,

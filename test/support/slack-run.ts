@@ -24,6 +24,9 @@ import {
 } from '../../src/chat/use-cases/result.js';
 import { confirmDialogText as confirmWords } from '../../src/chat/use-cases/confirm-text.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { outcomeMessage as portOutcome, undoParts } from '../../src/chat/use-cases/outcome.js';
+import type { StoredPlan } from '../../src/queue/plan-store.js';
+import type { NotifyJob } from '../../src/queue/schemas.js';
 import type { ShownPlan } from '../../src/trust/plan-seal.js';
 
 type DiagnosisInput = Omit<ResultInput, 'requester' | 'platform' | 'plans'> & {
@@ -83,4 +86,18 @@ export function renderProgress(progress: string): SlackRun {
 
 export function notFoundText(...args: Parameters<typeof notFoundRich>): Mrkdwn {
   return toMrkdwn(notFoundRich(...args));
+}
+
+/** The thread reply for a remediation outcome, as the app posts it on Slack. */
+export function remediationOutcomeMessage(
+  job: Extract<NotifyJob, { kind: 'remediation-outcome' }>,
+  undo?: StoredPlan,
+  now = Date.now(),
+): SlackRendering {
+  return renderMessage(portOutcome(job, 'slack', undo, now));
+}
+
+/** The Undo's blocks (what it restores, its exact patch) in an "applied" reply. */
+export function undoBlocks(undo: StoredPlan): Block[] {
+  return renderMessage({ summary: plain(''), parts: undoParts(undo) }).blocks;
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { confirmDialogText, renderDiagnosis } from '../support/slack-run.js';
-import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { undoBlocks } from '../support/slack-run.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { renderText } from '../../src/report/text.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';

@@ -11,7 +11,7 @@ import {
   scalePatch,
 } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
-import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { undoBlocks } from '../support/slack-run.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
