@@ -18,6 +18,11 @@ import type { Redis } from 'ioredis';
  * raises the noted offset, so a loss may be judged where there was none, which costs
  * only a redo that changes nothing.
  *
+ * The writes are those made on the connection's current socket before `confirm`: a
+ * WAIT or INFO answered on a later socket (ioredis resends unanswered commands after a
+ * reconnect, which after a failover reaches the new master) says nothing about them,
+ * so they are then judged lost and written again.
+ *
  * The watch lives in the process that wrote (an app restart forgets it).
  */
 
@@ -131,6 +136,17 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   const watched = new Set<Watched>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  // Sockets the connection lost so far. A WAIT or INFO answered after a loss may come
+  // from another server: ioredis resends unanswered commands once it reconnects, and
+  // after a failover it reconnects to the new master, where a WAIT counts none of the
+  // writes made on the old one (a fresh connection has written nothing: its replicas
+  // "have" it at once) and INFO is not the position after them. Such answers confirm
+  // nothing and mark nothing: the writes are judged lost, and written again.
+  let sockets = 0;
+  const onClose = (): void => {
+    sockets += 1;
+  };
+  redis.on('close', onClose);
 
   const waitReplicas = async (): Promise<number> => {
     try {
@@ -139,9 +155,11 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       return 0;
     }
   };
-  const markNow = async (): Promise<ReplicationMark | undefined> => {
+  /** The position after the writes, if read on the socket they were made on (`socket`). */
+  const markNow = async (socket: number): Promise<ReplicationMark | undefined> => {
     try {
       const info = await replication(redis);
+      if (sockets !== socket) return undefined;
       return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
     } catch {
       return undefined;
@@ -153,18 +171,19 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       { ...entry.fields, what: entry.label },
       'a Redis failover lost these writes: writing them again',
     );
+    const socket = sockets;
     try {
       await entry.redo();
     } catch (error) {
       logger.warn({ ...entry.fields, err: error }, 'writing again failed; retried at the next check');
       return; // the mark still judges them lost: the next check redoes them
     }
-    if ((await waitReplicas()) >= replicas) {
+    if ((await waitReplicas()) >= replicas && sockets === socket) {
       watched.delete(entry);
       logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
       return;
     }
-    entry.mark = await markNow();
+    entry.mark = await markNow(socket);
   };
   const check = async (): Promise<void> => {
     let info: ReplicationInfo;
@@ -208,9 +227,11 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   return {
     async confirm(writes) {
       if (replicas === 0) return { wanted: 0, reached: 0 };
-      const reached = await waitReplicas();
+      const socket = sockets;
+      const waited = await waitReplicas();
+      const reached = sockets === socket ? waited : 0;
       if (reached >= replicas) return { wanted: replicas, reached };
-      watched.add({ ...writes, mark: await markNow(), since: Date.now() });
+      watched.add({ ...writes, mark: await markNow(socket), since: Date.now() });
       logger.warn(
         { ...writes.fields, what: writes.label, wanted: replicas, reached },
         'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them',
@@ -221,6 +242,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
     pending: () => watched.size,
     stop() {
       stopped = true;
+      redis.off('close', onClose);
       clearTimeout(timer);
       watched.clear();
     },
