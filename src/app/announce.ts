@@ -81,10 +81,12 @@ export async function announceRun(
     // Subscribing again is harmless (the member is the same), and catches up again.
     // Retried while Redis is away (a failover): the message is posted already, and must
     // not be left without the subscription its result goes to.
+    let socket: number | undefined; // the connection's socket the subscription went out on
     const subscribe = async (): Promise<SubscribeResult> => {
-      const state = await whileRedisAway(() =>
-        services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner),
-      );
+      const state = await whileRedisAway(() => {
+        socket = services.replication?.socket();
+        return services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner);
+      });
       await applySubscribeResult(services, client, subscriberOf(message, owner), state);
       return state;
     };
@@ -94,6 +96,7 @@ export async function announceRun(
     await services.replication?.confirm({
       label: 'subscription',
       fields: { jobId: input.jobId, channel: message.channel, ts: message.ts },
+      ...(socket === undefined ? {} : { socket }),
       redo: async () => void (await subscribe()),
     });
     // A person's run ends in an answer: the result, or "could not finish" at the deadline.

@@ -85,6 +85,12 @@ export interface GuardedWrites {
   fields: Record<string, unknown>;
   /** Writes them again; must be idempotent (it may run when nothing was lost). */
   redo(): Promise<void>;
+  /**
+   * `socket()` taken before the first of the writes: when the connection lost its socket
+   * since, some of them may have gone to a server that is gone (judged lost, written
+   * again). Without it, the writes are taken to be on the socket current at `confirm`.
+   */
+  socket?: number;
 }
 
 export interface ReplicationGuard {
@@ -94,6 +100,8 @@ export interface ReplicationGuard {
    * failover shows they were lost. The replicas asked for and reached by the WAIT.
    */
   confirm(writes: GuardedWrites): Promise<{ wanted: number; reached: number }>;
+  /** Which socket of the connection is current (for `GuardedWrites.socket`). */
+  socket(): number;
   /** Writes watched now (tests, metrics). */
   pending(): number;
   stop(): void;
@@ -227,7 +235,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   return {
     async confirm(writes) {
       if (replicas === 0) return { wanted: 0, reached: 0 };
-      const socket = sockets;
+      const socket = writes.socket ?? sockets;
       const waited = await waitReplicas();
       const reached = sockets === socket ? waited : 0;
       if (reached >= replicas) return { wanted: replicas, reached };
@@ -239,6 +247,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       schedule();
       return { wanted: replicas, reached };
     },
+    socket: () => sockets,
     pending: () => watched.size,
     stop() {
       stopped = true;

@@ -174,6 +174,34 @@ describe('createReplicationGuard', () => {
     guard.stop();
   });
 
+  it('writes begun on a socket lost before the WAIT are judged lost, however many replicas answer', async () => {
+    // A subscription written on the old master; the master died while the app caught
+    // the message up, and the WAIT went out on the next socket, to the new master.
+    const state = {
+      reached: 1,
+      info: info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950, replicaOffsets: [950] }),
+    };
+    const redis = fakeRedis(state);
+    let redone = 0;
+    const guard = createReplicationGuard(redis, {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    const socket = guard.socket();
+    redis.emit('close');
+    const redo = async (): Promise<void> => void (redone += 1);
+    expect(await guard.confirm({ label: 't', fields: {}, socket, redo })).toEqual({ wanted: 1, reached: 0 });
+    await until(() => redone === 1 && guard.pending() === 0);
+    // Writes begun on the socket current now are confirmed by its WAIT as before.
+    expect(await guard.confirm({ label: 't', fields: {}, socket: guard.socket(), redo })).toEqual({
+      wanted: 1,
+      reached: 1,
+    });
+    guard.stop();
+  });
+
   it('asks for no WAIT with 0 replicas (one endpoint)', async () => {
     const guard = createReplicationGuard(new EventEmitter() as unknown as Redis, {
       replicas: 0,

@@ -248,9 +248,12 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       detail: held,
       text: REFUSAL_TEXT.otherPlan,
     });
+  // The claim, the message's plan and the job are confirmed on the replicas together:
+  // from the connection's socket before the first of them (replication-guard.ts).
+  const socket = services.replication?.socket();
   const recorded = await recordApproval(services, click, where, stored, decision.required);
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded);
+  return queueRemediation(services, click, where, recorded, socket);
 }
 
 function refuse(
@@ -392,6 +395,7 @@ async function queueRemediation(
   click: ApprovalClick,
   where: Where,
   claimed: Claimed,
+  socket: number | undefined,
 ): Promise<ApprovalOutcome> {
   const { stored, approvers } = claimed;
   const { plans, audit, producers, metrics } = services;
@@ -446,7 +450,7 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
-  await replicated(services, planId, async () => {
+  await replicated(services, planId, socket, async () => {
     // Lost in a failover: the claim (unless a later click claimed the plan), the
     // message's plan and the job, each as it was; a job id that exists is not added.
     await plans.restoreClaim(stored, claimed.marks, claimed.at);
@@ -467,6 +471,16 @@ async function queueRemediation(
  * master before it died, the worker's preconditions (uid, resourceVersion, the fields
  * the plan assumed) refuse the replay: never applied twice (docs/operations.md).
  */
-async function replicated(services: Services, planId: string, redo: () => Promise<void>): Promise<void> {
-  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo });
+async function replicated(
+  services: Services,
+  planId: string,
+  socket: number | undefined,
+  redo: () => Promise<void>,
+): Promise<void> {
+  await services.replication?.confirm({
+    label: 'approval',
+    fields: { planId },
+    redo,
+    ...(socket === undefined ? {} : { socket }),
+  });
 }
