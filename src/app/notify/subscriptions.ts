@@ -377,11 +377,11 @@ export function createSubscriptions(
  * run's latest result (signed, `latestResult` above) when it is of `update`'s run and
  * went to `ref`. Several notify consumers (app replicas, or one app's concurrent jobs)
  * deliver one run's notifications at once: publish orders them in Redis, but not their
- * chat calls, so a progress line accepted just before the result can
- * reach the chat after it and replace it (the message then shows no result and no
- * Apply button). Read after the progress call returned, this sees any result whose
- * call could have come first (its publish did), so the message is shown that result
- * again; a result whose call comes later replaces the progress by itself.
+ * chat calls, so a progress line accepted just before the result can reach the chat
+ * after it and replace it (the message then shows no result and no Apply button). Read
+ * after the progress call returned, this sees any result whose call could have come
+ * first (its publish did), so the message is shown that result again; a result whose
+ * call comes later replaces the progress by itself.
  */
 export async function resultOvertaking(
   subscriptions: Pick<Subscriptions, 'latestResult'>,
