@@ -45,7 +45,8 @@ const SECRET = 'bench-flood-secret';
 const ALERT_CHANNEL = 'C0FLOOD';
 const PERSON_CHANNEL = 'C0ONCALL';
 
-function notification(n: number, perNotification: number): string {
+/** One Alertmanager notification naming `perNotification` made-up workloads (batch `n`). */
+export function notification(n: number, perNotification: number): string {
   const alerts = Array.from({ length: perNotification }, (_, i) => ({
     status: 'firing',
     labels: {

@@ -184,7 +184,7 @@ sections.push(
 const teams = await step('microsoft teams invokes and cards', () => runTeamsBench());
 sections.push(
   teams instanceof Error
-    ? failed('Microsoft Teams: invoke answers and card size (issue 45)', teams)
+    ? failed('Microsoft Teams: invoke answers, card size and the alert flood (issue 45)', teams)
     : teamsSection(teams),
 );
 

@@ -5,7 +5,8 @@
  * token validation (jose, keys cached), the activity's schema, the card record and the
  * per-user render. The use-cases are a fake that answers at once, so the figures are
  * the adapter's own cost (an approval adds the press use-case's Redis work, as on
- * Slack). And the size of the cards against Teams' ~28 KB message limit.
+ * Slack). The size of the cards against Teams' ~28 KB message limit. And the alert
+ * flood of bench/alert-flood.ts with its threads in a Teams channel (teams-flood.ts).
  *
  * Run: npx tsx bench/teams.ts
  */
@@ -20,6 +21,7 @@ import { createLogger } from '../src/logger.js';
 import { startTeamsStandin, TEAMS_MESSAGE_MAX_BYTES } from '../test/support/teams-standin.js';
 import { startBareTeamsBot } from '../test/support/teams-bot.js';
 import { percentile, round2 } from './lib/stats.js';
+import { runTeamsFloodBench, type TeamsFloodResult } from './teams-flood.js';
 import type { Section } from './report.js';
 
 const INVOKES = 300;
@@ -29,6 +31,7 @@ export interface TeamsBench {
   refresh: { p50: number; p99: number };
   press: { p50: number; p99: number };
   cardBytes: { typical: number; largest: number };
+  flood: TeamsFloodResult;
 }
 
 /** A result as the port says it: evidence, one fix with a confirm step, Re-run. */
@@ -110,21 +113,25 @@ export async function runTeamsBench(): Promise<TeamsBench> {
       Buffer.byteLength(
         JSON.stringify(cardActivity(m, { refreshUserIds: Array(60).fill('29:x'.padEnd(60, 'x')) })),
       );
-    return {
+    const figures = {
       refresh: { p50: round2(percentile(refresh, 50)), p99: round2(percentile(refresh, 99)) },
       press: { p50: round2(percentile(press, 50)), p99: round2(percentile(press, 99)) },
       cardBytes: { typical: bytes(resultMessage(5, 800)), largest: bytes(resultMessage(40, 50_000)) },
     };
-  } finally {
     await server.close();
     await teams.close();
+    return { ...figures, flood: await runTeamsFloodBench() };
+  } catch (error) {
+    await server.close();
+    await teams.close();
+    throw error;
   }
 }
 
 export function teamsSection(r: TeamsBench): Section {
   const kb = (n: number) => `${round2(n / 1024)} KB`;
   return {
-    title: 'Microsoft Teams: invoke answers and card size (issue 45)',
+    title: 'Microsoft Teams: invoke answers, card size and the alert flood (issue 45)',
     rows: [
       {
         figure: `Action.Execute refresh answered, per-user card (p50 / p99 of ${INVOKES})`,
@@ -154,10 +161,31 @@ export function teamsSection(r: TeamsBench): Section {
         target: `< ${kb(TEAMS_MESSAGE_MAX_BYTES)}`,
         met: r.cardBytes.largest < TEAMS_MESSAGE_MAX_BYTES,
       },
+      {
+        figure: `alert flood, ${r.flood.workloads} workloads in ${r.flood.notifications} notifications: threads opened in the Teams channel (summaries included)`,
+        median: `${r.flood.threadsOpened + r.flood.summaries}`,
+        comparison: `${r.flood.summaries} of them overflow summaries; before the caps: 3,000 threads`,
+        target: '<= per-minute cap + one summary per notification and minute',
+        met: r.flood.threadsOpened + r.flood.summaries <= 60 + r.flood.notifications + 1,
+      },
+      {
+        figure: 'alert flood: Bot Connector posts made',
+        median: `${r.flood.connectorPosts}`,
+        comparison: `settled in ${r.flood.settledMs} ms; before the caps: about 6,000`,
+        target: '—',
+        met: undefined,
+      },
+      {
+        figure: 'alert flood: diagnoses run',
+        median: `${r.flood.diagnoseJobs}`,
+        comparison: 'before the caps: 3,000',
+        target: '<= 60 (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)',
+        met: r.flood.diagnoseJobs <= 60,
+      },
     ],
     notes: [
       'Loopback, sequential invokes with one connector token (as the Bot Connector reuses its token); keys fetched once from the stand-in.',
-      'Flood figures for Teams alert threads: not measured yet (alert threads in Teams are open, docs/teams.md).',
+      "Flood: runTeamsFloodBench() from bench/teams-flood.ts, the Slack flood's notifications against a Teams-only app (TEAMS_ALERT_CONVERSATION) and a worker on the fake cluster, the Teams stand-in as Bot Connector; counted once every queue was idle.",
     ],
   };
 }

@@ -17,7 +17,8 @@
  * `--kind rollout` the tracker as an Argo Rollout whose canary deadlocks
  * (gpu-deadlock-rollout.yaml). `--chat teams` plays both seed incidents through the
  * Teams path instead (scripts/demo/teams-story.ts): the Bot Framework endpoint, signed
- * activities from the Teams stand-in, Adaptive Cards printed as text, Approve by invoke.
+ * activities from the Teams stand-in, the checkout alert opening a Teams alert thread,
+ * Adaptive Cards printed as text, Approve by invoke.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -34,7 +35,7 @@ import { playTrackerStory } from './demo/tracker-story.js';
 import { playNodeAgentStory } from './demo/node-agent-story.js';
 import { playLedgerStory } from './demo/ledger-story.js';
 import { playCanaryStory } from './demo/canary-story.js';
-import { playTeamsStories, startDemoTeams } from './demo/teams-story.js';
+import { playTeamsStories, startDemoTeams, TEAMS_CHANNEL_NAMES } from './demo/teams-story.js';
 import { startTeamsPrinter } from './demo/teams-printer.js';
 import type { DemoKind } from './demo-scenario.js';
 
@@ -112,7 +113,7 @@ async function run(
     if (!signal.aborted) say(line);
   };
   const printer = teams
-    ? startTeamsPrinter(teams.teams, { color, write: storySay })
+    ? startTeamsPrinter(teams.teams, { color, write: storySay, channelNames: TEAMS_CHANNEL_NAMES })
     : startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
   cleanup.register('printer', async () => printer.stop());
   // Slack messages first, then the narration that follows from them.

@@ -25,7 +25,8 @@ const livePods = (ctx: StoryContext): Pod[] =>
 const isReady = (p: Pod): boolean =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
-async function fireAlert(ctx: StoryContext, pod: string): Promise<void> {
+/** Alertmanager's KubePodCrashLooping for `pod`, posted to the app's route (whatever the chat). */
+export async function fireAlert(ctx: StoryContext, pod: string): Promise<void> {
   const payload = notification([crashLooping(pod, CHECKOUT.namespace, { container: 'checkout' })], {
     groupKey: `{}/{severity="warning"}:{alertname="KubePodCrashLooping", namespace="${CHECKOUT.namespace}"}`,
   });

@@ -139,7 +139,8 @@ export async function startDemoStack(options: {
     // The on-call engineer may diagnose; only the lead may approve.
     ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(options.teams?.readers ?? [])].join(','),
     ALERTMANAGER_TOKEN: alertToken,
-    ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts,
+    // With Teams, alert threads open in its channel (TEAMS_ALERT_CONVERSATION, in `teams.env`).
+    ...(options.teams ? {} : { ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts }),
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),

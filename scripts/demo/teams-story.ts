@@ -2,9 +2,12 @@
  * `npm run demo -- --chat teams`: both seed incidents through the Teams path. The Teams
  * stand-in (test/support/teams-standin.ts) plays Microsoft's side on loopback (OpenID
  * metadata and keys, the Entra token endpoint, the Bot Connector); the app validates its
- * signed activities unmodified. For each incident a person sends `@rollout-doctor
- * diagnose …` in a channel thread, the result card comes back, an approver presses
- * Approve (a signed `adaptiveCard/action` invoke) and the card says rolled out.
+ * signed activities unmodified. Story 1: a person sends `@rollout-doctor diagnose …` in
+ * a channel thread. Story 2, as in the Slack demo: Alertmanager's KubePodCrashLooping is
+ * posted to the app's alert route and the app opens a thread in the Teams alerts channel
+ * (TEAMS_ALERT_CONVERSATION) with the diagnosis in it. Each time the result card comes
+ * back, an approver presses Approve (a signed `adaptiveCard/action` invoke) and the card
+ * says rolled out.
  */
 import {
   startTeamsStandin,
@@ -15,7 +18,7 @@ import {
 import { CARD_CONTENT_TYPE } from '../../src/chat/teams/cards.js';
 import { cleanText } from '../../src/text/clean.js';
 import { CHECKOUT, TRACKER } from '../demo-scenario.js';
-import { checkCheckoutFixed, waitForCrashingPod } from './checkout-story.js';
+import { checkCheckoutFixed, fireAlert, waitForCrashingPod } from './checkout-story.js';
 import { act, type StoryContext, waitForRecord } from './context.js';
 import type { Cleanup } from './cleanup.js';
 import { DemoError } from './redis.js';
@@ -28,6 +31,13 @@ export const TEAMS_PEOPLE = {
   lead: { id: '29:demo-lead', name: 'Lead', aadObjectId: '00000000-0000-4000-8000-00000000a002' },
 } as const satisfies Record<string, Person>;
 const CHANNEL = '19:demo-incidents@thread.tacv2';
+/** Where the app opens alert threads (TEAMS_ALERT_CONVERSATION). */
+const ALERTS = '19:demo-alerts@thread.tacv2';
+/** How the printer names the demo's Teams channels. */
+export const TEAMS_CHANNEL_NAMES: Readonly<Record<string, string>> = {
+  [CHANNEL]: '#incidents',
+  [ALERTS]: '#alerts',
+};
 const APP_PASSWORD = 'demo-teams-secret-not-real';
 
 /** The stand-in, started and registered with cleanup, and the app settings that point at it. */
@@ -45,6 +55,7 @@ export async function startDemoTeams(cleanup: Cleanup): Promise<{
     TEAMS_TOKEN_URL: teams.tokenUrl,
     TEAMS_SERVICE_URL: teams.serviceUrl,
     TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+    TEAMS_ALERT_CONVERSATION: ALERTS,
   };
   return {
     teams,
@@ -79,8 +90,8 @@ const BAD_OUTCOME =
   /^.* approved by .*; (applied, but the pods still fail|not applied: refused|not applied: failed|applied; the rollout did not finish in time|applied; the rollout is paused.*) at .*$/m;
 
 /**
- * On-call asks in a new thread, the result card must carry `verdict`, the lead presses
- * Approve, and the card must end saying rolled out (a bad outcome fails at once).
+ * On-call asks in a new thread; the result card must carry `verdict`; the lead approves
+ * and the card must say rolled out.
  */
 async function askAndApproveInTeams(
   ctx: StoryContext,
@@ -89,27 +100,83 @@ async function askAndApproveInTeams(
 ): Promise<void> {
   const botUrl = `${ctx.appUrl}/api/messages`;
   const conversationId = `${CHANNEL};messageid=${step.thread}`;
-  const inThread = (a: PostedActivity): boolean => a.conversationId === conversationId;
   ctx.say(`  ${TEAMS_PEOPLE.oncall.name} in the #incidents thread: @rollout-doctor ${step.command}`);
   const sent = await act(ctx, () =>
     teams.send(botUrl, teams.message({ text: step.command, from: TEAMS_PEOPLE.oncall, conversationId })),
   );
   if (sent.status !== 200) throw new DemoError(`the bot answered the message with HTTP ${sent.status}`);
+  const result = await resultIn(ctx, teams, conversationId, step);
+  ctx.done(`✔ diagnosed ${step.what}: ${step.verdict}`);
+  await approveInTeams(ctx, teams, result, step.what);
+}
+
+/**
+ * Alertmanager fires for `pod`; the app must open a thread in the Teams alerts channel
+ * whose result card carries `verdict`; the lead approves and the card must say rolled out.
+ */
+async function alertAndApproveInTeams(
+  ctx: StoryContext,
+  teams: TeamsStandin,
+  step: { pod: string; workload: string; verdict: string; what: string },
+): Promise<void> {
+  ctx.say(
+    `  Alertmanager fires KubePodCrashLooping for pod ${step.what.split('/')[0] ?? ''}/${step.pod} (POST /alerts/alertmanager, bearer token)`,
+  );
+  await act(ctx, () => fireAlert(ctx, step.pod));
+  // A thread root is the activity its channel conversation was created with.
+  const root = await waitForRecord(
+    ctx,
+    () =>
+      teams
+        .posted(ALERTS)
+        .find((a) => a.conversationId === `${ALERTS};messageid=${a.id}` && textOf(a).includes(step.workload)),
+    `no alert thread for ${step.workload} in the Teams alerts channel within ${ctx.stepTimeoutMs / 1000} s`,
+  );
+  ctx.done('✔ the app opened an alert thread in the Teams #alerts channel');
+  const result = await resultIn(ctx, teams, root.conversationId, step, root.id);
+  ctx.done(`✔ diagnosed ${step.what} from the alert: ${step.verdict}`);
+  await approveInTeams(ctx, teams, result, step.what);
+}
+
+/** The card with Approve posted in `conversationId` (not `notRoot`), checked for `verdict`. */
+async function resultIn(
+  ctx: StoryContext,
+  teams: TeamsStandin,
+  conversationId: string,
+  step: { verdict: string; what: string },
+  notRoot?: string,
+): Promise<PostedActivity> {
   const result = await waitForRecord(
     ctx,
-    () => teams.posted(CHANNEL).find((a) => inThread(a) && actionData(a, 'approve') !== undefined),
+    () =>
+      teams
+        .posted(conversationId.split(';')[0])
+        .find(
+          (a) =>
+            a.conversationId === conversationId && a.id !== notRoot && actionData(a, 'approve') !== undefined,
+        ),
     `${step.what}: no result card with Approve within ${ctx.stepTimeoutMs / 1000} s`,
   );
   if (!textOf(result).includes(step.verdict))
     throw new DemoError(`${step.what}'s verdict is not ${step.verdict}: ${textOf(result)}`);
-  ctx.done(`✔ diagnosed ${step.what}: ${step.verdict}`);
+  return result;
+}
+
+/** The lead presses Approve on `result`; its state line must end saying rolled out (a bad outcome fails at once). */
+async function approveInTeams(
+  ctx: StoryContext,
+  teams: TeamsStandin,
+  result: PostedActivity,
+  what: string,
+): Promise<void> {
+  const botUrl = `${ctx.appUrl}/api/messages`;
   ctx.say(`  ${TEAMS_PEOPLE.lead.name} (an approver) presses Approve on the card`);
   const data = actionData(result, 'approve') ?? {};
   const invoke = teams.cardAction({
     verb: 'press',
     data,
     from: TEAMS_PEOPLE.lead,
-    conversationId,
+    conversationId: result.conversationId,
     replyToId: result.id,
   });
   const pressed = await act(ctx, () => teams.send(botUrl, invoke));
@@ -122,20 +189,20 @@ async function askAndApproveInTeams(
       ? renderActivity({ attachments: [{ content: answer.value }] })
       : [cleanText(JSON.stringify(answer.value ?? answer), { singleLine: true })];
   if (!shown.some((line) => APPLYING.test(line)))
-    throw new DemoError(`${step.what}: Approve was not taken: ${shown[0] ?? ''}`);
+    throw new DemoError(`${what}: Approve was not taken: ${shown[0] ?? ''}`);
   const state = await waitForRecord(
     ctx,
     () => {
       const text = textOf(teams.activities.get(result.id) ?? result);
       return ROLLED_OUT.exec(text)?.[0] ?? BAD_OUTCOME.exec(text)?.[0];
     },
-    `${step.what}: the card did not say "rolled out" within ${ctx.stepTimeoutMs / 1000} s`,
+    `${what}: the card did not say "rolled out" within ${ctx.stepTimeoutMs / 1000} s`,
   );
-  if (!ROLLED_OUT.test(state)) throw new DemoError(`${step.what}: ${state}`);
+  if (!ROLLED_OUT.test(state)) throw new DemoError(`${what}: ${state}`);
   ctx.done(`✔ the card says: ${state.trim()}`);
 }
 
-/** Story 1 then story 2, both through Teams. */
+/** Story 1 (asked by message) then story 2 (from an alert), both through Teams. */
 export async function playTeamsStories(ctx: StoryContext, teams: TeamsStandin): Promise<void> {
   await breakTracker(ctx);
   await askAndApproveInTeams(ctx, teams, {
@@ -145,12 +212,12 @@ export async function playTeamsStories(ctx: StoryContext, teams: TeamsStandin): 
     thread: '1732536000001',
   });
   await checkTrackerFixed(ctx);
-  await waitForCrashingPod(ctx);
-  await askAndApproveInTeams(ctx, teams, {
-    command: `diagnose deployment/${CHECKOUT.name} -n ${CHECKOUT.namespace}`,
+  const pod = await waitForCrashingPod(ctx);
+  await alertAndApproveInTeams(ctx, teams, {
+    pod,
+    workload: `${CHECKOUT.namespace}/deployment/${CHECKOUT.name}`,
     verdict: 'CrashLoopOnNode',
     what: `${CHECKOUT.namespace}/${CHECKOUT.name}`,
-    thread: '1732536000002',
   });
   await checkCheckoutFixed(ctx);
 }

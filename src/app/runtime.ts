@@ -20,7 +20,8 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
-import { createReplicationGuard } from '../queue/replication-guard.js';
+import { startReplicationGuard } from '../queue/guard-journal.js';
+import { appReplayers } from './replays.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from '../chat/slack/app.js';
 import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
@@ -32,6 +33,7 @@ import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
 import { redisCardStore } from '../chat/teams/card-store.js';
+import { redisTeamsDirectory } from '../chat/teams/directory.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -107,7 +109,11 @@ export async function startAppRuntime(
         throw error;
       }
     },
-    replication: createReplicationGuard(redis, { ...config.redis.wait, logger }),
+    // With REDIS_WAIT_JOURNAL_DIR, what an earlier app left unconfirmed is watched again.
+    replication: startReplicationGuard(redis, config.redis.wait, {
+      logger,
+      replayers: appReplayers(() => services),
+    }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
@@ -128,7 +134,9 @@ export async function startAppRuntime(
   });
   services.alerts = alerts.hooks;
   if (alerts.hooks === undefined) warnNoAlertHome(logger);
-  const teams = config.teams && teamsRoute(services, config.teams, redisCardStore(redis, records));
+  const teams =
+    config.teams &&
+    teamsRoute(services, config.teams, redisCardStore(redis, records), redisTeamsDirectory(redis, records));
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
@@ -202,7 +210,7 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [] };
+  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -212,6 +220,7 @@ function accessPolicies(
   const approval = createApprovalPolicy({
     approvers: config.approvers,
     rules: policyFile.rules,
+    names: policyFile.names,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],

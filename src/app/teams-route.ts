@@ -7,6 +7,7 @@ import { botConnector } from '../chat/teams/connector.js';
 import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../chat/teams/endpoint.js';
 import { teamsInbound } from '../chat/teams/inbound.js';
 import { openIdKeys } from '../chat/teams/openid-keys.js';
+import { cachedDirectory, type TeamsDirectory } from '../chat/teams/directory.js';
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
@@ -19,7 +20,7 @@ export const TEAMS_COMMAND_WORDS: CommandWords = {
   invite: 'add rollout-doctor to this team or chat (Apps → Manage your apps)',
 };
 
-/** Teams user ids (29:…) and service URLs the bot learned, bounded (oldest forgotten first). */
+/** Teams user ids (29:…) this process learned, bounded (oldest forgotten first). */
 function bounded<V>(max: number) {
   const map = new Map<string, V>();
   return {
@@ -61,14 +62,26 @@ export interface TeamsRoute {
  * Approvers' views are decided by the approval policy; presses go to the port's
  * press use-cases (Approve and Undo decided as on Slack, Re-run, status, Dismiss).
  * `cards` remembers what each card shows; in Redis (card-store.ts) every app replica
- * answers refreshes and presses of cards another one posted.
+ * answers refreshes and presses of cards another one posted. `directory` keeps how to
+ * reach each person privately and each conversation's service URL (directory.ts), in
+ * Redis too, so the replica that delivers a result, or one restarted since the asker
+ * wrote, updates the card at the right connector and tells a not-found to the asker in
+ * their personal chat.
  */
-export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: CardStore): TeamsRoute {
+export function teamsRoute(
+  services: AppServices,
+  teams: TeamsConfig,
+  cards: CardStore,
+  directory: TeamsDirectory,
+): TeamsRoute {
   const { logger } = services;
-  const serviceUrls = bounded<string>(10_000);
   const teamsUserIds = bounded<string>(10_000);
-  // Entra object id -> Teams user id (29:…), for private answers in the personal chat.
-  const teamsIdsByAad = bounded<string>(10_000);
+  const learned = cachedDirectory(directory);
+  const notKept = (error: unknown) =>
+    logger.warn(
+      { err: error instanceof Error ? error : new Error(String(error)) },
+      'teams directory not written',
+    );
   const adapter = teamsAdapter({
     connector: botConnector({
       appId: teams.appId,
@@ -79,9 +92,15 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
     }),
     store: cards,
     tenantId: teams.tenantId,
-    serviceUrlOf: (conversationId) => serviceUrls.get(conversationId) ?? teams.serviceUrl,
+    serviceUrlOf: async (conversationId) => {
+      try {
+        return (await learned.serviceUrl(conversationId)) ?? teams.serviceUrl;
+      } catch {
+        return teams.serviceUrl;
+      }
+    },
     refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
-    teamsUserIdOf: (aadObjectId) => teamsIdsByAad.get(aadObjectId.toLowerCase()),
+    personOf: (aadObjectId) => learned.person(aadObjectId),
   });
   // Run delivery and outcomes reach Teams messages through this adapter.
   services.chats = { ...services.chats, teams: adapter };
@@ -110,10 +129,12 @@ export function teamsRoute(services: AppServices, teams: TeamsConfig, cards: Car
       logger,
       mayApprove: (person) => mayApprove(person.id),
       seen: (account, conversationId, serviceUrl) => {
-        serviceUrls.set(conversationId.split(';messageid=')[0] ?? conversationId, serviceUrl);
+        learned
+          .learnServiceUrl(conversationId.split(';messageid=')[0] ?? conversationId, serviceUrl)
+          .catch(notKept);
         if (account.aadObjectId === undefined) return;
         const aad = account.aadObjectId.toLowerCase();
-        teamsIdsByAad.set(aad, account.id);
+        learned.learnPerson(aad, { teamsUserId: account.id, serviceUrl }).catch(notKept);
         // Approvers' clients refresh the card on sight; 'a' marks an approver, 'r' anyone else.
         mayApprove(aad).then(
           (approver) => teamsUserIds.set(account.id, approver ? 'a' : 'r'),

@@ -468,6 +468,24 @@ export interface PersistentVolumeClaim {
   status?: { phase?: string; accessModes?: string[]; capacity?: Record<string, Quantity> };
 }
 
+/**
+ * A ResourceQuota as the API server holds it: `status.hard` and `status.used` are what
+ * quota admission compares a new pod's charge with (the resourcequota controller keeps
+ * them; admission adds each admitted pod's charge to `used` at once). Scoped quotas
+ * (`scopes`, `scopeSelector`) charge only the pods their scopes match.
+ */
+export interface ResourceQuota {
+  apiVersion?: string;
+  kind?: 'ResourceQuota';
+  metadata: ObjectMeta;
+  spec?: {
+    hard?: Record<string, Quantity>;
+    scopes?: string[];
+    scopeSelector?: { matchExpressions?: { scopeName?: string; operator?: string; values?: string[] }[] };
+  };
+  status?: { hard?: Record<string, Quantity>; used?: Record<string, Quantity> };
+}
+
 /** Any object that came from a dump or the API, before it is sorted by kind. */
 export interface KubeObject {
   apiVersion?: string;

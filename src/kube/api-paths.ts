@@ -31,6 +31,8 @@ const OTHER_RESOURCES = {
   pods: { prefix: GROUP_PREFIX.core, namespaced: true },
   events: { prefix: GROUP_PREFIX.core, namespaced: true },
   persistentvolumeclaims: { prefix: GROUP_PREFIX.core, namespaced: true },
+  // The namespace's quotas: hard and used as admission counts them (read only, optional).
+  resourcequotas: { prefix: GROUP_PREFIX.core, namespaced: true },
   nodes: { prefix: GROUP_PREFIX.core, namespaced: false },
   namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
   // Dynamic Resource Allocation (read only): who holds which device.

@@ -69,14 +69,51 @@ const readerRuleSchema = z.strictObject({
 });
 export type ReaderRule = z.infer<typeof readerRuleSchema>;
 
+/**
+ * A person's or group's name as people know it, shown in a refusal on a platform that
+ * cannot show an id as a name (Teams: an Entra object id means nothing to a reader).
+ * Plain text (each adapter escapes it), one line.
+ */
+const displayName = z
+  .string()
+  .min(1)
+  .max(80)
+  .regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must be one line of plain text');
+
 export const policyFileSchema = z.strictObject({
   rules: z.array(ruleSchema).default([]),
   readers: z.array(readerRuleSchema).optional(),
+  /**
+   * Names of the people and groups the policy lists (`<id>: Dana Lee`), for refusals:
+   * a Teams user refused as not an approver reads who to ask instead of object ids.
+   */
+  names: z
+    .record(z.string(), displayName)
+    .default({})
+    .transform((names, ctx) => {
+      const out: Record<string, string> = {};
+      for (const [key, name] of Object.entries(names)) {
+        const id = principal.safeParse(key);
+        if (!id.success) {
+          ctx.addIssue({ code: 'custom', path: [key], message: 'must be a Slack id or an Entra object id' });
+          continue;
+        }
+        out[id.data] = name;
+      }
+      return out;
+    }),
 });
 export type PolicyFile = z.infer<typeof policyFileSchema>;
 
 export type ApprovalDecision =
-  { allowed: true; required: number } | { allowed: false; reason: string; approvers: string[] };
+  | { allowed: true; required: number }
+  | {
+      allowed: false;
+      reason: string;
+      approvers: string[];
+      /** The policy file's names of those approvers (`names:`), where it gives one. */
+      names?: Readonly<Record<string, string>>;
+    };
 
 /**
  * What a plan changes: a namespace's workload, or (`clusterWide`) an object that
@@ -161,6 +198,8 @@ export function createApprovalPolicy(options: {
   approvers: readonly string[];
   rules: readonly PolicyRule[];
   listGroupMembers: (groupId: string) => Promise<string[]>;
+  /** The policy file's `names:` (approver id to the name people know). */
+  names?: Readonly<Record<string, string>>;
   cacheMs?: number;
   now?: () => number;
 }): ApprovalPolicy & { isListed: MembershipCheck } {
@@ -179,7 +218,10 @@ export function createApprovalPolicy(options: {
           : scope.clusterWide
             ? 'this change is cluster-wide (it affects every namespace), and only cluster-level approvers (ROLLOUT_DOCTOR_APPROVERS, or a policy rule without a namespace) may approve it; you are not one'
             : 'you are not an approver here';
-      return { allowed: false, reason, approvers: [...approvers] };
+      const names = Object.fromEntries(
+        approvers.flatMap((id) => (options.names?.[id] !== undefined ? [[id, options.names[id]]] : [])),
+      );
+      return { allowed: false, reason, approvers: [...approvers], names };
     },
   };
 }

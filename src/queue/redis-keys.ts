@@ -52,6 +52,10 @@ export const redisKeys = {
   earlyWarningLeader: (cluster: string) => `rd:early-warning:leader:${cluster}`,
   /** What a Teams card the app posted shows, to render it again per viewer (src/chat/teams/card-store.ts). */
   teamsCard: (conversationId: string, activityId: string) => `rd:teams:card:${conversationId}/${activityId}`,
+  /** How the bot reaches a person privately: their Teams id and service URL (src/chat/teams/directory.ts). */
+  teamsPerson: (aadObjectId: string) => `rd:teams:person:${aadObjectId}`,
+  /** A Teams conversation's service URL (src/chat/teams/directory.ts). */
+  teamsConversation: (conversationId: string) => `rd:teams:conversation:${conversationId}`,
   /** An approval's replay guard (src/worker/plan-trust.ts). */
   approvalNonce: (nonce: string) => `rd:approval-nonce:${nonce}`,
 } as const;

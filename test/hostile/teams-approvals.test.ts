@@ -3,6 +3,9 @@
  * in the same policy file: under a two-person rule the person who asked for the
  * diagnosis is refused, one approver is recorded and nothing applies, the second
  * applies it once; a press the card never offered (a forged plan id) is refused.
+ * Two app replicas share the Redis: an invoke replayed to the other replica (whose own
+ * replay guard never saw it, src/chat/teams/inbound.ts) does not count its approver
+ * twice: the approvals recorded in Redis decide (docs/teams.md, Replays).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -67,8 +70,10 @@ let redis: TestRedis;
 let slack: SlackStandin;
 let teams: TeamsStandin;
 let app: AppRuntime;
+let replica: AppRuntime;
 let workers: WorkerRuntime;
 let botUrl: string;
+let replicaUrl: string;
 const lines: string[] = [];
 const applied: string[] = [];
 
@@ -86,25 +91,31 @@ beforeAll(async () => {
       done();
     },
   });
-  ({ app } = await startTestApp({
-    slack,
-    redisUrl: redis.url,
-    secret: 'teams-approvals-secret',
-    token: 'xoxb-teams-approvals',
-    env: {
-      ROLLOUT_DOCTOR_READERS: '*',
-      ROLLOUT_DOCTOR_POLICY_FILE: policyFile,
-      TEAMS_APP_ID: teams.appId,
-      TEAMS_APP_PASSWORD: 'teams-secret',
-      TEAMS_TENANT_ID: teams.tenantId,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_TOKEN_URL: teams.tokenUrl,
-      TEAMS_SERVICE_URL: teams.serviceUrl,
-      TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
-    },
-    logger: createLogger({ level: 'info', name: 'app' }, sink),
-  }));
+  const start = async () =>
+    (
+      await startTestApp({
+        slack,
+        redisUrl: redis.url,
+        secret: 'teams-approvals-secret',
+        token: 'xoxb-teams-approvals',
+        env: {
+          ROLLOUT_DOCTOR_READERS: '*',
+          ROLLOUT_DOCTOR_POLICY_FILE: policyFile,
+          TEAMS_APP_ID: teams.appId,
+          TEAMS_APP_PASSWORD: 'teams-secret',
+          TEAMS_TENANT_ID: teams.tenantId,
+          TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
+          TEAMS_TOKEN_URL: teams.tokenUrl,
+          TEAMS_SERVICE_URL: teams.serviceUrl,
+          TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+        },
+        logger: createLogger({ level: 'info', name: 'app' }, sink),
+      })
+    ).app;
+  app = await start();
+  replica = await start();
   botUrl = `${app.handle.url}/api/messages`;
+  replicaUrl = `${replica.handle.url}/api/messages`;
   workers = startTestWorkers(
     redis.url,
     {
@@ -126,6 +137,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await workers?.stop();
+  await replica?.stop();
   await app?.stop();
   await teams?.close();
   await slack?.close();
@@ -155,20 +167,28 @@ describe('Teams approvals under a two-person rule', () => {
       (s) => s.posted(CHANNEL).find((a) => a.updates > 0 && cardOf(a).includes('Recommended fix')),
       15_000,
     );
-    const press = (from: Person, data = approveData(card)) =>
-      teams.send(
-        botUrl,
-        teams.cardAction({ verb: 'press', data, from, conversationId: THREAD, replyToId: card.id }),
-      );
+    const invoke = (from: Person, data = approveData(card)) =>
+      teams.cardAction({ verb: 'press', data, from, conversationId: THREAD, replyToId: card.id });
+    const press = (from: Person, data?: Record<string, unknown>) => teams.send(botUrl, invoke(from, data));
+    const answer = async (to: string, activity: ReturnType<typeof invoke>) =>
+      JSON.stringify((await teams.send(to, activity)).body);
     expect(JSON.stringify((await press(asker)).body)).toContain('you asked for this diagnosis');
-    expect(JSON.stringify((await press(first)).body)).toContain('Approval recorded (1/2)');
+    const firstPress = invoke(first);
+    expect(await answer(botUrl, firstPress)).toContain('Approval recorded (1/2)');
+    // The same invoke again: this replica's guard stops it; the other replica's claim does.
+    expect(await answer(botUrl, firstPress)).toContain('already handled');
+    expect(await answer(replicaUrl, firstPress)).toContain('You already approved this plan');
     expect(applied).toEqual([]);
+    // One replica from here: two notify consumers may deliver the applied and rolled-out
+    // outcomes out of order (docs/teams.md, Status), which this test is not about.
+    await replica.stop();
     // A plan id the card never offered, with the digest of the real one: refused before any decision.
     const forged = approveData(card);
     const action = { ...(forged.action as Record<string, unknown>), planId: 'set-recreate-other' };
     expect(JSON.stringify((await press(second, { ...forged, action })).body)).toContain('does not offer');
     expect(audit()).toContainEqual(expect.objectContaining({ action: 'refusal', reason: 'self-approval' }));
-    await press(second);
+    const secondPress = invoke(second);
+    await teams.send(botUrl, secondPress);
     await teams.waitFor((s) => {
       const now = s.activities.get(card.id);
       return now && cardOf(now).includes('rolled out') ? now : undefined;

@@ -61,6 +61,7 @@ describe('collector on a 10-node cluster', () => {
         'list replicasets vision',
         'list pods vision',
         'list events vision',
+        'list resourcequotas vision',
         'list nodes',
         'list pods',
         // nvidia.com/gpu might be backed by DRA: the DeviceClasses say it is not here.
@@ -271,7 +272,11 @@ describe('collector on a DRA GPU cluster (resource.k8s.io/v1)', () => {
         'list resourceclaimtemplates vision',
       ]),
     );
-    expect(reads.filter((r) => r.includes('resource') || r.includes('deviceclasses'))).toHaveLength(4);
+    expect(
+      reads.filter(
+        (r) => (r.includes('resource') || r.includes('deviceclasses')) && !r.includes('resourcequotas'),
+      ),
+    ).toHaveLength(4);
     expect(snapshot.coverage.dra).toEqual({
       claims: 'all',
       slices: 'complete',
@@ -449,7 +454,7 @@ describe('a StatefulSet at its forced rollback, on 10 and on 5,000 nodes', () =>
     }
   }
 
-  it('reads the same 6 requests at both sizes: the update revision crashes wherever it runs, so no exclusion is read for', async () => {
+  it('reads the same 7 requests at both sizes: the update revision crashes wherever it runs, so no exclusion is read for', async () => {
     // ledger-2 crash-loops at the update revision and no pod of that revision is healthy
     // anywhere: the crash follows the revision (crash-distribution.ts), no node exclusion
     // can be offered, so neither the nodes the template may use nor the pods beside ours
@@ -463,6 +468,7 @@ describe('a StatefulSet at its forced rollback, on 10 and on 5,000 nodes', () =>
       'list events',
       'list nodes',
       'list pods',
+      'list resourcequotas',
     ]);
     expect(large.reads).toEqual(small.reads);
     expect(large.nodeNames).toEqual(['node-0', 'node-1', 'node-2']);

@@ -118,7 +118,7 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
   }, 150_000);
 
-  it('--chat teams plays both incidents through the Teams stand-in: signed message, result card as text, Approve, rolled out', async () => {
+  it('--chat teams plays both incidents through the Teams stand-in: a signed message, then an alert thread; result cards as text, Approve, rolled out', async () => {
     const { code, out } = await runDemo(['--chat', 'teams', '--timeout-seconds', '100'], {
       REDIS_URL: undefined,
     });
@@ -127,14 +127,20 @@ describe('npm run demo', () => {
     expect(out).toContain('a stand-in Microsoft Teams');
     // Story 1: the message, the result card printed as text (verdict, buttons), Approve, the card's state line.
     expect(out).toContain('@rollout-doctor diagnose deployment/vision-object-tracker -n vision');
+    expect(out).toContain('┌─ Teams · new post in #incidents');
     expect(out).toMatch(/│ 🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish/);
     expect(out).toMatch(/│ \[Apply: set-rolling-update\] /);
     expect(out).toContain('✔ diagnosed vision/vision-object-tracker: RolloutSurgeDeadlock');
     expect(out).toMatch(/✔ the card says: ✅ set-rolling-update approved by @\S+ at .*; rolled out at /);
     expect(out).toMatch(/✔ vision\/vision-object-tracker: rollout complete, .* ready on gpu-node-1/);
-    // Story 2, asked in Teams too.
-    expect(out).toContain('@rollout-doctor diagnose deployment/checkout -n shop');
-    expect(out).toContain('✔ diagnosed shop/checkout: CrashLoopOnNode');
+    // Story 2 starts from an alert, as in the Slack demo: a thread in the Teams alerts channel.
+    expect(out).not.toContain('@rollout-doctor diagnose deployment/checkout');
+    expect(out).toMatch(
+      /Alertmanager fires KubePodCrashLooping for pod shop\/checkout-\S+ \(POST \/alerts\/alertmanager/,
+    );
+    expect(out).toMatch(/┌─ Teams · new thread in #alerts\n│ .*KubePodCrashLooping/);
+    expect(out).toContain('✔ the app opened an alert thread in the Teams #alerts channel');
+    expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode');
     expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by @\S+ at .*; rolled out at /);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
     // Approved through Teams (an Entra object id), not Slack: nothing was posted to Slack.

@@ -113,6 +113,10 @@ describe('Teams, end to end', () => {
     const answer = await teams.send(botUrl, invoke);
     expect(answer.status).toBe(200);
     expect(JSON.stringify(answer.body)).toContain('Not applied');
+    // Who to ask, never an Entra object id (nobody reads a GUID as a person).
+    expect(JSON.stringify(answer.body)).toContain('ask whoever runs rollout-doctor');
+    const shown = [...JSON.stringify(answer.body).matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    expect(shown.join('\n')).not.toContain(lead.aadObjectId);
     expect(h.audit()).toContainEqual(expect.objectContaining({ action: 'refusal', reason: 'not-approver' }));
     expect(writesSince(h, before)).toHaveLength(0);
   });

@@ -141,6 +141,51 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     120_000,
   );
 
+  // Found by `npm run verify:states`: a quota that has refused nothing yet, read from
+  // the namespace's ResourceQuotas (quota-limits.ts). 5977 (Deployment): a cpu quota
+  // the next new pods do not fit; Rollout 332, 537 (blue-green): the promoted preview
+  // beside the active pods is more than the quota holds (332: the quota as read; 537:
+  // the quota that refused the preview, once the active pods are counted beside it).
+  // Each read as no problem, or as progressing, before.
+  it.each([
+    [5977, undefined],
+    [332, 'Rollout'],
+    [537, 'Rollout'],
+  ] as const)(
+    'seed %i (%s): a quota read before it refuses anything',
+    (seed, kind) => {
+      const r = judgeSeed(seed, kind);
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+      expect(
+        r.codes.filter((c) => ['RolloutStuck', 'QuotaExceeded', 'RolloutSurgeDeadlock'].includes(c)),
+      ).not.toEqual([]);
+    },
+    120_000,
+  );
+
+  // Found by `--rules --seed 301 --count 1700`: 488, a DaemonSet whose pods on two nodes
+  // were deleted and whose new ones the quota refused. Its pods are pinned to their
+  // nodes, so the snapshot kept only the nodes with a pod of ours left, and the model
+  // saw a DaemonSet of two nodes that would finish: read as progressing.
+  it('rules seed 488: a DaemonSet is judged on every node it should run on, with a pod or not', () => {
+    const r = judgeSeed(488, undefined, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(r.codes).not.toContain('RolloutProgressing');
+  }, 120_000);
+
+  // Found by `--kind DaemonSet --seed 1 --count 600`: 457, a DaemonSet with maxSurge
+  // whose surge pod cannot start beside the old one on a cordoned node that other pods
+  // fill. The dump held those pods but the snapshot dropped them as "not scarce", so the
+  // model saw room and read the rollout as finishing. A DaemonSet's surge pod runs
+  // beside its old one (scarce.ts, runsBesideOld): the other pods are kept.
+  it("DaemonSet seed 457: a surge pod beside the old one is judged with the node's other pods", () => {
+    const r = judgeSeed(457, 'DaemonSet');
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+  }, 120_000);
+
   it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
     const timed = judgeSeed(1, 'Rollout');
     expect([timed.judgement, timed.completes]).toEqual(['agree', true]);

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/app/approvals/approve.js';
+import { plainText } from '../../src/chat/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
+import { renderCard } from '../../src/chat/teams/cards.js';
 import { SEAL_VERSION, shownDigest } from '../../src/trust/plan-seal.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
@@ -79,5 +81,58 @@ describe('refusals before an approval is recorded', () => {
       reason: 'outdated',
     });
     expect(refusalBeforeRecording(click, stored, two, 5_000)).toBeNull();
+  });
+});
+
+describe('the not-an-approver refusal on Teams', () => {
+  const DANA = '6f1c2a9e-0d4b-4a57-9c3e-2b8e5d7f1a90';
+  const SAM = 'a3e9b1c4-7d2f-4e6a-8b0c-5f1d3e2a9c7b';
+  const REASON = 'you are not an approver here';
+  const teamsClick = { ...click, user: '0b7e4d2a-9c1f-4a3b-8e6d-7c2f1a9b3e5d', platform: 'teams' as const };
+  const refusalText = (approvers: string[], names: Record<string, string>): string => {
+    const refusal = refusalBeforeRecording(
+      teamsClick,
+      stored,
+      { allowed: false, reason: REASON, approvers, names },
+      5_000,
+    );
+    if (refusal === null || typeof refusal !== 'object') throw new Error('not refused');
+    return plainText(refusal.text);
+  };
+
+  it('names the approvers as the policy file names them, never by object id', () => {
+    expect(refusalText([DANA, SAM], { [DANA]: 'Dana Lee', [SAM]: 'Sam Ortiz' })).toBe(
+      `Not applied: ${REASON} (approvers: Dana Lee, Sam Ortiz). Nothing was changed.`,
+    );
+  });
+
+  it('counts the approvers the policy does not name, and says who to ask', () => {
+    const some = refusalText([DANA, SAM], { [DANA]: 'Dana Lee' });
+    expect(some).toContain(
+      '(approvers: Dana Lee and 1 more the approval policy lists by id only: ask whoever runs rollout-doctor)',
+    );
+    const none = refusalText([DANA, SAM], {});
+    expect(none).toContain(
+      '(approvers: 2 people the approval policy lists by id only: ask whoever runs rollout-doctor)',
+    );
+    for (const text of [some, none]) {
+      expect(text).not.toContain(DANA);
+      expect(text).not.toContain(SAM);
+    }
+  });
+
+  it("keeps Slack's wording: the approvers mentioned", () => {
+    expect(
+      toMrkdwn(REFUSAL_TEXT.notApprover(REASON, ['U0LEAD', 'S0SRE'], 'slack', { U0LEAD: 'Lead' })),
+    ).toContain('(approvers: <@U0LEAD>, <!subteam^S0SRE>)');
+  });
+
+  it('shows a name with markup as characters in the card (no mention, no date function)', () => {
+    const name = '<at>Eve</at> {{DATE(2017-02-14T06:08:39Z, LONG)}} **bold**';
+    const text = REFUSAL_TEXT.notApprover(REASON, [DANA], 'teams', { [DANA]: name });
+    const card = JSON.stringify(renderCard({ summary: text, parts: [{ kind: 'paragraph', text }] }));
+    expect(card).not.toMatch(/<at>|\{\{/i);
+    expect(card).toContain('**bold**');
+    expect(card).not.toContain(DANA);
   });
 });

@@ -43,6 +43,7 @@ function cluster(nodePage: { items: Node[]; continue?: string }): { client: Kube
         'list pods': list<Pod>([pod]),
         'list events': list<KubeEvent>([event]),
         'list nodes': list(nodePage.items, nodePage.continue),
+        'list resourcequotas': list([]),
       };
       if (!(key in answers)) throw new Error(`unexpected read: ${key}`);
       return answers[key] as T;

@@ -82,3 +82,33 @@ describe('Entra object ids in the policy', () => {
     expect(() => loadAppConfig({ ...baseAppEnv(), ROLLOUT_DOCTOR_APPROVERS: 'not-an-id' })).toThrow(/Entra/);
   });
 });
+
+describe("the policy file's names of approvers", () => {
+  it('are kept by id (GUIDs lower-cased) and given with a refusal for the approvers of that scope only', async () => {
+    const file = policyFileSchema.parse({
+      rules: [{ namespace: 'payments', approvers: [PAYMENTS, LEAD] }],
+      names: { [PAYMENTS.toUpperCase()]: 'Dana Lee (payments)', [STRANGER]: 'Not an approver here' },
+    });
+    expect(file.names).toEqual({ [PAYMENTS]: 'Dana Lee (payments)', [STRANGER]: 'Not an approver here' });
+    const policy = createApprovalPolicy({
+      approvers: [],
+      rules: file.rules,
+      names: file.names,
+      listGroupMembers: async () => [],
+    });
+    expect(await policy.check(STRANGER, { cluster: 'prod', namespace: 'payments' })).toEqual({
+      allowed: false,
+      reason: 'you are not an approver here',
+      approvers: [PAYMENTS, LEAD],
+      names: { [PAYMENTS]: 'Dana Lee (payments)' },
+    });
+  });
+
+  it('refuses a key that is no id and a name that is not one line of text', () => {
+    expect(policyFileSchema.safeParse({ names: { 'dana@example.com': 'Dana' } }).success).toBe(false);
+    expect(policyFileSchema.safeParse({ names: { [LEAD]: 'Dana\nLee' } }).success).toBe(false);
+    expect(policyFileSchema.safeParse({ names: { [LEAD]: 'Dana\u202eLee' } }).success).toBe(false);
+    expect(policyFileSchema.safeParse({ names: { [LEAD]: 'x'.repeat(81) } }).success).toBe(false);
+    expect(policyFileSchema.parse({}).names).toEqual({});
+  });
+});

@@ -20,7 +20,7 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { Requester } from '../../chat/actions.js';
 import type { Platform, Rich } from '../../chat/model.js';
-import { group, icon, join, mention, plain, rich, say } from '../../chat/rich.js';
+import { group, icon, join, mention, plain, rich, say, strong } from '../../chat/rich.js';
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
 const SLACK = 'slack';
@@ -31,7 +31,8 @@ import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
-import type { ReplicationGuard } from '../../queue/replication-guard.js';
+import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
+import { appReplay } from '../replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -114,13 +115,40 @@ interface Refusal {
 export const REFUSAL_TEXT = {
   unknown: say`${icon('failed')} This plan is no longer known (it expired long ago). Press Re-run for a fresh diagnosis.`,
   gone: say`${icon('failed')} This plan is no longer known. Press Re-run.`,
-  // The policy's approvers: users and groups, mentioned as their platform does.
-  notApprover: (reason: string, approvers: readonly string[], platform: Platform = SLACK): Rich => {
-    const who = join(
-      approvers.map((id) => rich(group(platform, id))),
-      ', ',
+  // The policy's approvers: on Slack users and groups, mentioned (Slack shows an id as
+  // its name). Teams cannot show an Entra object id as a name, so there they are named
+  // as the policy file names them (`names:`), and the rest counted with who to ask.
+  notApprover: (
+    reason: string,
+    approvers: readonly string[],
+    platform: Platform = SLACK,
+    names: Readonly<Record<string, string>> = {},
+  ): Rich => {
+    const refused = (who: Rich) =>
+      say`${icon('refused')} Not applied: ${reason}${who.length > 0 ? say` (${who})` : plain('')}. Nothing was changed.`;
+    if (platform === SLACK)
+      return refused(
+        approvers.length > 0
+          ? say`approvers: ${join(
+              approvers.map((id) => rich(group(platform, id))),
+              ', ',
+            )}`
+          : [],
+      );
+    const named = approvers.flatMap((id) => (names[id] !== undefined ? [names[id]] : []));
+    const unnamed = approvers.length - named.length;
+    const rest =
+      unnamed === 0
+        ? plain('')
+        : say`${named.length > 0 ? ' and ' : ''}${String(unnamed)} ${named.length > 0 ? 'more' : unnamed === 1 ? 'person' : 'people'} the approval policy lists by id only: ask whoever runs rollout-doctor`;
+    return refused(
+      approvers.length > 0
+        ? say`approvers: ${join(
+            named.map((name) => rich(strong(name))),
+            ', ',
+          )}${rest}`
+        : [],
     );
-    return say`${icon('refused')} Not applied: ${reason}${who.length > 0 ? say` (approvers: ${who})` : plain('')}. Nothing was changed.`;
   },
   outdated: (detail: string): Rich =>
     say`${icon('refused')} Not applied: ${detail}. Nothing was changed. Press Re-run for a fresh diagnosis.`,
@@ -177,7 +205,7 @@ export function refusalBeforeRecording(
     return {
       reason: 'not-approver',
       detail: decision.reason,
-      text: REFUSAL_TEXT.notApprover(decision.reason, decision.approvers, click.platform),
+      text: REFUSAL_TEXT.notApprover(decision.reason, decision.approvers, click.platform, decision.names),
     };
   // An expired plan is only ever reported (the claim script refuses it too): said first,
   // whatever the button was, so the button can be marked.
@@ -450,13 +478,20 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
-  await replicated(services, planId, socket, async () => {
-    // Lost in a failover: the claim (unless a later click claimed the plan), the
-    // message's plan and the job, each as it was; a job id that exists is not added.
-    await plans.restoreClaim(stored, claimed.marks, claimed.at);
-    await services.subscriptions.claimMessagePlan(messageOf(click), planId);
-    await producers.enqueueRemediate(job);
-  });
+  await replicated(
+    services,
+    planId,
+    socket,
+    async () => {
+      // Lost in a failover: the claim (unless a later click claimed the plan), the
+      // message's plan and the job, each as it was; a job id that exists is not added.
+      await plans.restoreClaim(stored, claimed.marks, claimed.at);
+      await services.subscriptions.claimMessagePlan(messageOf(click), planId);
+      await producers.enqueueRemediate(job);
+    },
+    // The same as data, for the journal (src/app/replays.ts).
+    appReplay.approval({ stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job }),
+  );
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
 }
@@ -476,11 +511,13 @@ async function replicated(
   planId: string,
   socket: number | undefined,
   redo: () => Promise<void>,
+  replay: Replay,
 ): Promise<void> {
   await services.replication?.confirm({
     label: 'approval',
     fields: { planId },
     redo,
+    replay,
     ...(socket === undefined ? {} : { socket }),
   });
 }

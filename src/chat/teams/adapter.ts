@@ -3,6 +3,7 @@ import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../mod
 import { mention, say } from '../rich.js';
 import { cardActivity } from './cards.js';
 import type { BotConnector } from './connector.js';
+import type { TeamsPerson } from './directory.js';
 
 /**
  * The Teams side of the chat port's outbound half (ChatAdapter): posts and updates
@@ -69,11 +70,11 @@ export interface TeamsAdapterOptions {
   store: CardStore;
   tenantId: string;
   /** The serviceUrl of a conversation (learned from its activities), else the configured one. */
-  serviceUrlOf(conversationId: string): string;
+  serviceUrlOf(conversationId: string): Promise<string> | string;
   /** Teams user ids (29:…) whose clients should fetch their own view (approvers seen so far). */
   refreshUserIds(): readonly string[];
-  /** The Teams user id (29:…) of an Entra object id, when the bot has seen that person. */
-  teamsUserIdOf?(aadObjectId: string): string | undefined;
+  /** How to reach an Entra object id privately, when the bot has seen that person (directory.ts). */
+  personOf?(aadObjectId: string): Promise<TeamsPerson | undefined>;
 }
 
 export interface TeamsAdapter extends ChatAdapter {
@@ -89,7 +90,7 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
   const post = async (to: ConversationRef, message: ChatMessage): Promise<MessageRef> => {
     const refreshUserIds = options.refreshUserIds();
     const activity = activityFor(message, refreshUserIds);
-    const serviceUrl = options.serviceUrlOf(to.id);
+    const serviceUrl = await options.serviceUrlOf(to.id);
     let ref: MessageRef;
     if (isChannel(to.id) && !to.thread) {
       const created = await connector.createThread(serviceUrl, {
@@ -115,7 +116,7 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     async update(ref, message) {
       const refreshUserIds = options.refreshUserIds();
       await connector.update(
-        options.serviceUrlOf(ref.conversation.id),
+        await options.serviceUrlOf(ref.conversation.id),
         teamsConversationId(ref.conversation),
         ref.id,
         activityFor(message, refreshUserIds),
@@ -136,16 +137,16 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
     /**
      * The personal chat with the person, opened through the Bot Connector with their
-     * Teams id (learned from their activities): false when the bot has not seen them or
-     * Teams refuses (the app is not installed for them).
+     * Teams id, at the service URL of their own activities (both learned from what they
+     * sent the bot, directory.ts): false when no replica has seen them, the record cannot be
+     * read, or Teams refuses (the app is not installed for them).
      */
     async tellPrivately(person, message) {
-      const userId = options.teamsUserIdOf?.(person.id);
-      if (userId === undefined) return false;
       try {
-        // No conversation of theirs to learn a serviceUrl from: the configured one.
-        await connector.sendPersonal(options.serviceUrlOf(''), {
-          userId,
+        const reach = await options.personOf?.(person.id);
+        if (reach === undefined) return false;
+        await connector.sendPersonal(reach.serviceUrl, {
+          userId: reach.teamsUserId,
           tenantId: options.tenantId,
           activity: activityFor(message, []),
         });
@@ -156,7 +157,7 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     },
     async remove(ref) {
       await connector.remove(
-        options.serviceUrlOf(ref.conversation.id),
+        await options.serviceUrlOf(ref.conversation.id),
         teamsConversationId(ref.conversation),
         ref.id,
       );

@@ -97,7 +97,8 @@ function spanRun(span: Exclude<Span, { kind: 'break' }>): Json {
     case 'mention':
       return run(`@${span.person.name ?? span.person.id}`, { weight: 'Bolder' });
     case 'group':
-      return run(`approver group ${span.id}`, { weight: 'Bolder' });
+      // An Entra object id tells a reader nothing: the policy's names say who (approve.ts).
+      return run('an approver the approval policy lists by id', { weight: 'Bolder' });
     case 'link':
       return run(span.label, { selectAction: { type: 'Action.OpenUrl', url: span.url } });
     case 'icon':

@@ -61,8 +61,10 @@ function withTold(message: ChatMessage, told: ChatMessage | undefined): ChatMess
 /**
  * Invoke activity ids seen recently: a press delivered again (the connector retrying, or
  * a captured request replayed while its token is valid) is answered without reaching the
- * use-cases a second time. One process's memory; the press use-case's single-use claim
- * is what holds across replicas.
+ * use-cases a second time. One process's memory, on purpose: it is a cheap first filter.
+ * Across replicas what a press does is decided in Redis (the plan's single-use claim,
+ * each approver counted once, the command budget), so a replay to another replica
+ * applies nothing twice (docs/teams.md, Replays; test/hostile/teams-approvals.test.ts).
  */
 function replayGuard(max = 10_000, windowMs = 3_600_000, now = Date.now) {
   const seen = new Map<string, number>();

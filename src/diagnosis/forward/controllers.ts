@@ -41,12 +41,14 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
     metadata: { ...template.metadata, name: `${template.metadata.name ?? ''}-${serial}` },
   };
   const pod = target ? pinnedTo(named, target) : named;
-  if (!model.world.admits(pod)) {
+  const refusing = model.world.refusing(pod);
+  if (refusing) {
     model.refused += 1;
+    model.refusedBy = refusing;
     return false;
   }
-  if (model.refused > 0 && model.world.quota)
-    model.steps.push({ kind: 'admitted', quota: model.world.quota.name });
+  if (model.refused > 0 && model.refusedBy)
+    model.steps.push({ kind: 'admitted', quota: model.refusedBy.name });
   model.world.charge(pod, 1);
   model.changes += 1;
   model.pods.push({ pod, revision, phase: 'pending', ...(target ? { target } : {}) });

@@ -8,8 +8,9 @@
  * (resources, the pod count, one pod per node with a host port). It never counts fewer
  * than the truth (anti-affinity, spread and volumes only lower it), so fewer than
  * needed proves the rollout can never finish, whatever order the controller and the
- * scheduler take. Likewise a quota that has refused the workload's pods: the replaced
- * pods alone, at the new template's charge, must stay within its hard limit. Anything
+ * scheduler take. Likewise a quota (one that has refused the workload's pods, or one
+ * read that charges every pod): the replaced pods at the new template's charge, with
+ * blue-green's stable pods beside them, must stay within its hard limit. Anything
  * the bound cannot see (devices through DRA, a priority not resolved yet) makes no claim.
  */
 import type { AnalysisContext } from '../analysis-context.js';
@@ -22,13 +23,17 @@ import { nonZero, podRequests } from '../base/resources.js';
 import { quotaEntries, refusedRevisions } from '../rollout/create-refusals.js';
 import { placementContext, portBlockers, type PlacementContext } from '../placement/placement.js';
 import { nextPod } from '../rollout/surge-proof.js';
-import { workloadKind } from '../workloads/index.js';
+import { workloadKind, workloadObject } from '../workloads/index.js';
+import { quotaLimits } from '../base/quota-limits.js';
+import type { QuotaRef } from './world.js';
 
 export interface Shortfall {
   /** Pods of the new template that no node can hold even at the end. */
   pending: Pod[];
   /** The quota can never admit them all (pending is then empty). */
   refused: boolean;
+  /** That quota. */
+  quota?: QuotaRef;
 }
 
 /**
@@ -53,31 +58,62 @@ export function finalStateShortfall(
   const fresh = new Set(revisions.current?.pods ?? []);
   const final = snapshot.pods.filter((p) => fresh.has(p) && holdsResources(p) && !isTerminating(p));
   const replaced = kind.desiredReplicas(object) - (strategy.partition ?? 0);
-  if (overQuota(ctx, incoming, replaced)) return { pending: [], refused: true };
-  const needed = replaced - final.length;
-  if (needed <= 0) return undefined;
   // Every other pod of ours is replaced, or may be (those below a partition stay: counting
   // them gone only raises the bound); but blue-green keeps every running stable pod until
   // the preview is complete and promoted, so the end state holds both revisions at once.
   const staying = new Set<Pod>(final);
   if (strategy.argo === 'blueGreen' && variant === 'as-is')
     for (const p of revisions.stable?.pods ?? []) if (holdsResources(p) && !isTerminating(p)) staying.add(p);
+  const quotaShort = (source: QuotaRef['source']): Shortfall | undefined => {
+    const kept = [...staying].filter((p) => !fresh.has(p));
+    const quota = quotaShortfall(ctx, incoming, replaced, kept, source);
+    return quota && { pending: [], refused: true, quota };
+  };
+  // A quota that has refused our pods speaks first, as it always has; one only read
+  // speaks where the nodes could hold the end state (else that is the verdict).
+  const refused = quotaShort('refusal');
+  if (refused) return refused;
+  const needed = replaced - final.length;
+  if (needed <= 0) return undefined;
   const placement = placementContext(ctx);
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))
     .reduce((sum, node) => sum + podsThatFit(placement, incoming, node, staying), 0);
   return room >= needed
-    ? undefined
+    ? quotaShort('status')
     : { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
 }
 
-/** A quota that refused the workload's pods cannot hold `count` pods of the new template. */
-function overQuota(ctx: AnalysisContext, incoming: Pod, count: number): boolean {
-  return refusedRevisions(ctx).some(
-    ({ refusal }) =>
-      refusal.kind === 'quota-exceeded' &&
-      quotaEntries(refusal).some((e) => count * (quotaCharge(incoming.spec, e.resource) ?? 0) > e.hard),
+/**
+ * A quota that cannot hold `count` pods of the new template beside the pods that stay
+ * (blue-green's stable ones): the one that refused the workload's pods ('refusal'), or
+ * one read from the namespace that charges every pod ('status'). Only the hard limit counts (every other pod
+ * of the namespace may go), so it never claims more than the truth.
+ */
+function quotaShortfall(
+  ctx: AnalysisContext,
+  incoming: Pod,
+  count: number,
+  staying: readonly Pod[],
+  source: QuotaRef['source'],
+): QuotaRef | undefined {
+  const over = (resource: string, hard: number): boolean => {
+    const each = quotaCharge(incoming.spec, resource) ?? 0;
+    const kept = staying.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+    return each > 0 && kept + count * each > hard;
+  };
+  if (source === 'refusal') {
+    const refused = refusedRevisions(ctx).find(
+      ({ refusal }) =>
+        refusal.kind === 'quota-exceeded' && quotaEntries(refusal).some((e) => over(e.resource, e.hard)),
+    )?.refusal;
+    return refused?.kind === 'quota-exceeded' ? { name: refused.quota, source } : undefined;
+  }
+  const namespace = workloadObject(ctx.snapshot).metadata.namespace ?? '';
+  const read = quotaLimits(ctx.snapshot.resourceQuotas, namespace)?.find((q) =>
+    q.entries.some((e) => over(e.resource, e.hard)),
   );
+  return read && { name: read.name, source: 'status' };
 }
 
 /** How many pods like `incoming` the node holds at most, with only `staying` of ours and no lower priority left. */

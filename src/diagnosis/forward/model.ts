@@ -5,7 +5,7 @@
  */
 import type { Node, Pod } from '../k8s.js';
 import type { PodPhase } from './pod-phase.js';
-import type { World } from './world.js';
+import type { QuotaLedger, World } from './world.js';
 
 export interface ModelPod {
   pod: Pod;
@@ -58,6 +58,8 @@ export interface Model {
   steps: Step[];
   /** Creates the quota refused in the last tick (zero when none). */
   refused: number;
+  /** The quota that refused the latest of them. */
+  refusedBy?: QuotaLedger;
   /** Pods of others the scheduler preempted, gone at the next tick. */
   victims: Pod[];
   /**

@@ -18,6 +18,7 @@ import { shownPhase } from '../base/pods.js';
 import { workloadKind } from '../workloads/index.js';
 import type { Step } from './model.js';
 import type { Outcome } from './run.js';
+import type { QuotaRef } from './world.js';
 import { podPhases } from './pod-phase.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
@@ -175,9 +176,20 @@ function capacityFinding(
     severity: 'critical',
     summary: unschedulable
       ? `The rollout can never finish: ${asIs.pending.length === 1 ? 'a new pod fits' : `${asIs.pending.length} new pods fit`} no node even with this workload's old pods gone. No strategy change helps, and letting old pods go first only takes serving replicas down: make room, or change the template.`
-      : `The rollout can never finish: the quota refuses the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
+      : `The rollout can never finish: ${quotaRefuses(asIs.quota)} the new pods even with this workload's old pods gone. Raise the quota or free it elsewhere; letting old pods go first only takes serving replicas down.`,
     evidence: [...evidence, ...scheduling, podsAsTheyAre(ctx)],
   };
+}
+
+/**
+ * Which quota refuses: one that has refused a pod of ours already (its event), or one
+ * whose status, as read, leaves no room for what comes next (it has not refused yet).
+ */
+function quotaRefuses(quota: QuotaRef | undefined): string {
+  if (!quota) return 'the quota refuses';
+  return quota.source === 'refusal'
+    ? `ResourceQuota ${quota.name} refuses`
+    : `ResourceQuota ${quota.name}, as its status counts it, will refuse`;
 }
 
 function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {
@@ -186,7 +198,7 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
     3,
   );
   const what = asIs.refused
-    ? 'the quota refuses the next new pod'
+    ? `${quotaRefuses(asIs.quota)} the next new pod`
     : `new pods${names.length > 0 ? ` (${names.join(', ')})` : ''} wait for room the old pods hold`;
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);

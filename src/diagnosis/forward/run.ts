@@ -28,13 +28,14 @@ import { draBackedResources } from '../dra/needs.js';
 import { isTerminal, isUnscheduled } from '../base/pods.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { heldBeforeScheduling } from '../scheduling/held-back.js';
-import { World } from './world.js';
+import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
+import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
   /** Nothing changes any more and pods of the new revision are missing: `pending` wait forever, or creates are refused. */
-  | { result: 'blocked'; ticks: number; steps: Step[]; pending: Pod[]; refused: boolean }
+  | { result: 'blocked'; ticks: number; steps: Step[]; pending: Pod[]; refused: boolean; quota?: QuotaRef }
   /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
   | { result: 'failing'; ticks: number; steps: Step[] }
   /**
@@ -86,7 +87,14 @@ export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
       const pending = model.pods
         .filter((p) => p.revision === 'new' && p.phase === 'pending')
         .map((p) => p.pod);
-      return { result: 'blocked', ticks, steps: model.steps, pending, refused: model.refused > 0 };
+      return {
+        result: 'blocked',
+        ticks,
+        steps: model.steps,
+        pending,
+        refused: model.refused > 0,
+        ...(model.refused > 0 && model.refusedBy ? { quota: quotaRef(model.refusedBy) } : {}),
+      };
     }
   }
   return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
@@ -125,9 +133,9 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
   if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: 'the template claims devices (DRA)' };
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
-  const quota = quotaOf(ctx);
-  if (quota === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
-  const world = new World(placementContext(ctx), quota);
+  const quotas = quotasOf(ctx);
+  if (quotas === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
+  const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout';
   const pods: ModelPod[] = snapshot.pods.map((pod) => {
     const target = perNode ? pinnedNode(pod) : undefined;
@@ -158,6 +166,11 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
     changes: 0,
     preemptionHeld: pods.some((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
   };
+  // The DaemonSet controller's own count of the nodes that should run a pod: a snapshot
+  // that holds fewer of them (a node with no pod of ours left, not read) cannot say when
+  // the rollout is done.
+  if (model.shape.kind === 'per-node' && model.shape.nodes.length < kind.desiredReplicas(object))
+    return { why: `the ${snapshot.target.kind} wants pods on nodes the snapshot does not hold` };
   if (variant === 'without-old') removeOld(model);
   else if (roomTheSchedulerDidNotFind(ctx, model))
     return { why: 'the model sees room the scheduler did not find' };
@@ -266,28 +279,38 @@ function unbound(pod: Pod): Pod {
 }
 
 /**
- * The quota that refused the workload's pods, with its usage recounted from the pods
- * as they are (every pod was read, else 'unknown'): what the quota controller converges to, counting a
- * terminating pod until it is gone (QuotaV1Pod). The refusal's own `used` may be older
- * than the pods.
+ * The quotas the model admits new pods through. The one that refused the workload's
+ * pods, with its usage recounted from the pods as they are (every pod was read, else
+ * 'unknown'): what the quota controller converges to, counting a terminating pod until
+ * it is gone (QuotaV1Pod); the refusal's own `used` may be older than the pods. And each
+ * other quota of the namespace that was read and charges every pod (quota-limits.ts),
+ * at the lower of its status' usage and the pods' count: a status not yet replenished
+ * after a pod left counts too much, pods not read count too little, and the lower of
+ * the two only ever admits more than admission would, never less.
  */
-function quotaOf(ctx: AnalysisContext): ConstructorParameters<typeof World>[1] | 'unknown' {
+function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
   const { snapshot } = ctx;
   const namespace = workloadObject(snapshot).metadata.namespace ?? '';
+  const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
+    (p) => p.metadata.namespace === namespace && !isTerminal(p),
+  );
+  const counted = (resource: string): number =>
+    charged.reduce((sum, p) => sum + (quotaCharge(p.spec, resource) ?? 0), 0);
+  const ledgers: QuotaLedger[] = [];
   for (const refused of refusedRevisions(ctx)) {
     if (refused.refusal.kind !== 'quota-exceeded') continue;
     // A pod of the namespace on a node not read (or not yet bound) is charged too.
     if (snapshot.coverage.podsReadOn !== 'all') return 'unknown';
-    const charged = [...snapshot.pods, ...snapshot.otherPods].filter(
-      (p) => p.metadata.namespace === namespace && !isTerminal(p),
-    );
-    const entries = quotaEntries(refused.refusal).map((e) => ({
-      ...e,
-      used: charged.reduce((sum, p) => sum + (quotaCharge(p.spec, e.resource) ?? 0), 0),
-    }));
-    return { name: refused.refusal.quota, namespace, entries };
+    const entries = quotaEntries(refused.refusal).map((e) => ({ ...e, used: counted(e.resource) }));
+    ledgers.push({ name: refused.refusal.quota, namespace, source: 'refusal', entries });
+    break;
   }
-  return undefined;
+  for (const quota of quotaLimits(snapshot.resourceQuotas, namespace) ?? []) {
+    if (ledgers.some((l) => l.name === quota.name)) continue;
+    const entries = quota.entries.map((e) => ({ ...e, used: Math.min(e.used, counted(e.resource)) }));
+    ledgers.push({ ...quota, source: 'status', entries });
+  }
+  return ledgers;
 }
 
 /** Every old pod gone before the run (what a Recreate or maxSurge 0 would make room with). */

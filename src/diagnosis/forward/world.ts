@@ -2,31 +2,40 @@
  * The cluster as the forward model changes it: which pods hold which node (an overlay
  * on the analysis' placement index, so the same filters judge fit: resources, pod
  * slots, host ports, anti-affinity, topology spread, ReadWriteOncePod), and what the
- * quota that refused the workload has counted. Pods leave when they are gone (a
- * terminating pod holds its node and its quota until then), pods arrive when bound.
+ * namespace's quotas have counted (the one that refused the workload, the ones read).
+ * Pods leave when they are gone (a terminating pod holds its node and its quota until
+ * then), pods arrive when bound.
  */
 import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
 import { requiredAntiAffinity } from '../base/pod-constraints.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { blockersOn, fitsOn, type Blocker, type PlacementContext } from '../placement/placement.js';
-import type { QuotaEntry } from '../rollout/create-refusals.js';
 
 export interface QuotaLedger {
-  /** The quota's name, as its refusal named it. */
+  /** The quota's name. */
   name: string;
   namespace: string;
+  /**
+   * Where its numbers come from: the event of its refusal of one of our pods, or its
+   * status as read (a quota that has not refused anything yet, but will).
+   */
+  source: 'refusal' | 'status';
   entries: { resource: string; hard: number; used: number }[];
+}
+
+/** Which quota refuses, and whether it has said so yet (its refusal) or its status tells (it will). */
+export type QuotaRef = Pick<QuotaLedger, 'name' | 'source'>;
+
+export function quotaRef(ledger: QuotaLedger): QuotaRef {
+  return { name: ledger.name, source: ledger.source };
 }
 
 export class World {
   readonly ctx: PlacementContext;
-  readonly quota: QuotaLedger | undefined;
+  readonly quotas: readonly QuotaLedger[];
 
-  constructor(
-    base: PlacementContext,
-    quota: { name: string; namespace: string; entries: QuotaEntry[] } | undefined,
-  ) {
+  constructor(base: PlacementContext, quotas: readonly QuotaLedger[]) {
     this.ctx = {
       ...base,
       occupantsByNode: new Map([...base.occupantsByNode].map(([node, pods]) => [node, [...pods]])),
@@ -34,11 +43,7 @@ export class World {
       domainIndexes: new Map(),
       spreadCounts: new WeakMap(),
     };
-    this.quota = quota && {
-      name: quota.name,
-      namespace: quota.namespace,
-      entries: quota.entries.map((e) => ({ resource: e.resource, hard: e.hard, used: e.used })),
-    };
+    this.quotas = quotas.map((q) => ({ ...q, entries: q.entries.map((e) => ({ ...e })) }));
   }
 
   /** The pod is gone: its node's resources and its quota charge are free. */
@@ -123,18 +128,30 @@ export class World {
     return best;
   }
 
-  /** The quota admits one more pod of this spec (no quota seen refusing: admitted). */
-  admits(pod: Pod): boolean {
-    if (!this.quota || pod.metadata.namespace !== this.quota.namespace) return true;
-    return this.quota.entries.every((e) => e.used + (quotaCharge(pod.spec, e.resource) ?? 0) <= e.hard);
+  /**
+   * The first quota that refuses one more pod of this spec, or undefined: admitted (no
+   * quota known to refuse it). Admission checks only the entries the pod charges
+   * (plugin/pkg/admission/resourcequota: the new usage masked to the pod's delta).
+   */
+  refusing(pod: Pod): QuotaLedger | undefined {
+    return this.quotas.find(
+      (q) =>
+        pod.metadata.namespace === q.namespace &&
+        q.entries.some((e) => {
+          const charge = quotaCharge(pod.spec, e.resource) ?? 0;
+          return charge > 0 && e.used + charge > e.hard;
+        }),
+    );
   }
 
   /** Charges (+1) or releases (-1) the pod's quota usage. */
   charge(pod: Pod, sign: 1 | -1): void {
-    if (!this.quota || pod.metadata.namespace !== this.quota.namespace) return;
-    this.#version += 1;
-    for (const e of this.quota.entries)
-      e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
+    for (const q of this.quotas) {
+      if (pod.metadata.namespace !== q.namespace) continue;
+      this.#version += 1;
+      for (const e of q.entries)
+        e.used = Math.max(0, e.used + sign * (quotaCharge(pod.spec, e.resource) ?? 0));
+    }
   }
 
   private changed(): void {

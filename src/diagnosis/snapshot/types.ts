@@ -5,6 +5,7 @@ import type {
   PersistentVolumeClaim,
   Pod,
   ResourceClaim,
+  ResourceQuota,
   ResourceClaimTemplate,
   ResourceSlice,
 } from '../k8s.js';
@@ -154,6 +155,14 @@ export interface SnapshotCommon {
    * not asked, not answered, or a dump.
    */
   serverVersion?: string;
+  /**
+   * The ResourceQuotas of the workload's namespace, as the API server holds them (hard
+   * and used in their status). Absent: not read (a dump without them, a refused or
+   * failed list; `coverage.gaps` says which), and then only a quota's own refusal of a
+   * pod (its event) tells the verdicts about it: an unread quota is never counted as
+   * refusing, nor as proof that nothing refuses.
+   */
+  resourceQuotas?: ResourceQuota[];
 }
 
 /** The owner's settings object: which one, and whether it was read (coverage says why not). */
@@ -226,7 +235,7 @@ export interface Coverage {
 
 export interface CoverageGap {
   /** Which part of the snapshot it leaves open. */
-  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra' | 'owner';
+  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra' | 'owner' | 'quotas';
   /** "nodes", "pods on gpu-node-3", "events in vision". */
   what: string;
   reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed' | 'not-served' | 'not-found';

@@ -69,8 +69,11 @@ export function selectWorkload(
     ...pods.map((p) => ({ kind: 'Pod', meta: p.metadata })),
   ];
   const { spec } = admittedSpec({ target, ...objects, pods });
-  const nodes = relevantNodes(read.nodes, pods, spec);
   const template = kind.podTemplate(object).spec;
+  // A DaemonSet's pods are each pinned to their node: the nodes it should run on are
+  // the ones its template selects, with a pod of ours there or not (yet).
+  const perNode = kind.strategy(object).per === 'node';
+  const nodes = relevantNodes(read.nodes, pods, perNode ? [spec, template] : [spec]);
   const mounted = new Set([template, ...pods.map((p) => p.spec)].flatMap(claimNames));
   const pvcs = read.pvcs.filter((pvc) => here(pvc.metadata) && mounted.has(pvc.metadata.name ?? ''));
   // Other workloads' pods matter for what is scarce and for the room an exclude-node
@@ -127,17 +130,17 @@ function eventsAbout(
 }
 
 /**
- * The nodes our pods run on and those the pods as admitted may use. A Pending pod of
+ * The nodes our pods run on and those the pods as admitted (`specs`) may use. A Pending pod of
  * an older template (recreated by its ReplicaSet after an eviction) may select other
  * nodes than the current one: its verdict needs those too.
  */
-function relevantNodes(read: readonly Node[], pods: readonly Pod[], spec: Pod['spec']): Node[] {
+function relevantNodes(read: readonly Node[], pods: readonly Pod[], specs: readonly Pod['spec'][]): Node[] {
   const usedNodes = new Set(pods.map((p) => p.spec.nodeName).filter((n): n is string => Boolean(n)));
   const waiting = pods.filter(isUnscheduled);
   return dedupeNodes(read).filter(
     (n) =>
       usedNodes.has(n.metadata.name ?? '') ||
-      selectsNode(n, spec) ||
+      specs.some((spec) => selectsNode(n, spec)) ||
       waiting.some((p) => selectsNode(n, p.spec)),
   );
 }

@@ -8,7 +8,9 @@
  *      filtered to our objects' uids here, at most 3 pages of 500); list the nodes
  *      the template may select (label selector from nodeSelector / a single required
  *      affinity term, capped at 500) when the template constrains nodes or asks for
- *      something scarce; get the PVCs the template mounts; the API server's version
+ *      something scarce, and always for a DaemonSet (the nodes it should run on, with a
+ *      pod of ours or not); get the PVCs the template mounts; list the namespace's
+ *      ResourceQuotas (quota-read.ts: optional and quiet); the API server's version
  *      (/version) only for a StatefulSet that sets maxUnavailable (server-version.ts)
  *   3. in parallel: the nodes our pods are bound to and the eligible list missed (one
  *      `kubernetes.io/hostname in (...)` list; after the eligible list when that is read
@@ -28,9 +30,9 @@
  *      round 3 too (the exclusion's impact counts the nodes the template may use, issue
  *      29.7), with no fourth round: other pods are read where our healthy pods run.
  *
- * Incident A takes 6 requests over a chain of 3; incident B 5 (its nodes come in the
+ * Incident A takes 7 requests over a chain of 3; incident B 6 (its nodes come in the
  * list of every node) plus one log tail and one pod list per node its healthy pods run
- * on (node-a, node-c): 8, still a chain of 3.
+ * on (node-a, node-c): 9, still a chain of 3.
  * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
  * (claims of every namespace, slices, classes, the namespace's claim templates), 5
  * when the cluster-wide claim list is refused; one with an extended resource adds the
@@ -42,7 +44,15 @@
  * What could not be read (forbidden, capped) is recorded in the snapshot's coverage,
  * and the objects are chosen by selectWorkload, as for scan and dumps.
  */
-import type { KubeEvent, Node, PersistentVolumeClaim, Pod, PodSpec } from '../../diagnosis/k8s.js';
+import type {
+  KubeEvent,
+  Node,
+  PersistentVolumeClaim,
+  Pod,
+  PodSpec,
+  ResourceQuota,
+} from '../../diagnosis/k8s.js';
+import { readResourceQuotas } from './quota-read.js';
 import { admittedSpec } from '../../diagnosis/workloads/admitted-spec.js';
 import { isEligible } from '../../diagnosis/base/node-match.js';
 import { claimNames } from '../../diagnosis/base/pod-constraints.js';
@@ -168,6 +178,7 @@ export async function collectSnapshot(
     ...(around.deviceTaintRules ? { deviceTaintRules: around.deviceTaintRules } : {}),
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
     ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),
+    ...(second.resourceQuotas ? { resourceQuotas: second.resourceQuotas } : {}),
   };
 }
 
@@ -227,7 +238,12 @@ function templatePlan(ref: WorkloadRef, object: WorkloadObject): TemplatePlan {
     template,
     selector: labelSelectorString(kind.selector(object)),
     nodeSelector,
-    eligibleEarly: nodeSelector !== undefined || asksForScarce(template, claimNames(template)),
+    // A DaemonSet should run on every node its template selects: those with no pod of
+    // ours (deleted, refused, never scheduled) are part of its rollout too.
+    eligibleEarly:
+      nodeSelector !== undefined ||
+      asksForScarce(template, claimNames(template)) ||
+      kind.strategy(object).per === 'node',
   };
 }
 
@@ -241,6 +257,7 @@ interface OurObjects {
   draReads?: Awaited<ReturnType<typeof readDra>> | Awaited<ReturnType<typeof readDeviceClasses>>;
   ownerSettings?: OwnerSettingsRead;
   serverVersion?: string;
+  resourceQuotas?: ResourceQuota[];
 }
 
 async function readOurObjects(
@@ -258,7 +275,7 @@ async function readOurObjects(
     metadata: object.metadata,
   });
   const asksVersion = workloadKind(ref.kind).readsServerVersion?.(object) === true;
-  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings, serverVersion] =
+  const [revisionList, podList, eventList, early, pvcList, draReads, ownerSettings, serverVersion, quotas] =
     await Promise.all([
       optional(() =>
         listObjects<RevisionObject>(client, {
@@ -292,6 +309,7 @@ async function readOurObjects(
           : Promise.resolve(undefined),
       readOwnerSettings(client, owner, { argocdNamespace: options.argocdNamespace }),
       asksVersion ? readServerVersion(client) : Promise.resolve(undefined),
+      readResourceQuotas(client, namespace, gaps),
     ]);
   const ownerSettingsGap = ownerSettings ? ownerGap(ownerSettings) : undefined;
   if (ownerSettingsGap) gaps.push(ownerSettingsGap);
@@ -304,6 +322,7 @@ async function readOurObjects(
     ...(draReads ? { draReads } : {}),
     ...(ownerSettings ? { ownerSettings } : {}),
     ...(serverVersion ? { serverVersion } : {}),
+    ...(quotas ? { resourceQuotas: quotas } : {}),
   };
 }
 

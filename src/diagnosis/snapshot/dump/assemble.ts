@@ -16,6 +16,7 @@ import type {
   Pod,
   PodSpec,
   KubeEvent,
+  ResourceQuota,
 } from '../../k8s.js';
 import { claimNames } from '../../base/pod-constraints.js';
 import { claimsNamedBy } from '../../dra/pod-claims.js';
@@ -126,11 +127,19 @@ export function assembleSnapshot(
       : { ...withPods, replicaSets: 'partial', gaps: [...withPods.gaps, ...missing] };
   const owner = ownerSettingsInDump(ref, object, objects, options.argocdNamespace);
   const gap = owner ? ownerGap(owner) : undefined;
+  // ResourceQuotas count as read when the dump holds any (`kubectl get resourcequotas`);
+  // a dump without one says nothing of the namespace's quotas.
+  const quotas = byKind.has('ResourceQuota')
+    ? ofKind<ResourceQuota>('ResourceQuota').filter(
+        (q) => (q.metadata.namespace ?? ref.namespace) === ref.namespace,
+      )
+    : undefined;
   return {
     ...snapshot,
     target: ref,
     coverage: gap ? { ...coverage, gaps: [...coverage.gaps, gap] } : coverage,
     ...(owner ? { ownerSettings: owner } : {}),
+    ...(quotas ? { resourceQuotas: quotas } : {}),
   };
 }
 

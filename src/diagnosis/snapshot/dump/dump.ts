@@ -89,6 +89,11 @@ const schemas: Record<string, z.ZodType> = {
     status: z.looseObject({ allocatable: quantities, capacity: quantities, conditions }).optional(),
   }),
   PersistentVolumeClaim: z.looseObject({ ...base, spec: z.looseObject({}) }),
+  ResourceQuota: z.looseObject({
+    ...base,
+    spec: z.looseObject({ hard: quantities, scopes: z.array(z.string()).optional() }).optional(),
+    status: z.looseObject({ hard: quantities, used: quantities }).optional(),
+  }),
   Event: z.looseObject({
     ...base,
     involvedObject: z.looseObject({ kind: z.string().optional(), name: z.string().optional() }),
