@@ -276,9 +276,12 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       detail: held,
       text: REFUSAL_TEXT.otherPlan,
     });
+  // The claim, the message's plan and the job are confirmed on the replicas together:
+  // from the connection's socket before the first of them (replication-guard.ts).
+  const socket = services.replication?.socket();
   const recorded = await recordApproval(services, click, where, stored, decision.required);
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded);
+  return queueRemediation(services, click, where, recorded, socket);
 }
 
 function refuse(
@@ -420,6 +423,7 @@ async function queueRemediation(
   click: ApprovalClick,
   where: Where,
   claimed: Claimed,
+  socket: number | undefined,
 ): Promise<ApprovalOutcome> {
   const { stored, approvers } = claimed;
   const { plans, audit, producers, metrics } = services;
@@ -477,6 +481,7 @@ async function queueRemediation(
   await replicated(
     services,
     planId,
+    socket,
     async () => {
       // Lost in a failover: the claim (unless a later click claimed the plan), the
       // message's plan and the job, each as it was; a job id that exists is not added.
@@ -504,8 +509,15 @@ async function queueRemediation(
 async function replicated(
   services: Services,
   planId: string,
+  socket: number | undefined,
   redo: () => Promise<void>,
   replay: Replay,
 ): Promise<void> {
-  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo, replay });
+  await services.replication?.confirm({
+    label: 'approval',
+    fields: { planId },
+    redo,
+    replay,
+    ...(socket === undefined ? {} : { socket }),
+  });
 }

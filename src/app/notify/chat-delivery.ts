@@ -18,7 +18,7 @@ import { fixStageOf, outcomeMessage, stateLine, withStateLine } from '../../chat
 import { z } from 'zod';
 import type { AppServices } from '../services.js';
 import { planView } from './render-run.js';
-import { subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
+import { resultOvertaking, subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
 import { watchRunDeadline } from '../run-deadline.js';
 
 type Services = Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>;
@@ -69,7 +69,19 @@ export async function deliverToChats(
       continue;
     }
     await adapter.update(at, message);
-    if (!final) continue;
+    if (!final) {
+      // A progress line that reached the message after its run's result: the result again.
+      const result = await resultOvertaking(services.subscriptions, ref, update);
+      if (result) {
+        const again = runMessages(result, await planViews(services, result), {
+          requester: ref.requester,
+          approvedPlan: await services.subscriptions.approvedPlanOf(ref),
+          platform: adapter.platform,
+        });
+        await adapter.update(at, again.message);
+      }
+      continue;
+    }
     await services.subscriptions.markAnswered(ref);
     for (const reply of thread) await adapter.post(at.conversation, reply);
   }

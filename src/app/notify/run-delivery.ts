@@ -4,7 +4,7 @@ import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import type { SlackRendering, SlackRun } from '../../chat/slack/render.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
-import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
+import { resultOvertaking, type SubscribeResult, type SubscriberRef } from './subscriptions.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { renderRunUpdate } from './render-run.js';
 import { platformOf } from '../../queue/chat-refs.js';
@@ -81,12 +81,36 @@ export async function deliverRun(
       text: shown.text,
       blocks: asSlackBlocks(shown.blocks),
     });
+    if (!final) await showResultAgainIfOvertaken(services, client, ref, update);
     // The run's deadline watch (../run-deadline.ts) leaves an answered message alone.
     if (final) await services.subscriptions.markAnswered(ref);
     const { thread } = await render(ref.requester, null);
     if (final && thread.length > 0)
       await postThreadReport(client, ref.channel, ref.threadTs ?? ref.ts, thread);
   }
+}
+
+/** A progress line shown after its run's result: the result again (see resultOvertaking). */
+async function showResultAgainIfOvertaken(
+  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger'>>,
+  client: webApi.WebClient,
+  ref: SubscriberRef,
+  update: RunUpdate,
+): Promise<void> {
+  const result = await resultOvertaking(services.subscriptions, ref, update);
+  if (!result) return;
+  services.logger?.info(
+    { jobId: update.jobId, channel: ref.channel, ts: ref.ts },
+    'the run has its result since this progress line: the message shows the result again',
+  );
+  const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
+  const shown = await renderRunUpdate(services.plans, result, { requester: ref.requester, approvedPlan });
+  await client.chat.update({
+    channel: ref.channel,
+    ts: ref.ts,
+    text: shown.text,
+    blocks: asSlackBlocks(shown.blocks),
+  });
 }
 
 /**
