@@ -239,6 +239,8 @@ describe('rotation: the files are read again at token refresh', () => {
       certificateFile: join(dir, 'absent.crt'),
       keyFile: join(dir, 'absent.key'),
     });
-    await expect(source.current()).rejects.toThrow('the certificate files cannot be read (ENOENT)');
+    await expect(source.current()).rejects.toThrow(
+      /^TEAMS_CERTIFICATE_FILE: cannot read .*absent\.crt \(ENOENT\)$/,
+    );
   });
 });

@@ -193,18 +193,24 @@ export function certificateSource(
   let lastBad: string | undefined;
   return {
     async current() {
+      const read = async (path: string, name: string): Promise<string> => {
+        try {
+          return await readFile(path, 'utf8');
+        } catch (error) {
+          throw new CertificateError(
+            `${name}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+          );
+        }
+      };
       let certificatePem: string;
       let keyPem: string;
       try {
-        certificatePem = await readFile(files.certificateFile, 'utf8');
+        certificatePem = await read(files.certificateFile, CERT_VAR);
         keyPem =
-          files.keyFile === files.certificateFile ? certificatePem : await readFile(files.keyFile, 'utf8');
+          files.keyFile === files.certificateFile ? certificatePem : await read(files.keyFile, KEY_VAR);
       } catch (error) {
-        const failure = new CertificateError(
-          `the certificate files cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-        );
-        if (last === undefined) throw failure;
-        events.unusable?.(failure);
+        if (!(error instanceof CertificateError) || last === undefined) throw error;
+        events.unusable?.(error);
         return last.credential;
       }
       const digest = createHash('sha256').update(certificatePem).update('\0').update(keyPem).digest('hex');
