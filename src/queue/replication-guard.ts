@@ -179,27 +179,53 @@ async function replication(redis: Redis): Promise<ReplicationInfo> {
 const refusesInfo = (error: unknown): boolean =>
   error instanceof Error && /unknown command|NOPERM|not allowed|disabled/i.test(error.message);
 
-export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
-  const { replicas, timeoutMs, logger } = options;
-  const checkEveryMs = options.checkEveryMs ?? 500;
-  const watchForMs = options.watchForMs ?? 10 * 60_000;
-  const watched = new Set<Watched>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  // Sockets the connection lost so far. A WAIT or INFO answered after a loss may come
-  // from another server: ioredis resends unanswered commands once it reconnects, and
-  // after a failover it reconnects to the new master, where a WAIT counts none of the
-  // writes made on the old one (a fresh connection has written nothing: its replicas
-  // "have" it at once) and INFO is not the position after them. Such answers confirm
-  // nothing and mark nothing: the writes are judged lost, and written again.
+/**
+ * WAIT and the replication position, asked on the guard's connection. It counts the
+ * sockets the connection lost so far. A WAIT or INFO answered after a loss may come
+ * from another server: ioredis resends unanswered commands once it reconnects, and
+ * after a failover it reconnects to the new master, where a WAIT counts none of the
+ * writes made on the old one (a fresh connection has written nothing: its replicas
+ * "have" it at once) and INFO is not the position after them. Such answers confirm
+ * nothing and mark nothing: the writes are judged lost, and written again.
+ */
+function positionReader(redis: Redis, replicas: number, timeoutMs: number) {
   let sockets = 0;
   const onClose = (): void => {
     sockets += 1;
   };
   redis.on('close', onClose);
-  const { journal } = options;
+  return {
+    socket: (): number => sockets,
+    async waitReplicas(): Promise<number> {
+      try {
+        return Number(await redis.wait(replicas, timeoutMs));
+      } catch {
+        return 0;
+      }
+    },
+    /** The position after the writes, if read on the socket they were made on (`socket`). */
+    async markNow(socket: number): Promise<ReplicationMark | undefined> {
+      try {
+        const info = await replication(redis);
+        if (sockets !== socket) return undefined;
+        return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    stop: (): void => {
+      redis.off('close', onClose);
+    },
+  };
+}
+
+/**
+ * The journal side of the watch: an entry's current mark kept (it gets an id the first
+ * time), and the record removed when the entry is forgotten. A failure is logged: the
+ * watch in memory goes on.
+ */
+function journalKeeper(journal: GuardJournal | undefined, watched: Set<Watched>, logger: GuardLogger) {
   let journaled = 0;
-  /** Keeps the entry's current mark in the journal (a failure is logged: the watch goes on). */
   const keep = (entry: Watched): void => {
     if (!journal || !entry.replay) return;
     entry.id ??= `${Date.now().toString(36)}-${process.pid}-${(journaled += 1)}`;
@@ -220,43 +246,38 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       }
     }
   };
+  return { keep, forget };
+}
 
-  const waitReplicas = async (): Promise<number> => {
-    try {
-      return Number(await redis.wait(replicas, timeoutMs));
-    } catch {
-      return 0;
-    }
-  };
-  /** The position after the writes, if read on the socket they were made on (`socket`). */
-  const markNow = async (socket: number): Promise<ReplicationMark | undefined> => {
-    try {
-      const info = await replication(redis);
-      if (sockets !== socket) return undefined;
-      return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
+  const { replicas, timeoutMs, logger } = options;
+  const checkEveryMs = options.checkEveryMs ?? 500;
+  const watchForMs = options.watchForMs ?? 10 * 60_000;
+  const watched = new Set<Watched>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const position = positionReader(redis, replicas, timeoutMs);
+  const { keep, forget } = journalKeeper(options.journal, watched, logger);
+
   /** Writes again what a failover lost; watched on until a replica has them. */
   const redo = async (entry: Watched): Promise<void> => {
     logger.warn(
       { ...entry.fields, what: entry.label },
       'a Redis failover lost these writes: writing them again',
     );
-    const socket = sockets;
+    const socket = position.socket();
     try {
       await entry.redo();
     } catch (error) {
       logger.warn({ ...entry.fields, err: error }, 'writing again failed; retried at the next check');
       return; // the mark still judges them lost: the next check redoes them
     }
-    if ((await waitReplicas()) >= replicas && sockets === socket) {
+    if ((await position.waitReplicas()) >= replicas && position.socket() === socket) {
       forget(entry);
       logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
       return;
     }
-    entry.mark = await markNow(socket);
+    entry.mark = await position.markNow(socket);
     keep(entry);
   };
   const check = async (): Promise<void> => {
@@ -304,11 +325,11 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   return {
     async confirm(writes) {
       if (replicas === 0) return { wanted: 0, reached: 0 };
-      const socket = writes.socket ?? sockets;
-      const waited = await waitReplicas();
-      const reached = sockets === socket ? waited : 0;
+      const socket = writes.socket ?? position.socket();
+      const waited = await position.waitReplicas();
+      const reached = position.socket() === socket ? waited : 0;
       if (reached >= replicas) return { wanted: replicas, reached };
-      const entry: Watched = { ...writes, mark: await markNow(socket), since: Date.now() };
+      const entry: Watched = { ...writes, mark: await position.markNow(socket), since: Date.now() };
       watched.add(entry);
       keep(entry);
       logger.warn(
@@ -318,7 +339,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       schedule();
       return { wanted: replicas, reached };
     },
-    socket: () => sockets,
+    socket: () => position.socket(),
     pending: () => watched.size,
     restore(records, replayers) {
       for (const record of records) {
@@ -334,7 +355,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
     },
     stop() {
       stopped = true;
-      redis.off('close', onClose);
+      position.stop();
       clearTimeout(timer);
       watched.clear();
     },
