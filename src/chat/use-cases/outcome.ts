@@ -53,6 +53,33 @@ export const FIX_STAGE_WORDS: Readonly<Record<FixStage, { icon: Icon; words: str
   'undo-failed': { icon: 'failed', words: 'undo not applied' },
 };
 
+/**
+ * The order of the stages on one approved message, as the worker says them (its plan,
+ * then that plan's Undo): approved (applying), a stepped walk's steps, applied, how the
+ * apply or its rollout ended, then an Undo approved (undoing) and how it ended. A stage
+ * never replaces a later one (src/app/notify/root-stage.ts keeps the order in Redis for
+ * every app replica); within one rank the later delivery wins.
+ */
+export const FIX_STAGE_ORDER: Readonly<Record<FixStage, number>> = {
+  applying: 0,
+  step: 1,
+  applied: 2,
+  'already-applied': 3,
+  'rolled-out': 3,
+  'pods-ready': 3,
+  'still-failing': 3,
+  refused: 3,
+  failed: 3,
+  timeout: 3,
+  paused: 3,
+  undoing: 4,
+  undone: 5,
+  'undo-failed': 5,
+};
+
+/** Stages that applied nothing: a new approval on the message (an Undo pressed again) follows them. */
+export const NOT_APPLIED_STAGES: readonly FixStage[] = ['refused', 'failed', 'undo-failed'];
+
 /** The stage an outcome moves the approved message to; undefined where it keeps its line. */
 export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   if (job.stage === 'progress') return job.step ? 'step' : undefined;
