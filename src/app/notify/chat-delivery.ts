@@ -29,7 +29,8 @@ import { watchRunDeadline } from '../run-deadline.js';
 import { rootRef, type RootRecord } from './root-store.js';
 import { showLatestStage } from './root-stage.js';
 
-type Services = Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>;
+type Services = Pick<AppServices, 'plans' | 'subscriptions'> &
+  Partial<Pick<AppServices, 'logger' | 'chats' | 'policy'>>;
 
 /** The port's ref of a subscribed message: its conversation, its thread (the root) and its id. */
 export function portRef(ref: MessageRef & { threadTs?: string }): PortMessageRef {
@@ -70,6 +71,7 @@ export async function deliverToChats(
       requester: ref.requester,
       approvedPlan,
       platform: adapter.platform,
+      names: services.policy?.names ?? {},
     });
     const at = portRef(ref);
     if (final && (await answeredPrivately(adapter, ref, update, message))) {
@@ -167,7 +169,7 @@ const approvalSchema = z.object({
  * that message (under its mark) and it is the one the signed outcome names.
  */
 export async function outcomeToChat(
-  services: Services & Pick<AppServices, 'rootStates'>,
+  services: Services & Pick<AppServices, 'rootStates'> & Partial<Pick<AppServices, 'policy'>>,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),
@@ -181,7 +183,9 @@ export async function outcomeToChat(
     return;
   }
   const thread = { platform: adapter.platform, id: job.channel, thread: job.messageTs };
-  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now));
+  // Approvers by the policy's names: Teams cannot show an Entra object id as a person.
+  const names = services.policy?.names ?? {};
+  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names));
   const roots = services.rootStates;
   const record = await roots?.load(job.planId);
   if (!roots || !record) return;
@@ -207,7 +211,7 @@ export async function outcomeToChat(
     async (latest) => {
       const kept = latest.planId === job.planId ? record : await roots.load(latest.planId);
       const same = kept && messageKeyPart(rootRef(kept)) === messageKeyPart(rootRef(record));
-      if (kept && same) await showStateLine(adapter, kept, latest.stage, latest.at);
+      if (kept && same) await showStateLine(adapter, kept, latest.stage, latest.at, names);
     },
   );
 }
@@ -218,6 +222,7 @@ async function showStateLine(
   record: RootRecord,
   stage: FixStage,
   at: number,
+  names: Readonly<Record<string, string>>,
 ): Promise<void> {
   const approval = approvalSchema.safeParse(safeJson(record.approval));
   if (!approval.success) return;
@@ -229,6 +234,7 @@ async function showStateLine(
     approvers: approval.data.approvers,
     approvedAt: approval.data.at,
     platform: adapter.platform,
+    names,
   };
   await adapter.update(ref, withStateLine(shown, stateLine(stage, fix, at)));
 }

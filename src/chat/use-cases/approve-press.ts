@@ -117,7 +117,13 @@ export async function approvePress(
     case 'approved': {
       const { kind } = outcome.stored.plan;
       const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
-      const fix = { what, approvers: outcome.approvers, approvedAt: now, platform: request.person.platform };
+      const fix = {
+        what,
+        approvers: outcome.approvers,
+        approvedAt: now,
+        platform: request.person.platform,
+        names: services.policy.names ?? {},
+      };
       await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
       return { mark: mark(action.planId, `Approved: ${what}`, stateLine('applying', fix, now), true) };
     }

@@ -12,7 +12,7 @@ import type { NotifyJob } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import { shownDigest } from '../../trust/plan-seal.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { icon, join, mention, rich, say } from '../rich.js';
+import { icon, join, mention, plain, rich, say, strong } from '../rich.js';
 import { confirmDialogText, restoredInWords, rolloutInWords } from './confirm-text.js';
 import { clip, dryRunText, patchText } from './plan-text.js';
 
@@ -89,34 +89,69 @@ export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   return 'undone';
 }
 
-/** People of `platform` as mentions, "A and B". */
-export function approversText(platform: string, ids: readonly string[]): Rich {
-  return join(
-    ids.map((id) => rich(mention({ platform, id }))),
-    ' and ',
-  );
+/** Slack's platform name (src/chat/slack/render.ts): it shows a mentioned id as the person. */
+const SLACK = 'slack';
+
+/**
+ * Approvers, "A and B": on Slack as mentions (Slack shows an id as its person). Teams
+ * cannot show an Entra object id as a person, so there they are named as the policy
+ * file's `names:` names them, and the rest counted ("an approver", "2 approvers"),
+ * never shown as an id.
+ */
+export function approversText(
+  platform: string,
+  ids: readonly string[],
+  names: Readonly<Record<string, string>> = {},
+): Rich {
+  if (platform === SLACK)
+    return join(
+      ids.map((id) => rich(mention({ platform, id }))),
+      ' and ',
+    );
+  const named: Rich[] = [];
+  let unnamed = 0;
+  for (const id of ids) {
+    const name = names[id] ?? names[id.toLowerCase()];
+    if (name === undefined) unnamed++;
+    else named.push(rich(strong(name)));
+  }
+  if (unnamed > 0) named.push(plain(unnamed === 1 ? 'an approver' : `${String(unnamed)} approvers`));
+  return join(named, ' and ');
 }
 
 /** "✅ set-rolling-update approved by A at 12:03 UTC; rolled out at 12:05 UTC". */
 export function stateLine(
   stage: FixStage,
-  fix: { what: string; approvers: readonly string[]; approvedAt: number; platform: string },
+  fix: {
+    what: string;
+    approvers: readonly string[];
+    approvedAt: number;
+    platform: string;
+    /** The approval policy's names of approvers (`names:`), for platforms that cannot show ids. */
+    names?: Readonly<Record<string, string>>;
+  },
   at: number,
 ): Rich {
   const { icon: i, words } = FIX_STAGE_WORDS[stage];
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${messageTime(at)}`;
-  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
+  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
 
-/** The reply in the approved message's thread for one outcome; the first write offers its Undo. */
+/**
+ * The reply in the approved message's thread for one outcome; the first write offers
+ * its Undo. `names`: the approval policy's names of approvers (see approversText).
+ */
 export function outcomeMessage(
   job: Outcome,
   platform: string,
   undo: StoredPlan | undefined,
   now = Date.now(),
+  names: Readonly<Record<string, string>> = {},
 ): ChatMessage {
   const head = HEADLINE[job.stage];
-  const by = job.approvedBy?.length ? say` (approved by ${approversText(platform, job.approvedBy)})` : say``;
+  const by = job.approvedBy?.length
+    ? say` (approved by ${approversText(platform, job.approvedBy, names)})`
+    : say``;
   const summary = say`${head.words}: ${clip(job.detail, 500)}${by}`;
   const parts: Part[] = [
     { kind: 'paragraph', text: say`${icon(head.icon)} ${head.words}: ${clip(job.detail, 1500)}${by}` },

@@ -18,8 +18,9 @@ import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
 import type { Requester } from '../actions.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { icon, join, mention, plain, say } from '../rich.js';
+import { icon, join, plain, say } from '../rich.js';
 import { confirmDialogText } from './confirm-text.js';
+import { approversText } from './outcome.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
 
 /** Where a plan stands, as the message shows it. */
@@ -45,6 +46,8 @@ export interface ResultInput {
   requester: Requester | null;
   /** The platform of the people the message names (approvers). */
   platform: string;
+  /** The approval policy's names of approvers, for platforms that cannot show ids (outcome.ts approversText). */
+  names?: Readonly<Record<string, string>>;
 }
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
@@ -193,10 +196,7 @@ export function resultMessage(input: ResultInput): RunMessages {
     if (claimed && shown.plan.id !== claimed.plan.id) return;
     const view = input.plans[shown.plan.id] ?? { state: 'expired' };
     if (view.state === 'claimed') {
-      const who = join(
-        view.approvers.map((id) => say`${mention({ platform: input.platform, id })}`),
-        ' and ',
-      );
+      const who = approversText(input.platform, view.approvers, input.names);
       parts.push({
         kind: 'paragraph',
         text: say`${icon('ok')} ${shown.plan.kind} approved by ${who} at ${messageTime(view.at)}`,
@@ -305,7 +305,12 @@ export function progressMessage(progress: string): ChatMessage {
 export function runMessages(
   update: RunUpdate,
   views: Record<string, PlanView>,
-  message: { requester: Requester; approvedPlan: string | null; platform: string },
+  message: {
+    requester: Requester;
+    approvedPlan: string | null;
+    platform: string;
+    names?: Readonly<Record<string, string>>;
+  },
 ): RunMessages {
   if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
   const { outcome } = update;
@@ -317,6 +322,7 @@ export function runMessages(
       plans: views,
       requester: message.requester,
       platform: message.platform,
+      ...(message.names ? { names: message.names } : {}),
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
     });
   return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };
