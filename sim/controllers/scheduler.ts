@@ -328,9 +328,37 @@ export function schedulerController(ctx: ControllerContext): Controller {
         markDisruption(victimObj);
         deleteObject(store, POD_RT, victim.metadata.namespace, victim.metadata.name ?? '');
       }
+      // schedulingCycle (pkg/scheduler/schedule_one.go) returns the FitError as Unschedulable
+      // whether or not PostFilter nominated a node, so the failure handler records
+      // FailedScheduling here too; a successful PostFilter has no message, so the event
+      // has no preemption part. The nomination is written with it.
+      const message = fitErrorMessage(
+        all.length + absent,
+        absent > 0 ? [...results, ...new Array<FilterResult>(absent).fill(NOT_NAMED)] : results,
+      );
+      recordEvent(store, {
+        involved: podObj,
+        type: 'Warning',
+        reason: 'FailedScheduling',
+        message,
+        component: 'default-scheduler',
+      });
       const copy = structuredClone(store.getByKey('Pod', key) ?? podObj);
       const status = (asPod(copy).status ??= {});
       status.nominatedNodeName = post.victims.node.metadata.name ?? '';
+      const existing = status.conditions?.find((c) => c.type === 'PodScheduled');
+      status.conditions = [
+        ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message,
+          lastProbeTime: null,
+          lastTransitionTime: existing?.status === 'False' ? existing.lastTransitionTime : nowRfc3339(),
+        } as never,
+      ];
+      status.phase = 'Pending';
       store.put(copy);
       queue.add(key);
       return;

@@ -20,7 +20,8 @@ import { closeConnection, createProducerConnection, createWorkerConnection } fro
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
-import { createReplicationGuard } from '../queue/replication-guard.js';
+import { startReplicationGuard } from '../queue/guard-journal.js';
+import { appReplayers } from './replays.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from '../chat/slack/app.js';
 import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
@@ -111,7 +112,11 @@ export async function startAppRuntime(
         throw error;
       }
     },
-    replication: createReplicationGuard(redis, { ...config.redis.wait, logger }),
+    // With REDIS_WAIT_JOURNAL_DIR, what an earlier app left unconfirmed is watched again.
+    replication: startReplicationGuard(redis, config.redis.wait, {
+      logger,
+      replayers: appReplayers(() => services),
+    }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,

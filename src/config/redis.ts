@@ -49,6 +49,15 @@ export const redisEnvShape = {
     emptyToUndefined,
     z.coerce.number().int().min(1).max(10_000).default(500),
   ),
+  /**
+   * A directory where writes no replica confirmed in time are kept until one does, so a
+   * restarted process writes again what a failover lost (src/queue/guard-journal.ts).
+   * Unset: kept in memory only.
+   */
+  REDIS_WAIT_JOURNAL_DIR: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith('/', 'must be an absolute path').optional(),
+  ),
 };
 
 type RedisEnv = z.output<z.ZodObject<typeof redisEnvShape>>;
@@ -56,7 +65,7 @@ type RedisEnv = z.output<z.ZodObject<typeof redisEnvShape>>;
 export interface RedisSettings {
   readonly target: RedisTarget;
   /** WAIT after the writes that decide an approval; replicas 0: no WAIT. */
-  readonly wait: { readonly replicas: number; readonly timeoutMs: number };
+  readonly wait: { readonly replicas: number; readonly timeoutMs: number; readonly journalDir?: string };
 }
 
 /** Problems no single variable shows (a sentinel setting beside a one-endpoint URL). */
@@ -78,6 +87,7 @@ export function redisSettings(e: RedisEnv): RedisSettings {
     wait: Object.freeze({
       replicas: e.REDIS_WAIT_REPLICAS ?? (target.kind === 'sentinel' ? 1 : 0),
       timeoutMs: e.REDIS_WAIT_TIMEOUT_MS,
+      ...(e.REDIS_WAIT_JOURNAL_DIR ? { journalDir: e.REDIS_WAIT_JOURNAL_DIR } : {}),
     }),
   });
 }

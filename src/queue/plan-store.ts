@@ -30,7 +30,11 @@ export type ClaimResult =
   | { status: 'unknown' };
 
 export interface PlanStore {
-  save(stored: StoredPlan): Promise<void>;
+  /**
+   * `ifAbsent`: only where the plan is not stored (a worker writing again what a
+   * failover lost: src/worker/guarded-writes.ts), so a later copy and its approvals stay.
+   */
+  save(stored: StoredPlan, options?: { ifAbsent?: boolean }): Promise<void>;
   get(id: string): Promise<StoredPlan | undefined>;
   /**
    * Records an approval of the plan as shown (`shown`, its shown digest) and claims the
@@ -42,8 +46,12 @@ export interface PlanStore {
   approve(id: string, approver: string, required: number, shown: string, now?: number): Promise<ClaimResult>;
   /** Who claimed it and when, if anyone. */
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
-  /** Drops a claim and its approvals, when the claimed job could not be queued. */
-  release(id: string): Promise<void>;
+  /**
+   * Drops a claim and its approvals, when the claimed job could not be queued or failed.
+   * `claimedAt`: only the claim made then (a release written again after a failover
+   * must not drop a later approval's claim).
+   */
+  release(id: string, options?: { claimedAt?: number }): Promise<void>;
   /**
    * Writes a claim again as `approve` made it (`marks`, `at`) unless the plan has one:
    * a failover lost it (src/queue/replication-guard.ts). False when a claim was there.
@@ -113,10 +121,18 @@ return {'claimed', value}
 // (expiry included), so a re-run refreshing it would have the apply refused.
 const SAVE = `
 if redis.call('EXISTS', KEYS[3]) == 1 then return 0 end
+if ARGV[4] == 'if-absent' and redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'json', ARGV[1], 'expiresAt', ARGV[2])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 redis.call('DEL', KEYS[2], KEYS[4])
 return 1
+`;
+
+/** Drops the claim (and its approvals) only when it is the one made at ARGV[1]. */
+const RELEASE_IF = `
+local claim = redis.call('GET', KEYS[2])
+if not claim or string.match(claim, '|(%d+)$') ~= ARGV[1] then return 0 end
+return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 `;
 
 /**
@@ -143,7 +159,7 @@ export function createPlanStore(redis: Redis): PlanStore {
   const ttlFor = (stored: StoredPlan, now: number): number =>
     Math.max(1, Math.ceil((stored.expiresAt - now) / 1000) + TOMBSTONE_SECONDS);
   return {
-    async save(stored) {
+    async save(stored, options = {}) {
       // A re-run produces the same plan id for an unchanged Deployment: refresh the
       // plan and its expiry and forget approvals of an unclaimed earlier copy, so every
       // approval of a two-person rule falls inside one validity window. A claimed plan
@@ -155,6 +171,7 @@ export function createPlanStore(redis: Redis): PlanStore {
         JSON.stringify(stored),
         String(stored.expiresAt),
         String(ttlFor(stored, Date.now())),
+        options.ifAbsent ? 'if-absent' : 'always',
       );
     },
     get,
@@ -196,9 +213,10 @@ export function createPlanStore(redis: Redis): PlanStore {
           return { status: 'unknown' };
       }
     },
-    async release(id) {
+    async release(id, options = {}) {
       const [, approvals, claim, shownKey] = keys(id);
-      await redis.del(approvals, claim, shownKey);
+      if (options.claimedAt === undefined) await redis.del(approvals, claim, shownKey);
+      else await redis.eval(RELEASE_IF, 3, approvals, claim, shownKey, String(options.claimedAt));
     },
     async restoreClaim(stored, marks, at) {
       const value = `${marks.join(',')}|${at}`;

@@ -18,7 +18,9 @@ import type { Redis } from 'ioredis';
  * raises the noted offset, so a loss may be judged where there was none, which costs
  * only a redo that changes nothing.
  *
- * The watch lives in the process that wrote (an app restart forgets it).
+ * The watch lives in the process that wrote. With a journal (src/queue/guard-journal.ts)
+ * each watched write that says how to redo it from data (`replay`) is kept on disk until
+ * settled, and `restore` takes such records up again in a restarted process.
  */
 
 export interface ReplicationInfo {
@@ -80,6 +82,34 @@ export interface GuardedWrites {
   fields: Record<string, unknown>;
   /** Writes them again; must be idempotent (it may run when nothing was lost). */
   redo(): Promise<void>;
+  /**
+   * The redo as data (JSON), for a journal: a restarted process redoes it with the
+   * replayer of that kind (`restore`). Absent: watched in memory only.
+   */
+  replay?: Replay;
+}
+
+/** A redo as data: a replayer's kind and what it writes again. */
+export interface Replay {
+  kind: string;
+  data: unknown;
+}
+
+/** A watched write as a journal keeps it. */
+export interface JournalRecord {
+  id: string;
+  label: string;
+  fields: Record<string, unknown>;
+  replay: Replay;
+  mark: ReplicationMark | undefined;
+  since: number;
+}
+
+/** Where watched writes are kept across a restart (src/queue/guard-journal.ts). */
+export interface GuardJournal {
+  /** Writes (or overwrites) the record, durably, before `confirm` returns. */
+  put(record: JournalRecord): void;
+  remove(id: string): void;
 }
 
 export interface ReplicationGuard {
@@ -91,6 +121,14 @@ export interface ReplicationGuard {
   confirm(writes: GuardedWrites): Promise<{ wanted: number; reached: number }>;
   /** Writes watched now (tests, metrics). */
   pending(): number;
+  /**
+   * Watches again what a journal kept (a restarted process), each redone by the
+   * replayer of its kind; a record of an unknown kind is dropped (logged).
+   */
+  restore(
+    records: readonly JournalRecord[],
+    replayers: Record<string, (data: unknown) => Promise<void>>,
+  ): void;
   stop(): void;
 }
 
@@ -107,9 +145,13 @@ export interface GuardOptions {
   checkEveryMs?: number;
   /** How long writes are watched at most (default 10 min): a set whose replica stays away. */
   watchForMs?: number;
+  /** Keeps watched writes that carry a `replay` across a restart. */
+  journal?: GuardJournal;
 }
 
 interface Watched extends GuardedWrites {
+  /** The journal's record id (writes with a `replay`, under a journal). */
+  id?: string;
   /** Undefined: the position could not be read right after the writes (Redis going away). */
   mark: ReplicationMark | undefined;
   since: number;
@@ -131,6 +173,29 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   const watched = new Set<Watched>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  const { journal } = options;
+  let journaled = 0;
+  /** Keeps the entry's current mark in the journal (a failure is logged: the watch goes on). */
+  const keep = (entry: Watched): void => {
+    if (!journal || !entry.replay) return;
+    entry.id ??= `${Date.now().toString(36)}-${process.pid}-${(journaled += 1)}`;
+    const { id, label, fields, replay, mark, since } = entry;
+    try {
+      journal.put({ id, label, fields, replay, mark, since });
+    } catch (error) {
+      logger.warn({ ...fields, what: label, err: error }, 'watched writes not kept in the journal');
+    }
+  };
+  const forget = (entry: Watched): void => {
+    watched.delete(entry);
+    if (journal && entry.id !== undefined) {
+      try {
+        journal.remove(entry.id);
+      } catch (error) {
+        logger.warn({ ...entry.fields, err: error }, 'journal record not removed');
+      }
+    }
+  };
 
   const waitReplicas = async (): Promise<number> => {
     try {
@@ -160,11 +225,12 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       return; // the mark still judges them lost: the next check redoes them
     }
     if ((await waitReplicas()) >= replicas) {
-      watched.delete(entry);
+      forget(entry);
       logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
       return;
     }
     entry.mark = await markNow();
+    keep(entry);
   };
   const check = async (): Promise<void> => {
     let info: ReplicationInfo;
@@ -172,22 +238,25 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       info = await replication(redis);
     } catch (error) {
       if (!refusesInfo(error)) return; // Redis away: the next check looks again
-      for (const entry of watched)
+      for (const entry of [...watched]) {
         logger.warn(
           { ...entry.fields },
           'Redis refuses INFO: whether a failover lost these writes is unknown',
         );
-      watched.clear();
+        forget(entry);
+      }
       return;
     }
     if (info.role !== 'master') return;
     for (const entry of [...watched]) {
       const fate = entry.mark === undefined ? { kind: 'lost' as const } : judge(entry.mark, info, replicas);
-      if (fate.kind === 'confirmed') watched.delete(entry);
-      else if (fate.kind === 'kept') entry.mark = fate.mark;
-      else if (fate.kind === 'lost') await redo(entry);
+      if (fate.kind === 'confirmed') forget(entry);
+      else if (fate.kind === 'kept') {
+        entry.mark = fate.mark;
+        keep(entry);
+      } else if (fate.kind === 'lost') await redo(entry);
       else if (Date.now() - entry.since > watchForMs) {
-        watched.delete(entry);
+        forget(entry);
         logger.warn({ ...entry.fields }, 'no replica confirmed these writes in time: watch given up');
       }
     }
@@ -210,7 +279,9 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       if (replicas === 0) return { wanted: 0, reached: 0 };
       const reached = await waitReplicas();
       if (reached >= replicas) return { wanted: replicas, reached };
-      watched.add({ ...writes, mark: await markNow(), since: Date.now() });
+      const entry: Watched = { ...writes, mark: await markNow(), since: Date.now() };
+      watched.add(entry);
+      keep(entry);
       logger.warn(
         { ...writes.fields, what: writes.label, wanted: replicas, reached },
         'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them',
@@ -219,6 +290,18 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       return { wanted: replicas, reached };
     },
     pending: () => watched.size,
+    restore(records, replayers) {
+      for (const record of records) {
+        const replay = replayers[record.replay.kind];
+        if (!replay) {
+          logger.warn({ ...record.fields, what: record.label }, 'journal record of an unknown kind: dropped');
+          forget({ ...record, redo: async () => undefined });
+          continue;
+        }
+        watched.add({ ...record, redo: () => replay(record.replay.data) });
+      }
+      schedule();
+    },
     stop() {
       stopped = true;
       clearTimeout(timer);

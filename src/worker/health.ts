@@ -12,6 +12,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { RedisReadOnlyError } from '../queue/role.js';
 
+/** The worker's probe paths (the chart's readiness and liveness probes name them). */
+export const WORKER_READY_PATH = '/readyz';
+export const WORKER_LIVE_PATH = '/healthz';
+
 export interface HealthCheck {
   /** Connection states by name ('ready' is healthy), read at each request. */
   connections: () => Record<string, string>;
@@ -89,7 +93,7 @@ export async function startHealthServer(
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
-    if (req.method === 'GET' && path === '/readyz') {
+    if (req.method === 'GET' && path === WORKER_READY_PATH) {
       void waitingFor(deps).then((waiting) => {
         const ready = waiting.length === 0;
         res
@@ -98,7 +102,7 @@ export async function startHealthServer(
       });
       return;
     }
-    if (req.method !== 'GET' || path !== '/healthz') {
+    if (req.method !== 'GET' || path !== WORKER_LIVE_PATH) {
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
       return;
     }

@@ -28,6 +28,11 @@ export function createPlanTrust(options: {
   approvalKeys: ReadonlyMap<string, KeyObject>;
   redis: Redis;
   now?: () => number;
+  /**
+   * Once the approval is this job's: its nonce record, to be on a replica before the
+   * cluster is written (src/worker/guarded-writes.ts). `expiresAt`: when the record goes.
+   */
+  onNonce?: (nonce: { key: string; value: string; expiresAt: number }) => Promise<void>;
 }): PlanTrust {
   const now = options.now ?? Date.now;
   return {
@@ -53,6 +58,7 @@ export function createPlanTrust(options: {
       if (taken === null && (await options.redis.get(key)) !== job.id) {
         return { ok: false, reason: 'this approval was already used by another job' };
       }
+      await options.onNonce?.({ key, value: job.id, expiresAt: now() + ttl });
       return approval;
     },
   };
@@ -62,9 +68,9 @@ export function createPlanTrust(options: {
 export function sealingPlanStore(store: PlanStore, keys: SealKeys): PlanStore {
   return {
     ...store,
-    save: (stored) => {
+    save: (stored, options) => {
       const { seal: _unused, ...unsealed } = stored;
-      return store.save({ ...unsealed, seal: sealPlan(unsealed, keys) });
+      return store.save({ ...unsealed, seal: sealPlan(unsealed, keys) }, options);
     },
   };
 }

@@ -19,6 +19,9 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
+import { startReplicationGuard } from '../queue/guard-journal.js';
+import type { ReplicationGuard } from '../queue/replication-guard.js';
+import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
 /** The Kubernetes side of the workers (src/worker/kube-deps.ts for the real one). */
 export type ClusterDeps = Omit<DiagnoseDeps, 'plans' | 'planTtlMs' | 'notify' | 'logger'> &
@@ -34,6 +37,8 @@ export interface WorkerRuntime {
   earlyWarning: EarlyWarning | undefined;
   /** What the health endpoint checks (src/worker/health.ts): both Redis connections. */
   health: HealthCheck;
+  /** The worker's writes no replica confirmed yet, watched (src/worker/guarded-writes.ts). */
+  replication: ReplicationGuard;
   /** Stop taking jobs, let running ones finish within the grace period, close connections. */
   stop(): Promise<void>;
 }
@@ -64,14 +69,24 @@ export function startWorkers(
     signDiagnose: (job, jobId) => signDiagnoseByWorker(job, jobId, config.planSealKeys),
   });
   // Every plan this worker stores (diagnosis plans, undo plans) carries its seal.
-  const plans = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
+  const sealed = sealingPlanStore(createPlanStore(producerConnection), config.planSealKeys);
+  // Its results, replies, plans and nonces: on a replica before they count, written
+  // again if a failover lost them (also after a restart, with REDIS_WAIT_JOURNAL_DIR).
+  const writeDeps = { notify: producers.enqueueNotify, plans: sealed, redis: producerConnection };
+  const replication = startReplicationGuard(producerConnection, config.redis.wait, {
+    logger,
+    replayers: { [WORKER_REPLAY]: replayWorkerSteps(writeDeps) },
+  });
+  const writes = guardWorkerWrites(writeDeps, replication);
+  const plans = writes.plans;
   const trust = createPlanTrust({
     seal: config.planSealKeys,
     approvalKeys: config.approvalPublicKeys,
     redis: producerConnection,
+    onNonce: writes.nonce,
   });
   const metrics = createMetrics();
-  const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: producers.enqueueNotify, logger };
+  const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
   const workerOptions = {
@@ -131,6 +146,7 @@ export function startWorkers(
     diagnose,
     remediate,
     earlyWarning,
+    replication,
     health: {
       connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
       ping: () => producerConnection.ping(),
@@ -143,6 +159,8 @@ export function startWorkers(
         closeWorkerWithGrace(remediate, config.drainGraceMs),
       ]);
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
+      // Watched writes stay in the journal (if any) for the next worker.
+      replication.stop();
       await producers.close();
       connection.disconnect();
       await closeConnection(producerConnection);

@@ -3,7 +3,8 @@
  * app's producer connection and a BullMQ worker follow a SIGKILLed master and a
  * SENTINEL FAILOVER by themselves, a write that meets the demoted master is resent to
  * the new one (READONLY), a claim WAITs for the replica, and a write the master died
- * with before its replica had it is written again by the replication guard.
+ * with before its replica had it is written again by the replication guard, and so is
+ * a worker's thread reply with the Undo plan it offers (once).
  */
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -15,6 +16,11 @@ import {
 } from '../../src/queue/connection.js';
 import { parseRedisUrl } from '../../src/queue/redis-url.js';
 import { createReplicationGuard } from '../../src/queue/replication-guard.js';
+import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../src/queue/names.js';
+import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
+import { createProducers } from '../../src/queue/producers.js';
+import type { NotifyJobInput } from '../../src/queue/schemas.js';
+import { guardWorkerWrites } from '../../src/worker/guarded-writes.js';
 import { startSentinelSet, type SentinelSet } from '../support/redis-sentinel.js';
 
 let set: SentinelSet;
@@ -167,6 +173,70 @@ describe('Redis Sentinel: the connection factory', () => {
       }, 30_000);
     } finally {
       guard.stop();
+    }
+  }, 90_000);
+
+  it('a worker reply and its Undo plan the master dies with are queued again on the new master, once', async () => {
+    await set.synced();
+    const redis = kept(
+      createProducerConnection(set.url, { enableOfflineQueue: true, maxRetriesPerRequest: 3 }),
+    );
+    await eventually(() => redis.ping());
+    const producers = createProducers({ connection: redis, clusters: ['c1'], timeoutMs: 10_000 });
+    const plans = createPlanStore(redis);
+    const warnings: string[] = [];
+    const guard = createReplicationGuard(redis, {
+      replicas: 1,
+      timeoutMs: 200,
+      checkEveryMs: 100,
+      logger: { info: () => undefined, warn: (_f, message) => warnings.push(message) },
+    });
+    const writes = guardWorkerWrites({ notify: producers.enqueueNotify, plans, redis }, guard);
+    const reply: NotifyJobInput = {
+      kind: 'remediation-outcome',
+      planId: 'plan-w1',
+      cluster: 'c1',
+      channel: 'C01ABCDEF',
+      messageTs: '1700000000.000100',
+      stage: 'rolled-out',
+      detail: 'Deployment/web in shop rolled out',
+    };
+    const undo = {
+      plan: { id: 'undo-w1', kind: 'set-strategy', target: { namespace: 'shop', name: 'web' } },
+      cluster: 'c1',
+      createdAt: 1,
+      expiresAt: Date.now() + 3_600_000,
+    } as unknown as StoredPlan;
+    try {
+      // Nothing written from here on reaches the replica.
+      const old = await set.cutOffReplicas();
+      await writes.plans.save(undo);
+      await writes.notify(reply);
+      expect(guard.pending()).toBe(1);
+      const { next } = await set.killMaster();
+      const direct = kept(createProducerConnection(`redis://127.0.0.1:${next.port}`));
+      const notify = new Queue(NOTIFY_QUEUE, { connection: direct, prefix: QUEUE_PREFIX });
+      const queued = async (): Promise<NotifyJobInput[]> =>
+        (await notify.getJobs(['waiting'])).map((j) => j.data as NotifyJobInput);
+      try {
+        await eventually(async () => {
+          if ((await queued()).length === 0) throw new Error('not queued again yet');
+        }, 30_000);
+        expect(await queued()).toEqual([expect.objectContaining(reply)]);
+        expect(await direct.hexists('rd:plan:undo-w1', 'json')).toBe(1);
+        expect(warnings).toContain('a Redis failover lost these writes: writing them again');
+        await set.revive(old);
+        await set.synced();
+        await eventually(async () => {
+          if (guard.pending() !== 0) throw new Error('still watched');
+        }, 30_000);
+        expect(await queued()).toHaveLength(1);
+      } finally {
+        await notify.close();
+      }
+    } finally {
+      guard.stop();
+      await producers.close();
     }
   }, 90_000);
 });

@@ -6,7 +6,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Span } from '../../src/chat/model.js';
 import { plainText } from '../../src/chat/rich.js';
+import { APP_REPLAY, appReplay, appReplayers, type ReplayServices } from '../../src/app/replays.js';
 import { runCommand } from '../../src/chat/use-cases/command.js';
+import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { dismiss, rerun } from '../../src/chat/use-cases/press.js';
 import { fakeServices } from '../support/listener-args.js';
 
@@ -17,6 +19,22 @@ const conversation = { platform: 'teams', id: '19:abc@thread.tacv2' };
 const spans = (message: ChatMessage): Span[] => [...message.summary];
 
 describe('the command use-case, platform-free', () => {
+  it('hands the replication guard its job as data, which a restarted app queues again as it was', async () => {
+    const confirm = vi.fn(async () => ({ wanted: 1, reached: 0 }));
+    const { services, enqueueDiagnose } = fakeServices({ replication: { confirm } });
+    await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
+    const [[queued]] = enqueueDiagnose.mock.calls as unknown as [[DiagnoseJob]];
+    expect(confirm).toHaveBeenCalledWith(
+      expect.objectContaining({ label: 'command', replay: appReplay.command(queued) }),
+    );
+    // The journal's replayer (src/app/replays.ts) writes exactly that job again.
+    enqueueDiagnose.mockClear();
+    const producers = { enqueueDiagnose } as unknown as ReplayServices['producers'];
+    const replayers = appReplayers(() => ({ producers }) as ReplayServices);
+    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(appReplay.command(queued).data)));
+    expect(enqueueDiagnose).toHaveBeenCalledWith(queued);
+  });
+
   it('queues a diagnosis for the person of any platform and announces it with a mention of them', async () => {
     const { services, enqueueDiagnose } = fakeServices();
     const reply = await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);

@@ -12,6 +12,7 @@ import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { healthzRoute, readyzRoute } from '../../src/app/routes/health.js';
+import { WORKER_LIVE_PATH, WORKER_READY_PATH } from '../../src/worker/health.js';
 import { ALERTMANAGER_PATH } from '../../src/app/routes/alertmanager.js';
 import { APP_NODE_FLAGS } from '../../src/app/node-flags.js';
 import { FOREIGN_SECRETS, loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
@@ -313,7 +314,8 @@ describe('docker-compose.yml', () => {
     );
     const probe = JSON.stringify(worker?.healthcheck?.['test'] ?? null);
     expect(probe).toContain('ROLLOUT_DOCTOR_HEALTH_PORT');
-    expect(probe).toContain('/healthz');
+    // Healthy once it can take jobs (compose restarts nothing on it).
+    expect(probe).toContain(`'${WORKER_READY_PATH}'`);
     expect(worker?.healthcheck?.['disable']).toBeUndefined();
   });
 
@@ -505,6 +507,21 @@ describe('deploy/', () => {
     if (!ready || !live) throw new Error('probes missing');
     expect(live.periodSeconds).toBeGreaterThan(ready.periodSeconds);
     expect(live.failureThreshold).toBeGreaterThanOrEqual(ready.failureThreshold);
+    expect(live.periodSeconds * live.failureThreshold).toBeGreaterThan(
+      ready.periodSeconds * ready.failureThreshold,
+    );
+  });
+
+  it('the worker: readiness on /readyz of its health port, a looser liveness on /healthz', () => {
+    const health = workerContainer?.ports.find((p) => p.name === 'health');
+    expect(health?.containerPort).toBe(
+      Number(envValue(workerContainer?.env ?? [], 'ROLLOUT_DOCTOR_HEALTH_PORT') ?? Number.NaN),
+    );
+    const { readinessProbe: ready, livenessProbe: live } = workerContainer ?? {};
+    expect(ready?.httpGet).toEqual({ path: WORKER_READY_PATH, port: 'health' });
+    expect(live?.httpGet).toEqual({ path: WORKER_LIVE_PATH, port: 'health' });
+    if (!ready || !live) throw new Error('probes missing');
+    // A failover makes the worker unready for seconds; only a Redis lost for good restarts it.
     expect(live.periodSeconds * live.failureThreshold).toBeGreaterThan(
       ready.periodSeconds * ready.failureThreshold,
     );

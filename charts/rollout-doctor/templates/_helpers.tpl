@@ -78,6 +78,11 @@ Argument: [root, "app" | "worker"].
 - name: REDIS_WAIT_TIMEOUT_MS
   value: {{ .timeoutMs | quote }}
 {{- end }}
+{{- if .journal }}
+# Writes no replica confirmed yet, kept across a container restart (the emptyDir below).
+- name: REDIS_WAIT_JOURNAL_DIR
+  value: /var/lib/rollout-doctor/replication-journal
+{{- end }}
 {{- end }}
 {{- if eq $root.Values.redis.mode "bundled" }}
 - name: REDIS_URL
@@ -110,6 +115,10 @@ Argument: [root, "app" | "worker"].
 {{- end -}}
 
 {{- define "rollout-doctor.redisCaVolume" -}}
+{{- if .Values.redis.wait.journal }}
+- name: replication-journal
+  emptyDir: { sizeLimit: 16Mi }
+{{- end }}
 {{- if and (eq .Values.redis.mode "external") .Values.redis.external.caSecret.name }}
 - name: redis-ca
   secret:
@@ -119,6 +128,10 @@ Argument: [root, "app" | "worker"].
 {{- end -}}
 
 {{- define "rollout-doctor.redisCaMount" -}}
+{{- if .Values.redis.wait.journal }}
+- name: replication-journal
+  mountPath: /var/lib/rollout-doctor/replication-journal
+{{- end }}
 {{- if and (eq .Values.redis.mode "external") .Values.redis.external.caSecret.name }}
 - name: redis-ca
   mountPath: /etc/rollout-doctor/redis-ca

@@ -20,7 +20,7 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { Requester } from '../../chat/actions.js';
 import type { Platform, Rich } from '../../chat/model.js';
-import { approversText } from '../../chat/use-cases/outcome.js';
+import { approversText } from '../../chat/use-cases/approvers.js';
 import { group, icon, join, plain, rich, say, strong } from '../../chat/rich.js';
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
@@ -32,7 +32,8 @@ import type { Metrics } from '../../metrics.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
-import type { ReplicationGuard } from '../../queue/replication-guard.js';
+import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
+import { appReplay } from '../replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -475,13 +476,19 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
   }
-  await replicated(services, planId, async () => {
-    // Lost in a failover: the claim (unless a later click claimed the plan), the
-    // message's plan and the job, each as it was; a job id that exists is not added.
-    await plans.restoreClaim(stored, claimed.marks, claimed.at);
-    await services.subscriptions.claimMessagePlan(messageOf(click), planId);
-    await producers.enqueueRemediate(job);
-  });
+  await replicated(
+    services,
+    planId,
+    async () => {
+      // Lost in a failover: the claim (unless a later click claimed the plan), the
+      // message's plan and the job, each as it was; a job id that exists is not added.
+      await plans.restoreClaim(stored, claimed.marks, claimed.at);
+      await services.subscriptions.claimMessagePlan(messageOf(click), planId);
+      await producers.enqueueRemediate(job);
+    },
+    // The same as data, for the journal (src/app/replays.ts).
+    appReplay.approval({ stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job }),
+  );
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
 }
@@ -496,6 +503,11 @@ async function queueRemediation(
  * master before it died, the worker's preconditions (uid, resourceVersion, the fields
  * the plan assumed) refuse the replay: never applied twice (docs/operations.md).
  */
-async function replicated(services: Services, planId: string, redo: () => Promise<void>): Promise<void> {
-  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo });
+async function replicated(
+  services: Services,
+  planId: string,
+  redo: () => Promise<void>,
+  replay: Replay,
+): Promise<void> {
+  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo, replay });
 }

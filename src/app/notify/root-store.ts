@@ -20,7 +20,7 @@ import type { SigningKey } from '../../trust/approval-signature.js';
 import type { MessageRef } from './subscriptions.js';
 import { createRootStages, type RootStages } from './root-stage.js';
 
-const recordSchema = z
+export const rootRecordSchema = z
   .object({
     /** The message's chat platform (src/queue/chat-refs.ts), under the record's mark; absent: Slack. */
     platform: platformField,
@@ -43,7 +43,7 @@ const recordSchema = z
   );
 
 /** A root message the app rendered, kept to re-render its state line. */
-export type RootRecord = z.infer<typeof recordSchema>;
+export type RootRecord = z.infer<typeof rootRecordSchema>;
 
 const TTL_SECONDS = 7 * 24 * 3600;
 const DOMAIN = 'rollout-doctor root-state v1';
@@ -82,7 +82,7 @@ export function createRootStates(
   return {
     stages: createRootStages(redis, key, onForgedStage),
     async record(planId, record, options = {}) {
-      const value = recordSchema.parse(record);
+      const value = rootRecordSchema.parse(record);
       const mark = sign(null, markBytes(planId, value), key.privateKey).toString('base64url');
       const stored = JSON.stringify({ record: value, mark });
       if (options.ifAbsent) await redis.set(keyOf(planId), stored, 'EX', TTL_SECONDS, 'NX');
@@ -92,7 +92,9 @@ export function createRootStates(
       const raw = await redis.get(keyOf(planId));
       if (raw === null) return null;
       try {
-        const parsed = z.object({ record: recordSchema, mark: z.string().max(200) }).parse(JSON.parse(raw));
+        const parsed = z
+          .object({ record: rootRecordSchema, mark: z.string().max(200) })
+          .parse(JSON.parse(raw));
         if (verify(null, markBytes(planId, parsed.record), publicKey, Buffer.from(parsed.mark, 'base64url')))
           return parsed.record;
       } catch {

@@ -1,7 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { NO_REQUESTER } from '../../chat/slack/blocks/action-ids.js';
 import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
-import type { RenderedMessage, SlackMessage } from '../../chat/slack/blocks/result-message.js';
+import type { SlackRendering, SlackRun } from '../../chat/slack/render.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
 import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
@@ -18,7 +18,7 @@ export async function postThreadReport(
   client: webApi.WebClient,
   channel: string,
   threadTs: string,
-  thread: readonly SlackMessage[],
+  thread: readonly SlackRendering[],
 ): Promise<void> {
   for (const message of thread) {
     await client.chat.postMessage({
@@ -32,7 +32,7 @@ export async function postThreadReport(
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report (../blocks/result-message.ts `threadReport`) in each message's thread. Who asked for
+ * report (src/chat/use-cases/result.ts) in each message's thread. Who asked for
  * the run in a message (its Apply buttons say so) and its thread root come from the
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
@@ -51,8 +51,8 @@ export async function deliverRun(
     refs = refs.filter((r) => platformOf(r) === 'slack');
   }
   // One rendering per requester and approved plan: messages differ only in those.
-  const renderings = new Map<string, Promise<RenderedMessage>>();
-  const render = (requester: string, approvedPlan: string | null): Promise<RenderedMessage> => {
+  const renderings = new Map<string, Promise<SlackRun>>();
+  const render = (requester: string, approvedPlan: string | null): Promise<SlackRun> => {
     const key = `${requester}\n${approvedPlan ?? ''}`;
     let rendering = renderings.get(key);
     if (!rendering) {

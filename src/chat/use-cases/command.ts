@@ -11,6 +11,7 @@ import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
+import { appReplay } from '../../app/replays.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
@@ -140,6 +141,7 @@ async function enqueue(
       label: 'command',
       fields: { jobId: queued.jobId },
       redo: async () => void (await services.producers.enqueueDiagnose(job)),
+      replay: appReplay.command(job),
     });
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;

@@ -20,7 +20,7 @@ import type { PressReply, PressRequest } from '../adapter.js';
 import type { MessageRef } from '../model.js';
 import { icon, mention, plain, say } from '../rich.js';
 import { textMessage } from './command.js';
-import { approversText } from './outcome.js';
+import { approversText } from './approvers.js';
 import { chatPlatform, platformTag } from '../../queue/chat-refs.js';
 import type { MessageRef as SubscribedRef } from '../../app/notify/subscriptions.js';
 

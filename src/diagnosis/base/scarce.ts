@@ -51,12 +51,13 @@ export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeCl
 }
 
 /**
- * The update runs its whole new revision beside every old pod (an Argo blue-green
- * Rollout keeps its active pods until the preview is complete and promoted): whether
- * the nodes hold both depends on everything else on them.
+ * The update runs new pods beside old ones where the old ones are: an Argo blue-green
+ * Rollout keeps its active pods until the preview is complete and promoted, and a
+ * DaemonSet with maxSurge starts each node's new pod on that node before its old one
+ * goes. Whether the nodes hold both depends on everything else on them.
  */
 export function runsBesideOld(strategy: ResolvedStrategy | undefined): boolean {
-  return strategy?.argo === 'blueGreen';
+  return strategy?.argo === 'blueGreen' || (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { toMrkdwn } from '../../render.js';
+import { appReplay } from '../../../../app/replays.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { approve, REFUSAL_TEXT } from '../../../../app/approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
@@ -185,6 +186,7 @@ async function keepRootState(
         label: 'root state',
         fields: { planId: approved.planId },
         redo: () => roots.record(approved.planId, approved.record, { ifAbsent: true }),
+        replay: appReplay.rootState(approved.planId, approved.record),
       });
       return;
     }

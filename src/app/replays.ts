@@ -1,0 +1,83 @@
+/**
+ * The app's guarded writes as data (src/queue/replication-guard.ts `replay`), so that
+ * with a journal (REDIS_WAIT_JOURNAL_DIR, src/queue/guard-journal.ts) an app restarted
+ * during a failover still writes again what the failover lost: a command's diagnosis
+ * job, an approval's claim, message plan and remediation job, an approved message's
+ * root state. Each replayer does what the writer's own `redo` does, and is idempotent
+ * the same way (a job id that exists is not added twice, a claim or a root state is
+ * written only where none is). Not journaled (watched in memory only): a message's
+ * subscription to its run (written again with the chat client, which a record cannot
+ * carry) and an alert's diagnosis (Alertmanager sends a firing alert again).
+ */
+import { z } from 'zod';
+import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
+import type { Producers } from '../queue/producers.js';
+import type { Replay } from '../queue/replication-guard.js';
+import { platformField } from '../queue/chat-refs.js';
+import {
+  diagnoseJobSchema,
+  remediateJobSchema,
+  type DiagnoseJob,
+  type RemediateJob,
+} from '../queue/schemas.js';
+import { rootRecordSchema, type RootRecord, type RootStates } from './notify/root-store.js';
+import type { MessageRef, Subscriptions } from './notify/subscriptions.js';
+
+export const APP_REPLAY = {
+  command: 'app-command',
+  approval: 'app-approval',
+  rootState: 'app-root-state',
+} as const;
+
+const approvalSchema = z.object({
+  stored: z.looseObject({ plan: z.looseObject({ id: z.string() }), expiresAt: z.number() }),
+  marks: z.array(z.string()).min(1),
+  at: z.number(),
+  message: z.object({ platform: platformField, channel: z.string(), ts: z.string() }),
+  job: remediateJobSchema,
+});
+const rootStateSchema = z.object({ planId: z.string(), record: rootRecordSchema });
+
+export const appReplay = {
+  command: (job: DiagnoseJob): Replay => ({ kind: APP_REPLAY.command, data: job }),
+  approval: (data: {
+    stored: StoredPlan;
+    marks: readonly string[];
+    at: number;
+    message: MessageRef;
+    job: RemediateJob;
+  }): Replay => ({ kind: APP_REPLAY.approval, data }),
+  rootState: (planId: string, record: RootRecord): Replay => ({
+    kind: APP_REPLAY.rootState,
+    data: { planId, record },
+  }),
+};
+
+export interface ReplayServices {
+  producers: Producers;
+  plans: PlanStore;
+  subscriptions: Pick<Subscriptions, 'claimMessagePlan'>;
+  rootStates?: Pick<RootStates, 'record'> | undefined;
+}
+
+/** The replayers of the app's journal records; `services` is read when one runs. */
+export function appReplayers(
+  services: () => ReplayServices,
+): Record<string, (data: unknown) => Promise<void>> {
+  return {
+    [APP_REPLAY.command]: async (data) => {
+      await services().producers.enqueueDiagnose(diagnoseJobSchema.parse(data));
+    },
+    [APP_REPLAY.approval]: async (data) => {
+      const { stored, marks, at, message, job } = approvalSchema.parse(data);
+      const { plans, subscriptions, producers } = services();
+      await plans.restoreClaim(stored as unknown as StoredPlan, marks, at);
+      await subscriptions.claimMessagePlan(message, job.planId);
+      await producers.enqueueRemediate(job);
+    },
+    [APP_REPLAY.rootState]: async (data) => {
+      const { planId, record } = rootStateSchema.parse(data);
+      await services().rootStates?.record(planId, record, { ifAbsent: true });
+    },
+  };
+}
