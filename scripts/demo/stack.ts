@@ -7,7 +7,7 @@
  * the caller's cleanup, so it is undone on success, failure, timeout or a signal.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -67,9 +67,15 @@ export async function startDemoStack(options: {
   keepLogs?: () => boolean;
   /**
    * Microsoft Teams too (`npm run demo -- --chat teams`): the app's TEAMS_* settings
-   * (pointing at the Teams stand-in) and the Entra object ids that may approve and read.
+   * (pointing at the Teams stand-in), the Entra object ids that may approve and read,
+   * and the names cards show for them (a policy file's `names:`).
    */
-  teams?: { env: Record<string, string>; approvers: string[]; readers: string[] };
+  teams?: {
+    env: Record<string, string>;
+    approvers: string[];
+    readers: string[];
+    names?: Record<string, string>;
+  };
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
   const { register, starting } = cleanup;
@@ -95,6 +101,10 @@ export async function startDemoStack(options: {
   register('simulator', () => sim.close());
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
+  // Teams cannot show an Entra object id as a person: the policy file names the approvers.
+  const policyFile = join(dir, 'policy.json');
+  if (options.teams?.names)
+    await writeFile(policyFile, JSON.stringify({ rules: [], names: options.teams.names }));
   say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
 
   const slack = await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
@@ -144,6 +154,7 @@ export async function startDemoStack(options: {
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
+    ...(options.teams?.names ? { ROLLOUT_DOCTOR_POLICY_FILE: policyFile } : {}),
     ...options.teams?.env,
   });
   const worker = start('worker', 'workers/main.ts', {

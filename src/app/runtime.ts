@@ -88,8 +88,11 @@ export async function startAppRuntime(
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
-    rootStates: createRootStates(redis, config.approvalSigningKey, (planId) =>
-      tampered('root state', redisKeys.rootState(planId)),
+    rootStates: createRootStates(
+      redis,
+      config.approvalSigningKey,
+      (planId) => tampered('root state', redisKeys.rootState(planId)),
+      (message) => tampered('root stage', redisKeys.rootStage(message)),
     ),
     policy: approval,
     readPolicy,

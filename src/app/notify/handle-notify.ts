@@ -22,7 +22,7 @@ import { alertPlatform, overflowChatMessage, threadConversation } from '../alert
 export async function handleNotify(
   services: Pick<
     AppServices,
-    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats'
+    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats' | 'policy'
   >,
   client: webApi.WebClient,
   redis: Redis,

@@ -11,10 +11,11 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { clip, code, icon, join, mention, multiline, rich, say, strong } from '../rich.js';
+import { clip, code, icon, join, multiline, rich, say, strong } from '../rich.js';
 import { restoredInWords, rolloutInWords, undoPatchesBack } from './confirm-text.js';
 import { dryRunText, patchText } from './plan-text.js';
 import { planButton } from './result.js';
+import { approversText } from './approvers.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -54,6 +55,33 @@ export const FIX_STAGE_WORDS: Readonly<Record<FixStage, { icon: Icon; words: str
   'undo-failed': { icon: 'failed', words: 'undo not applied' },
 };
 
+/**
+ * The order of the stages on one approved message, as the worker says them (its plan,
+ * then that plan's Undo): approved (applying), a stepped walk's steps, applied, how the
+ * apply or its rollout ended, then an Undo approved (undoing) and how it ended. A stage
+ * never replaces a later one (src/app/notify/root-stage.ts keeps the order in Redis for
+ * every app replica); within one rank the later delivery wins.
+ */
+export const FIX_STAGE_ORDER: Readonly<Record<FixStage, number>> = {
+  applying: 0,
+  step: 1,
+  applied: 2,
+  'already-applied': 3,
+  'rolled-out': 3,
+  'pods-ready': 3,
+  'still-failing': 3,
+  refused: 3,
+  failed: 3,
+  timeout: 3,
+  paused: 3,
+  undoing: 4,
+  undone: 5,
+  'undo-failed': 5,
+};
+
+/** Stages that applied nothing: a new approval on the message (an Undo pressed again) follows them. */
+export const NOT_APPLIED_STAGES: readonly FixStage[] = ['refused', 'failed', 'undo-failed'];
+
 /** The stage an outcome moves the approved message to; undefined where it keeps its line. */
 export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   if (job.stage === 'progress') return job.step ? 'step' : undefined;
@@ -63,23 +91,24 @@ export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   return 'undone';
 }
 
-/** People of `platform` as mentions, "A and B". */
-export function approversText(platform: string, ids: readonly string[]): Rich {
-  return join(
-    ids.map((id) => rich(mention({ platform, id }))),
-    ' and ',
-  );
-}
+export { approversText };
 
 /** "✅ set-rolling-update approved by A at 12:03 UTC; rolled out at 12:05 UTC". */
 export function stateLine(
   stage: FixStage,
-  fix: { what: string; approvers: readonly string[]; approvedAt: number; platform: string },
+  fix: {
+    what: string;
+    approvers: readonly string[];
+    approvedAt: number;
+    platform: string;
+    /** The approval policy's names of approvers (`names:`), for platforms that cannot show ids. */
+    names?: Readonly<Record<string, string>>;
+  },
   at: number,
 ): Rich {
   const { icon: i, words } = FIX_STAGE_WORDS[stage];
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${messageTime(at)}`;
-  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
+  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
 
 const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], string> = {
@@ -223,10 +252,14 @@ export function outcomeMessage(
   platform: string,
   undo: StoredPlan | undefined,
   now = Date.now(),
+  names: Readonly<Record<string, string>> = {},
 ): ChatMessage {
   if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
   const head = HEADLINE[job.stage];
-  const by = job.approvedBy?.length ? say` (approved by ${approversText(platform, job.approvedBy)})` : say``;
+  // `names`: the approval policy's names of approvers (approvers.ts).
+  const by = job.approvedBy?.length
+    ? say` (approved by ${approversText(platform, job.approvedBy, names)})`
+    : say``;
   const parts: Part[] = [
     {
       kind: 'paragraph',

@@ -23,7 +23,8 @@ import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
 import type { Requester } from '../actions.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { clip as cut, code, icon, join, mention, multiline, plain, say, strong } from '../rich.js';
+import { clip as cut, code, icon, join, multiline, plain, say, strong } from '../rich.js';
+import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
 import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
@@ -51,6 +52,8 @@ export interface ResultInput {
   requester: Requester | null;
   /** The platform of the people the message names (approvers). */
   platform: string;
+  /** The approval policy's names of approvers, for platforms that cannot show ids (approvers.ts). */
+  names?: Readonly<Record<string, string>>;
 }
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
@@ -233,12 +236,14 @@ export function planButton(
 }
 
 /** "✅ kind approved by A and B at 12:03 UTC", or the plan's expiry; null while open. */
-function approvalLine(plan: RemediationPlan, view: PlanView, platform: string): Part | null {
+function approvalLine(
+  plan: RemediationPlan,
+  view: PlanView,
+  platform: string,
+  names?: Readonly<Record<string, string>>,
+): Part | null {
   if (view.state === 'claimed') {
-    const who = join(
-      view.approvers.map((id) => say`${mention({ platform, id })}`),
-      ' and ',
-    );
+    const who = approversText(platform, view.approvers, names);
     return {
       kind: 'paragraph',
       text: say`${icon('ok')} ${strong(plan.kind)} approved by ${who} at ${messageTime(view.at)}`,
@@ -339,7 +344,7 @@ export function resultMessage(input: ResultInput): RunMessages {
   plans.forEach((shown, i) => {
     if (claimed && shown.plan.id !== claimed.plan.id) return;
     const view = input.plans[shown.plan.id] ?? { state: 'expired' };
-    const line = approvalLine(shown.plan, view, input.platform);
+    const line = approvalLine(shown.plan, view, input.platform, input.names);
     if (line) marks.push(line);
     buttons.push(planButton(shown, view, { primary: i === 0, requester: input.requester }));
   });
@@ -528,7 +533,12 @@ export function progressMessage(progress: string): ChatMessage {
 export function runMessages(
   update: RunUpdate,
   views: Record<string, PlanView>,
-  message: { requester: Requester; approvedPlan: string | null; platform: string },
+  message: {
+    requester: Requester;
+    approvedPlan: string | null;
+    platform: string;
+    names?: Readonly<Record<string, string>>;
+  },
 ): RunMessages {
   if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
   const { outcome } = update;
@@ -540,6 +550,7 @@ export function runMessages(
       plans: views,
       requester: message.requester,
       platform: message.platform,
+      ...(message.names ? { names: message.names } : {}),
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
     });
   return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };
