@@ -101,6 +101,12 @@ export interface PressReply {
   readonly started?: StartedRun;
   /** The pressed message is replaced by this (Dismiss). */
   readonly replace?: ChatMessage;
+  /**
+   * After the mark's edit landed: a later mark to edit the message with again (the
+   * approved plan's stage moved on meanwhile: src/app/notify/root-stage.ts), or
+   * undefined once it stayed put. Called again after each edit.
+   */
+  readonly settle?: () => Promise<PlanMark | undefined>;
 }
 
 /**

@@ -36,6 +36,8 @@ export const redisKeys = {
   rootState: (planId: string) => `rd:root:${planId}`,
   /** Where an approved message's state line stands, for its plan and the plan's Undo (src/app/notify/root-stage.ts). */
   rootStage: (m: Message) => `rd:root-stage:${messageKeyPart(m)}`,
+  /** A plan's outcome stage that came before its approved message was kept (src/app/notify/root-stage.ts). */
+  planStage: (planId: string) => `rd:plan-stage:${planId}`,
   /** Alert and early-warning threads (alert-thread-store.ts). */
   thread: {
     thread: (threadId: string) => `rd:alerts:thread:${threadId}`,

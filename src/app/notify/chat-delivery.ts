@@ -199,8 +199,13 @@ export async function outcomeToChat(
   const names = services.policy?.names ?? {};
   await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names));
   const roots = services.rootStates;
-  const record = await roots?.load(job.planId);
-  if (!roots || !record) return;
+  if (!roots) return;
+  // Held before the message is looked for: an approval that has not kept its message
+  // yet takes it over once it has (./root-stage.ts).
+  const held = fixStageOf(job, false);
+  if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now });
+  const record = await roots.load(job.planId);
+  if (!record) return;
   if (
     platformOf(record) !== platformOf(job) ||
     record.channel !== job.channel ||

@@ -12,6 +12,14 @@
  * latest stage was recorded, by a replica that read it (docs/operations.md, "Several app
  * replicas").
  *
+ * The approval's own edit ("applying…") goes through the same record: it records
+ * 'applying' before its edit and shows whatever is latest (showApprovedStage). An
+ * outcome can come before the approval has kept its message (a worker that applies
+ * within the approval's round trip): every outcome first holds its stage under its plan
+ * (`rd:plan-stage:<plan>`, ordered the same way), then looks for the message; the
+ * approval keeps the message, then takes the held stage over. Whichever comes second
+ * sees the other's write, so no outcome is lost.
+ *
  * The record carries the app's mark (the approval key, a domain of its own, over the
  * message, plan, stage and time): a Redis writer can hold a line back (it could delete
  * the root record too), never make the app show a stage it did not record.
@@ -19,7 +27,12 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { FIX_STAGE_ORDER, NOT_APPLIED_STAGES, type FixStage } from '../../chat/use-cases/outcome.js';
+import {
+  FIX_STAGE_ORDER,
+  NOT_APPLIED_STAGES,
+  undoStageOf,
+  type FixStage,
+} from '../../chat/use-cases/outcome.js';
 import { messageKeyPart } from '../../queue/chat-refs.js';
 import { redisKeys } from '../../queue/redis-keys.js';
 import type { SigningKey } from '../../trust/approval-signature.js';
@@ -47,6 +60,13 @@ export interface RootStages {
   advance(message: MessageRef, entry: StageEntry, options?: { approval?: boolean }): Promise<boolean>;
   /** The latest stage, only when the app's mark on it verifies; null when absent or altered. */
   latest(message: MessageRef): Promise<KeptStage | null>;
+  /**
+   * Holds an outcome's stage under its plan (as a fix's stage: fixStageOf(job, false)),
+   * for an approval that has not kept its message yet; later stages only.
+   */
+  hold(entry: StageEntry): Promise<void>;
+  /** The stage held for `planId`, only when the app's mark on it verifies. */
+  held(planId: string): Promise<StageEntry | null>;
 }
 
 const TTL_SECONDS = 7 * 24 * 3600;
@@ -83,11 +103,12 @@ const keptSchema = z.object({
   mark: z.string().max(200),
 });
 
-function markBytes(message: MessageRef, entry: StageEntry): Buffer {
-  return Buffer.from(
-    `${DOMAIN}\n${messageKeyPart(message)}\n${entry.planId}\n${entry.stage}\n${String(entry.at)}`,
-  );
+/** What the mark covers: where the record is (a message, or `plan:` for a held stage) and its entry. */
+function markBytes(where: string, entry: StageEntry): Buffer {
+  return Buffer.from(`${DOMAIN}\n${where}\n${entry.planId}\n${entry.stage}\n${String(entry.at)}`);
 }
+
+const heldPart = (planId: string): string => `plan:${planId}`;
 
 /**
  * @param onForged called when a stored stage does not verify: the app edits nothing
@@ -99,36 +120,58 @@ export function createRootStages(
   onForged: (message: MessageRef) => void,
 ): RootStages {
   const publicKey: KeyObject = createPublicKey(key.privateKey);
+  const advanceAt = async (
+    recordKey: string,
+    where: string,
+    entry: StageEntry,
+    approval: boolean,
+  ): Promise<boolean> => {
+    const mark = sign(null, markBytes(where, entry), key.privateKey).toString('base64url');
+    const kept = await redis.eval(
+      ADVANCE,
+      1,
+      recordKey,
+      String(FIX_STAGE_ORDER[entry.stage]),
+      entry.stage,
+      entry.planId,
+      String(entry.at),
+      mark,
+      String(TTL_SECONDS),
+      approval ? '1' : '0',
+      ...NOT_APPLIED_STAGES,
+    );
+    return Number(kept) === 1;
+  };
+  /** The record at `recordKey` when its mark verifies; undefined when absent, null when altered. */
+  const readAt = async (recordKey: string, where: string): Promise<KeptStage | null | undefined> => {
+    const raw = await redis.hgetall(recordKey);
+    if (Object.keys(raw).length === 0) return undefined;
+    const parsed = keptSchema.safeParse(raw);
+    if (parsed.success) {
+      const { plan, stage, at, seq, mark } = parsed.data;
+      const entry = { planId: plan, stage, at };
+      if (verify(null, markBytes(where, entry), publicKey, Buffer.from(mark, 'base64url')))
+        return { ...entry, seq };
+    }
+    return null;
+  };
   return {
-    async advance(message, entry, options = {}) {
-      const mark = sign(null, markBytes(message, entry), key.privateKey).toString('base64url');
-      const kept = await redis.eval(
-        ADVANCE,
-        1,
-        redisKeys.rootStage(message),
-        String(FIX_STAGE_ORDER[entry.stage]),
-        entry.stage,
-        entry.planId,
-        String(entry.at),
-        mark,
-        String(TTL_SECONDS),
-        options.approval ? '1' : '0',
-        ...NOT_APPLIED_STAGES,
-      );
-      return Number(kept) === 1;
+    advance(message, entry, options = {}) {
+      const where = messageKeyPart(message);
+      return advanceAt(redisKeys.rootStage(message), where, entry, options.approval === true);
     },
     async latest(message) {
-      const raw = await redis.hgetall(redisKeys.rootStage(message));
-      if (Object.keys(raw).length === 0) return null;
-      const parsed = keptSchema.safeParse(raw);
-      if (parsed.success) {
-        const { plan, stage, at, seq, mark } = parsed.data;
-        const entry = { planId: plan, stage, at };
-        if (verify(null, markBytes(message, entry), publicKey, Buffer.from(mark, 'base64url')))
-          return { ...entry, seq };
-      }
-      onForged(message);
-      return null;
+      const kept = await readAt(redisKeys.rootStage(message), messageKeyPart(message));
+      if (kept === null) onForged(message);
+      return kept ?? null;
+    },
+    async hold(entry) {
+      await advanceAt(redisKeys.planStage(entry.planId), heldPart(entry.planId), entry, false);
+    },
+    async held(planId) {
+      const kept = await readAt(redisKeys.planStage(planId), heldPart(planId));
+      if (!kept || kept.planId !== planId) return null;
+      return { planId, stage: kept.stage, at: kept.at };
     },
   };
 }
@@ -150,6 +193,74 @@ export async function showLatestStage(
   options: { approval?: boolean } = {},
 ): Promise<boolean> {
   if (!(await stages.advance(message, mine, options))) return false;
+  return showUntilSettled(stages, message, show);
+}
+
+/**
+ * The approval's own edit of its message (Slack's root, Teams' card): records `mine`
+ * ('applying', or 'undoing' for an Undo) before the edit, takes over a stage an outcome
+ * of the plan held before the message was kept (`undo`: as the Undo's stage), and shows
+ * the latest stage, `mine` or later, re-shown until the record stays put across the
+ * edit. The edit is made whether or not `mine` is the latest: it also replaces the
+ * buttons. False when the record cannot be read back (the caller shows `mine` itself).
+ */
+export async function showApprovedStage(
+  stages: RootStages,
+  message: MessageRef,
+  mine: StageEntry,
+  show: (latest: KeptStage) => Promise<void>,
+  options: { undo?: boolean } = {},
+): Promise<boolean> {
+  const approved = await approvedStage(stages, message, mine, options);
+  if (!approved) return false;
+  let latest: KeptStage | undefined = approved.latest;
+  while (latest) {
+    await show(latest);
+    latest = await approved.settle();
+  }
+  return true;
+}
+
+/**
+ * showApprovedStage for an approval whose edit is made after it returns (a Teams press
+ * answers with a mark the adapter applies): the stage to show now, or null when the
+ * record cannot be read back; then, after each edit landed, `settle` gives a later
+ * stage to show again, or undefined once the record stayed put across the edit.
+ */
+export async function approvedStage(
+  stages: RootStages,
+  message: MessageRef,
+  mine: StageEntry,
+  options: { undo?: boolean } = {},
+): Promise<{ latest: KeptStage; settle: () => Promise<KeptStage | undefined> } | null> {
+  await stages.advance(message, mine, { approval: options.undo === true });
+  // After `mine`: a held "failed" of an Undo stays later than its "undoing".
+  const early = await stages.held(mine.planId);
+  if (early) {
+    const stage = options.undo ? undoStageOf(early.stage) : early.stage;
+    await stages.advance(message, { ...early, stage });
+  }
+  let shown = await stages.latest(message);
+  if (!shown) return null;
+  let edits = 0;
+  return {
+    latest: shown,
+    async settle() {
+      if (!shown || ++edits >= MAX_EDITS) return undefined;
+      const now = await stages.latest(message);
+      if (!now || now.seq === shown.seq) return undefined;
+      shown = now;
+      return now;
+    },
+  };
+}
+
+/** Shows the latest stage until the record stays put across an edit; false when it cannot be read. */
+async function showUntilSettled(
+  stages: RootStages,
+  message: MessageRef,
+  show: (latest: KeptStage) => Promise<void>,
+): Promise<boolean> {
   let latest = await stages.latest(message);
   for (let edits = 0; latest && edits < MAX_EDITS; edits++) {
     await show(latest);

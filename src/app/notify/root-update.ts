@@ -5,7 +5,7 @@ import type { Logger } from '../../logger.js';
 import { platformOf } from '../../queue/chat-refs.js';
 import { fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
 import { rootRef, withRootState, type RootRecord, type RootStates } from './root-state.js';
-import { showLatestStage } from './root-stage.js';
+import { showApprovedStage, showLatestStage, type KeptStage } from './root-stage.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -42,18 +42,50 @@ export async function showRootStage(
   at: number,
   options: { approval?: boolean } = {},
 ): Promise<void> {
-  const message = rootRef(record);
   await showLatestStage(
     roots.stages,
-    message,
+    rootRef(record),
     { planId, stage, at },
-    async (latest) => {
-      const kept = latest.planId === planId ? record : await roots.load(latest.planId);
-      if (!kept || !sameMessage(kept, record)) return;
-      await updateRootState(roots, client, latest.planId, kept, latest.stage, latest.at);
-    },
+    showOn(roots, client, planId, record),
     options,
   );
+}
+
+/**
+ * The approval's own edit of the root (`applying`, or `undoing` on the root an Undo
+ * follows): recorded before the edit, showing a later stage when one is recorded or
+ * was held for the plan before the root was kept (./root-stage.ts showApprovedStage).
+ * False when the stage record cannot be read back: the caller edits the root itself.
+ */
+export async function showApprovalStage(
+  roots: RootStates,
+  client: Pick<webApi.WebClient, 'chat'>,
+  planId: string,
+  record: RootRecord,
+  stage: 'applying' | 'undoing',
+  at: number,
+): Promise<boolean> {
+  return showApprovedStage(
+    roots.stages,
+    rootRef(record),
+    { planId, stage, at },
+    showOn(roots, client, planId, record),
+    { undo: stage === 'undoing' },
+  );
+}
+
+/** Shows a recorded stage on the root of `record`, whichever plan of the message it belongs to. */
+function showOn(
+  roots: RootStates,
+  client: Pick<webApi.WebClient, 'chat'>,
+  planId: string,
+  record: RootRecord,
+): (latest: KeptStage) => Promise<void> {
+  return async (latest) => {
+    const kept = latest.planId === planId ? record : await roots.load(latest.planId);
+    if (!kept || !sameMessage(kept, record)) return;
+    await updateRootState(roots, client, latest.planId, kept, latest.stage, latest.at);
+  };
 }
 
 function sameMessage(a: RootRecord, b: RootRecord): boolean {
@@ -76,6 +108,10 @@ export async function rootOnOutcome(
   now = Date.now(),
 ): Promise<void> {
   try {
+    // Held before the root is looked for: an approval that has not kept its root yet
+    // takes it over once it has (./root-stage.ts).
+    const held = fixStageOf(job, false);
+    if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now });
     const record = await roots.load(job.planId);
     if (!record) return;
     if (

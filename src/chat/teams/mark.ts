@@ -1,6 +1,6 @@
 import type { ChatAction } from '../actions.js';
-import type { PlanMark } from '../adapter.js';
-import type { Button, ChatMessage, Part } from '../model.js';
+import type { ChatAdapter, PlanMark, PressReply } from '../adapter.js';
+import type { Button, ChatMessage, MessageRef, Part } from '../model.js';
 import { plain } from '../rich.js';
 
 /** The plan a button acts on, if any. */
@@ -57,4 +57,21 @@ function sorted(value: unknown): unknown {
         .map(([k, v]) => [k, sorted(v)]),
     );
   return value;
+}
+
+/**
+ * The pressed message edited to `shown`, then again with each later mark the press's
+ * `settle` gives (the approved plan's stage moved on while the edit was under way:
+ * src/app/notify/root-stage.ts), so the last edit to land shows the latest stage.
+ */
+export async function editMarked(
+  adapter: Pick<ChatAdapter, 'update'>,
+  ref: MessageRef,
+  pressed: ChatMessage,
+  shown: ChatMessage,
+  settle: PressReply['settle'],
+): Promise<void> {
+  await adapter.update(ref, shown);
+  for (let later = await settle?.(); later; later = await settle?.())
+    await adapter.update(ref, applyMark(pressed, later));
 }

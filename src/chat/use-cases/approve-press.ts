@@ -17,8 +17,9 @@ import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest } from '../adapter.js';
 import { icon, say } from '../rich.js';
 import { textMessage } from './command.js';
-import { stateLine, type FixStage } from './outcome.js';
+import { stateLine } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
+import { approvedStage, type KeptStage, type RootStages } from '../../app/notify/root-stage.js';
 
 /** An approved message as kept under the app's mark (src/app/notify/root-state.ts RootRecord). */
 interface KeptFix {
@@ -33,18 +34,15 @@ interface KeptFix {
   blocks: Record<string, unknown>[];
 }
 
+/** Where an approved message is, as its stage record is keyed. */
+type KeptMessage = Pick<KeptFix, 'platform' | 'channel' | 'ts'>;
+
 /** The app's root states (src/app/notify/root-state.ts), as far as presses use them. */
 interface FixStates {
   record(planId: string, record: KeptFix): Promise<void>;
   load(planId: string): Promise<KeptFix | null>;
   /** The message's stage, ordered across replicas (src/app/notify/root-stage.ts). */
-  stages?: {
-    advance(
-      message: { platform?: ChatPlatform | undefined; channel: string; ts: string },
-      entry: { planId: string; stage: FixStage; at: number },
-      options?: { approval?: boolean },
-    ): Promise<boolean>;
-  };
+  stages?: RootStages;
 }
 
 export type ApproveServices = PressServices & { rootStates?: FixStates | undefined } & Parameters<
@@ -124,9 +122,46 @@ export async function approvePress(
         platform: request.person.platform,
         names: services.policy.names ?? {},
       };
-      await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
-      return { mark: mark(action.planId, `Approved: ${what}`, stateLine('applying', fix, now), true) };
+      const kept = await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
+      const label = `Approved: ${what}`;
+      const applying = stateLine('applying', fix, now);
+      const stages = services.rootStates?.stages;
+      if (!kept || !stages) return { mark: mark(action.planId, label, applying, true) };
+      return markStage(services, stages, kept, action.planId, label, (stage) =>
+        stage ? stateLine(stage.stage, fix, stage.at) : applying,
+      );
     }
+  }
+}
+
+/**
+ * The approval's mark with the latest stage of its message: "applying…" recorded before
+ * the mark's edit, or a later stage an outcome recorded first (a worker that applied
+ * within this round trip), and `settle` to edit again should one come in while the
+ * edit is under way (src/app/notify/root-stage.ts approvedStage).
+ */
+async function markStage(
+  services: ApproveServices,
+  stages: RootStages,
+  message: { platform?: ChatPlatform | undefined; channel: string; ts: string },
+  planId: string,
+  label: string,
+  lineOf: (stage: KeptStage | undefined) => PlanMark['line'],
+): Promise<PressReply> {
+  const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
+  try {
+    const approved = await approvedStage(stages, message, { planId, stage: 'applying', at: Date.now() });
+    if (!approved) return { mark: mark(planId, label, lineOf(undefined), true) };
+    return {
+      mark: mark(planId, label, lineOf(ours(approved.latest)), true),
+      async settle() {
+        const later = await approved.settle();
+        return later ? mark(planId, label, lineOf(ours(later)), true) : undefined;
+      },
+    };
+  } catch (error) {
+    services.logger.warn({ err: error, planId }, 'approved message stage not recorded');
+    return { mark: mark(planId, label, lineOf(undefined), true) };
   }
 }
 
@@ -140,17 +175,21 @@ async function keepFixState(
   planId: string,
   undoOf: string | undefined,
   fix: { what: string; approvers: readonly string[]; approvedAt: number },
-): Promise<void> {
+): Promise<KeptMessage | undefined> {
   const roots = services.rootStates;
   const platform = chatPlatform(request.person.platform);
-  if (!roots || platform === null) return;
+  if (!roots || platform === null) return undefined;
   try {
     const approval = JSON.stringify({ approvers: fix.approvers, at: fix.approvedAt });
     if (undoOf === undefined) {
-      await roots.record(planId, {
+      const message = {
         ...platformTag(platform),
         channel: request.message.conversation.id,
         ts: request.message.id,
+      };
+      // Kept before the mark: an outcome that comes meanwhile finds it, or held its stage.
+      await roots.record(planId, {
+        ...message,
         threadTs: request.root.id,
         undo: false,
         what: fix.what,
@@ -158,16 +197,24 @@ async function keepFixState(
         verdict: '',
         blocks: [],
       });
-      return;
+      return message;
     }
     const root = await roots.load(undoOf);
-    if (!root) return;
+    if (!root) return undefined;
     await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
-    // Undoing is later than anything the fix said (and follows an Undo that failed).
-    await roots.stages?.advance(root, { planId, stage: 'undoing', at: fix.approvedAt }, { approval: true });
+    // Undoing is later than anything the fix said (and follows an Undo that failed); a
+    // stage the Undo's outcome held before this record was kept is taken over.
+    if (roots.stages)
+      await approvedStage(
+        roots.stages,
+        root,
+        { planId, stage: 'undoing', at: fix.approvedAt },
+        { undo: true },
+      );
   } catch (error) {
     services.logger.warn({ err: error, planId }, 'approved message state not kept');
   }
+  return undefined;
 }
 
 /** Any press, by its action: what an adapter of the port hands `ChatUseCases.press`. */

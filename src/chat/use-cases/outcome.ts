@@ -85,9 +85,15 @@ export const NOT_APPLIED_STAGES: readonly FixStage[] = ['refused', 'failed', 'un
 /** The stage an outcome moves the approved message to; undefined where it keeps its line. */
 export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   if (job.stage === 'progress') return job.step ? 'step' : undefined;
-  if (!undo) return job.stage;
-  if (job.stage === 'refused' || job.stage === 'failed') return 'undo-failed';
-  if (job.stage === 'applied' || job.stage === 'paused') return 'undoing';
+  return undo ? undoStageOf(job.stage) : job.stage;
+}
+
+/** A fix's stage (as fixStageOf(job, false) says it) said of an Undo's plan. */
+export function undoStageOf(stage: FixStage): FixStage {
+  if (stage === 'step') return 'step';
+  if (stage === 'refused' || stage === 'failed' || stage === 'undo-failed') return 'undo-failed';
+  if (stage === 'applied' || stage === 'paused' || stage === 'applying' || stage === 'undoing')
+    return 'undoing';
   return 'undone';
 }
 

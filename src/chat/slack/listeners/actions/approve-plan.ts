@@ -7,7 +7,7 @@ import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
 import { spendBudget } from '../../../../app/command-budget.js';
 import { utcMinute, type RootRecord } from '../../../../app/notify/root-state.js';
-import { showRootStage } from '../../../../app/notify/root-update.js';
+import { showApprovalStage } from '../../../../app/notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../../remediation/kinds/index.js';
 import { titleOfKind } from '../../../../diagnosis/workload-ref.js';
@@ -127,13 +127,16 @@ export function approvePlanAction(services: AppServices) {
         const blocks = markPlanInBlocks(click.blocks, planId, `Approved: ${what}`, line, {
           withdrawOthers: true,
         });
-        await client.chat.update({
-          channel: click.channel,
-          ts: click.messageTs,
-          text: mrkdwn`${what} approved`,
-          blocks: asSlackBlocks(blocks),
-        });
-        await keepRootState(services, client, {
+        const edit = () =>
+          client.chat.update({
+            channel: click.channel,
+            ts: click.messageTs,
+            text: mrkdwn`${what} approved`,
+            blocks: asSlackBlocks(blocks),
+          });
+        // An Undo is approved on a thread reply: that reply is marked, its root says "undoing".
+        if (outcome.stored.undoOf !== undefined) await edit();
+        const shown = await keepRootState(services, client, {
           planId,
           undoOf: outcome.stored.undoOf,
           record: {
@@ -147,6 +150,7 @@ export function approvePlanAction(services: AppServices) {
             blocks,
           },
         });
+        if (!shown && outcome.stored.undoOf === undefined) await edit();
         return;
       }
     }
@@ -167,20 +171,33 @@ function verdictText(blocks: readonly Record<string, unknown>[]): string {
 }
 
 /**
- * Keeps what the approved message now shows so each outcome can re-render its state
- * line (src/app/notify/root-state.ts). An Undo is approved in a thread reply: the root
- * its plan was approved on says "undoing", and the undo's outcomes go there too.
+ * Keeps what the approved message shows so each outcome can re-render its state line
+ * (src/app/notify/root-state.ts), then shows its stage: "applying…" recorded before the
+ * edit, or a later stage when an outcome came first (a worker that applied within this
+ * round trip: src/app/notify/root-stage.ts). An Undo is approved in a thread reply: the
+ * root its plan was approved on says "undoing", and the undo's outcomes go there too.
+ * True when the approved message (not an Undo's reply) was edited here.
  */
 async function keepRootState(
   services: AppServices,
   client: ActionArgs['client'],
   approved: { planId: string; undoOf: string | undefined; record: RootRecord },
-): Promise<void> {
+): Promise<boolean> {
   const roots = services.rootStates;
-  if (!roots) return;
+  if (!roots) return false;
+  let shown = false;
   try {
     if (approved.undoOf === undefined) {
+      // Kept before the edit: an outcome that comes meanwhile finds it, or held its stage.
       await roots.record(approved.planId, approved.record);
+      shown = await showApprovalStage(
+        roots,
+        client,
+        approved.planId,
+        approved.record,
+        'applying',
+        Date.now(),
+      );
       // Lost in a failover, the root would say "applying…" whatever the outcome.
       await services.replication?.confirm({
         label: 'root state',
@@ -188,16 +205,18 @@ async function keepRootState(
         redo: () => roots.record(approved.planId, approved.record, { ifAbsent: true }),
         replay: appReplay.rootState(approved.planId, approved.record),
       });
-      return;
+      return shown;
     }
     const root = await roots.load(approved.undoOf);
-    if (!root) return;
+    if (!root) return false;
     const record = { ...root, undo: true, what: approved.record.what, approval: approved.record.approval };
     // Kept first: a replica that records a later stage of the Undo shows it from this record.
     await roots.record(approved.planId, record);
-    await showRootStage(roots, client, approved.planId, record, 'undoing', Date.now(), { approval: true });
+    await showApprovalStage(roots, client, approved.planId, record, 'undoing', Date.now());
+    return false;
   } catch (error) {
     // The approval stands and its job is queued: only the root's state line is not kept.
     services.logger.warn({ err: error, planId: approved.planId }, 'root message state not kept');
+    return shown;
   }
 }
