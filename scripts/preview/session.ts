@@ -12,12 +12,16 @@ import { CHANNEL_NAMES, CHANNELS, PEOPLE } from '../demo/context.js';
 import type { DemoProcess } from '../demo/processes.js';
 import { DemoError } from '../demo/redis.js';
 import { startDemoStack, type DemoStack } from '../demo/stack.js';
+import { startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_PEOPLE } from '../demo/teams-story.js';
+import type { TeamsStandin } from '../../test/support/teams-standin.js';
 import { NEW_IMAGE, shipNewImage } from '../demo/tracker-story.js';
 import { BAD_NODE, CHECKOUT, TRACKER } from '../demo-scenario.js';
 import { startPreviewServer, type PreviewServer } from './server.js';
 
 export interface PreviewSession {
   stack: DemoStack;
+  /** The Teams stand-in the app also posts to (the page's Teams view). */
+  teams: TeamsStandin;
   server: PreviewServer;
   /** Resolves once both incidents are live in the simulated cluster; rejects with a DemoError. */
   incidents: Promise<void>;
@@ -99,11 +103,14 @@ export async function startPreviewSession(options: {
   /** Changes the scenario objects before the simulator starts (tests: hostile text). */
   editScenario?: (objects: object[]) => object[];
 }): Promise<PreviewSession> {
+  // The app serves Slack and Teams at once: one stack feeds both views of the page.
+  const teams = await startDemoTeams(options.cleanup);
   const stack = await startDemoStack({
     cleanup: options.cleanup,
     say: options.say,
     timeScale: options.timeScale,
     processes: options.processes,
+    teams: teams.settings,
     ...(options.editScenario ? { editScenario: options.editScenario } : {}),
   });
   const server = await options.cleanup.starting(() =>
@@ -114,16 +121,22 @@ export async function startPreviewSession(options: {
       channels: CHANNEL_NAMES,
       // The lead approves; on-call may diagnose but not approve (the demo's policy).
       users: [
-        { id: PEOPLE.lead, label: 'lead, approver' },
-        { id: PEOPLE.oncall, label: 'on-call' },
+        { id: PEOPLE.lead, label: 'lead, approver', teams: TEAMS_PEOPLE.lead.id },
+        { id: PEOPLE.oncall, label: 'on-call', teams: TEAMS_PEOPLE.oncall.id },
       ],
+      teams: {
+        standin: teams.teams,
+        botUrl: `${stack.appUrl}/api/messages`,
+        channels: TEAMS_CHANNEL_NAMES,
+        people: [TEAMS_PEOPLE.lead, TEAMS_PEOPLE.oncall],
+      },
       ...(options.port !== undefined ? { port: options.port } : {}),
     }),
   );
   options.cleanup.register('preview server', () => server.close());
   const incidents = bringAboutIncidents(stack, server, options.stepTimeoutMs ?? 60_000);
   incidents.catch(() => undefined); // the caller races it
-  return { stack, server, incidents };
+  return { stack, teams: teams.teams, server, incidents };
 }
 
 /**
