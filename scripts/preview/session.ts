@@ -201,4 +201,69 @@ export function holdPictureMoment(sim: DemoStack['sim'], timeoutMs: number): Pro
   });
 }
 
+/** The image the tracker's second incident ships (breakTrackerAgain). */
+export const NEXT_IMAGE = 'vision/boost-track-app:1.2';
+
+/** What Teams is asked in its view, as a person types it there. */
+export const TEAMS_COMMAND = {
+  text: `@rollout-doctor diagnose deployment/${TRACKER.name} -n ${TRACKER.namespace}`,
+  mentions: TRACKER.name,
+} as const;
+
+/**
+ * Incident A again, for the Teams view once the Slack view has fixed both seeds: the
+ * rollout strategy set back to the default a surge needs (25 % surge, none unavailable:
+ * for one replica a new pod beside the old one) and a newer image shipped, so its pod
+ * waits for the only GPU again. The simulated cluster's clock stops (sim pauseClock) on
+ * the write that brings the scheduler's refusal of that pod, so the diagnosis sees the
+ * same moment on every run; the caller resumes it (sim.resumeClock) once diagnosed.
+ */
+export async function breakTrackerAgain(sim: DemoStack['sim'], timeoutMs: number): Promise<void> {
+  const held = new Promise<void>((resolve, reject) => {
+    const check = (): void => {
+      const pending = (sim.list('Pod', TRACKER.namespace) as Pod[]).find(
+        (p) => !p.metadata.deletionTimestamp && p.spec.containers[0]?.image === NEXT_IMAGE,
+      );
+      const refused =
+        pending !== undefined &&
+        (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some(
+          (e) => e.reason === 'FailedScheduling' && e.involvedObject.name === pending.metadata.name,
+        );
+      if (!refused) return;
+      sim.pauseClock();
+      finish();
+    };
+    const unsubscribe = sim.onChange(check);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new DemoError(`the ${NEXT_IMAGE} pod was not refused by the scheduler in ${timeoutMs / 1000} s`),
+        ),
+      timeoutMs,
+    );
+    function finish(error?: Error): void {
+      unsubscribe();
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    }
+  });
+  held.catch(() => undefined); // awaited below, after the write
+  const res = await fetch(
+    `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
+    {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({
+        spec: {
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+          template: { spec: { containers: [{ name: 'tracker', image: NEXT_IMAGE }] } },
+        },
+      }),
+    },
+  );
+  if (!res.ok) throw new DemoError(`could not ship ${NEXT_IMAGE}: HTTP ${res.status}`);
+  await held;
+}
+
 export { CHANNELS };
