@@ -25,6 +25,13 @@ import { DemoError, demoRedis } from './redis.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_BOT_TOKEN = 'xoxb-demo-not-a-real-token';
 
+/** The app's Teams settings: TEAMS_* pointing at the Teams stand-in, and the Entra ids that may approve and read. */
+export interface TeamsSettings {
+  env: Record<string, string>;
+  approvers: string[];
+  readers: string[];
+}
+
 export interface DemoStack {
   /** Temporary directory: kubeconfig and process logs. */
   dir: string;
@@ -69,9 +76,12 @@ export async function startDemoStack(options: {
    * Microsoft Teams too (`npm run demo -- --chat teams`): the app's TEAMS_* settings
    * (pointing at the Teams stand-in) and the Entra object ids that may approve and read.
    */
-  teams?: { env: Record<string, string>; approvers: string[]; readers: string[] };
+  teams?: TeamsSettings | Promise<TeamsSettings>;
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
+  // A promise (the preview starts the Teams stand-in meanwhile) is awaited only where the app needs it.
+  const pendingTeams = options.teams === undefined ? undefined : Promise.resolve(options.teams);
+  pendingTeams?.catch(() => undefined); // awaited below
   const { register, starting } = cleanup;
   const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
   register('temporary directory', () =>
@@ -120,6 +130,7 @@ export async function startDemoStack(options: {
     },
   );
   if (mismatch.length > 0) throw new DemoError(mismatch.join('; '));
+  const teams = await pendingTeams;
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
     if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
@@ -135,16 +146,16 @@ export async function startDemoStack(options: {
     // Loopback only, like everything else the demo and the preview start.
     HOST: '127.0.0.1',
     ROLLOUT_DOCTOR_CLUSTERS: cluster,
-    ROLLOUT_DOCTOR_APPROVERS: [PEOPLE.lead, ...(options.teams?.approvers ?? [])].join(','),
+    ROLLOUT_DOCTOR_APPROVERS: [PEOPLE.lead, ...(teams?.approvers ?? [])].join(','),
     // The on-call engineer may diagnose; only the lead may approve.
-    ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(options.teams?.readers ?? [])].join(','),
+    ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(teams?.readers ?? [])].join(','),
     ALERTMANAGER_TOKEN: alertToken,
     // With Teams, alert threads open in its channel (TEAMS_ALERT_CONVERSATION, in `teams.env`).
-    ...(options.teams ? {} : { ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts }),
+    ...(teams ? {} : { ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts }),
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
-    ...options.teams?.env,
+    ...teams?.env,
   });
   const worker = start('worker', 'workers/main.ts', {
     KUBECONFIG: kubeconfig,

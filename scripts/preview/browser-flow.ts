@@ -127,9 +127,11 @@ export function teamsPrimaryButtons(post: Locator): Locator {
 }
 
 /**
- * Posts `text` (`@rollout-doctor …`) in a Teams channel of the page and waits for the
- * bot's card in the new thread to mention `mentions` and offer an enabled primary
- * button (the acting person's own view). Returns that post, pinned by its activity id.
+ * Posts `text` (`@rollout-doctor …`) in a Teams channel of the page, acting as an
+ * approver, and waits for the bot's card in the new thread to mention `mentions` and
+ * offer an enabled primary button in the approver's own view (the card's refresh lists
+ * the approvers the app has seen, as Teams asks it on sight). Returns that post, pinned
+ * by its activity id.
  */
 export async function postInTeams(
   page: Page,
@@ -143,7 +145,7 @@ export async function postInTeams(
   const thread = threads.nth(before);
   await thread.waitFor({ timeout: options.timeoutMs });
   const card = thread
-    .locator('.teams-post')
+    .locator('.teams-post[data-view="own"]')
     .filter({ has: page.locator('.teams-card') })
     .filter({ hasText: options.mentions })
     .filter({ has: page.locator('button.ac-pushButton.style-positive:enabled') })
@@ -173,7 +175,12 @@ export async function approveInTeams(
   const question = (await post.locator('.teams-card').innerText()).trim();
   await yes.click();
   try {
-    await post.filter({ hasText: /rolled out at/ }).waitFor({ timeout: timeoutMs });
+    // The final state, as the person's own view fetched after the bot's last update (the card
+    // then stays as it is: no more updates, no more refreshes).
+    await post
+      .and(post.page().locator('[data-view="own"]'))
+      .filter({ hasText: /rolled out at/ })
+      .waitFor({ timeout: timeoutMs });
   } catch (error) {
     const shown = await post.innerText().catch(() => '(gone)');
     throw new Error(`the card did not say rolled out; it shows:\n${shown}`, { cause: error });

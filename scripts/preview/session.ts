@@ -104,15 +104,17 @@ export async function startPreviewSession(options: {
   editScenario?: (objects: object[]) => object[];
 }): Promise<PreviewSession> {
   // The app serves Slack and Teams at once: one stack feeds both views of the page.
-  const teams = await startDemoTeams(options.cleanup);
+  // Its stand-in starts (key generation) while Redis and the simulator do.
+  const starting = startDemoTeams(options.cleanup);
   const stack = await startDemoStack({
     cleanup: options.cleanup,
     say: options.say,
     timeScale: options.timeScale,
     processes: options.processes,
-    teams: teams.settings,
+    teams: starting.then((t) => t.settings),
     ...(options.editScenario ? { editScenario: options.editScenario } : {}),
   });
+  const teams = await starting;
   const server = await options.cleanup.starting(() =>
     startPreviewServer({
       slack: stack.slack,
