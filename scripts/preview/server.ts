@@ -5,7 +5,9 @@
  * page (server-sent events), and turns the page's clicks and slash commands into the
  * requests Slack would send: a `block_actions` payload echoing the message, or a
  * slash-command form, signed v0 with the app's signing secret and posted to the
- * app's /slack/events. The app cannot tell it from Slack.
+ * app's /slack/events. The app cannot tell it from Slack. With `teams`, a second tab
+ * shows the app's Teams side, drawn by Microsoft's `adaptivecards` (served from
+ * node_modules) and driven through the Teams stand-in (scripts/preview/teams.ts).
  *
  * The page is someone's browser: requests must name this server as Host (no DNS
  * rebinding) and, for writes, as Origin with a JSON body (no other web page can post

@@ -3,7 +3,9 @@
  * on the page `npm run preview` serves, in front of the real app and worker processes,
  * Redis and the simulator with both seed incidents. A person types the command, reads
  * the result, approves the recommended fix through its confirm dialog and sees the
- * outcome in the thread; cluster text that looks like HTML stays text.
+ * outcome in the thread; cluster text that looks like HTML stays text. In the page's
+ * Teams tab (Microsoft's adaptivecards renderer), incident A again is asked, approved
+ * through its confirm step by signed Action.Execute invokes, and its card says rolled out.
  *
  * Assertions are on what stays true while the message layout evolves: a primary
  * button, a confirm dialog before anything is sent, replies in the thread, an outcome
