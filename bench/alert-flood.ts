@@ -46,6 +46,28 @@ const ALERT_CHANNEL = 'C0FLOOD';
 const PERSON_CHANNEL = 'C0ONCALL';
 
 /** One Alertmanager notification naming `perNotification` made-up workloads (batch `n`). */
+/** The workers of a flood bench on a cluster with nothing in it, counting the diagnoses they run. */
+export function startCountingWorkers(
+  redisUrl: string,
+  keys: ReturnType<typeof generatePlanKeys>,
+  logger: ReturnType<typeof createLogger>,
+): { workers: ReturnType<typeof startWorkers>; diagnoses: () => number } {
+  const cluster = fakeClusterDeps([]);
+  let diagnoses = 0;
+  const workers = startWorkers(
+    loadWorkerConfig({ ...workerKeyEnv(keys), REDIS_URL: redisUrl, ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2' }),
+    logger,
+    {
+      ...cluster,
+      collect: (...args) => {
+        diagnoses += 1;
+        return cluster.collect(...args);
+      },
+    },
+  );
+  return { workers, diagnoses: () => diagnoses };
+}
+
 export function notification(n: number, perNotification: number): string {
   const alerts = Array.from({ length: perNotification }, (_, i) => ({
     status: 'firing',
@@ -116,23 +138,7 @@ export async function runFloodBench(
     logger,
     { host: '127.0.0.1', port: 0 },
   );
-  const cluster = fakeClusterDeps([]);
-  let diagnoses = 0;
-  const workers = startWorkers(
-    loadWorkerConfig({
-      ...workerKeyEnv(keys),
-      REDIS_URL: redis.url,
-      ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-    }),
-    logger,
-    {
-      ...cluster,
-      collect: (...args) => {
-        diagnoses += 1;
-        return cluster.collect(...args);
-      },
-    },
-  );
+  const { workers, diagnoses } = startCountingWorkers(redis.url, keys, logger);
   const client = new Redis(redis.url);
   const events = `${app.handle.url}/slack/events`;
   const queues = [diagnoseQueueName('default'), ...NOTIFY_QUEUES];
@@ -182,7 +188,7 @@ export async function runFloodBench(
         (c) => c.args.channel === ALERT_CHANNEL && c.args.thread_ts === undefined && c.status === 200,
       ).length,
       slackPosts: posts.filter((c) => c.status === 200).length,
-      diagnoseJobs: diagnoses - 2,
+      diagnoseJobs: diagnoses() - 2,
       notifyJobs: (await Promise.all(NOTIFY_QUEUES.map(counts))).reduce((a, b) => a + b, 0),
       redisKeys: await client.dbsize(),
       redisKeysByFamily: await keyFamilies(client),

@@ -10,16 +10,14 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startAppRuntime } from '../src/app/runtime.js';
-import { loadAppConfig, loadWorkerConfig } from '../src/config/environment.js';
+import { loadAppConfig } from '../src/config/environment.js';
 import { createLogger } from '../src/logger.js';
 import { NOTIFY_QUEUES, diagnoseQueueName } from '../src/queue/names.js';
-import { appKeyEnv, generatePlanKeys, workerKeyEnv } from '../src/trust/keygen.js';
-import { startWorkers } from '../src/worker/runtime.js';
-import { fakeClusterDeps } from '../test/support/fake-cluster.js';
+import { appKeyEnv, generatePlanKeys } from '../src/trust/keygen.js';
 import { waitForIdleQueues } from '../test/support/queue-idle.js';
 import { startRedis } from '../test/support/redis.js';
 import { startTeamsStandin } from '../test/support/teams-standin.js';
-import { notification } from './alert-flood.js';
+import { notification, startCountingWorkers } from './alert-flood.js';
 
 const TOKEN = 'bench-teams-flood-alertmanager';
 const CHANNEL = '19:flood@thread.tacv2';
@@ -67,23 +65,7 @@ export async function runTeamsFloodBench(
     logger,
     { host: '127.0.0.1', port: 0 },
   );
-  const cluster = fakeClusterDeps([]);
-  let diagnoses = 0;
-  const workers = startWorkers(
-    loadWorkerConfig({
-      ...workerKeyEnv(keys),
-      REDIS_URL: redis.url,
-      ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '2',
-    }),
-    logger,
-    {
-      ...cluster,
-      collect: (...args) => {
-        diagnoses += 1;
-        return cluster.collect(...args);
-      },
-    },
-  );
+  const { workers, diagnoses } = startCountingWorkers(redis.url, keys, logger);
   try {
     const started = performance.now();
     await Promise.all(
@@ -113,7 +95,7 @@ export async function runTeamsFloodBench(
       threadsOpened: roots.length - summaries.length,
       summaries: summaries.length,
       connectorPosts: posted.length,
-      diagnoseJobs: diagnoses,
+      diagnoseJobs: diagnoses(),
       settledMs,
     };
   } finally {

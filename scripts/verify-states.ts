@@ -1,10 +1,12 @@
 /**
- * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet|Rollout] [--rules] [--json]`: generated mid-rollout
+ * `npm run verify:states -- [--seed N] [--count N] [--kind StatefulSet|Rollout] [--rules] [--motion] [--json]`: generated mid-rollout
  * states (sim/generated-states.ts), each diagnosed and then run forward on the stepped
  * simulator (test/support/state-judge.ts). Prints agreement, false deadlocks, harmful
  * plans, missed deadlocks and failed fixes, and every state that disagrees with its
  * seed (rerun one with `--seed N --count 1`). `--rules` adds placement rules to each
- * state (required pod anti-affinity, a zone pin: sim/generated-rules.ts). Exits 1 when
+ * state (required pod anti-affinity, a zone pin: sim/generated-rules.ts); `--motion` a
+ * rollout in motion (slow stops and starts, preemption, a tight quota, an early
+ * snapshot: sim/generated-motion.ts). Exits 1 when
  * any state disagrees.
  */
 import { parseArgs } from 'node:util';
@@ -16,6 +18,7 @@ const { values } = parseArgs({
     count: { type: 'string', default: '2000' },
     kind: { type: 'string' },
     rules: { type: 'boolean', default: false },
+    motion: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -37,7 +40,7 @@ const results: JudgedState[] = [];
 const started = performance.now();
 const progress = process.stderr.isTTY && !values.json;
 for (let s = seed; s < seed + count; s += 1) {
-  const result = judgeSeed(s, kind, values.rules);
+  const result = judgeSeed(s, kind, values.rules, values.motion);
   results.push(result);
   if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
     process.stdout.write(

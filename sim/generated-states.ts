@@ -35,6 +35,8 @@ export interface GeneratedState {
   changed: object;
   /** Seconds to let the rollout run before the snapshot is taken. */
   after: number;
+  /** Seconds the judge runs the rollout on after the snapshot (default 900; slow families need more). */
+  forwardSeconds?: number;
   /** One line: what was generated. */
   description: string;
 }

@@ -30,15 +30,25 @@ export const REDACT_PATHS = [
   'appPassword',
   '*.appPassword',
   'config.teams.appPassword',
+  'config.teams.credential.appPassword',
+  'credential.appPassword',
+  '*.credential.appPassword',
+  'privateKey',
+  '*.privateKey',
+  'client_assertion',
+  '*.client_assertion',
   'alertmanagerToken',
 ];
 
 /** Token shapes that must never reach a log line even inside free text. */
 const TOKEN_PATTERN = /\b(xox[abposr]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+)/g;
 
-/** Replaces Slack tokens inside a string (error messages can echo request bodies). */
+/** A PEM private key (the Teams certificate's), whole or cut off at the end of the text. */
+const PEM_KEY_PATTERN = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+
+/** Replaces Slack tokens and PEM private keys inside a string (error messages can echo input). */
 export function scrubTokens(text: string): string {
-  return text.replace(TOKEN_PATTERN, '[Redacted]');
+  return text.replace(TOKEN_PATTERN, '[Redacted]').replace(PEM_KEY_PATTERN, '[Redacted]');
 }
 
 /**

@@ -14,7 +14,7 @@ import { act, setImage, type StoryContext, waitForCluster, waitForRolledOut } fr
 
 export const CANARY_IMAGE = 'vision/boost-track-app:1.1';
 const FIX = 'set-rolling-update';
-/** The outcome reply once the Rollout stands at its pause step (outcome-message.ts). */
+/** The outcome reply once the Rollout stands at its pause step (src/chat/use-cases/outcome.ts). */
 const PAUSED = /^(?::[a-z_]+: )?applied; the rollout is paused and waits for a person:/;
 
 const phase = (ctx: StoryContext): string | undefined =>

@@ -72,7 +72,7 @@ export async function waitForRecord<T>(
   }
 }
 
-/** Outcome stages that end a remediation badly (src/app/notify/outcome-message.ts headlines). */
+/** Outcome stages that end a remediation badly (src/chat/use-cases/outcome.ts headlines). */
 const BAD_OUTCOME = /^(still failing|refused|failed|rollout not finished in time):/;
 /** A rollout that finished, or (after a plan that only deletes pods) its replacements Ready. */
 const DONE = /^(?::[a-z_]+: )?(rolled out|replacement pods Ready):/;

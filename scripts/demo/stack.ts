@@ -7,7 +7,7 @@
  * the caller's cleanup, so it is undone on success, failure, timeout or a signal.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,8 @@ export interface TeamsSettings {
   env: Record<string, string>;
   approvers: string[];
   readers: string[];
+  /** The names cards show for them (a policy file's `names:`). */
+  names?: Record<string, string>;
 }
 
 export interface DemoStack {
@@ -74,7 +76,8 @@ export async function startDemoStack(options: {
   keepLogs?: () => boolean;
   /**
    * Microsoft Teams too (`npm run demo -- --chat teams`): the app's TEAMS_* settings
-   * (pointing at the Teams stand-in) and the Entra object ids that may approve and read.
+   * (pointing at the Teams stand-in), the Entra object ids that may approve and read,
+   * and the names cards show for them (a policy file's `names:`).
    */
   teams?: TeamsSettings | Promise<TeamsSettings>;
 }): Promise<DemoStack> {
@@ -105,6 +108,8 @@ export async function startDemoStack(options: {
   register('simulator', () => sim.close());
   const kubeconfig = join(dir, 'kubeconfig');
   await sim.writeKubeconfig(kubeconfig);
+  // Teams cannot show an Entra object id as a person: the policy file names the approvers.
+  const policyFile = join(dir, 'policy.json');
   say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
 
   const slack = await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
@@ -131,6 +136,7 @@ export async function startDemoStack(options: {
   );
   if (mismatch.length > 0) throw new DemoError(mismatch.join('; '));
   const teams = await pendingTeams;
+  if (teams?.names) await writeFile(policyFile, JSON.stringify({ rules: [], names: teams.names }));
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
     if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
@@ -155,6 +161,7 @@ export async function startDemoStack(options: {
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
+    ...(teams?.names ? { ROLLOUT_DOCTOR_POLICY_FILE: policyFile } : {}),
     ...teams?.env,
   });
   const worker = start('worker', 'workers/main.ts', {

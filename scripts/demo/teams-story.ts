@@ -45,7 +45,12 @@ const APP_PASSWORD = 'demo-teams-secret-not-real';
 /** The stand-in, started and registered with cleanup, and the app settings that point at it. */
 export async function startDemoTeams(cleanup: Cleanup): Promise<{
   teams: TeamsStandin;
-  settings: { env: Record<string, string>; approvers: string[]; readers: string[] };
+  settings: {
+    env: Record<string, string>;
+    approvers: string[];
+    readers: string[];
+    names: Record<string, string>;
+  };
 }> {
   const teams = await cleanup.starting(() => startTeamsStandin({ appPassword: APP_PASSWORD }));
   cleanup.register('Teams stand-in', () => teams.close());
@@ -61,7 +66,12 @@ export async function startDemoTeams(cleanup: Cleanup): Promise<{
   };
   return {
     teams,
-    settings: { env, approvers: [TEAMS_PEOPLE.lead.aadObjectId], readers: [TEAMS_PEOPLE.oncall.aadObjectId] },
+    settings: {
+      env,
+      approvers: [TEAMS_PEOPLE.lead.aadObjectId],
+      readers: [TEAMS_PEOPLE.oncall.aadObjectId],
+      names: { [TEAMS_PEOPLE.lead.aadObjectId]: TEAMS_PEOPLE.lead.name },
+    },
   };
 }
 

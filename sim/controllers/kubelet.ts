@@ -37,6 +37,38 @@ function ipFor(uid: string): string {
   return `10.244.${(h >>> 8) % 250}.${(h % 250) + 2}`;
 }
 
+/** A preStop hook's own duration: `sleep.seconds`, or an exec of `sleep N` (anything else returns at once). */
+function preStopSeconds(c: Container): number {
+  const hook = (
+    c as { lifecycle?: { preStop?: { sleep?: { seconds?: number }; exec?: { command?: string[] } } } }
+  ).lifecycle?.preStop;
+  if (!hook) return 0;
+  if (typeof hook.sleep?.seconds === 'number') return Math.max(0, hook.sleep.seconds);
+  const cmd = hook.exec?.command ?? [];
+  const at = cmd.findIndex((word) => word === 'sleep' || word.endsWith('/sleep'));
+  const n = at >= 0 ? Number(cmd[at + 1]) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * How long a pod being deleted takes to stop, `left` seconds of grace remaining
+ * (kubelet kuberuntime_container.go killContainer, containers in parallel): the preStop
+ * hook runs first, cut off when the grace period ends (executePreStopHook), and what it
+ * used comes off the grace period; the container then gets SIGTERM with what is left,
+ * at least minimumGracePeriodInSeconds (2), and stops after STOP_SECONDS or at SIGKILL.
+ */
+export function stopSeconds(pod: Pod, left: number): number {
+  const grace = Math.max(0, left);
+  const each = pod.spec.containers.map((c) => {
+    const hook = Math.min(preStopSeconds(c), grace);
+    // Without a hook the container stops in STOP_SECONDS, or is stopped when grace runs out.
+    return hook > 0
+      ? hook + Math.min(STOP_SECONDS, Math.max(2, grace - hook))
+      : Math.min(STOP_SECONDS, grace);
+  });
+  return Math.max(0, ...each);
+}
+
 /** Creates the kubelet controller. */
 export function kubeletController(ctx: ControllerContext): Controller {
   const { store, logs } = ctx;
@@ -308,7 +340,7 @@ export function kubeletController(ctx: ControllerContext): Controller {
     terminating.add(uid);
     const key = keyOf(o);
     const left = (Date.parse(o.metadata.deletionTimestamp ?? '') - simNow()) / 1000;
-    const stop = Math.max(0, Math.min(STOP_SECONDS, Number.isFinite(left) ? left : STOP_SECONDS));
+    const stop = stopSeconds(asPod(o), Number.isFinite(left) ? left : STOP_SECONDS);
     ctx.after(
       stop,
       () => {

@@ -8,7 +8,7 @@
 import type { Node, Pod, Taint } from '../../src/diagnosis/k8s.js';
 import { resourceForKind } from '../resources.js';
 import { matchesLabels, requirementsOf } from '../selectors.js';
-import type { SimObject } from '../store.js';
+import type { SimObject, Store as SimStore } from '../store.js';
 import { deleteObject } from '../writes.js';
 import { nowRfc3339 } from '../defaults.js';
 import { recordEvent } from './events.js';
@@ -80,6 +80,47 @@ function needsScheduling(o: SimObject): boolean {
 }
 
 /** Creates the scheduler controller. */
+/**
+ * The failure handler's record of a pod that did not fit (schedule_one.go,
+ * handleSchedulingFailure): a FailedScheduling event, the PodScheduled=False condition
+ * with the same message (written again only when it changed), and the node preemption
+ * nominated, when it did (`nominated`: that write always happens).
+ */
+function recordUnschedulable(
+  store: SimStore,
+  podObj: SimObject,
+  current: SimObject | undefined,
+  message: string,
+  nominated?: string,
+): void {
+  recordEvent(store, {
+    involved: podObj,
+    type: 'Warning',
+    reason: 'FailedScheduling',
+    message,
+    component: 'default-scheduler',
+  });
+  if (!current) return;
+  const copy = structuredClone(current);
+  const status = (asPod(copy).status ??= {});
+  const existing = status.conditions?.find((c) => c.type === 'PodScheduled');
+  if (nominated === undefined && existing?.status === 'False' && existing.message === message) return;
+  if (nominated !== undefined) status.nominatedNodeName = nominated;
+  status.conditions = [
+    ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
+    {
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message,
+      lastProbeTime: null,
+      lastTransitionTime: existing?.status === 'False' ? existing.lastTransitionTime : nowRfc3339(),
+    } as never,
+  ];
+  status.phase = 'Pending';
+  store.put(copy);
+}
+
 export function schedulerController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const queue = new Set<string>();
@@ -328,10 +369,16 @@ export function schedulerController(ctx: ControllerContext): Controller {
         markDisruption(victimObj);
         deleteObject(store, POD_RT, victim.metadata.namespace, victim.metadata.name ?? '');
       }
-      const copy = structuredClone(store.getByKey('Pod', key) ?? podObj);
-      const status = (asPod(copy).status ??= {});
-      status.nominatedNodeName = post.victims.node.metadata.name ?? '';
-      store.put(copy);
+      // schedulingCycle (pkg/scheduler/schedule_one.go) returns the FitError as Unschedulable
+      // whether or not PostFilter nominated a node, so the failure handler records
+      // FailedScheduling here too; a successful PostFilter has no message, so the event
+      // has no preemption part. The nomination is written with it.
+      const message = fitErrorMessage(
+        all.length + absent,
+        absent > 0 ? [...results, ...new Array<FilterResult>(absent).fill(NOT_NAMED)] : results,
+      );
+      const nominated = post.victims.node.metadata.name ?? '';
+      recordUnschedulable(store, podObj, store.getByKey('Pod', key) ?? podObj, message, nominated);
       queue.add(key);
       return;
     }
@@ -340,34 +387,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       absent > 0 ? [...results, ...new Array<FilterResult>(absent).fill(NOT_NAMED)] : results,
       post.message || undefined,
     );
-    recordEvent(store, {
-      involved: podObj,
-      type: 'Warning',
-      reason: 'FailedScheduling',
-      message,
-      component: 'default-scheduler',
-    });
-    const current = store.getByKey('Pod', key);
-    if (current) {
-      const copy = structuredClone(current);
-      const status = (asPod(copy).status ??= {});
-      const existing = status.conditions?.find((c) => c.type === 'PodScheduled');
-      if (!existing || existing.status !== 'False' || existing.message !== message) {
-        status.conditions = [
-          ...(status.conditions ?? []).filter((c) => c.type !== 'PodScheduled'),
-          {
-            type: 'PodScheduled',
-            status: 'False',
-            reason: 'Unschedulable',
-            message,
-            lastProbeTime: null,
-            lastTransitionTime: existing?.status === 'False' ? existing.lastTransitionTime : nowRfc3339(),
-          } as never,
-        ];
-        status.phase = 'Pending';
-        store.put(copy);
-      }
-    }
+    recordUnschedulable(store, podObj, store.getByKey('Pod', key), message);
     unschedulable.add(key);
     ctx.after(RETRY_SECONDS, () => {
       if (unschedulable.delete(key)) queue.add(key);

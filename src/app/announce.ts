@@ -1,5 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import type { Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
+import { whileRedisAway } from '../queue/connection.js';
 import { applySubscribeResult } from './notify/run-delivery.js';
 import { subscriberOf, type MessageOwner, type SubscribeResult } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
@@ -78,10 +79,14 @@ export async function announceRun(
     // goes there, since Slack threads do not nest.
     const owner = input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner;
     // Subscribing again is harmless (the member is the same), and catches up again.
+    // Retried while Redis is away (a failover): the message is posted already, and must
+    // not be left without the subscription its result goes to.
+    let socket: number | undefined; // the connection's socket the subscription went out on
     const subscribe = async (): Promise<SubscribeResult> => {
-      const state = await whileRedisAway(() =>
-        services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner),
-      );
+      const state = await whileRedisAway(() => {
+        socket = services.replication?.socket();
+        return services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner);
+      });
       await applySubscribeResult(services, client, subscriberOf(message, owner), state);
       return state;
     };
@@ -91,6 +96,7 @@ export async function announceRun(
     await services.replication?.confirm({
       label: 'subscription',
       fields: { jobId: input.jobId, channel: message.channel, ts: message.ts },
+      ...(socket === undefined ? {} : { socket }),
       redo: async () => void (await subscribe()),
     });
     // A person's run ends in an answer: the result, or "could not finish" at the deadline.
@@ -108,25 +114,5 @@ export async function announceRun(
     return message;
   } finally {
     release();
-  }
-}
-
-/** How long an announcement waits for Redis to take its subscription (a failover takes seconds). */
-const REDIS_AWAY_MS = 15_000;
-
-/**
- * `work` (a Redis write), tried again every 250 ms while it fails, for up to
- * REDIS_AWAY_MS: the message is posted already, and a failover in between must not
- * leave it without the subscription its result goes to.
- */
-async function whileRedisAway<T>(work: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + REDIS_AWAY_MS;
-  for (;;) {
-    try {
-      return await work();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 250));
-    }
   }
 }

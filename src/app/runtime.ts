@@ -18,6 +18,7 @@ import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
+import type { Redis } from 'ioredis';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { startReplicationGuard } from '../queue/guard-journal.js';
@@ -55,15 +56,7 @@ export async function startAppRuntime(
 ): Promise<AppRuntime> {
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
-  const producers = createProducers({
-    connection: redis,
-    clusters: config.clusters,
-    onError: (error, queue) => logger.warn({ err: error, queue }, 'queue error'),
-    // The app's own notifications (alert threads and summaries), signed with its own key.
-    signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
-    // Every diagnosis it queues states who asked, under its approval key: workers run no other.
-    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey),
-  });
+  const producers = appProducers(config, redis, logger);
   const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
   warnUnboundNotifyKeys(config, logger);
   const metrics = createMetrics({
@@ -95,8 +88,11 @@ export async function startAppRuntime(
     ),
     plans: createPlanStore(redis),
     commandBudget: createCommandBudget(redis, config.commandBudget),
-    rootStates: createRootStates(redis, config.approvalSigningKey, (planId) =>
-      tampered('root state', redisKeys.rootState(planId)),
+    rootStates: createRootStates(
+      redis,
+      config.approvalSigningKey,
+      (planId) => tampered('root state', redisKeys.rootState(planId)),
+      (message) => tampered('root stage', redisKeys.rootStage(message)),
     ),
     policy: approval,
     readPolicy,
@@ -155,15 +151,7 @@ export async function startAppRuntime(
     concurrency: config.notifyConcurrency,
     keys: verifyKeys,
   });
-  logger.info(
-    {
-      chat: [...(config.slack ? [`slack (${config.mode})`] : []), ...(config.teams ? ['teams'] : [])],
-      url: handle.url,
-      clusters: config.clusters,
-      redis: describeTarget(config.redis.target),
-    },
-    'rollout-doctor app started',
-  );
+  logStarted(config, handle, logger);
   return {
     services,
     handle,
@@ -173,6 +161,31 @@ export async function startAppRuntime(
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
   };
+}
+
+/** The queues the app feeds: its own notifications and every diagnosis it queues, signed with its key. */
+function appProducers(config: AppConfig, redis: Redis, logger: Logger): ReturnType<typeof createProducers> {
+  return createProducers({
+    connection: redis,
+    clusters: config.clusters,
+    onError: (error, queue) => logger.warn({ err: error, queue }, 'queue error'),
+    // The app's own notifications (alert threads and summaries), signed with its own key.
+    signNotify: (job) => signNotify(job, 'app', config.approvalSigningKey),
+    // Every diagnosis it queues states who asked, under its approval key: workers run no other.
+    signDiagnose: (job, jobId) => signDiagnoseByApp(job, jobId, config.approvalSigningKey),
+  });
+}
+
+function logStarted(config: AppConfig, handle: AppHttpHandle, logger: Logger): void {
+  logger.info(
+    {
+      chat: [...(config.slack ? [`slack (${config.mode})`] : []), ...(config.teams ? ['teams'] : [])],
+      url: handle.url,
+      clusters: config.clusters,
+      redis: describeTarget(config.redis.target),
+    },
+    'rollout-doctor app started',
+  );
 }
 
 /** Slack's Web API client for notifications; Teams only: one that answers locally, permanently refused. */

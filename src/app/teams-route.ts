@@ -3,6 +3,7 @@ import type { ChatUseCases } from '../chat/adapter.js';
 import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
 import { teamsAdapter, type CardStore, type TeamsAdapter } from '../chat/teams/adapter.js';
 import { botAuthenticator } from '../chat/teams/bot-auth.js';
+import { certificateSource, type CertificateSource } from '../chat/teams/certificate.js';
 import { botConnector } from '../chat/teams/connector.js';
 import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../chat/teams/endpoint.js';
 import { teamsInbound } from '../chat/teams/inbound.js';
@@ -56,6 +57,56 @@ export interface TeamsRoute {
 }
 
 /**
+ * The bot's credential for its own token: the client secret, or the certificate files,
+ * read again at every token fetch (a rotated certificate is picked up without a
+ * restart). Logged: the certificate's SHA-1 thumbprint (as the Entra admin center shows
+ * it) and validity, never the key.
+ */
+const CERTIFICATE_WARN_MS = 14 * 24 * 3600 * 1000;
+
+function botCredential(
+  teams: TeamsConfig,
+  logger: AppServices['logger'],
+): { appPassword: string } | { certificate: CertificateSource } {
+  if (teams.credential.kind === 'secret') return { appPassword: teams.credential.appPassword };
+  const source = certificateSource(teams.credential, {
+    loaded: ({ thumbprintSha1, notBefore, notAfter }) =>
+      logger.info({ thumbprint: thumbprintSha1, notBefore, notAfter }, 'teams certificate loaded'),
+    unusable: (error) =>
+      logger.warn(
+        { err: error },
+        'teams certificate files changed but are unusable; the last good certificate is kept',
+      ),
+  });
+  // Checked at every token fetch (about hourly), said at most once a day per certificate.
+  const said = new Map<string, number>();
+  const certificate: CertificateSource = {
+    async current() {
+      const credential = await source.current();
+      const now = Date.now();
+      const { thumbprintSha1: thumbprint, notBefore, notAfter } = credential;
+      const invalid = notAfter.getTime() <= now || notBefore.getTime() > now;
+      const expiring = notAfter.getTime() - now < CERTIFICATE_WARN_MS;
+      if ((invalid || expiring) && now - (said.get(thumbprint) ?? -Infinity) >= 24 * 3600 * 1000) {
+        said.set(thumbprint, now);
+        if (invalid)
+          logger.error(
+            { thumbprint, notBefore, notAfter },
+            'teams certificate is not valid now: Entra ID refuses it',
+          );
+        else
+          logger.warn(
+            { thumbprint, notBefore, notAfter },
+            'teams certificate expires within 14 days: rotate it',
+          );
+      }
+      return credential;
+    },
+  };
+  return { certificate };
+}
+
+/**
  * `POST /api/messages` for Microsoft Teams (docs/teams.md), on the app's port beside
  * Slack's routes: Bot Framework token checks, the command use-case (the same queue,
  * budget and read policy as `/rollout-doctor`), cards through the Bot Connector.
@@ -85,7 +136,7 @@ export function teamsRoute(
   const adapter = teamsAdapter({
     connector: botConnector({
       appId: teams.appId,
-      appPassword: teams.appPassword,
+      ...botCredential(teams, logger),
       tokenUrl: teams.tokenUrl,
       scope: teams.scope,
       serviceUrlHosts: teams.serviceUrlHosts,

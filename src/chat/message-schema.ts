@@ -66,5 +66,9 @@ const part = z.discriminatedUnion('kind', [
 
 /** A whole message, validated. */
 export const chatMessageSchema: z.ZodType<ChatMessage> = z
-  .object({ summary: rich, parts: z.array(part).max(MAX_ITEMS) })
+  .object({
+    summary: rich,
+    parts: z.array(part).max(MAX_ITEMS),
+    brief: z.array(part).max(MAX_ITEMS).optional(),
+  })
   .strict();

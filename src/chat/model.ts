@@ -165,4 +165,10 @@ export type Part =
 export interface ChatMessage {
   readonly summary: Rich;
   readonly parts: readonly Part[];
+  /**
+   * The message for a platform whose size limit `parts` exceed (Slack: 50 blocks,
+   * about 11,000 characters): what must stay (the verdict, the approval marks, the
+   * buttons) and where the rest is. Absent: adapters cut `parts`.
+   */
+  readonly brief?: readonly Part[];
 }

@@ -42,8 +42,9 @@ export function clip(text: string, max = MAX_INTERPOLATION): string {
 }
 
 export const text = (value: string): Span => made({ kind: 'text', text: value });
-export const strong = (value: string): Span => made({ kind: 'strong', text: value });
-export const emphasis = (value: string): Span => made({ kind: 'emphasis', text: value });
+/** Bold text; a string longer than MAX_INTERPOLATION is cut, as `say` cuts what it interpolates. */
+export const strong = (value: string): Span => made({ kind: 'strong', text: clip(String(value)) });
+export const emphasis = (value: string): Span => made({ kind: 'emphasis', text: clip(String(value)) });
 export const code = (value: string): Span => made({ kind: 'code', text: value });
 export const mention = (person: PersonRef): Span => made({ kind: 'mention', person });
 export const group = (platform: Platform, id: string): Span => made({ kind: 'group', platform, id });
@@ -104,6 +105,17 @@ function merge(spans: readonly Span[]): Span[] {
     else out.push(span);
   }
   return out;
+}
+
+/**
+ * Untrusted text that keeps its line breaks (an explanation, an event message): each
+ * line a text span, breaks between them. Not cut: callers cut where they must.
+ */
+export function multiline(untrusted: string): Rich {
+  const value = typeof untrusted === 'string' ? untrusted : String(untrusted);
+  return madeRich(
+    value.split(/\r\n|\r|\n/).flatMap((line, i) => [...(i > 0 ? [br] : []), ...(line ? [text(line)] : [])]),
+  );
 }
 
 /** Several pieces of content joined by a separator we wrote. */

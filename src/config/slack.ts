@@ -72,7 +72,7 @@ export function chatPlatformProblems(env: Env): string[] {
     if (stray.length > 0) return [`SLACK_BOT_TOKEN is required when ${stray.join(', ')} is set`];
     if (!teams)
       return [
-        'no chat platform is configured: set SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) for Slack, TEAMS_APP_ID with TEAMS_APP_PASSWORD and TEAMS_TENANT_ID for Microsoft Teams, or both',
+        'no chat platform is configured: set SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET (or SLACK_APP_TOKEN) for Slack, TEAMS_APP_ID with TEAMS_APP_PASSWORD (or TEAMS_CERTIFICATE_FILE) and TEAMS_TENANT_ID for Microsoft Teams, or both',
       ];
     return [];
   }

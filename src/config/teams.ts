@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { CertificateError, readCertificateCredential } from '../chat/teams/certificate.js';
 
 /**
  * Microsoft Teams settings of the app (docs/configuration.md, "Microsoft Teams").
- * Teams is on when TEAMS_APP_ID is set; then the credentials and the tenant are
- * required. Everything Microsoft-hosted has a default for the public cloud and a
+ * Teams is on when TEAMS_APP_ID is set; then the tenant and exactly one credential are
+ * required: the app registration's client secret (TEAMS_APP_PASSWORD) or its
+ * certificate and private key (TEAMS_CERTIFICATE_FILE, TEAMS_CERTIFICATE_KEY_FILE), which
+ * are read at start to check them. Everything Microsoft-hosted has a default for the public cloud and a
  * variable to point elsewhere (a sovereign cloud, or the Teams stand-in in tests).
  */
 
@@ -43,6 +46,8 @@ const list = (valid: (item: string) => boolean, message: string) =>
 export const teamsEnvShape = {
   TEAMS_APP_ID: optional(z.string().regex(GUID, 'must be the bot’s Microsoft app id (a GUID)')),
   TEAMS_APP_PASSWORD: optional(z.string().min(1)),
+  TEAMS_CERTIFICATE_FILE: optional(z.string().min(1).max(4096)),
+  TEAMS_CERTIFICATE_KEY_FILE: optional(z.string().min(1).max(4096)),
   TEAMS_TENANT_ID: optional(z.string().regex(GUID, 'must be an Entra tenant id (a GUID)')),
   TEAMS_ALLOWED_TENANTS: list((t) => GUID.test(t), 'must be comma-separated Entra tenant ids (GUIDs)'),
   TEAMS_OPENID_METADATA_URL: optional(httpUrl),
@@ -65,9 +70,20 @@ export const teamsEnvShape = {
 
 type TeamsEnv = z.infer<z.ZodObject<typeof teamsEnvShape>>;
 
+/** How the bot proves itself to Entra ID for its own token: exactly one of these. */
+export type TeamsCredential =
+  | { readonly kind: 'secret'; readonly appPassword: string }
+  | {
+      readonly kind: 'certificate';
+      /** PEM certificate (TEAMS_CERTIFICATE_FILE). */
+      readonly certificateFile: string;
+      /** PEM private key (TEAMS_CERTIFICATE_KEY_FILE; the certificate file when unset). */
+      readonly keyFile: string;
+    };
+
 export interface TeamsConfig {
   readonly appId: string;
-  readonly appPassword: string;
+  readonly credential: TeamsCredential;
   readonly tenantId: string;
   /** Tenants whose activities are served, lower case; TEAMS_TENANT_ID when not set. */
   readonly allowedTenants: readonly string[];
@@ -96,8 +112,30 @@ export function teamsProblems(env: TeamsEnv): string[] {
     return set.length === 0 ? [] : [`TEAMS_APP_ID is required when ${set.join(', ')} is set`];
   }
   const problems: string[] = [];
-  if (env.TEAMS_APP_PASSWORD === undefined)
-    problems.push('TEAMS_APP_PASSWORD is required when TEAMS_APP_ID is set (the bot’s client secret)');
+  const certificate = env.TEAMS_CERTIFICATE_FILE;
+  if (env.TEAMS_APP_PASSWORD === undefined && certificate === undefined)
+    problems.push(
+      'TEAMS_APP_PASSWORD or TEAMS_CERTIFICATE_FILE is required when TEAMS_APP_ID is set (the bot’s client secret, or its certificate with TEAMS_CERTIFICATE_KEY_FILE)',
+    );
+  if (env.TEAMS_APP_PASSWORD !== undefined && certificate !== undefined)
+    problems.push(
+      'TEAMS_APP_PASSWORD and TEAMS_CERTIFICATE_FILE are both set: the bot uses one credential, its client secret or its certificate; unset the other',
+    );
+  if (certificate === undefined && env.TEAMS_CERTIFICATE_KEY_FILE !== undefined)
+    problems.push(
+      'TEAMS_CERTIFICATE_FILE is required when TEAMS_CERTIFICATE_KEY_FILE is set (the certificate of that key)',
+    );
+  if (certificate !== undefined) {
+    try {
+      readCertificateCredential({
+        certificateFile: certificate,
+        keyFile: env.TEAMS_CERTIFICATE_KEY_FILE ?? certificate,
+      });
+    } catch (error) {
+      if (!(error instanceof CertificateError)) throw error;
+      problems.push(error.message);
+    }
+  }
   if (env.TEAMS_TENANT_ID === undefined)
     problems.push('TEAMS_TENANT_ID is required when TEAMS_APP_ID is set (the bot’s home tenant)');
   return problems;
@@ -105,18 +143,24 @@ export function teamsProblems(env: TeamsEnv): string[] {
 
 /** The Teams settings, or undefined when Teams is off. Call after teamsProblems found none. */
 export function teamsSettings(env: TeamsEnv): TeamsConfig | undefined {
-  if (
-    env.TEAMS_APP_ID === undefined ||
-    env.TEAMS_APP_PASSWORD === undefined ||
-    env.TEAMS_TENANT_ID === undefined
-  )
-    return undefined;
+  if (env.TEAMS_APP_ID === undefined || env.TEAMS_TENANT_ID === undefined) return undefined;
+  const credential: TeamsCredential | undefined =
+    env.TEAMS_CERTIFICATE_FILE !== undefined
+      ? Object.freeze({
+          kind: 'certificate',
+          certificateFile: env.TEAMS_CERTIFICATE_FILE,
+          keyFile: env.TEAMS_CERTIFICATE_KEY_FILE ?? env.TEAMS_CERTIFICATE_FILE,
+        })
+      : env.TEAMS_APP_PASSWORD !== undefined
+        ? Object.freeze({ kind: 'secret', appPassword: env.TEAMS_APP_PASSWORD })
+        : undefined;
+  if (credential === undefined) return undefined;
   const tenantId = env.TEAMS_TENANT_ID.toLowerCase();
   const allowed = env.TEAMS_ALLOWED_TENANTS.length > 0 ? env.TEAMS_ALLOWED_TENANTS : [tenantId];
   return Object.freeze({
     // As registered: the token's aud is compared exactly.
     appId: env.TEAMS_APP_ID,
-    appPassword: env.TEAMS_APP_PASSWORD,
+    credential,
     tenantId,
     allowedTenants: Object.freeze(allowed.map((t) => t.toLowerCase())),
     openIdMetadataUrl: env.TEAMS_OPENID_METADATA_URL ?? TEAMS_DEFAULTS.openIdMetadataUrl,

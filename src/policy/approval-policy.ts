@@ -132,6 +132,11 @@ export interface ApprovalPolicy {
    * decides only what a card shows (Teams enables Approve for them); `check` decides.
    */
   approvesSomewhere?(user: string): Promise<boolean>;
+  /**
+   * The policy file's `names:` (approver id to the name people know): where a platform
+   * cannot show an id as a person (Teams), its messages name approvers by these.
+   */
+  names?: Readonly<Record<string, string>>;
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
@@ -207,6 +212,7 @@ export function createApprovalPolicy(options: {
   const everyApprover = [...new Set([...options.approvers, ...options.rules.flatMap((r) => r.approvers)])];
   return {
     isListed,
+    names: options.names ?? {},
     approvesSomewhere: (user) => isListed(user, everyApprover),
     async check(user, scope) {
       const approvers = approversFor(options.rules, options.approvers, scope);

@@ -73,6 +73,26 @@ export async function waitForReady(connection: Redis, timeoutMs: number): Promis
   });
 }
 
+/** How long work that must reach Redis waits for it (a failover takes seconds). */
+export const REDIS_AWAY_MS = 15_000;
+
+/**
+ * `work` (Redis calls), tried again every 250 ms while it fails, for up to `forMs`: for
+ * writes and reads that must not be skipped because a failover was under way (a
+ * posted message's subscription, the check after a run's progress line).
+ */
+export async function whileRedisAway<T>(work: () => Promise<T>, forMs = REDIS_AWAY_MS): Promise<T> {
+  const deadline = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 /** Closes a connection without throwing when it is already gone. */
 export async function closeConnection(connection: Redis): Promise<void> {
   try {

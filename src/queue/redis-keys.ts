@@ -34,6 +34,8 @@ export const redisKeys = {
   messagePlan: (m: Message) => `rd:msgplan:${messageKeyPart(m)}`,
   /** The root message state of an approved plan (src/app/notify/root-state.ts). */
   rootState: (planId: string) => `rd:root:${planId}`,
+  /** Where an approved message's state line stands, for its plan and the plan's Undo (src/app/notify/root-stage.ts). */
+  rootStage: (m: Message) => `rd:root-stage:${messageKeyPart(m)}`,
   /** Alert and early-warning threads (alert-thread-store.ts). */
   thread: {
     thread: (threadId: string) => `rd:alerts:thread:${threadId}`,

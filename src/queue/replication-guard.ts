@@ -18,6 +18,11 @@ import type { Redis } from 'ioredis';
  * raises the noted offset, so a loss may be judged where there was none, which costs
  * only a redo that changes nothing.
  *
+ * The writes are those made on the connection's current socket before `confirm`: a
+ * WAIT or INFO answered on a later socket (ioredis resends unanswered commands after a
+ * reconnect, which after a failover reaches the new master) says nothing about them,
+ * so they are then judged lost and written again.
+ *
  * The watch lives in the process that wrote. With a journal (src/queue/guard-journal.ts)
  * each watched write that says how to redo it from data (`replay`) is kept on disk until
  * settled, and `restore` takes such records up again in a restarted process.
@@ -83,6 +88,12 @@ export interface GuardedWrites {
   /** Writes them again; must be idempotent (it may run when nothing was lost). */
   redo(): Promise<void>;
   /**
+   * `socket()` taken before the first of the writes: when the connection lost its socket
+   * since, some of them may have gone to a server that is gone (judged lost, written
+   * again). Without it, the writes are taken to be on the socket current at `confirm`.
+   */
+  socket?: number;
+  /**
    * The redo as data (JSON), for a journal: a restarted process redoes it with the
    * replayer of that kind (`restore`). Absent: watched in memory only.
    */
@@ -119,6 +130,8 @@ export interface ReplicationGuard {
    * failover shows they were lost. The replicas asked for and reached by the WAIT.
    */
   confirm(writes: GuardedWrites): Promise<{ wanted: number; reached: number }>;
+  /** Which socket of the connection is current (for `GuardedWrites.socket`). */
+  socket(): number;
   /** Writes watched now (tests, metrics). */
   pending(): number;
   /**
@@ -166,16 +179,53 @@ async function replication(redis: Redis): Promise<ReplicationInfo> {
 const refusesInfo = (error: unknown): boolean =>
   error instanceof Error && /unknown command|NOPERM|not allowed|disabled/i.test(error.message);
 
-export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
-  const { replicas, timeoutMs, logger } = options;
-  const checkEveryMs = options.checkEveryMs ?? 500;
-  const watchForMs = options.watchForMs ?? 10 * 60_000;
-  const watched = new Set<Watched>();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const { journal } = options;
+/**
+ * WAIT and the replication position, asked on the guard's connection. It counts the
+ * sockets the connection lost so far. A WAIT or INFO answered after a loss may come
+ * from another server: ioredis resends unanswered commands once it reconnects, and
+ * after a failover it reconnects to the new master, where a WAIT counts none of the
+ * writes made on the old one (a fresh connection has written nothing: its replicas
+ * "have" it at once) and INFO is not the position after them. Such answers confirm
+ * nothing and mark nothing: the writes are judged lost, and written again.
+ */
+function positionReader(redis: Redis, replicas: number, timeoutMs: number) {
+  let sockets = 0;
+  const onClose = (): void => {
+    sockets += 1;
+  };
+  redis.on('close', onClose);
+  return {
+    socket: (): number => sockets,
+    async waitReplicas(): Promise<number> {
+      try {
+        return Number(await redis.wait(replicas, timeoutMs));
+      } catch {
+        return 0;
+      }
+    },
+    /** The position after the writes, if read on the socket they were made on (`socket`). */
+    async markNow(socket: number): Promise<ReplicationMark | undefined> {
+      try {
+        const info = await replication(redis);
+        if (sockets !== socket) return undefined;
+        return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    stop: (): void => {
+      redis.off('close', onClose);
+    },
+  };
+}
+
+/**
+ * The journal side of the watch: an entry's current mark kept (it gets an id the first
+ * time), and the record removed when the entry is forgotten. A failure is logged: the
+ * watch in memory goes on.
+ */
+function journalKeeper(journal: GuardJournal | undefined, watched: Set<Watched>, logger: GuardLogger) {
   let journaled = 0;
-  /** Keeps the entry's current mark in the journal (a failure is logged: the watch goes on). */
   const keep = (entry: Watched): void => {
     if (!journal || !entry.replay) return;
     entry.id ??= `${Date.now().toString(36)}-${process.pid}-${(journaled += 1)}`;
@@ -196,40 +246,38 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       }
     }
   };
+  return { keep, forget };
+}
 
-  const waitReplicas = async (): Promise<number> => {
-    try {
-      return Number(await redis.wait(replicas, timeoutMs));
-    } catch {
-      return 0;
-    }
-  };
-  const markNow = async (): Promise<ReplicationMark | undefined> => {
-    try {
-      const info = await replication(redis);
-      return info.role === 'master' ? { replid: info.replid, offset: info.offset } : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
+  const { replicas, timeoutMs, logger } = options;
+  const checkEveryMs = options.checkEveryMs ?? 500;
+  const watchForMs = options.watchForMs ?? 10 * 60_000;
+  const watched = new Set<Watched>();
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const position = positionReader(redis, replicas, timeoutMs);
+  const { keep, forget } = journalKeeper(options.journal, watched, logger);
+
   /** Writes again what a failover lost; watched on until a replica has them. */
   const redo = async (entry: Watched): Promise<void> => {
     logger.warn(
       { ...entry.fields, what: entry.label },
       'a Redis failover lost these writes: writing them again',
     );
+    const socket = position.socket();
     try {
       await entry.redo();
     } catch (error) {
       logger.warn({ ...entry.fields, err: error }, 'writing again failed; retried at the next check');
       return; // the mark still judges them lost: the next check redoes them
     }
-    if ((await waitReplicas()) >= replicas) {
+    if ((await position.waitReplicas()) >= replicas && position.socket() === socket) {
       forget(entry);
       logger.info({ ...entry.fields, what: entry.label }, 'written again and on the replicas');
       return;
     }
-    entry.mark = await markNow();
+    entry.mark = await position.markNow(socket);
     keep(entry);
   };
   const check = async (): Promise<void> => {
@@ -277,9 +325,11 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   return {
     async confirm(writes) {
       if (replicas === 0) return { wanted: 0, reached: 0 };
-      const reached = await waitReplicas();
+      const socket = writes.socket ?? position.socket();
+      const waited = await position.waitReplicas();
+      const reached = position.socket() === socket ? waited : 0;
       if (reached >= replicas) return { wanted: replicas, reached };
-      const entry: Watched = { ...writes, mark: await markNow(), since: Date.now() };
+      const entry: Watched = { ...writes, mark: await position.markNow(socket), since: Date.now() };
       watched.add(entry);
       keep(entry);
       logger.warn(
@@ -289,6 +339,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       schedule();
       return { wanted: replicas, reached };
     },
+    socket: () => position.socket(),
     pending: () => watched.size,
     restore(records, replayers) {
       for (const record of records) {
@@ -304,6 +355,7 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
     },
     stop() {
       stopped = true;
+      position.stop();
       clearTimeout(timer);
       watched.clear();
     },

@@ -24,6 +24,7 @@ import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { EnqueueOptions } from '../queue/producers.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { notifyJobSchema, type NotifyJobInput } from '../queue/schemas.js';
+import { redisKeys } from '../queue/redis-keys.js';
 
 /** One write of the worker, as data: what a rewrite does again. */
 export type WorkerStep =
@@ -48,7 +49,11 @@ const stepSchema = z.union([
   z.object({ plan: z.looseObject({ plan: z.looseObject({ id: z.string() }), expiresAt: z.number() }) }),
   z.object({ release: z.object({ planId: z.string(), claimedAt: z.number() }) }),
   z.object({
-    nonce: z.object({ key: z.string().startsWith('rd:'), value: z.string(), expiresAt: z.number() }),
+    nonce: z.object({
+      key: z.string().startsWith(redisKeys.approvalNonce('')),
+      value: z.string(),
+      expiresAt: z.number(),
+    }),
   }),
 ]);
 const stepsSchema = z.array(stepSchema);

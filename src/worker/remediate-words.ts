@@ -1,7 +1,7 @@
 /**
  * What the remediate processor says in the thread, apart from its decisions
  * (remediate-processor.ts): the detail of each remediation-outcome reply. The app
- * renders the reply (src/app/notify/outcome-message.ts) and escapes this text there,
+ * renders the reply (src/chat/use-cases/outcome.ts) and escapes this text there,
  * since it carries names from the cluster and reasons from the API server.
  */
 import { typeOfKind } from '../diagnosis/workload-ref.js';

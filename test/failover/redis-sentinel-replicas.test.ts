@@ -110,6 +110,14 @@ describe('two app replicas and two workers on one Sentinel set', () => {
         throw error;
       });
     await queuesSettled(stack.redisUrl, 60_000);
+    // A message that showed its result and lost it again says what replaced it, and when.
+    if (results().length !== accepted)
+      console.error(
+        'drill: top-level messages now',
+        [...slack.messages.values()].filter((m) => m.threadTs === undefined).map((m) => m.text.slice(0, 120)),
+        'updates:',
+        slack.callsOf('chat.update').map((c) => `${String(c.args.ts)} ${String(c.args.text).slice(0, 80)}`),
+      );
     expect(results()).toHaveLength(accepted);
     const result = results()[0];
     if (!result) throw new Error('no result');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { startSimulator, type Simulator } from '../../sim/index.js';
-import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
+import { renderDiagnosis } from '../support/slack-run.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { createKubeClient } from '../../src/kube/client.js';

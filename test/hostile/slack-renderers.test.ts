@@ -6,18 +6,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { confirmDialogText, planButton, planDetailBlocks } from '../../src/chat/slack/blocks/plan-blocks.js';
 import { MAX_INTERPOLATION, trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { codeSections } from '../../src/chat/slack/blocks/text.js';
 import { seedIncidentA } from '../support/rollout-scenarios.js';
 import {
+  confirmDialogText,
   notFoundText,
+  planButton,
+  planDetailBlocks,
   renderDiagnosis,
   renderOutcome,
   renderProgress,
   threadReport,
-} from '../../src/chat/slack/blocks/result-message.js';
-import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+} from '../support/slack-run.js';
+import { remediationOutcomeMessage } from '../support/slack-run.js';
 import {
   alertTitle,
   firingRoot,
@@ -177,8 +179,8 @@ describe('Slack builders with hostile text in every field', () => {
     expect(unsafeMarkup(undo)).toEqual([]);
     expect(
       unsafeMarkup([
-        ...planDetailBlocks({ plan, cluster: HOSTILE }, trusted('*Fix*')),
-        planButton({ plan, cluster: HOSTILE }, 0, { state: 'open', expiresAt: 1 }),
+        ...planDetailBlocks({ plan, cluster: HOSTILE }, 'Fix'),
+        planButton({ plan, cluster: HOSTILE }, { state: 'open', expiresAt: 1 }),
       ]),
     ).toEqual([]);
     expect(unsafeMarkup({ text: confirmDialogText(plan) })).toEqual([]);
@@ -295,7 +297,7 @@ describe('cluster text of any size: bounded replies, bounded work', () => {
     const plan = structuredClone(base.remediations[0]);
     if (!plan?.patch) throw new Error('no patch');
     plan.patch = { type: plan.patch.type, body: { metadata: { annotations: { big: 'Ω'.repeat(60_000) } } } };
-    const blocks = planDetailBlocks({ plan, cluster: 'prod' }, trusted('*Fix*'));
+    const blocks = planDetailBlocks({ plan, cluster: 'prod' }, 'Fix');
     const shown = blocks.map((b) => (b.text as { text: string }).text).join('');
     expect(shown.split('Ω').length - 1).toBe(60_000);
   });

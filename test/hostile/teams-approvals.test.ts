@@ -5,7 +5,9 @@
  * applies it once; a press the card never offered (a forged plan id) is refused.
  * Two app replicas share the Redis: an invoke replayed to the other replica (whose own
  * replay guard never saw it, src/chat/teams/inbound.ts) does not count its approver
- * twice: the approvals recorded in Redis decide (docs/teams.md, Replays).
+ * twice: the approvals recorded in Redis decide (docs/teams.md, Replays). Both replicas
+ * run through the apply: their notify consumers share the plan's outcomes, and the card
+ * still ends on "rolled out", naming approvers as the policy's `names:` does.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -21,6 +23,7 @@ import { createLogger } from '../../src/logger.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
 import {
@@ -84,7 +87,12 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'rd-teams-approvals-'));
   const policyFile = join(dir, 'policy.yaml');
   const ids = [asker, first, second].map((p) => p.aadObjectId).join(', ');
-  writeFileSync(policyFile, `rules:\n  - approvers: [${ids}]\n    requiredApprovals: 2\n`);
+  // The first approver has a name in the policy (with markup, which stays characters);
+  // the second has none: the card says "an approver", never an object id.
+  writeFileSync(
+    policyFile,
+    `rules:\n  - approvers: [${ids}]\n    requiredApprovals: 2\nnames:\n  ${first.aadObjectId}: "Dana *Lee*"\n`,
+  );
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
       lines.push(...chunk.toString().split('\n').filter(Boolean));
@@ -179,9 +187,6 @@ describe('Teams approvals under a two-person rule', () => {
     expect(await answer(botUrl, firstPress)).toContain('already handled');
     expect(await answer(replicaUrl, firstPress)).toContain('You already approved this plan');
     expect(applied).toEqual([]);
-    // One replica from here: two notify consumers may deliver the applied and rolled-out
-    // outcomes out of order (docs/teams.md, Status), which this test is not about.
-    await replica.stop();
     // A plan id the card never offered, with the digest of the real one: refused before any decision.
     const forged = approveData(card);
     const action = { ...(forged.action as Record<string, unknown>), planId: 'set-recreate-other' };
@@ -193,6 +198,15 @@ describe('Teams approvals under a two-person rule', () => {
       const now = s.activities.get(card.id);
       return now && cardOf(now).includes('rolled out') ? now : undefined;
     }, 15_000);
+    // Both replicas' notify consumers took outcomes; once every one is handled, the card
+    // still says "rolled out" (src/app/notify/root-stage.ts), not "rollout under way".
+    await waitForIdleQueues(redis.url, ['notify', 'remediate.default']);
+    const final = cardOf(teams.activities.get(card.id) ?? card);
+    expect(final).toContain('rolled out at');
+    expect(final).not.toContain('rollout under way');
+    expect(final).toContain('"text":"Dana *Lee*"');
+    expect(final).toContain(' and an approver at ');
+    for (const p of [first, second]) expect(final).not.toContain(p.aadObjectId);
     expect(applied).toEqual([plan.id]);
     const claimed = audit().filter((e) => e.action === 'approval' && e.result === 'claimed');
     expect(claimed).toEqual([expect.objectContaining({ user: second.aadObjectId.toLowerCase() })]);

@@ -131,7 +131,7 @@ describe('npm run demo', () => {
     expect(out).toMatch(/│ 🔴 RolloutSurgeDeadlock: Rollout of vision-object-tracker can never finish/);
     expect(out).toMatch(/│ \[Apply: set-rolling-update\] /);
     expect(out).toContain('✔ diagnosed vision/vision-object-tracker: RolloutSurgeDeadlock');
-    expect(out).toMatch(/✔ the card says: ✅ set-rolling-update approved by @\S+ at .*; rolled out at /);
+    expect(out).toMatch(/✔ the card says: ✅ set-rolling-update approved by Lead at .*; rolled out at /);
     expect(out).toMatch(/✔ vision\/vision-object-tracker: rollout complete, .* ready on gpu-node-1/);
     // Story 2 starts from an alert, as in the Slack demo: a thread in the Teams alerts channel.
     expect(out).not.toContain('@rollout-doctor diagnose deployment/checkout');
@@ -141,7 +141,7 @@ describe('npm run demo', () => {
     expect(out).toMatch(/┌─ Teams · new thread in #alerts\n│ .*KubePodCrashLooping/);
     expect(out).toContain('✔ the app opened an alert thread in the Teams #alerts channel');
     expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode');
-    expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by @\S+ at .*; rolled out at /);
+    expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by Lead at .*; rolled out at /);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
     // Approved through Teams (an Entra object id), not Slack: nothing was posted to Slack.
     expect(out).toMatch(

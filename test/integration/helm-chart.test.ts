@@ -30,6 +30,7 @@ import { loadPolicyFile } from '../../src/policy/approval-policy.js';
 import { loadAppConfig } from '../../src/config/environment.js';
 import { testKeys } from '../support/plan-keys.js';
 import { restrictedViolations } from '../support/pod-security.js';
+import { makeTestCertificate } from '../support/test-certificate.js';
 
 const CASES = readdirSync(`${CHART}/ci`)
   .filter((f) => f.endsWith('-values.yaml'))
@@ -526,6 +527,114 @@ describe('Microsoft Teams beside Slack', () => {
 
   it('refuses an app id or tenant that is not a GUID', () => {
     expect(helmTemplateError({ set: ['app.teams.appId=not-a-guid'] })).toMatch(/appId/);
+  });
+});
+
+describe('Microsoft Teams with a certificate instead of the client secret', () => {
+  const CERT_SECRET = 'rollout-doctor-teams-certificate';
+  const MOUNT = '/etc/rollout-doctor/teams-certificate';
+
+  it('mounts the kubernetes.io/tls Secret as a directory, names its files, and the secret slot is optional', () => {
+    const objects = helmTemplate({
+      values: [ciValues('teams')],
+      set: [`app.teams.certificateSecret=${CERT_SECRET}`],
+    });
+    const app = env(objects, 'rollout-doctor-app');
+    expect(value(app, 'TEAMS_CERTIFICATE_FILE')).toBe(`${MOUNT}/tls.crt`);
+    expect(value(app, 'TEAMS_CERTIFICATE_KEY_FILE')).toBe(`${MOUNT}/tls.key`);
+    expect(secretRef(app, 'TEAMS_APP_PASSWORD')).toMatchObject({ optional: true });
+    const pod = z
+      .object({
+        spec: z.object({
+          template: z.object({
+            spec: z.object({
+              containers: z.array(
+                z.object({ volumeMounts: z.array(z.record(z.string(), z.unknown())).default([]) }).loose(),
+              ),
+              volumes: z.array(z.record(z.string(), z.unknown())).default([]),
+            }),
+          }),
+        }),
+      })
+      .parse(find(objects, 'Deployment', 'rollout-doctor-app')).spec.template.spec;
+    // No subPath: the kubelet updates a Secret volume in place only for whole-directory mounts.
+    expect(pod.containers[0]?.volumeMounts.filter((m) => m.name === 'teams-certificate')).toEqual([
+      { name: 'teams-certificate', mountPath: MOUNT, readOnly: true },
+    ]);
+    expect(pod.volumes.filter((v) => v.name === 'teams-certificate')).toEqual([
+      {
+        name: 'teams-certificate',
+        secret: {
+          secretName: CERT_SECRET,
+          items: [
+            { key: 'tls.crt', path: 'tls.crt' },
+            { key: 'tls.key', path: 'tls.key' },
+          ],
+        },
+      },
+    ]);
+    // Without it: no certificate variable, no volume, the secret required.
+    const plain = env(helmTemplate({ values: [ciValues('teams')] }), 'rollout-doctor-app');
+    expect(plain.filter((e) => e.name.startsWith('TEAMS_CERTIFICATE'))).toEqual([]);
+    expect(secretRef(plain, 'TEAMS_APP_PASSWORD')).not.toHaveProperty('optional');
+  });
+
+  it('the app starts from what it renders, the Secret’s files where the chart mounts them', () => {
+    const objects = helmTemplate({
+      values: [ciValues('teams-only')],
+      set: [`app.teams.certificateSecret=${CERT_SECRET}`],
+    });
+    const app = env(objects, 'rollout-doctor-app');
+    const certificate = makeTestCertificate();
+    const mounted = mkdtempSync(join(tmpdir(), 'teams-cert-mount-'));
+    try {
+      writeFileSync(join(mounted, 'tls.crt'), certificate.certificatePem);
+      writeFileSync(join(mounted, 'tls.key'), certificate.keyPem);
+      // The templated app Secret (secrets.create) leaves TEAMS_APP_PASSWORD empty.
+      const secrets: Record<string, string> = {
+        ...testKeys.appEnv,
+        TEAMS_APP_PASSWORD: '',
+        REDIS_PASSWORD: 'p',
+      };
+      const resolved: Record<string, string> = {};
+      for (const e of app) {
+        const raw = e.value ?? (e.valueFrom ? secrets[e.valueFrom.secretKeyRef.key] : undefined);
+        if (raw !== undefined)
+          resolved[e.name] = raw
+            .replace(/\$\((\w+)\)/g, (_, n: string) => resolved[n] ?? '')
+            .replace(MOUNT, mounted);
+      }
+      expect(loadAppConfig(resolved).teams?.credential).toEqual({
+        kind: 'certificate',
+        certificateFile: join(mounted, 'tls.crt'),
+        keyFile: join(mounted, 'tls.key'),
+      });
+      // A client secret left in the app Secret is refused beside the certificate.
+      expect(() => loadAppConfig({ ...resolved, TEAMS_APP_PASSWORD: 'old-secret' })).toThrow(
+        /TEAMS_APP_PASSWORD and TEAMS_CERTIFICATE_FILE are both set/,
+      );
+    } finally {
+      rmSync(mounted, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a certificate without Teams, and a templated client secret beside it', () => {
+    expect(helmTemplateError({ set: [`app.teams.certificateSecret=${CERT_SECRET}`] })).toMatch(
+      /app.teams.certificateSecret is set but app.teams.appId is empty/,
+    );
+    expect(
+      helmTemplateError({
+        values: [ciValues('teams')],
+        set: [
+          `app.teams.certificateSecret=${CERT_SECRET}`,
+          'secrets.create=true',
+          'secrets.app.TEAMS_APP_PASSWORD=pw',
+        ],
+      }),
+    ).toMatch(/both set: the bot uses one credential/);
+    expect(
+      helmTemplateError({ values: [ciValues('teams')], set: ['app.teams.certificateSecret=Not_A_Name'] }),
+    ).toMatch(/certificateSecret/);
   });
 });
 

@@ -11,8 +11,8 @@ import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
-import { PATCH_POINTER } from '../../src/chat/slack/blocks/confirm-text.js';
-import { patchText } from '../../src/chat/slack/blocks/plan-blocks.js';
+import { PATCH_POINTER } from '../../src/chat/use-cases/confirm-text.js';
+import { patchText } from '../../src/chat/use-cases/plan-text.js';
 import { renderMessage } from '../../scripts/demo/slack-render.js';
 import {
   deployment,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule, Simulator } from '../../sim/index.js';
-import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { remediationOutcomeMessage } from '../support/slack-run.js';
 import type { Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
 import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';

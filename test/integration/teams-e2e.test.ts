@@ -138,7 +138,10 @@ describe('Teams, end to end', () => {
       const card = s.activities.get(result.id);
       return card && cardOf(card).includes('rolled out') ? card : undefined;
     }, 30_000);
-    await teams.waitFor((s) => s.posted(CHANNEL).find((a) => cardOf(a).includes('Rolled out')), 10_000);
+    await teams.waitFor(
+      (s) => s.posted(CHANNEL).find((a) => cardOf(a).includes('"text":"rolled out"')),
+      10_000,
+    );
     const again = await teams.send(botUrl, { ...invoke, id: randomUUID() });
     expect(again.status).toBe(200);
     expect(rolledOut(deployment(h, 'vision', NAME))).toBe(true);

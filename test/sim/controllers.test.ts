@@ -180,6 +180,13 @@ describe('scheduler', () => {
     );
     s.apply(deploy('high', {}, gpuSpec(1000)));
     await s.waitFor(() => events(s, 'Preempted').length > 0);
+    // schedule_one.go: a PostFilter that nominated a node still ends the cycle Unschedulable,
+    // so the preemptor gets FailedScheduling too, without a preemption part (success has no message).
+    const highPod = (s.list('Pod', 'ns') as Pod[]).find((p) => p.metadata.labels?.['app'] === 'high');
+    const highFailures = events(s, 'FailedScheduling').filter(
+      (e) => (e as { involvedObject?: { name?: string } }).involvedObject?.name === highPod?.metadata.name,
+    );
+    expect(highFailures[0]?.message).toBe('0/1 nodes are available: 1 Insufficient nvidia.com/gpu.');
     await s.waitFor(() => (s.get('Deployment', 'ns', 'high') as Deployment).status?.availableReplicas === 1);
     const onNode = (s.list('Pod', 'ns') as Pod[]).filter((p) => p.spec.nodeName === 'gpu');
     expect(onNode).toHaveLength(1);

@@ -8,11 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { judgeSeed, tally, type JudgedState } from '../support/state-judge.js';
 import { generateState } from '../../sim/generated-states.js';
+import { withMotion } from '../../sim/generated-motion.js';
 
 const COUNT = 150;
 const STATEFUL_COUNT = 150;
 const ROLLOUT_COUNT = 100;
 const RULES_COUNT = 100;
+const MOTION_COUNT = 45;
 
 /** Every judged state that disagrees, one line each (seed, judgement, findings, plans, cluster). */
 function disagreements(results: readonly JudgedState[]): string[] {
@@ -186,6 +188,22 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.completes).toBe(false);
   }, 120_000);
 
+  // Found by `--kind Rollout --seed 1 --count 1000`: a basic canary whose end state
+  // fits, but a setWeight step ahead needs its canary pods beside the stable ones, more
+  // than the nodes (304: a host port; 345, 832: cpu) or the quota (640) ever hold. Read
+  // as paused, progressing or no problem before the steps were checked (canary-steps.ts);
+  // 640 and 832 now keep the analyzers' surge deadlock, which the model had withdrawn.
+  it.each([304, 345, 640, 832])(
+    'Rollout seed %i: a canary step the cluster can never hold is found',
+    (seed) => {
+      const r = judgeSeed(seed, 'Rollout');
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(false);
+      expect(r.codes.filter((c) => c === 'RolloutStuck' || c === 'RolloutSurgeDeadlock')).not.toEqual([]);
+    },
+    120_000,
+  );
+
   it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
     const timed = judgeSeed(1, 'Rollout');
     expect([timed.judgement, timed.completes]).toEqual(['agree', true]);
@@ -219,9 +237,95 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     );
   }, 600_000);
 
+  // Rollouts in motion (sim/generated-motion.ts, `npm run verify:states -- --motion`): old
+  // pods slow to stop (preStop hooks inside a long grace period), slow readiness and
+  // minReadySeconds, new pods that preempt, a pods quota with no slack, an early snapshot.
+  it(`agree on ${MOTION_COUNT} seeded states in motion`, () => {
+    const kinds = [undefined, 'StatefulSet', 'Rollout'] as const;
+    const results = Array.from({ length: MOTION_COUNT }, (_, i) =>
+      judgeSeed(1 + i, kinds[i % 3], false, true),
+    );
+    expect(disagreements(results)).toEqual([]);
+    const t = tally(results);
+    expect(t.judged).toBeGreaterThan(MOTION_COUNT / 2);
+    expect(t.completed).toBeGreaterThan(5);
+  }, 600_000);
+
+  // Found by `npm run verify:states -- --motion --seed 1 --count 1500`.
+  // 94: the new template raised the priority, its pod preempted an old one, and the old
+  // ReplicaSet made that pod again: Pending, its FailedScheduling saying "No preemption
+  // victims found" (no pod below priority 0). The model held all preemption on that word,
+  // so the new pods (priority 1000) never preempted either: Unschedulable, while the
+  // controller scales the old pod away and the rollout finishes.
+  // 488: a DaemonSet whose new pods a cpu quota refuses on two nodes: the nodes without a
+  // pod were left out of the diagnosis (a DaemonSet pod's spec is pinned to its node), so
+  // the model saw two nodes and read the rollout as finishing.
+  // 1210, 1232: a DaemonSet with maxSurge, caught before its next surge pod exists, on a
+  // node whose other pods leave no room beside the old one: those pods were not read (no
+  // pod of ours Pending yet), so the model saw room and read the rollout as finishing.
+  it.each([
+    [94, true, 'RolloutProgressing'],
+    [488, false, 'QuotaExceeded'],
+    [1210, false, 'RolloutStuck'],
+    [1232, false, 'RolloutStuck'],
+  ])(
+    'motion seed %i: judged by what the controllers do next',
+    (seed, completes, code) => {
+      const r = judgeSeed(seed, undefined, false, true);
+      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+      expect(r.completes).toBe(completes);
+      expect(r.codes).toContain(code);
+    },
+    120_000,
+  );
+
+  // Found by the motion sample above: Rollout 27 (blue-green, 2 replicas, a cpu quota of
+  // three pods), caught while its first preview pod was still starting (ready after 45 s)
+  // and its second refused by the quota. "Moving: the pod becomes Ready" withdrew the
+  // deadlock, but blue-green keeps both active pods until promotion, so the quota can
+  // never hold the preview: the end-state proof now counts the stable pods in the quota too.
+  it('motion Rollout seed 27: a quota that cannot hold the preview beside the active pods is a deadlock', () => {
+    const r = judgeSeed(27, 'Rollout', false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(r.codes).toContain('RolloutSurgeDeadlock');
+    expect(r.plans).toEqual(['abort-rollout']);
+  }, 120_000);
+
+  // Found by `--motion --kind Rollout --seed 1 --count 800`: 178 (basic canary, 6
+  // replicas, a pods quota of 7), caught 5 s in: two canary pods Ready but not yet
+  // available (minReadySeconds 5) fill the quota, the third is refused. The model read
+  // Ready as available, found nothing on its way, and the refusal stood as a surge
+  // deadlock with set-rolling-update and abort-rollout offered; the controller scales a
+  // stable pod down as soon as they are available and the rollout finishes.
+  it('motion Rollout seed 178: a pod Ready for less than minReadySeconds is on its way', () => {
+    const r = judgeSeed(178, 'Rollout', false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(true);
+    expect(r.codes).toEqual(['RolloutProgressing']);
+    expect(r.plans).toEqual([]);
+  }, 120_000);
+
+  // 163 (blue-green, a host port on 3 nodes, a pods quota of 4, the new template at a
+  // higher priority): the preview pod preempted an active pod, whose ReplicaSet the quota
+  // then refused. abort-rollout was offered and failed: Argo scales an aborted preview
+  // away only once the stable ReplicaSet has every pod available (rollout/replicaset.go
+  // reconcileNewReplicaSet), and the preview pod holds the room it needs. Not offered now.
+  it('motion Rollout seed 163: no abort while the stable pods cannot all come back', () => {
+    const r = judgeSeed(163, 'Rollout', false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(r.codes).toContain('RolloutSurgeDeadlock');
+    expect(r.plans).toEqual([]);
+  }, 120_000);
+
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));
     expect(generateState(7).description).not.toEqual(generateState(8).description);
     expect(generateState(7, 'Rollout')).toEqual(generateState(7, 'Rollout'));
+    // --motion draws from a stream of its own: the state around it is the seed's own.
+    const moving = withMotion(generateState(7));
+    expect(moving).toEqual(withMotion(generateState(7)));
+    expect(moving.description.startsWith(generateState(7).description)).toBe(true);
   });
 });

@@ -23,6 +23,7 @@ import type { OldReplicaSetTarget } from '../../src/remediation/plan.js';
 import { chooseStep } from '../../src/remediation/step-release.js';
 import { generateState, type GeneratedKind, type GeneratedState } from '../../sim/generated-states.js';
 import { withPlacementRules } from '../../sim/generated-rules.js';
+import { withMotion } from '../../sim/generated-motion.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
 
@@ -65,10 +66,15 @@ function spendingPlans(kind: GeneratedKind): string[] {
 const STEADY_SECONDS = 600;
 const FORWARD_SECONDS = 900;
 
-/** Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts). */
-export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false): JudgedState {
+/**
+ * Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts),
+ * `motion` its rollout in motion (sim/generated-motion.ts: slow stops and starts,
+ * preemption, a tight quota, an early snapshot).
+ */
+export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false, motion = false): JudgedState {
   const drawn = generateState(seed, kind);
-  const state = rules ? withPlacementRules(drawn) : drawn;
+  const placed = rules ? withPlacementRules(drawn) : drawn;
+  const state = motion ? withMotion(placed) : placed;
   const sim = startStepped(state.objects);
   try {
     return judge(sim, state);
@@ -115,9 +121,8 @@ function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
 /** FORWARD_SECONDS on; a Rollout's indefinite pauses promoted as they come. Whether it rolled out. */
 function runForward(sim: SteppedSim, state: GeneratedState): boolean {
   const done = (): boolean => rolledOut(sim, state);
-  return state.kind === 'Rollout'
-    ? runPromoting(sim, state, FORWARD_SECONDS, done)
-    : sim.advance(FORWARD_SECONDS, done);
+  const seconds = state.forwardSeconds ?? FORWARD_SECONDS;
+  return state.kind === 'Rollout' ? runPromoting(sim, state, seconds, done) : sim.advance(seconds, done);
 }
 
 /**
@@ -134,7 +139,7 @@ function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnos
   if (plan.kind === 'abort-rollout') {
     // kinds/abort-rollout.ts writes the status subresource; it promises the stable pods, not the update.
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body, 'status');
-    return sim.advance(FORWARD_SECONDS, () => abortSettled(sim, state));
+    return sim.advance(state.forwardSeconds ?? FORWARD_SECONDS, () => abortSettled(sim, state));
   }
   if (plan.kind === 'scale-old-replicaset') {
     sim.patch('ReplicaSet', state.namespace, plan.replicaSet.name, plan.patch.type, plan.patch.body);

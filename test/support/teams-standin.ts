@@ -1,16 +1,27 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, X509Certificate } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
+import {
+  decodeProtectedHeader,
+  errors as joseErrors,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+} from 'jose';
 
 /**
  * A stand-in for Microsoft's side of a Teams bot, on 127.0.0.1:
  * - the Bot Framework OpenID metadata and JWKS (a local RSA key, endorsed for
  *   `msteams`), so the bot's token validation runs unmodified against
  *   TEAMS_OPENID_METADATA_URL;
- * - the Entra token endpoint (client credentials) the bot asks for its own token;
+ * - the Entra token endpoint (client credentials) the bot asks for its own token, with
+ *   the app's client secret or a client assertion signed with a certificate registered
+ *   for the app (checked as Entra documents "certificate credentials": see tokenEndpoint);
  * - the Bot Connector service: it sends the activities a Teams client causes
  *   (a message with an @mention, an `adaptiveCard/action` invoke) to the bot's
  *   messaging endpoint with a signed token, and receives the bot's replies and
@@ -54,6 +65,17 @@ export interface TokenOverrides {
   alg?: 'RS256' | 'HS256';
 }
 
+/** One request to the token endpoint and the stand-in's verdict. */
+export interface TokenRequest {
+  credential: 'secret' | 'assertion' | 'none';
+  accepted: boolean;
+  /** Why it was refused (an AADSTS code and words, as Entra says it). */
+  reason?: string;
+  /** The client assertion's protected header and claims, when one came (and decoded). */
+  header?: Record<string, unknown>;
+  claims?: Record<string, unknown>;
+}
+
 export interface Person {
   /** Teams user id (29:…). */
   id: string;
@@ -74,6 +96,16 @@ export interface TeamsStandin {
   activities: Map<string, PostedActivity>;
   /** Bearer tokens handed to the bot (client credentials). */
   tokensIssued(): number;
+  /** Every request to the token endpoint, in order. */
+  tokenRequests: TokenRequest[];
+  /** The token endpoint's address as the stand-in serves it (tenant filled in): an assertion's `aud`. */
+  tokenEndpoint: string;
+  /** Uploads a certificate (PEM) to the app registration's "Certificates & secrets". */
+  registerCertificate(pem: string): void;
+  /** Deletes an uploaded certificate (PEM) from the app registration. */
+  removeCertificate(pem: string): void;
+  /** Revokes every token handed out: the connector answers 401 until the bot fetches a new one. */
+  revokeTokens(): void;
   /** GET /keys served so far. */
   keyFetches(): number;
   signToken(overrides?: TokenOverrides): Promise<string>;
@@ -191,11 +223,48 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** Entra allows some clock skew on an assertion's nbf/exp; the stand-in allows 30 s. */
+const ASSERTION_SKEW_SECONDS = 30;
+/** Microsoft: "keep it short - 5-10 minutes after nbf at most"; the stand-in holds to 10. */
+const ASSERTION_MAX_LIFETIME_SECONDS = 600;
+
+/** A certificate uploaded to the app registration, found by its thumbprints. */
+interface Registered {
+  pem: string;
+  x509: X509Certificate;
+  sha256: string;
+  sha1: string;
+}
+
+function registered(pem: string): Registered {
+  const x509 = new X509Certificate(pem);
+  return {
+    pem,
+    x509,
+    sha256: createHash('sha256').update(x509.raw).digest('base64url'),
+    sha1: createHash('sha1').update(x509.raw).digest('base64url'),
+  };
+}
+
 export async function startTeamsStandin(
-  options: { appId?: string; appPassword?: string; tenantId?: string } = {},
+  options: {
+    appId?: string;
+    /** The app registration's client secret; null: it has none (certificates only). */
+    appPassword?: string | null;
+    tenantId?: string;
+    /** PEM certificates uploaded to the app registration (client assertions signed with their keys). */
+    certificates?: string[];
+  } = {},
 ): Promise<TeamsStandin> {
   const appId = options.appId ?? randomUUID();
-  const appPassword = options.appPassword ?? 'standin-secret';
+  const appPassword = options.appPassword === null ? undefined : (options.appPassword ?? 'standin-secret');
+  const certificates = new Map<string, Registered>(
+    (options.certificates ?? []).map((pem) => [pem, registered(pem)]),
+  );
+  const tokenRequests: TokenRequest[] = [];
+  const usedJtis = new Set<string>();
+  let issued = 0;
   const tenantId = options.tenantId ?? randomUUID();
   const endorsed = await generateKeyPair('RS256', { extractable: true });
   const unendorsed = await generateKeyPair('RS256', { extractable: true });
@@ -225,6 +294,7 @@ export async function startTeamsStandin(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const tokenEndpointUrl = (): string => `${baseUrl}/${tenantId}/oauth2/v2.0/token`;
   const serviceUrl = `${baseUrl}/teams/`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -245,19 +315,7 @@ export async function startTeamsStandin(
       return;
     }
     if (req.method === 'POST' && path === `/${tenantId}/oauth2/v2.0/token`) {
-      const form = await readJson(req);
-      const good =
-        form.grant_type === 'client_credentials' &&
-        form.client_id === appId &&
-        form.client_secret === appPassword &&
-        form.scope === 'https://api.botframework.com/.default';
-      if (!good) {
-        reply(res, 401, { error: 'invalid_client' });
-        return;
-      }
-      const token = `standin-access-${randomUUID()}`;
-      accessTokens.add(token);
-      reply(res, 200, { token_type: 'Bearer', expires_in: 3599, access_token: token });
+      await tokenEndpoint(req, res);
       return;
     }
     if (path.startsWith('/client')) {
@@ -269,6 +327,113 @@ export async function startTeamsStandin(
       return;
     }
     reply(res, 404, { error: 'not found' });
+  }
+
+  /**
+   * Client credentials, as Entra ID answers them: the app's client secret, or a client
+   * assertion ("certificate credentials", Microsoft identity platform): a JWT whose
+   * header's `x5t#S256` (or `x5t`, SHA-1) names a certificate uploaded to the app, signed
+   * with that certificate's key (PS256 or RS256), `aud` this endpoint, `iss` = `sub` = the
+   * app id, `jti` never seen before, inside its nbf/exp (30 s skew, at most 10 minutes
+   * long), and the certificate itself valid now. Anything else is refused with 401
+   * invalid_client; the reason carries Entra's AADSTS code where Entra documents one
+   * (700027 signature or key, 700024 time range, 7000215 secret, 7000218 no credential).
+   */
+  async function tokenEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readJson(req);
+    const refuse = (record: TokenRequest, status = 401, error = 'invalid_client'): void => {
+      tokenRequests.push({ ...record, accepted: false });
+      const code = /^AADSTS(\d+)/.exec(record.reason ?? '')?.[1];
+      reply(res, status, {
+        error,
+        error_description: record.reason ?? 'refused',
+        ...(code === undefined ? {} : { error_codes: [Number(code)] }),
+      });
+    };
+    const common =
+      form.grant_type === 'client_credentials' &&
+      form.client_id === appId &&
+      form.scope === 'https://api.botframework.com/.default';
+    if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) {
+      const verdict = await checkAssertion(form);
+      if (!common) verdict.reason ??= 'client_id, grant_type or scope wrong';
+      if (form.client_secret !== undefined) verdict.reason ??= 'a client secret and an assertion together';
+      if (verdict.reason !== undefined) {
+        refuse({ credential: 'assertion', accepted: false, ...verdict });
+        return;
+      }
+      usedJtis.add(String(verdict.claims?.jti));
+      tokenRequests.push({ credential: 'assertion', accepted: true, ...verdict });
+    } else if (form.client_secret !== undefined) {
+      if (!common || appPassword === undefined || form.client_secret !== appPassword) {
+        refuse({ credential: 'secret', accepted: false, reason: 'AADSTS7000215: invalid client secret' });
+        return;
+      }
+      tokenRequests.push({ credential: 'secret', accepted: true });
+    } else {
+      refuse({ credential: 'none', accepted: false, reason: 'AADSTS7000218: no client credential' });
+      return;
+    }
+    const token = `standin-access-${randomUUID()}`;
+    accessTokens.add(token);
+    issued += 1;
+    reply(res, 200, { token_type: 'Bearer', expires_in: 3599, access_token: token });
+  }
+
+  async function checkAssertion(
+    form: Record<string, unknown>,
+  ): Promise<Pick<TokenRequest, 'reason' | 'header' | 'claims'>> {
+    if (form.client_assertion_type !== ASSERTION_TYPE)
+      return { reason: 'client_assertion_type is not jwt-bearer' };
+    const assertion = typeof form.client_assertion === 'string' ? form.client_assertion : '';
+    let header: Record<string, unknown>;
+    try {
+      header = decodeProtectedHeader(assertion) as Record<string, unknown>;
+    } catch {
+      return { reason: 'AADSTS50027: the assertion is not a JWT' };
+    }
+    const alg = header.alg;
+    if (alg !== 'PS256' && alg !== 'RS256') return { header, reason: `alg ${String(alg)} not accepted` };
+    const byThumbprint = [...certificates.values()].find(
+      (c) =>
+        (header['x5t#S256'] !== undefined && header['x5t#S256'] === c.sha256) ||
+        (header.x5t !== undefined && header.x5t === c.sha1),
+    );
+    if (byThumbprint === undefined)
+      return {
+        header,
+        reason: 'AADSTS700027: the key was not found (no registered certificate has this thumbprint)',
+      };
+    const now = Date.now();
+    if (Date.parse(byThumbprint.x509.validTo) <= now || Date.parse(byThumbprint.x509.validFrom) > now)
+      return { header, reason: 'AADSTS700027: the certificate is not valid now' };
+    try {
+      const { payload } = await jwtVerify(assertion, byThumbprint.x509.publicKey, {
+        algorithms: [alg],
+        audience: tokenEndpointUrl(),
+        issuer: appId,
+        subject: appId,
+        requiredClaims: ['aud', 'iss', 'sub', 'jti', 'exp', 'nbf'],
+        clockTolerance: ASSERTION_SKEW_SECONDS,
+      });
+      const claims = payload as Record<string, unknown>;
+      if ((payload.exp ?? 0) - (payload.nbf ?? 0) > ASSERTION_MAX_LIFETIME_SECONDS)
+        return { header, claims, reason: 'AADSTS700024: the assertion is good for more than 10 minutes' };
+      if (usedJtis.has(payload.jti ?? ''))
+        return { header, claims, reason: 'jti used before (a replayed assertion)' };
+      return { header, claims };
+    } catch (error) {
+      if (error instanceof joseErrors.JWSSignatureVerificationFailed)
+        return { header, reason: 'AADSTS700027: the signature does not verify with the certificate' };
+      if (error instanceof joseErrors.JWTExpired)
+        return { header, reason: 'AADSTS700024: the assertion is not within its valid time range (expired)' };
+      if (error instanceof joseErrors.JWTClaimValidationFailed)
+        return { header, reason: `claim ${error.claim} ${error.reason}` };
+      return {
+        header,
+        reason: `the assertion does not verify (${error instanceof Error ? error.name : 'error'})`,
+      };
+    }
   }
 
   async function connector(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -446,7 +611,18 @@ export async function startTeamsStandin(
     tenantId,
     calls,
     activities,
-    tokensIssued: () => accessTokens.size,
+    tokensIssued: () => issued,
+    tokenRequests,
+    tokenEndpoint: tokenEndpointUrl(),
+    registerCertificate(pem) {
+      certificates.set(pem, registered(pem));
+    },
+    removeCertificate(pem) {
+      certificates.delete(pem);
+    },
+    revokeTokens() {
+      accessTokens.clear();
+    },
     keyFetches: () => keyFetches,
     signToken,
     async send(botUrl, activity, sendOptions = {}) {

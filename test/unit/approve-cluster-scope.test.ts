@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { approve } from '../../src/app/approvals/approve.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
-import { CLUSTER_WIDE, confirmDialogText } from '../../src/chat/slack/blocks/confirm-text.js';
+import { CLUSTER_WIDE, confirmDialogText } from '../../src/chat/use-cases/confirm-text.js';
 import { approversFor, createApprovalPolicy, requiredApprovals } from '../../src/policy/approval-policy.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

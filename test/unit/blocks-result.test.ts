@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { leafChanges, dryRunText } from '../../src/chat/slack/blocks/plan-blocks.js';
-import { headline, renderDiagnosis, threadReport } from '../../src/chat/slack/blocks/result-message.js';
+import { leafChanges, dryRunText, headline } from '../../src/chat/use-cases/plan-text.js';
+import { renderDiagnosis, threadReport } from '../support/slack-run.js';
 import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
-import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { remediationOutcomeMessage } from '../support/slack-run.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { proseSections } from '../../src/chat/slack/blocks/text.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';

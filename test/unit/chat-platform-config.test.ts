@@ -3,9 +3,14 @@
  * the app's configuration with each set of chat settings, and the errors that name
  * what is missing when a set is incomplete or there is none.
  */
-import { describe, expect, it } from 'vitest';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadAppConfig } from '../../src/config/environment.js';
 import { testKeys } from '../support/plan-keys.js';
+import { makeTestCertificate, type TestCertificate } from '../support/test-certificate.js';
 
 const SLACK = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
 const TEAMS = {
@@ -74,7 +79,9 @@ describe('chat platforms in the app configuration', () => {
       'SLACK_SIGNING_SECRET is required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
     ]);
     expect(problems({ TEAMS_APP_ID: TEAMS.TEAMS_APP_ID })).toEqual([
-      expect.stringMatching(/^TEAMS_APP_PASSWORD is required when TEAMS_APP_ID is set/),
+      expect.stringMatching(
+        /^TEAMS_APP_PASSWORD or TEAMS_CERTIFICATE_FILE is required when TEAMS_APP_ID is set/,
+      ),
       expect.stringMatching(/^TEAMS_TENANT_ID is required when TEAMS_APP_ID is set/),
     ]);
     expect(problems({ ...SLACK, TEAMS_TENANT_ID: TEAMS.TEAMS_TENANT_ID })).toEqual([
@@ -86,3 +93,125 @@ describe('chat platforms in the app configuration', () => {
     ]);
   });
 });
+
+describe('the Teams credential: a client secret or a certificate, exactly one', () => {
+  let dir: string;
+  let bot: TestCertificate;
+  let other: TestCertificate;
+  const path = (name: string, text: string): string => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const { TEAMS_APP_PASSWORD: _secret, ...TEAMS_ID } = TEAMS;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'teams-cert-config-'));
+    bot = makeTestCertificate();
+    other = makeTestCertificate();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a certificate and key file: the credential names them and holds no secret', () => {
+    const certificateFile = path('bot.crt', bot.certificatePem);
+    const keyFile = path('bot.key', bot.keyPem);
+    const c = loadAppConfig({
+      ...testKeys.appEnv,
+      ...TEAMS_ID,
+      TEAMS_CERTIFICATE_FILE: certificateFile,
+      TEAMS_CERTIFICATE_KEY_FILE: keyFile,
+      TEAMS_APP_PASSWORD: '',
+    });
+    expect(c.teams?.credential).toEqual({ kind: 'certificate', certificateFile, keyFile });
+    expect(JSON.stringify(c.teams)).not.toContain('PRIVATE KEY');
+  });
+
+  it('one PEM holding key and certificate (as Key Vault exports it) needs no key file', () => {
+    const both = path('both.pem', `${bot.keyPem}${other.certificatePem}${bot.certificatePem}`);
+    const c = loadAppConfig({ ...testKeys.appEnv, ...TEAMS_ID, TEAMS_CERTIFICATE_FILE: both });
+    expect(c.teams?.credential).toEqual({ kind: 'certificate', certificateFile: both, keyFile: both });
+  });
+
+  it('a secret only: the credential is the secret', () => {
+    expect(loadAppConfig({ ...testKeys.appEnv, ...TEAMS }).teams?.credential).toEqual({
+      kind: 'secret',
+      appPassword: 'pw',
+    });
+  });
+
+  it('both, neither, or a key without its certificate: one clear error each', () => {
+    const certificateFile = path('bot.crt', bot.certificatePem);
+    const keyFile = path('bot.key', bot.keyPem);
+    expect(
+      problems({ ...TEAMS, TEAMS_CERTIFICATE_FILE: certificateFile, TEAMS_CERTIFICATE_KEY_FILE: keyFile }),
+    ).toEqual([
+      'TEAMS_APP_PASSWORD and TEAMS_CERTIFICATE_FILE are both set: the bot uses one credential, its client secret or its certificate; unset the other',
+    ]);
+    expect(problems({ ...TEAMS_ID })).toEqual([
+      'TEAMS_APP_PASSWORD or TEAMS_CERTIFICATE_FILE is required when TEAMS_APP_ID is set (the bot’s client secret, or its certificate with TEAMS_CERTIFICATE_KEY_FILE)',
+    ]);
+    expect(problems({ ...TEAMS, TEAMS_CERTIFICATE_KEY_FILE: keyFile })).toEqual([
+      'TEAMS_CERTIFICATE_FILE is required when TEAMS_CERTIFICATE_KEY_FILE is set (the certificate of that key)',
+    ]);
+    expect(problems({ ...SLACK, TEAMS_CERTIFICATE_FILE: certificateFile })).toEqual([
+      'TEAMS_APP_ID is required when TEAMS_CERTIFICATE_FILE is set',
+    ]);
+  });
+
+  it('unusable files are refused at start, and no message holds key material', () => {
+    const certificateFile = path('bot.crt', bot.certificatePem);
+    const encrypted = path(
+      'enc.key',
+      other.privateKey
+        .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'p' })
+        .toString(),
+    );
+    const ec = path('ec.key', makeEcKeyPem());
+    const cases: [Record<string, string>, RegExp][] = [
+      [
+        { TEAMS_CERTIFICATE_FILE: join(dir, 'absent.crt') },
+        /^TEAMS_CERTIFICATE_FILE: cannot read .*absent\.crt \(ENOENT\)$/,
+      ],
+      [
+        { TEAMS_CERTIFICATE_FILE: certificateFile, TEAMS_CERTIFICATE_KEY_FILE: path('o.key', other.keyPem) },
+        /^TEAMS_CERTIFICATE_KEY_FILE: the private key belongs to no certificate in TEAMS_CERTIFICATE_FILE/,
+      ],
+      [{ TEAMS_CERTIFICATE_FILE: certificateFile }, /^TEAMS_CERTIFICATE_KEY_FILE holds no PEM private key$/],
+      [
+        {
+          TEAMS_CERTIFICATE_FILE: path('k.pem', bot.keyPem),
+          TEAMS_CERTIFICATE_KEY_FILE: path('k2.pem', bot.keyPem),
+        },
+        /^TEAMS_CERTIFICATE_FILE holds no PEM certificate$/,
+      ],
+      [
+        { TEAMS_CERTIFICATE_FILE: certificateFile, TEAMS_CERTIFICATE_KEY_FILE: encrypted },
+        /^TEAMS_CERTIFICATE_KEY_FILE: the private key is encrypted/,
+      ],
+      [
+        { TEAMS_CERTIFICATE_FILE: certificateFile, TEAMS_CERTIFICATE_KEY_FILE: ec },
+        /^TEAMS_CERTIFICATE_KEY_FILE: the private key is ec; Entra certificate credentials are RSA$/,
+      ],
+      [
+        {
+          TEAMS_CERTIFICATE_FILE: certificateFile,
+          TEAMS_CERTIFICATE_KEY_FILE: path(
+            'bad.key',
+            bot.keyPem.replace(/\n[A-Za-z0-9+/]{10}/, '\n!!!!!!!!!!'),
+          ),
+        },
+        /^TEAMS_CERTIFICATE_KEY_FILE: the private key cannot be read/,
+      ],
+    ];
+    for (const [env, expected] of cases) {
+      const found = problems({ ...TEAMS_ID, ...env });
+      expect(found).toEqual([expect.stringMatching(expected)]);
+      expect(found.join('\n')).not.toMatch(/PRIVATE KEY|MII/);
+    }
+  });
+});
+
+function makeEcKeyPem(): string {
+  return generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+}

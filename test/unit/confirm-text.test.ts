@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PATCH_POINTER } from '../../src/chat/slack/blocks/confirm-text.js';
-import {
-  compactPatch,
-  confirmDialogText,
-  patchText,
-  planButton,
-} from '../../src/chat/slack/blocks/plan-blocks.js';
-import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
+import { PATCH_POINTER } from '../../src/chat/use-cases/confirm-text.js';
+import { compactPatch, patchText } from '../../src/chat/use-cases/plan-text.js';
+import { confirmDialogText, planButton, renderDiagnosis } from '../support/slack-run.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { REMEDIATION_KINDS, type RemediationKind, type RemediationPlan } from '../../src/remediation/plan.js';
 import { strategyPatch } from '../../src/remediation/builders/strategy-patch.js';
@@ -225,7 +220,7 @@ describe('confirm dialog text', () => {
           dryRuns: {},
           plans: { [p.id]: { state: 'open', expiresAt: Date.now() + 1000 } },
         });
-        const button = planButton({ plan: p, cluster: 'c' }, 0, { state: 'open', expiresAt: 1 });
+        const button = planButton({ plan: p, cluster: 'c' }, { state: 'open', expiresAt: 1 });
         expect((button.confirm as { text: { text: string } }).text.text).toContain(PATCH_POINTER);
         // The code blocks of the thread report, put back together, hold the exact change once.
         const code = rendered.thread

@@ -5,9 +5,8 @@
  * absent health blames nothing and is never called healthy.
  */
 import { describe, expect, it } from 'vitest';
-import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
-import { confirmDialogText } from '../../src/chat/slack/blocks/confirm-text.js';
-import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { confirmDialogText, renderDiagnosis } from '../support/slack-run.js';
+import { undoBlocks } from '../support/slack-run.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { renderText } from '../../src/report/text.js';
 import type { Evidence } from '../../src/diagnosis/finding.js';

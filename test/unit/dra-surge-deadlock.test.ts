@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
-import { renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
+import { renderDiagnosis } from '../support/slack-run.js';
 import { renderText } from '../../src/report/text.js';
 import { codeSpan } from '../../src/text/code-span.js';
 import type { Finding } from '../../src/diagnosis/finding.js';

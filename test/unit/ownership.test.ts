@@ -11,8 +11,8 @@ import { detectOwner, desiredManifest, manifestSets } from '../../src/diagnosis/
 import { diagnose } from '../../src/engine/diagnose.js';
 import { planDrift } from '../../src/remediation/drift.js';
 import { toJson } from '../../src/report/json.js';
-import { driftLine } from '../../src/chat/slack/blocks/plan-blocks.js';
-import { recommendedPlan, renderDiagnosis } from '../../src/chat/slack/blocks/result-message.js';
+import { recommendedPlan } from '../../src/chat/use-cases/plan-text.js';
+import { driftLine, renderDiagnosis } from '../support/slack-run.js';
 import { orderByDrift } from '../../src/remediation/plan-order.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { renderText } from '../../src/report/text.js';

@@ -4,6 +4,7 @@
  * promotion whose history holds them, and lost otherwise, and a lost write is written
  * again. The real thing on a Sentinel set: test/failover/redis-sentinel.test.ts.
  */
+import { EventEmitter } from 'node:events';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import {
@@ -69,12 +70,20 @@ describe('judge', () => {
   });
 });
 
-/** A connection whose WAIT and INFO answers the test sets. */
-function fakeRedis(state: { reached: number; info: ReplicationInfo }): Redis {
-  return {
-    wait: async () => state.reached,
+/**
+ * A connection whose WAIT and INFO answers the test sets. `reconnectDuringWait`: the
+ * socket closes while WAIT is out, and the answer comes from the next one (ioredis
+ * resends unanswered commands after reconnecting, to the new master after a failover).
+ */
+function fakeRedis(state: { reached: number; info: ReplicationInfo; reconnectDuringWait?: boolean }): Redis {
+  const events = new EventEmitter();
+  return Object.assign(events, {
+    wait: async () => {
+      if (state.reconnectDuringWait) events.emit('close');
+      return state.reached;
+    },
     info: async () => text(state.info),
-  } as unknown as Redis;
+  }) as unknown as Redis;
 }
 
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -140,8 +149,65 @@ describe('createReplicationGuard', () => {
     guard.stop();
   });
 
+  it('a WAIT answered on another socket than the writes confirms nothing: written again on the new master', async () => {
+    // The writes went to the old master (OLD); the socket closed while WAIT was out and
+    // the WAIT went again to the new master (NEW), whose replica answered it at once.
+    const state = {
+      reached: 1,
+      reconnectDuringWait: true,
+      info: info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950, replicaOffsets: [950] }),
+    };
+    let redone = 0;
+    const guard = createReplicationGuard(fakeRedis(state), {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    expect(await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) })).toEqual({
+      wanted: 1,
+      reached: 0,
+    });
+    expect(guard.pending()).toBe(1);
+    state.reconnectDuringWait = false;
+    await until(() => redone === 1 && guard.pending() === 0);
+    guard.stop();
+  });
+
+  it('writes begun on a socket lost before the WAIT are judged lost, however many replicas answer', async () => {
+    // A subscription written on the old master; the master died while the app caught
+    // the message up, and the WAIT went out on the next socket, to the new master.
+    const state = {
+      reached: 1,
+      info: info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950, replicaOffsets: [950] }),
+    };
+    const redis = fakeRedis(state);
+    let redone = 0;
+    const guard = createReplicationGuard(redis, {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    const socket = guard.socket();
+    redis.emit('close');
+    const redo = async (): Promise<void> => void (redone += 1);
+    expect(await guard.confirm({ label: 't', fields: {}, socket, redo })).toEqual({ wanted: 1, reached: 0 });
+    await until(() => redone === 1 && guard.pending() === 0);
+    // Writes begun on the socket current now are confirmed by its WAIT as before.
+    expect(await guard.confirm({ label: 't', fields: {}, socket: guard.socket(), redo })).toEqual({
+      wanted: 1,
+      reached: 1,
+    });
+    guard.stop();
+  });
+
   it('asks for no WAIT with 0 replicas (one endpoint)', async () => {
-    const guard = createReplicationGuard({} as Redis, { replicas: 0, timeoutMs: 10, logger: quiet });
+    const guard = createReplicationGuard(new EventEmitter() as unknown as Redis, {
+      replicas: 0,
+      timeoutMs: 10,
+      logger: quiet,
+    });
     expect(await guard.confirm({ label: 't', fields: {}, redo: async () => undefined })).toEqual({
       wanted: 0,
       reached: 0,

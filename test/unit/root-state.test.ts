@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { describe, expect, it, vi } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
@@ -7,6 +7,19 @@ import { createRootStates, withRootState, type RootRecord } from '../../src/app/
 import { rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { testKeys } from '../support/plan-keys.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+
+/** A real Redis for the tests that move a root's stage (a Lua script: src/app/notify/root-stage.ts). */
+let server: TestRedis;
+let real: Redis;
+beforeAll(async () => {
+  server = await startRedis();
+  real = new Redis(server.url);
+});
+afterAll(async () => {
+  real?.disconnect();
+  await server?.close();
+});
 
 /** Enough of ioredis for the root-state store: GET and SET, in memory. */
 function memoryRedis(): Redis & { data: Map<string, string> } {
@@ -81,8 +94,7 @@ describe('root message state (issue 31.1)', () => {
   });
 
   it('edits the root its signed outcome names, and keeps the new state', async () => {
-    const redis = memoryRedis();
-    const roots = createRootStates(redis, key, () => undefined);
+    const roots = createRootStates(real, key, () => undefined);
     await roots.record('set-rolling-update-0123456789abcdef', record);
     const update = vi.fn(async () => ({ ok: true }));
     const logger = { warn: vi.fn() };
@@ -137,8 +149,7 @@ describe('root message state (issue 31.1)', () => {
   });
 
   it('an Undo of the fix reads as undone, not as a second fix rolled out', async () => {
-    const redis = memoryRedis();
-    const roots = createRootStates(redis, key, () => undefined);
+    const roots = createRootStates(real, key, () => undefined);
     await roots.record('undo-1', { ...record, undo: true, what: 'undo of set-rolling-update' });
     const update = vi.fn(async () => ({ ok: true }));
     await rootOnOutcome(

@@ -246,9 +246,56 @@ describe('run updates', () => {
       });
     });
 
+    it('a progress line whose chat call lands after the result leaves the result shown', async () => {
+      // Two notify consumers: one took a progress line, the other the result just after
+      // it. Publish accepted both in order; the result's update reached Slack first.
+      const subs = createSubscriptions(
+        redis,
+        (stored) => verifyNotify(stored, testKeys.notify.keys),
+        testKeys.approval,
+      );
+      const jobId = 'diagnose.shop.web-late-progress';
+      const owner = { requestedBy: 'U0ASKER', cluster: 'default', namespace: 'shop' };
+      for (const ts of ['10.1', '10.2'])
+        await subs.subscribe('default', jobId, { channel: 'C1', ts }, 9, owner);
+      const progress: RunUpdate = {
+        kind: 'diagnosis-progress',
+        jobId,
+        cluster: 'default',
+        runTs: 10,
+        seq: 1,
+        text: 'server-side dry run of set-recreate…',
+      };
+      const final = { ...result(jobId, 10), seq: 2 };
+      const publish = (update: RunUpdate, isFinal: boolean) =>
+        subs.publish('default', jobId, {
+          runTs: 10,
+          seq: update.seq,
+          final: isFinal,
+          update,
+          signed: signNotify(update, 'worker', testKeys.notify.signing),
+        });
+      const progressRefs = await publish(progress, false);
+      const finalRefs = await publish(final, true);
+      const { client, values } = recordingClient();
+      const services = { subscriptions: subs, plans: openPlans } as unknown as AppServices;
+      await deliverRun(services, client, finalRefs ?? [], final, true);
+      expect(values.get('10.1')).not.toBe('');
+      await deliverRun(services, client, progressRefs ?? [], progress, false);
+      // Each message ends on the result, its Apply button there.
+      for (const ts of ['10.1', '10.2'])
+        expect(parsePlanButtonValue(values.get(ts) ?? '')).toMatchObject({
+          planId: plan.id,
+          requester: 'U0ASKER',
+        });
+    });
+
     it('each subscriber of one run gets its own requester, or "-" where nobody asked', async () => {
       const { client, values } = recordingClient();
-      const services = { subscriptions: { approvedPlanOf: async () => null }, plans: openPlans };
+      const services = {
+        subscriptions: { approvedPlanOf: async () => null, latestResult: async () => null },
+        plans: openPlans,
+      };
       await deliverRun(
         services as unknown as Pick<AppServices, 'plans' | 'subscriptions'>,
         client,

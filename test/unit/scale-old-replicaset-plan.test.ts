@@ -11,13 +11,12 @@ import {
   scalePatch,
 } from '../../src/remediation/builders/scale-old-replicaset.js';
 import { checkPlanWithinKind, MAX_SCALE_BACK_REPLICAS } from '../../src/remediation/patch-allowlist.js';
-import { confirmDialogText } from '../../src/chat/slack/blocks/plan-blocks.js';
-import { undoBlocks } from '../../src/app/notify/outcome-message.js';
+import { undoBlocks } from '../support/slack-run.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import { makeNode, makeReplicaSet } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout, seedIncidentA } from '../support/rollout-scenarios.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
-import { threadReport } from '../../src/chat/slack/blocks/result-message.js';
+import { confirmDialogText, threadReport } from '../support/slack-run.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { buildRolloutRestartPlans } from '../../src/remediation/builders/rollout-restart.js';
 import type { NotOffered, RemediationPlan } from '../../src/remediation/plan.js';

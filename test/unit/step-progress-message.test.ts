@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remediationOutcomeMessage } from '../../src/app/notify/outcome-message.js';
+import { remediationOutcomeMessage } from '../support/slack-run.js';
 import { notifyJobSchema, type NotifyJob } from '../../src/queue/schemas.js';
 
 const base = {

@@ -220,10 +220,12 @@ async function enqueueAlertDiagnosis(
     });
     await store.linkJob(cluster, jobId, request.reply.workloadHash);
   };
+  const socket = deps.replication?.socket();
   await enqueue();
   await deps.replication?.confirm({
     label: 'alert',
     fields: { cluster, workload: request.reply.workloadHash },
+    ...(socket === undefined ? {} : { socket }),
     redo: enqueue,
   });
 }

@@ -20,7 +20,8 @@ import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
 import type { Requester } from '../../chat/actions.js';
 import type { Platform, Rich } from '../../chat/model.js';
-import { group, icon, join, mention, plain, rich, say, strong } from '../../chat/rich.js';
+import { approversText } from '../../chat/use-cases/approvers.js';
+import { group, icon, join, plain, rich, say, strong } from '../../chat/rich.js';
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
 const SLACK = 'slack';
@@ -155,13 +156,14 @@ export const REFUSAL_TEXT = {
   selfApproval: (required: number): Rich =>
     say`${icon('refused')} Not applied: you asked for this diagnosis, and this plan needs ${required} approvers other than the requester. Nothing was changed.`,
   otherPlan: say`${icon('refused')} Not applied: another fix on this message was already approved. Nothing was changed; its outcome is in the thread. Press Re-run for a fresh diagnosis.`,
-  // The claim's user ids are a Redis value: person mentions, which an adapter shows as
-  // a mention only for an id of a person on its platform.
-  alreadyClaimed: (approvers: readonly string[], platform: Platform = SLACK): Rich =>
-    say`This plan was already approved by ${join(
-      approvers.map((id) => rich(mention({ platform, id }))),
-      ' and ',
-    )}; it is applied once.`,
+  // The claim's user ids are a Redis value: Slack mentions, which Slack shows as a
+  // mention only for an id of a person; elsewhere named by the policy, never as an id.
+  alreadyClaimed: (
+    approvers: readonly string[],
+    platform: Platform = SLACK,
+    names: Readonly<Record<string, string>> = {},
+  ): Rich =>
+    say`This plan was already approved by ${approversText(platform, approvers, names)}; it is applied once.`,
   sameApprover: plain('You already approved this plan; it needs another approver.'),
   unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
   notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
@@ -276,9 +278,12 @@ export async function approve(services: Services, click: ApprovalClick): Promise
       detail: held,
       text: REFUSAL_TEXT.otherPlan,
     });
+  // The claim, the message's plan and the job are confirmed on the replicas together:
+  // from the connection's socket before the first of them (replication-guard.ts).
+  const socket = services.replication?.socket();
   const recorded = await recordApproval(services, click, where, stored, decision.required);
   if (recorded.kind !== 'claimed') return recorded.outcome;
-  return queueRemediation(services, click, where, recorded);
+  return queueRemediation(services, click, where, recorded, socket);
 }
 
 function refuse(
@@ -360,7 +365,7 @@ async function recordApproval(
         refuse(services, where, user, {
           reason: 'already-claimed',
           detail: result.approvers.join(','),
-          text: REFUSAL_TEXT.alreadyClaimed(result.approvers, click.platform),
+          text: REFUSAL_TEXT.alreadyClaimed(result.approvers, click.platform, services.policy.names),
         }),
       );
     case 'same-approver':
@@ -420,6 +425,7 @@ async function queueRemediation(
   click: ApprovalClick,
   where: Where,
   claimed: Claimed,
+  socket: number | undefined,
 ): Promise<ApprovalOutcome> {
   const { stored, approvers } = claimed;
   const { plans, audit, producers, metrics } = services;
@@ -477,6 +483,7 @@ async function queueRemediation(
   await replicated(
     services,
     planId,
+    socket,
     async () => {
       // Lost in a failover: the claim (unless a later click claimed the plan), the
       // message's plan and the job, each as it was; a job id that exists is not added.
@@ -504,8 +511,15 @@ async function queueRemediation(
 async function replicated(
   services: Services,
   planId: string,
+  socket: number | undefined,
   redo: () => Promise<void>,
   replay: Replay,
 ): Promise<void> {
-  await services.replication?.confirm({ label: 'approval', fields: { planId }, redo, replay });
+  await services.replication?.confirm({
+    label: 'approval',
+    fields: { planId },
+    redo,
+    replay,
+    ...(socket === undefined ? {} : { socket }),
+  });
 }

@@ -11,17 +11,26 @@ import type { ChatAdapter, StartedRun } from '../../chat/adapter.js';
 import type { ChatMessage, ConversationRef, MessageRef as PortMessageRef } from '../../chat/model.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
 import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
-import { chatPlatform, platformOf, platformTag } from '../../queue/chat-refs.js';
+import { chatPlatform, messageKeyPart, platformOf, platformTag } from '../../queue/chat-refs.js';
 import type { NotifyJob, RunUpdate } from '../../queue/schemas.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
-import { fixStageOf, outcomeMessage, stateLine, withStateLine } from '../../chat/use-cases/outcome.js';
+import {
+  fixStageOf,
+  outcomeMessage,
+  stateLine,
+  withStateLine,
+  type FixStage,
+} from '../../chat/use-cases/outcome.js';
 import { z } from 'zod';
 import type { AppServices } from '../services.js';
 import { planView } from './render-run.js';
-import { subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
+import { resultOvertaking, subscriberOf, type MessageRef, type SubscriberRef } from './subscriptions.js';
 import { watchRunDeadline } from '../run-deadline.js';
+import { rootRef, type RootRecord } from './root-store.js';
+import { showLatestStage } from './root-stage.js';
 
-type Services = Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>;
+type Services = Pick<AppServices, 'plans' | 'subscriptions'> &
+  Partial<Pick<AppServices, 'logger' | 'chats' | 'policy'>>;
 
 /** The port's ref of a subscribed message: its conversation, its thread (the root) and its id. */
 export function portRef(ref: MessageRef & { threadTs?: string }): PortMessageRef {
@@ -62,6 +71,7 @@ export async function deliverToChats(
       requester: ref.requester,
       approvedPlan,
       platform: adapter.platform,
+      names: services.policy?.names ?? {},
     });
     const at = portRef(ref);
     if (final && (await answeredPrivately(adapter, ref, update, message))) {
@@ -69,7 +79,19 @@ export async function deliverToChats(
       continue;
     }
     await adapter.update(at, message);
-    if (!final) continue;
+    if (!final) {
+      // A progress line that reached the message after its run's result: the result again.
+      const result = await resultOvertaking(services.subscriptions, ref, update);
+      if (result) {
+        const again = runMessages(result, await planViews(services, result), {
+          requester: ref.requester,
+          approvedPlan: await services.subscriptions.approvedPlanOf(ref),
+          platform: adapter.platform,
+        });
+        await adapter.update(at, again.message);
+      }
+      continue;
+    }
     await services.subscriptions.markAnswered(ref);
     for (const reply of thread) await adapter.post(at.conversation, reply);
   }
@@ -159,7 +181,7 @@ const approvalSchema = z.object({
  * that message (under its mark) and it is the one the signed outcome names.
  */
 export async function outcomeToChat(
-  services: Services & Pick<AppServices, 'rootStates'>,
+  services: Services & Pick<AppServices, 'rootStates'> & Partial<Pick<AppServices, 'policy'>>,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),
@@ -173,9 +195,12 @@ export async function outcomeToChat(
     return;
   }
   const thread = { platform: adapter.platform, id: job.channel, thread: job.messageTs };
-  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now));
-  const record = await services.rootStates?.load(job.planId);
-  if (!record) return;
+  // Approvers by the policy's names: Teams cannot show an Entra object id as a person.
+  const names = services.policy?.names ?? {};
+  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names));
+  const roots = services.rootStates;
+  const record = await roots?.load(job.planId);
+  if (!roots || !record) return;
   if (
     platformOf(record) !== platformOf(job) ||
     record.channel !== job.channel ||
@@ -188,8 +213,31 @@ export async function outcomeToChat(
     return;
   }
   const stage = fixStageOf(job, record.undo);
+  if (!stage) return;
+  // Another replica may deliver this plan's other outcomes at the same time: the line
+  // moves forward only, and ends on the latest stage (./root-stage.ts).
+  await showLatestStage(
+    roots.stages,
+    rootRef(record),
+    { planId: job.planId, stage, at: now },
+    async (latest) => {
+      const kept = latest.planId === job.planId ? record : await roots.load(latest.planId);
+      const same = kept && messageKeyPart(rootRef(kept)) === messageKeyPart(rootRef(record));
+      if (kept && same) await showStateLine(adapter, kept, latest.stage, latest.at, names);
+    },
+  );
+}
+
+/** The approved card of `record` with its state line at `stage`, when the adapter keeps what the card shows. */
+async function showStateLine(
+  adapter: ChatAdapter,
+  record: RootRecord,
+  stage: FixStage,
+  at: number,
+  names: Readonly<Record<string, string>>,
+): Promise<void> {
   const approval = approvalSchema.safeParse(safeJson(record.approval));
-  if (!stage || !approval.success) return;
+  if (!approval.success) return;
   const ref = portRef({ ...record, threadTs: record.threadTs });
   const shown = await adapter.shown?.(ref);
   if (!shown) return;
@@ -198,8 +246,9 @@ export async function outcomeToChat(
     approvers: approval.data.approvers,
     approvedAt: approval.data.at,
     platform: adapter.platform,
+    names,
   };
-  await adapter.update(ref, withStateLine(shown, stateLine(stage, fix, now)));
+  await adapter.update(ref, withStateLine(shown, stateLine(stage, fix, at)));
 }
 
 function safeJson(text: string): unknown {

@@ -7,7 +7,8 @@ import { watchAlertThread } from '../alerts/thread-deadline.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
-import { remediationOutcomeMessage } from './outcome-message.js';
+import { outcomeMessage } from '../../chat/use-cases/outcome.js';
+import { SLACK, renderMessage } from '../../chat/slack/render.js';
 import { deliverRun } from './run-delivery.js';
 import { rootOnOutcome } from './root-update.js';
 import { outcomeToChat } from './chat-delivery.js';
@@ -21,7 +22,7 @@ import { alertPlatform, overflowChatMessage, threadConversation } from '../alert
 export async function handleNotify(
   services: Pick<
     AppServices,
-    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats'
+    'plans' | 'subscriptions' | 'logger' | 'alerts' | 'rootStates' | 'config' | 'audit' | 'chats' | 'policy'
   >,
   client: webApi.WebClient,
   redis: Redis,
@@ -83,7 +84,7 @@ export async function handleNotify(
       const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
       // Teams (and any platform of the chat port) replies through its adapter.
       if (platformOf(job) !== 'slack') return outcomeToChat(services, job, undo);
-      const message = remediationOutcomeMessage(job, undo);
+      const message = renderMessage(outcomeMessage(job, SLACK, undo));
       await client.chat.postMessage({
         channel: job.channel,
         thread_ts: job.messageTs,

@@ -18,6 +18,7 @@ import {
 } from '../../queue/chat-refs.js';
 import type { SigningKey } from '../../trust/approval-signature.js';
 import type { MessageRef } from './subscriptions.js';
+import { createRootStages, type RootStages } from './root-stage.js';
 
 export const rootRecordSchema = z
   .object({
@@ -61,20 +62,25 @@ export interface RootStates {
   record(planId: string, record: RootRecord, options?: { ifAbsent?: boolean }): Promise<void>;
   /** The record, only when the app's mark on it verifies; null when absent or altered. */
   load(planId: string): Promise<RootRecord | null>;
+  /** Where each approved message's state line stands, ordered across replicas (./root-stage.ts). */
+  stages: RootStages;
 }
 
 /**
  * @param onForged called when a stored record does not verify (a Redis writer altered
  *   it): the app does not edit the message, and says so where operators look.
+ * @param onForgedStage the same for a message's stage record (./root-stage.ts).
  */
 export function createRootStates(
   redis: Redis,
   key: SigningKey,
   onForged: (planId: string) => void,
+  onForgedStage: (message: MessageRef) => void = () => undefined,
 ): RootStates {
   const publicKey = createPublicKey(key.privateKey);
   const keyOf = redisKeys.rootState;
   return {
+    stages: createRootStages(redis, key, onForgedStage),
     async record(planId, record, options = {}) {
       const value = rootRecordSchema.parse(record);
       const mark = sign(null, markBytes(planId, value), key.privateKey).toString('base64url');

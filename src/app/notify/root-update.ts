@@ -4,7 +4,8 @@ import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { Logger } from '../../logger.js';
 import { platformOf } from '../../queue/chat-refs.js';
 import { fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
-import { withRootState, type RootRecord, type RootStates } from './root-state.js';
+import { rootRef, withRootState, type RootRecord, type RootStates } from './root-state.js';
+import { showLatestStage } from './root-stage.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -28,9 +29,42 @@ export async function updateRootState(
 }
 
 /**
+ * Moves the root of `record` (kept under `planId`) to `stage` unless a later stage is
+ * kept for it (./root-stage.ts), and shows the latest stage, whichever plan of the
+ * message (the fix or its Undo) it belongs to. `approval`: an approval's own stage.
+ */
+export async function showRootStage(
+  roots: RootStates,
+  client: Pick<webApi.WebClient, 'chat'>,
+  planId: string,
+  record: RootRecord,
+  stage: FixStage,
+  at: number,
+  options: { approval?: boolean } = {},
+): Promise<void> {
+  const message = rootRef(record);
+  await showLatestStage(
+    roots.stages,
+    message,
+    { planId, stage, at },
+    async (latest) => {
+      const kept = latest.planId === planId ? record : await roots.load(latest.planId);
+      if (!kept || !sameMessage(kept, record)) return;
+      await updateRootState(roots, client, latest.planId, kept, latest.stage, latest.at);
+    },
+    options,
+  );
+}
+
+function sameMessage(a: RootRecord, b: RootRecord): boolean {
+  return platformOf(a) === platformOf(b) && a.channel === b.channel && a.ts === b.ts;
+}
+
+/**
  * After a signed outcome's thread reply: the root message of the approved plan says the
  * same, when the app kept that root and it is the message the outcome is about (its
- * channel and thread, from the signed job). Never throws: the reply is posted, and a
+ * channel and thread, from the signed job), and no later stage was shown there (another
+ * replica may deliver the plan's outcomes at the same time: ./root-stage.ts). Never throws: the reply is posted, and a
  * retry of the notify job would post it twice; a root that cannot be edited (deleted,
  * too old) is logged.
  */
@@ -56,7 +90,7 @@ export async function rootOnOutcome(
       return;
     }
     const stage = fixStageOf(job, record.undo);
-    if (stage) await updateRootState(roots, client, job.planId, record, stage, now);
+    if (stage) await showRootStage(roots, client, job.planId, record, stage, now);
   } catch (error) {
     logger.warn({ err: error, planId: job.planId }, 'root message state not updated');
   }

@@ -1,10 +1,10 @@
 import type { webApi } from '@slack/bolt';
 import { NO_REQUESTER } from '../../chat/slack/blocks/action-ids.js';
 import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
-import type { RenderedMessage, SlackMessage } from '../../chat/slack/blocks/result-message.js';
+import type { SlackRendering, SlackRun } from '../../chat/slack/render.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
-import type { SubscribeResult, SubscriberRef } from './subscriptions.js';
+import { resultOvertaking, type SubscribeResult, type SubscriberRef } from './subscriptions.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { renderRunUpdate } from './render-run.js';
 import { platformOf } from '../../queue/chat-refs.js';
@@ -18,7 +18,7 @@ export async function postThreadReport(
   client: webApi.WebClient,
   channel: string,
   threadTs: string,
-  thread: readonly SlackMessage[],
+  thread: readonly SlackRendering[],
 ): Promise<void> {
   for (const message of thread) {
     await client.chat.postMessage({
@@ -32,7 +32,7 @@ export async function postThreadReport(
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report (../blocks/result-message.ts `threadReport`) in each message's thread. Who asked for
+ * report (src/chat/use-cases/result.ts) in each message's thread. Who asked for
  * the run in a message (its Apply buttons say so) and its thread root come from the
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
@@ -51,8 +51,8 @@ export async function deliverRun(
     refs = refs.filter((r) => platformOf(r) === 'slack');
   }
   // One rendering per requester and approved plan: messages differ only in those.
-  const renderings = new Map<string, Promise<RenderedMessage>>();
-  const render = (requester: string, approvedPlan: string | null): Promise<RenderedMessage> => {
+  const renderings = new Map<string, Promise<SlackRun>>();
+  const render = (requester: string, approvedPlan: string | null): Promise<SlackRun> => {
     const key = `${requester}\n${approvedPlan ?? ''}`;
     let rendering = renderings.get(key);
     if (!rendering) {
@@ -81,12 +81,36 @@ export async function deliverRun(
       text: shown.text,
       blocks: asSlackBlocks(shown.blocks),
     });
+    if (!final) await showResultAgainIfOvertaken(services, client, ref, update);
     // The run's deadline watch (../run-deadline.ts) leaves an answered message alone.
     if (final) await services.subscriptions.markAnswered(ref);
     const { thread } = await render(ref.requester, null);
     if (final && thread.length > 0)
       await postThreadReport(client, ref.channel, ref.threadTs ?? ref.ts, thread);
   }
+}
+
+/** A progress line shown after its run's result: the result again (see resultOvertaking). */
+async function showResultAgainIfOvertaken(
+  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger'>>,
+  client: webApi.WebClient,
+  ref: SubscriberRef,
+  update: RunUpdate,
+): Promise<void> {
+  const result = await resultOvertaking(services.subscriptions, ref, update);
+  if (!result) return;
+  services.logger?.info(
+    { jobId: update.jobId, channel: ref.channel, ts: ref.ts },
+    'the run has its result since this progress line: the message shows the result again',
+  );
+  const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
+  const shown = await renderRunUpdate(services.plans, result, { requester: ref.requester, approvedPlan });
+  await client.chat.update({
+    channel: ref.channel,
+    ts: ref.ts,
+    text: shown.text,
+    blocks: asSlackBlocks(shown.blocks),
+  });
 }
 
 /**

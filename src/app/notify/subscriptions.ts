@@ -7,6 +7,7 @@ import { NO_REQUESTER, type Requester } from '../../chat/actions.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { isId, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { whileRedisAway } from '../../queue/connection.js';
 
 /**
  * Which chat messages (Slack or Teams) show which diagnosis run. Several requests for one target
@@ -369,4 +370,28 @@ export function createSubscriptions(
       return refsOf(cluster, jobId, reply);
     },
   };
+}
+
+/**
+ * The result `ref` should show instead of `update`'s progress line, or undefined: the
+ * run's latest result (signed, `latestResult` above) when it is of `update`'s run and
+ * went to `ref`. Several notify consumers (app replicas, or one app's concurrent jobs)
+ * deliver one run's notifications at once: publish orders them in Redis, but not their
+ * chat calls, so a progress line accepted just before the result can reach the chat
+ * after it and replace it (the message then shows no result and no Apply button). Read
+ * after the progress call returned, this sees any result whose call could have come
+ * first (its publish did), so the message is shown that result again; a result whose
+ * call comes later replaces the progress by itself.
+ */
+export async function resultOvertaking(
+  subscriptions: Pick<Subscriptions, 'latestResult'>,
+  ref: SubscriberRef,
+  update: RunUpdate,
+): Promise<Extract<RunUpdate, { kind: 'diagnosis-result' }> | undefined> {
+  const latest = await whileRedisAway(() => subscriptions.latestResult(update.cluster, update.jobId));
+  if (latest?.result.runTs !== update.runTs) return undefined;
+  const same = latest.shownIn.some(
+    (r) => r.channel === ref.channel && r.ts === ref.ts && platformOf(r) === platformOf(ref),
+  );
+  return same ? latest.result : undefined;
 }

@@ -11,12 +11,15 @@ import {
   approverMention,
   escapeMrkdwn,
   inlineCode,
+  asIs,
   joinMrkdwn,
+  mrkdwn,
   trusted,
   userMention,
   type Mrkdwn,
 } from './blocks/mrkdwn.js';
-import { LIMITS, codeSections, context, plain, proseSections, table, type Block } from './blocks/text.js';
+import { LIMITS, codeSections, context, plain, proseSections, type Block } from './blocks/text.js';
+import { table } from '../use-cases/evidence.js';
 
 /** This adapter's platform name, as person and conversation refs carry it. */
 export const SLACK = 'slack';
@@ -112,7 +115,7 @@ export function toMrkdwn(content: Rich): Mrkdwn {
 }
 
 /** A button as a Block Kit button element; `index` keeps action ids distinct in one block. */
-function button(b: Button, index: number): Block {
+export function button(b: Button, index: number): Block {
   const { actionId, value } = encodeAction(b.action, index);
   return {
     type: 'button',
@@ -179,10 +182,59 @@ export interface SlackRendering {
   blocks: Block[];
 }
 
+/** Slack refuses messages far below the per-block limits (~13k characters in blocks). */
+export const MAX_BLOCKS_CHARS = 11_000;
+/** Blocks per thread-report message: below Slack's 50, with room for the part line. */
+const THREAD_BLOCKS = 45;
+
+const fits = (blocks: readonly Block[]): boolean =>
+  blocks.length <= LIMITS.blocks && JSON.stringify(blocks).length <= MAX_BLOCKS_CHARS;
+
+/** A message as Slack shows it: its brief form when the whole does not fit Slack's limits. */
 export function renderMessage(message: ChatMessage): SlackRendering {
-  const blocks = message.parts.flatMap(part);
+  let blocks = message.parts.flatMap(part);
+  if (message.brief && !fits(blocks)) blocks = message.brief.flatMap(part);
   return {
     text: toMrkdwn(message.summary),
     blocks: blocks.length > LIMITS.blocks ? blocks.slice(0, LIMITS.blocks) : blocks,
   };
+}
+
+/**
+ * A thread report (src/chat/use-cases/result.ts) as replies: its blocks packed into
+ * messages within Slack's per-message limits, in order, never splitting a block; a
+ * report of several messages says which part each one is.
+ */
+export function renderThreadReport(messages: readonly ChatMessage[]): SlackRendering[] {
+  return messages.flatMap((message) => {
+    const summary = toMrkdwn(message.summary);
+    const groups: Block[][] = [];
+    let current: Block[] = [];
+    let size = 0;
+    for (const block of message.parts.flatMap(part)) {
+      const cost = JSON.stringify(block).length + 1;
+      if (current.length > 0 && (current.length >= THREAD_BLOCKS || size + cost > MAX_BLOCKS_CHARS - 400)) {
+        groups.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(block);
+      size += cost;
+    }
+    if (current.length) groups.push(current);
+    const n = groups.length;
+    return groups.map((group, i) => ({
+      text: n > 1 ? mrkdwn`${asIs(summary)} (part ${i + 1} of ${n})` : summary,
+      blocks: n > 1 ? [context(mrkdwn`Full report, part ${i + 1} of ${n}`), ...group] : group,
+    }));
+  });
+}
+
+/** A run's message and, under a final result, its thread report, as Slack posts them. */
+export interface SlackRun extends SlackRendering {
+  thread: SlackRendering[];
+}
+
+export function renderRun(run: { message: ChatMessage; thread: readonly ChatMessage[] }): SlackRun {
+  return { ...renderMessage(run.message), thread: renderThreadReport(run.thread) };
 }

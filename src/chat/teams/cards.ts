@@ -230,6 +230,25 @@ export interface CardOptions {
   refreshData?: Json;
 }
 
+/** The most a card's body may take before its message's brief form is sent instead (Teams: ~28 KB a message). */
+export const CARD_BODY_MAX_CHARS = 24_000;
+
+function cardBody(parts: readonly Part[], viewer: CardViewer | undefined): Json[] {
+  const body: Json[] = [];
+  let separate = false;
+  for (const part of parts) {
+    if (part.kind === 'divider') {
+      separate = true;
+      continue;
+    }
+    const blocks = partBlocks(part, viewer);
+    if (separate && blocks[0]) blocks[0] = { ...blocks[0], separator: true };
+    separate = false;
+    body.push(...blocks);
+  }
+  return body;
+}
+
 /** Teams shows a user-specific view to at most 60 users per card. */
 export const MAX_REFRESH_USERS = 60;
 
@@ -238,20 +257,13 @@ export const MAX_REFRESH_USERS = 60;
  * @example renderCard(message, { viewer: { mayApprove: false } })
  */
 export function renderCard(message: ChatMessage, options: CardOptions = {}): Json {
-  const body: Json[] = [];
-  let separate = false;
   const parts =
     message.parts.length > 0 ? message.parts : [{ kind: 'paragraph', text: message.summary } as const];
-  for (const part of parts) {
-    if (part.kind === 'divider') {
-      separate = true;
-      continue;
-    }
-    const blocks = partBlocks(part, options.viewer);
-    if (separate && blocks[0]) blocks[0] = { ...blocks[0], separator: true };
-    separate = false;
-    body.push(...blocks);
-  }
+  let body = cardBody(parts, options.viewer);
+  // Teams refuses a message over about 28 KB: a message that says what must stay
+  // (the port's `brief`) is sent in that form.
+  if (message.brief && JSON.stringify(body).length > CARD_BODY_MAX_CHARS)
+    body = cardBody(message.brief, options.viewer);
   const userIds = (options.refreshUserIds ?? []).slice(0, MAX_REFRESH_USERS);
   return {
     type: 'AdaptiveCard',

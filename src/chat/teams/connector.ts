@@ -1,23 +1,31 @@
 import { request } from 'undici';
 import { z } from 'zod';
+import { CLIENT_ASSERTION_TYPE, clientAssertion, type CertificateSource } from './certificate.js';
 
 /**
  * The bot's side of the Bot Connector REST API (v3): its own token (Entra ID client
- * credentials for https://api.botframework.com/.default, kept until 5 minutes before
- * it expires), posting an activity to a conversation or a channel thread, updating
+ * credentials for https://api.botframework.com/.default, with a client secret or a
+ * certificate's client assertion, kept until 5 minutes before it expires), posting an activity to a conversation or a channel thread, updating
  * one, and opening a new thread in a channel. Every call goes to a serviceUrl whose
  * host is allow-listed (TEAMS_SERVICE_URL_HOSTS): the bot's token goes with it.
  */
 
-export interface ConnectorOptions {
+interface ConnectorBase {
   appId: string;
-  appPassword: string;
+  /** The token endpoint, tenant filled in: a certificate's assertion names it as `aud`. */
   tokenUrl: string;
   scope: string;
   serviceUrlHosts: readonly string[];
   timeoutMs?: number;
   now?: () => number;
 }
+
+/** Exactly one credential: the app registration's client secret, or its certificate. */
+export type ConnectorOptions = ConnectorBase &
+  (
+    | { appPassword: string; certificate?: undefined }
+    | { certificate: CertificateSource; appPassword?: undefined }
+  );
 
 /** A refusal or failure of the Bot Connector; `status` is its HTTP status (0: no answer). */
 export class ConnectorError extends Error {
@@ -28,6 +36,31 @@ export class ConnectorError extends Error {
   ) {
     super(`Bot Connector answered ${status} (${code})`);
   }
+}
+
+/**
+ * Entra's refusal names its reason by code (`invalid_client`, and AADSTS numbers such as
+ * 700027 for an assertion whose certificate or signature it does not know); only the
+ * codes are kept, never the description.
+ */
+const refusalSchema = z
+  .object({
+    error: z.string().regex(/^[a-z_]{1,64}$/),
+    error_codes: z.array(z.number().int().nonnegative()).max(10).optional(),
+  })
+  .loose();
+
+function tokenRefusal(text: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'token refused';
+  }
+  const refusal = refusalSchema.safeParse(json);
+  if (!refusal.success) return 'token refused';
+  const aadsts = refusal.data.error_codes?.[0];
+  return `token refused: ${refusal.data.error}${aadsts === undefined ? '' : ` AADSTS${aadsts}`}`;
 }
 
 const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
@@ -65,7 +98,26 @@ function base(serviceUrl: string): string {
   return serviceUrl.endsWith('/') ? serviceUrl : `${serviceUrl}/`;
 }
 
-/** @example const c = botConnector({ appId, appPassword, tokenUrl, scope, serviceUrlHosts }) */
+/**
+ * How the bot proves itself to the token endpoint: `client_secret`, or a client assertion
+ * signed with the certificate as the files hold it at this fetch (certificate.ts).
+ */
+async function clientCredentials(
+  options: ConnectorOptions,
+  now: () => number,
+): Promise<Record<string, string>> {
+  if (options.certificate === undefined) return { client_secret: options.appPassword };
+  const credential = await options.certificate.current();
+  return {
+    client_assertion_type: CLIENT_ASSERTION_TYPE,
+    client_assertion: await clientAssertion(credential, {
+      appId: options.appId,
+      tokenUrl: options.tokenUrl,
+      nowSeconds: Math.floor(now() / 1000),
+    }),
+  };
+}
+
 /**
  * The bot's own Entra ID token (client credentials), kept until 5 minutes before it
  * expires; concurrent callers share one fetch.
@@ -84,7 +136,7 @@ function botToken(
       body: new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: options.appId,
-        client_secret: options.appPassword,
+        ...(await clientCredentials(options, now)),
         scope: options.scope,
       }).toString(),
       headersTimeout: timeoutMs,
@@ -92,7 +144,7 @@ function botToken(
     });
     const text = await response.body.text();
     // The answer is never logged or echoed: it holds the token.
-    if (response.statusCode !== 200) throw new ConnectorError(response.statusCode, 'token refused');
+    if (response.statusCode !== 200) throw new ConnectorError(response.statusCode, tokenRefusal(text));
     const parsed = tokenSchema.safeParse(JSON.parse(text));
     if (!parsed.success) throw new ConnectorError(response.statusCode, 'token answer malformed');
     cached = { token: parsed.data.access_token, until: now() + (parsed.data.expires_in - 300) * 1000 };
@@ -112,6 +164,7 @@ function botToken(
   };
 }
 
+/** @example const c = botConnector({ appId, appPassword, tokenUrl, scope, serviceUrlHosts }) */
 export function botConnector(options: ConnectorOptions): BotConnector {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const now = options.now ?? Date.now;

@@ -17,7 +17,7 @@ import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest } from '../adapter.js';
 import { icon, say } from '../rich.js';
 import { textMessage } from './command.js';
-import { stateLine } from './outcome.js';
+import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
 
 /** An approved message as kept under the app's mark (src/app/notify/root-state.ts RootRecord). */
@@ -37,6 +37,14 @@ interface KeptFix {
 interface FixStates {
   record(planId: string, record: KeptFix): Promise<void>;
   load(planId: string): Promise<KeptFix | null>;
+  /** The message's stage, ordered across replicas (src/app/notify/root-stage.ts). */
+  stages?: {
+    advance(
+      message: { platform?: ChatPlatform | undefined; channel: string; ts: string },
+      entry: { planId: string; stage: FixStage; at: number },
+      options?: { approval?: boolean },
+    ): Promise<boolean>;
+  };
 }
 
 export type ApproveServices = PressServices & { rootStates?: FixStates | undefined } & Parameters<
@@ -109,7 +117,13 @@ export async function approvePress(
     case 'approved': {
       const { kind } = outcome.stored.plan;
       const what = outcome.stored.undoOf ? `undo of ${undoneKind(kind)}` : kind;
-      const fix = { what, approvers: outcome.approvers, approvedAt: now, platform: request.person.platform };
+      const fix = {
+        what,
+        approvers: outcome.approvers,
+        approvedAt: now,
+        platform: request.person.platform,
+        names: services.policy.names ?? {},
+      };
       await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
       return { mark: mark(action.planId, `Approved: ${what}`, stateLine('applying', fix, now), true) };
     }
@@ -147,7 +161,10 @@ async function keepFixState(
       return;
     }
     const root = await roots.load(undoOf);
-    if (root) await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
+    if (!root) return;
+    await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
+    // Undoing is later than anything the fix said (and follows an Undo that failed).
+    await roots.stages?.advance(root, { planId, stage: 'undoing', at: fix.approvedAt }, { approval: true });
   } catch (error) {
     services.logger.warn({ err: error, planId }, 'approved message state not kept');
   }

@@ -134,12 +134,14 @@ async function enqueue(
           ...(parsed.namespace ? { namespace: parsed.namespace } : {}),
         };
   try {
+    const socket = services.replication?.socket();
     queued = await services.producers.enqueueDiagnose(job);
     // Acked only once a replica has the job (WAIT, bounded); a job a failover lost
     // anyway is queued again (src/queue/replication-guard.ts).
     await services.replication?.confirm({
       label: 'command',
       fields: { jobId: queued.jobId },
+      ...(socket === undefined ? {} : { socket }),
       redo: async () => void (await services.producers.enqueueDiagnose(job)),
       replay: appReplay.command(job),
     });

@@ -2,33 +2,35 @@
  * What follows an approval, platform-free: the thread reply for each remediation
  * outcome the workers sign (applied with its Undo, rolled out, refused with Re-run, a
  * step of a stepped walk), and the state line the approved message shows as the fix
- * moves on (applying, rolled out, failed, undone). Slack renders its own Block Kit
- * versions (src/app/notify/outcome-message.ts, root-state.ts); adapters on the port
- * (Teams) render these.
+ * moves on (applying, rolled out, failed, undone). Every adapter renders these
+ * replies (Slack: src/chat/slack/render.ts; Teams: src/chat/teams/cards.ts); Slack's
+ * root state line keeps its own Block Kit form (src/app/notify/root-state.ts).
  */
-import { typeOfKind } from '../../diagnosis/workload-ref.js';
+import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
-import type { NotifyJob } from '../../queue/schemas.js';
+import type { NotifyJob, StepProgress } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
-import { shownDigest } from '../../trust/plan-seal.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { icon, join, mention, rich, say } from '../rich.js';
-import { confirmDialogText, restoredInWords, rolloutInWords } from './confirm-text.js';
-import { clip, dryRunText, patchText } from './plan-text.js';
+import { clip, code, icon, join, multiline, rich, say, strong } from '../rich.js';
+import { restoredInWords, rolloutInWords, undoPatchesBack } from './confirm-text.js';
+import { dryRunText, patchText } from './plan-text.js';
+import { planButton } from './result.js';
+import { approversText } from './approvers.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 const HEADLINE: Record<Outcome['stage'], { icon: Icon; words: string }> = {
-  applied: { icon: 'ok', words: 'Applied' },
-  'already-applied': { icon: 'info', words: 'Already applied' },
-  'rolled-out': { icon: 'rolled-out', words: 'Rolled out' },
-  'pods-ready': { icon: 'ok', words: 'Replacement pods Ready' },
-  'still-failing': { icon: 'warning', words: 'Still failing' },
-  refused: { icon: 'refused', words: 'Refused' },
-  failed: { icon: 'failed', words: 'Failed' },
-  timeout: { icon: 'expired', words: 'Rollout not finished in time' },
-  paused: { icon: 'paused', words: 'Applied; the rollout is paused and waits for a person' },
-  progress: { icon: 'more', words: 'Step' },
+  applied: { icon: 'ok', words: 'applied' },
+  'already-applied': { icon: 'info', words: 'already applied' },
+  'rolled-out': { icon: 'rolled-out', words: 'rolled out' },
+  'pods-ready': { icon: 'ok', words: 'replacement pods Ready' },
+  'still-failing': { icon: 'warning', words: 'still failing' },
+  refused: { icon: 'refused', words: 'refused' },
+  failed: { icon: 'failed', words: 'failed' },
+  timeout: { icon: 'expired', words: 'rollout not finished in time' },
+  // A paused Deployment waits for the resume; an Argo Rollout at a pause step for its promotion.
+  paused: { icon: 'paused', words: 'applied; the rollout is paused and waits for a person' },
+  progress: { icon: 'more', words: 'step' },
 };
 
 /** Where an approved fix stands, as the approved message's state line says it. */
@@ -53,6 +55,33 @@ export const FIX_STAGE_WORDS: Readonly<Record<FixStage, { icon: Icon; words: str
   'undo-failed': { icon: 'failed', words: 'undo not applied' },
 };
 
+/**
+ * The order of the stages on one approved message, as the worker says them (its plan,
+ * then that plan's Undo): approved (applying), a stepped walk's steps, applied, how the
+ * apply or its rollout ended, then an Undo approved (undoing) and how it ended. A stage
+ * never replaces a later one (src/app/notify/root-stage.ts keeps the order in Redis for
+ * every app replica); within one rank the later delivery wins.
+ */
+export const FIX_STAGE_ORDER: Readonly<Record<FixStage, number>> = {
+  applying: 0,
+  step: 1,
+  applied: 2,
+  'already-applied': 3,
+  'rolled-out': 3,
+  'pods-ready': 3,
+  'still-failing': 3,
+  refused: 3,
+  failed: 3,
+  timeout: 3,
+  paused: 3,
+  undoing: 4,
+  undone: 5,
+  'undo-failed': 5,
+};
+
+/** Stages that applied nothing: a new approval on the message (an Undo pressed again) follows them. */
+export const NOT_APPLIED_STAGES: readonly FixStage[] = ['refused', 'failed', 'undo-failed'];
+
 /** The stage an outcome moves the approved message to; undefined where it keeps its line. */
 export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   if (job.stage === 'progress') return job.step ? 'step' : undefined;
@@ -62,66 +91,195 @@ export function fixStageOf(job: Outcome, undo: boolean): FixStage | undefined {
   return 'undone';
 }
 
-/** People of `platform` as mentions, "A and B". */
-export function approversText(platform: string, ids: readonly string[]): Rich {
-  return join(
-    ids.map((id) => rich(mention({ platform, id }))),
-    ' and ',
-  );
-}
+export { approversText };
 
 /** "✅ set-rolling-update approved by A at 12:03 UTC; rolled out at 12:05 UTC". */
 export function stateLine(
   stage: FixStage,
-  fix: { what: string; approvers: readonly string[]; approvedAt: number; platform: string },
+  fix: {
+    what: string;
+    approvers: readonly string[];
+    approvedAt: number;
+    platform: string;
+    /** The approval policy's names of approvers (`names:`), for platforms that cannot show ids. */
+    names?: Readonly<Record<string, string>>;
+  },
   at: number,
 ): Rich {
   const { icon: i, words } = FIX_STAGE_WORDS[stage];
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${messageTime(at)}`;
-  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
+  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
 
-/** The reply in the approved message's thread for one outcome; the first write offers its Undo. */
+const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], string> = {
+  'deployment-changed': 'the Deployment changed under the walk',
+  'replicaset-changed': 'the old ReplicaSet changed under the walk',
+  'nothing-blocked': 'no new pod is blocked by an old one any more',
+  'other-pod-first':
+    'an old pod that is not Ready (or not scheduled) would go first, before any marked pod, and it frees nothing the new pod needs',
+  'not-released': 'the ReplicaSet controller released no old pod within the step time limit',
+  'released-elsewhere':
+    "another old pod than the marked one went (deleted by someone else during the scale, or first in the ReplicaSet controller's order) where it frees nothing the new pod needs, and the marked pod still runs: the new pod stays Pending; diagnose again for the next step",
+  'ready-timeout': 'no new pod became Ready within the step time limit',
+  'api-error': 'the API server refused or failed a request',
+};
+
+/** How the Deployment changed under the walk, and what its Undo does then. */
+const CHANGE_WORDS: Record<NonNullable<Extract<StepProgress, { phase: 'stopped' }>['change']>, string> = {
+  'rolled-back':
+    "it was rolled back to this ReplicaSet's template, which makes it the new ReplicaSet again: the Deployment controller scales it back up itself, so no Undo is offered",
+  'new-rollout':
+    'a new rollout started (a template neither ReplicaSet runs): the Deployment controller only scales this old ReplicaSet down now, so no Undo is offered',
+  spec: 'another spec field changed (replicas, strategy or pause), not the template: the Undo still scales this ReplicaSet back while the new one is not fully available',
+};
+
+function stopWords(step: Extract<StepProgress, { phase: 'stopped' }>): string {
+  const base = STOP_WORDS[step.reason];
+  if (step.reason !== 'deployment-changed' || !step.change) return base;
+  const generation = step.generation !== undefined ? ` (generation ${step.generation})` : '';
+  return `${base}${generation}: ${CHANGE_WORDS[step.change]}`;
+}
+
+/** "old pod `a` released" and, when the controller released another than the marked one, says so. */
+function releasedWords(step: Extract<StepProgress, { pod: string }>): Rich {
+  return step.marked
+    ? say`old pod ${code(step.pod)} released (the ReplicaSet controller chose it over ${code(step.marked)}, the pod marked to go first)`
+    : say`old pod ${code(step.pod)} released (the pod marked to go first)`;
+}
+
+/**
+ * One reply per step of a stepped scale-old-replicaset, rendered from the step's data
+ * (names are text spans; nothing else comes from the cluster). The pod named as
+ * released is the one the walk saw go after the scale.
+ */
+export function stepProgressMessage(job: Outcome, step: StepProgress): ChatMessage {
+  const where: Part = { kind: 'note', text: say`plan ${job.planId} · cluster ${job.cluster}` };
+  if (step.phase === 'waiting-ready')
+    return {
+      summary: say`step 1 of ${step.of} started: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - 1}`,
+      parts: [
+        {
+          kind: 'paragraph',
+          text: say`${icon('waiting')} ${strong(`step 1 of ${step.of} started`)}: ${releasedWords(step)}, ReplicaSet ${code(step.replicaSet)} scaled to ${step.of - 1}; waiting for the new pod to be Ready. Each later step replies here when its new pod is Ready.`,
+        },
+        where,
+      ],
+    };
+  if (step.phase === 'marks-left') {
+    const pods = join(
+      step.pods.map((p) => rich(code(p))),
+      ', ',
+    );
+    const commands = step.pods.map(
+      (p) => `kubectl annotate pod ${p} -n ${step.namespace} controller.kubernetes.io/pod-deletion-cost-`,
+    );
+    return {
+      summary: say`${step.pods.join(', ')} still marked with controller.kubernetes.io/pod-deletion-cost`,
+      parts: [
+        {
+          kind: 'paragraph',
+          text: say`${icon('warning')} pod-deletion-cost left on ${pods}: the walk could not take its mark (controller.kubernetes.io/pod-deletion-cost=-2147483648) off again, so ReplicaSet ${code(step.replicaSet)} would delete these pods first when it next shrinks.`,
+        },
+        { kind: 'code', title: say`To take the mark off:`, body: commands.join('\n') },
+        where,
+      ],
+    };
+  }
+  if (step.phase === 'ready')
+    return {
+      summary: say`step ${step.step} of ${step.of}: ${step.pod} released, ReplicaSet ${step.replicaSet} at ${step.of - step.step}`,
+      parts: [
+        {
+          kind: 'paragraph',
+          text: say`${icon('more')} ${strong(`step ${step.step} of ${step.of}`)}: ${releasedWords(step)}, ReplicaSet ${code(step.replicaSet)} scaled to ${step.of - step.step}; the next new pod is Ready.`,
+        },
+        where,
+      ],
+    };
+  return {
+    summary: say`stopped at step ${step.step} of ${step.of}: ${stopWords(step)}`,
+    parts: [
+      {
+        kind: 'paragraph',
+        text: say`${icon('paused')} ${strong(`stopped at step ${step.step} of ${step.of}`)}: ${stopWords(step)}. ReplicaSet ${code(step.replicaSet)} keeps what the earlier steps did; the result follows.`,
+      },
+      where,
+    ],
+  };
+}
+
+/** Stages that first report a write: the one reply that offers its Undo. */
+const OFFERS_UNDO: ReadonlySet<Outcome['stage']> = new Set(['applied', 'already-applied']);
+
+/**
+ * The Undo, written for the undo: what it restores, whether it starts a rollout (only
+ * a change to the pod template does; the strategy is not part of it), the exact patch
+ * it writes and the server's dry run when there is one.
+ */
+export function undoParts(undo: StoredPlan): Part[] {
+  const plan = undo.plan;
+  const t = plan.target;
+  const lines = [
+    undoPatchesBack(plan)
+      ? say`${icon('undo')} ${strong('Undo')} restores ${restoredInWords(plan)} of ${typeOfKind(t.kind)}/${t.name}.`
+      : say`${icon('undo')} ${strong('Undo')} restores ${restoredInWords(plan)}; ${typeOfKind(t.kind)}/${t.name} is not changed.`,
+    say`${rolloutInWords(plan)}`,
+  ];
+  // Putting a surging strategy back on the Deployment that deadlocked brings the deadlock back.
+  if (plan.addresses === 'RolloutSurgeDeadlock' && /maxSurge (?!0\b)/.test(restoredInWords(plan)))
+    lines.push(say`${icon('warning')} The next rollout would deadlock again.`);
+  return [
+    { kind: 'paragraph', text: join(lines, '\n') },
+    {
+      kind: 'code',
+      title: say`Exact patch of the undo (${plan.patch?.type ?? 'delete'})`,
+      body: `${undo.dryRun ? `${dryRunText(undo.dryRun)}\n` : ''}${patchText(plan)}`,
+      whole: true,
+    },
+  ];
+}
+
+/**
+ * The reply in the approved message's thread for one outcome. Refusals and failures
+ * offer Re-run; the first reply about a write (applied) offers its Undo, once: later
+ * steps of the same plan (rolled out, still failing) point back to it. The Undo is a
+ * stored plan like any other: the approver sees its exact patch and what it restores
+ * before the confirm, and it is approval-gated; its button's digest is of `undo` as
+ * shown, and its requester the one the app signed into the approval.
+ */
 export function outcomeMessage(
   job: Outcome,
   platform: string,
   undo: StoredPlan | undefined,
   now = Date.now(),
+  names: Readonly<Record<string, string>> = {},
 ): ChatMessage {
+  if (job.stage === 'progress' && job.step) return stepProgressMessage(job, job.step);
   const head = HEADLINE[job.stage];
-  const by = job.approvedBy?.length ? say` (approved by ${approversText(platform, job.approvedBy)})` : say``;
-  const summary = say`${head.words}: ${clip(job.detail, 500)}${by}`;
+  // `names`: the approval policy's names of approvers (approvers.ts).
+  const by = job.approvedBy?.length
+    ? say` (approved by ${approversText(platform, job.approvedBy, names)})`
+    : say``;
   const parts: Part[] = [
-    { kind: 'paragraph', text: say`${icon(head.icon)} ${head.words}: ${clip(job.detail, 1500)}${by}` },
+    {
+      kind: 'paragraph',
+      text: say`${icon(head.icon)} ${strong(head.words)}: ${multiline(clip(job.detail, 1500))}${by}`,
+    },
     { kind: 'note', text: say`plan ${job.planId} · cluster ${job.cluster}` },
   ];
   const buttons: Button[] = [];
-  if (undo && undo.expiresAt > now && (job.stage === 'applied' || job.stage === 'already-applied')) {
-    const plan = undo.plan;
-    const t = plan.target;
-    parts.push(
-      {
-        kind: 'paragraph',
-        text: say`${icon('undo')} Undo restores ${restoredInWords(plan)} of ${typeOfKind(t.kind)}/${t.name}. ${rolloutInWords(plan)}`,
-      },
-      {
-        kind: 'code',
-        title: say`Exact patch of the undo`,
-        body: `${undo.dryRun ? `${dryRunText(undo.dryRun)}\n` : ''}${patchText(plan)}`,
-        whole: true,
-      },
-    );
-    buttons.push({
-      label: `Undo: ${plan.kind}`,
-      style: 'danger',
-      action: { kind: 'undo', planId: plan.id, shown: shownDigest(undo), requester: job.requester ?? null },
-      confirm: {
-        title: `Undo ${plan.kind} on ${t.name}?`,
-        text: confirmDialogText(plan, { undo: true }),
-        yes: 'Undo it',
-        no: 'Cancel',
-      },
-    });
+  if (undo && undo.expiresAt > now) {
+    if (OFFERS_UNDO.has(job.stage)) {
+      parts.push(...undoParts(undo));
+      buttons.push(
+        planButton(
+          undo,
+          { state: 'open', expiresAt: undo.expiresAt },
+          { undo: true, requester: job.requester ?? null },
+        ),
+      );
+    } else
+      parts.push({ kind: 'note', text: say`${icon('undo')} Undo is offered in the "applied" reply above.` });
   }
   if ((job.stage === 'refused' || job.stage === 'failed') && job.rerun)
     buttons.push({
@@ -132,12 +290,12 @@ export function outcomeMessage(
         target: {
           namespace: job.rerun.namespace,
           name: job.rerun.name,
-          kind: job.rerun.kind ?? 'Deployment',
+          kind: job.rerun.kind ?? DEFAULT_WORKLOAD_KIND,
         },
       },
     });
   if (buttons.length > 0) parts.push({ kind: 'actions', buttons });
-  return { summary, parts };
+  return { summary: say`${head.words}: ${clip(job.detail, 500)}${by}`, parts };
 }
 
 /** `message` with its state line (the paragraph of role `state`) set to `line`: in place, else above its buttons. */

@@ -17,9 +17,10 @@ import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
-import type { MessageRef, PersonRef } from '../model.js';
-import { icon, join, mention, plain, rich, say } from '../rich.js';
+import type { MessageRef } from '../model.js';
+import { icon, mention, plain, say } from '../rich.js';
 import { textMessage } from './command.js';
+import { approversText } from './approvers.js';
 import { chatPlatform, platformTag } from '../../queue/chat-refs.js';
 import type { MessageRef as SubscribedRef } from '../../app/notify/subscriptions.js';
 
@@ -108,14 +109,6 @@ export async function rerun(
   };
 }
 
-/** People as mentions, "A and B". */
-function people(platform: string, ids: readonly string[]) {
-  return join(
-    ids.map((id) => rich(mention({ platform, id } satisfies PersonRef))),
-    ' and ',
-  );
-}
-
 /**
  * A press on an "Approved: …" or "Expired: …" button: says where the plan stands,
  * privately, and applies nothing. Applying again always goes through a fresh message
@@ -129,7 +122,7 @@ export async function planStatus(
   const [stored, claim] = await Promise.all([services.plans.get(planId), services.plans.claimOf(planId)]);
   if (claim)
     return tell(
-      say`This plan was approved by ${people(request.person.platform, claim.approvers)}; it is applied once. Its outcome is in the thread.`,
+      say`This plan was approved by ${approversText(request.person.platform, claim.approvers, services.policy?.names)}; it is applied once. Its outcome is in the thread.`,
     );
   return tell(
     stored && stored.expiresAt > Date.now()

@@ -1,25 +1,32 @@
 /**
  * A run's messages in the chat port's model (src/chat/model.ts), for every platform:
- * the "diagnosing…" line, the result (verdict, decisive evidence, the recommended fix
- * with its impact, Apply buttons naming the plan as shown and who asked, Re-run,
- * Dismiss), a failed run or a scan, and the thread report under a result. Cluster
- * text is only ever interpolated into `say` (text spans): each adapter escapes it.
- *
- * Slack renders results with its richer Block Kit builders (src/chat/slack/blocks/),
- * which share the plain-text pieces (./plan-text.ts, ./confirm-text.ts); the Teams
- * adapter renders these messages as Adaptive Cards.
+ * the "diagnosing…" line, the result an SRE reads in ten seconds (the verdict, 3 to 5
+ * lines of decisive evidence, the recommended fix with its impact, Apply buttons naming
+ * the plan as shown and who asked, Re-run, Dismiss), a failed run or a scan, and the
+ * thread report under a result (every finding, evidence item and plan whole). Cluster
+ * text is only ever interpolated into `say` (text spans) or put in code and table
+ * bodies: each adapter escapes it (Slack: src/chat/slack/render.ts; Teams:
+ * src/chat/teams/cards.ts).
  */
-import { DEFAULT_WORKLOAD_KIND, typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
-import type { Evidence, Finding } from '../../diagnosis/finding.js';
+import {
+  DEFAULT_WORKLOAD_KIND,
+  titleOfKind,
+  typeOfKind,
+  type WorkloadKind,
+} from '../../diagnosis/workload-ref.js';
+import type { Finding } from '../../diagnosis/finding.js';
 import type { Diagnosis } from '../../engine/diagnosis.js';
+import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary } from '../../queue/plan-store.js';
 import type { DiagnosisOutcome, RunUpdate } from '../../queue/schemas.js';
 import { messageTime } from '../../text/time.js';
 import { shownDigest, type ShownPlan } from '../../trust/plan-seal.js';
 import type { Requester } from '../actions.js';
 import type { Button, ChatMessage, Icon, Part, Rich } from '../model.js';
-import { icon, join, mention, plain, say } from '../rich.js';
+import { clip as cut, code, icon, join, multiline, plain, say, strong } from '../rich.js';
+import { approversText } from './approvers.js';
 import { confirmDialogText } from './confirm-text.js';
+import { clueLine, clueOf, evidenceLine, evidenceParts } from './evidence.js';
 import { clip, dryRunText, firstSentence, headline, patchText, recommendedPlan } from './plan-text.js';
 
 /** Where a plan stands, as the message shows it. */
@@ -45,9 +52,19 @@ export interface ResultInput {
   requester: Requester | null;
   /** The platform of the people the message names (approvers). */
   platform: string;
+  /** The approval policy's names of approvers, for platforms that cannot show ids (approvers.ts). */
+  names?: Readonly<Record<string, string>>;
 }
 
 const SEVERITY: Record<string, Icon> = { critical: 'red', warning: 'orange', info: 'blue' };
+
+const TOOL_NAMES: Record<string, string> = {
+  argocd: 'Argo CD application',
+  'flux-kustomize': 'Flux Kustomization',
+  'flux-helm': 'Flux HelmRelease',
+  helm: 'Helm release',
+  kubectl: 'kubectl apply by',
+};
 
 /** The plans in the order offered (the recommended first), each with its dry run. */
 function orderedPlans(input: Pick<ResultInput, 'cluster' | 'diagnosis' | 'dryRuns'>): ShownPlan[] {
@@ -60,38 +77,62 @@ function orderedPlans(input: Pick<ResultInput, 'cluster' | 'diagnosis' | 'dryRun
   }));
 }
 
-/** One decisive line of evidence, plain; null for evidence only the thread report shows. */
-function evidenceLine(e: Evidence): Rich | null {
-  switch (e.type) {
-    case 'scheduling':
-      return say`${icon('calendar')} Scheduler: ${clip(firstSentence(e.message), 200)}`;
-    case 'condition':
-      return say`${icon('progress')} ${`${e.condition}=${e.status}`}${e.reason ? ` (${e.reason})` : ''}${e.message ? `: ${clip(firstSentence(e.message), 160)}` : ''}`;
-    case 'note':
-      return say`${icon('note')} ${clip(firstSentence(e.text), 200)}`;
-    case 'quota':
-      return say`${icon('balance')} ResourceQuota ${e.quota}: ${e.rows
-        .slice(0, 2)
-        .map((r) => `${r.resource} ${r.used} of ${r.hard} used, a new pod asks ${r.requested}`)
-        .join('; ')}`;
-    case 'pods':
-      return say`${icon('inspect')} ${e.title}: ${e.pods
-        .slice(0, 3)
-        .map((p) => p.name)
-        .join(', ')}${e.pods.length > 3 ? ` and ${e.pods.length - 3} more` : ''}`;
-    case 'node-diff':
-      return e.clue?.text ? say`${icon('log')} Log clue: ${clip(e.clue.text, 160)}` : null;
-    default:
-      return null;
+/** Evidence types in the order they decide a verdict: who holds what, where it crashes, what differs. */
+const DECISIVE_ORDER: string[] = [
+  'node-capacity',
+  'quota',
+  'device-health',
+  'crash-table',
+  'node-diff',
+  'log',
+  'strategy',
+  'scheduling',
+  'condition',
+  'pods',
+  'note',
+];
+const MAX_EVIDENCE_LINES = 5;
+const MAX_EVIDENCE_CHARS = 700;
+
+/** 3 to 5 lines of decisive evidence for the top finding; the log clue follows what differs. */
+export function decisiveLines(finding: Finding): Rich[] {
+  const hasClue = finding.evidence.some((e) => clueOf(e) !== undefined);
+  const ordered = [...finding.evidence].sort(
+    (a, b) => DECISIVE_ORDER.indexOf(a.type) - DECISIVE_ORDER.indexOf(b.type),
+  );
+  const lines: Rich[] = [];
+  let size = 0;
+  for (const evidence of ordered) {
+    // The engine's clue is the decisive log line; the raw tail then stays in the thread.
+    if (evidence.type === 'log' && hasClue) continue;
+    const clue = clueOf(evidence);
+    // A clue that points at no difference of the Node objects explains the crash: it
+    // comes first, and the differences follow, marked as what it does not point at.
+    const candidates =
+      clue && clue.pointsAt === undefined
+        ? [clueLine(clue), evidenceLine(evidence, { clueElsewhere: true })]
+        : [evidenceLine(evidence), ...(clue ? [clueLine(clue)] : [])];
+    for (const line of candidates) {
+      if (!line || lines.length >= MAX_EVIDENCE_LINES) continue;
+      const length = plainLength(line);
+      if (lines.length >= 3 && size + length > MAX_EVIDENCE_CHARS) continue;
+      lines.push(line);
+      size += length;
+    }
   }
+  return lines;
 }
 
-/** The whole of one evidence item, for the thread report. */
-function evidencePart(e: Evidence): Part | null {
-  if (e.type === 'log') return { kind: 'code', title: say`Log of ${e.pod}/${e.container}`, body: e.tail };
-  const line = evidenceLine(e);
-  if (line) return { kind: 'paragraph', text: line };
-  return { kind: 'code', title: say`Evidence: ${e.type}`, body: JSON.stringify(e, null, 2) };
+/** About how long a line reads (its characters; an icon counts as a short word). */
+function plainLength(line: Rich): number {
+  return line.reduce((n, s) => {
+    if (s.kind === 'icon') return n + 8;
+    if (s.kind === 'break') return n + 1;
+    if (s.kind === 'mention') return n + 12;
+    if (s.kind === 'group') return n + s.id.length;
+    if (s.kind === 'link') return n + s.label.length;
+    return n + s.text.length + (s.kind === 'text' ? 0 : 2);
+  }, 0);
 }
 
 function verdict(diagnosis: Diagnosis): Rich {
@@ -99,33 +140,127 @@ function verdict(diagnosis: Diagnosis): Rich {
   const top = diagnosis.findings[0];
   const what = `${typeOfKind(t.kind)}/${t.name}`;
   if (!top && diagnosis.analyzerErrors.length > 0)
-    return say`${icon('warning')} ${what} in ${t.namespace}: no verdict, some checks failed.`;
-  if (!top) return say`${icon('ok')} ${what} in ${t.namespace}: no problem found.`;
-  return say`${icon(SEVERITY[top.severity] ?? 'unknown')} ${top.code}: ${headline(top.summary)}`;
+    return say`${icon('warning')} ${strong(what)} in ${strong(t.namespace)}: no verdict, some checks failed.`;
+  if (!top) return say`${icon('ok')} ${strong(what)} in ${strong(t.namespace)}: no problem found.`;
+  return say`${icon(SEVERITY[top.severity] ?? 'unknown')} ${strong(top.code)}: ${headline(top.summary)}`;
 }
 
-/** The Apply (or status) button of one plan, as the viewer's card shows it. */
-function planButton(shown: ShownPlan, view: PlanView, primary: boolean, requester: Requester | null): Button {
+/** The longest why the result message shows whole. */
+const SHORT_WHY = 120;
+
+/**
+ * One line on whether the workload's owner (Argo CD, Flux, Helm), or with none
+ * recognised an unknown writer, will undo the write; null when the plan has no verdict.
+ * `short` (the result message): a why longer than SHORT_WHY (per-field reasons) and
+ * the why of an unrecognised owner stay in the thread report, whole; the verdict shows.
+ */
+export function driftLine(plan: RemediationPlan, options: { short?: boolean } = {}): Rich | null {
+  const drift = plan.drift;
+  if (!drift) return null;
+  if (drift.ownerRecognised === false) {
+    const verdict =
+      drift.reverted === false
+        ? say`${icon('pinned')} ${strong('Not reverted')}`
+        : drift.reverted === true
+          ? say`${icon('undo')} ${strong('Reverted')}`
+          : say`${icon('unknown')} ${strong('May be reverted')}`;
+    return options.short ? say`${verdict}: ${drift.by} (why in the thread)` : say`${verdict}: ${drift.why}`;
+  }
+  const verdict =
+    drift.reverted === true
+      ? say`${icon('undo')} ${strong(`${drift.by} will revert this`)}`
+      : drift.reverted === false
+        ? say`${icon('pinned')} ${strong(`${drift.by} keeps this`)}`
+        : say`${icon('unknown')} ${strong(`${drift.by} may revert this`)}`;
+  if (options.short && drift.why.length > SHORT_WHY) return say`${verdict} (why, per field, in the thread)`;
+  return say`${verdict}: ${drift.why}`;
+}
+
+/** The recommended fix and its impact in one line each (plus the owner's drift, when known). */
+function fixLines({ plan, dryRun }: ShownPlan): Rich {
+  const lines = [
+    say`${icon('fix')} ${strong('Recommended fix:')} ${firstSentence(plan.summary)}`,
+    say`${strong('Impact:')} ${clip(firstSentence(plan.impact), 220)}`,
+  ];
+  const drift = driftLine(plan, { short: true });
+  if (drift) lines.push(drift);
+  // A fix the API server would refuse is worth knowing before the click.
+  if (dryRun && !dryRun.ok)
+    lines.push(
+      say`${icon('warning')} The server-side dry run refused it: ${clip(firstSentence(dryRun.reason), 200)}`,
+    );
+  return join(lines, '\n');
+}
+
+/**
+ * The Apply (or Undo, or status) button of one plan, with a confirm step quoting the
+ * change and its impact. Its action names the plan and the digest of `shown`, the very
+ * data the message, its thread and the confirm step are rendered from: the click is
+ * refused when the stored plan is not what was shown (src/app/approvals/approve.ts).
+ * It also names `requester`, who asked for the diagnosis (NO_REQUESTER for alert
+ * threads): that person does not count toward a two-person approval; null (not
+ * known): a two-person approval is refused at the click. Approved and expired plans
+ * keep a button that only reports the state and never applies anything.
+ */
+export function planButton(
+  shown: ShownPlan,
+  view: PlanView,
+  options: { undo?: boolean; primary?: boolean; requester: Requester | null },
+): Button {
   const { plan } = shown;
   if (view.state === 'expired')
     return { label: `Expired: ${plan.kind} (re-run)`, action: { kind: 'status', planId: plan.id } };
   if (view.state === 'claimed')
     return { label: `Approved: ${plan.kind}`, action: { kind: 'status', planId: plan.id } };
+  const verb = options.undo ? 'Undo' : 'Apply';
   const counted =
     view.required && view.required > 1 ? ` (${view.approvals ?? 0}/${view.required} approvals)` : '';
+  // One primary button per message (the recommended fix); Undo is the danger one.
+  const style = options.undo ? 'danger' : options.primary === false ? undefined : 'primary';
   return {
-    label: `Apply: ${plan.kind}${counted}`,
-    action: { kind: 'approve', planId: plan.id, shown: shownDigest(shown), requester },
-    ...(primary ? { style: 'primary' as const } : {}),
+    label: `${verb}: ${plan.kind}${counted}`,
+    action: {
+      kind: options.undo ? 'undo' : 'approve',
+      planId: plan.id,
+      shown: shownDigest(shown),
+      requester: options.requester,
+    },
+    ...(style ? { style } : {}),
     confirm: {
-      title: `Apply ${plan.kind} to ${plan.target.name}?`,
-      text: confirmDialogText(plan),
-      yes: 'Apply it',
+      title: `${verb} ${plan.kind} to ${plan.target.name}?`,
+      text: confirmDialogText(plan, { undo: options.undo === true }),
+      yes: options.undo ? 'Undo it' : 'Apply it',
       no: 'Cancel',
     },
   };
 }
 
+/** "✅ kind approved by A and B at 12:03 UTC", or the plan's expiry; null while open. */
+function approvalLine(
+  plan: RemediationPlan,
+  view: PlanView,
+  platform: string,
+  names?: Readonly<Record<string, string>>,
+): Part | null {
+  if (view.state === 'claimed') {
+    const who = approversText(platform, view.approvers, names);
+    return {
+      kind: 'paragraph',
+      text: say`${icon('ok')} ${strong(plan.kind)} approved by ${who} at ${messageTime(view.at)}`,
+      role: 'state',
+    };
+  }
+  if (view.state === 'expired')
+    return {
+      kind: 'paragraph',
+      text: say`${icon('expired')} ${strong(plan.kind)} expired; press Re-run for a fresh diagnosis and plan.`,
+    };
+  return null;
+}
+
+type ResultTarget = { namespace: string; name: string; kind?: WorkloadKind };
+
+/** The result's buttons: the given ones, then Re-run (when there is a target) and Dismiss. */
 function resultButtons(cluster: string, target: ResultTarget | null, buttons: Button[]): Part {
   const all = [...buttons];
   if (target)
@@ -145,129 +280,219 @@ function resultButtons(cluster: string, target: ResultTarget | null, buttons: Bu
   return { kind: 'actions', buttons: all };
 }
 
-type ResultTarget = { namespace: string; name: string; kind?: WorkloadKind };
+/** "managed by Argo CD application shop"; null when no owner was seen. */
+function managedByPhrase(diagnosis: Diagnosis): Rich | null {
+  const owner = diagnosis.managedBy;
+  if (!owner?.tool) return null;
+  return say`managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` (${owner.namespace})` : ''}`;
+}
 
-/** The result of a diagnosis, and its thread report. */
+/**
+ * The result message an SRE reads in ten seconds: the verdict, 3 to 5 lines of
+ * decisive evidence, the recommended fix with its impact, and the buttons (one
+ * primary: the recommended fix). Everything else goes to the thread report, whole:
+ * explanations, tables, dry runs, patches, the other fixes. Once a plan of the message
+ * is approved, the other Apply buttons are withdrawn. `brief` is the message for a
+ * platform whose size limit the whole does not fit: the verdict, the marks and the
+ * buttons.
+ */
 export function resultMessage(input: ResultInput): RunMessages {
   const { cluster, diagnosis } = input;
   const t = diagnosis.target;
   const top: Finding | undefined = diagnosis.findings[0];
   const plans = orderedPlans(input).slice(0, 20);
+  // The plan approved on this very message (src/app/approvals/approve.ts records it):
+  // its other plans are withdrawn. A plan approved from another message of the same
+  // cluster state only shows as approved here.
   const claimed = input.approvedPlan ? plans.find((p) => p.plan.id === input.approvedPlan) : undefined;
-  const parts: Part[] = [
+  const owner = managedByPhrase(diagnosis);
+  const errors = diagnosis.analyzerErrors.length;
+  const header: Part[] = [
     { kind: 'paragraph', text: verdict(diagnosis), role: 'verdict' },
     {
       kind: 'note',
-      text: say`${typeOfKind(t.kind)}/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}`,
+      text: say`${typeOfKind(t.kind)}/${t.name} · namespace ${t.namespace} · cluster ${cluster} · captured ${messageTime(diagnosis.capturedAt)}${owner ? say` · ${owner}` : say``}${errors ? ` · ${errors} analyzer(s) failed` : ''}`,
     },
   ];
-  const evidence = (top?.evidence ?? [])
-    .map(evidenceLine)
-    .filter((l): l is Rich => l !== null)
-    .slice(0, 5);
-  if (evidence.length > 0) parts.push({ kind: 'paragraph', text: join(evidence, '\n') });
+  const body: Part[] = [];
+  const evidence = top ? decisiveLines(top) : [];
+  if (evidence.length > 0) body.push({ kind: 'paragraph', text: join(evidence, '\n') });
   const recommended = plans[0];
-  if (recommended && !claimed) {
-    const { plan, dryRun } = recommended;
-    parts.push({
-      kind: 'paragraph',
-      text: say`${icon('fix')} Recommended fix: ${firstSentence(plan.summary)}\nImpact: ${clip(firstSentence(plan.impact), 220)}`,
-    });
-    if (dryRun && !dryRun.ok)
-      parts.push({
-        kind: 'note',
-        text: say`${icon('warning')} The server-side dry run refused it: ${clip(firstSentence(dryRun.reason), 200)}`,
-      });
-  }
+  if (recommended && !claimed) body.push({ kind: 'paragraph', text: fixLines(recommended) });
   const others = diagnosis.findings.slice(1);
   if (others.length > 0)
-    parts.push({
+    body.push({
       kind: 'note',
-      text: say`Also found: ${others
-        .slice(0, 3)
-        .map((f) => f.code)
-        .join(', ')}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`,
+      text: say`Also found: ${join(
+        others.slice(0, 3).map((f) => say`${strong(f.code)}`),
+        ', ',
+      )}${others.length > 3 ? ` and ${others.length - 3} more` : ''}`,
     });
+  const thread = threadReport(input);
+  if (thread.length > 0)
+    body.push({
+      kind: 'note',
+      text:
+        plans.length > 1
+          ? say`${icon('thread')} Full evidence, the other fixes, every dry run and exact patch: in the thread.`
+          : say`${icon('thread')} Full evidence, the dry run and the exact patch: in the thread.`,
+    });
+  // Approved or expired plans say so above the buttons; once one is approved, the
+  // others are withdrawn (src/app/approvals/approve.ts refuses them too).
+  const marks: Part[] = [];
   const buttons: Button[] = [];
   plans.forEach((shown, i) => {
     if (claimed && shown.plan.id !== claimed.plan.id) return;
     const view = input.plans[shown.plan.id] ?? { state: 'expired' };
-    if (view.state === 'claimed') {
-      const who = join(
-        view.approvers.map((id) => say`${mention({ platform: input.platform, id })}`),
-        ' and ',
-      );
-      parts.push({
-        kind: 'paragraph',
-        text: say`${icon('ok')} ${shown.plan.kind} approved by ${who} at ${messageTime(view.at)}`,
-        role: 'state',
-      });
-    }
-    buttons.push(planButton(shown, view, i === 0, input.requester));
+    const line = approvalLine(shown.plan, view, input.platform, input.names);
+    if (line) marks.push(line);
+    buttons.push(planButton(shown, view, { primary: i === 0, requester: input.requester }));
   });
-  const thread = threadReport(input, plans);
-  if (thread.length > 0)
-    parts.push({
+  if (claimed && plans.length > 1)
+    marks.push({
       kind: 'note',
-      text: say`${icon('thread')} Full evidence, every dry run and exact patch: in the thread.`,
+      text: plain('The other fixes were withdrawn; press Re-run for a fresh diagnosis.'),
     });
-  parts.push(resultButtons(cluster, t, buttons));
+  const actions = resultButtons(cluster, t, buttons);
   const summary = top
     ? say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${top.code}: ${headline(top.summary)}`
-    : say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${diagnosis.analyzerErrors.length > 0 ? 'no verdict, some checks failed' : 'no problem found'}`;
-  return { message: { summary, parts }, thread };
+    : say`${typeOfKind(t.kind)}/${t.name} in ${t.namespace}: ${errors > 0 ? 'no verdict, some checks failed' : 'no problem found'}`;
+  const brief: Part[] = [
+    ...header,
+    { kind: 'note', text: say`${icon('thread')} The full report is in the thread.` },
+    ...marks,
+    actions,
+  ];
+  return { message: { summary, parts: [...header, ...body, ...marks, actions], brief }, thread };
 }
 
-/** Every finding whole, every plan with its dry run and exact patch: one reply in the thread. */
-function threadReport(input: ResultInput, plans: ShownPlan[]): ChatMessage[] {
+/** A plan in full: summary, the whole impact, every warning, the owner's drift, the dry run and the exact patch. */
+export function planParts(shown: ShownPlan, heading: Rich): Part[] {
+  const { plan } = shown;
+  const lines = [heading, say`${strong('Impact:')} ${plan.impact}`];
+  for (const w of plan.warnings) lines.push(say`${icon('warning')} ${w}`);
+  const drift = driftLine(plan);
+  if (drift) lines.push(drift);
+  if (plan.drift?.fields.length) lines.push(say`Fields written: ${plan.drift.fields.join(', ')}`);
+  const patchTitle = plan.patch
+    ? say`${strong('Exact patch')} (${plan.patch.type}) of ${plan.id}`
+    : say`${strong('Exact change')} of ${plan.id}`;
+  return [
+    { kind: 'paragraph', text: join(lines, '\n') },
+    { kind: 'code', title: say`${strong('Server-side dry run')}`, body: dryRunText(shown.dryRun) },
+    { kind: 'code', title: patchTitle, body: patchText(plan), whole: true },
+  ];
+}
+
+/**
+ * The thread report under a result: every finding whole (summary, explanation, all
+ * evidence with untruncated tables), the owner, every plan (recommended first) with
+ * its impact, warnings, dry run and exact patch (the one place a patch is shown), the
+ * plans not offered, the changes to commit and the checks that failed. One message:
+ * adapters split it where their platform's limits need.
+ */
+function threadReport(input: ResultInput): ChatMessage[] {
   const { diagnosis } = input;
   const t = diagnosis.target;
-  if (diagnosis.findings.length === 0 && plans.length === 0 && diagnosis.analyzerErrors.length === 0)
+  if (
+    diagnosis.findings.length === 0 &&
+    diagnosis.remediations.length === 0 &&
+    diagnosis.analyzerErrors.length === 0
+  )
     return [];
   const parts: Part[] = [
     {
       kind: 'paragraph',
-      text: say`${icon('report')} Full report for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
+      text: say`${icon('report')} ${strong('Full report')} for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace} (cluster ${input.cluster}, captured ${messageTime(diagnosis.capturedAt)})`,
     },
   ];
+  const owner = diagnosis.managedBy;
+  if (owner?.tool)
+    parts.push({
+      kind: 'paragraph',
+      text: say`${icon('link')} Managed by ${TOOL_NAMES[owner.tool] ?? owner.tool} ${owner.name}${owner.namespace ? ` in ${owner.namespace}` : ''} (${owner.evidence})`,
+    });
   diagnosis.findings.forEach((f, i) => {
     parts.push({
       kind: 'paragraph',
-      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${`${i + 1}. ${f.code}`}: ${f.summary}`,
+      text: say`${icon(SEVERITY[f.severity] ?? 'unknown')} ${strong(`${i + 1}. ${f.code}`)}: ${multiline(f.summary)}`,
     });
-    if (f.explanation) parts.push({ kind: 'paragraph', text: say`${f.explanation}` });
-    for (const e of f.evidence) {
-      const part = evidencePart(e);
-      if (part) parts.push(part);
-    }
+    if (f.explanation) parts.push({ kind: 'paragraph', text: multiline(f.explanation) });
+    for (const e of f.evidence) parts.push(...evidenceParts(e));
   });
-  plans.forEach(({ plan, dryRun }, i) => {
+  // All plans, as the engine offered them (the message shows the first 20).
+  const all = orderedPlans(input);
+  all.forEach((shown, i) => {
+    const { plan } = shown;
+    const heading = say`${icon('fix')} ${strong(`Fix ${i + 1}${i === 0 ? ' (recommended)' : ''}: ${plan.kind}`)}. ${plan.summary}`;
+    parts.push(...planParts(shown, heading));
+  });
+  for (const note of diagnosis.notOffered ?? [])
     parts.push({
       kind: 'paragraph',
-      text: say`${icon('fix')} Fix ${String(i + 1)}${i === 0 ? ' (recommended)' : ''}: ${plan.kind}. ${plan.summary}\nImpact: ${plan.impact}`,
+      text: say`${icon('forbidden')} ${strong(`Not offered: ${note.kind}`)}, for ${note.addresses}: ${note.reason}.`,
     });
-    for (const w of plan.warnings) parts.push({ kind: 'note', text: say`${icon('warning')} ${w}` });
-    parts.push({ kind: 'code', title: plain('Server-side dry run'), body: dryRunText(dryRun) });
-    parts.push({ kind: 'code', title: say`Exact change of ${plan.id}`, body: patchText(plan), whole: true });
-  });
-  for (const e of diagnosis.analyzerErrors)
-    parts.push({ kind: 'note', text: say`${icon('warning')} Check failed: ${e.analyzer}: ${e.message}` });
+  // The permanent fix, for the source of truth: never a button, always a diff to commit.
+  for (const change of diagnosis.manifestChanges ?? []) {
+    parts.push({
+      kind: 'code',
+      title: say`${icon('note')} ${strong('Change to commit')} (the permanent fix; no button applies it) in ${change.where}, for ${change.addresses}`,
+      body: change.diff,
+    });
+    if (change.notes.length > 0)
+      parts.push({
+        kind: 'paragraph',
+        text: join(
+          change.notes.map((note) => say`• ${note}`),
+          '\n',
+        ),
+      });
+  }
+  if (diagnosis.analyzerErrors.length > 0)
+    parts.push({
+      kind: 'paragraph',
+      text: join(
+        [
+          say`${icon('warning')} ${strong('Some checks failed')}; the report above is partial:`,
+          ...diagnosis.analyzerErrors.map((e) => say`• ${e.analyzer}: ${e.message}`),
+        ],
+        '\n',
+      ),
+    });
   return [{ summary: say`Full report for ${typeOfKind(t.kind)}/${t.name} in ${t.namespace}`, parts }];
+}
+
+type NotFound = NonNullable<Extract<DiagnosisOutcome, { status: 'failed' }>['notFound']>;
+
+/**
+ * The answer to a workload name that does not exist, with the closest names of the kind
+ * looked for the worker found in the namespace: "daemonset/nod-agent not found in
+ * namespace telemetry (cluster prod); did you mean daemonset/node-agent?" The kind is
+ * the one the worker looked for (`notFound.kind`), else the run's, else a Deployment.
+ */
+export function notFoundText(cluster: string, notFound: NotFound, runKind?: WorkloadKind): Rich {
+  const kind = notFound.kind ?? runKind ?? DEFAULT_WORKLOAD_KIND;
+  const type = typeOfKind(kind);
+  const head = say`${icon('inspect')} ${type}/${notFound.name} not found in namespace ${notFound.namespace} (cluster ${cluster})`;
+  const names = notFound.suggestions.map((n) => say`${strong(`${type}/${n}`)}`);
+  if (names.length === 0)
+    return say`${head}; no ${titleOfKind(kind)} there has a similar name. Check the kind, the name and the namespace (${code('-n')}).`;
+  const last = names.at(-1) ?? say``;
+  const options = names.length === 1 ? last : say`${join(names.slice(0, -1), ', ')} or ${last}`;
+  return say`${head}; did you mean ${options}?`;
 }
 
 type Finished = Exclude<DiagnosisOutcome, { status: 'diagnosed' }>;
 
 /** A failed run (with Re-run) or a finished scan. A name that does not exist says what is close. */
 export function outcomeMessage(cluster: string, outcome: Finished, rerun: ResultTarget | null): ChatMessage {
+  // A name that does not exist: Re-run would only fail again.
   if (outcome.status === 'failed' && outcome.notFound) {
-    const nf = outcome.notFound;
-    const type = typeOfKind(nf.kind ?? rerun?.kind ?? DEFAULT_WORKLOAD_KIND);
-    const names = nf.suggestions.map((n) => `${type}/${n}`).join(', ');
-    const text = say`${icon('inspect')} ${type}/${nf.name} not found in namespace ${nf.namespace} (cluster ${cluster})${names ? `; did you mean ${names}?` : '; check the kind, the name and the namespace.'}`;
-    return { summary: text, parts: [] };
+    const text = notFoundText(cluster, outcome.notFound, rerun?.kind);
+    return { summary: text, parts: [{ kind: 'paragraph', text }] };
   }
   if (outcome.status === 'failed') {
-    const text = say`Diagnosis failed: ${clip(outcome.reason, 500)}`;
+    const text = say`Diagnosis failed: ${cut(outcome.reason, 500)}`;
     return {
       summary: text,
       parts: [
@@ -281,14 +506,17 @@ export function outcomeMessage(cluster: string, outcome: Finished, rerun: Result
     .slice(0, 20)
     .map(
       (i) =>
-        say`${`${i.namespace}/${typeOfKind(i.kind ?? DEFAULT_WORKLOAD_KIND)}/${i.name}`} ${i.code}: ${clip(i.summary, 150)}`,
+        say`• ${strong(`${i.namespace}/${typeOfKind(i.kind ?? DEFAULT_WORKLOAD_KIND)}/${i.name}`)} ${i.code}: ${cut(i.summary, 150)}`,
     );
-  const text = say`Scan: ${clip(outcome.summary, 500)}`;
+  const text = say`Scan: ${cut(outcome.summary, 500)}`;
   return {
     summary: text,
     parts: [
       { kind: 'paragraph', text: say`${icon('inspect')} ${text}` },
       ...(rows.length > 0 ? [{ kind: 'paragraph' as const, text: join(rows, '\n') }] : []),
+      ...(outcome.items.length > 20
+        ? [{ kind: 'note' as const, text: say`… ${outcome.items.length - 20} more` }]
+        : []),
       { kind: 'note', text: say`cluster ${cluster}` },
       resultButtons(cluster, rerun, []),
     ],
@@ -297,15 +525,20 @@ export function outcomeMessage(cluster: string, outcome: Finished, rerun: Result
 
 /** The "diagnosing…" message while a run is in progress. */
 export function progressMessage(progress: string): ChatMessage {
-  const text = say`${icon('waiting')} ${clip(progress, 500)}`;
-  return { summary: say`${clip(progress, 500)}`, parts: [{ kind: 'paragraph', text }] };
+  const text = multiline(cut(progress, 500));
+  return { summary: text, parts: [{ kind: 'paragraph', text: say`${icon('waiting')} ${text}` }] };
 }
 
 /** A run's latest update as port messages, plan states as given. */
 export function runMessages(
   update: RunUpdate,
   views: Record<string, PlanView>,
-  message: { requester: Requester; approvedPlan: string | null; platform: string },
+  message: {
+    requester: Requester;
+    approvedPlan: string | null;
+    platform: string;
+    names?: Readonly<Record<string, string>>;
+  },
 ): RunMessages {
   if (update.kind === 'diagnosis-progress') return { message: progressMessage(update.text), thread: [] };
   const { outcome } = update;
@@ -317,6 +550,7 @@ export function runMessages(
       plans: views,
       requester: message.requester,
       platform: message.platform,
+      ...(message.names ? { names: message.names } : {}),
       ...(message.approvedPlan ? { approvedPlan: message.approvedPlan } : {}),
     });
   return { message: outcomeMessage(update.cluster, outcome, update.target ?? null), thread: [] };

@@ -26,6 +26,7 @@ import { nextPod } from '../rollout/surge-proof.js';
 import { workloadKind, workloadObject } from '../workloads/index.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import type { QuotaRef } from './world.js';
+import { canaryStepShortfall, type StepShortfall } from './canary-steps.js';
 
 export interface Shortfall {
   /** Pods of the new template that no node can hold even at the end. */
@@ -34,6 +35,8 @@ export interface Shortfall {
   refused: boolean;
   /** That quota. */
   quota?: QuotaRef;
+  /** An Argo canary's step ahead that no order can reach (canary-steps.ts), the end state aside. */
+  step?: StepShortfall['step'];
 }
 
 /**
@@ -79,9 +82,19 @@ export function finalStateShortfall(
   const room = snapshot.nodes
     .filter((node) => isEligible(node, spec))
     .reduce((sum, node) => sum + podsThatFit(placement, incoming, node, staying), 0);
-  return room >= needed
-    ? quotaShort('status')
-    : { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
+  if (room < needed)
+    return { pending: Array.from({ length: needed - room }, () => incoming), refused: false };
+  return (
+    quotaShort('status') ??
+    canaryStepShortfall(
+      ctx,
+      incoming,
+      (node) => podsThatFit(placement, incoming, node, new Set()),
+      (count) =>
+        quotaShortfall(ctx, incoming, count, [], 'refusal') ??
+        quotaShortfall(ctx, incoming, count, [], 'status'),
+    )
+  );
 }
 
 /**

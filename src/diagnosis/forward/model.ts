@@ -63,10 +63,14 @@ export interface Model {
   /** Pods of others the scheduler preempted, gone at the next tick. */
   victims: Pod[];
   /**
-   * The scheduler's own latest word says preemption finds no victim for the new pods:
-   * the model preempts nothing until a pod has left (then the scheduler looks again).
+   * The scheduler's own latest word says preemption finds no victim for a Pending pod
+   * of this priority: the model preempts nothing for pods of this priority or lower
+   * until a pod has left (then the scheduler looks again). Victims are the pods of lower
+   * priority than the preemptor, so a pod of higher priority (a new template that
+   * raised it, beside an old pod its ReplicaSet made again) may still find some.
+   * Undefined: nothing held.
    */
-  preemptionHeld: boolean;
+  preemptionHeld: number | undefined;
   /** Anything changed in the current tick (a create, a delete, a bind, a pod Ready or gone). */
   changes: number;
 }

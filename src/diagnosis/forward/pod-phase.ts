@@ -3,8 +3,9 @@
  * from the pod as the API server holds it, never from a guess about time:
  * - 'pending': not bound to a node (the scheduler still judges it);
  * - 'starting': bound, not Ready yet, nothing failing, on a node whose kubelet reports:
- *   it becomes Ready unless something says otherwise;
- * - 'ready': its Ready condition is True;
+ *   it becomes Ready unless something says otherwise; or Ready for less than the
+ *   workload's minReadySeconds: not available to its controller yet, and it will be;
+ * - 'ready': its Ready condition is True (for minReadySeconds, where the workload sets it);
  * - 'failing': a container crash-loops, cannot pull, cannot start, its probe kills it,
  *   a volume cannot attach or mount, or it has been not Ready for more than ten minutes:
  *   the model does not expect it to become Ready by itself;
@@ -17,6 +18,7 @@ import type { AnalysisContext } from '../analysis-context.js';
 import type { Node, Pod } from '../k8s.js';
 import { isReady, isStuckTerminating, isTerminating, isUnscheduled } from '../base/pods.js';
 import { classifyContainers } from '../crash/container-failures.js';
+import { workloadObject } from '../workloads/index.js';
 
 export type PodPhase = 'pending' | 'starting' | 'ready' | 'failing' | 'terminating' | 'stuck';
 
@@ -48,18 +50,25 @@ export function podPhases(ctx: AnalysisContext): ReadonlyMap<Pod, PodPhase> {
         .filter((e) => e.involvedObject.kind === 'Pod' && BLOCKING_EVENTS.has(e.reason ?? ''))
         .map((e) => e.involvedObject.uid || e.involvedObject.name || ''),
     );
+    const minReady = (workloadObject(snapshot).spec as { minReadySeconds?: number }).minReadySeconds ?? 0;
     const phases = new Map<Pod, PodPhase>();
     for (const pod of snapshot.pods) {
       const key = pod.metadata.uid || pod.metadata.name || '';
       const node = pod.spec.nodeName ? nodes.get(pod.spec.nodeName) : undefined;
       const nodeDown = Boolean(node) && !kubeletReports(node);
-      phases.set(pod, phaseOf(pod, { now, nodeDown, failing: failingPods.has(key) || blocked.has(key) }));
+      phases.set(
+        pod,
+        phaseOf(pod, { now, nodeDown, failing: failingPods.has(key) || blocked.has(key), minReady }),
+      );
     }
     return phases;
   });
 }
 
-function phaseOf(pod: Pod, facts: { now: number; nodeDown: boolean; failing: boolean }): PodPhase {
+function phaseOf(
+  pod: Pod,
+  facts: { now: number; nodeDown: boolean; failing: boolean; minReady: number },
+): PodPhase {
   if (isTerminating(pod)) {
     const stuck = isStuckTerminating(pod, new Date(facts.now).toISOString()) || facts.nodeDown;
     return stuck ? 'stuck' : 'terminating';
@@ -67,10 +76,21 @@ function phaseOf(pod: Pod, facts: { now: number; nodeDown: boolean; failing: boo
   if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') return 'failing';
   if (isUnscheduled(pod)) return 'pending';
   if (facts.nodeDown) return 'failing';
-  if (isReady(pod)) return 'ready';
+  if (isReady(pod)) return availableYet(pod, facts.now, facts.minReady) ? 'ready' : 'starting';
   if (facts.failing) return 'failing';
   const started = Date.parse(pod.status?.startTime ?? pod.metadata.creationTimestamp ?? '');
   if (Number.isFinite(started) && Number.isFinite(facts.now) && facts.now - started > STARTING_FOR_MS)
     return 'failing';
   return 'starting';
+}
+
+/**
+ * podutil.IsPodAvailable: Ready for at least minReadySeconds (its Ready condition's
+ * lastTransitionTime that long ago). A Ready pod without that time counts as available.
+ */
+function availableYet(pod: Pod, now: number, minReadySeconds: number): boolean {
+  if (minReadySeconds <= 0) return true;
+  const since = Date.parse(pod.status?.conditions?.find((c) => c.type === 'Ready')?.lastTransitionTime ?? '');
+  if (!Number.isFinite(since) || !Number.isFinite(now)) return true;
+  return now - since >= minReadySeconds * 1000;
 }

@@ -19,6 +19,7 @@ import { workloadKind } from '../workloads/index.js';
 import type { Step } from './model.js';
 import type { Outcome } from './run.js';
 import type { QuotaRef } from './world.js';
+import type { StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
@@ -62,6 +63,10 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), progressing(ctx, asIs)];
   }
   if (asIs.result !== 'blocked') return [...findings];
+  if (asIs.step) {
+    if (findings.some((f) => SAYS_NOT_FINISHING.has(f.code))) return [...findings];
+    return [...findings, stepNeverReached(ctx, asIs, asIs.step)];
+  }
   if (withoutOld?.result === 'blocked') {
     const converted = noOrderHelps(findings, asIs, ctx);
     if (converted.some((f) => SAYS_NOT_FINISHING.has(f.code))) return converted;
@@ -190,6 +195,30 @@ function quotaRefuses(quota: QuotaRef | undefined): string {
   return quota.source === 'refusal'
     ? `ResourceQuota ${quota.name} refuses`
     : `ResourceQuota ${quota.name}, as its status counts it, will refuse`;
+}
+
+/** An Argo canary's step ahead holds more pods at once than the nodes or the quota ever can. */
+function stepNeverReached(
+  ctx: AnalysisContext,
+  asIs: Extract<Outcome, { result: 'blocked' }>,
+  step: StepShortfall['step'],
+): Draft {
+  const { index, weight, canary, stable, room } = step;
+  const name = ctx.snapshot.target.name;
+  const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
+  const limit = asIs.quota
+    ? `${quotaRefuses(asIs.quota)} that many`
+    : `the nodes hold at most ${room} such pods, whatever is moved`;
+  return {
+    code: 'RolloutStuck',
+    severity: 'critical',
+    summary: `The rollout can never finish its canary steps: step ${index + 1} (setWeight ${weight}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
+    explanation:
+      `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ` +
+      `Letting old pods go does not help: the stable ReplicaSet makes them again. ` +
+      `Promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), change the steps, or make room.`,
+    evidence: [podsAsTheyAre(ctx)],
+  };
 }
 
 function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'blocked' }>): Draft {

@@ -31,11 +31,21 @@ import { heldBeforeScheduling } from '../scheduling/held-back.js';
 import { World, quotaRef, type QuotaLedger, type QuotaRef } from './world.js';
 import { quotaLimits } from '../base/quota-limits.js';
 import { finalStateShortfall } from './final-state.js';
+import type { StepShortfall } from './canary-steps.js';
 
 export type Outcome =
   | { result: 'completes'; ticks: number; steps: Step[] }
   /** Nothing changes any more and pods of the new revision are missing: `pending` wait forever, or creates are refused. */
-  | { result: 'blocked'; ticks: number; steps: Step[]; pending: Pod[]; refused: boolean; quota?: QuotaRef }
+  | {
+      result: 'blocked';
+      ticks: number;
+      steps: Step[];
+      pending: Pod[];
+      refused: boolean;
+      quota?: QuotaRef;
+      /** An Argo canary's step that can never be reached (the end state may fit). */
+      step?: StepShortfall['step'];
+    }
   /** New pods never become Ready by themselves (crash, pull, probe): not a capacity question. */
   | { result: 'failing'; ticks: number; steps: Step[] }
   /**
@@ -164,7 +174,9 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
     refused: 0,
     victims: [],
     changes: 0,
-    preemptionHeld: pods.some((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
+    preemptionHeld: heldPriority(
+      pods.filter((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
+    ),
   };
   // The DaemonSet controller's own count of the nodes that should run a pod: a snapshot
   // that holds fewer of them (a node with no pod of ours left, not read) cannot say when
@@ -196,6 +208,16 @@ function schedulerFoundNoVictim(ctx: AnalysisContext, pod: Pod): boolean {
   return (
     failure !== undefined && /No preemption victims found|Preemption is not helpful/.test(failure.message)
   );
+}
+
+/** The highest priority among `pods` (whose preemption the scheduler turned down), if any. */
+function heldPriority(pods: readonly ModelPod[]): number | undefined {
+  return pods.length === 0 ? undefined : Math.max(...pods.map((p) => p.pod.spec.priority ?? 0));
+}
+
+/** Preemption for `pod` is held: the scheduler found no victim for a pod of its priority or higher. */
+function held(model: Model, pod: Pod): boolean {
+  return model.preemptionHeld !== undefined && (pod.spec.priority ?? 0) <= model.preemptionHeld;
 }
 
 /** The template asks for an extended resource a DeviceClass backs, or may (classes not all read). */
@@ -323,10 +345,10 @@ function removeOld(model: Model): void {
 function tick(model: Model): void {
   for (const victim of model.victims.splice(0)) {
     model.world.remove(victim);
-    model.preemptionHeld = false;
+    model.preemptionHeld = undefined;
   }
   for (const pod of model.pods.filter((p) => p.phase === 'terminating')) {
-    model.preemptionHeld = false;
+    model.preemptionHeld = undefined;
     model.pods.splice(model.pods.indexOf(pod), 1);
     model.world.remove(pod.pod);
     model.steps.push({ kind: 'gone', pod: pod.pod.metadata.name ?? '' });
@@ -361,7 +383,7 @@ function schedule(model: Model): void {
   for (const pod of pending) {
     const nodes = pod.target ? model.nodes.filter((n) => n.metadata.name === pod.target) : model.nodes;
     const shape = pod.target ? undefined : pod.pod.spec.containers;
-    if (shape && unplaced.has(shape) && model.preemptionHeld) continue;
+    if (shape && unplaced.has(shape) && held(model, pod.pod)) continue;
     const node = model.world.placeOn(pod.pod, nodes);
     if (!node && shape) unplaced.add(shape);
     if (node) {
@@ -370,7 +392,7 @@ function schedule(model: Model): void {
       model.changes += 1;
       continue;
     }
-    if (pod.nominated || model.preemptionHeld) continue;
+    if (pod.nominated || held(model, pod.pod)) continue;
     const preemption = model.world.preemption(pod.pod, nodes, leaving);
     if (!preemption) continue;
     pod.nominated = preemption.node.metadata.name ?? '';

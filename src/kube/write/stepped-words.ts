@@ -1,7 +1,7 @@
 /**
  * How the Deployment changed under a stepped walk, and the walk's words for its
  * longer stops: kept apart from the walk's decisions (stepped-walk.ts). The step
- * events carry codes, which src/app/notify/outcome-message.ts renders for Slack; these
+ * events carry codes, which src/chat/use-cases/outcome.ts renders for Slack; these
  * words are the reasons an ApplyResult carries. Pure.
  *
  * Upstream deployment controller: rolled back to the old ReplicaSet's template, that

@@ -12,7 +12,10 @@
 import { isRolloutObjects } from '../../diagnosis/snapshot/types.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
-import type { ArgoRollout } from '../../diagnosis/k8s.js';
+import type { ArgoRollout, Pod } from '../../diagnosis/k8s.js';
+import { isReady, isTerminating, isUnscheduled } from '../../diagnosis/base/pods.js';
+import { latestSchedulingFailure } from '../../diagnosis/base/pod-events.js';
+import { refusedRevisions } from '../../diagnosis/rollout/create-refusals.js';
 import { workloadKind } from '../../diagnosis/workloads/index.js';
 import type { NotOffered, Patch, RemediationPlan } from '../plan.js';
 import { planId } from '../plan-id.js';
@@ -43,6 +46,14 @@ export function buildAbortRolloutPlans(
   const stable = revisions.old.find((r) => r.hash === stableHash);
   const replicas = workloadKind(snapshot).desiredReplicas(rollout);
   const scaleDown = abortScaleDown(rollout);
+  const short = scaleDown.delayed && stable ? stableCannotFill(ctx, stable, replicas) : undefined;
+  if (short) {
+    notOffered?.(
+      'abort-rollout',
+      `an abort scales ${current.label} away only once ${stable?.label ?? 'the stable ReplicaSet'} has all ${replicas} pod(s) available, and ${short}: the new pods would stay up, holding that room`,
+    );
+    return [];
+  }
   return [
     {
       id: planId('abort-rollout', rollout.metadata.uid ?? '', rollout.metadata.generation ?? 0, ABORT_PATCH),
@@ -71,6 +82,28 @@ export function buildAbortRolloutPlans(
 }
 
 /**
+ * Why the stable ReplicaSet cannot get all its pods available while the update's pods
+ * stay, if it cannot: the quota refuses its creates, or a pod of it waits Pending with the
+ * scheduler's refusal. Argo's delayed scale-down on abort (rollout/replicaset.go
+ * reconcileNewReplicaSet) sets the new ReplicaSet's deadline only once
+ * `stableRS.status.availableReplicas == spec.replicas`, and leaves it scaled up until then.
+ */
+function stableCannotFill(
+  ctx: AnalysisContext,
+  stable: { name: string; pods: Pod[] },
+  replicas: number,
+): string | undefined {
+  const available = stable.pods.filter((p) => isReady(p) && !isTerminating(p)).length;
+  if (available >= replicas) return undefined;
+  const refused = refusedRevisions(ctx).find((r) => r.failure.revision === stable.name);
+  if (refused) return 'the quota refuses its pods';
+  const waiting = stable.pods.find(
+    (p) => isUnscheduled(p) && latestSchedulingFailure(ctx.snapshot, p) !== undefined,
+  );
+  return waiting ? `its pod ${waiting.metadata.name ?? ''} waits for room` : undefined;
+}
+
+/**
  * When an abort removes the new pods (rollout/replicaset.go shouldDelayScaleDownOnAbort,
  * utils/defaults GetAbortScaleDownDelaySecondsOrDefault): a basic canary at once; blue-green
  * and a traffic-routed canary after abortScaleDownDelaySeconds (30 by default), and never
@@ -78,7 +111,7 @@ export function buildAbortRolloutPlans(
  * stable scales back up. `scaled` finishes "the controller scales X …"; `pods` says what
  * happens to the new pods.
  */
-export function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string } {
+export function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: string; delayed?: true } {
   const { canary, blueGreen } = rollout.spec.strategy ?? {};
   const delayed =
     blueGreen && !canary ? blueGreen : canary?.trafficRouting !== undefined ? canary : undefined;
@@ -100,5 +133,6 @@ export function abortScaleDown(rollout: ArgoRollout): { scaled: string; pods: st
   return {
     scaled: `to 0 after abortScaleDownDelaySeconds (${delay})`,
     pods: `its pods (the stuck one too) are removed after abortScaleDownDelaySeconds (${delay})`,
+    delayed: true,
   };
 }

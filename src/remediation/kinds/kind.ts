@@ -69,8 +69,8 @@ export interface Applied {
 }
 
 /**
- * A kind's words. Renderers (src/chat/slack/blocks/confirm-text.ts, src/app/notify/
- * outcome-message.ts, src/cli/commands/apply.ts) own layout and escaping; these say
+ * A kind's words. Renderers (src/chat/use-cases/confirm-text.ts, src/chat/use-cases/
+ * outcome.ts, src/cli/commands/apply.ts) own layout and escaping; these say
  * what this kind does, from the plan's data.
  */
 export interface KindWords<P> {

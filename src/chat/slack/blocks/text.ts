@@ -190,22 +190,6 @@ export function plain(text: string, max: number): { type: 'plain_text'; text: st
 }
 
 /**
- * Fixed-width table for a code block: columns padded to their widest cell. Cells are
- * never cut ("node affinit…" hid the reason); a very wide column just wraps in Slack.
- */
-export function table(header: string[], untrustedRows: string[][]): string {
-  // Cells are text whatever job JSON held (a number, an object): measured as shown.
-  const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
-/**
  * Our builders return plain objects; Bolt's types want its block union. The shapes
  * are checked by the Slack stand-in's Block Kit validation in tests.
  */

@@ -82,6 +82,36 @@ export function weightedCounts(replicas: number, weight: number, maxSurge: numbe
   return { canary: best.canary, stable: best.total - best.canary };
 }
 
+/** One setWeight step still ahead (or current), with the counts it holds at once. */
+export interface StepCounts extends CanaryCounts {
+  /** The step's index in spec.strategy.canary.steps. */
+  index: number;
+  weight: number;
+}
+
+/**
+ * The canary and stable counts of each setWeight step from the current one on (below
+ * 100): the controller moves past a step only at those counts
+ * (AtDesiredReplicaCountsForCanary: the canary available, the stable created), so both
+ * run at once. None once aborted, promoted in full, with no stable yet, or past the steps:
+ * then only the end state counts.
+ */
+export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
+  const status = rollout.status ?? {};
+  if (status.abort || status.promoteFull || !status.stableRS || status.currentPodHash === status.stableRS)
+    return [];
+  const steps = rollout.spec.strategy?.canary?.steps ?? [];
+  const replicas = desiredReplicas(rollout);
+  const maxSurge = resolveStrategy(rollout).maxSurge?.value ?? 0;
+  const ahead: StepCounts[] = [];
+  for (let index = status.currentStepIndex ?? 0; index < steps.length; index += 1) {
+    const weight = steps[index]?.setWeight;
+    if (typeof weight === 'number' && weight < MAX_WEIGHT)
+      ahead.push({ index, weight, ...weightedCounts(replicas, weight, maxSurge) });
+  }
+  return ahead;
+}
+
 /** GetReplicasForScaleDown. */
 function replicasForScaleDown(rs: ReplicaSet | undefined, ignoreAvailability: boolean): number {
   if (!rs) return 0;

@@ -7,7 +7,7 @@ import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
 import { spendBudget } from '../../../../app/command-budget.js';
 import { utcMinute, type RootRecord } from '../../../../app/notify/root-state.js';
-import { updateRootState } from '../../../../app/notify/root-update.js';
+import { showRootStage } from '../../../../app/notify/root-update.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../../remediation/kinds/index.js';
 import { titleOfKind } from '../../../../diagnosis/workload-ref.js';
@@ -193,7 +193,9 @@ async function keepRootState(
     const root = await roots.load(approved.undoOf);
     if (!root) return;
     const record = { ...root, undo: true, what: approved.record.what, approval: approved.record.approval };
-    await updateRootState(roots, client, approved.planId, record, 'undoing', Date.now());
+    // Kept first: a replica that records a later stage of the Undo shows it from this record.
+    await roots.record(approved.planId, record);
+    await showRootStage(roots, client, approved.planId, record, 'undoing', Date.now(), { approval: true });
   } catch (error) {
     // The approval stands and its job is queued: only the root's state line is not kept.
     services.logger.warn({ err: error, planId: approved.planId }, 'root message state not kept');

@@ -1,0 +1,351 @@
+/**
+ * Evidence in two sizes, platform-free: `evidenceLine` is one decisive line for the
+ * result message (the blocking resource and who holds it, the fenceposts, the bad node
+ * and what differs, the log clue); `evidenceParts` is the whole of it for the thread
+ * report, tables with every row and every cell whole. Cluster text is only ever
+ * interpolated into `say` or put in code and table bodies: each adapter escapes it.
+ */
+import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
+import { deviceVerdictWords } from '../../diagnosis/crash/device-health.js';
+import type { Part, Rich } from '../model.js';
+import { code, icon, join, multiline, say, strong } from '../rich.js';
+import { clip, firstSentence } from './plan-text.js';
+
+/** The log clue the crash engine attaches to node-diff evidence: the line that names the cause. */
+export function clueOf(evidence: Evidence): CrashClueEvidence | undefined {
+  return evidence.type === 'node-diff' && evidence.clue?.text.trim() ? evidence.clue : undefined;
+}
+
+/** Words that make a log line the likely cause, strongest first. */
+const DECISIVE = [
+  /\b(SIGILL|SIGSEGV|SIGBUS|SIGABRT|illegal instruction|segmentation fault|exec format error)\b/i,
+  /\b(panic|fatal|FATAL|Traceback|Exception|OOM|out of memory)\b/,
+  /\b(error|ERROR|failed|FAILED|refused|denied|not found|no such file)\b/,
+];
+
+/** The log line that most likely says why it crashed: the first matching the strongest pattern. */
+export function decisiveLogLine(tail: string): string | undefined {
+  const lines = tail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  for (const pattern of DECISIVE) {
+    const hit = lines.find((l) => pattern.test(l));
+    if (hit) return hit;
+  }
+  return lines.at(-1);
+}
+
+/** "a, b, c and 2 more" from whole items, as many as `max`. */
+function list(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+function strategyValue(x: { value: number; raw: string | number; source?: string } | null): string {
+  if (!x) return 'n/a';
+  return String(x.raw) === String(x.value) ? String(x.value) : `${String(x.raw)} = ${x.value}`;
+}
+
+/** One decisive line for the result message, or null when this evidence only belongs in the thread report. */
+export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Rich | null {
+  switch (evidence.type) {
+    case 'node-capacity':
+      return capacityLine(evidence);
+    case 'quota': {
+      const rows = evidence.rows
+        .slice(0, 2)
+        .map(
+          (r) =>
+            say`${strong(r.resource)} ${r.used} of ${r.hard} used (${r.ours} by this workload), a new pod asks ${r.requested}`,
+        );
+      return say`${icon('balance')} ${strong(`ResourceQuota ${evidence.quota}:`)} ${join(rows, '; ')}`;
+    }
+    case 'strategy':
+      return strategyLine(evidence);
+    case 'scheduling': {
+      // A plugin error (parsed.aborted) counts no node: its text is the message.
+      if (!evidence.parsed || evidence.parsed.aborted)
+        return say`${icon('calendar')} ${strong('Scheduler:')} ${clip(firstSentence(evidence.message), 200)}`;
+      const p = evidence.parsed;
+      const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
+      const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
+      return say`${icon('calendar')} ${strong('Scheduler:')} 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
+    }
+    case 'crash-table':
+      return crashTableLine(evidence);
+    case 'node-diff':
+      return nodeDiffLine(evidence, options);
+    case 'log': {
+      const line = decisiveLogLine(evidence.tail);
+      return line
+        ? say`${icon('log')} ${strong('Log')} (${evidence.pod}/${evidence.container}): ${code(clip(line, 160))}`
+        : null;
+    }
+    case 'condition':
+      return say`${icon('progress')} ${strong(`${evidence.condition}=${evidence.status}`)}${evidence.reason ? ` (${evidence.reason})` : ''}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`;
+    case 'note':
+      return say`${icon('note')} ${clip(firstSentence(evidence.text), 200)}`;
+    case 'device-health': {
+      const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
+      if (bad.length === 0)
+        return say`${icon('connection')} ${strong('Device health:')} ${deviceVerdictWords(evidence)}`;
+      const parts = bad.map(
+        (r) =>
+          say`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on ${strong(r.node)} (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
+      );
+      return say`${icon('connection')} ${strong('Device Unhealthy:')} ${join(parts, '; ')}`;
+    }
+    default:
+      return null;
+  }
+}
+
+function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>): Rich | null {
+  const rows = evidence.rows.filter((r) => r.holders.length > 0 || r.free === '0').slice(0, 2);
+  if (rows.length === 0) return null;
+  const parts = rows.map((r) => {
+    const holders = r.holders.map((h) => `${h.pod}${h.ownedByThisDeployment ? ' (ours)' : ''}`);
+    const held = holders.length ? say`, held by ${list(holders, 2)}` : say``;
+    return say`${strong(r.resource)} on ${strong(r.node)}: ${r.allocatable} allocatable, ${r.used} in use, ${r.free} free${held}`;
+  });
+  const more =
+    evidence.rows.length > rows.length ? ` (${evidence.rows.length} eligible node rows in the thread)` : '';
+  return say`${icon('locked')} ${join(parts, '; ')}${more}`;
+}
+
+function strategyLine(evidence: Extract<Evidence, { type: 'strategy' }>): Rich {
+  const s = evidence.strategy;
+  const perNode = s.per === 'node';
+  const at = `${evidence.replicas} ${perNode ? 'node' : 'replica'}${evidence.replicas === 1 ? '' : 's'}`;
+  const head = say`${icon('working')} ${strong('Strategy:')}`;
+  if (s.type !== 'RollingUpdate') return say`${head} ${s.type} at ${at}`;
+  if (s.argo === 'blueGreen')
+    return say`${head} BlueGreen at ${at}: the preview pods start beside the active ones, which stay until promotion`;
+  if (s.argo === 'trafficRouted')
+    return say`${head} canary with traffic routing at ${at}: the stable pods all stay until promotion`;
+  const surge = s.maxSurge?.value ?? 0;
+  const unavailable = s.maxUnavailable?.value ?? 0;
+  const why =
+    surge > 0 && unavailable === 0
+      ? perNode
+        ? ": each node's new pod starts beside the old one, which stays until the new one is Ready"
+        : ': new pods start first, old pods stay until the new ones are Ready'
+      : '';
+  return say`${head} ${s.argo === 'canary' ? 'canary' : 'RollingUpdate'} at ${at}: maxSurge ${strategyValue(s.maxSurge)}, maxUnavailable ${strategyValue(s.maxUnavailable)}${why}`;
+}
+
+function crashTableLine(evidence: Extract<Evidence, { type: 'crash-table' }>): Rich {
+  const rows = evidence.rows.slice(0, 4).map((r) => {
+    const exit =
+      r.lastExitCode === undefined
+        ? ''
+        : `, exit ${r.lastExitCode}${r.lastReason ? ` (${r.lastReason})` : ''}`;
+    return r.crashing > 0
+      ? say`${strong(r.node)} ${r.ready}/${r.pods} ready, ${r.restarts} restarts${exit}`
+      : say`${r.node} ${r.ready}/${r.pods} ready`;
+  });
+  const more = evidence.rows.length > 4 ? `; ${evidence.rows.length - 4} more node(s)` : '';
+  return say`${icon('chart')} ${strong('Pods per node:')} ${join(rows, '; ')}${more}`;
+}
+
+function nodeDiffLine(
+  evidence: Extract<Evidence, { type: 'node-diff' }>,
+  options: { clueElsewhere?: boolean },
+): Rich | null {
+  const diffs = evidence.differences.slice(0, 2).map((d) => say`${d.field} ${d.bad} (others: ${d.good})`);
+  if (diffs.length === 0) return null;
+  const more = evidence.differences.length > 2 ? ` and ${evidence.differences.length - 2} more` : '';
+  // The clue leads and points at none of these: they are marked as such (issue 29.5).
+  const head = options.clueElsewhere
+    ? `Also differs on ${list(evidence.badNodes, 3)} (the clue points at none of it):`
+    : `What differs on ${list(evidence.badNodes, 3)}:`;
+  return say`${icon('inspect')} ${strong(head)} ${join(diffs, '; ')}${more}`;
+}
+
+/** The log clue as one line for the result message. */
+export function clueLine(clue: CrashClueEvidence): Rich {
+  const where = clue.pod ? say` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : say``;
+  const points = clue.pointsAt ? say`: ${clip(clue.pointsAt, 120)}` : say``;
+  return say`${icon('log')} ${strong('Log clue')}${where}: ${code(clip(clue.text, 160))}${points}`;
+}
+
+/** A code part under a title. */
+function codePart(title: Rich, body: string): Part {
+  return { kind: 'code', title, body };
+}
+
+/** A table part under a title (cells are untrusted, shown literally, never cut). */
+function tablePart(title: Rich, header: string[], rows: string[][], after = ''): Part {
+  return after ? codePart(title, `${table(header, rows)}${after}`) : { kind: 'table', title, header, rows };
+}
+
+/**
+ * Fixed-width table as text: columns padded to their widest cell. Cells are never cut
+ * ("node affinit…" hid the reason); a very wide column just wraps.
+ */
+export function table(header: readonly string[], untrustedRows: readonly (readonly string[])[]): string {
+  // Cells are text whatever job JSON held (a number, an object): measured as shown.
+  const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** One evidence item in full, for the thread report: every row, every cell whole. */
+export function evidenceParts(evidence: Evidence): Part[] {
+  const prose = (text: Rich): Part[] => [{ kind: 'paragraph', text }];
+  switch (evidence.type) {
+    case 'scheduling':
+      return [schedulingPart(evidence)];
+    case 'strategy': {
+      const s = evidence.strategy;
+      if (s.type === 'Recreate')
+        return prose(say`${strong('Strategy:')} Recreate, replicas ${evidence.replicas}`);
+      if (s.argo === 'blueGreen' || s.argo === 'trafficRouted')
+        return prose(
+          say`${strong('Strategy:')} ${s.argo === 'blueGreen' ? 'BlueGreen' : 'canary with traffic routing'} (Argo Rollouts), replicas ${evidence.replicas}: the stable pods all stay until promotion`,
+        );
+      const v = (x: typeof s.maxSurge): string =>
+        x ? `${x.value} (${String(x.raw)}${x.source === 'explicit' ? '' : ', default'})` : 'n/a';
+      return prose(
+        say`${strong('Strategy:')} ${s.argo === 'canary' ? 'canary (Argo Rollouts)' : 'RollingUpdate'}, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
+      );
+    }
+    case 'node-capacity':
+      return [capacityPart(evidence)];
+    case 'quota':
+      return [
+        tablePart(
+          say`${strong(`ResourceQuota ${evidence.quota}, as its refusal counted it`)}`,
+          ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
+          evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
+        ),
+      ];
+    case 'crash-table':
+      return [crashTablePart(evidence)];
+    case 'node-diff':
+      return nodeDiffParts(evidence);
+    case 'condition':
+      return prose(
+        say`${strong('Condition:')} ${`${evidence.condition}=${evidence.status}`}${evidence.reason ? say` (${evidence.reason})` : say``}${evidence.message ? say`: ${evidence.message}` : say``}`,
+      );
+    case 'pods':
+      return [
+        tablePart(
+          say`${strong(evidence.title)}`,
+          ['pod', 'node', 'phase', 'detail'],
+          evidence.pods.map((p) => [p.name, p.node ?? '', p.phase ?? '', p.detail ?? '']),
+        ),
+      ];
+    case 'log':
+      return [
+        codePart(say`${strong(`Previous log of ${evidence.pod}/${evidence.container}`)}`, evidence.tail),
+      ];
+    case 'note':
+      return prose(multiline(evidence.text));
+    case 'device-health':
+      return [
+        tablePart(
+          say`${strong('Device health')} (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`,
+          ['node', 'pod', 'container', 'device', 'claim', 'health'],
+          evidence.rows.map((r) => [
+            r.node,
+            r.pod,
+            r.container ?? '',
+            r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? ''),
+            r.claim ?? '',
+            r.health,
+          ]),
+        ),
+      ];
+    default:
+      return [];
+  }
+}
+
+function schedulingPart(evidence: Extract<Evidence, { type: 'scheduling' }>): Part {
+  if (!evidence.parsed || evidence.parsed.aborted)
+    return codePart(say`${strong('Scheduler')} (${evidence.pod})`, evidence.message);
+  const p = evidence.parsed;
+  const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
+  const pre = p.preemption
+    ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
+    : '';
+  const notes = p.notes?.length ? `\n${p.notes.join('\n')}` : '';
+  return tablePart(
+    say`${strong('Scheduler:')} 0/${p.total} nodes available for ${evidence.pod}`,
+    ['nodes', 'reason', 'category'],
+    rows,
+    `${pre}${notes}`,
+  );
+}
+
+function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>): Part {
+  const rows = evidence.rows.map((r) => [
+    r.node,
+    r.resource,
+    r.allocatable,
+    r.used,
+    r.free,
+    r.holders
+      .map((h) => {
+        const notes = [h.amount, h.ownedByThisDeployment ? 'ours' : ''].filter((n) => n !== '');
+        return notes.length ? `${h.pod} (${notes.join(', ')})` : h.pod;
+      })
+      .join(', '),
+  ]);
+  return tablePart(
+    say`${strong('Capacity on eligible nodes')}`,
+    ['node', 'resource', 'alloc', 'used', 'free', 'held by'],
+    rows,
+  );
+}
+
+function crashTablePart(evidence: Extract<Evidence, { type: 'crash-table' }>): Part {
+  const rows = evidence.rows.map((r) => [
+    r.node,
+    `${r.ready}/${r.pods}`,
+    String(r.restarts),
+    String(r.crashing),
+    r.lastExitCode === undefined ? '' : String(r.lastExitCode),
+    r.lastReason ?? '',
+  ]);
+  const messages = evidence.rows
+    .filter((r) => r.lastMessage)
+    .map((r) => `${r.node}: ${r.lastMessage ?? ''}`)
+    .join('\n');
+  return tablePart(
+    say`${strong('Pods per node')}`,
+    ['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'],
+    rows,
+    messages ? `\n\nlast termination message:\n${messages}` : '',
+  );
+}
+
+function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>): Part[] {
+  const rows = evidence.differences.map((d) => [d.field, d.bad, d.good]);
+  const clue = clueOf(evidence);
+  const parts: Part[] = [
+    tablePart(
+      say`${strong(`What differs on ${evidence.badNodes.join(', ')}`)} (good: ${evidence.goodNodes.join(', ')})`,
+      ['field', 'bad node', 'good nodes'],
+      rows,
+    ),
+  ];
+  if (clue) {
+    const where = clue.source ? say` from ${clue.source}` : say``;
+    const pod = clue.pod ? say` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : say``;
+    const meaning = clue.meaning ? say`\n${clue.meaning}` : say``;
+    const points = clue.pointsAt ? say`\nPoints at: ${clue.pointsAt}` : say``;
+    parts.push({
+      kind: 'paragraph',
+      text: say`${strong('Log clue')}${where}${pod}: ${code(clue.text)}${meaning}${points}`,
+    });
+  }
+  return parts;
+}

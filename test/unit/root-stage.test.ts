@@ -1,0 +1,277 @@
+/**
+ * The approved message's state line moves forward only, whichever app replica delivers
+ * which outcome (src/app/notify/root-stage.ts): two replicas (two Redis connections,
+ * two RootStates) deliver one plan's "applied" and "rolled out" at once, the
+ * "applied" edit landing last, and the message still ends on "rolled out", on Slack
+ * (rootOnOutcome, Block Kit) and on Teams (outcomeToChat, through the chat port).
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
+import type { ChatAdapter } from '../../src/chat/adapter.js';
+import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
+import { plainText, say } from '../../src/chat/rich.js';
+import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
+import { createRootStates, type RootRecord, type RootStates } from '../../src/app/notify/root-state.js';
+import { showRootStage, rootOnOutcome } from '../../src/app/notify/root-update.js';
+import type { NotifyJob } from '../../src/queue/schemas.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
+import { startRedis, type TestRedis } from '../support/redis.js';
+import { testKeys } from '../support/plan-keys.js';
+
+type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+
+const key = { keyId: testKeys.approval.keyId, privateKey: testKeys.approval.privateKey };
+const PLAN = 'set-rolling-update-0123456789abcdef';
+const UNDO = 'undo-set-rolling-update-0123456789abcdef';
+const APPLIED_AT = Date.UTC(2026, 10, 23, 3, 14);
+const ROLLED_AT = Date.UTC(2026, 10, 23, 3, 20);
+const UNDO_AT = Date.UTC(2026, 10, 23, 3, 30);
+const logger = { warn: vi.fn() } as never;
+
+let redis: TestRedis;
+const connections: Redis[] = [];
+/** One app replica's root states: its own Redis connection, the same Redis and key. */
+let replicas: [RootStates, RootStates];
+const forgedStages: string[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const c of connections) c.disconnect();
+  await redis?.close();
+});
+beforeEach(async () => {
+  const replica = (): RootStates => {
+    const connection = new Redis(redis.url);
+    connections.push(connection);
+    return createRootStates(
+      connection,
+      key,
+      () => undefined,
+      (m) => forgedStages.push(m.ts),
+    );
+  };
+  replicas = [replica(), replica()];
+  const admin = new Redis(redis.url);
+  await admin.flushall();
+  admin.disconnect();
+});
+
+/** A promise and its resolve, to hold one replica's edit until another's landed. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** A chat message edited by either replica: the last edit to land is what people read. */
+function editedMessage() {
+  const landed: string[] = [];
+  /** An edit that waits for `hold` before it lands; `entered` once it is under way. */
+  const edit = (hold?: Promise<void>, entered?: () => void) =>
+    vi.fn(async (text: string) => {
+      entered?.();
+      await hold;
+      landed.push(text);
+    });
+  return { landed, edit, last: () => landed.at(-1) ?? '' };
+}
+
+describe('Slack: the root message ends on the latest stage across two replicas', () => {
+  const slackRecord: RootRecord = {
+    channel: 'C1',
+    ts: '1700000000.000100',
+    threadTs: '1700000000.000100',
+    undo: false,
+    what: 'set-rolling-update',
+    approval: 'approved by <@U1> at 2026-11-23 03:12 UTC',
+    verdict: ':red_circle: *RolloutSurgeDeadlock*: the new pod waits for the GPU',
+    blocks: [
+      { type: 'section', block_id: ROOT_BLOCK.verdict, text: { type: 'mrkdwn', text: 'verdict' } },
+      { type: 'section', block_id: ROOT_BLOCK.state, text: { type: 'mrkdwn', text: 'applying…' } },
+    ],
+  };
+  const outcome = (stage: Outcome['stage'], planId = PLAN) =>
+    ({
+      kind: 'remediation-outcome',
+      planId,
+      cluster: 'prod',
+      channel: 'C1',
+      messageTs: slackRecord.ts,
+      stage,
+      detail: 'deployment/x',
+    }) as Outcome;
+  /** A Slack client whose chat.update hands the state line to `edit`. */
+  const client = (edit: (text: string) => Promise<void>) => ({
+    chat: {
+      update: async (args: { blocks: { block_id?: string; text?: { text: string } }[] }) => {
+        await edit(args.blocks.find((b) => b.block_id === ROOT_BLOCK.state)?.text?.text ?? '');
+        return { ok: true };
+      },
+    },
+  });
+
+  it('an "applied" edit that lands after "rolled out" is followed by "rolled out" again', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, slackRecord);
+    const message = editedMessage();
+    const held = deferred();
+    const underWay = deferred();
+    const slow = message.edit(held.promise, underWay.resolve);
+    const delivering = rootOnOutcome(a, client(slow) as never, outcome('applied'), logger, APPLIED_AT);
+    await underWay.promise; // replica A recorded "applied" and is editing
+    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    expect(message.last()).toContain('rolled out at 2026-11-23 03:20 UTC');
+    held.resolve();
+    await delivering;
+    // A's "applied" landed last, then A read the later stage and showed it.
+    expect(message.landed.map((l) => /; ([a-z ;]+) at/.exec(l)?.[1])).toEqual([
+      'rolled out',
+      'applied; rollout under way',
+      'rolled out',
+    ]);
+    expect(message.last()).toContain('rolled out at 2026-11-23 03:20 UTC');
+  });
+
+  it('an "applied" delivered after "rolled out" edits nothing', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, slackRecord);
+    const message = editedMessage();
+    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
+    expect(message.landed).toHaveLength(1);
+    expect(message.last()).toContain('rolled out at 2026-11-23 03:20 UTC');
+  });
+
+  it('an Undo after "rolled out" is later; the fix\'s late outcomes do not cover it', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, slackRecord);
+    const message = editedMessage();
+    await rootOnOutcome(a, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    const undoRecord = { ...slackRecord, undo: true, what: 'undo of set-rolling-update' };
+    await b.record(UNDO, undoRecord);
+    await showRootStage(b, client(message.edit()) as never, UNDO, undoRecord, 'undoing', UNDO_AT, {
+      approval: true,
+    });
+    expect(message.last()).toContain('*undo of set-rolling-update*');
+    expect(message.last()).toContain('undo approved; undoing…');
+    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
+    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    expect(message.last()).toContain('undoing…');
+    await rootOnOutcome(a, client(message.edit()) as never, outcome('rolled-out', UNDO), logger, UNDO_AT);
+    expect(message.last()).toContain('; undone at 2026-11-23 03:30 UTC');
+  });
+
+  it('a stage record rewritten in Redis is not shown, and is reported', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, slackRecord);
+    const message = editedMessage();
+    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
+    const admin = new Redis(redis.url);
+    await admin.hset(redisKeys.rootStage(slackRecord), 'stage', 'rolled-out', 'rank', '3');
+    admin.disconnect();
+    expect(await b.stages.latest(slackRecord)).toBeNull();
+    expect(forgedStages).toContain(slackRecord.ts);
+  });
+});
+
+describe('Teams: the card ends on the latest stage across two replicas', () => {
+  const CONVERSATION = '19:gpu@thread.tacv2';
+  const CARD = '1732536000002';
+  const approver = '8a3c0e9e-6d55-4c59-9f1e-0c1d2e3f4a5b';
+  const teamsRecord: RootRecord = {
+    platform: 'teams',
+    channel: CONVERSATION,
+    ts: CARD,
+    threadTs: CARD,
+    undo: false,
+    what: 'set-recreate',
+    approval: JSON.stringify({ approvers: [approver], at: Date.UTC(2026, 10, 23, 3, 12) }),
+    verdict: '',
+    blocks: [],
+  };
+  const outcome = (stage: Outcome['stage']) =>
+    ({
+      kind: 'remediation-outcome',
+      planId: PLAN,
+      cluster: 'prod',
+      platform: 'teams',
+      channel: CONVERSATION,
+      messageTs: CARD,
+      stage,
+      detail: 'deployment/trainer',
+    }) as Outcome;
+  const stateOf = (m: ChatMessage): string => {
+    const part = m.parts.find((p) => p.kind === 'paragraph' && p.role === 'state');
+    return part?.kind === 'paragraph' ? plainText(part.text) : '';
+  };
+
+  /** One replica's Teams adapter on a card both replicas read and edit. */
+  function adapters(edit: (m: ChatMessage) => Promise<void>[]) {
+    const card: { shown: ChatMessage } = {
+      shown: {
+        summary: say`result`,
+        parts: [{ kind: 'paragraph', text: say`approved; applying…`, role: 'state' }],
+      },
+    };
+    const make = (update: (m: ChatMessage) => Promise<void>): ChatAdapter =>
+      ({
+        platform: 'teams',
+        post: async (to: { id: string }) => ({ conversation: { platform: 'teams', id: to.id }, id: 'reply' }),
+        shown: async (ref: MessageRef) => (ref.id === CARD ? card.shown : undefined),
+        update: async (_ref: MessageRef, m: ChatMessage) => {
+          await update(m);
+          card.shown = m;
+        },
+      }) as unknown as ChatAdapter;
+    return { card, make, edit };
+  }
+
+  it('an "applied" edit that lands after "rolled out" is followed by "rolled out" again', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, teamsRecord);
+    const held = deferred();
+    const underWay = deferred();
+    const landed: string[] = [];
+    const { card, make } = adapters(() => []);
+    const slow = make(async (m) => {
+      underWay.resolve();
+      await held.promise;
+      landed.push(stateOf(m));
+    });
+    const fast = make(async (m) => {
+      landed.push(stateOf(m));
+    });
+    const services = (roots: RootStates, adapter: ChatAdapter) =>
+      ({ chats: { teams: adapter }, rootStates: roots, logger }) as never;
+    const delivering = outcomeToChat(services(a, slow), outcome('applied'), undefined, APPLIED_AT);
+    await underWay.promise;
+    await outcomeToChat(services(b, fast), outcome('rolled-out'), undefined, ROLLED_AT);
+    held.resolve();
+    await delivering;
+    expect(landed.map((l) => /; ([a-z ;]+) at/.exec(l)?.[1])).toEqual([
+      'rolled out',
+      'applied; rollout under way',
+      'rolled out',
+    ]);
+    expect(stateOf(card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
+  });
+
+  it('an "applied" delivered after "rolled out" leaves the card alone', async () => {
+    const [a, b] = replicas;
+    await a.record(PLAN, teamsRecord);
+    const landed: string[] = [];
+    const { card, make } = adapters(() => []);
+    const adapter = make(async (m) => {
+      landed.push(stateOf(m));
+    });
+    const services = (roots: RootStates) =>
+      ({ chats: { teams: adapter }, rootStates: roots, logger }) as never;
+    await outcomeToChat(services(b), outcome('rolled-out'), undefined, ROLLED_AT);
+    await outcomeToChat(services(a), outcome('applied'), undefined, APPLIED_AT);
+    expect(landed).toHaveLength(1);
+    expect(stateOf(card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
+  });
+});
