@@ -368,7 +368,14 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
   }, 180_000);
 
   it('Teams: markup in a card stays text (no Markdown, no HTML), and a forged press is refused by the page', async () => {
-    await openTeamsView(page);
+    // A page where a Markdown processor is loaded that passes HTML through (as markdown-it
+    // with html: true would): the renderer must not use it, whatever the card says.
+    const other = await browser.newPage();
+    const problems: string[] = [];
+    other.on('pageerror', (e) => problems.push(e.message));
+    await other.addInitScript('window.markdownit = () => ({ render: (text) => text });');
+    await openPreview(other, session.server.url, STEP_MS);
+    await openTeamsView(other);
     const { teams } = session;
     const token = await fetch(teams.tokenUrl.replace('{tenant}', teams.tenantId), {
       method: 'POST',
@@ -419,15 +426,15 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     );
     expect(posted.status).toBe(201);
     const { id } = (await posted.json()) as { id: string };
-    const post = page.locator(`#teams .teams-post[data-activity-id="${id}"]`);
+    const post = other.locator(`#teams .teams-post[data-activity-id="${id}"]`);
     await post.waitFor({ timeout: 10_000 });
     const text = await post.innerText();
     expect(text).toContain(`**bold** ${raw} [js](javascript:document.body.dataset.pwned=7) # head`);
     expect(text).toContain(`run **x** ${raw}`);
     expect(await post.locator('img, script, a, strong, b, em, h1').count()).toBe(0);
-    expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
+    expect(await other.locator('body').getAttribute('data-pwned')).toBeNull();
     // A press the card does not offer (a page script, not a click) is not sent to the bot.
-    const forged = await page.evaluate(
+    const forged = await other.evaluate(
       async (input) =>
         (
           await fetch('/api/teams/execute', {
@@ -446,6 +453,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
       },
     );
     expect(forged).toEqual({ ok: false, error: 'that button is not on the card' });
-    expect(pageProblems).toEqual([]);
+    expect(problems).toEqual([]);
+    await other.close();
   }, 60_000);
 });
