@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CertificateError, readCertificateCredential } from '../chat/teams/certificate.js';
+import { CertificateError, readCertificateCredential } from './teams-certificate.js';
 
 /**
  * Microsoft Teams settings of the app (docs/configuration.md, "Microsoft Teams").

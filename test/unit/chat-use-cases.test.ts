@@ -21,7 +21,7 @@ const spans = (message: ChatMessage): Span[] => [...message.summary];
 describe('the command use-case, platform-free', () => {
   it('hands the replication guard its job as data, which a restarted app queues again as it was', async () => {
     const confirm = vi.fn(async () => ({ wanted: 1, reached: 0 }));
-    const { services, enqueueDiagnose } = fakeServices({ replication: { confirm } });
+    const { services, enqueueDiagnose } = fakeServices({ replication: { confirm, socket: () => 0 } });
     await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
     const [[queued]] = enqueueDiagnose.mock.calls as unknown as [[DiagnoseJob]];
     expect(confirm).toHaveBeenCalledWith(

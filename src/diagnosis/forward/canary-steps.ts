@@ -14,23 +14,32 @@ import { isEligible } from '../base/node-match.js';
 import { hostPorts } from '../base/pod-constraints.js';
 import { holdsResources, isTerminating } from '../base/pods.js';
 import { isRolloutObjects } from '../snapshot/types.js';
-import { stepsAhead, type StepCounts } from '../workloads/rollout/basic-canary.js';
+import { stepsAhead, type CanaryCounts, type StepCounts } from '../workloads/rollout/basic-canary.js';
 import { workloadKind } from '../workloads/index.js';
 import type { QuotaRef } from './world.js';
 
 export interface StepShortfall {
-  step: StepCounts & { room: number };
+  /**
+   * `surgeOnly`: the step fits with maxSurge 0 (its counts then total spec.replicas);
+   * only the surge's one more pod does not. A strategy change gets past it.
+   */
+  step: StepCounts & { room: number; surgeOnly: boolean };
   pending: Pod[];
   refused: boolean;
   quota?: QuotaRef;
 }
 
-/** The first step ahead the nodes (or a quota, by `overQuota`) can never hold, or undefined. */
+/**
+ * The first step ahead the nodes (or a quota, by `overQuota`) can never hold, or
+ * undefined. One that only the surge's extra pod overfills is reported for the rollout
+ * as it is (`variant` 'as-is'), never as one no change of strategy helps.
+ */
 export function canaryStepShortfall(
   ctx: AnalysisContext,
   incoming: Pod,
   podsThatFit: (node: Parameters<typeof isEligible>[0]) => number,
   overQuota: (count: number) => QuotaRef | undefined,
+  variant: 'as-is' | 'without-old',
 ): StepShortfall | undefined {
   const { snapshot } = ctx;
   if (!isRolloutObjects(snapshot)) return undefined;
@@ -45,18 +54,26 @@ export function canaryStepShortfall(
   const room = snapshot.nodes
     .filter((node) => isEligible(node, incoming.spec))
     .reduce((sum, node) => sum + podsThatFit(node), 0);
+  // A stable pod the controller keeps is one that runs now (the ReplicaSet removes
+  // unscheduled pods first); one it creates again may wait unplaced.
+  const needOf = (counts: CanaryCounts): number => counts.canary + Math.min(counts.stable, stable.length);
+  const short = (count: number): { quota?: QuotaRef } | undefined => {
+    const quota = overQuota(count);
+    if (quota) return { quota };
+    return count > room ? {} : undefined;
+  };
   for (const step of ahead) {
-    // A stable pod the controller keeps is one that runs now (the ReplicaSet removes
-    // unscheduled pods first); one it creates again may wait unplaced.
-    const need = step.canary + Math.min(step.stable, stable.length);
-    const quota = overQuota(need);
-    if (quota) return { step: { ...step, room }, pending: [], refused: true, quota };
-    if (need > room)
-      return {
-        step: { ...step, room },
-        pending: Array.from({ length: need - room }, () => incoming),
-        refused: false,
-      };
+    const need = needOf(step);
+    const over = short(need);
+    if (!over) continue;
+    const surgeOnly = short(needOf(step.withoutSurge)) === undefined;
+    if (surgeOnly && variant !== 'as-is') continue;
+    return {
+      step: { ...step, room, surgeOnly },
+      pending: over.quota ? [] : Array.from({ length: need - room }, () => incoming),
+      refused: over.quota !== undefined,
+      ...(over.quota ? { quota: over.quota } : {}),
+    };
   }
   return undefined;
 }

@@ -93,6 +93,7 @@ export function finalStateShortfall(
       (count) =>
         quotaShortfall(ctx, incoming, count, [], 'refusal') ??
         quotaShortfall(ctx, incoming, count, [], 'status'),
+      variant,
     )
   );
 }

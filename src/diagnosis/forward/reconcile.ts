@@ -203,20 +203,20 @@ function stepNeverReached(
   asIs: Extract<Outcome, { result: 'blocked' }>,
   step: StepShortfall['step'],
 ): Draft {
-  const { index, weight, canary, stable, room } = step;
+  const { index, weight, canary, stable, room, surgeOnly, withoutSurge } = step;
   const name = ctx.snapshot.target.name;
   const pods = (n: number, what: string): string => `${n} ${what} pod${n === 1 ? '' : 's'}`;
   const limit = asIs.quota
     ? `${quotaRefuses(asIs.quota)} that many`
     : `the nodes hold at most ${room} such pods, whatever is moved`;
+  const ways = surgeOnly
+    ? `With maxSurge 0 the step asks ${pods(withoutSurge.canary, 'canary')} beside ${pods(withoutSurge.stable, 'stable')}, which fit: set the canary's maxSurge to 0, promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), or make room.`
+    : `Letting old pods go does not help: the stable ReplicaSet makes them again. Promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), change the steps, or make room.`;
   return {
     code: 'RolloutStuck',
     severity: 'critical',
     summary: `The rollout can never finish its canary steps: step ${index + 1} (setWeight ${weight}) needs ${pods(canary, 'canary')} running beside ${pods(stable, 'stable')} before the controller moves on, and ${limit}. The end state alone would fit.`,
-    explanation:
-      `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ` +
-      `Letting old pods go does not help: the stable ReplicaSet makes them again. ` +
-      `Promote it past the steps (kubectl argo rollouts promote --full ${name}, which skips the remaining steps and their checks), change the steps, or make room.`,
+    explanation: `Argo Rollouts passes a setWeight step only once the canary is available at the step's count with the stable ReplicaSet at its own, so both run at once. ${ways}`,
     evidence: [podsAsTheyAre(ctx)],
   };
 }

@@ -87,6 +87,8 @@ export interface StepCounts extends CanaryCounts {
   /** The step's index in spec.strategy.canary.steps. */
   index: number;
   weight: number;
+  /** The counts with maxSurge 0 (spec.replicas in all): what a strategy change would ask. */
+  withoutSurge: CanaryCounts;
 }
 
 /**
@@ -107,7 +109,12 @@ export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
   for (let index = status.currentStepIndex ?? 0; index < steps.length; index += 1) {
     const weight = steps[index]?.setWeight;
     if (typeof weight === 'number' && weight < MAX_WEIGHT)
-      ahead.push({ index, weight, ...weightedCounts(replicas, weight, maxSurge) });
+      ahead.push({
+        index,
+        weight,
+        ...weightedCounts(replicas, weight, maxSurge),
+        withoutSurge: weightedCounts(replicas, weight, 0),
+      });
   }
   return ahead;
 }
