@@ -8,9 +8,14 @@
  * its box; its buttons go to the app as signed `block_actions`, exactly as Slack's.
  * Runs until Ctrl-C.
  *
+ * The page has a second tab, Teams: what the app posted to the Teams stand-in, drawn by
+ * Microsoft's Adaptive Cards renderer; `@rollout-doctor diagnose …` posted there and its
+ * Action.Execute buttons reach the app as signed Bot Framework activities.
+ *
  * With --screenshots DIR it plays both incidents in headless chromium instead
  * (playwright-core, the system's chromium), writes DIR/preview-incident-a.png and
- * DIR/preview-incident-b.png with their text twins (.txt), and exits; when DIR is not
+ * DIR/preview-incident-b.png, then incident A again through the Teams view,
+ * DIR/preview-teams.png, each with its text twin (.txt), and exits; when DIR is not
  * docs/, it says whether docs/'s committed screenshots still show what is rendered
  * now (scripts/preview/staleness.ts) and exits 1 when they do not.
  */
@@ -24,26 +29,33 @@ import { CHANNELS } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
 import { DemoError } from './demo/redis.js';
 import {
+  approveInTeams,
   approveRecommended,
   findChromium,
   launchChromium,
   openPreview,
+  openTeamsView,
+  postInTeams,
   runCommand,
   screenshotMessage,
 } from './preview/browser-flow.js';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import {
+  breakTrackerAgain,
   holdPictureMoment,
   INCIDENT_COMMANDS,
   startPreviewSession,
+  TEAMS_COMMAND,
   type PreviewSession,
 } from './preview/session.js';
+import { TEAMS_CHANNELS } from './demo/teams-story.js';
 import { normalizedPreviewText, previewTextDiff } from './preview/staleness.js';
 
 const USAGE = `usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
   --port P           the page's port on 127.0.0.1 (default: a free one)
   --time-scale N     simulator speed-up (default 30)
-  --screenshots DIR  play both incidents in headless chromium, save DIR/preview-incident-{a,b}.png, exit`;
+  --screenshots DIR  play both incidents in headless chromium, save DIR/preview-incident-{a,b}.png,
+                     then incident A again in the Teams view, save DIR/preview-teams.png, exit`;
 
 const argsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535).optional(),
@@ -96,29 +108,59 @@ async function screenshots(session: PreviewSession, dir: string): Promise<number
     const text = normalizedPreviewText(await message.innerText());
     await writeFile(join(dir, `preview-incident-${incident}.txt`), `${text}\n`);
     say(`  ${incident.toUpperCase()}: approved "${label}", rolled out; wrote ${file}`);
-    if (resolve(dir) !== COMMITTED) stale += compareWithCommitted(incident, text);
+    if (resolve(dir) !== COMMITTED) stale += compareWithCommitted(`preview-incident-${incident}`, text);
   }
+  stale += await teamsPicture(session, page, dir);
   return stale;
+}
+
+/**
+ * The Teams picture: incident A again (breakTrackerAgain: the seeds are fixed by now),
+ * asked in the page's Teams view, drawn by Microsoft's renderer, approved there through
+ * its confirm step (signed Action.Execute invokes), the card saying rolled out.
+ */
+async function teamsPicture(session: PreviewSession, page: Page, dir: string): Promise<number> {
+  const { sim } = session.stack;
+  await openTeamsView(page);
+  say(`Playing incident A again in the Teams view: ${TEAMS_COMMAND.text}`);
+  await breakTrackerAgain(sim, 120_000);
+  let post: Locator;
+  try {
+    post = await postInTeams(page, {
+      channel: TEAMS_CHANNELS.incidents,
+      ...TEAMS_COMMAND,
+      timeoutMs: 60_000,
+    });
+  } finally {
+    sim.resumeClock();
+  }
+  const { label } = await approveInTeams(page, post, 90_000);
+  const file = join(dir, 'preview-teams.png');
+  await screenshotMessage(page, post, file);
+  const text = normalizedPreviewText(await post.innerText());
+  await writeFile(join(dir, 'preview-teams.txt'), `${text}\n`);
+  say(`  Teams: approved "${label}", rolled out; wrote ${file}`);
+  return resolve(dir) !== COMMITTED ? compareWithCommitted('preview-teams', text) : 0;
 }
 
 /** Where the README's screenshots live, with their text twins (scripts/preview/staleness.ts). */
 const COMMITTED = resolve('docs');
 
-/** Says whether the committed screenshot of `incident` shows what the preview renders now; 1 when not. */
-function compareWithCommitted(incident: string, now: string): number {
-  const path = join(COMMITTED, `preview-incident-${incident}.txt`);
+/** Says whether the committed screenshot `name` (docs/NAME.png) shows what the preview renders now; 1 when not. */
+function compareWithCommitted(name: string, now: string): number {
+  const path = join(COMMITTED, `${name}.txt`);
   if (!existsSync(path)) {
     say(
-      `  docs/preview-incident-${incident}.png has no text twin (${path}): regenerate with npm run preview -- --screenshots docs`,
+      `  docs/${name}.png has no text twin (${path}): regenerate with npm run preview -- --screenshots docs`,
     );
     return 1;
   }
   const diff = previewTextDiff(readFileSync(path, 'utf8').trimEnd(), now);
   if (diff.length === 0) {
-    say(`  docs/preview-incident-${incident}.png is current (its text matches).`);
+    say(`  docs/${name}.png is current (its text matches).`);
     return 0;
   }
-  say(`  docs/preview-incident-${incident}.png is STALE; what differs (- committed, + now):`);
+  say(`  docs/${name}.png is STALE; what differs (- committed, + now):`);
   for (const line of diff.slice(0, 20)) say(`    ${line}`);
   if (diff.length > 20) say(`    … and ${diff.length - 20} more line(s)`);
   say('  Regenerate with: npm run preview -- --screenshots docs');

@@ -25,6 +25,15 @@ import { DemoError, demoRedis } from './redis.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const DEMO_BOT_TOKEN = 'xoxb-demo-not-a-real-token';
 
+/** The app's Teams settings: TEAMS_* pointing at the Teams stand-in, and the Entra ids that may approve and read. */
+export interface TeamsSettings {
+  env: Record<string, string>;
+  approvers: string[];
+  readers: string[];
+  /** The names cards show for them (a policy file's `names:`). */
+  names?: Record<string, string>;
+}
+
 export interface DemoStack {
   /** Temporary directory: kubeconfig and process logs. */
   dir: string;
@@ -70,14 +79,12 @@ export async function startDemoStack(options: {
    * (pointing at the Teams stand-in), the Entra object ids that may approve and read,
    * and the names cards show for them (a policy file's `names:`).
    */
-  teams?: {
-    env: Record<string, string>;
-    approvers: string[];
-    readers: string[];
-    names?: Record<string, string>;
-  };
+  teams?: TeamsSettings | Promise<TeamsSettings>;
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
+  // A promise (the preview starts the Teams stand-in meanwhile) is awaited only where the app needs it.
+  const pendingTeams = options.teams === undefined ? undefined : Promise.resolve(options.teams);
+  pendingTeams?.catch(() => undefined); // awaited below
   const { register, starting } = cleanup;
   const dir = await starting(() => mkdtemp(join(tmpdir(), 'rollout-doctor-demo-')));
   register('temporary directory', () =>
@@ -103,8 +110,6 @@ export async function startDemoStack(options: {
   await sim.writeKubeconfig(kubeconfig);
   // Teams cannot show an Entra object id as a person: the policy file names the approvers.
   const policyFile = join(dir, 'policy.json');
-  if (options.teams?.names)
-    await writeFile(policyFile, JSON.stringify({ rules: [], names: options.teams.names }));
   say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
 
   const slack = await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
@@ -130,6 +135,8 @@ export async function startDemoStack(options: {
     },
   );
   if (mismatch.length > 0) throw new DemoError(mismatch.join('; '));
+  const teams = await pendingTeams;
+  if (teams?.names) await writeFile(policyFile, JSON.stringify({ rules: [], names: teams.names }));
   const start = (name: string, entry: string, env: Record<string, string>): DemoProcess => {
     if (cleanup.began) throw new DemoError('interrupted');
     const proc = startProcess({ name, entry, env: { ...common, ...env }, cwd: ROOT, logDir: dir });
@@ -145,17 +152,17 @@ export async function startDemoStack(options: {
     // Loopback only, like everything else the demo and the preview start.
     HOST: '127.0.0.1',
     ROLLOUT_DOCTOR_CLUSTERS: cluster,
-    ROLLOUT_DOCTOR_APPROVERS: [PEOPLE.lead, ...(options.teams?.approvers ?? [])].join(','),
+    ROLLOUT_DOCTOR_APPROVERS: [PEOPLE.lead, ...(teams?.approvers ?? [])].join(','),
     // The on-call engineer may diagnose; only the lead may approve.
-    ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(options.teams?.readers ?? [])].join(','),
+    ROLLOUT_DOCTOR_READERS: [PEOPLE.oncall, ...(teams?.readers ?? [])].join(','),
     ALERTMANAGER_TOKEN: alertToken,
     // With Teams, alert threads open in its channel (TEAMS_ALERT_CONVERSATION, in `teams.env`).
-    ...(options.teams ? {} : { ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts }),
+    ...(teams ? {} : { ROLLOUT_DOCTOR_ALERT_CHANNEL: CHANNELS.alerts }),
     // The demo's alert says its Alertmanager is here: shown as a link, not defanged text.
     ROLLOUT_DOCTOR_ALERT_LINK_HOSTS: 'alertmanager.example:9093',
     ...appKeyEnv(keys),
-    ...(options.teams?.names ? { ROLLOUT_DOCTOR_POLICY_FILE: policyFile } : {}),
-    ...options.teams?.env,
+    ...(teams?.names ? { ROLLOUT_DOCTOR_POLICY_FILE: policyFile } : {}),
+    ...teams?.env,
   });
   const worker = start('worker', 'workers/main.ts', {
     KUBECONFIG: kubeconfig,

@@ -33,6 +33,8 @@ export const TEAMS_PEOPLE = {
 const CHANNEL = '19:demo-incidents@thread.tacv2';
 /** Where the app opens alert threads (TEAMS_ALERT_CONVERSATION). */
 const ALERTS = '19:demo-alerts@thread.tacv2';
+/** The demo's Teams channels (the preview posts in `incidents`). */
+export const TEAMS_CHANNELS = { incidents: CHANNEL, alerts: ALERTS } as const;
 /** How the printer names the demo's Teams channels. */
 export const TEAMS_CHANNEL_NAMES: Readonly<Record<string, string>> = {
   [CHANNEL]: '#incidents',

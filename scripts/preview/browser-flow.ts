@@ -109,3 +109,81 @@ export async function screenshotMessage(page: Page, message: Locator, path: stri
     await page.evaluate("document.body.classList.remove('capture')");
   }
 }
+
+/** The Teams view: its tab selected. */
+export async function openTeamsView(page: Page): Promise<void> {
+  await page.locator('#tab-teams').click();
+  await page.locator('body[data-tab="teams"]').waitFor({ timeout: 5_000 });
+}
+
+/** Threads of a Teams channel, in the Teams view. */
+export function teamsThreads(page: Page, channel: string): Locator {
+  return page.locator(`#teams section[data-channel-id="${channel}"] .teams-thread`);
+}
+
+/** The enabled positive (primary) Action.Execute buttons of a post's card, as adaptivecards draws them. */
+export function teamsPrimaryButtons(post: Locator): Locator {
+  return post.locator('.teams-card button.ac-pushButton.style-positive:enabled');
+}
+
+/**
+ * Posts `text` (`@rollout-doctor …`) in a Teams channel of the page, acting as an
+ * approver, and waits for the bot's card in the new thread to mention `mentions` and
+ * offer an enabled primary button in the approver's own view (the card's refresh lists
+ * the approvers the app has seen, as Teams asks it on sight). Returns that post, pinned
+ * by its activity id.
+ */
+export async function postInTeams(
+  page: Page,
+  options: { channel: string; text: string; mentions: string; timeoutMs: number },
+): Promise<Locator> {
+  const threads = teamsThreads(page, options.channel);
+  const before = await threads.count();
+  await page.locator('#teams-channel').selectOption(options.channel);
+  await page.locator('#teams-text').fill(options.text);
+  await page.locator('#teams-send').click();
+  const thread = threads.nth(before);
+  await thread.waitFor({ timeout: options.timeoutMs });
+  const card = thread
+    .locator('.teams-post[data-view="own"]')
+    .filter({ has: page.locator('.teams-card') })
+    .filter({ hasText: options.mentions })
+    .filter({ has: page.locator('button.ac-pushButton.style-positive:enabled') })
+    .first();
+  await card.waitFor({ timeout: options.timeoutMs });
+  const id = await card.getAttribute('data-activity-id');
+  if (!id) throw new Error('the card has no activity id');
+  return page.locator(`#teams .teams-post[data-activity-id="${id}"]`);
+}
+
+/**
+ * Presses the card's primary button (the recommended fix's Approve), then the confirm
+ * step's primary button the bot answers with, and waits for the card to say the fix
+ * rolled out. Returns the pressed button's label.
+ */
+export async function approveInTeams(
+  page: Page,
+  post: Locator,
+  timeoutMs: number,
+): Promise<{ label: string; question: string }> {
+  const approve = teamsPrimaryButtons(post).first();
+  const label = (await approve.textContent()) ?? '';
+  await approve.click();
+  // The confirm step is a card of the person's own: the question, with a primary button of its own.
+  const yes = teamsPrimaryButtons(post).filter({ hasNotText: label }).first();
+  await yes.waitFor({ timeout: 10_000 });
+  const question = (await post.locator('.teams-card').innerText()).trim();
+  await yes.click();
+  try {
+    // The final state, as the person's own view fetched after the bot's last update (the card
+    // then stays as it is: no more updates, no more refreshes).
+    await post
+      .and(post.page().locator('[data-view="own"]'))
+      .filter({ hasText: /rolled out at/ })
+      .waitFor({ timeout: timeoutMs });
+  } catch (error) {
+    const shown = await post.innerText().catch(() => '(gone)');
+    throw new Error(`the card did not say rolled out; it shows:\n${shown}`, { cause: error });
+  }
+  return { label, question };
+}

@@ -1,4 +1,4 @@
-/* global document, window, fetch, EventSource, CSS */
+/* global document, window, fetch, EventSource, CSS, CustomEvent */
 /**
  * The Block Kit preview page (served by scripts/preview/server.ts). The server sends
  * each message as a tree of plain nodes (scripts/preview/render-tree.ts); this file
@@ -229,7 +229,12 @@ function render(state) {
 
 function connect() {
   const events = new EventSource('/api/events');
-  events.onmessage = (event) => render(JSON.parse(event.data));
+  events.onmessage = (event) => {
+    const state = JSON.parse(event.data);
+    render(state);
+    // The Teams view (teams-client.js) draws its part of the same state.
+    window.dispatchEvent(new CustomEvent('preview-state', { detail: state }));
+  };
   events.onerror = () => {
     $('status').textContent = 'preview server unreachable, retrying…';
   };

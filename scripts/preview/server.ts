@@ -5,7 +5,9 @@
  * page (server-sent events), and turns the page's clicks and slash commands into the
  * requests Slack would send: a `block_actions` payload echoing the message, or a
  * slash-command form, signed v0 with the app's signing secret and posted to the
- * app's /slack/events. The app cannot tell it from Slack.
+ * app's /slack/events. The app cannot tell it from Slack. With `teams`, a second tab
+ * shows the app's Teams side, drawn by Microsoft's `adaptivecards` (served from
+ * node_modules) and driven through the Teams stand-in (scripts/preview/teams.ts).
  *
  * The page is someone's browser: requests must name this server as Host (no DNS
  * rebinding) and, for writes, as Origin with a JSON body (no other web page can post
@@ -24,6 +26,14 @@ import {
   type Button,
 } from '../../test/support/slack-sign.js';
 import type { SlackStandin, StoredMessage } from '../../test/support/slack-standin.js';
+import {
+  ADAPTIVECARDS_FILES,
+  previewTeams,
+  teamsExecuteSchema,
+  teamsMessageSchema,
+  type PreviewTeamsOptions,
+  type TeamsState,
+} from './teams.js';
 import { buildView, ephemeralCalls, type Ephemeral, type ViewChannel } from './view.js';
 
 type Json = Record<string, unknown>;
@@ -31,6 +41,8 @@ type Json = Record<string, unknown>;
 export interface PreviewUser {
   id: string;
   label: string;
+  /** The same person in Teams (29:…), when the preview shows Teams too. */
+  teams?: string;
 }
 
 export interface PreviewOptions {
@@ -44,6 +56,8 @@ export interface PreviewOptions {
   users: PreviewUser[];
   /** 0 (default) picks a free port. */
   port?: number;
+  /** Teams too: the stand-in the app posts to, drawn with Microsoft's renderer (scripts/preview/teams.ts). */
+  teams?: PreviewTeamsOptions;
 }
 
 export interface PreviewState {
@@ -52,6 +66,7 @@ export interface PreviewState {
   users: PreviewUser[];
   channels: { id: string; name: string }[];
   view: ViewChannel[];
+  teams?: TeamsState;
 }
 
 export interface PreviewServer {
@@ -126,17 +141,31 @@ const PAGE = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>rollout-doctor · Block Kit preview</title>
+<title>rollout-doctor · Block Kit and Adaptive Cards preview</title>
+<link rel="stylesheet" href="/adaptivecards.css">
 <link rel="stylesheet" href="/style.css">
+<script src="/adaptivecards.js" defer></script>
 <script src="/client.js" defer></script>
+<script src="/teams-client.js" defer></script>
 </head>
-<body data-cluster="starting">
+<body data-cluster="starting" data-tab="slack">
 <header>
   <h1>rollout-doctor <span class="sub">Block Kit preview · loopback only</span></h1>
   <div id="status" role="status">starting…</div>
   <label class="acting">Acting as <select id="user"></select></label>
+  <nav id="tabs" role="tablist" aria-label="Chat">
+    <button type="button" role="tab" id="tab-slack" data-tab="slack" aria-selected="true">Slack · Block Kit</button>
+    <button type="button" role="tab" id="tab-teams" data-tab="teams" aria-selected="false" hidden>Teams · Adaptive Cards</button>
+  </nav>
 </header>
 <main id="channels"></main>
+<main id="teams" aria-label="Microsoft Teams"></main>
+<form id="teams-composer" autocomplete="off">
+  <select id="teams-channel" aria-label="Teams channel"></select>
+  <input id="teams-text" name="text" aria-label="Teams post" placeholder="@rollout-doctor diagnose deployment/NAME -n NAMESPACE" spellcheck="false">
+  <button type="submit" id="teams-send">Post</button>
+  <div id="teams-note" role="status"></div>
+</form>
 <form id="composer" autocomplete="off">
   <select id="channel" aria-label="Channel"></select>
   <input id="command" name="command" aria-label="Slash command" placeholder="/rollout-doctor diagnose deployment/NAME -n NAMESPACE" spellcheck="false">
@@ -159,10 +188,14 @@ const PAGE = `<!doctype html>
 
 /** Starts the preview server on 127.0.0.1. */
 export async function startPreviewServer(options: PreviewOptions): Promise<PreviewServer> {
-  const [clientJs, styleCss] = await Promise.all([
+  const [clientJs, styleCss, teamsJs, cardsJs, cardsCss] = await Promise.all([
     readFile(new URL('client.js', STATIC), 'utf8'),
     readFile(new URL('style.css', STATIC), 'utf8'),
+    readFile(new URL('teams-client.js', STATIC), 'utf8'),
+    readFile(ADAPTIVECARDS_FILES.js, 'utf8'),
+    readFile(ADAPTIVECARDS_FILES.css, 'utf8'),
   ]);
+  const teams = options.teams ? previewTeams(options.teams) : undefined;
   const { slack } = options;
   const local: Ephemeral[] = [];
   const responseUrls = new Map<string, { channel: string; user: string; uses: number; until: number }>();
@@ -187,6 +220,7 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
       channels: options.channels,
       userName,
     }),
+    ...(teams ? { teams: teams.state() } : {}),
   });
 
   const addLocal = (e: Omit<Ephemeral, 'id' | 'at'>): void => {
@@ -297,7 +331,8 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
   // Server-sent events: one timer compares a cheap stamp and pushes the whole state on change.
   const streams = new Set<ServerResponse>();
   let lastStamp = '';
-  const stamp = (): string => `${slack.calls.length}/${local.length}/${statusVersion}`;
+  const stamp = (): string =>
+    `${slack.calls.length}/${local.length}/${statusVersion}/${teams?.stamp() ?? ''}`;
   const push = (res: ServerResponse): void => {
     res.write(`data: ${JSON.stringify(state())}\n\n`);
   };
@@ -333,6 +368,10 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
         }
         if (path === '/client.js') return send(res, 200, clientJs, 'text/javascript; charset=utf-8');
         if (path === '/style.css') return send(res, 200, styleCss, 'text/css; charset=utf-8');
+        if (path === '/teams-client.js') return send(res, 200, teamsJs, 'text/javascript; charset=utf-8');
+        // Microsoft's Adaptive Cards renderer, from node_modules (no CDN).
+        if (path === '/adaptivecards.js') return send(res, 200, cardsJs, 'text/javascript; charset=utf-8');
+        if (path === '/adaptivecards.css') return send(res, 200, cardsCss, 'text/css; charset=utf-8');
         if (path === '/api/state') return send(res, 200, state());
         if (path === '/api/events') {
           res.writeHead(200, {
@@ -380,6 +419,16 @@ export async function startPreviewServer(options: PreviewOptions): Promise<Previ
         const parsed = clickSchema.safeParse(json);
         if (!parsed.success) return send(res, 400, { ok: false, error: 'bad click request' });
         return send(res, 200, await click(parsed.data));
+      }
+      if (path === '/api/teams/message' && teams) {
+        const parsed = teamsMessageSchema.safeParse(json);
+        if (!parsed.success) return send(res, 400, { ok: false, error: 'bad Teams message request' });
+        return send(res, 200, await teams.message(parsed.data));
+      }
+      if (path === '/api/teams/execute' && teams) {
+        const parsed = teamsExecuteSchema.safeParse(json);
+        if (!parsed.success) return send(res, 400, { ok: false, error: 'bad Teams action request' });
+        return send(res, 200, await teams.execute(parsed.data));
       }
       return send(res, 404, { ok: false, error: 'not found' });
     })().catch((error: unknown) => {

@@ -12,12 +12,16 @@ import { CHANNEL_NAMES, CHANNELS, PEOPLE } from '../demo/context.js';
 import type { DemoProcess } from '../demo/processes.js';
 import { DemoError } from '../demo/redis.js';
 import { startDemoStack, type DemoStack } from '../demo/stack.js';
+import { startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_PEOPLE } from '../demo/teams-story.js';
+import type { TeamsStandin } from '../../test/support/teams-standin.js';
 import { NEW_IMAGE, shipNewImage } from '../demo/tracker-story.js';
 import { BAD_NODE, CHECKOUT, TRACKER } from '../demo-scenario.js';
 import { startPreviewServer, type PreviewServer } from './server.js';
 
 export interface PreviewSession {
   stack: DemoStack;
+  /** The Teams stand-in the app also posts to (the page's Teams view). */
+  teams: TeamsStandin;
   server: PreviewServer;
   /** Resolves once both incidents are live in the simulated cluster; rejects with a DemoError. */
   incidents: Promise<void>;
@@ -99,13 +103,18 @@ export async function startPreviewSession(options: {
   /** Changes the scenario objects before the simulator starts (tests: hostile text). */
   editScenario?: (objects: object[]) => object[];
 }): Promise<PreviewSession> {
+  // The app serves Slack and Teams at once: one stack feeds both views of the page.
+  // Its stand-in starts (key generation) while Redis and the simulator do.
+  const starting = startDemoTeams(options.cleanup);
   const stack = await startDemoStack({
     cleanup: options.cleanup,
     say: options.say,
     timeScale: options.timeScale,
     processes: options.processes,
+    teams: starting.then((t) => t.settings),
     ...(options.editScenario ? { editScenario: options.editScenario } : {}),
   });
+  const teams = await starting;
   const server = await options.cleanup.starting(() =>
     startPreviewServer({
       slack: stack.slack,
@@ -114,16 +123,22 @@ export async function startPreviewSession(options: {
       channels: CHANNEL_NAMES,
       // The lead approves; on-call may diagnose but not approve (the demo's policy).
       users: [
-        { id: PEOPLE.lead, label: 'lead, approver' },
-        { id: PEOPLE.oncall, label: 'on-call' },
+        { id: PEOPLE.lead, label: 'lead, approver', teams: TEAMS_PEOPLE.lead.id },
+        { id: PEOPLE.oncall, label: 'on-call', teams: TEAMS_PEOPLE.oncall.id },
       ],
+      teams: {
+        standin: teams.teams,
+        botUrl: `${stack.appUrl}/api/messages`,
+        channels: TEAMS_CHANNEL_NAMES,
+        people: [TEAMS_PEOPLE.lead, TEAMS_PEOPLE.oncall],
+      },
       ...(options.port !== undefined ? { port: options.port } : {}),
     }),
   );
   options.cleanup.register('preview server', () => server.close());
   const incidents = bringAboutIncidents(stack, server, options.stepTimeoutMs ?? 60_000);
   incidents.catch(() => undefined); // the caller races it
-  return { stack, server, incidents };
+  return { stack, teams: teams.teams, server, incidents };
 }
 
 /**
@@ -186,6 +201,71 @@ export function holdPictureMoment(sim: DemoStack['sim'], timeoutMs: number): Pro
     }
     check();
   });
+}
+
+/** The image the tracker's second incident ships (breakTrackerAgain). */
+export const NEXT_IMAGE = 'vision/boost-track-app:1.2';
+
+/** What Teams is asked in its view, as a person types it there. */
+export const TEAMS_COMMAND = {
+  text: `@rollout-doctor diagnose deployment/${TRACKER.name} -n ${TRACKER.namespace}`,
+  mentions: TRACKER.name,
+} as const;
+
+/**
+ * Incident A again, for the Teams view once the Slack view has fixed both seeds: the
+ * rollout strategy set back to the default a surge needs (25 % surge, none unavailable:
+ * for one replica a new pod beside the old one) and a newer image shipped, so its pod
+ * waits for the only GPU again. The simulated cluster's clock stops (sim pauseClock) on
+ * the write that brings the scheduler's refusal of that pod, so the diagnosis sees the
+ * same moment on every run; the caller resumes it (sim.resumeClock) once diagnosed.
+ */
+export async function breakTrackerAgain(sim: DemoStack['sim'], timeoutMs: number): Promise<void> {
+  const held = new Promise<void>((resolve, reject) => {
+    const check = (): void => {
+      const pending = (sim.list('Pod', TRACKER.namespace) as Pod[]).find(
+        (p) => !p.metadata.deletionTimestamp && p.spec.containers[0]?.image === NEXT_IMAGE,
+      );
+      const refused =
+        pending !== undefined &&
+        (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some(
+          (e) => e.reason === 'FailedScheduling' && e.involvedObject.name === pending.metadata.name,
+        );
+      if (!refused) return;
+      sim.pauseClock();
+      finish();
+    };
+    const unsubscribe = sim.onChange(check);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new DemoError(`the ${NEXT_IMAGE} pod was not refused by the scheduler in ${timeoutMs / 1000} s`),
+        ),
+      timeoutMs,
+    );
+    function finish(error?: Error): void {
+      unsubscribe();
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve();
+    }
+  });
+  held.catch(() => undefined); // awaited below, after the write
+  const res = await fetch(
+    `${sim.url}/apis/apps/v1/namespaces/${TRACKER.namespace}/deployments/${TRACKER.name}`,
+    {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({
+        spec: {
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+          template: { spec: { containers: [{ name: 'tracker', image: NEXT_IMAGE }] } },
+        },
+      }),
+    },
+  );
+  if (!res.ok) throw new DemoError(`could not ship ${NEXT_IMAGE}: HTTP ${res.status}`);
+  await held;
 }
 
 export { CHANNELS };

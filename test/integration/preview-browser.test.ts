@@ -3,7 +3,9 @@
  * on the page `npm run preview` serves, in front of the real app and worker processes,
  * Redis and the simulator with both seed incidents. A person types the command, reads
  * the result, approves the recommended fix through its confirm dialog and sees the
- * outcome in the thread; cluster text that looks like HTML stays text.
+ * outcome in the thread; cluster text that looks like HTML stays text. In the page's
+ * Teams tab (Microsoft's adaptivecards renderer), incident A again is asked, approved
+ * through its confirm step by signed Action.Execute invokes, and its card says rolled out.
  *
  * Assertions are on what stays true while the message layout evolves: a primary
  * button, a confirm dialog before anything is sent, replies in the thread, an outcome
@@ -17,20 +19,30 @@ import { CHANNELS } from '../../scripts/demo/context.js';
 import type { DemoProcess } from '../../scripts/demo/processes.js';
 import { DEMO_BOT_TOKEN } from '../../scripts/demo/stack.js';
 import {
+  approveInTeams,
   approveRecommended,
   channelMessages,
   findChromium,
   launchChromium,
   openPreview,
+  openTeamsView,
+  postInTeams,
   primaryButton,
   runCommand,
+  teamsPrimaryButtons,
   threadReplies,
 } from '../../scripts/preview/browser-flow.js';
 import {
+  breakTrackerAgain,
   INCIDENT_COMMANDS,
+  NEXT_IMAGE,
   startPreviewSession,
+  TEAMS_COMMAND,
   type PreviewSession,
 } from '../../scripts/preview/session.js';
+import { TEAMS_CHANNELS } from '../../scripts/demo/teams-story.js';
+import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
+import { TRACKER } from '../../scripts/demo-scenario.js';
 import { rawRequest } from '../support/raw-http.js';
 import { requireBinary } from '../support/tools.js';
 
@@ -63,6 +75,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
   let browser: Browser;
   let page: Page;
   const clickRequests: string[] = [];
+  const teamsRequests: string[] = [];
   const pageProblems: string[] = [];
   const dialogs: string[] = [];
 
@@ -80,6 +93,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     page.on('request', (r) => {
       if (r.url().endsWith('/api/click')) clickRequests.push(r.postData() ?? '');
+      if (r.url().endsWith('/api/teams/execute')) teamsRequests.push(r.postData() ?? '');
     });
     page.on('pageerror', (e) => pageProblems.push(`page error: ${e.message}`));
     page.on('console', (m) => {
@@ -296,4 +310,150 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     const rebound = await rawRequest(session.server.url, 'GET /api/state HTTP/1.1\r\nHost: evil.example');
     expect(rebound.status).toBe(421);
   });
+
+  it('Teams: incident A again, drawn by adaptivecards; Approve and its confirm step reach the bot as signed Action.Execute invokes; the card says rolled out', async () => {
+    const { sim } = session.stack;
+    await openTeamsView(page);
+    expect(await page.locator('#channels').isVisible()).toBe(false);
+    // Both seeds are fixed by now (Slack): the tracker's surge strategy back, a newer image.
+    await breakTrackerAgain(sim, STEP_MS);
+    let post;
+    try {
+      post = await postInTeams(page, {
+        channel: TEAMS_CHANNELS.incidents,
+        ...TEAMS_COMMAND,
+        timeoutMs: STEP_MS,
+      });
+    } finally {
+      sim.resumeClock();
+    }
+    // Microsoft's renderer drew it (its own classes), as the lead's own refreshed view.
+    expect(await post.locator('.ac-adaptiveCard').count()).toBe(1);
+    expect(await post.getAttribute('data-view')).toBe('own');
+    const card = (await post.locator('.teams-card').innerText()).trim();
+    expect(card).toContain('RolloutSurgeDeadlock');
+    expect(card).toContain('nvidia.com/gpu');
+    // The person's post roots the thread, as text.
+    const root = post.locator('xpath=..').locator('.teams-post').first();
+    expect(await root.innerText()).toContain(TEAMS_COMMAND.text);
+
+    const presses = (): { verb: string; trigger: string; data: { action?: { kind?: string } } }[] =>
+      teamsRequests.map((r) => JSON.parse(r)).filter((r) => r.trigger === 'manual');
+    const before = presses().length;
+    const { label, question } = await approveInTeams(page, post, STEP_MS);
+    expect(label).toMatch(/^Apply/);
+    expect(question.length).toBeGreaterThan(label.length);
+    // Two presses left the page: the confirm step, then the press itself, both the approve action.
+    expect(
+      presses()
+        .slice(before)
+        .map((p) => [p.verb, p.data.action?.kind]),
+    ).toEqual([
+      ['confirm', 'approve'],
+      ['press', 'approve'],
+    ]);
+    const after = (await post.locator('.teams-card').innerText()).trim();
+    expect(after).toMatch(/approved by .* at .*; (rolled out|replacement pods Ready) at/);
+    expect(
+      await teamsPrimaryButtons(post)
+        .filter({ hasText: /^Apply/ })
+        .count(),
+    ).toBe(0);
+    // The bot applied it: the tracker runs the new image, rolled out.
+    const d = sim.get('Deployment', TRACKER.namespace, TRACKER.name) as Deployment;
+    expect(d.status?.updatedReplicas).toBe(1);
+    const pods = (sim.list('Pod', TRACKER.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
+    expect(pods.map((p) => p.spec.containers[0]?.image)).toEqual([NEXT_IMAGE]);
+    expect(pageProblems).toEqual([]);
+  }, 180_000);
+
+  it('Teams: markup in a card stays text (no Markdown, no HTML), and a forged press is refused by the page', async () => {
+    // A page where a Markdown processor is loaded that passes HTML through (as markdown-it
+    // with html: true would): the renderer must not use it, whatever the card says.
+    const other = await browser.newPage();
+    const problems: string[] = [];
+    other.on('pageerror', (e) => problems.push(e.message));
+    await other.addInitScript('window.markdownit = () => ({ render: (text) => text });');
+    await openPreview(other, session.server.url, STEP_MS);
+    await openTeamsView(other);
+    const { teams } = session;
+    const token = await fetch(teams.tokenUrl.replace('{tenant}', teams.tenantId), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: teams.appId,
+        client_secret: 'demo-teams-secret-not-real',
+        scope: 'https://api.botframework.com/.default',
+      }),
+    });
+    const { access_token: bearer } = (await token.json()) as { access_token: string };
+    const raw = '<img src=x onerror=document.body.dataset.pwned=6>';
+    const conversation = `${TEAMS_CHANNELS.alerts};messageid=1`;
+    const posted = await fetch(
+      `${teams.serviceUrl}v3/conversations/${encodeURIComponent(conversation)}/activities`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({
+          type: 'message',
+          attachments: [
+            {
+              contentType: 'application/vnd.microsoft.card.adaptive',
+              content: {
+                type: 'AdaptiveCard',
+                version: '1.5',
+                body: [
+                  {
+                    type: 'TextBlock',
+                    text: `**bold** ${raw} [js](javascript:document.body.dataset.pwned=7) # head`,
+                  },
+                  { type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: `run **x** ${raw}` }] },
+                ],
+                actions: [
+                  {
+                    type: 'Action.Execute',
+                    title: 'Hostile',
+                    verb: 'press',
+                    data: { action: { kind: 'x' } },
+                  },
+                ],
+              },
+            },
+          ],
+        }),
+      },
+    );
+    expect(posted.status).toBe(201);
+    const { id } = (await posted.json()) as { id: string };
+    const post = other.locator(`#teams .teams-post[data-activity-id="${id}"]`);
+    await post.waitFor({ timeout: 10_000 });
+    const text = await post.innerText();
+    expect(text).toContain(`**bold** ${raw} [js](javascript:document.body.dataset.pwned=7) # head`);
+    expect(text).toContain(`run **x** ${raw}`);
+    expect(await post.locator('img, script, a, strong, b, em, h1').count()).toBe(0);
+    expect(await other.locator('body').getAttribute('data-pwned')).toBeNull();
+    // A press the card does not offer (a page script, not a click) is not sent to the bot.
+    const forged = await other.evaluate(
+      async (input) =>
+        (
+          await fetch('/api/teams/execute', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(input),
+          })
+        ).json(),
+      {
+        conversationId: conversation,
+        activityId: id,
+        verb: 'press',
+        data: { action: { kind: 'approve', planId: 'plan-forged' } },
+        user: '29:demo-lead',
+        trigger: 'manual',
+      },
+    );
+    expect(forged).toEqual({ ok: false, error: 'that button is not on the card' });
+    expect(problems).toEqual([]);
+    await other.close();
+  }, 60_000);
 });
