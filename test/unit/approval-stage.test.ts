@@ -7,7 +7,6 @@
  * The decision itself (src/app/approvals/approve.ts) is stubbed as "approved": its
  * refusals are tested in test/unit/listeners/actions.test.ts.
  */
-import { Redis } from 'ioredis';
 import type * as ApproveModule from '../../src/app/approvals/approve.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
@@ -18,13 +17,12 @@ import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approv
 import { editMarked, applyMark } from '../../src/chat/teams/mark.js';
 import { approvePress } from '../../src/chat/use-cases/approve-press.js';
 import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
-import { createRootStates, type RootStates } from '../../src/app/notify/root-state.js';
+import type { RootStates } from '../../src/app/notify/root-state.js';
 import { rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { buttonClick, fakeServices } from '../support/listener-args.js';
-import { testKeys } from '../support/plan-keys.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
+import { deferred, rootReplicas } from '../support/root-replicas.js';
 
 vi.mock('../../src/app/approvals/approve.js', async (original) => ({
   ...(await original<typeof ApproveModule>()),
@@ -43,44 +41,17 @@ const STORED = {
   createdAt: 0,
   expiresAt: Number.MAX_SAFE_INTEGER,
 } as unknown as StoredPlan;
-const key = { keyId: testKeys.approval.keyId, privateKey: testKeys.approval.privateKey };
 const logger = { warn: vi.fn(), info: vi.fn(), error: vi.fn(), debug: vi.fn() } as never;
 
-let redis: TestRedis;
-const connections: Redis[] = [];
+const stack = rootReplicas();
 /** [the replica that handles the click, the one that delivers the outcome] */
 let replicas: [RootStates, RootStates];
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const c of connections) c.disconnect();
-  await redis?.close();
-});
+beforeAll(() => stack.start());
+afterAll(() => stack.stop());
 beforeEach(async () => {
-  const replica = (): RootStates => {
-    const connection = new Redis(redis.url);
-    connections.push(connection);
-    return createRootStates(
-      connection,
-      key,
-      () => undefined,
-      () => undefined,
-    );
-  };
-  replicas = [replica(), replica()];
-  const admin = new Redis(redis.url);
-  await admin.flushall();
-  admin.disconnect();
+  replicas = await stack.fresh();
 });
-
-/** A promise and its resolve, to hold one edit until another has landed. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = (): void => undefined;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /** "rolled out", "applying", …: what a state line says the fix is at. */
 const stageWords = (line: string): string | undefined => /; ([a-z ;]+?)(?: at |…)/.exec(line)?.[1];

@@ -5,23 +5,20 @@
  * "applied" edit landing last, and the message still ends on "rolled out", on Slack
  * (rootOnOutcome, Block Kit) and on Teams (outcomeToChat, through the chat port).
  */
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plainText, say } from '../../src/chat/rich.js';
 import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
-import { createRootStates, type RootRecord, type RootStates } from '../../src/app/notify/root-state.js';
+import type { RootRecord, RootStates } from '../../src/app/notify/root-state.js';
 import { showRootStage, rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
-import { startRedis, type TestRedis } from '../support/redis.js';
-import { testKeys } from '../support/plan-keys.js';
+import { deferred, rootReplicas } from '../support/root-replicas.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
-const key = { keyId: testKeys.approval.keyId, privateKey: testKeys.approval.privateKey };
 const PLAN = 'set-rolling-update-0123456789abcdef';
 const UNDO = 'undo-set-rolling-update-0123456789abcdef';
 const APPLIED_AT = Date.UTC(2026, 10, 23, 3, 14);
@@ -29,42 +26,16 @@ const ROLLED_AT = Date.UTC(2026, 10, 23, 3, 20);
 const UNDO_AT = Date.UTC(2026, 10, 23, 3, 30);
 const logger = { warn: vi.fn() } as never;
 
-let redis: TestRedis;
-const connections: Redis[] = [];
+const forgedStages: string[] = [];
+const stack = rootReplicas((m) => forgedStages.push(m.ts));
 /** One app replica's root states: its own Redis connection, the same Redis and key. */
 let replicas: [RootStates, RootStates];
-const forgedStages: string[] = [];
 
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  for (const c of connections) c.disconnect();
-  await redis?.close();
-});
+beforeAll(() => stack.start());
+afterAll(() => stack.stop());
 beforeEach(async () => {
-  const replica = (): RootStates => {
-    const connection = new Redis(redis.url);
-    connections.push(connection);
-    return createRootStates(
-      connection,
-      key,
-      () => undefined,
-      (m) => forgedStages.push(m.ts),
-    );
-  };
-  replicas = [replica(), replica()];
-  const admin = new Redis(redis.url);
-  await admin.flushall();
-  admin.disconnect();
+  replicas = await stack.fresh();
 });
-
-/** A promise and its resolve, to hold one replica's edit until another's landed. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = (): void => undefined;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
 
 /** A chat message edited by either replica: the last edit to land is what people read. */
 function editedMessage() {
@@ -169,9 +140,7 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     await a.record(PLAN, slackRecord);
     const message = editedMessage();
     await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
-    const admin = new Redis(redis.url);
-    await admin.hset(redisKeys.rootStage(slackRecord), 'stage', 'rolled-out', 'rank', '3');
-    admin.disconnect();
+    await stack.admin().hset(redisKeys.rootStage(slackRecord), 'stage', 'rolled-out', 'rank', '3');
     expect(await b.stages.latest(slackRecord)).toBeNull();
     expect(forgedStages).toContain(slackRecord.ts);
   });
