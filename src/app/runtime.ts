@@ -93,6 +93,7 @@ export async function startAppRuntime(
       config.approvalSigningKey,
       (planId) => tampered('root state', redisKeys.rootState(planId)),
       (message) => tampered('root stage', redisKeys.rootStage(message)),
+      (planId) => tampered('plan stage', redisKeys.planStage(planId)),
     ),
     policy: approval,
     readPolicy,

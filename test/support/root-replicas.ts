@@ -20,8 +20,11 @@ export interface RootReplicas {
   admin(): Redis;
 }
 
-/** `onForgedStage`: what a replica reports of a stage record that fails its mark. */
-export function rootReplicas(onForgedStage: (message: MessageRef) => void = () => undefined): RootReplicas {
+/** `onForgedStage`, `onForgedHeld`: what a replica reports of a stage record that fails its mark. */
+export function rootReplicas(
+  onForgedStage: (message: MessageRef) => void = () => undefined,
+  onForgedHeld: (planId: string) => void = () => undefined,
+): RootReplicas {
   let redis: TestRedis | undefined;
   const connections: Redis[] = [];
   const url = (): string => {
@@ -45,7 +48,7 @@ export function rootReplicas(onForgedStage: (message: MessageRef) => void = () =
       const replica = (): RootStates => {
         const connection = new Redis(url());
         connections.push(connection);
-        return createRootStates(connection, ROOT_KEY, () => undefined, onForgedStage);
+        return createRootStates(connection, ROOT_KEY, () => undefined, onForgedStage, onForgedHeld);
       };
       const admin = new Redis(url());
       await admin.flushall();

@@ -27,7 +27,11 @@ const UNDO_AT = Date.UTC(2026, 10, 23, 3, 30);
 const logger = { warn: vi.fn() } as never;
 
 const forgedStages: string[] = [];
-const stack = rootReplicas((m) => forgedStages.push(m.ts));
+const forgedHeld: string[] = [];
+const stack = rootReplicas(
+  (m) => forgedStages.push(m.ts),
+  (planId) => forgedHeld.push(planId),
+);
 /** One app replica's root states: its own Redis connection, the same Redis and key. */
 let replicas: [RootStates, RootStates];
 
@@ -133,6 +137,15 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     expect(message.last()).toContain('undoing…');
     await rootOnOutcome(a, client(message.edit()) as never, outcome('rolled-out', UNDO), logger, UNDO_AT);
     expect(message.last()).toContain('; undone at 2026-11-23 03:30 UTC');
+  });
+
+  it('a stage held under its plan and rewritten in Redis is not taken over, and is reported', async () => {
+    const [a, b] = replicas;
+    await a.stages.hold({ planId: PLAN, stage: 'applied', at: APPLIED_AT });
+    expect(await b.stages.held(PLAN)).toEqual({ planId: PLAN, stage: 'applied', at: APPLIED_AT });
+    await stack.admin().hset(redisKeys.planStage(PLAN), 'stage', 'rolled-out', 'rank', '3');
+    expect(await b.stages.held(PLAN)).toBeNull();
+    expect(forgedHeld).toContain(PLAN);
   });
 
   it('a stage record rewritten in Redis is not shown, and is reported', async () => {

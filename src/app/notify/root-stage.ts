@@ -113,11 +113,13 @@ const heldPart = (planId: string): string => `plan:${planId}`;
 /**
  * @param onForged called when a stored stage does not verify: the app edits nothing
  *   for it, and says so where operators look.
+ * @param onForgedHeld the same for a stage held under its plan (`rd:plan-stage`).
  */
 export function createRootStages(
   redis: Redis,
   key: SigningKey,
   onForged: (message: MessageRef) => void,
+  onForgedHeld: (planId: string) => void = () => undefined,
 ): RootStages {
   const publicKey: KeyObject = createPublicKey(key.privateKey);
   const advanceAt = async (
@@ -170,6 +172,7 @@ export function createRootStages(
     },
     async held(planId) {
       const kept = await readAt(redisKeys.planStage(planId), heldPart(planId));
+      if (kept === null) onForgedHeld(planId);
       if (!kept || kept.planId !== planId) return null;
       return { planId, stage: kept.stage, at: kept.at };
     },

@@ -76,11 +76,12 @@ export function createRootStates(
   key: SigningKey,
   onForged: (planId: string) => void,
   onForgedStage: (message: MessageRef) => void = () => undefined,
+  onForgedHeld: (planId: string) => void = () => undefined,
 ): RootStates {
   const publicKey = createPublicKey(key.privateKey);
   const keyOf = redisKeys.rootState;
   return {
-    stages: createRootStages(redis, key, onForgedStage),
+    stages: createRootStages(redis, key, onForgedStage, onForgedHeld),
     async record(planId, record, options = {}) {
       const value = rootRecordSchema.parse(record);
       const mark = sign(null, markBytes(planId, value), key.privateKey).toString('base64url');
