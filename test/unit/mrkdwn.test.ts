@@ -175,6 +175,14 @@ describe('escapeMrkdwn and friends (property)', () => {
     );
   });
 
+  it('a cut makes no broadcast word: `@here0` cut after `@here` stays defanged', () => {
+    // Found by the property below (seed 1968283926): the word was no broadcast until the cut.
+    const block = codeBlock('><\n>>> alla&b @channel @here0<!channel>', 48);
+    expect(block).toContain('＠here…');
+    expect(problemsInText(block)).toEqual([]);
+    expect(problemsInText(truncateMrkdwn(escapeMrkdwn('say @everyone1'), 14))).toEqual([]);
+  });
+
   it('a code block of any text has exactly two fences and cannot be closed from inside', () => {
     fc.assert(
       fc.property(nasty, fc.integer({ min: 1, max: 400 }), (text, max) => {

@@ -22,7 +22,8 @@ export async function updateRootState(
   await client.chat.update({
     channel: record.channel,
     ts: record.ts,
-    text: `${record.what}: ${stage}`,
+    // The notification's text: an approval still reads as one ("… approved; applying").
+    text: stage === 'applying' ? `${record.what} approved; applying` : `${record.what}: ${stage}`,
     blocks: asSlackBlocks(blocks),
   });
   await roots.record(planId, { ...record, blocks });

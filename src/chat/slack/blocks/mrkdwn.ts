@@ -233,12 +233,14 @@ export function codeBlock(text: string, max = 2900): Mrkdwn {
 
 /**
  * Shortens mrkdwn to `max` characters, ending in '…' when cut, never inside an
- * escaped entity (`&amp;` cut to `&am` would show as text, not as `&`).
+ * escaped entity (`&amp;` cut to `&am` would show as text, not as `&`). A cut can make
+ * a broadcast word where there was none (`@here0` cut to `@here…`), so the cut is
+ * defanged again.
  */
 export function truncateMrkdwn(text: Mrkdwn, max: number): Mrkdwn {
   if (text.length <= max) return text;
   const cut = text.slice(0, Math.max(0, max - 1)).replace(/&[a-z]{0,3}$/, '');
-  return `${cut}…` as Mrkdwn;
+  return `${defangBroadcasts(cut)}…` as Mrkdwn;
 }
 
 /** `<@U…>` for a Slack user id; anything that is not one (Redis is not trusted) is shown escaped. */

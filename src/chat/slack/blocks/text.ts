@@ -24,11 +24,6 @@ export const LIMITS = {
   headerText: 150,
 } as const;
 
-/** Shortens to `max` characters, ending in '…' when cut. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}
-
 export { escapeMrkdwn, mrkdwn, trusted, type Mrkdwn } from './mrkdwn.js';
 
 /** A mrkdwn section; only Mrkdwn (escaped or ours) goes in (./mrkdwn.ts). */
