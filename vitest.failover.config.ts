@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // master SIGKILLed or demoted, or one address's server demoted to a replica, under
 // BullMQ, the app and the worker, writes lost to asynchronous replication, the
 // early-warning lease. About 4.5 min on a loaded 2-core machine (files one at a time);
-// a step of .ci/run since five suite runs in a row passed (issue 44).
+// run by hand, not in .ci/run: two drills fail since the merges of 2026-11-25 (issue 44).
 export default defineConfig({
   test: {
     include: ['test/failover/**/*.test.ts'],
