@@ -13,6 +13,7 @@ import { z } from 'zod';
 import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { Producers } from '../queue/producers.js';
 import type { Replay } from '../queue/replication-guard.js';
+import { jobIdOfDiagnosis } from '../queue/job-ids.js';
 import { platformField } from '../queue/chat-refs.js';
 import {
   diagnoseJobSchema,
@@ -37,9 +38,17 @@ const approvalSchema = z.object({
   job: remediateJobSchema,
 });
 const rootStateSchema = z.object({ planId: z.string(), record: rootRecordSchema });
+/** A command as journaled: its job and when it was queued (a bare job: journaled before addedAt was kept). */
+const commandSchema = z.union([
+  z.object({ job: diagnoseJobSchema, addedAt: z.number() }),
+  diagnoseJobSchema.transform((job) => ({ job, addedAt: undefined })),
+]);
 
 export const appReplay = {
-  command: (job: DiagnoseJob): Replay => ({ kind: APP_REPLAY.command, data: job }),
+  command: (job: DiagnoseJob, addedAt: number): Replay => ({
+    kind: APP_REPLAY.command,
+    data: { job, addedAt },
+  }),
   approval: (data: {
     stored: StoredPlan;
     marks: readonly string[];
@@ -56,7 +65,7 @@ export const appReplay = {
 export interface ReplayServices {
   producers: Producers;
   plans: PlanStore;
-  subscriptions: Pick<Subscriptions, 'claimMessagePlan'>;
+  subscriptions: Pick<Subscriptions, 'claimMessagePlan' | 'finishedSince'>;
   rootStates?: Pick<RootStates, 'record'> | undefined;
 }
 
@@ -66,7 +75,8 @@ export function appReplayers(
 ): Record<string, (data: unknown) => Promise<void>> {
   return {
     [APP_REPLAY.command]: async (data) => {
-      await services().producers.enqueueDiagnose(diagnoseJobSchema.parse(data));
+      const { job, addedAt } = commandSchema.parse(data);
+      await requeueCommand(services(), job, addedAt);
     },
     [APP_REPLAY.approval]: async (data) => {
       const { stored, marks, at, message, job } = approvalSchema.parse(data);
@@ -80,4 +90,29 @@ export function appReplayers(
       await services().rootStates?.record(planId, record, { ifAbsent: true });
     },
   };
+}
+
+/**
+ * Queues a command's job again after a failover judged it lost (the writer's `redo` and
+ * the journal's replayer alike). A job id that exists is not added twice; a run that
+ * published its result since the command was queued (`addedAt`) has answered it, and
+ * is not run a second time: its job is gone because it finished, not because a
+ * failover lost it, and a second run would re-make the plans the people in the
+ * conversation are reading (an older message's Approve then says "superseded"). Without
+ * `addedAt` (a journal record from before it was kept) the job is queued.
+ */
+export async function requeueCommand(
+  services: {
+    producers: Pick<Producers, 'enqueueDiagnose'>;
+    subscriptions: Pick<Subscriptions, 'finishedSince'>;
+  },
+  job: DiagnoseJob,
+  addedAt: number | undefined,
+): Promise<void> {
+  if (
+    addedAt !== undefined &&
+    (await services.subscriptions.finishedSince(job.cluster, jobIdOfDiagnosis(job), addedAt))
+  )
+    return;
+  await services.producers.enqueueDiagnose(job);
 }

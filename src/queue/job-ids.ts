@@ -24,6 +24,17 @@ export function scanJobId(namespace: string | undefined): string {
   return assertJobId(namespace === undefined ? 'scan.all-namespaces' : `scan.ns.${namespace}`);
 }
 
+/** The id of a diagnosis job: its target's, or its scan's. */
+export function jobIdOfDiagnosis(
+  job:
+    | { mode: 'deployment'; target: { namespace: string; name: string; kind?: WorkloadKind | undefined } }
+    | { mode: 'scan'; namespace?: string | undefined },
+): string {
+  return job.mode === 'deployment'
+    ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
+    : scanJobId(job.namespace);
+}
+
 /** One remediation job per plan, ever: retries and double clicks share it. */
 export function remediateJobId(planId: string): string {
   return assertJobId(`remediate.${planId}`);

@@ -2,7 +2,7 @@ import type { DiagnoseSignature } from './diagnose-signature.js';
 import type { SignedNotifyJob } from './notify-signature.js';
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { diagnoseJobId, remediateJobId, scanJobId } from './job-ids.js';
+import { jobIdOfDiagnosis, remediateJobId } from './job-ids.js';
 import {
   ALERT_NOTIFY_QUEUE,
   NOTIFY_QUEUE,
@@ -184,10 +184,7 @@ export function createProducers(options: ProducerOptions): Producers {
     async enqueueDiagnose(input, addOptions) {
       const job = diagnoseJobSchema.parse(input);
       assertKnown(job.cluster);
-      const jobId =
-        job.mode === 'deployment'
-          ? diagnoseJobId(job.target.namespace, job.target.name, job.target.kind)
-          : scanJobId(job.namespace);
+      const jobId = jobIdOfDiagnosis(job);
       const q = queue(diagnoseQueueName(job.cluster));
       const add = (deduplication: EnqueueOptions['deduplication']) =>
         q.add(job.mode, options.signDiagnose ? { ...job, sig: options.signDiagnose(job, jobId) } : job, {

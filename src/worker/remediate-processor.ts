@@ -1,4 +1,5 @@
 import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import { createHash } from 'node:crypto';
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Audit, AuditEvent } from '../audit.js';
 import type { Logger } from '../logger.js';
@@ -92,7 +93,14 @@ function parseJob(deps: RemediateDeps, job: Job<RemediateJob>): RemediateJob {
   throw new UnrecoverableError('malformed remediate job');
 }
 
-/** Replies in the plan's thread; one "applied" reply per approval. */
+/**
+ * Replies in the plan's thread, each stage once per approval: a run of the same
+ * approval again (a retry that finds its own change in place after a worker died
+ * between the write and the watch, a job taken again because a failover lost its
+ * completion, a job the app wrote again after a failover) queues its replies under the
+ * same deduplication ids, which BullMQ ignores while the first ones are kept. Another
+ * approval of the plan (after a failure released it) has ids of its own.
+ */
 function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
   const where = {
     planId: data.planId,
@@ -101,14 +109,11 @@ function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
     channel: data.channel,
     messageTs: data.messageTs,
   };
+  const approval = createHash('sha256').update(data.approval.claims.nonce).digest('hex').slice(0, 16);
   return (stage, detail, extra = {}) =>
     deps.notify(
       { kind: 'remediation-outcome', ...where, stage, detail, ...extra },
-      // One "applied" line per approval: a retry that finds its own change in place
-      // (after a worker died between the write and the watch) says it only once.
-      stage === 'applied'
-        ? { deduplication: { id: `applied-${data.planId}`, ttl: deps.planTtlMs } }
-        : undefined,
+      { deduplication: { id: `outcome-${data.planId}-${approval}-${stage}`, ttl: deps.planTtlMs } },
     );
 }
 

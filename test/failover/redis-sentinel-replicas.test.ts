@@ -8,11 +8,14 @@
  * across both workers, one outcome and one rollout reply in the thread, and every
  * process still running.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diagnoseJobId } from '../../src/queue/job-ids.js';
+import { redisKeys } from '../../src/queue/redis-keys.js';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
 import type { SentinelSet } from '../support/redis-sentinel.js';
-import { postSigned, slashCommandBody } from '../support/slack-sign.js';
+import { buttonsOf, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import {
   FAST_RECOVERY,
@@ -65,6 +68,31 @@ const results = (): StoredMessage[] =>
     (m) => m.threadTs === undefined && JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
   );
 
+/** What an app said about Redis and the messages it posts, for a failed drill. */
+const said = (app: Child): string[] =>
+  app
+    .output()
+    .split('\n')
+    .filter((l) => /subscri|failover|replica|could not post|queue|approv|diagnos/i.test(l))
+    .map((l) => l.slice(0, 300))
+    .slice(-25);
+
+/** The result message of the latest run of the drill's target (its `rd:subsdone` members). */
+async function latestResultMessage(): Promise<StoredMessage> {
+  const master = await set.master();
+  const redis = new Redis({ port: master.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined);
+  try {
+    const members = await redis.smembers(redisKeys.run('default', diagnoseJobId(NS, NAME)).delivered);
+    const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
+    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`));
+    if (!message) throw new Error(`no result message among the latest run's: ${shown.join(' ')}`);
+    return message;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 describe('two app replicas and two workers on one Sentinel set', () => {
   it('no duplicate post, claim or apply through a SIGKILLed master', async () => {
     const { slack, sim } = stack;
@@ -94,13 +122,6 @@ describe('two app replicas and two workers on one Sentinel set', () => {
       .waitFor(() => results().length >= accepted || undefined, 60_000)
       .catch((error: unknown) => {
         // Which message went without its result, and what the apps said about Redis.
-        const said = (app: Child): string[] =>
-          app
-            .output()
-            .split('\n')
-            .filter((l) => /subscri|failover|replica|could not post|queue/i.test(l))
-            .map((l) => l.slice(0, 300))
-            .slice(-15);
         console.error('drill: results', results().length, 'of', accepted, 'taken commands');
         console.error(
           'posts:',
@@ -119,26 +140,50 @@ describe('two app replicas and two workers on one Sentinel set', () => {
         slack.callsOf('chat.update').map((c) => `${String(c.args.ts)} ${String(c.args.text).slice(0, 80)}`),
       );
     expect(results()).toHaveLength(accepted);
-    const result = results()[0];
-    if (!result) throw new Error('no result');
+    // Commands taken at different times may have joined two runs (the first finished
+    // before the second was asked): a later run re-makes the plan with the state it read,
+    // and an older message's Approve says "superseded". The approver clicks the message
+    // the latest result went to, as the app's record of that run names it.
+    const result = await latestResultMessage();
     await set.revive(killed.old);
     await set.synced();
 
     // 2. The master dies again; the approver clicks on both replicas until one is taken.
     sim.clearRequests();
     await set.killMaster();
+    const shown = (): StoredMessage | undefined => slack.messages.get(`${result.channel}/${result.ts}`);
+    // Taken: the root reads "<kind> approved; applying", then "<kind>: <stage>" as the
+    // fix moves on (an approval taken in an earlier round may be rolled out already).
+    const approved = (): boolean => /^set-rolling-update(?: approved|: )/.test(shown()?.text ?? '');
     await waitUntil(
       'an approval taken after the failover',
       async () => {
+        if (approved()) return true;
+        // A click of an earlier round was taken and its edit is landing (the button
+        // goes first): nothing left to click, its text says so next.
+        if (!buttonsOf(shown() ?? result).some((b) => b.action_id === 'approve_plan.0')) return false;
         const clicks = await Promise.all(
           apps.map((url) => clickButton(url, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)),
         );
         for (const c of clicks) expect(c.status).toBe(200);
         await new Promise((r) => setTimeout(r, 200));
-        return /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? '');
+        return approved();
       },
       30_000,
-    );
+    ).catch((error: unknown) => {
+      // What the result message shows instead, and each edit it had.
+      console.error(
+        'drill: result message now',
+        shown()?.text.slice(0, 200),
+        'edits:',
+        slack
+          .callsOf('chat.update')
+          .filter((c) => c.args.ts === result.ts)
+          .map((c) => String(c.args.text).slice(0, 120)),
+      );
+      console.error('app 1:', said(stack.app), 'app 2:', said(second.app));
+      throw error;
+    });
     await slack.waitFor(
       () =>
         [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),

@@ -6,7 +6,7 @@
  * brings the old master back, which the sentinels turn into a replica of the new one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -136,6 +136,7 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
           'bind 127.0.0.1',
           'protected-mode no',
           `dir ${dir}`,
+          `logfile ${join(dir, `sentinel-${port}.log`)}`,
           `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${master.port} 2`,
           `sentinel down-after-milliseconds ${MASTER_NAME} 500`,
           `sentinel failover-timeout ${MASTER_NAME} 2000`,
@@ -258,7 +259,18 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
             return true;
           }),
         30_000,
-      );
+      ).catch(async (error: unknown) => {
+        // What each node and sentinel says, for a drill that failed here.
+        for (const node of nodes) {
+          const info = await ask(node.port, (c) => c.info('replication'));
+          console.error(`sentinel set: node ${node.port}:`, info?.replace(/\r?\n/g, ' ') ?? '(no answer)');
+        }
+        for (const port of sentinelPorts) {
+          const log = await readFile(join(dir, `sentinel-${port}.log`), 'utf8').catch(() => '');
+          console.error(`sentinel set: sentinel ${port} log:\n${log.split('\n').slice(-25).join('\n')}`);
+        }
+        throw error;
+      });
     },
     close,
   };

@@ -32,7 +32,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 /** One app process's writing side on `server`, journaling into `dir`. */
-function appSide(server: TestRedis, dir: string) {
+function appSide(server: TestRedis, dir: string, answered: readonly string[] = []) {
   const redis = new Redis(server.url, { enableOfflineQueue: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined);
   const producers = createProducers({ connection: redis, clusters: [CLUSTER], timeoutMs: 5_000 });
@@ -46,6 +46,8 @@ function appSide(server: TestRedis, dir: string) {
         claimed.push({ channel: message.channel, ts: message.ts, planId });
         return planId;
       },
+      // The runs that published a result since their command was queued.
+      finishedSince: async (_cluster: string, jobId: string) => answered.includes(jobId),
     },
   };
   // No replica: WAIT never confirms, as when the master dies as it answers.
@@ -102,7 +104,7 @@ describe('the app’s journal', () => {
       label: 'command',
       fields: { jobId },
       redo: async () => undefined,
-      replay: appReplay.command(command),
+      replay: appReplay.command(command, Date.now()),
     });
     const stored = {
       plan: { id: 'plan-1', kind: 'set-strategy', target: { namespace: 'shop', name: 'web' } },

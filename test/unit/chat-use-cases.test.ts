@@ -6,9 +6,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Span } from '../../src/chat/model.js';
 import { plainText } from '../../src/chat/rich.js';
-import { APP_REPLAY, appReplay, appReplayers, type ReplayServices } from '../../src/app/replays.js';
+import { APP_REPLAY, appReplayers, type ReplayServices } from '../../src/app/replays.js';
 import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
+import type { Replay } from '../../src/queue/replication-guard.js';
 import { dismiss, rerun } from '../../src/chat/use-cases/press.js';
 import { fakeServices } from '../support/listener-args.js';
 
@@ -24,15 +25,53 @@ describe('the command use-case, platform-free', () => {
     const { services, enqueueDiagnose } = fakeServices({ replication: { confirm, socket: () => 0 } });
     await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
     const [[queued]] = enqueueDiagnose.mock.calls as unknown as [[DiagnoseJob]];
-    expect(confirm).toHaveBeenCalledWith(
-      expect.objectContaining({ label: 'command', replay: appReplay.command(queued) }),
-    );
+    const [[writes]] = confirm.mock.calls as unknown as [[{ replay: Replay; redo: () => Promise<void> }]];
+    expect(writes).toMatchObject({
+      label: 'command',
+      replay: { kind: APP_REPLAY.command, data: { job: queued } },
+    });
     // The journal's replayer (src/app/replays.ts) writes exactly that job again.
     enqueueDiagnose.mockClear();
     const producers = { enqueueDiagnose } as unknown as ReplayServices['producers'];
-    const replayers = appReplayers(() => ({ producers }) as ReplayServices);
-    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(appReplay.command(queued).data)));
+    const finishedSince = vi.fn(async () => false);
+    const replayers = appReplayers(
+      () => ({ producers, subscriptions: { finishedSince } }) as unknown as ReplayServices,
+    );
+    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(writes.replay.data)));
     expect(enqueueDiagnose).toHaveBeenCalledWith(queued);
+    // A record journaled before the time was kept (the bare job) is queued again too.
+    enqueueDiagnose.mockClear();
+    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(queued)));
+    expect(enqueueDiagnose).toHaveBeenCalledWith(queued);
+  });
+
+  it('does not run a lost command again once its run has answered since it was queued', async () => {
+    const confirm = vi.fn(async () => ({ wanted: 1, reached: 0 }));
+    const finishedSince = vi.fn(async () => true);
+    const { services, enqueueDiagnose } = fakeServices({
+      replication: { confirm, socket: () => 0 },
+      subscriptions: { finishedSince },
+    });
+    const before = Date.now();
+    await runCommand(services, { person, conversation, text: 'sts/ledger -n pay' }, WORDS);
+    const [[writes]] = confirm.mock.calls as unknown as [[{ replay: Replay; redo: () => Promise<void> }]];
+    enqueueDiagnose.mockClear();
+    await writes.redo();
+    expect(enqueueDiagnose).not.toHaveBeenCalled();
+    const [[cluster, jobId, since]] = finishedSince.mock.calls as unknown as [[string, string, number]];
+    expect({ cluster, jobId }).toEqual({ cluster: 'prod', jobId: 'diagnose.pay.ledger~statefulset' });
+    expect(since).toBeGreaterThanOrEqual(before);
+    // Not answered since: queued again.
+    finishedSince.mockResolvedValue(false);
+    await writes.redo();
+    expect(enqueueDiagnose).toHaveBeenCalledTimes(1);
+    const replayers = appReplayers(
+      () =>
+        ({ producers: { enqueueDiagnose }, subscriptions: { finishedSince } }) as unknown as ReplayServices,
+    );
+    finishedSince.mockResolvedValue(true);
+    await replayers[APP_REPLAY.command]?.(JSON.parse(JSON.stringify(writes.replay.data)));
+    expect(enqueueDiagnose).toHaveBeenCalledTimes(1);
   });
 
   it('queues a diagnosis for the person of any platform and announces it with a mention of them', async () => {

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { ApplyResult } from '../../src/kube/write/executor.js';
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createAudit } from '../../src/audit.js';
@@ -293,6 +294,35 @@ describe('remediate processor', () => {
       { stage: 'applied', undoPlanId: `undo-${plan.id}`, detail: expect.stringContaining('earlier attempt') },
       { stage: 'rolled-out', undoPlanId: `undo-${plan.id}` },
     ]);
+  });
+
+  it('a second run of one approval queues its replies under the first run’s ids; another approval has its own', async () => {
+    const results: ApplyResult[] = [
+      {
+        status: 'applied',
+        changes: [{ path: '/spec/strategy/type', before: undefined, after: 'Recreate' }],
+        generation: 3,
+        resourceVersion: '9',
+      },
+    ];
+    const h = harness('prod', async (p, hooks) => results.shift() ?? inPlace(p, hooks));
+    await h.process(h.job('prod', 1));
+    const first = [...h.dedupIds];
+    expect(h.notes.map((n) => (n.kind === 'remediation-outcome' ? n.stage : n.kind))).toEqual([
+      'applied',
+      'rolled-out',
+    ]);
+    expect(new Set(first).size).toBe(2);
+    // The job taken again (a failover lost its completion): its change is in place.
+    h.dedupIds.length = 0;
+    await h.process(h.job('prod', 2));
+    expect(h.dedupIds).toEqual(first);
+    // The plan approved again (say after a failed attempt released it): new replies.
+    h.dedupIds.length = 0;
+    results.push({ status: 'applied', changes: [], generation: 4, resourceVersion: '10' });
+    await h.process(h.job('prod', 1, { data: { approval: approve(h.stored) } }));
+    expect(h.dedupIds).toHaveLength(2);
+    expect(h.dedupIds.filter((id) => first.includes(id))).toEqual([]);
   });
 
   it('a stepped walk the Deployment moved on under (rolled back, new rollout) offers no Undo and says why', async () => {

@@ -83,6 +83,41 @@ describe('run updates', () => {
     });
   });
 
+  it('says a run answered a request only for a signed result published at or after it was queued', async () => {
+    const subs = createSubscriptions(
+      redis,
+      (stored) => verifyNotify(stored, testKeys.notify.keys),
+      testKeys.approval,
+    );
+    const update: RunUpdate = { ...failed({ namespace: 'shop', name: 'cart' }), jobId: 'diagnose.shop.cart' };
+    expect(await subs.finishedSince('default', update.jobId, 0)).toBe(false);
+    const progress: RunUpdate = {
+      kind: 'diagnosis-progress',
+      jobId: update.jobId,
+      cluster: 'default',
+      runTs: 1,
+      seq: 1,
+      text: 'reading',
+    };
+    const signedProgress = signNotify(progress, 'worker', testKeys.notify.signing);
+    await subs.publish(
+      'default',
+      update.jobId,
+      { runTs: 1, seq: 1, final: false, update: progress, signed: signedProgress },
+      1_000,
+    );
+    expect(await subs.finishedSince('default', update.jobId, 0)).toBe(false); // running, not answered
+    const signed = signNotify(update, 'worker', testKeys.notify.signing);
+    await subs.publish('default', update.jobId, { runTs: 1, seq: 2, final: true, update, signed }, 2_000);
+    expect(await subs.finishedSince('default', update.jobId, 1_500)).toBe(true);
+    expect(await subs.finishedSince('default', update.jobId, 2_000)).toBe(true);
+    expect(await subs.finishedSince('default', update.jobId, 2_001)).toBe(false); // queued after it
+    expect(await subs.finishedSince('other', update.jobId, 0)).toBe(false);
+    // A result rewritten in Redis does not count: its command would go unanswered.
+    await redis.hset(`rd:run:default:${update.jobId}`, 'payload', JSON.stringify({ ...signed, runTs: 9 }));
+    expect(await subs.finishedSince('default', update.jobId, 1_500)).toBe(false);
+  });
+
   it('updates only messages the app itself subscribed: one added to the run in Redis gets nothing', async () => {
     const subs = createSubscriptions(
       redis,

@@ -145,6 +145,12 @@ export interface Subscriptions {
     jobId: string,
   ): Promise<{ result: Extract<RunUpdate, { kind: 'diagnosis-result' }>; shownIn: SubscriberRef[] } | null>;
   /**
+   * Whether a run of `jobId` published its final result (signed, still verifying) at or
+   * after `since` (ms): a request queued at `since` has had its answer, so writing its
+   * job again after a failover would only run the diagnosis a second time.
+   */
+  finishedSince(cluster: string, jobId: string, since: number): Promise<boolean>;
+  /**
    * Returns the messages to update, or null when the notification is stale. `signed`:
    * the notify job as queued, with its signature; kept for messages that join later,
    * which get it only when it still verifies.
@@ -320,6 +326,18 @@ export function createSubscriptions(
       if (verdict.job.cluster !== cluster || verdict.job.jobId !== jobId) return null;
       const shownIn = refsOf(cluster, jobId, await redis.smembers(done));
       return { result: verdict.job, shownIn };
+    },
+    async finishedSince(cluster, jobId, since) {
+      const [state] = keys(cluster, jobId);
+      const [final, finishedAt, payload] = await redis.hmget(state, 'final', 'finishedAt', 'payload');
+      if (final !== '1' || Number(finishedAt) < since || typeof payload !== 'string') return false;
+      const verdict = verify(safeJson(payload));
+      return (
+        verdict.ok &&
+        verdict.job.kind === 'diagnosis-result' &&
+        verdict.job.cluster === cluster &&
+        verdict.job.jobId === jobId
+      );
     },
     async ownerOf(message) {
       const raw = await redis.get(ownerKey(message));

@@ -11,8 +11,9 @@ import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
-import { appReplay } from '../../app/replays.js';
+import { appReplay, requeueCommand } from '../../app/replays.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
+import type { Subscriptions } from '../../app/notify/subscriptions.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
@@ -38,6 +39,8 @@ export interface CommandServices {
   readPolicy: ReadPolicy;
   commandBudget?: CommandBudget | undefined;
   replication?: ReplicationGuard | undefined;
+  /** Whether a run has answered since (a lost command is not run twice: src/app/replays.ts). */
+  subscriptions: Pick<Subscriptions, 'finishedSince'>;
 }
 
 /** A message that is its summary alone (replies and announcements). */
@@ -142,8 +145,8 @@ async function enqueue(
       label: 'command',
       fields: { jobId: queued.jobId },
       ...(socket === undefined ? {} : { socket }),
-      redo: async () => void (await services.producers.enqueueDiagnose(job)),
-      replay: appReplay.command(job),
+      redo: () => requeueCommand(services, job, addedAt),
+      replay: appReplay.command(job, addedAt),
     });
   } catch (error) {
     if (!(error instanceof QueueUnavailableError)) throw error;
