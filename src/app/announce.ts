@@ -1,22 +1,23 @@
-import type { webApi } from '@slack/bolt';
-import type { Mrkdwn } from '../chat/slack/blocks/mrkdwn.js';
+import type { ChatAdapter, StartedRun } from '../chat/adapter.js';
+import type { ConversationRef, MessageRef as PortMessageRef } from '../chat/model.js';
+import { chatPlatform, platformTag } from '../queue/chat-refs.js';
 import { whileRedisAway } from '../queue/connection.js';
-import { applySubscribeResult } from './notify/run-delivery.js';
-import { subscriberOf, type MessageOwner, type SubscribeResult } from './notify/subscriptions.js';
+import { deliverRun, type RunDeliveryServices } from './notify/run-delivery.js';
+import { subscriberOf, type MessageRef, type SubscribeResult } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
-import { watchRunDeadline, type WatchedRun } from './run-deadline.js';
+import { watchRunDeadline } from './run-deadline.js';
 
 /**
- * Announcements in flight at once. Announcing (chat.postMessage, then the Redis
- * subscription) happens after the ack and costs more CPU than validating,
- * enqueueing and acking together; under a burst of commands on a busy machine,
- * running every announcement at once made them compete with the acks still to come
- * for the event loop, and Slack's 3-second ack window is the hard limit. Bounded,
- * the acks go first and the visible messages follow in arrival order. A few at a
- * time keep several hundred announcements per second possible when there is CPU.
+ * Announcements in flight at once. Announcing (posting, then the Redis subscription)
+ * happens after the ack and costs more CPU than validating, enqueueing and acking
+ * together; under a burst of commands on a busy machine, running every announcement
+ * at once made them compete with the acks still to come for the event loop, and
+ * Slack's 3-second ack window is the hard limit. Bounded, the acks go first and the
+ * visible messages follow in arrival order. A few at a time keep several hundred
+ * announcements per second possible when there is CPU.
  */
 const ANNOUNCE_CONCURRENCY = 4;
-/** A slot is lent for at most this long, so calls hanging on Slack cannot stop the others. */
+/** A slot is lent for at most this long, so calls hanging on a chat API cannot stop the others. */
 const SLOT_MS = 10_000;
 let announcing = 0;
 const waiting: (() => void)[] = [];
@@ -39,45 +40,42 @@ async function announceSlot(): Promise<() => void> {
   return release;
 }
 
+export type AnnounceServices = RunDeliveryServices &
+  Pick<AppServices, 'config' | 'audit' | 'logger'> &
+  Partial<Pick<AppServices, 'replication'>>;
+
 /**
- * Posts the visible "diagnosing…" message and subscribes it to the run, catching
- * up with the run's state when it already progressed or finished. Call after the
- * ack: announcements queue (FIFO, a few at a time) behind each other, never in
- * front of acks.
- * @returns the posted message, or null when the bot cannot post in the channel.
+ * Posts a run's announcement through `adapter` in `where` (its thread, for a Re-run or
+ * a command in a thread) and subscribes the posted message to the run, so its result
+ * replaces it, catching up with the run's state when it already progressed or
+ * finished; then watches it until the run deadline (./run-deadline.ts). Call after the
+ * ack: announcements queue (FIFO, a few at a time) behind each other, never in front
+ * of acks. The same for every chat platform.
+ * @returns the posted message, or null when the bot cannot post there (logged; the
+ *   caller tells the person `run.cannotPost`).
  */
 export async function announceRun(
-  services: AppServices,
-  client: webApi.WebClient,
-  input: {
-    channel: string;
-    cluster: string;
-    jobId: string;
-    /** Posted as the message text, which Slack parses like mrkdwn. */
-    text: Mrkdwn;
-    addedAt: number;
-    threadTs?: string;
-    /**
-     * Who asked: may dismiss the result, and does not count toward a two-person approval
-     * (null: nobody asked, said so in the signed subscription).
-     */
-    owner: MessageOwner | null;
-    /** What was asked for, as the audit names it when the run cannot finish. */
-    run: Pick<WatchedRun, 'what' | 'deployment'>;
-  },
-): Promise<{ channel: string; ts: string } | null> {
+  services: AnnounceServices,
+  adapter: ChatAdapter,
+  where: ConversationRef,
+  run: StartedRun,
+): Promise<PortMessageRef | null> {
+  const platform = chatPlatform(adapter.platform);
+  if (platform === null) return null;
   const release = await announceSlot();
   try {
-    const posted = await client.chat.postMessage({
-      channel: input.channel,
-      text: input.text,
-      ...(input.threadTs ? { thread_ts: input.threadTs } : {}),
-    });
-    if (!posted.ts) return null;
-    const message = { channel: input.channel, ts: posted.ts };
-    // A message posted in a thread (Re-run) keeps its thread root: its thread report
-    // goes there, since Slack threads do not nest.
-    const owner = input.owner && input.threadTs ? { ...input.owner, threadTs: input.threadTs } : input.owner;
+    let posted: PortMessageRef;
+    try {
+      posted = await adapter.post(where, run.announcement);
+    } catch (error) {
+      services.logger.warn({ err: error, platform, conversation: where.id }, 'announcement not posted');
+      return null;
+    }
+    const message: MessageRef = { ...platformTag(platform), channel: posted.conversation.id, ts: posted.id };
+    // A message posted in a thread (Re-run, a command in a thread) keeps its thread root:
+    // its thread report goes there, since threads do not nest.
+    const thread = posted.conversation.thread;
+    const owner = { ...run.owner, ...(thread && thread !== posted.id ? { threadTs: thread } : {}) };
     // Subscribing again is harmless (the member is the same), and catches up again.
     // Retried while Redis is away (a failover): the message is posted already, and must
     // not be left without the subscription its result goes to.
@@ -85,9 +83,10 @@ export async function announceRun(
     const subscribe = async (): Promise<SubscribeResult> => {
       const state = await whileRedisAway(() => {
         socket = services.replication?.socket();
-        return services.subscriptions.subscribe(input.cluster, input.jobId, message, input.addedAt, owner);
+        return services.subscriptions.subscribe(run.cluster, run.jobId, message, run.addedAt, owner);
       });
-      await applySubscribeResult(services, client, subscriberOf(message, owner), state);
+      if (state.state !== 'none')
+        await deliverRun(services, [subscriberOf(message, owner)], state.update, state.state === 'final');
       return state;
     };
     const state = await subscribe();
@@ -95,23 +94,24 @@ export async function announceRun(
     // the next message, subscribed again if a failover lost it.
     await services.replication?.confirm({
       label: 'subscription',
-      fields: { jobId: input.jobId, channel: message.channel, ts: message.ts },
+      fields: { jobId: run.jobId, channel: message.channel, ts: message.ts },
       ...(socket === undefined ? {} : { socket }),
       redo: async () => void (await subscribe()),
     });
     // A person's run ends in an answer: the result, or "could not finish" at the deadline.
-    if (state.state !== 'final' && input.owner) {
-      watchRunDeadline(services, client, {
+    if (state.state !== 'final')
+      watchRunDeadline(services, {
         message,
-        cluster: input.cluster,
-        jobId: input.jobId,
-        addedAt: input.addedAt,
-        requestedBy: input.owner.requestedBy,
-        ...input.run,
-        ...(input.owner.namespace ? { namespace: input.owner.namespace } : {}),
+        cluster: run.cluster,
+        jobId: run.jobId,
+        addedAt: run.addedAt,
+        requestedBy: run.owner.requestedBy,
+        what: run.what,
+        ...(run.deployment ? { deployment: run.deployment } : {}),
+        ...(run.owner.namespace ? { namespace: run.owner.namespace } : {}),
+        ...(owner.threadTs ? { threadTs: owner.threadTs } : {}),
       });
-    }
-    return message;
+    return posted;
   } finally {
     release();
   }

@@ -23,10 +23,8 @@
  * its platform's adapter (services.chats): the card is replaced, or the reply posted
  * in the card's thread.
  */
-import type { webApi } from '@slack/bolt';
-import type { ChatMessage } from '../chat/model.js';
-import { icon, say } from '../chat/rich.js';
-import { asIs, mrkdwn, userMention } from '../chat/slack/blocks/mrkdwn.js';
+import type { ChatMessage, PersonRef } from '../chat/model.js';
+import { icon, mention, say } from '../chat/rich.js';
 import { platformOf } from '../queue/chat-refs.js';
 import type { MessageRef } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
@@ -51,12 +49,12 @@ export interface WatchedRun {
 type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'> &
   Partial<Pick<AppServices, 'chats'>>;
 
-/** Arms the watch; returns at once. `client`: Slack's, for a Slack message (null: another platform's). */
-export function watchRunDeadline(services: Services, client: webApi.WebClient | null, run: WatchedRun): void {
+/** Arms the watch; returns at once. */
+export function watchRunDeadline(services: Services, run: WatchedRun): void {
   const deadlineMs = services.config.runDeadlineMs;
   const wait = Math.max(0, run.addedAt + deadlineMs - Date.now());
   const timer = setTimeout(() => {
-    void answerIfUnfinished(services, client, run).catch((error: unknown) =>
+    void answerIfUnfinished(services, run).catch((error: unknown) =>
       services.logger.warn(
         `run deadline of ${run.jobId}: ${error instanceof Error ? error.message : String(error)}`,
       ),
@@ -68,7 +66,6 @@ export function watchRunDeadline(services: Services, client: webApi.WebClient | 
 /** At the deadline: the "could not finish" answer and its audit, unless the message got its result. */
 export async function answerIfUnfinished(
   services: Services,
-  client: webApi.WebClient | null,
   run: WatchedRun,
 ): Promise<'answered' | 'unfinished'> {
   if (await services.subscriptions.answered(run.message)) return 'answered';
@@ -84,39 +81,21 @@ export async function answerIfUnfinished(
     reason: 'unfinished',
     detail: `job ${run.jobId}: no result within ${limit}`,
   });
-  if (platformOf(run.message) !== 'slack') {
-    await answerInChat(services, run, limit);
-    return 'unfinished';
-  }
-  if (client === null) throw new Error('run deadline for a Slack message without Slack');
-  if (run.replyInThread) {
-    await client.chat.postMessage({
-      channel: run.message.channel,
-      thread_ts: run.message.ts,
-      text: mrkdwn`:hourglass: The diagnosis for this alert could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. The workers or the queue need a look (the audit log names the run).`,
-    });
-    return 'unfinished';
-  }
-  await client.chat.update({
-    channel: run.message.channel,
-    ts: run.message.ts,
-    text: mrkdwn`:hourglass: ${asIs(userMention(run.requestedBy))}, this run could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`,
-  });
-  return 'unfinished';
-}
-
-/** The answer on a platform of the chat port, through its adapter. */
-async function answerInChat(services: Services, run: WatchedRun, limit: string): Promise<void> {
   const platform = platformOf(run.message);
   const chat = services.chats?.[platform];
   if (!chat) throw new Error(`run deadline for a message in ${platform}, which this app does not serve`);
-  // As chat-delivery.ts's portRef: the conversation, its thread (the root) and the message.
+  // As run-delivery.ts's portRef: the conversation, its thread (the root) and the message.
   const at = {
     conversation: { platform, id: run.message.channel, thread: run.threadTs ?? run.message.ts },
     id: run.message.ts,
   };
   if (run.replyInThread) await chat.post(at.conversation, unfinishedAlertMessage(run, limit));
-  else await chat.update(at, unfinishedRunMessage(run, limit));
+  else {
+    // The asker, where a mention of their id reaches them (Slack); elsewhere it would show an id.
+    const asker = chat.mentionsById ? { platform, id: run.requestedBy } : undefined;
+    await chat.update(at, unfinishedRunMessage(run, limit, asker));
+  }
+  return 'unfinished';
 }
 
 /** The alert thread's reply at the deadline, as a port message. */
@@ -129,10 +108,18 @@ export function unfinishedAlertMessage(
 }
 
 /**
- * What a person's announcement becomes at the deadline, as a port message. It names
- * nobody: the port knows the asker by id only, and a Teams mention shows a name.
+ * What a person's announcement becomes at the deadline, as a port message: addressed to
+ * `asker` where given (a platform whose mention of an id reaches the person), otherwise
+ * naming nobody.
  */
-export function unfinishedRunMessage(run: Pick<WatchedRun, 'cluster' | 'jobId'>, limit: string): ChatMessage {
-  const text = say`${icon('expired')} This run could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`;
+export function unfinishedRunMessage(
+  run: Pick<WatchedRun, 'cluster' | 'jobId'>,
+  limit: string,
+  asker?: PersonRef,
+): ChatMessage {
+  const rest = say`could not finish: no result came within ${limit} (cluster ${run.cluster}, run ${run.jobId}). Nothing was changed. Ask again; if it happens again, the workers or the queue need a look (the audit log names the run).`;
+  const text = asker
+    ? say`${icon('expired')} ${mention(asker)}, this run ${rest}`
+    : say`${icon('expired')} This run ${rest}`;
   return { summary: text, parts: [{ kind: 'paragraph', text, role: 'verdict' }] };
 }

@@ -28,7 +28,8 @@ import { startSlackApp } from '../chat/slack/app.js';
 import { startPlainHttp, type AppHttpHandle } from './plain-http.js';
 import { startNotifyConsumer } from './notify/consumer.js';
 import { createNotifyClient, slackOffClient } from '../chat/slack/notify-client.js';
-import { createRootStates } from './notify/root-state.js';
+import { createSlackChatAdapter } from '../chat/slack/chat-adapter.js';
+import { createRootStates } from './notify/root-store.js';
 import { createCommandBudget } from './command-budget.js';
 import { createSubscriptions } from './notify/subscriptions.js';
 import type { AppServices } from './services.js';
@@ -97,6 +98,8 @@ export async function startAppRuntime(
     ),
     policy: approval,
     readPolicy,
+    // Run delivery, outcomes, deadlines and alert threads speak through these (Teams joins below).
+    chats: config.slack ? { slack: createSlackChatAdapter(notifyClient) } : {},
     pingRedis: async () => {
       try {
         await pingWritable(redis);

@@ -46,8 +46,9 @@ export interface AppServices {
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
   /**
-   * The chat adapters run delivery and outcomes speak through, by platform (Teams when
-   * configured); Slack is not among them yet (its client is the notify consumer's).
+   * The chat adapters everything the app says after an ack speaks through, by platform
+   * (Slack and Teams, each when configured): run delivery, outcomes, run deadlines,
+   * alert threads' results.
    */
   chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
   /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */

@@ -12,7 +12,7 @@ import { cachedDirectory, type TeamsDirectory } from '../chat/teams/directory.js
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
-import { announceInChat } from './notify/chat-delivery.js';
+import { announceRun } from './announce.js';
 import { answerPress } from '../chat/use-cases/approve-press.js';
 
 /** How Teams users call the app, and let it into a conversation. */
@@ -160,7 +160,7 @@ export function teamsRoute(
     // Approve and Undo decide as on Slack (src/app/approvals/approve.ts), by Entra object id.
     press: (request) => answerPress(services, request),
     // Posted through the adapter and subscribed to the run: its result replaces it.
-    announce: (chat, where, run) => announceInChat(services, chat, where, run),
+    announce: (chat, where, run) => announceRun(services, chat, where, run),
   };
   const mayApprove = async (aadObjectId: string): Promise<boolean> =>
     (await services.policy.approvesSomewhere?.(aadObjectId)) ?? false;

@@ -5,12 +5,20 @@
  * (Slack's signature, Bot Framework tokens), decodes them into these requests, calls
  * the use-cases (src/chat/use-cases/), and renders their replies in its own markup.
  */
+import type { RootRecord } from '../app/notify/root-store.js';
 import type { ChatAction } from './actions.js';
+import type { FixStage } from './use-cases/outcome.js';
 import type { ChatMessage, ConversationRef, MessageRef, PersonRef, Platform, Rich } from './model.js';
 
 /** Outbound: what the product asks of a platform. */
 export interface ChatAdapter {
   readonly platform: Platform;
+  /**
+   * A `mention` of a person known only by id reaches them (Slack renders `<@U…>`).
+   * Absent: the platform shows a mention by name, so a message names nobody it knows by
+   * id only (Teams would show an Entra object id).
+   */
+  readonly mentionsById?: boolean;
   /** Posts a message (in `to.thread` when set) and resolves with its ref. */
   post(to: ConversationRef, message: ChatMessage): Promise<MessageRef>;
   /** Replaces what a posted message shows, for everyone. */
@@ -21,10 +29,17 @@ export interface ChatAdapter {
    */
   tell(person: PersonRef, where: ConversationRef, message: ChatMessage): Promise<void>;
   /**
-   * Says something only `person` sees, in the bot's private chat with them (Teams: the
-   * personal chat); false when the platform cannot reach them there. Absent: no such chat.
+   * Says something only `person` sees, out of the way of a public message about to be
+   * removed (`near`: that message's conversation, and its thread when it is a reply):
+   * Teams in the bot's personal chat with them, Slack as an ephemeral message in `near`.
+   * False when the platform cannot reach them so. Absent: the platform has no such answer.
    */
-  tellPrivately?(person: PersonRef, message: ChatMessage): Promise<boolean>;
+  tellPrivately?(person: PersonRef, message: ChatMessage, near: ConversationRef): Promise<boolean>;
+  /**
+   * Posts a report of several messages in `to` (a thread), in order. Absent: each is
+   * posted on its own with `post`. Slack packs them into as few messages as its limits allow.
+   */
+  postReport?(to: ConversationRef, messages: readonly ChatMessage[]): Promise<void>;
   /** Deletes a message the bot posted. Absent: the platform's bot cannot. */
   remove?(ref: MessageRef): Promise<void>;
   /**
@@ -32,6 +47,14 @@ export interface ChatAdapter {
    * card store), so an outcome can re-render its state line; absent: not known.
    */
   shown?(ref: MessageRef): Promise<ChatMessage | undefined>;
+  /**
+   * Shows `stage` as the state line of the approved message `record` names, re-rendered
+   * from what the record kept of it (Slack cannot read a message back: the record holds
+   * the blocks the app put there, under the app's mark). Returns the record to keep from
+   * now on, or undefined when it stays as it is. Absent: the state line is re-rendered
+   * from `shown` (src/app/notify/root-update.ts).
+   */
+  showFixStage?(record: RootRecord, stage: FixStage, at: number): Promise<RootRecord | undefined>;
 }
 
 /** Inbound: a command a person sent, after the adapter verified where it came from. */

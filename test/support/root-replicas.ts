@@ -5,7 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import type { MessageRef } from '../../src/app/notify/subscriptions.js';
-import { createRootStates, type RootStates } from '../../src/app/notify/root-state.js';
+import { createRootStates, type RootStates } from '../../src/app/notify/root-store.js';
 import { testKeys } from './plan-keys.js';
 import { startRedis, type TestRedis } from './redis.js';
 

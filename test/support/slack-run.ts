@@ -101,3 +101,23 @@ export function remediationOutcomeMessage(
 export function undoBlocks(undo: StoredPlan): Block[] {
   return renderMessage({ summary: plain(''), parts: undoParts(undo) }).blocks;
 }
+
+/**
+ * A run's latest update (progress or result) as a Slack message and its thread report,
+ * as run delivery renders it for a message whose run `message.requester` asked for.
+ */
+export async function renderRunUpdate(
+  plans: import('../../src/queue/plan-store.js').PlanStore,
+  job: import('../../src/queue/schemas.js').RunUpdate,
+  message: { approvedPlan?: string | null; requester: Requester },
+): Promise<SlackRun> {
+  const { planViews } = await import('../../src/app/notify/plan-views.js');
+  const { runMessages } = await import('../../src/chat/use-cases/result.js');
+  return renderRun(
+    runMessages(job, await planViews(plans, job), {
+      requester: message.requester,
+      approvedPlan: message.approvedPlan ?? null,
+      platform: 'slack',
+    }),
+  );
+}

@@ -1,8 +1,23 @@
 import type { webApi } from '@slack/bolt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
+import type { StartedRun } from '../../src/chat/adapter.js';
+import { plain } from '../../src/chat/rich.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { announceRun } from '../../src/app/announce.js';
 import type { AppServices } from '../../src/app/services.js';
+
+const IN_C1 = { platform: 'slack', id: 'C1' };
+
+/** A command's run whose announcement reads `text`. */
+const runOf = (jobId: string, text: string): StartedRun => ({
+  cluster: 'default',
+  jobId,
+  addedAt: Date.now(),
+  what: 'diagnose',
+  announcement: { summary: plain(text), parts: [] },
+  owner: { requestedBy: 'U0ASKER', cluster: 'default' },
+  cannotPost: { summary: plain('cannot post'), parts: [] },
+});
 
 /**
  * Announcements run after the ack, a few at a time in arrival order, so a burst of
@@ -41,6 +56,8 @@ describe('announceRun', () => {
     } as unknown as webApi.WebClient;
     const subscribed: string[] = [];
     const services = {
+      config: { runDeadlineMs: 600_000 },
+      logger: { warn: () => undefined },
       subscriptions: {
         subscribe: async (_cluster: string, _job: string, ref: { ts: string }) => {
           subscribed.push(ref.ts);
@@ -50,15 +67,7 @@ describe('announceRun', () => {
     } as unknown as AppServices;
     const names = ['a', 'b', 'c', 'd', 'e', 'f'];
     const runs = names.map((text) =>
-      announceRun(services, client, {
-        channel: 'C1',
-        cluster: 'default',
-        jobId: text,
-        text: trusted(text),
-        addedAt: 0,
-        owner: null,
-        run: { what: 'diagnose' },
-      }),
+      announceRun(services, createSlackChatAdapter(client), IN_C1, runOf(text, text)),
     );
     await new Promise((r) => setImmediate(r));
     expect(started).toEqual(['a', 'b', 'c', 'd']);
@@ -70,7 +79,7 @@ describe('announceRun', () => {
     expect(started).toEqual(names);
     for (const name of ['e', 'f']) gates.get(name)?.resolve();
     const refs = await Promise.all(runs);
-    expect(refs.map((r) => r?.ts)).toEqual(names.map((n) => `ts-${n}`));
+    expect(refs.map((r) => r?.id)).toEqual(names.map((n) => `ts-${n}`));
     expect(subscribed.sort()).toEqual(names.map((n) => `ts-${n}`));
   });
 
@@ -84,28 +93,23 @@ describe('announceRun', () => {
         },
       },
     } as unknown as webApi.WebClient;
+    const warned: string[] = [];
     const services = {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
+      logger: { warn: (fields: { err: Error }) => warned.push(fields.err.message) },
     } as unknown as AppServices;
-    const input = {
-      channel: 'C1',
-      cluster: 'default',
-      jobId: 'j',
-      text: trusted('t'),
-      addedAt: 0,
-      owner: null,
-      run: { what: 'diagnose' as const },
-    };
     const outcomes: string[] = [];
     // Six at once: the last two only run if the first four give their slots back.
     for (let i = 0; i < 6; i += 1) {
-      announceRun(services, client, input).then(
-        () => outcomes.push('posted'),
+      announceRun(services, createSlackChatAdapter(client), IN_C1, runOf('j', 't')).then(
+        (ref) => outcomes.push(ref === null ? 'not posted' : 'posted'),
         (err: Error) => outcomes.push(err.message),
       );
     }
     await drain();
-    expect(outcomes).toEqual(Array(6).fill('not_in_channel'));
+    // Each answered "not posted" (the caller tells the person), and each logged why.
+    expect(outcomes).toEqual(Array(6).fill('not posted'));
+    expect(warned).toEqual(Array(6).fill('not_in_channel'));
   });
 
   it('lends a slot to a call hanging on Slack for 10 s at most', async () => {
@@ -123,15 +127,7 @@ describe('announceRun', () => {
       subscriptions: { subscribe: async () => ({ state: 'none' }) },
     } as unknown as AppServices;
     for (const text of ['h1', 'h2', 'h3', 'h4', 'h5']) {
-      void announceRun(services, client, {
-        channel: 'C1',
-        cluster: 'default',
-        jobId: text,
-        text: trusted(text),
-        addedAt: 0,
-        owner: null,
-        run: { what: 'diagnose' },
-      });
+      void announceRun(services, createSlackChatAdapter(client), IN_C1, runOf(text, text));
     }
     await drain();
     expect(started).toEqual(['h1', 'h2', 'h3', 'h4']);

@@ -16,13 +16,17 @@ import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
 import { editMarked, applyMark } from '../../src/chat/teams/mark.js';
 import { approvePress } from '../../src/chat/use-cases/approve-press.js';
-import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
-import type { RootStates } from '../../src/app/notify/root-state.js';
+import { deliverOutcome } from '../../src/app/notify/outcome-delivery.js';
+import type { RootStates } from '../../src/app/notify/root-store.js';
 import { rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { buttonClick, fakeServices } from '../support/listener-args.js';
 import { deferred, rootReplicas } from '../support/root-replicas.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
+
+/** The Slack adapter on a fake Web API client. */
+const slackChat = (client: object) => createSlackChatAdapter(client as never);
 
 vi.mock('../../src/app/approvals/approve.js', async (original) => ({
   ...(await original<typeof ApproveModule>()),
@@ -107,7 +111,7 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
     const [clicking, delivering] = replicas;
     const message = slackMessage();
     // The worker applied and reported before the click's replica kept the root: nothing to edit yet.
-    await rootOnOutcome(delivering, message.client() as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(delivering, slackChat(message.client()), outcome('rolled-out'), logger, ROLLED_AT);
     expect(message.landed).toEqual([]);
     await click(clicking, message.client());
     expect(stageWords(message.last())).toBe('rolled out');
@@ -128,7 +132,7 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
     });
     const approving = click(clicking, slow);
     await underWay.promise;
-    await rootOnOutcome(delivering, message.client() as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(delivering, slackChat(message.client()), outcome('rolled-out'), logger, ROLLED_AT);
     held.resolve();
     await approving;
     expect(message.landed.map(stageWords)).toEqual(['rolled out', 'applying', 'rolled out']);
@@ -199,7 +203,7 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
   }
 
   const deliver = (roots: RootStates, adapter: ChatAdapter) =>
-    outcomeToChat(
+    deliverOutcome(
       { chats: { teams: adapter }, rootStates: roots, logger } as never,
       outcome('rolled-out'),
       undefined,

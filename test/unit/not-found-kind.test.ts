@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { renderRunUpdate } from '../../src/app/notify/render-run.js';
+import { renderRunUpdate } from '../support/slack-run.js';
 import { WorkloadNotFoundError } from '../../src/kube/errors.js';
 import { createLogger } from '../../src/logger.js';
 import type { PlanStore } from '../../src/queue/plan-store.js';

@@ -10,12 +10,16 @@ import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plainText, say } from '../../src/chat/rich.js';
-import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
-import type { RootRecord, RootStates } from '../../src/app/notify/root-state.js';
+import { deliverOutcome } from '../../src/app/notify/outcome-delivery.js';
+import type { RootRecord, RootStates } from '../../src/app/notify/root-store.js';
 import { showRootStage, rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { deferred, rootReplicas } from '../support/root-replicas.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
+
+/** The Slack adapter on a fake Web API client. */
+const slackChat = (client: object) => createSlackChatAdapter(client as never);
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -95,9 +99,9 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     const held = deferred();
     const underWay = deferred();
     const slow = message.edit(held.promise, underWay.resolve);
-    const delivering = rootOnOutcome(a, client(slow) as never, outcome('applied'), logger, APPLIED_AT);
+    const delivering = rootOnOutcome(a, slackChat(client(slow)), outcome('applied'), logger, APPLIED_AT);
     await underWay.promise; // replica A recorded "applied" and is editing
-    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(b, slackChat(client(message.edit())), outcome('rolled-out'), logger, ROLLED_AT);
     expect(message.last()).toContain('rolled out at 2026-11-23 03:20 UTC');
     held.resolve();
     await delivering;
@@ -114,8 +118,8 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     const [a, b] = replicas;
     await a.record(PLAN, slackRecord);
     const message = editedMessage();
-    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
-    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
+    await rootOnOutcome(b, slackChat(client(message.edit())), outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(a, slackChat(client(message.edit())), outcome('applied'), logger, APPLIED_AT);
     expect(message.landed).toHaveLength(1);
     expect(message.last()).toContain('rolled out at 2026-11-23 03:20 UTC');
   });
@@ -124,18 +128,18 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     const [a, b] = replicas;
     await a.record(PLAN, slackRecord);
     const message = editedMessage();
-    await rootOnOutcome(a, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(a, slackChat(client(message.edit())), outcome('rolled-out'), logger, ROLLED_AT);
     const undoRecord = { ...slackRecord, undo: true, what: 'undo of set-rolling-update' };
     await b.record(UNDO, undoRecord);
-    await showRootStage(b, client(message.edit()) as never, UNDO, undoRecord, 'undoing', UNDO_AT, {
+    await showRootStage(b, slackChat(client(message.edit())), UNDO, undoRecord, 'undoing', UNDO_AT, {
       approval: true,
     });
     expect(message.last()).toContain('*undo of set-rolling-update*');
     expect(message.last()).toContain('undo approved; undoing…');
-    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
-    await rootOnOutcome(b, client(message.edit()) as never, outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(a, slackChat(client(message.edit())), outcome('applied'), logger, APPLIED_AT);
+    await rootOnOutcome(b, slackChat(client(message.edit())), outcome('rolled-out'), logger, ROLLED_AT);
     expect(message.last()).toContain('undoing…');
-    await rootOnOutcome(a, client(message.edit()) as never, outcome('rolled-out', UNDO), logger, UNDO_AT);
+    await rootOnOutcome(a, slackChat(client(message.edit())), outcome('rolled-out', UNDO), logger, UNDO_AT);
     expect(message.last()).toContain('; undone at 2026-11-23 03:30 UTC');
   });
 
@@ -152,7 +156,7 @@ describe('Slack: the root message ends on the latest stage across two replicas',
     const [a, b] = replicas;
     await a.record(PLAN, slackRecord);
     const message = editedMessage();
-    await rootOnOutcome(a, client(message.edit()) as never, outcome('applied'), logger, APPLIED_AT);
+    await rootOnOutcome(a, slackChat(client(message.edit())), outcome('applied'), logger, APPLIED_AT);
     await stack.admin().hset(redisKeys.rootStage(slackRecord), 'stage', 'rolled-out', 'rank', '3');
     expect(await b.stages.latest(slackRecord)).toBeNull();
     expect(forgedStages).toContain(slackRecord.ts);
@@ -228,9 +232,9 @@ describe('Teams: the card ends on the latest stage across two replicas', () => {
     });
     const services = (roots: RootStates, adapter: ChatAdapter) =>
       ({ chats: { teams: adapter }, rootStates: roots, logger }) as never;
-    const delivering = outcomeToChat(services(a, slow), outcome('applied'), undefined, APPLIED_AT);
+    const delivering = deliverOutcome(services(a, slow), outcome('applied'), undefined, APPLIED_AT);
     await underWay.promise;
-    await outcomeToChat(services(b, fast), outcome('rolled-out'), undefined, ROLLED_AT);
+    await deliverOutcome(services(b, fast), outcome('rolled-out'), undefined, ROLLED_AT);
     held.resolve();
     await delivering;
     expect(landed.map((l) => /; ([a-z ;]+) at/.exec(l)?.[1])).toEqual([
@@ -251,8 +255,8 @@ describe('Teams: the card ends on the latest stage across two replicas', () => {
     });
     const services = (roots: RootStates) =>
       ({ chats: { teams: adapter }, rootStates: roots, logger }) as never;
-    await outcomeToChat(services(b), outcome('rolled-out'), undefined, ROLLED_AT);
-    await outcomeToChat(services(a), outcome('applied'), undefined, APPLIED_AT);
+    await deliverOutcome(services(b), outcome('rolled-out'), undefined, ROLLED_AT);
+    await deliverOutcome(services(a), outcome('applied'), undefined, APPLIED_AT);
     expect(landed).toHaveLength(1);
     expect(stateOf(card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
   });

@@ -3,11 +3,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
-import { createRootStates, withRootState, type RootRecord } from '../../src/app/notify/root-state.js';
+import { createRootStates, type RootRecord } from '../../src/app/notify/root-store.js';
+import { withRootState } from '../../src/chat/slack/root-state.js';
 import { rootOnOutcome } from '../../src/app/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
+
+/** The Slack adapter on a fake Web API client. */
+const slackChat = (client: object) => createSlackChatAdapter(client as never);
 
 /** A real Redis for the tests that move a root's stage (a Lua script: src/app/notify/root-stage.ts). */
 let server: TestRedis;
@@ -98,7 +103,7 @@ describe('root message state (issue 31.1)', () => {
     await roots.record('set-rolling-update-0123456789abcdef', record);
     const update = vi.fn(async () => ({ ok: true }));
     const logger = { warn: vi.fn() };
-    await rootOnOutcome(roots, { chat: { update } } as never, outcome('rolled-out'), logger as never, AT);
+    await rootOnOutcome(roots, slackChat({ chat: { update } }), outcome('rolled-out'), logger as never, AT);
     expect(update).toHaveBeenCalledTimes(1);
     expect(update.mock.calls[0]).toMatchObject([{ channel: 'C1', ts: record.ts }]);
     const kept = await roots.load('set-rolling-update-0123456789abcdef');
@@ -113,14 +118,14 @@ describe('root message state (issue 31.1)', () => {
     const logger = { warn: vi.fn() };
     await rootOnOutcome(
       roots,
-      { chat: { update } } as never,
+      slackChat({ chat: { update } }),
       outcome('rolled-out', { channel: 'C2' }),
       logger as never,
       AT,
     );
     await rootOnOutcome(
       roots,
-      { chat: { update } } as never,
+      slackChat({ chat: { update } }),
       outcome('rolled-out', { messageTs: '1700000001.000100' }),
       logger as never,
       AT,
@@ -154,7 +159,7 @@ describe('root message state (issue 31.1)', () => {
     const update = vi.fn(async () => ({ ok: true }));
     await rootOnOutcome(
       roots,
-      { chat: { update } } as never,
+      slackChat({ chat: { update } }),
       outcome('rolled-out', { planId: 'undo-1' }),
       { warn: vi.fn() } as never,
       AT,

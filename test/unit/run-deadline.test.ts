@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit.js';
 import { answerIfUnfinished, type WatchedRun } from '../../src/app/run-deadline.js';
 import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import type { AppServices } from '../../src/app/services.js';
 import { verifyNotify } from '../../src/queue/notify-signature.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
@@ -43,7 +44,8 @@ function setup() {
     subscriptions,
     audit: { record: (e: AuditEvent) => audited.push(e) },
     logger: { warn: () => undefined },
-  } as unknown as Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'>;
+    chats: { slack: createSlackChatAdapter(client) },
+  } as unknown as Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger' | 'chats'>;
   return { subscriptions, services, client, audited, updates };
 }
 
@@ -60,17 +62,17 @@ const run = (ts: string): WatchedRun => ({
 
 describe('the run deadline', () => {
   it('leaves a message the app marked answered alone', async () => {
-    const { subscriptions, services, client, audited, updates } = setup();
+    const { subscriptions, services, audited, updates } = setup();
     await subscriptions.markAnswered({ channel: 'C1', ts: '1.1' });
-    expect(await answerIfUnfinished(services, client, run('1.1'))).toBe('answered');
+    expect(await answerIfUnfinished(services, run('1.1'))).toBe('answered');
     expect(updates).toEqual([]);
     expect(audited).toEqual([]);
   });
 
   it('answers and audits an unanswered message, each time it is checked', async () => {
-    const { services, client, audited, updates } = setup();
+    const { services, audited, updates } = setup();
     for (const round of [1, 2]) {
-      expect(await answerIfUnfinished(services, client, run('2.2'))).toBe('unfinished');
+      expect(await answerIfUnfinished(services, run('2.2'))).toBe('unfinished');
       expect(updates).toHaveLength(round);
       expect(audited).toHaveLength(round);
     }
@@ -89,13 +91,13 @@ describe('the run deadline', () => {
   });
 
   it('does not take a mark a Redis writer made, or one copied from another message', async () => {
-    const { subscriptions, services, client, audited } = setup();
+    const { subscriptions, services, audited } = setup();
     await redis.set(redisKeys.messageAnswered({ channel: 'C1', ts: '3.3' }), 'forged');
-    expect(await answerIfUnfinished(services, client, run('3.3'))).toBe('unfinished');
+    expect(await answerIfUnfinished(services, run('3.3'))).toBe('unfinished');
     await subscriptions.markAnswered({ channel: 'C1', ts: '4.4' });
     const genuine = await redis.get(redisKeys.messageAnswered({ channel: 'C1', ts: '4.4' }));
     await redis.set(redisKeys.messageAnswered({ channel: 'C1', ts: '5.5' }), genuine ?? '');
-    expect(await answerIfUnfinished(services, client, run('5.5'))).toBe('unfinished');
+    expect(await answerIfUnfinished(services, run('5.5'))).toBe('unfinished');
     expect(audited).toHaveLength(2);
   });
 });

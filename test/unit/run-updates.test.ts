@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { webApi } from '@slack/bolt';
 import { announceRun } from '../../src/app/announce.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
-import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
-import { renderRunUpdate } from '../../src/app/notify/render-run.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
+import { plain } from '../../src/chat/rich.js';
+import { renderRunUpdate } from '../support/slack-run.js';
 import { deliverRun } from '../../src/app/notify/run-delivery.js';
 import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
 import type { AppServices } from '../../src/app/services.js';
@@ -20,6 +21,8 @@ import { signNotify, verifyNotify } from '../../src/queue/notify-signature.js';
 import type { RunUpdate } from '../../src/queue/schemas.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+
+const IN_C1 = { platform: 'slack', id: 'C1' };
 
 let server: TestRedis;
 let redis: Redis;
@@ -265,17 +268,22 @@ describe('run updates', () => {
       const signed = signNotify(update, 'worker', testKeys.notify.signing);
       await subs.publish('default', update.jobId, { runTs: 8, seq: 1, final: true, update, signed });
       const { client, values } = recordingClient();
-      const services = { subscriptions: subs, plans: openPlans } as unknown as AppServices;
-      const posted = await announceRun(services, client, {
-        channel: 'C1',
+      const services = {
+        subscriptions: subs,
+        plans: openPlans,
+        chats: { slack: createSlackChatAdapter(client) },
+      } as unknown as AppServices;
+      const posted = await announceRun(services, createSlackChatAdapter(client), IN_C1, {
         cluster: 'default',
         jobId: update.jobId,
-        text: trusted('asked'),
         addedAt: 7,
+        what: 'diagnose',
+        deployment: 'web',
+        announcement: { summary: plain('asked'), parts: [] },
         owner: { requestedBy: 'U0ASKER', cluster: 'default', namespace: 'shop' },
-        run: { what: 'diagnose', deployment: 'web' },
+        cannotPost: { summary: plain('cannot post'), parts: [] },
       });
-      expect(parsePlanButtonValue(values.get(posted?.ts ?? '') ?? '')).toMatchObject({
+      expect(parsePlanButtonValue(values.get(posted?.id ?? '') ?? '')).toMatchObject({
         planId: plan.id,
         requester: 'U0ASKER',
       });
@@ -313,10 +321,14 @@ describe('run updates', () => {
       const progressRefs = await publish(progress, false);
       const finalRefs = await publish(final, true);
       const { client, values } = recordingClient();
-      const services = { subscriptions: subs, plans: openPlans } as unknown as AppServices;
-      await deliverRun(services, client, finalRefs ?? [], final, true);
+      const services = {
+        subscriptions: subs,
+        plans: openPlans,
+        chats: { slack: createSlackChatAdapter(client) },
+      } as unknown as AppServices;
+      await deliverRun(services, finalRefs ?? [], final, true);
       expect(values.get('10.1')).not.toBe('');
-      await deliverRun(services, client, progressRefs ?? [], progress, false);
+      await deliverRun(services, progressRefs ?? [], progress, false);
       // Each message ends on the result, its Apply button there.
       for (const ts of ['10.1', '10.2'])
         expect(parsePlanButtonValue(values.get(ts) ?? '')).toMatchObject({
@@ -330,10 +342,10 @@ describe('run updates', () => {
       const services = {
         subscriptions: { approvedPlanOf: async () => null, latestResult: async () => null },
         plans: openPlans,
+        chats: { slack: createSlackChatAdapter(client) },
       };
       await deliverRun(
-        services as unknown as Pick<AppServices, 'plans' | 'subscriptions'>,
-        client,
+        services as unknown as Pick<AppServices, 'plans' | 'subscriptions' | 'chats'>,
         [
           { channel: 'C1', ts: '9.1', requester: 'U0ASKER' },
           { channel: 'C1', ts: '9.2', requester: '-' },

@@ -1,21 +1,22 @@
 /**
- * Alert and early-warning threads on a platform behind the chat port (Teams): the same
- * root, thread lines and results as the Slack thread (messages.ts, thread-updates.ts),
- * as port messages posted through the platform's adapter. A Teams channel conversation
+ * Alert and early-warning threads as port messages, posted through the platform's
+ * adapter: results on every platform; roots and thread lines on Teams, the same as the
+ * Slack thread's (messages.ts, thread-updates.ts). A Teams channel conversation
  * is the thread: the root is a new post in the channel (the adapter opens a thread for
  * it), lines and results are replies under it.
  */
 import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ChatMessage, ConversationRef } from '../../chat/model.js';
 import { code, icon, join, say, strong } from '../../chat/rich.js';
-import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
+import { runMessages } from '../../chat/use-cases/result.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
 import type { ChatPlatform } from '../../queue/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { AlertOverflowJob } from '../../queue/alert-jobs.js';
 import { messageTime } from '../../text/time.js';
-import { planView } from '../notify/render-run.js';
+import { planViews } from '../notify/plan-views.js';
+import { postReport } from '../../chat/report.js';
 import { saysMore } from './messages.js';
 import { isTeamsChannel } from '../../config/alert-routes.js';
 
@@ -115,7 +116,8 @@ export function threadConversation(platform: ChatPlatform, channel: string, root
 
 /**
  * Posts a run's result in an alert thread through `chat`: the result (its Apply buttons
- * say "no requester": nobody asked for it there), then the thread report.
+ * say "no requester": nobody asked for it there, whoever else's command joined the run:
+ * their own message carries their id), then the thread report.
  */
 export async function postResultInThread(
   chat: ChatAdapter,
@@ -123,15 +125,12 @@ export async function postResultInThread(
   thread: { channel: string; ts: string },
   update: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
 ): Promise<void> {
-  const views: Record<string, PlanView> = {};
-  if (update.outcome.status === 'diagnosed')
-    for (const plan of update.outcome.diagnosis.remediations) views[plan.id] = await planView(plans, plan.id);
-  const { message, thread: report } = runMessages(update, views, {
+  const { message, thread: report } = runMessages(update, await planViews(plans, update), {
     requester: NO_REQUESTER,
     approvedPlan: null,
     platform: chat.platform,
   });
   const where = threadConversation(alertPlatform(thread.channel), thread.channel, thread.ts);
   await chat.post(where, message);
-  for (const reply of report) await chat.post(where, reply);
+  await postReport(chat, where, report);
 }

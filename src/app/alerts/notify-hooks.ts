@@ -6,10 +6,7 @@ import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
 import { handleAlertThreadJob, type SlackThreadApi } from './thread-updates.js';
-import { NO_REQUESTER } from '../../chat/slack/blocks/action-ids.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
-import { renderRunUpdate } from '../notify/render-run.js';
-import { postThreadReport } from '../notify/run-delivery.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
@@ -98,26 +95,11 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
           }),
           postInThread: async (thread) => {
             const platform = alertPlatform(thread.channel);
-            if (platform !== 'slack') {
-              const chat = deps.chats?.()[platform];
-              if (!chat)
-                throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
-              await postResultInThread(chat, deps.plans, thread, update);
-              await deps.markAnswered?.({ ...platformTag(platform), channel: thread.channel, ts: thread.ts });
-              return;
-            }
-            // A reply in an alert or early-warning thread shows a run nobody asked for
-            // there: its Apply buttons say so ("no requester"), whoever else's command
-            // joined the run (their own message carries their id).
-            const rendered = await renderRunUpdate(deps.plans, update, { requester: NO_REQUESTER });
-            const reply = await client.chat.postMessage({
-              channel: thread.channel,
-              thread_ts: thread.ts,
-              text: rendered.text,
-              blocks: asSlackBlocks(rendered.blocks),
-            });
-            if (reply.ts) await postThreadReport(client, thread.channel, thread.ts, rendered.thread);
-            await deps.markAnswered?.({ channel: thread.channel, ts: thread.ts });
+            const chat = deps.chats?.()[platform];
+            if (!chat)
+              throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
+            await postResultInThread(chat, deps.plans, thread, update);
+            await deps.markAnswered?.({ ...platformTag(platform), channel: thread.channel, ts: thread.ts });
           },
         },
         result,

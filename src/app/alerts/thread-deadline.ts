@@ -10,13 +10,12 @@
  * is the app's signed mark (subscriptions.markAnswered, set when it posts the result),
  * which a Redis writer cannot forge.
  *
- * A Teams thread (the root card in a Teams channel) is watched the same way; its reply
- * goes through the Teams adapter (../run-deadline.ts, answerInChat).
+ * A thread on any chat platform (a Slack channel, or the root card in a Teams channel)
+ * is watched the same way; its reply goes through the platform's adapter.
  *
  * Only a thread the job opened is watched: a re-fire or a join may come within the
  * alert's deduplication window, when no new diagnosis is queued for it.
  */
-import type { webApi } from '@slack/bolt';
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import { watchRunDeadline } from '../run-deadline.js';
 import type { AppServices } from '../services.js';
@@ -26,16 +25,12 @@ type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger
   Partial<Pick<AppServices, 'chats'>>;
 
 /** Arms the deadline watch of the thread `job` just opened; returns at once after finding its root. */
-export async function watchAlertThread(
-  services: Services,
-  client: webApi.WebClient,
-  job: AlertThreadJob,
-): Promise<void> {
+export async function watchAlertThread(services: Services, job: AlertThreadJob): Promise<void> {
   const root = await services.alerts?.threadRoot(job);
   if (!root) return;
   const cluster = job.workload.cluster;
   const receivedAt = Date.parse(job.receivedAt);
-  watchRunDeadline(services, client, {
+  watchRunDeadline(services, {
     message: root,
     cluster,
     jobId: alertJobId(cluster, { workload: job.workload }),

@@ -7,12 +7,8 @@ import { watchAlertThread } from '../alerts/thread-deadline.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
 import type { AppServices } from '../services.js';
-import { outcomeMessage } from '../../chat/use-cases/outcome.js';
-import { SLACK, renderMessage } from '../../chat/slack/render.js';
 import { deliverRun } from './run-delivery.js';
-import { rootOnOutcome } from './root-update.js';
-import { outcomeToChat } from './chat-delivery.js';
-import { platformOf } from '../../queue/chat-refs.js';
+import { deliverOutcome } from './outcome-delivery.js';
 import { alertPlatform, overflowChatMessage, threadConversation } from '../alerts/chat-thread.js';
 
 /**
@@ -41,7 +37,7 @@ export async function handleNotify(
         signed,
       });
       if (refs === null) return; // superseded by a newer notification of the run
-      await deliverRun(services, client, refs, job, final);
+      await deliverRun(services, refs, job, final);
       // Alert-triggered and early-warning runs also go into their incident thread.
       if (job.kind === 'diagnosis-result' && services.alerts) {
         await services.alerts.runResult(client, job);
@@ -58,7 +54,7 @@ export async function handleNotify(
       if (!services.alerts) throw new UnrecoverableError('alert intake is not configured in this app');
       // A thread opened now promises a result: the run deadline holds it to that.
       if ((await services.alerts.threadJob(client, job)) === 'opened') {
-        await watchAlertThread(services, client, job);
+        await watchAlertThread(services, job);
       }
       return;
     }
@@ -82,17 +78,7 @@ export async function handleNotify(
     }
     case 'remediation-outcome': {
       const undo = job.undoPlanId ? await services.plans.get(job.undoPlanId) : undefined;
-      // Teams (and any platform of the chat port) replies through its adapter.
-      if (platformOf(job) !== 'slack') return outcomeToChat(services, job, undo);
-      const message = renderMessage(outcomeMessage(job, SLACK, undo));
-      await client.chat.postMessage({
-        channel: job.channel,
-        thread_ts: job.messageTs,
-        text: message.text,
-        blocks: asSlackBlocks(message.blocks),
-      });
-      if (services.rootStates) await rootOnOutcome(services.rootStates, client, job, services.logger);
-      return;
+      return deliverOutcome(services, job, undo);
     }
   }
 }

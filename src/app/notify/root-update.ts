@@ -1,66 +1,139 @@
-import type { webApi } from '@slack/bolt';
-import type { NotifyJob } from '../../queue/schemas.js';
-import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
+/**
+ * The approved message's state line (issue 31.1: applying, applied, rolled out, failed,
+ * refused, not finished in time, undone), on every chat platform alike: the stage is
+ * ordered across app replicas (./root-stage.ts), and the message's own adapter shows
+ * it (`ChatAdapter.showFixStage`: Slack re-renders the blocks the app kept under its
+ * mark in the root record; a platform without it re-renders what its adapter remembers
+ * of the message, `shown`, as Teams does from its card store).
+ */
+import type { ChatAdapter } from '../../chat/adapter.js';
+import { fixStageOf, stateLine, withStateLine, type FixStage } from '../../chat/use-cases/outcome.js';
 import type { Logger } from '../../logger.js';
 import { platformOf } from '../../queue/chat-refs.js';
-import { fixStageOf, type FixStage } from '../../chat/use-cases/outcome.js';
-import { rootRef, withRootState, type RootRecord, type RootStates } from './root-state.js';
+import type { NotifyJob } from '../../queue/schemas.js';
+import { z } from 'zod';
+import { rootRef, type RootRecord, type RootStates } from './root-store.js';
+import { portRef } from './run-delivery.js';
 import { showApprovedStage, showLatestStage, type KeptStage } from './root-stage.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
-/** Re-renders the root's state line for `stage` and keeps the result under `planId`. */
-export async function updateRootState(
+/** The approval policy's names of approvers (platforms that cannot show an id: approvers.ts). */
+type Names = Readonly<Record<string, string>>;
+
+/**
+ * Shows `stage` on the message of `record` (kept under `planId`) through its adapter,
+ * and keeps what the adapter says the message shows now.
+ */
+async function showStage(
   roots: RootStates,
-  client: Pick<webApi.WebClient, 'chat'>,
+  adapter: ChatAdapter,
   planId: string,
   record: RootRecord,
   stage: FixStage,
   at: number,
+  names: Names,
 ): Promise<void> {
-  const blocks = withRootState(record.blocks, record, stage, at);
-  await client.chat.update({
-    channel: record.channel,
-    ts: record.ts,
-    // The notification's text: an approval still reads as one ("… approved; applying").
-    text: stage === 'applying' ? `${record.what} approved; applying` : `${record.what}: ${stage}`,
-    blocks: asSlackBlocks(blocks),
-  });
-  await roots.record(planId, { ...record, blocks });
+  if (adapter.showFixStage) {
+    const next = await adapter.showFixStage(record, stage, at);
+    if (next) await roots.record(planId, next);
+    return;
+  }
+  await showFromMemory(adapter, record, stage, at, names);
+}
+
+/** Who approved a fix and when, as approvePress keeps it in the root record's `approval`. */
+const approvalSchema = z.object({
+  approvers: z.array(z.string().min(1).max(64)).max(10),
+  at: z.number().int(),
+});
+
+/**
+ * The state line on a platform whose adapter remembers what its messages show (`shown`:
+ * Teams' card store): that message with its state line at `stage`.
+ */
+async function showFromMemory(
+  adapter: ChatAdapter,
+  record: RootRecord,
+  stage: FixStage,
+  at: number,
+  names: Names,
+): Promise<void> {
+  const approval = approvalSchema.safeParse(safeJson(record.approval));
+  if (!approval.success) return;
+  const ref = portRef({ ...record, threadTs: record.threadTs });
+  const shown = await adapter.shown?.(ref);
+  if (!shown) return;
+  const fix = {
+    what: record.what,
+    approvers: approval.data.approvers,
+    approvedAt: approval.data.at,
+    platform: adapter.platform,
+    names,
+  };
+  await adapter.update(ref, withStateLine(shown, stateLine(stage, fix, at)));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Shows a recorded stage on the message of `record`, whichever plan of the message it belongs to. */
+function showOn(
+  roots: RootStates,
+  adapter: ChatAdapter,
+  planId: string,
+  record: RootRecord,
+  names: Names,
+): (latest: KeptStage) => Promise<void> {
+  return async (latest) => {
+    const kept = latest.planId === planId ? record : await roots.load(latest.planId);
+    if (!kept || !sameMessage(kept, record)) return;
+    await showStage(roots, adapter, latest.planId, kept, latest.stage, latest.at, names);
+  };
+}
+
+function sameMessage(a: RootRecord, b: RootRecord): boolean {
+  return platformOf(a) === platformOf(b) && a.channel === b.channel && a.ts === b.ts;
 }
 
 /**
- * Moves the root of `record` (kept under `planId`) to `stage` unless a later stage is
+ * Moves the message of `record` (kept under `planId`) to `stage` unless a later stage is
  * kept for it (./root-stage.ts), and shows the latest stage, whichever plan of the
- * message (the fix or its Undo) it belongs to. `approval`: an approval's own stage.
+ * message (the fix or its Undo) it belongs to.
  */
 export async function showRootStage(
   roots: RootStates,
-  client: Pick<webApi.WebClient, 'chat'>,
+  adapter: ChatAdapter,
   planId: string,
   record: RootRecord,
   stage: FixStage,
   at: number,
-  options: { approval?: boolean } = {},
+  options: { approval?: boolean; names?: Names } = {},
 ): Promise<void> {
   await showLatestStage(
     roots.stages,
     rootRef(record),
     { planId, stage, at },
-    showOn(roots, client, planId, record),
-    options,
+    showOn(roots, adapter, planId, record, options.names ?? {}),
+    options.approval ? { approval: true } : {},
   );
 }
 
 /**
- * The approval's own edit of the root (`applying`, or `undoing` on the root an Undo
- * follows): recorded before the edit, showing a later stage when one is recorded or
- * was held for the plan before the root was kept (./root-stage.ts showApprovedStage).
- * False when the stage record cannot be read back: the caller edits the root itself.
+ * The approval's own edit of the message (`applying`, or `undoing` on the message an
+ * Undo follows): recorded before the edit, showing a later stage when one is recorded
+ * or was held for the plan before the message was kept (./root-stage.ts
+ * showApprovedStage). False when the stage record cannot be read back: the caller
+ * edits the message itself.
  */
 export async function showApprovalStage(
   roots: RootStates,
-  client: Pick<webApi.WebClient, 'chat'>,
+  adapter: ChatAdapter,
   planId: string,
   record: RootRecord,
   stage: 'applying' | 'undoing',
@@ -70,47 +143,30 @@ export async function showApprovalStage(
     roots.stages,
     rootRef(record),
     { planId, stage, at },
-    showOn(roots, client, planId, record),
+    showOn(roots, adapter, planId, record, {}),
     { undo: stage === 'undoing' },
   );
 }
 
-/** Shows a recorded stage on the root of `record`, whichever plan of the message it belongs to. */
-function showOn(
-  roots: RootStates,
-  client: Pick<webApi.WebClient, 'chat'>,
-  planId: string,
-  record: RootRecord,
-): (latest: KeptStage) => Promise<void> {
-  return async (latest) => {
-    const kept = latest.planId === planId ? record : await roots.load(latest.planId);
-    if (!kept || !sameMessage(kept, record)) return;
-    await updateRootState(roots, client, latest.planId, kept, latest.stage, latest.at);
-  };
-}
-
-function sameMessage(a: RootRecord, b: RootRecord): boolean {
-  return platformOf(a) === platformOf(b) && a.channel === b.channel && a.ts === b.ts;
-}
-
 /**
- * After a signed outcome's thread reply: the root message of the approved plan says the
- * same, when the app kept that root and it is the message the outcome is about (its
- * channel and thread, from the signed job), and no later stage was shown there (another
- * replica may deliver the plan's outcomes at the same time: ./root-stage.ts). Never throws: the reply is posted, and a
- * retry of the notify job would post it twice; a root that cannot be edited (deleted,
- * too old) is logged.
+ * After a signed outcome's thread reply: the approved message says the same, when the
+ * app kept that message and it is the one the outcome is about (its channel and
+ * thread, from the signed job), and no later stage was shown there (another replica
+ * may deliver the plan's outcomes at the same time: ./root-stage.ts). Never throws:
+ * the reply is posted, and a retry of the notify job would post it twice; a message
+ * that cannot be edited (deleted, too old) is logged.
  */
 export async function rootOnOutcome(
   roots: RootStates,
-  client: Pick<webApi.WebClient, 'chat'>,
+  adapter: ChatAdapter,
   job: Outcome,
-  logger: Logger,
+  logger: Pick<Logger, 'warn'>,
   now = Date.now(),
+  names: Names = {},
 ): Promise<void> {
   try {
-    // Held before the root is looked for: an approval that has not kept its root yet
-    // takes it over once it has (./root-stage.ts).
+    // Held before the message is looked for: an approval that has not kept its message
+    // yet takes it over once it has (./root-stage.ts).
     const held = fixStageOf(job, false);
     if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now });
     const record = await roots.load(job.planId);
@@ -127,7 +183,7 @@ export async function rootOnOutcome(
       return;
     }
     const stage = fixStageOf(job, record.undo);
-    if (stage) await showRootStage(roots, client, job.planId, record, stage, now);
+    if (stage) await showRootStage(roots, adapter, job.planId, record, stage, now, { names });
   } catch (error) {
     logger.warn({ err: error, planId: job.planId }, 'root message state not updated');
   }

@@ -1,99 +1,109 @@
-import type { webApi } from '@slack/bolt';
-import { NO_REQUESTER } from '../../chat/slack/blocks/action-ids.js';
-import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
-import type { SlackRendering, SlackRun } from '../../chat/slack/render.js';
-import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
-import type { AppServices } from '../services.js';
-import { resultOvertaking, type SubscribeResult, type SubscriberRef } from './subscriptions.js';
-import type { RunUpdate } from '../../queue/schemas.js';
-import { renderRunUpdate } from './render-run.js';
-import { platformOf } from '../../queue/chat-refs.js';
-import { deliverToChats } from './chat-delivery.js';
-
 /**
- * Posts a result's thread report (full evidence, every plan with its dry run and exact
- * patch) as replies in the thread of `threadTs`, in order: one message per part.
+ * A run's updates in the messages subscribed to it, on every chat platform alike: the
+ * run's messages are built once, platform-free (src/chat/use-cases/result.ts), and each
+ * message's own adapter (services.chats) replaces what it shows (the announcement gives
+ * way to progress, then the result) and posts the thread report in its thread. Who asked
+ * for the run in a message (its Apply buttons say so) and its thread root come from the
+ * app's mark on the subscription, never from a record a Redis writer could delete.
  */
-export async function postThreadReport(
-  client: webApi.WebClient,
-  channel: string,
-  threadTs: string,
-  thread: readonly SlackRendering[],
-): Promise<void> {
-  for (const message of thread) {
-    await client.chat.postMessage({
-      channel,
-      thread_ts: threadTs,
-      text: message.text,
-      blocks: asSlackBlocks(message.blocks),
-    });
-  }
+import type { ChatAdapter } from '../../chat/adapter.js';
+import type { ChatMessage, MessageRef as PortMessageRef } from '../../chat/model.js';
+import { NO_REQUESTER } from '../../chat/actions.js';
+import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
+import { platformOf } from '../../queue/chat-refs.js';
+import type { RunUpdate } from '../../queue/schemas.js';
+import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { PlanStore } from '../../queue/plan-store.js';
+import type { Logger } from '../../logger.js';
+import type { ApprovalPolicy } from '../../policy/approval-policy.js';
+import { planViews } from './plan-views.js';
+import { postReport } from '../../chat/report.js';
+import {
+  resultOvertaking,
+  type MessageRef,
+  type SubscriberRef,
+  type Subscriptions,
+} from './subscriptions.js';
+
+/** What run delivery needs of the app's services (AppServices has it all; named apart, no import cycle). */
+export interface RunDeliveryServices {
+  plans: PlanStore;
+  subscriptions: Subscriptions;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+  chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
+  policy?: Pick<ApprovalPolicy, 'names'>;
+}
+
+/** The port's ref of a subscribed message: its conversation, its thread (the root) and its id. */
+export function portRef(ref: MessageRef & { threadTs?: string | undefined }): PortMessageRef {
+  return {
+    conversation: { platform: platformOf(ref), id: ref.channel, thread: ref.threadTs ?? ref.ts },
+    id: ref.ts,
+  };
 }
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report (src/chat/use-cases/result.ts) in each message's thread. Who asked for
- * the run in a message (its Apply buttons say so) and its thread root come from the
- * app's mark on the subscription, never from a record a Redis writer could delete.
+ * report in each message's thread.
  */
 export async function deliverRun(
-  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>,
-  client: webApi.WebClient,
+  services: RunDeliveryServices,
   refs: readonly SubscriberRef[],
   update: RunUpdate,
   final: boolean,
 ): Promise<void> {
   if (refs.length === 0) return;
-  // Messages on a platform with a chat-port adapter (Teams) are rendered by the port.
-  const elsewhere = refs.filter((r) => platformOf(r) !== 'slack');
-  if (elsewhere.length > 0) {
-    await deliverToChats(services, elsewhere, update, final);
-    refs = refs.filter((r) => platformOf(r) === 'slack');
-  }
-  // One rendering per requester and approved plan: messages differ only in those.
-  const renderings = new Map<string, Promise<SlackRun>>();
-  const render = (requester: string, approvedPlan: string | null): Promise<SlackRun> => {
-    const key = `${requester}\n${approvedPlan ?? ''}`;
+  const views = await planViews(services.plans, update);
+  // One rendering per platform, requester and approved plan: messages differ only in those.
+  const renderings = new Map<string, ReturnType<typeof runMessages>>();
+  const render = (adapter: ChatAdapter, requester: string, approvedPlan: string | null) => {
+    const key = `${adapter.platform}\n${requester}\n${approvedPlan ?? ''}`;
     let rendering = renderings.get(key);
     if (!rendering) {
-      rendering = renderRunUpdate(services.plans, update, { requester, approvedPlan });
+      rendering = runMessages(update, views, {
+        requester,
+        approvedPlan,
+        platform: adapter.platform,
+        names: services.policy?.names ?? {},
+      });
       renderings.set(key, rendering);
     }
     return rendering;
   };
-  const notFound =
-    update.kind === 'diagnosis-result' && update.outcome.status === 'failed'
-      ? update.outcome.notFound
-      : undefined;
   for (const ref of refs) {
-    // A typo is nobody else's business: the requester is told privately, with the
-    // closest names, and the public "diagnosing…" message goes away.
-    if (notFound && (await answerPrivately(client, ref, (await render(ref.requester, null)).text))) {
-      await services.subscriptions.markAnswered(ref);
+    const adapter = services.chats?.[platformOf(ref)];
+    if (!adapter) {
+      services.logger?.warn(
+        { platform: platformOf(ref) },
+        'run update for a chat platform this app does not serve',
+      );
       continue;
     }
     // A message one of whose plans was approved keeps its other plans withdrawn.
     const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
-    const shown = await render(ref.requester, approvedPlan);
-    await client.chat.update({
-      channel: ref.channel,
-      ts: ref.ts,
-      text: shown.text,
-      blocks: asSlackBlocks(shown.blocks),
-    });
-    if (!final) await showResultAgainIfOvertaken(services, client, ref, update);
+    const { message, thread } = render(adapter, ref.requester, approvedPlan);
+    const at = portRef(ref);
+    // A typo is nobody else's business: the requester is told privately, with the
+    // closest names, and the public "diagnosing…" message goes away.
+    if (final && (await answeredPrivately(adapter, ref, update, message))) {
+      await services.subscriptions.markAnswered(ref);
+      continue;
+    }
+    await adapter.update(at, message);
+    if (!final) {
+      await showResultAgainIfOvertaken(services, adapter, ref, update);
+      continue;
+    }
     // The run's deadline watch (../run-deadline.ts) leaves an answered message alone.
-    if (final) await services.subscriptions.markAnswered(ref);
-    const { thread } = await render(ref.requester, null);
-    if (final && thread.length > 0)
-      await postThreadReport(client, ref.channel, ref.threadTs ?? ref.ts, thread);
+    await services.subscriptions.markAnswered(ref);
+    await postReport(adapter, at.conversation, thread);
   }
 }
 
 /** A progress line shown after its run's result: the result again (see resultOvertaking). */
 async function showResultAgainIfOvertaken(
-  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger'>>,
-  client: webApi.WebClient,
+  services: RunDeliveryServices,
+  adapter: ChatAdapter,
   ref: SubscriberRef,
   update: RunUpdate,
 ): Promise<void> {
@@ -103,39 +113,42 @@ async function showResultAgainIfOvertaken(
     { jobId: update.jobId, channel: ref.channel, ts: ref.ts },
     'the run has its result since this progress line: the message shows the result again',
   );
-  const approvedPlan = await services.subscriptions.approvedPlanOf(ref);
-  const shown = await renderRunUpdate(services.plans, result, { requester: ref.requester, approvedPlan });
-  await client.chat.update({
-    channel: ref.channel,
-    ts: ref.ts,
-    text: shown.text,
-    blocks: asSlackBlocks(shown.blocks),
+  const again = runMessages(result, await planViews(services.plans, result), {
+    requester: ref.requester,
+    approvedPlan: await services.subscriptions.approvedPlanOf(ref),
+    platform: adapter.platform,
+    names: services.policy?.names ?? {},
   });
+  await adapter.update(portRef(ref), again.message);
 }
 
 /**
- * Tells the requester of the run shown in `ref` privately and deletes the public
- * message; false when nobody asked (then the message itself shows the answer) or the
- * message could not be deleted.
+ * A not-found answer goes to the requester privately (Slack: ephemeral; Teams: their
+ * personal chat) and the public announcement is deleted. False when nobody asked, the
+ * platform has no private answer or cannot reach them so, or the public message could
+ * not be deleted: then the message itself shows the answer.
  */
-async function answerPrivately(client: webApi.WebClient, ref: SubscriberRef, text: Mrkdwn): Promise<boolean> {
-  if (ref.requester === NO_REQUESTER) return false;
-  await client.chat.postEphemeral({ channel: ref.channel, user: ref.requester, text });
+async function answeredPrivately(
+  adapter: ChatAdapter,
+  ref: SubscriberRef,
+  update: RunUpdate,
+  message: ChatMessage,
+): Promise<boolean> {
+  const notFound =
+    update.kind === 'diagnosis-result' && update.outcome.status === 'failed' && update.outcome.notFound;
+  if (!notFound || ref.requester === NO_REQUESTER || !adapter.tellPrivately || !adapter.remove) return false;
+  // Beside the message: its conversation, in its thread when it is a reply (a Re-run).
+  const near = {
+    platform: adapter.platform,
+    id: ref.channel,
+    ...(ref.threadTs ? { thread: ref.threadTs } : {}),
+  };
+  if (!(await adapter.tellPrivately({ platform: adapter.platform, id: ref.requester }, message, near)))
+    return false;
   try {
-    await client.chat.delete({ channel: ref.channel, ts: ref.ts });
+    await adapter.remove(portRef(ref));
     return true;
   } catch {
     return false;
   }
-}
-
-/** After subscribing a new message: catch it up with the run's current state, if any. */
-export async function applySubscribeResult(
-  services: Pick<AppServices, 'plans' | 'subscriptions'> & Partial<Pick<AppServices, 'logger' | 'chats'>>,
-  client: webApi.WebClient,
-  ref: SubscriberRef,
-  result: SubscribeResult,
-): Promise<void> {
-  if (result.state === 'none') return;
-  await deliverRun(services, client, [ref], result.update, result.state === 'final');
 }

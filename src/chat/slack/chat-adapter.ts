@@ -7,7 +7,8 @@ import type { webApi } from '@slack/bolt';
 import type { ChatAdapter } from '../adapter.js';
 import type { ChatMessage, ConversationRef, MessageRef } from '../model.js';
 import { asSlackBlocks } from './blocks/text.js';
-import { SLACK, renderMessage } from './render.js';
+import { SLACK, renderMessage, renderThreadReport } from './render.js';
+import { rootStateUpdate } from './root-state.js';
 
 /** Text and, when the message has parts, blocks (a summary-only message is text alone, as Slack shows it). */
 function payload(message: ChatMessage) {
@@ -22,6 +23,7 @@ function thread(to: ConversationRef) {
 export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
   return {
     platform: SLACK,
+    mentionsById: true,
     async post(to: ConversationRef, message: ChatMessage): Promise<MessageRef> {
       const posted = await client.chat.postMessage({ channel: to.id, ...thread(to), ...payload(message) });
       if (!posted.ts) throw new Error(`chat.postMessage in ${to.id} returned no ts`);
@@ -43,6 +45,40 @@ export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
         ...thread(where),
         ...payload(message),
       });
+    },
+    /** Slack has no private chat of the app's: an ephemeral message in the conversation, its text alone. */
+    async tellPrivately(person, message, near): Promise<boolean> {
+      await client.chat.postEphemeral({
+        channel: near.id,
+        user: person.id,
+        ...thread(near),
+        text: renderMessage(message).text,
+      });
+      return true;
+    },
+    async remove(ref: MessageRef): Promise<void> {
+      await client.chat.delete({ channel: ref.conversation.id, ts: ref.id });
+    },
+    /** The kept blocks with the stage's state line (root-state.ts); the record keeps the new blocks. */
+    async showFixStage(record, stage, at) {
+      const { text, blocks } = rootStateUpdate(record, stage, at);
+      await client.chat.update({
+        channel: record.channel,
+        ts: record.ts,
+        text,
+        blocks: asSlackBlocks(blocks),
+      });
+      return { ...record, blocks };
+    },
+    /** The report's messages packed into as few Slack messages as Block Kit's limits allow (render.ts). */
+    async postReport(to: ConversationRef, messages: readonly ChatMessage[]): Promise<void> {
+      for (const message of renderThreadReport(messages))
+        await client.chat.postMessage({
+          channel: to.id,
+          ...thread(to),
+          text: message.text,
+          blocks: asSlackBlocks(message.blocks),
+        });
     },
   };
 }

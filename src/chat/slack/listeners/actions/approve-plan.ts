@@ -6,8 +6,10 @@ import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
 import { spendBudget } from '../../../../app/command-budget.js';
-import { utcMinute, type RootRecord } from '../../../../app/notify/root-state.js';
+import type { RootRecord } from '../../../../app/notify/root-store.js';
+import { utcMinute } from '../../root-state.js';
 import { showApprovalStage } from '../../../../app/notify/root-update.js';
+import { createSlackChatAdapter } from '../../chat-adapter.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../../remediation/kinds/index.js';
 import { titleOfKind } from '../../../../diagnosis/workload-ref.js';
@@ -192,7 +194,7 @@ async function keepRootState(
       await roots.record(approved.planId, approved.record);
       shown = await showApprovalStage(
         roots,
-        client,
+        createSlackChatAdapter(client),
         approved.planId,
         approved.record,
         'applying',
@@ -212,7 +214,14 @@ async function keepRootState(
     const record = { ...root, undo: true, what: approved.record.what, approval: approved.record.approval };
     // Kept first: a replica that records a later stage of the Undo shows it from this record.
     await roots.record(approved.planId, record);
-    await showApprovalStage(roots, client, approved.planId, record, 'undoing', Date.now());
+    await showApprovalStage(
+      roots,
+      createSlackChatAdapter(client),
+      approved.planId,
+      record,
+      'undoing',
+      Date.now(),
+    );
     return false;
   } catch (error) {
     // The approval stands and its job is queued: only the root's state line is not kept.

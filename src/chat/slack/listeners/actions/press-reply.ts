@@ -4,7 +4,7 @@ import type { AppServices } from '../../../../app/services.js';
 import type { ChatAction } from '../../../actions.js';
 import type { PressReply, PressRequest } from '../../../adapter.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
-import { SLACK, toMrkdwn } from '../../render.js';
+import { SLACK } from '../../render.js';
 import type { ClickContext } from './click-context.js';
 
 /** A Slack click as the port's press: who, on which message, in which thread. */
@@ -50,16 +50,13 @@ export async function applyPressReply(
   }
   if (reply.replace) await chat.update(request.message, reply.replace);
   if (reply.started) {
-    const run = reply.started;
-    await announceRun(services, client, {
-      channel: click.channel,
-      cluster: run.cluster,
-      jobId: run.jobId,
-      addedAt: run.addedAt,
-      threadTs: click.rootTs,
-      owner: run.owner,
-      run: { what: run.what, ...(run.deployment === undefined ? {} : { deployment: run.deployment }) },
-      text: toMrkdwn(run.announcement.summary),
-    });
+    // In the root's thread; not posted there (the app left the channel): said to the presser.
+    const posted = await announceRun(
+      services,
+      chat,
+      { ...request.root.conversation, thread: click.rootTs },
+      reply.started,
+    );
+    if (posted === null) await chat.tell(request.person, request.root.conversation, reply.started.cannotPost);
   }
 }

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import { announceRun } from '../../../../app/announce.js';
 import type { AppServices } from '../../../../app/services.js';
 import { runCommand, type CommandWords } from '../../../use-cases/command.js';
+import { createSlackChatAdapter } from '../../chat-adapter.js';
 import { SLACK, toMrkdwn } from '../../render.js';
 
 type CommandArgs = AllMiddlewareArgs & SlackCommandMiddlewareArgs;
@@ -34,21 +35,21 @@ export function rolloutDoctorCommand(services: AppServices) {
     }
     await ack();
     const { run } = reply;
+    let posted = null;
     try {
-      await announceRun(services, client, {
-        channel: command.channel_id,
-        cluster: run.cluster,
-        jobId: run.jobId,
-        text: toMrkdwn(run.announcement.summary),
-        addedAt: run.addedAt,
-        owner: run.owner,
-        run: { what: run.what, ...(run.deployment === undefined ? {} : { deployment: run.deployment }) },
-      });
+      posted = await announceRun(
+        services,
+        createSlackChatAdapter(client),
+        { platform: SLACK, id: command.channel_id },
+        run,
+      );
     } catch (error) {
       logger.warn(
-        `could not post in ${command.channel_id}: ${error instanceof Error ? error.message : String(error)}`,
+        `could not follow the run in ${command.channel_id}: ${error instanceof Error ? error.message : String(error)}`,
       );
-      await respond({ response_type: 'ephemeral', text: toMrkdwn(run.cannotPost.summary) });
     }
+    // Not posted (the app is not in the channel): said to the person alone.
+    if (posted === null)
+      await respond({ response_type: 'ephemeral', text: toMrkdwn(run.cannotPost.summary) });
   };
 }

@@ -13,14 +13,12 @@
  * the verdict line's icon and the state line, both found by their block_id.
  */
 import { messageTime } from '../../text/time.js';
-import { ROOT_BLOCK } from '../../chat/slack/blocks/action-ids.js';
-import { asIs, mrkdwn, type Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
-import { section, type Block } from '../../chat/slack/blocks/text.js';
-import type { RootRecord } from './root-store.js';
-import { FIX_STAGE_WORDS, type FixStage } from '../../chat/use-cases/outcome.js';
-import { SLACK_ICONS } from '../../chat/slack/render.js';
-
-export { createRootStates, rootRef, type RootRecord, type RootStates } from './root-store.js';
+import { ROOT_BLOCK } from './blocks/action-ids.js';
+import { asIs, mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
+import { section, type Block } from './blocks/text.js';
+import type { RootRecord } from '../../app/notify/root-store.js';
+import { FIX_STAGE_WORDS, type FixStage } from '../use-cases/outcome.js';
+import { SLACK_ICONS } from './render.js';
 
 /** Stages after which the incident is over: the verdict line stops looking critical. */
 const RESOLVED: ReadonlySet<FixStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
@@ -83,4 +81,20 @@ function verdictBlock(text: Mrkdwn): Block {
 /** A strike-through must not be ended early by a tilde inside it. */
 function stripTilde(text: string): string {
   return text.replace(/~/g, '');
+}
+
+/**
+ * The approved message of `record` at `stage`, as its Slack update: the kept blocks with
+ * the state line and verdict re-rendered, and the notification text (an approval still
+ * reads as one: "… approved; applying").
+ */
+export function rootStateUpdate(
+  record: RootRecord,
+  stage: FixStage,
+  at: number,
+): { text: string; blocks: Block[] } {
+  return {
+    text: stage === 'applying' ? `${record.what} approved; applying` : `${record.what}: ${stage}`,
+    blocks: withRootState(record.blocks, record, stage, at),
+  };
 }

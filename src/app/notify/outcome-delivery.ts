@@ -1,0 +1,32 @@
+/**
+ * A signed remediation outcome, on every chat platform alike: the reply in the approved
+ * message's thread (src/chat/use-cases/outcome.ts, rendered by the message's own
+ * adapter), then the approved message's state line (./root-update.ts).
+ */
+import { UnrecoverableError } from 'bullmq';
+import { outcomeMessage } from '../../chat/use-cases/outcome.js';
+import { platformOf } from '../../queue/chat-refs.js';
+import type { StoredPlan } from '../../queue/plan-store.js';
+import type { NotifyJob } from '../../queue/schemas.js';
+import type { AppServices } from '../services.js';
+import { rootOnOutcome } from './root-update.js';
+
+type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
+
+export async function deliverOutcome(
+  services: Pick<AppServices, 'logger'> & Partial<Pick<AppServices, 'chats' | 'policy' | 'rootStates'>>,
+  job: Outcome,
+  undo: StoredPlan | undefined,
+  now = Date.now(),
+): Promise<void> {
+  const platform = platformOf(job);
+  const adapter = services.chats?.[platform];
+  if (!adapter)
+    throw new UnrecoverableError(`outcome for a message in ${platform}, which this app does not serve`);
+  const thread = { platform: adapter.platform, id: job.channel, thread: job.messageTs };
+  // Approvers by the policy's names where the platform cannot show an id as a person.
+  const names = services.policy?.names ?? {};
+  await adapter.post(thread, outcomeMessage(job, adapter.platform, undo, now, names));
+  if (services.rootStates)
+    await rootOnOutcome(services.rootStates, adapter, job, services.logger, now, names);
+}
