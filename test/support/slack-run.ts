@@ -10,6 +10,7 @@ import {
   outcomeMessage,
   progressMessage,
   resultMessage,
+  runMessages,
   type ResultInput,
 } from '../../src/chat/use-cases/result.js';
 import { plainText, type Mrkdwn, type PlainText } from '../../src/chat/slack/blocks/mrkdwn.js';
@@ -25,8 +26,9 @@ import {
 import { confirmDialogText as confirmWords } from '../../src/chat/use-cases/confirm-text.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { outcomeMessage as portOutcome, undoParts } from '../../src/chat/use-cases/outcome.js';
-import type { StoredPlan } from '../../src/queue/plan-store.js';
-import type { NotifyJob } from '../../src/queue/schemas.js';
+import type { PlanStore, StoredPlan } from '../../src/queue/plan-store.js';
+import type { NotifyJob, RunUpdate } from '../../src/queue/schemas.js';
+import { planViews } from '../../src/app/notify/plan-views.js';
 import type { ShownPlan } from '../../src/trust/plan-seal.js';
 
 type DiagnosisInput = Omit<ResultInput, 'requester' | 'platform' | 'plans'> & {
@@ -107,12 +109,10 @@ export function undoBlocks(undo: StoredPlan): Block[] {
  * as run delivery renders it for a message whose run `message.requester` asked for.
  */
 export async function renderRunUpdate(
-  plans: import('../../src/queue/plan-store.js').PlanStore,
-  job: import('../../src/queue/schemas.js').RunUpdate,
+  plans: PlanStore,
+  job: RunUpdate,
   message: { approvedPlan?: string | null; requester: Requester },
 ): Promise<SlackRun> {
-  const { planViews } = await import('../../src/app/notify/plan-views.js');
-  const { runMessages } = await import('../../src/chat/use-cases/result.js');
   return renderRun(
     runMessages(job, await planViews(plans, job), {
       requester: message.requester,

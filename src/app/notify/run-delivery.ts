@@ -9,7 +9,7 @@
 import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ChatMessage, MessageRef as PortMessageRef } from '../../chat/model.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
-import { runMessages, type PlanView } from '../../chat/use-cases/result.js';
+import { runMessages } from '../../chat/use-cases/result.js';
 import { platformOf } from '../../queue/chat-refs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { ChatPlatform } from '../../queue/chat-refs.js';
