@@ -17,7 +17,7 @@ import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plainText, say } from '../../src/chat/rich.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
-import { editMarked, applyMark } from '../../src/chat/teams/mark.js';
+import { editPressed, applyMark } from '../../src/chat/teams/mark.js';
 import { approvePress } from '../../src/chat/use-cases/approve-press.js';
 import { outcomeToChat } from '../../src/app/notify/chat-delivery.js';
 import type { RootStates } from '../../src/app/notify/root-state.js';
@@ -282,7 +282,7 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
       action,
     );
     if (!reply.mark) throw new Error('not marked');
-    await editMarked(adapter, ref, pressed, applyMark(pressed, reply.mark), reply.settle);
+    await editPressed(adapter, ref, pressed, applyMark(pressed, reply.mark), reply);
   }
 
   /** The Undo pressed in the fix's "applied" reply, as src/chat/teams/inbound.ts handles it. */
@@ -295,7 +295,7 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
       undoAction,
     );
     if (!reply.mark) throw new Error('not marked');
-    await editMarked(adapter, replyRef, applied, applyMark(applied, reply.mark), reply.settle);
+    await editPressed(adapter, replyRef, applied, applyMark(applied, reply.mark), reply);
   }
 
   const deliver = (
@@ -366,5 +366,29 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
     await deliver(delivering, card.adapter(), 'applied', UNDO_PLAN, UNDONE_AT);
     await undoPress(clicking, card.adapter());
     expect(stageWords(stateOf(card.card.shown))).toBe('undo approved; undoing');
+  });
+
+  it('the Undo\'s "rolled out" shown while its "undoing" edit is under way: that edit is followed by "undone"', async () => {
+    const [clicking, delivering] = replicas;
+    const card = teamsCard();
+    await press(clicking, card.adapter());
+    await deliver(delivering, card.adapter());
+    const held = deferred();
+    const underWay = deferred();
+    let first = true;
+    const slow = card.adapter(async () => {
+      if (!first) return;
+      first = false;
+      underWay.resolve();
+      await held.promise;
+    });
+    const before = card.landed.length;
+    const undoing = undoPress(clicking, slow);
+    await underWay.promise;
+    await deliver(delivering, card.adapter(), 'rolled-out', UNDO_PLAN, UNDONE_AT);
+    held.resolve();
+    await undoing;
+    expect(card.landed.slice(before).map(stageWords)).toEqual(['undone', 'undo approved; undoing', 'undone']);
+    expect(stateOf(card.card.shown)).toContain('undone at 2026-11-23 03:40 UTC');
   });
 });
