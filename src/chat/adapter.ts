@@ -112,6 +112,18 @@ export interface PlanMark {
   readonly summary: Rich;
 }
 
+/**
+ * Another message's state line a press moves on (an Undo pressed in a thread reply: the
+ * message its fix was approved on), for adapters that know what that message shows
+ * (ChatAdapter.shown): `line` first, then each later line `settle` gives after an edit
+ * landed (the stage moved on meanwhile: src/app/notify/root-stage.ts), until undefined.
+ */
+export interface StateLineEdit {
+  readonly ref: MessageRef;
+  readonly line: Rich;
+  readonly settle: () => Promise<Rich | undefined>;
+}
+
 /** What a press leads to; the adapter applies `mark`, then `tell`, then the rest. */
 export interface PressReply {
   /** Said only to the person who pressed. */
@@ -130,6 +142,8 @@ export interface PressReply {
    * undefined once it stayed put. Called again after each edit.
    */
   readonly settle?: () => Promise<PlanMark | undefined>;
+  /** Another message's state line the press moves on (an Undo's: the root's "undoing…", or later). */
+  readonly root?: StateLineEdit;
 }
 
 /**

@@ -2,19 +2,22 @@
  * The approval's own "applying…" edit is ordered with the outcomes
  * (src/app/notify/root-stage.ts showApprovedStage): a worker that applies and reports
  * within the approval's round trip never has its outcome covered by "applying…", on
- * Slack (the Approve listener) and on Teams (approvePress and the card's edits). Two
- * app replicas (two Redis connections): one handles the click, the other the outcome.
+ * Slack (the Approve listener) and on Teams (approvePress and the card's edits). So is
+ * an Undo's: its outcome handled before the Undo press kept its record still ends on
+ * the root the fix was approved on, without a later outcome. Two app replicas (two
+ * Redis connections): one handles the click, the other the outcome.
  * The decision itself (src/app/approvals/approve.ts) is stubbed as "approved": its
  * refusals are tested in test/unit/listeners/actions.test.ts.
  */
 import type * as ApproveModule from '../../src/app/approvals/approve.js';
+import { approve } from '../../src/app/approvals/approve.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plainText, say } from '../../src/chat/rich.js';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
-import { editMarked, applyMark } from '../../src/chat/teams/mark.js';
+import { editPressed, applyMark } from '../../src/chat/teams/mark.js';
 import { approvePress } from '../../src/chat/use-cases/approve-press.js';
 import { deliverOutcome } from '../../src/app/notify/outcome-delivery.js';
 import type { RootStates } from '../../src/app/notify/root-store.js';
@@ -36,15 +39,25 @@ vi.mock('../../src/app/approvals/approve.js', async (original) => ({
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 const PLAN = 'set-rolling-update-0123456789abcdef';
+const UNDO_PLAN = 'undo-set-rolling-update-fedcba9876543210';
 const SHOWN = 'a'.repeat(64);
 const APPROVER = 'U0LEAD';
 const ROLLED_AT = Date.UTC(2026, 10, 23, 3, 20);
+const UNDONE_AT = Date.UTC(2026, 10, 23, 3, 40);
 const STORED = {
   plan: { id: PLAN, kind: 'set-rolling-update', target: { kind: 'Deployment', namespace: 'v', name: 't' } },
   cluster: 'prod',
   createdAt: 0,
   expiresAt: Number.MAX_SAFE_INTEGER,
 } as unknown as StoredPlan;
+/** The Undo offered with the fix's "applied" reply: approved next, in that reply. */
+const UNDO_STORED = {
+  ...STORED,
+  plan: { ...STORED.plan, id: UNDO_PLAN },
+  undoOf: PLAN,
+} as unknown as StoredPlan;
+const undoApproved = () =>
+  vi.mocked(approve).mockResolvedValueOnce({ kind: 'approved', stored: UNDO_STORED, approvers: [APPROVER] });
 const logger = { warn: vi.fn(), info: vi.fn(), error: vi.fn(), debug: vi.fn() } as never;
 
 const stack = rootReplicas();
@@ -63,10 +76,12 @@ const stageWords = (line: string): string | undefined => /; ([a-z ;]+?)(?: at |�
 describe('Slack: the Approve click and an outcome that beats it', () => {
   const CHANNEL = 'C1';
   const ROOT = '1700000000.000100';
-  const outcome = (stage: Outcome['stage']) =>
+  /** The fix's "applied" reply in the root's thread, where its Undo is pressed. */
+  const REPLY = '1700000000.000200';
+  const outcome = (stage: Outcome['stage'], planId = PLAN) =>
     ({
       kind: 'remediation-outcome',
-      planId: PLAN,
+      planId,
       cluster: 'prod',
       channel: CHANNEL,
       messageTs: ROOT,
@@ -82,6 +97,8 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
         postEphemeral: vi.fn(async () => ({ ok: true })),
         update: vi.fn(
           async (args: { ts: string; blocks: { block_id?: string; text?: { text?: string } }[] }) => {
+            // An Undo marks the reply it was pressed in; only the root's edits are followed here.
+            if (args.ts === REPLY) return { ok: true };
             expect(args.ts).toBe(ROOT);
             await hold?.();
             landed.push(args.blocks.find((b) => b.block_id === ROOT_BLOCK.state)?.text?.text ?? '');
@@ -105,6 +122,25 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
     });
     const ack = vi.fn(async () => undefined);
     return approvePlanAction(services)({ ack, client, body: pressed.body, action: pressed.action } as never);
+  }
+
+  /** The Undo clicked in the fix's "applied" reply (a thread reply of the root). */
+  function undoClick(roots: RootStates, client: unknown): Promise<void> {
+    const { services } = fakeServices({ rootStates: roots });
+    undoApproved();
+    const value = `${UNDO_PLAN}:${SHOWN}`;
+    const pressed = buttonClick(APPROVER, value, {
+      threadTs: ROOT,
+      blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: 'undo_plan.0', value }] }],
+    });
+    const body = {
+      ...pressed.body,
+      container: { ...pressed.body.container, message_ts: REPLY },
+      message: { ...pressed.body.message, ts: REPLY },
+    };
+    const action = { ...pressed.action, action_id: 'undo_plan.0' };
+    const ack = vi.fn(async () => undefined);
+    return approvePlanAction(services)({ ack, client, body, action } as never);
   }
 
   it('"rolled out" delivered before the approval kept its root: the root ends on "rolled out"', async () => {
@@ -137,6 +173,43 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
     await approving;
     expect(message.landed.map(stageWords)).toEqual(['rolled out', 'applying', 'rolled out']);
   });
+
+  it('the Undo\'s "rolled out" delivered before the Undo click kept its record: the root ends on "undone"', async () => {
+    const [clicking, delivering] = replicas;
+    const message = slackMessage();
+    await click(clicking, message.client());
+    await rootOnOutcome(delivering, slackChat(message.client()), outcome('rolled-out'), logger, ROLLED_AT);
+    expect(stageWords(message.last())).toBe('rolled out');
+    // The Undo's worker reverted and reported before the Undo click's replica kept its record.
+    const before = message.landed.length;
+    await rootOnOutcome(
+      delivering,
+      slackChat(message.client()),
+      outcome('rolled-out', UNDO_PLAN),
+      logger,
+      UNDONE_AT,
+    );
+    expect(message.landed.length).toBe(before);
+    await undoClick(clicking, message.client());
+    expect(stageWords(message.last())).toBe('undone');
+    expect(message.last()).toContain('undone at 2026-11-23 03:40 UTC');
+  });
+
+  it('the Undo\'s "applied" delivered before the Undo click kept its record: the root says "undoing"', async () => {
+    const [clicking, delivering] = replicas;
+    const message = slackMessage();
+    await click(clicking, message.client());
+    await rootOnOutcome(delivering, slackChat(message.client()), outcome('rolled-out'), logger, ROLLED_AT);
+    await rootOnOutcome(
+      delivering,
+      slackChat(message.client()),
+      outcome('applied', UNDO_PLAN),
+      logger,
+      UNDONE_AT,
+    );
+    await undoClick(clicking, message.client());
+    expect(stageWords(message.last())).toBe('undo approved; undoing');
+  });
 });
 
 describe('Teams: the Approve press and an outcome that beats it', () => {
@@ -155,10 +228,21 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
       },
     ],
   };
-  const outcome = (stage: Outcome['stage']) =>
+  /** The fix's "applied" reply in the card's thread, with its Undo. */
+  const REPLY = '1732536000003';
+  const replyRef: MessageRef = {
+    conversation: { platform: 'teams', id: CONVERSATION, thread: CARD },
+    id: REPLY,
+  };
+  const undoAction = { kind: 'undo' as const, planId: UNDO_PLAN, shown: SHOWN, requester: 'x' };
+  const applied: ChatMessage = {
+    summary: say`applied`,
+    parts: [{ kind: 'actions', buttons: [{ label: 'Undo', action: undoAction }] }],
+  };
+  const outcome = (stage: Outcome['stage'], planId = PLAN) =>
     ({
       kind: 'remediation-outcome',
-      planId: PLAN,
+      planId,
       cluster: 'prod',
       platform: 'teams',
       channel: CONVERSATION,
@@ -180,7 +264,10 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
         platform: 'teams',
         post: async (to: { id: string }) => ({ conversation: { platform: 'teams', id: to.id }, id: 'reply' }),
         shown: async (r: MessageRef) => (r.id === CARD ? card.shown : undefined),
-        update: async (_r: MessageRef, m: ChatMessage) => {
+        update: async (r: MessageRef, m: ChatMessage) => {
+          // The Undo's reply is marked too; only the card's edits are followed here.
+          if (r.id === REPLY) return;
+          expect(r.id).toBe(CARD);
           await hold?.();
           card.shown = m;
           landed.push(stateOf(m));
@@ -199,15 +286,34 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
       action,
     );
     if (!reply.mark) throw new Error('not marked');
-    await editMarked(adapter, ref, pressed, applyMark(pressed, reply.mark), reply.settle);
+    await editPressed(adapter, ref, pressed, applyMark(pressed, reply.mark), reply);
   }
 
-  const deliver = (roots: RootStates, adapter: ChatAdapter) =>
+  /** The Undo pressed in the fix's "applied" reply, as src/chat/teams/inbound.ts handles it. */
+  async function undoPress(roots: RootStates, adapter: ChatAdapter): Promise<void> {
+    const { services } = fakeServices({ rootStates: roots, policy: { names: {} } });
+    undoApproved();
+    const reply = await approvePress(
+      services as never,
+      { person: { platform: 'teams', id: approver }, message: replyRef, root: ref, action: undoAction },
+      undoAction,
+    );
+    if (!reply.mark) throw new Error('not marked');
+    await editPressed(adapter, replyRef, applied, applyMark(applied, reply.mark), reply);
+  }
+
+  const deliver = (
+    roots: RootStates,
+    adapter: ChatAdapter,
+    stage: Outcome['stage'] = 'rolled-out',
+    planId = PLAN,
+    at = ROLLED_AT,
+  ) =>
     deliverOutcome(
       { chats: { teams: adapter }, rootStates: roots, logger } as never,
-      outcome('rolled-out'),
+      outcome(stage, planId),
       undefined,
-      ROLLED_AT,
+      at,
     );
 
   it('"rolled out" delivered before the approval kept its card: the card ends on "rolled out"', async () => {
@@ -239,5 +345,54 @@ describe('Teams: the Approve press and an outcome that beats it', () => {
     await approving;
     expect(card.landed.map(stageWords)).toEqual(['rolled out', 'applying', 'rolled out']);
     expect(stateOf(card.card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
+  });
+
+  it('the Undo\'s "rolled out" delivered before the Undo press kept its record: the card ends on "undone"', async () => {
+    const [clicking, delivering] = replicas;
+    const card = teamsCard();
+    await press(clicking, card.adapter());
+    await deliver(delivering, card.adapter());
+    expect(stageWords(stateOf(card.card.shown))).toBe('rolled out');
+    // The Undo's worker reverted and reported before the Undo press's replica kept its record.
+    const before = card.landed.length;
+    await deliver(delivering, card.adapter(), 'rolled-out', UNDO_PLAN, UNDONE_AT);
+    expect(card.landed.length).toBe(before);
+    await undoPress(clicking, card.adapter());
+    expect(stageWords(stateOf(card.card.shown))).toBe('undone');
+    expect(stateOf(card.card.shown)).toContain('undone at 2026-11-23 03:40 UTC');
+  });
+
+  it('the Undo\'s "applied" delivered before the Undo press kept its record: the card says "undoing"', async () => {
+    const [clicking, delivering] = replicas;
+    const card = teamsCard();
+    await press(clicking, card.adapter());
+    await deliver(delivering, card.adapter());
+    await deliver(delivering, card.adapter(), 'applied', UNDO_PLAN, UNDONE_AT);
+    await undoPress(clicking, card.adapter());
+    expect(stageWords(stateOf(card.card.shown))).toBe('undo approved; undoing');
+  });
+
+  it('the Undo\'s "rolled out" shown while its "undoing" edit is under way: that edit is followed by "undone"', async () => {
+    const [clicking, delivering] = replicas;
+    const card = teamsCard();
+    await press(clicking, card.adapter());
+    await deliver(delivering, card.adapter());
+    const held = deferred();
+    const underWay = deferred();
+    let first = true;
+    const slow = card.adapter(async () => {
+      if (!first) return;
+      first = false;
+      underWay.resolve();
+      await held.promise;
+    });
+    const before = card.landed.length;
+    const undoing = undoPress(clicking, slow);
+    await underWay.promise;
+    await deliver(delivering, card.adapter(), 'rolled-out', UNDO_PLAN, UNDONE_AT);
+    held.resolve();
+    await undoing;
+    expect(card.landed.slice(before).map(stageWords)).toEqual(['undone', 'undo approved; undoing', 'undone']);
+    expect(stateOf(card.card.shown)).toContain('undone at 2026-11-23 03:40 UTC');
   });
 });

@@ -7,7 +7,7 @@ import { commandText, type CardActionInvoke, type ChannelAccount, type MessageAc
 import { conversationRef, TEAMS, type TeamsAdapter } from './adapter.js';
 import { CARD_CONTENT_TYPE, renderCard, runText, VERBS } from './cards.js';
 import type { CardActionResponse, TeamsActivityHandlers } from './endpoint.js';
-import { applyMark, editMarked, offeredButton } from './mark.js';
+import { applyMark, editPressed, offeredButton } from './mark.js';
 
 /**
  * The Teams side of the chat port's inbound half: a message to the bot is a command
@@ -118,8 +118,8 @@ export function teamsInbound(options: TeamsInboundOptions): TeamsActivityHandler
     let shown = message;
     if (reply.replace) shown = reply.replace;
     else if (reply.mark) shown = applyMark(message, reply.mark);
-    if (shown !== message)
-      background('teams card update failed', editMarked(adapter, ref, message, shown, reply.settle));
+    if (shown !== message || reply.root)
+      background('teams card update failed', editPressed(adapter, ref, message, shown, reply));
     if (reply.started) startRun({ ...ref.conversation, thread: root.id }, person, reply.started);
     return cardResponse(await viewFor(person, withTold(shown, reply.tell), refreshUserIds));
   };

@@ -1,7 +1,8 @@
 import type { ChatAction } from '../actions.js';
-import type { ChatAdapter, PlanMark, PressReply } from '../adapter.js';
-import type { Button, ChatMessage, MessageRef, Part } from '../model.js';
+import type { ChatAdapter, PlanMark, PressReply, StateLineEdit } from '../adapter.js';
+import type { Button, ChatMessage, MessageRef, Part, Rich } from '../model.js';
 import { plain } from '../rich.js';
+import { withStateLine } from '../use-cases/outcome.js';
 
 /** The plan a button acts on, if any. */
 function planOf(action: ChatAction): string | undefined {
@@ -74,4 +75,39 @@ export async function editMarked(
   await adapter.update(ref, shown);
   for (let later = await settle?.(); later; later = await settle?.())
     await adapter.update(ref, applyMark(pressed, later));
+}
+
+/**
+ * Another message's state line a press moves on (PressReply.root: an Undo's root card),
+ * edited on what the card shows now, then again with each later line `settle` gives,
+ * so the last edit to land shows the latest stage. Nothing when the card is not known.
+ */
+export async function editStateLine(
+  adapter: Pick<ChatAdapter, 'update' | 'shown'>,
+  edit: StateLineEdit,
+): Promise<void> {
+  for (let line: Rich | undefined = edit.line; line; line = await edit.settle()) {
+    const shown = await adapter.shown?.(edit.ref);
+    if (!shown) return;
+    await adapter.update(edit.ref, withStateLine(shown, line));
+  }
+}
+
+/**
+ * What a press changes for everyone once it is answered: the pressed message edited to
+ * `shown` when it changed (editMarked), and another message's state line it moves on
+ * (editStateLine). Both are tried; the first failure is thrown once both are done.
+ */
+export async function editPressed(
+  adapter: Pick<ChatAdapter, 'update' | 'shown'>,
+  ref: MessageRef,
+  pressed: ChatMessage,
+  shown: ChatMessage,
+  reply: Pick<PressReply, 'settle' | 'root'>,
+): Promise<void> {
+  const edits: Promise<void>[] = [];
+  if (shown !== pressed) edits.push(editMarked(adapter, ref, pressed, shown, reply.settle));
+  if (reply.root) edits.push(editStateLine(adapter, reply.root));
+  const failed = (await Promise.allSettled(edits)).find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
 }

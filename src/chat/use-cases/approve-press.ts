@@ -11,10 +11,10 @@
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../../app/approvals/approve.js';
 import { spendBudget } from '../../app/command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
-import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
 import { messageTime } from '../../text/time.js';
 import type { ChatAction } from '../actions.js';
-import type { PlanMark, PressReply, PressRequest } from '../adapter.js';
+import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapter.js';
 import { icon, say } from '../rich.js';
 import { textMessage } from './command.js';
 import { stateLine } from './outcome.js';
@@ -127,8 +127,15 @@ export async function approvePress(
       const applying = stateLine('applying', fix, now);
       const stages = services.rootStates?.stages;
       if (!kept || !stages) return { mark: mark(action.planId, label, applying, true) };
-      return markStage(services, stages, kept, action.planId, label, (stage) =>
-        stage ? stateLine(stage.stage, fix, stage.at) : applying,
+      const lineOf = (stage: KeptStage): PlanMark['line'] => stateLine(stage.stage, fix, stage.at);
+      if (kept.undo) {
+        // The pressed reply is marked; the root its fix was approved on says "undoing…", or
+        // the stage the Undo's outcome held before this press kept its record.
+        const root = await rootStage(services, stages, kept.message, action.planId, lineOf);
+        return { mark: mark(action.planId, label, applying, true), ...(root ? { root } : {}) };
+      }
+      return markStage(services, stages, kept.message, action.planId, label, (stage) =>
+        stage ? lineOf(stage) : applying,
       );
     }
   }
@@ -166,8 +173,51 @@ async function markStage(
 }
 
 /**
+ * An Undo's edit of the root its fix was approved on: "undoing" recorded (it follows an
+ * Undo that failed), a stage the Undo's outcome held before its record was kept taken
+ * over, and the latest stage of the Undo shown, then again should one come in while the
+ * edit is under way (src/app/notify/root-stage.ts approvedStage). Undefined when the
+ * record cannot be read back, or when another plan's stage is later (its own press or
+ * outcome shows it).
+ */
+async function rootStage(
+  services: ApproveServices,
+  stages: RootStages,
+  root: KeptMessage & { threadTs: string },
+  planId: string,
+  lineOf: (stage: KeptStage) => PlanMark['line'],
+): Promise<StateLineEdit | undefined> {
+  const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
+  try {
+    const approved = await approvedStage(
+      stages,
+      root,
+      { planId, stage: 'undoing', at: Date.now() },
+      { undo: true },
+    );
+    const first = ours(approved?.latest);
+    if (!approved || !first) return undefined;
+    return {
+      ref: {
+        conversation: { platform: platformOf(root), id: root.channel, thread: root.threadTs },
+        id: root.ts,
+      },
+      line: lineOf(first),
+      async settle() {
+        const later = ours(await approved.settle());
+        return later ? lineOf(later) : undefined;
+      },
+    };
+  } catch (error) {
+    services.logger.warn({ err: error, planId }, 'approved message stage not recorded');
+    return undefined;
+  }
+}
+
+/**
  * Keeps where the approved message is and who approved, under the app's mark, so the
- * outcomes re-render its state line; an Undo follows the message its plan was approved on.
+ * outcomes re-render its state line; an Undo follows the message its plan was approved
+ * on (`undo`: that message, the root, is returned, for rootStage to edit).
  */
 async function keepFixState(
   services: ApproveServices,
@@ -175,7 +225,11 @@ async function keepFixState(
   planId: string,
   undoOf: string | undefined,
   fix: { what: string; approvers: readonly string[]; approvedAt: number },
-): Promise<KeptMessage | undefined> {
+): Promise<
+  | { undo: false; message: KeptMessage }
+  | { undo: true; message: KeptMessage & { threadTs: string } }
+  | undefined
+> {
   const roots = services.rootStates;
   const platform = chatPlatform(request.person.platform);
   if (!roots || platform === null) return undefined;
@@ -197,20 +251,22 @@ async function keepFixState(
         verdict: '',
         blocks: [],
       });
-      return message;
+      return { undo: false, message };
     }
     const root = await roots.load(undoOf);
     if (!root) return undefined;
+    // Kept before the root's edit: an outcome of the Undo that comes meanwhile finds it,
+    // or held its stage for rootStage to take over.
     await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
-    // Undoing is later than anything the fix said (and follows an Undo that failed); a
-    // stage the Undo's outcome held before this record was kept is taken over.
-    if (roots.stages)
-      await approvedStage(
-        roots.stages,
-        root,
-        { planId, stage: 'undoing', at: fix.approvedAt },
-        { undo: true },
-      );
+    return {
+      undo: true,
+      message: {
+        ...platformTag(platformOf(root)),
+        channel: root.channel,
+        ts: root.ts,
+        threadTs: root.threadTs,
+      },
+    };
   } catch (error) {
     services.logger.warn({ err: error, planId }, 'approved message state not kept');
   }
