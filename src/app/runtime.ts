@@ -36,6 +36,7 @@ import type { AppServices } from './services.js';
 import { teamsRoute } from './teams-route.js';
 import { redisCardStore } from '../chat/teams/card-store.js';
 import { redisTeamsDirectory } from '../chat/teams/directory.js';
+import { redisRefreshList } from '../chat/teams/refresh-list.js';
 
 export interface AppRuntime {
   services: AppServices;
@@ -136,7 +137,13 @@ export async function startAppRuntime(
   if (alerts.hooks === undefined) warnNoAlertHome(logger);
   const teams =
     config.teams &&
-    teamsRoute(services, config.teams, redisCardStore(redis, records), redisTeamsDirectory(redis, records));
+    teamsRoute(
+      services,
+      config.teams,
+      redisCardStore(redis, records),
+      redisTeamsDirectory(redis, records),
+      redisRefreshList(redis, records),
+    );
   const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack

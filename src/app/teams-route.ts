@@ -9,34 +9,19 @@ import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../chat/teams/endpoint.js';
 import { teamsInbound } from '../chat/teams/inbound.js';
 import { openIdKeys } from '../chat/teams/openid-keys.js';
 import { cachedDirectory, type TeamsDirectory } from '../chat/teams/directory.js';
+import type { RefreshList } from '../chat/teams/refresh-list.js';
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
 import { announceRun } from './announce.js';
 import { answerPress } from '../chat/use-cases/approve-press.js';
+import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
 
 /** How Teams users call the app, and let it into a conversation. */
 export const TEAMS_COMMAND_WORDS: CommandWords = {
   command: '@rollout-doctor',
   invite: 'add rollout-doctor to this team or chat (Apps → Manage your apps)',
 };
-
-/** Teams user ids (29:…) this process learned, bounded (oldest forgotten first). */
-function bounded<V>(max: number) {
-  const map = new Map<string, V>();
-  return {
-    set(key: string, value: V): void {
-      map.delete(key);
-      map.set(key, value);
-      if (map.size > max) {
-        const oldest = map.keys().next().value;
-        if (oldest !== undefined) map.delete(oldest);
-      }
-    },
-    get: (key: string): V | undefined => map.get(key),
-    entries: () => map.entries(),
-  };
-}
 
 /**
  * Teams' body limits: activities are bigger than Slack's payloads (a card action
@@ -117,22 +102,21 @@ function botCredential(
  * reach each person privately and each conversation's service URL (directory.ts), in
  * Redis too, so the replica that delivers a result, or one restarted since the asker
  * wrote, updates the card at the right connector and tells a not-found to the asker in
- * their personal chat.
+ * their personal chat. `refresh` keeps the approvers the bot has seen (refresh-list.ts),
+ * in Redis as well, so every replica's cards ask the same approvers' clients to fetch
+ * their own view.
  */
 export function teamsRoute(
   services: AppServices,
   teams: TeamsConfig,
   cards: CardStore,
   directory: TeamsDirectory,
+  refresh: RefreshList,
 ): TeamsRoute {
   const { logger } = services;
-  const teamsUserIds = bounded<string>(10_000);
   const learned = cachedDirectory(directory);
-  const notKept = (error: unknown) =>
-    logger.warn(
-      { err: error instanceof Error ? error : new Error(String(error)) },
-      'teams directory not written',
-    );
+  const notKept = (what: string) => (error: unknown) =>
+    logger.warn({ err: error instanceof Error ? error : new Error(String(error)) }, `${what} not written`);
   const adapter = teamsAdapter({
     connector: botConnector({
       appId: teams.appId,
@@ -150,7 +134,20 @@ export function teamsRoute(
         return teams.serviceUrl;
       }
     },
-    refreshUserIds: () => [...teamsUserIds.entries()].filter(([, v]) => v.startsWith('a')).map(([k]) => k),
+    // The policy's approvers now (Teams ones by Entra object id) that some replica has seen.
+    refreshUserIds: async () => {
+      try {
+        const approvers = (services.policy.approverIds?.() ?? []).filter((id) => ENTRA_OBJECT_ID.test(id));
+        return await refresh.userIds(approvers);
+      } catch (error) {
+        // The card still goes out; approvers then refresh it by hand to get their view.
+        logger.warn(
+          { err: error instanceof Error ? error : new Error(String(error)) },
+          'teams refresh list not read',
+        );
+        return [];
+      }
+    },
     personOf: (aadObjectId) => learned.person(aadObjectId),
   });
   // Run delivery and outcomes reach Teams messages through this adapter.
@@ -182,15 +179,14 @@ export function teamsRoute(
       seen: (account, conversationId, serviceUrl) => {
         learned
           .learnServiceUrl(conversationId.split(';messageid=')[0] ?? conversationId, serviceUrl)
-          .catch(notKept);
+          .catch(notKept('teams directory'));
         if (account.aadObjectId === undefined) return;
         const aad = account.aadObjectId.toLowerCase();
-        learned.learnPerson(aad, { teamsUserId: account.id, serviceUrl }).catch(notKept);
-        // Approvers' clients refresh the card on sight; 'a' marks an approver, 'r' anyone else.
-        mayApprove(aad).then(
-          (approver) => teamsUserIds.set(account.id, approver ? 'a' : 'r'),
-          () => undefined,
-        );
+        learned.learnPerson(aad, { teamsUserId: account.id, serviceUrl }).catch(notKept('teams directory'));
+        // Approvers' clients refresh the card on sight, on every replica's cards (refresh-list.ts).
+        mayApprove(aad)
+          .then((approver) => (approver ? refresh.seen(aad, account.id) : undefined))
+          .catch(notKept('teams refresh list'));
       },
     }),
   });

@@ -133,6 +133,12 @@ export interface ApprovalPolicy {
    */
   approvesSomewhere?(user: string): Promise<boolean>;
   /**
+   * Everyone the policy names as an approver anywhere (ROLLOUT_DOCTOR_APPROVERS, then
+   * the rules in file order), without duplicates; groups as their ids, unresolved. Like
+   * `approvesSomewhere`, it decides only what a card shows (Teams' refresh list).
+   */
+  approverIds?(): readonly string[];
+  /**
    * The policy file's `names:` (approver id to the name people know): where a platform
    * cannot show an id as a person (Teams), its messages name approvers by these.
    */
@@ -214,6 +220,7 @@ export function createApprovalPolicy(options: {
     isListed,
     names: options.names ?? {},
     approvesSomewhere: (user) => isListed(user, everyApprover),
+    approverIds: () => everyApprover,
     async check(user, scope) {
       const approvers = approversFor(options.rules, options.approvers, scope);
       const required = requiredApprovals(options.rules, scope);

@@ -58,6 +58,8 @@ export const redisKeys = {
   teamsCard: (conversationId: string, activityId: string) => `rd:teams:card:${conversationId}/${activityId}`,
   /** How the bot reaches a person privately: their Teams id and service URL (src/chat/teams/directory.ts). */
   teamsPerson: (aadObjectId: string) => `rd:teams:person:${aadObjectId}`,
+  /** An approver's Teams id and when the bot last saw them, for cards' refresh lists (src/chat/teams/refresh-list.ts). */
+  teamsApprover: (aadObjectId: string) => `rd:teams:approver:${aadObjectId}`,
   /** A Teams conversation's service URL (src/chat/teams/directory.ts). */
   teamsConversation: (conversationId: string) => `rd:teams:conversation:${conversationId}`,
   /** An approval's replay guard (src/worker/plan-trust.ts). */

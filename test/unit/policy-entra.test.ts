@@ -53,6 +53,16 @@ describe('Entra object ids in the policy', () => {
     expect(requiredApprovals(file.rules, { cluster: 'prod', namespace: 'payments' })).toBe(2);
   });
 
+  it('lists every approver once, lower-cased, in policy order (what Teams cards may ask to refresh)', () => {
+    const withEnv = createApprovalPolicy({
+      approvers: [PAYMENTS, 'S0GROUP'],
+      rules: file.rules,
+      listGroupMembers: async () => [],
+    });
+    expect(withEnv.approverIds?.()).toEqual([PAYMENTS, 'S0GROUP', LEAD, 'U0LEAD']);
+    expect(approval.approverIds?.()).toEqual([LEAD, 'U0LEAD', PAYMENTS]);
+  });
+
   it('reads by object id from a Teams channel named in a readers rule, not from another', async () => {
     const read = createReadPolicy({
       readers: [],

@@ -71,8 +71,11 @@ export interface TeamsAdapterOptions {
   tenantId: string;
   /** The serviceUrl of a conversation (learned from its activities), else the configured one. */
   serviceUrlOf(conversationId: string): Promise<string> | string;
-  /** Teams user ids (29:…) whose clients should fetch their own view (approvers seen so far). */
-  refreshUserIds(): readonly string[];
+  /**
+   * Teams user ids (29:…) whose clients should fetch their own view (approvers the bot
+   * has seen; the app reads them from Redis, refresh-list.ts), asked at every post and update.
+   */
+  refreshUserIds(): readonly string[] | Promise<readonly string[]>;
   /** How to reach an Entra object id privately, when the bot has seen that person (directory.ts). */
   personOf?(aadObjectId: string): Promise<TeamsPerson | undefined>;
 }
@@ -88,9 +91,11 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     cardActivity(message, { refreshUserIds });
 
   const post = async (to: ConversationRef, message: ChatMessage): Promise<MessageRef> => {
-    const refreshUserIds = options.refreshUserIds();
+    const [refreshUserIds, serviceUrl] = await Promise.all([
+      options.refreshUserIds(),
+      options.serviceUrlOf(to.id),
+    ]);
     const activity = activityFor(message, refreshUserIds);
-    const serviceUrl = await options.serviceUrlOf(to.id);
     let ref: MessageRef;
     if (isChannel(to.id) && !to.thread) {
       const created = await connector.createThread(serviceUrl, {
@@ -114,9 +119,12 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     platform: TEAMS,
     post,
     async update(ref, message) {
-      const refreshUserIds = options.refreshUserIds();
+      const [refreshUserIds, serviceUrl] = await Promise.all([
+        options.refreshUserIds(),
+        options.serviceUrlOf(ref.conversation.id),
+      ]);
       await connector.update(
-        await options.serviceUrlOf(ref.conversation.id),
+        serviceUrl,
         teamsConversationId(ref.conversation),
         ref.id,
         activityFor(message, refreshUserIds),
