@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { CustomRoute } from '@slack/bolt';
 import type { Logger } from '../logger.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 
@@ -8,6 +7,16 @@ import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } fr
 const LOGGED_PATH_CHARS = 120;
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/**
+ * A route of the app's HTTP server (health, metrics, Alertmanager, Teams): the shape of
+ * Bolt's CustomRoute, so Slack's receiver takes these as they are, with no chat SDK here.
+ */
+export interface AppRoute {
+  path: string;
+  method: string | string[];
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+}
 
 /** Path -> method -> handler. Paths match exactly (no decoding, no normalising). */
 export type RouteTable = ReadonlyMap<string, ReadonlyMap<string, Handler>>;
@@ -30,12 +39,12 @@ export interface HttpServerHandle {
 }
 
 /**
- * Builds a route table from Bolt-style custom routes. Only fixed paths are allowed:
+ * Builds a route table from the app's routes. Only fixed paths are allowed:
  * a path-to-regexp pattern would bring back Bolt's decoding, which throws on '%'.
  * A later route for the same method and path wins, as in Bolt's route table.
  */
 export function routeTable(
-  routes: readonly CustomRoute[],
+  routes: readonly AppRoute[],
   extra: Record<string, Record<string, Handler>> = {},
 ): RouteTable {
   const table = new Map<string, Map<string, Handler>>();

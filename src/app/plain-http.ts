@@ -1,5 +1,4 @@
-import type { CustomRoute } from '@slack/bolt';
-import { routeTable, startHttpServer } from './http-server.js';
+import { routeTable, startHttpServer, type AppRoute } from './http-server.js';
 import { startMetricsServer } from './metrics-server.js';
 import { healthzRoute, readyzRoute } from './routes/health.js';
 import type { AppServices } from './services.js';
@@ -20,7 +19,7 @@ export interface AppHttpHandle {
  */
 export async function startPlainHttp(
   services: AppServices,
-  options: { extraRoutes?: CustomRoute[]; host?: string; port?: number } = {},
+  options: { extraRoutes?: AppRoute[]; host?: string; port?: number } = {},
 ): Promise<AppHttpHandle> {
   const { config, logger } = services;
   const routes = routeTable([healthzRoute(), readyzRoute(services), ...(options.extraRoutes ?? [])]);

@@ -1,8 +1,8 @@
+import type { AppRoute } from './http-server.js';
 import { redisKeys } from '../queue/redis-keys.js';
 import { signDiagnoseByApp } from '../queue/diagnose-signature.js';
 import { notifyKeys, signNotify, verifyNotify } from '../queue/notify-signature.js';
 import { createAppAlerts } from './alerts/app-intake.js';
-import type { CustomRoute } from '@slack/bolt';
 import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
 import type { AppConfig } from '../config/environment.js';
@@ -54,7 +54,7 @@ export interface AppRuntime {
 export async function startAppRuntime(
   config: AppConfig,
   logger: Logger,
-  options: { extraRoutes?: CustomRoute[]; host?: string; port?: number } = {},
+  options: { extraRoutes?: AppRoute[]; host?: string; port?: number } = {},
 ): Promise<AppRuntime> {
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
@@ -157,8 +157,6 @@ export async function startAppRuntime(
   workerConnection.on('error', (error) => logger.warn({ err: error }, 'redis (notify consumer) error'));
   const notify = startNotifyConsumer(services, {
     connection: workerConnection,
-    redis,
-    client: notifyClient,
     concurrency: config.notifyConcurrency,
     keys: verifyKeys,
   });

@@ -1,6 +1,6 @@
-import type { CustomRoute } from '@slack/bolt';
+import type { AppRoute } from './http-server.js';
 import type { ChatUseCases } from '../chat/adapter.js';
-import { slackBodyGate } from '../chat/slack/slack-body-gate.js';
+import { bodyGate } from './body-gate.js';
 import { teamsAdapter, type CardStore, type TeamsAdapter } from '../chat/teams/adapter.js';
 import { botAuthenticator } from '../chat/teams/bot-auth.js';
 import { certificateSource, type CertificateSource } from '../chat/teams/certificate.js';
@@ -37,7 +37,7 @@ const TEAMS_BODY_LIMITS = {
 };
 
 export interface TeamsRoute {
-  route: CustomRoute;
+  route: AppRoute;
   adapter: TeamsAdapter;
 }
 
@@ -170,7 +170,7 @@ export function teamsRoute(
       serviceUrlHosts: teams.serviceUrlHosts,
     }),
     logger,
-    readBody: (next) => slackBodyGate(logger, TEAMS_BODY_LIMITS).handler(next),
+    readBody: (next) => bodyGate(logger, TEAMS_BODY_LIMITS).handler(next),
     handlers: teamsInbound({
       useCases,
       adapter,
@@ -190,7 +190,7 @@ export function teamsRoute(
       },
     }),
   });
-  const handler: CustomRoute['handler'] = (req, res) => {
+  const handler: AppRoute['handler'] = (req, res) => {
     endpoint(req, res)?.catch((error: unknown) => {
       logger.error(
         { err: error instanceof Error ? error : new Error(String(error)) },

@@ -8,7 +8,15 @@
 import type { RootRecord } from '../app/notify/root-store.js';
 import type { ChatAction } from './actions.js';
 import type { FixStage } from './use-cases/outcome.js';
-import type { ChatMessage, ConversationRef, MessageRef, PersonRef, Platform, Rich } from './model.js';
+import type {
+  ChatFailure,
+  ChatMessage,
+  ConversationRef,
+  MessageRef,
+  PersonRef,
+  Platform,
+  Rich,
+} from './model.js';
 
 /** Outbound: what the product asks of a platform. */
 export interface ChatAdapter {
@@ -55,6 +63,11 @@ export interface ChatAdapter {
    * from `shown` (src/app/notify/root-update.ts).
    */
   showFixStage?(record: RootRecord, stage: FixStage, at: number): Promise<RootRecord | undefined>;
+  /**
+   * What `error` means when it is a failure of this platform's API (a rate limit, an
+   * outage, a refusal no retry fixes); undefined for any other error.
+   */
+  failureOf?(error: unknown): ChatFailure | undefined;
 }
 
 /** Inbound: a command a person sent, after the adapter verified where it came from. */

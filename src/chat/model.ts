@@ -172,3 +172,15 @@ export interface ChatMessage {
    */
   readonly brief?: readonly Part[];
 }
+
+/**
+ * What a chat API's failure means for the notification that met it (the notify consumer
+ * decides by it, src/app/notify/consumer.ts): wait and retry (`rate-limited`), retry
+ * before the notifications queued after it, so that "rolled out" never overtakes
+ * "applied" in a thread (`transient`: the API answered 5xx or could not be reached), or
+ * give up, as a retry cannot fix it (`permanent`: no such channel, not a member, …).
+ */
+export type ChatFailure =
+  | { readonly kind: 'rate-limited'; readonly retryAfterSeconds: number }
+  | { readonly kind: 'transient' }
+  | { readonly kind: 'permanent'; readonly code: string };

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Child } from '../../bench/lib/children.js';
-import { SLACK_MAX_BODY_BYTES } from '../../src/chat/slack/slack-body-gate.js';
+import { SLACK_MAX_BODY_BYTES } from '../../src/app/body-gate.js';
 import { openSocket, rawRequest, readUntilClose } from '../support/raw-http.js';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';
 

@@ -10,7 +10,7 @@
  */
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_CONCURRENT_SLACK_BODIES } from '../../src/chat/slack/slack-body-gate.js';
+import { MAX_CONCURRENT_SLACK_BODIES } from '../../src/app/body-gate.js';
 import { DEFAULT_CONNECTION_LIMITS } from '../../src/app/connection-guard.js';
 import { openSocket, readUntilClose } from '../support/raw-http.js';
 import { startAppProcess, type AppProcess } from '../support/app-process.js';

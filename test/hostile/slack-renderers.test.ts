@@ -22,11 +22,13 @@ import {
 import { remediationOutcomeMessage } from '../support/slack-run.js';
 import {
   alertTitle,
-  firingRoot,
-  overflowMessage,
-  resolvedRoot,
+  earlyWarningOverflowMessage,
+  earlyWarningRootMessage,
+  firingRootMessage,
+  overflowMessage as overflowChatMessage,
+  resolvedRootMessage,
   rootNote,
-  threadLine,
+  threadLineMessage,
 } from '../../src/app/alerts/messages.js';
 import { assembleSnapshot } from '../../src/diagnosis/snapshot/dump/assemble.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -34,7 +36,16 @@ import type { Evidence } from '../../src/diagnosis/finding.js';
 import { loadObjects } from '../../src/diagnosis/snapshot/dump/dump.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { parseCommand } from '../../src/chat/use-cases/command-parse.js';
-import { toMrkdwn } from '../../src/chat/slack/render.js';
+import { renderMessage, toMrkdwn } from '../../src/chat/slack/render.js';
+import type { AlertOverflowJob } from '../../src/queue/alert-jobs.js';
+import type { Rich } from '../../src/chat/model.js';
+
+/** The alert thread's messages (src/app/alerts/messages.ts) as the Slack adapter posts them. */
+const firingRoot = (title: string, detail: string | undefined, note?: Rich) =>
+  renderMessage(firingRootMessage(title, detail, [], note));
+const resolvedRoot = (title: string, at: string) => renderMessage(resolvedRootMessage(title, at));
+const threadLine = (kind: 'resolved' | 'refiring', at: string) => renderMessage(threadLineMessage(kind, at));
+const overflowMessage = (job: AlertOverflowJob) => renderMessage(overflowChatMessage(job));
 import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { HOSTILE, poison, shownStrings, unsafeMarkup } from './support/hostile-text.js';
 
@@ -197,7 +208,10 @@ describe('Slack builders with hostile text in every field', () => {
     const title = alertTitle(job);
     const messages = [
       firingRoot(title, HOSTILE, rootNote(job)),
+      firingRoot(title, HOSTILE, rootNote(job, [`evil.example`])),
       firingRoot(title, undefined),
+      renderMessage(earlyWarningRootMessage(title, HOSTILE)),
+      renderMessage(earlyWarningOverflowMessage(20, title)),
       resolvedRoot(title, HOSTILE),
       threadLine('resolved', HOSTILE),
       threadLine('refiring', HOSTILE),

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeTable, startHttpServer, type HttpServerHandle } from '../../src/app/http-server.js';
-import { slackBodyGate } from '../../src/chat/slack/slack-body-gate.js';
+import { bodyGate } from '../../src/app/body-gate.js';
 import type { CardActionInvoke, MessageActivity } from '../../src/chat/teams/activity.js';
 import { botAuthenticator } from '../../src/chat/teams/bot-auth.js';
 import { TEAMS_MESSAGES_PATH, teamsEndpoint } from '../../src/chat/teams/endpoint.js';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   const endpoint = teamsEndpoint({
     auth,
     logger,
-    readBody: (next) => slackBodyGate(logger).handler(next),
+    readBody: (next) => bodyGate(logger).handler(next),
     handlers: {
       message: async (activity) => {
         messages.push(activity);

@@ -6,7 +6,7 @@
  */
 import type { ChatUseCases } from '../../src/chat/adapter.js';
 import { routeTable, startHttpServer, type HttpServerHandle } from '../../src/app/http-server.js';
-import { slackBodyGate } from '../../src/chat/slack/slack-body-gate.js';
+import { bodyGate } from '../../src/app/body-gate.js';
 import { teamsAdapter, type CardStore, type TeamsAdapter } from '../../src/chat/teams/adapter.js';
 import { botAuthenticator } from '../../src/chat/teams/bot-auth.js';
 import { botConnector } from '../../src/chat/teams/connector.js';
@@ -61,7 +61,7 @@ export async function startBareTeamsBot(options: {
       serviceUrlHosts: [host],
     }),
     logger,
-    readBody: (next) => slackBodyGate(logger).handler(next),
+    readBody: (next) => bodyGate(logger).handler(next),
     handlers: teamsInbound({
       useCases: options.useCases,
       adapter,

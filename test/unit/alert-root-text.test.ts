@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { firingRoot, rootNote, saysMore } from '../../src/app/alerts/messages.js';
+import { firingRootMessage, rootNote, saysMore } from '../../src/app/alerts/messages.js';
 import { allowedLink } from '../../src/chat/slack/blocks/mrkdwn.js';
+import { renderMessage, toMrkdwn } from '../../src/chat/slack/render.js';
 import type { AlertThreadJob } from '../../src/queue/alert-jobs.js';
 
 const HOSTS = ['alertmanager.example:9093', 'prometheus.example'];
@@ -11,11 +12,12 @@ describe('the alert thread root says each thing once (issue 31.5)', () => {
     expect(saysMore('Alert KubePodCrashLooping has fired', ['KubePodCrashLooping'])).toBe(false);
     expect(saysMore('Pod is crash looping.', ['KubePodCrashLooping'])).toBe(true);
     const root = JSON.stringify(
-      firingRoot(
-        'KubePodCrashLooping on shop/deployment/checkout (cluster prod)',
-        'KubePodCrashLooping is firing',
-        undefined,
-        ['KubePodCrashLooping'],
+      renderMessage(
+        firingRootMessage(
+          'KubePodCrashLooping on shop/deployment/checkout (cluster prod)',
+          'KubePodCrashLooping is firing',
+          ['KubePodCrashLooping'],
+        ),
       ).blocks,
     );
     expect(root.match(/KubePodCrashLooping/g)).toHaveLength(1);
@@ -47,10 +49,11 @@ describe('links to the operator’s Alertmanager and Prometheus only', () => {
 
   it('the root note links a listed Alertmanager and shows any other as defanged text', () => {
     const job = { truncatedAlerts: 0, externalURL: 'http://alertmanager.example:9093' } as AlertThreadJob;
-    expect(rootNote(job, HOSTS)).toContain('<http://alertmanager.example:9093/|Alertmanager>');
-    const other = rootNote({ ...job, externalURL: 'https://evil.example/login' }, HOSTS) ?? '';
+    const note = (j: AlertThreadJob, hosts?: string[]): string => toMrkdwn(rootNote(j, hosts) ?? []);
+    expect(note(job, HOSTS)).toContain('<http://alertmanager.example:9093/|Alertmanager>');
+    const other = note({ ...job, externalURL: 'https://evil.example/login' }, HOSTS);
     expect(other).not.toContain('<https://');
     expect(other).toContain('evil.example');
-    expect(rootNote(job) ?? '').not.toContain('<http');
+    expect(note(job)).not.toContain('<http');
   });
 });

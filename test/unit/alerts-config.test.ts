@@ -32,6 +32,7 @@ function alertsOf(env: Record<string, string>) {
     redis: {} as Redis,
     plans: {} as PlanStore,
     allows: () => true,
+    chats: () => ({}),
     logger: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
   });
 }

@@ -58,6 +58,7 @@ beforeAll(async () => {
     redis: connection,
     plans: createPlanStore(connection),
     allows: () => true,
+    chats: () => ({}),
     logger: createLogger({ level: 'silent', name: 'fast-path' }),
   }).routes[0];
   if (!route) throw new Error('route not mounted');

@@ -72,6 +72,7 @@ async function startReplica(
     plans,
     logger,
     allows: options.allows ?? (() => true),
+    chats: () => ({}),
     ...(options.now ? { now: options.now } : {}),
   }).routes[0];
   if (!route) throw new Error('route not mounted');

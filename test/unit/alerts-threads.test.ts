@@ -5,7 +5,8 @@ import { createThreadBudget } from '../../src/app/alerts/thread-budget.js';
 import type { AlertThreadJob } from '../../src/queue/alert-jobs.js';
 import { groupHash, workloadHash } from '../../src/queue/alert-keys.js';
 import { deliverAlertResult, ThreadNotReadyError, type RunResult } from '../../src/app/alerts/results.js';
-import { handleAlertThreadJob, type SlackThreadApi } from '../../src/app/alerts/thread-updates.js';
+import { handleAlertThreadJob } from '../../src/app/alerts/thread-updates.js';
+import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { createThreadStore, ThreadBusyError, type ThreadStore } from '../../src/queue/alert-thread-store.js';
 import { verdictKey } from '../../src/app/alerts/verdict-key.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
@@ -19,17 +20,22 @@ let store: ThreadStore;
 let calls: { method: 'post' | 'update'; args: Record<string, unknown> }[];
 let nextTs = 1;
 
-const slack: SlackThreadApi = {
-  async postMessage(args) {
-    calls.push({ method: 'post', args });
-    nextTs += 1;
-    return { ts: `1700000000.${String(nextTs).padStart(6, '0')}` };
-  },
-  async update(args) {
-    calls.push({ method: 'update', args });
-    return {};
+/** Slack's Web API as the Slack adapter calls it, recording each post and update. */
+const webClient = {
+  chat: {
+    async postMessage(args: Record<string, unknown>) {
+      calls.push({ method: 'post', args });
+      nextTs += 1;
+      return { ok: true, ts: `1700000000.${String(nextTs).padStart(6, '0')}` };
+    },
+    async update(args: Record<string, unknown>) {
+      calls.push({ method: 'update', args });
+      return { ok: true };
+    },
   },
 };
+/** The chat adapters thread handling posts through: Slack's, on the recording client. */
+const chats = () => ({ slack: createSlackChatAdapter(webClient as never) });
 const logger = { debug: () => undefined, info: () => undefined };
 
 const WEB = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name: 'web' });
@@ -100,15 +106,15 @@ beforeEach(async () => {
 
 describe('alert threads', () => {
   it('opens one thread on the first firing; later groups for the workload join it', async () => {
-    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('opened');
+    expect(await handleAlertThreadJob({ store, chats, logger }, job())).toBe('opened');
     expect(calls).toHaveLength(1);
     expect(calls[0]?.args['channel']).toBe('C0ALERTS');
     expect(String(calls[0]?.args['text'])).toContain('KubePodCrashLooping on shop/deployment/web');
 
-    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('joined');
+    expect(await handleAlertThreadJob({ store, chats, logger }, job())).toBe('joined');
     expect(
       await handleAlertThreadJob(
-        { store, slack, logger },
+        { store, chats, logger },
         job({ groupHash: G2, alertNames: ['KubeDeploymentRolloutStuck'] }),
       ),
     ).toBe('joined');
@@ -117,7 +123,7 @@ describe('alert threads', () => {
 
   it('opens exactly one root message when replicas race', async () => {
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 8 }, () => handleAlertThreadJob({ store, slack, logger }, job())),
+      Array.from({ length: 8 }, () => handleAlertThreadJob({ store, chats, logger }, job())),
     );
     const posts = calls.filter((c) => c.method === 'post');
     expect(posts).toHaveLength(1);
@@ -125,17 +131,17 @@ describe('alert threads', () => {
       if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(ThreadBusyError);
     }
     // A retry after the busy error joins the thread the winner opened.
-    expect(await handleAlertThreadJob({ store, slack, logger }, job())).toBe('joined');
+    expect(await handleAlertThreadJob({ store, chats, logger }, job())).toBe('joined');
   });
 
   it('resolves only when every group of the thread resolved, then rewrites the root and posts a line', async () => {
-    await handleAlertThreadJob({ store, slack, logger }, job());
-    await handleAlertThreadJob({ store, slack, logger }, job({ groupHash: G2 }));
+    await handleAlertThreadJob({ store, chats, logger }, job());
+    await handleAlertThreadJob({ store, chats, logger }, job({ groupHash: G2 }));
     const root = await store.find(WEB);
     const resolved = { status: 'resolved' as const, endsAt: '2026-11-20T10:30:00Z' };
-    expect(await handleAlertThreadJob({ store, slack, logger }, job(resolved))).toBe('still-firing');
+    expect(await handleAlertThreadJob({ store, chats, logger }, job(resolved))).toBe('still-firing');
     expect(calls).toHaveLength(1);
-    expect(await handleAlertThreadJob({ store, slack, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
+    expect(await handleAlertThreadJob({ store, chats, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
       'resolved',
     );
     const [update, line] = calls.slice(1);
@@ -144,23 +150,23 @@ describe('alert threads', () => {
     expect(line).toMatchObject({ method: 'post', args: { thread_ts: root?.ts } });
     expect(String(line?.args['text'])).toContain('Resolved at 2026-11-20 10:30 UTC');
     // A duplicate resolved notification changes nothing.
-    expect(await handleAlertThreadJob({ store, slack, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
+    expect(await handleAlertThreadJob({ store, chats, logger }, job({ ...resolved, groupHash: G2 }))).toBe(
       'already-resolved',
     );
     expect(calls).toHaveLength(3);
   });
 
   it('a re-fire after a resolve reopens the same thread', async () => {
-    await handleAlertThreadJob({ store, slack, logger }, job());
+    await handleAlertThreadJob({ store, chats, logger }, job());
     await handleAlertThreadJob(
-      { store, slack, logger },
+      { store, chats, logger },
       job({ status: 'resolved', endsAt: '2026-11-20T10:30:00Z' }),
     );
     const before = await store.find(WEB, G1);
     expect(before?.status).toBe('resolved');
     expect(await store.find(WEB)).toBeNull();
     expect(
-      await handleAlertThreadJob({ store, slack, logger }, job({ startsAt: '2026-11-20T11:00:00Z' })),
+      await handleAlertThreadJob({ store, chats, logger }, job({ startsAt: '2026-11-20T11:00:00Z' })),
     ).toBe('refired');
     const after = await store.find(WEB);
     expect(after?.ts).toBe(before?.ts);
@@ -169,7 +175,7 @@ describe('alert threads', () => {
   });
 
   it('ignores a resolved notification for a thread it never saw', async () => {
-    expect(await handleAlertThreadJob({ store, slack, logger }, job({ status: 'resolved' }))).toBe(
+    expect(await handleAlertThreadJob({ store, chats, logger }, job({ status: 'resolved' }))).toBe(
       'unknown-thread',
     );
     expect(calls).toEqual([]);
@@ -178,7 +184,7 @@ describe('alert threads', () => {
 
 describe('diagnosis results in alert threads', () => {
   it('posts the first verdict, stays quiet on the same verdict, posts a changed one', async () => {
-    await handleAlertThreadJob({ store, slack, logger }, job());
+    await handleAlertThreadJob({ store, chats, logger }, job());
     const posted: string[] = [];
     const deps = {
       store,
@@ -196,7 +202,7 @@ describe('diagnosis results in alert threads', () => {
   it('finds the thread through the job link when the alert only named a pod', async () => {
     const podWorkload = workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Pod', name: 'db-0' });
     await handleAlertThreadJob(
-      { store, slack, logger },
+      { store, chats, logger },
       job({
         workloadHash: podWorkload,
         workload: { cluster: 'default', namespace: 'shop', guessed: false, pods: ['db-0'] },
@@ -216,7 +222,7 @@ describe('diagnosis results in alert threads', () => {
   });
 
   it('restores the verdict when posting fails so the retry posts', async () => {
-    await handleAlertThreadJob({ store, slack, logger }, job());
+    await handleAlertThreadJob({ store, chats, logger }, job());
     let fail = true;
     const deps = {
       store,
@@ -247,7 +253,7 @@ describe('diagnosis results in alert threads', () => {
 
   it('an early-warning result opens the thread an alert later joins', async () => {
     await store.linkJob('default', 'diagnose.shop.web', WEB, true);
-    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH' });
+    const opener = createEarlyWarningOpener({ store, chats, channelFor: () => 'C0WATCH' });
     const posted: string[] = [];
     const deps = {
       store,
@@ -259,14 +265,14 @@ describe('diagnosis results in alert threads', () => {
     expect(String(calls[0]?.args['text'])).toContain(
       'Early warning: RolloutSurgeDeadlock on shop/deployment/web',
     );
-    expect(await handleAlertThreadJob({ store, slack, logger }, job({ groupHash: G2 }))).toBe('joined');
+    expect(await handleAlertThreadJob({ store, chats, logger }, job({ groupHash: G2 }))).toBe('joined');
     expect(calls.filter((c) => c.method === 'post')).toHaveLength(1);
     expect(posted[0]).toBe((await store.find(WEB))?.ts);
   });
 
   it('an early-warning result without a deadlock or node-local crash loop opens nothing', async () => {
     await store.linkJob('default', 'diagnose.shop.web', WEB, true);
-    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH' });
+    const opener = createEarlyWarningOpener({ store, chats, channelFor: () => 'C0WATCH' });
     const deps = { store, logger, openEarlyWarning: opener, postInThread: async () => undefined };
     expect(await deliverAlertResult(deps, result([finding('CrashLoop')]))).toBe('no-thread');
     expect(calls).toEqual([]);
@@ -277,7 +283,7 @@ describe('diagnosis results in alert threads', () => {
     const asked: unknown[] = [];
     const opener = createEarlyWarningOpener({
       store,
-      slack,
+      chats,
       channelFor: () => 'C0WATCH',
       allows: (scope) => {
         asked.push(scope);
@@ -305,7 +311,7 @@ describe('verdictKey', () => {
   it('early-warning threads take from the budget alert threads use: past it no thread, one summary line per channel and minute (issue 27.4)', async () => {
     const budget = createThreadBudget(redis, 3, () => Date.UTC(2026, 10, 24, 1, 2, 3));
     expect(await budget.take(2)).toBe(2); // two alert threads this minute
-    const opener = createEarlyWarningOpener({ store, slack, channelFor: () => 'C0WATCH', budget });
+    const opener = createEarlyWarningOpener({ store, chats, channelFor: () => 'C0WATCH', budget });
     const hash = (name: string) =>
       workloadHash({ cluster: 'default', namespace: 'shop', kind: 'Deployment', name });
     const deadlock = result([finding('RolloutSurgeDeadlock')]);

@@ -317,6 +317,22 @@ describe('the chat port and its adapters', () => {
     expect(foreign).toEqual([]);
   });
 
+  it('the app side speaks to chat platforms only through the port: no adapter file or platform SDK but where adapters are built', () => {
+    // The composition roots: they build each platform's adapter and routes, and hand the
+    // rest of the app the port (services.chats).
+    const roots = ['src/app/runtime.ts', 'src/app/teams-route.ts'];
+    const app = productionFiles().filter((f) => f.startsWith('src/app/') && !roots.includes(f));
+    expect(app.length).toBeGreaterThan(20);
+    const edges = app.flatMap((f) =>
+      importsOf(f)
+        .filter((dep) => (dep.endsWith('.ts') ? adapterOf(dep) !== null : PLATFORM_SDK(dep)))
+        .map((dep) => `${f} → ${dep}`),
+    );
+    expect(edges).toEqual([]);
+    // Guards the check against passing vacuously: the roots do build adapters.
+    expect(importsOf('src/app/runtime.ts').some((dep) => adapterOf(dep) === 'slack')).toBe(true);
+  });
+
   it('sees an adapter edge where one exists', () => {
     // Guards the checks above against passing vacuously.
     expect(importsOf('src/chat/slack/listeners/index.ts')).toContain('@slack/bolt');

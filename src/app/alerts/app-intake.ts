@@ -105,8 +105,8 @@ export function createAppAlerts(deps: {
   markAnswered?: (root: ThreadRoot) => Promise<void>;
   /** WAIT for the replicas, and the redo of an alert's diagnosis a failover lost (replication-guard.ts). */
   replication?: ReplicationGuard;
-  /** The chat adapters by platform (services.chats), for alert threads in Teams. */
-  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
+  /** The chat adapters by platform (services.chats), read at each call: every thread posts through them. */
+  chats: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }): { routes: AlertmanagerRoute[]; hooks: AlertNotifyHooks | undefined } {
   const { config } = deps;
   const token = config.alertmanagerToken;
@@ -128,7 +128,7 @@ export function createAppAlerts(deps: {
     linkHosts: config.alerts.linkHosts,
     threadBudget: budget,
     ...(deps.markAnswered ? { markAnswered: deps.markAnswered } : {}),
-    ...(deps.chats ? { chats: deps.chats } : {}),
+    chats: deps.chats,
   });
   // Early-warning threads only: no Alertmanager route without its token.
   if (token === undefined) return { routes: [], hooks };

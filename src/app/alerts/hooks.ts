@@ -10,13 +10,6 @@ import type { ThreadUpdateOutcome } from './thread-updates.js';
 import type { ChatPlatform } from '../../queue/chat-refs.js';
 
 /**
- * The Slack Web API client the hooks post with (its type, webApi.WebClient, is named
- * where the hooks are made, src/app/alerts/notify-hooks.ts): opaque here, so that
- * AppServices and what imports it load no Slack SDK, not even for types.
- */
-type SlackClient = object;
-
-/**
  * What the app's notify consumer calls for alert threads: `threadJob` for the
  * `alert-thread` notify jobs, `runResult` after every finished diagnose run (the
  * result goes into the workload's incident thread when there is one).
@@ -29,12 +22,9 @@ export interface ThreadRoot {
 }
 
 export interface AlertNotifyHooks {
-  threadJob(client: SlackClient, job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
+  threadJob(job: AlertThreadJob): Promise<ThreadUpdateOutcome>;
   /** The root message of the job's thread (its platform, channel and ts), null when there is none. */
   threadRoot(job: AlertThreadJob): Promise<ThreadRoot | null>;
   /** A run's result: into its incident thread, if the run belongs to one. */
-  runResult(
-    client: SlackClient,
-    result: Extract<RunUpdate, { kind: 'diagnosis-result' }>,
-  ): Promise<AlertResultOutcome>;
+  runResult(result: Extract<RunUpdate, { kind: 'diagnosis-result' }>): Promise<AlertResultOutcome>;
 }

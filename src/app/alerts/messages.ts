@@ -1,23 +1,16 @@
+/**
+ * What alert and early-warning threads say, platform-free (src/chat/model.ts): the root
+ * of an incident (firing, resolved), the thread lines, the early warning's root and the
+ * one summary of a flood past the caps. Every platform's adapter renders them, escaping
+ * every text span for its own markup: alert names, labels, summaries and URLs are
+ * untrusted text.
+ */
 import { messageTime } from '../../text/time.js';
+import { allowedUrl } from '../../text/allowed-url.js';
 import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.js';
-import {
-  allowedLink,
-  asIs,
-  escapeMrkdwn,
-  inlineCode,
-  joinMrkdwn,
-  mrkdwn,
-  trusted,
-  type Mrkdwn,
-} from '../../chat/slack/blocks/mrkdwn.js';
-import { context, section } from '../../chat/slack/blocks/text.js';
+import type { ChatMessage, Rich } from '../../chat/model.js';
+import { br, code, icon, join, link, multiline, plain, rich, say, strong } from '../../chat/rich.js';
 import type { AlertOverflowJob, AlertThreadJob } from '../../queue/alert-jobs.js';
-
-/** A Slack message as chat.postMessage / chat.update take it; `text` is parsed like mrkdwn. */
-export interface ThreadMessage {
-  text: Mrkdwn;
-  blocks: Record<string, unknown>[];
-}
 
 /** "shop/web (cluster prod)" — the workload as the root message names it. */
 export function workloadLabel(w: AlertThreadJob['workload']): string {
@@ -59,77 +52,116 @@ export function saysMore(detail: string, alertNames: readonly string[]): boolean
   return words.some((w) => !filler.has(w));
 }
 
-/** Root message of a firing incident; the alert's summary under the title when it says more. */
-export function firingRoot(
+/** What the root of a thread being diagnosed says under it. */
+const DIAGNOSING = 'rollout-doctor is diagnosing; the result follows in this thread.';
+
+/**
+ * Root message of a firing incident: the title, the alert's summary under it when it
+ * says more (its own lines kept), and the note (rootNote) or that the result follows.
+ */
+export function firingRootMessage(
   title: string,
   detail: string | undefined,
-  note?: Mrkdwn,
   alertNames: readonly string[] = [],
-): ThreadMessage {
-  const lines = [mrkdwn`:rotating_light: *Firing:* ${title}`];
-  if (detail !== undefined && saysMore(detail, alertNames)) lines.push(escapeMrkdwn(detail));
-  const blocks = [section(joinMrkdwn(lines, '\n'))];
-  blocks.push(context(note ?? trusted('rollout-doctor is diagnosing; the result follows in this thread.')));
-  return { text: mrkdwn`Firing: ${title}`, blocks };
+  note?: Rich,
+): ChatMessage {
+  const headline = say`${icon('alert')} ${strong('Firing:')} ${title}`;
+  const verdict =
+    detail !== undefined && saysMore(detail, alertNames) ? rich(headline, br, multiline(detail)) : headline;
+  return {
+    summary: say`Firing: ${title}`,
+    parts: [
+      { kind: 'paragraph', text: verdict, role: 'verdict' },
+      { kind: 'note', text: note ?? plain(DIAGNOSING) },
+    ],
+  };
 }
 
 /** Root message once every alert of the thread has resolved. */
-export function resolvedRoot(title: string, at: string): ThreadMessage {
+export function resolvedRootMessage(title: string, at: string): ChatMessage {
   return {
-    text: mrkdwn`Resolved: ${title}`,
-    blocks: [
-      section(mrkdwn`:white_check_mark: *Resolved:* ~${title}~`),
-      context(mrkdwn`Resolved at ${messageTime(at)}`),
+    summary: say`Resolved: ${title}`,
+    parts: [
+      { kind: 'paragraph', text: say`${icon('ok')} ${strong('Resolved:')} ${title}`, role: 'verdict' },
+      { kind: 'note', text: say`Resolved at ${messageTime(at)}` },
     ],
   };
 }
 
 /** The short thread line posted when an incident resolves or fires again. */
-export function threadLine(kind: 'resolved' | 'refiring', at: string): ThreadMessage {
+export function threadLineMessage(kind: 'resolved' | 'refiring', at: string): ChatMessage {
   const text =
     kind === 'resolved'
-      ? mrkdwn`:white_check_mark: Resolved at ${messageTime(at)}`
-      : mrkdwn`:rotating_light: Firing again at ${messageTime(at)}`;
-  return { text, blocks: [section(text)] };
+      ? say`${icon('ok')} Resolved at ${messageTime(at)}`
+      : say`${icon('alert')} Firing again at ${messageTime(at)}`;
+  return { summary: text, parts: [{ kind: 'paragraph', text }] };
 }
 
 /**
- * Notes for the root message: truncated groups and where to see all alerts. `linkHosts`:
- * the operator's Alertmanager and Prometheus hosts (ROLLOUT_DOCTOR_ALERT_LINK_HOSTS).
+ * The root's note: truncated groups and where to see all alerts. The notification's
+ * externalURL is a link (with our label) only to a host the operator listed
+ * (`linkHosts`, ROLLOUT_DOCTOR_ALERT_LINK_HOSTS); any other is shown as code, never as
+ * a link whose label could say something else. Undefined when there is nothing to add.
  */
-export function rootNote(job: AlertThreadJob, linkHosts: readonly string[] = []): Mrkdwn | undefined {
-  const parts: Mrkdwn[] = [];
+export function rootNote(job: AlertThreadJob, linkHosts: readonly string[] = []): Rich | undefined {
+  const parts: Rich[] = [];
   if (job.truncatedAlerts > 0)
-    parts.push(mrkdwn`Alertmanager left out ${job.truncatedAlerts} more alert(s) of this group.`);
-  // externalURL comes with the notification, so anyone holding the webhook token
-  // chooses it: a link (with our label) only to a host the operator listed; any other
-  // is shown as text (scheme defanged), never as a link whose label could say something else.
+    parts.push(say`Alertmanager left out ${job.truncatedAlerts} more alert(s) of this group.`);
   if (job.externalURL !== undefined) {
-    const link = allowedLink(job.externalURL, 'Alertmanager', linkHosts);
-    parts.push(link ? link : mrkdwn`Alertmanager: ${asIs(inlineCode(job.externalURL))}`);
+    const href = allowedUrl(job.externalURL, linkHosts);
+    parts.push(href ? rich(link(href, 'Alertmanager')) : say`Alertmanager: ${code(job.externalURL)}`);
   }
   if (parts.length === 0) return undefined;
-  return mrkdwn`rollout-doctor is diagnosing; the result follows in this thread. ${asIs(joinMrkdwn(parts, ' '))}`;
+  return rich(plain(`${DIAGNOSING} `), join(parts, ' '));
 }
 
-/** The one message for the workloads of a notification past the per-notification cap. */
-export function overflowMessage(job: AlertOverflowJob): ThreadMessage {
-  const names = joinMrkdwn(job.alertNames.map(inlineCode), ', ');
-  const namespaces = joinMrkdwn(job.namespaces.map(inlineCode), ', ');
-  const perMinute = job.cause === 'minute';
-  const text = perMinute
-    ? mrkdwn`:warning: More alerted workloads arrived this minute than rollout-doctor opens threads for: ${job.workloads} (${job.firing} firing) in this notification got no thread and no diagnosis, and later ones this minute are only counted in the app's log.`
-    : mrkdwn`:warning: One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
-  const limit = perMinute
-    ? mrkdwn`limit ${job.limit} per minute (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)`
-    : mrkdwn`limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`;
+/** The root of an early-warning thread: what the watch found before any alert fired. */
+export function earlyWarningRootMessage(title: string, summary: string): ChatMessage {
   return {
-    text,
-    blocks: [
-      section(text),
-      context(
-        mrkdwn`Alerts: ${asIs(names)}${job.alertNames.length === 10 ? ' …' : ''} · namespaces: ${asIs(namespaces)}${job.namespaces.length === 10 ? ' …' : ''} · ${asIs(limit)}`,
-      ),
+    summary: say`Early warning: ${title}`,
+    parts: [
+      {
+        kind: 'paragraph',
+        text: rich(say`${icon('warning')} ${strong('Early warning:')} ${title}`, br, multiline(summary)),
+        role: 'verdict',
+      },
+      { kind: 'note', text: plain('Found by the rollout-doctor watch before any alert fired.') },
+    ],
+  };
+}
+
+/** The one line per channel and minute for early warnings past the shared thread budget. */
+export function earlyWarningOverflowMessage(limit: number, first: string): ChatMessage {
+  const text = say`${icon('warning')} More new incident threads this minute than rollout-doctor opens: the early warning for ${first} got no thread, and later ones this minute are only counted in the app's log (limit ${limit} per minute for alert and early-warning threads together, ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE).`;
+  return { summary: text, parts: [{ kind: 'paragraph', text }] };
+}
+
+/** The one summary of the workloads of a notification (or minute) past the caps. */
+export function overflowMessage(job: AlertOverflowJob): ChatMessage {
+  const perMinute = job.cause === 'minute';
+  const verdict = perMinute
+    ? say`${icon('warning')} More alerted workloads arrived this minute than rollout-doctor opens threads for: ${job.workloads} (${job.firing} firing) in this notification got no thread and no diagnosis, and later ones this minute are only counted in the app's log.`
+    : say`${icon('warning')} One Alertmanager notification named more workloads than rollout-doctor opens threads for: ${job.workloads} more (${job.firing} firing) got no thread and no diagnosis.`;
+  const limit = perMinute
+    ? say`limit ${job.limit} per minute (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE)`
+    : say`limit ${job.limit} per notification (ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS)`;
+  const names = join(
+    job.alertNames.map((n) => say`${code(n)}`),
+    ', ',
+  );
+  const namespaces = join(
+    job.namespaces.map((n) => say`${code(n)}`),
+    ', ',
+  );
+  const more = (list: readonly string[]): string => (list.length === 10 ? ' …' : '');
+  return {
+    summary: verdict,
+    parts: [
+      { kind: 'paragraph', text: verdict, role: 'verdict' },
+      {
+        kind: 'note',
+        text: say`Alerts: ${names}${more(job.alertNames)} · namespaces: ${namespaces}${more(job.namespaces)} · ${limit}`,
+      },
     ],
   };
 }

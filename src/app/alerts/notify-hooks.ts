@@ -1,12 +1,10 @@
-import type { webApi } from '@slack/bolt';
 import type { Redis } from 'ioredis';
 import { createEarlyWarningOpener } from './early-warning-threads.js';
 import type { AlertNotifyHooks, ThreadRoot } from './hooks.js';
 import type { ThreadBudget } from './thread-budget.js';
 import { deliverAlertResult, type RunResult } from './results.js';
 import { createThreadStore, type ThreadStore } from '../../queue/alert-thread-store.js';
-import { handleAlertThreadJob, type SlackThreadApi } from './thread-updates.js';
-import { asSlackBlocks } from '../../chat/slack/blocks/text.js';
+import { handleAlertThreadJob } from './thread-updates.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
@@ -32,41 +30,17 @@ export interface AlertNotifyDeps {
    * thread's deadline watch (thread-deadline.ts) then leaves it alone.
    */
   markAnswered?: (root: ThreadRoot) => Promise<void>;
-  /** The chat adapters by platform (services.chats, read at each call), for threads in Teams. */
-  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
-}
-
-/** Adapts Bolt's WebClient to the two calls thread handling makes. */
-export function slackThreadApi(client: webApi.WebClient): SlackThreadApi {
-  return {
-    async postMessage(args) {
-      const { blocks, ...rest } = args;
-      const posted = await client.chat.postMessage({
-        ...rest,
-        ...(blocks ? { blocks: asSlackBlocks(blocks) } : {}),
-      });
-      return posted.ts !== undefined ? { ts: posted.ts } : {};
-    },
-    async update(args) {
-      const { blocks, ...rest } = args;
-      return client.chat.update({ ...rest, ...(blocks ? { blocks: asSlackBlocks(blocks) } : {}) });
-    },
-  };
+  /** The chat adapters by platform (services.chats), read at each call. */
+  chats: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }
 
 /** Builds the hooks over one Redis connection and the plan store (for button states). */
 export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks {
   const store = deps.store ?? createThreadStore(deps.redis);
   return {
-    threadJob(client: webApi.WebClient, job) {
+    threadJob(job) {
       return handleAlertThreadJob(
-        {
-          store,
-          slack: slackThreadApi(client),
-          logger: deps.logger,
-          linkHosts: deps.linkHosts ?? [],
-          ...(deps.chats ? { chats: deps.chats } : {}),
-        },
+        { store, logger: deps.logger, linkHosts: deps.linkHosts ?? [], chats: deps.chats },
         job,
       );
     },
@@ -77,25 +51,23 @@ export function createAlertNotifyHooks(deps: AlertNotifyDeps): AlertNotifyHooks 
         ? null
         : { ...platformTag(record.platform), channel: record.channel, ts: record.ts };
     },
-    runResult(client: webApi.WebClient, update) {
+    runResult(update) {
       const result: RunResult = { cluster: update.cluster, jobId: update.jobId, outcome: update.outcome };
-      const slack = slackThreadApi(client);
       return deliverAlertResult(
         {
           store,
           logger: deps.logger,
           openEarlyWarning: createEarlyWarningOpener({
             store,
-            slack,
             channelFor: deps.channelFor,
             ...(deps.allows ? { allows: deps.allows } : {}),
             ...(deps.threadBudget ? { budget: deps.threadBudget } : {}),
-            ...(deps.chats ? { chats: deps.chats } : {}),
+            chats: deps.chats,
             logger: deps.logger,
           }),
           postInThread: async (thread) => {
             const platform = alertPlatform(thread.channel);
-            const chat = deps.chats?.()[platform];
+            const chat = deps.chats()[platform];
             if (!chat)
               throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
             await postResultInThread(chat, deps.plans, thread, update);

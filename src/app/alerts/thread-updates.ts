@@ -1,51 +1,24 @@
-import type { Mrkdwn } from '../../chat/slack/blocks/mrkdwn.js';
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import {
   alertTitle,
-  firingRoot,
-  resolvedRoot,
+  firingRootMessage,
+  resolvedRootMessage,
   rootNote,
-  threadLine,
-  type ThreadMessage,
+  threadLineMessage,
 } from './messages.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
 import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
-import {
-  alertPlatform,
-  firingRootMessage,
-  resolvedRootMessage,
-  threadConversation,
-  threadLineMessage,
-} from './chat-thread.js';
-
-/** The two Slack Web API calls thread handling needs (the app passes its WebClient's). */
-export interface SlackThreadApi {
-  postMessage(args: {
-    channel: string;
-    text: Mrkdwn;
-    blocks?: ThreadMessage['blocks'];
-    thread_ts?: string;
-  }): Promise<{
-    ts?: string;
-  }>;
-  update(args: {
-    channel: string;
-    ts: string;
-    text: Mrkdwn;
-    blocks?: ThreadMessage['blocks'];
-  }): Promise<unknown>;
-}
+import { alertPlatform, threadConversation } from './chat-thread.js';
 
 export interface ThreadUpdateDeps {
   store: ThreadStore;
-  slack: SlackThreadApi;
   logger: { debug(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Alertmanager and Prometheus hosts whose URLs are shown as links (config alerts.linkHosts). */
   linkHosts?: readonly string[];
-  /** The chat adapters by platform (services.chats), for threads outside Slack (Teams). */
-  chats?: () => Partial<Record<ChatPlatform, ChatAdapter>>;
+  /** The chat adapters by platform (services.chats), read at each call. */
+  chats: () => Partial<Record<ChatPlatform, ChatAdapter>>;
 }
 
 export type ThreadUpdateOutcome =
@@ -61,38 +34,7 @@ interface ThreadPoster {
   resolved(record: ThreadRecord, at: string): Promise<void>;
 }
 
-function slackPoster(slack: SlackThreadApi, linkHosts: readonly string[] | undefined): ThreadPoster {
-  return {
-    async root(job, title) {
-      const root = firingRoot(title, job.summary, rootNote(job, linkHosts), job.alertNames);
-      const posted = await slack.postMessage({ channel: job.channel, ...root });
-      if (posted.ts === undefined) throw new Error('chat.postMessage returned no ts');
-      return posted.ts;
-    },
-    async refire(record, job) {
-      await slack.update({
-        channel: record.channel,
-        ts: record.ts,
-        ...firingRoot(record.title, job.summary, undefined, job.alertNames),
-      });
-      await slack.postMessage({
-        channel: record.channel,
-        thread_ts: record.ts,
-        ...threadLine('refiring', job.startsAt),
-      });
-    },
-    async resolved(record, at) {
-      await slack.update({ channel: record.channel, ts: record.ts, ...resolvedRoot(record.title, at) });
-      await slack.postMessage({
-        channel: record.channel,
-        thread_ts: record.ts,
-        ...threadLine('resolved', at),
-      });
-    },
-  };
-}
-
-function chatPoster(chat: ChatAdapter): ThreadPoster {
+function chatPoster(chat: ChatAdapter, linkHosts: readonly string[] | undefined): ThreadPoster {
   const platform = chatPlatform(chat.platform) ?? 'slack';
   const rootRef = (record: ThreadRecord) => ({
     conversation: threadConversation(platform, record.channel, record.ts),
@@ -102,7 +44,7 @@ function chatPoster(chat: ChatAdapter): ThreadPoster {
     async root(job, title) {
       const posted = await chat.post(
         threadConversation(platform, job.channel),
-        firingRootMessage(title, job.summary, job.alertNames),
+        firingRootMessage(title, job.summary, job.alertNames, rootNote(job, linkHosts)),
       );
       return posted.id;
     },
@@ -117,23 +59,22 @@ function chatPoster(chat: ChatAdapter): ThreadPoster {
   };
 }
 
-/** The poster for a conversation: Slack's Web API, or the adapter of the platform its id belongs to. */
+/** The poster for a conversation: the adapter of the platform its id belongs to. */
 function posterFor(
   deps: ThreadUpdateDeps,
   channel: string,
 ): { platform: ChatPlatform; poster: ThreadPoster } {
   const platform = alertPlatform(channel);
-  if (platform === 'slack') return { platform, poster: slackPoster(deps.slack, deps.linkHosts) };
-  const chat = deps.chats?.()[platform];
+  const chat = deps.chats()[platform];
   // Permanent: retrying cannot make the app serve a platform it is not configured for.
   if (!chat) throw new UnrecoverableError(`alert thread in ${platform}, which this app does not serve`);
-  return { platform, poster: chatPoster(chat) };
+  return { platform, poster: chatPoster(chat, deps.linkHosts) };
 }
 
 /**
  * Handles one `alert-thread` notify job: the first firing opens the incident thread
- * (root message in the routed channel: a Slack channel, or a Teams channel
- * conversation through the Teams adapter), later firings join it, a re-fire after a
+ * (root message in the routed channel, through its platform's adapter: a Slack
+ * channel, or a Teams channel conversation), later firings join it, a re-fire after a
  * resolve reopens it, and the last group resolving rewrites the root and posts a
  * "resolved at" line. Throws ThreadBusyError (retried) while another replica posts.
  */

@@ -1,9 +1,9 @@
-import type { CustomRoute } from '@slack/bolt';
+import type { AppRoute } from '../http-server.js';
 import type { Logger } from '../../logger.js';
 import type { Metrics } from '../../metrics.js';
 
 /** GET /healthz: the process is alive and serving. */
-export function healthzRoute(): CustomRoute {
+export function healthzRoute(): AppRoute {
   return {
     path: '/healthz',
     method: ['GET'],
@@ -37,7 +37,7 @@ export function readyzRoute(checks: {
   slackOff?: boolean;
   logger: Pick<Logger, 'warn'>;
   pingTimeoutMs?: number;
-}): CustomRoute {
+}): AppRoute {
   type RedisState = 'ok' | 'unreachable';
   const pingOnce = async (): Promise<RedisState> => {
     let timer: NodeJS.Timeout | undefined;
@@ -93,7 +93,7 @@ export function readyzRoute(checks: {
 }
 
 /** GET /metrics: Prometheus text format. Served only on METRICS_PORT (see app.ts). */
-export function metricsRoute(metrics: Metrics): CustomRoute {
+export function metricsRoute(metrics: Metrics): AppRoute {
   return {
     path: '/metrics',
     method: ['GET'],

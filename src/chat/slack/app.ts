@@ -3,7 +3,7 @@ import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
 import { boltLogger } from './bolt-logger.js';
 import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from '../../app/http-server.js';
 import { registerListeners } from './listeners/index.js';
-import { slackBodyGate } from './slack-body-gate.js';
+import { bodyGate } from '../../app/body-gate.js';
 import { healthzRoute, readyzRoute } from '../../app/routes/health.js';
 import { slackFetch } from './slack-fetch.js';
 import type { AppServices } from '../../app/services.js';
@@ -109,7 +109,7 @@ export async function startSlackApp(
   await app.init();
   options.onSlackReady?.();
 
-  const readSlackBody = slackBodyGate(logger).handler((req, res) => receiver.requestListener(req, res));
+  const readSlackBody = bodyGate(logger).handler((req, res) => receiver.requestListener(req, res));
   const slackEvents: Handler = (req, res) => {
     if (isFutureDated(req)) {
       logger.warn('refused a Slack request dated in the future');

@@ -9,6 +9,7 @@ import type { ChatMessage, ConversationRef, MessageRef } from '../model.js';
 import { asSlackBlocks } from './blocks/text.js';
 import { SLACK, renderMessage, renderThreadReport } from './render.js';
 import { rootStateUpdate } from './root-state.js';
+import { slackFailure } from './slack-errors.js';
 
 /** Text and, when the message has parts, blocks (a summary-only message is text alone, as Slack shows it). */
 function payload(message: ChatMessage) {
@@ -24,6 +25,7 @@ export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
   return {
     platform: SLACK,
     mentionsById: true,
+    failureOf: slackFailure,
     async post(to: ConversationRef, message: ChatMessage): Promise<MessageRef> {
       const posted = await client.chat.postMessage({ channel: to.id, ...thread(to), ...payload(message) });
       if (!posted.ts) throw new Error(`chat.postMessage in ${to.id} returned no ts`);

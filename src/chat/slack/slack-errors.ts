@@ -1,4 +1,5 @@
 /** How the notify consumer tells Slack failures apart: wait, retry later, or give up. */
+import type { ChatFailure } from '../model.js';
 
 /** Slack errors a retry cannot fix: drop the job instead of hammering the API. */
 export const PERMANENT_SLACK_ERRORS = new Set([
@@ -30,4 +31,13 @@ export function isTransientSlackFailure(error: unknown): boolean {
 export function slackErrorCode(error: unknown): string | undefined {
   const data = (error as { data?: { error?: unknown } } | null)?.data;
   return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+/** A Slack Web API failure as the port names it (src/chat/model.ts ChatFailure); undefined for other errors. */
+export function slackFailure(error: unknown): ChatFailure | undefined {
+  if (error instanceof Error && 'retryAfter' in error && typeof error.retryAfter === 'number')
+    return { kind: 'rate-limited', retryAfterSeconds: error.retryAfter };
+  if (isTransientSlackFailure(error)) return { kind: 'transient' };
+  const code = slackErrorCode(error);
+  return code && PERMANENT_SLACK_ERRORS.has(code) ? { kind: 'permanent', code } : undefined;
 }

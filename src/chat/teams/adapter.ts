@@ -1,8 +1,8 @@
 import type { ChatAdapter } from '../adapter.js';
-import type { ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
+import type { ChatFailure, ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
 import { mention, say } from '../rich.js';
 import { cardActivity } from './cards.js';
-import type { BotConnector } from './connector.js';
+import { ConnectorError, type BotConnector } from './connector.js';
 import type { TeamsPerson } from './directory.js';
 
 /**
@@ -65,6 +65,20 @@ export function teamsConversationId(conversation: ConversationRef): string {
     : conversation.id;
 }
 
+/**
+ * A Bot Connector failure as the port names it: 429 waits (Teams does not say how long
+ * here: 2 s), 5xx and no answer are an outage, 400, 403 and 404 (no such conversation,
+ * the bot removed from it, a message gone) are refusals no retry fixes.
+ */
+export function connectorFailure(error: unknown): ChatFailure | undefined {
+  if (!(error instanceof ConnectorError)) return undefined;
+  if (error.status === 429) return { kind: 'rate-limited', retryAfterSeconds: 2 };
+  if (error.status === 0 || error.status >= 500) return { kind: 'transient' };
+  if ([400, 403, 404].includes(error.status))
+    return { kind: 'permanent', code: `${error.status} ${error.code}` };
+  return undefined;
+}
+
 export interface TeamsAdapterOptions {
   connector: BotConnector;
   store: CardStore;
@@ -117,6 +131,7 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
 
   return {
     platform: TEAMS,
+    failureOf: connectorFailure,
     post,
     async update(ref, message) {
       const [refreshUserIds, serviceUrl] = await Promise.all([

@@ -32,7 +32,7 @@ export interface TeamsEndpointOptions {
   logger: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   /**
    * Reads the body within limits and hands the request on with `rawBody` set (the
-   * app passes its body gate, src/app/slack-body-gate.ts, with the Teams limits).
+   * app passes its body gate, src/app/body-gate.ts, with the Teams limits).
    */
   readBody: (next: RequestHandler) => RequestHandler;
 }

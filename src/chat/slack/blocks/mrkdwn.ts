@@ -1,3 +1,4 @@
+import { allowedUrl } from '../../../text/allowed-url.js';
 import { splitCodeSpans } from '../../../text/code-span.js';
 import { cleanText } from '../../../text/clean.js';
 
@@ -266,17 +267,7 @@ export function plainText(text: string, max: number): PlainText {
  * Slack's `<url|label>` early. The label is ours: the link says where it goes.
  */
 export function allowedLink(url: string, label: string, hosts: readonly string[]): Mrkdwn | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
-  if (parsed.username !== '' || parsed.password !== '') return null;
-  // host: with its port unless it is the scheme's default, as the list names hosts.
-  if (!hosts.includes(parsed.host.toLowerCase())) return null;
-  const href = parsed.href;
-  if (/[<>|\s]/.test(href)) return null;
+  const href = allowedUrl(url, hosts);
+  if (href === null) return null;
   return `<${href.replace(/&/g, '&amp;')}|${escapeMrkdwn(label, { singleLine: true })}>` as Mrkdwn;
 }

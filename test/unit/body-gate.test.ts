@@ -8,14 +8,14 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/app/http-server.js';
 import {
-  slackBodyGate,
+  bodyGate,
   type SlackBodyGate,
   type SlackBodyLimits,
-} from '../../src/chat/slack/slack-body-gate.js';
+} from '../../src/app/body-gate.js';
 import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';
 import { rawRequest, readUntilClose, type RawResponse } from '../support/raw-http.js';
 
-const logger = discardLogger('slack-body-gate-test');
+const logger = discardLogger('body-gate-test');
 // Node's own request timeout far away: a cut seen here is the gate's.
 const servers = httpServerPerTest(logger, {
   headersTimeoutMs: 30_000,
@@ -35,7 +35,7 @@ const WIDE: SlackBodyLimits = {
 async function start(
   limits: Partial<SlackBodyLimits>,
 ): Promise<{ url: string; gate: SlackBodyGate; seen: string[] }> {
-  const gate = slackBodyGate(logger, { ...WIDE, ...limits });
+  const gate = bodyGate(logger, { ...WIDE, ...limits });
   const seen: string[] = [];
   const handler = gate.handler((req, res) => {
     seen.push(String((req as typeof req & { rawBody: Buffer }).rawBody));
@@ -62,7 +62,7 @@ async function slowBody(
 const complete = (url: string, body: string): Promise<RawResponse> =>
   rawRequest(url, `POST /slack/events HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}`, body);
 
-describe('slackBodyGate', () => {
+describe('bodyGate', () => {
   it('hands complete bodies on, as Bolt reads them (rawBody)', async () => {
     const { url, seen, gate } = await start({});
     expect((await complete(url, 'a=1&b=2')).status).toBe(200);

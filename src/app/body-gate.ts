@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../../logger.js';
-import { peerKey, refusalLog } from '../../app/connection-guard.js';
-import { describeRequest, plain, type Handler } from '../../app/http-server.js';
+import type { Logger } from '../logger.js';
+import { peerKey, refusalLog } from './connection-guard.js';
+import { describeRequest, plain, type Handler } from './http-server.js';
 
 /**
  * Largest body accepted on POST /slack/events before the signature is checked.
@@ -15,7 +15,7 @@ export const SLACK_MAX_BODY_BYTES = 64 * 1024;
 /**
  * Unauthenticated Slack bodies read at the same time. With the body limit this bounds
  * their memory to 64 x 64 KiB = 4 MiB whatever the clients do. At the cap a new body
- * takes the place of the one read longest (see slackBodyGate), so the cap bounds
+ * takes the place of the one read longest (see bodyGate), so the cap bounds
  * memory without letting slow clients keep Slack out.
  */
 export const MAX_CONCURRENT_SLACK_BODIES = 64;
@@ -91,10 +91,7 @@ interface Reading {
  * gets read. Bolt then finds `rawBody` already set and checks the signature on it
  * without reading the stream again.
  */
-export function slackBodyGate(
-  logger: Logger,
-  limits: SlackBodyLimits = DEFAULT_SLACK_BODY_LIMITS,
-): SlackBodyGate {
+export function bodyGate(logger: Logger, limits: SlackBodyLimits = DEFAULT_SLACK_BODY_LIMITS): SlackBodyGate {
   // Insertion order is age order: the first entry is the oldest body.
   const reading = new Set<Reading>();
   const byPeer = new Map<string, Set<Reading>>();
