@@ -7,11 +7,7 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { routeTable } from '../../src/app/http-server.js';
-import {
-  bodyGate,
-  type SlackBodyGate,
-  type SlackBodyLimits,
-} from '../../src/app/body-gate.js';
+import { bodyGate, type SlackBodyGate, type SlackBodyLimits } from '../../src/app/body-gate.js';
 import { discardLogger, httpServerPerTest } from '../support/http-test-server.js';
 import { rawRequest, readUntilClose, type RawResponse } from '../support/raw-http.js';
 
