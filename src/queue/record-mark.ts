@@ -11,6 +11,7 @@
  * the writer's choosing, and never silence a workload quietly.
  */
 import { sign, verify } from 'node:crypto';
+import type { z } from 'zod';
 import type { SigningKey } from '../trust/approval-signature.js';
 import { canonicalJson } from '../trust/plan-seal.js';
 import { keySpeaksFor, type NotifyKeys, type NotifySigner } from './notify-signature.js';
@@ -61,4 +62,44 @@ export function verifyMark(
   } catch {
     return false;
   }
+}
+
+/**
+ * A record stored as "<mark>\n<json>" (the Teams records: cards, people, conversations,
+ * approvers): the writer's mark over `covered(json)` (what names the record's place,
+ * and the JSON exactly as stored) in `domain`, then the JSON.
+ */
+export function markedJson(
+  domain: string,
+  json: string,
+  covered: (json: string) => unknown,
+  signer: RecordSigner,
+): string {
+  return `${markOf(domain, covered(json), signer)}\n${json}`;
+}
+
+/**
+ * A "<mark>\n<json>" value read back: its mark must be the app's over `covered(json)` in
+ * `domain`, and its JSON must parse with `schema`; undefined when either fails (the
+ * caller reports it as forged).
+ */
+export function readMarkedJson<T>(
+  domain: string,
+  value: string,
+  covered: (json: string) => unknown,
+  schema: z.ZodType<T>,
+  keys: NotifyKeys,
+): T | undefined {
+  const at = value.indexOf('\n');
+  if (at < 0) return undefined;
+  const json = value.slice(at + 1);
+  if (!verifyMark(domain, covered(json), value.slice(0, at), keys, ['app'])) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -31,6 +31,7 @@ import {
   type Person,
   type PostedActivity,
   type TeamsStandin,
+  teamsAppEnv,
 } from '../support/teams-standin.js';
 
 const CHANNEL = '19:gpu@thread.tacv2';
@@ -109,13 +110,7 @@ beforeAll(async () => {
         env: {
           ROLLOUT_DOCTOR_READERS: '*',
           ROLLOUT_DOCTOR_POLICY_FILE: policyFile,
-          TEAMS_APP_ID: teams.appId,
-          TEAMS_APP_PASSWORD: 'teams-secret',
-          TEAMS_TENANT_ID: teams.tenantId,
-          TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-          TEAMS_TOKEN_URL: teams.tokenUrl,
-          TEAMS_SERVICE_URL: teams.serviceUrl,
-          TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+          ...teamsAppEnv(teams),
         },
         logger: createLogger({ level: 'info', name: 'app' }, sink),
       })

@@ -19,7 +19,12 @@ import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { crashLooping, notification } from '../support/alert-payloads.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { startTeamsStandin, type PostedActivity, type TeamsStandin } from '../support/teams-standin.js';
+import {
+  startTeamsStandin,
+  type PostedActivity,
+  type TeamsStandin,
+  teamsAppEnv,
+} from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
 const TOKEN = 'teams-alert-token';
@@ -64,13 +69,7 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     ALERTMANAGER_TOKEN: TOKEN,
     ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS: String(MAX_WORKLOADS),
-    TEAMS_APP_ID: teams.appId,
-    TEAMS_APP_PASSWORD: 'teams-secret',
-    TEAMS_TENANT_ID: teams.tenantId,
-    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-    TEAMS_TOKEN_URL: teams.tokenUrl,
-    TEAMS_SERVICE_URL: teams.serviceUrl,
-    TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+    ...teamsAppEnv(teams),
     TEAMS_ALERT_CONVERSATION: CHANNEL,
   });
   expect(config.slack).toBeUndefined();

@@ -25,6 +25,7 @@ import {
   type Person,
   type PostedActivity,
   type TeamsStandin,
+  teamsAppEnv,
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
@@ -50,13 +51,7 @@ beforeAll(async () => {
     ROLLOUT_DOCTOR_READERS: '*',
     ROLLOUT_DOCTOR_RUN_DEADLINE_SECONDS: '2',
     ALERTMANAGER_TOKEN: TOKEN,
-    TEAMS_APP_ID: teams.appId,
-    TEAMS_APP_PASSWORD: 'teams-secret',
-    TEAMS_TENANT_ID: teams.tenantId,
-    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-    TEAMS_TOKEN_URL: teams.tokenUrl,
-    TEAMS_SERVICE_URL: teams.serviceUrl,
-    TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+    ...teamsAppEnv(teams),
     TEAMS_ALERT_CONVERSATION: ALERTS,
   });
   expect(config.slack).toBeUndefined();

@@ -15,7 +15,7 @@ import { startTestApp } from '../support/app-bootstrap.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
-import { startTeamsStandin, type Person, type TeamsStandin } from '../support/teams-standin.js';
+import { startTeamsStandin, type Person, type TeamsStandin, teamsAppEnv } from '../support/teams-standin.js';
 
 const SECRET = 'teams-app-secret';
 const TOKEN = 'xoxb-teams-app';
@@ -43,13 +43,7 @@ beforeAll(async () => {
     env: {
       // The Teams reader by Entra object id (upper case: compared in lower case), and Slack's U0SLACK.
       ROLLOUT_DOCTOR_READERS: `U0SLACK,${reader.aadObjectId.toUpperCase()}`,
-      TEAMS_APP_ID: teams.appId,
-      TEAMS_APP_PASSWORD: 'teams-secret',
-      TEAMS_TENANT_ID: teams.tenantId,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_TOKEN_URL: teams.tokenUrl,
-      TEAMS_SERVICE_URL: teams.serviceUrl,
-      TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+      ...teamsAppEnv(teams),
       LOG_LEVEL: 'silent',
     },
   }));

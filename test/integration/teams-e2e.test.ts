@@ -22,6 +22,7 @@ import {
   type Person,
   type PostedActivity,
   type TeamsStandin,
+  teamsAppEnv,
 } from '../support/teams-standin.js';
 
 const CHANNEL = '19:incidents@thread.tacv2';
@@ -40,13 +41,7 @@ beforeAll(async () => {
     scenario: 'sim/scenarios/gpu-deadlock.yaml',
     approvers: ['U0LEAD', lead.aadObjectId],
     appEnv: {
-      TEAMS_APP_ID: teams.appId,
-      TEAMS_APP_PASSWORD: 'teams-secret',
-      TEAMS_TENANT_ID: teams.tenantId,
-      TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-      TEAMS_TOKEN_URL: teams.tokenUrl,
-      TEAMS_SERVICE_URL: teams.serviceUrl,
-      TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+      ...teamsAppEnv(teams),
     },
   });
   botUrl = `${h.app.handle.url}/api/messages`;

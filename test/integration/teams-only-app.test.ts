@@ -13,7 +13,7 @@ import { createLogger } from '../../src/logger.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
-import { startTeamsStandin, type Person, type TeamsStandin } from '../support/teams-standin.js';
+import { startTeamsStandin, type Person, type TeamsStandin, teamsAppEnv } from '../support/teams-standin.js';
 
 const CHANNEL = '19:ops@thread.tacv2';
 const reader: Person = { id: '29:reader', name: 'Reader', aadObjectId: randomUUID() };
@@ -30,13 +30,7 @@ beforeAll(async () => {
     ...testKeys.appEnv,
     REDIS_URL: redis.url,
     ROLLOUT_DOCTOR_READERS: reader.aadObjectId,
-    TEAMS_APP_ID: teams.appId,
-    TEAMS_APP_PASSWORD: 'teams-secret',
-    TEAMS_TENANT_ID: teams.tenantId,
-    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-    TEAMS_TOKEN_URL: teams.tokenUrl,
-    TEAMS_SERVICE_URL: teams.serviceUrl,
-    TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+    ...teamsAppEnv(teams),
   };
   expect(Object.keys(env).filter((k) => k.startsWith('SLACK_'))).toEqual([]);
   app = await startAppRuntime(loadAppConfig(env), createLogger({ level: 'silent', name: 'teams-only' }), {

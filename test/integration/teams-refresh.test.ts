@@ -22,6 +22,7 @@ import {
   type Person,
   type PostedActivity,
   type TeamsStandin,
+  teamsAppEnv,
 } from '../support/teams-standin.js';
 
 const OPS = '19:ops@thread.tacv2';
@@ -41,13 +42,7 @@ async function startReplica(name: string): Promise<AppRuntime> {
     REDIS_URL: redis.url,
     ROLLOUT_DOCTOR_APPROVERS: `${approver.aadObjectId},${unseen.aadObjectId}`,
     ROLLOUT_DOCTOR_READERS: '*',
-    TEAMS_APP_ID: teams.appId,
-    TEAMS_APP_PASSWORD: 'teams-secret',
-    TEAMS_TENANT_ID: teams.tenantId,
-    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
-    TEAMS_TOKEN_URL: teams.tokenUrl,
-    TEAMS_SERVICE_URL: teams.serviceUrl,
-    TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+    ...teamsAppEnv(teams),
   });
   const app = await startAppRuntime(config, createLogger({ level: 'silent', name }), {
     host: '127.0.0.1',

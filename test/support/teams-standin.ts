@@ -715,3 +715,16 @@ export async function startTeamsStandin(
   };
   return standin;
 }
+
+/** The app's Teams settings for a bot registered with the stand-in (its client secret). */
+export function teamsAppEnv(teams: TeamsStandin): Record<string, string> {
+  return {
+    TEAMS_APP_ID: teams.appId,
+    TEAMS_APP_PASSWORD: 'teams-secret',
+    TEAMS_TENANT_ID: teams.tenantId,
+    TEAMS_OPENID_METADATA_URL: teams.openIdMetadataUrl,
+    TEAMS_TOKEN_URL: teams.tokenUrl,
+    TEAMS_SERVICE_URL: teams.serviceUrl,
+    TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
+  };
+}

@@ -1,10 +1,15 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { redisKeys } from '../../queue/redis-keys.js';
-import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from '../../queue/record-mark.js';
+import {
+  markedJson,
+  readMarkedJson,
+  type RecordSigner,
+  type RecordVerifier,
+} from '../../queue/record-mark.js';
 import { chatMessageSchema } from '../message-schema.js';
 import type { MessageRef } from '../model.js';
-import type { CardRecord, CardStore } from './adapter.js';
+import type { CardStore } from './adapter.js';
 
 /**
  * Card records in Redis (`rd:teams:card:<conversation>/<activity>`), so every app
@@ -45,32 +50,19 @@ export function redisCardStore(redis: Redis, options: RedisCardStoreOptions): Ca
   return {
     async set(ref, record) {
       const json = JSON.stringify({ message: record.message, refreshUserIds: record.refreshUserIds });
-      const mark = markOf(DOMAIN, marked(ref, json), signer);
-      await redis.set(redisKeys.teamsCard(ref.conversation.id, ref.id), `${mark}\n${json}`, 'EX', ttl);
+      const value = markedJson(DOMAIN, json, (stored) => marked(ref, stored), signer);
+      await redis.set(redisKeys.teamsCard(ref.conversation.id, ref.id), value, 'EX', ttl);
     },
     async get(ref) {
       const key = redisKeys.teamsCard(ref.conversation.id, ref.id);
       const value = await redis.get(key);
       if (value === null) return undefined;
-      const record = value.length <= MAX_VALUE_CHARS ? readRecord(ref, value, verifier) : undefined;
+      const record =
+        value.length <= MAX_VALUE_CHARS
+          ? readMarkedJson(DOMAIN, value, (json) => marked(ref, json), recordSchema, verifier.keys)
+          : undefined;
       if (record === undefined) verifier.onForged('teams card', key);
       return record;
     },
   };
-}
-
-function readRecord(ref: MessageRef, value: string, verifier: RecordVerifier): CardRecord | undefined {
-  const at = value.indexOf('\n');
-  if (at < 0) return undefined;
-  const mark = value.slice(0, at);
-  const json = value.slice(at + 1);
-  if (!verifyMark(DOMAIN, marked(ref, json), mark, verifier.keys, ['app'])) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  const parsed = recordSchema.safeParse(data);
-  return parsed.success ? parsed.data : undefined;
 }

@@ -1,7 +1,12 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { redisKeys } from '../../queue/redis-keys.js';
-import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from '../../queue/record-mark.js';
+import {
+  markedJson,
+  readMarkedJson,
+  type RecordSigner,
+  type RecordVerifier,
+} from '../../queue/record-mark.js';
 
 /**
  * What the bot learns from the activities Teams sends it and needs again later, on any
@@ -65,15 +70,21 @@ export function redisTeamsDirectory(redis: Redis, options: RedisDirectoryOptions
   ) => ({
     async set(subject: string, value: T): Promise<void> {
       const json = JSON.stringify(value);
-      const mark = markOf(domain, { subject, json }, signer);
-      await redis.set(keyOf(subject), `${mark}\n${json}`, 'EX', ttl);
+      await redis.set(
+        keyOf(subject),
+        markedJson(domain, json, (stored) => ({ subject, json: stored }), signer),
+        'EX',
+        ttl,
+      );
     },
     async get(subject: string): Promise<T | undefined> {
       const key = keyOf(subject);
       const value = await redis.get(key);
       if (value === null) return undefined;
       const read =
-        value.length <= MAX_VALUE_CHARS ? readRecord(domain, subject, value, schema, verifier) : undefined;
+        value.length <= MAX_VALUE_CHARS
+          ? readMarkedJson(domain, value, (json) => ({ subject, json }), schema, verifier.keys)
+          : undefined;
       if (read === undefined) verifier.onForged(domain, key);
       return read;
     },
@@ -87,27 +98,6 @@ export function redisTeamsDirectory(redis: Redis, options: RedisDirectoryOptions
     serviceUrl: async (conversationId) => (await conversations.get(conversationId))?.serviceUrl,
     setServiceUrl: (conversationId, url) => conversations.set(conversationId, { serviceUrl: url }),
   };
-}
-
-function readRecord<T>(
-  domain: string,
-  subject: string,
-  value: string,
-  schema: z.ZodType<T>,
-  verifier: RecordVerifier,
-): T | undefined {
-  const at = value.indexOf('\n');
-  if (at < 0) return undefined;
-  const json = value.slice(at + 1);
-  if (!verifyMark(domain, { subject, json }, value.slice(0, at), verifier.keys, ['app'])) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(data);
-  return parsed.success ? parsed.data : undefined;
 }
 
 /** In-process directory, for tests and benches (the app keeps it in Redis). */

@@ -1,7 +1,12 @@
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { redisKeys } from '../../queue/redis-keys.js';
-import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from '../../queue/record-mark.js';
+import {
+  markedJson,
+  readMarkedJson,
+  type RecordSigner,
+  type RecordVerifier,
+} from '../../queue/record-mark.js';
 import { MAX_REFRESH_USERS } from './cards.js';
 
 /**
@@ -88,7 +93,10 @@ export function redisRefreshList(redis: Redis, options: RedisRefreshListOptions)
     const cacheKey = `${aad}\u0000${value}`;
     const hit = verified.get(cacheKey);
     if (hit !== undefined) return hit;
-    const record = value.length <= MAX_VALUE_CHARS ? readRecord(aad, value, verifier) : undefined;
+    const record =
+      value.length <= MAX_VALUE_CHARS
+        ? readMarkedJson(DOMAIN, value, (json) => ({ subject: aad, json }), recordSchema, verifier.keys)
+        : undefined;
     if (record !== undefined) verified.set(cacheKey, record);
     return record;
   };
@@ -100,8 +108,8 @@ export function redisRefreshList(redis: Redis, options: RedisRefreshListOptions)
       const last = written.get(aad);
       if (last !== undefined && last.teamsUserId === teamsUserId && at - last.at < renewMs) return;
       const json = JSON.stringify({ teamsUserId, seenAt: at } satisfies ApproverRecord);
-      const mark = markOf(DOMAIN, { subject: aad, json }, signer);
-      await redis.set(redisKeys.teamsApprover(aad), `${mark}\n${json}`, 'EX', ttl);
+      const value = markedJson(DOMAIN, json, (stored) => ({ subject: aad, json: stored }), signer);
+      await redis.set(redisKeys.teamsApprover(aad), value, 'EX', ttl);
       written.set(aad, { teamsUserId, at });
     },
     async userIds(approvers) {
@@ -127,20 +135,4 @@ export function redisRefreshList(redis: Redis, options: RedisRefreshListOptions)
       return ids;
     },
   };
-}
-
-function readRecord(aad: string, value: string, verifier: RecordVerifier): ApproverRecord | undefined {
-  const at = value.indexOf('\n');
-  if (at < 0) return undefined;
-  const json = value.slice(at + 1);
-  if (!verifyMark(DOMAIN, { subject: aad, json }, value.slice(0, at), verifier.keys, ['app']))
-    return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-  const parsed = recordSchema.safeParse(data);
-  return parsed.success ? parsed.data : undefined;
 }
