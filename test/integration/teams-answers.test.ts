@@ -26,6 +26,7 @@ import {
   type PostedActivity,
   type TeamsStandin,
   teamsAppEnv,
+  askDiagnosis,
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
@@ -80,15 +81,8 @@ const text = (a: PostedActivity): string => JSON.stringify(a.activity);
 const unfinished = (): AuditEvent[] =>
   audited.filter((e) => e.action === 'refusal' && e.reason === 'unfinished');
 
-async function command(workload: string, thread: string): Promise<PostedActivity> {
-  const message = teams.message({
-    text: `diagnose deployment/${workload} -n shop`,
-    from: asker,
-    conversationId: thread,
-  });
-  expect((await teams.send(`${app.handle.url}/api/messages`, message)).status).toBe(200);
-  return teams.waitFor((s) => s.posted(thread).find((a) => text(a).includes(workload)));
-}
+const command = (workload: string, thread: string): Promise<PostedActivity> =>
+  askDiagnosis(teams, app.handle.url, asker, workload, thread);
 
 describe('a not-found diagnosis on Teams', () => {
   it("is told to the asker alone in the bot's personal chat, and the public announcement goes", async () => {

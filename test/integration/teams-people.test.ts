@@ -22,6 +22,7 @@ import {
   type Person,
   type PostedActivity,
   type TeamsStandin,
+  askDiagnosis,
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 
@@ -79,15 +80,8 @@ const personKey = (p: Person) => redisKeys.teamsPerson(p.aadObjectId.toLowerCase
 const personal = (p: Person) => `a:personal-${p.id.slice(3)}`;
 
 /** `who` asks `app` about a workload in a thread; resolves with the announcement card. */
-async function ask(app: AppRuntime, who: Person, workload: string, thread: string): Promise<PostedActivity> {
-  const message = teams.message({
-    text: `diagnose deployment/${workload} -n shop`,
-    from: who,
-    conversationId: thread,
-  });
-  expect((await teams.send(`${app.handle.url}/api/messages`, message)).status).toBe(200);
-  return teams.waitFor((s) => s.posted(thread).find((a) => text(a).includes(workload)));
-}
+const ask = (app: AppRuntime, who: Person, workload: string, thread: string): Promise<PostedActivity> =>
+  askDiagnosis(teams, app.handle.url, who, workload, thread);
 
 /** The worker's answer: no such workload. */
 async function notFound(workload: string): Promise<void> {

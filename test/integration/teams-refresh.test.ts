@@ -23,6 +23,7 @@ import {
   type PostedActivity,
   type TeamsStandin,
   teamsAppEnv,
+  askDiagnosis,
 } from '../support/teams-standin.js';
 
 const OPS = '19:ops@thread.tacv2';
@@ -74,16 +75,9 @@ function refreshIds(posted: PostedActivity): string[] {
   return attachments[0]?.content.refresh?.userIds ?? [];
 }
 
-/** `who` asks `app` about a workload in a new thread; resolves with the announcement card `app` posted. */
-async function ask(app: AppRuntime, who: Person, workload: string, thread: string): Promise<PostedActivity> {
-  const message = teams.message({
-    text: `diagnose deployment/${workload} -n shop`,
-    from: who,
-    conversationId: thread,
-  });
-  expect((await teams.send(`${app.handle.url}/api/messages`, message)).status).toBe(200);
-  return teams.waitFor((s) => s.posted(thread).find((a) => text(a).includes(workload)));
-}
+/** `who` asks `app` about a workload in a thread; resolves with the announcement card. */
+const ask = (app: AppRuntime, who: Person, workload: string, thread: string): Promise<PostedActivity> =>
+  askDiagnosis(teams, app.handle.url, who, workload, thread);
 
 const tampered = async (app: AppRuntime): Promise<number> =>
   (await app.services.metrics.tamperedRecords.get()).values

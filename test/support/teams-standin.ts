@@ -728,3 +728,27 @@ export function teamsAppEnv(teams: TeamsStandin): Record<string, string> {
     TEAMS_SERVICE_URL_HOSTS: new URL(teams.serviceUrl).host,
   };
 }
+
+/** What a posted activity says, as one string to search. */
+export const activityText = (a: PostedActivity): string => JSON.stringify(a.activity);
+
+/**
+ * `who` sends `@rollout-doctor diagnose deployment/<workload> -n shop` to the app at
+ * `appUrl` in `thread`; resolves with the announcement card the app posted there.
+ */
+export async function askDiagnosis(
+  teams: TeamsStandin,
+  appUrl: string,
+  who: Person,
+  workload: string,
+  thread: string,
+): Promise<PostedActivity> {
+  const message = teams.message({
+    text: `diagnose deployment/${workload} -n shop`,
+    from: who,
+    conversationId: thread,
+  });
+  const answer = await teams.send(`${appUrl}/api/messages`, message);
+  if (answer.status !== 200) throw new Error(`the app answered ${answer.status} to the command`);
+  return teams.waitFor((s) => s.posted(thread).find((a) => activityText(a).includes(workload)));
+}
