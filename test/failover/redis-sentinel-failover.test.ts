@@ -160,12 +160,25 @@ describe('Redis Sentinel failover under the running app and worker', () => {
     expect(await worker?.stop('SIGTERM')).toBe(0);
     sim.clearRequests();
     await set.cutOffReplicas();
-    const click = await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER);
+    // The message as it reads now: when the master died with the run's record as well
+    // (the replica was cut off), the app ran the lost command again, and its result
+    // replaced the first one on the message (a plan re-made with the state it read).
+    const shown = slack.messages.get(`${result.channel}/${result.ts}`) ?? result;
+    const click = await clickButton(stack.appUrl, STACK_SECRET, shown, 'approve_plan.0', STACK_APPROVER);
     expect(click.status).toBe(200);
-    await slack.waitFor(
-      () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
-      20_000,
-    );
+    await slack
+      .waitFor(
+        () => /approved/.test(slack.messages.get(`${result.channel}/${result.ts}`)?.text ?? ''),
+        20_000,
+      )
+      .catch((error: unknown) => {
+        // What the clicker was told instead.
+        console.error(
+          'drill: told',
+          slack.callsOf('chat.postEphemeral').map((c) => String(c.args.text).slice(0, 200)),
+        );
+        throw error;
+      });
     const second = await set.killMaster();
     await set.revive(second.old);
     await stack.startWorker();
