@@ -85,11 +85,24 @@ export async function announceRun(
         socket = services.replication?.socket();
         return services.subscriptions.subscribe(run.cluster, run.jobId, message, run.addedAt, owner);
       });
-      if (state.state !== 'none')
-        await deliverRun(services, [subscriberOf(message, owner)], state.update, state.state === 'final');
+      if (state.state !== 'none') {
+        // Caught up through the adapter that posted it. A failure here (a rate limit, an
+        // outage) leaves the subscription, its guard and the deadline watch standing: the
+        // run's next notification, or the deadline's answer, reaches the message.
+        const final = state.state === 'final';
+        await deliverRun(services, [subscriberOf(message, owner)], state.update, final, {
+          via: adapter,
+          catchUp: true,
+        }).catch((error: unknown) =>
+          services.logger.warn(
+            { err: error, platform, jobId: run.jobId },
+            'announcement not caught up with its run',
+          ),
+        );
+      }
       return state;
     };
-    const state = await subscribe();
+    await subscribe();
     // The message's subscription decides where the result goes: on a replica before
     // the next message, subscribed again if a failover lost it.
     await services.replication?.confirm({
@@ -98,19 +111,20 @@ export async function announceRun(
       ...(socket === undefined ? {} : { socket }),
       redo: async () => void (await subscribe()),
     });
-    // A person's run ends in an answer: the result, or "could not finish" at the deadline.
-    if (state.state !== 'final')
-      watchRunDeadline(services, {
-        message,
-        cluster: run.cluster,
-        jobId: run.jobId,
-        addedAt: run.addedAt,
-        requestedBy: run.owner.requestedBy,
-        what: run.what,
-        ...(run.deployment ? { deployment: run.deployment } : {}),
-        ...(run.owner.namespace ? { namespace: run.owner.namespace } : {}),
-        ...(owner.threadTs ? { threadTs: owner.threadTs } : {}),
-      });
+    // A person's run ends in an answer: the result, or "could not finish" at the
+    // deadline. Armed even for a result caught up with at once: the watch leaves an
+    // answered message alone, and answers one whose catch-up failed.
+    watchRunDeadline(services, {
+      message,
+      cluster: run.cluster,
+      jobId: run.jobId,
+      addedAt: run.addedAt,
+      requestedBy: run.owner.requestedBy,
+      what: run.what,
+      ...(run.deployment ? { deployment: run.deployment } : {}),
+      ...(run.owner.namespace ? { namespace: run.owner.namespace } : {}),
+      ...(owner.threadTs ? { threadTs: owner.threadTs } : {}),
+    });
     return posted;
   } finally {
     release();

@@ -141,3 +141,69 @@ describe('announceRun', () => {
     vi.advanceTimersByTime(10_000);
   });
 });
+
+describe('an announcement catching up with its run', () => {
+  /** A finished run's result: the asked-for workload does not exist. */
+  const finished = {
+    kind: 'diagnosis-result' as const,
+    jobId: 'j',
+    cluster: 'default',
+    runTs: 1,
+    seq: 2,
+    outcome: { status: 'failed' as const, reason: 'deployment/web in shop: cluster unreachable' },
+  };
+  /** A Slack adapter recording its updates; `failing`: each update throws as a rate limit would. */
+  const slackChat = (name: string, updates: string[], failing = false) =>
+    createSlackChatAdapter({
+      chat: {
+        postMessage: async () => ({ ok: true, ts: '1700000000.000100' }),
+        update: async ({ text }: { text: string }) => {
+          if (failing) throw Object.assign(new Error('rate limited'), { retryAfter: 30 });
+          updates.push(`${name}: ${text}`);
+          return { ok: true };
+        },
+      },
+    } as unknown as webApi.WebClient);
+  const services = (notify: ReturnType<typeof slackChat>) => {
+    const confirm = vi.fn(async () => ({ wanted: 1, reached: 1 }));
+    const warn = vi.fn();
+    const value = {
+      config: { runDeadlineMs: 600_000 },
+      logger: { warn, info: vi.fn() },
+      audit: { record: vi.fn() },
+      plans: { get: async () => undefined, claimOf: async () => undefined },
+      subscriptions: {
+        subscribe: async () => ({ state: 'final', update: finished }),
+        approvedPlanOf: async () => null,
+        answered: async () => false,
+        markAnswered: vi.fn(async () => undefined),
+      },
+      replication: { socket: () => 0, confirm },
+      chats: { slack: notify },
+    } as unknown as AppServices;
+    return { value, confirm, warn };
+  };
+
+  it('speaks through the adapter that posted it, not the notify client', async () => {
+    const updates: string[] = [];
+    const { value } = services(slackChat('notify', updates, true));
+    const posted = await announceRun(value, slackChat('listener', updates), IN_C1, runOf('j', 'asked'));
+    expect(posted?.id).toBe('1700000000.000100');
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toMatch(/^listener: .*cluster unreachable/);
+  });
+
+  it('a failed catch-up leaves the subscription guarded and the deadline watched, and says why', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const updates: string[] = [];
+    const { value, confirm, warn } = services(slackChat('notify', updates));
+    const posted = await announceRun(value, slackChat('listener', updates, true), IN_C1, runOf('j', 'asked'));
+    expect(posted?.id).toBe('1700000000.000100');
+    expect(confirm).toHaveBeenCalledWith(expect.objectContaining({ label: 'subscription' }));
+    expect(warn).toHaveBeenCalledWith(expect.anything(), 'announcement not caught up with its run');
+    // The result never reached the message: at the deadline, it says the run could not finish.
+    vi.advanceTimersByTime(600_000);
+    await drain();
+    expect(updates).toEqual([expect.stringMatching(/^notify: .*this run could not finish/)]);
+  });
+});

@@ -269,6 +269,8 @@ describe('run updates', () => {
       await subs.publish('default', update.jobId, { runTs: 8, seq: 1, final: true, update, signed });
       const { client, values } = recordingClient();
       const services = {
+        config: { runDeadlineMs: 600_000 },
+        logger: { warn: () => undefined, info: () => undefined },
         subscriptions: subs,
         plans: openPlans,
         chats: { slack: createSlackChatAdapter(client) },
@@ -359,6 +361,45 @@ describe('run updates', () => {
         ['9.2', '-'],
         ['9.3', 'U0OTHER'],
       ]);
+    });
+
+    it('is shown it again without a second thread report; one that had not is given its report', async () => {
+      const posts: string[] = [];
+      const threads: string[] = [];
+      const updates: string[] = [];
+      const client = {
+        chat: {
+          postMessage: async (args: { text: string; thread_ts?: string }) => (
+            posts.push(args.text),
+            threads.push(args.thread_ts ?? ''),
+            { ok: true, ts: '11.9' }
+          ),
+          update: async (args: { ts: string }) => (updates.push(args.ts), { ok: true }),
+        },
+      } as unknown as webApi.WebClient;
+      const answeredRefs = new Set(['11.1']);
+      const services = {
+        plans: openPlans,
+        subscriptions: {
+          approvedPlanOf: async () => null,
+          answered: async (ref: { ts: string }) => answeredRefs.has(ref.ts),
+          markAnswered: async (ref: { ts: string }) => void answeredRefs.add(ref.ts),
+        },
+        chats: { slack: createSlackChatAdapter(client) },
+      } as unknown as Pick<AppServices, 'plans' | 'subscriptions' | 'chats'>;
+      const update = result('diagnose.shop.web-caught-up', 11);
+      // A failover's rewrite of the subscription of 11.1, which already showed the result.
+      await deliverRun(services, [{ channel: 'C1', ts: '11.1', requester: 'U0ASKER' }], update, true, {
+        catchUp: true,
+      });
+      // A message just announced, catching up with a run that had finished.
+      await deliverRun(services, [{ channel: 'C1', ts: '11.2', requester: 'U0ASKER' }], update, true, {
+        catchUp: true,
+      });
+      expect(updates).toEqual(['11.1', '11.2']);
+      // The report went to 11.2 alone (each reply is in 11.2's thread).
+      expect(posts.length).toBeGreaterThan(0);
+      expect(threads.every((t) => t === '11.2')).toBe(true);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { UnrecoverableError } from 'bullmq';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import type { ThreadBudget } from './thread-budget.js';
@@ -81,6 +82,8 @@ async function openThread(
 function chatFor(deps: EarlyWarningOpenerDeps, channel: string): ChatAdapter {
   const platform = alertPlatform(channel);
   const chat = deps.chats()[platform];
-  if (!chat) throw new Error(`early-warning thread in ${platform}, which this app does not serve`);
+  // Permanent: retrying cannot make the app serve a platform it is not configured for.
+  if (!chat)
+    throw new UnrecoverableError(`early-warning thread in ${platform}, which this app does not serve`);
   return chat;
 }

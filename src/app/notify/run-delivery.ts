@@ -44,13 +44,19 @@ export function portRef(ref: MessageRef & { threadTs?: string | undefined }): Po
 
 /**
  * Shows a run's state in the given messages; under a final result, posts its thread
- * report in each message's thread.
+ * report in each message's thread. `options.via`: the adapter to speak through instead
+ * of the platform's in services.chats (an announcement catching up speaks through the
+ * adapter that posted it: on Slack the listener's client, which waits out a rate
+ * limit). `options.catchUp`: a message catching up with its run (just subscribed, or
+ * subscribed again after a failover): one that already got this final result is shown
+ * it again without a second thread report.
  */
 export async function deliverRun(
   services: RunDeliveryServices,
   refs: readonly SubscriberRef[],
   update: RunUpdate,
   final: boolean,
+  options: { via?: ChatAdapter; catchUp?: boolean } = {},
 ): Promise<void> {
   if (refs.length === 0) return;
   const views = await planViews(services.plans, update);
@@ -71,7 +77,8 @@ export async function deliverRun(
     return rendering;
   };
   for (const ref of refs) {
-    const adapter = services.chats?.[platformOf(ref)];
+    const adapter =
+      options.via?.platform === platformOf(ref) ? options.via : services.chats?.[platformOf(ref)];
     if (!adapter) {
       services.logger?.warn(
         { platform: platformOf(ref) },
@@ -94,6 +101,9 @@ export async function deliverRun(
       await showResultAgainIfOvertaken(services, adapter, ref, update);
       continue;
     }
+    // Caught up again with a result it already showed (a failover's rewrite): its
+    // report is in the thread already.
+    if (options.catchUp && (await services.subscriptions.answered(ref))) continue;
     // The run's deadline watch (../run-deadline.ts) leaves an answered message alone.
     await services.subscriptions.markAnswered(ref);
     await postReport(adapter, at.conversation, thread);

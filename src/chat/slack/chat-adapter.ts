@@ -48,15 +48,23 @@ export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
         ...payload(message),
       });
     },
-    /** Slack has no private chat of the app's: an ephemeral message in the conversation, its text alone. */
+    /**
+     * Slack has no private chat of the app's: an ephemeral message in the conversation,
+     * its text alone. False when Slack refuses it (the person left the channel): the
+     * public message then shows the answer.
+     */
     async tellPrivately(person, message, near): Promise<boolean> {
-      await client.chat.postEphemeral({
-        channel: near.id,
-        user: person.id,
-        ...thread(near),
-        text: renderMessage(message).text,
-      });
-      return true;
+      try {
+        await client.chat.postEphemeral({
+          channel: near.id,
+          user: person.id,
+          ...thread(near),
+          text: renderMessage(message).text,
+        });
+        return true;
+      } catch {
+        return false;
+      }
     },
     async remove(ref: MessageRef): Promise<void> {
       await client.chat.delete({ channel: ref.conversation.id, ts: ref.id });

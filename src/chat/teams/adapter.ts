@@ -2,7 +2,7 @@ import type { ChatAdapter } from '../adapter.js';
 import type { ChatFailure, ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
 import { mention, say } from '../rich.js';
 import { cardActivity } from './cards.js';
-import { ConnectorError, type BotConnector } from './connector.js';
+import { ConnectorError, HOST_NOT_ALLOWED, type BotConnector } from './connector.js';
 import type { TeamsPerson } from './directory.js';
 
 /**
@@ -66,15 +66,17 @@ export function teamsConversationId(conversation: ConversationRef): string {
 }
 
 /**
- * A Bot Connector failure as the port names it: 429 waits (Teams does not say how long
- * here: 2 s), 5xx and no answer are an outage, 400, 403 and 404 (no such conversation,
- * the bot removed from it, a message gone) are refusals no retry fixes.
+ * A Bot Connector failure as the port names it: 429 waits its Retry-After (2 s when it
+ * gives none); 5xx and no answer are an outage; 400, 403, 404 and 413 (no such
+ * conversation, the bot removed from it, a message gone, a card too large) and a service
+ * URL whose host is not allowed are refusals no retry fixes.
  */
 export function connectorFailure(error: unknown): ChatFailure | undefined {
   if (!(error instanceof ConnectorError)) return undefined;
-  if (error.status === 429) return { kind: 'rate-limited', retryAfterSeconds: 2 };
+  if (error.code === HOST_NOT_ALLOWED) return { kind: 'permanent', code: error.code };
+  if (error.status === 429) return { kind: 'rate-limited', retryAfterSeconds: error.retryAfterSeconds ?? 2 };
   if (error.status === 0 || error.status >= 500) return { kind: 'transient' };
-  if ([400, 403, 404].includes(error.status))
+  if ([400, 403, 404, 413].includes(error.status))
     return { kind: 'permanent', code: `${error.status} ${error.code}` };
   return undefined;
 }

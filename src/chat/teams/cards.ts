@@ -203,8 +203,11 @@ function partBlocks(part: Part, viewer: CardViewer | undefined): Json[] {
   switch (part.kind) {
     case 'heading':
       return [richText(part.text, { weight: 'Bolder', size: 'Medium' })];
-    case 'paragraph':
-      return richBlocks(part.text, part.role ? { id: `role-${part.role}` } : {});
+    case 'paragraph': {
+      // The role names the paragraph once: on its first line's block (ids are unique in a card).
+      const [first, ...rest] = richBlocks(part.text);
+      return first ? [part.role ? { ...first, id: `role-${part.role}` } : first, ...rest] : [];
+    }
     case 'note':
       return richBlocks(part.text, {}, { isSubtle: true, size: 'Small' });
     case 'code':

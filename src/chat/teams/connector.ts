@@ -27,14 +27,49 @@ export type ConnectorOptions = ConnectorBase &
     | { certificate: CertificateSource; appPassword?: undefined }
   );
 
-/** A refusal or failure of the Bot Connector; `status` is its HTTP status (0: no answer). */
+/**
+ * A refusal or failure of the Bot Connector; `status` is its HTTP status (0: no answer,
+ * or refused before asking: HOST_NOT_ALLOWED), `retryAfterSeconds` its Retry-After.
+ */
 export class ConnectorError extends Error {
   override name = 'ConnectorError';
   constructor(
     readonly status: number,
     readonly code: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(`Bot Connector answered ${status} (${code})`);
+  }
+}
+
+/** The code of a service URL whose host TEAMS_SERVICE_URL_HOSTS does not list: never asked. */
+export const HOST_NOT_ALLOWED = 'serviceUrl host not allowed';
+
+/** Seconds of a Retry-After header (delta-seconds or an HTTP date), when it has one. */
+function retryAfter(header: string | string[] | undefined, now: number): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** A request that got no answer (refused, reset, timed out) as the connector's failure: an outage to wait out. */
+async function answered<T>(asked: Promise<T>): Promise<T> {
+  try {
+    return await asked;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    throw new ConnectorError(0, `no answer: ${typeof code === 'string' ? code : 'network error'}`);
+  }
+}
+
+/** JSON.parse that answers undefined for a body that is not JSON (a proxy's error page). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
@@ -130,22 +165,24 @@ function botToken(
   let cached: { token: string; until: number } | undefined;
   let inFlight: Promise<string> | undefined;
   const fetchToken = async (): Promise<string> => {
-    const response = await request(options.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: options.appId,
-        ...(await clientCredentials(options, now)),
-        scope: options.scope,
-      }).toString(),
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+    const response = await answered(
+      request(options.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: options.appId,
+          ...(await clientCredentials(options, now)),
+          scope: options.scope,
+        }).toString(),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      }),
+    );
     const text = await response.body.text();
     // The answer is never logged or echoed: it holds the token.
     if (response.statusCode !== 200) throw new ConnectorError(response.statusCode, tokenRefusal(text));
-    const parsed = tokenSchema.safeParse(JSON.parse(text));
+    const parsed = tokenSchema.safeParse(parseJson(text));
     if (!parsed.success) throw new ConnectorError(response.statusCode, 'token answer malformed');
     cached = { token: parsed.data.access_token, until: now() + (parsed.data.expires_in - 300) * 1000 };
     return parsed.data.access_token;
@@ -178,15 +215,17 @@ export function botConnector(options: ConnectorOptions): BotConnector {
     body: Json,
   ): Promise<unknown> => {
     const url = new URL(path, base(serviceUrl));
-    if (!hosts.has(url.host.toLowerCase())) throw new ConnectorError(0, 'serviceUrl host not allowed');
-    const send = async (bearer: string) =>
-      request(url, {
-        method,
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
+    if (!hosts.has(url.host.toLowerCase())) throw new ConnectorError(0, HOST_NOT_ALLOWED);
+    const send = (bearer: string) =>
+      answered(
+        request(url, {
+          method,
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        }),
+      );
     let response = await send(await token.get());
     if (response.statusCode === 401) {
       // A token revoked early: one more try with a fresh one.
@@ -195,12 +234,15 @@ export function botConnector(options: ConnectorOptions): BotConnector {
       response = await send(await token.get());
     }
     const text = await response.body.text();
-    const json = text === '' ? {} : (JSON.parse(text) as unknown);
     if (response.statusCode < 200 || response.statusCode >= 300) {
-      const error = errorSchema.safeParse(json);
-      throw new ConnectorError(response.statusCode, error.success ? error.data.error.code : 'error');
+      const error = errorSchema.safeParse(parseJson(text));
+      throw new ConnectorError(
+        response.statusCode,
+        error.success ? error.data.error.code : 'error',
+        retryAfter(response.headers['retry-after'], now()),
+      );
     }
-    return json;
+    return text === '' ? {} : (JSON.parse(text) as unknown);
   };
 
   const conversationPath = (conversationId: string): string =>
