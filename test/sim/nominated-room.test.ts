@@ -80,7 +80,7 @@ describe('a preemptor’s nominated node', () => {
       expect(sim.advance(900, done)).toBe(true);
       const events = sim.list('Event', 'shop') as { reason?: string; message?: string }[];
       expect(events.filter((e) => e.reason === 'Preempted')).toHaveLength(1);
-      const pods = sim.list('Pod', 'shop') as {
+      const pods = sim.list('Pod', 'shop') as unknown as {
         metadata: { name: string };
         spec: { nodeName?: string; priority?: number };
       }[];
