@@ -121,6 +121,52 @@ function recordUnschedulable(
   store.put(copy);
 }
 
+/**
+ * Pods nominated to a node and not bound yet (status.nominatedNodeName), by node: the
+ * scheduling framework adds those of equal or higher priority to the node when it
+ * filters another pod (RunFilterPluginsWithNominatedPods, addNominatedPods in
+ * pkg/scheduler/framework/runtime/framework.go), so the room preemption made is kept
+ * for the preemptor and a pod of lower priority, say the ReplicaSet's replacement of
+ * the victim, cannot take it. `note` follows each pod event.
+ */
+function nominationIndex(store: ControllerContext['store']) {
+  const nominatedTo = new Map<string, Set<string>>();
+  const nominationOf = new Map<string, string>();
+  return {
+    note(o: SimObject, deleted: boolean): void {
+      const key = keyOf(o);
+      const pod = asPod(o);
+      const node =
+        !deleted && !pod.spec.nodeName && pod.metadata.deletionTimestamp === undefined
+          ? pod.status?.nominatedNodeName
+          : undefined;
+      const was = nominationOf.get(key);
+      if (was === node) return;
+      if (was !== undefined) {
+        nominatedTo.get(was)?.delete(key);
+        nominationOf.delete(key);
+      }
+      if (node) {
+        const keys = nominatedTo.get(node) ?? new Set<string>();
+        keys.add(key);
+        nominatedTo.set(node, keys);
+        nominationOf.set(key, node);
+      }
+    },
+    /** The pods nominated to `node` that `pod` (`key`) must leave room for: equal or higher priority, not itself. */
+    podsFor(pod: Pod, key: string, node: string): Pod[] {
+      const priority = pod.spec.priority ?? 0;
+      return [...(nominatedTo.get(node) ?? [])]
+        .filter((k) => k !== key)
+        .map((k) => store.getByKey('Pod', k))
+        .filter((o): o is SimObject => o !== undefined)
+        .map(asPod)
+        .filter((p) => (p.spec.priority ?? 0) >= priority)
+        .map((p) => ({ ...p, spec: { ...p.spec, nodeName: node } }));
+    },
+  };
+}
+
 export function schedulerController(ctx: ControllerContext): Controller {
   const { store } = ctx;
   const queue = new Set<string>();
@@ -131,45 +177,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     unschedulable.clear();
   };
 
-  // Pods nominated to a node and not bound yet (status.nominatedNodeName), by node: the
-  // scheduling framework adds those of equal or higher priority to the node when it
-  // filters another pod (RunFilterPluginsWithNominatedPods, addNominatedPods in
-  // pkg/scheduler/framework/runtime/framework.go), so the room preemption made is kept
-  // for the preemptor and a pod of lower priority, say the ReplicaSet's replacement of
-  // the victim, cannot take it.
-  const nominatedTo = new Map<string, Set<string>>();
-  const nominationOf = new Map<string, string>();
-  const noteNomination = (o: SimObject, deleted: boolean): void => {
-    const key = keyOf(o);
-    const pod = asPod(o);
-    const node =
-      !deleted && !pod.spec.nodeName && pod.metadata.deletionTimestamp === undefined
-        ? pod.status?.nominatedNodeName
-        : undefined;
-    const was = nominationOf.get(key);
-    if (was === node) return;
-    if (was !== undefined) {
-      nominatedTo.get(was)?.delete(key);
-      nominationOf.delete(key);
-    }
-    if (node) {
-      const keys = nominatedTo.get(node) ?? new Set<string>();
-      keys.add(key);
-      nominatedTo.set(node, keys);
-      nominationOf.set(key, node);
-    }
-  };
-  /** The pods nominated to `node` that `pod` must leave room for: equal or higher priority, not itself. */
-  const nominatedFor = (pod: Pod, key: string, node: string): Pod[] => {
-    const priority = pod.spec.priority ?? 0;
-    return [...(nominatedTo.get(node) ?? [])]
-      .filter((k) => k !== key)
-      .map((k) => store.getByKey('Pod', k))
-      .filter((o): o is SimObject => o !== undefined)
-      .map(asPod)
-      .filter((p) => (p.spec.priority ?? 0) >= priority)
-      .map((p) => ({ ...p, spec: { ...p.spec, nodeName: node } }));
-  };
+  const nominations = nominationIndex(store);
 
   // A node's pods are read when a filter needs them: a pod pinned to one node (a
   // DaemonSet pod) does not read every node's pods.
@@ -364,7 +372,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
     const results = all.map((v): FilterResult => {
       if (named && !named.has(v.node.metadata.name ?? '')) return NOT_NAMED;
       // With the pods nominated there first, then without: both must pass.
-      const nominated = nominatedFor(pod, key, v.node.metadata.name ?? '');
+      const nominated = nominations.podsFor(pod, key, v.node.metadata.name ?? '');
       if (nominated.length > 0) {
         const withNominated = { node: v.node, pods: [...v.pods, ...nominated] };
         const reserved = filterNode(pod, withNominated, domain, backed, spread && { state: spread });
@@ -457,7 +465,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       }
       if (event.kind !== 'Pod') return;
       const key = keyOf(o);
-      noteNomination(o, event.type === 'DELETED');
+      nominations.note(o, event.type === 'DELETED');
       if (event.type === 'DELETED') {
         queue.delete(key);
         unschedulable.delete(key);
