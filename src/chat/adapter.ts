@@ -120,6 +120,8 @@ export interface PlanMark {
   readonly planId: string;
   readonly label: string;
   readonly line: Rich;
+  /** The fix's stage the line says (a platform that re-renders a card marks a resolved incident so). */
+  readonly stage?: FixStage;
   readonly withdrawOthers: boolean;
   /** The message's fallback text after the change. */
   readonly summary: Rich;
@@ -134,7 +136,9 @@ export interface PlanMark {
 export interface StateLineEdit {
   readonly ref: MessageRef;
   readonly line: Rich;
-  readonly settle: () => Promise<Rich | undefined>;
+  /** The stage `line` says. */
+  readonly stage: FixStage;
+  readonly settle: () => Promise<{ line: Rich; stage: FixStage } | undefined>;
 }
 
 /** What a press leads to; the adapter applies `mark`, then `tell`, then the rest. */

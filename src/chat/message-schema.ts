@@ -46,7 +46,11 @@ const button = z
 const part = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('heading'), text: str }).strict(),
   z
-    .object({ kind: z.literal('paragraph'), text: rich, role: z.enum(['verdict', 'state']).optional() })
+    .object({
+      kind: z.literal('paragraph'),
+      text: rich,
+      role: z.enum(['verdict', 'state', 'resolved']).optional(),
+    })
     .strict(),
   z.object({ kind: z.literal('note'), text: rich }).strict(),
   z

@@ -118,7 +118,7 @@ export type Rich = readonly Span[];
  * Roles of parts that later updates find again: the verdict line of a result and the
  * line saying where its approved fix stands (re-rendered as outcomes arrive).
  */
-export type PartRole = 'verdict' | 'state';
+export type PartRole = 'verdict' | 'state' | 'resolved';
 
 /** A confirm step before a button acts: all plain text. */
 export interface Confirm {

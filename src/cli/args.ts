@@ -15,12 +15,27 @@ import { UsageError } from './io.js';
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+/**
+ * What node:util's parser refused, in our words: its message's first sentence (the
+ * rest advises `--` for a positional that starts with '-', which no command here
+ * takes), and where to look.
+ */
+function parseArgsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /^Unknown option '([^']*)'/.exec(message)?.[1];
+    if (option !== undefined) return `unknown option ${option} (--help lists the options)`;
+  }
+  return `${message.split('. ')[0]?.replace(/\.$/, '') ?? message} (--help lists the options)`;
+}
+
 /** node:util parseArgs, with its errors turned into UsageErrors. */
 export function parseCommandArgs<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseArgsProblem(error));
   }
 }
 

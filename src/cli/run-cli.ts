@@ -1,4 +1,4 @@
-import { ClusterError, WorkloadNotFoundError } from '../kube/errors.js';
+import { ClusterError, KubeconfigError, WorkloadNotFoundError } from '../kube/errors.js';
 import { cleanText } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './version.js';
@@ -70,8 +70,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       await command.load()
     )(rest, io);
   } catch (error) {
-    // One place maps errors to exit statuses (DESIGN.md §3): bad input or a missing
-    // Deployment 2, an unreachable or forbidding cluster 3, anything else 4.
+    // One place maps errors to exit statuses (DESIGN.md §3): bad input (a kubeconfig or
+    // context that cannot be used included) or a missing Deployment 2, an unreachable or
+    // forbidding cluster 3, anything else 4.
     if (error instanceof WorkloadNotFoundError) {
       // Names come from the cluster or the dump: cleaned for the terminal.
       const guess = error.suggestions.map((s) => `${error.type}/${cleanText(s)}`);
@@ -80,7 +81,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT.usage;
     }
     // Messages can quote a dump, an argument or the API server: cleaned for the terminal.
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof KubeconfigError) {
       io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}\n`);
       return EXIT.usage;
     }

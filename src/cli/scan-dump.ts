@@ -19,8 +19,32 @@ export interface DumpScope {
   allNamespaces: boolean;
 }
 
+/**
+ * What a dump says nothing about is not empty (DESIGN.md §2): a namespace it holds no
+ * object of was not read, and a dump with no workload of any kind was not made with
+ * the workloads; either is a DumpError (exit 2) naming what the dump holds, never "no
+ * stuck or at-risk workloads".
+ */
+function checkScope(objects: readonly KubeObject[], scope: DumpScope): void {
+  const workloads = objects.filter((o) => (WORKLOAD_KINDS as readonly string[]).includes(o.kind ?? ''));
+  if (workloads.length === 0)
+    throw new DumpError(
+      'holds no Deployment, DaemonSet, StatefulSet or Rollout: nothing to scan (dump them with kubectl get deploy,ds,sts,rollouts,rs,pods,events,nodes -o yaml)',
+    );
+  if (scope.allNamespaces) return;
+  const namespace = scope.namespace ?? 'default';
+  if (objects.some((o) => o.metadata?.namespace === namespace)) return;
+  const held = [
+    ...new Set(workloads.map((o) => o.metadata?.namespace).filter((n): n is string => !!n)),
+  ].sort();
+  throw new DumpError(
+    `holds nothing in namespace ${namespace}${held.length > 0 ? `; its workloads are in ${held.slice(0, 10).join(', ')}${held.length > 10 ? ', …' : ''} (-n NAMESPACE, or -A)` : ''}`,
+  );
+}
+
 /** The scan report of the workloads in `objects` within `scope`. */
 export function scanDump(objects: KubeObject[], scope: DumpScope): ScanReport {
+  checkScope(objects, scope);
   const entries: ScanReport['entries'] = [];
   let scanned = 0;
   let diagnosed = 0;

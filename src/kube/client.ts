@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { callDescription, describe, toApiError } from './api-errors.js';
 import { READ_VERBS, methodFor, pathFor, type ApiCall } from './api-paths.js';
 import { parseErrorText } from '../parse-error-text.js';
-import { ClusterError, KubeApiError } from './errors.js';
+import { KubeApiError, KubeconfigError } from './errors.js';
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -75,8 +75,8 @@ const watchEvent = z.object({
 
 /**
  * Builds a client from a kubeconfig (explicit path, KUBECONFIG, ~/.kube/config) or
- * the in-cluster service account. Throws ClusterError when no configuration is found
- * or the context does not exist.
+ * the in-cluster service account. Throws KubeconfigError when no configuration is
+ * found, it cannot be read, or the context does not exist.
  *
  * @example
  * const client = createKubeClient({ context: 'prod' });
@@ -88,7 +88,7 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
   try {
     transport = createTransport(config);
   } catch (error) {
-    throw new ClusterError(`cannot use the kubeconfig: ${parseErrorText(error)}`);
+    throw new KubeconfigError(`cannot use the kubeconfig: ${parseErrorText(error)}`);
   }
   const retry = options.retry ?? DEFAULT_RETRY;
   const timeoutMs = options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -185,16 +185,18 @@ function loadConfig(options: KubeClientOptions): KubeConfig {
     const where = options.kubeconfig ? `kubeconfig ${options.kubeconfig}` : 'the default kubeconfig';
     // No cause: the parser's error quotes the file (token, password), and a logged or
     // printed cause chain would carry it along.
-    throw new ClusterError(`cannot load ${where}: ${parseErrorText(error)}`);
+    throw new KubeconfigError(`cannot load ${where}: ${parseErrorText(error)}`);
   }
   if (options.context) {
     if (!config.getContextObject(options.context)) {
-      throw new ClusterError(`context "${options.context}" is not in the kubeconfig`);
+      throw new KubeconfigError(`context "${options.context}" is not in the kubeconfig`);
     }
     config.setCurrentContext(options.context);
   }
   if (!config.getCurrentCluster()) {
-    throw new ClusterError('no cluster configured: pass --kubeconfig, set KUBECONFIG, or run inside a pod');
+    throw new KubeconfigError(
+      'no cluster configured: pass --kubeconfig, set KUBECONFIG, or run inside a pod',
+    );
   }
   return config;
 }

@@ -15,6 +15,15 @@ export class ClusterError extends Error {
   }
 }
 
+/**
+ * The kubeconfig named or found cannot be used: missing or unreadable, no such context,
+ * no cluster in it. The input is wrong, not the cluster (exit 2, DESIGN.md §3): a typo
+ * in `--context` must not read as an outage to a script that pages on exit 3.
+ */
+export class KubeconfigError extends Error {
+  override name = 'KubeconfigError';
+}
+
 // Raised by the engine too (a dump without the Deployment), so it lives with it.
 export { WorkloadNotFoundError } from '../diagnosis/errors.js';
 

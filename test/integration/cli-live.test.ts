@@ -127,6 +127,28 @@ describe('rollout-doctor against a live cluster', () => {
     expect(scan.stderr).toContain('cannot reach the API server at http://127.0.0.1:9');
   });
 
+  it('exits 2, not 3, for a kubeconfig that cannot be read or a context it does not have: bad input, not an outage', async () => {
+    const missing = await cli(['scan', '-n', 'vision', '--kubeconfig', join(dir, 'absent')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot load kubeconfig');
+    const file = join(dir, 'one-context');
+    writeFileSync(
+      file,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: x, context: {cluster: c, user: u}}]',
+        'current-context: x',
+        '',
+      ].join('\n'),
+    );
+    const context = await cli(['diagnose', 'web', '-n', 'shop', '--kubeconfig', file, '--context', 'nosuch']);
+    expect(context.code).toBe(2);
+    expect(context.stderr).toContain('context "nosuch" is not in the kubeconfig');
+  });
+
   it('scan lists the stuck Deployment (exit 1) and rejects -n with -A (exit 2)', async () => {
     const kubeconfig = await deadlocked();
     const scan = await cli(['scan', '-A', '--kubeconfig', kubeconfig]);

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 /**
  * What `rollout-doctor apply` says it writes and what it wrote, per remediation kind:
  * the real target (the Deployment, an old ReplicaSet's scale, pods, a DeviceTaintRule),
@@ -126,7 +129,21 @@ describe('--help lists every exit status', () => {
 
 describe('apply --remediation is checked before any cluster is contacted', () => {
   // The kubeconfig does not exist: reaching the cluster would be exit 3, not 2.
-  const cluster = ['--kubeconfig', '/nonexistent/kubeconfig'];
+  // A cluster nobody answers at (exit 3 once contacted); a kubeconfig that cannot be read would be exit 2.
+  const unreachable = join(mkdtempSync(join(tmpdir(), 'rd-apply-')), 'kubeconfig');
+  writeFileSync(
+    unreachable,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
+      'users: [{name: u, user: {token: t}}]',
+      'contexts: [{name: x, context: {cluster: c, user: u}}]',
+      'current-context: x',
+      '',
+    ].join('\n'),
+  );
+  const cluster = ['--kubeconfig', unreachable];
 
   it.each([['nope'], ['set-rolling-update-xyz'], ['scale-old-replicaset-0123456789abcdeg']])(
     'an unknown kind or malformed plan id (%s) is exit 2 naming the kinds',

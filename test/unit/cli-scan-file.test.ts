@@ -33,12 +33,49 @@ describe('scan --from-file', () => {
     expect(report.entries[0]?.findings.map((f) => f.code)).toEqual(codes.filter((c) => c !== 'AccessDenied'));
   });
 
-  it('reads stdin, and says all clear for a namespace with nothing stuck (exit 0)', async () => {
-    const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
+  it('reads stdin, and says all clear for a namespace of the dump with nothing stuck (exit 0)', async () => {
+    const list = parse(readFileSync(FIXTURE, 'utf8')) as { items: unknown[] };
+    const settled = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'ledger', namespace: 'payments', generation: 1 },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'ledger' } },
+        template: {
+          metadata: { labels: { app: 'ledger' } },
+          spec: { containers: [{ name: 'l', image: 'l:1' }] },
+        },
+      },
+      status: {
+        observedGeneration: 1,
+        replicas: 1,
+        updatedReplicas: 1,
+        readyReplicas: 1,
+        availableReplicas: 1,
+      },
+    };
+    const run = fakeIo(JSON.stringify({ ...list, items: [...list.items, settled] }));
     expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(0);
     expect(run.stdout()).toContain(
-      'No stuck or at-risk workloads in namespace payments (0 scanned: Deployments, DaemonSets, StatefulSets and Rollouts)',
+      'No stuck or at-risk workloads in namespace payments (1 scanned: Deployments, DaemonSets, StatefulSets and Rollouts)',
     );
+  });
+
+  it('a namespace the dump holds nothing of is not "all clear": exit 2 naming the namespaces it holds', async () => {
+    const run = fakeIo(readFileSync(FIXTURE, 'utf8'));
+    expect(await runCli(['scan', '-n', 'payments', '--from-file', '-'], run.io)).toBe(2);
+    expect(run.stdout()).toBe('');
+    expect(run.stderr()).toContain('holds nothing in namespace payments; its workloads are in vision');
+    const none = fakeIo(
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'a' } }],
+      }),
+    );
+    expect(await runCli(['scan', '-A', '--from-file', '-'], none.io)).toBe(2);
+    expect(none.stderr()).toContain('holds no Deployment, DaemonSet, StatefulSet or Rollout');
   });
 
   it('a dump without nodes: says nodes were not read, never that the list was capped', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKubeClient, type KubeClientOptions } from '../../src/kube/client.js';
-import { ClusterError, KubeApiError } from '../../src/kube/errors.js';
+import { ClusterError, KubeApiError, KubeconfigError } from '../../src/kube/errors.js';
 import { backoffDelay, parseRetryAfter, retryDelay } from '../../src/kube/retry-policy.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -240,8 +240,8 @@ describe('createKubeClient', () => {
 
   it('selects a context and refuses an unknown one', () => {
     expect(createKubeClient({ kubeconfig, context: 'other' }).context).toBe('other');
-    expect(() => createKubeClient({ kubeconfig, context: 'missing' })).toThrow(ClusterError);
-    expect(() => createKubeClient({ kubeconfig: join(dir, 'nope') })).toThrow(ClusterError);
+    expect(() => createKubeClient({ kubeconfig, context: 'missing' })).toThrow(KubeconfigError);
+    expect(() => createKubeClient({ kubeconfig: join(dir, 'nope') })).toThrow(KubeconfigError);
   });
 });
 

@@ -259,5 +259,8 @@ describe('Teams: the card ends on the latest stage across two replicas', () => {
     await deliverOutcome(services(a), outcome('applied'), undefined, APPLIED_AT);
     expect(landed).toHaveLength(1);
     expect(stateOf(card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
+    // The incident is over: the card says so above its verdict (Slack strikes the verdict).
+    const resolved = card.shown.parts.find((p) => p.kind === 'paragraph' && p.role === 'resolved');
+    expect(resolved?.kind === 'paragraph' ? plainText(resolved.text) : '').toBe('Resolved: rolled out.');
   });
 });

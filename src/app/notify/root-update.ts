@@ -7,7 +7,13 @@
  * of the message, `shown`, as Teams does from its card store).
  */
 import type { ChatAdapter } from '../../chat/adapter.js';
-import { fixStageOf, stateLine, withStateLine, type FixStage } from '../../chat/use-cases/outcome.js';
+import {
+  fixStageOf,
+  stateLine,
+  withResolution,
+  withStateLine,
+  type FixStage,
+} from '../../chat/use-cases/outcome.js';
 import type { Logger } from '../../logger.js';
 import { platformOf } from '../../queue/chat-refs.js';
 import type { NotifyJob } from '../../queue/schemas.js';
@@ -71,7 +77,7 @@ async function showFromMemory(
     platform: adapter.platform,
     names,
   };
-  await adapter.update(ref, withStateLine(shown, stateLine(stage, fix, at)));
+  await adapter.update(ref, withStateLine(withResolution(shown, stage), stateLine(stage, fix, at)));
 }
 
 function safeJson(text: string): unknown {

@@ -17,11 +17,8 @@ import { ROOT_BLOCK } from './blocks/action-ids.js';
 import { asIs, mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
 import { section, type Block } from './blocks/text.js';
 import type { RootRecord } from '../../app/notify/root-store.js';
-import { FIX_STAGE_WORDS, type FixStage } from '../use-cases/outcome.js';
+import { FIX_STAGE_WORDS, RESOLVED_STAGES, type FixStage } from '../use-cases/outcome.js';
 import { SLACK_ICONS } from './render.js';
-
-/** Stages after which the incident is over: the verdict line stops looking critical. */
-const RESOLVED: ReadonlySet<FixStage> = new Set(['rolled-out', 'pods-ready', 'already-applied', 'undone']);
 
 /** The one time format of our messages (src/text/time.ts). */
 export const utcMinute = messageTime;
@@ -52,7 +49,7 @@ export function withRootState(
   return blocks.map((block) => {
     if (block.block_id === ROOT_BLOCK.state) return line;
     if (block.block_id !== ROOT_BLOCK.verdict || !record.verdict) return block;
-    return RESOLVED.has(stage) ? resolvedVerdict(record) : verdictBlock(kept(record.verdict));
+    return RESOLVED_STAGES.has(stage) ? resolvedVerdict(record) : verdictBlock(kept(record.verdict));
     return block;
   });
 }

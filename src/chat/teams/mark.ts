@@ -2,7 +2,7 @@ import type { ChatAction } from '../actions.js';
 import type { ChatAdapter, PlanMark, PressReply, StateLineEdit } from '../adapter.js';
 import type { Button, ChatMessage, MessageRef, Part, Rich } from '../model.js';
 import { plain } from '../rich.js';
-import { withStateLine } from '../use-cases/outcome.js';
+import { withResolution, withStateLine, type FixStage } from '../use-cases/outcome.js';
 
 /** The plan a button acts on, if any. */
 function planOf(action: ChatAction): string | undefined {
@@ -35,7 +35,8 @@ export function applyMark(message: ChatMessage, mark: PlanMark): ChatMessage {
     parts.push(part);
   }
   if (!placed) parts.push(state, label);
-  return { summary: mark.summary, parts };
+  const marked = { summary: mark.summary, parts };
+  return mark.stage ? withResolution(marked, mark.stage) : marked;
 }
 
 /** The button of `message` whose action is exactly `action` (a press must name one the card offered). */
@@ -86,10 +87,10 @@ export async function editStateLine(
   adapter: Pick<ChatAdapter, 'update' | 'shown'>,
   edit: StateLineEdit,
 ): Promise<void> {
-  for (let line: Rich | undefined = edit.line; line; line = await edit.settle()) {
+  for (let next: { line: Rich; stage: FixStage } | undefined = edit; next; next = await edit.settle()) {
     const shown = await adapter.shown?.(edit.ref);
     if (!shown) return;
-    await adapter.update(edit.ref, withStateLine(shown, line));
+    await adapter.update(edit.ref, withStateLine(withResolution(shown, next.stage), next.line));
   }
 }
 

@@ -17,7 +17,7 @@ import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapter.js';
 import { icon, say } from '../rich.js';
 import { textMessage } from './command.js';
-import { stateLine } from './outcome.js';
+import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
 import { approvedStage, type KeptStage, type RootStages } from '../../app/notify/root-stage.js';
 
@@ -54,8 +54,14 @@ type PlanAction = Extract<ChatAction, { kind: 'approve' | 'undo' }>;
 const told = (text: Parameters<typeof textMessage>[0]): PressReply => ({ tell: textMessage(text) });
 
 /** A plan's button replaced by `label`, with `line` as the message's state line. */
-function mark(planId: string, label: string, line: PlanMark['line'], withdrawOthers: boolean): PlanMark {
-  return { planId, label, line, withdrawOthers, summary: say`${label}` };
+function mark(
+  planId: string,
+  label: string,
+  line: PlanMark['line'],
+  withdrawOthers: boolean,
+  stage?: FixStage,
+): PlanMark {
+  return { planId, label, line, withdrawOthers, summary: say`${label}`, ...(stage ? { stage } : {}) };
 }
 
 export async function approvePress(
@@ -159,11 +165,13 @@ async function markStage(
   try {
     const approved = await approvedStage(stages, message, { planId, stage: 'applying', at: Date.now() });
     if (!approved) return { mark: mark(planId, label, lineOf(undefined), true) };
+    const stageOf = (stage: KeptStage | undefined): FixStage => stage?.stage ?? 'applying';
+    const first = ours(approved.latest);
     return {
-      mark: mark(planId, label, lineOf(ours(approved.latest)), true),
+      mark: mark(planId, label, lineOf(first), true, stageOf(first)),
       async settle() {
         const later = await approved.settle();
-        return later ? mark(planId, label, lineOf(ours(later)), true) : undefined;
+        return later ? mark(planId, label, lineOf(ours(later)), true, stageOf(ours(later))) : undefined;
       },
     };
   } catch (error) {
@@ -203,9 +211,10 @@ async function rootStage(
         id: root.ts,
       },
       line: lineOf(first),
+      stage: first.stage,
       async settle() {
         const later = ours(await approved.settle());
-        return later ? lineOf(later) : undefined;
+        return later ? { line: lineOf(later), stage: later.stage } : undefined;
       },
     };
   } catch (error) {

@@ -304,6 +304,33 @@ export function outcomeMessage(
   return { summary: say`${head.words}: ${clip(job.detail, 500)}${by}`, parts };
 }
 
+/** Stages after which the incident is over: the message stops reading as an open incident. */
+export const RESOLVED_STAGES: ReadonlySet<FixStage> = new Set<FixStage>([
+  'rolled-out',
+  'pods-ready',
+  'already-applied',
+  'undone',
+]);
+
+/**
+ * `message` at `stage` for a platform that re-renders it from what it shows (Teams):
+ * once the incident is over, a line above its verdict says so (the verdict itself stays
+ * as it was, so a later stage, an Undo, takes the line away again); at any other
+ * stage, without that line. Slack strikes its kept verdict instead (src/chat/slack/root-state.ts).
+ */
+export function withResolution(message: ChatMessage, stage: FixStage): ChatMessage {
+  const parts = message.parts.filter((p) => !(p.kind === 'paragraph' && p.role === 'resolved'));
+  if (RESOLVED_STAGES.has(stage)) {
+    const verdict = parts.findIndex((p) => p.kind === 'paragraph' && p.role === 'verdict');
+    parts.splice(verdict >= 0 ? verdict : 0, 0, {
+      kind: 'paragraph',
+      text: say`${icon('ok')} ${strong('Resolved')}: ${FIX_STAGE_WORDS[stage].words}.`,
+      role: 'resolved',
+    });
+  }
+  return { summary: message.summary, parts };
+}
+
 /** `message` with its state line (the paragraph of role `state`) set to `line`: in place, else above its buttons. */
 export function withStateLine(message: ChatMessage, line: Rich): ChatMessage {
   const state: Part = { kind: 'paragraph', text: line, role: 'state' };
