@@ -11,7 +11,8 @@ export interface RenderOptions {
   color: boolean;
 }
 
-const EMOJI: Record<string, string> = {
+/** Every emoji shortcode the app renders (src/chat/slack/render.ts SLACK_ICONS, test/unit/demo-emoji.test.ts) and a few more. */
+export const EMOJI: Record<string, string> = {
   red_circle: '🔴',
   large_orange_circle: '🟠',
   large_blue_circle: '🔵',
@@ -42,6 +43,13 @@ const EMOJI: Record<string, string> = {
   pushpin: '📌',
   grey_question: '❔',
   link: '🔗',
+  double_vertical_bar: '⏸️ ',
+  arrows_counterclockwise: '🔄',
+  arrow_down_small: '🔽',
+  electric_plug: '🔌',
+  scales: '⚖️ ',
+  repeat: '🔁',
+  no_entry_sign: '🚫',
 };
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -49,17 +57,23 @@ const textOf = (t: unknown): string => (typeof t === 'object' && t !== null ? st
 
 /** Slack mrkdwn → terminal text. Code fences are handled by the caller. */
 export function mrkdwnToText(mrkdwn: string, options: RenderOptions): string {
-  return mrkdwn
-    .replace(/:([a-z0-9_+-]+):/g, (all, name: string) => EMOJI[name] ?? all)
-    .replace(/<@([A-Z0-9]+)>/g, '@$1')
-    .replace(/<#([A-Z0-9]+)(\|[^>]*)?>/g, '#$1')
-    .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
-    .replace(/(^|[\s(])\*([^*\n]+)\*/g, (_all, pre: string, inner: string) =>
-      options.color ? `${pre}\u001b[1m${inner}\u001b[22m` : `${pre}${inner}`,
-    )
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return (
+    mrkdwn
+      .replace(/:([a-z0-9_+-]+):/g, (all, name: string) => EMOJI[name] ?? all)
+      .replace(/<@([A-Z0-9]+)>/g, '@$1')
+      .replace(/<#([A-Z0-9]+)(\|[^>]*)?>/g, '#$1')
+      .replace(/<(https?:[^|>]+)\|([^>]+)>/g, '$2 ($1)')
+      // ~struck~ (a resolved verdict): struck through where the terminal can, else plain.
+      .replace(/(^|[\s(])~([^~\n]+)~/g, (_all, pre: string, inner: string) =>
+        options.color ? `${pre}\u001b[9m${inner}\u001b[29m` : `${pre}${inner}`,
+      )
+      .replace(/(^|[\s(])\*([^*\n]+)\*/g, (_all, pre: string, inner: string) =>
+        options.color ? `${pre}\u001b[1m${inner}\u001b[22m` : `${pre}${inner}`,
+      )
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+  );
 }
 
 /** A mrkdwn text with ``` fences: prose converted, code kept verbatim and indented. */

@@ -44,6 +44,12 @@ export const EMOJI: Record<string, string> = {
   tada: '🎉',
   eyes: '👀',
   heavy_check_mark: '✔️',
+  double_vertical_bar: '⏸️',
+  arrows_counterclockwise: '🔄',
+  arrow_down_small: '🔽',
+  electric_plug: '🔌',
+  scales: '⚖️',
+  no_entry_sign: '🚫',
 };
 
 /** &lt; &gt; &amp; back to characters (Slack's only three escapes). */
