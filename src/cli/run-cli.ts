@@ -76,8 +76,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (error instanceof WorkloadNotFoundError) {
       // Names come from the cluster or the dump: cleaned for the terminal.
       const guess = error.suggestions.map((s) => `${error.type}/${cleanText(s)}`);
-      const hint = guess.length > 0 ? ` Did you mean ${guess.join(' or ')}?` : '';
-      io.stderr.write(`rollout-doctor ${name}: ${cleanText(error.message)}${hint}\n`);
+      const message = cleanText(error.message);
+      const end = /[.!?]$/.test(message) ? '' : '.';
+      const hint = guess.length > 0 ? `${end} Did you mean ${guess.join(' or ')}?` : '';
+      io.stderr.write(`rollout-doctor ${name}: ${message}${hint}\n`);
       return EXIT.usage;
     }
     // Messages can quote a dump, an argument or the API server: cleaned for the terminal.

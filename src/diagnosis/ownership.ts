@@ -282,7 +282,7 @@ function kubectlOwner(object: OwnedObject, managers: ManagedFields): ManagedBy |
     return {
       tool: 'kubectl',
       name: KUBECTL_CLIENT_SIDE_APPLY,
-      evidence: `annotation ${LAST_APPLIED}; managedFields were absent (an older object or a dump saved without --show-managed-fields), so no field manager was seen`,
+      evidence: `annotation ${LAST_APPLIED}, which only kubectl's client-side apply writes; managedFields were absent (an older object or a dump saved without --show-managed-fields), so the field manager is the one it uses, not one seen`,
     };
   }
   return undefined;

@@ -82,6 +82,19 @@ describe('rollout-doctor against a live cluster', () => {
     const missing = await cli(['diagnose', 'deployment/nope', '-n', 'vision', '--kubeconfig', kubeconfig]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('deployment "nope" not found in namespace "vision"');
+    // A typo gets the closest names, after a full stop.
+    const typo = await cli([
+      'diagnose',
+      'deployment/vison-object-tracker',
+      '-n',
+      'vision',
+      '--kubeconfig',
+      kubeconfig,
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'not found in namespace "vision". Did you mean deployment/vision-object-tracker?',
+    );
   });
 
   it('without -n uses the kubeconfig context namespace, as kubectl does', async () => {

@@ -247,8 +247,6 @@ export function renderParsed(parsed: ParsedSchedulingMessage): string {
         ),
       );
   }
-  lines.push(
-    'Counts are per reason; one node can fail for several reasons, so they may add up to more than the total.',
-  );
+  // How the counts add up (a node failing for several reasons) is said with the advice.
   return `${lines.join('\n')}\n`;
 }
