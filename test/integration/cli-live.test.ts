@@ -11,6 +11,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
+import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -123,18 +124,7 @@ describe('rollout-doctor against a live cluster', () => {
 
   it('exits 3 when the cluster is unreachable', async () => {
     const file = join(dir, 'unreachable');
-    writeFileSync(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: t}}]',
-        'contexts: [{name: x, context: {cluster: c, user: u}}]',
-        'current-context: x',
-        '',
-      ].join('\n'),
-    );
+    writeUnreachableKubeconfig(file);
     const scan = await cli(['scan', '-n', 'vision', '--kubeconfig', file]);
     expect(scan.code).toBe(3);
     expect(scan.stderr).toContain('cannot reach the API server at http://127.0.0.1:9');
@@ -145,18 +135,7 @@ describe('rollout-doctor against a live cluster', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot load kubeconfig');
     const file = join(dir, 'one-context');
-    writeFileSync(
-      file,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {token: t}}]',
-        'contexts: [{name: x, context: {cluster: c, user: u}}]',
-        'current-context: x',
-        '',
-      ].join('\n'),
-    );
+    writeUnreachableKubeconfig(file);
     const context = await cli(['diagnose', 'web', '-n', 'shop', '--kubeconfig', file, '--context', 'nosuch']);
     expect(context.code).toBe(2);
     expect(context.stderr).toContain('context "nosuch" is not in the kubeconfig');

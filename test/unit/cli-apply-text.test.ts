@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 /**
@@ -12,6 +12,7 @@ import { appliedLine, describePlan } from '../../src/cli/commands/apply.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { fakeIo } from '../support/cli-io.js';
+import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
 
 const target = { kind: 'Deployment' as const, namespace: 'vision', name: 'tracker' };
 const base: RemediationPlan = {
@@ -131,18 +132,7 @@ describe('apply --remediation is checked before any cluster is contacted', () =>
   // The kubeconfig does not exist: reaching the cluster would be exit 3, not 2.
   // A cluster nobody answers at (exit 3 once contacted); a kubeconfig that cannot be read would be exit 2.
   const unreachable = join(mkdtempSync(join(tmpdir(), 'rd-apply-')), 'kubeconfig');
-  writeFileSync(
-    unreachable,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters: [{name: c, cluster: {server: "http://127.0.0.1:9", insecure-skip-tls-verify: true}}]',
-      'users: [{name: u, user: {token: t}}]',
-      'contexts: [{name: x, context: {cluster: c, user: u}}]',
-      'current-context: x',
-      '',
-    ].join('\n'),
-  );
+  writeUnreachableKubeconfig(unreachable);
   const cluster = ['--kubeconfig', unreachable];
 
   it.each([['nope'], ['set-rolling-update-xyz'], ['scale-old-replicaset-0123456789abcdeg']])(
