@@ -486,6 +486,92 @@ export interface ResourceQuota {
   status?: { hard?: Record<string, Quantity>; used?: Record<string, Quantity> };
 }
 
+/**
+ * policy/v1 PodDisruptionBudget. The disruption controller (pkg/controller/disruption)
+ * writes the status: `expectedPods`, `currentHealthy`, `desiredHealthy` and
+ * `disruptionsAllowed`, and the `DisruptionAllowed` condition. The eviction API honours
+ * it; the workload controllers' own scale-downs and rolling updates do not (DESIGN.md §4d).
+ */
+export interface PodDisruptionBudget {
+  apiVersion?: string;
+  kind?: 'PodDisruptionBudget';
+  metadata: ObjectMeta;
+  spec?: {
+    minAvailable?: number | string;
+    maxUnavailable?: number | string;
+    selector?: LabelSelector;
+    /** IfHealthyBudget (default) or AlwaysAllow. */
+    unhealthyPodEvictionPolicy?: string;
+  };
+  status?: {
+    observedGeneration?: number;
+    expectedPods?: number;
+    currentHealthy?: number;
+    desiredHealthy?: number;
+    disruptionsAllowed?: number;
+    disruptedPods?: Record<string, string>;
+    conditions?: Condition[];
+  };
+}
+
+/** autoscaling/v2 HorizontalPodAutoscaler, the part that says what it scales and within which bounds. */
+export interface HorizontalPodAutoscaler {
+  apiVersion?: string;
+  kind?: 'HorizontalPodAutoscaler';
+  metadata: ObjectMeta;
+  spec?: {
+    scaleTargetRef?: { apiVersion?: string; kind?: string; name?: string };
+    minReplicas?: number;
+    maxReplicas?: number;
+  };
+  status?: {
+    currentReplicas?: number;
+    desiredReplicas?: number;
+    lastScaleTime?: string;
+    conditions?: Condition[];
+  };
+}
+
+/** v1 PersistentVolume: where it may be used (`spec.nodeAffinity`, a local volume's node). */
+export interface PersistentVolume {
+  apiVersion?: string;
+  kind?: 'PersistentVolume';
+  metadata: ObjectMeta;
+  spec?: {
+    accessModes?: string[];
+    storageClassName?: string;
+    claimRef?: { namespace?: string; name?: string; uid?: string };
+    nodeAffinity?: { required?: { nodeSelectorTerms?: NodeSelectorTerm[] } };
+    local?: { path?: string };
+    hostPath?: { path?: string };
+    persistentVolumeReclaimPolicy?: string;
+  };
+  status?: { phase?: string };
+}
+
+/** storage.k8s.io/v1 StorageClass: when a claim binds, and where it may. */
+export interface StorageClass {
+  apiVersion?: string;
+  kind?: 'StorageClass';
+  metadata: ObjectMeta;
+  provisioner?: string;
+  /** Immediate (default) or WaitForFirstConsumer. */
+  volumeBindingMode?: string;
+  allowedTopologies?: { matchLabelExpressions?: { key?: string; values?: string[] }[] }[];
+}
+
+/**
+ * argoproj.io/v1alpha1 AnalysisRun, the part that says how a Rollout's analysis went
+ * (`status.phase`: Pending, Running, Successful, Failed, Error, Inconclusive).
+ */
+export interface AnalysisRun {
+  apiVersion?: string;
+  kind?: 'AnalysisRun';
+  metadata: ObjectMeta;
+  spec?: { terminate?: boolean };
+  status?: { phase?: string; message?: string; startedAt?: string };
+}
+
 /** Any object that came from a dump or the API, before it is sorted by kind. */
 export interface KubeObject {
   apiVersion?: string;

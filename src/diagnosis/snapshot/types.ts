@@ -1,13 +1,18 @@
 import type {
+  AnalysisRun,
   DeviceClass,
+  HorizontalPodAutoscaler,
   KubeEvent,
   Node,
+  PersistentVolume,
   PersistentVolumeClaim,
   Pod,
+  PodDisruptionBudget,
   ResourceClaim,
   ResourceQuota,
   ResourceClaimTemplate,
   ResourceSlice,
+  StorageClass,
 } from '../k8s.js';
 import type { WorkloadRef } from '../workload-ref.js';
 import {
@@ -163,7 +168,34 @@ export interface SnapshotCommon {
    * refusing, nor as proof that nothing refuses.
    */
   resourceQuotas?: ResourceQuota[];
+  /**
+   * What guards the workload (DESIGN.md §4d, issue 52), each read where RBAC allows.
+   * Absent: not read (forbidden, failed, a dump without it: `coverage.gaps` says which),
+   * and then unknown, never "none": a plan is not proved against a budget nobody read.
+   */
+  guards?: Guards;
 }
+
+/**
+ * The objects that decide what a fix does to a workload. Each member is absent when it
+ * was not read (a coverage gap names it), and an empty array when it was read and none
+ * exists.
+ */
+export interface Guards {
+  /** Every PodDisruptionBudget of the workload's namespace (matched to the pods by their selectors). */
+  podDisruptionBudgets?: PodDisruptionBudget[];
+  /** The HorizontalPodAutoscalers of the namespace that target the workload. */
+  horizontalPodAutoscalers?: HorizontalPodAutoscaler[];
+  /** The PersistentVolumes bound to the pods' claims. */
+  persistentVolumes?: PersistentVolume[];
+  /** The StorageClasses the pods' claims name. */
+  storageClasses?: StorageClass[];
+  /** An Argo Rollout's AnalysisRuns (owned by the Rollout). */
+  analysisRuns?: AnalysisRun[];
+}
+
+/** Which member of `Guards` a coverage gap leaves open. */
+export type GuardKind = keyof Guards;
 
 /** The owner's settings object: which one, and whether it was read (coverage says why not). */
 export interface OwnerSettingsRead {
@@ -235,7 +267,17 @@ export interface Coverage {
 
 export interface CoverageGap {
   /** Which part of the snapshot it leaves open. */
-  about: 'replicaSets' | 'pods' | 'events' | 'nodes' | 'neighbours' | 'pvcs' | 'dra' | 'owner' | 'quotas';
+  about:
+    | 'replicaSets'
+    | 'pods'
+    | 'events'
+    | 'nodes'
+    | 'neighbours'
+    | 'pvcs'
+    | 'dra'
+    | 'owner'
+    | 'quotas'
+    | GuardKind;
   /** "nodes", "pods on gpu-node-3", "events in vision". */
   what: string;
   reason: 'forbidden' | 'capped' | 'not-in-dump' | 'failed' | 'not-served' | 'not-found';
