@@ -160,7 +160,7 @@ describe('the approved message kept for its outcomes', () => {
       stored: { ...STORED, expiresAt: Number.MAX_SAFE_INTEGER },
       approvers: ['8a3c0e9e-6d55-4c59-9f1e-0c1d2e3f4a5b'],
     });
-    const record = vi.fn(async () => undefined);
+    const record = vi.fn(async (_planId: string, _record: unknown, _options?: unknown) => undefined);
     const confirm = vi.fn(async () => undefined);
     const { services } = fakeServices({
       policy: {},
