@@ -9,10 +9,11 @@ import { daemonSetController } from './daemonset.js';
 import { statefulSetController } from './statefulset.js';
 import { resourceQuotaController } from './resource-quota.js';
 import { rolloutController } from './argo/controller.js';
+import { disruptionController } from './disruption.js';
 
 /**
  * Adds every controller to the manager: resourcequota, deployment, argo-rollouts,
- * replicaset, statefulset, daemonset, scheduler, kubelet.
+ * replicaset, statefulset, daemonset, scheduler, kubelet, disruption.
  */
 export function startControllers(manager: ControllerManager): void {
   // First: a scenario's quotas get their status before any pod is created, as if they
@@ -27,4 +28,6 @@ export function startControllers(manager: ControllerManager): void {
   manager.add(resourceClaimController(manager.context));
   manager.add(schedulerController(manager.context));
   manager.add(kubeletController(manager.context));
+  // Last: a budget's status follows the pods the others have just written.
+  manager.add(disruptionController(manager.context));
 }
