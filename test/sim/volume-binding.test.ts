@@ -93,7 +93,9 @@ describe('volume binding in the simulator', () => {
     ]);
     expect(sim.advance(120, running(sim))).toBe(true);
     expect(pod0(sim)?.spec.nodeName).toBe('n1');
-    const claim = sim.get('PersistentVolumeClaim', 'shop', 'data-db-0') as { spec: { volumeName?: string } };
+    const claim = sim.get('PersistentVolumeClaim', 'shop', 'data-db-0') as unknown as {
+      spec: { volumeName?: string };
+    };
     expect(claim.spec.volumeName).toBe('pv-n1');
   });
 
@@ -131,8 +133,10 @@ describe('volume binding in the simulator', () => {
     ]);
     expect(sim.advance(120, running(sim))).toBe(true);
     expect(pod0(sim)?.spec.nodeName).toBe('n2');
-    const claim = sim.get('PersistentVolumeClaim', 'shop', 'data-db-0') as { spec: { volumeName?: string } };
-    const pv = sim.get('PersistentVolume', undefined, claim.spec.volumeName ?? '') as {
+    const claim = sim.get('PersistentVolumeClaim', 'shop', 'data-db-0') as unknown as {
+      spec: { volumeName?: string };
+    };
+    const pv = sim.get('PersistentVolume', undefined, claim.spec.volumeName ?? '') as unknown as {
       spec: { nodeAffinity?: unknown };
     };
     expect(JSON.stringify(pv.spec.nodeAffinity)).toContain('"b"');
