@@ -21,6 +21,8 @@ export interface CheckItem {
   at?: SourcePosition;
   /** The stored object it replaces, when the caller has it (an admission UPDATE's oldObject). */
   old?: WorkloadObject;
+  /** The caller knows it creates the object (an admission CREATE): nothing live to read. */
+  isNew?: boolean;
 }
 
 export interface CheckResult {
@@ -33,6 +35,8 @@ export interface CheckResult {
   /** no-rollout when none starts. */
   verdict: Verdict | 'no-rollout';
   findings: CheckFinding[];
+  /** What keeps it from finishing, in a few words ("its new pod needs 1 nvidia.com/gpu, held by its old pods"). */
+  reason?: string;
   fix?: StrategyFix;
 }
 
@@ -45,7 +49,11 @@ export async function checkOne(
   const namespace = item.object.metadata.namespace ?? defaultNamespace;
   const name = item.object.metadata.name ?? '';
   const base = { target: { kind: item.kind, namespace, name }, ...(item.at ? { at: item.at } : {}) };
-  const live = item.old ? { object: item.old } : await source.live(item.kind, namespace, name);
+  const live = item.old
+    ? { object: item.old }
+    : item.isNew
+      ? {}
+      : await source.live(item.kind, namespace, name);
   if (live.unknown) {
     return {
       ...base,
@@ -81,6 +89,7 @@ export async function checkOne(
     changes,
     verdict: prediction.verdict,
     findings: prediction.findings,
+    ...(prediction.reason ? { reason: prediction.reason } : {}),
     ...(prediction.fix ? { fix: prediction.fix } : {}),
   };
 }

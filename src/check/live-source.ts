@@ -32,35 +32,30 @@ const MAX_NODE_LISTS = 50;
 const PAGE = 500;
 const MAX_PAGES = 200;
 
+/** One namespace's lists, each read at most once, when first needed. */
 interface NamespaceRead {
-  workloads: Map<WorkloadKind, { items: WorkloadObject[]; unknown?: string }>;
-  revisions: Map<string, { items: RevisionObject[]; state: ReadState }>;
-  pods: { items: Pod[]; state: ReadState };
-  events: { items: KubeEvent[]; state: ReadState };
-  pvcs: { items: PersistentVolumeClaim[]; state: ReadState };
-  quotas?: ResourceQuota[];
+  workloads(kind: WorkloadKind): Promise<{ items: WorkloadObject[]; unknown?: string }>;
+  revisions(resource: ListedKind): Promise<{ items: RevisionObject[]; state: ReadState }>;
+  common: Promise<{
+    pods: { items: Pod[]; state: ReadState };
+    events: { items: KubeEvent[]; state: ReadState };
+    pvcs: { items: PersistentVolumeClaim[]; state: ReadState };
+    quotas?: ResourceQuota[];
+  }>;
   gaps: CoverageGap[];
 }
 
-export interface LiveSourceOptions {
-  /** The kinds each namespace is read for (its workloads and revision objects). */
-  kinds: (namespace: string) => readonly WorkloadKind[];
-}
-
-export function liveSource(
-  client: KubeClient,
-  options: LiveSourceOptions,
-): CheckSource & { problems: AccessProblem[] } {
+export function liveSource(client: KubeClient): CheckSource & { problems: AccessProblem[] } {
   const problems: AccessProblem[] = [];
-  const namespaces = new Map<string, Promise<NamespaceRead>>();
+  const namespaces = new Map<string, NamespaceRead>();
   const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
   let nodes: Promise<NodeObjects> | undefined;
   let allPods: Promise<Pod[] | undefined> | undefined;
 
-  const namespace = (ns: string): Promise<NamespaceRead> => {
+  const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
     if (!read) {
-      read = readNamespace(client, ns, options.kinds(ns), problems);
+      read = readNamespace(client, ns, problems);
       namespaces.set(ns, read);
     }
     return read;
@@ -98,28 +93,27 @@ export function liveSource(
   return {
     problems,
     async live(kind, ns, name): Promise<LiveObject> {
-      const read = (await namespace(ns)).workloads.get(kind);
-      if (!read) return { unknown: `${WORKLOAD_NAMES[kind].resource} in ${ns} were not read` };
+      const read = await namespace(ns).workloads(kind);
       if (read.unknown) return { unknown: read.unknown };
       const object = read.items.find((o) => o.metadata.name === name);
       return object ? { object } : {};
     },
     async snapshot(kind, candidate): Promise<WorkloadSnapshot> {
       const ns = candidate.metadata.namespace ?? 'default';
-      const read = await namespace(ns);
+      const read = namespace(ns);
       nodes ??= readNodes(client, problems);
       const nodeList = await nodes;
       const module = workloadKind(kind);
-      const revisions = read.revisions.get(module.revisionObjects.resource) ?? {
-        items: [],
-        state: 'unread' as const,
-      };
+      const [revisions, common] = await Promise.all([
+        read.revisions(module.revisionObjects.resource),
+        read.common,
+      ]);
       const objects = {
         revisions: revisions.items,
-        pods: read.pods.items,
-        events: read.events.items,
-        pvcs: read.pvcs.items,
-        states: { replicaSets: revisions.state, pods: read.pods.state, events: read.events.state },
+        pods: common.pods.items,
+        events: common.events.items,
+        pvcs: common.pvcs.items,
+        states: { replicaSets: revisions.state, pods: common.pods.state, events: common.events.state },
         gaps: read.gaps,
       };
       const dra = await draOfNamespace(client, kind, ns, [candidate], problems);
@@ -154,18 +148,13 @@ export function liveSource(
       );
       return {
         ...withAllOccupants(snapshot, pods),
-        ...(read.quotas ? { resourceQuotas: read.quotas } : {}),
+        ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
       };
     },
   };
 }
 
-async function readNamespace(
-  client: KubeClient,
-  namespace: string,
-  kinds: readonly WorkloadKind[],
-  problems: AccessProblem[],
-): Promise<NamespaceRead> {
+function readNamespace(client: KubeClient, namespace: string, problems: AccessProblem[]): NamespaceRead {
   const gaps: CoverageGap[] = [];
   const list = async <T>(resource: ListedKind): Promise<{ items: T[]; state: ReadState }> => {
     const read = await secondaryRead(problems, undefined, () =>
@@ -173,22 +162,27 @@ async function readNamespace(
     );
     return { items: read?.items ?? [], state: namespacedListState(read, resource, namespace, gaps) };
   };
-  const revisionResources = [...new Set(kinds.map((k) => workloadKind(k).revisionObjects.resource))];
-  const [workloads, revisions, pods, events, pvcs, quotas] = await Promise.all([
-    Promise.all(kinds.map(async (kind) => [kind, await listWorkloads(client, kind, namespace)] as const)),
-    Promise.all(revisionResources.map(async (r) => [r, await list<RevisionObject>(r)] as const)),
+  const once = <K, V>(make: (key: K) => Promise<V>): ((key: K) => Promise<V>) => {
+    const made = new Map<K, Promise<V>>();
+    return (key) => {
+      let value = made.get(key);
+      if (!value) {
+        value = make(key);
+        made.set(key, value);
+      }
+      return value;
+    };
+  };
+  const common = Promise.all([
     list<Pod>('pods'),
     list<KubeEvent>('events'),
     list<PersistentVolumeClaim>('persistentvolumeclaims'),
     readResourceQuotas(client, namespace, gaps),
-  ]);
+  ]).then(([pods, events, pvcs, quotas]) => ({ pods, events, pvcs, ...(quotas ? { quotas } : {}) }));
   return {
-    workloads: new Map(workloads),
-    revisions: new Map(revisions),
-    pods,
-    events,
-    pvcs,
-    ...(quotas ? { quotas } : {}),
+    workloads: once((kind: WorkloadKind) => listWorkloads(client, kind, namespace)),
+    revisions: once((resource: ListedKind) => list<RevisionObject>(resource)),
+    common,
     gaps,
   };
 }

@@ -67,6 +67,31 @@ function kindOf(apiVersion: unknown, kind: unknown): WorkloadKind | undefined {
   return apiVersion.split('/')[0] === api.group ? found : undefined;
 }
 
+/**
+ * A workload object of one of the four kinds, checked as `check` needs it, or the
+ * reason it is not one (an admission request's object goes through here too).
+ */
+export function asWorkload(
+  value: unknown,
+): { kind: WorkloadKind; object: WorkloadObject } | { problem: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'not an object' };
+  const object = value as Record<string, unknown>;
+  const kind = kindOf(object['apiVersion'], object['kind']);
+  if (!kind) return { problem: 'not a Deployment, DaemonSet, StatefulSet or Argo Rollout' };
+  if (kind === 'Rollout' && !hasTemplate(object) && rolloutWithRef.safeParse(object).success)
+    return {
+      problem: 'a Rollout that takes its template from spec.workloadRef, which check does not follow yet',
+    };
+  const parsed = workloadShape.safeParse(object);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join('.') : '';
+    return { problem: `${kind} ${where ? `${where} ` : ''}${issue?.message ?? 'is not valid'}` };
+  }
+  return { kind, object: object as unknown as WorkloadObject };
+}
+
 function position(file: string, counter: LineCounter, node: YamlNode | null | undefined): SourcePosition {
   const offset = node?.range?.[0] ?? 0;
   const { line, col } = counter.linePos(offset);
@@ -118,25 +143,13 @@ function collect(
     });
     return;
   }
-  const kind = kindOf(object['apiVersion'], kindName);
-  if (!kind) {
+  if (!kindOf(object['apiVersion'], kindName)) {
     set.others += 1;
     return;
   }
-  if (kind === 'Rollout' && rolloutWithRef.safeParse(object).success && !hasTemplate(object)) {
-    throw new ManifestError(
-      `${file}:${at.line}: Rollout ${String((object['metadata'] as { name?: unknown } | undefined)?.name ?? '')} takes its template from spec.workloadRef, which check does not follow yet: give the Rollout its own spec.template`,
-    );
-  }
-  const parsed = workloadShape.safeParse(object);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue ? issue.path.join('.') : '';
-    throw new ManifestError(
-      `${file}:${at.line}: ${kind} ${where ? `${where} ` : ''}${issue?.message ?? 'is not valid'}`,
-    );
-  }
-  set.workloads.push({ kind, object: object as unknown as WorkloadObject, at });
+  const workload = asWorkload(object);
+  if ('problem' in workload) throw new ManifestError(`${file}:${at.line}: ${workload.problem}`);
+  set.workloads.push({ ...workload, at });
 }
 
 function hasTemplate(object: Record<string, unknown>): boolean {

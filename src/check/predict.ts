@@ -12,7 +12,9 @@ import { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
 import { runForward, type Outcome } from '../diagnosis/forward/run.js';
 import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
-import { placementContext } from '../diagnosis/placement/placement.js';
+import { placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { formatAmount } from '../diagnosis/base/quantity.js';
+import { formatHostPort } from '../diagnosis/base/pod-constraints.js';
 import { strategyPhrase } from '../diagnosis/rollout/strategy-words.js';
 import { nextRolloutAssessments } from '../diagnosis/rollout/surge-proof.js';
 import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
@@ -33,6 +35,8 @@ export interface CheckFinding {
 export interface Prediction {
   verdict: Verdict;
   findings: CheckFinding[];
+  /** What keeps it from finishing, in a few words, for a one-line warning. */
+  reason?: string;
   /** The manifest change that lets the rollout finish, proved by the same run. */
   fix?: StrategyFix;
 }
@@ -66,6 +70,7 @@ export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
     case 'failing':
       return {
         verdict: 'never-finishes',
+        reason: 'its new pods never become Ready',
         findings: [
           {
             code: 'RolloutStuck',
@@ -95,10 +100,13 @@ function blocked(
     runForward(new AnalysisContext(candidate), 'next-rollout'),
   );
   const first = firstBlocker(ctx);
-  const need = first ? ` (${first})` : '';
+  const need = first ? ` (${first.words})` : '';
   if (fix) {
     return {
       verdict: 'never-finishes',
+      reason: first
+        ? `its new pod needs ${first.short}, held by its old pods`
+        : 'its new pod needs room its old pods hold',
       fix,
       findings: [
         {
@@ -115,6 +123,9 @@ function blocked(
   const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
   return {
     verdict: 'never-finishes',
+    reason: quota
+      ? `quota ${quota.name} refuses its new pods`
+      : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
     findings: [
       {
         code,
@@ -131,12 +142,31 @@ function blocked(
   };
 }
 
-/** What the first new pod needs and no eligible node has, in words. */
-function firstBlocker(ctx: AnalysisContext): string | undefined {
+/** What the first new pod needs and no eligible node has: in a sentence, and in a few words. */
+function firstBlocker(ctx: AnalysisContext): { words: string; short: string } | undefined {
   const { eligible } = nextRolloutAssessments(ctx);
-  if (eligible.length === 0) return 'no node selects it';
+  if (eligible.length === 0) return { words: 'no node selects it', short: 'a node its selection matches' };
   const blocker = eligible.flatMap((a) => a.blockers)[0];
-  return blocker ? `it needs ${describeBlocker(blocker)}` : undefined;
+  return blocker
+    ? { words: `it needs ${describeBlocker(blocker)}`, short: shortBlocker(blocker) }
+    : undefined;
+}
+
+function shortBlocker(blocker: Blocker): string {
+  switch (blocker.kind) {
+    case 'resource':
+      return `${formatAmount(blocker.resource, blocker.need)} ${blocker.resource}`;
+    case 'host-port':
+      return formatHostPort(blocker.port);
+    case 'anti-affinity':
+      return `a ${blocker.topologyKey} of its own (anti-affinity)`;
+    case 'topology-spread':
+      return `room within its topology spread`;
+    case 'devices':
+      return 'devices';
+    case 'volume':
+      return `volume ${blocker.claim}`;
+  }
 }
 
 function blockedEvidence(

@@ -21,6 +21,10 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
       'before you apply: will the rollouts these manifests start finish in this cluster? (-f FILE|DIR|-, CI and GitOps)',
     load: async () => (await import('./commands/check.js')).run,
   },
+  'serve-admission': {
+    summary: 'serve the admission webhook that warns at kubectl apply about a rollout that can never finish',
+    load: async () => (await import('./commands/serve-admission.js')).run,
+  },
   scan: {
     summary:
       'list Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk (-n NS or -A)',

@@ -12,7 +12,6 @@ import type { CheckSource } from '../../check/source.js';
 import { ManifestError, type ManifestSet } from '../../check/manifests.js';
 import { readManifests } from '../../check/manifest-files.js';
 import { counts, renderJson, renderSarif, renderText, type CheckReport } from '../../check/render.js';
-import type { WorkloadKind } from '../../diagnosis/workload-ref.js';
 import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
 
@@ -100,7 +99,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const items: CheckItem[] = manifests.workloads.map((w) => ({ kind: w.kind, object: w.object, at: w.at }));
   const { source, namespace, described, notes } =
-    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, items, io);
+    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
   const results = await checkAll(items, source, namespace);
   const report: CheckReport = { source: described, results, others: manifests.others, notes: notes() };
   const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
@@ -141,7 +140,7 @@ async function fromDump(args: CheckArgs, file: string, io: CliIo): Promise<Opene
   };
 }
 
-async function live(args: CheckArgs, items: readonly CheckItem[], io: CliIo): Promise<Opened> {
+async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
   const { createKubeClient } = await import('../../kube/client.js');
   const { liveSource } = await import('../../check/live-source.js');
   const client = createKubeClient({
@@ -150,12 +149,7 @@ async function live(args: CheckArgs, items: readonly CheckItem[], io: CliIo): Pr
     environment: io.env,
   });
   const namespace = args.namespace ?? client.namespace ?? 'default';
-  const kinds = new Map<string, Set<WorkloadKind>>();
-  for (const item of items) {
-    const ns = item.object.metadata.namespace ?? namespace;
-    kinds.set(ns, (kinds.get(ns) ?? new Set()).add(item.kind));
-  }
-  const source = liveSource(client, { kinds: (ns) => [...(kinds.get(ns) ?? [])] });
+  const source = liveSource(client);
   return {
     source,
     namespace,
