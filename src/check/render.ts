@@ -9,7 +9,6 @@ import { indent, makeStyle } from '../report/format.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { cleanText, escapeJsonControls } from '../text/clean.js';
 import type { CheckResult } from './check.js';
-import { packageVersion } from '../cli/version.js';
 
 export interface CheckReport {
   source: { mode: 'live'; context: string } | { mode: 'dump'; file: string };
@@ -104,7 +103,8 @@ const RULES = {
     'Whether the rollout finishes is not known: part of the cluster was not read, or the model does not follow this update.',
 } as const;
 
-export function renderSarif(report: CheckReport): string {
+/** `version`: the tool's, as SARIF names the driver (the command line passes the package's). */
+export function renderSarif(report: CheckReport, version: string): string {
   const ruleIds = Object.keys(RULES) as (keyof typeof RULES)[];
   const results = report.results.flatMap((r) =>
     r.findings.map((f) => ({
@@ -134,7 +134,7 @@ export function renderSarif(report: CheckReport): string {
         tool: {
           driver: {
             name: 'rollout-doctor check',
-            version: packageVersion(),
+            version,
             rules: ruleIds.map((id) => ({ id, shortDescription: { text: RULES[id] } })),
           },
         },

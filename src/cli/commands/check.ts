@@ -14,6 +14,7 @@ import { readManifests } from '../../check/manifest-files.js';
 import { counts, renderJson, renderSarif, renderText, type CheckReport } from '../../check/render.js';
 import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
 import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { packageVersion } from '../version.js';
 
 const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
                              [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
@@ -107,7 +108,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     args.output === 'json'
       ? renderJson(report)
       : args.output === 'sarif'
-        ? renderSarif(report)
+        ? renderSarif(report, packageVersion())
         : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
   );
   const tally = counts(results);
