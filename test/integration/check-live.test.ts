@@ -230,3 +230,36 @@ describe('check against a live cluster', () => {
     expect(run.code).toBe(3);
   }, 60_000);
 });
+
+describe('check against a dump', () => {
+  /** As `kubectl get … -A -o yaml` writes it: a pod of another namespace says every namespace's pods are there. */
+  function dumpOf(s: SimClient, kinds: string[]): string {
+    const agent = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'node-agent-x', namespace: 'kube-system' },
+      spec: { nodeName: 'worker-1', containers: [{ name: 'a', image: 'agent:1' }] },
+      status: { phase: 'Running' },
+    };
+    const items = [...kinds.flatMap((k) => s.sim.list(k)), ...(kinds.includes('Pod') ? [agent] : [])];
+    return stringify({ apiVersion: 'v1', kind: 'List', items });
+  }
+
+  it('predicts from a dump as from the cluster, and calls a dump without nodes unknown, never fine', async () => {
+    const s = await started();
+    const manifest = write('bump.yaml', stringify(bumped(seedManifest())));
+    const full = write('dump.yaml', dumpOf(s, ['Deployment', 'ReplicaSet', 'Pod', 'Event', 'Node']));
+    const run = await check(['-f', manifest, '--from-file', full, '-o', 'json']);
+    const result = (JSON.parse(run.stdout) as Json)['results'][0];
+    expect(result['findings'][0]['code']).toBe('RolloutSurgeDeadlock');
+    expect(run.code).toBe(1);
+
+    const noNodes = write('dump-no-nodes.yaml', dumpOf(s, ['Deployment', 'ReplicaSet', 'Pod', 'Event']));
+    const unknown = await check(['-f', manifest, '--from-file', noNodes, '-o', 'json']);
+    const verdict = (JSON.parse(unknown.stdout) as Json)['results'][0];
+    expect(verdict['verdict']).toBe('unknown');
+    expect(verdict['findings'][0]['code']).toBe('IncompleteEvidence');
+    expect(unknown.code).toBe(1);
+    expect((await check(['-f', manifest, '--from-file', noNodes, '--allow-unknown'])).code).toBe(0);
+  });
+});
