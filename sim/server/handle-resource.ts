@@ -6,7 +6,7 @@ import type { Store } from '../store.js';
 import type { LogStore } from '../logs.js';
 import { createObject, deleteObject, updateObject } from '../writes.js';
 import { parseListQuery, runList, selects } from './list.js';
-import { policyGuard, type PolicyGuard } from './admit-request.js';
+import { admissionGuard, admitThenWrite, type AdmissionGuard } from './admit-request.js';
 import { serverSideApply } from './apply-patch.js';
 import { ADMIN_USER, type UserInfo } from './identity.js';
 import { APPLY_PATCH, checkPatchType, patchObject } from './patch-request.js';
@@ -16,6 +16,7 @@ import { present } from './present.js';
 import type { ResourceRequest } from './request-info.js';
 import { includeObjectOf, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch.js';
+import { warningRecorder, type WarningRecorder } from './warnings.js';
 import { matchesLabels } from '../selectors.js';
 
 export interface HandlerInput {
@@ -27,6 +28,8 @@ export interface HandlerInput {
   stopped: Promise<void>;
   /** Who asks (identity.ts): what admission policies see as request.userInfo. */
   user?: UserInfo;
+  /** Where admission's warnings go (the response's Warning headers). */
+  warnings?: WarningRecorder;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): number {
@@ -61,8 +64,21 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
   if (rt.namespaced && info.namespace === undefined && info.name !== undefined) {
     throw notFound(rt, info.name);
   }
-  const guardFor = (dryRun: boolean): PolicyGuard | undefined =>
-    policyGuard(store, info, input.user ?? ADMIN_USER, dryRun);
+  const manager = params.get('fieldManager') ?? undefined;
+  const warnings = input.warnings ?? warningRecorder(res);
+  const guardFor = (dryRun: boolean): AdmissionGuard | undefined =>
+    admissionGuard(store, info, {
+      user: input.user ?? ADMIN_USER,
+      dryRun,
+      warnings,
+      ...(manager ? { fieldManager: manager } : {}),
+    });
+  const storedVersion = (): string | undefined =>
+    store.get(rt.kind, ns, info.name ?? '')?.metadata.resourceVersion;
+  const presentStored = (): unknown => {
+    const stored = store.get(rt.kind, ns, info.name ?? '');
+    return stored ? present(rt, stored) : null;
+  };
   const table = wantsTable(headers.accept);
   const include = table ? includeObjectOf(params) : 'Metadata';
   switch (info.verb) {
@@ -108,96 +124,93 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
     }
     case 'create': {
       const dryRun = dryRunOf(params);
-      guardFor(dryRun)?.('CREATE', createObject(store, rt, input.body, ns, { dryRun: true }), null);
-      const created = createObject(store, rt, input.body, ns, { dryRun });
+      const created = await admitThenWrite(
+        guardFor(dryRun),
+        () => undefined,
+        () => ['CREATE', present(rt, createObject(store, rt, input.body, ns, { dryRun: true })), null],
+        () => createObject(store, rt, input.body, ns, { dryRun }),
+      );
       return sendJson(res, 201, present(rt, created));
     }
     case 'update': {
       const dryRun = dryRunOf(params);
+      const name = info.name ?? '';
       if (info.subresource === 'scale') {
-        const fieldManager = params.get('fieldManager') ?? undefined;
-        const options = { dryRun, ...(fieldManager ? { fieldManager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = getScale(store, rt, ns, info.name ?? '');
-          guard(
+        const options = { dryRun, ...(manager ? { fieldManager: manager } : {}) };
+        const scale = await admitThenWrite(
+          guardFor(dryRun),
+          storedVersion,
+          () => [
             'UPDATE',
-            updateScale(store, rt, ns, info.name ?? '', input.body, { ...options, dryRun: true }),
-            old,
-          );
-        }
-        return sendJson(res, 200, updateScale(store, rt, ns, info.name ?? '', input.body, options));
+            updateScale(store, rt, ns, name, input.body, { ...options, dryRun: true }),
+            getScale(store, rt, ns, name),
+          ],
+          () => updateScale(store, rt, ns, name, input.body, options),
+        );
+        return sendJson(res, 200, scale);
       }
-      guardFor(dryRun)?.(
-        'UPDATE',
-        updateObject(store, rt, input.body, ns, info.name ?? '', {
-          dryRun: true,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        }),
-        store.get(rt.kind, ns, info.name ?? '') ?? null,
+      const options = { ...(info.subresource ? { subresource: info.subresource } : {}) };
+      const updated = await admitThenWrite(
+        guardFor(dryRun),
+        storedVersion,
+        () => [
+          'UPDATE',
+          present(rt, updateObject(store, rt, input.body, ns, name, { ...options, dryRun: true })),
+          presentStored(),
+        ],
+        () => updateObject(store, rt, input.body, ns, name, { ...options, dryRun }),
       );
-      const updated = updateObject(store, rt, input.body, ns, info.name ?? '', {
-        dryRun,
-        ...(info.subresource ? { subresource: info.subresource } : {}),
-      });
       return sendJson(res, 200, present(rt, updated));
     }
     case 'patch': {
       const dryRun = dryRunOf(params);
+      const name = info.name ?? '';
+      const contentType = headers.contentType ?? '';
       if (info.subresource === 'scale') {
-        const fieldManager = params.get('fieldManager') ?? undefined;
-        const scaleOptions = { ...(fieldManager ? { fieldManager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = getScale(store, rt, ns, info.name ?? '');
-          const next = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-            ...scaleOptions,
-            dryRun: true,
-          });
-          guard('UPDATE', next, old);
-        }
-        const scale = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-          dryRun,
-          ...scaleOptions,
-        });
+        const scaleOptions = { ...(manager ? { fieldManager: manager } : {}) };
+        const scale = await admitThenWrite(
+          guardFor(dryRun),
+          storedVersion,
+          () => [
+            'UPDATE',
+            patchScale(store, rt, ns, name, contentType, input.body, { ...scaleOptions, dryRun: true }),
+            getScale(store, rt, ns, name),
+          ],
+          () => patchScale(store, rt, ns, name, contentType, input.body, { dryRun, ...scaleOptions }),
+        );
         return sendJson(res, 200, scale);
       }
-      const manager = params.get('fieldManager');
-      if (mediaType(headers.contentType) === APPLY_PATCH && !info.subresource) {
+      if (mediaType(contentType) === APPLY_PATCH && !info.subresource) {
         checkPatchType(rt, APPLY_PATCH);
         const applyOptions = { ...(manager ? { fieldManager: manager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
-          const next = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
-            ...applyOptions,
-            dryRun: true,
-          });
-          guard(next.created ? 'CREATE' : 'UPDATE', next.object, old);
-        }
-        const applied = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
-          ...applyOptions,
-          dryRun,
-        });
+        const applied = await admitThenWrite(
+          guardFor(dryRun),
+          storedVersion,
+          () => {
+            const next = serverSideApply(store, rt, ns, name, input.body, { ...applyOptions, dryRun: true });
+            return [next.created ? 'CREATE' : 'UPDATE', present(rt, next.object), presentStored()];
+          },
+          () => serverSideApply(store, rt, ns, name, input.body, { ...applyOptions, dryRun }),
+        );
         return sendJson(res, applied.created ? 201 : 200, present(rt, applied.object));
       }
       const patchOptions = {
         ...(info.subresource ? { subresource: info.subresource } : {}),
         ...(manager ? { fieldManager: manager } : {}),
       };
-      const guard = guardFor(dryRun);
-      if (guard) {
-        const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
-        const next = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-          ...patchOptions,
-          dryRun: true,
-        });
-        guard('UPDATE', next, old);
-      }
-      const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-        ...patchOptions,
-        dryRun,
-      });
+      const patched = await admitThenWrite(
+        guardFor(dryRun),
+        storedVersion,
+        () => [
+          'UPDATE',
+          present(
+            rt,
+            patchObject(store, rt, ns, name, contentType, input.body, { ...patchOptions, dryRun: true }),
+          ),
+          presentStored(),
+        ],
+        () => patchObject(store, rt, ns, name, contentType, input.body, { ...patchOptions, dryRun }),
+      );
       return sendJson(res, 200, present(rt, patched));
     }
     case 'delete': {
@@ -205,18 +218,23 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       const dryRun = dryRunOf(params) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
       const propagation = params.get('propagationPolicy') ?? body.propagationPolicy ?? 'Background';
       const grace = params.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
-      guardFor(dryRun)?.('DELETE', null, store.get(rt.kind, ns, info.name ?? '') ?? null);
-      const gone = deleteObject(store, rt, ns, info.name ?? '', {
-        dryRun,
-        propagation,
-        ...(grace !== undefined && grace !== null && Number.isFinite(Number(grace))
-          ? { gracePeriodSeconds: Number(grace) }
-          : {}),
-        ...(body.preconditions?.uid ? { preconditionUid: body.preconditions.uid } : {}),
-        ...(body.preconditions?.resourceVersion
-          ? { preconditionRv: body.preconditions.resourceVersion }
-          : {}),
-      });
+      const gone = await admitThenWrite(
+        guardFor(dryRun),
+        storedVersion,
+        () => ['DELETE', null, presentStored()],
+        () =>
+          deleteObject(store, rt, ns, info.name ?? '', {
+            dryRun,
+            propagation,
+            ...(grace !== undefined && grace !== null && Number.isFinite(Number(grace))
+              ? { gracePeriodSeconds: Number(grace) }
+              : {}),
+            ...(body.preconditions?.uid ? { preconditionUid: body.preconditions.uid } : {}),
+            ...(body.preconditions?.resourceVersion
+              ? { preconditionRv: body.preconditions.resourceVersion }
+              : {}),
+          }),
+      );
       if (rt.kind === 'Pod') return sendJson(res, 200, present(rt, gone));
       return sendJson(res, 200, {
         kind: 'Status',

@@ -222,6 +222,11 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
         columns: [name, age, ...QUOTA_COLUMNS],
         cells: [o.metadata.name, humanAge(created), ...quotaCells(o)],
       };
+    case 'ValidatingWebhookConfiguration':
+      return {
+        columns: [name, { name: 'Webhooks', type: 'integer' }, age],
+        cells: [o.metadata.name, Array.isArray(o['webhooks']) ? o['webhooks'].length : 0, humanAge(created)],
+      };
     case 'DeviceClass':
     case 'ResourceClaimTemplate':
     case 'DeviceTaintRule':
