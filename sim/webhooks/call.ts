@@ -29,6 +29,8 @@ const UNKNOWN_AUTHORITY = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_GET_ISSUER_CERT',
+  // a CA of the same name that did not sign it
+  'CERT_SIGNATURE_FAILURE',
 ]);
 
 /** A Node client error in the words of Go's net/http and crypto/tls. */
