@@ -14,14 +14,17 @@ import { stringify } from 'yaml';
 import { k8sTools } from '../../scripts/k8s-tools.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import {
+  deploymentWebhook,
   makeTestCa,
   startStubWebhook,
+  webhookConfiguration,
+  WEBHOOK_NAME,
   type ReviewRequest,
   type StubWebhook,
 } from '../support/stub-webhook.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
 
-const HOOK = 'check.rollout-doctor.io';
+const HOOK = WEBHOOK_NAME;
 const WARNING = 'rollout-doctor: the rollout of deployment/embedder can never finish';
 const HELM_WARNING = new RegExp(
   `warnings\\.go:\\d+\\] "Warning: ${WARNING.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"\n$`,
@@ -46,29 +49,12 @@ const tool = (binary: string, args: readonly string[]): Promise<ToolRun> =>
 const helm = (...args: string[]): Promise<ToolRun> => tool(k8sTools().helm, args);
 
 function webhookConfig(url: string, failurePolicy: 'Fail' | 'Ignore', caBundle = hook.caBundle): string {
-  return stringify({
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingWebhookConfiguration',
-    metadata: { name: 'rollout-doctor' },
-    webhooks: [
-      {
-        name: HOOK,
-        clientConfig: { url, caBundle },
-        rules: [
-          {
-            operations: ['CREATE', 'UPDATE'],
-            apiGroups: ['apps'],
-            apiVersions: ['v1'],
-            resources: ['deployments'],
-          },
-        ],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-        failurePolicy,
-        timeoutSeconds: 5,
-      },
-    ],
-  });
+  return stringify(
+    webhookConfiguration(
+      'rollout-doctor',
+      deploymentWebhook({ url, caBundle }, { failurePolicy, timeoutSeconds: 5 }),
+    ),
+  );
 }
 
 function deployment(image: string, labels: Record<string, string> = {}, name = 'embedder'): string {

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { warningHeader, warningRecorder } from '../../sim/server/warnings.js';
 import { simRequest } from '../support/sim-request.js';
+import { deploymentWebhook, webhookConfiguration } from '../support/stub-webhook.js';
 
 const CONFIGS = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
 let sim: Simulator;
@@ -20,27 +21,10 @@ beforeEach(async () => {
 });
 afterEach(async () => sim.close());
 
-const hook = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name: 'check.rollout-doctor.io',
-  clientConfig: { service: { namespace: 'rollout-doctor', name: 'admission' } },
-  rules: [
-    {
-      operations: ['CREATE', 'UPDATE'],
-      apiGroups: ['apps'],
-      apiVersions: ['v1'],
-      resources: ['deployments'],
-    },
-  ],
-  sideEffects: 'None',
-  admissionReviewVersions: ['v1'],
-  ...over,
-});
-const config = (...webhooks: Record<string, unknown>[]) => ({
-  apiVersion: 'admissionregistration.k8s.io/v1',
-  kind: 'ValidatingWebhookConfiguration',
-  metadata: { name: 'rollout-doctor' },
-  webhooks,
-});
+const hook = (over: Record<string, unknown> = {}): Record<string, unknown> =>
+  deploymentWebhook({ service: { namespace: 'rollout-doctor', name: 'admission' } }, over);
+const config = (...webhooks: Record<string, unknown>[]) =>
+  webhookConfiguration('rollout-doctor', ...webhooks);
 
 describe('ValidatingWebhookConfiguration in the simulator', () => {
   it('is discovered, has OpenAPI with a PATCH taking fieldValidation, and is printed with its webhook count', async () => {

@@ -9,14 +9,17 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { simRequest } from '../support/sim-request.js';
 import { makeTestCertificate } from '../support/test-certificate.js';
 import {
+  deploymentWebhook,
   makeTestCa,
   startStubWebhook,
+  webhookConfiguration,
+  WEBHOOK_NAME,
   type ReviewRequest,
   type StubAnswer,
   type StubWebhook,
 } from '../support/stub-webhook.js';
 
-const HOOK = 'check.rollout-doctor.io';
+const HOOK = WEBHOOK_NAME;
 const ca = makeTestCa();
 const otherCa = makeTestCertificate({ cn: 'another CA', ca: true });
 let sim: Simulator;
@@ -44,30 +47,13 @@ function byImage(r: ReviewRequest): StubAnswer {
 }
 
 function webhookConfig(name: string, overrides: Record<string, unknown> = {}): object {
-  return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
-    kind: 'ValidatingWebhookConfiguration',
-    metadata: { name },
-    webhooks: [
-      {
-        name: HOOK,
-        clientConfig: { url: hook.url, caBundle: hook.caBundle },
-        rules: [
-          {
-            operations: ['CREATE', 'UPDATE'],
-            apiGroups: ['apps'],
-            apiVersions: ['v1'],
-            resources: ['deployments'],
-          },
-        ],
-        sideEffects: 'None',
-        admissionReviewVersions: ['v1'],
-        failurePolicy: 'Fail',
-        timeoutSeconds: 5,
-        ...overrides,
-      },
-    ],
-  };
+  return webhookConfiguration(
+    name,
+    deploymentWebhook(
+      { url: hook.url, caBundle: hook.caBundle },
+      { failurePolicy: 'Fail', timeoutSeconds: 5, ...overrides },
+    ),
+  );
 }
 
 function deployment(name: string, img: string, extraLabels: Record<string, string> = {}): object {

@@ -113,3 +113,43 @@ export async function startStubWebhook(
     },
   };
 }
+
+export const WEBHOOK_NAME = 'check.rollout-doctor.io';
+
+/**
+ * One webhook on Deployment creates and updates (sideEffects None, AdmissionReview v1)
+ * calling `clientConfig`; `over` replaces any of its fields.
+ */
+export function deploymentWebhook(
+  clientConfig: Record<string, unknown>,
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    name: WEBHOOK_NAME,
+    clientConfig,
+    rules: [
+      {
+        operations: ['CREATE', 'UPDATE'],
+        apiGroups: ['apps'],
+        apiVersions: ['v1'],
+        resources: ['deployments'],
+      },
+    ],
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    ...over,
+  };
+}
+
+/** A ValidatingWebhookConfiguration named `name` holding `webhooks`. */
+export function webhookConfiguration(
+  name: string,
+  ...webhooks: Record<string, unknown>[]
+): Record<string, unknown> {
+  return {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name },
+    webhooks,
+  };
+}
