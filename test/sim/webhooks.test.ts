@@ -339,6 +339,38 @@ describe('calling a validating webhook', () => {
     );
   });
 
+  it('calls it on a delete with the object going as oldObject, and once per item of a collection delete', async () => {
+    for (const name of ['a', 'b', 'c'])
+      await post(DEPLOYMENTS, deployment(name, `${name}:1`, { batch: 'x' }));
+    await setConfig({
+      rules: [
+        { operations: ['DELETE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] },
+      ],
+    });
+    decide = (r) =>
+      (r.oldObject?.['metadata'] as { name?: string }).name === 'b'
+        ? { allowed: false, status: { code: 403, message: 'keep b' } }
+        : {};
+    const one = await simRequest(sim.url, 'DELETE', `${DEPLOYMENTS}/c`);
+    expect(one.status).toBe(200);
+    expect(hook.reviews[0]?.request).toMatchObject({
+      operation: 'DELETE',
+      name: 'c',
+      object: null,
+      oldObject: { metadata: { name: 'c' } },
+      options: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1' },
+    });
+    const all = await simRequest(sim.url, 'DELETE', `${DEPLOYMENTS}?labelSelector=batch%3Dx`);
+    expect([all.status, all.body['message']]).toEqual([
+      403,
+      `admission webhook "${HOOK}" denied the request: keep b`,
+    ]);
+    expect(hook.reviews.map((r) => r.request.name)).toEqual(['c', 'a', 'b']);
+    expect(
+      sim.list('Deployment', 'shop').map((d) => (d as { metadata: { name: string } }).metadata.name),
+    ).toEqual(['b']);
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
