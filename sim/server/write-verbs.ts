@@ -50,10 +50,13 @@ function presentStored(w: WriteRequest): unknown {
   return stored ? present(w.rt, stored) : null;
 }
 
-/** Admits what `make(true)` would do (as `operation`, the object `shown`), then makes it. */
+/**
+ * Admits what `make` would do, worked out as a dry run (`preview`: ResourceQuota left for
+ * after the webhooks), as `operation` on the object `shown`; then makes it.
+ */
 function admitted<T>(
   w: WriteRequest,
-  make: (dryRun: boolean) => T,
+  make: (dryRun: boolean, preview: boolean) => T,
   operation: (preview: T) => Operation,
   shown: (made: T) => unknown,
 ): Promise<T> {
@@ -61,10 +64,10 @@ function admitted<T>(
     w.guard,
     storedVersion(w),
     () => {
-      const preview = make(true);
+      const preview = make(true, true);
       return [operation(preview), shown(preview), presentStored(w)];
     },
-    () => make(w.dryRun),
+    () => make(w.dryRun, false),
   );
 }
 
@@ -72,7 +75,11 @@ export async function createVerb(w: WriteRequest): Promise<WriteAnswer> {
   const created = await admitThenWrite(
     w.guard,
     () => undefined,
-    () => ['CREATE', present(w.rt, createObject(w.store, w.rt, w.body, w.ns, { dryRun: true })), null],
+    () => [
+      'CREATE',
+      present(w.rt, createObject(w.store, w.rt, w.body, w.ns, { dryRun: true, skipQuota: true })),
+      null,
+    ],
     () => createObject(w.store, w.rt, w.body, w.ns, { dryRun: w.dryRun }),
   );
   return { status: 201, body: present(w.rt, created) };
@@ -124,7 +131,12 @@ export async function patchVerb(w: WriteRequest): Promise<WriteAnswer> {
     checkPatchType(rt, APPLY_PATCH);
     const applied = await admitted(
       w,
-      (dryRun) => serverSideApply(store, rt, ns, name, w.body, { ...manager, dryRun }),
+      (dryRun, preview) =>
+        serverSideApply(store, rt, ns, name, w.body, {
+          ...manager,
+          dryRun,
+          ...(preview ? { skipQuota: true } : {}),
+        }),
       (next) => (next.created ? 'CREATE' : 'UPDATE'),
       (next) => present(rt, next.object),
     );

@@ -371,6 +371,35 @@ describe('calling a validating webhook', () => {
     ).toEqual(['b']);
   });
 
+  it('is called before the quota plugin, the last one: a create the quota refuses still gets its warning', async () => {
+    await setConfig();
+    const hard = { 'count/deployments.apps': '0' };
+    sim.apply({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'no-deployments', namespace: 'shop' },
+      spec: { hard },
+      status: { hard, used: { 'count/deployments.apps': '0' } },
+    });
+    for (const write of [
+      () => post(DEPLOYMENTS, deployment('web', 'web:2')),
+      () =>
+        simRequest(
+          sim.url,
+          'PATCH',
+          `${DEPLOYMENTS}/web?fieldManager=helm`,
+          deployment('web', 'web:2'),
+          'application/apply-patch+yaml',
+        ),
+    ]) {
+      const refused = await write();
+      expect(refused.status).toBe(403);
+      expect(String(refused.body['message'])).toContain('exceeded quota: no-deployments');
+      expect(refused.warnings).toEqual(['299 - "the rollout of deployment/web can never finish"']);
+    }
+    expect(hook.reviews).toHaveLength(2);
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
