@@ -16,6 +16,11 @@ import {
   prepareWorkload,
   workloadCauses,
 } from './workload-defaults.js';
+import {
+  defaultWebhookConfiguration,
+  KIND as WEBHOOK_CONFIGURATION,
+  webhookConfigurationCauses,
+} from './webhooks/config.js';
 
 type Json = Record<string, unknown>;
 
@@ -166,6 +171,7 @@ export function applyDefaults(o: SimObject): void {
     defaultPodSpec(ensure(template, 'spec'));
   }
   if (o.kind === 'LimitRange' && spec) defaultLimitRange(spec);
+  if (o.kind === WEBHOOK_CONFIGURATION) defaultWebhookConfiguration(o);
 }
 
 /**
@@ -288,6 +294,7 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
     causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
   }
   causes.push(...workloadCauses(o, old));
+  if (o.kind === WEBHOOK_CONFIGURATION) causes.push(...webhookConfigurationCauses(o));
   if (causes.length > 0) throw invalid(rt, name, causes);
 }
 
