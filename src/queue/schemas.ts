@@ -10,7 +10,7 @@ import {
   checkRef,
   ID_PATTERNS,
   platformField,
-} from './chat-refs.js';
+} from '../platforms/chat-refs.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -77,7 +77,7 @@ export const remediateJobSchema = z
       .max(200)
       .regex(/^[^:]+$/),
     cluster: clusterSchema,
-    /** The chat platform of the message and the approvers (src/queue/chat-refs.ts); absent: Slack. */
+    /** The chat platform of the message and the approvers (src/platforms/chat-refs.ts); absent: Slack. */
     platform: platformField,
     /** People of that platform: Slack user ids, Entra object ids. */
     approvedBy: z.array(anyPerson).min(1),
@@ -203,7 +203,7 @@ const runResultSchema = z.object({
 
 /**
  * What a diagnose run tells the app: progress lines, then its result. Kept by the app
- * per run (src/app/notify/subscriptions.ts) so a message that joins late catches up.
+ * per run (src/chat/notify/subscriptions.ts) so a message that joins late catches up.
  */
 export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
 export type RunUpdate = z.infer<typeof runUpdateSchema>;
@@ -284,7 +284,7 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       messageTs: anyMessageId,
       /**
        * Which start of the remediate job speaks (BullMQ's attemptsStarted): the app never
-       * lets an earlier attempt's outcome follow a later one's (src/app/notify/root-stage.ts).
+       * lets an earlier attempt's outcome follow a later one's (src/chat/notify/root-stage.ts).
        * Absent: a worker from before the fence (taken as 0, older than any).
        */
       attempt: z.number().int().positive().max(1_000_000).optional(),

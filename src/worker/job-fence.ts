@@ -11,7 +11,7 @@
  * - every outcome names the attempt that made it (`attempt`), and before an outcome is
  *   queued it is checked that no later attempt started (`superseded`): what a worker
  *   that lost its job did is told by the worker that took it over, never by both. The
- *   app keeps the same order for outcomes already queued (src/app/notify/root-stage.ts).
+ *   app keeps the same order for outcomes already queued (src/chat/notify/root-stage.ts).
  */
 import type { Redis } from 'ioredis';
 import { QUEUE_PREFIX, remediateQueueName } from '../queue/names.js';
