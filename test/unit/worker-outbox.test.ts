@@ -23,6 +23,7 @@ import { guardWorkerWrites } from '../../src/worker/guarded-writes.js';
 import { remediationFence } from '../../src/worker/job-fence.js';
 import { createOutbox, type Outbox } from '../../src/worker/outbox.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { fillRedis } from '../support/redis-faults.js';
 
 const CLUSTER = 'c1';
 const PLAN = 'set-recreate-0123456789abcdef';
@@ -107,26 +108,6 @@ function workerOutbox(journalDir?: string): { outbox: Outbox; warnings: string[]
   return { outbox, warnings };
 }
 
-/**
- * Fills Redis up to a maxmemory just above what it held (`noeviction`): every write
- * that needs memory is refused (OOM). The limit then drops a little below what it
- * holds, so a client buffer shrinking cannot let a small write through.
- */
-async function fill(): Promise<void> {
-  const usedMemory = async (): Promise<number> =>
-    Number(/used_memory:(\d+)/.exec(await admin.info('memory'))?.[1]);
-  await admin.config('SET', 'maxmemory-policy', 'noeviction');
-  await admin.config('SET', 'maxmemory', String((await usedMemory()) + 64 * 1024));
-  for (let i = 0; ; i += 1) {
-    const ok = await admin.set(`ballast:${i}`, 'x'.repeat(8 * 1024)).then(
-      () => true,
-      () => false,
-    );
-    if (!ok) break;
-  }
-  await admin.config('SET', 'maxmemory', String((await usedMemory()) - 32 * 1024));
-}
-
 async function notifications(): Promise<NotifyJobInput[]> {
   const queue = new Queue(NOTIFY_QUEUE, { connection: admin, prefix: QUEUE_PREFIX });
   const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active', 'completed']);
@@ -140,7 +121,7 @@ describe('worker outbox', () => {
   it('keeps the Undo plan and the replies while Redis is full, and delivers them in order once it takes writes', async () => {
     const { outbox, warnings } = workerOutbox();
     const writes = outbox.forAttempt(remediationFence(CLUSTER, PLAN, 1));
-    await fill();
+    await fillRedis(admin);
     const started = Date.now();
     await writes.plans.save(undoPlan());
     await writes.notify(outcome('applied', 1));
@@ -173,7 +154,7 @@ describe('worker outbox', () => {
 
   it('delivers what a stopped worker kept in its journal directory', async () => {
     const first = workerOutbox(dir);
-    await fill();
+    await fillRedis(admin);
     await first.outbox.forAttempt(remediationFence(CLUSTER, PLAN, 1)).notify(outcome('applied', 1));
     first.outbox.stop();
     expect((await readdir(dir)).filter((f) => f.endsWith('.json'))).toHaveLength(1);
