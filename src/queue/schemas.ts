@@ -280,6 +280,12 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       platform: platformField,
       channel: anyConversation,
       messageTs: anyMessageId,
+      /**
+       * Which start of the remediate job speaks (BullMQ's attemptsStarted): the app never
+       * lets an earlier attempt's outcome follow a later one's (src/chat/notify/root-stage.ts).
+       * Absent: a worker from before the fence (taken as 0, older than any).
+       */
+      attempt: z.number().int().positive().max(1_000_000).optional(),
       stage: z.enum([
         'applied',
         'already-applied',

@@ -124,12 +124,12 @@ export async function showRootStage(
   record: RootRecord,
   stage: FixStage,
   at: number,
-  options: { approval?: boolean; names?: Names } = {},
+  options: { approval?: boolean; names?: Names; attempt?: number | undefined } = {},
 ): Promise<void> {
   await showLatestStage(
     roots.stages,
     rootRef(record),
-    { planId, stage, at },
+    { planId, stage, at, attempt: options.attempt },
     showOn(roots, adapter, planId, record, options.names ?? {}),
     options.approval ? { approval: true } : {},
   );
@@ -155,7 +155,7 @@ export async function rootOnOutcome(
     // Held before the message is looked for: an approval that has not kept its message
     // yet takes it over once it has (./root-stage.ts).
     const held = fixStageOf(job, false);
-    if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now });
+    if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now, attempt: job.attempt });
     const record = await roots.load(job.planId);
     if (!record) return;
     if (
@@ -170,7 +170,8 @@ export async function rootOnOutcome(
       return;
     }
     const stage = fixStageOf(job, record.undo);
-    if (stage) await showRootStage(roots, adapter, job.planId, record, stage, now, { names });
+    if (stage)
+      await showRootStage(roots, adapter, job.planId, record, stage, now, { names, attempt: job.attempt });
   } catch (error) {
     logger.warn({ err: error, planId: job.planId }, 'root message state not updated');
   }
