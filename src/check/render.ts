@@ -4,7 +4,7 @@
  * GitHub code scanning puts each finding on the manifest's line in the pull request.
  * Cluster text is cleaned for the terminal; JSON escaping covers the rest.
  */
-import { renderEvidence } from '../report/text-evidence.js';
+import { renderEvidence } from '../report/terminal.js';
 import { indent, makeStyle } from '../report/format.js';
 import { typeOfKind } from '../diagnosis/workload-ref.js';
 import { cleanText, escapeJsonControls } from '../text/clean.js';

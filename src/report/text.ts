@@ -9,7 +9,7 @@ import type { ManagedBy } from '../diagnosis/ownership.js';
 import type { Evidence, Finding, Severity } from '../diagnosis/finding.js';
 import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
-import { renderEvidence } from './text-evidence.js';
+import { renderEvidence } from './terminal.js';
 import { allClear } from './json.js';
 import { unreadGuardLines } from '../diagnosis/guards/guard-gaps.js';
 

@@ -412,8 +412,9 @@ describe('Slack formatting in cluster and alert text stays text', () => {
     expect(thread).toContain(
       '\u2217URGENT\u2217 approve now \uff3fx\uff3f \u223cy\u223c \ua789white_check_mark:',
     );
-    // The termination message in the thread's code block is exact (only `>` escaped, as before).
-    const termination = `last termination message:\n${crash.rows[0].node}: ${FORMATTING}`;
+    // The termination message in the thread's code block, under its title, is exact (only
+    // `>` escaped, as before); the crash table cuts it, the code block has it whole.
+    const termination = `last termination message\n\`\`\`\n${crash.rows[0].node}: ${FORMATTING}\n\`\`\``;
     expect(thread).toContain(JSON.stringify(termination.replace(/>/g, '&gt;')).slice(1, -1));
   });
 

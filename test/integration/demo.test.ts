@@ -101,7 +101,7 @@ describe('npm run demo', () => {
     expect(out).toContain('Alertmanager fires KubePodCrashLooping for pod shop/checkout-');
     expect(out).toMatch(/new message in #alerts\n│ .*KubePodCrashLooping/);
     expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode on node-b');
-    expect(out).toMatch(/│ +node-b +0\/1 +\d+ +1 +132 +Error/); // the table, in the thread report
+    expect(out).toMatch(/│ +node-b +1 +0 +1 +\d+ +132 +Error/); // the table, in the thread report
     expect(out).toMatch(/\[Apply: exclude-node\]\* \[Apply: delete-pods\] \[Re-run\]/);
     expect(out).toMatch(/rolled out: deployment\/checkout/);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);

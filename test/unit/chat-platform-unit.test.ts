@@ -6,8 +6,8 @@
  * And nothing under src/ names a platform outside the adapters, the configuration and
  * the list (the composition roots that build each adapter and its route aside).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { sign } from 'node:crypto';
 import { Redis } from 'ioredis';
 import ts from 'typescript';
@@ -29,6 +29,7 @@ import { verifyNotify } from '../../src/queue/notify-signature.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { notifyJobSchema } from '../../src/queue/schemas.js';
 import { approvalMark, markedApprover } from '../../src/trust/approval-signature.js';
+import { sourceFiles } from '../support/source-files.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 
@@ -194,16 +195,6 @@ describe('a third chat platform added to the list', () => {
     expect(forged).toEqual([]);
   });
 });
-
-/** Files directly or deeply under `dir`, repo-relative. */
-function sourceFiles(dir: string): string[] {
-  const root = resolve(import.meta.dirname, '../..');
-  return readdirSync(join(root, dir)).flatMap((entry) => {
-    const path = join(root, dir, entry);
-    if (statSync(path).isDirectory()) return sourceFiles(relative(root, path));
-    return path.endsWith('.ts') ? [relative(root, path)] : [];
-  });
-}
 
 /** String literals of `file` that are exactly a platform's name, as `file:line 'name'`. */
 function platformLiterals(file: string, names: readonly string[]): string[] {

@@ -93,6 +93,19 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
+/** A guard checking every 5 ms and one write it watches (the WAIT reached too few), with how often it wrote it again. */
+async function watchedWrite(state: Parameters<typeof fakeRedis>[0]) {
+  let redone = 0;
+  const guard = createReplicationGuard(fakeRedis(state), {
+    replicas: 1,
+    timeoutMs: 10,
+    logger: quiet,
+    checkEveryMs: 5,
+  });
+  await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+  return { guard, redone: () => redone };
+}
+
 describe('createReplicationGuard', () => {
   it('answers at once when WAIT reaches the replicas, and watches nothing', async () => {
     const state = { reached: 1, info: info({}) };
@@ -108,22 +121,15 @@ describe('createReplicationGuard', () => {
 
   it('writes again what a failover lost, and stops watching once a replica has it', async () => {
     const state = { reached: 0, info: info({ offset: 1000 }) };
-    let redone = 0;
-    const guard = createReplicationGuard(fakeRedis(state), {
-      replicas: 1,
-      timeoutMs: 10,
-      logger: quiet,
-      checkEveryMs: 5,
-    });
-    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    const { guard, redone } = await watchedWrite(state);
     expect(guard.pending()).toBe(1);
     // The replica promoted had followed the old master up to offset 900 only.
     state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950 });
-    await until(() => redone === 1);
+    await until(() => redone() === 1);
     state.reached = 1;
     state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 1100, replicaOffsets: [1100] });
     await until(() => guard.pending() === 0);
-    expect(redone).toBe(1);
+    expect(redone()).toBe(1);
     guard.stop();
   });
 
@@ -141,17 +147,10 @@ describe('createReplicationGuard', () => {
         current = next;
       },
     };
-    let redone = 0;
-    const guard = createReplicationGuard(fakeRedis(state), {
-      replicas: 1,
-      timeoutMs: 10,
-      logger: quiet,
-      checkEveryMs: 5,
-    });
-    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    const { guard, redone } = await watchedWrite(state);
     // A failover loses the writes (the promoted replica had followed up to 900): written again.
     state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950 });
-    await until(() => redone === 1);
+    await until(() => redone() === 1);
     // No replica has the redo yet (its WAIT reached none): still watched, check after check.
     const after = reads;
     await until(() => reads >= after + 3);
@@ -161,8 +160,8 @@ describe('createReplicationGuard', () => {
     const NEWER = 'c'.repeat(40);
     state.reached = 1;
     state.info = info({ replid: NEWER, replid2: NEW, secondOffset: 941, offset: 960 });
-    await until(() => redone === 2 && guard.pending() === 0);
-    expect(redone).toBe(2);
+    await until(() => redone() === 2 && guard.pending() === 0);
+    expect(redone()).toBe(2);
     guard.stop();
   });
 

@@ -8,8 +8,17 @@
 import type { CrashClueEvidence, Evidence } from '../../diagnosis/finding.js';
 import { deviceVerdictWords } from '../../diagnosis/crash/device-health.js';
 import type { Part, Rich } from '../model.js';
-import { code, icon, join, multiline, say, strong } from '../rich.js';
-import { clip, firstSentence } from './plan-text.js';
+import { code, icon, join, multiline, plain, say, strong } from '../rich.js';
+import { clip, firstSentence } from '../../text/sentences.js';
+import {
+  capacityPart,
+  codePart,
+  crashTableParts,
+  nodeDiffParts,
+  schedulingParts,
+  strategyParts,
+  tablePart,
+} from './evidence-parts.js';
 
 /** The log clue the crash engine attaches to node-diff evidence: the line that names the cause. */
 export function clueOf(evidence: Evidence): CrashClueEvidence | undefined {
@@ -47,58 +56,136 @@ function strategyValue(x: { value: number; raw: string | number; source?: string
   return String(x.raw) === String(x.value) ? String(x.value) : `${String(x.raw)} = ${x.value}`;
 }
 
-/** One decisive line for the result message, or null when this evidence only belongs in the thread report. */
-export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Rich | null {
+/** What a piece of evidence says: its decisive line for the result message, and all of it. */
+export interface EvidenceView {
+  /** One decisive line for the result message, or null when it only belongs in the thread report. */
+  line: Rich | null;
+  /** The whole of it, for the thread report and the command line: every row, every cell whole. */
+  parts: Part[];
+}
+
+/**
+ * The one place that says what each Evidence variant shows, for every renderer: Slack
+ * and Teams (result.ts) and the command line (src/report/text.ts, through the terminal
+ * renderer src/report/terminal.ts).
+ */
+export function evidenceView(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): EvidenceView {
   switch (evidence.type) {
     case 'node-capacity':
-      return capacityLine(evidence);
-    case 'quota': {
-      const rows = evidence.rows
-        .slice(0, 2)
-        .map(
-          (r) =>
-            say`${strong(r.resource)} ${r.used} of ${r.hard} used (${r.ours} by this workload), a new pod asks ${r.requested}`,
-        );
-      return say`${icon('balance')} ${strong(`ResourceQuota ${evidence.quota}:`)} ${join(rows, '; ')}`;
-    }
+      return { line: capacityLine(evidence), parts: [capacityPart(evidence)] };
+    case 'quota':
+      return { line: quotaLine(evidence), parts: [quotaPart(evidence)] };
     case 'strategy':
-      return strategyLine(evidence);
-    case 'scheduling': {
-      // A plugin error (parsed.aborted) counts no node: its text is the message.
-      if (!evidence.parsed || evidence.parsed.aborted)
-        return say`${icon('calendar')} ${strong('Scheduler:')} ${clip(firstSentence(evidence.message), 200)}`;
-      const p = evidence.parsed;
-      const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
-      const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
-      return say`${icon('calendar')} ${strong('Scheduler:')} 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
-    }
+      return { line: strategyLine(evidence), parts: strategyParts(evidence) };
+    case 'scheduling':
+      return { line: schedulingLine(evidence), parts: schedulingParts(evidence) };
     case 'crash-table':
-      return crashTableLine(evidence);
+      return { line: crashTableLine(evidence), parts: crashTableParts(evidence) };
     case 'node-diff':
-      return nodeDiffLine(evidence, options);
+      return { line: nodeDiffLine(evidence, options), parts: nodeDiffParts(evidence) };
     case 'log': {
       const line = decisiveLogLine(evidence.tail);
-      return line
-        ? say`${icon('log')} ${strong('Log')} (${evidence.pod}/${evidence.container}): ${code(clip(line, 160))}`
-        : null;
+      return {
+        line: line
+          ? say`${icon('log')} ${strong('Log')} (${evidence.pod}/${evidence.container}): ${code(clip(line, 160))}`
+          : null,
+        parts: [codePart(plain(`Previous log of ${evidence.pod}/${evidence.container}`), evidence.tail)],
+      };
     }
-    case 'condition':
-      return say`${icon('progress')} ${strong(`${evidence.condition}=${evidence.status}`)}${evidence.reason ? ` (${evidence.reason})` : ''}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`;
+    case 'condition': {
+      const reason = evidence.reason ? ` (${evidence.reason})` : '';
+      return {
+        line: say`${icon('progress')} ${strong(`${evidence.condition}=${evidence.status}`)}${reason}${evidence.message ? `: ${clip(firstSentence(evidence.message), 160)}` : ''}`,
+        parts: prose(
+          say`${strong('Condition')} ${evidence.condition}=${evidence.status}${reason}${evidence.message ? `: ${evidence.message}` : ''}`,
+        ),
+      };
+    }
+    case 'pods':
+      return {
+        line: null,
+        parts: [
+          tablePart(
+            plain(evidence.title),
+            ['pod', 'node', 'phase', 'detail'],
+            evidence.pods.map((p) => [p.name, p.node ?? '-', p.phase ?? '-', p.detail ?? '']),
+          ),
+        ],
+      };
     case 'note':
-      return say`${icon('note')} ${clip(firstSentence(evidence.text), 200)}`;
-    case 'device-health': {
-      const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
-      if (bad.length === 0)
-        return say`${icon('connection')} ${strong('Device health:')} ${deviceVerdictWords(evidence)}`;
-      const parts = bad.map(
-        (r) =>
-          say`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on ${strong(r.node)} (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
-      );
-      return say`${icon('connection')} ${strong('Device Unhealthy:')} ${join(parts, '; ')}`;
-    }
-    default:
-      return null;
+      return {
+        line: say`${icon('note')} ${clip(firstSentence(evidence.text), 200)}`,
+        parts: prose(say`Note: ${multiline(evidence.text)}`),
+      };
+    case 'device-health':
+      return { line: deviceHealthLine(evidence), parts: [deviceHealthPart(evidence)] };
   }
+}
+
+/** One decisive line for the result message, or null when this evidence only belongs in the thread report. */
+export function evidenceLine(evidence: Evidence, options: { clueElsewhere?: boolean } = {}): Rich | null {
+  return evidenceView(evidence, options).line;
+}
+
+/** One evidence item in full, for the thread report and the command line. */
+export function evidenceParts(evidence: Evidence): Part[] {
+  return evidenceView(evidence).parts;
+}
+
+const prose = (text: Rich): Part[] => [{ kind: 'paragraph', text }];
+
+function quotaLine(evidence: Extract<Evidence, { type: 'quota' }>): Rich {
+  const rows = evidence.rows
+    .slice(0, 2)
+    .map(
+      (r) =>
+        say`${strong(r.resource)} ${r.used} of ${r.hard} used (${r.ours} by this workload), a new pod asks ${r.requested}`,
+    );
+  return say`${icon('balance')} ${strong(`ResourceQuota ${evidence.quota}:`)} ${join(rows, '; ')}`;
+}
+
+function quotaPart(evidence: Extract<Evidence, { type: 'quota' }>): Part {
+  return tablePart(
+    plain(`ResourceQuota ${evidence.quota}, as its refusal counted it`),
+    ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
+    evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
+  );
+}
+
+function schedulingLine(evidence: Extract<Evidence, { type: 'scheduling' }>): Rich {
+  // A plugin error (parsed.aborted) counts no node: its text is the message.
+  if (!evidence.parsed || evidence.parsed.aborted)
+    return say`${icon('calendar')} ${strong('Scheduler:')} ${clip(firstSentence(evidence.message), 200)}`;
+  const p = evidence.parsed;
+  const reasons = p.reasons.slice(0, 3).map((r) => `${r.count} ${r.reason}`);
+  const rest = p.reasons.length > 3 ? `, ${p.reasons.length - 3} more` : '';
+  return say`${icon('calendar')} ${strong('Scheduler:')} 0/${p.total} nodes available: ${reasons.join(', ')}${rest}`;
+}
+
+function deviceHealthLine(evidence: Extract<Evidence, { type: 'device-health' }>): Rich {
+  const bad = evidence.rows.filter((r) => r.health === 'Unhealthy').slice(0, 2);
+  if (bad.length === 0)
+    return say`${icon('connection')} ${strong('Device health:')} ${deviceVerdictWords(evidence)}`;
+  const parts = bad.map(
+    (r) =>
+      say`${r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '?')} on ${strong(r.node)} (${r.pod}${r.claim ? `, claim ${r.claim}` : ''})`,
+  );
+  return say`${icon('connection')} ${strong('Device Unhealthy:')} ${join(parts, '; ')}`;
+}
+
+function deviceHealthPart(evidence: Extract<Evidence, { type: 'device-health' }>): Part {
+  return tablePart(
+    plain(`Device health (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`),
+    ['node', 'pod', 'container', 'device', 'claim', 'health'],
+    evidence.rows.map((r) => [
+      r.node,
+      r.pod,
+      r.container ?? '-',
+      r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? '-'),
+      r.claim ?? '-',
+      r.health,
+    ]),
+  );
 }
 
 function capacityLine(evidence: Extract<Evidence, { type: 'node-capacity' }>): Rich | null {
@@ -170,182 +257,4 @@ export function clueLine(clue: CrashClueEvidence): Rich {
   return say`${icon('log')} ${strong('Log clue')}${where}: ${code(clip(clue.text, 160))}${points}`;
 }
 
-/** A code part under a title. */
-function codePart(title: Rich, body: string): Part {
-  return { kind: 'code', title, body };
-}
-
-/** A table part under a title (cells are untrusted, shown literally, never cut). */
-function tablePart(title: Rich, header: string[], rows: string[][], after = ''): Part {
-  return after ? codePart(title, `${table(header, rows)}${after}`) : { kind: 'table', title, header, rows };
-}
-
-/**
- * Fixed-width table as text: columns padded to their widest cell. Cells are never cut
- * ("node affinit…" hid the reason); a very wide column just wraps.
- */
-export function table(header: readonly string[], untrustedRows: readonly (readonly string[])[]): string {
-  // Cells are text whatever job JSON held (a number, an object): measured as shown.
-  const rows = untrustedRows.map((r) => r.map((c) => (typeof c === 'string' ? c : String(c ?? ''))));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)].join('\n');
-}
-
-/** One evidence item in full, for the thread report: every row, every cell whole. */
-export function evidenceParts(evidence: Evidence): Part[] {
-  const prose = (text: Rich): Part[] => [{ kind: 'paragraph', text }];
-  switch (evidence.type) {
-    case 'scheduling':
-      return [schedulingPart(evidence)];
-    case 'strategy': {
-      const s = evidence.strategy;
-      if (s.type === 'Recreate')
-        return prose(say`${strong('Strategy:')} Recreate, replicas ${evidence.replicas}`);
-      if (s.argo === 'blueGreen' || s.argo === 'trafficRouted')
-        return prose(
-          say`${strong('Strategy:')} ${s.argo === 'blueGreen' ? 'BlueGreen' : 'canary with traffic routing'} (Argo Rollouts), replicas ${evidence.replicas}: the stable pods all stay until promotion`,
-        );
-      const v = (x: typeof s.maxSurge): string =>
-        x ? `${x.value} (${String(x.raw)}${x.source === 'explicit' ? '' : ', default'})` : 'n/a';
-      return prose(
-        say`${strong('Strategy:')} ${s.argo === 'canary' ? 'canary (Argo Rollouts)' : 'RollingUpdate'}, replicas ${evidence.replicas}: maxSurge resolves to ${v(s.maxSurge)}, maxUnavailable to ${v(s.maxUnavailable)}`,
-      );
-    }
-    case 'node-capacity':
-      return [capacityPart(evidence)];
-    case 'quota':
-      return [
-        tablePart(
-          say`${strong(`ResourceQuota ${evidence.quota}, as its refusal counted it`)}`,
-          ['resource', 'hard', 'used', 'this workload', 'others', 'new pod asks'],
-          evidence.rows.map((r) => [r.resource, r.hard, r.used, r.ours, r.others, r.requested]),
-        ),
-      ];
-    case 'crash-table':
-      return [crashTablePart(evidence)];
-    case 'node-diff':
-      return nodeDiffParts(evidence);
-    case 'condition':
-      return prose(
-        say`${strong('Condition:')} ${`${evidence.condition}=${evidence.status}`}${evidence.reason ? say` (${evidence.reason})` : say``}${evidence.message ? say`: ${evidence.message}` : say``}`,
-      );
-    case 'pods':
-      return [
-        tablePart(
-          say`${strong(evidence.title)}`,
-          ['pod', 'node', 'phase', 'detail'],
-          evidence.pods.map((p) => [p.name, p.node ?? '', p.phase ?? '', p.detail ?? '']),
-        ),
-      ];
-    case 'log':
-      return [
-        codePart(say`${strong(`Previous log of ${evidence.pod}/${evidence.container}`)}`, evidence.tail),
-      ];
-    case 'note':
-      return prose(multiline(evidence.text));
-    case 'device-health':
-      return [
-        tablePart(
-          say`${strong('Device health')} (allocatedResourcesStatus): ${deviceVerdictWords(evidence)}`,
-          ['node', 'pod', 'container', 'device', 'claim', 'health'],
-          evidence.rows.map((r) => [
-            r.node,
-            r.pod,
-            r.container ?? '',
-            r.driver ? `${r.driver}/${r.pool ?? ''}/${r.device ?? ''}` : (r.resourceID ?? ''),
-            r.claim ?? '',
-            r.health,
-          ]),
-        ),
-      ];
-    default:
-      return [];
-  }
-}
-
-function schedulingPart(evidence: Extract<Evidence, { type: 'scheduling' }>): Part {
-  if (!evidence.parsed || evidence.parsed.aborted)
-    return codePart(say`${strong('Scheduler')} (${evidence.pod})`, evidence.message);
-  const p = evidence.parsed;
-  const rows = p.reasons.map((r) => [String(r.count), r.reason, r.category]);
-  const pre = p.preemption
-    ? `\npreemption: ${p.preemption.text ?? p.preemption.reasons.map((r) => `${r.count} ${r.reason}`).join(', ')}`
-    : '';
-  const notes = p.notes?.length ? `\n${p.notes.join('\n')}` : '';
-  return tablePart(
-    say`${strong('Scheduler:')} 0/${p.total} nodes available for ${evidence.pod}`,
-    ['nodes', 'reason', 'category'],
-    rows,
-    `${pre}${notes}`,
-  );
-}
-
-function capacityPart(evidence: Extract<Evidence, { type: 'node-capacity' }>): Part {
-  const rows = evidence.rows.map((r) => [
-    r.node,
-    r.resource,
-    r.allocatable,
-    r.used,
-    r.free,
-    r.holders
-      .map((h) => {
-        const notes = [h.amount, h.ownedByThisDeployment ? 'ours' : ''].filter((n) => n !== '');
-        return notes.length ? `${h.pod} (${notes.join(', ')})` : h.pod;
-      })
-      .join(', '),
-  ]);
-  return tablePart(
-    say`${strong('Capacity on eligible nodes')}`,
-    ['node', 'resource', 'alloc', 'used', 'free', 'held by'],
-    rows,
-  );
-}
-
-function crashTablePart(evidence: Extract<Evidence, { type: 'crash-table' }>): Part {
-  const rows = evidence.rows.map((r) => [
-    r.node,
-    `${r.ready}/${r.pods}`,
-    String(r.restarts),
-    String(r.crashing),
-    r.lastExitCode === undefined ? '' : String(r.lastExitCode),
-    r.lastReason ?? '',
-  ]);
-  const messages = evidence.rows
-    .filter((r) => r.lastMessage)
-    .map((r) => `${r.node}: ${r.lastMessage ?? ''}`)
-    .join('\n');
-  return tablePart(
-    say`${strong('Pods per node')}`,
-    ['node', 'ready', 'restarts', 'crashing', 'exit', 'reason'],
-    rows,
-    messages ? `\n\nlast termination message:\n${messages}` : '',
-  );
-}
-
-function nodeDiffParts(evidence: Extract<Evidence, { type: 'node-diff' }>): Part[] {
-  const rows = evidence.differences.map((d) => [d.field, d.bad, d.good]);
-  const clue = clueOf(evidence);
-  const parts: Part[] = [
-    tablePart(
-      say`${strong(`What differs on ${evidence.badNodes.join(', ')}`)} (good: ${evidence.goodNodes.join(', ')})`,
-      ['field', 'bad node', 'good nodes'],
-      rows,
-    ),
-  ];
-  if (clue) {
-    const where = clue.source ? say` from ${clue.source}` : say``;
-    const pod = clue.pod ? say` (${clue.pod}${clue.container ? `/${clue.container}` : ''})` : say``;
-    const meaning = clue.meaning ? say`\n${clue.meaning}` : say``;
-    const points = clue.pointsAt ? say`\nPoints at: ${clue.pointsAt}` : say``;
-    parts.push({
-      kind: 'paragraph',
-      text: say`${strong('Log clue')}${where}${pod}: ${code(clue.text)}${meaning}${points}`,
-    });
-  }
-  return parts;
-}
+export { table } from './text-table.js';

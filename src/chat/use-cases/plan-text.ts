@@ -10,21 +10,9 @@ import { deviceTaintRuleBody } from '../../remediation/device-taint.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import type { RemediationPlan } from '../../remediation/plan.js';
 import type { DryRunSummary, FieldChange } from '../../queue/plan-store.js';
+import { clip, firstSentence } from '../../text/sentences.js';
 
-/** A one-line version of a free text: its first sentence, whole; longer ones go to the thread. */
-export function firstSentence(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const m = /^.*?[.!?](?=\s+[A-Z(`"']|$)/.exec(flat);
-  return (m?.[0] ?? flat).trim();
-}
-
-/** At most `max` characters, cut after a whole word with '…' (only for one-line summaries). */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
-}
+export { clip, firstSentence };
 
 /**
  * The verdict in one line: the summary's first sentence; when that runs long and opens

@@ -1,0 +1,90 @@
+/**
+ * The port's message model (src/chat/model.ts) as terminal text: the command line's
+ * renderer, a third beside Slack's mrkdwn (src/chat/slack/render.ts) and Teams'
+ * Adaptive Cards (src/chat/teams/cards.ts). As the Slack adapter escapes mrkdwn, this
+ * one cleans every text span and every code and table cell of terminal control
+ * sequences (cleanText: CSI, OSC 8 links, OSC 52 clipboard writes, C1, bidi overrides)
+ * before it is styled or measured, so only our own styling reaches the terminal.
+ * Tables and code sit under their title, indented; buttons are not shown (a terminal
+ * has none).
+ */
+import type { Part, Rich, Span } from '../chat/model.js';
+import { evidenceParts } from '../chat/use-cases/evidence.js';
+import type { Evidence } from '../diagnosis/finding.js';
+import { cleanText } from '../text/clean.js';
+import { indent, table, wrap, type Style } from './format.js';
+
+/** One span as terminal text, cleaned; `strong` in bold. */
+function span(s: Span, style: Style): string {
+  switch (s.kind) {
+    case 'text':
+    case 'emphasis':
+    case 'code':
+      return cleanText(s.text);
+    case 'strong':
+      return style.bold(cleanText(s.text));
+    case 'mention':
+      return cleanText(s.person.name ?? s.person.id);
+    case 'group':
+      return cleanText(s.id);
+    case 'link':
+      return `${cleanText(s.label)} (${cleanText(s.url)})`;
+    case 'icon':
+      return '';
+    case 'break':
+      return '\n';
+  }
+}
+
+/** Inline content as terminal text (styled), every span cleaned. */
+export function terminalText(content: Rich, style: Style): string {
+  return content.map((s) => span(s, style)).join('');
+}
+
+/** A title as the report sets it: the whole line bold, ending in a colon. */
+function title(content: Rich, style: Style): string {
+  return style.bold(`${terminalText(content, { ...style, bold: (t) => t })}:`);
+}
+
+/**
+ * Parts as terminal lines, not indented: paragraphs as they are (wrapped at `width`
+ * when given), a code body or a table under its title, two columns in.
+ */
+export function terminalLines(parts: readonly Part[], style: Style, width?: number): string[] {
+  return parts.flatMap((part): string[] => {
+    switch (part.kind) {
+      case 'heading':
+        return [style.bold(cleanText(part.text))];
+      case 'paragraph':
+      case 'note': {
+        const text = terminalText(part.text, style);
+        return width === undefined ? text.split('\n') : text.split('\n').flatMap((l) => wrap(l, width));
+      }
+      case 'code':
+        return [
+          ...(part.title ? [title(part.title, style)] : []),
+          ...indent(cleanText(part.body).trimEnd().split('\n'), 2),
+        ];
+      case 'table':
+        return [
+          ...(part.title ? [title(part.title, style)] : []),
+          ...indent(
+            table(
+              part.header.map((h) => h.toUpperCase()),
+              part.rows.map((r) => [...r]),
+            ),
+            2,
+          ),
+        ];
+      case 'actions':
+        return [];
+      case 'divider':
+        return [''];
+    }
+  });
+}
+
+/** Lines for one piece of evidence, not indented: the port's parts of it (one switch: evidence.ts). */
+export function renderEvidence(evidence: Evidence, style: Style): string[] {
+  return terminalLines(evidenceParts(evidence), style);
+}
