@@ -126,6 +126,10 @@ function stepWords(step: Step): string {
       return `quota ${step.quota} admits the next new pod`;
     case 'preempted':
       return `the scheduler preempts ${step.victims.join(', ')} on ${step.node} for ${step.pod}`;
+    case 'crashed':
+      return `a new pod starts on ${step.node} and crash-loops there`;
+    case 'deleted':
+      return `pod ${step.pod} is deleted`;
   }
 }
 
