@@ -25,7 +25,9 @@ export function stepsInWords(outcome: Outcome): string[] {
   const lines = runs.map((r) => (r.count === 1 ? r.one : r.many(r.count)));
   if (outcome.result === 'completes') lines.push('the rollout completes');
   if (lines.length <= MAX_STEPS) return lines;
-  return [...lines.slice(0, MAX_STEPS - 1), `… ${lines.length - MAX_STEPS + 1} more steps`];
+  // The first steps, then the end (how it ends is what the approver needs most).
+  const skipped = lines.length - (MAX_STEPS - 1);
+  return [...lines.slice(0, MAX_STEPS - 2), `… ${skipped} more steps`, ...lines.slice(-1)];
 }
 
 function wordsOf(step: Step): { key: string; one: string; many: (n: number) => string } | undefined {

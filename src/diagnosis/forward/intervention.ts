@@ -19,6 +19,7 @@ export function applyChange(model: Model, change: Intervention, deleted: Readonl
     const { replicas, stepped } = change.oldTo;
     if (stepped && shape.oldSpec > replicas + 1) {
       model.steppedTo = replicas;
+      model.stepAwaits = true;
       shape.oldSpec -= 1;
     } else shape.oldSpec = Math.min(shape.oldSpec, replicas);
   }
@@ -33,18 +34,16 @@ export function applyChange(model: Model, change: Intervention, deleted: Readonl
 }
 
 /**
- * The executor's stepped walk (src/kube/write/stepped-walk.ts), one step per tick at
- * most: the old ReplicaSets go down by one replica once no new pod is on its way (the
- * last step's replacement is Ready, or none was made).
+ * The executor's stepped walk (src/kube/write/stepped-walk.ts): the old ReplicaSets go
+ * down by one replica, then the walk waits until a new pod is Ready (the one the step
+ * made room for) before the next step. A step whose room nothing takes waits for ever,
+ * as the executor's walk stops at its deadline.
  */
 export function stepOld(model: Model): void {
   const { shape } = model;
   if (model.steppedTo === undefined || shape.kind !== 'replicas') return;
-  if (shape.oldSpec <= model.steppedTo) return;
-  const onItsWay = model.pods.some(
-    (p) => p.revision === 'new' && (p.phase === 'pending' || p.phase === 'starting'),
-  );
-  if (onItsWay) return;
+  if (shape.oldSpec <= model.steppedTo || model.stepAwaits) return;
   shape.oldSpec -= 1;
+  model.stepAwaits = true;
   model.changes += 1;
 }

@@ -108,6 +108,8 @@ export interface Model {
   serving: { start: number; lowest: number };
   /** A plan's stepped scale of the old ReplicaSets: one replica at a time, each once the last new pod is Ready. */
   steppedTo?: number;
+  /** The stepped walk waits for a new pod to become Ready before its next step. */
+  stepAwaits?: boolean;
 }
 
 /** Pods of the workload that serve now: available to their controller, not on their way out. */

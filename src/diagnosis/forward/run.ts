@@ -420,6 +420,7 @@ function tick(model: Model): void {
     const node = pod.pod.spec.nodeName ?? '';
     const crashes = pod.made && pod.revision === 'new' && model.crashesOn?.(node);
     pod.phase = crashes ? 'failing' : 'ready';
+    if (!crashes && pod.revision === 'new') model.stepAwaits = false;
     const name = pod.pod.metadata.name ?? '';
     model.steps.push(crashes ? { kind: 'crashed', pod: name, node } : { kind: 'ready', pod: name });
     model.changes += 1;
