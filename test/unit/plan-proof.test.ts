@@ -181,5 +181,11 @@ describe('plans run forward against a pause and a crashing template', () => {
       ['set-rolling-update', 'set-recreate', 'scale-old-replicaset', 'rollout-restart'].includes(p.kind),
     );
     expect(spending).toEqual([]);
+    // The crash leads, with the way back, and the deadlock says room is not all it lacks.
+    expect(d.findings.map((f) => f.code)).toEqual(['CrashLoop', 'RolloutSurgeDeadlock']);
+    expect(d.findings[0]?.explanation).toMatch(
+      /^Take the update back first: \uE000kubectl rollout undo deployment\/ingress -n vision\uE001/,
+    );
+    expect(d.findings[1]?.summary).toContain('its new revision crashes on the 1 node it ran on, edge-4');
   });
 });
