@@ -29,6 +29,9 @@ export function leadWithRollback(ctx: AnalysisContext, findings: readonly Draft[
     return [...findings];
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
+  // A kind that never surges (a StatefulSet's ordered pods) has no pod waiting for room:
+  // its stuck verdict already says to fix the template first.
+  if (!kind.surgeFix) return [...findings];
   const { old } = kind.revisions(snapshot);
   // Only while an older revision still has pods: otherwise there is nothing to go back to that serves.
   if (!old.some((r) => r.pods.length > 0)) return [...findings];
