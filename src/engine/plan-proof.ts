@@ -143,10 +143,13 @@ function goalRefusal(
   if (isRelief(plan)) return undefined;
   // An exclusion's goal is the crash off the nodes it excludes; room for every replica
   // elsewhere is its own warning (exclude-node-room.ts), not a reason to keep the crash.
-  if (plan.kind === 'exclude-node') {
+  if (plan.kind === 'exclude-node' && outcome.result !== 'completes') {
+    // Its rollout need not finish where it takes the crash off those nodes and more pods serve at the end.
     const still = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
-    if (still.length === 0 || trace.serving.end > trace.serving.start) return undefined;
-    return `${label}: run forward, pods still crash-loop on ${still.slice(0, 3).join(', ')} and no more serve, so it does not take the crash away`;
+    if (still.length === 0 && trace.serving.end > trace.serving.start) return undefined;
+    return still.length > 0
+      ? `${label}: run forward, pods still crash-loop on ${still.slice(0, 3).join(', ')} and no more serve, so it does not take the crash away`
+      : `${label}: run forward, the rollout it starts never finishes (${outcome.result === 'blocked' ? `${outcome.pending.length} new pod(s) find no room` : 'its new pods never become Ready'}) and no more pods serve than now (${trace.serving.end} of ${trace.serving.start}), so it finishes nothing`;
   }
   if (outcome.result === 'completes') return undefined;
   if (outcome.result === 'failing')
