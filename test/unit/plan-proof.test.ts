@@ -10,7 +10,7 @@ import { diagnose } from '../../src/engine/diagnose.js';
 import { proofBrief, proofSentence } from '../../src/remediation/proof-text.js';
 import { renderText } from '../../src/report/text.js';
 import type { PlanProof, RemediationPlan } from '../../src/remediation/plan.js';
-import { makeNode } from '../support/k8s-builders.js';
+import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
 import { pendingRolloutSnapshot, rollout } from '../support/rollout-scenarios.js';
 
 const PORTS_MESSAGE =
@@ -187,5 +187,58 @@ describe('plans run forward against a pause and a crashing template', () => {
       /^Take the update back first: \uE000kubectl rollout undo deployment\/ingress -n vision\uE001/,
     );
     expect(d.findings[1]?.summary).toContain('its new revision crashes on the 1 node it ran on, edge-4');
+  });
+});
+
+describe('a paused rollout, judged as it goes once resumed', () => {
+  /** The ingress with its template changed while paused: no ReplicaSet for it yet. */
+  function pausedBeforeStart(): DeploymentSnapshot {
+    const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+    });
+    parts.deployment.spec.paused = true;
+    return makeSnapshot({
+      deployment: parts.deployment,
+      replicaSets: [parts.oldRs],
+      pods: parts.oldPods,
+      nodes,
+      guards: { podDisruptionBudgets: [] },
+    });
+  }
+
+  it('a change that deadlocks once resumed is named now, with the pause, before anyone resumes it', () => {
+    const d = diagnose(pausedBeforeStart());
+    const [finding] = d.findings;
+    expect(finding?.code).toBe('RolloutAtRisk');
+    expect(finding?.summary).toMatch(
+      /^deployment\/ingress is paused with its rollout waiting \(.*\); once resumed, the rollout can never finish: a new pod finds no room, while the old pods hold the room\.$/,
+    );
+    expect(finding?.explanation).toContain('kubectl rollout resume deployment/ingress -n vision');
+  });
+
+  it('a change that finishes once resumed is not called stuck, at risk or unavailable', () => {
+    const snapshot = pausedBeforeStart();
+    for (const n of ['edge-4', 'edge-5', 'edge-6'])
+      snapshot.nodes.push(makeNode(n, { labels: { pool: 'edge' } }));
+    expect(diagnose(snapshot).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+
+  it('paused mid-rollout, its surge pod waiting for a port that maxUnavailable 1 frees once resumed: RolloutPaused, not a deadlock', () => {
+    const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+    });
+    parts.deployment.spec.paused = true;
+    const d = diagnose(
+      pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE, { guards: { podDisruptionBudgets: [] } }),
+    );
+    expect(d.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+    expect(d.findings.filter((f) => f.severity !== 'info')).toEqual([]);
   });
 });
