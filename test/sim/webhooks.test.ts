@@ -400,6 +400,27 @@ describe('calling a validating webhook', () => {
     expect(hook.reviews).toHaveLength(2);
   });
 
+  it('refuses a dry run a webhook with side effects cannot take (a configuration stored before v1 validation), calls it otherwise', async () => {
+    sim.apply({
+      ...webhookConfig('legacy', { sideEffects: 'Unknown', failurePolicy: 'Ignore' }),
+    });
+    const dry = await simRequest(sim.url, 'POST', `${DEPLOYMENTS}?dryRun=All`, deployment('web', 'web:2'));
+    expect([dry.status, dry.body['message']]).toEqual([
+      400,
+      `admission webhook "${HOOK}" does not support dry run`,
+    ]);
+    expect(hook.reviews).toHaveLength(0);
+    expect((await post(DEPLOYMENTS, deployment('web', 'web:2'))).warnings).toHaveLength(1);
+  });
+
+  it('speaks admission.k8s.io/v1beta1 to a webhook that takes only that', async () => {
+    await setConfig({ admissionReviewVersions: ['v1beta1'] });
+    decide = () => ({ raw: { response: { allowed: true, warnings: ['old but fine'] } } });
+    const created = await post(DEPLOYMENTS, deployment('web', 'web:1'));
+    expect([created.status, created.warnings]).toEqual([201, ['299 - "old but fine"']]);
+    expect(hook.reviews[0]?.apiVersion).toBe('admission.k8s.io/v1beta1');
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
