@@ -127,6 +127,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
         ...(manager ? { manager } : {}),
         dryRun,
         guard: guardFor(dryRun),
+        warnings,
       });
       return sendJson(res, answer.status, answer.body);
     }

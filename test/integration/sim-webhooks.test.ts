@@ -105,6 +105,30 @@ describe('kubectl 1.35 and a validating webhook in the simulator', () => {
     expect(refused.stderr).toContain(
       'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
     );
+    // A misspelt field (failurePolicy would stay Fail) is refused by kubectl's strict validation…
+    const typo = webhookConfig(hook.url, 'Fail').replace('failurePolicy: Fail', 'failurPolicy: Ignore');
+    const strict = await apply(k8sTools().kubectl, typo);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain(
+      'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: strict decoding error: unknown field "webhooks[0].failurPolicy"',
+    );
+    // …and only warned about with --validate=warn (the field dropped, the default kept).
+    const warned = await apply(
+      k8sTools().kubectl,
+      typo.replace('rollout-doctor\n', 'typo\n'),
+      '--validate=warn',
+    );
+    expect([warned.status, warned.stderr]).toEqual([
+      0,
+      'Warning: unknown field "webhooks[0].failurPolicy"\n',
+    ]);
+    const kept = sim.get('ValidatingWebhookConfiguration', undefined, 'typo') as {
+      webhooks: { failurePolicy?: string }[];
+    };
+    expect(kept.webhooks[0]?.failurePolicy).toBe('Fail');
+    expect(
+      (await tool(k8sTools().kubectl, ['delete', 'validatingwebhookconfiguration', 'typo'])).status,
+    ).toBe(0);
     const created = await apply(k8sTools().kubectl, webhookConfig(hook.url, 'Fail'));
     expect([created.status, created.stderr]).toEqual([0, '']);
     expect(created.stdout).toContain(
@@ -115,6 +139,8 @@ describe('kubectl 1.35 and a validating webhook in the simulator', () => {
     );
     expect(writes.map((r) => new URLSearchParams(r.query).get('fieldValidation'))).toEqual([
       'Strict',
+      'Strict',
+      'Warn',
       'Strict',
     ]);
   });
