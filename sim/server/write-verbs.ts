@@ -6,6 +6,7 @@
 import type { Operation } from '../admission/validating-policy.js';
 import type { ResourceType } from '../resources.js';
 import type { Store } from '../store.js';
+import { generatedName } from '../defaults.js';
 import { createObject, deleteObject, updateObject } from '../writes.js';
 import { admitThenWrite, type AdmissionGuard } from './admit-request.js';
 import { serverSideApply } from './apply-patch.js';
@@ -85,17 +86,26 @@ function admitted<T>(
   );
 }
 
+/** A generateName create named once, so the webhooks see the name that is stored. */
+function namedOnce(body: unknown): unknown {
+  const meta = (body as { metadata?: { name?: unknown; generateName?: unknown } } | null)?.metadata;
+  if (!meta || meta.name || typeof meta.generateName !== 'string' || meta.generateName === '') return body;
+  const b = body as { metadata: object };
+  return { ...b, metadata: { ...b.metadata, name: generatedName(meta.generateName) } };
+}
+
 export async function createVerb(w: WriteRequest): Promise<WriteAnswer> {
   checkKnownFields(w, 'decode');
+  const body = w.guard ? namedOnce(w.body) : w.body;
   const created = await admitThenWrite(
     w.guard,
     () => undefined,
     () => [
       'CREATE',
-      present(w.rt, createObject(w.store, w.rt, w.body, w.ns, { dryRun: true, skipQuota: true })),
+      present(w.rt, createObject(w.store, w.rt, body, w.ns, { dryRun: true, skipQuota: true })),
       null,
     ],
-    () => createObject(w.store, w.rt, w.body, w.ns, { dryRun: w.dryRun }),
+    () => createObject(w.store, w.rt, body, w.ns, { dryRun: w.dryRun }),
   );
   return { status: 201, body: present(w.rt, created) };
 }

@@ -421,6 +421,39 @@ describe('calling a validating webhook', () => {
     expect(hook.reviews[0]?.apiVersion).toBe('admission.k8s.io/v1beta1');
   });
 
+  it('names a request as the API server does: a generateName create has no name yet but the object the one stored; a Namespace is its own namespace', async () => {
+    await setConfig({
+      rules: [
+        { operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] },
+        { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] },
+      ],
+    });
+    const generated = {
+      ...deployment('x', 'web:1'),
+      metadata: { generateName: 'web-', namespace: 'shop', labels: { app: 'x' } },
+    };
+    const created = await post(DEPLOYMENTS, generated);
+    expect(created.status).toBe(201);
+    const stored = (created.body['metadata'] as { name: string }).name;
+    expect(stored).toMatch(/^web-[a-z0-9]{5}$/);
+    expect(hook.reviews[0]?.request.name).toBeUndefined();
+    expect((hook.reviews[0]?.request.object?.['metadata'] as { name?: string }).name).toBe(stored);
+    expect(
+      (
+        await post('/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'team-a' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(hook.reviews[1]?.request).toMatchObject({
+      name: 'team-a',
+      namespace: 'team-a',
+      operation: 'CREATE',
+    });
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
