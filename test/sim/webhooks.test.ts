@@ -454,6 +454,54 @@ describe('calling a validating webhook', () => {
     });
   });
 
+  it('calls it on custom resources too: an Argo Rollout changed by merge patch', async () => {
+    const argo = await startSimulator({
+      scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml',
+      controllers: false,
+    });
+    try {
+      const created = await simRequest(
+        argo.url,
+        'POST',
+        CONFIGS,
+        webhookConfig('argo', {
+          rules: [
+            {
+              operations: ['UPDATE'],
+              apiGroups: ['argoproj.io'],
+              apiVersions: ['v1alpha1'],
+              resources: ['rollouts'],
+              scope: 'Namespaced',
+            },
+          ],
+        }),
+      );
+      expect(created.status).toBe(201);
+      const bump = {
+        spec: { template: { spec: { containers: [{ name: 'tracker', image: 'tracker:2' }] } } },
+      };
+      const patched = await simRequest(
+        argo.url,
+        'PATCH',
+        '/apis/argoproj.io/v1alpha1/namespaces/vision/rollouts/vision-object-tracker',
+        bump,
+        'application/merge-patch+json',
+      );
+      expect(patched.status).toBe(200);
+      expect(patched.warnings).toEqual([
+        '299 - "the rollout of deployment/vision-object-tracker can never finish"',
+      ]);
+      expect(hook.reviews[0]?.request).toMatchObject({
+        kind: { group: 'argoproj.io', version: 'v1alpha1', kind: 'Rollout' },
+        resource: { group: 'argoproj.io', version: 'v1alpha1', resource: 'rollouts' },
+        namespace: 'vision',
+        operation: 'UPDATE',
+      });
+    } finally {
+      await argo.close();
+    }
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
