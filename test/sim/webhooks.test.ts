@@ -502,6 +502,24 @@ describe('calling a validating webhook', () => {
     }
   });
 
+  it('answers the refusal of the first configuration by name when several refuse, with every warning', async () => {
+    const config = (name: string, hookName: string) =>
+      webhookConfiguration(
+        name,
+        deploymentWebhook({ url: hook.url, caBundle: hook.caBundle }, { name: hookName }),
+      );
+    expect((await post(CONFIGS, config('b-second', 'second.rollout-doctor.io'))).status).toBe(201);
+    expect((await post(CONFIGS, config('a-first', 'first.rollout-doctor.io'))).status).toBe(201);
+    decide = () => ({ allowed: false, warnings: ['seen'], status: { code: 403, message: 'no' } });
+    const refused = await post(DEPLOYMENTS, deployment('web', 'web:1'));
+    expect([refused.status, refused.body['message'], refused.warnings]).toEqual([
+      403,
+      'admission webhook "first.rollout-doctor.io" denied the request: no',
+      ['299 - "seen"'],
+    ]);
+    expect(hook.reviews).toHaveLength(2);
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);
