@@ -5,24 +5,15 @@
  * says; an abort keeps the canary's pods for abortScaleDownDelaySeconds, then scales
  * them away. Before, such a Rollout was left alone.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { describe, expect, it } from 'vitest';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { readyNode, steppedSims } from '../support/stepped-objects.js';
 import { trafficRoutedCounts } from '../../sim/controllers/argo/traffic-routed.js';
 import type { Rollout } from '../../sim/controllers/argo/types.js';
 
+const start = steppedSims();
 let sim: SteppedSim | undefined;
-afterEach(() => sim?.stop());
 
-const node = {
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name: 'n1', labels: { 'kubernetes.io/hostname': 'n1' } },
-  status: {
-    capacity: { cpu: '16', memory: '32Gi', pods: '110' },
-    allocatable: { cpu: '16', memory: '32Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
-  },
-};
 const service = (name: string) => ({
   apiVersion: 'v1',
   kind: 'Service',
@@ -82,8 +73,8 @@ describe('a traffic-routed canary', () => {
   });
 
   it('keeps the stable at full size at a 25% step, and an abort scales the canary away after its delay', () => {
-    sim = startStepped([
-      node,
+    sim = start([
+      readyNode('n1'),
       service('web'),
       service('web-canary'),
       rollout('shop/web:1', [{ setWeight: 25 }, { pause: {} }]),

@@ -6,38 +6,17 @@
  * of a crashing image is harmful; one that reaches nothing is harmful; and the look-alike
  * that keeps within the floor and finishes is not.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { describe, expect, it } from 'vitest';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { readyNode, steppedSims, webDeployment } from '../support/stepped-objects.js';
 import type { GeneratedState } from '../../sim/generated-states.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { judgePlan } from '../support/plan-judge.js';
 
+const start = steppedSims();
 let sim: SteppedSim | undefined;
-afterEach(() => sim?.stop());
 
-const node = (name: string) => ({
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: {
-    capacity: { cpu: '16', memory: '32Gi', pods: '110' },
-    allocatable: { cpu: '16', memory: '32Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
-  },
-});
-const deployment = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: {
-    replicas: 3,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'web', image: 'shop/web:1', resources: { requests: { cpu: '100m' } } }] },
-    },
-  },
-};
+const deployment = webDeployment(3);
 const pdb = {
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
@@ -105,7 +84,7 @@ const rolledOut = (s: SteppedSim) => () => {
 };
 
 function settled(objects: object[]): SteppedSim {
-  const s = startStepped([node('n1'), node('n2'), deployment, ...objects]);
+  const s = start([readyNode('n1'), readyNode('n2'), deployment, ...objects]);
   expect(s.advance(120, rolledOut(s))).toBe(true);
   return s;
 }
