@@ -110,13 +110,19 @@ describe('the plan judge', () => {
 
   it('the same plan labelled as an outage is counted apart, not as harmful', () => {
     sim = settled([pdb]);
-    const recreate = plan(
-      { type: 'Recreate', rollingUpdate: null },
-      'outage: all 3 replicas stop before the new ones start',
-    );
+    const recreate = {
+      ...plan({ type: 'Recreate', rollingUpdate: null }, 'Outage below the disruption budget: 2 below it.'),
+      proof: { belowFloor: 2 },
+    } as unknown as RemediationPlan;
     const verdict = judgePlan(sim, state(), recreate, apply(recreate));
     expect(verdict.harm).toBeUndefined();
     expect(verdict.labelledOutage).toBe(true);
+  });
+
+  it('a plan that says "outage" but not how far below the budget it goes is harmful', () => {
+    sim = settled([pdb]);
+    const vague = plan({ type: 'Recreate', rollingUpdate: null }, 'brief outage: the pods restart');
+    expect(judgePlan(sim, state(), vague, apply(vague)).harm).toBe('below-floor');
   });
 
   it('look-alike: maxUnavailable 1 keeps 2 serving at every step and finishes', () => {
