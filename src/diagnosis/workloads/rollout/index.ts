@@ -72,7 +72,8 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],
-  revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
+  // From its identity (api.ts): what holds its revisions, as the API lists them.
+  revisionObjects: rolloutApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector ?? {},
   podTemplate: (object) => object.spec.template ?? { spec: { containers: [] } },
