@@ -9,7 +9,7 @@
  * message's state line (src/app/notify/chat-delivery.ts).
  */
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../../app/approvals/approve.js';
-import { spendBudget } from '../../app/command-budget.js';
+import { spendApproverBudget } from '../../app/command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
 import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
 import { messageTime } from '../../text/time.js';
@@ -71,7 +71,7 @@ export async function approvePress(
 ): Promise<PressReply> {
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  const overBudget = await spendBudget(services, { user, channel, entry: action.kind });
+  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind });
   if (overBudget) return told(overBudget);
   const click: ApprovalClick = {
     user,

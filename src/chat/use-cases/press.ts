@@ -56,10 +56,6 @@ export async function rerun(
   if (!services.config.clusters.includes(cluster)) return {};
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  // The same budget as the command (src/app/command-budget.ts): a Re-run posts in the
-  // thread and queues a person-priority job too.
-  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
-  if (overBudget) return tell(overBudget);
   const read = await services.readPolicy.check({ user, channel, cluster, namespace: target.namespace });
   if (!read.allowed) {
     services.audit.record({
@@ -74,6 +70,11 @@ export async function rerun(
     });
     return tell(say`${icon('refused')} Not re-run: ${read.reason}.`);
   }
+  // The same budget as the command (src/app/command-budget.ts): a Re-run posts in the
+  // thread and queues a person-priority job too. After the read policy, as the command:
+  // a non-reader's presses spend nothing of the channel's budget.
+  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
+  if (overBudget) return tell(overBudget);
   const addedAt = Date.now();
   let jobId: string;
   try {

@@ -5,7 +5,7 @@ import { approve, REFUSAL_TEXT } from '../../../../app/approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
-import { spendBudget } from '../../../../app/command-budget.js';
+import { spendApproverBudget } from '../../../../app/command-budget.js';
 import type { RootRecord } from '../../../../app/notify/root-store.js';
 import { utcMinute } from '../../root-state.js';
 import { showApprovalStage } from '../../../../app/notify/root-update.js';
@@ -59,7 +59,7 @@ export function approvePlanAction(services: AppServices) {
       });
     // The same budget as the command (src/app/command-budget.ts): an approval queues a
     // remediation and re-renders the public message.
-    const overBudget = await spendBudget(services, {
+    const overBudget = await spendApproverBudget(services, {
       user: click.user,
       channel: click.channel,
       entry: UNDO_ACTION_PATTERN.test(action.action_id) ? 'undo' : 'approve',
