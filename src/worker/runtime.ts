@@ -19,7 +19,7 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
-import { startReplicationGuard } from '../queue/guard-journal.js';
+import { journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
@@ -76,6 +76,8 @@ export function startWorkers(
   const replication = startReplicationGuard(producerConnection, config.redis.wait, {
     logger,
     replayers: { [WORKER_REPLAY]: replayWorkerSteps(writeDeps) },
+    // A journal record is replayed with the worker's rights: only its own MAC is replayed.
+    journalKey: journalMacKey(config.planSealKeys.current.secret),
   });
   const writes = guardWorkerWrites(writeDeps, replication);
   const plans = writes.plans;
