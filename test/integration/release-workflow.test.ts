@@ -131,7 +131,7 @@ describe('GitHub Actions workflows', () => {
     expect(workflowProblems(short, ['release'])).toHaveLength(1);
     const untagged = text.replace(/(azure\/setup-helm@[0-9a-f]{40}) # v[\d.]+/, '$1');
     expect(workflowProblems(untagged, ['release'])).toEqual([expect.stringContaining('names no tag')]);
-    const open = text.replace(/(  npm:\n    name: npm package\n)    environment: release\n/, '$1');
+    const open = text.replace(/( {2}npm:\n {4}name: npm package\n) {4}environment: release\n/, '$1');
     expect(open).not.toBe(text);
     expect(workflowProblems(open, ['release'])).toEqual([
       'job npm publishes or signs outside a protected environment',
