@@ -234,7 +234,9 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
+  const policyFile = config.policyFile
+    ? loadPolicyFile(config.policyFile)
+    : { rules: [], names: {}, people: [] };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -245,6 +247,7 @@ function accessPolicies(
     approvers: config.approvers,
     rules: policyFile.rules,
     names: policyFile.names,
+    people: policyFile.people,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],

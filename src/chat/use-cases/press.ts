@@ -123,7 +123,7 @@ export async function planStatus(
   const [stored, claim] = await Promise.all([services.plans.get(planId), services.plans.claimOf(planId)]);
   if (claim)
     return tell(
-      say`This plan was approved by ${approversText(request.person.platform, claim.approvers, services.policy?.names)}; it is applied once. Its outcome is in the thread.`,
+      say`This plan was approved by ${approversText(request.person.platform, claim.approvers, services.policy?.names, services.policy?.personOf)}; it is applied once. Its outcome is in the thread.`,
     );
   return tell(
     stored && stored.expiresAt > Date.now()
