@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { parseErrorText } from '../parse-error-text.js';
+import { parseErrorText } from '../text/parse-error-text.js';
 import { displayName, peopleDirectory, peopleSchema, type People, type PersonEntry } from './people.js';
 
 /**

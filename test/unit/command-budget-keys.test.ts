@@ -4,7 +4,7 @@
  * answers are bounded per person (src/chat/teams/private-answers.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { budgetKeyPart } from '../../src/app/command-budget.js';
+import { budgetKeyPart } from '../../src/chat/use-cases/command-budget.js';
 import { privateAnswers } from '../../src/chat/teams/private-answers.js';
 
 describe('budget keys', () => {
