@@ -33,7 +33,7 @@ import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
-import { appReplay } from '../use-cases/replays.js';
+import { appReplay, redoApproval } from '../use-cases/replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -500,19 +500,19 @@ async function queueRemediation(
     });
     return { kind: 'refused', text: away ? REFUSAL_TEXT.notQueued : REFUSAL_TEXT.notApplied };
   }
+  const redo = { stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job };
   await replicated(
     services,
     planId,
     socket,
     async () => {
-      // Lost in a failover: the claim (unless a later click claimed the plan), the
-      // message's plan and the job, each as it was; a job id that exists is not added.
-      await plans.restoreClaim(stored, claimed.marks, claimed.at);
-      await services.subscriptions.claimMessagePlan(messageOf(click), planId);
-      await producers.enqueueRemediate(job);
+      // Lost in a failover: the message's plan, the claim (unless a later click claimed
+      // the plan) and the job, each as it was; a job id that exists is not added. Unless
+      // another fix of the message was approved since: the newest claim stands.
+      await redoApproval(services, redo);
     },
     // The same as data, for the journal (src/chat/use-cases/replays.ts).
-    appReplay.approval({ stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job }),
+    appReplay.approval(redo),
   );
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
   return { kind: 'approved', stored, approvers };
