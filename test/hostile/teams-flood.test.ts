@@ -15,12 +15,10 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRuntime } from '../../src/app/runtime.js';
 import type { AuditEvent } from '../../src/audit.js';
-import type { Diagnosis } from '../../src/engine/diagnosis.js';
-import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
 import { createLogger } from '../../src/logger.js';
-import type { RemediationPlan } from '../../src/remediation/plan.js';
 import type { WorkerRuntime } from '../../src/worker/runtime.js';
 import { startTestApp, startTestWorkers } from '../support/app-bootstrap.js';
+import { fakeClusterDeps, recreatePlan } from '../support/fake-cluster.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
 import {
@@ -40,35 +38,6 @@ const readerA = person('reader-a');
 const readerB = person('reader-b');
 const approver = person('approver');
 const outsider = person('outsider');
-
-const plan: RemediationPlan = {
-  id: 'set-recreate-flood',
-  kind: 'set-recreate',
-  target: { kind: 'Deployment', namespace: 'shop', name: 'web' },
-  summary: 'Switch to Recreate',
-  impact: 'outage: all replicas',
-  warnings: [],
-  patch: { type: 'strategic-merge', body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } } },
-  preconditions: { uid: 'uid-web', generation: 2, fields: [] },
-  inverse: null,
-  addresses: 'RolloutSurgeDeadlock',
-};
-const diagnosis: Diagnosis = {
-  target: plan.target,
-  capturedAt: '2026-11-26T01:00:00Z',
-  observed: { uid: 'uid-web', generation: 2, resourceVersion: '100' },
-  findings: [
-    {
-      code: 'RolloutSurgeDeadlock',
-      severity: 'critical',
-      summary: 'the new pod needs the GPU the old pod holds',
-      evidence: [],
-      remediations: [plan.id],
-    },
-  ],
-  remediations: [plan],
-  analyzerErrors: [],
-};
 
 let redis: TestRedis;
 let slack: SlackStandin;
@@ -117,23 +86,9 @@ beforeAll(async () => {
     })
   ).app;
   botUrl = `${app.handle.url}/api/messages`;
-  workers = startTestWorkers(
-    redis.url,
-    {
-      collect: async (ref) => ({ target: ref }) as unknown as DeploymentSnapshot,
-      diagnose: () => diagnosis,
-      dryRun: async () => ({ ok: true, changes: [] }),
-      scan: async () => ({ scanned: 0, entries: [] }),
-      apply: async (p) => {
-        applied.push(p.id);
-        return { status: 'applied', changes: [], generation: 3, resourceVersion: '101' };
-      },
-      watch: async () => ({ outcome: 'complete', summary: 'rolled out' }),
-      currentFinding: async () => undefined,
-      inverse: () => null,
-    },
-    { logger: createLogger({ level: 'silent', name: 'worker' }) },
-  );
+  workers = startTestWorkers(redis.url, fakeClusterDeps(applied), {
+    logger: createLogger({ level: 'silent', name: 'worker' }),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -221,7 +176,7 @@ describe('Teams command budget: one key per id', () => {
     const approved = await press(approver);
     expect(JSON.stringify(approved.body)).not.toContain('Not started');
     await teams.waitFor(() => applied.length === 1, 20_000);
-    expect(applied).toEqual([plan.id]);
+    expect(applied).toEqual([recreatePlan('shop', 'web').id]);
     expect(refusals(approver, 'rate-limited')).toEqual([]);
     expect(teams.posted(CHANNEL).some((a) => activityText(a).includes(outsider.name))).toBe(false);
   }, 60_000);
