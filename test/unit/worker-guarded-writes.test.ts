@@ -19,7 +19,7 @@ import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../src/queue/names.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
-import type { ReplicationGuard } from '../../src/queue/replication-guard.js';
+import type { JournalRecord, ReplicationGuard } from '../../src/queue/replication-guard.js';
 import type { NotifyJobInput } from '../../src/queue/schemas.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from '../../src/worker/guarded-writes.js';
 import { loadWorkerConfig } from '../../src/config/environment.js';
@@ -297,19 +297,32 @@ describe('the worker runtime', () => {
   });
 });
 
+/** A journal record of a worker outcome (the fields as the guard keeps them). */
+const journalRecord = (overrides: Partial<JournalRecord> = {}): JournalRecord => ({
+  id: 'k1-1-1',
+  label: 'worker remediation-outcome',
+  fields: { planId: 'plan-1' },
+  replay: { kind: WORKER_REPLAY, data: [] },
+  mark: { replid: 'a'.repeat(40), offset: 7 },
+  since: 1,
+  ...overrides,
+});
+
+/** `work` in a fresh journal directory, removed afterwards. */
+async function inJournalDir(work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
+  try {
+    await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the journal file', () => {
-  it('keeps a record whole, drops files that do not parse, and forgets a record once removed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
-    try {
+  it('keeps a record whole, drops files that do not parse, and forgets a record once removed', () =>
+    inJournalDir(async (dir) => {
       const journal = createFileJournal(dir, JOURNAL_KEY);
-      const record = {
-        id: 'k1-1-1',
-        label: 'worker remediation-outcome',
-        fields: { planId: 'plan-1' },
-        replay: { kind: WORKER_REPLAY, data: [] },
-        mark: { replid: 'a'.repeat(40), offset: 7 },
-        since: 1,
-      };
+      const record = journalRecord();
       journal.put(record);
       await writeFile(join(dir, 'k2-1-1.json'), '{"id":"k2-1-1"'); // cut short by a crash
       await writeFile(join(dir, 'k3-1-1.json.tmp'), '{}');
@@ -322,23 +335,15 @@ describe('the journal file', () => {
       journal.remove(record.id);
       expect(createFileJournal(dir, JOURNAL_KEY).load()).toEqual({ records: [], dropped: [], refused: [] });
       expect(() => journal.put({ ...record, id: '../x' })).toThrow();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("refuses a record whose MAC is not this process's: edited, unsigned, or another key's (issue 54.7)", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
-    try {
+  it("refuses a record whose MAC is not this process's: edited, unsigned, or another key's (issue 54.7)", () =>
+    inJournalDir(async (dir) => {
       const journal = createFileJournal(dir, JOURNAL_KEY);
-      const record = {
-        id: 'k1-1-1',
-        label: 'worker remediation-outcome',
-        fields: { planId: 'plan-1' },
+      const record = journalRecord({
         replay: { kind: WORKER_REPLAY, data: [{ step: 'outcome', planId: 'plan-1' }] },
         mark: undefined,
-        since: 1,
-      };
+      });
       journal.put(record);
       journal.put({ ...record, id: 'k2-1-1', since: 2 });
       journal.put({ ...record, id: 'k3-1-1', since: 3 });
@@ -363,8 +368,5 @@ describe('the journal file', () => {
       expect(loaded.refused.sort()).toEqual(['k2-1-1.json', 'k4-1-1.json']);
       expect(loaded.dropped).toEqual(['k3-1-1.json']);
       expect(await readdir(dir)).toEqual(['k1-1-1.json']);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
