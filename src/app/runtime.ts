@@ -21,7 +21,7 @@ import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
-import { startReplicationGuard } from '../queue/guard-journal.js';
+import { journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import { appReplayers } from '../chat/use-cases/replays.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from './slack-app.js';
@@ -114,6 +114,8 @@ export async function startAppRuntime(
     replication: startReplicationGuard(redis, config.redis.wait, {
       logger,
       replayers: appReplayers(() => services),
+      // A journal record is replayed with the app's rights: only the app's MAC is replayed.
+      journalKey: journalMacKey(config.approvalSigningKey.privateKey),
     }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
@@ -232,7 +234,9 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
+  const policyFile = config.policyFile
+    ? loadPolicyFile(config.policyFile)
+    : { rules: [], names: {}, people: [] };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -243,6 +247,7 @@ function accessPolicies(
     approvers: config.approvers,
     rules: policyFile.rules,
     names: policyFile.names,
+    people: policyFile.people,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],

@@ -34,7 +34,10 @@ export const approvalClaimsSchema = z
      * Absent: Slack (approvals signed before Teams).
      */
     platform: platformField,
-    /** Slack user ids, or Entra object ids on Teams. */
+    /**
+     * One id per approving person: Slack user ids, Entra object ids; a person of another
+     * platform than the message's only when the policy knows them by no id of its own.
+     */
     approvers: z.array(anyPerson).min(1),
     /**
      * Who asked for the diagnosis on the approved message: a person id, or "-" for a

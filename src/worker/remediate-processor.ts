@@ -217,6 +217,7 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
     await run.say('refused', words.expired(ref, stored.expiresAt), {
       rerun: { namespace: ref.namespace, name: ref.name, kind: ref.kind },
     });
+    await letGo(run);
     return 'refused';
   }
   return undefined;
@@ -423,6 +424,22 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     }
     // Every step's reply is queued before the outcome that follows it.
     await Promise.all(steps.posted);
-    return settle(run, result);
+    const outcome = await settle(run, result);
+    if (outcome === 'refused') await letGo(run);
+    return outcome;
   };
+}
+
+/**
+ * A genuine approval's job that is refused (expired before a worker took it, the
+ * cluster moved on, outside its kind) releases the claim it ran under at once (only
+ * that claim: a later approval's stays), so nothing says "already approved; applied
+ * once" of a plan nothing applied (issue 54.3). A job whose approval does not verify
+ * (forged, or a replay whose nonce was used) is not that claim's: it leaves the claim
+ * alone. Best effort: a Redis that refuses the write leaves the claim to expire.
+ */
+async function letGo(run: Run): Promise<void> {
+  await run.writes.plans.release(run.plan.id, { claimedAt: run.claimedAt }).catch((error: unknown) => {
+    run.deps.logger.warn({ planId: run.plan.id, err: errorMessage(error) }, 'refused claim not released');
+  });
 }

@@ -19,7 +19,7 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
-import { createFileJournal, startReplicationGuard } from '../queue/guard-journal.js';
+import { createFileJournal, journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
 import { assertHolds } from './job-fence.js';
@@ -78,9 +78,12 @@ export function startWorkers(
   // Its results, replies, plans and nonces: on a replica before they count, written
   // again if a failover lost them (also after a restart, with REDIS_WAIT_JOURNAL_DIR).
   const writeDeps = { notify: producers.enqueueNotify, plans: sealed, redis: producerConnection };
+  // A journal record is replayed with the worker's rights: only its own MAC is replayed.
+  const journalKey = journalMacKey(config.planSealKeys.current.secret);
   const replication = startReplicationGuard(producerConnection, config.redis.wait, {
     logger,
     replayers: { [WORKER_REPLAY]: replayWorkerSteps(writeDeps) },
+    journalKey,
   });
   const writes = guardWorkerWrites(writeDeps, replication);
   const plans = writes.plans;
@@ -91,7 +94,7 @@ export function startWorkers(
     redis: producerConnection,
     logger,
     ...(config.redis.wait.journalDir
-      ? { journal: createFileJournal(join(config.redis.wait.journalDir, 'outbox')) }
+      ? { journal: createFileJournal(join(config.redis.wait.journalDir, 'outbox'), journalKey) }
       : {}),
   });
   const trust = createPlanTrust({
