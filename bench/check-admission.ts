@@ -271,7 +271,7 @@ export function checkAdmissionSection(r: CheckAdmissionBench): Section {
     ],
     notes: [
       `Verdicts, 200 manifests: ${verdicts(r.many)} (the seed tracker's image bump never finishes; the new web Deployments fit).`,
-      `The requests: nodes once (paged), every pod once (a template that may go to any of ${NODES.toLocaleString('en')} nodes: one paged list of every pod instead of one list per node), and per namespace its ReplicaSets, pods, events, claims, quotas and Deployments.`,
+      `The requests: nodes once (paged); the pods of the nodes a sample takes (the 40 a template that may go to any of ${NODES.toLocaleString('en')} nodes is judged on first, one list per node, shared by every manifest); and per namespace its ReplicaSets, pods, events, claims, quotas and Deployments.`,
       `Webhook: half the reviews are the seed bump (an UPDATE, warned: ${r.webhook.first.warned + r.webhook.steady.warned} warned in all), half CREATEs of small Deployments in ${NAMESPACES} namespaces. One read of a namespace serves its reviews for 10 s (--cache-seconds); the next window's reads are made in the background while the last window's serve, so only a namespace's very first review waits for its read. The webhook is sent reviews once it has read the nodes (its /readyz). The simulator, which answers every read, runs in the same process. A template with nothing but resources, ports and a node selection is judged on the nodes its pods run on and 40 more it may use (src/check/sampling.ts), and on every node when that does not show it finishing.`,
       'Run on its own: `npx tsx bench/check-admission.ts`.',
     ],

@@ -100,7 +100,10 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
       if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
     });
   });
-  server.headersTimeout = 10_000;
+  // The API server keeps its connections to a webhook open: closing them sooner than it
+  // expects makes it resend on a socket we just closed (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 70_000;
   server.requestTimeout = 30_000;
   const reload = (): void => {
     try {
