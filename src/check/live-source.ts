@@ -2,7 +2,7 @@
  * `check` against the live cluster: each namespace is read once (its workloads of the
  * kinds the manifests name, their revisions, pods, events, claims and quotas), nodes
  * once, and the pods on the nodes a workload may use once per node, shared by every
- * workload (past MAX_NODE_LISTS nodes, one paged list of every pod instead). So the
+ * workload (pod-reads.ts; past 50 nodes, one paged list of every pod instead). So the
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
 import type { KubeEvent, PersistentVolumeClaim, Pod, ResourceQuota } from '../diagnosis/k8s.js';
@@ -18,7 +18,6 @@ import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/errors.js';
 import { listObjects } from '../kube/list.js';
-import { readPodsOnNodes } from '../kube/read/node-reads.js';
 import { readResourceQuotas } from '../kube/read/quota-read.js';
 import { namespacedListState, type ListedKind } from '../kube/read/read-coverage.js';
 import { draOfNamespace, readNodes } from '../kube/read/scan.js';
@@ -26,11 +25,9 @@ import { buildScanSnapshot, type NodeObjects } from '../kube/read/scan-snapshot.
 import { secondaryRead } from '../kube/read/secondary-read.js';
 import { withAllOccupants, type CheckSource, type LiveObject } from './source.js';
 import { sampleable, sampleNodes } from './sampling.js';
+import { occupancyCoverage, podReads } from './pod-reads.js';
 
-/** Nodes whose pods are read one list each; past this, one paged list of every pod. */
-const MAX_NODE_LISTS = 50;
 const PAGE = 500;
-const MAX_PAGES = 200;
 
 /** One namespace's lists, each read at most once, when first needed. */
 interface NamespaceRead {
@@ -65,9 +62,7 @@ export interface LiveSource extends CheckSource {
 export function liveSource(client: KubeClient): LiveSource {
   const problems: AccessProblem[] = [];
   const namespaces = new Map<string, NamespaceRead>();
-  const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
   let nodes: Promise<NodeObjects> | undefined;
-  let allPods: Promise<Pod[] | undefined> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
@@ -78,51 +73,20 @@ export function liveSource(client: KubeClient): LiveSource {
     return read;
   };
 
-  /** Pods on `names`, and where they were read. */
-  const occupants = async (
-    names: string[],
-    everyPod = false,
-  ): Promise<{ pods: Pod[]; readOn: string[] | 'all' }> => {
-    if (everyPod || names.length > MAX_NODE_LISTS || allPods) {
-      allPods ??= secondaryRead(problems, undefined, async () => {
-        const list = await listObjects<Pod>(
-          client,
-          { resource: 'pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } },
-          { limit: PAGE, maxPages: MAX_PAGES },
-        );
-        return list.truncated ? undefined : list.items;
-      });
-      const pods = await allPods;
-      return pods ? { pods, readOn: 'all' } : { pods: [], readOn: [] };
-    }
-    const lists = await Promise.all(
-      names.map((name) => {
-        let pending = podsOnNode.get(name);
-        if (!pending) {
-          pending = readPodsOnNodes(client, [name], problems).then((r) =>
-            r.readOn.length > 0 ? r.pods : undefined,
-          );
-          podsOnNode.set(name, pending);
-        }
-        return pending;
-      }),
-    );
-    return { pods: lists.flatMap((l) => l ?? []), readOn: names.filter((_, i) => lists[i] !== undefined) };
-  };
+  const occupants = podReads(client, problems);
 
   return {
     problems,
     plan: () => ({
       namespaces: [...namespaces].map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
       nodes: nodes !== undefined,
-      allPods: allPods !== undefined,
-      podsOnNodes: [...podsOnNode.keys()],
+      ...occupants.asked(),
     }),
     async warm(plan) {
       nodes ??= plan.nodes ? readNodes(client, problems) : undefined;
       const reads: Promise<unknown>[] = [
         nodes ?? Promise.resolve(),
-        plan.allPods ? occupants([], true) : occupants(plan.podsOnNodes),
+        plan.allPods ? occupants.read([], true) : occupants.read(plan.podsOnNodes),
         ...plan.namespaces.flatMap(({ name, revisions }) => {
           const read = namespace(name);
           return [read.common, ...revisions.map((r) => read.revisions(r))];
@@ -164,23 +128,8 @@ export function liveSource(client: KubeClient): LiveSource {
       const sampled = options.sample === true && sampleable(whole, common.quotas?.length);
       const first = sampled ? { ...whole, nodes: sampleNodes(whole) } : whole;
       const names = first.nodes.map((n) => n.metadata.name ?? '');
-      const { pods, readOn } = await occupants(names);
-      const unread = readOn === 'all' ? 0 : names.length - readOn.length;
-      const gaps: CoverageGap[] =
-        unread > 0
-          ? [
-              {
-                about: 'neighbours',
-                what: `pods on ${unread} of ${names.length} nodes`,
-                reason: 'forbidden',
-                settle: 'grant list on pods (cluster-wide)',
-              },
-            ]
-          : [];
-      const snapshot = {
-        ...first,
-        coverage: { ...first.coverage, podsReadOn: readOn, gaps: [...first.coverage.gaps, ...gaps] },
-      };
+      const { pods, readOn } = await occupants.read(names);
+      const snapshot = { ...first, coverage: occupancyCoverage(first.coverage, names, readOn) };
       return {
         snapshot: {
           ...withAllOccupants(snapshot, pods),
