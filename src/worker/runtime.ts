@@ -22,6 +22,7 @@ import { createRemediateProcessor, type RemediateDeps } from './remediate-proces
 import { createFileJournal, startReplicationGuard } from '../queue/guard-journal.js';
 import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
+import { trackRunning } from './running-jobs.js';
 import { assertHolds } from './job-fence.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
@@ -107,12 +108,11 @@ export function startWorkers(
   const workerOptions = {
     connection,
     prefix: QUEUE_PREFIX,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    lockDuration: options.lockDurationMs ?? 15_000,
+    stalledInterval: options.stalledIntervalMs ?? 5_000,
     maxStalledCount: 2,
   };
-  const diagnose = new Worker<DiagnoseJob>(
-    diagnoseQueueName(config.cluster),
+  const diagnosing = trackRunning(
     createDiagnoseProcessor({
       ...cluster,
       ...common,
@@ -120,10 +120,12 @@ export function startWorkers(
         verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
     }),
-    { ...workerOptions, concurrency: config.diagnoseConcurrency },
   );
-  const remediate = new Worker<RemediateJob>(
-    remediateQueueName(config.cluster),
+  const diagnose = new Worker<DiagnoseJob>(diagnoseQueueName(config.cluster), diagnosing.processor, {
+    ...workerOptions,
+    concurrency: config.diagnoseConcurrency,
+  });
+  const remediating = trackRunning(
     createRemediateProcessor({
       ...cluster,
       ...common,
@@ -138,8 +140,11 @@ export function startWorkers(
           token,
         ),
     }),
-    { ...workerOptions, concurrency: config.remediateConcurrency },
   );
+  const remediate = new Worker<RemediateJob>(remediateQueueName(config.cluster), remediating.processor, {
+    ...workerOptions,
+    concurrency: config.remediateConcurrency,
+  });
   const logWorkerError = createRepeatLimitedErrorLog(logger);
   for (const worker of [diagnose, remediate] as Worker[]) {
     worker.on('error', (error) => logWorkerError(error, { queue: worker.name }, 'worker error'));
@@ -177,9 +182,14 @@ export function startWorkers(
     },
     async stop() {
       await earlyWarning?.stop();
+      // What outlives the grace period goes back to wait at once, for another worker.
+      const handBack = (running: { handBack(): Promise<string[]> }, queue: string) => async () => {
+        const jobs = await running.handBack();
+        if (jobs.length > 0) logger.info({ queue, jobs }, 'running jobs handed back to the queue');
+      };
       const results = await Promise.all([
-        closeWorkerWithGrace(diagnose, config.drainGraceMs),
-        closeWorkerWithGrace(remediate, config.drainGraceMs),
+        closeWorkerWithGrace(diagnose, config.drainGraceMs, handBack(diagnosing, diagnose.name)),
+        closeWorkerWithGrace(remediate, config.drainGraceMs, handBack(remediating, remediate.name)),
       ]);
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
       // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.
