@@ -13,7 +13,7 @@
  * replicas").
  *
  * The approval's own edit ("applying…") goes through the same record: it records
- * 'applying' before its edit and shows whatever is latest (showApprovedStage). An
+ * 'applying' before its edit and shows whatever is latest (approvedStage). An
  * outcome can come before the approval has kept its message (a worker that applies
  * within the approval's round trip): every outcome first holds its stage under its plan
  * (`rd:plan-stage:<plan>`, ordered the same way), then looks for the message; the
@@ -231,35 +231,14 @@ export async function showLatestStage(
 }
 
 /**
- * The approval's own edit of its message (Slack's root, Teams' card): records `mine`
- * ('applying', or 'undoing' for an Undo) before the edit, takes over a stage an outcome
- * of the plan held before the message was kept (`undo`: as the Undo's stage), and shows
- * the latest stage, `mine` or later, re-shown until the record stays put across the
- * edit. The edit is made whether or not `mine` is the latest: it also replaces the
- * buttons. False when the record cannot be read back (the caller shows `mine` itself).
- */
-export async function showApprovedStage(
-  stages: RootStages,
-  message: MessageRef,
-  mine: StageEntry,
-  show: (latest: KeptStage) => Promise<void>,
-  options: { undo?: boolean } = {},
-): Promise<boolean> {
-  const approved = await approvedStage(stages, message, mine, options);
-  if (!approved) return false;
-  let latest: KeptStage | undefined = approved.latest;
-  while (latest) {
-    await show(latest);
-    latest = await approved.settle();
-  }
-  return true;
-}
-
-/**
- * showApprovedStage for an approval whose edit is made after it returns (a Teams press
- * answers with a mark the adapter applies): the stage to show now, or null when the
- * record cannot be read back; then, after each edit landed, `settle` gives a later
- * stage to show again, or undefined once the record stayed put across the edit.
+ * The approval's own edit of its message, made by its adapter after the press answers
+ * (PressReply.mark and settle): records `mine` ('applying', or 'undoing' for an Undo)
+ * before the edit, takes over a stage an outcome of the plan held before the message was
+ * kept (`undo`: as the Undo's stage), and gives the latest stage to show now, `mine` or
+ * later (the edit is made whether or not `mine` is the latest: it also replaces the
+ * buttons), or null when the record cannot be read back (the caller shows `mine`). After
+ * each edit landed, `settle` gives a later stage to show again, or undefined once the
+ * record stayed put across the edit.
  */
 export async function approvedStage(
   stages: RootStages,
