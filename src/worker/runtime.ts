@@ -23,6 +23,7 @@ import { createFileJournal, startReplicationGuard } from '../queue/guard-journal
 import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
 import { trackRunning } from './running-jobs.js';
+import { startClockWatch } from '../queue/clock-watch.js';
 import { assertHolds } from './job-fence.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
@@ -102,6 +103,13 @@ export function startWorkers(
     onNonce: writes.nonce,
   });
   const metrics = createMetrics();
+  // This worker's clock against Redis's: beyond the tolerated skew it answers with it (issue 53.4).
+  const clockWatch = startClockWatch(producerConnection, {
+    who: 'this worker',
+    logger,
+    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
+  });
+  const clock = (): string | undefined => clockWatch.problem();
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
@@ -119,6 +127,7 @@ export function startWorkers(
       verifyJob: (data, jobId) =>
         verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
+      clock,
     }),
   );
   const diagnose = new Worker<DiagnoseJob>(diagnoseQueueName(config.cluster), diagnosing.processor, {
@@ -133,6 +142,7 @@ export function startWorkers(
       audit: createAudit(logger),
       onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
       keep: (fence) => outbox.forAttempt(fence),
+      clock,
       holds: (job, token) =>
         assertHolds(
           producerConnection,
@@ -179,8 +189,11 @@ export function startWorkers(
       connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
       ping: () => producerConnection.ping(),
       writable: () => pingWritable(producerConnection),
+      clock,
+      metrics: () => metrics.registry.metrics(),
     },
     async stop() {
+      clockWatch.stop();
       await earlyWarning?.stop();
       // What outlives the grace period goes back to wait at once, for another worker.
       const handBack = (running: { handBack(): Promise<string[]> }, queue: string) => async () => {
