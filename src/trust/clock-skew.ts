@@ -19,8 +19,9 @@ export function expiredBeyondSkew(now: number, expiresAt: number): boolean {
 /** "30 min 4 s ahead of", "20 min behind", "1.2 s ahead of": this clock against another. */
 export function offsetWords(offsetMs: number): string {
   const abs = Math.abs(offsetMs);
-  const minutes = Math.floor(abs / 60_000);
-  const seconds = Math.round((abs % 60_000) / 1000);
+  const total = Math.round(abs / 1000);
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
   const size =
     minutes > 0
       ? `${minutes} min${seconds > 0 ? ` ${seconds} s` : ''}`

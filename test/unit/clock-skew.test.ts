@@ -42,6 +42,8 @@ describe('clock skew', () => {
     expect(offsetWords(30 * 60_000 + 4_000)).toBe('30 min 4 s ahead of');
     expect(offsetWords(-20 * 60_000)).toBe('20 min behind');
     expect(offsetWords(1_200)).toBe('1.2 s ahead of');
+    // Rounded as a whole: never "29 min 60 s".
+    expect(offsetWords(30 * 60_000 - 25)).toBe('30 min ahead of');
   });
 
   it('logs once when the clock goes beyond the tolerance, names it, and says when it is back', async () => {
