@@ -58,6 +58,11 @@ export interface DiagnoseDeps {
    * (src/queue/clock-watch.ts); undefined while it is in step. Absent: not watched.
    */
   clock?: () => string | undefined;
+  /**
+   * True when a later attempt of the job started (this worker lost it: cut off from
+   * Redis while another took it over, src/worker/job-fence.ts): its result is not posted.
+   */
+  superseded?: (job: Job<DiagnoseJob>) => Promise<boolean>;
 }
 
 /** Dry runs in flight at once for one diagnosis. */
@@ -180,8 +185,16 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
     };
-    const result = (outcome: DiagnosisOutcome): Promise<void> =>
-      deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+    const result = async (outcome: DiagnosisOutcome): Promise<void> => {
+      if (await deps.superseded?.(job).catch(() => false)) {
+        deps.logger.warn(
+          { jobId: job.id, attempt: job.attemptsStarted },
+          'result of a job a later attempt took over: not posted',
+        );
+        return;
+      }
+      await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+    };
     const clockRefusal = refusedForTime(deps, job, data, verdict);
     if (clockRefusal) {
       await result({ status: 'failed', reason: clockRefusal });

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
 import { trackRunning } from './running-jobs.js';
 import { startClockWatch } from '../queue/clock-watch.js';
-import { assertHolds } from './job-fence.js';
+import { assertHolds, superseded } from './job-fence.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
@@ -128,6 +128,12 @@ export function startWorkers(
         verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
       clock,
+      superseded: (job) =>
+        superseded(producerConnection, {
+          queue: diagnoseQueueName(config.cluster),
+          jobId: String(job.id),
+          attempt: job.attemptsStarted,
+        }),
     }),
   );
   const diagnose = new Worker<DiagnoseJob>(diagnoseQueueName(config.cluster), diagnosing.processor, {
