@@ -93,15 +93,14 @@ async function until(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-/** A guard checking every 5 ms and one write it watches (the WAIT reached too few), with how often it wrote it again. */
+/** A guard for one replica on `redis`, checking every 5 ms. */
+const checkingGuard = (redis: Redis) =>
+  createReplicationGuard(redis, { replicas: 1, timeoutMs: 10, logger: quiet, checkEveryMs: 5 });
+
+/** A checking guard and one write it watches (the WAIT reached too few), with how often it wrote it again. */
 async function watchedWrite(state: Parameters<typeof fakeRedis>[0]) {
   let redone = 0;
-  const guard = createReplicationGuard(fakeRedis(state), {
-    replicas: 1,
-    timeoutMs: 10,
-    logger: quiet,
-    checkEveryMs: 5,
-  });
+  const guard = checkingGuard(fakeRedis(state));
   await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
   return { guard, redone: () => redone };
 }
@@ -167,14 +166,7 @@ describe('createReplicationGuard', () => {
 
   it('writes nothing again when the new master holds the writes; confirms them on its replica', async () => {
     const state = { reached: 0, info: info({ offset: 1000 }) };
-    let redone = 0;
-    const guard = createReplicationGuard(fakeRedis(state), {
-      replicas: 1,
-      timeoutMs: 10,
-      logger: quiet,
-      checkEveryMs: 5,
-    });
-    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    const { guard, redone } = await watchedWrite(state);
     state.info = info({
       replid: NEW,
       replid2: OLD,
@@ -183,7 +175,7 @@ describe('createReplicationGuard', () => {
       replicaOffsets: [1250],
     });
     await until(() => guard.pending() === 0);
-    expect(redone).toBe(0);
+    expect(redone()).toBe(0);
     guard.stop();
   });
 
@@ -196,12 +188,7 @@ describe('createReplicationGuard', () => {
       info: info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950, replicaOffsets: [950] }),
     };
     let redone = 0;
-    const guard = createReplicationGuard(fakeRedis(state), {
-      replicas: 1,
-      timeoutMs: 10,
-      logger: quiet,
-      checkEveryMs: 5,
-    });
+    const guard = checkingGuard(fakeRedis(state));
     expect(await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) })).toEqual({
       wanted: 1,
       reached: 0,
@@ -221,12 +208,7 @@ describe('createReplicationGuard', () => {
     };
     const redis = fakeRedis(state);
     let redone = 0;
-    const guard = createReplicationGuard(redis, {
-      replicas: 1,
-      timeoutMs: 10,
-      logger: quiet,
-      checkEveryMs: 5,
-    });
+    const guard = checkingGuard(redis);
     const socket = guard.socket();
     redis.emit('close');
     const redo = async (): Promise<void> => void (redone += 1);
