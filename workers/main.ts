@@ -1,7 +1,7 @@
 import { loadWorkerConfig } from '../src/config/environment.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { createLogger } from '../src/logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../src/process-entry.js';
+import { loadConfigOrExit, startOrExit, stopOnSignals } from '../src/config/process-entry.js';
 import { startHealthServer } from '../src/worker/health.js';
 import { kubeClusterDeps } from '../src/worker/kube-deps.js';
 import { startWorkers } from '../src/worker/runtime.js';

@@ -1,6 +1,6 @@
 import { loadAppConfig } from '../config/environment.js';
 import { createLogger } from '../logger.js';
-import { loadConfigOrExit, startOrExit, stopOnSignals } from '../process-entry.js';
+import { loadConfigOrExit, startOrExit, stopOnSignals } from '../config/process-entry.js';
 import { startAppRuntime } from './runtime.js';
 
 // Entry point of `npm start`: configuration, start, and signal handling only.

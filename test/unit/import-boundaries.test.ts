@@ -81,7 +81,7 @@ function area(file: string): string {
   if (file.startsWith('src/app/')) return 'app';
   if (file.startsWith('src/worker/') || file.startsWith('workers/')) return 'worker';
   const parts = file.split('/');
-  // The files directly under src/ (logger, audit, metrics, process entry) are one area.
+  // The files directly under src/ (logger, audit, metrics) are one area, below every other.
   return parts.length === 2 ? 'src-root' : (parts[1] ?? file);
 }
 

@@ -4,7 +4,7 @@
  * drain on SIGTERM/SIGINT. Only entry points call these (they exit the process).
  */
 import type { Logger } from 'pino';
-import { ConfigError } from './config/environment.js';
+import { ConfigError } from './environment.js';
 
 /** Loads configuration; a bad environment prints every bad variable and exits 2. */
 export function loadConfigOrExit<T>(load: () => T): T {
