@@ -7,6 +7,7 @@ import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
 import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
+import { startClockWatch } from '../queue/clock-watch.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import {
   accessWarnings,
@@ -67,6 +68,12 @@ export async function startAppRuntime(
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
   });
+  // The app's clock against Redis's: logged, on /metrics and /readyz when off (issue 53.4).
+  const clockWatch = startClockWatch(redis, {
+    who: 'the app',
+    logger,
+    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
+  });
   const notifyClient = slackClientOf(config);
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
   const tampered = tamperReporter(logger, metrics);
@@ -121,6 +128,7 @@ export async function startAppRuntime(
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
     slackOff: config.slack === undefined,
+    clock: () => clockWatch.problem(),
   };
   const alerts = createAppAlerts({
     config,
@@ -168,6 +176,7 @@ export async function startAppRuntime(
     handle,
     notify,
     stop: () => {
+      clockWatch.stop();
       services.replication?.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },

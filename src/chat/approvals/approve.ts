@@ -6,6 +6,7 @@
  * calls stay in the listener (src/chat/slack/listeners/actions/approve-plan.ts).
  */
 import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
+import { expiredBeyondSkew } from '../../trust/clock-skew.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { createPublicKey } from 'node:crypto';
 import {
@@ -237,7 +238,7 @@ export function refusalBeforeRecording(
     };
   // An expired plan is only ever reported (the claim script refuses it too): said first,
   // whatever the button was, so the button can be marked.
-  if (now > stored.expiresAt) return 'expired';
+  if (expiredBeyondSkew(now, stored.expiresAt)) return 'expired';
   // What is approved is what was shown: the button names the digest of the plan as
   // rendered, and the stored plan must have that digest (the worker then checks that
   // the stored plan carries its seal, which covers the same fields).
