@@ -6,8 +6,7 @@
  * Static simulator (no controllers), in this process with the webhook.
  * Run: `npx tsx bench/check-admission.ts`.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, Agent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,11 +14,8 @@ import { pathToFileURL } from 'node:url';
 import { startSimulator, type Simulator } from '../sim/index.js';
 import { checkAll, type CheckItem } from '../src/check/check.js';
 import { liveSource } from '../src/check/live-source.js';
-import { cachedView } from '../src/admission/cached-source.js';
-import { createAdmissionMetrics } from '../src/admission/metrics.js';
-import { startAdmissionServer } from '../src/admission/server.js';
+import { startLocalAdmission } from '../test/support/serving-certificate.js';
 import { createKubeClient, type KubeClient } from '../src/kube/client.js';
-import { createLogger } from '../src/logger.js';
 import type { WorkloadObject } from '../src/diagnosis/snapshot/types.js';
 import { generateCluster } from './collector.js';
 import { renderSection, type Section } from './report.js';
@@ -101,26 +97,10 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function measureWebhook(sim: Simulator, client: KubeClient, dir: string): Promise<WebhookFigures> {
-  const cert = join(dir, 'tls.crt');
-  const key = join(dir, 'tls.key');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=bench', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' }); // prettier-ignore
-  const logger = createLogger({ level: 'silent', name: 'bench-admission' });
-  const metrics = createAdmissionMetrics();
-  const view = cachedView(client, 10_000);
   // As the pod: Ready (and sent reviews) once it has read the nodes.
-  await view.warmUp();
-  const server = await startAdmissionServer({
-    port: 0,
-    host: '127.0.0.1',
-    tlsCert: cert,
-    tlsKey: key,
-    logger,
-    deps: { ...view, budgetMs: 2000, metrics, logger },
-  });
-  const ca = readFileSync(cert);
+  const server = await startLocalAdmission(client, dir);
+  const { metrics } = server;
+  const ca = server.tls.ca;
   const agent = new Agent({ keepAlive: true, ca, maxSockets: 64 });
   const live = sim.get('Deployment', 'vision', 'vision-object-tracker') as WorkloadObject;
   const bumped = structuredClone(live) as WorkloadObject & {

@@ -7,18 +7,14 @@
  * deploy.txt and drawn by headless chromium as DIR/preview-before-deploy.png. Nothing of it
  * is typed by hand: the words are what the tools printed.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import { startSimulator } from '../sim/index.js';
-import { cachedView } from '../src/admission/cached-source.js';
-import { createAdmissionMetrics } from '../src/admission/metrics.js';
-import { startAdmissionServer } from '../src/admission/server.js';
+import { startLocalAdmission } from '../test/support/serving-certificate.js';
 import { runCli } from '../src/cli/run-cli.js';
 import { createKubeClient } from '../src/kube/client.js';
-import { createLogger } from '../src/logger.js';
 import { cleanText } from '../src/text/clean.js';
 import { k8sTools } from './k8s-tools.js';
 import { findChromium, launchChromium } from './preview/browser-flow.js';
@@ -73,8 +69,7 @@ async function main(): Promise<void> {
   const out = resolve(process.argv[2] ?? 'docs');
   const dir = await mkdtemp(join(tmpdir(), 'rd-before-deploy-'));
   const sim = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 });
-  const logger = createLogger({ level: 'silent', name: 'preview' });
-  let server: Awaited<ReturnType<typeof startAdmissionServer>> | undefined;
+  let server: Awaited<ReturnType<typeof startLocalAdmission>> | undefined;
   try {
     const kubeconfig = join(dir, 'kubeconfig');
     await sim.writeKubeconfig(kubeconfig);
@@ -85,22 +80,7 @@ async function main(): Promise<void> {
           'availableReplicas'
         ] ?? 0) === 1,
     );
-    const cert = join(dir, 'tls.crt');
-    const key = join(dir, 'tls.key');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key,
-      '-out', cert, '-days', '1', '-subj', '/CN=rollout-doctor-admission', '-addext', 'subjectAltName=IP:127.0.0.1',
-    ], { stdio: 'ignore' }); // prettier-ignore
-    const view = cachedView(createKubeClient({ kubeconfig }), 10_000);
-    await view.warmUp();
-    server = await startAdmissionServer({
-      port: 0,
-      host: '127.0.0.1',
-      tlsCert: cert,
-      tlsKey: key,
-      logger,
-      deps: { ...view, budgetMs: 2000, metrics: createAdmissionMetrics(), logger },
-    });
+    server = await startLocalAdmission(createKubeClient({ kubeconfig }), dir);
     const hook = {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
@@ -110,7 +90,7 @@ async function main(): Promise<void> {
           name: 'rollouts.admission.rollout-doctor.io',
           clientConfig: {
             url: `https://127.0.0.1:${server.port}/validate`,
-            caBundle: Buffer.from(await readFile(cert)).toString('base64'),
+            caBundle: Buffer.from(server.tls.ca).toString('base64'),
           },
           rules: [
             {

@@ -42,6 +42,11 @@ const FIXED: ReadonlyMap<Pattern, unknown> = new Map<Pattern, unknown>([
       [`spec.${list}.*.${probe}.httpGet.path`, '/'],
       [`spec.${list}.*.${probe}.grpc.service`, ''],
     ]),
+    // Lifecycle handlers' HTTPGetAction is defaulted like a probe's.
+    ...['postStart', 'preStop'].flatMap((hook): [Pattern, unknown][] => [
+      [`spec.${list}.*.lifecycle.${hook}.httpGet.scheme`, 'HTTP'],
+      [`spec.${list}.*.lifecycle.${hook}.httpGet.path`, '/'],
+    ]),
   ]),
   ...DEFAULT_MODE_SOURCES.map((source): [Pattern, unknown] => [`spec.volumes.*.${source}.defaultMode`, 420]),
   ['spec.volumes.*.hostPath.type', ''],

@@ -12,9 +12,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cachedView } from '../../src/admission/cached-source.js';
-import { createAdmissionMetrics } from '../../src/admission/metrics.js';
-import { startAdmissionServer } from '../../src/admission/server.js';
+import { serveAdmission } from '../../src/admission/serve.js';
 import { createLogger } from '../../src/logger.js';
 import { ciValues, find, helmTemplate, type K8sObject } from '../support/helm.js';
 import { startSimClient } from '../support/sim-client.js';
@@ -133,13 +131,15 @@ describe('admission webhook in the chart', () => {
       'admission-chart',
     );
     const logger = createLogger({ level: 'silent', name: 'admission-chart' });
-    const server = await startAdmissionServer({
+    const server = await serveAdmission({
+      client: sim.client,
       port: 0,
       host: '127.0.0.1',
       tlsCert: cert,
       tlsKey: key,
+      budgetMs: 5000,
+      cacheSeconds: 10,
       logger,
-      deps: { ...cachedView(sim.client, 10_000), budgetMs: 5000, metrics: createAdmissionMetrics(), logger },
     });
     try {
       await sim.sim.settle();

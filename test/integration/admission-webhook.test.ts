@@ -9,24 +9,17 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { cachedView } from '../../src/admission/cached-source.js';
-import { createAdmissionMetrics, type AdmissionMetrics } from '../../src/admission/metrics.js';
-import { startAdmissionServer, type AdmissionServer } from '../../src/admission/server.js';
-import { createLogger } from '../../src/logger.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
-import { servingCertificate, type ServingCertificate } from '../support/serving-certificate.js';
+import { startLocalAdmission } from '../support/serving-certificate.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
 let dir: string;
-let tls: ServingCertificate;
 let sim: SimClient | undefined;
-let server: AdmissionServer | undefined;
-let metrics: AdmissionMetrics;
+let server: Awaited<ReturnType<typeof startLocalAdmission>> | undefined;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'admission-'));
-  tls = servingCertificate(dir);
 });
 afterEach(async () => {
   await server?.close();
@@ -45,16 +38,7 @@ async function start(budgetMs = 2000): Promise<SimClient> {
       ((s.get('Deployment', 'vision', 'vision-object-tracker') as Json)['status']?.['availableReplicas'] ??
         0) === 1,
   );
-  metrics = createAdmissionMetrics();
-  const logger = createLogger({ level: 'silent', name: 'admission-test' });
-  server = await startAdmissionServer({
-    port: 0,
-    host: '127.0.0.1',
-    tlsCert: tls.cert,
-    tlsKey: tls.key,
-    logger,
-    deps: { ...cachedView(sim.client, 10_000), budgetMs, metrics, logger },
-  });
+  server = await startLocalAdmission(sim.client, dir, { budgetMs });
   return sim;
 }
 
@@ -67,7 +51,7 @@ function call(method: string, path: string, body?: unknown): Promise<{ status: n
         port: server?.port,
         method,
         path,
-        ca: tls.ca,
+        ca: server?.tls.ca,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
       },
       (res) => {

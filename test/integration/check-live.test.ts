@@ -150,6 +150,11 @@ describe('check against a live cluster', () => {
     ]);
     expect(run.stdout).toContain('no rollout');
     expect(run.code).toBe(0);
+    // The same as a JSON List on stdin, as a pipe from helm or kustomize delivers it.
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [seedManifest()] });
+    const piped = await check(['-f', '-', '--kubeconfig', s.kubeconfig, '-o', 'json'], list);
+    expect((JSON.parse(piped.stdout) as Json)['results'][0]['verdict']).toBe('no-rollout');
+    expect(piped.code).toBe(0);
   });
 
   it('a node selection no node satisfies is Unschedulable, with no strategy fix offered', async () => {

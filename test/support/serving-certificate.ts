@@ -5,6 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { serveAdmission, type ServingAdmission } from '../../src/admission/serve.js';
+import type { KubeClient } from '../../src/kube/client.js';
+import { createLogger } from '../../src/logger.js';
 
 export interface ServingCertificate {
   cert: string;
@@ -40,4 +43,28 @@ export function servingCertificate(dir: string, name = 'serving'): ServingCertif
     { stdio: 'ignore' },
   );
   return { cert, key, ca: readFileSync(cert, 'utf8') };
+}
+
+/**
+ * The webhook on loopback with a fresh serving certificate in `dir`, Ready (nodes read):
+ * the benchmark's, the README picture's and the tests' way to run it in-process.
+ */
+export async function startLocalAdmission(
+  client: KubeClient,
+  dir: string,
+  options: { budgetMs?: number; cacheSeconds?: number } = {},
+): Promise<ServingAdmission & { tls: ServingCertificate }> {
+  const tls = servingCertificate(dir, 'admission');
+  const server = await serveAdmission({
+    client,
+    port: 0,
+    host: '127.0.0.1',
+    tlsCert: tls.cert,
+    tlsKey: tls.key,
+    budgetMs: options.budgetMs ?? 2000,
+    cacheSeconds: options.cacheSeconds ?? 10,
+    logger: createLogger({ level: 'silent', name: 'admission' }),
+  });
+  await server.ready;
+  return { ...server, tls };
 }

@@ -89,9 +89,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const args = parseServeArgs(argv);
   const { createKubeClient } = await import('../../kube/client.js');
-  const { cachedView } = await import('../../admission/cached-source.js');
-  const { createAdmissionMetrics } = await import('../../admission/metrics.js');
-  const { startAdmissionServer } = await import('../../admission/server.js');
+  const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
   const client = createKubeClient({
     kubeconfig: args.kubeconfig,
@@ -100,16 +98,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     requestTimeoutMs: args.budgetMs,
     retry: { attempts: 1, baseMs: 50, maxMs: 50 },
   });
-  const view = cachedView(client, args.cacheSeconds * 1000);
   let server;
   try {
-    server = await startAdmissionServer({
+    server = await serveAdmission({
+      client,
       port: args.port,
       tlsCert: args.tlsCert,
       tlsKey: args.tlsKey,
+      budgetMs: args.budgetMs,
+      cacheSeconds: args.cacheSeconds,
       logger,
-      ready: view.warmUp(),
-      deps: { ...view, budgetMs: args.budgetMs, metrics: createAdmissionMetrics(true), logger },
+      processMetrics: true,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

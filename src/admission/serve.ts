@@ -1,0 +1,46 @@
+/**
+ * The webhook put together: the cluster view (cached-source.ts) over a client, its
+ * metrics, and the HTTPS server, Ready once the nodes are read. One composition for the
+ * `serve-admission` command, the benchmark, the README picture and the tests.
+ */
+import type { KubeClient } from '../kube/client.js';
+import type { Logger } from '../logger.js';
+import { cachedView } from './cached-source.js';
+import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
+import { startAdmissionServer, type AdmissionServer } from './server.js';
+
+export interface ServeOptions {
+  client: KubeClient;
+  port: number;
+  host?: string;
+  tlsCert: string;
+  tlsKey: string;
+  budgetMs: number;
+  cacheSeconds: number;
+  logger: Logger;
+  /** Process metrics beside the webhook's (the command; not tests). */
+  processMetrics?: boolean;
+}
+
+export interface ServingAdmission extends AdmissionServer {
+  metrics: AdmissionMetrics;
+  /** Resolves once the nodes are read (when /readyz turns 200). */
+  ready: Promise<void>;
+}
+
+/** @example const hook = await serveAdmission({ client, port: 8443, tlsCert, tlsKey, budgetMs: 2000, cacheSeconds: 10, logger }) */
+export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
+  const view = cachedView(options.client, options.cacheSeconds * 1000);
+  const metrics = createAdmissionMetrics(options.processMetrics ?? false);
+  const ready = view.warmUp();
+  const server = await startAdmissionServer({
+    port: options.port,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    tlsCert: options.tlsCert,
+    tlsKey: options.tlsKey,
+    logger: options.logger,
+    ready,
+    deps: { ...view, budgetMs: options.budgetMs, metrics, logger: options.logger },
+  });
+  return { ...server, metrics, ready };
+}
