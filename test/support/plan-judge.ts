@@ -27,6 +27,7 @@ import { scaledValue } from '../../sim/controllers/disruption.js';
 export type PlanHarm = 'below-floor' | 'crash-swap' | 'finishes-nothing' | 'unpaused';
 
 export interface PlanVerdict {
+  id: string;
   kind: string;
   harm?: PlanHarm;
   /** Went below the floor, and says it is an outage. */
@@ -138,7 +139,13 @@ export function judgePlan(
   const crashing =
     crash.length > 0 &&
     podsOf(sim, state).some((p) => p.spec.containers.some((c) => crash.some((i) => c.image?.startsWith(i))));
-  const base = { kind: plan.kind, startServing, minServing, ...(floor !== undefined ? { floor } : {}) };
+  const base = {
+    id: plan.id,
+    kind: plan.kind,
+    startServing,
+    minServing,
+    ...(floor !== undefined ? { floor } : {}),
+  };
   if (floor !== undefined && minServing < floor && minServing < startServing) {
     // Labelled: the plan says it goes below the budget (its proof's belowFloor, plan-proof.ts)
     // by at least as much as it does here.

@@ -104,7 +104,11 @@ export function judgeSeed(
     else diverged += 1;
   }
   const harmful = verdicts.some((v) => v.harm !== undefined);
-  const judgement = first.result.judgement === 'agree' && harmful ? 'harmful-plan' : first.result.judgement;
+  // A fix whose write the forward run made stale is judged as written at the snapshot.
+  const refused = first.refusedFix;
+  const stale = refused !== undefined && verdicts.find((v) => v.id === refused)?.harm === 'finishes-nothing';
+  const settled = stale ? 'fix-failed' : first.result.judgement;
+  const judgement = settled === 'agree' && harmful ? 'harmful-plan' : settled;
   return { ...first.result, judgement, planVerdicts: verdicts, diverged };
 }
 
@@ -184,7 +188,14 @@ function runStep(
 function judge(
   sim: SteppedSim,
   state: GeneratedState,
-): { judgement: Judgement; result: JudgedState; plans: RemediationPlan[]; pods: string } {
+): {
+  judgement: Judgement;
+  result: JudgedState;
+  plans: RemediationPlan[];
+  pods: string;
+  /** A fix the executor would refuse once the forward run moved on: judged on its replay. */
+  refusedFix?: string;
+} {
   const base = {
     seed: state.seed,
     description: state.description,
@@ -210,12 +221,18 @@ function judge(
   if (completes && saysStuck) judgement = 'false-deadlock';
   else if (completes && spends) judgement = 'harmful-plan';
   else if (!completes && !problems) judgement = 'missed-deadlock';
-  else if (!completes && spends && !fixCompletes(sim, state, diagnosis)) judgement = 'fix-failed';
+  let refusedFix: string | undefined;
+  if (judgement === 'agree' && !completes && spends) {
+    const fix = fixCompletes(sim, state, diagnosis);
+    if (fix === false) judgement = 'fix-failed';
+    else if (typeof fix === 'string') refusedFix = fix;
+  }
   return {
     judgement,
     result: { ...base, judgement, completes, codes, plans },
     plans: plansNow(diagnosis),
     pods,
+    ...(refusedFix ? { refusedFix } : {}),
   };
 }
 
@@ -247,14 +264,20 @@ function runForward(sim: SteppedSim, state: GeneratedState): boolean {
  * Applies the first plan that takes serving pods down (a Rollout: else its abort or a
  * node exclusion), as the executor would, and runs on.
  */
-function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnosis): boolean {
+function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnosis): boolean | string {
   const plan =
     diagnosis.remediations.find((p) => SPENDING_PLANS.includes(p.kind)) ??
     (state.kind === 'Rollout'
       ? diagnosis.remediations.find((p) => ROLLOUT_FIXES.includes(p.kind))
       : undefined);
   if (!plan) return true;
-  return applyPlan(sim, state, plan);
+  try {
+    return applyPlan(sim, state, plan);
+  } catch {
+    // Its conditional write (a JSON patch's test) no longer holds after the run: the
+    // executor would refuse it here; its id, to judge it as written at the snapshot.
+    return plan.id;
+  }
 }
 
 function isPaused(sim: SteppedSim, state: GeneratedState): boolean {
