@@ -20,6 +20,7 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let stack: Stack;
 let result: StoredMessage;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     },
   });
   await deadlockTracker(stack.sim);
-}, 60_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -75,7 +76,7 @@ function finalLogLines(child: Child): Promise<Record<string, unknown>[]> {
       const lines = logLines(child);
       return lines.some((l) => l.msg === 'workers stopped') && lines;
     },
-    5_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -88,7 +89,7 @@ describe('SIGTERM during a running job', () => {
     sim.addFault({ match: { verb: 'list', resource: 'events', namespace: NS }, delayMs: 50_000, times: 1 });
     sim.clearRequests();
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
+    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), SIGNAL_WAIT_MS);
     const second = await stack.startWorker({ ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '10' });
 
     const held = sim.requests.find((r) => r.resource === 'events');
@@ -101,14 +102,14 @@ describe('SIGTERM during a running job', () => {
       diagnose: 'forced',
     });
 
-    result = await slack.waitFor(() => results()[0], 30_000);
+    result = await slack.waitFor(() => results()[0], SIGNAL_WAIT_MS);
     await queuesSettled(stack.redis.url); // a duplicate would have happened by now
     expect(results()).toHaveLength(1);
     expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
     expect(result.text).not.toMatch(/failed/i);
     // The second worker found the job stalled and ran it.
     expect(logLines(second).some((l) => l.msg === 'job stalled; re-queued')).toBe(true);
-  }, 60_000);
+  });
 
   it('a remediation running at SIGTERM finishes inside the grace period: patched once, one outcome', async () => {
     const { sim, slack } = stack;
@@ -121,7 +122,7 @@ describe('SIGTERM during a running job', () => {
     expect(
       (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
     ).toBe(200);
-    await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), 15_000);
+    await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), SIGNAL_WAIT_MS);
     expect(await worker.stop('SIGTERM', 15_000)).toBe(0);
 
     const lines = await finalLogLines(worker);
@@ -135,7 +136,7 @@ describe('SIGTERM during a running job', () => {
     await slack.waitFor(
       () =>
         [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(rolledOut(deployment(sim))).toBe(true);
     await queuesSettled(stack.redis.url);
@@ -145,5 +146,5 @@ describe('SIGTERM during a running job', () => {
       (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
     );
     expect(thread.map((m) => m.text.split(':')[0])).toEqual(['applied', 'rolled out']);
-  }, 60_000);
+  });
 });

@@ -22,6 +22,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let h: E2eHarness;
 let redis: Redis;
@@ -38,7 +39,7 @@ beforeAll(async () => {
     prefix: QUEUE_PREFIX,
   });
   await events.waitUntilReady();
-}, 120_000);
+});
 afterAll(async () => {
   await events?.close();
   await queue?.close();
@@ -77,7 +78,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     const reads = h.sim.requests.length;
     const posts = h.slack.calls.length;
     const job = await queue.add(data.mode, data, { jobId });
-    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(/refused/);
+    await expect(job.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/refused/);
     expect(h.sim.requests.length).toBe(reads);
     expect(h.slack.calls.length).toBe(posts);
     expect(h.audit()).toContainEqual(
@@ -96,7 +97,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     const reads = h.sim.requests.length;
     for (const jobId of ['replay-1', 'replay-2', 'replay-3']) {
       const job = await queue.add('scan', captured, { jobId });
-      await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(
+      await expect(job.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(
         /does not verify \(for this job id\)/,
       );
     }
@@ -106,7 +107,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
       sig: signDiagnoseByApp(scan, scanJobId(undefined), app, Date.now() - SIGNED_JOB_MS - 1),
     };
     const late = await queue.add('scan', old, { jobId: scanJobId(undefined) });
-    await expect(late.waitUntilFinished(events, 20_000)).rejects.toThrow(/expired/);
+    await expect(late.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/expired/);
     await queue.remove(scanJobId(undefined));
     expect(h.sim.requests.length).toBe(reads);
     const refusals = h
@@ -132,7 +133,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     for (const round of [1, 2]) {
       // An unsigned job that stays in the failed set (no removeOnFail), as a Redis writer queues it.
       const forged = await queue.add('deployment', { ...diagnosis, requestedBy: 'U0LEAD' }, { jobId });
-      await expect(forged.waitUntilFinished(events, 20_000)).rejects.toThrow(/refused/);
+      await expect(forged.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/refused/);
       expect(await queue.getJobState(jobId)).toBe('failed');
       expect(refusedOf()).toHaveLength(round);
       const asked = await h.command('diagnose deployment/vision-object-tracker -n vision', {
@@ -148,7 +149,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
               c.args.channel === `C0ROUND${round}` &&
               String(c.args.text).includes('asked for'),
           ),
-        10_000,
+        SIGNAL_WAIT_MS,
       );
       expect(String(post.args.text)).not.toContain('joining the run already in progress');
       await h.slack.waitFor(
@@ -158,7 +159,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
               m.channel === `C0ROUND${round}` &&
               m.text.startsWith('deployment/vision-object-tracker in vision:'),
           ),
-        30_000,
+        SIGNAL_WAIT_MS,
       );
     }
   });
@@ -183,7 +184,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
             c.args.channel === 'C0PIN' &&
             String(c.args.text).includes('asked for'),
         ),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     expect(String(post.args.text)).not.toContain('joining the run already in progress');
     await h.slack.waitFor(
@@ -191,7 +192,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
         [...h.slack.messages.values()].find(
           (m) => m.channel === 'C0PIN' && m.text.startsWith('deployment/vision-object-tracker in vision:'),
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
   });
 
@@ -199,7 +200,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     expect((await h.command('scan -n vision')).status).toBe(200);
     await h.slack.waitFor(
       () => h.slack.calls.some((c) => String(c.args.text ?? '').includes('scanned')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
   });
 });

@@ -9,8 +9,12 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startRedis } from '../support/redis.js';
+import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
+
+// Each test here plays a whole story: the story limit, not the config's default.
+vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
 
 interface Run {
   code: number | null;
@@ -116,7 +120,7 @@ describe('npm run demo', () => {
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('--chat teams plays both incidents through the Teams stand-in: a signed message, then an alert thread; result cards as text, Approve, rolled out', async () => {
     const { code, out } = await runDemo(['--chat', 'teams', '--timeout-seconds', '100'], {
@@ -151,7 +155,7 @@ describe('npm run demo', () => {
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('--dra plays the DRA twin of the tracker incident: claim wording, the old pod holding gpu-0 through its claim, the fix', async () => {
     const { code, out } = await runDemo(['--dra', '--timeout-seconds', '100'], { REDIS_URL: undefined });
@@ -177,7 +181,7 @@ describe('npm run demo', () => {
     expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode on node-b');
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('fails with a clear reason and a non-zero status when it cannot finish in time', async () => {
     // The story cannot finish: the worker is stopped (SIGSTOP) as soon as the demo names
@@ -213,7 +217,7 @@ describe('npm run demo', () => {
     } finally {
       rmSync(kept, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 
   it('--kind daemonset plays the node agent incident: the surge pod beside the old one, the fix on spec.updateStrategy, every node updated', async () => {
     const { code, out } = await runDemo(['--kind', 'daemonset', '--timeout-seconds', '100'], {
@@ -237,7 +241,7 @@ describe('npm run demo', () => {
     expect(out).not.toContain('deployment/node-agent');
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('--kind rollout plays the tracker as an Argo Rollout: the canary pod on the held GPU, the canary bounds approved, the pause step reached', async () => {
     const { code, out } = await runDemo(['--kind', 'rollout', '--timeout-seconds', '100'], {
@@ -257,7 +261,7 @@ describe('npm run demo', () => {
     expect(out).not.toContain('deployment/vision-object-tracker');
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('--kind statefulset plays the ledger: fix the template first, then after the revert the forced rollback of ledger-2', async () => {
     const { code, out } = await runDemo(['--kind', 'statefulset', '--timeout-seconds', '100'], {
@@ -273,7 +277,7 @@ describe('npm run demo', () => {
     expect(out).not.toContain('deployment/ledger');
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids.filter(alive)).toEqual([]);
-  }, 150_000);
+  });
 
   it('--help prints the usage (exit 0); an unknown option or a bad value is bad input (exit 2)', async () => {
     const help = await runDemo(['--help'], {});
@@ -293,7 +297,7 @@ describe('npm run demo', () => {
       expect(bad.out).toContain('Usage: npm run demo');
       expect(bad.out).not.toContain('Kubernetes API simulator at'); // nothing started
     }
-  }, 60_000);
+  });
 
   it('with REDIS_URL and no redis-server on PATH: uses it and leaves none of its keys behind', async () => {
     const shared = await startRedis();
@@ -312,7 +316,7 @@ describe('npm run demo', () => {
       client.disconnect();
       await shared.close();
     }
-  }, 150_000);
+  });
 
   it('with REDIS_URL and a redis-server on PATH: a private one, the shared Redis untouched', async () => {
     const shared = await startRedis();
@@ -343,7 +347,7 @@ describe('npm run demo', () => {
       client.disconnect();
       await shared.close();
     }
-  }, 60_000);
+  });
 
   it('says clearly what is missing when REDIS_URL does not answer and no redis-server is on PATH', async () => {
     const { code, out } = await runDemo([], { REDIS_URL: 'redis://127.0.0.1:1', PATH: '/nonexistent' });
@@ -352,7 +356,7 @@ describe('npm run demo', () => {
       'Demo failed: REDIS_URL (redis://127.0.0.1:1) does not answer and no redis-server binary is on PATH',
     );
     expect(out).toContain('apt-get install redis-server');
-  }, 60_000);
+  });
 
   it('Ctrl-C mid-story (SIGINT to the whole process group, as a terminal sends it) exits 130 quietly and stops everything', async () => {
     // A process group of its own, like a shell's foreground job: the signal reaches the
@@ -399,7 +403,7 @@ describe('npm run demo', () => {
     // Stopped in order, each gracefully, not after the 8 s kill timeout of a process
     // that lost its Redis first.
     expect(stoppedIn).toBeLessThan(6_000);
-  }, 60_000);
+  });
 
   it('on SIGTERM (as on Ctrl-C) stops the app, the worker and Redis it started and removes its directory', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/demo.ts'], {
@@ -424,5 +428,5 @@ describe('npm run demo', () => {
     expect(pids.filter(alive)).toEqual([]);
     expect(existsSync(/kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '/nonexistent')).toBe(false);
     expect(await listening(Number(redisPort))).toBe(false);
-  }, 60_000);
+  });
 });
