@@ -91,7 +91,7 @@ export async function approveRecommended(
     .filter({ hasText: /rolled out/i })
     .first();
   await outcome.waitFor({ timeout: timeoutMs });
-  // The root message itself says it rolled out (src/app/notify/root-state.ts).
+  // The root message itself says it rolled out (src/chat/notify/root-update.ts).
   await message
     .locator(':scope > .msg-body')
     .filter({ hasText: /rolled out at/ })

@@ -1,56 +1,8 @@
 import type { AlertNotifyHooks } from './alerts/hooks.js';
-import type { Audit } from '../audit.js';
-import type { AppConfig } from '../config/environment.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
-import type { PlanStore } from '../queue/plan-store.js';
-import type { ApprovalPolicy } from '../policy/approval-policy.js';
-import type { ReadPolicy } from '../policy/read-policy.js';
-import type { Producers } from '../queue/producers.js';
-import type { ReplicationGuard } from '../queue/replication-guard.js';
-import type { Subscriptions } from './notify/subscriptions.js';
-import type { RootStates } from './notify/root-store.js';
-import type { CommandBudget } from './command-budget.js';
-import type { ChatAdapter } from '../chat/adapter.js';
-import type { ChatPlatform } from '../queue/chat-refs.js';
+import type { ChatServices } from '../chat/services.js';
 
-/** What listeners and routes need; built once in app.ts and injected (tests pass fakes). */
-export interface AppServices {
-  config: AppConfig;
-  logger: Logger;
-  metrics: Metrics;
-  audit: Audit;
-  producers: Producers;
-  subscriptions: Subscriptions;
-  plans: PlanStore;
-  policy: ApprovalPolicy;
-  /** Who may diagnose or scan what, and where alerts may diagnose. */
-  readPolicy: ReadPolicy;
-  /** Redis round trip, for /readyz. */
-  pingRedis(): Promise<void>;
-  /**
-   * WAIT until the writes so far on the app's Redis connection (a claim and its
-   * remediation job, a queued command) reach the replicas REDIS_WAIT_REPLICAS asks
-   * for, and write them again if a failover loses them (src/queue/replication-guard.ts).
-   * Absent, or 0 replicas asked: nothing to wait for (one endpoint, tests).
-   */
-  replication?: ReplicationGuard;
-  /** The Redis connection's state for /readyz ('ready', 'connecting', 'reconnecting', …). */
-  redisStatus?(): string;
-  /** Set once auth.test succeeded at start. */
-  slackReady(): boolean;
-  /** No Slack in this install (Teams only): /readyz does not wait for Slack. */
-  slackOff?: boolean;
+/** The chat port's services (src/chat/services.ts) and the alert side, for the app's routes and notify consumer. */
+export interface AppServices extends ChatServices {
   /** Alert threads (src/app/alerts); absent when alert intake is not configured. */
   alerts?: AlertNotifyHooks;
-  /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
-  rootStates?: RootStates;
-  /**
-   * The chat adapters everything the app says after an ack speaks through, by platform
-   * (Slack and Teams, each when configured): run delivery, outcomes, run deadlines,
-   * alert threads' results.
-   */
-  chats?: Partial<Record<ChatPlatform, ChatAdapter>>;
-  /** Commands per person and channel per minute (absent: no budget, as in tests that do not need it). */
-  commandBudget?: CommandBudget;
 }

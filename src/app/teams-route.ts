@@ -13,7 +13,7 @@ import type { RefreshList } from '../chat/teams/refresh-list.js';
 import { runCommand, type CommandWords } from '../chat/use-cases/command.js';
 import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
-import { announceRun } from './announce.js';
+import { announceRun } from '../chat/notify/announce.js';
 import { answerPress } from '../chat/use-cases/approve-press.js';
 import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
 
@@ -154,7 +154,7 @@ export function teamsRoute(
   services.chats = { ...services.chats, teams: adapter };
   const useCases: ChatUseCases = {
     command: (request) => runCommand(services, request, TEAMS_COMMAND_WORDS),
-    // Approve and Undo decide as on Slack (src/app/approvals/approve.ts), by Entra object id.
+    // Approve and Undo decide as on Slack (src/chat/approvals/approve.ts), by Entra object id.
     press: (request) => answerPress(services, request),
     // Posted through the adapter and subscribed to the run: its result replaces it.
     announce: (chat, where, run) => announceRun(services, chat, where, run),

@@ -5,7 +5,7 @@
  * (Slack's signature, Bot Framework tokens), decodes them into these requests, calls
  * the use-cases (src/chat/use-cases/), and renders their replies in its own markup.
  */
-import type { RootRecord } from '../app/notify/root-store.js';
+import type { RootRecord } from './notify/root-store.js';
 import type { ChatAction } from './actions.js';
 import type { FixStage } from './use-cases/outcome.js';
 import type {
@@ -60,7 +60,7 @@ export interface ChatAdapter {
    * from what the record kept of it (Slack cannot read a message back: the record holds
    * the blocks the app put there, under the app's mark). Returns the record to keep from
    * now on, or undefined when it stays as it is. Absent: the state line is re-rendered
-   * from `shown` (src/app/notify/root-update.ts).
+   * from `shown` (src/chat/notify/root-update.ts).
    */
   showFixStage?(record: RootRecord, stage: FixStage, at: number): Promise<RootRecord | undefined>;
   /**
@@ -131,7 +131,7 @@ export interface PlanMark {
  * Another message's state line a press moves on (an Undo pressed in a thread reply: the
  * message its fix was approved on), for adapters that know what that message shows
  * (ChatAdapter.shown): `line` first, then each later line `settle` gives after an edit
- * landed (the stage moved on meanwhile: src/app/notify/root-stage.ts), until undefined.
+ * landed (the stage moved on meanwhile: src/chat/notify/root-stage.ts), until undefined.
  */
 export interface StateLineEdit {
   readonly ref: MessageRef;
@@ -155,7 +155,7 @@ export interface PressReply {
   readonly replace?: ChatMessage;
   /**
    * After the mark's edit landed: a later mark to edit the message with again (the
-   * approved plan's stage moved on meanwhile: src/app/notify/root-stage.ts), or
+   * approved plan's stage moved on meanwhile: src/chat/notify/root-stage.ts), or
    * undefined once it stayed put. Called again after each edit.
    */
   readonly settle?: () => Promise<PlanMark | undefined>;
@@ -167,8 +167,8 @@ export interface PressReply {
  * The use-cases an adapter calls (src/chat/use-cases/), bound to the app's services.
  * So far as functions: `command` is runCommand (use-cases/command.ts), `press` is
  * rerun, planStatus and dismiss (use-cases/press.ts); Approve and Undo decide in
- * src/app/approvals/approve.ts (port text) and are marked by the Slack listener, and
- * announcing posts through the Slack client (src/app/announce.ts), until both move
+ * src/chat/approvals/approve.ts (port text) and are marked by the Slack listener, and
+ * announcing posts through the Slack client (src/chat/notify/announce.ts), until both move
  * behind this interface (docs/architecture.md, "The chat port").
  * Each answers within the platform's acknowledgement window: no cluster work, only
  * validation, policy, Redis and the queue.

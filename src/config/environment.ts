@@ -259,11 +259,11 @@ export interface AppConfig {
   readonly planTtlSeconds: number;
   readonly usergroupCacheSeconds: number;
   readonly notifyConcurrency: number;
-  /** `/rollout-doctor` commands one person and one channel may start per minute (src/app/command-budget.ts). */
+  /** `/rollout-doctor` commands one person and one channel may start per minute (src/chat/use-cases/command-budget.ts). */
   readonly commandBudget: { readonly perUser: number; readonly perChannel: number };
   /**
    * How long a person's diagnosis, scan or Re-run may take before its message says it
-   * could not finish (src/app/run-deadline.ts): a run that never ends (a job or run
+   * could not finish (src/chat/notify/run-deadline.ts): a run that never ends (a job or run
    * record pinned in Redis, a worker that died mid-run) never leaves it waiting.
    */
   readonly runDeadlineMs: number;

@@ -10,7 +10,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { callDescription, describe, toApiError } from './api-errors.js';
 import { READ_VERBS, methodFor, pathFor, type ApiCall } from './api-paths.js';
-import { parseErrorText } from '../parse-error-text.js';
+import { parseErrorText } from '../text/parse-error-text.js';
 import { KubeApiError, KubeconfigError } from './errors.js';
 import {
   DEFAULT_RETRY,

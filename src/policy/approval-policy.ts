@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { parseErrorText } from '../parse-error-text.js';
+import { parseErrorText } from '../text/parse-error-text.js';
 
 /**
  * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids

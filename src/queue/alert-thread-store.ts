@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { shortHash, threadKeys } from './alert-keys.js';
 import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './record-mark.js';
-import { platformTag, type ChatPlatform } from './chat-refs.js';
+import { platformTag, type ChatPlatform } from '../platforms/chat-refs.js';
 
 /**
  * Where each incident's chat thread lives (a Slack channel's thread, or a Teams

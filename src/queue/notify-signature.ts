@@ -9,7 +9,7 @@
  *
  * A signature proves origin, not freshness: a genuine notification copied under
  * another job id is posted again where it was meant to go (a run's result only while
- * it is that run's latest, src/app/notify/subscriptions.ts).
+ * it is that run's latest, src/chat/notify/subscriptions.ts).
  */
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { z } from 'zod';

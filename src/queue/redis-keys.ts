@@ -5,7 +5,7 @@
  * QUEUE_PREFIX). Redis keys may contain ':'; job ids may not.
  */
 
-import { messageKeyPart, type ChatPlatform } from './chat-refs.js';
+import { messageKeyPart, type ChatPlatform } from '../platforms/chat-refs.js';
 
 /** A message, as keys name it: `<channel>/<ts>` on Slack, `teams:<conversation>/<activity>` on Teams. */
 interface Message {
@@ -22,21 +22,21 @@ export const redisKeys = {
     claim: `rd:plan:${id}:claim`,
     approvalsShown: `rd:plan:${id}:approvals-shown`,
   }),
-  /** Which messages show a run (src/app/notify/subscriptions.ts). */
+  /** Which messages show a run (src/chat/notify/subscriptions.ts). */
   run: (cluster: string, jobId: string) => ({
     run: `rd:run:${cluster}:${jobId}`,
     subscribers: `rd:subs:${cluster}:${jobId}`,
     delivered: `rd:subsdone:${cluster}:${jobId}`,
   }),
   messageOwner: (m: Message) => `rd:msgowner:${messageKeyPart(m)}`,
-  /** A message that got its run's final result, under the app's mark (src/app/run-deadline.ts). */
+  /** A message that got its run's final result, under the app's mark (src/chat/notify/run-deadline.ts). */
   messageAnswered: (m: Message) => `rd:answered:${messageKeyPart(m)}`,
   messagePlan: (m: Message) => `rd:msgplan:${messageKeyPart(m)}`,
-  /** The root message state of an approved plan (src/app/notify/root-state.ts). */
+  /** The root message state of an approved plan (src/chat/notify/root-store.ts). */
   rootState: (planId: string) => `rd:root:${planId}`,
-  /** Where an approved message's state line stands, for its plan and the plan's Undo (src/app/notify/root-stage.ts). */
+  /** Where an approved message's state line stands, for its plan and the plan's Undo (src/chat/notify/root-stage.ts). */
   rootStage: (m: Message) => `rd:root-stage:${messageKeyPart(m)}`,
-  /** A plan's outcome stage that came before its approved message was kept (src/app/notify/root-stage.ts). */
+  /** A plan's outcome stage that came before its approved message was kept (src/chat/notify/root-stage.ts). */
   planStage: (planId: string) => `rd:plan-stage:${planId}`,
   /** Alert and early-warning threads (alert-thread-store.ts). */
   thread: {
@@ -50,7 +50,7 @@ export const redisKeys = {
   /** The per-minute thread budget (src/app/alerts/thread-budget.ts). */
   threadMinute: (minute: number) => `rd:alerts:minute:${minute}`,
   earlyWarningOverflow: (channel: string, minute: number) => `rd:alerts:ew-overflow:${channel}:${minute}`,
-  /** The command budget (src/app/command-budget.ts), per person and per channel. */
+  /** The command budget (src/chat/use-cases/command-budget.ts), per person and per channel. */
   commandBudget: (who: 'user' | 'channel', id: string) => `rd:budget:cmd:${who === 'user' ? 'u' : 'c'}:${id}`,
   /** The early warning's leader lease (src/worker/early-warning/lease.ts). */
   earlyWarningLeader: (cluster: string) => `rd:early-warning:leader:${cluster}`,

@@ -10,7 +10,7 @@ import {
   checkRef,
   ID_PATTERNS,
   platformField,
-} from './chat-refs.js';
+} from '../platforms/chat-refs.js';
 
 /**
  * Job payloads, shared by producers and consumers: both sides parse with these
@@ -77,7 +77,7 @@ export const remediateJobSchema = z
       .max(200)
       .regex(/^[^:]+$/),
     cluster: clusterSchema,
-    /** The chat platform of the message and the approvers (src/queue/chat-refs.ts); absent: Slack. */
+    /** The chat platform of the message and the approvers (src/platforms/chat-refs.ts); absent: Slack. */
     platform: platformField,
     /** People of that platform: Slack user ids, Entra object ids. */
     approvedBy: z.array(anyPerson).min(1),
@@ -203,7 +203,7 @@ const runResultSchema = z.object({
 
 /**
  * What a diagnose run tells the app: progress lines, then its result. Kept by the app
- * per run (src/app/notify/subscriptions.ts) so a message that joins late catches up.
+ * per run (src/chat/notify/subscriptions.ts) so a message that joins late catches up.
  */
 export const runUpdateSchema = z.discriminatedUnion('kind', [runProgressSchema, runResultSchema]);
 export type RunUpdate = z.infer<typeof runUpdateSchema>;

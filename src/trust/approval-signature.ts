@@ -19,7 +19,7 @@ import {
   platformOf,
   platformTag,
   type ChatPlatform,
-} from '../queue/chat-refs.js';
+} from '../platforms/chat-refs.js';
 
 export const approvalClaimsSchema = z
   .object({
@@ -28,7 +28,7 @@ export const approvalClaimsSchema = z
     digest: z.string().regex(/^[0-9a-f]{64}$/),
     cluster: z.string().min(1).max(100),
     /**
-     * The chat platform of the message and people (src/queue/chat-refs.ts): signed, so an
+     * The chat platform of the message and people (src/platforms/chat-refs.ts): signed, so an
      * approval given on Slack never stands for a Teams message or the other way round.
      * Absent: Slack (approvals signed before Teams).
      */

@@ -8,7 +8,7 @@
  * What an approver sees is bound by `shownDigest`: the app renders a plan's message,
  * thread report, confirm dialog and Undo from one `ShownPlan`, puts its digest in the
  * Apply button's value, and at the click refuses a stored plan whose shown digest
- * differs (src/app/approvals/approve.ts). The sealed digest covers the shown digest, so
+ * differs (src/chat/approvals/approve.ts). The sealed digest covers the shown digest, so
  * the approval the app signs names exactly what was displayed.
  *
  * A restart's time is not known when the plan is sealed: the patch carries the

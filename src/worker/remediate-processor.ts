@@ -15,7 +15,7 @@ import { watchScopeOf, watchingWords, type WatchScope } from '../remediation/wat
 import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 import { remediateWords as words } from './remediate-words.js';
-import { platformTag } from '../queue/chat-refs.js';
+import { platformTag } from '../platforms/chat-refs.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {

@@ -195,7 +195,7 @@ describe('Teams approvals under a two-person rule', () => {
       return now && cardOf(now).includes('rolled out') ? now : undefined;
     }, SIGNAL_WAIT_MS);
     // Both replicas' notify consumers took outcomes; once every one is handled, the card
-    // still says "rolled out" (src/app/notify/root-stage.ts), not "rollout under way".
+    // still says "rolled out" (src/chat/notify/root-stage.ts), not "rollout under way".
     await waitForIdleQueues(redis.url, ['notify', 'remediate.default']);
     const final = cardOf(teams.activities.get(card.id) ?? card);
     expect(final).toContain('rolled out at');

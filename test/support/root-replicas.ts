@@ -4,8 +4,8 @@
  * another's (test/unit/root-stage.test.ts, approval-stage.test.ts); and a held promise.
  */
 import { Redis } from 'ioredis';
-import type { MessageRef } from '../../src/app/notify/subscriptions.js';
-import { createRootStates, type RootStates } from '../../src/app/notify/root-store.js';
+import type { MessageRef } from '../../src/chat/notify/subscriptions.js';
+import { createRootStates, type RootStates } from '../../src/chat/notify/root-store.js';
 import { testKeys } from './plan-keys.js';
 import { startRedis, type TestRedis } from './redis.js';
 

@@ -28,7 +28,7 @@ import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { outcomeMessage as portOutcome, undoParts } from '../../src/chat/use-cases/outcome.js';
 import type { PlanStore, StoredPlan } from '../../src/queue/plan-store.js';
 import type { NotifyJob, RunUpdate } from '../../src/queue/schemas.js';
-import { planViews } from '../../src/app/notify/plan-views.js';
+import { planViews } from '../../src/chat/notify/plan-views.js';
 import type { ShownPlan } from '../../src/trust/plan-seal.js';
 
 type DiagnosisInput = Omit<ResultInput, 'requester' | 'platform' | 'plans'> & {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StartedRun } from '../../src/chat/adapter.js';
 import { plain } from '../../src/chat/rich.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
-import { announceRun } from '../../src/app/announce.js';
+import { announceRun } from '../../src/chat/notify/announce.js';
 import type { AppServices } from '../../src/app/services.js';
 
 const IN_C1 = { platform: 'slack', id: 'C1' };

@@ -1,5 +1,5 @@
 /**
- * An app restarted during a failover (src/app/replays.ts, src/queue/guard-journal.ts):
+ * An app restarted during a failover (src/chat/use-cases/replays.ts, src/queue/guard-journal.ts):
  * a command's job and an approval's claim, message plan and job that no replica
  * confirmed are kept in the journal; the master dies with them, a new app process
  * starts on the same journal and writes them again, once, on a real redis-server.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appReplay, appReplayers } from '../../src/app/replays.js';
+import { appReplay, appReplayers } from '../../src/chat/use-cases/replays.js';
 import { startReplicationGuard } from '../../src/queue/guard-journal.js';
 import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';

@@ -1,6 +1,6 @@
 import { verifySlackRequest } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { isFutureDated } from '../../src/chat/slack/app.js';
+import { isFutureDated } from '../../src/app/slack-app.js';
 import { slackSignature } from '../support/slack-sign.js';
 import type { IncomingMessage } from 'node:http';
 

@@ -1,16 +1,16 @@
 /**
  * The approval's own "applying…" edit is ordered with the outcomes
- * (src/app/notify/root-stage.ts showApprovedStage): a worker that applies and reports
+ * (src/chat/notify/root-stage.ts showApprovedStage): a worker that applies and reports
  * within the approval's round trip never has its outcome covered by "applying…", on
  * Slack (the Approve listener) and on Teams (approvePress and the card's edits). So is
  * an Undo's: its outcome handled before the Undo press kept its record still ends on
  * the root the fix was approved on, without a later outcome. Two app replicas (two
  * Redis connections): one handles the click, the other the outcome.
- * The decision itself (src/app/approvals/approve.ts) is stubbed as "approved": its
+ * The decision itself (src/chat/approvals/approve.ts) is stubbed as "approved": its
  * refusals are tested in test/unit/listeners/actions.test.ts.
  */
-import type * as ApproveModule from '../../src/app/approvals/approve.js';
-import { approve } from '../../src/app/approvals/approve.js';
+import type * as ApproveModule from '../../src/chat/approvals/approve.js';
+import { approve } from '../../src/chat/approvals/approve.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
@@ -19,9 +19,9 @@ import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { approvePlanAction } from '../../src/chat/slack/listeners/actions/approve-plan.js';
 import { editPressed, applyMark } from '../../src/chat/teams/mark.js';
 import { approvePress } from '../../src/chat/use-cases/approve-press.js';
-import { deliverOutcome } from '../../src/app/notify/outcome-delivery.js';
-import type { RootStates } from '../../src/app/notify/root-store.js';
-import { rootOnOutcome } from '../../src/app/notify/root-update.js';
+import { deliverOutcome } from '../../src/chat/notify/outcome-delivery.js';
+import type { RootStates } from '../../src/chat/notify/root-store.js';
+import { rootOnOutcome } from '../../src/chat/notify/root-update.js';
 import type { StoredPlan } from '../../src/queue/plan-store.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { buttonClick, fakeServices } from '../support/listener-args.js';
@@ -31,7 +31,7 @@ import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 /** The Slack adapter on a fake Web API client. */
 const slackChat = (client: object) => createSlackChatAdapter(client as never);
 
-vi.mock('../../src/app/approvals/approve.js', async (original) => ({
+vi.mock('../../src/chat/approvals/approve.js', async (original) => ({
   ...(await original<typeof ApproveModule>()),
   approve: vi.fn(async () => ({ kind: 'approved', stored: STORED, approvers: [APPROVER] })),
 }));

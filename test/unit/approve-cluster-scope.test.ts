@@ -4,7 +4,7 @@
  * (issue 27.2): only cluster-level approvers count, and the confirm dialog says so.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { approve } from '../../src/app/approvals/approve.js';
+import { approve } from '../../src/chat/approvals/approve.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { CLUSTER_WIDE, confirmDialogText } from '../../src/chat/use-cases/confirm-text.js';
 import { approversFor, createApprovalPolicy, requiredApprovals } from '../../src/policy/approval-policy.js';

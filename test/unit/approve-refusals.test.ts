@@ -3,7 +3,7 @@
  * removing the "not an approver" refusal, or any other, fails a fast test).
  */
 import { describe, expect, it } from 'vitest';
-import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/app/approvals/approve.js';
+import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/chat/approvals/approve.js';
 import { plainText } from '../../src/chat/rich.js';
 import { toMrkdwn } from '../../src/chat/slack/render.js';
 import { renderCard } from '../../src/chat/teams/cards.js';

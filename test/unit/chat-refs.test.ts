@@ -1,5 +1,5 @@
 /**
- * Message references name their chat platform (src/queue/chat-refs.ts): a record
+ * Message references name their chat platform (src/platforms/chat-refs.ts): a record
  * without one is Slack and reads as it always did, each platform's ids have their own
  * shape, and every signature and mark over a reference signs its platform, so a Slack
  * record cannot be replayed as a Teams one or the other way round.
@@ -7,7 +7,7 @@
 import { sign } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import { createSubscriptions } from '../../src/chat/notify/subscriptions.js';
 import { verifyNotify } from '../../src/queue/notify-signature.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { notifyJobSchema, remediateJobSchema } from '../../src/queue/schemas.js';

@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage, Span } from '../../src/chat/model.js';
 import { plainText } from '../../src/chat/rich.js';
-import { APP_REPLAY, appReplayers, type ReplayServices } from '../../src/app/replays.js';
+import { APP_REPLAY, appReplayers, type ReplayServices } from '../../src/chat/use-cases/replays.js';
 import { runCommand } from '../../src/chat/use-cases/command.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import type { Replay } from '../../src/queue/replication-guard.js';
@@ -30,7 +30,7 @@ describe('the command use-case, platform-free', () => {
       label: 'command',
       replay: { kind: APP_REPLAY.command, data: { job: queued } },
     });
-    // The journal's replayer (src/app/replays.ts) writes exactly that job again.
+    // The journal's replayer (src/chat/use-cases/replays.ts) writes exactly that job again.
     enqueueDiagnose.mockClear();
     const producers = { enqueueDiagnose } as unknown as ReplayServices['producers'];
     const finishedSince = vi.fn(async () => false);

@@ -79,7 +79,51 @@ function productionFiles(): string[] {
 function area(file: string): string {
   if (file.startsWith('src/app/')) return 'app';
   if (file.startsWith('src/worker/') || file.startsWith('workers/')) return 'worker';
-  return file.split('/')[1] ?? file;
+  const parts = file.split('/');
+  // The files directly under src/ (logger, audit, metrics, process entry) are one area.
+  return parts.length === 2 ? 'src-root' : (parts[1] ?? file);
+}
+
+/** Area edges: `from → to` with one file edge that makes each (run-time and type imports alike). */
+function areaEdges(files: string[]): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  for (const f of files) {
+    for (const dep of importsOf(f)) {
+      if (!dep.endsWith('.ts') || area(dep) === area(f)) continue;
+      const out = edges.get(area(f)) ?? new Map<string, string>();
+      if (!out.has(area(dep))) out.set(area(dep), `${f} → ${dep}`);
+      edges.set(area(f), out);
+    }
+  }
+  return edges;
+}
+
+/** Cycles of the area graph, each as the file edges that close it (empty when the areas are layered). */
+function areaCycles(edges: Map<string, Map<string, string>>): string[][] {
+  const cycles: string[][] = [];
+  // A cycle through `from → to` exists when `from` is reachable again from `to`.
+  for (const [from, out] of edges) {
+    for (const [to, edge] of out) {
+      const back = areaPath(edges, to, from);
+      if (back) cycles.push([edge, ...back]);
+    }
+  }
+  return cycles;
+}
+
+/** The file edges of one shortest area path from `start` to `goal`, or null. */
+function areaPath(edges: Map<string, Map<string, string>>, start: string, goal: string): string[] | null {
+  const via = new Map<string, string[]>([[start, []]]);
+  const queue = [start];
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    if (current === goal) return via.get(current) ?? [];
+    for (const [next, edge] of edges.get(current) ?? []) {
+      if (via.has(next)) continue;
+      via.set(next, [...(via.get(current) ?? []), edge]);
+      queue.push(next);
+    }
+  }
+  return null;
 }
 
 /**
@@ -87,7 +131,7 @@ function area(file: string): string {
  * use-cases (docs/architecture.md, "The chat port"). Found from the folder names, so a
  * new platform's folder is checked without editing this test.
  */
-const PORT_FOLDERS = ['use-cases'];
+const PORT_FOLDERS = ['use-cases', 'approvals', 'notify'];
 function chatAdapters(): string[] {
   return readdirSync(join(ROOT, 'src/chat'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && !PORT_FOLDERS.includes(entry.name))
@@ -187,6 +231,18 @@ describe('import graph over src/', () => {
     expect(importCycles(productionFiles())).toEqual([]);
   });
 
+  it('has no cycle between areas either: the areas of src/ and workers/ are layered, src-root included', () => {
+    expect(areaCycles(areaEdges(productionFiles()))).toEqual([]);
+  });
+
+  it('the chat port and its adapters import nothing of the app (src/chat sits below src/app)', () => {
+    expect(crossings(['chat'], ['app'])).toEqual([]);
+    // and the check sees the arrow the other way, which is the one allowed
+    expect(crossings(['app'], ['chat'])).toContain(
+      'src/app/teams-route.ts → src/chat/use-cases/approve-press.ts',
+    );
+  });
+
   it('nothing below the processes imports the app or the worker (kube, queue, plans, cli and the engine)', () => {
     // src/chat is the app process's chat side (the port, its use-cases, the adapters).
     const below = [...new Set(productionFiles().map(area))].filter(
@@ -218,6 +274,21 @@ describe('import graph over src/', () => {
     expect(crossings(['worker'], ['kube'])).toContain('workers/main.ts → src/kube/client.ts');
     expect(area('workers/main.ts')).toBe('worker');
     expect(importCycles(['src/queue/producers.ts', 'src/queue/schemas.ts'])).toEqual([]);
+    expect(area('src/logger.ts')).toBe('src-root');
+    const edges = areaEdges(['src/app/runtime.ts', 'src/queue/producers.ts']);
+    expect(edges.get('app')?.get('queue')).toMatch(/^src\/app\/runtime.ts → src\/queue\//);
+    expect(areaCycles(edges)).toEqual([]);
+    // an area cycle is found, with the file edges that close it
+    const cyclic = new Map([
+      ['chat', new Map([['app', 'src/chat/x.ts → src/app/y.ts']])],
+      ['app', new Map([['queue', 'src/app/y.ts → src/queue/z.ts']])],
+      ['queue', new Map([['chat', 'src/queue/z.ts → src/chat/x.ts']])],
+    ]);
+    expect(areaCycles(cyclic)).toContainEqual([
+      'src/chat/x.ts → src/app/y.ts',
+      'src/app/y.ts → src/queue/z.ts',
+      'src/queue/z.ts → src/chat/x.ts',
+    ]);
   });
 });
 
@@ -281,7 +352,7 @@ function moduleLevelWeakMaps(file: string, text = readFileSync(join(ROOT, file),
 describe('the chat port and its adapters', () => {
   it('finds the adapters from the folder names', () => {
     expect(chatAdapters()).toContain('slack');
-    expect(adapterOf('src/chat/slack/app.ts')).toBe('slack');
+    expect(adapterOf('src/chat/slack/render.ts')).toBe('slack');
     expect(adapterOf('src/chat/model.ts')).toBeNull();
     expect(adapterOf('src/chat/use-cases/command.ts')).toBeNull();
     expect(portFiles()).toContain('src/chat/model.ts');
@@ -320,7 +391,7 @@ describe('the chat port and its adapters', () => {
   it('the app side speaks to chat platforms only through the port: no adapter file or platform SDK but where adapters are built', () => {
     // The composition roots: they build each platform's adapter and routes, and hand the
     // rest of the app the port (services.chats).
-    const roots = ['src/app/runtime.ts', 'src/app/teams-route.ts'];
+    const roots = ['src/app/runtime.ts', 'src/app/slack-app.ts', 'src/app/teams-route.ts'];
     const app = productionFiles().filter((f) => f.startsWith('src/app/') && !roots.includes(f));
     expect(app.length).toBeGreaterThan(20);
     const edges = app.flatMap((f) =>
@@ -336,7 +407,7 @@ describe('the chat port and its adapters', () => {
   it('sees an adapter edge where one exists', () => {
     // Guards the checks above against passing vacuously.
     expect(importsOf('src/chat/slack/listeners/index.ts')).toContain('@slack/bolt');
-    expect(adapterOf(importsOf('src/chat/slack/app.ts').find((d) => d.includes('listeners')) ?? '')).toBe(
+    expect(adapterOf(importsOf('src/app/slack-app.ts').find((d) => d.includes('listeners')) ?? '')).toBe(
       'slack',
     );
   });

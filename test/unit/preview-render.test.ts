@@ -8,7 +8,7 @@ import { blockNode, messageBody } from '../../scripts/preview/blocks.js';
 import { mrkdwnNodes } from '../../scripts/preview/mrkdwn.js';
 import { textOf, type RElement, type RNode } from '../../scripts/preview/render-tree.js';
 import { buildView, ephemeralCalls } from '../../scripts/preview/view.js';
-import type { SlackCall, StoredMessage } from '../../test/support/slack-standin.js';
+import type { SlackCall, StoredMessage } from '../support/slack-standin.js';
 
 const elements = (nodes: readonly RNode[]): RElement[] =>
   nodes.flatMap((n) => (typeof n === 'string' ? [] : [n, ...elements(n.k ?? [])]));

@@ -1,6 +1,6 @@
 /**
  * The approved message's state line moves forward only, whichever app replica delivers
- * which outcome (src/app/notify/root-stage.ts): two replicas (two Redis connections,
+ * which outcome (src/chat/notify/root-stage.ts): two replicas (two Redis connections,
  * two RootStates) deliver one plan's "applied" and "rolled out" at once, the
  * "applied" edit landing last, and the message still ends on "rolled out", on Slack
  * (rootOnOutcome, Block Kit) and on Teams (outcomeToChat, through the chat port).
@@ -10,9 +10,9 @@ import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import type { ChatAdapter } from '../../src/chat/adapter.js';
 import type { ChatMessage, MessageRef } from '../../src/chat/model.js';
 import { plainText, say } from '../../src/chat/rich.js';
-import { deliverOutcome } from '../../src/app/notify/outcome-delivery.js';
-import type { RootRecord, RootStates } from '../../src/app/notify/root-store.js';
-import { showRootStage, rootOnOutcome } from '../../src/app/notify/root-update.js';
+import { deliverOutcome } from '../../src/chat/notify/outcome-delivery.js';
+import type { RootRecord, RootStates } from '../../src/chat/notify/root-store.js';
+import { showRootStage, rootOnOutcome } from '../../src/chat/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { deferred, rootReplicas } from '../support/root-replicas.js';

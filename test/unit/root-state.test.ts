@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
-import { createRootStates, type RootRecord } from '../../src/app/notify/root-store.js';
+import { createRootStates, type RootRecord } from '../../src/chat/notify/root-store.js';
 import { withRootState } from '../../src/chat/slack/root-state.js';
-import { rootOnOutcome } from '../../src/app/notify/root-update.js';
+import { rootOnOutcome } from '../../src/chat/notify/root-update.js';
 import type { NotifyJob } from '../../src/queue/schemas.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
@@ -14,7 +14,7 @@ import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 /** The Slack adapter on a fake Web API client. */
 const slackChat = (client: object) => createSlackChatAdapter(client as never);
 
-/** A real Redis for the tests that move a root's stage (a Lua script: src/app/notify/root-stage.ts). */
+/** A real Redis for the tests that move a root's stage (a Lua script: src/chat/notify/root-stage.ts). */
 let server: TestRedis;
 let real: Redis;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The run deadline's check (src/app/run-deadline.ts) against the app's record of an
+ * The run deadline's check (src/chat/notify/run-deadline.ts) against the app's record of an
  * answered message in a real Redis: a message the app marked answered is left alone; an
  * unmarked one, or one whose mark a Redis writer made (or copied from another message),
  * is told it could not finish and audited as `unfinished`, every time it is checked.
@@ -8,8 +8,8 @@ import type { webApi } from '@slack/bolt';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent } from '../../src/audit.js';
-import { answerIfUnfinished, type WatchedRun } from '../../src/app/run-deadline.js';
-import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import { answerIfUnfinished, type WatchedRun } from '../../src/chat/notify/run-deadline.js';
+import { createSubscriptions } from '../../src/chat/notify/subscriptions.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import type { AppServices } from '../../src/app/services.js';
 import { verifyNotify } from '../../src/queue/notify-signature.js';

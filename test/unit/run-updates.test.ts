@@ -6,13 +6,13 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { webApi } from '@slack/bolt';
-import { announceRun } from '../../src/app/announce.js';
+import { announceRun } from '../../src/chat/notify/announce.js';
 import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { createSlackChatAdapter } from '../../src/chat/slack/chat-adapter.js';
 import { plain } from '../../src/chat/rich.js';
 import { renderRunUpdate } from '../support/slack-run.js';
-import { deliverRun } from '../../src/app/notify/run-delivery.js';
-import { createSubscriptions } from '../../src/app/notify/subscriptions.js';
+import { deliverRun } from '../../src/chat/notify/run-delivery.js';
+import { createSubscriptions } from '../../src/chat/notify/subscriptions.js';
 import type { AppServices } from '../../src/app/services.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';

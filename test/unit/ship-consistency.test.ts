@@ -956,7 +956,7 @@ describe('slack/manifest.yaml', () => {
       ...text('src/chat/slack/listeners/commands/index.ts').matchAll(/app\.command\('([^']+)'/g),
     ].map((x) => x[1]);
     expect(m.features.slash_commands.map((c) => c.command)).toEqual(registered);
-    expect(text('src/chat/slack/app.ts')).toContain("endpoints: '/slack/events'");
+    expect(text('src/app/slack-app.ts')).toContain("endpoints: '/slack/events'");
     for (const url of [
       ...m.features.slash_commands.map((c) => c.url),
       m.settings.interactivity.request_url,

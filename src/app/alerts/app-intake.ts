@@ -16,7 +16,7 @@ import { diagnoseJobId } from '../../queue/job-ids.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Producers } from '../../queue/producers.js';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { ChatPlatform } from '../../platforms/chat-refs.js';
 import type { ThreadRoot } from './hooks.js';
 
 // For each dedup key (KEYS[1..n], n = ARGV[1]): 1 when its window is open (the key

@@ -9,10 +9,10 @@ import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ConversationRef } from '../../chat/model.js';
 import { runMessages } from '../../chat/use-cases/result.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
-import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { ChatPlatform } from '../../platforms/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import { planViews } from '../notify/plan-views.js';
+import { planViews } from '../../chat/notify/plan-views.js';
 import { postReport } from '../../chat/report.js';
 import { isTeamsChannel } from '../../config/alert-routes.js';
 

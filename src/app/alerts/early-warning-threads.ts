@@ -5,7 +5,7 @@ import type { ThreadBudget } from './thread-budget.js';
 import type { RunResult } from './results.js';
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import { platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, threadConversation } from './chat-thread.js';
 import { earlyWarningOverflowMessage, earlyWarningRootMessage } from './messages.js';
 

@@ -7,7 +7,7 @@ import type { AlertThreadJob } from '../../queue/alert-jobs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import type { AlertResultOutcome } from './results.js';
 import type { ThreadUpdateOutcome } from './thread-updates.js';
-import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { ChatPlatform } from '../../platforms/chat-refs.js';
 
 /**
  * What the app's notify consumer calls for alert threads: `threadJob` for the

@@ -8,7 +8,7 @@ import { handleAlertThreadJob } from './thread-updates.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import { platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, postResultInThread } from './chat-thread.js';
 
 export type { AlertNotifyHooks } from './hooks.js';

@@ -17,7 +17,7 @@
  * alert's deduplication window, when no new diagnosis is queued for it.
  */
 import type { AlertThreadJob } from '../../queue/alert-jobs.js';
-import { watchRunDeadline } from '../run-deadline.js';
+import { watchRunDeadline } from '../../chat/notify/run-deadline.js';
 import type { AppServices } from '../services.js';
 import { ALERT_REQUESTER, alertJobId } from './app-intake.js';
 

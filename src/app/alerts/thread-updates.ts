@@ -9,7 +9,7 @@ import {
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, threadConversation } from './chat-thread.js';
 
 export interface ThreadUpdateDeps {

@@ -4,8 +4,8 @@ import { overflowMessage } from '../alerts/messages.js';
 import { watchAlertThread } from '../alerts/thread-deadline.js';
 import { EARLY_WARNING_CODES } from '../../queue/alert-jobs.js';
 import type { AppServices } from '../services.js';
-import { deliverRun } from './run-delivery.js';
-import { deliverOutcome } from './outcome-delivery.js';
+import { deliverRun } from '../../chat/notify/run-delivery.js';
+import { deliverOutcome } from '../../chat/notify/outcome-delivery.js';
 import { alertPlatform, threadConversation } from '../alerts/chat-thread.js';
 
 /**

@@ -16,7 +16,7 @@ import { messageTime } from '../../text/time.js';
 import { ROOT_BLOCK } from './blocks/action-ids.js';
 import { asIs, mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
 import { section, type Block } from './blocks/text.js';
-import type { RootRecord } from '../../app/notify/root-store.js';
+import type { RootRecord } from '../notify/root-store.js';
 import { FIX_STAGE_WORDS, RESOLVED_STAGES, type FixStage } from '../use-cases/outcome.js';
 import { SLACK_ICONS } from './render.js';
 

@@ -13,7 +13,7 @@ import {
  * app replica:
  *
  * - how to reach a person in its personal chat with them (a not-found answer is told
- *   there, src/app/notify/chat-delivery.ts): their Teams user id (29:…) and the service
+ *   there, src/chat/notify/run-delivery.ts): their Teams user id (29:…) and the service
  *   URL of their activities, by Entra object id (what a run remembers as its requester;
  *   without Microsoft Graph nothing else maps one to the other);
  * - the service URL of a conversation (the Bot Connector endpoint of its tenant's

@@ -64,7 +64,7 @@ function sorted(value: unknown): unknown {
 /**
  * The pressed message edited to `shown`, then again with each later mark the press's
  * `settle` gives (the approved plan's stage moved on while the edit was under way:
- * src/app/notify/root-stage.ts), so the last edit to land shows the latest stage.
+ * src/chat/notify/root-stage.ts), so the last edit to land shows the latest stage.
  */
 export async function editMarked(
   adapter: Pick<ChatAdapter, 'update'>,

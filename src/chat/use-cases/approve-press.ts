@@ -1,17 +1,17 @@
 /**
  * Approve and Undo pressed on an adapter of the port (Teams): the same decision as a
- * Slack click (src/app/approvals/approve.ts: the approver policy with cluster-scoped
+ * Slack click (src/chat/approvals/approve.ts: the approver policy with cluster-scoped
  * approvers, the plan as shown, the two-person rule without the requester, the
  * single-use claim, the app's signed approval naming the message's platform and
  * thread), answered as a PressReply: refusals privately, the pressed message marked
  * approved (its other fixes withdrawn) or expired. The approved fix's state is kept
- * under the app's mark (src/app/notify/root-state.ts) so each outcome re-renders the
- * message's state line (src/app/notify/chat-delivery.ts).
+ * under the app's mark (src/chat/notify/root-store.ts) so each outcome re-renders the
+ * message's state line (src/chat/notify/run-delivery.ts).
  */
-import { approve, REFUSAL_TEXT, type ApprovalClick } from '../../app/approvals/approve.js';
-import { spendBudget } from '../../app/command-budget.js';
+import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
+import { spendBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
-import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { messageTime } from '../../text/time.js';
 import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapter.js';
@@ -19,9 +19,9 @@ import { icon, say } from '../rich.js';
 import { textMessage } from './command.js';
 import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
-import { approvedStage, type KeptStage, type RootStages } from '../../app/notify/root-stage.js';
+import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
 
-/** An approved message as kept under the app's mark (src/app/notify/root-state.ts RootRecord). */
+/** An approved message as kept under the app's mark (src/chat/notify/root-store.ts RootRecord). */
 interface KeptFix {
   platform?: ChatPlatform | undefined;
   channel: string;
@@ -37,11 +37,11 @@ interface KeptFix {
 /** Where an approved message is, as its stage record is keyed. */
 type KeptMessage = Pick<KeptFix, 'platform' | 'channel' | 'ts'>;
 
-/** The app's root states (src/app/notify/root-state.ts), as far as presses use them. */
+/** The app's root states (src/chat/notify/root-store.ts), as far as presses use them. */
 interface FixStates {
   record(planId: string, record: KeptFix): Promise<void>;
   load(planId: string): Promise<KeptFix | null>;
-  /** The message's stage, ordered across replicas (src/app/notify/root-stage.ts). */
+  /** The message's stage, ordered across replicas (src/chat/notify/root-stage.ts). */
   stages?: RootStages;
 }
 
@@ -151,7 +151,7 @@ export async function approvePress(
  * The approval's mark with the latest stage of its message: "applying…" recorded before
  * the mark's edit, or a later stage an outcome recorded first (a worker that applied
  * within this round trip), and `settle` to edit again should one come in while the
- * edit is under way (src/app/notify/root-stage.ts approvedStage).
+ * edit is under way (src/chat/notify/root-stage.ts approvedStage).
  */
 async function markStage(
   services: ApproveServices,
@@ -184,7 +184,7 @@ async function markStage(
  * An Undo's edit of the root its fix was approved on: "undoing" recorded (it follows an
  * Undo that failed), a stage the Undo's outcome held before its record was kept taken
  * over, and the latest stage of the Undo shown, then again should one come in while the
- * edit is under way (src/app/notify/root-stage.ts approvedStage). Undefined when the
+ * edit is under way (src/chat/notify/root-stage.ts approvedStage). Undefined when the
  * record cannot be read back, or when another plan's stage is later (its own press or
  * outcome shows it).
  */

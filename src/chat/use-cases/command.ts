@@ -11,11 +11,11 @@ import type { Metrics } from '../../metrics.js';
 import type { ReadPolicy } from '../../policy/read-policy.js';
 import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
-import { appReplay, requeueCommand } from '../../app/replays.js';
+import { appReplay, requeueCommand } from './replays.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
-import type { Subscriptions } from '../../app/notify/subscriptions.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
-import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
+import { spendBudget, type CommandBudget } from './command-budget.js';
 import type { CommandReply, CommandRequest } from '../adapter.js';
 import type { ChatMessage, Rich } from '../model.js';
 import { code, icon, mention, say } from '../rich.js';
@@ -29,7 +29,7 @@ export interface CommandWords {
   invite: string;
 }
 
-/** What the command needs of the app's services (src/app/services.ts has them all). */
+/** What the command needs of the app's services (src/chat/services.ts has them all). */
 export interface CommandServices {
   config: AppConfig;
   logger: Logger;
@@ -39,7 +39,7 @@ export interface CommandServices {
   readPolicy: ReadPolicy;
   commandBudget?: CommandBudget | undefined;
   replication?: ReplicationGuard | undefined;
-  /** Whether a run has answered since (a lost command is not run twice: src/app/replays.ts). */
+  /** Whether a run has answered since (a lost command is not run twice: src/chat/use-cases/replays.ts). */
   subscriptions: Pick<Subscriptions, 'finishedSince'>;
 }
 
@@ -78,7 +78,7 @@ export async function runCommand(
 }
 
 /**
- * The budget (src/app/command-budget.ts: a flood of commands must not post publicly
+ * The budget (src/chat/use-cases/command-budget.ts: a flood of commands must not post publicly
  * and queue person-priority jobs ahead of every alert), then the read policy
  * (src/policy/read-policy.ts: a diagnosis reads pod logs, a scan a whole namespace or
  * cluster). Refused before anything is queued; audited.

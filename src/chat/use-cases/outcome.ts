@@ -4,7 +4,7 @@
  * step of a stepped walk), and the state line the approved message shows as the fix
  * moves on (applying, rolled out, failed, undone). Every adapter renders these
  * replies (Slack: src/chat/slack/render.ts; Teams: src/chat/teams/cards.ts); Slack's
- * root state line keeps its own Block Kit form (src/app/notify/root-state.ts).
+ * root state line keeps its own Block Kit form (src/chat/notify/root-update.ts).
  */
 import { DEFAULT_WORKLOAD_KIND, typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
@@ -59,7 +59,7 @@ export const FIX_STAGE_WORDS: Readonly<Record<FixStage, { icon: Icon; words: str
  * The order of the stages on one approved message, as the worker says them (its plan,
  * then that plan's Undo): approved (applying), a stepped walk's steps, applied, how the
  * apply or its rollout ended, then an Undo approved (undoing) and how it ended. A stage
- * never replaces a later one (src/app/notify/root-stage.ts keeps the order in Redis for
+ * never replaces a later one (src/chat/notify/root-stage.ts keeps the order in Redis for
  * every app replica); within one rank the later delivery wins.
  */
 export const FIX_STAGE_ORDER: Readonly<Record<FixStage, number>> = {

@@ -1,6 +1,6 @@
 /**
  * Button presses, platform-free: Re-run, the status of an approved or expired plan,
- * and Dismiss (Approve and Undo: src/app/approvals/approve.ts, through the Slack
+ * and Dismiss (Approve and Undo: src/chat/approvals/approve.ts, through the Slack
  * listener for now). Each answers with a PressReply the adapter applies; none touches
  * the cluster.
  */
@@ -12,8 +12,8 @@ import type { ReadPolicy } from '../../policy/read-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import { QueueUnavailableError, type Producers } from '../../queue/producers.js';
 import type { Logger } from '../../logger.js';
-import type { Subscriptions } from '../../app/notify/subscriptions.js';
-import { spendBudget, type CommandBudget } from '../../app/command-budget.js';
+import type { Subscriptions } from '../notify/subscriptions.js';
+import { spendBudget, type CommandBudget } from './command-budget.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
 import type { ChatAction } from '../actions.js';
 import type { PressReply, PressRequest } from '../adapter.js';
@@ -21,10 +21,10 @@ import type { MessageRef } from '../model.js';
 import { icon, mention, plain, say } from '../rich.js';
 import { textMessage } from './command.js';
 import { approversText } from './approvers.js';
-import { chatPlatform, platformTag } from '../../queue/chat-refs.js';
-import type { MessageRef as SubscribedRef } from '../../app/notify/subscriptions.js';
+import { chatPlatform, platformTag } from '../../platforms/chat-refs.js';
+import type { MessageRef as SubscribedRef } from '../notify/subscriptions.js';
 
-/** What the presses need of the app's services (src/app/services.ts has them all). */
+/** What the presses need of the app's services (src/chat/services.ts has them all). */
 export interface PressServices {
   config: AppConfig;
   logger: Logger;
@@ -56,7 +56,7 @@ export async function rerun(
   if (!services.config.clusters.includes(cluster)) return {};
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  // The same budget as the command (src/app/command-budget.ts): a Re-run posts in the
+  // The same budget as the command (src/chat/use-cases/command-budget.ts): a Re-run posts in the
   // thread and queues a person-priority job too.
   const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
   if (overBudget) return tell(overBudget);

@@ -196,7 +196,7 @@ function fixLines({ plan, dryRun }: ShownPlan): Rich {
  * The Apply (or Undo, or status) button of one plan, with a confirm step quoting the
  * change and its impact. Its action names the plan and the digest of `shown`, the very
  * data the message, its thread and the confirm step are rendered from: the click is
- * refused when the stored plan is not what was shown (src/app/approvals/approve.ts).
+ * refused when the stored plan is not what was shown (src/chat/approvals/approve.ts).
  * It also names `requester`, who asked for the diagnosis (NO_REQUESTER for alert
  * threads): that person does not count toward a two-person approval; null (not
  * known): a two-person approval is refused at the click. Approved and expired plans
@@ -301,7 +301,7 @@ export function resultMessage(input: ResultInput): RunMessages {
   const t = diagnosis.target;
   const top: Finding | undefined = diagnosis.findings[0];
   const plans = orderedPlans(input).slice(0, 20);
-  // The plan approved on this very message (src/app/approvals/approve.ts records it):
+  // The plan approved on this very message (src/chat/approvals/approve.ts records it):
   // its other plans are withdrawn. A plan approved from another message of the same
   // cluster state only shows as approved here.
   const claimed = input.approvedPlan ? plans.find((p) => p.plan.id === input.approvedPlan) : undefined;
@@ -338,7 +338,7 @@ export function resultMessage(input: ResultInput): RunMessages {
           : say`${icon('thread')} Full evidence, the dry run and the exact patch: in the thread.`,
     });
   // Approved or expired plans say so above the buttons; once one is approved, the
-  // others are withdrawn (src/app/approvals/approve.ts refuses them too).
+  // others are withdrawn (src/chat/approvals/approve.ts refuses them too).
   const marks: Part[] = [];
   const buttons: Button[] = [];
   plans.forEach((shown, i) => {

@@ -1,6 +1,6 @@
 /**
  * The button listeners called as Bolt calls them (issue 28.5), with the real approval
- * decision (src/app/approvals/approve.ts) and policy behind Approve: a click by someone
+ * decision (src/chat/approvals/approve.ts) and policy behind Approve: a click by someone
  * who is not an approver is refused privately, audited, and changes nothing; an
  * approver's click on an expired plan marks the message; Dismiss, Re-run and the plan
  * status button each answer their caller and nobody else.

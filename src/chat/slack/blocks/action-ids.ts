@@ -88,6 +88,6 @@ export function parsePlanButtonValue(value: string): {
 
 /**
  * block_ids of a result's verdict line and of the line that says where its approved fix
- * stands: src/app/notify/root-state.ts re-renders these two as the fix's outcomes arrive.
+ * stands: src/chat/notify/root-update.ts re-renders these two as the fix's outcomes arrive.
  */
 export const ROOT_BLOCK = { verdict: 'rd-verdict', state: 'rd-state', resolved: 'rd-resolved' } as const;

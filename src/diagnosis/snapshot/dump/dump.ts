@@ -11,7 +11,7 @@ import { splitDocuments, splitListItems, type Chunk, type ListChunks } from './d
 import { readHead, type ObjectHead } from './object-head.js';
 import { truncatedJson, truncatedList } from './truncation.js';
 import { coreEvent } from '../../base/event-shape.js';
-import { parseErrorText } from '../../../parse-error-text.js';
+import { parseErrorText } from '../../../text/parse-error-text.js';
 import type { KubeObject } from '../../k8s.js';
 import { isWorkloadKind } from '../../workload-ref.js';
 

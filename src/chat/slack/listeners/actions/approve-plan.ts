@@ -1,19 +1,19 @@
 import { toMrkdwn } from '../../render.js';
-import { appReplay } from '../../../../app/replays.js';
+import { appReplay } from '../../../use-cases/replays.js';
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { approve, REFUSAL_TEXT } from '../../../../app/approvals/approve.js';
+import { approve, REFUSAL_TEXT } from '../../../approvals/approve.js';
 import { parsePlanButtonValue } from '../../blocks/action-ids.js';
 import { asIs, joinMrkdwn, mrkdwn, trusted, userMention, type Mrkdwn } from '../../blocks/mrkdwn.js';
 import { ROOT_BLOCK, UNDO_ACTION_PATTERN } from '../../blocks/action-ids.js';
-import { spendBudget } from '../../../../app/command-budget.js';
-import type { RootRecord } from '../../../../app/notify/root-store.js';
+import { spendBudget } from '../../../use-cases/command-budget.js';
+import type { RootRecord } from '../../../notify/root-store.js';
 import { utcMinute } from '../../root-state.js';
-import { showApprovalStage } from '../../../../app/notify/root-update.js';
+import { showApprovalStage } from '../../../notify/root-update.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
 import { asSlackBlocks } from '../../blocks/text.js';
 import { undoneKind } from '../../../../remediation/kinds/index.js';
 import { titleOfKind } from '../../../../diagnosis/workload-ref.js';
-import type { AppServices } from '../../../../app/services.js';
+import type { ChatServices } from '../../../services.js';
 import { clickContext, markPlanInBlocks } from './click-context.js';
 
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
@@ -24,7 +24,7 @@ type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<Butt
  * a button that did nothing without a word would read as approved.
  */
 async function approveOrTell(
-  services: AppServices,
+  services: ChatServices,
   click: Parameters<typeof approve>[1],
   tell: (text: Mrkdwn) => Promise<unknown>,
 ): Promise<Awaited<ReturnType<typeof approve>> | undefined> {
@@ -38,10 +38,10 @@ async function approveOrTell(
 }
 
 /**
- * Approve (or Undo) button: ack, let src/app/approvals/approve.ts decide, then say so:
+ * Approve (or Undo) button: ack, let src/chat/approvals/approve.ts decide, then say so:
  * refusals ephemeral, the button marked expired or approved.
  */
-export function approvePlanAction(services: AppServices) {
+export function approvePlanAction(services: ChatServices) {
   return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
     await ack();
     const click = clickContext(body, action);
@@ -57,7 +57,7 @@ export function approvePlanAction(services: AppServices) {
         text,
         thread_ts: click.rootTs === click.messageTs ? undefined : click.rootTs,
       });
-    // The same budget as the command (src/app/command-budget.ts): an approval queues a
+    // The same budget as the command (src/chat/use-cases/command-budget.ts): an approval queues a
     // remediation and re-renders the public message.
     const overBudget = await spendBudget(services, {
       user: click.user,
@@ -174,14 +174,14 @@ function verdictText(blocks: readonly Record<string, unknown>[]): string {
 
 /**
  * Keeps what the approved message shows so each outcome can re-render its state line
- * (src/app/notify/root-state.ts), then shows its stage: "applying…" recorded before the
+ * (src/chat/notify/root-update.ts), then shows its stage: "applying…" recorded before the
  * edit, or a later stage when an outcome came first (a worker that applied within this
- * round trip: src/app/notify/root-stage.ts). An Undo is approved in a thread reply: the
+ * round trip: src/chat/notify/root-stage.ts). An Undo is approved in a thread reply: the
  * root its plan was approved on says "undoing", and the undo's outcomes go there too.
  * True when the approved message (not an Undo's reply) was edited here.
  */
 async function keepRootState(
-  services: AppServices,
+  services: ChatServices,
   client: ActionArgs['client'],
   approved: { planId: string; undoOf: string | undefined; record: RootRecord },
 ): Promise<boolean> {

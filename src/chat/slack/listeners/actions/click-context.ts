@@ -41,7 +41,7 @@ export function clickContext(body: BlockAction, action: ButtonAction): ClickCont
  * The clicked message's blocks with the plan's button replaced by a plain label and
  * a line above the buttons, so the message shows who approved and when. With
  * `withdrawOthers` (an approval), the other Apply buttons are removed: one fix per
- * message, and src/app/approvals/approve.ts refuses the others anyway.
+ * message, and src/chat/approvals/approve.ts refuses the others anyway.
  */
 export function markPlanInBlocks(
   blocks: Record<string, unknown>[],
@@ -56,7 +56,7 @@ export function markPlanInBlocks(
     typeof el.value === 'string' && parsePlanButtonValue(el.value).planId === planId;
   for (const block of blocks) {
     if (block.type === 'actions' && Array.isArray(block.elements)) {
-      // The state line: src/app/notify/root-state.ts re-renders it as the fix goes on.
+      // The state line: src/chat/notify/root-update.ts re-renders it as the fix goes on.
       out.push({ ...section(line), block_id: ROOT_BLOCK.state });
       const all = block.elements as Record<string, unknown>[];
       const withdrawn = all.filter(

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { AppServices } from '../../../../app/services.js';
+import type { ChatServices } from '../../../services.js';
 import { dismiss } from '../../../use-cases/press.js';
 import { clickContext } from './click-context.js';
 import { applyPressReply, pressRequest } from './press-reply.js';
@@ -10,7 +10,7 @@ type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<Butt
  * Dismiss: collapse the result to one line (buttons gone), keeping who dismissed it;
  * the requester or an approver only (src/chat/use-cases/press.ts).
  */
-export function dismissResultAction(services: AppServices) {
+export function dismissResultAction(services: ChatServices) {
   return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
     await ack();
     const click = clickContext(body, action);

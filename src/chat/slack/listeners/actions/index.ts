@@ -5,14 +5,14 @@ import {
   STATUS_ACTION_PATTERN,
   UNDO_ACTION_PATTERN,
 } from '../../blocks/action-ids.js';
-import type { AppServices } from '../../../../app/services.js';
+import type { ChatServices } from '../../../services.js';
 import { approvePlanAction } from './approve-plan.js';
 import { dismissResultAction } from './dismiss-result.js';
 import { planStatusAction } from './plan-status.js';
 import { rerunDiagnosisAction } from './rerun-diagnosis.js';
 
 /** Button action_id → callback. Undo plans are stored plans too, approval-gated the same way. */
-export function registerActions(app: App, services: AppServices): void {
+export function registerActions(app: App, services: ChatServices): void {
   app.action<BlockAction<ButtonAction>>(
     { type: 'block_actions', action_id: APPROVE_ACTION_PATTERN },
     approvePlanAction(services),

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { AppServices } from '../../../../app/services.js';
+import type { ChatServices } from '../../../services.js';
 import { planStatus } from '../../../use-cases/press.js';
 import { clickContext } from './click-context.js';
 import { applyPressReply, pressRequest } from './press-reply.js';
@@ -10,7 +10,7 @@ type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<Butt
  * A click on an "Approved: …" or "Expired: …" button: says where the plan stands,
  * privately, and applies nothing (src/chat/use-cases/press.ts).
  */
-export function planStatusAction(services: AppServices) {
+export function planStatusAction(services: ChatServices) {
   return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
     await ack();
     const click = clickContext(body, action);

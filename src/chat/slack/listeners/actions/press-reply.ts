@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
-import { announceRun } from '../../../../app/announce.js';
-import type { AppServices } from '../../../../app/services.js';
+import { announceRun } from '../../../notify/announce.js';
+import type { ChatServices } from '../../../services.js';
 import type { ChatAction } from '../../../actions.js';
 import type { PressReply, PressRequest } from '../../../adapter.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
@@ -32,7 +32,7 @@ function pressPlace(click: ClickContext): Omit<PressRequest, 'action'> {
  * a started run announced in the root's thread.
  */
 export async function applyPressReply(
-  services: AppServices,
+  services: ChatServices,
   client: webApi.WebClient,
   click: ClickContext,
   reply: PressReply,

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { AppServices } from '../../../../app/services.js';
+import type { ChatServices } from '../../../services.js';
 import { rerun } from '../../../use-cases/press.js';
 import { decodeValue } from '../../actions.js';
 import { clickContext } from './click-context.js';
@@ -8,7 +8,7 @@ import { applyPressReply, pressRequest } from './press-reply.js';
 type ActionArgs = AllMiddlewareArgs & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 /** Re-run: a fresh diagnosis of the same target (src/chat/use-cases/press.ts), answered in the message's thread. */
-export function rerunDiagnosisAction(services: AppServices) {
+export function rerunDiagnosisAction(services: ChatServices) {
   return async ({ ack, body, action, client }: ActionArgs): Promise<void> => {
     await ack();
     const click = clickContext(body, action);

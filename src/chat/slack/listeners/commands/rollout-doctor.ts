@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { announceRun } from '../../../../app/announce.js';
-import type { AppServices } from '../../../../app/services.js';
+import { announceRun } from '../../../notify/announce.js';
+import type { ChatServices } from '../../../services.js';
 import { runCommand, type CommandWords } from '../../../use-cases/command.js';
 import { createSlackChatAdapter } from '../../chat-adapter.js';
 import { SLACK, toMrkdwn } from '../../render.js';
@@ -18,7 +18,7 @@ export const SLACK_COMMAND_WORDS: CommandWords = {
  * and enqueues, the ack carries its private reply (all inside Slack's 3 s), then the
  * visible "diagnosing…" message is posted and subscribed to the run. No cluster work here.
  */
-export function rolloutDoctorCommand(services: AppServices) {
+export function rolloutDoctorCommand(services: ChatServices) {
   return async ({ command, ack, client, respond, logger }: CommandArgs): Promise<void> => {
     const reply = await runCommand(
       services,

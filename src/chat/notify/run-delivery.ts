@@ -6,18 +6,18 @@
  * for the run in a message (its Apply buttons say so) and its thread root come from the
  * app's mark on the subscription, never from a record a Redis writer could delete.
  */
-import type { ChatAdapter } from '../../chat/adapter.js';
-import type { ChatMessage, MessageRef as PortMessageRef } from '../../chat/model.js';
-import { NO_REQUESTER } from '../../chat/actions.js';
-import { runMessages } from '../../chat/use-cases/result.js';
-import { platformOf } from '../../queue/chat-refs.js';
+import type { ChatAdapter } from '../adapter.js';
+import type { ChatMessage, MessageRef as PortMessageRef } from '../model.js';
+import { NO_REQUESTER } from '../actions.js';
+import { runMessages } from '../use-cases/result.js';
+import { platformOf } from '../../platforms/chat-refs.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import type { ChatPlatform } from '../../queue/chat-refs.js';
+import type { ChatPlatform } from '../../platforms/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Logger } from '../../logger.js';
 import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import { planViews } from './plan-views.js';
-import { postReport } from '../../chat/report.js';
+import { postReport } from '../report.js';
 import {
   resultOvertaking,
   type MessageRef,
@@ -25,7 +25,7 @@ import {
   type Subscriptions,
 } from './subscriptions.js';
 
-/** What run delivery needs of the app's services (AppServices has it all; named apart, no import cycle). */
+/** What run delivery needs of the app's services (ChatServices has it all; named apart, no import cycle). */
 export interface RunDeliveryServices {
   plans: PlanStore;
   subscriptions: Subscriptions;

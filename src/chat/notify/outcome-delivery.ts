@@ -4,17 +4,17 @@
  * adapter), then the approved message's state line (./root-update.ts).
  */
 import { UnrecoverableError } from 'bullmq';
-import { outcomeMessage } from '../../chat/use-cases/outcome.js';
-import { platformOf } from '../../queue/chat-refs.js';
+import { outcomeMessage } from '../use-cases/outcome.js';
+import { platformOf } from '../../platforms/chat-refs.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import type { NotifyJob } from '../../queue/schemas.js';
-import type { AppServices } from '../services.js';
+import type { ChatServices } from '../services.js';
 import { rootOnOutcome } from './root-update.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
 export async function deliverOutcome(
-  services: Pick<AppServices, 'logger'> & Partial<Pick<AppServices, 'chats' | 'policy' | 'rootStates'>>,
+  services: Pick<ChatServices, 'logger'> & Partial<Pick<ChatServices, 'chats' | 'policy' | 'rootStates'>>,
   job: Outcome,
   undo: StoredPlan | undefined,
   now = Date.now(),

@@ -1,6 +1,6 @@
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import type { PlanView } from '../../chat/use-cases/result.js';
+import type { PlanView } from '../use-cases/result.js';
 
 /** Where one stored plan stands now: open, expired or claimed. */
 export async function planView(plans: PlanStore, id: string, now = Date.now()): Promise<PlanView> {

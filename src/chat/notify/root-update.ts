@@ -6,16 +6,10 @@
  * mark in the root record; a platform without it re-renders what its adapter remembers
  * of the message, `shown`, as Teams does from its card store).
  */
-import type { ChatAdapter } from '../../chat/adapter.js';
-import {
-  fixStageOf,
-  stateLine,
-  withResolution,
-  withStateLine,
-  type FixStage,
-} from '../../chat/use-cases/outcome.js';
+import type { ChatAdapter } from '../adapter.js';
+import { fixStageOf, stateLine, withResolution, withStateLine, type FixStage } from '../use-cases/outcome.js';
 import type { Logger } from '../../logger.js';
-import { platformOf } from '../../queue/chat-refs.js';
+import { platformOf } from '../../platforms/chat-refs.js';
 import type { NotifyJob } from '../../queue/schemas.js';
 import { z } from 'zod';
 import { rootRef, type RootRecord, type RootStates } from './root-store.js';

@@ -3,10 +3,10 @@ import { createPublicKey, sign, verify as verifySignature, type KeyObject } from
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { SigningKey } from '../../trust/approval-signature.js';
-import { NO_REQUESTER, type Requester } from '../../chat/actions.js';
+import { NO_REQUESTER, type Requester } from '../actions.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import { isId, platformOf, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { isId, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { whileRedisAway } from '../../queue/connection.js';
 
 /**
@@ -131,7 +131,7 @@ export interface Subscriptions {
   markAnswered(message: MessageRef): Promise<void>;
   /**
    * Whether the message got a final result: only a record with the app's mark counts,
-   * so a Redis writer cannot silence the deadline answer (src/app/run-deadline.ts).
+   * so a Redis writer cannot silence the deadline answer (src/chat/notify/run-deadline.ts).
    */
   answered(message: MessageRef): Promise<boolean>;
   /**

@@ -27,13 +27,8 @@
 import { createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import {
-  FIX_STAGE_ORDER,
-  NOT_APPLIED_STAGES,
-  undoStageOf,
-  type FixStage,
-} from '../../chat/use-cases/outcome.js';
-import { messageKeyPart } from '../../queue/chat-refs.js';
+import { FIX_STAGE_ORDER, NOT_APPLIED_STAGES, undoStageOf, type FixStage } from '../use-cases/outcome.js';
+import { messageKeyPart } from '../../platforms/chat-refs.js';
 import { redisKeys } from '../../queue/redis-keys.js';
 import type { SigningKey } from '../../trust/approval-signature.js';
 import type { MessageRef } from './subscriptions.js';

@@ -1,10 +1,10 @@
-import type { ChatAdapter, StartedRun } from '../chat/adapter.js';
-import type { ConversationRef, MessageRef as PortMessageRef } from '../chat/model.js';
-import { chatPlatform, platformTag } from '../queue/chat-refs.js';
-import { whileRedisAway } from '../queue/connection.js';
-import { deliverRun, type RunDeliveryServices } from './notify/run-delivery.js';
-import { subscriberOf, type MessageRef, type SubscribeResult } from './notify/subscriptions.js';
-import type { AppServices } from './services.js';
+import type { ChatAdapter, StartedRun } from '../adapter.js';
+import type { ConversationRef, MessageRef as PortMessageRef } from '../model.js';
+import { chatPlatform, platformTag } from '../../platforms/chat-refs.js';
+import { whileRedisAway } from '../../queue/connection.js';
+import { deliverRun, type RunDeliveryServices } from './run-delivery.js';
+import { subscriberOf, type MessageRef, type SubscribeResult } from './subscriptions.js';
+import type { ChatServices } from '../services.js';
 import { watchRunDeadline } from './run-deadline.js';
 
 /**
@@ -41,8 +41,8 @@ async function announceSlot(): Promise<() => void> {
 }
 
 export type AnnounceServices = RunDeliveryServices &
-  Pick<AppServices, 'config' | 'audit' | 'logger'> &
-  Partial<Pick<AppServices, 'replication'>>;
+  Pick<ChatServices, 'config' | 'audit' | 'logger'> &
+  Partial<Pick<ChatServices, 'replication'>>;
 
 /**
  * Posts a run's announcement through `adapter` in `where` (its thread, for a Re-run or

@@ -1,14 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { App, HTTPReceiver, type CustomRoute } from '@slack/bolt';
-import { boltLogger } from './bolt-logger.js';
-import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from '../../app/http-server.js';
-import { registerListeners } from './listeners/index.js';
-import { bodyGate } from '../../app/body-gate.js';
-import { healthzRoute, readyzRoute } from '../../app/routes/health.js';
-import { slackFetch } from './slack-fetch.js';
-import type { AppServices } from '../../app/services.js';
-import type { SlackConfig } from '../../config/slack.js';
-import { startMetricsServer } from '../../app/metrics-server.js';
+import { boltLogger } from '../chat/slack/bolt-logger.js';
+import { routeTable, startHttpServer, type Handler, type HttpServerHandle } from './http-server.js';
+import { registerListeners } from '../chat/slack/listeners/index.js';
+import { bodyGate } from './body-gate.js';
+import { healthzRoute, readyzRoute } from './routes/health.js';
+import { slackFetch } from '../chat/slack/slack-fetch.js';
+import type { AppServices } from './services.js';
+import type { SlackConfig } from '../config/slack.js';
+import { startMetricsServer } from './metrics-server.js';
 
 /** Slack's replay window, both directions (Bolt 5.1 only refuses stale ones). */
 const MAX_SKEW_SECONDS = 300;

@@ -5,13 +5,13 @@
  * the store. That is not tampering when the stored plan is exactly one the workers
  * reported in the latest diagnosis of its Deployment and the clicked message is not
  * one that latest result went to: the app kept that result signed
- * (src/app/notify/subscriptions.ts), so a Redis writer without a worker's key cannot
+ * (src/chat/notify/subscriptions.ts), so a Redis writer without a worker's key cannot
  * fake this answer.
  */
 import { shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { diagnoseJobId } from '../../queue/job-ids.js';
-import { platformOf } from '../../queue/chat-refs.js';
+import { platformOf } from '../../platforms/chat-refs.js';
 import type { MessageRef, Subscriptions } from '../notify/subscriptions.js';
 
 /**

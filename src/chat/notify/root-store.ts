@@ -1,9 +1,9 @@
 /**
  * Where an approved plan's message is and what it showed, kept by the app under its
  * mark in `rd:root:<planId>` (the approval key, a domain of its own, over the plan and
- * the record): what ./root-state.ts (Slack) and ./chat-delivery.ts (Teams) re-render as
+ * the record): what ./root-update.ts re-renders, on every platform, as
  * outcomes arrive. A value that does not verify is dropped with a warning. No chat
- * platform's markup or SDK here: AppServices names these types.
+ * platform's markup or SDK here: ChatServices names these types.
  */
 import { createHash, createPublicKey, sign, verify } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -15,14 +15,14 @@ import {
   checkRef,
   platformField,
   platformTag,
-} from '../../queue/chat-refs.js';
+} from '../../platforms/chat-refs.js';
 import type { SigningKey } from '../../trust/approval-signature.js';
 import type { MessageRef } from './subscriptions.js';
 import { createRootStages, type RootStages } from './root-stage.js';
 
 export const rootRecordSchema = z
   .object({
-    /** The message's chat platform (src/queue/chat-refs.ts), under the record's mark; absent: Slack. */
+    /** The message's chat platform (src/platforms/chat-refs.ts), under the record's mark; absent: Slack. */
     platform: platformField,
     channel: anyConversation,
     ts: anyMessageId,

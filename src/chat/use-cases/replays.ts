@@ -10,19 +10,19 @@
  * carry) and an alert's diagnosis (Alertmanager sends a firing alert again).
  */
 import { z } from 'zod';
-import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
-import type { Producers } from '../queue/producers.js';
-import type { Replay } from '../queue/replication-guard.js';
-import { jobIdOfDiagnosis } from '../queue/job-ids.js';
-import { platformField } from '../queue/chat-refs.js';
+import type { PlanStore, StoredPlan } from '../../queue/plan-store.js';
+import type { Producers } from '../../queue/producers.js';
+import type { Replay } from '../../queue/replication-guard.js';
+import { jobIdOfDiagnosis } from '../../queue/job-ids.js';
+import { platformField } from '../../platforms/chat-refs.js';
 import {
   diagnoseJobSchema,
   remediateJobSchema,
   type DiagnoseJob,
   type RemediateJob,
-} from '../queue/schemas.js';
-import { rootRecordSchema, type RootRecord, type RootStates } from './notify/root-store.js';
-import type { MessageRef, Subscriptions } from './notify/subscriptions.js';
+} from '../../queue/schemas.js';
+import { rootRecordSchema, type RootRecord, type RootStates } from '../notify/root-store.js';
+import type { MessageRef, Subscriptions } from '../notify/subscriptions.js';
 
 export const APP_REPLAY = {
   command: 'app-command',

@@ -12,14 +12,14 @@
  * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window). A Redis writer can only refuse commands here (set a
  * counter high) or allow more (delete it): never post, read or approve anything.
  */
-import { redisKeys } from '../queue/redis-keys.js';
+import { redisKeys } from '../../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
-import type { Rich } from '../chat/model.js';
-import { icon, say } from '../chat/rich.js';
-import type { Audit } from '../audit.js';
-import type { AppConfig } from '../config/environment.js';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { Rich } from '../model.js';
+import { icon, say } from '../rich.js';
+import type { Audit } from '../../audit.js';
+import type { AppConfig } from '../../config/environment.js';
+import type { Logger } from '../../logger.js';
+import type { Metrics } from '../../metrics.js';
 
 export interface CommandBudgetLimits {
   perUser: number;

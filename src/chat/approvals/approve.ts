@@ -18,10 +18,10 @@ import {
 import { outdatedSealReason, planDigest, SEAL_VERSION, shownDigest } from '../../trust/plan-seal.js';
 import type { StoredPlan } from '../../queue/plan-store.js';
 import { QueueUnavailableError } from '../../queue/producers.js';
-import type { Requester } from '../../chat/actions.js';
-import type { Platform, Rich } from '../../chat/model.js';
-import { approversText } from '../../chat/use-cases/approvers.js';
-import { group, icon, join, plain, rich, say, strong } from '../../chat/rich.js';
+import type { Requester } from '../actions.js';
+import type { Platform, Rich } from '../model.js';
+import { approversText } from '../use-cases/approvers.js';
+import { group, icon, join, plain, rich, say, strong } from '../rich.js';
 
 /** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
 const SLACK = 'slack';
@@ -33,12 +33,12 @@ import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
-import { appReplay } from '../replays.js';
+import { appReplay } from '../use-cases/replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
-import { chatPlatform, platformTag, type ChatPlatform } from '../../queue/chat-refs.js';
+import { chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
@@ -88,8 +88,8 @@ export type ApprovalOutcome =
   | { kind: 'approved'; stored: StoredPlan; approvers: string[] };
 
 /**
- * What the decision needs of the app's services (AppServices has them all): named here
- * rather than picked from AppServices, so the port's press use-case that calls it
+ * What the decision needs of the app's services (ChatServices has them all): named here
+ * rather than picked from ChatServices, so the port's press use-case that calls it
  * (src/chat/use-cases/approve-press.ts) reaches no adapter through the services' types.
  */
 interface Services {
@@ -101,7 +101,7 @@ interface Services {
   subscriptions: Subscriptions;
   config: AppConfig;
   logger: Logger;
-  /** As AppServices.replication: WAIT for the replicas, and the redo of lost writes. */
+  /** As ChatServices.replication: WAIT for the replicas, and the redo of lost writes. */
   replication?: ReplicationGuard | undefined;
 }
 
@@ -491,7 +491,7 @@ async function queueRemediation(
       await services.subscriptions.claimMessagePlan(messageOf(click), planId);
       await producers.enqueueRemediate(job);
     },
-    // The same as data, for the journal (src/app/replays.ts).
+    // The same as data, for the journal (src/chat/use-cases/replays.ts).
     appReplay.approval({ stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job }),
   );
   metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });

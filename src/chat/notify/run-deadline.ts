@@ -23,11 +23,11 @@
  * its platform's adapter (services.chats): the card is replaced, or the reply posted
  * in the card's thread.
  */
-import type { ChatMessage, PersonRef } from '../chat/model.js';
-import { icon, mention, say } from '../chat/rich.js';
-import { platformOf } from '../queue/chat-refs.js';
-import type { MessageRef } from './notify/subscriptions.js';
-import type { AppServices } from './services.js';
+import type { ChatMessage, PersonRef } from '../model.js';
+import { icon, mention, say } from '../rich.js';
+import { platformOf } from '../../platforms/chat-refs.js';
+import type { MessageRef } from './subscriptions.js';
+import type { ChatServices } from '../services.js';
 
 export interface WatchedRun {
   message: MessageRef;
@@ -46,8 +46,8 @@ export interface WatchedRun {
   deployment?: string;
 }
 
-type Services = Pick<AppServices, 'config' | 'subscriptions' | 'audit' | 'logger'> &
-  Partial<Pick<AppServices, 'chats'>>;
+type Services = Pick<ChatServices, 'config' | 'subscriptions' | 'audit' | 'logger'> &
+  Partial<Pick<ChatServices, 'chats'>>;
 
 /** Arms the watch; returns at once. */
 export function watchRunDeadline(services: Services, run: WatchedRun): void {
