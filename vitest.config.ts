@@ -17,9 +17,28 @@ export default defineConfig({
     // Integration tests start their own redis-server and simulator per file; two
     // cores on CI machines, so keep file parallelism modest.
     maxWorkers: 2,
+    // Vitest runs projects of one group together and the groups one after another: the
+    // source-tree checks (one worker, some seconds) first, then everything else.
     projects: [
-      { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: SOURCE_TREE } },
-      { extends: true, test: { name: 'source-tree', include: SOURCE_TREE, isolate: false, maxWorkers: 1 } },
+      {
+        extends: true,
+        test: {
+          name: 'source-tree',
+          include: SOURCE_TREE,
+          isolate: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: SOURCE_TREE,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
