@@ -17,6 +17,7 @@ import { diagnose } from '../src/engine/diagnose.js';
 import { createKubeClient } from '../src/kube/client.js';
 import { collectSnapshot } from '../src/kube/read/collector.js';
 import type { Section } from './report.js';
+import { MAX_DIAGNOSE_READS } from './lib/targets.js';
 
 export const AGENT = { kind: 'DaemonSet' as const, namespace: 'telemetry', name: 'node-agent' };
 const T0 = '2026-11-22T02:00:00Z';
@@ -504,13 +505,15 @@ export function workloadKindsSection(r: KindBench): Section {
   const rows = (kind: string, k: { small: DaemonSetFigures; large: DaemonSetFigures }) => {
     const requestGrowth = k.large.requests / k.small.requests;
     const timeGrowth = k.large.wallMs / Math.max(1, k.small.wallMs);
+    // An Argo Rollout also lists its AnalysisRuns (what guards it, issue 52).
+    const most = MAX_DIAGNOSE_READS + (kind === 'Argo Rollout' ? 1 : 0);
     return [
       {
         figure: `${kind}: API requests per diagnosis (collect), 10 → 5,000 nodes`,
         median: `${k.small.requests} → ${k.large.requests} (×${requestGrowth.toFixed(2)})`,
-        comparison: 'at most 8 reads; growth under 1.5x',
-        target: '≤ 8 and < 1.5x',
-        met: k.large.requests <= 8 && requestGrowth < 1.5,
+        comparison: `at most ${most} reads (8 before the budgets and autoscalers${kind === 'Argo Rollout' ? ' and analysis runs' : ''} were read); growth under 1.5x`,
+        target: `≤ ${most} and < 1.5x`,
+        met: k.large.requests <= most && requestGrowth < 1.5,
       },
       {
         figure: `${kind}: collect + diagnose wall time, 10 → 5,000 nodes`,

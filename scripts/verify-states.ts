@@ -6,24 +6,35 @@
  * seed (rerun one with `--seed N --count 1`). `--rules` adds placement rules to each
  * state (required pod anti-affinity, a zone pin: sim/generated-rules.ts); `--motion` a
  * rollout in motion (slow stops and starts, preemption, a tight quota, an early
- * snapshot: sim/generated-motion.ts). Exits 1 when
- * any state disagrees.
+ * snapshot: sim/generated-motion.ts); `--guards` draws the states from the guard
+ * families instead (disruption budgets, paused Deployments, crash loops that stopped or
+ * crash everywhere, quotas at their limit, Argo blue-green, StatefulSet local storage on
+ * a cordoned node, a DaemonSet's Pending pod elsewhere, minReadySeconds:
+ * sim/generated-guards.ts; `--family NAME` only that one), with closing figures per
+ * family. Every offered plan is judged on a replay of its state (test/support/plan-judge.ts):
+ * below its budget's floor, serving pods swapped for crashing ones, or nothing finished.
+ * Exits 1 when any state disagrees.
  */
 import { refuse, scriptArgs } from './script-args.js';
-import { judgeSeed, tally, type JudgedState } from '../test/support/state-judge.js';
+import { judgeSeed, tally, type JudgedState, type Tally } from '../test/support/state-judge.js';
+import { familyOfSeed, GUARD_FAMILIES } from '../sim/generated-guards.js';
 
-const USAGE = `Usage: npm run verify:states -- [--seed N] [--count N] [--kind KIND] [--rules] [--motion] [--json]
+const USAGE = `Usage: npm run verify:states -- [--seed N] [--count N] [--kind KIND] [--rules] [--motion]
+         [--guards] [--family NAME] [--json]
 
 Generated mid-rollout states, each diagnosed and then run forward on the stepped
-simulator; prints agreement and every state that disagrees (exit 1 when one does).
-  --seed N      the first seed (default 1); rerun one state with --seed N --count 1
-  --count N     how many states (default 2000; npm test judges a few hundred,
-                docs/benchmarks.md lists both)
-  --kind KIND   Deployment (default), DaemonSet, StatefulSet or Rollout (Argo)
-  --rules       placement rules on each state (anti-affinity, a zone pin, spread)
-  --motion      a rollout in motion (slow stops and starts, preemption, a tight quota)
-  --json        the tally as JSON
-  -h, --help    this text
+simulator; every offered plan is judged on a replay of its state. Prints agreement and
+every state that disagrees (exit 1 when one does).
+  --seed N       the first seed (default 1); rerun one state with --seed N --count 1
+  --count N      how many states (default 2000; npm test judges a few hundred,
+                 docs/benchmarks.md lists both)
+  --kind KIND    Deployment (default), DaemonSet, StatefulSet or Rollout (Argo)
+  --rules        placement rules on each state (anti-affinity, a zone pin, spread)
+  --motion       a rollout in motion (slow stops and starts, preemption, a tight quota)
+  --guards       the states of the guard families (disruption budgets, paused rollouts, …)
+  --family NAME  only that guard family (${GUARD_FAMILIES.join(', ')})
+  --json         the tally as JSON
+  -h, --help     this text
 `;
 
 const args = scriptArgs('verify:states', USAGE, {
@@ -32,6 +43,8 @@ const args = scriptArgs('verify:states', USAGE, {
   kind: { type: 'string' },
   rules: { type: 'boolean', default: false },
   motion: { type: 'boolean', default: false },
+  guards: { type: 'boolean', default: false },
+  family: { type: 'string' },
   json: { type: 'boolean', default: false },
 });
 if ('exit' in args) process.exit(args.exit);
@@ -48,37 +61,80 @@ if (values.kind !== undefined && !kind) {
   process.exit(refuse('verify:states', USAGE, `--kind takes one of ${KINDS.join(', ')}`));
 }
 
+const family = GUARD_FAMILIES.find((f) => f === values.family);
+if (values.family !== undefined && !family) {
+  process.exit(refuse('verify:states', USAGE, `--family takes one of ${GUARD_FAMILIES.join(', ')}`));
+}
+const guards = values.guards || family !== undefined;
+/** With --family, the seeds that fall in it (familyOfSeed), `count` of them from `seed` on. */
+const seeds: number[] = [];
+for (let s = seed; seeds.length < count; s += 1) if (!family || familyOfSeed(s) === family) seeds.push(s);
+
 const results: JudgedState[] = [];
 const started = performance.now();
 const progress = process.stderr.isTTY && !values.json;
-for (let s = seed; s < seed + count; s += 1) {
-  const result = judgeSeed(s, kind, values.rules, values.motion);
+for (const [i, s] of seeds.entries()) {
+  const result = judgeSeed(s, kind, values.rules, values.motion, guards);
   results.push(result);
   if (result.judgement !== 'agree' && result.judgement !== 'skipped' && !values.json) {
     process.stdout.write(
-      `seed ${s}: ${result.judgement} (${result.completes ? 'completes' : 'never completes'}; findings ${result.codes.join(', ') || 'none'}; plans ${result.plans.join(', ') || 'none'})\n  ${result.description}\n`,
+      `seed ${s}: ${result.judgement} (${result.completes ? 'completes' : 'never completes'}; findings ${result.codes.join(', ') || 'none'}; plans ${result.plans.join(', ') || 'none'}${harmsOf(result)})\n  ${result.description}\n`,
     );
   }
-  if (progress && (s - seed) % 25 === 24) process.stderr.write(`\r${s - seed + 1}/${count} states`);
+  if (progress && i % 25 === 24) process.stderr.write(`\r${i + 1}/${count} states`);
 }
 if (progress) process.stderr.write('\n');
 const t = tally(results);
 const seconds = (performance.now() - started) / 1000;
+const byFamily: Record<string, Tally> | undefined = guards
+  ? Object.fromEntries(
+      GUARD_FAMILIES.map((f) => [f, tally(results.filter((r) => r.family === f))] as const).filter(
+        ([, ft]) => ft.judged + ft.skipped > 0,
+      ),
+    )
+  : undefined;
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ seed, count, seconds, ...t }, null, 2)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ seed, count, seconds, ...t, ...(byFamily ? { byFamily } : {}) }, null, 2)}\n`,
+  );
 } else {
   const pct = (n: number): string => (t.judged === 0 ? '0' : ((100 * n) / t.judged).toFixed(1));
   process.stdout.write(
     [
-      `${t.judged} states judged (${t.skipped} skipped: no steady state before the change), seeds ${seed}..${seed + count - 1}, ${seconds.toFixed(1)} s`,
+      `${t.judged} states judged (${t.skipped} skipped: no steady state before the change), seeds ${seeds[0] ?? seed}..${seeds.at(-1) ?? seed}, ${seconds.toFixed(1)} s`,
       `agreement        ${t.agree} (${pct(t.agree)}%)`,
       `rollouts finished ${t.completed}, never finished ${t.judged - t.completed}`,
       `false deadlocks  ${t.falseDeadlocks}`,
       `harmful plans    ${t.harmfulPlans}`,
       `missed deadlocks ${t.missedDeadlocks}`,
       `fixes that failed ${t.fixFailed}`,
+      `plans judged     ${t.plansJudged} (replays diverged: ${t.diverged}); harmful ${t.harmfulPlanCount} ${JSON.stringify(t.harms)}; below a floor but labelled an outage ${t.labelledOutages}`,
+      ...(byFamily
+        ? [
+            '',
+            'family             states  agreement   harmful plans  missed',
+            ...Object.entries(byFamily).map(([f, ft]) =>
+              [
+                f.padEnd(18),
+                String(ft.judged).padStart(6),
+                `${ft.agree} (${ft.judged === 0 ? '0' : ((100 * ft.agree) / ft.judged).toFixed(1)}%)`.padStart(
+                  11,
+                ),
+                String(ft.harmfulPlanCount).padStart(15),
+                String(ft.missedDeadlocks).padStart(7),
+              ].join(' '),
+            ),
+          ]
+        : []),
       '',
     ].join('\n'),
   );
+}
+
+function harmsOf(result: JudgedState): string {
+  const harmful = result.planVerdicts.filter((v) => v.harm);
+  return harmful.length === 0
+    ? ''
+    : `; harmful: ${harmful.map((v) => `${v.kind} ${v.harm ?? ''} (serving ${v.startServing}→min ${v.minServing}${v.floor !== undefined ? `, floor ${v.floor}` : ''})`).join(', ')}`;
 }
 process.exit(t.agree === t.judged ? 0 : 1);

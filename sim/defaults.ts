@@ -3,8 +3,7 @@
  * and update alike, like the real decoder), validate the fields rollout-doctor's
  * patches touch, and keep generation in step with spec changes.
  */
-import { randomUUID } from 'node:crypto';
-import { simNow } from './clock.js';
+import { simNow, simRandom, simUid } from './clock.js';
 import type { ResourceType } from './resources.js';
 import { apiVersionOf } from './resources.js';
 import type { SimObject } from './store.js';
@@ -17,6 +16,11 @@ import {
   prepareWorkload,
   workloadCauses,
 } from './workload-defaults.js';
+import {
+  defaultWebhookConfiguration,
+  KIND as WEBHOOK_CONFIGURATION,
+  webhookConfigurationCauses,
+} from './webhooks/config.js';
 
 type Json = Record<string, unknown>;
 
@@ -167,6 +171,7 @@ export function applyDefaults(o: SimObject): void {
     defaultPodSpec(ensure(template, 'spec'));
   }
   if (o.kind === 'LimitRange' && spec) defaultLimitRange(spec);
+  if (o.kind === WEBHOOK_CONFIGURATION) defaultWebhookConfiguration(o);
 }
 
 /**
@@ -289,6 +294,7 @@ export function validate(rt: ResourceType, o: SimObject, old: SimObject | undefi
     causes.push({ field: 'spec', message: 'Invalid value: "field is immutable"' });
   }
   causes.push(...workloadCauses(o, old));
+  if (o.kind === WEBHOOK_CONFIGURATION) causes.push(...webhookConfigurationCauses(o));
   if (causes.length > 0) throw invalid(rt, name, causes);
 }
 
@@ -300,7 +306,7 @@ export function prepareCreate(rt: ResourceType, o: SimObject): void {
   o.apiVersion = apiVersionOf(rt);
   o.kind = rt.kind;
   const meta = o.metadata;
-  meta.uid = randomUUID();
+  meta.uid = simUid();
   meta.creationTimestamp = nowRfc3339();
   if (GENERATION_KINDS.has(rt.kind)) meta.generation = 1;
   delete meta.deletionTimestamp;
@@ -330,6 +336,6 @@ export function prepareUpdate(rt: ResourceType, o: SimObject, old: SimObject): v
 export function generatedName(prefix: string): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let suffix = '';
-  for (let i = 0; i < 5; i += 1) suffix += alphabet[Math.floor(Math.random() * alphabet.length)] ?? 'x';
+  for (let i = 0; i < 5; i += 1) suffix += alphabet[Math.floor(simRandom() * alphabet.length)] ?? 'x';
   return `${prefix.slice(0, 58)}${suffix}`;
 }

@@ -11,7 +11,8 @@ export interface StatusBody {
   metadata: Record<string, never>;
   status: 'Failure';
   message: string;
-  reason: string;
+  /** Left out when empty, as omitempty leaves it out (a webhook's refusal may name none). */
+  reason?: string;
   details?: {
     name?: string;
     group?: string;
@@ -40,7 +41,7 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

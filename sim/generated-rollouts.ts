@@ -47,7 +47,7 @@ function canaryStrategy(pick: Pick, chance: Chance): object {
   }
 }
 
-function blueGreenStrategy(pick: Pick, chance: Chance, name: string): object {
+export function blueGreenStrategy(pick: Pick, chance: Chance, name: string): object {
   const auto = pick(['on', 'delayed', 'off'] as const);
   return {
     blueGreen: {

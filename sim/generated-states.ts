@@ -39,7 +39,25 @@ export interface GeneratedState {
   forwardSeconds?: number;
   /** One line: what was generated. */
   description: string;
+  /** The `--guards` family it was drawn for (sim/generated-guards.ts). */
+  family?: string;
+  /** Objects applied together with the change (a crash rule, a cordon). */
+  also?: object[];
+  /** What happens after the change, before the snapshot (`at` seconds in): no person's doing but the scenario's. */
+  later?: LaterAction[];
+  /** Images known to crash wherever they run: a plan must not swap serving pods for them. */
+  crashImages?: string[];
 }
+
+/**
+ * A scripted step of a generated state: an object applied (a crash rule lifted, a node
+ * joining), a merge patch (a Deployment paused), or the node of a pod cordoned and,
+ * with `evict`, drained of the workload's pods there (as `kubectl drain` evicts them).
+ */
+export type LaterAction =
+  | { at: number; apply: object }
+  | { at: number; patch: { kind: string; name: string; body: object } }
+  | { at: number; drain: { pod: string; evict: boolean } };
 
 export type GeneratedKind = 'Deployment' | 'DaemonSet' | 'StatefulSet' | 'Rollout';
 

@@ -1,8 +1,9 @@
 /**
  * The kinds an install brings that the simulator stores and serves without a controller:
  * what `helm install` of charts/rollout-doctor creates besides workloads (RBAC, network
- * and disruption policies) and the admission policies the simulator enforces
- * (sim/admission/validating-policy.ts). Scope, names and short names as the API server
+ * and disruption policies), the admission policies the simulator enforces
+ * (sim/admission/validating-policy.ts) and the validating webhooks it calls
+ * (sim/webhooks/). Scope, names and short names as the API server
  * lists them in discovery.
  */
 import type { ResourceType } from './resources.js';
@@ -48,6 +49,13 @@ export const INSTALL_RESOURCES: readonly ResourceType[] = [
     'validatingadmissionpolicybindings',
     'validatingadmissionpolicybinding',
     'ValidatingAdmissionPolicyBinding',
+    'admissionregistration.k8s.io',
+    false,
+  ),
+  kind(
+    'validatingwebhookconfigurations',
+    'validatingwebhookconfiguration',
+    'ValidatingWebhookConfiguration',
     'admissionregistration.k8s.io',
     false,
   ),

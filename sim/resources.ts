@@ -212,6 +212,29 @@ export const RESOURCES: readonly ResourceType[] = [
     namespaced: false,
     shortNames: ['pc'],
   },
+  // What guards a workload (issue 52): the disruption controller writes a PDB's status
+  // (sim/controllers/disruption.ts), the HPA controller an HPA's (sim/controllers/hpa.ts).
+  {
+    plural: 'poddisruptionbudgets',
+    singular: 'poddisruptionbudget',
+    kind: 'PodDisruptionBudget',
+    group: 'policy',
+    version: 'v1',
+    namespaced: true,
+    shortNames: ['pdb'],
+    subresources: ['status'],
+  },
+  {
+    plural: 'horizontalpodautoscalers',
+    singular: 'horizontalpodautoscaler',
+    kind: 'HorizontalPodAutoscaler',
+    group: 'autoscaling',
+    version: 'v2',
+    namespaced: true,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: ['status'],
+  },
   {
     plural: 'storageclasses',
     singular: 'storageclass',
@@ -336,6 +359,17 @@ export const RESOURCES: readonly ResourceType[] = [
         description: 'Time since resource was created',
       },
     ],
+  },
+  // An Argo Rollout's analyses (manifests/crds/analysis-run-crd.yaml: shortName ar).
+  {
+    plural: 'analysisruns',
+    singular: 'analysisrun',
+    kind: 'AnalysisRun',
+    group: 'argoproj.io',
+    version: 'v1alpha1',
+    namespaced: true,
+    shortNames: ['ar'],
+    crd: true,
   },
   {
     plural: 'kustomizations',

@@ -6,7 +6,8 @@
  */
 import { createControllerManager } from './controllers/manager.js';
 import { startControllers } from './controllers/index.js';
-import { simNow } from './clock.js';
+import { installRandom, simNow } from './clock.js';
+import { random } from './generated-states.js';
 import { LogStore } from './logs.js';
 import { applyDirect, loadScenario } from './scenario.js';
 import { typeForKind } from './stored-kinds.js';
@@ -45,6 +46,9 @@ export function startStepped(
   objects: readonly unknown[],
   startMs = Date.parse('2026-11-25T00:00:00Z'),
 ): SteppedSim {
+  // Seeded names and uids: the same objects run twice come out alike (a judge replays a
+  // state once per plan it tries).
+  const restoreRandom = installRandom(random(startMs % 2_147_483_647));
   const store = new Store();
   const logs = new LogStore();
   const manager = createControllerManager(store, logs, 1, { clock: 'virtual', startMs });
@@ -98,6 +102,9 @@ export function startStepped(
       deleteObject(store, typeOf(kind), namespace, name);
     },
     advance: (seconds, done = () => false) => manager.advance(done, seconds),
-    stop: () => manager.stop(),
+    stop: () => {
+      manager.stop();
+      restoreRandom();
+    },
   };
 }

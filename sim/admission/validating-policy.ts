@@ -17,7 +17,7 @@
  * userInfo, name, namespace, resource, subResource, kind, dryRun), namespaceObject and
  * variables; JSON integers are CEL ints, as the API server converts them.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import { evaluate, toCel } from './cel.js';
 import { ApiError } from '../errors.js';
 import type { SimObject, Store } from '../store.js';
 
@@ -61,27 +61,6 @@ interface PolicySpec {
   matchConditions?: { name: string; expression: string }[];
   variables?: { name: string; expression: string }[];
   validations?: { expression: string; message?: string; messageExpression?: string; reason?: string }[];
-}
-
-const env = new Environment({ unlistedVariablesAreDyn: true });
-const compiled = new Map<string, ReturnType<Environment['parse']>>();
-function evaluate(expression: string, context: Record<string, unknown>): unknown {
-  let fn = compiled.get(expression);
-  if (!fn) {
-    fn = env.parse(expression);
-    compiled.set(expression, fn);
-  }
-  return fn(context);
-}
-
-/** JSON as CEL sees it: integers are ints (bigint here), not doubles. */
-function toCel(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map(toCel);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toCel(v)]));
-  }
-  return value;
 }
 
 const has = (list: readonly string[] | undefined, value: string): boolean =>

@@ -98,9 +98,17 @@ export function computeStatus(input: StatusInput): {
     (status.readyReplicas ?? 0) > (prev.readyReplicas ?? 0) ||
     (status.availableReplicas ?? 0) > (prev.availableReplicas ?? 0);
   const name = input.newRSName ?? '';
+  const before = conditions.find((c) => c.type === 'Progressing')?.reason;
+  conditions = pausedConditions(conditions, d, nowText);
   const current = conditions.find((c) => c.type === 'Progressing');
+  // The deadline counts from the Progressing condition's last update (DeploymentTimedOut):
+  // not while paused, and afresh from the resume.
+  const clockReset =
+    d.spec.paused === true || (current?.reason === 'DeploymentResumed' && before !== current.reason);
   const deadline = d.spec.progressDeadlineSeconds;
-  if (input.createdNewRS) {
+  if (d.spec.paused) {
+    // sync() of a paused Deployment writes no progress (syncDeploymentStatus only).
+  } else if (input.createdNewRS) {
     conditions = setCondition(
       conditions,
       {
@@ -170,7 +178,41 @@ export function computeStatus(input: StatusInput): {
   // Keep Available before Progressing like the controller writes them.
   conditions.sort((a, b) => (a.type === 'Available' ? -1 : b.type === 'Available' ? 1 : 0));
   status.conditions = conditions;
-  return { status, progressed, complete };
+  return { status, progressed: progressed || clockReset, complete };
+}
+
+/**
+ * checkPausedConditions (pkg/controller/deployment/sync.go), run on every sync before
+ * the paused check: a paused Deployment's Progressing becomes Unknown, reason
+ * DeploymentPaused ("Deployment is paused"), and a resumed one's DeploymentResumed; a
+ * timed-out one keeps ProgressDeadlineExceeded. Only with a progress deadline (apps/v1
+ * defaults it to 600 s).
+ */
+function pausedConditions(conditions: Condition[], d: Deployment, now: string): Condition[] {
+  if (d.spec.progressDeadlineSeconds === undefined) return conditions;
+  const current = conditions.find((c) => c.type === 'Progressing');
+  if (current?.reason === 'ProgressDeadlineExceeded') return conditions;
+  const paused = current?.reason === 'DeploymentPaused';
+  if (d.spec.paused && !paused) {
+    return setCondition(
+      conditions,
+      { type: 'Progressing', status: 'Unknown', reason: 'DeploymentPaused', message: 'Deployment is paused' },
+      now,
+    );
+  }
+  if (!d.spec.paused && paused) {
+    return setCondition(
+      conditions,
+      {
+        type: 'Progressing',
+        status: 'Unknown',
+        reason: 'DeploymentResumed',
+        message: 'Deployment is resumed',
+      },
+      now,
+    );
+  }
+  return conditions;
 }
 
 /**

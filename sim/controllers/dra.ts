@@ -49,6 +49,7 @@ import {
 } from './dra-devices.js';
 import { matchesNodeSelectorTerms } from './scheduler-filters.js';
 import { generatedName, nowRfc3339 } from '../defaults.js';
+import { simUid } from '../clock.js';
 import { resourceForKind } from '../resources.js';
 import { deleteObject, finishDeletion } from '../writes.js';
 import { schedulingAmount } from './quantity.js';
@@ -137,7 +138,7 @@ export function resourceClaimController(ctx: ControllerContext): Controller {
           name,
           generateName,
           namespace: pod.metadata.namespace,
-          uid: crypto.randomUUID(),
+          uid: simUid(),
           creationTimestamp: nowRfc3339(),
           ...(labels ? { labels: { ...labels } } : {}),
           annotations: { ...template.spec.metadata?.annotations, [POD_CLAIM_ANNOTATION]: entry.name },
@@ -440,7 +441,7 @@ function createExtendedClaim(store: Store, pod: Pod, node: Node, extended: Exten
       name: generatedName(`${podName}-extended-resources-`),
       generateName: `${podName}-extended-resources-`,
       namespace: pod.metadata.namespace,
-      uid: crypto.randomUUID(),
+      uid: simUid(),
       creationTimestamp: nowRfc3339(),
       annotations: { [EXTENDED_CLAIM_ANNOTATION]: 'true' },
       ownerReferences: [

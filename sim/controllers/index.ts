@@ -9,15 +9,19 @@ import { daemonSetController } from './daemonset.js';
 import { statefulSetController } from './statefulset.js';
 import { resourceQuotaController } from './resource-quota.js';
 import { rolloutController } from './argo/controller.js';
+import { disruptionController } from './disruption.js';
+import { hpaController } from './hpa.js';
 
 /**
- * Adds every controller to the manager: resourcequota, deployment, argo-rollouts,
- * replicaset, statefulset, daemonset, scheduler, kubelet.
+ * Adds every controller to the manager: resourcequota, horizontal-pod-autoscaler, deployment, argo-rollouts,
+ * replicaset, statefulset, daemonset, scheduler, kubelet, disruption.
  */
 export function startControllers(manager: ControllerManager): void {
   // First: a scenario's quotas get their status before any pod is created, as if they
   // had been there all along (admission ignores a quota the controller has not synced).
   manager.add(resourceQuotaController(manager.context));
+  // Before the workload controllers: a scale it writes is synced in the same pass.
+  manager.add(hpaController(manager.context));
   manager.add(deploymentController(manager.context));
   manager.add(rolloutController(manager.context));
   manager.add(replicaSetController(manager.context));
@@ -27,4 +31,6 @@ export function startControllers(manager: ControllerManager): void {
   manager.add(resourceClaimController(manager.context));
   manager.add(schedulerController(manager.context));
   manager.add(kubeletController(manager.context));
+  // Last: a budget's status follows the pods the others have just written.
+  manager.add(disruptionController(manager.context));
 }

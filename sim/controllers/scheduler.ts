@@ -13,6 +13,7 @@ import { deleteObject } from '../writes.js';
 import { nowRfc3339 } from '../defaults.js';
 import { recordEvent } from './events.js';
 import type { Controller, ControllerContext } from './manager.js';
+import { bindVolumes, volumeFilter } from './volume-binding.js';
 import { draBackedResources, draFilter, heldForClaims, reserveClaims, type NodeAllocation } from './dra.js';
 import { asPod, controllerUid, isPodActive } from './pods.js';
 import {
@@ -50,6 +51,7 @@ const SPREAD_INCLUSION = {
   tolerated: (pod: Pod, taint: Taint) => tolerates(pod.spec.tolerations ?? [], taint),
 };
 const DRA_KINDS = new Set(['ResourceSlice', 'DeviceClass', 'DeviceTaintRule']);
+const VOLUME_KINDS = new Set(['PersistentVolume', 'PersistentVolumeClaim', 'StorageClass']);
 const RETRY_SECONDS = 60;
 /**
  * The status of a node NodeAffinity's PreFilter left out (schedule_one.go
@@ -379,7 +381,10 @@ export function schedulerController(ctx: ControllerContext): Controller {
         if (reserved.reasons.length > 0) return reserved;
       }
       const result = filterNode(pod, v, domain, backed, spread && { state: spread });
-      if (!claims || result.reasons.length > 0) return result;
+      if (result.reasons.length > 0) return result;
+      const volumes = volumeFilter(store, pod, v.node);
+      if (volumes) return volumes;
+      if (!claims) return result;
       const dra = draFilter(store, pod, v.node, backed);
       if ('reason' in dra) return { reasons: [dra.reason], unresolvable: true };
       allocations.set(v.node, dra);
@@ -396,6 +401,7 @@ export function schedulerController(ctx: ControllerContext): Controller {
       if (chosen) {
         const allocation = allocations.get(chosen.v.node);
         if (allocation) reserveClaims(store, pod, chosen.v.node, allocation);
+        bindVolumes(store, pod, chosen.v.node);
         bind(podObj, chosen.v.node);
       }
       return;
@@ -453,7 +459,8 @@ export function schedulerController(ctx: ControllerContext): Controller {
     name: 'scheduler',
     observe(event) {
       const o = event.object;
-      if (event.kind === 'Node') requeueAll();
+      // VolumeBinding's cluster events: a volume or class added or changed, a claim bound.
+      if (event.kind === 'Node' || VOLUME_KINDS.has(event.kind)) requeueAll();
       // DynamicResources' cluster events: a slice or class added or changed (a
       // DeviceTaintRule changes what the slices offer), a claim created or gone, or one
       // deallocated (its queueing hint skips other claim updates) may make a pod schedulable.

@@ -98,7 +98,8 @@ export function newStatefulSetPod(
  * A stand-in for dynamic provisioning (not the StatefulSet controller's work): a claim
  * whose class exists (or, with none named, when a default StorageClass exists) gets a
  * PersistentVolume `pvc-<claim uid>` and is Bound to it, as the external provisioner and
- * the PV controller would; otherwise the claim stays Pending.
+ * the PV controller would; otherwise the claim stays Pending. A WaitForFirstConsumer
+ * class leaves it Pending for the scheduler to bind with the pod (volume-binding.ts).
  */
 function provision(store: Store, claim: SimObject): void {
   if (!PV_RT || !PVC_RT) return;
@@ -113,6 +114,13 @@ function provision(store: Store, claim: SimObject): void {
   const className = spec.storageClassName ?? store.list('StorageClass').find(isDefault)?.metadata.name;
   const storageClass = className ? store.get('StorageClass', undefined, className) : undefined;
   if (!storageClass) return;
+  // WaitForFirstConsumer: bound when the pod is scheduled (volume-binding.ts); a class
+  // without a provisioner binds only pre-made volumes, there too.
+  if (storageClass['volumeBindingMode'] === 'WaitForFirstConsumer') {
+    if (spec.storageClassName === undefined)
+      store.put({ ...structuredClone(claim), spec: { ...spec, storageClassName: className } });
+    return;
+  }
   const volume = `pvc-${claim.metadata.uid ?? ''}`;
   const capacity = { storage: spec.resources?.requests?.storage ?? '1Gi' };
   createObject(

@@ -38,6 +38,8 @@ function isMap(v: unknown): v is Json {
 }
 
 function mergeKeyFor(kind: string, path: string[], field: string): string | undefined {
+  // ValidatingWebhookConfiguration.webhooks: patchStrategy merge, patchMergeKey name.
+  if (field === 'webhooks' && path.length === 0 && kind.endsWith('WebhookConfiguration')) return 'name';
   if (field === 'ports') {
     if (kind === 'Service' && path.join('.') === 'spec') return 'port';
     return 'containerPort';

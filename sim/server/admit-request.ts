@@ -1,27 +1,37 @@
 /**
- * Runs a write as a dry run first when admission policies are bound, so the
- * ValidatingAdmissionPolicies (sim/admission/validating-policy.ts) judge the object the
- * write would store against the one stored now, before anything changes. No binding, no
- * dry run: the common path costs nothing.
+ * Validating admission of one write, after the simulator has worked out what the write
+ * would store: ValidatingAdmissionPolicies (sim/admission/validating-policy.ts), then
+ * ValidatingWebhookConfigurations (sim/webhooks/), as the API server orders its plugins.
+ * With neither configured there is no guard and no dry run: the common path costs nothing.
  */
 import { admitByPolicies, type Operation } from '../admission/validating-policy.js';
 import type { SimObject, Store } from '../store.js';
+import { dispatchValidatingWebhooks, hasValidatingWebhooks } from '../webhooks/dispatch.js';
 import type { UserInfo } from './identity.js';
 import type { ResourceRequest } from './request-info.js';
+import type { WarningRecorder } from './warnings.js';
 
-export type PolicyGuard = (operation: Operation, object: unknown, oldObject: unknown) => void;
+export type AdmissionGuard = (operation: Operation, object: unknown, oldObject: unknown) => Promise<void>;
 
-/** The guard for this request, or undefined when no policy is bound. */
-export function policyGuard(
+export interface GuardContext {
+  user: UserInfo;
+  dryRun: boolean;
+  warnings: WarningRecorder;
+  fieldManager?: string;
+}
+
+/** The guard for this request, or undefined when nothing validates writes. */
+export function admissionGuard(
   store: Store,
   info: ResourceRequest,
-  user: UserInfo,
-  dryRun: boolean,
-): PolicyGuard | undefined {
-  if (store.list('ValidatingAdmissionPolicyBinding').length === 0) return undefined;
-  return (operation, object, oldObject) => {
+  context: GuardContext,
+): AdmissionGuard | undefined {
+  const policies = store.list('ValidatingAdmissionPolicyBinding').length > 0;
+  const webhooks = hasValidatingWebhooks(store);
+  if (!policies && !webhooks) return undefined;
+  return async (operation, object, oldObject) => {
     const named = (object ?? oldObject) as SimObject | null;
-    admitByPolicies(store, {
+    const request = {
       operation,
       group: info.group,
       version: info.version,
@@ -30,10 +40,41 @@ export function policyGuard(
       kind: info.subresource === 'scale' ? 'Scale' : info.rt.kind,
       name: info.name ?? named?.metadata?.name ?? '',
       ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
-      user,
-      dryRun,
+      user: context.user,
+      dryRun: context.dryRun,
       object,
       oldObject,
-    });
+    };
+    if (policies) admitByPolicies(store, request);
+    if (webhooks)
+      await dispatchValidatingWebhooks(
+        store,
+        { ...request, ...(context.fieldManager ? { fieldManager: context.fieldManager } : {}) },
+        context.warnings,
+      );
   };
+}
+
+const MAX_ADMISSIONS = 5;
+
+/**
+ * Admits a write, then makes it. Webhooks answer later, and the object may change
+ * meanwhile; as the API server's GuaranteedUpdate runs admission again on a conflict,
+ * the write is admitted again on the object as it now stands (at most five times) before
+ * it is made. `stored` reads the stored object's resourceVersion, `preview` works out
+ * the write without making it.
+ */
+export async function admitThenWrite<T>(
+  guard: AdmissionGuard | undefined,
+  stored: () => string | undefined,
+  preview: () => [Operation, unknown, unknown],
+  write: () => T,
+): Promise<T> {
+  if (!guard) return write();
+  for (let attempt = 1; ; attempt += 1) {
+    const before = stored();
+    const [operation, object, oldObject] = preview();
+    await guard(operation, object, oldObject);
+    if (stored() === before || attempt >= MAX_ADMISSIONS) return write();
+  }
 }

@@ -106,7 +106,7 @@ export function serverSideApply(
   namespace: string | undefined,
   name: string,
   config: unknown,
-  options: { dryRun: boolean; fieldManager?: string },
+  options: { dryRun: boolean; fieldManager?: string; skipQuota?: boolean },
 ): ApplyResult {
   const manager = options.fieldManager;
   if (!manager) {
@@ -130,7 +130,8 @@ export function serverSideApply(
     const fresh = structuredClone(config) as SimObject;
     fresh.metadata = { ...fresh.metadata, name };
     withApplyEntry(fresh, manager, applied, apiVersion);
-    return { object: createObject(store, rt, fresh, namespace, { dryRun: options.dryRun }), created: true };
+    const createOptions = { dryRun: options.dryRun, ...(options.skipQuota ? { skipQuota: true } : {}) };
+    return { object: createObject(store, rt, fresh, namespace, createOptions), created: true };
   }
   const liveMeta = live.metadata as SimObject['metadata'] & { managedFields?: Entry[] };
   const before = (liveMeta.managedFields ?? []).find(

@@ -4,18 +4,18 @@ import { ApiError, badRequest, notFound } from '../errors.js';
 import { apiVersionOf } from '../resources.js';
 import type { Store } from '../store.js';
 import type { LogStore } from '../logs.js';
-import { createObject, deleteObject, updateObject } from '../writes.js';
+import { deleteObject } from '../writes.js';
 import { parseListQuery, runList, selects } from './list.js';
-import { policyGuard, type PolicyGuard } from './admit-request.js';
-import { serverSideApply } from './apply-patch.js';
+import { admissionGuard, type AdmissionGuard } from './admit-request.js';
 import { ADMIN_USER, type UserInfo } from './identity.js';
-import { APPLY_PATCH, checkPatchType, patchObject } from './patch-request.js';
 import { podLog } from './pod-log.js';
-import { getScale, patchScale, updateScale } from './scale-subresource.js';
+import { getScale } from './scale-subresource.js';
 import { present } from './present.js';
 import type { ResourceRequest } from './request-info.js';
 import { includeObjectOf, toTable, wantsTable } from './table.js';
 import { serveWatch } from './watch.js';
+import { warningRecorder, type WarningRecorder } from './warnings.js';
+import { createVerb, deleteVerb, patchVerb, updateVerb } from './write-verbs.js';
 import { matchesLabels } from '../selectors.js';
 
 export interface HandlerInput {
@@ -27,6 +27,8 @@ export interface HandlerInput {
   stopped: Promise<void>;
   /** Who asks (identity.ts): what admission policies see as request.userInfo. */
   user?: UserInfo;
+  /** Where admission's warnings go (the response's Warning headers). */
+  warnings?: WarningRecorder;
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): number {
@@ -36,21 +38,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown): number {
   return status;
 }
 
-const mediaType = (contentType: string | undefined): string =>
-  (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-
 function dryRunOf(params: URLSearchParams): boolean {
   const values = params.getAll('dryRun');
   for (const v of values) if (v !== 'All') throw badRequest(`Invalid dry run value: ${v}`);
   return values.length > 0;
 }
 
-interface DeleteBody {
-  propagationPolicy?: string;
-  preconditions?: { uid?: string; resourceVersion?: string };
-  dryRun?: string[];
-  gracePeriodSeconds?: number;
-}
+const WRITE_VERBS = { create: createVerb, update: updateVerb, patch: patchVerb, delete: deleteVerb };
 
 /** Handles the request and returns the HTTP status sent. */
 export async function handleResource(store: Store, logs: LogStore, input: HandlerInput): Promise<number> {
@@ -61,8 +55,15 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
   if (rt.namespaced && info.namespace === undefined && info.name !== undefined) {
     throw notFound(rt, info.name);
   }
-  const guardFor = (dryRun: boolean): PolicyGuard | undefined =>
-    policyGuard(store, info, input.user ?? ADMIN_USER, dryRun);
+  const manager = params.get('fieldManager') ?? undefined;
+  const warnings = input.warnings ?? warningRecorder(res);
+  const guardFor = (dryRun: boolean): AdmissionGuard | undefined =>
+    admissionGuard(store, info, {
+      user: input.user ?? ADMIN_USER,
+      dryRun,
+      warnings,
+      ...(manager ? { fieldManager: manager } : {}),
+    });
   const table = wantsTable(headers.accept);
   const include = table ? includeObjectOf(params) : 'Metadata';
   switch (info.verb) {
@@ -106,130 +107,28 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       await serveWatch(store, rt, query, params, res, input.stopped, table ? include : undefined);
       return 200;
     }
-    case 'create': {
-      const dryRun = dryRunOf(params);
-      guardFor(dryRun)?.('CREATE', createObject(store, rt, input.body, ns, { dryRun: true }), null);
-      const created = createObject(store, rt, input.body, ns, { dryRun });
-      return sendJson(res, 201, present(rt, created));
-    }
-    case 'update': {
-      const dryRun = dryRunOf(params);
-      if (info.subresource === 'scale') {
-        const fieldManager = params.get('fieldManager') ?? undefined;
-        const options = { dryRun, ...(fieldManager ? { fieldManager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = getScale(store, rt, ns, info.name ?? '');
-          guard(
-            'UPDATE',
-            updateScale(store, rt, ns, info.name ?? '', input.body, { ...options, dryRun: true }),
-            old,
-          );
-        }
-        return sendJson(res, 200, updateScale(store, rt, ns, info.name ?? '', input.body, options));
-      }
-      guardFor(dryRun)?.(
-        'UPDATE',
-        updateObject(store, rt, input.body, ns, info.name ?? '', {
-          dryRun: true,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        }),
-        store.get(rt.kind, ns, info.name ?? '') ?? null,
-      );
-      const updated = updateObject(store, rt, input.body, ns, info.name ?? '', {
-        dryRun,
-        ...(info.subresource ? { subresource: info.subresource } : {}),
-      });
-      return sendJson(res, 200, present(rt, updated));
-    }
-    case 'patch': {
-      const dryRun = dryRunOf(params);
-      if (info.subresource === 'scale') {
-        const fieldManager = params.get('fieldManager') ?? undefined;
-        const scaleOptions = { ...(fieldManager ? { fieldManager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = getScale(store, rt, ns, info.name ?? '');
-          const next = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-            ...scaleOptions,
-            dryRun: true,
-          });
-          guard('UPDATE', next, old);
-        }
-        const scale = patchScale(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-          dryRun,
-          ...scaleOptions,
-        });
-        return sendJson(res, 200, scale);
-      }
-      const manager = params.get('fieldManager');
-      if (mediaType(headers.contentType) === APPLY_PATCH && !info.subresource) {
-        checkPatchType(rt, APPLY_PATCH);
-        const applyOptions = { ...(manager ? { fieldManager: manager } : {}) };
-        const guard = guardFor(dryRun);
-        if (guard) {
-          const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
-          const next = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
-            ...applyOptions,
-            dryRun: true,
-          });
-          guard(next.created ? 'CREATE' : 'UPDATE', next.object, old);
-        }
-        const applied = serverSideApply(store, rt, ns, info.name ?? '', input.body, {
-          ...applyOptions,
-          dryRun,
-        });
-        return sendJson(res, applied.created ? 201 : 200, present(rt, applied.object));
-      }
-      const patchOptions = {
-        ...(info.subresource ? { subresource: info.subresource } : {}),
-        ...(manager ? { fieldManager: manager } : {}),
-      };
-      const guard = guardFor(dryRun);
-      if (guard) {
-        const old = store.get(rt.kind, ns, info.name ?? '') ?? null;
-        const next = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-          ...patchOptions,
-          dryRun: true,
-        });
-        guard('UPDATE', next, old);
-      }
-      const patched = patchObject(store, rt, ns, info.name ?? '', headers.contentType ?? '', input.body, {
-        ...patchOptions,
-        dryRun,
-      });
-      return sendJson(res, 200, present(rt, patched));
-    }
+    case 'create':
+    case 'update':
+    case 'patch':
     case 'delete': {
-      const body = (input.body ?? {}) as DeleteBody;
-      const dryRun = dryRunOf(params) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'));
-      const propagation = params.get('propagationPolicy') ?? body.propagationPolicy ?? 'Background';
-      const grace = params.get('gracePeriodSeconds') ?? body.gracePeriodSeconds;
-      guardFor(dryRun)?.('DELETE', null, store.get(rt.kind, ns, info.name ?? '') ?? null);
-      const gone = deleteObject(store, rt, ns, info.name ?? '', {
+      const body = input.body as { dryRun?: unknown } | null;
+      const dryRun =
+        dryRunOf(params) ||
+        (info.verb === 'delete' && Array.isArray(body?.dryRun) && body.dryRun.includes('All'));
+      const answer = await WRITE_VERBS[info.verb]({
+        store,
+        rt,
+        ns,
+        name: info.name ?? '',
+        ...(info.subresource ? { subresource: info.subresource } : {}),
+        body: input.body,
+        contentType: headers.contentType ?? '',
+        params,
+        ...(manager ? { manager } : {}),
         dryRun,
-        propagation,
-        ...(grace !== undefined && grace !== null && Number.isFinite(Number(grace))
-          ? { gracePeriodSeconds: Number(grace) }
-          : {}),
-        ...(body.preconditions?.uid ? { preconditionUid: body.preconditions.uid } : {}),
-        ...(body.preconditions?.resourceVersion
-          ? { preconditionRv: body.preconditions.resourceVersion }
-          : {}),
+        guard: guardFor(dryRun),
       });
-      if (rt.kind === 'Pod') return sendJson(res, 200, present(rt, gone));
-      return sendJson(res, 200, {
-        kind: 'Status',
-        apiVersion: 'v1',
-        metadata: {},
-        status: 'Success',
-        details: {
-          name: gone.metadata.name,
-          ...(rt.group ? { group: rt.group } : {}),
-          kind: rt.plural,
-          uid: gone.metadata.uid,
-        },
-      });
+      return sendJson(res, answer.status, answer.body);
     }
     case 'deletecollection': {
       const query = parseListQuery(rt, params, ns);
@@ -237,7 +136,16 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
       const victims = store
         .list(rt.kind, query.namespace, query.labelSelector)
         .filter((o) => matchesLabels(query.labelSelector, o.metadata.labels) && selects(query, o));
-      for (const v of victims) deleteObject(store, rt, v.metadata.namespace, v.metadata.name, { dryRun });
+      // Each item is admitted as its own DELETE (the registry deletes them one by one); a
+      // refusal stops there, as the items before it are gone already.
+      const guard = guardFor(dryRun);
+      for (const v of victims) {
+        if (guard) {
+          await guard('DELETE', null, present(rt, v));
+          if (!store.get(rt.kind, v.metadata.namespace, v.metadata.name)) continue;
+        }
+        deleteObject(store, rt, v.metadata.namespace, v.metadata.name, { dryRun });
+      }
       return sendJson(res, 200, {
         kind: `${rt.kind}List`,
         apiVersion: apiVersionOf(rt),

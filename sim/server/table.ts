@@ -217,10 +217,26 @@ function rowsFor(rt: ResourceType, o: SimObject): { columns: Column[]; cells: un
         ],
       };
     }
+    default:
+      return plainRow(rt, o);
+  }
+}
+
+/** Kinds printed by name and age, with a column or two of their own; else name and creation time. */
+function plainRow(rt: ResourceType, o: SimObject): { columns: Column[]; cells: unknown[] } {
+  const name: Column = { name: 'Name', type: 'string', format: 'name' };
+  const age: Column = { name: 'Age', type: 'string' };
+  const created = o.metadata.creationTimestamp;
+  switch (rt.kind) {
     case 'ResourceQuota':
       return {
         columns: [name, age, ...QUOTA_COLUMNS],
         cells: [o.metadata.name, humanAge(created), ...quotaCells(o)],
+      };
+    case 'ValidatingWebhookConfiguration':
+      return {
+        columns: [name, { name: 'Webhooks', type: 'integer' }, age],
+        cells: [o.metadata.name, Array.isArray(o['webhooks']) ? o['webhooks'].length : 0, humanAge(created)],
       };
     case 'DeviceClass':
     case 'ResourceClaimTemplate':

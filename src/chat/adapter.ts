@@ -56,13 +56,20 @@ export interface ChatAdapter {
    */
   shown?(ref: MessageRef): Promise<ChatMessage | undefined>;
   /**
-   * Shows `stage` as the state line of the approved message `record` names, re-rendered
-   * from what the record kept of it (Slack cannot read a message back: the record holds
+   * Shows `stage` (reached at `at`), said by `line` (src/chat/notify/root-update.ts
+   * keptStateLine; undefined for a record kept before the port kept approvals as data:
+   * the adapter says it from what it kept), as the state line of the approved message
+   * `record` names, re-rendered from what the record kept of it (Slack cannot read a message back: the record holds
    * the blocks the app put there, under the app's mark). Returns the record to keep from
    * now on, or undefined when it stays as it is. Absent: the state line is re-rendered
    * from `shown` (src/chat/notify/root-update.ts).
    */
-  showFixStage?(record: RootRecord, stage: FixStage, at: number): Promise<RootRecord | undefined>;
+  showFixStage?(
+    record: RootRecord,
+    stage: FixStage,
+    at: number,
+    line: Rich | undefined,
+  ): Promise<RootRecord | undefined>;
   /**
    * What `error` means when it is a failure of this platform's API (a rate limit, an
    * outage, a refusal no retry fixes); undefined for any other error.
@@ -109,6 +116,13 @@ export interface PressRequest {
   /** The thread's root message (the pressed message itself when it is not in a thread). */
   readonly root: MessageRef;
   readonly action: ChatAction;
+  /**
+   * What the pressed message shows once `mark` is applied, as the app keeps it for the
+   * outcomes to re-render (ChatAdapter.showFixStage): a platform that cannot read a
+   * message back (Slack) keeps its own rendering and the verdict line in it. Absent: the
+   * adapter remembers what its messages show (ChatAdapter.shown).
+   */
+  readonly kept?: (mark: PlanMark) => Pick<RootRecord, 'verdict' | 'blocks'>;
 }
 
 /**
@@ -135,6 +149,11 @@ export interface PlanMark {
  */
 export interface StateLineEdit {
   readonly ref: MessageRef;
+  /**
+   * What the app kept of that message (src/chat/notify/root-store.ts), for an adapter
+   * that re-renders it from there (ChatAdapter.showFixStage: Slack).
+   */
+  readonly kept: RootRecord;
   readonly line: Rich;
   /** The stage `line` says. */
   readonly stage: FixStage;
@@ -164,12 +183,10 @@ export interface PressReply {
 }
 
 /**
- * The use-cases an adapter calls (src/chat/use-cases/), bound to the app's services.
- * So far as functions: `command` is runCommand (use-cases/command.ts), `press` is
- * rerun, planStatus and dismiss (use-cases/press.ts); Approve and Undo decide in
- * src/chat/approvals/approve.ts (port text) and are marked by the Slack listener, and
- * announcing posts through the Slack client (src/chat/notify/announce.ts), until both move
- * behind this interface (docs/architecture.md, "The chat port").
+ * The use-cases an adapter calls (src/chat/use-cases/), bound to the app's services:
+ * `command` is runCommand (use-cases/command.ts), `press` is answerPress
+ * (use-cases/approve-press.ts: Approve and Undo, and Re-run, the plan status and
+ * Dismiss of use-cases/press.ts), `announce` is announceRun (src/chat/notify/announce.ts).
  * Each answers within the platform's acknowledgement window: no cluster work, only
  * validation, policy, Redis and the queue.
  */

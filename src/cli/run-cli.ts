@@ -16,6 +16,15 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'explain FailedScheduling messages read on stdin and what would let the pod schedule',
     load: async () => (await import('./commands/explain-scheduling.js')).run,
   },
+  check: {
+    summary:
+      'before you apply: will the rollouts these manifests start finish in this cluster? (-f FILE|DIR|-, CI and GitOps)',
+    load: async () => (await import('./commands/check.js')).run,
+  },
+  'serve-admission': {
+    summary: 'serve the admission webhook that warns at kubectl apply about a rollout that can never finish',
+    load: async () => (await import('./commands/serve-admission.js')).run,
+  },
   scan: {
     summary:
       'list Deployments, DaemonSets, StatefulSets and Argo Rollouts that are stuck or at risk (-n NS or -A)',

@@ -19,11 +19,6 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  *
  * @example parseNamespaceRoutes('payments=C0PAY,search=19:search@thread.tacv2')
  */
-/** Whether `id` is a Teams channel conversation id. */
-export function isTeamsChannel(id: string): boolean {
-  return TEAMS_CHANNEL.test(id);
-}
-
 export function parseNamespaceRoutes(text: string): NamespaceRoutes {
   const routes: Record<string, string> = {};
   for (const raw of text.split(',')) {

@@ -14,6 +14,9 @@ const GROUP_PREFIX = {
   argocd: '/apis/argoproj.io/v1alpha1',
   fluxKustomize: '/apis/kustomize.toolkit.fluxcd.io/v1',
   fluxHelm: '/apis/helm.toolkit.fluxcd.io/v2',
+  policy: '/apis/policy/v1',
+  autoscaling: '/apis/autoscaling/v2',
+  storage: '/apis/storage.k8s.io/v1',
 } as const;
 
 /** How one resource is reached: its group-version's path, whether it is namespaced, whether it names a discovery document. */
@@ -34,6 +37,14 @@ const OTHER_RESOURCES = {
   // The namespace's quotas: hard and used as admission counts them (read only, optional).
   resourcequotas: { prefix: GROUP_PREFIX.core, namespaced: true },
   nodes: { prefix: GROUP_PREFIX.core, namespaced: false },
+  // What guards the workload (read only, each optional: guard-reads.ts): the namespace's
+  // disruption budgets and autoscalers, the volumes its claims are bound to (by name),
+  // the classes they name, an Argo Rollout's AnalysisRuns (argoproj.io, with its CRD).
+  poddisruptionbudgets: { prefix: GROUP_PREFIX.policy, namespaced: true },
+  horizontalpodautoscalers: { prefix: GROUP_PREFIX.autoscaling, namespaced: true },
+  persistentvolumes: { prefix: GROUP_PREFIX.core, namespaced: false },
+  storageclasses: { prefix: GROUP_PREFIX.storage, namespaced: false },
+  analysisruns: { prefix: GROUP_PREFIX.argocd, namespaced: true },
   namespaces: { prefix: GROUP_PREFIX.core, namespaced: false },
   // Dynamic Resource Allocation (read only): who holds which device.
   resourceclaims: { prefix: GROUP_PREFIX.resource, namespaced: true },

@@ -14,6 +14,7 @@ import { parseErrorText } from '../text/parse-error-text.js';
 import { KubeApiError, KubeconfigError } from './errors.js';
 import {
   DEFAULT_RETRY,
+  MAX_RETRY_AFTER_MS,
   isRetryableStatus,
   parseRetryAfter,
   retryDelay,
@@ -55,7 +56,10 @@ export interface KubeClient {
   readonly context: string;
   /** The context's namespace, the default when a command names none (as in kubectl). */
   readonly namespace: string | undefined;
-  /** One API call returning JSON. Reads are retried on 429/5xx/connection errors; writes never are. */
+  /**
+   * One API call returning JSON. Reads are retried on 429/5xx/connection errors; a
+   * write only when the server refused it with a Retry-After (see `exchange`).
+   */
   call<T = unknown>(call: ApiCall): Promise<T>;
   /** One API call returning text (pod logs). Retried like reads. */
   text(call: ApiCall): Promise<string>;
@@ -95,8 +99,18 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
   const random = options.random ?? Math.random;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
+  /**
+   * A read is retried on every transient failure. A write is sent again only when the
+   * server answered 429, or a 5xx with a Retry-After, and waited that long: as
+   * client-go's `checkWait` does (k8s.io/client-go/rest/request.go). API Priority and
+   * Fairness answers 429 with Retry-After before it runs the request, so nothing was
+   * written; a Retry-After longer than MAX_RETRY_AFTER_MS is not waited for (the write
+   * fails, retryable, and says so). Anything else (a reset, a timeout, a bare 5xx) may
+   * have been applied: never resent here; the executor re-reads first.
+   */
   async function exchange(call: ApiCall, accept?: string): Promise<RawResponse> {
-    const attempts = READ_VERBS.has(call.verb) ? Math.max(1, retry.attempts) : 1;
+    const read = READ_VERBS.has(call.verb);
+    const attempts = Math.max(1, retry.attempts);
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     for (let attempt = 0; ; attempt += 1) {
       let status: number;
@@ -120,7 +134,12 @@ export function createKubeClient(options: KubeClientOptions = {}): KubeClient {
         failure = error;
       }
       if (response && status < 400) return response;
-      const last = attempt + 1 >= attempts || !isRetryableStatus(status);
+      const again = read
+        ? isRetryableStatus(status)
+        : (status === 429 || status >= 500) &&
+          retryAfterMs !== undefined &&
+          retryAfterMs <= MAX_RETRY_AFTER_MS;
+      const last = attempt + 1 >= attempts || !again;
       if (last) throw toApiError(call, response, failure, transport.server);
       await sleep(retryDelay(attempt, retry, retryAfterMs, random));
     }

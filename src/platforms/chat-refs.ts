@@ -1,63 +1,75 @@
 /**
- * Where a message lives and who acted on it, for every chat platform the app serves:
- * the records and jobs that steer where the bot speaks (subscriptions, approvals,
- * remediation jobs and outcomes, root state) name a platform beside the ids. An
- * absent platform is Slack, the only platform records had before Teams, so records
- * and jobs already in Redis read as they always did.
+ * Where a message lives and who acted on it, for every chat platform the app serves
+ * (the list: ./list.ts): the records and jobs that steer where the bot speaks
+ * (subscriptions, approvals, remediation jobs and outcomes, root state) name a platform
+ * beside the ids. An absent platform is the list's first, Slack, the only platform
+ * records had before Teams, so records and jobs already in Redis read as they always did.
  *
- * Each platform's ids have their own shape, checked here: Slack channel ids, message
- * timestamps and user ids; Teams conversation ids (`19:…@thread.tacv2` channels,
- * `19:…@thread.v2` group chats, `a:…` personal chats), activity ids and Entra ID (AAD)
- * object ids (lower-case GUIDs) as people. The app signs the platform into every mark
- * and signature over such a record, so a Slack record cannot be replayed as a Teams
- * one or the other way round.
+ * Each platform's ids have their own shape (the list's `ids`), checked here. The app
+ * signs the platform into every mark and signature over such a record, so a record of
+ * one platform cannot be replayed as another's.
  */
 import { z } from 'zod';
+import { PLATFORM_LIST, type IdPatterns, type PlatformEntry } from './list.js';
 
-export const CHAT_PLATFORMS = ['slack', 'teams'] as const;
-export type ChatPlatform = (typeof CHAT_PLATFORMS)[number];
+export type ChatPlatform = (typeof PLATFORM_LIST)[number]['name'];
 
-/** A record's platform field: absent means Slack (records from before Teams). */
+/** Every platform's name, in the list's order (./list.ts). */
+export const CHAT_PLATFORMS = PLATFORM_LIST.map((p) => p.name) as [ChatPlatform, ...ChatPlatform[]];
+
+/** The platform a record that names none is on: the list's first (records from before platforms). */
+export const DEFAULT_PLATFORM: ChatPlatform = CHAT_PLATFORMS[0];
+
+const ENTRIES: ReadonlyMap<string, PlatformEntry> = new Map(PLATFORM_LIST.map((p) => [p.name, p]));
+
+/** A platform's entry in the list (./list.ts). */
+export function platformEntry(platform: ChatPlatform): PlatformEntry {
+  const entry = ENTRIES.get(platform);
+  if (!entry) throw new Error(`no chat platform ${platform}`);
+  return entry;
+}
+
+/** Whether a mention of a person by id reaches them on `platform` (a name: unknown platforms do not). */
+export function mentionsById(platform: string): boolean {
+  return ENTRIES.get(platform)?.mentionsById ?? false;
+}
+
+/** A record's platform field: absent means the default platform (records from before platforms). */
 export const platformField = z.enum(CHAT_PLATFORMS).optional();
 
-/** The platform a record names (absent: Slack). */
+/** The platform a record names (absent: the default platform). */
 export function platformOf(record: { platform?: ChatPlatform | undefined }): ChatPlatform {
-  return record.platform ?? 'slack';
+  return record.platform ?? DEFAULT_PLATFORM;
 }
 
-/** `{ platform: 'teams' }` for Teams, nothing for Slack: what records store. */
-export function platformTag(platform: ChatPlatform | undefined): { platform?: 'teams' } {
-  return platform === 'teams' ? { platform: 'teams' } : {};
+/** `{ platform }` for any platform but the default, nothing for the default: what records store. */
+export function platformTag(platform: ChatPlatform | undefined): { platform?: ChatPlatform } {
+  return platform === undefined || platform === DEFAULT_PLATFORM ? {} : { platform };
 }
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface IdPatterns {
-  /** A channel or chat. */
-  conversation: RegExp;
-  /** A message in it (a Slack ts, a Teams activity id). */
-  message: RegExp;
-  /** A person as records name them (requesters, approvers in jobs). */
-  person: RegExp;
-  /** A person an approval may name (Slack: user ids only, no bots or groups). */
-  approver: RegExp;
+/**
+ * What a key or signed text says of a record's platform: nothing for the default
+ * platform (the keys and signatures records have always had), else `<name><separator>`.
+ */
+export function platformPrefix(record: { platform?: ChatPlatform | undefined }, separator: string): string {
+  const platform = platformOf(record);
+  return platform === DEFAULT_PLATFORM ? '' : `${platform}${separator}`;
 }
 
-export const ID_PATTERNS: Record<ChatPlatform, IdPatterns> = {
-  slack: {
-    conversation: /^[A-Z0-9]+$/,
-    message: /^\d+\.\d+$/,
-    person: /^[A-Z0-9]+$/,
-    approver: /^[UW][A-Z0-9]{2,}$/,
-  },
-  teams: {
-    conversation:
-      /^(19:[A-Za-z0-9_.-]{1,200}@(thread\.(tacv2|skype|v2)|unq\.gbl\.spaces)|a:[A-Za-z0-9_-]{1,400})$/,
-    message: /^(\d{1,20}|1:[A-Za-z0-9_-]{1,200})$/,
-    person: GUID,
-    approver: GUID,
-  },
-};
+/** The platform a person id an approval names belongs to (the first whose shape it has), or null. */
+export function platformOfApprover(id: string): ChatPlatform | null {
+  return CHAT_PLATFORMS.find((p) => isId(p, 'approver', id)) ?? null;
+}
+
+/** The platform a conversation id belongs to (the first whose shape it has), or null. */
+export function platformOfConversation(id: string): ChatPlatform | null {
+  return CHAT_PLATFORMS.find((p) => isId(p, 'conversation', id)) ?? null;
+}
+
+/** A person id of any platform (requesters in jobs). */
+export function isPersonId(id: string): boolean {
+  return CHAT_PLATFORMS.some((p) => isId(p, 'person', id));
+}
 
 /** Loose bounds every id meets; the platform's pattern is checked by `checkRef`. */
 export const anyConversation = z.string().min(1).max(420);
@@ -66,7 +78,7 @@ export const anyPerson = z.string().min(1).max(64);
 
 /** Whether `id` is an id of `kind` on `platform`. */
 export function isId(platform: ChatPlatform, kind: keyof IdPatterns, id: string): boolean {
-  return ID_PATTERNS[platform][kind].test(id);
+  return platformEntry(platform).ids[kind].test(id);
 }
 
 /**
@@ -99,15 +111,16 @@ export function checkRef(
 }
 
 /**
- * The key part naming a message: `<channel>/<ts>` on Slack (the keys records have
- * always had), `teams:<conversation>/<activity>` on Teams.
+ * The key part naming a message: `<channel>/<ts>` on the default platform, Slack (the
+ * keys records have always had), `<platform>:<conversation>/<message>` on any other
+ * (`teams:19:…/1732…`).
  */
 export function messageKeyPart(m: {
   platform?: ChatPlatform | undefined;
   channel: string;
   ts: string;
 }): string {
-  return `${platformOf(m) === 'slack' ? '' : `${platformOf(m)}:`}${m.channel}/${m.ts}`;
+  return `${platformPrefix(m, ':')}${m.channel}/${m.ts}`;
 }
 
 /** The record platform of an adapter's platform name; null for a platform records do not know. */

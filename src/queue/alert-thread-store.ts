@@ -1,7 +1,13 @@
 import type { Redis } from 'ioredis';
 import { shortHash, threadKeys } from './alert-keys.js';
 import { markOf, verifyMark, type RecordSigner, type RecordVerifier } from './record-mark.js';
-import { platformTag, type ChatPlatform } from '../platforms/chat-refs.js';
+import {
+  DEFAULT_PLATFORM,
+  chatPlatform,
+  platformPrefix,
+  platformTag,
+  type ChatPlatform,
+} from '../platforms/chat-refs.js';
 
 /**
  * Where each incident's chat thread lives (a Slack channel's thread, or a Teams
@@ -228,9 +234,7 @@ async function saveThread(
   ts: string,
 ): Promise<ThreadRecord> {
   const record: ThreadRecord = {
-    threadId: shortHash(
-      `${input.workloadHash}\n${input.platform === 'teams' ? 'teams:' : ''}${input.channel}\n${ts}`,
-    ),
+    threadId: shortHash(`${input.workloadHash}\n${platformPrefix(input, ':')}${input.channel}\n${ts}`),
     ...platformTag(input.platform),
     channel: input.channel,
     ts,
@@ -261,8 +265,10 @@ async function loadThread(
   if (threadId === null) return null;
   const key = threadKeys.thread(threadId);
   const h = await redis.hgetall(key);
-  const { channel, ts, workloadHash, status, title, platform } = h;
-  if (platform !== undefined && platform !== 'teams') {
+  const { channel, ts, workloadHash, status, title } = h;
+  // Only another platform than the default is stored; anything else is not the app's.
+  const platform = h.platform === undefined ? undefined : chatPlatform(h.platform);
+  if (platform === null || platform === DEFAULT_PLATFORM) {
     verifier?.onForged('alert thread', key);
     return null;
   }

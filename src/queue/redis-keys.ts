@@ -38,6 +38,8 @@ export const redisKeys = {
   rootStage: (m: Message) => `rd:root-stage:${messageKeyPart(m)}`,
   /** A plan's outcome stage that came before its approved message was kept (src/chat/notify/root-stage.ts). */
   planStage: (planId: string) => `rd:plan-stage:${planId}`,
+  /** The latest attempt of a plan's remediate job whose outcome the app took (src/chat/notify/root-stage.ts). */
+  outcomeFence: (planId: string) => `rd:outcome-fence:${planId}`,
   /** Alert and early-warning threads (alert-thread-store.ts). */
   thread: {
     thread: (threadId: string) => `rd:alerts:thread:${threadId}`,

@@ -8,7 +8,7 @@ import {
   anyMessageId,
   anyPerson,
   checkRef,
-  ID_PATTERNS,
+  isPersonId,
   platformField,
 } from '../platforms/chat-refs.js';
 
@@ -28,13 +28,11 @@ export const resourceNameSchema = z
   .regex(DNS1123_SUBDOMAIN, 'must be a DNS-1123 subdomain');
 export const clusterSchema = z.string().max(63).regex(DNS1123_LABEL, 'must be a DNS-1123 label');
 /**
- * Who asked: a Slack id, or a Teams user's Entra object id (a lower-case GUID, as the
- * Teams adapter sends it).
+ * Who asked: a person id of a chat platform the app serves (src/platforms/list.ts: a
+ * Slack id, or a Teams user's Entra object id, a lower-case GUID as the Teams adapter
+ * sends it).
  */
-const personId = z.union([
-  z.string().regex(ID_PATTERNS.slack.person),
-  z.string().regex(ID_PATTERNS.teams.person),
-]);
+const personId = z.string().refine(isPersonId, 'must be a person id of a chat platform');
 
 /** A workload of a kind the registry knows (src/diagnosis/workload-ref.ts). */
 export const workloadRefSchema = z.object({
@@ -282,6 +280,12 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
       platform: platformField,
       channel: anyConversation,
       messageTs: anyMessageId,
+      /**
+       * Which start of the remediate job speaks (BullMQ's attemptsStarted): the app never
+       * lets an earlier attempt's outcome follow a later one's (src/chat/notify/root-stage.ts).
+       * Absent: a worker from before the fence (taken as 0, older than any).
+       */
+      attempt: z.number().int().positive().max(1_000_000).optional(),
       stage: z.enum([
         'applied',
         'already-applied',

@@ -11,6 +11,7 @@ import type { Patch, PlanDrift, RemediationPlan } from '../remediation/plan.js';
 import { indent, makeStyle, wrap, type Style } from './format.js';
 import { renderEvidence } from './text-evidence.js';
 import { allClear } from './json.js';
+import { unreadGuardLines } from '../diagnosis/guards/guard-gaps.js';
 
 export interface TextOptions {
   /** ANSI colours (the CLI enables them on a TTY). */
@@ -48,6 +49,12 @@ export function renderText(raw: Diagnosis, options: TextOptions = {}): string {
   if (diagnosis.remediations.length > 0) {
     lines.push('', style.bold('Remediations'));
     diagnosis.remediations.forEach((plan, index) => lines.push('', ...remediation(plan, index, style)));
+    // What guards the workload and was not read: the fixes above could not be checked against it.
+    const unread = diagnosis.coverage ? unreadGuardLines(diagnosis.coverage) : [];
+    if (unread.length > 0) {
+      lines.push('', style.yellow('Not checked against (not read, so unknown, not absent):'));
+      for (const line of unread) lines.push(...indent(wrap(line, WIDTH - 2), 2));
+    }
   }
 
   for (const note of diagnosis.notOffered ?? []) {

@@ -14,9 +14,10 @@ import {
   anyMessageId,
   anyPerson,
   checkRef,
-  isId,
+  DEFAULT_PLATFORM,
   platformField,
   platformOf,
+  platformOfApprover,
   platformTag,
   type ChatPlatform,
 } from '../platforms/chat-refs.js';
@@ -217,16 +218,11 @@ export function parsePublicKeys(value: string): Map<string, KeyObject> {
   return keys;
 }
 
-/** A person an approval mark names: a Slack user id, or a Teams Entra object id. */
-function platformOfUser(user: string): ChatPlatform | null {
-  if (isId('slack', 'approver', user)) return 'slack';
-  if (isId('teams', 'approver', user)) return 'teams';
-  return null;
-}
-
 function markMessage(input: { planId: string; shown: string; user: string }): Buffer {
-  // Slack marks sign what they always did; a Teams mark signs its platform too.
-  const signed = platformOfUser(input.user) === 'teams' ? { ...input, platform: 'teams' } : input;
+  // Marks of the default platform (Slack) sign what they always did; another
+  // platform's (Teams') sign its name too: the platform whose approver id it is.
+  const platform = platformOfApprover(input.user);
+  const signed = platform !== null && platform !== DEFAULT_PLATFORM ? { ...input, platform } : input;
   return Buffer.from(`rollout-doctor approval mark v1\n${canonicalJson(signed)}`);
 }
 
@@ -253,7 +249,7 @@ export function markedApprover(
 ): string | null {
   const at = mark.indexOf('~');
   const user = mark.slice(0, at);
-  if (at < 0 || platformOfUser(user) === null) return null;
+  if (at < 0 || platformOfApprover(user) === null) return null;
   const signature = Buffer.from(mark.slice(at + 1), 'base64');
   return verify(null, markMessage({ ...plan, user }), publicKey, signature) ? user : null;
 }
@@ -261,5 +257,5 @@ export function markedApprover(
 /** The user id of a mark, unverified (for saying who approved); null when there is none. */
 export function markUser(mark: string): string | null {
   const user = mark.split('~')[0] ?? '';
-  return platformOfUser(user) === null ? null : user;
+  return platformOfApprover(user) === null ? null : user;
 }

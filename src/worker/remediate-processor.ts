@@ -16,6 +16,8 @@ import type { PlanTrust } from './plan-trust.js';
 import { errorMessage, isLastAttempt } from './progress.js';
 import { remediateWords as words } from './remediate-words.js';
 import { platformTag } from '../platforms/chat-refs.js';
+import { JobLostError, remediationFence, type FenceRef } from './job-fence.js';
+import type { AttemptWrites } from './outbox.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
@@ -45,6 +47,17 @@ export interface RemediateDeps {
   onOutcome?: (kind: string, outcome: string) => void;
   logger: Logger;
   now?: () => number;
+  /**
+   * The writes of one attempt kept until Redis takes them (src/worker/outbox.ts);
+   * absent: `notify` and `plans` as they are.
+   */
+  keep?: (fence: FenceRef) => AttemptWrites;
+  /**
+   * Resolves while this worker holds the job (its lock holds `token`), rejects with
+   * JobLostError when another took it over (src/worker/job-fence.ts), or with Redis's
+   * error when it cannot tell. Checked before the cluster is written; absent: not checked.
+   */
+  holds?: (job: Job<RemediateJob>, token: string) => Promise<void>;
 }
 
 type Stage = Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'];
@@ -66,6 +79,10 @@ interface Run {
   ref: WorkloadRef;
   /** Known once the approval verifies. */
   approvers: string[];
+  /** The claim's time (a release drops only that claim). */
+  claimedAt: number;
+  /** Where this attempt's replies, Undo and release go (kept through a refusing Redis). */
+  writes: AttemptWrites;
   requester?: string;
   now: () => number;
   say(stage: Stage, detail: string, extra?: SayExtra): Promise<void>;
@@ -101,7 +118,12 @@ function parseJob(deps: RemediateDeps, job: Job<RemediateJob>): RemediateJob {
  * same deduplication ids, which BullMQ ignores while the first ones are kept. Another
  * approval of the plan (after a failure released it) has ids of its own.
  */
-function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
+function replier(
+  writes: AttemptWrites,
+  deps: RemediateDeps,
+  data: RemediateJob,
+  attempt: number,
+): Run['say'] {
   const where = {
     planId: data.planId,
     cluster: data.cluster,
@@ -111,8 +133,8 @@ function replier(deps: RemediateDeps, data: RemediateJob): Run['say'] {
   };
   const approval = createHash('sha256').update(data.approval.claims.nonce).digest('hex').slice(0, 16);
   return (stage, detail, extra = {}) =>
-    deps.notify(
-      { kind: 'remediation-outcome', ...where, stage, detail, ...extra },
+    writes.notify(
+      { kind: 'remediation-outcome', ...where, attempt, stage, detail, ...extra },
       { deduplication: { id: `outcome-${data.planId}-${approval}-${stage}`, ttl: deps.planTtlMs } },
     );
 }
@@ -126,7 +148,10 @@ async function openRun(
 ): Promise<Run> {
   const stored = await deps.plans.get(data.planId);
   const claim = await deps.plans.claimOf(data.planId);
-  const say = replier(deps, data);
+  // The job's start count: each later start (another worker after a stall) counts one more.
+  const attempt = Math.max(1, job.attemptsStarted);
+  const writes = deps.keep?.(remediationFence(data.cluster, data.planId, attempt)) ?? deps;
+  const say = replier(writes, deps, data, attempt);
   if (!stored || !claim) {
     await say('failed', words.notApproved(Boolean(stored)));
     throw new UnrecoverableError('plan missing or not approved');
@@ -146,6 +171,8 @@ async function openRun(
     plan,
     ref: plan.target,
     approvers: [],
+    claimedAt: claim.at,
+    writes,
     now,
     say,
     audit: (outcome, detail) => {
@@ -203,7 +230,8 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
  * same steps posts none twice. `posted`: every reply queued, awaited before the outcome.
  */
 function stepReplies(run: Run): { onStep: (event: StepEvent) => void; posted: Promise<void>[] } {
-  const { deps, data } = run;
+  const { deps, data, writes } = run;
+  const attempt = Math.max(1, run.job.attemptsStarted);
   const posted: Promise<void>[] = [];
   const where = {
     planId: data.planId,
@@ -216,9 +244,16 @@ function stepReplies(run: Run): { onStep: (event: StepEvent) => void; posted: Pr
     if (event.phase === 'done' || (event.phase === 'waiting-ready' && event.step !== 1)) return;
     const step = event.phase === 'waiting-ready' ? { ...event, step: 1 as const } : event;
     posted.push(
-      deps
+      writes
         .notify(
-          { kind: 'remediation-outcome', ...where, stage: 'progress', detail: words.step(event), step },
+          {
+            kind: 'remediation-outcome',
+            ...where,
+            attempt,
+            stage: 'progress',
+            detail: words.step(event),
+            step,
+          },
           { deduplication: { id: `step-${data.planId}-${event.step}-${event.phase}`, ttl: deps.planTtlMs } },
         )
         .catch((error: unknown) => {
@@ -237,7 +272,7 @@ async function storeUndo(
   const { deps } = run;
   const undo = change.noUndo ? null : deps.inverse(run.plan, change);
   if (undo)
-    await deps.plans.save({
+    await run.writes.plans.save({
       plan: undo,
       cluster: run.data.cluster,
       createdAt: run.now(),
@@ -307,7 +342,7 @@ async function applied(
 
 /** What the executor's answer comes to: a reply, an audit record, and the job's result. */
 async function settle(run: Run, result: ApplyResult): Promise<string> {
-  const { deps, job, plan, ref } = run;
+  const { job, plan, ref } = run;
   const rerun = { rerun: { namespace: ref.namespace, name: ref.name, kind: ref.kind } };
   switch (result.status) {
     case 'refused':
@@ -335,11 +370,34 @@ async function settle(run: Run, result: ApplyResult): Promise<string> {
       // Free the claim so the plan can be approved again after a Re-run. Safe even
       // when the write's outcome is unknown: the executor re-reads first and reports
       // already-applied instead of writing twice.
-      await deps.plans.release(plan.id);
+      await run.writes.plans.release(plan.id, { claimedAt: run.claimedAt });
       await run.say('failed', words.failed(plan, result.reason, result.outcomeUnknown === true), rerun);
       throw new UnrecoverableError(result.reason);
     case 'applied':
       return applied(run, result);
+  }
+}
+
+/**
+ * True when another worker took the job over (this one was cut off from Redis long
+ * enough for its lock to lapse): it writes nothing to the cluster and says nothing,
+ * the other tells the thread. A lock Redis cannot confirm now fails the attempt as
+ * retryable: nothing is written on a job this worker may no longer hold.
+ */
+async function lost(run: Run, holds: NonNullable<RemediateDeps['holds']>, token: string): Promise<boolean> {
+  try {
+    await holds(run.job, token);
+    return false;
+  } catch (error) {
+    if (!(error instanceof JobLostError))
+      throw new Error(`cannot confirm this worker still holds the job: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    run.deps.logger.warn(
+      { planId: run.plan.id, attempt: run.job.attemptsStarted, err: error.message },
+      'job lost to another worker before the write: nothing applied, nothing posted',
+    );
+    return true;
   }
 }
 
@@ -351,10 +409,11 @@ async function settle(run: Run, result: ApplyResult): Promise<string> {
  */
 export function createRemediateProcessor(deps: RemediateDeps) {
   const now = deps.now ?? Date.now;
-  return async (job: Job<RemediateJob>): Promise<string> => {
+  return async (job: Job<RemediateJob>, token?: string): Promise<string> => {
     const run = await openRun(deps, job, parseJob(deps, job), now);
     const refused = await refuseUntrusted(run);
     if (refused) return refused;
+    if (deps.holds && token !== undefined && (await lost(run, deps.holds, token))) return 'lost';
     const steps = stepReplies(run);
     let result: ApplyResult;
     try {

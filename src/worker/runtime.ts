@@ -19,7 +19,10 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
-import { startReplicationGuard } from '../queue/guard-journal.js';
+import { createFileJournal, startReplicationGuard } from '../queue/guard-journal.js';
+import { join } from 'node:path';
+import { createOutbox, type Outbox } from './outbox.js';
+import { assertHolds } from './job-fence.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
@@ -39,6 +42,8 @@ export interface WorkerRuntime {
   health: HealthCheck;
   /** The worker's writes no replica confirmed yet, watched (src/worker/guarded-writes.ts). */
   replication: ReplicationGuard;
+  /** Remediation outcomes Redis has not taken yet (src/worker/outbox.ts). */
+  outbox: Outbox;
   /** Stop taking jobs, let running ones finish within the grace period, close connections. */
   stop(): Promise<void>;
 }
@@ -79,6 +84,16 @@ export function startWorkers(
   });
   const writes = guardWorkerWrites(writeDeps, replication);
   const plans = writes.plans;
+  // What a remediation did, kept through a Redis that refuses writes (across a restart
+  // too, beside the replication journal when REDIS_WAIT_JOURNAL_DIR is set).
+  const outbox = createOutbox({
+    writes: { notify: writes.notify, plans, redis: producerConnection },
+    redis: producerConnection,
+    logger,
+    ...(config.redis.wait.journalDir
+      ? { journal: createFileJournal(join(config.redis.wait.journalDir, 'outbox')) }
+      : {}),
+  });
   const trust = createPlanTrust({
     seal: config.planSealKeys,
     approvalKeys: config.approvalPublicKeys,
@@ -115,6 +130,13 @@ export function startWorkers(
       trust,
       audit: createAudit(logger),
       onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
+      keep: (fence) => outbox.forAttempt(fence),
+      holds: (job, token) =>
+        assertHolds(
+          producerConnection,
+          { queue: remediateQueueName(config.cluster), jobId: String(job.id) },
+          token,
+        ),
     }),
     { ...workerOptions, concurrency: config.remediateConcurrency },
   );
@@ -147,6 +169,7 @@ export function startWorkers(
     remediate,
     earlyWarning,
     replication,
+    outbox,
     health: {
       connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
       ping: () => producerConnection.ping(),
@@ -159,6 +182,10 @@ export function startWorkers(
         closeWorkerWithGrace(remediate, config.drainGraceMs),
       ]);
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
+      // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.
+      if (!(await outbox.drained(Math.min(config.drainGraceMs, 5_000))))
+        logger.warn({ kept: outbox.pending() }, 'outcomes not delivered before stopping');
+      outbox.stop();
       // Watched writes stay in the journal (if any) for the next worker.
       replication.stop();
       await producers.close();

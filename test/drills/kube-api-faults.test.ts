@@ -176,7 +176,8 @@ describe('Kubernetes API faults during a remediation', () => {
     const generation = deployment(sim).metadata.generation ?? 0;
     sim.clearRequests();
     const patch = { verb: 'patch', resource: 'deployments', name: NAME, dryRun: false };
-    sim.addFault({ match: patch, status: 429, retryAfterSeconds: 1, times: 1 });
+    // Longer than the job's own backoff (2 s): only honouring the server's wait passes.
+    sim.addFault({ match: patch, status: 429, retryAfterSeconds: 3, times: 1 });
     sim.addFault({ match: patch, reset: true, times: 1 });
 
     expect((await h.click(fresh, 'approve_plan.0', h.approver)).status).toBe(200);
@@ -185,6 +186,8 @@ describe('Kubernetes API faults during a remediation', () => {
     const writes = sim.requests.filter((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun);
     // Refused (429), cut before the server read it (reset), then the one that landed.
     expect(writes.map((r) => r.status)).toEqual([429, 0, 200]);
+    // The throttled write was sent again only after the server's Retry-After.
+    expect((writes[1]?.receivedAt ?? 0) - (writes[0]?.receivedAt ?? 0)).toBeGreaterThanOrEqual(2_950);
     expect(deployment(sim).metadata.generation).toBe(generation + 1);
     expect(deployment(sim).spec.strategy).toMatchObject({
       type: 'RollingUpdate',

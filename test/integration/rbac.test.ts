@@ -150,11 +150,29 @@ function addVolumeWorkload(sim: Simulator): void {
       },
     },
   });
+  // Bound to a PersistentVolume: the collector reads the volume by name (what guards it).
+  sim.apply({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: 'ledger-data-pv' },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      capacity: { storage: '1Gi' },
+      claimRef: { namespace: LEDGER.namespace, name: 'ledger-data' },
+      hostPath: { path: '/var/lib/ledger' },
+    },
+    status: { phase: 'Bound' },
+  });
   sim.apply({
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name: 'ledger-data', namespace: LEDGER.namespace },
-    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+    spec: {
+      accessModes: ['ReadWriteOnce'],
+      resources: { requests: { storage: '1Gi' } },
+      volumeName: 'ledger-data-pv',
+    },
+    status: { phase: 'Bound' },
   });
   sim.apply({
     apiVersion: 'apps/v1',
@@ -602,7 +620,8 @@ function record(sim: Simulator): void {
 }
 
 /** /apis/argoproj.io/v1alpha1/[namespaces/NS/]rollouts[/NAME] with no CRD behind it. */
-const UNSERVED = /^\/apis\/argoproj\.io\/v1alpha1\/(?:namespaces\/[^/]+\/)?(rollouts)(\/[^/]+)?$/;
+const UNSERVED =
+  /^\/apis\/argoproj\.io\/v1alpha1\/(?:namespaces\/[^/]+\/)?(rollouts|analysisruns)(\/[^/]+)?$/;
 
 /** "verb resource[/subresource] group" as RBAC sees a request; the group comes from the path. */
 function permissionOf(r: RecordedRequest): string {
@@ -841,7 +860,12 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     const nodes = rendered.filter(
       (d) => d.kind === 'ClusterRole' && d.metadata.name === 'rollout-doctor-worker-nodes',
     );
-    expect([...granted(nodes)]).toEqual(['get nodes core', 'list nodes core']);
+    expect([...granted(nodes)]).toEqual([
+      'get nodes core',
+      'list nodes core',
+      'get persistentvolumes core',
+      'list storageclasses storage.k8s.io',
+    ]);
     const perNamespace = rendered.filter(
       (d) => d.kind === 'RoleBinding' && d.roleRef?.kind === 'ClusterRole',
     );

@@ -5,7 +5,6 @@
  * install|upgrade|uninstall` of charts/rollout-doctor (server-side apply), whose
  * ValidatingAdmissionPolicies the simulator then enforces on the worker's service account.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { CHART } from '../../scripts/chart-render.js';
 import { k8sTools } from '../../scripts/k8s-tools.js';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { ciValues } from '../support/helm.js';
+import { runTool, type ToolRun } from '../support/tool-run.js';
 import { excludeLabelValues } from '../../src/remediation/affinity-merge.js';
 import { AFFINITY_PATH } from '../../src/remediation/builders/exclude-node.js';
 
@@ -22,11 +22,7 @@ const NS = 'rollout-doctor';
 const WORKER = `system:serviceaccount:${NS}:${RELEASE}-worker`;
 const WORKER_TOKEN = 'worker-token-sim-install';
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = ToolRun;
 
 let sim: Simulator;
 let dir: string;
@@ -39,23 +35,10 @@ function run(
   config = kubeconfig,
   input?: string,
 ): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(k8sTools()[tool], args, {
-      env: {
-        ...process.env,
-        KUBECONFIG: config,
-        HELM_CACHE_HOME: dir,
-        HELM_CONFIG_HOME: dir,
-        HELM_DATA_HOME: dir,
-      },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input ?? '');
+  return runTool(k8sTools()[tool], args, {
+    kubeconfig: config,
+    home: dir,
+    ...(input !== undefined ? { input } : {}),
   });
 }
 const kubectl = (...args: string[]): Promise<Run> => run('kubectl', args);

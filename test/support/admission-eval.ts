@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { Environment } from '@marcbachmann/cel-js';
 import { parseAllDocuments } from 'yaml';
+import { toCel } from '../../sim/admission/cel.js';
 
 export interface Policy {
   kind: string;
@@ -34,15 +35,8 @@ export function policy(name: string): Policy {
   return found;
 }
 
-/** JSON as CEL sees it on the API server: integers are ints (bigint here), not doubles. */
-export function toCel(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
-  if (Array.isArray(value)) return value.map(toCel);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toCel(v)]));
-  }
-  return value;
-}
+/** JSON as CEL sees it on the API server (the simulator's conversion, sim/admission/cel.ts). */
+export { toCel };
 
 const RESOURCES: Record<string, string> = {
   Deployment: 'deployments',

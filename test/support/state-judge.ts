@@ -26,6 +26,9 @@ import { withPlacementRules } from '../../sim/generated-rules.js';
 import { withMotion } from '../../sim/generated-motion.js';
 import { startStepped, type SteppedSim } from '../../sim/stepped.js';
 import { abortSettled, rolloutRolledOut, runPromoting } from './rollout-judge.js';
+import { guardState } from '../../sim/generated-guards.js';
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import { judgePlan, plansNow, type PlanVerdict } from './plan-judge.js';
 
 export type Judgement =
   | 'agree'
@@ -43,6 +46,12 @@ export interface JudgedState {
   codes: string[];
   plans: string[];
   description: string;
+  /** The `--guards` family, when drawn for one. */
+  family?: string;
+  /** Every plan that changes pods now, each applied on a replay of the state and run forward (plan-judge.ts). */
+  planVerdicts: PlanVerdict[];
+  /** Plans whose replay did not come out as the judged state did (not judged). */
+  diverged: number;
 }
 
 /** Verdicts that say the rollout cannot get where it is going. */
@@ -69,32 +78,129 @@ const FORWARD_SECONDS = 900;
 /**
  * Judges the state of `seed`; `rules` adds its placement rules (sim/generated-rules.ts),
  * `motion` its rollout in motion (sim/generated-motion.ts: slow stops and starts,
- * preemption, a tight quota, an early snapshot).
+ * preemption, a tight quota, an early snapshot), `guards` draws it from the guard
+ * families instead (sim/generated-guards.ts). Then every plan that changes pods now is
+ * judged on a replay of the state (plan-judge.ts); one found harmful makes the state's
+ * judgement harmful-plan.
  */
-export function judgeSeed(seed: number, kind?: GeneratedKind, rules = false, motion = false): JudgedState {
+export function judgeSeed(
+  seed: number,
+  kind?: GeneratedKind,
+  rules = false,
+  motion = false,
+  guards = false,
+): JudgedState {
+  const state = stateFor(seed, kind, rules, motion, guards);
+  const first = withSim(state, (sim) => judge(sim, state));
+  if (first.judgement === 'skipped') return first.result;
+  const verdicts: PlanVerdict[] = [];
+  let diverged = 0;
+  for (const plan of first.plans) {
+    const verdict = withSim(state, (sim) => {
+      if (!toSnapshot(sim, state) || podNames(sim, state) !== first.pods) return undefined;
+      return judgePlan(sim, state, plan, (s, written) => applyPlan(s, state, plan, written));
+    });
+    if (verdict) verdicts.push(verdict);
+    else diverged += 1;
+  }
+  const harmful = verdicts.some((v) => v.harm !== undefined);
+  const judgement = first.result.judgement === 'agree' && harmful ? 'harmful-plan' : first.result.judgement;
+  return { ...first.result, judgement, planVerdicts: verdicts, diverged };
+}
+
+function stateFor(
+  seed: number,
+  kind: GeneratedKind | undefined,
+  rules: boolean,
+  motion: boolean,
+  guards: boolean,
+): GeneratedState {
+  if (guards) return guardState(seed);
   const drawn = generateState(seed, kind);
   const placed = rules ? withPlacementRules(drawn) : drawn;
-  const state = motion ? withMotion(placed) : placed;
+  return motion ? withMotion(placed) : placed;
+}
+
+/** One stepped simulation of the state at a time (the clock is the process's), stopped after `f`. */
+function withSim<T>(state: GeneratedState, f: (sim: SteppedSim) => T): T {
   const sim = startStepped(state.objects);
   try {
-    return judge(sim, state);
+    return f(sim);
   } finally {
     sim.stop();
   }
 }
 
-function judge(sim: SteppedSim, state: GeneratedState): JudgedState {
-  const base = { seed: state.seed, description: state.description };
-  if (!sim.advance(STEADY_SECONDS, () => rolledOut(sim, state))) {
-    return { ...base, judgement: 'skipped', completes: false, codes: [], plans: [] };
-  }
+/** The workload's pods at the snapshot, by name: a replay that names them otherwise has diverged. */
+function podNames(sim: SteppedSim, state: GeneratedState): string {
+  return sim
+    .list('Pod', state.namespace)
+    .map((p) => p.metadata.name)
+    .sort()
+    .join(',');
+}
+
+/**
+ * Steady state, then the change (and what comes with it), then `after` seconds with the
+ * scenario's scripted steps at their times. False when no steady state came first.
+ */
+function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
+  if (!sim.advance(STEADY_SECONDS, () => rolledOut(sim, state))) return false;
   sim.apply(state.changed);
-  sim.advance(state.after);
+  for (const o of state.also ?? []) sim.apply(o);
+  let elapsed = 0;
+  for (const step of [...(state.later ?? [])].sort((a, b) => a.at - b.at)) {
+    if (step.at > elapsed) sim.advance(step.at - elapsed);
+    elapsed = Math.max(elapsed, step.at);
+    runStep(sim, state, step);
+  }
+  if (state.after > elapsed) sim.advance(state.after - elapsed);
+  return true;
+}
+
+function runStep(
+  sim: SteppedSim,
+  state: GeneratedState,
+  step: NonNullable<GeneratedState['later']>[number],
+): void {
+  if ('apply' in step) sim.apply(step.apply);
+  else if ('patch' in step)
+    sim.patch(step.patch.kind, state.namespace, step.patch.name, 'merge', step.patch.body);
+  else {
+    const pod = sim.get('Pod', state.namespace, step.drain.pod) as
+      { spec?: { nodeName?: string } } | undefined;
+    const node = pod?.spec?.nodeName;
+    if (!node) return;
+    sim.patch('Node', undefined, node, 'merge', { spec: { unschedulable: true } });
+    if (!step.drain.evict) return;
+    for (const p of sim.list('Pod', state.namespace)) {
+      if ((p as { spec?: { nodeName?: string } }).spec?.nodeName === node)
+        sim.delete('Pod', state.namespace, p.metadata.name);
+    }
+  }
+}
+
+function judge(
+  sim: SteppedSim,
+  state: GeneratedState,
+): { judgement: Judgement; result: JudgedState; plans: RemediationPlan[]; pods: string } {
+  const base = {
+    seed: state.seed,
+    description: state.description,
+    ...(state.family ? { family: state.family } : {}),
+    planVerdicts: [],
+    diverged: 0,
+  };
+  if (!toSnapshot(sim, state)) {
+    const result = { ...base, judgement: 'skipped' as const, completes: false, codes: [], plans: [] };
+    return { judgement: 'skipped', result, plans: [], pods: '' };
+  }
+  const pods = podNames(sim, state);
   const diagnosis = diagnoseNow(sim, state);
   const codes = diagnosis.findings.map((f) => f.code);
   const plans = diagnosis.remediations.map((p) => p.kind);
   // RolloutAtRisk's plans change the next rollout's strategy; they take nothing down now.
-  const now = diagnosis.remediations.filter((p) => p.addresses !== 'RolloutAtRisk').map((p) => p.kind);
+  const now = plansNow(diagnosis).map((p) => p.kind);
   const completes = runForward(sim, state);
   const saysStuck = codes.some((c) => STUCK_CODES.includes(c));
   const spends = now.some((k) => spendingPlans(state.kind).includes(k));
@@ -104,7 +210,12 @@ function judge(sim: SteppedSim, state: GeneratedState): JudgedState {
   else if (completes && spends) judgement = 'harmful-plan';
   else if (!completes && !problems) judgement = 'missed-deadlock';
   else if (!completes && spends && !fixCompletes(sim, state, diagnosis)) judgement = 'fix-failed';
-  return { ...base, judgement, completes, codes, plans };
+  return {
+    judgement,
+    result: { ...base, judgement, completes, codes, plans },
+    plans: plansNow(diagnosis),
+    pods,
+  };
 }
 
 function snapshotNow(sim: SteppedSim, state: GeneratedState): WorkloadSnapshot {
@@ -118,8 +229,14 @@ function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
   return diagnose(snapshotNow(sim, state));
 }
 
-/** FORWARD_SECONDS on; a Rollout's indefinite pauses promoted as they come. Whether it rolled out. */
+/**
+ * FORWARD_SECONDS on; a Rollout's indefinite pauses promoted as they come, a paused
+ * Deployment resumed (`kubectl rollout resume`: the judge plays the person a pause waits
+ * for, so a verdict is held against what happens once resumed). Whether it rolled out.
+ */
 function runForward(sim: SteppedSim, state: GeneratedState): boolean {
+  if (isPaused(sim, state))
+    sim.patch(state.kind, state.namespace, state.name, 'merge', { spec: { paused: false } });
   const done = (): boolean => rolledOut(sim, state);
   const seconds = state.forwardSeconds ?? FORWARD_SECONDS;
   return state.kind === 'Rollout' ? runPromoting(sim, state, seconds, done) : sim.advance(seconds, done);
@@ -136,9 +253,33 @@ function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnos
       ? diagnosis.remediations.find((p) => ROLLOUT_FIXES.includes(p.kind))
       : undefined);
   if (!plan) return true;
+  return applyPlan(sim, state, plan);
+}
+
+function isPaused(sim: SteppedSim, state: GeneratedState): boolean {
+  return (
+    state.kind === 'Deployment' &&
+    (sim.get(state.kind, state.namespace, state.name) as { spec?: { paused?: boolean } } | undefined)?.spec
+      ?.paused === true
+  );
+}
+
+/**
+ * Writes `plan` as the executor would (the workload's patch, an old ReplicaSet's scale and
+ * its stepped walk, the pods deleted, a Rollout's abort on its status) and runs the
+ * controllers on; whether the plan's goal was reached: the rollout rolled out, or after an
+ * abort the stable pods serving again. A plan with nothing to write reaches nothing.
+ */
+function applyPlan(
+  sim: SteppedSim,
+  state: GeneratedState,
+  plan: RemediationPlan,
+  written: () => void = () => undefined,
+): boolean {
   if (plan.kind === 'abort-rollout') {
     // kinds/abort-rollout.ts writes the status subresource; it promises the stable pods, not the update.
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body, 'status');
+    written();
     return sim.advance(state.forwardSeconds ?? FORWARD_SECONDS, () => abortSettled(sim, state));
   }
   if (plan.kind === 'scale-old-replicaset') {
@@ -148,7 +289,8 @@ function fixCompletes(sim: SteppedSim, state: GeneratedState, diagnosis: Diagnos
     for (const pod of plan.pods) sim.delete('Pod', state.namespace, pod.name);
   } else if (plan.patch) {
     sim.patch(state.kind, state.namespace, state.name, plan.patch.type, plan.patch.body);
-  } else return true;
+  } else return false;
+  written();
   return runForward(sim, state);
 }
 
@@ -215,6 +357,14 @@ export function rolledOut(sim: SteppedSim, state: GeneratedState): boolean {
 }
 
 export interface Tally {
+  /** Plans judged on a replay, those found harmful, and those that went below a floor labelled as an outage. */
+  plansJudged: number;
+  harmfulPlanCount: number;
+  labelledOutages: number;
+  /** Harmful plans by what was wrong with them. */
+  harms: Record<string, number>;
+  /** Plans whose replay diverged (not judged). */
+  diverged: number;
   judged: number;
   skipped: number;
   agree: number;
@@ -228,7 +378,15 @@ export interface Tally {
 export function tally(results: readonly JudgedState[]): Tally {
   const count = (j: Judgement): number => results.filter((r) => r.judgement === j).length;
   const skipped = count('skipped');
+  const verdicts = results.flatMap((r) => r.planVerdicts);
+  const harms: Record<string, number> = {};
+  for (const v of verdicts) if (v.harm) harms[v.harm] = (harms[v.harm] ?? 0) + 1;
   return {
+    plansJudged: verdicts.length,
+    harmfulPlanCount: verdicts.filter((v) => v.harm !== undefined).length,
+    labelledOutages: verdicts.filter((v) => v.labelledOutage).length,
+    harms,
+    diverged: results.reduce((n, r) => n + r.diverged, 0),
     judged: results.length - skipped,
     skipped,
     agree: count('agree'),

@@ -1,11 +1,14 @@
 /**
- * Self-signed X.509 certificates for tests (an app registration's certificate), built
- * with node:crypto and a few lines of DER: RSA, sha256WithRSAEncryption, a CN, and the
- * validity the test asks for. Node's X509Certificate reads them like openssl's.
+ * X.509 certificates for tests (an app registration's certificate, a webhook's serving
+ * certificate and its CA), built with node:crypto and a few lines of DER: RSA,
+ * sha256WithRSAEncryption, a CN, the validity the test asks for, and on request the
+ * extensions TLS needs (basicConstraints CA:TRUE for a CA, subjectAltName for a server).
+ * Self-signed unless an issuer signs it. Node's X509Certificate reads them like openssl's.
  */
 import { generateKeyPairSync, randomBytes, sign, X509Certificate, type KeyObject } from 'node:crypto';
 
 export interface TestCertificate {
+  cn: string;
   /** PEM certificate. */
   certificatePem: string;
   /** PEM private key (PKCS#8). */
@@ -57,30 +60,65 @@ const SHA256_WITH_RSA = seq(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05, 0x0
 const pem = (label: string, der: Buffer): string =>
   `-----BEGIN ${label}-----\n${(der.toString('base64').match(/.{1,64}/g) ?? []).join('\n')}\n-----END ${label}-----\n`;
 
+const extension = (id: string, critical: boolean, value: Buffer): Buffer =>
+  seq(oid(id), ...(critical ? [Buffer.from([0x01, 0x01, 0xff])] : []), tlv(0x04, value));
+
+function ipBytes(ip: string): Buffer {
+  return Buffer.from(ip.split('.').map(Number));
+}
+
+function extensions(options: CertificateOptions): Buffer[] {
+  const list: Buffer[] = [];
+  if (options.ca) list.push(extension('2.5.29.19', true, seq(Buffer.from([0x01, 0x01, 0xff]))));
+  const names = [
+    ...(options.dnsNames ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))),
+    ...(options.ipAddresses ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
+  ];
+  if (names.length > 0) list.push(extension('2.5.29.17', false, seq(...names)));
+  return list.length === 0 ? [] : [tlv(0xa3, seq(...list))];
+}
+
+export interface CertificateOptions {
+  cn?: string;
+  validFrom?: Date;
+  validTo?: Date;
+  bits?: number;
+  /** A CA certificate (basicConstraints CA:TRUE). */
+  ca?: boolean;
+  /** subjectAltName entries: DNS names and IPv4 addresses. */
+  dnsNames?: readonly string[];
+  ipAddresses?: readonly string[];
+  /** Signs with this certificate's key and names it the issuer; absent: self-signed. */
+  issuer?: TestCertificate;
+}
+
 /**
- * A self-signed certificate. `validFrom`/`validTo` default to an hour ago and a year on;
- * `bits` defaults to 2048.
+ * A certificate. `validFrom`/`validTo` default to an hour ago and a year on; `bits`
+ * defaults to 2048.
+ * @example
+ *   const ca = makeTestCertificate({ cn: 'test CA', ca: true });
+ *   const server = makeTestCertificate({ cn: 'hook', dnsNames: ['hook.ns.svc'], issuer: ca });
  */
-export function makeTestCertificate(
-  options: { cn?: string; validFrom?: Date; validTo?: Date; bits?: number } = {},
-): TestCertificate {
+export function makeTestCertificate(options: CertificateOptions = {}): TestCertificate {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: options.bits ?? 2048 });
   const cn = options.cn ?? 'rollout-doctor test bot';
   const tbs = seq(
     tlv(0xa0, integer(Buffer.from([2]))),
     integer(randomBytes(12)),
     SHA256_WITH_RSA,
-    name(cn),
+    name(options.issuer?.cn ?? cn),
     seq(
       time(options.validFrom ?? new Date(Date.now() - 3600_000)),
       time(options.validTo ?? new Date(Date.now() + 365 * 24 * 3600_000)),
     ),
     name(cn),
     publicKey.export({ type: 'spki', format: 'der' }),
+    ...extensions(options),
   );
-  const signature = sign('sha256', tbs, privateKey);
+  const signature = sign('sha256', tbs, options.issuer?.privateKey ?? privateKey);
   const der = seq(tbs, SHA256_WITH_RSA, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
   return {
+    cn,
     certificatePem: pem('CERTIFICATE', der),
     keyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     privateKey,

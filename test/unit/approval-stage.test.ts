@@ -1,6 +1,6 @@
 /**
  * The approval's own "applying…" edit is ordered with the outcomes
- * (src/chat/notify/root-stage.ts showApprovedStage): a worker that applies and reports
+ * (src/chat/notify/root-stage.ts approvedStage): a worker that applies and reports
  * within the approval's round trip never has its outcome covered by "applying…", on
  * Slack (the Approve listener) and on Teams (approvePress and the card's edits). So is
  * an Undo's: its outcome handled before the Undo press kept its record still ends on
@@ -111,7 +111,7 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
   }
 
   function click(roots: RootStates, client: unknown): Promise<void> {
-    const { services } = fakeServices({ rootStates: roots });
+    const { services } = fakeServices({ rootStates: roots, policy: {} });
     const pressed = buttonClick(APPROVER, `${PLAN}:${SHOWN}`, {
       blocks: [
         {
@@ -126,7 +126,7 @@ describe('Slack: the Approve click and an outcome that beats it', () => {
 
   /** The Undo clicked in the fix's "applied" reply (a thread reply of the root). */
   function undoClick(roots: RootStates, client: unknown): Promise<void> {
-    const { services } = fakeServices({ rootStates: roots });
+    const { services } = fakeServices({ rootStates: roots, policy: {} });
     undoApproved();
     const value = `${UNDO_PLAN}:${SHOWN}`;
     const pressed = buttonClick(APPROVER, value, {

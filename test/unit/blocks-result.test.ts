@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { leafChanges, dryRunText, headline } from '../../src/chat/use-cases/plan-text.js';
 import { renderDiagnosis, threadReport } from '../support/slack-run.js';
-import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
+import { markPlanInBlocks } from '../../src/chat/slack/mark.js';
 import { remediationOutcomeMessage } from '../support/slack-run.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
 import { proseSections } from '../../src/chat/slack/blocks/text.js';

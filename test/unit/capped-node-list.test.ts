@@ -44,6 +44,8 @@ function cluster(nodePage: { items: Node[]; continue?: string }): { client: Kube
         'list events': list<KubeEvent>([event]),
         'list nodes': list(nodePage.items, nodePage.continue),
         'list resourcequotas': list([]),
+        'list poddisruptionbudgets': list([]),
+        'list horizontalpodautoscalers': list([]),
       };
       if (!(key in answers)) throw new Error(`unexpected read: ${key}`);
       return answers[key] as T;

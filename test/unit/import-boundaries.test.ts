@@ -8,6 +8,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { PLATFORM_LIST } from '../../src/platforms/list.js';
 import { ROOT, sourceFiles, sourceText, sourceTree } from '../support/source-tree.js';
 
 const IMPORT =
@@ -122,21 +123,20 @@ function areaPath(edges: Map<string, Map<string, string>>, start: string, goal: 
 }
 
 /**
- * The chat adapters: every folder directly under src/chat/ but the port's own
- * use-cases (docs/architecture.md, "The chat port"). Found from the folder names, so a
- * new platform's folder is checked without editing this test.
+ * The chat adapters: one folder under src/chat/ per platform of the list
+ * (src/platforms/list.ts), named for it (docs/architecture.md, "The chat port"), so a
+ * new platform's folder is checked without editing this test. The other folders are the
+ * port's own.
  */
 const PORT_FOLDERS = ['use-cases', 'approvals', 'notify'];
 function chatAdapters(): string[] {
-  return readdirSync(join(ROOT, 'src/chat'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && !PORT_FOLDERS.includes(entry.name))
-    .map((entry) => entry.name);
+  return PLATFORM_LIST.map((p) => p.name);
 }
 
 /** The adapter a file belongs to ('slack', …), or null for the port and everything else. */
 function adapterOf(file: string): string | null {
   const match = /^src\/chat\/([^/]+)\//.exec(file);
-  return match?.[1] !== undefined && !PORT_FOLDERS.includes(match[1]) ? match[1] : null;
+  return match?.[1] !== undefined && chatAdapters().includes(match[1]) ? match[1] : null;
 }
 
 /** The port: src/chat/*.ts and its use-cases. */
@@ -345,7 +345,14 @@ function moduleLevelWeakMaps(file: string, text?: string): string[] {
 }
 
 describe('the chat port and its adapters', () => {
-  it('finds the adapters from the folder names', () => {
+  it('has one adapter folder per platform of the list, and no folder that is neither an adapter nor the port', () => {
+    const folders = readdirSync(join(ROOT, 'src/chat'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.sort()).toEqual([...chatAdapters(), ...PORT_FOLDERS].sort());
+  });
+
+  it('finds the adapters from the list of platforms', () => {
     expect(chatAdapters()).toContain('slack');
     expect(adapterOf('src/chat/slack/render.ts')).toBe('slack');
     expect(adapterOf('src/chat/model.ts')).toBeNull();

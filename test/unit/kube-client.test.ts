@@ -214,6 +214,31 @@ describe('createKubeClient', () => {
     expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ spec: { paused: false } });
   });
 
+  it('sends a write again after the Retry-After of a 429 or 503, and only then', async () => {
+    handlers.push(
+      status(429, 'TooManyRequests', { 'retry-after': '3' }),
+      status(503, 'ServiceUnavailable', { 'retry-after': '1' }),
+      ok({ metadata: { name: 'checkout' } }),
+    );
+    const { c, sleeps } = client();
+    const patch = {
+      ...getDeployment,
+      verb: 'patch',
+      body: { spec: { paused: false } },
+      contentType: 'application/strategic-merge-patch+json',
+    } as const;
+    await expect(c.call(patch)).resolves.toEqual({ metadata: { name: 'checkout' } });
+    expect(seen.map((r) => r.method)).toEqual(['PATCH', 'PATCH', 'PATCH']);
+    // The server's waits, not the backoff's (which would be 50 and 100 here).
+    expect(sleeps).toEqual([3000, 1000]);
+    // A Retry-After beyond what is honoured: the write fails at once, naming the throttle.
+    handlers = [status(429, 'TooManyRequests', { 'retry-after': '3600' })];
+    seen = [];
+    const error = await c.call(patch).catch((e: unknown) => e);
+    expect((error as KubeApiError).status).toBe(429);
+    expect(seen).toHaveLength(1);
+  });
+
   it('does not retry 404 and keeps the server reason', async () => {
     handlers.push(status(404, 'NotFound'));
     const { c } = client();

@@ -11,6 +11,7 @@ import type { NotifyJobInput, RemediateJob } from '../../src/queue/schemas.js';
 import type { RemediationPlan, WorkloadPatchPlan } from '../../src/remediation/plan.js';
 import { createPlanTrust } from '../../src/worker/plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from '../../src/worker/remediate-processor.js';
+import { JobLostError } from '../../src/worker/job-fence.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
 
 const plan: WorkloadPatchPlan = {
@@ -146,6 +147,41 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply'], planned:
 }
 
 describe('remediate processor', () => {
+  it('a worker whose job another took over applies nothing and says nothing; one that cannot tell fails the attempt', async () => {
+    const h = harness('prod');
+    const checked: string[] = [];
+    const lost = createRemediateProcessor({
+      ...h.deps,
+      holds: async (_job, token) => {
+        checked.push(token);
+        throw new JobLostError("job remediate.x is no longer this worker's (its lock is another worker's)");
+      },
+    });
+    expect(await lost(h.job('prod'), 'token-a')).toBe('lost');
+    expect(checked).toEqual(['token-a']);
+    expect(h.applied).toHaveLength(0);
+    expect(h.notes).toHaveLength(0);
+    const unsure = createRemediateProcessor({
+      ...h.deps,
+      holds: async () => {
+        throw new Error('job lock check: Redis did not answer within 2000 ms');
+      },
+    });
+    await expect(unsure(h.job('prod'), 'token-a')).rejects.toThrow(
+      /cannot confirm this worker still holds the job/,
+    );
+    expect(h.applied).toHaveLength(0);
+    expect(h.notes).toHaveLength(0);
+    // Holding it: the write and the replies, each naming the attempt that made them.
+    const holding = createRemediateProcessor({ ...h.deps, holds: async () => undefined });
+    await holding(h.job('prod', 2), 'token-b');
+    expect(h.applied).toHaveLength(1);
+    expect(h.notes.map((n) => (n.kind === 'remediation-outcome' ? [n.stage, n.attempt] : []))).toEqual([
+      ['applied', 2],
+      ['rolled-out', 2],
+    ]);
+  });
+
   it('posts that a stepped walk started, one progress reply per finished step, before the applied reply, with deterministic ids', async () => {
     const h = harness('prod', async (_p, hooks) => {
       const base = { of: 3, replicaSet: 'edge-old' };

@@ -168,3 +168,44 @@ describe('toJson', () => {
     expect(hasProblems({ ...diagnosis, findings: [{ ...finding, severity: 'warning' }] })).toBe(true);
   });
 });
+
+describe('renderText: what guards the workload and was not read', () => {
+  const coverage = {
+    replicaSets: 'complete' as const,
+    pods: 'complete' as const,
+    events: 'complete' as const,
+    nodes: 'complete' as const,
+    podsReadOn: 'all' as const,
+    gaps: [
+      {
+        about: 'podDisruptionBudgets' as const,
+        what: 'PodDisruptionBudgets in vision',
+        reason: 'forbidden' as const,
+        settle: 'grant list on poddisruptionbudgets.policy in vision',
+      },
+      {
+        about: 'quotas' as const,
+        what: 'ResourceQuotas in vision',
+        reason: 'forbidden' as const,
+        settle: 'x',
+      },
+    ],
+  };
+
+  it('names each unread guard under the fixes it could not check them against', () => {
+    const text = renderText({ ...diagnosis, coverage });
+    const at = text.indexOf('Not checked against (not read, so unknown, not absent):');
+    expect(at).toBeGreaterThan(text.indexOf('Remediations'));
+    expect(text.slice(at)).toContain(
+      'PodDisruptionBudgets: not read (forbidden): grant list on poddisruptionbudgets.policy in vision',
+    );
+    expect(text.slice(at)).not.toContain('ResourceQuotas');
+  });
+
+  it('look-alike: every guard read, or no fix offered, says nothing of them', () => {
+    expect(renderText({ ...diagnosis, coverage: { ...coverage, gaps: [] } })).not.toContain(
+      'Not checked against',
+    );
+    expect(renderText({ ...diagnosis, remediations: [], coverage })).not.toContain('Not checked against');
+  });
+});

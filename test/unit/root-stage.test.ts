@@ -263,4 +263,40 @@ describe('Teams: the card ends on the latest stage across two replicas', () => {
     const resolved = card.shown.parts.find((p) => p.kind === 'paragraph' && p.role === 'resolved');
     expect(resolved?.kind === 'paragraph' ? plainText(resolved.text) : '').toBe('Resolved: rolled out.');
   });
+
+  it("an earlier attempt's outcome delivered after a later attempt's posts nothing and moves nothing", async () => {
+    // Worker A was cut off from Redis mid-apply; B took the job over (attempt 2), found
+    // the change in place and rolled it out. A's "already applied" comes after the heal.
+    const [a, b] = replicas;
+    await a.record(PLAN, teamsRecord);
+    const landed: string[] = [];
+    const posts: string[] = [];
+    const { card, make } = adapters(() => []);
+    const adapter = {
+      ...make(async (m) => {
+        landed.push(stateOf(m));
+      }),
+      post: async (to: { id: string }, m: ChatMessage) => {
+        posts.push(plainText(m.summary));
+        return { conversation: { platform: 'teams', id: to.id }, id: `reply-${posts.length}` };
+      },
+    } as unknown as ChatAdapter;
+    const services = (roots: RootStates) =>
+      ({ chats: { teams: adapter }, rootStates: roots, logger }) as never;
+    const at = (stage: Outcome['stage'], attempt: number) => ({ ...outcome(stage), attempt });
+    await deliverOutcome(services(b), at('applied', 2), undefined, APPLIED_AT);
+    await deliverOutcome(services(b), at('rolled-out', 2), undefined, ROLLED_AT);
+    expect(posts).toHaveLength(2);
+    await deliverOutcome(services(a), at('already-applied', 1), undefined, ROLLED_AT + 60_000);
+    expect(posts).toHaveLength(2);
+    expect(landed.at(-1)).toContain('rolled out at 2026-11-23 03:20 UTC');
+    expect(stateOf(card.shown)).toContain('rolled out at 2026-11-23 03:20 UTC');
+    // The stage record itself refuses it, whoever asks (the fence and the move are one script).
+    expect(
+      await a.stages.advance(teamsRecord, { planId: PLAN, stage: 'already-applied', at: 1, attempt: 1 }),
+    ).toBe(false);
+    // The same attempt, or a later one, still speaks.
+    await deliverOutcome(services(a), at('timeout', 3), undefined, ROLLED_AT + 120_000);
+    expect(posts).toHaveLength(3);
+  });
 });

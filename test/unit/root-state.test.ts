@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ROOT_BLOCK } from '../../src/chat/slack/blocks/action-ids.js';
 import { trusted } from '../../src/chat/slack/blocks/mrkdwn.js';
-import { markPlanInBlocks } from '../../src/chat/slack/listeners/actions/click-context.js';
+import { markPlanInBlocks } from '../../src/chat/slack/mark.js';
 import { createRootStates, type RootRecord } from '../../src/chat/notify/root-store.js';
 import { withRootState } from '../../src/chat/slack/root-state.js';
 import { rootOnOutcome } from '../../src/chat/notify/root-update.js';

@@ -29,7 +29,6 @@ const SIM_STILL_LONG: Record<string, number> = {
   'sim/controllers/scheduler.ts:schedulerController': 350,
   'sim/controllers/deployment.ts:deploymentController': 305,
   'sim/controllers/deployment.ts:syncOne': 222,
-  'sim/server/handle-resource.ts:handleResource': 199,
   'sim/controllers/dra.ts:resourceClaimController': 179,
   'sim/server/table.ts:rowsFor': 176,
   'sim/scale.ts:background': 157,

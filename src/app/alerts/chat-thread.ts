@@ -9,16 +9,18 @@ import type { ChatAdapter } from '../../chat/adapter.js';
 import type { ConversationRef } from '../../chat/model.js';
 import { runMessages } from '../../chat/use-cases/result.js';
 import { NO_REQUESTER } from '../../chat/actions.js';
-import type { ChatPlatform } from '../../platforms/chat-refs.js';
+import { DEFAULT_PLATFORM, platformOfConversation, type ChatPlatform } from '../../platforms/chat-refs.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { RunUpdate } from '../../queue/schemas.js';
 import { planViews } from '../../chat/notify/plan-views.js';
 import { postReport } from '../../chat/report.js';
-import { isTeamsChannel } from '../../config/alert-routes.js';
 
-/** The platform an alert conversation id belongs to: Teams channel ids have their own shape. */
+/**
+ * The platform an alert conversation id belongs to: each platform's conversation ids
+ * have their own shape (src/platforms/list.ts); the default platform's otherwise.
+ */
 export function alertPlatform(conversation: string): ChatPlatform {
-  return isTeamsChannel(conversation) ? 'teams' : 'slack';
+  return platformOfConversation(conversation) ?? DEFAULT_PLATFORM;
 }
 
 /** Where a thread is, as the port names it. */

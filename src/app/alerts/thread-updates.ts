@@ -9,7 +9,7 @@ import {
 import type { ThreadRecord, ThreadStore } from '../../queue/alert-thread-store.js';
 import { UnrecoverableError } from 'bullmq';
 import type { ChatAdapter } from '../../chat/adapter.js';
-import { chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
+import { DEFAULT_PLATFORM, chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { alertPlatform, threadConversation } from './chat-thread.js';
 
 export interface ThreadUpdateDeps {
@@ -35,7 +35,7 @@ interface ThreadPoster {
 }
 
 function chatPoster(chat: ChatAdapter, linkHosts: readonly string[] | undefined): ThreadPoster {
-  const platform = chatPlatform(chat.platform) ?? 'slack';
+  const platform = chatPlatform(chat.platform) ?? DEFAULT_PLATFORM;
   const rootRef = (record: ThreadRecord) => ({
     conversation: threadConversation(platform, record.channel, record.ts),
     id: record.ts,

@@ -23,8 +23,6 @@ import type { Platform, Rich } from '../model.js';
 import { approversText } from '../use-cases/approvers.js';
 import { group, icon, join, plain, rich, say, strong } from '../rich.js';
 
-/** The platform of clicks that name none: Slack's, the first (src/chat/slack/render.ts SLACK). */
-const SLACK = 'slack';
 import type { AppConfig } from '../../config/environment.js';
 import type { Audit } from '../../audit.js';
 import type { Logger } from '../../logger.js';
@@ -38,7 +36,13 @@ import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
 import { remadeByLaterDiagnosis } from './superseded.js';
-import { chatPlatform, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
+import {
+  DEFAULT_PLATFORM,
+  chatPlatform,
+  mentionsById,
+  platformTag,
+  type ChatPlatform,
+} from '../../platforms/chat-refs.js';
 import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
@@ -122,12 +126,12 @@ export const REFUSAL_TEXT = {
   notApprover: (
     reason: string,
     approvers: readonly string[],
-    platform: Platform = SLACK,
+    platform: Platform = DEFAULT_PLATFORM,
     names: Readonly<Record<string, string>> = {},
   ): Rich => {
     const refused = (who: Rich) =>
       say`${icon('refused')} Not applied: ${reason}${who.length > 0 ? say` (${who})` : plain('')}. Nothing was changed.`;
-    if (platform === SLACK)
+    if (mentionsById(platform))
       return refused(
         approvers.length > 0
           ? say`approvers: ${join(
@@ -160,7 +164,7 @@ export const REFUSAL_TEXT = {
   // mention only for an id of a person; elsewhere named by the policy, never as an id.
   alreadyClaimed: (
     approvers: readonly string[],
-    platform: Platform = SLACK,
+    platform: Platform = DEFAULT_PLATFORM,
     names: Readonly<Record<string, string>> = {},
   ): Rich =>
     say`This plan was already approved by ${approversText(platform, approvers, names)}; it is applied once.`,
@@ -179,9 +183,9 @@ interface Claimed {
   at: number;
 }
 
-/** The platform records name for a click (Slack when it names none). */
+/** The platform records name for a click (the default platform, Slack, when it names none). */
 function recordPlatform(click: ApprovalClick): ChatPlatform {
-  return chatPlatform(click.platform ?? SLACK) ?? 'slack';
+  return chatPlatform(click.platform ?? DEFAULT_PLATFORM) ?? DEFAULT_PLATFORM;
 }
 
 /** The clicked message, as subscriptions and message keys name it (with its platform). */

@@ -1,7 +1,8 @@
 /**
  * A signed remediation outcome, on every chat platform alike: the reply in the approved
  * message's thread (src/chat/use-cases/outcome.ts, rendered by the message's own
- * adapter), then the approved message's state line (./root-update.ts).
+ * adapter), then the approved message's state line (./root-update.ts). An outcome of an
+ * attempt older than one already delivered is dropped (./root-stage.ts, the fence).
  */
 import { UnrecoverableError } from 'bullmq';
 import { outcomeMessage } from '../use-cases/outcome.js';
@@ -23,6 +24,17 @@ export async function deliverOutcome(
   const adapter = services.chats?.[platform];
   if (!adapter)
     throw new UnrecoverableError(`outcome for a message in ${platform}, which this app does not serve`);
+  // An outcome of an earlier attempt than one the app already took (a worker cut off
+  // while another took its job over): neither the thread nor the message hears it.
+  if (services.rootStates && job.attempt !== undefined) {
+    if (!(await services.rootStates.stages.fence(job.planId, job.attempt))) {
+      services.logger.warn(
+        { planId: job.planId, attempt: job.attempt, stage: job.stage },
+        'outcome of an earlier attempt than one already delivered: not posted',
+      );
+      return;
+    }
+  }
   const thread = { platform: adapter.platform, id: job.channel, thread: job.messageTs };
   // Approvers by the policy's names where the platform cannot show an id as a person.
   const names = services.policy?.names ?? {};

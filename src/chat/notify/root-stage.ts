@@ -13,12 +13,18 @@
  * replicas").
  *
  * The approval's own edit ("applying…") goes through the same record: it records
- * 'applying' before its edit and shows whatever is latest (showApprovedStage). An
+ * 'applying' before its edit and shows whatever is latest (approvedStage). An
  * outcome can come before the approval has kept its message (a worker that applies
  * within the approval's round trip): every outcome first holds its stage under its plan
  * (`rd:plan-stage:<plan>`, ordered the same way), then looks for the message; the
  * approval keeps the message, then takes the held stage over. Whichever comes second
  * sees the other's write, so no outcome is lost.
+ *
+ * Outcomes are fenced by the remediate job's attempt (issue 53.3): a worker cut off
+ * from Redis while another took its job over may deliver its outcomes late, after the
+ * other's. Each plan keeps the latest attempt that spoke (`rd:outcome-fence:<plan>`,
+ * raised in the same script that moves the stage): an outcome of an earlier attempt
+ * moves nothing, and `fence` tells the caller not to post it either.
  *
  * The record carries the app's mark (the approval key, a domain of its own, over the
  * message, plan, stage and time): a Redis writer can hold a line back (it could delete
@@ -38,6 +44,8 @@ export interface StageEntry {
   planId: string;
   stage: FixStage;
   at: number;
+  /** The remediate job's attempt that said it (outcomes only); an earlier attempt than the plan's latest moves nothing. */
+  attempt?: number | undefined;
 }
 
 /** The latest stage as recorded, with the count of moves that got it there. */
@@ -62,16 +70,37 @@ export interface RootStages {
   hold(entry: StageEntry): Promise<void>;
   /** The stage held for `planId`, only when the app's mark on it verifies. */
   held(planId: string): Promise<StageEntry | null>;
+  /**
+   * Records that `attempt` of `planId`'s job spoke; false when a later attempt already
+   * did (the outcome is stale: post nothing).
+   */
+  fence(planId: string, attempt: number): Promise<boolean>;
 }
 
 const TTL_SECONDS = 7 * 24 * 3600;
 const DOMAIN = 'rollout-doctor root-stage v1';
 
+/** The fence step of both scripts: KEYS[2] the plan's latest attempt, ARGV[8] this one ('0': none); ARGV[6] ttl. */
+const FENCE_STEP = `
+local attempt = tonumber(ARGV[8])
+if attempt > 0 then
+  local latest = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if attempt < latest then return 0 end
+  if attempt > latest then redis.call('SET', KEYS[2], ARGV[8], 'EX', ARGV[6]) end
+end
+`;
+
+/** KEYS[2] the fence, ARGV[6] ttl, ARGV[8] the attempt: 1 unless a later attempt spoke. */
+const FENCE = `${FENCE_STEP}
+return 1
+`;
+
 /**
- * KEYS[1] the record; ARGV: rank, stage, plan, at, mark, ttl, approval ('1'), then the
- * stages that applied nothing. 1 when the entry is the message's stage now, else 0.
+ * KEYS[1] the record, KEYS[2] the plan's fence; ARGV: rank, stage, plan, at, mark, ttl,
+ * approval ('1'), attempt, then the stages that applied nothing. 1 when the entry is
+ * the message's stage now, else 0.
  */
-const ADVANCE = `
+const ADVANCE = `${FENCE_STEP}
 local cur = redis.call('HMGET', KEYS[1], 'rank', 'stage', 'plan')
 local rank = tonumber(cur[1])
 if rank then
@@ -79,7 +108,7 @@ if rank then
   if tonumber(ARGV[1]) < rank then
     local again = false
     if ARGV[7] == '1' then
-      for i = 8, #ARGV do if cur[2] == ARGV[i] then again = true end end
+      for i = 9, #ARGV do if cur[2] == ARGV[i] then again = true end end
     end
     if not again then return 0 end
   end
@@ -126,8 +155,9 @@ export function createRootStages(
     const mark = sign(null, markBytes(where, entry), key.privateKey).toString('base64url');
     const kept = await redis.eval(
       ADVANCE,
-      1,
+      2,
       recordKey,
+      redisKeys.outcomeFence(entry.planId),
       String(FIX_STAGE_ORDER[entry.stage]),
       entry.stage,
       entry.planId,
@@ -135,6 +165,7 @@ export function createRootStages(
       mark,
       String(TTL_SECONDS),
       approval ? '1' : '0',
+      String(entry.attempt ?? 0),
       ...NOT_APPLIED_STAGES,
     );
     return Number(kept) === 1;
@@ -164,6 +195,11 @@ export function createRootStages(
     },
     async hold(entry) {
       await advanceAt(redisKeys.planStage(entry.planId), heldPart(entry.planId), entry, false);
+    },
+    async fence(planId, attempt) {
+      const args = ['', '', '', '', '', String(TTL_SECONDS), '', String(attempt)];
+      const key = redisKeys.outcomeFence(planId);
+      return Number(await redis.eval(FENCE, 2, key, key, ...args)) === 1;
     },
     async held(planId) {
       const kept = await readAt(redisKeys.planStage(planId), heldPart(planId));
@@ -195,35 +231,14 @@ export async function showLatestStage(
 }
 
 /**
- * The approval's own edit of its message (Slack's root, Teams' card): records `mine`
- * ('applying', or 'undoing' for an Undo) before the edit, takes over a stage an outcome
- * of the plan held before the message was kept (`undo`: as the Undo's stage), and shows
- * the latest stage, `mine` or later, re-shown until the record stays put across the
- * edit. The edit is made whether or not `mine` is the latest: it also replaces the
- * buttons. False when the record cannot be read back (the caller shows `mine` itself).
- */
-export async function showApprovedStage(
-  stages: RootStages,
-  message: MessageRef,
-  mine: StageEntry,
-  show: (latest: KeptStage) => Promise<void>,
-  options: { undo?: boolean } = {},
-): Promise<boolean> {
-  const approved = await approvedStage(stages, message, mine, options);
-  if (!approved) return false;
-  let latest: KeptStage | undefined = approved.latest;
-  while (latest) {
-    await show(latest);
-    latest = await approved.settle();
-  }
-  return true;
-}
-
-/**
- * showApprovedStage for an approval whose edit is made after it returns (a Teams press
- * answers with a mark the adapter applies): the stage to show now, or null when the
- * record cannot be read back; then, after each edit landed, `settle` gives a later
- * stage to show again, or undefined once the record stayed put across the edit.
+ * The approval's own edit of its message, made by its adapter after the press answers
+ * (PressReply.mark and settle): records `mine` ('applying', or 'undoing' for an Undo)
+ * before the edit, takes over a stage an outcome of the plan held before the message was
+ * kept (`undo`: as the Undo's stage), and gives the latest stage to show now, `mine` or
+ * later (the edit is made whether or not `mine` is the latest: it also replaces the
+ * buttons), or null when the record cannot be read back (the caller shows `mine`). After
+ * each edit landed, `settle` gives a later stage to show again, or undefined once the
+ * record stayed put across the edit.
  */
 export async function approvedStage(
   stages: RootStages,

@@ -7,6 +7,7 @@
  * of the message, `shown`, as Teams does from its card store).
  */
 import type { ChatAdapter } from '../adapter.js';
+import type { Rich } from '../model.js';
 import { fixStageOf, stateLine, withResolution, withStateLine, type FixStage } from '../use-cases/outcome.js';
 import type { Logger } from '../../logger.js';
 import { platformOf } from '../../platforms/chat-refs.js';
@@ -14,7 +15,7 @@ import type { NotifyJob } from '../../queue/schemas.js';
 import { z } from 'zod';
 import { rootRef, type RootRecord, type RootStates } from './root-store.js';
 import { portRef } from './run-delivery.js';
-import { showApprovedStage, showLatestStage, type KeptStage } from './root-stage.js';
+import { showLatestStage, type KeptStage } from './root-stage.js';
 
 type Outcome = Extract<NotifyJob, { kind: 'remediation-outcome' }>;
 
@@ -34,12 +35,13 @@ async function showStage(
   at: number,
   names: Names,
 ): Promise<void> {
+  const line = keptStateLine(record, stage, at, adapter.platform, names);
   if (adapter.showFixStage) {
-    const next = await adapter.showFixStage(record, stage, at);
+    const next = await adapter.showFixStage(record, stage, at, line);
     if (next) await roots.record(planId, next);
     return;
   }
-  await showFromMemory(adapter, record, stage, at, names);
+  await showFromMemory(adapter, record, stage, line);
 }
 
 /** Who approved a fix and when, as approvePress keeps it in the root record's `approval`. */
@@ -49,6 +51,24 @@ const approvalSchema = z.object({
 });
 
 /**
+ * The state line of the fix `record` keeps at `stage` (src/chat/use-cases/outcome.ts
+ * stateLine); undefined when its `approval` is not the port's (a Slack record kept before
+ * Approve went through the port held the approval as rendered: its adapter says it).
+ */
+export function keptStateLine(
+  record: RootRecord,
+  stage: FixStage,
+  at: number,
+  platform: string,
+  names: Names = {},
+): Rich | undefined {
+  const approval = approvalSchema.safeParse(safeJson(record.approval));
+  if (!approval.success) return undefined;
+  const fix = { what: record.what, approvers: approval.data.approvers, approvedAt: approval.data.at };
+  return stateLine(stage, { ...fix, platform, names }, at);
+}
+
+/**
  * The state line on a platform whose adapter remembers what its messages show (`shown`:
  * Teams' card store): that message with its state line at `stage`.
  */
@@ -56,22 +76,13 @@ async function showFromMemory(
   adapter: ChatAdapter,
   record: RootRecord,
   stage: FixStage,
-  at: number,
-  names: Names,
+  line: Rich | undefined,
 ): Promise<void> {
-  const approval = approvalSchema.safeParse(safeJson(record.approval));
-  if (!approval.success) return;
+  if (!line) return;
   const ref = portRef({ ...record, threadTs: record.threadTs });
   const shown = await adapter.shown?.(ref);
   if (!shown) return;
-  const fix = {
-    what: record.what,
-    approvers: approval.data.approvers,
-    approvedAt: approval.data.at,
-    platform: adapter.platform,
-    names,
-  };
-  await adapter.update(ref, withStateLine(withResolution(shown, stage), stateLine(stage, fix, at)));
+  await adapter.update(ref, withStateLine(withResolution(shown, stage), line));
 }
 
 function safeJson(text: string): unknown {
@@ -113,38 +124,14 @@ export async function showRootStage(
   record: RootRecord,
   stage: FixStage,
   at: number,
-  options: { approval?: boolean; names?: Names } = {},
+  options: { approval?: boolean; names?: Names; attempt?: number | undefined } = {},
 ): Promise<void> {
   await showLatestStage(
     roots.stages,
     rootRef(record),
-    { planId, stage, at },
+    { planId, stage, at, attempt: options.attempt },
     showOn(roots, adapter, planId, record, options.names ?? {}),
     options.approval ? { approval: true } : {},
-  );
-}
-
-/**
- * The approval's own edit of the message (`applying`, or `undoing` on the message an
- * Undo follows): recorded before the edit, showing a later stage when one is recorded
- * or was held for the plan before the message was kept (./root-stage.ts
- * showApprovedStage). False when the stage record cannot be read back: the caller
- * edits the message itself.
- */
-export async function showApprovalStage(
-  roots: RootStates,
-  adapter: ChatAdapter,
-  planId: string,
-  record: RootRecord,
-  stage: 'applying' | 'undoing',
-  at: number,
-): Promise<boolean> {
-  return showApprovedStage(
-    roots.stages,
-    rootRef(record),
-    { planId, stage, at },
-    showOn(roots, adapter, planId, record, {}),
-    { undo: stage === 'undoing' },
   );
 }
 
@@ -168,7 +155,7 @@ export async function rootOnOutcome(
     // Held before the message is looked for: an approval that has not kept its message
     // yet takes it over once it has (./root-stage.ts).
     const held = fixStageOf(job, false);
-    if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now });
+    if (held) await roots.stages.hold({ planId: job.planId, stage: held, at: now, attempt: job.attempt });
     const record = await roots.load(job.planId);
     if (!record) return;
     if (
@@ -183,7 +170,8 @@ export async function rootOnOutcome(
       return;
     }
     const stage = fixStageOf(job, record.undo);
-    if (stage) await showRootStage(roots, adapter, job.planId, record, stage, now, { names });
+    if (stage)
+      await showRootStage(roots, adapter, job.planId, record, stage, now, { names, attempt: job.attempt });
   } catch (error) {
     logger.warn({ err: error, planId: job.planId }, 'root message state not updated');
   }

@@ -6,7 +6,15 @@ import type { SigningKey } from '../../trust/approval-signature.js';
 import { NO_REQUESTER, type Requester } from '../actions.js';
 import type { NotifyVerdict } from '../../queue/notify-signature.js';
 import type { RunUpdate } from '../../queue/schemas.js';
-import { isId, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
+import {
+  DEFAULT_PLATFORM,
+  chatPlatform,
+  isId,
+  platformOf,
+  platformPrefix,
+  platformTag,
+  type ChatPlatform,
+} from '../../platforms/chat-refs.js';
 import { whileRedisAway } from '../../queue/connection.js';
 
 /**
@@ -199,9 +207,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** What a mark over a message signs of its platform: nothing on Slack (as before Teams), "teams\n" on Teams. */
+/**
+ * What a mark over a message signs of its platform: nothing on the default platform
+ * (Slack, as before Teams), "<platform>\n" on any other ("teams\n").
+ */
 function signedPlatform(message: { platform?: ChatPlatform | undefined }): string {
-  return platformOf(message) === 'slack' ? '' : `${platformOf(message)}\n`;
+  return platformPrefix(message, '\n');
 }
 
 function markAnswer(message: MessageRef): Buffer {
@@ -220,13 +231,13 @@ function markMessage(cluster: string, jobId: string, ref: SubscriberRef): Buffer
 }
 
 /**
- * A subscriber as stored: "channel/ts/thread/requester/mark" (Slack) or
- * "…/mark/teams" (Teams), the mark deterministic (Ed25519), so adding it twice is one
+ * A subscriber as stored: "channel/ts/thread/requester/mark" (the default platform,
+ * Slack) or "…/mark/<platform>" (any other: "…/mark/teams"), the mark deterministic (Ed25519), so adding it twice is one
  * member.
  */
 function memberOf(cluster: string, jobId: string, ref: SubscriberRef, key: SigningKey): string {
   const mark = sign(null, markMessage(cluster, jobId, ref), key.privateKey).toString('base64url');
-  const tail = platformOf(ref) === 'slack' ? '' : `/${platformOf(ref)}`;
+  const tail = platformPrefix(ref, '') === '' ? '' : `/${platformOf(ref)}`;
   return `${ref.channel}/${ref.ts}/${ref.threadTs ?? NO_THREAD}/${ref.requester}/${mark}${tail}`;
 }
 
@@ -254,8 +265,9 @@ function memberRef(
 ): SubscriberRef | null {
   const [channel = '', ts = '', thread = '', requester = '', mark = '', tail, ...rest] = member.split('/');
   if (!channel || !ts || !thread || rest.length > 0) return null;
-  if (tail !== undefined && tail !== 'teams') return null;
-  const platform: ChatPlatform = tail ?? 'slack';
+  // The default platform's members carry no tail; another platform's carry its name.
+  const platform = tail === undefined ? DEFAULT_PLATFORM : chatPlatform(tail);
+  if (platform === null || (tail !== undefined && platform === DEFAULT_PLATFORM)) return null;
   if (!isId(platform, 'conversation', channel) || !isId(platform, 'message', ts)) return null;
   if (requester !== NO_REQUESTER && !isId(platform, 'person', requester)) return null;
   if (thread !== NO_THREAD && !isId(platform, 'message', thread)) return null;

@@ -70,8 +70,8 @@ export function createSlackChatAdapter(client: webApi.WebClient): ChatAdapter {
       await client.chat.delete({ channel: ref.conversation.id, ts: ref.id });
     },
     /** The kept blocks with the stage's state line (root-state.ts); the record keeps the new blocks. */
-    async showFixStage(record, stage, at) {
-      const { text, blocks } = rootStateUpdate(record, stage, at);
+    async showFixStage(record, stage, at, line) {
+      const { text, blocks } = rootStateUpdate(record, stage, at, line);
       await client.chat.update({
         channel: record.channel,
         ts: record.ts,

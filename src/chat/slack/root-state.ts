@@ -18,25 +18,28 @@ import { asIs, mrkdwn, type Mrkdwn } from './blocks/mrkdwn.js';
 import { section, type Block } from './blocks/text.js';
 import type { RootRecord } from '../notify/root-store.js';
 import { FIX_STAGE_WORDS, RESOLVED_STAGES, type FixStage } from '../use-cases/outcome.js';
-import { SLACK_ICONS } from './render.js';
+import { SLACK_ICONS, toMrkdwn } from './render.js';
+import type { Rich } from '../model.js';
 
 /** The one time format of our messages (src/text/time.ts). */
 export const utcMinute = messageTime;
 
 /**
- * The state line: what the fix did last and when, after who approved it. `approval`
- * is the approval clause as rendered at approval time (names already escaped).
+ * The state line of a record kept before Approve went through the port: its `approval`
+ * is the approval clause as rendered then (names already escaped). Newer records keep
+ * the approval as data and the port says the line (src/chat/notify/root-update.ts
+ * keptStateLine).
  */
-export function stateLine(stage: FixStage, at: number, what: string, approval: Mrkdwn): Block {
+function keptLine(stage: FixStage, at: number, what: string, approval: Mrkdwn): Mrkdwn {
   const { icon, words } = FIX_STAGE_WORDS[stage];
   // Applying and undoing start when the approval does: the approval's time says when.
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${utcMinute(at)}`;
-  const text = mrkdwn`${asIs(`:${SLACK_ICONS[icon]}:` as Mrkdwn)} *${what}* ${asIs(approval)}; ${words}${when}`;
-  return { ...section(text), block_id: ROOT_BLOCK.state };
+  return mrkdwn`${asIs(`:${SLACK_ICONS[icon]}:` as Mrkdwn)} *${what}* ${asIs(approval)}; ${words}${when}`;
 }
 
 /**
- * The root's blocks with the state line replaced and the verdict's icon set by the
+ * The root's blocks with the state line replaced (`line`, or for a record kept before
+ * the port kept approvals as data, its kept clause) and the verdict's icon set by the
  * stage: a check mark once resolved, the severity icon it had otherwise.
  */
 export function withRootState(
@@ -44,22 +47,43 @@ export function withRootState(
   record: RootRecord,
   stage: FixStage,
   at: number,
+  line?: Rich,
 ): Block[] {
-  const line = stateLine(stage, at, record.what, kept(record.approval));
-  return blocks.map((block) => {
-    if (block.block_id === ROOT_BLOCK.state) return line;
-    if (block.block_id !== ROOT_BLOCK.verdict || !record.verdict) return block;
-    return RESOLVED_STAGES.has(stage) ? resolvedVerdict(record) : verdictBlock(kept(record.verdict));
-    return block;
-  });
+  const text = line ? toMrkdwn(line) : keptLine(stage, at, record.what, kept(record.approval));
+  const state = { ...section(text), block_id: ROOT_BLOCK.state };
+  return withVerdictAt(
+    blocks.map((block) => (block.block_id === ROOT_BLOCK.state ? state : block)),
+    record.verdict,
+    stage,
+  );
 }
 
 /**
- * The verdict line as first rendered (the app's own text, kept under its mark), its
- * leading icon swapped for a check mark and struck through once resolved.
+ * `blocks` with the verdict line (block_id ROOT_BLOCK.verdict) as `verdict` said it,
+ * struck and checked once `stage` resolved the incident. `verdict` is the app's own
+ * text: kept under its mark, or carried back in the payload of its own message.
  */
-function resolvedVerdict(record: RootRecord): Block {
-  const text = kept(stripTilde(record.verdict.replace(/^:[a-z0-9_+-]+:\s*/, '')));
+export function withVerdictAt(blocks: readonly Block[], verdict: string, stage: FixStage): Block[] {
+  if (!verdict) return [...blocks];
+  return blocks.map((block) => {
+    if (block.block_id !== ROOT_BLOCK.verdict) return block;
+    return RESOLVED_STAGES.has(stage) ? resolvedVerdict(verdict) : verdictBlock(kept(verdict));
+  });
+}
+
+/** The verdict line's text as the message shows it (block_id ROOT_BLOCK.verdict), or ''. */
+export function verdictText(blocks: readonly Record<string, unknown>[]): string {
+  const block = blocks.find((b) => b.block_id === ROOT_BLOCK.verdict);
+  const text = (block?.text as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '';
+}
+
+/**
+ * The verdict line as first rendered (the app's own text), its leading icon swapped
+ * for a check mark and struck through once resolved.
+ */
+function resolvedVerdict(verdict: string): Block {
+  const text = kept(stripTilde(verdict.replace(/^:[a-z0-9_+-]+:\s*/, '')));
   return verdictBlock(mrkdwn`:white_check_mark: ~${asIs(text)}~ resolved`);
 }
 
@@ -89,9 +113,10 @@ export function rootStateUpdate(
   record: RootRecord,
   stage: FixStage,
   at: number,
+  line?: Rich,
 ): { text: string; blocks: Block[] } {
   return {
     text: stage === 'applying' ? `${record.what} approved; applying` : `${record.what}: ${stage}`,
-    blocks: withRootState(record.blocks, record, stage, at),
+    blocks: withRootState(record.blocks, record, stage, at, line),
   };
 }

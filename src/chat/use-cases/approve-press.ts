@@ -1,46 +1,39 @@
 /**
- * Approve and Undo pressed on an adapter of the port (Teams): the same decision as a
- * Slack click (src/chat/approvals/approve.ts: the approver policy with cluster-scoped
- * approvers, the plan as shown, the two-person rule without the requester, the
- * single-use claim, the app's signed approval naming the message's platform and
- * thread), answered as a PressReply: refusals privately, the pressed message marked
- * approved (its other fixes withdrawn) or expired. The approved fix's state is kept
- * under the app's mark (src/chat/notify/root-store.ts) so each outcome re-renders the
- * message's state line (src/chat/notify/run-delivery.ts).
+ * Approve and Undo, pressed on any platform: the decision (src/chat/approvals/approve.ts:
+ * the approver policy with cluster-scoped approvers, the plan as shown, the two-person
+ * rule without the requester, the single-use claim, the app's signed approval naming
+ * the message's platform and thread), answered as a PressReply: refusals privately, the
+ * pressed message marked approved (its other fixes withdrawn), expired or superseded.
+ * Every text of these answers is here, once; each adapter renders the marks in its own
+ * markup (Slack: src/chat/slack/mark.ts, Teams: src/chat/teams/mark.ts). The approved
+ * fix's state is kept under the app's mark (src/chat/notify/root-store.ts) so each
+ * outcome re-renders the message's state line (src/chat/notify/root-update.ts).
  */
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
 import { spendBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
+import { titleOfKind } from '../../diagnosis/workload-ref.js';
 import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
 import { messageTime } from '../../text/time.js';
 import type { ChatAction } from '../actions.js';
 import type { PlanMark, PressReply, PressRequest, StateLineEdit } from '../adapter.js';
-import { icon, say } from '../rich.js';
+import { icon, say, strong } from '../rich.js';
+import { appReplay } from './replays.js';
+import type { RootRecord } from '../notify/root-store.js';
+import type { StoredPlan } from '../../queue/plan-store.js';
+import type { Rich } from '../model.js';
 import { textMessage } from './command.js';
 import { stateLine, type FixStage } from './outcome.js';
 import { dismiss, planStatus, rerun, type PressServices } from './press.js';
 import { approvedStage, type KeptStage, type RootStages } from '../notify/root-stage.js';
 
-/** An approved message as kept under the app's mark (src/chat/notify/root-store.ts RootRecord). */
-interface KeptFix {
-  platform?: ChatPlatform | undefined;
-  channel: string;
-  ts: string;
-  threadTs: string;
-  undo: boolean;
-  what: string;
-  approval: string;
-  verdict: string;
-  blocks: Record<string, unknown>[];
-}
-
 /** Where an approved message is, as its stage record is keyed. */
-type KeptMessage = Pick<KeptFix, 'platform' | 'channel' | 'ts'>;
+type KeptMessage = Pick<RootRecord, 'platform' | 'channel' | 'ts'>;
 
 /** The app's root states (src/chat/notify/root-store.ts), as far as presses use them. */
 interface FixStates {
-  record(planId: string, record: KeptFix): Promise<void>;
-  load(planId: string): Promise<KeptFix | null>;
+  record(planId: string, record: RootRecord, options?: { ifAbsent?: boolean }): Promise<void>;
+  load(planId: string): Promise<RootRecord | null>;
   /** The message's stage, ordered across replicas (src/chat/notify/root-stage.ts). */
   stages?: RootStages;
 }
@@ -53,15 +46,25 @@ type PlanAction = Extract<ChatAction, { kind: 'approve' | 'undo' }>;
 
 const told = (text: Parameters<typeof textMessage>[0]): PressReply => ({ tell: textMessage(text) });
 
-/** A plan's button replaced by `label`, with `line` as the message's state line. */
+/**
+ * A plan's button replaced by `label`, with `line` as the message's state line and
+ * `summary` as its fallback text (what a notification shows).
+ */
 function mark(
   planId: string,
   label: string,
   line: PlanMark['line'],
-  withdrawOthers: boolean,
-  stage?: FixStage,
+  options: { withdrawOthers: boolean; summary: string; stage?: FixStage },
 ): PlanMark {
-  return { planId, label, line, withdrawOthers, summary: say`${label}`, ...(stage ? { stage } : {}) };
+  const { withdrawOthers, summary, stage } = options;
+  return { planId, label, line, withdrawOthers, summary: say`${summary}`, ...(stage ? { stage } : {}) };
+}
+
+/** What an expired plan's press says, privately (an Undo says how to revert by hand). */
+export function expiredText(stored: Pick<StoredPlan, 'plan' | 'undoOf'>): Rich {
+  return stored.undoOf === undefined
+    ? say`${icon('expired')} This plan expired. Press Re-run for a fresh diagnosis; nothing was changed.`
+    : say`${icon('expired')} This Undo expired (an Undo can be approved for as long as a plan). Nothing was changed. To revert now, apply the exact patch of the undo shown in this reply by hand, after checking that the ${titleOfKind(stored.plan.target.kind)} has not moved on; a Re-run diagnoses afresh and offers no Undo.`;
 }
 
 export async function approvePress(
@@ -95,11 +98,14 @@ export async function approvePress(
     case 'refused': {
       const k = outcome.superseded;
       if (k === undefined) return told(outcome.text);
-      const line = say`${icon('superseded')} ${k} superseded at ${messageTime(now)}: a later diagnosis re-made this plan; approve it on the newer result.`;
+      const line = say`${icon('superseded')} ${strong(k)} superseded at ${messageTime(now)}: a later diagnosis re-made this plan; approve it on the newer result.`;
       return {
         tell: textMessage(outcome.text),
         tellFirst: true,
-        mark: mark(action.planId, `Superseded: ${k}`, line, false),
+        mark: mark(action.planId, `Superseded: ${k}`, line, {
+          withdrawOthers: false,
+          summary: `${k} superseded`,
+        }),
       };
     }
     case 'recorded':
@@ -111,11 +117,14 @@ export async function approvePress(
       const undo = outcome.stored.undoOf !== undefined;
       const what = undo ? `undo of ${undoneKind(kind)}` : kind;
       const line = undo
-        ? say`${icon('expired')} ${what} expired (${messageTime(outcome.stored.expiresAt)}); to revert, apply the exact patch of the undo in this reply by hand.`
-        : say`${icon('expired')} ${kind} expired (${messageTime(outcome.stored.expiresAt)}); press Re-run for a fresh plan.`;
+        ? say`${icon('expired')} ${strong(what)} expired (${messageTime(outcome.stored.expiresAt)}); to revert, apply the exact patch of the undo in this reply by hand.`
+        : say`${icon('expired')} ${strong(kind)} expired (${messageTime(outcome.stored.expiresAt)}); press Re-run for a fresh plan.`;
       return {
-        tell: textMessage(say`${icon('expired')} This plan expired; nothing was changed.`),
-        mark: mark(action.planId, undo ? `Expired: ${what}` : `Expired: ${kind} (re-run)`, line, false),
+        tell: textMessage(expiredText(outcome.stored)),
+        mark: mark(action.planId, undo ? `Expired: ${what}` : `Expired: ${kind} (re-run)`, line, {
+          withdrawOthers: false,
+          summary: undo ? 'Undo expired' : 'Plan expired',
+        }),
       };
     }
     case 'approved': {
@@ -128,20 +137,25 @@ export async function approvePress(
         platform: request.person.platform,
         names: services.policy.names ?? {},
       };
-      const kept = await keepFixState(services, request, action.planId, outcome.stored.undoOf, fix);
       const label = `Approved: ${what}`;
-      const applying = stateLine('applying', fix, now);
+      const approvedMark = (line: PlanMark['line'], stage?: FixStage): PlanMark =>
+        mark(action.planId, label, line, { withdrawOthers: true, summary: `${what} approved`, stage });
+      const applying = approvedMark(stateLine('applying', fix, now));
+      const kept = await keepFixState(services, request, action.planId, outcome.stored.undoOf, {
+        ...fix,
+        shows: request.kept?.(applying),
+      });
       const stages = services.rootStates?.stages;
-      if (!kept || !stages) return { mark: mark(action.planId, label, applying, true) };
+      if (!kept || !stages) return { mark: applying };
       const lineOf = (stage: KeptStage): PlanMark['line'] => stateLine(stage.stage, fix, stage.at);
       if (kept.undo) {
         // The pressed reply is marked; the root its fix was approved on says "undoing…", or
         // the stage the Undo's outcome held before this press kept its record.
-        const root = await rootStage(services, stages, kept.message, action.planId, lineOf);
-        return { mark: mark(action.planId, label, applying, true), ...(root ? { root } : {}) };
+        const root = await rootStage(services, stages, kept, action.planId, lineOf);
+        return { mark: applying, ...(root ? { root } : {}) };
       }
-      return markStage(services, stages, kept.message, action.planId, label, (stage) =>
-        stage ? lineOf(stage) : applying,
+      return markStage(services, stages, kept.message, action.planId, (stage) =>
+        stage ? approvedMark(lineOf(stage), stage.stage) : applying,
       );
     }
   }
@@ -158,25 +172,22 @@ async function markStage(
   stages: RootStages,
   message: { platform?: ChatPlatform | undefined; channel: string; ts: string },
   planId: string,
-  label: string,
-  lineOf: (stage: KeptStage | undefined) => PlanMark['line'],
+  markOf: (stage: KeptStage | undefined) => PlanMark,
 ): Promise<PressReply> {
   const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
   try {
     const approved = await approvedStage(stages, message, { planId, stage: 'applying', at: Date.now() });
-    if (!approved) return { mark: mark(planId, label, lineOf(undefined), true) };
-    const stageOf = (stage: KeptStage | undefined): FixStage => stage?.stage ?? 'applying';
-    const first = ours(approved.latest);
+    if (!approved) return { mark: markOf(undefined) };
     return {
-      mark: mark(planId, label, lineOf(first), true, stageOf(first)),
+      mark: markOf(ours(approved.latest)),
       async settle() {
         const later = await approved.settle();
-        return later ? mark(planId, label, lineOf(ours(later)), true, stageOf(ours(later))) : undefined;
+        return later ? markOf(ours(later)) : undefined;
       },
     };
   } catch (error) {
     services.logger.warn({ err: error, planId }, 'approved message stage not recorded');
-    return { mark: mark(planId, label, lineOf(undefined), true) };
+    return { mark: markOf(undefined) };
   }
 }
 
@@ -191,15 +202,16 @@ async function markStage(
 async function rootStage(
   services: ApproveServices,
   stages: RootStages,
-  root: KeptMessage & { threadTs: string },
+  kept: { message: KeptMessage & { threadTs: string }; record: RootRecord },
   planId: string,
   lineOf: (stage: KeptStage) => PlanMark['line'],
 ): Promise<StateLineEdit | undefined> {
+  const root = kept.record;
   const ours = (stage: KeptStage | undefined) => (stage?.planId === planId ? stage : undefined);
   try {
     const approved = await approvedStage(
       stages,
-      root,
+      kept.message,
       { planId, stage: 'undoing', at: Date.now() },
       { undo: true },
     );
@@ -210,6 +222,7 @@ async function rootStage(
         conversation: { platform: platformOf(root), id: root.channel, thread: root.threadTs },
         id: root.ts,
       },
+      kept: root,
       line: lineOf(first),
       stage: first.stage,
       async settle() {
@@ -233,10 +246,16 @@ async function keepFixState(
   request: PressRequest,
   planId: string,
   undoOf: string | undefined,
-  fix: { what: string; approvers: readonly string[]; approvedAt: number },
+  fix: {
+    what: string;
+    approvers: readonly string[];
+    approvedAt: number;
+    /** What the approved message shows, as its adapter keeps it (PressRequest.kept). */
+    shows: Pick<RootRecord, 'verdict' | 'blocks'> | undefined;
+  },
 ): Promise<
   | { undo: false; message: KeptMessage }
-  | { undo: true; message: KeptMessage & { threadTs: string } }
+  | { undo: true; message: KeptMessage & { threadTs: string }; record: RootRecord }
   | undefined
 > {
   const roots = services.rootStates;
@@ -250,15 +269,23 @@ async function keepFixState(
         channel: request.message.conversation.id,
         ts: request.message.id,
       };
-      // Kept before the mark: an outcome that comes meanwhile finds it, or held its stage.
-      await roots.record(planId, {
+      const record: RootRecord = {
         ...message,
         threadTs: request.root.id,
         undo: false,
         what: fix.what,
         approval,
-        verdict: '',
-        blocks: [],
+        verdict: fix.shows?.verdict ?? '',
+        blocks: fix.shows?.blocks ?? [],
+      };
+      // Kept before the mark: an outcome that comes meanwhile finds it, or held its stage.
+      await roots.record(planId, record);
+      // Lost in a failover, the message would say "applying…" whatever the outcome.
+      await services.replication?.confirm({
+        label: 'root state',
+        fields: { planId },
+        redo: () => roots.record(planId, record, { ifAbsent: true }),
+        replay: appReplay.rootState(planId, record),
       });
       return { undo: false, message };
     }
@@ -266,7 +293,8 @@ async function keepFixState(
     if (!root) return undefined;
     // Kept before the root's edit: an outcome of the Undo that comes meanwhile finds it,
     // or held its stage for rootStage to take over.
-    await roots.record(planId, { ...root, undo: true, what: fix.what, approval });
+    const record = { ...root, undo: true, what: fix.what, approval };
+    await roots.record(planId, record);
     return {
       undo: true,
       message: {
@@ -275,6 +303,7 @@ async function keepFixState(
         ts: root.ts,
         threadTs: root.threadTs,
       },
+      record,
     };
   } catch (error) {
     services.logger.warn({ err: error, planId }, 'approved message state not kept');

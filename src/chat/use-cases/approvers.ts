@@ -1,21 +1,19 @@
 /**
- * Approvers as a message names them, "A and B". Slack shows a mentioned id as its
- * person. Teams cannot show an Entra object id as a person, so there approvers are
+ * Approvers as a message names them, "A and B". A platform that shows a mentioned id
+ * as its person (src/platforms/list.ts `mentionsById`: Slack) mentions them. Teams cannot show an Entra object id as a person, so there approvers are
  * named as the policy file's `names:` names them (plain text: each adapter escapes it),
  * the rest counted ("an approver", "2 approvers"), never shown as an id.
  */
 import type { Rich } from '../model.js';
 import { join, mention, plain, rich, strong } from '../rich.js';
-
-/** Slack's platform name (src/chat/slack/render.ts). */
-const SLACK = 'slack';
+import { mentionsById } from '../../platforms/chat-refs.js';
 
 export function approversText(
   platform: string,
   ids: readonly string[],
   names: Readonly<Record<string, string>> = {},
 ): Rich {
-  if (platform === SLACK)
+  if (mentionsById(platform))
     return join(
       ids.map((id) => rich(mention({ platform, id }))),
       ' and ',

@@ -114,7 +114,7 @@ export function stateLine(
 ): Rich {
   const { icon: i, words } = FIX_STAGE_WORDS[stage];
   const when = stage === 'applying' || stage === 'undoing' ? '…' : ` at ${messageTime(at)}`;
-  return say`${icon(i)} ${fix.what} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
+  return say`${icon(i)} ${strong(fix.what)} approved by ${approversText(fix.platform, fix.approvers, fix.names)} at ${messageTime(fix.approvedAt)}; ${words}${when}`;
 }
 
 const STOP_WORDS: Record<Extract<StepProgress, { phase: 'stopped' }>['reason'], string> = {

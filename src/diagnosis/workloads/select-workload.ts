@@ -146,7 +146,7 @@ function relevantNodes(read: readonly Node[], pods: readonly Pod[], specs: reado
 }
 
 /** Other workloads' live pods bound to the nodes kept, each once. */
-function otherPods(neighbours: readonly Pod[], pods: readonly Pod[], nodes: readonly Node[]): Pod[] {
+export function otherPods(neighbours: readonly Pod[], pods: readonly Pod[], nodes: readonly Node[]): Pod[] {
   const ours = new Set(pods.map((p) => p.metadata.uid ?? `${p.metadata.namespace}/${p.metadata.name}`));
   const nodeNames = new Set(nodes.map((n) => n.metadata.name ?? ''));
   const seen = new Set<string>();

@@ -30,9 +30,15 @@
  *      round 3 too (the exclusion's impact counts the nodes the template may use, issue
  *      29.7), with no fourth round: other pods are read where our healthy pods run.
  *
- * Incident A takes 7 requests over a chain of 3; incident B 6 (its nodes come in the
- * list of every node) plus one log tail and one pod list per node its healthy pods run
- * on (node-a, node-c): 9, still a chain of 3.
+ * What guards the workload (guard-reads.ts) is read in round 2 as well: the namespace's
+ * PodDisruptionBudgets and HorizontalPodAutoscalers (always), the StorageClasses (when the
+ * pods mount claims), an Argo Rollout's AnalysisRuns; the PersistentVolumes follow their
+ * claims (a GET by volumeName, claim-reads.ts lists a StatefulSet's per-pod claims) and
+ * come back while round 3 runs, so no round is added.
+ * Incident A takes 10 requests over a chain of 3 (7 before the quota, budget and
+ * autoscaler lists); incident B 9 (its nodes come in the list of every node) plus one log
+ * tail and one pod list per node its healthy pods run on (node-a, node-c): 12, still a
+ * chain of 3.
  * DRA (dra-reads.ts): a template with resource claims adds 4 lists to round 2
  * (claims of every namespace, slices, classes, the namespace's claim templates), 5
  * when the cluster-wide claim list is refused; one with an extended resource adds the
@@ -86,7 +92,7 @@ import type { KubeClient } from '../client.js';
 import { closestNames } from '../../text/closest-names.js';
 import { KubeApiError, WorkloadNotFoundError } from '../errors.js';
 import { labelSelectorString } from '../label-selector.js';
-import { getObject, getObjectIfExists, listObjects, type ListResult } from '../list.js';
+import { getObject, listObjects, type ListResult } from '../list.js';
 import { collectLogTails } from './log-tails.js';
 import {
   eligibleNodeSelector,
@@ -104,6 +110,9 @@ import { extendedResources } from '../../diagnosis/base/scarce.js';
 import { detectOwner } from '../../diagnosis/ownership.js';
 import { ownerGap } from '../../diagnosis/owner-target.js';
 import { readOwnerSettings } from './owner-settings-read.js';
+import { readClaims, type ClaimsRead } from './claim-reads.js';
+import { readGuards } from './guard-reads.js';
+import { mountsClaims } from '../../diagnosis/guards/select-guards.js';
 
 export interface CollectOptions {
   onProgress?: (step: string) => void;
@@ -147,11 +156,18 @@ export async function collectSnapshot(
   const capturedAt = new Date().toISOString();
   const reads = readsFor(client, ref.namespace);
   const plan = templatePlan(ref, object);
-  progress('reading replica sets, pods, events, eligible nodes and volumes');
-  const second = await readOurObjects(reads, ref, object, plan, options);
+  progress('reading replica sets, pods, events, eligible nodes, volumes and what guards them');
+  const claims = readClaims(client, ref.namespace, object, plan.template, reads.problems, reads.gaps);
+  // Round 2 too; the volumes follow their claims and come back during round 3.
+  const guardGaps: CoverageGap[] = [];
+  const guardsRead = readGuards(client, ref, object, mountsClaims(plan.template, object), claims, guardGaps);
+  // Awaited below; an earlier read that throws must not leave it unhandled.
+  guardsRead.catch(() => undefined);
+  const second = await readOurObjects(reads, ref, object, plan, options, claims);
   const ours = ourSideOf(ref, object, plan, second, capturedAt);
   progress('reading nodes, neighbouring pods and crash logs');
-  const around = await readAround(reads, plan, second, ours, options);
+  const [around, guards] = await Promise.all([readAround(reads, plan, second, ours, options), guardsRead]);
+  reads.gaps.push(...guardGaps);
   const coverage = coverageOf(reads, ref, plan, second, ours, around);
   const snapshot = selectWorkload(
     ref.kind,
@@ -179,6 +195,7 @@ export async function collectSnapshot(
     ...(second.ownerSettings ? { ownerSettings: second.ownerSettings } : {}),
     ...(second.serverVersion ? { serverVersion: second.serverVersion } : {}),
     ...(second.resourceQuotas ? { resourceQuotas: second.resourceQuotas } : {}),
+    guards,
   };
 }
 
@@ -266,6 +283,7 @@ async function readOurObjects(
   object: WorkloadObject,
   plan: TemplatePlan,
   options: CollectOptions,
+  claims: Promise<ClaimsRead>,
 ): Promise<OurObjects> {
   const { client, namespace, problems, gaps, optional } = reads;
   const { template, selector } = plan;
@@ -301,7 +319,7 @@ async function readOurObjects(
         ),
       ),
       plan.eligibleEarly ? reads.listNodes(plan.nodeSelector) : Promise.resolve(undefined),
-      Promise.all(claimNames(template).map((name) => readClaim(client, namespace, name, problems))),
+      claims,
       usesClaims(template)
         ? readDra(client, namespace, template, problems, gaps)
         : extendedResources(template).length > 0
@@ -318,7 +336,7 @@ async function readOurObjects(
     ...(podList ? { podList } : {}),
     ...(eventList ? { eventList } : {}),
     ...(early ? { early } : {}),
-    pvcs: pvcList.filter((p): p is PersistentVolumeClaim => p !== undefined),
+    pvcs: pvcList.claims,
     ...(draReads ? { draReads } : {}),
     ...(ownerSettings ? { ownerSettings } : {}),
     ...(serverVersion ? { serverVersion } : {}),
@@ -617,17 +635,6 @@ function olderNodesState(
     settle: `kubectl get nodes${first.selection !== undefined ? ` -l '${first.selection}'` : ''} -o yaml`,
   });
   return state === 'unread' ? state : 'partial';
-}
-
-async function readClaim(
-  client: KubeClient,
-  namespace: string,
-  name: string,
-  problems: AccessProblem[],
-): Promise<PersistentVolumeClaim | undefined> {
-  return secondaryRead(problems, undefined as PersistentVolumeClaim | undefined, () =>
-    getObjectIfExists<PersistentVolumeClaim>(client, { resource: 'persistentvolumeclaims', namespace, name }),
-  );
 }
 
 async function readWorkload(client: KubeClient, ref: WorkloadRef): Promise<WorkloadObject> {

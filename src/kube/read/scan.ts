@@ -313,7 +313,7 @@ export function isInteresting(kind: WorkloadKind, object: WorkloadObject): boole
   return module.rolloutStatus(object).state !== 'complete' || asksForScarce(spec, claims);
 }
 
-async function readNodes(client: KubeClient, problems: AccessProblem[]): Promise<NodeObjects> {
+export async function readNodes(client: KubeClient, problems: AccessProblem[]): Promise<NodeObjects> {
   const list = await secondaryRead(problems, undefined, () =>
     listObjects<Node>(client, { resource: 'nodes' }, { limit: NODE_PAGE, maxPages: NODE_PAGES }),
   );
@@ -415,7 +415,7 @@ async function podsOnEligibleNodes(
  * (dra-reads.ts) when one of them lists resource claims, or asks for an extended
  * resource a DeviceClass backs. The gaps go into the coverage of each snapshot.
  */
-async function draOfNamespace(
+export async function draOfNamespace(
   client: KubeClient,
   kind: WorkloadKind,
   namespace: string,

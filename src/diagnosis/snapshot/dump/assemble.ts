@@ -40,6 +40,8 @@ import { detectOwner } from '../../ownership.js';
 import { ownerGap, ownerRead, ownerTarget } from '../../owner-target.js';
 import type { OwnerSettingsRead } from '../types.js';
 import type { Unparsed } from './dump-relevance.js';
+import { guardsInDump } from './guards-in-dump.js';
+import { pvcsRead } from '../types.js';
 import { DumpError } from './dump.js';
 import type { WorkloadKindModule } from '../../workload-kind.js';
 
@@ -134,12 +136,20 @@ export function assembleSnapshot(
         (q) => (q.metadata.namespace ?? ref.namespace) === ref.namespace,
       )
     : undefined;
+  const guarded = guardsInDump(
+    ref,
+    object,
+    template,
+    { read: snapshot.pvcs, whole: pvcsRead({ accessProblems: [], coverage }) },
+    <T>(k: string) => (byKind.has(k) ? ofKind<T>(k) : undefined),
+  );
   return {
     ...snapshot,
     target: ref,
-    coverage: gap ? { ...coverage, gaps: [...coverage.gaps, gap] } : coverage,
+    coverage: { ...coverage, gaps: [...coverage.gaps, ...(gap ? [gap] : []), ...guarded.gaps] },
     ...(owner ? { ownerSettings: owner } : {}),
     ...(quotas ? { resourceQuotas: quotas } : {}),
+    guards: guarded.guards,
   };
 }
 

@@ -38,6 +38,7 @@ const intOrPercent = z.union([
   z.number().int().nonnegative(),
   z.string().regex(/^\d+%$/, 'must be a non-negative integer or a percentage such as 25%'),
 ]);
+const count = z.number().int().nonnegative().optional();
 const quantities = z.record(z.string(), z.union([z.string(), z.number()])).optional();
 const labelSelector = z.looseObject({
   matchLabels: z.record(z.string(), z.string()).optional(),
@@ -114,6 +115,66 @@ const schemas: Record<string, z.ZodType> = {
     }),
   }),
   DeviceClass: z.looseObject({ ...base, spec: z.looseObject({}) }),
+  // What guards a workload (guards-in-dump.ts): the fields the plan proofs read.
+  PodDisruptionBudget: z.looseObject({
+    ...base,
+    spec: z
+      .looseObject({
+        minAvailable: intOrPercent.optional(),
+        maxUnavailable: intOrPercent.optional(),
+        selector: labelSelector.optional(),
+      })
+      .optional(),
+    status: z
+      .looseObject({
+        expectedPods: count,
+        currentHealthy: count,
+        desiredHealthy: count,
+        disruptionsAllowed: count,
+        conditions,
+      })
+      .optional(),
+  }),
+  HorizontalPodAutoscaler: z.looseObject({
+    ...base,
+    spec: z.looseObject({
+      scaleTargetRef: z.looseObject({
+        kind: z.string(),
+        name: z.string(),
+        apiVersion: z.string().optional(),
+      }),
+      minReplicas: count,
+      maxReplicas: z.number().int().positive(),
+    }),
+  }),
+  PersistentVolume: z.looseObject({
+    ...base,
+    spec: z
+      .looseObject({
+        storageClassName: z.string().optional(),
+        claimRef: z.looseObject({ name: z.string().optional(), namespace: z.string().optional() }).optional(),
+        nodeAffinity: z
+          .looseObject({
+            required: z.looseObject({ nodeSelectorTerms: z.array(z.looseObject({})) }).optional(),
+          })
+          .optional(),
+      })
+      .optional(),
+  }),
+  StorageClass: z.looseObject({
+    ...base,
+    volumeBindingMode: z.string().optional(),
+    allowedTopologies: z
+      .array(
+        z.looseObject({
+          matchLabelExpressions: z
+            .array(z.looseObject({ key: z.string(), values: z.array(z.string()) }))
+            .optional(),
+        }),
+      )
+      .optional(),
+  }),
+  AnalysisRun: z.looseObject({ ...base, status: z.looseObject({ phase: z.string().optional() }).optional() }),
 };
 const anyObject = z.looseObject({ kind: z.string().min(1), metadata: z.looseObject({}).optional() });
 

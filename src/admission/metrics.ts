@@ -1,0 +1,29 @@
+/** The admission webhook's Prometheus metrics, on a private registry. */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export interface AdmissionMetrics {
+  registry: Registry;
+  /** Reviews by outcome: warned, refused, clear, skipped, unknown, budget (no answer in time), error. */
+  reviews: Counter<'outcome'>;
+  seconds: Histogram;
+}
+
+export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
+  const registry = new Registry();
+  if (defaults) collectDefaultMetrics({ register: registry, prefix: 'rollout_doctor_admission_' });
+  return {
+    registry,
+    reviews: new Counter({
+      name: 'rollout_doctor_admission_reviews_total',
+      help: 'AdmissionReviews answered, by outcome (budget: past the budget, answered with no warning).',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    seconds: new Histogram({
+      name: 'rollout_doctor_admission_review_seconds',
+      help: 'Time to answer one AdmissionReview.',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2],
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * One AdmissionReview answered: always allowed (failurePolicy Ignore is the chart's
+ * too), with a warning when a CREATE or UPDATE of a Deployment, DaemonSet,
+ * StatefulSet or Argo Rollout starts a rollout that can never finish, and refused only
+ * where the namespace carries the label REFUSE_LABEL=refuse. Whatever cannot be
+ * answered within the budget, or fails, is no warning (counted), never a refusal and
+ * never a wait past the API server's timeoutSeconds.
+ */
+import type { Logger } from '../logger.js';
+import { checkOne, type CheckResult } from '../check/check.js';
+import { asWorkload } from '../check/manifests.js';
+import type { CheckSource } from '../check/source.js';
+import { admissionResponse, admissionReviewSchema, type AdmissionRequest } from './review.js';
+import { refusalFor, warningsFor } from './warning.js';
+import type { AdmissionMetrics } from './metrics.js';
+
+/** The namespace label that turns warnings into refusals there: `kubectl label ns NS rollout-doctor.io/admission=refuse`. */
+export const REFUSE_LABEL = 'rollout-doctor.io/admission';
+
+export interface ReviewDeps {
+  /** The cluster as read for this moment (a short-lived cache: cached-source.ts). */
+  source: () => CheckSource;
+  /** Whether the namespace asks for refusals (its REFUSE_LABEL is "refuse"). */
+  refuses: (namespace: string) => Promise<boolean>;
+  budgetMs: number;
+  metrics: AdmissionMetrics;
+  logger: Logger;
+  /** Told of every warned apply (the early-warning thread, item 3); never awaited. */
+  onWarned?: (result: CheckResult, request: AdmissionRequest) => void;
+}
+
+export type Outcome = 'warned' | 'refused' | 'clear' | 'skipped' | 'unknown' | 'budget' | 'error';
+
+/** The HTTP answer to a POST /validate body: 400 for what is not an AdmissionReview, else 200. */
+export async function answerReview(
+  body: unknown,
+  deps: ReviewDeps,
+): Promise<{ status: number; body: object; outcome?: Outcome }> {
+  const parsed = admissionReviewSchema.safeParse(body);
+  if (!parsed.success)
+    return { status: 400, body: { message: 'not an admission.k8s.io/v1 AdmissionReview' } };
+  const { request } = parsed.data;
+  const started = performance.now();
+  const decided = await withinBudget(decide(request, deps), deps.budgetMs).catch((error: unknown) => {
+    deps.logger.warn({ err: error, uid: request.uid }, 'admission review failed: no warning');
+    return { outcome: 'error' as const };
+  });
+  const outcome = decided === 'budget' ? 'budget' : decided.outcome;
+  deps.metrics.reviews.inc({ outcome });
+  deps.metrics.seconds.observe((performance.now() - started) / 1000);
+  if (decided === 'budget' || !('result' in decided) || !decided.result)
+    return { status: 200, body: admissionResponse(request.uid, { allowed: true }), outcome };
+  const { result } = decided;
+  if (outcome === 'refused')
+    return {
+      status: 200,
+      body: admissionResponse(request.uid, { allowed: false, message: refusalFor(result) }),
+      outcome,
+    };
+  return {
+    status: 200,
+    body: admissionResponse(request.uid, { allowed: true, warnings: warningsFor(result) }),
+    outcome,
+  };
+}
+
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T | 'budget'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'budget'>((resolve) => {
+    timer = setTimeout(() => resolve('budget'), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function decide(
+  request: AdmissionRequest,
+  deps: ReviewDeps,
+): Promise<{ outcome: Outcome; result?: CheckResult }> {
+  if (request.operation !== 'CREATE' && request.operation !== 'UPDATE') return { outcome: 'skipped' };
+  if (request.subResource) return { outcome: 'skipped' };
+  const workload = asWorkload(request.object);
+  if ('problem' in workload) return { outcome: 'skipped' };
+  const old = request.operation === 'UPDATE' ? asWorkload(request.oldObject) : undefined;
+  const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
+  const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };
+  const result = await checkOne(
+    {
+      kind: workload.kind,
+      object,
+      ...(old && 'object' in old ? { old: old.object } : {}),
+      ...(request.operation === 'CREATE' ? { isNew: true } : {}),
+    },
+    deps.source(),
+    namespace,
+  );
+  if (result.verdict === 'unknown') return { outcome: 'unknown', result };
+  if (result.verdict !== 'never-finishes') return { outcome: 'clear', result };
+  const refuse = await deps.refuses(namespace).catch(() => false);
+  if (!refuse) deps.onWarned?.(result, request);
+  return { outcome: refuse ? 'refused' : 'warned', result };
+}

@@ -1,0 +1,117 @@
+/**
+ * The admission webhook's HTTPS server: POST /validate (AdmissionReview v1), GET
+ * /healthz, GET /metrics. A process of its own (`rollout-doctor serve-admission`): no
+ * Redis, no chat, read-only cluster credentials. The serving certificate is read again
+ * when its files change (a cert-manager renewal, a rotated Secret), without a restart.
+ */
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../logger.js';
+import { answerReview, type ReviewDeps } from './review-handler.js';
+
+/** AdmissionReviews carry whole objects (etcd's limit is 1.5 MiB); anything past this is refused. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface AdmissionServerOptions {
+  port: number;
+  host?: string;
+  tlsCert: string;
+  tlsKey: string;
+  deps: ReviewDeps;
+  logger: Logger;
+}
+
+export interface AdmissionServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(undefined);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: AdmissionServerOptions,
+): Promise<void> {
+  const path = (req.url ?? '').split('?')[0];
+  if (req.method === 'GET' && path === '/healthz') return send(res, 200, 'ok\n', 'text/plain');
+  if (req.method === 'GET' && path === '/metrics') {
+    const { registry } = options.deps.metrics;
+    return send(res, 200, await registry.metrics(), registry.contentType);
+  }
+  if (path !== '/validate') return send(res, 404, '{"message":"not found"}');
+  if (req.method !== 'POST') return send(res, 405, '{"message":"POST an AdmissionReview"}');
+  const text = await readBody(req);
+  if (text === undefined) return send(res, 413, '{"message":"body too large"}');
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return send(res, 400, '{"message":"not JSON"}');
+  }
+  const answer = await answerReview(body, options.deps);
+  send(res, answer.status, JSON.stringify(answer.body));
+}
+
+export async function startAdmissionServer(options: AdmissionServerOptions): Promise<AdmissionServer> {
+  const credentials = (): { cert: Buffer; key: Buffer } => ({
+    cert: readFileSync(options.tlsCert),
+    key: readFileSync(options.tlsKey),
+  });
+  const server = createServer({ ...credentials(), minVersion: 'TLSv1.2' }, (req, res) => {
+    route(req, res, options).catch((error: unknown) => {
+      options.logger.error({ err: error }, 'admission route failed');
+      if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const reload = (): void => {
+    try {
+      server.setSecureContext(credentials());
+      options.logger.info('serving certificate read again');
+    } catch (error) {
+      // A half-written pair (the key renewed before the certificate): keep the last good one.
+      options.logger.warn({ err: error }, 'serving certificate not readable yet; keeping the previous one');
+    }
+  };
+  for (const file of [options.tlsCert, options.tlsKey]) watchFile(file, { interval: 10_000 }, reload);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+  });
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const file of [options.tlsCert, options.tlsKey]) unwatchFile(file, reload);
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

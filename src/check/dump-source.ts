@@ -1,0 +1,37 @@
+/**
+ * `check --from-file DUMP`: the cluster as a dump holds it. The candidate takes the
+ * live object's place among the dump's objects and the snapshot is assembled exactly
+ * as `diagnose --from-file` assembles one, so what the dump lacks is a coverage gap
+ * there as here.
+ */
+import type { KubeObject, Pod } from '../diagnosis/k8s.js';
+import { assembleSnapshot, newestTimestamp } from '../diagnosis/snapshot/dump/assemble.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import { withAllOccupants, type CheckSource } from './source.js';
+
+export function dumpSource(objects: readonly KubeObject[]): CheckSource {
+  const capturedAt = newestTimestamp([...objects]);
+  const pods = objects.filter((o) => o.kind === 'Pod') as unknown as Pod[];
+  const same = (o: KubeObject, kind: WorkloadKind, namespace: string, name: string): boolean =>
+    o.kind === kind && o.metadata?.name === name && (o.metadata.namespace ?? namespace) === namespace;
+  return {
+    live(kind, namespace, name) {
+      const found = objects.find((o) => same(o, kind, namespace, name));
+      return Promise.resolve(found ? { object: found as unknown as WorkloadObject } : {});
+    },
+    snapshot(kind, candidate) {
+      const namespace = candidate.metadata.namespace ?? 'default';
+      const name = candidate.metadata.name ?? '';
+      const rest = objects.filter((o) => !same(o, kind, namespace, name));
+      const snapshot = assembleSnapshot(
+        { kind, namespace, name },
+        [...rest, candidate as unknown as KubeObject],
+        {
+          capturedAt,
+        },
+      );
+      return Promise.resolve(withAllOccupants(snapshot, pods));
+    },
+  };
+}

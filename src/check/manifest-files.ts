@@ -1,0 +1,68 @@
+/**
+ * Reading `check -f PATH`: a file, a folder (its *.yaml, *.yml and *.json files, sorted,
+ * sub-folders included, as `kubectl apply -R -f` reads them), or "-" for stdin. Every
+ * mistake is a ManifestError (exit 2) naming the path.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ManifestError, parseManifests, type ManifestSet } from './manifests.js';
+
+const MANIFEST_FILE = /\.(ya?ml|json)$/i;
+/** Manifests past this size are refused: `check` reads them whole. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export interface ManifestSources {
+  readStdin: () => Promise<string>;
+}
+
+export async function readManifests(
+  paths: readonly string[],
+  sources: ManifestSources,
+): Promise<ManifestSet> {
+  const set: ManifestSet = { workloads: [], others: 0 };
+  let stdinRead = false;
+  for (const path of paths) {
+    if (path === '-') {
+      if (stdinRead) throw new ManifestError('"-" (stdin) given twice');
+      stdinRead = true;
+      merge(set, parseManifests(await sources.readStdin(), '-'));
+      continue;
+    }
+    for (const file of await filesOf(path)) merge(set, parseManifests(await readText(file), file));
+  }
+  return set;
+}
+
+function merge(into: ManifestSet, from: ManifestSet): void {
+  into.workloads.push(...from.workloads);
+  into.others += from.others;
+}
+
+async function filesOf(path: string): Promise<string[]> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    throw new ManifestError(
+      `cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file or folder' : (error.code ?? String(error))}`,
+    );
+  });
+  if (!info.isDirectory()) return [path];
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) found.push(full);
+    }
+  };
+  await walk(path);
+  if (found.length === 0) throw new ManifestError(`${path} holds no .yaml, .yml or .json file`);
+  return found;
+}
+
+async function readText(file: string): Promise<string> {
+  const info = await stat(file);
+  if (info.size > MAX_BYTES) throw new ManifestError(`${file} is larger than ${MAX_BYTES / 1024 / 1024} MiB`);
+  return readFile(file, 'utf8');
+}

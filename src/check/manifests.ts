@@ -1,0 +1,158 @@
+/**
+ * The manifests `check` judges: the output of `helm template` or `kustomize build`,
+ * YAML or JSON, one document or many, `List`s of items. Each workload keeps where it was
+ * written (file, line, column), so a finding lands on its line in a pull request
+ * (SARIF). Pure: text in, objects out; reading files is manifest-files.ts.
+ */
+import { isMap, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from 'yaml';
+import { z } from 'zod';
+import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+
+export interface SourcePosition {
+  /** As given on the command line ("-" for stdin); SARIF makes it a URI. */
+  file: string;
+  /** 1-based. */
+  line: number;
+  column: number;
+}
+
+export interface ManifestWorkload {
+  kind: WorkloadKind;
+  object: WorkloadObject;
+  at: SourcePosition;
+}
+
+export interface ManifestSet {
+  workloads: ManifestWorkload[];
+  /** Documents of other kinds (Services, ConfigMaps, …): counted, not judged. */
+  others: number;
+}
+
+/** Bad input: exit 2 naming the file and line. */
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** What a workload needs to be judged; the rest is kept as written. */
+const workloadShape = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z.object({
+    name: z.string().max(253).regex(DNS_SUBDOMAIN, 'is not a valid name'),
+    namespace: z.string().max(63).regex(DNS_LABEL, 'is not a valid namespace').optional(),
+  }),
+  spec: z.object({
+    replicas: z.number().int().min(0).optional(),
+    template: z.object({
+      metadata: z.record(z.string(), z.unknown()).optional(),
+      spec: z.object({ containers: z.array(z.object({ name: z.string() }).loose()).min(1) }).loose(),
+    }),
+  }),
+});
+
+/** A document that holds an Argo Rollout's template elsewhere (workloadRef) has no spec.template. */
+const rolloutWithRef = z.object({
+  spec: z.object({ workloadRef: z.object({ name: z.string() }).loose() }).loose(),
+});
+
+function kindOf(apiVersion: unknown, kind: unknown): WorkloadKind | undefined {
+  if (typeof kind !== 'string' || typeof apiVersion !== 'string') return undefined;
+  const found = WORKLOAD_KINDS.find((k) => k === kind);
+  if (!found) return undefined;
+  const api = WORKLOAD_NAMES[found];
+  return apiVersion.split('/')[0] === api.group ? found : undefined;
+}
+
+/**
+ * A workload object of one of the four kinds, checked as `check` needs it, or the
+ * reason it is not one (an admission request's object goes through here too).
+ */
+export function asWorkload(
+  value: unknown,
+): { kind: WorkloadKind; object: WorkloadObject } | { problem: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { problem: 'not an object' };
+  const object = value as Record<string, unknown>;
+  const kind = kindOf(object['apiVersion'], object['kind']);
+  if (!kind) return { problem: 'not a Deployment, DaemonSet, StatefulSet or Argo Rollout' };
+  if (kind === 'Rollout' && !hasTemplate(object) && rolloutWithRef.safeParse(object).success)
+    return {
+      problem: 'a Rollout that takes its template from spec.workloadRef, which check does not follow yet',
+    };
+  const parsed = workloadShape.safeParse(object);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join('.') : '';
+    return { problem: `${kind} ${where ? `${where} ` : ''}${issue?.message ?? 'is not valid'}` };
+  }
+  return { kind, object: object as unknown as WorkloadObject };
+}
+
+function position(file: string, counter: LineCounter, node: YamlNode | null | undefined): SourcePosition {
+  const offset = node?.range?.[0] ?? 0;
+  const { line, col } = counter.linePos(offset);
+  return { file, line, column: col };
+}
+
+/**
+ * The workloads of one text, with their positions.
+ * @throws ManifestError for text that is not YAML or JSON, or a workload without a name or template.
+ * @example parseManifests(readFileSync('out.yaml', 'utf8'), 'out.yaml').workloads[0].at.line
+ */
+export function parseManifests(text: string, file: string): ManifestSet {
+  const counter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter: counter, prettyErrors: false });
+  const list = Array.isArray(docs) ? docs : [docs];
+  const set: ManifestSet = { workloads: [], others: 0 };
+  for (const doc of list) {
+    const error = doc.errors[0];
+    if (error) {
+      const { line } = counter.linePos(error.pos[0]);
+      throw new ManifestError(`${file}:${line}: not YAML or JSON: ${error.message.split('\n')[0] ?? ''}`);
+    }
+    const value: unknown = doc.toJS({ maxAliasCount: 100 });
+    if (value === null || value === undefined) continue;
+    collect(value, doc.contents, file, counter, set);
+  }
+  return set;
+}
+
+function collect(
+  value: unknown,
+  node: YamlNode | null | undefined,
+  file: string,
+  counter: LineCounter,
+  set: ManifestSet,
+): void {
+  const at = position(file, counter, node);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ManifestError(`${file}:${at.line}: expected a Kubernetes object (a mapping with kind)`);
+  const object = value as Record<string, unknown>;
+  const kindName = object['kind'];
+  // `kind: List` and the typed lists kubectl writes (DeploymentList, …): each item on its own line.
+  if (typeof kindName === 'string' && kindName.endsWith('List') && Array.isArray(object['items'])) {
+    const itemsNode = isMap(node) ? node.get('items', true) : undefined;
+    const items = object['items'] as unknown[];
+    items.forEach((item, i) => {
+      const itemNode = isSeq(itemsNode) ? (itemsNode.items[i] as YamlNode | undefined) : undefined;
+      collect(item, itemNode ?? node, file, counter, set);
+    });
+    return;
+  }
+  if (!kindOf(object['apiVersion'], kindName)) {
+    set.others += 1;
+    return;
+  }
+  const workload = asWorkload(object);
+  if ('problem' in workload) throw new ManifestError(`${file}:${at.line}: ${workload.problem}`);
+  set.workloads.push({ ...workload, at });
+}
+
+function hasTemplate(object: Record<string, unknown>): boolean {
+  const spec = object['spec'];
+  return typeof spec === 'object' && spec !== null && 'template' in spec;
+}

@@ -1,0 +1,200 @@
+/**
+ * Will the rollout a manifest starts finish in this cluster as it is now? The
+ * candidate snapshot holds the workload as it will be once applied (the manifest's
+ * template, strategy and replicas over the live object: candidate.ts) beside the
+ * cluster as read. The forward model (src/diagnosis/forward) runs the next rollout from
+ * there, the variant RolloutAtRisk's prediction uses: every pod running now is an old
+ * one. When it cannot finish, the same run with the old pods let go first (maxSurge 0 /
+ * maxUnavailable 1, else Recreate) says whether a strategy change would let it; only
+ * then is that change offered. Pure.
+ */
+import { AnalysisContext } from '../diagnosis/analysis-context.js';
+import type { Evidence, FindingCode, Severity } from '../diagnosis/finding.js';
+import { runForward, type Outcome } from '../diagnosis/forward/run.js';
+import { capacityRows, describeBlocker } from '../diagnosis/placement/capacity-rows.js';
+import { placementContext, type Blocker } from '../diagnosis/placement/placement.js';
+import { formatAmount } from '../diagnosis/base/quantity.js';
+import { formatHostPort } from '../diagnosis/base/pod-constraints.js';
+import { strategyPhrase } from '../diagnosis/rollout/strategy-words.js';
+import { nextRolloutAssessments } from '../diagnosis/rollout/surge-proof.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import { typeOfKind } from '../diagnosis/workload-ref.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+import { strategyFix, type StrategyFix } from './strategy-fix.js';
+
+export type Verdict = 'finishes' | 'never-finishes' | 'unknown';
+
+export interface CheckFinding {
+  code: FindingCode;
+  severity: Severity;
+  summary: string;
+  explanation: string;
+  evidence: Evidence[];
+}
+
+export interface Prediction {
+  verdict: Verdict;
+  findings: CheckFinding[];
+  /** What keeps it from finishing, in a few words, for a one-line warning. */
+  reason?: string;
+  /** The manifest change that lets the rollout finish, proved by the same run. */
+  fix?: StrategyFix;
+}
+
+/** The rollout of the candidate snapshot, run forward. */
+export function predictRollout(snapshot: WorkloadSnapshot): Prediction {
+  const ctx = new AnalysisContext(snapshot);
+  const outcome = runForward(ctx, 'next-rollout');
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const ref = `${typeOfKind(snapshot.target.kind)}/${snapshot.target.name}`;
+  const strategy = strategyPhrase(kind.strategy(object), kind.desiredReplicas(object));
+  switch (outcome.result) {
+    case 'completes':
+      return { verdict: 'finishes', findings: [] };
+    case 'moving':
+    case 'unknown':
+      return {
+        verdict: 'unknown',
+        findings: [
+          {
+            code: 'IncompleteEvidence',
+            severity: 'warning',
+            summary: `Whether the rollout of ${ref} finishes is not known: ${outcome.result === 'unknown' ? outcome.why : 'the model does not follow this kind of update'}.`,
+            explanation:
+              'check predicts a rollout only where it read everything the new pods compete with and the model follows the update. Where it cannot, it says so instead of guessing.',
+            evidence: gapsOf(snapshot),
+          },
+        ],
+      };
+    case 'failing':
+      return {
+        verdict: 'never-finishes',
+        reason: 'its new pods never become Ready',
+        findings: [
+          {
+            code: 'RolloutStuck',
+            severity: 'critical',
+            summary: `The rollout of ${ref} will not finish: its new pods never become Ready in the model.`,
+            explanation:
+              'Run forward, the new pods are placed but do not become Ready (a volume attached elsewhere, a crash the cluster already shows).',
+            evidence: [],
+          },
+        ],
+      };
+    case 'blocked':
+      return blocked(snapshot, ctx, outcome, ref, strategy, object);
+  }
+}
+
+function blocked(
+  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
+  outcome: Extract<Outcome, { result: 'blocked' }>,
+  ref: string,
+  strategy: string,
+  object: WorkloadObject,
+): Prediction {
+  const evidence = blockedEvidence(snapshot, ctx, outcome);
+  const fix = strategyFix(snapshot, object, (candidate) =>
+    runForward(new AnalysisContext(candidate), 'next-rollout'),
+  );
+  const first = firstBlocker(ctx);
+  const need = first ? ` (${first.words})` : '';
+  if (fix) {
+    return {
+      verdict: 'never-finishes',
+      reason: first
+        ? `its new pod needs ${first.short}, held by its old pods`
+        : 'its new pod needs room its old pods hold',
+      fix,
+      findings: [
+        {
+          code: 'RolloutSurgeDeadlock',
+          severity: 'critical',
+          summary: `The rollout of ${ref} can never finish: with ${strategy} the new pod waits for room${need} that only the old pods hold, and they go only once it is Ready; ${fix.words} would let it.`,
+          explanation: `Run forward in this cluster as it is now, the controller creates new pods before removing old ones, and no node (or quota) has room for them while the old pods hold it. Letting the old pods go first makes the room: ${fix.cost}`,
+          evidence,
+        },
+      ],
+    };
+  }
+  const quota = outcome.refused && outcome.quota;
+  const code: FindingCode = quota ? 'QuotaExceeded' : 'Unschedulable';
+  return {
+    verdict: 'never-finishes',
+    reason: quota
+      ? `quota ${quota.name} refuses its new pods`
+      : `its new pods fit no node${first ? ` (they need ${first.short})` : ''}`,
+    findings: [
+      {
+        code,
+        severity: 'critical',
+        summary: quota
+          ? `The rollout of ${ref} can never finish: ResourceQuota ${quota.name} refuses its new pods, whatever order the old ones go in.`
+          : `The rollout of ${ref} can never finish: its new pods fit no node${need}, even with its old pods gone; no strategy change helps.`,
+        explanation: quota
+          ? `The quota has no room for the new pods even once every old pod is gone. Raise the quota, or ask for less per pod.`
+          : `Run forward with every old pod of ${ref} gone first, the new pods still find no node. Recommending maxSurge 0 here would only cost availability: the template asks for what the cluster does not have (a node selection, a resource, a port).`,
+        evidence,
+      },
+    ],
+  };
+}
+
+/** What the first new pod needs and no eligible node has: in a sentence, and in a few words. */
+function firstBlocker(ctx: AnalysisContext): { words: string; short: string } | undefined {
+  const { eligible } = nextRolloutAssessments(ctx);
+  if (eligible.length === 0) return { words: 'no node selects it', short: 'a node its selection matches' };
+  const blocker = eligible.flatMap((a) => a.blockers)[0];
+  return blocker
+    ? { words: `it needs ${describeBlocker(blocker)}`, short: shortBlocker(blocker) }
+    : undefined;
+}
+
+function shortBlocker(blocker: Blocker): string {
+  switch (blocker.kind) {
+    case 'resource':
+      return `${formatAmount(blocker.resource, blocker.need)} ${blocker.resource}`;
+    case 'host-port':
+      return formatHostPort(blocker.port);
+    case 'anti-affinity':
+      return `a ${blocker.topologyKey} of its own (anti-affinity)`;
+    case 'topology-spread':
+      return `room within its topology spread`;
+    case 'devices':
+      return 'devices';
+    case 'volume':
+      return `volume ${blocker.claim}`;
+  }
+}
+
+function blockedEvidence(
+  snapshot: WorkloadSnapshot,
+  ctx: AnalysisContext,
+  outcome: Extract<Outcome, { result: 'blocked' }>,
+): Evidence[] {
+  const kind = workloadKind(snapshot);
+  const object = kind.object(snapshot);
+  const { pod, eligible } = nextRolloutAssessments(ctx);
+  const rows = capacityRows(placementContext(ctx), pod, eligible);
+  return [
+    { type: 'strategy', replicas: kind.desiredReplicas(object), strategy: kind.strategy(object) },
+    ...(rows.length > 0 ? [{ type: 'node-capacity' as const, rows }] : []),
+    ...(outcome.quota
+      ? [{ type: 'note' as const, text: `ResourceQuota ${outcome.quota.name} refuses the next new pod.` }]
+      : []),
+    {
+      type: 'note',
+      text: `Run forward: ${outcome.pending.length} new pod(s) stay Pending after ${outcome.ticks} step(s) of the controller and scheduler.`,
+    },
+  ];
+}
+
+/** The reads that were not made, as notes: what an unknown verdict rests on. */
+function gapsOf(snapshot: WorkloadSnapshot): Evidence[] {
+  return snapshot.coverage.gaps.slice(0, 5).map((g) => ({
+    type: 'note' as const,
+    text: `Not read: ${g.what} (${g.reason}); ${g.settle}.`,
+  }));
+}

@@ -1,0 +1,146 @@
+/**
+ * `check`'s outputs: text for a terminal or a CI log, JSON (per object: the verdict,
+ * diagnose's finding codes, the explanation, the evidence, the fix), and SARIF 2.1.0 so
+ * GitHub code scanning puts each finding on the manifest's line in the pull request.
+ * Cluster text is cleaned for the terminal; JSON escaping covers the rest.
+ */
+import { renderEvidence } from '../report/text-evidence.js';
+import { indent, makeStyle } from '../report/format.js';
+import { typeOfKind } from '../diagnosis/workload-ref.js';
+import { cleanText, escapeJsonControls } from '../text/clean.js';
+import type { CheckResult } from './check.js';
+
+export interface CheckReport {
+  source: { mode: 'live'; context: string } | { mode: 'dump'; file: string };
+  results: CheckResult[];
+  /** Documents of other kinds in the manifests (Services, ConfigMaps, …), not judged. */
+  others: number;
+  notes: string[];
+}
+
+export function counts(results: readonly CheckResult[]): Record<CheckResult['verdict'], number> {
+  const tally = { finishes: 0, 'never-finishes': 0, unknown: 0, 'no-rollout': 0 };
+  for (const r of results) tally[r.verdict] += 1;
+  return tally;
+}
+
+const LABEL: Record<CheckResult['verdict'], string> = {
+  finishes: 'will finish',
+  'never-finishes': 'CAN NEVER FINISH',
+  unknown: 'not known',
+  'no-rollout': 'no rollout',
+};
+
+function refOf(r: CheckResult): string {
+  return `${r.target.namespace}/${typeOfKind(r.target.kind)}/${r.target.name}`;
+}
+
+function where(r: CheckResult): string {
+  return r.at ? ` (${r.at.file}:${r.at.line})` : '';
+}
+
+export function renderText(report: CheckReport, color = false): string {
+  const style = makeStyle(color);
+  const lines: string[] = [];
+  for (const r of report.results) {
+    const label =
+      r.verdict === 'never-finishes'
+        ? style.red(LABEL[r.verdict])
+        : r.verdict === 'unknown'
+          ? style.yellow(LABEL[r.verdict])
+          : LABEL[r.verdict];
+    const why =
+      r.rollout === 'new'
+        ? 'new object'
+        : r.rollout === 'template'
+          ? `template changes: ${r.changes.slice(0, 3).join(', ')}${r.changes.length > 3 ? ', …' : ''}`
+          : '';
+    lines.push(`${style.bold(refOf(r))}${where(r)}: ${label}${why ? ` (${why})` : ''}`);
+    for (const f of r.findings) {
+      lines.push(...indent([`${f.code}: ${f.summary}`], 2));
+      if (r.verdict === 'never-finishes') {
+        lines.push(...indent([f.explanation], 4));
+        for (const e of f.evidence) lines.push(...indent(renderEvidence(e, style), 4));
+      } else for (const e of f.evidence) lines.push(...indent(renderEvidence(e, style), 4));
+    }
+    if (r.fix) {
+      lines.push(...indent([`Fix: set ${r.fix.words} in the manifest (a merge into the object):`], 2));
+      lines.push(...indent(r.fix.yaml.split('\n'), 6));
+    }
+  }
+  const tally = counts(report.results);
+  if (report.results.length === 0)
+    lines.push('No Deployment, DaemonSet, StatefulSet or Argo Rollout in the manifests.');
+  lines.push(
+    '',
+    `${report.results.length} workload(s): ${tally['never-finishes']} can never finish, ${tally.unknown} not known, ${tally.finishes} will finish, ${tally['no-rollout']} start no rollout${report.others > 0 ? ` (${report.others} other object(s) not judged)` : ''}.`,
+  );
+  for (const note of report.notes) lines.push(`Note: ${note}`);
+  return cleanText(`${lines.join('\n')}\n`);
+}
+
+export function renderJson(report: CheckReport): string {
+  return escapeJsonControls(`${JSON.stringify({ ...report, summary: counts(report.results) }, null, 2)}\n`);
+}
+
+/** A file path as a SARIF artifact URI: relative paths stay relative (to the checkout), "-" is stdin. */
+function artifactUri(file: string): string {
+  if (file === '-') return 'stdin';
+  return file
+    .replace(/^\.\//, '')
+    .split('/')
+    .map((part) => encodeURIComponent(part))
+    .join('/');
+}
+
+const RULES = {
+  RolloutSurgeDeadlock:
+    'A rollout that can never finish: the new pods need room the old pods hold, and a surging strategy keeps them.',
+  Unschedulable: 'A rollout that can never finish: the new pods fit no node, whatever the strategy.',
+  QuotaExceeded: 'A rollout that can never finish: a ResourceQuota refuses the new pods.',
+  RolloutStuck: 'A rollout that will not finish: its new pods do not become Ready.',
+  IncompleteEvidence:
+    'Whether the rollout finishes is not known: part of the cluster was not read, or the model does not follow this update.',
+} as const;
+
+/** `version`: the tool's, as SARIF names the driver (the command line passes the package's). */
+export function renderSarif(report: CheckReport, version: string): string {
+  const ruleIds = Object.keys(RULES) as (keyof typeof RULES)[];
+  const results = report.results.flatMap((r) =>
+    r.findings.map((f) => ({
+      ruleId: f.code,
+      ruleIndex: Math.max(0, ruleIds.indexOf(f.code as keyof typeof RULES)),
+      level: f.severity === 'critical' ? 'error' : 'warning',
+      message: {
+        text: `${f.summary}${r.fix ? `\n\nFix, in the manifest:\n${r.fix.yaml}` : ''}`,
+      },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: artifactUri(r.at?.file ?? 'manifest') },
+            region: { startLine: r.at?.line ?? 1, startColumn: r.at?.column ?? 1 },
+          },
+          logicalLocations: [{ name: refOf(r), kind: 'resource' }],
+        },
+      ],
+      partialFingerprints: { workload: `${refOf(r)}:${f.code}` },
+    })),
+  );
+  const sarif = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'rollout-doctor check',
+            version,
+            rules: ruleIds.map((id) => ({ id, shortDescription: { text: RULES[id] } })),
+          },
+        },
+        results,
+      },
+    ],
+  };
+  return escapeJsonControls(`${JSON.stringify(sarif, null, 2)}\n`);
+}

@@ -1,0 +1,30 @@
+/**
+ * Where `check` and the admission webhook read the cluster from: the live API
+ * (live-source.ts) or a dump (dump-source.ts). Either answers two questions per
+ * workload: the live object, and a snapshot of a candidate object (the workload as it
+ * will be) cut from what was read, with every pod that holds room on its nodes.
+ */
+import type { Pod } from '../diagnosis/k8s.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import { otherPods } from '../diagnosis/workloads/select-workload.js';
+
+export interface LiveObject {
+  /** Absent: no such object (the manifest creates it), or `unknown` says why it was not read. */
+  object?: WorkloadObject;
+  unknown?: string;
+}
+
+export interface CheckSource {
+  live(kind: WorkloadKind, namespace: string, name: string): Promise<LiveObject>;
+  snapshot(kind: WorkloadKind, candidate: WorkloadObject): Promise<WorkloadSnapshot>;
+}
+
+/**
+ * Every other pod on the snapshot's nodes, whatever its template asks for: the forward
+ * model places the new pods among all of them (selectWorkload keeps them only when
+ * the template asks for something scarce, which is all a diagnosis needs).
+ */
+export function withAllOccupants(snapshot: WorkloadSnapshot, neighbours: readonly Pod[]): WorkloadSnapshot {
+  return { ...snapshot, otherPods: otherPods(neighbours, snapshot.pods, snapshot.nodes) };
+}

@@ -1,0 +1,113 @@
+/**
+ * The manifest change that lets a stalled rollout finish, as a person applies it to
+ * their file: the old pods go first (maxSurge 0 / maxUnavailable 1, or Recreate for a
+ * Deployment). Offered only when the forward model, run again with that strategy,
+ * finishes the rollout (DESIGN.md §1 A: a strategy change where nothing but room held
+ * by the old pods blocks; never for plain unschedulability). Pure.
+ */
+import { stringify } from 'yaml';
+import type { Outcome } from '../diagnosis/forward/run.js';
+import type { WorkloadObject, WorkloadSnapshot } from '../diagnosis/snapshot/types.js';
+import type { WorkloadKind } from '../diagnosis/workload-ref.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
+import { withObject } from './candidate.js';
+
+export interface StrategyFix {
+  /** "maxSurge 0, maxUnavailable 1", "strategy Recreate". */
+  words: string;
+  /** What it costs while the rollout runs. */
+  cost: string;
+  /** A JSON merge patch of the workload (`kubectl patch --type merge`), and the same as YAML for the file. */
+  patch: { type: 'merge'; body: Record<string, unknown> };
+  yaml: string;
+}
+
+interface Candidate {
+  words: string;
+  body: Record<string, unknown>;
+}
+
+const OLD_FIRST = { maxSurge: 0, maxUnavailable: 1 };
+
+function candidates(kind: WorkloadKind): Candidate[] {
+  switch (kind) {
+    case 'Deployment':
+      return [
+        {
+          words: 'maxSurge 0, maxUnavailable 1',
+          body: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: OLD_FIRST } } },
+        },
+        {
+          words: 'strategy Recreate',
+          body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
+        },
+      ];
+    case 'DaemonSet':
+      return [
+        {
+          words: 'maxSurge 0, maxUnavailable 1',
+          body: { spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: OLD_FIRST } } },
+        },
+      ];
+    default:
+      // A StatefulSet never surges; an Argo Rollout's steps are not followed by the model.
+      return [];
+  }
+}
+
+/** JSON merge patch (RFC 7386) of plain data: null removes a key. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch;
+  const base =
+    typeof target === 'object' && target !== null && !Array.isArray(target)
+      ? { ...(target as Record<string, unknown>) }
+      : {};
+  for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
+    if (value === null) delete base[key];
+    else base[key] = mergePatch(base[key], value);
+  }
+  return base;
+}
+
+/**
+ * The first old-pods-first strategy under which `run` finishes the rollout, or undefined.
+ * @example strategyFix(snapshot, object, (s) => runForward(new AnalysisContext(s), 'next-rollout'))?.yaml
+ */
+export function strategyFix(
+  snapshot: WorkloadSnapshot,
+  object: WorkloadObject,
+  run: (candidate: WorkloadSnapshot) => Outcome,
+): StrategyFix | undefined {
+  const replicas = workloadKind(snapshot).desiredReplicas(object);
+  for (const candidate of candidates(snapshot.target.kind)) {
+    const patched = mergePatch(object, candidate.body) as WorkloadObject;
+    if (run(withObject(snapshot, patched)).result !== 'completes') continue;
+    return {
+      words: candidate.words,
+      cost: costOf(snapshot.target.kind, candidate.words, replicas),
+      patch: { type: 'merge', body: candidate.body },
+      yaml: stringify(withoutNulls(candidate.body)).trimEnd(),
+    };
+  }
+  return undefined;
+}
+
+function costOf(kind: WorkloadKind, words: string, replicas: number): string {
+  if (words === 'strategy Recreate')
+    return `every pod goes before any new one starts: ${kind === 'Deployment' ? 'the Deployment serves nothing' : 'nothing is served'} until the new pods are Ready.`;
+  if (kind === 'DaemonSet')
+    return 'on each node the old pod goes before the new one starts, one node at a time.';
+  return replicas <= 1
+    ? 'with 1 replica it serves nothing from the moment the old pod goes until the new one is Ready.'
+    : `one of the ${replicas} pods at a time is down while the rollout runs.`;
+}
+
+/** The YAML a person writes into the file: `rollingUpdate: null` is what they delete. */
+function withoutNulls(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+}

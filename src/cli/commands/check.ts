@@ -1,0 +1,160 @@
+/**
+ * `rollout-doctor check -f PATH [-f PATH…] [-n NS] [--context C] [--kubeconfig F]
+ * [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]`: for each Deployment,
+ * DaemonSet, StatefulSet and Argo Rollout in the manifests, whether applying them starts
+ * a rollout and whether it will finish in the cluster as it is now. Exit: 0 every
+ * rollout started will finish (or none starts), 1 one can never finish (or is not
+ * known, unless --allow-unknown), 2 bad arguments or manifests, 3 cluster unreachable
+ * or forbidden, 4 internal error.
+ */
+import { checkAll, type CheckItem } from '../../check/check.js';
+import type { CheckSource } from '../../check/source.js';
+import { ManifestError, type ManifestSet } from '../../check/manifests.js';
+import { readManifests } from '../../check/manifest-files.js';
+import { counts, renderJson, renderSarif, renderText, type CheckReport } from '../../check/render.js';
+import { checkNamespace, clusterOptions, parseCommandArgs, wantsHelp } from '../args.js';
+import { EXIT, readAll, UsageError, type CliIo } from '../io.js';
+import { packageVersion } from '../version.js';
+
+const HELP = `Usage: rollout-doctor check -f PATH [-f PATH...] [-n NAMESPACE] [--context C] [--kubeconfig F]
+                             [--from-file DUMP] [-o text|json|sarif] [--allow-unknown]
+
+Before you apply: for every Deployment, DaemonSet, StatefulSet and Argo Rollout in the
+manifests, says whether applying them starts a rollout (a new object, or a change to the
+pod template) and whether that rollout will finish in the cluster as it is now, with the
+manifest's own strategy. For a rollout that can never finish it prints the manifest
+change that would let it, when there is one.
+  -f, --filename PATH   a file, a folder (its .yaml, .yml and .json files) or "-" for stdin:
+                        helm template or kustomize build output, YAML or JSON, Lists too
+  -n, --namespace       namespace of manifests that name none (default: the context's, else "default")
+  --context, --kubeconfig  which cluster to read
+  --from-file DUMP      read the cluster from a \`kubectl get ... -o yaml\` dump instead
+  -o, --output          text (default), json, or sarif (GitHub code scanning)
+  --allow-unknown       exit 0 when the only doubts are rollouts whose outcome is not known
+Exit status: 0 every rollout started will finish, 1 one can never finish (or is not known),
+2 bad arguments or manifests, 3 cluster unreachable or forbidden, 4 internal error.
+`;
+
+type Output = 'text' | 'json' | 'sarif';
+
+interface CheckArgs {
+  files: string[];
+  namespace?: string;
+  output: Output;
+  allowUnknown: boolean;
+  context?: string;
+  kubeconfig?: string;
+  fromFile?: string;
+}
+
+export function parseCheckArgs(argv: string[]): CheckArgs {
+  const { values, positionals } = parseCommandArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      filename: { type: 'string', short: 'f', multiple: true },
+      namespace: { type: 'string', short: 'n' },
+      context: { type: 'string' },
+      kubeconfig: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      'from-file': { type: 'string' },
+      'allow-unknown': { type: 'boolean' },
+    },
+  });
+  if (positionals.length > 0)
+    throw new UsageError(`unexpected argument ${positionals[0] ?? ''}: name manifests with -f`);
+  const files = values.filename ?? [];
+  if (files.length === 0) throw new UsageError('which manifests? Give -f FILE, -f FOLDER or -f - (stdin)');
+  if (files.some((f) => f === '')) throw new UsageError('-f needs a file or folder name (or "-" for stdin)');
+  const fromFile = values['from-file'];
+  if (fromFile !== undefined && (values.context !== undefined || values.kubeconfig !== undefined))
+    throw new UsageError('--from-file reads a dump; --context and --kubeconfig only apply to a live cluster');
+  if (fromFile === '') throw new UsageError('--from-file needs a file name (or "-" for stdin)');
+  if (fromFile === '-' && files.includes('-'))
+    throw new UsageError('stdin can hold the manifests or the dump, not both');
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json' && output !== 'sarif')
+    throw new UsageError(`-o must be text, json or sarif, not "${output}"`);
+  return {
+    files,
+    output,
+    allowUnknown: values['allow-unknown'] ?? false,
+    ...(values.namespace !== undefined ? { namespace: checkNamespace(values.namespace) } : {}),
+    ...clusterOptions(values),
+    ...(fromFile !== undefined ? { fromFile } : {}),
+  };
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const args = parseCheckArgs(argv);
+  let manifests: ManifestSet;
+  try {
+    manifests = await readManifests(args.files, { readStdin: () => readAll(io.stdin) });
+  } catch (error) {
+    if (error instanceof ManifestError) throw new UsageError(error.message);
+    throw error;
+  }
+  const items: CheckItem[] = manifests.workloads.map((w) => ({ kind: w.kind, object: w.object, at: w.at }));
+  const { source, namespace, described, notes } =
+    args.fromFile !== undefined ? await fromDump(args, args.fromFile, io) : await live(args, io);
+  const results = await checkAll(items, source, namespace);
+  const report: CheckReport = { source: described, results, others: manifests.others, notes: notes() };
+  const stdout = io.stdout as CliIo['stdout'] & { isTTY?: boolean };
+  io.stdout.write(
+    args.output === 'json'
+      ? renderJson(report)
+      : args.output === 'sarif'
+        ? renderSarif(report, packageVersion())
+        : renderText(report, stdout.isTTY === true && !io.env['NO_COLOR']),
+  );
+  const tally = counts(results);
+  if (tally['never-finishes'] > 0) return EXIT.problems;
+  return tally.unknown > 0 && !args.allowUnknown ? EXIT.problems : EXIT.ok;
+}
+
+interface Opened {
+  source: CheckSource;
+  namespace: string;
+  described: CheckReport['source'];
+  notes: () => string[];
+}
+
+async function fromDump(args: CheckArgs, file: string, io: CliIo): Promise<Opened> {
+  const { withDump } = await import('../dump-file.js');
+  const { dumpSource } = await import('../../check/dump-source.js');
+  const source = await withDump(
+    file,
+    io,
+    {},
+    (objects) => dumpSource(objects),
+    args.output === 'text' ? 'text' : 'json',
+  );
+  return {
+    source,
+    namespace: args.namespace ?? 'default',
+    described: { mode: 'dump', file },
+    notes: () => [],
+  };
+}
+
+async function live(args: CheckArgs, io: CliIo): Promise<Opened> {
+  const { createKubeClient } = await import('../../kube/client.js');
+  const { liveSource } = await import('../../check/live-source.js');
+  const client = createKubeClient({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    environment: io.env,
+  });
+  const namespace = args.namespace ?? client.namespace ?? 'default';
+  const source = liveSource(client);
+  return {
+    source,
+    namespace,
+    described: { mode: 'live', context: client.context },
+    notes: () => source.problems.map((p) => `not read: ${p.message}`),
+  };
+}

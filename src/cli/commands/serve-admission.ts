@@ -1,0 +1,133 @@
+/**
+ * `rollout-doctor serve-admission --port P --tls-cert FILE --tls-key FILE [--kubeconfig F]
+ * [--context C] [--budget-ms MS] [--cache-seconds S]`: the ValidatingAdmissionWebhook
+ * (POST /validate). Runs until SIGTERM or SIGINT. It needs no Redis and no chat
+ * credentials, only read access to the cluster (in-cluster service account or a
+ * kubeconfig). Exit: 0 stopped, 2 bad arguments or unreadable certificate, 3 port in use.
+ */
+import { existsSync } from 'node:fs';
+import { createLogger } from '../../logger.js';
+import { parseCommandArgs, wantsHelp } from '../args.js';
+import { EXIT, UsageError, type CliIo } from '../io.js';
+
+const HELP = `Usage: rollout-doctor serve-admission --tls-cert FILE --tls-key FILE [--port P]
+                                       [--kubeconfig F] [--context C] [--budget-ms MS] [--cache-seconds S]
+
+Serves the admission webhook: POST /validate answers AdmissionReviews (admission.k8s.io/v1)
+for Deployments, DaemonSets, StatefulSets and Argo Rollouts. Every request is allowed; one
+that starts a rollout that can never finish gets a warning kubectl, helm and Argo CD print
+(a namespace labelled rollout-doctor.io/admission=refuse gets a refusal instead).
+  --port            HTTPS port (default 8443)
+  --tls-cert, --tls-key  the serving certificate and key (PEM), read again when they change
+  --budget-ms       answer time past which a review gets no warning (default 2000)
+  --cache-seconds   how long one read of a namespace serves reviews (default 10)
+  --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
+Also GET /healthz and GET /metrics.
+`;
+
+interface ServeArgs {
+  port: number;
+  tlsCert: string;
+  tlsKey: string;
+  budgetMs: number;
+  cacheSeconds: number;
+  kubeconfig?: string;
+  context?: string;
+}
+
+function integer(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+export function parseServeArgs(argv: string[]): ServeArgs {
+  const { values } = parseCommandArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      'tls-cert': { type: 'string' },
+      'tls-key': { type: 'string' },
+      'budget-ms': { type: 'string' },
+      'cache-seconds': { type: 'string' },
+      kubeconfig: { type: 'string' },
+      context: { type: 'string' },
+    },
+  });
+  const tlsCert = values['tls-cert'];
+  const tlsKey = values['tls-key'];
+  if (!tlsCert || !tlsKey)
+    throw new UsageError(
+      '--tls-cert and --tls-key are required: the API server calls webhooks over HTTPS only',
+    );
+  for (const file of [tlsCert, tlsKey])
+    if (!existsSync(file)) throw new UsageError(`cannot read ${file}: no such file`);
+  return {
+    port: integer(values.port, '--port', 8443, 0, 65535),
+    tlsCert,
+    tlsKey,
+    // Well inside the webhook's timeoutSeconds (the chart sets 5).
+    budgetMs: integer(values['budget-ms'], '--budget-ms', 2000, 50, 25_000),
+    cacheSeconds: integer(values['cache-seconds'], '--cache-seconds', 10, 1, 300),
+    ...(values.kubeconfig !== undefined ? { kubeconfig: values.kubeconfig } : {}),
+    ...(values.context !== undefined ? { context: values.context } : {}),
+  };
+}
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  if (wantsHelp(argv)) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const args = parseServeArgs(argv);
+  const { createKubeClient } = await import('../../kube/client.js');
+  const { cachedView } = await import('../../admission/cached-source.js');
+  const { createAdmissionMetrics } = await import('../../admission/metrics.js');
+  const { startAdmissionServer } = await import('../../admission/server.js');
+  const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
+  const client = createKubeClient({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    environment: io.env,
+    requestTimeoutMs: args.budgetMs,
+    retry: { attempts: 1, baseMs: 50, maxMs: 50 },
+  });
+  const view = cachedView(client, args.cacheSeconds * 1000);
+  let server;
+  try {
+    server = await startAdmissionServer({
+      port: args.port,
+      tlsCert: args.tlsCert,
+      tlsKey: args.tlsKey,
+      logger,
+      deps: { ...view, budgetMs: args.budgetMs, metrics: createAdmissionMetrics(true), logger },
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES') {
+      io.stderr.write(`rollout-doctor serve-admission: cannot listen on port ${args.port} (${code})\n`);
+      return EXIT.cluster;
+    }
+    throw new UsageError(
+      `cannot serve with ${args.tlsCert} and ${args.tlsKey}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  logger.info(
+    { port: server.port, budgetMs: args.budgetMs, cacheSeconds: args.cacheSeconds },
+    'admission webhook listening',
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await server.close();
+  return EXIT.ok;
+}

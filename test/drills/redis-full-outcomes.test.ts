@@ -1,0 +1,128 @@
+/**
+ * Drill (issue 53.2): Redis full (`maxmemory` reached, `noeviction`: every write that
+ * needs memory refused) for 8 s and for 15 s while an approved fix's PATCH is in
+ * flight, on the real processes (app, worker, simulator, Slack stand-in). The cluster
+ * is patched once; once Redis takes writes again the thread says "applied" (with its
+ * Undo) and "rolled out", and the approved message's state line says rolled out.
+ * Before the outbox (src/worker/outbox.ts) the job spent its retries on the refused
+ * replies and the message stayed at "approved; applying" for good.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
+import { buttonsOf, postClick } from '../support/slack-sign.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+import { fillRedis } from '../support/redis-faults.js';
+import {
+  NAME,
+  NS,
+  deadlockTracker,
+  deployment,
+  realPatches,
+  rolledOut,
+  waitUntil,
+} from './support/drill-kit.js';
+
+/** A fresh diagnosis of the tracker in the channel, with its Approve buttons. */
+async function freshResult(stack: Stack): Promise<StoredMessage> {
+  const known = new Set(stack.slack.messages.keys());
+  expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+  return stack.slack.waitFor(
+    () =>
+      [...stack.slack.messages.entries()].find(
+        ([key, m]) =>
+          !known.has(key) &&
+          m.threadTs === undefined &&
+          buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
+      )?.[1],
+    40_000,
+  );
+}
+
+for (const seconds of [8, 15]) {
+  describe(`Redis full for ${seconds} s while an approved fix is applied`, () => {
+    let stack: Stack;
+    let admin: Redis;
+    const thread = (root: StoredMessage): StoredMessage[] =>
+      [...stack.slack.messages.values()].filter((m) => m.threadTs === root.ts);
+
+    beforeAll(async () => {
+      stack = await startStack({
+        sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+        workers: 1,
+        workerEnv: { ROLLOUT_DOCTOR_ROLLOUT_TIMEOUT_SECONDS: '60' },
+      });
+      admin = new Redis(stack.redis.url);
+      await deadlockTracker(stack.sim);
+    }, 90_000);
+
+    afterAll(async () => {
+      admin?.disconnect();
+      await stack?.close();
+    });
+
+    it('the thread still says applied (with Undo) and rolled out', async () => {
+      const { sim } = stack;
+      const result = await freshResult(stack);
+      const approve = buttonsOf(result).find((b) => b.action_id.startsWith('approve_plan'));
+      if (!approve) throw new Error('no Approve button');
+      const patchesBefore = realPatches(sim);
+      const logBefore = stack.workers[0]?.output().length ?? 0;
+      // The PATCH is held at the server long enough to fill Redis behind it.
+      sim.addFault({
+        match: { verb: 'patch', resource: 'deployments', name: NAME, dryRun: false },
+        delayMs: 1_500,
+        times: 1,
+      });
+      const click = await postClick(
+        `${stack.appUrl}/slack/events`,
+        STACK_SECRET,
+        result,
+        approve.action_id,
+        STACK_APPROVER,
+      );
+      expect(click.status).toBe(200);
+      const patch = await waitUntil(
+        'the real PATCH reached the API server',
+        () => sim.requests.find((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun),
+        20_000,
+      );
+      const full = await fillRedis(admin);
+      const filledAt = Date.now();
+      // Full before the API server answered: the worker learns of its write with Redis refusing.
+      expect(patch.finishedAt, 'the PATCH still in flight once Redis is full').toBeUndefined();
+      // Redis really refused the worker's reply: it said so, and kept it.
+      await waitUntil(
+        'the worker kept a refused outcome',
+        () => (stack.workers[0]?.output().slice(logBefore) ?? '').includes('Redis refuses the outcome: kept'),
+        seconds * 1000,
+      );
+      // The fault lasts its time (a duration, not a stand-in for a signal).
+      await new Promise((r) => setTimeout(r, Math.max(0, filledAt + seconds * 1000 - Date.now())));
+      await full.release();
+
+      // Delivered once Redis takes writes: well before a stalled job (30 s lock, 30 s check) would be run again.
+      const replies = await stack.slack.waitFor(() => {
+        const now = thread(result);
+        return now.some((m) => /^rolled out/i.test(m.text)) && now.some((m) => /^applied/i.test(m.text))
+          ? now
+          : undefined;
+      }, 25_000);
+      const applied = replies.filter((m) => /^applied/i.test(m.text));
+      expect(applied).toHaveLength(1);
+      const undo = replies.find((m) => buttonsOf(m).some((b) => b.action_id.startsWith('undo_plan')));
+      expect(undo, 'an Undo button in the thread').toBeDefined();
+      expect(replies.filter((m) => /^(failed|refused)/i.test(m.text))).toEqual([]);
+      // The approved message's state line follows.
+      const root = (): StoredMessage | undefined =>
+        stack.slack.messages.get(`${result.channel}/${result.ts}`);
+      await stack.slack.waitFor(
+        () => /rolled out at/.test(JSON.stringify(root()?.blocks ?? [])) || undefined,
+        30_000,
+      );
+      // What the cluster received: one PATCH that landed, and the rollout finished.
+      expect(realPatches(sim) - patchesBefore).toBe(1);
+      await sim.waitFor(() => rolledOut(deployment(sim)), 30_000);
+    }, 240_000);
+  });
+}

@@ -1,0 +1,200 @@
+/**
+ * The chart's admission webhook (admission.enabled) through the real helm: off by
+ * default; on, its own Deployment of 2 with a read-only ClusterRole that covers every
+ * request the webhook makes, a ValidatingWebhookConfiguration that never blocks an apply
+ * and leaves kube-system out, and a serving certificate the chart makes (its CA in the
+ * caBundle, its name the Service's) or cert-manager makes. The webhook serves with the
+ * chart's own certificate, trusted through the caBundle alone.
+ */
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cachedView } from '../../src/admission/cached-source.js';
+import { createAdmissionMetrics } from '../../src/admission/metrics.js';
+import { startAdmissionServer } from '../../src/admission/server.js';
+import { createLogger } from '../../src/logger.js';
+import { ciValues, find, helmTemplate, type K8sObject } from '../support/helm.js';
+import { startSimClient } from '../support/sim-client.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- rendered objects
+
+const dir = mkdtempSync(join(tmpdir(), 'admission-chart-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const NAME = 'rollout-doctor-admission';
+
+function rendered(name: string): K8sObject[] {
+  return helmTemplate({ values: [ciValues(name)] });
+}
+
+function get(objects: readonly K8sObject[], kind: string, name = NAME): Json {
+  const found = find(objects, kind, name);
+  if (!found) throw new Error(`no ${kind} ${name}`);
+  return found as unknown as Json;
+}
+
+describe('admission webhook in the chart', () => {
+  it('is not installed unless admission.enabled', () => {
+    const objects = helmTemplate({});
+    expect(objects.some((o) => o.kind === 'ValidatingWebhookConfiguration')).toBe(false);
+    expect(find(objects, 'Deployment', NAME)).toBeUndefined();
+  });
+
+  it('installs its own Deployment of 2, read-only, and a webhook that never blocks an apply', () => {
+    const objects = rendered('admission-webhook');
+    const deployment = get(objects, 'Deployment');
+    expect(deployment['spec']['replicas']).toBe(2);
+    const pod = deployment['spec']['template']['spec'];
+    expect(pod['serviceAccountName']).toBe(NAME);
+    expect(pod['containers'][0]['command'].slice(0, 3)).toEqual([
+      'node',
+      'dist/src/cli/main.js',
+      'serve-admission',
+    ]);
+    // No Redis, no chat: nothing of the app's or worker's Secrets.
+    expect(JSON.stringify(pod)).not.toMatch(/REDIS|SLACK|TEAMS|worker-keys/);
+    const role = get(objects, 'ClusterRole');
+    for (const rule of role['rules'] as Json[]) {
+      expect(rule['verbs'].every((v: string) => v === 'get' || v === 'list')).toBe(true);
+      expect(rule['resources']).not.toContain('secrets');
+      expect(rule['resources']).not.toContain('pods/log');
+    }
+    const binding = get(objects, 'ClusterRoleBinding');
+    expect(binding['subjects']).toEqual([
+      { kind: 'ServiceAccount', name: NAME, namespace: 'rollout-doctor' },
+    ]);
+    const [hook] = get(objects, 'ValidatingWebhookConfiguration')['webhooks'] as Json[];
+    expect(hook?.['failurePolicy']).toBe('Ignore');
+    expect(hook?.['sideEffects']).toBe('None');
+    expect(hook?.['timeoutSeconds']).toBeLessThanOrEqual(10);
+    expect(hook?.['namespaceSelector']).toEqual({
+      matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'NotIn', values: ['kube-system'] }],
+    });
+    expect(hook?.['rules'].flatMap((r: Json) => r['resources'])).toEqual([
+      'deployments',
+      'daemonsets',
+      'statefulsets',
+      'rollouts',
+    ]);
+    expect(hook?.['clientConfig']['service']).toEqual({
+      name: NAME,
+      namespace: 'rollout-doctor',
+      path: '/validate',
+      port: 443,
+    });
+  });
+
+  it('makes a serving certificate for the Service, signed by the CA in the caBundle', () => {
+    const objects = rendered('admission-webhook');
+    const secret = get(objects, 'Secret', `${NAME}-tls`);
+    expect(secret['type']).toBe('kubernetes.io/tls');
+    const pem = (key: string): string => Buffer.from(secret['data'][key] as string, 'base64').toString();
+    const [hook] = get(objects, 'ValidatingWebhookConfiguration')['webhooks'] as Json[];
+    const ca = new X509Certificate(Buffer.from(hook?.['clientConfig']['caBundle'] as string, 'base64'));
+    const serving = new X509Certificate(pem('tls.crt'));
+    expect(serving.verify(ca.publicKey)).toBe(true);
+    expect(serving.checkHost(`${NAME}.rollout-doctor.svc`)).toBe(`${NAME}.rollout-doctor.svc`);
+    expect(pem('ca.crt')).toBe(ca.toString());
+  });
+
+  it('takes the certificate from cert-manager when asked: a Certificate, the CA injected, no Secret of its own', () => {
+    const objects = rendered('admission-cert-manager');
+    const certificate = get(objects, 'Certificate');
+    expect(certificate['spec']['issuerRef']).toEqual({ name: 'cluster-ca', kind: 'ClusterIssuer' });
+    expect(certificate['spec']['dnsNames']).toContain(`${NAME}.rollout-doctor.svc`);
+    const configuration = get(objects, 'ValidatingWebhookConfiguration');
+    expect(configuration['metadata']['annotations']).toEqual({
+      'cert-manager.io/inject-ca-from': `rollout-doctor/${NAME}`,
+    });
+    expect(configuration['webhooks'][0]['clientConfig']['caBundle']).toBeUndefined();
+    expect(find(objects, 'Secret', `${NAME}-tls`)).toBeUndefined();
+    expect(configuration['webhooks'][0]['namespaceSelector']['matchExpressions'][0]['values']).toEqual([
+      'kube-system',
+      'rollout-doctor',
+    ]);
+  });
+
+  it('serves with the chart certificate, trusted through the caBundle, and asks only what its ClusterRole grants', async () => {
+    const objects = rendered('admission-webhook');
+    const secret = get(objects, 'Secret', `${NAME}-tls`);
+    const cert = join(dir, 'tls.crt');
+    const key = join(dir, 'tls.key');
+    writeFileSync(cert, Buffer.from(secret['data']['tls.crt'] as string, 'base64'));
+    writeFileSync(key, Buffer.from(secret['data']['tls.key'] as string, 'base64'));
+    const caBundle = Buffer.from(
+      get(objects, 'ValidatingWebhookConfiguration')['webhooks'][0]['clientConfig']['caBundle'],
+      'base64',
+    );
+    const sim = await startSimClient(
+      { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+      'admission-chart',
+    );
+    const logger = createLogger({ level: 'silent', name: 'admission-chart' });
+    const server = await startAdmissionServer({
+      port: 0,
+      host: '127.0.0.1',
+      tlsCert: cert,
+      tlsKey: key,
+      logger,
+      deps: { ...cachedView(sim.client, 10_000), budgetMs: 5000, metrics: createAdmissionMetrics(), logger },
+    });
+    try {
+      await sim.sim.settle();
+      const live = sim.sim.get('Deployment', 'vision', 'vision-object-tracker') as Json;
+      const next = structuredClone(live);
+      next['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:1.1';
+      sim.sim.clearRequests();
+      const body = JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'u1',
+          kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+          resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+          namespace: 'vision',
+          operation: 'UPDATE',
+          object: next,
+          oldObject: live,
+        },
+      });
+      const answer = await new Promise<Json>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: server.port,
+            method: 'POST',
+            path: '/validate',
+            ca: caBundle,
+            // The API server checks the name it called: the Service's.
+            servername: `${NAME}.rollout-doctor.svc`,
+            checkServerIdentity: (_host, peer) =>
+              new X509Certificate(peer.raw).checkHost(`${NAME}.rollout-doctor.svc`)
+                ? undefined
+                : new Error('wrong name'),
+            headers: { 'content-type': 'application/json' },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as Json));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer['response']['warnings'][0]).toContain('can never finish');
+      const rules = get(objects, 'ClusterRole')['rules'] as Json[];
+      const granted = (verb: string, resource: string): boolean =>
+        rules.some((r) => r['verbs'].includes(verb) && r['resources'].includes(resource));
+      const asked = sim.sim.requests.map((r) => `${r.verb} ${r.resource}`);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked.filter((a) => !granted(a.split(' ')[0] ?? '', a.split(' ')[1] ?? ''))).toEqual([]);
+    } finally {
+      await server.close();
+      await sim.close();
+    }
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The admission webhook over HTTPS against the simulator: the seed incident's image
+ * bump is allowed with a warning naming the fix, a change that starts no rollout or one
+ * that will finish gets none, a namespace labelled to refuse gets a refusal, and an
+ * answer the cluster is too slow for is no warning (counted), within the budget.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cachedView } from '../../src/admission/cached-source.js';
+import { createAdmissionMetrics, type AdmissionMetrics } from '../../src/admission/metrics.js';
+import { startAdmissionServer, type AdmissionServer } from '../../src/admission/server.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimClient, type SimClient } from '../support/sim-client.js';
+import { servingCertificate, type ServingCertificate } from '../support/serving-certificate.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
+
+let dir: string;
+let tls: ServingCertificate;
+let sim: SimClient | undefined;
+let server: AdmissionServer | undefined;
+let metrics: AdmissionMetrics;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'admission-'));
+  tls = servingCertificate(dir);
+});
+afterEach(async () => {
+  await server?.close();
+  await sim?.close();
+  server = undefined;
+  sim = undefined;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function start(budgetMs = 2000): Promise<SimClient> {
+  sim = await startSimClient({ scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 }, 'admission');
+  const s = sim.sim;
+  await s.settle();
+  await s.waitFor(
+    () =>
+      ((s.get('Deployment', 'vision', 'vision-object-tracker') as Json)['status']?.['availableReplicas'] ??
+        0) === 1,
+  );
+  metrics = createAdmissionMetrics();
+  const logger = createLogger({ level: 'silent', name: 'admission-test' });
+  server = await startAdmissionServer({
+    port: 0,
+    host: '127.0.0.1',
+    tlsCert: tls.cert,
+    tlsKey: tls.key,
+    logger,
+    deps: { ...cachedView(sim.client, 10_000), budgetMs, metrics, logger },
+  });
+  return sim;
+}
+
+function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: server?.port,
+        method,
+        path,
+        ca: tls.ca,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+function review(operation: 'CREATE' | 'UPDATE', object: Json, oldObject?: Json): Json {
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: `uid-${Math.random().toString(36).slice(2)}`,
+      kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+      resource: { group: 'apps', version: 'v1', resource: 'deployments' },
+      name: object['metadata']['name'],
+      namespace: 'vision',
+      operation,
+      userInfo: { username: 'alice@example.com' },
+      object,
+      oldObject: oldObject ?? null,
+    },
+  };
+}
+
+function seed(s: SimClient): Json {
+  return structuredClone(s.sim.get('Deployment', 'vision', 'vision-object-tracker')) as Json;
+}
+
+function bump(d: Json): Json {
+  const copy = structuredClone(d);
+  copy['spec']['template']['spec']['containers'][0]['image'] = 'vision/boost-track-app:1.1';
+  return copy;
+}
+
+async function validate(body: Json): Promise<Json> {
+  const res = await call('POST', '/validate', body);
+  expect(res.status).toBe(200);
+  const answer = JSON.parse(res.body) as Json;
+  expect(answer['apiVersion']).toBe('admission.k8s.io/v1');
+  expect(answer['response']['uid']).toBe(body['request']['uid']);
+  return answer['response'] as Json;
+}
+
+describe('serve-admission', () => {
+  it('allows the seed image bump with a bounded warning that names the fix', async () => {
+    const s = await start();
+    const old = seed(s);
+    const response = await validate(review('UPDATE', bump(old), old));
+    expect(response['allowed']).toBe(true);
+    const warnings = response['warnings'] as string[];
+    expect(warnings[0]).toBe(
+      'rollout-doctor: rollout of deployment/vision-object-tracker can never finish; maxSurge 0, maxUnavailable 1 would let it',
+    );
+    expect(warnings[1]).toContain('1 nvidia.com/gpu, held by its old pods');
+    for (const w of warnings) expect(w.length).toBeLessThanOrEqual(120);
+    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+      /rollout_doctor_admission_reviews_total\{outcome="warned"\} 1/,
+    );
+  });
+
+  it('says nothing for a change that starts no rollout, one that will finish, or a kind it does not judge', async () => {
+    const s = await start();
+    const old = seed(s);
+    const scaled = structuredClone(old);
+    scaled['metadata']['labels'] = { ...scaled['metadata']['labels'], team: 'vision' };
+    expect((await validate(review('UPDATE', scaled, old)))['warnings']).toBeUndefined();
+    const fixed = bump(old);
+    fixed['spec']['strategy'] = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } };
+    const finishing = await validate(review('UPDATE', fixed, old));
+    expect(finishing['allowed']).toBe(true);
+    expect(finishing['warnings']).toBeUndefined();
+    const small = structuredClone(old);
+    small['metadata'] = { name: 'small', namespace: 'vision' };
+    small['spec']['template']['spec'] = {
+      containers: [{ name: 'a', image: 'a:1', resources: { requests: { cpu: '10m' } } }],
+    };
+    expect((await validate(review('CREATE', small)))['warnings']).toBeUndefined();
+    const configMap = review('CREATE', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } });
+    expect((await validate(configMap))['allowed']).toBe(true);
+  });
+
+  it('refuses in a namespace labelled rollout-doctor.io/admission=refuse', async () => {
+    const s = await start();
+    const ns = structuredClone(
+      s.sim.get('Namespace', undefined, 'vision') ?? {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: 'vision' },
+      },
+    ) as Json;
+    ns['metadata']['labels'] = { ...ns['metadata']['labels'], 'rollout-doctor.io/admission': 'refuse' };
+    s.sim.apply(ns);
+    const old = seed(s);
+    const response = await validate(review('UPDATE', bump(old), old));
+    expect(response['allowed']).toBe(false);
+    expect(response['status']['code']).toBe(403);
+    expect(response['status']['message']).toContain('can never finish');
+  });
+
+  it('answers with no warning when the cluster is slower than the budget, and counts it', async () => {
+    const s = await start(300);
+    s.sim.addFault({ match: { resource: 'pods' }, delayMs: 1500 });
+    const old = seed(s);
+    const started = performance.now();
+    const response = await validate(review('UPDATE', bump(old), old));
+    expect(performance.now() - started).toBeLessThan(1400);
+    expect(response['allowed']).toBe(true);
+    expect(response['warnings']).toBeUndefined();
+    expect(await call('GET', '/metrics').then((r) => r.body)).toMatch(
+      /rollout_doctor_admission_reviews_total\{outcome="budget"\} 1/,
+    );
+  });
+
+  it('refuses what is not an AdmissionReview, and serves /healthz', async () => {
+    await start();
+    expect((await call('POST', '/validate', { kind: 'Nope' })).status).toBe(400);
+    expect((await call('GET', '/validate')).status).toBe(405);
+    expect(await call('GET', '/healthz')).toEqual({ status: 200, body: 'ok\n' });
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Every offered plan, judged by the simulator (issue 52 item 4): the state is replayed
+ * to the moment of the snapshot (the stepped simulator is seeded: the same state comes
+ * out with the same names), the plan applied as the executor writes it, and the
+ * controllers run forward. A plan is harmful where
+ * - below-floor: at some step the workload's serving pods (Ready, past minReadySeconds,
+ *   not terminating) fall below the floor its PodDisruptionBudgets declare (minAvailable,
+ *   or the replicas less maxUnavailable; percentages of the replicas, rounded up as the
+ *   disruption controller does) and below where they stood; a plan that says it is an
+ *   outage ("outage" in its impact) is counted apart, as labelled;
+ * - crash-swap: it ends with fewer serving pods than it started with, and pods of an
+ *   image known to crash in their place;
+ * - finishes-nothing: the goal it exists for is not reached (the rollout rolled out;
+ *   for an abort, the stable pods serving again);
+ * - unpaused: the workload was paused, the plan's write left it resumed, and the plan
+ *   does not say it resumes it.
+ * A paused Deployment is resumed by the judge after the write, as its person would.
+ * The minimum of serving pods over the run is tracked at every controller pass.
+ */
+import type { RemediationPlan } from '../../src/remediation/plan.js';
+import type { Diagnosis } from '../../src/engine/diagnosis.js';
+import type { GeneratedState } from '../../sim/generated-states.js';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { scaledValue } from '../../sim/controllers/disruption.js';
+
+export type PlanHarm = 'below-floor' | 'crash-swap' | 'finishes-nothing' | 'unpaused';
+
+export interface PlanVerdict {
+  kind: string;
+  harm?: PlanHarm;
+  /** Went below the floor, and says it is an outage. */
+  labelledOutage?: boolean;
+  startServing: number;
+  minServing: number;
+  floor?: number;
+}
+
+interface PodView {
+  metadata: { labels?: Record<string, string>; deletionTimestamp?: string };
+  spec: { containers: { image?: string }[] };
+  status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+}
+
+/** The workload's pods (its label, its namespace). */
+function podsOf(sim: SteppedSim, state: GeneratedState): PodView[] {
+  return (sim.list('Pod', state.namespace) as unknown as PodView[]).filter(
+    (p) => p.metadata.labels?.['app'] === state.name,
+  );
+}
+
+function minReadySeconds(sim: SteppedSim, state: GeneratedState): number {
+  const w = sim.get(state.kind, state.namespace, state.name) as
+    { spec?: { minReadySeconds?: number } } | undefined;
+  return w?.spec?.minReadySeconds ?? 0;
+}
+
+/** Serving: Ready for minReadySeconds, not terminating; optionally only pods not of a crashing image. */
+export function serving(
+  sim: SteppedSim,
+  state: GeneratedState,
+  exceptImages: readonly string[] = [],
+): number {
+  const now = Date.parse(sim.now());
+  const minReady = minReadySeconds(sim, state) * 1000;
+  return podsOf(sim, state).filter((p) => {
+    if (p.metadata.deletionTimestamp) return false;
+    if (p.spec.containers.some((c) => exceptImages.some((i) => c.image?.startsWith(i)))) return false;
+    const ready = p.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+    if (!ready) return false;
+    return minReady === 0 || now - Date.parse(ready.lastTransitionTime ?? '1970-01-01T00:00:00Z') >= minReady;
+  }).length;
+}
+
+/** The highest floor the namespace's budgets put on the workload's pods; undefined with none. */
+export function floorOf(sim: SteppedSim, state: GeneratedState): number | undefined {
+  const w = sim.get(state.kind, state.namespace, state.name) as
+    { spec?: { replicas?: number }; status?: { desiredNumberScheduled?: number } } | undefined;
+  const replicas = w?.spec?.replicas ?? w?.status?.desiredNumberScheduled ?? 1;
+  const floors = (
+    sim.list('PodDisruptionBudget', state.namespace) as unknown as {
+      spec?: {
+        minAvailable?: number | string;
+        maxUnavailable?: number | string;
+        selector?: { matchLabels?: Record<string, string> };
+      };
+    }[]
+  )
+    .filter((b) => {
+      const labels = b.spec?.selector?.matchLabels ?? {};
+      return Object.entries(labels).every(([k, v]) => k === 'app' && v === state.name);
+    })
+    .flatMap((b) => {
+      if (b.spec?.maxUnavailable !== undefined)
+        return [Math.max(0, replicas - scaledValue(b.spec.maxUnavailable, replicas))];
+      if (b.spec?.minAvailable !== undefined) return [scaledValue(b.spec.minAvailable, replicas)];
+      return [];
+    });
+  return floors.length > 0 ? Math.max(...floors) : undefined;
+}
+
+/** The simulator with every `advance` sampling the serving pods first (each pass, each timer). */
+export function sampling(sim: SteppedSim, sample: () => void): SteppedSim {
+  return {
+    ...sim,
+    advance: (seconds, done) =>
+      sim.advance(seconds, () => {
+        sample();
+        return done ? done() : false;
+      }),
+  };
+}
+
+/**
+ * Judges one plan on a simulator standing at the snapshot: `apply` writes it and runs
+ * the controllers on (returning whether its goal was reached).
+ */
+export function judgePlan(
+  sim: SteppedSim,
+  state: GeneratedState,
+  plan: RemediationPlan,
+  apply: (sim: SteppedSim, written: () => void) => boolean,
+): PlanVerdict {
+  const crash = state.crashImages ?? [];
+  const pausedBefore = paused(sim, state);
+  let unpaused = false;
+  const startServing = serving(sim, state);
+  const floor = floorOf(sim, state);
+  let minServing = startServing;
+  const watched = sampling(sim, () => {
+    minServing = Math.min(minServing, serving(sim, state));
+  });
+  const reached = apply(watched, () => {
+    unpaused = pausedBefore && !paused(sim, state) && !/resum/i.test(`${plan.summary} ${plan.impact}`);
+  });
+  minServing = Math.min(minServing, serving(sim, state));
+  const endServing = serving(sim, state);
+  const crashing =
+    crash.length > 0 &&
+    podsOf(sim, state).some((p) => p.spec.containers.some((c) => crash.some((i) => c.image?.startsWith(i))));
+  const base = { kind: plan.kind, startServing, minServing, ...(floor !== undefined ? { floor } : {}) };
+  if (floor !== undefined && minServing < floor && minServing < startServing) {
+    const labelled = /outage/i.test(plan.impact);
+    return labelled ? { ...base, labelledOutage: true } : { ...base, harm: 'below-floor' };
+  }
+  if (unpaused) return { ...base, harm: 'unpaused' };
+  if (crashing && endServing < startServing) return { ...base, harm: 'crash-swap' };
+  if (!reached) return { ...base, harm: 'finishes-nothing' };
+  return base;
+}
+
+function paused(sim: SteppedSim, state: GeneratedState): boolean {
+  const w = sim.get(state.kind, state.namespace, state.name) as { spec?: { paused?: boolean } } | undefined;
+  return w?.spec?.paused === true;
+}
+
+/** The plans that change pods now (not RolloutAtRisk's, which change the next rollout). */
+export function plansNow(diagnosis: Diagnosis): RemediationPlan[] {
+  return diagnosis.remediations.filter((p) => p.addresses !== 'RolloutAtRisk');
+}

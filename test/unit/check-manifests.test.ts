@@ -1,0 +1,181 @@
+/**
+ * What check reads: manifests with their lines (YAML, JSON, Lists, folders, stdin), and
+ * whether a manifest changes a live pod template once the API server's defaults are set
+ * aside.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManifestError, parseManifests } from '../../src/check/manifests.js';
+import { readManifests } from '../../src/check/manifest-files.js';
+import { templateChanges } from '../../src/check/template-change.js';
+
+const deployment = (name: string, image = 'web:1'): string =>
+  [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  selector: {matchLabels: {app: web}}',
+    '  template:',
+    '    metadata: {labels: {app: web}}',
+    '    spec:',
+    `      containers: [{name: app, image: "${image}"}]`,
+    '',
+  ].join('\n');
+
+const dir = mkdtempSync(join(tmpdir(), 'check-manifests-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('parseManifests', () => {
+  it('finds workloads in multi-document YAML with the line each starts on, and counts the rest', () => {
+    const text = `apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n${deployment('a')}---\n# a comment\n${deployment('b')}`;
+    const set = parseManifests(text, 'out.yaml');
+    expect(set.others).toBe(1);
+    expect(set.workloads.map((w) => [w.object.metadata.name, w.at.line])).toEqual([
+      ['a', 5],
+      ['b', 17],
+    ]);
+  });
+
+  it('reads Lists item by item, each at its own line, and JSON', () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: agent}\n  spec:\n    selector: {}\n    template: {spec: {containers: [{name: a, image: x}]}}\n- apiVersion: apps/v1\n  kind: StatefulSet\n  metadata: {name: db}\n  spec:\n    selector: {}\n    template: {spec: {containers: [{name: a, image: x}]}}\n`;
+    const set = parseManifests(list, 'list.yaml');
+    expect(set.workloads.map((w) => [w.kind, w.at.line])).toEqual([
+      ['DaemonSet', 4],
+      ['StatefulSet', 10],
+    ]);
+    const json = JSON.stringify({
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Rollout',
+      metadata: { name: 'r' },
+      spec: { template: { spec: { containers: [{ name: 'a', image: 'x' }] } } },
+    });
+    expect(parseManifests(json, 'r.json').workloads[0]?.kind).toBe('Rollout');
+  });
+
+  it('judges only the kinds of their own API group', () => {
+    const text = deployment('a').replace('apps/v1', 'example.com/v1');
+    expect(parseManifests(text, 'x.yaml').workloads).toHaveLength(0);
+  });
+
+  it('refuses what it cannot judge, naming the file and line', () => {
+    expect(() => parseManifests('kind: [oops\n', 'bad.yaml')).toThrow(ManifestError);
+    expect(() => parseManifests(deployment('Bad_Name'), 'n.yaml')).toThrow(
+      /n\.yaml:1: Deployment metadata\.name is not a valid name/,
+    );
+    const noTemplate = 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {}\n';
+    expect(() => parseManifests(noTemplate, 't.yaml')).toThrow(/spec\.template/);
+    expect(() => parseManifests('- a\n- b\n', 'seq.yaml')).toThrow(/expected a Kubernetes object/);
+  });
+});
+
+describe('readManifests', () => {
+  it('reads a folder (sorted, nested, only manifest files) and stdin', async () => {
+    mkdirSync(join(dir, 'chart/templates'), { recursive: true });
+    writeFileSync(join(dir, 'chart/templates/b.yaml'), deployment('b'));
+    writeFileSync(join(dir, 'chart/a.yml'), deployment('a'));
+    writeFileSync(join(dir, 'chart/README.md'), '# not a manifest');
+    const set = await readManifests([join(dir, 'chart'), '-'], {
+      readStdin: () => Promise.resolve(deployment('c')),
+    });
+    expect(set.workloads.map((w) => [w.object.metadata.name, w.at.file.replace(dir, '')])).toEqual([
+      ['a', '/chart/a.yml'],
+      ['b', '/chart/templates/b.yaml'],
+      ['c', '-'],
+    ]);
+  });
+
+  it('says which path is missing, and refuses stdin twice', async () => {
+    await expect(
+      readManifests([join(dir, 'nope.yaml')], { readStdin: () => Promise.resolve('') }),
+    ).rejects.toThrow(/no such file or folder/);
+    await expect(readManifests(['-', '-'], { readStdin: () => Promise.resolve('') })).rejects.toThrow(
+      /twice/,
+    );
+  });
+});
+
+describe('templateChanges', () => {
+  const manifest = {
+    metadata: { labels: { app: 'web' } },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'web:1',
+          ports: [{ containerPort: 80 }],
+          resources: { limits: { 'nvidia.com/gpu': 1, memory: '1Gi' }, requests: { cpu: '0.5' } },
+          readinessProbe: { httpGet: { path: '/healthz', port: 80 } },
+        },
+      ],
+      volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }],
+    },
+  };
+  /** The same template as the API server stores it. */
+  const live = {
+    metadata: { labels: { app: 'web' }, creationTimestamp: null },
+    spec: {
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+      dnsPolicy: 'ClusterFirst',
+      schedulerName: 'default-scheduler',
+      securityContext: {},
+      containers: [
+        {
+          name: 'app',
+          image: 'web:1',
+          imagePullPolicy: 'IfNotPresent',
+          terminationMessagePath: '/dev/termination-log',
+          terminationMessagePolicy: 'File',
+          ports: [{ containerPort: 80, protocol: 'TCP' }],
+          resources: {
+            limits: { 'nvidia.com/gpu': '1', memory: '1Gi' },
+            requests: { cpu: '500m', 'nvidia.com/gpu': '1', memory: '1Gi' },
+          },
+          readinessProbe: {
+            httpGet: { path: '/healthz', port: 80, scheme: 'HTTP' },
+            timeoutSeconds: 1,
+            periodSeconds: 10,
+            successThreshold: 1,
+            failureThreshold: 3,
+          },
+        },
+      ],
+      volumes: [{ name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } }],
+    },
+  };
+
+  it('sees no change where the live template only adds the server defaults', () => {
+    expect(templateChanges(manifest, live)).toEqual([]);
+  });
+
+  it('names the path of a change, of a removed field, and of a default set to something else', () => {
+    const image = structuredClone(manifest);
+    image.spec.containers[0] = {
+      ...manifest.spec.containers[0],
+      image: 'web:2',
+    } as (typeof manifest.spec.containers)[0];
+    expect(templateChanges(image, live)).toEqual(['spec.containers[0].image']);
+    const withEnv = structuredClone(live) as typeof live & { spec: { containers: { env?: unknown }[] } };
+    withEnv.spec.containers[0] = {
+      ...live.spec.containers[0],
+      env: [{ name: 'A', value: '1' }],
+    } as (typeof withEnv.spec.containers)[0];
+    expect(templateChanges(manifest, withEnv)).toEqual(['spec.containers[0].env']);
+    const pull = structuredClone(live);
+    pull.spec.containers[0] = {
+      ...live.spec.containers[0],
+      imagePullPolicy: 'Always',
+    } as (typeof live.spec.containers)[0];
+    expect(templateChanges(manifest, pull)).toEqual(['spec.containers[0].imagePullPolicy']);
+    const cpu = structuredClone(manifest);
+    cpu.spec.containers[0] = {
+      ...manifest.spec.containers[0],
+      resources: { limits: { 'nvidia.com/gpu': 1, memory: '1Gi' }, requests: { cpu: '600m' } },
+    } as (typeof manifest.spec.containers)[0];
+    expect(templateChanges(cpu, live)).toEqual(['spec.containers[0].resources.requests.cpu']);
+  });
+});
