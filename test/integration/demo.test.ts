@@ -109,7 +109,7 @@ describe('npm run demo', () => {
     expect(out).toMatch(/\[Apply: exclude-node\]\* \[Apply: delete-pods\] \[Re-run\]/);
     expect(out).toMatch(/rolled out: deployment\/checkout/);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
-    expect(out).toMatch(/app: approval exclude-node on shop\/checkout by U0LEAD: claimed/);
+    expect(out).toMatch(/app: approval exclude-node on shop\/checkout by Lead: claimed/);
     // Cleanup: the private Redis, the app and the worker are gone, and so is the temporary directory.
     const dir = /kubeconfig (\S+)\/kubeconfig/.exec(out)?.[1] ?? '';
     expect(dir).not.toBe('');
@@ -147,11 +147,13 @@ describe('npm run demo', () => {
     expect(out).toContain('✔ diagnosed shop/checkout from the alert: CrashLoopOnNode');
     expect(out).toMatch(/✔ the card says: ✅ exclude-node approved by Lead at .*; rolled out at /);
     expect(out).toMatch(/✔ shop\/checkout: 3\/3 pods ready on .*, none on node-b/);
-    // Approved through Teams (an Entra object id), not Slack: nothing was posted to Slack.
-    expect(out).toMatch(
-      /app: approval exclude-node on shop\/checkout by 00000000-0000-4000-8000-00000000a002: claimed/,
-    );
+    // Approved through Teams, the approver named as Teams shows people, never by Entra
+    // object id; a Teams-only app, as a Teams install runs it: no Slack stand-in at all (issue 55).
+    expect(out).toMatch(/app: approval exclude-node on shop\/checkout by Lead: claimed/);
+    expect(out).not.toMatch(/00000000-0000-4000-8000-/);
     expect(out).not.toContain('Slack · ');
+    expect(out).not.toMatch(/^Slack: /m);
+    expect(out).toContain('App ready (Redis answers; Teams only, no Slack).');
     const pids = [...out.matchAll(/pid (\d+);/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(2);
     expect(pids.filter(alive)).toEqual([]);

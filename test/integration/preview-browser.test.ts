@@ -197,7 +197,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
 
   it('raw HTML that reached Slack unescaped (an app bug) still renders as text; links only to http(s)', async () => {
     const raw = '<img src=x onerror=document.body.dataset.pwned=4>';
-    const res = await fetch(`${session.stack.slack.apiUrl}chat.postMessage`, {
+    const res = await fetch(`${session.slack.apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_BOT_TOKEN}` },
       body: JSON.stringify({
@@ -293,7 +293,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
       page: session.server.url,
       app: session.stack.appUrl,
       simulator: session.stack.sim.url,
-      slack: session.stack.slack.apiUrl,
+      slack: session.slack.apiUrl,
     };
     for (const [name, url] of Object.entries(urls)) {
       const port = Number(new URL(url).port);
