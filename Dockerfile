@@ -9,12 +9,22 @@
 # Node 24 is an LTS line. The undici override in package.json is only needed on
 # Node 20 and harmless here.
 
+# The base: the official node image, or where no registry answers the one
+# scripts/image/node-base.sh makes, named as what it is (build.sh passes NODE_BASE).
+ARG NODE_BASE=node:24-bookworm-slim
+
 # npm's cache is a build cache mount (never a layer): the runtime stage's `npm ci --omit=dev`
 # takes its packages from what the build stage fetched, and a rebuild fetches nothing again.
-FROM node:24-bookworm-slim AS build
+# Behind a TLS-intercepting proxy npm must trust the proxy's CA: it comes as the build secret
+# `build-ca` (build.sh: ROLLOUT_DOCTOR_BUILD_CA), trusted by that one `npm ci` through
+# NODE_EXTRA_CA_CERTS in its own shell, and never written to a layer or the image's
+# environment: the image trusts what its distribution and Node trust, nothing of the build host.
+FROM ${NODE_BASE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm,sharing=locked --mount=type=secret,id=build-ca \
+  if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi; \
+  npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workers ./workers
@@ -34,11 +44,13 @@ EXPOSE 6443
 CMD ["node", "--import", "tsx", "scripts/demo-sim.ts", "--port", "6443"]
 
 # The deployable image (the default target, last stage).
-FROM node:24-bookworm-slim AS runtime
+FROM ${NODE_BASE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=cache,target=/root/.npm,sharing=locked npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm,sharing=locked --mount=type=secret,id=build-ca \
+  if [ -s /run/secrets/build-ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/build-ca; fi; \
+  npm ci --omit=dev --no-audit --no-fund
 # Only the compiled src/ and workers/ (dist/src, dist/workers) and the CLI wrapper: no
 # simulator, tests or TypeScript.
 COPY --from=build /app/dist/src ./dist/src

@@ -33,6 +33,7 @@ import { runAckBench } from './slack-ack.js';
 import { runSteppedWalkBench, steppedWalkSection } from './stepped-walk.js';
 import { runTeamsBench, teamsSection } from './teams.js';
 import { runWorkloadKindsBench, workloadKindsSection } from './workload-kinds.js';
+import { checkAdmissionSection, runCheckAdmissionBench } from './check-admission.js';
 import { runWatchRssBench, watchRssSection } from './watch-rss.js';
 
 const USAGE = `Usage: npm run bench
@@ -190,6 +191,13 @@ sections.push(
   kinds instanceof Error
     ? failed('Workload kinds on 10 and on 5,000 nodes', kinds)
     : workloadKindsSection(kinds),
+);
+
+const beforeDeploy = await step('check and the admission webhook', () => runCheckAdmissionBench());
+sections.push(
+  beforeDeploy instanceof Error
+    ? failed('Before you deploy: check and the admission webhook (issue 56)', beforeDeploy)
+    : checkAdmissionSection(beforeDeploy),
 );
 
 const teams = await step('microsoft teams invokes and cards', () => runTeamsBench());

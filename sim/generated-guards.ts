@@ -10,17 +10,17 @@
  *   that waits for the host port its old pod holds;
  * - quota-near: a ResourceQuota exactly at what the running pods use (pods or cpu);
  * - blue-green: an Argo Rollout with the blue-green strategy;
+ * - traffic-routed: an Argo canary with trafficRouting (the stable keeps every replica,
+ *   the canary gets the step's weight: sim/controllers/argo/traffic-routed.ts);
  * - storage: a StatefulSet whose pods' claims bind local volumes (WaitForFirstConsumer,
  *   no provisioner), and the node of pod 0 cordoned, or cordoned and drained, as the
  *   rollout starts;
  * - daemonset-pending: a DaemonSet, and a node that joins without room for its pod as
  *   the rollout starts (the Pending pod there spends maxUnavailable);
  * - min-ready: minReadySeconds of 30 to 120 s, the snapshot taken early.
- * Not here: traffic-routed canaries (the simulator's Argo controller leaves a canary
- * with trafficRouting alone: no traffic router is simulated).
  * Each family draws from a stream of its own over the base state of its seed.
  */
-import { blueGreenStrategy, rollout, rolloutServices } from './generated-rollouts.js';
+import { blueGreenStrategy, canarySteps, rollout, rolloutServices } from './generated-rollouts.js';
 import { generateState, random, type GeneratedKind, type GeneratedState } from './generated-states.js';
 
 export const GUARD_FAMILIES = [
@@ -30,6 +30,7 @@ export const GUARD_FAMILIES = [
   'crash-everywhere',
   'quota-near',
   'blue-green',
+  'traffic-routed',
   'storage',
   'daemonset-pending',
   'min-ready',
@@ -211,22 +212,50 @@ const quotaNear: Build = (seed, pick) => {
 const blueGreen: Build = (seed, pick, chance) => {
   const base = generateState(seed, 'Rollout');
   const strategy = blueGreenStrategy(pick, chance, base.name);
+  const state = asRollout(base, strategy, rolloutServices(base.namespace, base.name, strategy));
+  return {
+    ...state,
+    description: `${base.description.replace(/\{"canary".*?\}\}, /, '')}, blue-green ${JSON.stringify(strategy)}`,
+  };
+};
+
+/** The Rollout of the base state with `strategy`, and the Services it names. */
+function asRollout(base: GeneratedState, strategy: object, services: object[]): GeneratedState {
   const is = isWorkload(base);
   const w = base.objects.find(is);
   if (!w) return base;
   const next = rollout(base.namespace, base.name, w.spec.replicas ?? 1, strategy, w.spec.template);
   const objects = base.objects
     .filter((o) => !is(o) && (o as { kind?: string }).kind !== 'Service')
-    .concat(rolloutServices(base.namespace, base.name, strategy), [next]);
+    .concat(services, [next]);
   const changed = {
     ...next,
     spec: { ...(next.spec as Json), template: (base.changed as Workload).spec.template },
   };
+  return { ...base, objects, changed };
+}
+
+const trafficRouted: Build = (seed, pick, chance) => {
+  const base = generateState(seed, 'Rollout');
+  const strategy = {
+    canary: {
+      canaryService: `${base.name}-canary`,
+      stableService: base.name,
+      trafficRouting: { nginx: { stableIngress: base.name } },
+      steps: canarySteps(pick, chance),
+      ...(chance(0.3) ? { abortScaleDownDelaySeconds: pick([0, 10, 30] as const) } : {}),
+    },
+  };
+  const service = (name: string): object => ({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: base.namespace },
+    spec: { selector: { app: base.name }, ports: [{ port: 80, targetPort: 8080, protocol: 'TCP' }] },
+  });
+  const state = asRollout(base, strategy, [service(base.name), service(`${base.name}-canary`)]);
   return {
-    ...base,
-    objects,
-    changed,
-    description: `${base.description.replace(/\{"canary".*?\}\}, /, '')}, blue-green ${JSON.stringify(strategy)}`,
+    ...state,
+    description: `${base.description.replace(/\{"canary".*?\}\}, |\{"blueGreen".*?\}\}, /, '')}, traffic-routed ${JSON.stringify(strategy.canary.steps)}`,
   };
 };
 
@@ -345,6 +374,7 @@ const FAMILIES: Record<GuardFamily, Build> = {
   'crash-everywhere': crashEverywhere,
   'quota-near': quotaNear,
   'blue-green': blueGreen,
+  'traffic-routed': trafficRouted,
   storage,
   'daemonset-pending': daemonSetPending,
   'min-ready': minReady,

@@ -15,7 +15,7 @@ type Chance = (p: number) => boolean;
 type IntOrPercent = number | string;
 
 /** Rising setWeight steps, each sometimes followed by a pause (with a duration, or one that waits for a promote). */
-function canarySteps(pick: Pick, chance: Chance): object[] {
+export function canarySteps(pick: Pick, chance: Chance): object[] {
   const count = pick([0, 1, 2, 3] as const);
   const weights = [...new Set(Array.from({ length: count }, () => pick([10, 20, 25, 33, 50, 60, 75, 80])))];
   weights.sort((a, b) => a - b);

@@ -10,6 +10,8 @@ export interface Metrics {
   slackCalls: Counter<'method' | 'outcome'>;
   /** Redis values that steer the bot and did not carry the writer's mark (src/queue/record-mark.ts). */
   tamperedRecords: Counter<'record'>;
+  /** This process's clock minus Redis's TIME, in seconds (src/queue/clock-watch.ts). */
+  clockOffset: Gauge;
 }
 
 /**
@@ -65,6 +67,11 @@ export function createMetrics(
       name: 'rollout_doctor_slack_calls_total',
       help: 'Slack Web API calls made by the notify consumer, by method and outcome.',
       labelNames: ['method', 'outcome'] as const,
+      registers: [registry],
+    }),
+    clockOffset: new Gauge({
+      name: 'rollout_doctor_clock_offset_seconds',
+      help: "This process's clock minus Redis's (TIME), read at start and every minute. Beyond ±60 s freshness checks between processes fail: the process refuses work and names its clock.",
       registers: [registry],
     }),
     tamperedRecords: new Counter({

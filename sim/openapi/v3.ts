@@ -12,7 +12,8 @@
  *   (the same patch metadata the real schemas carry) instead of from schemas that would
  *   lack `x-kubernetes-patch-merge-key`, and uses a JSON merge patch for custom resources.
  * The simulator does not enforce `fieldValidation=Strict` (an unknown field is stored, not
- * refused): README, "Development".
+ * refused), but for ValidatingWebhookConfigurations (sim/webhooks/fields.ts): README,
+ * "Development".
  */
 import { createHash } from 'node:crypto';
 import { isCustomResource, servedTypes, type ResourceType, type Served } from '../resources.js';

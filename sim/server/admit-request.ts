@@ -18,6 +18,8 @@ export interface GuardContext {
   dryRun: boolean;
   warnings: WarningRecorder;
   fieldManager?: string;
+  /** The name the request's body gives (a create's name: none for generateName). */
+  bodyName?: string;
 }
 
 /** The guard for this request, or undefined when nothing validates writes. */
@@ -31,6 +33,10 @@ export function admissionGuard(
   if (!policies && !webhooks) return undefined;
   return async (operation, object, oldObject) => {
     const named = (object ?? oldObject) as SimObject | null;
+    // As the handlers name a request: the URL's name, else the body's (a generateName
+    // create has none yet); a Namespace is its own namespace.
+    const name = info.name ?? (operation === 'CREATE' ? context.bodyName : named?.metadata?.name) ?? '';
+    const namespace = info.rt.kind === 'Namespace' && info.group === '' ? name : info.namespace;
     const request = {
       operation,
       group: info.group,
@@ -38,8 +44,8 @@ export function admissionGuard(
       resource: info.rt.plural,
       ...(info.subresource !== undefined ? { subresource: info.subresource } : {}),
       kind: info.subresource === 'scale' ? 'Scale' : info.rt.kind,
-      name: info.name ?? named?.metadata?.name ?? '',
-      ...(info.namespace !== undefined ? { namespace: info.namespace } : {}),
+      name,
+      ...(namespace !== undefined ? { namespace } : {}),
       user: context.user,
       dryRun: context.dryRun,
       object,

@@ -57,12 +57,14 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
   }
   const manager = params.get('fieldManager') ?? undefined;
   const warnings = input.warnings ?? warningRecorder(res);
+  const bodyName = (input.body as { metadata?: { name?: unknown } } | null)?.metadata?.name;
   const guardFor = (dryRun: boolean): AdmissionGuard | undefined =>
     admissionGuard(store, info, {
       user: input.user ?? ADMIN_USER,
       dryRun,
       warnings,
       ...(manager ? { fieldManager: manager } : {}),
+      ...(typeof bodyName === 'string' ? { bodyName } : {}),
     });
   const table = wantsTable(headers.accept);
   const include = table ? includeObjectOf(params) : 'Metadata';
@@ -127,6 +129,7 @@ export async function handleResource(store: Store, logs: LogStore, input: Handle
         ...(manager ? { manager } : {}),
         dryRun,
         guard: guardFor(dryRun),
+        warnings,
       });
       return sendJson(res, answer.status, answer.body);
     }

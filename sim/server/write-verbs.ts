@@ -6,12 +6,16 @@
 import type { Operation } from '../admission/validating-policy.js';
 import type { ResourceType } from '../resources.js';
 import type { Store } from '../store.js';
+import { generatedName } from '../defaults.js';
 import { createObject, deleteObject, updateObject } from '../writes.js';
 import { admitThenWrite, type AdmissionGuard } from './admit-request.js';
 import { serverSideApply } from './apply-patch.js';
 import { APPLY_PATCH, checkPatchType, patchObject } from './patch-request.js';
 import { present } from './present.js';
 import { getScale, patchScale, updateScale } from './scale-subresource.js';
+import type { WarningRecorder } from './warnings.js';
+import { checkFields, fieldValidationOf } from '../webhooks/fields.js';
+import { KIND as WEBHOOK_CONFIGURATION } from '../webhooks/config.js';
 
 export interface WriteRequest {
   store: Store;
@@ -26,6 +30,7 @@ export interface WriteRequest {
   manager?: string;
   dryRun: boolean;
   guard: AdmissionGuard | undefined;
+  warnings: WarningRecorder;
 }
 
 export interface WriteAnswer {
@@ -51,6 +56,16 @@ function presentStored(w: WriteRequest): unknown {
 }
 
 /**
+ * Unknown fields of the kinds the simulator knows every field of (webhooks/fields.ts):
+ * refused or warned about by the request's fieldValidation, before anything else.
+ */
+function checkKnownFields(w: WriteRequest, how: 'decode' | 'patch' | 'apply'): void {
+  if (w.rt.kind !== WEBHOOK_CONFIGURATION || w.rt.group !== 'admissionregistration.k8s.io') return;
+  const name = w.name || String((w.body as { metadata?: { name?: unknown } } | null)?.metadata?.name ?? '');
+  for (const text of checkFields(w.body, fieldValidationOf(w.params), how, name)) w.warnings.add(text);
+}
+
+/**
  * Admits what `make` would do, worked out as a dry run (`preview`: ResourceQuota left for
  * after the webhooks), as `operation` on the object `shown`; then makes it.
  */
@@ -71,16 +86,26 @@ function admitted<T>(
   );
 }
 
+/** A generateName create named once, so the webhooks see the name that is stored. */
+function namedOnce(body: unknown): unknown {
+  const meta = (body as { metadata?: { name?: unknown; generateName?: unknown } } | null)?.metadata;
+  if (!meta || meta.name || typeof meta.generateName !== 'string' || meta.generateName === '') return body;
+  const b = body as { metadata: object };
+  return { ...b, metadata: { ...b.metadata, name: generatedName(meta.generateName) } };
+}
+
 export async function createVerb(w: WriteRequest): Promise<WriteAnswer> {
+  checkKnownFields(w, 'decode');
+  const body = w.guard ? namedOnce(w.body) : w.body;
   const created = await admitThenWrite(
     w.guard,
     () => undefined,
     () => [
       'CREATE',
-      present(w.rt, createObject(w.store, w.rt, w.body, w.ns, { dryRun: true, skipQuota: true })),
+      present(w.rt, createObject(w.store, w.rt, body, w.ns, { dryRun: true, skipQuota: true })),
       null,
     ],
-    () => createObject(w.store, w.rt, w.body, w.ns, { dryRun: w.dryRun }),
+    () => createObject(w.store, w.rt, body, w.ns, { dryRun: w.dryRun }),
   );
   return { status: 201, body: present(w.rt, created) };
 }
@@ -101,6 +126,7 @@ export async function updateVerb(w: WriteRequest): Promise<WriteAnswer> {
     );
     return { status: 200, body: scale };
   }
+  checkKnownFields(w, 'decode');
   const options = { ...(w.subresource ? { subresource: w.subresource } : {}) };
   const updated = await admitted(
     w,
@@ -129,6 +155,7 @@ export async function patchVerb(w: WriteRequest): Promise<WriteAnswer> {
   }
   if (mediaType(contentType) === APPLY_PATCH && !w.subresource) {
     checkPatchType(rt, APPLY_PATCH);
+    checkKnownFields(w, 'apply');
     const applied = await admitted(
       w,
       (dryRun, preview) =>
@@ -142,6 +169,7 @@ export async function patchVerb(w: WriteRequest): Promise<WriteAnswer> {
     );
     return { status: applied.created ? 201 : 200, body: present(rt, applied.object) };
   }
+  if (mediaType(contentType) !== 'application/json-patch+json') checkKnownFields(w, 'patch');
   const options = { ...(w.subresource ? { subresource: w.subresource } : {}), ...manager };
   const patched = await admitted(
     w,

@@ -10,6 +10,7 @@
 import type { LabelSelector } from '../../src/diagnosis/k8s.js';
 import type { SimObject } from '../store.js';
 import { parseCel } from '../admission/cel.js';
+import { pruneUnknownFields } from './fields.js';
 
 type Cause = { field: string; message: string };
 
@@ -50,8 +51,12 @@ export function webhooksOf(config: SimObject): ValidatingWebhook[] {
   return list(config['webhooks']).filter(isObj) as unknown as ValidatingWebhook[];
 }
 
-/** SetDefaults_ValidatingWebhook, SetDefaults_Rule and SetDefaults_ServiceReference, in place. */
+/**
+ * SetDefaults_ValidatingWebhook, SetDefaults_Rule and SetDefaults_ServiceReference, in
+ * place, after dropping the fields the type lacks (fields.ts), as decoding drops them.
+ */
 export function defaultWebhookConfiguration(o: SimObject): void {
+  pruneUnknownFields(o);
   for (const hook of list(o['webhooks']).filter(isObj)) {
     hook['failurePolicy'] ??= 'Fail';
     hook['matchPolicy'] ??= 'Equivalent';

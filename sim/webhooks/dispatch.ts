@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors.js';
-import type { Store } from '../store.js';
+import type { SimObject, Store } from '../store.js';
 import type { WarningRecorder } from '../server/warnings.js';
 import { callHook, type CallOutcome } from './call.js';
 import { KIND, webhooksOf, type ValidatingWebhook } from './config.js';
@@ -61,7 +61,10 @@ export async function dispatchValidatingWebhooks(
   warnings: WarningRecorder,
 ): Promise<void> {
   if (a.group === 'admissionregistration.k8s.io' && EXEMPT.has(a.kind)) return;
-  const configs = [...store.list(KIND)].sort((x, y) => x.metadata.name.localeCompare(y.metadata.name));
+  // By name, in byte order as Go sorts strings (the configuration manager's order).
+  const byName = (x: SimObject, y: SimObject): number =>
+    x.metadata.name < y.metadata.name ? -1 : x.metadata.name > y.metadata.name ? 1 : 0;
+  const configs = [...store.list(KIND)].sort(byName);
   const base = admissionRequest(a);
   const relevant: { hook: ValidatingWebhook; request: AdmissionRequestV1 }[] = [];
   for (const config of configs) {

@@ -6,6 +6,7 @@
  * answered within the budget, or fails, is no warning (counted), never a refusal and
  * never a wait past the API server's timeoutSeconds.
  */
+import { createHash } from 'node:crypto';
 import type { Logger } from '../logger.js';
 import { checkOne, type CheckResult } from '../check/check.js';
 import { asWorkload } from '../check/manifests.js';
@@ -22,6 +23,8 @@ export interface ReviewDeps {
   source: () => CheckSource;
   /** Whether the namespace asks for refusals (its REFUSE_LABEL is "refuse"). */
   refuses: (namespace: string) => Promise<boolean>;
+  /** One answer per key in the current window (cached-source.ts); absent: every review computed. */
+  memo?: <T>(key: string, compute: () => Promise<T>) => Promise<T>;
   budgetMs: number;
   metrics: AdmissionMetrics;
   logger: Logger;
@@ -87,16 +90,35 @@ async function decide(
   const old = request.operation === 'UPDATE' ? asWorkload(request.oldObject) : undefined;
   const namespace = request.namespace ?? workload.object.metadata.namespace ?? 'default';
   const object = { ...workload.object, metadata: { ...workload.object.metadata, namespace } };
-  const result = await checkOne(
-    {
-      kind: workload.kind,
-      object,
-      ...(old && 'object' in old ? { old: old.object } : {}),
-      ...(request.operation === 'CREATE' ? { isNew: true } : {}),
-    },
-    deps.source(),
-    namespace,
-  );
+  const oldObject = old && 'object' in old ? old.object : undefined;
+  const judge = (): Promise<CheckResult> =>
+    checkOne(
+      {
+        kind: workload.kind,
+        object,
+        ...(oldObject ? { old: oldObject } : {}),
+        ...(request.operation === 'CREATE' ? { isNew: true } : {}),
+      },
+      deps.source(),
+      namespace,
+    );
+  // A new object's verdict does not depend on its name (it has no pods yet); an update's does.
+  const key = createHash('sha256')
+    .update(
+      JSON.stringify([
+        workload.kind,
+        namespace,
+        request.operation === 'CREATE' ? '' : object.metadata.name,
+        object.spec,
+        oldObject?.spec ?? null,
+      ]),
+    )
+    .digest('hex');
+  const found = deps.memo ? await deps.memo(key, judge) : await judge();
+  const result =
+    found.target.name === object.metadata.name
+      ? found
+      : { ...found, target: { ...found.target, name: object.metadata.name ?? '' } };
   if (result.verdict === 'unknown') return { outcome: 'unknown', result };
   if (result.verdict !== 'never-finishes') return { outcome: 'clear', result };
   const refuse = await deps.refuses(namespace).catch(() => false);

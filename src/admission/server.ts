@@ -21,6 +21,8 @@ export interface AdmissionServerOptions {
   tlsKey: string;
   deps: ReviewDeps;
   logger: Logger;
+  /** Resolves once the webhook has read what every review needs (the nodes); /readyz says 503 until then. */
+  ready?: Promise<void>;
 }
 
 export interface AdmissionServer {
@@ -56,9 +58,14 @@ async function route(
   req: IncomingMessage,
   res: ServerResponse,
   options: AdmissionServerOptions,
+  isReady: () => boolean,
 ): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   if (req.method === 'GET' && path === '/healthz') return send(res, 200, 'ok\n', 'text/plain');
+  if (req.method === 'GET' && path === '/readyz')
+    return isReady()
+      ? send(res, 200, 'ok\n', 'text/plain')
+      : send(res, 503, 'reading the cluster\n', 'text/plain');
   if (req.method === 'GET' && path === '/metrics') {
     const { registry } = options.deps.metrics;
     return send(res, 200, await registry.metrics(), registry.contentType);
@@ -82,13 +89,21 @@ export async function startAdmissionServer(options: AdmissionServerOptions): Pro
     cert: readFileSync(options.tlsCert),
     key: readFileSync(options.tlsKey),
   });
+  let ready = options.ready === undefined;
+  // Ready either way once the read is over: a failed read is retried by the reviews themselves.
+  void options.ready?.finally(() => {
+    ready = true;
+  });
   const server = createServer({ ...credentials(), minVersion: 'TLSv1.2' }, (req, res) => {
-    route(req, res, options).catch((error: unknown) => {
+    route(req, res, options, () => ready).catch((error: unknown) => {
       options.logger.error({ err: error }, 'admission route failed');
       if (!res.headersSent) send(res, 500, '{"message":"internal error"}');
     });
   });
-  server.headersTimeout = 10_000;
+  // The API server keeps its connections to a webhook open: closing them sooner than it
+  // expects makes it resend on a socket we just closed (ECONNRESET).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 70_000;
   server.requestTimeout = 30_000;
   const reload = (): void => {
     try {

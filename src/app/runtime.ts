@@ -7,6 +7,7 @@ import type { Worker } from 'bullmq';
 import { createAudit } from '../audit.js';
 import type { AppConfig } from '../config/environment.js';
 import type { Logger } from '../logger.js';
+import { startClockWatch } from '../queue/clock-watch.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import {
   accessWarnings,
@@ -21,7 +22,7 @@ import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
-import { startReplicationGuard } from '../queue/guard-journal.js';
+import { journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import { appReplayers } from '../chat/use-cases/replays.js';
 import { createProducers } from '../queue/producers.js';
 import { startSlackApp } from './slack-app.js';
@@ -66,6 +67,12 @@ export async function startAppRuntime(
     collectQueueDepth: async (set) => {
       for (const row of await producers.depths()) set(row.queue, row.state, row.count);
     },
+  });
+  // The app's clock against Redis's: logged, on /metrics and /readyz when off (issue 53.4).
+  const clockWatch = startClockWatch(redis, {
+    who: 'the app',
+    logger,
+    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
   });
   const notifyClient = slackClientOf(config);
   const { approval, readPolicy } = accessPolicies(config, logger, notifyClient);
@@ -114,11 +121,14 @@ export async function startAppRuntime(
     replication: startReplicationGuard(redis, config.redis.wait, {
       logger,
       replayers: appReplayers(() => services),
+      // A journal record is replayed with the app's rights: only the app's MAC is replayed.
+      journalKey: journalMacKey(config.approvalSigningKey.privateKey),
     }),
     // 'read-only replica': connected, but to a server that refuses writes (a failover).
     redisStatus: () => (readOnly && redis.status === 'ready' ? 'read-only replica' : redis.status),
     slackReady: () => slackReady,
     slackOff: config.slack === undefined,
+    clock: () => clockWatch.problem(),
   };
   const alerts = createAppAlerts({
     config,
@@ -166,6 +176,7 @@ export async function startAppRuntime(
     handle,
     notify,
     stop: () => {
+      clockWatch.stop();
       services.replication?.stop();
       return stopRuntime({ handle, notify, producers, workerConnection, redis, logger });
     },
@@ -232,7 +243,9 @@ function accessPolicies(
   approval: AppServices['policy'] & { isListed: MembershipCheck };
   readPolicy: AppServices['readPolicy'];
 } {
-  const policyFile = config.policyFile ? loadPolicyFile(config.policyFile) : { rules: [], names: {} };
+  const policyFile = config.policyFile
+    ? loadPolicyFile(config.policyFile)
+    : { rules: [], names: {}, people: [] };
   for (const warning of accessWarnings({
     approvers: config.approvers,
     readers: config.readers,
@@ -243,6 +256,7 @@ function accessPolicies(
     approvers: config.approvers,
     rules: policyFile.rules,
     names: policyFile.names,
+    people: policyFile.people,
     cacheMs: config.usergroupCacheSeconds * 1000,
     listGroupMembers: async (usergroup) =>
       (await slackClient.usergroups.users.list({ usergroup })).users ?? [],

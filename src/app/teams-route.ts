@@ -36,6 +36,23 @@ const TEAMS_BODY_LIMITS = {
   rateGraceMs: 1_000,
 };
 
+/**
+ * Private answers not said (past a person's bound, or nobody reachable privately),
+ * counted and logged at most once a minute: a flood must not flood the log either.
+ */
+function untoldLog(logger: AppServices['logger'], now = Date.now) {
+  let since = now();
+  const counts = { bounded: 0, unreachable: 0 };
+  return (_person: unknown, why: keyof typeof counts): void => {
+    counts[why] += 1;
+    if (now() - since < 60_000 && counts.bounded + counts.unreachable > 1) return;
+    logger.info({ ...counts }, 'teams private answers not said (past the bound, or no personal chat)');
+    since = now();
+    counts.bounded = 0;
+    counts.unreachable = 0;
+  };
+}
+
 export interface TeamsRoute {
   route: AppRoute;
   adapter: TeamsAdapter;
@@ -149,6 +166,7 @@ export function teamsRoute(
       }
     },
     personOf: (aadObjectId) => learned.person(aadObjectId),
+    untold: untoldLog(logger),
   });
   // Run delivery and outcomes reach Teams messages through this adapter.
   services.chats = { ...services.chats, teams: adapter };

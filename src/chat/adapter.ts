@@ -33,7 +33,8 @@ export interface ChatAdapter {
   update(ref: MessageRef, message: ChatMessage): Promise<void>;
   /**
    * Says something only `person` sees, where they are (Slack: an ephemeral message;
-   * Teams: the invoke's response or a private reply).
+   * Teams: their personal chat with the bot, a few a minute; nothing where it cannot be
+   * opened). Never a post others see: a refusal is the refused person's business.
    */
   tell(person: PersonRef, where: ConversationRef, message: ChatMessage): Promise<void>;
   /**

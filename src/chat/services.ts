@@ -44,6 +44,8 @@ export interface ChatServices {
   slackReady(): boolean;
   /** No Slack in this install (Teams only): /readyz does not wait for Slack. */
   slackOff?: boolean;
+  /** The app's clock named when it is off beyond the tolerated skew (src/queue/clock-watch.ts). */
+  clock?(): string | undefined;
   /** Root messages of approved plans, re-rendered as their outcomes arrive (absent in tests that do not need it). */
   rootStates?: RootStates;
   /**

@@ -9,7 +9,7 @@ import type { WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { candidateObject, withAdmissionTolerations } from './candidate.js';
 import type { SourcePosition } from './manifests.js';
-import { predictRollout, type CheckFinding, type Verdict } from './predict.js';
+import { predictRollout, type CheckFinding, type Prediction, type Verdict } from './predict.js';
 import type { CheckSource } from './source.js';
 import type { StrategyFix } from './strategy-fix.js';
 import { templateChanges } from './template-change.js';
@@ -78,11 +78,18 @@ export async function checkOne(
   if (live.object && changes.length === 0)
     return { ...base, rollout: 'none', changes, verdict: 'no-rollout', findings: [] };
   const candidate = candidateObject(item.kind, item.object, live.object, namespace);
-  const snapshot = withAdmissionTolerations(
-    await source.snapshot(item.kind, candidate),
-    live.object ? module.podTemplate(live.object).spec : undefined,
-  );
-  const prediction = predictRollout(snapshot);
+  const liveTemplate = live.object ? module.podTemplate(live.object).spec : undefined;
+  const judge = async (sample: boolean): Promise<{ prediction: Prediction; sampled: boolean }> => {
+    const read = await source.snapshot(item.kind, candidate, { sample });
+    return {
+      prediction: predictRollout(withAdmissionTolerations(read.snapshot, liveTemplate)),
+      sampled: read.sampled,
+    };
+  };
+  const first = await judge(true);
+  // Finishing on a sample of the nodes proves it for them all; anything else is asked whole.
+  const { prediction } =
+    first.sampled && first.prediction.verdict !== 'finishes' ? await judge(false) : first;
   return {
     ...base,
     rollout: live.object ? 'template' : 'new',

@@ -31,7 +31,7 @@ export function dumpSource(objects: readonly KubeObject[]): CheckSource {
           capturedAt,
         },
       );
-      return Promise.resolve(withAllOccupants(snapshot, pods));
+      return Promise.resolve({ snapshot: withAllOccupants(snapshot, pods), sampled: false });
     },
   };
 }

@@ -2,7 +2,7 @@
  * `check` against the live cluster: each namespace is read once (its workloads of the
  * kinds the manifests name, their revisions, pods, events, claims and quotas), nodes
  * once, and the pods on the nodes a workload may use once per node, shared by every
- * workload (past MAX_NODE_LISTS nodes, one paged list of every pod instead). So the
+ * workload (pod-reads.ts; past 50 nodes, one paged list of every pod instead). So the
  * request count grows with namespaces and nodes that matter, not with manifests.
  */
 import type { KubeEvent, PersistentVolumeClaim, Pod, ResourceQuota } from '../diagnosis/k8s.js';
@@ -12,30 +12,28 @@ import type {
   ReadState,
   RevisionObject,
   WorkloadObject,
-  WorkloadSnapshot,
 } from '../diagnosis/snapshot/types.js';
 import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { KubeClient } from '../kube/client.js';
 import { KubeApiError } from '../kube/errors.js';
 import { listObjects } from '../kube/list.js';
-import { readPodsOnNodes } from '../kube/read/node-reads.js';
 import { readResourceQuotas } from '../kube/read/quota-read.js';
 import { namespacedListState, type ListedKind } from '../kube/read/read-coverage.js';
 import { draOfNamespace, readNodes } from '../kube/read/scan.js';
 import { buildScanSnapshot, type NodeObjects } from '../kube/read/scan-snapshot.js';
 import { secondaryRead } from '../kube/read/secondary-read.js';
 import { withAllOccupants, type CheckSource, type LiveObject } from './source.js';
+import { sampleable, sampleNodes } from './sampling.js';
+import { occupancyCoverage, podReads } from './pod-reads.js';
 
-/** Nodes whose pods are read one list each; past this, one paged list of every pod. */
-const MAX_NODE_LISTS = 50;
 const PAGE = 500;
-const MAX_PAGES = 200;
 
 /** One namespace's lists, each read at most once, when first needed. */
 interface NamespaceRead {
   workloads(kind: WorkloadKind): Promise<{ items: WorkloadObject[]; unknown?: string }>;
   revisions(resource: ListedKind): Promise<{ items: RevisionObject[]; state: ReadState }>;
+  revisionsAsked(): ListedKind[];
   common: Promise<{
     pods: { items: Pod[]; state: ReadState };
     events: { items: KubeEvent[]; state: ReadState };
@@ -45,12 +43,26 @@ interface NamespaceRead {
   gaps: CoverageGap[];
 }
 
-export function liveSource(client: KubeClient): CheckSource & { problems: AccessProblem[] } {
+/** What a source read, so a fresh one can read the same before it is used (the webhook's next window). */
+export interface ReadPlan {
+  namespaces: { name: string; revisions: ListedKind[] }[];
+  nodes: boolean;
+  allPods: boolean;
+  podsOnNodes: string[];
+}
+
+export interface LiveSource extends CheckSource {
+  problems: AccessProblem[];
+  /** What this source has read (or is reading). */
+  plan(): ReadPlan;
+  /** Reads what `plan` names; resolves when every read is done (failures included). */
+  warm(plan: ReadPlan): Promise<void>;
+}
+
+export function liveSource(client: KubeClient): LiveSource {
   const problems: AccessProblem[] = [];
   const namespaces = new Map<string, NamespaceRead>();
-  const podsOnNode = new Map<string, Promise<Pod[] | undefined>>();
   let nodes: Promise<NodeObjects> | undefined;
-  let allPods: Promise<Pod[] | undefined> | undefined;
 
   const namespace = (ns: string): NamespaceRead => {
     let read = namespaces.get(ns);
@@ -61,44 +73,34 @@ export function liveSource(client: KubeClient): CheckSource & { problems: Access
     return read;
   };
 
-  /** Pods on `names`, and where they were read. */
-  const occupants = async (names: string[]): Promise<{ pods: Pod[]; readOn: string[] | 'all' }> => {
-    if (names.length > MAX_NODE_LISTS || allPods) {
-      allPods ??= secondaryRead(problems, undefined, async () => {
-        const list = await listObjects<Pod>(
-          client,
-          { resource: 'pods', query: { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' } },
-          { limit: PAGE, maxPages: MAX_PAGES },
-        );
-        return list.truncated ? undefined : list.items;
-      });
-      const pods = await allPods;
-      return pods ? { pods, readOn: 'all' } : { pods: [], readOn: [] };
-    }
-    const lists = await Promise.all(
-      names.map((name) => {
-        let pending = podsOnNode.get(name);
-        if (!pending) {
-          pending = readPodsOnNodes(client, [name], problems).then((r) =>
-            r.readOn.length > 0 ? r.pods : undefined,
-          );
-          podsOnNode.set(name, pending);
-        }
-        return pending;
-      }),
-    );
-    return { pods: lists.flatMap((l) => l ?? []), readOn: names.filter((_, i) => lists[i] !== undefined) };
-  };
+  const occupants = podReads(client, problems);
 
   return {
     problems,
+    plan: () => ({
+      namespaces: [...namespaces].map(([name, read]) => ({ name, revisions: read.revisionsAsked() })),
+      nodes: nodes !== undefined,
+      ...occupants.asked(),
+    }),
+    async warm(plan) {
+      nodes ??= plan.nodes ? readNodes(client, problems) : undefined;
+      const reads: Promise<unknown>[] = [
+        nodes ?? Promise.resolve(),
+        plan.allPods ? occupants.read([], true) : occupants.read(plan.podsOnNodes),
+        ...plan.namespaces.flatMap(({ name, revisions }) => {
+          const read = namespace(name);
+          return [read.common, ...revisions.map((r) => read.revisions(r))];
+        }),
+      ];
+      await Promise.allSettled(reads);
+    },
     async live(kind, ns, name): Promise<LiveObject> {
       const read = await namespace(ns).workloads(kind);
       if (read.unknown) return { unknown: read.unknown };
       const object = read.items.find((o) => o.metadata.name === name);
       return object ? { object } : {};
     },
-    async snapshot(kind, candidate): Promise<WorkloadSnapshot> {
+    async snapshot(kind, candidate, options = {}) {
       const ns = candidate.metadata.namespace ?? 'default';
       const read = namespace(ns);
       nodes ??= readNodes(client, problems);
@@ -122,33 +124,18 @@ export function liveSource(client: KubeClient): CheckSource & { problems: Access
         ...(dra?.coverage ? { coverage: dra.coverage } : {}),
       };
       const empty = { pods: [], readOn: [], gaps: [] };
-      const first = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      const whole = buildScanSnapshot(kind, candidate, objects, nodeList, empty, problems, draParts);
+      const sampled = options.sample === true && sampleable(whole, common.quotas?.length);
+      const first = sampled ? { ...whole, nodes: sampleNodes(whole) } : whole;
       const names = first.nodes.map((n) => n.metadata.name ?? '');
-      const { pods, readOn } = await occupants(names);
-      const unread = readOn === 'all' ? 0 : names.length - readOn.length;
-      const gaps: CoverageGap[] =
-        unread > 0
-          ? [
-              {
-                about: 'neighbours',
-                what: `pods on ${unread} of ${names.length} nodes`,
-                reason: 'forbidden',
-                settle: 'grant list on pods (cluster-wide)',
-              },
-            ]
-          : [];
-      const snapshot = buildScanSnapshot(
-        kind,
-        candidate,
-        objects,
-        nodeList,
-        { pods, readOn: readOn === 'all' ? names : readOn, gaps },
-        problems,
-        draParts,
-      );
+      const { pods, readOn } = await occupants.read(names);
+      const snapshot = { ...first, coverage: occupancyCoverage(first.coverage, names, readOn) };
       return {
-        ...withAllOccupants(snapshot, pods),
-        ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
+        snapshot: {
+          ...withAllOccupants(snapshot, pods),
+          ...(common.quotas ? { resourceQuotas: common.quotas } : {}),
+        },
+        sampled,
       };
     },
   };
@@ -162,9 +149,9 @@ function readNamespace(client: KubeClient, namespace: string, problems: AccessPr
     );
     return { items: read?.items ?? [], state: namespacedListState(read, resource, namespace, gaps) };
   };
-  const once = <K, V>(make: (key: K) => Promise<V>): ((key: K) => Promise<V>) => {
+  const once = <K, V>(make: (key: K) => Promise<V>): ((key: K) => Promise<V>) & { keys: () => K[] } => {
     const made = new Map<K, Promise<V>>();
-    return (key) => {
+    const get = (key: K): Promise<V> => {
       let value = made.get(key);
       if (!value) {
         value = make(key);
@@ -172,7 +159,9 @@ function readNamespace(client: KubeClient, namespace: string, problems: AccessPr
       }
       return value;
     };
+    return Object.assign(get, { keys: () => [...made.keys()] });
   };
+  const revisions = once((resource: ListedKind) => list<RevisionObject>(resource));
   const common = Promise.all([
     list<Pod>('pods'),
     list<KubeEvent>('events'),
@@ -181,7 +170,8 @@ function readNamespace(client: KubeClient, namespace: string, problems: AccessPr
   ]).then(([pods, events, pvcs, quotas]) => ({ pods, events, pvcs, ...(quotas ? { quotas } : {}) }));
   return {
     workloads: once((kind: WorkloadKind) => listWorkloads(client, kind, namespace)),
-    revisions: once((resource: ListedKind) => list<RevisionObject>(resource)),
+    revisions,
+    revisionsAsked: () => revisions.keys(),
     common,
     gaps,
   };

@@ -8,6 +8,7 @@ import { isMap, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } f
 import { z } from 'zod';
 import { WORKLOAD_KINDS, WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
+import { workloadKind } from '../diagnosis/workloads/index.js';
 
 export interface SourcePosition {
   /** As given on the command line ("-" for stdin); SARIF makes it a URI. */
@@ -15,6 +16,8 @@ export interface SourcePosition {
   /** 1-based. */
   line: number;
   column: number;
+  /** The template it was rendered from, where `helm template` says so (`# Source: chart/templates/x.yaml`). */
+  template?: string;
 }
 
 export interface ManifestWorkload {
@@ -79,9 +82,9 @@ export function asWorkload(
   const object = value as Record<string, unknown>;
   const kind = kindOf(object['apiVersion'], object['kind']);
   if (!kind) return { problem: 'not a Deployment, DaemonSet, StatefulSet or Argo Rollout' };
-  if (kind === 'Rollout' && !hasTemplate(object) && rolloutWithRef.safeParse(object).success)
+  if (workloadKind(kind).templateRef && !hasTemplate(object) && rolloutWithRef.safeParse(object).success)
     return {
-      problem: 'a Rollout that takes its template from spec.workloadRef, which check does not follow yet',
+      problem: `a ${kind} that takes its template from spec.workloadRef, which check does not follow yet`,
     };
   const parsed = workloadShape.safeParse(object);
   if (!parsed.success) {
@@ -116,10 +119,15 @@ export function parseManifests(text: string, file: string): ManifestSet {
     }
     const value: unknown = doc.toJS({ maxAliasCount: 100 });
     if (value === null || value === undefined) continue;
-    collect(value, doc.contents, file, counter, set);
+    const comment = [doc.commentBefore, doc.contents?.commentBefore].filter(Boolean).join('\n');
+    const source = HELM_SOURCE.exec(comment)?.[1]?.trim();
+    collect(value, doc.contents, file, counter, set, source);
   }
   return set;
 }
+
+/** The comment `helm template` writes above each document. */
+const HELM_SOURCE = /^ ?Source: (\S+)\s*$/m;
 
 function collect(
   value: unknown,
@@ -127,8 +135,9 @@ function collect(
   file: string,
   counter: LineCounter,
   set: ManifestSet,
+  template?: string,
 ): void {
-  const at = position(file, counter, node);
+  const at = { ...position(file, counter, node), ...(template ? { template } : {}) };
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ManifestError(`${file}:${at.line}: expected a Kubernetes object (a mapping with kind)`);
   const object = value as Record<string, unknown>;
@@ -139,7 +148,7 @@ function collect(
     const items = object['items'] as unknown[];
     items.forEach((item, i) => {
       const itemNode = isSeq(itemsNode) ? (itemsNode.items[i] as YamlNode | undefined) : undefined;
-      collect(item, itemNode ?? node, file, counter, set);
+      collect(item, itemNode ?? node, file, counter, set, template);
     });
     return;
   }

@@ -36,7 +36,8 @@ function refOf(r: CheckResult): string {
 }
 
 function where(r: CheckResult): string {
-  return r.at ? ` (${r.at.file}:${r.at.line})` : '';
+  if (!r.at) return '';
+  return ` (${r.at.file}:${r.at.line}${r.at.template ? `, from ${r.at.template}` : ''})`;
 }
 
 export function renderText(report: CheckReport, color = false): string {
@@ -112,7 +113,7 @@ export function renderSarif(report: CheckReport, version: string): string {
       ruleIndex: Math.max(0, ruleIds.indexOf(f.code as keyof typeof RULES)),
       level: f.severity === 'critical' ? 'error' : 'warning',
       message: {
-        text: `${f.summary}${r.fix ? `\n\nFix, in the manifest:\n${r.fix.yaml}` : ''}`,
+        text: `${f.summary}${r.at?.template ? ` (rendered from ${r.at.template})` : ''}${r.fix ? `\n\nFix, in the manifest:\n${r.fix.yaml}` : ''}`,
       },
       locations: [
         {

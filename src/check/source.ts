@@ -17,7 +17,16 @@ export interface LiveObject {
 
 export interface CheckSource {
   live(kind: WorkloadKind, namespace: string, name: string): Promise<LiveObject>;
-  snapshot(kind: WorkloadKind, candidate: WorkloadObject): Promise<WorkloadSnapshot>;
+  /**
+   * The candidate's snapshot. With `sample`, a source may cut the nodes down to a sample
+   * (sampled: true) where more nodes can only add room (sampling.ts): a rollout that
+   * finishes on the sample finishes on them all; any other verdict is asked again whole.
+   */
+  snapshot(
+    kind: WorkloadKind,
+    candidate: WorkloadObject,
+    options?: { sample?: boolean },
+  ): Promise<{ snapshot: WorkloadSnapshot; sampled: boolean }>;
 }
 
 /**

@@ -29,30 +29,30 @@ interface Candidate {
 
 const OLD_FIRST = { maxSurge: 0, maxUnavailable: 1 };
 
+/**
+ * The old-pods-first strategies the kind has, as merge patches of its strategy field
+ * (the kind module says which field, and whether Recreate is one). None for a kind that
+ * never surges (a StatefulSet) or whose fix is its canary's bounds (an Argo Rollout, whose
+ * steps the model does not run forward).
+ */
 function candidates(kind: WorkloadKind): Candidate[] {
-  switch (kind) {
-    case 'Deployment':
-      return [
-        {
-          words: 'maxSurge 0, maxUnavailable 1',
-          body: { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: OLD_FIRST } } },
-        },
-        {
-          words: 'strategy Recreate',
-          body: { spec: { strategy: { type: 'Recreate', rollingUpdate: null } } },
-        },
-      ];
-    case 'DaemonSet':
-      return [
-        {
-          words: 'maxSurge 0, maxUnavailable 1',
-          body: { spec: { updateStrategy: { type: 'RollingUpdate', rollingUpdate: OLD_FIRST } } },
-        },
-      ];
-    default:
-      // A StatefulSet never surges; an Argo Rollout's steps are not followed by the model.
-      return [];
-  }
+  const module = workloadKind(kind);
+  if (module.surgeFix !== 'replicas' && module.surgeFix !== 'per-node') return [];
+  const field = module.strategyAt.field;
+  return [
+    {
+      words: 'maxSurge 0, maxUnavailable 1',
+      body: { spec: { [field]: { type: 'RollingUpdate', rollingUpdate: OLD_FIRST } } },
+    },
+    ...(module.recreate
+      ? [
+          {
+            words: 'strategy Recreate',
+            body: { spec: { [field]: { type: 'Recreate', rollingUpdate: null } } },
+          },
+        ]
+      : []),
+  ];
 }
 
 /** JSON merge patch (RFC 7386) of plain data: null removes a key. */
@@ -84,7 +84,7 @@ export function strategyFix(
     if (run(withObject(snapshot, patched)).result !== 'completes') continue;
     return {
       words: candidate.words,
-      cost: costOf(snapshot.target.kind, candidate.words, replicas),
+      cost: costOf(workloadKind(snapshot).surgeFix === 'per-node', candidate.words, replicas),
       patch: { type: 'merge', body: candidate.body },
       yaml: stringify(withoutNulls(candidate.body)).trimEnd(),
     };
@@ -92,11 +92,10 @@ export function strategyFix(
   return undefined;
 }
 
-function costOf(kind: WorkloadKind, words: string, replicas: number): string {
+function costOf(perNode: boolean, words: string, replicas: number): string {
   if (words === 'strategy Recreate')
-    return `every pod goes before any new one starts: ${kind === 'Deployment' ? 'the Deployment serves nothing' : 'nothing is served'} until the new pods are Ready.`;
-  if (kind === 'DaemonSet')
-    return 'on each node the old pod goes before the new one starts, one node at a time.';
+    return 'every pod goes before any new one starts: nothing is served until the new pods are Ready.';
+  if (perNode) return 'on each node the old pod goes before the new one starts, one node at a time.';
   return replicas <= 1
     ? 'with 1 replica it serves nothing from the moment the old pod goes until the new one is Ready.'
     : `one of the ${replicas} pods at a time is down while the rollout runs.`;

@@ -197,6 +197,11 @@ export interface WorkloadKindModule<
     pods: 'replicas' | 'pods';
     /** What a change of its pod template sets off, when more than a rollout (a Rollout's canary steps), or undefined. */
     templateChange?: string;
+    /**
+     * How a person takes the update back while the revision that serves is still there,
+     * when not `kubectl rollout undo KIND/NAME` (an Argo Rollout's abort).
+     */
+    rollBack?: (name: string, namespace: string) => string;
   };
 
   // The cluster (whether it is served: its identity, workloads/kinds.ts).

@@ -18,6 +18,7 @@ import { buildManifestChanges } from '../remediation/manifest-change.js';
 import { orderByDrift } from '../remediation/plan-order.js';
 import type { RemediationPlan } from '../remediation/plan.js';
 import { planRefusal } from './plan-gate.js';
+import { offerProved } from './proved-offer.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
@@ -39,12 +40,12 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
         const note = (kind: RemediationPlan['kind'], reason: string): void => {
           notOffered.push({ kind, addresses: finding.code, reason });
         };
-        for (const plan of build(context, finding, note)) {
+        const gated = build(context, finding, note).filter((plan) => {
           const refused = planRefusal(context, finding.code, plan);
-          if (refused) {
-            note(plan.kind, refused);
-            continue;
-          }
+          if (refused) note(plan.kind, refused);
+          return !refused;
+        });
+        for (const plan of offerProved(context, gated, note)) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);

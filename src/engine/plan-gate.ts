@@ -11,15 +11,7 @@ import type { FindingCode } from '../diagnosis/finding.js';
 import { availabilityMayBeSpent } from '../diagnosis/forward/verdict.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import type { RemediationPlan } from '../remediation/plan.js';
-
-const SPENDS_AVAILABILITY: ReadonlySet<RemediationPlan['kind']> = new Set([
-  'set-rolling-update',
-  'set-recreate',
-  'scale-old-replicaset',
-  'delete-pods',
-  'rollout-restart',
-  'abort-rollout',
-]);
+import { kindOf } from '../remediation/kinds/index.js';
 
 /** Why the plan is not offered, or undefined when it may be. */
 export function planRefusal(
@@ -28,7 +20,7 @@ export function planRefusal(
   plan: RemediationPlan,
 ): string | undefined {
   if (sameStrategy(ctx, plan)) return 'it would set the strategy the workload already has';
-  if (code === 'RolloutAtRisk' || !SPENDS_AVAILABILITY.has(plan.kind)) return undefined;
+  if (code === 'RolloutAtRisk' || !kindOf(plan).spendsAvailability) return undefined;
   if (availabilityMayBeSpent(ctx)) return undefined;
   return 'run forward, the controllers finish this rollout by themselves, or it cannot finish even with the old pods gone: taking serving pods down would not help';
 }

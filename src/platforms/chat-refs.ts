@@ -83,7 +83,8 @@ export function isId(platform: ChatPlatform, kind: keyof IdPatterns, id: string)
 
 /**
  * A zod check for a record naming a message and people: every id must have its
- * platform's shape. `people` are approver ids, `requester` a person or "-".
+ * platform's shape. `people` are approver ids (of any platform: one person may approve
+ * with the id they have), `requester` a person or "-".
  */
 export function checkRef(
   value: {
@@ -104,8 +105,14 @@ export function checkRef(
   if (!isId(platform, 'conversation', value.conversation)) issue('the conversation');
   if (!isId(platform, 'message', value.message)) issue('the message');
   if (value.thread !== undefined && !isId(platform, 'message', value.thread)) issue('the thread');
-  for (const p of value.people ?? []) if (!isId(platform, 'person', p)) issue('a person');
-  for (const p of value.approvers ?? []) if (!isId(platform, 'approver', p)) issue('an approver');
+  // Approvers of a message may be people of another platform too: the policy's people:
+  // join a Slack id and an Entra id into one person, and one who has no id on the
+  // message's platform approved with the one they have (the approval's signature names
+  // the platform of the message, so a record still cannot move between platforms).
+  for (const p of value.people ?? [])
+    if (!CHAT_PLATFORMS.some((other) => isId(other, 'person', p))) issue('a person');
+  for (const p of value.approvers ?? [])
+    if (!CHAT_PLATFORMS.some((other) => isId(other, 'approver', p))) issue('an approver');
   if (value.requester !== undefined && value.requester !== '-' && !isId(platform, 'person', value.requester))
     issue('the requester');
 }

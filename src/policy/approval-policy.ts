@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseErrorText } from '../text/parse-error-text.js';
+import { displayName, peopleDirectory, peopleSchema, type People, type PersonEntry } from './people.js';
 
 /**
  * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
@@ -69,40 +70,46 @@ const readerRuleSchema = z.strictObject({
 });
 export type ReaderRule = z.infer<typeof readerRuleSchema>;
 
-/**
- * A person's or group's name as people know it, shown in a refusal on a platform that
- * cannot show an id as a name (Teams: an Entra object id means nothing to a reader).
- * Plain text (each adapter escapes it), one line.
- */
-const displayName = z
-  .string()
-  .min(1)
-  .max(80)
-  .regex(/^[^\p{Cc}\p{Cf}]+$/u, 'must be one line of plain text');
-
-export const policyFileSchema = z.strictObject({
-  rules: z.array(ruleSchema).default([]),
-  readers: z.array(readerRuleSchema).optional(),
-  /**
-   * Names of the people and groups the policy lists (`<id>: Dana Lee`), for refusals:
-   * a Teams user refused as not an approver reads who to ask instead of object ids.
-   */
-  names: z
-    .record(z.string(), displayName)
-    .default({})
-    .transform((names, ctx) => {
-      const out: Record<string, string> = {};
-      for (const [key, name] of Object.entries(names)) {
-        const id = principal.safeParse(key);
-        if (!id.success) {
-          ctx.addIssue({ code: 'custom', path: [key], message: 'must be a Slack id or an Entra object id' });
-          continue;
+export const policyFileSchema = z
+  .strictObject({
+    rules: z.array(ruleSchema).default([]),
+    readers: z.array(readerRuleSchema).optional(),
+    /**
+     * Which ids are one person (src/policy/people.ts): `[{ name?, ids: [U…, <Entra id>] }]`.
+     * Optional: a policy file without it means what it always did (each id a person).
+     */
+    people: peopleSchema,
+    /**
+     * Names of the people and groups the policy lists (`<id>: Dana Lee`), for refusals:
+     * a Teams user refused as not an approver reads who to ask instead of object ids.
+     */
+    names: z
+      .record(z.string(), displayName)
+      .default({})
+      .transform((names, ctx) => {
+        const out: Record<string, string> = {};
+        for (const [key, name] of Object.entries(names)) {
+          const id = principal.safeParse(key);
+          if (!id.success) {
+            ctx.addIssue({
+              code: 'custom',
+              path: [key],
+              message: 'must be a Slack id or an Entra object id',
+            });
+            continue;
+          }
+          out[id.data] = name;
         }
-        out[id.data] = name;
-      }
-      return out;
-    }),
-});
+        return out;
+      }),
+  })
+  // A person's name names every id of theirs, unless `names:` names that id itself.
+  .transform((file) => {
+    const names = { ...file.names };
+    for (const person of file.people)
+      if (person.name !== undefined) for (const id of person.ids) names[id] ??= person.name;
+    return { ...file, names };
+  });
 export type PolicyFile = z.infer<typeof policyFileSchema>;
 
 export type ApprovalDecision =
@@ -143,6 +150,13 @@ export interface ApprovalPolicy {
    * cannot show an id as a person (Teams), its messages name approvers by these.
    */
   names?: Readonly<Record<string, string>>;
+  /**
+   * The person an id belongs to (the policy file's `people:`; an id in no entry is its
+   * own person): the two-person rule counts these, and no message names one twice.
+   */
+  personOf?(id: string): string;
+  /** Every id of the person `id` belongs to (`id` first; just `id` for an id in no entry). */
+  idsOf?(id: string): readonly string[];
 }
 
 /** Reads and validates a policy file (YAML or JSON). @throws naming the file and the problem. */
@@ -211,13 +225,24 @@ export function createApprovalPolicy(options: {
   listGroupMembers: (groupId: string) => Promise<string[]>;
   /** The policy file's `names:` (approver id to the name people know). */
   names?: Readonly<Record<string, string>>;
+  /** The policy file's `people:` (which ids are one person). */
+  people?: readonly PersonEntry[];
   cacheMs?: number;
   now?: () => number;
-}): ApprovalPolicy & { isListed: MembershipCheck } {
-  const isListed = createMembershipCheck(options);
+}): ApprovalPolicy & { isListed: MembershipCheck; people: People } {
+  const people = peopleDirectory(options.people);
+  const listed = createMembershipCheck(options);
+  // A person listed by any id of theirs (or through a group) is listed with every one.
+  const isListed: MembershipCheck = async (user, principals) => {
+    for (const id of people.idsOf(user)) if (await listed(id, principals)) return true;
+    return false;
+  };
   const everyApprover = [...new Set([...options.approvers, ...options.rules.flatMap((r) => r.approvers)])];
   return {
     isListed,
+    people,
+    personOf: people.personOf,
+    idsOf: people.idsOf,
     names: options.names ?? {},
     approvesSomewhere: (user) => isListed(user, everyApprover),
     approverIds: () => everyApprover,

@@ -2,15 +2,21 @@ import type { Worker } from 'bullmq';
 
 /**
  * Graceful worker shutdown: stop taking jobs and let running ones finish for up to
- * `graceMs`; after that, force-close (unfinished jobs' locks lapse and another
- * worker picks them up through stalled-job recovery).
+ * `graceMs`; after that, `handBack` (src/worker/running-jobs.ts) moves what still runs
+ * back to wait, so another worker takes it at once, and the worker is force-closed. A
+ * job that could not be handed back (Redis away) is left to the stalled-job check once
+ * its lock lapses.
  *
  * `pause()` does the waiting and `close()` comes only after it: BullMQ's `close()`
  * returns the close already in flight, so a graceful `close()` followed by
  * `close(true)` would never force anything and the grace period would not hold.
  * @returns 'drained' or 'forced'.
  */
-export async function closeWorkerWithGrace(worker: Worker, graceMs: number): Promise<'drained' | 'forced'> {
+export async function closeWorkerWithGrace(
+  worker: Worker,
+  graceMs: number,
+  handBack?: () => Promise<unknown>,
+): Promise<'drained' | 'forced'> {
   let timer: NodeJS.Timeout | undefined;
   const graceful = worker.pause().then(() => 'drained' as const);
   const deadline = new Promise<'forced'>((resolve) => {
@@ -18,6 +24,7 @@ export async function closeWorkerWithGrace(worker: Worker, graceMs: number): Pro
   });
   const result = await Promise.race([graceful, deadline]);
   clearTimeout(timer);
+  if (result === 'forced') await handBack?.();
   // With Redis unreachable, close() waits for commands that retry forever
   // (maxRetriesPerRequest: null); bound it so SIGTERM still ends the process. The
   // caller then disconnects the connections, and unfinished jobs stall back to the queue.

@@ -1,5 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { parseRedisUrl, sentinelOptions, type RedisTarget } from './redis-url.js';
+import { agreeingConnector } from './sentinel-agreement.js';
 import { followSwitches } from './switch-watch.js';
 
 /**
@@ -10,7 +11,13 @@ function connect(target: RedisTarget | string, options: RedisOptions): Redis {
   const resolved = typeof target === 'string' ? parseRedisUrl(target) : target;
   const failover: RedisOptions = { reconnectOnError: reconnectOnReadonly };
   if (resolved.kind === 'single') return new Redis(resolved.url, { ...failover, ...options });
-  const redis = new Redis({ ...sentinelOptions(resolved), ...failover, ...options });
+  // The master is whatever a majority of the listed sentinels name (sentinel-agreement.ts).
+  const redis = new Redis({
+    ...sentinelOptions(resolved),
+    ...agreeingConnector(resolved),
+    ...failover,
+    ...options,
+  });
   // +switch-master moves it at once, not when the old master's socket finally errors.
   followSwitches(resolved, redis);
   return redis;

@@ -18,6 +18,7 @@ import { createHmac, sign, timingSafeEqual, verify, type KeyObject } from 'node:
 import { z } from 'zod';
 import type { SigningKey } from '../trust/approval-signature.js';
 import { canonicalJson, type SealKeys } from '../trust/plan-seal.js';
+import { expiredBeyondSkew } from '../trust/clock-skew.js';
 import { diagnoseJobSchema, type DiagnoseJob } from './schemas.js';
 
 /** Who asks when the worker's own watch queues a diagnosis (src/worker/early-warning). */
@@ -82,7 +83,13 @@ export function signDiagnoseByWorker(
   };
 }
 
-export type DiagnoseVerdict = { ok: true; job: DiagnoseJob } | { ok: false; reason: string };
+/**
+ * `expired`: the signature verifies but its time is past (by more than the tolerated
+ * clock skew): a genuine job, too old for this worker's clock, so it may be answered.
+ */
+export type DiagnoseVerdict =
+  | { ok: true; job: DiagnoseJob }
+  | { ok: false; reason: string; expired?: { expiresAt: number; job: DiagnoseJob } };
 
 /**
  * The job as queued (its data with `sig` beside it) under `jobId`: signed by the app,
@@ -109,7 +116,8 @@ export function verifyDiagnoseJob(
     if (!key) return { ok: false, reason: `the job is signed with unknown app key "${keyId}"` };
     if (!verify(null, bytes('app', bound, unsigned), key, Buffer.from(signature.data.signature, 'base64')))
       return { ok: false, reason: 'the job signature does not verify (for this job id)' };
-    if (now > expiresAt) return { ok: false, reason: expiredReason(expiresAt) };
+    if (expiredBeyondSkew(now, expiresAt))
+      return { ok: false, reason: expiredReason(expiresAt), expired: { expiresAt, job: parsed.data } };
     return { ok: true, job: parsed.data };
   }
   const secret = keys.seal.accepted.get(keyId);
@@ -118,7 +126,8 @@ export function verifyDiagnoseJob(
   const expected = Buffer.from(hmac(secret, bound, unsigned), 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     return { ok: false, reason: 'the job mark does not verify (for this job id)' };
-  if (now > expiresAt) return { ok: false, reason: expiredReason(expiresAt) };
+  if (expiredBeyondSkew(now, expiresAt))
+    return { ok: false, reason: expiredReason(expiresAt), expired: { expiresAt, job: parsed.data } };
   if (parsed.data.requestedBy !== WATCH_REQUESTER)
     return { ok: false, reason: 'a job a worker queued may only be the early warning’s' };
   return { ok: true, job: parsed.data };

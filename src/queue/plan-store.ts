@@ -43,7 +43,18 @@ export interface PlanStore {
    * stored plan is not what `shown` names. `approver`: a user id, or as the app records
    * it, the user's mark `<user>~<signature>` (the same for the same user and plan as shown).
    */
-  approve(id: string, approver: string, required: number, shown: string, now?: number): Promise<ClaimResult>;
+  approve(
+    id: string,
+    approver: string,
+    required: number,
+    shown: string,
+    now?: number,
+    /**
+     * Every id of the approver's person (src/policy/people.ts): an approval already
+     * recorded under any of them is this person's, 'same-approver' (issue 54.3).
+     */
+    sameperson?: readonly string[],
+  ): Promise<ClaimResult>;
   /** Who claimed it and when, if anyone. */
   claimOf(id: string): Promise<{ approvers: string[]; at: number } | undefined>;
   /**
@@ -107,6 +118,15 @@ if redis.call('GET', KEYS[4]) ~= ARGV[5] then
   redis.call('SET', KEYS[4], ARGV[5], 'EX', tonumber(ARGV[4]))
 end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then return {'same-approver'} end
+-- One person, several ids (ARGV[7..]: every id of theirs): recorded once.
+if #ARGV > 6 then
+  for _, m in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+    local user = string.match(m, '^([^~]*)~')
+    for i = 7, #ARGV do
+      if user == ARGV[i] then return {'same-approver'} end
+    end
+  end
+end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('EXPIRE', KEYS[2], tonumber(ARGV[4]))
 redis.call('EXPIRE', KEYS[4], tonumber(ARGV[4]))
@@ -175,7 +195,7 @@ export function createPlanStore(redis: Redis): PlanStore {
       );
     },
     get,
-    async approve(id, approver, required, shown, now = Date.now()) {
+    async approve(id, approver, required, shown, now = Date.now(), sameperson = []) {
       const stored = await get(id);
       if (!stored) return { status: 'unknown' };
       // Approvals are of what was shown: a stored plan that differs is not approved, and
@@ -193,6 +213,7 @@ export function createPlanStore(redis: Redis): PlanStore {
         String(ttlFor(stored, now)),
         shown,
         String(ORPHAN_CLAIM_MS),
+        ...sameperson,
       )) as string[];
       const [status, value = ''] = reply;
       switch (status) {

@@ -72,6 +72,12 @@ export function parseRedisUrl(url: string, access: SentinelAccess = {}): RedisTa
   const db = dbText === undefined || dbText === '' ? 0 : Number(dbText);
   if (!/^\d{0,2}$/.test(dbText ?? '') || !Number.isInteger(db) || db > 15)
     throw new RedisUrlError('the database must be a number from 0 to 15');
+  // One sentinel has nobody to agree with (src/queue/sentinel-agreement.ts): the data
+  // nodes must then prove who they are, over TLS with their certificate verified.
+  if (sentinels.length < 2 && scheme !== 'rediss')
+    throw new RedisUrlError(
+      'a single sentinel cannot be checked against another: list two or more (a majority must agree on the master), or use rediss+sentinel:// (TLS to the data nodes, their certificate verified)',
+    );
   const [user, password] = splitAuth(auth);
   return {
     kind: 'sentinel',

@@ -122,6 +122,35 @@ export interface PodRef {
 }
 
 /**
+ * What the forward model predicts a plan does (src/engine/plan-proof.ts), shown with it:
+ * the serving replicas on the way and the steps. A plan that changes pods is offered
+ * only with one.
+ */
+export interface PlanProof {
+  /**
+   * 'run': the plan's write applied to the forward model and the controllers run to the
+   * end; 'checked': the model cannot follow this workload (`why`), and the plan's own
+   * counts were held to the floor and the crash rule.
+   */
+  method: 'run' | 'checked';
+  /** Serving (available) pods of the workload now, the fewest on the way, and the replicas it wants. */
+  serving: { now: number; lowest: number; wanted: number };
+  /**
+   * The floor its owners set: the strictest PodDisruptionBudget over its pods, in this
+   * workload's own serving pods; 'unknown' when the budgets were not read. Absent: none.
+   */
+  floor?: { budget: string; minServing: number; rule: string } | 'unknown';
+  /** How many serving pods below that floor the plan goes (offered only as an outage, and only when no plan keeps it). */
+  belowFloor?: number;
+  /** What the run predicts, in order, in words (a few). */
+  steps: string[];
+  /** It acts once someone resumes the paused workload (proved as resumed; the plan does not resume it). */
+  atResume?: true;
+  /** Why the plan was checked rather than run. */
+  why?: string;
+}
+
+/**
  * What every plan carries, whatever its kind. A remediation is data: built by a pure
  * plan builder from a snapshot, stored with an id and an expiry, shown to the approver
  * exactly as it will be applied.
@@ -142,6 +171,8 @@ interface PlanCommon<K extends RemediationKind> {
   addresses: string;
   /** Whether the workload's owner will revert this write; absent when no owner was found. */
   drift?: PlanDrift;
+  /** What running the plan forward predicts (plans that change pods). */
+  proof?: PlanProof;
 }
 
 /** Kinds that patch the workload object itself (its strategy, pod template). */

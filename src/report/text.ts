@@ -3,6 +3,7 @@
  * evidence, then the remediations with their exact patches. Pure (no I/O, no clock):
  * the command line prints it and the Slack app attaches it as the full report.
  */
+import { proofSentence, proofSteps } from '../remediation/proof-text.js';
 import { cleanDeep } from '../text/clean.js';
 import type { Diagnosis } from '../engine/diagnosis.js';
 import type { ManagedBy } from '../diagnosis/ownership.js';
@@ -182,6 +183,11 @@ function remediation(plan: RemediationPlan, index: number, style: Style): string
     ...indent(wrap(plan.summary, WIDTH - 4), 4),
     ...indent(wrap(`Impact: ${plan.impact}`, WIDTH - 4), 4),
   ];
+  if (plan.proof) {
+    lines.push(...indent(wrap(proofSentence(plan.proof), WIDTH - 4), 4));
+    const steps = proofSteps(plan.proof);
+    if (steps) lines.push(...indent(wrap(steps, WIDTH - 4), 4));
+  }
   for (const warning of plan.warnings)
     lines.push(...indent(wrap(style.yellow(`Warning: ${warning}`), WIDTH - 4), 4));
   if (plan.drift) lines.push(...indent(wrap(driftLine(plan.drift), WIDTH - 4), 4));

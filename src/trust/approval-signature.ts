@@ -6,6 +6,7 @@
  * believe a plan was approved.
  */
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { expiredBeyondSkew } from './clock-skew.js';
 import { z } from 'zod';
 import { keyKind } from './key-kind.js';
 import { canonicalJson } from './plan-seal.js';
@@ -34,7 +35,10 @@ export const approvalClaimsSchema = z
      * Absent: Slack (approvals signed before Teams).
      */
     platform: platformField,
-    /** Slack user ids, or Entra object ids on Teams. */
+    /**
+     * One id per approving person: Slack user ids, Entra object ids; a person of another
+     * platform than the message's only when the policy knows them by no id of its own.
+     */
     approvers: z.array(anyPerson).min(1),
     /**
      * Who asked for the diagnosis on the approved message: a person id, or "-" for a
@@ -79,7 +83,9 @@ export function signApproval(claims: ApprovalClaims, privateKey: KeyObject): Sig
   return { claims, signature: sign(null, message(claims), privateKey).toString('base64') };
 }
 
-export type ApprovalVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string };
+/** `expired`: a genuine approval whose time is past (beyond the tolerated clock skew). */
+export type ApprovalVerdict =
+  { ok: true; claims: ApprovalClaims } | { ok: false; reason: string; expired?: true };
 
 /** Checks the signature, then that it names this plan digest, cluster and thread and is still valid. */
 export function verifyApproval(
@@ -115,7 +121,8 @@ export function verifyApproval(
     return { ok: false, reason: 'the job points at another chat thread than the approval' };
   if ([...claims.approvers].sort().join(',') !== [...expected.approvedBy].sort().join(','))
     return { ok: false, reason: 'the job names other approvers than the approval' };
-  if (expected.now > claims.expiresAt) return { ok: false, reason: 'the approval expired' };
+  if (expiredBeyondSkew(expected.now, claims.expiresAt))
+    return { ok: false, reason: 'the approval expired', expired: true };
   return { ok: true, claims };
 }
 

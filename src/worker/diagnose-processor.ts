@@ -17,6 +17,7 @@ import {
   type NotifyJobInput,
 } from '../queue/schemas.js';
 import { createSequence, errorMessage, isLastAttempt } from './progress.js';
+import { messageTime } from '../text/time.js';
 
 /** What the diagnose processor needs from the cluster and the engine; injected so tests can fake them. */
 export interface DiagnoseDeps {
@@ -52,6 +53,16 @@ export interface DiagnoseDeps {
    */
   verifyJob?: (data: unknown, jobId: string | undefined) => DiagnoseVerdict;
   audit?: Audit;
+  /**
+   * This worker's clock named for a person when it is off beyond the tolerated skew
+   * (src/queue/clock-watch.ts); undefined while it is in step. Absent: not watched.
+   */
+  clock?: () => string | undefined;
+  /**
+   * True when a later attempt of the job started (this worker lost it: cut off from
+   * Redis while another took it over, src/worker/job-fence.ts): its result is not posted.
+   */
+  superseded?: (job: Job<DiagnoseJob>) => Promise<boolean>;
 }
 
 /** Dry runs in flight at once for one diagnosis. */
@@ -153,7 +164,7 @@ async function scanOutcome(
 export function createDiagnoseProcessor(deps: DiagnoseDeps) {
   const now = deps.now ?? Date.now;
   return async (job: Job<DiagnoseJob>): Promise<string> => {
-    refuseUnsigned(deps, job);
+    const verdict = refuseUnsigned(deps, job);
     const data = diagnoseJobSchema.parse(job.data);
     const seq = createSequence(now);
     const run: RunKey = {
@@ -174,8 +185,21 @@ export function createDiagnoseProcessor(deps: DiagnoseDeps) {
         .notify({ kind: 'diagnosis-progress', ...run, seq: seq(), text }, lane)
         .catch((error: unknown) => deps.logger.warn({ err: error }, 'progress not queued'));
     };
-    const result = (outcome: DiagnosisOutcome): Promise<void> =>
-      deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+    const result = async (outcome: DiagnosisOutcome): Promise<void> => {
+      if (await deps.superseded?.(job).catch(() => false)) {
+        deps.logger.warn(
+          { jobId: job.id, attempt: job.attemptsStarted },
+          'result of a job a later attempt took over: not posted',
+        );
+        return;
+      }
+      await deps.notify({ kind: 'diagnosis-result', ...run, seq: seq(), outcome }, lane);
+    };
+    const clockRefusal = refusedForTime(deps, job, data, verdict);
+    if (clockRefusal) {
+      await result({ status: 'failed', reason: clockRefusal });
+      throw new UnrecoverableError(clockRefusal);
+    }
     try {
       if (data.mode === 'scan') {
         await result(await scanOutcome(deps, data.namespace, progress));
@@ -213,11 +237,47 @@ interface RunKey {
   target?: WorkloadRef;
 }
 
-/** A job neither the app nor a worker signed is refused for good, and audited. */
-function refuseUnsigned(deps: DiagnoseDeps, job: Job<DiagnoseJob>): void {
-  if (!deps.verifyJob) return;
+/**
+ * What a person is told instead of a diagnosis when time says no (issue 53.4): this
+ * worker's clock is off beyond the tolerated skew (every time it would write or check
+ * would be wrong), or the job's genuine signature expired while this clock is in step
+ * with Redis's (then the app's clock, or a job that waited that long). Undefined: run it.
+ */
+function refusedForTime(
+  deps: DiagnoseDeps,
+  job: Job<DiagnoseJob>,
+  data: DiagnoseJob,
+  verdict: DiagnoseVerdict | undefined,
+): string | undefined {
+  const what =
+    data.mode === 'scan'
+      ? 'scan'
+      : `${typeOfKind(data.target.kind)}/${data.target.name} in ${data.target.namespace}`;
+  const clock = deps.clock?.();
+  const expired = verdict && !verdict.ok ? verdict.expired : undefined;
+  if (!clock && !expired) return undefined;
+  const reason = clock
+    ? `not run: ${clock}`
+    : `not run: the request expired at ${messageTime(expired?.expiresAt ?? 0)} by this worker's clock, which is in step with Redis's; if it did not wait that long in the queue, the clock of the app that signed it is behind: fix time sync (NTP, chrony) on the app's node`;
+  deps.logger.warn({ jobId: job.id, reason }, 'diagnose job not run: clock');
+  deps.audit?.record({
+    action: 'refusal',
+    planId: 'diagnose',
+    user: data.requestedBy,
+    reason: 'expired',
+    detail: `job ${job.id}: ${reason}`,
+  });
+  return `${what}: ${reason}`;
+}
+
+/**
+ * A job neither the app nor a worker signed is refused for good, and audited. A genuine
+ * job whose signature expired is left to refusedForTime, which answers it.
+ */
+function refuseUnsigned(deps: DiagnoseDeps, job: Job<DiagnoseJob>): DiagnoseVerdict | undefined {
+  if (!deps.verifyJob) return undefined;
   const verdict = deps.verifyJob(job.data, job.id);
-  if (verdict.ok) return;
+  if (verdict.ok || verdict.expired) return verdict;
   deps.logger.warn(
     { jobId: job.id, reason: verdict.reason },
     'diagnose job refused: not queued by the app or a worker',

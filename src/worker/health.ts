@@ -28,6 +28,10 @@ export interface HealthCheck {
   writable?: () => Promise<unknown>;
   /** How long a PING may take (default 2 s). */
   pingTimeoutMs?: number;
+  /** This process's clock named when it is off beyond the tolerated skew (src/queue/clock-watch.ts); /readyz waits for it. */
+  clock?: () => string | undefined;
+  /** The worker's Prometheus metrics (`GET /metrics`, text format); absent: not served. */
+  metrics?: () => Promise<string>;
 }
 
 export interface HealthServer {
@@ -78,6 +82,8 @@ export async function waitingFor(deps: HealthCheck): Promise<string[]> {
   } finally {
     clearTimeout(timer);
   }
+  const clock = deps.clock?.();
+  if (clock) waiting.push(`clock (${clock})`);
   return waiting;
 }
 
@@ -100,6 +106,13 @@ export async function startHealthServer(
           .writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
           .end(JSON.stringify(ready ? { status: 'ready' } : { status: 'not ready', waitingFor: waiting }));
       });
+      return;
+    }
+    if (req.method === 'GET' && path === '/metrics' && deps.metrics) {
+      void deps.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' }).end(text),
+        () => res.writeHead(500, { 'Content-Type': 'text/plain' }).end('metrics unavailable\n'),
+      );
       return;
     }
     if (req.method !== 'GET' || path !== WORKER_LIVE_PATH) {

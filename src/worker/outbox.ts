@@ -165,8 +165,13 @@ export function createOutbox(options: OutboxOptions): Outbox {
   }
 
   if (journal) {
-    const { records, dropped } = journal.load();
+    const { records, dropped, refused } = journal.load();
     if (dropped.length > 0) logger.warn({ files: dropped.length }, 'unreadable outbox records dropped');
+    if (refused.length > 0)
+      logger.warn(
+        { files: refused.length, audit: true },
+        "outbox records refused: their MAC is not this worker's (written or altered by someone else); not delivered",
+      );
     for (const record of records) {
       if (record.replay.kind !== OUTBOX_REPLAY) continue;
       const data = record.replay.data as { fence: FenceRef; steps: WorkerStep[] };

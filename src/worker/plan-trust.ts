@@ -12,7 +12,14 @@ import { sealPlan, verifySeal, type SealKeys } from '../trust/plan-seal.js';
 import type { PlanStore, StoredPlan } from '../queue/plan-store.js';
 import type { RemediateJob } from '../queue/schemas.js';
 
-export type TrustVerdict = { ok: true; claims: ApprovalClaims } | { ok: false; reason: string };
+export type TrustVerdict =
+  | { ok: true; claims: ApprovalClaims }
+  | {
+      ok: false;
+      reason: string;
+      /** A genuine approval whose time is past (src/trust/clock-skew.ts). */
+      expired?: true;
+    };
 
 export interface PlanTrust {
   /** Verifies the plan's seal, the job's approval of that plan, and that no other job used the approval. */

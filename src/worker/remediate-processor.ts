@@ -18,6 +18,7 @@ import { remediateWords as words } from './remediate-words.js';
 import { platformTag } from '../platforms/chat-refs.js';
 import { JobLostError, remediationFence, type FenceRef } from './job-fence.js';
 import type { AttemptWrites } from './outbox.js';
+import { expiredBeyondSkew } from '../trust/clock-skew.js';
 
 /** Cluster writes and reads the remediate processor needs; injected so tests can fake them. */
 export interface RemediateDeps {
@@ -58,6 +59,8 @@ export interface RemediateDeps {
    * error when it cannot tell. Checked before the cluster is written; absent: not checked.
    */
   holds?: (job: Job<RemediateJob>, token: string) => Promise<void>;
+  /** This worker's clock named for a person when it is off beyond the tolerated skew; absent: not watched. */
+  clock?: () => string | undefined;
 }
 
 type Stage = Extract<NotifyJobInput, { kind: 'remediation-outcome' }>['stage'];
@@ -203,7 +206,19 @@ async function openRun(
  */
 async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
   const { deps, stored, ref } = run;
+  // A clock off beyond the tolerated skew would misjudge every time below: say so instead.
+  const clock = deps.clock?.();
+  if (clock) {
+    run.audit('refused', clock);
+    await run.say('refused', words.clock(clock));
+    return 'refused';
+  }
   const trusted = await deps.trust.check(stored, { id: String(run.job.id), data: run.data });
+  if (!trusted.ok && trusted.expired) {
+    run.audit('refused', trusted.reason);
+    await run.say('refused', words.approvalExpired());
+    return 'refused';
+  }
   if (!trusted.ok) {
     run.audit('tampered', trusted.reason);
     await run.say('refused', words.untrusted(trusted.reason));
@@ -212,11 +227,12 @@ async function refuseUntrusted(run: Run): Promise<'refused' | undefined> {
   run.approvers = [...trusted.claims.approvers];
   // Handed back with the Undo: the app's Undo button names who asked for the diagnosis.
   run.requester = trusted.claims.requester;
-  if (run.now() > stored.expiresAt && !(run.job.attemptsStarted > 1)) {
+  if (expiredBeyondSkew(run.now(), stored.expiresAt) && !(run.job.attemptsStarted > 1)) {
     run.audit('refused', 'plan expired before a worker could apply it');
     await run.say('refused', words.expired(ref, stored.expiresAt), {
       rerun: { namespace: ref.namespace, name: ref.name, kind: ref.kind },
     });
+    await letGo(run);
     return 'refused';
   }
   return undefined;
@@ -423,6 +439,22 @@ export function createRemediateProcessor(deps: RemediateDeps) {
     }
     // Every step's reply is queued before the outcome that follows it.
     await Promise.all(steps.posted);
-    return settle(run, result);
+    const outcome = await settle(run, result);
+    if (outcome === 'refused') await letGo(run);
+    return outcome;
   };
+}
+
+/**
+ * A genuine approval's job that is refused (expired before a worker took it, the
+ * cluster moved on, outside its kind) releases the claim it ran under at once (only
+ * that claim: a later approval's stays), so nothing says "already approved; applied
+ * once" of a plan nothing applied (issue 54.3). A job whose approval does not verify
+ * (forged, or a replay whose nonce was used) is not that claim's: it leaves the claim
+ * alone. Best effort: a Redis that refuses the write leaves the claim to expire.
+ */
+async function letGo(run: Run): Promise<void> {
+  await run.writes.plans.release(run.plan.id, { claimedAt: run.claimedAt }).catch((error: unknown) => {
+    run.deps.logger.warn({ planId: run.plan.id, err: errorMessage(error) }, 'refused claim not released');
+  });
 }

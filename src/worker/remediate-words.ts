@@ -19,6 +19,12 @@ export const remediateWords = {
     `not applied: this plan was made for cluster ${planCluster}, not ${jobCluster}. Press Re-run.`,
   untrusted: (reason: string): string =>
     `not applied: ${reason}. Nothing was changed; the plan or its approval may have been altered where they are stored. Press Re-run for a fresh plan.`,
+  /** This worker's clock is off (src/queue/clock-watch.ts): nothing is checked or written by it. */
+  clock: (problem: string): string =>
+    `not applied: ${problem}. Nothing was changed; press Approve again once it is fixed, or Re-run.`,
+  /** A genuine approval whose time is past by this worker's clock, which is in step with Redis's. */
+  approvalExpired: (): string =>
+    "not applied: the approval's time had passed by this worker's clock, which is in step with Redis's; if the job did not wait that long, the clock of the app that signed it is behind: fix time sync (NTP, chrony) on the app's node. Nothing was changed; press Re-run for a fresh plan.",
   expired: (ref: WorkloadRef, expiresAt: number): string => {
     return `not applied: the plan for ${typeOfKind(ref.kind)}/${ref.name} expired at ${messageTime(expiresAt)} before a worker could apply it. Re-run for a fresh plan.`;
   },

@@ -19,10 +19,12 @@ import type { DiagnoseJob, RemediateJob } from '../queue/schemas.js';
 import { createDiagnoseProcessor, type DiagnoseDeps } from './diagnose-processor.js';
 import { createPlanTrust, sealingPlanStore } from './plan-trust.js';
 import { createRemediateProcessor, type RemediateDeps } from './remediate-processor.js';
-import { createFileJournal, startReplicationGuard } from '../queue/guard-journal.js';
+import { createFileJournal, journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
 import { join } from 'node:path';
 import { createOutbox, type Outbox } from './outbox.js';
-import { assertHolds } from './job-fence.js';
+import { trackRunning } from './running-jobs.js';
+import { startClockWatch } from '../queue/clock-watch.js';
+import { assertHolds, superseded } from './job-fence.js';
 import type { ReplicationGuard } from '../queue/replication-guard.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from './guarded-writes.js';
 
@@ -78,9 +80,12 @@ export function startWorkers(
   // Its results, replies, plans and nonces: on a replica before they count, written
   // again if a failover lost them (also after a restart, with REDIS_WAIT_JOURNAL_DIR).
   const writeDeps = { notify: producers.enqueueNotify, plans: sealed, redis: producerConnection };
+  // A journal record is replayed with the worker's rights: only its own MAC is replayed.
+  const journalKey = journalMacKey(config.planSealKeys.current.secret);
   const replication = startReplicationGuard(producerConnection, config.redis.wait, {
     logger,
     replayers: { [WORKER_REPLAY]: replayWorkerSteps(writeDeps) },
+    journalKey,
   });
   const writes = guardWorkerWrites(writeDeps, replication);
   const plans = writes.plans;
@@ -91,7 +96,7 @@ export function startWorkers(
     redis: producerConnection,
     logger,
     ...(config.redis.wait.journalDir
-      ? { journal: createFileJournal(join(config.redis.wait.journalDir, 'outbox')) }
+      ? { journal: createFileJournal(join(config.redis.wait.journalDir, 'outbox'), journalKey) }
       : {}),
   });
   const trust = createPlanTrust({
@@ -101,29 +106,44 @@ export function startWorkers(
     onNonce: writes.nonce,
   });
   const metrics = createMetrics();
+  // This worker's clock against Redis's: beyond the tolerated skew it answers with it (issue 53.4).
+  const clockWatch = startClockWatch(producerConnection, {
+    who: 'this worker',
+    logger,
+    onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
+  });
+  const clock = (): string | undefined => clockWatch.problem();
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
   const workerOptions = {
     connection,
     prefix: QUEUE_PREFIX,
-    lockDuration: options.lockDurationMs ?? 30_000,
-    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    lockDuration: options.lockDurationMs ?? 15_000,
+    stalledInterval: options.stalledIntervalMs ?? 5_000,
     maxStalledCount: 2,
   };
-  const diagnose = new Worker<DiagnoseJob>(
-    diagnoseQueueName(config.cluster),
+  const diagnosing = trackRunning(
     createDiagnoseProcessor({
       ...cluster,
       ...common,
       verifyJob: (data, jobId) =>
         verifyDiagnoseJob(data, jobId, { approval: config.approvalPublicKeys, seal: config.planSealKeys }),
       audit: createAudit(logger),
+      clock,
+      superseded: (job) =>
+        superseded(producerConnection, {
+          queue: diagnoseQueueName(config.cluster),
+          jobId: String(job.id),
+          attempt: job.attemptsStarted,
+        }),
     }),
-    { ...workerOptions, concurrency: config.diagnoseConcurrency },
   );
-  const remediate = new Worker<RemediateJob>(
-    remediateQueueName(config.cluster),
+  const diagnose = new Worker<DiagnoseJob>(diagnoseQueueName(config.cluster), diagnosing.processor, {
+    ...workerOptions,
+    concurrency: config.diagnoseConcurrency,
+  });
+  const remediating = trackRunning(
     createRemediateProcessor({
       ...cluster,
       ...common,
@@ -131,6 +151,7 @@ export function startWorkers(
       audit: createAudit(logger),
       onOutcome: (kind, outcome) => metrics.remediations.inc({ kind, outcome }),
       keep: (fence) => outbox.forAttempt(fence),
+      clock,
       holds: (job, token) =>
         assertHolds(
           producerConnection,
@@ -138,8 +159,11 @@ export function startWorkers(
           token,
         ),
     }),
-    { ...workerOptions, concurrency: config.remediateConcurrency },
   );
+  const remediate = new Worker<RemediateJob>(remediateQueueName(config.cluster), remediating.processor, {
+    ...workerOptions,
+    concurrency: config.remediateConcurrency,
+  });
   const logWorkerError = createRepeatLimitedErrorLog(logger);
   for (const worker of [diagnose, remediate] as Worker[]) {
     worker.on('error', (error) => logWorkerError(error, { queue: worker.name }, 'worker error'));
@@ -174,12 +198,20 @@ export function startWorkers(
       connections: () => ({ jobs: connection.status, notify: producerConnection.status }),
       ping: () => producerConnection.ping(),
       writable: () => pingWritable(producerConnection),
+      clock,
+      metrics: () => metrics.registry.metrics(),
     },
     async stop() {
+      clockWatch.stop();
       await earlyWarning?.stop();
+      // What outlives the grace period goes back to wait at once, for another worker.
+      const handBack = (running: { handBack(): Promise<string[]> }, queue: string) => async () => {
+        const jobs = await running.handBack();
+        if (jobs.length > 0) logger.info({ queue, jobs }, 'running jobs handed back to the queue');
+      };
       const results = await Promise.all([
-        closeWorkerWithGrace(diagnose, config.drainGraceMs),
-        closeWorkerWithGrace(remediate, config.drainGraceMs),
+        closeWorkerWithGrace(diagnose, config.drainGraceMs, handBack(diagnosing, diagnose.name)),
+        closeWorkerWithGrace(remediate, config.drainGraceMs, handBack(remediating, remediate.name)),
       ]);
       logger.info({ diagnose: results[0], remediate: results[1] }, 'workers stopped');
       // Outcomes still kept: a short last try, then they wait in the journal (if any) for the next worker.

@@ -135,6 +135,25 @@ describe('Teams messaging endpoint: Bot Framework token validation', () => {
     expect(actions).toHaveLength(0);
   });
 
+  it('refuses an activity that names no tenant at all (403), a press as a message', async () => {
+    // Neither channelData.tenant nor conversation.tenantId: no tenant is not "any tenant".
+    const untenanted = (activity: Record<string, unknown>): Record<string, unknown> => {
+      const { tenantId: _dropped, ...conversation } = activity.conversation as { tenantId?: string };
+      const { tenant: _gone, ...channelData } = (activity.channelData ?? {}) as { tenant?: unknown };
+      return { ...activity, conversation, channelData };
+    };
+    const message = untenanted(teams.message({ text: 'diagnose web', from: alice, conversationId: CHANNEL }));
+    expect(JSON.stringify(message)).not.toContain(teams.tenantId);
+    expect((await teams.send(botUrl, message)).status).toBe(403);
+    const invoke = untenanted(
+      teams.cardAction({ verb: 'approve', data: {}, from: alice, conversationId: CHANNEL, replyToId: '1' }),
+    );
+    expect(JSON.stringify(invoke)).not.toContain(teams.tenantId);
+    expect((await teams.send(botUrl, invoke)).status).toBe(403);
+    expect(messages).toHaveLength(0);
+    expect(actions).toHaveLength(0);
+  });
+
   it('refuses an activity whose serviceUrl is not the token’s, and one naming a host replies may not go to', async () => {
     const moved = { ...diagnose(), serviceUrl: 'https://evil.example/teams/' };
     expect((await teams.send(botUrl, moved)).status).toBe(401);

@@ -7,10 +7,13 @@
  * its service account's token, so the chart's admission policies judge the worker's writes.
  * Seed incident A goes from /rollout-doctor to "rolled out".
  *
+ * It also inspects what the image trusts (issue 54.4): the distribution's CA bundle, nothing of
+ * the build host's (its bundle, a TLS-intercepting proxy's CA), no NODE_EXTRA_CA_CERTS.
+ *
  * Skipped when no container engine exists; under CI=true a missing engine fails instead.
  */
 import { execFile, spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +28,13 @@ import { buttonsOf, postClick, postSigned, slashCommandBody } from '../support/s
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 
 const run = promisify(execFile);
+
+/** The base64 bodies of the PEM certificates in `text`, whitespace removed. */
+function pemBodies(text: string): string[] {
+  return [...text.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((m) =>
+    (m[1] ?? '').replace(/\s+/g, ''),
+  );
+}
 const IMAGE = process.env.ROLLOUT_DOCTOR_IMAGE ?? 'rollout-doctor:local';
 const SECRET = 'image-e2e-signing-secret';
 const BOT = 'xoxb-image-e2e';
@@ -245,7 +255,9 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
       'ls -A /app/dist',
       // No TypeScript sources, tests, simulator, env files, keys, kubeconfigs or npm credentials
       // (find's exit status ignored: uid 1000 cannot read every directory; its output is judged).
-      'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" 2>/dev/null; true',
+      // The distribution's CA certificates (/etc/ssl/certs, /usr/share/ca-certificates, and
+      // openssl's /usr/lib/ssl/cert.pem link to them) are public: the trust test judges them.
+      'find / -xdev \\( -name "*.ts" -o -name "*.test.*" -o -name ".env*" -o -name "*.pem" -o -name "*kubeconfig*" -o -name ".npmrc" -o -path "/app/sim" -o -path "/app/test" \\) -not -path "*/node_modules/*" -not -path "/etc/ssl/certs/*" -not -path "/usr/share/ca-certificates/*" -not -path "/usr/lib/ssl/*" 2>/dev/null; true',
       // Only production dependencies.
       'for p in vitest typescript tsx eslint playwright-core; do [ -e /app/node_modules/$p ] && echo $p; done; true',
     ];
@@ -261,6 +273,93 @@ describe.skipIf(!found)('the image: app and worker containers through an approve
     expect(leftovers).toBe('');
     expect(devDependencies).toBe('');
   });
+
+  it(
+    "carries no build-host trust material: the distribution's CA bundle, no NODE_EXTRA_CA_CERTS",
+    { timeout: 300_000 },
+    async () => {
+      // Issue 54.4. The image's environment names no extra CA; one is added only at run time.
+      const { stdout: env } = await container('image', 'inspect', IMAGE, '--format', '{{json .Config.Env}}');
+      expect(env).not.toMatch(/NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR/);
+      // The build host's trust: its bundle and the CA its own tools are told to add (a
+      // TLS-intercepting proxy's, on this machine).
+      const hostCerts = new Set([
+        ...pemBodies(await readFile('/etc/ssl/certs/ca-certificates.crt', 'utf8').catch(() => '')),
+        ...pemBodies(
+          await readFile(process.env.NODE_EXTRA_CA_CERTS ?? '/nonexistent', 'utf8').catch(() => ''),
+        ),
+      ]);
+      const marks = [...hostCerts].map((body) => body.slice(64, 128));
+      const sections = [
+        'node -e \'console.log(process.env.NODE_EXTRA_CA_CERTS ?? "unset")\'',
+        'cat /etc/ssl/certs/ca-certificates.crt 2>/dev/null; true',
+        // The distribution's certificates, as its ca-certificates package installed them.
+        'cat /usr/share/ca-certificates/mozilla/*.crt 2>/dev/null; true',
+        // Any file that holds one of the build host's certificates, wherever a CA could hide.
+        // (file:mark lines; judged below against the build host's certificates the distribution does not ship).
+        'printf "%s\\n" $HOST_CA_MARKS | grep -rHoF -f - /etc /usr/local/share /usr/local/etc /usr/share/ca-certificates /app/dist /home 2>/dev/null | sort -u; true',
+      ];
+      const script = sections.map((cmd, i) => `echo "--- ${i}"; ${cmd}`).join('\n');
+      const { stdout } = await container(
+        'run',
+        '--rm',
+        '--network',
+        'host',
+        '-e',
+        `HOST_CA_MARKS=${marks.join(' ')}`,
+        IMAGE,
+        'sh',
+        '-c',
+        script,
+      );
+      const [extra, bundle = '', distribution = '', holders] = stdout
+        .split(/^--- \d+\n/m)
+        .slice(1)
+        .map((part) => part.trim());
+      expect(extra).toBe('unset');
+      const shipped = pemBodies(distribution);
+      const trusted = pemBodies(bundle);
+      // Every certificate the image trusts is one its distribution ships (an official
+      // node:…-slim has no bundle at all: Node's own store), none is only the build host's.
+      for (const body of trusted) expect(shipped).toContain(body);
+      const hostOnly = [...hostCerts].filter((body) => !shipped.includes(body));
+      for (const body of hostOnly) expect(trusted).not.toContain(body);
+      const hostOnlyMarks = new Set(hostOnly.map((body) => body.slice(64, 128)));
+      const holding = (holders ?? '')
+        .split('\n')
+        .filter((line) => hostOnlyMarks.has(line.slice(line.indexOf(':') + 1)));
+      expect(holding).toEqual([]);
+      process.stdout.write(
+        `image e2e: ${trusted.length} CAs trusted, all the distribution's; ${hostOnly.length} of the build host's kept out\n`,
+      );
+      // The user may still add a CA at run time.
+      const { stdout: added } = await container(
+        'run',
+        '--rm',
+        '-e',
+        'NODE_EXTRA_CA_CERTS=/run/ca.pem',
+        IMAGE,
+        'node',
+        '-e',
+        'console.log(process.env.NODE_EXTRA_CA_CERTS)',
+      );
+      expect(added.trim()).toBe('/run/ca.pem');
+      // A base made here is named as what it is, never as the official node image: an image of
+      // that name on this host came from a registry (it has a repository digest) or is absent.
+      const official = await container(
+        'image',
+        'inspect',
+        'docker.io/library/node:24-bookworm-slim',
+        '--format',
+        '{{len .RepoDigests}} {{json .Config.Labels}}',
+      ).then(
+        (r) => r.stdout.trim(),
+        () => 'absent',
+      );
+      expect(official).not.toContain('rollout-doctor-node-base');
+      expect(official === 'absent' || !official.startsWith('0 ')).toBe(true);
+    },
+  );
 
   it('diagnoses seed incident A, applies the approved fix through the policy, and reports it rolled out', async () => {
     const d = (): { status?: { availableReplicas?: number } } =>

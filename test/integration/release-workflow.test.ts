@@ -2,7 +2,9 @@
  * .github/workflows/*.yml cannot run here, so they are linted with a real linter,
  * action-validator (the dev dependency @action-validator/cli: GitHub's workflow schema
  * and its glob checks), which .ci/run also runs; and the release workflow takes the image
- * name from its one home, image.repository in the chart's values.yaml.
+ * name from its one home, image.repository in the chart's values.yaml. Every action is
+ * pinned to a commit SHA and every publishing job runs in the protected environment
+ * `release` (issue 54.6, test/support/workflow-pins.ts).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { workflowProblems } from '../support/workflow-pins.js';
 
 const run = promisify(execFile);
 const WORKFLOWS = '.github/workflows';
@@ -109,5 +112,30 @@ describe('GitHub Actions workflows', () => {
     expect(jobs['chart']?.steps.some((s) => s.run?.includes('helm push'))).toBe(true);
     expect(jobs['npm']?.steps.some((s) => s.run?.includes('npm publish --provenance'))).toBe(true);
     expect(jobs['release']?.steps.some((s) => s.run?.includes('--notes-file release-notes.md'))).toBe(true);
+  });
+
+  it.each(files)(
+    '%s pins every action to a commit SHA and publishes only in a protected environment',
+    (file) => {
+      expect(workflowProblems(readFileSync(join(WORKFLOWS, file), 'utf8'), ['release'])).toEqual([]);
+    },
+  );
+
+  it('the pin lint refuses a tag, a short SHA, a missing tag comment and a publishing job without its environment', () => {
+    const text = readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8');
+    const byTag = text.replace(/docker\/login-action@[0-9a-f]{40} # v[\d.]+/, 'docker/login-action@v3');
+    expect(workflowProblems(byTag, ['release'])).toEqual([
+      expect.stringContaining('docker/login-action@v3 is not pinned to a full commit SHA'),
+    ]);
+    const short = text.replace(/(sigstore\/cosign-installer@)([0-9a-f]{7})[0-9a-f]{33}/, '$1$2');
+    expect(workflowProblems(short, ['release'])).toHaveLength(1);
+    const untagged = text.replace(/(azure\/setup-helm@[0-9a-f]{40}) # v[\d.]+/, '$1');
+    expect(workflowProblems(untagged, ['release'])).toEqual([expect.stringContaining('names no tag')]);
+    const open = text.replace(/( {2}npm:\n {4}name: npm package\n) {4}environment: release\n/, '$1');
+    expect(open).not.toBe(text);
+    expect(workflowProblems(open, ['release'])).toEqual([
+      'job npm publishes or signs outside a protected environment',
+    ]);
+    expect(workflowProblems(text, ['staging'])).toHaveLength(4);
   });
 });

@@ -6,9 +6,10 @@
  * with the webhook process gone, failurePolicy decides; helm shows the warning on install
  * and upgrade; `kubectl apply` validates a webhook configuration on the server's side.
  */
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { k8sTools } from '../../scripts/k8s-tools.js';
@@ -23,6 +24,7 @@ import {
   type StubWebhook,
 } from '../support/stub-webhook.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
+import { onCI } from '../support/tools.js';
 
 const HOOK = WEBHOOK_NAME;
 const WARNING = 'rollout-doctor: the rollout of deployment/embedder can never finish';
@@ -105,6 +107,30 @@ describe('kubectl 1.35 and a validating webhook in the simulator', () => {
     expect(refused.stderr).toContain(
       'webhooks[0].sideEffects: Required value: must specify one of None, NoneOnDryRun',
     );
+    // A misspelt field (failurePolicy would stay Fail) is refused by kubectl's strict validation…
+    const typo = webhookConfig(hook.url, 'Fail').replace('failurePolicy: Fail', 'failurPolicy: Ignore');
+    const strict = await apply(k8sTools().kubectl, typo);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toContain(
+      'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: strict decoding error: unknown field "webhooks[0].failurPolicy"',
+    );
+    // …and only warned about with --validate=warn (the field dropped, the default kept).
+    const warned = await apply(
+      k8sTools().kubectl,
+      typo.replace('rollout-doctor\n', 'typo\n'),
+      '--validate=warn',
+    );
+    expect([warned.status, warned.stderr]).toEqual([
+      0,
+      'Warning: unknown field "webhooks[0].failurPolicy"\n',
+    ]);
+    const kept = sim.get('ValidatingWebhookConfiguration', undefined, 'typo') as {
+      webhooks: { failurePolicy?: string }[];
+    };
+    expect(kept.webhooks[0]?.failurePolicy).toBe('Fail');
+    expect(
+      (await tool(k8sTools().kubectl, ['delete', 'validatingwebhookconfiguration', 'typo'])).status,
+    ).toBe(0);
     const created = await apply(k8sTools().kubectl, webhookConfig(hook.url, 'Fail'));
     expect([created.status, created.stderr]).toEqual([0, '']);
     expect(created.stdout).toContain(
@@ -115,6 +141,8 @@ describe('kubectl 1.35 and a validating webhook in the simulator', () => {
     );
     expect(writes.map((r) => new URLSearchParams(r.query).get('fieldValidation'))).toEqual([
       'Strict',
+      'Strict',
+      'Warn',
       'Strict',
     ]);
   });
@@ -169,14 +197,31 @@ describe('kubectl 1.35 and a validating webhook in the simulator', () => {
   });
 });
 
+/**
+ * The image's kubectl, and the oldest and newest it ships beside it (as kubectl.test.ts).
+ * kubectl 1.27 validates with OpenAPI v2 only, which the simulator does not serve: it
+ * applies with --validate=false.
+ */
+const IMAGE_KUBECTL = realpathSync('/usr/bin/kubectl');
+const IMAGE_KUBECTLS = [
+  { version: 'default', binary: 'kubectl', args: [] as string[] },
+  { version: '1.27', binary: join(dirname(IMAGE_KUBECTL), 'kubectl.1.27'), args: ['--validate=false'] },
+  { version: '1.33', binary: join(dirname(IMAGE_KUBECTL), 'kubectl.1.33'), args: [] as string[] },
+];
+
 describe("the image's kubectl", () => {
-  it('prints the warning and the refusal too', async () => {
-    const bump = await apply('kubectl', deployment('embedder:2', { tier: 'image' }));
-    expect([bump.status, bump.stderr]).toEqual([0, `Warning: ${WARNING}\n`]);
-    const refused = await apply('kubectl', deployment('embedder:2', { deny: 'please' }));
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain(`admission webhook "${HOOK}" denied the request: no rollout today`);
-  });
+  for (const { version, binary, args } of IMAGE_KUBECTLS) {
+    it.skipIf(!onCI && binary !== 'kubectl' && !existsSync(binary))(
+      `prints the warning and the refusal too (kubectl ${version})`,
+      async () => {
+        const bump = await apply(binary, deployment('embedder:2', { tier: `image-${version}` }), ...args);
+        expect([bump.status, bump.stderr]).toEqual([0, `Warning: ${WARNING}\n`]);
+        const refused = await apply(binary, deployment('embedder:2', { deny: 'please' }), ...args);
+        expect(refused.status).toBe(1);
+        expect(refused.stderr).toContain(`admission webhook "${HOOK}" denied the request: no rollout today`);
+      },
+    );
+  }
 });
 
 describe('helm 4 and a validating webhook in the simulator', () => {

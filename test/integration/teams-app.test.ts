@@ -88,7 +88,7 @@ describe('Teams in the app', () => {
     expect((await jobs()).map((j) => j.id)).toEqual(['diagnose.shop.web']);
   });
 
-  it('refuses a Teams user the read policy does not list, privately in the thread, and queues nothing', async () => {
+  it('refuses a Teams user the read policy does not list, privately in their personal chat, and queues nothing', async () => {
     const thread = `${CHANNEL};messageid=1700000000002`;
     const message = teams.message({
       text: 'diagnose deployment/api -n shop',
@@ -96,8 +96,10 @@ describe('Teams in the app', () => {
       conversationId: thread,
     });
     expect((await teams.send(botUrl, message)).status).toBe(200);
-    const reply = await teams.waitFor((s) => s.posted(thread)[0]);
+    // Never in the thread, where everyone reads it (issue 54): the bot's personal chat.
+    const reply = await teams.waitFor((s) => s.posted(`a:personal-${stranger.id.slice(3)}`)[0], 10_000);
     expect(JSON.stringify(reply.activity)).toContain('you may not read namespace shop');
+    expect(teams.posted(thread)).toEqual([]);
     expect((await jobs()).map((j) => j.id)).not.toContain('diagnose.shop.api');
   });
 

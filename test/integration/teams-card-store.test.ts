@@ -187,6 +187,22 @@ describe('Teams card records in Redis', () => {
     expect(forged).toEqual(Array(planted.length + 1).fill('teams card'));
   });
 
+  it("refuses a card marked with a worker's key: cards are records only the app writes", async () => {
+    const [a, b] = replicas;
+    if (!a || !b) throw new Error('replicas not started');
+    // A thief of a worker's notify key writes a card of its choosing, with a mark that
+    // verifies under that worker's public key, which the app knows (it checks outcomes with it).
+    const thief = redisCardStore(a.redis, {
+      signer: { by: 'worker', key: keys.notify.signing },
+      verifier: { keys: keys.notify.keys, onForged: () => undefined },
+    });
+    const ref: MessageRef = { conversation: { platform: 'teams', id: CHANNEL }, id: 'thief' };
+    await thief.set(ref, { message: result, refreshUserIds: [] });
+    expect((await a.redis.get(redisKeys.teamsCard(CHANNEL, 'thief')))?.startsWith('worker.')).toBe(true);
+    expect(await storeOn(b.redis).get(ref)).toBeUndefined();
+    expect(forged).toEqual(['teams card']);
+  });
+
   it('refuses a well-marked value whose content breaks the message schema', async () => {
     const [a, b] = replicas;
     if (!a || !b) throw new Error('replicas not started');

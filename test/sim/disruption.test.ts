@@ -5,32 +5,18 @@
  * from Ready pods not being deleted, disruptionsAllowed never below 0, the
  * DisruptionAllowed condition, and SyncFailed for pods whose controller has no scale.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { describe, expect, it } from 'vitest';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { readyNode, steppedSims, webDeployment } from '../support/stepped-objects.js';
 
+const start = steppedSims();
 let sim: SteppedSim | undefined;
-afterEach(() => sim?.stop());
 
-const node = (name: string) => ({
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: {
-    capacity: { cpu: '8', memory: '16Gi', pods: '110' },
-    allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
-  },
-});
 const template = (image: string) => ({
   metadata: { labels: { app: 'web' } },
   spec: { containers: [{ name: 'web', image, resources: { requests: { cpu: '100m' } } }] },
 });
-const deployment = (replicas: number) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: template('shop/web:1') },
-});
+const deployment = webDeployment;
 const budget = (spec: object) => ({
   apiVersion: 'policy/v1',
   kind: 'PodDisruptionBudget',
@@ -57,7 +43,7 @@ const ready = (s: SteppedSim, n: number) => () =>
 
 describe('the disruption controller', () => {
   it('minAvailable 2 over 3 Ready pods: one disruption allowed, SufficientPods', () => {
-    sim = startStepped([node('n1'), deployment(3), budget({ minAvailable: 2 })]);
+    sim = start([readyNode('n1'), deployment(3), budget({ minAvailable: 2 })]);
     expect(sim.advance(60, ready(sim, 3))).toBe(true);
     sim.advance(1);
     expect(status(sim)).toMatchObject({
@@ -72,7 +58,7 @@ describe('the disruption controller', () => {
   });
 
   it('maxUnavailable 25% of 3: rounds up to 1, so 2 must stay healthy; a deleted pod is not healthy', () => {
-    sim = startStepped([node('n1'), deployment(3), budget({ maxUnavailable: '25%' })]);
+    sim = start([readyNode('n1'), deployment(3), budget({ maxUnavailable: '25%' })]);
     sim.advance(60, ready(sim, 3));
     sim.advance(1);
     expect(status(sim)).toMatchObject({ expectedPods: 3, desiredHealthy: 2, disruptionsAllowed: 1 });
@@ -85,7 +71,7 @@ describe('the disruption controller', () => {
   });
 
   it("a percentage counts the Deployment's replicas, not the pods that exist", () => {
-    sim = startStepped([node('n1'), deployment(4), budget({ minAvailable: '50%' })]);
+    sim = start([readyNode('n1'), deployment(4), budget({ minAvailable: '50%' })]);
     sim.advance(60, ready(sim, 4));
     sim.patch('Deployment', 'shop', 'web', 'merge', { spec: { replicas: 6 } });
     sim.advance(0.01);
@@ -94,8 +80,8 @@ describe('the disruption controller', () => {
   });
 
   it('a DaemonSet under maxUnavailable has no scale: SyncFailed, no disruption allowed', () => {
-    sim = startStepped([
-      node('n1'),
+    sim = start([
+      readyNode('n1'),
       {
         apiVersion: 'apps/v1',
         kind: 'DaemonSet',
@@ -115,9 +101,9 @@ describe('the disruption controller', () => {
   });
 
   it('look-alike: an integer minAvailable over a DaemonSet needs no scale and syncs', () => {
-    sim = startStepped([
-      node('n1'),
-      node('n2'),
+    sim = start([
+      readyNode('n1'),
+      readyNode('n2'),
       {
         apiVersion: 'apps/v1',
         kind: 'DaemonSet',

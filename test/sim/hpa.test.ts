@@ -3,36 +3,15 @@
  * replicas within minReplicas and maxReplicas (up at once, down only past the 300 s
  * stabilization window) and writes the status and conditions the controller does.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { describe, expect, it } from 'vitest';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { readyNode, steppedSims, webDeployment } from '../support/stepped-objects.js';
 import { proposedReplicas, UTILIZATION } from '../../sim/controllers/hpa.js';
 
+const start = steppedSims();
 let sim: SteppedSim | undefined;
-afterEach(() => sim?.stop());
 
-const node = {
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name: 'n1', labels: { 'kubernetes.io/hostname': 'n1' } },
-  status: {
-    capacity: { cpu: '16', memory: '32Gi', pods: '110' },
-    allocatable: { cpu: '16', memory: '32Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
-  },
-};
-const deployment = {
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: 'shop' },
-  spec: {
-    replicas: 2,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'web', image: 'shop/web:1', resources: { requests: { cpu: '100m' } } }] },
-    },
-  },
-};
+const deployment = webDeployment(2);
 const hpa = (utilization: string) => ({
   apiVersion: 'autoscaling/v2',
   kind: 'HorizontalPodAutoscaler',
@@ -66,7 +45,7 @@ describe('the HPA model', () => {
   });
 
   it('scales up to maxReplicas and says it is limited', () => {
-    sim = startStepped([node, deployment, hpa('150')]);
+    sim = start([readyNode('n1'), deployment, hpa('150')]);
     sim.advance(20);
     expect(replicas(sim)).toBe(5);
     expect(status(sim).desiredReplicas).toBe(5);
@@ -77,7 +56,7 @@ describe('the HPA model', () => {
   });
 
   it('scales down only once the 300 s window has passed, and not below minReplicas', () => {
-    sim = startStepped([node, { ...deployment, spec: { ...deployment.spec, replicas: 4 } }, hpa('50')]);
+    sim = start([readyNode('n1'), { ...deployment, spec: { ...deployment.spec, replicas: 4 } }, hpa('50')]);
     sim.advance(20);
     expect(replicas(sim)).toBe(4);
     sim.patch('HorizontalPodAutoscaler', 'shop', 'web', 'merge', {
@@ -94,7 +73,7 @@ describe('the HPA model', () => {
   });
 
   it('look-alike: a target scaled to 0 is left alone (scaling disabled)', () => {
-    sim = startStepped([node, { ...deployment, spec: { ...deployment.spec, replicas: 0 } }, hpa('150')]);
+    sim = start([readyNode('n1'), { ...deployment, spec: { ...deployment.spec, replicas: 0 } }, hpa('150')]);
     sim.advance(40);
     expect(replicas(sim)).toBe(0);
     expect(status(sim).conditions).toContainEqual(

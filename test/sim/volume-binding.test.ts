@@ -5,22 +5,13 @@
  * WaitForFirstConsumer binds the claim when the pod is scheduled, within the class's
  * allowedTopologies.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStepped, type SteppedSim } from '../../sim/stepped.js';
+import { describe, expect, it } from 'vitest';
+import type { SteppedSim } from '../../sim/stepped.js';
+import { readyNode, steppedSims } from '../support/stepped-objects.js';
 
+const start = steppedSims();
 let sim: SteppedSim | undefined;
-afterEach(() => sim?.stop());
 
-const node = (name: string, zone: string) => ({
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': zone } },
-  status: {
-    capacity: { cpu: '8', memory: '16Gi', pods: '110' },
-    allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
-    conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }],
-  },
-});
 const localPv = (name: string, onNode: string) => ({
   apiVersion: 'v1',
   kind: 'PersistentVolume',
@@ -85,8 +76,8 @@ const running = (s: SteppedSim) => () => {
 
 describe('volume binding in the simulator', () => {
   it('binds a WaitForFirstConsumer claim to the local volume of the node the pod lands on', () => {
-    sim = startStepped([
-      node('n1', 'a'),
+    sim = start([
+      readyNode('n1', { zone: 'a' }),
       localPv('pv-n1', 'n1'),
       storageClass('local'),
       statefulSet('local'),
@@ -100,9 +91,9 @@ describe('volume binding in the simulator', () => {
   });
 
   it('a pod tied to a local volume on a cordoned, drained node waits there for good', () => {
-    sim = startStepped([
-      node('n1', 'a'),
-      node('n2', 'a'),
+    sim = start([
+      readyNode('n1', { zone: 'a' }),
+      readyNode('n2', { zone: 'a' }),
       localPv('pv-n1', 'n1'),
       storageClass('local'),
       statefulSet('local'),
@@ -120,9 +111,9 @@ describe('volume binding in the simulator', () => {
   });
 
   it('look-alike: a provisioning class may bind anywhere its allowedTopologies allow', () => {
-    sim = startStepped([
-      node('n1', 'a'),
-      node('n2', 'b'),
+    sim = start([
+      readyNode('n1', { zone: 'a' }),
+      readyNode('n2', { zone: 'b' }),
       storageClass('zonal', {
         provisioner: 'ebs.csi.aws.com',
         allowedTopologies: [

@@ -124,6 +124,69 @@ describe('ValidatingWebhookConfiguration in the simulator', () => {
   });
 });
 
+describe('unknown fields of a ValidatingWebhookConfiguration', () => {
+  const typo = () => config(hook({ failurPolicy: 'Ignore' }));
+
+  it('refuses them under fieldValidation=Strict, warns and drops them by default, drops them under Ignore', async () => {
+    const strict = await simRequest(sim.url, 'POST', `${CONFIGS}?fieldValidation=Strict`, typo());
+    expect([strict.status, strict.body['reason'], strict.body['message']]).toEqual([
+      400,
+      'BadRequest',
+      'ValidatingWebhookConfiguration in version "v1" cannot be handled as a ValidatingWebhookConfiguration: strict decoding error: unknown field "webhooks[0].failurPolicy"',
+    ]);
+    const warned = await simRequest(sim.url, 'POST', CONFIGS, typo());
+    expect(warned.status).toBe(201);
+    expect(warned.warnings).toEqual(['299 - "unknown field \\"webhooks[0].failurPolicy\\""']);
+    const stored = sim.get('ValidatingWebhookConfiguration', undefined, 'rollout-doctor') as {
+      webhooks: Record<string, unknown>[];
+    };
+    expect(stored.webhooks[0]?.['failurPolicy']).toBeUndefined();
+    expect(stored.webhooks[0]?.['failurePolicy']).toBe('Fail');
+    const patch = { webhooks: [{ name: 'check.rollout-doctor.io', timeoutSecond: 3 }] };
+    const ignored = await simRequest(
+      sim.url,
+      'PATCH',
+      `${CONFIGS}/rollout-doctor?fieldValidation=Ignore`,
+      patch,
+      'application/strategic-merge-patch+json',
+    );
+    expect([ignored.status, ignored.warnings]).toEqual([200, []]);
+    expect(
+      JSON.stringify(sim.get('ValidatingWebhookConfiguration', undefined, 'rollout-doctor')),
+    ).not.toContain('timeoutSecond"');
+    const strictPatch = await simRequest(
+      sim.url,
+      'PATCH',
+      `${CONFIGS}/rollout-doctor?fieldValidation=Strict`,
+      patch,
+      'application/merge-patch+json',
+    );
+    expect([strictPatch.status, strictPatch.body['message']]).toEqual([
+      400,
+      'strict decoding error: unknown field "webhooks[0].timeoutSecond"',
+    ]);
+  });
+
+  it('refuses them on server-side apply whatever fieldValidation says, and an unknown fieldValidation', async () => {
+    const apply = await simRequest(
+      sim.url,
+      'PATCH',
+      `${CONFIGS}/rollout-doctor?fieldManager=helm&fieldValidation=Ignore`,
+      typo(),
+      'application/apply-patch+yaml',
+    );
+    expect([apply.status, apply.body['message']]).toEqual([
+      400,
+      'failed to create typed patch object (/rollout-doctor; admissionregistration.k8s.io/v1, Kind=ValidatingWebhookConfiguration): .webhooks[0].failurPolicy: field not declared in schema',
+    ]);
+    const bad = await simRequest(sim.url, 'POST', `${CONFIGS}?fieldValidation=Loose`, config(hook()));
+    expect([bad.status, bad.body['message']]).toEqual([
+      400,
+      'fieldValidation parameter unsupported: Loose. Valid values are: Ignore, Warn, Strict',
+    ]);
+  });
+});
+
 describe('the Warning header recorder', () => {
   function fakeResponse(): ServerResponse & { sent: () => string[] } {
     let value: string[] = [];

@@ -400,6 +400,126 @@ describe('calling a validating webhook', () => {
     expect(hook.reviews).toHaveLength(2);
   });
 
+  it('refuses a dry run a webhook with side effects cannot take (a configuration stored before v1 validation), calls it otherwise', async () => {
+    sim.apply({
+      ...webhookConfig('legacy', { sideEffects: 'Unknown', failurePolicy: 'Ignore' }),
+    });
+    const dry = await simRequest(sim.url, 'POST', `${DEPLOYMENTS}?dryRun=All`, deployment('web', 'web:2'));
+    expect([dry.status, dry.body['message']]).toEqual([
+      400,
+      `admission webhook "${HOOK}" does not support dry run`,
+    ]);
+    expect(hook.reviews).toHaveLength(0);
+    expect((await post(DEPLOYMENTS, deployment('web', 'web:2'))).warnings).toHaveLength(1);
+  });
+
+  it('speaks admission.k8s.io/v1beta1 to a webhook that takes only that', async () => {
+    await setConfig({ admissionReviewVersions: ['v1beta1'] });
+    decide = () => ({ raw: { response: { allowed: true, warnings: ['old but fine'] } } });
+    const created = await post(DEPLOYMENTS, deployment('web', 'web:1'));
+    expect([created.status, created.warnings]).toEqual([201, ['299 - "old but fine"']]);
+    expect(hook.reviews[0]?.apiVersion).toBe('admission.k8s.io/v1beta1');
+  });
+
+  it('names a request as the API server does: a generateName create has no name yet but the object the one stored; a Namespace is its own namespace', async () => {
+    await setConfig({
+      rules: [
+        { operations: ['CREATE'], apiGroups: ['apps'], apiVersions: ['v1'], resources: ['deployments'] },
+        { operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] },
+      ],
+    });
+    const generated = {
+      ...deployment('x', 'web:1'),
+      metadata: { generateName: 'web-', namespace: 'shop', labels: { app: 'x' } },
+    };
+    const created = await post(DEPLOYMENTS, generated);
+    expect(created.status).toBe(201);
+    const stored = (created.body['metadata'] as { name: string }).name;
+    expect(stored).toMatch(/^web-[a-z0-9]{5}$/);
+    expect(hook.reviews[0]?.request.name).toBeUndefined();
+    expect((hook.reviews[0]?.request.object?.['metadata'] as { name?: string }).name).toBe(stored);
+    expect(
+      (
+        await post('/api/v1/namespaces', {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: 'team-a' },
+        })
+      ).status,
+    ).toBe(201);
+    expect(hook.reviews[1]?.request).toMatchObject({
+      name: 'team-a',
+      namespace: 'team-a',
+      operation: 'CREATE',
+    });
+  });
+
+  it('calls it on custom resources too: an Argo Rollout changed by merge patch', async () => {
+    const argo = await startSimulator({
+      scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml',
+      controllers: false,
+    });
+    try {
+      const created = await simRequest(
+        argo.url,
+        'POST',
+        CONFIGS,
+        webhookConfig('argo', {
+          rules: [
+            {
+              operations: ['UPDATE'],
+              apiGroups: ['argoproj.io'],
+              apiVersions: ['v1alpha1'],
+              resources: ['rollouts'],
+              scope: 'Namespaced',
+            },
+          ],
+        }),
+      );
+      expect(created.status).toBe(201);
+      const bump = {
+        spec: { template: { spec: { containers: [{ name: 'tracker', image: 'tracker:2' }] } } },
+      };
+      const patched = await simRequest(
+        argo.url,
+        'PATCH',
+        '/apis/argoproj.io/v1alpha1/namespaces/vision/rollouts/vision-object-tracker',
+        bump,
+        'application/merge-patch+json',
+      );
+      expect(patched.status).toBe(200);
+      expect(patched.warnings).toEqual([
+        '299 - "the rollout of deployment/vision-object-tracker can never finish"',
+      ]);
+      expect(hook.reviews[0]?.request).toMatchObject({
+        kind: { group: 'argoproj.io', version: 'v1alpha1', kind: 'Rollout' },
+        resource: { group: 'argoproj.io', version: 'v1alpha1', resource: 'rollouts' },
+        namespace: 'vision',
+        operation: 'UPDATE',
+      });
+    } finally {
+      await argo.close();
+    }
+  });
+
+  it('answers the refusal of the first configuration by name when several refuse, with every warning', async () => {
+    const config = (name: string, hookName: string) =>
+      webhookConfiguration(
+        name,
+        deploymentWebhook({ url: hook.url, caBundle: hook.caBundle }, { name: hookName }),
+      );
+    expect((await post(CONFIGS, config('b-second', 'second.rollout-doctor.io'))).status).toBe(201);
+    expect((await post(CONFIGS, config('a-first', 'first.rollout-doctor.io'))).status).toBe(201);
+    decide = () => ({ allowed: false, warnings: ['seen'], status: { code: 403, message: 'no' } });
+    const refused = await post(DEPLOYMENTS, deployment('web', 'web:1'));
+    expect([refused.status, refused.body['message'], refused.warnings]).toEqual([
+      403,
+      'admission webhook "first.rollout-doctor.io" denied the request: no',
+      ['299 - "seen"'],
+    ]);
+    expect(hook.reviews).toHaveLength(2);
+  });
+
   it('admits the write again when the object changed while the webhook was answering', async () => {
     await setConfig();
     expect((await post(DEPLOYMENTS, deployment('web', 'web:1'))).status).toBe(201);

@@ -6,8 +6,9 @@
  * - below-floor: at some step the workload's serving pods (Ready, past minReadySeconds,
  *   not terminating) fall below the floor its PodDisruptionBudgets declare (minAvailable,
  *   or the replicas less maxUnavailable; percentages of the replicas, rounded up as the
- *   disruption controller does) and below where they stood; a plan that says it is an
- *   outage ("outage" in its impact) is counted apart, as labelled;
+ *   disruption controller does) and below where they stood; a plan whose proof says it
+ *   goes that far below the budget (`proof.belowFloor`, issue 52 item 1: offered only as
+ *   an outage) is counted apart, as labelled;
  * - crash-swap: it ends with fewer serving pods than it started with, and pods of an
  *   image known to crash in their place;
  * - finishes-nothing: the goal it exists for is not reached (the rollout rolled out;
@@ -139,7 +140,10 @@ export function judgePlan(
     podsOf(sim, state).some((p) => p.spec.containers.some((c) => crash.some((i) => c.image?.startsWith(i))));
   const base = { kind: plan.kind, startServing, minServing, ...(floor !== undefined ? { floor } : {}) };
   if (floor !== undefined && minServing < floor && minServing < startServing) {
-    const labelled = /outage/i.test(plan.impact);
+    // Labelled: the plan says it goes below the budget (its proof's belowFloor, plan-proof.ts)
+    // by at least as much as it does here.
+    const says = (plan as { proof?: { belowFloor?: number } }).proof?.belowFloor ?? 0;
+    const labelled = says > 0 && says >= floor - minServing;
     return labelled ? { ...base, labelledOutage: true } : { ...base, harm: 'below-floor' };
   }
   if (unpaused) return { ...base, harm: 'unpaused' };

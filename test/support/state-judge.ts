@@ -150,11 +150,12 @@ function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
   for (const o of state.also ?? []) sim.apply(o);
   let elapsed = 0;
   for (const step of [...(state.later ?? [])].sort((a, b) => a.at - b.at)) {
-    if (step.at > elapsed) sim.advance(step.at - elapsed);
+    sim.advance(Math.max(0, step.at - elapsed));
     elapsed = Math.max(elapsed, step.at);
     runStep(sim, state, step);
   }
-  if (state.after > elapsed) sim.advance(state.after - elapsed);
+  // Even at 0 s: the pass that follows the change runs before the snapshot, as before.
+  sim.advance(Math.max(0, state.after - elapsed));
   return true;
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appReplay, appReplayers } from '../../src/chat/use-cases/replays.js';
-import { startReplicationGuard } from '../../src/queue/guard-journal.js';
+import { journalMacKey, startReplicationGuard } from '../../src/queue/guard-journal.js';
 import { QUEUE_PREFIX, diagnoseQueueName, remediateQueueName } from '../../src/queue/names.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import { createProducers } from '../../src/queue/producers.js';
@@ -50,7 +50,12 @@ function appSide(server: TestRedis, dir: string, answered: readonly string[] = [
   const guard = startReplicationGuard(
     redis,
     { replicas: 1, timeoutMs: 20, journalDir: dir },
-    { logger: quiet, checkEveryMs: 20, replayers: appReplayers(() => services) },
+    {
+      logger: quiet,
+      checkEveryMs: 20,
+      replayers: appReplayers(() => services),
+      journalKey: journalMacKey(Buffer.from('the app test key')),
+    },
   );
   const jobs = async (queue: string): Promise<string[]> => {
     const q = new Queue(queue, { connection: redis, prefix: QUEUE_PREFIX });

@@ -2,6 +2,7 @@
  * approve()'s decisions before anything is recorded, as one pure function (issue 28.5:
  * removing the "not an approver" refusal, or any other, fails a fast test).
  */
+import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/trust/clock-skew.js';
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_TEXT, refusalBeforeRecording } from '../../src/chat/approvals/approve.js';
 import { plainText } from '../../src/chat/rich.js';
@@ -60,7 +61,11 @@ describe('refusals before an approval is recorded', () => {
   });
 
   it('says expired, outdated and changed apart', () => {
-    expect(refusalBeforeRecording(click, stored, allowed, 20_000)).toBe('expired');
+    // Past the plan's expiry by more than the tolerated clock skew (src/trust/clock-skew.ts); within it, not yet.
+    expect(refusalBeforeRecording(click, stored, allowed, 10_000 + CLOCK_SKEW_TOLERANCE_MS + 1)).toBe(
+      'expired',
+    );
+    expect(refusalBeforeRecording(click, stored, allowed, 10_000 + CLOCK_SKEW_TOLERANCE_MS)).toBeNull();
     expect(refusalBeforeRecording({ ...click, shown: null }, stored, allowed, 5_000)).toMatchObject({
       reason: 'outdated',
     });

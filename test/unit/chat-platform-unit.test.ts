@@ -105,12 +105,15 @@ describe('a third chat platform added to the list', () => {
       return found;
     };
     expect(issues({ platform: MM, conversation: CHANNEL, message: POST, approvers: [USER] })).toEqual([]);
-    // Slack's ids are not Mattermost's.
+    // Slack's ids are not Mattermost's; an approver may be another platform's person
+    // (the policy's people: issue 54.3), never something of no platform's shape.
     expect(issues({ platform: MM, conversation: 'C1', message: '1.1', approvers: ['U0LEAD'] })).toEqual([
       'the conversation is not a mattermost id',
       'the message is not a mattermost id',
-      'an approver is not a mattermost id',
     ]);
+    expect(issues({ platform: MM, conversation: CHANNEL, message: POST, approvers: ['<!channel>'] })).toEqual(
+      ['an approver is not a mattermost id'],
+    );
     expect(notifyJobSchema.safeParse(outcome(job)).success).toBe(true);
     expect(notifyJobSchema.safeParse(outcome({ ...job, channel: 'C1' })).success).toBe(false);
   });

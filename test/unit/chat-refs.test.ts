@@ -103,7 +103,7 @@ describe('job schemas name the platform', () => {
       ).toBe(false);
   });
 
-  it('an outcome names the same platform; its requester and approvers have its shape', () => {
+  it("an outcome names the same platform; its requester has its shape, its approvers some platform's", () => {
     const outcome = {
       kind: 'remediation-outcome',
       stage: 'applied',
@@ -115,7 +115,11 @@ describe('job schemas name the platform', () => {
     expect(notifyJobSchema.safeParse({ ...outcome, ...teamsJob, requester: BOB }).success).toBe(true);
     expect(notifyJobSchema.safeParse({ ...outcome, ...teamsJob, requester: '-' }).success).toBe(true);
     expect(notifyJobSchema.safeParse({ ...outcome, ...teamsJob, requester: 'U0ASKER' }).success).toBe(false);
-    expect(notifyJobSchema.safeParse({ ...outcome, ...slackJob, approvedBy: [ALICE] }).success).toBe(false);
+    // One person approving with the only id they have (issue 54.3): a Teams approver on a
+    // Slack message is a person; anything of no platform's shape is not.
+    expect(notifyJobSchema.safeParse({ ...outcome, ...slackJob, approvedBy: [ALICE] }).success).toBe(true);
+    for (const who of [ALICE.toUpperCase(), '29:1abcdef', '<!channel>'])
+      expect(notifyJobSchema.safeParse({ ...outcome, ...slackJob, approvedBy: [who] }).success).toBe(false);
   });
 });
 

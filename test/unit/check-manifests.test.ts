@@ -56,6 +56,17 @@ describe('parseManifests', () => {
     expect(parseManifests(json, 'r.json').workloads[0]?.kind).toBe('Rollout');
   });
 
+  it('keeps the template helm rendered each document from', () => {
+    const text = `---\n# Source: shop/templates/service.yaml\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n# Source: shop/templates/web.yaml\n${deployment('web')}`;
+    const [web] = parseManifests(text, 'rendered.yaml').workloads;
+    expect(web?.at).toEqual({
+      file: 'rendered.yaml',
+      line: 8,
+      column: 1,
+      template: 'shop/templates/web.yaml',
+    });
+  });
+
   it('judges only the kinds of their own API group', () => {
     const text = deployment('a').replace('apps/v1', 'example.com/v1');
     expect(parseManifests(text, 'x.yaml').workloads).toHaveLength(0);

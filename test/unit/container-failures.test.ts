@@ -233,6 +233,23 @@ describe('isCrashLooping (kubelet back-off resets after 10 minutes of clean runn
   it('is false after a single restart that is running again', () => {
     expect(isCrashLooping(restarted(1, '2026-11-22T02:59:00Z'), now)).toBe(false);
   });
+
+  // The builder's last run lasted one minute (02:50 to 02:51).
+  it('is history once Ready for five minutes and twice as long as its last run lasted (restarts and lastState kept)', () => {
+    expect(isCrashLooping(restarted(7, '2026-11-22T02:55:00Z'), now)).toBe(false);
+    const notReady = restarted(7, '2026-11-22T02:55:00Z');
+    notReady.ready = false;
+    expect(isCrashLooping(notReady, now)).toBe(true);
+  });
+
+  it('still loops when it crashes after minutes each time and has not run twice that long yet', () => {
+    const slow = restarted(7, '2026-11-22T02:54:00Z');
+    const last = slow.lastState?.terminated;
+    if (!last) throw new Error('no last termination');
+    last.startedAt = '2026-11-22T02:40:00Z';
+    last.finishedAt = '2026-11-22T02:44:00Z';
+    expect(isCrashLooping(slow, now)).toBe(true);
+  });
 });
 
 describe('isHealthyPod', () => {

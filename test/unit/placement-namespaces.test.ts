@@ -72,7 +72,12 @@ describe('placement counts pods of the right namespace', () => {
         '0/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode.',
         { otherPods: [holder], pvcs: [makePvc('data', namespace, { accessModes: ['ReadWriteOncePod'] })] },
       );
-      return volumeBlockers(placementContext(new AnalysisContext(snapshot)), pending, new Set());
+      return volumeBlockers(
+        placementContext(new AnalysisContext(snapshot)),
+        pending,
+        makeNode('w1'),
+        new Set(),
+      );
     };
     expect(blockers(copyIn(old, 'staging', 'w2'))).toEqual([]);
     expect(blockers(copyIn(old, namespace, 'w2'))).toMatchObject([

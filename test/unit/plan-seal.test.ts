@@ -1,3 +1,4 @@
+import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/trust/clock-skew.js';
 import { describe, expect, it } from 'vitest';
 import { signApproval, verifyApproval, type ApprovalClaims } from '../../src/trust/approval-signature.js';
 import {
@@ -244,9 +245,13 @@ describe('approval signature', () => {
     ).toMatchObject({
       ok: false,
     });
-    expect(verifyApproval(good, keys.approval.publicKeys, { ...expected, now: 5001 })).toMatchObject({
-      ok: false,
-    });
+    expect(
+      verifyApproval(good, keys.approval.publicKeys, { ...expected, now: 5001 + CLOCK_SKEW_TOLERANCE_MS }),
+    ).toMatchObject({ ok: false, expired: true });
+    // Within the tolerated clock skew of its expiry: still good.
+    expect(
+      verifyApproval(good, keys.approval.publicKeys, { ...expected, now: 5000 + CLOCK_SKEW_TOLERANCE_MS }),
+    ).toMatchObject({ ok: true });
     expect(verifyApproval(undefined, keys.approval.publicKeys, expected)).toMatchObject({ ok: false });
   });
 

@@ -146,3 +146,43 @@ describe('a DaemonSet with a node whose pod is gone', () => {
     expect(runForward(new AnalysisContext(snapshot), 'as-is').result).toBe('completes');
   });
 });
+
+/** The quota's refusal of the new ReplicaSet's first pod, as the ReplicaSet controller records it. */
+function refusedCreate(): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: 'web-bbb222.1', namespace: 'shop' },
+    involvedObject: { kind: 'ReplicaSet', name: 'web-bbb222', namespace: 'shop' },
+    reason: 'FailedCreate',
+    type: 'Warning',
+    message:
+      'Error creating: pods "web-bbb222-q7x2z" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=3, limited: pods=3',
+    count: 4,
+    lastTimestamp: '2026-11-22T02:59:00Z',
+    source: { component: 'replicaset-controller' },
+  } as unknown as KubeObject;
+}
+
+describe('a paused rollout the quota holds back', () => {
+  it('judged as resumed: maxUnavailable 1 frees the quota, so it is paused, not stuck (RolloutPaused)', () => {
+    // Paused after the new ReplicaSet asked for its first pod and the quota refused it.
+    const objects = surgeRollout([quota('pods', { pods: '3' }, { pods: '3' }), refusedCreate()]);
+    const deployment = objects[0] as unknown as { spec: { paused?: boolean; strategy: unknown } };
+    deployment.spec.paused = true;
+    deployment.spec.strategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } };
+    const fresh = objects[2] as unknown as { spec: { replicas: number } };
+    fresh.spec.replicas = 1;
+    const d = diagnose(assembleSnapshot(WEB, objects));
+    expect(d.findings.map((f) => [f.code, f.severity])).toEqual([['RolloutPaused', 'info']]);
+  });
+
+  it('judged as resumed: with maxUnavailable 0 nothing frees the quota, and the pause is named with the verdict', () => {
+    const objects = surgeRollout([quota('pods', { pods: '3' }, { pods: '3' })]);
+    (objects[0] as unknown as { spec: { paused?: boolean } }).spec.paused = true;
+    const d = diagnose(assembleSnapshot(WEB, objects));
+    const codes = d.findings.map((f) => f.code);
+    expect(codes).not.toContain('RolloutPaused');
+    expect(d.findings.some((f) => f.severity !== 'info')).toBe(true);
+  });
+});

@@ -99,14 +99,14 @@ describe('REDIS_URL', () => {
     expect(single.redis.wait).toEqual({ replicas: 0, timeoutMs: 500 });
     const sentinel = loadWorkerConfig({
       ...testKeys.workerEnv,
-      REDIS_URL: 'redis+sentinel://127.0.0.1:26379/mymaster',
+      REDIS_URL: 'redis+sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster',
       REDIS_SENTINEL_PASSWORD: 'sp',
     });
     expect(sentinel.redis.wait).toEqual({ replicas: 1, timeoutMs: 500 });
     expect(sentinel.redis.target).toMatchObject({ kind: 'sentinel', sentinelPassword: 'sp' });
     const told = loadWorkerConfig({
       ...testKeys.workerEnv,
-      REDIS_URL: 'redis+sentinel://127.0.0.1:26379/mymaster',
+      REDIS_URL: 'redis+sentinel://127.0.0.1:26379,127.0.0.1:26380/mymaster',
       REDIS_WAIT_REPLICAS: '0',
     });
     expect(told.redis.wait.replicas).toBe(0);

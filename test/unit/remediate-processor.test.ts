@@ -73,9 +73,13 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply'], planned:
   };
   const stored: StoredPlan = { ...unsealed, seal: sealPlan(unsealed, testKeys.seal) };
   const approval = approve(stored);
+  const released: { id: string; claimedAt?: number | undefined }[] = [];
   const plans = {
     get: async () => stored,
     claimOf: async () => ({ approvers: ['U0LEAD'], at: 1 }),
+    release: async (id: string, options: { claimedAt?: number } = {}) => {
+      released.push({ id, claimedAt: options.claimedAt });
+    },
     save: async (entry: StoredPlan) => {
       saved.push(entry);
     },
@@ -143,6 +147,7 @@ function harness(storedCluster: string, apply?: RemediateDeps['apply'], planned:
     watched,
     replacedWatched,
     stored,
+    released,
   };
 }
 
@@ -406,6 +411,23 @@ describe('remediate processor', () => {
     ).toEqual(['tampered']);
     expect(h.notes).toMatchObject([{ stage: 'refused', detail: expect.stringContaining('outside what') }]);
     expect(h.notes[0]).not.toHaveProperty('rerun');
+  });
+
+  it("a genuine approval's refused job releases its own claim at once, and only that one (issue 54.3)", async () => {
+    const stale = harness('prod', async () => ({ status: 'refused', reason: 'generation changed' }));
+    await expect(stale.process(stale.job('prod'))).resolves.toBe('refused');
+    expect(stale.released).toEqual([{ id: plan.id, claimedAt: 1 }]);
+    // An approval that does not verify (another key signed it) is not the claim's: the claim stays.
+    const forged = harness('prod');
+    const other = approve(forged.stored, ['U0LEAD'], ephemeralPlanKeys({ seal: 's9', approval: 'a9' }));
+    await expect(forged.process(forged.job('prod', 1, { data: { approval: other } }))).resolves.toBe(
+      'refused',
+    );
+    expect(forged.released).toEqual([]);
+    // Applied: the claim stays (it is what "already approved" means).
+    const ok = harness('prod');
+    await ok.process(ok.job('prod'));
+    expect(ok.released).toEqual([]);
   });
 
   describe('trusts nothing it reads from Redis', () => {

@@ -31,6 +31,7 @@ function missingParts(module: RemediationKindModule): string[] {
     need(typeof build === 'function', `answers.${code}`);
   need(OPERATIONS.includes(module.writes), 'writes');
   need(typeof module.clusterScoped === 'boolean', 'clusterScoped');
+  need(typeof module.spendsAvailability === 'boolean', 'spendsAvailability');
   need(typeof module.paths === 'function', 'paths');
   need(typeof module.checkPayload === 'function', 'checkPayload');
   need(module.staleWhen === 'replaced' || module.staleWhen === 'spec-changed', 'staleWhen');
@@ -59,12 +60,33 @@ describe('remediation kind registry', () => {
     expect(missingParts(REMEDIATION_KIND_MODULES[kind])).toEqual([]);
   });
 
+  /** Which kinds take serving pods down, and why: the plan gate holds these back (src/engine/plan-gate.ts). */
+  const SPENDS: Record<string, boolean> = {
+    'set-rolling-update': true, // maxUnavailable above 0: old pods stop before new ones are Ready
+    'set-recreate': true, // every old pod stops before a new one starts
+    'scale-old-replicaset': true, // the old ReplicaSet's pods stop first
+    'rollout-restart': true, // every pod is replaced
+    'abort-rollout': true, // the new pods go
+    'delete-pods': true, // the deleted pods serve no more until replaced
+    'exclude-node': false, // a rollout at the strategy's pace, off one node
+    'taint-device': false, // a crash loop's pods, not a stuck rollout's
+    'scale-back-old-replicaset': false, // only an Undo: adds old pods back
+    'untaint-device': false, // only an Undo: takes a taint off
+  };
+
+  it.each(REMEDIATION_KINDS)('%s says whether it takes serving pods down', (kind) => {
+    expect(REMEDIATION_KIND_MODULES[kind].spendsAvailability).toBe(SPENDS[kind]);
+  });
+
   it('sees a missing part (the check above can fail)', () => {
     const { words, ...noWords } = REMEDIATION_KIND_MODULES['delete-pods'];
     expect(missingParts({ ...noWords, words: { ...words, applied: undefined } } as never)).toEqual([
       'words.applied',
     ]);
     expect(missingParts({ ...noWords, writes: 'patch-everything' } as never)).toContain('writes');
+    expect(missingParts({ ...noWords, words, spendsAvailability: undefined } as never)).toEqual([
+      'spendsAvailability',
+    ]);
   });
 
   it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {

@@ -125,6 +125,45 @@ describe('createReplicationGuard', () => {
     guard.stop();
   });
 
+  it('a redo is WAITed for like the first write: watched on until a replica has it, and redone again if the next failover loses it too', async () => {
+    // INFO as the guard reads it, counted: each check reads it once.
+    let current = info({ offset: 1000 });
+    let reads = 0;
+    const state = {
+      reached: 0,
+      get info(): ReplicationInfo {
+        reads += 1;
+        return current;
+      },
+      set info(next: ReplicationInfo) {
+        current = next;
+      },
+    };
+    let redone = 0;
+    const guard = createReplicationGuard(fakeRedis(state), {
+      replicas: 1,
+      timeoutMs: 10,
+      logger: quiet,
+      checkEveryMs: 5,
+    });
+    await guard.confirm({ label: 't', fields: {}, redo: async () => void (redone += 1) });
+    // A failover loses the writes (the promoted replica had followed up to 900): written again.
+    state.info = info({ replid: NEW, replid2: OLD, secondOffset: 901, offset: 950 });
+    await until(() => redone === 1);
+    // No replica has the redo yet (its WAIT reached none): still watched, check after check.
+    const after = reads;
+    await until(() => reads >= after + 3);
+    expect(guard.pending()).toBe(1);
+    // The next failover loses the redo too (its new master followed NEW up to 940 only);
+    // this time the redo's WAIT reaches a replica, and the watch ends.
+    const NEWER = 'c'.repeat(40);
+    state.reached = 1;
+    state.info = info({ replid: NEWER, replid2: NEW, secondOffset: 941, offset: 960 });
+    await until(() => redone === 2 && guard.pending() === 0);
+    expect(redone).toBe(2);
+    guard.stop();
+  });
+
   it('writes nothing again when the new master holds the writes; confirms them on its replica', async () => {
     const state = { reached: 0, info: info({ offset: 1000 }) };
     let redone = 0;

@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { workloadKind } from '../../src/diagnosis/workloads/index.js';
 import { isStatefulSetObjects } from '../../src/diagnosis/snapshot/types.js';
-import { makeEvent, makeNode } from '../support/k8s-builders.js';
+import { makeEvent, makeNode, makePvc } from '../support/k8s-builders.js';
+import type { PersistentVolume } from '../../src/diagnosis/k8s.js';
 import {
   makeStatefulSet,
   makeStatefulSetSnapshot,
@@ -100,6 +101,54 @@ describe('StatefulSet rollout', () => {
     const plan = diagnosis.remediations.find((p) => p.kind === 'delete-pods');
     expect(plan?.pods?.map((p) => p.name)).toEqual(['ledger-2']);
     expect(plan?.impact).toContain('keeps its name, its ordinal and its PersistentVolumeClaims');
+  });
+
+  it('after the revert, a stuck pod tied to a local volume on a cordoned node: stuck for good, no deletion offered', () => {
+    const snapshot = ledger({ update: 'good', stuckAt: 'bad' });
+    const stuck = snapshot.pods[2];
+    if (!stuck) throw new Error('no ledger-2');
+    // ledger-2 was evicted from node-c and waits: its claim is bound to a local volume there, and node-c is cordoned.
+    delete stuck.spec.nodeName;
+    stuck.status = {
+      phase: 'Pending',
+      conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable' }],
+    };
+    stuck.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data-ledger-2' } }];
+    const nodeC = snapshot.nodes.find((n) => n.metadata.name === 'node-c');
+    if (!nodeC) throw new Error('no node-c');
+    const cordoned = { ...nodeC, spec: { ...nodeC.spec, unschedulable: true } };
+    const pvc = makePvc('data-ledger-2', stuck.metadata.namespace ?? '');
+    pvc.spec.volumeName = 'local-c-1';
+    const volume: PersistentVolume = {
+      metadata: { name: 'local-c-1' },
+      spec: {
+        local: { path: '/mnt/disks/1' },
+        nodeAffinity: {
+          required: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-c'] }] },
+            ],
+          },
+        },
+      },
+    };
+    const diagnosis = diagnose({
+      ...snapshot,
+      nodes: snapshot.nodes.map((n) => (n === nodeC ? cordoned : n)),
+      pvcs: [pvc],
+      guards: { persistentVolumes: [volume] },
+    });
+    expect(diagnosis.remediations.map((p) => p.kind)).not.toContain('delete-pods');
+    expect(diagnosis.notOffered?.find((n) => n.kind === 'delete-pods')?.reason).toMatch(
+      /its replacement would need the node of volume local-c-1 \(claim data-ledger-2 keeps it there\), which cannot take it/,
+    );
+    // With the volume not read, nothing says where it must go: the deletion stands.
+    const unread = diagnose({
+      ...snapshot,
+      nodes: snapshot.nodes.map((n) => (n === nodeC ? cordoned : n)),
+      pvcs: [pvc],
+    });
+    expect(unread.remediations.map((p) => p.kind)).toContain('delete-pods');
   });
 
   it.each([

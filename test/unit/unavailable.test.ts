@@ -146,6 +146,42 @@ describe('Unavailable', () => {
     );
   });
 
+  it('a pod Ready but inside minReadySeconds is starting, not unavailable; once past it, the shortfall stands', () => {
+    const snapshotAt = (readySince: string) => {
+      const deployment = makeDeployment('web', {
+        namespace: 'shop',
+        replicas: 2,
+        generation: 1,
+        status: {
+          observedGeneration: 1,
+          replicas: 2,
+          updatedReplicas: 2,
+          readyReplicas: 2,
+          availableReplicas: 1,
+        },
+      });
+      deployment.spec.minReadySeconds = 120;
+      const rs = makeReplicaSet(deployment, '6c7d8e9f0a', { revision: 1, replicas: 2 });
+      const ok = makePod(rs, 'aaaaa', 'node-a', { phase: 'Running' });
+      const fresh = makePod(rs, 'bbbbb', 'node-b', { phase: 'Running' });
+      fresh.status = {
+        ...fresh.status,
+        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: readySince }],
+      };
+      return makeSnapshot({
+        deployment,
+        replicaSets: [rs],
+        pods: [ok, fresh],
+        nodes: [makeNode('node-a'), makeNode('node-b')],
+      });
+    };
+    // Ready 30 s before the capture (03:00:00), 120 s needed.
+    expect(diagnose(snapshotAt('2026-11-22T02:59:30Z')).findings.map((f) => f.code)).not.toContain(
+      'Unavailable',
+    );
+    expect(diagnose(snapshotAt('2026-11-22T02:50:00Z')).findings.map((f) => f.code)).toContain('Unavailable');
+  });
+
   it('a rollout the controller reports as progressing may be short for a while', () => {
     const deployment = makeDeployment('web', {
       namespace: 'shop',

@@ -9,17 +9,17 @@
  * them again. The Sentinel drills: test/failover/.
  */
 import { Queue } from 'bullmq';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createFileJournal, startReplicationGuard } from '../../src/queue/guard-journal.js';
+import { createFileJournal, journalMacKey, startReplicationGuard } from '../../src/queue/guard-journal.js';
 import { NOTIFY_QUEUE, QUEUE_PREFIX } from '../../src/queue/names.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
 import { createProducers, type Producers } from '../../src/queue/producers.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
-import type { ReplicationGuard } from '../../src/queue/replication-guard.js';
+import type { JournalRecord, ReplicationGuard } from '../../src/queue/replication-guard.js';
 import type { NotifyJobInput } from '../../src/queue/schemas.js';
 import { WORKER_REPLAY, guardWorkerWrites, replayWorkerSteps } from '../../src/worker/guarded-writes.js';
 import { loadWorkerConfig } from '../../src/config/environment.js';
@@ -59,6 +59,8 @@ function storedPlan(id: string, createdAt: number): StoredPlan {
   } as unknown as StoredPlan;
 }
 
+const JOURNAL_KEY = journalMacKey(Buffer.from('this worker seal key'));
+
 const until = (check: () => Promise<boolean>, what: string): Promise<true> =>
   waitUntil(what, () => check().catch(() => false));
 
@@ -73,7 +75,12 @@ function workerSide(server: TestRedis, journalDir?: string) {
   const guard: ReplicationGuard = startReplicationGuard(
     redis,
     { replicas: 1, timeoutMs: 20, ...(journalDir ? { journalDir } : {}) },
-    { logger, checkEveryMs: 20, replayers: { [WORKER_REPLAY]: replayWorkerSteps(deps) } },
+    {
+      logger,
+      checkEveryMs: 20,
+      replayers: { [WORKER_REPLAY]: replayWorkerSteps(deps) },
+      journalKey: JOURNAL_KEY,
+    },
   );
   const notifyQueue = new Queue(NOTIFY_QUEUE, { connection: redis, prefix: QUEUE_PREFIX });
   const close = async (): Promise<void> => {
@@ -286,29 +293,76 @@ describe('the worker runtime', () => {
   });
 });
 
+/** A journal record of a worker outcome (the fields as the guard keeps them). */
+const journalRecord = (overrides: Partial<JournalRecord> = {}): JournalRecord => ({
+  id: 'k1-1-1',
+  label: 'worker remediation-outcome',
+  fields: { planId: 'plan-1' },
+  replay: { kind: WORKER_REPLAY, data: [] },
+  mark: { replid: 'a'.repeat(40), offset: 7 },
+  since: 1,
+  ...overrides,
+});
+
+/** `work` in a fresh journal directory, removed afterwards. */
+async function inJournalDir(work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
+  try {
+    await work(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('the journal file', () => {
-  it('keeps a record whole, drops files that do not parse, and forgets a record once removed', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'rd-guard-journal-'));
-    try {
-      const journal = createFileJournal(dir);
-      const record = {
-        id: 'k1-1-1',
-        label: 'worker remediation-outcome',
-        fields: { planId: 'plan-1' },
-        replay: { kind: WORKER_REPLAY, data: [] },
-        mark: { replid: 'a'.repeat(40), offset: 7 },
-        since: 1,
-      };
+  it('keeps a record whole, drops files that do not parse, and forgets a record once removed', () =>
+    inJournalDir(async (dir) => {
+      const journal = createFileJournal(dir, JOURNAL_KEY);
+      const record = journalRecord();
       journal.put(record);
       await writeFile(join(dir, 'k2-1-1.json'), '{"id":"k2-1-1"'); // cut short by a crash
       await writeFile(join(dir, 'k3-1-1.json.tmp'), '{}');
-      expect(createFileJournal(dir).load()).toEqual({ records: [record], dropped: ['k2-1-1.json'] });
+      expect(createFileJournal(dir, JOURNAL_KEY).load()).toEqual({
+        records: [record],
+        dropped: ['k2-1-1.json'],
+        refused: [],
+      });
       expect(await readdir(dir)).toEqual(['k1-1-1.json']);
       journal.remove(record.id);
-      expect(createFileJournal(dir).load()).toEqual({ records: [], dropped: [] });
+      expect(createFileJournal(dir, JOURNAL_KEY).load()).toEqual({ records: [], dropped: [], refused: [] });
       expect(() => journal.put({ ...record, id: '../x' })).toThrow();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
+    }));
+
+  it("refuses a record whose MAC is not this process's: edited, unsigned, or another key's (issue 54.7)", () =>
+    inJournalDir(async (dir) => {
+      const journal = createFileJournal(dir, JOURNAL_KEY);
+      const record = journalRecord({
+        replay: { kind: WORKER_REPLAY, data: [{ step: 'outcome', planId: 'plan-1' }] },
+        mark: undefined,
+      });
+      journal.put(record);
+      journal.put({ ...record, id: 'k2-1-1', since: 2 });
+      journal.put({ ...record, id: 'k3-1-1', since: 3 });
+      journal.put({ ...record, id: 'k4-1-1', since: 4 });
+      // Edited: another plan in the replay, the MAC kept.
+      const edited = JSON.parse(await readFile(join(dir, 'k2-1-1.json'), 'utf8')) as Record<string, unknown>;
+      edited.replay = { kind: WORKER_REPLAY, data: [{ step: 'outcome', planId: 'plan-evil' }] };
+      await writeFile(join(dir, 'k2-1-1.json'), JSON.stringify(edited));
+      // Unsigned, as the journal was before: refused, not replayed.
+      const { mac: _mac, ...unsigned } = JSON.parse(
+        await readFile(join(dir, 'k3-1-1.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      await writeFile(join(dir, 'k3-1-1.json'), JSON.stringify(unsigned));
+      // Written under another process's key.
+      createFileJournal(dir, journalMacKey(Buffer.from('another worker seal key'))).put({
+        ...record,
+        id: 'k4-1-1',
+        since: 4,
+      });
+      const loaded = createFileJournal(dir, JOURNAL_KEY).load();
+      expect(loaded.records.map((r) => r.id)).toEqual(['k1-1-1']);
+      expect(loaded.refused.sort()).toEqual(['k2-1-1.json', 'k4-1-1.json']);
+      expect(loaded.dropped).toEqual(['k3-1-1.json']);
+      expect(await readdir(dir)).toEqual(['k1-1-1.json']);
+    }));
 });

@@ -97,8 +97,21 @@ describe('worker health endpoint', () => {
     }
   });
 
-  it('serves nothing else', async () => {
-    const res = await fetch(`http://127.0.0.1:${health.port}/metrics`);
+  it("serves the worker's metrics, its clock against Redis's among them, and nothing else", async () => {
+    const metrics = await fetch(`http://127.0.0.1:${health.port}/metrics`);
+    expect(metrics.status).toBe(200);
+    // Read from Redis's TIME at start: this machine's clock and the test Redis's are one.
+    await expect
+      .poll(async () =>
+        /^rollout_doctor_clock_offset_seconds (-?[\d.e-]+)$/m.exec(
+          await (await fetch(`http://127.0.0.1:${health.port}/metrics`)).text(),
+        ),
+      )
+      .toBeTruthy();
+    const text = await (await fetch(`http://127.0.0.1:${health.port}/metrics`)).text();
+    const offset = Number(/^rollout_doctor_clock_offset_seconds (\S+)$/m.exec(text)?.[1]);
+    expect(Math.abs(offset)).toBeLessThan(1);
+    const res = await fetch(`http://127.0.0.1:${health.port}/other`);
     expect(res.status).toBe(404);
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createFileJournal } from '../../src/queue/guard-journal.js';
+import { createFileJournal, journalMacKey } from '../../src/queue/guard-journal.js';
 import { NOTIFY_QUEUE, QUEUE_PREFIX, remediateQueueName } from '../../src/queue/names.js';
 import { remediateJobId } from '../../src/queue/job-ids.js';
 import { createPlanStore, type StoredPlan } from '../../src/queue/plan-store.js';
@@ -96,7 +96,9 @@ function workerOutbox(journalDir?: string): { outbox: Outbox; warnings: string[]
     holdMs: 300,
     pauseMs: 50,
     maxPauseMs: 200,
-    ...(journalDir ? { journal: createFileJournal(journalDir) } : {}),
+    ...(journalDir
+      ? { journal: createFileJournal(journalDir, journalMacKey(Buffer.from('outbox test key'))) }
+      : {}),
   });
   opened.push({
     close: async () => {

@@ -52,6 +52,16 @@ describe('the workload kind registry', () => {
     for (const kind of WORKLOAD_KINDS) expect(workloadKind(kind).kind).toBe(kind);
   });
 
+  it('takes its revision objects from its identity, not stated a second time', () => {
+    for (const kind of WORKLOAD_KINDS)
+      expect(workloadKind(kind).revisionObjects).toBe(WORKLOAD_NAMES[kind].revisions);
+    const modules = readdirSync(join(ROOT, 'src/diagnosis/workloads'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => readFileSync(join(ROOT, 'src/diagnosis/workloads', e.name, 'index.ts'), 'utf8'));
+    expect(modules).toHaveLength(WORKLOAD_KINDS.length);
+    for (const text of modules) expect(text).not.toMatch(/revisionObjects:\s*\{/);
+  });
+
   it('names each kind the way kubectl and the parsers spell it', () => {
     for (const kind of WORKLOAD_KINDS) {
       for (const type of WORKLOAD_NAMES[kind].types) {

@@ -16,6 +16,7 @@ import { selectorString } from './canary.js';
 import { saturated } from './conditions.js';
 import {
   deadlineLeft,
+  delayedAbortSize,
   hashOf,
   isAborted,
   pauseCondition,
@@ -92,19 +93,7 @@ function completedPause(ctx: RolloutContext): boolean {
 
 /** The delayed scale-down of an aborted new ReplicaSet (shouldDelayScaleDownOnAbort): returns the size to keep, or undefined. */
 function abortedNewSize(ctx: RolloutContext, rs: RS): number | undefined {
-  const delay = bg(ctx).abortScaleDownDelaySeconds ?? 30;
-  if (!isAborted(ctx) || !ctx.stableRS || delay === 0) return undefined;
-  const left = deadlineLeft(ctx, rs);
-  if (left === undefined) {
-    if ((ctx.stableRS.status?.availableReplicas ?? 0) >= replicasOf(ctx.ro))
-      setScaleDownDeadline(ctx, rs, delay);
-    return rs.spec.replicas ?? 0;
-  }
-  if (left > 0) {
-    ctx.requeueAfter(left);
-    return rs.spec.replicas ?? 0;
-  }
-  return 0;
+  return delayedAbortSize(ctx, rs, bg(ctx).abortScaleDownDelaySeconds ?? 30);
 }
 
 /** scaleDownOldReplicaSetsForBlueGreen with scaleDownDelayHelper: an old ReplicaSet keeps its pods until its deadline. */

@@ -1,5 +1,5 @@
 /**
- * The basic canary (no traffic routing), transcribed from argoproj/argo-rollouts
+ * The canary (basic, and with traffic routing: traffic-routed.ts), transcribed from argoproj/argo-rollouts
  * rollout/canary.go: rolloutCanary (a changed template or step list first resets the
  * status), reconcileCanaryReplicaSets (stable, then new, then the others, stopping at
  * the first that scaled), reconcileCanaryPause, scaleDownOldReplicaSetsForCanary with
@@ -31,6 +31,7 @@ import {
   type RolloutContext,
 } from './context.js';
 import { baseStatus, isFastRollback, persistStatus, promoteStable, resetStatus } from './status.js';
+import { abortedCanarySize, isTrafficRouted, trafficRoutedCounts } from './traffic-routed.js';
 import type { RolloutStatus, RS } from './types.js';
 
 const stepHashOf = (ctx: RolloutContext): string => {
@@ -52,6 +53,13 @@ function templateOrStepsChanged(ctx: RolloutContext): boolean {
 }
 
 const spec = (rs: RS | undefined): number => rs?.spec.replicas ?? 0;
+
+/** [canary, stable] for this reconcile: the router's split, or the basic canary's approximation. */
+function countsFor(ctx: RolloutContext): [number, number] {
+  return isTrafficRouted(ctx.ro)
+    ? trafficRoutedCounts(ctx.ro)
+    : basicCanaryCounts(ctx.ro, ctx.newRS, ctx.stableRS, ctx.otherRSs);
+}
 
 /** cleanupUnhealthyReplicas then the min-available budget (scaleDownOldReplicaSetsForCanary). */
 function scaleDownOthers(ctx: RolloutContext, active: RS[]): boolean {
@@ -84,15 +92,20 @@ function scaleDownOthers(ctx: RolloutContext, active: RS[]): boolean {
 /** reconcileCanaryReplicaSets: true when something was scaled (the reconcile then only writes status). */
 function reconcileReplicaSets(ctx: RolloutContext): boolean {
   if (ctx.ro.spec.paused) return false;
-  // removeScaleDownDeadlines (a basic canary never delays a scale-down on abort).
-  for (const rs of [ctx.newRS, ctx.stableRS]) if (rs) setScaleDownDeadline(ctx, rs, undefined);
+  const routed = isTrafficRouted(ctx.ro);
+  // removeScaleDownDeadlines: the stable's always, the update's unless its scale-down is
+  // delayed on abort (shouldDelayScaleDownOnAbort: a traffic-routed canary's).
+  const delaying = routed && isAborted(ctx);
+  for (const rs of [delaying ? undefined : ctx.newRS, ctx.stableRS])
+    if (rs) setScaleDownDeadline(ctx, rs, undefined);
   if (stableExists(ctx.newRS, ctx.stableRS) && ctx.stableRS) {
-    const [, stable] = basicCanaryCounts(ctx.ro, ctx.newRS, ctx.stableRS, ctx.otherRSs);
+    const [, stable] = countsFor(ctx);
     if (scaleRS(ctx, ctx.stableRS, stable)) return true;
   }
   if (ctx.newRS) {
-    const [canary] = basicCanaryCounts(ctx.ro, ctx.newRS, ctx.stableRS, ctx.otherRSs);
-    if (scaleRS(ctx, ctx.newRS, canary)) return true;
+    const [canary] = countsFor(ctx);
+    const kept = routed ? abortedCanarySize(ctx, ctx.newRS) : undefined;
+    if (scaleRS(ctx, ctx.newRS, kept ?? canary, kept !== undefined)) return true;
   }
   const active = ctx.otherRSs.filter((rs) => spec(rs) > 0);
   return active.length > 0 && scaleDownOthers(ctx, active);
@@ -119,10 +132,14 @@ function reconcilePause(ctx: RolloutContext): void {
 
 /** AtDesiredReplicaCountsForCanary (basic): canary available, stable created, older ones without available pods. */
 function atDesiredCounts(ctx: RolloutContext): boolean {
-  const [canary, stable] = basicCanaryCounts(ctx.ro, ctx.newRS, ctx.stableRS, ctx.otherRSs);
+  const [canary, stable] = countsFor(ctx);
   const { newRS, stableRS } = ctx;
   if (!newRS || spec(newRS) !== canary || (newRS.status?.availableReplicas ?? 0) !== canary) return false;
-  if (!stableRS || spec(stableRS) !== stable || (stableRS.status?.replicas ?? 0) !== stable) return false;
+  // Traffic-routed: the stable must be available (AtDesiredReplicaCountsForCanary).
+  const stableCount = isTrafficRouted(ctx.ro)
+    ? stableRS?.status?.availableReplicas
+    : stableRS?.status?.replicas;
+  if (!stableRS || spec(stableRS) !== stable || (stableCount ?? 0) !== stable) return false;
   return ctx.otherRSs.reduce((n, rs) => n + (rs.status?.availableReplicas ?? 0), 0) === 0;
 }
 

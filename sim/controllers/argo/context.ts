@@ -187,6 +187,26 @@ export function deadlineLeft(ctx: RolloutContext, rs: RS): number | undefined {
   return ((at - ctx.now) * ctx.timeScale) / 1000;
 }
 
+/**
+ * shouldDelayScaleDownOnAbort: an aborted update's ReplicaSet keeps its pods for `delay`
+ * seconds once the stable one is fully available; the size to keep, or undefined when it
+ * may go now (no abort, no stable, no delay).
+ */
+export function delayedAbortSize(ctx: RolloutContext, rs: RS, delay: number): number | undefined {
+  if (!isAborted(ctx) || !ctx.stableRS || delay === 0) return undefined;
+  const left = deadlineLeft(ctx, rs);
+  if (left === undefined) {
+    if ((ctx.stableRS.status?.availableReplicas ?? 0) >= (ctx.ro.spec.replicas ?? 1))
+      setScaleDownDeadline(ctx, rs, delay);
+    return rs.spec.replicas ?? 0;
+  }
+  if (left > 0) {
+    ctx.requeueAfter(left);
+    return rs.spec.replicas ?? 0;
+  }
+  return 0;
+}
+
 /** Rollout annotations copied to a ReplicaSet (copyRolloutAnnotationsToReplicaSet skips these). */
 const NOT_COPIED = new Set([
   'kubectl.kubernetes.io/last-applied-configuration',

@@ -10,7 +10,8 @@
  * reconcile stopped, as upstream stops after writing the Rollout; then the paused
  * conditions, a scaling event (isScalingEvent: the new or stable ReplicaSet's
  * desired-replicas annotation is not spec.replicas) or the strategy's reconcile.
- * A canary with trafficRouting is left alone: traffic routers are not simulated.
+ * A canary with trafficRouting scales as the controller does for a router (traffic-routed.ts);
+ * the router itself is not simulated.
  * ReplicaSets are the ones the Rollout controls (no adoption of orphans).
  */
 import type { PodTemplateSpec, LabelSelector } from '../../../src/diagnosis/k8s.js';
@@ -140,7 +141,6 @@ function reconcile(ctx: RolloutContext): void {
       ? `spec.workloadRef: Invalid value: ${goObjectRef(ctx.ro)}: ${workloadError}`
       : validationError(ctx);
   if (error) return invalidSpec(ctx, error);
-  if (ctx.ro.spec.strategy?.canary?.trafficRouting) return;
   if (ctx.ro.spec.replicas === undefined) {
     const copy = structuredClone(ctx.obj);
     (copy['spec'] as { replicas?: number }).replicas = 1;

@@ -37,6 +37,11 @@ export function readyzRoute(checks: {
   slackOff?: boolean;
   logger: Pick<Logger, 'warn'>;
   pingTimeoutMs?: number;
+  /**
+   * The app's clock named when it is off beyond the tolerated skew (src/queue/clock-watch.ts):
+   * shown as `clock`, not waited for (an app taken out of its Service answers nobody).
+   */
+  clock?(): string | undefined;
 }): AppRoute {
   type RedisState = 'ok' | 'unreachable';
   const pingOnce = async (): Promise<RedisState> => {
@@ -79,9 +84,16 @@ export function readyzRoute(checks: {
           ...(redis === 'ok' ? [] : [`redis (${checks.redisStatus?.() ?? 'no answer'})`]),
           ...(slackOk ? [] : ['slack credentials']),
         ];
+        const clock = checks.clock?.();
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
         res.end(
-          JSON.stringify({ status: ok ? 'ready' : 'not ready', redis, slack, ...(ok ? {} : { waitingFor }) }),
+          JSON.stringify({
+            status: ok ? 'ready' : 'not ready',
+            redis,
+            slack,
+            ...(clock ? { clock } : {}),
+            ...(ok ? {} : { waitingFor }),
+          }),
         );
       })().catch((error: unknown) => {
         checks.logger.warn({ err: error }, 'readyz failed');

@@ -6,6 +6,7 @@
  * calls stay in the listener (src/chat/slack/listeners/actions/approve-plan.ts).
  */
 import { typeOfKind, type WorkloadKind } from '../../diagnosis/workload-ref.js';
+import { expiredBeyondSkew } from '../../trust/clock-skew.js';
 import { findKind } from '../../remediation/kinds/index.js';
 import { createPublicKey } from 'node:crypto';
 import {
@@ -31,7 +32,7 @@ import type { ApprovalPolicy } from '../../policy/approval-policy.js';
 import type { PlanStore } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay, ReplicationGuard } from '../../queue/replication-guard.js';
-import { appReplay } from '../use-cases/replays.js';
+import { appReplay, redoApproval } from '../use-cases/replays.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import type { AuditEvent } from '../../audit.js';
 import type { ApprovalDecision } from '../../policy/approval-policy.js';
@@ -39,10 +40,12 @@ import { remadeByLaterDiagnosis } from './superseded.js';
 import {
   DEFAULT_PLATFORM,
   chatPlatform,
+  isId,
   mentionsById,
   platformTag,
   type ChatPlatform,
 } from '../../platforms/chat-refs.js';
+import { distinctPeople } from '../../policy/people.js';
 import type { MessageRef } from '../notify/subscriptions.js';
 
 export interface ApprovalClick {
@@ -166,9 +169,12 @@ export const REFUSAL_TEXT = {
     approvers: readonly string[],
     platform: Platform = DEFAULT_PLATFORM,
     names: Readonly<Record<string, string>> = {},
+    personOf?: (id: string) => string,
   ): Rich =>
-    say`This plan was already approved by ${approversText(platform, approvers, names)}; it is applied once.`,
+    say`This plan was already approved by ${approversText(platform, approvers, names, personOf)}; it is applied once.`,
   sameApprover: plain('You already approved this plan; it needs another approver.'),
+  samePerson: say`${icon('refused')} Not applied: the approvals recorded for this plan are one person's under two ids (the approval policy's people: say so). Nothing was changed; its approvals were cleared, so it needs its approvers again.`,
+  notApplied: say`${icon('failed')} The approval could not be turned into a remediation job; nothing was applied, and the plan can be approved again. The failure is logged.`,
   unmarked: say`${icon('refused')} Not applied: an approval recorded for this plan was not given through this app (written into Redis, or given before its approval key changed). Nothing was changed; its approvals were cleared, so approve it again. The refusal is audited.`,
   notQueued: say`${icon('failed')} The remediation queue is unavailable (Redis unreachable); nothing was applied. Try again in a minute.`,
   notRecorded: say`${icon('failed')} The approval could not be recorded: Redis did not take it (unreachable, or read-only during a failover). Nothing was applied. Try again in a minute.`,
@@ -181,6 +187,22 @@ interface Claimed {
   approvers: string[];
   marks: string[];
   at: number;
+}
+
+/** The policy's person of an id (each id its own person when the policy says nothing). */
+function personOf(policy: ApprovalPolicy): (id: string) => string {
+  return (id) => policy.personOf?.(id) ?? id;
+}
+
+/**
+ * Each approving person once, by their id on `platform` when the policy gives them one
+ * (the job, its outcome replies and the state line name them there), else by the id
+ * they approved with.
+ */
+function namedForPlatform(policy: ApprovalPolicy, ids: readonly string[], platform: ChatPlatform): string[] {
+  return distinctPeople(ids, { personOf: personOf(policy) }).map(
+    (id) => policy.idsOf?.(id).find((other) => isId(platform, 'approver', other)) ?? id,
+  );
 }
 
 /** The platform records name for a click (the default platform, Slack, when it names none). */
@@ -206,6 +228,7 @@ export function refusalBeforeRecording(
   stored: StoredPlan,
   decision: ApprovalDecision,
   now: number,
+  personOf: (id: string) => string = (id) => id,
 ): Refusal | 'expired' | 'changed' | null {
   if (!decision.allowed)
     return {
@@ -215,7 +238,7 @@ export function refusalBeforeRecording(
     };
   // An expired plan is only ever reported (the claim script refuses it too): said first,
   // whatever the button was, so the button can be marked.
-  if (now > stored.expiresAt) return 'expired';
+  if (expiredBeyondSkew(now, stored.expiresAt)) return 'expired';
   // What is approved is what was shown: the button names the digest of the plan as
   // rendered, and the stored plan must have that digest (the worker then checks that
   // the stored plan carries its seal, which covers the same fields).
@@ -238,7 +261,8 @@ export function refusalBeforeRecording(
       'the button was posted by an earlier rollout-doctor version and does not name who asked for the diagnosis, which a two-person approval needs';
     return { reason: 'outdated', detail, text: REFUSAL_TEXT.outdated(detail) };
   }
-  if (click.requester === click.user)
+  // By person: whoever asked on Slack is the requester with their Teams id too (people:).
+  if (personOf(click.requester) === personOf(click.user))
     return { reason: 'self-approval', text: REFUSAL_TEXT.selfApproval(decision.required) };
   return null;
 }
@@ -264,7 +288,7 @@ export async function approve(services: Services, click: ApprovalClick): Promise
     deployment: stored.plan.target.name,
   };
   const decision = await policy.check(user, scope);
-  const early = refusalBeforeRecording(click, stored, decision, Date.now());
+  const early = refusalBeforeRecording(click, stored, decision, Date.now(), personOf(policy));
   if (early === 'expired') {
     audit.record({ action: 'refusal', ...where, user, reason: 'expired' });
     return { kind: 'expired', stored };
@@ -355,7 +379,10 @@ async function recordApproval(
   const done = (outcome: ApprovalOutcome) => ({ kind: 'done' as const, outcome });
   const key = services.config.approvalSigningKey;
   const shown = click.shown ?? '';
-  const result = await plans.approve(planId, approvalMark({ planId, shown, user }, key), required, shown);
+  const mark = approvalMark({ planId, shown, user }, key);
+  // Every id of this person: an approval under another of them is theirs already.
+  const ids = services.policy.idsOf?.(user) ?? [user];
+  const result = await plans.approve(planId, mark, required, shown, Date.now(), ids);
   switch (result.status) {
     case 'changed':
       return done(await changedSinceShown(services, click, where, result.stored));
@@ -369,7 +396,12 @@ async function recordApproval(
         refuse(services, where, user, {
           reason: 'already-claimed',
           detail: result.approvers.join(','),
-          text: REFUSAL_TEXT.alreadyClaimed(result.approvers, click.platform, services.policy.names),
+          text: REFUSAL_TEXT.alreadyClaimed(
+            result.approvers,
+            click.platform,
+            services.policy.names,
+            services.policy.personOf,
+          ),
         }),
       );
     case 'same-approver':
@@ -384,8 +416,8 @@ async function recordApproval(
   }
   const publicKey = createPublicKey(key.privateKey);
   const verified = result.marks.map((m) => markedApprover(m, { planId, shown }, publicKey));
-  const approvers = verified.filter((u): u is string => u !== null);
-  if (approvers.length !== verified.length || new Set(approvers).size < required) {
+  const marked = verified.filter((u): u is string => u !== null);
+  if (marked.length !== verified.length) {
     await plans.release(planId);
     const unmarked = result.marks.filter((_, i) => verified[i] === null);
     return done(
@@ -393,6 +425,20 @@ async function recordApproval(
         reason: 'tampered',
         detail: `approvals recorded without this app's mark (written into Redis, or given before its approval key changed): ${unmarked.map((m) => markUser(m) ?? '(not a user id)').join(',')}`,
         text: REFUSAL_TEXT.unmarked,
+      }),
+    );
+  }
+  // The two-person rule counts people: two ids of one person are one approval. The
+  // store records a person once; this holds it whatever Redis says (a policy that
+  // joined two ids since, a set rewritten).
+  const approvers = namedForPlatform(services.policy, marked, recordPlatform(click));
+  if (approvers.length < required) {
+    await plans.release(planId);
+    return done(
+      refuse(services, where, user, {
+        reason: 'same-approver',
+        detail: `approvals recorded under ids of one person: ${marked.join(',')}`,
+        text: REFUSAL_TEXT.samePerson,
       }),
     );
   }
@@ -436,6 +482,56 @@ async function queueRemediation(
   const { planId, user } = click;
   const key = services.config.approvalSigningKey;
   audit.record({ action: 'approval', ...where, kind: stored.plan.kind, user, result: 'claimed' });
+  let job: Parameters<Producers['enqueueRemediate']>[0];
+  try {
+    job = remediateJob(click, claimed, key);
+    await producers.enqueueRemediate(job);
+  } catch (error) {
+    // Whatever refused it (the queue away, a job the schema refuses), the claim made for
+    // it goes at once, so the plan can be approved again: nothing applies a claim without
+    // a job, and a claim left standing would say "already approved" for a day (issue 54.3).
+    const away = error instanceof QueueUnavailableError;
+    if (away) services.logger.warn(`remediation not queued: ${error.message}`);
+    else services.logger.error({ err: error, planId }, 'remediation job not made; the claim is released');
+    // Best effort: the Redis that refused the job may refuse this too (read-only).
+    await plans.release(planId, { claimedAt: claimed.at }).catch(() => undefined);
+    await services.subscriptions.releaseMessagePlan(messageOf(click), planId).catch(() => undefined);
+    audit.record({
+      action: 'outcome',
+      ...where,
+      kind: stored.plan.kind,
+      approvedBy: approvers,
+      outcome: 'not-queued',
+      detail: error instanceof Error ? error.message.slice(0, 300) : 'not queued',
+    });
+    return { kind: 'refused', text: away ? REFUSAL_TEXT.notQueued : REFUSAL_TEXT.notApplied };
+  }
+  const redo = { stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job };
+  await replicated(
+    services,
+    planId,
+    socket,
+    async () => {
+      // Lost in a failover: the message's plan, the claim (unless a later click claimed
+      // the plan) and the job, each as it was; a job id that exists is not added. Unless
+      // another fix of the message was approved since: the newest claim stands.
+      await redoApproval(services, redo);
+    },
+    // The same as data, for the journal (src/chat/use-cases/replays.ts).
+    appReplay.approval(redo),
+  );
+  metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
+  return { kind: 'approved', stored, approvers };
+}
+
+/** The remediation job of a claimed approval, with the app's signature over exactly that plan. */
+function remediateJob(
+  click: ApprovalClick,
+  claimed: Claimed,
+  key: AppConfig['approvalSigningKey'],
+): Parameters<Producers['enqueueRemediate']>[0] {
+  const { stored, approvers } = claimed;
+  const { planId } = click;
   // The worker applies only what this signature names: the plan exactly as stored when
   // the approval completed (its digest, which covers the shown digest the store just
   // matched against the button), on this cluster, by these approvers.
@@ -457,7 +553,7 @@ async function queueRemediation(
     }),
     key.privateKey,
   );
-  const job = {
+  return {
     planId,
     cluster: stored.cluster,
     approvedBy: approvers,
@@ -466,40 +562,6 @@ async function queueRemediation(
     messageTs: click.rootTs,
     approval,
   };
-  try {
-    await producers.enqueueRemediate(job);
-  } catch (error) {
-    if (!(error instanceof QueueUnavailableError)) throw error;
-    services.logger.warn(`remediation not queued: ${error.message}`);
-    // Best effort: the Redis that refused the job may refuse this too (read-only).
-    await plans.release(planId).catch(() => undefined);
-    await services.subscriptions.releaseMessagePlan(messageOf(click), planId).catch(() => undefined);
-    audit.record({
-      action: 'outcome',
-      ...where,
-      kind: stored.plan.kind,
-      approvedBy: approvers,
-      outcome: 'not-queued',
-      detail: error.message,
-    });
-    return { kind: 'refused', text: REFUSAL_TEXT.notQueued };
-  }
-  await replicated(
-    services,
-    planId,
-    socket,
-    async () => {
-      // Lost in a failover: the claim (unless a later click claimed the plan), the
-      // message's plan and the job, each as it was; a job id that exists is not added.
-      await plans.restoreClaim(stored, claimed.marks, claimed.at);
-      await services.subscriptions.claimMessagePlan(messageOf(click), planId);
-      await producers.enqueueRemediate(job);
-    },
-    // The same as data, for the journal (src/chat/use-cases/replays.ts).
-    appReplay.approval({ stored, marks: claimed.marks, at: claimed.at, message: messageOf(click), job }),
-  );
-  metrics.remediations.inc({ kind: stored.plan.kind, outcome: 'approved' });
-  return { kind: 'approved', stored, approvers };
 }
 
 /**

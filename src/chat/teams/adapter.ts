@@ -1,9 +1,9 @@
 import type { ChatAdapter } from '../adapter.js';
 import type { ChatFailure, ChatMessage, ConversationRef, MessageRef, PersonRef } from '../model.js';
-import { mention, say } from '../rich.js';
 import { cardActivity } from './cards.js';
 import { ConnectorError, HOST_NOT_ALLOWED, type BotConnector } from './connector.js';
 import type { TeamsPerson } from './directory.js';
+import { privateAnswers, type PrivateAnswers } from './private-answers.js';
 
 /**
  * The Teams side of the chat port's outbound half (ChatAdapter): posts and updates
@@ -45,6 +45,11 @@ export function memoryCardStore(max = 5_000): CardStore {
       }
     },
   };
+}
+
+/** A personal chat between the bot and one person (`a:…`): what is said there is private. */
+export function isPersonalChat(conversationId: string): boolean {
+  return conversationId.startsWith('a:');
 }
 
 /** A Teams channel (threads live there), as opposed to a group or personal chat. */
@@ -94,6 +99,10 @@ export interface TeamsAdapterOptions {
   refreshUserIds(): readonly string[] | Promise<readonly string[]>;
   /** How to reach an Entra object id privately, when the bot has seen that person (directory.ts). */
   personOf?(aadObjectId: string): Promise<TeamsPerson | undefined>;
+  /** How many private answers a person gets a minute (private-answers.ts; default 3). */
+  privateAnswers?: PrivateAnswers;
+  /** A private answer that was not said: past the bound, or no way to reach the person privately. */
+  untold?(person: PersonRef, why: 'bounded' | 'unreachable'): void;
 }
 
 export interface TeamsAdapter extends ChatAdapter {
@@ -131,6 +140,22 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
     return ref;
   };
 
+  const answers = options.privateAnswers ?? privateAnswers();
+  const tellPersonally = async (person: PersonRef, message: ChatMessage): Promise<boolean> => {
+    try {
+      const reach = await options.personOf?.(person.id);
+      if (reach === undefined) return false;
+      await connector.sendPersonal(reach.serviceUrl, {
+        userId: reach.teamsUserId,
+        tenantId: options.tenantId,
+        activity: activityFor(message, []),
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   return {
     platform: TEAMS,
     failureOf: connectorFailure,
@@ -149,16 +174,24 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
       await store.set(ref, { message, refreshUserIds });
     },
     /**
-     * Teams has no message only one person sees outside an invoke's answer (a press is
-     * answered in the invoke, src/chat/teams/invoke.ts): in a channel or group chat this
-     * is a reply in the thread that names the person; in a personal chat it is private.
+     * Teams has no message only one person sees in a channel or group chat outside an
+     * invoke's answer (a press is answered in the invoke, inbound.ts): so this is the
+     * person's personal chat with the bot (the conversation itself when it is one),
+     * never a public reply (issue 54: a refusal is nobody else's business, and 150
+     * refused commands were 150 public posts). Where the bot cannot reach them
+     * privately nothing is shown (`untold`; the refusal itself is audited by the
+     * use-case); and at most a few a minute per person (private-answers.ts).
      */
     async tell(person: PersonRef, where: ConversationRef, message: ChatMessage) {
-      const addressed: ChatMessage = {
-        summary: message.summary,
-        parts: [{ kind: 'note', text: say`For ${mention(person)}` }, ...message.parts],
-      };
-      await post(where, addressed);
+      if (!answers.take(person.id)) {
+        options.untold?.(person, 'bounded');
+        return;
+      }
+      if (isPersonalChat(where.id)) {
+        await post({ platform: TEAMS, id: where.id }, message);
+        return;
+      }
+      if (!(await tellPersonally(person, message))) options.untold?.(person, 'unreachable');
     },
     /**
      * The personal chat with the person, opened through the Bot Connector with their
@@ -166,20 +199,7 @@ export function teamsAdapter(options: TeamsAdapterOptions): TeamsAdapter {
      * sent the bot, directory.ts): false when no replica has seen them, the record cannot be
      * read, or Teams refuses (the app is not installed for them).
      */
-    async tellPrivately(person, message) {
-      try {
-        const reach = await options.personOf?.(person.id);
-        if (reach === undefined) return false;
-        await connector.sendPersonal(reach.serviceUrl, {
-          userId: reach.teamsUserId,
-          tenantId: options.tenantId,
-          activity: activityFor(message, []),
-        });
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    tellPrivately: (person, message) => tellPersonally(person, message),
     async remove(ref) {
       await connector.remove(
         await options.serviceUrlOf(ref.conversation.id),

@@ -10,7 +10,7 @@
  * outcome re-renders the message's state line (src/chat/notify/root-update.ts).
  */
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
-import { spendBudget } from './command-budget.js';
+import { spendApproverBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
 import { titleOfKind } from '../../diagnosis/workload-ref.js';
 import { chatPlatform, platformOf, platformTag, type ChatPlatform } from '../../platforms/chat-refs.js';
@@ -74,7 +74,7 @@ export async function approvePress(
 ): Promise<PressReply> {
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  const overBudget = await spendBudget(services, { user, channel, entry: action.kind });
+  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind });
   if (overBudget) return told(overBudget);
   const click: ApprovalClick = {
     user,

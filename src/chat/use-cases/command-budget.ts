@@ -12,6 +12,7 @@
  * Keys: `rd:budget:cmd:u:<user>` and `rd:budget:cmd:c:<channel>` (expire with the window). A Redis writer can only refuse commands here (set a
  * counter high) or allow more (delete it): never post, read or approve anything.
  */
+import { createHash } from 'node:crypto';
 import { redisKeys } from '../../queue/redis-keys.js';
 import type { Redis } from 'ioredis';
 import type { Rich } from '../model.js';
@@ -47,8 +48,18 @@ end
 return {0}
 `;
 
-/** Slack ids are [A-Z0-9]; anything else is not an id a key may be built from. */
-const keyPart = (id: string): string => (/^[A-Z0-9]{1,30}$/.test(id) ? id : 'invalid');
+/**
+ * Every id is its own counter, on every platform: a short id of plain characters (a
+ * Slack U…/C…, an Entra object id) is used as it is; any other shape (a Teams
+ * conversation id, an id of a platform still to come, or something malformed) by its
+ * SHA-256, marked `~` so it can never equal a plain id. Never folded into one shared key
+ * (issue 54: every Teams id once shared one budget, so one member's flood refused everyone).
+ */
+export function budgetKeyPart(id: string): string {
+  return /^[A-Za-z0-9-]{1,64}$/.test(id)
+    ? id
+    : `~${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
+}
 
 export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandBudgetLimits): CommandBudget {
   return {
@@ -56,8 +67,8 @@ export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandB
       const [code, ms] = (await redis.eval(
         TAKE,
         2,
-        redisKeys.commandBudget('user', keyPart(user)),
-        redisKeys.commandBudget('channel', keyPart(channel)),
+        redisKeys.commandBudget('user', budgetKeyPart(user)),
+        redisKeys.commandBudget('channel', budgetKeyPart(channel)),
         String(limits.perUser),
         String(limits.perChannel),
         '60000',
@@ -110,4 +121,20 @@ export async function spendBudget(
       ? `you started ${services.config.commandBudget.perUser} runs this minute`
       : `this channel started ${services.config.commandBudget.perChannel} runs this minute`;
   return say`${icon('expired')} Not started: ${who}, the most rollout-doctor takes. Try again in ${answer.retryAfterSeconds} s; a run already under way for the same target is joined, not repeated.`;
+}
+
+/**
+ * Approve and Undo: the budget of someone the policy lets approve somewhere. Whoever
+ * approves nowhere is refused by the approval's own decision (`not-approver`, private,
+ * audited) and spends nothing, so an outsider pressing Apply in a flood never uses up
+ * the channel's budget before an approver's press (issue 54).
+ */
+export async function spendApproverBudget(
+  services: Parameters<typeof spendBudget>[0] & {
+    policy?: { approvesSomewhere?(user: string): Promise<boolean> } | undefined;
+  },
+  start: { user: string; channel: string; entry: 'approve' | 'undo' },
+): Promise<Rich | null> {
+  const approver = (await services.policy?.approvesSomewhere?.(start.user)) ?? true;
+  return approver ? spendBudget(services, start) : null;
 }

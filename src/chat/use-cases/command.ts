@@ -78,10 +78,12 @@ export async function runCommand(
 }
 
 /**
- * The budget (src/chat/use-cases/command-budget.ts: a flood of commands must not post publicly
- * and queue person-priority jobs ahead of every alert), then the read policy
- * (src/policy/read-policy.ts: a diagnosis reads pod logs, a scan a whole namespace or
- * cluster). Refused before anything is queued; audited.
+ * The read policy (src/policy/read-policy.ts: a diagnosis reads pod logs, a scan a whole
+ * namespace or cluster), then the budget (src/chat/use-cases/command-budget.ts: a flood of
+ * commands must not post publicly and queue person-priority jobs ahead of every
+ * alert). In that order: someone who may not read spends no budget, so an outsider's
+ * flood never uses up the channel's budget for its readers (issue 54). Refused before
+ * anything is queued; audited.
  */
 async function refusedBeforeQueueing(
   services: CommandServices,
@@ -90,15 +92,13 @@ async function refusedBeforeQueueing(
 ): Promise<Rich | null> {
   const user = request.person.id;
   const channel = request.conversation.id;
-  const overBudget = await spendBudget(services, { user, channel, entry: parsed.kind });
-  if (overBudget) return overBudget;
   const read = await services.readPolicy.check({
     user,
     channel,
     cluster: parsed.cluster,
     namespace: parsed.namespace,
   });
-  if (read.allowed) return null;
+  if (read.allowed) return spendBudget(services, { user, channel, entry: parsed.kind });
   services.metrics.commands.inc({ command: parsed.kind, outcome: 'refused' });
   services.audit.record({
     action: 'refusal',

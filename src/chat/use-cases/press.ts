@@ -56,10 +56,6 @@ export async function rerun(
   if (!services.config.clusters.includes(cluster)) return {};
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  // The same budget as the command (src/chat/use-cases/command-budget.ts): a Re-run posts in the
-  // thread and queues a person-priority job too.
-  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
-  if (overBudget) return tell(overBudget);
   const read = await services.readPolicy.check({ user, channel, cluster, namespace: target.namespace });
   if (!read.allowed) {
     services.audit.record({
@@ -74,6 +70,11 @@ export async function rerun(
     });
     return tell(say`${icon('refused')} Not re-run: ${read.reason}.`);
   }
+  // The same budget as the command (src/chat/use-cases/command-budget.ts): a Re-run posts in the
+  // thread and queues a person-priority job too. After the read policy, as the command:
+  // a non-reader's presses spend nothing of the channel's budget.
+  const overBudget = await spendBudget(services, { user, channel, entry: 'rerun' });
+  if (overBudget) return tell(overBudget);
   const addedAt = Date.now();
   let jobId: string;
   try {
@@ -122,7 +123,7 @@ export async function planStatus(
   const [stored, claim] = await Promise.all([services.plans.get(planId), services.plans.claimOf(planId)]);
   if (claim)
     return tell(
-      say`This plan was approved by ${approversText(request.person.platform, claim.approvers, services.policy?.names)}; it is applied once. Its outcome is in the thread.`,
+      say`This plan was approved by ${approversText(request.person.platform, claim.approvers, services.policy?.names, services.policy?.personOf)}; it is applied once. Its outcome is in the thread.`,
     );
   return tell(
     stored && stored.expiresAt > Date.now()

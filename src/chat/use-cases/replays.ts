@@ -10,6 +10,7 @@
  * carry) and an alert's diagnosis (Alertmanager sends a firing alert again).
  */
 import { z } from 'zod';
+import type { Audit } from '../../audit.js';
 import type { PlanStore, StoredPlan } from '../../queue/plan-store.js';
 import type { Producers } from '../../queue/producers.js';
 import type { Replay } from '../../queue/replication-guard.js';
@@ -49,13 +50,7 @@ export const appReplay = {
     kind: APP_REPLAY.command,
     data: { job, addedAt },
   }),
-  approval: (data: {
-    stored: StoredPlan;
-    marks: readonly string[];
-    at: number;
-    message: MessageRef;
-    job: RemediateJob;
-  }): Replay => ({ kind: APP_REPLAY.approval, data }),
+  approval: (data: ApprovalRedo): Replay => ({ kind: APP_REPLAY.approval, data }),
   rootState: (planId: string, record: RootRecord): Replay => ({
     kind: APP_REPLAY.rootState,
     data: { planId, record },
@@ -67,6 +62,52 @@ export interface ReplayServices {
   plans: PlanStore;
   subscriptions: Pick<Subscriptions, 'claimMessagePlan' | 'finishedSince'>;
   rootStates?: Pick<RootStates, 'record'> | undefined;
+  /** Where a redo that stands down is said (absent: tests that do not look). */
+  audit?: Pick<Audit, 'record'> | undefined;
+}
+
+/** An approval as its redo and its journal record keep it. */
+export interface ApprovalRedo {
+  stored: StoredPlan;
+  marks: readonly string[];
+  at: number;
+  message: MessageRef;
+  job: RemediateJob;
+}
+
+/**
+ * Writes again an approval a failover lost: its message's plan, its claim, its job. The
+ * newest claim on the message is honoured (issue 54.8): when another plan of the same
+ * message was approved since (a stale view pressed on the new master, which had lost
+ * this approval's message plan), this approval stands down, its claim is not written
+ * back and its job not queued, so one message never gets two fixes. Audited
+ * `not-queued`. The message's plan is taken first, atomically, so a press racing the
+ * redo meets one of the two, never both. (The writer's own `redo` in approve.ts and
+ * the journal's replayer alike.)
+ */
+export async function redoApproval(
+  services: Pick<ReplayServices, 'plans' | 'subscriptions' | 'producers' | 'audit'>,
+  approval: ApprovalRedo,
+): Promise<'redone' | 'superseded'> {
+  const { stored, marks, at, message, job } = approval;
+  const held = await services.subscriptions.claimMessagePlan(message, job.planId);
+  if (held !== job.planId) {
+    services.audit?.record({
+      action: 'outcome',
+      planId: job.planId,
+      cluster: stored.cluster,
+      namespace: stored.plan.target.namespace,
+      deployment: stored.plan.target.name,
+      kind: stored.plan.kind,
+      approvedBy: job.approvedBy,
+      outcome: 'not-queued',
+      detail: `lost in a failover, and another fix of the same message (${held.slice(0, 200)}) was approved since: one fix per message, so this approval is not applied`,
+    });
+    return 'superseded';
+  }
+  await services.plans.restoreClaim(stored, marks, at);
+  await services.producers.enqueueRemediate(job);
+  return 'redone';
 }
 
 /** The replayers of the app's journal records; `services` is read when one runs. */
@@ -80,10 +121,7 @@ export function appReplayers(
     },
     [APP_REPLAY.approval]: async (data) => {
       const { stored, marks, at, message, job } = approvalSchema.parse(data);
-      const { plans, subscriptions, producers } = services();
-      await plans.restoreClaim(stored as unknown as StoredPlan, marks, at);
-      await subscriptions.claimMessagePlan(message, job.planId);
-      await producers.enqueueRemediate(job);
+      await redoApproval(services(), { stored: stored as unknown as StoredPlan, marks, at, message, job });
     },
     [APP_REPLAY.rootState]: async (data) => {
       const { planId, record } = rootStateSchema.parse(data);

@@ -8,6 +8,7 @@
  * bodies: each adapter escapes it (Slack: src/chat/slack/render.ts; Teams:
  * src/chat/teams/cards.ts).
  */
+import { proofBrief, proofSentence, proofSteps } from '../../remediation/proof-text.js';
 import {
   DEFAULT_WORKLOAD_KIND,
   titleOfKind,
@@ -182,6 +183,7 @@ function fixLines({ plan, dryRun }: ShownPlan): Rich {
     say`${icon('fix')} ${strong('Recommended fix:')} ${firstSentence(plan.summary)}`,
     say`${strong('Impact:')} ${clip(firstSentence(plan.impact), 220)}`,
   ];
+  if (plan.proof) lines.push(say`${clip(proofBrief(plan.proof), 160)}`);
   const drift = driftLine(plan, { short: true });
   if (drift) lines.push(drift);
   // A fix the API server would refuse is worth knowing before the click.
@@ -380,6 +382,11 @@ function threadHolds(plans: readonly RemediationPlan[]): string {
 export function planParts(shown: ShownPlan, heading: Rich): Part[] {
   const { plan } = shown;
   const lines = [heading, say`${strong('Impact:')} ${plan.impact}`];
+  if (plan.proof) {
+    lines.push(say`${proofSentence(plan.proof)}`);
+    const steps = proofSteps(plan.proof);
+    if (steps) lines.push(say`${steps}`);
+  }
   for (const w of plan.warnings) lines.push(say`${icon('warning')} ${w}`);
   const drift = driftLine(plan);
   if (drift) lines.push(drift);

@@ -22,7 +22,7 @@ that starts a rollout that can never finish gets a warning kubectl, helm and Arg
   --budget-ms       answer time past which a review gets no warning (default 2000)
   --cache-seconds   how long one read of a namespace serves reviews (default 10)
   --kubeconfig, --context  which cluster to read (default: in-cluster, else KUBECONFIG)
-Also GET /healthz and GET /metrics.
+Also GET /healthz, GET /readyz (503 until the nodes are read) and GET /metrics.
 `;
 
 interface ServeArgs {
@@ -108,6 +108,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       tlsCert: args.tlsCert,
       tlsKey: args.tlsKey,
       logger,
+      ready: view.warmUp(),
       deps: { ...view, budgetMs: args.budgetMs, metrics: createAdmissionMetrics(true), logger },
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Analyzer, AnalyzerError } from '../analyzer.js';
 import { analyzers as registeredAnalyzers } from './index.js';
 import type { Finding } from '../finding.js';
 import { reconcileWithForward } from '../forward/reconcile.js';
+import { leadWithRollback } from '../forward/crashing-revision.js';
 import { detectOwner, type ManagedBy } from '../ownership.js';
 import { redactSnapshot } from '../redact-secrets.js';
 import type { WorkloadSnapshot } from '../snapshot/types.js';
@@ -54,7 +55,7 @@ export function analyze(collected: WorkloadSnapshot, options: AnalyzeOptions = {
   }
   let reconciled = findings;
   try {
-    reconciled = reconcileWithForward(context, findings);
+    reconciled = leadWithRollback(context, reconcileWithForward(context, findings));
   } catch (error) {
     analyzerErrors.push({ analyzer: 'forward-model', message: errorMessage(error) });
   }

@@ -12,6 +12,7 @@ import { preemptionUnderWay } from './preemption-under-way.js';
 import { probeFailure } from './probe-failure.js';
 import { progressDeadline } from './progress-deadline.js';
 import { rolloutAtRisk } from './rollout-at-risk.js';
+import { pausedRollout } from './paused-rollout.js';
 import { rolloutHalt } from './rollout-halt.js';
 import { rolloutStuck } from './rollout-stuck.js';
 import { surgeDeadlock } from './surge-deadlock.js';
@@ -40,6 +41,8 @@ export const analyzers: readonly Analyzer[] = [
   progressDeadline,
   rolloutHalt,
   rolloutAtRisk,
+  // After the verdicts on what stands now: a paused rollout's fate once resumed.
+  pausedRollout,
   incompleteEvidence,
   accessDenied,
   // Last: it judges what the others left unexplained.

@@ -22,6 +22,7 @@ import { isReady, isTerminal, isTerminating, shownPhase } from '../base/pods.js'
 import type { WorkloadSnapshot } from '../snapshot/types.js';
 import { workloadKind } from '../workloads/index.js';
 import { codeSpan } from '../../text/code-span.js';
+import { podPhases } from '../forward/pod-phase.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -37,6 +38,9 @@ export const unavailable: Analyzer = {
     const { progress } = kind.rolloutStatus(object);
     // No status (a hand-written dump): the counts are unknown, not 0.
     if (desired === 0 || !progress.statusRead || progress.available >= desired) return [];
+    // Ready pods inside minReadySeconds are starting, not unavailable: their controller
+    // counts them as available once that time has passed.
+    if (progress.available + settling(ctx) >= desired) return [];
     const shortfall = { desired, available: progress.available };
     const down = downNodes(snapshot);
     if (down.length > 0) return [nodeDown(snapshot, shortfall, down)];
@@ -51,6 +55,13 @@ export const unavailable: Analyzer = {
     return [unexplained(snapshot, shortfall)];
   },
 };
+
+/** Pods of the workload Ready but not yet for minReadySeconds (forward/pod-phase.ts: 'starting' while Ready). */
+function settling(ctx: Parameters<Analyzer['analyze']>[0]): number {
+  const phases = podPhases(ctx);
+  return ctx.snapshot.pods.filter((p) => isReady(p) && !isTerminating(p) && phases.get(p) === 'starting')
+    .length;
+}
 
 interface Shortfall {
   desired: number;

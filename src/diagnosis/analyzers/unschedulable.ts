@@ -418,6 +418,8 @@ function changeFor(ctx: PlacementContext, blocker: Blocker, pending: PendingAsse
     case 'devices':
       return deviceChange(ctx, blocker);
     case 'volume':
+      if (blocker.problem === 'node-affinity')
+        return `make room on the node of volume ${blocker.volume ?? ''} (claim ${blocker.claim} is bound to it, and a local volume does not move), or uncordon that node`;
       return blocker.problem === 'in-use-rwop'
         ? `stop ${holderNames(blocker)}, which holds ReadWriteOncePod claim ${blocker.claim}`
         : `fix PersistentVolumeClaim ${blocker.claim} (${blocker.problem === 'unbound' ? 'check its StorageClass and provisioner events' : 'create it'})`;

@@ -198,7 +198,25 @@ export function isCrashLooping(status: ContainerStatus, now: number): boolean {
   if (status.state?.terminated || status.state?.waiting) return true;
   const startedAt = Date.parse(status.state?.running?.startedAt ?? '');
   if (Number.isNaN(startedAt) || Number.isNaN(now)) return status.restartCount >= 2;
+  if (recovered(status, now - startedAt)) return false;
   return status.restartCount >= 2 && now - startedAt < TEN_MINUTES_MS;
+}
+
+/** Ready this long, and twice as long as its last run lasted: the loop stopped (restarts and lastState stay). */
+const RECOVERED_AFTER_MS = 5 * 60_000;
+
+/**
+ * A crash loop is a state, not a history (DESIGN.md §4d): a container that is Ready and
+ * has run for five minutes, and twice as long as its previous run lasted before it
+ * died, stopped crashing, whatever its restart count and lastState still say (the
+ * kubelet itself forgets the back-off only after ten). One that crashes after a few
+ * minutes each time has not run twice that long yet, and still loops.
+ */
+function recovered(status: ContainerStatus, runningMs: number): boolean {
+  if (!status.ready || runningMs < RECOVERED_AFTER_MS) return false;
+  const last = status.lastState?.terminated;
+  const lasted = Date.parse(last?.finishedAt ?? '') - Date.parse(last?.startedAt ?? '');
+  return Number.isFinite(lasted) && runningMs >= 2 * lasted;
 }
 
 /** A pod counts as healthy when it is Running, Ready, and none of its containers crash-loop. */

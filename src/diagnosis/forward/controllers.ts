@@ -51,7 +51,7 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
     model.steps.push({ kind: 'admitted', quota: model.refusedBy.name });
   model.world.charge(pod, 1);
   model.changes += 1;
-  model.pods.push({ pod, revision, phase: 'pending', ...(target ? { target } : {}) });
+  model.pods.push({ pod, revision, phase: 'pending', made: true, ...(target ? { target } : {}) });
   return true;
 }
 
@@ -135,6 +135,9 @@ export function stepPerNode(model: Model, shape: PerNodeShape): void {
     for (const name of wanted) {
       const [fresh, old] = [onNode(name, 'new'), onNode(name, 'old')];
       if (!fresh && !old) createPod(model, 'new', name);
+      // podsShouldBeOnNode without surge keeps one pod per node, bound and oldest first: a
+      // surge pod left from a strategy that surged goes (the fix that sets maxSurge 0).
+      if (fresh && old) deletePod(model, fresh);
       if ((!fresh && !old) || (fresh && old)) unavailable += 1;
       else if (fresh && !available(fresh)) unavailable += 1;
       else if (old && !available(old)) replace.push(old);

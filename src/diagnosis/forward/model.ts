@@ -15,6 +15,8 @@ export interface ModelPod {
   target?: string;
   /** The scheduler nominated a node and preempts there. */
   nominated?: string;
+  /** Made by the model's controller (not in the snapshot): it runs the template as the crash picture says. */
+  made?: true;
 }
 
 /** A Deployment-like controller: ReplicaSets scaled within maxSurge and maxUnavailable (or Recreate). */
@@ -39,13 +41,37 @@ export interface PerNodeShape {
 
 export type Shape = ReplicaShape | PerNodeShape;
 
+/**
+ * What a plan does to the workload, as the forward model applies it before its first
+ * tick (src/engine/plan-proof.ts derives it from the plan's own write):
+ * - `strategy`: the strategy the patch leaves (maxSurge and maxUnavailable resolved);
+ * - `template`: the new pod the changed template makes (a restart, a node exclusion):
+ *   every pod now running is then of an old revision, as after any template change;
+ * - `oldTo`: the old ReplicaSets scaled to this many replicas in all, at once or
+ *   (`stepped`) one replica at a time, each step once the last new pod is Ready;
+ * - `deleted`: pods deleted (uid, or name where a pod has no uid);
+ * - `resumed`: run as the workload will go once resumed (a paused Deployment's strategy
+ *   or restart takes effect only then).
+ */
+export interface Intervention {
+  strategy?: { maxSurge: number; maxUnavailable: number; recreate: boolean };
+  template?: Pod;
+  oldTo?: { replicas: number; stepped: boolean };
+  deleted?: ReadonlySet<string>;
+  resumed?: boolean;
+}
+
 /** What happened on the way (first occurrence of each), in the model's words. */
 export type Step =
   | { kind: 'gone'; pod: string }
   | { kind: 'ready'; pod: string }
   | { kind: 'old-removed'; pod: string }
   | { kind: 'admitted'; quota: string }
-  | { kind: 'preempted'; pod: string; node: string; victims: string[] };
+  | { kind: 'preempted'; pod: string; node: string; victims: string[] }
+  /** A new pod of a template known to crash there started on `node` and crash-loops. */
+  | { kind: 'crashed'; pod: string; node: string }
+  /** A pod the plan deletes. */
+  | { kind: 'deleted'; pod: string };
 
 export interface Model {
   world: World;
@@ -73,6 +99,22 @@ export interface Model {
   preemptionHeld: number | undefined;
   /** Anything changed in the current tick (a create, a delete, a bind, a pod Ready or gone). */
   changes: number;
+  /**
+   * Where a new pod of the workload's current template crash-loops (crash-model.ts), or
+   * undefined: no crash known. A pod the model makes on such a node never becomes Ready.
+   */
+  crashesOn?: (node: string) => boolean;
+  /** The serving (available) pods of the workload: at the start and the lowest on the way. */
+  serving: { start: number; lowest: number };
+  /** A plan's stepped scale of the old ReplicaSets: one replica at a time, each once the last new pod is Ready. */
+  steppedTo?: number;
+  /** The stepped walk waits for a new pod to become Ready before its next step. */
+  stepAwaits?: boolean;
+}
+
+/** Pods of the workload that serve now: available to their controller, not on their way out. */
+export function countServing(pods: readonly ModelPod[]): number {
+  return pods.filter((p) => p.phase === 'ready').length;
 }
 
 export function live(pods: readonly ModelPod[], revision: 'new' | 'old'): ModelPod[] {

@@ -21,6 +21,8 @@ import type { Outcome } from './run.js';
 import type { QuotaRef } from './world.js';
 import type { StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
+import { codeSpan } from '../../text/code-span.js';
+import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
 import { assessRollout, schedulingEvidence } from '../rollout/rollout-assessment.js';
 
@@ -57,10 +59,11 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   const { snapshot } = ctx;
   const underWay = workloadKind(snapshot).underWay(snapshot) !== undefined;
   if (!underWay) return notAtRisk(ctx, findings);
-  const { asIs, withoutOld } = forwardVerdict(ctx);
+  const { asIs, withoutOld, paused } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
     if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
-    return [...findings.filter((f) => !STUCK_CODES.has(f.code)), progressing(ctx, asIs)];
+    const next = paused ? pausedButFinishes(ctx, asIs) : progressing(ctx, asIs);
+    return [...findings.filter((f) => !STUCK_CODES.has(f.code)), next];
   }
   if (asIs.result !== 'blocked') return [...findings];
   if (asIs.step) {
@@ -93,7 +96,7 @@ function notAtRisk(ctx: AnalysisContext, findings: readonly Draft[]): Draft[] {
 }
 
 function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
-  const words = [...new Set(outcome.steps.map(stepWords))];
+  const words = stepsInPlainWords(outcome);
   const first = words.slice(0, 2).join(', then ');
   return {
     code: 'RolloutProgressing',
@@ -114,19 +117,21 @@ function progressing(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: St
   };
 }
 
-function stepWords(step: Step): string {
-  switch (step.kind) {
-    case 'gone':
-      return `terminating pod ${step.pod} is gone (until then it holds its node's room and its quota)`;
-    case 'ready':
-      return `new pod ${step.pod} becomes Ready`;
-    case 'old-removed':
-      return `the controller removes old pod ${step.pod}`;
-    case 'admitted':
-      return `quota ${step.quota} admits the next new pod`;
-    case 'preempted':
-      return `the scheduler preempts ${step.victims.join(', ')} on ${step.node} for ${step.pod}`;
-  }
+/** A paused rollout that, run forward as resumed, finishes by itself: nothing is stuck, it waits for the resume. */
+function pausedButFinishes(ctx: AnalysisContext, outcome: Extract<Outcome, { steps: Step[] }>): Draft {
+  const words = stepsInPlainWords(outcome);
+  const { kind, name, namespace } = ctx.snapshot.target;
+  const ref = `${kind.toLowerCase()}/${name}`;
+  return {
+    code: 'RolloutPaused',
+    severity: 'info',
+    summary: `The rollout of ${ref} is paused (spec.paused), not stuck: once resumed, it finishes by itself.`,
+    explanation: `A paused ${workloadKind(ctx.snapshot).words.kind} rolls no new template out until someone runs ${codeSpan(`kubectl rollout resume ${ref} -n ${namespace}`)}. Run forward as resumed, the controllers finish it; nothing needs changing but the resume.`,
+    evidence: [
+      { type: 'note', text: `Once resumed, in order: ${words.slice(0, 6).join('; ')}.` },
+      podsAsTheyAre(ctx),
+    ],
+  };
 }
 
 /** The workload's pods as `kubectl get pods` shows them, with where the model sees them going. */

@@ -21,7 +21,18 @@ import { occupancyKnown } from '../snapshot/types.js';
 import { podTemplateOf, workloadKind, workloadObject, type Revisions } from '../workloads/index.js';
 import type { ResolvedStrategy } from '../resolved-strategy.js';
 import { stepPerNode, stepReplicas } from './controllers.js';
-import { countReady, live, type Model, type ModelPod, type Shape, type Step } from './model.js';
+import {
+  countReady,
+  countServing,
+  live,
+  type Intervention,
+  type Model,
+  type ModelPod,
+  type Shape,
+  type Step,
+} from './model.js';
+import { currentTemplateCrash } from './crash-model.js';
+import { applyChange, stepOld } from './intervention.js';
 import { podPhases } from './pod-phase.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
 import { draBackedResources } from '../dra/needs.js';
@@ -63,6 +74,16 @@ export type Outcome =
  */
 export type Variant = 'as-is' | 'without-old' | 'next-rollout';
 
+/** What a run saw of the workload's serving pods (a plan's proof reads it). */
+export interface Trace {
+  /** Serving (available) pods before the first tick, the fewest at the end of any tick, and when the run ends. */
+  serving: { start: number; lowest: number; end: number };
+  /** Nodes where a new pod of a template known to crash started and crash-looped. */
+  crashedOn: string[];
+  /** Nodes of the workload's pods that still fail when the run ends (crash-looping, not starting). */
+  failingAtEnd: string[];
+}
+
 const UNMODELLED = 'the model does not follow this kind of update (ordered pods, canary steps)';
 
 /** Tolerations the DaemonSet controller adds to its pods (AddOrUpdateDaemonPodTolerations). */
@@ -76,15 +97,49 @@ const DAEMON_TOLERATIONS: Toleration[] = [
 ];
 
 export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
-  const built = buildModel(ctx, variant);
+  return run(ctx, variant).outcome;
+}
+
+/**
+ * A plan's run: the snapshot with the plan's write applied (`change`), then the
+ * controllers and the scheduler forward, with what the serving pods went through.
+ * The trace is absent where the model cannot follow the workload ('unknown', 'moving').
+ */
+export function runWithChange(
+  ctx: AnalysisContext,
+  change: Intervention,
+): { outcome: Outcome; trace?: Trace } {
+  return run(ctx, change.template ? 'next-rollout' : 'as-is', change);
+}
+
+function run(
+  ctx: AnalysisContext,
+  variant: Variant,
+  change?: Intervention,
+): { outcome: Outcome; trace?: Trace } {
+  const built = buildModel(ctx, variant, change);
   if ('why' in built) {
-    if (built.why !== UNMODELLED) return { result: 'unknown', why: built.why };
-    // Moving or not, an end state that no nodes can hold is never reached.
-    const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx, variant);
-    if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
-    return movingOrUnknown(ctx);
+    if (change) return { outcome: { result: 'unknown', why: built.why } };
+    return { outcome: unbuilt(ctx, variant, built.why) };
   }
-  const model = built;
+  const outcome = settle(built);
+  const crashedOn = [...new Set(built.steps.flatMap((s) => (s.kind === 'crashed' ? [s.node] : [])))];
+  const failingAtEnd = [
+    ...new Set(built.pods.filter((p) => p.phase === 'failing').map((p) => p.pod.spec.nodeName ?? '')),
+  ];
+  const serving = { ...built.serving, end: countServing(built.pods) };
+  return { outcome, trace: { serving, crashedOn, failingAtEnd } };
+}
+
+function unbuilt(ctx: AnalysisContext, variant: Variant, why: string): Outcome {
+  if (why !== UNMODELLED) return { result: 'unknown', why };
+  // Moving or not, an end state that no nodes can hold is never reached.
+  const short = variant === 'next-rollout' ? undefined : finalStateShortfall(ctx, variant);
+  if (short) return { result: 'blocked', ticks: 0, steps: [], ...short };
+  return movingOrUnknown(ctx);
+}
+
+function settle(model: Model): Outcome {
   const size = model.shape.kind === 'replicas' ? model.shape.replicas : model.shape.nodes.length;
   const cap = 50 + 8 * size;
   for (let ticks = 1; ticks <= cap; ticks += 1) {
@@ -110,7 +165,7 @@ export function runForward(ctx: AnalysisContext, variant: Variant): Outcome {
   return { result: 'unknown', why: `the model did not settle within ${cap} steps` };
 }
 
-function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: string } {
+function buildModel(ctx: AnalysisContext, variant: Variant, change?: Intervention): Model | { why: string } {
   const { snapshot } = ctx;
   if (snapshot.coverage.nodes !== 'complete') return { why: 'not every node was read' };
   const known = new Set(snapshot.nodes.map((n) => n.metadata.name ?? ''));
@@ -130,7 +185,8 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
   if (strategy.type === 'OnDelete')
     return { why: 'pods are replaced only when someone deletes them (OnDelete)' };
   if (kind.orderedBlock || strategy.argo) return { why: UNMODELLED };
-  if (kind.paused(object) || kind.halt?.(snapshot)) return { why: 'the rollout is paused' };
+  if (kind.halt?.(snapshot) || (kind.paused(object) && !change?.resumed))
+    return { why: 'the rollout is paused' };
   const { current, old } = kind.revisions(snapshot);
   const phases = podPhases(ctx);
   const oldPods = new Set(old.flatMap((r) => r.pods));
@@ -138,15 +194,19 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
   if (snapshot.pods.some((p) => !oldPods.has(p) && !newPods.has(p)))
     return { why: 'pods of no known revision' };
   const perNode = strategy.per === 'node';
-  const template = nextPod(snapshot);
+  const template = change?.template ?? nextPod(snapshot);
   const newTemplate = perNode ? withDaemonTolerations(template) : template;
   if ((newTemplate.spec.resourceClaims ?? []).length > 0) return { why: 'the template claims devices (DRA)' };
+  // The scheduler made claims for the pods' extended resources: a DeviceClass backs them.
+  if (snapshot.pods.some((p) => p.status?.extendedResourceClaimStatus))
+    return { why: "the pods' extended resources are devices a DeviceClass backs (DRA)" };
   if (snapshot.dra && draBacked(ctx, newTemplate))
     return { why: 'the template asks for devices a DeviceClass may back (DRA)' };
   const quotas = quotasOf(ctx);
   if (quotas === 'unknown') return { why: "the quota's usage: not every pod of the namespace was read" };
   const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout';
+  const gone = change?.deleted ?? new Set<string>();
   const pods: ModelPod[] = snapshot.pods.map((pod) => {
     const target = perNode ? pinnedNode(pod) : undefined;
     return {
@@ -157,15 +217,12 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
     };
   });
   const oldTemplate = [...(next ? snapshot.pods : oldPods)].find((p) => p.spec.nodeName);
+  const daemonTemplate = change?.template ?? unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec });
   const model: Model = {
     world,
     nodes: snapshot.nodes,
     shape: perNode
-      ? perNodeShape(
-          snapshot.nodes,
-          withDaemonTolerations(unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec })),
-          strategy,
-        )
+      ? perNodeShape(snapshot.nodes, withDaemonTolerations(daemonTemplate), strategy)
       : replicaShape(kind.desiredReplicas(object), strategy, { ...(current ? { current } : {}), old }, next),
     pods,
     newTemplate,
@@ -177,7 +234,11 @@ function buildModel(ctx: AnalysisContext, variant: Variant): Model | { why: stri
     preemptionHeld: heldPriority(
       pods.filter((p) => p.phase === 'pending' && schedulerFoundNoVictim(ctx, p.pod)),
     ),
+    serving: { start: countServing(pods), lowest: countServing(pods) },
   };
+  const crash = currentTemplateCrash(ctx);
+  if (crash) model.crashesOn = crash.crashesOn;
+  if (change) applyChange(model, change, gone);
   // The DaemonSet controller's own count of the nodes that should run a pod: a snapshot
   // that holds fewer of them (a node with no pod of ours left, not read) cannot say when
   // the rollout is done.
@@ -356,18 +417,24 @@ function tick(model: Model): void {
   }
   for (const pod of model.pods.filter((p) => p.phase === 'starting')) {
     if (attachBlocked(model, pod.pod)) continue;
-    pod.phase = 'ready';
-    model.steps.push({ kind: 'ready', pod: pod.pod.metadata.name ?? '' });
+    const node = pod.pod.spec.nodeName ?? '';
+    const crashes = pod.made && pod.revision === 'new' && model.crashesOn?.(node);
+    pod.phase = crashes ? 'failing' : 'ready';
+    if (!crashes && pod.revision === 'new') model.stepAwaits = false;
+    const name = pod.pod.metadata.name ?? '';
+    model.steps.push(crashes ? { kind: 'crashed', pod: name, node } : { kind: 'ready', pod: name });
     model.changes += 1;
   }
   const { shape } = model;
   model.refused = 0;
   if (shape.kind === 'replicas') {
+    stepOld(model);
     const before = `${shape.newSpec}/${shape.oldSpec}`;
     stepReplicas(model, shape);
     if (`${shape.newSpec}/${shape.oldSpec}` !== before) model.changes += 1;
   } else stepPerNode(model, shape);
   schedule(model);
+  model.serving.lowest = Math.min(model.serving.lowest, countServing(model.pods));
 }
 
 function schedule(model: Model): void {

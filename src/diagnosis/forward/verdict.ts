@@ -7,16 +7,32 @@
  *   is Unschedulable or QuotaExceeded, and removing serving pods only loses capacity.
  */
 import type { AnalysisContext } from '../analysis-context.js';
-import { runForward, type Outcome } from './run.js';
+import { runForward, runWithChange, type Outcome } from './run.js';
+import { workloadKind } from '../workloads/index.js';
 
 export interface ForwardVerdict {
   asIs: Outcome;
   /** Run only when `asIs` is blocked. */
   withoutOld?: Outcome;
+  /**
+   * The workload is paused and holds its template back (a Deployment's spec.paused):
+   * both runs are of the rollout as it goes once resumed; nothing moves before.
+   */
+  paused?: true;
 }
 
 export function forwardVerdict(ctx: AnalysisContext): ForwardVerdict {
   return ctx.once('forward-verdict', () => {
+    const kind = workloadKind(ctx.snapshot);
+    if (kind.pauseHoldsTemplate && kind.paused(kind.object(ctx.snapshot))) {
+      const asIs = runWithChange(ctx, { resumed: true }).outcome;
+      if (asIs.result !== 'blocked') return { asIs, paused: true };
+      const withoutOld = runWithChange(ctx, {
+        resumed: true,
+        oldTo: { replicas: 0, stepped: false },
+      }).outcome;
+      return { asIs, withoutOld, paused: true };
+    }
     const asIs = runForward(ctx, 'as-is');
     if (asIs.result !== 'blocked') return { asIs };
     return { asIs, withoutOld: runForward(ctx, 'without-old') };

@@ -28,7 +28,7 @@ export function blockerResource(blocker: Blocker): string {
         ? `topology spread (no ${blocker.topologyKey} label)`
         : `topology spread (${blocker.topologyKey}=${blocker.domain}, maxSkew ${blocker.maxSkew})`;
     case 'volume':
-      return `volume ${blocker.claim} (${blocker.problem === 'in-use-rwop' ? 'ReadWriteOncePod' : blocker.problem})`;
+      return `volume ${blocker.claim} (${blocker.problem === 'in-use-rwop' ? 'ReadWriteOncePod' : blocker.problem === 'node-affinity' ? `on another node: ${blocker.volume ?? ''}` : blocker.problem})`;
     case 'devices':
       return blocker.allocatedElsewhere
         ? `ResourceClaim ${blocker.allocatedElsewhere} (allocated on another node)`
@@ -161,6 +161,8 @@ export function describeBlocker(blocker: Blocker): string {
         return `PersistentVolumeClaim "${blocker.claim}", which does not exist`;
       if (blocker.problem === 'unbound')
         return `PersistentVolumeClaim "${blocker.claim}", which is not bound to a volume`;
+      if (blocker.problem === 'node-affinity')
+        return `PersistentVolumeClaim "${blocker.claim}", bound to volume ${blocker.volume ?? ''} whose node affinity leaves this node out`;
       return `ReadWriteOncePod volume "${blocker.claim}", in use by ${holderNames(blocker)}`;
   }
 }

@@ -7,6 +7,7 @@ import type { Node, Pod } from '../k8s.js';
 import { claimNames, requiredAntiAffinity, termSelectsPod } from '../base/pod-constraints.js';
 import type { Blocker, HolderRef, PlacementContext } from './placement-types.js';
 import { pvcsRead } from '../snapshot/types.js';
+import { matchesTerms } from '../base/node-match.js';
 
 /** Bound pods by the value of `key` on their node (zone, region, ...), built once per key and context. */
 function domainIndex(ctx: PlacementContext, key: string): Map<string, Pod[]> {
@@ -73,7 +74,12 @@ export function antiAffinityBlockers(
   }));
 }
 
-export function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: ReadonlySet<Pod>): Blocker[] {
+export function volumeBlockers(
+  ctx: PlacementContext,
+  incoming: Pod,
+  node: Node,
+  removed: ReadonlySet<Pod>,
+): Blocker[] {
   const claims = claimNames(incoming.spec);
   if (claims.length === 0) return [];
   const { snapshot } = ctx;
@@ -91,6 +97,21 @@ export function volumeBlockers(ctx: PlacementContext, incoming: Pod, removed: Re
     }
     if (pvc.status?.phase && pvc.status.phase !== 'Bound') {
       blockers.push({ kind: 'volume', claim, problem: 'unbound', holders: [] });
+      continue;
+    }
+    // VolumeBinding: a bound claim's volume may be usable on some nodes only (a local PV).
+    const volume = pvc.spec.volumeName
+      ? snapshot.guards?.persistentVolumes?.find((v) => v.metadata.name === pvc.spec.volumeName)
+      : undefined;
+    const terms = volume?.spec?.nodeAffinity?.required?.nodeSelectorTerms;
+    if (terms && terms.length > 0 && !matchesTerms(node, terms)) {
+      blockers.push({
+        kind: 'volume',
+        claim,
+        problem: 'node-affinity',
+        volume: volume?.metadata.name ?? '',
+        holders: [],
+      });
       continue;
     }
     const modes = pvc.spec.accessModes ?? pvc.status?.accessModes ?? [];

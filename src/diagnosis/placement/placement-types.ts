@@ -52,7 +52,18 @@ export type Blocker =
       lastingFix?: 'nodeTaintsPolicy' | 'matchLabelKeys';
       holders: HolderRef[];
     }
-  | { kind: 'volume'; claim: string; problem: 'not-found' | 'unbound' | 'in-use-rwop'; holders: HolderRef[] }
+  /**
+   * A claim the pod needs: missing, unbound, a ReadWriteOncePod in use, or bound to a
+   * volume whose node affinity leaves this node out ('node-affinity', the scheduler's
+   * "volume node affinity conflict": a local volume, `volume` naming it).
+   */
+  | {
+      kind: 'volume';
+      claim: string;
+      problem: 'not-found' | 'unbound' | 'in-use-rwop' | 'node-affinity';
+      volume?: string;
+      holders: HolderRef[];
+    }
   /** DRA: devices for one request of the pod's claims (or an extended resource a DeviceClass backs). */
   | DeviceBlocker;
 

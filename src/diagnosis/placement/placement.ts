@@ -102,7 +102,7 @@ const FILTERS: readonly Filter[] = [
   (ctx, incoming, _node, _removed, occupants) => portBlockers(profileOf(ctx, incoming).ports, occupants),
   (ctx, incoming, node, removed) => antiAffinityBlockers(ctx, incoming, node, removed),
   (ctx, incoming, node, removed) => spreadBlockers(ctx, incoming, node, removed),
-  (ctx, incoming, _node, removed) => volumeBlockers(ctx, incoming, removed),
+  (ctx, incoming, node, removed) => volumeBlockers(ctx, incoming, node, removed),
   (ctx, incoming, node, removed) => deviceVerdict(ctx.analysis, incoming, node, { removed })?.blockers ?? [],
 ];
 

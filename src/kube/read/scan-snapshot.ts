@@ -40,7 +40,7 @@ export function buildScanSnapshot(
   object: WorkloadObject,
   objects: NamespaceObjects,
   nodes: NodeObjects,
-  neighbours: { pods: Pod[]; readOn: string[]; gaps: CoverageGap[] },
+  neighbours: { pods: Pod[]; readOn: string[] | 'all'; gaps: CoverageGap[] },
   accessProblems: AccessProblem[],
   dra?: { objects?: DraObjects; coverage?: DraCoverage },
 ): WorkloadSnapshot {

@@ -9,7 +9,10 @@ import { isEligible } from '../../diagnosis/base/node-match.js';
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import { imageWords } from '../../diagnosis/rollout/image-words.js';
 import { planId } from '../plan-id.js';
-import type { RemediationPlan } from '../plan.js';
+import type { NotOffered, RemediationPlan } from '../plan.js';
+import type { Pod } from '../../diagnosis/k8s.js';
+import { blockersOn, fitsOn, placementContext } from '../../diagnosis/placement/placement.js';
+import { occupancyKnown } from '../../diagnosis/snapshot/types.js';
 import { pictureOf } from './exclude-node.js';
 import { podTemplateOf, workloadKind, workloadObject } from '../../diagnosis/workloads/index.js';
 
@@ -71,6 +74,7 @@ export function buildDeletePodsPlans(
 export function buildForcedRollbackPlans(
   ctx: AnalysisContext,
   finding: Omit<Finding, 'remediations'>,
+  notOffered?: NotOffered,
 ): RemediationPlan[] {
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
@@ -79,6 +83,11 @@ export function buildForcedRollbackPlans(
   const name = block.pod.metadata.name ?? '';
   const uid = block.pod.metadata.uid ?? '';
   if (name === '' || uid === '') return [];
+  const nowhere = replacementNowhere(ctx, block.pod);
+  if (nowhere) {
+    notOffered?.('delete-pods', `deleting ${name} would not move the rollout: its replacement ${nowhere}`);
+    return [];
+  }
   const object = kind.object(snapshot);
   const generation = object.metadata.generation ?? 0;
   const pods = [{ name, uid }];
@@ -100,4 +109,27 @@ export function buildForcedRollbackPlans(
       addresses: finding.code,
     },
   ];
+}
+
+/**
+ * Where the pod the rollout waits for is Pending, its replacement (same name, same
+ * claims: a StatefulSet's volumes stay) faces what it faces: a volume whose node
+ * affinity leaves only a cordoned or full node, no node with room. Says why, or
+ * undefined when a node takes it or the nodes were not all read (unknown, not empty).
+ */
+function replacementNowhere(ctx: AnalysisContext, pod: Pod): string | undefined {
+  const { snapshot } = ctx;
+  if (pod.spec.nodeName || snapshot.coverage.nodes !== 'complete') return undefined;
+  if (snapshot.nodes.some((n) => !occupancyKnown(snapshot.coverage, n.metadata.name ?? ''))) return undefined;
+  const placement = placementContext(ctx);
+  const eligible = snapshot.nodes.filter((n) => isEligible(n, pod.spec));
+  if (eligible.some((n) => fitsOn(placement, pod, n))) return undefined;
+  const volume = eligible
+    .flatMap((n) => blockersOn(placement, pod, n))
+    .find((b) => b.kind === 'volume' && b.problem === 'node-affinity');
+  if (volume?.kind === 'volume')
+    return `would need the node of volume ${volume.volume ?? ''} (claim ${volume.claim} keeps it there), which cannot take it (cordoned, drained or full): stuck for good until that node takes pods again or the volume is moved`;
+  return eligible.length === 0
+    ? 'would fit no node: none it may use takes pods (cordoned or not selected)'
+    : `would fit none of the ${eligible.length} node(s) it may use either`;
 }

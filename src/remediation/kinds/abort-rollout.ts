@@ -13,6 +13,8 @@ import { workloadPatchKind } from './workload-patch.js';
 const base = workloadPatchKind({
   kind: 'abort-rollout',
   workloads: ['Rollout'],
+  // The new pods go: only the stable ones serve.
+  spendsAvailability: true,
   answers: {
     RolloutSurgeDeadlock: buildAbortRolloutPlans,
     ProgressDeadlineExceeded: buildAbortRolloutPlans,

@@ -30,6 +30,8 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
     if (!plan.pods?.length) return { ok: false, reason: 'delete-pods names no pods' };
     return { ok: true };
   },
+  // The deleted pods stop serving until their replacements are Ready.
+  spendsAvailability: true,
   staleWhen: 'spec-changed',
   reliefOnly: true,
   inverse: () => null,

@@ -61,6 +61,8 @@ function exclusionWords(plan: WorkloadPatchPlan, room: number): string {
 export const excludeNode = workloadPatchKind({
   kind: 'exclude-node',
   workloads: ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'],
+  // The rollout it starts moves pods off the excluded node at the strategy's pace.
+  spendsAvailability: false,
   answers: {
     CrashLoopOnNode: (ctx, finding, notOffered) => buildExcludeNodePlans(ctx, finding, undefined, notOffered),
   },

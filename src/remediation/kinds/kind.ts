@@ -122,6 +122,13 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    * (uid), or also once its spec changed (generation).
    */
   staleWhen: 'replaced' | 'spec-changed';
+  /**
+   * Whether applying it takes serving pods down (old pods stopped first, Recreate, the
+   * old ReplicaSet scaled down, pods deleted, a restart, an abort): such a plan is
+   * offered for a stuck rollout only where the forward model shows it will not finish
+   * by itself (src/engine/plan-gate.ts). Stated by every kind, so a new one decides.
+   */
+  spendsAvailability: boolean;
   /** Relief, not a fix (delete-pods): never ordered ahead of a fix (plan-order.ts). */
   reliefOnly?: true;
   /** The Undo of an applied plan, or null when there is nothing to put back. */

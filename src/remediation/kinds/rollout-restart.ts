@@ -10,6 +10,8 @@ import { workloadPaths, workloadPatchKind } from './workload-patch.js';
 export const rolloutRestart = workloadPatchKind({
   kind: 'rollout-restart',
   workloads: ['Deployment', 'DaemonSet', 'StatefulSet'],
+  // A restart replaces every pod.
+  spendsAvailability: true,
   answers: { RolloutSurgeDeadlock: buildRolloutRestartPlans },
   paths: (workload) => [workloadPaths(workload).restartedAt],
   change: (_plan, target) => `Restart ${target} now: its pods are replaced as its strategy allows.`,

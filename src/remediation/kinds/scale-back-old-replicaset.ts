@@ -52,6 +52,8 @@ export const scaleBackOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> 
   clusterScoped: false,
   paths: () => SCALE_PATHS,
   checkPayload: (plan) => checkScalePayload(plan, 'up'),
+  // Only an Undo, never offered: it adds old pods back.
+  spendsAvailability: false,
   staleWhen: 'spec-changed',
   inverse: () => null,
   watch: () => ({

@@ -21,6 +21,8 @@ export const scaleOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> & {
   clusterScoped: false,
   paths: () => SCALE_PATHS,
   checkPayload: (plan) => checkScalePayload(plan, 'down'),
+  // Scaling the old ReplicaSet down stops old pods before the new ones are Ready.
+  spendsAvailability: true,
   staleWhen: 'spec-changed',
   inverse: scaleBackPlan,
   // Scaling the old ReplicaSet down moves the rollout: the surge pod takes its place.

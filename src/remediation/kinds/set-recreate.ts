@@ -8,6 +8,8 @@ import { restarts, workloadPaths, workloadPatchKind } from './workload-patch.js'
 export const setRecreate = workloadPatchKind({
   kind: 'set-recreate',
   answers: { RolloutSurgeDeadlock: buildSetRecreatePlans },
+  // Recreate stops every old pod before a new one starts.
+  spendsAvailability: true,
   paths: (workload) => [...workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) =>
     `Set the strategy to Recreate (old pods stop before new ones start)${restarts(plan) ? ` and restart ${target} now` : ` of ${target}`}.`,

@@ -11,6 +11,8 @@ import { restarts, strategyOf, workloadPaths, workloadPatchKind } from './worklo
 export const setRollingUpdate = workloadPatchKind({
   kind: 'set-rolling-update',
   workloads: ['Deployment', 'DaemonSet', 'Rollout'],
+  // maxUnavailable above 0 lets old pods stop before new ones are Ready.
+  spendsAvailability: true,
   answers: {
     RolloutSurgeDeadlock: buildSetRollingUpdatePlans,
     // Preventive: strategy only, nothing restarts.

@@ -42,6 +42,8 @@ export const taintDevice: RemediationKindModule<TaintDevicePlan> & { kind: 'tain
   clusterScoped: true,
   paths: () => [],
   checkPayload: (plan) => checkDeviceTaintPayload(plan, 'required'),
+  // Answers a crash loop, not a stuck rollout: the pods it replaces are the ones failing on the device.
+  spendsAvailability: false,
   staleWhen: 'spec-changed',
   inverse: untaintPlan,
   // The pods holding the device are deleted: their replacements becoming Ready is what is watched.

@@ -18,6 +18,8 @@ export const untaintDevice: RemediationKindModule<UntaintDevicePlan> & { kind: '
   clusterScoped: true,
   paths: () => [],
   checkPayload: (plan) => checkDeviceTaintPayload(plan, 'none'),
+  // Only an Undo, never offered: it takes the taint off.
+  spendsAvailability: false,
   staleWhen: 'replaced',
   inverse: () => null,
   watch: () => ({

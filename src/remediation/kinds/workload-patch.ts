@@ -198,6 +198,8 @@ export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
   /** The workload kinds it may target (absent: Deployments only). */
   workloads?: readonly WorkloadKind[];
   paths(workload: WorkloadKind): readonly string[];
+  /** Whether its patch takes serving pods down (kind.ts). */
+  spendsAvailability: boolean;
   change(plan: WorkloadPatchPlan, target: string, room: number): string;
 }
 
@@ -215,6 +217,7 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     clusterScoped: false,
     ...(spec.workloads ? { workloads: spec.workloads } : {}),
     paths: spec.paths,
+    spendsAvailability: spec.spendsAvailability,
     checkPayload: checkWorkloadPatchPayload,
     staleWhen: 'spec-changed',
     inverse: patchBack,

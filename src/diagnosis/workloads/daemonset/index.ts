@@ -44,7 +44,8 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],
-  revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
+  // From its identity (api.ts): what holds its revisions, as the API lists them.
+  revisionObjects: daemonSetApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,

@@ -40,7 +40,8 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],
-  revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
+  // From its identity (api.ts): what holds its revisions, as the API lists them.
+  revisionObjects: deploymentApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,

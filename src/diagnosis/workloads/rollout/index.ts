@@ -56,6 +56,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
     pods: 'replicas',
     templateChange:
       'On a Rollout this is a new update: it goes through the canary steps (or the blue-green preview and promotion) as a release does, pausing where they pause; the crashing pods leave the node only as the update replaces them.',
+    rollBack: (name, namespace) => `kubectl argo rollouts abort ${name} -n ${namespace}`,
   },
   templateRef: {
     of: referencedDeployment,
@@ -72,7 +73,8 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],
-  revisionObjects: { kind: 'ReplicaSet', resource: 'replicasets' },
+  // From its identity (api.ts): what holds its revisions, as the API lists them.
+  revisionObjects: rolloutApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector ?? {},
   podTemplate: (object) => object.spec.template ?? { spec: { containers: [] } },

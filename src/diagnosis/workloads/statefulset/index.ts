@@ -39,7 +39,8 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
-  revisionObjects: { kind: 'ControllerRevision', resource: 'controllerrevisions' },
+  // From its identity (api.ts): what holds its revisions, as the API lists them.
+  revisionObjects: statefulSetApi.revisions,
   revisionLabel: REVISION_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,

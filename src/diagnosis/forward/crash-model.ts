@@ -1,0 +1,43 @@
+/**
+ * Where a new pod of the workload's current template would crash-loop, read from the
+ * crash picture of that template (crash/crash-distribution.ts), so the forward model
+ * never lets a pod of a template known to crash become Ready:
+ * - crashing on every node it ran on (no healthy pod of it anywhere): it crashes
+ *   wherever it starts;
+ * - crashing on some nodes only (the crash depends on the node): it crashes on those
+ *   nodes, and on every other node that shares the label separating them from the
+ *   healthy ones (a pool, a kernel: the rollout reaches them too);
+ * - otherwise (no crash, or a node with both crashing and healthy pods of it) nothing
+ *   is assumed.
+ */
+import type { AnalysisContext } from '../analysis-context.js';
+import { crashPictures } from '../crash/crash-distribution.js';
+
+export interface CrashModel {
+  /** The template crashes wherever it runs. */
+  everywhere: boolean;
+  /** Nodes where it crashes (all of them when `everywhere`). */
+  crashesOn: (node: string) => boolean;
+  /** Nodes seen crashing, for words. */
+  seen: string[];
+}
+
+export function currentTemplateCrash(ctx: AnalysisContext): CrashModel | undefined {
+  return ctx.once('forward-crash-model', () => {
+    const picture = crashPictures(ctx).find((p) => p.current);
+    if (!picture || picture.badNodes.length === 0) return undefined;
+    if (picture.goodNodes.length === 0 && picture.mixedNodes.length === 0)
+      return { everywhere: true, crashesOn: () => true, seen: [...picture.badNodes] };
+    if (!picture.nodeLocal) return undefined;
+    const bad = new Set(picture.badNodes);
+    const label = picture.separator?.label;
+    if (label) {
+      const values = new Set(label.values);
+      for (const node of ctx.snapshot.nodes) {
+        const value = node.metadata.labels?.[label.key];
+        if (value !== undefined && values.has(value)) bad.add(node.metadata.name ?? '');
+      }
+    }
+    return { everywhere: false, crashesOn: (node) => bad.has(node), seen: [...picture.badNodes] };
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Which of a finding's plans are shown, once each was run forward (plan-proof.ts):
+ * - a plan that changes no pod, or that is proved, is shown with its proof;
+ * - a refused one is not, and the finding says why (Diagnosis.notOffered);
+ * - one that reaches its goal only below the owners' floor (a PodDisruptionBudget) is
+ *   shown only when no plan of the finding reaches the goal and keeps the floor, and
+ *   then labelled as the outage it is, with how far below the floor it goes.
+ */
+import type { AnalysisContext } from '../diagnosis/analysis-context.js';
+import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
+import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
+
+export function offerProved(
+  ctx: AnalysisContext,
+  plans: readonly RemediationPlan[],
+  note: NotOffered,
+): RemediationPlan[] {
+  const judged = plans.map((plan) => ({ plan, verdict: provePlan(ctx, plan) }));
+  const keepsFloor = judged.some((j) => j.verdict?.verdict === 'proved' && !isRelief(j.plan, j.verdict));
+  const target = `${ctx.snapshot.target.kind.toLowerCase()}/${ctx.snapshot.target.name}`;
+  return judged.flatMap(({ plan, verdict }) => {
+    if (!verdict) return [plan];
+    if (verdict.verdict === 'refused') {
+      note(plan.kind, verdict.reason);
+      return [];
+    }
+    if (verdict.verdict === 'proved') return [{ ...plan, proof: verdict.proof }];
+    const { floor, proof } = verdict;
+    const below = `would take ${target} to ${proof.serving.lowest} serving, ${proof.belowFloor} below its PodDisruptionBudget ${floor.budget} (${floor.rule}: ${floor.minServing} must serve)`;
+    if (keepsFloor) {
+      note(plan.kind, `${planLabel(plan)} ${below}; a plan that keeps the budget is offered`);
+      return [];
+    }
+    return [
+      {
+        ...plan,
+        proof,
+        impact: `Outage below the disruption budget: it ${below.replace('would take', 'takes')}. ${plan.impact}`,
+        warnings: [
+          `No plan reaches the goal within PodDisruptionBudget ${floor.budget}: this one goes ${proof.belowFloor} below it. The budget only guards evictions; the controller will not stop it.`,
+          ...plan.warnings,
+        ],
+      },
+    ];
+  });
+}
+
+/** Relief (delete-pods) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
+function isRelief(plan: RemediationPlan, verdict: ProofVerdict): boolean {
+  return verdict.verdict === 'proved' && plan.kind === 'delete-pods' && plan.addresses === 'CrashLoopOnNode';
+}

@@ -1,0 +1,101 @@
+/**
+ * This process's clock against Redis's (issue 53.4): Redis is the one server every app
+ * replica and worker talks to, so its TIME is the reference they are compared with.
+ * Read at start and every minute; the offset is this clock minus Redis's, less half the
+ * round trip's uncertainty. Beyond CLOCK_SKEW_TOLERANCE_MS (src/trust/clock-skew.ts)
+ * the process logs it (once, and again when it is back within), its health says so,
+ * the metric `rollout_doctor_clock_offset_seconds` shows it, and `problem()` is the
+ * sentence a person is answered with instead of running work whose times would be wrong.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import { CLOCK_SKEW_TOLERANCE_MS, offsetWords } from '../trust/clock-skew.js';
+
+export interface ClockReading {
+  /** This clock minus Redis's, in ms (positive: ahead). */
+  offsetMs: number;
+  /** Half the TIME round trip: the offset is known to within this. */
+  uncertaintyMs: number;
+  /** Redis's time at the reading. */
+  redisAt: number;
+}
+
+/** One reading of `redis`'s TIME against this clock. */
+export async function readClockOffset(
+  redis: Pick<Redis, 'time'>,
+  now: () => number = Date.now,
+): Promise<ClockReading> {
+  const before = now();
+  const [seconds, micros] = await redis.time();
+  const after = now();
+  const redisAt = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  return {
+    offsetMs: Math.round((before + after) / 2 - redisAt),
+    uncertaintyMs: Math.ceil((after - before) / 2),
+    redisAt,
+  };
+}
+
+/** Whether a reading shows a skew beyond the tolerance, whatever its uncertainty. */
+export function beyondTolerance(reading: ClockReading): boolean {
+  return Math.abs(reading.offsetMs) - reading.uncertaintyMs > CLOCK_SKEW_TOLERANCE_MS;
+}
+
+export interface ClockWatch {
+  /** The latest reading; undefined until Redis answered TIME once. */
+  reading(): ClockReading | undefined;
+  /** The clock named for a person (and /readyz) when it is off beyond the tolerance; undefined otherwise. */
+  problem(): string | undefined;
+  stop(): void;
+}
+
+/**
+ * @param who how the process names itself ("this worker", "the app").
+ * @param onReading each reading (the metric).
+ */
+export function startClockWatch(
+  redis: Pick<Redis, 'time'>,
+  options: {
+    who: string;
+    logger: Pick<Logger, 'warn' | 'info'>;
+    everyMs?: number;
+    onReading?: (reading: ClockReading) => void;
+    now?: () => number;
+  },
+): ClockWatch {
+  let latest: ClockReading | undefined;
+  let off = false;
+  const read = async (): Promise<void> => {
+    let reading: ClockReading;
+    try {
+      reading = await readClockOffset(redis, options.now);
+    } catch {
+      return; // Redis away: the last reading stands; health reports Redis itself.
+    }
+    latest = reading;
+    options.onReading?.(reading);
+    const beyond = beyondTolerance(reading);
+    if (beyond && !off)
+      options.logger.warn(
+        { offsetMs: reading.offsetMs, toleranceMs: CLOCK_SKEW_TOLERANCE_MS },
+        `${options.who}'s clock is ${offsetWords(reading.offsetMs)} Redis's: beyond the ${CLOCK_SKEW_TOLERANCE_MS / 1000} s rollout-doctor tolerates; fix time sync (NTP, chrony) on its node`,
+      );
+    if (!beyond && off)
+      options.logger.info(
+        { offsetMs: reading.offsetMs },
+        `${options.who}'s clock is back in step with Redis's`,
+      );
+    off = beyond;
+  };
+  void read();
+  const timer = setInterval(() => void read(), options.everyMs ?? 60_000);
+  timer.unref();
+  return {
+    reading: () => latest,
+    problem() {
+      if (!latest || !beyondTolerance(latest)) return undefined;
+      return `${options.who}'s clock is ${offsetWords(latest.offsetMs)} Redis's (more than the ${CLOCK_SKEW_TOLERANCE_MS / 1000} s tolerated): fix time sync (NTP, chrony) on its node`;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

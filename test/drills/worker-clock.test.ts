@@ -1,0 +1,91 @@
+/**
+ * Drill (issue 53.4): a worker whose clock is 30 minutes ahead, then one 20 minutes
+ * behind (libfaketime, preloaded into the real worker process), the app and Redis in
+ * step. Before, the first refused every job as "tampered" and people waited for ever on
+ * "asked for a diagnosis…"; the second made every plan "expired" on arrival. Now the
+ * worker notices at start (Redis TIME), says so in its log, on /readyz and in its
+ * metric, and the person's command is answered with the worker's clock; the cluster is
+ * not read.
+ */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../../bench/lib/stack.js';
+import { freePort } from '../support/redis.js';
+import type { StoredMessage } from '../support/slack-standin.js';
+import { NAME, NS, deadlockTracker, waitUntil } from './support/drill-kit.js';
+
+const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  // Debian's faketime package; the drill is about real processes with a wrong clock.
+  expect(existsSync(LIBFAKETIME), `${LIBFAKETIME} (apt install faketime)`).toBe(true);
+  stack = await startStack({
+    sim: { scenario: 'sim/scenarios/gpu-deadlock.yaml', timeScale: 50 },
+    workers: 0,
+  });
+  await deadlockTracker(stack.sim);
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const cases = [
+  { faketime: '+30m', words: /this worker's clock is 30 min( \d+ s)? ahead of Redis's/, offset: 1800 },
+  { faketime: '-20m', words: /this worker's clock is 20 min( \d+ s)? behind Redis's/, offset: -1200 },
+];
+
+describe('a worker whose clock is off', () => {
+  for (const { faketime, words, offset } of cases) {
+    it(`${faketime}: says so on /readyz, in its log and metric, and answers the command with its clock`, async () => {
+      const { sim, slack } = stack;
+      const port = await freePort();
+      const worker = await stack.startWorker({
+        LD_PRELOAD: LIBFAKETIME,
+        FAKETIME: faketime,
+        // Timers and round trips keep the real pace; only the wall clock is off.
+        FAKETIME_DONT_FAKE_MONOTONIC: '1',
+        ROLLOUT_DOCTOR_HEALTH_PORT: String(port),
+      });
+      try {
+        const ready = await waitUntil(
+          '/readyz names the clock',
+          async () => {
+            const res = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+            const body = res ? ((await res.json()) as { status: string; waitingFor?: string[] }) : undefined;
+            return res?.status === 503 && body?.waitingFor?.some((w) => words.test(w)) ? body : undefined;
+          },
+          30_000,
+        );
+        expect(ready.status).toBe('not ready');
+        await waitUntil('the worker logs its clock', () => words.test(worker.output()), 10_000);
+        const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        const seconds = Number(/^rollout_doctor_clock_offset_seconds (\S+)$/m.exec(metrics)?.[1]);
+        expect(Math.abs(seconds - offset)).toBeLessThan(5);
+
+        sim.clearRequests();
+        const known = new Set(slack.messages.keys());
+        expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
+        const answer = await slack.waitFor(
+          () =>
+            [...slack.messages.entries()].find(
+              ([key, m]) => !known.has(key) && m.threadTs === undefined && words.test(m.text),
+            )?.[1],
+          30_000,
+        );
+        expect(answer.text).toContain(`deployment/${NAME} in ${NS}`);
+        expect(answer.text).toMatch(/fix time sync/);
+        expect(answer.text).not.toMatch(/tampered|expired/i);
+        // Answered, not diagnosed: the worker read nothing of the cluster.
+        expect(sim.requests.filter((r) => r.namespace === NS)).toEqual([]);
+        const lastMessage = (m: StoredMessage): boolean => m.ts === answer.ts;
+        expect([...slack.messages.values()].filter(lastMessage)).toHaveLength(1);
+      } finally {
+        await worker.stop('SIGKILL');
+        stack.workers.splice(stack.workers.indexOf(worker), 1);
+      }
+    }, 120_000);
+  }
+});

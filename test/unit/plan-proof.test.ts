@@ -1,0 +1,244 @@
+/**
+ * Every plan that changes pods is run forward before it is shown (issue 52.1): the
+ * plans of a surge deadlock held to the PodDisruptionBudget over the pods, to the pause,
+ * and to a template known to crash; the proof shown with the plan.
+ */
+import { describe, expect, it } from 'vitest';
+import type { PodDisruptionBudget } from '../../src/diagnosis/k8s.js';
+import type { DeploymentSnapshot } from '../../src/diagnosis/snapshot/types.js';
+import { diagnose } from '../../src/engine/diagnose.js';
+import { proofBrief, proofSentence } from '../../src/remediation/proof-text.js';
+import { renderText } from '../../src/report/text.js';
+import type { PlanProof, RemediationPlan } from '../../src/remediation/plan.js';
+import { makeNode, makeSnapshot } from '../support/k8s-builders.js';
+import { pendingRolloutSnapshot, rollout } from '../support/rollout-scenarios.js';
+
+const PORTS_MESSAGE =
+  "0/3 nodes are available: 3 node(s) didn't have free ports for the requested pod ports. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.";
+
+/** Three ingress replicas on three nodes, each holding hostPort 8080: the surge pod fits nowhere. */
+function ingress(budget?: Partial<NonNullable<PodDisruptionBudget['spec']>>): DeploymentSnapshot {
+  const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+  const parts = rollout('ingress', {
+    oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+    ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+    podSpec: { nodeSelector: { pool: 'edge' } },
+  });
+  const snapshot = pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE);
+  if (budget === undefined) return snapshot;
+  const pdb: PodDisruptionBudget = {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name: 'ingress', namespace: 'vision', generation: 1 },
+    spec: { selector: { matchLabels: { app: 'ingress' } }, ...budget },
+  };
+  return { ...snapshot, guards: { podDisruptionBudgets: [pdb] } };
+}
+
+const kinds = (s: DeploymentSnapshot): string[] => diagnose(s).remediations.map((p) => p.kind);
+
+function proofOf(plan: RemediationPlan | undefined): PlanProof {
+  if (!plan?.proof) throw new Error(`no proof on ${plan?.kind ?? 'a missing plan'}`);
+  return plan.proof;
+}
+
+describe('plans run forward against the disruption budget', () => {
+  it('no budget over the pods: every fix that finishes the rollout is offered, each with its proof', () => {
+    const d = diagnose({ ...ingress(), guards: { podDisruptionBudgets: [] } });
+    expect(d.findings[0]?.code).toBe('RolloutSurgeDeadlock');
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof).toMatchObject({
+      method: 'run',
+      serving: { now: 3, lowest: 2, wanted: 3 },
+    });
+    expect(rolling?.proof?.floor).toBeUndefined();
+    expect(rolling?.proof?.steps.at(-1)).toBe('the rollout completes');
+    const recreate = d.remediations.find((p) => p.kind === 'set-recreate');
+    expect(recreate?.proof?.serving.lowest).toBe(0);
+  });
+
+  it('minAvailable 2: maxUnavailable 1 keeps it and is offered; Recreate and every old pod at once are refused, saying why', () => {
+    const d = diagnose(ingress({ minAvailable: 2 }));
+    const offered = d.remediations.map((p) => p.kind);
+    expect(offered).toContain('set-rolling-update');
+    expect(offered).not.toContain('set-recreate');
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.floor).toEqual({ budget: 'ingress', minServing: 2, rule: 'minAvailable 2' });
+    expect(rolling?.proof?.belowFloor).toBeUndefined();
+    const refused = d.notOffered?.find((n) => n.kind === 'set-recreate')?.reason;
+    expect(refused).toMatch(
+      /would take deployment\/ingress to 0 serving, 2 below its PodDisruptionBudget ingress \(minAvailable 2: 2 must serve\); a plan that keeps the budget is offered/,
+    );
+    // Scaling every old replica to 0 at once goes below too; the stepped scale keeps 2.
+    const scales = d.remediations.filter((p) => p.kind === 'scale-old-replicaset');
+    expect(scales.map((p) => p.replicaSet?.stepped)).toEqual([true]);
+    expect(scales[0]?.proof?.serving.lowest).toBe(2);
+  });
+
+  it('minAvailable 3: no fix keeps it; those that finish are offered as the outage they are, with how far below', () => {
+    const d = diagnose(ingress({ minAvailable: 3 }));
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.belowFloor).toBe(1);
+    expect(rolling?.impact).toMatch(
+      /^Outage below the disruption budget: it takes deployment\/ingress to 2 serving, 1 below/,
+    );
+    expect(rolling?.warnings[0]).toMatch(/No plan reaches the goal within PodDisruptionBudget ingress/);
+    expect(proofBrief(proofOf(rolling))).toBe(
+      'Run forward: lowest 2 of 3 serving, 1 below PodDisruptionBudget ingress.',
+    );
+  });
+
+  it('maxUnavailable 1 is read from the spec when the controller has not written the status yet', () => {
+    const d = diagnose(ingress({ maxUnavailable: 1 }));
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.floor).toEqual({ budget: 'ingress', minServing: 2, rule: 'maxUnavailable 1' });
+    expect(kinds(ingress({ maxUnavailable: 1 }))).not.toContain('set-recreate');
+  });
+
+  it("the disruption controller's status wins over the spec, and pods of others it counts lower our floor", () => {
+    const snapshot = ingress({ minAvailable: 4 });
+    const pdb = snapshot.guards?.podDisruptionBudgets?.[0];
+    if (!pdb) throw new Error('no budget');
+    // 3 of ours Ready and 2 of another workload the selector also matches: 5 healthy, 4 desired.
+    pdb.status = {
+      observedGeneration: 1,
+      currentHealthy: 5,
+      desiredHealthy: 4,
+      expectedPods: 5,
+      disruptionsAllowed: 1,
+    };
+    const rolling = diagnose(snapshot).remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.floor).toMatchObject({ minServing: 2 });
+    expect(rolling?.proof?.belowFloor).toBeUndefined();
+  });
+
+  it('budgets not read: the floor is unknown, said so, never taken for none', () => {
+    const d = diagnose(ingress());
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.floor).toBe('unknown');
+    expect(proofSentence(proofOf(rolling))).toContain(
+      'the PodDisruptionBudgets were not read, so its floor is unknown',
+    );
+    expect(renderText(d)).toContain('Run forward: serving replicas go no lower than 2 of 3 (3 now)');
+  });
+});
+
+describe('plans run forward against a pause and a crashing template', () => {
+  it('paused: scaling the old ReplicaSet is refused (it rolls the new template out while paused); the strategy is proved as resumed', () => {
+    const snapshot = ingress({ minAvailable: 2 });
+    snapshot.deployment.spec.paused = true;
+    const d = diagnose(snapshot);
+    expect(d.remediations.map((p) => p.kind)).not.toContain('scale-old-replicaset');
+    const reasons = (d.notOffered ?? [])
+      .filter((n) => n.kind === 'scale-old-replicaset')
+      .map((n) => n.reason);
+    expect(reasons).toContainEqual(
+      expect.stringMatching(/would roll the new template out while deployment\/ingress is paused/),
+    );
+    const rolling = d.remediations.find((p) => p.kind === 'set-rolling-update');
+    expect(rolling?.proof?.atResume).toBe(true);
+    expect(proofSentence(proofOf(rolling))).toMatch(
+      /^Run forward once it is resumed \(the plan does not resume it\)/,
+    );
+  });
+
+  it('a new template that crashes on every node it ran on: no plan swaps a serving pod for it', () => {
+    const nodes = ['edge-1', 'edge-2', 'edge-3', 'edge-4'].map((n) =>
+      makeNode(n, { labels: { pool: 'edge' } }),
+    );
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+    });
+    // The surge pod ran on edge-4 and crash-loops there; a second one waits for room.
+    const surge = parts.newPods[0];
+    if (!surge) throw new Error('no surge pod');
+    const crashing = structuredClone(surge);
+    crashing.metadata.name = 'ingress-7b9f8c5d4f-c1ash';
+    crashing.metadata.uid = 'crash-uid';
+    crashing.spec.nodeName = 'edge-4';
+    crashing.status = {
+      phase: 'Running',
+      conditions: [{ type: 'Ready', status: 'False' }],
+      containerStatuses: [
+        {
+          name: 'ingress',
+          image: 'registry.example/ingress:1.1',
+          ready: false,
+          restartCount: 6,
+          state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
+          lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: '2026-11-22T02:58:00Z' } },
+        },
+      ],
+    };
+    parts.newPods.push(crashing);
+    parts.newRs.spec.replicas = 2;
+    const d = diagnose(
+      pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE, { guards: { podDisruptionBudgets: [] } }),
+    );
+    const spending = d.remediations.filter((p) =>
+      ['set-rolling-update', 'set-recreate', 'scale-old-replicaset', 'rollout-restart'].includes(p.kind),
+    );
+    expect(spending).toEqual([]);
+    // The crash leads, with the way back, and the deadlock says room is not all it lacks.
+    expect(d.findings.map((f) => f.code)).toEqual(['CrashLoop', 'RolloutSurgeDeadlock']);
+    expect(d.findings[0]?.explanation).toMatch(
+      /^Take the update back first: \uE000kubectl rollout undo deployment\/ingress -n vision\uE001/,
+    );
+    expect(d.findings[1]?.summary).toContain('its new revision crashes on the 1 node it ran on, edge-4');
+  });
+});
+
+describe('a paused rollout, judged as it goes once resumed', () => {
+  /** The ingress with its template changed while paused: no ReplicaSet for it yet. */
+  function pausedBeforeStart(): DeploymentSnapshot {
+    const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+    });
+    parts.deployment.spec.paused = true;
+    return makeSnapshot({
+      deployment: parts.deployment,
+      replicaSets: [parts.oldRs],
+      pods: parts.oldPods,
+      nodes,
+      guards: { podDisruptionBudgets: [] },
+    });
+  }
+
+  it('a change that deadlocks once resumed is named now, with the pause, before anyone resumes it', () => {
+    const d = diagnose(pausedBeforeStart());
+    const [finding] = d.findings;
+    expect(finding?.code).toBe('RolloutAtRisk');
+    expect(finding?.summary).toMatch(
+      /^deployment\/ingress is paused with its rollout waiting \(.*\); once resumed, the rollout can never finish: a new pod finds no room, while the old pods hold the room\.$/,
+    );
+    expect(finding?.explanation).toContain('kubectl rollout resume deployment/ingress -n vision');
+  });
+
+  it('a change that finishes once resumed is not called stuck, at risk or unavailable', () => {
+    const snapshot = pausedBeforeStart();
+    for (const n of ['edge-4', 'edge-5', 'edge-6'])
+      snapshot.nodes.push(makeNode(n, { labels: { pool: 'edge' } }));
+    expect(diagnose(snapshot).findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+
+  it('paused mid-rollout, its surge pod waiting for a port that maxUnavailable 1 frees once resumed: RolloutPaused, not a deadlock', () => {
+    const nodes = ['edge-1', 'edge-2', 'edge-3'].map((n) => makeNode(n, { labels: { pool: 'edge' } }));
+    const parts = rollout('ingress', {
+      oldNodes: ['edge-1', 'edge-2', 'edge-3'],
+      ports: [{ containerPort: 8080, hostPort: 8080, protocol: 'TCP' }],
+      podSpec: { nodeSelector: { pool: 'edge' } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 1 } },
+    });
+    parts.deployment.spec.paused = true;
+    const d = diagnose(
+      pendingRolloutSnapshot(parts, nodes, PORTS_MESSAGE, { guards: { podDisruptionBudgets: [] } }),
+    );
+    expect(d.findings.map((f) => f.code)).not.toContain('RolloutSurgeDeadlock');
+    expect(d.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+  });
+});
