@@ -207,7 +207,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
         `\\*set-rolling-update\\* approved by <@${h.approver}> at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; rolled out at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`,
       ),
     );
-    expect(shown).toContain(':white_check_mark: ~*RolloutSurgeDeadlock*');
+    expect(shown).toContain(':white_check_mark: *Resolved* (rolled out): ~*RolloutSurgeDeadlock*');
     expect(shown).not.toContain(':red_circle:');
 
     expect(writesSince(h, mark, { accepted: true })).toEqual([

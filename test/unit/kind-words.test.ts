@@ -12,6 +12,7 @@ import { CRASH_LOG } from '../support/crash-fixtures.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 
 type DeploymentCondition = NonNullable<NonNullable<Deployment['status']>['conditions']>[number];
+import { makeDaemonSet } from '../support/daemonset-builders.js';
 import { makeDeployment, makeNode } from '../support/k8s-builders.js';
 import {
   makeStatefulSet,
@@ -122,5 +123,19 @@ describe('what kubectl does, as kubectl does it', () => {
     expect(signals(stuck({ paused: true }))).toContain(
       'waits with no deadline while the Deployment is paused',
     );
+  });
+
+  it('a StatefulSet or DaemonSet rollout status waits until its --timeout, which has no default: not "forever"', () => {
+    const sts = makeStatefulSet('ledger');
+    const ds = makeDaemonSet('agent');
+    for (const [kind, object] of [
+      ['StatefulSet', sts],
+      ['DaemonSet', ds],
+    ] as const) {
+      const module = workloadKind(kind);
+      const text = module.misleadingSignals(object as never, module.strategy(object as never), 3);
+      expect(text, kind).not.toContain('forever');
+      expect(text, kind).toContain('waits until its --timeout, with no end by default');
+    }
   });
 });

@@ -80,7 +80,7 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   stalled: () => undefined,
   misleadingSignals: (object) => {
     const sts = object;
-    return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits forever: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
+    return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits until its --timeout, with no end by default: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
   },
   pausedNote: () => '',
   remadePods: (object, count) =>
