@@ -242,6 +242,8 @@ export interface WorkloadKindModule<
   readonly pinnedToNodes: boolean;
   /** A pause keeps a new template from running at all until resumed (a paused Deployment makes no ReplicaSet for it). */
   readonly pauseHoldsTemplate: boolean;
+  /** Its controller runs AnalysisRuns it owns (an Argo Rollout's analysis), read as what guards it. */
+  readonly analysisRuns?: true;
   /** The claim templates whose claims a pod keeps wherever it moves (a StatefulSet's volumeClaimTemplates). */
   claimTemplates(object: O): string[];
 

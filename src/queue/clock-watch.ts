@@ -8,7 +8,6 @@
  * sentence a person is answered with instead of running work whose times would be wrong.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../logger.js';
 import { CLOCK_SKEW_TOLERANCE_MS, offsetWords } from '../trust/clock-skew.js';
 
 export interface ClockReading {
@@ -53,11 +52,17 @@ export interface ClockWatch {
  * @param who how the process names itself ("this worker", "the app").
  * @param onReading each reading (the metric).
  */
+/** What the watch logs through: pino's call shape, so queue/ needs nothing of src/logger.ts (the areas stay layered). */
+interface ClockLog {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+
 export function startClockWatch(
   redis: Pick<Redis, 'time'>,
   options: {
     who: string;
-    logger: Pick<Logger, 'warn' | 'info'>;
+    logger: ClockLog;
     everyMs?: number;
     onReading?: (reading: ClockReading) => void;
     now?: () => number;

@@ -51,12 +51,14 @@ describe('select-guards', () => {
       run('other', { kind: 'Rollout', name: 'web', uid: 'u2' }),
     ] as never[];
     expect(
-      analysisRunsOf({ metadata: { name: 'web', namespace: 'shop', uid: 'u1' } }, runs).map(
+      analysisRunsOf({ metadata: { name: 'web', namespace: 'shop', uid: 'u1' } }, runs, 'Rollout').map(
         (r) => r.metadata.name,
       ),
     ).toEqual(['mine']);
     const named = [run('by-name', { kind: 'Rollout', name: 'web' })] as never[];
-    expect(analysisRunsOf({ metadata: { name: 'web', namespace: 'shop' } }, named)).toHaveLength(1);
+    expect(analysisRunsOf({ metadata: { name: 'web', namespace: 'shop' } }, named, 'Rollout')).toHaveLength(
+      1,
+    );
   });
 
   it("names a StatefulSet's claims as the controller does, and nothing like them", () => {

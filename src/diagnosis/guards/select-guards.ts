@@ -42,13 +42,14 @@ export function autoscalersOf(
 export function analysisRunsOf(
   rollout: { metadata: ObjectMeta },
   runs: readonly AnalysisRun[],
+  kind: string,
 ): AnalysisRun[] {
   const { uid, name, namespace } = rollout.metadata;
   return runs.filter(
     (run) =>
       (run.metadata.namespace ?? namespace) === namespace &&
       (run.metadata.ownerReferences ?? []).some((o) =>
-        uid !== undefined && o.uid !== undefined ? o.uid === uid : o.kind === 'Rollout' && o.name === name,
+        uid !== undefined && o.uid !== undefined ? o.uid === uid : o.kind === kind && o.name === name,
       ),
   );
 }

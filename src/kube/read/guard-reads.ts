@@ -22,6 +22,7 @@ import type {
 import type { CoverageGap, GuardKind, Guards, WorkloadObject } from '../../diagnosis/snapshot/types.js';
 import type { WorkloadRef } from '../../diagnosis/workload-ref.js';
 import { guardGap } from '../../diagnosis/guards/guard-gaps.js';
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import {
   analysisRunsOf,
   autoscalersOf,
@@ -111,7 +112,9 @@ export async function readGuards(
     listGuard<PodDisruptionBudget>(client, PDBS, namespace, into(0)),
     listGuard<HorizontalPodAutoscaler>(client, HPAS, namespace, into(1)),
     mountsClaims ? listGuard<StorageClass>(client, CLASSES, namespace, into(2)) : Promise.resolve([]),
-    ref.kind === 'Rollout' ? listGuard<AnalysisRun>(client, RUNS, namespace, into(3)) : Promise.resolve([]),
+    workloadKind(ref.kind).analysisRuns
+      ? listGuard<AnalysisRun>(client, RUNS, namespace, into(3))
+      : Promise.resolve([]),
     mountsClaims ? claims.then((c) => readVolumes(client, namespace, c, into(4))) : Promise.resolve([]),
   ]);
   gaps.push(...found.flat());
@@ -122,7 +125,7 @@ export async function readGuards(
     ...(hpas ? { horizontalPodAutoscalers: autoscalersOf(ref, hpas) } : {}),
     ...(volumes ? { persistentVolumes: volumes } : {}),
     ...(classes ? { storageClasses: classesOf(classes, classNamesOf(read.claims, templates.classes)) } : {}),
-    ...(runs ? { analysisRuns: analysisRunsOf(object, runs) } : {}),
+    ...(runs ? { analysisRuns: analysisRunsOf(object, runs, ref.kind) } : {}),
   };
 }
 

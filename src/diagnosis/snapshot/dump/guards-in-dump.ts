@@ -17,6 +17,7 @@ import type {
 } from '../../k8s.js';
 import type { CoverageGap, Guards, WorkloadObject, WorkloadRef } from '../types.js';
 import { guardGap } from '../../guards/guard-gaps.js';
+import { workloadKind } from '../../workloads/index.js';
 import {
   analysisRunsOf,
   autoscalersOf,
@@ -54,7 +55,10 @@ export function guardsInDump(
       'horizontalPodAutoscalers',
       hpas ? autoscalersOf(ref, hpas) : missing('horizontalPodAutoscalers'),
     ),
-    ...optional('analysisRuns', ref.kind === 'Rollout' ? rollouts(object, dumped, missing) : []),
+    ...optional(
+      'analysisRuns',
+      workloadKind(ref.kind).analysisRuns ? rollouts(object, ref.kind, dumped, missing) : [],
+    ),
   };
   if (!mountsClaims(template, object)) {
     return { guards: { ...guards, persistentVolumes: [], storageClasses: [] }, gaps };
@@ -77,11 +81,12 @@ function optional<K extends keyof Guards>(key: K, value: Guards[K] | undefined):
 
 function rollouts(
   object: WorkloadObject,
+  kind: WorkloadRef['kind'],
   dumped: DumpedKind,
   missing: (about: keyof Guards) => undefined,
 ): AnalysisRun[] | undefined {
   const runs = dumped<AnalysisRun>('AnalysisRun');
-  return runs ? analysisRunsOf(object, runs) : missing('analysisRuns');
+  return runs ? analysisRunsOf(object, runs, kind) : missing('analysisRuns');
 }
 
 /** Every bound claim's volume in the dump, or unknown: one claim's volume missing makes them all so. */

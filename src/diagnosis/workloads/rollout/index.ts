@@ -72,6 +72,7 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   recreate: false,
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
+  analysisRuns: true,
   claimTemplates: () => [],
   // From its identity (api.ts): what holds its revisions, as the API lists them.
   revisionObjects: rolloutApi.revisions,
