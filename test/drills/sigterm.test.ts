@@ -114,7 +114,7 @@ describe('SIGTERM during a running job', () => {
     const resumed = await waitUntil(
       'the other worker reads the cluster',
       () => sim.requests.find((r) => (r.receivedAt ?? 0) > exitedAt),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect((resumed.receivedAt ?? 0) - exitedAt).toBeLessThan(10_000);
 

@@ -64,7 +64,7 @@ async function ask(channel: string): Promise<{ ts: string; text: string }> {
 }
 
 /** Until the message posted in `channel` reads `text` (the answer replaces the "asked for" message). */
-const answered = (channel: string, text: string, timeoutMs = 30_000): Promise<StoredMessage> =>
+const answered = (channel: string, text: string, timeoutMs = SIGNAL_WAIT_MS): Promise<StoredMessage> =>
   h.slack.waitFor(
     () => [...h.slack.messages.values()].find((m) => m.channel === channel && m.text.includes(text)),
     timeoutMs,

@@ -43,6 +43,7 @@ import type { RemediationKind, RemediationPlan } from '../../src/remediation/pla
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { ciValues, helmTemplate, type TemplateOptions } from '../support/helm.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { waitUntil } from '../support/wait.js';
 
 const RBAC_FILE = 'deploy/worker-rbac.yaml';
 /** The optional, namespaced reads of the GitOps owner's settings. */
@@ -237,12 +238,11 @@ async function earlyWarningStreams(client: KubeClient, permissions: () => string
       { signal: abort.signal, stats, logger },
     ),
   ];
-  const deadline = Date.now() + 10_000;
   const watching = (): boolean => {
     const seen = permissions();
     return seen.includes('watch pods core') && seen.includes('watch events core');
   };
-  while (!watching() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil('both watches open', watching);
   abort.abort();
   await Promise.all(runs);
   expect(stats.watches).toBeGreaterThanOrEqual(2);
