@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { HOOK_TIMEOUT_MS, STORY_TIMEOUT_MS } from './test/support/timeouts.js';
 
 // `npm run test:failover`: Redis failovers on real processes (test/failover): a Sentinel
 // master SIGKILLed or demoted, or one address's server demoted to a replica, under
@@ -8,8 +9,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/failover/**/*.test.ts'],
-    testTimeout: 180_000,
-    hookTimeout: 120_000,
+    testTimeout: STORY_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
     maxWorkers: 1,
   },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/timeouts.js';
 
 // `npm run test:package`: npm pack, a global install into a temporary prefix and every
 // command on Node 20 and Node 24 (test/package). Its own step: packing the bundled
@@ -6,8 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/package/**/*.test.ts'],
-    testTimeout: 300_000,
-    hookTimeout: 30 * 60_000,
+    testTimeout: scaled(300_000),
+    hookTimeout: scaled(30 * 60_000),
     maxWorkers: 1,
   },
 });

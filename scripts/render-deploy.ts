@@ -8,9 +8,20 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { WORKLOAD_APIS } from '../src/diagnosis/workloads/kinds.js';
 import { CHART, leftovers, renderDeploy, staleFiles } from './chart-render.js';
+import { scriptArgs } from './script-args.js';
 import { workloadGrantProblems } from './workload-grants.js';
 
-async function main(argv: readonly string[]): Promise<number> {
+const USAGE = `Usage: npm run render-deploy [-- --check]
+
+Writes deploy/, deploy/owner-settings/rbac.yaml and overlays/namespaced/namespaces.yaml
+from ${CHART} with the bundled helm (scripts/k8s-tools.ts).
+  --check      write nothing; exit 1 naming each file that differs from what the chart renders
+  -h, --help   this text
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const args = scriptArgs('render-deploy', USAGE, { check: { type: 'boolean', default: false } }, argv);
+  if ('exit' in args) return args.exit;
   const files = await renderDeploy();
   const grantProblems = workloadGrantProblems(
     WORKLOAD_APIS,
@@ -19,7 +30,7 @@ async function main(argv: readonly string[]): Promise<number> {
   );
   for (const problem of grantProblems) console.error(`${problem} (a registered workload kind; ${CHART})`);
   if (grantProblems.length > 0) return 1;
-  if (argv.includes('--check')) {
+  if (args.values.check) {
     const stale = staleFiles(files);
     for (const p of stale) console.error(`${p}: differs from what ${CHART} renders (npm run render-deploy)`);
     return stale.length === 0 ? 0 : 1;

@@ -10,10 +10,10 @@
  * drawn here (a 192×192 colour icon and a 32×32 white outline on transparency, as the
  * manifest requires) so the package needs no binary in the repository.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { refuse, scriptArgs, type ScriptIo } from './script-args.js';
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 export const MANIFEST_SCHEMA =
@@ -181,20 +181,40 @@ export function teamsPackage(options: PackageOptions): Buffer {
   ]);
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
+const USAGE = `Usage: npm run teams:package -- --app-id <TEAMS_APP_ID> [--out FILE]
+         [--developer-url https://…] [--privacy-url https://…] [--terms-url https://…]
+
+Writes the Teams app package (manifest.json, color.png, outline.png) people upload in
+the Teams admin center or with "Upload a custom app" (docs/teams.md).
+  --app-id ID          the bot's Microsoft App ID (TEAMS_APP_ID, a GUID); required
+  --out FILE           where to write the zip (default rollout-doctor-teams.zip)
+  --developer-url URL  the developer's https page (default the project's)
+  --privacy-url URL    the privacy statement (default the developer URL)
+  --terms-url URL      the terms of use (default the developer URL)
+  -h, --help           this text
+`;
+
+/**
+ * The command line: 0 with the package written (or the usage shown), 2 on bad input,
+ * with one line and the usage on stderr, never a stack.
+ */
+export function runTeamsPackage(argv: string[], io: ScriptIo, version: string): number {
+  const args = scriptArgs(
+    'teams:package',
+    USAGE,
+    {
       'app-id': { type: 'string' },
       out: { type: 'string', default: 'rollout-doctor-teams.zip' },
       'developer-url': { type: 'string', default: 'https://github.com/rollout-doctor/rollout-doctor' },
       'privacy-url': { type: 'string' },
       'terms-url': { type: 'string' },
     },
-  });
-  const { version } = z
-    .object({ version: z.string() })
-    .parse(JSON.parse((await import('node:fs')).readFileSync('package.json', 'utf8')));
-  const developerUrl = values['developer-url'] ?? '';
+    argv,
+    io,
+  );
+  if ('exit' in args) return args.exit;
+  const { values } = args;
+  const developerUrl = values['developer-url'];
   const parsed = optionsSchema.safeParse({
     appId: values['app-id'] ?? '',
     version,
@@ -202,13 +222,20 @@ async function main(): Promise<void> {
     privacyUrl: values['privacy-url'] ?? developerUrl,
     termsUrl: values['terms-url'] ?? developerUrl,
   });
-  if (!parsed.success) {
-    console.error(parsed.error.issues.map((i) => i.message).join('\n'));
-    process.exit(2);
-  }
-  const out = values.out ?? 'rollout-doctor-teams.zip';
-  writeFileSync(out, teamsPackage(parsed.data));
-  console.log(`wrote ${out} (manifest.json, color.png, outline.png) for bot ${parsed.data.appId}`);
+  if (!parsed.success)
+    return refuse('teams:package', USAGE, parsed.error.issues.map((i) => i.message).join('; '), io);
+  writeFileSync(values.out, teamsPackage(parsed.data));
+  io.out(`wrote ${values.out} (manifest.json, color.png, outline.png) for bot ${parsed.data.appId}\n`);
+  return 0;
 }
 
-if (process.argv[1]?.endsWith('teams-package.ts')) await main();
+if (process.argv[1]?.endsWith('teams-package.ts')) {
+  const { version } = z
+    .object({ version: z.string() })
+    .parse(JSON.parse(readFileSync('package.json', 'utf8')));
+  process.exitCode = runTeamsPackage(
+    process.argv.slice(2),
+    { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) },
+    version,
+  );
+}

@@ -15,40 +15,55 @@
  * below its budget's floor, serving pods swapped for crashing ones, or nothing finished.
  * Exits 1 when any state disagrees.
  */
-import { parseArgs } from 'node:util';
+import { refuse, scriptArgs } from './script-args.js';
 import { judgeSeed, tally, type JudgedState, type Tally } from '../test/support/state-judge.js';
 import { familyOfSeed, GUARD_FAMILIES } from '../sim/generated-guards.js';
 
-const { values } = parseArgs({
-  options: {
-    seed: { type: 'string', default: '1' },
-    count: { type: 'string', default: '2000' },
-    kind: { type: 'string' },
-    rules: { type: 'boolean', default: false },
-    motion: { type: 'boolean', default: false },
-    guards: { type: 'boolean', default: false },
-    family: { type: 'string' },
-    json: { type: 'boolean', default: false },
-  },
+const USAGE = `Usage: npm run verify:states -- [--seed N] [--count N] [--kind KIND] [--rules] [--motion]
+         [--guards] [--family NAME] [--json]
+
+Generated mid-rollout states, each diagnosed and then run forward on the stepped
+simulator; every offered plan is judged on a replay of its state. Prints agreement and
+every state that disagrees (exit 1 when one does).
+  --seed N       the first seed (default 1); rerun one state with --seed N --count 1
+  --count N      how many states (default 2000; npm test judges a few hundred,
+                 docs/benchmarks.md lists both)
+  --kind KIND    Deployment (default), DaemonSet, StatefulSet or Rollout (Argo)
+  --rules        placement rules on each state (anti-affinity, a zone pin, spread)
+  --motion       a rollout in motion (slow stops and starts, preemption, a tight quota)
+  --guards       the states of the guard families (disruption budgets, paused rollouts, …)
+  --family NAME  only that guard family (${GUARD_FAMILIES.join(', ')})
+  --json         the tally as JSON
+  -h, --help     this text
+`;
+
+const args = scriptArgs('verify:states', USAGE, {
+  seed: { type: 'string', default: '1' },
+  count: { type: 'string', default: '2000' },
+  kind: { type: 'string' },
+  rules: { type: 'boolean', default: false },
+  motion: { type: 'boolean', default: false },
+  guards: { type: 'boolean', default: false },
+  family: { type: 'string' },
+  json: { type: 'boolean', default: false },
 });
+if ('exit' in args) process.exit(args.exit);
+const { values } = args;
 const seed = Number(values.seed);
 const count = Number(values.count);
 if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 1) {
-  process.stderr.write('verify:states: --seed and --count take whole numbers (count ≥ 1)\n');
-  process.exit(2);
+  process.exit(refuse('verify:states', USAGE, '--seed and --count take whole numbers (count ≥ 1)'));
 }
 
 const KINDS = ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'] as const;
 const kind = KINDS.find((k) => k === values.kind);
 if (values.kind !== undefined && !kind) {
-  process.stderr.write(`verify:states: --kind takes one of ${KINDS.join(', ')}\n`);
-  process.exit(2);
+  process.exit(refuse('verify:states', USAGE, `--kind takes one of ${KINDS.join(', ')}`));
 }
 
 const family = GUARD_FAMILIES.find((f) => f === values.family);
 if (values.family !== undefined && !family) {
-  process.stderr.write(`verify:states: --family takes one of ${GUARD_FAMILIES.join(', ')}\n`);
-  process.exit(2);
+  process.exit(refuse('verify:states', USAGE, `--family takes one of ${GUARD_FAMILIES.join(', ')}`));
 }
 const guards = values.guards || family !== undefined;
 /** With --family, the seeds that fall in it (familyOfSeed), `count` of them from `seed` on. */

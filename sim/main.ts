@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { startSimulator } from './index.js';
+import { CONTROLLER_WORDS } from './controllers/index.js';
 import { ScenarioError } from './scenario.js';
 
 const USAGE = `Usage: npm run sim -- --scenario FILE [--scenario FILE ...] [--port P] [--write-kubeconfig F] [--time-scale N] [--latency-ms N]
@@ -26,10 +27,12 @@ Crash rules: ConfigMap kube-sim in namespace kube-system, key rules.yaml: a list
   (sim/scenarios/crashloop-node.yaml has one). Key devices.yaml: the DRA driver's health
   report, a list of {device, health[, cdi]} (cdi: the CDI id the kubelet then reports for it;
   each claim:<name>/<request> entry lists every device of the claim, as the kubelet does).
-Kinds: the simulator runs Deployments, ReplicaSets, pods (scheduler, kubelet), DRA claims
-  and Argo Rollouts (argoproj.io/v1alpha1, served while the rollouts.argoproj.io CRD is
-  stored: a scenario holding Rollouts gets it; without one, discovery lists no Rollouts).
-  ResourceQuota and LimitRange are enforced on create. Any other kind a dump holds is
+Controllers, what the simulator runs (without the rollouts.argoproj.io CRD, discovery
+lists no Rollouts):
+${Object.values(CONTROLLER_WORDS)
+  .map((words) => `  - ${words}`)
+  .join('\n')}
+Admission: ResourceQuota and LimitRange are enforced on create. Any other kind a dump holds is
   stored and served as it is (get, list, watch, create, patch, delete; no controller),
   under the resource its CRD declares, else the one kubectl would guess from the kind;
   custom resources take JSON and merge patches, not strategic merge (415). Refused: an

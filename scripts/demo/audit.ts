@@ -20,8 +20,15 @@ const auditLine = z.object({
     .loose(),
 });
 
-/** Audit events the app and worker logged (`"audit":true` JSON lines, see src/audit.ts). */
-export async function auditLines(processes: readonly DemoProcess[]): Promise<string[]> {
+/**
+ * Audit events the app and worker logged (`"audit":true` JSON lines, see src/audit.ts),
+ * people named as the chat shows them (`names`: id → name; an id without one as it is).
+ */
+export async function auditLines(
+  processes: readonly DemoProcess[],
+  names: Readonly<Record<string, string>> = {},
+): Promise<string[]> {
+  const who = (id: string): string => names[id] ?? id;
   const out: string[] = [];
   for (const proc of processes) {
     const text = await readFile(proc.logFile, 'utf8').catch(() => '');
@@ -37,9 +44,13 @@ export async function auditLines(processes: readonly DemoProcess[]): Promise<str
       if (!parsed.success) continue;
       const e = parsed.data.event;
       const where = e.namespace && e.deployment ? ` on ${e.namespace}/${e.deployment}` : '';
-      const who = e.user ? ` by ${e.user}` : e.approvedBy ? ` (approved by ${e.approvedBy.join(', ')})` : '';
+      const by = e.user
+        ? ` by ${who(e.user)}`
+        : e.approvedBy
+          ? ` (approved by ${e.approvedBy.map(who).join(', ')})`
+          : '';
       const result = e.result ?? e.outcome ?? e.reason ?? '';
-      out.push(`  ${proc.name}: ${e.action} ${e.kind ?? e.planId}${where}${who}: ${result}`);
+      out.push(`  ${proc.name}: ${e.action} ${e.kind ?? e.planId}${where}${by}: ${result}`);
     }
   }
   return out;

@@ -10,6 +10,7 @@ import {
   act,
   CHANNELS,
   PEOPLE,
+  slackOf,
   type StoryContext,
   waitForCluster,
   waitForRolledOut,
@@ -83,7 +84,7 @@ export async function playCheckoutStory(ctx: StoryContext): Promise<void> {
 
   ctx.say(`  @${PEOPLE.lead} clicks "Apply: ${FIX}" in the thread and confirms`);
   await act(ctx, () => ctx.user.click(found.message, found.found, PEOPLE.lead));
-  const root = ctx.slack.messages.get(`${found.message.channel}/${found.message.threadTs ?? ''}`);
+  const root = slackOf(ctx).messages.get(`${found.message.channel}/${found.message.threadTs ?? ''}`);
   if (!root) throw new DemoError('the alert thread root disappeared');
   await waitForRolledOut(ctx, root, `${CHECKOUT.namespace}/${CHECKOUT.name}`);
   await checkCheckoutFixed(ctx);

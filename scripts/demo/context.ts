@@ -7,6 +7,11 @@ import type { SlackUser } from './slack-user.js';
 /** Who and where, in the demo's Slack workspace (ids as Slack formats them). */
 export const PEOPLE = { oncall: 'U0ONCALL', lead: 'U0LEAD' } as const;
 export const CHANNELS = { incidents: 'C0INCIDENTS', alerts: 'C0ALERTS' } as const;
+/** How the demo names its Slack people (the audit lines at the end). */
+export const SLACK_NAMES: Readonly<Record<string, string>> = {
+  [PEOPLE.oncall]: 'On-call',
+  [PEOPLE.lead]: 'Lead',
+};
 export const CHANNEL_NAMES: Record<string, string> = {
   [CHANNELS.incidents]: '#incidents',
   [CHANNELS.alerts]: '#alerts',
@@ -15,7 +20,8 @@ export const CHANNEL_NAMES: Record<string, string> = {
 /** Everything a story needs. */
 export interface StoryContext {
   sim: Simulator;
-  slack: SlackStandin;
+  /** The Slack stand-in; none when the demo plays Teams only. */
+  slack: SlackStandin | undefined;
   user: SlackUser;
   appUrl: string;
   alertToken: string;
@@ -53,7 +59,14 @@ export async function waitForSlack<T>(
   pick: (slack: SlackStandin) => T | undefined,
   failure: string,
 ): Promise<T> {
-  return waitForRecord(ctx, () => pick(ctx.slack), failure);
+  const slack = slackOf(ctx);
+  return waitForRecord(ctx, () => pick(slack), failure);
+}
+
+/** The Slack stand-in of a story that plays in Slack. */
+export function slackOf(ctx: StoryContext): SlackStandin {
+  if (!ctx.slack) throw new DemoError('this story plays in Slack, and the demo runs without it');
+  return ctx.slack;
 }
 
 /** waitForSlack for any stand-in's record (the Teams stand-in's activities too). */

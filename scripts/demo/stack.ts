@@ -38,7 +38,8 @@ export interface DemoStack {
   /** Temporary directory: kubeconfig and process logs. */
   dir: string;
   sim: Simulator;
-  slack: SlackStandin;
+  /** The Slack Web API stand-in; none in a Teams-only stack (`slack: false`). */
+  slack: SlackStandin | undefined;
   /** The app's base URL (loopback). */
   appUrl: string;
   /** `${appUrl}/slack/events`, where Slack's signed requests go. */
@@ -80,6 +81,11 @@ export async function startDemoStack(options: {
    * and the names cards show for them (a policy file's `names:`).
    */
   teams?: TeamsSettings | Promise<TeamsSettings>;
+  /**
+   * The Slack Web API stand-in and the app's SLACK_* settings (default true); false for a
+   * Teams-only app, as `npm run demo -- --chat teams` runs it (docs/configuration.md).
+   */
+  slack?: boolean;
 }): Promise<DemoStack> {
   const { cleanup, say, timeScale, processes } = options;
   // A promise (the preview starts the Teams stand-in meanwhile) is awaited only where the app needs it.
@@ -112,9 +118,14 @@ export async function startDemoStack(options: {
   const policyFile = join(dir, 'policy.json');
   say(`Cluster:    Kubernetes API simulator at ${sim.url} (time ×${timeScale}), kubeconfig ${kubeconfig}`);
 
-  const slack = await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
-  register('Slack stand-in', () => slack.close());
-  say(`Slack:      stand-in Web API at ${slack.apiUrl}`);
+  const slack =
+    options.slack === false
+      ? undefined
+      : await starting(() => startSlackStandin({ botToken: DEMO_BOT_TOKEN }));
+  if (slack) {
+    register('Slack stand-in', () => slack.close());
+    say(`Slack:      stand-in Web API at ${slack.apiUrl}`);
+  }
 
   const signingSecret = randomBytes(16).toString('hex');
   const alertToken = randomBytes(16).toString('hex');
@@ -145,9 +156,9 @@ export async function startDemoStack(options: {
     return proc;
   };
   const app = start('app', 'src/app/main.ts', {
-    SLACK_BOT_TOKEN: DEMO_BOT_TOKEN,
-    SLACK_SIGNING_SECRET: signingSecret,
-    SLACK_API_URL: slack.apiUrl,
+    ...(slack
+      ? { SLACK_BOT_TOKEN: DEMO_BOT_TOKEN, SLACK_SIGNING_SECRET: signingSecret, SLACK_API_URL: slack.apiUrl }
+      : {}),
     PORT: String(port),
     // Loopback only, like everything else the demo and the preview start.
     HOST: '127.0.0.1',
@@ -173,7 +184,11 @@ export async function startDemoStack(options: {
   say(`App:        ${appUrl} (npm start, pid ${String(app.pid)}; log ${app.logFile})`);
   say(`Worker:     cluster "${cluster}" (npm run worker, pid ${String(worker.pid)}; log ${worker.logFile})`);
   await waitForHttp(`${appUrl}/readyz`, app, 60_000);
-  say('App ready (Redis answers, Slack auth.test passed).');
+  say(
+    slack
+      ? 'App ready (Redis answers, Slack auth.test passed).'
+      : 'App ready (Redis answers; Teams only, no Slack).',
+  );
   return {
     dir,
     sim,

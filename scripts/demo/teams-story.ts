@@ -30,6 +30,10 @@ export const TEAMS_PEOPLE = {
   oncall: { id: '29:demo-oncall', name: 'On-call', aadObjectId: '00000000-0000-4000-8000-00000000a001' },
   lead: { id: '29:demo-lead', name: 'Lead', aadObjectId: '00000000-0000-4000-8000-00000000a002' },
 } as const satisfies Record<string, Person>;
+/** How the demo names its Teams people: by name, never by Entra object id (the audit lines at the end). */
+export const TEAMS_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(TEAMS_PEOPLE).map((p) => [p.aadObjectId, p.name]),
+);
 const CHANNEL = '19:demo-incidents@thread.tacv2';
 /** Where the app opens alert threads (TEAMS_ALERT_CONVERSATION). */
 const ALERTS = '19:demo-alerts@thread.tacv2';
@@ -70,7 +74,7 @@ export async function startDemoTeams(cleanup: Cleanup): Promise<{
       env,
       approvers: [TEAMS_PEOPLE.lead.aadObjectId],
       readers: [TEAMS_PEOPLE.oncall.aadObjectId],
-      names: { [TEAMS_PEOPLE.lead.aadObjectId]: TEAMS_PEOPLE.lead.name },
+      names: TEAMS_NAMES,
     },
   };
 }

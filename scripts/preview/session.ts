@@ -13,6 +13,7 @@ import type { DemoProcess } from '../demo/processes.js';
 import { DemoError } from '../demo/redis.js';
 import { startDemoStack, type DemoStack } from '../demo/stack.js';
 import { startDemoTeams, TEAMS_CHANNEL_NAMES, TEAMS_PEOPLE } from '../demo/teams-story.js';
+import type { SlackStandin } from '../../test/support/slack-standin.js';
 import type { TeamsStandin } from '../../test/support/teams-standin.js';
 import { NEW_IMAGE, shipNewImage } from '../demo/tracker-story.js';
 import { BAD_NODE, CHECKOUT, TRACKER } from '../demo-scenario.js';
@@ -20,6 +21,8 @@ import { startPreviewServer, type PreviewServer } from './server.js';
 
 export interface PreviewSession {
   stack: DemoStack;
+  /** The Slack stand-in the page's Slack view shows. */
+  slack: SlackStandin;
   /** The Teams stand-in the app also posts to (the page's Teams view). */
   teams: TeamsStandin;
   server: PreviewServer;
@@ -115,9 +118,11 @@ export async function startPreviewSession(options: {
     ...(options.editScenario ? { editScenario: options.editScenario } : {}),
   });
   const teams = await starting;
+  const { slack } = stack;
+  if (!slack) throw new DemoError('the preview shows Slack, and its stand-in did not start');
   const server = await options.cleanup.starting(() =>
     startPreviewServer({
-      slack: stack.slack,
+      slack,
       eventsUrl: stack.eventsUrl,
       signingSecret: stack.signingSecret,
       channels: CHANNEL_NAMES,
@@ -138,7 +143,7 @@ export async function startPreviewSession(options: {
   options.cleanup.register('preview server', () => server.close());
   const incidents = bringAboutIncidents(stack, server, options.stepTimeoutMs ?? 60_000);
   incidents.catch(() => undefined); // the caller races it
-  return { stack, teams: teams.teams, server, incidents };
+  return { stack, slack, teams: teams.teams, server, incidents };
 }
 
 /**

@@ -13,6 +13,26 @@ import { disruptionController } from './disruption.js';
 import { hpaController } from './hpa.js';
 
 /**
+ * What each controller runs, by its name, in the words of `npm run sim -- --help`
+ * (sim/main.ts): every controller startControllers adds has its line, which
+ * test/unit/cli-sim-help.test.ts holds.
+ */
+export const CONTROLLER_WORDS: Readonly<Record<string, string>> = {
+  resourcequota: "ResourceQuota status (what the namespace's pods use)",
+  'horizontal-pod-autoscaler': 'HorizontalPodAutoscalers (the scale they ask for)',
+  deployment: 'Deployments (RollingUpdate, Recreate, pause, progress deadline)',
+  'argo-rollouts':
+    'Argo Rollouts (argoproj.io/v1alpha1: canary steps, blue-green; a scenario holding one gets the CRD)',
+  replicaset: 'ReplicaSets',
+  statefulset: 'StatefulSets (ControllerRevisions, OrderedReady and Parallel, partitions)',
+  daemonset: 'DaemonSets (ControllerRevisions, maxSurge, a pod a node)',
+  resourceclaim: "DRA ResourceClaims (from a pod template's claims)",
+  scheduler: 'the scheduler (pods onto nodes, preemption)',
+  kubelet: 'the kubelet (containers start, crash by the crash rules, turn Ready)',
+  disruption: 'PodDisruptionBudget status',
+};
+
+/**
  * Adds every controller to the manager: resourcequota, horizontal-pod-autoscaler, deployment, argo-rollouts,
  * replicaset, statefulset, daemonset, scheduler, kubelet, disruption.
  */

@@ -2,6 +2,7 @@ import { ClusterError, KubeconfigError, WorkloadNotFoundError } from '../kube/er
 import { cleanText } from '../text/clean.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { packageVersion } from './version.js';
+import { PLAN_KEY_HOLDERS } from '../trust/keygen.js';
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
@@ -40,7 +41,7 @@ const commands: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./commands/undo.js')).run,
   },
   keygen: {
-    summary: 'print new plan seal and approval keys for the app and the workers',
+    summary: `print the ${PLAN_KEY_HOLDERS.length} keys the app and the workers sign and check with (keygen --help lists them)`,
     load: async () => (await import('./commands/keygen.js')).run,
   },
 };

@@ -321,6 +321,12 @@ export interface WorkloadKindModule<
    * the rollout ..."), after "Letting the old pod go first frees room on NODE: ".
    */
   surgeWayOut(strategy: ResolvedStrategy): string;
+  /**
+   * What its controller does once `count` of its pods are deleted, the sentence a plan's
+   * impact starts with ("The ReplicaSet creates 2 replacements at once"): who makes them,
+   * under which names, and in what order.
+   */
+  remadePods(object: O, count: number): string;
   /** The rollout halted by its controller (an Argo Rollout Degraded or Paused), or undefined; kinds without phases lack it. */
   halt?(snapshot: WorkloadSnapshot): RolloutHalt | undefined;
   /** The pod an ordered rollout waits for (StatefulSets), or undefined; kinds without an order lack it. */

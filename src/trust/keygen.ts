@@ -17,6 +17,18 @@ export type PlanKeyEnv = {
   ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS: string;
 };
 
+/**
+ * The keys `rollout-doctor keygen` prints, in its order, each with who holds it: its
+ * help, its output and the CLI's command list all count and name them from here.
+ */
+export const PLAN_KEY_HOLDERS: readonly (readonly [keyof PlanKeyEnv, string])[] = [
+  ['ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY', 'app only'],
+  ['ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS', 'app'],
+  ['ROLLOUT_DOCTOR_PLAN_SEAL_KEY', 'workers only'],
+  ['ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY', 'workers only'],
+  ['ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS', 'workers'],
+];
+
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 function ed25519Pair(id: string): { signing: string; public: string } {

@@ -20,6 +20,7 @@ import {
   waitUntil,
   type DrillWorkers,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const started: { close(): Promise<void> }[] = [];
 
@@ -86,13 +87,13 @@ describe('approve while every worker is down', () => {
     expect(outcomes(h, result.ts)).toHaveLength(0);
 
     await comeBack(h);
-    await h.waitForReply(result.ts, 'rolled out', 40_000);
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
+    await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
     await queuesSettled(h.redis.url); // a second apply would have happened by now
     expect(realPatches(sim)).toBe(1);
     expect(outcomes(h, result.ts).map((m) => m.text.split(':')[0])).toEqual(['applied', 'rolled out']);
     expect(await waitingRemediations(h)).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('approve while every worker is down, and the plan expires meanwhile', () => {
@@ -118,7 +119,7 @@ describe('approve while every worker is down, and the plan expires meanwhile', (
     await waitUntil('plan expired', () => Date.now() > stored.expiresAt + 100, (TTL_SECONDS + 5) * 1000);
 
     await comeBack(h);
-    const refused = await h.waitForReply(result.ts, 'refused', 20_000);
+    const refused = await h.waitForReply(result.ts, 'refused', SIGNAL_WAIT_MS);
     expect(refused.text).toContain('expired');
     expect(h.buttons(refused).map((b) => b.action_id)).toContain('rerun_diagnosis');
     await queuesSettled(h.redis.url);
@@ -128,5 +129,5 @@ describe('approve while every worker is down, and the plan expires meanwhile', (
     expect(deployment(sim).metadata.generation).toBe(before.metadata.generation);
     expect(outcomes(h, result.ts)).toHaveLength(1);
     expect(await waitingRemediations(h)).toBe(0);
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '../../bench/lib/stack.js';
 import { FAST_RECOVERY, deadlockTracker, waitUntil } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const CHANNEL = 'C0INCIDENT';
 let stack: Stack;
@@ -26,7 +27,7 @@ beforeAll(async () => {
       ROLLOUT_DOCTOR_WATCH_DEBOUNCE_MS: '200',
     },
   });
-}, 90_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -52,7 +53,7 @@ describe('early warning through restarts, on two replicas', () => {
 
     await stack.sim.restartApiServer({ downMs: 300 });
     // Each stream comes back with a watch from its last resourceVersion, not a list.
-    await waitUntil('watches resumed', () => watchRequests().length >= watchesBefore + 2, 20_000);
+    await waitUntil('watches resumed', () => watchRequests().length >= watchesBefore + 2, SIGNAL_WAIT_MS);
     const resumed = watchRequests().slice(watchesBefore);
     expect(resumed.every((r) => /resourceVersion=[1-9]/.test(r.query ?? ''))).toBe(true);
     expect(listRequests().length).toBe(listsBefore);
@@ -66,7 +67,7 @@ describe('early warning through restarts, on two replicas', () => {
         [...stack.slack.messages.values()].find(
           (m) => m.channel === CHANNEL && m.threadTs === undefined && m.text.startsWith('Early warning:'),
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect(root.text).toContain('RolloutSurgeDeadlock on vision/deployment/vision-object-tracker');
     await waitUntil('its diagnosis', () =>
@@ -79,5 +80,5 @@ describe('early warning through restarts, on two replicas', () => {
         (m) => m.threadTs === undefined && m.text.startsWith('Early warning:'),
       ),
     ).toHaveLength(1);
-  }, 120_000);
+  });
 });

@@ -19,6 +19,7 @@ import {
   realPatches,
   rolledOut,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 /** Worker request timeout: the "slow" faults below wait longer than this. */
 const KUBE_TIMEOUT_MS = 1_000;
@@ -89,7 +90,7 @@ describe('Kubernetes API faults during a diagnosis', () => {
     expect(sim.requests.filter(isTarget('list', 'events'))).toHaveLength(2);
     // The client absorbed every fault: the job itself never failed.
     expect(h.logs.filter((line) => line.includes('"job failed"'))).toEqual([]);
-  }, 40_000);
+  });
 
   it('gives up after bounded retries on a fault that does not clear, with a clear message', async () => {
     const { sim, slack } = h;
@@ -103,7 +104,7 @@ describe('Kubernetes API faults during a diagnosis', () => {
           [...slack.messages.entries()].find(
             ([key, m]) => !before.has(key) && m.text.startsWith('Diagnosis failed'),
           )?.[1],
-        30_000,
+        SIGNAL_WAIT_MS,
       );
       expect(failed.text).toContain(`deployment/${NAME} in ${NS}`);
       expect(failed.text).toContain('HTTP 500');
@@ -116,7 +117,7 @@ describe('Kubernetes API faults during a diagnosis', () => {
     } finally {
       sim.clearFaults();
     }
-  }, 40_000);
+  });
 });
 
 describe('Kubernetes API faults during a remediation', () => {
@@ -130,7 +131,7 @@ describe('Kubernetes API faults during a remediation', () => {
     });
     try {
       expect((await h.click(result, 'approve_plan.1', h.approver)).status).toBe(200);
-      const failed = await h.waitForReply(result.ts, 'failed', 30_000);
+      const failed = await h.waitForReply(result.ts, 'failed', SIGNAL_WAIT_MS);
       expect(failed.text).toContain('set-recreate');
       expect(failed.text).toContain('HTTP 500');
       // Three job attempts, each one real PATCH refused by the server; nothing landed.
@@ -148,13 +149,13 @@ describe('Kubernetes API faults during a remediation', () => {
       expect((await h.click(failed, 'rerun_diagnosis', h.approver)).status).toBe(200);
       const fresh = await h.waitForResult(NS, NAME, { threadTs: result.ts });
       expect((await h.click(fresh, 'approve_plan.1', h.approver)).status).toBe(200);
-      await h.slack.waitFor(() => repliesStarting('failed').length === 2 || undefined, 30_000);
+      await h.slack.waitFor(() => repliesStarting('failed').length === 2 || undefined, SIGNAL_WAIT_MS);
       expect(patchAttempts(sim)).toBe(6);
       expect(deployment(sim).spec).toEqual(before.spec);
     } finally {
       sim.clearFaults();
     }
-  }, 60_000);
+  });
 
   it('a write throttled and then reset is retried and applied exactly once', async () => {
     const { sim } = h;
@@ -170,7 +171,7 @@ describe('Kubernetes API faults during a remediation', () => {
           (m) =>
             !known.has(m.ts) && m.text.startsWith(`deployment/${NAME} in ${NS}:`) && h.buttons(m).length > 0,
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     const generation = deployment(sim).metadata.generation ?? 0;
     sim.clearRequests();
@@ -180,8 +181,8 @@ describe('Kubernetes API faults during a remediation', () => {
     sim.addFault({ match: patch, reset: true, times: 1 });
 
     expect((await h.click(fresh, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'rolled out', 40_000);
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
+    await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
     const writes = sim.requests.filter((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun);
     // Refused (429), cut before the server read it (reset), then the one that landed.
     expect(writes.map((r) => r.status)).toEqual([429, 0, 200]);
@@ -194,7 +195,7 @@ describe('Kubernetes API faults during a remediation', () => {
     });
     expect(repliesStarting('applied')).toHaveLength(1);
     expect(repliesStarting('rolled out')).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('a write whose answer times out after the server applied it is not sent again', async () => {
     const { sim } = h;
@@ -214,13 +215,13 @@ describe('Kubernetes API faults during a remediation', () => {
     // Undo of its own) and watches that rollout, as if the answer had come.
     const undoApplied = await h.slack.waitFor(
       () => repliesStarting('applied').find((m) => m.text.includes('earlier attempt wrote it')),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect(undoApplied.text).toContain('Undo');
     expect(buttonsOf(undoApplied).some((b) => b.action_id.startsWith('undo_plan'))).toBe(true);
     await h.slack.waitFor(
       () => repliesStarting('rolled out').find((m) => Number(m.ts) > Number(undoApplied.ts)),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect(repliesStarting('applied').filter((m) => m.text.includes('Undo'))).toHaveLength(1);
     await queuesSettled(h.redis.url);
@@ -232,5 +233,5 @@ describe('Kubernetes API faults during a remediation', () => {
       rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' },
     });
     expect(replies().filter((m) => /^(failed|refused)/.test(m.text))).toHaveLength(2); // the set-recreate drill's two tries
-  }, 40_000);
+  });
 });

@@ -8,7 +8,7 @@
  * replies and the message stayed at "approved; applying" for good.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
@@ -22,6 +22,10 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
+
+// Each test here plays a whole story: the story limit, not the config's default.
+vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
 
 /** A fresh diagnosis of the tracker in the channel, with its Approve buttons. */
 async function freshResult(stack: Stack): Promise<StoredMessage> {
@@ -35,7 +39,7 @@ async function freshResult(stack: Stack): Promise<StoredMessage> {
           m.threadTs === undefined &&
           buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
       )?.[1],
-    40_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -54,7 +58,7 @@ for (const seconds of [8, 15]) {
       });
       admin = new Redis(stack.redis.url);
       await deadlockTracker(stack.sim);
-    }, 90_000);
+    });
 
     afterAll(async () => {
       admin?.disconnect();
@@ -85,7 +89,7 @@ for (const seconds of [8, 15]) {
       const patch = await waitUntil(
         'the real PATCH reached the API server',
         () => sim.requests.find((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun),
-        20_000,
+        SIGNAL_WAIT_MS,
       );
       const full = await fillRedis(admin);
       const filledAt = Date.now();
@@ -107,7 +111,7 @@ for (const seconds of [8, 15]) {
         return now.some((m) => /^rolled out/i.test(m.text)) && now.some((m) => /^applied/i.test(m.text))
           ? now
           : undefined;
-      }, 25_000);
+      }, SIGNAL_WAIT_MS);
       const applied = replies.filter((m) => /^applied/i.test(m.text));
       expect(applied).toHaveLength(1);
       const undo = replies.find((m) => buttonsOf(m).some((b) => b.action_id.startsWith('undo_plan')));
@@ -118,11 +122,11 @@ for (const seconds of [8, 15]) {
         stack.slack.messages.get(`${result.channel}/${result.ts}`);
       await stack.slack.waitFor(
         () => /rolled out at/.test(JSON.stringify(root()?.blocks ?? [])) || undefined,
-        30_000,
+        SIGNAL_WAIT_MS,
       );
       // What the cluster received: one PATCH that landed, and the rollout finished.
       expect(realPatches(sim) - patchesBefore).toBe(1);
-      await sim.waitFor(() => rolledOut(deployment(sim)), 30_000);
-    }, 240_000);
+      await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
+    });
   });
 }

@@ -23,6 +23,7 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let stack: Stack;
 let appExited = false;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   });
   void stack.app.exited.then(() => (appExited = true));
   await deadlockTracker(stack.sim);
-}, 60_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -75,7 +76,7 @@ describe('Redis stopped and restarted', () => {
         [...slack.messages.values()].find(
           (m) => isResult(m) && JSON.stringify(m.blocks).includes('RolloutSurgeDeadlock'),
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     const worker = stack.workers[0];
     expect(await worker?.stop('SIGTERM')).toBe(0);
@@ -109,7 +110,7 @@ describe('Redis stopped and restarted', () => {
     expect(await ready()).toBe(503);
 
     await redis.start();
-    await waitUntil('app ready again', async () => (await ready()) === 200, 20_000);
+    await waitUntil('app ready again', async () => (await ready()) === 200, SIGNAL_WAIT_MS);
     expect(appExited).toBe(false);
     const back = await stack.command(`${NAME} -n ${NS}`);
     expect(back.status).toBe(200);
@@ -124,12 +125,12 @@ describe('Redis stopped and restarted', () => {
     await slack.waitFor(
       () =>
         [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      40_000,
+      SIGNAL_WAIT_MS,
     );
     await slack.waitFor(() =>
       isResult(slack.messages.get(`${queuedRun.channel}/${queuedRun.ts}`) ?? queuedRun),
     );
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
     await queuesSettled(stack.redis.url); // a second apply would have happened by now
     const tried = sim.requests.filter((r) => r.verb === 'patch' && r.resource === 'deployments' && !r.dryRun);
     expect(realPatches(sim), `PATCH statuses: ${tried.map((r) => r.status).join(', ')}`).toBe(1);
@@ -139,5 +140,5 @@ describe('Redis stopped and restarted', () => {
     );
     expect(thread.map((m) => m.text.split(':')[0]).sort()).toEqual(['applied', 'rolled out']);
     expect(await waiting()).toEqual({ diagnose: 0, remediate: 0 });
-  }, 120_000);
+  });
 });

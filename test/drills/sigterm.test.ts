@@ -21,6 +21,7 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let stack: Stack;
 let result: StoredMessage;
@@ -44,7 +45,7 @@ beforeAll(async () => {
     },
   });
   await deadlockTracker(stack.sim);
-}, 60_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -80,7 +81,7 @@ function finalLogLines(child: Child): Promise<Record<string, unknown>[]> {
       const lines = logLines(child);
       return lines.some((l) => l.msg === 'workers stopped') && lines;
     },
-    5_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -93,7 +94,7 @@ describe('SIGTERM during a running job', () => {
     sim.addFault({ match: { verb: 'list', resource: 'events', namespace: NS }, delayMs: 50_000, times: 1 });
     sim.clearRequests();
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
+    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), SIGNAL_WAIT_MS);
     const second = await stack.startWorker({ ROLLOUT_DOCTOR_DRAIN_GRACE_SECONDS: '10' });
 
     const held = sim.requests.find((r) => r.resource === 'events');
@@ -113,18 +114,18 @@ describe('SIGTERM during a running job', () => {
     const resumed = await waitUntil(
       'the other worker reads the cluster',
       () => sim.requests.find((r) => (r.receivedAt ?? 0) > exitedAt),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect((resumed.receivedAt ?? 0) - exitedAt).toBeLessThan(10_000);
 
-    result = await slack.waitFor(() => results()[0], 30_000);
+    result = await slack.waitFor(() => results()[0], SIGNAL_WAIT_MS);
     await queuesSettled(stack.redis.url); // a duplicate would have happened by now
     expect(results()).toHaveLength(1);
     expect(slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined)).toHaveLength(1);
     expect(result.text).not.toMatch(/failed/i);
     // The second worker took it from the queue, not as a stalled job.
     expect(logLines(second).some((l) => l.msg === 'job stalled; re-queued')).toBe(false);
-  }, 60_000);
+  });
 
   it('a remediation running at SIGTERM finishes inside the grace period: patched once, one outcome', async () => {
     const { sim, slack } = stack;
@@ -137,7 +138,7 @@ describe('SIGTERM during a running job', () => {
     expect(
       (await clickButton(stack.appUrl, STACK_SECRET, result, 'approve_plan.0', STACK_APPROVER)).status,
     ).toBe(200);
-    await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), 15_000);
+    await sim.waitFor(() => sim.requests.some((r) => r.verb === 'get' && r.name === NAME), SIGNAL_WAIT_MS);
     expect(await worker.stop('SIGTERM', 15_000)).toBe(0);
 
     const lines = await finalLogLines(worker);
@@ -151,7 +152,7 @@ describe('SIGTERM during a running job', () => {
     await slack.waitFor(
       () =>
         [...slack.messages.values()].find((m) => m.threadTs === result.ts && m.text.startsWith('rolled out')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(rolledOut(deployment(sim))).toBe(true);
     await queuesSettled(stack.redis.url);
@@ -161,5 +162,5 @@ describe('SIGTERM during a running job', () => {
       (m) => m.threadTs === result.ts && !m.text.startsWith('Full report'),
     );
     expect(thread.map((m) => m.text.split(':')[0])).toEqual(['applied', 'rolled out']);
-  }, 60_000);
+  });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
 import type { SlackCall } from '../support/slack-standin.js';
 import { NAME, NS, deadlockTracker, deployment, queuesSettled, rolledOut } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let h: E2eHarness;
 let result: StoredMessage;
@@ -47,7 +48,7 @@ describe('Slack Web API faults', () => {
     expect(finals).toHaveLength(1);
     expect(updates.at(-1)).toBe(finals[0]);
     expect(h.message(result.channel, result.ts)?.text).toBe(result.text);
-  }, 45_000);
+  });
 
   it('thread replies arrive once and in order through a 500 and a 429', async () => {
     const { slack, sim } = h;
@@ -57,8 +58,8 @@ describe('Slack Web API faults', () => {
     slack.failNext('chat.postMessage', 1, { status: 429, retryAfter: 1 });
 
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'rolled out', 40_000);
-    await sim.waitFor(() => rolledOut(deployment(sim)), 20_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
+    await sim.waitFor(() => rolledOut(deployment(sim)), SIGNAL_WAIT_MS);
     await queuesSettled(h.redis.url); // a duplicate reply would have landed by now
 
     const refused = slack.calls.slice(from).filter((c) => c.status !== 200);
@@ -75,5 +76,5 @@ describe('Slack Web API faults', () => {
         .sort((a, b) => a.ts.localeCompare(b.ts))
         .map((m) => m.text.split(':')[0]),
     ).toEqual(['applied', 'rolled out']);
-  }, 60_000);
+  });
 });

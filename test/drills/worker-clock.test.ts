@@ -13,6 +13,7 @@ import { startStack, type Stack } from '../../bench/lib/stack.js';
 import { freePort } from '../support/redis.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { NAME, NS, deadlockTracker, waitUntil } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
     workers: 0,
   });
   await deadlockTracker(stack.sim);
-}, 90_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -57,10 +58,10 @@ describe('a worker whose clock is off', () => {
             const body = res ? ((await res.json()) as { status: string; waitingFor?: string[] }) : undefined;
             return res?.status === 503 && body?.waitingFor?.some((w) => words.test(w)) ? body : undefined;
           },
-          30_000,
+          SIGNAL_WAIT_MS,
         );
         expect(ready.status).toBe('not ready');
-        await waitUntil('the worker logs its clock', () => words.test(worker.output()), 10_000);
+        await waitUntil('the worker logs its clock', () => words.test(worker.output()), SIGNAL_WAIT_MS);
         const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
         const seconds = Number(/^rollout_doctor_clock_offset_seconds (\S+)$/m.exec(metrics)?.[1]);
         expect(Math.abs(seconds - offset)).toBeLessThan(5);
@@ -73,7 +74,7 @@ describe('a worker whose clock is off', () => {
             [...slack.messages.entries()].find(
               ([key, m]) => !known.has(key) && m.threadTs === undefined && words.test(m.text),
             )?.[1],
-          30_000,
+          SIGNAL_WAIT_MS,
         );
         expect(answer.text).toContain(`deployment/${NAME} in ${NS}`);
         expect(answer.text).toMatch(/fix time sync/);
@@ -86,6 +87,6 @@ describe('a worker whose clock is off', () => {
         await worker.stop('SIGKILL');
         stack.workers.splice(stack.workers.indexOf(worker), 1);
       }
-    }, 120_000);
+    });
   }
 });

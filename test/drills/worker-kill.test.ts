@@ -9,6 +9,7 @@ import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
 import type { StoredMessage } from '../support/slack-standin.js';
 import { FAST_RECOVERY, NAME, NS, queuesSettled, realPatches } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let stack: Stack;
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
   await sim.waitFor(() =>
     (sim.list('Event', NS) as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -61,30 +62,33 @@ describe('worker killed with SIGKILL', () => {
     sim.addFault({ match: { verb: 'list', resource: 'events' }, delayMs: 5_000, times: 1 });
     sim.clearRequests();
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), 15_000);
+    await sim.waitFor(() => sim.requests.some((r) => r.resource === 'events'), SIGNAL_WAIT_MS);
     const victim = stack.workers[0];
     await victim?.stop('SIGKILL');
     await stack.startWorker();
 
-    const result = await slack.waitFor(() => resultMessages()[0], 30_000);
+    const result = await slack.waitFor(() => resultMessages()[0], SIGNAL_WAIT_MS);
     await queuesSettled(stack.redis.url); // a duplicate would have happened by now
     expect(resultMessages()).toHaveLength(1);
     const roots = slack.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === undefined);
     expect(roots).toHaveLength(1);
     expect(result.text).not.toContain('failed');
-  }, 60_000);
+  });
 
   it('mid-remediation after the patch: applied exactly once, one outcome thread, the rollout completes', async () => {
     const { sim, slack } = stack;
     // Its own diagnosis: this drill does not depend on the one above having run.
     const earlier = new Set(resultMessages().map((m) => m.ts));
     expect((await stack.command(`${NAME} -n ${NS}`)).status).toBe(200);
-    const result = await slack.waitFor(() => resultMessages().find((m) => !earlier.has(m.ts)), 30_000);
+    const result = await slack.waitFor(
+      () => resultMessages().find((m) => !earlier.has(m.ts)),
+      SIGNAL_WAIT_MS,
+    );
     // Slow down the rollout watch so the worker is still busy with the job when killed.
     sim.addFault({ match: { verb: 'watch', resource: 'deployments' }, delayMs: 4_000, times: 1 });
     sim.clearRequests();
     expect((await approve(result)).status).toBe(200);
-    await sim.waitFor(() => realPatches(sim) === 1, 20_000);
+    await sim.waitFor(() => realPatches(sim) === 1, SIGNAL_WAIT_MS);
     const victim = stack.workers.at(-1);
     await victim?.stop('SIGKILL');
     await stack.startWorker();
@@ -93,15 +97,15 @@ describe('worker killed with SIGKILL', () => {
       [...slack.messages.values()].filter((m) => m.threadTs === result.ts);
     await slack.waitFor(
       () => thread().some((m) => /rolled out|already applied|already-applied/i.test(m.text)) || undefined,
-      40_000,
+      SIGNAL_WAIT_MS,
     );
     await sim.waitFor(
       () => ((sim.get('Deployment', NS, NAME) as Deployment).status?.updatedReplicas ?? 0) === 1,
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     await queuesSettled(stack.redis.url);
     expect(realPatches(sim)).toBe(1);
     expect(thread().filter((m) => /^applied/i.test(m.text))).toHaveLength(1);
     expect(thread().filter((m) => /^(failed|refused)/i.test(m.text))).toHaveLength(0);
-  }, 90_000);
+  });
 });

@@ -6,7 +6,7 @@
  * change in place; after the heal it must post nothing: before the fence it posted a
  * stale "already applied" and moved the message back from "rolled out".
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
 import { buttonsOf, postClick } from '../support/slack-sign.js';
@@ -22,6 +22,10 @@ import {
   rolledOut,
   waitUntil,
 } from './support/drill-kit.js';
+import { SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
+
+// Each test here plays a whole story: the story limit, not the config's default.
+vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
 
 /** Locks that lapse in 3 s, checked every second: the takeover comes within seconds of the cut. */
 const QUICK_TAKEOVER = {
@@ -50,7 +54,7 @@ beforeAll(async () => {
   workerA = await stack.startWorker({ REDIS_URL: toA.url });
   await stack.startWorker({ REDIS_URL: toB.url });
   await deadlockTracker(stack.sim);
-}, 120_000);
+});
 
 afterAll(async () => {
   await stack?.close();
@@ -67,7 +71,7 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
         [...slack.messages.values()].find(
           (m) => m.threadTs === undefined && buttonsOf(m).some((b) => b.action_id.startsWith('approve_plan')),
         ),
-      60_000,
+      SIGNAL_WAIT_MS,
     );
     const approve = buttonsOf(result).find((b) => b.action_id.startsWith('approve_plan'));
     if (!approve) throw new Error('no Approve button');
@@ -88,7 +92,7 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
     const heldPatch = await waitUntil(
       "A's PATCH reached the API server",
       () => sim.requests.find((r) => r.verb === 'patch' && r.name === NAME && !r.dryRun),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     toA.cut();
     toB.heal();
@@ -97,13 +101,16 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
       [...slack.messages.values()].filter((m) => m.threadTs === result.ts);
     const root = (): StoredMessage | undefined => slack.messages.get(`${result.channel}/${result.ts}`);
     // B applied the fix (its PATCH went through while A's was still held) and rolled it out.
-    await slack.waitFor(() => thread().some((m) => /^rolled out/i.test(m.text)) || undefined, 90_000);
+    await slack.waitFor(
+      () => thread().some((m) => /^rolled out/i.test(m.text)) || undefined,
+      STORY_TIMEOUT_MS,
+    );
     await slack.waitFor(
       () => /rolled out at/.test(JSON.stringify(root()?.blocks ?? [])) || undefined,
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     // A's PATCH lands on B's change: refused (409), nothing written twice.
-    await waitUntil("A's held PATCH answered", () => heldPatch.finishedAt !== undefined, 40_000);
+    await waitUntil("A's held PATCH answered", () => heldPatch.finishedAt !== undefined, SIGNAL_WAIT_MS);
     expect(heldPatch.status).toBe(409);
 
     const logA = workerA.output().length;
@@ -114,9 +121,9 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
       () =>
         workerA.output().slice(logA).includes('outcome of a job a later attempt took over: not posted') ||
         thread().some((m) => /already applied/i.test(m.text)),
-      60_000,
+      SIGNAL_WAIT_MS,
     );
-    await queuesSettled(stack.redisUrl, 60_000);
+    await queuesSettled(stack.redisUrl, SIGNAL_WAIT_MS);
 
     expect(thread().filter((m) => /already applied/i.test(m.text))).toEqual([]);
     expect(thread().filter((m) => /^applied/i.test(m.text))).toHaveLength(1);
@@ -126,5 +133,5 @@ describe('a worker cut off from Redis while its PATCH is in flight', () => {
     // The cluster received one PATCH that landed (B's); A's was refused.
     expect(realPatches(sim)).toBe(1);
     expect(rolledOut(deployment(sim))).toBe(true);
-  }, 300_000);
+  });
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TOKEN = 'alert-token-deadline';
 const ALERT_CHANNEL = 'C0ALERTS';
@@ -33,7 +34,7 @@ beforeAll(async () => {
     },
   });
   redis = new Redis(h.redis.url, { maxRetriesPerRequest: 1 });
-}, 120_000);
+});
 afterAll(async () => {
   redis?.disconnect();
   await h?.close();
@@ -79,7 +80,7 @@ const rootOf = async (deployment: string): Promise<string> => {
           !c.args.thread_ts &&
           String(c.args.text).includes(deployment),
       ),
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   return String(root.response.ts);
 };
@@ -92,7 +93,7 @@ describe('an alert thread whose diagnosis cannot finish ends in an answer', () =
   it('a genuine run: its result goes into the thread, which the app marks answered', async () => {
     await fire(GENUINE);
     const ts = await rootOf(GENUINE);
-    await h.slack.waitFor(() => replies(ts).length > 0 || undefined, 30_000);
+    await h.slack.waitFor(() => replies(ts).length > 0 || undefined, SIGNAL_WAIT_MS);
     await vi.waitFor(
       async () =>
         expect(await redis.get(redisKeys.messageAnswered({ channel: ALERT_CHANNEL, ts }))).not.toBeNull(),
@@ -111,7 +112,7 @@ describe('an alert thread whose diagnosis cannot finish ends in an answer', () =
     const ts = await rootOf(PINNED);
     const told = await h.slack.waitFor(
       () => replies(ts).find((c) => String(c.args.text).includes(COULD_NOT_FINISH)),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     expect(String(told.args.text)).toContain(`run ${jobId}`);
     expect(String(told.args.text)).toContain('Nothing was changed');

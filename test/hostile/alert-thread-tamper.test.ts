@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadKeys } from '../../src/queue/alert-keys.js';
 import { reproduceSurgeDeadlock, startE2e, type E2eHarness } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TOKEN = 'alert-token-tamper';
 const ALERT_CHANNEL = 'C0ALERTS';
@@ -25,7 +26,7 @@ beforeAll(async () => {
   });
   redis = new Redis(h.redis.url, { maxRetriesPerRequest: 1 });
   await reproduceSurgeDeadlock(h);
-}, 120_000);
+});
 afterAll(async () => {
   redis?.disconnect();
   await h?.close();
@@ -75,12 +76,12 @@ describe('an alert thread record rewritten in Redis', () => {
         h.slack.calls.find(
           (c) => c.method === 'chat.postMessage' && c.args.channel === ALERT_CHANNEL && !c.args.thread_ts,
         ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const rootTs = String(root.response.ts);
     await h.slack.waitFor(
       () => h.slack.calls.some((c) => c.method === 'chat.postMessage' && c.args.thread_ts === rootTs),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
 
     // The attack: the workload's thread now "lives" in another channel, at a message there.
@@ -99,7 +100,7 @@ describe('an alert thread record rewritten in Redis', () => {
     await postAlert('resolved');
     await h.slack.waitFor(
       () => h.logs.some((l) => l.includes('has no valid mark') && l.includes('alert thread')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(toAttacker()).toEqual([]);
     const metric = await h.app.services.metrics.registry.getSingleMetricAsString(

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let h: E2eHarness;
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
       ROLLOUT_DOCTOR_COMMANDS_PER_CHANNEL_PER_MINUTE: '5',
     },
   });
-}, 120_000);
+});
 afterAll(async () => {
   await h?.close();
 });
@@ -38,7 +39,7 @@ describe('slash command budget', () => {
     expect(flood.map((r) => r.status)).toEqual(Array(8).fill(200));
     const limited = flood.filter((r) => r.body.includes('Not started: you started 3 runs this minute'));
     expect(limited).toHaveLength(5);
-    await h.slack.waitFor(() => publicPosts() >= 3, 10_000);
+    await h.slack.waitFor(() => publicPosts() >= 3, SIGNAL_WAIT_MS);
     expect(h.audit().filter((e) => e.action === 'refusal' && e.reason === 'rate-limited')).toHaveLength(5);
 
     const other = await h.command('diagnose deployment/vision-object-tracker -n vision', {
@@ -46,7 +47,7 @@ describe('slash command budget', () => {
       channel: 'C0OTHER',
     });
     expect(other.body).not.toContain('Not started');
-    await h.slack.waitFor(() => publicPosts() >= 4, 10_000);
+    await h.slack.waitFor(() => publicPosts() >= 4, SIGNAL_WAIT_MS);
     expect(publicPosts()).toBe(4);
   });
 
@@ -88,7 +89,7 @@ describe('slash command budget', () => {
             m.text.startsWith('deployment/vision-object-tracker in vision:') &&
             h.buttons(m).some((b) => b.action_id === 'rerun_diagnosis'),
         ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const limited = () =>
       h.audit().flatMap((e) => (e.action === 'refusal' && e.reason === 'rate-limited' ? [e] : []));
@@ -110,9 +111,9 @@ describe('slash command budget', () => {
           .callsOf('chat.postEphemeral')
           .filter((c) => c.args.user === 'U0CLICKER' && String(c.args.text).includes('you started 3 runs'))
           .length >= 5,
-      10_000,
+      SIGNAL_WAIT_MS,
     );
-    await h.slack.waitFor(() => reruns() >= 3, 10_000);
+    await h.slack.waitFor(() => reruns() >= 3, SIGNAL_WAIT_MS);
     expect(reruns()).toBe(3);
     const refusals = limited();
     expect(refusals.length - before).toBe(5);

@@ -23,6 +23,7 @@ import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let h: E2eHarness;
 let redis: Redis;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     prefix: QUEUE_PREFIX,
   });
   await events.waitUntilReady();
-}, 120_000);
+});
 afterAll(async () => {
   await events?.close();
   await queue?.close();
@@ -78,7 +79,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     const reads = h.sim.requests.length;
     const posts = h.slack.calls.length;
     const job = await queue.add(data.mode, data, { jobId });
-    await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(/refused/);
+    await expect(job.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/refused/);
     expect(h.sim.requests.length).toBe(reads);
     expect(h.slack.calls.length).toBe(posts);
     expect(h.audit()).toContainEqual(
@@ -97,7 +98,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     const reads = h.sim.requests.length;
     for (const jobId of ['replay-1', 'replay-2', 'replay-3']) {
       const job = await queue.add('scan', captured, { jobId });
-      await expect(job.waitUntilFinished(events, 20_000)).rejects.toThrow(
+      await expect(job.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(
         /does not verify \(for this job id\)/,
       );
     }
@@ -113,7 +114,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
       ),
     };
     const late = await queue.add('scan', old, { jobId: scanJobId(undefined) });
-    await expect(late.waitUntilFinished(events, 20_000)).rejects.toThrow(/expired/);
+    await expect(late.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/expired/);
     await queue.remove(scanJobId(undefined));
     expect(h.sim.requests.length).toBe(reads);
     const refusals = h
@@ -139,7 +140,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     for (const round of [1, 2]) {
       // An unsigned job that stays in the failed set (no removeOnFail), as a Redis writer queues it.
       const forged = await queue.add('deployment', { ...diagnosis, requestedBy: 'U0LEAD' }, { jobId });
-      await expect(forged.waitUntilFinished(events, 20_000)).rejects.toThrow(/refused/);
+      await expect(forged.waitUntilFinished(events, SIGNAL_WAIT_MS)).rejects.toThrow(/refused/);
       expect(await queue.getJobState(jobId)).toBe('failed');
       expect(refusedOf()).toHaveLength(round);
       const asked = await h.command('diagnose deployment/vision-object-tracker -n vision', {
@@ -155,7 +156,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
               c.args.channel === `C0ROUND${round}` &&
               String(c.args.text).includes('asked for'),
           ),
-        10_000,
+        SIGNAL_WAIT_MS,
       );
       expect(String(post.args.text)).not.toContain('joining the run already in progress');
       await h.slack.waitFor(
@@ -165,7 +166,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
               m.channel === `C0ROUND${round}` &&
               m.text.startsWith('deployment/vision-object-tracker in vision:'),
           ),
-        30_000,
+        SIGNAL_WAIT_MS,
       );
     }
   });
@@ -190,7 +191,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
             c.args.channel === 'C0PIN' &&
             String(c.args.text).includes('asked for'),
         ),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     expect(String(post.args.text)).not.toContain('joining the run already in progress');
     await h.slack.waitFor(
@@ -198,7 +199,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
         [...h.slack.messages.values()].find(
           (m) => m.channel === 'C0PIN' && m.text.startsWith('deployment/vision-object-tracker in vision:'),
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
   });
 
@@ -206,7 +207,7 @@ describe('diagnose jobs the app or a worker did not queue', () => {
     expect((await h.command('scan -n vision')).status).toBe(200);
     await h.slack.waitFor(
       () => h.slack.calls.some((c) => String(c.args.text ?? '').includes('scanned')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
   });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
     ROLLOUT_DOCTOR_HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
   });
   ({ app, url } = started);
-}, 60_000);
+});
 
 afterAll(async () => {
   await started?.close();
@@ -110,7 +110,7 @@ describe('route fuzz against the app process', () => {
       .filter((l) => l.trim() !== '');
     expect(lines.filter((l) => !l.startsWith('{'))).toEqual([]);
     expect(app.output()).not.toContain(MARKER);
-  }, 120_000);
+  });
 
   it('answers 404 for unknown paths and 405 with Allow for known paths', async () => {
     const status = async (head: string): Promise<string> => {

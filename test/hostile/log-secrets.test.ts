@@ -47,7 +47,7 @@ beforeAll(async () => {
       p.status?.containerStatuses?.some((c) => c.state?.waiting?.reason === 'CrashLoopBackOff'),
     ),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   await sim?.close();

@@ -29,6 +29,7 @@ import {
   type StoredMessage,
 } from '../support/e2e-harness.js';
 import { ephemeralPlanKeys, testKeys } from '../support/plan-keys.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const NAME = 'vision-object-tracker';
 
@@ -123,7 +124,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     h.slack.waitFor(() => {
       const now = h.message(result.channel, result.ts);
       return now && JSON.stringify(now.blocks).includes(text) ? now : undefined;
-    }, 15_000);
+    }, SIGNAL_WAIT_MS);
   const readPlan = async (id: string): Promise<StoredPlan> =>
     JSON.parse((await redis.hget(`rd:plan:${id}`, 'json')) ?? 'null') as StoredPlan;
   const tampered = (planId: string) =>
@@ -132,7 +133,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
       .flatMap((e) => (e.action === 'outcome' && e.planId === planId && e.outcome === 'tampered' ? [e] : []));
   /** Until the worker has handled the job (completed, or failed for good). */
   const handled = (job: Job): Promise<unknown> =>
-    job.waitUntilFinished(events, 20_000).catch(() => undefined);
+    job.waitUntilFinished(events, SIGNAL_WAIT_MS).catch(() => undefined);
 
   it('refuses a forged plan with a forged claim, job and self-signed approval', async () => {
     const live = deployment(h, 'vision', NAME);
@@ -241,7 +242,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     const mark = h.sim.requests.length;
     const before = refusedAtClick(id).length;
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.slack.waitFor(() => refusedAtClick(id).length > before, 10_000);
+    await h.slack.waitFor(() => refusedAtClick(id).length > before, SIGNAL_WAIT_MS);
     expect(await queuedFor(id)).toEqual([]);
     expect(writesSince(h, mark)).toEqual([]);
     await redis.hset(`rd:plan:${id}`, 'json', genuine ?? '');
@@ -254,7 +255,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     await rewriteResult(id, 'forged-result-0', falsify, 'keep-signature');
     await h.slack.waitFor(
       () => h.audit().find((e) => e.action === 'notification' && e.planId === 'forged-result-0'),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     expect(h.audit()).toContainEqual(
       expect.objectContaining({
@@ -277,7 +278,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     const shown = await shows(FALSE_SUMMARY);
     await h.slack.waitFor(
       () => h.replies(result.ts).find((m) => JSON.stringify(m.blocks).includes('reviewed')),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const forgedValue = h.buttons(shown).find((b) => b.action_id === 'approve_plan.0')?.value;
     expect(forgedValue).not.toBe(genuineValue);
@@ -289,8 +290,8 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
         .filter((c) => String(c.args.text).includes('the plan changed since it was shown')).length;
     const toldBefore = told();
     expect((await h.click(shown, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.slack.waitFor(() => refusedAtClick(id).length > before, 10_000);
-    await h.slack.waitFor(() => told() > toldBefore, 10_000);
+    await h.slack.waitFor(() => refusedAtClick(id).length > before, SIGNAL_WAIT_MS);
+    await h.slack.waitFor(() => told() > toldBefore, SIGNAL_WAIT_MS);
     expect(await queuedFor(id)).toEqual([]);
     expect(writesSince(h, mark)).toEqual([]);
     expect(deployment(h, 'vision', NAME).metadata.labels?.reviewed).toBeUndefined();
@@ -317,7 +318,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
         h
           .replies(result.ts)
           .find((m) => JSON.stringify(m.blocks).includes('Roll back to the last good image')),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const mark = h.sim.requests.length;
     const earlier = h.replies(result.ts).length;
@@ -328,7 +329,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
           .replies(result.ts)
           .slice(earlier)
           .find((m) => m.text.startsWith('refused')),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     expect(reply.text).toContain('does not match its seal');
     expect(tampered(id)).toHaveLength(1);
@@ -350,11 +351,11 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
               m.text.startsWith(`deployment/${NAME} in vision:`) &&
               h.buttons(m).length > 0,
           ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const id = planIdOf('approve_plan.0', fresh);
     expect((await h.click(fresh, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'applied', 25_000);
+    await h.waitForReply(result.ts, 'applied', SIGNAL_WAIT_MS);
     const [job] = (await queue.getJobs(['completed', 'active', 'waiting', 'delayed'])).filter(
       (j) => (j.data as { planId?: string }).planId === id,
     );
@@ -373,7 +374,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
           .find(
             (m) => m.text.startsWith('applied') && h.buttons(m).some((b) => b.action_id === 'undo_plan.0'),
           ),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const id = planIdOf('undo_plan.0', applied);
     const stored = await readPlan(id);
@@ -385,7 +386,7 @@ describe('a Redis writer cannot make the worker patch the cluster', () => {
     const mark = h.sim.requests.length;
     const before = refusedAtClick(id).length;
     expect((await h.click(applied, 'undo_plan.0', h.approver)).status).toBe(200);
-    await h.slack.waitFor(() => refusedAtClick(id).length > before, 10_000);
+    await h.slack.waitFor(() => refusedAtClick(id).length > before, SIGNAL_WAIT_MS);
     expect(await queuedFor(id)).toEqual([]);
     expect(writesSince(h, mark)).toEqual([]);
   });

@@ -15,6 +15,7 @@ import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
 import { startE2e, type E2eHarness, type StoredMessage } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const NAME = 'vision-object-tracker';
 const DEADLINE_SECONDS = 4;
@@ -33,7 +34,7 @@ beforeAll(async () => {
   });
   redis = new Redis(h.redis.url, { maxRetriesPerRequest: null });
   queue = new Queue(diagnoseQueueName('default'), { connection: redis, prefix: QUEUE_PREFIX });
-}, 120_000);
+});
 afterAll(async () => {
   await queue?.close();
   redis?.disconnect();
@@ -53,17 +54,17 @@ async function ask(channel: string): Promise<{ ts: string; text: string }> {
       h.slack.calls.find(
         (c) => c.method === 'chat.postMessage' && c.args.channel === channel && !c.args.thread_ts,
       ),
-    10_000,
+    SIGNAL_WAIT_MS,
   );
   const message = await h.slack.waitFor(
     () => [...h.slack.messages.values()].find((m) => m.channel === channel && !m.threadTs),
-    10_000,
+    SIGNAL_WAIT_MS,
   );
   return { ts: message.ts, text: String(post.args.text) };
 }
 
 /** Until the message posted in `channel` reads `text` (the answer replaces the "asked for" message). */
-const answered = (channel: string, text: string, timeoutMs = 30_000): Promise<StoredMessage> =>
+const answered = (channel: string, text: string, timeoutMs = SIGNAL_WAIT_MS): Promise<StoredMessage> =>
   h.slack.waitFor(
     () => [...h.slack.messages.values()].find((m) => m.channel === channel && m.text.includes(text)),
     timeoutMs,

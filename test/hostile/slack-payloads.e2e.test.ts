@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { livePods, reproduceNodeCrashLoop, startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { HOSTILE, unsafeMarkup } from './support/hostile-text.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TOKEN = 'hostile-am-token';
 const ALERT_CHANNEL = 'C0ALERTS';
@@ -63,7 +64,7 @@ beforeAll(async () => {
     appEnv: { ALERTMANAGER_TOKEN: TOKEN, ROLLOUT_DOCTOR_ALERT_CHANNEL: ALERT_CHANNEL },
   });
   await reproduceNodeCrashLoop(h);
-}, 60_000);
+});
 
 afterAll(async () => {
   await h?.close();
@@ -119,7 +120,7 @@ describe('hostile cluster and alert text end to end', () => {
 
     // Approve a plan: the outcome replies and the approval mark are payloads too.
     await h.click(result, 'approve_plan.0', h.approver);
-    await h.waitForReply(result.ts, 'rolled out', 25_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     // A stranger's click on the approved button gets an ephemeral answer.
     await h
       .click(h.message(result.channel, result.ts) ?? result, 'plan_status.0', 'U0STRANGER')
@@ -130,17 +131,20 @@ describe('hostile cluster and alert text end to end', () => {
     // (alertname must be one the intake maps; its value is ours, the rest is hostile.)
     const root = await h.slack.waitFor(
       (s) => [...s.messages.values()].find((m) => m.channel === ALERT_CHANNEL && m.threadTs === undefined),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     // The rule author's summary and the externalURL reached the root message, inert.
     expect(JSON.stringify(root.blocks)).toContain('crash looping &lt;!channel&gt;');
     expect(JSON.stringify(root.blocks)).toContain('https[:]//evil.example/');
     // The alert-triggered diagnosis is posted in the incident thread.
-    await h.slack.waitFor((s) => [...s.messages.values()].some((m) => m.threadTs === root.ts), 30_000);
+    await h.slack.waitFor(
+      (s) => [...s.messages.values()].some((m) => m.threadTs === root.ts),
+      SIGNAL_WAIT_MS,
+    );
     expect(await postAlert('resolved', pod)).toBeLessThan(300);
     await h.slack.waitFor(
       (s) => [...s.messages.values()].some((m) => m.threadTs === root.ts && m.text.includes('Resolved at')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
 
     const calls = h.slack.calls.filter((c) => c.method.startsWith('chat.'));
@@ -149,5 +153,5 @@ describe('hostile cluster and alert text end to end', () => {
     const problems = calls.flatMap((c) => unsafeMarkup(c.args).map((p) => `${c.method} ${p}`));
     expect(problems).toEqual([]);
     expect(JSON.stringify(calls.map((c) => c.args))).toContain('&lt;!subteam^S123&gt;');
-  }, 120_000);
+  });
 });

@@ -33,6 +33,7 @@ import {
   type TeamsStandin,
   teamsAppEnv,
 } from '../support/teams-standin.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const CHANNEL = '19:gpu@thread.tacv2';
 const THREAD = `${CHANNEL};messageid=1732536000002`;
@@ -168,7 +169,7 @@ describe('Teams approvals under a two-person rule', () => {
     expect(asked.status).toBe(200);
     const card = await teams.waitFor(
       (s) => s.posted(CHANNEL).find((a) => a.updates > 0 && cardOf(a).includes('Recommended fix')),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const invoke = (from: Person, data = approveData(card)) =>
       teams.cardAction({ verb: 'press', data, from, conversationId: THREAD, replyToId: card.id });
@@ -192,7 +193,7 @@ describe('Teams approvals under a two-person rule', () => {
     await teams.waitFor((s) => {
       const now = s.activities.get(card.id);
       return now && cardOf(now).includes('rolled out') ? now : undefined;
-    }, 15_000);
+    }, SIGNAL_WAIT_MS);
     // Both replicas' notify consumers took outcomes; once every one is handled, the card
     // still says "rolled out" (src/chat/notify/root-stage.ts), not "rollout under way".
     await waitForIdleQueues(redis.url, ['notify', 'remediate.default']);
@@ -205,5 +206,5 @@ describe('Teams approvals under a two-person rule', () => {
     expect(applied).toEqual([plan.id]);
     const claimed = audit().filter((e) => e.action === 'approval' && e.result === 'claimed');
     expect(claimed).toEqual([expect.objectContaining({ user: second.aadObjectId.toLowerCase() })]);
-  }, 40_000);
+  });
 });

@@ -29,6 +29,7 @@ import {
   type PostedActivity,
   type TeamsStandin,
 } from '../support/teams-standin.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const CHANNEL = '19:flood@thread.tacv2';
 const OTHER_CHANNEL = '19:quiet@thread.tacv2';
@@ -89,7 +90,7 @@ beforeAll(async () => {
   workers = startTestWorkers(redis.url, fakeClusterDeps(applied), {
     logger: createLogger({ level: 'silent', name: 'worker' }),
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await workers?.stop();
@@ -123,23 +124,26 @@ describe('Teams command budget: one key per id', () => {
     const a = thread(OTHER_CHANNEL, '1732600000001');
     for (let i = 0; i < 4; i++)
       expect((await say(readerA, a, `diagnose deployment/a-${i} -n shop`)).status).toBe(200);
-    await teams.waitFor(() => [0, 1, 2].every((i) => announced(OTHER_CHANNEL, `a-${i}`).length > 0), 20_000);
-    await teams.waitFor(() => refusals(readerA, 'rate-limited').length === 1, 20_000);
+    await teams.waitFor(
+      () => [0, 1, 2].every((i) => announced(OTHER_CHANNEL, `a-${i}`).length > 0),
+      SIGNAL_WAIT_MS,
+    );
+    await teams.waitFor(() => refusals(readerA, 'rate-limited').length === 1, SIGNAL_WAIT_MS);
     // Reader B, in another channel: their own budget and their channel's, untouched by A.
     const b = thread('19:elsewhere@thread.tacv2', '1732600000002');
     await say(readerB, b, 'diagnose deployment/b-0 -n shop');
-    await teams.waitFor(() => announced('19:elsewhere@thread.tacv2', 'b-0').length > 0, 20_000);
+    await teams.waitFor(() => announced('19:elsewhere@thread.tacv2', 'b-0').length > 0, SIGNAL_WAIT_MS);
     expect(refusals(readerB, 'rate-limited')).toEqual([]);
     // A's refusal was private: their personal chat, never the channel.
     expect(announced(OTHER_CHANNEL, 'a-3')).toEqual([]);
     await teams.waitFor(
       () => personalChat(readerA).some((p) => activityText(p).includes('Not started')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(
       publicAbout(OTHER_CHANNEL, readerA).filter((p) => activityText(p).includes('Not started')),
     ).toEqual([]);
-  }, 40_000);
+  });
 
   it("an outsider's flood is refused privately and bounded, and refuses no reader nor approver", async () => {
     const root = thread(CHANNEL, '1732600000100');
@@ -148,11 +152,11 @@ describe('Teams command budget: one key per id', () => {
       Array.from({ length: 12 }, (_, i) => say(outsider, root, `diagnose deployment/x-${i} -n shop`)),
     );
     expect(flood.map((r) => r.status)).toEqual(Array(12).fill(200));
-    await teams.waitFor(() => refusals(outsider, 'not-reader').length === 12, 20_000);
+    await teams.waitFor(() => refusals(outsider, 'not-reader').length === 12, SIGNAL_WAIT_MS);
     // Nothing public: not one post in the channel for the outsider's 12 commands.
     expect(teams.posted(CHANNEL).length).toBe(before);
     // Their personal chat got a few answers, not twelve.
-    await teams.waitFor(() => personalChat(outsider).length > 0, 20_000);
+    await teams.waitFor(() => personalChat(outsider).length > 0, SIGNAL_WAIT_MS);
     expect(personalChat(outsider).length).toBeLessThanOrEqual(3);
     expect(refusals(outsider, 'rate-limited')).toEqual([]);
 
@@ -160,7 +164,7 @@ describe('Teams command budget: one key per id', () => {
     await say(readerB, root, 'diagnose deployment/web -n shop');
     const card = await teams.waitFor(
       (s) => s.posted(CHANNEL).find((a) => a.updates > 0 && activityText(a).includes('Recommended fix')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const data = approveData(card);
     const press = (from: Person) =>
@@ -175,11 +179,11 @@ describe('Teams command budget: one key per id', () => {
     // ...and the approver's Apply goes through, once.
     const approved = await press(approver);
     expect(JSON.stringify(approved.body)).not.toContain('Not started');
-    await teams.waitFor(() => applied.length === 1, 20_000);
+    await teams.waitFor(() => applied.length === 1, SIGNAL_WAIT_MS);
     expect(applied).toEqual([recreatePlan('shop', 'web').id]);
     expect(refusals(approver, 'rate-limited')).toEqual([]);
     expect(teams.posted(CHANNEL).some((a) => activityText(a).includes(outsider.name))).toBe(false);
-  }, 60_000);
+  });
 });
 
 function approveData(card: PostedActivity): Record<string, unknown> {

@@ -102,7 +102,7 @@ beforeAll(async () => {
   );
   const created = await apply(configuration);
   expect([created.status, created.stderr]).toEqual([0, '']);
-}, 120_000);
+});
 
 afterAll(async () => {
   webhook?.kill('SIGKILL');
@@ -119,7 +119,7 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     // kubectl's own note about the seed object, created without kubectl apply, is all it says.
     expect(run.stderr).not.toContain('rollout-doctor');
     expect(run.stdout).toContain('deployment.apps/vision-object-tracker configured');
-  }, 60_000);
+  });
 
   it("the seed incident's image bump prints the warning and is applied", async () => {
     const manifest = await seedManifest();
@@ -133,7 +133,7 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     expect(run.stdout).toContain('deployment.apps/vision-object-tracker configured');
     const stored = sim.get('Deployment', 'vision', 'vision-object-tracker') as Json;
     expect(stored['spec']['template']['spec']['containers'][0]['image']).toBe('vision/boost-track-app:1.1');
-  }, 60_000);
+  });
 
   it('helm shows the warning when a release installs a Deployment that can never roll out', async () => {
     await writeFile(join(dir, 'chart/Chart.yaml'), 'apiVersion: v2\nname: gpu-job\nversion: 0.1.0\n');
@@ -145,7 +145,7 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     const run = await tool(k8sTools().helm, ['install', 'gpu-job', join(dir, 'chart'), '-n', 'vision']);
     expect(run.status).toBe(0);
     expect(run.stderr).toMatch(/Warning: rollout-doctor: rollout of deployment\/gpu-second can never finish/);
-  }, 60_000);
+  });
 
   it('with the webhook process gone, the apply succeeds with no warning', async () => {
     webhook?.kill('SIGTERM');
@@ -157,5 +157,5 @@ describe('kubectl and helm against serve-admission in the simulator', () => {
     expect(run.status).toBe(0);
     expect(run.stderr).not.toContain('rollout-doctor');
     expect(run.stdout).toContain('deployment.apps/vision-object-tracker configured');
-  }, 60_000);
+  });
 });

@@ -19,6 +19,7 @@ import { alertmanagerAvailable, startAlertmanager, type TestAlertmanager } from 
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
 import { testKeys } from '../support/plan-keys.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TOKEN = 'live-alertmanager-token';
 const CHANNEL = 'C0LIVE';
@@ -116,7 +117,7 @@ describe.runIf(AVAILABLE)('KubePodCrashLooping on the simulated cluster', () => 
     ]);
     const root = await slack.waitFor(
       (s) => [...s.messages.values()].find((m) => m.channel === CHANNEL && m.threadTs === undefined),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(root.text).toContain('KubePodCrashLooping on shop/deployment/checkout');
     const reply = await slack.waitFor(
@@ -124,7 +125,7 @@ describe.runIf(AVAILABLE)('KubePodCrashLooping on the simulated cluster', () => 
         [...s.messages.values()].find(
           (m) => m.threadTs === root.ts && JSON.stringify(m.blocks).includes('CrashLoopOnNode'),
         ),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     // The remediation buttons (exclude the bad node) come with it.
     expect(JSON.stringify(reply.blocks)).toContain('"type":"button"');

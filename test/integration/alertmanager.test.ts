@@ -13,6 +13,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { testKeys } from '../support/plan-keys.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager) delivers to the real app
@@ -65,32 +66,12 @@ function replies(root: StoredMessage): StoredMessage[] {
   return [...slack.messages.values()].filter((m) => m.threadTs === root.ts);
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const until = waitUntil;
 
 // Throws under CI when the binary is missing; locally the file is skipped, said why.
 const AVAILABLE = alertmanagerAvailable();
 
-async function untilAsync<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const untilAsync = waitUntil;
 
 beforeAll(async () => {
   if (!AVAILABLE) return;

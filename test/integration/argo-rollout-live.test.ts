@@ -29,6 +29,7 @@ import { scanCluster } from '../../src/kube/read/scan.js';
 import { fakeIo } from '../support/cli-io.js';
 import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TRACKER: WorkloadRef = { kind: 'Rollout', namespace: 'vision', name: 'vision-object-tracker' };
 
@@ -57,7 +58,7 @@ async function deadlocked(): Promise<SimClient> {
     'ro-live',
   );
   const started = env;
-  await started.sim.waitFor(() => statusOf(started).phase === 'Healthy', 15_000);
+  await started.sim.waitFor(() => statusOf(started).phase === 'Healthy', SIGNAL_WAIT_MS);
   const patch = JSON.stringify([
     { op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'vision/boost-track-app:1.1' },
   ]);
@@ -76,7 +77,7 @@ async function deadlocked(): Promise<SimClient> {
       (started.sim.list('Event', TRACKER.namespace) as { reason?: string }[]).some(
         (e) => e.reason === 'FailedScheduling',
       ),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
   return started;
 }
@@ -160,7 +161,7 @@ describe('Argo Rollout canary surge deadlock, live', () => {
     if (!abort) throw new Error('no abort plan');
     const result = await applyPlan(client, abort);
     expect(result.status).toBe('applied');
-    await env?.sim.waitFor(() => statusOf(env as SimClient).phase === 'Degraded', 15_000);
+    await env?.sim.waitFor(() => statusOf(env as SimClient).phase === 'Degraded', SIGNAL_WAIT_MS);
     const after = diagnose(await collectSnapshot(client, TRACKER));
     expect(after.findings.map((f) => f.code)).toEqual(['RolloutDegraded']);
     expect(after.findings[0]?.summary).toMatch(/^rollout\/vision-object-tracker was aborted/);
@@ -225,7 +226,7 @@ spec:
       () =>
         (started.sim.get('Rollout', 'vision', 'tracker-ref') as { status?: RolloutStatus } | undefined)
           ?.status?.phase !== undefined,
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const snapshot = await collectSnapshot(started.client, ref);
     // Judged on the Deployment's template (the GPU and the node), not on an empty one.

@@ -15,6 +15,7 @@ import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { fakeIo } from '../support/cli-io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let dir: string;
 let sim: SimClient | undefined;
@@ -137,7 +138,7 @@ describe('check against a live cluster', () => {
         pods.length === 1 &&
         pods[0]?.['spec']['containers'][0]['image'] === 'vision/boost-track-app:1.1'
       );
-    }, 30_000);
+    }, SIGNAL_WAIT_MS);
   });
 
   it('an unchanged manifest starts no rollout, and says so (exit 0)', async () => {
@@ -233,7 +234,7 @@ describe('check against a live cluster', () => {
       kubeconfig,
     ]);
     expect(run.code).toBe(3);
-  }, 60_000);
+  });
 });
 
 describe('check against a dump', () => {

@@ -12,6 +12,7 @@ import type { CliIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/run-cli.js';
 import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { writeUnreachableKubeconfig } from '../support/unreachable-kubeconfig.js';
+import { waitUntil } from '../support/wait.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -281,8 +282,9 @@ describe('rollout-doctor against a live cluster', () => {
       .remediations;
     const id = plans.find((p) => p.kind === 'set-rolling-update')?.id ?? '';
     expect(id).toMatch(/^set-rolling-update-[0-9a-f]{16}$/);
-    // A later diagnosis of the same state offers the same id.
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // A later diagnosis of the same state, in a later second of the clock, offers the same id.
+    const second = Math.floor(Date.now() / 1000);
+    await waitUntil('the next second', () => Math.floor(Date.now() / 1000) > second);
     const again = await cli(['diagnose', ...TARGET, '--kubeconfig', kubeconfig, '-o', 'json']);
     expect(
       (JSON.parse(again.stdout) as { remediations: { id: string }[] }).remediations.map((p) => p.id),

@@ -433,7 +433,7 @@ describe('collector at scale', () => {
     } finally {
       await large.close();
     }
-  }, 120_000);
+  });
 });
 
 describe('a StatefulSet at its forced rollback, on 10 and on 5,000 nodes', () => {
@@ -481,5 +481,5 @@ describe('a StatefulSet at its forced rollback, on 10 and on 5,000 nodes', () =>
     expect(small.nodeNames).toEqual(large.nodeNames);
     expect(large.verdict).toBe('RolloutStuck,CrashLoop → delete-pods');
     expect(small.verdict).toBe(large.verdict);
-  }, 120_000);
+  });
 });

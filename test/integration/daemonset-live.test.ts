@@ -16,6 +16,7 @@ import { scanCluster } from '../../src/kube/read/scan.js';
 import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { daemonSetSettled, NODE_AGENT } from '../support/sim-rollout.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let env: SimClient | undefined;
 
@@ -37,7 +38,7 @@ async function deadlocked(): Promise<SimClient> {
       (env?.sim.list('Event', NODE_AGENT.namespace) as { reason?: string }[]).some(
         (e) => e.reason === 'FailedScheduling',
       ),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
   return env;
 }

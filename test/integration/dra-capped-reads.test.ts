@@ -32,7 +32,7 @@ beforeAll(async () => {
       spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.nvidia.com' } }] } },
     });
   await shipTrackerImage(sim, TRACKER);
-}, 60_000);
+});
 
 afterAll(async () => {
   await sim?.close();

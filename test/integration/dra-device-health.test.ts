@@ -22,6 +22,7 @@ import { inversePlan } from '../../src/remediation/inverse.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { deviceTaintRuleName, type DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { BAD_DEVICE, DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let dir: string;
 let sim: Simulator;
@@ -69,7 +70,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
             (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
         )
       );
-    }, 20_000);
+    }, SIGNAL_WAIT_MS);
     const holder = livePods().find((p) => deviceOf(p) === BAD_DEVICE);
     expect(holder?.spec.nodeName).toBe('gpu-node-1');
     expect(holder?.status?.containerStatuses?.[0]?.allocatedResourcesStatus).toEqual([
@@ -117,7 +118,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
       return (
         pods.length === 3 && !pods.some((p) => p.metadata.uid === holder?.metadata.uid) && pods.every(ready)
       );
-    }, 20_000);
+    }, SIGNAL_WAIT_MS);
     const replacement = livePods().find((p) => p.spec.nodeName === 'gpu-node-1');
     expect(deviceOf(replacement as Pod)).toBe('gpu.nvidia.com/gpu-node-1/gpu-1');
 
@@ -140,7 +141,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
     if (!undo) throw new Error('no undo');
     expect((await applyPlan(client, undo)).status).toBe('applied');
     expect(sim.get('DeviceTaintRule', undefined, plan.deviceTaint.name)).toBeUndefined();
-  }, 60_000);
+  });
 
   it('refuses, writing nothing, when the device recovered or a different rule holds the name', async () => {
     const fresh = await startSimulator({ scenario: deviceHealthScenario(), timeScale: 50 });
@@ -158,7 +159,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
               s.allocatedResourcesStatus?.[0]?.resources?.[0]?.health === 'Unhealthy',
           ),
         );
-      await fresh.waitFor(() => crashing() !== undefined, 20_000);
+      await fresh.waitFor(() => crashing() !== undefined, SIGNAL_WAIT_MS);
       const plan = diagnose(await collectSnapshot(c, DETECTOR)).remediations.find(
         (p) => p.kind === 'taint-device',
       );
@@ -207,7 +208,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
     } finally {
       await fresh.close();
     }
-  }, 60_000);
+  });
 
   it('refuses a plan whose rule selects a device no pod of the plan holds, though a pod reports a CDI id Unhealthy', async () => {
     // A CDI id ("vendor/class=name") does not name driver, pool and device, so the allowlist
@@ -228,7 +229,7 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
           ),
         );
       const onNode2 = (): Pod | undefined => pods().find((p) => p.spec.nodeName === 'gpu-node-2' && ready(p));
-      await fresh.waitFor(() => crashingOnBad() && onNode2() !== undefined, 20_000);
+      await fresh.waitFor(() => crashingOnBad() && onNode2() !== undefined, SIGNAL_WAIT_MS);
       const genuine = diagnose(await collectSnapshot(c, DETECTOR)).remediations.find(
         (p) => p.kind === 'taint-device',
       );
@@ -265,5 +266,5 @@ describe('an Unhealthy GPU behind a crash loop, on the simulator', () => {
     } finally {
       await fresh.close();
     }
-  }, 60_000);
+  });
 });

@@ -16,6 +16,7 @@ import type { KubeClient } from '../../src/kube/client.js';
 import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 /** deviceHealthScenario with `nvidia.com/gpu: 1` instead of a claim, and the crash rule by node. */
 function extendedHealthScenario(): object[] {
@@ -63,7 +64,7 @@ describe('an Unhealthy GPU reached as a DRA-backed extended resource, on the sim
         pods.filter(ready).length === 2 &&
         pods.some((p) => (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())))
       );
-    }, 20_000);
+    }, SIGNAL_WAIT_MS);
     const crashing = livePods().find((p) => !ready(p));
     expect(crashing?.spec.nodeName).toBe('gpu-node-1');
     const claimName = crashing?.status?.extendedResourceClaimStatus?.resourceClaimName ?? '';

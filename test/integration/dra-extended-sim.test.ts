@@ -20,6 +20,7 @@ import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { dryRunPlan } from '../../src/kube/write/executor.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 const SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
@@ -41,7 +42,7 @@ const claims = (): ResourceClaim[] => sim.list('ResourceClaim', TRACKER.namespac
 
 describe('extended resource backed by DRA on the simulator', () => {
   it('the scheduler creates, allocates and records the pod’s extended-resource claim', async () => {
-    await sim.waitFor(() => livePods().some((p) => p.status?.phase === 'Running'), 15_000);
+    await sim.waitFor(() => livePods().some((p) => p.status?.phase === 'Running'), SIGNAL_WAIT_MS);
     const [pod] = livePods();
     const [claim] = claims();
     const podName = pod?.metadata.name ?? '';

@@ -21,6 +21,7 @@ import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { applyPlan } from '../../src/apply/apply-plan.js';
 import { dryRunPlan } from '../../src/kube/write/executor.js';
 import { watchRollout } from '../../src/kube/watch/rollout-watcher.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TRACKER: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 let dir: string;
@@ -48,7 +49,7 @@ const claims = (): ResourceClaim[] => sim.list('ResourceClaim', TRACKER.namespac
 
 describe('DRA twin of incident A on the simulator', () => {
   it('runs with a per-pod claim allocated to gpu-0 and reserved for the pod', async () => {
-    await sim.waitFor(() => livePods().some((p) => p.status?.phase === 'Running'), 15_000);
+    await sim.waitFor(() => livePods().some((p) => p.status?.phase === 'Running'), SIGNAL_WAIT_MS);
     const [pod] = livePods();
     const [claim] = claims();
     expect(claim?.metadata.name).toMatch(
@@ -136,7 +137,7 @@ describe('DRA twin of incident A on the simulator', () => {
         (sim.list('Event', TRACKER.namespace) as KubeEvent[]).some(
           (e) => e.reason === 'FailedResourceClaimCreation',
         ),
-      15_000,
+      SIGNAL_WAIT_MS,
     );
     const result = diagnose(await collectSnapshot(client, TRACKER));
     const held = result.findings.find((f) => f.summary.includes('waiting before scheduling'));

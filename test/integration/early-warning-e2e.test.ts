@@ -19,6 +19,7 @@ import {
   type E2eHarness,
   type StoredMessage,
 } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const harnesses: E2eHarness[] = [];
 const dirs: string[] = [];
@@ -42,7 +43,10 @@ async function quickStart(scenario: string, namespace: string): Promise<E2eHarne
   harnesses.push(h);
   expect(h.app.services.config.alertmanagerToken).toBeUndefined();
   // The watch holds its two streams (pods and warning events) before the rollout starts.
-  await h.slack.waitFor(() => (h.workers.earlyWarning?.stats().watchesHeld ?? 0) >= 2 || undefined, 10_000);
+  await h.slack.waitFor(
+    () => (h.workers.earlyWarning?.stats().watchesHeld ?? 0) >= 2 || undefined,
+    SIGNAL_WAIT_MS,
+  );
   return h;
 }
 
@@ -68,11 +72,11 @@ async function waitForThread(
           m.threadTs === undefined &&
           m.text.startsWith(`Early warning: ${code} on ${target}`),
       ),
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   const reply = await h.slack.waitFor(
     () => [...h.slack.messages.values()].find((m) => m.threadTs === root.ts),
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   return { root, reply };
 }
@@ -100,7 +104,7 @@ describe('early warning without Alertmanager, from the rollout to the Slack thre
         (h.sim.list('Event', 'vision') as { reason?: string; count?: number }[]).some(
           (e) => e.reason === 'FailedScheduling' && (e.count ?? 1) >= 2,
         ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const roots = [...h.slack.messages.values()].filter(
       (m) => m.threadTs === undefined && m.text.startsWith('Early warning:'),
@@ -131,7 +135,7 @@ describe('early warning without Alertmanager, from the rollout to the Slack thre
         livePods(h, 'shop').some(
           (p) => p.spec.nodeName === 'node-b' && (p.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 1,
         ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const firstCrashAt = Date.now();
     const { reply } = await waitForThread(h, 'CrashLoopOnNode', 'shop/deployment/checkout');
@@ -154,7 +158,10 @@ describe('early warning without Alertmanager, from the rollout to the Slack thre
     expect(
       h.logs.some((l) => l.includes('ROLLOUT_DOCTOR_ALERT_CHANNEL is not set: early-warning results')),
     ).toBe(true);
-    await h.slack.waitFor(() => (h.workers.earlyWarning?.stats().watchesHeld ?? 0) >= 2 || undefined, 10_000);
+    await h.slack.waitFor(
+      () => (h.workers.earlyWarning?.stats().watchesHeld ?? 0) >= 2 || undefined,
+      SIGNAL_WAIT_MS,
+    );
     await h.sim.settle();
     await h.sim.waitFor(
       () => (deployment(h, 'vision', 'vision-object-tracker').status?.availableReplicas ?? 0) === 1,
@@ -165,7 +172,7 @@ describe('early warning without Alertmanager, from the rollout to the Slack thre
         h.logs.find((l) =>
           l.includes('early-warning result not posted: ROLLOUT_DOCTOR_ALERT_CHANNEL is not set on the app'),
         ),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     expect(h.slack.callsOf('chat.postMessage')).toEqual([]);
   });

@@ -12,6 +12,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { SignalTracker, type Signal } from '../../src/worker/early-warning/signals.js';
 import { emptyStats, kubeListWatch, runListWatch } from '../../src/worker/early-warning/stream.js';
+import { waitUntil } from '../support/wait.js';
 
 let dir: string;
 let sim: Simulator;
@@ -26,13 +27,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until(what: string, condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (what: string, condition: () => boolean): Promise<true> => waitUntil(what, condition);
 
 /** A pod of the checkout Deployment as the ReplicaSet controller creates it. */
 function checkoutPod(name: string, restarts: number): object {

@@ -18,6 +18,7 @@ import { collectSnapshot } from '../../src/kube/read/collector.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { shipTrackerImage } from '../support/sim-rollout.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const KS = { namespace: 'flux-system', name: 'apps' };
 const KS_RESOURCE = 'kustomizations.kustomize.toolkit.fluxcd.io';
@@ -95,7 +96,7 @@ async function deadlocked(extra: object[], name: string): Promise<{ sim: Simulat
     () =>
       ((sim.get('Deployment', TRACKER.namespace, TRACKER.name) as Deployment).status?.availableReplicas ??
         0) === 1,
-    15_000,
+    SIGNAL_WAIT_MS,
   );
   await shipTrackerImage(sim, TRACKER);
   sim.clearRequests();
@@ -127,7 +128,7 @@ describe("the Deployment owner's settings, read live", () => {
     const drift = strategyPlan(diagnose(first).remediations).drift;
     expect(drift?.reverted).toBe('unknown');
     expect(drift?.why).toContain(`serves no ${KS_RESOURCE}`);
-  }, 60_000);
+  });
 
   it('the Kustomization read: not suspended reverts the Git field; suspended keeps it; a refused read stays unknown and names the grant', async () => {
     const { sim, client } = await deadlocked([CRD, kustomization(false)], 'served');
@@ -153,7 +154,7 @@ describe("the Deployment owner's settings, read live", () => {
     const drift = strategyPlan(diagnose(refused).remediations).drift;
     expect(drift?.reverted).toBe('unknown');
     expect(drift?.why).toContain('forbidden');
-  }, 60_000);
+  });
 
   it('a dump holding the Kustomization uses it; one without says which object to add', async () => {
     const { sim } = await deadlocked([CRD, kustomization(true)], 'dump');
@@ -173,5 +174,5 @@ describe("the Deployment owner's settings, read live", () => {
     expect(strategyPlan(diagnose(without).remediations).drift?.why).toContain(
       `kubectl get ${KS_RESOURCE} ${KS.name} -n ${KS.namespace} -o yaml`,
     );
-  }, 60_000);
+  });
 });

@@ -12,7 +12,7 @@
  * that says rolled out, no Apply button left clickable after the approval.
  */
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createCleanup } from '../../scripts/demo/cleanup.js';
 import { CHANNELS } from '../../scripts/demo/context.js';
@@ -45,6 +45,10 @@ import type { Deployment, Pod } from '../../src/diagnosis/k8s.js';
 import { TRACKER } from '../../scripts/demo-scenario.js';
 import { rawRequest } from '../support/raw-http.js';
 import { requireBinary } from '../support/tools.js';
+import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
+
+// Each test here plays a whole story: the story limit, not the config's default.
+vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
 
 const hasChromium = requireBinary('chromium', 'Debian/Ubuntu: apt-get install chromium');
 
@@ -106,11 +110,11 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     await Promise.race([session.incidents, session.stack.app.exited, session.stack.worker.exited]);
     await openPreview(page, session.server.url, STEP_MS);
     console.log(`preview-browser: everything up and both incidents live in ${Date.now() - started} ms`);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await cleanup.run();
-  }, 60_000);
+  });
 
   it('incident A: the command, the verdict updated in place, confirm before sending, the fix rolled out in the thread', async () => {
     const message = await runCommand(page, {
@@ -162,7 +166,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     // No Apply button is left to click on the result: the approved one is a disabled status.
     expect(await body.locator('button.btn:enabled', { hasText: /^Apply/ }).count()).toBe(0);
     expect(await body.locator('button.btn:disabled').count()).toBeGreaterThan(0);
-  }, 180_000);
+  });
 
   it('incident B: crash loop on node-b, the termination message shown as text however hostile, the exclusion rolled out', async () => {
     const message = await runCommand(page, {
@@ -189,11 +193,11 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
     expect(dialogs).toEqual([]);
     expect(pageProblems).toEqual([]);
-  }, 180_000);
+  });
 
   it('raw HTML that reached Slack unescaped (an app bug) still renders as text; links only to http(s)', async () => {
     const raw = '<img src=x onerror=document.body.dataset.pwned=4>';
-    const res = await fetch(`${session.stack.slack.apiUrl}chat.postMessage`, {
+    const res = await fetch(`${session.slack.apiUrl}chat.postMessage`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${DEMO_BOT_TOKEN}` },
       body: JSON.stringify({
@@ -255,7 +259,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     await page.locator('#confirm-deny').click();
     expect(await page.locator('body').getAttribute('data-pwned')).toBeNull();
     expect(pageProblems).toEqual([]);
-  }, 60_000);
+  });
 
   it("private answers: the app acknowledges help with an ephemeral message; an unknown command gets Slack's answer", async () => {
     const ephemerals = page.locator(`section[data-channel-id="${CHANNELS.incidents}"] .msg.ephemeral`);
@@ -272,7 +276,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     const unknown = ephemerals.nth(before + 1);
     await unknown.waitFor({ timeout: 10_000 });
     expect(await unknown.textContent()).toContain('/rollout-doktor is not a valid command');
-  }, 60_000);
+  });
 
   it('listens on 127.0.0.1 only: the page, the app, the simulator and the Slack stand-in', async () => {
     // Linux routes all of 127/8 to lo: a socket bound to every interface answers on 127.0.0.2 too.
@@ -289,7 +293,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
       page: session.server.url,
       app: session.stack.appUrl,
       simulator: session.stack.sim.url,
-      slack: session.stack.slack.apiUrl,
+      slack: session.slack.apiUrl,
     };
     for (const [name, url] of Object.entries(urls)) {
       const port = Number(new URL(url).port);
@@ -365,7 +369,7 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     const pods = (sim.list('Pod', TRACKER.namespace) as Pod[]).filter((p) => !p.metadata.deletionTimestamp);
     expect(pods.map((p) => p.spec.containers[0]?.image)).toEqual([NEXT_IMAGE]);
     expect(pageProblems).toEqual([]);
-  }, 180_000);
+  });
 
   it('Teams: markup in a card stays text (no Markdown, no HTML), and a forged press is refused by the page', async () => {
     // A page where a Markdown processor is loaded that passes HTML through (as markdown-it
@@ -455,5 +459,5 @@ describe.runIf(hasChromium)('Block Kit preview in chromium', () => {
     expect(forged).toEqual({ ok: false, error: 'that button is not on the card' });
     expect(problems).toEqual([]);
     await other.close();
-  }, 60_000);
+  });
 });

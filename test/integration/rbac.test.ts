@@ -42,6 +42,8 @@ import { buildAbortRolloutPlans } from '../../src/remediation/builders/abort-rol
 import type { RemediationKind, RemediationPlan } from '../../src/remediation/plan.js';
 import { AnalysisContext } from '../../src/diagnosis/analysis-context.js';
 import { ciValues, helmTemplate, type TemplateOptions } from '../support/helm.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { waitUntil } from '../support/wait.js';
 
 const RBAC_FILE = 'deploy/worker-rbac.yaml';
 /** The optional, namespaced reads of the GitOps owner's settings. */
@@ -96,7 +98,7 @@ const livePods = (s: Simulator, ns: string): Pod[] =>
  * simulator over HTTP and are dropped from the record before the worker code runs.
  */
 async function deadlockTracker(sim: Simulator): Promise<void> {
-  await sim.waitFor(() => (deployment(sim, TRACKER).status?.availableReplicas ?? 0) === 1, 15_000);
+  await sim.waitFor(() => (deployment(sim, TRACKER).status?.availableReplicas ?? 0) === 1, SIGNAL_WAIT_MS);
   await shipTrackerImage(sim, TRACKER);
 }
 
@@ -236,12 +238,11 @@ async function earlyWarningStreams(client: KubeClient, permissions: () => string
       { signal: abort.signal, stats, logger },
     ),
   ];
-  const deadline = Date.now() + 10_000;
   const watching = (): boolean => {
     const seen = permissions();
     return seen.includes('watch pods core') && seen.includes('watch events core');
   };
-  while (!watching() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil('both watches open', watching);
   abort.abort();
   await Promise.all(runs);
   expect(stats.watches).toBeGreaterThanOrEqual(2);
@@ -261,7 +262,7 @@ async function fullRun(): Promise<void> {
           p.spec.nodeName === BAD_NODE &&
           (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
       ),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
   sim.clearRequests();
 
@@ -348,7 +349,7 @@ async function deviceHealthRun(): Promise<void> {
       livePods(sim, DETECTOR.namespace).some((p) =>
         (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
       ),
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   sim.clearRequests();
   const detector = diagnose(await collectSnapshot(client, DETECTOR));
@@ -372,7 +373,7 @@ async function scaleRun(): Promise<void> {
   const plan = planOf(tracker.remediations, 'scale-old-replicaset');
   sim.readiness.hold();
   const generation = await applyAndRecord(client, plan);
-  await sim.waitFor(() => sim.readiness.waiting() === 1, 15_000);
+  await sim.waitFor(() => sim.readiness.waiting() === 1, SIGNAL_WAIT_MS);
   const undo = inversePlan(plan, {
     generation,
     changes: [{ path: `replicasets/${plan.replicaSet?.name ?? ''}/spec/replicas`, before: 1, after: 0 }],
@@ -423,7 +424,7 @@ async function statefulSetRun(): Promise<void> {
   const ledger: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
   const sts = (): { status?: { readyReplicas?: number } } =>
     sim.get('StatefulSet', ledger.namespace, ledger.name) as { status?: { readyReplicas?: number } };
-  await sim.waitFor(() => sts().status?.readyReplicas === 3, 20_000);
+  await sim.waitFor(() => sts().status?.readyReplicas === 3, SIGNAL_WAIT_MS);
   const image = async (tag: string): Promise<void> => {
     const res = await fetch(`${sim.url}/apis/apps/v1/namespaces/payments/statefulsets/ledger`, {
       method: 'PATCH',
@@ -443,7 +444,7 @@ async function statefulSetRun(): Promise<void> {
     () =>
       (sim.get('Pod', 'payments', 'ledger-2') as Pod | undefined)?.status?.containerStatuses?.[0]?.state
         ?.waiting?.reason === 'CrashLoopBackOff',
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   await image('3.4.1');
   await sim.settle();
@@ -485,7 +486,7 @@ async function argoRolloutRun(): Promise<void> {
   const ref: WorkloadRef = { kind: 'Rollout', namespace: 'vision', name: 'vision-object-tracker' };
   const phase = (): string | undefined =>
     (sim.get('Rollout', ref.namespace, ref.name) as { status?: { phase?: string } }).status?.phase;
-  await sim.waitFor(() => phase() === 'Healthy', 15_000);
+  await sim.waitFor(() => phase() === 'Healthy', SIGNAL_WAIT_MS);
   const res = await fetch(`${sim.url}/apis/argoproj.io/v1alpha1/namespaces/vision/rollouts/${ref.name}`, {
     method: 'PATCH',
     headers: { 'Content-Type': 'application/json-patch+json' },
@@ -496,7 +497,7 @@ async function argoRolloutRun(): Promise<void> {
   expect(res.status).toBe(200);
   await sim.waitFor(
     () => (sim.list('Event', 'vision') as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
   sim.clearRequests();
   const stuck = diagnose(await collectSnapshot(client, ref));
@@ -523,7 +524,7 @@ async function argoRolloutRun(): Promise<void> {
 
 async function steppedRun(): Promise<void> {
   const { sim, client } = await start(edgeScenario(), 'edge');
-  await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, 15_000);
+  await sim.waitFor(() => (deployment(sim, EDGE).status?.availableReplicas ?? 0) === 3, SIGNAL_WAIT_MS);
   await rollToDeadlock(sim, client);
   sim.clearRequests();
   const plans = diagnose(await collectSnapshot(client, EDGE)).remediations;
@@ -704,7 +705,7 @@ describe('worker RBAC (deploy/worker-rbac.yaml) against what the worker code sen
     ).toEqual([]);
     for (const path of DISCOVERY_PATHS)
       expect(recorded.some((r) => r.resource === '' && r.path === path)).toBe(true);
-  }, 120_000);
+  });
 
   it('grants every (verb, resource, apiGroup) that was sent, and nothing that never was', () => {
     expect(recorded.length).toBeGreaterThan(0);

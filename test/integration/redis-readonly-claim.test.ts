@@ -13,6 +13,7 @@ import { ORPHAN_CLAIM_MS } from '../../src/queue/plan-store.js';
 import { freePort } from '../support/redis.js';
 import { waitUntil } from '../drills/support/drill-kit.js';
 import { reproduceSurgeDeadlock, startE2e, writesSince, type E2eHarness } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const NAME = 'vision-object-tracker';
 let h: E2eHarness;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   h = await startE2e({ scenario: 'sim/scenarios/gpu-deadlock.yaml' });
   admin = new Redis(h.redis.url);
   await reproduceSurgeDeadlock(h);
-}, 120_000);
+});
 
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -64,7 +65,7 @@ describe('a claim left behind by a read-only Redis', () => {
     const real = Date.now.bind(Date);
     vi.spyOn(Date, 'now').mockImplementation(() => real() + ORPHAN_CLAIM_MS + 1_000);
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'rolled out', 30_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     expect(writesSince(h, writes).filter((w) => w.verb === 'patch' && w.name === NAME)).toHaveLength(1);
-  }, 120_000);
+  });
 });

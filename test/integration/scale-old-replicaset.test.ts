@@ -21,6 +21,7 @@ import { dryRunPlan } from '../../src/kube/write/executor.js';
 import { inversePlan } from '../../src/remediation/inverse.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { deadlockedIngress } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const GPU: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
 
@@ -262,7 +263,7 @@ describe('scale-old-replicaset with three replicas', () => {
     await s.waitFor(() => {
       const d = s.get('Deployment', 'edge', 'ingress') as Deployment;
       return d.status?.updatedReplicas === 3 && d.status.availableReplicas === 3 && d.status.replicas === 3;
-    }, 20_000);
+    }, SIGNAL_WAIT_MS);
     clearInterval(sampler);
     expect(minReady).toBeGreaterThanOrEqual(2);
     expect(applied.status).toBe('applied');
@@ -277,7 +278,7 @@ describe('scale-old-replicaset with three replicas', () => {
     const podWrites = s.requests.filter((r) => r.verb === 'patch' && r.resource === 'pods');
     expect(podWrites.length).toBeGreaterThanOrEqual(1);
     for (const w of podWrites) expect(w.query).toContain('fieldManager=rollout-doctor');
-  }, 60_000);
+  });
 });
 
 describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
@@ -290,7 +291,7 @@ describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
     try {
       const applied = await applyPlan(client, plan);
       if (applied.status !== 'applied') throw new Error(`not applied: ${JSON.stringify(applied)}`);
-      await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+      await s.waitFor(() => s.readiness.waiting() === 1, SIGNAL_WAIT_MS);
       const undo = inversePlan(plan, applied);
       if (!undo) throw new Error('no undo');
       expect(undo).toMatchObject({ kind: 'scale-back-old-replicaset', replicaSet: { replicas: 0, to: 1 } });
@@ -319,11 +320,11 @@ describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
     await s.waitFor(() => {
       const d = deployment(s);
       return d.status?.updatedReplicas === 1 && d.status.availableReplicas === 1 && d.status.replicas === 1;
-    }, 20_000);
+    }, SIGNAL_WAIT_MS);
     await s.waitFor(
       () => replicaSets(s).find((rs) => rs.metadata.uid === plan.replicaSet?.uid)?.spec.replicas === 0,
     );
-  }, 60_000);
+  });
 
   it('is refused once the new ReplicaSet is fully available, saying to roll the Deployment back', async () => {
     const { sim: s, client } = await deadlockedTracker();
@@ -332,7 +333,7 @@ describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
     if (applied.status !== 'applied') throw new Error('not applied');
     await s.waitFor(
       () => deployment(s).status?.availableReplicas === 1 && deployment(s).status?.updatedReplicas === 1,
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const undo = inversePlan(plan, applied);
     if (!undo) throw new Error('no undo');
@@ -349,5 +350,5 @@ describe('the Undo of scale-old-replicaset (scale-back-old-replicaset)', () => {
     );
     expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
     expect(replicaSets(s).find((rs) => rs.metadata.uid === plan.replicaSet?.uid)?.spec.replicas).toBe(0);
-  }, 60_000);
+  });
 });

@@ -22,6 +22,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { ciValues } from '../support/helm.js';
 import { freePort } from '../support/redis.js';
 import { runTool, type ToolRun } from '../support/tool-run.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests
 
@@ -114,7 +115,7 @@ beforeAll(async () => {
   await sim.settle();
   await sim.waitFor(
     () => ((sim.get('Deployment', 'vision', SEED) as Json)['status']?.['availableReplicas'] ?? 0) === 1,
-    30_000,
+    SIGNAL_WAIT_MS,
   );
   // The seed was applied with kubectl before anyone installed the webhook (this apply
   // only adds kubectl's last-applied annotation).
@@ -142,7 +143,7 @@ beforeAll(async () => {
   await writeFile(cert, Buffer.from(secret.data['tls.crt'] ?? '', 'base64'));
   await writeFile(key, Buffer.from(secret.data['tls.key'] ?? '', 'base64'), { mode: 0o600 });
   webhook = await startWebhook(cert, key);
-}, 120_000);
+});
 afterAll(async () => {
   await stopWebhook();
   await sim?.close();
@@ -175,7 +176,7 @@ describe('seed incident A applied through the chart’s admission webhook', () =
       }),
     );
     expect([fixed.status, fixed.stderr]).toEqual([0, '']);
-    await sim.waitFor(() => rolledOut('vision/boost-track-app:1.1'), 30_000);
+    await sim.waitFor(() => rolledOut('vision/boost-track-app:1.1'), SIGNAL_WAIT_MS);
   });
 
   it('the image bump on the seed’s own strategy prints rollout-doctor’s warning and is not refused', async () => {

@@ -26,6 +26,7 @@ import {
   type E2eHarness,
   type StoredMessage,
 } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const STRANGER = 'U0STRANGER';
 
@@ -106,7 +107,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     const { h, result } = await diagnosed();
     const applied = await storedPlan(h, h.buttons(result)[0]?.value);
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'rolled out', 25_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     return { h, result, applied };
   }
 
@@ -120,7 +121,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       const all = h.replies(result.ts).map((m) => m.text);
       const at = all.findIndex((t) => t.startsWith('applied: Undo:'));
       return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out'));
-    }, 25_000);
+    }, SIGNAL_WAIT_MS);
     return { h, result, applied };
   }
 
@@ -198,20 +199,20 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     expect(applied.kind).toBe('set-rolling-update');
     const mark = h.sim.requests.length;
     expect((await h.click(result, 'approve_plan.0', h.approver)).status).toBe(200);
-    const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
+    const done = await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     expect(done.text).toMatch(/^rolled out: deployment\/vision-object-tracker: /);
     // The channel view: the root message says how it ended, and no longer looks critical.
     const root = await h.slack.waitFor(() => {
       const m = h.message(result.channel, result.ts);
       return JSON.stringify(m?.blocks ?? []).includes('rolled out at') && m;
-    }, 10_000);
+    }, SIGNAL_WAIT_MS);
     const shown = JSON.stringify(root.blocks);
     expect(shown).toMatch(
       new RegExp(
         `\\*set-rolling-update\\* approved by <@${h.approver}> at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC; rolled out at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC`,
       ),
     );
-    expect(shown).toContain(':white_check_mark: ~*RolloutSurgeDeadlock*');
+    expect(shown).toContain(':white_check_mark: *Resolved* (rolled out): ~*RolloutSurgeDeadlock*');
     expect(shown).not.toContain(':red_circle:');
 
     expect(writesSince(h, mark, { accepted: true })).toEqual([
@@ -318,7 +319,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
       const all = h.replies(result.ts).map((m) => m.text);
       const at = all.findIndex((t) => t.startsWith('applied: Undo: Let old pods go first'));
       return at >= 0 && all.slice(at + 1).some((t) => t.startsWith('rolled out')) && all;
-    }, 25_000);
+    }, SIGNAL_WAIT_MS);
     // (the first fix's "applied" reply, clicked, now reads as the undo's approval)
     expect(texts.filter((t) => t.startsWith('applied: Undo:'))).toHaveLength(1);
     // The clicked reply now shows who approved the undo, not a second approval of the fix.
@@ -336,7 +337,7 @@ describe('incident A: surge deadlock on the only GPU node, from /rollout-doctor 
     // The root message says the fix was undone: the incident's state is back to what the undo left.
     await h.slack.waitFor(
       () => JSON.stringify(h.message(result.channel, result.ts)?.blocks ?? []).includes('; undone at '),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     expect(JSON.stringify(h.message(result.channel, result.ts)?.blocks)).toContain(
       `*undo of set-rolling-update* approved by <@${h.approver}>`,
@@ -423,7 +424,7 @@ describe('a plan whose Deployment changed after the diagnosis', () => {
 
     const before = h.sim.requests.length;
     await h.click(fresh, 'approve_plan.0', h.approver);
-    await h.waitForReply(result.ts, 'rolled out', 25_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     expect(writesSince(h, before)).toEqual([{ verb: 'patch', resource: 'deployments', name: NAME }]);
     const pods = livePods(h, 'vision');
     expect(
@@ -486,7 +487,7 @@ describe('incident B: crash loop on node-b only, from /rollout-doctor to rolled 
 
     const mark = h.sim.requests.length;
     await h.click(result, 'approve_plan.0', h.approver);
-    const done = await h.waitForReply(result.ts, 'rolled out', 25_000);
+    const done = await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
     expect(done.text).toMatch(/^rolled out: deployment\/checkout: /);
     expect(writesSince(h, mark)).toEqual([{ verb: 'patch', resource: 'deployments', name: 'checkout' }]);
 
@@ -524,7 +525,7 @@ describe('a mistyped Deployment name', () => {
 
   it('is answered privately with the closest names the worker found, and nothing stays public', async () => {
     expect((await h.command('diagnose deployment/vison-object-tracker -n vision')).status).toBe(200);
-    const answer = await h.waitForEphemeral('U0ONCALL', 'did you mean', 20_000);
+    const answer = await h.waitForEphemeral('U0ONCALL', 'did you mean', SIGNAL_WAIT_MS);
     expect(String(answer.args.text)).toBe(
       ':mag: deployment/vison-object-tracker not found in namespace vision (cluster default); did you mean *deployment/vision-object-tracker*?',
     );

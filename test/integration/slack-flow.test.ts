@@ -22,6 +22,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
@@ -376,7 +377,7 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     const posted = await slack.waitFor((s) => {
       const found = [...s.messages.values()].filter((m) => mine(m.text));
       return found.length > 0 && found;
-    }, 15_000);
+    }, SIGNAL_WAIT_MS);
     await waitForIdleQueues(redis.url, QUEUES); // a second post, if any, has happened too
     expect(slack.callsOf('chat.postMessage').filter((c) => mine(c.args.text))).toHaveLength(3);
     expect(posted).toHaveLength(1);
@@ -413,11 +414,11 @@ describe('Slack flow: command → result → approval → patch → rolled out (
       stage: 'failed',
       detail: 'lane test: person',
     });
-    await slack.waitFor((s) => [...s.messages.values()].find((m) => personText(m.text)), 10_000);
+    await slack.waitFor((s) => [...s.messages.values()].find((m) => personText(m.text)), SIGNAL_WAIT_MS);
     // Posted while the alert post still waits out its Retry-After.
     expect(slack.callsOf('chat.postMessage').filter((c) => alertText(c.args.text))).toHaveLength(1);
     // Then the alert lane resumes on its own and posts its summary once.
-    await slack.waitFor((s) => [...s.messages.values()].find((m) => alertText(m.text)), 10_000);
+    await slack.waitFor((s) => [...s.messages.values()].find((m) => alertText(m.text)), SIGNAL_WAIT_MS);
   });
 
   it('posts nothing for a notify job that carries its own Slack text (written straight into Redis)', async () => {

@@ -16,6 +16,7 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
 import { diagnoseKubectlDump, kubectlIn } from '../support/kubectl-run.js';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const LEDGER: WorkloadRef = { kind: 'StatefulSet', namespace: 'payments', name: 'ledger' };
 let env: SimClient | undefined;
@@ -46,7 +47,7 @@ async function badRelease(): Promise<SimClient> {
     () =>
       (sim.get('Pod', LEDGER.namespace, 'ledger-2') as Pod | undefined)?.status?.containerStatuses?.[0]?.state
         ?.waiting?.reason === 'CrashLoopBackOff',
-    20_000,
+    SIGNAL_WAIT_MS,
   );
   // Same turn of the event loop as the check above: no simulator step ran in between.
   sim.pauseClock();

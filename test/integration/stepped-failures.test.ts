@@ -94,7 +94,7 @@ describe('stepped scale-old-replicaset: a write that fails at step 1', () => {
       reason: (result as { reason: string }).reason,
       retryable: true,
     });
-  }, 60_000);
+  });
 
   it('a write that got no answer may have been applied: outcome unknown, never "changed since the diagnosis"', async () => {
     const { s, client, plans } = await deadlocked();
@@ -102,7 +102,7 @@ describe('stepped scale-old-replicaset: a write that fails at step 1', () => {
     const result = await applyPlan(client, stepped(plans), { step: { pollMs: 20, stepTimeoutMs: 5000 } });
     expect(result).toMatchObject({ status: 'failed', retryable: true, outcomeUnknown: true });
     expect(marked(s)).toEqual([]);
-  }, 60_000);
+  });
 
   it('a failed test (the ReplicaSet changed between the check and the write) is a refusal; the mark comes off', async () => {
     const { s, client, plans } = await deadlocked();
@@ -111,7 +111,7 @@ describe('stepped scale-old-replicaset: a write that fails at step 1', () => {
     expect(result.status).toBe('refused');
     expect(result).not.toHaveProperty('tampered');
     expect(marked(s)).toEqual([]);
-  }, 60_000);
+  });
 
   it('a mark that cannot be taken off is said in the thread, with the command that takes it off', async () => {
     const { s, client, plans } = await deadlocked();
@@ -159,5 +159,5 @@ describe('stepped scale-old-replicaset: a write that fails at step 1', () => {
     const body = JSON.stringify(remediationOutcomeMessage(job).blocks);
     expect(body).toContain('pod-deletion-cost left on');
     expect(body).toContain(`kubectl annotate pod ${left[0] ?? ''} -n edge ${COST}-`);
-  }, 60_000);
+  });
 });

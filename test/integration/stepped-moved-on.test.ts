@@ -18,6 +18,7 @@ import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress, edgeScenario } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const COST = 'controller.kubernetes.io/pod-deletion-cost';
 let dir: string;
@@ -118,7 +119,7 @@ describe('stepped scale-old-replicaset: someone else deletes an old pod during t
     const stillThere = (s.list('Pod', 'edge') as Pod[]).find((p) => p.metadata.name === marked);
     expect(stillThere?.metadata.deletionTimestamp).toBeUndefined();
     expect(stillThere?.metadata.annotations?.[COST]).toBeUndefined();
-  }, 60_000);
+  });
 });
 
 describe('stepped scale-old-replicaset: the Deployment changes during a step', () => {
@@ -138,7 +139,7 @@ describe('stepped scale-old-replicaset: the Deployment changes during a step', (
     try {
       await s.waitFor(
         () => steps.some((e) => e.phase === 'waiting-ready') && s.readiness.waiting() === 1,
-        15_000,
+        SIGNAL_WAIT_MS,
       );
       await change(client);
       return { result: await walk, steps };
@@ -160,7 +161,7 @@ describe('stepped scale-old-replicaset: the Deployment changes during a step', (
       change: 'rolled-back',
     });
     expect(result).toMatchObject({ status: 'applied', noUndo: expect.stringContaining('rolled back') });
-  }, 60_000);
+  });
 
   it('a new rollout (a third template): no Undo, the controller only scales the old ReplicaSet down now', async () => {
     const { result, steps } = await walkUntil((client) =>
@@ -174,7 +175,7 @@ describe('stepped scale-old-replicaset: the Deployment changes during a step', (
       change: 'new-rollout',
     });
     expect(result).toMatchObject({ status: 'applied', noUndo: expect.stringContaining('new rollout') });
-  }, 60_000);
+  });
 
   it('another spec field (revisionHistoryLimit): the walk stops, and its Undo stays, checked against the new generation', async () => {
     const { result, steps } = await walkUntil((client) =>
@@ -186,5 +187,5 @@ describe('stepped scale-old-replicaset: the Deployment changes during a step', (
     expect(result).not.toHaveProperty('noUndo');
     if (result.status === 'applied' && stopped?.phase === 'stopped')
       expect(result.generation).toBe(stopped.generation);
-  }, 60_000);
+  });
 });

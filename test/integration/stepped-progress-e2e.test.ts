@@ -12,6 +12,7 @@ import type { Deployment } from '../../src/diagnosis/k8s.js';
 import { createKubeClient } from '../../src/kube/client.js';
 import { startE2e, type E2eHarness } from '../support/e2e-harness.js';
 import { edgeScenario, rollToDeadlock } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let h: E2eHarness | undefined;
 let dir: string | undefined;
@@ -42,7 +43,7 @@ describe('stepped scale-old-replicaset in the Slack thread', () => {
       .find((b) => (b.text?.text ?? '').includes('scale-old-replicaset'));
     if (!approve) throw new Error(`no scale-old-replicaset button: ${JSON.stringify(h.buttons(result))}`);
     expect((await h.click(result, approve.action_id, h.approver)).status).toBe(200);
-    await h.waitForReply(result.ts, 'rolled out', 40_000);
+    await h.waitForReply(result.ts, 'rolled out', SIGNAL_WAIT_MS);
 
     const thread = h.replies(result.ts).map((m) => m.text);
     // The walk's start first: step 1's old pod released, its new pod not yet Ready.
@@ -63,5 +64,5 @@ describe('stepped scale-old-replicaset in the Slack thread', () => {
     const applied = thread.findIndex((t) => t.startsWith('applied'));
     expect(applied).toBeGreaterThan(thread.indexOf(steps[2] ?? ''));
     expect(thread.findIndex((t) => t.startsWith('rolled out'))).toBeGreaterThan(applied);
-  }, 90_000);
+  });
 });

@@ -18,6 +18,7 @@ import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress, rolledOut } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const COST = 'controller.kubernetes.io/pod-deletion-cost';
 let dir: string;
@@ -114,8 +115,8 @@ describe('stepped scale-old-replicaset: the pod each step releases', () => {
     expect(podsOf(steps, 'waiting-ready')).toEqual(released);
     expect(podsOf(steps, 'ready')).toEqual(released);
     expect(steps.some((e) => 'marked' in e)).toBe(false);
-    await s.waitFor(() => rolledOut(s), 20_000);
-  }, 90_000);
+    await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
+  });
 
   it('when the controller releases another pod than the marked one, the step names the pod that went', async () => {
     const { s, client } = await deadlocked();
@@ -153,7 +154,7 @@ describe('stepped scale-old-replicaset: the pod each step releases', () => {
     // The marked pod (still carrying the lowest cost) goes at the next step; no mark is left.
     expect(released[1]).toBe(marked);
     expect(oldPods(s)).toEqual([]);
-    await s.waitFor(() => rolledOut(s), 20_000);
+    await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
     expect((s.list('Pod', 'edge') as Pod[]).filter((p) => p.metadata.annotations?.[COST])).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -16,6 +16,7 @@ import { applyPlan } from '../../src/apply/apply-plan.js';
 import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import { EDGE, deadlockedIngress, readyPods, rolledOut } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -59,7 +60,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
       // replacement of the released pod is held not-Ready.
       const first = await applyPlan(client, plan, { step: { pollMs: 20, stepTimeoutMs: 300 } });
       expect(first).toMatchObject({ status: 'applied', changes: [{ before: 3, after: 2 }] });
-      await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+      await s.waitFor(() => s.readiness.waiting() === 1, SIGNAL_WAIT_MS);
       expect(oldReplicas()).toBe(2);
 
       const steps: StepEvent[] = [];
@@ -72,7 +73,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
       // The retry has looked at the new ReplicaSet five more times: one that copied the
       // live count would have taken step 2 by now.
       const seen = rereads();
-      await s.waitFor(() => rereads() >= seen + 5 || finished, 15_000);
+      await s.waitFor(() => rereads() >= seen + 5 || finished, SIGNAL_WAIT_MS);
       expect(finished).toBe(false);
       expect(oldReplicas()).toBe(2);
       expect(steps).toEqual([]);
@@ -89,12 +90,12 @@ describe('stepped scale-old-replicaset taken up again', () => {
         'ready 3/3',
         'done 3/3',
       ]);
-      await s.waitFor(() => rolledOut(s), 20_000);
+      await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
       expect(fewestReady).toBeGreaterThanOrEqual(2);
     } finally {
       unsubscribe();
     }
-  }, 90_000);
+  });
 
   it('a fresh plan diagnosed while a new pod is not Ready yet is refused at once: nothing written', async () => {
     const started = await deadlockedIngress(dir);
@@ -110,7 +111,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
     expect((await applyPlan(client, first, { step: { pollMs: 20, stepTimeoutMs: 300 } })).status).toBe(
       'applied',
     );
-    await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+    await s.waitFor(() => s.readiness.waiting() === 1, SIGNAL_WAIT_MS);
     expect(readyPods(s)).toBe(2);
     // Diagnosed now, a stepped plan for the two old replicas left; applying it would leave 1 of 3.
     const plan = diagnose(await collectSnapshot(client, EDGE)).remediations.find(
@@ -128,7 +129,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
     expect(s.requests.filter((r) => r.verb === 'patch')).toEqual([]);
     expect(steps).toEqual([]);
     expect(readyPods(s)).toBe(2);
-  }, 60_000);
+  });
 
   it('a retry waiting for the earlier step’s new pod stops at once when the Deployment is rolled back', async () => {
     const started = await deadlockedIngress(dir);
@@ -143,7 +144,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
     expect((await applyPlan(client, plan, { step: { pollMs: 20, stepTimeoutMs: 300 } })).status).toBe(
       'applied',
     );
-    await s.waitFor(() => s.readiness.waiting() === 1, 15_000);
+    await s.waitFor(() => s.readiness.waiting() === 1, SIGNAL_WAIT_MS);
     const steps: StepEvent[] = [];
     let finished = false;
     const retry = applyPlan(client, plan, {
@@ -155,7 +156,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
       const rereads = (): number =>
         s.requests.filter((r) => r.verb === 'get' && r.resource === 'replicasets').length;
       const seen = rereads();
-      await s.waitFor(() => rereads() >= seen + 5 || finished, 15_000);
+      await s.waitFor(() => rereads() >= seen + 5 || finished, SIGNAL_WAIT_MS);
       expect(finished).toBe(false);
       // kubectl rollout undo: the old template again.
       await client.call({
@@ -168,7 +169,7 @@ describe('stepped scale-old-replicaset taken up again', () => {
           spec: { template: { spec: { containers: [{ name: 'ingress', image: 'edge/ingress:1.0' }] } } },
         },
       });
-      await s.waitFor(() => finished, 15_000);
+      await s.waitFor(() => finished, SIGNAL_WAIT_MS);
       // This attempt wrote nothing: the earlier one's step stands, the walk says why it stopped.
       expect(await retry).toMatchObject({
         status: 'already-applied',
@@ -190,5 +191,5 @@ describe('stepped scale-old-replicaset taken up again', () => {
       s.readiness.release();
       await retry.catch(() => undefined);
     }
-  }, 60_000);
+  });
 });

@@ -17,6 +17,7 @@ import type { StepEvent } from '../../src/kube/write/stepped-walk.js';
 import { diagnose } from '../../src/engine/diagnose.js';
 import type { RemediationPlan } from '../../src/remediation/plan.js';
 import { EDGE, deadlockedIngress, readyPods, rolledOut } from '../support/edge-ingress.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let dir: string;
 let sim: Simulator | undefined;
@@ -52,7 +53,7 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
       step: { pollMs: 600_000, stepTimeoutMs: 600_000, onStep: (e) => steps.push(e) },
     });
     expect(result.status).toBe('applied');
-    await s.waitFor(() => rolledOut(s), 20_000);
+    await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
     const rs = plan.replicaSet?.name ?? '';
     const pods = steps.flatMap((e) => ('pod' in e ? [e.pod] : []));
     expect(steps.map((e) => `${e.phase} ${e.step}/${e.of}`)).toEqual([
@@ -75,7 +76,7 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
       );
     const old = (s.list('ReplicaSet', 'edge') as ReplicaSet[]).find((r) => r.metadata.name === rs);
     expect(old?.spec.replicas).toBe(0);
-  }, 60_000);
+  });
 
   it('carries on by re-reading when the watch is refused', async () => {
     const { s, client, plan } = await steppedPlan();
@@ -91,8 +92,8 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
     expect(
       s.requests.some((r) => r.verb === 'watch' && r.resource === 'replicasets' && r.status === 403),
     ).toBe(true);
-    await s.waitFor(() => rolledOut(s), 20_000);
-  }, 60_000);
+    await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
+  });
 
   it('takes no next step while the replacement of the released pod is held not-Ready: two of three always serve', async () => {
     const { s, client, plan } = await steppedPlan();
@@ -119,11 +120,11 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
     try {
       for (const step of [1, 2, 3]) {
         // The replacement of the pod this step released is Running, held not-Ready…
-        await s.waitFor(() => s.readiness.waiting() === 1 || finished, 15_000);
+        await s.waitFor(() => s.readiness.waiting() === 1 || finished, SIGNAL_WAIT_MS);
         // …and the walker has looked at the new ReplicaSet five more times since: a
         // walker that does not wait would have stepped on (or stopped) by now.
         const seen = rereads();
-        await s.waitFor(() => rereads() >= seen + 5 || finished, 15_000);
+        await s.waitFor(() => rereads() >= seen + 5 || finished, SIGNAL_WAIT_MS);
         expect(finished).toBe(false);
         expect(oldReplicas()).toBe(3 - step);
         expect(steps.filter((e) => e.phase === 'waiting-ready')).toHaveLength(step);
@@ -134,14 +135,14 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
       const result = await walk;
       expect(result.status).toBe('applied');
       expect(steps.at(-1)).toMatchObject({ phase: 'done', step: 3, of: 3 });
-      await s.waitFor(() => rolledOut(s), 20_000);
+      await s.waitFor(() => rolledOut(s), SIGNAL_WAIT_MS);
       expect(fewestReady).toBeGreaterThanOrEqual(2);
     } finally {
       unsubscribe();
       s.readiness.release();
       await walk.catch(() => undefined);
     }
-  }, 90_000);
+  });
 
   it.each([
     ['rolled back to the old template', 'edge/ingress:1.0'],
@@ -159,7 +160,7 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
         step: { pollMs: 20, stepTimeoutMs: 60_000, onStep: (e) => steps.push(e) },
       });
       try {
-        await s.waitFor(() => steps.some((e) => e.phase === 'waiting-ready'), 15_000);
+        await s.waitFor(() => steps.some((e) => e.phase === 'waiting-ready'), SIGNAL_WAIT_MS);
         const generation = (s.get('Deployment', 'edge', 'ingress') as { metadata: { generation?: number } })
           .metadata.generation;
         await client.call({
@@ -174,7 +175,7 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
         void walk.finally(() => {
           finished = true;
         });
-        await s.waitFor(() => finished, 15_000);
+        await s.waitFor(() => finished, SIGNAL_WAIT_MS);
         const result = await walk;
         expect(result).toMatchObject({
           status: 'applied',
@@ -193,6 +194,5 @@ describe('stepped scale-old-replicaset: waiting for Ready', () => {
         await walk.catch(() => undefined);
       }
     },
-    60_000,
   );
 });

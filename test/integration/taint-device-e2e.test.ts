@@ -12,6 +12,7 @@ import type { Pod, ResourceClaim } from '../../src/diagnosis/k8s.js';
 import type { DeviceTaintRuleObject } from '../../src/remediation/device-taint.js';
 import { DETECTOR, deviceHealthScenario } from '../support/dra-health-scenario.js';
 import { isReady, livePods, startE2e, writesSince, type E2eHarness } from '../support/e2e-harness.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const harnesses: E2eHarness[] = [];
 afterAll(async () => {
@@ -33,7 +34,7 @@ describe('taint-device approved in Slack', () => {
       livePods(h, DETECTOR.namespace).find((p) =>
         (p.status?.containerStatuses ?? []).some((s) => isCrashLooping(s, Date.now())),
       );
-    await h.sim.waitFor(() => crashing() !== undefined, 20_000);
+    await h.sim.waitFor(() => crashing() !== undefined, SIGNAL_WAIT_MS);
     const holder = crashing() as Pod;
     expect(deviceOf(h, holder)).toBe('gpu.nvidia.com/gpu-node-1/gpu-0');
 
@@ -53,7 +54,7 @@ describe('taint-device approved in Slack', () => {
 
     const mark = h.sim.requests.length;
     expect((await h.click(result, button?.action_id ?? '', h.approver)).status).toBe(200);
-    const applied = await h.waitForReply(result.ts, 'applied', 25_000);
+    const applied = await h.waitForReply(result.ts, 'applied', SIGNAL_WAIT_MS);
     expect(applied.text).toContain(`approved by <@${h.approver}>`);
     expect(writesSince(h, mark)).toEqual([
       { verb: 'create', resource: 'devicetaintrules' },
@@ -71,12 +72,12 @@ describe('taint-device approved in Slack', () => {
       return (
         pods.length === 3 && !pods.some((p) => p.metadata.uid === holder.metadata.uid) && pods.every(isReady)
       );
-    }, 25_000);
+    }, SIGNAL_WAIT_MS);
     const replacement = livePods(h, DETECTOR.namespace).find((p) => p.spec.nodeName === 'gpu-node-1');
     expect(deviceOf(h, replacement as Pod)).toBe('gpu.nvidia.com/gpu-node-1/gpu-1');
     // No pod template changed: the thread speaks of the replacement, never of a rollout.
     expect(applied.text).toContain(`Watching the replacement of ${holder.metadata.name ?? ''} become Ready…`);
-    await h.waitForReply(result.ts, 'replacement pods Ready', 25_000);
+    await h.waitForReply(result.ts, 'replacement pods Ready', SIGNAL_WAIT_MS);
     expect(
       h
         .replies(result.ts)
@@ -87,7 +88,7 @@ describe('taint-device approved in Slack', () => {
     const undoMark = h.sim.requests.length;
     expect(h.buttons(applied).map((b) => b.action_id)).toContain('undo_plan.0');
     expect((await h.click(applied, 'undo_plan.0', h.approver)).status).toBe(200);
-    const undone = await h.waitForReply(result.ts, 'applied: Undo', 25_000);
+    const undone = await h.waitForReply(result.ts, 'applied: Undo', SIGNAL_WAIT_MS);
     expect(undone.text).toContain('Nothing to watch: deleting the DeviceTaintRule starts no rollout');
     // The clicked reply says which fix was undone.
     expect(h.message(applied.channel, applied.ts)?.text).toBe('undo of taint-device approved');
@@ -95,5 +96,5 @@ describe('taint-device approved in Slack', () => {
     expect(writesSince(h, undoMark)).toEqual([{ verb: 'delete', resource: 'devicetaintrules', name: rule }]);
     // Nothing else moved: the three pods are the ones that ran before the Undo.
     expect(livePods(h, DETECTOR.namespace).every(isReady)).toBe(true);
-  }, 90_000);
+  });
 });

@@ -14,7 +14,7 @@ import { loadAppConfig } from '../../src/config/environment.js';
 import type { Diagnosis } from '../../src/engine/diagnosis.js';
 import { createLogger } from '../../src/logger.js';
 import { createWorkerConnection } from '../../src/queue/connection.js';
-import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
+import { NOTIFY_QUEUES, QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import type { DiagnoseJob } from '../../src/queue/schemas.js';
 import { crashLooping, notification } from '../support/alert-payloads.js';
 import { testKeys } from '../support/plan-keys.js';
@@ -26,6 +26,7 @@ import {
   teamsAppEnv,
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
+import { waitForIdleQueues } from '../support/queue-idle.js';
 
 const TOKEN = 'teams-alert-token';
 const CHANNEL = '19:alerts@thread.tacv2';
@@ -146,7 +147,8 @@ describe('alert threads in a Teams channel', () => {
     expect(await deliver(notification([crashLooping('web-5d9c7b6f4-abcde')], { groupKey: 'other' }))).toBe(
       200,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Only once everything the delivery queued has run is "still one root" a fact.
+    await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), ...NOTIFY_QUEUES]);
     expect(roots().filter((a) => text(a).includes('shop/pod/web-'))).toHaveLength(1);
   });
 
@@ -159,8 +161,8 @@ describe('alert threads in a Teams channel', () => {
     expect(await deliver(notification(pods, { groupKey: '{}/{alertname="flood"}' }))).toBe(200);
     await teams.waitFor(() => roots().length >= before + MAX_WORKLOADS + 1);
     await teams.waitFor(() => diagnoseJobs.length >= jobsBefore + MAX_WORKLOADS);
-    // Give any extra thread or diagnosis time to show up, then count.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Any extra thread or diagnosis would be queued by now: count once the queues are idle.
+    await waitForIdleQueues(redis.url, [diagnoseQueueName('default'), ...NOTIFY_QUEUES]);
     const summaries = roots().filter((a) => text(a).includes('got no thread and no diagnosis'));
     const threads = roots().filter((a) => !summaries.includes(a));
     expect(threads.length - before).toBe(MAX_WORKLOADS);

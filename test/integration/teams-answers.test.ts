@@ -29,6 +29,7 @@ import {
   askDiagnosis,
 } from '../support/teams-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const TOKEN = 'teams-answers-token';
 const ALERTS = '19:alerts@thread.tacv2';
@@ -142,7 +143,7 @@ describe('the run deadline on Teams', () => {
     const told = await teams.waitFor((s) => {
       const card = s.activities.get(waiting.id);
       return card && text(card).includes(COULD_NOT_FINISH) ? card : undefined;
-    }, 10_000);
+    }, SIGNAL_WAIT_MS);
     expect(text(told)).toContain('run diagnose.shop.web');
     expect(text(told)).toContain('Nothing was changed');
     expect(unfinished()).toEqual([
@@ -174,7 +175,7 @@ describe('the run deadline on Teams', () => {
     const reply = await teams.waitFor(
       (s) =>
         s.posted(root.conversationId).find((a) => a.id !== root.id && text(a).includes(COULD_NOT_FINISH)),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     expect(text(reply)).toContain('The diagnosis for this alert could not finish');
     expect(teams.activities.get(root.id)?.updates).toBe(0);

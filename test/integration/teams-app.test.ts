@@ -16,6 +16,7 @@ import { startRedis, type TestRedis } from '../support/redis.js';
 import { postSigned, slashCommandBody } from '../support/slack-sign.js';
 import { startSlackStandin, type SlackStandin } from '../support/slack-standin.js';
 import { startTeamsStandin, type Person, type TeamsStandin, teamsAppEnv } from '../support/teams-standin.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const SECRET = 'teams-app-secret';
 const TOKEN = 'xoxb-teams-app';
@@ -97,7 +98,10 @@ describe('Teams in the app', () => {
     });
     expect((await teams.send(botUrl, message)).status).toBe(200);
     // Never in the thread, where everyone reads it (issue 54): the bot's personal chat.
-    const reply = await teams.waitFor((s) => s.posted(`a:personal-${stranger.id.slice(3)}`)[0], 10_000);
+    const reply = await teams.waitFor(
+      (s) => s.posted(`a:personal-${stranger.id.slice(3)}`)[0],
+      SIGNAL_WAIT_MS,
+    );
     expect(JSON.stringify(reply.activity)).toContain('you may not read namespace shop');
     expect(teams.posted(thread)).toEqual([]);
     expect((await jobs()).map((j) => j.id)).not.toContain('diagnose.shop.api');

@@ -24,6 +24,7 @@ import {
   type TeamsStandin,
   teamsAppEnv,
 } from '../support/teams-standin.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 const CHANNEL = '19:incidents@thread.tacv2';
 const THREAD = `${CHANNEL};messageid=1732536000001`;
@@ -45,7 +46,7 @@ beforeAll(async () => {
     },
   });
   botUrl = `${h.app.handle.url}/api/messages`;
-}, 60_000);
+});
 
 afterAll(async () => {
   await h?.close();
@@ -85,7 +86,7 @@ describe('Teams, end to end', () => {
     expect(sent.status).toBe(200);
     result = await teams.waitFor(
       (s) => s.posted(CHANNEL).find((a) => a.updates > 0 && cardOf(a).includes('Recommended fix')),
-      30_000,
+      SIGNAL_WAIT_MS,
     );
     // The announcement itself was replaced: the same activity, no second card for it.
     expect(result.conversationId).toBe(THREAD);
@@ -93,8 +94,11 @@ describe('Teams, end to end', () => {
     expect(cardOf(result)).toContain('RolloutSurgeDeadlock');
     expect(cardOf(result)).not.toContain('asked for');
     // The thread report follows in the card's thread.
-    await teams.waitFor((s) => s.posted(CHANNEL).find((a) => cardOf(a).includes('Full report')), 10_000);
-  }, 60_000);
+    await teams.waitFor(
+      (s) => s.posted(CHANNEL).find((a) => cardOf(a).includes('Full report')),
+      SIGNAL_WAIT_MS,
+    );
+  });
 
   it("a non-approver's forged Approve is refused: nothing is queued or written", async () => {
     const before = h.sim.requests.length;
@@ -132,10 +136,10 @@ describe('Teams, end to end', () => {
     await teams.waitFor((s) => {
       const card = s.activities.get(result.id);
       return card && cardOf(card).includes('rolled out') ? card : undefined;
-    }, 30_000);
+    }, SIGNAL_WAIT_MS);
     await teams.waitFor(
       (s) => s.posted(CHANNEL).find((a) => cardOf(a).includes('"text":"rolled out"')),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     const again = await teams.send(botUrl, { ...invoke, id: randomUUID() });
     expect(again.status).toBe(200);
@@ -143,12 +147,12 @@ describe('Teams, end to end', () => {
     const approvals = h.audit().filter((e) => e.action === 'approval' && e.result === 'claimed');
     expect(approvals).toHaveLength(1);
     expect(h.audit().filter((e) => e.action === 'outcome' && e.outcome === 'applied')).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('Undo from the applied reply in the thread is approval-gated and ends with the card saying undone', async () => {
     const applied = await teams.waitFor(
       (s) => s.posted(CHANNEL).find((a) => a.id !== result.id && cardOf(a).includes('"undo"')),
-      10_000,
+      SIGNAL_WAIT_MS,
     );
     const undo = (from: Person) =>
       teams.cardAction({
@@ -165,7 +169,7 @@ describe('Teams, end to end', () => {
     await teams.waitFor((s) => {
       const card = s.activities.get(result.id);
       return card && cardOf(card).includes('undone') ? card : undefined;
-    }, 30_000);
+    }, SIGNAL_WAIT_MS);
     expect(deployment(h, 'vision', NAME).spec.strategy?.rollingUpdate?.maxSurge).toBe('25%');
-  }, 60_000);
+  });
 });

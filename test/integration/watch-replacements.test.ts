@@ -14,6 +14,7 @@ import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
 import { isReady } from '../../src/diagnosis/base/pods.js';
 import { createKubeClient, type KubeClient } from '../../src/kube/client.js';
 import { watchReplacements } from '../../src/kube/watch/rollout-watcher.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let dir: string | undefined;
 let sim: Simulator | undefined;
@@ -46,7 +47,7 @@ describe('watching the replacements of deleted pods (simulator)', () => {
   it('completes only once the replacement is Ready, not on the unchanged rollout status', async () => {
     const { s, client } = await start('sim/scenarios/gpu-deadlock.yaml');
     const ref: WorkloadRef = { kind: 'Deployment', namespace: 'vision', name: 'vision-object-tracker' };
-    await s.waitFor(() => live(s, ref.namespace).some(isReady), 15_000);
+    await s.waitFor(() => live(s, ref.namespace).some(isReady), SIGNAL_WAIT_MS);
     const [old] = live(s, ref.namespace);
     if (!old) throw new Error('no pod');
     await deletePod(client, ref.namespace, old);

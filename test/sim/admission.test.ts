@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { formatQuantity, parseQuantity, addQuantities } from '../../sim/admission/quantity.js';
 import type { Condition, Deployment, KubeEvent, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -147,7 +148,7 @@ describe('ResourceQuota admission', () => {
       (s.list('Event', 'ns') as KubeEvent[]).filter((e) => e.reason === 'FailedCreate');
     await s.waitFor(
       () => failed().some((e) => (e.count ?? 0) >= 2 && e.message?.startsWith('(combined')),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     const plain = failed().filter((e) => !e.message?.startsWith('(combined'));
     const combined = failed().filter((e) => e.message?.startsWith('(combined'));

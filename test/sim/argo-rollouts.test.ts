@@ -11,6 +11,7 @@ import { startSimulator, type Simulator } from '../../sim/index.js';
 import { basicCanaryCounts } from '../../sim/controllers/argo/canary-math.js';
 import type { Rollout, RolloutStatus, RS } from '../../sim/controllers/argo/types.js';
 import type { KubeEvent, Pod, ReplicaSet } from '../../src/diagnosis/k8s.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -320,7 +321,7 @@ describe('basic canary', () => {
     ]);
     // kubectl argo rollouts promote clears the pause condition.
     expect((await patchStatus(s, 'web', '{"status":{"pauseConditions":null}}')).status).toBe(200);
-    await s.waitFor(() => status(s, 'web').phase === 'Healthy', 15_000);
+    await s.waitFor(() => status(s, 'web').phase === 'Healthy', SIGNAL_WAIT_MS);
     const done = status(s, 'web');
     expect(done).toMatchObject({
       currentStepIndex: 4,
@@ -336,7 +337,7 @@ describe('basic canary', () => {
     expect(events(s, 'RolloutCompleted').at(-1)?.message).toBe(
       `Rollout completed update to revision 2 (${done.currentPodHash ?? ''}): Completed all 4 canary steps`,
     );
-  }, 30_000);
+  });
 
   it('deadlocks on the GPU the stable pod holds, is Degraded past the deadline, and aborts through the status', async () => {
     const s = await startSimulator({ scenario: 'sim/scenarios/gpu-deadlock-rollout.yaml', timeScale: 100 });
@@ -352,7 +353,7 @@ describe('basic canary', () => {
       'vision',
     );
     expect(set.status).toBe(200);
-    await s.waitFor(() => status(s, name, 'vision').phase === 'Degraded', 15_000);
+    await s.waitFor(() => status(s, name, 'vision').phase === 'Degraded', SIGNAL_WAIT_MS);
     const stuck = status(s, name, 'vision');
     const canaryRS = sets(s, 'vision').at(-1);
     expect(stuck).toMatchObject({
@@ -392,7 +393,7 @@ describe('basic canary', () => {
       message: 'Rollout aborted update to revision 2',
     });
     await s.waitFor(() => (s.list('Pod', 'vision') as Pod[]).length === 1);
-  }, 30_000);
+  });
 });
 
 describe('blue-green', () => {
@@ -440,7 +441,7 @@ describe('blue-green', () => {
     // The old set keeps its pods for scaleDownDelaySeconds (30 s) after the switch.
     expect(sets(s)[0]?.metadata.annotations?.['scale-down-deadline']).toEqual(expect.any(String));
     expect(sizes(s)).toEqual([2, 2]);
-    await s.waitFor(() => sizes(s)[0] === 0, 10_000);
+    await s.waitFor(() => sizes(s)[0] === 0, SIGNAL_WAIT_MS);
     expect(status(s, 'web')).toMatchObject({
       phase: 'Healthy',
       blueGreen: { activeSelector: green, previewSelector: green },
@@ -448,7 +449,7 @@ describe('blue-green', () => {
     expect(events(s, 'SwitchService').map((e) => e.message)).toContain(
       `Switched selector for service 'active' from '${blue ?? ''}' to '${green ?? ''}'`,
     );
-  }, 30_000);
+  });
 });
 
 describe('workloadRef and invalid specs', () => {

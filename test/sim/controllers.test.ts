@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -76,7 +77,7 @@ describe('deployment controller', () => {
     expect(await patch(s, 't', restart)).toBe(200);
     await s.waitFor(
       () => d().status?.conditions?.some((c) => c.reason === 'ProgressDeadlineExceeded') ?? false,
-      5000,
+      SIGNAL_WAIT_MS,
     );
     const progressing = d().status?.conditions?.find((c) => c.type === 'Progressing');
     expect(progressing).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded' });

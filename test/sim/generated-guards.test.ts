@@ -40,7 +40,6 @@ describe('guard families', () => {
       expect(results.filter((r) => r.judgement !== 'skipped').length).toBeGreaterThan(0);
       expect(results.reduce((n, r) => n + r.diverged, 0)).toBe(0);
     },
-    120_000,
   );
 
   it('storage: the drained node of pod 0 holds its local volume, so the pod waits there for good', () => {

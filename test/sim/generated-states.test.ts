@@ -5,16 +5,25 @@
  * down; a rollout that never finishes must not read "no problem"; the fix for a proven
  * deadlock must finish it. `npm run verify:states` runs thousands.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { judgeSeed, tally, type JudgedState } from '../support/state-judge.js';
 import { generateState } from '../../sim/generated-states.js';
 import { withMotion } from '../../sim/generated-motion.js';
+import { STORY_TIMEOUT_MS } from '../support/timeouts.js';
 
-const COUNT = 150;
-const STATEFUL_COUNT = 150;
-const ROLLOUT_COUNT = 100;
-const RULES_COUNT = 100;
-const MOTION_COUNT = 45;
+// Each test here plays a whole story: the story limit, not the config's default.
+vi.setConfig({ testTimeout: STORY_TIMEOUT_MS });
+
+/**
+ * The samples `npm test` judges, sized so the whole suite stays under 5 minutes on a quiet
+ * 2-core machine (about 20 s of it here); `npm run verify:states` judges thousands (its
+ * runs and figures: docs/benchmarks.md, "Forward model").
+ */
+const COUNT = 100;
+const STATEFUL_COUNT = 100;
+const ROLLOUT_COUNT = 80;
+const RULES_COUNT = 60;
+const MOTION_COUNT = 30;
 
 /** Every judged state that disagrees, one line each (seed, judgement, findings, plans, cluster). */
 function disagreements(results: readonly JudgedState[]): string[] {
@@ -34,7 +43,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(t.judged).toBeGreaterThan(COUNT / 2);
     expect(t.completed).toBeGreaterThan(10);
     expect(t.judged - t.completed).toBeGreaterThan(3);
-  }, 600_000);
+  });
 
   // Found by `npm run verify:states -- --seed 2001 --count 2000`: a template whose cpu
   // request grew, while a quota (or maxUnavailable) holds the rollout. The dump's other
@@ -48,7 +57,6 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
       expect(r.completes).toBe(false);
     },
-    120_000,
   );
 
   // StatefulSets (ordered or parallel, partition, maxUnavailable): the model checks their
@@ -63,7 +71,6 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
       expect(r.codes).toContain('Unschedulable');
     },
-    120_000,
   );
 
   it(`agree on ${STATEFUL_COUNT} seeded StatefulSet states`, () => {
@@ -72,7 +79,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     const t = tally(results);
     expect(t.judged).toBeGreaterThan(STATEFUL_COUNT / 2);
     expect(t.judged - t.completed).toBeGreaterThan(3);
-  }, 600_000);
+  });
 
   // Argo Rollouts (basic canary with setWeight/pause steps, blue-green), judged in Argo's
   // terms (test/support/rollout-judge.ts): rolled out is Healthy with the update stable;
@@ -84,7 +91,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(t.judged).toBeGreaterThan(ROLLOUT_COUNT / 2);
     expect(t.completed).toBeGreaterThan(10);
     expect(t.judged - t.completed).toBeGreaterThan(3);
-  }, 600_000);
+  });
 
   // Found by `npm run verify:states -- --kind Rollout --seed 1 --count 200`. 9 (canary,
   // 5 replicas, a host port on 2 nodes), 28 (blue-green, 6 on 3): paused at a step, and
@@ -97,30 +104,22 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     [28, false],
     [108, true],
     [183, true],
-  ])(
-    'Rollout seed %i: a pause or an old Pending pod is judged by what comes after',
-    (seed, completes) => {
-      const r = judgeSeed(seed, 'Rollout');
-      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
-      expect(r.completes).toBe(completes);
-      if (!completes) expect(r.codes).toEqual(expect.arrayContaining(['RolloutPaused', 'Unschedulable']));
-    },
-    120_000,
-  );
+  ])('Rollout seed %i: a pause or an old Pending pod is judged by what comes after', (seed, completes) => {
+    const r = judgeSeed(seed, 'Rollout');
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(completes);
+    if (!completes) expect(r.codes).toEqual(expect.arrayContaining(['RolloutPaused', 'Unschedulable']));
+  });
 
   // Found by `--kind Rollout --seed 1 --count 1000`: 272, 536 (canary, a pods quota):
   // the refusal's `used` counted an old pod gone since, so QuotaExceeded ("no order of
   // replacement fits") while the quota, recounted from the pods, admits the next one.
-  it.each([272, 536])(
-    'Rollout seed %i: a quota refusal seen mid-step is not QuotaExceeded',
-    (seed) => {
-      const r = judgeSeed(seed, 'Rollout');
-      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
-      expect(r.completes).toBe(true);
-      expect(r.codes).not.toContain('QuotaExceeded');
-    },
-    120_000,
-  );
+  it.each([272, 536])('Rollout seed %i: a quota refusal seen mid-step is not QuotaExceeded', (seed) => {
+    const r = judgeSeed(seed, 'Rollout');
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(true);
+    expect(r.codes).not.toContain('QuotaExceeded');
+  });
 
   // The judge's own moves: 1 finishes only if a pause with a duration ends by itself (the
   // simulator's controller wakes at its expiry); 24 only if the judge promotes its
@@ -140,7 +139,6 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       expect(r.completes).toBe(false);
       expect(r.codes).toContain('RolloutStuck');
     },
-    120_000,
   );
 
   // Found by `npm run verify:states`: a quota that has refused nothing yet, read from
@@ -153,18 +151,14 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     [5977, undefined],
     [332, 'Rollout'],
     [537, 'Rollout'],
-  ] as const)(
-    'seed %i (%s): a quota read before it refuses anything',
-    (seed, kind) => {
-      const r = judgeSeed(seed, kind);
-      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
-      expect(r.completes).toBe(false);
-      expect(
-        r.codes.filter((c) => ['RolloutStuck', 'QuotaExceeded', 'RolloutSurgeDeadlock'].includes(c)),
-      ).not.toEqual([]);
-    },
-    120_000,
-  );
+  ] as const)('seed %i (%s): a quota read before it refuses anything', (seed, kind) => {
+    const r = judgeSeed(seed, kind);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(
+      r.codes.filter((c) => ['RolloutStuck', 'QuotaExceeded', 'RolloutSurgeDeadlock'].includes(c)),
+    ).not.toEqual([]);
+  });
 
   // Found by `--rules --seed 301 --count 1700`: 488, a DaemonSet whose pods on two nodes
   // were deleted and whose new ones the quota refused. Its pods are pinned to their
@@ -175,7 +169,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
     expect(r.completes).toBe(false);
     expect(r.codes).not.toContain('RolloutProgressing');
-  }, 120_000);
+  });
 
   // Found by `--kind DaemonSet --seed 1 --count 600`: 457, a DaemonSet with maxSurge
   // whose surge pod cannot start beside the old one on a cordoned node that other pods
@@ -186,7 +180,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     const r = judgeSeed(457, 'DaemonSet');
     expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
     expect(r.completes).toBe(false);
-  }, 120_000);
+  });
 
   // Found by `--kind Rollout --seed 1 --count 1000`: a basic canary whose end state
   // fits, but a setWeight step ahead needs its canary pods beside the stable ones, more
@@ -201,7 +195,6 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       expect(r.completes).toBe(false);
       expect(r.codes.filter((c) => c === 'RolloutStuck' || c === 'RolloutSurgeDeadlock')).not.toEqual([]);
     },
-    120_000,
   );
 
   it('Rollout seeds 1, 24, 27: pauses end, promotes are given, an abort brings the stable pods back', () => {
@@ -219,7 +212,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
       false,
       ['abort-rollout'],
     ]);
-  }, 120_000);
+  });
 
   // Placement rules (sim/generated-rules.ts): required anti-affinity against the
   // workload's own pods, one a node or one a zone, in both templates or only the new
@@ -235,7 +228,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(results.filter((r) => r.description.includes('anti-affinity')).length).toBeGreaterThan(
       RULES_COUNT / 3,
     );
-  }, 600_000);
+  });
 
   // Rollouts in motion (sim/generated-motion.ts, `npm run verify:states -- --motion`): old
   // pods slow to stop (preStop hooks inside a long grace period), slow readiness and
@@ -249,7 +242,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     const t = tally(results);
     expect(t.judged).toBeGreaterThan(MOTION_COUNT / 2);
     expect(t.completed).toBeGreaterThan(5);
-  }, 600_000);
+  });
 
   // Found by `npm run verify:states -- --motion --seed 1 --count 1500`.
   // 94: the new template raised the priority, its pod preempted an old one, and the old
@@ -268,16 +261,12 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     [488, false, 'QuotaExceeded'],
     [1210, false, 'RolloutStuck'],
     [1232, false, 'RolloutStuck'],
-  ])(
-    'motion seed %i: judged by what the controllers do next',
-    (seed, completes, code) => {
-      const r = judgeSeed(seed, undefined, false, true);
-      expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
-      expect(r.completes).toBe(completes);
-      expect(r.codes).toContain(code);
-    },
-    120_000,
-  );
+  ])('motion seed %i: judged by what the controllers do next', (seed, completes, code) => {
+    const r = judgeSeed(seed, undefined, false, true);
+    expect(r.judgement, `${r.codes.join(',')} / ${r.plans.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(completes);
+    expect(r.codes).toContain(code);
+  });
 
   // Found by the motion sample above: Rollout 27 (blue-green, 2 replicas, a cpu quota of
   // three pods), caught while its first preview pod was still starting (ready after 45 s)
@@ -290,7 +279,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.completes).toBe(false);
     expect(r.codes).toContain('RolloutSurgeDeadlock');
     expect(r.plans).toEqual(['abort-rollout']);
-  }, 120_000);
+  });
 
   // Found by `--motion --kind Rollout --seed 1 --count 800`: 178 (basic canary, 6
   // replicas, a pods quota of 7), caught 5 s in: two canary pods Ready but not yet
@@ -304,7 +293,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.completes).toBe(true);
     expect(r.codes).toEqual(['RolloutProgressing']);
     expect(r.plans).toEqual([]);
-  }, 120_000);
+  });
 
   // 163 (blue-green, a host port on 3 nodes, a pods quota of 4, the new template at a
   // higher priority): the preview pod preempted an active pod, whose ReplicaSet the quota
@@ -317,7 +306,7 @@ describe('generated mid-rollout states, judged by the simulator run forward', ()
     expect(r.completes).toBe(false);
     expect(r.codes).toContain('RolloutSurgeDeadlock');
     expect(r.plans).toEqual([]);
-  }, 120_000);
+  });
 
   it('generates the same cluster from the same seed, and different ones from different seeds', () => {
     expect(generateState(7)).toEqual(generateState(7));

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import { generateScaleScenario } from '../../sim/scale.js';
 import type { Pod } from '../../src/diagnosis/k8s.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;
 afterAll(async () => {
@@ -17,7 +18,7 @@ describe('scale scenario', () => {
     const s = sim;
     await s.waitFor(
       () => (s.list('Pod', 'vision') as Pod[]).some((p) => p.status?.phase === 'Running'),
-      20_000,
+      SIGNAL_WAIT_MS,
     );
     await s.settle();
     expect(s.list('Node')).toHaveLength(1000);
@@ -37,5 +38,5 @@ describe('scale scenario', () => {
       metadata: { generation?: number; resourceVersion?: string };
     };
     expect(rs.metadata.generation).toBe(1);
-  }, 60_000);
+  });
 });

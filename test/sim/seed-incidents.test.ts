@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../sim/index.js';
 import type { Deployment, KubeEvent, Pod } from '../../src/diagnosis/k8s.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -85,7 +86,7 @@ describe('seed B: crash loop on one node', () => {
     sim = await startSimulator({ scenario: 'sim/scenarios/crashloop-node.yaml', timeScale: 100 });
     const s = sim;
     const onB = (): Pod | undefined => pods(s, 'shop').find((p) => p.spec.nodeName === 'node-b');
-    await s.waitFor(() => (onB()?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 3, 15_000);
+    await s.waitFor(() => (onB()?.status?.containerStatuses?.[0]?.restartCount ?? 0) >= 3, SIGNAL_WAIT_MS);
     const all = pods(s, 'shop');
     expect(all.map((p) => p.spec.nodeName).sort()).toEqual(['node-a', 'node-b', 'node-c']);
     for (const p of all.filter((x) => x.spec.nodeName !== 'node-b')) {

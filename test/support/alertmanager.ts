@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { freePort } from './redis.js';
 import { requireBinary } from './tools.js';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /**
  * The real Prometheus Alertmanager (Debian's `prometheus-alertmanager`, 0.25 here) for
@@ -128,7 +129,7 @@ export async function startAlertmanager(options: AlertmanagerOptions): Promise<T
     spawned.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4_000);
     });
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + SIGNAL_WAIT_MS;
     for (;;) {
       if (spawned.exitCode !== null) {
         child = undefined;

@@ -38,6 +38,7 @@ import { startRedis, type TestRedis } from './redis.js';
 import { buttonsOf, postClick, postSigned, slashCommandBody, type Button } from './slack-sign.js';
 import { startSlackStandin, type SlackCall, type SlackStandin, type StoredMessage } from './slack-standin.js';
 import { testKeys } from './plan-keys.js';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 export type { StoredMessage } from './slack-standin.js';
 
@@ -237,12 +238,12 @@ export async function startE2e(options: E2eOptions): Promise<E2eHarness> {
                 m.threadTs === opts.threadTs &&
                 buttonsOf(m).length > 0,
             ),
-          opts.timeoutMs ?? 15_000,
+          opts.timeoutMs ?? SIGNAL_WAIT_MS,
         ),
-      waitForReply: (rootTs, prefix, timeoutMs = 15_000) =>
+      waitForReply: (rootTs, prefix, timeoutMs = SIGNAL_WAIT_MS) =>
         slack.waitFor(() => all().find((m) => m.threadTs === rootTs && m.text.startsWith(prefix)), timeoutMs),
       replies: (rootTs) => all().filter((m) => m.threadTs === rootTs),
-      waitForEphemeral: (user, fragment, timeoutMs = 10_000) =>
+      waitForEphemeral: (user, fragment, timeoutMs = SIGNAL_WAIT_MS) =>
         slack.waitFor(
           (s) =>
             s

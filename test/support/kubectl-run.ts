@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { runCli } from '../../src/cli/run-cli.js';
 import { fakeIo } from './cli-io.js';
+import { PROCESS_TIMEOUT_MS } from './timeouts.js';
 
 const exec = promisify(execFile);
 
@@ -16,7 +17,7 @@ export async function kubectlIn(
 ): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await exec('kubectl', ['--kubeconfig', kubeconfig, '-n', namespace, ...args], {
-      timeout: 30_000,
+      timeout: PROCESS_TIMEOUT_MS,
     });
     return { stdout, stderr, code: 0 };
   } catch (error) {

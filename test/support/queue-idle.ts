@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { closeConnection, createProducerConnection } from '../../src/queue/connection.js';
 import { QUEUE_PREFIX } from '../../src/queue/names.js';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /** Jobs still to run or running: a queue with none of these has nothing in flight. */
 const PENDING = ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'] as const;
@@ -25,7 +26,7 @@ export async function waitForIdleQueues(
   });
   connection.on('error', () => undefined); // a drill's failover; the counts below retry
   const queues = names.map((name) => new Queue(name, { connection, prefix: options.prefix ?? QUEUE_PREFIX }));
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  const deadline = Date.now() + (options.timeoutMs ?? SIGNAL_WAIT_MS);
   try {
     for (;;) {
       const counts = await Promise.all(queues.map((q) => q.getJobCounts(...PENDING)));

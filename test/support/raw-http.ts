@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 export interface RawResponse {
   /** Status code of the first response line, or 0 when the server closed without one. */
@@ -25,7 +26,7 @@ export function openSocket(url: string, localAddress?: string): Promise<Socket> 
 /** Resolves with what the server sent once it closes the connection (or `timeoutMs` passes). */
 export function readUntilClose(
   socket: Socket,
-  timeoutMs = 5_000,
+  timeoutMs = SIGNAL_WAIT_MS,
 ): Promise<RawResponse & { closed: boolean }> {
   return new Promise((resolve) => {
     let text = '';

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { freePort, startRedis, type TestRedis } from './redis.js';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 export const MASTER_NAME = 'rdmaster';
 
@@ -75,7 +76,11 @@ async function ask<T>(port: number, work: (client: Redis) => Promise<T>): Promis
   }
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = SIGNAL_WAIT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -225,7 +230,7 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
             if (!/^role:slave/m.test(await c.info('replication'))) throw new Error('not yet');
             return true;
           }),
-        30_000,
+        SIGNAL_WAIT_MS,
       );
       return result;
     },
@@ -258,7 +263,7 @@ export async function startSentinelSet(options: { replicas?: number } = {}): Pro
             if (!/^role:master/m.test(info) || online < nodes.length - 1) throw new Error('not yet');
             return true;
           }),
-        30_000,
+        SIGNAL_WAIT_MS,
       ).catch(async (error: unknown) => {
         // What each node and sentinel says, for a drill that failed here.
         for (const node of nodes) {

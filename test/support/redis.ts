@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /** A private redis-server for one test file: free port, temp dir, stoppable. */
 export interface TestRedis {
@@ -86,7 +87,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
       detached: options.ownProcessGroup ?? false,
     });
     child = spawned;
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + SIGNAL_WAIT_MS;
     for (;;) {
       if (spawned.exitCode !== null || spawned.signalCode !== null) {
         child = undefined;

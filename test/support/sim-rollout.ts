@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { Simulator } from '../../sim/index.js';
 import type { DaemonSet, KubeEvent } from '../../src/diagnosis/k8s.js';
 import type { WorkloadRef } from '../../src/diagnosis/snapshot/types.js';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /** Rolls the seed tracker out to its next image and waits for the scheduler's first FailedScheduling. */
 export async function shipTrackerImage(sim: Simulator, tracker: WorkloadRef): Promise<void> {
@@ -24,7 +25,7 @@ export async function shipTrackerImage(sim: Simulator, tracker: WorkloadRef): Pr
   expect(res.status).toBe(200);
   await sim.waitFor(
     () => (sim.list('Event', tracker.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -37,7 +38,7 @@ export async function daemonSetSettled(sim: Simulator, ref: WorkloadRef = NODE_A
     const status = (sim.get('DaemonSet', ref.namespace, ref.name) as DaemonSet | undefined)?.status;
     const desired = status?.desiredNumberScheduled ?? 0;
     return desired > 0 && status?.numberAvailable === desired && status.updatedNumberScheduled === desired;
-  }, 15_000);
+  }, SIGNAL_WAIT_MS);
 }
 
 /**
@@ -59,6 +60,6 @@ export async function shipDaemonSetImage(
   expect(res.status).toBe(200);
   await sim.waitFor(
     () => (sim.list('Event', ref.namespace) as KubeEvent[]).some((e) => e.reason === 'FailedScheduling'),
-    15_000,
+    SIGNAL_WAIT_MS,
   );
 }

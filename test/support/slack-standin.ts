@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /** One Web API call the stand-in received. */
 export interface SlackCall {
@@ -278,7 +279,7 @@ export async function startSlackStandin(
     callsOf(method) {
       return calls.filter((c) => c.method === method);
     },
-    async waitFor(predicate, timeoutMs = 10_000) {
+    async waitFor(predicate, timeoutMs = SIGNAL_WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = predicate(standin);

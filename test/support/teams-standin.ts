@@ -13,6 +13,7 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
+import { SIGNAL_WAIT_MS } from './timeouts.js';
 
 /**
  * A stand-in for Microsoft's side of a Teams bot, on 127.0.0.1:
@@ -698,7 +699,7 @@ export async function startTeamsStandin(
         (a) => prefix === undefined || a.conversationId.startsWith(prefix),
       );
     },
-    async waitFor(predicate, timeoutMs = 10_000) {
+    async waitFor(predicate, timeoutMs = SIGNAL_WAIT_MS) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const value = predicate(standin);

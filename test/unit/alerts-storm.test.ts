@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createAppAlerts } from '../../src/app/alerts/app-intake.js';
 import { loadAppConfig } from '../../src/config/environment.js';
 import { createLogger } from '../../src/logger.js';
@@ -18,6 +18,7 @@ import { crashLooping, notification, rolloutStuck } from '../support/alert-paylo
 import { waitForIdleQueues } from '../support/queue-idle.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
 import { testKeys } from '../support/plan-keys.js';
+import { waitUntil } from '../support/wait.js';
 
 /**
  * Alert storms against a real Redis: two app "replicas" (separate connections,
@@ -176,14 +177,31 @@ describe('alert storms', () => {
   });
 
   it('starts a new diagnosis for a re-fire after the window, not within it', async () => {
-    const replica = await startReplica(1, { ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000' });
+    // A window far longer than the test: both posts land in it however slow the machine.
+    const windowSeconds = 600;
+    const replica = await startReplica(windowSeconds, {
+      ROLLOUT_DOCTOR_ALERT_MAX_WORKLOADS_PER_MINUTE: '100000',
+    });
+    const client = new Redis(redis.url);
+    onTestFinished(() => void client.quit());
+    const dedupKeys = () => client.keys(`${QUEUE_PREFIX}:${diagnoseQueueName('default')}:de:*`);
+    const keysBefore = new Set(await dedupKeys());
     const before = diagnosed.length;
     const payload = JSON.stringify(notification([rolloutStuck('lonely', 'other')]));
     expect(await post(replica.url, payload)).toBe(200);
     expect(await post(replica.url, payload)).toBe(200);
     await settle();
     expect(diagnosed.length - before).toBe(1);
-    await new Promise((r) => setTimeout(r, 1_100)); // the 1 s window passes (a Redis TTL)
+    // The window is a Redis TTL on the diagnosis's deduplication key: it ends when the
+    // key does (here at once, not in ten minutes), and the next fire diagnoses again.
+    const window = (await dedupKeys()).filter((k) => !keysBefore.has(k));
+    expect(window).toHaveLength(1);
+    const key = window[0] ?? '';
+    const ttl = await client.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(windowSeconds * 1000);
+    await client.pexpire(key, 1);
+    await waitUntil('the window to end', async () => (await client.exists(key)) === 0);
     expect(await post(replica.url, payload)).toBe(200);
     await settle();
     expect(diagnosed.length - before).toBe(2);

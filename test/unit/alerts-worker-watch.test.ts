@@ -10,6 +10,7 @@ import { closeConnection, createProducerConnection } from '../../src/queue/conne
 import { QUEUE_PREFIX, diagnoseQueueName } from '../../src/queue/names.js';
 import { createProducers, type Producers, BACKGROUND_PRIORITY } from '../../src/queue/producers.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { waitUntil as waitFor } from '../support/wait.js';
 
 let redis: TestRedis;
 let connection: Redis;
@@ -27,14 +28,8 @@ afterAll(async () => {
   await redis?.close();
 });
 
-/** Polls a condition with a bounded deadline (no fixed sleeps). */
-async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Polls a condition (test/support/wait.ts): no fixed sleeps. */
+const waitUntil = (condition: () => boolean): Promise<true> => waitFor('condition', condition);
 
 describe('worker early-warning wiring', () => {
   it('is off without namespaces', () => {

@@ -19,17 +19,13 @@ import type { DiagnoseJob, RemediateJob } from '../../src/queue/schemas.js';
 import { approvalClaims, signApproval } from '../../src/trust/approval-signature.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait.js';
 
 const CLUSTER = 'c1';
 const quiet = { info: () => undefined, warn: () => undefined };
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => Promise<boolean>, what: string): Promise<true> =>
+  waitUntil(what, () => check().catch(() => false));
 
 /** One app process's writing side on `server`, journaling into `dir`. */
 function appSide(server: TestRedis, dir: string, answered: readonly string[] = []) {

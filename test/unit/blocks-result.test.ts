@@ -97,6 +97,21 @@ const seedA = diagnose(
 );
 
 describe('result message', () => {
+  it('promises in the thread only what is there: no dry run or patch without a fix (issue 55)', () => {
+    const noFix = bigDiagnosis(1, 0);
+    const shown = visible(
+      renderDiagnosis({ cluster: 'prod', diagnosis: noFix, dryRuns: {}, plans: {} }).blocks,
+    );
+    expect(shown).toContain('Full evidence: in the thread.');
+    expect(shown).not.toMatch(/dry run|patch/);
+    const oneFix = bigDiagnosis(1, 1);
+    expect(
+      visible(
+        renderDiagnosis({ cluster: 'prod', diagnosis: oneFix, dryRuns: {}, plans: open(oneFix) }).blocks,
+      ),
+    ).toContain('Full evidence, the dry run and the exact patch: in the thread.');
+  });
+
   it('reads in ten seconds for the surge deadlock: verdict, the holder and fenceposts, the fix, one primary button, at most 1,200 visible characters', () => {
     const m = renderDiagnosis({ cluster: 'prod', diagnosis: seedA, dryRuns: {}, plans: open(seedA) });
     const shown = visible(m.blocks);

@@ -48,7 +48,7 @@ async function slowBody(
   length = 1_000,
 ): Promise<{ socket: Socket; reply: Promise<RawResponse & { closed: boolean }> }> {
   const socket = await servers.connect(url, from);
-  const reply = readUntilClose(socket, 5_000);
+  const reply = readUntilClose(socket);
   socket.write(
     `POST /slack/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${length}\r\n\r\nfirst=`,
   );

@@ -1,6 +1,6 @@
-import { keyPairProblems } from '../../src/trust/keygen.js';
+import { generatePlanKeys, keyPairProblems } from '../../src/trust/keygen.js';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run-cli.js';
+import { runCli, usage } from '../../src/cli/run-cli.js';
 import { loadAppConfig, loadWorkerConfig } from '../../src/config/environment.js';
 import { fakeIo } from '../support/cli-io.js';
 
@@ -63,5 +63,14 @@ describe('rollout-doctor keygen', () => {
     expect(bad.stderr()).toMatch(/key id "has space"/);
     expect(bad.stdout()).toBe('');
     expect(await runCli(['keygen', 'extra'], fakeIo().io)).toBe(2);
+  });
+
+  it('its help and the command list count and name every key it prints (issue 55: they said two kinds of five)', async () => {
+    const keys = Object.keys(generatePlanKeys({ seal: 's', approval: 'a', notify: 'n' }));
+    const help = fakeIo();
+    expect(await runCli(['keygen', '--help'], help.io)).toBe(0);
+    expect(help.stdout()).toContain(`Prints ${keys.length} new keys`);
+    for (const key of keys) expect(help.stdout()).toContain(`  ${key} `);
+    expect(usage()).toMatch(new RegExp(`keygen +print the ${keys.length} keys `));
   });
 });

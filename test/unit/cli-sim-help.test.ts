@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONTROLLER_WORDS, startControllers } from '../../sim/controllers/index.js';
+import type { ControllerManager } from '../../sim/controllers/manager.js';
 
 const sim = (args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'sim/main.ts', ...args], {
@@ -25,6 +27,19 @@ describe('npm run sim -- --help', () => {
     expect(run.stdout).toContain('kubectl get deploy,rs,pods,nodes,events,resourcequotas -A -o yaml');
     expect(run.stdout).not.toContain('simulator serving');
     expect(run.stderr).toBe('');
+  });
+
+  it('lists every controller the simulator runs, from the controllers themselves (issue 55)', () => {
+    // StatefulSets and DaemonSets were run but left out of the text.
+    const started: string[] = [];
+    startControllers({
+      context: {},
+      add: (c: { name: string }) => started.push(c.name),
+    } as unknown as ControllerManager);
+    expect(Object.keys(CONTROLLER_WORDS).sort()).toEqual([...started].sort());
+    const run = sim(['--help']);
+    for (const words of Object.values(CONTROLLER_WORDS)) expect(run.stdout).toContain(`  - ${words}`);
+    expect(run.stdout).toMatch(/StatefulSets[\s\S]*DaemonSets/);
   });
 
   it.each([

@@ -51,7 +51,7 @@ async function start(
 /** A connection from `from` that sends nothing (or `request`), with a promise of its close. */
 async function idle(url: string, from: string, request?: string): Promise<{ closed: Promise<unknown> }> {
   const socket = await servers.connect(url, from);
-  const closed = readUntilClose(socket, 5_000);
+  const closed = readUntilClose(socket);
   if (request !== undefined) socket.write(request);
   return { closed };
 }

@@ -128,6 +128,19 @@ describe('look-alikes that are not node-local', () => {
     expect(result.remediations.filter((r) => r.kind === 'exclude-node')).toEqual([]);
   });
 
+  it('one node alone is not "every node": the finding says it is the only node, and that one node cannot tell (issue 55)', () => {
+    // One sample: a single replica, crashing on the only node it ever ran on.
+    const { snapshot } = crashScenario({ placement: ['node-a'], crashing: [0] });
+    const [finding] = crashLoop.analyze(new AnalysisContext(snapshot));
+    expect(finding?.code).toBe('CrashLoop');
+    expect(finding?.summary).not.toContain('every node');
+    expect(finding?.summary).toContain('crash-loops on node-a, the only node it runs on');
+    expect(finding?.explanation).toContain(
+      'one node cannot tell a fault of the node from one of the container',
+    );
+    expect(finding?.explanation).not.toContain('not in one node');
+  });
+
   it('one crashing pod next to a healthy pod of the same template on the same node is not node-local', () => {
     const scenario = crashScenario({ placement: ['node-a', 'node-b', 'node-c'], crashing: [1] });
     const sibling = makePod(scenario.replicaSet, 'z1z1z', 'node-b', { phase: 'Running' });

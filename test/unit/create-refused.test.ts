@@ -191,6 +191,27 @@ describe('refused pods: verdicts', () => {
     const kinds = diagnosis.remediations.filter((p) => first?.remediations.includes(p.id)).map((p) => p.kind);
     expect(kinds).toContain('set-rolling-update');
     expect(kinds).not.toContain('rollout-restart');
+    // Nothing else is counted: only then is the quota "filled by this workload's own pods".
+    expect(first?.explanation).toContain("The quota is filled by this workload's own pods");
+    expect(first?.explanation).toContain(
+      'the ReplicaSet controller records FailedCreate and ReplicaFailure=True on',
+    );
+  });
+
+  it('a quota other pods hold most of is not said to be filled by this workload (issue 55)', () => {
+    // 3 cpu used: 1 by the two old pods, 2 by another workload; the whole Deployment
+    // (2 × 500m) still fits beside it, so it is the deadlock, but a shared quota.
+    const { parts, event } = refusedRollout(
+      'pods "web-7b9f8c5d4f-" is forbidden: exceeded quota: compute, requested: requests.cpu=500m, used: requests.cpu=3, limited: requests.cpu=3',
+    );
+    cpuPods(parts.oldPods, '500m');
+    const diagnosis = diagnoseRefused(parts, [event]);
+    const [first] = diagnosis.findings;
+    expect(first?.code).toBe('RolloutSurgeDeadlock');
+    expect(first?.explanation).not.toContain('filled by this workload');
+    expect(first?.explanation).toContain(
+      "The quota is shared: this workload's pods use 1 of the 3 requests.cpu it counts, other pods 2",
+    );
   });
 
   it("a pod of another namespace is not charged to the namespace's quota: still the deadlock with its plan", () => {

@@ -17,7 +17,9 @@ describe('icons outside Slack', () => {
 
   it('the terminal shows a struck verdict without its tildes', () => {
     expect(
-      mrkdwnToText(':white_check_mark: ~*RolloutSurgeDeadlock*: never finish~ resolved', { color: false }),
-    ).toBe('✅ RolloutSurgeDeadlock: never finish resolved');
+      mrkdwnToText(':white_check_mark: *Resolved* (rolled out): ~*RolloutSurgeDeadlock*: never finish~', {
+        color: false,
+      }),
+    ).toBe('✅ Resolved (rolled out): RolloutSurgeDeadlock: never finish');
   });
 });

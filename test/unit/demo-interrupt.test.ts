@@ -11,6 +11,7 @@ import type { StoryContext } from '../../scripts/demo/context.js';
 import { DemoError } from '../../scripts/demo/redis.js';
 import { playTrackerStory } from '../../scripts/demo/tracker-story.js';
 import type { SlackStandin, StoredMessage } from '../support/slack-standin.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let server: Server;
 let simUrl = '';
@@ -55,7 +56,10 @@ function storyContext(controller: AbortController, onCommand: (slack: SlackStand
     messages,
     calls: [],
     // What the stand-in offers: a poll with a timeout (no signal).
-    async waitFor<T>(pick: (s: SlackStandin) => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+    async waitFor<T>(
+      pick: (s: SlackStandin) => T | undefined | false,
+      timeoutMs = SIGNAL_WAIT_MS,
+    ): Promise<T> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = pick(slack);

@@ -4,33 +4,28 @@
  * loads a Kubernetes client, workers never load a Slack client, and production code
  * never reaches the simulator or test support.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_LIST } from '../../src/platforms/list.js';
+import { ROOT, sourceFiles, sourceText, sourceTree } from '../support/source-tree.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const IMPORT =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 /** The same, without `import type` / `export type` (erased at build time: no runtime edge). */
 const RUNTIME_IMPORT =
   /(?:import|export)\s(?!type\s)[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 
-function sourceFiles(dir: string): string[] {
-  const abs = join(ROOT, dir);
-  if (!existsSync(abs)) return [];
-  return readdirSync(abs).flatMap((entry) => {
-    const path = join(abs, entry);
-    if (statSync(path).isDirectory()) return sourceFiles(relative(ROOT, path));
-    return path.endsWith('.ts') ? [relative(ROOT, path)] : [];
-  });
-}
-
 /** Specifiers a file imports: package names, or repo-relative paths of local files. */
+const imported = new Map<string, string[]>();
 function importsOf(file: string, pattern = IMPORT): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
+  const key = `${pattern === IMPORT ? 'all' : 'runtime'} ${file}`;
+  const known = imported.get(key);
+  if (known) return known;
+  const text = sourceText(file);
   const out: string[] = [];
+  imported.set(key, out);
   for (const match of text.matchAll(pattern)) {
     const spec = match[1] ?? match[2] ?? match[3];
     if (!spec) continue;
@@ -335,8 +330,8 @@ describe('import boundaries', () => {
  * `new WeakMap(` outside any function or class body of a file: a cache that outlives
  * the diagnosis. Derived values live in the AnalysisContext (analysis-context.ts).
  */
-function moduleLevelWeakMaps(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+function moduleLevelWeakMaps(file: string, text?: string): string[] {
+  const source = sourceTree(file, text);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;

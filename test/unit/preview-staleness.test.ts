@@ -17,11 +17,13 @@ describe('preview screenshot staleness (issue 31.3)', () => {
 
   it('a changed line of the rendering shows as the committed and the current line', () => {
     const committed = normalizedPreviewText('🔴 RolloutSurgeDeadlock\n✅ approved; applying…');
-    const now = normalizedPreviewText('✅ ~RolloutSurgeDeadlock~ resolved\n✅ approved; rolled out');
+    const now = normalizedPreviewText(
+      '✅ Resolved (rolled out): ~RolloutSurgeDeadlock~\n✅ approved; rolled out',
+    );
     expect(previewTextDiff(committed, now)).toEqual([
       '- 🔴 RolloutSurgeDeadlock',
       '- ✅ approved; applying…',
-      '+ ✅ ~RolloutSurgeDeadlock~ resolved',
+      '+ ✅ Resolved (rolled out): ~RolloutSurgeDeadlock~',
       '+ ✅ approved; rolled out',
     ]);
   });

@@ -13,6 +13,7 @@ import {
   parseReplicationInfo,
   type ReplicationInfo,
 } from '../../src/queue/replication-guard.js';
+import { waitUntil } from '../support/wait.js';
 
 const OLD = 'a'.repeat(40);
 const NEW = 'b'.repeat(40);
@@ -88,10 +89,7 @@ function fakeRedis(state: { reached: number; info: ReplicationInfo; reconnectDur
 
 const quiet = { info: () => undefined, warn: () => undefined };
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
-}
+const until = (check: () => boolean): Promise<true> => waitUntil('the guard', check);
 
 /** A guard for one replica on `redis`, checking every 5 ms. */
 const checkingGuard = (redis: Redis) =>

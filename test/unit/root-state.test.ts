@@ -82,8 +82,9 @@ describe('root message state (issue 31.1)', () => {
   it('a resolved outcome strikes the verdict with a check mark and says when it ended', () => {
     const blocks = withRootState(record.blocks, record, 'rolled-out', AT);
     const [verdict, state] = blocks.map((b) => (b.text as { text: string } | undefined)?.text);
+    // What resolved it stands before the struck verdict: "… holds~ resolved" read as part of it (issue 55).
     expect(verdict).toBe(
-      ':white_check_mark: ~*RolloutSurgeDeadlock*: the new pod waits for the GPU the old pod holds~ resolved',
+      ':white_check_mark: *Resolved* (rolled out): ~*RolloutSurgeDeadlock*: the new pod waits for the GPU the old pod holds~',
     );
     expect(state).toBe(
       ':white_check_mark: *set-rolling-update* approved by <@U1> at 2026-11-23 03:12 UTC; rolled out at 2026-11-23 03:20 UTC',

@@ -7,14 +7,13 @@
  * source files outside src/diagnosis/workloads/ compare a value with a workload kind's
  * name; they ask the kind's module). Import cycles and layers: import-boundaries.test.ts.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { REMEDIATION_KINDS } from '../../src/remediation/plan.js';
 import { WORKLOAD_KINDS } from '../../src/diagnosis/workload-ref.js';
+import { ROOT, sourceFiles, sourceTree } from '../support/source-tree.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const MAX_LINES = 120;
 /**
  * Functions still over MAX_LINES, each with the length it may not exceed: a list that
@@ -39,17 +38,8 @@ const SIM_STILL_LONG: Record<string, number> = {
   'sim/controllers/manager.ts:createControllerManager': 145,
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((entry) => {
-    const path = join(dir, entry);
-    if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
-function parse(file: string, text = readFileSync(join(ROOT, file), 'utf8')): ts.SourceFile {
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-}
+/** The parse tree of a repository file (read and parsed once: test/support/source-tree.ts), or of `text`. */
+const parse = (file: string, text?: string): ts.SourceFile => sourceTree(file, text);
 
 /** Every function of `file` with its name (or line) and length in lines. */
 function functionLengths(file: string, text?: string): { name: string; lines: number }[] {

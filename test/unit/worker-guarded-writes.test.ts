@@ -29,6 +29,7 @@ import { startWorkers } from '../../src/worker/runtime.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { testKeys } from '../support/plan-keys.js';
 import { startRedis, type TestRedis } from '../support/redis.js';
+import { waitUntil } from '../support/wait.js';
 
 /** What the guard logged, to wait on a rewrite. */
 function recordingLogger() {
@@ -60,13 +61,8 @@ function storedPlan(id: string, createdAt: number): StoredPlan {
 
 const JOURNAL_KEY = journalMacKey(Buffer.from('this worker seal key'));
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const until = (check: () => Promise<boolean>, what: string): Promise<true> =>
+  waitUntil(what, () => check().catch(() => false));
 
 /** One worker's writing side on `server`: its connection, producers, plans, guard. */
 function workerSide(server: TestRedis, journalDir?: string) {

@@ -12,6 +12,7 @@ import { startWorkers, type WorkerRuntime } from '../../src/worker/runtime.js';
 import { fakeClusterDeps } from '../support/fake-cluster.js';
 import { testKeys } from '../support/plan-keys.js';
 import { freePort, startRedis, type TestRedis } from '../support/redis.js';
+import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
 
 let redis: TestRedis;
 let workers: WorkerRuntime;
@@ -42,7 +43,7 @@ async function probe(): Promise<{ status: number; body: string }> {
 }
 
 /** Polls the probe until it answers `status` (bounded). */
-async function until(status: number, timeoutMs = 15_000): Promise<{ status: number; body: string }> {
+async function until(status: number, timeoutMs = SIGNAL_WAIT_MS): Promise<{ status: number; body: string }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const answer = await probe();
@@ -68,7 +69,7 @@ describe('worker health endpoint', () => {
       return { status: res.status, body: (await res.json()) as { status: string; waitingFor?: string[] } };
     };
     const answer = async (status: number): Promise<Awaited<ReturnType<typeof readyz>>> => {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + SIGNAL_WAIT_MS;
       for (;;) {
         const got = await readyz();
         if (got.status === status || Date.now() > deadline) return got;

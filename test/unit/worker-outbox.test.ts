@@ -138,7 +138,7 @@ describe('worker outbox', () => {
     expect(await outbox.drained(10_000)).toBe(true);
     expect((await notifications()).map((n) => 'stage' in n && n.stage)).toEqual(['applied', 'rolled-out']);
     expect(await createPlanStore(admin).get(`undo-${PLAN}`)).toBeDefined();
-  }, 30_000);
+  });
 
   it('drops an outcome whose job a later attempt started', async () => {
     const { outbox, warnings } = workerOutbox();
@@ -165,5 +165,5 @@ describe('worker outbox', () => {
     expect(await next.outbox.drained(10_000)).toBe(true);
     expect((await notifications()).map((n) => 'stage' in n && n.stage)).toEqual(['applied']);
     expect((await readdir(dir)).filter((f) => f.endsWith('.json'))).toEqual([]);
-  }, 30_000);
+  });
 });

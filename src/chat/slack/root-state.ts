@@ -67,7 +67,7 @@ export function withVerdictAt(blocks: readonly Block[], verdict: string, stage: 
   if (!verdict) return [...blocks];
   return blocks.map((block) => {
     if (block.block_id !== ROOT_BLOCK.verdict) return block;
-    return RESOLVED_STAGES.has(stage) ? resolvedVerdict(verdict) : verdictBlock(kept(verdict));
+    return RESOLVED_STAGES.has(stage) ? resolvedVerdict(verdict, stage) : verdictBlock(kept(verdict));
   });
 }
 
@@ -79,12 +79,18 @@ export function verdictText(blocks: readonly Record<string, unknown>[]): string 
 }
 
 /**
- * The verdict line as first rendered (the app's own text), its leading icon swapped
- * for a check mark and struck through once resolved.
+ * The verdict line as first rendered (the app's own text), struck through once
+ * resolved, after a check mark and what resolved it: ":white_check_mark: *Resolved* (rolled
+ * out): ~…~", as a Teams card says "Resolved: rolled out." above its verdict. ("~…~
+ * resolved" read as part of the verdict: "can never finish resolved".) A verdict read
+ * back already resolved loses its old prefix first.
  */
-function resolvedVerdict(verdict: string): Block {
-  const text = kept(stripTilde(verdict.replace(/^:[a-z0-9_+-]+:\s*/, '')));
-  return verdictBlock(mrkdwn`:white_check_mark: ~${asIs(text)}~ resolved`);
+function resolvedVerdict(verdict: string, stage: FixStage): Block {
+  const bare = verdict.replace(/^:[a-z0-9_+-]+:\s*/, '').replace(/^\*Resolved\* \([^)]*\):\s*/, '');
+  const text = kept(stripTilde(bare));
+  return verdictBlock(
+    mrkdwn`:white_check_mark: *Resolved* (${FIX_STAGE_WORDS[stage].words}): ~${asIs(text)}~`,
+  );
 }
 
 /**

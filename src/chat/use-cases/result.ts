@@ -334,10 +334,7 @@ export function resultMessage(input: ResultInput): RunMessages {
   if (thread.length > 0)
     body.push({
       kind: 'note',
-      text:
-        plans.length > 1
-          ? say`${icon('thread')} Full evidence, the other fixes, every dry run and exact patch: in the thread.`
-          : say`${icon('thread')} Full evidence, the dry run and the exact patch: in the thread.`,
+      text: say`${icon('thread')} ${threadHolds(plans.map((p) => p.plan))}: in the thread.`,
     });
   // Approved or expired plans say so above the buttons; once one is approved, the
   // others are withdrawn (src/chat/approvals/approve.ts refuses them too).
@@ -366,6 +363,19 @@ export function resultMessage(input: ResultInput): RunMessages {
     actions,
   ];
   return { message: { summary, parts: [...header, ...body, ...marks, actions], brief }, thread };
+}
+
+/**
+ * What the thread holds beyond the message, as far as there is: the evidence always; a
+ * dry run and the exact change only with a fix (a patch where the fix writes one, the
+ * pods it deletes otherwise).
+ */
+function threadHolds(plans: readonly RemediationPlan[]): string {
+  if (plans.length === 0) return 'Full evidence';
+  const change = plans.every((p) => p.patch) ? 'patch' : 'change';
+  return plans.length > 1
+    ? `Full evidence, the other fixes, every dry run and exact ${change}`
+    : `Full evidence, the dry run and the exact ${change}`;
 }
 
 /** A plan in full: summary, the whole impact, every warning, the owner's drift, the dry run and the exact patch. */

@@ -4,18 +4,14 @@
  * app takes the approval signing key and the notify public key, the workers the seal
  * key, the approval public key and the notify signing key (docs/operations.md, "Keys").
  */
-import { generatePlanKeys } from '../../trust/keygen.js';
+import { generatePlanKeys, PLAN_KEY_HOLDERS } from '../../trust/keygen.js';
 import { parseCommandArgs } from '../args.js';
 import { EXIT, UsageError, type CliIo } from '../io.js';
 
 const HELP = `Usage: rollout-doctor keygen [--seal-id ID] [--approval-id ID] [--notify-id ID]
 
-Prints new keys as environment lines (ids default to today's date):
-  ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY   the app only
-  ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS     the app
-  ROLLOUT_DOCTOR_PLAN_SEAL_KEY          workers only
-  ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY     workers only
-  ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS   workers
+Prints ${PLAN_KEY_HOLDERS.length} new keys as environment lines (ids default to today's date):
+${PLAN_KEY_HOLDERS.map(([name, holder]) => `  ${name.padEnd(37)} the ${holder}`).join('\n')}
 To rotate, see docs/operations.md ("Keys"). The output is secret: write it to a file
 or a secret store, not to a shared terminal log.
 `;
@@ -49,19 +45,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  io.stdout.write(
-    [
-      '# app only',
-      `ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY=${keys.ROLLOUT_DOCTOR_APPROVAL_SIGNING_KEY}`,
-      '# app',
-      `ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS=${keys.ROLLOUT_DOCTOR_NOTIFY_PUBLIC_KEYS}`,
-      '# workers only',
-      `ROLLOUT_DOCTOR_PLAN_SEAL_KEY=${keys.ROLLOUT_DOCTOR_PLAN_SEAL_KEY}`,
-      `ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY=${keys.ROLLOUT_DOCTOR_NOTIFY_SIGNING_KEY}`,
-      '# workers',
-      `ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS=${keys.ROLLOUT_DOCTOR_APPROVAL_PUBLIC_KEYS}`,
-      '',
-    ].join('\n'),
-  );
+  // Grouped by who holds them, each group under a comment naming it.
+  const lines = PLAN_KEY_HOLDERS.flatMap(([name, holder], i) => [
+    ...(PLAN_KEY_HOLDERS[i - 1]?.[1] === holder ? [] : [`# ${holder}`]),
+    `${name}=${keys[name]}`,
+  ]);
+  io.stdout.write(`${lines.join('\n')}\n`);
   return EXIT.ok;
 }

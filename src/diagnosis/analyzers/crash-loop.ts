@@ -39,9 +39,11 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
     : '';
   const total = p.rows.reduce((sum, r) => sum + r.pods, 0);
   const scope =
-    p.healthyPods.length === 0
+    p.healthyPods.length === 0 && crashNodes.length > 1
       ? `on every node it runs on (${crashNodes.map((r) => r.node).join(', ')})`
-      : `on ${crashNodes.map((r) => r.node).join(', ')}`;
+      : p.healthyPods.length === 0
+        ? `on ${crashNodes.map((r) => r.node).join(', ')}, the only node it runs on`
+        : `on ${crashNodes.map((r) => r.node).join(', ')}`;
   const why = whyNotNodeLocal(p);
   // A crashing pod next to a healthy one on the same (multi-GPU) node: its device may be the cause.
   const health = crashDeviceHealth(snapshot, p, 'all');
@@ -84,7 +86,7 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
           'pods of the same template on other devices run healthy. Tainting just that device (a DeviceTaintRule, where ' +
           'the cluster serves it) keeps new claims off it; a NoSchedule taint moves no pod that already holds it, so its ' +
           'pods must be replaced too.'
-        : `${why} The cause is in the container (application error, configuration, resources), not in one node; ` +
+        : `${why} ${crashNodes.length > 1 || p.healthyPods.length > 0 ? 'The cause is in the container (application error, configuration, resources), not in one node' : 'The cause is most often in the container (application error, configuration, resources)'}; ` +
           'look at the exit code, the termination message and the previous-container log. The kubelet restarts it after ' +
           'a back-off of 10s, doubling up to 5 minutes, reset only after 10 minutes of clean running.',
     evidence,
@@ -92,6 +94,9 @@ function finding(snapshot: WorkloadSnapshot, p: TemplateCrashPicture): Omit<Find
 }
 
 function whyNotNodeLocal(p: TemplateCrashPicture): string {
+  const crashNodes = p.rows.filter((r) => r.crashing > 0).map((r) => r.node);
+  if (p.healthyPods.length === 0 && crashNodes.length === 1)
+    return `No pod of this template is healthy, and all run on one node (${crashNodes.join('')}): one node cannot tell a fault of the node from one of the container (a pod of it on another node would).`;
   if (p.healthyPods.length === 0) return 'No pod of this template is healthy on any node.';
   if (p.mixedNodes.length > 0) {
     return `Pods of the same template run healthy on the same node as crashing ones (${p.mixedNodes.join(', ')}), so the node is not the cause.`;

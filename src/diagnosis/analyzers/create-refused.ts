@@ -80,6 +80,17 @@ function firstRow(refused: QuotaRevision): string {
     : 'its limits are reached';
 }
 
+/**
+ * Who fills the quota, as its first row counts it: this workload's pods (old, and any
+ * new ones already made) and the rest. "Filled by its own old pods" only when nothing
+ * else is counted.
+ */
+function quotaShare(refused: QuotaRevision): string {
+  const row = refused.rows[0];
+  if (!row || Number.parseFloat(row.others) === 0) return "The quota is filled by this workload's own pods";
+  return `The quota is shared: this workload's pods use ${row.ours} of the ${row.used} ${row.resource} it counts, other pods ${row.others}`;
+}
+
 function quotaDeadlock(snapshot: WorkloadSnapshot, refused: QuotaRevision): Draft {
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -88,11 +99,16 @@ function quotaDeadlock(snapshot: WorkloadSnapshot, refused: QuotaRevision): Draf
   const { quota } = refused.refusal;
   const k = refused.release;
   const summary = `Rollout of ${snapshot.target.name} can never finish: ResourceQuota ${quota} refuses its new pods (${firstRow(refused)}), and ${strategyPhrase(strategy, replicas)} keeps old pods until new ones are Ready.`;
+  const controller = kind.podOwner === 'replicasets' ? 'ReplicaSet' : kind.words.kind;
+  const recordsWhat =
+    refused.failure.source === 'condition' ? 'FailedCreate and ReplicaFailure=True' : 'FailedCreate events';
   const explanation = [
-    `No new pod is created, so none is Pending, scheduled or crashing: the ReplicaSet controller records FailedCreate and ReplicaFailure=True on ${refused.failure.label}, and ${codeSpan('kubectl rollout status')} only waits.`,
-    `The quota is filled by this workload's own old pods: the whole ${snapshot.target.kind} fits it on the new template, and letting ${k === 1 ? 'one old pod' : `${k} old pods`} go first makes room for a new one.`,
+    `No new pod is created, so none is Pending, scheduled or crashing: the ${controller} controller records ${recordsWhat} on ${refused.failure.label}, and ${codeSpan('kubectl rollout status')} only waits.`,
+    `${quotaShare(refused)}: the whole ${snapshot.target.kind} fits it on the new template beside what others use, and letting ${k === 1 ? 'one old pod' : `${k} old pods`} go first makes room for a new one.`,
     `The controller removes an old pod only once a new one is available, which cannot be created: each side waits for the other.`,
-    `The way out: RollingUpdate with maxSurge 0 (or Recreate), with a restart so the refused ReplicaSet is replaced; or raise the quota by what one new pod asks.`,
+    kind.surgeFix === 'replicas' && kind.recreate
+      ? `The way out: RollingUpdate with maxSurge 0 (or Recreate), with a restart so the refused ReplicaSet is replaced; or raise the quota by what one new pod asks.`
+      : `The way out: ${kind.surgeWayOut(strategy)} Or raise the quota by what one new pod asks.`,
     kind.pausedNote(object),
   ]
     .filter((part) => part !== '')

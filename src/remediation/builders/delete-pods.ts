@@ -1,6 +1,6 @@
 /**
- * delete-pods: delete the pods crash-looping on the bad node(s) so the ReplicaSet
- * replaces them. No patch; each pod is named with the uid seen at diagnosis so the
+ * delete-pods: delete the pods crash-looping on the bad node(s) so their controller
+ * replaces them (the kind's module says how: remadePods). No patch; each pod is named with the uid seen at diagnosis so the
  * executor deletes exactly that pod (a delete precondition on uid), never a
  * replacement that took the same name.
  */
@@ -51,7 +51,7 @@ export function buildDeletePodsPlans(
       target: snapshot.target,
       summary: `Delete ${pods.length} crash-looping pod(s) on ${picture.badNodes.join(', ')}: ${pods.map((p) => p.name).join(', ')}.`,
       impact:
-        `The ReplicaSet creates ${pods.length} replacement(s) at once; they were not serving (not Ready), so capacity ` +
+        `${workloadKind(snapshot).remadePods(object, pods.length)}; they were not serving (not Ready), so capacity ` +
         `does not drop. Without exclude-node the scheduler may put them on ${picture.badNodes.join(', ')} again. ` +
         'Not needed after exclude-node: its rollout replaces these pods itself, and because it changes the spec ' +
         '(generation) this plan is then refused as stale.',

@@ -20,6 +20,7 @@ import { waitForIdleQueues } from '../../support/queue-idle.js';
 import { postClick } from '../../support/slack-sign.js';
 import type { StoredMessage } from '../../support/slack-standin.js';
 import { testKeys } from '../../support/plan-keys.js';
+import { SIGNAL_WAIT_MS } from '../../support/timeouts.js';
 
 export const NS = 'vision';
 export const NAME = 'vision-object-tracker';
@@ -41,7 +42,7 @@ export function deployment(sim: Simulator, namespace = NS, name = NAME): Deploym
 
 /** Incident A live: the tracker runs on the only GPU node, then a new image deadlocks its rollout. */
 export async function deadlockTracker(sim: Simulator): Promise<void> {
-  await sim.waitFor(() => (deployment(sim).status?.availableReplicas ?? 0) === 1, 20_000);
+  await sim.waitFor(() => (deployment(sim).status?.availableReplicas ?? 0) === 1, SIGNAL_WAIT_MS);
   const d = deployment(sim);
   const container = d.spec.template.spec.containers[0];
   if (!container) throw new Error('tracker has no container');
@@ -49,7 +50,7 @@ export async function deadlockTracker(sim: Simulator): Promise<void> {
   sim.apply(d);
   await sim.waitFor(
     () => (sim.list('Event', NS) as { reason?: string }[]).some((e) => e.reason === 'FailedScheduling'),
-    20_000,
+    SIGNAL_WAIT_MS,
   );
 }
 
@@ -97,7 +98,7 @@ export function realPatches(sim: Simulator, name = NAME): number {
  * duplicate that would be a bug has already happened: the positive signal to wait for
  * before asserting that something happened only once.
  */
-export function queuesSettled(redisUrl: string, timeoutMs = 30_000): Promise<void> {
+export function queuesSettled(redisUrl: string, timeoutMs = SIGNAL_WAIT_MS): Promise<void> {
   return waitForIdleQueues(
     redisUrl,
     [diagnoseQueueName('default'), remediateQueueName('default'), ...NOTIFY_QUEUES],
@@ -105,20 +106,8 @@ export function queuesSettled(redisUrl: string, timeoutMs = 30_000): Promise<voi
   );
 }
 
-/** Polls `predicate` every 20 ms until it returns a value, or throws naming `what`. */
-export async function waitUntil<T>(
-  what: string,
-  predicate: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** The suite's one wait for a signal (test/support/wait.ts), here too for the drills that import it from the kit. */
+export { waitUntil } from '../../support/wait.js';
 
 export interface DrillWorkers {
   runtime: WorkerRuntime;

@@ -117,7 +117,7 @@ export function rolloutUnderWay(
 export function nativeSignalsNote(daemonSet: DaemonSet, strategy: ResolvedStrategy): string {
   const status = rolloutProgress(daemonSet).progress.message;
   const parts = [
-    `${codeSpan('kubectl rollout status')} prints "${status}" and waits forever: with maxSurge the DaemonSet controller deletes a node's old pod only once the new pod beside it is available, and a DaemonSet has no progress deadline to give up on.`,
+    `${codeSpan('kubectl rollout status')} prints "${status}" and waits until its --timeout, with no end by default: with maxSurge the DaemonSet controller deletes a node's old pod only once the new pod beside it is available, and a DaemonSet has no progress deadline to give up on.`,
   ];
   if (strategy.maxSurge && strategy.maxSurge.value > 0) {
     parts.push(

@@ -49,6 +49,22 @@ export function kubectlDescribeStrategyLine(deployment: Deployment): string | un
 }
 
 /**
+ * What `kubectl rollout status` does with `status`: it waits while the controller reports
+ * progress, and stops with an error once the Progressing condition says
+ * ProgressDeadlineExceeded (spec.progressDeadlineSeconds without progress, 600 by
+ * default; polymorphichelpers/rollout_status.go). A paused Deployment has no deadline.
+ */
+function rolloutStatusWait(deployment: Deployment, status: string): string {
+  const name = deployment.metadata.name ?? '';
+  if (status.startsWith('error: '))
+    return `already stops with "${status}" (exit 1), and the rollout stays stuck`;
+  if (deployment.spec.paused === true)
+    return `prints "${status}" and waits with no deadline while the Deployment is paused`;
+  const deadline = deployment.spec.progressDeadlineSeconds ?? 600;
+  return `prints "${status}" and waits until the progress deadline passes (${deadline} s without progress), then stops with "error: deployment "${name}" exceeded its progress deadline"; the deadline only reports, the rollout stays stuck`;
+}
+
+/**
  * Why kubectl's own output misleads here: the rollout status line reads as if the
  * old pods were about to go, and describe prints the percentages unresolved.
  */
@@ -60,7 +76,7 @@ export function nativeSignalsNote(
   const parts: string[] = [];
   const status = kubectlRolloutStatusLine(deployment);
   parts.push(
-    `${codeSpan('kubectl rollout status')} prints "${status}" and waits forever: nothing is pending termination, the controller keeps the old pods until the new ones are Ready.`,
+    `${codeSpan('kubectl rollout status')} ${rolloutStatusWait(deployment, status)}: nothing is pending termination, the controller keeps the old pods until the new ones are Ready.`,
   );
   const describe = kubectlDescribeStrategyLine(deployment);
   if (describe && strategy.maxSurge && strategy.maxUnavailable) {

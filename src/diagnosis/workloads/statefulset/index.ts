@@ -17,7 +17,8 @@ import { orderedBlock } from './ordered-block.js';
 import { classifyRevisions, REVISION_LABEL, STATEFULSET_NAMING } from './revisions.js';
 import { directOwnerOfPod, missingRevisions, ownRevisions, revisionsFrom } from '../controller-revisions.js';
 import { rolloutProgress, statusSummary } from './statefulset-status.js';
-import { desiredReplicas, partitionOf, resolveStrategy } from './statefulset-strategy.js';
+import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
+import { counted } from '../../../text/count.js';
 
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjects {
   if (!isStatefulSetObjects(snapshot)) throw new Error('not a StatefulSet snapshot');
@@ -79,9 +80,13 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   stalled: () => undefined,
   misleadingSignals: (object) => {
     const sts = object;
-    return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits forever: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
+    return `${codeSpan('kubectl rollout status')} prints "${rolloutProgress(sts).progress.message}" and waits until its --timeout, with no end by default: a StatefulSet has no progress deadline${partitionOf(sts) > 0 ? `, and pods below ordinal ${partitionOf(sts)} stay at the current revision on purpose (partition)` : ''}.`;
   },
   pausedNote: () => '',
+  remadePods: (object, count) =>
+    ordered(object)
+      ? `The StatefulSet controller creates ${counted(count, 'replacement')} under the same name${count === 1 ? '' : 's'}, one at a time in ordinal order, each only once every pod below it is Running and Ready (OrderedReady)`
+      : `The StatefulSet controller creates ${counted(count, 'replacement')} under the same name${count === 1 ? '' : 's'} at once (podManagementPolicy Parallel)`,
   surgeWayOut: () =>
     'a StatefulSet never surges: its rolling update deletes each old pod before creating the new one.',
   orderedBlock: (snapshot) => orderedBlock(objectsOf(snapshot)),
