@@ -22,6 +22,11 @@ import { offerProved } from './proved-offer.js';
 
 export interface DiagnoseOptions extends AnalyzeOptions {
   planBuilders?: Partial<Record<string, PlanBuilder>>;
+  /**
+   * false: plans are offered as their builders and the gate leave them, not run forward
+   * first (plan-proof.ts). Only the benchmark says no, to state what the proofs cost.
+   */
+  proofs?: boolean;
 }
 
 /** Findings, their plans (recommended first per finding, the fix that sticks ahead, each once), drift and the change to commit. */
@@ -45,7 +50,8 @@ export function diagnose(collected: WorkloadSnapshot, options: DiagnoseOptions =
           if (refused) note(plan.kind, refused);
           return !refused;
         });
-        for (const plan of offerProved(context, gated, note)) {
+        const offered = options.proofs === false ? gated : offerProved(context, gated, note);
+        for (const plan of offered) {
           ids.push(plan.id);
           if (!planIds.has(plan.id)) {
             planIds.add(plan.id);

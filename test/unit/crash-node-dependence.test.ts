@@ -87,8 +87,11 @@ describe('node dependence by separation, whatever the counts', () => {
     ]);
   });
 
-  it('excludes by the separating image label, within the allowlist, with the capacity check as a warning', () => {
-    const { snapshot, deployment } = upgradePool();
+  it('excludes by the separating image label, within the allowlist, where the remaining nodes hold every replica', () => {
+    // 700m cpu per pod: the three healthy 8-cpu nodes hold all ten replicas.
+    const { snapshot, deployment } = upgradePool({
+      deployment: { resources: { requests: { cpu: '700m' } } },
+    });
     const result = diagnose(snapshot);
     const plan = result.remediations.find((r) => r.kind === 'exclude-node');
     if (!plan) throw new Error('no exclude-node plan');
@@ -108,9 +111,17 @@ describe('node dependence by separation, whatever the counts', () => {
     });
     const allowed = snapshot.nodes.filter((n) => selectsNode(n, patched.spec.template.spec));
     expect(allowed.map((n) => n.metadata.name)).toEqual(POOL.slice(7));
-    // 3 cpu per pod on 8-cpu nodes: two per node, six of the ten replicas.
-    expect(plan.warnings).toContainEqual(expect.stringContaining('have room for 6 of 10 replica(s)'));
-    expect(plan.warnings).toContainEqual(expect.stringContaining('4 will stay Pending'));
+    expect(plan.proof?.steps.at(-1)).toBe('the rollout completes');
+  });
+
+  it('where the remaining nodes hold 6 of 10, the exclusion stalls with the crash still there: refused, saying why (issue 52)', () => {
+    // 3 cpu per pod on 8-cpu nodes: two per node, six of the ten replicas; the rolling
+    // update then keeps crashing old pods to stay within maxUnavailable.
+    const result = diagnose(upgradePool().snapshot);
+    expect(result.remediations.map((r) => r.kind)).not.toContain('exclude-node');
+    expect(result.notOffered?.find((n) => n.kind === 'exclude-node')?.reason).toMatch(
+      /run forward, pods still crash-loop on .* and no more serve, so it does not take the crash away/,
+    );
   });
 
   it('adds the label NotIn to every required term of an existing affinity (terms are ORed)', () => {
@@ -120,7 +131,7 @@ describe('node dependence by separation, whatever the counts', () => {
     ];
     const { snapshot, deployment } = upgradePool({
       deployment: {
-        resources: { requests: { cpu: '3' } },
+        resources: { requests: { cpu: '700m' } },
         podSpec: {
           affinity: {
             nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } },

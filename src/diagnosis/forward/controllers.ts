@@ -16,6 +16,7 @@
 import type { Pod } from '../k8s.js';
 import type { Model, ModelPod, PerNodeShape, ReplicaShape } from './model.js';
 import { countReady, live } from './model.js';
+import type { PodPhase } from './pod-phase.js';
 
 let serial = 0;
 
@@ -23,11 +24,11 @@ let serial = 0;
 export function deletePod(model: Model, target: ModelPod): void {
   model.changes += 1;
   if (target.phase === 'pending') {
-    model.pods.splice(model.pods.indexOf(target), 1);
+    model.pods.delete(target);
     model.world.charge(target.pod, -1);
     return;
   }
-  target.phase = 'terminating';
+  model.pods.setPhase(target, 'terminating');
   if (target.revision === 'old')
     model.steps.push({ kind: 'old-removed', pod: target.pod.metadata.name ?? '' });
 }
@@ -51,7 +52,7 @@ function createPod(model: Model, revision: 'new' | 'old', target?: string): bool
     model.steps.push({ kind: 'admitted', quota: model.refusedBy.name });
   model.world.charge(pod, 1);
   model.changes += 1;
-  model.pods.push({ pod, revision, phase: 'pending', made: true, ...(target ? { target } : {}) });
+  model.pods.add({ pod, revision, phase: 'pending', made: true, ...(target ? { target } : {}) });
   return true;
 }
 
@@ -70,22 +71,14 @@ function pinnedTo(pod: Pod, node: string): Pod {
 }
 
 /** The ReplicaSet controller's deletion order: unscheduled, then not Ready, then Ready. */
-const DELETE_RANK: Record<ModelPod['phase'], number> = {
-  pending: 0,
-  failing: 1,
-  starting: 2,
-  ready: 3,
-  terminating: 9,
-  stuck: 9,
-};
+const DELETE_ORDER: readonly PodPhase[] = ['pending', 'failing', 'starting', 'ready'];
 
 function reconcileReplicaSet(model: Model, revision: 'new' | 'old', spec: number): void {
-  const pods = live(model.pods, revision);
-  if (pods.length < spec) {
-    for (let i = pods.length; i < spec; i += 1) if (!createPod(model, revision)) break;
-  } else if (pods.length > spec) {
-    const surplus = [...pods].sort((a, b) => DELETE_RANK[a.phase] - DELETE_RANK[b.phase]);
-    for (const pod of surplus.slice(0, pods.length - spec)) deletePod(model, pod);
+  const count = model.pods.liveCount(revision);
+  if (count < spec) {
+    for (let i = count; i < spec; i += 1) if (!createPod(model, revision)) break;
+  } else if (count > spec) {
+    for (const pod of model.pods.first(revision, DELETE_ORDER, count - spec)) deletePod(model, pod);
   }
 }
 
@@ -93,7 +86,7 @@ export function stepReplicas(model: Model, shape: ReplicaShape): void {
   const { replicas } = shape;
   if (shape.recreate) {
     shape.oldSpec = 0;
-    if (model.pods.every((p) => p.revision === 'new')) shape.newSpec = replicas;
+    if (!model.pods.some((p) => p.revision === 'old')) shape.newSpec = replicas;
   } else {
     const all = shape.newSpec + shape.oldSpec;
     const maxTotal = replicas + shape.maxSurge;

@@ -6,6 +6,7 @@
 import type { Node, Pod } from '../k8s.js';
 import type { PodPhase } from './pod-phase.js';
 import type { QuotaLedger, World } from './world.js';
+import type { ModelPods } from './model-pods.js';
 
 export interface ModelPod {
   pod: Pod;
@@ -77,7 +78,7 @@ export interface Model {
   world: World;
   nodes: Node[];
   shape: Shape;
-  pods: ModelPod[];
+  pods: ModelPods;
   /** A new pod as the controller creates it (unbound), and an old one. */
   newTemplate: Pod;
   oldTemplate?: Pod;
@@ -113,14 +114,14 @@ export interface Model {
 }
 
 /** Pods of the workload that serve now: available to their controller, not on their way out. */
-export function countServing(pods: readonly ModelPod[]): number {
-  return pods.filter((p) => p.phase === 'ready').length;
+export function countServing(pods: ModelPods): number {
+  return pods.serving();
 }
 
-export function live(pods: readonly ModelPod[], revision: 'new' | 'old'): ModelPod[] {
-  return pods.filter((p) => p.revision === revision && p.phase !== 'terminating' && p.phase !== 'stuck');
+export function live(pods: ModelPods, revision: 'new' | 'old'): ModelPod[] {
+  return pods.live(revision);
 }
 
-export function countReady(pods: readonly ModelPod[], revision: 'new' | 'old'): number {
-  return pods.filter((p) => p.revision === revision && p.phase === 'ready').length;
+export function countReady(pods: ModelPods, revision: 'new' | 'old'): number {
+  return pods.count(revision, 'ready');
 }

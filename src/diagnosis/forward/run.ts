@@ -32,6 +32,7 @@ import {
   type Step,
 } from './model.js';
 import { currentTemplateCrash } from './crash-model.js';
+import { ModelPods } from './model-pods.js';
 import { applyChange, stepOld } from './intervention.js';
 import { podPhases } from './pod-phase.js';
 import { latestSchedulingFailure } from '../base/pod-events.js';
@@ -124,9 +125,7 @@ function run(
   }
   const outcome = settle(built);
   const crashedOn = [...new Set(built.steps.flatMap((s) => (s.kind === 'crashed' ? [s.node] : [])))];
-  const failingAtEnd = [
-    ...new Set(built.pods.filter((p) => p.phase === 'failing').map((p) => p.pod.spec.nodeName ?? '')),
-  ];
+  const failingAtEnd = [...new Set(built.pods.inPhase('failing').map((p) => p.pod.spec.nodeName ?? ''))];
   const serving = { ...built.serving, end: countServing(built.pods) };
   return { outcome, trace: { serving, crashedOn, failingAtEnd } };
 }
@@ -147,10 +146,11 @@ function settle(model: Model): Outcome {
     tick(model);
     if (complete(model)) return { result: 'completes', ticks, steps: model.steps };
     if (model.changes === 0) {
-      const failing = model.pods.some((p) => p.revision === 'new' && p.phase === 'failing');
+      const failing = model.pods.count('new', 'failing') > 0;
       if (failing) return { result: 'failing', ticks, steps: model.steps };
       const pending = model.pods
-        .filter((p) => p.revision === 'new' && p.phase === 'pending')
+        .inPhase('pending')
+        .filter((p) => p.revision === 'new')
         .map((p) => p.pod);
       return {
         result: 'blocked',
@@ -207,15 +207,17 @@ function buildModel(ctx: AnalysisContext, variant: Variant, change?: Interventio
   const world = new World(placementContext(ctx), quotas);
   const next = variant === 'next-rollout';
   const gone = change?.deleted ?? new Set<string>();
-  const pods: ModelPod[] = snapshot.pods.map((pod) => {
-    const target = perNode ? pinnedNode(pod) : undefined;
-    return {
-      pod,
-      revision: newPods.has(pod) && !next ? 'new' : 'old',
-      phase: phases.get(pod) ?? 'failing',
-      ...(target ? { target } : {}),
-    };
-  });
+  const pods = new ModelPods(
+    snapshot.pods.map((pod): ModelPod => {
+      const target = perNode ? pinnedNode(pod) : undefined;
+      return {
+        pod,
+        revision: newPods.has(pod) && !next ? 'new' : 'old',
+        phase: phases.get(pod) ?? 'failing',
+        ...(target ? { target } : {}),
+      };
+    }),
+  );
   const oldTemplate = [...(next ? snapshot.pods : oldPods)].find((p) => p.spec.nodeName);
   const daemonTemplate = change?.template ?? unbound({ metadata: {}, spec: podTemplateOf(snapshot).spec });
   const model: Model = {
@@ -398,8 +400,10 @@ function quotasOf(ctx: AnalysisContext): QuotaLedger[] | 'unknown' {
 
 /** Every old pod gone before the run (what a Recreate or maxSurge 0 would make room with). */
 function removeOld(model: Model): void {
-  for (const pod of model.pods.filter((p) => p.revision === 'old')) model.world.remove(pod.pod);
-  model.pods = model.pods.filter((p) => p.revision === 'new');
+  for (const pod of model.pods.filter((p) => p.revision === 'old')) {
+    model.world.remove(pod.pod);
+    model.pods.delete(pod);
+  }
   if (model.shape.kind === 'replicas') model.shape.oldSpec = 0;
 }
 
@@ -408,18 +412,18 @@ function tick(model: Model): void {
     model.world.remove(victim);
     model.preemptionHeld = undefined;
   }
-  for (const pod of model.pods.filter((p) => p.phase === 'terminating')) {
+  for (const pod of model.pods.inPhase('terminating')) {
     model.preemptionHeld = undefined;
-    model.pods.splice(model.pods.indexOf(pod), 1);
+    model.pods.delete(pod);
     model.world.remove(pod.pod);
     model.steps.push({ kind: 'gone', pod: pod.pod.metadata.name ?? '' });
     model.changes += 1;
   }
-  for (const pod of model.pods.filter((p) => p.phase === 'starting')) {
+  for (const pod of model.pods.inPhase('starting')) {
     if (attachBlocked(model, pod.pod)) continue;
     const node = pod.pod.spec.nodeName ?? '';
     const crashes = pod.made && pod.revision === 'new' && model.crashesOn?.(node);
-    pod.phase = crashes ? 'failing' : 'ready';
+    model.pods.setPhase(pod, crashes ? 'failing' : 'ready');
     if (!crashes && pod.revision === 'new') model.stepAwaits = false;
     const name = pod.pod.metadata.name ?? '';
     model.steps.push(crashes ? { kind: 'crashed', pod: name, node } : { kind: 'ready', pod: name });
@@ -438,12 +442,12 @@ function tick(model: Model): void {
 }
 
 function schedule(model: Model): void {
-  const leaving = new Set<Pod>([
-    ...model.victims,
-    ...model.pods.filter((p) => p.phase === 'terminating').map((p) => p.pod),
-  ]);
+  // Pods on their way out: preemption does not count them as victims (made when first asked).
+  let leavingSet: Set<Pod> | undefined;
+  const leaving = (): Set<Pod> =>
+    (leavingSet ??= new Set<Pod>([...model.victims, ...model.pods.inPhase('terminating').map((p) => p.pod)]));
   const pending = model.pods
-    .filter((p) => p.phase === 'pending')
+    .inPhase('pending')
     .sort((a, b) => (b.pod.spec.priority ?? 0) - (a.pod.spec.priority ?? 0));
   // Pods of one template that found no node this tick: the next one of it finds none either.
   const unplaced = new Set<unknown>();
@@ -455,18 +459,18 @@ function schedule(model: Model): void {
     if (!node && shape) unplaced.add(shape);
     if (node) {
       pod.pod = model.world.bind(pod.pod, node.metadata.name ?? '');
-      pod.phase = 'starting';
+      model.pods.setPhase(pod, 'starting');
       model.changes += 1;
       continue;
     }
     if (pod.nominated || held(model, pod.pod)) continue;
-    const preemption = model.world.preemption(pod.pod, nodes, leaving);
+    const preemption = model.world.preemption(pod.pod, nodes, leaving());
     if (!preemption) continue;
     pod.nominated = preemption.node.metadata.name ?? '';
     for (const victim of preemption.victims) {
-      leaving.add(victim);
+      leaving().add(victim);
       const ours = model.pods.find((p) => p.pod === victim);
-      if (ours) ours.phase = 'terminating';
+      if (ours) model.pods.setPhase(ours, 'terminating');
       else model.victims.push(victim);
     }
     model.steps.push({

@@ -8,7 +8,7 @@
  */
 import type { Node, Pod } from '../k8s.js';
 import { isEligible } from '../base/node-match.js';
-import { requiredAntiAffinity } from '../base/pod-constraints.js';
+import { claimNames, requiredAntiAffinity } from '../base/pod-constraints.js';
 import { quotaCharge } from '../base/quota-charge.js';
 import { blockersOn, fitsOn, type Blocker, type PlacementContext } from '../placement/placement.js';
 
@@ -46,16 +46,83 @@ export class World {
     this.quotas = quotas.map((q) => ({ ...q, entries: q.entries.map((e) => ({ ...e })) }));
   }
 
+  /**
+   * What the occupants of each node asked for, kept as pods come and go: the search for
+   * a node skips one whose room for a resource is too small before the full filters run
+   * (the same arithmetic as placement.ts shortfalls, so it never skips a node they take).
+   */
+  readonly #used = new Map<string, Map<string, number>>();
+  /** How many occupants hold each priority (every node's, counted once the first search asks). */
+  readonly #priorities = new Map<number, number>();
+  #prioritiesCounted = false;
+
+  /** Some occupant has a priority below `priority`: preemption has victims to look at. */
+  #anyBelow(priority: number): boolean {
+    if (!this.#prioritiesCounted) {
+      for (const node of this.ctx.occupantsByNode.keys()) this.#usedOn(node);
+      this.#prioritiesCounted = true;
+    }
+    for (const [p, count] of this.#priorities) if (p < priority && count > 0) return true;
+    return false;
+  }
+
+  #usedOn(node: string): Map<string, number> {
+    let used = this.#used.get(node);
+    if (!used) {
+      used = new Map();
+      for (const pod of this.ctx.occupantsByNode.get(node) ?? []) this.#account(used, pod, 1);
+      this.#used.set(node, used);
+    }
+    return used;
+  }
+
+  readonly #needs = new WeakMap<object, [string, number][]>();
+
+  /** The pod's requests as entries, kept per requests object (pods of one template share it). */
+  #need(pod: Pod): [string, number][] {
+    const amounts = this.ctx.requests(pod);
+    let need = this.#needs.get(amounts);
+    if (!need) {
+      need = Object.entries(amounts);
+      this.#needs.set(amounts, need);
+    }
+    return need;
+  }
+
+  #account(used: Map<string, number>, pod: Pod, sign: 1 | -1): void {
+    used.set('pods', (used.get('pods') ?? 0) + sign);
+    for (const [resource, amount] of this.#need(pod))
+      used.set(resource, (used.get(resource) ?? 0) + sign * amount);
+    this.#priorities.set(pod.spec.priority ?? 0, (this.#priorities.get(pod.spec.priority ?? 0) ?? 0) + sign);
+  }
+
+  /** The node's allocatable leaves too little of a resource the pod asks for (a quick, partial check). */
+  #tooSmall(pod: Pod, node: Node): boolean {
+    const allocatable = this.ctx.allocatable(node);
+    const used = this.#usedOn(node.metadata.name ?? '');
+    if (allocatable.pods !== undefined && (used.get('pods') ?? 0) + 1 > allocatable.pods) return true;
+    for (const [resource, amount] of this.#need(pod)) {
+      const available = allocatable[resource];
+      if (available !== undefined && amount > available - (used.get(resource) ?? 0)) return true;
+    }
+    return false;
+  }
+
   /** The pod is gone: its node's resources and its quota charge are free. */
   remove(pod: Pod): void {
     const node = pod.spec.nodeName;
     if (node) {
       const list = this.ctx.occupantsByNode.get(node);
       const at = list?.indexOf(pod) ?? -1;
-      if (list && at >= 0) list.splice(at, 1);
+      if (list && at >= 0) {
+        list.splice(at, 1);
+        const used = this.#used.get(node);
+        if (used) this.#account(used, pod, -1);
+      }
     }
     const holder = this.ctx.antiAffinityHolders.indexOf(pod);
     if (holder >= 0) this.ctx.antiAffinityHolders.splice(holder, 1);
+    if (node) this.#departed.push(node);
     this.charge(pod, -1);
     this.changed();
   }
@@ -66,6 +133,10 @@ export class World {
     const list = this.ctx.occupantsByNode.get(node) ?? [];
     list.push(bound);
     this.ctx.occupantsByNode.set(node, list);
+    const used = this.#used.get(node);
+    if (used) this.#account(used, bound, 1);
+    // Counted from its occupants (this one among them) once priorities are counted everywhere.
+    else if (this.#prioritiesCounted) this.#usedOn(node);
     if (requiredAntiAffinity(bound.spec).length > 0) this.ctx.antiAffinityHolders.push(bound);
     this.changed();
     return bound;
@@ -80,22 +151,55 @@ export class World {
   #start = 0;
   /** Bumped on every change: a pod that found no node finds none again until it moves. */
   #version = 0;
-  readonly #noRoom = new WeakMap<Pod, number>();
+  /**
+   * The node of every pod that left, in order. For a pod whose fit turns on its node
+   * alone (resources, the pod count, host ports, anti-affinity by hostname), only a
+   * departure makes room, and only on that node: a search that found no node looks
+   * again at the nodes pods left since, not at all of them.
+   */
+  readonly #departed: string[] = [];
+  /** By spec: pods made from one template (which share their spec object) fit alike. */
+  readonly #noRoom = new WeakMap<object, { version: number; departures: number }>();
 
   /** A node (of `nodes`) that selects, tolerates and has room for the pod. */
   placeOn(pod: Pod, nodes: readonly Node[]): Node | undefined {
-    if (this.#noRoom.get(pod) === this.#version) return undefined;
-    const count = nodes.length;
+    const last = this.#noRoom.get(pod.spec);
+    const nodeScoped = this.#fitIsNodeScoped(pod);
+    if (last && (nodeScoped ? last.departures === this.#departed.length : last.version === this.#version))
+      return undefined;
+    const candidates = last && nodeScoped ? this.#departedAmong(nodes, last.departures) : nodes;
+    const count = candidates.length;
+    const from = candidates === nodes ? this.#start : 0;
     for (let i = 0; i < count; i += 1) {
-      const at = (this.#start + i) % count;
-      const node = nodes[at];
-      if (node && isEligible(node, pod.spec) && fitsOn(this.ctx, pod, node)) {
-        this.#start = at;
+      const at = (from + i) % count;
+      const node = candidates[at];
+      if (node && !this.#tooSmall(pod, node) && isEligible(node, pod.spec) && fitsOn(this.ctx, pod, node)) {
+        if (candidates === nodes) this.#start = at;
         return node;
       }
     }
-    this.#noRoom.set(pod, this.#version);
+    this.#noRoom.set(pod.spec, { version: this.#version, departures: this.#departed.length });
     return undefined;
+  }
+
+  /** Of `nodes`, those a pod left since the `since`-th departure, in `nodes`' order. */
+  #departedAmong(nodes: readonly Node[], since: number): readonly Node[] {
+    const freed = new Set(this.#departed.slice(since));
+    return nodes.filter((n) => freed.has(n.metadata.name ?? ''));
+  }
+
+  /**
+   * Nothing but the node itself decides whether the pod fits there: no topology spread
+   * or claims (volumes, devices: held cluster-wide or across nodes), and no required
+   * anti-affinity, its own or a running pod's, by anything wider than the hostname.
+   */
+  #fitIsNodeScoped(pod: Pod): boolean {
+    const spec = pod.spec;
+    if ((spec.topologySpreadConstraints ?? []).length > 0) return false;
+    if ((spec.resourceClaims ?? []).length > 0 || claimNames(spec).length > 0) return false;
+    const byHostname = (p: Pod): boolean =>
+      requiredAntiAffinity(p.spec).every((t) => t.topologyKey === 'kubernetes.io/hostname');
+    return byHostname(pod) && this.ctx.antiAffinityHolders.every(byHostname);
   }
 
   /**
@@ -110,6 +214,7 @@ export class World {
   ): { node: Node; victims: Pod[] } | undefined {
     if (pod.spec.preemptionPolicy === 'Never') return undefined;
     const priority = pod.spec.priority ?? 0;
+    if (!this.#anyBelow(priority)) return undefined;
     let best: { node: Node; victims: Pod[] } | undefined;
     for (const node of nodes) {
       if (!isEligible(node, pod.spec)) continue;

@@ -45,7 +45,17 @@ function buildPlacementContext(analysis: AnalysisContext): PlacementContext {
     occupantsByNode.set(pod.spec.nodeName, list);
     if (requiredAntiAffinity(pod.spec).length > 0) antiAffinityHolders.push(pod);
   }
-  const requestCache = new Map<Pod, ResourceAmounts>();
+  // By the objects podRequests reads: pods made from one template (the forward model
+  // makes many, and a bind copies the pod) share them, and their requests.
+  const requestCache = new WeakMap<object, { init: unknown; overhead: unknown; amounts: ResourceAmounts }>();
+  const requests = (pod: Pod): ResourceAmounts => {
+    const { containers, initContainers, overhead } = pod.spec;
+    const hit = requestCache.get(containers);
+    if (hit && hit.init === initContainers && hit.overhead === overhead) return hit.amounts;
+    const amounts = nonZero(podRequests(pod.spec));
+    requestCache.set(containers, { init: initContainers, overhead, amounts });
+    return amounts;
+  };
   const allocatableCache = new Map<Node, ResourceAmounts>();
   return {
     analysis,
@@ -54,7 +64,7 @@ function buildPlacementContext(analysis: AnalysisContext): PlacementContext {
     occupantsByNode,
     ours,
     antiAffinityHolders,
-    requests: (pod) => memo(requestCache, pod, () => nonZero(podRequests(pod.spec))),
+    requests,
     allocatable: (node) => memo(allocatableCache, node, () => nodeAllocatable(node)),
     profiles: new WeakMap(),
     domainIndexes: new Map(),
