@@ -5,8 +5,20 @@
  * diagnosis' time). Every phase change goes through `setPhase`; pods come and go
  * through `add` and `delete`. Iteration keeps the order pods were added in.
  */
-import type { ModelPod } from './model.js';
+import type { Pod } from '../k8s.js';
 import type { PodPhase } from './pod-phase.js';
+
+export interface ModelPod {
+  pod: Pod;
+  revision: 'new' | 'old';
+  phase: PodPhase;
+  /** A DaemonSet pod's node (its controller pins it there). */
+  target?: string;
+  /** The scheduler nominated a node and preempts there. */
+  nominated?: string;
+  /** Made by the model's controller (not in the snapshot): it runs the template as the crash picture says. */
+  made?: true;
+}
 
 type Revision = ModelPod['revision'];
 

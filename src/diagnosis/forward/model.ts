@@ -6,19 +6,9 @@
 import type { Node, Pod } from '../k8s.js';
 import type { PodPhase } from './pod-phase.js';
 import type { QuotaLedger, World } from './world.js';
-import type { ModelPods } from './model-pods.js';
+import type { ModelPod, ModelPods } from './model-pods.js';
 
-export interface ModelPod {
-  pod: Pod;
-  revision: 'new' | 'old';
-  phase: PodPhase;
-  /** A DaemonSet pod's node (its controller pins it there). */
-  target?: string;
-  /** The scheduler nominated a node and preempts there. */
-  nominated?: string;
-  /** Made by the model's controller (not in the snapshot): it runs the template as the crash picture says. */
-  made?: true;
-}
+export type { ModelPod } from './model-pods.js';
 
 /** A Deployment-like controller: ReplicaSets scaled within maxSurge and maxUnavailable (or Recreate). */
 export interface ReplicaShape {
