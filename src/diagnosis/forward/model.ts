@@ -4,7 +4,6 @@
  * model saw happen on the way (the "will finish once" words).
  */
 import type { Node, Pod } from '../k8s.js';
-import type { PodPhase } from './pod-phase.js';
 import type { QuotaLedger, World } from './world.js';
 import type { ModelPod, ModelPods } from './model-pods.js';
 
