@@ -18,7 +18,7 @@ import {
 import { createReadPolicy } from '../policy/read-policy.js';
 import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
-import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
+import { probeWrites, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
@@ -110,7 +110,7 @@ export async function startAppRuntime(
     chats: config.slack ? { slack: createSlackChatAdapter(notifyClient) } : {},
     pingRedis: async () => {
       try {
-        await pingWritable(redis);
+        await probeWrites(redis);
         readOnly = false;
       } catch (error) {
         readOnly = error instanceof RedisReadOnlyError;

@@ -45,12 +45,16 @@ export const workloadRefSchema = z.object({
  * diagnose.<cluster>: diagnose one workload (mode 'deployment', the name jobs have
  * always carried; `target.kind` says which kind), or scan a namespace / the cluster.
  */
+/** A person's request, so a job queued after its answer said "not started" is not run (src/queue/withdrawn.ts). */
+const requestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+
 export const diagnoseJobSchema = z.discriminatedUnion('mode', [
   z.object({
     mode: z.literal('deployment'),
     cluster: clusterSchema,
     target: workloadRefSchema,
     requestedBy: personId,
+    request: requestIdSchema.optional(),
     /**
      * Alerts that name pods (KubePodCrashLooping, ...): the worker resolves the owning
      * workload from these through ownerReferences; `target.name` is only a guess.
@@ -62,6 +66,7 @@ export const diagnoseJobSchema = z.discriminatedUnion('mode', [
     cluster: clusterSchema,
     namespace: namespaceSchema.optional(),
     requestedBy: personId,
+    request: requestIdSchema.optional(),
   }),
 ]);
 export type DiagnoseJob = z.infer<typeof diagnoseJobSchema>;

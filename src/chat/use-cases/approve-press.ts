@@ -10,6 +10,8 @@
  * outcome re-renders the message's state line (src/chat/notify/root-update.ts).
  */
 import { approve, REFUSAL_TEXT, type ApprovalClick } from '../approvals/approve.js';
+import { deadlineIn } from '../../queue/deadline.js';
+import { ANSWER_DEADLINE_MS } from './redis-words.js';
 import { spendApproverBudget } from './command-budget.js';
 import { undoneKind } from '../../remediation/kinds/index.js';
 import { titleOfKind } from '../../diagnosis/workload-ref.js';
@@ -74,7 +76,10 @@ export async function approvePress(
 ): Promise<PressReply> {
   const user = request.person.id;
   const channel = request.message.conversation.id;
-  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind });
+  // One deadline for the answer's Redis calls (src/queue/deadline.ts): past it, the
+  // person is told to try again and nothing of it is applied.
+  const deadline = deadlineIn(ANSWER_DEADLINE_MS);
+  const overBudget = await spendApproverBudget(services, { user, channel, entry: action.kind }, deadline);
   if (overBudget) return told(overBudget);
   const click: ApprovalClick = {
     user,
@@ -88,10 +93,10 @@ export async function approvePress(
   };
   let outcome: Awaited<ReturnType<typeof approve>>;
   try {
-    outcome = await approve(services, click);
+    outcome = await approve(services, click, deadline);
   } catch (error) {
     services.logger.warn({ err: error, planId: action.planId }, 'approval not recorded');
-    return told(REFUSAL_TEXT.notRecorded);
+    return told(REFUSAL_TEXT.notRecorded(error));
   }
   const now = Date.now();
   switch (outcome.kind) {
