@@ -1,7 +1,7 @@
 /**
  * Faults of a Redis that is up: full (`maxmemory` reached with `noeviction`: every
  * write that needs memory is refused with OOM, reads still answer), and a network
- * partition between one process and Redis (a TCP proxy the test cuts and heals).
+ * partition or a stall between one process and Redis (a TCP proxy the test cuts and heals).
  */
 import { createServer, Socket, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -48,6 +48,12 @@ export interface RedisPartition {
    * sockets' buffers, as TCP keeps retransmitting it.
    */
   cut(): void;
+  /**
+   * Stalls Redis for this process: the same as `cut()`, named for the fault it plays (a
+   * paused server, a slow fsync, a saturated managed Redis, a black hole: the
+   * connection open, nothing answered). `heal()` ends it; what was sent meanwhile runs then.
+   */
+  stall(): void;
   /** Heals it: what waited is delivered, in order, and traffic flows again. */
   heal(): void;
   close(): Promise<void>;
@@ -87,6 +93,9 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
   return {
     url: `redis://127.0.0.1:${port}`,
     cut() {
+      cut = true;
+    },
+    stall() {
       cut = true;
     },
     heal() {
