@@ -63,18 +63,29 @@ export function budgetKeyPart(id: string): string {
     : `~${createHash('sha256').update(id).digest('hex').slice(0, 40)}`;
 }
 
-export function createCommandBudget(redis: Pick<Redis, 'eval'>, limits: CommandBudgetLimits): CommandBudget {
+/** SHA-1 of TAKE: the script goes to Redis once (EVAL), then by its hash (EVALSHA). */
+const TAKE_SHA = createHash('sha1').update(TAKE).digest('hex');
+
+export function createCommandBudget(
+  redis: Pick<Redis, 'eval' | 'evalsha'>,
+  limits: CommandBudgetLimits,
+): CommandBudget {
   return {
     async take(user, channel) {
-      const [code, ms] = (await redis.eval(
-        TAKE,
+      const args = [
         2,
         redisKeys.commandBudget('user', budgetKeyPart(user)),
         redisKeys.commandBudget('channel', budgetKeyPart(channel)),
         String(limits.perUser),
         String(limits.perChannel),
         '60000',
-      )) as [number, number?];
+      ] as const;
+      // On the ack path: the hash, not the whole script, every time; the script itself
+      // only when Redis does not know it (a fresh or restarted server, a failover).
+      const [code, ms] = (await redis.evalsha(TAKE_SHA, ...args).catch((error: unknown) => {
+        if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return redis.eval(TAKE, ...args);
+        throw error;
+      })) as [number, number?];
       if (Number(code) === 0) return { ok: true };
       const retryAfterSeconds = Math.max(1, Math.ceil(Number(ms ?? 60_000) / 1000));
       return { ok: false, over: Number(code) === 1 ? 'user' : 'channel', retryAfterSeconds };
