@@ -237,7 +237,10 @@ export function createProducers(options: ProducerOptions): Producers {
 
   return {
     async enqueueDiagnose(input, addOptions) {
-      const request = addOptions?.deadline && !addOptions.background ? newRequestId() : undefined;
+      // A person's request under a deadline carries an id (the caller's, so a redo after a
+      // failover queues the same request, or a fresh one): withdrawn if the add is given up.
+      const fenced = addOptions?.deadline !== undefined && !addOptions.background;
+      const request = input.request ?? (fenced ? newRequestId() : undefined);
       const job = diagnoseJobSchema.parse(request ? { ...input, request } : input);
       assertKnown(job.cluster);
       const jobId = jobIdOfDiagnosis(job);
@@ -260,7 +263,7 @@ export function createProducers(options: ProducerOptions): Producers {
         'enqueue diagnosis',
         addOptions?.deadline,
       );
-      if (!request) return added;
+      if (!request || !fenced) return added;
       try {
         return { ...(await added), request };
       } catch (error) {

@@ -14,6 +14,7 @@ import { RedisTroubleError, deadlineIn, type Deadline } from '../../queue/deadli
 import { ANSWER_DEADLINE_MS, redisTroubleWords } from './redis-words.js';
 import type { ReplicationGuard } from '../../queue/replication-guard.js';
 import { appReplay, requeueCommand } from './replays.js';
+import { newRequestId } from '../../queue/withdrawn.js';
 import type { DiagnoseJob } from '../../queue/schemas.js';
 import type { Subscriptions } from '../notify/subscriptions.js';
 import { typeOfKind } from '../../diagnosis/workload-ref.js';
@@ -144,7 +145,10 @@ async function enqueue(
 ): Promise<CommandReply> {
   const requestedBy = request.person.id;
   const addedAt = Date.now();
-  const job = jobOf(parsed, requestedBy);
+  // The request's own id: a redo after a failover queues the same request, so a job the
+  // answer said was not started stays withdrawn however it is queued (src/queue/withdrawn.ts).
+  const requestId = newRequestId();
+  const job: DiagnoseJob = { ...jobOf(parsed, requestedBy), request: requestId };
   let queued: Awaited<ReturnType<Producers['enqueueDiagnose']>> | undefined;
   // A redo after a failover queues the job again only for an answer that said "started".
   let started = false;
@@ -167,7 +171,7 @@ async function enqueue(
   } catch (error) {
     if (!(error instanceof RedisTroubleError)) throw error;
     // Queued but not confirmed in time: the answer says "not started", so its job runs nothing.
-    if (queued?.request) services.producers.withdraw(queued.request);
+    if (queued) services.producers.withdraw(requestId);
     setImmediate(() => services.logger.warn(`queue unavailable: ${error.message}`));
     services.metrics.commands.inc({ command: parsed.kind, outcome: 'queue-unavailable' });
     return privately(

@@ -58,6 +58,8 @@ describe('/rollout-doctor', () => {
         cluster: 'prod',
         target: { kind: 'Deployment', namespace: 'vision', name: 'tracker' },
         requestedBy: 'U0ASKER',
+        // The request's own id (a redo queues the same request).
+        request: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/),
       },
       { deadline: expect.objectContaining({ left: expect.any(Function) }) },
     );
