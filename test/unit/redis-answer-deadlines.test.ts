@@ -181,7 +181,7 @@ describe('a Redis that stalls', () => {
     link.heal();
     expect(took).toBeLessThan(1_500);
     expect(plainText(refusal ?? [])).toMatch(
-      /^Not started: the queue is unavailable right now \(the command budget could not be read: Redis did not answer in time\)\. Nothing was queued; please try again in a minute\.$/,
+      /^Not started: the queue is unavailable right now \(the command budget could not be read: Redis did not answer in time\)\. Nothing was started; please try again in a minute\.$/,
     );
     expect(audited).toEqual([expect.objectContaining({ reason: 'budget-unread', user: 'U1' })]);
   });

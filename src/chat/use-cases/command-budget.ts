@@ -156,7 +156,7 @@ function budgetUnread(
     detail: `${why}, channel ${start.channel}`,
   });
   // "queue is unavailable": the budget lives in the Redis the queue does.
-  return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was queued; please try again in a minute.`;
+  return say`${icon('failed')} Not started: the queue is unavailable right now (the command budget could not be read: ${why}). Nothing was started; please try again in a minute.`;
 }
 
 /**
