@@ -54,6 +54,12 @@ export interface RedisPartition {
    * connection open, nothing answered). `heal()` ends it; what was sent meanwhile runs then.
    */
   stall(): void;
+  /**
+   * Stalls it from the first bytes the process sends that contain `text` (a key name, a
+   * script's words): those bytes and everything after them wait, as a stall that
+   * begins right at that command. For stalling one step of a sequence of calls.
+   */
+  stallOn(text: string): void;
   /** Heals it: what waited is delivered, in order, and traffic flows again. */
   heal(): void;
   close(): Promise<void>;
@@ -64,10 +70,15 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
   /** Each direction of each connection: its socket to write to and what waits for the heal. */
   const links = new Set<{ to: Socket; held: Buffer[] }>();
   const sockets = new Set<Socket>();
-  const forward = (from: Socket, to: Socket): void => {
+  let trigger: string | undefined;
+  const forward = (from: Socket, to: Socket, sent: boolean): void => {
     const link = { to, held: [] as Buffer[] };
     links.add(link);
     from.on('data', (chunk: Buffer) => {
+      if (!cut && sent && trigger !== undefined && chunk.includes(trigger)) {
+        cut = true;
+        trigger = undefined;
+      }
       if (cut) link.held.push(chunk);
       else to.write(chunk);
     });
@@ -77,8 +88,8 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
     const upstream = new Socket();
     sockets.add(client).add(upstream);
     upstream.connect(redisPort, '127.0.0.1');
-    forward(client, upstream);
-    forward(upstream, client);
+    forward(client, upstream, true);
+    forward(upstream, client, false);
     const drop = (): void => {
       sockets.delete(client);
       sockets.delete(upstream);
@@ -98,8 +109,12 @@ export async function startRedisPartition(redisPort: number): Promise<RedisParti
     stall() {
       cut = true;
     },
+    stallOn(text) {
+      trigger = text;
+    },
     heal() {
       cut = false;
+      trigger = undefined;
       for (const link of links) for (const chunk of link.held.splice(0)) link.to.write(chunk);
     },
     async close() {

@@ -396,15 +396,16 @@ async function recordApproval(
   const ids = services.policy.idsOf?.(user) ?? [user];
   const at = Date.now();
   let result: Awaited<ReturnType<PlanStore['approve']>>;
+  const approving = plans.approve(planId, mark, required, shown, at, ids);
   try {
-    result = await deadline.bound(
-      plans.approve(planId, mark, required, shown, at, ids),
-      'record the approval',
-    );
+    result = await deadline.bound(approving, 'record the approval');
   } catch (error) {
-    // Given up on: should Redis take it late, the claim made then (at `at`) goes right
-    // after, on the same connection, so no claim stands without a job (issue 54.3).
-    plans.release(planId, { claimedAt: at }).catch(() => undefined);
+    // Given up on, the approval may still be made once Redis answers (it reads the plan,
+    // then claims): a claim made so is released once known, so no claim stands without
+    // a job and says "already approved" for a day (issue 54.3).
+    approving
+      .then((late) => (late.status === 'claimed' ? plans.release(planId, { claimedAt: late.at }) : undefined))
+      .catch(() => undefined);
     throw error;
   }
   switch (result.status) {
@@ -475,9 +476,12 @@ async function recordApproval(
       "claim the message's plan",
     );
   } catch (error) {
-    // Redis refused the write (gone, or a replica during a failover): the claim is let
-    // go so a later click can take it, and the clicker is told (approve-plan.ts).
-    await plans.release(planId).catch(() => undefined);
+    // Redis refused the write (gone, or a replica during a failover) or did not answer in
+    // time: the claim is let go so a later click can take it, and the clicker is told
+    // (approve-plan.ts). Not waited for (Redis may be stalled); sent after the message's
+    // claim on the same connection, so a claim Redis makes late is undone right after.
+    plans.release(planId, { claimedAt: result.at }).catch(() => undefined);
+    services.subscriptions.releaseMessagePlan(message, planId).catch(() => undefined);
     throw error;
   }
   if (held !== null && held !== planId) {
