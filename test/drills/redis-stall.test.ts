@@ -1,12 +1,17 @@
 /**
- * Drill (issue 53.1, 53.8): a Redis that stalls under the app for 20 s (its link holds
- * every byte, connections open, nothing answered), on the real processes (app, worker,
- * simulator, Slack stand-in). Each slash command sent meanwhile gets a visible "try
- * again" within Slack's 3-second ack window, and once the stall ends none of them runs
- * unseen: the cluster is never asked about their targets and nothing is posted for
- * them. The next command after the stall is taken and answered. Before the deadlines
- * (src/queue/deadline.ts) a command waited on the stalled budget, Slack gave up after
- * 3 s, and the job was queued anyway once Redis answered: a diagnosis nobody saw.
+ * Drill (issue 53.1, 53.8): a Redis that stalls under the app (its link holds every
+ * byte, connections open, nothing answered), on the real processes (app, worker,
+ * simulator, Slack stand-in).
+ * - For 20 s while commands keep coming: each gets a visible "try again" within Slack's
+ *   3-second ack window, and once the stall ends none of them runs unseen (the cluster
+ *   is never asked about their targets, nothing is posted for them); the next command
+ *   after the stall is taken and answered. Before the deadlines (src/queue/deadline.ts) a
+ *   command waited on the stalled budget, Slack gave up after 3 s (Bolt's 404), and the
+ *   job was queued anyway once Redis answered: a diagnosis nobody saw.
+ * - From a command's enqueue (its budget taken): told to try again in time; the add Redis
+ *   runs after the stall is withdrawn and the worker runs nothing of it.
+ * - From an approval's claim: the approver is told to try again in time; the claim Redis
+ *   makes after the stall is released, nothing is applied, and the next click applies once.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -61,6 +66,36 @@ describe('Redis stalls under the app for 20 s', () => {
     // After the stall, the next command is taken and its result posted.
     expect(round.after.unanswered, 'commands with no answer after the stall').toBe(0);
     expect(round.after.answeredMs, 'the next command answered after the stall').toBeDefined();
+  });
+});
+
+describe('Redis stalls as a command is queued (its budget taken)', () => {
+  it('the command is told to try again in time, and the job Redis takes late runs nothing', async () => {
+    const link = stack.appLink;
+    if (!link) throw new Error('no app link');
+    const worker = stack.workers[0];
+    if (!worker) throw new Error('no worker');
+    const name = 'queued-late';
+    const logBefore = worker.output().length;
+    // The stall starts with the enqueue (the job id names the Deployment), after the budget.
+    link.stallOn(`diagnose.${NS}.${name}`);
+    const answer = await stack.command(`${name} -n ${NS}`, 'U0LATE');
+    expect(answer.status).toBe(200);
+    expect(answer.ms).toBeLessThan(ACK_WINDOW_MS);
+    expect(answer.body).toContain('Redis did not answer in time');
+    expect(answer.body).toContain('Nothing was started');
+    // The stall ends (a duration the drill plays): Redis takes the add, then its withdrawal.
+    await new Promise((r) => setTimeout(r, 2_000));
+    link.heal();
+    await waitUntil(
+      'the worker dropped the late job',
+      () => worker.output().slice(logBefore).includes('diagnose job not run: its request was answered'),
+      SIGNAL_WAIT_MS,
+    );
+    await queuesSettled(stack.redisUrl);
+    // What the cluster received and the channel got: nothing for it.
+    expect(stack.sim.requests.filter((r) => r.name === name || r.path.includes(name))).toEqual([]);
+    expect([...stack.slack.messages.values()].filter((m) => m.text.includes(name))).toEqual([]);
   });
 });
 
