@@ -4,7 +4,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { jobIdOfDiagnosis, remediateJobId } from './job-ids.js';
 import { RedisTroubleError, withDeadline, type Deadline } from './deadline.js';
-import { newRequestId, withdrawRequest } from './withdrawn.js';
+import { isWithdrawn, newRequestId, withdrawRequest } from './withdrawn.js';
 import {
   ALERT_NOTIFY_QUEUE,
   NOTIFY_QUEUE,
@@ -99,8 +99,29 @@ async function promoteIfBackground(q: Queue, jobId: string): Promise<void> {
 /** States of a job a worker has yet to finish: the only ones a request may join. */
 const RUNNING_STATES = new Set(['waiting', 'prioritized', 'active', 'delayed', 'waiting-children']);
 
-async function isRunning(q: Queue, jobId: string): Promise<boolean> {
-  return RUNNING_STATES.has(await q.getJobState(jobId));
+/**
+ * A run a request may join: queued or running, and not a job whose request was answered
+ * "not started" (src/queue/withdrawn.ts) while it still waits: that one would be dropped
+ * by the worker, and whoever joined it would get no result. One more read, only when a
+ * job already holds the target's id.
+ */
+async function joinable(connection: Redis, q: Queue, jobId: string): Promise<boolean> {
+  const state = await q.getJobState(jobId);
+  if (!RUNNING_STATES.has(state)) return false;
+  if (state === 'active') return true;
+  const data = await connection.hget(q.toKey(jobId), 'data');
+  const request = requestOf(data);
+  return request === undefined || !(await isWithdrawn(connection, request));
+}
+
+/** The request id a stored job's data carries, if any. */
+function requestOf(data: string | null): string | undefined {
+  try {
+    const parsed = JSON.parse(data ?? '{}') as { request?: unknown };
+    return typeof parsed.request === 'string' ? parsed.request : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** BullMQ priority of background diagnoses: any value > 0 comes after un-prioritized jobs. */
@@ -209,11 +230,11 @@ async function addOrJoin(
   // own commands do); afterwards this resolves at once.
   await q.waitUntilReady();
   const [existed] = await Promise.all([connection.exists(q.toKey(jobId)), add()]);
-  if (existed === 1 && !(await isRunning(q, jobId))) {
-    // Not a run to join (issue 41.3): a job that failed or was refused, or a
-    // record no worker will take (written into Redis, in no list), under the
-    // workload's fixed id. Our own jobs are removed when they end, so this is
-    // someone else's write: it goes, and this request queues a fresh run.
+  if (existed === 1 && !(await joinable(connection, q, jobId))) {
+    // Not a run to join (issue 41.3): a job that failed or was refused, a record no
+    // worker will take (written into Redis, in no list), or a job whose request was
+    // withdrawn (issue 53.1), under the workload's fixed id. It goes, and this request
+    // queues a fresh run.
     await q.remove(jobId).catch(() => 0);
     await connection.del(q.toKey(jobId));
     await add();

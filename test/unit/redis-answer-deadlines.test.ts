@@ -162,6 +162,17 @@ describe('a Redis that stalls', () => {
     expect(notified).toEqual([]);
   });
 
+  it('a later request for the same target does not join a withdrawn job still waiting: it queues a fresh run', async () => {
+    const jobKey = `${QUEUE_PREFIX}:${diagnoseQueueName('default')}:diagnose.shop.late`;
+    const before = JSON.parse((await admin.hget(jobKey, 'data')) ?? '{}') as DiagnoseJob;
+    expect(await isWithdrawn(admin, before.request ?? '')).toBe(true);
+    const queued = await producers.enqueueDiagnose(job('late'), { deadline: deadlineIn(2_000) });
+    expect(queued.joined).toBe(false);
+    const after = JSON.parse((await admin.hget(jobKey, 'data')) ?? '{}') as DiagnoseJob;
+    expect(after.request).toBe(queued.request);
+    expect(await isWithdrawn(admin, after.request ?? '')).toBe(false);
+  });
+
   it('an enqueue in time is not withdrawn', async () => {
     const queued = await producers.enqueueDiagnose(job('in-time'), { deadline: deadlineIn(2_000) });
     expect(queued.request).toBeDefined();
