@@ -8,6 +8,7 @@
  */
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
+import { kindOf } from '../remediation/kinds/index.js';
 import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
 
 export function offerProved(
@@ -45,7 +46,7 @@ export function offerProved(
   });
 }
 
-/** Relief (delete-pods) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
+/** Relief keeps the floor but is not a fix: it does not stand in for one that keeps it (kinds/ ProofRule `standsInForAFix`). */
 function isRelief(plan: RemediationPlan, verdict: ProofVerdict): boolean {
-  return verdict.verdict === 'proved' && plan.kind === 'delete-pods' && plan.addresses === 'CrashLoopOnNode';
+  return verdict.verdict === 'proved' && kindOf(plan).proof?.standsInForAFix === false;
 }

@@ -44,6 +44,15 @@ function missingParts(module: RemediationKindModule): string[] {
     'drift',
   );
   for (const word of WORDS) need(typeof module.words?.[word] === 'function', `words.${word}`);
+  need(module.alreadySet === undefined || typeof module.alreadySet === 'function', 'alreadySet');
+  const proof = module.proof;
+  if (proof !== undefined) {
+    need(proof.goal === 'rollout-completes' || proof.goal === 'crash-off-its-nodes', 'proof.goal');
+    for (const part of ['replacesWithTemplate', 'bypassesPause', 'standsInForAFix'] as const)
+      need(typeof proof[part] === 'boolean', `proof.${part}`);
+    for (const part of ['intervention', 'takesDown'] as const)
+      need(proof[part] === undefined || typeof proof[part] === 'function', `proof.${part}`);
+  }
   return missing;
 }
 
@@ -69,7 +78,7 @@ describe('remediation kind registry', () => {
     'abort-rollout': true, // the new pods go
     'delete-pods': true, // the deleted pods serve no more until replaced
     'exclude-node': false, // a rollout at the strategy's pace, off one node
-    'taint-device': false, // a crash loop's pods, not a stuck rollout's
+    'taint-device': true, // the pods holding the device are deleted, as delete-pods deletes its pods
     'scale-back-old-replicaset': false, // only an Undo: adds old pods back
     'untaint-device': false, // only an Undo: takes a taint off
   };
@@ -77,6 +86,113 @@ describe('remediation kind registry', () => {
   it.each(REMEDIATION_KINDS)('%s says whether it takes serving pods down', (kind) => {
     expect(REMEDIATION_KIND_MODULES[kind].spendsAvailability).toBe(SPENDS[kind]);
   });
+
+  /**
+   * How the forward proof (src/engine/plan-proof.ts) runs each kind, and what the plan
+   * gate asks (src/engine/plan-gate.ts): undefined, a kind that takes no pod down and
+   * replaces none. `model`: what the forward model is handed (the patched workload, the
+   * kind's own intervention, or nothing it follows: its counts are checked); `counts`:
+   * whether the kind counts what its own write takes down (else the strategy does).
+   */
+  const PROOF: Record<string, object | undefined> = {
+    'set-rolling-update': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: true,
+    },
+    'set-recreate': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: true,
+    },
+    'rollout-restart': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: false,
+    },
+    'exclude-node': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'crash-off-its-nodes',
+      standsIn: true,
+      alreadySet: false,
+    },
+    // The old ReplicaSet's new scale; the controller's scale path moves a paused rollout.
+    'scale-old-replicaset': {
+      model: 'own',
+      counts: true,
+      template: true,
+      pause: true,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: false,
+    },
+    // A status write: counted, takes none down itself; a way out that stands in for a fix.
+    'abort-rollout': {
+      model: 'counts',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: false,
+    },
+    // Relief beside exclude-node: it does not stand in for a fix that keeps the floor.
+    'delete-pods': {
+      model: 'own',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: false,
+      alreadySet: false,
+    },
+    'taint-device': {
+      model: 'counts',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      standsIn: true,
+      alreadySet: false,
+    },
+    'scale-back-old-replicaset': undefined,
+    'untaint-device': undefined,
+  };
+
+  it.each(REMEDIATION_KINDS)(
+    '%s says how it is proved before it is shown, and when it changes nothing',
+    (kind) => {
+      const module = REMEDIATION_KIND_MODULES[kind] as RemediationKindModule;
+      const proof = module.proof;
+      const stated = proof && {
+        model: proof.intervention ? 'own' : module.writes === 'workload-patch' ? 'patched' : 'counts',
+        counts: proof.takesDown !== undefined,
+        template: proof.replacesWithTemplate,
+        pause: proof.bypassesPause,
+        goal: proof.goal,
+        standsIn: proof.standsInForAFix,
+        alreadySet: module.alreadySet !== undefined,
+      };
+      expect(stated).toEqual(PROOF[kind]);
+      // A kind that takes serving pods down is proved before anyone sees it.
+      if (module.spendsAvailability) expect(proof, kind).toBeDefined();
+    },
+  );
 
   it('sees a missing part (the check above can fail)', () => {
     const { words, ...noWords } = REMEDIATION_KIND_MODULES['delete-pods'];
@@ -87,6 +203,10 @@ describe('remediation kind registry', () => {
     expect(missingParts({ ...noWords, words, spendsAvailability: undefined } as never)).toEqual([
       'spendsAvailability',
     ]);
+    const proof = REMEDIATION_KIND_MODULES['delete-pods'].proof;
+    expect(
+      missingParts({ ...noWords, words, proof: { ...proof, standsInForAFix: undefined } } as never),
+    ).toEqual(['proof.standsInForAFix']);
   });
 
   it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {

@@ -32,6 +32,16 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
   },
   // The deleted pods stop serving until their replacements are Ready.
   spendsAvailability: true,
+  proof: {
+    intervention: (_ctx, plan) => ({ deleted: new Set(plan.pods.map((p) => p.uid || p.name)) }),
+    takesDown: (plan, serving) => serving(plan.pods),
+    // Their ReplicaSet replaces them, but the crash rule is for fixes: this is relief (reliefOnly).
+    replacesWithTemplate: false,
+    bypassesPause: false,
+    goal: 'rollout-completes',
+    // Relief beside the fix (exclude-node): a fix below the floor is still offered, as the outage it is.
+    standsInForAFix: false,
+  },
   staleWhen: 'spec-changed',
   reliefOnly: true,
   inverse: () => null,
