@@ -34,7 +34,15 @@ import { stepsInWords } from './proof-words.js';
 
 export type ProofVerdict =
   /** Reaches its goal and keeps every floor (or, checked only, nothing the counts show breaks one). */
-  | { verdict: 'proved'; proof: PlanProof }
+  | {
+      verdict: 'proved';
+      proof: PlanProof;
+      /**
+       * Relief only: run forward, its replacements crash-loop again on these nodes and no
+       * more pods serve (the scheduler put them back there); proved-offer.ts decides.
+       */
+      recurs?: string[];
+    }
   /** Reaches its goal, below the owners' floor on the way (`proof.belowFloor`). */
   | { verdict: 'below-floor'; proof: PlanProof; floor: Floor }
   /** Must not be shown: why, in one sentence that names the plan. */
@@ -42,9 +50,11 @@ export type ProofVerdict =
 
 /** The proof of one plan for the finding it addresses, or undefined: the plan changes no pod. */
 export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVerdict | undefined {
-  // How a kind is proved is its module's to say (src/remediation/kinds/ kind.ts ProofRule).
-  const rule = kindOf(plan).proof;
-  if (!rule) return undefined;
+  const { changesPods, proof: rule } = kindOf(plan);
+  if (!changesPods) return undefined;
+  // How a kind that changes pods is proved is its module's to say (kind.ts ProofRule;
+  // the kinds test holds that every such kind states one).
+  if (!rule) throw new Error(`${plan.kind} changes pods but states no proof rule`);
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -80,7 +90,14 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       steps: stepsInWords(ran.outcome),
       ...atResume,
     };
-    return judged(proof, floor);
+    const verdict = judged(proof, floor);
+    const again = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
+    return isRelief(plan) &&
+      verdict.verdict === 'proved' &&
+      again.length > 0 &&
+      trace.serving.end <= trace.serving.start
+      ? { ...verdict, recurs: again }
+      : verdict;
   }
   const why = ran?.outcome.result === 'unknown' ? ran.outcome.why : modelGap(ctx);
   const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now));
@@ -130,11 +147,10 @@ function goalRefusal(
   const crash = currentTemplateCrash(ctx);
   if (trace.crashedOn.length > 0 && trace.serving.lowest < trace.serving.start)
     return `${label} would replace serving pods with pods that crash-loop (${crash?.everywhere ? 'the new template crashes on every node it ran on' : `on ${trace.crashedOn.slice(0, 3).join(', ')}`}): ${crash?.everywhere ? 'roll back instead' : 'the crash follows the rollout there'}`;
-  const kind = kindOf(plan);
   // Relief promises no more than taking the crashing pods away.
-  if (kind.reliefOnly) return undefined;
+  if (isRelief(plan)) return undefined;
   // A node exclusion's goal is the crash off the nodes it excludes (kind.ts ProofRule).
-  if (kind.proof?.goal === 'crash-off-its-nodes' && outcome.result !== 'completes') {
+  if (kindOf(plan).proof?.goal === 'crash-off-its-nodes' && outcome.result !== 'completes') {
     // Its rollout need not finish where it takes the crash off those nodes and more pods serve at the end.
     const still = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
     if (still.length === 0 && trace.serving.end > trace.serving.start) return undefined;
@@ -148,6 +164,10 @@ function goalRefusal(
   if (outcome.result === 'blocked')
     return `${label}: run forward, the rollout still stops (${outcome.refused ? 'the quota refuses the next new pod' : `${outcome.pending.length} new pod(s) find no room`}), so it finishes nothing`;
   return undefined;
+}
+
+function isRelief(plan: RemediationPlan): boolean {
+  return kindOf(plan).reliefOnly === true;
 }
 
 /** The workload as the plan's patch leaves it; undefined for plans that do not patch its spec. */

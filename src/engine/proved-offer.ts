@@ -25,6 +25,27 @@ export function offerProved(
       note(plan.kind, verdict.reason);
       return [];
     }
+    if (verdict.verdict === 'proved' && verdict.recurs) {
+      // Relief whose replacements may land where the crash is: worth it only beside a fix.
+      const where = verdict.recurs.slice(0, 3).join(', ');
+      if (!keepsFloor) {
+        note(
+          plan.kind,
+          `${planLabel(plan)}: run forward, their replacements crash-loop again on ${where} and no more pods serve, so it relieves nothing`,
+        );
+        return [];
+      }
+      return [
+        {
+          ...plan,
+          proof: verdict.proof,
+          warnings: [
+            `The scheduler may place the replacements on ${where} again, where they crash: the fix above keeps them off it.`,
+            ...plan.warnings,
+          ],
+        },
+      ];
+    }
     if (verdict.verdict === 'proved') return [{ ...plan, proof: verdict.proof }];
     const { floor, proof } = verdict;
     const below = `would take ${target} to ${proof.serving.lowest} serving, ${proof.belowFloor} below its PodDisruptionBudget ${floor.budget} (${floor.rule}: ${floor.minServing} must serve)`;
@@ -46,7 +67,7 @@ export function offerProved(
   });
 }
 
-/** Relief keeps the floor but is not a fix: it does not stand in for one that keeps it (kinds/ ProofRule `standsInForAFix`). */
+/** Relief (kinds/ `reliefOnly`) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
 function isRelief(plan: RemediationPlan, verdict: ProofVerdict): boolean {
-  return verdict.verdict === 'proved' && kindOf(plan).proof?.standsInForAFix === false;
+  return verdict.verdict === 'proved' && kindOf(plan).reliefOnly === true;
 }

@@ -32,6 +32,7 @@ function missingParts(module: RemediationKindModule): string[] {
   need(OPERATIONS.includes(module.writes), 'writes');
   need(typeof module.clusterScoped === 'boolean', 'clusterScoped');
   need(typeof module.spendsAvailability === 'boolean', 'spendsAvailability');
+  need(typeof module.changesPods === 'boolean', 'changesPods');
   need(typeof module.paths === 'function', 'paths');
   need(typeof module.checkPayload === 'function', 'checkPayload');
   need(module.staleWhen === 'replaced' || module.staleWhen === 'spec-changed', 'staleWhen');
@@ -48,7 +49,7 @@ function missingParts(module: RemediationKindModule): string[] {
   const proof = module.proof;
   if (proof !== undefined) {
     need(proof.goal === 'rollout-completes' || proof.goal === 'crash-off-its-nodes', 'proof.goal');
-    for (const part of ['replacesWithTemplate', 'bypassesPause', 'standsInForAFix'] as const)
+    for (const part of ['replacesWithTemplate', 'bypassesPause'] as const)
       need(typeof proof[part] === 'boolean', `proof.${part}`);
     for (const part of ['intervention', 'takesDown'] as const)
       need(proof[part] === undefined || typeof proof[part] === 'function', `proof.${part}`);
@@ -87,10 +88,28 @@ describe('remediation kind registry', () => {
     expect(REMEDIATION_KIND_MODULES[kind].spendsAvailability).toBe(SPENDS[kind]);
   });
 
+  /** Which kinds create, delete or move pods: each such plan is run forward before it is shown (src/engine/plan-proof.ts). */
+  const CHANGES_PODS: Record<string, boolean> = {
+    'set-rolling-update': true, // the rollout moves at the new pace
+    'set-recreate': true,
+    'scale-old-replicaset': true,
+    'rollout-restart': true,
+    'abort-rollout': true,
+    'delete-pods': true,
+    'exclude-node': true, // a template change: every pod is replaced, off the node
+    'taint-device': true, // the device's pods are evicted or stay off it
+    'scale-back-old-replicaset': false, // only an Undo: gives back what its plan took
+    'untaint-device': false, // only an Undo
+  };
+
+  it.each(REMEDIATION_KINDS)('%s says whether it changes pods (and so is run forward first)', (kind) => {
+    expect(REMEDIATION_KIND_MODULES[kind].changesPods).toBe(CHANGES_PODS[kind]);
+  });
+
   /**
    * How the forward proof (src/engine/plan-proof.ts) runs each kind, and what the plan
-   * gate asks (src/engine/plan-gate.ts): undefined, a kind that takes no pod down and
-   * replaces none. `model`: what the forward model is handed (the patched workload, the
+   * gate asks (src/engine/plan-gate.ts): undefined, a kind that changes no pod
+   * (CHANGES_PODS above). `model`: what the forward model is handed (the patched workload, the
    * kind's own intervention, or nothing it follows: its counts are checked); `counts`:
    * whether the kind counts what its own write takes down (else the strategy does).
    */
@@ -101,7 +120,6 @@ describe('remediation kind registry', () => {
       template: true,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: true,
     },
     'set-recreate': {
@@ -110,7 +128,6 @@ describe('remediation kind registry', () => {
       template: true,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: true,
     },
     'rollout-restart': {
@@ -119,7 +136,6 @@ describe('remediation kind registry', () => {
       template: true,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: false,
     },
     'exclude-node': {
@@ -128,7 +144,6 @@ describe('remediation kind registry', () => {
       template: true,
       pause: false,
       goal: 'crash-off-its-nodes',
-      standsIn: true,
       alreadySet: false,
     },
     // The old ReplicaSet's new scale; the controller's scale path moves a paused rollout.
@@ -138,27 +153,24 @@ describe('remediation kind registry', () => {
       template: true,
       pause: true,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: false,
     },
-    // A status write: counted, takes none down itself; a way out that stands in for a fix.
+    // A status write: counted, takes none down itself.
     'abort-rollout': {
       model: 'counts',
       counts: true,
       template: false,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: false,
     },
-    // Relief beside exclude-node: it does not stand in for a fix that keeps the floor.
+    // Relief beside exclude-node (reliefOnly).
     'delete-pods': {
       model: 'own',
       counts: true,
       template: false,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: false,
       alreadySet: false,
     },
     'taint-device': {
@@ -167,7 +179,6 @@ describe('remediation kind registry', () => {
       template: false,
       pause: false,
       goal: 'rollout-completes',
-      standsIn: true,
       alreadySet: false,
     },
     'scale-back-old-replicaset': undefined,
@@ -185,12 +196,11 @@ describe('remediation kind registry', () => {
         template: proof.replacesWithTemplate,
         pause: proof.bypassesPause,
         goal: proof.goal,
-        standsIn: proof.standsInForAFix,
         alreadySet: module.alreadySet !== undefined,
       };
       expect(stated).toEqual(PROOF[kind]);
-      // A kind that takes serving pods down is proved before anyone sees it.
-      if (module.spendsAvailability) expect(proof, kind).toBeDefined();
+      // A proof rule for every kind that changes pods, and for no other.
+      expect(proof !== undefined, kind).toBe(module.changesPods);
     },
   );
 
@@ -203,10 +213,11 @@ describe('remediation kind registry', () => {
     expect(missingParts({ ...noWords, words, spendsAvailability: undefined } as never)).toEqual([
       'spendsAvailability',
     ]);
+    expect(missingParts({ ...noWords, words, changesPods: undefined } as never)).toEqual(['changesPods']);
     const proof = REMEDIATION_KIND_MODULES['delete-pods'].proof;
     expect(
-      missingParts({ ...noWords, words, proof: { ...proof, standsInForAFix: undefined } } as never),
-    ).toEqual(['proof.standsInForAFix']);
+      missingParts({ ...noWords, words, proof: { ...proof, bypassesPause: undefined } } as never),
+    ).toEqual(['proof.bypassesPause']);
   });
 
   it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {

@@ -32,13 +32,11 @@ export const abortRollout: typeof base = {
   reliefOnly: true,
   // The model does not follow a status write: checked by its counts. It takes no pod
   // down of itself (the new pods go, the stable ones serve) and replaces none from the template.
-  // A way out of the update: proved, a strategy fix below the floor is not offered beside it.
   proof: {
     takesDown: () => 0,
     replacesWithTemplate: false,
     bypassesPause: false,
     goal: 'rollout-completes',
-    standsInForAFix: true,
   },
   inverse: () => null,
   // A Rollout's status is in no manifest: neither Argo CD nor Flux writes it back.

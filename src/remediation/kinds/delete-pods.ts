@@ -39,9 +39,8 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
     replacesWithTemplate: false,
     bypassesPause: false,
     goal: 'rollout-completes',
-    // Relief beside the fix (exclude-node): a fix below the floor is still offered, as the outage it is.
-    standsInForAFix: false,
   },
+  changesPods: true,
   staleWhen: 'spec-changed',
   reliefOnly: true,
   inverse: () => null,

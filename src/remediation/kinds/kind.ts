@@ -103,12 +103,6 @@ export interface ProofRule<P> {
    * crashing pods taken away, whatever it says here.
    */
   goal: 'rollout-completes' | 'crash-off-its-nodes';
-  /**
-   * Proved, it stands in for a fix that keeps the owners' floor: a plan of the same
-   * finding that goes below the floor is then not offered (src/engine/proved-offer.ts).
-   * Not so for deleting crash-looping pods, relief beside the fix that excludes the node.
-   */
-  standsInForAFix: boolean;
 }
 
 /** What an apply did, as the Undo is built from it. */
@@ -181,20 +175,27 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    */
   spendsAvailability: boolean;
   /**
+   * Whether applying it creates, deletes or moves pods (a workload patch that moves the
+   * rollout, a ReplicaSet scaled down, pods deleted, a node or device tainted): such a
+   * plan is run forward in the cluster it was made for before it is shown
+   * (src/engine/plan-proof.ts). An Undo that only gives back what its plan took says no.
+   */
+  changesPods: boolean;
+  /**
    * Whether the workload already has what a plan of this kind sets (its strategy), so
    * offering it would change nothing: the plan gate refuses it (src/engine/plan-gate.ts).
    * Absent: a plan of this kind always changes something.
    */
   alreadySet?(plan: P, current: ResolvedStrategy): boolean;
   /**
-   * How the forward proof runs it before it is shown (ProofRule). Absent: its write takes
-   * no pod down and replaces none (an Undo that adds old pods back or lifts a taint), so
-   * there is nothing to prove. Stated by every kind that changes pods.
+   * How the forward proof runs it before it is shown (ProofRule): stated by every kind
+   * that `changesPods`, and by no other.
    */
   proof?: ProofRule<P>;
   /**
    * Relief, not a fix (delete-pods, an Argo Rollout's abort): never ordered ahead of a
-   * fix (plan-order.ts), and the forward proof holds it to no goal (ProofRule).
+   * fix (plan-order.ts), held to no goal by the forward proof and never standing in for
+   * a fix that keeps the owners' floor (src/engine/proved-offer.ts).
    */
   reliefOnly?: true;
   /** The Undo of an applied plan, or null when there is nothing to put back. */

@@ -40,8 +40,8 @@ export const scaleOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> & {
     // The controller's scale path moves the new ReplicaSet while the workload is paused.
     bypassesPause: true,
     goal: 'rollout-completes',
-    standsInForAFix: true,
   },
+  changesPods: true,
   staleWhen: 'spec-changed',
   inverse: scaleBackPlan,
   // Scaling the old ReplicaSet down moves the rollout: the surge pod takes its place.

@@ -52,8 +52,8 @@ export const taintDevice: RemediationKindModule<TaintDevicePlan> & { kind: 'tain
     replacesWithTemplate: false,
     bypassesPause: false,
     goal: 'rollout-completes',
-    standsInForAFix: true,
   },
+  changesPods: true,
   staleWhen: 'spec-changed',
   inverse: untaintPlan,
   // The pods holding the device are deleted: their replacements becoming Ready is what is watched.

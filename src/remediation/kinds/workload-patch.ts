@@ -236,7 +236,9 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     ...(spec.alreadySet ? { alreadySet: spec.alreadySet } : {}),
     // The proof applies the patch to the workload and runs the strategy and template it
     // leaves; the pods it replaces come from that template.
-    proof: { replacesWithTemplate: true, bypassesPause: false, goal: spec.goal, standsInForAFix: true },
+    proof: { replacesWithTemplate: true, bypassesPause: false, goal: spec.goal },
+    // A workload patch moves the rollout: its pods are replaced.
+    changesPods: true,
     checkPayload: checkWorkloadPatchPayload,
     staleWhen: 'spec-changed',
     inverse: patchBack,
