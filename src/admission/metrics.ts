@@ -3,7 +3,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 
 export interface AdmissionMetrics {
   registry: Registry;
-  /** Reviews by outcome: warned, refused, clear, skipped, unknown, budget (no answer in time), error. */
+  /** Reviews by outcome: warned, refused, clear, skipped, unknown, cold (before the first read), budget (no answer in time), error. */
   reviews: Counter<'outcome'>;
   seconds: Histogram;
 }
@@ -15,7 +15,7 @@ export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
     registry,
     reviews: new Counter({
       name: 'rollout_doctor_admission_reviews_total',
-      help: 'AdmissionReviews answered, by outcome (budget: past the budget, answered with no warning).',
+      help: 'AdmissionReviews answered, by outcome (budget: past the budget, answered with no warning; cold: before the first read of the cluster, answered at once with no warning).',
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),

@@ -1,6 +1,7 @@
 /**
  * The webhook put together: the cluster view (cached-source.ts) over a client, its
- * metrics, and the HTTPS server, Ready once the nodes are read. One composition for the
+ * metrics, and the HTTPS server, Ready once the first read is done (reviews before it
+ * are answered at once with no warning). One composition for the
  * `serve-admission` command, the benchmark, the README picture and the tests.
  */
 import type { KubeClient } from '../kube/client.js';
@@ -24,7 +25,7 @@ export interface ServeOptions {
 
 export interface ServingAdmission extends AdmissionServer {
   metrics: AdmissionMetrics;
-  /** Resolves once the nodes are read (when /readyz turns 200). */
+  /** Resolves once the first read is done (nodes, their pods, the busiest namespaces): /readyz turns 200. */
   ready: Promise<void>;
 }
 
@@ -32,7 +33,14 @@ export interface ServingAdmission extends AdmissionServer {
 export async function serveAdmission(options: ServeOptions): Promise<ServingAdmission> {
   const view = cachedView(options.client, options.cacheSeconds * 1000);
   const metrics = createAdmissionMetrics(options.processMetrics ?? false);
-  const ready = view.warmUp();
+  // Ready either way once the first read is over: a failed read is retried by the reviews.
+  let warm = false;
+  const ready = view
+    .warmUp()
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'first read of the cluster failed'))
+    .finally(() => {
+      warm = true;
+    });
   const server = await startAdmissionServer({
     port: options.port,
     ...(options.host !== undefined ? { host: options.host } : {}),
@@ -40,7 +48,7 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
     tlsKey: options.tlsKey,
     logger: options.logger,
     ready,
-    deps: { ...view, budgetMs: options.budgetMs, metrics, logger: options.logger },
+    deps: { ...view, ready: () => warm, budgetMs: options.budgetMs, metrics, logger: options.logger },
   });
   return { ...server, metrics, ready };
 }
