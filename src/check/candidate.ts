@@ -12,6 +12,9 @@ import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js'
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { isTerminating } from '../diagnosis/base/pods.js';
 
+/** A StatefulSet candidate's update revision: not a valid object name, so no revision read has it. */
+const CANDIDATE_REVISION = '<manifest>';
+
 /** Annotations that say which revision is current: the candidate's revision is not made yet. */
 const REVISION_MARKERS = ['deployment.kubernetes.io/revision', 'rollout.argoproj.io/revision'];
 
@@ -27,7 +30,7 @@ export function candidateObject(
   const annotations = { ...live?.metadata.annotations, ...manifest.metadata.annotations };
   for (const marker of REVISION_MARKERS) delete annotations[marker];
   const generation = (live?.metadata.generation ?? 0) + 1;
-  const status = live ? withoutRevisions(live.status) : undefined;
+  const status = live ? withoutRevisions(kind, live.status) : undefined;
   return {
     ...(live ?? {}),
     apiVersion: manifest.apiVersion ?? `${WORKLOAD_NAMES[kind].group}/${WORKLOAD_NAMES[kind].version}`,
@@ -45,11 +48,26 @@ export function candidateObject(
   } as WorkloadObject;
 }
 
-/** A StatefulSet's status names its update revision: the candidate's is not made yet. */
-function withoutRevisions(status: unknown): unknown {
+/**
+ * A StatefulSet's status names its update revision (the candidate's is one not made
+ * yet), an Argo Rollout's its current pod
+ * hash and step: the candidate's revision is not made yet, and a new template starts an
+ * Argo update from its first step (no abort, no full promotion, no pause held yet).
+ */
+function withoutRevisions(kind: WorkloadKind, status: unknown): unknown {
   if (typeof status !== 'object' || status === null) return status;
   const { updateRevision: _next, ...rest } = status as Record<string, unknown>;
-  return rest;
+  // A name no ControllerRevision has: every revision read is old (without one, the newest would be current).
+  if (kind === 'StatefulSet') return { ...rest, updateRevision: CANDIDATE_REVISION };
+  if (kind !== 'Rollout') return rest;
+  const {
+    currentPodHash: _hash,
+    abort: _abort,
+    promoteFull: _full,
+    pauseConditions: _pauses,
+    ...argo
+  } = rest;
+  return { ...argo, currentStepIndex: 0 };
 }
 
 /**
