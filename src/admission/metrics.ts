@@ -6,6 +6,8 @@ export interface AdmissionMetrics {
   /** Reviews by outcome: warned, refused, clear, skipped, unknown, cold (before the first read), budget (no answer in time), error. */
   reviews: Counter<'outcome'>;
   seconds: Histogram;
+  /** Warned applies announced to the app (announce.ts), by outcome. */
+  announcements: Counter<'outcome'>;
 }
 
 export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
@@ -23,6 +25,12 @@ export function createAdmissionMetrics(defaults = false): AdmissionMetrics {
       name: 'rollout_doctor_admission_review_seconds',
       help: 'Time to answer one AdmissionReview.',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.5, 1, 2],
+      registers: [registry],
+    }),
+    announcements: new Counter({
+      name: 'rollout_doctor_admission_announcements_total',
+      help: 'Warned applies announced to the app for an incident thread, by outcome (queued, failed, deduplicated, dry-run, namespace-limit, dropped, invalid).',
+      labelNames: ['outcome'] as const,
       registers: [registry],
     }),
   };

@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { cachedView } from './cached-source.js';
 import { createAdmissionMetrics, type AdmissionMetrics } from './metrics.js';
 import { startAdmissionServer, type AdmissionServer } from './server.js';
+import type { ReviewDeps } from './review-handler.js';
 
 export interface ServeOptions {
   client: KubeClient;
@@ -21,6 +22,11 @@ export interface ServeOptions {
   logger: Logger;
   /** Process metrics beside the webhook's (the command; not tests). */
   processMetrics?: boolean;
+  /**
+   * Told of every warned apply (announce.ts makes one from a queue), with the webhook's
+   * metrics to count in; never awaited by a review.
+   */
+  onWarned?: (metrics: AdmissionMetrics) => ReviewDeps['onWarned'];
 }
 
 export interface ServingAdmission extends AdmissionServer {
@@ -48,7 +54,14 @@ export async function serveAdmission(options: ServeOptions): Promise<ServingAdmi
     tlsKey: options.tlsKey,
     logger: options.logger,
     ready,
-    deps: { ...view, ready: () => warm, budgetMs: options.budgetMs, metrics, logger: options.logger },
+    deps: {
+      ...view,
+      ready: () => warm,
+      budgetMs: options.budgetMs,
+      metrics,
+      logger: options.logger,
+      ...(options.onWarned ? { onWarned: options.onWarned(metrics) } : {}),
+    },
   });
   return { ...server, metrics, ready };
 }
