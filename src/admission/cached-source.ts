@@ -85,7 +85,12 @@ export function cachedView(client: KubeClient, ttlMs: number, now: () => number 
   };
   return {
     // The namespaces read here serve the first window; only those reviewed are renewed.
-    warmUp: () => current().source.warmStart(WARM_NAMESPACES, NOT_WARMED),
+    // The window dates from when its reads are done, as a renewed one does.
+    async warmUp() {
+      const first = current();
+      await first.source.warmStart(WARM_NAMESPACES, NOT_WARMED);
+      if (window === first) window = { ...first, at: now() };
+    },
     touch: (namespace) => void touched.set(namespace, now()),
     source: () => current().source,
     memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
