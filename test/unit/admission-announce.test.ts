@@ -4,7 +4,12 @@
  * delays or changes the admission answer. The app's side: only the admission key may
  * sign the announcement, and it signs nothing else.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/run-cli.js';
+import { fakeIo } from '../support/cli-io.js';
 import { parsePublicKeys } from '../../src/trust/approval-signature.js';
 import {
   createAnnouncer,
@@ -226,5 +231,37 @@ describe('the announcement’s signature', () => {
     expect(verifyNotify(queued(forged), keys).ok).toBe(false);
     const asWorker = { ...forged, sig: { ...forged.sig, by: 'worker' } };
     expect(verifyNotify(queued(asWorker), keys).ok).toBe(false);
+  });
+});
+
+describe('serve-admission’s announcement settings', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'announce-cli-'));
+  const cert = join(dir, 'tls.crt');
+  const key = join(dir, 'tls.key');
+  writeFileSync(cert, 'x');
+  writeFileSync(key, 'x');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function serve(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+    const io = fakeIo();
+    io.io.env = env;
+    const code = await runCli(
+      ['serve-admission', '--tls-cert', cert, '--tls-key', key, '--port', '0'],
+      io.io,
+    );
+    return { code, stderr: io.stderr() };
+  }
+
+  it('needs REDIS_URL and the signing key together, and never repeats a bad key', async () => {
+    const half = await serve({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(half.code).toBe(2);
+    expect(half.stderr).toContain('needs both REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY');
+    const bad = await serve({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY: 'k1:s3cr3t-value',
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY is not a valid key');
+    expect(bad.stderr).not.toContain('s3cr3t-value');
   });
 });

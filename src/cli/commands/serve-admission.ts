@@ -97,6 +97,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.ok;
   }
   const args = parseServeArgs(argv);
+  const settings = announceSettings(io.env);
   const { createKubeClient } = await import('../../kube/client.js');
   const { serveAdmission } = await import('../../admission/serve.js');
   const logger = createLogger({ level: io.env['LOG_LEVEL'] ?? 'info', name: 'admission' });
@@ -107,7 +108,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     requestTimeoutMs: args.budgetMs,
     retry: { attempts: 1, baseMs: 50, maxMs: 50 },
   });
-  const announce = announcing(io.env, logger);
+  const announce = settings ? announcing(settings, logger) : undefined;
   let server;
   try {
     server = await serveAdmission({
@@ -144,16 +145,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
+interface AnnounceSettings {
+  redisUrl: string;
+  key: SigningKey;
+  cluster: string;
+}
+
 /**
- * The announcement of warned applies (issue 56.3), when the environment asks for it:
- * REDIS_URL and ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY both, or neither.
+ * Whether warned applies are announced (issue 56.3): REDIS_URL and
+ * ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY both, or neither; checked before anything starts.
  */
-function announcing(
-  env: CliIo['env'],
-  logger: Logger,
-):
-  | { onWarned: (metrics: AdmissionMetrics) => ReviewDeps['onWarned']; close: () => Promise<void> }
-  | undefined {
+function announceSettings(env: CliIo['env']): AnnounceSettings | undefined {
   const redisUrl = (env['REDIS_URL'] ?? '').trim();
   const keyText = (env['ROLLOUT_DOCTOR_ADMISSION_SIGNING_KEY'] ?? '').trim();
   if (redisUrl === '' && keyText === '') return undefined;
@@ -173,6 +175,14 @@ function announcing(
   const cluster = (env['ROLLOUT_DOCTOR_CLUSTER'] ?? '').trim() || 'default';
   if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(cluster))
     throw new UsageError('ROLLOUT_DOCTOR_CLUSTER must be a DNS-1123 label');
+  return { redisUrl, key, cluster };
+}
+
+/** The announcer of each webhook's metrics over one queue (src/admission/announce.ts). */
+function announcing(
+  { redisUrl, key, cluster }: AnnounceSettings,
+  logger: Logger,
+): { onWarned: (metrics: AdmissionMetrics) => ReviewDeps['onWarned']; close: () => Promise<void> } {
   const queue = announceQueue({ redisUrl, cluster, key, logger });
   const announcers: Announcer[] = [];
   logger.info({ cluster }, 'warned applies are announced to the app');
