@@ -16,6 +16,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSimClient, type SimClient } from '../support/sim-client.js';
 import { fakeIo } from '../support/cli-io.js';
 import { runCli } from '../../src/cli/run-cli.js';
+import { answerReview } from '../../src/admission/review-handler.js';
+import { createAdmissionMetrics } from '../../src/admission/metrics.js';
+import { liveSource } from '../../src/check/live-source.js';
+import { createLogger } from '../../src/logger.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test fixtures
 
@@ -190,6 +194,39 @@ describe('check: Argo Rollouts (basic canary)', () => {
     const { code, report } = await check(write('rollout-safe.yaml', safe));
     expect(only(report)['verdict']).toBe('finishes');
     expect(code).toBe(0);
+  });
+
+  it('the admission webhook warns about the same bump, naming the canary fix', async () => {
+    const s = await started();
+    const live = structuredClone(s.sim.list('Rollout', 'vision')[0]) as Json;
+    const metrics = createAdmissionMetrics();
+    const answer = await answerReview(
+      {
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid: 'argo-1',
+          kind: { group: 'argoproj.io', version: 'v1alpha1', kind: 'Rollout' },
+          resource: { group: 'argoproj.io', version: 'v1alpha1', resource: 'rollouts' },
+          namespace: 'vision',
+          operation: 'UPDATE',
+          object: { ...live, spec: bumped()['spec'] },
+          oldObject: live,
+        },
+      },
+      {
+        source: () => liveSource(s.client),
+        refuses: () => Promise.resolve(false),
+        budgetMs: 10_000,
+        metrics,
+        logger: createLogger({ level: 'silent', name: 'check-kinds' }),
+      },
+    );
+    expect(answer.outcome).toBe('warned');
+    const warnings = (answer.body as { response: { warnings: string[] } }).response.warnings;
+    expect(warnings[0]).toMatch(
+      /^rollout-doctor: rollout of rollout\/\S+ can never finish; canary maxSurge 0/,
+    );
   });
 
   it('canary pods asking for more GPUs than any node has fit nowhere: no strategy helps', async () => {
