@@ -12,9 +12,6 @@ import { WORKLOAD_NAMES, type WorkloadKind } from '../diagnosis/workload-ref.js'
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { isTerminating } from '../diagnosis/base/pods.js';
 
-/** A StatefulSet candidate's update revision: not a valid object name, so no revision read has it. */
-const CANDIDATE_REVISION = '<manifest>';
-
 /** Annotations that say which revision is current: the candidate's revision is not made yet. */
 const REVISION_MARKERS = ['deployment.kubernetes.io/revision', 'rollout.argoproj.io/revision'];
 
@@ -49,25 +46,15 @@ export function candidateObject(
 }
 
 /**
- * A StatefulSet's status names its update revision (the candidate's is one not made
- * yet), an Argo Rollout's its current pod
- * hash and step: the candidate's revision is not made yet, and a new template starts an
- * Argo update from its first step (no abort, no full promotion, no pause held yet).
+ * The live status as the candidate carries it: the kind's module says what names a
+ * revision not made yet (candidateStatus: a StatefulSet's update revision, an Argo
+ * Rollout's pod hash and step).
  */
 function withoutRevisions(kind: WorkloadKind, status: unknown): unknown {
   if (typeof status !== 'object' || status === null) return status;
   const { updateRevision: _next, ...rest } = status as Record<string, unknown>;
-  // A name no ControllerRevision has: every revision read is old (without one, the newest would be current).
-  if (kind === 'StatefulSet') return { ...rest, updateRevision: CANDIDATE_REVISION };
-  if (kind !== 'Rollout') return rest;
-  const {
-    currentPodHash: _hash,
-    abort: _abort,
-    promoteFull: _full,
-    pauseConditions: _pauses,
-    ...argo
-  } = rest;
-  return { ...argo, currentStepIndex: 0 };
+  const module = workloadKind(kind);
+  return module.candidateStatus ? module.candidateStatus(status as Record<string, unknown>) : rest;
 }
 
 /**
