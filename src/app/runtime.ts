@@ -101,7 +101,12 @@ export async function startAppRuntime(
   const redis = createProducerConnection(config.redis.target);
   redis.on('error', (error) => logger.warn({ err: error }, 'redis (producer) error'));
   const producers = appProducers(config, redis, logger);
-  const verifyKeys = notifyKeys(config.notifyPublicKeys, config.approvalSigningKey, config.notifyKeyClusters);
+  const verifyKeys = notifyKeys(
+    config.notifyPublicKeys,
+    config.approvalSigningKey,
+    config.notifyKeyClusters,
+    config.admissionPublicKeys,
+  );
   warnUnboundNotifyKeys(config, logger);
   const metrics = createMetrics({
     defaults: true,

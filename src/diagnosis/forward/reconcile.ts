@@ -21,6 +21,7 @@ import type { Outcome } from './run.js';
 import type { QuotaRef } from './world.js';
 import type { StepShortfall } from './canary-steps.js';
 import { podPhases } from './pod-phase.js';
+import { pinnedFinding, pinnedReplacement } from '../rollout/volume-pin.js';
 import { codeSpan } from '../../text/code-span.js';
 import { stepsInPlainWords } from './step-words.js';
 import { forwardVerdict, nextRolloutOutcome } from './verdict.js';
@@ -62,6 +63,14 @@ export function reconcileWithForward(ctx: AnalysisContext, findings: readonly Dr
   const { asIs, withoutOld, paused } = forwardVerdict(ctx);
   if (asIs.result === 'completes' || asIs.result === 'moving') {
     if (asIs.steps.length === 0 || !findings.some((f) => STUCK_CODES.has(f.code))) return [...findings];
+    // The model moves a replacement it makes without the pod's own claims: a volume that
+    // ties the pod to nodes taking no pods stops the rollout there (rollout/volume-pin.ts).
+    // Only that verdict stands: the pods before it move as the model says.
+    const pinned = pinnedReplacement(ctx);
+    if (pinned) {
+      const verdict = pinnedFinding(ctx, pinned);
+      return [...findings.filter((f) => !STUCK_CODES.has(f.code) || f.summary === verdict.summary)];
+    }
     const next = paused ? pausedButFinishes(ctx, asIs) : progressing(ctx, asIs);
     return [...findings.filter((f) => !STUCK_CODES.has(f.code)), next];
   }
@@ -237,10 +246,14 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
-  const blueGreen = kind.strategy(object).argo === 'blueGreen';
-  const why = blueGreen
-    ? `blue-green keeps every active pod until the preview has all ${kind.desiredReplicas(object)} of its pods and is promoted, and the nodes cannot hold both revisions at once`
-    : 'the controller removes no more old pods (its maxUnavailable is used up)';
+  const { argo } = kind.strategy(object);
+  const replicas = kind.desiredReplicas(object);
+  const why =
+    argo === 'blueGreen'
+      ? `blue-green keeps every active pod until the preview has all ${replicas} of its pods and is promoted, and the nodes cannot hold both revisions at once`
+      : argo === 'trafficRouted'
+        ? `a traffic-routed canary keeps every stable pod until the canary has all ${replicas} of its pods, and the nodes cannot hold both revisions at once`
+        : 'the controller removes no more old pods (its maxUnavailable is used up)';
   return {
     code: 'RolloutStuck',
     severity: 'critical',

@@ -8,6 +8,7 @@
  */
 import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
+import { fromIdentity } from '../../workload-api.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
@@ -20,6 +21,9 @@ import { rolloutProgress, statusSummary } from './statefulset-status.js';
 import { desiredReplicas, ordered, partitionOf, resolveStrategy } from './statefulset-strategy.js';
 import { counted } from '../../../text/count.js';
 
+/** A manifest candidate's update revision: not a valid object name, so no revision read has it. */
+const CANDIDATE_REVISION = '<manifest>';
+
 function objectsOf<T extends WorkloadObjects>(snapshot: T): T & StatefulSetObjects {
   if (!isStatefulSetObjects(snapshot)) throw new Error('not a StatefulSet snapshot');
   return snapshot;
@@ -31,7 +35,7 @@ function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revi
 }
 
 export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision> = {
-  kind: 'StatefulSet',
+  ...fromIdentity(statefulSetApi),
   words: { kind: statefulSetApi.title, pods: 'replicas' },
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
@@ -39,21 +43,15 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
-  // From its identity (api.ts): what holds its revisions, as the API lists them.
-  revisionObjects: statefulSetApi.revisions,
   revisionLabel: REVISION_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,
   own: (object, read, here) =>
-    ownRevisions('StatefulSet', object, { revisions: read.revisions, pods: read.pods }, here),
-  objects: (object, revisions) => ({
-    statefulSet: object,
-    controllerRevisions: revisions,
-  }),
+    ownRevisions(statefulSetApi.kind, object, { revisions: read.revisions, pods: read.pods }, here),
   object: (snapshot) => objectsOf(snapshot).statefulSet,
-  nameFromPod: (pod) => directOwnerOfPod('StatefulSet', pod),
+  nameFromPod: (pod) => directOwnerOfPod(statefulSetApi.kind, pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions('StatefulSet', object, pods, revisions, STATEFULSET_NAMING),
+    missingRevisions(statefulSetApi.kind, object, pods, revisions, STATEFULSET_NAMING),
   countedPods: (object) => object.status?.replicas ?? 0,
 
   desiredReplicas: (object) => desiredReplicas(object),
@@ -77,6 +75,17 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
       snapshot.pods.filter((p) => !isTerminal(p)).length,
     ),
   keepsOldPods: () => false,
+  // A name no ControllerRevision has: every revision read is old (without one, the newest would be current).
+  candidateStatus: (status) => ({ ...status, updateRevision: CANDIDATE_REVISION }),
+  // Old pod first, at most maxUnavailable (default 1) at a time: no partition, no pod to wait on first.
+  candidateStrategy: (_object, strategy, settled) =>
+    strategy.type === 'RollingUpdate' && (strategy.partition ?? 0) === 0 && settled
+      ? {
+          type: 'RollingUpdate',
+          maxSurge: { raw: 0, value: 0, source: 'default' },
+          maxUnavailable: strategy.maxUnavailable ?? { raw: 1, value: 1, source: 'default' },
+        }
+      : undefined,
   stalled: () => undefined,
   misleadingSignals: (object) => {
     const sts = object;
