@@ -346,9 +346,11 @@ const daemonSetPending: Build = (seed, pick) => {
   };
   return {
     ...base,
+    // The filler first: applied after the node, the DaemonSet's pod took node-late in the
+    // pass between the two steps and ran there (the family held no Pending pod at all).
     later: [
-      { at: 0, apply: node },
       { at: 0, apply: filler },
+      { at: 0, apply: node },
     ],
     description: `${base.description}, node-late joins full (${cpu}m taken)`,
   };
