@@ -27,26 +27,22 @@ import { workloadFloor, type Floor } from '../diagnosis/guards/budgets.js';
 import { nextPod } from '../diagnosis/rollout/surge-proof.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
-import { remediationKinds } from '../remediation/kinds/index.js';
+import { kindOf } from '../remediation/kinds/index.js';
 import { applyPatch, PatchApplyError } from '../remediation/patch-apply.js';
 import type { PlanProof, RemediationPlan } from '../remediation/plan.js';
 import { stepsInWords } from './proof-words.js';
 
-/** Plan kinds whose write takes pods down or replaces them. */
-const CHANGES_PODS: ReadonlySet<RemediationPlan['kind']> = new Set([
-  'set-rolling-update',
-  'set-recreate',
-  'scale-old-replicaset',
-  'delete-pods',
-  'rollout-restart',
-  'exclude-node',
-  'abort-rollout',
-  'taint-device',
-]);
-
 export type ProofVerdict =
   /** Reaches its goal and keeps every floor (or, checked only, nothing the counts show breaks one). */
-  | { verdict: 'proved'; proof: PlanProof }
+  | {
+      verdict: 'proved';
+      proof: PlanProof;
+      /**
+       * Relief only: run forward, its replacements crash-loop again on these nodes and no
+       * more pods serve (the scheduler put them back there); proved-offer.ts decides.
+       */
+      recurs?: string[];
+    }
   /** Reaches its goal, below the owners' floor on the way (`proof.belowFloor`). */
   | { verdict: 'below-floor'; proof: PlanProof; floor: Floor }
   /** Must not be shown: why, in one sentence that names the plan. */
@@ -54,7 +50,7 @@ export type ProofVerdict =
 
 /** The proof of one plan for the finding it addresses, or undefined: the plan changes no pod. */
 export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVerdict | undefined {
-  if (!CHANGES_PODS.has(plan.kind)) return undefined;
+  if (!kindOf(plan).changesPods) return undefined;
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -90,7 +86,14 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       steps: stepsInWords(ran.outcome),
       ...atResume,
     };
-    return judged(proof, floor);
+    const verdict = judged(proof, floor);
+    const again = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
+    return isRelief(plan) &&
+      verdict.verdict === 'proved' &&
+      again.length > 0 &&
+      trace.serving.end <= trace.serving.start
+      ? { ...verdict, recurs: again }
+      : verdict;
   }
   const why = ran?.outcome.result === 'unknown' ? ran.outcome.why : modelGap(ctx);
   const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now));
@@ -160,7 +163,7 @@ function goalRefusal(
 }
 
 function isRelief(plan: RemediationPlan): boolean {
-  return remediationKinds.find((k) => k.kind === plan.kind)?.reliefOnly === true;
+  return kindOf(plan).reliefOnly === true;
 }
 
 /** Scaling an old ReplicaSet by hand: the controller's scale path moves the new one while the workload is paused. */

@@ -148,7 +148,7 @@ function podNames(sim: SteppedSim, state: GeneratedState): string {
  * Steady state, then the change (and what comes with it), then `after` seconds with the
  * scenario's scripted steps at their times. False when no steady state came first.
  */
-function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
+export function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
   if (!sim.advance(STEADY_SECONDS, () => rolledOut(sim, state))) return false;
   sim.apply(state.changed);
   for (const o of state.also ?? []) sim.apply(o);
@@ -236,14 +236,14 @@ function judge(
   };
 }
 
-function snapshotNow(sim: SteppedSim, state: GeneratedState): WorkloadSnapshot {
+export function snapshotNow(sim: SteppedSim, state: GeneratedState): WorkloadSnapshot {
   const objects = sim.objects() as unknown as KubeObject[];
   return assembleSnapshot({ kind: state.kind, namespace: state.namespace, name: state.name }, objects, {
     capturedAt: sim.now(),
   });
 }
 
-function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
+export function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
   return diagnose(snapshotNow(sim, state));
 }
 
@@ -385,6 +385,8 @@ export interface Tally {
   plansJudged: number;
   harmfulPlanCount: number;
   labelledOutages: number;
+  /** Plans that swapped serving pods for a crashing template the snapshot showed no sign of (not counted as harm). */
+  unforeseenPlans: number;
   /** Harmful plans by what was wrong with them. */
   harms: Record<string, number>;
   /** Plans whose replay diverged (not judged). */
@@ -409,6 +411,7 @@ export function tally(results: readonly JudgedState[]): Tally {
     plansJudged: verdicts.length,
     harmfulPlanCount: verdicts.filter((v) => v.harm !== undefined).length,
     labelledOutages: verdicts.filter((v) => v.labelledOutage).length,
+    unforeseenPlans: verdicts.filter((v) => v.unforeseen !== undefined).length,
     harms,
     diverged: results.reduce((n, r) => n + r.diverged, 0),
     judged: results.length - skipped,
