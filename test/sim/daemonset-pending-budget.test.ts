@@ -5,7 +5,9 @@
  * waits. The Unschedulable finding says so, names the nodes held on the old template,
  * and what maxUnavailable would let them update meanwhile; the simulator, run forward,
  * agrees that nothing else moves. With maxUnavailable above the pods waiting, nothing
- * is said: the other nodes update.
+ * is said: the other nodes update. Beside a surge deadlock on another node (a host
+ * port), the deadlock stays named, and the strategy fix is weighed and refused with why:
+ * it finishes nothing while the pod waits, and needs maxUnavailable 2, not 1, meanwhile.
  */
 import { describe, expect, it } from 'vitest';
 import { guardState } from '../../sim/generated-guards.js';
@@ -88,6 +90,21 @@ describe("a DaemonSet's Pending pod on a node that joined full spends maxUnavail
       const finding = diagnosis(sim, wide).findings.find((f) => f.code === 'Unschedulable');
       expect(finding?.summary).toContain('node-late');
       expect(finding?.summary).not.toContain('spends the DaemonSet');
+    });
+  });
+
+  it('beside a surge deadlock: both named, the strategy refused with the pod that waits and the maxUnavailable it takes', () => {
+    // Seed 68: maxSurge 1 / maxUnavailable 0 and a host port on 3 nodes; node-late joins full.
+    const surging = guardState(68, 'daemonset-pending');
+    atSnapshot(surging, (sim) => {
+      const result = diagnosis(sim, surging);
+      expect(result.findings.map((f) => f.code).sort()).toEqual(['RolloutSurgeDeadlock', 'Unschedulable']);
+      expect(result.remediations.filter((p) => p.kind === 'set-rolling-update')).toEqual([]);
+      const refused = result.notOffered?.find((n) => n.kind === 'set-rolling-update');
+      expect(refused?.reason).toMatch(
+        /cannot finish while web-\w+ on node-late waits for room .*make room there.*needs maxUnavailable 2, not 1/,
+      );
+      expect(sim.advance(900, () => rolledOut(sim, surging))).toBe(false);
     });
   });
 });

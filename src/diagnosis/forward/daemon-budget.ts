@@ -69,3 +69,27 @@ export function daemonBudget(ctx: AnalysisContext): DaemonBudget | undefined {
     };
   });
 }
+
+/**
+ * The pods of `pending` that wait on their own nodes (daemonBudget), and whether they
+ * are all of them: then the rollout is blocked only there, whatever the strategy, and
+ * a deadlock elsewhere is still one to fix once they have room.
+ */
+export function waitingAmong(
+  ctx: AnalysisContext,
+  pending: readonly Pod[],
+): { waiting: DaemonBudget['waiting']; only: boolean } {
+  const budget = daemonBudget(ctx);
+  if (!budget) return { waiting: [], only: false };
+  const names = new Set(pending.map((p) => p.metadata.name ?? ''));
+  const waiting = budget.waiting.filter((w) => names.has(w.pod));
+  return { waiting, only: waiting.length > 0 && waiting.length === names.size };
+}
+
+/** "web-958dp on node-late", "2 pods (web-958dp on node-late, …)". */
+export function waitingWords(waiting: DaemonBudget['waiting']): string {
+  const each = waiting.map((w) => `${w.pod} on ${w.node}`);
+  return waiting.length === 1
+    ? (each[0] ?? '')
+    : `${waiting.length} pods (${each.slice(0, 3).join(', ')}${waiting.length > 3 ? ', …' : ''})`;
+}
