@@ -13,7 +13,8 @@
  *   image known to crash in their place;
  * - finishes-nothing: the goal it exists for is not reached (the rollout rolled out;
  *   for an abort, the stable pods serving again; for a node exclusion, no pod
- *   crash-looping at the end and more serving than at the start, rolled out or not);
+ *   crash-looping at the end and more serving than at the start, rolled out or not;
+ *   for relief, pods deleted, no fewer serving at the end);
  * - unpaused: the workload was paused, the plan's write left it resumed, and the plan
  *   does not say it resumes it.
  * A paused Deployment is resumed by the judge after the write, as its person would.
@@ -203,7 +204,10 @@ export function judgePlan(
   // An exclusion states its own goal (DESIGN §4d, issue 52.1): the crash off the nodes it
   // excludes; a rollout that then waits for room has still reached it where more pods serve.
   const crashGone = plan.kind === 'exclude-node' && !crashingNow(sim, state) && endServing > startServing;
-  if (!reached && !crashGone) return { ...base, harm: 'finishes-nothing' };
+  // Relief (delete-pods) promises no more than the crashing pods gone, taking nothing down
+  // (plan-proof.ts): it reached that where no fewer pods serve at the end.
+  const relieved = plan.kind === 'delete-pods' && endServing >= startServing;
+  if (!reached && !crashGone && !relieved) return { ...base, harm: 'finishes-nothing' };
   return base;
 }
 
