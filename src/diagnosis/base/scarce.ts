@@ -52,12 +52,13 @@ export function exclusiveClaims(spec: PodSpec, pvcs: readonly PersistentVolumeCl
 
 /**
  * The update runs new pods beside old ones where the old ones are: an Argo blue-green
- * Rollout keeps its active pods until the preview is complete and promoted, and a
- * DaemonSet with maxSurge starts each node's new pod on that node before its old one
+ * Rollout keeps its active pods until the preview is complete and promoted, a
+ * traffic-routed canary its stable pods until the canary is complete (stableKept), and
+ * a DaemonSet with maxSurge starts each node's new pod on that node before its old one
  * goes. Whether the nodes hold both depends on everything else on them.
  */
 export function runsBesideOld(strategy: ResolvedStrategy | undefined): boolean {
-  return strategy?.argo === 'blueGreen' || (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0);
+  return strategy?.stableKept === true || (strategy?.per === 'node' && (strategy.maxSurge?.value ?? 0) > 0);
 }
 
 /**
