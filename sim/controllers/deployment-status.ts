@@ -105,80 +105,75 @@ export function computeStatus(input: StatusInput): {
   // not while paused, and afresh from the resume.
   const clockReset =
     d.spec.paused === true || (current?.reason === 'DeploymentResumed' && before !== current.reason);
-  const deadline = d.spec.progressDeadlineSeconds;
-  if (d.spec.paused) {
-    // sync() of a paused Deployment writes no progress (syncDeploymentStatus only).
-  } else if (input.createdNewRS) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: 'Progressing',
-        status: 'True',
-        reason: 'NewReplicaSetCreated',
-        message: `Created new replica set "${name}"`,
-        lastUpdateTime: nowText,
-      },
-      nowText,
-    );
-  } else if (complete) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: 'Progressing',
-        status: 'True',
-        reason: 'NewReplicaSetAvailable',
-        message: `ReplicaSet "${name}" has successfully progressed.`,
-        ...(current?.reason !== 'NewReplicaSetAvailable' ? { lastUpdateTime: nowText } : {}),
-      },
-      nowText,
-    );
-  } else if (progressed) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: 'Progressing',
-        status: 'True',
-        reason: 'ReplicaSetUpdated',
-        message: `ReplicaSet "${name}" is progressing.`,
-        lastUpdateTime: nowText,
-      },
-      nowText,
-    );
-  } else if (!current) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: 'Progressing',
-        status: 'True',
-        reason: 'FoundNewReplicaSet',
-        message: `Found new replica set "${name}"`,
-        lastUpdateTime: nowText,
-      },
-      nowText,
-    );
-  } else if (
-    deadline !== undefined &&
-    current.reason !== 'ProgressDeadlineExceeded' &&
-    !d.spec.paused &&
-    (input.now - input.lastProgressMs) * input.timeScale > deadline * 1000
-  ) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: 'Progressing',
-        status: 'False',
-        reason: 'ProgressDeadlineExceeded',
-        message: `ReplicaSet "${name}" has timed out progressing.`,
-        lastUpdateTime: nowText,
-      },
-      nowText,
-    );
-  }
+  const next = nextProgressing({
+    input,
+    current,
+    name,
+    complete,
+    progressed,
+    nowText,
+  });
+  if (next) conditions = setCondition(conditions, next, nowText);
   if (!d.spec.paused) conditions = withReplicaFailure(conditions, newRS, oldRSs);
   // Keep Available before Progressing like the controller writes them.
   conditions.sort((a, b) => (a.type === 'Available' ? -1 : b.type === 'Available' ? 1 : 0));
   status.conditions = conditions;
   return { status, progressed: progressed || clockReset, complete };
+}
+
+interface ProgressFacts {
+  input: StatusInput;
+  current: Condition | undefined;
+  name: string;
+  complete: boolean;
+  progressed: boolean;
+  nowText: string;
+}
+
+/**
+ * The Progressing condition sync() writes now (syncRolloutStatus, calculateStatus), or
+ * none: NewReplicaSetCreated, NewReplicaSetAvailable, ReplicaSetUpdated,
+ * FoundNewReplicaSet, then ProgressDeadlineExceeded once no progress was seen for
+ * progressDeadlineSeconds. A paused Deployment gets none (syncDeploymentStatus only).
+ */
+function nextProgressing(f: ProgressFacts): Condition | undefined {
+  const { input, current, name, nowText } = f;
+  const d = input.deployment;
+  if (d.spec.paused) return undefined;
+  const progressing = (reason: string, message: string): Condition => ({
+    type: 'Progressing',
+    status: 'True',
+    reason,
+    message,
+    lastUpdateTime: nowText,
+  });
+  if (input.createdNewRS) return progressing('NewReplicaSetCreated', `Created new replica set "${name}"`);
+  if (f.complete) {
+    // The update time moves only when the reason changes (a complete rollout stays put).
+    const fresh = current?.reason !== 'NewReplicaSetAvailable';
+    return {
+      type: 'Progressing',
+      status: 'True',
+      reason: 'NewReplicaSetAvailable',
+      message: `ReplicaSet "${name}" has successfully progressed.`,
+      ...(fresh ? { lastUpdateTime: nowText } : {}),
+    };
+  }
+  if (f.progressed) return progressing('ReplicaSetUpdated', `ReplicaSet "${name}" is progressing.`);
+  if (!current) return progressing('FoundNewReplicaSet', `Found new replica set "${name}"`);
+  const deadline = d.spec.progressDeadlineSeconds;
+  const overdue =
+    deadline !== undefined &&
+    current.reason !== 'ProgressDeadlineExceeded' &&
+    (input.now - input.lastProgressMs) * input.timeScale > deadline * 1000;
+  if (!overdue) return undefined;
+  return {
+    type: 'Progressing',
+    status: 'False',
+    reason: 'ProgressDeadlineExceeded',
+    message: `ReplicaSet "${name}" has timed out progressing.`,
+    lastUpdateTime: nowText,
+  };
 }
 
 /**

@@ -90,6 +90,110 @@ export function hpaController(ctx: ControllerContext): Controller {
   };
 }
 
+/** Sets one condition, keeping its transition time while its status holds. */
+function set(list: Condition[], type: string, status: string, reason: string, message: string): Condition[] {
+  const old = list.find((c) => c.type === type);
+  const next = {
+    type,
+    status,
+    reason,
+    message,
+    lastTransitionTime: old && old.status === status ? old.lastTransitionTime : nowRfc3339(),
+  };
+  return [...list.filter((c) => c.type !== type), next];
+}
+
+/** The replica count the metric recommends (ScalingActive), before min and max. */
+function recommend(
+  hpa: SimObject,
+  spec: HpaSpec,
+  current: number,
+  conditions: Condition[],
+  history: readonly { at: number; replicas: number }[],
+  remember: (r: { at: number; replicas: number }[]) => void,
+): { desired: number; active: Condition[] } {
+  const cpu = (spec.metrics ?? []).find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
+  const goal = cpu?.resource?.target?.averageUtilization ?? 80;
+  const utilization = Number(hpa.metadata.annotations?.[UTILIZATION] ?? Number.NaN);
+  if (!Number.isFinite(utilization)) {
+    return {
+      desired: current,
+      active: set(
+        conditions,
+        'ScalingActive',
+        'False',
+        'FailedGetResourceMetric',
+        'the HPA was unable to compute the replica count: unable to get metrics for resource cpu',
+      ),
+    };
+  }
+  const now = simNow();
+  const proposal = proposedReplicas(current, utilization, goal);
+  const recent = [
+    ...history.filter((h) => now - h.at < DOWNSCALE_WINDOW_SECONDS * 1000),
+    { at: now, replicas: proposal },
+  ];
+  remember(recent);
+  // Scale-down: the highest recommendation in the window; scale-up: at most max(2×, +4).
+  const desired =
+    proposal < current
+      ? Math.min(current, Math.max(...recent.map((r) => r.replicas)))
+      : Math.min(proposal, Math.max(current * 2, current + 4));
+  return {
+    desired,
+    active: set(
+      conditions,
+      'ScalingActive',
+      'True',
+      'ValidMetricFound',
+      'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
+    ),
+  };
+}
+
+/** min and max applied (ScalingLimited). */
+function limit(
+  desired: number,
+  min: number,
+  max: number,
+  active: Condition[],
+): { desired: number; limited: Condition[] } {
+  if (desired > max) {
+    return {
+      desired: max,
+      limited: set(
+        active,
+        'ScalingLimited',
+        'True',
+        'TooManyReplicas',
+        'the desired replica count is more than the maximum replica count',
+      ),
+    };
+  }
+  if (desired < min) {
+    return {
+      desired: min,
+      limited: set(
+        active,
+        'ScalingLimited',
+        'True',
+        'TooFewReplicas',
+        'the desired replica count is less than the minimum replica count',
+      ),
+    };
+  }
+  return {
+    desired,
+    limited: set(
+      active,
+      'ScalingLimited',
+      'False',
+      'DesiredWithinRange',
+      'the desired count is within the acceptable range',
+    ),
+  };
+}
+
 function reconcile(
   store: Store,
   hpa: SimObject,
@@ -104,23 +208,6 @@ function reconcile(
       : undefined;
   const previous = (hpa['status'] ?? {}) as { conditions?: Condition[]; lastScaleTime?: string };
   const conditions = previous.conditions ?? [];
-  const set = (
-    list: Condition[],
-    type: string,
-    status: string,
-    reason: string,
-    message: string,
-  ): Condition[] => {
-    const old = list.find((c) => c.type === type);
-    const next = {
-      type,
-      status,
-      reason,
-      message,
-      lastTransitionTime: old && old.status === status ? old.lastTransitionTime : nowRfc3339(),
-    };
-    return [...list.filter((c) => c.type !== type), next];
-  };
   if (!target) {
     write(store, hpa, {
       ...previous,
@@ -152,65 +239,8 @@ function reconcile(
   }
   const min = spec.minReplicas ?? 1;
   const max = spec.maxReplicas ?? current;
-  const cpu = (spec.metrics ?? []).find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
-  const goal = cpu?.resource?.target?.averageUtilization ?? 80;
-  const utilization = Number(hpa.metadata.annotations?.[UTILIZATION] ?? Number.NaN);
-  let desired = current;
-  let active = set(
-    conditions,
-    'ScalingActive',
-    'True',
-    'ValidMetricFound',
-    'the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)',
-  );
-  if (!Number.isFinite(utilization)) {
-    active = set(
-      conditions,
-      'ScalingActive',
-      'False',
-      'FailedGetResourceMetric',
-      'the HPA was unable to compute the replica count: unable to get metrics for resource cpu',
-    );
-  } else {
-    const now = simNow();
-    const proposal = proposedReplicas(current, utilization, goal);
-    const recent = [
-      ...history.filter((h) => now - h.at < DOWNSCALE_WINDOW_SECONDS * 1000),
-      { at: now, replicas: proposal },
-    ];
-    remember(recent);
-    // Scale-down: the highest recommendation in the window; scale-up: at most max(2×, +4).
-    desired =
-      proposal < current
-        ? Math.min(current, Math.max(...recent.map((r) => r.replicas)))
-        : Math.min(proposal, Math.max(current * 2, current + 4));
-  }
-  let limited = set(
-    active,
-    'ScalingLimited',
-    'False',
-    'DesiredWithinRange',
-    'the desired count is within the acceptable range',
-  );
-  if (desired > max) {
-    limited = set(
-      active,
-      'ScalingLimited',
-      'True',
-      'TooManyReplicas',
-      'the desired replica count is more than the maximum replica count',
-    );
-    desired = max;
-  } else if (desired < min) {
-    limited = set(
-      active,
-      'ScalingLimited',
-      'True',
-      'TooFewReplicas',
-      'the desired replica count is less than the minimum replica count',
-    );
-    desired = min;
-  }
+  const recommended = recommend(hpa, spec, current, conditions, history, remember);
+  const { desired, limited } = limit(recommended.desired, min, max, recommended.active);
   const rescale = desired !== current;
   const rt = typeForKind(store, target.kind ?? '');
   if (rescale && rt) {

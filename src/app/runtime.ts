@@ -20,6 +20,7 @@ import { createPlanStore } from '../queue/plan-store.js';
 import { closeConnection, createProducerConnection, createWorkerConnection } from '../queue/connection.js';
 import { pingWritable, RedisReadOnlyError } from '../queue/role.js';
 import type { Redis } from 'ioredis';
+import type { RecordSigner, RecordVerifier } from '../queue/record-mark.js';
 import { closeWorkerWithGrace } from '../queue/close.js';
 import { describeTarget } from '../queue/redis-url.js';
 import { journalMacKey, startReplicationGuard } from '../queue/guard-journal.js';
@@ -46,6 +47,46 @@ export interface AppRuntime {
   notify: Worker[];
   /** Stops taking requests and jobs, lets running ones finish, closes connections. */
   stop(): Promise<void>;
+}
+
+/**
+ * The Alertmanager route and the Teams route, when configured; the alert hooks and the
+ * Teams adapter join the services as they are built.
+ */
+function alertAndTeamsRoutes(deps: {
+  config: AppConfig;
+  services: AppServices;
+  producers: AppServices['producers'];
+  redis: Redis;
+  records: { signer: RecordSigner; verifier: RecordVerifier };
+  logger: Logger;
+}): AppRoute[] {
+  const { config, services, producers, redis, records, logger } = deps;
+  const alerts = createAppAlerts({
+    config,
+    producers,
+    redis,
+    plans: services.plans,
+    allows: (scope) => services.readPolicy.allowsAlert(scope),
+    logger,
+    records,
+    markAnswered: (root) => services.subscriptions.markAnswered(root),
+    ...(services.replication ? { replication: services.replication } : {}),
+    // Read at each call: the Teams adapter joins services.chats when its route is built below.
+    chats: () => services.chats ?? {},
+  });
+  services.alerts = alerts.hooks;
+  if (alerts.hooks === undefined) warnNoAlertHome(logger);
+  const teams =
+    config.teams &&
+    teamsRoute(
+      services,
+      config.teams,
+      redisCardStore(redis, records),
+      redisTeamsDirectory(redis, records),
+      redisRefreshList(redis, records),
+    );
+  return [...alerts.routes, ...(teams ? [teams.route] : [])];
 }
 
 /**
@@ -130,31 +171,10 @@ export async function startAppRuntime(
     slackOff: config.slack === undefined,
     clock: () => clockWatch.problem(),
   };
-  const alerts = createAppAlerts({
-    config,
-    producers,
-    redis,
-    plans: services.plans,
-    allows: (scope) => services.readPolicy.allowsAlert(scope),
-    logger,
-    records,
-    markAnswered: (root) => services.subscriptions.markAnswered(root),
-    ...(services.replication ? { replication: services.replication } : {}),
-    // Read at each call: the Teams adapter joins services.chats when its route is built below.
-    chats: () => services.chats ?? {},
-  });
-  services.alerts = alerts.hooks;
-  if (alerts.hooks === undefined) warnNoAlertHome(logger);
-  const teams =
-    config.teams &&
-    teamsRoute(
-      services,
-      config.teams,
-      redisCardStore(redis, records),
-      redisTeamsDirectory(redis, records),
-      redisRefreshList(redis, records),
-    );
-  const extraRoutes = [...(options.extraRoutes ?? []), ...alerts.routes, ...(teams ? [teams.route] : [])];
+  const extraRoutes = [
+    ...(options.extraRoutes ?? []),
+    ...alertAndTeamsRoutes({ config, services, producers, redis, records, logger }),
+  ];
   // Slack, Teams (docs/teams.md) or both (src/config/slack.ts); without Slack, no Bolt.
   const handle = config.slack
     ? await startSlackApp(services, config.slack, {

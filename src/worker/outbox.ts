@@ -61,6 +61,8 @@ interface Entry {
   settle(): void;
 }
 
+type Keep = (fence: FenceRef, steps: WorkerStep[], id?: string, since?: number) => Entry;
+
 export interface OutboxOptions {
   /** The guarded writes (notify, the sealing plan store, their connection). */
   writes: WorkerWriteDeps;
@@ -82,6 +84,62 @@ const entryData = (entry: Pick<Entry, 'fence' | 'steps'>): unknown => ({
   steps: entry.steps,
 });
 
+/** What an earlier process kept, queued again (records of another MAC refused). */
+function reload(
+  journal: NonNullable<OutboxOptions['journal']>,
+  logger: OutboxOptions['logger'],
+  keep: Keep,
+): void {
+  const { records, dropped, refused } = journal.load();
+  if (dropped.length > 0) logger.warn({ files: dropped.length }, 'unreadable outbox records dropped');
+  if (refused.length > 0)
+    logger.warn(
+      { files: refused.length, audit: true },
+      "outbox records refused: their MAC is not this worker's (written or altered by someone else); not delivered",
+    );
+  for (const record of records) {
+    if (record.replay.kind !== OUTBOX_REPLAY) continue;
+    const data = record.replay.data as { fence: FenceRef; steps: WorkerStep[] };
+    keep(data.fence, data.steps, record.id, record.since);
+  }
+}
+
+/** One attempt's writes: replies kept in the outbox with the plans and releases before them. */
+function attemptWrites(fence: FenceRef, keep: Keep, options: OutboxOptions): AttemptWrites {
+  let buffered: WorkerStep[] = [];
+  return {
+    async notify(job, enqueue = {}) {
+      const options_: EnqueueOptions = {
+        ...enqueue,
+        deduplication: enqueue.deduplication ?? { id: `w-${randomUUID()}`, ttl: NOTIFY_DEDUP_TTL_MS },
+      };
+      const steps = [...buffered, { notify: job, options: options_ }];
+      buffered = [];
+      const entry = keep(fence, steps);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        entry.delivered,
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, options.holdMs ?? 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+    plans: {
+      ...options.writes.plans,
+      async save(stored: StoredPlan) {
+        // Unsealed as given: the sealing store seals it when it is written.
+        const { seal: _seal, ...plan } = stored;
+        buffered.push({ plan: plan as StoredPlan });
+      },
+      async release(id, release) {
+        const claimedAt = release?.claimedAt ?? (await options.writes.plans.claimOf(id))?.at;
+        if (claimedAt !== undefined) buffered.push({ release: { planId: id, claimedAt } });
+      },
+    },
+  };
+}
+
 export function createOutbox(options: OutboxOptions): Outbox {
   const { logger, journal } = options;
   const now = options.now ?? Date.now;
@@ -91,7 +149,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
   let stopped = false;
   let wake: (() => void) | undefined;
 
-  const keep = (fence: FenceRef, steps: WorkerStep[], id: string = randomUUID(), since = now()): Entry => {
+  const keep: Keep = (fence, steps, id = randomUUID(), since = now()) => {
     let settle = (): void => undefined;
     const delivered = new Promise<void>((resolve) => {
       settle = resolve;
@@ -164,58 +222,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
     });
   }
 
-  if (journal) {
-    const { records, dropped, refused } = journal.load();
-    if (dropped.length > 0) logger.warn({ files: dropped.length }, 'unreadable outbox records dropped');
-    if (refused.length > 0)
-      logger.warn(
-        { files: refused.length, audit: true },
-        "outbox records refused: their MAC is not this worker's (written or altered by someone else); not delivered",
-      );
-    for (const record of records) {
-      if (record.replay.kind !== OUTBOX_REPLAY) continue;
-      const data = record.replay.data as { fence: FenceRef; steps: WorkerStep[] };
-      keep(data.fence, data.steps, record.id, record.since);
-    }
-    if (queue.length > 0)
-      logger.info({ entries: queue.length }, 'outbox: delivering what an earlier process kept');
-  }
+  if (journal) reload(journal, logger, keep);
+  if (queue.length > 0)
+    logger.info({ entries: queue.length }, 'outbox: delivering what an earlier process kept');
 
   return {
-    forAttempt(fence) {
-      let buffered: WorkerStep[] = [];
-      return {
-        async notify(job, enqueue = {}) {
-          const options_: EnqueueOptions = {
-            ...enqueue,
-            deduplication: enqueue.deduplication ?? { id: `w-${randomUUID()}`, ttl: NOTIFY_DEDUP_TTL_MS },
-          };
-          const steps = [...buffered, { notify: job, options: options_ }];
-          buffered = [];
-          const entry = keep(fence, steps);
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([
-            entry.delivered,
-            new Promise<void>((resolve) => {
-              timer = setTimeout(resolve, options.holdMs ?? 5_000);
-            }),
-          ]);
-          clearTimeout(timer);
-        },
-        plans: {
-          ...options.writes.plans,
-          async save(stored: StoredPlan) {
-            // Unsealed as given: the sealing store seals it when it is written.
-            const { seal: _seal, ...plan } = stored;
-            buffered.push({ plan: plan as StoredPlan });
-          },
-          async release(id, release) {
-            const claimedAt = release?.claimedAt ?? (await options.writes.plans.claimOf(id))?.at;
-            if (claimedAt !== undefined) buffered.push({ release: { planId: id, claimedAt } });
-          },
-        },
-      };
-    },
+    forAttempt: (fence) => attemptWrites(fence, keep, options),
     pending: () => queue.length,
     async drained(timeoutMs) {
       const deadline = now() + timeoutMs;

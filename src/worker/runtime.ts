@@ -55,12 +55,8 @@ export interface WorkerRuntime {
  * side (real in workers/main.ts, fakes in tests). Stalled jobs (a worker died) are
  * picked up by another worker after the lock lapses.
  */
-export function startWorkers(
-  config: WorkerConfig,
-  logger: Logger,
-  cluster: ClusterDeps,
-  options: { lockDurationMs?: number; stalledIntervalMs?: number } = {},
-): WorkerRuntime {
+/** Producers, plan store, replication guard, outbox, plan trust and the clock watch: what the jobs write through. */
+function startWriteSide(config: WorkerConfig, logger: Logger) {
   const producerConnection: Redis = createProducerConnection(config.redis.target, {
     enableOfflineQueue: true,
     maxRetriesPerRequest: 3,
@@ -113,6 +109,29 @@ export function startWorkers(
     onReading: (reading) => metrics.clockOffset.set(reading.offsetMs / 1000),
   });
   const clock = (): string | undefined => clockWatch.problem();
+  return {
+    producerConnection,
+    producers,
+    writes,
+    plans,
+    outbox,
+    replication,
+    trust,
+    metrics,
+    clockWatch,
+    clock,
+  };
+}
+
+/** The diagnose and remediate queues' BullMQ workers. */
+function startQueueWorkers(
+  config: WorkerConfig,
+  logger: Logger,
+  cluster: ClusterDeps,
+  side: ReturnType<typeof startWriteSide>,
+  options: { lockDurationMs?: number; stalledIntervalMs?: number },
+) {
+  const { plans, writes, producerConnection, trust, metrics, outbox, clock } = side;
   const common = { plans, planTtlMs: config.planTtlSeconds * 1000, notify: writes.notify, logger };
   const connection = createWorkerConnection(config.redis.target);
   connection.on('error', (error) => logger.warn({ err: error }, 'redis (worker) error'));
@@ -175,6 +194,24 @@ export function startWorkers(
     );
     worker.on('stalled', (jobId) => logger.warn({ queue: worker.name, jobId }, 'job stalled; re-queued'));
   }
+  return { connection, diagnose, diagnosing, remediate, remediating };
+}
+
+export function startWorkers(
+  config: WorkerConfig,
+  logger: Logger,
+  cluster: ClusterDeps,
+  options: { lockDurationMs?: number; stalledIntervalMs?: number } = {},
+): WorkerRuntime {
+  const side = startWriteSide(config, logger);
+  const { producerConnection, producers, replication, outbox, metrics, clockWatch, clock } = side;
+  const { connection, diagnose, diagnosing, remediate, remediating } = startQueueWorkers(
+    config,
+    logger,
+    cluster,
+    side,
+    options,
+  );
   const earlyWarning = startEarlyWarning({
     cluster: config.cluster,
     recordSigner: { by: 'worker', key: config.notifySigningKey },

@@ -23,6 +23,7 @@ import { postClick, postSigned, slashCommandBody } from '../support/slack-sign.j
 import { startSlackStandin, type SlackStandin, type StoredMessage } from '../support/slack-standin.js';
 import { workerNotifyProducers } from '../support/worker-notify.js';
 import { SIGNAL_WAIT_MS } from '../support/timeouts.js';
+import { CLOCK_SKEW_TOLERANCE_MS } from '../../src/trust/clock-skew.js';
 
 const SECRET = 'flow-secret';
 const TOKEN = 'xoxb-flow-token';
@@ -279,8 +280,9 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     await app.services.plans.save({
       plan: expired,
       cluster: 'default',
-      createdAt: Date.now() - 120_000,
-      expiresAt: Date.now() - 1,
+      createdAt: Date.now() - CLOCK_SKEW_TOLERANCE_MS - 120_000,
+      // Past its expiry by more than the clock skew every freshness check tolerates.
+      expiresAt: Date.now() - CLOCK_SKEW_TOLERANCE_MS - 1,
     });
     // A message of its own to carry the button (no reliance on an earlier test's posts).
     await postSigned(events, SECRET, slashCommandBody({ text: 'stale -n gpu' }));
@@ -320,8 +322,9 @@ describe('Slack flow: command → result → approval → patch → rolled out (
     await app.services.plans.save({
       plan: undo,
       cluster: 'default',
-      createdAt: Date.now() - 120_000,
-      expiresAt: Date.now() - 1,
+      createdAt: Date.now() - CLOCK_SKEW_TOLERANCE_MS - 120_000,
+      // Past its expiry by more than the clock skew every freshness check tolerates.
+      expiresAt: Date.now() - CLOCK_SKEW_TOLERANCE_MS - 1,
       undoOf: 'set-rolling-update-stale-undo',
     });
     await postSigned(events, SECRET, slashCommandBody({ text: 'stale-undo -n gpu' }));

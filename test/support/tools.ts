@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /** CI sets CI (GitHub Actions, GitLab and .ci/run all do); there a missing tool is a failure. */
 export const onCI = Boolean(process.env['CI']);
@@ -14,7 +15,16 @@ export function hasBinary(name: string): boolean {
  * file's tests are skipped and this says why (README, Development).
  */
 export function requireBinary(name: string, installHint: string): boolean {
-  if (hasBinary(name)) return true;
+  return requireTool(name, hasBinary(name), installHint);
+}
+
+/** requireBinary for a tool that is a file (a library to preload, not a command). */
+export function requireFile(path: string, installHint: string): boolean {
+  return requireTool(path, existsSync(path), installHint);
+}
+
+function requireTool(name: string, present: boolean, installHint: string): boolean {
+  if (present) return true;
   const message = `${name} is not installed (${installHint})`;
   if (onCI) throw new Error(`${message}; CI must provide it (.ci/run installs it)`);
   console.warn(`skipping the tests that need ${name}: ${message}`);

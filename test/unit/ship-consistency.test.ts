@@ -55,6 +55,12 @@ const ALL_VARS = new Set([...APP_VARS, ...WORKER_VARS]);
 const CLI_ONLY = new Set(['ROLLOUT_DOCTOR_STATE_DIR']);
 /** Read by `npm run bench` alone (bench/), never deployed. */
 const BENCH_ONLY = new Set(['BENCH_FAILOVER', 'BENCH_FAILOVER_ROUNDS']);
+/** Read where the image is built or released, by the file named: never by a process of ours. */
+const BUILD_ONLY = new Map([
+  ['ROLLOUT_DOCTOR_BUILD_CA', 'scripts/image/build.sh'],
+  ['NPM_TOKEN', '.github/workflows/release.yml'],
+  ['NODE_EXTRA_CA_CERTS', 'scripts/image/build.sh'],
+]);
 /** docker-compose.yml interpolation only (the host kubeconfig path); no process reads it. */
 const COMPOSE_ONLY = new Set([
   'WORKER_KUBECONFIG',
@@ -193,7 +199,11 @@ describe('entry commands', () => {
 });
 
 describe('Dockerfile', () => {
-  const dockerfile = text('Dockerfile');
+  // The base is an ARG (scripts/image/build.sh passes a locally made one where no registry
+  // answers); its default, the official image, is what the stages are checked against.
+  const raw = text('Dockerfile');
+  const base = /^ARG NODE_BASE=(\S+)$/m.exec(raw)?.[1] ?? '';
+  const dockerfile = raw.replaceAll('${NODE_BASE}', base);
   const stages = dockerfile.split(/^(?=FROM )/m).filter((s) => s.startsWith('FROM '));
   const final = stages.at(-1) ?? '';
 
@@ -210,7 +220,8 @@ describe('Dockerfile', () => {
   });
 
   it('final stage: production dependencies only, non-root, the app command, its port and a health check', () => {
-    expect(final).toMatch(/^RUN (--mount=\S+ )*npm ci --omit=dev/m);
+    // One RUN, continued over lines (its cache and build-CA mounts), ending in the production install.
+    expect(final).toMatch(/^RUN (?:[^\n]*\\\n)*\s*npm ci --omit=dev/m);
     expect(final).toMatch(/COPY --from=build \/app\/dist\/src \.\/dist\/src/);
     expect(final).toMatch(/COPY --from=build \/app\/dist\/workers \.\/dist\/workers/);
     const user = /^USER (\S+)/m.exec(final)?.[1] ?? 'root';
@@ -718,14 +729,19 @@ describe('deploy/', () => {
     expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
   });
 
-  it('overlays/namespaced binds the worker per namespace: no cluster-wide binding but a read-only one for Nodes', () => {
+  it('overlays/namespaced binds the worker per namespace: no cluster-wide binding but a read-only one for the cluster-scoped reads (Nodes, PersistentVolumes, StorageClasses)', () => {
     const rendered = render('overlays/namespaced');
     const bindings = rendered.filter((d) => d.kind === 'ClusterRoleBinding');
     expect(bindings.map((b) => b.roleRef?.name)).toEqual(['rollout-doctor-worker-nodes']);
     const nodes = rendered.find(
       (d) => d.kind === 'ClusterRole' && d.metadata.name === 'rollout-doctor-worker-nodes',
     );
-    expect(nodes?.rules).toEqual([{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }]);
+    // Cluster-scoped objects a RoleBinding cannot grant; read-only, nothing else.
+    expect(nodes?.rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get'] },
+      { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list'] },
+    ]);
     const roleBindings = rendered.filter((d) => d.kind === 'RoleBinding');
     expect(roleBindings.length).toBeGreaterThan(0);
     for (const b of roleBindings) {
@@ -877,6 +893,7 @@ describe('documentation of every variable', () => {
   it('README and the docs name no variable the code does not know, and link the configuration reference', () => {
     const readme = text('README.md');
     expect(readme).toContain('docs/configuration.md');
+    for (const [name, reader] of BUILD_ONLY) expect(text(reader), `${reader} reads ${name}`).toContain(name);
     for (const file of ['README.md', 'docs/operations.md', 'docs/security.md', 'docs/architecture.md']) {
       const names = [...text(file).matchAll(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b/g)].map((m) => m[0]);
       const unknown = names.filter(
@@ -885,7 +902,8 @@ describe('documentation of every variable', () => {
           !COMPOSE_ONLY.has(n) &&
           !PLATFORM.has(n) &&
           !CLI_ONLY.has(n) &&
-          !BENCH_ONLY.has(n),
+          !BENCH_ONLY.has(n) &&
+          !BUILD_ONLY.has(n),
       );
       expect(sorted(new Set(unknown)), file).toEqual([]);
     }

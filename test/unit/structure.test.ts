@@ -33,7 +33,6 @@ const SIM_STILL_LONG: Record<string, number> = {
   'sim/server/table.ts:rowsFor': 176,
   'sim/scale.ts:background': 157,
   'sim/controllers/replicaset.ts:replicaSetController': 140,
-  'sim/controllers/deployment-status.ts:computeStatus': 128,
   'sim/server/http.ts:createApiServer': 126,
   'sim/controllers/manager.ts:createControllerManager': 145,
 };
