@@ -108,11 +108,11 @@ if (values.json) {
       `harmful plans    ${t.harmfulPlans}`,
       `missed deadlocks ${t.missedDeadlocks}`,
       `fixes that failed ${t.fixFailed}`,
-      `plans judged     ${t.plansJudged} (replays diverged: ${t.diverged}); harmful ${t.harmfulPlanCount} ${JSON.stringify(t.harms)}; below a floor but labelled an outage ${t.labelledOutages}`,
+      `plans judged     ${t.plansJudged} (replays diverged: ${t.diverged}); harmful ${t.harmfulPlanCount} ${JSON.stringify(t.harms)}; below a floor but labelled an outage ${t.labelledOutages}; swapped for a crash the snapshot showed no sign of ${t.unforeseenPlans}`,
       ...(byFamily
         ? [
             '',
-            'family             states  agreement   harmful plans  missed',
+            'family             states  agreement   harmful plans  missed  unforeseen',
             ...Object.entries(byFamily).map(([f, ft]) =>
               [
                 f.padEnd(18),
@@ -122,6 +122,7 @@ if (values.json) {
                 ),
                 String(ft.harmfulPlanCount).padStart(15),
                 String(ft.missedDeadlocks).padStart(7),
+                String(ft.unforeseenPlans).padStart(11),
               ].join(' '),
             ),
           ]

@@ -27,22 +27,10 @@ import { workloadFloor, type Floor } from '../diagnosis/guards/budgets.js';
 import { nextPod } from '../diagnosis/rollout/surge-proof.js';
 import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
-import { remediationKinds } from '../remediation/kinds/index.js';
+import { kindOf } from '../remediation/kinds/index.js';
 import { applyPatch, PatchApplyError } from '../remediation/patch-apply.js';
 import type { PlanProof, RemediationPlan } from '../remediation/plan.js';
 import { stepsInWords } from './proof-words.js';
-
-/** Plan kinds whose write takes pods down or replaces them. */
-const CHANGES_PODS: ReadonlySet<RemediationPlan['kind']> = new Set([
-  'set-rolling-update',
-  'set-recreate',
-  'scale-old-replicaset',
-  'delete-pods',
-  'rollout-restart',
-  'exclude-node',
-  'abort-rollout',
-  'taint-device',
-]);
 
 export type ProofVerdict =
   /** Reaches its goal and keeps every floor (or, checked only, nothing the counts show breaks one). */
@@ -54,7 +42,7 @@ export type ProofVerdict =
 
 /** The proof of one plan for the finding it addresses, or undefined: the plan changes no pod. */
 export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVerdict | undefined {
-  if (!CHANGES_PODS.has(plan.kind)) return undefined;
+  if (!kindOf(plan).changesPods) return undefined;
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -160,7 +148,7 @@ function goalRefusal(
 }
 
 function isRelief(plan: RemediationPlan): boolean {
-  return remediationKinds.find((k) => k.kind === plan.kind)?.reliefOnly === true;
+  return kindOf(plan).reliefOnly === true;
 }
 
 /** Scaling an old ReplicaSet by hand: the controller's scale path moves the new one while the workload is paused. */

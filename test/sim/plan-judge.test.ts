@@ -133,11 +133,31 @@ describe('the plan judge', () => {
     expect(verdict.harm).toBeUndefined();
   });
 
-  it('swapping serving pods for an image that crashes everywhere is harmful', () => {
+  it('swapping serving pods for an image already seen crashing is harmful', () => {
+    sim = settled([crashEverywhere]);
+    const s = sim;
+    // The update starts with one surge pod of the new image; it crashes before the snapshot.
+    s.patch('Deployment', 'shop', 'web', 'strategic-merge', {
+      spec: { template: { spec: { containers: [{ name: 'web', image: 'shop/web:2' }] } } },
+    });
+    const restarted = (): boolean =>
+      (
+        s.list('Pod', 'shop') as unknown as { status?: { containerStatuses?: { restartCount?: number }[] } }[]
+      ).some((p) => (p.status?.containerStatuses ?? []).some((c) => (c.restartCount ?? 0) > 0));
+    expect(s.advance(300, restarted)).toBe(true);
+    const rolling = plan({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
+    const verdict = judgePlan(s, state(['shop/web:2']), rolling, apply(rolling));
+    expect(verdict.harm).toBe('crash-swap');
+    expect(verdict.unforeseen).toBeUndefined();
+    expect(verdict.minServing).toBeLessThan(3);
+  });
+
+  it('the same swap where no pod of the image had run yet is unforeseen, counted apart from harm', () => {
     sim = settled([crashEverywhere]);
     const rolling = plan({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } });
     const verdict = judgePlan(sim, state(['shop/web:2']), rolling, apply(rolling));
-    expect(verdict.harm).toBe('crash-swap');
+    expect(verdict.harm).toBeUndefined();
+    expect(verdict.unforeseen).toBe('crash-swap');
     expect(verdict.minServing).toBeLessThan(3);
   });
 

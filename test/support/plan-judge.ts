@@ -35,12 +35,43 @@ export interface PlanVerdict {
   startServing: number;
   minServing: number;
   floor?: number;
+  /**
+   * A crash-swap the snapshot gave no sign of: no pod of the crashing image had restarted,
+   * terminated or been waiting in CrashLoopBackOff when it was taken, so no reading of
+   * the cluster could have known the new template crashes. Counted apart from harm.
+   */
+  unforeseen?: 'crash-swap';
 }
 
 interface PodView {
   metadata: { labels?: Record<string, string>; deletionTimestamp?: string };
   spec: { containers: { image?: string }[] };
-  status?: { conditions?: { type: string; status: string; lastTransitionTime?: string }[] };
+  status?: {
+    conditions?: { type: string; status: string; lastTransitionTime?: string }[];
+    containerStatuses?: {
+      image?: string;
+      restartCount?: number;
+      state?: { waiting?: { reason?: string }; terminated?: object };
+      lastState?: { terminated?: object };
+    }[];
+  };
+}
+
+/** Whether a pod of a crashing image shows it now: restarted, terminated, or in CrashLoopBackOff. */
+function crashSeen(sim: SteppedSim, state: GeneratedState, crash: readonly string[]): boolean {
+  const ofCrash = (p: PodView): boolean =>
+    p.spec.containers.some((c) => crash.some((i) => c.image?.startsWith(i)));
+  return podsOf(sim, state)
+    .filter(ofCrash)
+    .some((p) =>
+      (p.status?.containerStatuses ?? []).some(
+        (c) =>
+          (c.restartCount ?? 0) > 0 ||
+          c.state?.terminated !== undefined ||
+          c.lastState?.terminated !== undefined ||
+          c.state?.waiting?.reason === 'CrashLoopBackOff',
+      ),
+    );
 }
 
 /** The workload's pods (its label, its namespace). */
@@ -124,6 +155,7 @@ export function judgePlan(
 ): PlanVerdict {
   const crash = state.crashImages ?? [];
   const pausedBefore = paused(sim, state);
+  const foreseeable = crash.length > 0 && crashSeen(sim, state, crash);
   let unpaused = false;
   const startServing = serving(sim, state);
   const floor = floorOf(sim, state);
@@ -154,7 +186,8 @@ export function judgePlan(
     return labelled ? { ...base, labelledOutage: true } : { ...base, harm: 'below-floor' };
   }
   if (unpaused) return { ...base, harm: 'unpaused' };
-  if (crashing && endServing < startServing) return { ...base, harm: 'crash-swap' };
+  if (crashing && endServing < startServing)
+    return foreseeable ? { ...base, harm: 'crash-swap' } : { ...base, unforeseen: 'crash-swap' };
   if (!reached) return { ...base, harm: 'finishes-nothing' };
   return base;
 }

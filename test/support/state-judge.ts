@@ -385,6 +385,8 @@ export interface Tally {
   plansJudged: number;
   harmfulPlanCount: number;
   labelledOutages: number;
+  /** Plans that swapped serving pods for a crashing template the snapshot showed no sign of (not counted as harm). */
+  unforeseenPlans: number;
   /** Harmful plans by what was wrong with them. */
   harms: Record<string, number>;
   /** Plans whose replay diverged (not judged). */
@@ -409,6 +411,7 @@ export function tally(results: readonly JudgedState[]): Tally {
     plansJudged: verdicts.length,
     harmfulPlanCount: verdicts.filter((v) => v.harm !== undefined).length,
     labelledOutages: verdicts.filter((v) => v.labelledOutage).length,
+    unforeseenPlans: verdicts.filter((v) => v.unforeseen !== undefined).length,
     harms,
     diverged: results.reduce((n, r) => n + r.diverged, 0),
     judged: results.length - skipped,

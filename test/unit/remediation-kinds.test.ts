@@ -32,6 +32,7 @@ function missingParts(module: RemediationKindModule): string[] {
   need(OPERATIONS.includes(module.writes), 'writes');
   need(typeof module.clusterScoped === 'boolean', 'clusterScoped');
   need(typeof module.spendsAvailability === 'boolean', 'spendsAvailability');
+  need(typeof module.changesPods === 'boolean', 'changesPods');
   need(typeof module.paths === 'function', 'paths');
   need(typeof module.checkPayload === 'function', 'checkPayload');
   need(module.staleWhen === 'replaced' || module.staleWhen === 'spec-changed', 'staleWhen');
@@ -78,6 +79,24 @@ describe('remediation kind registry', () => {
     expect(REMEDIATION_KIND_MODULES[kind].spendsAvailability).toBe(SPENDS[kind]);
   });
 
+  /** Which kinds create, delete or move pods: each such plan is run forward before it is shown (src/engine/plan-proof.ts). */
+  const CHANGES_PODS: Record<string, boolean> = {
+    'set-rolling-update': true, // the rollout moves at the new pace
+    'set-recreate': true,
+    'scale-old-replicaset': true,
+    'rollout-restart': true,
+    'abort-rollout': true,
+    'delete-pods': true,
+    'exclude-node': true, // a template change: every pod is replaced, off the node
+    'taint-device': true, // the device's pods are evicted or stay off it
+    'scale-back-old-replicaset': false, // only an Undo: gives back what its plan took
+    'untaint-device': false, // only an Undo
+  };
+
+  it.each(REMEDIATION_KINDS)('%s says whether it changes pods (and so is run forward first)', (kind) => {
+    expect(REMEDIATION_KIND_MODULES[kind].changesPods).toBe(CHANGES_PODS[kind]);
+  });
+
   it('sees a missing part (the check above can fail)', () => {
     const { words, ...noWords } = REMEDIATION_KIND_MODULES['delete-pods'];
     expect(missingParts({ ...noWords, words: { ...words, applied: undefined } } as never)).toEqual([
@@ -87,6 +106,7 @@ describe('remediation kind registry', () => {
     expect(missingParts({ ...noWords, words, spendsAvailability: undefined } as never)).toEqual([
       'spendsAvailability',
     ]);
+    expect(missingParts({ ...noWords, words, changesPods: undefined } as never)).toEqual(['changesPods']);
   });
 
   it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {

@@ -32,6 +32,7 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
   },
   // The deleted pods stop serving until their replacements are Ready.
   spendsAvailability: true,
+  changesPods: true,
   staleWhen: 'spec-changed',
   reliefOnly: true,
   inverse: () => null,

@@ -129,6 +129,13 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    * by itself (src/engine/plan-gate.ts). Stated by every kind, so a new one decides.
    */
   spendsAvailability: boolean;
+  /**
+   * Whether applying it creates, deletes or moves pods (a workload patch that moves the
+   * rollout, a ReplicaSet scaled down, pods deleted, a node or device tainted): such a
+   * plan is run forward in the cluster it was made for before it is shown
+   * (src/engine/plan-proof.ts). An Undo that only gives back what its plan took says no.
+   */
+  changesPods: boolean;
   /** Relief, not a fix (delete-pods): never ordered ahead of a fix (plan-order.ts). */
   reliefOnly?: true;
   /** The Undo of an applied plan, or null when there is nothing to put back. */

@@ -54,6 +54,7 @@ export const scaleBackOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> 
   checkPayload: (plan) => checkScalePayload(plan, 'up'),
   // Only an Undo, never offered: it adds old pods back.
   spendsAvailability: false,
+  changesPods: false,
   staleWhen: 'spec-changed',
   inverse: () => null,
   watch: () => ({

@@ -23,6 +23,7 @@ export const scaleOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> & {
   checkPayload: (plan) => checkScalePayload(plan, 'down'),
   // Scaling the old ReplicaSet down stops old pods before the new ones are Ready.
   spendsAvailability: true,
+  changesPods: true,
   staleWhen: 'spec-changed',
   inverse: scaleBackPlan,
   // Scaling the old ReplicaSet down moves the rollout: the surge pod takes its place.

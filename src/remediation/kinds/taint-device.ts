@@ -44,6 +44,7 @@ export const taintDevice: RemediationKindModule<TaintDevicePlan> & { kind: 'tain
   checkPayload: (plan) => checkDeviceTaintPayload(plan, 'required'),
   // Answers a crash loop, not a stuck rollout: the pods it replaces are the ones failing on the device.
   spendsAvailability: false,
+  changesPods: true,
   staleWhen: 'spec-changed',
   inverse: untaintPlan,
   // The pods holding the device are deleted: their replacements becoming Ready is what is watched.

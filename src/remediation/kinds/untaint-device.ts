@@ -20,6 +20,7 @@ export const untaintDevice: RemediationKindModule<UntaintDevicePlan> & { kind: '
   checkPayload: (plan) => checkDeviceTaintPayload(plan, 'none'),
   // Only an Undo, never offered: it takes the taint off.
   spendsAvailability: false,
+  changesPods: false,
   staleWhen: 'replaced',
   inverse: () => null,
   watch: () => ({

@@ -218,6 +218,8 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     ...(spec.workloads ? { workloads: spec.workloads } : {}),
     paths: spec.paths,
     spendsAvailability: spec.spendsAvailability,
+    // A workload patch moves the rollout: its pods are replaced.
+    changesPods: true,
     checkPayload: checkWorkloadPatchPayload,
     staleWhen: 'spec-changed',
     inverse: patchBack,
