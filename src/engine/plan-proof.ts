@@ -34,7 +34,15 @@ import { stepsInWords } from './proof-words.js';
 
 export type ProofVerdict =
   /** Reaches its goal and keeps every floor (or, checked only, nothing the counts show breaks one). */
-  | { verdict: 'proved'; proof: PlanProof }
+  | {
+      verdict: 'proved';
+      proof: PlanProof;
+      /**
+       * Relief only: run forward, its replacements crash-loop again on these nodes and no
+       * more pods serve (the scheduler put them back there); proved-offer.ts decides.
+       */
+      recurs?: string[];
+    }
   /** Reaches its goal, below the owners' floor on the way (`proof.belowFloor`). */
   | { verdict: 'below-floor'; proof: PlanProof; floor: Floor }
   /** Must not be shown: why, in one sentence that names the plan. */
@@ -78,7 +86,14 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
       steps: stepsInWords(ran.outcome),
       ...atResume,
     };
-    return judged(proof, floor);
+    const verdict = judged(proof, floor);
+    const again = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
+    return isRelief(plan) &&
+      verdict.verdict === 'proved' &&
+      again.length > 0 &&
+      trace.serving.end <= trace.serving.start
+      ? { ...verdict, recurs: again }
+      : verdict;
   }
   const why = ran?.outcome.result === 'unknown' ? ran.outcome.why : modelGap(ctx);
   const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now));

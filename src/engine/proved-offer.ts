@@ -9,6 +9,7 @@
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
 import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
+import { kindOf } from '../remediation/kinds/index.js';
 
 export function offerProved(
   ctx: AnalysisContext,
@@ -23,6 +24,27 @@ export function offerProved(
     if (verdict.verdict === 'refused') {
       note(plan.kind, verdict.reason);
       return [];
+    }
+    if (verdict.verdict === 'proved' && verdict.recurs) {
+      // Relief whose replacements may land where the crash is: worth it only beside a fix.
+      const where = verdict.recurs.slice(0, 3).join(', ');
+      if (!keepsFloor) {
+        note(
+          plan.kind,
+          `${planLabel(plan)}: run forward, their replacements crash-loop again on ${where} and no more pods serve, so it relieves nothing`,
+        );
+        return [];
+      }
+      return [
+        {
+          ...plan,
+          proof: verdict.proof,
+          warnings: [
+            `The scheduler may place the replacements on ${where} again, where they crash: the fix above keeps them off it.`,
+            ...plan.warnings,
+          ],
+        },
+      ];
     }
     if (verdict.verdict === 'proved') return [{ ...plan, proof: verdict.proof }];
     const { floor, proof } = verdict;
@@ -47,5 +69,5 @@ export function offerProved(
 
 /** Relief (delete-pods) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
 function isRelief(plan: RemediationPlan, verdict: ProofVerdict): boolean {
-  return verdict.verdict === 'proved' && plan.kind === 'delete-pods' && plan.addresses === 'CrashLoopOnNode';
+  return verdict.verdict === 'proved' && kindOf(plan).reliefOnly === true;
 }

@@ -12,7 +12,8 @@
  * - crash-swap: it ends with fewer serving pods than it started with, and pods of an
  *   image known to crash in their place;
  * - finishes-nothing: the goal it exists for is not reached (the rollout rolled out;
- *   for an abort, the stable pods serving again);
+ *   for an abort, the stable pods serving again; for a node exclusion, no pod
+ *   crash-looping at the end and more serving than at the start, rolled out or not);
  * - unpaused: the workload was paused, the plan's write left it resumed, and the plan
  *   does not say it resumes it.
  * A paused Deployment is resumed by the judge after the write, as its person would.
@@ -55,6 +56,17 @@ interface PodView {
       lastState?: { terminated?: object };
     }[];
   };
+}
+
+/** Whether a pod of the workload (not terminating) is crash-looping now: waiting in CrashLoopBackOff, or its container terminated. */
+function crashingNow(sim: SteppedSim, state: GeneratedState): boolean {
+  return podsOf(sim, state).some(
+    (p) =>
+      !p.metadata.deletionTimestamp &&
+      (p.status?.containerStatuses ?? []).some(
+        (c) => c.state?.waiting?.reason === 'CrashLoopBackOff' || c.state?.terminated !== undefined,
+      ),
+  );
 }
 
 /** Whether a pod of a crashing image shows it now: restarted, terminated, or in CrashLoopBackOff. */
@@ -188,7 +200,10 @@ export function judgePlan(
   if (unpaused) return { ...base, harm: 'unpaused' };
   if (crashing && endServing < startServing)
     return foreseeable ? { ...base, harm: 'crash-swap' } : { ...base, unforeseen: 'crash-swap' };
-  if (!reached) return { ...base, harm: 'finishes-nothing' };
+  // An exclusion states its own goal (DESIGN §4d, issue 52.1): the crash off the nodes it
+  // excludes; a rollout that then waits for room has still reached it where more pods serve.
+  const crashGone = plan.kind === 'exclude-node' && !crashingNow(sim, state) && endServing > startServing;
+  if (!reached && !crashGone) return { ...base, harm: 'finishes-nothing' };
   return base;
 }
 

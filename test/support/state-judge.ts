@@ -148,7 +148,7 @@ function podNames(sim: SteppedSim, state: GeneratedState): string {
  * Steady state, then the change (and what comes with it), then `after` seconds with the
  * scenario's scripted steps at their times. False when no steady state came first.
  */
-function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
+export function toSnapshot(sim: SteppedSim, state: GeneratedState): boolean {
   if (!sim.advance(STEADY_SECONDS, () => rolledOut(sim, state))) return false;
   sim.apply(state.changed);
   for (const o of state.also ?? []) sim.apply(o);
@@ -236,14 +236,14 @@ function judge(
   };
 }
 
-function snapshotNow(sim: SteppedSim, state: GeneratedState): WorkloadSnapshot {
+export function snapshotNow(sim: SteppedSim, state: GeneratedState): WorkloadSnapshot {
   const objects = sim.objects() as unknown as KubeObject[];
   return assembleSnapshot({ kind: state.kind, namespace: state.namespace, name: state.name }, objects, {
     capturedAt: sim.now(),
   });
 }
 
-function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
+export function diagnoseNow(sim: SteppedSim, state: GeneratedState): Diagnosis {
   return diagnose(snapshotNow(sim, state));
 }
 

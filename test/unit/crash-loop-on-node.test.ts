@@ -193,6 +193,39 @@ describe('look-alikes that are not node-local', () => {
   });
 });
 
+describe('relief run forward (issue 52)', () => {
+  it('deleting the crashing pod is not offered where its replacement can only land on the same node (a host port each node holds once)', () => {
+    const ports = [{ containerPort: 8080, hostPort: 8080 }];
+    const { snapshot } = crashScenario({
+      placement: ['node-a', 'node-b'],
+      crashing: [1],
+      deployment: { ports },
+    });
+    const result = diagnose(snapshot);
+    expect(result.findings.map((f) => f.code)).toContain('CrashLoopOnNode');
+    // No other node takes the port: neither the exclusion nor the deletion moves the crash.
+    expect(result.remediations.map((r) => r.kind)).not.toContain('delete-pods');
+    expect(result.notOffered?.find((n) => n.kind === 'delete-pods')?.reason).toContain(
+      'their replacements crash-loop again on node-b and no more pods serve, so it relieves nothing',
+    );
+  });
+
+  it('beside an exclusion that moves the crash (a spare node), deleting it is offered, warning the scheduler may put it back', () => {
+    const ports = [{ containerPort: 8080, hostPort: 8080 }];
+    const { snapshot } = crashScenario({
+      placement: ['node-a', 'node-b'],
+      crashing: [1],
+      spareNodes: ['node-c'],
+      deployment: { ports },
+    });
+    const result = diagnose(snapshot);
+    expect(result.remediations.map((r) => r.kind)).toEqual(['exclude-node', 'delete-pods']);
+    expect(result.remediations[1]?.warnings[0]).toBe(
+      'The scheduler may place the replacements on node-b again, where they crash: the fix above keeps them off it.',
+    );
+  });
+});
+
 describe('seed B from a kubectl List dump', () => {
   it('gives the node verdict with exclude-node and delete-pods plans', () => {
     const { snapshot, deployment, replicaSet, pods, nodes } = crashScenario();
