@@ -32,15 +32,29 @@ describe('guard families', () => {
   });
 
   it.each(GUARD_FAMILIES.map((f) => [f]))(
-    '%s: states are drawn, judged, and replayed without divergence',
+    '%s: states are drawn, judged, and replayed without divergence; no offered plan is harmful',
     (family) => {
       const seeds = Array.from({ length: 60 }, (_, i) => i + 1).filter((s) => familyOfSeed(s) === family);
       const results = seeds.map((s) => judgeSeed(s, undefined, false, false, true));
       expect(results.every((r) => r.family === family)).toBe(true);
       expect(results.filter((r) => r.judgement !== 'skipped').length).toBeGreaterThan(0);
       expect(results.reduce((n, r) => n + r.diverged, 0)).toBe(0);
+      // Every offered plan run forward keeps its floor, swaps no serving pod for a crash
+      // the snapshot showed, keeps a pause and reaches its goal (issue 52).
+      const harmful = results.flatMap((r) =>
+        r.planVerdicts.filter((v) => v.harm).map((v) => `seed ${r.seed}: ${v.kind} ${v.harm ?? ''}`),
+      );
+      expect(harmful).toEqual([]);
     },
   );
+
+  it('budget, seed 400: no fix keeps the PodDisruptionBudget; each offered says by how much it goes below, so none is harmful', () => {
+    const result = judgeSeed(400, undefined, false, false, true);
+    expect(result.family).toBe('budget');
+    expect(result.judgement).toBe('agree');
+    expect(result.planVerdicts.length).toBeGreaterThan(0);
+    expect(result.planVerdicts.every((v) => v.labelledOutage === true && v.harm === undefined)).toBe(true);
+  });
 
   it('storage: the drained node of pod 0 holds its local volume, so the pod waits there for good', () => {
     // A storage seed whose StatefulSet comes up (the judge does not skip it), drained.

@@ -36,6 +36,11 @@ export type Judgement =
   | 'harmful-plan'
   | 'missed-deadlock'
   | 'fix-failed'
+  /**
+   * The fix failed only because its new template crashes, and no pod of it had shown that
+   * at the snapshot (plan-judge.ts `unforeseen`): no reading of the cluster could know.
+   */
+  | 'unforeseeable'
   /** The cluster did not reach its steady state before the change (nothing to judge). */
   | 'skipped';
 
@@ -107,7 +112,8 @@ export function judgeSeed(
   // A fix whose write the forward run made stale is judged as written at the snapshot.
   const refused = first.refusedFix;
   const stale = refused !== undefined && verdicts.find((v) => v.id === refused)?.harm === 'finishes-nothing';
-  const settled = stale ? 'fix-failed' : first.result.judgement;
+  const failed = stale ? 'fix-failed' : first.result.judgement;
+  const settled = failed === 'fix-failed' && verdicts.some((v) => v.unforeseen) ? 'unforeseeable' : failed;
   const judgement = settled === 'agree' && harmful ? 'harmful-plan' : settled;
   return { ...first.result, judgement, planVerdicts: verdicts, diverged };
 }
@@ -398,6 +404,8 @@ export interface Tally {
   harmfulPlans: number;
   missedDeadlocks: number;
   fixFailed: number;
+  /** Fixes that failed on a crash no pod had shown at the snapshot. */
+  unforeseeable: number;
   completed: number;
 }
 
@@ -421,6 +429,7 @@ export function tally(results: readonly JudgedState[]): Tally {
     harmfulPlans: count('harmful-plan'),
     missedDeadlocks: count('missed-deadlock'),
     fixFailed: count('fix-failed'),
+    unforeseeable: count('unforeseeable'),
     completed: results.filter((r) => r.judgement !== 'skipped' && r.completes).length,
   };
 }
