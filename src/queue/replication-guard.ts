@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
  *
  * Replication is asynchronous: a master that dies before its replica has a write
  * takes the write with it, and the promoted replica never saw it. `confirm` WAITs for
- * the replicas REDIS_WAIT_REPLICAS asks for. When they do not confirm within the WAIT
+ * the replicas REDIS_WAIT_REPLICAS asks for (one WAIT out at a time, none while the
+ * replicas are known to be away: `waitGate`). When they do not confirm within the WAIT
  * timeout (a replica lagging, or the master dying as it answers), the writes are
  * watched: the master's replication position right after them (INFO replication:
  * replication id and offset) is kept, and checked twice a second. Confirmed once a
@@ -186,19 +187,23 @@ const refusesInfo = (error: unknown): boolean =>
 /** Past the WAIT's own timeout, how long its answer may take before it counts as none (a stalled server). */
 export const WAIT_ANSWER_GRACE_MS = 250;
 
-/** `work`'s answer, or `fallback` once `ms` have passed without one (the call is left to finish). */
-async function within<T>(work: Promise<T>, ms: number, fallback: T): Promise<T> {
+/** `work`'s answer; fails once `ms` have passed without one (the call is left to finish). */
+async function answerIn<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Redis gave no answer within ${ms} ms`)), ms);
     timer.unref();
   });
   try {
-    return await Promise.race([work.catch(() => fallback), late]);
+    return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
   }
 }
+
+/** `work`'s answer, or `fallback` when it fails or `ms` pass without one. */
+const within = <T>(work: Promise<T>, ms: number, fallback: T): Promise<T> =>
+  answerIn(work, ms).catch(() => fallback);
 
 /**
  * WAIT and the replication position, asked on the guard's connection. It counts the
@@ -346,7 +351,8 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
   const check = async (): Promise<void> => {
     let info: ReplicationInfo;
     try {
-      info = await replication(redis);
+      // With a deadline: a check that hung on a stalled server would stop every later one.
+      info = await answerIn(replication(redis), Math.max(timeoutMs, 4 * checkEveryMs));
     } catch (error) {
       if (!refusesInfo(error)) return; // Redis away: the next check looks again
       for (const entry of [...watched]) {

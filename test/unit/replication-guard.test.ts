@@ -86,6 +86,8 @@ function fakeRedis(state: {
   waits?: { sent: number; out: number; most: number };
   /** How long each WAIT takes to answer; 'never': a stalled server. */
   waitMs?: number | 'never';
+  /** INFOs from now on that get no answer (a stalled server). */
+  infoStalls?: number;
 }): Redis {
   const events = new EventEmitter();
   return Object.assign(events, {
@@ -103,7 +105,13 @@ function fakeRedis(state: {
         waits.out -= 1;
       }
     },
-    info: async () => text(state.info),
+    info: async () => {
+      if (state.infoStalls) {
+        state.infoStalls -= 1;
+        await new Promise(() => undefined);
+      }
+      return text(state.info);
+    },
   }) as unknown as Redis;
 }
 
@@ -291,6 +299,17 @@ describe('createReplicationGuard', () => {
     });
     expect(performance.now() - started).toBeLessThan(50 + WAIT_ANSWER_GRACE_MS + 2_000);
     expect(guard.pending()).toBe(1);
+    guard.stop();
+  });
+
+  it("gives a check's INFO a deadline: one that got no answer does not stop the checks after it", async () => {
+    const state = { reached: 0, infoStalls: 0, info: info({ offset: 1000 }) };
+    const { guard } = await watchedWrite(state);
+    // The next two checks meet a stalled server; then a replica has the writes.
+    state.infoStalls = 2;
+    state.info = info({ offset: 1000, replicaOffsets: [1000] });
+    await until(() => guard.pending() === 0);
+    expect(state.infoStalls).toBe(0);
     guard.stop();
   });
 
