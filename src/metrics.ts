@@ -7,7 +7,8 @@ export interface Metrics {
   queueDepth: Gauge<'queue' | 'state'>;
   jobDuration: Histogram<'queue' | 'outcome'>;
   remediations: Counter<'kind' | 'outcome'>;
-  slackCalls: Counter<'method' | 'outcome'>;
+  /** Chat platform API calls of the notify consumer, by platform (src/platforms/list.ts), method and outcome. */
+  chatCalls: Counter<'platform' | 'method' | 'outcome'>;
   /** Redis values that steer the bot and did not carry the writer's mark (src/queue/record-mark.ts). */
   tamperedRecords: Counter<'record'>;
   /** This process's clock minus Redis's TIME, in seconds (src/queue/clock-watch.ts). */
@@ -63,10 +64,10 @@ export function createMetrics(
       labelNames: ['kind', 'outcome'] as const,
       registers: [registry],
     }),
-    slackCalls: new Counter({
-      name: 'rollout_doctor_slack_calls_total',
-      help: 'Slack Web API calls made by the notify consumer, by method and outcome.',
-      labelNames: ['method', 'outcome'] as const,
+    chatCalls: new Counter({
+      name: 'rollout_doctor_chat_calls_total',
+      help: 'Chat platform API calls made by the notify consumer, by platform, method and outcome.',
+      labelNames: ['platform', 'method', 'outcome'] as const,
       registers: [registry],
     }),
     clockOffset: new Gauge({

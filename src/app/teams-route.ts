@@ -15,7 +15,7 @@ import type { TeamsConfig } from '../config/teams.js';
 import type { AppServices } from './services.js';
 import { announceRun } from '../chat/notify/announce.js';
 import { answerPress } from '../chat/use-cases/approve-press.js';
-import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
+import { isId } from '../platforms/chat-refs.js';
 
 /** How Teams users call the app, and let it into a conversation. */
 export const TEAMS_COMMAND_WORDS: CommandWords = {
@@ -154,7 +154,9 @@ export function teamsRoute(
     // The policy's approvers now (Teams ones by Entra object id) that some replica has seen.
     refreshUserIds: async () => {
       try {
-        const approvers = (services.policy.approverIds?.() ?? []).filter((id) => ENTRA_OBJECT_ID.test(id));
+        const approvers = (services.policy.approverIds?.() ?? []).filter((id) =>
+          isId('teams', 'approver', id),
+        );
         return await refresh.userIds(approvers);
       } catch (error) {
         // The card still goes out; approvers then refresh it by hand to get their view.

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { WORKLOAD_KINDS, type WorkloadKind } from '../diagnosis/workload-ref.js';
+import { isId, type ChatPlatform } from '../platforms/chat-refs.js';
 
 /** A message nobody asked for (alert and early-warning threads), said so in signed data. */
 export const NO_REQUESTER = '-';
@@ -18,12 +19,11 @@ export const NO_REQUESTER = '-';
 export type Requester = string;
 
 /**
- * A person id a requester may be (a Slack id: upper-case letters and digits), or
- * NO_REQUESTER; anything else is no requester value at all. A platform whose ids look
- * otherwise adds their shape here.
+ * A person id of `platform` (its shape in the list of platforms, src/platforms/list.ts),
+ * or NO_REQUESTER; anything else is no requester value at all.
  */
-export function isRequester(value: string): value is Requester {
-  return value === NO_REQUESTER || /^[A-Z0-9]+$/.test(value);
+export function isRequester(value: string, platform: ChatPlatform): value is Requester {
+  return value === NO_REQUESTER || isId(platform, 'person', value);
 }
 
 /** What a Re-run diagnoses again. */

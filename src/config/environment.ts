@@ -6,7 +6,7 @@ import { parseSealKeys, type SealKeys } from '../trust/plan-seal.js';
 import { mergeAlertMaps, parseAlertMap, type AlertMap } from './alert-map.js';
 import { parseNamespaceRoutes, type NamespaceRoutes } from './alert-routes.js';
 import { redisEnvShape, redisProblems, redisSettings, type RedisSettings } from './redis.js';
-import { ENTRA_OBJECT_ID } from '../policy/approval-policy.js';
+import { canonicalId, isPrincipal } from '../policy/policy-ids.js';
 import { chatPlatformProblems, slackEnvShape, slackSettings, type SlackConfig } from './slack.js';
 import { teamsEnvShape, teamsProblems, teamsSettings, type TeamsConfig } from './teams.js';
 
@@ -66,10 +66,8 @@ const clusterList = commaList(
   'every cluster must be a DNS-1123 label (a-z, 0-9, -)',
 ).refine((list) => list.length > 0, 'must name at least one cluster');
 
-const isPrincipal = (id: string): boolean => /^[USW][A-Z0-9]{2,}$/.test(id) || ENTRA_OBJECT_ID.test(id);
-/** Entra object ids compare in lower case (src/policy/approval-policy.ts). */
-const lowerGuids = (list: string[]): string[] =>
-  list.map((id) => (ENTRA_OBJECT_ID.test(id) ? id.toLowerCase() : id));
+/** Entra object ids compare in lower case (src/policy/policy-ids.ts). */
+const lowerGuids = (list: string[]): string[] => list.map(canonicalId);
 
 const readerList = commaList(
   '',

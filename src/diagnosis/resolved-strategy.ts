@@ -33,6 +33,12 @@ export interface ResolvedStrategy {
    * one, which keeps every pod until promotion).
    */
   argo?: 'canary' | 'trafficRouted' | 'blueGreen';
+  /**
+   * The old (stable) pods all stay until the new revision is complete: blue-green's
+   * active ReplicaSet, and a traffic-routed canary's stable without dynamicStableScale.
+   * The end state then holds both revisions at once.
+   */
+  stableKept?: true;
   /** A StatefulSet's partition: pods below this ordinal keep the current revision. */
   partition?: number;
 }

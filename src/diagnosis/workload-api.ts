@@ -92,6 +92,29 @@ export function apiTable<L extends WorkloadApiList>(apis: L): ApiTable<L> {
   return Object.freeze(Object.fromEntries(apis.map((api) => [api.kind, api]))) as ApiTable<L>;
 }
 
+/**
+ * What a kind module takes from its identity rather than stating it again: its kind
+ * name, its revision objects and its snapshot fields (`objects`: the object and its
+ * revision objects under the identity's `snapshot` names).
+ *
+ * @example export const daemonSetKind = { ...fromIdentity(daemonSetApi), podOwner: 'itself', ... };
+ */
+export function fromIdentity<A extends WorkloadApiFields>(
+  api: A,
+): {
+  kind: A['kind'];
+  revisionObjects: A['revisions'];
+  objects(object: ObjectOf<A>, revisions: RevisionOf<A>[]): ObjectsOf<A>;
+} {
+  return {
+    kind: api.kind,
+    revisionObjects: api.revisions,
+    // The identity's field names, typed by ObjectsOf (computed keys lose their names).
+    objects: (object, revisions) =>
+      ({ [api.snapshot.object]: object, [api.snapshot.revisions]: revisions }) as ObjectsOf<A>,
+  };
+}
+
 /** The snapshot holds this kind's objects (its object field is present). */
 export function hasObjectsOf<A extends WorkloadApiFields, T extends object>(
   api: A,

@@ -5,6 +5,7 @@
  *   not show the rollout finishing by itself, nor failing to finish even with the old
  *   pods gone (forward/verdict.ts); RolloutAtRisk plans change the next rollout only;
  * - never the strategy the workload already has.
+ * Both are the kind's to say (src/remediation/kinds/: `spendsAvailability`, `alreadySet`).
  */
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { FindingCode } from '../diagnosis/finding.js';
@@ -25,28 +26,10 @@ export function planRefusal(
   return 'run forward, the controllers finish this rollout by themselves, or it cannot finish even with the old pods gone: taking serving pods down would not help';
 }
 
+/** The workload already has what the plan sets, as its kind judges (kind.ts `alreadySet`). */
 function sameStrategy(ctx: AnalysisContext, plan: RemediationPlan): boolean {
+  const alreadySet = kindOf(plan).alreadySet;
+  if (!alreadySet) return false;
   const kind = workloadKind(ctx.snapshot);
-  const current = kind.strategy(kind.object(ctx.snapshot));
-  if (plan.kind === 'set-recreate') return current.type === 'Recreate';
-  if (plan.kind !== 'set-rolling-update' || !('patch' in plan)) return false;
-  const wanted = rollingValues(plan.patch.body);
-  if (!wanted || current.type !== 'RollingUpdate' || current.argo) return false;
-  return (
-    String(wanted.maxSurge) === String(current.maxSurge?.raw) &&
-    String(wanted.maxUnavailable) === String(current.maxUnavailable?.raw)
-  );
-}
-
-/** The maxSurge and maxUnavailable a patch body writes (wherever the kind keeps them). */
-function rollingValues(body: unknown): { maxSurge: unknown; maxUnavailable: unknown } | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  if ('maxSurge' in record && 'maxUnavailable' in record)
-    return { maxSurge: record.maxSurge, maxUnavailable: record.maxUnavailable };
-  for (const value of Object.values(record)) {
-    const found = rollingValues(value);
-    if (found) return found;
-  }
-  return undefined;
+  return alreadySet(plan, kind.strategy(kind.object(ctx.snapshot)));
 }

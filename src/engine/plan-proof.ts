@@ -29,7 +29,7 @@ import type { WorkloadObject } from '../diagnosis/snapshot/types.js';
 import { workloadKind } from '../diagnosis/workloads/index.js';
 import { kindOf } from '../remediation/kinds/index.js';
 import { applyPatch, PatchApplyError } from '../remediation/patch-apply.js';
-import type { PlanProof, RemediationPlan } from '../remediation/plan.js';
+import type { PlanProof, PodRef, RemediationPlan } from '../remediation/plan.js';
 import { stepsInWords } from './proof-words.js';
 
 export type ProofVerdict =
@@ -50,7 +50,11 @@ export type ProofVerdict =
 
 /** The proof of one plan for the finding it addresses, or undefined: the plan changes no pod. */
 export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVerdict | undefined {
-  if (!kindOf(plan).changesPods) return undefined;
+  const { changesPods, proof: rule } = kindOf(plan);
+  if (!changesPods) return undefined;
+  // How a kind that changes pods is proved is its module's to say (kind.ts ProofRule;
+  // the kinds test holds that every such kind states one).
+  if (!rule) throw new Error(`${plan.kind} changes pods but states no proof rule`);
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
@@ -63,7 +67,7 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
     };
   const paused = kind.paused(object);
   const resumes = paused && written !== undefined && !kind.paused(written);
-  if (paused && !resumes && bypassesPause(plan))
+  if (paused && !resumes && rule.bypassesPause)
     return {
       verdict: 'refused',
       reason: `${label} would roll the new template out while ${snapshot.target.kind.toLowerCase()}/${snapshot.target.name} is paused (its controller scales the new ReplicaSet up as soon as the old one goes down): resume it first, or leave it paused`,
@@ -97,7 +101,7 @@ export function provePlan(ctx: AnalysisContext, plan: RemediationPlan): ProofVer
   }
   const why = ran?.outcome.result === 'unknown' ? ran.outcome.why : modelGap(ctx);
   const lowest = Math.max(0, now - statedTakeDown(ctx, plan, written, now));
-  if (crash?.everywhere && lowest < now && replacesWithTemplate(plan))
+  if (crash?.everywhere && lowest < now && rule.replacesWithTemplate)
     return {
       verdict: 'refused',
       reason: `${label} would replace serving pods with pods of a template that crashes on every node it ran on (${crash.seen.join(', ')}): roll back instead`,
@@ -143,10 +147,10 @@ function goalRefusal(
   const crash = currentTemplateCrash(ctx);
   if (trace.crashedOn.length > 0 && trace.serving.lowest < trace.serving.start)
     return `${label} would replace serving pods with pods that crash-loop (${crash?.everywhere ? 'the new template crashes on every node it ran on' : `on ${trace.crashedOn.slice(0, 3).join(', ')}`}): ${crash?.everywhere ? 'roll back instead' : 'the crash follows the rollout there'}`;
+  // Relief promises no more than taking the crashing pods away.
   if (isRelief(plan)) return undefined;
-  // An exclusion's goal is the crash off the nodes it excludes; room for every replica
-  // elsewhere is its own warning (exclude-node-room.ts), not a reason to keep the crash.
-  if (plan.kind === 'exclude-node' && outcome.result !== 'completes') {
+  // A node exclusion's goal is the crash off the nodes it excludes (kind.ts ProofRule).
+  if (kindOf(plan).proof?.goal === 'crash-off-its-nodes' && outcome.result !== 'completes') {
     // Its rollout need not finish where it takes the crash off those nodes and more pods serve at the end.
     const still = trace.failingAtEnd.filter((n) => n && crash?.crashesOn(n));
     if (still.length === 0 && trace.serving.end > trace.serving.start) return undefined;
@@ -166,24 +170,13 @@ function isRelief(plan: RemediationPlan): boolean {
   return kindOf(plan).reliefOnly === true;
 }
 
-/** Scaling an old ReplicaSet by hand: the controller's scale path moves the new one while the workload is paused. */
-function bypassesPause(plan: RemediationPlan): boolean {
-  return plan.kind === 'scale-old-replicaset';
-}
-
-/** Plans whose pods come back from the workload's current template (a crash there is what replaces them). */
-function replacesWithTemplate(plan: RemediationPlan): boolean {
-  return plan.kind !== 'delete-pods' && plan.kind !== 'abort-rollout' && plan.kind !== 'taint-device';
-}
-
-/** The workload as the plan's patch leaves it; undefined for plans that do not patch it. */
+/** The workload as the plan's patch leaves it; undefined for plans that do not patch its spec. */
 function writtenObject(
   ctx: AnalysisContext,
   object: WorkloadObject,
   plan: RemediationPlan,
 ): WorkloadObject | PatchApplyError | undefined {
-  if (plan.kind === 'scale-old-replicaset' || plan.kind === 'abort-rollout') return undefined;
-  if (!plan.patch) return undefined;
+  if (kindOf(plan).writes !== 'workload-patch' || !plan.patch) return undefined;
   try {
     return applyPatch(object, plan.patch, ctx.snapshot.capturedAt) as WorkloadObject;
   } catch (error) {
@@ -201,14 +194,9 @@ function intervention(
 ): Intervention | undefined {
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
-  if (plan.kind === 'scale-old-replicaset') {
-    const others = kind
-      .revisions(snapshot)
-      .old.filter((r) => r.name !== plan.replicaSet.name)
-      .reduce((sum, r) => sum + (r.desired ?? r.pods.length), 0);
-    return { oldTo: { replicas: others + plan.replicaSet.to, stepped: plan.replicaSet.stepped === true } };
-  }
-  if (plan.kind === 'delete-pods') return { deleted: new Set(plan.pods.map((p) => p.uid || p.name)) };
+  // A write that is not a patch of the spec (an old ReplicaSet's scale, pods deleted), as its kind hands it to the model.
+  const own = kindOf(plan).proof?.intervention;
+  if (own) return own(ctx, plan);
   if (!written) return undefined;
   const strategy = kind.strategy(written);
   const change: Intervention = {
@@ -266,15 +254,15 @@ function statedTakeDown(
   now: number,
 ): number {
   const phases = podPhases(ctx);
-  const serving = (names: ReadonlySet<string>): number =>
-    ctx.snapshot.pods.filter(
+  const serving = (pods: readonly PodRef[]): number => {
+    const names = new Set(pods.map((p) => p.uid || p.name));
+    return ctx.snapshot.pods.filter(
       (p) => names.has(p.metadata.uid || p.metadata.name || '') && phases.get(p) === 'ready',
     ).length;
-  if (plan.kind === 'delete-pods' || plan.kind === 'taint-device')
-    return serving(new Set(plan.pods.map((p) => p.uid || p.name)));
-  if (plan.kind === 'scale-old-replicaset')
-    return plan.replicaSet.stepped ? 1 : Math.max(0, plan.replicaSet.replicas - plan.replicaSet.to);
-  if (plan.kind === 'abort-rollout') return 0;
+  };
+  // What its own write takes down, as its kind counts it (kind.ts ProofRule); else as the strategy lets go.
+  const own = kindOf(plan).proof?.takesDown;
+  if (own) return own(plan, serving);
   const kind = workloadKind(ctx.snapshot);
   const strategy = kind.strategy(written ?? kind.object(ctx.snapshot));
   if (strategy.type === 'Recreate') return now;

@@ -8,8 +8,8 @@
  */
 import type { AnalysisContext } from '../diagnosis/analysis-context.js';
 import type { NotOffered, RemediationPlan } from '../remediation/plan.js';
-import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
 import { kindOf } from '../remediation/kinds/index.js';
+import { planLabel, provePlan, type ProofVerdict } from './plan-proof.js';
 
 export function offerProved(
   ctx: AnalysisContext,
@@ -67,7 +67,7 @@ export function offerProved(
   });
 }
 
-/** Relief (delete-pods) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
+/** Relief (kinds/ `reliefOnly`) keeps the floor but is not a fix: it does not stand in for one that keeps it. */
 function isRelief(plan: RemediationPlan, verdict: ProofVerdict): boolean {
   return verdict.verdict === 'proved' && kindOf(plan).reliefOnly === true;
 }

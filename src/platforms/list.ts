@@ -23,6 +23,30 @@ export interface IdPatterns {
   readonly approver: RegExp;
 }
 
+/**
+ * What the approval policy (src/policy/: the policy file, ROLLOUT_DOCTOR_APPROVERS and
+ * ROLLOUT_DOCTOR_READERS) may name of a platform, and how its refusals say so.
+ */
+export interface PolicyIds {
+  /**
+   * A person the policy may name is an `ids.approver`; true: compared in lower case
+   * (the policy may write any case, the adapter sends lower case).
+   */
+  readonly lowerCase: boolean;
+  /** A group of people its adapter resolves to members (Slack user groups); absent: none. */
+  readonly group?: RegExp;
+  /** A conversation a reader rule may limit requests to. */
+  readonly channel: RegExp;
+  /** How a refusal of the policy names these ids. */
+  readonly says: {
+    /** A person or a group: "a Slack id (U…/W…/S…)". */
+    readonly principal: string;
+    /** A person only: "a Slack user id (U…/W…)". */
+    readonly person: string;
+    readonly channel: string;
+  };
+}
+
 export interface PlatformEntry {
   /** Its name in records, jobs, keys and signatures, and its adapter's folder. */
   readonly name: string;
@@ -32,6 +56,7 @@ export interface PlatformEntry {
    * messages name approvers as the policy file's `names:` names them, never by id.
    */
   readonly mentionsById: boolean;
+  readonly policy: PolicyIds;
 }
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -46,6 +71,18 @@ export const PLATFORM_LIST = [
       approver: /^[UW][A-Z0-9]{2,}$/,
     },
     mentionsById: true,
+    policy: {
+      lowerCase: false,
+      // User groups, resolved through usergroups.users.list.
+      group: /^S[A-Z0-9]{2,}$/,
+      // Channels, private channels and direct messages.
+      channel: /^[CGD][A-Z0-9]{2,}$/,
+      says: {
+        principal: 'a Slack id (U…/W…/S…)',
+        person: 'a Slack user id (U…/W…)',
+        channel: 'a Slack channel id (C…/G…/D…)',
+      },
+    },
   },
   {
     name: 'teams',
@@ -59,5 +96,16 @@ export const PLATFORM_LIST = [
       approver: GUID,
     },
     mentionsById: false,
+    policy: {
+      // The Teams adapter lower-cases `from.aadObjectId`; a policy may write any case.
+      lowerCase: true,
+      // Groups are not resolved (no Graph permission): a policy lists users.
+      channel: /^(19:[A-Za-z0-9_.=-]{1,200}@thread\.(tacv2|v2|skype)|a:[A-Za-z0-9_.=-]{1,300})$/,
+      says: {
+        principal: 'an Entra user object id (GUID)',
+        person: 'an Entra user object id (GUID)',
+        channel: 'a Teams conversation id (19:…@thread.tacv2)',
+      },
+    },
   },
 ] as const satisfies readonly PlatformEntry[];

@@ -3,39 +3,20 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseErrorText } from '../text/parse-error-text.js';
 import { displayName, peopleDirectory, peopleSchema, type People, type PersonEntry } from './people.js';
+import { isPolicyGroup, mustBe, policyChannel, principal } from './policy-ids.js';
 
 /**
- * Who may approve a plan for a cluster and namespace. Approvers are Slack user ids
- * (U…/W…) and user group ids (S…, resolved through usergroups.users.list and
- * cached), and Teams users by Entra object id (GUIDs), in the same lists. The optional policy file adds per cluster/namespace rules and a
+ * Who may approve a plan for a cluster and namespace. Approvers are the people and
+ * groups of every chat platform, in the same lists, as the list of platforms shapes
+ * their ids (src/platforms/list.ts, read by ./policy-ids.ts): Slack user ids (U…/W…)
+ * and user group ids (S…, resolved through usergroups.users.list and cached), Teams
+ * users by Entra object id (GUIDs). The optional policy file adds per cluster/namespace rules and a
  * two-person rule (`requiredApprovals: 2`). Who may approve comes from the most
  * specific matching rule (ROLLOUT_DOCTOR_APPROVERS where none matches); how many
  * approvals are needed is the strictest of all matching rules, so a namespace rule
  * naming its own approvers cannot weaken a cluster-wide two-person rule. No
  * approvers, no approval.
  */
-
-/** A Slack user (U…/W…) or user group (S…). */
-export const slackPrincipal = z.string().regex(/^[USW][A-Z0-9]{2,}$/);
-
-/** An Entra ID (Azure AD) user object id, as Teams sends it in `from.aadObjectId`: a GUID. */
-export const ENTRA_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * Someone the policy may name: a Slack user or user group, or a Teams user by Entra
- * object id (lower-cased here, as the Teams adapter lower-cases `aadObjectId`). The two
- * shapes cannot collide. Entra groups are not resolved (no Graph permission): list users.
- */
-export const principal = z.union([
-  slackPrincipal,
-  z
-    .string()
-    .regex(ENTRA_OBJECT_ID, 'must be a Slack id (U…/W…/S…) or an Entra user object id (GUID)')
-    .transform((id) => id.toLowerCase()),
-]);
-
-/** A Teams conversation id: a channel or group chat (19:…@thread.…) or a personal chat (a:…). */
-const teamsConversation = /^(19:[A-Za-z0-9_.=-]{1,200}@thread\.(tacv2|v2|skype)|a:[A-Za-z0-9_.=-]{1,300})$/;
 
 const ruleSchema = z.strictObject({
   cluster: z.string().optional(),
@@ -50,17 +31,7 @@ const readerRuleSchema = z.strictObject({
   cluster: z.string().optional(),
   namespace: z.string().optional(),
   /** Only requests from these channels (Slack C…/G…/D…, Teams 19:…@thread.tacv2); omitted: any channel. */
-  channels: z
-    .array(
-      z
-        .string()
-        .refine(
-          (c) => /^[CGD][A-Z0-9]{2,}$/.test(c) || teamsConversation.test(c),
-          'must be a Slack channel id (C…/G…/D…) or a Teams conversation id (19:…@thread.tacv2)',
-        ),
-    )
-    .min(1)
-    .optional(),
+  channels: z.array(policyChannel).min(1).optional(),
   /** Only these users and user groups; omitted: anyone (in the channels above). */
   users: z.array(principal).min(1).optional(),
   /** `scan` of every namespace at once; only on a rule without `namespace`. */
@@ -94,7 +65,7 @@ export const policyFileSchema = z
             ctx.addIssue({
               code: 'custom',
               path: [key],
-              message: 'must be a Slack id or an Entra object id',
+              message: mustBe('principal'),
             });
             continue;
           }
@@ -285,7 +256,7 @@ export function createMembershipCheck(options: {
   };
   return async (user, principals) => {
     if (principals.includes(user)) return true;
-    for (const group of principals.filter((a) => a.startsWith('S'))) {
+    for (const group of principals.filter(isPolicyGroup)) {
       try {
         if ((await members(group)).includes(user)) return true;
       } catch {

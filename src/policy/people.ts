@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalId as canonical, personId } from './policy-ids.js';
 
 /**
  * People, not ids (issue 54.3): one person may reach rollout-doctor from several
@@ -9,18 +10,6 @@ import { z } from 'zod';
  * person listed by one id may approve with any of theirs. An id in no entry is a
  * person of its own, as before.
  */
-
-/** A Slack user (U…/W…, never a group) or an Entra user object id (lower-cased). */
-export const personId = z.union([
-  z.string().regex(/^[UW][A-Z0-9]{2,}$/),
-  z
-    .string()
-    .regex(
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-      'must be a Slack user id (U…/W…) or an Entra user object id (GUID)',
-    )
-    .transform((id) => id.toLowerCase()),
-]);
 
 /**
  * A person's or group's name as people know it, shown where a platform cannot show an
@@ -66,9 +55,6 @@ export interface People {
   /** Every id of the person `id` belongs to (`id` first). */
   idsOf(id: string): readonly string[];
 }
-
-/** Ids as the platforms send them: Entra object ids in lower case. */
-const canonical = (id: string): string => (/^[0-9A-F-]{36}$/i.test(id) ? id.toLowerCase() : id);
 
 /** @example peopleDirectory([{ ids: ['U0DANA', '7f3a…'] }]).personOf('7f3a…') // 'U0DANA' */
 export function peopleDirectory(entries: readonly PersonEntry[] = []): People {

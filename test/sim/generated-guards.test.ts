@@ -56,6 +56,18 @@ describe('guard families', () => {
     expect(result.planVerdicts.every((v) => v.labelledOutage === true && v.harm === undefined)).toBe(true);
   });
 
+  // Found by `npm run verify:states -- --guards --count 600`: a traffic-routed canary
+  // (no dynamicStableScale) keeps every stable pod until the canary has all of its own,
+  // so the end state holds both revisions; 406 (2 GPU pods a revision, 2 GPUs' room for 3)
+  // read as only paused before.
+  it('traffic-routed, seed 406: the promoted canary beside the kept stable pods is more than the nodes hold', () => {
+    const r = judgeSeed(406, undefined, false, false, true);
+    expect(r.family).toBe('traffic-routed');
+    expect(r.judgement, `${r.codes.join(',')} (${r.description})`).toBe('agree');
+    expect(r.completes).toBe(false);
+    expect(r.codes).toContain('RolloutStuck');
+  });
+
   it('storage: the drained node of pod 0 holds its local volume, so the pod waits there for good', () => {
     // A storage seed whose StatefulSet comes up (the judge does not skip it), drained.
     const seed = Array.from({ length: 400 }, (_, i) => i + 1).find(

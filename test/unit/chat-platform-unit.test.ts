@@ -2,7 +2,8 @@
  * The chat platform is data (src/platforms/list.ts): a throwaway third platform,
  * Mattermost, added to the list here in test code, is carried by records and jobs,
  * keyed, signed and marked, subscribed to runs, given alert threads and named in
- * approvals, with no other edit; records that name no platform still read as Slack's.
+ * approvals, named by the approval policy (approvers, readers and their channels,
+ * people, names), with no other edit; records that name no platform still read as Slack's.
  * And nothing under src/ names a platform outside the adapters, the configuration and
  * the list (the composition roots that build each adapter and its route aside).
  */
@@ -13,6 +14,8 @@ import { Redis } from 'ioredis';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSubscriptions } from '../../src/chat/notify/subscriptions.js';
+import { createApprovalPolicy, policyFileSchema } from '../../src/policy/approval-policy.js';
+import { createReadPolicy } from '../../src/policy/read-policy.js';
 import { approversText } from '../../src/chat/use-cases/approvers.js';
 import {
   CHAT_PLATFORMS,
@@ -46,6 +49,15 @@ vi.mock('../../src/platforms/list.js', async (original) => {
         name: 'mattermost',
         ids: { conversation: MM_ID, message: MM_ID, person: MM_ID, approver: MM_ID },
         mentionsById: true,
+        policy: {
+          lowerCase: false,
+          channel: MM_ID,
+          says: {
+            principal: 'a Mattermost user id',
+            person: 'a Mattermost user id',
+            channel: 'a Mattermost channel id',
+          },
+        },
       },
     ],
   };
@@ -148,6 +160,45 @@ describe('a third chat platform added to the list', () => {
     ]);
   });
 
+  it('is named by the approval policy: its people approve and read, in its channels, one person with a Slack id', async () => {
+    const file = policyFileSchema.parse({
+      rules: [{ cluster: 'prod', approvers: [USER, 'U0LEAD'], requiredApprovals: 2 }],
+      readers: [{ namespace: 'shop', channels: [CHANNEL], users: [USER] }],
+      people: [{ name: 'Dana Lee', ids: ['U0DANA', USER] }],
+      names: { [USER]: 'Dana (Mattermost)' },
+    });
+    expect(file.names[USER]).toBe('Dana (Mattermost)');
+    const approval = createApprovalPolicy({
+      approvers: [],
+      rules: file.rules,
+      people: file.people,
+      listGroupMembers: async () => [],
+    });
+    expect(await approval.check(USER, { cluster: 'prod', namespace: 'shop' })).toEqual({
+      allowed: true,
+      required: 2,
+    });
+    // Listed by its Mattermost id, the person approves with their Slack id too.
+    expect(await approval.check('U0DANA', { cluster: 'prod', namespace: 'shop' })).toMatchObject({
+      allowed: true,
+    });
+    const read = createReadPolicy({
+      readers: [],
+      everyone: false,
+      rules: file.readers ?? [],
+      approval,
+      isListed: approval.isListed,
+    });
+    const ask = (user: string, channel: string) => ({ user, channel, cluster: 'dev', namespace: 'shop' });
+    expect(await read.check(ask(USER, CHANNEL))).toEqual({ allowed: true });
+    expect(await read.check(ask(USER, 'd'.repeat(26)))).toMatchObject({ allowed: false });
+    // Its words in the policy's refusals, beside the other platforms'.
+    const refused = policyFileSchema.safeParse({ rules: [{ approvers: ['dana@example.com'] }] });
+    expect(refused.error?.issues[0]?.message).toBe(
+      'must be a Slack id (U…/W…/S…) or an Entra user object id (GUID) or a Mattermost user id',
+    );
+  });
+
   it('subscribes its messages to a run, read back with their platform; made to read as Slack they are dropped', async () => {
     const subs = createSubscriptions(redis, (s) => verifyNotify(s, testKeys.notify.keys), testKeys.approval);
     const message = { platform: MM, channel: CHANNEL, ts: POST };
@@ -216,17 +267,12 @@ function platformLiterals(file: string, names: readonly string[]): string[] {
 }
 
 describe('where a platform is named', () => {
-  /**
-   * The adapters, the configuration, the list, and the composition roots that build
-   * each adapter and its route; and one metric whose name says Slack
-   * (rollout_doctor_slack_calls_total, counted where the notify consumer pauses a lane).
-   */
+  /** The adapters, the configuration, the list, and the composition roots that build each adapter and its route. */
   const ALLOWED = [
     /^src\/chat\/(slack|teams)\//,
     /^src\/config\//,
     /^src\/platforms\/list\.ts$/,
     /^src\/app\/(runtime|slack-app|teams-route)\.ts$/,
-    /^src\/app\/notify\/consumer\.ts$/,
   ];
 
   it('nothing under src/ or workers/ names one outside the adapters, the configuration and the list', () => {

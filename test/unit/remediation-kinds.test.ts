@@ -45,6 +45,15 @@ function missingParts(module: RemediationKindModule): string[] {
     'drift',
   );
   for (const word of WORDS) need(typeof module.words?.[word] === 'function', `words.${word}`);
+  need(module.alreadySet === undefined || typeof module.alreadySet === 'function', 'alreadySet');
+  const proof = module.proof;
+  if (proof !== undefined) {
+    need(proof.goal === 'rollout-completes' || proof.goal === 'crash-off-its-nodes', 'proof.goal');
+    for (const part of ['replacesWithTemplate', 'bypassesPause'] as const)
+      need(typeof proof[part] === 'boolean', `proof.${part}`);
+    for (const part of ['intervention', 'takesDown'] as const)
+      need(proof[part] === undefined || typeof proof[part] === 'function', `proof.${part}`);
+  }
   return missing;
 }
 
@@ -70,7 +79,7 @@ describe('remediation kind registry', () => {
     'abort-rollout': true, // the new pods go
     'delete-pods': true, // the deleted pods serve no more until replaced
     'exclude-node': false, // a rollout at the strategy's pace, off one node
-    'taint-device': false, // a crash loop's pods, not a stuck rollout's
+    'taint-device': true, // the pods holding the device are deleted, as delete-pods deletes its pods
     'scale-back-old-replicaset': false, // only an Undo: adds old pods back
     'untaint-device': false, // only an Undo: takes a taint off
   };
@@ -97,6 +106,104 @@ describe('remediation kind registry', () => {
     expect(REMEDIATION_KIND_MODULES[kind].changesPods).toBe(CHANGES_PODS[kind]);
   });
 
+  /**
+   * How the forward proof (src/engine/plan-proof.ts) runs each kind, and what the plan
+   * gate asks (src/engine/plan-gate.ts): undefined, a kind that changes no pod
+   * (CHANGES_PODS above). `model`: what the forward model is handed (the patched workload, the
+   * kind's own intervention, or nothing it follows: its counts are checked); `counts`:
+   * whether the kind counts what its own write takes down (else the strategy does).
+   */
+  const PROOF: Record<string, object | undefined> = {
+    'set-rolling-update': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: true,
+    },
+    'set-recreate': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: true,
+    },
+    'rollout-restart': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: false,
+    },
+    'exclude-node': {
+      model: 'patched',
+      counts: false,
+      template: true,
+      pause: false,
+      goal: 'crash-off-its-nodes',
+      alreadySet: false,
+    },
+    // The old ReplicaSet's new scale; the controller's scale path moves a paused rollout.
+    'scale-old-replicaset': {
+      model: 'own',
+      counts: true,
+      template: true,
+      pause: true,
+      goal: 'rollout-completes',
+      alreadySet: false,
+    },
+    // A status write: counted, takes none down itself.
+    'abort-rollout': {
+      model: 'counts',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: false,
+    },
+    // Relief beside exclude-node (reliefOnly).
+    'delete-pods': {
+      model: 'own',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: false,
+    },
+    'taint-device': {
+      model: 'counts',
+      counts: true,
+      template: false,
+      pause: false,
+      goal: 'rollout-completes',
+      alreadySet: false,
+    },
+    'scale-back-old-replicaset': undefined,
+    'untaint-device': undefined,
+  };
+
+  it.each(REMEDIATION_KINDS)(
+    '%s says how it is proved before it is shown, and when it changes nothing',
+    (kind) => {
+      const module = REMEDIATION_KIND_MODULES[kind] as RemediationKindModule;
+      const proof = module.proof;
+      const stated = proof && {
+        model: proof.intervention ? 'own' : module.writes === 'workload-patch' ? 'patched' : 'counts',
+        counts: proof.takesDown !== undefined,
+        template: proof.replacesWithTemplate,
+        pause: proof.bypassesPause,
+        goal: proof.goal,
+        alreadySet: module.alreadySet !== undefined,
+      };
+      expect(stated).toEqual(PROOF[kind]);
+      // A proof rule for every kind that changes pods, and for no other.
+      expect(proof !== undefined, kind).toBe(module.changesPods);
+    },
+  );
+
   it('sees a missing part (the check above can fail)', () => {
     const { words, ...noWords } = REMEDIATION_KIND_MODULES['delete-pods'];
     expect(missingParts({ ...noWords, words: { ...words, applied: undefined } } as never)).toEqual([
@@ -107,6 +214,10 @@ describe('remediation kind registry', () => {
       'spendsAvailability',
     ]);
     expect(missingParts({ ...noWords, words, changesPods: undefined } as never)).toEqual(['changesPods']);
+    const proof = REMEDIATION_KIND_MODULES['delete-pods'].proof;
+    expect(
+      missingParts({ ...noWords, words, proof: { ...proof, bypassesPause: undefined } } as never),
+    ).toEqual(['proof.bypassesPause']);
   });
 
   it('every kind is offered for some finding, or exists only as the Undo of one that is', () => {

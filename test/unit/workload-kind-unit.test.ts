@@ -18,6 +18,7 @@ import type {
 } from '../../src/diagnosis/k8s.js';
 import type { WorkloadObjects } from '../../src/diagnosis/snapshot/types.js';
 import {
+  fromIdentity,
   hasObjectsOf,
   kindsOf,
   workloadApi,
@@ -94,6 +95,12 @@ describe('a fifth kind added to the registry', () => {
     };
     expect(hasObjectsOf(cloneSetApi, objects)).toBe(true);
     expect(hasObjectsOf(WORKLOAD_NAMES.StatefulSet, objects)).toBe(false);
+    // Its module's name, revision objects and snapshot fields, from the identity alone.
+    const own = fromIdentity(cloneSetApi);
+    expect(own.kind).toBe('CloneSet');
+    expect(own.revisionObjects).toBe(cloneSetApi.revisions);
+    expect(own.objects(objects.cloneSet, [])).toEqual(objects);
+    expectTypeOf(own.objects).returns.toEqualTypeOf<ObjectsOf<typeof cloneSetApi>>();
   });
 
   it('gets its API path and its group-version discovery path', () => {

@@ -52,14 +52,32 @@ describe('the workload kind registry', () => {
     for (const kind of WORKLOAD_KINDS) expect(workloadKind(kind).kind).toBe(kind);
   });
 
-  it('takes its revision objects from its identity, not stated a second time', () => {
-    for (const kind of WORKLOAD_KINDS)
-      expect(workloadKind(kind).revisionObjects).toBe(WORKLOAD_NAMES[kind].revisions);
+  it('takes its name, revision objects and snapshot fields from its identity, not stated a second time', () => {
+    for (const kind of WORKLOAD_KINDS) {
+      const module = workloadKind(kind);
+      const api = WORKLOAD_NAMES[kind];
+      expect(module.revisionObjects).toBe(api.revisions);
+      const object = { metadata: { name: 'o' } } as never;
+      const revision = { metadata: { name: 'r' } } as never;
+      expect(module.objects(object, [revision])).toEqual({
+        [api.snapshot.object]: object,
+        [api.snapshot.revisions]: [revision],
+      });
+    }
     const modules = readdirSync(join(ROOT, 'src/diagnosis/workloads'), { withFileTypes: true })
       .filter((e) => e.isDirectory())
-      .map((e) => readFileSync(join(ROOT, 'src/diagnosis/workloads', e.name, 'index.ts'), 'utf8'));
+      .map((e) => ({
+        kind: WORKLOAD_KINDS.find((k) => k.toLowerCase() === e.name),
+        text: readFileSync(join(ROOT, 'src/diagnosis/workloads', e.name, 'index.ts'), 'utf8'),
+      }));
     expect(modules).toHaveLength(WORKLOAD_KINDS.length);
-    for (const text of modules) expect(text).not.toMatch(/revisionObjects:\s*\{/);
+    for (const { kind, text } of modules) {
+      expect(kind, 'a folder named as its kind, in lower case').toBeDefined();
+      // Its name, revision objects and snapshot fields come from fromIdentity(api) (workload-api.ts).
+      expect(text).not.toMatch(/revisionObjects:\s*\{/);
+      expect(text).not.toMatch(/^\s*objects:/m);
+      expect(text, `${kind}'s module names its own kind`).not.toContain(`'${kind}'`);
+    }
   });
 
   it('names each kind the way kubectl and the parsers spell it', () => {

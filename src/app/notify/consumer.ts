@@ -73,8 +73,7 @@ function startLane(queue: string, services: AppServices, options: ConsumerOption
         const failure = chatFailureOf(services.chats, error);
         const platform = failure?.platform ?? 'chat';
         if (failure?.kind === 'rate-limited') {
-          if (platform === 'slack')
-            metrics.slackCalls.inc({ method: parsed.job.kind, outcome: 'rate-limited' });
+          metrics.chatCalls.inc({ platform, method: parsed.job.kind, outcome: 'rate-limited' });
           logger.warn(
             { retryAfter: failure.retryAfterSeconds, queue, platform },
             `${platform} rate limit: pausing this notify lane`,

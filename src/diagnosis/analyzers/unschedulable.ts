@@ -23,7 +23,7 @@ import type { WorkloadSnapshot } from '../snapshot/types.js';
 import type { Pod } from '../k8s.js';
 import { eventTime, eventsOfPod } from '../base/pod-events.js';
 import { isStuckTerminating } from '../base/pods.js';
-import { workloadObject } from '../workloads/index.js';
+import { workloadKind, workloadObject } from '../workloads/index.js';
 
 type Draft = Omit<Finding, 'remediations'>;
 
@@ -56,7 +56,9 @@ export const unschedulable: Analyzer = {
  */
 function holdingUp(ctx: AnalysisContext): PendingAssessment[] {
   const { pending, current } = assessRollout(ctx);
-  const scaledAway = ctx.snapshot.target.kind === 'Rollout' && current !== undefined;
+  // An Argo Rollout's controller (its strategy says argo) scales old revisions away unwaited.
+  const kind = workloadKind(ctx.snapshot);
+  const scaledAway = kind.strategy(kind.object(ctx.snapshot)).argo !== undefined && current !== undefined;
   return scaledAway ? pending.filter((p) => p.isNew) : pending;
 }
 

@@ -44,7 +44,8 @@ export function canaryStepShortfall(
   const { snapshot } = ctx;
   if (!isRolloutObjects(snapshot)) return undefined;
   const kind = workloadKind(snapshot);
-  if (kind.strategy(kind.object(snapshot)).argo !== 'canary') return undefined;
+  const argo = kind.strategy(kind.object(snapshot)).argo;
+  if (argo !== 'canary' && argo !== 'trafficRouted') return undefined;
   const ahead = stepsAhead(snapshot.rollout);
   if (ahead.length === 0) return undefined;
   const stable = (kind.revisions(snapshot).stable?.pods ?? []).filter(

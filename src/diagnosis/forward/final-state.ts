@@ -62,10 +62,11 @@ export function finalStateShortfall(
   const final = snapshot.pods.filter((p) => fresh.has(p) && holdsResources(p) && !isTerminating(p));
   const replaced = kind.desiredReplicas(object) - (strategy.partition ?? 0);
   // Every other pod of ours is replaced, or may be (those below a partition stay: counting
-  // them gone only raises the bound); but blue-green keeps every running stable pod until
-  // the preview is complete and promoted, so the end state holds both revisions at once.
+  // them gone only raises the bound); but blue-green, and a traffic-routed canary without
+  // dynamicStableScale, keep every running stable pod until the new revision is complete
+  // (and promoted), so the end state holds both revisions at once.
   const staying = new Set<Pod>(final);
-  if (strategy.argo === 'blueGreen' && variant === 'as-is')
+  if (strategy.stableKept && variant === 'as-is')
     for (const p of revisions.stable?.pods ?? []) if (holdsResources(p) && !isTerminating(p)) staying.add(p);
   const quotaShort = (source: QuotaRef['source']): Shortfall | undefined => {
     const kept = [...staying].filter((p) => !fresh.has(p));

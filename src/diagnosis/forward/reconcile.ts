@@ -237,10 +237,14 @@ function stuckForGood(ctx: AnalysisContext, asIs: Extract<Outcome, { result: 'bl
   const { snapshot } = ctx;
   const kind = workloadKind(snapshot);
   const object = kind.object(snapshot);
-  const blueGreen = kind.strategy(object).argo === 'blueGreen';
-  const why = blueGreen
-    ? `blue-green keeps every active pod until the preview has all ${kind.desiredReplicas(object)} of its pods and is promoted, and the nodes cannot hold both revisions at once`
-    : 'the controller removes no more old pods (its maxUnavailable is used up)';
+  const { argo } = kind.strategy(object);
+  const replicas = kind.desiredReplicas(object);
+  const why =
+    argo === 'blueGreen'
+      ? `blue-green keeps every active pod until the preview has all ${replicas} of its pods and is promoted, and the nodes cannot hold both revisions at once`
+      : argo === 'trafficRouted'
+        ? `a traffic-routed canary keeps every stable pod until the canary has all ${replicas} of its pods, and the nodes cannot hold both revisions at once`
+        : 'the controller removes no more old pods (its maxUnavailable is used up)';
   return {
     code: 'RolloutStuck',
     severity: 'critical',

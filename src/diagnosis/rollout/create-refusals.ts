@@ -129,7 +129,8 @@ function quotaVerdict(
     };
   });
   const base = { rows, keepsOld, oldPods };
-  const now = snapshot.target.kind === 'Rollout' ? usedNow(ctx) : undefined;
+  // An Argo Rollout's steps the forward model does not follow (its strategy says argo).
+  const now = kind.strategy(object).argo !== undefined ? usedNow(ctx) : undefined;
   if (now && list.length > 0 && list.every((e) => now(e.resource) + e.requested <= e.hard))
     return { ...base, verdict: 'admits', release: 0 };
   if (list.length === 0)

@@ -15,6 +15,7 @@ const base = workloadPatchKind({
   workloads: ['Rollout'],
   // The new pods go: only the stable ones serve.
   spendsAvailability: true,
+  goal: 'rollout-completes',
   answers: {
     RolloutSurgeDeadlock: buildAbortRolloutPlans,
     ProgressDeadlineExceeded: buildAbortRolloutPlans,
@@ -29,6 +30,14 @@ export const abortRollout: typeof base = {
   writes: 'workload-status-patch',
   // Back to the stable pods is relief, not a fix: the update does not happen.
   reliefOnly: true,
+  // The model does not follow a status write: checked by its counts. It takes no pod
+  // down of itself (the new pods go, the stable ones serve) and replaces none from the template.
+  proof: {
+    takesDown: () => 0,
+    replacesWithTemplate: false,
+    bypassesPause: false,
+    goal: 'rollout-completes',
+  },
   inverse: () => null,
   // A Rollout's status is in no manifest: neither Argo CD nor Flux writes it back.
   drift: {

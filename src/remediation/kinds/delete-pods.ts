@@ -32,6 +32,14 @@ export const deletePods: RemediationKindModule<DeletePodsPlan> & { kind: 'delete
   },
   // The deleted pods stop serving until their replacements are Ready.
   spendsAvailability: true,
+  proof: {
+    intervention: (_ctx, plan) => ({ deleted: new Set(plan.pods.map((p) => p.uid || p.name)) }),
+    takesDown: (plan, serving) => serving(plan.pods),
+    // Their ReplicaSet replaces them, but the crash rule is for fixes: this is relief (reliefOnly).
+    replacesWithTemplate: false,
+    bypassesPause: false,
+    goal: 'rollout-completes',
+  },
   changesPods: true,
   staleWhen: 'spec-changed',
   reliefOnly: true,

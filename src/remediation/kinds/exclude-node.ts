@@ -63,6 +63,9 @@ export const excludeNode = workloadPatchKind({
   workloads: ['Deployment', 'DaemonSet', 'StatefulSet', 'Rollout'],
   // The rollout it starts moves pods off the excluded node at the strategy's pace.
   spendsAvailability: false,
+  // Its goal is the crash off the nodes it excludes; room for every replica elsewhere is
+  // its own warning (exclude-node-room.ts), not a reason to keep the crash.
+  goal: 'crash-off-its-nodes',
   answers: {
     CrashLoopOnNode: (ctx, finding, notOffered) => buildExcludeNodePlans(ctx, finding, undefined, notOffered),
   },

@@ -7,6 +7,8 @@
  */
 import type { AnalysisContext } from '../../diagnosis/analysis-context.js';
 import type { Finding } from '../../diagnosis/finding.js';
+import type { Intervention } from '../../diagnosis/forward/model.js';
+import type { ResolvedStrategy } from '../../diagnosis/resolved-strategy.js';
 import type { WorkloadRef } from '../../diagnosis/snapshot/types.js';
 import type { NotOffered, PlanOf, PodRef, RemediationKind, RemediationPlan, UncheckedPlan } from '../plan.js';
 
@@ -59,6 +61,49 @@ export type DriftRule<P> =
       /** The fields written and why no owner reverts them; `owner` undefined: none recognised. */
       verdict(plan: P, owner: string | undefined): { fields: string[]; why: string };
     };
+
+/**
+ * How the forward proof (src/engine/plan-proof.ts) holds a plan of this kind to what it
+ * promises: its write is applied to the forward model, the controllers run forward, and
+ * the plan stands only where it reaches its goal without taking serving pods below the
+ * owners' floor.
+ */
+export interface ProofRule<P> {
+  /**
+   * Its write as the forward model takes it, where the write is not a patch of the
+   * workload's spec (the proof applies such a patch to the object itself and runs the
+   * strategy and template it leaves): the old ReplicaSet's new scale, the pods deleted.
+   * Absent: the patched workload, or, with no such patch, nothing the model follows
+   * (the plan's own counts are checked instead).
+   */
+  intervention?(ctx: AnalysisContext, plan: P): Intervention | undefined;
+  /**
+   * Where the model cannot run it: how many serving pods its own write takes down at
+   * once; `serving` counts the Ready pods among those the plan names. Absent: as many as
+   * the workload's strategy, as the patch leaves it, lets go (all of them for Recreate).
+   */
+  takesDown?(plan: P, serving: (pods: readonly PodRef[]) => number): number;
+  /**
+   * The pods it takes down come back from the workload's current template, so a
+   * template that crashes on every node it ran on refuses it (not so for deleting the
+   * crashing pods, an abort back to the stable pods, or moving off a device).
+   */
+  replacesWithTemplate: boolean;
+  /**
+   * Its write moves the rollout on while the workload is paused (scaling the old
+   * ReplicaSet by hand: the controller scales the new one up as the old one goes down),
+   * so it is refused on a paused workload it does not resume.
+   */
+  bypassesPause: boolean;
+  /**
+   * What the run must show, beyond no serving pod replaced by a crashing one:
+   * 'rollout-completes'; or 'crash-off-its-nodes' (a node exclusion: no pod left
+   * crash-looping where the template crashes and more pods serving, even where the
+   * rollout does not finish). A relief kind (`reliefOnly`) promises no more than the
+   * crashing pods taken away, whatever it says here.
+   */
+  goal: 'rollout-completes' | 'crash-off-its-nodes';
+}
 
 /** What an apply did, as the Undo is built from it. */
 export interface Applied {
@@ -136,7 +181,22 @@ export interface RemediationKindModule<P extends RemediationPlan = RemediationPl
    * (src/engine/plan-proof.ts). An Undo that only gives back what its plan took says no.
    */
   changesPods: boolean;
-  /** Relief, not a fix (delete-pods): never ordered ahead of a fix (plan-order.ts). */
+  /**
+   * Whether the workload already has what a plan of this kind sets (its strategy), so
+   * offering it would change nothing: the plan gate refuses it (src/engine/plan-gate.ts).
+   * Absent: a plan of this kind always changes something.
+   */
+  alreadySet?(plan: P, current: ResolvedStrategy): boolean;
+  /**
+   * How the forward proof runs it before it is shown (ProofRule): stated by every kind
+   * that `changesPods`, and by no other.
+   */
+  proof?: ProofRule<P>;
+  /**
+   * Relief, not a fix (delete-pods, an Argo Rollout's abort): never ordered ahead of a
+   * fix (plan-order.ts), held to no goal by the forward proof and never standing in for
+   * a fix that keeps the owners' floor (src/engine/proved-offer.ts).
+   */
   reliefOnly?: true;
   /** The Undo of an applied plan, or null when there is nothing to put back. */
   inverse(plan: P, applied: Applied): RemediationPlan | null;

@@ -4,6 +4,7 @@
  * stepped one replica at a time (builders/scale-old-replicaset.ts; the walk is
  * src/kube/write/stepped-walk.ts). Its Undo is scale-back-old-replicaset. Pure.
  */
+import { workloadKind } from '../../diagnosis/workloads/index.js';
 import { buildScaleOldReplicaSetPlans } from '../builders/scale-old-replicaset.js';
 import type { ReplicaSetScalePlan } from '../plan.js';
 import type { RemediationKindModule } from './kind.js';
@@ -23,6 +24,23 @@ export const scaleOldReplicaSet: RemediationKindModule<ReplicaSetScalePlan> & {
   checkPayload: (plan) => checkScalePayload(plan, 'down'),
   // Scaling the old ReplicaSet down stops old pods before the new ones are Ready.
   spendsAvailability: true,
+  proof: {
+    // The old ReplicaSets scaled as the plan leaves them: the others as they are, this one at its target.
+    intervention: (ctx, plan) => {
+      const others = workloadKind(ctx.snapshot)
+        .revisions(ctx.snapshot)
+        .old.filter((r) => r.name !== plan.replicaSet.name)
+        .reduce((sum, r) => sum + (r.desired ?? r.pods.length), 0);
+      return { oldTo: { replicas: others + plan.replicaSet.to, stepped: plan.replicaSet.stepped === true } };
+    },
+    takesDown: (plan) =>
+      plan.replicaSet.stepped ? 1 : Math.max(0, plan.replicaSet.replicas - plan.replicaSet.to),
+    // The pods that go are replaced by the new ReplicaSet's, of the current template.
+    replacesWithTemplate: true,
+    // The controller's scale path moves the new ReplicaSet while the workload is paused.
+    bypassesPause: true,
+    goal: 'rollout-completes',
+  },
   changesPods: true,
   staleWhen: 'spec-changed',
   inverse: scaleBackPlan,

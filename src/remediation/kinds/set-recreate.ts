@@ -10,6 +10,9 @@ export const setRecreate = workloadPatchKind({
   answers: { RolloutSurgeDeadlock: buildSetRecreatePlans },
   // Recreate stops every old pod before a new one starts.
   spendsAvailability: true,
+  goal: 'rollout-completes',
+  // Never the strategy the workload already has.
+  alreadySet: (_plan, current) => current.type === 'Recreate',
   paths: (workload) => [...workloadPaths(workload).strategy, workloadPaths(workload).restartedAt],
   change: (plan, target) =>
     `Set the strategy to Recreate (old pods stop before new ones start)${restarts(plan) ? ` and restart ${target} now` : ` of ${target}`}.`,

@@ -42,8 +42,17 @@ export const taintDevice: RemediationKindModule<TaintDevicePlan> & { kind: 'tain
   clusterScoped: true,
   paths: () => [],
   checkPayload: (plan) => checkDeviceTaintPayload(plan, 'required'),
-  // Answers a crash loop, not a stuck rollout: the pods it replaces are the ones failing on the device.
-  spendsAvailability: false,
+  // The pods holding the device are deleted, as delete-pods deletes pods: any of them
+  // serving stops until its replacement is Ready, so it decides as delete-pods does.
+  spendsAvailability: true,
+  // The model does not follow a device taint: checked by its counts, the pods it deletes.
+  // Their replacements move off the device, not onto a template known to crash there.
+  proof: {
+    takesDown: (plan, serving) => serving(plan.pods),
+    replacesWithTemplate: false,
+    bypassesPause: false,
+    goal: 'rollout-completes',
+  },
   changesPods: true,
   staleWhen: 'spec-changed',
   inverse: untaintPlan,

@@ -16,7 +16,15 @@ import {
   type WorkloadPatchPlan,
 } from '../plan.js';
 import { APPLY_TIME, RESTARTED_AT_POINTER, restartsPods } from '../restart-time.js';
-import type { AllowlistVerdict, Applied, PlanBuilder, RemediationKindModule, WorkloadKind } from './kind.js';
+import type { ResolvedStrategy } from '../../diagnosis/resolved-strategy.js';
+import type {
+  AllowlistVerdict,
+  Applied,
+  PlanBuilder,
+  ProofRule,
+  RemediationKindModule,
+  WorkloadKind,
+} from './kind.js';
 
 /**
  * Where a workload kind keeps what these kinds write, as JSON pointers (a DaemonSet's
@@ -200,12 +208,19 @@ export interface WorkloadPatchKindSpec<K extends WorkloadPatchPlan['kind']> {
   paths(workload: WorkloadKind): readonly string[];
   /** Whether its patch takes serving pods down (kind.ts). */
   spendsAvailability: boolean;
+  /** Whether the workload already has what the patch sets (kind.ts); absent: never. */
+  alreadySet?(plan: WorkloadPatchPlan, current: ResolvedStrategy): boolean;
+  /**
+   * What the forward proof holds the patched workload's run to (kind.ts ProofRule): the
+   * rollout completes, or (a node exclusion) the crash off the nodes it excludes.
+   */
+  goal: ProofRule<WorkloadPatchPlan>['goal'];
   change(plan: WorkloadPatchPlan, target: string, room: number): string;
 }
 
 /**
  * @example
- * export const rolloutRestart = workloadPatchKind({ kind: 'rollout-restart', answers, paths, change });
+ * export const rolloutRestart = workloadPatchKind({ kind: 'rollout-restart', answers, paths, spendsAvailability: true, goal: 'rollout-completes', change });
  */
 export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
   spec: WorkloadPatchKindSpec<K>,
@@ -218,6 +233,10 @@ export function workloadPatchKind<K extends WorkloadPatchPlan['kind']>(
     ...(spec.workloads ? { workloads: spec.workloads } : {}),
     paths: spec.paths,
     spendsAvailability: spec.spendsAvailability,
+    ...(spec.alreadySet ? { alreadySet: spec.alreadySet } : {}),
+    // The proof applies the patch to the workload and runs the strategy and template it
+    // leaves; the pods it replaces come from that template.
+    proof: { replacesWithTemplate: true, bypassesPause: false, goal: spec.goal },
     // A workload patch moves the rollout: its pods are replaced.
     changesPods: true,
     checkPayload: checkWorkloadPatchPayload,

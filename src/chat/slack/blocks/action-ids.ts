@@ -81,7 +81,7 @@ export function parsePlanButtonValue(value: string): {
   const [planId = '', digest = '', requester, ...rest] = value.split(':');
   if (planId !== '' && SHOWN_DIGEST.test(digest) && rest.length === 0) {
     if (requester === undefined) return { planId, shown: digest, requester: null };
-    if (isRequester(requester)) return { planId, shown: digest, requester };
+    if (isRequester(requester, 'slack')) return { planId, shown: digest, requester };
   }
   return { planId: value, shown: null, requester: null };
 }

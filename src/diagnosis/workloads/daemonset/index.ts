@@ -7,6 +7,7 @@
  * waits for what the old pod holds on that node (a hostPort, the node's only GPU)
  * waits forever: the per-node surge deadlock.
  */
+import { fromIdentity } from '../../workload-api.js';
 import type { ControllerRevision, DaemonSet, Pod } from '../../k8s.js';
 import { isDaemonSetObjects, type DaemonSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import type { ResolvedStrategy } from '../../resolved-strategy.js';
@@ -35,7 +36,7 @@ function surges(strategy: ResolvedStrategy): boolean {
 }
 
 export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = {
-  kind: 'DaemonSet',
+  ...fromIdentity(daemonSetApi),
   words: { kind: daemonSetApi.title, pods: 'pods' },
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
@@ -44,21 +45,15 @@ export const daemonSetKind: WorkloadKindModule<DaemonSet, ControllerRevision> = 
   pinnedToNodes: true,
   pauseHoldsTemplate: false,
   claimTemplates: () => [],
-  // From its identity (api.ts): what holds its revisions, as the API lists them.
-  revisionObjects: daemonSetApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,
   own: (object, read, here) =>
-    ownRevisions('DaemonSet', object, { revisions: read.revisions, pods: read.pods }, here),
-  objects: (object, revisions) => ({
-    daemonSet: object,
-    controllerRevisions: revisions,
-  }),
+    ownRevisions(daemonSetApi.kind, object, { revisions: read.revisions, pods: read.pods }, here),
   object: (snapshot) => objectsOf(snapshot).daemonSet,
-  nameFromPod: (pod) => directOwnerOfPod('DaemonSet', pod),
+  nameFromPod: (pod) => directOwnerOfPod(daemonSetApi.kind, pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions('DaemonSet', object, pods, revisions, DAEMONSET_NAMING),
+    missingRevisions(daemonSetApi.kind, object, pods, revisions, DAEMONSET_NAMING),
   countedPods: (object) => {
     const status = object.status;
     return (status?.currentNumberScheduled ?? 0) + (status?.numberMisscheduled ?? 0);

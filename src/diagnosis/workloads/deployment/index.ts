@@ -3,6 +3,7 @@
  * spec.strategy (RollingUpdate with maxSurge/maxUnavailable, or Recreate), the pods
  * of an old revision go as the Deployment controller scales its ReplicaSet down.
  */
+import { fromIdentity } from '../../workload-api.js';
 import type { Deployment, ReplicaSet } from '../../k8s.js';
 import { isDeploymentObjects, type DeploymentObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { surgesWithoutUnavailability } from '../../base/fenceposts.js';
@@ -31,7 +32,7 @@ function objectsOf<T extends WorkloadObjects>(snapshot: T): T & DeploymentObject
 }
 
 export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
-  kind: 'Deployment',
+  ...fromIdentity(deploymentApi),
   words: { kind: deploymentApi.title, pods: 'replicas' },
   podOwner: 'replicasets',
   strategyAt: { field: 'strategy', patchPaths: ['/spec/strategy'] },
@@ -40,16 +41,10 @@ export const deploymentKind: WorkloadKindModule<Deployment, ReplicaSet> = {
   pinnedToNodes: false,
   pauseHoldsTemplate: true,
   claimTemplates: () => [],
-  // From its identity (api.ts): what holds its revisions, as the API lists them.
-  revisionObjects: deploymentApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,
   own: (object, read, here) => ownReplicaSets(object, { revisions: read.revisions, pods: read.pods }, here),
-  objects: (object, revisions) => ({
-    deployment: object,
-    replicaSets: revisions,
-  }),
   object: (snapshot) => objectsOf(snapshot).deployment,
   nameFromPod: deploymentOfPod,
   missingRevisions: (object, pods, revisions) => missingReplicaSets(object, pods, revisions),

@@ -104,19 +104,31 @@ export function stepsAhead(rollout: ArgoRollout): StepCounts[] {
     return [];
   const steps = rollout.spec.strategy?.canary?.steps ?? [];
   const replicas = desiredReplicas(rollout);
-  const maxSurge = resolveStrategy(rollout).maxSurge?.value ?? 0;
+  const strategy = resolveStrategy(rollout);
+  const maxSurge = strategy.maxSurge?.value ?? 0;
+  const counts = (weight: number, surge: number): CanaryCounts =>
+    strategy.argo === 'trafficRouted'
+      ? trafficRoutedCounts(rollout, replicas, weight)
+      : weightedCounts(replicas, weight, surge);
   const ahead: StepCounts[] = [];
   for (let index = status.currentStepIndex ?? 0; index < steps.length; index += 1) {
     const weight = steps[index]?.setWeight;
     if (typeof weight === 'number' && weight < MAX_WEIGHT)
-      ahead.push({
-        index,
-        weight,
-        ...weightedCounts(replicas, weight, maxSurge),
-        withoutSurge: weightedCounts(replicas, weight, 0),
-      });
+      ahead.push({ index, weight, ...counts(weight, maxSurge), withoutSurge: counts(weight, 0) });
   }
   return ahead;
+}
+
+/**
+ * CalculateReplicaCountsForTrafficRoutedCanary: the canary ceil(replicas × weight); the
+ * stable keeps spec.replicas, or with dynamicStableScale what the canary leaves of it
+ * (setCanaryScale's explicit counts aside: no claim is made about them, the counts then
+ * being the weight's). The surge does not enter: no strategy change moves these counts.
+ */
+function trafficRoutedCounts(rollout: ArgoRollout, replicas: number, weight: number): CanaryCounts {
+  const canary = Math.ceil((replicas * weight) / MAX_WEIGHT);
+  const dynamic = rollout.spec.strategy?.canary?.dynamicStableScale === true;
+  return { canary, stable: dynamic ? Math.max(0, replicas - canary) : replicas };
 }
 
 /** GetReplicasForScaleDown. */

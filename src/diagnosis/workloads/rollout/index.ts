@@ -6,6 +6,7 @@
  * the controller keeps every stable pod until a new one is available: the surge
  * deadlock of DESIGN.md §1 A.
  */
+import { fromIdentity } from '../../workload-api.js';
 import type { ArgoRollout, ReplicaSet } from '../../k8s.js';
 import { isRolloutObjects, type RolloutObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { rolloutApi } from './api.js';
@@ -50,7 +51,7 @@ function keepsOldPods(objects: RolloutObjects): boolean {
 }
 
 export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
-  kind: 'Rollout',
+  ...fromIdentity(rolloutApi),
   words: {
     kind: rolloutApi.title,
     pods: 'replicas',
@@ -74,14 +75,11 @@ export const rolloutKind: WorkloadKindModule<ArgoRollout, ReplicaSet> = {
   pauseHoldsTemplate: false,
   analysisRuns: true,
   claimTemplates: () => [],
-  // From its identity (api.ts): what holds its revisions, as the API lists them.
-  revisionObjects: rolloutApi.revisions,
   revisionLabel: HASH_LABEL,
   selector: (object) => object.spec.selector ?? {},
   podTemplate: (object) => object.spec.template ?? { spec: { containers: [] } },
   own: (object, read, here) =>
-    ownReplicaSets(object, { revisions: read.revisions, pods: read.pods }, here, 'Rollout', REVISION),
-  objects: (object, revisions) => ({ rollout: object, replicaSets: revisions }),
+    ownReplicaSets(object, { revisions: read.revisions, pods: read.pods }, here, rolloutApi.kind, REVISION),
   object: (snapshot) => objectsOf(snapshot).rollout,
   nameFromPod: (pod) => deploymentOfPod(pod, HASH_LABEL),
   missingRevisions: (object, pods, revisions) => missingReplicaSets(object, pods, revisions, HASH_LABEL),

@@ -47,6 +47,7 @@ export function resolveStrategy(rollout: ArgoRollout): ResolvedStrategy {
     return {
       type: 'RollingUpdate',
       argo: 'blueGreen',
+      stableKept: true,
       maxSurge: {
         raw: preview ?? replicas,
         value: preview ?? replicas,
@@ -62,6 +63,7 @@ export function resolveStrategy(rollout: ArgoRollout): ResolvedStrategy {
     return {
       type: 'RollingUpdate',
       argo: 'trafficRouted',
+      ...(canary.dynamicStableScale === true ? {} : { stableKept: true as const }),
       maxSurge: { raw: replicas, value: replicas, source: 'default' },
       maxUnavailable: { raw: 0, value: 0, source: 'default' },
     };

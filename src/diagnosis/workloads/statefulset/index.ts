@@ -8,6 +8,7 @@
  */
 import { codeSpan } from '../../../text/code-span.js';
 import { isTerminal } from '../../base/pods.js';
+import { fromIdentity } from '../../workload-api.js';
 import type { ControllerRevision, Pod, StatefulSet } from '../../k8s.js';
 import { isStatefulSetObjects, type StatefulSetObjects, type WorkloadObjects } from '../../snapshot/types.js';
 import { statefulSetApi } from './api.js';
@@ -31,7 +32,7 @@ function revisionsOf(snapshot: WorkloadObjects & { pods: readonly Pod[] }): Revi
 }
 
 export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision> = {
-  kind: 'StatefulSet',
+  ...fromIdentity(statefulSetApi),
   words: { kind: statefulSetApi.title, pods: 'replicas' },
   podOwner: 'itself',
   strategyAt: { field: 'updateStrategy', patchPaths: ['/spec/updateStrategy'] },
@@ -39,21 +40,15 @@ export const statefulSetKind: WorkloadKindModule<StatefulSet, ControllerRevision
   pinnedToNodes: false,
   pauseHoldsTemplate: false,
   claimTemplates: (object) => (object.spec.volumeClaimTemplates ?? []).map((t) => t.metadata.name ?? ''),
-  // From its identity (api.ts): what holds its revisions, as the API lists them.
-  revisionObjects: statefulSetApi.revisions,
   revisionLabel: REVISION_LABEL,
   selector: (object) => object.spec.selector,
   podTemplate: (object) => object.spec.template,
   own: (object, read, here) =>
-    ownRevisions('StatefulSet', object, { revisions: read.revisions, pods: read.pods }, here),
-  objects: (object, revisions) => ({
-    statefulSet: object,
-    controllerRevisions: revisions,
-  }),
+    ownRevisions(statefulSetApi.kind, object, { revisions: read.revisions, pods: read.pods }, here),
   object: (snapshot) => objectsOf(snapshot).statefulSet,
-  nameFromPod: (pod) => directOwnerOfPod('StatefulSet', pod),
+  nameFromPod: (pod) => directOwnerOfPod(statefulSetApi.kind, pod),
   missingRevisions: (object, pods, revisions) =>
-    missingRevisions('StatefulSet', object, pods, revisions, STATEFULSET_NAMING),
+    missingRevisions(statefulSetApi.kind, object, pods, revisions, STATEFULSET_NAMING),
   countedPods: (object) => object.status?.replicas ?? 0,
 
   desiredReplicas: (object) => desiredReplicas(object),
