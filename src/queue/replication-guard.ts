@@ -281,9 +281,11 @@ function waitGate(reader: { waitReplicas(): Promise<number> }, replicas: number)
     },
     /** Whether confirms skip the WAIT now (replicas known to be away). */
     short: (): boolean => short,
-    /** INFO saw `online` replicas in step: WAIT again when they are enough. */
-    sawReplicas(online: number): void {
-      if (online >= replicas) short = false;
+    /** INFO saw `online` replicas in step: WAIT again when they are enough. True: WAITing again from now. */
+    sawReplicas(online: number): boolean {
+      if (!short || online < replicas) return false;
+      short = false;
+      return true;
     },
   };
 }
@@ -317,6 +319,10 @@ function journalKeeper(journal: GuardJournal | undefined, watched: Set<Watched>,
   };
   return { keep, forget };
 }
+
+/** The log line of writes a WAIT did not confirm (`short`: and the guard stops WAITing). */
+const unconfirmed = (short: boolean): string =>
+  `not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them${short ? '; no WAIT until INFO shows the replicas online again' : ''}`;
 
 export function createReplicationGuard(redis: Redis, options: GuardOptions): ReplicationGuard {
   const { replicas, timeoutMs, logger } = options;
@@ -365,11 +371,8 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       return;
     }
     if (info.role !== 'master') return;
-    if (gate.short()) {
-      gate.sawReplicas(info.replicasOnline);
-      if (!gate.short())
-        logger.info({ replicas: info.replicasOnline }, 'Redis replicas online again: WAITing for them again');
-    }
+    if (gate.sawReplicas(info.replicasOnline))
+      logger.info({ replicas: info.replicasOnline }, 'Redis replicas online again: WAITing for them again');
     for (const entry of [...watched]) {
       const fate = entry.mark === undefined ? { kind: 'lost' as const } : judge(entry.mark, info, replicas);
       if (fate.kind === 'confirmed') forget(entry);
@@ -407,13 +410,11 @@ export function createReplicationGuard(redis: Redis, options: GuardOptions): Rep
       const entry: Watched = { ...writes, mark: await position.markNow(socket), since: Date.now() };
       watched.add(entry);
       keep(entry);
-      // While the replicas are away, one line said so (below), not one per write.
+      // While the replicas are away, the WAIT that found it out said so, not every write.
       if (!skipped)
         logger.warn(
           { ...writes.fields, what: writes.label, wanted: replicas, reached },
-          gate.short()
-            ? 'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them; no WAIT until INFO shows the replicas online again'
-            : 'not yet on the replicas REDIS_WAIT_REPLICAS asks for: watched, and written again if a failover loses them',
+          unconfirmed(gate.short()),
         );
       schedule();
       return { wanted: replicas, reached };
