@@ -74,7 +74,7 @@ export const PLATFORM_LIST = [
     policy: {
       lowerCase: false,
       // User groups, resolved through usergroups.users.list.
-      group: /^S[A-Z0-9]{2,}$/,
+      group: /^S[A-Z0-9]+$/,
       // Channels, private channels and direct messages.
       channel: /^[CGD][A-Z0-9]{2,}$/,
       says: {
