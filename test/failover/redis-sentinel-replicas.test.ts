@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagnoseJobId } from '../../src/queue/job-ids.js';
 import { redisKeys } from '../../src/queue/redis-keys.js';
+import { parsePlanButtonValue } from '../../src/chat/slack/blocks/action-ids.js';
 import { STACK_APPROVER, STACK_SECRET, startStack, type Stack } from '../../bench/lib/stack.js';
 import type { Child } from '../../bench/lib/children.js';
 import { HOOK_TIMEOUT_MS, SIGNAL_WAIT_MS, STORY_TIMEOUT_MS } from '../support/timeouts.js';
@@ -78,15 +79,26 @@ const said = (app: Child): string[] =>
     .map((l) => l.slice(0, 300))
     .slice(-25);
 
-/** The result message of the latest run of the drill's target (its `rd:subsdone` members). */
+/**
+ * The result message of the latest run of the drill's target: one of its `rd:subsdone`
+ * members, or, when the run was final before any message subscribed (each caught up
+ * with it at once, which records no member), a message whose Approve buttons name a
+ * plan of the run's stored result.
+ */
 async function latestResultMessage(): Promise<StoredMessage> {
   const master = await set.master();
   const redis = new Redis({ port: master.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
   redis.on('error', () => undefined);
   try {
-    const members = await redis.smembers(redisKeys.run('default', diagnoseJobId(NS, NAME)).delivered);
+    const keys = redisKeys.run('default', diagnoseJobId(NS, NAME));
+    const members = await redis.smembers(keys.delivered);
     const shown = members.map((m) => m.split('/').slice(0, 2).join('/'));
-    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`));
+    const payload = (await redis.hget(keys.run, 'payload')) ?? '';
+    const showsRun = (m: StoredMessage): boolean =>
+      buttonsOf(m).some(
+        (b) => b.value !== undefined && payload.includes(parsePlanButtonValue(b.value).planId),
+      );
+    const message = results().find((m) => shown.includes(`${m.channel}/${m.ts}`)) ?? results().find(showsRun);
     if (!message) throw new Error(`no result message among the latest run's: ${shown.join(' ')}`);
     return message;
   } finally {
